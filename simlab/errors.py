@@ -1,0 +1,63 @@
+"""Every exception simlab raises on purpose.
+
+Messages follow one form so that a designer can act on them: where the problem is
+(``file:line:col`` when it comes from a scenario file), what was expected, and what was
+found — ``expected X; got Y``. The CLI maps these classes to exit codes: 2 for anything
+that is the input's fault, 3 for an internal error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class SimlabError(Exception):
+    """Base class of every error simlab raises on purpose."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with an input, located as precisely as we can.
+
+    Parameters
+    ----------
+    file : str
+        Path of the file as the user gave it ("<string>" for text given directly).
+    line, col : int or None
+        1-based position of the offending key or value, when known.
+    message : str
+        What was expected and what was found, e.g. ``expected an integer; got 'ten'``.
+    """
+
+    file: str
+    line: int | None
+    col: int | None
+    message: str
+
+    def __str__(self) -> str:
+        where = self.file
+        if self.line is not None:
+            where += f":{self.line}"
+            if self.col is not None:
+                where += f":{self.col}"
+        return f"{where}: {self.message}"
+
+
+class InputError(SimlabError):
+    """Input the user can fix: a bad scenario, option or dice expression (exit code 2)."""
+
+
+class ScenarioError(InputError):
+    """A scenario file that cannot be loaded; carries every problem found, each located."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = list(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class DiceError(InputError):
+    """A dice expression that does not parse or exceeds the limits."""
+
+
+class ExactUnsupported(InputError):
+    """The exact engine cannot answer this scenario; the message names the feature."""
