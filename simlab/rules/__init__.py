@@ -1,0 +1,33 @@
+"""Rule systems: one package per system, all of the same shape.
+
+Each ``simlab/rules/<system>/`` has
+
+- ``model.py``   the scenario fields (pydantic) and its [default] parameters — no numba;
+- ``compile.py`` Scenario → flat numpy parameter arrays for the kernels;
+- ``kernels.py`` the numba kernels: one encounter, and ``run_block`` over many.
+
+The engine, the tallies and the analysis layer never look inside a system: they go
+through this registry.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+RULE_SYSTEMS: dict[str, str] = {
+    "shattered-spirits": "simlab.rules.shattered_spirits",
+}
+
+
+def rule_module(rules: str, part: str) -> ModuleType:
+    """Import ``part`` (``model``, ``compile``, ``kernels``) of the rule system ``rules``.
+
+    Parameters
+    ----------
+    rules : str
+        A rules id, a key of :data:`RULE_SYSTEMS`.
+    part : str
+        The module of the rule package to import.
+    """
+    return importlib.import_module(f"{RULE_SYSTEMS[rules]}.{part}")

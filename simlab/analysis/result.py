@@ -1,0 +1,192 @@
+"""Simulation results: tallies → tidy pandas tables with their intervals.
+
+A :class:`Result` keeps the merged integer tallies of a run and its layout; every table
+is computed from them on request. Interval columns are named after their level, e.g.
+``hit_rate_ci95_lo``, and a ``*_ci_kind`` column (or the DataFrame's ``attrs``) names
+the method: Wilson (Clopper–Pearson for rare events) for rates, batch means for mean
+damage, Greenwood log(−log) for Kaplan–Meier survival.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simlab.analysis import stats
+from simlab.engine.tallies import Layout, TallyArrays
+
+
+def _ci(name: str, level: float, end: str) -> str:
+    return f"{name}_ci{round(level * 100):d}_{end}"
+
+
+@dataclass
+class Result:
+    """The outcome of ``simlab.simulate``: tallies plus what they mean.
+
+    Attributes
+    ----------
+    scenario, rules : str
+        Scenario id and rules id.
+    encounters, seed : int
+        Sample size and seed of the run.
+    layout : Layout
+        Names and sizes of the tally arrays.
+    tallies : TallyArrays
+        The merged integer tallies.
+    trace : pandas.DataFrame or None
+        One row per attack with the raw dice, when run with ``trace=True``.
+    """
+
+    scenario: str
+    rules: str
+    encounters: int
+    seed: int
+    layout: Layout
+    tallies: TallyArrays
+    trace: pd.DataFrame | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    # -- attacks -----------------------------------------------------------------------
+
+    def _pairs(self) -> tuple[np.ndarray, pd.DataFrame]:
+        attempts = self.tallies.attempts.sum(axis=1)
+        used = np.flatnonzero(attempts)
+        names = [self.layout.unpair(int(i)) for i in used]
+        frame = pd.DataFrame(
+            {
+                "attacker": [self.layout.combatants[a][1] for a, _, _ in names],
+                "attack": [self.layout.attacks[k] for _, k, _ in names],
+                "defender": [self.layout.combatants[d][1] for _, _, d in names],
+                "attempts": attempts[used],
+            }
+        )
+        return used, frame
+
+    def hit_rates(self, level: float = 0.95) -> pd.DataFrame:
+        """Hit and crit rate of every (attacker, attack, defender) that occurred.
+
+        Hit rate is P(tier hit or crit), crit rate P(crit) (RULES.md, shared model), each
+        with a ``level`` interval: Wilson, or Clopper–Pearson when fewer than 10
+        successes or failures (named in ``*_ci_kind``).
+        """
+        used, frame = self._pairs()
+        for name, counts in (("hit", self.tallies.hits), ("crit", self.tallies.crits)):
+            k = counts.sum(axis=1)[used]
+            lo, hi, kind = stats.rate_interval(k, frame["attempts"].to_numpy(), level)
+            frame[f"{name}s"] = k
+            frame[f"{name}_rate"] = k / frame["attempts"].to_numpy()
+            frame[_ci(f"{name}_rate", level, "lo")] = lo
+            frame[_ci(f"{name}_rate", level, "hi")] = hi
+            frame[f"{name}_rate_ci_kind"] = kind
+        return frame
+
+    def damage(self, level: float = 0.95) -> pd.DataFrame:
+        """Mean damage per attack (misses count as 0) with a batch-means interval."""
+        used, frame = self._pairs()
+        mean, lo, hi = stats.ratio_batch_means_many(
+            self.tallies.damage_sum[used], self.tallies.attempts[used], level
+        )
+        frame["mean_damage"] = mean
+        frame[_ci("mean_damage", level, "lo")] = lo
+        frame[_ci("mean_damage", level, "hi")] = hi
+        frame["mean_damage_ci_kind"] = "batch-means"
+        return frame
+
+    def damage_pmf(self) -> pd.DataFrame:
+        """Distribution of damage per attack, one row per (pair, damage) seen.
+
+        The last bin of the histogram counts "this much or more" (column ``at_least``);
+        it is only reached by extreme Exposed stacking.
+        """
+        used, frame = self._pairs()
+        rows = []
+        last = self.layout.damage_bins - 1
+        for i, pair in enumerate(frame.itertuples(index=False)):
+            hist = self.tallies.damage_hist[used[i]]
+            for dmg in np.flatnonzero(hist):
+                rows.append(
+                    (pair.attacker, pair.attack, pair.defender, int(dmg), int(hist[dmg]),
+                     hist[dmg] / pair.attempts, bool(dmg == last))
+                )  # fmt: skip
+        columns = ["attacker", "attack", "defender", "damage", "count", "probability", "at_least"]
+        return pd.DataFrame(rows, columns=columns)
+
+    # -- combatants --------------------------------------------------------------------
+
+    def time_to_down(self, level: float = 0.95) -> pd.DataFrame:
+        """Kaplan–Meier survival by round for every combatant, censoring handled.
+
+        A combatant never downed is censored at the round its encounter ended. Columns:
+        ``combatant, side, round, at_risk, downed, censored, survival`` and the
+        Greenwood log(−log) band ``survival_ci95_lo/hi`` (for ``level`` = 0.95).
+        """
+        frames = []
+        for c, (side, name) in enumerate(self.layout.combatants):
+            km = stats.kaplan_meier(self.tallies.down_round[c], self.tallies.censor_round[c], level)
+            km = km.rename(
+                columns={
+                    "time": "round",
+                    "events": "downed",
+                    "survival_lo": _ci("survival", level, "lo"),
+                    "survival_hi": _ci("survival", level, "hi"),
+                }
+            )
+            km.insert(0, "side", side)
+            km.insert(0, "combatant", name)
+            frames.append(km)
+        out = pd.concat(frames, ignore_index=True)
+        out.attrs = {"interval": "greenwood-loglog", "level": level}
+        return out
+
+    def combatants(self, level: float = 0.95) -> pd.DataFrame:
+        """Per combatant: down rate (with interval), KM median time-to-down, censoring,
+        mean attacks received until down, and each rule-specific event rate."""
+        n = self.encounters
+        rows = []
+        for c, (side, name) in enumerate(self.layout.combatants):
+            downs = int(self.tallies.down_round[c].sum())
+            km = stats.kaplan_meier(self.tallies.down_round[c], self.tallies.censor_round[c], level)
+            lo, hi, kind = stats.rate_interval(downs, n, level)
+            row: dict[str, Any] = {
+                "combatant": name, "side": side, "downed": downs, "down_rate": downs / n,
+                _ci("down_rate", level, "lo"): float(lo), _ci("down_rate", level, "hi"): float(hi),
+                "down_rate_ci_kind": str(kind), "median_round": stats.km_median(km),
+                "censored": n - downs,
+                "mean_attacks_to_down": stats.histogram_mean_var(self.tallies.down_attacks[c])[0]
+                if downs else None,
+            }  # fmt: skip
+            for e, event in enumerate(self.layout.events):
+                row[f"{event}_rate"] = self.tallies.event_round[c, e].sum() / n
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    def down_pmf(self, combatant: int) -> dict[int, float]:
+        """P(first down in round r) for each round r with any, for one combatant."""
+        hist = self.tallies.down_round[combatant]
+        return {int(r): hist[r] / self.encounters for r in np.flatnonzero(hist)}
+
+    # -- sides -------------------------------------------------------------------------
+
+    def win_rates(self, level: float = 0.95) -> pd.DataFrame:
+        """Win rate of each side and the draw rate (round cap or mutual defeat)."""
+        wins = self.tallies.winner
+        names = [*self.layout.sides, "draw"]
+        lo, hi, kind = stats.rate_interval(wins, np.full(len(wins), self.encounters), level)
+        return pd.DataFrame(
+            {
+                "side": names,
+                "wins": wins,
+                "win_rate": wins / self.encounters,
+                _ci("win_rate", level, "lo"): lo,
+                _ci("win_rate", level, "hi"): hi,
+                "win_rate_ci_kind": kind,
+            }
+        )
+
+    def mean_rounds(self) -> float:
+        """Mean encounter length in rounds."""
+        return stats.histogram_mean_var(self.tallies.rounds)[0]

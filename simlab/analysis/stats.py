@@ -1,0 +1,447 @@
+"""Statistical summaries of simulator tallies.
+
+The simulator never returns per-encounter rows, only integer counts, per-batch sums
+and histograms. The functions here turn those tallies into point estimates with
+confidence intervals. They are pure numpy/scipy (pandas only for the Kaplan–Meier
+table), vectorised where that is natural, and every interval function takes a
+two-sided confidence ``level``.
+
+Interval-returning functions return numpy arrays of the broadcast input shape
+(0-d arrays for scalar inputs; ``float(x)`` turns those into Python floats).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+from scipy import special
+from scipy import stats as sps
+
+__all__ = [
+    "RARE_EVENT_THRESHOLD",
+    "clopper_pearson_interval",
+    "histogram_mean_var",
+    "holm_adjust",
+    "kaplan_meier",
+    "km_median",
+    "rate_interval",
+    "ratio_batch_means",
+    "ratio_batch_means_many",
+    "two_proportion_z",
+    "wilson_interval",
+]
+
+#: Below this many successes (or failures) `rate_interval` switches to Clopper–Pearson.
+RARE_EVENT_THRESHOLD = 10
+
+#: Slack used by `km_median` so that a survival of exactly 0.5 is not missed
+#: because a product of fractions rounded to 0.5000000000000001.
+_MEDIAN_TOL = 1e-12
+
+
+def _z(level: float) -> float:
+    """Two-sided standard normal quantile for a confidence level."""
+    _check_level(level)
+    return float(special.ndtri(0.5 + 0.5 * level))
+
+
+def _check_level(level: float) -> None:
+    """Raise ``ValueError`` unless ``0 < level < 1``."""
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"expected a confidence level strictly between 0 and 1; got {level!r}")
+
+
+def _counts(successes: npt.ArrayLike, trials: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    """Broadcast and validate success/trial counts as float arrays."""
+    k, n = np.broadcast_arrays(np.asarray(successes, dtype=float), np.asarray(trials, dtype=float))
+    if np.any(k < 0) or np.any(k > n):
+        raise ValueError("expected 0 <= successes <= trials; got values outside that range")
+    return k, n
+
+
+# ---------------------------------------------------------------------------
+# Binomial proportions
+# ---------------------------------------------------------------------------
+
+
+def wilson_interval(
+    successes: npt.ArrayLike, trials: npt.ArrayLike, level: float = 0.95
+) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval for a binomial proportion.
+
+    Parameters
+    ----------
+    successes, trials : array_like of int
+        Success and trial counts; broadcast against each other.
+    level : float, default 0.95
+        Two-sided confidence level.
+
+    Returns
+    -------
+    lo, hi : numpy.ndarray
+        Interval bounds, NaN where ``trials == 0``. The lower bound is exactly 0 when
+        ``successes == 0`` and the upper bound exactly 1 when ``successes == trials``
+        (as in ``scipy.stats.binomtest(...).proportion_ci(method='wilson')``).
+    """
+    k, n = _counts(successes, trials)
+    z = _z(level)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        denom = 2.0 * (n + z * z)
+        center = (2.0 * k + z * z) / denom
+        delta = z / denom * np.sqrt(4.0 * k * (n - k) / n + z * z)
+        lo = np.where(k == 0, 0.0, center - delta)
+        hi = np.where(k == n, 1.0, center + delta)
+    empty = n == 0
+    return np.where(empty, np.nan, np.clip(lo, 0.0, 1.0)), np.where(
+        empty, np.nan, np.clip(hi, 0.0, 1.0)
+    )
+
+
+def clopper_pearson_interval(
+    successes: npt.ArrayLike, trials: npt.ArrayLike, level: float = 0.95
+) -> tuple[np.ndarray, np.ndarray]:
+    """Exact (Clopper–Pearson) interval for a binomial proportion.
+
+    Parameters
+    ----------
+    successes, trials : array_like of int
+        Success and trial counts; broadcast against each other.
+    level : float, default 0.95
+        Two-sided confidence level.
+
+    Returns
+    -------
+    lo, hi : numpy.ndarray
+        Beta-quantile bounds; ``lo`` is 0 when ``successes == 0``, ``hi`` is 1 when
+        ``successes == trials``, both NaN where ``trials == 0``.
+    """
+    k, n = _counts(successes, trials)
+    _check_level(level)
+    alpha = 1.0 - level
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lo = sps.beta.ppf(alpha / 2, k, n - k + 1)
+        hi = sps.beta.ppf(1 - alpha / 2, k + 1, n - k)
+    lo = np.where(k == 0, 0.0, lo)
+    hi = np.where(k == n, 1.0, hi)
+    empty = n == 0
+    return np.where(empty, np.nan, lo), np.where(empty, np.nan, hi)
+
+
+def rate_interval(
+    successes: npt.ArrayLike, trials: npt.ArrayLike, level: float = 0.95
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Interval for a rate, choosing the method element by element.
+
+    Wilson is used normally; Clopper–Pearson is used for rare events, i.e. when the
+    successes or the failures number fewer than `RARE_EVENT_THRESHOLD` (10).
+
+    Parameters
+    ----------
+    successes, trials : array_like of int
+        Success and trial counts; broadcast against each other.
+    level : float, default 0.95
+        Two-sided confidence level.
+
+    Returns
+    -------
+    lo, hi : numpy.ndarray
+        Interval bounds (NaN where ``trials == 0``).
+    kind : numpy.ndarray of str
+        ``'wilson'`` or ``'clopper-pearson'`` for each element (``trials == 0`` counts
+        as rare, hence ``'clopper-pearson'``).
+    """
+    k, n = _counts(successes, trials)
+    rare = (k < RARE_EVENT_THRESHOLD) | (n - k < RARE_EVENT_THRESHOLD)
+    w_lo, w_hi = wilson_interval(k, n, level)
+    c_lo, c_hi = clopper_pearson_interval(k, n, level)
+    kind = np.where(rare, "clopper-pearson", "wilson")
+    return np.where(rare, c_lo, w_lo), np.where(rare, c_hi, w_hi), kind
+
+
+def two_proportion_z(
+    k1: npt.ArrayLike, n1: npt.ArrayLike, k2: npt.ArrayLike, n2: npt.ArrayLike
+) -> tuple[np.ndarray, np.ndarray]:
+    """Pooled two-proportion z test, two-sided.
+
+    Parameters
+    ----------
+    k1, n1 : array_like of int
+        Successes and trials of the first sample.
+    k2, n2 : array_like of int
+        Successes and trials of the second sample.
+
+    Returns
+    -------
+    z : numpy.ndarray
+        ``(k1/n1 - k2/n2) / sqrt(p (1 - p) (1/n1 + 1/n2))`` with pooled
+        ``p = (k1 + k2) / (n1 + n2)``. When the pooled proportion is 0 or 1 the two
+        samples agree exactly and ``z`` is 0.
+    p : numpy.ndarray
+        Two-sided p-value ``2 * sf(|z|)``. NaN where either sample is empty.
+    """
+    a_k, a_n = _counts(k1, n1)
+    b_k, b_n = _counts(k2, n2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pooled = (a_k + b_k) / (a_n + b_n)
+        se = np.sqrt(pooled * (1.0 - pooled) * (1.0 / a_n + 1.0 / b_n))
+        diff = a_k / a_n - b_k / b_n
+        z = np.where(se > 0, diff / se, 0.0)
+    z = np.where((a_n == 0) | (b_n == 0), np.nan, z)
+    return z, 2.0 * sps.norm.sf(np.abs(z))
+
+
+def holm_adjust(pvalues: npt.ArrayLike) -> np.ndarray:
+    """Holm step-down adjustment of p-values (family-wise error control).
+
+    Parameters
+    ----------
+    pvalues : array_like of float
+        Raw p-values, one-dimensional. NaNs are left as NaN and do not count
+        towards the family size.
+
+    Returns
+    -------
+    numpy.ndarray
+        Adjusted p-values in the input order: with the m valid p-values sorted
+        ascending, ``adj_(i) = max_{j <= i} min(1, (m - j + 1) p_(j))``.
+    """
+    p = np.asarray(pvalues, dtype=float)
+    if p.ndim != 1:
+        raise ValueError(f"expected a one-dimensional array of p-values; got shape {p.shape}")
+    out = np.full_like(p, np.nan)
+    valid = np.flatnonzero(~np.isnan(p))
+    order = valid[np.argsort(p[valid], kind="stable")]
+    m = order.size
+    scaled = np.minimum(1.0, (m - np.arange(m)) * p[order])
+    out[order] = np.maximum.accumulate(scaled)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Means from batch sums and histograms
+# ---------------------------------------------------------------------------
+
+
+def ratio_batch_means_many(
+    sums: npt.ArrayLike, counts: npt.ArrayLike, level: float = 0.95
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Batch-means ratio estimate of several per-unit means at once.
+
+    Row ``p`` describes one quantity (e.g. damage per attack): ``sums[p, b]`` is its
+    total over batch ``b`` (a contiguous range of encounters) and ``counts[p, b]``
+    the number of units (attacks) in that batch. The mean is ``Σ sums / Σ counts``.
+    Batches whose count is 0 are left out. With ``B`` remaining batches, residuals
+    ``r_b = sums_b − mean · counts_b`` and total count ``C``, the standard error is
+    ``sqrt(B / (B − 1) · Σ r_b²) / C`` and the interval uses a Student t quantile
+    with ``B − 1`` degrees of freedom. Because each batch is summarised as a whole,
+    correlation between units of one batch is accounted for.
+
+    Parameters
+    ----------
+    sums : array_like of float, shape (P, B)
+        Per-batch totals.
+    counts : array_like of int, shape (P, B)
+        Per-batch unit counts (non-negative).
+    level : float, default 0.95
+        Two-sided confidence level.
+
+    Returns
+    -------
+    mean, lo, hi : numpy.ndarray, shape (P,)
+        Point estimates and interval bounds. ``mean`` is NaN when a row has no units;
+        ``lo`` and ``hi`` are NaN when fewer than 2 batches have units.
+    """
+    _check_level(level)
+    s, c = _batch_arrays(sums, counts)
+    used = c > 0
+    n_used = used.sum(axis=1)
+    total_c = c.sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = np.where(total_c > 0, s.sum(axis=1) / total_c, np.nan)
+        resid = np.where(used, s - mean[:, None] * c, 0.0)
+        se = np.sqrt(n_used / (n_used - 1.0) * np.sum(resid**2, axis=1)) / total_c
+    ok = n_used >= 2
+    tq = sps.t.ppf(0.5 + 0.5 * level, np.where(ok, n_used - 1, 1))
+    half = np.where(ok, tq * se, np.nan)
+    return mean, mean - half, mean + half
+
+
+def _batch_arrays(sums: npt.ArrayLike, counts: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    """Validate and return batch sums/counts as float arrays of shape (P, B)."""
+    s = np.asarray(sums, dtype=float)
+    c = np.asarray(counts, dtype=float)
+    if s.shape != c.shape or s.ndim != 2:
+        raise ValueError(
+            f"expected sums and counts of the same shape (P, B); got {s.shape} and {c.shape}"
+        )
+    if np.any(c < 0):
+        raise ValueError("expected non-negative batch counts; got a negative count")
+    return s, c
+
+
+def ratio_batch_means(
+    sums: npt.ArrayLike, counts: npt.ArrayLike, level: float = 0.95
+) -> tuple[float, float, float]:
+    """Batch-means ratio estimate of one per-unit mean with its interval.
+
+    See `ratio_batch_means_many` for the method; this is the single-quantity form.
+
+    Parameters
+    ----------
+    sums : array_like of float, shape (B,)
+        Per-batch totals of the quantity (e.g. damage).
+    counts : array_like of int, shape (B,)
+        Per-batch number of units (e.g. attacks); batches with 0 are ignored.
+    level : float, default 0.95
+        Two-sided confidence level.
+
+    Returns
+    -------
+    mean, lo, hi : float
+        ``Σ sums / Σ counts`` and the t-based interval (NaN bounds when fewer than
+        2 batches have units; NaN mean when there are no units at all).
+    """
+    s = np.asarray(sums, dtype=float)
+    c = np.asarray(counts, dtype=float)
+    if s.ndim != 1 or c.ndim != 1:
+        raise ValueError(f"expected one-dimensional sums and counts; got {s.shape}, {c.shape}")
+    mean, lo, hi = ratio_batch_means_many(s[None, :], c[None, :], level)
+    return float(mean[0]), float(lo[0]), float(hi[0])
+
+
+def histogram_mean_var(hist: npt.ArrayLike, offset: int = 0) -> tuple[float, float]:
+    """Mean and variance of the values tallied in an integer histogram.
+
+    Parameters
+    ----------
+    hist : array_like of int, shape (K,)
+        ``hist[i]`` is how many times the value ``i + offset`` occurred.
+    offset : int, default 0
+        Value represented by bin 0.
+
+    Returns
+    -------
+    mean, var : float
+        Mean and population variance (divisor ``Σ hist``) of the tallied values;
+        both NaN for an empty histogram.
+    """
+    h = np.asarray(hist, dtype=float)
+    if h.ndim != 1 or np.any(h < 0):
+        raise ValueError("expected a one-dimensional histogram of non-negative counts")
+    total = h.sum()
+    if total == 0:
+        return float("nan"), float("nan")
+    idx = np.arange(h.size, dtype=float)
+    m = float(np.dot(h, idx) / total)
+    var = float(np.dot(h, (idx - m) ** 2) / total)
+    return m + offset, var
+
+
+# ---------------------------------------------------------------------------
+# Survival (Kaplan–Meier) from binned counts
+# ---------------------------------------------------------------------------
+
+
+def kaplan_meier(
+    events: npt.ArrayLike, censored: npt.ArrayLike, level: float = 0.95
+) -> pd.DataFrame:
+    """Kaplan–Meier survival curve from per-round event and censoring counts.
+
+    ``events[t]`` subjects went down at round ``t`` and ``censored[t]`` were still
+    standing when observation stopped after round ``t`` (t = 0..T). Subjects
+    censored at ``t`` are at risk at ``t``. The work is O(T); counts are never
+    expanded into rows.
+
+    The band is Greenwood's variance on the log(−log) scale ("exponential
+    Greenwood"), equal to ``scipy.stats.ecdf(...).sf.confidence_interval(level,
+    method='log-log')`` wherever the survival lies strictly between 0 and 1. Where
+    the survival is still exactly 1 (no event yet) the band is [1, 1], and where it
+    has dropped to exactly 0 (everyone at risk went down) the band is [0, 0]; scipy
+    gives NaN at those points.
+
+    Parameters
+    ----------
+    events, censored : array_like of int, shape (T + 1,)
+        Non-negative counts per round.
+    level : float, default 0.95
+        Two-sided confidence level of the band.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``time, at_risk, events, censored, survival, survival_lo,
+        survival_hi``, one row per round with ``at_risk > 0``; ``attrs`` holds
+        ``{'interval': 'greenwood-loglog', 'level': level}``.
+    """
+    d, cens = _survival_counts(events, censored)
+    at_risk = d.sum() + cens.sum() - np.concatenate(([0], np.cumsum(d + cens)[:-1]))
+    keep = at_risk > 0
+    n = at_risk[keep].astype(float)
+    dk = d[keep].astype(float)
+    surv = np.cumprod((n - dk) / n)
+    lo, hi = _loglog_band(surv, n, dk, level)
+    df = pd.DataFrame(
+        {
+            "time": np.flatnonzero(keep),
+            "at_risk": at_risk[keep],
+            "events": d[keep],
+            "censored": cens[keep],
+            "survival": surv,
+            "survival_lo": lo,
+            "survival_hi": hi,
+        }
+    )
+    df.attrs = {"interval": "greenwood-loglog", "level": level}
+    return df
+
+
+def _survival_counts(
+    events: npt.ArrayLike, censored: npt.ArrayLike
+) -> tuple[np.ndarray, np.ndarray]:
+    """Validate per-round event/censoring counts and return them as int64 arrays."""
+    d = np.asarray(events)
+    c = np.asarray(censored)
+    if d.shape != c.shape or d.ndim != 1:
+        raise ValueError(
+            f"expected events and censored of the same 1-D shape; got {d.shape} and {c.shape}"
+        )
+    if np.any(d < 0) or np.any(c < 0):
+        raise ValueError("expected non-negative event and censoring counts")
+    return d.astype(np.int64), c.astype(np.int64)
+
+
+def _loglog_band(
+    surv: np.ndarray, n: np.ndarray, d: np.ndarray, level: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Exponential-Greenwood band for a survival curve (see `kaplan_meier`)."""
+    z = _z(level)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        greenwood = np.cumsum(d / (n * (n - d)))
+        se = np.sqrt(greenwood) / np.abs(np.log(surv))
+        center = np.log(-np.log(surv))
+        lo = np.exp(-np.exp(center + z * se))
+        hi = np.exp(-np.exp(center - z * se))
+    lo = np.where(surv >= 1.0, 1.0, np.where(surv <= 0.0, 0.0, lo))
+    hi = np.where(surv >= 1.0, 1.0, np.where(surv <= 0.0, 0.0, hi))
+    return lo, hi
+
+
+def km_median(km_df: pd.DataFrame) -> float | None:
+    """Median survival time read off a Kaplan–Meier table.
+
+    Parameters
+    ----------
+    km_df : pandas.DataFrame
+        Output of `kaplan_meier` (needs ``time`` and ``survival`` columns).
+
+    Returns
+    -------
+    float or None
+        The smallest ``time`` whose survival is at most 0.5 (with a 1e-12 slack for
+        rounding), or None if the curve never gets that low.
+    """
+    hit = km_df["survival"].to_numpy() <= 0.5 + _MEDIAN_TOL
+    if not hit.any():
+        return None
+    return float(km_df["time"].to_numpy()[np.argmax(hit)])

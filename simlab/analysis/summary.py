@@ -1,0 +1,105 @@
+"""The machine-readable summary of a run (``summary.json``), built from a Result.
+
+The format is documented in the README ("Output files"). Floats come straight from the
+integer tallies, so the same seed gives the same file byte for byte.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simlab import __version__
+from simlab.analysis.result import Result
+
+LEVEL = 0.95
+
+
+def _num(x: Any) -> float | None:
+    x = float(x)
+    return None if np.isnan(x) else x
+
+
+def _attacks(res: Result) -> list[dict[str, Any]]:
+    rates = res.hit_rates(LEVEL)
+    damage = res.damage(LEVEL)
+    pmf = res.damage_pmf()
+    out = []
+    for (_, r), (_, d) in zip(rates.iterrows(), damage.iterrows(), strict=True):
+        mine = pmf[
+            (pmf.attacker == r.attacker) & (pmf.attack == r.attack) & (pmf.defender == r.defender)
+        ]
+        out.append(
+            {
+                "attacker": r.attacker,
+                "attack": r.attack,
+                "defender": r.defender,
+                "attempts": int(r.attempts),
+                "hit_rate": _num(r.hit_rate),
+                "hit_rate_ci": [_num(r.hit_rate_ci95_lo), _num(r.hit_rate_ci95_hi)],
+                "crit_rate": _num(r.crit_rate),
+                "crit_rate_ci": [_num(r.crit_rate_ci95_lo), _num(r.crit_rate_ci95_hi)],
+                "mean_damage": _num(d.mean_damage),
+                "mean_damage_ci": [_num(d.mean_damage_ci95_lo), _num(d.mean_damage_ci95_hi)],
+                "damage_pmf": {str(k): float(p) for k, p in zip(mine.damage, mine.probability)},
+            }
+        )
+    return out
+
+
+def _combatants(res: Result) -> list[dict[str, Any]]:
+    table = res.combatants(LEVEL)
+    out = []
+    for c, row in table.iterrows():
+        entry: dict[str, Any] = {
+            "name": row.combatant,
+            "side": row.side,
+            "down_rate": _num(row.down_rate),
+            "down_rate_ci": [_num(row.down_rate_ci95_lo), _num(row.down_rate_ci95_hi)],
+            "time_to_down": {
+                "unit": "round",
+                "median": row.median_round,
+                "pmf": {str(r): p for r, p in res.down_pmf(int(c)).items()},
+                "censored": int(row.censored),
+            },
+        }
+        for event in res.layout.events:
+            entry[f"{event}_rate"] = _num(row[f"{event}_rate"])
+        out.append(entry)
+    return out
+
+
+def summary(res: Result) -> dict[str, Any]:
+    """The ``summary.json`` document of a simulation result.
+
+    Parameters
+    ----------
+    res : Result
+        A simulation result.
+
+    Returns
+    -------
+    dict
+        JSON-ready: run identity, per-attack rates and damage, per-combatant
+        time-to-down, side win rates and the draw rate (intervals at 95%).
+    """
+    wins = res.win_rates(LEVEL)
+    sides = wins[wins.side != "draw"]
+    return {
+        "scenario": res.scenario,
+        "rules": res.rules,
+        "encounters": res.encounters,
+        "seed": res.seed,
+        "simlab_version": __version__,
+        "interval_level": LEVEL,
+        "attacks": _attacks(res),
+        "combatants": _combatants(res),
+        "sides": [
+            {"name": s.side, "win_rate": _num(s.win_rate),
+             "win_rate_ci": [_num(s.win_rate_ci95_lo), _num(s.win_rate_ci95_hi)]}
+            for s in sides.itertuples()
+        ],  # fmt: skip
+        "draw_rate": _num(wins.win_rate.iloc[-1]),
+        "mean_rounds": _num(res.mean_rounds()),
+    }

@@ -1,0 +1,545 @@
+"""Counter-based random numbers: Philox4x32-10 keyed by the seed, counted by encounter.
+
+Every encounter's dice are a pure function of ``(seed, encounter index, stream)``, so a
+result never depends on the number of threads, the block size or the order in which
+encounters were simulated.
+
+Philox4x32-10 (Salmon, Moraes, Dror and Shaw, "Parallel random numbers: as easy as
+1, 2, 3", SC 2011; reference implementation Random123) maps a 128-bit counter and a
+64-bit key to 128 random bits. simlab uses
+
+* key     = ``(k0, k1)`` = low and high 32 bits of the 64-bit seed;
+* counter = ``(encounter_lo, encounter_hi, stream, block_index)``.
+
+Each kind of game action draws from its own *stream*, so adding a reaction roll does not
+shift the attack rolls that follow it. Within one (encounter, stream) the words come
+four at a time from consecutive blocks 0, 1, 2, ... (2**34 words before the block index
+wraps, far beyond any encounter).
+
+State layout
+------------
+The RNG state of one encounter is a preallocated ``uint32`` array of shape
+``(N_STREAMS + 1, 8)`` made by :func:`new_state`, so kernels never allocate per
+encounter. Row ``s < N_STREAMS`` belongs to stream ``s``:
+
+====== =====================================================================
+column meaning
+====== =====================================================================
+0..3   the four buffered words of the stream's current block
+4      position of the next unread word in the buffer (4 = buffer empty)
+5      index of the next block to compute
+6..7   unused (zero)
+====== =====================================================================
+
+Row ``N_STREAMS`` is the header: ``[k0, k1, encounter_lo, encounter_hi, 0, 0, 0, 0]``.
+:func:`start_encounter` only writes the header and marks every buffer empty; blocks are
+computed lazily, so streams an encounter never touches cost nothing.
+"""
+
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from simlab.engine.jit import kernel
+from simlab.errors import InputError
+
+# Stream numbers are part of the counter. They are FIXED FOREVER: changing or reordering
+# them changes every simulated result for every seed. Add new streams at the end only.
+STREAM_ATTACK = 0
+STREAM_REACTION = 1
+STREAM_DAMAGE = 2
+STREAM_WOUND = 3
+STREAM_TARGET = 4
+STREAM_ORDER = 5
+STREAM_STATUS = 6
+STREAM_SAVE = 7
+N_STREAMS = 8
+
+MAX_SEED = 2**64 - 1
+
+# Column indices of the state array (see the module docstring).
+_POS = 4
+_BLOCK = 5
+_HEADER = N_STREAMS
+
+# Philox4x32 constants (Salmon et al. 2011): round multipliers and Weyl key increments.
+_M0 = np.uint64(0xD2511F53)
+_M1 = np.uint64(0xCD9E8D57)
+_W0 = np.uint64(0x9E3779B9)
+_W1 = np.uint64(0xBB67AE85)
+_MASK32 = np.uint64(0xFFFFFFFF)
+_SHIFT32 = np.uint64(32)
+_TWO32 = np.uint64(2**32)
+_ROUNDS = 10
+
+
+# ---------------------------------------------------------------------------------------
+# The block function
+# ---------------------------------------------------------------------------------------
+
+
+def philox4x32_reference(ctr: tuple[int, ...], key: tuple[int, ...]) -> tuple[int, ...]:
+    """Compute one Philox4x32-10 block in plain Python (slow; for tests).
+
+    Parameters
+    ----------
+    ctr : tuple of 4 int
+        Counter words, each in 0..2**32-1.
+    key : tuple of 2 int
+        Key words, each in 0..2**32-1.
+
+    Returns
+    -------
+    tuple of 4 int
+        The four output words.
+    """
+    mask = 0xFFFFFFFF
+    c0, c1, c2, c3 = (int(c) & mask for c in ctr)
+    k0, k1 = (int(k) & mask for k in key)
+    for r in range(_ROUNDS):
+        if r:
+            k0 = (k0 + int(_W0)) & mask
+            k1 = (k1 + int(_W1)) & mask
+        p0 = int(_M0) * c0
+        p1 = int(_M1) * c2
+        c0, c1, c2, c3 = (p1 >> 32) ^ c1 ^ k0, p1 & mask, (p0 >> 32) ^ c3 ^ k1, p0 & mask
+    return (c0, c1, c2, c3)
+
+
+@kernel
+def _philox_round(c0, c1, c2, c3, k0, k1):
+    """One Philox S-box/permutation round on uint64-held 32-bit words."""
+    p0 = _M0 * c0
+    p1 = _M1 * c2
+    return (
+        (p1 >> _SHIFT32) ^ c1 ^ k0,
+        p1 & _MASK32,
+        (p0 >> _SHIFT32) ^ c3 ^ k1,
+        p0 & _MASK32,
+    )
+
+
+@kernel
+def philox4x32(c0, c1, c2, c3, k0, k1):
+    """Compute one Philox4x32-10 block (numba kernel).
+
+    Parameters
+    ----------
+    c0, c1, c2, c3 : int
+        Counter words (only the low 32 bits are used).
+    k0, k1 : int
+        Key words (only the low 32 bits are used).
+
+    Returns
+    -------
+    tuple of 4 numpy.uint32
+        The four output words, in Random123's order.
+    """
+    x0 = np.uint64(c0) & _MASK32
+    x1 = np.uint64(c1) & _MASK32
+    x2 = np.uint64(c2) & _MASK32
+    x3 = np.uint64(c3) & _MASK32
+    a = np.uint64(k0) & _MASK32
+    b = np.uint64(k1) & _MASK32
+    x0, x1, x2, x3 = _philox_round(x0, x1, x2, x3, a, b)
+    for _ in range(_ROUNDS - 1):
+        a = (a + _W0) & _MASK32
+        b = (b + _W1) & _MASK32
+        x0, x1, x2, x3 = _philox_round(x0, x1, x2, x3, a, b)
+    return np.uint32(x0), np.uint32(x1), np.uint32(x2), np.uint32(x3)
+
+
+# ---------------------------------------------------------------------------------------
+# Seeds and per-encounter state
+# ---------------------------------------------------------------------------------------
+
+
+def key_from_seed(seed: int) -> tuple[int, int]:
+    """Split a 64-bit seed into the Philox key.
+
+    Parameters
+    ----------
+    seed : int
+        Any integer in 0..2**64-1.
+
+    Returns
+    -------
+    tuple of 2 int
+        ``(k0, k1)``: the low and the high 32 bits of ``seed``.
+
+    Raises
+    ------
+    InputError
+        If ``seed`` is not an integer in 0..2**64-1.
+    """
+    try:
+        value = None if isinstance(seed, bool) else operator.index(seed)
+    except TypeError:
+        value = None
+    if value is None or not 0 <= value <= MAX_SEED:
+        raise InputError(f"expected a seed between 0 and 2**64-1; got {seed!r}")
+    return value & 0xFFFFFFFF, value >> 32
+
+
+@kernel
+def new_state():
+    """Allocate the RNG state of one encounter (call once per worker, not per encounter).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``uint32`` array of shape ``(N_STREAMS + 1, 8)``, laid out as described in the
+        module docstring; every stream buffer starts empty and the key is zero.
+    """
+    state = np.zeros((N_STREAMS + 1, 8), dtype=np.uint32)
+    for s in range(N_STREAMS):
+        state[s, _POS] = 4
+    return state
+
+
+@kernel
+def start_encounter(state, k0, k1, encounter):
+    """Point ``state`` at the start of one encounter's streams.
+
+    Parameters
+    ----------
+    state : numpy.ndarray
+        A state from :func:`new_state`; overwritten.
+    k0, k1 : int
+        The key from :func:`key_from_seed`.
+    encounter : int
+        Encounter index (int64 or uint64; its 64 bits form the counter's low words).
+
+    Notes
+    -----
+    Every stream restarts at block 0, so what an encounter draws never depends on what
+    was drawn before it.
+    """
+    e = np.uint64(encounter)
+    state[_HEADER, 0] = np.uint64(k0) & _MASK32
+    state[_HEADER, 1] = np.uint64(k1) & _MASK32
+    state[_HEADER, 2] = e & _MASK32
+    state[_HEADER, 3] = e >> _SHIFT32
+    for s in range(N_STREAMS):
+        state[s, _POS] = 4
+        state[s, _BLOCK] = 0
+
+
+@kernel
+def _refill(state, stream):
+    """Compute the stream's next block into its buffer and advance its block index."""
+    block = state[stream, _BLOCK]
+    w0, w1, w2, w3 = philox4x32(
+        state[_HEADER, 2], state[_HEADER, 3], stream, block, state[_HEADER, 0], state[_HEADER, 1]
+    )
+    state[stream, 0] = w0
+    state[stream, 1] = w1
+    state[stream, 2] = w2
+    state[stream, 3] = w3
+    state[stream, _BLOCK] = np.uint64(block) + np.uint64(1)
+
+
+@kernel
+def next_u32(state, stream):
+    """Return the next 32-bit word of one stream.
+
+    Parameters
+    ----------
+    state : numpy.ndarray
+        The encounter's state (see :func:`start_encounter`).
+    stream : int
+        One of the ``STREAM_*`` constants.
+
+    Returns
+    -------
+    numpy.uint32
+        Word ``i`` of the stream is word ``i % 4`` of Philox block ``i // 4``.
+    """
+    pos = np.int64(state[stream, _POS])
+    if pos >= 4:
+        _refill(state, stream)
+        pos = np.int64(0)
+    state[stream, _POS] = pos + 1
+    return state[stream, pos]
+
+
+# ---------------------------------------------------------------------------------------
+# Dice
+# ---------------------------------------------------------------------------------------
+
+
+@kernel
+def _lemire_slow_path(state, stream, s, m):
+    """Redraw until the product's low word is at least ``2**32 mod s``; return it."""
+    threshold = (_TWO32 - s) % s
+    while (m & _MASK32) < threshold:
+        m = np.uint64(next_u32(state, stream)) * s
+    return m
+
+
+@kernel
+def roll_die(state, stream, sides):
+    """Roll one die, exactly uniform on 1..sides.
+
+    Uses Lemire's nearly-divisionless method: the 64-bit product of a random word and
+    ``sides`` has its high word uniform on 0..sides-1 once products whose low word falls
+    below ``2**32 mod sides`` are rejected. The modulo is only computed in the rare case
+    where a rejection is possible.
+
+    Parameters
+    ----------
+    state : numpy.ndarray
+        The encounter's state.
+    stream : int
+        One of the ``STREAM_*`` constants.
+    sides : int
+        Number of faces, 1..2**32-1.
+
+    Returns
+    -------
+    numpy.int64
+        The face rolled, in 1..sides.
+    """
+    s = np.uint64(sides)
+    m = np.uint64(next_u32(state, stream)) * s
+    if (m & _MASK32) < s:  # probability sides / 2**32
+        m = _lemire_slow_path(state, stream, s, m)
+    return np.int64(m >> _SHIFT32) + 1
+
+
+@kernel
+def uniform_index(state, stream, n):
+    """Draw an index exactly uniform on 0..n-1 (for random choices).
+
+    Parameters
+    ----------
+    state : numpy.ndarray
+        The encounter's state.
+    stream : int
+        One of the ``STREAM_*`` constants.
+    n : int
+        Number of choices, 1..2**32-1.
+
+    Returns
+    -------
+    numpy.int64
+        The chosen index.
+    """
+    return roll_die(state, stream, n) - 1
+
+
+@kernel
+def _top_k_sum(values, n, k, sign):
+    """Sum the ``k`` largest of ``sign * values[:n]`` (times ``sign``); partially sorts."""
+    total = 0
+    for j in range(k):
+        best = j
+        for i in range(j + 1, n):
+            if sign * values[i] > sign * values[best]:
+                best = i
+        values[j], values[best] = values[best], values[j]
+        total += values[j]
+    return total
+
+
+@kernel
+def sum_kept(values, n, keep_mode, keep_n):
+    """Sum the dice kept from ``values[:n]``.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        int64 array whose first ``n`` entries are the faces rolled; reordered in place.
+    n : int
+        Number of dice rolled.
+    keep_mode : int
+        0 keep all, 1 keep the ``keep_n`` highest, 2 keep the ``keep_n`` lowest.
+    keep_n : int
+        How many dice to keep (clamped to 0..n).
+
+    Returns
+    -------
+    numpy.int64
+        Sum of the kept dice.
+
+    Notes
+    -----
+    Uses a partial selection sort over whichever side is smaller (the kept or the
+    dropped dice), so e.g. "4d6 keep highest 3" makes one pass.
+    """
+    total = np.int64(0)
+    for i in range(n):
+        total += values[i]
+    if keep_mode == 0:
+        return total
+    k = min(max(keep_n, 0), n)
+    sign = 1 if keep_mode == 1 else -1
+    if 2 * k <= n:
+        return _top_k_sum(values, n, k, sign)
+    return total - _top_k_sum(values, n, n - k, -sign)
+
+
+@kernel
+def _roll_term(state, stream, count, sides, keep_mode, keep_n, scratch):
+    """Roll ``count`` dice of ``sides`` faces and return the sum of the kept ones."""
+    if keep_mode == 0:
+        total = np.int64(0)
+        for _ in range(count):
+            total += roll_die(state, stream, sides)
+        return total
+    if count > scratch.shape[0]:
+        raise ValueError("roll_dice: a keep term has more dice than the scratch array")
+    for i in range(count):
+        scratch[i] = roll_die(state, stream, sides)
+    return sum_kept(scratch, count, keep_mode, keep_n)
+
+
+@kernel
+def roll_dice(state, stream, terms, constant, scratch):
+    """Roll a dice expression such as ``4d6kh3 - 1d4 + 2``.
+
+    Parameters
+    ----------
+    state : numpy.ndarray
+        The encounter's state.
+    stream : int
+        One of the ``STREAM_*`` constants; every die comes from this stream, term by term
+        and die by die, in order.
+    terms : numpy.ndarray
+        int64 array of shape ``(n_terms, 5)``; columns ``[count, sides, keep_mode,
+        keep_n, sign]`` with keep_mode 0 (keep all), 1 (keep highest ``keep_n``) or 2
+        (keep lowest ``keep_n``) and sign +1 or -1.
+    constant : int
+        Added to the total.
+    scratch : numpy.ndarray
+        Preallocated int64 work array, at least as long as the largest ``count`` of a
+        keep term (the dice parser limits this to 100).
+
+    Returns
+    -------
+    numpy.int64
+        The total.
+    """
+    total = np.int64(constant)
+    for t in range(terms.shape[0]):
+        total += terms[t, 4] * _roll_term(
+            state, stream, terms[t, 0], terms[t, 1], terms[t, 2], terms[t, 3], scratch
+        )
+    return total
+
+
+# ---------------------------------------------------------------------------------------
+# Helpers that draw many values for one encounter's stream (tests, exact-vs-sim checks)
+# ---------------------------------------------------------------------------------------
+
+
+@kernel
+def _sample_u32(k0, k1, encounter, stream, n):
+    state = new_state()
+    start_encounter(state, k0, k1, encounter)
+    out = np.empty(n, dtype=np.uint32)
+    for i in range(n):
+        out[i] = next_u32(state, stream)
+    return out
+
+
+@kernel
+def _sample_die(k0, k1, encounter, stream, sides, n):
+    state = new_state()
+    start_encounter(state, k0, k1, encounter)
+    out = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        out[i] = roll_die(state, stream, sides)
+    return out
+
+
+@kernel
+def _sample_dice(k0, k1, encounter, stream, terms, constant, n):
+    state = new_state()
+    start_encounter(state, k0, k1, encounter)
+    scratch = np.empty(100, dtype=np.int64)
+    out = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        out[i] = roll_dice(state, stream, terms, constant, scratch)
+    return out
+
+
+def sample_u32(seed: int, encounter: int, stream: int, n: int) -> np.ndarray:
+    """Draw the first ``n`` words of one encounter's stream.
+
+    Parameters
+    ----------
+    seed : int
+        Seed in 0..2**64-1.
+    encounter : int
+        Encounter index, 0..2**63-1.
+    stream : int
+        One of the ``STREAM_*`` constants.
+    n : int
+        Number of words.
+
+    Returns
+    -------
+    numpy.ndarray
+        uint32 array of length ``n``.
+    """
+    k0, k1 = key_from_seed(seed)
+    return _sample_u32(k0, k1, encounter, stream, n)
+
+
+def sample_die(seed: int, encounter: int, stream: int, sides: int, n: int) -> np.ndarray:
+    """Roll ``n`` dice of ``sides`` faces from one encounter's stream.
+
+    Parameters
+    ----------
+    seed : int
+        Seed in 0..2**64-1.
+    encounter : int
+        Encounter index, 0..2**63-1.
+    stream : int
+        One of the ``STREAM_*`` constants.
+    sides : int
+        Number of faces, 1..2**32-1.
+    n : int
+        Number of dice.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 array of length ``n`` with values in 1..sides.
+    """
+    k0, k1 = key_from_seed(seed)
+    return _sample_die(k0, k1, encounter, stream, sides, n)
+
+
+def sample_dice(
+    seed: int, encounter: int, stream: int, terms: np.ndarray, constant: int, n: int
+) -> np.ndarray:
+    """Roll a dice expression ``n`` times from one encounter's stream.
+
+    Parameters
+    ----------
+    seed : int
+        Seed in 0..2**64-1.
+    encounter : int
+        Encounter index, 0..2**63-1.
+    stream : int
+        One of the ``STREAM_*`` constants.
+    terms : numpy.ndarray
+        int64 array of shape ``(n_terms, 5)`` as for :func:`roll_dice`.
+    constant : int
+        Added to every total.
+    n : int
+        Number of rolls.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 array of length ``n``: consecutive totals, as :func:`roll_dice` would
+        return them one after the other within that encounter.
+    """
+    k0, k1 = key_from_seed(seed)
+    terms = np.ascontiguousarray(terms, dtype=np.int64)
+    return _sample_dice(k0, k1, encounter, stream, terms, constant, n)

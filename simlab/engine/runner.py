@@ -1,0 +1,117 @@
+"""Run encounters in blocks and merge their tallies — the engine's one entry point.
+
+A run of ``n`` encounters is cut into blocks of ``block_size``; each block is played by
+the rule system's ``run_block`` kernel in parallel chunks and returns integer tallies,
+which are added up. Because encounter ``i`` draws its dice from the RNG keyed by
+(seed, i, stream), neither the block size, nor the number of threads, nor the number
+of cluster workers changes a single count.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from simlab.engine.tallies import Layout, TallyArrays, collapse, merge, new_tallies
+
+DEFAULT_BLOCK = 1 << 20
+MAX_TRACE_ENCOUNTERS = 10_000
+
+Progress = Callable[[int], None]
+
+
+@dataclass(frozen=True)
+class Job:
+    """A compiled scenario, ready to run: everything a worker needs, picklable."""
+
+    rules: str
+    params: Any
+    layout: Layout
+    seed: int
+    n: int
+
+
+def kernels(rules: str) -> Any:
+    """The rule system's kernel module (imports numba on first use)."""
+    from simlab.rules import rule_module
+
+    return rule_module(rules, "kernels")
+
+
+def blocks(first: int, count: int, block_size: int) -> Iterator[tuple[int, int]]:
+    """(first, count) of consecutive blocks covering ``first .. first+count-1``."""
+    end = first + count
+    for lo in range(first, end, block_size):
+        yield lo, min(block_size, end - lo)
+
+
+def run_range(job: Job, first: int, count: int, chunks: int) -> TallyArrays:
+    """Play encounters ``first .. first+count-1`` of ``job`` and return their tallies."""
+    from simlab.engine.rng import key_from_seed
+
+    k0, k1 = key_from_seed(job.seed)
+    tallies = new_tallies(job.layout, chunks)
+    trace = np.zeros((1, kernels(job.rules).N_TRACE), dtype=np.int64)
+    n_trace = np.zeros(1, dtype=np.int64)
+    kernels(job.rules).run_block(job.params, k0, k1, first, count, job.n, tallies, trace, n_trace)
+    return collapse(tallies)
+
+
+def run_local(
+    job: Job,
+    threads: int | None = None,
+    block_size: int = DEFAULT_BLOCK,
+    progress: Progress | None = None,
+) -> TallyArrays:
+    """Run all of ``job`` on this machine, ``threads`` numba threads (default: all cores).
+
+    Parameters
+    ----------
+    job : Job
+        The compiled scenario, seed and sample size.
+    threads : int, optional
+        Number of threads; the result does not depend on it.
+    block_size : int
+        Encounters per block (progress granularity); the result does not depend on it.
+    progress : callable, optional
+        Called with the number of encounters finished after each block.
+    """
+    import numba
+
+    numba.set_num_threads(threads or numba.config.NUMBA_NUM_THREADS)
+    chunks = 4 * numba.get_num_threads()
+    total = new_tallies(job.layout)
+    for first, count in blocks(0, job.n, block_size):
+        total = merge(total, run_range(job, first, count, min(chunks, count)))
+        if progress is not None:
+            progress(count)
+    return total
+
+
+def run_trace(job: Job) -> tuple[TallyArrays, np.ndarray]:
+    """Run ``job`` serially, also returning one row per attack with the raw dice."""
+    from simlab.engine.rng import key_from_seed
+
+    if job.n > MAX_TRACE_ENCOUNTERS:
+        from simlab.errors import InputError
+
+        raise InputError(
+            f"expected at most {MAX_TRACE_ENCOUNTERS} encounters with trace=True; got {job.n}"
+        )
+    module = kernels(job.rules)
+    k0, k1 = key_from_seed(job.seed)
+    rows = max(2, job.n * job.layout.max_rounds * max(job.layout.attacks_per_round, 1) + 1)
+    trace = np.zeros((rows, module.N_TRACE), dtype=np.int64)
+    n_trace = np.zeros(1, dtype=np.int64)
+    tallies = new_tallies(job.layout, 1)
+    module.run_block(job.params, k0, k1, 0, job.n, job.n, tallies, trace, n_trace)
+    return collapse(tallies), trace[: n_trace[0]]
+
+
+def default_threads() -> int:
+    """Threads used when none are asked for: the cores this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1

@@ -1,0 +1,507 @@
+"""Numba kernels of Shattered Spirits, later draft (RULES.md §1; seed 001).
+
+Plain functions compiled in :mod:`simlab.engine.jit`. One encounter is
+:func:`play_encounter`; :func:`run_block` plays a contiguous range of encounters in
+parallel chunks, each chunk adding into its own slice of the tallies. Encounter ``i``
+draws every die from the counter-based RNG keyed by (seed, i, stream), so its outcome
+does not depend on the chunking or the thread count.
+
+``p`` is a :class:`~simlab.rules.shattered_spirits.compile.KernelParams`; its arrays are
+indexed by the ``C_*``, ``A_*``, ``R_*`` and ``G_*`` field constants of ``compile``.
+Per-encounter state lives in one int64 array ``st[field, combatant]`` allocated once per
+chunk, indexed by the constants below.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simlab.engine.jit import kernel, parallel_kernel, prange
+from simlab.engine.rng import (
+    STREAM_ATTACK,
+    STREAM_TARGET,
+    STREAM_WOUND,
+    new_state,
+    roll_die,
+    start_encounter,
+    uniform_index,
+)
+from simlab.rules.shattered_spirits.compile import (
+    A_DAMAGE_MODIFIER,
+    A_GLANCING,
+    A_MODIFIER,
+    A_NET_ADVANTAGE,
+    C_ATTACK_COUNT,
+    C_ATTACK_START,
+    C_ATTACKS_PER_TURN,
+    C_BLOCK_AT,
+    C_COVER,
+    C_EVADE_AT,
+    C_EXPOSED,
+    C_GRIT,
+    C_GUARD,
+    C_HP,
+    C_IMPAIRED,
+    C_MOMENTUM,
+    C_POLICY,
+    C_REFLEX,
+    C_ROLL_MODIFIER,
+    C_RUSHING,
+    C_SIDE,
+    C_STUN_MAX,
+    C_VIGOR,
+    C_WOUNDS,
+    G_ANY_RUSHING,
+    G_BONUS_SIZE,
+    G_COVER_GUARD,
+    G_EXPOSED_PER_LEVEL,
+    G_GLANCING_DIVISOR,
+    G_IMPAIRED_PER_LEVEL,
+    G_MAX_ROUNDS,
+    G_MOMENTUM_PER_RESPITE,
+    G_N_SIDES,
+    G_REACTION_COST,
+    G_STATUSES_LAST_ROUND,
+    G_STRAIN_METER,
+    G_STUN_PER_LEVEL,
+    G_WOUND_ROLL,
+    R_DAMAGE,
+    R_EXPOSED,
+    R_IMPAIRED,
+    R_STUN,
+    R_TIER,
+)
+
+# state fields
+HP, VIGOR, STUN, WOUNDS, SEGMENTS, OUT, DOWN_ROUND, GRIT, REFLEX, MOMENTUM = range(10)
+EXPOSED, IMPAIRED, RECEIVED, ROTATION, DOWN_RECEIVED, OUT_ROUND, DEAD_ROUND = range(10, 17)
+N_FIELDS = 17
+
+# event_round axis 1 (compile.EVENTS)
+EVENT_OUT, EVENT_DEAD = 0, 1
+
+# reactions
+REACT_NONE, REACT_BLOCK, REACT_EVADE = 0, 1, 2
+
+TRACE_COLUMNS = (
+    "encounter", "round", "phase", "attacker", "attack", "defender",
+    "die1", "die2", "die3", "roll", "reaction", "reroll_die1", "reroll_die2",
+    "reroll_die3", "final_roll", "row", "tier", "damage", "vigor_after", "hp_after",
+    "stun_after", "downed", "wound_roll",
+)  # fmt: skip
+N_TRACE = len(TRACE_COLUMNS)
+
+
+@kernel
+def attack_roll(rng, net_advantage, bonus_size, dice):
+    """Roll the attack dice; return the kept total plus Bonus/Penalty (RULES.md §1).
+
+    2d6; with net Advantage (Disadvantage) n ≥ 1, 3d6 keeping the highest (lowest) two,
+    and each instance beyond the first becomes a Bonus (Penalty) of ``bonus_size``.
+    The dice rolled are written to ``dice`` (third die 0 when only two were rolled).
+    """
+    d1 = roll_die(rng, STREAM_ATTACK, 6)
+    d2 = roll_die(rng, STREAM_ATTACK, 6)
+    dice[0] = d1
+    dice[1] = d2
+    dice[2] = 0
+    if net_advantage == 0:
+        return d1 + d2
+    d3 = roll_die(rng, STREAM_ATTACK, 6)
+    dice[2] = d3
+    total = d1 + d2 + d3
+    if net_advantage > 0:
+        return total - min(d1, min(d2, d3)) + (net_advantage - 1) * bonus_size
+    return total - max(d1, max(d2, d3)) + (net_advantage + 1) * bonus_size
+
+
+@kernel
+def profile_row(roll):
+    """Row index 0..10 (results 2..12) for a modified roll; −1 when it misses (< 2)."""
+    if roll < 2:
+        return -1
+    if roll > 12:
+        return 10
+    return roll - 2
+
+
+@kernel
+def row_tier(p, attack, row):
+    """Tier code of a row: 0 miss, 1 hit, 2 crit (a roll below 2 is a miss)."""
+    if row < 0:
+        return 0
+    return p.rows[R_TIER, attack, row]
+
+
+@kernel
+def row_damage(p, st, attack, row, attacker, defender):
+    """Damage of ``row`` against ``defender``, in the RULES.md §1 damage order.
+
+    1. the row's damage; 2. + the attack's damage modifier + Exposed on the target −
+    Impaired on the attacker; 3. − Guard, floor 0; 4. Glancing divides, rounding up
+    (text rule 1). Cover makes the attack Glancing, or adds ``cover_guard`` Guard when it
+    already is. A ``miss`` row deals nothing.
+    """
+    if row_tier(p, attack, row) == 0:
+        return 0
+    g = p.globals_
+    damage = (
+        p.rows[R_DAMAGE, attack, row]
+        + p.attack[A_DAMAGE_MODIFIER, attack]
+        + st[EXPOSED, defender] * g[G_EXPOSED_PER_LEVEL]
+        - st[IMPAIRED, attacker] * g[G_IMPAIRED_PER_LEVEL]
+    )
+    guard = p.combatant[C_GUARD, defender]
+    glancing = p.attack[A_GLANCING, attack] != 0
+    if p.combatant[C_COVER, defender] != 0:
+        if glancing:
+            guard += g[G_COVER_GUARD]
+        else:
+            glancing = True
+    damage = max(damage - guard, 0)
+    if glancing:
+        damage = (damage + g[G_GLANCING_DIVISOR] - 1) // g[G_GLANCING_DIVISOR]
+    return damage
+
+
+@kernel
+def choose_reaction(p, st, defender, tier, damage):
+    """The defender's reaction to a hit it sees coming (RULES.md §1 "Reactions").
+
+    Evade (Reflex) when the damage reaches its evade threshold, else Block (Grit) when it
+    reaches its block threshold; each costs ``reaction_cost`` tokens it must have.
+    """
+    if tier == 0:
+        return REACT_NONE
+    cost = p.globals_[G_REACTION_COST]
+    evade_at = p.combatant[C_EVADE_AT, defender]
+    if evade_at >= 0 and damage >= evade_at and st[REFLEX, defender] >= cost:
+        st[REFLEX, defender] -= cost
+        return REACT_EVADE
+    block_at = p.combatant[C_BLOCK_AT, defender]
+    if block_at >= 0 and damage >= block_at and st[GRIT, defender] >= cost:
+        st[GRIT, defender] -= cost
+        return REACT_BLOCK
+    return REACT_NONE
+
+
+@kernel
+def wound_roll(p, rng, wounds):
+    """Roll for a Wound (RULES.md §1 "Downed"): with no Wounds 2d6 keep the lower, else
+    one d6 per Wound, summed (or the highest die, ``wound_roll: highest``)."""
+    if wounds == 0:
+        return min(roll_die(rng, STREAM_WOUND, 6), roll_die(rng, STREAM_WOUND, 6))
+    total = 0
+    for _ in range(wounds):
+        die = roll_die(rng, STREAM_WOUND, 6)
+        total = total + die if p.globals_[G_WOUND_ROLL] == 0 else max(total, die)
+    return total
+
+
+@kernel
+def take_out(p, st, c, rnd, standing):
+    """Remove combatant ``c`` from the fight in round ``rnd``."""
+    st[OUT, c] = 1
+    st[OUT_ROUND, c] = rnd
+    standing[p.combatant[C_SIDE, c]] -= 1
+
+
+@kernel
+def take_damage(p, st, rng, c, damage, rnd, standing):
+    """Apply damage to ``c``: Vigor first, then HP; at 0 HP it is Downed (RULES.md §1).
+
+    A ``defeat`` combatant is out. A ``wounds`` combatant rolls a Wound of
+    ceil(roll / 2) segments, dies when its Strain Meter is full, else resets to full HP
+    and takes the overflow (which may Down it again). Returns the last wound roll (0 if
+    none).
+    """
+    absorbed = min(st[VIGOR, c], damage)
+    st[VIGOR, c] -= absorbed
+    damage -= absorbed
+    if damage < st[HP, c]:
+        st[HP, c] -= damage
+        return 0
+    overflow = damage - st[HP, c]
+    st[HP, c] = 0
+    if st[DOWN_ROUND, c] == 0:
+        st[DOWN_ROUND, c] = rnd
+        st[DOWN_RECEIVED, c] = st[RECEIVED, c]
+    if p.combatant[C_WOUNDS, c] == 0:
+        take_out(p, st, c, rnd, standing)
+        return 0
+    result = 0
+    while True:
+        result = wound_roll(p, rng, st[WOUNDS, c])
+        st[WOUNDS, c] += 1
+        st[SEGMENTS, c] += (result + 1) // 2
+        if st[SEGMENTS, c] >= p.globals_[G_STRAIN_METER]:
+            st[DEAD_ROUND, c] = rnd
+            take_out(p, st, c, rnd, standing)
+            return result
+        st[HP, c] = p.combatant[C_HP, c]
+        if overflow < st[HP, c]:
+            st[HP, c] -= overflow
+            return result
+        overflow -= st[HP, c]
+        st[HP, c] = 0
+
+
+@kernel
+def take_stun(p, st, rng, c, stun, rnd, standing):
+    """Add Stun; what goes beyond the maximum becomes damage (RULES.md §1 "Stun")."""
+    room = p.combatant[C_STUN_MAX, c] - st[STUN, c]
+    if stun <= room:
+        st[STUN, c] += stun
+        return
+    st[STUN, c] += room
+    take_damage(p, st, rng, c, stun - room, rnd, standing)
+
+
+@kernel
+def is_enemy(p, st, attacker, d):
+    """Whether ``d`` is a standing enemy of ``attacker``."""
+    return p.combatant[C_SIDE, d] != p.combatant[C_SIDE, attacker] and st[OUT, d] == 0
+
+
+@kernel
+def choose_target(p, st, rng, attacker):
+    """A standing enemy chosen by the attacker's policy; −1 if none (RULES.md, shared).
+
+    ``focus``: the first in listed order; ``random``: uniform; ``lowest-hp``: the lowest
+    current HP, ties to the first listed.
+    """
+    n = st.shape[1]
+    policy = p.combatant[C_POLICY, attacker]
+    chosen = -1
+    count = 0
+    for d in range(n):
+        if not is_enemy(p, st, attacker, d):
+            continue
+        if policy == 0:
+            return d
+        count += 1
+        if policy == 2 and (chosen < 0 or st[HP, d] < st[HP, chosen]):
+            chosen = d
+    if policy != 1 or count == 0:
+        return chosen
+    pick = uniform_index(rng, STREAM_TARGET, count)
+    for d in range(n):
+        if is_enemy(p, st, attacker, d):
+            if pick == 0:
+                return d
+            pick -= 1
+    return -1
+
+
+@kernel
+def record_attack(t, ch, pair, batch, tier, damage):
+    """Add one attack's outcome to chunk ``ch`` of the tallies."""
+    t.attempts[ch, pair, batch] += 1
+    t.damage_sum[ch, pair, batch] += damage
+    t.damage_hist[ch, pair, min(damage, t.damage_hist.shape[2] - 1)] += 1
+    if tier > 0:
+        t.hits[ch, pair, batch] += 1
+        if tier == 2:
+            t.crits[ch, pair, batch] += 1
+
+
+@kernel
+def inflict_statuses(p, st, rng, attack, row, defender, rnd, standing):
+    """The row's statuses, after its damage (RULES.md §1 "Resolving Attacks")."""
+    st[EXPOSED, defender] += p.rows[R_EXPOSED, attack, row]
+    st[IMPAIRED, defender] += p.rows[R_IMPAIRED, attack, row]
+    stun = p.rows[R_STUN, attack, row] * p.globals_[G_STUN_PER_LEVEL]
+    if stun > 0:
+        take_stun(p, st, rng, defender, stun, rnd, standing)
+
+
+@kernel
+def resolve_attack(p, st, rng, attacker, attack, defender, rnd, standing, ev):
+    """One attack, from the roll to its damage and statuses (RULES.md §1).
+
+    The modified roll picks the profile row; the defender, seeing the damage, may react
+    (Evade rerolls the whole attack roll, Block lowers it by 1); then the damage is dealt
+    and, after it, the row's statuses. ``ev`` (a trace row) receives what happened; the
+    return value is (tier, damage).
+    """
+    net = p.attack[A_NET_ADVANTAGE, attack]
+    bonus = p.globals_[G_BONUS_SIZE]
+    modifier = p.attack[A_MODIFIER, attack] + p.combatant[C_ROLL_MODIFIER, attacker]
+    roll = attack_roll(rng, net, bonus, ev[6:9]) + modifier
+    row = profile_row(roll)
+    tier = row_tier(p, attack, row)
+    damage = row_damage(p, st, attack, row, attacker, defender)
+    reaction = choose_reaction(p, st, defender, tier, damage)
+    final = roll
+    if reaction == REACT_EVADE:
+        final = attack_roll(rng, net, bonus, ev[11:14]) + modifier
+    elif reaction == REACT_BLOCK:
+        final = roll - 1
+    if reaction != REACT_NONE:
+        row = profile_row(final)
+        tier = row_tier(p, attack, row)
+        damage = row_damage(p, st, attack, row, attacker, defender)
+    st[RECEIVED, defender] += 1
+    was_down = st[DOWN_ROUND, defender]
+    wound = take_damage(p, st, rng, defender, damage, rnd, standing)
+    if tier > 0 and st[OUT, defender] == 0:
+        inflict_statuses(p, st, rng, attack, row, defender, rnd, standing)
+    ev[9], ev[10], ev[14] = roll, reaction, final
+    ev[15] = row + 2 if row >= 0 else 0
+    ev[16], ev[17] = tier, damage
+    ev[18], ev[19], ev[20] = st[VIGOR, defender], st[HP, defender], st[STUN, defender]
+    ev[21] = int(was_down == 0 and st[DOWN_ROUND, defender] != 0)
+    ev[22] = wound
+    return tier, damage
+
+
+@kernel
+def reset(p, st, standing):
+    """Start-of-encounter state: full HP, starting Vigor, tokens and statuses."""
+    standing[:] = 0
+    st[:, :] = 0
+    for c in range(st.shape[1]):
+        st[HP, c] = p.combatant[C_HP, c]
+        st[VIGOR, c] = p.combatant[C_VIGOR, c]
+        st[GRIT, c] = p.combatant[C_GRIT, c]
+        st[REFLEX, c] = p.combatant[C_REFLEX, c]
+        st[MOMENTUM, c] = p.combatant[C_MOMENTUM, c]
+        st[EXPOSED, c] = p.combatant[C_EXPOSED, c]
+        st[IMPAIRED, c] = p.combatant[C_IMPAIRED, c]
+        standing[p.combatant[C_SIDE, c]] += 1
+
+
+@kernel
+def sides_standing(standing):
+    """How many sides still have someone standing."""
+    n = 0
+    for s in range(standing.shape[0]):
+        if standing[s] > 0:
+            n += 1
+    return n
+
+
+@kernel
+def take_turn(p, st, rng, t, ch, batch, c, rnd, phase, standing, enc, trace, n_trace):
+    """Combatant ``c``'s Turn: its attacks, in rotation, each at a chosen target.
+
+    Returns False as soon as at most one side is left standing.
+    """
+    count = p.combatant[C_ATTACK_COUNT, c]
+    if count == 0:
+        return True
+    n_attackers = st.shape[1]
+    n_attacks = p.attack.shape[1]
+    for _ in range(p.combatant[C_ATTACKS_PER_TURN, c]):
+        target = choose_target(p, st, rng, c)
+        if target < 0:
+            return False
+        attack = p.attack_list[p.combatant[C_ATTACK_START, c] + st[ROTATION, c] % count]
+        st[ROTATION, c] += 1
+        ev = trace[min(n_trace[0], trace.shape[0] - 1)]
+        tier, damage = resolve_attack(p, st, rng, c, attack, target, rnd, standing, ev)
+        record_attack(t, ch, (c * n_attacks + attack) * n_attackers + target, batch, tier, damage)
+        if trace.shape[0] > 1:
+            ev[0], ev[1], ev[2], ev[3], ev[4], ev[5] = enc, rnd, phase, c, attack, target
+            n_trace[0] += 1
+        if sides_standing(standing) <= 1:
+            return False
+    return True
+
+
+@kernel
+def end_of_phase(p, st, rng, rnd, standing):
+    """Rushing N terrain: +N Stun at the end of each Phase spent there (RULES.md §1)."""
+    for c in range(st.shape[1]):
+        if p.combatant[C_RUSHING, c] > 0 and st[OUT, c] == 0:
+            take_stun(p, st, rng, c, p.combatant[C_RUSHING, c], rnd, standing)
+    return sides_standing(standing) > 1
+
+
+@kernel
+def play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace):
+    """Respite, Phases 1–6, End of Round (RULES.md §1 "Round"); False when it is over.
+
+    Within a Phase, combatants act in ``p.order``: sides in listed order (players
+    first), then listed order within a side.
+    """
+    g = p.globals_
+    for c in range(st.shape[1]):
+        if st[OUT, c] == 0:
+            st[MOMENTUM, c] += g[G_MOMENTUM_PER_RESPITE]
+    for phase in range(1, 7):
+        for k in range(p.phase_start[phase - 1], p.phase_start[phase]):
+            c = p.order[k]
+            if st[OUT, c] == 0 and not take_turn(
+                p, st, rng, t, ch, batch, c, rnd, phase, standing, enc, trace, n_trace
+            ):
+                return False
+        if g[G_ANY_RUSHING] != 0 and not end_of_phase(p, st, rng, rnd, standing):
+            return False
+    if g[G_STATUSES_LAST_ROUND] != 0:
+        for c in range(st.shape[1]):
+            st[EXPOSED, c] = p.combatant[C_EXPOSED, c]
+            st[IMPAIRED, c] = p.combatant[C_IMPAIRED, c]
+    return True
+
+
+@kernel
+def finish(p, st, t, ch, last_round, standing):
+    """Record the encounter's winner, length, and each combatant's down and events."""
+    n_sides = standing.shape[0]
+    winner = n_sides
+    if sides_standing(standing) == 1:
+        for s in range(n_sides):
+            if standing[s] > 0:
+                winner = s
+    t.winner[ch, winner] += 1
+    t.rounds[ch, last_round] += 1
+    for c in range(st.shape[1]):
+        down = st[DOWN_ROUND, c]
+        if down > 0:
+            t.down_round[ch, c, down] += 1
+            t.down_attacks[ch, c, min(st[DOWN_RECEIVED, c], t.down_attacks.shape[2] - 1)] += 1
+        else:
+            t.censor_round[ch, c, last_round] += 1
+        if st[OUT_ROUND, c] > 0:
+            t.event_round[ch, c, EVENT_OUT, st[OUT_ROUND, c]] += 1
+        if st[DEAD_ROUND, c] > 0:
+            t.event_round[ch, c, EVENT_DEAD, st[DEAD_ROUND, c]] += 1
+
+
+@kernel
+def play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, trace, n_trace):
+    """Play encounter number ``enc`` to its end and add it to chunk ``ch`` of the tallies."""
+    start_encounter(rng, k0, k1, enc)
+    reset(p, st, standing)
+    max_rounds = p.globals_[G_MAX_ROUNDS]
+    last = max_rounds
+    for rnd in range(1, max_rounds + 1):
+        if not play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace):
+            last = rnd
+            break
+    finish(p, st, t, ch, last, standing)
+
+
+@parallel_kernel
+def run_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
+    """Play encounters ``first .. first+count-1`` in parallel chunks.
+
+    Chunk ``ch`` (there are ``t.attempts.shape[0]``) plays a contiguous slice and adds
+    into ``t[ch]``; the caller sums the chunk axis. ``trace`` has one row per attack when
+    tracing (then run with one chunk), or a single scratch row otherwise.
+    """
+    chunks = t.attempts.shape[0]
+    n_batches = t.attempts.shape[2]
+    n_combatants = p.combatant.shape[1]
+    n_sides = p.globals_[G_N_SIDES]
+    for ch in prange(chunks):
+        st = np.zeros((N_FIELDS, n_combatants), dtype=np.int64)
+        standing = np.zeros(n_sides, dtype=np.int64)
+        rng = new_state()
+        events = trace if trace.shape[0] > 1 else np.zeros((1, N_TRACE), dtype=np.int64)
+        lo = first + count * ch // chunks
+        hi = first + count * (ch + 1) // chunks
+        for enc in range(lo, hi):
+            batch = enc * n_batches // n_total
+            play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, events, n_trace)

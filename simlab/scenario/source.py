@@ -1,0 +1,373 @@
+"""Read a scenario YAML file into plain Python data, remembering where every value was.
+
+Designers write scenarios by hand, so every mistake must be reported as
+``file:line:col: expected X; got Y``. This module turns YAML text into plain Python
+values (dicts, lists, str, int, float, bool, None) and records, for every node, the
+1-based line and column where it was written. Nothing in a scenario is ever constructed
+or executed: explicit tags (``!foo``, ``!!python/object``) are refused before any value
+is built.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.constructor import DuplicateKeyError
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.events import AliasEvent, Event
+from ruamel.yaml.scalarbool import ScalarBoolean
+
+from simlab.errors import Problem, ScenarioError
+
+Path = tuple[Any, ...]
+Position = tuple[int, int]
+Located = tuple[int | None, int | None]
+
+#: Refuse documents whose aliases expand to more values than this (a "billion laughs").
+MAX_VALUES = 1_000_000
+
+_DUPLICATE_KEY = re.compile(r'duplicate key "(?P<key>.*)" with value')
+_STANDARD_TAG = "tag:yaml.org,2002:"
+
+
+@dataclass(frozen=True)
+class YamlSource:
+    """Plain data read from a YAML document, with the position of every node.
+
+    Parameters
+    ----------
+    filename : str
+        Name of the file as the user gave it ("<string>" for text given directly).
+    data : Any
+        The document as plain Python values: dict, list, str, int, float, bool, None.
+    positions : dict
+        Maps a path (tuple of mapping keys and list indices, e.g.
+        ``("sides", "party", 0, "hp")``) to the 1-based ``(line, col)`` of its value.
+        The empty path is the document's root.
+    key_positions : dict
+        Maps the path of a mapping entry to the 1-based ``(line, col)`` of its key.
+    """
+
+    filename: str
+    data: Any
+    positions: dict[Path, Position] = field(default_factory=dict)
+    key_positions: dict[Path, Position] = field(default_factory=dict)
+
+    def locate(self, path: Path) -> Located:
+        """Return the position of the value at ``path``, or of its nearest located ancestor.
+
+        Parameters
+        ----------
+        path : tuple
+            Mapping keys and list indices from the root.
+
+        Returns
+        -------
+        tuple of (int or None, int or None)
+            1-based ``(line, col)``; ``(None, None)`` if nothing on the path is located.
+        """
+        for prefix in _prefixes(tuple(path)):
+            if prefix in self.positions:
+                return self.positions[prefix]
+        return (None, None)
+
+    def locate_key(self, path: Path) -> Located:
+        """Return the position of the key at ``path``, else as :meth:`locate`.
+
+        Parameters
+        ----------
+        path : tuple
+            Mapping keys and list indices from the root; the last one names the key.
+
+        Returns
+        -------
+        tuple of (int or None, int or None)
+            1-based ``(line, col)`` of the key if it was written, else of its value or
+            nearest located ancestor.
+        """
+        path = tuple(path)
+        if path in self.key_positions:
+            return self.key_positions[path]
+        if path in self.positions:
+            return self.positions[path]
+        return self.locate_key(path[:-1]) if path else self.locate(path)
+
+
+def _prefixes(path: Path) -> Iterator[Path]:
+    """Yield ``path`` and each of its ancestors, longest first."""
+    for end in range(len(path), -1, -1):
+        yield path[:end]
+
+
+def read_yaml(path: str | os.PathLike[str]) -> YamlSource:
+    """Read a scenario YAML file.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file to read; it is named in error messages exactly as given.
+
+    Returns
+    -------
+    YamlSource
+        The document as plain data, with positions.
+
+    Raises
+    ------
+    ScenarioError
+        If the file cannot be read, is not valid YAML, uses tags or duplicate keys, or
+        its top level is not a mapping.
+    """
+    filename = os.fspath(path)
+    try:
+        with open(filename, encoding="utf-8-sig") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        message = f"expected a readable YAML file; got {_describe_read_error(exc)}"
+        raise ScenarioError([Problem(filename, None, None, message)]) from None
+    return parse_yaml(text, filename)
+
+
+def _describe_read_error(exc: OSError | UnicodeDecodeError) -> str:
+    """Say in plain words why a file could not be read."""
+    if isinstance(exc, UnicodeDecodeError):
+        return f"bytes that are not UTF-8 text (at byte {exc.start})"
+    if isinstance(exc, FileNotFoundError):
+        return "no such file"
+    if isinstance(exc, IsADirectoryError):
+        return "a directory"
+    if isinstance(exc, PermissionError):
+        return "a file we are not permitted to read"
+    return (exc.strerror or type(exc).__name__).lower()
+
+
+def parse_yaml(text: str, filename: str = "<string>") -> YamlSource:
+    """Parse scenario YAML text.
+
+    Parameters
+    ----------
+    text : str
+        The YAML document (YAML 1.2: ``no`` is the string "no").
+    filename : str, optional
+        Name to use in error messages.
+
+    Returns
+    -------
+    YamlSource
+        The document as plain data, with positions.
+
+    Raises
+    ------
+    ScenarioError
+        If the text is not valid YAML, uses tags or duplicate keys, or its top level is
+        not a mapping.
+    """
+    yaml = YAML(typ="rt")
+    try:
+        _refuse_tags(yaml, text, filename)
+        tree = yaml.load(text)
+    except YAMLError as exc:
+        raise ScenarioError([_yaml_problem(exc, filename)]) from None
+    builder = _Builder(filename)
+    data = builder.convert(tree, ())
+    _require_mapping(data, builder, filename)
+    return YamlSource(filename, data, builder.positions, builder.key_positions)
+
+
+def _refuse_tags(yaml: YAML, text: str, filename: str) -> None:
+    """Raise if any node carries an explicit tag; scan events so nothing is built."""
+    for event in yaml.parse(text):
+        tag = None if isinstance(event, AliasEvent) else getattr(event, "tag", None)
+        if tag is not None:
+            shown = _show_tag(str(getattr(tag, "value", tag)))
+            line, col = _mark_position(event)
+            message = f"expected plain YAML values; got the tag '{shown}'"
+            raise ScenarioError([Problem(filename, line, col, message)])
+
+
+def _show_tag(tag: str) -> str:
+    """Spell a tag the way it was written (``!!str`` rather than the full URI)."""
+    if tag.startswith(_STANDARD_TAG):
+        return "!!" + tag[len(_STANDARD_TAG) :]
+    return tag
+
+
+def _mark_position(event: Event) -> Located:
+    """1-based position of an event's start mark."""
+    mark = event.start_mark
+    if mark is None:
+        return (None, None)
+    return (mark.line + 1, mark.column + 1)
+
+
+def _yaml_problem(exc: YAMLError, filename: str) -> Problem:
+    """Turn a ruamel.yaml exception into a located Problem."""
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    line = mark.line + 1 if mark is not None else None
+    col = mark.column + 1 if mark is not None else None
+    if isinstance(exc, DuplicateKeyError):
+        found = _DUPLICATE_KEY.search(exc.problem or "")
+        key = repr(found.group("key")) if found else "a key"
+        return Problem(filename, line, col, f"expected each key once; got {key} twice")
+    if isinstance(exc, MarkedYAMLError):
+        what = f"{exc.problem} ({exc.context})" if exc.context else str(exc.problem)
+        return Problem(filename, line, col, f"expected valid YAML syntax; got {what}")
+    return Problem(filename, line, col, f"expected valid YAML; got {exc}")
+
+
+def _require_mapping(data: Any, builder: _Builder, filename: str) -> None:
+    """Raise unless the document's top level is a mapping."""
+    if isinstance(data, dict):
+        return
+    line, col = builder.positions.get((), (1, 1))
+    got = "an empty document" if data is None else yaml_type_name(data)
+    message = f"expected a mapping of scenario keys; got {got}"
+    raise ScenarioError([Problem(filename, line, col, message)])
+
+
+def yaml_type_name(value: Any) -> str:
+    """Name a plain value's YAML type for a designer, with its article.
+
+    Parameters
+    ----------
+    value : Any
+        A plain value as found in :attr:`YamlSource.data`.
+
+    Returns
+    -------
+    str
+        E.g. ``"a mapping"``, ``"a list"``, ``"a number"``, ``"text"``.
+    """
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    return "an empty value" if value is None else f"a {type(value).__name__}"
+
+
+class _Builder:
+    """Convert a ruamel round-trip tree to plain data, recording positions."""
+
+    def __init__(self, filename: str) -> None:
+        self.filename = filename
+        self.positions: dict[Path, Position] = {}
+        self.key_positions: dict[Path, Position] = {}
+        self._done: dict[int, tuple[Any, int]] = {}
+        self._active: set[int] = set()
+        self._count = 0
+
+    def convert(self, node: Any, path: Path) -> Any:
+        """Return ``node`` as plain data; ``path`` is where it sits in the document."""
+        if path == () and isinstance(node, (CommentedMap, CommentedSeq)):
+            self.positions[()] = (node.lc.line + 1, node.lc.col + 1)
+        if isinstance(node, (CommentedMap, CommentedSeq)):
+            return self._convert_collection(node, path)
+        self._count_values(1, path)
+        return self._scalar(node, path)
+
+    def _convert_collection(self, node: CommentedMap | CommentedSeq, path: Path) -> Any:
+        """Convert a mapping or sequence once; aliases share the converted result."""
+        ident = id(node)
+        if ident in self._active:
+            self._fail(path, "expected plain YAML values; got an alias that contains itself")
+        if ident in self._done:
+            value, size = self._done[ident]
+            self._count_values(size, path)
+            return value
+        self._active.add(ident)
+        before = self._count
+        if isinstance(node, CommentedMap):
+            value = self._mapping(node, path)
+        else:
+            value = self._sequence(node, path)
+        self._active.discard(ident)
+        self._done[ident] = (value, self._count - before)
+        return value
+
+    def _mapping(self, node: CommentedMap, path: Path) -> dict[Any, Any]:
+        """Convert a mapping, recording key and value positions of its own entries."""
+        self._count_values(1, path)
+        result: dict[Any, Any] = {}
+        for raw_key, raw_value in node.items():
+            key = self._key(raw_key, path)
+            child = (*path, key)
+            spot = node.lc.data.get(raw_key)
+            if spot is not None:
+                self._record_entry(child, spot, raw_value is None)
+            result[key] = self.convert(raw_value, child)
+        return result
+
+    def _record_entry(self, path: Path, spot: list[int], empty: bool) -> None:
+        """Record key and value positions of a mapping entry.
+
+        ruamel places an empty value (``hp:`` and nothing else) at the next token, which
+        may be lines below; such a value is located at its key instead.
+        """
+        key_at = (spot[0] + 1, spot[1] + 1)
+        value_at = (spot[2] + 1, spot[3] + 1)
+        if empty and spot[2] != spot[0]:
+            value_at = key_at
+        self.key_positions.setdefault(path, key_at)
+        self.positions.setdefault(path, value_at)
+
+    def _sequence(self, node: CommentedSeq, path: Path) -> list[Any]:
+        """Convert a sequence, recording the position of each item."""
+        self._count_values(1, path)
+        result: list[Any] = []
+        for index, raw_item in enumerate(node):
+            spot = node.lc.data.get(index)
+            if spot is not None:
+                self.positions.setdefault((*path, index), (spot[0] + 1, spot[1] + 1))
+            result.append(self.convert(raw_item, (*path, index)))
+        return result
+
+    def _key(self, raw_key: Any, path: Path) -> Any:
+        """Convert a mapping key, which must be a scalar."""
+        if isinstance(raw_key, (Mapping, Sequence)) and not isinstance(raw_key, str):
+            kind = "a mapping" if isinstance(raw_key, Mapping) else "a list"
+            self._fail(path, f"expected a plain key; got {kind} as a key")
+        return self._scalar(raw_key, path)
+
+    def _scalar(self, node: Any, path: Path) -> Any:
+        """Convert one scalar to a plain Python value."""
+        if node is None or type(node) in (str, int, float, bool):
+            return node
+        for kind, convert in _SCALAR_CONVERSIONS:
+            if isinstance(node, kind):
+                return convert(node)
+        self._fail(path, f"expected plain YAML values; got a {type(node).__name__}")
+        return None
+
+    def _count_values(self, amount: int, path: Path) -> None:
+        """Refuse documents that expand to an unreasonable number of values."""
+        self._count += amount
+        if self._count > MAX_VALUES:
+            message = f"expected at most {MAX_VALUES:_} values; got more (via aliases?)"
+            self._fail(path, message)
+
+    def _fail(self, path: Path, message: str) -> None:
+        """Raise a ScenarioError located at ``path`` (or its nearest located ancestor)."""
+        line, col = YamlSource(self.filename, None, self.positions).locate(path)
+        raise ScenarioError([Problem(self.filename, line, col, message)])
+
+
+_SCALAR_CONVERSIONS: tuple[tuple[type, Any], ...] = (
+    (ScalarBoolean, bool),  # subclasses int, not bool: test it first
+    (int, int),
+    (float, float),
+    (str, str),
+    (datetime.date, lambda value: value.isoformat()),
+)

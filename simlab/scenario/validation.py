@@ -1,0 +1,500 @@
+"""Validate scenario data with pydantic and explain every failure to a designer.
+
+Each pydantic error becomes one :class:`~simlab.errors.Problem` located in the YAML file
+and phrased as ``expected X; got Y``. The wording is chosen by a small dispatch table on
+pydantic's error type; the allowed keys, literal choices and length limits are read from
+the model classes by walking the field types along the error's location.
+"""
+
+from __future__ import annotations
+
+import enum
+import types
+import typing
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, TypeVar, Union
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic_core import ErrorDetails
+
+from simlab.errors import Problem, ScenarioError
+from simlab.scenario.source import Path, YamlSource, yaml_type_name
+
+M = TypeVar("M", bound=BaseModel)
+
+_MAX_SHOWN = 40
+_KEY_MARK = "[key]"
+
+
+class StrictModel(BaseModel):
+    """Base of every scenario model: unknown keys are errors, no type coercion, immutable.
+
+    Strict mode means a quoted ``"5"`` is not an integer and ``true`` is not a number;
+    an integer is still accepted where a float is expected. Use ``Literal`` rather than
+    ``Enum`` for choices (a strict Enum field accepts only Enum instances).
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+def validate(
+    model_cls: type[M],
+    source: YamlSource,
+    data: Any | None = None,
+    path_prefix: Path = (),
+) -> M:
+    """Validate scenario data, reporting every failure located in the YAML file.
+
+    Parameters
+    ----------
+    model_cls : type of BaseModel
+        The model to build (normally a :class:`StrictModel` subclass).
+    source : YamlSource
+        The parsed file; used for its data and positions.
+    data : Any, optional
+        A part of ``source.data`` to validate instead of the whole document.
+    path_prefix : tuple, optional
+        Where ``data`` sits in the document, so positions can be found.
+
+    Returns
+    -------
+    model_cls
+        The validated model.
+
+    Raises
+    ------
+    ScenarioError
+        With one Problem per pydantic error, sorted by line.
+    """
+    target = source.data if data is None else data
+    try:
+        return model_cls.model_validate(target)
+    except ValidationError as exc:
+        errors = [_resolve(model_cls, target, error) for error in exc.errors()]
+        problems = [_to_problem(source, path_prefix, item) for item in _choose(errors)]
+        raise ScenarioError(_sorted_unique(problems)) from None
+
+
+def problem_at(source: YamlSource, path: Path, message: str, key: bool = False) -> Problem:
+    """Make a Problem located at ``path`` in the file, for checks done after validation.
+
+    Parameters
+    ----------
+    source : YamlSource
+        The parsed file.
+    path : tuple
+        Mapping keys and list indices from the document's root.
+    message : str
+        ``expected X; got Y``, e.g. ``expected an attack defined under 'attacks'; got 'bite'``.
+    key : bool, optional
+        Point at the key rather than its value (for unknown or misspelled names).
+
+    Returns
+    -------
+    Problem
+        Located at ``path`` or its nearest located ancestor.
+    """
+    line, col = source.locate_key(path) if key else source.locate(path)
+    return Problem(source.filename, line, col, message)
+
+
+def describe_value(value: Any) -> str:
+    """Show a found value to a designer: strings quoted, collections by their YAML type.
+
+    Parameters
+    ----------
+    value : Any
+        A plain value from the scenario data.
+
+    Returns
+    -------
+    str
+        E.g. ``'ten'``, ``5``, ``true``, ``a list``, ``a mapping``, ``an empty value``.
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        shown = repr(value)
+        return shown if len(shown) <= _MAX_SHOWN else shown[: _MAX_SHOWN - 4] + "...'"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    return yaml_type_name(value)
+
+
+# --- walking the model types along an error location ---------------------------------
+
+
+@dataclass(frozen=True)
+class _Slot:
+    """One type a value may have at some location, with constraints from its field."""
+
+    tp: Any
+    meta: tuple[Any, ...] = ()
+
+
+def _unwrap(slots: Iterable[_Slot]) -> list[_Slot]:
+    """Flatten Annotated and Union/Optional into concrete alternatives (None dropped)."""
+    result: list[_Slot] = []
+    for slot in slots:
+        origin = typing.get_origin(slot.tp)
+        args = typing.get_args(slot.tp)
+        if origin is Annotated:
+            result += _unwrap([_Slot(args[0], slot.meta + tuple(args[1:]))])
+        elif origin in (Union, types.UnionType):
+            result += _unwrap(_Slot(arg, slot.meta) for arg in args if arg is not type(None))
+        else:
+            result.append(slot)
+    return result
+
+
+def _is_model(tp: Any) -> bool:
+    """True if ``tp`` is a pydantic model class."""
+    return isinstance(tp, type) and issubclass(tp, BaseModel)
+
+
+def _field_key(name: str, info: Any) -> str:
+    """The key a designer writes for a model field: its alias if set."""
+    return str(info.alias or name)
+
+
+def _model_keys(model: type[BaseModel]) -> dict[str, Any]:
+    """Map each key accepted by ``model`` to its FieldInfo."""
+    return {_field_key(name, info): info for name, info in model.model_fields.items()}
+
+
+def _step_into(slot: _Slot, part: Any) -> list[_Slot]:
+    """Types of the child ``part`` (a key or index) of a value typed by ``slot``."""
+    tp = slot.tp
+    if _is_model(tp):
+        info = _model_keys(tp).get(part) if isinstance(part, str) else None
+        return [] if info is None else [_Slot(info.annotation, tuple(info.metadata))]
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if not isinstance(origin, type) or not args:
+        return []
+    if issubclass(origin, Mapping):
+        return [_Slot(args[-1])]
+    if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+        return [_Slot(args[part])] if isinstance(part, int) and part < len(args) else []
+    return [_Slot(args[0])] if issubclass(origin, (Sequence, set, frozenset)) else []
+
+
+def _key_types(slots: Iterable[_Slot]) -> list[_Slot]:
+    """Types of the keys of the mappings among ``slots``."""
+    found = []
+    for slot in slots:
+        origin, args = typing.get_origin(slot.tp), typing.get_args(slot.tp)
+        if isinstance(origin, type) and issubclass(origin, Mapping) and len(args) == 2:
+            found.append(_Slot(args[0]))
+    return _unwrap(found)
+
+
+def _pick_branch(slots: list[_Slot], label: Any) -> list[_Slot]:
+    """Keep the union alternatives pydantic named ``label``; all of them if none match."""
+    named = [slot for slot in slots if getattr(slot.tp, "__name__", None) == label]
+    return named or slots
+
+
+# --- resolving pydantic's error location into a path in the data ---------------------
+
+
+@dataclass
+class _Resolved:
+    """A pydantic error with its location split into data path and pydantic labels."""
+
+    error: ErrorDetails
+    path: Path
+    site: Path | None
+    branch: Any
+    on_key: bool
+    slots: list[_Slot]
+    parent_slots: list[_Slot]
+
+    @property
+    def kind(self) -> str:
+        """Pydantic's error type, e.g. ``int_type``."""
+        return self.error["type"]
+
+
+@dataclass
+class _Walk:
+    """Mutable state while following an error location through data and types."""
+
+    node: Any
+    slots: list[_Slot]
+    parent_slots: list[_Slot]
+    path: list[Any]
+    site: Path | None = None
+    branch: Any = None
+    on_key: bool = False
+
+
+def _is_step(node: Any, part: Any, missing_here: bool) -> bool:
+    """True if ``part`` is a key or index into ``node`` (not a pydantic branch label)."""
+    if isinstance(node, dict):
+        return part in node or missing_here
+    if isinstance(node, list) and isinstance(part, int) and not isinstance(part, bool):
+        return 0 <= part < len(node)
+    return False
+
+
+def _resolve(model_cls: type[BaseModel], data: Any, error: ErrorDetails) -> _Resolved:
+    """Follow ``error['loc']`` through the data and the model types."""
+    loc = error["loc"]
+    walk = _Walk(data, _unwrap([_Slot(model_cls)]), [], [])
+    for index, part in enumerate(loc):
+        missing_here = error["type"] == "missing" and index == len(loc) - 1
+        _advance(walk, part, missing_here)
+    return _Resolved(
+        error, tuple(walk.path), walk.site, walk.branch, walk.on_key, walk.slots, walk.parent_slots
+    )
+
+
+def _advance(walk: _Walk, part: Any, missing_here: bool) -> None:
+    """Take one element of an error location: a data step, a key marker or a label."""
+    if part == _KEY_MARK:
+        walk.on_key = True
+        walk.slots = _key_types(walk.parent_slots)
+    elif _is_step(walk.node, part, missing_here):
+        walk.path.append(part)
+        walk.parent_slots = walk.slots
+        walk.slots = _unwrap(s for slot in walk.slots for s in _step_into(slot, part))
+        walk.node = walk.node.get(part) if isinstance(walk.node, dict) else walk.node[part]
+    else:
+        if walk.site is None:
+            walk.site, walk.branch = tuple(walk.path), part
+        walk.slots = _pick_branch(walk.slots, part)
+
+
+# --- choosing among union branches ----------------------------------------------------
+
+
+def _choose(errors: list[_Resolved]) -> list[_Resolved | _Merged]:
+    """Keep plain errors; for each failed union, keep its most useful branch's errors."""
+    chosen: list[_Resolved | _Merged] = [e for e in errors if e.site is None]
+    unions: dict[Path, list[_Resolved]] = {}
+    for error in errors:
+        if error.site is not None:
+            unions.setdefault(error.site, []).append(error)
+    for site, group in unions.items():
+        chosen += _best_branch(site, group)
+    return chosen
+
+
+@dataclass
+class _Merged:
+    """Several union branches that all failed on the value's type."""
+
+    site: Path
+    branches: list[_Resolved]
+
+
+def _branch_score(site: Path, errors: list[_Resolved]) -> int:
+    """2 if the value got inside this branch, 1 if its type fit, 0 if its type did not."""
+    if all(len(e.path) > len(site) for e in errors):
+        return 2
+    return 0 if any(e.kind in _EXPECTED or e.kind == "literal_error" for e in errors) else 1
+
+
+def _best_branch(site: Path, group: list[_Resolved]) -> list[_Resolved | _Merged]:
+    """The errors of the best union branch, or one merged error if none fit at all."""
+    branches: dict[Any, list[_Resolved]] = {}
+    for error in group:
+        branches.setdefault(error.branch, []).append(error)
+    scored = [(_branch_score(site, errs), errs) for errs in branches.values()]
+    best = max(score for score, _ in scored)
+    if best > 0:
+        return list(next(errs for score, errs in scored if score == best))
+    return [_Merged(site, [errs[0] for errs in branches.values()])]
+
+
+# --- wording --------------------------------------------------------------------------
+
+_EXPECTED: dict[str, str] = {
+    "int_type": "an integer",
+    "int_parsing": "an integer",
+    "int_from_float": "an integer",
+    "float_type": "a number",
+    "float_parsing": "a number",
+    "finite_number": "a finite number",
+    "bool_type": "true or false",
+    "bool_parsing": "true or false",
+    "string_type": "text",
+    "list_type": "a list",
+    "tuple_type": "a list",
+    "set_type": "a list",
+    "frozen_set_type": "a list",
+    "dict_type": "a mapping",
+    "model_type": "a mapping",
+    "model_attributes_type": "a mapping",
+    "dataclass_type": "a mapping",
+    "none_required": "an empty value",
+}
+
+_BOUNDS: dict[str, tuple[str, str]] = {
+    "greater_than": ("gt", ">"),
+    "greater_than_equal": ("ge", "≥"),
+    "less_than": ("lt", "<"),
+    "less_than_equal": ("le", "≤"),
+    "multiple_of": ("multiple_of", "multiple of"),
+}
+
+
+def _quote_all(values: Iterable[Any]) -> str:
+    """``'a', 'b', 'c'`` — each value shown as a designer would write it."""
+    return ", ".join(describe_value(value) for value in values)
+
+
+def _choices(error: _Resolved) -> list[Any]:
+    """Allowed values of the Literal or Enum types at the error's location."""
+    values: list[Any] = []
+    for slot in error.slots:
+        if typing.get_origin(slot.tp) is Literal:
+            values += typing.get_args(slot.tp)
+        elif isinstance(slot.tp, type) and issubclass(slot.tp, enum.Enum):
+            values += [member.value for member in slot.tp]
+    return values
+
+
+def _expect_choice(error: _Resolved) -> str:
+    """``one of 'a', 'b'`` (or just ``'a'``) for literal and enum errors."""
+    values = _choices(error)
+    if not values:
+        return str((error.error.get("ctx") or {}).get("expected", "an allowed value"))
+    return _quote_all(values) if len(values) == 1 else f"one of {_quote_all(values)}"
+
+
+def _expect_bound(error: _Resolved) -> str:
+    """``a number ≥ 1`` for the comparison errors."""
+    ctx_key, symbol = _BOUNDS[error.kind]
+    limit = (error.error.get("ctx") or {}).get(ctx_key)
+    return f"a number {symbol} {describe_value(limit)}"
+
+
+def _length_limits(error: _Resolved) -> tuple[Any, Any]:
+    """(min, max) length from the error's context or the field's constraints."""
+    ctx = error.error.get("ctx") or {}
+    low, high = ctx.get("min_length"), ctx.get("max_length")
+    for slot in error.slots:
+        for item in slot.meta:
+            low = low if low is not None else getattr(item, "min_length", None)
+            high = high if high is not None else getattr(item, "max_length", None)
+    return low, high
+
+
+def _expect_length(error: _Resolved) -> str:
+    """``11 items``, ``at least 2 items`` or ``at most 3 characters``."""
+    low, high = _length_limits(error)
+    unit = "characters" if error.kind.startswith("string") else "items"
+    if low is not None and low == high:
+        return f"{low} {unit}"
+    if error.kind.endswith("too_short"):
+        return f"at least {low} {unit}"
+    return f"at most {high} {unit}"
+
+
+def _expect_pattern(error: _Resolved) -> str:
+    """Text matching a regular expression."""
+    pattern = (error.error.get("ctx") or {}).get("pattern")
+    return f"text matching the pattern {pattern!r}"
+
+
+def _expect_fallback(error: _Resolved) -> str:
+    """Reuse pydantic's own wording when we have none of ours."""
+    msg = error.error["msg"]
+    prefix = "Input should be "
+    return msg[len(prefix) :] if msg.startswith(prefix) else f"a valid value ({msg})"
+
+
+def _expect(error: _Resolved) -> str:
+    """The ``X`` of ``expected X; got Y`` for one error."""
+    if error.kind in _EXPECTED:
+        return _EXPECTED[error.kind]
+    return _EXPECT_BY_KIND.get(error.kind, _expect_fallback)(error)
+
+
+_EXPECT_BY_KIND: dict[str, Callable[[_Resolved], str]] = {
+    "literal_error": _expect_choice,
+    "enum": _expect_choice,
+    "is_instance_of": _expect_choice,
+    "string_pattern_mismatch": _expect_pattern,
+    **{kind: _expect_bound for kind in _BOUNDS},
+    **{
+        kind: _expect_length
+        for kind in ("too_short", "too_long", "string_too_short", "string_too_long")
+    },
+}
+
+
+def _got(error: _Resolved) -> str:
+    """The ``Y`` of ``expected X; got Y``: the value found, or a count of items."""
+    if error.kind in ("too_short", "too_long"):
+        count = (error.error.get("ctx") or {}).get("actual_length")
+        return f"{count} items" if count is not None else describe_value(error.error["input"])
+    return describe_value(error.error["input"])
+
+
+def _message_verbatim(error: _Resolved) -> str:
+    """A custom validator's own message, without pydantic's prefix."""
+    msg = error.error["msg"]
+    for prefix in ("Value error, ", "Assertion failed, "):
+        if msg.startswith(prefix):
+            return msg[len(prefix) :]
+    return msg
+
+
+def _message_unknown_key(error: _Resolved) -> str:
+    """``unknown key 'hpp'; expected one of: hp, name``."""
+    keys = sorted(
+        {key for slot in error.parent_slots if _is_model(slot.tp) for key in _model_keys(slot.tp)}
+    )
+    found = f"unknown key {describe_value(error.path[-1] if error.path else '?')}"
+    if not keys:
+        return f"{found}; expected no other keys here"
+    return f"{found}; expected one of: {', '.join(keys)}"
+
+
+def _message_missing(error: _Resolved) -> str:
+    """``expected key 'hp'; got nothing``."""
+    return f"expected key {describe_value(error.path[-1] if error.path else '?')}; got nothing"
+
+
+_MESSAGE_BY_KIND: dict[str, Callable[[_Resolved], str]] = {
+    "value_error": _message_verbatim,
+    "assertion_error": _message_verbatim,
+    "extra_forbidden": _message_unknown_key,
+    "missing": _message_missing,
+}
+
+
+def _message(error: _Resolved) -> str:
+    """The whole designer-facing message for one error."""
+    special = _MESSAGE_BY_KIND.get(error.kind)
+    return special(error) if special else f"expected {_expect(error)}; got {_got(error)}"
+
+
+def _merged_message(merged: _Merged) -> str:
+    """``expected an integer or text; got a list`` for a union no branch fit."""
+    expected = list(dict.fromkeys(_expect(error) for error in merged.branches))
+    joined = ", ".join(expected[:-1]) + " or " + expected[-1] if len(expected) > 1 else expected[0]
+    return f"expected {joined}; got {_got(merged.branches[0])}"
+
+
+# --- placing ---------------------------------------------------------------------------
+
+
+def _to_problem(source: YamlSource, prefix: Path, item: _Resolved | _Merged) -> Problem:
+    """Locate one chosen error in the file and word it."""
+    if isinstance(item, _Merged):
+        return problem_at(source, prefix + item.site, _merged_message(item))
+    path = prefix + item.path
+    if item.kind == "missing":
+        return problem_at(source, path[:-1], _message(item), key=True)
+    on_key = item.on_key or item.kind == "extra_forbidden"
+    return problem_at(source, path, _message(item), key=on_key)
+
+
+def _sorted_unique(problems: list[Problem]) -> list[Problem]:
+    """Problems without repeats, in file order (unlocated ones last)."""
+    unique = list(dict.fromkeys(problems))
+    return sorted(unique, key=lambda p: (p.line is None, p.line or 0, p.col or 0))

@@ -1,0 +1,179 @@
+"""Tests for simlab.scenario.source: YAML to plain data with positions, or located errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from simlab.errors import ScenarioError
+from simlab.scenario.source import YamlSource, parse_yaml, read_yaml
+
+TEXT = """\
+sides:
+  party:
+    - name: Ada
+      hp: 10
+    - {name: Bob, hp: 7}
+"""
+
+
+def problems(text: str) -> list[str]:
+    """Parse ``text`` expecting failure; return the problem strings."""
+    with pytest.raises(ScenarioError) as caught:
+        parse_yaml(text, "s.yaml")
+    return [str(problem) for problem in caught.value.problems]
+
+
+def test_plain_data() -> None:
+    source = parse_yaml(TEXT)
+    assert source.data == {
+        "sides": {"party": [{"name": "Ada", "hp": 10}, {"name": "Bob", "hp": 7}]}
+    }
+    assert source.filename == "<string>"
+
+
+def test_value_and_key_positions() -> None:
+    source = parse_yaml(TEXT)
+    assert source.locate(("sides", "party", 0, "hp")) == (4, 11)
+    assert source.locate_key(("sides", "party", 0, "hp")) == (4, 7)
+    assert source.locate(("sides", "party", 1, "hp")) == (5, 23)
+    assert source.locate(("sides", "party", 1)) == (5, 7)
+    assert source.locate(()) == (1, 1)
+
+
+def test_locate_falls_back_to_nearest_ancestor() -> None:
+    source = parse_yaml(TEXT)
+    assert source.locate(("sides", "party", 1, "nope", 3)) == (5, 7)
+    assert source.locate_key(("sides", "party", 0, "nope")) == (3, 7)
+    assert YamlSource("x", {}).locate(("a",)) == (None, None)
+
+
+def test_scalars_are_plain_python_types() -> None:
+    text = "a: 1.5\nb: &t true\nc: *t\nd: 3\ne: |\n  block\nf: 2024-01-01\ng: null\n"
+    data = parse_yaml(text).data
+    assert data == {
+        "a": 1.5,
+        "b": True,
+        "c": True,
+        "d": 3,
+        "e": "block\n",
+        "f": "2024-01-01",
+        "g": None,
+    }
+    assert [type(data[k]) for k in "abcde"] == [float, bool, bool, int, str]
+
+
+def test_no_stays_a_string() -> None:
+    data = parse_yaml("a: no\nb: yes\nc: off\n").data
+    assert data == {"a": "no", "b": "yes", "c": "off"}
+
+
+def test_underscored_integer_is_an_int() -> None:
+    data = parse_yaml("trials: 1_000_000\nquoted: '1_000'\n").data
+    assert data["trials"] == 1_000_000
+    assert type(data["trials"]) is int
+    assert data["quoted"] == "1_000"
+
+
+def test_anchors_and_merge_keys_are_fine() -> None:
+    text = "base: &b {hp: 5, name: x}\nboss:\n  <<: *b\n  hp: 50\nlist: &l [1, 2]\nagain: *l\n"
+    data = parse_yaml(text).data
+    assert data["boss"] == {"hp": 50, "name": "x"}
+    assert data["again"] == [1, 2]
+
+
+def test_duplicate_key_reports_second_occurrence() -> None:
+    text = "sides:\n  party:\n    - name: Ada\n      hp: 10\n      hp: 12\n"
+    assert problems(text) == ["s.yaml:5:7: expected each key once; got 'hp' twice"]
+
+
+def test_syntax_error_is_located() -> None:
+    assert problems("sides: [1, 2\nhp: 3\n") == [
+        "s.yaml:2:3: expected valid YAML syntax; got expected ',' or ']', "
+        "but got ':' (while parsing a flow sequence)"
+    ]
+
+
+def test_tab_indentation_is_a_syntax_error() -> None:
+    (message,) = problems("a: 1\n\tb: 2\n")
+    assert message.startswith("s.yaml:2:1: expected valid YAML syntax; got found character")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("a: !foo 1\n", "s.yaml:1:4: expected plain YAML values; got the tag '!foo'"),
+        (
+            "a: 1\nb: !!python/object/apply:os.system [ls]\n",
+            "s.yaml:2:4: expected plain YAML values; got the tag '!!python/object/apply:os.system'",
+        ),
+        ("a:\n  - !!str 5\n", "s.yaml:2:5: expected plain YAML values; got the tag '!!str'"),
+        ("a: !m {x: 1}\n", "s.yaml:1:4: expected plain YAML values; got the tag '!m'"),
+    ],
+)
+def test_tags_are_refused(text: str, expected: str) -> None:
+    assert problems(text) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("text", "got"),
+    [
+        ("- 1\n- 2\n", "a list"),
+        ("hello\n", "text"),
+        ("", "an empty document"),
+        ("# only a comment\n", "an empty document"),
+    ],
+)
+def test_top_level_must_be_a_mapping(text: str, got: str) -> None:
+    assert problems(text) == [f"s.yaml:1:1: expected a mapping of scenario keys; got {got}"]
+
+
+def test_collection_keys_are_refused() -> None:
+    assert problems("? [1, 2]\n: 3\n") == ["s.yaml:1:1: expected a plain key; got a list as a key"]
+
+
+def test_multiple_documents_are_refused() -> None:
+    (message,) = problems("a: 1\n---\nb: 2\n")
+    assert message.startswith("s.yaml:2:1: expected valid YAML syntax; got ")
+
+
+def test_alias_explosion_is_refused() -> None:
+    lines = ["a0: &a0 [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]"]
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 8)]
+    (message,) = problems("\n".join(lines) + "\n")
+    assert "expected at most 1_000_000 values" in message
+
+
+def test_read_yaml_reads_a_file(tmp_path: Path) -> None:
+    path = tmp_path / "s.yaml"
+    path.write_text("\ufeff" + TEXT, encoding="utf-8")
+    source = read_yaml(path)
+    assert source.filename == str(path)
+    assert source.locate(("sides", "party", 0, "hp")) == (4, 11)
+
+
+def test_read_yaml_missing_file(tmp_path: Path) -> None:
+    path = tmp_path / "nope.yaml"
+    with pytest.raises(ScenarioError) as caught:
+        read_yaml(path)
+    assert [str(p) for p in caught.value.problems] == [
+        f"{path}: expected a readable YAML file; got no such file"
+    ]
+
+
+def test_read_yaml_directory_and_bad_encoding(tmp_path: Path) -> None:
+    with pytest.raises(ScenarioError, match="got a directory"):
+        read_yaml(tmp_path)
+    path = tmp_path / "latin.yaml"
+    path.write_bytes(b"name: caf\xe9\n")
+    with pytest.raises(ScenarioError, match=r"got bytes that are not UTF-8 text \(at byte 9\)"):
+        read_yaml(path)
+
+
+def test_parse_errors_name_the_file_in_read_yaml(tmp_path: Path) -> None:
+    path = tmp_path / "dup.yaml"
+    path.write_text("a: 1\na: 2\n", encoding="utf-8")
+    with pytest.raises(ScenarioError) as caught:
+        read_yaml(path)
+    assert str(caught.value) == f"{path}:2:1: expected each key once; got 'a' twice"

@@ -1,0 +1,246 @@
+"""Tests for simlab.scenario.validation: pydantic errors worded and located for designers."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import pytest
+from pydantic import Field, field_validator
+
+from simlab.errors import Problem, ScenarioError
+from simlab.scenario.source import parse_yaml
+from simlab.scenario.validation import StrictModel, describe_value, problem_at, validate
+
+
+class Attack(StrictModel):
+    """A named attack."""
+
+    dice: str
+    bonus: int = 0
+
+
+class Combatant(StrictModel):
+    """One fighter."""
+
+    name: str
+    hp: int = Field(ge=1)
+    speed: float = 6.0
+    guard: bool = False
+    attacks: list[str] = Field(default_factory=list)
+
+
+class Scenario(StrictModel):
+    """A toy scenario exercising every kind of error."""
+
+    sides: dict[str, list[Combatant]]
+    attacks: dict[str, Attack] = Field(default_factory=dict)
+    targeting: Literal["focus", "random", "lowest-hp"] = "focus"
+    grid: list[int] = Field(default_factory=lambda: [0, 0, 0], min_length=3, max_length=3)
+    tags: list[str] = Field(default_factory=list, max_length=2)
+    rounds: int | Literal["unlimited"] = 10
+    seed: int = 0
+
+    @field_validator("seed")
+    @classmethod
+    def _seed_small(cls, value: int) -> int:
+        if value > 1000:
+            raise ValueError(f"expected a seed of at most 1000; got {value}")
+        return value
+
+
+GOOD = """\
+sides:
+  party:
+    - name: Ada
+      hp: 10
+attacks:
+  bite: {dice: 1d6}
+"""
+
+
+def messages(text: str) -> list[str]:
+    """Validate ``text`` as a Scenario and return the located problem strings."""
+    source = parse_yaml(text, "s.yaml")
+    with pytest.raises(ScenarioError) as caught:
+        validate(Scenario, source)
+    return [str(problem) for problem in caught.value.problems]
+
+
+def test_valid_scenario_builds_the_model() -> None:
+    scenario = validate(Scenario, parse_yaml(GOOD))
+    assert scenario.sides["party"][0].hp == 10
+    assert scenario.attacks["bite"].dice == "1d6"
+
+
+def test_unknown_key_lists_allowed_keys_at_the_key() -> None:
+    text = "sides:\n  party:\n    - name: Ada\n      hpp: 10\n      hp: 3\n"
+    assert messages(text) == [
+        "s.yaml:4:7: unknown key 'hpp'; expected one of: attacks, guard, hp, name, speed"
+    ]
+
+
+def test_unknown_top_level_key() -> None:
+    assert messages(GOOD + "sneed: 3\n") == [
+        "s.yaml:7:1: unknown key 'sneed'; expected one of: "
+        "attacks, grid, rounds, seed, sides, tags, targeting"
+    ]
+
+
+def test_unknown_key_inside_a_dict_of_models() -> None:
+    text = GOOD + "  claw: {dice: 1d4, bonsu: 1}\n"
+    assert messages(text) == ["s.yaml:7:21: unknown key 'bonsu'; expected one of: bonus, dice"]
+
+
+def test_wrong_type_quotes_the_text_found() -> None:
+    text = "sides:\n  party:\n    - name: Ada\n      hp: ten\n"
+    assert messages(text) == ["s.yaml:4:11: expected an integer; got 'ten'"]
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ('"5"', "expected an integer; got '5'"),
+        ("true", "expected an integer; got true"),
+        ("2.5", "expected an integer; got 2.5"),
+        ("[1, 2]", "expected an integer; got a list"),
+        ("{a: 1}", "expected an integer; got a mapping"),
+        ("", "expected an integer; got an empty value"),
+    ],
+)
+def test_strict_integers(value: str, message: str) -> None:
+    text = f"sides:\n  party:\n    - name: Ada\n      hp: {value}\n"
+    assert messages(text) == [f"s.yaml:4:{11 if value else 7}: {message}"]
+
+
+def test_integer_accepted_for_float_and_other_types_named() -> None:
+    ok = validate(Scenario, parse_yaml(GOOD.replace("hp: 10", "hp: 10\n      speed: 5")))
+    assert ok.sides["party"][0].speed == 5.0
+    text = "sides:\n  party:\n    - {name: 7, hp: 1, speed: fast, guard: 1}\n"
+    assert messages(text) == [
+        "s.yaml:3:14: expected text; got 7",
+        "s.yaml:3:31: expected a number; got 'fast'",
+        "s.yaml:3:44: expected true or false; got 1",
+    ]
+
+
+def test_list_and_mapping_types() -> None:
+    text = "sides:\n  party: {name: Ada}\nattacks: [bite]\n"
+    assert messages(text) == [
+        "s.yaml:2:10: expected a list; got a mapping",
+        "s.yaml:3:10: expected a mapping; got a list",
+    ]
+
+
+def test_missing_key_points_at_the_parent_key() -> None:
+    text = "sides:\n  party:\n    - name: Ada\n"
+    assert messages(text) == ["s.yaml:3:7: expected key 'hp'; got nothing"]
+
+
+def test_missing_top_level_key() -> None:
+    assert messages("seed: 1\n") == ["s.yaml:1:1: expected key 'sides'; got nothing"]
+
+
+def test_missing_key_of_a_named_mapping() -> None:
+    text = GOOD + "  claw:\n    bonus: 1\n"
+    assert messages(text) == ["s.yaml:7:3: expected key 'dice'; got nothing"]
+
+
+def test_literal_lists_the_choices() -> None:
+    assert messages(GOOD + "targeting: weakest\n") == [
+        "s.yaml:7:12: expected one of 'focus', 'random', 'lowest-hp'; got 'weakest'"
+    ]
+
+
+def test_bounds() -> None:
+    text = "sides:\n  party:\n    - name: Ada\n      hp: 0\n"
+    assert messages(text) == ["s.yaml:4:11: expected a number ≥ 1; got 0"]
+
+
+@pytest.mark.parametrize(
+    ("grid", "message"),
+    [
+        ("[1, 2]", "expected 3 items; got 2 items"),
+        ("[1, 2, 3, 4]", "expected 3 items; got 4 items"),
+    ],
+)
+def test_exact_list_length(grid: str, message: str) -> None:
+    assert messages(GOOD + f"grid: {grid}\n") == [f"s.yaml:7:7: {message}"]
+
+
+def test_maximum_list_length() -> None:
+    assert messages(GOOD + "tags: [a, b, c]\n") == [
+        "s.yaml:7:7: expected at most 2 items; got 3 items"
+    ]
+
+
+def test_custom_validator_message_is_used_verbatim() -> None:
+    assert messages(GOOD + "seed: 5000\n") == [
+        "s.yaml:7:7: expected a seed of at most 1000; got 5000"
+    ]
+
+
+def test_union_with_no_fitting_branch_names_both() -> None:
+    assert messages(GOOD + "rounds: [1]\n") == [
+        "s.yaml:7:9: expected an integer or 'unlimited'; got a list"
+    ]
+
+
+def test_several_errors_sorted_by_line() -> None:
+    text = (
+        "targeting: weakest\n"
+        "sides:\n"
+        "  party:\n"
+        "    - name: Ada\n"
+        "      hp: ten\n"
+        "    - name: Bob\n"
+        "      hp: 0\n"
+        "seed: 5000\n"
+    )
+    assert messages(text) == [
+        "s.yaml:1:12: expected one of 'focus', 'random', 'lowest-hp'; got 'weakest'",
+        "s.yaml:5:11: expected an integer; got 'ten'",
+        "s.yaml:7:11: expected a number ≥ 1; got 0",
+        "s.yaml:8:7: expected a seed of at most 1000; got 5000",
+    ]
+
+
+def test_validate_a_part_of_the_document() -> None:
+    source = parse_yaml(GOOD + "  claw: {dice: 3}\n", "s.yaml")
+    with pytest.raises(ScenarioError) as caught:
+        validate(Attack, source, source.data["attacks"]["claw"], ("attacks", "claw"))
+    assert [str(p) for p in caught.value.problems] == ["s.yaml:7:16: expected text; got 3"]
+
+
+def test_problem_at_for_meaning_checks() -> None:
+    source = parse_yaml(GOOD, "s.yaml")
+    path = ("sides", "party", 0, "hp")
+    assert problem_at(source, path, "expected x; got y") == Problem(
+        "s.yaml", 4, 11, "expected x; got y"
+    )
+    assert problem_at(source, path, "m", key=True) == Problem("s.yaml", 4, 7, "m")
+    assert problem_at(source, (*path, "deeper"), "m").line == 4
+
+
+def test_describe_value_truncates_long_text() -> None:
+    shown = describe_value("x" * 100)
+    assert shown.endswith("...'")
+    assert len(shown) == 40
+
+
+class Loadout(StrictModel):
+    """A field that is either a number or a model."""
+
+    weapon: int | Attack = 0
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("weapon: {dice: 3}\n", "s.yaml:1:16: expected text; got 3"),
+        ("weapon: sword\n", "s.yaml:1:9: expected an integer or a mapping; got 'sword'"),
+    ],
+)
+def test_union_reports_the_most_useful_branch(text: str, expected: str) -> None:
+    with pytest.raises(ScenarioError) as caught:
+        validate(Loadout, parse_yaml(text, "s.yaml"))
+    assert [str(p) for p in caught.value.problems] == [expected]
