@@ -17,6 +17,9 @@ LEVEL = 0.95
 
 
 def _num(x: Any) -> float | None:
+    """A JSON number, or None for a missing value (NaN/None)."""
+    if x is None:
+        return None
     x = float(x)
     return None if np.isnan(x) else x
 
@@ -59,7 +62,7 @@ def _combatants(res: Result) -> list[dict[str, Any]]:
             "down_rate_ci": [_num(row.down_rate_ci95_lo), _num(row.down_rate_ci95_hi)],
             "time_to_down": {
                 "unit": "round",
-                "median": row.median_round,
+                "median": _num(row.median_round),
                 "pmf": {str(r): p for r, p in res.down_pmf(int(c)).items()},
                 "censored": int(row.censored),
             },

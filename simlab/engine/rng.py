@@ -42,7 +42,7 @@ import operator
 
 import numpy as np
 
-from simlab.engine.jit import kernel
+from simlab.engine.jit import allocating_kernel, kernel
 from simlab.errors import InputError
 
 # Stream numbers are part of the counter. They are FIXED FOREVER: changing or reordering
@@ -183,7 +183,7 @@ def key_from_seed(seed: int) -> tuple[int, int]:
     return value & 0xFFFFFFFF, value >> 32
 
 
-@kernel
+@allocating_kernel
 def new_state():
     """Allocate the RNG state of one encounter (call once per worker, not per encounter).
 
@@ -435,7 +435,7 @@ def roll_dice(state, stream, terms, constant, scratch):
 # ---------------------------------------------------------------------------------------
 
 
-@kernel
+@allocating_kernel
 def _sample_u32(k0, k1, encounter, stream, n):
     state = new_state()
     start_encounter(state, k0, k1, encounter)
@@ -445,7 +445,7 @@ def _sample_u32(k0, k1, encounter, stream, n):
     return out
 
 
-@kernel
+@allocating_kernel
 def _sample_die(k0, k1, encounter, stream, sides, n):
     state = new_state()
     start_encounter(state, k0, k1, encounter)
@@ -455,7 +455,7 @@ def _sample_die(k0, k1, encounter, stream, sides, n):
     return out
 
 
-@kernel
+@allocating_kernel
 def _sample_dice(k0, k1, encounter, stream, terms, constant, n):
     state = new_state()
     start_encounter(state, k0, k1, encounter)

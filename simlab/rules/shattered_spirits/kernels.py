@@ -93,22 +93,23 @@ N_TRACE = len(TRACE_COLUMNS)
 
 
 @kernel
-def attack_roll(rng, net_advantage, bonus_size, dice):
+def attack_roll(rng, net_advantage, bonus_size, trace, slot, col):
     """Roll the attack dice; return the kept total plus Bonus/Penalty (RULES.md §1).
 
     2d6; with net Advantage (Disadvantage) n ≥ 1, 3d6 keeping the highest (lowest) two,
     and each instance beyond the first becomes a Bonus (Penalty) of ``bonus_size``.
-    The dice rolled are written to ``dice`` (third die 0 when only two were rolled).
+    The dice rolled are written to ``trace[slot, col:col + 3]`` (third die 0 when only
+    two were rolled).
     """
     d1 = roll_die(rng, STREAM_ATTACK, 6)
     d2 = roll_die(rng, STREAM_ATTACK, 6)
-    dice[0] = d1
-    dice[1] = d2
-    dice[2] = 0
+    trace[slot, col] = d1
+    trace[slot, col + 1] = d2
+    trace[slot, col + 2] = 0
     if net_advantage == 0:
         return d1 + d2
     d3 = roll_die(rng, STREAM_ATTACK, 6)
-    dice[2] = d3
+    trace[slot, col + 2] = d3
     total = d1 + d2 + d3
     if net_advantage > 0:
         return total - min(d1, min(d2, d3)) + (net_advantage - 1) * bonus_size
@@ -316,25 +317,25 @@ def inflict_statuses(p, st, rng, attack, row, defender, rnd, standing):
 
 
 @kernel
-def resolve_attack(p, st, rng, attacker, attack, defender, rnd, standing, ev):
+def resolve_attack(p, st, rng, attacker, attack, defender, rnd, standing, trace, slot):
     """One attack, from the roll to its damage and statuses (RULES.md §1).
 
     The modified roll picks the profile row; the defender, seeing the damage, may react
     (Evade rerolls the whole attack roll, Block lowers it by 1); then the damage is dealt
-    and, after it, the row's statuses. ``ev`` (a trace row) receives what happened; the
+    and, after it, the row's statuses. ``trace[slot]`` receives what happened; the
     return value is (tier, damage).
     """
     net = p.attack[A_NET_ADVANTAGE, attack]
     bonus = p.globals_[G_BONUS_SIZE]
     modifier = p.attack[A_MODIFIER, attack] + p.combatant[C_ROLL_MODIFIER, attacker]
-    roll = attack_roll(rng, net, bonus, ev[6:9]) + modifier
+    roll = attack_roll(rng, net, bonus, trace, slot, 6) + modifier
     row = profile_row(roll)
     tier = row_tier(p, attack, row)
     damage = row_damage(p, st, attack, row, attacker, defender)
     reaction = choose_reaction(p, st, defender, tier, damage)
     final = roll
     if reaction == REACT_EVADE:
-        final = attack_roll(rng, net, bonus, ev[11:14]) + modifier
+        final = attack_roll(rng, net, bonus, trace, slot, 11) + modifier
     elif reaction == REACT_BLOCK:
         final = roll - 1
     if reaction != REACT_NONE:
@@ -346,12 +347,14 @@ def resolve_attack(p, st, rng, attacker, attack, defender, rnd, standing, ev):
     wound = take_damage(p, st, rng, defender, damage, rnd, standing)
     if tier > 0 and st[OUT, defender] == 0:
         inflict_statuses(p, st, rng, attack, row, defender, rnd, standing)
-    ev[9], ev[10], ev[14] = roll, reaction, final
-    ev[15] = row + 2 if row >= 0 else 0
-    ev[16], ev[17] = tier, damage
-    ev[18], ev[19], ev[20] = st[VIGOR, defender], st[HP, defender], st[STUN, defender]
-    ev[21] = int(was_down == 0 and st[DOWN_ROUND, defender] != 0)
-    ev[22] = wound
+    if trace.shape[0] > 1:
+        ev = trace[slot]
+        ev[9], ev[10], ev[14] = roll, reaction, final
+        ev[15] = row + 2 if row >= 0 else 0
+        ev[16], ev[17] = tier, damage
+        ev[18], ev[19], ev[20] = st[VIGOR, defender], st[HP, defender], st[STUN, defender]
+        ev[21] = int(was_down == 0 and st[DOWN_ROUND, defender] != 0)
+        ev[22] = wound
     return tier, damage
 
 
@@ -398,10 +401,11 @@ def take_turn(p, st, rng, t, ch, batch, c, rnd, phase, standing, enc, trace, n_t
             return False
         attack = p.attack_list[p.combatant[C_ATTACK_START, c] + st[ROTATION, c] % count]
         st[ROTATION, c] += 1
-        ev = trace[min(n_trace[0], trace.shape[0] - 1)]
-        tier, damage = resolve_attack(p, st, rng, c, attack, target, rnd, standing, ev)
+        slot = min(n_trace[0], trace.shape[0] - 1)
+        tier, damage = resolve_attack(p, st, rng, c, attack, target, rnd, standing, trace, slot)
         record_attack(t, ch, (c * n_attacks + attack) * n_attackers + target, batch, tier, damage)
         if trace.shape[0] > 1:
+            ev = trace[slot]
             ev[0], ev[1], ev[2], ev[3], ev[4], ev[5] = enc, rnd, phase, c, attack, target
             n_trace[0] += 1
         if sides_standing(standing) <= 1:

@@ -1,0 +1,41 @@
+# Two commands do all the set-up on a fresh machine:
+#   make demo   creates .venv, installs simlab, runs the quickstart scenario
+#   make test   creates .venv, installs simlab with its test extras, runs the tests
+VENV ?= .venv
+PY := $(VENV)/bin/python
+SCENARIO ?= scenarios/shattered-spirits/quickstart.yaml
+
+.PHONY: demo test test-slow lint bench clean
+
+$(VENV)/.installed-demo: pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[test]"
+	touch $@ $(VENV)/.installed-demo
+
+demo: $(VENV)/.installed-demo
+	$(VENV)/bin/simlab run $(SCENARIO) --out out/quickstart
+
+test: $(VENV)/.installed-test
+	$(PY) -m pytest
+
+test-slow: $(VENV)/.installed-test
+	$(PY) -m pytest -m slow
+
+lint: $(VENV)/.installed-test
+	$(VENV)/bin/ruff check simlab tests bench
+	$(VENV)/bin/mypy
+
+bench: $(VENV)/.installed-demo
+	$(PY) bench/bench_ss_duel.py
+	$(PY) bench/bench_memory.py
+	$(PY) bench/bench_rng.py
+
+clean:
+	rm -rf $(VENV) out .pytest_cache .mypy_cache .ruff_cache

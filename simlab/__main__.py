@@ -1,0 +1,5 @@
+"""``python -m simlab`` runs the command line."""
+
+from simlab.cli import main
+
+main()
