@@ -1,0 +1,1 @@
+"""Exact answers (enumeration, Markov chains) that need no sampling, per rule system."""

@@ -1,0 +1,464 @@
+"""Exact answers for ``rules: shattered-spirits`` (RULES.md §1), without sampling.
+
+Three results, each computed by enumeration or by a Markov chain in float64 — an oracle
+for the simulator and a fast answer where the rules allow one:
+
+* :func:`roll_pmf` — the modified attack roll: 2d6, or 3d6 keeping the highest (lowest)
+  two under net Advantage (Disadvantage), each surplus instance a Bonus (Penalty), plus
+  the flat modifier (RULES.md §1 "Attack roll"). All 36 or 216 dice outcomes are
+  enumerated.
+* :func:`attack_outcome` — hit rate, crit rate and the damage distribution of one attack
+  against a fresh defender: the modified roll picks the row ("Extreme rolls": above 12 is
+  row 12, below 2 a miss), then the "Damage order" (row damage, + damage modifier,
+  + Exposed on the target, − Impaired on the attacker, − Guard with floor 0, Glancing
+  divides rounding up; Cover grants Glancing or extra Guard).
+* :func:`duel_time_to_down` — the round in which a lone, passive defender is Downed by a
+  lone attacker: a Markov chain over the damage still needed (Vigor + HP, RULES.md §1
+  "Resources": Vigor is lost first, Downed at 0 HP).
+
+Whatever the engine cannot answer exactly raises :class:`simlab.errors.ExactUnsupported`
+naming the feature.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from simlab.errors import ExactUnsupported
+from simlab.rules.shattered_spirits.compile import expand
+from simlab.rules.shattered_spirits.model import ROWS, Attack, Combatant, Scenario, parse_status
+
+__all__ = [
+    "AttackOutcome",
+    "TimeToDown",
+    "attack_outcome",
+    "duel_time_to_down",
+    "roll_pmf",
+]
+
+# Stop the time-to-down chain once the mass still standing is below this (and the round
+# cap is reached); it bounds the truncation error of the mean (see TimeToDown).
+TAIL_TOLERANCE = 1e-15
+# Rounds the chain may run before giving up as too slow to converge.
+MAX_CHAIN_ROUNDS = 200_000
+_UNIT_ROUNDOFF = 2.0**-53
+
+
+def roll_pmf(net_advantage: int, bonus_size: int = 1, modifier: int = 0) -> dict[int, float]:
+    """Exact distribution of the modified attack roll (RULES.md §1 "Attack roll").
+
+    With ``net_advantage`` 0 the roll is 2d6. With net Advantage n ≥ 1 it is 3d6 keeping
+    the highest two, plus (n − 1) Bonuses of ``bonus_size``; with net Disadvantage
+    (n ≤ −1) 3d6 keeping the lowest two, minus (|n| − 1) Penalties. ``modifier`` (the
+    attack's and the attacker's flat roll modifiers) is added. The value is not yet
+    clamped to the chart: see "Extreme rolls".
+
+    Parameters
+    ----------
+    net_advantage : int
+        Advantage instances minus Disadvantage instances (they cancel 1-for-1).
+    bonus_size : int
+        Size of each Bonus/Penalty (``params.bonus_size``, default 1).
+    modifier : int
+        Flat modifier added to the kept dice.
+
+    Returns
+    -------
+    dict of int to float
+        P(modified roll = k) for every reachable k, in increasing k; sums to 1.
+    """
+    counts: dict[int, int] = {}
+    if net_advantage == 0:
+        outcomes = 36
+        for d1, d2 in itertools.product(range(1, 7), repeat=2):
+            total = d1 + d2 + modifier
+            counts[total] = counts.get(total, 0) + 1
+    else:
+        outcomes = 216
+        surplus = (abs(net_advantage) - 1) * bonus_size
+        for dice in itertools.product(range(1, 7), repeat=3):
+            ordered = sorted(dice)
+            if net_advantage > 0:
+                total = ordered[1] + ordered[2] + surplus
+            else:
+                total = ordered[0] + ordered[1] - surplus
+            counts[total + modifier] = counts.get(total + modifier, 0) + 1
+    return {k: counts[k] / outcomes for k in sorted(counts)}
+
+
+@dataclass(frozen=True)
+class AttackOutcome:
+    """Exact outcome of one attack against a fresh defender (RULES.md §1).
+
+    Attributes
+    ----------
+    attacker, defender : int
+        Combatant indices after ``count:`` expansion.
+    attack : str
+        The attack's name.
+    hit_rate : float
+        P(the row's tier is hit or crit); a roll below 2 is a miss.
+    crit_rate : float
+        P(the row's tier is crit).
+    damage_pmf : numpy.ndarray
+        ``damage_pmf[d]`` = P(the attack deals d damage), misses included as 0; the last
+        entry is the largest damage reachable.
+    mean_damage : float
+        Expected damage per attack (misses count as 0).
+    row_pmf : numpy.ndarray
+        Length 13: ``row_pmf[r]`` = P(the roll lands on row r) for r = 2..12 (rolls above
+        12 on row 12); ``row_pmf[0]`` = P(roll below 2, a miss); ``row_pmf[1]`` is 0.
+    """
+
+    attacker: int
+    attack: str
+    defender: int
+    hit_rate: float
+    crit_rate: float
+    damage_pmf: np.ndarray
+    mean_damage: float
+    row_pmf: np.ndarray
+
+
+def _row_pmf(scenario: Scenario, attacker: Combatant, attack: Attack) -> np.ndarray:
+    """P(row) for rows 2..12 at indices 2..12, P(roll below 2) at index 0."""
+    modifier = attack.modifier + attacker.roll_modifier
+    net = attack.advantage - attack.disadvantage
+    rows = np.zeros(13)
+    for total, prob in roll_pmf(net, scenario.params.bonus_size, modifier).items():
+        rows[0 if total < 2 else min(total, 12)] += prob
+    return rows
+
+
+def _row_damage(
+    scenario: Scenario, attack: Attack, row: int, attacker: Combatant, defender: Combatant
+) -> int:
+    """Damage of a hit or crit ``row`` against a fresh defender (RULES.md §1 damage order)."""
+    prm = scenario.params
+    damage = (
+        attack.profile[row - 2]
+        + attack.damage_modifier
+        + defender.exposed * prm.exposed_per_level
+        - attacker.impaired * prm.impaired_per_level
+    )
+    guard = defender.guard
+    glancing = attack.glancing
+    if defender.cover:  # Cover: Glancing, or more Guard when already Glancing
+        if glancing:
+            guard += prm.cover_guard
+        else:
+            glancing = True
+    damage = max(damage - guard, 0)
+    if glancing:  # halving (by the divisor), rounding up: text rule 1
+        damage = -(-damage // prm.glancing_divisor)
+    return damage
+
+
+def _combatant(scenario: Scenario, index: int) -> Combatant:
+    combatants = expand(scenario)
+    if not 0 <= index < len(combatants):
+        raise IndexError(f"expected a combatant index from 0 to {len(combatants) - 1}; got {index}")
+    return combatants[index][1]
+
+
+def _name(scenario: Scenario, index: int) -> str:
+    return scenario.combatant_names()[index][1]
+
+
+def _check_reactions(
+    scenario: Scenario, defender: Combatant, name: str, hits: list[tuple[float, int]]
+) -> None:
+    """Raise when one of the defender's reactions could fire on one of ``hits``.
+
+    ``hits`` holds (probability, damage) of every reachable hit or crit outcome. A
+    reaction can fire when it is set, the defender holds the tokens to pay for it and
+    some reachable hit reaches its threshold (RULES.md §1 "Reactions").
+    """
+    cost = scenario.params.reaction_cost
+    pools = {"evade": defender.tokens.reflex, "block": defender.tokens.grit}
+    for kind in ("evade", "block"):
+        reaction = getattr(defender.react, kind)
+        if reaction is None or pools[kind] < cost:
+            continue
+        if any(p > 0 and dmg >= reaction.when_damage_at_least for p, dmg in hits):
+            raise ExactUnsupported(
+                f"reactions depend on tokens spent earlier (defender {name!r} has "
+                f"react: {kind} and can pay for it); expected a defender without reactions"
+            )
+
+
+def attack_outcome(
+    scenario: Scenario, attacker_index: int, attack_name: str, defender_index: int
+) -> AttackOutcome:
+    """Exact hit rate, crit rate and damage distribution of one attack (RULES.md §1).
+
+    The defender is fresh: its starting Exposed, Guard and Cover, no statuses gained in
+    the fight; the attacker has its starting Impaired and its roll modifier. Reactions are
+    not modelled: a defender that could react raises :class:`ExactUnsupported`.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        A loaded ``shattered-spirits`` scenario.
+    attacker_index, defender_index : int
+        Combatant indices after ``count:`` expansion, in
+        :func:`simlab.rules.shattered_spirits.compile.expand` order.
+    attack_name : str
+        A key of ``scenario.attacks``.
+
+    Returns
+    -------
+    AttackOutcome
+
+    Raises
+    ------
+    ExactUnsupported
+        When the defender has a reaction it can pay for and that some reachable hit
+        would trigger.
+    KeyError
+        When ``attack_name`` is not an attack of the scenario.
+    """
+    if attack_name not in scenario.attacks:
+        raise KeyError(f"expected one of the attacks {sorted(scenario.attacks)}; got {attack_name!r}")
+    attack = scenario.attacks[attack_name]
+    attacker = _combatant(scenario, attacker_index)
+    defender = _combatant(scenario, defender_index)
+    rows = _row_pmf(scenario, attacker, attack)
+    hit_rate = crit_rate = 0.0
+    outcomes: list[tuple[float, int]] = [(float(rows[0]), 0)]
+    hits: list[tuple[float, int]] = []
+    for row in ROWS:
+        prob = float(rows[row])
+        tier = attack.row_tier(row)
+        if tier == "miss":
+            outcomes.append((prob, 0))
+            continue
+        damage = _row_damage(scenario, attack, row, attacker, defender)
+        outcomes.append((prob, damage))
+        hits.append((prob, damage))
+        hit_rate += prob
+        if tier == "crit":
+            crit_rate += prob
+    _check_reactions(scenario, defender, _name(scenario, defender_index), hits)
+    pmf = np.zeros(max(d for p, d in outcomes if p > 0) + 1)
+    for prob, damage in outcomes:
+        pmf[damage] += prob
+    return AttackOutcome(
+        attacker=attacker_index,
+        attack=attack_name,
+        defender=defender_index,
+        hit_rate=hit_rate,
+        crit_rate=crit_rate,
+        damage_pmf=pmf,
+        mean_damage=float(np.dot(np.arange(len(pmf)), pmf)),
+        row_pmf=rows,
+    )
+
+
+@dataclass(frozen=True)
+class TimeToDown:
+    """Exact distribution of the round in which the duel's defender is first Downed.
+
+    Attributes
+    ----------
+    pmf : numpy.ndarray
+        ``pmf[r]`` = P(first Downed in round r), r ≥ 1 (``pmf[0]`` is 0), uncapped: it runs
+        until the mass still standing is below ``TAIL_TOLERANCE`` (or to ``max_rounds``,
+        whichever is later).
+    tail : float
+        P(still standing after the last round of ``pmf``).
+    max_rounds : int
+        The scenario's round cap.
+    mean : float
+        E[round of first down] without the cap (the chain run until ``tail`` <
+        ``TAIL_TOLERANCE``); ``inf`` when the defender can never be Downed.
+    variance : float
+        Var[round of first down] without the cap (``inf`` when never Downed).
+    median : int or None
+        The smallest round r with P(down by r) ≥ 1/2 (the Kaplan–Meier median of the
+        simulator's tables); None when that never happens.
+    error_bound : float
+        Bound on |computed mean − exact mean|: the truncated tail contributes at most
+        ``tail · (R + P − 1 + mean)`` (R: last round of ``pmf``, P: rounds per cycle of
+        the attack rotation; from any state the expected time left is at most P − 1
+        rounds to realign the rotation plus the mean from full), and float64 rounding of
+        sums and products of non-negative terms at most ``γ_n · mean`` with
+        ``γ_n = n·u/(1 − n·u)``, u = 2⁻⁵³, n the depth of the operations.
+    """
+
+    pmf: np.ndarray
+    tail: float
+    max_rounds: int
+    mean: float
+    variance: float
+    median: int | None
+    error_bound: float
+
+    @property
+    def capped_pmf(self) -> np.ndarray:
+        """``pmf`` up to the round cap: P(first Downed in round r), r = 0..max_rounds."""
+        out = np.zeros(self.max_rounds + 1)
+        n = min(len(self.pmf), self.max_rounds + 1)
+        out[:n] = self.pmf[:n]
+        return out
+
+    @property
+    def censored(self) -> float:
+        """P(not Downed by the round cap): the encounters the simulator censors."""
+        return float(self.pmf[self.max_rounds + 1 :].sum()) + self.tail
+
+
+def _duel_roles(scenario: Scenario) -> tuple[int, int]:
+    """(attacker index, defender index) of a duel, or ExactUnsupported saying why not."""
+    combatants = expand(scenario)
+    names = scenario.combatant_names()
+    attackers = [c for c, (_, m) in enumerate(combatants) if m.attacks]
+    if len(attackers) != 1:
+        raise ExactUnsupported(
+            f"a duel needs exactly one combatant with attacks; got {len(attackers)}"
+        )
+    a = attackers[0]
+    enemies = [c for c, (s, _) in enumerate(combatants) if s != combatants[a][0]]
+    if len(enemies) != 1:
+        raise ExactUnsupported(
+            f"a duel needs exactly one combatant opposing the attacker {names[a][1]!r}; "
+            f"got {len(enemies)}"
+        )
+    for c, (_, m) in enumerate(combatants):
+        if m.rushing > 0:
+            raise ExactUnsupported(
+                f"Rushing terrain adds Stun every Phase (combatant {names[c][1]!r} has "
+                f"rushing: {m.rushing})"
+            )
+    return a, enemies[0]
+
+
+def _check_statuses(scenario: Scenario, attack_name: str, rows: np.ndarray) -> None:
+    """Raise when a reachable hit row inflicts a status that changes later damage.
+
+    Exposed raises the damage of later attacks and Stun beyond the maximum becomes damage
+    (RULES.md §1), so both make the chain depend on history. Impaired on the defender
+    only weakens its own attacks, and a duel's defender makes none, so it is allowed.
+    """
+    attack = scenario.attacks[attack_name]
+    prm = scenario.params
+    for row in ROWS:
+        if rows[row] <= 0 or attack.row_tier(row) == "miss":
+            continue
+        for status in attack.status.get(row, []):
+            name, size = parse_status(status)
+            if name == "exposed" and size * prm.exposed_per_level > 0:
+                raise ExactUnsupported(
+                    f"statuses that change later damage (attack {attack_name!r} inflicts "
+                    f"{status!r} on row {row})"
+                )
+            if name == "stun" and size * prm.stun_per_level > 0:
+                raise ExactUnsupported(
+                    f"Stun accumulates and converts to damage (attack {attack_name!r} "
+                    f"inflicts {status!r} on row {row})"
+                )
+
+
+def _apply_attack(
+    standing: np.ndarray, damage_pmf: np.ndarray, reach: np.ndarray
+) -> tuple[np.ndarray, float]:
+    """One attack on the distribution of damage still needed to Down the defender.
+
+    ``standing[h]`` = P(h more damage Downs it), h ≥ 1 (index 0 unused);
+    ``reach[h]`` = P(damage ≥ h). Returns the new distribution and the mass Downed.
+    """
+    downed = float(np.dot(standing[1:], reach[1 : len(standing)]))
+    after = damage_pmf[0] * standing
+    for damage in range(1, min(len(damage_pmf), len(standing) - 1)):
+        if damage_pmf[damage] > 0:
+            after[1:-damage] += damage_pmf[damage] * standing[1 + damage :]
+    after[0] = 0.0
+    return after, downed
+
+
+def duel_time_to_down(scenario: Scenario) -> TimeToDown:
+    """Exact distribution of the round a passive defender is Downed (RULES.md §1).
+
+    The scenario must be a duel: one combatant with attacks (the attacker), exactly one
+    combatant on the other sides (the defender, who therefore makes no attacks), no
+    reactions that could fire, no reachable hit inflicting Exposed or Stun, and no
+    Rushing terrain. Each round the attacker makes ``attacks_per_turn`` attacks, taking
+    its attacks in rotation across rounds; each attack's damage is independent (the
+    defender's state does not change the damage), so the damage still needed to Down
+    the defender — Vigor + HP, since Vigor is lost first and Downed comes at 0 HP — is a
+    Markov chain. Only the first Downed matters, so ``downed: wounds`` is allowed too.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        A loaded ``shattered-spirits`` duel scenario.
+
+    Returns
+    -------
+    TimeToDown
+
+    Raises
+    ------
+    ExactUnsupported
+        When the scenario is not such a duel; the message names the feature.
+    """
+    a, d = _duel_roles(scenario)
+    attacker = _combatant(scenario, a)
+    defender = _combatant(scenario, d)
+    outcomes = {}
+    for name in dict.fromkeys(attacker.attacks):
+        outcome = attack_outcome(scenario, a, name, d)
+        _check_statuses(scenario, name, outcome.row_pmf)
+        outcomes[name] = outcome
+    per_round = attacker.attacks_per_turn
+    rotation = len(attacker.attacks)
+    period = rotation // math.gcd(rotation, per_round)  # rounds until the rotation repeats
+    need = defender.vigor + defender.hp
+    max_damage = max(len(o.damage_pmf) for o in outcomes.values()) - 1
+    reach = {}
+    for name, outcome in outcomes.items():
+        padded = np.zeros(need + 1)
+        top = min(len(outcome.damage_pmf), need + 1)
+        padded[:top] = outcome.damage_pmf[:top]
+        tail = np.zeros(need + 1)  # tail[h] = P(damage >= h)
+        for h in range(1, need + 1):
+            tail[h] = float(outcome.damage_pmf[h:].sum())
+        reach[name] = (padded, tail)
+    if all(o.damage_pmf[0] >= 1.0 for o in outcomes.values()):
+        pmf = np.zeros(scenario.max_rounds + 1)
+        return TimeToDown(pmf, 1.0, scenario.max_rounds, math.inf, math.inf, None, 0.0)
+
+    standing = np.zeros(need + 1)
+    standing[need] = 1.0
+    pmf = [0.0]
+    remaining = 1.0
+    turn = 0
+    while len(pmf) <= scenario.max_rounds or remaining >= TAIL_TOLERANCE:
+        if len(pmf) > MAX_CHAIN_ROUNDS:
+            raise ExactUnsupported(
+                f"time-to-down converges too slowly (over {MAX_CHAIN_ROUNDS} rounds "
+                f"with {remaining:.3g} still standing)"
+            )
+        downed = 0.0
+        for _ in range(per_round):
+            name = attacker.attacks[turn % rotation]
+            turn += 1
+            standing, mass = _apply_attack(standing, *reach[name])
+            downed += mass
+        pmf.append(downed)
+        remaining = float(standing.sum())
+    probs = np.asarray(pmf)
+    rounds = np.arange(len(probs))
+    mean = float(np.dot(rounds, probs))
+    variance = float(np.dot((rounds - mean) ** 2, probs))
+    cdf = np.cumsum(probs)
+    median = int(np.argmax(cdf >= 0.5)) if cdf[-1] >= 0.5 else None
+    depth = len(probs) * (per_round * (max_damage + 3) + 2) + 40
+    gamma = depth * _UNIT_ROUNDOFF / (1 - depth * _UNIT_ROUNDOFF)
+    last = len(probs) - 1
+    bound = remaining * (last + period - 1 + mean) + gamma * mean
+    return TimeToDown(probs, remaining, scenario.max_rounds, mean, variance, median, bound)

@@ -1,0 +1,113 @@
+"""The command line: exit codes, messages, outputs — run as a designer would run it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
+
+
+def simlab(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "simlab", *args], capture_output=True, text=True, cwd=cwd,
+        timeout=600,
+    )  # fmt: skip
+
+
+def test_help_does_not_import_the_engine() -> None:
+    """``simlab --help`` must stay fast: numba and pandas load only when simulating."""
+    code = (
+        "import sys; from click.testing import CliRunner; from simlab.cli import main; "
+        "r = CliRunner().invoke(main, ['--help']); assert r.exit_code == 0; "
+        "print(sorted(m for m in ('numba', 'pandas', 'pydantic') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
+
+
+def test_validate_ok() -> None:
+    done = simlab("validate", str(QUICKSTART))
+    assert done.returncode == 0
+    assert "ok:" in done.stdout
+
+
+@pytest.mark.parametrize("command", ["validate", "run"])
+def test_bad_scenario_exits_2_with_location_and_no_traceback(tmp_path: Path, command: str) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(QUICKSTART.read_text().replace("hp: 30", "hp: thirty"))
+    line = next(i for i, t in enumerate(bad.read_text().splitlines(), 1) if "thirty" in t)
+    done = simlab(command, str(bad))
+    assert done.returncode == 2
+    assert f"bad.yaml:{line}:" in done.stderr
+    assert "expected an integer; got 'thirty'" in done.stderr
+    assert "Traceback" not in done.stderr + done.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["-n", "0"], "Invalid value for '-n'"),
+        (["--threads", "4096"], "expected --threads between 1 and"),
+        (["--seed", "-1"], "Invalid value for '--seed'"),
+    ],
+)
+def test_bad_options_exit_2(args: list[str], words: str) -> None:
+    done = simlab("run", str(QUICKSTART), *args)
+    assert done.returncode == 2
+    assert words in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_missing_file_exits_2() -> None:
+    done = simlab("run", "no-such-file.yaml")
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+
+
+def test_run_prints_tables_and_writes_outputs(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    done = simlab("run", str(QUICKSTART), "-n", "3000", "--seed", "4", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    for words in ("hit rate", "crit rate", "mean damage", "median round", "win rate"):
+        assert words in done.stdout
+    doc = json.loads((out / "summary.json").read_text())
+    assert (doc["scenario"], doc["rules"], doc["encounters"], doc["seed"]) == (
+        "quickstart", "shattered-spirits", 3000, 4)  # fmt: skip
+    assert doc["simlab_version"]
+    attack = doc["attacks"][0]
+    for key in ("attacker", "attack", "defender", "attempts", "hit_rate", "hit_rate_ci",
+                "crit_rate", "mean_damage", "mean_damage_ci", "damage_pmf"):  # fmt: skip
+        assert key in attack
+    assert abs(sum(attack["damage_pmf"].values()) - 1) < 1e-12
+    fighter = doc["combatants"][0]
+    assert set(fighter["time_to_down"]) == {"unit", "median", "pmf", "censored"}
+    assert {s["name"] for s in doc["sides"]} == {"party", "enemies"}
+    total = sum(s["win_rate"] for s in doc["sides"]) + doc["draw_rate"]
+    assert abs(total - 1) < 1e-12
+    for table in ("attacks", "damage_pmf", "combatants", "time_to_down", "sides"):
+        assert len(pd.read_parquet(out / f"{table}.parquet")) > 0
+    assert not list(out.glob(".*tmp"))
+
+
+def test_atomic_write_leaves_old_file_when_interrupted(tmp_path: Path) -> None:
+    from simlab.report.files import atomic_write
+
+    target = tmp_path / "summary.json"
+    target.write_text("old")
+
+    def crash(tmp: Path) -> None:
+        tmp.write_text("half")
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        atomic_write(target, crash)
+    assert target.read_text() == "old"
+    assert list(tmp_path.iterdir()) == [target]

@@ -1,0 +1,91 @@
+"""Every kind of mistake in a Shattered Spirits scenario is reported with its line.
+
+Each case changes one line of a valid scenario and asserts the ``file:line`` and the
+"expected …; got …" wording of the message.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import simlab
+from simlab.errors import ScenarioError
+
+VALID = """\
+scenario: t
+rules: shattered-spirits
+encounters: 100
+max_rounds: 5
+attacks:
+  jab:
+    profile: [0, 0, 1, 2, 2, 3, 3, 4, 4, 5, 6]
+    tier: {12: crit}
+sides:
+  a:
+    - {name: A, hp: 10, attacks: [jab]}
+  b:
+    - {name: B, hp: 10, guard: 1}
+"""
+
+
+def errors_of(text: str) -> list[str]:
+    with pytest.raises(ScenarioError) as caught:
+        simlab.loads(text, "s.yaml")
+    return [str(p) for p in caught.value.problems]
+
+
+def test_the_valid_scenario_loads() -> None:
+    scn = simlab.loads(VALID, "s.yaml")
+    assert scn.combatant_names() == [("a", "A"), ("b", "B")]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "line", "words"),
+    [
+        ("hp: 10, guard: 1}", "hp: 10, gaurd: 1}", 13, ["unknown key 'gaurd'", "guard"]),
+        ("hp: 10, guard: 1}", "hp: ten, guard: 1}", 13, ["expected an integer", "'ten'"]),
+        ("{name: B, hp: 10, guard: 1}", "{name: B, guard: 1}", 13, ["expected key 'hp'"]),
+        ("guard: 1}", "guard: -1}", 13, ["expected a number ≥ 0", "-1"]),
+        ("[0, 0, 1, 2, 2, 3, 3, 4, 4, 5, 6]", "[0, 1, 2, 2, 3, 3, 4, 4, 5, 6]", 7,
+         ["expected 11 items", "10 items"]),
+        ("{12: crit}", "{12: critical}", 8, ["'miss', 'hit', 'crit'", "'critical'"]),
+        ("{12: crit}", "{13: crit}", 8, ["expected rows 2 to 12", "13"]),
+        ("attacks: [jab]", "attacks: [jabb]", 11, ["expected an attack defined", "'jabb'"]),
+        ("rules: shattered-spirits", "rules: shattered", 2, ["expected one of", "'shattered'"]),
+        ("encounters: 100", "encounters: 0", 3, ["expected a number ≥ 1", "0"]),
+        ("{name: A, hp: 10,", "{name: A, hp: 10, target: weakest,", 11,
+         ["'focus', 'random', 'lowest-hp'", "'weakest'"]),
+        ("{name: A, hp: 10,", "{name: A, hp: 10, speed: 7,", 11, ["≤ 6", "7"]),
+        ("{name: A, hp: 10,", "{name: A, hp: 10, downed: dead,", 11,
+         ["'defeat', 'wounds'", "'dead'"]),
+        ("max_rounds: 5", "max_rounds: 5\nparams: {wound_roll: max}", 5,
+         ["'sum', 'highest'", "'max'"]),
+        ("max_rounds: 5", "max_rounds: 5\nparams: {strain: 4}", 5, ["unknown key 'strain'"]),
+        ("tier: {12: crit}", "tier: {12: crit}\n    status: {8: [stun]}", 9,
+         ["expected a size for 'stun'"]),
+        ("  b:\n    - {name: B, hp: 10, guard: 1}\n", "", 10, ["expected at least 2 sides"]),
+        ("max_rounds: 5", "max_rounds: 5\nmax_rounds: 6", 5, ["expected each key once"]),
+        ("hp: 10, guard: 1}", "hp: !!python/object:os.system 10}", 13,
+         ["expected plain YAML values"]),
+        ("hp: 10, guard: 1}", "hp: [10, guard: 1}", 13, ["expected valid YAML syntax"]),
+    ],
+)
+def test_mistake_is_located(old: str, new: str, line: int, words: list[str]) -> None:
+    assert old in VALID
+    problems = errors_of(VALID.replace(old, new, 1))
+    first = problems[0]
+    assert first.startswith(f"s.yaml:{line}:"), problems
+    for word in words:
+        assert word in first, problems
+
+
+def test_several_mistakes_are_all_reported_in_line_order() -> None:
+    text = VALID.replace("hp: 10, attacks", "hp: x, attacks").replace("guard: 1}", "guard: y}")
+    problems = errors_of(text)
+    assert [p.split(":")[1] for p in problems] == ["11", "13"]
+
+
+def test_missing_file_is_an_input_error(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ScenarioError) as caught:
+        simlab.load(tmp_path / "nope.yaml")
+    assert "expected a readable YAML file" in str(caught.value)
