@@ -244,8 +244,9 @@ def attack_outcome(
         if tier == "crit":
             crit_rate += prob
     _check_reactions(scenario, defender, _name(scenario, defender_index), hits)
-    pmf = np.zeros(max(d for p, d in outcomes if p > 0) + 1)
-    for prob, damage in outcomes:
+    reachable = [(p, dmg) for p, dmg in outcomes if p > 0]
+    pmf = np.zeros(max(dmg for _, dmg in reachable) + 1)
+    for prob, damage in reachable:
         pmf[damage] += prob
     return AttackOutcome(
         attacker=attacker_index,
