@@ -209,10 +209,12 @@ def test_extreme_rolls_by_hand() -> None:
     assert wild.row_pmf[12] == pytest.approx(33 / 36)
     assert wild.damage_pmf[9] == pytest.approx(33 / 36)
     feeble = attack_outcome(scenario, 0, "feeble", 2)  # 2d6 − 8: below 2 misses
-    assert feeble.row_pmf[0] == pytest.approx(21 / 36)
-    assert feeble.crit_rate == pytest.approx(5 / 36)  # total 11 → row 3, a crit
-    assert feeble.damage_pmf[5] == pytest.approx(4 / 36)  # total 10 → row 2
-    assert feeble.damage_pmf[9] == pytest.approx(1 / 36)
+    assert feeble.row_pmf[0] == pytest.approx(30 / 36)  # dice below 10
+    assert feeble.crit_rate == pytest.approx(2 / 36)  # dice 11 → row 3, a crit
+    assert feeble.hit_rate == pytest.approx(5 / 36)  # row 4 (dice 12) deals 0: a miss
+    assert feeble.damage_pmf[5] == pytest.approx(3 / 36)  # dice 10 → row 2
+    assert feeble.damage_pmf[6] == pytest.approx(2 / 36)
+    assert len(feeble.damage_pmf) == 7  # row 12's 9 is out of reach
 
 
 def test_reactions_are_unsupported_only_when_they_can_fire() -> None:
