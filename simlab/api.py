@@ -23,7 +23,9 @@ from simlab.scenario.load import load, loads
 __all__ = ["compile_job", "load", "loads", "simulate", "write_results"]
 
 
-def compile_job(scenario: ScenarioBase, n: int | None = None, seed: int | None = None) -> runner.Job:
+def compile_job(
+    scenario: ScenarioBase, n: int | None = None, seed: int | None = None
+) -> runner.Job:
     """Compile ``scenario`` for the engine with a sample size and seed.
 
     Parameters

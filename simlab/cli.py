@@ -105,9 +105,9 @@ def run(
 def _check_threads(threads: int | None) -> None:
     if threads is None:
         return
-    import numba
+    from simlab.engine.runner import max_threads
 
-    top = numba.config.NUMBA_NUM_THREADS
+    top = max_threads()
     if threads > top:
         from simlab.errors import InputError
 

@@ -15,6 +15,7 @@ NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.i
 def test_notebook_runs(path: Path) -> None:
     notebook = nbformat.read(path, as_version=4)
     assert all(not cell.get("outputs") for cell in notebook.cells if cell.cell_type == "code")
-    NotebookClient(notebook, timeout=600, resources={"metadata": {"path": str(path.parent)}}).execute()
+    resources = {"metadata": {"path": str(path.parent)}}
+    NotebookClient(notebook, timeout=600, resources=resources).execute()
     last = notebook.cells[-1]
     assert any("encounter" in str(out) for out in last.outputs)

@@ -33,6 +33,7 @@ def _attacks(res: Result) -> list[dict[str, Any]]:
         mine = pmf[
             (pmf.attacker == r.attacker) & (pmf.attack == r.attack) & (pmf.defender == r.defender)
         ]
+        damage_pmf = {str(k): float(p) for k, p in zip(mine.damage, mine.probability, strict=True)}
         out.append(
             {
                 "attacker": r.attacker,
@@ -45,7 +46,7 @@ def _attacks(res: Result) -> list[dict[str, Any]]:
                 "crit_rate_ci": [_num(r.crit_rate_ci95_lo), _num(r.crit_rate_ci95_hi)],
                 "mean_damage": _num(d.mean_damage),
                 "mean_damage_ci": [_num(d.mean_damage_ci95_lo), _num(d.mean_damage_ci95_hi)],
-                "damage_pmf": {str(k): float(p) for k, p in zip(mine.damage, mine.probability)},
+                "damage_pmf": damage_pmf,
             }
         )
     return out
@@ -73,6 +74,11 @@ def _combatants(res: Result) -> list[dict[str, Any]]:
     return out
 
 
+def _side(row: Any) -> dict[str, Any]:
+    ci = [_num(row.win_rate_ci95_lo), _num(row.win_rate_ci95_hi)]
+    return {"name": row.side, "win_rate": _num(row.win_rate), "win_rate_ci": ci}
+
+
 def summary(res: Result) -> dict[str, Any]:
     """The ``summary.json`` document of a simulation result.
 
@@ -98,11 +104,7 @@ def summary(res: Result) -> dict[str, Any]:
         "interval_level": LEVEL,
         "attacks": _attacks(res),
         "combatants": _combatants(res),
-        "sides": [
-            {"name": s.side, "win_rate": _num(s.win_rate),
-             "win_rate_ci": [_num(s.win_rate_ci95_lo), _num(s.win_rate_ci95_hi)]}
-            for s in sides.itertuples()
-        ],  # fmt: skip
+        "sides": [_side(s) for s in sides.itertuples()],
         "draw_rate": _num(wins.win_rate.iloc[-1]),
         "mean_rounds": _num(res.mean_rounds()),
     }

@@ -27,7 +27,7 @@ _OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "fastmath": False, "er
 
 def kernel(fn: Callable[..., Any]) -> Any:
     """Compile ``fn`` as a serial numba kernel that allocates no arrays (hot paths)."""
-    return numba.njit(_nrt=False, **_OPTIONS)(fn)
+    return numba.njit(_nrt=False, **_OPTIONS)(fn)  # type: ignore[call-overload]
 
 
 def allocating_kernel(fn: Callable[..., Any]) -> Any:

@@ -9,7 +9,6 @@ of cluster workers changes a single count.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -82,7 +81,7 @@ def run_local(
     """
     import numba
 
-    numba.set_num_threads(threads or numba.config.NUMBA_NUM_THREADS)
+    numba.set_num_threads(threads or max_threads())
     chunks = 4 * numba.get_num_threads()
     total = new_tallies(job.layout)
     for first, count in blocks(0, job.n, block_size):
@@ -112,6 +111,8 @@ def run_trace(job: Job) -> tuple[TallyArrays, np.ndarray]:
     return collapse(tallies), trace[: n_trace[0]]
 
 
-def default_threads() -> int:
-    """Threads used when none are asked for: the cores this process may use."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+def max_threads() -> int:
+    """The most threads numba may use in this process (``NUMBA_NUM_THREADS``)."""
+    import numba
+
+    return int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]

@@ -223,7 +223,9 @@ def attack_outcome(
         When ``attack_name`` is not an attack of the scenario.
     """
     if attack_name not in scenario.attacks:
-        raise KeyError(f"expected one of the attacks {sorted(scenario.attacks)}; got {attack_name!r}")
+        raise KeyError(
+            f"expected one of the attacks {sorted(scenario.attacks)}; got {attack_name!r}"
+        )
     attack = scenario.attacks[attack_name]
     attacker = _combatant(scenario, attacker_index)
     defender = _combatant(scenario, defender_index)
@@ -430,8 +432,8 @@ def duel_time_to_down(scenario: Scenario) -> TimeToDown:
             tail[h] = float(outcome.damage_pmf[h:].sum())
         reach[name] = (padded, tail)
     if all(o.damage_pmf[0] >= 1.0 for o in outcomes.values()):
-        pmf = np.zeros(scenario.max_rounds + 1)
-        return TimeToDown(pmf, 1.0, scenario.max_rounds, math.inf, math.inf, None, 0.0)
+        never = np.zeros(scenario.max_rounds + 1)
+        return TimeToDown(never, 1.0, scenario.max_rounds, math.inf, math.inf, None, 0.0)
 
     standing = np.zeros(need + 1)
     standing[need] = 1.0

@@ -41,7 +41,11 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> Path:
 def write_json(path: Path, document: dict[str, Any]) -> Path:
     """Write ``document`` as indented JSON, atomically."""
     text = json.dumps(document, indent=2, allow_nan=False) + "\n"
-    return atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+
+    def write(tmp: Path) -> None:
+        tmp.write_text(text, encoding="utf-8")
+
+    return atomic_write(path, write)
 
 
 def write_parquet(path: Path, frame: pd.DataFrame) -> Path:

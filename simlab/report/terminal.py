@@ -28,8 +28,8 @@ def progress(total: int) -> Iterator[Callable[[int], None]]:
         yield lambda _done: None
         console.print(f"simulated {total:,} encounters")
         return
-    columns = (TextColumn("simulating"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
-               TimeRemainingColumn())  # fmt: skip
+    count = TextColumn("{task.completed:,}/{task.total:,}")
+    columns = (TextColumn("simulating"), BarColumn(), count, TimeRemainingColumn())
     with Progress(*columns, console=console, transient=True) as bar:
         task = bar.add_task("run", total=total)
         yield lambda done: bar.advance(task, done)

@@ -23,6 +23,7 @@ from simlab.exact.shattered_spirits import (
     duel_time_to_down,
     roll_pmf,
 )
+from simlab.rules.shattered_spirits.model import Scenario
 
 DUEL = Path(__file__).resolve().parents[2] / "scenarios" / "benchmarks" / "ss-duel.yaml"
 ROWS = range(2, 13)
@@ -96,7 +97,9 @@ def test_roll_pmf_hand_values() -> None:
 # -- one attack ----------------------------------------------------------------------------
 
 
-def brute_attack(scenario, attacker: int, attack_name: str, defender: int):  # noqa: ANN001, ANN201
+def brute_attack(
+    scenario: Scenario, attacker: int, attack_name: str, defender: int
+) -> tuple[Fraction, Fraction, dict[int, Fraction]]:
     """(hit rate, crit rate, {damage: probability}) by listing dice outcomes."""
     people = [m for members in scenario.sides.values() for m in members for _ in range(m.count)]
     a, d = people[attacker], people[defender]
@@ -180,6 +183,7 @@ def hand_cases() -> list[tuple[int, str, int]]:
 @pytest.mark.parametrize(("attacker", "attack", "defender"), hand_cases())
 def test_attack_outcome_matches_enumeration(attacker: int, attack: str, defender: int) -> None:
     scenario = simlab.loads(HAND_SCENARIO)
+    assert isinstance(scenario, Scenario)
     got = attack_outcome(scenario, attacker, attack, defender)
     hit, crit, damages = brute_attack(scenario, attacker, attack, defender)
     assert got.hit_rate == pytest.approx(float(hit), abs=1e-14)
@@ -218,7 +222,9 @@ def test_extreme_rolls_by_hand() -> None:
 
 
 def test_reactions_are_unsupported_only_when_they_can_fire() -> None:
-    scenario = simlab.loads(HAND_SCENARIO.replace("react: {block", "tokens: {grit: 2}, react: {block"))
+    scenario = simlab.loads(
+        HAND_SCENARIO.replace("react: {block", "tokens: {grit: 2}, react: {block")
+    )
     with pytest.raises(ExactUnsupported, match=r"reactions.*'Wary'.*react: block"):
         attack_outcome(scenario, 0, "strike", 6)
     # no tokens: the block can never be paid for

@@ -37,7 +37,8 @@ def parse_status(text: str) -> tuple[str, int]:
     """
     match = _STATUS.match(text.strip().lower())
     if match is None:
-        raise ValueError(f"expected a status like 'stun 2', 'exposed 1' or 'staggered'; got {text!r}")
+        expected = "a status like 'stun 2', 'exposed 1' or 'staggered'"
+        raise ValueError(f"expected {expected}; got {text!r}")
     name, size = match.group(1), match.group(2)
     if name in EFFECT_STATUSES and size is None:
         raise ValueError(f"expected a size for {name!r}, like '{name} 2'; got {text!r}")
@@ -138,8 +139,8 @@ class Combatant(CombatantBase):
     speed: int = Field(3, ge=1, le=6)
     attacks_per_turn: int = Field(1, ge=1, le=10)
     downed: Literal["defeat", "wounds"] = "defeat"
-    tokens: Tokens = Field(default_factory=Tokens)
-    react: Reactions = Field(default_factory=Reactions)
+    tokens: Tokens = Tokens()
+    react: Reactions = Reactions()
     exposed: int = Field(0, ge=0, le=99)
     impaired: int = Field(0, ge=0, le=99)
     cover: bool = False
@@ -198,6 +199,6 @@ class Scenario(ScenarioBase):
     """
 
     rules: Literal["shattered-spirits"]
-    params: Params = Field(default_factory=Params)
+    params: Params = Params()
     attacks: dict[str, Attack]
     sides: dict[str, list[Combatant]]

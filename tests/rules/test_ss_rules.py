@@ -1,0 +1,885 @@
+"""Shattered Spirits (later draft) checked roll by roll against RULES.md §1.
+
+Each scenario below is simulated once with ``trace=True``. A small reference model
+written here from RULES.md §1 (and the readings the scenario fields document in
+``simlab/rules/shattered_spirits/model.py``) replays every traced attack from its
+recorded dice: it predicts the turn order, the target, the attack roll, the reaction,
+the row, tier and damage, and the defender's Vigor, HP, Stun, Downed flag and Wound roll
+after the attack, and compares each prediction with what the simulator recorded.
+
+After each attack the model re-synchronises the defender's resources with the recorded
+values, so one wrong number is reported once (at its row) rather than cascading.
+Nothing here reads simulator output to compute an expectation other than the recorded
+dice (``die*``, ``reroll_die*``, ``wound_roll``) and the previous rows' recorded state.
+
+Statistical checks (uniform dice, random targeting, the Wound roll distribution) use a
+k·σ binomial bound with k = 4.5, so with the fixed seeds they are deterministic and a
+correct simulator fails one with negligible probability.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pytest
+
+import simlab
+
+K_SIGMA = 4.5
+
+# ---------------------------------------------------------------------------------------
+# Scenarios
+# ---------------------------------------------------------------------------------------
+
+# Attack roll, extreme rolls, tiers, round structure, rotation, round cap (all draws).
+ROLLS = """
+scenario: ss-rules-rolls
+rules: shattered-spirits
+max_rounds: 2
+params: {bonus_size: 2}
+attacks:
+  plain:    {profile: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10], modifier: 1}
+  adv1:     {profile: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10], advantage: 1, tier: {12: crit}}
+  adv2dis1: {profile: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10], advantage: 2, disadvantage: 1}
+  adv3:     {profile: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10], advantage: 3}
+  dis1:     {profile: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10], disadvantage: 1}
+  dis3:     {profile: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10], disadvantage: 3, modifier: 1}
+  hot:      {profile: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 15], modifier: 5, tier: {11: crit, 12: crit}}
+  tiers:
+    profile: [0, 0, 0, 2, 3, 4, 5, 6, 7, 8, 9]
+    modifier: -4
+    status: {3: [staggered]}
+    tier: {2: hit, 10: crit, 11: crit, 12: crit}
+sides:
+  a:
+    - {name: Roller, hp: 100000, speed: 1, roll_modifier: -1, attacks_per_turn: 2,
+       attacks: [plain, adv1, adv2dis1, adv3]}
+    - {name: Roller2, hp: 100000, speed: 3, roll_modifier: 2, attacks_per_turn: 3,
+       attacks: [dis1, dis3, hot, tiers]}
+  b:
+    - {name: Dummy, hp: 100000, speed: 1, attacks: [plain]}
+    - {name: Dummy2, hp: 100000, speed: 6, attacks: [tiers, hot]}
+"""
+
+# Damage order: damage modifier, Exposed, Impaired, Guard, Glancing, Cover; random targets.
+DAMAGE = """
+scenario: ss-rules-damage
+rules: shattered-spirits
+max_rounds: 3
+params: {exposed_per_level: 2, impaired_per_level: 1, glancing_divisor: 3, cover_guard: 3}
+attacks:
+  slash: {profile: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12], damage_modifier: 2}
+  graze: {profile: [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9], glancing: true}
+  weak:  {profile: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10], damage_modifier: -3, advantage: 1}
+sides:
+  strikers:
+    - {name: Striker, hp: 100000, speed: 2, impaired: 1, attacks_per_turn: 3,
+       attacks: [slash, graze, weak], target: random}
+    - {name: Striker2, hp: 100000, speed: 2, attacks_per_turn: 2, attacks: [graze, slash],
+       target: random}
+  targets:
+    - {name: T1, hp: 100000, guard: 2, exposed: 1}
+    - {name: T2, hp: 100000, guard: 1, cover: true}
+    - {name: T3, hp: 100000, cover: true, exposed: 2}
+    - {name: T4, hp: 100000, guard: 6, impaired: 3}
+"""
+
+# Vigor, HP, Downed as defeat, Stun and its overflow, profile Exposed/Impaired,
+# focus / lowest-hp / random targeting, turn order, end of the encounter.
+RESOURCES = """
+scenario: ss-rules-resources
+rules: shattered-spirits
+max_rounds: 30
+params: {stun_per_level: 2}
+attacks:
+  jab:
+    profile: [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5]
+    status: {9: [stun 1], 10: [impaired 1], 11: [stun 1], 12: [stun 2]}
+  smash:
+    profile: [0, 0, 0, 2, 3, 4, 5, 6, 7, 8, 10]
+    status: {10: [stun 1], 11: [exposed 1], 12: [stun 1, exposed 1]}
+    tier: {12: crit}
+sides:
+  heroes:
+    - {name: Ana, hp: 14, vigor: 4, speed: 2, stun_max: 3, attacks_per_turn: 2,
+       attacks: [jab], target: lowest-hp}
+    - {name: Ben, hp: 12, guard: 1, speed: 4, stun_max: 2, attacks: [smash, jab]}
+  foes:
+    - {name: Orc, hp: 16, vigor: 3, speed: 2, stun_max: 3, attacks: [smash], target: lowest-hp}
+    - {name: Gob, count: 2, hp: 8, speed: 3, stun_max: 1, attacks: [jab]}
+    - {name: Wolf, hp: 10, vigor: 5, speed: 5, attacks_per_turn: 2, attacks: [jab],
+       target: random}
+"""
+
+# Wounds: Wound rolls, HP reset with overflow, death at a small Strain Meter.
+# Every attack deals at most 9 and every `wounds` combatant has 10 HP or more, so the
+# overflow is always smaller than full HP and each attack makes at most one Wound roll.
+WOUNDS = """
+scenario: ss-rules-wounds
+rules: shattered-spirits
+max_rounds: 30
+params: {strain_meter: 4}
+attacks:
+  hit: {profile: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9]}
+sides:
+  pcs:
+    - {name: Hero, hp: 10, vigor: 2, speed: 3, downed: wounds, attacks: [hit]}
+    - {name: Hero2, hp: 12, speed: 4, downed: wounds, attacks: [hit], target: lowest-hp}
+  mobs:
+    - {name: Brute, count: 2, hp: 18, speed: 2, attacks_per_turn: 2, attacks: [hit]}
+    - {name: Boss, hp: 14, speed: 5, downed: wounds, attacks: [hit], target: random}
+"""
+
+# Reactions: Block (Grit) and Evade (Reflex) by threshold, token costs, misses.
+REACTIONS = """
+scenario: ss-rules-reactions
+rules: shattered-spirits
+max_rounds: 4
+params: {reaction_cost: 2}
+attacks:
+  big: {profile: [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9]}
+  adv: {profile: [0, 0, 0, 2, 3, 4, 5, 6, 7, 8, 9], advantage: 1, modifier: -1}
+sides:
+  att:
+    - {name: A, hp: 100000, speed: 1, attacks_per_turn: 3, attacks: [big, adv], target: random}
+  def:
+    - {name: D1, hp: 100000, speed: 2, tokens: {grit: 5, reflex: 4},
+       react: {block: {when_damage_at_least: 3}, evade: {when_damage_at_least: 6}}}
+    - {name: D2, hp: 100000, tokens: {grit: 3}, react: {block: {when_damage_at_least: 0}}}
+    - {name: D3, hp: 100000, guard: 1, tokens: {reflex: 9},
+       react: {evade: {when_damage_at_least: 0}}}
+"""
+
+# Rushing terrain: +N Stun at the end of each Phase, its overflow as damage.
+RUSHING = """
+scenario: ss-rules-rushing
+rules: shattered-spirits
+max_rounds: 12
+attacks:
+  poke: {profile: [0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3], status: {12: [stun 1]}}
+sides:
+  river:
+    - {name: Runner, hp: 40, vigor: 3, speed: 3, stun_max: 2, rushing: 1, attacks: [poke]}
+  bank:
+    - {name: Still, hp: 45, speed: 4, stun_max: 4, attacks: [poke]}
+    - {name: Wader, hp: 60, speed: 1, stun_max: 3, rushing: 2, attacks: [poke]}
+"""
+
+SCENARIOS = {
+    "rolls": (ROLLS, 1500, 101),
+    "damage": (DAMAGE, 1500, 202),
+    "resources": (RESOURCES, 2000, 303),
+    "wounds": (WOUNDS, 2000, 404),
+    "reactions": (REACTIONS, 1500, 505),
+    "rushing": (RUSHING, 800, 606),
+}
+
+# ---------------------------------------------------------------------------------------
+# Reference model of RULES.md §1
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class Fighter:
+    """A combatant's scenario values and its running state in one encounter."""
+
+    index: int
+    name: str
+    side: int
+    spec: Any
+    hp: int = 0
+    vigor: int = 0
+    stun: int = 0
+    wounds: int = 0
+    segments: int = 0
+    out: bool = False
+    dead: bool = False
+    downed_once: bool = False
+    grit: int = 0
+    reflex: int = 0
+    exposed: int = 0
+    impaired: int = 0
+    rotation: int = 0
+    reactions: int = 0
+
+    def reset(self) -> None:
+        s = self.spec
+        self.hp, self.vigor, self.stun = s.hp, s.vigor, 0
+        self.wounds = self.segments = self.rotation = self.reactions = 0
+        self.out = self.dead = self.downed_once = False
+        self.grit, self.reflex = s.tokens.grit, s.tokens.reflex
+        self.exposed, self.impaired = s.exposed, s.impaired
+
+
+def kept_dice(dice: list[int], net: int, bonus_size: int) -> int:
+    """RULES.md §1 "Attack roll": 2d6; net Advantage/Disadvantage n keeps the highest /
+    lowest two of 3d6, each instance beyond the first a Bonus/Penalty of bonus_size."""
+    if net == 0:
+        return dice[0] + dice[1]
+    three = sorted(dice)
+    if net > 0:
+        return three[1] + three[2] + (net - 1) * bonus_size
+    return three[0] + three[1] - (-net - 1) * bonus_size
+
+
+def result_row(roll: int) -> int:
+    """RULES.md §1 "Extreme rolls": > 12 reads row 12; < 2 misses (row 0 here)."""
+    if roll < 2:
+        return 0
+    return min(roll, 12)
+
+
+def default_tier(attack: Any, row: int) -> int:
+    """RULES.md §1 "Profile": the profile's tier, else miss iff no damage and no status."""
+    if row == 0:
+        return 0
+    code = {"miss": 0, "hit": 1, "crit": 2}
+    if row in attack.tier:
+        return code[attack.tier[row]]
+    return 1 if attack.profile[row - 2] > 0 or attack.status.get(row) else 0
+
+
+def statuses(attack: Any, row: int) -> Counter:
+    out: Counter = Counter()
+    for text in attack.status.get(row, []):
+        parts = text.split()
+        out[parts[0]] += int(parts[1]) if len(parts) > 1 else 1
+    return out
+
+
+class Oracle:
+    """Replays traced encounters under RULES.md §1 and records every disagreement."""
+
+    def __init__(self, scenario: Any, trace: Any, n: int) -> None:
+        self.sc = scenario
+        self.prm = scenario.params
+        self.fighters: list[Fighter] = []
+        for s, members in enumerate(scenario.sides.values()):
+            for m in members:
+                for k in range(m.count):
+                    name = m.name if m.count == 1 else f"{m.name} {k + 1}"
+                    self.fighters.append(Fighter(len(self.fighters), name, s, m))
+        self.by_name = {f.name: f for f in self.fighters}
+        self.n_sides = len(scenario.sides)
+        self.errors: dict[str, list[str]] = defaultdict(list)
+        self.cases: Counter = Counter()
+        self.winners: Counter = Counter()
+        self.dead: Counter = Counter()
+        self.target_counts: Counter = Counter()  # (attacker, defender, n standing enemies)
+        self.first_wound_rolls: Counter = Counter()
+        self.later_wound_rolls: dict[int, list[int]] = defaultdict(list)
+        self.reaction_totals: list[tuple[str, int, int, int]] = []
+        records = trace.to_dict("records")
+        by_encounter: dict[int, list[dict]] = defaultdict(list)
+        for i, rec in enumerate(records):
+            rec["_i"] = i
+            by_encounter[rec["encounter"]].append(rec)
+        if sorted(by_encounter) != list(range(n)):
+            self.errors["schedule"].append(f"encounters in trace: {len(by_encounter)} of {n}")
+        for enc in range(n):
+            self.play(enc, by_encounter.get(enc, []))
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def fail(self, rule: str, rec: dict | None, message: str) -> None:
+        if len(self.errors[rule]) < 20:
+            where = "" if rec is None else f" [trace row {rec['_i']}: " + ", ".join(
+                f"{k}={v}" for k, v in rec.items() if k != "_i") + "]"
+            self.errors[rule].append(message + where)
+        else:
+            self.errors[rule].append("...")
+
+    def expect(self, rule: str, rec: dict, column: str, value: int) -> None:
+        if rec[column] != value:
+            self.fail(rule, rec, f"{column}: recorded {rec[column]}, rule gives {value}")
+
+    def standing_sides(self) -> int:
+        return len({f.side for f in self.fighters if not f.out})
+
+    def enemies(self, attacker: Fighter) -> list[Fighter]:
+        return [f for f in self.fighters if f.side != attacker.side and not f.out]
+
+    def damage(self, attack: Any, row: int, attacker: Fighter, defender: Fighter) -> int:
+        """RULES.md §1 "Damage order" (a miss deals nothing)."""
+        if default_tier(attack, row) == 0:
+            return 0
+        prm = self.prm
+        dmg = (attack.profile[row - 2] + attack.damage_modifier
+               + defender.exposed * prm.exposed_per_level
+               - attacker.impaired * prm.impaired_per_level)  # fmt: skip
+        guard = defender.spec.guard
+        glancing = attack.glancing
+        if defender.spec.cover:
+            if glancing:
+                guard += prm.cover_guard
+                self.cases["cover adds guard"] += 1
+            else:
+                glancing = True
+                self.cases["cover grants glancing"] += 1
+        dmg = max(dmg - guard, 0)
+        if glancing:
+            dmg = -(-dmg // prm.glancing_divisor)
+            self.cases["glancing"] += 1
+        return dmg
+
+    def take_damage(self, f: Fighter, dmg: int) -> tuple[int, bool]:
+        """Vigor first, then HP; at 0 HP Downed (RULES.md §1 "Resources", "Downed").
+
+        Returns (expected number of Wound rolls, whether the fighter became Downed)."""
+        absorbed = min(f.vigor, dmg)
+        if 0 < absorbed < dmg:
+            self.cases["vigor partly absorbs"] += 1
+        f.vigor -= absorbed
+        dmg -= absorbed
+        if dmg < f.hp:
+            f.hp -= dmg
+            return 0, False
+        overflow = dmg - f.hp
+        f.hp = 0
+        if f.spec.downed == "defeat":
+            f.out = True
+            return 0, True
+        return overflow, True
+
+    def wound(self, f: Fighter, roll: int, overflow: int, rec: dict) -> None:
+        """RULES.md §1 "Downed": Wound roll, segments, death, HP reset then overflow."""
+        k = f.wounds
+        lo, hi = (1, 6) if k == 0 else (k, 6 * k)
+        if self.prm.wound_roll == "sum" and not lo <= roll <= hi:
+            self.fail("wounds", rec, f"wound_roll {roll} outside {lo}..{hi} with {k} Wounds")
+        if k == 0:
+            self.first_wound_rolls[roll] += 1
+        else:
+            self.later_wound_rolls[k].append(roll)
+        self.cases[f"wound roll with {min(k, 2)} wounds"] += 1
+        f.wounds += 1
+        f.segments += -(-roll // 2)
+        if f.segments >= self.prm.strain_meter:
+            f.dead = f.out = True
+            f.hp = 0
+            self.cases["death"] += 1
+            return
+        f.hp = f.spec.hp - overflow
+        self.cases["hp reset with overflow" if overflow else "hp reset"] += 1
+
+    def take_stun(self, f: Fighter, stun: int) -> int:
+        """Add Stun; beyond stun_max it converts to damage (RULES.md §1 "Resources")."""
+        room = f.spec.stun_max - f.stun
+        if stun <= room:
+            f.stun += stun
+            return 0
+        f.stun = f.spec.stun_max
+        self.cases["stun overflow"] += 1
+        return stun - room
+
+    # -- one encounter ----------------------------------------------------------------------
+
+    def play(self, enc: int, recs: list[dict]) -> None:
+        for f in self.fighters:
+            f.reset()
+        queue = list(recs)
+        order = sorted(self.fighters, key=lambda f: (f.spec.speed, f.side, f.index))
+        over = False
+        last_round = self.sc.max_rounds
+        for rnd in range(1, self.sc.max_rounds + 1):
+            for phase in range(1, 7):
+                for f in order:
+                    if f.spec.speed != phase or f.out or not f.spec.attacks:
+                        continue
+                    for _ in range(f.spec.attacks_per_turn):
+                        foes = self.enemies(f)
+                        if not foes:
+                            over = True
+                            break
+                        if not queue:
+                            self.fail("schedule", None, f"encounter {enc}: trace ends before "
+                                      f"{f.name}'s attack in round {rnd} phase {phase}")
+                            return
+                        rec = queue.pop(0)
+                        self.attack(rec, rnd, phase, f, foes)
+                        if self.standing_sides() <= 1:
+                            over = True
+                            break
+                    if over:
+                        break
+                if over:
+                    break
+                # End of Phase: Rushing N adds N Stun (RULES.md §1 "Round").
+                for f in self.fighters:
+                    if f.spec.rushing and not f.out:
+                        overflow = self.take_stun(f, f.spec.rushing)
+                        self.cases["rushing stun"] += 1
+                        if overflow:
+                            self.cases["rushing overflow"] += 1
+                            n_wounds, _ = self.take_damage(f, overflow)
+                            assert f.spec.downed == "defeat", "test scenario: no wounds here"
+                if self.standing_sides() <= 1:
+                    over = True
+                    break
+            if over:
+                last_round = rnd
+                break
+            if self.prm.statuses_last == "round":
+                for f in self.fighters:
+                    f.exposed, f.impaired = f.spec.exposed, f.spec.impaired
+        if queue:
+            self.fail("schedule", queue[0], f"encounter {enc}: {len(queue)} attack(s) traced "
+                      "after the encounter should have ended")
+        standing = {f.side for f in self.fighters if not f.out}
+        self.winners[standing.pop() if len(standing) == 1 else "draw"] += 1
+        self.cases[f"encounter ends in round {min(last_round, 3)}+"] += 1
+        for f in self.fighters:
+            self.dead[f.name] += f.dead
+            self.reaction_totals.append((f.name, f.reactions, f.spec.tokens.grit,
+                                         f.spec.tokens.reflex))
+
+    # -- one attack ---------------------------------------------------------------------------
+
+    def attack(self, rec: dict, rnd: int, phase: int, att: Fighter, foes: list[Fighter]) -> None:
+        prm = self.prm
+        # Round structure and rotation (RULES.md §1 "Round").
+        self.expect("schedule", rec, "round", rnd)
+        self.expect("schedule", rec, "phase", phase)
+        if rec["attacker"] != att.name:
+            self.fail("schedule", rec, f"attacker: recorded {rec['attacker']}, turn order "
+                      f"gives {att.name}")
+            att = self.by_name[rec["attacker"]]
+        name = att.spec.attacks[att.rotation % len(att.spec.attacks)]
+        att.rotation += 1
+        if rec["attack"] != name:
+            self.fail("schedule", rec, f"attack: recorded {rec['attack']}, rotation gives {name}")
+            name = rec["attack"]
+        attack = self.sc.attacks[name]
+        # Targeting (RULES.md shared model).
+        defender = self.by_name[rec["defender"]]
+        policy = att.spec.target
+        if policy == "focus":
+            allowed = [foes[0]]
+        elif policy == "lowest-hp":
+            low = min(f.hp for f in foes)
+            allowed = [f for f in foes if f.hp == low]
+            if len(allowed) < len(foes):
+                self.cases["lowest-hp discriminates"] += 1
+        else:
+            allowed = foes
+            self.target_counts[(att.name, defender.name, len(foes))] += 1
+        if defender not in allowed:
+            self.fail("targeting", rec, f"{policy}: defender {defender.name} not in "
+                      f"{[f.name for f in allowed]}")
+        # Attack roll (RULES.md §1 "Attack roll", "Extreme rolls").
+        net = attack.advantage - attack.disadvantage
+        modifier = attack.modifier + att.spec.roll_modifier
+        dice = [rec["die1"], rec["die2"], rec["die3"]]
+        n_dice = 2 if net == 0 else 3
+        if not all(1 <= d <= 6 for d in dice[:n_dice]) or any(dice[n_dice:]):
+            self.fail("attack roll", rec, f"dice {dice} for net advantage {net}")
+        roll = kept_dice(dice, net, prm.bonus_size) + modifier
+        self.expect("attack roll", rec, "roll", roll)
+        self.cases[f"net advantage {max(-2, min(2, net))}"] += 1
+        # Reaction (RULES.md §1 "Reactions"): seen before it resolves.
+        row = result_row(roll)
+        tier = default_tier(attack, row)
+        would = self.damage(attack, row, att, defender)
+        cost = prm.reaction_cost
+        react = defender.spec.react
+        expected = 0
+        if tier > 0:
+            if react.evade and would >= react.evade.when_damage_at_least:
+                if defender.reflex >= cost:
+                    expected = 2
+                else:
+                    self.cases["evade refused: no reflex"] += 1
+            if expected == 0 and react.block and would >= react.block.when_damage_at_least:
+                if defender.grit >= cost:
+                    expected = 1
+                else:
+                    self.cases["block refused: no grit"] += 1
+        elif react.block or react.evade:
+            self.cases["no reaction on a miss"] += 1
+        self.expect("reaction", rec, "reaction", expected)
+        reaction = rec["reaction"]
+        rerolls = [rec["reroll_die1"], rec["reroll_die2"], rec["reroll_die3"]]
+        final = roll
+        if reaction == 2:
+            defender.reflex -= cost
+            defender.reactions += 1
+            self.cases["evade"] += 1
+            if not all(1 <= d <= 6 for d in rerolls[:n_dice]) or any(rerolls[n_dice:]):
+                self.fail("reaction", rec, f"evade rerolled {rerolls} for net advantage {net}")
+            final = kept_dice(rerolls, net, prm.bonus_size) + modifier
+        else:
+            if any(rerolls):
+                self.fail("reaction", rec, f"reroll dice {rerolls} without an Evade")
+            if reaction == 1:
+                defender.grit -= cost
+                defender.reactions += 1
+                self.cases["block"] += 1
+                final = roll - 1
+        self.expect("reaction", rec, "final_roll", final)
+        # Row, tier, damage.
+        row = result_row(final)
+        tier = default_tier(attack, row)
+        if final > 12:
+            self.cases["roll above 12"] += 1
+        if final < 2:
+            self.cases["roll below 2"] += 1
+        self.expect("extreme rolls", rec, "row", row)
+        self.expect("tier", rec, "tier", tier)
+        self.cases[f"tier {tier}"] += 1
+        dmg = self.damage(attack, row, att, defender)
+        self.expect("damage", rec, "damage", dmg)
+        # Resources: damage, Wounds, then the row's statuses.
+        overflow, downed = self.take_damage(defender, dmg)
+        wound_rolls = []
+        if downed and defender.spec.downed == "wounds":
+            wound_rolls.append(overflow)
+        if tier > 0 and not defender.out and not wound_rolls:
+            st = statuses(attack, row)
+            defender.exposed += st["exposed"]
+            defender.impaired += st["impaired"]
+            if st["exposed"] or st["impaired"]:
+                self.cases["profile exposed/impaired"] += 1
+            extra = self.take_stun(defender, st["stun"] * prm.stun_per_level)
+            if extra:
+                _, downed_by_stun = self.take_damage(defender, extra)
+                downed = downed or downed_by_stun
+                if downed_by_stun:
+                    self.cases["downed by stun"] += 1
+                    assert defender.spec.downed == "defeat", "test scenario: no wounds here"
+        elif wound_rolls:
+            # Downed with Wounds: roll, reset HP, then the row's statuses on the new HP.
+            self.wound(defender, rec["wound_roll"], wound_rolls[0], rec)
+            if not defender.out and tier > 0:
+                st = statuses(attack, row)
+                assert not st, "test scenario: wounds attacks carry no statuses"
+        if not wound_rolls:
+            self.expect("wounds", rec, "wound_roll", 0)
+        first_down = downed and not defender.downed_once
+        defender.downed_once = defender.downed_once or downed
+        if first_down:
+            self.cases["downed"] += 1
+        self.expect("downed", rec, "downed", int(first_down))
+        self.expect("vigor/hp", rec, "vigor_after", defender.vigor)
+        self.expect("vigor/hp" if not wound_rolls else "wounds", rec, "hp_after", defender.hp)
+        self.expect("stun", rec, "stun_after", defender.stun)
+        # Re-synchronise with the recorded state so a disagreement is reported once.
+        defender.vigor, defender.hp, defender.stun = (
+            rec["vigor_after"], rec["hp_after"], rec["stun_after"])
+        if defender.spec.downed == "defeat" and defender.hp == 0:
+            defender.out = True
+
+
+# ---------------------------------------------------------------------------------------
+# Fixtures: each scenario simulated once
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    scenario: Any
+    result: Any
+    trace: Any
+    oracle: Oracle
+    n: int
+    extra: dict = field(default_factory=dict)
+
+
+def _run(key: str) -> Run:
+    text, n, seed = SCENARIOS[key]
+    scenario = simlab.loads(text)
+    result = simlab.simulate(scenario, n=n, seed=seed, trace=True)
+    trace = result.trace
+    assert trace is not None and len(trace) > 0
+    return Run(scenario, result, trace, Oracle(scenario, trace, n), n)
+
+
+@pytest.fixture(scope="module")
+def rolls() -> Run:
+    return _run("rolls")
+
+
+@pytest.fixture(scope="module")
+def damage() -> Run:
+    return _run("damage")
+
+
+@pytest.fixture(scope="module")
+def resources() -> Run:
+    return _run("resources")
+
+
+@pytest.fixture(scope="module")
+def wounds() -> Run:
+    return _run("wounds")
+
+
+@pytest.fixture(scope="module")
+def reactions() -> Run:
+    return _run("reactions")
+
+
+@pytest.fixture(scope="module")
+def rushing() -> Run:
+    return _run("rushing")
+
+
+def _errors(run: Run, rule: str) -> list[str]:
+    return run.oracle.errors.get(rule, [])
+
+
+RULES = ["schedule", "targeting", "attack roll", "extreme rolls", "tier", "damage",
+         "reaction", "vigor/hp", "stun", "downed", "wounds"]  # fmt: skip
+
+
+@pytest.mark.parametrize("rule", RULES)
+@pytest.mark.parametrize("key", list(SCENARIOS))
+def test_every_traced_attack_follows_the_rule(request: pytest.FixtureRequest, key: str,
+                                              rule: str) -> None:
+    """Each rule of RULES.md §1, replayed on every traced attack of every scenario."""
+    run = request.getfixturevalue(key)
+    errors = _errors(run, rule)
+    assert not errors, f"{len(errors)} rows disagree with RULES.md §1 ({rule}):\n" + "\n".join(
+        errors[:10])
+
+
+# Each case must occur many times in the scenario built for it, so that the replay above
+# actually exercised it (a check that never fires proves nothing).
+COVERAGE = [
+    ("rolls", "net advantage 0", 3000),
+    ("rolls", "net advantage 1", 3000),
+    ("rolls", "net advantage 2", 1000),
+    ("rolls", "net advantage -1", 1000),
+    ("rolls", "net advantage -2", 1000),
+    ("rolls", "roll above 12", 500),
+    ("rolls", "roll below 2", 500),
+    ("rolls", "tier 0", 500),
+    ("rolls", "tier 1", 3000),
+    ("rolls", "tier 2", 500),
+    ("damage", "cover grants glancing", 2000),
+    ("damage", "cover adds guard", 1000),
+    ("damage", "glancing", 5000),
+    ("resources", "vigor partly absorbs", 200),
+    ("resources", "stun overflow", 200),
+    ("resources", "downed by stun", 20),
+    ("resources", "downed", 3000),
+    ("resources", "lowest-hp discriminates", 2000),
+    ("resources", "profile exposed/impaired", 500),
+    ("wounds", "wound roll with 0 wounds", 1000),
+    ("wounds", "wound roll with 1 wounds", 500),
+    ("wounds", "wound roll with 2 wounds", 100),
+    ("wounds", "hp reset with overflow", 500),
+    ("wounds", "death", 300),
+    ("reactions", "block", 1000),
+    ("reactions", "evade", 1000),
+    ("reactions", "block refused: no grit", 500),
+    ("reactions", "evade refused: no reflex", 200),
+    ("reactions", "no reaction on a miss", 500),
+    ("rushing", "rushing stun", 5000),
+    ("rushing", "rushing overflow", 2000),
+    ("rushing", "stun overflow", 2000),
+]
+
+
+@pytest.mark.parametrize(("key", "case", "at_least"), COVERAGE)
+def test_case_occurs(request: pytest.FixtureRequest, key: str, case: str, at_least: int) -> None:
+    run = request.getfixturevalue(key)
+    assert run.oracle.cases[case] >= at_least, dict(run.oracle.cases)
+
+
+# ---------------------------------------------------------------------------------------
+# Direct checks on the trace (independent of the replay's bookkeeping)
+# ---------------------------------------------------------------------------------------
+
+
+def _bound(count: int, trials: int, p: float) -> bool:
+    sigma = math.sqrt(trials * p * (1 - p))
+    return abs(count - trials * p) <= K_SIGMA * sigma
+
+
+def test_attack_dice_are_fair_d6(rolls: Run) -> None:
+    t = rolls.trace
+    faces = np.concatenate([t.die1, t.die2, t.die3[t.die3 > 0]])
+    for face in range(1, 7):
+        assert _bound(int((faces == face).sum()), len(faces), 1 / 6), face
+
+
+def test_extreme_rolls_resolve_on_row_12_or_miss(rolls: Run) -> None:
+    """RULES.md §1 "Extreme rolls": a modified roll > 12 uses row 12; < 2 misses."""
+    t = rolls.trace
+    high = t[t.final_roll > 12]
+    low = t[t.final_roll < 2]
+    assert len(high) > 500 and len(low) > 500
+    assert (high.row == 12).all()
+    assert ((low.row == 0) & (low.tier == 0) & (low.damage == 0)).all()
+    # row 12 of `hot` deals 15 and is a crit: an over-12 roll gets exactly that
+    hot = high[high.attack == "hot"]
+    assert len(hot) > 100 and (hot.damage == 15).all() and (hot.tier == 2).all()
+
+
+def test_phase_order_and_sides(rolls: Run, resources: Run) -> None:
+    """RULES.md §1 "Round": Phase = Speed; within a Phase the first side acts first."""
+    for run in (rolls, resources):
+        speed = {}
+        side = {}
+        for s, (side_name, members) in enumerate(run.scenario.sides.items()):
+            for m in members:
+                for k in range(m.count):
+                    name = m.name if m.count == 1 else f"{m.name} {k + 1}"
+                    speed[name], side[name] = m.speed, s
+        t = run.trace
+        assert (t.phase == t.attacker.map(speed)).all()
+        key = t["round"] * 100 + t.phase * 10 + t.attacker.map(side)
+        for _, group in t.groupby("encounter"):
+            assert (np.diff(key.loc[group.index].to_numpy()) >= 0).all()
+
+
+def test_attacks_per_turn_and_rotation(rolls: Run) -> None:
+    """`attacks_per_turn` attacks per Turn, cycling through the attacks list."""
+    t = rolls.trace
+    per_turn = t.groupby(["encounter", "round", "attacker"]).size()
+    assert (per_turn.xs("Roller", level="attacker") == 2).all()
+    assert (per_turn.xs("Roller2", level="attacker") == 3).all()
+    r2 = t[t.attacker == "Roller2"].groupby("encounter").attack.apply(list)
+    cycle = ["dis1", "dis3", "hot", "tiers"]
+    for seq in r2:
+        assert seq == [cycle[i % 4] for i in range(len(seq))]
+
+
+def test_random_targeting_is_uniform(damage: Run) -> None:
+    """`random` picks each standing enemy with equal probability (4.5σ binomial bound)."""
+    counts = damage.oracle.target_counts
+    for attacker in ("Striker", "Striker2"):
+        row = {d: counts[(attacker, d, 4)] for d in ("T1", "T2", "T3", "T4")}
+        total = sum(row.values())
+        assert total == damage.n * 3 * damage.scenario.sides["strikers"][
+            0 if attacker == "Striker" else 1].attacks_per_turn
+        for d, k in row.items():
+            assert _bound(k, total, 0.25), (attacker, d, row)
+
+
+def test_random_targeting_among_standing(resources: Run) -> None:
+    counts = resources.oracle.target_counts
+    # with both heroes standing, Wolf picks each about half the time
+    both = {d: k for (a, d, s), k in counts.items() if s == 2 and a == "Wolf"}
+    total = sum(both.values())
+    assert total > 500
+    for d, k in both.items():
+        assert _bound(k, total, 0.5), both
+
+
+def test_round_cap_gives_draws(rolls: Run, damage: Run, reactions: Run) -> None:
+    """Shared model: at the round cap the encounter is a draw."""
+    for run in (rolls, damage, reactions):
+        wins = run.result.win_rates().set_index("side")
+        assert wins.loc["draw", "wins"] == run.n
+        assert run.trace["round"].max() == run.scenario.max_rounds
+
+
+@pytest.mark.parametrize("key", ["resources", "wounds", "rushing"])
+def test_winners_match_replay(request: pytest.FixtureRequest, key: str) -> None:
+    """The recorded winner counts equal the replay's (who is left standing at the end)."""
+    run = request.getfixturevalue(key)
+    wins = run.result.win_rates()
+    names = [*run.scenario.sides, "draw"]
+    replay = [run.oracle.winners[s] for s in range(len(names) - 1)] + [run.oracle.winners["draw"]]
+    assert list(wins.wins) == replay, (names, list(wins.wins), replay)
+    assert sum(replay[:-1]) > 0
+
+
+def _acts_after(t, out_index: dict) -> list:
+    """Trace rows in which a combatant acts or is attacked after the row that took it out."""
+    bad = []
+    for column in ("attacker", "defender"):
+        limit = [out_index.get((e, c), len(t)) for e, c in zip(t.encounter, t[column])]
+        bad.extend(t.index[t.index.to_numpy() > np.asarray(limit)].tolist())
+    return sorted(bad)
+
+
+def test_defeated_are_never_attacked_again(resources: Run) -> None:
+    """Downed as defeat (RULES.md §1 "Downed"): out of the fight at 0 HP."""
+    t = resources.trace
+    zero = t[t.hp_after == 0].drop_duplicates(["encounter", "defender"])
+    assert len(zero) > 3000
+    out_index = {(e, d): i for e, d, i in zip(zero.encounter, zero.defender, zero.index)}
+    bad = _acts_after(t, out_index)
+    assert not bad, t.loc[bad[:5]].to_string()
+
+
+def test_wound_roll_distribution(wounds: Run) -> None:
+    """First Wound: 2d6 keep the lower, P(r) = (13 − 2r)/36; k Wounds: sum of k d6."""
+    first = wounds.oracle.first_wound_rolls
+    total = sum(first.values())
+    assert total > 1000
+    for r in range(1, 7):
+        assert _bound(first[r], total, (13 - 2 * r) / 36), (r, dict(first))
+    ones = wounds.oracle.later_wound_rolls[1]
+    assert len(ones) > 500
+    for r in range(1, 7):
+        assert _bound(ones.count(r), len(ones), 1 / 6), (r, Counter(ones))
+    twos = np.array(wounds.oracle.later_wound_rolls[2])
+    assert len(twos) > 100
+    sd = math.sqrt(2 * 35 / 12 / len(twos))
+    assert abs(twos.mean() - 7) <= K_SIGMA * sd
+
+
+def test_wounds_death_and_dead_never_attacked(wounds: Run) -> None:
+    """Death when the Strain Meter is full: dead_rate > 0, and the dead stay out."""
+    table = wounds.result.combatants().set_index("combatant")
+    for name in ("Hero", "Hero2", "Boss"):
+        assert table.loc[name, "dead_rate"] > 0
+        assert table.loc[name, "dead_rate"] * wounds.n == pytest.approx(wounds.oracle.dead[name])
+    # defeat combatants never die
+    assert table.loc["Brute 1", "dead_rate"] == 0
+    t = wounds.trace
+    meter = wounds.scenario.params.strain_meter
+    out_index = {}
+    for (enc, name), g in t[t.wound_roll > 0].groupby(["encounter", "defender"]):
+        segments = np.cumsum(-(-g.wound_roll.to_numpy() // 2))
+        full = np.flatnonzero(segments >= meter)
+        if len(full):
+            assert full[0] == len(g) - 1, (enc, name)  # no Wound roll after death
+            out_index[(enc, name)] = g.index[full[0]]
+    assert len(out_index) > 300
+    bad = _acts_after(t, out_index)
+    assert not bad, t.loc[bad[:5]].to_string()
+
+
+def test_reactions_within_tokens(reactions: Run) -> None:
+    """One reaction per attack, paid from the combatant's tokens each encounter."""
+    cost = reactions.scenario.params.reaction_cost
+    assert reactions.trace.reaction.isin([0, 1, 2]).all()
+    per = reactions.trace[reactions.trace.reaction > 0].groupby(
+        ["encounter", "defender", "reaction"]).size()
+    tokens = {m.name: m.tokens for m in reactions.scenario.sides["def"]}
+    for (enc, name, kind), k in per.items():
+        pool = tokens[name].grit if kind == 1 else tokens[name].reflex
+        assert k <= pool // cost, (enc, name, kind, k)
+    # a hit with the threshold met but no tokens left gets no reaction
+    assert reactions.oracle.cases["block refused: no grit"] > 0
+
+
+def test_rushing_stun_between_attacks(rushing: Run) -> None:
+    """Rushing N: +N Stun at the end of every Phase (6 per round) — Runner (stun_max 2,
+    Rushing 1) is at full Stun whenever it is attacked after round 1 Phase 2."""
+    t = rushing.trace
+    on_runner = t[(t.defender == "Runner") & ((t["round"] > 1) | (t.phase > 2))]
+    assert len(on_runner) > 500
+    assert (on_runner.stun_after == 2).all()
+    # Between two attacks on Runner (Stun already full), each Phase end in between
+    # costs it 1 Vigor/HP of Stun overflow, before the next attack's damage.
+    checked = 0
+    for _, g in t[t.defender == "Runner"].groupby("encounter"):
+        rows = g.to_dict("records")
+        for prev, cur in zip(rows, rows[1:]):
+            if prev["round"] * 6 + prev["phase"] < 8 or cur["row"] == 12:
+                continue
+            phase_ends = (cur["round"] * 6 + cur["phase"]) - (prev["round"] * 6 + prev["phase"])
+            before = max(prev["vigor_after"] + prev["hp_after"] - phase_ends, 0)
+            assert cur["vigor_after"] + cur["hp_after"] == max(before - cur["damage"], 0), (
+                prev, cur)
+            checked += 1
+    assert checked > 1000
