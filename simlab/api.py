@@ -52,6 +52,7 @@ def simulate(
     block_size: int = runner.DEFAULT_BLOCK,
     trace: bool = False,
     progress: runner.Progress | None = None,
+    client: Any = None,
 ) -> Result:
     """Simulate ``n`` encounters of a scenario.
 
@@ -73,6 +74,9 @@ def simulate(
         runs (at most 10,000 encounters), played on one thread.
     progress : callable, optional
         Called with the number of encounters finished after each block.
+    client : distributed.Client, optional
+        Run the blocks as tasks on this Dask cluster instead of local threads; the
+        result is identical.
 
     Returns
     -------
@@ -86,6 +90,10 @@ def simulate(
         tallies, rows = runner.run_trace(job)
         columns = runner.kernels(job.rules).TRACE_COLUMNS
         trace_rows = _name_trace(pd.DataFrame(rows, columns=list(columns)), job)
+    elif client is not None:
+        from simlab.engine.distributed import run_dask
+
+        tallies = run_dask(job, client, block_size, progress)
     else:
         tallies = runner.run_local(job, threads, block_size, progress)
     return Result(

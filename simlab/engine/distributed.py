@@ -1,0 +1,47 @@
+"""Running a job on a Dask cluster, for when one machine is not enough.
+
+Each task plays one block of encounters with :func:`simlab.engine.runner.run_range` — a
+plain module-level function, so workers need only simlab installed, not any jitted
+object — and returns integer tallies; the client adds them up. Encounter ``i`` is keyed
+by (seed, i), so a cluster run equals a local run bit for bit, whatever the number of
+workers. Start workers with ``NUMBA_NUM_THREADS=1``: Dask already gives each worker
+process its own core.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simlab.engine.runner import Job, Progress, blocks, run_range
+from simlab.engine.tallies import TallyArrays, merge, new_tallies
+
+
+def run_dask(
+    job: Job, client: Any, block_size: int, progress: Progress | None = None
+) -> TallyArrays:
+    """Run ``job`` on a ``dask.distributed.Client``, one task per block.
+
+    Parameters
+    ----------
+    job : Job
+        The compiled scenario, seed and sample size.
+    client : distributed.Client
+        A connected client (``Client("tcp://scheduler:8786")`` or a ``LocalCluster``).
+    block_size : int
+        Encounters per task.
+    progress : callable, optional
+        Called with the number of encounters finished as each task completes.
+    """
+    from distributed import as_completed
+
+    job_future = client.scatter(job, broadcast=True)
+    futures = {
+        client.submit(run_range, job_future, first, count, 1, pure=False): count
+        for first, count in blocks(0, job.n, block_size)
+    }
+    total = new_tallies(job.layout)
+    for future in as_completed(futures):
+        total = merge(total, future.result())
+        if progress is not None:
+            progress(futures[future])
+    return total

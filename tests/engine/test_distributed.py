@@ -1,0 +1,41 @@
+"""A run on a Dask cluster equals the local run bit for bit."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import simlab
+
+distributed = pytest.importorskip("distributed")
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def client():  # type: ignore[no-untyped-def]
+    saved = os.environ.get("NUMBA_NUM_THREADS")
+    os.environ["NUMBA_NUM_THREADS"] = "1"  # inherited by the worker processes only
+    try:
+        cluster = distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+    finally:
+        if saved is None:
+            del os.environ["NUMBA_NUM_THREADS"]
+        else:
+            os.environ["NUMBA_NUM_THREADS"] = saved
+    with distributed.Client(cluster) as c:
+        yield c
+    cluster.close()
+
+
+def test_cluster_run_equals_local_run(client) -> None:  # type: ignore[no-untyped-def]
+    scn = simlab.load(ROOT / "scenarios/shattered-spirits/party-3v3.yaml")
+    local = simlab.simulate(scn, n=9_000, seed=21, threads=1)
+    remote = simlab.simulate(scn, n=9_000, seed=21, client=client, block_size=2_000)
+    for a, b in zip(local.tallies, remote.tallies, strict=True):
+        assert np.array_equal(a, b)
