@@ -77,6 +77,8 @@ def validate(scenario: str) -> None:
 @click.option("--threads", type=click.IntRange(min=1), help="Threads (default: all cores).")
 @click.option("--block-size", type=click.IntRange(min=1), default=1 << 20, show_default=True,
               help="Encounters per block (progress granularity; results do not depend on it).")
+@click.option("--scheduler", metavar="ADDRESS",
+              help="Run on this Dask scheduler (e.g. tcp://host:8786); same results.")
 @handle_errors
 def run(
     scenario: str,
@@ -85,6 +87,7 @@ def run(
     out: str | None,
     threads: int | None,
     block_size: int,
+    scheduler: str | None,
 ) -> None:
     """Simulate a scenario and print hit rates, damage, time-to-down and win rates."""
     from simlab import api
@@ -93,13 +96,31 @@ def run(
     scn = api.load(scenario)
     _check_threads(threads)
     n = encounters or scn.encounters
+    client = _connect(scheduler)
     with terminal.progress(n) as advance:
         result = api.simulate(scn, n, seed, threads=threads, block_size=block_size,
-                              progress=advance)  # fmt: skip
+                              progress=advance, client=client)  # fmt: skip
     terminal.print_result(result)
     if out:
         written = api.write_results(result, out)
         click.echo(f"wrote {len(written)} files to {out}")
+
+
+def _connect(scheduler: str | None) -> object:
+    if scheduler is None:
+        return None
+    try:
+        from distributed import Client
+    except ImportError as err:
+        from simlab.errors import InputError
+
+        raise InputError("expected simlab[dask] installed for --scheduler; got no dask") from err
+    try:
+        return Client(scheduler, timeout=10)
+    except OSError as err:
+        from simlab.errors import InputError
+
+        raise InputError(f"expected a reachable Dask scheduler at {scheduler}; got {err}") from err
 
 
 def _check_threads(threads: int | None) -> None:

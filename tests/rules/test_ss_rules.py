@@ -19,6 +19,7 @@ correct simulator fails one with negligible probability.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -287,8 +288,13 @@ class Oracle:
 
     def fail(self, rule: str, rec: dict | None, message: str) -> None:
         if len(self.errors[rule]) < 20:
-            where = "" if rec is None else f" [trace row {rec['_i']}: " + ", ".join(
-                f"{k}={v}" for k, v in rec.items() if k != "_i") + "]"
+            where = (
+                ""
+                if rec is None
+                else f" [trace row {rec['_i']}: "
+                + ", ".join(f"{k}={v}" for k, v in rec.items() if k != "_i")
+                + "]"
+            )
             self.errors[rule].append(message + where)
         else:
             self.errors[rule].append("...")
@@ -396,8 +402,12 @@ class Oracle:
                             over = True
                             break
                         if not queue:
-                            self.fail("schedule", None, f"encounter {enc}: trace ends before "
-                                      f"{f.name}'s attack in round {rnd} phase {phase}")
+                            self.fail(
+                                "schedule",
+                                None,
+                                f"encounter {enc}: trace ends before "
+                                f"{f.name}'s attack in round {rnd} phase {phase}",
+                            )
                             return
                         rec = queue.pop(0)
                         self.attack(rec, rnd, phase, f, foes)
@@ -415,7 +425,7 @@ class Oracle:
                         self.cases["rushing stun"] += 1
                         if overflow:
                             self.cases["rushing overflow"] += 1
-                            n_wounds, _ = self.take_damage(f, overflow)
+                            self.take_damage(f, overflow)
                             assert f.spec.downed == "defeat", "test scenario: no wounds here"
                 if self.standing_sides() <= 1:
                     over = True
@@ -427,15 +437,20 @@ class Oracle:
                 for f in self.fighters:
                     f.exposed, f.impaired = f.spec.exposed, f.spec.impaired
         if queue:
-            self.fail("schedule", queue[0], f"encounter {enc}: {len(queue)} attack(s) traced "
-                      "after the encounter should have ended")
+            self.fail(
+                "schedule",
+                queue[0],
+                f"encounter {enc}: {len(queue)} attack(s) traced "
+                "after the encounter should have ended",
+            )
         standing = {f.side for f in self.fighters if not f.out}
         self.winners[standing.pop() if len(standing) == 1 else "draw"] += 1
         self.cases[f"encounter ends in round {min(last_round, 3)}+"] += 1
         for f in self.fighters:
             self.dead[f.name] += f.dead
-            self.reaction_totals.append((f.name, f.reactions, f.spec.tokens.grit,
-                                         f.spec.tokens.reflex))
+            self.reaction_totals.append(
+                (f.name, f.reactions, f.spec.tokens.grit, f.spec.tokens.reflex)
+            )
 
     # -- one attack ---------------------------------------------------------------------------
 
@@ -445,8 +460,11 @@ class Oracle:
         self.expect("schedule", rec, "round", rnd)
         self.expect("schedule", rec, "phase", phase)
         if rec["attacker"] != att.name:
-            self.fail("schedule", rec, f"attacker: recorded {rec['attacker']}, turn order "
-                      f"gives {att.name}")
+            self.fail(
+                "schedule",
+                rec,
+                f"attacker: recorded {rec['attacker']}, turn order gives {att.name}",
+            )
             att = self.by_name[rec["attacker"]]
         name = att.spec.attacks[att.rotation % len(att.spec.attacks)]
         att.rotation += 1
@@ -468,8 +486,11 @@ class Oracle:
             allowed = foes
             self.target_counts[(att.name, defender.name, len(foes))] += 1
         if defender not in allowed:
-            self.fail("targeting", rec, f"{policy}: defender {defender.name} not in "
-                      f"{[f.name for f in allowed]}")
+            self.fail(
+                "targeting",
+                rec,
+                f"{policy}: defender {defender.name} not in {[f.name for f in allowed]}",
+            )
         # Attack roll (RULES.md §1 "Attack roll", "Extreme rolls").
         net = attack.advantage - attack.disadvantage
         modifier = attack.modifier + att.spec.roll_modifier
@@ -530,6 +551,13 @@ class Oracle:
         self.expect("extreme rolls", rec, "row", row)
         self.expect("tier", rec, "tier", tier)
         self.cases[f"tier {tier}"] += 1
+        if row and attack.profile[row - 2] == 0:
+            if row in attack.tier:
+                self.cases["explicit tier on a no-damage row"] += 1
+            elif attack.status.get(row):
+                self.cases["status-only row hits by default"] += 1
+        if defender.exposed or att.impaired:
+            self.cases["exposed or impaired"] += 1
         dmg = self.damage(attack, row, att, defender)
         self.expect("damage", rec, "damage", dmg)
         # Resources: damage, Wounds, then the row's statuses.
@@ -568,7 +596,10 @@ class Oracle:
         self.expect("stun", rec, "stun_after", defender.stun)
         # Re-synchronise with the recorded state so a disagreement is reported once.
         defender.vigor, defender.hp, defender.stun = (
-            rec["vigor_after"], rec["hp_after"], rec["stun_after"])
+            rec["vigor_after"],
+            rec["hp_after"],
+            rec["stun_after"],
+        )
         if defender.spec.downed == "defeat" and defender.hp == 0:
             defender.out = True
 
@@ -637,13 +668,15 @@ RULES = ["schedule", "targeting", "attack roll", "extreme rolls", "tier", "damag
 
 @pytest.mark.parametrize("rule", RULES)
 @pytest.mark.parametrize("key", list(SCENARIOS))
-def test_every_traced_attack_follows_the_rule(request: pytest.FixtureRequest, key: str,
-                                              rule: str) -> None:
+def test_every_traced_attack_follows_the_rule(
+    request: pytest.FixtureRequest, key: str, rule: str
+) -> None:
     """Each rule of RULES.md §1, replayed on every traced attack of every scenario."""
     run = request.getfixturevalue(key)
     errors = _errors(run, rule)
     assert not errors, f"{len(errors)} rows disagree with RULES.md §1 ({rule}):\n" + "\n".join(
-        errors[:10])
+        errors[:10]
+    )
 
 
 # Each case must occur many times in the scenario built for it, so that the replay above
@@ -659,6 +692,9 @@ COVERAGE = [
     ("rolls", "tier 0", 500),
     ("rolls", "tier 1", 3000),
     ("rolls", "tier 2", 500),
+    ("rolls", "explicit tier on a no-damage row", 100),
+    ("rolls", "status-only row hits by default", 100),
+    ("damage", "exposed or impaired", 5000),
     ("damage", "cover grants glancing", 2000),
     ("damage", "cover adds guard", 1000),
     ("damage", "glancing", 5000),
@@ -707,6 +743,36 @@ def test_attack_dice_are_fair_d6(rolls: Run) -> None:
         assert _bound(int((faces == face).sum()), len(faces), 1 / 6), face
 
 
+@pytest.mark.parametrize(
+    ("attack", "kept", "bonus"),
+    [
+        ("plain", "two", 0),
+        ("adv1", "high", 0),
+        ("adv2dis1", "high", 0),  # 2 Advantage − 1 Disadvantage = Advantage 1, no Bonus
+        ("adv3", "high", 2 * 2),  # Advantage + 2 Bonuses of bonus_size 2
+        ("dis1", "low", 0),
+        ("dis3", "low", -2 * 2),  # Disadvantage + 2 Penalties of bonus_size 2
+    ],
+)
+def test_attack_roll_formula(rolls: Run, attack: str, kept: str, bonus: int) -> None:
+    """RULES.md §1 "Attack roll", spelled out per attack: kept dice + Bonus/Penalty +
+    the attack's modifier + the attacker's roll_modifier."""
+    t = rolls.trace[rolls.trace.attack == attack]
+    assert len(t) > 1000
+    dice = np.sort(t[["die1", "die2", "die3"]].to_numpy(), axis=1)
+    if kept == "two":
+        assert (dice[:, 0] == 0).all()
+        base = dice[:, 1] + dice[:, 2]
+    else:
+        assert (dice[:, 0] >= 1).all()
+        base = dice[:, 1] + dice[:, 2] if kept == "high" else dice[:, 0] + dice[:, 1]
+    spec = rolls.scenario.attacks[attack]
+    owners = {m.name: m.roll_modifier for m in rolls.scenario.sides["a"]}
+    owners.update({m.name: m.roll_modifier for m in rolls.scenario.sides["b"]})
+    expected = base + bonus + spec.modifier + t.attacker.map(owners).to_numpy()
+    assert (t.roll.to_numpy() == expected).all()
+
+
 def test_extreme_rolls_resolve_on_row_12_or_miss(rolls: Run) -> None:
     """RULES.md §1 "Extreme rolls": a modified roll > 12 uses row 12; < 2 misses."""
     t = rolls.trace
@@ -725,7 +791,7 @@ def test_phase_order_and_sides(rolls: Run, resources: Run) -> None:
     for run in (rolls, resources):
         speed = {}
         side = {}
-        for s, (side_name, members) in enumerate(run.scenario.sides.items()):
+        for s, members in enumerate(run.scenario.sides.values()):
             for m in members:
                 for k in range(m.count):
                     name = m.name if m.count == 1 else f"{m.name} {k + 1}"
@@ -755,8 +821,12 @@ def test_random_targeting_is_uniform(damage: Run) -> None:
     for attacker in ("Striker", "Striker2"):
         row = {d: counts[(attacker, d, 4)] for d in ("T1", "T2", "T3", "T4")}
         total = sum(row.values())
-        assert total == damage.n * 3 * damage.scenario.sides["strikers"][
-            0 if attacker == "Striker" else 1].attacks_per_turn
+        assert (
+            total
+            == damage.n
+            * 3
+            * damage.scenario.sides["strikers"][0 if attacker == "Striker" else 1].attacks_per_turn
+        )
         for d, k in row.items():
             assert _bound(k, total, 0.25), (attacker, d, row)
 
@@ -767,7 +837,7 @@ def test_random_targeting_among_standing(resources: Run) -> None:
     both = {d: k for (a, d, s), k in counts.items() if s == 2 and a == "Wolf"}
     total = sum(both.values())
     assert total > 500
-    for d, k in both.items():
+    for k in both.values():
         assert _bound(k, total, 0.5), both
 
 
@@ -794,7 +864,7 @@ def _acts_after(t, out_index: dict) -> list:
     """Trace rows in which a combatant acts or is attacked after the row that took it out."""
     bad = []
     for column in ("attacker", "defender"):
-        limit = [out_index.get((e, c), len(t)) for e, c in zip(t.encounter, t[column])]
+        limit = [out_index.get((e, c), len(t)) for e, c in zip(t.encounter, t[column], strict=True)]
         bad.extend(t.index[t.index.to_numpy() > np.asarray(limit)].tolist())
     return sorted(bad)
 
@@ -804,7 +874,8 @@ def test_defeated_are_never_attacked_again(resources: Run) -> None:
     t = resources.trace
     zero = t[t.hp_after == 0].drop_duplicates(["encounter", "defender"])
     assert len(zero) > 3000
-    out_index = {(e, d): i for e, d, i in zip(zero.encounter, zero.defender, zero.index)}
+    keys = zip(zero.encounter, zero.defender, zero.index, strict=True)
+    out_index = {(e, d): i for e, d, i in keys}
     bad = _acts_after(t, out_index)
     assert not bad, t.loc[bad[:5]].to_string()
 
@@ -852,8 +923,11 @@ def test_reactions_within_tokens(reactions: Run) -> None:
     """One reaction per attack, paid from the combatant's tokens each encounter."""
     cost = reactions.scenario.params.reaction_cost
     assert reactions.trace.reaction.isin([0, 1, 2]).all()
-    per = reactions.trace[reactions.trace.reaction > 0].groupby(
-        ["encounter", "defender", "reaction"]).size()
+    per = (
+        reactions.trace[reactions.trace.reaction > 0]
+        .groupby(["encounter", "defender", "reaction"])
+        .size()
+    )
     tokens = {m.name: m.tokens for m in reactions.scenario.sides["def"]}
     for (enc, name, kind), k in per.items():
         pool = tokens[name].grit if kind == 1 else tokens[name].reflex
@@ -874,12 +948,14 @@ def test_rushing_stun_between_attacks(rushing: Run) -> None:
     checked = 0
     for _, g in t[t.defender == "Runner"].groupby("encounter"):
         rows = g.to_dict("records")
-        for prev, cur in zip(rows, rows[1:]):
+        for prev, cur in itertools.pairwise(rows):
             if prev["round"] * 6 + prev["phase"] < 8 or cur["row"] == 12:
                 continue
             phase_ends = (cur["round"] * 6 + cur["phase"]) - (prev["round"] * 6 + prev["phase"])
             before = max(prev["vigor_after"] + prev["hp_after"] - phase_ends, 0)
             assert cur["vigor_after"] + cur["hp_after"] == max(before - cur["damage"], 0), (
-                prev, cur)
+                prev,
+                cur,
+            )
             checked += 1
     assert checked > 1000
