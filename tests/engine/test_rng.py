@@ -18,7 +18,7 @@ import pytest
 from scipy import stats
 
 from simlab.engine import rng
-from simlab.engine.jit import kernel
+from simlab.engine.jit import allocating_kernel
 from simlab.errors import InputError
 
 # Random123 tests/kat_vectors, rows "philox4x32 10": counter[4], key[2] -> output[4].
@@ -46,7 +46,7 @@ P_MIN = 1e-6
 # ---------------------------------------------------------------------------------------
 
 
-@kernel
+@allocating_kernel
 def _draw_interleaved(k0, k1, encounters, n):
     """Draw ``n`` words of every stream of each encounter, round-robin over streams,
     reusing one state; returns shape (len(encounters), N_STREAMS, n)."""
@@ -61,7 +61,7 @@ def _draw_interleaved(k0, k1, encounters, n):
     return out
 
 
-@kernel
+@allocating_kernel
 def _uniform_indices(k0, k1, encounter, stream, n_choices, n):
     state = rng.new_state()
     rng.start_encounter(state, k0, k1, encounter)
