@@ -24,17 +24,38 @@ MAX_DAMAGE_BINS = 4096
 # edge steps, pressure steps, net advantage, bonus.
 ROLL_EDGE, ROLL_PRESSURE, ROLL_NET_ADVANTAGE, ROLL_BONUS = range(4)
 N_ROLL_FIELDS = 4
-(A_EDGE, A_PRESSURE, A_NET_ADVANTAGE, A_BONUS, A_BONUS_DAMAGE, A_TERM_START,
- A_TERM_COUNT) = range(7)
+(A_EDGE, A_PRESSURE, A_NET_ADVANTAGE, A_BONUS, A_BONUS_DAMAGE, A_TERM_START, A_TERM_COUNT) = range(
+    7
+)
 N_ATTACK_FIELDS = 7
-(C_EVA_EDGE, C_EVA_PRESSURE, C_EVA_NET_ADVANTAGE, C_EVA_BONUS, C_SIDE, C_HP, C_INITIATIVE,
- C_ATTACKS_PER_TURN, C_BONUS_DAMAGE, C_BONUS_DEFENSE, C_POLICY, C_ATTACK_START,
- C_ATTACK_COUNT) = range(13)
+(
+    C_EVA_EDGE,
+    C_EVA_PRESSURE,
+    C_EVA_NET_ADVANTAGE,
+    C_EVA_BONUS,
+    C_SIDE,
+    C_HP,
+    C_INITIATIVE,
+    C_ATTACKS_PER_TURN,
+    C_BONUS_DAMAGE,
+    C_BONUS_DEFENSE,
+    C_POLICY,
+    C_ATTACK_START,
+    C_ATTACK_COUNT,
+) = range(13)
 N_COMBATANT_FIELDS = 13
 T_COUNT, T_SIDES = range(2)
 N_TERM_FIELDS = 2
-(G_N_SIDES, G_MAX_ROUNDS, G_PRESSURE_TOTAL, G_ADVANTAGE_DICE, G_BONUS_DEFENSE_FLOOR,
- G_MINIMUM_DAMAGE, G_INITIATIVE_DIE, G_RANDOM_TIES) = range(8)
+(
+    G_N_SIDES,
+    G_MAX_ROUNDS,
+    G_PRESSURE_TOTAL,
+    G_ADVANTAGE_DICE,
+    G_BONUS_DEFENSE_FLOOR,
+    G_MINIMUM_DAMAGE,
+    G_INITIATIVE_DIE,
+    G_RANDOM_TIES,
+) = range(8)
 N_GLOBAL_FIELDS = 8
 
 
@@ -106,7 +127,8 @@ def attacks_per_turn(member: Combatant, params: Params) -> int:
 
 
 def _attack_array(attacks: list[Attack], params: Params) -> tuple[np.ndarray, np.ndarray]:
-    rows, terms = [], []
+    rows: list[list[int]] = []
+    terms: list[tuple[int, int]] = []
     for a in attacks:
         steps = roll_steps(a.edge, a.pressure, a.advantage, a.disadvantage, params)
         start = len(terms)

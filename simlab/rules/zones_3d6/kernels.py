@@ -273,7 +273,8 @@ def roll_initiative(p, st, rng):
     n = st.shape[1]
     g = p.globals_
     for c in range(n):
-        st[INIT, c] = roll_die(rng, STREAM_ORDER, g[G_INITIATIVE_DIE]) + p.combatant[C_INITIATIVE, c]
+        rolled = roll_die(rng, STREAM_ORDER, g[G_INITIATIVE_DIE])
+        st[INIT, c] = rolled + p.combatant[C_INITIATIVE, c]
         st[ORDER, c] = c
     if g[G_RANDOM_TIES] != 0:
         for i in range(n - 1, 0, -1):

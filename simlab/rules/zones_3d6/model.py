@@ -101,10 +101,11 @@ class Combatant(CombatantBase):
     @field_validator("base_defense")
     @classmethod
     def _faces(cls, faces: list[int]) -> list[int]:
-        sides = _DAMAGE_SIDES.get() or MAX_FACE
+        known = _DAMAGE_SIDES.get()
+        sides = known or MAX_FACE
+        where = "" if known is None else f" (the largest damage die is a d{sides})"
         for face in faces:
             if not 1 <= face <= sides:
-                where = "" if _DAMAGE_SIDES.get() is None else f" (the largest damage die is a d{sides})"
                 raise ValueError(f"expected die faces from 1 to {sides}{where}; got {face}")
         return faces
 
