@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = [
     ROOT / "scenarios/benchmarks/ss-duel.yaml",
     ROOT / "scenarios/shattered-spirits/party-3v3.yaml",
+    ROOT / "scenarios/zones-3d6/skirmish.yaml",
 ]
 THREADS = sorted({1, min(2, numba.config.NUMBA_NUM_THREADS)})
 
