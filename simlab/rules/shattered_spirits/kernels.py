@@ -1,7 +1,7 @@
 """Numba kernels of Shattered Spirits, later draft (RULES.md §1; seed 001).
 
 Plain functions compiled in :mod:`simlab.engine.jit`. One encounter is
-:func:`play_encounter`; :func:`run_block` plays a contiguous range of encounters in
+:func:`play_encounters`; :func:`run_block` plays a contiguous range of encounters in
 parallel chunks, each chunk adding into its own slice of the tallies. Encounter ``i``
 draws every die from the counter-based RNG keyed by (seed, i, stream), so its outcome
 does not depend on the chunking or the thread count.
@@ -307,6 +307,14 @@ def record_attack(t, ch, pair, batch, tier, damage):
 
 
 @kernel
+def trace_attack(trace, slot, n_trace, enc, rnd, phase, attacker, attack, defender):
+    """Fill in who attacked whom in trace row ``slot`` and move to the next row."""
+    ev = trace[slot]
+    ev[0], ev[1], ev[2], ev[3], ev[4], ev[5] = enc, rnd, phase, attacker, attack, defender
+    n_trace[0] += 1
+
+
+@kernel
 def inflict_statuses(p, st, rng, attack, row, defender, rnd, standing):
     """The row's statuses, after its damage (RULES.md §1 "Resolving Attacks")."""
     st[EXPOSED, defender] += p.rows[R_EXPOSED, attack, row]
@@ -385,32 +393,28 @@ def sides_standing(standing):
 
 
 @kernel
-def take_turn(p, st, rng, t, ch, batch, c, rnd, phase, standing, enc, trace, n_trace):
-    """Combatant ``c``'s Turn: its attacks, in rotation, each at a chosen target.
+def respite(p, st):
+    """Respite: every combatant still in the fight gains Momentum (RULES.md §1 "Round")."""
+    for c in range(st.shape[1]):
+        if st[OUT, c] == 0:
+            st[MOMENTUM, c] += p.globals_[G_MOMENTUM_PER_RESPITE]
 
-    Returns False as soon as at most one side is left standing.
-    """
+
+@kernel
+def turn_attacks(p, c):
+    """How many attacks combatant ``c`` makes in its Turn (0 if it has no attack)."""
+    if p.combatant[C_ATTACK_COUNT, c] == 0:
+        return 0
+    return p.combatant[C_ATTACKS_PER_TURN, c]
+
+
+@kernel
+def next_attack(p, st, c):
+    """The attack ``c`` makes next: its attacks are used in rotation."""
     count = p.combatant[C_ATTACK_COUNT, c]
-    if count == 0:
-        return True
-    n_attackers = st.shape[1]
-    n_attacks = p.attack.shape[1]
-    for _ in range(p.combatant[C_ATTACKS_PER_TURN, c]):
-        target = choose_target(p, st, rng, c)
-        if target < 0:
-            return False
-        attack = p.attack_list[p.combatant[C_ATTACK_START, c] + st[ROTATION, c] % count]
-        st[ROTATION, c] += 1
-        slot = min(n_trace[0], trace.shape[0] - 1)
-        tier, damage = resolve_attack(p, st, rng, c, attack, target, rnd, standing, trace, slot)
-        record_attack(t, ch, (c * n_attacks + attack) * n_attackers + target, batch, tier, damage)
-        if trace.shape[0] > 1:
-            ev = trace[slot]
-            ev[0], ev[1], ev[2], ev[3], ev[4], ev[5] = enc, rnd, phase, c, attack, target
-            n_trace[0] += 1
-        if sides_standing(standing) <= 1:
-            return False
-    return True
+    attack = p.attack_list[p.combatant[C_ATTACK_START, c] + st[ROTATION, c] % count]
+    st[ROTATION, c] += 1
+    return attack
 
 
 @kernel
@@ -423,30 +427,13 @@ def end_of_phase(p, st, rng, rnd, standing):
 
 
 @kernel
-def play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace):
-    """Respite, Phases 1–6, End of Round (RULES.md §1 "Round"); False when it is over.
-
-    Within a Phase, combatants act in ``p.order``: sides in listed order (players
-    first), then listed order within a side.
-    """
-    g = p.globals_
-    for c in range(st.shape[1]):
-        if st[OUT, c] == 0:
-            st[MOMENTUM, c] += g[G_MOMENTUM_PER_RESPITE]
-    for phase in range(1, 7):
-        for k in range(p.phase_start[phase - 1], p.phase_start[phase]):
-            c = p.order[k]
-            if st[OUT, c] == 0 and not take_turn(
-                p, st, rng, t, ch, batch, c, rnd, phase, standing, enc, trace, n_trace
-            ):
-                return False
-        if g[G_ANY_RUSHING] != 0 and not end_of_phase(p, st, rng, rnd, standing):
-            return False
-    if g[G_STATUSES_LAST_ROUND] != 0:
+def end_of_round(p, st):
+    """End of Round: Exposed and Impaired inflicted this round wear off, when they last a
+    round (``statuses_last: round``)."""
+    if p.globals_[G_STATUSES_LAST_ROUND] != 0:
         for c in range(st.shape[1]):
             st[EXPOSED, c] = p.combatant[C_EXPOSED, c]
             st[IMPAIRED, c] = p.combatant[C_IMPAIRED, c]
-    return True
 
 
 @kernel
@@ -474,17 +461,64 @@ def finish(p, st, t, ch, last_round, standing):
 
 
 @kernel
-def play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, trace, n_trace):
-    """Play encounter number ``enc`` to its end and add it to chunk ``ch`` of the tallies."""
-    start_encounter(rng, k0, k1, enc)
-    reset(p, st, standing)
-    max_rounds = p.globals_[G_MAX_ROUNDS]
-    last = max_rounds
-    for rnd in range(1, max_rounds + 1):
-        if not play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace):
-            last = rnd
-            break
-    finish(p, st, t, ch, last, standing)
+def play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace, n_trace):
+    """Play encounters ``lo .. hi-1`` to their end, adding them to chunk ``ch`` of ``t``.
+
+    A Round (RULES.md §1 "Round") is the Respite, Phases 1–6 and the End of Round. Within
+    a Phase, combatants act in ``p.order`` (sides in listed order, players first, then
+    listed order within a side); a Turn is the combatant's attacks, in rotation, each at
+    a target chosen by its policy. The encounter ends as soon as at most one side is left
+    standing, or after the round cap.
+
+    The encounter, Round, Phase and Turn loops live in this one function on purpose:
+    numba passes every array of ``p`` and ``t`` as separate scalar arguments (≈ 225
+    words), so a call per Round or per Turn cost far more than the Round itself.
+    """
+    g = p.globals_
+    n_batches = t.attempts.shape[2]
+    n_combatants = st.shape[1]
+    n_attacks = p.attack.shape[1]
+    tracing = trace.shape[0] > 1
+    for enc in range(lo, hi):
+        batch = enc * n_batches // n_total
+        start_encounter(rng, k0, k1, enc)
+        reset(p, st, standing)
+        last = g[G_MAX_ROUNDS]
+        for rnd in range(1, g[G_MAX_ROUNDS] + 1):
+            respite(p, st)
+            over = False
+            for phase in range(1, 7):
+                for k in range(p.phase_start[phase - 1], p.phase_start[phase]):
+                    c = p.order[k]
+                    if st[OUT, c] != 0:
+                        continue
+                    for _ in range(turn_attacks(p, c)):
+                        target = choose_target(p, st, rng, c)
+                        if target < 0:
+                            over = True
+                            break
+                        attack = next_attack(p, st, c)
+                        slot = min(n_trace[0], trace.shape[0] - 1)
+                        tier, damage = resolve_attack(
+                            p, st, rng, c, attack, target, rnd, standing, trace, slot
+                        )
+                        pair = (c * n_attacks + attack) * n_combatants + target
+                        record_attack(t, ch, pair, batch, tier, damage)
+                        if tracing:
+                            trace_attack(trace, slot, n_trace, enc, rnd, phase, c, attack, target)
+                        if sides_standing(standing) <= 1:
+                            over = True
+                            break
+                    if over:
+                        break
+                if over or (g[G_ANY_RUSHING] != 0 and not end_of_phase(p, st, rng, rnd, standing)):
+                    over = True
+                    break
+            if over:
+                last = rnd
+                break
+            end_of_round(p, st)
+        finish(p, st, t, ch, last, standing)
 
 
 @parallel_kernel
@@ -496,7 +530,6 @@ def run_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
     tracing (then run with one chunk), or a single scratch row otherwise.
     """
     chunks = t.attempts.shape[0]
-    n_batches = t.attempts.shape[2]
     n_combatants = p.combatant.shape[1]
     n_sides = p.globals_[G_N_SIDES]
     for ch in prange(chunks):
@@ -506,6 +539,4 @@ def run_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
         events = trace if trace.shape[0] > 1 else np.zeros((1, N_TRACE), dtype=np.int64)
         lo = first + count * ch // chunks
         hi = first + count * (ch + 1) // chunks
-        for enc in range(lo, hi):
-            batch = enc * n_batches // n_total
-            play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, events, n_trace)
+        play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, events, n_trace)
