@@ -30,6 +30,17 @@ def kernel(fn: Callable[..., Any]) -> Any:
     return numba.njit(_nrt=False, **_OPTIONS)(fn)  # type: ignore[call-overload]
 
 
+def inline_kernel(fn: Callable[..., Any]) -> Any:
+    """Compile a small, hot, non-allocating kernel that numba inlines into its callers.
+
+    Inlining removes the call, whose cost is copying every array of the parameter tuples
+    (numba passes each as several machine words). Use it for the per-attack path; the
+    per-encounter loop stays a normal kernel, or compile time explodes (measured: all
+    inlined 390 s; per-attack path inlined 27 s, 2.5x faster than not inlined).
+    """
+    return numba.njit(inline="always", _nrt=False, **_OPTIONS)(fn)  # type: ignore[call-overload]
+
+
 def allocating_kernel(fn: Callable[..., Any]) -> Any:
     """Compile ``fn`` as a serial numba kernel that may allocate arrays."""
     return numba.njit(**_OPTIONS)(fn)

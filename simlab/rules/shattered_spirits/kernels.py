@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab.engine.jit import kernel, parallel_kernel, prange
+from simlab.engine.jit import inline_kernel, kernel, parallel_kernel, prange
 from simlab.engine.rng import (
     STREAM_ATTACK,
     STREAM_TARGET,
@@ -92,7 +92,7 @@ TRACE_COLUMNS = (
 N_TRACE = len(TRACE_COLUMNS)
 
 
-@kernel
+@inline_kernel
 def attack_roll(rng, net_advantage, bonus_size, trace, slot, col):
     """Roll the attack dice; return the kept total plus Bonus/Penalty (RULES.md §1).
 
@@ -116,7 +116,7 @@ def attack_roll(rng, net_advantage, bonus_size, trace, slot, col):
     return total - max(d1, max(d2, d3)) + (net_advantage + 1) * bonus_size
 
 
-@kernel
+@inline_kernel
 def profile_row(roll):
     """Row index 0..10 (results 2..12) for a modified roll; −1 when it misses (< 2)."""
     if roll < 2:
@@ -126,7 +126,7 @@ def profile_row(roll):
     return roll - 2
 
 
-@kernel
+@inline_kernel
 def row_tier(p, attack, row):
     """Tier code of a row: 0 miss, 1 hit, 2 crit (a roll below 2 is a miss)."""
     if row < 0:
@@ -134,7 +134,7 @@ def row_tier(p, attack, row):
     return p.rows[R_TIER, attack, row]
 
 
-@kernel
+@inline_kernel
 def row_damage(p, st, attack, row, attacker, defender):
     """Damage of ``row`` against ``defender``, in the RULES.md §1 damage order.
 
@@ -165,7 +165,7 @@ def row_damage(p, st, attack, row, attacker, defender):
     return damage
 
 
-@kernel
+@inline_kernel
 def choose_reaction(p, st, defender, tier, damage):
     """The defender's reaction to a hit it sees coming (RULES.md §1 "Reactions").
 
@@ -186,7 +186,7 @@ def choose_reaction(p, st, defender, tier, damage):
     return REACT_NONE
 
 
-@kernel
+@inline_kernel
 def wound_roll(p, rng, wounds):
     """Roll for a Wound (RULES.md §1 "Downed"): with no Wounds 2d6 keep the lower, else
     one d6 per Wound, summed (or the highest die, ``wound_roll: highest``)."""
@@ -199,7 +199,7 @@ def wound_roll(p, rng, wounds):
     return total
 
 
-@kernel
+@inline_kernel
 def take_out(p, st, c, rnd, standing):
     """Remove combatant ``c`` from the fight in round ``rnd``."""
     st[OUT, c] = 1
@@ -207,7 +207,7 @@ def take_out(p, st, c, rnd, standing):
     standing[p.combatant[C_SIDE, c]] -= 1
 
 
-@kernel
+@inline_kernel
 def take_damage(p, st, rng, c, damage, rnd, standing):
     """Apply damage to ``c``: Vigor first, then HP; at 0 HP it is Downed (RULES.md §1).
 
@@ -247,7 +247,7 @@ def take_damage(p, st, rng, c, damage, rnd, standing):
         st[HP, c] = 0
 
 
-@kernel
+@inline_kernel
 def take_stun(p, st, rng, c, stun, rnd, standing):
     """Add Stun; what goes beyond the maximum becomes damage (RULES.md §1 "Stun")."""
     room = p.combatant[C_STUN_MAX, c] - st[STUN, c]
@@ -258,13 +258,13 @@ def take_stun(p, st, rng, c, stun, rnd, standing):
     take_damage(p, st, rng, c, stun - room, rnd, standing)
 
 
-@kernel
+@inline_kernel
 def is_enemy(p, st, attacker, d):
     """Whether ``d`` is a standing enemy of ``attacker``."""
     return p.combatant[C_SIDE, d] != p.combatant[C_SIDE, attacker] and st[OUT, d] == 0
 
 
-@kernel
+@inline_kernel
 def choose_target(p, st, rng, attacker):
     """A standing enemy chosen by the attacker's policy; −1 if none (RULES.md, shared).
 
@@ -294,7 +294,7 @@ def choose_target(p, st, rng, attacker):
     return -1
 
 
-@kernel
+@inline_kernel
 def record_attack(t, ch, pair, batch, tier, damage):
     """Add one attack's outcome to chunk ``ch`` of the tallies."""
     t.attempts[ch, pair, batch] += 1
@@ -306,7 +306,7 @@ def record_attack(t, ch, pair, batch, tier, damage):
             t.crits[ch, pair, batch] += 1
 
 
-@kernel
+@inline_kernel
 def trace_attack(trace, slot, n_trace, enc, rnd, phase, attacker, attack, defender):
     """Fill in who attacked whom in trace row ``slot`` and move to the next row."""
     ev = trace[slot]
@@ -314,7 +314,7 @@ def trace_attack(trace, slot, n_trace, enc, rnd, phase, attacker, attack, defend
     n_trace[0] += 1
 
 
-@kernel
+@inline_kernel
 def inflict_statuses(p, st, rng, attack, row, defender, rnd, standing):
     """The row's statuses, after its damage (RULES.md §1 "Resolving Attacks")."""
     st[EXPOSED, defender] += p.rows[R_EXPOSED, attack, row]
@@ -324,7 +324,7 @@ def inflict_statuses(p, st, rng, attack, row, defender, rnd, standing):
         take_stun(p, st, rng, defender, stun, rnd, standing)
 
 
-@kernel
+@inline_kernel
 def resolve_attack(p, st, rng, attacker, attack, defender, rnd, standing, trace, slot):
     """One attack, from the roll to its damage and statuses (RULES.md §1).
 
@@ -382,7 +382,7 @@ def reset(p, st, standing):
         standing[p.combatant[C_SIDE, c]] += 1
 
 
-@kernel
+@inline_kernel
 def sides_standing(standing):
     """How many sides still have someone standing."""
     n = 0
@@ -392,7 +392,7 @@ def sides_standing(standing):
     return n
 
 
-@kernel
+@inline_kernel
 def respite(p, st):
     """Respite: every combatant still in the fight gains Momentum (RULES.md §1 "Round")."""
     for c in range(st.shape[1]):
@@ -400,7 +400,7 @@ def respite(p, st):
             st[MOMENTUM, c] += p.globals_[G_MOMENTUM_PER_RESPITE]
 
 
-@kernel
+@inline_kernel
 def turn_attacks(p, c):
     """How many attacks combatant ``c`` makes in its Turn (0 if it has no attack)."""
     if p.combatant[C_ATTACK_COUNT, c] == 0:
@@ -408,7 +408,7 @@ def turn_attacks(p, c):
     return p.combatant[C_ATTACKS_PER_TURN, c]
 
 
-@kernel
+@inline_kernel
 def next_attack(p, st, c):
     """The attack ``c`` makes next: its attacks are used in rotation."""
     count = p.combatant[C_ATTACK_COUNT, c]
@@ -426,7 +426,7 @@ def end_of_phase(p, st, rng, rnd, standing):
     return sides_standing(standing) > 1
 
 
-@kernel
+@inline_kernel
 def end_of_round(p, st):
     """End of Round: Exposed and Impaired inflicted this round wear off, when they last a
     round (``statuses_last: round``)."""
