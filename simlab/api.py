@@ -15,12 +15,13 @@ from simlab.analysis.result import Result
 from simlab.analysis.summary import summary
 from simlab.engine import runner
 from simlab.errors import InputError
+from simlab.exact.engine import ExactResult, check_result, exact
 from simlab.report.files import write_json, write_parquet
 from simlab.rules import rule_module
 from simlab.scenario.common import ScenarioBase
 from simlab.scenario.load import load, loads
 
-__all__ = ["compile_job", "load", "loads", "simulate", "write_results"]
+__all__ = ["compile_job", "exact", "load", "loads", "simulate", "write_exact", "write_results"]
 
 
 def compile_job(
@@ -53,6 +54,7 @@ def simulate(
     trace: bool = False,
     progress: runner.Progress | None = None,
     client: Any = None,
+    check: bool = False,
 ) -> Result:
     """Simulate ``n`` encounters of a scenario.
 
@@ -77,6 +79,10 @@ def simulate(
     client : distributed.Client, optional
         Run the blocks as tasks on this Dask cluster instead of local threads; the
         result is identical.
+    check : bool
+        Also compare the result with the exact answers wherever one exists
+        (``Result.check``: figure, simulated, exact, standard error, z, p-value; see
+        :func:`simlab.exact.engine.check_simulation`).
 
     Returns
     -------
@@ -96,7 +102,7 @@ def simulate(
         tallies = run_dask(job, client, block_size, progress)
     else:
         tallies = runner.run_local(job, threads, block_size, progress)
-    return Result(
+    result = Result(
         scenario=scenario.scenario,
         rules=scenario.rules,
         encounters=job.n,
@@ -105,6 +111,9 @@ def simulate(
         tallies=tallies,
         trace=trace_rows,
     )
+    if check:
+        result.check = check_result(scenario, result)
+    return result
 
 
 def _name_trace(frame: pd.DataFrame, job: runner.Job) -> pd.DataFrame:
@@ -133,4 +142,26 @@ def write_results(result: Result, out_dir: str | os.PathLike[str]) -> dict[str, 
     }
     written = {name: write_parquet(out / f"{name}.parquet", t) for name, t in tables.items()}
     written["summary"] = write_json(out / "summary.json", summary(result))
+    return written
+
+
+def write_exact(result: ExactResult, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
+    """Write an exact answer's ``summary.json`` and Parquet tables to ``out_dir``, atomically.
+
+    The tables are ``attacks``, ``damage_pmf`` and ``time_to_down`` (empty when the
+    scenario is not a duel); the summary has ``simlab run``'s shape without intervals.
+
+    Returns
+    -------
+    dict of str to Path
+        What was written, by table name.
+    """
+    out = Path(out_dir)
+    tables = {
+        "attacks": result.attacks(),
+        "damage_pmf": result.damage_pmf(),
+        "time_to_down": result.time_to_down(),
+    }
+    written = {name: write_parquet(out / f"{name}.parquet", t) for name, t in tables.items()}
+    written["summary"] = write_json(out / "summary.json", result.summary())
     return written

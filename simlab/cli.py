@@ -79,6 +79,8 @@ def validate(scenario: str) -> None:
               help="Encounters per block (progress granularity; results do not depend on it).")
 @click.option("--scheduler", metavar="ADDRESS",
               help="Run on this Dask scheduler (e.g. tcp://host:8786); same results.")
+@click.option("--check", is_flag=True,
+              help="Compare with the exact answers where they exist (a report: exit 0).")
 @handle_errors
 def run(
     scenario: str,
@@ -88,6 +90,7 @@ def run(
     threads: int | None,
     block_size: int,
     scheduler: str | None,
+    check: bool,
 ) -> None:
     """Simulate a scenario and print hit rates, damage, time-to-down and win rates."""
     from simlab import api
@@ -99,8 +102,10 @@ def run(
     client = _connect(scheduler)
     with terminal.progress(n) as advance:
         result = api.simulate(scn, n, seed, threads=threads, block_size=block_size,
-                              progress=advance, client=client)  # fmt: skip
+                              progress=advance, client=client, check=check)  # fmt: skip
     terminal.print_result(result)
+    if result.check is not None:
+        terminal.print_check(result.check)
     if out:
         written = api.write_results(result, out)
         click.echo(f"wrote {len(written)} files to {out}")
@@ -121,6 +126,26 @@ def _connect(scheduler: str | None) -> object:
         from simlab.errors import InputError
 
         raise InputError(f"expected a reachable Dask scheduler at {scheduler}; got {err}") from err
+
+
+@main.command(name="exact")
+@SCENARIO
+@click.option("--out", type=click.Path(file_okay=False), help="Write summary.json + Parquet.")
+@handle_errors
+def exact_command(scenario: str, out: str | None) -> None:
+    """Solve a scenario exactly: hit, crit and damage per attack; a duel's time-to-down.
+
+    What cannot be solved exactly is listed with the feature that prevents it; when
+    nothing can be, the exit code is 2 (use `simlab run` to simulate it).
+    """
+    from simlab import api
+    from simlab.report import terminal
+
+    solved = api.exact(api.load(scenario))
+    terminal.print_exact(solved)
+    if out:
+        written = api.write_exact(solved, out)
+        click.echo(f"wrote {len(written)} files to {out}")
 
 
 def _check_threads(threads: int | None) -> None:

@@ -39,6 +39,9 @@ class Result:
         The merged integer tallies.
     trace : pandas.DataFrame or None
         One row per attack with the raw dice, when run with ``trace=True``.
+    check : pandas.DataFrame or None
+        The simulation compared with the exact answers, when run with ``check=True``
+        (see :func:`simlab.exact.engine.check_simulation`).
     """
 
     scenario: str
@@ -49,6 +52,7 @@ class Result:
     tallies: TallyArrays
     trace: pd.DataFrame | None = None
     meta: dict[str, Any] = field(default_factory=dict)
+    check: pd.DataFrame | None = None
 
     # -- attacks -----------------------------------------------------------------------
 

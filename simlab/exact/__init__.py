@@ -1,1 +1,110 @@
-"""Exact answers (enumeration, Markov chains) that need no sampling, per rule system."""
+"""Exact answers (enumeration, Markov chains) that need no sampling, per rule system.
+
+``simlab.exact(scenario)`` answers a whole scenario (see :mod:`simlab.exact.engine`);
+this package is itself callable so that the name works however it was first imported.
+
+Contract of a rule system's exact module
+----------------------------------------
+The engine finds a system's exact module by convention: the rule package
+``simlab.rules.<package>`` (its entry in :data:`simlab.rules.RULE_SYSTEMS`) has its exact
+answers in ``simlab.exact.<package>``, e.g. ``simlab.exact.shattered_spirits`` or
+``simlab.exact.zones_3d6``. A system without such a module is refused as a whole (use
+``simlab run``). The module provides two functions:
+
+``attack_outcome(scenario, attacker_index, attack_name, defender_index)``
+    One attack against a fresh defender (its starting state). Indices are combatant
+    positions after ``count:`` expansion, in ``scenario.combatant_names()`` order.
+    Returns an object with the attributes of :class:`AttackOutcomeLike` (``crit_rate``
+    may be left out by a system without crits; ``pmf`` and ``mean`` are accepted for
+    ``damage_pmf`` and ``mean_damage``).
+
+``duel_time_to_down(scenario)``
+    The round in which the defender of a duel (exactly one combatant with attacks and
+    exactly one combatant on the other sides) is first Downed. Returns an object with
+    the attributes of :class:`TimeToDownLike`.
+
+Both raise :class:`simlab.errors.ExactUnsupported` with a message naming the feature
+they cannot solve (e.g. ``reactions depend on tokens spent earlier …``); the engine
+records that message as a refusal and goes on with the rest of the scenario.
+
+Optionally, the module may also provide
+
+``fight_caveats(scenario, attacker_index, attack_name, defender_index)``
+    A ``dict`` mapping the figures (``"hit_rate"``, ``"crit_rate"``, ``"mean_damage"``)
+    that can drift away from the fresh-defender answer during a full fight (statuses
+    gained, exposure, …) to the reason why. ``simulate(..., check=True)`` does not
+    compare those figures. Without it, every solved figure is compared.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from simlab.exact.engine import ExactResult
+
+__all__ = ["AttackOutcomeLike", "TimeToDownLike"]
+
+
+class AttackOutcomeLike(Protocol):
+    """What ``attack_outcome`` returns (any object with these attributes).
+
+    Attributes
+    ----------
+    hit_rate, crit_rate : float
+        P(hit or crit), P(crit).
+    damage_pmf : numpy.ndarray
+        ``damage_pmf[d]`` = P(the attack deals d damage), misses as 0.
+    mean_damage : float
+        Expected damage per attack.
+    """
+
+    hit_rate: float
+    crit_rate: float
+    damage_pmf: np.ndarray
+    mean_damage: float
+
+
+class TimeToDownLike(Protocol):
+    """What ``duel_time_to_down`` returns (any object with these attributes).
+
+    Attributes
+    ----------
+    max_rounds : int
+        The scenario's round cap.
+    capped_pmf : numpy.ndarray
+        P(first Downed in round r) for r = 0..max_rounds.
+    censored : float
+        P(not Downed by the round cap).
+    mean, variance : float
+        Of the round of first down without the cap (``inf`` when never Downed).
+    median : int or None
+        Smallest round r with P(down by r) ≥ 1/2.
+    """
+
+    max_rounds: int
+    mean: float
+    variance: float
+    median: int | None
+
+    @property
+    def capped_pmf(self) -> np.ndarray: ...
+
+    @property
+    def censored(self) -> float: ...
+
+
+class _CallableModule(types.ModuleType):
+    """This package, callable as :func:`simlab.exact.engine.exact`."""
+
+    def __call__(self, scenario: Any) -> ExactResult:
+        from simlab.exact.engine import exact
+
+        return exact(scenario)
+
+
+sys.modules[__name__].__class__ = _CallableModule

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 import pandas as pd
 from rich.console import Console
@@ -16,6 +17,9 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from simlab.analysis.result import Result
+
+if TYPE_CHECKING:
+    from simlab.exact.engine import DuelExact, ExactResult
 
 # Not a terminal (CI logs, pipes): a fixed width wide enough for the tables.
 console = Console() if sys.stdout.isatty() else Console(width=150)
@@ -91,3 +95,78 @@ def print_result(result: Result) -> None:
     console.print(attacks_table(result))
     console.print(combatants_table(result))
     console.print(sides_table(result))
+
+
+# -- exact answers and the --check comparison ---------------------------------------------
+
+
+def exact_attacks_table(solved: ExactResult) -> Table:
+    """Exact hit rate, crit rate and mean damage of every solved pair (fresh defender)."""
+    table = Table(title=f"{solved.scenario} · attacks (exact, against a fresh defender)")
+    for column in ("attacker", "attack", "defender", "hit rate", "crit rate", "mean damage"):
+        table.add_column(column)
+    for p in solved.pairs:
+        table.add_row(p.attacker, p.attack, p.defender, f"{p.hit_rate:.5f}",
+                      f"{p.crit_rate:.5f}", f"{p.mean_damage:.4f}")  # fmt: skip
+    return table
+
+
+def exact_duel_table(duel: DuelExact) -> Table:
+    """The duel defender's exact time-to-down: mean, sd, median, P(down by the cap)."""
+    table = Table(title="time-to-down (exact, rounds)")
+    for column in ("combatant", "side", "mean", "sd", "median", "down by round cap"):
+        table.add_column(column)
+    median = "not reached" if duel.median is None else str(duel.median)
+    table.add_row(duel.defender, duel.side, f"{duel.mean:.5f}", f"{duel.variance ** 0.5:.4f}",
+                  median, f"{float(duel.pmf.sum()):.6f}")  # fmt: skip
+    return table
+
+
+def print_refusals(refusals: list[tuple[str, str]], title: str, hint: str = "") -> None:
+    """List what has no exact answer, each with the feature that prevents it."""
+    if not refusals:
+        return
+    console.print(f"[bold]{title}[/bold] ({len(refusals)}{hint}):")
+    for what, reason in refusals:
+        console.print(f"  - {what}: {reason}", markup=False, highlight=False)
+
+
+def print_exact(solved: ExactResult) -> None:
+    """Print an exact answer: attacks, the duel's time-to-down, and what was refused."""
+    from simlab.exact.engine import describe
+
+    console.print(f"[bold]{solved.scenario}[/bold] · rules {solved.rules} · exact")
+    if solved.pairs:
+        console.print(exact_attacks_table(solved))
+    if solved.duel is not None:
+        console.print(exact_duel_table(solved.duel))
+    refusals = [(describe(s), r) for s, r in solved.refusals]
+    print_refusals(refusals, "not solved exactly", "; use `simlab run` to simulate them")
+
+
+def _check_cell(value: float, digits: int) -> str:
+    return f"{value:.{digits}f}" if pd.notna(value) else "—"
+
+
+def check_table(check: pd.DataFrame) -> Table:
+    """Simulated vs exact, per figure, in standard errors."""
+    table = Table(title="check against the exact answers")
+    for column in ("figure", "attacker", "attack", "defender", "simulated", "exact",
+                   "std error", "z", "p"):  # fmt: skip
+        table.add_column(column, justify="left" if column in ("figure", "attacker", "attack",
+                                                                "defender") else "right")
+    for r in check.itertuples():
+        table.add_row(r.figure, r.attacker, r.attack, r.defender, _check_cell(r.simulated, 5),
+                      _check_cell(r.exact, 5), _check_cell(r.std_error, 5),
+                      f"{r.z:+.2f}", f"{r.p_value:.3g}")  # fmt: skip
+    return table
+
+
+def print_check(check: pd.DataFrame) -> None:
+    """Print the ``--check`` table, the figures not compared, and the verdict line."""
+    from simlab.exact.engine import check_verdict
+
+    if len(check):
+        console.print(check_table(check))
+    print_refusals(list(check.attrs.get("skipped", [])), "not checked")
+    console.print(f"check: {check_verdict(check)}", markup=False, highlight=False)

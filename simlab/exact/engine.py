@@ -1,0 +1,586 @@
+"""Exact answers for a whole scenario — and the simulator's oracle.
+
+:func:`exact` asks the rule system's exact module (``simlab.exact.<package>``, see the
+contract in :mod:`simlab.exact`) for every (attacker, attack, defender on another side)
+pair of the scenario — hit rate, crit rate, damage distribution and mean, against a
+fresh defender — and, when the scenario is a duel, for the distribution of the round in
+which the defender is first Downed. What the module cannot solve is recorded in
+``ExactResult.refusals`` with the feature that prevents it; only when nothing at all can
+be solved is :class:`~simlab.errors.ExactUnsupported` raised.
+
+:func:`check_simulation` compares a simulation with those answers, figure by figure, in
+standard errors. Caveat: a simulated pair mixes every attack of a full fight, in which
+the defender's (or attacker's) state may change — statuses gained, exposure. The exact
+answer is for the starting state, so only figures that cannot move during the fight are
+compared: pairs the exact module refuses are skipped, and so are the figures the
+system's ``fight_caveats`` names (for shattered-spirits: damage when some opponent can
+inflict Exposed on the defender or Impaired on the attacker).
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import os
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from simlab import __version__
+from simlab.errors import ExactUnsupported
+from simlab.rules import RULE_SYSTEMS
+from simlab.scenario.common import ScenarioBase
+from simlab.scenario.load import load
+
+if TYPE_CHECKING:
+    from simlab.analysis.result import Result
+
+__all__ = [
+    "CHECK_COLUMNS",
+    "CHECK_Z",
+    "DuelExact",
+    "ExactResult",
+    "PairExact",
+    "check_result",
+    "check_simulation",
+    "check_verdict",
+    "exact",
+    "exact_module",
+]
+
+#: Verdict threshold of ``simlab run --check``, in standard errors: P(|z| > 4.5) ≈ 6.8e-6
+#: per figure for a correct simulator, so even a hundred figures rarely raise an alarm.
+CHECK_Z = 4.5
+CHECK_COLUMNS = ["figure", "attacker", "attack", "defender", "simulated", "exact",
+                 "std_error", "z", "p_value"]  # fmt: skip
+SIMULATE_HINT = "use `simlab run` to simulate it"
+#: Largest duel the engine hands to a system's Markov chain, in element operations
+#: (≈ 3 × mean rounds × damage states × distinct damages; shattered-spirits does about
+#: 3e8 a second): a few seconds at most, where a defender with 100,000 HP hit for 1.5 a
+#: round would take hours.
+MAX_DUEL_WORK = 1e9
+TIME_TO_DOWN = "time_to_down"
+
+Pair = tuple[str, str, str]
+Subject = Pair | str
+
+
+@dataclass(frozen=True)
+class PairExact:
+    """Exact outcome of one (attacker, attack, defender) pair against a fresh defender.
+
+    Attributes
+    ----------
+    attacker, attack, defender : str
+        Names (combatants after ``count:`` expansion).
+    hit_rate, crit_rate, mean_damage : float
+        P(hit or crit), P(crit), expected damage per attack (misses count as 0).
+    damage_pmf : numpy.ndarray
+        ``damage_pmf[d]`` = P(d damage).
+    caveats : dict of str to str
+        Figures a full fight may move away from this answer, with the reason.
+    """
+
+    attacker: str
+    attack: str
+    defender: str
+    hit_rate: float
+    crit_rate: float
+    mean_damage: float
+    damage_pmf: np.ndarray
+    caveats: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def key(self) -> Pair:
+        """(attacker, attack, defender)."""
+        return (self.attacker, self.attack, self.defender)
+
+    @property
+    def damage_variance(self) -> float:
+        """Variance of the damage of one attack."""
+        values = np.arange(len(self.damage_pmf))
+        return float(np.dot((values - self.mean_damage) ** 2, self.damage_pmf))
+
+
+@dataclass(frozen=True)
+class DuelExact:
+    """Exact time-to-down of a duel's defender, in rounds.
+
+    Attributes
+    ----------
+    attacker, defender, side : str
+        The duel's attacker, its defender and the defender's side.
+    pmf : numpy.ndarray
+        P(first Downed in round r), r = 0..max_rounds (the simulator's cap).
+    censored : float
+        P(not Downed by the round cap).
+    mean, variance : float
+        Of the round of first down, without the cap (``inf`` when never Downed).
+    median : int or None
+        Smallest round r with P(down by r) ≥ 1/2.
+    """
+
+    attacker: str
+    defender: str
+    side: str
+    pmf: np.ndarray
+    censored: float
+    mean: float
+    variance: float
+    median: int | None
+
+    def capped_moments(self) -> tuple[float, float, float]:
+        """P(down by the cap), and the mean and variance of the round given that."""
+        rounds = np.arange(len(self.pmf))
+        total = float(self.pmf.sum())
+        if total <= 0:
+            return 0.0, math.nan, math.nan
+        mean = float(np.dot(rounds, self.pmf)) / total
+        return total, mean, float(np.dot((rounds - mean) ** 2, self.pmf)) / total
+
+
+@dataclass
+class ExactResult:
+    """The outcome of ``simlab.exact``: every pair solved, the duel, and the refusals.
+
+    Attributes
+    ----------
+    scenario, rules : str
+        Scenario id and rules id.
+    pairs : list of PairExact
+        Solved pairs, in scenario order.
+    duel : DuelExact or None
+        The duel's time-to-down, when the scenario is a duel the system can solve.
+    refusals : list of (subject, reason)
+        What could not be solved: the subject is an (attacker, attack, defender) tuple or
+        ``"time_to_down"``; the reason names the feature.
+    """
+
+    scenario: str
+    rules: str
+    pairs: list[PairExact]
+    duel: DuelExact | None
+    refusals: list[tuple[Subject, str]]
+
+    def attacks(self) -> pd.DataFrame:
+        """Hit rate, crit rate and mean damage of every solved pair."""
+        columns = ["attacker", "attack", "defender", "hit_rate", "crit_rate", "mean_damage"]
+        rows = [(*p.key, p.hit_rate, p.crit_rate, p.mean_damage) for p in self.pairs]
+        return pd.DataFrame(rows, columns=columns)
+
+    def damage_pmf(self) -> pd.DataFrame:
+        """Damage distribution of every solved pair, one row per reachable damage."""
+        rows = [
+            (*p.key, int(d), float(p.damage_pmf[d]))
+            for p in self.pairs
+            for d in np.flatnonzero(p.damage_pmf > 0)
+        ]
+        return pd.DataFrame(rows, columns=["attacker", "attack", "defender", "damage",
+                                           "probability"])  # fmt: skip
+
+    def time_to_down(self) -> pd.DataFrame:
+        """The duel defender's P(first Downed in round r) and survival, r = 1..max_rounds.
+
+        Empty when there is no duel answer.
+        """
+        columns = ["combatant", "round", "probability", "survival"]
+        if self.duel is None:
+            return pd.DataFrame({c: pd.Series(dtype=object if c == "combatant" else float)
+                                 for c in columns})  # fmt: skip
+        pmf = self.duel.pmf[1:]
+        return pd.DataFrame(
+            {
+                "combatant": self.duel.defender,
+                "round": np.arange(1, len(pmf) + 1),
+                "probability": pmf,
+                "survival": np.clip(1.0 - np.cumsum(pmf), 0.0, 1.0),
+            },
+            columns=columns,
+        )
+
+    def summary(self) -> dict[str, Any]:
+        """The ``summary.json`` document, shaped as ``simlab run``'s without intervals.
+
+        No ``*_ci`` keys, no ``attempts``, ``encounters``, ``seed`` or
+        ``interval_level`` (nothing was sampled); ``"method": "exact"`` and the
+        ``refusals`` are added; ``time_to_down.censored`` is a probability and
+        ``time_to_down.mean`` the uncapped mean. ``sides``, ``draw_rate`` and
+        ``mean_rounds`` are not solved exactly (empty / null).
+        """
+        return {
+            "scenario": self.scenario,
+            "rules": self.rules,
+            "simlab_version": __version__,
+            "method": "exact",
+            "attacks": [_pair_summary(p) for p in self.pairs],
+            "combatants": [] if self.duel is None else [_duel_summary(self.duel)],
+            "sides": [],
+            "draw_rate": None,
+            "mean_rounds": None,
+            "refusals": [_refusal_summary(s, r) for s, r in self.refusals],
+        }
+
+
+def _finite(x: float | None) -> float | None:
+    return None if x is None or not math.isfinite(x) else float(x)
+
+
+def _pair_summary(p: PairExact) -> dict[str, Any]:
+    pmf = {str(int(d)): float(p.damage_pmf[d]) for d in np.flatnonzero(p.damage_pmf > 0)}
+    return {"attacker": p.attacker, "attack": p.attack, "defender": p.defender,
+            "hit_rate": p.hit_rate, "crit_rate": p.crit_rate, "mean_damage": p.mean_damage,
+            "damage_pmf": pmf}  # fmt: skip
+
+
+def _duel_summary(duel: DuelExact) -> dict[str, Any]:
+    pmf = {str(int(r)): float(duel.pmf[r]) for r in np.flatnonzero(duel.pmf > 0)}
+    median = None if duel.median is None else float(duel.median)
+    ttd = {"unit": "round", "median": median, "mean": _finite(duel.mean), "pmf": pmf,
+           "censored": duel.censored}  # fmt: skip
+    return {"name": duel.defender, "side": duel.side, "down_rate": float(duel.pmf.sum()),
+            "time_to_down": ttd}  # fmt: skip
+
+
+def _refusal_summary(subject: Subject, reason: str) -> dict[str, Any]:
+    if isinstance(subject, str):
+        return {"figure": subject, "attacker": None, "attack": None, "defender": None,
+                "reason": reason}  # fmt: skip
+    attacker, attack, defender = subject
+    return {"figure": "attack", "attacker": attacker, "attack": attack, "defender": defender,
+            "reason": reason}  # fmt: skip
+
+
+def describe(subject: Subject) -> str:
+    """A refusal's subject as text: ``"Kaito quick-jab → Brute"`` or ``"time_to_down"``."""
+    if isinstance(subject, str):
+        return subject
+    return f"{subject[0]} {subject[1]} → {subject[2]}"
+
+
+# -- solving -------------------------------------------------------------------------------
+
+
+def exact_module(rules: str) -> ModuleType:
+    """The exact module of a rule system: ``simlab.exact.<package>`` by convention.
+
+    Raises
+    ------
+    ExactUnsupported
+        When the system has no exact module.
+    """
+    package = RULE_SYSTEMS[rules].rsplit(".", 1)[-1]
+    name = f"simlab.exact.{package}"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as err:
+        if err.name != name:
+            raise
+        raise ExactUnsupported(
+            f"rules {rules!r} have no exact engine yet (no module {name}); {SIMULATE_HINT}"
+        ) from None
+
+
+def _roster(scenario: ScenarioBase) -> list[tuple[str, str, list[str]]]:
+    """(side, name, distinct attacks) of every combatant after ``count:`` expansion."""
+    names = scenario.combatant_names()
+    members = _members(scenario)
+    return [(s, n, list(dict.fromkeys(m.attacks))) for (s, n), m in zip(names, members,
+                                                                         strict=True)]
+
+
+def _caveat_hook(module: ModuleType, rules: str) -> Any:
+    hook = getattr(module, "fight_caveats", None)
+    return hook if hook is not None else _BUILTIN_CAVEATS.get(rules)
+
+
+def _solve_pair(
+    scenario: ScenarioBase, module: ModuleType, a: int, attack: str, d: int
+) -> PairExact:
+    roster = _roster(scenario)
+    outcome = module.attack_outcome(scenario, a, attack, d)
+    hook = _caveat_hook(module, scenario.rules)
+    caveats = {} if hook is None else dict(hook(scenario, a, attack, d))
+    pmf, mean = _field(outcome, "damage_pmf", "pmf"), _field(outcome, "mean_damage", "mean")
+    rates = float(outcome.hit_rate), float(getattr(outcome, "crit_rate", 0.0)), float(mean)
+    return PairExact(roster[a][1], attack, roster[d][1], *rates,
+                     np.asarray(pmf, dtype=float), caveats)  # fmt: skip
+
+
+def _field(outcome: Any, name: str, alias: str) -> Any:
+    """``outcome.name``, or its short alias (``pmf``, ``mean``) some modules use."""
+    return getattr(outcome, name) if hasattr(outcome, name) else getattr(outcome, alias)
+
+
+def _solve_pairs(
+    scenario: ScenarioBase, module: ModuleType
+) -> tuple[list[PairExact], list[tuple[Subject, str]]]:
+    roster = _roster(scenario)
+    pairs: list[PairExact] = []
+    refusals: list[tuple[Subject, str]] = []
+    for a, (side_a, name_a, attacks) in enumerate(roster):
+        for attack in attacks:
+            for d, (side_d, name_d, _) in enumerate(roster):
+                if side_d == side_a:
+                    continue
+                try:
+                    pairs.append(_solve_pair(scenario, module, a, attack, d))
+                except ExactUnsupported as err:
+                    refusals.append(((name_a, attack, name_d), str(err)))
+    return pairs, refusals
+
+
+def _duel_roles(scenario: ScenarioBase) -> tuple[int, int] | None:
+    """(attacker, defender) indices when the scenario is a duel, else None."""
+    roster = _roster(scenario)
+    attackers = [c for c, (_, _, attacks) in enumerate(roster) if attacks]
+    if len(attackers) != 1:
+        return None
+    opponents = [c for c, (s, _, _) in enumerate(roster) if s != roster[attackers[0]][0]]
+    return (attackers[0], opponents[0]) if len(opponents) == 1 else None
+
+
+def _members(scenario: ScenarioBase) -> list[Any]:
+    sides: dict[str, list[Any]] = scenario.sides  # type: ignore[attr-defined]
+    return [m for group in sides.values() for m in group for _ in range(m.count)]
+
+
+def _check_duel_work(
+    scenario: ScenarioBase, roles: tuple[int, int], pairs: list[PairExact]
+) -> None:
+    """Refuse a duel whose Markov chain would be too slow (see :data:`MAX_DUEL_WORK`).
+
+    Heuristic, from fields most systems share: the defender's ``hp`` (+ ``vigor``) is the
+    damage to deal, the attacker's ``attacks_per_turn`` (1) times the exact mean damage
+    of its attacks the damage per round; the chain runs a few times the mean rounds.
+    """
+    attacker, defender = (_members(scenario)[c] for c in roles)
+    need = getattr(defender, "hp", 0) + getattr(defender, "vigor", 0)
+    name = _roster(scenario)[roles[1]][1]
+    mine = [p for p in pairs if p.defender == name]
+    if not mine or need <= 0:
+        return
+    per_round = getattr(attacker, "attacks_per_turn", 1) * min(p.mean_damage for p in mine)
+    if per_round <= 0:
+        return
+    rounds = 3 * need / per_round
+    work = rounds * need * max(len(p.damage_pmf) for p in mine)
+    if work > MAX_DUEL_WORK:
+        raise ExactUnsupported(
+            f"time-to-down is too slow to solve exactly (about {rounds:,.0f} rounds over "
+            f"{need:,} damage still needed to Down {name!r})"
+        )
+
+
+def _solve_duel(scenario: ScenarioBase, module: ModuleType, pairs: list[PairExact]) -> DuelExact:
+    solve = getattr(module, "duel_time_to_down", None)
+    if solve is None:
+        raise ExactUnsupported(f"rules {scenario.rules!r} have no exact time-to-down yet")
+    roles = _duel_roles(scenario)
+    if roles is not None:
+        _check_duel_work(scenario, roles, pairs)
+    chain = solve(scenario)
+    if roles is None:  # the module solved something the engine cannot name
+        raise ExactUnsupported("expected one combatant with attacks and one opponent")
+    roster = _roster(scenario)
+    attacker, defender = roster[roles[0]], roster[roles[1]]
+    return DuelExact(attacker[1], defender[1], defender[0],
+                     np.asarray(chain.capped_pmf, dtype=float), float(chain.censored),
+                     float(chain.mean), float(chain.variance), chain.median)  # fmt: skip
+
+
+def _nothing_message(scenario: ScenarioBase, refusals: list[tuple[Subject, str]]) -> str:
+    lines = [f"cannot solve scenario {scenario.scenario!r} exactly:"]
+    lines += [f"  {describe(s)}: {r}" for s, r in refusals]
+    lines.append(SIMULATE_HINT)
+    return "\n".join(lines)
+
+
+def exact(scenario: ScenarioBase | str | os.PathLike[str]) -> ExactResult:
+    """Exact attack outcomes of every pair, and the duel's time-to-down when it is one.
+
+    Parameters
+    ----------
+    scenario : ScenarioBase or path
+        A loaded scenario, or the path of one.
+
+    Returns
+    -------
+    ExactResult
+        Pairs or the duel the system cannot solve are listed in ``refusals``.
+
+    Raises
+    ------
+    ExactUnsupported
+        When nothing at all can be solved; the message gives every reason and the
+        suggestion to use ``simlab run``.
+    """
+    if not isinstance(scenario, ScenarioBase):
+        scenario = load(scenario)
+    module = exact_module(scenario.rules)
+    pairs, refusals = _solve_pairs(scenario, module)
+    duel = None
+    try:
+        duel = _solve_duel(scenario, module, pairs)
+    except ExactUnsupported as err:
+        refusals.append((TIME_TO_DOWN, str(err)))
+    if not pairs and duel is None:
+        raise ExactUnsupported(_nothing_message(scenario, refusals))
+    return ExactResult(scenario.scenario, scenario.rules, pairs, duel, refusals)
+
+
+# -- fight caveats of systems whose exact module does not provide them -------------------
+
+
+def _status_source(scenario: Any, target: int, status: str) -> str | None:
+    """Why ``target`` may gain ``status`` in a shattered-spirits fight, or None."""
+    from simlab.rules.shattered_spirits.compile import expand
+    from simlab.rules.shattered_spirits.model import parse_status
+
+    combatants = expand(scenario)
+    names = scenario.combatant_names()
+    for c, (side, member) in enumerate(combatants):
+        if side == combatants[target][0]:
+            continue
+        for name in dict.fromkeys(member.attacks):
+            attack = scenario.attacks[name]
+            for row, statuses in attack.status.items():
+                for text in statuses:
+                    kind, size = parse_status(text)
+                    if kind == status and size > 0 and attack.row_tier(row) != "miss":
+                        return (f"{names[c][1]}'s {name!r} can inflict {text!r} on "
+                                f"{names[target][1]!r} during the fight")  # fmt: skip
+    return None
+
+
+def _shattered_spirits_caveats(scenario: Any, a: int, attack: str, d: int) -> dict[str, str]:
+    """Figures of a shattered-spirits pair a fight can move (RULES.md §1).
+
+    Exposed on the defender and Impaired on the attacker change the damage; when the
+    defender holds a reaction, changed damage can also bring its threshold into reach
+    and so change the hit and crit rates too.
+    """
+    from simlab.rules.shattered_spirits.compile import expand
+
+    prm = scenario.params
+    reason = (prm.exposed_per_level and _status_source(scenario, d, "exposed")) or (
+        prm.impaired_per_level and _status_source(scenario, a, "impaired")
+    )
+    if not reason:
+        return {}
+    defender = expand(scenario)[d][1]
+    reacts = defender.react.block is not None or defender.react.evade is not None
+    figures = ("hit_rate", "crit_rate", "mean_damage") if reacts else ("mean_damage",)
+    return dict.fromkeys(figures, str(reason))
+
+
+# TODO(lead): move into simlab/exact/shattered_spirits.py as ``fight_caveats``.
+_BUILTIN_CAVEATS = {"shattered-spirits": _shattered_spirits_caveats}
+
+
+# -- checking a simulation -----------------------------------------------------------------
+
+
+def _z_row(figure: str, key: Pair, simulated: float, exact_value: float, se: float) -> tuple:
+    """One row of the check table: z = (simulated − exact) / se, two-sided p."""
+    diff = simulated - exact_value
+    # A certain figure (se 0): any difference at all is infinitely unlikely.
+    certain = 0.0 if abs(diff) <= 1e-12 else math.copysign(math.inf, diff)
+    z = diff / se if se > 0 else certain
+    p = math.erfc(abs(z) / math.sqrt(2.0))
+    return (figure, *key, simulated, exact_value, se, z, p)
+
+
+def _pair_rows(pair: PairExact, rate: Any, dmg: Any) -> list[tuple]:
+    n = int(rate.attempts)
+    figures = {
+        "hit_rate": (float(rate.hit_rate), pair.hit_rate,
+                     math.sqrt(pair.hit_rate * (1 - pair.hit_rate) / n)),
+        "crit_rate": (float(rate.crit_rate), pair.crit_rate,
+                      math.sqrt(pair.crit_rate * (1 - pair.crit_rate) / n)),
+        "mean_damage": (float(dmg.mean_damage), pair.mean_damage,
+                        math.sqrt(pair.damage_variance / n)),
+    }  # fmt: skip
+    return [_z_row(f, pair.key, *v) for f, v in figures.items() if f not in pair.caveats]
+
+
+def _duel_row(res: Result, duel: DuelExact) -> tuple | None:
+    names = [name for _, name in res.layout.combatants]
+    hist = res.tallies.down_round[names.index(duel.defender)].astype(float)
+    downs = hist.sum()
+    p_down, mean, var = duel.capped_moments()
+    if downs == 0 or p_down == 0:
+        return None
+    simulated = float(np.dot(np.arange(len(hist)), hist) / downs)
+    key = (duel.attacker, "", duel.defender)
+    return _z_row("mean_time_to_down", key, simulated, mean, math.sqrt(var / downs))
+
+
+def _skipped(
+    pairs: list[PairExact], solved: ExactResult, seen: set[Pair]
+) -> list[tuple[str, str]]:
+    """(what, reason) of every figure not compared: fight caveats and refusals."""
+    out = [(f"{f} {describe(p.key)}", r) for p in pairs for f, r in p.caveats.items()]
+    out += [(describe(s), r) for s, r in solved.refusals if isinstance(s, str) or s in seen]
+    return out
+
+
+def check_simulation(res: Result, solved: ExactResult) -> pd.DataFrame:
+    """Compare a simulation with the exact answers, figure by figure.
+
+    Per pair simulated and solved: hit rate and crit rate (binomial standard error
+    from the exact rate), mean damage (exact standard deviation / sqrt(attempts)); for
+    a duel, the mean round of first down among encounters where it happened by the
+    round cap (exact conditional sd / sqrt(downs)). Figures a fight can move
+    (``PairExact.caveats``) are not compared.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`CHECK_COLUMNS`; ``attrs["skipped"]`` lists (what, reason) of the
+        figures not compared, as text.
+    """
+    index = ["attacker", "attack", "defender"]
+    rates = res.hit_rates().set_index(index)
+    damage = res.damage().set_index(index)
+    seen = set(rates.index)
+    compared = [p for p in solved.pairs if p.key in seen]
+    rows = [r for p in compared for r in _pair_rows(p, rates.loc[p.key], damage.loc[p.key])]
+    duel_row = None if solved.duel is None else _duel_row(res, solved.duel)
+    if duel_row is not None:
+        rows.append(duel_row)
+    frame = pd.DataFrame(rows, columns=CHECK_COLUMNS)
+    frame.attrs["skipped"] = _skipped(compared, solved, seen)
+    return frame
+
+
+def check_result(scenario: ScenarioBase, res: Result) -> pd.DataFrame:
+    """:func:`check_simulation` against ``exact(scenario)``; never raises ExactUnsupported.
+
+    When nothing can be solved, the table is empty and ``attrs["skipped"]`` holds the
+    reason.
+    """
+    try:
+        solved = exact(scenario)
+    except ExactUnsupported as err:
+        frame = pd.DataFrame([], columns=CHECK_COLUMNS)
+        frame.attrs["skipped"] = [("scenario", str(err))]
+        return frame
+    return check_simulation(res, solved)
+
+
+def check_verdict(check: pd.DataFrame, k: float = CHECK_Z) -> str:
+    """One line: whether every compared figure is within ``k`` standard errors."""
+    n = len(check)
+    if n == 0:
+        return "no figure could be checked against an exact answer"
+    bad = check[~(check.z.abs() <= k)]
+    if bad.empty:
+        return f"all {n} figures within {k:g} standard errors of the exact answer"
+    which = "; ".join(
+        f"{r.figure} {r.attacker} {r.attack} → {r.defender} (z = {r.z:.2f})".replace("  ", " ")
+        for r in bad.itertuples()
+    )
+    return f"{len(bad)} of {n} figures more than {k:g} standard errors from exact: {which}"

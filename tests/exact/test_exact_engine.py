@@ -1,0 +1,283 @@
+"""The exact engine (``simlab.exact``), ``simlab exact`` and ``simlab run --check``.
+
+The per-pair and duel numbers themselves are checked against brute force in
+``test_ss_exact.py``; here: the engine calls them for every pair, lays them out in the
+documented tables and summary, records refusals, and checks simulations against them.
+
+False alarms. ``check`` figures are compared within 4.5 standard errors: P(|z| > 4.5)
+≈ 6.8e-6 each under a correct simulator; the simulations below have fixed seeds and
+together fewer than 60 figures, so a correct simulator fails them with chance ≲ 4e-4
+(and, the seeds being fixed, either always or never).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import simlab
+import simlab.exact.shattered_spirits as ss_exact
+from simlab.analysis.summary import summary as sim_summary
+from simlab.errors import ExactUnsupported
+from simlab.exact.engine import CHECK_COLUMNS, CHECK_Z, check_simulation, check_verdict, exact
+
+ROOT = Path(__file__).resolve().parents[2]
+DUEL = ROOT / "scenarios/benchmarks/ss-duel.yaml"
+QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
+PARTY = ROOT / "scenarios/shattered-spirits/party-3v3.yaml"
+SEED = 20240611
+
+UNSOLVABLE = """
+scenario: unsolvable
+rules: shattered-spirits
+max_rounds: 5
+attacks:
+  hit: {profile: [5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5]}
+sides:
+  a: [{name: A, hp: 10, attacks: [hit], tokens: {grit: 2},
+       react: {block: {when_damage_at_least: 1}}}]
+  b: [{name: B, hp: 10, attacks: [hit], tokens: {reflex: 2},
+       react: {evade: {when_damage_at_least: 1}}}]
+"""
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "simlab", *args], capture_output=True, text=True, cwd=ROOT,
+        timeout=600,
+    )  # fmt: skip
+
+
+# -- tables --------------------------------------------------------------------------------
+
+
+def test_attacks_table_has_every_pair_from_the_system_module() -> None:
+    scn = simlab.load(QUICKSTART)
+    table = simlab.exact(scn).attacks()  # the package is callable although imported
+    assert list(table.columns) == ["attacker", "attack", "defender", "hit_rate", "crit_rate",
+                                   "mean_damage"]  # fmt: skip
+    assert list(zip(table.attacker, table.attack, table.defender, strict=True)) == [
+        ("Kaito", "quick-jab", "Brute"),
+        ("Brute", "stone-strike", "Kaito"),
+    ]
+    for row, (a, d) in zip(table.itertuples(), [(0, 1), (1, 0)], strict=True):
+        ref = ss_exact.attack_outcome(scn, a, row.attack, d)  # type: ignore[arg-type]
+        assert (row.hit_rate, row.crit_rate, row.mean_damage) == (
+            ref.hit_rate, ref.crit_rate, ref.mean_damage)  # fmt: skip
+    assert table.crit_rate.iloc[1] == pytest.approx(3 / 36)  # rows 11 and 12 crit
+
+
+def test_damage_pmf_is_tidy_and_consistent_with_the_means() -> None:
+    solved = exact(QUICKSTART)
+    pmf = solved.damage_pmf()
+    assert list(pmf.columns) == ["attacker", "attack", "defender", "damage", "probability"]
+    assert (pmf.probability > 0).all()
+    for row in solved.attacks().itertuples():
+        mine = pmf[(pmf.attacker == row.attacker) & (pmf.attack == row.attack)]
+        assert mine.probability.sum() == pytest.approx(1.0, abs=1e-12)
+        assert np.dot(mine.damage, mine.probability) == pytest.approx(row.mean_damage)
+
+
+def test_duel_time_to_down_table_mean_and_median() -> None:
+    solved = exact(DUEL)
+    assert solved.duel is not None and solved.refusals == []
+    assert solved.duel.mean == pytest.approx(10.16650, abs=5e-6)
+    assert solved.duel.median == 10
+    ttd = solved.time_to_down()
+    assert list(ttd.columns) == ["combatant", "round", "probability", "survival"]
+    assert ttd["round"].tolist() == list(range(1, 101))
+    assert (ttd.combatant == "Defender").all()
+    assert np.all(np.diff(ttd.survival) <= 0)
+    assert ttd.probability.sum() + solved.duel.censored == pytest.approx(1.0, abs=1e-12)
+    cdf = ttd.probability.cumsum()
+    assert cdf.iloc[8] < 0.5 <= cdf.iloc[9]  # the median, round 10
+
+
+def test_no_duel_gives_an_empty_time_to_down_table() -> None:
+    solved = exact(QUICKSTART)
+    assert solved.duel is None
+    assert solved.time_to_down().empty
+    reason = "a duel needs exactly one combatant with attacks; got 2"
+    assert solved.refusals == [("time_to_down", reason)]
+
+
+# -- summary -------------------------------------------------------------------------------
+
+
+def _shape(doc: dict) -> set[str]:
+    return {k for k in doc if not k.endswith("_ci")}
+
+
+def test_summary_has_the_run_shape_without_intervals() -> None:
+    res = simlab.simulate(DUEL, n=2_000, seed=SEED, threads=1)
+    sim = sim_summary(res)
+    doc = exact(DUEL).summary()
+    json.dumps(doc, allow_nan=False)  # JSON-ready
+    assert doc["method"] == "exact"
+    skipped = {"encounters", "seed", "interval_level"}
+    assert _shape(doc) - {"method", "refusals"} == _shape(sim) - skipped
+    assert _shape(doc["attacks"][0]) == _shape(sim["attacks"][0]) - {"attempts"}
+    defender = next(c for c in sim["combatants"] if c["name"] == "Defender")
+    assert set(doc["combatants"][0]) <= _shape(defender)
+    assert set(doc["combatants"][0]["time_to_down"]) == set(defender["time_to_down"]) | {"mean"}
+    assert not any(k.endswith("_ci") for a in doc["attacks"] for k in a)
+    assert doc["combatants"][0]["time_to_down"]["median"] == 10.0
+    assert doc["attacks"][0]["damage_pmf"]["0"] == pytest.approx(6 / 36)  # rows 2-3, 4 - guard
+
+
+def test_summary_lists_refusals() -> None:
+    doc = exact(PARTY).summary()
+    refusals = doc["refusals"]
+    assert {r["figure"] for r in refusals} == {"attack", "time_to_down"}
+    kaito = [r for r in refusals if r["defender"] == "Kaito"]
+    assert len(kaito) == 3 and all("react: block" in r["reason"] for r in kaito)
+
+
+# -- refusals ------------------------------------------------------------------------------
+
+
+def test_refusals_name_the_feature_and_do_not_stop_the_rest() -> None:
+    solved = exact(PARTY)
+    refused = {s: r for s, r in solved.refusals}
+    assert len(solved.pairs) == 15
+    assert "reactions" in refused[("Ogre", "crushing-blow", "Mira")]
+    assert "react: evade" in refused[("Ogre", "crushing-blow", "Mira")]
+    assert "duel" in refused["time_to_down"]
+
+
+def test_nothing_solvable_raises_with_every_reason_and_the_hint() -> None:
+    with pytest.raises(ExactUnsupported) as err:
+        exact(simlab.loads(UNSOLVABLE))
+    message = str(err.value)
+    assert "react: block" in message and "react: evade" in message
+    assert "time_to_down: a duel needs exactly one combatant with attacks" in message
+    assert message.endswith("use `simlab run` to simulate it")
+
+
+# -- the CLI -------------------------------------------------------------------------------
+
+
+def test_cli_exact_prints_and_writes(tmp_path: Path) -> None:
+    done = run_cli("exact", str(DUEL), "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    assert "Attacker" in done.stdout and "0.91667" in done.stdout  # hit rate 33/36
+    assert "10.16650" in done.stdout  # mean time-to-down
+    assert "wrote 4 files" in done.stdout
+    doc = json.loads((tmp_path / "out/summary.json").read_text())
+    assert doc["method"] == "exact" and doc["scenario"] == "ss-duel"
+    ttd = pd.read_parquet(tmp_path / "out/time_to_down.parquet")
+    assert len(ttd) == 100
+    assert len(pd.read_parquet(tmp_path / "out/attacks.parquet")) == 1
+    assert not list((tmp_path / "out").glob(".*tmp"))  # no temporary file left behind
+
+
+def test_cli_exact_lists_refusals_with_the_hint() -> None:
+    done = run_cli("exact", str(PARTY))
+    assert done.returncode == 0, done.stderr
+    assert "not solved exactly (7; use `simlab run` to simulate them)" in done.stdout
+    assert "Ogre crushing-blow → Kaito: reactions depend on tokens" in done.stdout
+
+
+def test_cli_exact_exits_2_when_nothing_can_be_solved(tmp_path: Path) -> None:
+    bad = tmp_path / "unsolvable.yaml"
+    bad.write_text(UNSOLVABLE)
+    done = run_cli("exact", str(bad))
+    assert done.returncode == 2
+    assert "cannot solve scenario 'unsolvable' exactly" in done.stderr
+    assert "use `simlab run` to simulate it" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_cli_run_check_prints_the_comparison_and_verdict() -> None:
+    done = run_cli("run", str(QUICKSTART), "-n", "20000", "--threads", "1", "--check")
+    assert done.returncode == 0, done.stderr
+    assert "check against the exact answers" in done.stdout
+    assert "check: all 6 figures within 4.5 standard errors of the exact answer" in done.stdout
+    assert "time_to_down: a duel needs exactly one combatant" in done.stdout
+
+
+def test_cli_run_check_on_an_unsolvable_scenario_still_exits_0(tmp_path: Path) -> None:
+    bad = tmp_path / "unsolvable.yaml"
+    bad.write_text(UNSOLVABLE)
+    done = run_cli("run", str(bad), "-n", "200", "--threads", "1", "--check")
+    assert done.returncode == 0, done.stderr
+    assert "check: no figure could be checked against an exact answer" in done.stdout
+
+
+# -- simulate(check=True) ------------------------------------------------------------------
+
+
+def _assert_all_close(check: pd.DataFrame) -> None:
+    assert list(check.columns) == CHECK_COLUMNS
+    bad = check[~(check.z.abs() < CHECK_Z)]
+    assert bad.empty, bad.to_string()
+    assert ((check.p_value >= 0) & (check.p_value <= 1)).all()
+
+
+def test_simulate_check_on_the_duel() -> None:
+    res = simlab.simulate(DUEL, n=50_000, seed=SEED, threads=1, check=True)
+    assert res.check is not None
+    _assert_all_close(res.check)
+    assert set(res.check.figure) == {"hit_rate", "crit_rate", "mean_damage", "mean_time_to_down"}
+    ttd = res.check[res.check.figure == "mean_time_to_down"].iloc[0]
+    assert ttd.exact == pytest.approx(10.16650, abs=5e-6)
+    assert ttd.std_error == pytest.approx(2.3167 / np.sqrt(50_000), rel=1e-3)
+
+
+@pytest.mark.parametrize("path", [QUICKSTART, PARTY])
+def test_simulate_check_on_multi_pair_scenarios(path: Path) -> None:
+    res = simlab.simulate(path, n=20_000, seed=SEED, threads=1, check=True)
+    assert res.check is not None
+    _assert_all_close(res.check)
+    assert len(res.check) >= 6
+    assert check_verdict(res.check).startswith(f"all {len(res.check)} figures within 4.5")
+
+
+def test_check_skips_figures_a_fight_can_move() -> None:
+    res = simlab.simulate(PARTY, n=2_000, seed=SEED, threads=1, check=True)
+    assert res.check is not None
+    # Mira's flame-lash exposes every enemy: damage against them is not compared...
+    against_enemies = res.check[res.check.defender.isin(["Brute 1", "Brute 2", "Ogre"])]
+    assert "mean_damage" not in set(against_enemies.figure)
+    assert "hit_rate" in set(against_enemies.figure)  # ...but the rolls are
+    skipped = dict(res.check.attrs["skipped"])
+    assert "'exposed 1'" in skipped["mean_damage Kaito quick-jab → Ogre"]
+    assert "'impaired 1'" in skipped["mean_damage Ogre crushing-blow → Sato"]
+    assert not any(res.check.defender.isin(["Kaito", "Mira"]))  # reactions: refused
+
+
+def test_check_catches_a_wrong_answer() -> None:
+    """A simulator (here: an oracle) off by 2 percentage points is flagged."""
+    res = simlab.simulate(QUICKSTART, n=20_000, seed=SEED, threads=1)
+    solved = exact(QUICKSTART)
+    wrong = dataclasses.replace(solved.pairs[0], hit_rate=solved.pairs[0].hit_rate - 0.02)
+    solved.pairs[0] = wrong
+    check = check_simulation(res, solved)
+    bad = check[check.z.abs() > CHECK_Z]
+    assert bad[["figure", "attacker"]].values.tolist() == [["hit_rate", "Kaito"]]
+    assert check.loc[bad.index[0], "p_value"] < 1e-6
+    verdict = check_verdict(check)
+    assert verdict.startswith("1 of 6 figures more than 4.5 standard errors from exact")
+    assert "hit_rate Kaito quick-jab → Brute" in verdict
+
+
+SCENARIOS = sorted((ROOT / "scenarios").glob("*/*.yaml"))
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_every_example_scenario_is_solved_or_refused_by_name(path: Path) -> None:
+    """Every system plugs in by convention; a refusal is ExactUnsupported, never a crash."""
+    try:
+        solved = exact(path)
+    except ExactUnsupported as err:
+        assert "use `simlab run`" in str(err)
+        return
+    json.dumps(solved.summary(), allow_nan=False)
+    assert len(solved.attacks()) == len(solved.pairs)
