@@ -62,6 +62,14 @@ class ScenarioBase(StrictModel):
         """The YAML source this scenario was read from (positions for error messages)."""
         return self._source
 
+    def expanded(self) -> list[tuple[int, Any]]:
+        """(side index, combatant model) for every copy after ``count:``, in order."""
+        out: list[tuple[int, Any]] = []
+        for s, members in enumerate(self.sides.values()):  # type: ignore[attr-defined]
+            for member in members:
+                out.extend((s, member) for _ in range(member.count))
+        return out
+
     def combatant_names(self) -> list[tuple[str, str]]:
         """(side, name) of every combatant after expanding ``count:`` copies, in order."""
         out: list[tuple[str, str]] = []

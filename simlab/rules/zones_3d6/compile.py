@@ -89,11 +89,7 @@ class KernelParams(NamedTuple):
 
 def expand(scenario: Scenario) -> list[tuple[int, Combatant]]:
     """(side index, combatant) for every copy, in scenario order."""
-    out: list[tuple[int, Combatant]] = []
-    for s, members in enumerate(scenario.sides.values()):
-        for member in members:
-            out.extend((s, member) for _ in range(member.count))
-    return out
+    return scenario.expanded()
 
 
 def roll_steps(
