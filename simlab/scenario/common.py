@@ -16,6 +16,8 @@ from simlab.scenario.validation import StrictModel
 
 TargetPolicy = Literal["focus", "random", "lowest-hp"]
 TARGET_POLICIES: tuple[str, ...] = ("focus", "random", "lowest-hp")
+# Codes the kernels use for the policies (simlab.engine.encounter).
+POLICY_CODE = {name: code for code, name in enumerate(TARGET_POLICIES)}
 
 MAX_COMBATANTS = 64
 

@@ -13,10 +13,10 @@ import numpy as np
 
 from simlab.engine.tallies import Layout
 from simlab.rules.shattered_spirits.model import ROWS, Attack, Combatant, Scenario, parse_status
+from simlab.scenario.common import POLICY_CODE
 
 EVENTS = ["out", "dead"]
 TIER_CODE = {"miss": 0, "hit": 1, "crit": 2}
-POLICY_CODE = {"focus": 0, "random": 1, "lowest-hp": 2}
 WOUND_ROLL_CODE = {"sum": 0, "highest": 1}
 NO_REACTION = -1
 

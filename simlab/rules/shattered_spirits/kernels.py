@@ -16,15 +16,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from simlab.engine.encounter import choose_target, record_attack, sides_standing
 from simlab.engine.jit import inline_kernel, kernel, parallel_kernel, prange
 from simlab.engine.rng import (
     STREAM_ATTACK,
-    STREAM_TARGET,
     STREAM_WOUND,
     new_state,
     roll_die,
     start_encounter,
-    uniform_index,
 )
 from simlab.rules.shattered_spirits.compile import (
     A_DAMAGE_MODIFIER,
@@ -258,52 +257,10 @@ def take_stun(p, st, rng, c, stun, rnd, standing):
     take_damage(p, st, rng, c, stun - room, rnd, standing)
 
 
-@inline_kernel
-def is_enemy(p, st, attacker, d):
-    """Whether ``d`` is a standing enemy of ``attacker``."""
-    return p.combatant[C_SIDE, d] != p.combatant[C_SIDE, attacker] and st[OUT, d] == 0
 
 
-@inline_kernel
-def choose_target(p, st, rng, attacker):
-    """A standing enemy chosen by the attacker's policy; −1 if none (RULES.md, shared).
-
-    ``focus``: the first in listed order; ``random``: uniform; ``lowest-hp``: the lowest
-    current HP, ties to the first listed.
-    """
-    n = st.shape[1]
-    policy = p.combatant[C_POLICY, attacker]
-    chosen = -1
-    count = 0
-    for d in range(n):
-        if not is_enemy(p, st, attacker, d):
-            continue
-        if policy == 0:
-            return d
-        count += 1
-        if policy == 2 and (chosen < 0 or st[HP, d] < st[HP, chosen]):
-            chosen = d
-    if policy != 1 or count == 0:
-        return chosen
-    pick = uniform_index(rng, STREAM_TARGET, count)
-    for d in range(n):
-        if is_enemy(p, st, attacker, d):
-            if pick == 0:
-                return d
-            pick -= 1
-    return -1
 
 
-@inline_kernel
-def record_attack(t, ch, pair, batch, tier, damage):
-    """Add one attack's outcome to chunk ``ch`` of the tallies."""
-    t.attempts[ch, pair, batch] += 1
-    t.damage_sum[ch, pair, batch] += damage
-    t.damage_hist[ch, pair, min(damage, t.damage_hist.shape[2] - 1)] += 1
-    if tier > 0:
-        t.hits[ch, pair, batch] += 1
-        if tier == 2:
-            t.crits[ch, pair, batch] += 1
 
 
 @inline_kernel
@@ -382,14 +339,6 @@ def reset(p, st, standing):
         standing[p.combatant[C_SIDE, c]] += 1
 
 
-@inline_kernel
-def sides_standing(standing):
-    """How many sides still have someone standing."""
-    n = 0
-    for s in range(standing.shape[0]):
-        if standing[s] > 0:
-            n += 1
-    return n
 
 
 @inline_kernel
@@ -493,7 +442,9 @@ def play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace,
                     if st[OUT, c] != 0:
                         continue
                     for _ in range(turn_attacks(p, c)):
-                        target = choose_target(p, st, rng, c)
+                        target = choose_target(
+                            p.combatant[C_SIDE], st[OUT], st[HP], p.combatant[C_POLICY, c], rng, c
+                        )
                         if target < 0:
                             over = True
                             break

@@ -14,9 +14,9 @@ import numpy as np
 
 from simlab.engine.tallies import Layout
 from simlab.rules.zones_3d6.model import Attack, Combatant, Params, Scenario, largest_die
+from simlab.scenario.common import POLICY_CODE
 
 EVENTS = ["out"]
-POLICY_CODE = {"focus": 0, "random": 1, "lowest-hp": 2}
 MAX_DAMAGE_BINS = 4096
 
 # Field indices of the kernel arrays (one int64 row per field keeps argument lists short).

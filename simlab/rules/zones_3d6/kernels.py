@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from simlab.engine.encounter import choose_target, record_attack, sides_standing
 from simlab.engine.jit import kernel, parallel_kernel, prange
 from simlab.engine.rng import (
     STREAM_ATTACK,
     STREAM_DAMAGE,
     STREAM_ORDER,
-    STREAM_TARGET,
     new_state,
     roll_die,
     start_encounter,
@@ -289,47 +289,10 @@ def roll_initiative(p, st, rng):
         st[ORDER, k] = c
 
 
-@kernel
-def is_enemy(p, st, attacker, d):
-    """Whether ``d`` is a standing enemy of ``attacker``."""
-    return p.combatant[C_SIDE, d] != p.combatant[C_SIDE, attacker] and st[OUT, d] == 0
 
 
-@kernel
-def choose_target(p, st, rng, attacker):
-    """A standing enemy chosen by the attacker's policy; −1 if none (RULES.md, shared
-    model): ``focus`` the first listed, ``random`` uniform, ``lowest-hp`` the lowest
-    current HP (ties to the first listed)."""
-    n = st.shape[1]
-    policy = p.combatant[C_POLICY, attacker]
-    chosen = -1
-    count = 0
-    for d in range(n):
-        if not is_enemy(p, st, attacker, d):
-            continue
-        if policy == 0:
-            return d
-        count += 1
-        if policy == 2 and (chosen < 0 or st[HP, d] < st[HP, chosen]):
-            chosen = d
-    if policy != 1 or count == 0:
-        return chosen
-    pick = uniform_index(rng, STREAM_TARGET, count)
-    for d in range(n):
-        if is_enemy(p, st, attacker, d):
-            if pick == 0:
-                return d
-            pick -= 1
-    return -1
 
 
-@kernel
-def record_attack(t, ch, pair, batch, hit, damage):
-    """Add one attack's outcome to chunk ``ch`` of the tallies (no crits in §5)."""
-    t.attempts[ch, pair, batch] += 1
-    t.damage_sum[ch, pair, batch] += damage
-    t.damage_hist[ch, pair, min(damage, t.damage_hist.shape[2] - 1)] += 1
-    t.hits[ch, pair, batch] += hit
 
 
 @kernel
@@ -342,14 +305,6 @@ def reset(p, st, standing):
         standing[p.combatant[C_SIDE, c]] += 1
 
 
-@kernel
-def sides_standing(standing):
-    """How many sides still have someone standing."""
-    n = 0
-    for s in range(standing.shape[0]):
-        if standing[s] > 0:
-            n += 1
-    return n
 
 
 @kernel
@@ -365,7 +320,9 @@ def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, standing, enc, trace, n_tr
     n_combatants = st.shape[1]
     n_attacks = p.attack.shape[1]
     for _ in range(p.combatant[C_ATTACKS_PER_TURN, c]):
-        target = choose_target(p, st, rng, c)
+        target = choose_target(
+            p.combatant[C_SIDE], st[OUT], st[HP], p.combatant[C_POLICY, c], rng, c
+        )
         if target < 0:
             return False
         attack = p.attack_list[p.combatant[C_ATTACK_START, c] + st[ROTATION, c] % count]
