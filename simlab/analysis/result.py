@@ -168,6 +168,46 @@ class Result:
             rows.append(row)
         return pd.DataFrame(rows)
 
+    def events(self, level: float = 0.95) -> pd.DataFrame:
+        """Rate and time of each rule-specific event (``Layout.events``) per combatant.
+
+        Events are the states a rule system reports beside going down: Shattered Spirits'
+        death at a full Strain Meter, the earlier draft's Shaken, opposed-tiers'
+        unconscious and dead, glitters' death after failed saves. Each is tallied by the
+        round it first happened in; an encounter in which it never happened counts
+        toward the rate only. Columns: ``combatant, side, event, occurred, rate`` with its
+        interval, and, over the encounters where it happened, ``mean_round`` with a
+        normal interval (encounters are independent), ``median_round``.
+        """
+        n = self.encounters
+        rows = []
+        for c, (side, name) in enumerate(self.layout.combatants):
+            for e, event in enumerate(self.layout.events):
+                hist = self.tallies.event_round[c, e]
+                k = int(hist.sum())
+                lo, hi, kind = stats.rate_interval(k, n, level)
+                mean, var = stats.histogram_mean_var(hist)
+                half = stats.normal_quantile(level) * np.sqrt(var / k) if k > 1 else np.nan
+                rows.append({
+                    "combatant": name, "side": side, "event": event, "occurred": k,
+                    "rate": k / n, _ci("rate", level, "lo"): float(lo),
+                    _ci("rate", level, "hi"): float(hi), "rate_ci_kind": str(kind),
+                    "mean_round": mean if k else np.nan,
+                    _ci("mean_round", level, "lo"): mean - half,
+                    _ci("mean_round", level, "hi"): mean + half,
+                    "median_round": _histogram_median(hist),
+                })  # fmt: skip
+        columns = ["combatant", "side", "event", "occurred", "rate", _ci("rate", level, "lo"),
+                   _ci("rate", level, "hi"), "rate_ci_kind", "mean_round",
+                   _ci("mean_round", level, "lo"), _ci("mean_round", level, "hi"),
+                   "median_round"]  # fmt: skip
+        return pd.DataFrame(rows, columns=columns)
+
+    def event_pmf(self, combatant: int, event: int) -> dict[int, float]:
+        """P(the event first happens in round r), for each round r with any."""
+        hist = self.tallies.event_round[combatant, event]
+        return {int(r): hist[r] / self.encounters for r in np.flatnonzero(hist)}
+
     def down_pmf(self, combatant: int) -> dict[int, float]:
         """P(first down in round r) for each round r with any, for one combatant."""
         hist = self.tallies.down_round[combatant]
@@ -194,3 +234,11 @@ class Result:
     def mean_rounds(self) -> float:
         """Mean encounter length in rounds."""
         return stats.histogram_mean_var(self.tallies.rounds)[0]
+
+
+def _histogram_median(hist: np.ndarray) -> float | None:
+    """Smallest value whose cumulative share of the histogram reaches one half."""
+    total = hist.sum()
+    if total == 0:
+        return None
+    return float(np.searchsorted(np.cumsum(hist), total / 2))

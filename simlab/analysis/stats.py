@@ -40,8 +40,14 @@ RARE_EVENT_THRESHOLD = 10
 _MEDIAN_TOL = 1e-12
 
 
-def _z(level: float) -> float:
-    """Two-sided standard normal quantile for a confidence level."""
+def normal_quantile(level: float) -> float:
+    """Two-sided standard normal quantile for a confidence level (1.96 for 0.95).
+
+    Parameters
+    ----------
+    level : float
+        Two-sided confidence level, strictly between 0 and 1.
+    """
     _check_level(level)
     return float(special.ndtri(0.5 + 0.5 * level))
 
@@ -85,7 +91,7 @@ def wilson_interval(
         (as in ``scipy.stats.binomtest(...).proportion_ci(method='wilson')``).
     """
     k, n = _counts(successes, trials)
-    z = _z(level)
+    z = normal_quantile(level)
     with np.errstate(divide="ignore", invalid="ignore"):
         denom = 2.0 * (n + z * z)
         center = (2.0 * k + z * z) / denom
@@ -415,7 +421,7 @@ def _loglog_band(
     surv: np.ndarray, n: np.ndarray, d: np.ndarray, level: float
 ) -> tuple[np.ndarray, np.ndarray]:
     """Exponential-Greenwood band for a survival curve (see `kaplan_meier`)."""
-    z = _z(level)
+    z = normal_quantile(level)
     with np.errstate(divide="ignore", invalid="ignore"):
         greenwood = np.cumsum(d / (n * (n - d)))
         se = np.sqrt(greenwood) / np.abs(np.log(surv))

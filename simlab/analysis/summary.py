@@ -54,6 +54,7 @@ def _attacks(res: Result) -> list[dict[str, Any]]:
 
 def _combatants(res: Result) -> list[dict[str, Any]]:
     table = res.combatants(LEVEL)
+    events = res.events(LEVEL)
     out = []
     for c, row in table.iterrows():
         entry: dict[str, Any] = {
@@ -70,7 +71,26 @@ def _combatants(res: Result) -> list[dict[str, Any]]:
         }
         for event in res.layout.events:
             entry[f"{event}_rate"] = _num(row[f"{event}_rate"])
+        if res.layout.events:
+            entry["events"] = _events(res, int(c), events[events.combatant == row.combatant])
         out.append(entry)
+    return out
+
+
+def _events(res: Result, combatant: int, table: Any) -> dict[str, Any]:
+    """Each rule-specific event of one combatant: rate with interval, and its round."""
+    out = {}
+    for e, row in enumerate(table.itertuples()):
+        out[row.event] = {
+            "rate": _num(row.rate),
+            "rate_ci": [_num(row.rate_ci95_lo), _num(row.rate_ci95_hi)],
+            "time": {
+                "unit": "round",
+                "mean": _num(row.mean_round),
+                "median": _num(row.median_round),
+                "pmf": {str(r): p for r, p in res.event_pmf(combatant, e).items()},
+            },
+        }
     return out
 
 
