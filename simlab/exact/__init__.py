@@ -15,8 +15,7 @@ answers in ``simlab.exact.<package>``, e.g. ``simlab.exact.shattered_spirits`` o
     One attack against a fresh defender (its starting state). Indices are combatant
     positions after ``count:`` expansion, in ``scenario.combatant_names()`` order.
     Returns an object with the attributes of :class:`AttackOutcomeLike` (``crit_rate``
-    may be left out by a system without crits; ``pmf`` and ``mean`` are accepted for
-    ``damage_pmf`` and ``mean_damage``).
+    may be left out by a system without crits).
 
 ``duel_time_to_down(scenario)``
     The round in which the defender of a duel (exactly one combatant with attacks and

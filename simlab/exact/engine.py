@@ -57,11 +57,6 @@ CHECK_Z = 4.5
 CHECK_COLUMNS = ["figure", "attacker", "attack", "defender", "simulated", "exact",
                  "std_error", "z", "p_value"]  # fmt: skip
 SIMULATE_HINT = "use `simlab run` to simulate it"
-#: Largest duel the engine hands to a system's Markov chain, in element operations
-#: (≈ 3 × mean rounds × damage states × distinct damages; shattered-spirits does about
-#: 3e8 a second): a few seconds at most, where a defender with 100,000 HP hit for 1.5 a
-#: round would take hours.
-MAX_DUEL_WORK = 1e9
 TIME_TO_DOWN = "time_to_down"
 
 Pair = tuple[str, str, str]
@@ -291,27 +286,17 @@ def _roster(scenario: ScenarioBase) -> list[tuple[str, str, list[str]]]:
                                                                          strict=True)]
 
 
-def _caveat_hook(module: ModuleType, rules: str) -> Any:
-    hook = getattr(module, "fight_caveats", None)
-    return hook if hook is not None else _BUILTIN_CAVEATS.get(rules)
-
-
 def _solve_pair(
     scenario: ScenarioBase, module: ModuleType, a: int, attack: str, d: int
 ) -> PairExact:
     roster = _roster(scenario)
     outcome = module.attack_outcome(scenario, a, attack, d)
-    hook = _caveat_hook(module, scenario.rules)
+    hook = getattr(module, "fight_caveats", None)
     caveats = {} if hook is None else dict(hook(scenario, a, attack, d))
-    pmf, mean = _field(outcome, "damage_pmf", "pmf"), _field(outcome, "mean_damage", "mean")
-    rates = float(outcome.hit_rate), float(getattr(outcome, "crit_rate", 0.0)), float(mean)
+    rates = (float(outcome.hit_rate), float(getattr(outcome, "crit_rate", 0.0)),
+             float(outcome.mean_damage))  # fmt: skip
     return PairExact(roster[a][1], attack, roster[d][1], *rates,
-                     np.asarray(pmf, dtype=float), caveats)  # fmt: skip
-
-
-def _field(outcome: Any, name: str, alias: str) -> Any:
-    """``outcome.name``, or its short alias (``pmf``, ``mean``) some modules use."""
-    return getattr(outcome, name) if hasattr(outcome, name) else getattr(outcome, alias)
+                     np.asarray(outcome.damage_pmf, dtype=float), caveats)  # fmt: skip
 
 
 def _solve_pairs(
@@ -347,40 +332,11 @@ def _members(scenario: ScenarioBase) -> list[Any]:
     return [m for group in sides.values() for m in group for _ in range(m.count)]
 
 
-def _check_duel_work(
-    scenario: ScenarioBase, roles: tuple[int, int], pairs: list[PairExact]
-) -> None:
-    """Refuse a duel whose Markov chain would be too slow (see :data:`MAX_DUEL_WORK`).
-
-    Heuristic, from fields most systems share: the defender's ``hp`` (+ ``vigor``) is the
-    damage to deal, the attacker's ``attacks_per_turn`` (1) times the exact mean damage
-    of its attacks the damage per round; the chain runs a few times the mean rounds.
-    """
-    attacker, defender = (_members(scenario)[c] for c in roles)
-    need = getattr(defender, "hp", 0) + getattr(defender, "vigor", 0)
-    name = _roster(scenario)[roles[1]][1]
-    mine = [p for p in pairs if p.defender == name]
-    if not mine or need <= 0:
-        return
-    per_round = getattr(attacker, "attacks_per_turn", 1) * min(p.mean_damage for p in mine)
-    if per_round <= 0:
-        return
-    rounds = 3 * need / per_round
-    work = rounds * need * max(len(p.damage_pmf) for p in mine)
-    if work > MAX_DUEL_WORK:
-        raise ExactUnsupported(
-            f"time-to-down is too slow to solve exactly (about {rounds:,.0f} rounds over "
-            f"{need:,} damage still needed to Down {name!r})"
-        )
-
-
-def _solve_duel(scenario: ScenarioBase, module: ModuleType, pairs: list[PairExact]) -> DuelExact:
+def _solve_duel(scenario: ScenarioBase, module: ModuleType) -> DuelExact:
     solve = getattr(module, "duel_time_to_down", None)
     if solve is None:
         raise ExactUnsupported(f"rules {scenario.rules!r} have no exact time-to-down yet")
     roles = _duel_roles(scenario)
-    if roles is not None:
-        _check_duel_work(scenario, roles, pairs)
     chain = solve(scenario)
     if roles is None:  # the module solved something the engine cannot name
         raise ExactUnsupported("expected one combatant with attacks and one opponent")
@@ -423,61 +379,12 @@ def exact(scenario: ScenarioBase | str | os.PathLike[str]) -> ExactResult:
     pairs, refusals = _solve_pairs(scenario, module)
     duel = None
     try:
-        duel = _solve_duel(scenario, module, pairs)
+        duel = _solve_duel(scenario, module)
     except ExactUnsupported as err:
         refusals.append((TIME_TO_DOWN, str(err)))
     if not pairs and duel is None:
         raise ExactUnsupported(_nothing_message(scenario, refusals))
     return ExactResult(scenario.scenario, scenario.rules, pairs, duel, refusals)
-
-
-# -- fight caveats of systems whose exact module does not provide them -------------------
-
-
-def _status_source(scenario: Any, target: int, status: str) -> str | None:
-    """Why ``target`` may gain ``status`` in a shattered-spirits fight, or None."""
-    from simlab.rules.shattered_spirits.compile import expand
-    from simlab.rules.shattered_spirits.model import parse_status
-
-    combatants = expand(scenario)
-    names = scenario.combatant_names()
-    for c, (side, member) in enumerate(combatants):
-        if side == combatants[target][0]:
-            continue
-        for name in dict.fromkeys(member.attacks):
-            attack = scenario.attacks[name]
-            for row, statuses in attack.status.items():
-                for text in statuses:
-                    kind, size = parse_status(text)
-                    if kind == status and size > 0 and attack.row_tier(row) != "miss":
-                        return (f"{names[c][1]}'s {name!r} can inflict {text!r} on "
-                                f"{names[target][1]!r} during the fight")  # fmt: skip
-    return None
-
-
-def _shattered_spirits_caveats(scenario: Any, a: int, attack: str, d: int) -> dict[str, str]:
-    """Figures of a shattered-spirits pair a fight can move (RULES.md §1).
-
-    Exposed on the defender and Impaired on the attacker change the damage; when the
-    defender holds a reaction, changed damage can also bring its threshold into reach
-    and so change the hit and crit rates too.
-    """
-    from simlab.rules.shattered_spirits.compile import expand
-
-    prm = scenario.params
-    reason = (prm.exposed_per_level and _status_source(scenario, d, "exposed")) or (
-        prm.impaired_per_level and _status_source(scenario, a, "impaired")
-    )
-    if not reason:
-        return {}
-    defender = expand(scenario)[d][1]
-    reacts = defender.react.block is not None or defender.react.evade is not None
-    figures = ("hit_rate", "crit_rate", "mean_damage") if reacts else ("mean_damage",)
-    return dict.fromkeys(figures, str(reason))
-
-
-# TODO(lead): move into simlab/exact/shattered_spirits.py as ``fight_caveats``.
-_BUILTIN_CAVEATS = {"shattered-spirits": _shattered_spirits_caveats}
 
 
 # -- checking a simulation -----------------------------------------------------------------

@@ -37,6 +37,7 @@ __all__ = [
     "TimeToDown",
     "attack_outcome",
     "duel_time_to_down",
+    "fight_caveats",
     "roll_pmf",
 ]
 
@@ -45,6 +46,10 @@ __all__ = [
 TAIL_TOLERANCE = 1e-15
 # Rounds the chain may run before giving up as too slow to converge.
 MAX_CHAIN_ROUNDS = 200_000
+#: Largest time-to-down chain solved, in element operations (≈ 3 × mean rounds × damage
+#: still needed × distinct damages; about 3e8 a second): a few seconds at most, where a
+#: defender with 100,000 HP hit for 1.5 a round would take hours.
+MAX_CHAIN_WORK = 1e9
 _UNIT_ROUNDOFF = 2.0**-53
 
 
@@ -169,7 +174,7 @@ def _name(scenario: Scenario, index: int) -> str:
     return scenario.combatant_names()[index][1]
 
 
-def _check_reactions(
+def check_reactions(
     scenario: Scenario, defender: Combatant, name: str, hits: list[tuple[float, int]]
 ) -> None:
     """Raise when one of the defender's reactions could fire on one of ``hits``.
@@ -245,7 +250,7 @@ def attack_outcome(
         hit_rate += prob
         if tier == "crit":
             crit_rate += prob
-    _check_reactions(scenario, defender, _name(scenario, defender_index), hits)
+    check_reactions(scenario, defender, _name(scenario, defender_index), hits)
     reachable = [(p, dmg) for p, dmg in outcomes if p > 0]
     pmf = np.zeros(max(dmg for _, dmg in reachable) + 1)
     for prob, damage in reachable:
@@ -366,7 +371,23 @@ def _check_statuses(scenario: Scenario, attack_name: str, rows: np.ndarray) -> N
                 )
 
 
-def _apply_attack(
+def _check_chain_work(need: int, per_round_damage: float, damages: int, defender: str) -> None:
+    """Refuse a chain that would run far longer than :data:`MAX_CHAIN_WORK` allows.
+
+    The chain runs about three times the mean rounds to Down the defender (``need`` over
+    the expected damage per round), each round touching every state once per damage
+    value (``damages``).
+    """
+    rounds = 3 * need / per_round_damage
+    work = rounds * need * damages
+    if work > MAX_CHAIN_WORK:
+        raise ExactUnsupported(
+            f"time-to-down is too slow to solve exactly (about {rounds:,.0f} rounds over "
+            f"{need:,} damage still needed to Down {defender!r})"
+        )
+
+
+def apply_attack(
     standing: np.ndarray, damage_pmf: np.ndarray, reach: np.ndarray
 ) -> tuple[np.ndarray, float]:
     """One attack on the distribution of damage still needed to Down the defender.
@@ -434,6 +455,9 @@ def duel_time_to_down(scenario: Scenario) -> TimeToDown:
     if all(o.damage_pmf[0] >= 1.0 for o in outcomes.values()):
         never = np.zeros(scenario.max_rounds + 1)
         return TimeToDown(never, 1.0, scenario.max_rounds, math.inf, math.inf, None, 0.0)
+    mean_damage = float(np.mean([outcomes[n].mean_damage for n in attacker.attacks]))
+    per_round_damage = per_round * mean_damage
+    _check_chain_work(need, per_round_damage, max_damage + 1, _name(scenario, d))
 
     standing = np.zeros(need + 1)
     standing[need] = 1.0
@@ -450,7 +474,7 @@ def duel_time_to_down(scenario: Scenario) -> TimeToDown:
         for _ in range(per_round):
             name = attacker.attacks[turn % rotation]
             turn += 1
-            standing, mass = _apply_attack(standing, *reach[name])
+            standing, mass = apply_attack(standing, *reach[name])
             downed += mass
         pmf.append(downed)
         remaining = float(standing.sum())
@@ -465,3 +489,55 @@ def duel_time_to_down(scenario: Scenario) -> TimeToDown:
     last = len(probs) - 1
     bound = remaining * (last + period - 1 + mean) + gamma * mean
     return TimeToDown(probs, remaining, scenario.max_rounds, mean, variance, median, bound)
+
+
+def _status_source(scenario: Scenario, target: int, status: str) -> str | None:
+    """Why ``target`` may gain ``status`` in a shattered-spirits fight, or None."""
+    combatants = expand(scenario)
+    names = scenario.combatant_names()
+    for c, (side, member) in enumerate(combatants):
+        if side == combatants[target][0]:
+            continue
+        for name in dict.fromkeys(member.attacks):
+            attack = scenario.attacks[name]
+            for row, statuses in attack.status.items():
+                for text in statuses:
+                    kind, size = parse_status(text)
+                    if kind == status and size > 0 and attack.row_tier(row) != "miss":
+                        return (f"{names[c][1]}'s {name!r} can inflict {text!r} on "
+                                f"{names[target][1]!r} during the fight")  # fmt: skip
+    return None
+
+
+def fight_caveats(scenario: Scenario, a: int, attack: str, d: int) -> dict[str, str]:
+    """Figures of an (attacker, attack, defender) pair that a full fight can move away
+    from :func:`attack_outcome`'s fresh-defender answer (RULES.md §1 "Damage order").
+
+    Exposed on the defender and Impaired on the attacker change the damage; when the
+    defender holds a reaction, changed damage can also bring its threshold into reach
+    and so change the hit and crit rates too.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        A loaded ``shattered-spirits`` scenario.
+    a, d : int
+        Attacker and defender indices after ``count:`` expansion.
+    attack : str
+        The attack's name.
+
+    Returns
+    -------
+    dict of str to str
+        Figure name (``hit_rate``, ``crit_rate``, ``mean_damage``) → the reason.
+    """
+    prm = scenario.params
+    reason = (prm.exposed_per_level and _status_source(scenario, d, "exposed")) or (
+        prm.impaired_per_level and _status_source(scenario, a, "impaired")
+    )
+    if not reason:
+        return {}
+    defender = expand(scenario)[d][1]
+    reacts = defender.react.block is not None or defender.react.evade is not None
+    figures = ("hit_rate", "crit_rate", "mean_damage") if reacts else ("mean_damage",)
+    return dict.fromkeys(figures, str(reason))

@@ -168,11 +168,21 @@ def damage_pmf(
 
 @dataclass(frozen=True)
 class AttackOutcome:
-    """Exact outcome of one attack: ``hit_rate``, damage ``pmf`` (misses as 0), ``mean``."""
+    """Exact outcome of one attack (zones-3d6 has no crits).
+
+    Attributes
+    ----------
+    hit_rate : float
+        P(attack total ≥ Evasion total).
+    damage_pmf : numpy.ndarray
+        ``damage_pmf[d]`` = P(d damage), misses as 0.
+    mean_damage : float
+        Expected damage per attack.
+    """
 
     hit_rate: float
-    pmf: np.ndarray
-    mean: float
+    damage_pmf: np.ndarray
+    mean_damage: float
 
 
 def attack_outcome(scenario: Scenario, attacker: int, attack: str, defender: int) -> AttackOutcome:

@@ -1,8 +1,10 @@
 """Property tests: the exact engine agrees with the simulator on random attacks.
 
-Hypothesis draws a random shattered-spirits attack (profile, tiers, Advantage and
-Disadvantage, roll and damage modifiers, Glancing) and a random defender (Guard, Cover,
-Exposed) and attacker (Impaired). The scenario lasts one round with one attack against
+Hypothesis draws a random attack, defender and attacker for each rule system with an
+exact engine — shattered-spirits: profile, tiers, Advantage and Disadvantage, roll and
+damage modifiers, Glancing, Guard, Cover, Exposed, Impaired; zones-3d6: damage dice and
+bonus, attack bonus, edges, pressures, advantage on either roll, Evasion bonus, Base
+Defense faces, Bonus Defense. The scenario lasts one round with one attack against
 a defender that cannot be Downed, so the 20,000 simulated attacks are i.i.d. draws from
 the distribution ``simlab.exact`` computes; the simulated hit rate and mean damage must
 lie within K = 5 standard errors of the exact values.
@@ -10,11 +12,11 @@ lie within K = 5 standard errors of the exact values.
 False alarms. Under a correct simulator P(|z| > 5) ≈ 5.7e-7 per comparison (normal
 approximation; each comparison has 20,000 draws and rates/means bounded away from
 degenerate unless exactly 0 or 1, which are compared exactly). ``derandomize=True`` and
-a fixed seed make the 25 examples the same on every run, so the test always passes or
-always fails; the chance that these 25 × 2 comparisons are an unlucky draw for a correct
-simulator is ≲ 50 × 5.7e-7 ≈ 3e-5. A bug of half a percentage point in a hit rate near
-1/2 moves z by about 1.4, so a real rule error (typically several points on some row
-pattern) is caught in the examples that exercise it.
+a fixed seed make the 25 examples per system the same on every run, so the test always
+passes or always fails; the chance that these 2 × 25 × 2 comparisons are an unlucky draw
+for a correct simulator is ≲ 100 × 5.7e-7 ≈ 6e-5. A bug of half a percentage point in a
+hit rate near 1/2 moves z by about 1.4, so a real rule error (typically several points on
+some row pattern) is caught in the examples that exercise it.
 """
 
 from __future__ import annotations
@@ -60,8 +62,8 @@ def flow(value: Any) -> str:
 
 
 @st.composite
-def duels(draw: Any) -> str:
-    """A one-round, one-attack scenario around a random attack, as YAML text."""
+def ss_duels(draw: Any) -> str:
+    """A one-round, one-attack shattered-spirits scenario, as YAML text."""
     defender = {
         "name": "D", "hp": 100_000, "guard": draw(st.integers(0, 5)),
         "cover": draw(st.booleans()), "exposed": draw(st.sampled_from([0, 0, 1, 2])),
@@ -75,6 +77,31 @@ def duels(draw: Any) -> str:
     return flow(scenario)
 
 
+@st.composite
+def zones_duels(draw: Any) -> str:
+    """A one-round, one-attack zones-3d6 scenario, as YAML text (RULES.md §5)."""
+    sides = draw(st.sampled_from([4, 6, 8]))
+    damage = f"{draw(st.integers(1, 3))}d{sides}{draw(st.integers(-2, 4)):+d}"
+    attack = {
+        "damage": damage, "bonus": draw(st.integers(-3, 3)), "edge": draw(st.integers(0, 2)),
+        "pressure": draw(st.integers(0, 2)), "advantage": draw(st.integers(0, 2)),
+        "disadvantage": draw(st.integers(0, 2)),
+    }  # fmt: skip
+    defender = {
+        "name": "D", "hp": 100_000, "evasion": draw(st.integers(-3, 3)),
+        "evasion_edge": draw(st.integers(0, 1)), "evasion_advantage": draw(st.integers(0, 1)),
+        "base_defense": draw(st.lists(st.integers(1, sides), max_size=3, unique=True)),
+        "bonus_defense": draw(st.integers(0, 3)),
+    }  # fmt: skip
+    attacker = {"name": "A", "hp": 10, "attacks": ["x"], "attacks_per_turn": 1,
+                "bonus_damage": draw(st.integers(0, 2))}  # fmt: skip
+    scenario = {
+        "scenario": "property", "rules": "zones-3d6", "max_rounds": 1,
+        "attacks": {"x": attack}, "sides": {"a": [attacker], "b": [defender]},
+    }  # fmt: skip
+    return flow(scenario)
+
+
 def assert_within(simulated: float, exact: float, sd: float, what: str) -> None:
     """|simulated − exact| within K_SIGMA standard errors (exact equality when sd is 0)."""
     if sd == 0:
@@ -84,9 +111,8 @@ def assert_within(simulated: float, exact: float, sd: float, what: str) -> None:
     assert abs(z) < K_SIGMA, f"{what}: simulated {simulated:.5f}, exact {exact:.5f}, z = {z:.2f}"
 
 
-@settings(max_examples=25, deadline=None, derandomize=True)
-@given(duels())
-def test_simulated_attacks_agree_with_exact(text: str) -> None:
+def check_against_exact(text: str) -> None:
+    """Simulate N one-attack encounters of ``text`` and compare with ``simlab.exact``."""
     scenario = simlab.loads(text)
     pair = simlab.exact(scenario).pairs[0]
     res = simlab.simulate(scenario, n=N, seed=SEED, threads=1)
@@ -96,3 +122,15 @@ def test_simulated_attacks_agree_with_exact(text: str) -> None:
     assert_within(float(rates.hit_rate), hit, math.sqrt(hit * (1 - hit)), "hit rate")
     mean = float(res.damage().iloc[0].mean_damage)
     assert_within(mean, pair.mean_damage, math.sqrt(pair.damage_variance), "mean damage")
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(ss_duels())
+def test_simulated_shattered_spirits_attacks_agree_with_exact(text: str) -> None:
+    check_against_exact(text)
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(zones_duels())
+def test_simulated_zones_attacks_agree_with_exact(text: str) -> None:
+    check_against_exact(text)

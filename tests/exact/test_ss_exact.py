@@ -8,6 +8,7 @@ against values worked out by hand.
 from __future__ import annotations
 
 import itertools
+import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from simlab.exact.shattered_spirits import (
     TAIL_TOLERANCE,
     attack_outcome,
     duel_time_to_down,
+    fight_caveats,
     roll_pmf,
 )
 from simlab.rules.shattered_spirits.model import Scenario
@@ -370,3 +372,25 @@ def test_duel_never_downed() -> None:
     text = ROTATION.replace("guard: 1", "guard: 50")
     ttd = duel_time_to_down(simlab.loads(text))
     assert ttd.mean == float("inf") and ttd.median is None and ttd.censored == 1.0
+
+
+def test_duel_too_slow_to_chain_is_refused_quickly() -> None:
+    """A defender with 100,000 HP hit for about 3 a round: refused, not hung."""
+    scenario = simlab.loads(DUEL.read_text().replace("hp: 30, guard", "hp: 100000, guard"))
+    start = time.perf_counter()
+    with pytest.raises(ExactUnsupported, match="too slow to solve exactly"):
+        duel_time_to_down(scenario)
+    assert time.perf_counter() - start < 5.0
+
+
+def test_fight_caveats_name_exposed_from_an_opponent() -> None:
+    """Exposed inflicted by the attacker moves the defender's damage in a fight (§1)."""
+    text = DUEL.read_text()
+    exposing = text.replace("    profile: [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 10]",
+                            "    profile: [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 10]\n"
+                            "    status: {12: [exposed 1]}")  # fmt: skip
+    assert exposing != text
+    caveats = fight_caveats(simlab.loads(exposing), 0, "strike", 1)
+    assert set(caveats) == {"mean_damage"}
+    assert "exposed 1" in caveats["mean_damage"]
+    assert fight_caveats(simlab.loads(text), 0, "strike", 1) == {}

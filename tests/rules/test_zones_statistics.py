@@ -146,10 +146,10 @@ def test_attacks_match_exact(name: str) -> None:
         sigma = np.sqrt(exact.hit_rate * (1 - exact.hit_rate) / attempts)
         assert abs(hits / attempts - exact.hit_rate) <= K_SIGMA * sigma, attack
         hist = res.tallies.damage_hist[pair]
-        assert hist[len(exact.pmf) :].sum() == 0, f"{attack}: impossible damage seen"
-        observed = hist[: len(exact.pmf)]
-        assert np.all(observed[exact.pmf == 0] == 0), f"{attack}: impossible damage seen"
-        assert chi_square_p(observed, exact.pmf) > P_MIN, attack
+        assert hist[len(exact.damage_pmf) :].sum() == 0, f"{attack}: impossible damage seen"
+        observed = hist[: len(exact.damage_pmf)]
+        assert np.all(observed[exact.damage_pmf == 0] == 0), f"{attack}: impossible damage seen"
+        assert chi_square_p(observed, exact.damage_pmf) > P_MIN, attack
         checked += 1
     assert checked == 3
 
