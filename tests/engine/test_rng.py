@@ -132,7 +132,7 @@ def test_key_from_seed_rejects(seed):
 def test_new_state_layout():
     state = rng.new_state()
     assert state.dtype == np.uint32
-    assert state.shape == (rng.N_STREAMS + 1, 8)
+    assert state.shape == (rng.N_STREAMS + 1, rng.STATE_COLUMNS)
 
 
 # ---------------------------------------------------------------------------------------
