@@ -18,6 +18,7 @@ from types import ModuleType
 RULE_SYSTEMS: dict[str, str] = {
     "shattered-spirits": "simlab.rules.shattered_spirits",
     "zones-3d6": "simlab.rules.zones_3d6",
+    "opposed-tiers": "simlab.rules.opposed_tiers",
 }
 
 

@@ -22,6 +22,7 @@ SCENARIOS = [
     ROOT / "scenarios/benchmarks/ss-duel.yaml",
     ROOT / "scenarios/shattered-spirits/party-3v3.yaml",
     ROOT / "scenarios/zones-3d6/skirmish.yaml",
+    ROOT / "scenarios/opposed-tiers/party-fight.yaml",
 ]
 THREADS = sorted({1, min(2, numba.config.NUMBA_NUM_THREADS)})
 

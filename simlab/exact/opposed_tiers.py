@@ -1,0 +1,252 @@
+"""Exact answers for ``rules: opposed-tiers`` (RULES.md §3; seed 002), without sampling.
+
+One attack against a fresh defender, from the exact distributions of its dice
+expressions (:meth:`simlab.dice.Dice.pmf`) — an oracle for the simulator and a fast
+answer for balance questions:
+
+* :func:`total_pmf` — a roll's total: its dice plus a flat bonus, or the sum of several
+  independent rolls (defense dice and a shield's dice).
+* :func:`hit_and_critical` — P(attack > defense) (a tie goes to the defender) and
+  P(attack > defense and attack ≥ 2 × defense), the critical of "The Attack!".
+* :func:`damage_pmf` — damage per attack, misses as 0: the combat-form dice (on a
+  critical the next tier's) plus bonus, minus the armor's dice, never below the floor.
+* :func:`attack_outcome` — all of the above for an (attacker, attack, defender) of a
+  scenario.
+* :func:`duel_time_to_down` — in a duel, the round in which the defender falls
+  (Health ≤ 0), by a Markov chain over the damage dealt so far.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from simlab.dice import Dice
+from simlab.errors import ExactUnsupported
+from simlab.rules.opposed_tiers.compile import (
+    attacks_per_turn,
+    combatant_dice,
+    expand,
+    surprise_happens,
+)
+from simlab.rules.opposed_tiers.model import Scenario
+
+__all__ = ["AttackOutcome", "attack_outcome", "damage_pmf", "duel_time_to_down",
+           "fight_caveats", "hit_and_critical", "total_pmf"]  # fmt: skip
+
+Pmf = tuple[int, np.ndarray]
+
+
+def total_pmf(rolls: Sequence[Dice | None], bonus: int = 0) -> Pmf:
+    """Exact distribution of the sum of independent rolls plus ``bonus``.
+
+    Parameters
+    ----------
+    rolls : sequence of Dice or None
+        The dice rolled (None: a shield or armor not carried, which adds 0).
+    bonus : int
+        Added to the total (skill level, weapon modifier).
+
+    Returns
+    -------
+    (int, ndarray)
+        The lowest total and the probabilities of lowest..highest.
+    """
+    low, probs = bonus, np.ones(1)
+    for dice in rolls:
+        if dice is None:
+            continue
+        d_low, d_probs = dice.pmf()
+        low, probs = low + d_low, np.convolve(probs, d_probs)
+    return low, probs
+
+
+def hit_and_critical(attack: Pmf, defense: Pmf | None) -> tuple[float, float]:
+    """P(hit) and P(critical) of an attack total against a defense total.
+
+    A hit needs attack > defense — a tie goes to the defender; a critical is a hit with
+    attack ≥ 2 × defense (RULES.md §3; seed 002, "Defense!", "Critical").
+
+    Parameters
+    ----------
+    attack : (int, ndarray)
+        Distribution of the attack total.
+    defense : (int, ndarray) or None
+        Distribution of the defense total; None for an undefended surprise attack
+        (defense 0, no critical).
+    """
+    a_low, a_probs = attack
+    a_values = a_low + np.arange(len(a_probs))
+    if defense is None:
+        return float(a_probs[a_values > 0].sum()), 0.0
+    d_low, d_probs = defense
+    d_values = d_low + np.arange(len(d_probs))
+    joint = np.outer(a_probs, d_probs)
+    hit = a_values[:, None] > d_values[None, :]
+    critical = hit & (a_values[:, None] >= 2 * d_values[None, :])
+    return float(joint[hit].sum()), float(joint[critical].sum())
+
+
+def _damage_given(dice: Dice, bonus: int, armor: Dice | None, floor: int) -> np.ndarray:
+    """PMF over 0.. of one hit's damage: dice + bonus − armor, at least ``floor``."""
+    low, probs = total_pmf([dice], bonus)
+    if armor is not None:
+        a_low, a_probs = armor.pmf()
+        low, probs = low - (a_low + len(a_probs) - 1), np.convolve(probs, a_probs[::-1])
+    values = np.maximum(low + np.arange(len(probs)), floor)
+    out = np.zeros(int(values.max()) + 1)
+    np.add.at(out, values, probs)
+    return out
+
+
+def damage_pmf(
+    p_hit: float,
+    p_critical: float,
+    damage: Dice,
+    critical: Dice,
+    bonus: int,
+    armor: Dice | None,
+    floor: int = 0,
+) -> np.ndarray:
+    """Damage per attack, misses as 0 (RULES.md §3; seed 002, "Combat form skills",
+    "Critical", "Armor").
+
+    Parameters
+    ----------
+    p_hit, p_critical : float
+        P(hit, critical included) and P(critical).
+    damage, critical : Dice
+        The combat-form damage dice of a plain hit and of a critical.
+    bonus : int
+        Form skill level + the weapon's damage modifier.
+    armor : Dice or None
+        The defender's armor dice (None: no armor, or armor that does not apply).
+    floor : int
+        ``damage_floor``: damage after armor is never below it.
+
+    Returns
+    -------
+    ndarray
+        ``pmf[d]`` = P(damage = d), d = 0, 1, …
+    """
+    plain = _damage_given(damage, bonus, armor, floor) * (p_hit - p_critical)
+    crit = _damage_given(critical, bonus, armor, floor) * p_critical
+    out = np.zeros(max(len(plain), len(crit)))
+    out[: len(plain)] += plain
+    out[: len(crit)] += crit
+    out[0] += 1.0 - p_hit
+    return out
+
+
+@dataclass(frozen=True)
+class AttackOutcome:
+    """Exact outcome of one attack: ``hit_rate``, ``crit_rate``, ``damage_pmf`` (misses
+    as 0) and ``mean_damage``."""
+
+    hit_rate: float
+    crit_rate: float
+    damage_pmf: np.ndarray
+    mean_damage: float
+
+
+def attack_outcome(scenario: Scenario, attacker: int, attack: str, defender: int) -> AttackOutcome:
+    """Exact outcome of ``attack`` by combatant ``attacker`` on a fresh ``defender``.
+
+    An attack outside the surprise round: defended, able to crit, armor applies
+    (RULES.md §3). :func:`fight_caveats` names the figures the surprise round moves.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        An ``opposed-tiers`` scenario.
+    attacker, defender : int
+        Combatant indices after expanding ``count:`` copies.
+    attack : str
+        An attack name from ``attacks:``.
+    """
+    members = [m for _, m in expand(scenario)]
+    atk, dfd, weapon = members[attacker], members[defender], scenario.attacks[attack]
+    a_dice, d_dice = combatant_dice(scenario, atk), combatant_dice(scenario, dfd)
+    attack_total = total_pmf([a_dice.attack], atk.weapon_sl + weapon.modifier)
+    defense_total = total_pmf([d_dice.defense, d_dice.shield], dfd.defense_sl)
+    p_hit, p_crit = hit_and_critical(attack_total, defense_total)
+    bonus = atk.form_sl + weapon.damage_modifier
+    pmf = damage_pmf(p_hit, p_crit, a_dice.damage, a_dice.critical, bonus, d_dice.armor,
+                     scenario.params.damage_floor)  # fmt: skip
+    return AttackOutcome(p_hit, p_crit, pmf, float(np.arange(len(pmf)) @ pmf))
+
+
+def fight_caveats(scenario: Scenario, attacker: int, attack: str, defender: int) -> dict[str, str]:
+    """Figures of a pair that the surprise round moves away from :func:`attack_outcome`.
+
+    In the surprise round a hidden combatant's ranged attacks are not defended against
+    and cannot crit (RULES.md §3), so its pooled hit rate, crit rate and damage differ
+    from those of a normal round. Nothing else in a fight changes an attack's odds.
+    """
+    member = expand(scenario)[attacker][1]
+    if surprise_happens(scenario) and member.hidden and scenario.attacks[attack].ranged:
+        reason = (f"{scenario.combatant_names()[attacker][1]}'s {attack!r} is an undefended "
+                  "surprise attack in round 0")  # fmt: skip
+        return dict.fromkeys(("hit_rate", "crit_rate", "mean_damage"), reason)
+    return {}
+
+
+def _duel(scenario: Scenario) -> tuple[int, int]:
+    """(attacker, defender) of a duel, or ExactUnsupported saying why not."""
+    combatants = expand(scenario)
+    attackers = [c for c, (_, m) in enumerate(combatants) if m.attacks]
+    if len(attackers) != 1:
+        raise ExactUnsupported(
+            f"a duel needs exactly one combatant with attacks; got {len(attackers)}"
+        )
+    a = attackers[0]
+    enemies = [c for c, (s, _) in enumerate(combatants) if s != combatants[a][0]]
+    if len(enemies) != 1:
+        raise ExactUnsupported(
+            f"a duel needs exactly one combatant opposing the attacker; got {len(enemies)}"
+        )
+    if surprise_happens(scenario):
+        raise ExactUnsupported("the surprise round adds a round 0 of different attacks")
+    member = combatants[a][1]
+    if attacks_per_turn(member, scenario.params) % len(member.attacks) != 0:
+        raise ExactUnsupported(
+            "the attack rotation does not repeat every round (attacks per turn not a "
+            f"multiple of the {len(member.attacks)} attacks listed)"
+        )
+    return a, enemies[0]
+
+
+def duel_time_to_down(scenario: Scenario) -> Any:
+    """Exact distribution of the round in which a duel's defender falls (RULES.md §3).
+
+    The scenario must be a duel: one combatant with attacks, exactly one opponent (who
+    therefore makes none), no surprise round, and an attack rotation that repeats every
+    round. Each round then deals independent damage of one distribution — the
+    attacker's turn of attacks on a defender whose odds never change — and the
+    defender falls (down) in the first round whose total damage reaches its Health.
+
+    Returns
+    -------
+    simlab.exact.shattered_spirits.TimeToDown
+        Fields of :class:`simlab.exact.TimeToDownLike`.
+
+    Raises
+    ------
+    ExactUnsupported
+        When the scenario is not such a duel; the message names the feature.
+    """
+    a, d = _duel(scenario)
+    try:  # the chain over damage dealt so far is shared with the earlier SS draft
+        from simlab.exact.shattered_spirits_draft1 import _time_to_reach
+    except ImportError as err:  # pragma: no cover - depends on the shared helper
+        raise ExactUnsupported(f"no time-to-down chain available ({err})") from None
+    attacker = expand(scenario)[a][1]
+    per_round = np.ones(1)
+    n = attacks_per_turn(attacker, scenario.params)
+    for k in range(n):
+        outcome = attack_outcome(scenario, a, attacker.attacks[k % len(attacker.attacks)], d)
+        per_round = np.convolve(per_round, outcome.damage_pmf)
+    return _time_to_reach(expand(scenario)[d][1].hp, per_round, scenario.max_rounds)

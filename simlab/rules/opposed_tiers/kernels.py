@@ -1,0 +1,473 @@
+"""Numba kernels of opposed-tiers (RULES.md §3; seed 002, "The Attack!" to "Order").
+
+Plain functions compiled in :mod:`simlab.engine.jit`. One encounter is
+:func:`play_encounter`; :func:`run_block` plays a contiguous range of encounters in
+parallel chunks, each chunk adding into its own slice of the tallies. Encounter ``i``
+draws every die from the counter-based RNG keyed by (seed, i, stream): attack dice from
+``STREAM_ATTACK``, defense and shield dice from ``STREAM_REACTION`` (the defender's
+answer to the attack), damage dice from ``STREAM_DAMAGE``, armor dice from
+``STREAM_SAVE`` (a mitigation roll), the Reflex checks of turn order and their
+tie-breaks from ``STREAM_ORDER``, random targets from ``STREAM_TARGET``. Giving the
+defender's and the armor's dice streams of their own means adding a shield or armor to
+a scenario does not shift the attack or damage dice (common random numbers).
+
+``p`` is a :class:`~simlab.rules.opposed_tiers.compile.KernelParams`. Per-encounter
+state lives in one int64 array ``st[field, combatant]`` allocated once per chunk; its
+``ORDER`` row holds the turn order. Dice faces are written to the attack's trace row
+``ev`` (a scratch row when not tracing); ``scratch`` holds the dice of one term while
+its kept dice are summed. Nothing here allocates but :func:`run_block`.
+
+A combatant's condition (``LEVEL``) follows its Health: 0 standing, 1 falling
+(Health ≤ 0: down), 2 unconscious (≤ −Vigor/2), 3 dead (< −Vigor). Whether it still
+takes turns (``ACTS``) and whether enemies may still pick it (``UNTARGETABLE``) follow
+from that condition and the [default] parameters; a side counts as standing while one
+of its combatants still acts.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simlab.engine.encounter import choose_target, record_attack, sides_standing
+from simlab.engine.jit import kernel, parallel_kernel, prange
+from simlab.engine.rng import (
+    STREAM_ATTACK,
+    STREAM_DAMAGE,
+    STREAM_ORDER,
+    STREAM_REACTION,
+    STREAM_SAVE,
+    new_state,
+    roll_die,
+    start_encounter,
+    sum_kept,
+    uniform_index,
+)
+from simlab.rules.opposed_tiers.compile import (
+    A_DAMAGE_MODIFIER,
+    A_MODIFIER,
+    A_RANGED,
+    C_ARMOR_DICE,
+    C_ATTACK_COUNT,
+    C_ATTACK_DICE,
+    C_ATTACK_START,
+    C_ATTACKS_PER_TURN,
+    C_CRITICAL_DICE,
+    C_DAMAGE_DICE,
+    C_DEAD_BELOW,
+    C_DEFENSE_DICE,
+    C_DEFENSE_SL,
+    C_FALLS_OUT,
+    C_FORM_SL,
+    C_HIDDEN,
+    C_HP,
+    C_POLICY,
+    C_REFLEX,
+    C_SHIELD_DICE,
+    C_SIDE,
+    C_UNCONSCIOUS_AT,
+    C_WEAPON_SL,
+    E_CONSTANT,
+    E_COUNT,
+    E_START,
+    G_DAMAGE_FLOOR,
+    G_FALLEN_FIGHT_ON,
+    G_INITIATIVE_DICE,
+    G_MAX_ROUNDS,
+    G_N_SIDES,
+    G_RANDOM_TIES,
+    G_SCRATCH,
+    G_SURPRISE,
+    G_SURPRISE_ARMOR,
+    G_TARGET_FALLEN,
+    G_TARGET_UNCONSCIOUS,
+    NO_DICE,
+)
+
+# state fields
+(HP, LEVEL, ACTS, UNTARGETABLE, DOWN_ROUND, UNCONSCIOUS_ROUND, DEAD_ROUND, OUT_ROUND,
+ RECEIVED, DOWN_RECEIVED, ROTATION, INIT, ORDER, PLACED) = range(14)  # fmt: skip
+N_FIELDS = 14
+NOT_YET = -1  # round of an event that has not happened (round 0 is the surprise round)
+
+# conditions (LEVEL)
+STANDING, FALLING, UNCONSCIOUS, DEAD = range(4)
+
+# event_round axis 1 (compile.EVENTS)
+EVENT_OUT, EVENT_UNCONSCIOUS, EVENT_DEAD = range(3)
+
+ROLL_SLOTS = 6  # traced dice of an attack, defense or damage roll
+GEAR_SLOTS = 2  # traced dice of a shield or armor roll
+
+TRACE_COLUMNS = (
+    "encounter", "round", "turn", "attacker", "attack", "defender", "surprise",
+    "initiative",
+    "atk_die1", "atk_die2", "atk_die3", "atk_die4", "atk_die5", "atk_die6", "atk_roll",
+    "atk_total",
+    "def_die1", "def_die2", "def_die3", "def_die4", "def_die5", "def_die6", "def_roll",
+    "shield_die1", "shield_die2", "shield_roll", "def_total",
+    "hit", "crit",
+    "dmg_die1", "dmg_die2", "dmg_die3", "dmg_die4", "dmg_die5", "dmg_die6", "dmg_roll",
+    "armor_die1", "armor_die2", "armor_roll",
+    "damage", "hp_after", "state_after", "out",
+)  # fmt: skip
+N_TRACE = len(TRACE_COLUMNS)
+COL_ATTACK = TRACE_COLUMNS.index("atk_die1")
+COL_ATTACK_TOTAL = TRACE_COLUMNS.index("atk_total")
+COL_DEFENSE = TRACE_COLUMNS.index("def_die1")
+COL_SHIELD = TRACE_COLUMNS.index("shield_die1")
+COL_DEFENSE_TOTAL = TRACE_COLUMNS.index("def_total")
+COL_HIT = TRACE_COLUMNS.index("hit")
+COL_DAMAGE_DICE = TRACE_COLUMNS.index("dmg_die1")
+COL_ARMOR = TRACE_COLUMNS.index("armor_die1")
+COL_DAMAGE, COL_HP_AFTER, COL_STATE, COL_OUT = range(TRACE_COLUMNS.index("damage"), N_TRACE)
+
+
+@kernel
+def roll_expr(p, rng, stream, e, scratch, ev, col, slots):
+    """Roll dice expression ``e`` (an index into ``p.exprs``) and return its total.
+
+    Every die comes from ``stream``, term by term, in order; keep-highest/lowest terms
+    sum their kept dice. The first ``slots`` faces, in roll order, go to
+    ``ev[col:col + slots]`` (0 for dice not rolled) and the total to
+    ``ev[col + slots]``; ``slots`` = 0 records nothing. ``e`` = ``NO_DICE`` (no shield
+    or armor) rolls nothing and totals 0.
+    """
+    total = 0
+    k = 0
+    if e != NO_DICE:
+        total = p.exprs[E_CONSTANT, e]
+        start = p.exprs[E_START, e]
+        for term in range(start, start + p.exprs[E_COUNT, e]):
+            count = p.terms[term, 0]
+            for i in range(count):
+                face = roll_die(rng, stream, p.terms[term, 1])
+                scratch[i] = face
+                if k < slots:
+                    ev[col + k] = face
+                k += 1
+            total += p.terms[term, 4] * sum_kept(scratch, count, p.terms[term, 2], p.terms[term, 3])
+    if slots > 0:
+        for i in range(k, slots):
+            ev[col + i] = 0
+        ev[col + slots] = total
+    return total
+
+
+@kernel
+def clear(ev, col, n):
+    """Zero ``ev[col:col + n]``: a roll that was not made."""
+    for i in range(col, col + n):
+        ev[i] = 0
+
+
+@kernel
+def defense_total(p, rng, defender, scratch, ev):
+    """Defense = combat-defense dice + defense SL + the shield's dice, no SL (RULES.md §3;
+    seed 002, "Defense!", "Shield")."""
+    cb = p.combatant
+    rolled = roll_expr(p, rng, STREAM_REACTION, cb[C_DEFENSE_DICE, defender], scratch, ev,
+                       COL_DEFENSE, ROLL_SLOTS)  # fmt: skip
+    shield = roll_expr(p, rng, STREAM_REACTION, cb[C_SHIELD_DICE, defender], scratch, ev,
+                       COL_SHIELD, GEAR_SLOTS)  # fmt: skip
+    return rolled + cb[C_DEFENSE_SL, defender] + shield
+
+
+@kernel
+def hit_damage(p, rng, attacker, attack, defender, critical, armored, scratch, ev):
+    """Damage of a hit: combat-form dice (a critical: the next tier's, ``C_CRITICAL_DICE``)
+    + form SL + the weapon's damage modifier − the armor's dice, never below
+    ``damage_floor`` (RULES.md §3; seed 002, "Combat form skills", "Critical", "Armor")."""
+    cb = p.combatant
+    dice = cb[C_CRITICAL_DICE, attacker] if critical else cb[C_DAMAGE_DICE, attacker]
+    rolled = roll_expr(p, rng, STREAM_DAMAGE, dice, scratch, ev, COL_DAMAGE_DICE, ROLL_SLOTS)
+    armor = 0
+    if armored:
+        armor = roll_expr(p, rng, STREAM_SAVE, cb[C_ARMOR_DICE, defender], scratch, ev,
+                          COL_ARMOR, GEAR_SLOTS)  # fmt: skip
+    else:
+        clear(ev, COL_ARMOR, GEAR_SLOTS + 1)
+    damage = rolled + cb[C_FORM_SL, attacker] + p.attack[A_DAMAGE_MODIFIER, attack] - armor
+    return max(damage, p.globals_[G_DAMAGE_FLOOR])
+
+
+@kernel
+def condition(p, c, hp):
+    """Condition at Health ``hp`` (RULES.md §3; seed 002, "falling", "unconscious"):
+    dead below −Vigor, unconscious at or below −Vigor/2, falling at or below 0."""
+    if hp < p.combatant[C_DEAD_BELOW, c]:
+        return DEAD
+    if hp <= p.combatant[C_UNCONSCIOUS_AT, c]:
+        return UNCONSCIOUS
+    if hp <= 0:
+        return FALLING
+    return STANDING
+
+
+@kernel
+def update_role(p, st, c, rnd, standing):
+    """Whether ``c`` still takes turns and may still be attacked, from its condition.
+
+    NPCs that fall out (``npcs_fall_out``) leave at falling. Otherwise a falling
+    character acts only with ``fallen_fight_on`` and stays a target with
+    ``target_fallen`` (or while it fights on); an unconscious one stays a target only
+    with ``target_unconscious``; the dead leave. Once it neither acts nor is a target
+    it is out of the fight (the ``out`` event).
+    """
+    g = p.globals_
+    level = st[LEVEL, c]
+    if p.combatant[C_FALLS_OUT, c] != 0 and level >= FALLING:
+        acts = 0
+        target = 0
+    else:
+        fight_on = g[G_FALLEN_FIGHT_ON] != 0
+        acts = int(level == STANDING or (level == FALLING and fight_on))
+        target = int(level == STANDING
+                     or (level == FALLING and (g[G_TARGET_FALLEN] != 0 or fight_on))
+                     or (level == UNCONSCIOUS and g[G_TARGET_UNCONSCIOUS] != 0))  # fmt: skip
+    if st[ACTS, c] != 0 and acts == 0:
+        standing[p.combatant[C_SIDE, c]] -= 1
+    st[ACTS, c] = acts
+    st[UNTARGETABLE, c] = 1 - target
+    if acts == 0 and target == 0 and st[OUT_ROUND, c] == NOT_YET:
+        st[OUT_ROUND, c] = rnd
+
+
+@kernel
+def take_damage(p, st, c, damage, rnd, standing):
+    """Take ``damage`` off ``c``'s Health and record the thresholds it crosses: falling
+    (down, time-to-down), unconscious, dead (RULES.md §3)."""
+    st[HP, c] -= damage
+    level = max(condition(p, c, st[HP, c]), st[LEVEL, c])
+    st[LEVEL, c] = level
+    if level >= FALLING and st[DOWN_ROUND, c] == NOT_YET:
+        st[DOWN_ROUND, c] = rnd
+        st[DOWN_RECEIVED, c] = st[RECEIVED, c]
+    if level >= UNCONSCIOUS and st[UNCONSCIOUS_ROUND, c] == NOT_YET:
+        st[UNCONSCIOUS_ROUND, c] = rnd
+    if level >= DEAD and st[DEAD_ROUND, c] == NOT_YET:
+        st[DEAD_ROUND, c] = rnd
+    update_role(p, st, c, rnd, standing)
+
+
+@kernel
+def resolve_attack(p, st, rng, attacker, attack, defender, rnd, surprise, standing, scratch, ev):
+    """One attack (RULES.md §3; seed 002, "The Attack!", "Defense!"). Returns the tier
+    (0 miss, 1 hit, 2 critical) and the damage.
+
+    Attack = weapon dice + weapon SL + the weapon's modifier; it hits iff it beats the
+    defense (a tie goes to the defender) and is a critical iff it is at least twice the
+    defense. In the surprise round a ranged attack is not defended against (defense 0)
+    and cannot be a critical; armor still applies unless ``surprise_armor`` is false.
+    """
+    cb = p.combatant
+    rolled = roll_expr(p, rng, STREAM_ATTACK, cb[C_ATTACK_DICE, attacker], scratch, ev,
+                       COL_ATTACK, ROLL_SLOTS)  # fmt: skip
+    total = rolled + cb[C_WEAPON_SL, attacker] + p.attack[A_MODIFIER, attack]
+    undefended = surprise != 0 and p.attack[A_RANGED, attack] != 0
+    defense = 0
+    if undefended:
+        clear(ev, COL_DEFENSE, COL_DEFENSE_TOTAL - COL_DEFENSE)
+    else:
+        defense = defense_total(p, rng, defender, scratch, ev)
+    hit = total > defense
+    critical = hit and not undefended and total >= 2 * defense
+    damage = 0
+    if hit:
+        armored = not undefended or p.globals_[G_SURPRISE_ARMOR] != 0
+        damage = hit_damage(p, rng, attacker, attack, defender, critical, armored, scratch, ev)
+    else:
+        clear(ev, COL_DAMAGE_DICE, COL_DAMAGE - COL_DAMAGE_DICE)
+    st[RECEIVED, defender] += 1
+    take_damage(p, st, defender, damage, rnd, standing)
+    tier = 2 if critical else int(hit)
+    ev[COL_ATTACK_TOTAL], ev[COL_DEFENSE_TOTAL] = total, defense
+    ev[COL_HIT], ev[COL_HIT + 1], ev[COL_DAMAGE] = int(hit), int(critical), damage
+    ev[COL_HP_AFTER], ev[COL_STATE] = st[HP, defender], st[LEVEL, defender]
+    ev[COL_OUT] = int(st[OUT_ROUND, defender] != NOT_YET)
+    return tier, damage
+
+
+@kernel
+def roll_initiative(p, st, rng, scratch, ev):
+    """Turn order, once per combat (RULES.md §3 [default]; seed 002, "Order").
+
+    Each combatant makes a Reflex check — ``initiative_dice`` + its ``reflex`` SL — in
+    listed order; positions are filled from the highest check down. Among tied checks
+    the next position goes to one of them drawn uniformly (``initiative_ties: random``)
+    or to the first listed.
+    """
+    n = st.shape[1]
+    g = p.globals_
+    for c in range(n):
+        rolled = roll_expr(p, rng, STREAM_ORDER, g[G_INITIATIVE_DICE], scratch, ev, 0, 0)
+        st[INIT, c] = rolled + p.combatant[C_REFLEX, c]
+        st[PLACED, c] = 0
+    for pos in range(n):
+        best = 0
+        tied = 0
+        for c in range(n):
+            if st[PLACED, c] == 0:
+                if tied == 0 or st[INIT, c] > best:
+                    best, tied = st[INIT, c], 1
+                elif st[INIT, c] == best:
+                    tied += 1
+        pick = 0
+        if tied > 1 and g[G_RANDOM_TIES] != 0:
+            pick = uniform_index(rng, STREAM_ORDER, tied)
+        for c in range(n):
+            if st[PLACED, c] == 0 and st[INIT, c] == best:
+                if pick == 0:
+                    st[ORDER, pos] = c
+                    st[PLACED, c] = 1
+                    break
+                pick -= 1
+
+
+@kernel
+def reset(p, st, standing):
+    """Start-of-encounter state: full Health, everyone standing and a target."""
+    standing[:] = 0
+    st[:, :] = 0
+    for c in range(st.shape[1]):
+        st[HP, c] = p.combatant[C_HP, c]
+        st[ACTS, c] = 1
+        for field in (DOWN_ROUND, UNCONSCIOUS_ROUND, DEAD_ROUND, OUT_ROUND):
+            st[field, c] = NOT_YET
+        standing[p.combatant[C_SIDE, c]] += 1
+
+
+@kernel
+def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, surprise, standing, enc, trace, n_trace,
+              scratch):  # fmt: skip
+    """Combatant ``c``'s turn: ``attacks_per_turn`` attacks (one by default), its attacks
+    in rotation, each at a target its policy picks among the enemies still targetable
+    (RULES.md §3 "One attack per turn"). Returns False as soon as at most one side has
+    anyone standing.
+    """
+    count = p.combatant[C_ATTACK_COUNT, c]
+    if count == 0:
+        return True
+    n_combatants = st.shape[1]
+    n_attacks = p.attack.shape[1]
+    for _ in range(p.combatant[C_ATTACKS_PER_TURN, c]):
+        target = choose_target(
+            p.combatant[C_SIDE], st[UNTARGETABLE], st[HP], p.combatant[C_POLICY, c], rng, c
+        )
+        if target < 0:
+            return True
+        attack = p.attack_list[p.combatant[C_ATTACK_START, c] + st[ROTATION, c] % count]
+        st[ROTATION, c] += 1
+        slot = min(n_trace[0], trace.shape[0] - 1)
+        ev = trace[slot]
+        tier, damage = resolve_attack(p, st, rng, c, attack, target, rnd, surprise, standing,
+                                      scratch, ev)  # fmt: skip
+        record_attack(t, ch, (c * n_attacks + attack) * n_combatants + target, batch, tier, damage)
+        if trace.shape[0] > 1:
+            ev[0], ev[1], ev[2], ev[3], ev[4], ev[5] = enc, rnd, turn, c, attack, target
+            ev[6], ev[7] = surprise, st[INIT, c]
+            n_trace[0] += 1
+        if sides_standing(standing) <= 1:
+            return False
+    return True
+
+
+@kernel
+def surprise_round(p, st, rng, t, ch, batch, standing, enc, trace, n_trace, scratch):
+    """Round 0: each hidden combatant, in listed order, takes a turn before turn order is
+    rolled (RULES.md §3 "Surprise round"; seed 002, "Subsequent Attacks – Surprise!").
+    False when the fight is over."""
+    for c in range(st.shape[1]):
+        if (
+            p.combatant[C_HIDDEN, c] != 0
+            and st[ACTS, c] != 0
+            and not take_turn(
+                p, st, rng, t, ch, batch, c, 0, 0, 1, standing, enc, trace, n_trace, scratch
+            )
+        ):
+            return False
+    return True
+
+
+@kernel
+def play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace, scratch):
+    """Every combatant that still acts takes its turn in turn order; False when over."""
+    for k in range(st.shape[1]):
+        c = st[ORDER, k]
+        if st[ACTS, c] != 0 and not take_turn(
+            p, st, rng, t, ch, batch, c, rnd, k + 1, 0, standing, enc, trace, n_trace, scratch
+        ):
+            return False
+    return True
+
+
+@kernel
+def finish(p, st, t, ch, last_round, standing):
+    """Record the winner, the length, and each combatant's down round and events."""
+    n_sides = standing.shape[0]
+    winner = n_sides
+    if sides_standing(standing) == 1:
+        for s in range(n_sides):
+            if standing[s] > 0:
+                winner = s
+    t.winner[ch, winner] += 1
+    t.rounds[ch, last_round] += 1
+    for c in range(st.shape[1]):
+        down = st[DOWN_ROUND, c]
+        if down != NOT_YET:
+            t.down_round[ch, c, down] += 1
+            t.down_attacks[ch, c, min(st[DOWN_RECEIVED, c], t.down_attacks.shape[2] - 1)] += 1
+        else:
+            t.censor_round[ch, c, last_round] += 1
+        for event, field in ((EVENT_OUT, OUT_ROUND), (EVENT_UNCONSCIOUS, UNCONSCIOUS_ROUND),
+                             (EVENT_DEAD, DEAD_ROUND)):  # fmt: skip
+            if st[field, c] != NOT_YET:
+                t.event_round[ch, c, event, st[field, c]] += 1
+
+
+@kernel
+def play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, trace, n_trace, scratch):
+    """Play encounter number ``enc`` to its end and add it to chunk ``ch`` of the tallies:
+    the surprise round when there is one, turn order, then rounds up to the cap."""
+    start_encounter(rng, k0, k1, enc)
+    reset(p, st, standing)
+    max_rounds = p.globals_[G_MAX_ROUNDS]
+    last = max_rounds
+    over = p.globals_[G_SURPRISE] != 0 and not surprise_round(
+        p, st, rng, t, ch, batch, standing, enc, trace, n_trace, scratch
+    )
+    if over:
+        last = 0
+    else:
+        roll_initiative(p, st, rng, scratch, trace[0])
+        for rnd in range(1, max_rounds + 1):
+            if not play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace,
+                              scratch):  # fmt: skip
+                last = rnd
+                break
+    finish(p, st, t, ch, last, standing)
+
+
+@parallel_kernel
+def run_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
+    """Play encounters ``first .. first+count-1`` in parallel chunks.
+
+    Chunk ``ch`` (there are ``t.attempts.shape[0]``) plays a contiguous slice and adds
+    into ``t[ch]``; the caller sums the chunk axis. ``trace`` has one row per attack when
+    tracing (then run with one chunk), or a single scratch row otherwise.
+    """
+    chunks = t.attempts.shape[0]
+    n_batches = t.attempts.shape[2]
+    n_combatants = p.combatant.shape[1]
+    n_sides = p.globals_[G_N_SIDES]
+    for ch in prange(chunks):
+        st = np.zeros((N_FIELDS, n_combatants), dtype=np.int64)
+        standing = np.zeros(n_sides, dtype=np.int64)
+        scratch = np.zeros(max(p.globals_[G_SCRATCH], 1), dtype=np.int64)
+        rng = new_state()
+        events = trace if trace.shape[0] > 1 else np.zeros((1, N_TRACE), dtype=np.int64)
+        lo = first + count * ch // chunks
+        hi = first + count * (ch + 1) // chunks
+        for enc in range(lo, hi):
+            batch = enc * n_batches // n_total
+            play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, events, n_trace,
+                           scratch)  # fmt: skip
