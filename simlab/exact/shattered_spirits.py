@@ -29,6 +29,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from simlab.errors import ExactUnsupported
+from simlab.exact.chain import (  # noqa: F401 - TimeToDown and the limits are re-exported
+    MAX_CHAIN_ROUNDS,
+    TAIL_TOLERANCE,
+    TimeToDown,
+    round_damage,
+    time_to_reach,
+)
 from simlab.rules.shattered_spirits.compile import expand
 from simlab.rules.shattered_spirits.model import ROWS, Attack, Combatant, Scenario, parse_status
 
@@ -41,16 +48,6 @@ __all__ = [
     "roll_pmf",
 ]
 
-# Stop the time-to-down chain once the mass still standing is below this (and the round
-# cap is reached); it bounds the truncation error of the mean (see TimeToDown).
-TAIL_TOLERANCE = 1e-15
-# Rounds the chain may run before giving up as too slow to converge.
-MAX_CHAIN_ROUNDS = 200_000
-#: Largest time-to-down chain solved, in element operations (≈ 3 × mean rounds × damage
-#: still needed × distinct damages; about 3e8 a second): a few seconds at most, where a
-#: defender with 100,000 HP hit for 1.5 a round would take hours.
-MAX_CHAIN_WORK = 1e9
-_UNIT_ROUNDOFF = 2.0**-53
 
 
 def roll_pmf(net_advantage: int, bonus_size: int = 1, modifier: int = 0) -> dict[int, float]:
@@ -267,59 +264,6 @@ def attack_outcome(
     )
 
 
-@dataclass(frozen=True)
-class TimeToDown:
-    """Exact distribution of the round in which the duel's defender is first Downed.
-
-    Attributes
-    ----------
-    pmf : numpy.ndarray
-        ``pmf[r]`` = P(first Downed in round r), r ≥ 1 (``pmf[0]`` is 0), uncapped: it runs
-        until the mass still standing is below ``TAIL_TOLERANCE`` (or to ``max_rounds``,
-        whichever is later).
-    tail : float
-        P(still standing after the last round of ``pmf``).
-    max_rounds : int
-        The scenario's round cap.
-    mean : float
-        E[round of first down] without the cap (the chain run until ``tail`` <
-        ``TAIL_TOLERANCE``); ``inf`` when the defender can never be Downed.
-    variance : float
-        Var[round of first down] without the cap (``inf`` when never Downed).
-    median : int or None
-        The smallest round r with P(down by r) ≥ 1/2 (the Kaplan–Meier median of the
-        simulator's tables); None when that never happens.
-    error_bound : float
-        Bound on |computed mean − exact mean|: the truncated tail contributes at most
-        ``tail · (R + P − 1 + mean)`` (R: last round of ``pmf``, P: rounds per cycle of
-        the attack rotation; from any state the expected time left is at most P − 1
-        rounds to realign the rotation plus the mean from full), and float64 rounding of
-        sums and products of non-negative terms at most ``γ_n · mean`` with
-        ``γ_n = n·u/(1 − n·u)``, u = 2⁻⁵³, n the depth of the operations.
-    """
-
-    pmf: np.ndarray
-    tail: float
-    max_rounds: int
-    mean: float
-    variance: float
-    median: int | None
-    error_bound: float
-
-    @property
-    def capped_pmf(self) -> np.ndarray:
-        """``pmf`` up to the round cap: P(first Downed in round r), r = 0..max_rounds."""
-        out = np.zeros(self.max_rounds + 1)
-        n = min(len(self.pmf), self.max_rounds + 1)
-        out[:n] = self.pmf[:n]
-        return out
-
-    @property
-    def censored(self) -> float:
-        """P(not Downed by the round cap): the encounters the simulator censors."""
-        return float(self.pmf[self.max_rounds + 1 :].sum()) + self.tail
-
-
 def _duel_roles(scenario: Scenario) -> tuple[int, int]:
     """(attacker index, defender index) of a duel, or ExactUnsupported saying why not."""
     combatants = expand(scenario)
@@ -371,39 +315,6 @@ def _check_statuses(scenario: Scenario, attack_name: str, rows: np.ndarray) -> N
                 )
 
 
-def _check_chain_work(need: int, per_round_damage: float, damages: int, defender: str) -> None:
-    """Refuse a chain that would run far longer than :data:`MAX_CHAIN_WORK` allows.
-
-    The chain runs about three times the mean rounds to Down the defender (``need`` over
-    the expected damage per round), each round touching every state once per damage
-    value (``damages``).
-    """
-    rounds = 3 * need / per_round_damage
-    work = rounds * need * damages
-    if work > MAX_CHAIN_WORK:
-        raise ExactUnsupported(
-            f"time-to-down is too slow to solve exactly (about {rounds:,.0f} rounds over "
-            f"{need:,} damage still needed to Down {defender!r})"
-        )
-
-
-def apply_attack(
-    standing: np.ndarray, damage_pmf: np.ndarray, reach: np.ndarray
-) -> tuple[np.ndarray, float]:
-    """One attack on the distribution of damage still needed to Down the defender.
-
-    ``standing[h]`` = P(h more damage Downs it), h ≥ 1 (index 0 unused);
-    ``reach[h]`` = P(damage ≥ h). Returns the new distribution and the mass Downed.
-    """
-    downed = float(np.dot(standing[1:], reach[1 : len(standing)]))
-    after = damage_pmf[0] * standing
-    for damage in range(1, min(len(damage_pmf), len(standing) - 1)):
-        if damage_pmf[damage] > 0:
-            after[1:-damage] += damage_pmf[damage] * standing[1 + damage :]
-    after[0] = 0.0
-    return after, downed
-
-
 def duel_time_to_down(scenario: Scenario) -> TimeToDown:
     """Exact distribution of the round a passive defender is Downed (RULES.md §1).
 
@@ -441,54 +352,12 @@ def duel_time_to_down(scenario: Scenario) -> TimeToDown:
     per_round = attacker.attacks_per_turn
     rotation = len(attacker.attacks)
     period = rotation // math.gcd(rotation, per_round)  # rounds until the rotation repeats
-    need = defender.vigor + defender.hp
-    max_damage = max(len(o.damage_pmf) for o in outcomes.values()) - 1
-    reach = {}
-    for name, outcome in outcomes.items():
-        padded = np.zeros(need + 1)
-        top = min(len(outcome.damage_pmf), need + 1)
-        padded[:top] = outcome.damage_pmf[:top]
-        tail = np.zeros(need + 1)  # tail[h] = P(damage >= h)
-        for h in range(1, need + 1):
-            tail[h] = float(outcome.damage_pmf[h:].sum())
-        reach[name] = (padded, tail)
-    if all(o.damage_pmf[0] >= 1.0 for o in outcomes.values()):
-        never = np.zeros(scenario.max_rounds + 1)
-        return TimeToDown(never, 1.0, scenario.max_rounds, math.inf, math.inf, None, 0.0)
-    mean_damage = float(np.mean([outcomes[n].mean_damage for n in attacker.attacks]))
-    per_round_damage = per_round * mean_damage
-    _check_chain_work(need, per_round_damage, max_damage + 1, _name(scenario, d))
-
-    standing = np.zeros(need + 1)
-    standing[need] = 1.0
-    pmf = [0.0]
-    remaining = 1.0
-    turn = 0
-    while len(pmf) <= scenario.max_rounds or remaining >= TAIL_TOLERANCE:
-        if len(pmf) > MAX_CHAIN_ROUNDS:
-            raise ExactUnsupported(
-                f"time-to-down converges too slowly (over {MAX_CHAIN_ROUNDS} rounds "
-                f"with {remaining:.3g} still standing)"
-            )
-        downed = 0.0
-        for _ in range(per_round):
-            name = attacker.attacks[turn % rotation]
-            turn += 1
-            standing, mass = apply_attack(standing, *reach[name])
-            downed += mass
-        pmf.append(downed)
-        remaining = float(standing.sum())
-    probs = np.asarray(pmf)
-    rounds = np.arange(len(probs))
-    mean = float(np.dot(rounds, probs))
-    variance = float(np.dot((rounds - mean) ** 2, probs))
-    cdf = np.cumsum(probs)
-    median = int(np.argmax(cdf >= 0.5)) if cdf[-1] >= 0.5 else None
-    depth = len(probs) * (per_round * (max_damage + 3) + 2) + 40
-    gamma = depth * _UNIT_ROUNDOFF / (1 - depth * _UNIT_ROUNDOFF)
-    last = len(probs) - 1
-    bound = remaining * (last + period - 1 + mean) + gamma * mean
-    return TimeToDown(probs, remaining, scenario.max_rounds, mean, variance, median, bound)
+    cycle = [
+        round_damage([outcomes[attacker.attacks[(r * per_round + k) % rotation]].damage_pmf
+                      for k in range(per_round)])
+        for r in range(period)
+    ]  # fmt: skip
+    return time_to_reach(defender.vigor + defender.hp, cycle, scenario.max_rounds)
 
 
 def _status_source(scenario: Scenario, target: int, status: str) -> str | None:
