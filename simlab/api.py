@@ -120,7 +120,7 @@ def _name_trace(frame: pd.DataFrame, job: runner.Job) -> pd.DataFrame:
     names = [name for _, name in job.layout.combatants]
     for column in ("attacker", "defender"):
         frame[column] = [names[i] for i in frame[column]]
-    frame["attack"] = [job.layout.attacks[i] for i in frame["attack"]]
+    frame["attack"] = [job.layout.attacks[i] if i >= 0 else "" for i in frame["attack"]]
     return frame
 
 

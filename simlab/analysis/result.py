@@ -213,6 +213,27 @@ class Result:
         hist = self.tallies.down_round[combatant]
         return {int(r): hist[r] / self.encounters for r in np.flatnonzero(hist)}
 
+    def status_damage(self, level: float = 0.95) -> pd.DataFrame:
+        """Mean damage each combatant took from statuses per encounter (bleeding,
+        burning…; not counted in attack damage), with a batch-means interval.
+
+        Zero for rule systems without statuses. Columns: ``combatant, side,
+        mean_status_damage`` and its interval (``*_ci95_lo/hi``, ``*_ci_kind``).
+        """
+        batches = self.tallies.status_damage.shape[1]
+        edges = -(-np.arange(batches + 1, dtype=np.int64) * self.encounters // batches)
+        per_batch = np.diff(edges)  # encounters in each batch (encounter * B // n)
+        counts = np.broadcast_to(per_batch, self.tallies.status_damage.shape)
+        mean, lo, hi = stats.ratio_batch_means_many(self.tallies.status_damage, counts, level)
+        return pd.DataFrame({
+            "combatant": [name for _, name in self.layout.combatants],
+            "side": [side for side, _ in self.layout.combatants],
+            "mean_status_damage": mean,
+            _ci("mean_status_damage", level, "lo"): lo,
+            _ci("mean_status_damage", level, "hi"): hi,
+            "mean_status_damage_ci_kind": "batch-means",
+        })  # fmt: skip
+
     # -- sides -------------------------------------------------------------------------
 
     def win_rates(self, level: float = 0.95) -> pd.DataFrame:

@@ -55,6 +55,7 @@ def _attacks(res: Result) -> list[dict[str, Any]]:
 def _combatants(res: Result) -> list[dict[str, Any]]:
     table = res.combatants(LEVEL)
     events = res.events(LEVEL)
+    statuses = res.status_damage(LEVEL) if res.layout.statuses else None
     out = []
     for c, row in table.iterrows():
         entry: dict[str, Any] = {
@@ -73,6 +74,13 @@ def _combatants(res: Result) -> list[dict[str, Any]]:
             entry[f"{event}_rate"] = _num(row[f"{event}_rate"])
         if res.layout.events:
             entry["events"] = _events(res, int(c), events[events.combatant == row.combatant])
+        if statuses is not None:
+            status = statuses.iloc[int(c)]
+            entry["status_damage"] = {
+                "mean": _num(status.mean_status_damage),
+                "mean_ci": [_num(status.mean_status_damage_ci95_lo),
+                            _num(status.mean_status_damage_ci95_hi)],
+            }  # fmt: skip
         out.append(entry)
     return out
 

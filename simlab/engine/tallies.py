@@ -22,6 +22,9 @@ down_attacks              (C, K)          attacks received up to and including t
 event_round               (C, E, R+1)     round of each rule-specific event (out, dead…)
 winner                    (S+1,)          encounters won by each side; last entry: draws
 rounds                    (R+1,)          encounters by the round they ended in
+status_damage             (C, B)          damage the combatant took from statuses
+                                          (bleeding, burning…), per batch; 0 in systems
+                                          without statuses
 ========================  ==============  =============================================
 
 A batch is a fixed, contiguous range of encounter indices (``encounter * B // n``), so
@@ -53,6 +56,7 @@ class TallyArrays(NamedTuple):
     event_round: np.ndarray
     winner: np.ndarray
     rounds: np.ndarray
+    status_damage: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -77,6 +81,8 @@ class Layout:
         Side index of each combatant.
     attacks_per_round : int
         Most attacks all combatants together can make in a round (sizes trace buffers).
+    statuses : bool
+        Whether the rule system has statuses that deal damage (``status_damage``).
     """
 
     sides: list[str]
@@ -89,6 +95,7 @@ class Layout:
     attack_bins: int = ATTACK_BINS
     side_of: list[int] = field(default_factory=list)
     attacks_per_round: int = 1
+    statuses: bool = False
 
     @property
     def n_pairs(self) -> int:
@@ -129,6 +136,7 @@ def new_tallies(layout: Layout, chunks: int = 0) -> TallyArrays:
         event_round=zeros(c, len(layout.events), r1),
         winner=zeros(len(layout.sides) + 1),
         rounds=zeros(r1),
+        status_damage=zeros(c, layout.batches),
     )
 
 

@@ -19,6 +19,7 @@ RULE_SYSTEMS: dict[str, str] = {
     "shattered-spirits": "simlab.rules.shattered_spirits",
     "zones-3d6": "simlab.rules.zones_3d6",
     "opposed-tiers": "simlab.rules.opposed_tiers",
+    "glitters-d20": "simlab.rules.glitters_d20",
 }
 
 

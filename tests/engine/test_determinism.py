@@ -23,6 +23,7 @@ SCENARIOS = [
     ROOT / "scenarios/shattered-spirits/party-3v3.yaml",
     ROOT / "scenarios/zones-3d6/skirmish.yaml",
     ROOT / "scenarios/opposed-tiers/party-fight.yaml",
+    ROOT / "scenarios/glitters-d20/party-vs-monsters.yaml",
 ]
 THREADS = sorted({1, min(2, numba.config.NUMBA_NUM_THREADS)})
 

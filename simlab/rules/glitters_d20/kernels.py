@@ -1,0 +1,689 @@
+"""Numba kernels of glitters-d20 (RULES.md §4; seed 003, "All That Glitters").
+
+Plain functions compiled in :mod:`simlab.engine.jit`. One encounter is
+:func:`play_encounter`; :func:`run_block` plays a contiguous range of encounters in
+parallel chunks, each chunk adding into its own slice of the tallies. Encounter ``i``
+draws every die from the counter-based RNG keyed by (seed, i, stream): attack d20s from
+``STREAM_ATTACK``, damage dice from ``STREAM_DAMAGE``, initiative and its tie-breaks
+from ``STREAM_ORDER``, Burning's d4 from ``STREAM_STATUS``, death saves from
+``STREAM_SAVE``, random targets from ``STREAM_TARGET``.
+
+``p`` is a :class:`~simlab.rules.glitters_d20.compile.KernelParams`. Per-encounter state
+lives in one int64 array ``st[field, combatant]`` allocated once per chunk; its
+``ORDER`` row holds the turn order. When tracing, every turn, status tick, death save
+and attack writes one row of ``trace`` (see :data:`TRACE_COLUMNS`); otherwise nothing
+is written. Nothing here allocates but :func:`run_block`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simlab.engine.encounter import choose_target, record_attack, sides_standing
+from simlab.engine.jit import kernel, parallel_kernel, prange
+from simlab.engine.rng import (
+    STREAM_ATTACK,
+    STREAM_DAMAGE,
+    STREAM_ORDER,
+    STREAM_SAVE,
+    STREAM_STATUS,
+    new_state,
+    roll_die,
+    start_encounter,
+    uniform_index,
+)
+from simlab.rules.glitters_d20.compile import (
+    A_BONUS,
+    A_CT,
+    A_DEX,
+    A_FLAT,
+    A_HAND,
+    A_NET_ADVANTAGE,
+    A_RANGED,
+    A_TERM_COUNT,
+    A_TERM_START,
+    A_TYPE,
+    C_ARMOR,
+    C_ARMOR_BC,
+    C_BLEEDING,
+    C_BURNING,
+    C_DC,
+    C_DEFENSE,
+    C_FREEZING,
+    C_HP,
+    C_INITIATIVE,
+    C_MAIN_COUNT,
+    C_MAIN_START,
+    C_METAL,
+    C_NO_BLEEDING,
+    C_NO_BURNING,
+    C_NO_FREEZING,
+    C_OFF_COUNT,
+    C_OFF_START,
+    C_PARRY,
+    C_PLAYER,
+    C_POLICY,
+    C_PRONE,
+    C_SHIELD_BC,
+    C_SIDE,
+    C_STR,
+    C_WILL,
+    G_ADVANTAGE_DICE,
+    G_BURNING_DECAY,
+    G_HIT_ON_TIE,
+    G_MAX_ROUNDS,
+    G_MIT_BASE,
+    G_N_SIDES,
+    G_PERMADEATH,
+    G_RANDOM_TIES,
+    G_ROUND_UP,
+    G_SAVES_AFTER,
+    G_THAW,
+    HAND_CODE,
+    T_COUNT,
+    T_SIDES,
+    TYPE_BONUS,
+    TYPE_CODE,
+)
+
+# state fields
+(HP, DOWN, DOWN_ROUND, RECEIVED, DOWN_RECEIVED, MAIN_ROT, OFF_ROT, INIT, ORDER, ARMOR_BC,
+ SHIELD_BC, BLOCKING, PARRY_READY, BLEEDING, BURNING, FREEZING, FROZEN, FROZEN_ROUND,
+ DYING, SAVES, FAILS, STABLE_ROUND, DEAD_ROUND) = range(23)  # fmt: skip
+N_FIELDS = 23
+
+# event_round axis 1 (compile.EVENTS)
+EVENT_DEAD, EVENT_STABLE, EVENT_FROZEN = 0, 1, 2
+
+# trace row kinds
+KIND_TURN, KIND_ATTACK, KIND_BLEEDING, KIND_BURNING, KIND_SAVE = range(5)
+
+MAX_ROLL_DICE = 5  # params.advantage_dice ≤ 5
+MAX_TRACED_DAMAGE_DICE = 8
+DEATH_SAVE_DT = 10  # text: ≥ 10 a save, ≤ 9 a fail
+DEATH_SAVES_NEEDED = 3
+DEATH_FAILS_NEEDED = 3
+BURNING_DIE = 4  # text: 1d4 fire damage each turn
+TWO_HANDED = HAND_CODE["two-handed"]
+SLASHING, BLUDGEONING = TYPE_CODE["slashing"], TYPE_CODE["bludgeoning"]
+PIERCING = TYPE_CODE["piercing"]
+FIRE, ICE, FORCE = TYPE_CODE["fire"], TYPE_CODE["ice"], TYPE_CODE["force"]
+LIGHTNING, CORROSIVE = TYPE_CODE["lightning"], TYPE_CODE["corrosive"]
+ARMOR_MAIL, ARMOR_PLATE = 1, 2  # compile.ARMOR_CODE
+DEFENSE_BLOCK, DEFENSE_PARRY = 1, 2  # compile.DEFENSE_CODE
+
+TRACE_COLUMNS = (
+    "encounter", "round", "turn", "kind", "attacker", "attack", "defender", "initiative",
+    "d20_1", "d20_2", "d20_3", "d20_4", "d20_5", "natural", "roll_total", "mit", "parried",
+    "blocking", "crit", "hit",
+    "dmg_die1", "dmg_die2", "dmg_die3", "dmg_die4", "dmg_die5", "dmg_die6", "dmg_die7",
+    "dmg_die8", "asm", "raw_damage", "affinity", "immune", "damage", "hp_after", "down",
+    "bleeding", "burning", "freezing", "frozen", "armor_bc", "shield_bc", "pain",
+    "save_die", "saves", "fails", "stable", "dead",
+)  # fmt: skip
+N_TRACE = len(TRACE_COLUMNS)
+KIND_NAMES = ("turn", "attack", "bleeding", "burning", "save")
+(COL_ENCOUNTER, COL_ROUND, COL_TURN, COL_KIND, COL_ATTACKER, COL_ATTACK, COL_DEFENDER,
+ COL_INITIATIVE) = range(8)  # fmt: skip
+COL_D20 = TRACE_COLUMNS.index("d20_1")
+(COL_NATURAL, COL_TOTAL, COL_MIT, COL_PARRIED, COL_BLOCKING, COL_CRIT,
+ COL_HIT) = range(COL_D20 + MAX_ROLL_DICE, COL_D20 + MAX_ROLL_DICE + 7)  # fmt: skip
+COL_DAMAGE_DICE = TRACE_COLUMNS.index("dmg_die1")
+(COL_ASM, COL_RAW, COL_AFFINITY, COL_IMMUNE, COL_DAMAGE, COL_HP_AFTER, COL_DOWN, COL_BLEEDING,
+ COL_BURNING, COL_FREEZING, COL_FROZEN, COL_ARMOR_BC, COL_SHIELD_BC, COL_PAIN, COL_SAVE_DIE,
+ COL_SAVES, COL_FAILS, COL_STABLE, COL_DEAD) = range(
+    COL_DAMAGE_DICE + MAX_TRACED_DAMAGE_DICE, N_TRACE)  # fmt: skip
+
+
+# -- trace ----------------------------------------------------------------------------
+
+
+@kernel
+def open_row(trace, n_trace, enc, rnd, turn, kind, actor, attack, defender, init):
+    """Start a trace row (zeroed) and return its index; −1 when not tracing."""
+    if trace.shape[0] <= 1:
+        return -1
+    slot = min(n_trace[0], trace.shape[0] - 1)
+    n_trace[0] += 1
+    trace[slot, :] = 0
+    trace[slot, COL_ENCOUNTER], trace[slot, COL_ROUND], trace[slot, COL_TURN] = enc, rnd, turn
+    trace[slot, COL_KIND], trace[slot, COL_ATTACKER] = kind, actor
+    trace[slot, COL_ATTACK], trace[slot, COL_DEFENDER] = attack, defender
+    trace[slot, COL_INITIATIVE] = init
+    return slot
+
+
+@kernel
+def close_row(st, trace, slot, c):
+    """Record combatant ``c``'s HP and statuses after the event of row ``slot``."""
+    if slot < 0:
+        return
+    row = trace[slot]
+    row[COL_HP_AFTER], row[COL_DOWN] = st[HP, c], st[DOWN, c]
+    row[COL_BLEEDING], row[COL_BURNING], row[COL_FREEZING] = (
+        st[BLEEDING, c], st[BURNING, c], st[FREEZING, c])  # fmt: skip
+    row[COL_FROZEN], row[COL_ARMOR_BC], row[COL_SHIELD_BC] = (
+        st[FROZEN, c], st[ARMOR_BC, c], st[SHIELD_BC, c])  # fmt: skip
+    row[COL_SAVES], row[COL_FAILS] = st[SAVES, c], st[FAILS, c]
+    row[COL_STABLE], row[COL_DEAD] = int(st[STABLE_ROUND, c] > 0), int(st[DEAD_ROUND, c] > 0)
+
+
+# -- rules ----------------------------------------------------------------------------
+
+
+@kernel
+def halve(p, value):
+    """Half of ``value``, rounded by ``params.rounding`` (RULES.md §4 [default]: down)."""
+    return (value + p.globals_[G_ROUND_UP]) // 2
+
+
+@kernel
+def effective_affinity(p, st, c, damage_type):
+    """−1 resistant, 0 neither, 1 vulnerable to ``damage_type`` right now.
+
+    Frozen makes a combatant vulnerable to force and bludgeoning and resistant to all
+    else (seed 003, "Status Effects"), adding to its own affinity; ×2 and ×½ do not
+    stack (a vulnerable combatant frozen stays ×2).
+    """
+    affinity = p.affinity[c, damage_type]
+    if st[FROZEN, c] != 0:
+        affinity += 1 if damage_type == FORCE or damage_type == BLUDGEONING else -1  # noqa: SIM109
+    return max(-1, min(1, affinity))
+
+
+@kernel
+def type_damage(p, st, c, damage_type, amount):
+    """Damage ``c`` takes from ``amount`` of ``damage_type``: vulnerability ×2,
+    resistance ×½ (rounded by ``params.rounding``), immunity ×0 (RULES.md §4)."""
+    if p.immune[c, damage_type] != 0:
+        return 0
+    affinity = effective_affinity(p, st, c, damage_type)
+    if affinity > 0:
+        return 2 * amount
+    if affinity < 0:
+        return halve(p, amount)
+    return amount
+
+
+@kernel
+def mitigation(p, st, defender, damage_type):
+    """The defender's MIT against one attack before any Parry (RULES.md §4).
+
+    MIT = ``mit_base`` + DC + BC. DC is 0 while Frozen (incapacitated), halved while
+    Prone. BC is the armor's (corroded) BC — none against lightning when the armor is
+    metal — plus the shield's, doubled while blocking.
+    """
+    dc = p.combatant[C_DC, defender]
+    if st[FROZEN, defender] != 0:
+        dc = 0
+    elif p.combatant[C_PRONE, defender] != 0:
+        dc = halve(p, dc)
+    armor = st[ARMOR_BC, defender]
+    if damage_type == LIGHTNING and p.combatant[C_METAL, defender] != 0:
+        armor = 0
+    shield = st[SHIELD_BC, defender] * (2 if st[BLOCKING, defender] != 0 else 1)
+    return p.globals_[G_MIT_BASE] + dc + armor + shield
+
+
+@kernel
+def type_to_hit(p, attack, defender):
+    """+3 to hit for bludgeoning against plate and piercing against mail (RULES.md §4)."""
+    damage_type = p.attack[A_TYPE, attack]
+    armor = p.combatant[C_ARMOR, defender]
+    if (damage_type == BLUDGEONING and armor == ARMOR_PLATE) or (
+        damage_type == PIERCING and armor == ARMOR_MAIL
+    ):
+        return TYPE_BONUS
+    return 0
+
+
+@kernel
+def natural_die(p, rng, net, trace, slot):
+    """The natural d20 of an attack: one d20, or ``advantage_dice`` d20s keeping the
+    highest (net advantage > 0) or lowest (< 0) (RULES.md §4 [default]: 2d20)."""
+    n = 1 if net == 0 else p.globals_[G_ADVANTAGE_DICE]
+    kept = 0
+    for i in range(n):
+        die = roll_die(rng, STREAM_ATTACK, 20)
+        if slot >= 0:
+            trace[slot, COL_D20 + i] = die
+        if i == 0 or (net > 0 and die > kept) or (net < 0 and die < kept):
+            kept = die
+    return kept
+
+
+@kernel
+def damage_dice(p, rng, attack, crit, trace, slot):
+    """The attack's damage dice; on a critical hit one bonus die per damage die, the
+    first bonus die at its maximum (RULES.md §4 "Critical"; 1d10 → 10 + 1d10).
+
+    The dice are traced in order (base dice, then bonus dice), the first eight.
+    """
+    total = 0
+    k = 0
+    start = p.attack[A_TERM_START, attack]
+    stop = start + p.attack[A_TERM_COUNT, attack]
+    for rep in range(2 if crit else 1):
+        for term in range(start, stop):
+            sides = p.terms[T_SIDES, term]
+            for i in range(p.terms[T_COUNT, term]):
+                if rep == 1 and term == start and i == 0:
+                    face = sides  # the first bonus die takes its maximum
+                else:
+                    face = roll_die(rng, STREAM_DAMAGE, sides)
+                if slot >= 0 and k < MAX_TRACED_DAMAGE_DICE:
+                    trace[slot, COL_DAMAGE_DICE + k] = face
+                k += 1
+                total += face
+    return total
+
+
+@kernel
+def go_down(p, st, c, rnd, standing):
+    """``c`` reaches 0 HP: unconscious, out of the fight (RULES.md §4 "HP 0").
+
+    A player character under permadeath starts dying (death saves on its turns); its
+    statuses end (reading: nothing ticks on an unconscious body).
+    """
+    st[HP, c] = 0
+    st[DOWN, c] = 1
+    st[DOWN_ROUND, c] = rnd
+    st[DOWN_RECEIVED, c] = st[RECEIVED, c]
+    standing[p.combatant[C_SIDE, c]] -= 1
+    st[BLEEDING, c], st[BURNING, c], st[FREEZING, c], st[FROZEN, c] = 0, 0, 0, 0
+    st[BLOCKING, c], st[PARRY_READY, c] = 0, 0
+    if p.combatant[C_PLAYER, c] != 0 and p.globals_[G_PERMADEATH] != 0:
+        st[DYING, c] = 1
+
+
+@kernel
+def lose_hp(p, st, c, damage, rnd, standing):
+    """Take ``damage`` off ``c``'s HP; at 0 it is down."""
+    st[HP, c] -= damage
+    if st[HP, c] <= 0 and st[DOWN, c] == 0:
+        go_down(p, st, c, rnd, standing)
+
+
+@kernel
+def freeze_check(p, st, c, rnd):
+    """Freezing above STR makes ``c`` Frozen: incapacitated, Burning ends, no Block or
+    Parry (seed 003, "Status Effects")."""
+    if st[FROZEN, c] == 0 and st[FREEZING, c] > p.combatant[C_STR, c]:
+        st[FROZEN, c] = 1
+        if st[FROZEN_ROUND, c] == 0:
+            st[FROZEN_ROUND, c] = rnd
+        st[BURNING, c] = 0
+        st[BLOCKING, c] = 0
+        st[PARRY_READY, c] = 0
+
+
+@kernel
+def inflict_status(p, st, c, damage_type, rnd):
+    """What a hit of ``damage_type`` does besides damage (RULES.md §4).
+
+    Slashing +1 Bleeding, fire +1 Burning, ice +1 Freezing — none against immunity to
+    the type or to the status; one Burning and one Freezing cancel each other, so fire
+    first removes a Freezing level and ice a Burning level. A Frozen combatant gains no
+    Burning. Corrosive lowers BC by 1, the armor's first, then the shield's, not below 0.
+    """
+    if damage_type == CORROSIVE:
+        if st[ARMOR_BC, c] > 0:
+            st[ARMOR_BC, c] -= 1
+        elif st[SHIELD_BC, c] > 0:
+            st[SHIELD_BC, c] -= 1
+        return
+    if p.immune[c, damage_type] != 0:
+        return
+    if damage_type == SLASHING:
+        if p.combatant[C_NO_BLEEDING, c] == 0:
+            st[BLEEDING, c] += 1
+    elif damage_type == FIRE:
+        if st[FREEZING, c] > 0:
+            st[FREEZING, c] -= 1
+        elif p.combatant[C_NO_BURNING, c] == 0 and st[FROZEN, c] == 0:
+            st[BURNING, c] += 1
+    elif damage_type == ICE:
+        if st[BURNING, c] > 0:
+            st[BURNING, c] -= 1
+        elif p.combatant[C_NO_FREEZING, c] == 0:
+            st[FREEZING, c] += 1
+            freeze_check(p, st, c, rnd)
+
+
+@kernel
+def resolve_attack(p, st, rng, attacker, attack, defender, rnd, standing, trace, slot):
+    """One attack: d20 + bonus against MIT, then damage and statuses (RULES.md §4;
+    seed 003, "Attacking", "Critical Hits", "Damage", "Damage Types").
+
+    A natural die at least CT always hits and is critical; otherwise the attack hits
+    when its total reaches MIT (``hit_on_tie``). A defender that parries and has not
+    parried since its last turn parries this attack (chosen before the roll). Damage =
+    dice + ASM + flat (floor 0), then the type's multiplier. Returns (tier, damage).
+    """
+    damage_type = p.attack[A_TYPE, attack]
+    mit = mitigation(p, st, defender, damage_type)
+    parried = st[PARRY_READY, defender]
+    if parried != 0:
+        st[PARRY_READY, defender] = 0
+        mit += p.combatant[C_PARRY, defender]
+    net = p.attack[A_NET_ADVANTAGE, attack]
+    if p.attack[A_RANGED, attack] != 0 and p.combatant[C_PRONE, defender] != 0:
+        net -= 1  # ranged attacks at a prone target have disadvantage
+    natural = natural_die(p, rng, net, trace, slot)
+    total = natural + p.attack[A_BONUS, attack] + type_to_hit(p, attack, defender)
+    crit = natural >= p.attack[A_CT, attack]
+    hit = crit or total > mit or (total == mit and p.globals_[G_HIT_ON_TIE] != 0)
+    damage = 0
+    asm = 0
+    raw = 0
+    if hit:
+        asm = p.score[attacker, attack] - 10
+        if p.attack[A_DEX, attack] != 0:
+            asm -= st[FREEZING, attacker]  # Freezing: −1 DEX per level
+        dice = damage_dice(p, rng, attack, crit, trace, slot)
+        raw = max(dice + asm + p.attack[A_FLAT, attack], 0)
+        damage = type_damage(p, st, defender, damage_type, raw)
+    if slot >= 0:
+        row = trace[slot]
+        row[COL_NATURAL], row[COL_TOTAL], row[COL_MIT] = natural, total, mit
+        row[COL_PARRIED], row[COL_BLOCKING] = parried, st[BLOCKING, defender]
+        row[COL_CRIT], row[COL_HIT], row[COL_ASM], row[COL_RAW] = int(crit), int(hit), asm, raw
+        row[COL_AFFINITY] = effective_affinity(p, st, defender, damage_type)
+        row[COL_IMMUNE], row[COL_DAMAGE] = p.immune[defender, damage_type], damage
+    st[RECEIVED, defender] += 1
+    lose_hp(p, st, defender, damage, rnd, standing)
+    if hit and st[DOWN, defender] == 0:
+        inflict_status(p, st, defender, damage_type, rnd)
+    close_row(st, trace, slot, defender)
+    tier = 0
+    if hit:
+        tier = 2 if crit else 1
+    return tier, damage
+
+
+@kernel
+def death_save(p, st, rng, c, rnd, trace, slot):
+    """A dying player character's death save on its turn (RULES.md §4 "HP 0").
+
+    d20: a natural 20 stabilises at once; ≥ 10 is a save, ≤ 9 a fail; three saves make
+    it stable, three fails dead.
+    """
+    die = roll_die(rng, STREAM_SAVE, 20)
+    if die == 20:
+        st[SAVES, c] += 1
+        st[STABLE_ROUND, c] = rnd
+    elif die >= DEATH_SAVE_DT:
+        st[SAVES, c] += 1
+        if st[SAVES, c] >= DEATH_SAVES_NEEDED:
+            st[STABLE_ROUND, c] = rnd
+    else:
+        st[FAILS, c] += 1
+        if st[FAILS, c] >= DEATH_FAILS_NEEDED:
+            st[DEAD_ROUND, c] = rnd
+    if st[STABLE_ROUND, c] > 0 or st[DEAD_ROUND, c] > 0:
+        st[DYING, c] = 0
+    if slot >= 0:
+        trace[slot, COL_SAVE_DIE] = die
+    close_row(st, trace, slot, c)
+
+
+@kernel
+def status_tick(p, st, rng, t, ch, batch, c, rnd, standing, trace, slot, kind):
+    """One status's damage at the start of ``c``'s turn (RULES.md §4 "Status effects").
+
+    Bleeding L deals L, then drops to L − 1. Burning deals 1d4 fire damage (fire
+    resistance, vulnerability and immunity apply), then loses ``burning_decay`` levels.
+    The damage counts toward time-to-down and is tallied as status damage.
+    """
+    if kind == KIND_BLEEDING:
+        damage = st[BLEEDING, c]
+        st[BLEEDING, c] -= 1
+        raw = damage
+    else:
+        raw = roll_die(rng, STREAM_STATUS, BURNING_DIE)
+        damage = type_damage(p, st, c, FIRE, raw)
+        st[BURNING, c] = max(st[BURNING, c] - p.globals_[G_BURNING_DECAY], 0)
+        if slot >= 0:
+            trace[slot, COL_DAMAGE_DICE] = raw
+            trace[slot, COL_AFFINITY] = effective_affinity(p, st, c, FIRE)
+            trace[slot, COL_IMMUNE] = p.immune[c, FIRE]
+    if slot >= 0:
+        trace[slot, COL_RAW], trace[slot, COL_DAMAGE] = raw, damage
+    t.status_damage[ch, c, batch] += damage
+    lose_hp(p, st, c, damage, rnd, standing)
+    close_row(st, trace, slot, c)
+
+
+@kernel
+def main_attack(p, st, c):
+    """The main-hand or two-handed attack ``c`` makes this turn, in rotation; −1 if none."""
+    count = p.combatant[C_MAIN_COUNT, c]
+    if count == 0:
+        return -1
+    attack = p.attack_list[p.combatant[C_MAIN_START, c] + st[MAIN_ROT, c] % count]
+    st[MAIN_ROT, c] += 1
+    return attack
+
+
+@kernel
+def offhand_attack(p, st, c):
+    """The offhand attack ``c`` makes this turn, in rotation; −1 if none."""
+    count = p.combatant[C_OFF_COUNT, c]
+    if count == 0:
+        return -1
+    attack = p.attack_list[p.combatant[C_OFF_START, c] + st[OFF_ROT, c] % count]
+    st[OFF_ROT, c] += 1
+    return attack
+
+
+@kernel
+def strike(p, st, rng, t, ch, batch, c, attack, rnd, turn, standing, enc, trace, n_trace):
+    """``c`` makes ``attack`` at a target chosen by its policy; False when the encounter
+    is over (no enemy left standing, or at most one side standing after it)."""
+    target = choose_target(p.combatant[C_SIDE], st[DOWN], st[HP], p.combatant[C_POLICY, c], rng, c)
+    if target < 0:
+        return False
+    slot = open_row(trace, n_trace, enc, rnd, turn, KIND_ATTACK, c, attack, target, st[INIT, c])
+    tier, damage = resolve_attack(p, st, rng, c, attack, target, rnd, standing, trace, slot)
+    n = st.shape[1]
+    record_attack(t, ch, (c * p.attack.shape[1] + attack) * n + target, batch, tier, damage)
+    return sides_standing(standing) > 1
+
+
+@kernel
+def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, standing, enc, trace, n_trace):
+    """Combatant ``c``'s turn (RULES.md §4; seed 003, "Actions", "Status Effects").
+
+    A dying player character rolls its death save. Anyone else standing: its Parry is
+    ready again and its Block ends; Bleeding, then Burning deal their damage (not while
+    Frozen); unless Frozen or in pain (Burning above WILL at the start of the turn), it
+    makes its main-hand attack — or a two-handed one, which also takes the offhand
+    action — then Blocks (``defense: block``) or makes its offhand attack. Freezing drops
+    by 1 at the end of the turn. Returns False as soon as at most one side is standing.
+    """
+    init = st[INIT, c]
+    if st[DOWN, c] != 0:
+        if st[DYING, c] != 0:
+            slot = open_row(trace, n_trace, enc, rnd, turn, KIND_SAVE, c, -1, c, init)
+            death_save(p, st, rng, c, rnd, trace, slot)
+        return True
+    slot = open_row(trace, n_trace, enc, rnd, turn, KIND_TURN, c, -1, c, init)
+    frozen = st[FROZEN, c] != 0
+    pain = st[BURNING, c] > p.combatant[C_WILL, c]
+    st[BLOCKING, c] = 0
+    st[PARRY_READY, c] = int(p.combatant[C_DEFENSE, c] == DEFENSE_PARRY and not frozen)
+    if slot >= 0:
+        trace[slot, COL_PAIN] = int(pain)
+    close_row(st, trace, slot, c)
+    if not frozen:
+        for kind in (KIND_BLEEDING, KIND_BURNING):
+            level = st[BLEEDING, c] if kind == KIND_BLEEDING else st[BURNING, c]
+            if level > 0:
+                slot = open_row(trace, n_trace, enc, rnd, turn, kind, c, -1, c, init)
+                status_tick(p, st, rng, t, ch, batch, c, rnd, standing, trace, slot, kind)
+                if st[DOWN, c] != 0:
+                    return sides_standing(standing) > 1
+    if not frozen and not pain:
+        attack = main_attack(p, st, c)
+        two_handed = attack >= 0 and p.attack[A_HAND, attack] == TWO_HANDED
+        if attack >= 0 and not strike(
+            p, st, rng, t, ch, batch, c, attack, rnd, turn, standing, enc, trace, n_trace
+        ):
+            return False
+        if not two_handed:
+            if p.combatant[C_DEFENSE, c] == DEFENSE_BLOCK:
+                st[BLOCKING, c] = 1
+            else:
+                attack = offhand_attack(p, st, c)
+                if attack >= 0 and not strike(
+                    p, st, rng, t, ch, batch, c, attack, rnd, turn, standing, enc, trace, n_trace
+                ):
+                    return False
+    if st[FREEZING, c] > 0:
+        st[FREEZING, c] -= 1
+    if frozen and p.globals_[G_THAW] != 0 and st[FREEZING, c] <= p.combatant[C_STR, c]:
+        st[FROZEN, c] = 0
+    return True
+
+
+@kernel
+def roll_initiative(p, st, rng):
+    """Turn order for the encounter (RULES.md §4 "Initiative").
+
+    Each combatant rolls d20 + its initiative bonus once, in listed order; highest
+    first, and on a tie a player character goes before a monster (text). Remaining
+    ties go in random order (shuffled before a stable sort), or in listed order with
+    ``initiative_ties: listed``.
+    """
+    n = st.shape[1]
+    for c in range(n):
+        st[INIT, c] = roll_die(rng, STREAM_ORDER, 20) + p.combatant[C_INITIATIVE, c]
+        st[ORDER, c] = c
+    if p.globals_[G_RANDOM_TIES] != 0:
+        for i in range(n - 1, 0, -1):
+            j = uniform_index(rng, STREAM_ORDER, i + 1)
+            st[ORDER, i], st[ORDER, j] = st[ORDER, j], st[ORDER, i]
+    for i in range(1, n):
+        c = st[ORDER, i]
+        key = 2 * st[INIT, c] + p.combatant[C_PLAYER, c]
+        k = i
+        while k > 0:
+            before = st[ORDER, k - 1]
+            if 2 * st[INIT, before] + p.combatant[C_PLAYER, before] >= key:
+                break
+            st[ORDER, k] = before
+            k -= 1
+        st[ORDER, k] = c
+
+
+@kernel
+def reset(p, st, standing):
+    """Start-of-encounter state: full HP, starting statuses (Burning and Freezing
+    cancelled one for one; Frozen if Freezing already exceeds STR), Parry ready."""
+    standing[:] = 0
+    st[:, :] = 0
+    for c in range(st.shape[1]):
+        st[HP, c] = p.combatant[C_HP, c]
+        st[ARMOR_BC, c] = p.combatant[C_ARMOR_BC, c]
+        st[SHIELD_BC, c] = p.combatant[C_SHIELD_BC, c]
+        st[BLEEDING, c] = p.combatant[C_BLEEDING, c]
+        both = min(p.combatant[C_BURNING, c], p.combatant[C_FREEZING, c])
+        st[BURNING, c] = p.combatant[C_BURNING, c] - both
+        st[FREEZING, c] = p.combatant[C_FREEZING, c] - both
+        st[PARRY_READY, c] = int(p.combatant[C_DEFENSE, c] == DEFENSE_PARRY)
+        freeze_check(p, st, c, 1)
+        standing[p.combatant[C_SIDE, c]] += 1
+
+
+@kernel
+def play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace):
+    """Every combatant not out takes its turn in initiative order; False when it is over."""
+    for k in range(st.shape[1]):
+        c = st[ORDER, k]
+        if not take_turn(p, st, rng, t, ch, batch, c, rnd, k + 1, standing, enc, trace, n_trace):
+            return False
+    return True
+
+
+@kernel
+def finish(p, st, t, ch, last_round, standing):
+    """Record the encounter's winner, length, each combatant's down round and events."""
+    n_sides = standing.shape[0]
+    winner = n_sides
+    if sides_standing(standing) == 1:
+        for s in range(n_sides):
+            if standing[s] > 0:
+                winner = s
+    t.winner[ch, winner] += 1
+    t.rounds[ch, last_round] += 1
+    for c in range(st.shape[1]):
+        down = st[DOWN_ROUND, c]
+        if down > 0:
+            t.down_round[ch, c, down] += 1
+            t.down_attacks[ch, c, min(st[DOWN_RECEIVED, c], t.down_attacks.shape[2] - 1)] += 1
+        else:
+            t.censor_round[ch, c, last_round] += 1
+        if st[DEAD_ROUND, c] > 0:
+            t.event_round[ch, c, EVENT_DEAD, st[DEAD_ROUND, c]] += 1
+        if st[STABLE_ROUND, c] > 0:
+            t.event_round[ch, c, EVENT_STABLE, st[STABLE_ROUND, c]] += 1
+        if st[FROZEN_ROUND, c] > 0:
+            t.event_round[ch, c, EVENT_FROZEN, st[FROZEN_ROUND, c]] += 1
+
+
+@kernel
+def aftermath(p, st, rng, last, enc, trace, n_trace):
+    """After the fight (round ``last``), dying player characters go on rolling one
+    death save a round, in turn order, until stable or dead or the round cap
+    (``death_saves_after_fight``: nobody is there to heal them)."""
+    for rnd in range(last + 1, p.globals_[G_MAX_ROUNDS] + 1):
+        dying = False
+        for k in range(st.shape[1]):
+            c = st[ORDER, k]
+            if st[DYING, c] != 0:
+                dying = True
+                slot = open_row(trace, n_trace, enc, rnd, k + 1, KIND_SAVE, c, -1, c, st[INIT, c])
+                death_save(p, st, rng, c, rnd, trace, slot)
+        if not dying:
+            return
+
+
+@kernel
+def play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, trace, n_trace):
+    """Play encounter number ``enc`` to its end and add it to chunk ``ch`` of the tallies."""
+    start_encounter(rng, k0, k1, enc)
+    reset(p, st, standing)
+    roll_initiative(p, st, rng)
+    max_rounds = p.globals_[G_MAX_ROUNDS]
+    last = max_rounds
+    if sides_standing(standing) > 1:
+        for rnd in range(1, max_rounds + 1):
+            if not play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace):
+                last = rnd
+                break
+    if p.globals_[G_SAVES_AFTER] != 0:
+        aftermath(p, st, rng, last, enc, trace, n_trace)
+    finish(p, st, t, ch, last, standing)
+
+
+@parallel_kernel
+def run_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
+    """Play encounters ``first .. first+count-1`` in parallel chunks.
+
+    Chunk ``ch`` (there are ``t.attempts.shape[0]``) plays a contiguous slice and adds
+    into ``t[ch]``; the caller sums the chunk axis. ``trace`` has one row per traced
+    event when tracing (then run with one chunk), or a single unused row otherwise.
+    """
+    chunks = t.attempts.shape[0]
+    n_batches = t.attempts.shape[2]
+    n_combatants = p.combatant.shape[1]
+    n_sides = p.globals_[G_N_SIDES]
+    for ch in prange(chunks):
+        st = np.zeros((N_FIELDS, n_combatants), dtype=np.int64)
+        standing = np.zeros(n_sides, dtype=np.int64)
+        rng = new_state()
+        lo = first + count * ch // chunks
+        hi = first + count * (ch + 1) // chunks
+        for enc in range(lo, hi):
+            batch = enc * n_batches // n_total
+            play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, trace, n_trace)

@@ -1,0 +1,224 @@
+"""Scenario fields of ``rules: glitters-d20`` (RULES.md §4; seed 003, "All That Glitters").
+
+Every [default] reading of RULES.md §4 is a field of :class:`Params` with that default,
+so a designer can change it in the scenario's ``params:`` block.
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+from typing import Any, Literal
+
+from pydantic import Field, ValidationInfo, field_validator, model_validator
+from pydantic_core.core_schema import ValidatorFunctionWrapHandler
+
+from simlab.dice import Dice, DiceExpr
+from simlab.rules.zones_3d6.model import base_dice_problem
+from simlab.scenario.common import CombatantBase, ScenarioBase
+from simlab.scenario.validation import StrictModel
+
+DamageType = Literal[
+    "slashing", "bludgeoning", "piercing", "fire", "poison", "force",
+    "ice", "lightning", "corrosive", "holy", "profane",
+]  # fmt: skip
+DAMAGE_TYPES: tuple[str, ...] = DamageType.__args__  # type: ignore[attr-defined]
+Status = Literal["bleeding", "burning", "freezing"]
+STATUSES: tuple[str, ...] = Status.__args__  # type: ignore[attr-defined]
+ArmorKind = Literal["none", "cloth", "leather", "mail", "plate"]
+METAL_ARMOR = ("mail", "plate")
+Hand = Literal["main", "offhand", "two-handed"]
+
+DEFAULT_ATTRIBUTE = 10
+MAX_ATTRIBUTE = 99
+# MIT's constant term while a scenario's sides are validated (to check ``mit:``).
+_MIT_BASE: ContextVar[int] = ContextVar("_MIT_BASE", default=0)
+
+
+class Attack(StrictModel):
+    """An attack (RULES.md §4; seed 003, "Attacking", "Damage", "Damage Types").
+
+    ``damage`` is the weapon's dice plus a flat bonus (``1d10+2``); the attacker's ASM
+    for ``attribute`` (attribute − 10; none when ``attribute`` is null) is added on a hit.
+    ``type`` is the damage type. ``bonus`` adds to the d20 attack roll;
+    ``advantage``/``disadvantage`` count instances (they cancel one for one).
+    ``hand`` is the action it takes: ``main``, ``offhand`` or ``two-handed`` (both).
+    ``critical_threshold`` lowers this attack's CT below the scenario's (a keen weapon);
+    ``ranged`` attacks have disadvantage against a prone target.
+    """
+
+    damage: DiceExpr
+    type: DamageType
+    bonus: int = Field(0, ge=-50, le=50)
+    attribute: str | None = Field("str", pattern=r"^[a-z]{2,12}$")
+    advantage: int = Field(0, ge=0, le=10)
+    disadvantage: int = Field(0, ge=0, le=10)
+    hand: Hand = "main"
+    critical_threshold: int | None = Field(None, ge=1, le=20)
+    ranged: bool = False
+
+    @field_validator("damage")
+    @classmethod
+    def _plain_dice(cls, dice: Dice) -> Dice:
+        problem = base_dice_problem(dice)
+        if problem is not None:
+            raise ValueError(problem)
+        return dice
+
+
+class Combatant(CombatantBase):
+    """A combatant of ``glitters-d20`` (RULES.md §4; seed 003).
+
+    ``player`` marks a player character: it wins initiative ties and, under permadeath,
+    rolls death saves when down. ``initiative`` adds to its d20 initiative roll.
+    ``attributes`` maps attribute names (``str``, ``dex``, ``will``, …) to scores
+    (10 when not given): attacks add ``attribute − 10`` (ASM) to damage, Freezing lowers
+    ``dex``, Frozen comes when Freezing exceeds ``str``, Burning above ``will``
+    incapacitates. Mitigation: ``dc`` (its dodge part), ``armor`` (its kind: ``mail`` and
+    ``plate`` are metal) with ``armor_bc``, and ``shield_bc``; or ``mit`` as a shortcut
+    that sets DC to ``mit`` less the BCs (and less ``params.mit_base``).
+    ``defense`` is its policy: ``block`` (offhand action, doubles the shield's BC until
+    its next turn) or ``parry`` (reaction: ``parry_value``, default ``params.parry_value``,
+    added to MIT against the first attack after each of its turns). ``resist``,
+    ``vulnerable``, ``immune`` list damage types; ``status_immune`` lists statuses it
+    never gains (a skeleton does not bleed). ``prone`` halves its DC for the whole
+    encounter; ``bleeding``, ``burning``, ``freezing`` are starting levels.
+    """
+
+    hp: int = Field(ge=1, le=100_000)
+    player: bool = False
+    initiative: int = Field(0, ge=-50, le=50)
+    attributes: dict[str, int] = Field(default_factory=dict)
+    dc: int | None = Field(None, ge=0, le=200)
+    mit: int | None = Field(None, ge=0, le=400)
+    armor: ArmorKind = "none"
+    armor_bc: int = Field(0, ge=0, le=100)
+    shield_bc: int = Field(0, ge=0, le=100)
+    defense: Literal["none", "block", "parry"] = "none"
+    parry_value: int | None = Field(None, ge=0, le=100)
+    resist: list[DamageType] = Field(default_factory=list)
+    vulnerable: list[DamageType] = Field(default_factory=list)
+    immune: list[DamageType] = Field(default_factory=list)
+    status_immune: list[Status] = Field(default_factory=list)
+    prone: bool = False
+    bleeding: int = Field(0, ge=0, le=999)
+    burning: int = Field(0, ge=0, le=999)
+    freezing: int = Field(0, ge=0, le=999)
+
+    @field_validator("attributes")
+    @classmethod
+    def _attributes(cls, scores: dict[str, int]) -> dict[str, int]:
+        for name, score in scores.items():
+            if not (2 <= len(name) <= 12 and name.isascii() and name.isalpha()
+                    and name.islower()):  # fmt: skip
+                raise ValueError(f"expected attribute names like 'str' or 'dex'; got {name!r}")
+            if not 0 <= score <= MAX_ATTRIBUTE:
+                raise ValueError(
+                    f"expected attribute scores from 0 to {MAX_ATTRIBUTE}; got {name}: {score}"
+                )
+        return scores
+
+    @model_validator(mode="after")
+    def _mitigation(self) -> Combatant:
+        if self.mit is not None and self.dc is not None:
+            raise ValueError(f"expected either 'mit' or 'dc'; got both (mit: {self.mit}, "
+                             f"dc: {self.dc})")  # fmt: skip
+        if self.mit is not None and self.mit - _MIT_BASE.get() - self.bc < 0:
+            raise ValueError(
+                f"expected mit at least mit_base + armor_bc + shield_bc = "
+                f"{_MIT_BASE.get() + self.bc}; got {self.mit}"
+            )
+        if self.defense == "block" and self.shield_bc == 0:
+            raise ValueError("expected a shield (shield_bc > 0) to block; got shield_bc: 0")
+        return self
+
+    @property
+    def bc(self) -> int:
+        """Starting BC: armor plus shield (RULES.md §4, MIT = DC + BC)."""
+        return self.armor_bc + self.shield_bc
+
+    def attribute(self, name: str | None) -> int:
+        """Score of attribute ``name`` (10 when not given; 10 for no attribute)."""
+        if name is None:
+            return DEFAULT_ATTRIBUTE
+        return self.attributes.get(name, DEFAULT_ATTRIBUTE)
+
+    def dodge(self, mit_base: int) -> int:
+        """Its DC: ``dc``, or what ``mit`` leaves after ``mit_base`` and the BCs."""
+        if self.mit is not None:
+            return self.mit - mit_base - self.bc
+        return self.dc or 0
+
+
+class Params(StrictModel):
+    """Rule parameters: the [default] readings of RULES.md §4, each overridable.
+
+    mit_base
+        Constant term of mitigation: MIT = ``mit_base`` + DC + BC ([default] reading 0).
+    hit_on_tie
+        An attack whose total equals MIT hits ([default]: hit on ≥); false: it misses.
+    advantage_dice
+        d20s rolled with (net) advantage or disadvantage, keeping the highest (lowest)
+        one ([default] 2: 2d20).
+    critical_threshold
+        CT: a natural die at least this is a critical hit (text: 20). An attack's own
+        ``critical_threshold`` replaces it.
+    rounding
+        How every halving rounds — resistance and Prone's DC ([default] ``down``).
+    parry_value
+        What a Parry adds to MIT (the text gives no number; default 2). A combatant's
+        ``parry_value`` replaces it.
+    burning_decay
+        Burning levels lost at each of the burning combatant's turns ([default] 1).
+    death_rules
+        ``permadeath``: a player character at 0 HP rolls death saves; ``modern``: it is
+        simply out (both are text; the default is the first the text gives).
+    death_saves_after_fight
+        When the fight is over, dying player characters go on rolling one death save a
+        round — nobody heals them — until stable or dead or the round cap ([default]
+        reading, so that a lone character's death rate is not 0); false: the saves stop
+        with the fight and the unresolved are neither dead nor stable.
+    frozen_lasts
+        ``encounter``: Frozen ends only with a short rest, so it lasts the fight
+        ([default]); ``thaw``: it ends once Freezing no longer exceeds STR.
+    initiative_ties
+        Order of tied initiatives after players-first (text): ``random`` (players roll
+        off; the DM picks for monsters) or ``listed`` (scenario order).
+    """
+
+    mit_base: int = Field(0, ge=-50, le=100)
+    hit_on_tie: bool = True
+    advantage_dice: int = Field(2, ge=2, le=5)
+    critical_threshold: int = Field(20, ge=1, le=20)
+    rounding: Literal["down", "up"] = "down"
+    parry_value: int = Field(2, ge=0, le=100)
+    burning_decay: int = Field(1, ge=0, le=99)
+    death_rules: Literal["permadeath", "modern"] = "permadeath"
+    death_saves_after_fight: bool = True
+    frozen_lasts: Literal["encounter", "thaw"] = "encounter"
+    initiative_ties: Literal["random", "listed"] = "random"
+
+
+class Scenario(ScenarioBase):
+    """A scenario under ``rules: glitters-d20``.
+
+    Turn order is rolled per encounter (RULES.md §4 "Initiative"), so the order of the
+    sides does not matter; mark player characters with ``player: true``.
+    """
+
+    rules: Literal["glitters-d20"]
+    params: Params = Params()
+    attacks: dict[str, Attack]
+    sides: dict[str, list[Combatant]]
+
+    @field_validator("sides", mode="wrap")
+    @classmethod
+    def _with_mit_base(
+        cls, value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
+    ) -> Any:
+        """Validate the sides knowing ``params.mit_base``, to check ``mit:`` shortcuts."""
+        params = info.data.get("params")
+        token = _MIT_BASE.set(params.mit_base if isinstance(params, Params) else 0)
+        try:
+            return handler(value)
+        finally:
+            _MIT_BASE.reset(token)

@@ -1,0 +1,184 @@
+"""Tests of the exact engine for glitters-d20 (simlab.exact.glitters_d20).
+
+Each exact result is checked against a brute-force enumeration written here from
+RULES.md §4 — every d20 outcome and every damage-die outcome listed, the critical bonus
+dice added die by die — and against the text's worked examples.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import simlab
+from simlab.exact import engine
+from simlab.exact.glitters_d20 import (
+    attack_outcome,
+    fight_caveats,
+    hit_crit,
+    hit_damage_pmf,
+    natural_pmf,
+)
+
+
+def brute_attack(net: int, k: int, to_hit: int, mit: int, ct: int, tie: bool,
+                 dice: list[int], flat: int, multiply: str, round_up: bool = False,
+                 ) -> tuple[Fraction, Fraction, dict[int, Fraction]]:  # fmt: skip
+    """(P(hit), P(crit), damage distribution) by listing every die."""
+    rolls = list(itertools.product(range(1, 21), repeat=1 if net == 0 else k))
+    hit_p = crit_p = Fraction(0)
+    damage: dict[int, Fraction] = {}
+    faces = list(itertools.product(*(range(1, s + 1) for s in dice)))
+    bonus_faces = list(itertools.product(*(range(1, s + 1) for s in dice[1:])))
+    for roll in rolls:
+        natural = roll[0] if net == 0 else max(roll) if net > 0 else min(roll)
+        crit = natural >= ct
+        total = natural + to_hit
+        hit = crit or total > mit or (tie and total == mit)
+        weight = Fraction(1, len(rolls))
+        if not hit:
+            damage[0] = damage.get(0, Fraction(0)) + weight
+            continue
+        hit_p += weight
+        crit_p += weight if crit else 0
+        outcomes = [(sum(f), Fraction(1, len(faces))) for f in faces]
+        if crit and dice:  # one bonus die per die, the first at its maximum
+            outcomes = [(s + dice[0] + sum(b), w / len(bonus_faces))
+                        for s, w in outcomes for b in bonus_faces]  # fmt: skip
+        for value, w in outcomes:
+            raw = max(value + flat, 0)
+            if multiply == "immune":
+                dealt = 0
+            elif multiply == "vulnerable":
+                dealt = 2 * raw
+            elif multiply == "resistant":
+                dealt = (raw + int(round_up)) // 2
+            else:
+                dealt = raw
+            damage[dealt] = damage.get(dealt, Fraction(0)) + weight * w
+    return hit_p, crit_p, damage
+
+
+AFFINITY = {"neutral": (0, False), "vulnerable": (1, False), "resistant": (-1, False),
+            "immune": (0, True)}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("net", "k", "to_hit", "mit", "ct", "tie", "dice", "flat", "multiply", "round_up"),
+    [
+        (0, 2, 5, 15, 20, True, [10], 5, "neutral", False),
+        (0, 2, 5, 15, 20, False, [8, 8, 8], 0, "neutral", False),
+        (1, 2, 3, 14, 19, True, [6, 4], -2, "vulnerable", False),
+        (-1, 2, 7, 12, 18, True, [8], 1, "resistant", False),
+        (-1, 3, 2, 20, 20, False, [4, 4], 3, "resistant", True),
+        (1, 3, 0, 30, 15, True, [12], -8, "neutral", False),
+        (0, 2, 40, 5, 20, True, [6], 0, "immune", False),
+        (0, 2, 3, 10, 20, True, [], 4, "neutral", False),
+    ],
+)
+def test_attack_matches_enumeration(
+    net: int, k: int, to_hit: int, mit: int, ct: int, tie: bool, dice: list[int],
+    flat: int, multiply: str, round_up: bool,
+) -> None:  # fmt: skip
+    p_hit, p_crit, brute = brute_attack(net, k, to_hit, mit, ct, tie, dice, flat, multiply,
+                                        round_up)  # fmt: skip
+    natural = natural_pmf(net, k)
+    assert natural.sum() == pytest.approx(1.0, abs=1e-15)
+    hit, crit = hit_crit(natural, to_hit, mit, ct, tie)
+    assert hit == pytest.approx(float(p_hit), abs=1e-14)
+    assert crit == pytest.approx(float(p_crit), abs=1e-14)
+    affinity, immune = AFFINITY[multiply]
+    terms = [(1, s) for s in dice]
+    plain = hit_damage_pmf(terms, flat, False, affinity, immune, round_up)
+    critical = hit_damage_pmf(terms, flat, True, affinity, immune, round_up)
+    pmf = np.zeros(max(len(plain), len(critical)))
+    pmf[: len(plain)] += (hit - crit) * plain
+    pmf[: len(critical)] += crit * critical
+    pmf[0] += 1 - hit
+    assert max(brute) < len(pmf)
+    for d, prob in enumerate(pmf):
+        assert prob == pytest.approx(float(brute.get(d, 0)), abs=1e-14), d
+
+
+def test_natural_die_with_advantage_by_hand() -> None:
+    """2d20 keep highest: P(20) = 39/400, P(1) = 1/400; keep lowest the mirror."""
+    high, low = natural_pmf(1), natural_pmf(-1)
+    assert high[20] == pytest.approx(39 / 400) and high[1] == pytest.approx(1 / 400)
+    assert low[1] == pytest.approx(39 / 400) and low[20] == pytest.approx(1 / 400)
+
+
+def test_worked_critical_examples() -> None:
+    """Seed 003: a 15-STR knight's longsword crit is 15 + 1d10 (16..25 uniform); a 3d8
+    spell crit is 8 + 5d8 (13..48)."""
+    knight = hit_damage_pmf([(1, 10)], 5, True)
+    expected = np.zeros(26)
+    expected[16:26] = 0.1
+    np.testing.assert_allclose(knight, expected, atol=1e-15)
+    wizard = hit_damage_pmf([(3, 8)], 0, True)
+    assert np.flatnonzero(wizard).min() == 13 and len(wizard) - 1 == 48
+    assert np.arange(len(wizard)) @ wizard == pytest.approx(8 + 5 * 4.5)
+
+
+SCENARIO = """
+scenario: ge
+rules: glitters-d20
+params: {mit_base: 2}
+attacks:
+  club: {damage: 1d6, type: bludgeoning, bonus: 3}
+  zap: {damage: 1d8, type: lightning, bonus: 2, attribute: null, ranged: true}
+  acid: {damage: 1d4, type: corrosive, bonus: 1, attribute: dex}
+  frost: {damage: 1d4, type: ice, bonus: 1}
+sides:
+  a:
+    - {name: A, hp: 10, attributes: {str: 14, dex: 16}, attacks: [club, zap, acid]}
+  b:
+    - {name: Knight, hp: 10, dc: 4, armor: plate, armor_bc: 6, shield_bc: 1,
+       defense: block, prone: true}
+    - {name: Fencer, hp: 10, mit: 13, defense: parry, parry_value: 3, attacks: [frost]}
+"""
+
+
+def test_attack_outcome_reads_the_scenario() -> None:
+    """MIT from the starting state: the prone knight's DC 4 → 2, +2 base, plate 6
+    (none against lightning), shield 1 not yet doubled; the fencer's Parry (+3) is
+    ready. Bludgeoning gets +3 against plate; a ranged attack at a prone target rolls
+    with disadvantage."""
+    scn = simlab.loads(SCENARIO, "ge.yaml")
+    club = attack_outcome(scn, 0, "club", 1)  # MIT 2 + 2 + 6 + 1 = 11; +3 +3 to hit
+    assert club.hit_rate == pytest.approx(16 / 20)  # natural ≥ 5
+    assert club.crit_rate == pytest.approx(1 / 20)
+    zap = attack_outcome(scn, 0, "zap", 1)  # MIT 2 + 2 + 0 + 1 = 5, +2, disadvantage
+    low = natural_pmf(-1)
+    assert zap.hit_rate == pytest.approx(low[3:].sum())
+    fencer = attack_outcome(scn, 0, "club", 2)  # mit 13 + parry 3 = 16, no plate bonus
+    assert fencer.hit_rate == pytest.approx(8 / 20)  # natural ≥ 13 (16 − 3)
+    assert fencer.mean_damage == pytest.approx((7 / 20) * (3.5 + 4) + (1 / 20) * (6 + 3.5 + 4))
+
+
+def test_caveats_and_engine() -> None:
+    """A blocking or parrying defender, corrosion and Freezing move figures in a fight;
+    the crit rate never moves. The engine solves every pair, and refuses time-to-down."""
+    scn = simlab.loads(SCENARIO, "ge.yaml")
+    assert set(fight_caveats(scn, 0, "club", 1)) == {"hit_rate", "mean_damage"}  # Block
+    assert set(fight_caveats(scn, 0, "zap", 2)) == {"hit_rate", "mean_damage"}  # Parry
+    frost = fight_caveats(scn, 2, "frost", 0)  # the fencer's frost can freeze A
+    assert set(frost) == {"hit_rate", "mean_damage"} and "freeze" in frost["hit_rate"]
+    solved = engine.exact(scn)
+    assert len(solved.pairs) == 3 * 2 + 1
+    assert [s for s, _ in solved.refusals] == ["time_to_down"]
+    attacker, fencer = scn.sides["a"][0], scn.sides["b"][1]
+
+    def variant(attacks: list[str], fencer_attacks: list[str]) -> object:
+        return scn.model_copy(update={"sides": {
+            "a": [attacker.model_copy(update={"attacks": attacks})],
+            "b": [fencer.model_copy(update={"attacks": fencer_attacks, "defense": "none"})],
+        }})  # fmt: skip
+
+    assert fight_caveats(variant(["club"], []), 0, "club", 1) == {}
+    dex = fight_caveats(variant(["acid"], ["frost"]), 0, "acid", 1)
+    assert set(dex) == {"mean_damage"} and "Freezing" in dex["mean_damage"]
+    duel = engine.exact(variant(["club"], []))  # a duel: its time-to-down is refused
+    assert duel.duel is None and [s for s, _ in duel.refusals] == ["time_to_down"]

@@ -1,0 +1,163 @@
+"""Every kind of mistake in a glitters-d20 scenario is reported with its line.
+
+Each case changes one line of a valid scenario and asserts the ``file:line`` and the
+"expected …; got …" wording of the message.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import simlab
+from simlab.errors import ScenarioError
+
+VALID = """\
+scenario: t
+rules: glitters-d20
+encounters: 100
+max_rounds: 5
+params: {critical_threshold: 19}
+attacks:
+  sword: {damage: 1d10, type: slashing, bonus: 5}
+  spear: {damage: 1d8, type: piercing, bonus: 4, attribute: dex}
+sides:
+  a:
+    - {name: Knight, hp: 30, player: true, attributes: {str: 15}, dc: 6, armor: plate,
+       armor_bc: 6, shield_bc: 2, defense: block, attacks: [sword]}
+  b:
+    - {name: Skeleton, hp: 13, resist: [piercing], status_immune: [bleeding],
+       bleeding: 2, attacks: [spear]}
+"""
+
+
+def errors_of(text: str) -> list[str]:
+    with pytest.raises(ScenarioError) as caught:
+        simlab.loads(text, "s.yaml")
+    return [str(p) for p in caught.value.problems]
+
+
+def test_the_valid_scenario_loads() -> None:
+    scn = simlab.loads(VALID, "s.yaml")
+    assert scn.combatant_names() == [("a", "Knight"), ("b", "Skeleton")]
+    assert scn.sides["a"][0].dodge(scn.params.mit_base) == 6
+    assert scn.params.critical_threshold == 19
+
+
+def test_mit_shortcut_sets_dc() -> None:
+    """``mit: 14`` with BC 8 and ``mit_base: 2`` leaves DC 4."""
+    text = VALID.replace("dc: 6,", "mit: 14,").replace("{critical_threshold: 19}",
+                                                       "{mit_base: 2}")  # fmt: skip
+    scn = simlab.loads(text, "s.yaml")
+    assert scn.sides["a"][0].dodge(2) == 4
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "line", "words"),
+    [
+        (
+            "type: slashing, bonus: 5}",
+            "type: slash, bonus: 5}",
+            7,
+            ["expected one of 'slashing'", "'corrosive'", "got 'slash'"],
+        ),
+        (
+            "type: slashing, bonus: 5}",
+            "type: slashing, bonus: 5, hand: left}",
+            7,
+            ["'main', 'offhand', 'two-handed'", "'left'"],
+        ),
+        ("{damage: 1d10", "{damage: 2d10kh1", 7, ["expected plain dice", "'2d10kh1'"]),
+        ("{damage: 1d10", "{damage: 1d10-1d4", 7, ["expected added dice", "'-1d4'"]),
+        (
+            "type: slashing, bonus: 5}",
+            "type: slashing, bonus: 5, crit: 19}",
+            7,
+            ["unknown key 'crit'", "critical_threshold"],
+        ),
+        ("attribute: dex}", "attribute: Dex}", 8, ["expected text matching", "'Dex'"]),
+        ("dc: 6,", "dc: 6, mit: 14,", 11, ["expected either 'mit' or 'dc'", "got both"]),
+        ("dc: 6,", "mit: 3,", 11, ["expected mit at least", "= 8", "got 3"]),
+        (
+            "shield_bc: 2, defense: block",
+            "shield_bc: 0, defense: block",
+            11,
+            ["expected a shield (shield_bc > 0) to block", "got shield_bc: 0"],
+        ),
+        (
+            "attributes: {str: 15}",
+            "attributes: {STR: 15}",
+            11,
+            ["expected attribute names like 'str'", "got 'STR'"],
+        ),
+        (
+            "attributes: {str: 15}",
+            "attributes: {str: 150}",
+            11,
+            ["expected attribute scores from 0 to 99", "got str: 150"],
+        ),
+        ("{name: Knight, hp: 30,", "{name: Knight, hp: 0,", 11, ["≥ 1", "got 0"]),
+        ("player: true", "player: yes", 11, ["expected true or false", "'yes'"]),
+        ("defense: block", "defense: dodge", 12, ["'none', 'block', 'parry'", "'dodge'"]),
+        ("armor: plate,", "armor: scale,", 11, ["'mail', 'plate'", "'scale'"]),
+        ("resist: [piercing]", "resist: [blunt]", 14, ["expected one of", "got 'blunt'"]),
+        (
+            "status_immune: [bleeding]",
+            "status_immune: [poisoned]",
+            14,
+            ["'bleeding', 'burning', 'freezing'", "'poisoned'"],
+        ),
+        ("bleeding: 2", "bleeding: -1", 15, ["≥ 0", "got -1"]),
+        (
+            "attacks: [spear]",
+            "attacks: [lance]",
+            15,
+            ["expected an attack defined under 'attacks:'", "'lance'"],
+        ),
+        ("{critical_threshold: 19}", "{critical_threshold: 21}", 5, ["≤ 20", "21"]),
+        (
+            "{critical_threshold: 19}",
+            "{critical_threshold: 19, rounding: nearest}",
+            5,
+            ["'down', 'up'", "'nearest'"],
+        ),
+        (
+            "{critical_threshold: 19}",
+            "{critical_threshold: 19, advantage_dice: 1}",
+            5,
+            ["≥ 2", "got 1"],
+        ),
+        (
+            "{critical_threshold: 19}",
+            "{crit_threshold: 19}",
+            5,
+            ["unknown key 'crit_threshold'", "critical_threshold", "death_rules"],
+        ),
+        (
+            "{critical_threshold: 19}",
+            "{death_rules: hardcore}",
+            5,
+            ["'permadeath', 'modern'", "'hardcore'"],
+        ),
+    ],
+)
+def test_error_is_located(old: str, new: str, line: int, words: list[str]) -> None:
+    assert old in VALID
+    problems = errors_of(VALID.replace(old, new, 1))
+    assert len(problems) == 1, problems
+    assert problems[0].startswith(f"s.yaml:{line}:"), problems
+    for word in words:
+        assert word in problems[0], problems
+
+
+def test_cli_exit_code_is_2(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    path = Path(str(tmp_path)) / "bad.yaml"
+    path.write_text(VALID.replace("type: slashing", "type: slash"))
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    assert result.exit_code == 2
+    assert "bad.yaml:7:" in result.output and "got 'slash'" in result.output
