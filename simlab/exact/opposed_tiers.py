@@ -20,12 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from simlab.dice import Dice
 from simlab.errors import ExactUnsupported
+from simlab.exact.chain import TimeToDown, round_damage, time_to_reach
 from simlab.rules.opposed_tiers.compile import (
     attacks_per_turn,
     combatant_dice,
@@ -219,7 +219,7 @@ def _duel(scenario: Scenario) -> tuple[int, int]:
     return a, enemies[0]
 
 
-def duel_time_to_down(scenario: Scenario) -> Any:
+def duel_time_to_down(scenario: Scenario) -> TimeToDown:
     """Exact distribution of the round in which a duel's defender falls (RULES.md §3).
 
     The scenario must be a duel: one combatant with attacks, exactly one opponent (who
@@ -230,8 +230,7 @@ def duel_time_to_down(scenario: Scenario) -> Any:
 
     Returns
     -------
-    simlab.exact.shattered_spirits.TimeToDown
-        Fields of :class:`simlab.exact.TimeToDownLike`.
+    simlab.exact.chain.TimeToDown
 
     Raises
     ------
@@ -239,14 +238,8 @@ def duel_time_to_down(scenario: Scenario) -> Any:
         When the scenario is not such a duel; the message names the feature.
     """
     a, d = _duel(scenario)
-    try:  # the chain over damage dealt so far is shared with the earlier SS draft
-        from simlab.exact.shattered_spirits_draft1 import _time_to_reach
-    except ImportError as err:  # pragma: no cover - depends on the shared helper
-        raise ExactUnsupported(f"no time-to-down chain available ({err})") from None
     attacker = expand(scenario)[a][1]
-    per_round = np.ones(1)
     n = attacks_per_turn(attacker, scenario.params)
-    for k in range(n):
-        outcome = attack_outcome(scenario, a, attacker.attacks[k % len(attacker.attacks)], d)
-        per_round = np.convolve(per_round, outcome.damage_pmf)
-    return _time_to_reach(expand(scenario)[d][1].hp, per_round, scenario.max_rounds)
+    names = [attacker.attacks[k % len(attacker.attacks)] for k in range(n)]
+    per_round = round_damage([attack_outcome(scenario, a, name, d).damage_pmf for name in names])
+    return time_to_reach(expand(scenario)[d][1].hp, [per_round], scenario.max_rounds)

@@ -46,6 +46,7 @@ __all__ = [
     "duel_time_to_down",
     "fight_caveats",
     "roll_pmf",
+    "status_source",
 ]
 
 
@@ -360,8 +361,12 @@ def duel_time_to_down(scenario: Scenario) -> TimeToDown:
     return time_to_reach(defender.vigor + defender.hp, cycle, scenario.max_rounds)
 
 
-def _status_source(scenario: Scenario, target: int, status: str) -> str | None:
-    """Why ``target`` may gain ``status`` in a shattered-spirits fight, or None."""
+def status_source(scenario: Scenario, target: int, status: str) -> str | None:
+    """Why ``target`` may gain ``status`` from an opponent's profile during a fight, or None.
+
+    Used by both Shattered Spirits drafts (RULES.md §1, §2): a status counts when some
+    combatant on another side has an attack whose non-miss row inflicts it.
+    """
     combatants = expand(scenario)
     names = scenario.combatant_names()
     for c, (side, member) in enumerate(combatants):
@@ -401,8 +406,8 @@ def fight_caveats(scenario: Scenario, a: int, attack: str, d: int) -> dict[str, 
         Figure name (``hit_rate``, ``crit_rate``, ``mean_damage``) → the reason.
     """
     prm = scenario.params
-    reason = (prm.exposed_per_level and _status_source(scenario, d, "exposed")) or (
-        prm.impaired_per_level and _status_source(scenario, a, "impaired")
+    reason = (prm.exposed_per_level and status_source(scenario, d, "exposed")) or (
+        prm.impaired_per_level and status_source(scenario, a, "impaired")
     )
     if not reason:
         return {}

@@ -17,9 +17,10 @@ from types import ModuleType
 
 RULE_SYSTEMS: dict[str, str] = {
     "shattered-spirits": "simlab.rules.shattered_spirits",
+    "shattered-spirits-draft1": "simlab.rules.shattered_spirits_draft1",
     "zones-3d6": "simlab.rules.zones_3d6",
-    "opposed-tiers": "simlab.rules.opposed_tiers",
     "glitters-d20": "simlab.rules.glitters_d20",
+    "opposed-tiers": "simlab.rules.opposed_tiers",
 }
 
 

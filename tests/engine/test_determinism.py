@@ -21,9 +21,10 @@ ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = [
     ROOT / "scenarios/benchmarks/ss-duel.yaml",
     ROOT / "scenarios/shattered-spirits/party-3v3.yaml",
+    ROOT / "scenarios/shattered-spirits-draft1/techniques-3v3.yaml",
     ROOT / "scenarios/zones-3d6/skirmish.yaml",
-    ROOT / "scenarios/opposed-tiers/party-fight.yaml",
     ROOT / "scenarios/glitters-d20/party-vs-monsters.yaml",
+    ROOT / "scenarios/opposed-tiers/party-fight.yaml",
 ]
 THREADS = sorted({1, min(2, numba.config.NUMBA_NUM_THREADS)})
 

@@ -76,7 +76,8 @@ def _ints(values: list[int]) -> np.ndarray:
     return np.asarray(values, dtype=np.int64)
 
 
-def _attack_rows(attack: Attack) -> dict[str, list[int]]:
+def attack_rows(attack: Attack) -> dict[str, list[int]]:
+    """Per profile row 2..12: tier code and the sizes of Stun, Exposed and Impaired."""
     rows: dict[str, list[int]] = {"tier": [], "stun": [], "exposed": [], "impaired": []}
     for row in ROWS:
         rows["tier"].append(TIER_CODE[attack.row_tier(row)])
@@ -113,7 +114,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
     combatants = expand(scenario)
     attack_names = list(scenario.attacks)
     attacks = [scenario.attacks[n] for n in attack_names]
-    rows = [_attack_rows(a) for a in attacks]
+    rows = [attack_rows(a) for a in attacks]
     members = [m for _, m in combatants]
     sides = [s for s, _ in combatants]
     attack_list: list[int] = []

@@ -165,24 +165,40 @@ def row_damage(p, st, attack, row, attacker, defender):
 
 
 @inline_kernel
+def pick_reaction(tier, damage, evade_at, block_at, reflex, grit, cost):
+    """Which reaction a defender's threshold policy makes, without paying for it.
+
+    RULES.md §1 "Reactions": only a hit (``tier`` > 0) is answered; Evade (Reflex) when
+    ``damage`` reaches ``evade_at``, else Block (Grit) when it reaches ``block_at``; a
+    threshold below 0 means no such reaction, and each needs ``cost`` tokens in hand.
+    Also the earlier draft's reactions (RULES.md §2).
+    """
+    if tier == 0:
+        return REACT_NONE
+    if evade_at >= 0 and damage >= evade_at and reflex >= cost:
+        return REACT_EVADE
+    if block_at >= 0 and damage >= block_at and grit >= cost:
+        return REACT_BLOCK
+    return REACT_NONE
+
+
+@inline_kernel
 def choose_reaction(p, st, defender, tier, damage):
     """The defender's reaction to a hit it sees coming (RULES.md §1 "Reactions").
 
     Evade (Reflex) when the damage reaches its evade threshold, else Block (Grit) when it
     reaches its block threshold; each costs ``reaction_cost`` tokens it must have.
     """
-    if tier == 0:
-        return REACT_NONE
     cost = p.globals_[G_REACTION_COST]
-    evade_at = p.combatant[C_EVADE_AT, defender]
-    if evade_at >= 0 and damage >= evade_at and st[REFLEX, defender] >= cost:
+    reaction = pick_reaction(
+        tier, damage, p.combatant[C_EVADE_AT, defender], p.combatant[C_BLOCK_AT, defender],
+        st[REFLEX, defender], st[GRIT, defender], cost,
+    )  # fmt: skip
+    if reaction == REACT_EVADE:
         st[REFLEX, defender] -= cost
-        return REACT_EVADE
-    block_at = p.combatant[C_BLOCK_AT, defender]
-    if block_at >= 0 and damage >= block_at and st[GRIT, defender] >= cost:
+    elif reaction == REACT_BLOCK:
         st[GRIT, defender] -= cost
-        return REACT_BLOCK
-    return REACT_NONE
+    return reaction
 
 
 @inline_kernel

@@ -1,0 +1,501 @@
+"""Numba kernels of Shattered Spirits, earlier draft (RULES.md §2; seed 000).
+
+Plain functions compiled in :mod:`simlab.engine.jit`. One encounter is
+:func:`play_encounter`; :func:`run_block` plays a contiguous range of encounters in
+parallel chunks, each chunk adding into its own slice of the tallies. Encounter ``i``
+draws every die from the counter-based RNG keyed by (seed, i, stream): attack rolls and
+Evade rerolls from ``STREAM_ATTACK`` (as in the later draft), random targets from
+``STREAM_TARGET``.
+
+The rules the two drafts share are the later draft's own kernels, imported: the attack
+roll (2d6, or 3d6 keeping two) and the choice of a reaction. ``p`` is a
+:class:`~simlab.rules.shattered_spirits_draft1.compile.KernelParams`; per-encounter state
+lives in one int64 array ``st[field, combatant]`` allocated once per chunk, indexed by
+the constants below, and ``cursor[side]`` is the next plan slot a side may play in the
+current Phase.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simlab.engine.encounter import choose_target, record_attack, sides_standing
+from simlab.engine.jit import inline_kernel, kernel, parallel_kernel, prange
+from simlab.engine.rng import new_state, start_encounter
+from simlab.rules.shattered_spirits.kernels import (
+    REACT_BLOCK,
+    REACT_EVADE,
+    REACT_NONE,
+    attack_roll,
+    pick_reaction,
+)
+from simlab.rules.shattered_spirits_draft1.compile import (
+    A_DAMAGE_MODIFIER,
+    A_GLANCING,
+    A_MODIFIER,
+    A_NET_ADVANTAGE,
+    A_SPEED,
+    C_BLOCK_AT,
+    C_COVER,
+    C_ENDURANCE,
+    C_EVADE_AT,
+    C_EXPOSED,
+    C_FOCUS,
+    C_GRIT,
+    C_GUARD,
+    C_HEALTH,
+    C_IMPAIRED,
+    C_IMPROVISE_SLOT,
+    C_IMPROVISE_USE,
+    C_MOMENTUM,
+    C_POLICY,
+    C_REFLEX,
+    C_ROLL_MODIFIER,
+    C_SIDE,
+    C_VIGOR,
+    G_COVER_GUARD,
+    G_ENDURANCE_OVERFLOW,
+    G_EXPOSED_PER_LEVEL,
+    G_FUMBLE_COST,
+    G_FUMBLE_EXPOSED,
+    G_FUMBLE_TOKENS,
+    G_GLANCING_DIVISOR,
+    G_IMPAIRED_PER_LEVEL,
+    G_IMPROVISE_COST,
+    G_MAX_ROUNDS,
+    G_MOMENTUM_PER_REFRESH,
+    G_N_SIDES,
+    G_OVERFLOW_DAMAGE,
+    G_REACTION_COST,
+    G_ROUND_START_PLAYERS,
+    G_SHAKEN_ROLL_MODIFIER,
+    G_STATUSES_LAST_ROUND,
+    R_DAMAGE,
+    R_EXPOSED,
+    R_IMPAIRED,
+    R_TIER,
+    S_OWNER,
+    S_TECHNIQUE,
+)
+
+# state fields
+(VIGOR, ENDURANCE, HEALTH, LIFE, OUT, SHAKEN, SHAKEN_ROUND, DOWN_ROUND, RECEIVED, DOWN_RECEIVED,
+ GRIT, REFLEX, MOMENTUM, FOCUS, EXPOSED, IMPAIRED, IMPROVISED) = range(17)  # fmt: skip
+N_FIELDS = 17
+
+# event_round axis 1 (compile.EVENTS)
+EVENT_SHAKEN, EVENT_DOWNED = 0, 1
+
+# how a fumble was settled (trace column "fumble")
+FUMBLE_NONE, FUMBLE_FOCUS, FUMBLE_MOMENTUM, FUMBLE_EXPOSED = 0, 1, 2, 3
+FOCUS_FIRST, MOMENTUM_FIRST = 0, 1
+
+TRACE_COLUMNS = (
+    "encounter", "round", "phase", "turn", "attacker", "attack", "defender", "improvised",
+    "die1", "die2", "die3", "roll", "reaction", "reroll_die1", "reroll_die2", "reroll_die3",
+    "final_roll", "row", "overflow", "tier", "damage", "fumble", "attacker_exposed",
+    "attacker_focus", "attacker_momentum", "defender_exposed", "vigor_after",
+    "endurance_after", "health_after", "shaken", "downed",
+)  # fmt: skip
+N_TRACE = len(TRACE_COLUMNS)
+COL_DICE = TRACE_COLUMNS.index("die1")
+COL_REROLL = TRACE_COLUMNS.index("reroll_die1")
+COL_ROLL = TRACE_COLUMNS.index("roll")
+COL_FINAL = TRACE_COLUMNS.index("final_roll")
+COL_ROW = TRACE_COLUMNS.index("row")
+COL_FUMBLE = TRACE_COLUMNS.index("fumble")
+COL_VIGOR = TRACE_COLUMNS.index("vigor_after")
+
+
+@inline_kernel
+def result_row(roll):
+    """Row index 0..10 (results 2..12) of a modified roll, −1 below 2 (a miss).
+
+    RULES.md §2; seed 000, "Extreme Rolls": above 12 reads the 12 row.
+    """
+    if roll < 2:
+        return -1
+    return min(roll, 12) - 2
+
+
+@inline_kernel
+def row_tier(p, technique, row):
+    """Tier code of a row: 0 miss, 1 hit, 2 crit (a roll below 2 is a miss)."""
+    if row < 0:
+        return 0
+    return p.rows[R_TIER, technique, row]
+
+
+@inline_kernel
+def technique_damage(p, st, technique, roll, attacker, defender):
+    """Damage of a modified ``roll`` against ``defender`` in the earlier draft's order.
+
+    RULES.md §2; seed 000, "Calculating Damage" and "Extreme Rolls": 1. the row's
+    damage; 2. + the Technique's damage modifier − Impaired on the attacker, + the
+    overflow damage when the roll is above 12 and the row deals any, floor 0;
+    3. Glancing divides, rounding up (Cover grants Glancing, or extra Guard when the
+    attack already is); 4. + Exposed on the target; 5. − Guard, floor 0. A ``miss`` row
+    and a roll below 2 deal nothing.
+    """
+    row = result_row(roll)
+    if row_tier(p, technique, row) == 0:
+        return 0
+    g = p.globals_
+    base = p.rows[R_DAMAGE, technique, row]
+    damage = base + p.attack[A_DAMAGE_MODIFIER, technique]
+    damage -= st[IMPAIRED, attacker] * g[G_IMPAIRED_PER_LEVEL]
+    if roll > 12 and base > 0:
+        damage += g[G_OVERFLOW_DAMAGE]
+    damage = max(damage, 0)
+    guard = p.combatant[C_GUARD, defender]
+    glancing = p.attack[A_GLANCING, technique] != 0
+    if p.combatant[C_COVER, defender] != 0:
+        if glancing:
+            guard += g[G_COVER_GUARD]
+        else:
+            glancing = True
+    if glancing:
+        damage = (damage + g[G_GLANCING_DIVISOR] - 1) // g[G_GLANCING_DIVISOR]
+    damage += st[EXPOSED, defender] * g[G_EXPOSED_PER_LEVEL]
+    return max(damage - guard, 0)
+
+
+@inline_kernel
+def react(p, st, defender, tier, damage):
+    """The defender's reaction, paid for (RULES.md §2: Block and Evade as in §1)."""
+    cost = p.globals_[G_REACTION_COST]
+    reaction = pick_reaction(
+        tier, damage, p.combatant[C_EVADE_AT, defender], p.combatant[C_BLOCK_AT, defender],
+        st[REFLEX, defender], st[GRIT, defender], cost,
+    )  # fmt: skip
+    if reaction == REACT_EVADE:
+        st[REFLEX, defender] -= cost
+    elif reaction == REACT_BLOCK:
+        st[GRIT, defender] -= cost
+    return reaction
+
+
+@inline_kernel
+def pay(st, c, field, cost):
+    """Pay ``cost`` from token ``field`` of ``c`` if it can; whether it did."""
+    if st[field, c] < cost:
+        return False
+    st[field, c] -= cost
+    return True
+
+
+@inline_kernel
+def fumble(p, st, attacker):
+    """A modified roll below 2 (RULES.md §2; seed 000, "Extreme Rolls").
+
+    The attacker pays ``fumble_cost`` Focus or Momentum (``fumble_tokens`` says which it
+    tries first, or that it never pays), else gains ``fumble_exposed`` Exposed.
+    Returns how it was settled (``FUMBLE_*``).
+    """
+    g = p.globals_
+    cost = g[G_FUMBLE_COST]
+    order = g[G_FUMBLE_TOKENS]
+    if order == FOCUS_FIRST:
+        if pay(st, attacker, FOCUS, cost):
+            return FUMBLE_FOCUS
+        if pay(st, attacker, MOMENTUM, cost):
+            return FUMBLE_MOMENTUM
+    elif order == MOMENTUM_FIRST:
+        if pay(st, attacker, MOMENTUM, cost):
+            return FUMBLE_MOMENTUM
+        if pay(st, attacker, FOCUS, cost):
+            return FUMBLE_FOCUS
+    st[EXPOSED, attacker] += g[G_FUMBLE_EXPOSED]
+    return FUMBLE_EXPOSED
+
+
+@inline_kernel
+def take_damage(p, st, c, damage, rnd, standing):
+    """Vigor, then Endurance, then Health (RULES.md §2; seed 000, "Health and Healing").
+
+    Endurance reaching 0 makes ``c`` Shaken (recorded); with ``endurance_overflow``
+    false, what an attack deals beyond the last point of Endurance is lost. Health
+    reaching 0 Downs ``c``: it is out of the fight.
+    """
+    absorbed = min(st[VIGOR, c], damage)
+    st[VIGOR, c] -= absorbed
+    damage -= absorbed
+    if st[ENDURANCE, c] > 0 and damage > 0:
+        lost = min(st[ENDURANCE, c], damage)
+        st[ENDURANCE, c] -= lost
+        damage -= lost
+        if st[ENDURANCE, c] == 0:
+            st[SHAKEN, c] = 1
+            st[SHAKEN_ROUND, c] = rnd
+            if p.globals_[G_ENDURANCE_OVERFLOW] == 0:
+                damage = 0
+    st[HEALTH, c] -= min(st[HEALTH, c], damage)
+    st[LIFE, c] = st[ENDURANCE, c] + st[HEALTH, c]
+    if st[HEALTH, c] == 0 and st[OUT, c] == 0:
+        st[OUT, c] = 1
+        st[DOWN_ROUND, c] = rnd
+        st[DOWN_RECEIVED, c] = st[RECEIVED, c]
+        standing[p.combatant[C_SIDE, c]] -= 1
+
+
+@kernel
+def resolve_attack(p, st, rng, attacker, technique, defender, rnd, standing, trace, slot):
+    """One Technique's attack, from the roll to its damage and statuses (RULES.md §2).
+
+    The modified roll (Technique and attacker modifiers, and the Shaken modifier) picks
+    the row; the defender, seeing the damage, may react (Evade rerolls the whole attack
+    roll, Block lowers it by 1); the final roll decides: below 2 a fumble, else the damage
+    goes to Vigor, Endurance and Health and, on a hit, the row's statuses apply. The dice
+    and the outcome go to ``trace[slot]``; returns (tier, damage).
+    """
+    g = p.globals_
+    net = p.attack[A_NET_ADVANTAGE, technique]
+    modifier = p.attack[A_MODIFIER, technique] + p.combatant[C_ROLL_MODIFIER, attacker]
+    if st[SHAKEN, attacker] != 0:
+        modifier += g[G_SHAKEN_ROLL_MODIFIER]
+    roll = attack_roll(rng, net, 0, trace, slot, COL_DICE) + modifier
+    tier = row_tier(p, technique, result_row(roll))
+    damage = technique_damage(p, st, technique, roll, attacker, defender)
+    reaction = react(p, st, defender, tier, damage)
+    final = roll
+    for k in range(3):
+        trace[slot, COL_REROLL + k] = 0
+    if reaction == REACT_EVADE:
+        final = attack_roll(rng, net, 0, trace, slot, COL_REROLL) + modifier
+    elif reaction == REACT_BLOCK:
+        final = roll - 1
+    if reaction != REACT_NONE:
+        tier = row_tier(p, technique, result_row(final))
+        damage = technique_damage(p, st, technique, final, attacker, defender)
+    settled = FUMBLE_NONE
+    if final < 2:
+        settled = fumble(p, st, attacker)
+    st[RECEIVED, defender] += 1
+    was_shaken = st[SHAKEN, defender]
+    take_damage(p, st, defender, damage, rnd, standing)
+    row = result_row(final)
+    if tier > 0 and st[OUT, defender] == 0:
+        st[EXPOSED, defender] += p.rows[R_EXPOSED, technique, row]
+        st[IMPAIRED, defender] += p.rows[R_IMPAIRED, technique, row]
+    ev = trace[slot]
+    ev[COL_ROLL], ev[COL_ROLL + 1], ev[COL_FINAL] = roll, reaction, final
+    ev[COL_ROW] = row + 2 if row >= 0 else 0
+    ev[COL_ROW + 1], ev[COL_ROW + 2] = int(final > 12), tier
+    ev[COL_ROW + 3], ev[COL_FUMBLE] = damage, settled
+    ev[COL_FUMBLE + 1], ev[COL_FUMBLE + 2] = st[EXPOSED, attacker], st[FOCUS, attacker]
+    ev[COL_FUMBLE + 3], ev[COL_FUMBLE + 4] = st[MOMENTUM, attacker], st[EXPOSED, defender]
+    ev[COL_VIGOR], ev[COL_VIGOR + 1] = st[VIGOR, defender], st[ENDURANCE, defender]
+    ev[COL_VIGOR + 2] = st[HEALTH, defender]
+    ev[COL_VIGOR + 3] = int(was_shaken == 0 and st[SHAKEN, defender] != 0)
+    ev[COL_VIGOR + 4] = st[OUT, defender]
+    return tier, damage
+
+
+@kernel
+def reset(p, st, standing):
+    """Start-of-encounter state: full Vigor, Endurance and Health, starting tokens and
+    statuses. A combatant that starts with no Endurance is Shaken from the start."""
+    standing[:] = 0
+    st[:, :] = 0
+    for c in range(st.shape[1]):
+        st[VIGOR, c] = p.combatant[C_VIGOR, c]
+        st[ENDURANCE, c] = p.combatant[C_ENDURANCE, c]
+        st[HEALTH, c] = p.combatant[C_HEALTH, c]
+        st[LIFE, c] = st[ENDURANCE, c] + st[HEALTH, c]
+        st[SHAKEN, c] = int(st[ENDURANCE, c] == 0)
+        st[GRIT, c] = p.combatant[C_GRIT, c]
+        st[REFLEX, c] = p.combatant[C_REFLEX, c]
+        st[MOMENTUM, c] = p.combatant[C_MOMENTUM, c]
+        st[FOCUS, c] = p.combatant[C_FOCUS, c]
+        st[EXPOSED, c] = p.combatant[C_EXPOSED, c]
+        st[IMPAIRED, c] = p.combatant[C_IMPAIRED, c]
+        standing[p.combatant[C_SIDE, c]] += 1
+
+
+@kernel
+def refresh(p, st):
+    """Refresh and Plotting (RULES.md §2; seed 000, "Rounds in Shattered Spirits").
+
+    Every combatant still in the fight gains ``momentum_per_refresh`` Momentum; then one
+    with an Improvise policy that can pay ``improvise_cost`` Momentum does, and plays the
+    policy's Technique in place of the replaced one this Round.
+    """
+    g = p.globals_
+    for c in range(st.shape[1]):
+        st[IMPROVISED, c] = 0
+        if st[OUT, c] != 0:
+            continue
+        st[MOMENTUM, c] += g[G_MOMENTUM_PER_REFRESH]
+        if p.combatant[C_IMPROVISE_SLOT, c] >= 0 and pay(st, c, MOMENTUM, g[G_IMPROVISE_COST]):
+            st[IMPROVISED, c] = 1
+
+
+@inline_kernel
+def slot_technique(p, st, slot):
+    """The Technique plan slot ``slot`` plays this Round (its owner may have Improvised)."""
+    owner = p.slots[S_OWNER, slot]
+    if st[IMPROVISED, owner] != 0 and p.combatant[C_IMPROVISE_SLOT, owner] == slot:
+        return p.combatant[C_IMPROVISE_USE, owner]
+    return p.slots[S_TECHNIQUE, slot]
+
+
+@inline_kernel
+def next_turn(p, st, cursor, side, phase):
+    """The next slot ``side`` plays in ``phase``, from ``cursor[side]`` on, skipping
+    combatants out of the fight; −1 when the side has no Turn left in this Phase."""
+    for slot in range(cursor[side], p.side_slots[side + 1]):
+        if st[OUT, p.slots[S_OWNER, slot]] != 0:
+            continue
+        if p.attack[A_SPEED, slot_technique(p, st, slot)] == phase:
+            return slot
+    return -1
+
+
+@kernel
+def play_phase(p, st, rng, t, ch, batch, rnd, phase, starter, standing, cursor, enc, trace,
+               n_trace):  # fmt: skip
+    """Every Turn of one Phase (RULES.md §2; seed 000, "Rounds in Shattered Spirits").
+
+    Sides alternate Turn by Turn, starting with ``starter``: each Turn goes to the next
+    side (in listed order, cyclically) that still has a Technique of this Speed to play;
+    a side's Turns are its combatants' slots in listed order. One Technique per Turn,
+    each an attack at a target chosen by the combatant's policy.
+
+    Returns
+    -------
+    (int, bool)
+        The side that took the last Turn (−1 if nobody acted) and whether the encounter
+        is over (at most one side standing).
+    """
+    n_sides = cursor.shape[0]
+    n_combatants = st.shape[1]
+    n_techniques = p.attack.shape[1]
+    for s in range(n_sides):
+        cursor[s] = p.side_slots[s]
+    side, last, turn = starter, -1, 0
+    while True:
+        slot = -1
+        for k in range(n_sides):
+            slot = next_turn(p, st, cursor, (side + k) % n_sides, phase)
+            if slot >= 0:
+                side = (side + k) % n_sides
+                break
+        if slot < 0:
+            return last, False
+        cursor[side] = slot + 1
+        c = p.slots[S_OWNER, slot]
+        target = choose_target(p.combatant[C_SIDE], st[OUT], st[LIFE], p.combatant[C_POLICY, c],
+                               rng, c)  # fmt: skip
+        if target < 0:
+            return last, True
+        turn += 1
+        technique = slot_technique(p, st, slot)
+        row = min(n_trace[0], trace.shape[0] - 1)
+        tier, damage = resolve_attack(p, st, rng, c, technique, target, rnd, standing, trace, row)
+        pair = (c * n_techniques + technique) * n_combatants + target
+        record_attack(t, ch, pair, batch, tier, damage)
+        if trace.shape[0] > 1:
+            ev = trace[row]
+            ev[0], ev[1], ev[2], ev[3], ev[4], ev[5], ev[6] = (
+                enc, rnd, phase, turn, c, technique, target)  # fmt: skip
+            ev[7] = int(technique != p.slots[S_TECHNIQUE, slot])
+            n_trace[0] += 1
+        last = side
+        side = (side + 1) % n_sides
+        if sides_standing(standing) <= 1:
+            return last, True
+
+
+@kernel
+def end_of_round(p, st):
+    """End Phase: Exposed and Impaired gained this Round wear off, when they last a Round
+    (``statuses_last: round``)."""
+    if p.globals_[G_STATUSES_LAST_ROUND] != 0:
+        for c in range(st.shape[1]):
+            st[EXPOSED, c] = p.combatant[C_EXPOSED, c]
+            st[IMPAIRED, c] = p.combatant[C_IMPAIRED, c]
+
+
+@kernel
+def finish(p, st, t, ch, last_round, standing):
+    """Record the encounter's winner, length, and each combatant's Downed and Shaken."""
+    n_sides = standing.shape[0]
+    winner = n_sides
+    if sides_standing(standing) == 1:
+        for s in range(n_sides):
+            if standing[s] > 0:
+                winner = s
+    t.winner[ch, winner] += 1
+    t.rounds[ch, last_round] += 1
+    for c in range(st.shape[1]):
+        down = st[DOWN_ROUND, c]
+        if down > 0:
+            t.down_round[ch, c, down] += 1
+            t.down_attacks[ch, c, min(st[DOWN_RECEIVED, c], t.down_attacks.shape[2] - 1)] += 1
+            t.event_round[ch, c, EVENT_DOWNED, down] += 1
+        else:
+            t.censor_round[ch, c, last_round] += 1
+        if st[SHAKEN, c] != 0:
+            t.event_round[ch, c, EVENT_SHAKEN, st[SHAKEN_ROUND, c]] += 1
+
+
+@kernel
+def play_encounter(p, st, rng, standing, cursor, k0, k1, enc, batch, t, ch, trace, n_trace):
+    """Play encounter ``enc`` to its end and add it to chunk ``ch`` of the tallies.
+
+    A Round (RULES.md §2) is the Refresh (with Plotting: plans are fixed by the scenario),
+    Phases 1–6 and the End Phase. The first listed side (the players) takes the fight's
+    first Turn; every later Phase with Turns starts with the side after the one that took
+    the previous Phase's last Turn (``round_start: players``: the first listed side
+    starts every Round). The encounter ends as soon as at most one side is standing, or
+    after the round cap.
+    """
+    g = p.globals_
+    start_encounter(rng, k0, k1, enc)
+    reset(p, st, standing)
+    n_sides = cursor.shape[0]
+    starter = 0
+    last_round = g[G_MAX_ROUNDS]
+    for rnd in range(1, g[G_MAX_ROUNDS] + 1):
+        refresh(p, st)
+        if g[G_ROUND_START_PLAYERS] != 0:
+            starter = 0
+        over = False
+        for phase in range(1, 7):
+            last, over = play_phase(p, st, rng, t, ch, batch, rnd, phase, starter, standing,
+                                    cursor, enc, trace, n_trace)  # fmt: skip
+            if last >= 0:
+                starter = (last + 1) % n_sides
+            if over:
+                break
+        if over:
+            last_round = rnd
+            break
+        end_of_round(p, st)
+    finish(p, st, t, ch, last_round, standing)
+
+
+@parallel_kernel
+def run_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
+    """Play encounters ``first .. first+count-1`` in parallel chunks.
+
+    Chunk ``ch`` (there are ``t.attempts.shape[0]``) plays a contiguous slice and adds
+    into ``t[ch]``; the caller sums the chunk axis. ``trace`` has one row per attack when
+    tracing (then run with one chunk), or a single scratch row otherwise.
+    """
+    chunks = t.attempts.shape[0]
+    n_batches = t.attempts.shape[2]
+    n_combatants = p.combatant.shape[1]
+    n_sides = p.globals_[G_N_SIDES]
+    for ch in prange(chunks):
+        st = np.zeros((N_FIELDS, n_combatants), dtype=np.int64)
+        standing = np.zeros(n_sides, dtype=np.int64)
+        cursor = np.zeros(n_sides, dtype=np.int64)
+        rng = new_state()
+        events = trace if trace.shape[0] > 1 else np.zeros((1, N_TRACE), dtype=np.int64)
+        lo = first + count * ch // chunks
+        hi = first + count * (ch + 1) // chunks
+        for enc in range(lo, hi):
+            batch = enc * n_batches // n_total
+            play_encounter(p, st, rng, standing, cursor, k0, k1, enc, batch, t, ch, events,
+                           n_trace)  # fmt: skip

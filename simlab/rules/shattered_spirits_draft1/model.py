@@ -1,0 +1,303 @@
+"""Scenario fields of ``rules: shattered-spirits-draft1`` (RULES.md §2, seed 000).
+
+The earlier draft keeps the later draft's profile charts, statuses, tokens and reactions,
+so those models are imported from :mod:`simlab.rules.shattered_spirits.model`; what is
+new is here: Techniques (a profile plus an AP cost and a Speed), each combatant's plan
+for a Round, Endurance and Health, Focus, Improvise and the earlier draft's parameters.
+
+Every [default] reading of RULES.md §2 is a field of :class:`Params` with that default,
+so a designer can change it in the scenario's ``params:`` block.
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+from pydantic_core.core_schema import ValidatorFunctionWrapHandler
+
+from simlab.rules.shattered_spirits.model import Attack, Reactions, Tokens, parse_status
+from simlab.scenario.common import CombatantBase, ScenarioBase
+from simlab.scenario.validation import StrictModel
+
+PHASES = tuple(range(1, 7))
+DEFAULT_AP = 3
+
+
+class _Known:
+    """The scenario's techniques and AP budget while its sides are being validated."""
+
+    def __init__(self, techniques: dict[str, Technique], ap_per_round: int | None) -> None:
+        self.techniques = techniques
+        self.ap_per_round = ap_per_round
+
+    def listing(self) -> str:
+        return ", ".join(sorted(self.techniques)) or "none defined"
+
+
+_KNOWN: ContextVar[_Known | None] = ContextVar("_KNOWN", default=None)
+
+
+class Technique(Attack):
+    """A Technique with a Profile (RULES.md §2; seed 000, "Making Attacks", "Rounds").
+
+    The profile chart, statuses, tiers, roll and damage modifiers, ``advantage``,
+    ``disadvantage`` and ``glancing`` are read as in the later draft (see
+    :class:`simlab.rules.shattered_spirits.model.Attack`), with two differences:
+    Advantage and Disadvantage are present or absent (several instances add nothing, see
+    ``Params.advantage_with_disadvantage``), and there is no Stun in the earlier draft,
+    so a ``stun N`` status is refused. ``ap`` is what the Technique costs from the
+    combatant's Action Points; ``speed`` is the Phase (1–6) it resolves in.
+    """
+
+    ap: int = Field(ge=0, le=10)
+    speed: int = Field(ge=1, le=6)
+
+    @field_validator("status")
+    @classmethod
+    def _no_stun(cls, table: dict[int, list[str]]) -> dict[int, list[str]]:
+        for statuses in table.values():
+            for status in statuses:
+                if parse_status(status)[0] == "stun":
+                    raise ValueError(
+                        "expected 'exposed N', 'impaired N' or a one-word marker (the "
+                        f"earlier draft has no Stun); got {status!r}"
+                    )
+        return table
+
+
+class DraftTokens(Tokens):
+    """Starting token pools (seed 000, "Tokens"): the later draft's Grit, Reflex and
+    Momentum, and Focus, which pays for fumbles (RULES.md §2 "Extreme rolls")."""
+
+    focus: int = Field(0, ge=0, le=99)
+
+
+def _known_technique(name: str) -> str:
+    known = _KNOWN.get()
+    if known is not None and name not in known.techniques:
+        raise ValueError(
+            f"expected a technique defined under 'techniques:' ({known.listing()}); "
+            f"got {name!r}"
+        )
+    return name
+
+
+PlanItem = Annotated[str, AfterValidator(_known_technique)]
+
+
+class Improvise(StrictModel):
+    """Improvise policy (RULES.md §2; seed 000, "Rounds in Shattered Spirits").
+
+    At the start of every Round, if the combatant holds enough Momentum
+    (``Params.improvise_cost``), it pays and uses the Technique ``use`` in place of the
+    first ``replace`` of its plan for that Round. The text requires the same AP cost and
+    a Speed no slower than the replaced Technique's.
+    """
+
+    replace: PlanItem
+    use: PlanItem
+
+
+class Combatant(CombatantBase):
+    """An earlier-draft combatant (RULES.md §2; seed 000, "Health and Healing", "Rounds").
+
+    ``endurance`` is lost before ``health`` and after ``vigor``; at 0 Endurance the
+    combatant is Shaken, at 0 Health Downed (out of the fight). ``plan`` lists the
+    Techniques it plays every Round (their AP must fit its ``ap``, default
+    ``params.ap_per_round``); each resolves in the Phase of its Speed. ``improvise`` is
+    an optional Improvise policy. ``guard``, ``cover``, ``roll_modifier``, ``exposed``,
+    ``impaired``, ``tokens`` and ``react`` are read as in the later draft; ``tokens``
+    also holds ``focus``. The scenario's ``attacks`` of a combatant are its plan's
+    Techniques (set from ``plan``; ``attacks:`` itself is not accepted).
+    """
+
+    vigor: int = Field(0, ge=0, le=100_000)
+    endurance: int = Field(ge=0, le=100_000)
+    health: int = Field(ge=1, le=100_000)
+    guard: int = Field(0, ge=0, le=999)
+    cover: bool = False
+    roll_modifier: int = Field(0, ge=-20, le=20)
+    exposed: int = Field(0, ge=0, le=99)
+    impaired: int = Field(0, ge=0, le=99)
+    tokens: DraftTokens = DraftTokens()
+    react: Reactions = Reactions()
+    ap: int | None = Field(None, ge=0, le=20)
+    plan: list[PlanItem] = Field(default_factory=list, max_length=20)
+    improvise: Improvise | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _attacks_from_plan(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        if "attacks" in data:
+            raise ValueError(
+                "expected 'plan' (the earlier draft plots Techniques each Round); got 'attacks'"
+            )
+        plan = data.get("plan", [])
+        ok = isinstance(plan, list) and all(isinstance(x, str) for x in plan)
+        return {**data, "attacks": list(plan) if ok else []}
+
+    @field_validator("plan")
+    @classmethod
+    def _fits_ap(cls, plan: list[str], info: ValidationInfo) -> list[str]:
+        known = _KNOWN.get()
+        if known is None:
+            return plan
+        if "ap" not in info.data:
+            return plan  # its own budget is invalid, and reported there
+        budget = info.data["ap"]
+        budget = known.ap_per_round if budget is None else budget
+        if budget is None:
+            return plan
+        cost = sum(known.techniques[name].ap for name in plan)
+        if cost > budget:
+            spent = " + ".join(f"{name} {known.techniques[name].ap}" for name in plan)
+            raise ValueError(
+                f"expected a plan costing at most {budget} AP; got {cost} AP ({spent})"
+            )
+        return plan
+
+    @field_validator("improvise")
+    @classmethod
+    def _same_cost_no_slower(
+        cls, improvise: Improvise | None, info: ValidationInfo
+    ) -> Improvise | None:
+        known = _KNOWN.get()
+        plan = info.data.get("plan")
+        if improvise is None or known is None or plan is None:
+            return improvise
+        if improvise.replace not in plan:
+            raise ValueError(
+                f"expected a technique of the plan ({', '.join(plan) or 'empty'}) to "
+                f"replace; got {improvise.replace!r}"
+            )
+        old, new = known.techniques[improvise.replace], known.techniques[improvise.use]
+        if new.ap != old.ap or new.speed > old.speed:
+            raise ValueError(
+                f"expected a technique costing {old.ap} AP with speed {old.speed} or faster "
+                f"to replace {improvise.replace!r}; got {improvise.use!r} "
+                f"({new.ap} AP, speed {new.speed})"
+            )
+        return improvise
+
+    @property
+    def attacks_per_turn(self) -> int:
+        """Attacks per Round (one per Technique of the plan); read by the exact engine's
+        estimate of a duel's length."""
+        return len(self.plan)
+
+
+class Params(StrictModel):
+    """Rule parameters of the earlier draft (RULES.md §2), each overridable.
+
+    Values the text states are parameters too, so that a designer can try another
+    number; they are marked (text). The others are [default] readings.
+
+    ap_per_round
+        Action Points each combatant spends on its plan every Round (text: 3).
+    advantage_with_disadvantage
+        What an attack with both Advantage and Disadvantage rolls: ``cancel`` (2d6),
+        ``advantage`` or ``disadvantage`` (3d6 keeping the highest / lowest two).
+        Instances never stack into a Bonus or Penalty.
+    overflow_damage
+        Damage added when the modified roll is above 12 and row 12 deals damage (text: 2).
+    fumble_tokens
+        How a fumble (modified roll below 2) is paid: ``focus-first`` (Focus, else
+        Momentum), ``momentum-first``, or ``none`` (never paid: always the penalty).
+    fumble_cost
+        Tokens a fumble costs (text: 1).
+    fumble_exposed
+        Exposed the attacker gains when it cannot (or does not) pay for a fumble (the
+        Spirit Master's choice among Disarmed, Exposed 2 and Prone; only Exposed changes
+        the numbers). 0 turns the penalty off.
+    exposed_per_level, impaired_per_level
+        Damage added per level of Exposed on the target (step 4 of the damage order) /
+        removed per level of Impaired on the attacker (with the modifiers, step 2).
+    glancing_divisor
+        Glancing divides damage by this, rounding up (step 3).
+    cover_guard
+        Guard Cover adds when the attack is already Glancing (text: 2).
+    endurance_overflow
+        Damage beyond the last point of Endurance goes on to Health (false: it is lost).
+    shaken_roll_modifier
+        Added to the attack rolls of a Shaken combatant (0: Shaken is only reported).
+    reaction_cost
+        Tokens paid for one Block (Grit) or Evade (Reflex).
+    momentum_per_refresh
+        Momentum each combatant still in the fight gains at every Refresh (the later
+        draft's 2 per Respite).
+    improvise_cost
+        Momentum an Improvise costs (text: 2).
+    statuses_last
+        How long Exposed/Impaired gained in the fight (profiles, fumbles) last: ``round``
+        (until the end of the Round) or ``encounter``.
+    round_start
+        Who takes the first Turn of a Round's first Phase with Turns: ``carry`` (the side
+        that did not act last, as between any two Phases; players start the fight) or
+        ``players`` (the first listed side, every Round).
+    """
+
+    ap_per_round: int = Field(DEFAULT_AP, ge=0, le=20)
+    advantage_with_disadvantage: Literal["cancel", "advantage", "disadvantage"] = "cancel"
+    overflow_damage: int = Field(2, ge=0, le=100)
+    fumble_tokens: Literal["focus-first", "momentum-first", "none"] = "focus-first"
+    fumble_cost: int = Field(1, ge=0, le=10)
+    fumble_exposed: int = Field(2, ge=0, le=99)
+    exposed_per_level: int = Field(1, ge=0, le=10)
+    impaired_per_level: int = Field(1, ge=0, le=10)
+    glancing_divisor: int = Field(2, ge=1, le=10)
+    cover_guard: int = Field(2, ge=0, le=99)
+    endurance_overflow: bool = True
+    shaken_roll_modifier: int = Field(0, ge=-20, le=20)
+    reaction_cost: int = Field(1, ge=0, le=10)
+    momentum_per_refresh: int = Field(2, ge=0, le=10)
+    improvise_cost: int = Field(2, ge=0, le=10)
+    statuses_last: Literal["round", "encounter"] = "round"
+    round_start: Literal["carry", "players"] = "carry"
+
+
+class Scenario(ScenarioBase):
+    """A scenario under ``rules: shattered-spirits-draft1``.
+
+    Sides are listed players first: the first listed side takes the first Turn of the
+    fight (RULES.md §2 "Rounds"). ``techniques`` replaces the later draft's ``attacks``;
+    :attr:`attacks` gives the same mapping to the engine's shared code.
+    """
+
+    rules: Literal["shattered-spirits-draft1"]
+    params: Params = Params()
+    techniques: dict[str, Technique]
+    sides: dict[str, list[Combatant]]
+
+    @property
+    def attacks(self) -> dict[str, Technique]:
+        """The Techniques: every Technique has a profile, so each is an attack."""
+        return self.techniques
+
+    @field_validator("sides", mode="wrap")
+    @classmethod
+    def _plans_know_techniques(
+        cls, value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
+    ) -> Any:
+        """Validate the sides knowing the techniques and the AP budget, to check plans."""
+        techniques = info.data.get("techniques")
+        params = info.data.get("params")
+        known = None
+        if techniques is not None:
+            # Invalid params are reported on their own; skip the budget check then.
+            ap = params.ap_per_round if isinstance(params, Params) else None
+            known = _Known(techniques, ap)
+        token = _KNOWN.set(known)
+        try:
+            return handler(value)
+        finally:
+            _KNOWN.reset(token)
