@@ -400,15 +400,19 @@ def _z_row(figure: str, key: Pair, simulated: float, exact_value: float, se: flo
     return (figure, *key, simulated, exact_value, se, z, p)
 
 
+def _rate_se(p: float, n: int) -> float:
+    """Standard error of a rate from n trials; float sums may put p a hair outside [0, 1]."""
+    p = min(max(p, 0.0), 1.0)
+    return math.sqrt(p * (1 - p) / n)
+
+
 def _pair_rows(pair: PairExact, rate: Any, dmg: Any) -> list[tuple]:
     n = int(rate.attempts)
     figures = {
-        "hit_rate": (float(rate.hit_rate), pair.hit_rate,
-                     math.sqrt(pair.hit_rate * (1 - pair.hit_rate) / n)),
-        "crit_rate": (float(rate.crit_rate), pair.crit_rate,
-                      math.sqrt(pair.crit_rate * (1 - pair.crit_rate) / n)),
+        "hit_rate": (float(rate.hit_rate), pair.hit_rate, _rate_se(pair.hit_rate, n)),
+        "crit_rate": (float(rate.crit_rate), pair.crit_rate, _rate_se(pair.crit_rate, n)),
         "mean_damage": (float(dmg.mean_damage), pair.mean_damage,
-                        math.sqrt(pair.damage_variance / n)),
+                        math.sqrt(max(pair.damage_variance, 0.0) / n)),
     }  # fmt: skip
     return [_z_row(f, pair.key, *v) for f, v in figures.items() if f not in pair.caveats]
 
