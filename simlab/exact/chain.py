@@ -13,15 +13,16 @@ the chain takes one distribution per round of a repeating cycle.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from simlab.errors import ExactUnsupported
 
 __all__ = ["MAX_CHAIN_ROUNDS", "MAX_CHAIN_WORK", "TAIL_TOLERANCE", "TimeToDown",
-           "round_damage", "time_to_reach"]  # fmt: skip
+           "duel_roles", "rotation_cycle", "round_damage", "time_to_reach"]  # fmt: skip
 
 #: Stop once the mass still standing is below this (and the round cap is reached); it
 #: bounds the truncation error of the mean (see :class:`TimeToDown`).
@@ -87,6 +88,34 @@ class TimeToDown:
         return float(self.pmf[self.max_rounds + 1 :].sum()) + self.tail
 
 
+def duel_roles(scenario: Any) -> tuple[int, int]:
+    """(attacker, defender) indices of a duel, or ExactUnsupported saying why it is not one.
+
+    A duel (RULES.md, shared model) has exactly one combatant with attacks and exactly one
+    combatant on the other sides, who therefore makes none. Indices are positions after
+    ``count:`` expansion.
+
+    Parameters
+    ----------
+    scenario : ScenarioBase
+        Any loaded scenario; its combatants' ``attacks`` lists decide who attacks.
+    """
+    combatants = scenario.expanded()
+    names = [name for _, name in scenario.combatant_names()]
+    attackers = [c for c, (_, m) in enumerate(combatants) if m.attacks]
+    if len(attackers) != 1:
+        raise ExactUnsupported(
+            f"a duel needs exactly one combatant with attacks; got {len(attackers)}"
+        )
+    a = attackers[0]
+    enemies = [c for c, (s, _) in enumerate(combatants) if s != combatants[a][0]]
+    if len(enemies) != 1:
+        raise ExactUnsupported(
+            f"a duel needs exactly one combatant opposing {names[a]!r}; got {len(enemies)}"
+        )
+    return a, enemies[0]
+
+
 def round_damage(attack_pmfs: Sequence[np.ndarray]) -> np.ndarray:
     """Damage distribution of a round: the sum of its independent attacks' damages.
 
@@ -99,6 +128,38 @@ def round_damage(attack_pmfs: Sequence[np.ndarray]) -> np.ndarray:
     for pmf in attack_pmfs:
         total = np.convolve(total, pmf)
     return total
+
+
+def rotation_cycle(
+    attacks: Sequence[str], per_round: int, damage_pmf: Callable[[str], np.ndarray]
+) -> list[np.ndarray]:
+    """Damage distribution of each round while an attacker cycles through its attacks.
+
+    The attacker makes ``per_round`` attacks a round, taking ``attacks`` in rotation
+    across rounds (the shared reading of every system's attack list), so the rounds
+    repeat after ``len(attacks) / gcd(len(attacks), per_round)`` rounds.
+
+    Parameters
+    ----------
+    attacks : sequence of str
+        The attacker's attack names, in rotation order.
+    per_round : int
+        Attacks it makes each round.
+    damage_pmf : callable
+        ``damage_pmf(name)`` → the damage distribution of one such attack.
+
+    Returns
+    -------
+    list of numpy.ndarray
+        One round distribution per round of the cycle, for :func:`time_to_reach`.
+    """
+    rotation = len(attacks)
+    period = rotation // math.gcd(rotation, per_round)
+    pmfs = {name: damage_pmf(name) for name in dict.fromkeys(attacks)}
+    return [
+        round_damage([pmfs[attacks[(r * per_round + k) % rotation]] for k in range(per_round)])
+        for r in range(period)
+    ]
 
 
 def time_to_reach(need: int, cycle: Sequence[np.ndarray], max_rounds: int) -> TimeToDown:

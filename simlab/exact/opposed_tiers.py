@@ -25,7 +25,7 @@ import numpy as np
 
 from simlab.dice import Dice
 from simlab.errors import ExactUnsupported
-from simlab.exact.chain import TimeToDown, round_damage, time_to_reach
+from simlab.exact.chain import TimeToDown, duel_roles, rotation_cycle, time_to_reach
 from simlab.rules.opposed_tiers.compile import (
     attacks_per_turn,
     combatant_dice,
@@ -196,37 +196,20 @@ def fight_caveats(scenario: Scenario, attacker: int, attack: str, defender: int)
 
 def _duel(scenario: Scenario) -> tuple[int, int]:
     """(attacker, defender) of a duel, or ExactUnsupported saying why not."""
-    combatants = expand(scenario)
-    attackers = [c for c, (_, m) in enumerate(combatants) if m.attacks]
-    if len(attackers) != 1:
-        raise ExactUnsupported(
-            f"a duel needs exactly one combatant with attacks; got {len(attackers)}"
-        )
-    a = attackers[0]
-    enemies = [c for c, (s, _) in enumerate(combatants) if s != combatants[a][0]]
-    if len(enemies) != 1:
-        raise ExactUnsupported(
-            f"a duel needs exactly one combatant opposing the attacker; got {len(enemies)}"
-        )
+    a, d = duel_roles(scenario)
     if surprise_happens(scenario):
         raise ExactUnsupported("the surprise round adds a round 0 of different attacks")
-    member = combatants[a][1]
-    if attacks_per_turn(member, scenario.params) % len(member.attacks) != 0:
-        raise ExactUnsupported(
-            "the attack rotation does not repeat every round (attacks per turn not a "
-            f"multiple of the {len(member.attacks)} attacks listed)"
-        )
-    return a, enemies[0]
+    return a, d
 
 
 def duel_time_to_down(scenario: Scenario) -> TimeToDown:
     """Exact distribution of the round in which a duel's defender falls (RULES.md §3).
 
     The scenario must be a duel: one combatant with attacks, exactly one opponent (who
-    therefore makes none), no surprise round, and an attack rotation that repeats every
-    round. Each round then deals independent damage of one distribution — the
-    attacker's turn of attacks on a defender whose odds never change — and the
-    defender falls (down) in the first round whose total damage reaches its Health.
+    therefore makes none) and no surprise round. Each round then deals independent
+    damage — the attacker's turn of attacks, in rotation, on a defender whose odds never
+    change — and the defender falls (down) in the first round whose total damage
+    reaches its Health.
 
     Returns
     -------
@@ -239,7 +222,6 @@ def duel_time_to_down(scenario: Scenario) -> TimeToDown:
     """
     a, d = _duel(scenario)
     attacker = expand(scenario)[a][1]
-    n = attacks_per_turn(attacker, scenario.params)
-    names = [attacker.attacks[k % len(attacker.attacks)] for k in range(n)]
-    per_round = round_damage([attack_outcome(scenario, a, name, d).damage_pmf for name in names])
-    return time_to_reach(expand(scenario)[d][1].hp, [per_round], scenario.max_rounds)
+    cycle = rotation_cycle(attacker.attacks, attacks_per_turn(attacker, scenario.params),
+                           lambda n: attack_outcome(scenario, a, n, d).damage_pmf)  # fmt: skip
+    return time_to_reach(expand(scenario)[d][1].hp, cycle, scenario.max_rounds)

@@ -23,8 +23,8 @@ naming the feature.
 from __future__ import annotations
 
 import itertools
-import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -33,7 +33,8 @@ from simlab.exact.chain import (  # noqa: F401 - TimeToDown and the limits are r
     MAX_CHAIN_ROUNDS,
     TAIL_TOLERANCE,
     TimeToDown,
-    round_damage,
+    duel_roles,
+    rotation_cycle,
     time_to_reach,
 )
 from simlab.rules.shattered_spirits.compile import expand
@@ -267,27 +268,14 @@ def attack_outcome(
 
 def _duel_roles(scenario: Scenario) -> tuple[int, int]:
     """(attacker index, defender index) of a duel, or ExactUnsupported saying why not."""
-    combatants = expand(scenario)
-    names = scenario.combatant_names()
-    attackers = [c for c, (_, m) in enumerate(combatants) if m.attacks]
-    if len(attackers) != 1:
-        raise ExactUnsupported(
-            f"a duel needs exactly one combatant with attacks; got {len(attackers)}"
-        )
-    a = attackers[0]
-    enemies = [c for c, (s, _) in enumerate(combatants) if s != combatants[a][0]]
-    if len(enemies) != 1:
-        raise ExactUnsupported(
-            f"a duel needs exactly one combatant opposing the attacker {names[a][1]!r}; "
-            f"got {len(enemies)}"
-        )
-    for c, (_, m) in enumerate(combatants):
+    a, d = duel_roles(scenario)
+    for c, (_, m) in enumerate(expand(scenario)):
         if m.rushing > 0:
             raise ExactUnsupported(
-                f"Rushing terrain adds Stun every Phase (combatant {names[c][1]!r} has "
+                f"Rushing terrain adds Stun every Phase (combatant {_name(scenario, c)!r} has "
                 f"rushing: {m.rushing})"
             )
-    return a, enemies[0]
+    return a, d
 
 
 def _check_statuses(scenario: Scenario, attack_name: str, rows: np.ndarray) -> None:
@@ -345,23 +333,14 @@ def duel_time_to_down(scenario: Scenario) -> TimeToDown:
     a, d = _duel_roles(scenario)
     attacker = _combatant(scenario, a)
     defender = _combatant(scenario, d)
-    outcomes = {}
     for name in dict.fromkeys(attacker.attacks):
-        outcome = attack_outcome(scenario, a, name, d)
-        _check_statuses(scenario, name, outcome.row_pmf)
-        outcomes[name] = outcome
-    per_round = attacker.attacks_per_turn
-    rotation = len(attacker.attacks)
-    period = rotation // math.gcd(rotation, per_round)  # rounds until the rotation repeats
-    cycle = [
-        round_damage([outcomes[attacker.attacks[(r * per_round + k) % rotation]].damage_pmf
-                      for k in range(per_round)])
-        for r in range(period)
-    ]  # fmt: skip
+        _check_statuses(scenario, name, attack_outcome(scenario, a, name, d).row_pmf)
+    cycle = rotation_cycle(attacker.attacks, attacker.attacks_per_turn,
+                           lambda n: attack_outcome(scenario, a, n, d).damage_pmf)  # fmt: skip
     return time_to_reach(defender.vigor + defender.hp, cycle, scenario.max_rounds)
 
 
-def status_source(scenario: Scenario, target: int, status: str) -> str | None:
+def status_source(scenario: Any, target: int, status: str) -> str | None:
     """Why ``target`` may gain ``status`` from an opponent's profile during a fight, or None.
 
     Used by both Shattered Spirits drafts (RULES.md §1, §2): a status counts when some

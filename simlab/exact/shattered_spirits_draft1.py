@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simlab.errors import ExactUnsupported
-from simlab.exact.chain import TimeToDown, time_to_reach
+from simlab.exact.chain import TimeToDown, duel_roles, time_to_reach
 from simlab.exact.shattered_spirits import (
     AttackOutcome,
     check_reactions,
@@ -225,24 +225,13 @@ def attack_outcome(
 
 def _duel(scenario: Scenario) -> tuple[int, int]:
     """(attacker, defender) of a duel, or ExactUnsupported saying why not."""
-    combatants = expand(scenario)
-    names = [n for _, n in scenario.combatant_names()]
-    attackers = [c for c, (_, m) in enumerate(combatants) if m.plan]
-    if len(attackers) != 1:
+    a, d = duel_roles(scenario)
+    if expand(scenario)[a][1].improvise is not None:
+        who = scenario.combatant_names()[a][1]
         raise ExactUnsupported(
-            f"a duel needs exactly one combatant with a plan; got {len(attackers)}"
+            f"Improvise depends on the Momentum left ({who!r} has an improvise policy)"
         )
-    a = attackers[0]
-    enemies = [c for c, (s, _) in enumerate(combatants) if s != combatants[a][0]]
-    if len(enemies) != 1:
-        raise ExactUnsupported(
-            f"a duel needs exactly one combatant opposing {names[a]!r}; got {len(enemies)}"
-        )
-    if combatants[a][1].improvise is not None:
-        raise ExactUnsupported(
-            f"Improvise depends on the Momentum left ({names[a]!r} has an improvise policy)"
-        )
-    return a, enemies[0]
+    return a, d
 
 
 def _round_damage(scenario: Scenario, a: int, d: int) -> np.ndarray:
