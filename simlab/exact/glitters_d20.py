@@ -18,6 +18,10 @@ float64 — an oracle for the simulator and a fast answer for balance questions:
   Frozen; BC without the metal armor's against lightning; a parrying defender's Parry is
   ready, a blocking defender has not blocked yet).
 
+:func:`duel_time_to_down` — the round in which a passive defender reaches 0 HP, when
+no hit changes what later hits do (no statuses, no corrosion, no Block or Parry): the
+shared Markov chain of :mod:`simlab.exact.chain` over the attacker's turns.
+
 :func:`fight_caveats` names the figures that a fight can move away from that starting
 state (Block, Parry, corrosion, Freezing), which ``simlab run --check`` leaves out.
 """
@@ -29,18 +33,24 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simlab.errors import ExactUnsupported
+from simlab.exact.chain import TimeToDown, duel_roles, round_damage, time_to_reach
 from simlab.exact.zones_3d6 import base_damage_pmf
 from simlab.rules.glitters_d20.compile import (
     TYPE_BONUS,
     critical_threshold,
     expand,
     parry_value,
+    split_hands,
     type_affinity,
 )
 from simlab.rules.glitters_d20.model import METAL_ARMOR, Attack, Combatant, Params, Scenario
 
-__all__ = ["AttackOutcome", "attack_outcome", "fight_caveats", "hit_crit", "hit_damage_pmf",
-           "natural_pmf", "starting_mit"]  # fmt: skip
+__all__ = ["AttackOutcome", "attack_outcome", "duel_time_to_down", "fight_caveats", "hit_crit",
+           "hit_damage_pmf", "natural_pmf", "starting_mit"]  # fmt: skip
+
+# The status each damage type's hit adds (RULES.md §4 "Status effects").
+STATUS_OF_TYPE = {"slashing": "bleeding", "fire": "burning", "ice": "freezing"}
 
 D20 = 20
 
@@ -244,3 +254,72 @@ def fight_caveats(scenario: Scenario, attacker: int, attack: str, defender: int)
         ):  # fmt: skip
             reasons.setdefault("mean_damage", f"Freezing lowers {names[attacker][1]!r}'s DEX")
     return reasons
+
+
+def _history_problem(scenario: Scenario, a: int, d: int) -> str | None:
+    """What makes a duel's damage depend on earlier hits or turns, or None (RULES.md §4)."""
+    members = [m for _, m in expand(scenario)]
+    attacker, defender = members[a], members[d]
+    names = [n for _, n in scenario.combatant_names()]
+    if defender.defense != "none":
+        return f"{names[d]!r} {defender.defense}s on some attacks only (defense policy)"
+    for who, member in ((a, attacker), (d, defender)):
+        if member.bleeding or member.burning or member.freezing:
+            return f"{names[who]!r} starts with statuses that act every turn"
+    for name in dict.fromkeys(attacker.attacks):
+        kind = scenario.attacks[name].type
+        if kind == "corrosive" and defender.bc > 0:
+            return f"{name!r} corrodes {names[d]!r}'s BC hit by hit"
+        status = STATUS_OF_TYPE.get(kind)
+        if status and kind not in defender.immune and status not in defender.status_immune:
+            return f"{name!r} ({kind}) adds {status} to {names[d]!r}, which acts every turn"
+    return None
+
+
+def _turn_cycle(scenario: Scenario, a: int, d: int) -> list[np.ndarray]:
+    """Damage distribution of each of the attacker's turns until its rotations repeat.
+
+    A turn is the main-hand attack (main and two-handed attacks in rotation) and, unless
+    that attack was two-handed or the attacker blocks, the offhand attack (offhand
+    attacks in their own rotation) — the turn of the kernel's ``take_turn``.
+    """
+    attacker = expand(scenario)[a][1]
+    main, off = split_hands(attacker, scenario.attacks)
+    pmf = {n: attack_outcome(scenario, a, n, d).damage_pmf for n in dict.fromkeys(attacker.attacks)}
+    use_off = bool(off) and attacker.defense != "block"
+    cycle, seen, rot = [], set(), (0, 0)
+    while rot not in seen:
+        seen.add(rot)
+        main_rot, off_rot = rot
+        first = main[main_rot % len(main)] if main else None
+        turn = [pmf[first]] if first else []
+        two_handed = first is not None and scenario.attacks[first].hand == "two-handed"
+        if use_off and not two_handed:
+            turn.append(pmf[off[off_rot % len(off)]])
+            off_rot = (off_rot + 1) % len(off)
+        cycle.append(round_damage(turn))
+        rot = ((main_rot + 1) % max(len(main), 1), off_rot)
+    return cycle
+
+
+def duel_time_to_down(scenario: Scenario) -> TimeToDown:
+    """Exact distribution of the round in which a duel's defender reaches 0 HP (RULES.md §4).
+
+    The scenario must be a duel (one combatant with attacks, one opponent who makes
+    none) in which no hit changes later ones: no defense policy on the defender, no
+    statuses at the start, no attack that adds a status the defender can gain, no
+    corrosion of a BC. Each turn of the attacker then deals independent damage, and the
+    defender is down in the first round whose total reaches its HP. Turn order within a
+    round does not matter: the defender does nothing.
+
+    Raises
+    ------
+    ExactUnsupported
+        When the scenario is not such a duel; the message names the feature.
+    """
+    a, d = duel_roles(scenario)
+    problem = _history_problem(scenario, a, d)
+    if problem is not None:
+        raise ExactUnsupported(problem)
+    need = expand(scenario)[d][1].hp
+    return time_to_reach(need, _turn_cycle(scenario, a, d), scenario.max_rounds)

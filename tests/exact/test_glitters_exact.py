@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import simlab
+from simlab.errors import ExactUnsupported
 from simlab.exact import engine
 from simlab.exact.glitters_d20 import (
     attack_outcome,
+    duel_time_to_down,
     fight_caveats,
     hit_crit,
     hit_damage_pmf,
@@ -180,5 +183,61 @@ def test_caveats_and_engine() -> None:
     assert fight_caveats(variant(["club"], []), 0, "club", 1) == {}
     dex = fight_caveats(variant(["acid"], ["frost"]), 0, "acid", 1)
     assert set(dex) == {"mean_damage"} and "Freezing" in dex["mean_damage"]
-    duel = engine.exact(variant(["club"], []))  # a duel: its time-to-down is refused
-    assert duel.duel is None and [s for s, _ in duel.refusals] == ["time_to_down"]
+    duel = engine.exact(variant(["club"], []))  # a duel with a club: history-free, solved
+    assert duel.duel is not None and duel.refusals == []
+
+
+# -- duel time-to-down ---------------------------------------------------------------------
+
+TRAINING = Path(__file__).resolve().parents[2] / "scenarios" / "glitters-d20" / "training-duel.yaml"
+
+
+def test_duel_turns_alternate_two_handed_and_paired_attacks() -> None:
+    """Turn 1 is the two-handed warhammer alone; turn 2 shortsword + dagger (§4 "Actions").
+
+    With 1 HP to take, the dummy is down in round 1 unless the warhammer deals 0, and in
+    round 2 unless both paired attacks deal 0 as well.
+    """
+    text = TRAINING.read_text().replace("hp: 60, dc: 8", "hp: 1, dc: 8")
+    scenario = simlab.loads(text)
+    zero = {n: attack_outcome(scenario, 0, n, 1).damage_pmf[0]
+            for n in ("warhammer", "shortsword", "dagger")}  # fmt: skip
+    ttd = duel_time_to_down(scenario)
+    assert ttd.pmf[1] == pytest.approx(1 - zero["warhammer"], abs=1e-14)
+    assert ttd.pmf[2] == pytest.approx(
+        zero["warhammer"] * (1 - zero["shortsword"] * zero["dagger"]), abs=1e-14
+    )
+
+
+def test_duel_time_to_down_agrees_with_simulation() -> None:
+    """Simulated mean round of down within 4.5 standard errors of the exact chain."""
+    scenario = simlab.load(TRAINING)
+    ttd = duel_time_to_down(scenario)
+    n = 20_000
+    res = simlab.simulate(scenario, n=n, seed=3)
+    rounds = res.tallies.down_round[1]
+    assert rounds.sum() == n  # always down well before the cap
+    mean = float(np.dot(np.arange(len(rounds)), rounds)) / n
+    assert abs(mean - ttd.mean) < 4.5 * np.sqrt(ttd.variance / n)
+
+
+@pytest.mark.parametrize(
+    ("edit", "reason"),
+    [
+        (("type: piercing, bonus: 5", "type: slashing, bonus: 5"), "no, the dummy never bleeds"),
+        (("    - {name: Dummy, hp: 60, dc: 8,", "    - {name: Dummy, hp: 60, dc: 8, burning: 1,"),
+         "statuses that act every turn"),
+        (("type: piercing, bonus: 4", "type: fire, bonus: 4"), "adds burning"),
+        (("status_immune: [bleeding]}", "status_immune: [bleeding], shield_bc: 1,\n"
+          "       defense: parry}"), "defense policy"),
+    ],
+)  # fmt: skip
+def test_duel_time_to_down_refuses_history(edit: tuple[str, str], reason: str) -> None:
+    text = TRAINING.read_text()
+    assert edit[0] in text
+    scenario = simlab.loads(text.replace(*edit))
+    if reason.startswith("no,"):
+        assert duel_time_to_down(scenario).mean > 0  # slashing, but no Bleeding to gain
+        return
+    with pytest.raises(ExactUnsupported, match=reason):
+        duel_time_to_down(scenario)
