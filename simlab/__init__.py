@@ -1,11 +1,13 @@
 """simlab: Monte Carlo balance analysis for tabletop combat rules.
 
-The public API (kept light to import: numba loads only when a simulation runs)::
+The public API (kept light to import: numba loads only when a simulation runs,
+matplotlib only when something is plotted)::
 
     scn = simlab.load("scenarios/shattered-spirits/quickstart.yaml")
     res = simlab.simulate(scn, n=100_000, seed=7)
     res.hit_rates(); res.damage(); res.time_to_down(); res.win_rates()
     simlab.exact(scn).attacks()     # exact answers, no sampling
+    simlab.plots.plot_survival(res, ax=ax)   # plots take ax= and return what they drew
 """
 
 from __future__ import annotations
@@ -14,16 +16,27 @@ from typing import Any
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "exact", "load", "loads", "simulate", "write_results"]
+# Not "report": that name is the simlab.report subpackage.
+_API = ("load", "loads", "simulate", "write_results", "run_scenarios", "write_report",
+        "load_results", "save_results")  # fmt: skip
+_PLOTS = ("plot_damage_pmf", "plot_damage_at_least", "plot_survival", "plot_hit_rates",
+          "plot_win_rates")  # fmt: skip
+
+__all__ = ["__version__", "exact", "plots", *_API, *_PLOTS]
 
 
 def __getattr__(name: str) -> Any:
-    if name == "exact":  # the subpackage, callable as simlab.exact.engine.exact
+    if name in ("exact", "plots"):  # subpackage (callable as simlab.exact.engine.exact) / module
         import importlib
 
-        return importlib.import_module("simlab.exact")
-    if name in ("load", "loads", "simulate", "write_results"):
+        return importlib.import_module("simlab.exact" if name == "exact" else
+                                       "simlab.report.plots")  # fmt: skip
+    if name in _API:
         from simlab import api
 
         return getattr(api, name)
+    if name in _PLOTS:
+        from simlab.report import plots
+
+        return getattr(plots, name)
     raise AttributeError(f"module 'simlab' has no attribute {name!r}")

@@ -6,6 +6,7 @@ The CLI is a thin shell over these functions; notebooks call them directly.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,14 +15,29 @@ import pandas as pd
 from simlab.analysis.result import Result
 from simlab.analysis.summary import summary
 from simlab.engine import runner
-from simlab.errors import InputError
+from simlab.errors import ExactUnsupported, InputError
 from simlab.exact.engine import ExactResult, check_result, exact
 from simlab.report.files import write_json, write_parquet
+from simlab.report.results import ScenarioRun, load_results, save_results
 from simlab.rules import rule_module
 from simlab.scenario.common import ScenarioBase
 from simlab.scenario.load import load, loads
 
-__all__ = ["compile_job", "exact", "load", "loads", "simulate", "write_exact", "write_results"]
+__all__ = [
+    "compile_job",
+    "exact",
+    "load",
+    "load_results",
+    "loads",
+    "run_scenario",
+    "run_scenarios",
+    "save_results",
+    "scenario_paths",
+    "simulate",
+    "write_exact",
+    "write_report",
+    "write_results",
+]
 
 
 def compile_job(
@@ -120,6 +136,7 @@ def _name_trace(frame: pd.DataFrame, job: runner.Job) -> pd.DataFrame:
     names = [name for _, name in job.layout.combatants]
     for column in ("attacker", "defender"):
         frame[column] = [names[i] for i in frame[column]]
+    # A negative attack index marks a row that is not an attack (a status tick, a save).
     frame["attack"] = [job.layout.attacks[i] if i >= 0 else "" for i in frame["attack"]]
     return frame
 
@@ -165,3 +182,158 @@ def write_exact(result: ExactResult, out_dir: str | os.PathLike[str]) -> dict[st
     written = {name: write_parquet(out / f"{name}.parquet", t) for name, t in tables.items()}
     written["summary"] = write_json(out / "summary.json", result.summary())
     return written
+
+
+# -- balance reports -------------------------------------------------------------------------
+
+
+def scenario_paths(items: Sequence[str | os.PathLike[str]]) -> list[Path]:
+    """Scenario files named on a command line: files as given, folders searched recursively
+    for ``*.yaml`` / ``*.yml`` (sorted).
+
+    Raises
+    ------
+    InputError
+        When an item does not exist or a folder holds no scenario.
+    """
+    out: list[Path] = []
+    for item in items:
+        path = Path(item)
+        if path.is_dir():
+            found = sorted(f for f in path.rglob("*") if f.suffix in (".yaml", ".yml"))
+            if not found:
+                raise InputError(f"{path}: expected a folder with scenario files; got none")
+            out += found
+        elif path.exists():
+            out.append(path)
+        else:
+            raise InputError(f"{path}: expected a scenario file or folder; got no such file")
+    return list(dict.fromkeys(out))
+
+
+def run_scenario(
+    scenario: ScenarioBase | str | os.PathLike[str],
+    n: int | None = None,
+    seed: int | None = None,
+    *,
+    threads: int | None = None,
+    progress: runner.Progress | None = None,
+    source: str | None = None,
+) -> ScenarioRun:
+    """Simulate one scenario for a report, with its exact answers, specs and tolerances.
+
+    Parameters
+    ----------
+    scenario : ScenarioBase or path
+        A loaded scenario, or the path of one.
+    n, seed, threads, progress
+        As for :func:`simulate`.
+    source : str, optional
+        The scenario file as it should be shown (default: the path given).
+
+    Returns
+    -------
+    ScenarioRun
+        ``exact`` holds the exact engine's summary document; when the rule system has
+        no exact engine, no pairs and the reason as the only refusal.
+    """
+    if not isinstance(scenario, ScenarioBase):
+        source = source or os.fspath(scenario)
+        scenario = load(scenario)
+    result = simulate(scenario, n, seed, threads=threads, progress=progress)
+    try:
+        answers: dict[str, Any] = exact(scenario).summary()
+    except ExactUnsupported as err:
+        answers = {"attacks": [], "combatants": [],
+                   "refusals": [{"figure": "scenario", "reason": str(err)}]}  # fmt: skip
+    return ScenarioRun(
+        result=result,
+        source=source,
+        exact={k: answers.get(k) for k in ("attacks", "combatants", "refusals")},
+        expect=[e.model_dump(exclude_defaults=True) for e in scenario.expect],
+        drift_tolerance=scenario.drift_tolerance.model_dump(),
+    )
+
+
+def run_scenarios(
+    items: Sequence[str | os.PathLike[str]],
+    n: int | None = None,
+    seed: int | None = None,
+    *,
+    threads: int | None = None,
+    progress: Any = None,
+) -> list[ScenarioRun]:
+    """Load every scenario named (files or folders) first, then simulate each.
+
+    ``progress``, when given, is a context manager factory ``progress(total, what)``
+    yielding the per-block callback (as :func:`simlab.report.terminal.progress`).
+
+    Raises
+    ------
+    InputError
+        On any invalid scenario (before anything is simulated), or when two files
+        share a scenario id under the same rules.
+    """
+    paths = scenario_paths(items)
+    loaded = [(path, load(path)) for path in paths]
+    ids: dict[tuple[str, str], Path] = {}
+    for path, scn in loaded:
+        key = (scn.rules, scn.scenario)
+        if key in ids:
+            raise InputError(f"{path}: expected a scenario id not used by {ids[key]} under "
+                             f"the same rules; got {scn.scenario!r} again")  # fmt: skip
+        ids[key] = path
+    runs = []
+    for path, scn in loaded:
+        total = scn.encounters if n is None else n
+        if progress is None:
+            runs.append(run_scenario(scn, n, seed, threads=threads, source=path.as_posix()))
+            continue
+        with progress(total, path.as_posix()) as advance:
+            runs.append(run_scenario(scn, n, seed, threads=threads, progress=advance,
+                                     source=path.as_posix()))  # fmt: skip
+    return runs
+
+
+def write_report(
+    runs: list[ScenarioRun],
+    out_dir: str | os.PathLike[str],
+    *,
+    baseline: str | os.PathLike[str] | None = None,
+    alpha: float = 0.01,
+    strict: bool = False,
+    title: str = "simlab balance report",
+) -> tuple[dict[str, Path], pd.DataFrame, Any]:
+    """Render the balance report of ``runs`` into ``out_dir`` (HTML, Markdown, PNGs, JSON).
+
+    Parameters
+    ----------
+    runs : list of ScenarioRun
+        From :func:`run_scenarios` or :func:`load_results`.
+    out_dir : path-like
+        Where ``report.html``, ``report.md``, ``png/`` and ``results.json`` go.
+    baseline : path-like, optional
+        A saved ``results.json`` (or its folder) to compare with.
+    alpha : float
+        Drift threshold on Holm-adjusted p-values.
+    strict : bool
+        Count borderline spec passes as failures.
+
+    Returns
+    -------
+    written, specs, drift
+        The files written, the spec verdicts (:func:`simlab.analysis.specs.evaluate_all`)
+        and the :class:`~simlab.analysis.drift.DriftReport` (None without a baseline).
+    """
+    from simlab.analysis.drift import compare
+    from simlab.analysis.specs import evaluate_all
+    from simlab.report.render import render_report
+
+    specs = evaluate_all(runs, strict=strict)
+    drift = None
+    shown = None
+    if baseline is not None:
+        drift = compare(runs, load_results(baseline), alpha)
+        shown = os.fspath(baseline)
+    written = render_report(runs, out_dir, specs=specs, drift=drift, baseline=shown, title=title)
+    return written, specs, drift

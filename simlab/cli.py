@@ -158,3 +158,166 @@ def _check_threads(threads: int | None) -> None:
         from simlab.errors import InputError
 
         raise InputError(f"expected --threads between 1 and {top}; got {threads}")
+
+
+# -- balance reports ---------------------------------------------------------------------------
+
+SCENARIOS = click.argument("scenarios", nargs=-1, type=click.Path())
+DEFAULT_REPORT_DIR = "reports/latest"
+DEFAULT_BASELINE = "reports/baseline/results.json"
+
+
+def _sample_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """-n, --seed, --threads and --from, shared by report, check and baseline update."""
+    options = [
+        click.option("-n", "--encounters", type=click.IntRange(min=1),
+                     help="Encounters per scenario (default: each scenario's)."),
+        click.option("--seed", type=click.IntRange(0, 2**64 - 1),
+                     help="Seed (default: each scenario's)."),
+        click.option("--threads", type=click.IntRange(min=1),
+                     help="Threads (default: all cores)."),
+        click.option("--from", "from_", type=click.Path(), metavar="RESULTS",
+                     help="Use saved results (a results.json or its folder) instead of "
+                          "simulating."),
+    ]  # fmt: skip
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
+          threads: int | None, from_: str | None) -> list[Any]:  # fmt: skip
+    """Simulate the scenarios named, or read saved results (exactly one of the two)."""
+    from simlab import api
+    from simlab.errors import InputError
+
+    if from_ is not None:
+        if scenarios or encounters or seed is not None:
+            raise InputError("expected either scenarios to simulate or --from saved results; "
+                             "got both")  # fmt: skip
+        return api.load_results(from_)
+    if not scenarios:
+        raise InputError("expected at least one scenario file or folder (or --from); got none")
+    from simlab.report import terminal
+
+    _check_threads(threads)
+    return api.run_scenarios(scenarios, encounters, seed, threads=threads,
+                             progress=terminal.progress)  # fmt: skip
+
+
+@main.command()
+@SCENARIOS
+@_sample_options
+@click.option("--out", type=click.Path(file_okay=False), default=DEFAULT_REPORT_DIR,
+              show_default=True, help="Folder for report.html, report.md, PNGs, results.json.")
+@click.option("--baseline", type=click.Path(), metavar="RESULTS",
+              help="Compare with saved results (e.g. reports/baseline/results.json); "
+                   "exit 1 when a figure drifted.")
+@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+              default=0.01, show_default=True, help="Drift threshold on Holm-adjusted p.")
+@click.option("--title", default="simlab balance report", help="Title of the report.")
+@handle_errors
+def report(
+    scenarios: tuple[str, ...],
+    encounters: int | None,
+    seed: int | None,
+    threads: int | None,
+    from_: str | None,
+    out: str,
+    baseline: str | None,
+    alpha: float,
+    title: str,
+) -> None:
+    """Run scenarios (files or folders) and write a balance report with plots.
+
+    With --baseline, every figure is compared with the saved results; a figure drifts
+    when it is both statistically different (Holm-adjusted p < --alpha) and beyond the
+    scenario's practical tolerance. Exit code 1 when anything drifted.
+    """
+    from simlab import api
+    from simlab.report import terminal
+
+    if baseline is not None:
+        api.load_results(baseline)  # a missing or bad baseline fails before simulating
+    runs = _runs(scenarios, encounters, seed, threads, from_)
+    written, specs, drift = api.write_report(runs, out, baseline=baseline, alpha=alpha,
+                                             title=title)  # fmt: skip
+    if drift is not None:
+        terminal.print_drift(drift, str(baseline))
+    if not specs.empty:
+        terminal.print_specs(specs)
+    click.echo(f"wrote {out}/report.html, report.md, results.json and "
+               f"{len(written) - 3} PNGs ({len(runs)} scenarios)")  # fmt: skip
+    if drift is not None and not drift.ok:
+        sys.exit(EXIT_CHECK_FAILED)
+
+
+@main.command()
+@SCENARIOS
+@_sample_options
+@click.option("--strict", is_flag=True,
+              help="Also fail a spec whose 95% interval crosses its bound.")
+@handle_errors
+def check(
+    scenarios: tuple[str, ...],
+    encounters: int | None,
+    seed: int | None,
+    threads: int | None,
+    from_: str | None,
+    strict: bool,
+) -> None:
+    """Check the balance specs (expect: entries) of scenarios; exit 1 when one fails."""
+    from simlab.analysis.specs import evaluate_all
+    from simlab.report import terminal
+
+    specs = evaluate_all(_runs(scenarios, encounters, seed, threads, from_), strict=strict)
+    terminal.print_specs(specs)
+    if (specs.verdict == "fail").any():
+        sys.exit(EXIT_CHECK_FAILED)
+
+
+@main.group()
+def baseline() -> None:
+    """The saved results the drift gate compares with (reports/baseline/)."""
+
+
+@baseline.command(name="update")
+@SCENARIOS
+@_sample_options
+@click.option("--baseline", "path", type=click.Path(dir_okay=False), default=DEFAULT_BASELINE,
+              show_default=True, help="The baseline file to (over)write.")
+@handle_errors
+def baseline_update(
+    scenarios: tuple[str, ...],
+    encounters: int | None,
+    seed: int | None,
+    threads: int | None,
+    from_: str | None,
+    path: str,
+) -> None:
+    """Write a new baseline, deliberately: simulate SCENARIOS (or take --from results).
+
+    Without SCENARIOS or --from, the scenarios of the current baseline are simulated
+    again, each with the sample size and seed recorded there unless -n/--seed are given.
+    """
+    from pathlib import Path
+
+    from simlab import api
+
+    if not scenarios and from_ is None:
+        old = api.load_results(path)
+        runs = []
+        for run in old:
+            if not run.source:
+                from simlab.errors import InputError
+
+                raise InputError(f"{path}: expected each scenario's source file; "
+                                 f"got none for {run.scenario!r}")  # fmt: skip
+            more = _runs((run.source,), encounters or run.result.encounters,
+                         run.result.seed if seed is None else seed, threads, None)
+            runs += more
+    else:
+        runs = _runs(scenarios, encounters, seed, threads, from_)
+    written = api.save_results(runs, Path(path))
+    click.echo(f"wrote baseline {written} ({len(runs)} scenarios: "
+               f"{', '.join(r.scenario for r in runs)})")  # fmt: skip

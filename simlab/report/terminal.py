@@ -19,6 +19,7 @@ from rich.table import Table
 from simlab.analysis.result import Result
 
 if TYPE_CHECKING:
+    from simlab.analysis.drift import DriftReport
     from simlab.exact.engine import DuelExact, ExactResult
 
 # Not a terminal (CI logs, pipes): a fixed width wide enough for the tables.
@@ -26,14 +27,17 @@ console = Console() if sys.stdout.isatty() else Console(width=150)
 
 
 @contextmanager
-def progress(total: int) -> Iterator[Callable[[int], None]]:
-    """A progress bar over ``total`` encounters; yields the function that advances it."""
+def progress(total: int, what: str = "") -> Iterator[Callable[[int], None]]:
+    """A progress bar over ``total`` encounters (of ``what``, when named); yields the
+    function that advances it."""
+    of = f" of {what}" if what else ""
     if not sys.stdout.isatty():
         yield lambda _done: None
-        console.print(f"simulated {total:,} encounters")
+        console.print(f"simulated {total:,} encounters{of}", markup=False, highlight=False)
         return
     count = TextColumn("{task.completed:,}/{task.total:,}")
-    columns = (TextColumn("simulating"), BarColumn(), count, TimeRemainingColumn())
+    label = TextColumn(f"simulating{of}".replace("[", "\\["))
+    columns = (label, BarColumn(), count, TimeRemainingColumn())
     with Progress(*columns, console=console, transient=True) as bar:
         task = bar.add_task("run", total=total)
         yield lambda done: bar.advance(task, done)
@@ -170,3 +174,62 @@ def print_check(check: pd.DataFrame) -> None:
         console.print(check_table(check))
     print_refusals(list(check.attrs.get("skipped", [])), "not checked")
     console.print(f"check: {check_verdict(check)}", markup=False, highlight=False)
+
+
+# -- balance specs and the drift gate (simlab check / report) ------------------------------
+
+
+def specs_table(specs: pd.DataFrame) -> Table:
+    """Each spec with its measured figure, 95% interval, sample size and verdict."""
+    table = Table(title="balance specs (expect:)")
+    for column in ("scenario", "rules", "spec", "measured [95%]", "n", "verdict"):
+        table.add_column(column, justify="right" if column == "n" else "left")
+    for s in specs.itertuples():
+        digits = 0 if s.figure == "median_time_to_down" else 3
+        measured = "—" if pd.isna(s.measured) else (
+            f"{_cell(s.measured, digits)} [{_cell(s.ci_lo, digits)}, {_cell(s.ci_hi, digits)}]")
+        verdict = "[green]PASS[/green]" if s.verdict == "pass" else "[bold red]FAIL[/bold red]"
+        if s.borderline:
+            verdict += " (borderline: interval crosses the bound)"
+        spec = s.spec + (f" — {s.note}" if s.note else "")
+        table.add_row(s.scenario, s.rules, spec, measured, f"{s.n:,}", verdict)
+    return table
+
+
+def _cell(x: float, digits: int) -> str:
+    return "not reached" if x == float("inf") else f"{x:.{digits}f}"
+
+
+def print_specs(specs: pd.DataFrame) -> None:
+    """Print the spec table and a one-line verdict."""
+    if specs.empty:
+        console.print("check: no expect: entries in these scenarios")
+        return
+    console.print(specs_table(specs))
+    failed = int((specs.verdict == "fail").sum())
+    line = (f"check: {failed} of {len(specs)} specs failed" if failed
+            else f"check: all {len(specs)} specs pass")  # fmt: skip
+    console.print(line, markup=False, highlight=False)
+
+
+def print_drift(drift: DriftReport, baseline: str) -> None:
+    """The drift gate's output: the drifted figures first, then every figure compared."""
+    from simlab.report.render import DRIFT_HEADER, drift_cells, drift_lines
+
+    lines = drift_lines(drift)
+    if lines:
+        console.print(f"[bold red]DRIFT[/bold red]: {len(lines)} figure(s) moved from the "
+                      f"baseline {baseline} (Holm p < {drift.alpha:g} and beyond tolerance):")
+        for line in lines:
+            console.print(f"  - {line}", markup=False, highlight=False)
+    else:
+        console.print(f"no drift from the baseline {baseline} "
+                      f"({len(drift.table)} figures compared)", markup=False, highlight=False)
+    for note in drift.notes:
+        console.print(f"  note: {note}", markup=False, highlight=False)
+    table = Table(title=f"all {len(drift.table)} figures compared with the baseline")
+    for column in ("scenario", "rules", *DRIFT_HEADER):
+        table.add_column(column)
+    for row in drift.table.itertuples():
+        table.add_row(row.scenario, row.rules, *drift_cells(row))
+    console.print(table)

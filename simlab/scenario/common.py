@@ -8,9 +8,11 @@ the same way for all of them.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
-from pydantic import Field, PrivateAttr, field_validator
+from pydantic import Field, PrivateAttr, ValidationError, field_validator, model_validator
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from simlab.scenario.validation import StrictModel
 
@@ -37,6 +39,125 @@ class CombatantBase(StrictModel):
     target: TargetPolicy = "focus"
 
 
+# -- balance specs (`expect:`) and drift tolerances (`drift_tolerance:`) -----------------
+
+#: Figures an ``expect:`` entry can name, by what they are measured on.
+ATTACK_FIGURES = ("hit_rate", "crit_rate", "mean_damage", "damage_at_least")
+COMBATANT_FIGURES = ("down_rate", "down_by_round", "median_time_to_down", "event_rate")
+SIDE_FIGURES = ("win_rate",)
+SCENARIO_FIGURES = ("draw_rate", "mean_rounds")
+SpecFigure = Literal[
+    "hit_rate", "crit_rate", "mean_damage", "damage_at_least",
+    "down_rate", "down_by_round", "median_time_to_down", "event_rate",
+    "win_rate", "draw_rate", "mean_rounds",
+]  # fmt: skip
+_SUBJECT_KEYS = ("attack", "attacker", "defender", "combatant", "side", "damage", "round", "event")
+# Keys each figure needs (first tuple) and may have (second), besides the bound.
+_FIGURE_KEYS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    **{f: (("attack",), ("attacker", "defender")) for f in ATTACK_FIGURES},
+    "damage_at_least": (("attack", "damage"), ("attacker", "defender")),
+    **{f: (("combatant",), ()) for f in COMBATANT_FIGURES},
+    "down_by_round": (("combatant", "round"), ()),
+    "event_rate": (("combatant", "event"), ()),
+    "win_rate": (("side",), ()),
+    **{f: ((), ()) for f in SCENARIO_FIGURES},
+}
+
+
+def located_error(loc: tuple[Any, ...], message: str, value: Any) -> ValidationError:
+    """A validation error at ``loc`` (relative to the model being validated).
+
+    Raised from a model validator, pydantic places it under that model's own location,
+    so the scenario loader reports it as ``file:line:col: message`` at the offending key.
+    """
+    error = PydanticCustomError("value_error", "{message}", {"message": message})
+    detail = InitErrorDetails(type=error, loc=loc, input=value)
+    return ValidationError.from_exception_data("scenario", [detail])
+
+
+class Expectation(StrictModel):
+    """One balance spec of an ``expect:`` list, checked by ``simlab check``.
+
+    ``figure`` names what is measured; ``attack`` (optionally narrowed by ``attacker``
+    and ``defender``), ``combatant`` or ``side`` say on what; ``damage`` is the X of
+    ``damage_at_least`` (P(damage ≥ X) per attack), ``round`` the r of
+    ``down_by_round`` (P(Downed by the end of round r)), ``event`` the rule event of
+    ``event_rate`` (e.g. ``out``, ``dead``). The bound is exactly one of ``at_least``,
+    ``at_most`` or ``between: [low, high]``. A name given with ``count:`` covers all of
+    its copies, pooled. ``note`` is the designer's own words, shown with the verdict.
+    """
+
+    figure: SpecFigure
+    attack: str | None = None
+    attacker: str | None = None
+    defender: str | None = None
+    combatant: str | None = None
+    side: str | None = None
+    damage: int | None = Field(None, ge=0, le=100_000)
+    round: int | None = Field(None, ge=1, le=1000)
+    event: str | None = None
+    at_least: float | None = None
+    at_most: float | None = None
+    between: list[float] | None = Field(None, min_length=2, max_length=2)
+    note: str = Field("", max_length=200)
+
+    @model_validator(mode="after")
+    def _shape(self) -> Expectation:
+        bounds = [k for k in ("at_least", "at_most", "between") if getattr(self, k) is not None]
+        if len(bounds) != 1:
+            got = ", ".join(bounds) if bounds else "none"
+            raise located_error((), "expected exactly one of at_least, at_most, between; "
+                                f"got {got}", None)  # fmt: skip
+        if self.between is not None and self.between[0] > self.between[1]:
+            low, high = self.between
+            raise located_error(("between",), "expected [low, high] with low ≤ high; got "
+                                f"[{low:g}, {high:g}]", self.between)  # fmt: skip
+        needed, optional = _FIGURE_KEYS[self.figure]
+        for key in needed:
+            if getattr(self, key) is None:
+                raise located_error((), f"expected key {key!r} for figure {self.figure!r}; "
+                                    "got nothing", None)  # fmt: skip
+        for key in _SUBJECT_KEYS:
+            if getattr(self, key) is not None and key not in needed + optional:
+                allowed = ", ".join(needed + optional) or "no subject"
+                message = f"expected only {allowed} with figure {self.figure!r}; got {key!r}"
+                raise located_error((key,), message, getattr(self, key))
+        return self
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """(low, high) of the accepted range; ``±inf`` for an open end."""
+        if self.between is not None:
+            return float(self.between[0]), float(self.between[1])
+        if self.at_least is not None:
+            return float(self.at_least), float("inf")
+        return float("-inf"), float(self.at_most)  # type: ignore[arg-type]
+
+
+class DriftTolerance(StrictModel):
+    """Practical tolerances of the nightly drift gate (``drift_tolerance:``).
+
+    A figure drifts only when it is statistically different from the baseline *and*
+    its change reaches the tolerance of its kind: ``rate`` (absolute change of a
+    probability; 0.02), ``pmf`` (total variation distance between two distributions:
+    damage, time-to-down, encounter length; 0.05), ``mean`` (change of a mean relative
+    to max(|baseline|, 1); 0.05), ``median`` (change of a median in rounds; 1).
+    """
+
+    rate: float = Field(0.02, ge=0, le=1)
+    pmf: float = Field(0.05, ge=0, le=1)
+    mean: float = Field(0.05, ge=0, le=1000)
+    median: float = Field(1.0, ge=0, le=1000)
+
+
+def _copies_of(name: str, names: list[str]) -> list[str]:
+    """Combatant names ``name`` designates: itself, or its ``count:`` copies."""
+    if name in names:
+        return [name]
+    pattern = re.compile(rf"{re.escape(name)} \d+")
+    return [n for n in names if pattern.fullmatch(n)]
+
+
 class ScenarioBase(StrictModel):
     """Fields every scenario has; rule systems add ``attacks``, ``sides`` and ``params``."""
 
@@ -46,6 +167,8 @@ class ScenarioBase(StrictModel):
     encounters: int = Field(100_000, ge=1, le=10**11)
     seed: int = Field(0, ge=0, le=2**64 - 1)
     max_rounds: int = Field(30, ge=1, le=1000)
+    expect: list[Expectation] = Field(default_factory=list, max_length=500)
+    drift_tolerance: DriftTolerance = Field(default_factory=DriftTolerance)
 
     _source: Any = PrivateAttr(default=None)
 
@@ -58,6 +181,37 @@ class ScenarioBase(StrictModel):
         if total > MAX_COMBATANTS:
             raise ValueError(f"expected at most {MAX_COMBATANTS} combatants; got {total}")
         return sides
+
+    @model_validator(mode="after")
+    def _expect_references(self) -> Any:
+        """Every name an ``expect:`` entry uses must exist in the scenario."""
+        attacks: dict[str, Any] = getattr(self, "attacks", {})
+        sides: dict[str, list[Any]] = getattr(self, "sides", {})
+        names = [name for _, name in self.combatant_names()]
+        shown = ", ".join(dict.fromkeys(m.name for ms in sides.values() for m in ms))
+        for i, spec in enumerate(self.expect):
+            if spec.attack is not None and spec.attack not in attacks:
+                raise located_error(("expect", i, "attack"), "expected an attack defined "
+                                    f"under 'attacks:' ({', '.join(attacks)}); got "
+                                    f"{spec.attack!r}", spec.attack)  # fmt: skip
+            for key in ("attacker", "defender", "combatant"):
+                name = getattr(spec, key)
+                if name is not None and not _copies_of(name, names):
+                    raise located_error(("expect", i, key), f"expected a combatant of this "
+                                        f"scenario ({shown}); got {name!r}", name)  # fmt: skip
+            if spec.attacker is not None and spec.attack is not None:
+                users = [m for ms in sides.values() for m in ms
+                         if spec.attack in m.attacks and _copies_of(spec.attacker,
+                                                                    _member_names(m))]
+                if not users:
+                    raise located_error(("expect", i, "attacker"), f"expected a combatant "
+                                        f"that uses {spec.attack!r}; got {spec.attacker!r}",
+                                        spec.attacker)  # fmt: skip
+            if spec.side is not None and spec.side not in sides:
+                raise located_error(("expect", i, "side"), f"expected a side of this "
+                                    f"scenario ({', '.join(sides)}); got {spec.side!r}",
+                                    spec.side)  # fmt: skip
+        return self
 
     @property
     def source(self) -> Any:
@@ -82,3 +236,10 @@ class ScenarioBase(StrictModel):
                 else:
                     out.extend((side, f"{member.name} {k + 1}") for k in range(member.count))
         return out
+
+
+def _member_names(member: Any) -> list[str]:
+    """Names of one combatant entry's copies (its own name when ``count`` is 1)."""
+    if member.count == 1:
+        return [member.name]
+    return [f"{member.name} {k + 1}" for k in range(member.count)]

@@ -1,0 +1,453 @@
+"""The drift gate: which figures of a run moved away from a saved baseline.
+
+Every figure two runs share is compared with a test suited to its kind:
+
+========  ==========================================  =====================================
+kind      figures                                     test
+========  ==========================================  =====================================
+rate      hit, crit, down, event, win and draw rates  pooled two-proportion z
+pmf       damage per attack, time-to-down per         χ² of homogeneity (2 × K, adjacent
+          combatant (never downed is a bin),          sparse bins merged until every
+          encounter length                            expected count is ≥ 5)
+mean      mean damage per attack, mean rounds,        t from batch-means standard errors
+          mean damage from statuses per encounter     (Welch df), z from the histogram
+          (systems that tally it)                     variance for rounds
+median    Kaplan–Meier median time-to-down            the χ² of its time-to-down
+========  ==========================================  =====================================
+
+The p-values of all figures of a run (every scenario together) are Holm-adjusted. A
+figure **drifts** only when its adjusted p is below ``alpha`` (default 0.01) *and* its
+change reaches the practical tolerance of its kind (the scenario's ``drift_tolerance:``,
+see :class:`simlab.scenario.common.DriftTolerance`): absolute change for rates, total
+variation distance for distributions, change relative to max(|baseline|, 1) for means,
+rounds for medians. Monte Carlo noise alone therefore almost never raises an alarm
+(Holm keeps the chance of any false significance below ``alpha``), and a tiny real
+change that does not matter to a designer does not either.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from simlab.analysis import stats
+from simlab.analysis.result import Result
+
+__all__ = [
+    "DEFAULT_ALPHA",
+    "DEFAULT_TOLERANCE",
+    "DRIFT_COLUMNS",
+    "DriftReport",
+    "chi2_homogeneity",
+    "compare",
+    "compare_results",
+    "total_variation",
+]
+
+DEFAULT_ALPHA = 0.01
+#: Practical tolerances by figure kind (see the module docstring).
+DEFAULT_TOLERANCE: dict[str, float] = {"rate": 0.02, "pmf": 0.05, "mean": 0.05, "median": 1.0}
+#: Smallest expected count of a χ² cell; sparser adjacent bins are merged.
+MIN_EXPECTED = 5.0
+DRIFT_COLUMNS = ["scenario", "rules", "figure", "subject", "kind", "test", "baseline", "current",
+                 "change", "statistic", "p_value", "tolerance", "beyond_tolerance",
+                 "p_holm", "significant", "drifted"]  # fmt: skip
+
+
+def total_variation(a: np.ndarray, b: np.ndarray) -> float:
+    """Total variation distance between two histograms, each normalised to 1."""
+    a = np.asarray(a, dtype=float)
+    b = np.asarray(b, dtype=float)
+    if a.sum() == 0 or b.sum() == 0:
+        return math.nan
+    return float(0.5 * np.abs(a / a.sum() - b / b.sum()).sum())
+
+
+def _merge_sparse(a: np.ndarray, b: np.ndarray, min_expected: float) -> tuple[list, list]:
+    """Merge adjacent bins until each merged bin's smaller expected count is ≥ the minimum."""
+    na, nb = a.sum(), b.sum()
+    share = min(na, nb) / (na + nb)
+    out_a: list[float] = []
+    out_b: list[float] = []
+    acc_a = acc_b = 0.0
+    for x, y in zip(a, b, strict=True):
+        acc_a += x
+        acc_b += y
+        if (acc_a + acc_b) * share >= min_expected:
+            out_a.append(acc_a)
+            out_b.append(acc_b)
+            acc_a = acc_b = 0.0
+    if acc_a + acc_b > 0:
+        if out_a:
+            out_a[-1] += acc_a
+            out_b[-1] += acc_b
+        else:
+            out_a.append(acc_a)
+            out_b.append(acc_b)
+    return out_a, out_b
+
+
+def chi2_homogeneity(
+    a: np.ndarray, b: np.ndarray, min_expected: float = MIN_EXPECTED
+) -> tuple[float, int, float]:
+    """χ² test that two histograms over the same bins come from one distribution.
+
+    Parameters
+    ----------
+    a, b : array_like of int
+        Counts per bin of the two samples.
+    min_expected : float
+        Adjacent bins are merged (in bin order) until the smaller sample's expected
+        count in every merged bin is at least this; a remainder joins the last bin.
+
+    Returns
+    -------
+    statistic, df, p : float, int, float
+        Pearson's statistic over the 2 × K table, its K − 1 degrees of freedom and
+        the p-value; ``(0, 0, 1)`` when fewer than two bins remain, NaNs when a sample
+        is empty.
+    """
+    a = np.asarray(a, dtype=float)
+    b = np.asarray(b, dtype=float)
+    na, nb = a.sum(), b.sum()
+    if na == 0 or nb == 0:
+        return math.nan, 0, math.nan
+    keep = (a + b) > 0
+    ma, mb = (np.asarray(x) for x in _merge_sparse(a[keep], b[keep], min_expected))
+    if ma.size < 2:
+        return 0.0, 0, 1.0
+    total = ma + mb
+    ea, eb = na * total / (na + nb), nb * total / (na + nb)
+    statistic = float(((ma - ea) ** 2 / ea).sum() + ((mb - eb) ** 2 / eb).sum())
+    df = int(ma.size - 1)
+    return statistic, df, float(sps.chi2.sf(statistic, df))
+
+
+def _z_p(diff: float, se: float) -> tuple[float, float]:
+    # A certain figure (se 0): any difference at all is infinitely unlikely.
+    certain = 0.0 if abs(diff) <= 1e-12 else math.copysign(math.inf, diff)
+    z = diff / se if se > 0 else certain
+    return z, math.erfc(abs(z) / math.sqrt(2.0))
+
+
+def _batch_se(sums: np.ndarray, counts: np.ndarray) -> tuple[float, float, int]:
+    """Mean per unit, its batch-means standard error (see stats.ratio_batch_means) and
+    the degrees of freedom of that error (batches used − 1)."""
+    level = 0.95
+    mean, lo, hi = stats.ratio_batch_means(sums, counts, level)
+    used = int((np.asarray(counts) > 0).sum())
+    if used < 2 or not math.isfinite(lo):
+        return mean, math.nan, 0
+    return mean, (hi - lo) / (2.0 * float(sps.t.ppf(0.5 + 0.5 * level, used - 1))), used - 1
+
+
+def _welch_df(se1: float, df1: int, se0: float, df0: int) -> float:
+    """Welch–Satterthwaite degrees of freedom of a difference of two estimated means."""
+    num = (se1**2 + se0**2) ** 2
+    den = (se1**4 / df1 if df1 else 0.0) + (se0**4 / df0 if df0 else 0.0)
+    return num / den if den > 0 else math.inf
+
+
+# -- figures of one scenario ---------------------------------------------------------------
+
+
+@dataclass
+class _Rows:
+    scenario: str
+    rules: str
+    tolerance: dict[str, float]
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    pending: list[tuple[int, int, int, int, int]] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        """``scenario (rules)``, for notes."""
+        return f"{self.scenario} ({self.rules})"
+
+    def add(self, figure: str, subject: str, kind: str, test: str, baseline: float,
+            current: float, change: float, statistic: float, p: float) -> None:  # fmt: skip
+        tol = self.tolerance[kind]
+        if kind == "mean":
+            beyond = abs(change) >= tol * max(abs(baseline), 1.0)
+        else:
+            beyond = abs(change) >= tol
+        self.rows.append({"scenario": self.scenario, "rules": self.rules, "figure": figure,
+                          "subject": subject, "kind": kind, "test": test, "baseline": baseline,
+                          "current": current, "change": change, "statistic": statistic,
+                          "p_value": p, "tolerance": tol,
+                          "beyond_tolerance": bool(beyond)})  # fmt: skip
+
+    def rate(self, figure: str, subject: str, k1: int, n1: int, k0: int, n0: int) -> None:
+        """Queue a two-proportion z test; :meth:`run_rates` does them all at once."""
+        r1, r0 = k1 / n1, k0 / n0
+        self.add(figure, subject, "rate", "z", r0, r1, r1 - r0, math.nan, math.nan)
+        self.pending.append((len(self.rows) - 1, k1, n1, k0, n0))
+
+    def run_rates(self) -> None:
+        if not self.pending:
+            return
+        index, k1, n1, k0, n0 = (np.asarray(x) for x in zip(*self.pending, strict=True))
+        z, p = stats.two_proportion_z(k1, n1, k0, n0)
+        for i, zi, pi in zip(index, z, p, strict=True):
+            self.rows[i]["statistic"], self.rows[i]["p_value"] = float(zi), float(pi)
+        self.pending.clear()
+
+    def pmf(self, figure: str, subject: str, h1: np.ndarray, h0: np.ndarray) -> float:
+        size = max(len(h1), len(h0))
+        a = np.pad(np.asarray(h1), (0, size - len(h1)))
+        b = np.pad(np.asarray(h0), (0, size - len(h0)))
+        statistic, _, p = chi2_homogeneity(a, b)
+        self.add(figure, subject, "pmf", "chi2", math.nan, math.nan, total_variation(a, b),
+                 statistic, p)  # fmt: skip
+        return p
+
+    def mean(self, figure: str, subject: str, m1: float, se1: float, m0: float, se0: float,
+             df: float = math.inf) -> None:  # fmt: skip
+        """Difference of two means in standard errors; Student t with ``df`` when the
+        errors are themselves estimated from few batches."""
+        z, p = _z_p(m1 - m0, math.sqrt(se1**2 + se0**2))
+        if math.isfinite(df) and math.isfinite(z):
+            p = float(2.0 * sps.t.sf(abs(z), df))
+        self.add(figure, subject, "mean", "t" if math.isfinite(df) else "z", m0, m1,
+                 m1 - m0, z, p)  # fmt: skip
+
+
+def _pairs(res: Result) -> dict[tuple[str, str, str], int]:
+    names = [name for _, name in res.layout.combatants]
+    out = {}
+    for p in np.flatnonzero(res.tallies.attempts.sum(axis=1)):
+        a, k, d = res.layout.unpair(int(p))
+        out[(names[a], res.layout.attacks[k], names[d])] = int(p)
+    return out
+
+
+def _attack_rows(rows: _Rows, cur: Result, base: Result, notes: list[str]) -> None:
+    c_pairs, b_pairs = _pairs(cur), _pairs(base)
+    tc, tb = cur.tallies, base.tallies
+    for pair, pc in c_pairs.items():
+        subject = f"{pair[0]} {pair[1]} → {pair[2]}"
+        pb = b_pairs.get(pair)
+        if pb is None:
+            notes.append(f"{rows.label}: {subject} is new (not in the baseline)")
+            continue
+        n1, n0 = int(tc.attempts[pc].sum()), int(tb.attempts[pb].sum())
+        rows.rate("hit_rate", subject, int(tc.hits[pc].sum()), n1, int(tb.hits[pb].sum()), n0)
+        k1, k0 = int(tc.crits[pc].sum()), int(tb.crits[pb].sum())
+        if k1 or k0:
+            rows.rate("crit_rate", subject, k1, n1, k0, n0)
+        m1, se1, df1 = _batch_se(tc.damage_sum[pc], tc.attempts[pc])
+        m0, se0, df0 = _batch_se(tb.damage_sum[pb], tb.attempts[pb])
+        rows.mean("mean_damage", subject, m1, se1, m0, se0, _welch_df(se1, df1, se0, df0))
+        rows.pmf("damage_pmf", subject, tc.damage_hist[pc], tb.damage_hist[pb])
+    for pair in b_pairs.keys() - c_pairs.keys():
+        notes.append(f"{rows.label}: {pair[0]} {pair[1]} → {pair[2]} is gone "
+                     "(in the baseline, not in this run)")  # fmt: skip
+
+
+def _ttd_hist(res: Result, c: int) -> np.ndarray:
+    """First-down round counts, rounds 1..R, then one bin for never downed."""
+    down = res.tallies.down_round[c]
+    return np.append(down[1:], res.encounters - down.sum())
+
+
+def _median(res: Result, c: int) -> float | None:
+    km = stats.kaplan_meier(res.tallies.down_round[c], res.tallies.censor_round[c])
+    return stats.km_median(km)
+
+
+def _combatant_rows(rows: _Rows, cur: Result, base: Result, notes: list[str]) -> None:
+    b_index = {name: c for c, (_, name) in enumerate(base.layout.combatants)}
+    n1, n0 = cur.encounters, base.encounters
+    seen = set()
+    for c, (_, name) in enumerate(cur.layout.combatants):
+        cb = b_index.get(name)
+        if cb is None:
+            notes.append(f"{rows.label}: combatant {name} is new (not in the baseline)")
+            continue
+        seen.add(name)
+        d1, d0 = int(cur.tallies.down_round[c].sum()), int(base.tallies.down_round[cb].sum())
+        rows.rate("down_rate", name, d1, n1, d0, n0)
+        p = rows.pmf("time_to_down", name, _ttd_hist(cur, c), _ttd_hist(base, cb))
+        med1, med0 = _median(cur, c), _median(base, cb)
+        if med1 is not None or med0 is not None:
+            change = math.inf if med1 is None or med0 is None else med1 - med0
+            rows.add("median_time_to_down", name, "median", "chi2", _nan(med0), _nan(med1),
+                     change, rows.rows[-1]["statistic"], p)  # fmt: skip
+        for e, event in enumerate(cur.layout.events):
+            if event in base.layout.events:
+                e0 = base.layout.events.index(event)
+                k1 = int(cur.tallies.event_round[c, e].sum())
+                k0 = int(base.tallies.event_round[cb, e0].sum())
+                rows.rate(f"{event}_rate", name, k1, n1, k0, n0)
+    for name in b_index.keys() - seen:
+        notes.append(f"{rows.label}: combatant {name} is gone (in the baseline only)")
+    if getattr(cur.layout, "statuses", False) and getattr(base.layout, "statuses", False):
+        _status_rows(rows, cur, base, b_index)
+
+
+def _per_encounter(res: Result, c: int) -> tuple[float, float, int]:
+    """Mean status damage per encounter of combatant ``c``, its error and df."""
+    sums = getattr(res.tallies, "status_damage")[c]  # noqa: B009 (a field some versions lack)
+    batches = len(sums)
+    # Encounter i is in batch i * B // n, so batch b holds ceil((b+1)n/B) − ceil(bn/B).
+    encounters = np.diff(-(-np.arange(batches + 1, dtype=np.int64) * res.encounters // batches))
+    return _batch_se(sums, encounters)
+
+
+def _status_rows(rows: _Rows, cur: Result, base: Result, b_index: dict[str, int]) -> None:
+    """Mean damage from statuses per encounter, for systems that tally it."""
+    for c, (_, name) in enumerate(cur.layout.combatants):
+        if name in b_index:
+            m1, se1, df1 = _per_encounter(cur, c)
+            m0, se0, df0 = _per_encounter(base, b_index[name])
+            if m1 or m0:
+                rows.mean("mean_status_damage", name, m1, se1, m0, se0,
+                          _welch_df(se1, df1, se0, df0))  # fmt: skip
+
+
+def _nan(x: float | None) -> float:
+    return math.nan if x is None else float(x)
+
+
+def _outcome_rows(rows: _Rows, cur: Result, base: Result) -> None:
+    n1, n0 = cur.encounters, base.encounters
+    b_sides = {s: i for i, s in enumerate(base.layout.sides)}
+    for i, side in enumerate(cur.layout.sides):
+        if side in b_sides:
+            rows.rate("win_rate", side, int(cur.tallies.winner[i]), n1,
+                      int(base.tallies.winner[b_sides[side]]), n0)  # fmt: skip
+    rows.rate("draw_rate", "draw", int(cur.tallies.winner[-1]), n1,
+              int(base.tallies.winner[-1]), n0)  # fmt: skip
+    rows.pmf("rounds_pmf", "encounter length", cur.tallies.rounds, base.tallies.rounds)
+    (m1, v1), (m0, v0) = (stats.histogram_mean_var(r.tallies.rounds) for r in (cur, base))
+    rows.mean("mean_rounds", "encounter length", m1, math.sqrt(v1 / n1), m0, math.sqrt(v0 / n0))
+
+
+def key(res: Any) -> tuple[str, str]:
+    """What identifies a scenario across runs: (rules id, scenario id)."""
+    return (res.rules, res.scenario)
+
+
+def label(res: Any) -> str:
+    """``scenario (rules)``: how notes and lists name a scenario."""
+    return f"{res.scenario} ({res.rules})"
+
+
+def scenario_rows(
+    cur: Result, base: Result, tolerance: dict[str, float] | None = None
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """Unadjusted comparison rows of one scenario and notes on what could not be compared.
+
+    Parameters
+    ----------
+    cur, base : Result
+        This run and the baseline of the same scenario.
+    tolerance : dict, optional
+        Tolerance per kind (``rate``, ``pmf``, ``mean``, ``median``); defaults fill gaps.
+    """
+    rows = _Rows(cur.scenario, cur.rules, {**DEFAULT_TOLERANCE, **(tolerance or {})})
+    notes: list[str] = []
+    _attack_rows(rows, cur, base, notes)
+    _combatant_rows(rows, cur, base, notes)
+    _outcome_rows(rows, cur, base)
+    rows.run_rates()
+    return rows.rows, notes
+
+
+# -- a whole run ---------------------------------------------------------------------------
+
+
+@dataclass
+class DriftReport:
+    """All figures of a run compared with the baseline.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        One row per figure, columns :data:`DRIFT_COLUMNS`, drifted figures first, then
+        by adjusted p-value.
+    alpha : float
+        The threshold on Holm-adjusted p-values.
+    notes : list of str
+        What could not be compared (scenarios or figures in only one of the runs).
+    """
+
+    table: pd.DataFrame
+    alpha: float
+    notes: list[str]
+
+    @property
+    def drifted(self) -> pd.DataFrame:
+        """The rows of the figures that drifted."""
+        return self.table[self.table.drifted]
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing drifted."""
+        return not bool(self.table.drifted.any())
+
+
+def _finish(rows: list[dict[str, Any]], notes: list[str], alpha: float) -> DriftReport:
+    table = pd.DataFrame({c: [r[c] for r in rows] for c in DRIFT_COLUMNS[:-3]})
+    p = table.p_value.to_numpy(dtype=float)
+    table["p_holm"] = stats.holm_adjust(p) if len(p) else p
+    table["significant"] = table.p_holm < alpha
+    table["drifted"] = table.significant & table.beyond_tolerance
+    table = table.sort_values(["drifted", "p_holm"], ascending=[False, True], kind="stable")
+    return DriftReport(table.reset_index(drop=True), alpha, notes)
+
+
+def compare_results(
+    current: Sequence[Result],
+    baseline: Sequence[Result],
+    alpha: float = DEFAULT_ALPHA,
+    tolerances: dict[tuple[str, str], dict[str, float]] | None = None,
+) -> DriftReport:
+    """Compare simulation results with baseline results, scenario by scenario.
+
+    Parameters
+    ----------
+    current, baseline : sequence of Result
+        Matched by (rules id, scenario id); scenarios in only one list are noted, not
+        compared.
+    alpha : float
+        Threshold on the Holm-adjusted p-values (over all figures of all scenarios).
+    tolerances : dict, optional
+        Per (rules id, scenario id), the tolerances by kind (defaults: :data:`DEFAULT_TOLERANCE`).
+
+    Returns
+    -------
+    DriftReport
+    """
+    by_key = {key(r): r for r in baseline}
+    rows: list[dict[str, Any]] = []
+    notes: list[str] = []
+    for res in current:
+        base = by_key.get(key(res))
+        if base is None:
+            notes.append(f"{label(res)}: no baseline yet (not compared)")
+            continue
+        more, said = scenario_rows(res, base, (tolerances or {}).get(key(res)))
+        rows += more
+        notes += said
+    seen = {key(r) for r in current}
+    notes += [f"{label(r)}: in the baseline but not run (not compared)"
+              for k, r in by_key.items() if k not in seen]  # fmt: skip
+    return _finish(rows, notes, alpha)
+
+
+def compare(current: Sequence[Any], baseline: Sequence[Any],
+            alpha: float = DEFAULT_ALPHA) -> DriftReport:  # fmt: skip
+    """Compare report runs (:class:`simlab.report.results.ScenarioRun`) with a baseline.
+
+    Each scenario's tolerances are those of the current run (its ``drift_tolerance:``).
+    """
+    tolerances = {key(r): r.drift_tolerance for r in current}
+    return compare_results([r.result for r in current], [r.result for r in baseline], alpha,
+                           tolerances)  # fmt: skip

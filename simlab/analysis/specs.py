@@ -1,0 +1,264 @@
+"""Balance specs: a scenario's ``expect:`` entries measured on a simulation.
+
+Each entry (:class:`simlab.scenario.common.Expectation`) names a figure, what it is
+measured on and a bound. :func:`evaluate` measures the figure with its 95% interval and
+gives a verdict: ``pass`` when the measured value is within the bound, ``fail``
+otherwise. When the interval crosses the bound the verdict is flagged ``borderline``
+(more encounters would settle it); ``strict=True`` counts a borderline pass as a failure.
+
+Intervals: Wilson (Clopper–Pearson when rare) for rates, batch means for mean damage,
+the Greenwood log(−log) band for ``down_by_round`` and, read off that band, for the
+Kaplan–Meier median; the standard error of the mean for ``mean_rounds``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simlab.analysis import stats
+from simlab.analysis.result import Result
+from simlab.errors import InputError
+from simlab.scenario.common import Expectation
+
+__all__ = ["SPEC_COLUMNS", "Verdict", "describe", "evaluate", "evaluate_all", "median_interval"]
+
+LEVEL = 0.95
+SPEC_COLUMNS = ["scenario", "rules", "spec", "figure", "measured", "ci_lo", "ci_hi", "low", "high",
+                "n", "verdict", "borderline", "note"]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome of one spec.
+
+    Attributes
+    ----------
+    spec : str
+        The spec in words.
+    measured, lo, hi : float
+        The measured figure and its 95% interval (NaN when nothing was measured).
+    n : int
+        Sample size behind it (attacks, encounters).
+    passed : bool
+        Whether the measured value satisfies the bound.
+    borderline : bool
+        Whether the interval crosses the bound.
+    note : str
+        The designer's note, or why nothing could be measured.
+    """
+
+    spec: str
+    figure: str
+    measured: float
+    lo: float
+    hi: float
+    low: float
+    high: float
+    n: int
+    passed: bool
+    borderline: bool
+    note: str = ""
+
+
+def _names(res: Result) -> list[str]:
+    return [name for _, name in res.layout.combatants]
+
+
+def _select(res: Result, name: str | None) -> list[int]:
+    """Combatant indices ``name`` designates (itself or its ``count:`` copies); all if None."""
+    names = _names(res)
+    if name is None:
+        return list(range(len(names)))
+    if name in names:
+        return [names.index(name)]
+    pattern = re.compile(rf"{re.escape(name)} \d+")
+    return [i for i, n in enumerate(names) if pattern.fullmatch(n)]
+
+
+def _attack_slots(res: Result, spec: Expectation) -> list[int]:
+    if spec.attack not in res.layout.attacks:
+        return []
+    k = res.layout.attacks.index(spec.attack)
+    attackers, defenders = _select(res, spec.attacker), _select(res, spec.defender)
+    return [res.layout.pair(a, k, d) for a in attackers for d in defenders]
+
+
+def _rate(k: int, n: int) -> tuple[float, float, float]:
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    lo, hi, _ = stats.rate_interval(k, n, LEVEL)
+    return k / n, float(lo), float(hi)
+
+
+def _measure_attack(res: Result, spec: Expectation) -> tuple[float, float, float, int]:
+    t = res.tallies
+    slots = _attack_slots(res, spec)
+    attempts = t.attempts[slots].sum(axis=0) if slots else np.zeros(1)
+    n = int(attempts.sum())
+    if spec.figure == "mean_damage":
+        if n == 0:
+            return math.nan, math.nan, math.nan, 0
+        m, lo, hi = stats.ratio_batch_means(t.damage_sum[slots].sum(axis=0), attempts, LEVEL)
+        return m, lo, hi, n
+    if spec.figure == "hit_rate":
+        k = int(t.hits[slots].sum()) if slots else 0
+    elif spec.figure == "crit_rate":
+        k = int(t.crits[slots].sum()) if slots else 0
+    else:  # damage_at_least
+        k = int(t.damage_hist[slots, spec.damage:].sum()) if slots else 0
+    return (*_rate(k, n), n)
+
+
+def _measure_combatant(res: Result, spec: Expectation) -> tuple[float, float, float, int]:
+    t, n = res.tallies, res.encounters
+    chosen = _select(res, spec.combatant)
+    down = t.down_round[chosen].sum(axis=0)
+    total = n * len(chosen)
+    if spec.figure == "down_rate":
+        return (*_rate(int(down.sum()), total), total)
+    if spec.figure == "event_rate":
+        if spec.event not in res.layout.events:
+            known = ", ".join(res.layout.events) or "none in these rules"
+            raise InputError(f"expected an event of rules {res.rules} ({known}); "
+                             f"got {spec.event!r}")  # fmt: skip
+        e = res.layout.events.index(spec.event)
+        return (*_rate(int(t.event_round[chosen, e].sum()), total), total)
+    km = stats.kaplan_meier(down, t.censor_round[chosen].sum(axis=0), LEVEL)
+    if spec.figure == "down_by_round":
+        upto = km[km.time <= spec.round]
+        if upto.empty:
+            return 0.0, 0.0, 0.0, total
+        last = upto.iloc[-1]
+        return (1 - float(last.survival), 1 - float(last.survival_hi),
+                1 - float(last.survival_lo), total)  # fmt: skip
+    median = stats.km_median(km)
+    lo, hi = median_interval(km)
+    inf = math.inf
+    return (inf if median is None else median, inf if lo is None else lo,
+            inf if hi is None else hi, total)  # fmt: skip
+
+
+def median_interval(km: pd.DataFrame) -> tuple[float | None, float | None]:
+    """Interval of the Kaplan–Meier median from the survival band (Brookmeyer–Crowley style).
+
+    The lower end is the first round whose lower band is at most 1/2, the upper end the
+    first round whose upper band is; None where the band never gets that low.
+    """
+    times = km["time"].to_numpy()
+    out: list[float | None] = []
+    for column in ("survival_lo", "survival_hi"):
+        hit = km[column].to_numpy() <= 0.5 + 1e-12
+        out.append(float(times[np.argmax(hit)]) if hit.any() else None)
+    return out[0], out[1]
+
+
+def _measure(res: Result, spec: Expectation) -> tuple[float, float, float, int]:
+    n = res.encounters
+    if spec.figure in ("hit_rate", "crit_rate", "mean_damage", "damage_at_least"):
+        return _measure_attack(res, spec)
+    if spec.figure in ("down_rate", "down_by_round", "median_time_to_down", "event_rate"):
+        return _measure_combatant(res, spec)
+    if spec.figure == "win_rate":
+        side = res.layout.sides.index(str(spec.side))
+        return (*_rate(int(res.tallies.winner[side]), n), n)
+    if spec.figure == "draw_rate":
+        return (*_rate(int(res.tallies.winner[-1]), n), n)
+    mean, var = stats.histogram_mean_var(res.tallies.rounds)
+    half = 1.959963984540054 * math.sqrt(var / n)
+    return mean, mean - half, mean + half, n
+
+
+_WORDS = {
+    "hit_rate": "hit rate", "crit_rate": "crit rate", "mean_damage": "mean damage",
+    "damage_at_least": "P(damage ≥ {damage})", "down_rate": "down rate",
+    "down_by_round": "P(Downed by round {round})",
+    "median_time_to_down": "median time-to-down (rounds)", "event_rate": "{event} rate",
+    "win_rate": "win rate", "draw_rate": "draw rate", "mean_rounds": "mean encounter length",
+}  # fmt: skip
+
+
+def describe(spec: Expectation) -> str:
+    """The spec in words, e.g. ``stone-strike hit rate (→ Kaito) at least 0.6``."""
+    figure = _WORDS[spec.figure].format(damage=spec.damage, round=spec.round, event=spec.event)
+    if spec.attack is not None:
+        who = spec.attack if spec.attacker is None else f"{spec.attacker}'s {spec.attack}"
+        target = f" (→ {spec.defender})" if spec.defender else ""
+        subject = f"{who} {figure}{target}"
+    elif spec.combatant is not None:
+        subject = f"{_possessive(spec.combatant)} {figure}"
+    elif spec.side is not None:
+        subject = f"{_possessive(spec.side)} {figure}"
+    else:
+        subject = figure
+    low, high = spec.bounds
+    if spec.between is not None:
+        return f"{subject} between {low:g} and {high:g}"
+    return f"{subject} at least {low:g}" if spec.at_least is not None else \
+        f"{subject} at most {high:g}"
+
+
+def _possessive(name: str) -> str:
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def evaluate(res: Result, spec: Expectation | dict[str, Any]) -> Verdict:
+    """Measure one spec on a simulation and give its verdict.
+
+    Parameters
+    ----------
+    res : Result
+        The simulation of the spec's scenario.
+    spec : Expectation or dict
+        An ``expect:`` entry (a dict is validated as one).
+
+    Returns
+    -------
+    Verdict
+        A spec whose attack never happened fails, with a note saying so.
+    """
+    if not isinstance(spec, Expectation):
+        spec = Expectation.model_validate(spec, strict=False)
+    measured, lo, hi, n = _measure(res, spec)
+    low, high = spec.bounds
+    text = describe(spec)
+    if n == 0 or math.isnan(measured):
+        return Verdict(text, spec.figure, math.nan, math.nan, math.nan, low, high, n, False,
+                       False, spec.note or "never measured: no such attacks happened")  # fmt: skip
+    passed = low <= measured <= high
+    borderline = (lo < low <= hi) or (lo <= high < hi)
+    return Verdict(text, spec.figure, measured, lo, hi, low, high, n, passed, borderline,
+                   spec.note)  # fmt: skip
+
+
+def evaluate_all(runs: Sequence[Any], strict: bool = False) -> pd.DataFrame:
+    """Every spec of every scenario run, one row each (columns :data:`SPEC_COLUMNS`).
+
+    Parameters
+    ----------
+    runs : sequence of ScenarioRun
+        Report runs; their ``expect`` lists are measured on their results.
+    strict : bool
+        Count a borderline pass as a failure.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``verdict`` is ``pass`` or ``fail``; ``borderline`` flags an interval that
+        crosses the bound.
+    """
+    rows = []
+    for run in runs:
+        for spec in run.expect:
+            v = evaluate(run.result, spec)
+            passed = v.passed and not (strict and v.borderline)
+            rows.append((run.scenario, run.rules, v.spec, v.figure, v.measured, v.lo, v.hi,
+                         v.low, v.high, v.n, "pass" if passed else "fail", v.borderline,
+                         v.note))  # fmt: skip
+    return pd.DataFrame(rows, columns=SPEC_COLUMNS)

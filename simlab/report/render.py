@@ -1,0 +1,524 @@
+"""The balance report: ``report.html`` (self-contained), ``report.md`` and the PNGs.
+
+Per scenario: its identity (seed, sample size, simlab version, rules id), the balance
+specs' verdicts, the comparison with the baseline, the hit- and crit-rate table with
+intervals, damage curves (distribution and "at least x", per attack against each
+defender, the exact answer overlaid where there is one), Kaplan–Meier time-to-down
+curves per side with their bands and censoring, and the win and draw rates.
+
+``report.html`` inlines every image as base64 PNG and its style sheet, and refers to
+nothing outside itself (no scripts, fonts or links to the web), so it opens offline.
+``report.md`` has the same tables with links to the PNG files, for CI job summaries.
+Plots are drawn on Agg figures of their own, whatever pyplot's backend.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import math
+import os
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import pandas as pd
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from simlab import __version__
+from simlab.analysis.drift import DriftReport, label
+from simlab.analysis.result import Result
+from simlab.analysis.specs import median_interval
+from simlab.report import plots
+from simlab.report.files import atomic_write
+from simlab.report.results import ScenarioRun, save_results
+
+__all__ = ["render_report"]
+
+PNG_DIR = "png"
+DPI = 80
+#: At most this many defenders per damage plot (the rest are in the tables).
+MAX_DEFENDERS = 6
+
+
+@dataclass
+class Picture:
+    """One PNG of the report."""
+
+    file: str
+    title: str
+    png: bytes
+    kind: str = "rates"
+
+    @property
+    def data_uri(self) -> str:
+        """The PNG inline, for ``<img src=…>``."""
+        return "data:image/png;base64," + base64.b64encode(self.png).decode("ascii")
+
+
+@dataclass
+class Section:
+    """What the report shows for one scenario."""
+
+    run: ScenarioRun
+    anchor: str
+    identity: list[tuple[str, str]]
+    attacks: list[list[str]]
+    combatant_header: list[str]
+    combatants: list[list[str]]
+    outcome: list[list[str]]
+    specs: list[list[str]]
+    drift: list[list[str]]
+    notes: list[str]
+    pictures: list[Picture] = field(default_factory=list)
+
+
+# -- formatting --------------------------------------------------------------------------
+
+
+def _f(x: Any, digits: int = 3) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "—"
+    if isinstance(x, float) and math.isinf(x):
+        return "not reached"
+    return f"{x:.{digits}f}"
+
+
+def _ci(value: Any, lo: Any, hi: Any, digits: int = 3) -> str:
+    return f"{_f(value, digits)} [{_f(lo, digits)}, {_f(hi, digits)}]"
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or "x"
+
+
+def _png(draw: Callable[[Figure], None], size: tuple[float, float]) -> bytes:
+    fig = Figure(figsize=size, dpi=DPI, layout="constrained")
+    FigureCanvasAgg(fig)
+    draw(fig)
+    buf = io.BytesIO()
+    # No metadata: no software string (with its web address) or date inside the PNG.
+    fig.savefig(buf, format="png", metadata={"Software": None})
+    return buf.getvalue()
+
+
+# -- tables ------------------------------------------------------------------------------
+
+
+ATTACK_HEADER = ["attacker", "attack", "defender", "attempts", "hit rate [95%]",
+                 "crit rate [95%]", "mean damage [95%]", "exact hit / crit / mean"]  # fmt: skip
+COMBATANT_HEADER = ["combatant", "side", "down rate [95%]", "median time-to-down [95%]",
+                    "censored (never downed)"]  # fmt: skip
+OUTCOME_HEADER = ["side", "wins", "win rate [95%]"]
+SPEC_HEADER = ["spec", "measured [95%]", "n", "verdict"]
+DRIFT_HEADER = ["status", "figure", "subject", "baseline", "current", "change", "Holm p",
+                "tolerance"]  # fmt: skip
+
+
+def _exact_attacks(run: ScenarioRun) -> dict[tuple[str, str, str], dict[str, Any]]:
+    return {(e["attacker"], e["attack"], e["defender"]): e
+            for e in (run.exact or {}).get("attacks", [])}  # fmt: skip
+
+
+def _attack_rows(run: ScenarioRun) -> list[list[str]]:
+    res = run.result
+    rates, damage = res.hit_rates(), res.damage()
+    answers = _exact_attacks(run)
+    rows = []
+    for r, d in zip(rates.itertuples(), damage.itertuples(), strict=True):
+        ex = answers.get((r.attacker, r.attack, r.defender))
+        exact = "—" if ex is None else (f"{ex['hit_rate']:.4f} / {ex['crit_rate']:.4f} / "
+                                        f"{ex['mean_damage']:.3f}")  # fmt: skip
+        rows.append([r.attacker, r.attack, r.defender, f"{r.attempts:,}",
+                     _ci(r.hit_rate, r.hit_rate_ci95_lo, r.hit_rate_ci95_hi),
+                     _ci(r.crit_rate, r.crit_rate_ci95_lo, r.crit_rate_ci95_hi),
+                     _ci(d.mean_damage, d.mean_damage_ci95_lo, d.mean_damage_ci95_hi, 2),
+                     exact])  # fmt: skip
+    return rows
+
+
+def _combatant_rows(res: Result) -> tuple[list[str], list[list[str]]]:
+    from simlab.analysis import stats
+
+    table = res.combatants()
+    events = list(res.layout.events)
+    status = None
+    if getattr(res.layout, "statuses", False) and hasattr(res, "status_damage"):
+        status = res.status_damage()
+    rows = []
+    for c, row in enumerate(table.itertuples()):
+        km = stats.kaplan_meier(res.tallies.down_round[c], res.tallies.censor_round[c])
+        lo, hi = median_interval(km)
+        median = math.inf if row.median_round is None or pd.isna(row.median_round) \
+            else row.median_round
+        rows.append([row.combatant, row.side,
+                     _ci(row.down_rate, row.down_rate_ci95_lo, row.down_rate_ci95_hi),
+                     _ci(median, math.inf if lo is None else lo,
+                         math.inf if hi is None else hi, 0),
+                     f"{row.censored:,}",
+                     *(_f(float(table[f"{e}_rate"].iloc[c])) for e in events)])  # fmt: skip
+        if status is not None:
+            st = status.iloc[c]
+            rows[-1].append(_ci(st.mean_status_damage, st.mean_status_damage_ci95_lo,
+                                st.mean_status_damage_ci95_hi, 2))  # fmt: skip
+    extra = [] if status is None else ["status damage per encounter [95%]"]
+    return COMBATANT_HEADER + [f"{e} rate" for e in events] + extra, rows
+
+
+def _outcome_rows(res: Result) -> list[list[str]]:
+    wins = res.win_rates()
+    return [[r.side, f"{r.wins:,}", _ci(r.win_rate, r.win_rate_ci95_lo, r.win_rate_ci95_hi)]
+            for r in wins.itertuples()]  # fmt: skip
+
+
+def _spec_rows(specs: pd.DataFrame | None, run: ScenarioRun) -> list[list[str]]:
+    if specs is None or specs.empty:
+        return []
+    rows = []
+    for s in specs[(specs.scenario == run.scenario) & (specs.rules == run.rules)].itertuples():
+        digits = 0 if s.figure == "median_time_to_down" else 3
+        verdict = s.verdict.upper() + (" (borderline: the interval crosses the bound)"
+                                       if s.borderline else "")  # fmt: skip
+        spec = s.spec + (f" — {s.note}" if s.note else "")
+        rows.append([spec, _ci(s.measured, s.ci_lo, s.ci_hi, digits), f"{s.n:,}", verdict])
+    return rows
+
+
+def drift_status(row: Any) -> str:
+    """``DRIFT``, ``changed, within tolerance`` or ``ok`` for one drift-table row."""
+    if row.drifted:
+        return "DRIFT"
+    return "changed, within tolerance" if row.significant else "ok"
+
+
+def drift_cells(row: Any) -> list[str]:
+    """The displayed cells of one drift-table row (see :data:`DRIFT_HEADER`)."""
+    change = f"TV {row.change:.3f}" if row.kind == "pmf" else f"{row.change:+.4g}"
+    tol = f"TV {row.tolerance:g}" if row.kind == "pmf" else (
+        f"{row.tolerance:g} × max(|base|, 1)" if row.kind == "mean" else f"{row.tolerance:g}")
+    return [drift_status(row), row.figure, row.subject, _f(row.baseline, 4),
+            _f(row.current, 4), change, f"{row.p_holm:.2g}", tol]  # fmt: skip
+
+
+def _drift_rows(drift: DriftReport | None, run: ScenarioRun) -> list[list[str]]:
+    if drift is None:
+        return []
+    t = drift.table
+    return [drift_cells(r) for r in t[(t.scenario == run.scenario)
+                                      & (t.rules == run.rules)].itertuples()]
+
+
+# -- pictures ----------------------------------------------------------------------------
+
+
+def _pictures(run: ScenarioRun) -> list[Picture]:
+    res = run.result
+    slug = f"{_slug(run.rules)}-{_slug(run.scenario)}"
+    out: list[Picture] = []
+    n_pairs = len(res.hit_rates())
+
+    def rates(fig: Figure) -> None:
+        plots.plot_hit_rates(run, ax=fig.add_subplot())
+
+    out.append(Picture(f"{slug}-hit-rates.png", "hit and crit rates (95% intervals)",
+                       _png(rates, (7.5, 1.2 + 0.3 * max(n_pairs, 1)))))
+    pmf = res.damage_pmf()
+    seen: set[str] = set()
+    for attacker, attack in dict.fromkeys(zip(pmf.attacker, pmf.attack, strict=True)):
+        defenders = list(dict.fromkeys(pmf[(pmf.attacker == attacker)
+                                           & (pmf.attack == attack)].defender))[:MAX_DEFENDERS]
+
+        def draw(fig: Figure, a: str = attacker, k: str = attack, ds: list = defenders) -> None:
+            left, right = fig.subplots(1, 2)
+            for d in ds:
+                plots.plot_damage_pmf(run, a, k, d, ax=left)
+                plots.plot_damage_at_least(run, a, k, d, ax=right)
+            left.set_title(f"{a} · {k}: damage distribution", fontsize=10)
+            right.set_title(f"{a} · {k}: at least x damage", fontsize=10)
+
+        name = _unique(f"{slug}-damage-{_slug(attacker)}-{_slug(attack)}.png", seen)
+        out.append(Picture(name, f"{attacker} · {attack}: damage", _png(draw, (10.0, 3.4)),
+                           "damage"))
+    for side in res.layout.sides:
+
+        def survival(fig: Figure, s: str = side) -> None:
+            plots.plot_survival(run, side=s, ax=fig.add_subplot())
+
+        name = _unique(f"{slug}-survival-{_slug(side)}.png", seen)
+        out.append(Picture(name, f"time-to-down · {side}", _png(survival, (7.0, 3.4)),
+                           "survival"))
+    def outcome(fig: Figure) -> None:
+        plots.plot_win_rates(run, ax=fig.add_subplot())
+
+    size = (5.0, 1.2 + 0.35 * (len(res.layout.sides) + 1))
+    out.append(Picture(f"{slug}-outcome.png", "outcome", _png(outcome, size), "outcome"))
+    return out
+
+
+def _unique(name: str, seen: set[str]) -> str:
+    stem, k = name[:-4], 2
+    while name in seen:
+        name = f"{stem}-{k}.png"
+        k += 1
+    seen.add(name)
+    return name
+
+
+# -- the document ------------------------------------------------------------------------
+
+
+def _section(run: ScenarioRun, specs: pd.DataFrame | None, drift: DriftReport | None,
+             anchors: set[str]) -> Section:  # fmt: skip
+    res = run.result
+    identity = [("rules", run.rules), ("encounters", f"{res.encounters:,}"),
+                ("seed", str(res.seed)), ("simlab version", run.simlab_version),
+                ("round cap", str(res.layout.max_rounds)),
+                ("scenario file", run.source or "—"),
+                ("mean encounter length", f"{res.mean_rounds():.2f} rounds"),
+                ("exact engine", _exact_note(run))]  # fmt: skip
+    header, combatants = _combatant_rows(res)
+    notes = [n for n in (drift.notes if drift else []) if n.startswith(f"{label(run)}:")]
+    anchor = _anchor(f"{run.rules}-{run.scenario}", anchors)
+    return Section(run, anchor, identity, _attack_rows(run), header, combatants,
+                   _outcome_rows(res), _spec_rows(specs, run), _drift_rows(drift, run), notes,
+                   _pictures(run))  # fmt: skip
+
+
+def _anchor(scenario: str, seen: set[str]) -> str:
+    anchor, k = _slug(scenario), 2
+    while anchor in seen:
+        anchor = f"{_slug(scenario)}-{k}"
+        k += 1
+    seen.add(anchor)
+    return anchor
+
+
+def _exact_note(run: ScenarioRun) -> str:
+    if run.exact is None:
+        return "no exact answers for these rules"
+    solved = len(run.exact.get("attacks", []))
+    duel = " and the duel's time-to-down" if run.exact.get("combatants") else ""
+    return f"{solved} pair(s){duel} solved exactly; drawn dashed on the plots"
+
+
+_HTML = jinja2.Template(
+    """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>{{ title }}</title>
+<style>
+body { font-family: sans-serif; margin: 1.5em auto; max-width: 1100px; color: #222; }
+h1 { font-size: 1.5em; } h2 { border-bottom: 1px solid #ccc; margin-top: 2em; }
+h3 { font-size: 1.05em; margin-top: 1.4em; }
+table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }
+th, td { border: 1px solid #ddd; padding: 0.2em 0.5em; text-align: left; }
+th { background: #f3f3f3; } td.num { text-align: right; }
+.bad { color: #b00; font-weight: bold; } .pass { color: #070; }
+.note { color: #666; font-size: 0.85em; } img { max-width: 100%; display: block; }
+figure { margin: 0.8em 0; } figcaption { font-size: 0.8em; color: #555; }
+</style></head>
+<body>
+<h1>{{ title }}</h1>
+<p class="note">simlab {{ version }} · {{ sections|length }} scenario(s){% if baseline %}
+ · compared with baseline {{ baseline }} (Holm-adjusted p &lt; {{ alpha }} and beyond
+ tolerance){% endif %}</p>
+{% if drift_lines %}<h2>Drift</h2><ul>{% for line in drift_lines %}
+<li class="bad">{{ line }}</li>{% endfor %}</ul>
+{% elif baseline %}<p class="pass">No figure drifted from the baseline.</p>{% endif %}
+{% if spec_failures %}<h2>Failed specs</h2><ul>{% for line in spec_failures %}
+<li class="bad">{{ line }}</li>{% endfor %}</ul>{% endif %}
+<ul>{% for s in sections %}<li><a href="#{{ s.anchor }}">{{ s.run.scenario }}</a>
+({{ s.run.rules }})</li>{% endfor %}</ul>
+{% for s in sections %}
+<h2 id="{{ s.anchor }}">{{ s.run.scenario }} <small>({{ s.run.rules }})</small></h2>
+<table>{% for k, v in s.identity %}<tr><th>{{ k }}</th><td>{{ v }}</td></tr>{% endfor %}</table>
+{% if s.specs %}<h3>Balance specs</h3>{{ table(SPEC_HEADER, s.specs) }}{% endif %}
+{% if s.drift or s.notes %}<h3>Compared with the baseline</h3>
+{% for n in s.notes %}<p class="note">{{ n }}</p>{% endfor %}
+{% if s.drift %}<details{% if s.drift[0][0] == 'DRIFT' %} open{% endif %}>
+<summary>{{ s.drift|length }} figures</summary>{{ table(DRIFT_HEADER, s.drift) }}</details>
+{% endif %}{% endif %}
+<h3>Attacks</h3>{{ table(ATTACK_HEADER, s.attacks) }}
+{{ pictures(s, 'rates') }}
+<h3>Damage</h3><p class="note">Misses count as 0 damage. Dashed: the exact answer against
+a fresh defender, where the exact engine gives one.</p>
+{{ pictures(s, 'damage') }}
+<h3>Time-to-down</h3><p class="note">Round of first down; combatants never downed
+are censored at the end of their encounter (+ on the curves).</p>
+{{ table(s.combatant_header, s.combatants) }}
+{{ pictures(s, 'survival') }}
+<h3>Outcome</h3>{{ table(OUTCOME_HEADER, s.outcome) }}
+{{ pictures(s, 'outcome') }}
+{% endfor %}
+</body></html>
+""",
+    autoescape=True,
+)
+
+_PICTURES = jinja2.Template(
+    """{% for p in pictures %}<figure><img alt="{{ p.title }}" src="{{ p.data_uri }}">
+<figcaption>{{ p.title }}</figcaption></figure>
+{% endfor %}""",
+    autoescape=True,
+)
+
+_TABLE = jinja2.Template(
+    """<table><tr>{% for h in header %}<th>{{ h }}</th>{% endfor %}</tr>
+{% for row in rows %}<tr>{% for c in row %}<td{% if c == 'DRIFT' or c.startswith('FAIL')
+%} class="bad"{% elif c.startswith('PASS') %} class="pass"{% endif %}>{{ c }}</td>{% endfor %}</tr>
+{% endfor %}</table>""",
+    autoescape=True,
+)
+
+
+def _html_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> Any:
+    from markupsafe import Markup
+
+    return Markup(_TABLE.render(header=header, rows=rows))
+
+
+def _html_pictures(section: Section, kind: str) -> Any:
+    from markupsafe import Markup
+
+    return Markup(_PICTURES.render(pictures=[p for p in section.pictures if p.kind == kind]))
+
+
+def _md_cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    lines = ["| " + " | ".join(_md_cell(h) for h in header) + " |",
+             "|" + "---|" * len(header)]  # fmt: skip
+    lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def drift_lines(drift: DriftReport | None) -> list[str]:
+    """One line per drifted figure: ``scenario: figure subject: base → current (…)``."""
+    if drift is None:
+        return []
+    out = []
+    for r in drift.drifted.itertuples():
+        if r.kind == "pmf":
+            what = f"distribution moved (total variation {r.change:.3f})"
+        else:
+            what = f"{_f(r.baseline, 4)} → {_f(r.current, 4)} ({r.change:+.4g})"
+        out.append(f"{r.scenario} ({r.rules}): {r.figure} {r.subject}: {what}, "
+                   f"Holm p = {r.p_holm:.2g}")
+    return out
+
+
+def spec_failures(specs: pd.DataFrame | None) -> list[str]:
+    """One line per failed spec."""
+    if specs is None or specs.empty:
+        return []
+    return [f"{s.scenario} ({s.rules}): {s.spec}: measured "
+            f"{_ci(s.measured, s.ci_lo, s.ci_hi)}"
+            for s in specs[specs.verdict == "fail"].itertuples()]  # fmt: skip
+
+
+def _markdown(sections: list[Section], title: str, drift: DriftReport | None,
+              specs: pd.DataFrame | None, baseline: str | None) -> str:  # fmt: skip
+    out = [f"# {title}", "",
+           f"simlab {__version__} · {len(sections)} scenario(s) · full report with inline "
+           "plots: `report.html`"]  # fmt: skip
+    if baseline is not None:
+        lines = drift_lines(drift)
+        out += ["", "## Drift", ""]
+        out += [f"- **DRIFT** {line}" for line in lines] or ["No figure drifted from the "
+                                                              f"baseline `{baseline}`."]
+    failures = spec_failures(specs)
+    if failures:
+        out += ["", "## Failed specs", "", *(f"- **FAIL** {line}" for line in failures)]
+    for s in sections:
+        out += ["", f"## {s.run.scenario} ({s.run.rules})", "",
+                " · ".join(f"{k}: {v}" for k, v in s.identity), ""]  # fmt: skip
+        if s.specs:
+            out += ["### Balance specs", "", _md_table(SPEC_HEADER, s.specs), ""]
+        if s.drift or s.notes:
+            out += ["### Compared with the baseline", "", *(f"- {n}" for n in s.notes), ""]
+            changed = [r for r in s.drift if r[0] != "ok"]
+            if changed:
+                out += [_md_table(DRIFT_HEADER, changed), ""]
+            out += [f"{len(s.drift) - len(changed)} other figures unchanged.", ""]
+        out += ["### Attacks", "", _md_table(ATTACK_HEADER, s.attacks), ""]
+        out += ["### Time-to-down", "",
+                _md_table(s.combatant_header, s.combatants), ""]
+        out += ["### Outcome", "", _md_table(OUTCOME_HEADER, s.outcome), ""]
+        out += ["### Plots", "", *(f"- [{p.title}]({PNG_DIR}/{p.file})" for p in s.pictures)]
+    return "\n".join(out) + "\n"
+
+
+def _text_writer(text: str) -> Callable[[Path], None]:
+    def write(tmp: Path) -> None:
+        tmp.write_text(text, encoding="utf-8")
+
+    return write
+
+
+def _bytes_writer(data: bytes) -> Callable[[Path], None]:
+    def write(tmp: Path) -> None:
+        tmp.write_bytes(data)
+
+    return write
+
+
+def render_report(
+    runs: list[ScenarioRun],
+    out_dir: str | os.PathLike[str],
+    *,
+    specs: pd.DataFrame | None = None,
+    drift: DriftReport | None = None,
+    baseline: str | None = None,
+    title: str = "simlab balance report",
+    write_results: bool = True,
+) -> dict[str, Path]:
+    """Write ``report.html``, ``report.md``, the PNGs and ``results.json`` into ``out_dir``.
+
+    Parameters
+    ----------
+    runs : list of ScenarioRun
+        The scenarios, simulated or read back from a ``results.json``.
+    out_dir : path-like
+        The folder to write into (created); every file is written atomically.
+    specs : pandas.DataFrame, optional
+        Verdicts of the scenarios' ``expect:`` entries
+        (:func:`simlab.analysis.specs.evaluate_all`).
+    drift : DriftReport, optional
+        The comparison with a baseline (:func:`simlab.analysis.drift.compare`).
+    baseline : str, optional
+        The baseline's path, as shown on the page.
+    title : str
+        The page title.
+    write_results : bool
+        Also write ``results.json``.
+
+    Returns
+    -------
+    dict of str to Path
+        What was written: ``html``, ``markdown``, ``results`` and one entry per PNG.
+    """
+    out = Path(out_dir)
+    anchors: set[str] = set()
+    sections = [_section(run, specs, drift, anchors) for run in runs]
+    written: dict[str, Path] = {}
+    for s in sections:
+        for p in s.pictures:
+            written[p.file] = atomic_write(out / PNG_DIR / p.file, _bytes_writer(p.png))
+    html = _HTML.render(
+        title=title, version=__version__, sections=sections, baseline=baseline,
+        alpha=None if drift is None else f"{drift.alpha:g}", drift_lines=drift_lines(drift),
+        spec_failures=spec_failures(specs), table=_html_table, pictures=_html_pictures,
+        SPEC_HEADER=SPEC_HEADER,
+        DRIFT_HEADER=DRIFT_HEADER, ATTACK_HEADER=ATTACK_HEADER, OUTCOME_HEADER=OUTCOME_HEADER,
+    )  # fmt: skip
+    markdown = _markdown(sections, title, drift, specs, baseline)
+    written["html"] = atomic_write(out / "report.html", _text_writer(html))
+    written["markdown"] = atomic_write(out / "report.md", _text_writer(markdown))
+    if write_results:
+        written["results"] = save_results(runs, out / "results.json")
+    return written

@@ -1,0 +1,71 @@
+"""Open the HTML report in headless Chromium and check that every image loaded.
+
+Chromium is Debian's ``chromium`` package (``.ci/run`` installs it). In CI (``CI`` set)
+the test fails when it is missing; elsewhere it is skipped. A copy of the report gets a
+small script that, once the page has loaded, writes each image's state into the DOM;
+``--dump-dom`` prints that DOM. The report itself has no script at all.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from simlab import api
+from simlab.report.render import render_report
+
+ROOT = Path(__file__).resolve().parents[2]
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run",
+         "--virtual-time-budget=10000"]  # fmt: skip
+PROBE = """<script>
+window.addEventListener("load", () => {
+  const seen = [...document.images].map(i => ({alt: i.alt, complete: i.complete,
+                                               width: i.naturalWidth, height: i.naturalHeight}));
+  const out = document.createElement("pre");
+  out.id = "simlab-image-probe";
+  out.textContent = JSON.stringify(seen);
+  document.body.appendChild(out);
+});
+</script>"""
+
+
+def chromium() -> str:
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is not installed (CI must have it: see .ci/run)")
+        pytest.skip("chromium is not installed (apt-get install chromium)")
+    return found
+
+
+def test_every_image_of_the_report_loads_in_chromium(tmp_path: Path) -> None:
+    browser = chromium()
+    runs = [api.run_scenario(ROOT / "scenarios/shattered-spirits/quickstart.yaml", n=2000),
+            api.run_scenario(ROOT / "scenarios/zones-3d6/longsword-vs-plate.yaml", n=2000)]
+    render_report(runs, tmp_path / "report")
+    html = (tmp_path / "report/report.html").read_text(encoding="utf-8")
+    expected = len(re.findall(r"<img\b", html))
+    assert expected >= 8
+    probe = tmp_path / "probe.html"
+    # A broken image as a control: the probe must report it, and only it.
+    control = '<img alt="control" src="data:image/png;base64,AAAA">'
+    probe.write_text(html.replace("</body>", control + PROBE + "</body>"), encoding="utf-8")
+    done = subprocess.run(
+        [browser, *FLAGS, f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom",
+         probe.as_uri()],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    match = re.search(r'<pre id="simlab-image-probe">(.*?)</pre>', done.stdout, re.S)
+    assert match, f"chromium did not render the page: {done.stderr[-2000:]}"
+    images = json.loads(match.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    assert len(images) == expected + 1
+    broken = [i["alt"] for i in images if not (i["complete"] and i["width"] > 0
+                                               and i["height"] > 0)]  # fmt: skip
+    assert broken == ["control"], f"images that did not load: {broken}"

@@ -1,0 +1,96 @@
+"""`simlab report` and `simlab baseline update` as a designer and the nightly job run them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from simlab.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
+ROW_7 = "profile: [0, 0, 1, 2, 3, 4, 5, 7, 8, 9, 11]"
+ROW_7_RAISED = "profile: [0, 0, 1, 2, 3, 6, 5, 7, 8, 9, 11]"
+
+
+def simlab(*args: str):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+@pytest.fixture(scope="module")
+def baseline(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A baseline written by `simlab baseline update` for the quickstart scenario."""
+    folder = tmp_path_factory.mktemp("baseline")
+    scenario = folder / "quickstart.yaml"
+    scenario.write_text(QUICKSTART.read_text())
+    path = folder / "results.json"
+    done = simlab("baseline", "update", scenario, "--baseline", path, "-n", 4000)
+    assert done.exit_code == 0, done.output
+    assert "wrote baseline" in done.output
+    return path
+
+
+def test_report_writes_everything(tmp_path: Path) -> None:
+    done = simlab("report", QUICKSTART, "-n", 2000, "--seed", 5, "--out", tmp_path)
+    assert done.exit_code == 0, done.output
+    for name in ("report.html", "report.md", "results.json"):
+        assert (tmp_path / name).exists()
+    doc = json.loads((tmp_path / "results.json").read_text())
+    assert doc["scenarios"][0]["seed"] == 5 and doc["scenarios"][0]["encounters"] == 2000
+    assert "3 specs pass" in done.output
+
+
+def test_report_from_saved_results_needs_no_simulation(baseline: Path, tmp_path: Path) -> None:
+    done = simlab("report", "--from", baseline, "--out", tmp_path, "--baseline", baseline)
+    assert done.exit_code == 0, done.output
+    assert done.output.startswith("no drift from the baseline")
+    assert (tmp_path / "results.json").read_text() == baseline.read_text()
+
+
+def test_report_exits_1_on_drift_listing_it_first(baseline: Path, tmp_path: Path) -> None:
+    changed = tmp_path / "quickstart.yaml"
+    changed.write_text(QUICKSTART.read_text().replace(ROW_7, ROW_7_RAISED))
+    done = simlab("report", changed, "-n", 4000, "--seed", 8, "--out", tmp_path / "r",
+                  "--baseline", baseline)  # fmt: skip
+    assert done.exit_code == 1, done.output
+    lines = [line for line in done.output.splitlines() if not line.startswith("simulated")]
+    assert lines[0].startswith("DRIFT:")
+    assert "damage_pmf Brute stone-strike → Kaito" in "\n".join(lines[1:12])
+    markdown = (tmp_path / "r/report.md").read_text()
+    assert "**DRIFT**" in markdown.split("## quickstart")[0]
+
+
+def test_baseline_update_without_scenarios_reruns_the_baseline(baseline: Path,
+                                                               tmp_path: Path) -> None:  # fmt: skip
+    copy = tmp_path / "results.json"
+    copy.write_text(baseline.read_text())
+    done = simlab("baseline", "update", "--baseline", copy)
+    assert done.exit_code == 0, done.output
+    # Same scenario file, sample size and seed: the same numbers, byte for byte.
+    assert copy.read_text() == baseline.read_text()
+
+
+def test_report_refuses_a_missing_baseline_before_simulating(tmp_path: Path) -> None:
+    done = simlab("report", QUICKSTART, "--baseline", tmp_path / "nope.json")
+    assert done.exit_code == 2
+    assert "no such file" in done.output
+    assert "simulated" not in done.output
+
+
+def test_report_needs_scenarios_or_results(tmp_path: Path) -> None:
+    assert simlab("report", "--out", tmp_path).exit_code == 2
+    both = simlab("report", QUICKSTART, "--from", tmp_path)
+    assert both.exit_code == 2 and "got both" in both.output
+
+
+def test_report_takes_folders(tmp_path: Path) -> None:
+    folder = tmp_path / "scn"
+    (folder / "deep").mkdir(parents=True)
+    (folder / "deep/q.yaml").write_text(QUICKSTART.read_text())
+    (folder / "q2.yaml").write_text(QUICKSTART.read_text())  # same id and rules: refused
+    done = simlab("report", folder, "-n", 500, "--out", tmp_path / "out")
+    assert done.exit_code == 2
+    assert "expected a scenario id not used by" in done.output

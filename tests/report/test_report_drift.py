@@ -1,0 +1,157 @@
+"""The drift gate: its tests, its false-alarm rate on pure noise, and real changes caught."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+from simlab import api
+from simlab.analysis.drift import DEFAULT_ALPHA, chi2_homogeneity, compare, compare_results
+from simlab.analysis.drift import total_variation as tv
+from simlab.report.results import ScenarioRun
+from tests.report.report_synthetic import Truth, synthetic_result
+
+ROOT = Path(__file__).resolve().parents[2]
+QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
+ROW_7 = "profile: [0, 0, 1, 2, 3, 4, 5, 7, 8, 9, 11]"
+# stone-strike's row 7 (the most likely 2d6 total) raised from 4 to 6 damage.
+ROW_7_RAISED = "profile: [0, 0, 1, 2, 3, 6, 5, 7, 8, 9, 11]"
+ZERO = {"rate": 0.0, "pmf": 0.0, "mean": 0.0, "median": 0.0}
+SYNTHETIC = ("synthetic", "synthetic")
+
+
+def test_chi2_matches_scipy_on_a_dense_table() -> None:
+    a, b = np.array([30, 50, 20, 40]), np.array([25, 60, 30, 35])
+    stat, df, p = chi2_homogeneity(a, b)
+    ref = sps.chi2_contingency(np.vstack([a, b]), correction=False)
+    assert stat == pytest.approx(ref.statistic)
+    assert df == ref.dof == 3
+    assert p == pytest.approx(ref.pvalue)
+
+
+def test_chi2_merges_sparse_bins_in_order() -> None:
+    # The last two bins are sparse (their pooled counts, 3 and 5, give expected counts
+    # below 5 in either sample), so they are merged, and the remainder joins bin 1.
+    a, b = np.array([40, 40, 1, 2]), np.array([40, 40, 2, 3])
+    stat, df, p = chi2_homogeneity(a, b)
+    ref = sps.chi2_contingency(np.array([[40, 43], [40, 45]]), correction=False)
+    assert df == 1
+    assert stat == pytest.approx(ref.statistic)
+    assert p == pytest.approx(sps.chi2.sf(ref.statistic, 1))
+
+
+def test_chi2_degenerate_cases() -> None:
+    assert chi2_homogeneity([5, 0], [7, 0])[1:] == (0, 1.0)  # one bin left: nothing to test
+    assert math.isnan(chi2_homogeneity([0, 0], [3, 4])[2])
+
+
+def test_total_variation_by_hand() -> None:
+    assert tv([1, 1, 2], [2, 1, 1]) == pytest.approx(0.5 * (0.25 + 0 + 0.25))
+    assert tv([3, 0], [6, 0]) == 0.0
+
+
+def _noise_pairs(seeds: int, n: int = 50_000) -> list[tuple]:
+    truth = Truth()
+    out = []
+    for seed in range(seeds):
+        rng = np.random.default_rng(seed)
+        out.append((synthetic_result(truth, n, rng), synthetic_result(truth, n, rng)))
+    return out
+
+
+@pytest.fixture(scope="module")
+def noise() -> list[tuple]:
+    """500 pairs of results drawn from the same probabilities: nothing changed."""
+    return _noise_pairs(500)
+
+
+def test_false_alarm_rate_on_noise_is_below_one_percent(noise: list[tuple]) -> None:
+    """The gate as shipped (Holm at 0.01 and the default tolerances) on pure noise."""
+    alarms = sum(not compare_results([a], [b]).ok for a, b in noise)
+    # One-sided 95% Clopper–Pearson upper bound of the false-alarm rate.
+    upper = sps.beta.ppf(0.95, alarms + 1, len(noise) - alarms)
+    assert upper < 0.01, f"{alarms} false alarms in {len(noise)} runs (bound {upper:.4f})"
+
+
+def test_significance_alone_holds_its_level(noise: list[tuple]) -> None:
+    """Without tolerances the tests and Holm alone keep the family-wise rate near alpha."""
+    figures = len(compare_results([noise[0][0]], [noise[0][1]]).table)
+    assert figures >= 20
+    alarms = sum(not compare_results([a], [b], tolerances={SYNTHETIC: ZERO}).ok
+                 for a, b in noise)  # fmt: skip
+    test = sps.binomtest(alarms, len(noise), DEFAULT_ALPHA, alternative="greater")
+    assert test.pvalue > 1e-3, f"{alarms} of {len(noise)} runs flagged at alpha 0.01"
+
+
+def test_a_changed_hit_rate_is_caught_and_only_what_follows_from_it() -> None:
+    rng = np.random.default_rng(11)
+    base = synthetic_result(Truth(), 50_000, rng)
+    cur = synthetic_result(Truth(hit=0.66), 50_000, rng)
+    report = compare_results([cur], [base])
+    drifted = set(zip(report.drifted.figure, report.drifted.subject, strict=True))
+    assert drifted == {("hit_rate", "A strike → B"), ("hit_rate", "B strike → A")}
+    row = report.drifted.iloc[0]
+    assert row.change == pytest.approx(0.06, abs=0.01)
+    assert row.p_holm < DEFAULT_ALPHA and row.beyond_tolerance
+
+
+def test_a_change_within_tolerance_is_reported_but_does_not_drift() -> None:
+    rng = np.random.default_rng(12)
+    base = synthetic_result(Truth(), 400_000, rng)
+    cur = synthetic_result(Truth(hit=0.61), 400_000, rng)  # significant, but 0.01 < 0.02
+    report = compare_results([cur], [base])
+    hits = report.table[report.table.figure == "hit_rate"]
+    assert hits.significant.all() and not hits.drifted.any()
+    assert report.ok
+
+
+def _quickstart_run(text: str, seed: int, n: int = 20_000) -> ScenarioRun:
+    return api.run_scenario(api.loads(text, "quickstart.yaml"), n, seed)
+
+
+@pytest.fixture(scope="module")
+def quickstart_baseline() -> ScenarioRun:
+    return _quickstart_run(QUICKSTART.read_text(), seed=1)
+
+
+def test_raising_one_profile_row_is_caught(quickstart_baseline: ScenarioRun) -> None:
+    text = QUICKSTART.read_text()
+    assert ROW_7 in text
+    changed = _quickstart_run(text.replace(ROW_7, ROW_7_RAISED), seed=2)
+    report = compare([changed], [quickstart_baseline])
+    assert not report.ok
+    drifted = set(zip(report.drifted.figure, report.drifted.subject, strict=True))
+    assert ("damage_pmf", "Brute stone-strike → Kaito") in drifted
+    assert ("mean_damage", "Brute stone-strike → Kaito") in drifted
+    # Kaito's quick-jab is untouched by the change.
+    assert not any(subject.startswith("Kaito quick-jab") for _, subject in drifted)
+
+
+def test_the_same_scenario_on_other_dice_does_not_drift(
+    quickstart_baseline: ScenarioRun,
+) -> None:
+    again = _quickstart_run(QUICKSTART.read_text(), seed=3)
+    report = compare([again], [quickstart_baseline])
+    assert report.ok, report.drifted.to_string()
+    assert len(report.table) > 15
+
+
+def test_scenario_tolerances_override_the_defaults(quickstart_baseline: ScenarioRun) -> None:
+    text = QUICKSTART.read_text().replace(ROW_7, ROW_7_RAISED)
+    text += "\ndrift_tolerance: {rate: 0.5, pmf: 0.5, mean: 1.0, median: 50}\n"
+    changed = _quickstart_run(text, seed=2)
+    report = compare([changed], [quickstart_baseline])
+    assert report.ok
+    assert report.table.significant.any()  # it changed, but within the designer's tolerance
+
+
+def test_unmatched_scenarios_are_noted_not_drifted(quickstart_baseline: ScenarioRun) -> None:
+    rng = np.random.default_rng(0)
+    report = compare_results([synthetic_result(Truth(), 1000, rng)], [quickstart_baseline.result])
+    assert report.ok and report.table.empty
+    assert any("no baseline yet" in n for n in report.notes)
+    assert any("in the baseline but not run" in n for n in report.notes)

@@ -1,0 +1,121 @@
+"""The report renders for a scenario of every rule system, self-contained; the plot API."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import matplotlib
+import pytest
+
+from tests.report.report_html import external_references
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+
+import simlab
+from simlab import api
+from simlab.report.render import render_report
+from simlab.report.results import ScenarioRun
+from simlab.rules import RULE_SYSTEMS
+
+ROOT = Path(__file__).resolve().parents[2]
+QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
+
+
+def smallest_scenario(rules: str) -> Path:
+    """The shortest scenario file of a rule system (every system must have one)."""
+    found = sorted((ROOT / "scenarios" / rules).glob("*.yaml"), key=lambda p: p.stat().st_size)
+    assert found, f"rule system {rules} has no scenario under scenarios/{rules}/"
+    return found[0]
+
+
+@pytest.mark.parametrize("rules", sorted(RULE_SYSTEMS))
+def test_report_renders_for_every_rule_system(rules: str, tmp_path: Path) -> None:
+    run = api.run_scenario(smallest_scenario(rules), n=1500, seed=3)
+    assert run.rules == rules
+    written = render_report([run], tmp_path)
+    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert external_references(html) == []
+    images = re.findall(r"<img [^>]*src=\"([^\"]+)\"", html)
+    pngs = sorted((tmp_path / "png").glob("*.png"))
+    # hit rates, one damage figure per attacker's attack, one survival per side, outcome
+    assert len(images) == len(pngs) >= 3 + len(run.result.layout.sides) - 1
+    assert all(src.startswith("data:image/png;base64,iVBOR") for src in images)
+    for needle in (run.scenario, rules, f"{run.result.encounters:,}", "simlab version",
+                   simlab.__version__, "seed"):  # fmt: skip
+        assert needle in html
+    markdown = (tmp_path / "report.md").read_text(encoding="utf-8")
+    links = re.findall(r"\]\((png/[^)]+)\)", markdown)
+    assert sorted(links) == sorted(f"png/{p.name}" for p in pngs)
+    assert "| attacker | attack | defender |" in markdown
+    assert written["results"].exists()
+
+
+def test_report_shows_specs_drift_and_exact_overlay(tmp_path: Path) -> None:
+    run = api.run_scenario(QUICKSTART, n=3000)
+    written, specs, drift = api.write_report([run], tmp_path / "a")
+    assert drift is None and len(specs) == 3
+    _, _, drift = api.write_report([run], tmp_path / "b", baseline=written["results"])
+    assert drift is not None and drift.ok  # same numbers: nothing moved
+    html = (tmp_path / "b/report.html").read_text(encoding="utf-8")
+    assert "Balance specs" in html and "Compared with the baseline" in html
+    assert "No figure drifted" in html
+    assert "solved exactly" in html
+    assert external_references(html) == []
+
+
+def test_html_check_catches_external_references() -> None:
+    bad = ['<img src="https://example.org/a.png">', '<link rel="stylesheet" href="a.css">',
+           "<style>@import 'x.css';</style>", '<script src="//cdn.example/x.js"></script>',
+           '<a href="other.html">x</a>', "<div style=\"background: url(a.png)\"></div>"]
+    for html in bad:
+        assert external_references(html), html
+    assert external_references('<a href="#top">top</a><img src="data:image/png;base64,iV">') == []
+
+
+@pytest.fixture(scope="module")
+def run() -> ScenarioRun:
+    return api.run_scenario(QUICKSTART, n=4000)
+
+
+def test_plot_damage_pmf_draws_on_ax_and_returns_what_it_drew(run: ScenarioRun) -> None:
+    fig, ax = plt.subplots()
+    data = simlab.plot_damage_pmf(run.result, "Brute", "stone-strike", "Kaito", ax=ax,
+                                  exact=run.exact)  # fmt: skip
+    sim = data[data.source == "simulated"]
+    assert sim.probability.sum() == pytest.approx(1.0)
+    assert sim["count"].sum() == sim.attempts.iloc[0]
+    ex = data[data.source == "exact"]
+    assert ex.probability.sum() == pytest.approx(1.0)
+    assert len(ax.lines) == 2
+    assert any("exact" in t.get_text() for t in ax.get_legend().get_texts())
+    plt.close(fig)
+
+
+def test_plot_damage_at_least_starts_at_one(run: ScenarioRun) -> None:
+    fig, ax = plt.subplots()
+    data = simlab.plots.plot_damage_at_least(run, "Kaito", "quick-jab", ax=ax)
+    sim = data[data.source == "simulated"]
+    assert sim.at_least.iloc[0] == pytest.approx(1.0)
+    assert (sim.at_least.diff().dropna() <= 1e-12).all()
+    assert (sim.at_least_ci95_lo <= sim.at_least + 1e-12).all()
+    plt.close(fig)
+
+
+def test_plot_survival_and_rates(run: ScenarioRun) -> None:
+    fig, axes = plt.subplots(1, 3)
+    km = simlab.plot_survival(run, combatant="Kaito", ax=axes[0])
+    assert set(km.combatant) == {"Kaito"}
+    assert (km.survival.diff().dropna() <= 1e-12).all()
+    rates = simlab.plot_hit_rates(run, ax=axes[1])
+    assert len(rates) == 2 and rates.exact_hit_rate.notna().all()
+    wins = simlab.plots.plot_win_rates(run, ax=axes[2])
+    assert list(wins.side) == ["party", "enemies", "draw"]
+    plt.close(fig)
+
+
+def test_plot_refuses_an_attack_that_never_happened(run: ScenarioRun) -> None:
+    with pytest.raises(ValueError, match="never made"):
+        simlab.plot_damage_pmf(run, "Kaito", "stone-strike")

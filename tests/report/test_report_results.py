@@ -1,0 +1,96 @@
+"""results.json: versioned, keeps the counts the tests need, and reads back losslessly."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import simlab
+from simlab import api
+from simlab.errors import InputError
+from simlab.report.results import (
+    ScenarioRun,
+    load_results,
+    results_document,
+    save_results,
+)
+from tests.report.report_synthetic import Truth, synthetic_result
+
+ROOT = Path(__file__).resolve().parents[2]
+QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
+
+
+@pytest.fixture(scope="module")
+def run() -> ScenarioRun:
+    return api.run_scenario(QUICKSTART, n=3000, seed=11)
+
+
+def test_document_keeps_counts_and_identity(run: ScenarioRun, tmp_path: Path) -> None:
+    path = save_results([run], tmp_path / "results.json")
+    doc = json.loads(path.read_text())
+    assert doc["format"] == 1
+    entry = doc["scenarios"][0]
+    assert (entry["scenario"], entry["rules"], entry["seed"], entry["encounters"]) == (
+        "quickstart", "shattered-spirits", 11, 3000)
+    assert entry["simlab_version"] == simlab.__version__
+    res = run.result
+    pair = next(a for a in entry["attacks"] if a["attacker"] == "Brute")
+    p = res.layout.pair(*pair["pair"])
+    assert pair["attempts"] == int(res.tallies.attempts[p].sum())
+    assert pair["hits"] == int(res.tallies.hits[p].sum())
+    assert pair["crits"] == int(res.tallies.crits[p].sum()) > 0
+    assert sum(pair["damage_counts"].values()) == pair["attempts"]
+    assert len(pair["batches"]["attempts"]) == res.layout.batches
+    kaito = entry["combatants"][0]
+    downs = sum(kaito["down_round_counts"].values())
+    assert downs + sum(kaito["censor_round_counts"].values()) == 3000
+    assert kaito["censored"] == 3000 - downs
+    assert sum(s["wins"] for s in entry["sides"]) + entry["draws"]["count"] == 3000
+    assert [e["figure"] for e in entry["expect"]] == ["median_time_to_down", "hit_rate",
+                                                      "win_rate"]  # fmt: skip
+    assert entry["drift_tolerance"] == {"rate": 0.02, "pmf": 0.05, "mean": 0.05, "median": 1.0}
+    assert entry["exact"]["attacks"]  # the exact answers travel with the results
+
+
+def test_round_trip_is_lossless(run: ScenarioRun, tmp_path: Path) -> None:
+    save_results([run], tmp_path / "results.json")
+    back = load_results(tmp_path)  # a folder holding results.json works too
+    assert results_document(back) == results_document([run])
+    a, b = run.result, back[0].result
+    for one, two in zip(a.tallies, b.tallies, strict=True):
+        np.testing.assert_array_equal(one, two)
+    pd.testing.assert_frame_equal(a.hit_rates(), b.hit_rates())
+    pd.testing.assert_frame_equal(a.time_to_down(), b.time_to_down())
+    pd.testing.assert_frame_equal(a.damage(), b.damage())
+
+
+def test_tallies_it_does_not_know_by_name_are_kept(tmp_path: Path) -> None:
+    res = synthetic_result(Truth(), 1000, np.random.default_rng(1))
+    known = {"attempts", "hits", "crits", "damage_sum", "damage_hist", "down_round",
+             "censor_round", "down_attacks", "event_round", "winner", "rounds"}  # fmt: skip
+    others = [f for f in res.tallies._fields if f not in known]
+    for name in others:  # e.g. a system's status_damage
+        getattr(res.tallies, name).ravel()[[0, -1]] = [7, 9]
+    save_results([ScenarioRun(result=res)], tmp_path / "r.json")
+    back = load_results(tmp_path / "r.json")[0].result
+    for name in others:
+        np.testing.assert_array_equal(getattr(back.tallies, name), getattr(res.tallies, name))
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [(None, "no such file"), ("{not json", "expected a results.json file"),
+     ('{"format": 2, "scenarios": []}', "expected results format 1; got 2"),
+     ('{"format": 1, "scenarios": [{"scenario": "x"}]}', "expected a complete results.json")],
+)  # fmt: skip
+def test_bad_results_files_are_input_errors(tmp_path: Path, content: str | None,
+                                            words: str) -> None:  # fmt: skip
+    path = tmp_path / "results.json"
+    if content is not None:
+        path.write_text(content)
+    with pytest.raises(InputError, match=words):
+        load_results(path)

@@ -1,0 +1,171 @@
+"""Balance specs (`expect:`): validation with locations, measured verdicts, `simlab check`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from scipy import stats as sps
+
+from simlab.analysis.specs import evaluate, evaluate_all
+from simlab.cli import main
+from simlab.errors import ScenarioError
+from simlab.report.results import ScenarioRun
+from simlab.scenario.load import loads
+from tests.report.report_synthetic import Truth, synthetic_result
+
+ROOT = Path(__file__).resolve().parents[2]
+QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
+BASE = QUICKSTART.read_text().split("\nexpect:")[0]  # the scenario without its own specs
+
+
+def _located(expect: str) -> tuple[int, str]:
+    """Load the quickstart with an ``expect:`` block; return (line, message) of the error."""
+    text = BASE + "\nexpect:\n" + expect
+    with pytest.raises(ScenarioError) as info:
+        loads(text, "q.yaml")
+    problem = info.value.problems[0]
+    assert problem.file == "q.yaml"
+    assert problem.line is not None
+    return problem.line - len(BASE.splitlines()) - 1, problem.message  # line within the block
+
+
+@pytest.mark.parametrize(
+    ("expect", "line", "words"),
+    [
+        ("  - {figure: hit_rate, attack: stone-strike, at_least: 0.6}\n"
+         "  - {figure: median_time_to_down, combatant: Brutus, between: [3, 5]}\n",
+         2, "expected a combatant of this scenario (Kaito, Brute); got 'Brutus'"),
+        ("  - {figure: hit_rate, attack: stone-strik, at_least: 0.6}\n",
+         1, "expected an attack defined under 'attacks:' (stone-strike, quick-jab)"),
+        ("  - {figure: hit_rate, attack: stone-strike, attacker: Kaito, at_least: 0.6}\n",
+         1, "expected a combatant that uses 'stone-strike'; got 'Kaito'"),
+        ("  - {figure: win_rate, side: heroes, at_least: 0.5}\n",
+         1, "expected a side of this scenario (party, enemies); got 'heroes'"),
+        ("  - {figure: down_rate, combatant: Brute}\n",
+         1, "expected exactly one of at_least, at_most, between; got none"),
+        ("  - {figure: down_rate, combatant: Brute, between: [0.9, 0.1]}\n",
+         1, "expected [low, high] with low ≤ high"),
+        ("  - {figure: damage_at_least, attack: stone-strike, at_least: 0.2}\n",
+         1, "expected key 'damage' for figure 'damage_at_least'"),
+        ("  - {figure: hit_rate, attack: quick-jab, combatant: Brute, at_least: 0.6}\n",
+         1, "expected only attack, attacker, defender with figure 'hit_rate'; got 'combatant'"),
+        ("  - figure: hitrate\n    attack: quick-jab\n    at_least: 0.6\n",
+         1, "expected one of 'hit_rate', 'crit_rate'"),
+        ("  - {figure: hit_rate, attack: quick-jab, at_least: high}\n",
+         1, "expected a number; got 'high'"),
+    ],
+)  # fmt: skip
+def test_bad_expect_entries_are_located(expect: str, line: int, words: str) -> None:
+    got_line, message = _located(expect)
+    assert got_line == line
+    assert words in message
+
+
+def test_bad_drift_tolerance_is_located() -> None:
+    text = BASE + "\ndrift_tolerance:\n  rate: 0.05\n  pmf: 2\n"
+    with pytest.raises(ScenarioError) as info:
+        loads(text, "q.yaml")
+    problem = info.value.problems[0]
+    assert problem.line == len(BASE.splitlines()) + 3
+    assert "expected a number ≤ 1.0; got 2" in problem.message
+
+
+def _result():
+    return synthetic_result(Truth(), 20_000, np.random.default_rng(5))
+
+
+def test_rate_spec_is_the_pooled_count_with_a_wilson_interval() -> None:
+    res = _result()
+    t = res.tallies
+    hits, attempts = int(t.hits.sum()), int(t.attempts.sum())  # both pairs use 'strike'
+    v = evaluate(res, {"figure": "hit_rate", "attack": "strike", "at_least": 0.5})
+    assert v.n == attempts
+    assert v.measured == hits / attempts
+    ci = sps.binomtest(hits, attempts).proportion_ci(0.95, method="wilson")
+    assert (v.lo, v.hi) == pytest.approx((ci.low, ci.high))
+    assert v.passed and not v.borderline
+    narrow = evaluate(res, {"figure": "hit_rate", "attack": "strike", "defender": "B",
+                            "at_most": 0.5})  # fmt: skip
+    assert narrow.n == int(t.attempts[res.layout.pair(0, 0, 1)].sum())
+    assert not narrow.passed
+
+
+def test_borderline_and_strict() -> None:
+    res = _result()
+    v = evaluate(res, {"figure": "hit_rate", "attack": "strike", "at_least": 0.6})
+    measured = v.measured
+    # A bound inside the interval is borderline whichever side the estimate falls on.
+    inside = evaluate(res, {"figure": "hit_rate", "attack": "strike",
+                            "at_least": (v.lo + measured) / 2})  # fmt: skip
+    assert inside.passed and inside.borderline
+    spec = {"figure": "hit_rate", "attack": "strike", "at_least": (v.lo + measured) / 2}
+    run = ScenarioRun(result=res, expect=[spec])
+    assert list(evaluate_all([run]).verdict) == ["pass"]
+    assert list(evaluate_all([run], strict=True).verdict) == ["fail"]
+
+
+def test_median_time_to_down_by_hand() -> None:
+    res = _result()
+    down, cens = res.tallies.down_round[0], res.tallies.censor_round[0]
+    # Kaplan–Meier by hand: survival steps down at each round by (1 − d/at_risk).
+    at_risk, surv, median = down.sum() + cens.sum(), 1.0, None
+    for r in range(len(down)):
+        if at_risk == 0:
+            break
+        surv *= 1 - down[r] / at_risk
+        at_risk -= down[r] + cens[r]
+        if median is None and surv <= 0.5:
+            median = r
+    v = evaluate(res, {"figure": "median_time_to_down", "combatant": "A", "between": [0, 99]})
+    assert v.measured == median
+    assert v.lo <= median <= v.hi
+
+
+def test_an_attack_that_never_happened_fails_with_a_note() -> None:
+    res = _result()
+    v = evaluate(res, {"figure": "hit_rate", "attack": "strike", "attacker": "A",
+                       "defender": "A", "at_least": 0.1})  # fmt: skip
+    assert not v.passed and v.n == 0
+    assert "never measured" in v.note
+
+
+def _scenario(tmp_path: Path, expect: str) -> Path:
+    path = tmp_path / "q.yaml"
+    path.write_text(BASE + ("\nexpect:\n" + expect if expect else ""))
+    return path
+
+
+def test_check_passes_with_exit_0(tmp_path: Path) -> None:
+    path = _scenario(tmp_path, "  - {figure: hit_rate, attack: stone-strike, at_least: 0.6}\n"
+                               "  - {figure: crit_rate, attack: quick-jab, at_most: 0.001}\n")
+    done = CliRunner().invoke(main, ["check", str(path), "-n", "2000"])
+    assert done.exit_code == 0, done.output
+    assert "all 2 specs pass" in done.output
+    assert "PASS" in done.output and "FAIL" not in done.output
+
+
+def test_check_fails_with_exit_1_and_shows_the_measured_figure(tmp_path: Path) -> None:
+    path = _scenario(tmp_path, "  - {figure: win_rate, side: party, at_least: 0.9}\n"
+                               "  - {figure: hit_rate, attack: stone-strike, at_least: 0.6}\n")
+    done = CliRunner().invoke(main, ["check", str(path), "-n", "2000"])
+    assert done.exit_code == 1, done.output
+    assert "1 of 2 specs failed" in done.output
+    assert "party's win rate at least 0.9" in done.output
+    assert "FAIL" in done.output
+
+
+def test_check_without_specs_says_so(tmp_path: Path) -> None:
+    done = CliRunner().invoke(main, ["check", str(_scenario(tmp_path, "")), "-n", "500"])
+    assert done.exit_code == 0
+    assert "no expect: entries" in done.output
+
+
+def test_check_bad_spec_exits_2_with_its_line(tmp_path: Path) -> None:
+    path = _scenario(tmp_path, "  - {figure: down_rate, combatant: Bruet, at_least: 0.1}\n")
+    done = CliRunner().invoke(main, ["check", str(path)])
+    assert done.exit_code == 2
+    assert f"q.yaml:{len(BASE.splitlines()) + 2}:" in done.output
+    assert "got 'Bruet'" in done.output
