@@ -31,11 +31,19 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> Path:
     os.close(fd)
     try:
         write(Path(tmp))
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it private; give it a file's usual mode
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
+
+
+def _umask() -> int:
+    """The process's file-creation mask (reading it means setting it, so set it back)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def write_json(path: Path, document: dict[str, Any]) -> Path:

@@ -213,7 +213,9 @@ def print_specs(specs: pd.DataFrame) -> None:
 
 
 def print_drift(drift: DriftReport, baseline: str) -> None:
-    """The drift gate's output: the drifted figures first, then every figure compared."""
+    """The drift gate's output: the drifted figures first, then a table of the figures that
+    are statistically different (drifted, or changed within tolerance); every figure
+    compared is in the report files."""
     from simlab.report.render import DRIFT_HEADER, drift_cells, drift_lines
 
     lines = drift_lines(drift)
@@ -227,9 +229,13 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
                       f"({len(drift.table)} figures compared)", markup=False, highlight=False)
     for note in drift.notes:
         console.print(f"  note: {note}", markup=False, highlight=False)
-    table = Table(title=f"all {len(drift.table)} figures compared with the baseline")
+    moved = drift.table[drift.table.significant | drift.table.drifted]
+    if moved.empty:
+        return
+    table = Table(title=f"{len(moved)} of {len(drift.table)} figures statistically different "
+                        "from the baseline (all of them: report.md)")  # fmt: skip
     for column in ("scenario", "rules", *DRIFT_HEADER):
         table.add_column(column)
-    for row in drift.table.itertuples():
+    for row in moved.itertuples():
         table.add_row(row.scenario, row.rules, *drift_cells(row))
     console.print(table)
