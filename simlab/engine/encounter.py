@@ -1,8 +1,11 @@
 """Kernels of the shared model that every rule system uses (RULES.md, "Shared model").
 
-Targeting policies, the end-of-encounter test and the per-attack tally are the same in
+Targeting policies, the end-of-encounter test, the per-attack and per-encounter tallies,
+the start-of-encounter head count and the split of a block into chunks are the same in
 all five systems; the rule modules call these with 1-D views of their own arrays (side
-of each combatant, out flags, current HP), so the state layouts stay their own.
+of each combatant, out flags, current HP, down rounds), so the state layouts stay their
+own. Each system keeps its own ``run_block``: numba cannot cache a kernel that takes
+another compiled function as an argument.
 
 Targeting policy codes: 0 ``focus``, 1 ``random``, 2 ``lowest-hp``
 (``simlab.scenario.common.POLICY_CODE``).
@@ -10,8 +13,8 @@ Targeting policy codes: 0 ``focus``, 1 ``random``, 2 ``lowest-hp``
 
 from __future__ import annotations
 
-from simlab.engine.jit import inline_kernel
-from simlab.engine.rng import STREAM_TARGET, uniform_index
+from simlab.engine.jit import inline_kernel, kernel
+from simlab.engine.rng import STREAM_ORDER, STREAM_TARGET, uniform_index
 
 FOCUS, RANDOM, LOWEST_HP = 0, 1, 2
 
@@ -70,3 +73,94 @@ def sides_standing(standing):
         if standing[s] > 0:
             n += 1
     return n
+
+
+@inline_kernel
+def count_standing(side, standing):
+    """Start of an encounter: everyone stands; ``standing[s]`` is the head count of side
+    ``s`` (``side[c]`` is combatant ``c``'s side)."""
+    standing[:] = 0
+    for c in range(side.shape[0]):
+        standing[side[c]] += 1
+
+
+@inline_kernel
+def winner_of(standing):
+    """The only side with someone standing, or ``standing.shape[0]`` (a draw: no side, or
+    the round cap reached with several) (RULES.md, "Shared model")."""
+    n_sides = standing.shape[0]
+    winner = n_sides
+    if sides_standing(standing) == 1:
+        for s in range(n_sides):
+            if standing[s] > 0:
+                winner = s
+    return winner
+
+
+@kernel
+def record_outcome(t, ch, last_round, standing, down_round, down_received, never):
+    """Add the finished encounter to chunk ``ch`` of the tallies (RULES.md, "Shared model").
+
+    Parameters
+    ----------
+    t : TallyArrays
+        The tallies, with their leading chunk axis.
+    ch : int
+        The chunk this encounter belongs to.
+    last_round : int
+        The round the encounter ended in (the round cap when nobody won before it).
+    standing : ndarray (S,)
+        Combatants still standing on each side; gives the winner (or a draw).
+    down_round : ndarray (C,)
+        Round each combatant first went down, ``never`` if it did not (it is then
+        censored at ``last_round``).
+    down_received : ndarray (C,)
+        Attacks each combatant had received when it first went down.
+    never : int
+        The ``down_round`` of a combatant that never went down.
+    """
+    t.winner[ch, winner_of(standing)] += 1
+    t.rounds[ch, last_round] += 1
+    for c in range(down_round.shape[0]):
+        down = down_round[c]
+        if down != never:
+            t.down_round[ch, c, down] += 1
+            t.down_attacks[ch, c, min(down_received[c], t.down_attacks.shape[2] - 1)] += 1
+        else:
+            t.censor_round[ch, c, last_round] += 1
+
+
+@inline_kernel
+def chunk_range(first, count, ch, chunks):
+    """Encounters ``lo .. hi-1`` of chunk ``ch`` when encounters ``first ..
+    first+count-1`` are split into ``chunks`` contiguous chunks; returns (lo, hi)."""
+    return first + count * ch // chunks, first + count * (ch + 1) // chunks
+
+
+@kernel
+def initiative_order(rng, init, tie, random_ties, order):
+    """Turn order from initiative totals already rolled (RULES.md §4 "Initiative", §5
+    "Turn order").
+
+    ``order`` becomes the combatants by ``init`` highest first, then by ``tie`` highest
+    first (pass ``init`` again for no tie-break); remaining ties in random order (the
+    listed order is shuffled, from ``STREAM_ORDER``, before a stable sort) when
+    ``random_ties`` is non-zero, else in listed order.
+    """
+    n = order.shape[0]
+    for c in range(n):
+        order[c] = c
+    if random_ties != 0:
+        for i in range(n - 1, 0, -1):
+            j = uniform_index(rng, STREAM_ORDER, i + 1)
+            order[i], order[j] = order[j], order[i]
+    for i in range(1, n):
+        c = order[i]
+        k = i
+        while k > 0:
+            before = order[k - 1]
+            if init[before] > init[c] or (init[before] == init[c] and tie[before] >= tie[c]):
+                break
+            order[k] = before
+            k -= 1
+        order[k] = c

@@ -28,6 +28,7 @@ import pandas as pd
 import pytest
 
 import simlab
+from tests.support import combatants, simulate_traced
 
 K_SIGMA = 4.5
 
@@ -153,11 +154,7 @@ SCENARIOS = {
 @functools.cache
 def traced(name: str) -> tuple[Any, pd.DataFrame]:
     """The scenario ``name`` and the trace of its run (simulated once per session)."""
-    text, n, seed = SCENARIOS[name]
-    scn = simlab.loads(text, f"{name}.yaml")
-    res = simlab.simulate(scn, n=n, seed=seed, trace=True)
-    assert res.trace is not None and len(res.trace) > 0
-    return scn, res.trace
+    return simulate_traced(name, *SCENARIOS[name])
 
 
 @pytest.fixture(scope="module", params=list(SCENARIOS))
@@ -203,13 +200,7 @@ class Fighter:
 
 
 def fighters(scn: Any) -> list[Fighter]:
-    out = []
-    for s, members in enumerate(scn.sides.values()):
-        for m in members:
-            for k in range(m.count):
-                name = m.name if m.count == 1 else f"{m.name} {k + 1}"
-                out.append(Fighter(len(out), name, s, m))
-    return out
+    return [Fighter(i, name, s, m) for i, (s, name, m) in enumerate(combatants(scn))]
 
 
 def rolled(dice: list[int], technique: Any, prm: Any) -> int:

@@ -22,7 +22,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from test_zones_statistics import chi_square_p  # the same chi-square goodness of fit
 
 import simlab
 from simlab.analysis.result import Result
@@ -31,6 +30,7 @@ from simlab.exact.shattered_spirits_draft1 import (
     duel_time_to_down,
     duel_time_to_shaken,
 )
+from tests.support import chi_square_p
 
 K_SIGMA = 4.5
 P_MIN = 1e-4

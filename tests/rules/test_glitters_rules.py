@@ -29,6 +29,7 @@ import pandas as pd
 import pytest
 
 import simlab
+from tests.support import combatants, simulate_traced
 
 K_SIGMA = 4.5
 TURN, ATTACK, BLEEDING, BURNING, SAVE = range(5)
@@ -151,11 +152,7 @@ SCENARIOS = {
 @functools.cache
 def traced(name: str) -> tuple[Any, pd.DataFrame]:
     """The scenario ``name`` and the trace of its run (simulated once per session)."""
-    text, n, seed = SCENARIOS[name]
-    scn = simlab.loads(text, f"{name}.yaml")
-    res = simlab.simulate(scn, n=n, seed=seed, trace=True)
-    assert res.trace is not None and len(res.trace) > 0
-    return scn, res.trace
+    return simulate_traced(name, *SCENARIOS[name])
 
 
 @pytest.fixture(scope="module", params=list(SCENARIOS))
@@ -202,19 +199,16 @@ class Actor:
 
 def actors(scn: Any) -> list[Actor]:
     out = []
-    for s, members in enumerate(scn.sides.values()):
-        for m in members:
-            for k in range(m.count):
-                name = m.name if m.count == 1 else f"{m.name} {k + 1}"
-                a = Actor(len(out), name, s, m, hp=m.hp, bleeding=m.bleeding,
-                          armor_bc=m.armor_bc, shield_bc=m.shield_bc)  # fmt: skip
-                both = min(m.burning, m.freezing)
-                a.burning, a.freezing = m.burning - both, m.freezing - both
-                a.frozen = a.freezing > a.score("str")
-                a.parry_ready = m.defense == "parry"
-                a.main = [n for n in m.attacks if scn.attacks[n].hand != "offhand"]
-                a.off = [n for n in m.attacks if scn.attacks[n].hand == "offhand"]
-                out.append(a)
+    for i, (s, name, m) in enumerate(combatants(scn)):
+        a = Actor(i, name, s, m, hp=m.hp, bleeding=m.bleeding, armor_bc=m.armor_bc,
+                  shield_bc=m.shield_bc)  # fmt: skip
+        both = min(m.burning, m.freezing)
+        a.burning, a.freezing = m.burning - both, m.freezing - both
+        a.frozen = a.freezing > a.score("str")
+        a.parry_ready = m.defense == "parry"
+        a.main = [n for n in m.attacks if scn.attacks[n].hand != "offhand"]
+        a.off = [n for n in m.attacks if scn.attacks[n].hand == "offhand"]
+        out.append(a)
     return out
 
 

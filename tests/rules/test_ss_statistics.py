@@ -24,11 +24,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from scipy import stats
 
 import simlab
 from simlab.analysis.result import Result
 from simlab.exact.shattered_spirits import attack_outcome, duel_time_to_down
+from tests.support import chi_square_p
 
 K_SIGMA = 4.5
 P_MIN = 1e-4
@@ -160,38 +160,6 @@ def scenario_text(name: str) -> str:
 def run(name: str) -> tuple[Any, Result]:
     scenario = simlab.loads(scenario_text(name))
     return scenario, simlab.simulate(scenario, n=N_ATTACKS, seed=SEED)
-
-
-def chi_square_p(observed: np.ndarray, expected_prob: np.ndarray) -> float:
-    """p-value of a chi-square goodness-of-fit test, cells with expected < 5 merged.
-
-    Cells are merged in order of the outcome (adjacent damages or rounds) until each
-    holds an expected count of at least 5; a remainder below 5 joins the last cell.
-    Outcomes of probability 0 must never be observed (checked by the caller).
-    """
-    n = observed.sum()
-    expected = expected_prob * n
-    obs_cells, exp_cells = [], []
-    o_acc = e_acc = 0.0
-    for o, e in zip(observed, expected, strict=True):
-        o_acc += o
-        e_acc += e
-        if e_acc >= 5:
-            obs_cells.append(o_acc)
-            exp_cells.append(e_acc)
-            o_acc = e_acc = 0.0
-    if e_acc > 0 or o_acc > 0:
-        if exp_cells:
-            obs_cells[-1] += o_acc
-            exp_cells[-1] += e_acc
-        else:
-            obs_cells.append(o_acc)
-            exp_cells.append(e_acc)
-    if len(obs_cells) < 2:
-        return 1.0
-    exp_arr = np.asarray(exp_cells)
-    exp_arr *= n / exp_arr.sum()  # renormalise float rounding so the totals agree
-    return float(stats.chisquare(np.asarray(obs_cells), exp_arr).pvalue)
 
 
 def assert_rate(k: int, attempts: int, p: float, what: str) -> None:

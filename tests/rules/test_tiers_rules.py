@@ -25,6 +25,7 @@ import pytest
 
 import simlab
 from simlab.dice import Dice, parse_dice
+from tests.support import combatants, simulate_traced
 
 K_SIGMA = 4.5
 
@@ -131,11 +132,7 @@ SCENARIOS = {"mixed": (MIXED, 600, 31), "params": (PARAMS, 600, 32),
 @functools.cache
 def traced(name: str) -> tuple[Any, pd.DataFrame]:
     """The scenario ``name`` and the trace of its run (simulated once per session)."""
-    text, n, seed = SCENARIOS[name]
-    scn = simlab.loads(text, f"{name}.yaml")
-    res = simlab.simulate(scn, n=n, seed=seed, trace=True)
-    assert res.trace is not None and len(res.trace) > 0
-    return scn, res.trace
+    return simulate_traced(name, *SCENARIOS[name])
 
 
 @pytest.fixture(scope="module", params=list(SCENARIOS))
@@ -211,14 +208,10 @@ def actor_dice(scn: Any, m: Any) -> dict[str, Dice | None]:
 
 
 def actors(scn: Any) -> list[Actor]:
-    out: list[Actor] = []
-    for s, members in enumerate(scn.sides.values()):
-        for m in members:
-            dice = actor_dice(scn, m)
-            for k in range(m.count):
-                name = m.name if m.count == 1 else f"{m.name} {k + 1}"
-                out.append(Actor(len(out), name, s, m, dice, m.hp))
-    return out
+    return [
+        Actor(i, name, s, m, actor_dice(scn, m), m.hp)
+        for i, (s, name, m) in enumerate(combatants(scn))
+    ]
 
 
 def total_from_faces(dice: Dice | None, faces: list[int], roll: int) -> int:

@@ -23,8 +23,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import simlab
 from simlab.rules.zones_3d6.kernels import apply_edge, apply_pressure
+from tests.support import combatants, simulate_traced
 
 K_SIGMA = 4.5
 
@@ -103,11 +103,7 @@ SCENARIOS = {"mixed": (MIXED, 800, 11), "params": (PARAMS, 800, 12), "worked": (
 @functools.cache
 def traced(name: str) -> tuple[Any, pd.DataFrame]:
     """The scenario ``name`` and the trace of its run (simulated once per session)."""
-    text, n, seed = SCENARIOS[name]
-    scn = simlab.loads(text, f"{name}.yaml")
-    res = simlab.simulate(scn, n=n, seed=seed, trace=True)
-    assert res.trace is not None and len(res.trace) > 0
-    return scn, res.trace
+    return simulate_traced(name, *SCENARIOS[name])
 
 
 @pytest.fixture(scope="module", params=list(SCENARIOS))
@@ -132,13 +128,7 @@ class Actor:
 
 
 def actors(scn: Any) -> list[Actor]:
-    out = []
-    for s, members in enumerate(scn.sides.values()):
-        for m in members:
-            for k in range(m.count):
-                name = m.name if m.count == 1 else f"{m.name} {k + 1}"
-                out.append(Actor(len(out), name, s, m, m.hp))
-    return out
+    return [Actor(i, name, s, m, m.hp) for i, (s, name, m) in enumerate(combatants(scn))]
 
 
 def steps(edge: int, pressure: int, prm: Any) -> tuple[int, int]:

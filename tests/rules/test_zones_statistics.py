@@ -22,11 +22,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from scipy import stats
 
 import simlab
 from simlab.analysis.result import Result
 from simlab.exact.zones_3d6 import attack_outcome
+from tests.support import chi_square_p
 
 K_SIGMA = 4.5
 P_MIN = 1e-4
@@ -107,29 +107,6 @@ def run(name: str) -> tuple[Any, Result]:
     params, body = CASES[name]
     scn = simlab.loads(HEADER.format(name=name, params=params) + body, f"{name}.yaml")
     return scn, simlab.simulate(scn, n=N_ENCOUNTERS, seed=SEED, threads=2)
-
-
-def chi_square_p(observed: np.ndarray, expected_prob: np.ndarray) -> float:
-    """p-value of a chi-square goodness-of-fit test, adjacent cells merged until each
-    expects at least 5 (a remainder joins the last cell)."""
-    n = observed.sum()
-    obs_cells: list[float] = []
-    exp_cells: list[float] = []
-    o_acc = e_acc = 0.0
-    for o, e in zip(observed, expected_prob * n, strict=True):
-        o_acc, e_acc = o_acc + o, e_acc + e
-        if e_acc >= 5:
-            obs_cells.append(o_acc)
-            exp_cells.append(e_acc)
-            o_acc = e_acc = 0.0
-    if exp_cells:
-        obs_cells[-1] += o_acc
-        exp_cells[-1] += e_acc
-    if len(obs_cells) < 2:
-        return 1.0
-    exp_arr = np.asarray(exp_cells)
-    exp_arr *= n / exp_arr.sum()
-    return float(stats.chisquare(np.asarray(obs_cells), exp_arr).pvalue)
 
 
 @pytest.mark.parametrize("name", list(CASES))

@@ -10,11 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 import simlab
-from simlab.cli import main
-from simlab.errors import ScenarioError
+from tests.support import assert_one_error, errors_of, validate_file
 
 VALID = """\
 scenario: t
@@ -39,12 +37,6 @@ sides:
         - strike
         - kick
 """
-
-
-def errors_of(text: str) -> list[str]:
-    with pytest.raises(ScenarioError) as caught:
-        simlab.loads(text, "s.yaml")
-    return [str(p) for p in caught.value.problems]
 
 
 def test_the_valid_scenario_loads() -> None:
@@ -100,11 +92,7 @@ def test_error_is_located(old: str, new: str, line: int | None, words: list[str]
     if line is None:  # a larger budget of its own makes the plan fit
         simlab.loads(text, "s.yaml")
         return
-    problems = errors_of(text)
-    assert len(problems) == 1, problems
-    assert problems[0].startswith(f"s.yaml:{line}:"), problems
-    for word in words:
-        assert word in problems[0], problems
+    assert_one_error(text, line, words)
 
 
 def test_a_smaller_budget_reports_every_plan_over_it() -> None:
@@ -115,8 +103,8 @@ def test_a_smaller_budget_reports_every_plan_over_it() -> None:
 
 def test_cli_exits_2_with_the_line(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
-    bad.write_text(VALID.replace("plan: [jab, jab, kick]", "plan: [jab, strike, kick]"))
-    result = CliRunner().invoke(main, ["validate", str(bad)])
+    text = VALID.replace("plan: [jab, jab, kick]", "plan: [jab, strike, kick]")
+    result = validate_file(bad, text)
     assert result.exit_code == 2
     assert f"{bad}:15:" in result.output
     assert "expected a plan costing at most 3 AP; got 4 AP" in result.output

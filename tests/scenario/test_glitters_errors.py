@@ -6,10 +6,12 @@ Each case changes one line of a valid scenario and asserts the ``file:line`` and
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import simlab
-from simlab.errors import ScenarioError
+from tests.support import assert_one_error, validate_file
 
 VALID = """\
 scenario: t
@@ -28,12 +30,6 @@ sides:
     - {name: Skeleton, hp: 13, resist: [piercing], status_immune: [bleeding],
        bleeding: 2, attacks: [spear]}
 """
-
-
-def errors_of(text: str) -> list[str]:
-    with pytest.raises(ScenarioError) as caught:
-        simlab.loads(text, "s.yaml")
-    return [str(p) for p in caught.value.problems]
 
 
 def test_the_valid_scenario_loads() -> None:
@@ -142,22 +138,10 @@ def test_mit_shortcut_sets_dc() -> None:
 )
 def test_error_is_located(old: str, new: str, line: int, words: list[str]) -> None:
     assert old in VALID
-    problems = errors_of(VALID.replace(old, new, 1))
-    assert len(problems) == 1, problems
-    assert problems[0].startswith(f"s.yaml:{line}:"), problems
-    for word in words:
-        assert word in problems[0], problems
+    assert_one_error(VALID.replace(old, new, 1), line, words)
 
 
-def test_cli_exit_code_is_2(tmp_path: object) -> None:
-    from pathlib import Path
-
-    from click.testing import CliRunner
-
-    from simlab.cli import main
-
-    path = Path(str(tmp_path)) / "bad.yaml"
-    path.write_text(VALID.replace("type: slashing", "type: slash"))
-    result = CliRunner().invoke(main, ["validate", str(path)])
+def test_cli_exit_code_is_2(tmp_path: Path) -> None:
+    result = validate_file(tmp_path / "bad.yaml", VALID.replace("type: slashing", "type: slash"))
     assert result.exit_code == 2
     assert "bad.yaml:7:" in result.output and "got 'slash'" in result.output

@@ -10,6 +10,7 @@ import pytest
 
 import simlab
 from simlab.errors import ScenarioError
+from tests.support import errors_of
 
 VALID = """\
 scenario: t
@@ -26,12 +27,6 @@ sides:
   b:
     - {name: B, hp: 10, guard: 1}
 """
-
-
-def errors_of(text: str) -> list[str]:
-    with pytest.raises(ScenarioError) as caught:
-        simlab.loads(text, "s.yaml")
-    return [str(p) for p in caught.value.problems]
 
 
 def test_the_valid_scenario_loads() -> None:

@@ -11,12 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 import simlab
-from simlab.cli import main
-from simlab.errors import ScenarioError
 from simlab.rules.opposed_tiers.model import placeholders_used
+from tests.support import assert_one_error, errors_of, validate_file
 
 VALID = """\
 scenario: t
@@ -37,12 +35,6 @@ sides:
   b:
     - {name: B, hp: 10, weapon_tier: veteran, armor: light, attacks: [bow]}
 """
-
-
-def errors_of(text: str) -> list[str]:
-    with pytest.raises(ScenarioError) as caught:
-        simlab.loads(text, "s.yaml")
-    return [str(p) for p in caught.value.problems]
 
 
 def test_the_valid_scenario_loads() -> None:
@@ -117,11 +109,7 @@ def test_the_valid_scenario_loads() -> None:
 )
 def test_error_is_located(old: str, new: str, line: int, words: list[str]) -> None:
     assert old in VALID
-    problems = errors_of(VALID.replace(old, new, 1))
-    assert len(problems) == 1, problems
-    assert problems[0].startswith(f"s.yaml:{line}:"), problems
-    for word in words:
-        assert word in problems[0], problems
+    assert_one_error(VALID.replace(old, new, 1), line, words)
 
 
 def test_own_table_needs_every_roll_and_knows_no_builtin_tier() -> None:
@@ -160,8 +148,7 @@ def test_placeholders_are_reported() -> None:
 
 
 def test_cli_exit_code_2(tmp_path: Path) -> None:
-    bad = tmp_path / "bad.yaml"
-    bad.write_text(VALID.replace("weapon_tier: veteran,", "weapon_tier: expert,"))
-    result = CliRunner().invoke(main, ["validate", str(bad)])
+    bad = VALID.replace("weapon_tier: veteran,", "weapon_tier: expert,")
+    result = validate_file(tmp_path / "bad.yaml", bad)
     assert result.exit_code == 2
     assert "bad.yaml:17:" in result.output and "'expert'" in result.output

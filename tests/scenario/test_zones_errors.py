@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 import simlab
-from simlab.errors import ScenarioError
+from tests.support import assert_one_error, errors_of
 
 VALID = """\
 scenario: t
@@ -26,12 +26,6 @@ sides:
   b:
     - {name: B, hp: 10, base_defense: [3, 4], bonus_defense: 1, attacks: [bow]}
 """
-
-
-def errors_of(text: str) -> list[str]:
-    with pytest.raises(ScenarioError) as caught:
-        simlab.loads(text, "s.yaml")
-    return [str(p) for p in caught.value.problems]
 
 
 def test_the_valid_scenario_loads() -> None:
@@ -97,11 +91,7 @@ def test_the_valid_scenario_loads() -> None:
 )
 def test_error_is_located(old: str, new: str, line: int, words: list[str]) -> None:
     assert old in VALID
-    problems = errors_of(VALID.replace(old, new, 1))
-    assert len(problems) == 1, problems
-    assert problems[0].startswith(f"s.yaml:{line}:"), problems
-    for word in words:
-        assert word in problems[0], problems
+    assert_one_error(VALID.replace(old, new, 1), line, words)
 
 
 def test_faces_allowed_follow_the_largest_damage_die() -> None:

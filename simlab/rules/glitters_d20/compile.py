@@ -15,6 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from simlab.engine.tallies import Layout
+from simlab.rules.arrays import field_rows, ints
 from simlab.rules.glitters_d20.model import (
     DAMAGE_TYPES,
     METAL_ARMOR,
@@ -121,9 +122,7 @@ def _attack_array(attacks: list[Attack], params: Params) -> tuple[np.ndarray, np
             critical_threshold(a, params), int(a.ranged), TYPE_CODE[a.type], a.damage.constant,
             start, len(terms) - start, int(a.attribute == "dex"),
         ])  # fmt: skip
-    attack = np.array(rows, dtype=np.int64).reshape(len(attacks), N_ATTACK_FIELDS).T.copy()
-    term_array = np.array(terms, dtype=np.int64).reshape(len(terms), N_TERM_FIELDS).T.copy()
-    return attack, term_array
+    return field_rows(rows, N_ATTACK_FIELDS), field_rows(terms, N_TERM_FIELDS)
 
 
 def _combatant_array(
@@ -198,7 +197,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
         immune=np.array([[int(t in m.immune) for t in DAMAGE_TYPES] for m in members],
                         dtype=np.int64),
         globals_=_globals(scenario),
-        attack_list=np.asarray(attack_list, dtype=np.int64),
+        attack_list=ints(attack_list),
     )  # fmt: skip
     layout = Layout(
         sides=list(scenario.sides),

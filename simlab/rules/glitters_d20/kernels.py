@@ -19,7 +19,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab.engine.encounter import choose_target, record_attack, sides_standing
+from simlab.engine.encounter import (
+    choose_target,
+    chunk_range,
+    count_standing,
+    initiative_order,
+    record_attack,
+    record_outcome,
+    sides_standing,
+)
 from simlab.engine.jit import kernel, parallel_kernel, prange
 from simlab.engine.rng import (
     STREAM_ATTACK,
@@ -30,7 +38,6 @@ from simlab.engine.rng import (
     new_state,
     roll_die,
     start_encounter,
-    uniform_index,
 )
 from simlab.rules.glitters_d20.compile import (
     A_BONUS,
@@ -555,32 +562,15 @@ def roll_initiative(p, st, rng):
     ties go in random order (shuffled before a stable sort), or in listed order with
     ``initiative_ties: listed``.
     """
-    n = st.shape[1]
-    for c in range(n):
+    for c in range(st.shape[1]):
         st[INIT, c] = roll_die(rng, STREAM_ORDER, 20) + p.combatant[C_INITIATIVE, c]
-        st[ORDER, c] = c
-    if p.globals_[G_RANDOM_TIES] != 0:
-        for i in range(n - 1, 0, -1):
-            j = uniform_index(rng, STREAM_ORDER, i + 1)
-            st[ORDER, i], st[ORDER, j] = st[ORDER, j], st[ORDER, i]
-    for i in range(1, n):
-        c = st[ORDER, i]
-        key = 2 * st[INIT, c] + p.combatant[C_PLAYER, c]
-        k = i
-        while k > 0:
-            before = st[ORDER, k - 1]
-            if 2 * st[INIT, before] + p.combatant[C_PLAYER, before] >= key:
-                break
-            st[ORDER, k] = before
-            k -= 1
-        st[ORDER, k] = c
+    initiative_order(rng, st[INIT], p.combatant[C_PLAYER], p.globals_[G_RANDOM_TIES], st[ORDER])
 
 
 @kernel
 def reset(p, st, standing):
     """Start-of-encounter state: full HP, starting statuses (Burning and Freezing
     cancelled one for one; Frozen if Freezing already exceeds STR), Parry ready."""
-    standing[:] = 0
     st[:, :] = 0
     for c in range(st.shape[1]):
         st[HP, c] = p.combatant[C_HP, c]
@@ -592,7 +582,7 @@ def reset(p, st, standing):
         st[FREEZING, c] = p.combatant[C_FREEZING, c] - both
         st[PARRY_READY, c] = int(p.combatant[C_DEFENSE, c] == DEFENSE_PARRY)
         freeze_check(p, st, c, 1)
-        standing[p.combatant[C_SIDE, c]] += 1
+    count_standing(p.combatant[C_SIDE], standing)
 
 
 @kernel
@@ -608,21 +598,8 @@ def play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace):
 @kernel
 def finish(p, st, t, ch, last_round, standing):
     """Record the encounter's winner, length, each combatant's down round and events."""
-    n_sides = standing.shape[0]
-    winner = n_sides
-    if sides_standing(standing) == 1:
-        for s in range(n_sides):
-            if standing[s] > 0:
-                winner = s
-    t.winner[ch, winner] += 1
-    t.rounds[ch, last_round] += 1
+    record_outcome(t, ch, last_round, standing, st[DOWN_ROUND], st[DOWN_RECEIVED], 0)
     for c in range(st.shape[1]):
-        down = st[DOWN_ROUND, c]
-        if down > 0:
-            t.down_round[ch, c, down] += 1
-            t.down_attacks[ch, c, min(st[DOWN_RECEIVED, c], t.down_attacks.shape[2] - 1)] += 1
-        else:
-            t.censor_round[ch, c, last_round] += 1
         if st[DEAD_ROUND, c] > 0:
             t.event_round[ch, c, EVENT_DEAD, st[DEAD_ROUND, c]] += 1
         if st[STABLE_ROUND, c] > 0:
@@ -682,8 +659,7 @@ def run_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
         st = np.zeros((N_FIELDS, n_combatants), dtype=np.int64)
         standing = np.zeros(n_sides, dtype=np.int64)
         rng = new_state()
-        lo = first + count * ch // chunks
-        hi = first + count * (ch + 1) // chunks
+        lo, hi = chunk_range(first, count, ch, chunks)
         for enc in range(lo, hi):
             batch = enc * n_batches // n_total
             play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, trace, n_trace)

@@ -17,6 +17,7 @@ import numpy as np
 
 from simlab.dice import Dice
 from simlab.engine.tallies import Layout
+from simlab.rules.arrays import field_rows, ints
 from simlab.rules.opposed_tiers.model import Combatant, Params, ResolvedTier, Scenario
 from simlab.scenario.common import POLICY_CODE
 
@@ -253,23 +254,19 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
     for side, m in combatants:
         rows.append(_combatant_row(scenario, side, m, len(attack_list), exprs))
         attack_list.extend(attack_names.index(n) for n in m.attacks)
-    attack = (
-        np.array(
-            [[a.modifier, a.damage_modifier, int(a.ranged)] for a in scenario.attacks.values()],
-            dtype=np.int64,
-        )
-        .reshape(len(attack_names), N_ATTACK_FIELDS)
-        .T.copy()
+    attack = field_rows(
+        [[a.modifier, a.damage_modifier, int(a.ranged)] for a in scenario.attacks.values()],
+        N_ATTACK_FIELDS,
     )
     expr_array, terms = exprs.arrays()
     scratch = max((t.count for d in exprs.index for t in d.terms), default=1)
     params = KernelParams(
-        combatant=np.array(rows, dtype=np.int64).reshape(len(rows), N_COMBATANT_FIELDS).T.copy(),
+        combatant=field_rows(rows, N_COMBATANT_FIELDS),
         attack=attack,
         exprs=expr_array,
         terms=terms,
         globals_=_globals(scenario, initiative, scratch),
-        attack_list=np.asarray(attack_list, dtype=np.int64),
+        attack_list=ints(attack_list),
     )
     per_round = sum(attacks_per_turn(m, prm) for _, m in combatants if m.attacks)
     if surprise_happens(scenario):  # round 0 comes on top of the capped rounds

@@ -28,7 +28,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab.engine.encounter import choose_target, record_attack, sides_standing
+from simlab.engine.encounter import (
+    choose_target,
+    chunk_range,
+    count_standing,
+    record_attack,
+    record_outcome,
+    sides_standing,
+)
 from simlab.engine.jit import kernel, parallel_kernel, prange
 from simlab.engine.rng import (
     STREAM_ATTACK,
@@ -326,14 +333,13 @@ def roll_initiative(p, st, rng, scratch, ev):
 @kernel
 def reset(p, st, standing):
     """Start-of-encounter state: full Health, everyone standing and a target."""
-    standing[:] = 0
     st[:, :] = 0
     for c in range(st.shape[1]):
         st[HP, c] = p.combatant[C_HP, c]
         st[ACTS, c] = 1
         for field in (DOWN_ROUND, UNCONSCIOUS_ROUND, DEAD_ROUND, OUT_ROUND):
             st[field, c] = NOT_YET
-        standing[p.combatant[C_SIDE, c]] += 1
+    count_standing(p.combatant[C_SIDE], standing)
 
 
 @kernel
@@ -403,21 +409,8 @@ def play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace, scr
 @kernel
 def finish(p, st, t, ch, last_round, standing):
     """Record the winner, the length, and each combatant's down round and events."""
-    n_sides = standing.shape[0]
-    winner = n_sides
-    if sides_standing(standing) == 1:
-        for s in range(n_sides):
-            if standing[s] > 0:
-                winner = s
-    t.winner[ch, winner] += 1
-    t.rounds[ch, last_round] += 1
+    record_outcome(t, ch, last_round, standing, st[DOWN_ROUND], st[DOWN_RECEIVED], NOT_YET)
     for c in range(st.shape[1]):
-        down = st[DOWN_ROUND, c]
-        if down != NOT_YET:
-            t.down_round[ch, c, down] += 1
-            t.down_attacks[ch, c, min(st[DOWN_RECEIVED, c], t.down_attacks.shape[2] - 1)] += 1
-        else:
-            t.censor_round[ch, c, last_round] += 1
         for event, field in ((EVENT_OUT, OUT_ROUND), (EVENT_UNCONSCIOUS, UNCONSCIOUS_ROUND),
                              (EVENT_DEAD, DEAD_ROUND)):  # fmt: skip
             if st[field, c] != NOT_YET:
@@ -465,8 +458,7 @@ def run_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
         scratch = np.zeros(max(p.globals_[G_SCRATCH], 1), dtype=np.int64)
         rng = new_state()
         events = trace if trace.shape[0] > 1 else np.zeros((1, N_TRACE), dtype=np.int64)
-        lo = first + count * ch // chunks
-        hi = first + count * (ch + 1) // chunks
+        lo, hi = chunk_range(first, count, ch, chunks)
         for enc in range(lo, hi):
             batch = enc * n_batches // n_total
             play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, events, n_trace,

@@ -12,6 +12,7 @@ from typing import NamedTuple
 import numpy as np
 
 from simlab.engine.tallies import Layout
+from simlab.rules.arrays import attack_lists, field_rows, ints
 from simlab.rules.shattered_spirits.model import ROWS, Attack, Combatant, Scenario, parse_status
 from simlab.scenario.common import POLICY_CODE
 
@@ -72,10 +73,6 @@ def expand(scenario: Scenario) -> list[tuple[int, Combatant]]:
     return scenario.expanded()
 
 
-def _ints(values: list[int]) -> np.ndarray:
-    return np.asarray(values, dtype=np.int64)
-
-
 def attack_rows(attack: Attack) -> dict[str, list[int]]:
     """Per profile row 2..12: tier code and the sizes of Stun, Exposed and Impaired."""
     rows: dict[str, list[int]] = {"tier": [], "stun": [], "exposed": [], "impaired": []}
@@ -96,7 +93,7 @@ def _turn_order(speeds: list[int], sides: list[int]) -> tuple[np.ndarray, np.nda
     phase_start = [0] * 7
     for p in range(1, 7):
         phase_start[p] = sum(1 for c in order if speeds[c] <= p)
-    return _ints(order), _ints(phase_start)
+    return ints(order), ints(phase_start)
 
 
 def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
@@ -117,11 +114,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
     rows = [attack_rows(a) for a in attacks]
     members = [m for _, m in combatants]
     sides = [s for s, _ in combatants]
-    attack_list: list[int] = []
-    starts = []
-    for m in members:
-        starts.append(len(attack_list))
-        attack_list.extend(attack_names.index(n) for n in m.attacks)
+    attack_list, starts = attack_lists((m.attacks for m in members), attack_names)
     order, phase_start = _turn_order([m.speed for m in members], sides)
     prm = scenario.params
     combatant = np.zeros((N_COMBATANT_FIELDS, len(members)), dtype=np.int64)
@@ -133,14 +126,14 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
             int(m.cover), m.roll_modifier, m.rushing, POLICY_CODE[m.target], starts[c],
             len(m.attacks),
         ]  # fmt: skip
-    attack = np.array(
+    attack = field_rows(
         [[a.modifier, a.damage_modifier, a.advantage - a.disadvantage, int(a.glancing)]
-         for a in attacks], dtype=np.int64,
-    ).reshape(len(attacks), N_ATTACK_FIELDS).T.copy()  # fmt: skip
+         for a in attacks], N_ATTACK_FIELDS,
+    )  # fmt: skip
     profile_rows = np.zeros((N_ROW_FIELDS, len(attacks), 11), dtype=np.int64)
     for k, (a, r) in enumerate(zip(attacks, rows, strict=True)):
         profile_rows[:, k, :] = [a.profile, r["tier"], r["stun"], r["exposed"], r["impaired"]]
-    globals_ = _ints([
+    globals_ = ints([
         len(scenario.sides), scenario.max_rounds, prm.bonus_size, prm.exposed_per_level,
         prm.impaired_per_level, prm.glancing_divisor, prm.stun_per_level,
         WOUND_ROLL_CODE[prm.wound_roll], prm.strain_meter, prm.reaction_cost,
@@ -154,7 +147,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
         globals_=globals_,
         order=order,
         phase_start=phase_start,
-        attack_list=_ints(attack_list),
+        attack_list=attack_list,
     )
     layout = Layout(
         sides=list(scenario.sides),

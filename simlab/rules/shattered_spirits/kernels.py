@@ -16,7 +16,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab.engine.encounter import choose_target, record_attack, sides_standing
+from simlab.engine.encounter import (
+    choose_target,
+    chunk_range,
+    count_standing,
+    record_attack,
+    record_outcome,
+    sides_standing,
+)
 from simlab.engine.jit import inline_kernel, kernel, parallel_kernel, prange
 from simlab.engine.rng import (
     STREAM_ATTACK,
@@ -342,7 +349,6 @@ def resolve_attack(p, st, rng, attacker, attack, defender, rnd, standing, trace,
 @kernel
 def reset(p, st, standing):
     """Start-of-encounter state: full HP, starting Vigor, tokens and statuses."""
-    standing[:] = 0
     st[:, :] = 0
     for c in range(st.shape[1]):
         st[HP, c] = p.combatant[C_HP, c]
@@ -352,7 +358,7 @@ def reset(p, st, standing):
         st[MOMENTUM, c] = p.combatant[C_MOMENTUM, c]
         st[EXPOSED, c] = p.combatant[C_EXPOSED, c]
         st[IMPAIRED, c] = p.combatant[C_IMPAIRED, c]
-        standing[p.combatant[C_SIDE, c]] += 1
+    count_standing(p.combatant[C_SIDE], standing)
 
 
 
@@ -404,21 +410,8 @@ def end_of_round(p, st):
 @kernel
 def finish(p, st, t, ch, last_round, standing):
     """Record the encounter's winner, length, and each combatant's down and events."""
-    n_sides = standing.shape[0]
-    winner = n_sides
-    if sides_standing(standing) == 1:
-        for s in range(n_sides):
-            if standing[s] > 0:
-                winner = s
-    t.winner[ch, winner] += 1
-    t.rounds[ch, last_round] += 1
+    record_outcome(t, ch, last_round, standing, st[DOWN_ROUND], st[DOWN_RECEIVED], 0)
     for c in range(st.shape[1]):
-        down = st[DOWN_ROUND, c]
-        if down > 0:
-            t.down_round[ch, c, down] += 1
-            t.down_attacks[ch, c, min(st[DOWN_RECEIVED, c], t.down_attacks.shape[2] - 1)] += 1
-        else:
-            t.censor_round[ch, c, last_round] += 1
         if st[OUT_ROUND, c] > 0:
             t.event_round[ch, c, EVENT_OUT, st[OUT_ROUND, c]] += 1
         if st[DEAD_ROUND, c] > 0:
@@ -504,6 +497,5 @@ def run_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
         standing = np.zeros(n_sides, dtype=np.int64)
         rng = new_state()
         events = trace if trace.shape[0] > 1 else np.zeros((1, N_TRACE), dtype=np.int64)
-        lo = first + count * ch // chunks
-        hi = first + count * (ch + 1) // chunks
+        lo, hi = chunk_range(first, count, ch, chunks)
         play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, events, n_trace)

@@ -15,6 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from simlab.engine.tallies import Layout
+from simlab.rules.arrays import field_rows, ints
 from simlab.rules.shattered_spirits.compile import attack_rows
 from simlab.rules.shattered_spirits_draft1.model import Combatant, Params, Scenario, Technique
 from simlab.scenario.common import POLICY_CODE
@@ -97,10 +98,6 @@ def net_advantage(technique: Technique, params: Params) -> int:
     return int(has_adv) - int(has_dis)
 
 
-def _ints(values: list[int]) -> np.ndarray:
-    return np.asarray(values, dtype=np.int64)
-
-
 def _threshold(reaction: object) -> int:
     return NO_REACTION if reaction is None else reaction.when_damage_at_least  # type: ignore[attr-defined]
 
@@ -124,10 +121,10 @@ def _combatants(
 
 
 def _techniques(techniques: list[Technique], params: Params) -> tuple[np.ndarray, np.ndarray]:
-    attack = np.array(
+    attack = field_rows(
         [[t.modifier, t.damage_modifier, net_advantage(t, params), int(t.glancing), t.ap,
-          t.speed] for t in techniques], dtype=np.int64,
-    ).reshape(len(techniques), N_ATTACK_FIELDS).T.copy()  # fmt: skip
+          t.speed] for t in techniques], N_ATTACK_FIELDS,
+    )  # fmt: skip
     rows = np.zeros((N_ROW_FIELDS, len(techniques), 11), dtype=np.int64)
     for k, t in enumerate(techniques):
         r = attack_rows(t)
@@ -137,7 +134,7 @@ def _techniques(techniques: list[Technique], params: Params) -> tuple[np.ndarray
 
 def _globals(scenario: Scenario) -> np.ndarray:
     prm = scenario.params
-    return _ints([
+    return ints([
         len(scenario.sides), scenario.max_rounds, prm.overflow_damage,
         FUMBLE_TOKENS_CODE[prm.fumble_tokens], prm.fumble_cost, prm.fumble_exposed,
         prm.exposed_per_level, prm.impaired_per_level, prm.glancing_divisor, prm.cover_guard,
@@ -180,7 +177,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
         rows=rows,
         globals_=_globals(scenario),
         slots=np.array([owners, chosen], dtype=np.int64).reshape(N_SLOT_FIELDS, len(owners)),
-        side_slots=_ints(side_slots),
+        side_slots=ints(side_slots),
     )
     members = [m for _, m in combatants]
     layout = Layout(

@@ -19,7 +19,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab.engine.encounter import choose_target, record_attack, sides_standing
+from simlab.engine.encounter import (
+    choose_target,
+    chunk_range,
+    count_standing,
+    record_attack,
+    record_outcome,
+    sides_standing,
+)
 from simlab.engine.jit import inline_kernel, kernel, parallel_kernel, prange
 from simlab.engine.rng import new_state, start_encounter
 from simlab.rules.shattered_spirits.kernels import (
@@ -295,7 +302,6 @@ def resolve_attack(p, st, rng, attacker, technique, defender, rnd, standing, tra
 def reset(p, st, standing):
     """Start-of-encounter state: full Vigor, Endurance and Health, starting tokens and
     statuses. A combatant that starts with no Endurance is Shaken from the start."""
-    standing[:] = 0
     st[:, :] = 0
     for c in range(st.shape[1]):
         st[VIGOR, c] = p.combatant[C_VIGOR, c]
@@ -309,7 +315,7 @@ def reset(p, st, standing):
         st[FOCUS, c] = p.combatant[C_FOCUS, c]
         st[EXPOSED, c] = p.combatant[C_EXPOSED, c]
         st[IMPAIRED, c] = p.combatant[C_IMPAIRED, c]
-        standing[p.combatant[C_SIDE, c]] += 1
+    count_standing(p.combatant[C_SIDE], standing)
 
 
 @kernel
@@ -419,22 +425,10 @@ def end_of_round(p, st):
 @kernel
 def finish(p, st, t, ch, last_round, standing):
     """Record the encounter's winner, length, and each combatant's Downed and Shaken."""
-    n_sides = standing.shape[0]
-    winner = n_sides
-    if sides_standing(standing) == 1:
-        for s in range(n_sides):
-            if standing[s] > 0:
-                winner = s
-    t.winner[ch, winner] += 1
-    t.rounds[ch, last_round] += 1
+    record_outcome(t, ch, last_round, standing, st[DOWN_ROUND], st[DOWN_RECEIVED], 0)
     for c in range(st.shape[1]):
-        down = st[DOWN_ROUND, c]
-        if down > 0:
-            t.down_round[ch, c, down] += 1
-            t.down_attacks[ch, c, min(st[DOWN_RECEIVED, c], t.down_attacks.shape[2] - 1)] += 1
-            t.event_round[ch, c, EVENT_DOWNED, down] += 1
-        else:
-            t.censor_round[ch, c, last_round] += 1
+        if st[DOWN_ROUND, c] > 0:
+            t.event_round[ch, c, EVENT_DOWNED, st[DOWN_ROUND, c]] += 1
         if st[SHAKEN, c] != 0:
             t.event_round[ch, c, EVENT_SHAKEN, st[SHAKEN_ROUND, c]] += 1
 
@@ -493,8 +487,7 @@ def run_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
         cursor = np.zeros(n_sides, dtype=np.int64)
         rng = new_state()
         events = trace if trace.shape[0] > 1 else np.zeros((1, N_TRACE), dtype=np.int64)
-        lo = first + count * ch // chunks
-        hi = first + count * (ch + 1) // chunks
+        lo, hi = chunk_range(first, count, ch, chunks)
         for enc in range(lo, hi):
             batch = enc * n_batches // n_total
             play_encounter(p, st, rng, standing, cursor, k0, k1, enc, batch, t, ch, events,

@@ -13,6 +13,7 @@ from typing import NamedTuple
 import numpy as np
 
 from simlab.engine.tallies import Layout
+from simlab.rules.arrays import attack_lists, field_rows
 from simlab.rules.zones_3d6.model import Attack, Combatant, Params, Scenario, largest_die
 from simlab.scenario.common import POLICY_CODE
 
@@ -130,9 +131,7 @@ def _attack_array(attacks: list[Attack], params: Params) -> tuple[np.ndarray, np
         start = len(terms)
         terms.extend((t.count, t.sides) for t in a.damage.terms)
         rows.append([*steps, a.bonus, a.damage.constant, start, len(terms) - start])
-    attack = np.array(rows, dtype=np.int64).reshape(len(attacks), N_ATTACK_FIELDS).T.copy()
-    term_array = np.array(terms, dtype=np.int64).reshape(len(terms), N_TERM_FIELDS).T.copy()
-    return attack, term_array
+    return field_rows(rows, N_ATTACK_FIELDS), field_rows(terms, N_TERM_FIELDS)
 
 
 def _combatant_array(
@@ -183,11 +182,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
     members = [m for _, m in combatants]
     attack_names = list(scenario.attacks)
     attacks = [scenario.attacks[n] for n in attack_names]
-    attack_list: list[int] = []
-    starts = []
-    for m in members:
-        starts.append(len(attack_list))
-        attack_list.extend(attack_names.index(n) for n in m.attacks)
+    attack_list, starts = attack_lists((m.attacks for m in members), attack_names)
     attack, terms = _attack_array(attacks, scenario.params)
     params = KernelParams(
         combatant=_combatant_array(combatants, starts, scenario.params),
@@ -195,7 +190,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
         terms=terms,
         ignored=_ignored_faces(members, largest_die([a.damage for a in attacks])),
         globals_=_globals(scenario),
-        attack_list=np.asarray(attack_list, dtype=np.int64),
+        attack_list=attack_list,
     )
     layout = Layout(
         sides=list(scenario.sides),

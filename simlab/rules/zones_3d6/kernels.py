@@ -18,7 +18,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab.engine.encounter import choose_target, record_attack, sides_standing
+from simlab.engine.encounter import (
+    choose_target,
+    chunk_range,
+    count_standing,
+    initiative_order,
+    record_attack,
+    record_outcome,
+    sides_standing,
+)
 from simlab.engine.jit import kernel, parallel_kernel, prange
 from simlab.engine.rng import (
     STREAM_ATTACK,
@@ -27,7 +35,6 @@ from simlab.engine.rng import (
     new_state,
     roll_die,
     start_encounter,
-    uniform_index,
 )
 from simlab.rules.zones_3d6.compile import (
     A_BONUS_DAMAGE,
@@ -270,23 +277,11 @@ def roll_initiative(p, st, rng):
     highest acts first. Ties go in a random order (the order is shuffled before a stable
     sort), or in listed order with ``initiative_ties: listed``.
     """
-    n = st.shape[1]
     g = p.globals_
-    for c in range(n):
+    for c in range(st.shape[1]):
         rolled = roll_die(rng, STREAM_ORDER, g[G_INITIATIVE_DIE])
         st[INIT, c] = rolled + p.combatant[C_INITIATIVE, c]
-        st[ORDER, c] = c
-    if g[G_RANDOM_TIES] != 0:
-        for i in range(n - 1, 0, -1):
-            j = uniform_index(rng, STREAM_ORDER, i + 1)
-            st[ORDER, i], st[ORDER, j] = st[ORDER, j], st[ORDER, i]
-    for i in range(1, n):
-        c = st[ORDER, i]
-        k = i
-        while k > 0 and st[INIT, st[ORDER, k - 1]] < st[INIT, c]:
-            st[ORDER, k] = st[ORDER, k - 1]
-            k -= 1
-        st[ORDER, k] = c
+    initiative_order(rng, st[INIT], st[INIT], g[G_RANDOM_TIES], st[ORDER])
 
 
 
@@ -298,11 +293,10 @@ def roll_initiative(p, st, rng):
 @kernel
 def reset(p, st, standing):
     """Start-of-encounter state: full HP, nobody out."""
-    standing[:] = 0
     st[:, :] = 0
     for c in range(st.shape[1]):
         st[HP, c] = p.combatant[C_HP, c]
-        standing[p.combatant[C_SIDE, c]] += 1
+    count_standing(p.combatant[C_SIDE], standing)
 
 
 
@@ -355,22 +349,10 @@ def play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace):
 @kernel
 def finish(p, st, t, ch, last_round, standing):
     """Record the encounter's winner, length, and each combatant's down round."""
-    n_sides = standing.shape[0]
-    winner = n_sides
-    if sides_standing(standing) == 1:
-        for s in range(n_sides):
-            if standing[s] > 0:
-                winner = s
-    t.winner[ch, winner] += 1
-    t.rounds[ch, last_round] += 1
+    record_outcome(t, ch, last_round, standing, st[DOWN_ROUND], st[DOWN_RECEIVED], 0)
     for c in range(st.shape[1]):
-        down = st[DOWN_ROUND, c]
-        if down > 0:
-            t.down_round[ch, c, down] += 1
-            t.down_attacks[ch, c, min(st[DOWN_RECEIVED, c], t.down_attacks.shape[2] - 1)] += 1
-            t.event_round[ch, c, EVENT_OUT, down] += 1
-        else:
-            t.censor_round[ch, c, last_round] += 1
+        if st[DOWN_ROUND, c] > 0:
+            t.event_round[ch, c, EVENT_OUT, st[DOWN_ROUND, c]] += 1
 
 
 @kernel
@@ -405,8 +387,7 @@ def run_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
         standing = np.zeros(n_sides, dtype=np.int64)
         rng = new_state()
         events = trace if trace.shape[0] > 1 else np.zeros((1, N_TRACE), dtype=np.int64)
-        lo = first + count * ch // chunks
-        hi = first + count * (ch + 1) // chunks
+        lo, hi = chunk_range(first, count, ch, chunks)
         for enc in range(lo, hi):
             batch = enc * n_batches // n_total
             play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, events, n_trace)

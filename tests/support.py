@@ -1,0 +1,115 @@
+"""Helpers shared by the test modules of every rule system.
+
+Imported as ``tests.support``: pytest puts the repository root on ``sys.path``
+(``pythonpath = ["."]`` in pyproject.toml).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner, Result
+from scipy import stats
+
+import simlab
+from simlab.cli import main
+from simlab.errors import ScenarioError
+
+# ---------------------------------------------------------------------------------------
+# Statistics
+# ---------------------------------------------------------------------------------------
+
+
+def chi_square_p(observed: np.ndarray, expected_prob: np.ndarray) -> float:
+    """p-value of a chi-square goodness-of-fit test, cells with expected < 5 merged.
+
+    Cells are merged in order of the outcome (adjacent damages or rounds) until each
+    holds an expected count of at least 5; a remainder below 5 joins the last cell.
+    Outcomes of probability 0 must never be observed (checked by the caller).
+    """
+    n = observed.sum()
+    expected = expected_prob * n
+    obs_cells, exp_cells = [], []
+    o_acc = e_acc = 0.0
+    for o, e in zip(observed, expected, strict=True):
+        o_acc += o
+        e_acc += e
+        if e_acc >= 5:
+            obs_cells.append(o_acc)
+            exp_cells.append(e_acc)
+            o_acc = e_acc = 0.0
+    if e_acc > 0 or o_acc > 0:
+        if exp_cells:
+            obs_cells[-1] += o_acc
+            exp_cells[-1] += e_acc
+        else:
+            obs_cells.append(o_acc)
+            exp_cells.append(e_acc)
+    if len(obs_cells) < 2:
+        return 1.0
+    exp_arr = np.asarray(exp_cells)
+    exp_arr *= n / exp_arr.sum()  # renormalise float rounding so the totals agree
+    return float(stats.chisquare(np.asarray(obs_cells), exp_arr).pvalue)
+
+
+K_SIGMA = 4.5  # how far, in standard errors, a simulated rate may be from the exact one
+
+
+def within(successes: int, attempts: int, p: float, k_sigma: float = K_SIGMA) -> bool:
+    """Whether the observed rate is within ``k_sigma`` binomial standard errors of ``p``."""
+    sigma = np.sqrt(p * (1 - p) / attempts)
+    return bool(abs(successes / attempts - p) <= k_sigma * sigma)
+
+
+# ---------------------------------------------------------------------------------------
+# Traces and the combatants they name
+# ---------------------------------------------------------------------------------------
+
+
+def simulate_traced(name: str, text: str, n: int, seed: int) -> tuple[Any, pd.DataFrame]:
+    """The scenario ``text`` (file name ``name.yaml``) and the trace of ``n`` encounters."""
+    scn = simlab.loads(text, f"{name}.yaml")
+    res = simlab.simulate(scn, n=n, seed=seed, trace=True)
+    assert res.trace is not None and len(res.trace) > 0
+    return scn, res.trace
+
+
+def combatants(scn: Any) -> Iterator[tuple[int, str, Any]]:
+    """(side index, name, scenario entry) of every combatant, copies expanded and
+    numbered ("Goblin 1", "Goblin 2") as in the trace."""
+    for s, members in enumerate(scn.sides.values()):
+        for m in members:
+            for k in range(m.count):
+                yield s, (m.name if m.count == 1 else f"{m.name} {k + 1}"), m
+
+
+# ---------------------------------------------------------------------------------------
+# Scenario errors
+# ---------------------------------------------------------------------------------------
+
+
+def errors_of(text: str) -> list[str]:
+    """The located problems of a scenario ``text`` (file ``s.yaml``) that must not load."""
+    with pytest.raises(ScenarioError) as caught:
+        simlab.loads(text, "s.yaml")
+    return [str(p) for p in caught.value.problems]
+
+
+def assert_one_error(text: str, line: int, words: list[str]) -> None:
+    """``text`` has exactly one problem, at ``s.yaml:line``, whose message has ``words``."""
+    problems = errors_of(text)
+    assert len(problems) == 1, problems
+    assert problems[0].startswith(f"s.yaml:{line}:"), problems
+    for word in words:
+        assert word in problems[0], problems
+
+
+def validate_file(path: Path, text: str) -> Result:
+    """Write ``text`` to ``path`` and run ``simlab validate`` on it."""
+    path.write_text(text)
+    return CliRunner().invoke(main, ["validate", str(path)])
