@@ -280,12 +280,6 @@ def take_stun(p, st, rng, c, stun, rnd, standing):
     take_damage(p, st, rng, c, stun - room, rnd, standing)
 
 
-
-
-
-
-
-
 @inline_kernel
 def trace_attack(trace, slot, n_trace, enc, rnd, phase, attacker, attack, defender):
     """Fill in who attacked whom in trace row ``slot`` and move to the next row."""
@@ -359,8 +353,6 @@ def reset(p, st, standing):
         st[EXPOSED, c] = p.combatant[C_EXPOSED, c]
         st[IMPAIRED, c] = p.combatant[C_IMPAIRED, c]
     count_standing(p.combatant[C_SIDE], standing)
-
-
 
 
 @inline_kernel

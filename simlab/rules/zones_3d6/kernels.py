@@ -284,12 +284,6 @@ def roll_initiative(p, st, rng):
     initiative_order(rng, st[INIT], st[INIT], g[G_RANDOM_TIES], st[ORDER])
 
 
-
-
-
-
-
-
 @kernel
 def reset(p, st, standing):
     """Start-of-encounter state: full HP, nobody out."""
@@ -297,8 +291,6 @@ def reset(p, st, standing):
     for c in range(st.shape[1]):
         st[HP, c] = p.combatant[C_HP, c]
     count_standing(p.combatant[C_SIDE], standing)
-
-
 
 
 @kernel
