@@ -188,7 +188,7 @@ def time_to_reach(need: int, cycle: Sequence[np.ndarray], max_rounds: int) -> Ti
     never = np.zeros(max_rounds + 1)
     if need <= 0:
         return TimeToDown(never, 0.0, max_rounds, 0.0, 0.0, 0, 0.0)
-    if all(pmf[0] >= 1.0 for pmf in cycle):
+    if all(not np.any(pmf[1:] > 0) for pmf in cycle):  # no round ever deals damage
         return TimeToDown(never, 1.0, max_rounds, math.inf, math.inf, None, 0.0)
     _check_work(need, cycle)
     alive = np.zeros(need)  # alive[s] = P(s damage dealt so far and still standing)

@@ -4,17 +4,19 @@ Hypothesis draws a random attack, defender and attacker for each rule system wit
 exact engine — shattered-spirits: profile, tiers, Advantage and Disadvantage, roll and
 damage modifiers, Glancing, Guard, Cover, Exposed, Impaired; zones-3d6: damage dice and
 bonus, attack bonus, edges, pressures, advantage on either roll, Evasion bonus, Base
-Defense faces, Bonus Defense. The scenario lasts one round with one attack against
-a defender that cannot be Downed, so the 20,000 simulated attacks are i.i.d. draws from
-the distribution ``simlab.exact`` computes; the simulated hit rate and mean damage must
-lie within K = 5 standard errors of the exact values.
+Defense faces, Bonus Defense; opposed-tiers: tiers, skill levels, weapon modifiers,
+shield and armor; glitters-d20: damage dice and type, attack bonus, advantage, STR, DC,
+armor kind and BC, Prone, resistance, vulnerability, immunity. The scenario lasts one
+round with one attack against a defender that cannot be Downed, so the 20,000 simulated
+attacks are i.i.d. draws from the distribution ``simlab.exact`` computes; the simulated
+hit rate and mean damage must lie within K = 5 standard errors of the exact values.
 
 False alarms. Under a correct simulator P(|z| > 5) ≈ 5.7e-7 per comparison (normal
 approximation; each comparison has 20,000 draws and rates/means bounded away from
 degenerate unless exactly 0 or 1, which are compared exactly). ``derandomize=True`` and
 a fixed seed make the 25 examples per system the same on every run, so the test always
-passes or always fails; the chance that these 2 × 25 × 2 comparisons are an unlucky draw
-for a correct simulator is ≲ 100 × 5.7e-7 ≈ 6e-5. A bug of half a percentage point in a
+passes or always fails; the chance that these 4 × 25 × 2 comparisons are an unlucky draw
+for a correct simulator is ≲ 200 × 5.7e-7 ≈ 1.1e-4. A bug of half a percentage point in a
 hit rate near 1/2 moves z by about 1.4, so a real rule error (typically several points on
 some row pattern) is caught in the examples that exercise it.
 """
@@ -102,6 +104,52 @@ def zones_duels(draw: Any) -> str:
     return flow(scenario)
 
 
+@st.composite
+def tiers_duels(draw: Any) -> str:
+    """A one-round, one-attack opposed-tiers scenario, as YAML text (RULES.md §3)."""
+    tier = st.sampled_from(["novice", "journeyman", "adept"])
+    attack = {"modifier": draw(st.integers(-2, 3)),
+              "damage_modifier": draw(st.integers(-2, 3))}  # fmt: skip
+    attacker = {"name": "A", "hp": 10, "attacks": ["x"], "tier": draw(tier),
+                "weapon_sl": draw(st.integers(0, 3)),
+                "form_sl": draw(st.integers(0, 2))}  # fmt: skip
+    defender = {"name": "D", "hp": 100_000, "tier": draw(tier),
+                "defense_sl": draw(st.integers(0, 3))}  # fmt: skip
+    if draw(st.booleans()):
+        defender["shield"] = "light"
+    if draw(st.booleans()):
+        defender["armor"] = draw(st.sampled_from(["light", "medium"]))
+    scenario = {
+        "scenario": "property", "rules": "opposed-tiers", "max_rounds": 1,
+        "attacks": {"x": attack}, "sides": {"a": [attacker], "b": [defender]},
+    }  # fmt: skip
+    return flow(scenario)
+
+
+@st.composite
+def glitters_duels(draw: Any) -> str:
+    """A one-round, one-attack glitters-d20 scenario, as YAML text (RULES.md §4)."""
+    kind = draw(st.sampled_from(["bludgeoning", "piercing", "lightning", "force"]))
+    attack = {
+        "damage": f"{draw(st.integers(1, 3))}d{draw(st.sampled_from([4, 6, 8, 10]))}",
+        "type": kind, "bonus": draw(st.integers(0, 8)),
+        "advantage": draw(st.integers(0, 1)), "disadvantage": draw(st.integers(0, 1)),
+    }  # fmt: skip
+    attacker = {"name": "A", "hp": 10, "attacks": ["x"],
+                "attributes": {"str": draw(st.integers(8, 18))}}  # fmt: skip
+    affinity = draw(st.sampled_from(["resist", "vulnerable", "immune", None]))
+    defender = {"name": "D", "hp": 100_000, "dc": draw(st.integers(4, 14)),
+                "armor": draw(st.sampled_from(["none", "leather", "mail", "plate"])),
+                "armor_bc": draw(st.integers(0, 4)), "prone": draw(st.booleans())}  # fmt: skip
+    if affinity is not None:
+        defender[affinity] = [kind]
+    scenario = {
+        "scenario": "property", "rules": "glitters-d20", "max_rounds": 1,
+        "attacks": {"x": attack}, "sides": {"a": [attacker], "b": [defender]},
+    }  # fmt: skip
+    return flow(scenario)
+
+
 def assert_within(simulated: float, exact: float, sd: float, what: str) -> None:
     """|simulated − exact| within K_SIGMA standard errors (exact equality when sd is 0)."""
     if sd == 0:
@@ -133,4 +181,16 @@ def test_simulated_shattered_spirits_attacks_agree_with_exact(text: str) -> None
 @settings(max_examples=25, deadline=None, derandomize=True)
 @given(zones_duels())
 def test_simulated_zones_attacks_agree_with_exact(text: str) -> None:
+    check_against_exact(text)
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(tiers_duels())
+def test_simulated_opposed_tiers_attacks_agree_with_exact(text: str) -> None:
+    check_against_exact(text)
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(glitters_duels())
+def test_simulated_glitters_attacks_agree_with_exact(text: str) -> None:
     check_against_exact(text)
