@@ -333,10 +333,11 @@ def duel_time_to_down(scenario: Scenario) -> TimeToDown:
     a, d = _duel_roles(scenario)
     attacker = _combatant(scenario, a)
     defender = _combatant(scenario, d)
-    for name in dict.fromkeys(attacker.attacks):
-        _check_statuses(scenario, name, attack_outcome(scenario, a, name, d).row_pmf)
+    outcomes = {n: attack_outcome(scenario, a, n, d) for n in dict.fromkeys(attacker.attacks)}
+    for name, outcome in outcomes.items():
+        _check_statuses(scenario, name, outcome.row_pmf)
     cycle = rotation_cycle(attacker.attacks, attacker.attacks_per_turn,
-                           lambda n: attack_outcome(scenario, a, n, d).damage_pmf)  # fmt: skip
+                           lambda n: outcomes[n].damage_pmf)  # fmt: skip
     return time_to_reach(defender.vigor + defender.hp, cycle, scenario.max_rounds)
 
 
