@@ -97,7 +97,7 @@ def winner_of(standing):
     return winner
 
 
-@kernel
+@inline_kernel
 def record_outcome(t, ch, last_round, standing, down_round, down_received, never):
     """Add the finished encounter to chunk ``ch`` of the tallies (RULES.md, "Shared model").
 

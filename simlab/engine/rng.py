@@ -16,6 +16,21 @@ shift the attack rolls that follow it. Within one (encounter, stream) word ``i``
 ``i % 4`` of block ``i // 4`` (blocks 0, 1, 2, ...; 2**34 words before the block index
 wraps, far beyond any encounter).
 
+Dice
+----
+A die does not cost a whole word. :func:`roll_die` cuts one word into a *batch* of ``k``
+dice of the same size ``s``, where ``k`` is the largest count with ``s**k <= 2**26``
+(ten d6, six d20, one die of more than 8,192 sides). This is the batched form of
+Lemire's method (Brackett-Rozinsky and Lemire, "Batched Ranged Random Integer
+Generation", 2024): the word ``u`` is accepted when ``u * s**k mod 2**32`` is at least
+``2**32 mod s**k`` (else the next word is tried; the chance of that is below 2**-6, and
+0.04% for d6), and then each die is the high word of the running product, ``x <- u``,
+``die_i = (x * s) >> 32``, ``x <- (x * s) mod 2**32``. The dice of an accepted word are the
+base-``s`` digits of ``floor(u * s**k / 2**32)``, which is exactly uniform on
+``0 .. s**k - 1``, so they are independent and exactly uniform. A die of another size
+than the batch in hand discards the rest of the batch and starts a new one from the
+next word, so the dice of a stream depend only on the sizes asked for, in order.
+
 State layout
 ------------
 The RNG state of one encounter is a preallocated ``uint32`` array of shape
@@ -25,18 +40,23 @@ per encounter. Row ``s < N_STREAMS`` belongs to stream ``s``:
 ====== =====================================================================
 column meaning
 ====== =====================================================================
-0..15  the buffered words: four consecutive blocks of the stream
-16     position of the next unread word in the buffer (16 = buffer empty)
-17     index of the next block to compute
+0..3   the buffered words: one block of the stream
+4      position of the next unread word in the buffer (4 = buffer empty)
+5      index of the next block to compute
+6      the running product ``x`` of the current batch of dice
+7      dice left in the batch (0 = none)
+8      faces of the batch's dice
+9      dice per word for that many faces (``k``)
+10     ``s**k``, the batch's range
 ====== =====================================================================
 
 Row ``N_STREAMS`` is the header: ``[k0, k1, encounter_lo, encounter_hi, 0, ...]``.
 :func:`start_encounter` only writes the header and marks every buffer empty; blocks are
 computed lazily, so streams an encounter never touches cost nothing.
 
-Speed: a Philox block takes about 2.5 ns, but a die used to cost 20–30 ns in calls and
-state bookkeeping. Words and dice are therefore drawn by small inlined functions, and
-a refill computes four blocks at once (the buffer size changes no word of any stream).
+Speed: a Philox block takes a few ns, and so did a die that cost a word of its own
+(bookkeeping, the rejection test). A die from a batch is one multiplication, about
+1.2 ns; that is what makes a duel of twenty dice cost about 50 ns of random numbers.
 """
 
 from __future__ import annotations
@@ -63,12 +83,19 @@ N_STREAMS = 8
 MAX_SEED = 2**64 - 1
 
 # Column indices of the state array (see the module docstring).
-_BLOCKS_PER_REFILL = 4
-_WORDS = 4 * _BLOCKS_PER_REFILL
-_POS = _WORDS
-_BLOCK = _WORDS + 1
-STATE_COLUMNS = _WORDS + 2
+_WORDS = 4
+_POS = 4
+_BLOCK = 5
+_BATCH_X = 6
+_BATCH_LEFT = 7
+_BATCH_SIDES = 8
+_BATCH_SIZE = 9
+_BATCH_RANGE = 10
+STATE_COLUMNS = 11
 _HEADER = N_STREAMS
+# A batch of dice spans at most 2**26 outcomes, so a word is rejected with chance < 2**-6.
+_BATCH_LIMIT = np.uint64(1 << 26)
+_MAX_BATCH = 26
 
 # Philox4x32 constants (Salmon et al. 2011): round multipliers and Weyl key increments.
 _M0 = np.uint64(0xD2511F53)
@@ -232,22 +259,22 @@ def start_encounter(state, k0, k1, encounter):
     for s in range(N_STREAMS):
         state[s, _POS] = _WORDS
         state[s, _BLOCK] = 0
+        state[s, _BATCH_LEFT] = 0
 
 
 @kernel
 def _refill(state, stream):
-    """Compute the stream's next four blocks into its buffer; advance its block index."""
+    """Compute the stream's next block into its buffer; advance its block index."""
     block = np.uint64(state[stream, _BLOCK])
-    for b in range(_BLOCKS_PER_REFILL):
-        w0, w1, w2, w3 = philox4x32(
-            state[_HEADER, 2], state[_HEADER, 3], stream, block + np.uint64(b),
-            state[_HEADER, 0], state[_HEADER, 1],
-        )  # fmt: skip
-        state[stream, 4 * b] = w0
-        state[stream, 4 * b + 1] = w1
-        state[stream, 4 * b + 2] = w2
-        state[stream, 4 * b + 3] = w3
-    state[stream, _BLOCK] = block + np.uint64(_BLOCKS_PER_REFILL)
+    w0, w1, w2, w3 = philox4x32(
+        state[_HEADER, 2], state[_HEADER, 3], stream, block,
+        state[_HEADER, 0], state[_HEADER, 1],
+    )  # fmt: skip
+    state[stream, 0] = w0
+    state[stream, 1] = w1
+    state[stream, 2] = w2
+    state[stream, 3] = w3
+    state[stream, _BLOCK] = block + np.uint64(1)
 
 
 @inline_kernel
@@ -280,22 +307,49 @@ def next_u32(state, stream):
 
 
 @kernel
-def _lemire_slow_path(state, stream, s, m):
-    """Redraw until the product's low word is at least ``2**32 mod s``; return it."""
-    threshold = (_TWO32 - s) % s
-    while (m & _MASK32) < threshold:
-        m = np.uint64(next_u32(state, stream)) * s
-    return m
+def batch_shape(sides):
+    """Dice per word for dice of ``sides`` faces, and the range they span: ``(k,
+    sides**k)`` with ``k`` the largest count (at most 26, at least 1) such that
+    ``sides**k <= 2**26``."""
+    s = np.uint64(sides)
+    k = 1
+    span = s
+    while k < _MAX_BATCH and span * s <= _BATCH_LIMIT:
+        k += 1
+        span *= s
+    return k, span
+
+
+def batch_size(sides: int) -> int:
+    """How many dice of ``sides`` faces one word gives (see :func:`batch_shape`)."""
+    return int(batch_shape(sides)[0])
+
+
+@kernel
+def _start_batch(state, stream, sides):
+    """Draw the next accepted word of the stream as a batch of dice of ``sides`` faces."""
+    if state[stream, _BATCH_SIDES] != sides:
+        k, span = batch_shape(sides)
+        state[stream, _BATCH_SIDES] = sides
+        state[stream, _BATCH_SIZE] = k
+        state[stream, _BATCH_RANGE] = span
+    span = np.uint64(state[stream, _BATCH_RANGE])
+    while True:
+        u = np.uint64(next_u32(state, stream))
+        low = (u * span) & _MASK32
+        if low >= span or low >= (_TWO32 - span) % span:
+            break
+    state[stream, _BATCH_X] = u
+    state[stream, _BATCH_LEFT] = state[stream, _BATCH_SIZE]
 
 
 @inline_kernel
 def roll_die(state, stream, sides):
     """Roll one die, exactly uniform on 1..sides.
 
-    Uses Lemire's nearly-divisionless method: the 64-bit product of a random word and
-    ``sides`` has its high word uniform on 0..sides-1 once products whose low word falls
-    below ``2**32 mod sides`` are rejected. The modulo is only computed in the rare case
-    where a rejection is possible.
+    The die is the next one of the stream's current batch (see the module docstring):
+    one multiplication, ``(x * sides) >> 32``. A new batch is started from the next word
+    when the batch is used up or was of another size.
 
     Parameters
     ----------
@@ -311,11 +365,12 @@ def roll_die(state, stream, sides):
     numpy.int64
         The face rolled, in 1..sides.
     """
-    s = np.uint64(sides)
-    m = np.uint64(next_u32(state, stream)) * s
-    if (m & _MASK32) < s:  # probability sides / 2**32
-        m = _lemire_slow_path(state, stream, s, m)
-    return np.int64(m >> _SHIFT32) + 1
+    if state[stream, _BATCH_LEFT] == 0 or state[stream, _BATCH_SIDES] != sides:
+        _start_batch(state, stream, sides)
+    x = np.uint64(state[stream, _BATCH_X]) * np.uint64(sides)
+    state[stream, _BATCH_X] = x & _MASK32
+    state[stream, _BATCH_LEFT] -= 1
+    return np.int64(x >> _SHIFT32) + 1
 
 
 @inline_kernel

@@ -62,6 +62,16 @@ def _draw_interleaved(k0, k1, encounters, n):
 
 
 @allocating_kernel
+def _mixed_dice(k0, k1, encounter, stream, sizes):
+    state = rng.new_state()
+    rng.start_encounter(state, k0, k1, encounter)
+    out = np.empty(sizes.shape[0], dtype=np.int64)
+    for i in range(sizes.shape[0]):
+        out[i] = rng.roll_die(state, stream, sizes[i])
+    return out
+
+
+@allocating_kernel
 def _uniform_indices(k0, k1, encounter, stream, n_choices, n):
     state = rng.new_state()
     rng.start_encounter(state, k0, k1, encounter)
@@ -71,15 +81,23 @@ def _uniform_indices(k0, k1, encounter, stream, n_choices, n):
     return out
 
 
-def _lemire_reference(words: np.ndarray, sides: int, n: int) -> list[int]:
-    """Apply Lemire's method in plain Python to a word sequence."""
+def _batched_reference(words: np.ndarray, sizes: list[int]) -> list[int]:
+    """Roll dice of the given sizes, in order, from a word sequence, in plain Python:
+    the batched Lemire method of the rng module docstring, written independently."""
     out: list[int] = []
     it = iter(int(w) for w in words)
-    threshold = (2**32 - sides) % sides
-    while len(out) < n:
-        m = next(it) * sides
-        if (m & 0xFFFFFFFF) >= threshold:
-            out.append((m >> 32) + 1)
+    x, left, batch_sides = 0, 0, 0
+    for sides in sizes:
+        if left == 0 or sides != batch_sides:
+            k = rng.batch_size(sides)
+            span = sides**k
+            x = next(it)
+            while (x * span) % 2**32 < 2**32 % span:
+                x = next(it)
+            left, batch_sides = k, sides
+        m = x * sides
+        out.append((m >> 32) + 1)
+        x, left = m % 2**32, left - 1
     return out
 
 
@@ -186,12 +204,45 @@ def test_sequence_independent_of_call_order_and_interleaving():
 # ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("sides", [6, 7, 3 * 2**30, 2**32 - 1])
-def test_roll_die_matches_lemire_reference(sides):
-    # 3 * 2**30 rejects a quarter of the words, so the rejection path is exercised.
+@pytest.mark.parametrize("sides", [6, 7, 20, 3 * 2**30, 2**32 - 1])
+def test_roll_die_matches_batched_reference(sides):
+    # 3 * 2**30 is one die per word and rejects a quarter of the words.
     words = rng.sample_u32(SEED, 9, rng.STREAM_WOUND, 400)
     dice = rng.sample_die(SEED, 9, rng.STREAM_WOUND, sides, 200)
-    assert dice.tolist() == _lemire_reference(words, sides, 200)
+    assert dice.tolist() == _batched_reference(words, [sides] * 200)
+
+
+@pytest.mark.parametrize(
+    ("sides", "k"), [(2, 26), (6, 10), (20, 6), (100, 3), (8192, 2), (8193, 1)]
+)
+def test_batch_size(sides, k):
+    assert rng.batch_size(sides) == k
+    assert sides**k <= 2**26 or k == 1
+    assert k == 26 or sides ** (k + 1) > 2**26
+
+
+def test_batch_dice_are_digits_of_one_uniform_draw():
+    # The dice of one accepted word are the base-6 digits of floor(u * 6**10 / 2**32).
+    words = rng.sample_u32(SEED, 3, rng.STREAM_ATTACK, 1)
+    dice = rng.sample_die(SEED, 3, rng.STREAM_ATTACK, 6, 10)
+    u = int(words[0])
+    assert (u * 6**10) % 2**32 >= 2**32 % 6**10  # this word is not rejected
+    value = u * 6**10 // 2**32
+    assert [d - 1 for d in dice.tolist()] == [value // 6 ** (9 - i) % 6 for i in range(10)]
+
+
+def test_mixed_sizes_start_a_new_batch():
+    k0, k1 = rng.key_from_seed(SEED)
+    sizes = np.array([6, 6, 20, 20, 20, 6, 4, 4, 6] * 30, dtype=np.int64)
+    dice = _mixed_dice(k0, k1, 5, rng.STREAM_DAMAGE, sizes)
+    words = rng.sample_u32(SEED, 5, rng.STREAM_DAMAGE, 400)
+    assert dice.tolist() == _batched_reference(words, sizes.tolist())
+
+
+def test_consecutive_dice_of_a_batch_are_independent():
+    dice = rng.sample_die(SEED, 1, rng.STREAM_ATTACK, 6, N_DRAWS)
+    pairs = np.bincount((dice[:-1] - 1) * 6 + dice[1:] - 1, minlength=36)
+    assert stats.chisquare(pairs).pvalue > P_MIN
 
 
 @pytest.mark.parametrize("sides", [2, 3, 6, 7, 20, 1000])

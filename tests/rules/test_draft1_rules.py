@@ -54,6 +54,7 @@ techniques:
           ap: 2, speed: 4}
   both: {profile: [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6], advantage: 1, disadvantage: 1,
          ap: 1, speed: 4}
+  flail: {profile: [0, 0, 1, 2, 2, 3, 3, 4, 4, 5, 6], modifier: -4, ap: 1, speed: 2}
 sides:
   heroes:
     - {name: Kai, endurance: 8, health: 10, guard: 1, plan: [jab, jab, kick],
@@ -69,6 +70,8 @@ sides:
     - {name: Wisp, endurance: 5, health: 6, cover: true, plan: [sweep, jab], impaired: 1,
        tokens: {grit: 1, reflex: 1},
        react: {evade: {when_damage_at_least: 4}, block: {when_damage_at_least: 2}}}
+    # fumbles often (a roll below 2 on 2d6 - 4) and soon has nothing left to pay with
+    - {name: Imp, endurance: 3, health: 5, plan: [flail]}
 """
 
 # Every parameter away from its default; three sides.

@@ -131,7 +131,7 @@ sides:
     - {name: Hero, hp: 10, vigor: 2, speed: 3, downed: wounds, attacks: [hit]}
     - {name: Hero2, hp: 12, speed: 4, downed: wounds, attacks: [hit], target: lowest-hp}
   mobs:
-    - {name: Brute, count: 2, hp: 18, speed: 2, attacks_per_turn: 2, attacks: [hit]}
+    - {name: Brute, count: 2, hp: 9, speed: 2, attacks_per_turn: 2, attacks: [hit]}
     - {name: Boss, hp: 14, speed: 5, downed: wounds, attacks: [hit], target: random}
 """
 

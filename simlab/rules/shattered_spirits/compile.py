@@ -26,7 +26,7 @@ NO_REACTION = -1
 # lists short (numba compiles and calls them much faster than with dozens of arrays).
 (C_SIDE, C_HP, C_GUARD, C_VIGOR, C_STUN_MAX, C_SPEED, C_ATTACKS_PER_TURN, C_WOUNDS, C_GRIT,
  C_REFLEX, C_MOMENTUM, C_BLOCK_AT, C_EVADE_AT, C_EXPOSED, C_IMPAIRED, C_COVER, C_ROLL_MODIFIER,
- C_RUSHING, C_POLICY, C_ATTACK_START, C_ATTACK_COUNT) = range(21)
+ C_RUSHING, C_POLICY, C_ATTACK_START, C_ATTACK_COUNT) = range(21)  # fmt: skip
 N_COMBATANT_FIELDS = 21
 A_MODIFIER, A_DAMAGE_MODIFIER, A_NET_ADVANTAGE, A_GLANCING = range(4)
 N_ATTACK_FIELDS = 4
@@ -34,8 +34,9 @@ R_DAMAGE, R_TIER, R_STUN, R_EXPOSED, R_IMPAIRED = range(5)
 N_ROW_FIELDS = 5
 (G_N_SIDES, G_MAX_ROUNDS, G_BONUS_SIZE, G_EXPOSED_PER_LEVEL, G_IMPAIRED_PER_LEVEL,
  G_GLANCING_DIVISOR, G_STUN_PER_LEVEL, G_WOUND_ROLL, G_STRAIN_METER, G_REACTION_COST,
- G_MOMENTUM_PER_RESPITE, G_COVER_GUARD, G_STATUSES_LAST_ROUND, G_ANY_RUSHING) = range(14)
-N_GLOBAL_FIELDS = 14
+ G_MOMENTUM_PER_RESPITE, G_COVER_GUARD, G_STATUSES_LAST_ROUND, G_ANY_RUSHING,
+ G_DUEL_ATTACKER) = range(15)  # fmt: skip
+N_GLOBAL_FIELDS = 15
 
 
 class KernelParams(NamedTuple):
@@ -139,6 +140,8 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
         WOUND_ROLL_CODE[prm.wound_roll], prm.strain_meter, prm.reaction_cost,
         prm.momentum_per_respite, prm.cover_guard, int(prm.statuses_last == "round"),
         int(any(m.rushing > 0 for m in members)),
+        duel_attacker(members, sides, dict(zip(attack_names, rows, strict=True)),
+                      prm.reaction_cost),
     ])  # fmt: skip
     params = KernelParams(
         combatant=combatant,
@@ -160,6 +163,52 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
         attacks_per_round=sum(m.attacks_per_turn for m in members if m.attacks),
     )
     return params, layout
+
+
+def duel_attacker(
+    members: list[Combatant], sides: list[int], rows: dict[str, dict[str, list[int]]], cost: int
+) -> int:
+    """The attacker of a *plain duel*, or −1 when the encounter is not one.
+
+    A plain duel is one attacker against one target that never fights back, in which
+    nothing that happens changes a later attack: two combatants on two sides, only one
+    of them with attacks, none of its rows inflicting Stun, Exposed or Impaired, no
+    Rushing terrain, and a target that can never react (each reaction is switched off or
+    costs more tokens than it starts with; tokens are never regained). Such an encounter
+    is the usual way to measure an attack profile (``scenarios/benchmarks/ss-duel.yaml``)
+    and the kernels play it on a shorter path (:func:`kernels.play_duels`) that gives
+    exactly the same results as the general one.
+
+    Parameters
+    ----------
+    members : list of Combatant
+        The combatants after expanding copies.
+    sides : list of int
+        Side index of each.
+    rows : dict
+        :func:`attack_rows` of each attack, by attack name.
+    cost : int
+        Tokens a reaction costs.
+
+    Returns
+    -------
+    int
+        Index of the attacker in ``members``, or −1.
+    """
+    armed = [c for c, m in enumerate(members) if m.attacks]
+    if len(members) != 2 or sides[0] == sides[1] or len(armed) != 1:
+        return -1
+    target = members[1 - armed[0]]
+    static = not any(
+        any(rows[attack][status]) for attack in members[armed[0]].attacks
+        for status in ("stun", "exposed", "impaired")
+    )  # fmt: skip
+    can_react = (target.react.evade is not None and target.tokens.reflex >= cost) or (
+        target.react.block is not None and target.tokens.grit >= cost
+    )
+    if not static or can_react or any(m.rushing > 0 for m in members):
+        return -1
+    return armed[0]
 
 
 def _threshold(reaction: object) -> int:

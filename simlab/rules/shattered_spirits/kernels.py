@@ -60,6 +60,7 @@ from simlab.rules.shattered_spirits.compile import (
     G_ANY_RUSHING,
     G_BONUS_SIZE,
     G_COVER_GUARD,
+    G_DUEL_ATTACKER,
     G_EXPOSED_PER_LEVEL,
     G_GLANCING_DIVISOR,
     G_IMPAIRED_PER_LEVEL,
@@ -340,7 +341,7 @@ def resolve_attack(p, st, rng, attacker, attack, defender, rnd, standing, trace,
     return tier, damage
 
 
-@kernel
+@inline_kernel
 def reset(p, st, standing):
     """Start-of-encounter state: full HP, starting Vigor, tokens and statuses."""
     st[:, :] = 0
@@ -374,9 +375,10 @@ def turn_attacks(p, c):
 @inline_kernel
 def next_attack(p, st, c):
     """The attack ``c`` makes next: its attacks are used in rotation."""
-    count = p.combatant[C_ATTACK_COUNT, c]
-    attack = p.attack_list[p.combatant[C_ATTACK_START, c] + st[ROTATION, c] % count]
+    attack = p.attack_list[p.combatant[C_ATTACK_START, c] + st[ROTATION, c]]
     st[ROTATION, c] += 1
+    if st[ROTATION, c] == p.combatant[C_ATTACK_COUNT, c]:  # a compare, not a slow modulo
+        st[ROTATION, c] = 0
     return attack
 
 
@@ -399,7 +401,7 @@ def end_of_round(p, st):
             st[IMPAIRED, c] = p.combatant[C_IMPAIRED, c]
 
 
-@kernel
+@inline_kernel
 def finish(p, st, t, ch, last_round, standing):
     """Record the encounter's winner, length, and each combatant's down and events."""
     record_outcome(t, ch, last_round, standing, st[DOWN_ROUND], st[DOWN_RECEIVED], 0)
@@ -473,6 +475,48 @@ def play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace,
         finish(p, st, t, ch, last, standing)
 
 
+@kernel
+def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, scratch):
+    """Play plain duels ``lo .. hi-1`` (see ``compile.duel_attacker``), exactly as
+    :func:`play_encounters` would, on a shorter path.
+
+    In a plain duel only the attacker acts, always at the same target, and no attack
+    changes a later one: there is no target to choose, no reaction, no status, no
+    Phase to walk through and nothing at the End of Round. Momentum, which nothing
+    reads, is not counted. Every die comes from the same stream, in the same order, as
+    in :func:`play_encounters`, so every tally is the same.
+    """
+    g = p.globals_
+    n_batches = t.attempts.shape[2]
+    n_attacks = p.attack.shape[1]
+    attacker = g[G_DUEL_ATTACKER]
+    target = 1 - attacker
+    bonus = g[G_BONUS_SIZE]
+    for enc in range(lo, hi):
+        batch = enc * n_batches // n_total
+        start_encounter(rng, k0, k1, enc)
+        reset(p, st, standing)
+        last = g[G_MAX_ROUNDS]
+        for rnd in range(1, g[G_MAX_ROUNDS] + 1):
+            for _ in range(p.combatant[C_ATTACKS_PER_TURN, attacker]):
+                attack = next_attack(p, st, attacker)
+                net = p.attack[A_NET_ADVANTAGE, attack]
+                modifier = p.attack[A_MODIFIER, attack] + p.combatant[C_ROLL_MODIFIER, attacker]
+                row = profile_row(attack_roll(rng, net, bonus, scratch, 0, 6) + modifier)
+                tier = row_tier(p, attack, row)
+                damage = row_damage(p, st, attack, row, attacker, target)
+                st[RECEIVED, target] += 1
+                take_damage(p, st, rng, target, damage, rnd, standing)
+                pair = (attacker * n_attacks + attack) * 2 + target
+                record_attack(t, ch, pair, batch, tier, damage)
+                if st[OUT, target] != 0:
+                    break
+            if st[OUT, target] != 0:
+                last = rnd
+                break
+        finish(p, st, t, ch, last, standing)
+
+
 @parallel_kernel
 def run_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
     """Play encounters ``first .. first+count-1`` in parallel chunks.
@@ -490,4 +534,7 @@ def run_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
         rng = new_state()
         events = trace if trace.shape[0] > 1 else np.zeros((1, N_TRACE), dtype=np.int64)
         lo, hi = chunk_range(first, count, ch, chunks)
-        play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, events, n_trace)
+        if p.globals_[G_DUEL_ATTACKER] >= 0 and trace.shape[0] == 1:
+            play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, events)
+        else:
+            play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, events, n_trace)

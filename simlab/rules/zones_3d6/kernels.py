@@ -311,8 +311,10 @@ def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, standing, enc, trace, n_tr
         )
         if target < 0:
             return False
-        attack = p.attack_list[p.combatant[C_ATTACK_START, c] + st[ROTATION, c] % count]
+        attack = p.attack_list[p.combatant[C_ATTACK_START, c] + st[ROTATION, c]]
         st[ROTATION, c] += 1
+        if st[ROTATION, c] == count:  # a compare, not a slow modulo
+            st[ROTATION, c] = 0
         slot = min(n_trace[0], trace.shape[0] - 1)
         ev = trace[slot]
         hit, damage = resolve_attack(p, st, rng, c, attack, target, rnd, standing, ev)
