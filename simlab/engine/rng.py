@@ -374,6 +374,46 @@ def roll_die(state, stream, sides):
 
 
 @inline_kernel
+def roll_dice_code(state, stream, sides, count):
+    """Roll ``count`` dice at once and return them as one number.
+
+    The dice are exactly those of ``count`` calls of :func:`roll_die`, in the same order;
+    the result reads their faces minus 1 as base-``sides`` digits, the first die most
+    significant (two d6 showing 3 and 5 give ``2 * 6 + 4``). When the batch in hand
+    still holds ``count`` dice of this size, they are the high word of ``x *
+    sides**count``: one multiplication instead of ``count``.
+
+    Parameters
+    ----------
+    state : numpy.ndarray
+        The encounter's state.
+    stream : int
+        One of the ``STREAM_*`` constants.
+    sides : int
+        Number of faces of each die, at least 2.
+    count : int
+        Number of dice, at least 1, with ``sides**count <= 2**32``.
+
+    Returns
+    -------
+    numpy.int64
+        A number in ``0 .. sides**count - 1``.
+    """
+    if state[stream, _BATCH_LEFT] >= count and state[stream, _BATCH_SIDES] == sides:
+        span = np.uint64(sides)
+        for _ in range(count - 1):
+            span *= np.uint64(sides)
+        x = np.uint64(state[stream, _BATCH_X]) * span
+        state[stream, _BATCH_X] = x & _MASK32
+        state[stream, _BATCH_LEFT] -= count
+        return np.int64(x >> _SHIFT32)
+    code = np.int64(0)
+    for _ in range(count):
+        code = code * sides + roll_die(state, stream, sides) - 1
+    return code
+
+
+@inline_kernel
 def uniform_index(state, stream, n):
     """Draw an index exactly uniform on 0..n-1 (for random choices).
 

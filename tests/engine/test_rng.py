@@ -72,6 +72,17 @@ def _mixed_dice(k0, k1, encounter, stream, sizes):
 
 
 @allocating_kernel
+def _dice_codes(k0, k1, encounter, stream, groups):
+    """``roll_dice_code`` for each (sides, count) row of ``groups``, in order."""
+    state = rng.new_state()
+    rng.start_encounter(state, k0, k1, encounter)
+    out = np.empty(groups.shape[0], dtype=np.int64)
+    for i in range(groups.shape[0]):
+        out[i] = rng.roll_dice_code(state, stream, groups[i, 0], groups[i, 1])
+    return out
+
+
+@allocating_kernel
 def _uniform_indices(k0, k1, encounter, stream, n_choices, n):
     state = rng.new_state()
     rng.start_encounter(state, k0, k1, encounter)
@@ -237,6 +248,20 @@ def test_mixed_sizes_start_a_new_batch():
     dice = _mixed_dice(k0, k1, 5, rng.STREAM_DAMAGE, sizes)
     words = rng.sample_u32(SEED, 5, rng.STREAM_DAMAGE, 400)
     assert dice.tolist() == _batched_reference(words, sizes.tolist())
+
+
+def test_dice_code_is_the_same_dice_read_in_base_sides():
+    # Groups of 3 d6 straddle the batches of ten; d20 groups force a new batch.
+    k0, k1 = rng.key_from_seed(SEED)
+    groups = np.array([(6, 2), (6, 3), (6, 3), (6, 3), (20, 2), (6, 1), (6, 2)] * 40)
+    codes = _dice_codes(k0, k1, 4, rng.STREAM_ATTACK, groups)
+    words = rng.sample_u32(SEED, 4, rng.STREAM_ATTACK, 400)
+    dice = iter(_batched_reference(words, [s for s, n in groups.tolist() for _ in range(n)]))
+    expected = []
+    for sides, count in groups.tolist():
+        faces = [next(dice) - 1 for _ in range(count)]
+        expected.append(sum(f * sides ** (count - 1 - i) for i, f in enumerate(faces)))
+    assert codes.tolist() == expected
 
 
 def test_consecutive_dice_of_a_batch_are_independent():

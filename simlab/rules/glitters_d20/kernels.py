@@ -22,6 +22,7 @@ import numpy as np
 from simlab.engine.encounter import (
     choose_target,
     chunk_range,
+    clear_state,
     count_standing,
     initiative_order,
     record_attack,
@@ -571,7 +572,7 @@ def roll_initiative(p, st, rng):
 def reset(p, st, standing):
     """Start-of-encounter state: full HP, starting statuses (Burning and Freezing
     cancelled one for one; Frozen if Freezing already exceeds STR), Parry ready."""
-    st[:, :] = 0
+    clear_state(st)
     for c in range(st.shape[1]):
         st[HP, c] = p.combatant[C_HP, c]
         st[ARMOR_BC, c] = p.combatant[C_ARMOR_BC, c]

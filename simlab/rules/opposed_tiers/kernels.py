@@ -31,6 +31,7 @@ import numpy as np
 from simlab.engine.encounter import (
     choose_target,
     chunk_range,
+    clear_state,
     count_standing,
     record_attack,
     record_outcome,
@@ -333,7 +334,7 @@ def roll_initiative(p, st, rng, scratch, ev):
 @kernel
 def reset(p, st, standing):
     """Start-of-encounter state: full Health, everyone standing and a target."""
-    st[:, :] = 0
+    clear_state(st)
     for c in range(st.shape[1]):
         st[HP, c] = p.combatant[C_HP, c]
         st[ACTS, c] = 1

@@ -19,6 +19,7 @@ import numpy as np
 from simlab.engine.encounter import (
     choose_target,
     chunk_range,
+    clear_state,
     count_standing,
     record_attack,
     record_outcome,
@@ -29,6 +30,7 @@ from simlab.engine.rng import (
     STREAM_ATTACK,
     STREAM_WOUND,
     new_state,
+    roll_dice_code,
     roll_die,
     start_encounter,
 )
@@ -87,6 +89,11 @@ N_FIELDS = 17
 # event_round axis 1 (compile.EVENTS)
 EVENT_OUT, EVENT_DEAD = 0, 1
 
+# plain-duel tables (play_duels): rows, and dice outcomes per attack (3d6)
+TIER_OF, DAMAGE_OF, SEEN, PAIR_OF, N_DICE = range(5)
+N_TABLES = 5
+OUTCOMES = 216
+
 # reactions
 REACT_NONE, REACT_BLOCK, REACT_EVADE = 0, 1, 2
 
@@ -100,27 +107,38 @@ N_TRACE = len(TRACE_COLUMNS)
 
 
 @inline_kernel
-def attack_roll(rng, net_advantage, bonus_size, trace, slot, col):
-    """Roll the attack dice; return the kept total plus Bonus/Penalty (RULES.md §1).
+def kept_total(d1, d2, d3, net_advantage, bonus_size):
+    """The attack roll's total from its dice (RULES.md §1 "Advantage and Disadvantage").
 
-    2d6; with net Advantage (Disadvantage) n ≥ 1, 3d6 keeping the highest (lowest) two,
-    and each instance beyond the first becomes a Bonus (Penalty) of ``bonus_size``.
+    2d6 (``d3`` unused) when ``net_advantage`` is 0; with net Advantage (Disadvantage)
+    n ≥ 1, the highest (lowest) two of three dice, and each instance beyond the first
+    becomes a Bonus (Penalty) of ``bonus_size``.
+    """
+    if net_advantage == 0:
+        return d1 + d2
+    total = d1 + d2 + d3
+    if net_advantage > 0:
+        return total - min(d1, min(d2, d3)) + (net_advantage - 1) * bonus_size
+    return total - max(d1, max(d2, d3)) + (net_advantage + 1) * bonus_size
+
+
+@inline_kernel
+def attack_roll(rng, net_advantage, bonus_size, trace, slot, col):
+    """Roll the attack dice, 2d6 or 3d6 with Advantage or Disadvantage, and return
+    :func:`kept_total` (RULES.md §1).
+
     The dice rolled are written to ``trace[slot, col:col + 3]`` (third die 0 when only
     two were rolled).
     """
     d1 = roll_die(rng, STREAM_ATTACK, 6)
     d2 = roll_die(rng, STREAM_ATTACK, 6)
+    d3 = 0
+    if net_advantage != 0:
+        d3 = roll_die(rng, STREAM_ATTACK, 6)
     trace[slot, col] = d1
     trace[slot, col + 1] = d2
-    trace[slot, col + 2] = 0
-    if net_advantage == 0:
-        return d1 + d2
-    d3 = roll_die(rng, STREAM_ATTACK, 6)
     trace[slot, col + 2] = d3
-    total = d1 + d2 + d3
-    if net_advantage > 0:
-        return total - min(d1, min(d2, d3)) + (net_advantage - 1) * bonus_size
-    return total - max(d1, max(d2, d3)) + (net_advantage + 1) * bonus_size
+    return kept_total(d1, d2, d3, net_advantage, bonus_size)
 
 
 @inline_kernel
@@ -239,11 +257,13 @@ def take_damage(p, st, rng, c, damage, rnd, standing):
     and takes the overflow (which may Down it again). Returns the last wound roll (0 if
     none).
     """
-    absorbed = min(st[VIGOR, c], damage)
-    st[VIGOR, c] -= absorbed
-    damage -= absorbed
-    if damage < st[HP, c]:
-        st[HP, c] -= damage
+    if st[VIGOR, c] > 0:
+        absorbed = min(st[VIGOR, c], damage)
+        st[VIGOR, c] -= absorbed
+        damage -= absorbed
+    hp = st[HP, c]
+    if damage < hp:
+        st[HP, c] = hp - damage
         return 0
     overflow = damage - st[HP, c]
     st[HP, c] = 0
@@ -344,7 +364,7 @@ def resolve_attack(p, st, rng, attacker, attack, defender, rnd, standing, trace,
 @inline_kernel
 def reset(p, st, standing):
     """Start-of-encounter state: full HP, starting Vigor, tokens and statuses."""
-    st[:, :] = 0
+    clear_state(st)
     for c in range(st.shape[1]):
         st[HP, c] = p.combatant[C_HP, c]
         st[VIGOR, c] = p.combatant[C_VIGOR, c]
@@ -476,45 +496,108 @@ def play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace,
 
 
 @kernel
-def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, scratch):
+def duel_outcomes(p, st, attacker, target, tables):
+    """Tier and damage of every possible roll of each of the attacker's attacks, in a
+    plain duel.
+
+    In a plain duel (``compile.duel_attacker``) nothing changes the target, so an
+    attack's result depends only on its dice. For the attacker's ``j``-th attack and
+    d6 that read ``o`` in base 6 (first die most significant, faces 1..6 as digits
+    0..5), ``tables[TIER_OF, j * 216 + o]`` and ``tables[DAMAGE_OF, j * 216 + o]``
+    receive its tier and damage, by the same rules as :func:`resolve_attack`. ``st``
+    must hold the start-of-encounter state.
+    """
+    bonus = p.globals_[G_BONUS_SIZE]
+    start = p.combatant[C_ATTACK_START, attacker]
+    for j in range(p.combatant[C_ATTACK_COUNT, attacker]):
+        attack = p.attack_list[start + j]
+        net = p.attack[A_NET_ADVANTAGE, attack]
+        modifier = p.attack[A_MODIFIER, attack] + p.combatant[C_ROLL_MODIFIER, attacker]
+        n_dice = 2 if net == 0 else 3
+        for o in range(6**n_dice):
+            d3 = o % 6 + 1 if n_dice == 3 else 0
+            d2 = o // 6 ** (n_dice - 2) % 6 + 1
+            d1 = o // 6 ** (n_dice - 1) + 1
+            row = profile_row(kept_total(d1, d2, d3, net, bonus) + modifier)
+            tables[TIER_OF, j * OUTCOMES + o] = row_tier(p, attack, row)
+            tables[DAMAGE_OF, j * OUTCOMES + o] = row_damage(p, st, attack, row, attacker, target)
+        tables[N_DICE, j] = n_dice
+        tables[PAIR_OF, j] = (attacker * p.attack.shape[1] + attack) * 2 + target
+
+
+@kernel
+def record_outcomes(t, ch, batch, tables):
+    """Add the attacks counted in ``tables[SEEN]`` to the per-attack tallies of
+    ``batch``, as :func:`record_attack` would one by one, and clear the counts."""
+    top = t.damage_hist.shape[2] - 1
+    for k in range(tables.shape[1]):
+        count = tables[SEEN, k]
+        if count == 0:
+            continue
+        pair = tables[PAIR_OF, k // OUTCOMES]
+        damage = tables[DAMAGE_OF, k]
+        t.attempts[ch, pair, batch] += count
+        t.damage_sum[ch, pair, batch] += count * damage
+        t.damage_hist[ch, pair, min(damage, top)] += count
+        if tables[TIER_OF, k] > 0:
+            t.hits[ch, pair, batch] += count
+            if tables[TIER_OF, k] == 2:
+                t.crits[ch, pair, batch] += count
+        tables[SEEN, k] = 0
+
+
+@kernel
+def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables):
     """Play plain duels ``lo .. hi-1`` (see ``compile.duel_attacker``), exactly as
     :func:`play_encounters` would, on a shorter path.
 
     In a plain duel only the attacker acts, always at the same target, and no attack
     changes a later one: there is no target to choose, no reaction, no status, no
     Phase to walk through and nothing at the End of Round. Momentum, which nothing
-    reads, is not counted. Every die comes from the same stream, in the same order, as
-    in :func:`play_encounters`, so every tally is the same.
+    reads, is not counted. So each attack's tier and damage depend on its dice alone:
+    they are looked up in tables made once by :func:`duel_outcomes`, and the attacks are
+    counted by dice outcome and added to the tallies per batch
+    (:func:`record_outcomes`). Every die comes from the same stream, in the same order,
+    as in :func:`play_encounters`, so every tally is the same.
+
+    ``tables`` is ``int64[4, attacks of the attacker × 216]``, rows ``TIER_OF``,
+    ``DAMAGE_OF``, ``SEEN``, ``PAIR_OF``.
     """
     g = p.globals_
     n_batches = t.attempts.shape[2]
-    n_attacks = p.attack.shape[1]
     attacker = g[G_DUEL_ATTACKER]
     target = 1 - attacker
-    bonus = g[G_BONUS_SIZE]
+    reset(p, st, standing)
+    clear_state(tables)
+    duel_outcomes(p, st, attacker, target, tables)
+    per_turn = p.combatant[C_ATTACKS_PER_TURN, attacker]
+    n_slots = tables.shape[1] // OUTCOMES
+    damage_of, seen, n_dice = tables[DAMAGE_OF], tables[SEEN], tables[N_DICE]
+    batch = lo * n_batches // n_total
     for enc in range(lo, hi):
-        batch = enc * n_batches // n_total
+        if enc * n_batches // n_total != batch:
+            record_outcomes(t, ch, batch, tables)
+            batch = enc * n_batches // n_total
         start_encounter(rng, k0, k1, enc)
         reset(p, st, standing)
         last = g[G_MAX_ROUNDS]
+        slot, base = 0, 0
         for rnd in range(1, g[G_MAX_ROUNDS] + 1):
-            for _ in range(p.combatant[C_ATTACKS_PER_TURN, attacker]):
-                attack = next_attack(p, st, attacker)
-                net = p.attack[A_NET_ADVANTAGE, attack]
-                modifier = p.attack[A_MODIFIER, attack] + p.combatant[C_ROLL_MODIFIER, attacker]
-                row = profile_row(attack_roll(rng, net, bonus, scratch, 0, 6) + modifier)
-                tier = row_tier(p, attack, row)
-                damage = row_damage(p, st, attack, row, attacker, target)
+            for _ in range(per_turn):
+                k = base + roll_dice_code(rng, STREAM_ATTACK, 6, n_dice[slot])
+                slot, base = slot + 1, base + OUTCOMES
+                if slot == n_slots:
+                    slot, base = 0, 0
+                seen[k] += 1
                 st[RECEIVED, target] += 1
-                take_damage(p, st, rng, target, damage, rnd, standing)
-                pair = (attacker * n_attacks + attack) * 2 + target
-                record_attack(t, ch, pair, batch, tier, damage)
+                take_damage(p, st, rng, target, damage_of[k], rnd, standing)
                 if st[OUT, target] != 0:
                     break
             if st[OUT, target] != 0:
                 last = rnd
                 break
         finish(p, st, t, ch, last, standing)
+    record_outcomes(t, ch, batch, tables)
 
 
 @parallel_kernel
@@ -535,6 +618,8 @@ def run_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
         events = trace if trace.shape[0] > 1 else np.zeros((1, N_TRACE), dtype=np.int64)
         lo, hi = chunk_range(first, count, ch, chunks)
         if p.globals_[G_DUEL_ATTACKER] >= 0 and trace.shape[0] == 1:
-            play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, events)
+            n_slots = p.combatant[C_ATTACK_COUNT, p.globals_[G_DUEL_ATTACKER]]
+            tables = np.zeros((N_TABLES, n_slots * OUTCOMES), dtype=np.int64)
+            play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables)
         else:
             play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, events, n_trace)

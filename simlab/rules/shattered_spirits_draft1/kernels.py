@@ -22,6 +22,7 @@ import numpy as np
 from simlab.engine.encounter import (
     choose_target,
     chunk_range,
+    clear_state,
     count_standing,
     record_attack,
     record_outcome,
@@ -302,7 +303,7 @@ def resolve_attack(p, st, rng, attacker, technique, defender, rnd, standing, tra
 def reset(p, st, standing):
     """Start-of-encounter state: full Vigor, Endurance and Health, starting tokens and
     statuses. A combatant that starts with no Endurance is Shaken from the start."""
-    st[:, :] = 0
+    clear_state(st)
     for c in range(st.shape[1]):
         st[VIGOR, c] = p.combatant[C_VIGOR, c]
         st[ENDURANCE, c] = p.combatant[C_ENDURANCE, c]

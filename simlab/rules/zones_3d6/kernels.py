@@ -21,6 +21,7 @@ import numpy as np
 from simlab.engine.encounter import (
     choose_target,
     chunk_range,
+    clear_state,
     count_standing,
     initiative_order,
     record_attack,
@@ -287,7 +288,7 @@ def roll_initiative(p, st, rng):
 @kernel
 def reset(p, st, standing):
     """Start-of-encounter state: full HP, nobody out."""
-    st[:, :] = 0
+    clear_state(st)
     for c in range(st.shape[1]):
         st[HP, c] = p.combatant[C_HP, c]
     count_standing(p.combatant[C_SIDE], standing)
