@@ -86,6 +86,17 @@ def test_plain_duel_path_gives_the_general_tallies(case):
         assert np.array_equal(a, b), name
 
 
+@pytest.mark.parametrize(("n", "first", "count", "chunks"), [(13, 0, 13, 2), (1000, 377, 400, 3)])
+def test_plain_duel_path_on_few_encounters_and_a_part_of_a_run(n, first, count, chunks):
+    # fewer encounters than tally batches (empty batches), and a block that starts
+    # mid-run, as the runner and the cluster workers cut them
+    job = compile_job(_scenario("duel", PLAIN["rotation, two per turn"]), n, SEED)
+    fast = runner.run_range(job, first, count, chunks)
+    general = runner.run_range(_general(job), first, count, chunks)
+    for name, a, b in zip(fast._fields, fast, general, strict=True):
+        assert np.array_equal(a, b), name
+
+
 def test_plain_duel_path_with_a_trace_matches_without():
     scn = _scenario("duel", PLAIN["rotation, two per turn"])
     traced = simlab.simulate(scn, n=300, seed=SEED, trace=True)

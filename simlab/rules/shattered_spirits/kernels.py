@@ -560,8 +560,12 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables):
     (:func:`record_outcomes`). Every die comes from the same stream, in the same order,
     as in :func:`play_encounters`, so every tally is the same.
 
-    ``tables`` is ``int64[4, attacks of the attacker × 216]``, rows ``TIER_OF``,
-    ``DAMAGE_OF``, ``SEEN``, ``PAIR_OF``.
+    The attacker's ``j``-th attack owns columns ``j * 216 ..`` of ``tables``
+    (``int64[N_TABLES, 216 × its number of attacks]``); rows ``TIER_OF`` and
+    ``DAMAGE_OF`` by dice outcome, ``SEEN`` the attacks counted since the last
+    flush, and in column ``j`` of ``N_DICE`` and ``PAIR_OF`` its dice count and tally
+    pair. The attacks rotate as in :func:`next_attack`, with the rotation kept in a
+    local variable.
     """
     g = p.globals_
     n_batches = t.attempts.shape[2]
