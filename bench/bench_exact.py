@@ -16,6 +16,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -59,14 +60,18 @@ def attack_tables() -> list[bool]:
         except ExactUnsupported as err:
             print(f"{path.relative_to(ROOT)}: not solvable exactly ({str(err).splitlines()[0]})")
             continue
-        seconds = best_time(lambda scn=scn: exact(scn).attacks())
+        seconds = best_time(partial(_attack_table, scn))
         results.append(report(f"attack table {path.relative_to(ROOT)}", seconds, TABLE_TARGET))
     return results
 
 
+def _attack_table(scn: object) -> object:
+    return exact(scn).attacks()  # type: ignore[arg-type]
+
+
 def duels() -> list[bool]:
     """Time the ss-duel time-to-down, and the same duel with HP 500."""
-    module = simlab.exact.shattered_spirits  # type: ignore[attr-defined]
+    module = simlab.exact.shattered_spirits
     duel = simlab.load(DUEL)
     text = DUEL.read_text()
     big = simlab.loads(text.replace("{name: Defender, hp: 30", f"{{name: Defender, hp: {BIG_HP}"))
