@@ -30,6 +30,9 @@ base-``s`` digits of ``floor(u * s**k / 2**32)``, which is exactly uniform on
 ``0 .. s**k - 1``, so they are independent and exactly uniform. A die of another size
 than the batch in hand discards the rest of the batch and starts a new one from the
 next word, so the dice of a stream depend only on the sizes asked for, in order.
+:func:`roll_dice_code` takes ``n`` dice of the batch at once, as the high word of
+``x * s**n``: the same dice, read as one base-``s`` number (an attack's 2d6 as one
+of 36 outcomes).
 
 State layout
 ------------
