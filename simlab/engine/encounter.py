@@ -54,15 +54,29 @@ def choose_target(side, out, hp, policy, rng, attacker):
 
 
 @inline_kernel
+def record_attacks(t, ch, pair, batch, tier, damage, count):
+    """Add ``count`` attacks with the same outcome to chunk ``ch`` of the tallies;
+    ``tier`` 0 miss, 1 hit, 2 crit."""
+    t.attempts[ch, pair, batch] += count
+    t.damage_sum[ch, pair, batch] += count * damage
+    t.damage_hist[ch, pair, min(damage, t.damage_hist.shape[2] - 1)] += count
+    if tier > 0:
+        t.hits[ch, pair, batch] += count
+        if tier == 2:
+            t.crits[ch, pair, batch] += count
+
+
+@inline_kernel
 def record_attack(t, ch, pair, batch, tier, damage):
     """Add one attack to chunk ``ch`` of the tallies; ``tier`` 0 miss, 1 hit, 2 crit."""
-    t.attempts[ch, pair, batch] += 1
-    t.damage_sum[ch, pair, batch] += damage
-    t.damage_hist[ch, pair, min(damage, t.damage_hist.shape[2] - 1)] += 1
-    if tier > 0:
-        t.hits[ch, pair, batch] += 1
-        if tier == 2:
-            t.crits[ch, pair, batch] += 1
+    record_attacks(t, ch, pair, batch, tier, damage, 1)
+
+
+@inline_kernel
+def next_in_rotation(i, n):
+    """The position after ``i`` in a rotation of ``n`` items (a compare, not a slow
+    modulo)."""
+    return i + 1 if i + 1 < n else 0
 
 
 @inline_kernel

@@ -33,6 +33,7 @@ from simlab.engine.encounter import (
     chunk_range,
     clear_state,
     count_standing,
+    next_in_rotation,
     record_attack,
     record_outcome,
     sides_standing,
@@ -363,9 +364,7 @@ def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, surprise, standing, enc, t
         if target < 0:
             return True
         attack = p.attack_list[p.combatant[C_ATTACK_START, c] + st[ROTATION, c]]
-        st[ROTATION, c] += 1
-        if st[ROTATION, c] == count:  # a compare, not a slow modulo
-            st[ROTATION, c] = 0
+        st[ROTATION, c] = next_in_rotation(st[ROTATION, c], count)
         slot = min(n_trace[0], trace.shape[0] - 1)
         ev = trace[slot]
         tier, damage = resolve_attack(p, st, rng, c, attack, target, rnd, surprise, standing,

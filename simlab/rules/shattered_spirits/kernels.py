@@ -21,7 +21,9 @@ from simlab.engine.encounter import (
     chunk_range,
     clear_state,
     count_standing,
+    next_in_rotation,
     record_attack,
+    record_attacks,
     record_outcome,
     sides_standing,
 )
@@ -396,9 +398,7 @@ def turn_attacks(p, c):
 def next_attack(p, st, c):
     """The attack ``c`` makes next: its attacks are used in rotation."""
     attack = p.attack_list[p.combatant[C_ATTACK_START, c] + st[ROTATION, c]]
-    st[ROTATION, c] += 1
-    if st[ROTATION, c] == p.combatant[C_ATTACK_COUNT, c]:  # a compare, not a slow modulo
-        st[ROTATION, c] = 0
+    st[ROTATION, c] = next_in_rotation(st[ROTATION, c], p.combatant[C_ATTACK_COUNT, c])
     return attack
 
 
@@ -529,21 +529,12 @@ def duel_outcomes(p, st, attacker, target, tables):
 def record_outcomes(t, ch, batch, tables):
     """Add the attacks counted in ``tables[SEEN]`` to the per-attack tallies of
     ``batch``, as :func:`record_attack` would one by one, and clear the counts."""
-    top = t.damage_hist.shape[2] - 1
     for k in range(tables.shape[1]):
-        count = tables[SEEN, k]
-        if count == 0:
-            continue
-        pair = tables[PAIR_OF, k // OUTCOMES]
-        damage = tables[DAMAGE_OF, k]
-        t.attempts[ch, pair, batch] += count
-        t.damage_sum[ch, pair, batch] += count * damage
-        t.damage_hist[ch, pair, min(damage, top)] += count
-        if tables[TIER_OF, k] > 0:
-            t.hits[ch, pair, batch] += count
-            if tables[TIER_OF, k] == 2:
-                t.crits[ch, pair, batch] += count
-        tables[SEEN, k] = 0
+        if tables[SEEN, k] > 0:
+            pair = tables[PAIR_OF, k // OUTCOMES]
+            tier, damage = tables[TIER_OF, k], tables[DAMAGE_OF, k]
+            record_attacks(t, ch, pair, batch, tier, damage, tables[SEEN, k])
+            tables[SEEN, k] = 0
 
 
 @kernel
@@ -564,7 +555,7 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables):
     (``int64[N_TABLES, 216 × its number of attacks]``); rows ``TIER_OF`` and
     ``DAMAGE_OF`` by dice outcome, ``SEEN`` the attacks counted since the last
     flush, and in column ``j`` of ``N_DICE`` and ``PAIR_OF`` its dice count and tally
-    pair. The attacks rotate as in :func:`next_attack`, with the rotation kept in a
+    pair. The attacks rotate as in :func:`next_attack`, with the position kept in a
     local variable.
     """
     g = p.globals_
@@ -585,13 +576,11 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables):
         start_encounter(rng, k0, k1, enc)
         reset(p, st, standing)
         last = g[G_MAX_ROUNDS]
-        slot, base = 0, 0
+        slot = 0
         for rnd in range(1, g[G_MAX_ROUNDS] + 1):
             for _ in range(per_turn):
-                k = base + roll_dice_code(rng, STREAM_ATTACK, 6, n_dice[slot])
-                slot, base = slot + 1, base + OUTCOMES
-                if slot == n_slots:
-                    slot, base = 0, 0
+                k = slot * OUTCOMES + roll_dice_code(rng, STREAM_ATTACK, 6, n_dice[slot])
+                slot = next_in_rotation(slot, n_slots)
                 seen[k] += 1
                 st[RECEIVED, target] += 1
                 take_damage(p, st, rng, target, damage_of[k], rnd, standing)

@@ -24,6 +24,7 @@ from simlab.engine.encounter import (
     clear_state,
     count_standing,
     initiative_order,
+    next_in_rotation,
     record_attack,
     record_outcome,
     sides_standing,
@@ -313,9 +314,7 @@ def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, standing, enc, trace, n_tr
         if target < 0:
             return False
         attack = p.attack_list[p.combatant[C_ATTACK_START, c] + st[ROTATION, c]]
-        st[ROTATION, c] += 1
-        if st[ROTATION, c] == count:  # a compare, not a slow modulo
-            st[ROTATION, c] = 0
+        st[ROTATION, c] = next_in_rotation(st[ROTATION, c], count)
         slot = min(n_trace[0], trace.shape[0] - 1)
         ev = trace[slot]
         hit, damage = resolve_attack(p, st, rng, c, attack, target, rnd, standing, ev)
