@@ -25,6 +25,7 @@ from simlab.engine.encounter import (
     clear_state,
     count_standing,
     initiative_order,
+    next_in_rotation,
     record_attack,
     record_outcome,
     sides_standing,
@@ -463,25 +464,27 @@ def status_tick(p, st, rng, t, ch, batch, c, rnd, standing, trace, slot, kind):
 
 
 @kernel
+def attack_in_rotation(p, st, c, start, count, position):
+    """The next of ``c``'s attacks listed from ``p.combatant[start, c]`` (``count`` of
+    them), in rotation, ``st[position, c]`` marking where it stands; −1 if none."""
+    n = p.combatant[count, c]
+    if n == 0:
+        return -1
+    attack = p.attack_list[p.combatant[start, c] + st[position, c]]
+    st[position, c] = next_in_rotation(st[position, c], n)
+    return attack
+
+
+@kernel
 def main_attack(p, st, c):
     """The main-hand or two-handed attack ``c`` makes this turn, in rotation; −1 if none."""
-    count = p.combatant[C_MAIN_COUNT, c]
-    if count == 0:
-        return -1
-    attack = p.attack_list[p.combatant[C_MAIN_START, c] + st[MAIN_ROT, c] % count]
-    st[MAIN_ROT, c] += 1
-    return attack
+    return attack_in_rotation(p, st, c, C_MAIN_START, C_MAIN_COUNT, MAIN_ROT)
 
 
 @kernel
 def offhand_attack(p, st, c):
     """The offhand attack ``c`` makes this turn, in rotation; −1 if none."""
-    count = p.combatant[C_OFF_COUNT, c]
-    if count == 0:
-        return -1
-    attack = p.attack_list[p.combatant[C_OFF_START, c] + st[OFF_ROT, c] % count]
-    st[OFF_ROT, c] += 1
-    return attack
+    return attack_in_rotation(p, st, c, C_OFF_START, C_OFF_COUNT, OFF_ROT)
 
 
 @kernel
