@@ -39,6 +39,11 @@ PLAIN = {
         "|- {name: D, hp: 12, downed: wounds, exposed: 1, cover: true}"
     ),
     "round cap reached": "- {name: A, hp: 9, attacks: [sloppy]}|- {name: D, hp: 500}",
+    "vigor, then wounds until dead": (
+        "- {name: A, hp: 9, attacks: [heavy, strike], attacks_per_turn: 3}"
+        "|- {name: D, hp: 7, vigor: 5, downed: wounds}"
+        "|params: {wound_roll: highest, strain_meter: 5}"
+    ),
     "target listed first": (
         "- {name: D, hp: 25, react: {evade: {when_damage_at_least: 3}}}"
         "|- {name: A, hp: 9, attacks: [heavy], impaired: 1, target: random}"
@@ -58,9 +63,10 @@ NOT_PLAIN = {
 
 
 def _scenario(name: str, members: str) -> object:
-    first, second = members.split("|")
+    first, second, *params = members.split("|")
     text = (
-        f"scenario: {name}\nrules: shattered-spirits\nmax_rounds: 12\n{ATTACKS}"
+        f"scenario: {name}\nrules: shattered-spirits\nmax_rounds: 12\n{''.join(params)}\n"
+        f"{ATTACKS}"
         "  dazing: {profile: [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 10], status: {12: [stun 1]}}\n"
         f"sides:\n  first:\n    {first}\n  second:\n    {second}\n"
     )

@@ -364,17 +364,26 @@ def resolve_attack(p, st, rng, attacker, attack, defender, rnd, standing, trace,
 
 
 @inline_kernel
+def reset_combatant(p, st, c):
+    """Combatant ``c`` as an encounter starts: full HP, its starting Vigor, tokens and
+    statuses; everything else 0."""
+    for f in range(N_FIELDS):
+        st[f, c] = 0
+    st[HP, c] = p.combatant[C_HP, c]
+    st[VIGOR, c] = p.combatant[C_VIGOR, c]
+    st[GRIT, c] = p.combatant[C_GRIT, c]
+    st[REFLEX, c] = p.combatant[C_REFLEX, c]
+    st[MOMENTUM, c] = p.combatant[C_MOMENTUM, c]
+    st[EXPOSED, c] = p.combatant[C_EXPOSED, c]
+    st[IMPAIRED, c] = p.combatant[C_IMPAIRED, c]
+
+
+@inline_kernel
 def reset(p, st, standing):
-    """Start-of-encounter state: full HP, starting Vigor, tokens and statuses."""
-    clear_state(st)
+    """Start-of-encounter state: everyone as :func:`reset_combatant` makes them, and
+    standing."""
     for c in range(st.shape[1]):
-        st[HP, c] = p.combatant[C_HP, c]
-        st[VIGOR, c] = p.combatant[C_VIGOR, c]
-        st[GRIT, c] = p.combatant[C_GRIT, c]
-        st[REFLEX, c] = p.combatant[C_REFLEX, c]
-        st[MOMENTUM, c] = p.combatant[C_MOMENTUM, c]
-        st[EXPOSED, c] = p.combatant[C_EXPOSED, c]
-        st[IMPAIRED, c] = p.combatant[C_IMPAIRED, c]
+        reset_combatant(p, st, c)
     count_standing(p.combatant[C_SIDE], standing)
 
 
@@ -495,6 +504,12 @@ def play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace,
         finish(p, st, t, ch, last, standing)
 
 
+@inline_kernel
+def damage_room(st, c):
+    """Damage ``c`` can take before it is Downed: its Vigor and HP (RULES.md §1)."""
+    return st[VIGOR, c] + st[HP, c]
+
+
 @kernel
 def duel_outcomes(p, st, attacker, target, tables):
     """Tier and damage of every possible roll of each of the attacker's attacks, in a
@@ -557,6 +572,15 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables):
     flush, and in column ``j`` of ``N_DICE`` and ``PAIR_OF`` its dice count and tally
     pair. The attacks rotate as in :func:`next_attack`, with the position kept in a
     local variable.
+
+    Until the target is Downed, its Vigor and HP act as one pool (Vigor absorbs first,
+    then HP, and nothing else touches either here), so dealing several attacks' damage
+    at once leaves it in the same state as dealing them one by one. The damage is
+    therefore summed in a local variable and dealt with :func:`take_damage` when the sum
+    reaches the pool (by the attack that Downs the target, in its round) and once more
+    at the end of the encounter. Keeping the running state out of ``st`` between those
+    calls made this loop about a third faster. Each encounter resets only the target
+    (:func:`reset_combatant`): nothing in a plain duel changes the attacker's state.
     """
     g = p.globals_
     n_batches = t.attempts.shape[2]
@@ -574,21 +598,35 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables):
             record_outcomes(t, ch, batch, tables)
             batch = enc * n_batches // n_total
         start_encounter(rng, k0, k1, enc)
-        reset(p, st, standing)
+        reset_combatant(p, st, target)
+        count_standing(p.combatant[C_SIDE], standing)
         last = g[G_MAX_ROUNDS]
         slot = 0
+        received = 0
+        taken = 0
+        out = 0
+        room = damage_room(st, target)
         for rnd in range(1, g[G_MAX_ROUNDS] + 1):
             for _ in range(per_turn):
                 k = slot * OUTCOMES + roll_dice_code(rng, STREAM_ATTACK, 6, n_dice[slot])
                 slot = next_in_rotation(slot, n_slots)
                 seen[k] += 1
-                st[RECEIVED, target] += 1
-                take_damage(p, st, rng, target, damage_of[k], rnd, standing)
-                if st[OUT, target] != 0:
-                    break
-            if st[OUT, target] != 0:
+                received += 1
+                taken += damage_of[k]
+                if taken >= room:
+                    st[RECEIVED, target] = received
+                    take_damage(p, st, rng, target, taken, rnd, standing)
+                    taken = 0
+                    room = damage_room(st, target)
+                    out = st[OUT, target]
+                    if out != 0:
+                        break
+            if out != 0:
                 last = rnd
                 break
+        st[RECEIVED, target] = received
+        if taken > 0:
+            take_damage(p, st, rng, target, taken, last, standing)
         finish(p, st, t, ch, last, standing)
     record_outcomes(t, ch, batch, tables)
 
