@@ -29,7 +29,8 @@ test-slow: $(VENV)/.installed-test
 	$(PY) -m pytest -m slow
 
 lint: $(VENV)/.installed-test
-	$(VENV)/bin/ruff check simlab tests bench
+	$(VENV)/bin/ruff check simlab tests bench notebooks
+	$(VENV)/bin/ruff format --check simlab tests bench notebooks
 	$(VENV)/bin/mypy
 
 bench: $(VENV)/.installed-demo

@@ -96,9 +96,7 @@ def main(argv: list[str]) -> None:
     for _ in range(REPEATS):  # alternate, so that both see the same machine load
         seconds, result = timed(lambda: simlab.simulate(scn, n=n, threads=threads))
         simlab_s = min(simlab_s, seconds)
-        seconds, down = timed(
-            lambda: numpy_duel(n, profile, defender.hp, defender.guard, scn.seed)
-        )
+        seconds, down = timed(lambda: numpy_duel(n, profile, defender.hp, defender.guard, scn.seed))
         numpy_s = min(numpy_s, seconds)
     rounds = result.tallies.down_round[1]
     sim_mean = float((rounds * np.arange(rounds.size)).sum() / rounds.sum())

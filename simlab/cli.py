@@ -75,12 +75,23 @@ def validate(scenario: str) -> None:
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="Seed (default: scenario's).")
 @click.option("--out", type=click.Path(file_okay=False), help="Write summary.json + Parquet.")
 @click.option("--threads", type=click.IntRange(min=1), help="Threads (default: all cores).")
-@click.option("--block-size", type=click.IntRange(min=1), default=1 << 20, show_default=True,
-              help="Encounters per block (progress granularity; results do not depend on it).")
-@click.option("--scheduler", metavar="ADDRESS",
-              help="Run on this Dask scheduler (e.g. tcp://host:8786); same results.")
-@click.option("--check", is_flag=True,
-              help="Compare with the exact answers where they exist (a report: exit 0).")
+@click.option(
+    "--block-size",
+    type=click.IntRange(min=1),
+    default=1 << 20,
+    show_default=True,
+    help="Encounters per block (progress granularity; results do not depend on it).",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="Run on this Dask scheduler (e.g. tcp://host:8786); same results.",
+)
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Compare with the exact answers where they exist (a report: exit 0).",
+)
 @handle_errors
 def run(
     scenario: str,
@@ -208,13 +219,27 @@ def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
 @main.command()
 @SCENARIOS
 @_sample_options
-@click.option("--out", type=click.Path(file_okay=False), default=DEFAULT_REPORT_DIR,
-              show_default=True, help="Folder for report.html, report.md, PNGs, results.json.")
-@click.option("--baseline", type=click.Path(), metavar="RESULTS",
-              help="Compare with saved results (e.g. reports/baseline/results.json); "
-                   "exit 1 when a figure drifted.")
-@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
-              default=0.01, show_default=True, help="Drift threshold on Holm-adjusted p.")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default=DEFAULT_REPORT_DIR,
+    show_default=True,
+    help="Folder for report.html, report.md, PNGs, results.json.",
+)
+@click.option(
+    "--baseline",
+    type=click.Path(),
+    metavar="RESULTS",
+    help="Compare with saved results (e.g. reports/baseline/results.json); "
+    "exit 1 when a figure drifted.",
+)
+@click.option(
+    "--alpha",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.01,
+    show_default=True,
+    help="Drift threshold on Holm-adjusted p.",
+)
 @click.option("--title", default="simlab balance report", help="Title of the report.")
 @handle_errors
 def report(
@@ -255,8 +280,9 @@ def report(
 @main.command()
 @SCENARIOS
 @_sample_options
-@click.option("--strict", is_flag=True,
-              help="Also fail a spec whose 95% interval crosses its bound.")
+@click.option(
+    "--strict", is_flag=True, help="Also fail a spec whose 95% interval crosses its bound."
+)
 @handle_errors
 def check(
     scenarios: tuple[str, ...],
@@ -284,8 +310,14 @@ def baseline() -> None:
 @baseline.command(name="update")
 @SCENARIOS
 @_sample_options
-@click.option("--baseline", "path", type=click.Path(dir_okay=False), default=DEFAULT_BASELINE,
-              show_default=True, help="The baseline file to (over)write.")
+@click.option(
+    "--baseline",
+    "path",
+    type=click.Path(dir_okay=False),
+    default=DEFAULT_BASELINE,
+    show_default=True,
+    help="The baseline file to (over)write.",
+)
 @handle_errors
 def baseline_update(
     scenarios: tuple[str, ...],
@@ -313,8 +345,13 @@ def baseline_update(
 
                 raise InputError(f"{path}: expected each scenario's source file; "
                                  f"got none for {run.scenario!r}")  # fmt: skip
-            more = _runs((run.source,), encounters or run.result.encounters,
-                         run.result.seed if seed is None else seed, threads, None)
+            more = _runs(
+                (run.source,),
+                encounters or run.result.encounters,
+                run.result.seed if seed is None else seed,
+                threads,
+                None,
+            )
             runs += more
     else:
         runs = _runs(scenarios, encounters, seed, threads, from_)

@@ -112,7 +112,7 @@ def _measure_attack(res: Result, spec: Expectation) -> tuple[float, float, float
     elif spec.figure == "crit_rate":
         k = int(t.crits[slots].sum()) if slots else 0
     else:  # damage_at_least
-        k = int(t.damage_hist[slots, spec.damage:].sum()) if slots else 0
+        k = int(t.damage_hist[slots, spec.damage :].sum()) if slots else 0
     return (*_rate(k, n), n)
 
 
@@ -200,8 +200,11 @@ def describe(spec: Expectation) -> str:
     low, high = spec.bounds
     if spec.between is not None:
         return f"{subject} between {low:g} and {high:g}"
-    return f"{subject} at least {low:g}" if spec.at_least is not None else \
-        f"{subject} at most {high:g}"
+    return (
+        f"{subject} at least {low:g}"
+        if spec.at_least is not None
+        else f"{subject} at most {high:g}"
+    )
 
 
 def _possessive(name: str) -> str:

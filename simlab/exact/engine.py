@@ -282,8 +282,9 @@ def _roster(scenario: ScenarioBase) -> list[tuple[str, str, list[str]]]:
     """(side, name, distinct attacks) of every combatant after ``count:`` expansion."""
     names = scenario.combatant_names()
     members = _members(scenario)
-    return [(s, n, list(dict.fromkeys(m.attacks))) for (s, n), m in zip(names, members,
-                                                                         strict=True)]
+    return [
+        (s, n, list(dict.fromkeys(m.attacks))) for (s, n), m in zip(names, members, strict=True)
+    ]
 
 
 def _solve_pair(
@@ -429,9 +430,7 @@ def _duel_row(res: Result, duel: DuelExact) -> tuple | None:
     return _z_row("mean_time_to_down", key, simulated, mean, math.sqrt(var / downs))
 
 
-def _skipped(
-    pairs: list[PairExact], solved: ExactResult, seen: set[Pair]
-) -> list[tuple[str, str]]:
+def _skipped(pairs: list[PairExact], solved: ExactResult, seen: set[Pair]) -> list[tuple[str, str]]:
     """(what, reason) of every figure not compared: fight caveats and refusals."""
     out = [(f"{f} {describe(p.key)}", r) for p in pairs for f, r in p.caveats.items()]
     out += [(describe(s), r) for s, r in solved.refusals if isinstance(s, str) or s in seen]

@@ -51,7 +51,6 @@ __all__ = [
 ]
 
 
-
 def roll_pmf(net_advantage: int, bonus_size: int = 1, modifier: int = 0) -> dict[int, float]:
     """Exact distribution of the modified attack roll (RULES.md §1 "Attack roll").
 

@@ -347,9 +347,7 @@ def fight_caveats(scenario: Scenario, a: int, attack: str, d: int) -> dict[str, 
     prm = scenario.params
     caveats: dict[str, str] = {}
     attacker = _combatant(scenario, a)
-    can_be_hit = any(
-        m.plan for s, m in expand(scenario) if s != expand(scenario)[a][0]
-    )
+    can_be_hit = any(m.plan for s, m in expand(scenario) if s != expand(scenario)[a][0])
     if prm.shaken_roll_modifier != 0 and attacker.endurance > 0 and can_be_hit:
         reason = "the attacker's rolls change once it is Shaken (shaken_roll_modifier)"
         caveats = dict.fromkeys(("hit_rate", "crit_rate", "mean_damage"), reason)

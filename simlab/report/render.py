@@ -153,8 +153,9 @@ def _combatant_rows(res: Result) -> tuple[list[str], list[list[str]]]:
     for c, row in enumerate(table.itertuples()):
         km = stats.kaplan_meier(res.tallies.down_round[c], res.tallies.censor_round[c])
         lo, hi = median_interval(km)
-        median = math.inf if row.median_round is None or pd.isna(row.median_round) \
-            else row.median_round
+        median = (
+            math.inf if row.median_round is None or pd.isna(row.median_round) else row.median_round
+        )
         rows.append([row.combatant, row.side,
                      _ci(row.down_rate, row.down_rate_ci95_lo, row.down_rate_ci95_hi),
                      _ci(median, math.inf if lo is None else lo,
@@ -198,8 +199,11 @@ def drift_status(row: Any) -> str:
 def drift_cells(row: Any) -> list[str]:
     """The displayed cells of one drift-table row (see :data:`DRIFT_HEADER`)."""
     change = f"TV {row.change:.3f}" if row.kind == "pmf" else f"{row.change:+.4g}"
-    tol = f"TV {row.tolerance:g}" if row.kind == "pmf" else (
-        f"{row.tolerance:g} × max(|base|, 1)" if row.kind == "mean" else f"{row.tolerance:g}")
+    tol = (
+        f"TV {row.tolerance:g}"
+        if row.kind == "pmf"
+        else (f"{row.tolerance:g} × max(|base|, 1)" if row.kind == "mean" else f"{row.tolerance:g}")
+    )
     return [drift_status(row), row.figure, row.subject, _f(row.baseline, 4),
             _f(row.current, 4), change, f"{row.p_holm:.2g}", tol]  # fmt: skip
 
@@ -208,8 +212,10 @@ def _drift_rows(drift: DriftReport | None, run: ScenarioRun) -> list[list[str]]:
     if drift is None:
         return []
     t = drift.table
-    return [drift_cells(r) for r in t[(t.scenario == run.scenario)
-                                      & (t.rules == run.rules)].itertuples()]
+    return [
+        drift_cells(r)
+        for r in t[(t.scenario == run.scenario) & (t.rules == run.rules)].itertuples()
+    ]
 
 
 # -- pictures ----------------------------------------------------------------------------
@@ -224,13 +230,19 @@ def _pictures(run: ScenarioRun) -> list[Picture]:
     def rates(fig: Figure) -> None:
         plots.plot_hit_rates(run, ax=fig.add_subplot())
 
-    out.append(Picture(f"{slug}-hit-rates.png", "hit and crit rates (95% intervals)",
-                       _png(rates, (7.5, 1.2 + 0.3 * max(n_pairs, 1)))))
+    out.append(
+        Picture(
+            f"{slug}-hit-rates.png",
+            "hit and crit rates (95% intervals)",
+            _png(rates, (7.5, 1.2 + 0.3 * max(n_pairs, 1))),
+        )
+    )
     pmf = res.damage_pmf()
     seen: set[str] = set()
     for attacker, attack in dict.fromkeys(zip(pmf.attacker, pmf.attack, strict=True)):
-        defenders = list(dict.fromkeys(pmf[(pmf.attacker == attacker)
-                                           & (pmf.attack == attack)].defender))[:MAX_DEFENDERS]
+        defenders = list(
+            dict.fromkeys(pmf[(pmf.attacker == attacker) & (pmf.attack == attack)].defender)
+        )[:MAX_DEFENDERS]
 
         def draw(fig: Figure, a: str = attacker, k: str = attack, ds: list = defenders) -> None:
             left, right = fig.subplots(1, 2)
@@ -241,16 +253,17 @@ def _pictures(run: ScenarioRun) -> list[Picture]:
             right.set_title(f"{a} · {k}: at least x damage", fontsize=10)
 
         name = _unique(f"{slug}-damage-{_slug(attacker)}-{_slug(attack)}.png", seen)
-        out.append(Picture(name, f"{attacker} · {attack}: damage", _png(draw, (10.0, 3.4)),
-                           "damage"))
+        out.append(
+            Picture(name, f"{attacker} · {attack}: damage", _png(draw, (10.0, 3.4)), "damage")
+        )
     for side in res.layout.sides:
 
         def survival(fig: Figure, s: str = side) -> None:
             plots.plot_survival(run, side=s, ax=fig.add_subplot())
 
         name = _unique(f"{slug}-survival-{_slug(side)}.png", seen)
-        out.append(Picture(name, f"time-to-down · {side}", _png(survival, (7.0, 3.4)),
-                           "survival"))
+        out.append(Picture(name, f"time-to-down · {side}", _png(survival, (7.0, 3.4)), "survival"))
+
     def outcome(fig: Figure) -> None:
         plots.plot_win_rates(run, ax=fig.add_subplot())
 
@@ -407,8 +420,9 @@ def drift_lines(drift: DriftReport | None) -> list[str]:
             what = f"distribution moved (total variation {r.change:.3f})"
         else:
             what = f"{_f(r.baseline, 4)} → {_f(r.current, 4)} ({r.change:+.4g})"
-        out.append(f"{r.scenario} ({r.rules}): {r.figure} {r.subject}: {what}, "
-                   f"Holm p = {r.p_holm:.2g}")
+        out.append(
+            f"{r.scenario} ({r.rules}): {r.figure} {r.subject}: {what}, Holm p = {r.p_holm:.2g}"
+        )
     return out
 
 
@@ -429,8 +443,9 @@ def _markdown(sections: list[Section], title: str, drift: DriftReport | None,
     if baseline is not None:
         lines = drift_lines(drift)
         out += ["", "## Drift", ""]
-        out += [f"- **DRIFT** {line}" for line in lines] or ["No figure drifted from the "
-                                                              f"baseline `{baseline}`."]
+        out += [f"- **DRIFT** {line}" for line in lines] or [
+            f"No figure drifted from the baseline `{baseline}`."
+        ]
     failures = spec_failures(specs)
     if failures:
         out += ["", "## Failed specs", "", *(f"- **FAIL** {line}" for line in failures)]
@@ -446,8 +461,7 @@ def _markdown(sections: list[Section], title: str, drift: DriftReport | None,
                 out += [_md_table(DRIFT_HEADER, changed), ""]
             out += [f"{len(s.drift) - len(changed)} other figures unchanged.", ""]
         out += ["### Attacks", "", _md_table(ATTACK_HEADER, s.attacks), ""]
-        out += ["### Time-to-down", "",
-                _md_table(s.combatant_header, s.combatants), ""]
+        out += ["### Time-to-down", "", _md_table(s.combatant_header, s.combatants), ""]
         out += ["### Outcome", "", _md_table(OUTCOME_HEADER, s.outcome), ""]
         out += ["### Plots", "", *(f"- [{p.title}]({PNG_DIR}/{p.file})" for p in s.pictures)]
     return "\n".join(out) + "\n"

@@ -157,8 +157,10 @@ def check_table(check: pd.DataFrame) -> Table:
     table = Table(title="check against the exact answers")
     for column in ("figure", "attacker", "attack", "defender", "simulated", "exact",
                    "std error", "z", "p"):  # fmt: skip
-        table.add_column(column, justify="left" if column in ("figure", "attacker", "attack",
-                                                                "defender") else "right")
+        table.add_column(
+            column,
+            justify="left" if column in ("figure", "attacker", "attack", "defender") else "right",
+        )
     for r in check.itertuples():
         table.add_row(r.figure, r.attacker, r.attack, r.defender, _check_cell(r.simulated, 5),
                       _check_cell(r.exact, 5), _check_cell(r.std_error, 5),
@@ -186,8 +188,13 @@ def specs_table(specs: pd.DataFrame) -> Table:
         table.add_column(column, justify="right" if column == "n" else "left")
     for s in specs.itertuples():
         digits = 0 if s.figure == "median_time_to_down" else 3
-        measured = "—" if pd.isna(s.measured) else (
-            f"{_cell(s.measured, digits)} [{_cell(s.ci_lo, digits)}, {_cell(s.ci_hi, digits)}]")
+        measured = (
+            "—"
+            if pd.isna(s.measured)
+            else (
+                f"{_cell(s.measured, digits)} [{_cell(s.ci_lo, digits)}, {_cell(s.ci_hi, digits)}]"
+            )
+        )
         verdict = "[green]PASS[/green]" if s.verdict == "pass" else "[bold red]FAIL[/bold red]"
         if s.borderline:
             verdict += " (borderline: interval crosses the bound)"
@@ -220,13 +227,18 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
 
     lines = drift_lines(drift)
     if lines:
-        console.print(f"[bold red]DRIFT[/bold red]: {len(lines)} figure(s) moved from the "
-                      f"baseline {baseline} (Holm p < {drift.alpha:g} and beyond tolerance):")
+        console.print(
+            f"[bold red]DRIFT[/bold red]: {len(lines)} figure(s) moved from the "
+            f"baseline {baseline} (Holm p < {drift.alpha:g} and beyond tolerance):"
+        )
         for line in lines:
             console.print(f"  - {line}", markup=False, highlight=False)
     else:
-        console.print(f"no drift from the baseline {baseline} "
-                      f"({len(drift.table)} figures compared)", markup=False, highlight=False)
+        console.print(
+            f"no drift from the baseline {baseline} ({len(drift.table)} figures compared)",
+            markup=False,
+            highlight=False,
+        )
     for note in drift.notes:
         console.print(f"  note: {note}", markup=False, highlight=False)
     moved = drift.table[drift.table.significant | drift.table.drifted]

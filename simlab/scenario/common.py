@@ -200,9 +200,12 @@ class ScenarioBase(StrictModel):
                     raise located_error(("expect", i, key), f"expected a combatant of this "
                                         f"scenario ({shown}); got {name!r}", name)  # fmt: skip
             if spec.attacker is not None and spec.attack is not None:
-                users = [m for ms in sides.values() for m in ms
-                         if spec.attack in m.attacks and _copies_of(spec.attacker,
-                                                                    _member_names(m))]
+                users = [
+                    m
+                    for ms in sides.values()
+                    for m in ms
+                    if spec.attack in m.attacks and _copies_of(spec.attacker, _member_names(m))
+                ]
                 if not users:
                     raise located_error(("expect", i, "attacker"), f"expected a combatant "
                                         f"that uses {spec.attack!r}; got {spec.attacker!r}",

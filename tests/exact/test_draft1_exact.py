@@ -203,8 +203,9 @@ def test_duel_time_to_down_matches_recursion() -> None:
 def test_duel_by_hand() -> None:
     """Two 5-damage hits a Round against 12 Health: Downed in Round 2, surely; Shaken
     (Endurance 4) in Round 1."""
-    text = DUEL.replace("[0, 0, 1, 2, 3, 4, 5, 7, 8, 9, 11], modifier: 1",
-                        "[5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5]")  # no overflow: no roll above 12
+    text = DUEL.replace(
+        "[0, 0, 1, 2, 3, 4, 5, 7, 8, 9, 11], modifier: 1", "[5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5]"
+    )  # no overflow: no roll above 12
     text = text.replace("[0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]", "[5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5]")
     text = text.replace("{name: D, vigor: 2, endurance: 8, health: 14, guard: 1}",
                         "{name: D, endurance: 4, health: 8}")  # fmt: skip

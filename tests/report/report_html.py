@@ -24,8 +24,9 @@ def external_references(html: str) -> list[str]:
     """Every reference in ``html`` to something outside the page (empty when none)."""
     found = [m.group(0) for pattern in _EXTERNAL for m in pattern.finditer(html)]
     for attr, value in _ATTR.findall(html):
-        inside = value.startswith("#") or (attr.lower() == "src"
-                                           and value.startswith("data:image/png;base64,"))
+        inside = value.startswith("#") or (
+            attr.lower() == "src" and value.startswith("data:image/png;base64,")
+        )
         if not inside:
             found.append(f"{attr}={value[:60]}")
     return found

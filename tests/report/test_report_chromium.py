@@ -47,8 +47,10 @@ def chromium() -> str:
 
 def test_every_image_of_the_report_loads_in_chromium(tmp_path: Path) -> None:
     browser = chromium()
-    runs = [api.run_scenario(ROOT / "scenarios/shattered-spirits/quickstart.yaml", n=2000),
-            api.run_scenario(ROOT / "scenarios/zones-3d6/longsword-vs-plate.yaml", n=2000)]
+    runs = [
+        api.run_scenario(ROOT / "scenarios/shattered-spirits/quickstart.yaml", n=2000),
+        api.run_scenario(ROOT / "scenarios/zones-3d6/longsword-vs-plate.yaml", n=2000),
+    ]
     render_report(runs, tmp_path / "report")
     html = (tmp_path / "report/report.html").read_text(encoding="utf-8")
     expected = len(re.findall(r"<img\b", html))

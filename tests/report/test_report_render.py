@@ -67,9 +67,14 @@ def test_report_shows_specs_drift_and_exact_overlay(tmp_path: Path) -> None:
 
 
 def test_html_check_catches_external_references() -> None:
-    bad = ['<img src="https://example.org/a.png">', '<link rel="stylesheet" href="a.css">',
-           "<style>@import 'x.css';</style>", '<script src="//cdn.example/x.js"></script>',
-           '<a href="other.html">x</a>', "<div style=\"background: url(a.png)\"></div>"]
+    bad = [
+        '<img src="https://example.org/a.png">',
+        '<link rel="stylesheet" href="a.css">',
+        "<style>@import 'x.css';</style>",
+        '<script src="//cdn.example/x.js"></script>',
+        '<a href="other.html">x</a>',
+        '<div style="background: url(a.png)"></div>',
+    ]
     for html in bad:
         assert external_references(html), html
     assert external_references('<a href="#top">top</a><img src="data:image/png;base64,iV">') == []

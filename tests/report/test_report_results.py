@@ -35,7 +35,11 @@ def test_document_keeps_counts_and_identity(run: ScenarioRun, tmp_path: Path) ->
     assert doc["format"] == 1
     entry = doc["scenarios"][0]
     assert (entry["scenario"], entry["rules"], entry["seed"], entry["encounters"]) == (
-        "quickstart", "shattered-spirits", 11, 3000)
+        "quickstart",
+        "shattered-spirits",
+        11,
+        3000,
+    )
     assert entry["simlab_version"] == simlab.__version__
     res = run.result
     pair = next(a for a in entry["attacks"] if a["attacker"] == "Brute")

@@ -139,8 +139,11 @@ def _scenario(tmp_path: Path, expect: str) -> Path:
 
 
 def test_check_passes_with_exit_0(tmp_path: Path) -> None:
-    path = _scenario(tmp_path, "  - {figure: hit_rate, attack: stone-strike, at_least: 0.6}\n"
-                               "  - {figure: crit_rate, attack: quick-jab, at_most: 0.001}\n")
+    path = _scenario(
+        tmp_path,
+        "  - {figure: hit_rate, attack: stone-strike, at_least: 0.6}\n"
+        "  - {figure: crit_rate, attack: quick-jab, at_most: 0.001}\n",
+    )
     done = CliRunner().invoke(main, ["check", str(path), "-n", "2000"])
     assert done.exit_code == 0, done.output
     assert "all 2 specs pass" in done.output
@@ -148,8 +151,11 @@ def test_check_passes_with_exit_0(tmp_path: Path) -> None:
 
 
 def test_check_fails_with_exit_1_and_shows_the_measured_figure(tmp_path: Path) -> None:
-    path = _scenario(tmp_path, "  - {figure: win_rate, side: party, at_least: 0.9}\n"
-                               "  - {figure: hit_rate, attack: stone-strike, at_least: 0.6}\n")
+    path = _scenario(
+        tmp_path,
+        "  - {figure: win_rate, side: party, at_least: 0.9}\n"
+        "  - {figure: hit_rate, attack: stone-strike, at_least: 0.6}\n",
+    )
     done = CliRunner().invoke(main, ["check", str(path), "-n", "2000"])
     assert done.exit_code == 1, done.output
     assert "1 of 2 specs failed" in done.output

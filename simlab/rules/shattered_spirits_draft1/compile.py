@@ -92,9 +92,7 @@ def net_advantage(technique: Technique, params: Params) -> int:
     """
     has_adv, has_dis = technique.advantage > 0, technique.disadvantage > 0
     if has_adv and has_dis:
-        return {"cancel": 0, "advantage": 1, "disadvantage": -1}[
-            params.advantage_with_disadvantage
-        ]
+        return {"cancel": 0, "advantage": 1, "disadvantage": -1}[params.advantage_with_disadvantage]
     return int(has_adv) - int(has_dis)
 
 
@@ -196,5 +194,5 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
 def _damage_bins(techniques: list[Technique], members: list[Combatant], params: Params) -> int:
     """Enough bins for any damage short of pathological Exposed stacking (last bin: ≥)."""
     top = max((max(t.profile) + max(t.damage_modifier, 0) for t in techniques), default=0)
-    exposure = (max((m.exposed for m in members), default=0) + params.fumble_exposed)
+    exposure = max((m.exposed for m in members), default=0) + params.fumble_exposed
     return max(64, top + params.overflow_damage + exposure * params.exposed_per_level + 32)

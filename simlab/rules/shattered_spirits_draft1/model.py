@@ -84,8 +84,7 @@ def _known_technique(name: str) -> str:
     known = _KNOWN.get()
     if known is not None and name not in known.techniques:
         raise ValueError(
-            f"expected a technique defined under 'techniques:' ({known.listing()}); "
-            f"got {name!r}"
+            f"expected a technique defined under 'techniques:' ({known.listing()}); got {name!r}"
         )
     return name
 
