@@ -2,7 +2,9 @@
 
 Hypothesis draws a random attack, defender and attacker for each rule system with an
 exact engine — shattered-spirits: profile, tiers, Advantage and Disadvantage, roll and
-damage modifiers, Glancing, Guard, Cover, Exposed, Impaired; zones-3d6: damage dice and
+damage modifiers, Glancing, Guard, Cover, Exposed, Impaired; shattered-spirits-draft1:
+the same on a Technique of any Speed, with each reading of Advantage together with
+Disadvantage and the damage added to rolls above 12; zones-3d6: damage dice and
 bonus, attack bonus, edges, pressures, advantage on either roll, Evasion bonus, Base
 Defense faces, Bonus Defense; opposed-tiers: tiers, skill levels, weapon modifiers,
 shield and armor; glitters-d20: damage dice and type, attack bonus, advantage, STR, DC,
@@ -15,8 +17,8 @@ False alarms. Under a correct simulator P(|z| > 5) ≈ 5.7e-7 per comparison (no
 approximation; each comparison has 20,000 draws and rates/means bounded away from
 degenerate unless exactly 0 or 1, which are compared exactly). ``derandomize=True`` and
 a fixed seed make the 25 examples per system the same on every run, so the test always
-passes or always fails; the chance that these 4 × 25 × 2 comparisons are an unlucky draw
-for a correct simulator is ≲ 200 × 5.7e-7 ≈ 1.1e-4. A bug of half a percentage point in a
+passes or always fails; the chance that these 5 × 25 × 2 comparisons are an unlucky draw
+for a correct simulator is ≲ 250 × 5.7e-7 ≈ 1.4e-4. A bug of half a percentage point in a
 hit rate near 1/2 moves z by about 1.4, so a real rule error (typically several points on
 some row pattern) is caught in the examples that exercise it.
 """
@@ -75,6 +77,28 @@ def ss_duels(draw: Any) -> str:
     scenario = {
         "scenario": "property", "rules": "shattered-spirits", "max_rounds": 1,
         "attacks": {"x": draw(attacks())}, "sides": {"a": [attacker], "b": [defender]},
+    }  # fmt: skip
+    return flow(scenario)
+
+
+@st.composite
+def draft1_duels(draw: Any) -> str:
+    """A one-round, one-Technique shattered-spirits-draft1 scenario, as YAML text
+    (RULES.md §2)."""
+    technique = {**draw(attacks()), "ap": 1, "speed": draw(st.integers(1, 6))}
+    defender = {
+        "name": "D", "endurance": 100_000, "health": 100_000,
+        "guard": draw(st.integers(0, 5)), "cover": draw(st.booleans()),
+        "exposed": draw(st.sampled_from([0, 0, 1, 2])),
+    }  # fmt: skip
+    attacker = {"name": "A", "endurance": 5, "health": 5, "plan": ["x"],
+                "impaired": draw(st.sampled_from([0, 0, 1]))}  # fmt: skip
+    both = st.sampled_from(["cancel", "advantage", "disadvantage"])
+    params = {"advantage_with_disadvantage": draw(both), "overflow_damage": draw(st.integers(0, 3))}
+    scenario = {
+        "scenario": "property", "rules": "shattered-spirits-draft1", "max_rounds": 1,
+        "params": params, "techniques": {"x": technique},
+        "sides": {"a": [attacker], "b": [defender]},
     }  # fmt: skip
     return flow(scenario)
 
@@ -175,6 +199,12 @@ def check_against_exact(text: str) -> None:
 @settings(max_examples=25, deadline=None, derandomize=True)
 @given(ss_duels())
 def test_simulated_shattered_spirits_attacks_agree_with_exact(text: str) -> None:
+    check_against_exact(text)
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(draft1_duels())
+def test_simulated_draft1_attacks_agree_with_exact(text: str) -> None:
     check_against_exact(text)
 
 
