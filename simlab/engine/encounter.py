@@ -155,6 +155,15 @@ def record_outcome(t, ch, last_round, standing, down_round, down_received, never
 
 
 @inline_kernel
+def record_event(t, ch, c, event, rnd, never):
+    """Count ``event`` (a rule system's ``EVENT_*`` code) of combatant ``c`` in round
+    ``rnd`` in chunk ``ch`` of the tallies, unless ``rnd`` is ``never`` (it did not
+    happen)."""
+    if rnd != never:
+        t.event_round[ch, c, event, rnd] += 1
+
+
+@inline_kernel
 def chunk_range(first, count, ch, chunks):
     """Encounters ``lo .. hi-1`` of chunk ``ch`` when encounters ``first ..
     first+count-1`` are split into ``chunks`` contiguous chunks; returns (lo, hi)."""

@@ -27,6 +27,7 @@ from simlab.engine.encounter import (
     initiative_order,
     next_in_rotation,
     record_attack,
+    record_event,
     record_outcome,
     sides_standing,
 )
@@ -604,12 +605,9 @@ def finish(p, st, t, ch, last_round, standing):
     """Record the encounter's winner, length, each combatant's down round and events."""
     record_outcome(t, ch, last_round, standing, st[DOWN_ROUND], st[DOWN_RECEIVED], 0)
     for c in range(st.shape[1]):
-        if st[DEAD_ROUND, c] > 0:
-            t.event_round[ch, c, EVENT_DEAD, st[DEAD_ROUND, c]] += 1
-        if st[STABLE_ROUND, c] > 0:
-            t.event_round[ch, c, EVENT_STABLE, st[STABLE_ROUND, c]] += 1
-        if st[FROZEN_ROUND, c] > 0:
-            t.event_round[ch, c, EVENT_FROZEN, st[FROZEN_ROUND, c]] += 1
+        record_event(t, ch, c, EVENT_DEAD, st[DEAD_ROUND, c], 0)
+        record_event(t, ch, c, EVENT_STABLE, st[STABLE_ROUND, c], 0)
+        record_event(t, ch, c, EVENT_FROZEN, st[FROZEN_ROUND, c], 0)
 
 
 @kernel

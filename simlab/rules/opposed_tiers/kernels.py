@@ -35,6 +35,7 @@ from simlab.engine.encounter import (
     count_standing,
     next_in_rotation,
     record_attack,
+    record_event,
     record_outcome,
     sides_standing,
 )
@@ -415,8 +416,7 @@ def finish(p, st, t, ch, last_round, standing):
     for c in range(st.shape[1]):
         for event, field in ((EVENT_OUT, OUT_ROUND), (EVENT_UNCONSCIOUS, UNCONSCIOUS_ROUND),
                              (EVENT_DEAD, DEAD_ROUND)):  # fmt: skip
-            if st[field, c] != NOT_YET:
-                t.event_round[ch, c, event, st[field, c]] += 1
+            record_event(t, ch, c, event, st[field, c], NOT_YET)
 
 
 @kernel

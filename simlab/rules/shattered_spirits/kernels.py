@@ -24,6 +24,7 @@ from simlab.engine.encounter import (
     next_in_rotation,
     record_attack,
     record_attacks,
+    record_event,
     record_outcome,
     sides_standing,
 )
@@ -435,10 +436,8 @@ def finish(p, st, t, ch, last_round, standing):
     """Record the encounter's winner, length, and each combatant's down and events."""
     record_outcome(t, ch, last_round, standing, st[DOWN_ROUND], st[DOWN_RECEIVED], 0)
     for c in range(st.shape[1]):
-        if st[OUT_ROUND, c] > 0:
-            t.event_round[ch, c, EVENT_OUT, st[OUT_ROUND, c]] += 1
-        if st[DEAD_ROUND, c] > 0:
-            t.event_round[ch, c, EVENT_DEAD, st[DEAD_ROUND, c]] += 1
+        record_event(t, ch, c, EVENT_OUT, st[OUT_ROUND, c], 0)
+        record_event(t, ch, c, EVENT_DEAD, st[DEAD_ROUND, c], 0)
 
 
 @kernel

@@ -25,6 +25,7 @@ from simlab.engine.encounter import (
     clear_state,
     count_standing,
     record_attack,
+    record_event,
     record_outcome,
     sides_standing,
 )
@@ -428,8 +429,7 @@ def finish(p, st, t, ch, last_round, standing):
     """Record the encounter's winner, length, and each combatant's Downed and Shaken."""
     record_outcome(t, ch, last_round, standing, st[DOWN_ROUND], st[DOWN_RECEIVED], 0)
     for c in range(st.shape[1]):
-        if st[DOWN_ROUND, c] > 0:
-            t.event_round[ch, c, EVENT_DOWNED, st[DOWN_ROUND, c]] += 1
+        record_event(t, ch, c, EVENT_DOWNED, st[DOWN_ROUND, c], 0)
         if st[SHAKEN, c] != 0:
             t.event_round[ch, c, EVENT_SHAKEN, st[SHAKEN_ROUND, c]] += 1
 

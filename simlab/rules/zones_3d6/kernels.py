@@ -26,6 +26,7 @@ from simlab.engine.encounter import (
     initiative_order,
     next_in_rotation,
     record_attack,
+    record_event,
     record_outcome,
     sides_standing,
 )
@@ -345,8 +346,7 @@ def finish(p, st, t, ch, last_round, standing):
     """Record the encounter's winner, length, and each combatant's down round."""
     record_outcome(t, ch, last_round, standing, st[DOWN_ROUND], st[DOWN_RECEIVED], 0)
     for c in range(st.shape[1]):
-        if st[DOWN_ROUND, c] > 0:
-            t.event_round[ch, c, EVENT_OUT, st[DOWN_ROUND, c]] += 1
+        record_event(t, ch, c, EVENT_OUT, st[DOWN_ROUND, c], 0)
 
 
 @kernel
