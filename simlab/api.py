@@ -144,6 +144,10 @@ def _name_trace(frame: pd.DataFrame, job: runner.Job) -> pd.DataFrame:
 def write_results(result: Result, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
     """Write ``summary.json`` and one Parquet file per table into ``out_dir``, atomically.
 
+    The tables are ``attacks``, ``damage_pmf``, ``combatants``, ``time_to_down`` and
+    ``sides``; ``events`` for a rule system with events and ``status_damage`` for one
+    whose statuses deal damage.
+
     Returns
     -------
     dict of str to Path
@@ -157,6 +161,10 @@ def write_results(result: Result, out_dir: str | os.PathLike[str]) -> dict[str, 
         "time_to_down": result.time_to_down(),
         "sides": result.win_rates(),
     }
+    if result.layout.events:
+        tables["events"] = result.events()
+    if result.layout.statuses:
+        tables["status_damage"] = result.status_damage()
     written = {name: write_parquet(out / f"{name}.parquet", t) for name, t in tables.items()}
     written["summary"] = write_json(out / "summary.json", summary(result))
     return written

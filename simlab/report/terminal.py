@@ -66,19 +66,27 @@ def attacks_table(result: Result) -> Table:
 
 
 def combatants_table(result: Result) -> Table:
-    """Down rate and median time-to-down (Kaplan–Meier, in rounds) of every combatant."""
+    """Down rate and median time-to-down (Kaplan–Meier, in rounds) of every combatant,
+    its event rates, and the damage statuses dealt it per encounter (if they can)."""
     table = Table(title="time-to-down (rounds; censored = never downed)")
+    statuses = result.status_damage() if result.layout.statuses else None
     for column in ("combatant", "side", "down rate", "median round", "censored",
-                   *(f"{e} rate" for e in result.layout.events)):  # fmt: skip
+                   *(f"{e} rate" for e in result.layout.events),
+                   *(["status dmg/enc"] if statuses is not None else [])):  # fmt: skip
         table.add_column(column)
-    for _, row in result.combatants().iterrows():
+    for c, row in result.combatants().iterrows():
         median = "not reached" if pd.isna(row.median_round) else f"{row.median_round:.0f}"
-        table.add_row(
+        cells = [
             row.combatant, row.side,
             _rate(row.down_rate, row.down_rate_ci95_lo, row.down_rate_ci95_hi),
             median, f"{row.censored:,}",
             *(f"{row[f'{e}_rate']:.3f}" for e in result.layout.events),
-        )  # fmt: skip
+        ]  # fmt: skip
+        if statuses is not None:
+            s = statuses.iloc[int(c)]
+            cells.append(f"{s.mean_status_damage:.2f} [{s.mean_status_damage_ci95_lo:.2f}, "
+                         f"{s.mean_status_damage_ci95_hi:.2f}]")  # fmt: skip
+        table.add_row(*cells)
     return table
 
 

@@ -97,6 +97,24 @@ def test_run_prints_tables_and_writes_outputs(tmp_path: Path) -> None:
     assert not list(out.glob(".*tmp"))
 
 
+def test_run_writes_event_and_status_tables_of_systems_that_have_them(tmp_path: Path) -> None:
+    """A system with events and damaging statuses (glitters-d20) adds their Parquet
+    tables, equal to the Python API's on the same seed, and a terminal column."""
+    import simlab as api
+
+    scenario = ROOT / "scenarios/glitters-d20/bleeding-duel.yaml"
+    out = tmp_path / "out"
+    done = simlab("run", str(scenario), "-n", "2000", "--seed", "9", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "status dmg/enc" in done.stdout
+    res = api.simulate(api.load(scenario), n=2000, seed=9)
+    assert res.status_damage().mean_status_damage.sum() > 0
+    pd.testing.assert_frame_equal(pd.read_parquet(out / "events.parquet"), res.events())
+    pd.testing.assert_frame_equal(
+        pd.read_parquet(out / "status_damage.parquet"), res.status_damage()
+    )
+
+
 def test_atomic_write_leaves_old_file_when_interrupted(tmp_path: Path) -> None:
     from simlab.report.files import atomic_write
 
