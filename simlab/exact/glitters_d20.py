@@ -30,12 +30,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
 from simlab.errors import ExactUnsupported
 from simlab.exact.chain import TimeToDown, duel_roles, round_damage, time_to_reach
+from simlab.exact.outcome import AttackOutcome
 from simlab.exact.zones_3d6 import base_damage_pmf
 from simlab.rules.glitters_d20.compile import (
     TYPE_BONUS,
@@ -173,17 +173,6 @@ def _affinity(defender: Combatant, damage_type: str) -> int:
     return max(-1, min(1, affinity))
 
 
-@dataclass(frozen=True)
-class AttackOutcome:
-    """Exact outcome of one attack: ``hit_rate``, ``crit_rate``, ``damage_pmf`` (misses
-    as 0) and ``mean_damage``."""
-
-    hit_rate: float
-    crit_rate: float
-    damage_pmf: np.ndarray
-    mean_damage: float
-
-
 def attack_outcome(scenario: Scenario, attacker: int, attack: str, defender: int) -> AttackOutcome:
     """Exact outcome of ``attack`` by combatant ``attacker`` on ``defender`` in its
     starting state (RULES.md §4).
@@ -218,7 +207,7 @@ def attack_outcome(scenario: Scenario, attacker: int, attack: str, defender: int
     pmf[: len(plain)] += (p_hit - p_crit) * plain
     pmf[: len(crit)] += p_crit * crit
     pmf[0] += 1.0 - p_hit
-    return AttackOutcome(p_hit, p_crit, pmf, float(np.arange(len(pmf)) @ pmf))
+    return AttackOutcome.from_pmf(p_hit, p_crit, pmf)
 
 
 def fight_caveats(scenario: Scenario, attacker: int, attack: str, defender: int) -> dict[str, str]:

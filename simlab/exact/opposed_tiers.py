@@ -19,13 +19,13 @@ answer for balance questions:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
 from simlab.dice import Dice
 from simlab.errors import ExactUnsupported
 from simlab.exact.chain import TimeToDown, duel_roles, rotation_cycle, time_to_reach
+from simlab.exact.outcome import AttackOutcome
 from simlab.rules.opposed_tiers.compile import (
     attacks_per_turn,
     combatant_dice,
@@ -141,17 +141,6 @@ def damage_pmf(
     return out
 
 
-@dataclass(frozen=True)
-class AttackOutcome:
-    """Exact outcome of one attack: ``hit_rate``, ``crit_rate``, ``damage_pmf`` (misses
-    as 0) and ``mean_damage``."""
-
-    hit_rate: float
-    crit_rate: float
-    damage_pmf: np.ndarray
-    mean_damage: float
-
-
 def attack_outcome(scenario: Scenario, attacker: int, attack: str, defender: int) -> AttackOutcome:
     """Exact outcome of ``attack`` by combatant ``attacker`` on a fresh ``defender``.
 
@@ -176,7 +165,7 @@ def attack_outcome(scenario: Scenario, attacker: int, attack: str, defender: int
     bonus = atk.form_sl + weapon.damage_modifier
     pmf = damage_pmf(p_hit, p_crit, a_dice.damage, a_dice.critical, bonus, d_dice.armor,
                      scenario.params.damage_floor)  # fmt: skip
-    return AttackOutcome(p_hit, p_crit, pmf, float(np.arange(len(pmf)) @ pmf))
+    return AttackOutcome.from_pmf(p_hit, p_crit, pmf)
 
 
 def fight_caveats(scenario: Scenario, attacker: int, attack: str, defender: int) -> dict[str, str]:
