@@ -67,7 +67,7 @@ def attacks_table(result: Result) -> Table:
 
 def combatants_table(result: Result) -> Table:
     """Down rate and median time-to-down (Kaplan–Meier, in rounds) of every combatant,
-    its event rates, and the damage statuses dealt it per encounter (if they can)."""
+    its event rates and, where statuses deal damage, its status damage per encounter."""
     table = Table(title="time-to-down (rounds; censored = never downed)")
     statuses = result.status_damage() if result.layout.statuses else None
     for column in ("combatant", "side", "down rate", "median round", "censored",
