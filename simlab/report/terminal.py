@@ -47,6 +47,10 @@ def _rate(value: float, lo: float, hi: float) -> str:
     return f"{value:.3f} [{lo:.3f}, {hi:.3f}]"
 
 
+def _mean(value: float, lo: float, hi: float) -> str:
+    return f"{value:.2f} [{lo:.2f}, {hi:.2f}]"
+
+
 def attacks_table(result: Result) -> Table:
     """Hit rate, crit rate and mean damage of every attack pairing, with 95% intervals."""
     rates = result.hit_rates()
@@ -60,7 +64,7 @@ def attacks_table(result: Result) -> Table:
             r.attacker, r.attack, r.defender, f"{r.attempts:,}",
             _rate(r.hit_rate, r.hit_rate_ci95_lo, r.hit_rate_ci95_hi),
             _rate(r.crit_rate, r.crit_rate_ci95_lo, r.crit_rate_ci95_hi),
-            f"{d.mean_damage:.2f} [{d.mean_damage_ci95_lo:.2f}, {d.mean_damage_ci95_hi:.2f}]",
+            _mean(d.mean_damage, d.mean_damage_ci95_lo, d.mean_damage_ci95_hi),
         )  # fmt: skip
     return table
 
@@ -84,8 +88,8 @@ def combatants_table(result: Result) -> Table:
         ]  # fmt: skip
         if statuses is not None:
             s = statuses.iloc[int(c)]
-            cells.append(f"{s.mean_status_damage:.2f} [{s.mean_status_damage_ci95_lo:.2f}, "
-                         f"{s.mean_status_damage_ci95_hi:.2f}]")  # fmt: skip
+            cells.append(_mean(s.mean_status_damage, s.mean_status_damage_ci95_lo,
+                               s.mean_status_damage_ci95_hi))  # fmt: skip
         table.add_row(*cells)
     return table
 
