@@ -57,9 +57,20 @@ Row ``N_STREAMS`` is the header: ``[k0, k1, encounter_lo, encounter_hi, 0, ...]`
 :func:`start_encounter` only writes the header and marks every buffer empty; blocks are
 computed lazily, so streams an encounter never touches cost nothing.
 
+Cursors
+-------
+The hottest loop, a plain duel, draws dice of one size from one stream and nothing else.
+It keeps that stream's position in local variables instead of the state array: a
+*source* (:func:`dice_source`) and a *cursor* (:func:`cursor_at`, :func:`cursor_code`)
+draw exactly the dice :func:`roll_dice_code` would, and :func:`first_blocks` computes
+block 0 of many encounters in one loop that the compiler vectorises (block 0 holds 40
+d6, all most duels need).
+
 Speed: a Philox block takes a few ns, and so did a die that cost a word of its own
 (bookkeeping, the rejection test). A die from a batch is one multiplication, about
-1.2 ns; that is what makes a duel of twenty dice cost about 50 ns of random numbers.
+1.2 ns; that is what makes a duel of twenty dice cost about 50 ns of random numbers
+through the state array. Through a cursor, the whole ``ss-duel`` encounter, rules and
+tallies included, takes about 28 ns on one thread (measured).
 """
 
 from __future__ import annotations
@@ -144,7 +155,7 @@ def philox4x32_reference(ctr: tuple[int, ...], key: tuple[int, ...]) -> tuple[in
     return (c0, c1, c2, c3)
 
 
-@kernel
+@inline_kernel
 def _philox_round(c0, c1, c2, c3, k0, k1):
     """One Philox S-box/permutation round on uint64-held 32-bit words."""
     p0 = _M0 * c0
@@ -155,6 +166,21 @@ def _philox_round(c0, c1, c2, c3, k0, k1):
         (p0 >> _SHIFT32) ^ c3 ^ k1,
         p0 & _MASK32,
     )
+
+
+@inline_kernel
+def philox_words(c0, c1, c2, c3, k0, k1):
+    """One Philox4x32-10 block on uint64-held 32-bit words (inputs already masked).
+
+    Inlined into its caller, so that a loop computing the blocks of many counters at
+    once (:func:`first_blocks`) is vectorised by the compiler.
+    """
+    c0, c1, c2, c3 = _philox_round(c0, c1, c2, c3, k0, k1)
+    for _ in range(_ROUNDS - 1):
+        k0 = (k0 + _W0) & _MASK32
+        k1 = (k1 + _W1) & _MASK32
+        c0, c1, c2, c3 = _philox_round(c0, c1, c2, c3, k0, k1)
+    return c0, c1, c2, c3
 
 
 @kernel
@@ -173,17 +199,10 @@ def philox4x32(c0, c1, c2, c3, k0, k1):
     tuple of 4 numpy.uint32
         The four output words, in Random123's order.
     """
-    x0 = np.uint64(c0) & _MASK32
-    x1 = np.uint64(c1) & _MASK32
-    x2 = np.uint64(c2) & _MASK32
-    x3 = np.uint64(c3) & _MASK32
-    a = np.uint64(k0) & _MASK32
-    b = np.uint64(k1) & _MASK32
-    x0, x1, x2, x3 = _philox_round(x0, x1, x2, x3, a, b)
-    for _ in range(_ROUNDS - 1):
-        a = (a + _W0) & _MASK32
-        b = (b + _W1) & _MASK32
-        x0, x1, x2, x3 = _philox_round(x0, x1, x2, x3, a, b)
+    x0, x1, x2, x3 = philox_words(
+        np.uint64(c0) & _MASK32, np.uint64(c1) & _MASK32, np.uint64(c2) & _MASK32,
+        np.uint64(c3) & _MASK32, np.uint64(k0) & _MASK32, np.uint64(k1) & _MASK32,
+    )  # fmt: skip
     return np.uint32(x0), np.uint32(x1), np.uint32(x2), np.uint32(x3)
 
 
@@ -435,6 +454,146 @@ def uniform_index(state, stream, n):
         The chosen index.
     """
     return roll_die(state, stream, n) - 1
+
+
+# ---------------------------------------------------------------------------------------
+# Dice held in registers: one stream, one die size, for the tightest loops
+# ---------------------------------------------------------------------------------------
+# (see "Cursors" in the module docstring)
+
+
+@kernel
+def dice_source(k0, k1, stream, sides):
+    """What a cursor draws: dice of ``sides`` faces from one stream.
+
+    Parameters
+    ----------
+    k0, k1 : int
+        The key from :func:`key_from_seed`.
+    stream : int
+        One of the ``STREAM_*`` constants.
+    sides : int
+        Faces of every die drawn, at least 2.
+
+    Returns
+    -------
+    tuple
+        ``(k0, k1, stream, sides, dice per word, their range, rejection threshold)``:
+        the batch shape of :func:`batch_shape` and the threshold of :func:`_start_batch`.
+    """
+    per_word, span = batch_shape(sides)
+    return (
+        np.uint64(k0) & _MASK32, np.uint64(k1) & _MASK32, np.uint64(stream),
+        np.uint64(sides), np.int64(per_word), span, (_TWO32 - span) % span,
+    )  # fmt: skip
+
+
+@kernel
+def first_blocks(source, first, words):
+    """Compute block 0 of the source's stream for ``G`` consecutive encounters.
+
+    Parameters
+    ----------
+    source : tuple
+        From :func:`dice_source`.
+    first : int
+        The first encounter's index.
+    words : numpy.ndarray
+        ``uint64[4, G]``, overwritten: ``words[j, i]`` becomes word ``j`` of block 0 of
+        encounter ``first + i``.
+    """
+    k0, k1, stream = np.uint64(source[0]), np.uint64(source[1]), np.uint64(source[2])
+    for i in range(words.shape[1]):
+        e = np.uint64(first + i)
+        w0, w1, w2, w3 = philox_words(e & _MASK32, e >> _SHIFT32, stream, np.uint64(0), k0, k1)
+        words[0, i] = w0
+        words[1, i] = w1
+        words[2, i] = w2
+        words[3, i] = w3
+
+
+@inline_kernel
+def cursor_at(words, i, encounter, buffer):
+    """Start a cursor at the beginning of one encounter's stream.
+
+    Parameters
+    ----------
+    words : numpy.ndarray
+        Block 0 of several encounters, from :func:`first_blocks`.
+    i : int
+        The column of ``words`` that belongs to ``encounter``.
+    encounter : int
+        The encounter's index.
+    buffer : numpy.ndarray
+        ``uint64[4]``, overwritten: the block the cursor reads from.
+
+    Returns
+    -------
+    tuple
+        The cursor: ``(encounter, next word, next block, batch product, dice left)``.
+    """
+    for j in range(_WORDS):
+        buffer[j] = words[j, i]
+    return np.uint64(encounter), np.int64(0), np.uint64(1), np.uint64(0), np.int64(0)
+
+
+@inline_kernel
+def _cursor_word(source, buffer, encounter, pos, block):
+    """The next accepted word of a cursor's stream (as :func:`_start_batch`), and the
+    cursor's new (next word, next block)."""
+    while True:
+        if pos == _WORDS:
+            w0, w1, w2, w3 = philox_words(
+                encounter & _MASK32, encounter >> _SHIFT32, np.uint64(source[2]), block,
+                np.uint64(source[0]), np.uint64(source[1]),
+            )  # fmt: skip
+            buffer[0], buffer[1], buffer[2], buffer[3] = w0, w1, w2, w3
+            pos = np.int64(0)
+            block += np.uint64(1)
+        u = buffer[pos]
+        pos += 1
+        if (u * np.uint64(source[5])) & _MASK32 >= np.uint64(source[6]):
+            return u, pos, block
+
+
+@inline_kernel
+def cursor_code(source, buffer, cursor, count, span):
+    """Roll ``count`` dice from a cursor: the dice :func:`roll_dice_code` would roll.
+
+    Parameters
+    ----------
+    source : tuple
+        From :func:`dice_source`.
+    buffer : numpy.ndarray
+        The cursor's buffer (see :func:`cursor_at`).
+    cursor : tuple
+        From :func:`cursor_at` or the previous call.
+    count : int
+        Number of dice, at least 1.
+    span : numpy.uint64
+        ``sides ** count``, their number of outcomes (the caller computes it once).
+
+    Returns
+    -------
+    tuple
+        ``(code, cursor)``: the dice as one base-``sides`` number, first die most
+        significant, and the cursor moved past them.
+    """
+    encounter, pos, block, x, left = cursor
+    if left >= count:
+        y = x * span
+        return np.int64(y >> _SHIFT32), (encounter, pos, block, y & _MASK32, left - count)
+    sides = np.uint64(source[3])
+    code = np.int64(0)
+    for _ in range(count):
+        if left == 0:
+            x, pos, block = _cursor_word(source, buffer, encounter, pos, block)
+            left = source[4]
+        y = x * sides
+        code = code * np.int64(sides) + np.int64(y >> _SHIFT32)
+        x = y & _MASK32
+        left -= 1
+    return code, (encounter, pos, block, x, left)
 
 
 @kernel

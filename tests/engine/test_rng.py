@@ -83,6 +83,30 @@ def _dice_codes(k0, k1, encounter, stream, groups):
 
 
 @allocating_kernel
+def _codes_both_ways(k0, k1, stream, sides, first, n_encounters, counts):
+    """The dice codes of ``counts`` (dice per draw) for each encounter from ``first``,
+    drawn by ``roll_dice_code`` on a state and by ``cursor_code`` on a cursor whose
+    block 0 comes from ``first_blocks``; returns both, shape (n_encounters, len(counts))."""
+    state = rng.new_state()
+    source = rng.dice_source(k0, k1, stream, sides)
+    words = np.empty((4, n_encounters), dtype=np.uint64)
+    buffer = np.empty(4, dtype=np.uint64)
+    rng.first_blocks(source, first, words)
+    by_state = np.empty((n_encounters, counts.shape[0]), dtype=np.int64)
+    by_cursor = np.empty((n_encounters, counts.shape[0]), dtype=np.int64)
+    for i in range(n_encounters):
+        rng.start_encounter(state, k0, k1, first + i)
+        cursor = rng.cursor_at(words, i, first + i, buffer)
+        for j in range(counts.shape[0]):
+            span = np.uint64(1)
+            for _ in range(counts[j]):
+                span *= np.uint64(sides)
+            by_state[i, j] = rng.roll_dice_code(state, stream, sides, counts[j])
+            by_cursor[i, j], cursor = rng.cursor_code(source, buffer, cursor, counts[j], span)
+    return by_state, by_cursor
+
+
+@allocating_kernel
 def _uniform_indices(k0, k1, encounter, stream, n_choices, n):
     state = rng.new_state()
     rng.start_encounter(state, k0, k1, encounter)
@@ -262,6 +286,31 @@ def test_dice_code_is_the_same_dice_read_in_base_sides():
         faces = [next(dice) - 1 for _ in range(count)]
         expected.append(sum(f * sides ** (count - 1 - i) for i, f in enumerate(faces)))
     assert codes.tolist() == expected
+
+
+@pytest.mark.parametrize(
+    ("seed", "first", "sides"),
+    [(SEED, 0, 6), (2**64 - 1, 2**32 - 100, 6), (3, 10**12, 20), (11, 500, 7)],
+)
+def test_cursor_draws_the_dice_of_roll_dice_code(seed, first, sides):
+    # Counts of 1-3 dice straddle the batches; 60 draws per encounter run through
+    # several blocks, and 300 encounters through about a thousand words each way, so
+    # rejected words (0.04% for d6) and blocks past block 0 are both exercised.
+    k0, k1 = rng.key_from_seed(seed)
+    counts = np.array([2, 3, 3, 1, 2, 3, 2, 2, 3, 1] * 6, dtype=np.int64)
+    by_state, by_cursor = _codes_both_ways(k0, k1, rng.STREAM_ATTACK, sides, first, 300, counts)
+    assert by_cursor.tolist() == by_state.tolist()
+
+
+def test_first_blocks_are_block_zero_of_each_encounter():
+    k0, k1 = rng.key_from_seed(2**40 + 17)
+    first = 2**32 - 3  # the encounter index crosses into the counter's high word
+    words = np.empty((4, 6), dtype=np.uint64)
+    rng.first_blocks(rng.dice_source(k0, k1, rng.STREAM_WOUND, 6), first, words)
+    for i in range(6):
+        e = first + i
+        block = rng.philox4x32(e & 0xFFFFFFFF, e >> 32, rng.STREAM_WOUND, 0, k0, k1)
+        assert words[:, i].tolist() == [int(w) for w in block]
 
 
 def test_consecutive_dice_of_a_batch_are_independent():
