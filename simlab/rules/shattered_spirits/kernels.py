@@ -721,7 +721,7 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables, scr
 
     The loop itself is :func:`duel_loop`. The most common duel, one attack of 2d6 per
     turn against a target Defeated at 0 HP, gets its own compiled copy of the loop
-    with that shape as constants, which runs about 1.7x as fast (measured on
+    with that shape as constants, which runs about 1.5x as fast (measured on
     ``scenarios/benchmarks/ss-duel.yaml``).
     """
     attacker = p.globals_[G_DUEL_ATTACKER]
