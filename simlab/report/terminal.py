@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -29,18 +30,24 @@ console = Console() if sys.stdout.isatty() else Console(width=150)
 @contextmanager
 def progress(total: int, what: str = "") -> Iterator[Callable[[int], None]]:
     """A progress bar over ``total`` encounters (of ``what``, when named); yields the
-    function that advances it."""
+    function that advances it.
+
+    Until the first block is done the bar says that the kernels may be compiling: the
+    first run of a rule system after installing simlab compiles them, which takes about a
+    minute and would otherwise look like a hang.
+    """
     of = f" of {what}" if what else ""
     if not sys.stdout.isatty():
         yield lambda _done: None
         console.print(f"simulated {total:,} encounters{of}", markup=False, highlight=False)
         return
+    starting = f"starting{of} (a first run compiles the kernels: about a minute)"
+    simulating = f"simulating{of}"
     count = TextColumn("{task.completed:,}/{task.total:,}")
-    label = TextColumn(f"simulating{of}".replace("[", "\\["))
-    columns = (label, BarColumn(), count, TimeRemainingColumn())
+    columns = (TextColumn("{task.description}"), BarColumn(), count, TimeRemainingColumn())
     with Progress(*columns, console=console, transient=True) as bar:
-        task = bar.add_task("run", total=total)
-        yield lambda done: bar.advance(task, done)
+        task = bar.add_task(escape(starting), total=total)
+        yield lambda done: bar.update(task, advance=done, description=escape(simulating))
 
 
 def _rate(value: float, lo: float, hi: float) -> str:

@@ -129,3 +129,21 @@ def test_atomic_write_leaves_old_file_when_interrupted(tmp_path: Path) -> None:
         atomic_write(target, crash)
     assert target.read_text() == "old"
     assert list(tmp_path.iterdir()) == [target]
+
+
+def test_progress_bar_says_kernels_may_compile_until_the_first_block(monkeypatch) -> None:
+    import io
+
+    from rich.console import Console
+
+    from simlab.report import terminal
+
+    screen = Console(file=io.StringIO(), force_terminal=True, width=200)
+    monkeypatch.setattr(terminal, "console", screen)
+    monkeypatch.setattr(terminal.sys.stdout, "isatty", lambda: True)
+    with terminal.progress(10, "duel [a]") as advance:
+        before = screen.file.getvalue()
+        advance(10)
+    frames = screen.file.getvalue()
+    assert "starting of duel [a] (a first run compiles the kernels" in before
+    assert frames.rfind("simulating of duel [a]") > frames.rfind("starting of duel [a]")
