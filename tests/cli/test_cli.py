@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -9,6 +10,9 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from rich.console import Console
+
+from simlab.report import terminal
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
@@ -132,12 +136,6 @@ def test_atomic_write_leaves_old_file_when_interrupted(tmp_path: Path) -> None:
 
 
 def test_progress_bar_says_kernels_may_compile_until_the_first_block(monkeypatch) -> None:
-    import io
-
-    from rich.console import Console
-
-    from simlab.report import terminal
-
     screen = Console(file=io.StringIO(), force_terminal=True, width=200)
     monkeypatch.setattr(terminal, "console", screen)
     monkeypatch.setattr(terminal.sys.stdout, "isatty", lambda: True)
