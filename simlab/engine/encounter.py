@@ -80,6 +80,16 @@ def next_in_rotation(i, n):
 
 
 @inline_kernel
+def attack_in_rotation(attack_list, first, count, st, position, c):
+    """The attack combatant ``c`` makes next, its ``count`` attacks (listed in
+    ``attack_list`` from ``first``) being used in rotation; ``st[position, c]`` is where
+    ``c`` stands in the rotation, and moves on (RULES.md, "Shared model")."""
+    attack = attack_list[first + st[position, c]]
+    st[position, c] = next_in_rotation(st[position, c], count)
+    return attack
+
+
+@inline_kernel
 def sides_standing(standing):
     """How many sides still have someone standing (the encounter goes on while ≥ 2)."""
     n = 0

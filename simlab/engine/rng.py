@@ -488,6 +488,15 @@ def dice_source(k0, k1, stream, sides):
     )  # fmt: skip
 
 
+@inline_kernel
+def _source_block(source, encounter, block):
+    """Block ``block`` of the source's stream for ``encounter`` (a uint64): four words."""
+    return philox_words(
+        encounter & _MASK32, encounter >> _SHIFT32, np.uint64(source[2]), np.uint64(block),
+        np.uint64(source[0]), np.uint64(source[1]),
+    )  # fmt: skip
+
+
 @kernel
 def first_blocks(source, first, words):
     """Compute block 0 of the source's stream for ``G`` consecutive encounters.
@@ -502,10 +511,8 @@ def first_blocks(source, first, words):
         ``uint64[4, G]``, overwritten: ``words[j, i]`` becomes word ``j`` of block 0 of
         encounter ``first + i``.
     """
-    k0, k1, stream = np.uint64(source[0]), np.uint64(source[1]), np.uint64(source[2])
     for i in range(words.shape[1]):
-        e = np.uint64(first + i)
-        w0, w1, w2, w3 = philox_words(e & _MASK32, e >> _SHIFT32, stream, np.uint64(0), k0, k1)
+        w0, w1, w2, w3 = _source_block(source, np.uint64(first + i), 0)
         words[0, i] = w0
         words[1, i] = w1
         words[2, i] = w2
@@ -543,10 +550,7 @@ def _cursor_word(source, buffer, encounter, pos, block):
     cursor's new (next word, next block)."""
     while True:
         if pos == _WORDS:
-            w0, w1, w2, w3 = philox_words(
-                encounter & _MASK32, encounter >> _SHIFT32, np.uint64(source[2]), block,
-                np.uint64(source[0]), np.uint64(source[1]),
-            )  # fmt: skip
+            w0, w1, w2, w3 = _source_block(source, encounter, block)
             buffer[0], buffer[1], buffer[2], buffer[3] = w0, w1, w2, w3
             pos = np.int64(0)
             block += np.uint64(1)

@@ -20,12 +20,12 @@ from __future__ import annotations
 import numpy as np
 
 from simlab.engine.encounter import (
+    attack_in_rotation,
     choose_target,
     chunk_range,
     clear_state,
     count_standing,
     initiative_order,
-    next_in_rotation,
     record_attack,
     record_event,
     record_outcome,
@@ -465,27 +465,26 @@ def status_tick(p, st, rng, t, ch, batch, c, rnd, standing, trace, slot, kind):
 
 
 @kernel
-def attack_in_rotation(p, st, c, start, count, position):
-    """The next of ``c``'s attacks listed from ``p.combatant[start, c]`` (``count`` of
-    them), in rotation, ``st[position, c]`` marking where it stands; −1 if none."""
+def hand_attack(p, st, c, start, count, position):
+    """The next of ``c``'s attacks for one hand, listed from ``p.combatant[start, c]``
+    (``p.combatant[count, c]`` of them), in rotation, ``st[position, c]`` marking where
+    it stands; −1 if none."""
     n = p.combatant[count, c]
     if n == 0:
         return -1
-    attack = p.attack_list[p.combatant[start, c] + st[position, c]]
-    st[position, c] = next_in_rotation(st[position, c], n)
-    return attack
+    return attack_in_rotation(p.attack_list, p.combatant[start, c], n, st, position, c)
 
 
 @kernel
 def main_attack(p, st, c):
     """The main-hand or two-handed attack ``c`` makes this turn, in rotation; −1 if none."""
-    return attack_in_rotation(p, st, c, C_MAIN_START, C_MAIN_COUNT, MAIN_ROT)
+    return hand_attack(p, st, c, C_MAIN_START, C_MAIN_COUNT, MAIN_ROT)
 
 
 @kernel
 def offhand_attack(p, st, c):
     """The offhand attack ``c`` makes this turn, in rotation; −1 if none."""
-    return attack_in_rotation(p, st, c, C_OFF_START, C_OFF_COUNT, OFF_ROT)
+    return hand_attack(p, st, c, C_OFF_START, C_OFF_COUNT, OFF_ROT)
 
 
 @kernel

@@ -29,11 +29,11 @@ from __future__ import annotations
 import numpy as np
 
 from simlab.engine.encounter import (
+    attack_in_rotation,
     choose_target,
     chunk_range,
     clear_state,
     count_standing,
-    next_in_rotation,
     record_attack,
     record_event,
     record_outcome,
@@ -364,8 +364,8 @@ def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, surprise, standing, enc, t
         )
         if target < 0:
             return True
-        attack = p.attack_list[p.combatant[C_ATTACK_START, c] + st[ROTATION, c]]
-        st[ROTATION, c] = next_in_rotation(st[ROTATION, c], count)
+        attack = attack_in_rotation(p.attack_list, p.combatant[C_ATTACK_START, c], count, st,
+                                    ROTATION, c)  # fmt: skip
         slot = min(n_trace[0], trace.shape[0] - 1)
         ev = trace[slot]
         tier, damage = resolve_attack(p, st, rng, c, attack, target, rnd, surprise, standing,

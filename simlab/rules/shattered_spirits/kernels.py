@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from simlab.engine.encounter import (
+    attack_in_rotation,
     choose_target,
     chunk_range,
     clear_state,
@@ -411,9 +412,8 @@ def turn_attacks(p, c):
 @inline_kernel
 def next_attack(p, st, c):
     """The attack ``c`` makes next: its attacks are used in rotation."""
-    attack = p.attack_list[p.combatant[C_ATTACK_START, c] + st[ROTATION, c]]
-    st[ROTATION, c] = next_in_rotation(st[ROTATION, c], p.combatant[C_ATTACK_COUNT, c])
-    return attack
+    first, count = p.combatant[C_ATTACK_START, c], p.combatant[C_ATTACK_COUNT, c]
+    return attack_in_rotation(p.attack_list, first, count, st, ROTATION, c)
 
 
 @kernel

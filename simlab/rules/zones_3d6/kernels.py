@@ -19,12 +19,12 @@ from __future__ import annotations
 import numpy as np
 
 from simlab.engine.encounter import (
+    attack_in_rotation,
     choose_target,
     chunk_range,
     clear_state,
     count_standing,
     initiative_order,
-    next_in_rotation,
     record_attack,
     record_event,
     record_outcome,
@@ -314,8 +314,8 @@ def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, standing, enc, trace, n_tr
         )
         if target < 0:
             return False
-        attack = p.attack_list[p.combatant[C_ATTACK_START, c] + st[ROTATION, c]]
-        st[ROTATION, c] = next_in_rotation(st[ROTATION, c], count)
+        attack = attack_in_rotation(p.attack_list, p.combatant[C_ATTACK_START, c], count, st,
+                                    ROTATION, c)  # fmt: skip
         slot = min(n_trace[0], trace.shape[0] - 1)
         ev = trace[slot]
         hit, damage = resolve_attack(p, st, rng, c, attack, target, rnd, standing, ev)
