@@ -237,7 +237,9 @@ def duel_time_to_down(scenario: Scenario) -> TimeToDown:
     """
     a, d = duel_roles(scenario)
     attacker, defender = expand(scenario)[a][1], expand(scenario)[d][1]
-    per_turn = attacks_per_turn(attacker, scenario.params)
-    cycle = rotation_cycle(attacker.attacks, per_turn,
-                           lambda name: attack_outcome(scenario, a, name, d).damage_pmf)  # fmt: skip
+
+    def damage(name: str) -> np.ndarray:
+        return attack_outcome(scenario, a, name, d).damage_pmf
+
+    cycle = rotation_cycle(attacker.attacks, attacks_per_turn(attacker, scenario.params), damage)
     return time_to_reach(defender.hp + 1, cycle, scenario.max_rounds)

@@ -142,8 +142,9 @@ sides:
 """
 
 # The attack's own CT replacing the scenario's (pierce: 20 against the scenario's 18).
-REPLACE_CT = PARAMS.replace("critical_threshold: 18,",
-                            "critical_threshold: 18, attack_critical_threshold: replace,")
+REPLACE_CT = PARAMS.replace(
+    "critical_threshold: 18,", "critical_threshold: 18, attack_critical_threshold: replace,"
+)
 
 SCENARIOS = {
     "mixed": (MIXED, 500, 21),

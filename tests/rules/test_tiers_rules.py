@@ -131,7 +131,8 @@ EXAMPLE_DEATH = THRESHOLDS.replace(
 )
 
 SCENARIOS = {"mixed": (MIXED, 600, 31), "params": (PARAMS, 600, 32),
-             "thresholds": (THRESHOLDS, 300, 33), "example_death": (EXAMPLE_DEATH, 300, 34)}  # fmt: skip
+             "thresholds": (THRESHOLDS, 300, 33),
+             "example_death": (EXAMPLE_DEATH, 300, 34)}  # fmt: skip
 
 
 @functools.cache

@@ -42,7 +42,6 @@ from simlab.engine.rng import (
     start_encounter,
 )
 from simlab.rules.shattered_spirits.compile import (
-    NO_REACTION,
     A_DAMAGE_MODIFIER,
     A_GLANCING,
     A_MODIFIER,
@@ -82,6 +81,7 @@ from simlab.rules.shattered_spirits.compile import (
     G_STRAIN_METER,
     G_STUN_PER_LEVEL,
     G_WOUND_ROLL,
+    NO_REACTION,
     R_DAMAGE,
     R_EXPOSED,
     R_IMPAIRED,
