@@ -15,6 +15,9 @@ the simulator and a fast answer for balance questions:
   default), at least ``minimum_damage`` on a hit (seed 004, "Damage and Defense").
 * :func:`attack_outcome` — all of the above for an (attacker, attack, defender) of a
   scenario.
+* :func:`duel_time_to_down` — in a duel, the round in which the defender's HP first
+  drops below 0, by the shared Markov chain (:mod:`simlab.exact.chain`): nothing in a
+  zones fight changes an attack's odds, so each round's damage is independent.
 """
 
 from __future__ import annotations
@@ -25,11 +28,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simlab.rules.zones_3d6.compile import expand, roll_steps
+from simlab.exact.chain import TimeToDown, duel_roles, rotation_cycle, time_to_reach
+from simlab.rules.zones_3d6.compile import attacks_per_turn, expand, roll_steps
 from simlab.rules.zones_3d6.model import Params, Scenario
 
-__all__ = ["AttackOutcome", "RollSpec", "attack_outcome", "damage_pmf", "hit_probability",
-           "roll_pmf"]  # fmt: skip
+__all__ = ["AttackOutcome", "RollSpec", "attack_outcome", "damage_pmf", "duel_time_to_down",
+           "hit_probability", "roll_pmf"]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -210,3 +214,32 @@ def attack_outcome(scenario: Scenario, attacker: int, attack: str, defender: int
     bonus = a.damage.constant + atk.bonus_damage
     pmf = damage_pmf(p_hit, terms, dfd.base_defense, bonus, dfd.bonus_defense, prm)
     return AttackOutcome(p_hit, pmf, float(np.arange(len(pmf)) @ pmf))
+
+
+def duel_time_to_down(scenario: Scenario) -> TimeToDown:
+    """Exact distribution of the round in which a duel's defender goes down (RULES.md §5).
+
+    The scenario must be a duel: one combatant with attacks and exactly one opponent
+    (who therefore makes none). Its damage is history-free — no status, resource or
+    position changes an attack's odds (seed 004, "Combat") — so each round deals
+    independent damage: the attacker's ``attacks_per_turn`` (capped by its Major
+    actions) attacks, taken from its list in rotation. The defender is down in the
+    first round whose total damage takes its HP **below** 0, i.e. reaches HP + 1.
+
+    Returns
+    -------
+    simlab.exact.chain.TimeToDown
+
+    Raises
+    ------
+    ExactUnsupported
+        When the scenario is not a duel; the message says why.
+    """
+    a, d = duel_roles(scenario)
+    attacker, defender = expand(scenario)[a][1], expand(scenario)[d][1]
+
+    def damage(name: str) -> np.ndarray:
+        return attack_outcome(scenario, a, name, d).damage_pmf
+
+    cycle = rotation_cycle(attacker.attacks, attacks_per_turn(attacker, scenario.params), damage)
+    return time_to_reach(defender.hp + 1, cycle, scenario.max_rounds)

@@ -183,6 +183,17 @@ class ScenarioBase(StrictModel):
         return sides
 
     @model_validator(mode="after")
+    def _sides_have_combatants(self) -> Any:
+        """Every side has at least one combatant: an empty one would lose every fight
+        before it starts (the shared model's sides are groups of combatants)."""
+        sides: dict[str, list[Any]] = getattr(self, "sides", {})
+        for name, members in sides.items():
+            if not members:
+                raise located_error(("sides", name), f"expected at least 1 combatant on "
+                                    f"side {name!r}; got none", members)  # fmt: skip
+        return self
+
+    @model_validator(mode="after")
     def _expect_references(self) -> Any:
         """Every name an ``expect:`` entry uses must exist in the scenario."""
         attacks: dict[str, Any] = getattr(self, "attacks", {})

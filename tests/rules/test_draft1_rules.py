@@ -38,7 +38,7 @@ MIXED = """
 scenario: d1-mixed
 rules: shattered-spirits-draft1
 max_rounds: 8
-params: {shaken_roll_modifier: -1}
+params: {shaken_roll_modifier: -1, momentum_per_refresh: 2}
 techniques:
   jab: {profile: [0, 0, 1, 2, 2, 3, 3, 4, 4, 5, 6], modifier: 2, ap: 1, speed: 2}
   kick: {profile: [0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5], ap: 1, speed: 1}
@@ -130,7 +130,6 @@ EXTREMES = """
 scenario: d1-extremes
 rules: shattered-spirits-draft1
 max_rounds: 6
-params: {momentum_per_refresh: 0}
 techniques:
   high: {profile: [0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5], modifier: 3, ap: 1, speed: 1}
   zero12: {profile: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], modifier: 4, ap: 1, speed: 1,
@@ -502,9 +501,11 @@ def test_extreme_roll_bonus_needs_a_row_that_deals_damage() -> None:
 
 
 def test_fumble_pays_focus_then_momentum_then_exposed() -> None:
-    """'low' (−4) fumbles on a 2d6 of 5 or less. T starts with Focus 1 and Momentum 1 and gains
-    none: its first fumble costs the Focus, the second the Momentum, every later one
-    gives it Exposed 2 (until the End Phase)."""
+    """'low' (−4) fumbles on a 2d6 of 5 or less. T starts with Focus 1 and Momentum 1 and,
+    the scenario giving no Momentum at Refresh (``momentum_per_refresh`` defaults to 0:
+    seed 000 grants Momentum only through Stances and Styles), gains none: its first
+    fumble costs the Focus, the second the Momentum, every later one gives it Exposed 2
+    (until the End Phase)."""
     _, trace = traced("extremes")
     seen = Counter[tuple[int, ...]]()
     for _, rows in trace.groupby("encounter"):

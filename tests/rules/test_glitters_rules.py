@@ -141,9 +141,15 @@ sides:
     - {name: Ogre, hp: 60, attacks: [club], target: lowest-hp}
 """
 
+# The attack's own CT replacing the scenario's (pierce: 20 against the scenario's 18).
+REPLACE_CT = PARAMS.replace(
+    "critical_threshold: 18,", "critical_threshold: 18, attack_critical_threshold: replace,"
+)
+
 SCENARIOS = {
     "mixed": (MIXED, 500, 21),
     "params": (PARAMS, 400, 22),
+    "replace_ct": (REPLACE_CT, 400, 25),
     "worked": (WORKED, 300, 23),
     "death": (DEATH, 400, 24),
 }
@@ -358,7 +364,12 @@ def check_attack(row: Any, scn: Any, attacker: Actor, name: str, team: list[Acto
     armor = defender.spec.armor
     plus = 3 if (kind, armor) in (("bludgeoning", "plate"), ("piercing", "mail")) else 0
     assert row.roll_total == natural + attack.bonus + plus
-    ct = prm.critical_threshold if attack.critical_threshold is None else attack.critical_threshold
+    # Seed 003 "Critical Hits": bonuses lower the CT, so an attack's own CT only lowers
+    # the scenario's (attack_critical_threshold: lowest), or stands alone (replace).
+    ct = prm.critical_threshold
+    if attack.critical_threshold is not None:
+        own = attack.critical_threshold
+        ct = own if prm.attack_critical_threshold == "replace" else min(ct, own)
     crit = natural >= ct
     total = row.roll_total
     hit = crit or total > mit or (total == mit and prm.hit_on_tie)
@@ -579,6 +590,17 @@ def test_critical_threshold_always_hits() -> None:
     swords = trace[(trace.attack == "sword") & (trace.natural >= 18)]
     assert len(swords) > 20 and (swords.hit == 1).all() and (swords.crit == 1).all()
     assert (trace[(trace.attack == "sword") & (trace.natural < 18)].crit == 0).all()
+
+
+@pytest.mark.parametrize(("scenario", "crits_on"), [("params", 18), ("replace_ct", 20)])
+def test_an_attacks_own_ct_lowers_the_scenarios(scenario: str, crits_on: int) -> None:
+    """Seed 003, "Critical Hits": bonuses lower the CT. ``pierce`` has its own CT 20 in a
+    scenario whose CT is 18: by default (``attack_critical_threshold: lowest``) it crits
+    on 18 and up like every other attack; with ``replace`` only on 20."""
+    _, trace = traced(scenario)
+    pierce = trace[(trace.kind == ATTACK) & (trace.attack == "pierce")]
+    assert (pierce.natural.isin([18, 19])).sum() > 10
+    assert (pierce.crit == (pierce.natural >= crits_on).astype(int)).all()
 
 
 def test_ties_hit_by_default_and_miss_when_set() -> None:

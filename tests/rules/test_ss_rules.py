@@ -170,6 +170,23 @@ sides:
     - {name: Wader, hp: 60, speed: 1, stun_max: 3, rushing: 2, attacks: [poke]}
 """
 
+# Reactions once per Turn (seed 001, "Turns"): plenty of tokens, three attacks a Turn by
+# each attacker, thresholds every hit reaches; a second attacker starts a new Turn.
+TURNS = """
+scenario: ss-rules-turns
+rules: shattered-spirits
+max_rounds: 3
+attacks:
+  flurry: {profile: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]}
+sides:
+  att:
+    - {name: A, hp: 100000, speed: 2, attacks_per_turn: 3, attacks: [flurry]}
+    - {name: B, hp: 100000, speed: 2, attacks_per_turn: 2, attacks: [flurry]}
+  def:
+    - {name: Wall, hp: 100000, tokens: {grit: 20, reflex: 20},
+       react: {block: {when_damage_at_least: 1}, evade: {when_damage_at_least: 7}}}
+"""
+
 SCENARIOS = {
     "rolls": (ROLLS, 1500, 101),
     "damage": (DAMAGE, 1500, 202),
@@ -177,6 +194,7 @@ SCENARIOS = {
     "wounds": (WOUNDS, 2000, 404),
     "reactions": (REACTIONS, 1500, 505),
     "rushing": (RUSHING, 800, 606),
+    "turns": (TURNS, 400, 707),
 }
 
 # ---------------------------------------------------------------------------------------
@@ -206,11 +224,14 @@ class Fighter:
     impaired: int = 0
     rotation: int = 0
     reactions: int = 0
+    used_this_turn: set = field(default_factory=set)  # reactions used in the current Turn
+    status_damage: int = 0  # damage from Stun beyond its maximum, this encounter
 
     def reset(self) -> None:
         s = self.spec
         self.hp, self.vigor, self.stun = s.hp, s.vigor, 0
-        self.wounds = self.segments = self.rotation = self.reactions = 0
+        self.wounds = self.segments = self.rotation = self.reactions = self.status_damage = 0
+        self.used_this_turn = set()
         self.out = self.dead = self.downed_once = False
         self.grit, self.reflex = s.tokens.grit, s.tokens.reflex
         self.exposed, self.impaired = s.exposed, s.impaired
@@ -274,6 +295,8 @@ class Oracle:
         self.first_wound_rolls: Counter = Counter()
         self.later_wound_rolls: dict[int, list[int]] = defaultdict(list)
         self.reaction_totals: list[tuple[str, int, int, int]] = []
+        # status_damage[encounter][fighter]: damage from Stun beyond its maximum
+        self.status_damage: list[dict[str, int]] = []
         records = trace.to_dict("records")
         by_encounter: dict[int, list[dict]] = defaultdict(list)
         for i, rec in enumerate(records):
@@ -380,6 +403,7 @@ class Oracle:
             return 0
         f.stun = f.spec.stun_max
         self.cases["stun overflow"] += 1
+        f.status_damage += stun - room
         return stun - room
 
     # -- one encounter ----------------------------------------------------------------------
@@ -396,6 +420,9 @@ class Oracle:
                 for f in order:
                     if f.spec.speed != phase or f.out or not f.spec.attacks:
                         continue
+                    # A new Turn (f's): every Reaction can be used once again.
+                    for other in self.fighters:
+                        other.used_this_turn = set()
                     for _ in range(f.spec.attacks_per_turn):
                         foes = self.enemies(f)
                         if not foes:
@@ -446,6 +473,7 @@ class Oracle:
         standing = {f.side for f in self.fighters if not f.out}
         self.winners[standing.pop() if len(standing) == 1 else "draw"] += 1
         self.cases[f"encounter ends in round {min(last_round, 3)}+"] += 1
+        self.status_damage.append({f.name: f.status_damage for f in self.fighters})
         for f in self.fighters:
             self.dead[f.name] += f.dead
             self.reaction_totals.append(
@@ -509,13 +537,18 @@ class Oracle:
         react = defender.spec.react
         expected = 0
         if tier > 0:
+            # Seed 001 "Turns": a given Reaction only once per Turn (here, the attacker's).
             if react.evade and would >= react.evade.when_damage_at_least:
-                if defender.reflex >= cost:
+                if "evade" in defender.used_this_turn:
+                    self.cases["evade refused: used this Turn"] += 1
+                elif defender.reflex >= cost:
                     expected = 2
                 else:
                     self.cases["evade refused: no reflex"] += 1
             if expected == 0 and react.block and would >= react.block.when_damage_at_least:
-                if defender.grit >= cost:
+                if "block" in defender.used_this_turn:
+                    self.cases["block refused: used this Turn"] += 1
+                elif defender.grit >= cost:
                     expected = 1
                 else:
                     self.cases["block refused: no grit"] += 1
@@ -528,6 +561,7 @@ class Oracle:
         if reaction == 2:
             defender.reflex -= cost
             defender.reactions += 1
+            defender.used_this_turn.add("evade")
             self.cases["evade"] += 1
             if not all(1 <= d <= 6 for d in rerolls[:n_dice]) or any(rerolls[n_dice:]):
                 self.fail("reaction", rec, f"evade rerolled {rerolls} for net advantage {net}")
@@ -538,6 +572,7 @@ class Oracle:
             if reaction == 1:
                 defender.grit -= cost
                 defender.reactions += 1
+                defender.used_this_turn.add("block")
                 self.cases["block"] += 1
                 final = roll - 1
         self.expect("reaction", rec, "final_roll", final)
@@ -658,6 +693,11 @@ def rushing() -> Run:
     return _run("rushing")
 
 
+@pytest.fixture(scope="module")
+def turns() -> Run:
+    return _run("turns")
+
+
 def _errors(run: Run, rule: str) -> list[str]:
     return run.oracle.errors.get(rule, [])
 
@@ -712,8 +752,12 @@ COVERAGE = [
     ("reactions", "block", 1000),
     ("reactions", "evade", 1000),
     ("reactions", "block refused: no grit", 500),
-    ("reactions", "evade refused: no reflex", 200),
+    ("reactions", "evade refused: no reflex", 100),
     ("reactions", "no reaction on a miss", 500),
+    ("turns", "block", 1000),
+    ("turns", "evade", 500),
+    ("turns", "block refused: used this Turn", 1000),
+    ("turns", "evade refused: used this Turn", 100),
     ("rushing", "rushing stun", 5000),
     ("rushing", "rushing overflow", 2000),
     ("rushing", "stun overflow", 2000),
@@ -934,6 +978,72 @@ def test_reactions_within_tokens(reactions: Run) -> None:
         assert k <= pool // cost, (enc, name, kind, k)
     # a hit with the threshold met but no tokens left gets no reaction
     assert reactions.oracle.cases["block refused: no grit"] > 0
+
+
+def test_each_reaction_once_per_turn(turns: Run) -> None:
+    """Seed 001, "Turns": a given Reaction only once per Turn. Wall holds 20 Grit and 20
+    Reflex and every hit reaches its Block threshold, yet in each attacker's Turn it
+    Blocks at most once and Evades at most once; the next attacker's Turn (B, same
+    Phase) lets it react again."""
+    t = turns.trace
+    per_turn = t.groupby(["encounter", "round", "attacker"]).reaction.agg(
+        blocks=lambda r: int((r == 1).sum()), evades=lambda r: int((r == 2).sum())
+    )
+    assert per_turn.blocks.max() == 1 and per_turn.evades.max() == 1
+    both = per_turn.xs("B", level="attacker")
+    assert (both.blocks + both.evades).max() == 2  # B's Turn starts afresh after A's
+    # hits the Wall would have Blocked had it not Blocked already this Turn
+    assert turns.oracle.cases["block refused: used this Turn"] > 1000
+
+
+def _status_damage_by_batch(run: Run) -> np.ndarray:
+    """The replay's damage from Stun beyond its maximum, per (combatant, batch)."""
+    batches = run.result.layout.batches
+    names = [name for _, name in run.result.layout.combatants]
+    out = np.zeros((len(names), batches), dtype=np.int64)
+    for enc, taken in enumerate(run.oracle.status_damage):
+        for c, name in enumerate(names):
+            out[c, enc * batches // run.n] += taken[name]
+    return out
+
+
+@pytest.mark.parametrize("key", ["resources", "rushing"])
+def test_stun_overflow_is_status_damage(request: pytest.FixtureRequest, key: str) -> None:
+    """RULES.md §1 "Resources": Stun beyond its maximum becomes damage — from a profile's
+    Stun and from Rushing terrain. It is tallied as each combatant's status damage, batch
+    by batch exactly as the replay counts it, and is not attack damage."""
+    run = request.getfixturevalue(key)
+    expected = _status_damage_by_batch(run)
+    assert expected.sum() > 1000
+    np.testing.assert_array_equal(run.result.tallies.status_damage, expected)
+    table = run.result.status_damage()
+    np.testing.assert_allclose(table.mean_status_damage, expected.sum(axis=1) / run.n)
+
+
+def test_stun_overflow_by_hand() -> None:
+    """Every attack hits for 1 and 4 Stun against Stun max 6 and HP 20: HP 19 (Stun 4),
+    then 18 and Stun 8 → 2 over the maximum → 16, then 15 and 4 over → 11. Attack damage
+    is 1 an attack; status damage 6 an encounter."""
+    text = """
+scenario: ss-stun-by-hand
+rules: shattered-spirits
+max_rounds: 3
+attacks:
+  daze: {profile: [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], status: {2: [stun 4], 3: [stun 4],
+         4: [stun 4], 5: [stun 4], 6: [stun 4], 7: [stun 4], 8: [stun 4], 9: [stun 4],
+         10: [stun 4], 11: [stun 4], 12: [stun 4]}}
+sides:
+  a: [{name: A, hp: 10, attacks: [daze]}]
+  b: [{name: B, hp: 20, stun_max: 6}]
+"""
+    res = simlab.simulate(simlab.loads(text), n=50, seed=1, trace=True)
+    assert res.trace is not None
+    for _, rows in res.trace.groupby("encounter"):
+        assert list(rows.hp_after) == [19, 16, 11] and list(rows.stun_after) == [4, 6, 6]
+    table = res.status_damage().set_index("combatant")
+    assert table.loc["B", "mean_status_damage"] == 6.0
+    assert table.loc["A", "mean_status_damage"] == 0.0
+    assert res.damage().mean_damage.tolist() == [1.0]
 
 
 def test_rushing_stun_between_attacks(rushing: Run) -> None:

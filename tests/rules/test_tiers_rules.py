@@ -125,8 +125,14 @@ sides:
     - {name: Brute, count: 2, hp: 30, attacks: [maul], weapon_sl: 3}
 """
 
+# The same fight read as the seed's example reads it: dead at −Vigor (−14), not below.
+EXAMPLE_DEATH = THRESHOLDS.replace(
+    "params: {target_unconscious: true}", "params: {target_unconscious: true, dead_at: minus_vigor}"
+)
+
 SCENARIOS = {"mixed": (MIXED, 600, 31), "params": (PARAMS, 600, 32),
-             "thresholds": (THRESHOLDS, 300, 33)}  # fmt: skip
+             "thresholds": (THRESHOLDS, 300, 33),
+             "example_death": (EXAMPLE_DEATH, 300, 34)}  # fmt: skip
 
 
 @functools.cache
@@ -247,7 +253,8 @@ def condition(actor: Actor, prm: Any) -> int:
     hp, vigor = actor.hp, actor.spec.vigor
     if vigor is not None:
         half = math.ceil(vigor / 2) if prm.unconscious_rounding == "up" else vigor // 2
-        if hp < -vigor:
+        dead = hp <= -vigor if prm.dead_at == "minus_vigor" else hp < -vigor
+        if dead:
             return 3
         if hp <= -half:
             return 2
@@ -483,6 +490,18 @@ def test_vigor_thresholds_of_the_example() -> None:
         assert len(rows) > 0, hp
         assert (rows.state_after == state).all(), hp
     assert (victim[victim.hp_after > 0].state_after == 0).all()
+
+
+def test_dead_at_minus_vigor_reads_the_example() -> None:
+    """``dead_at: minus_vigor`` (seed 002's example): Vigor 14 is dead at −14 itself;
+    −13 is still unconscious. Each row's state is checked against the replayed Health."""
+    _, trace = traced("example_death")
+    victim = trace[trace.defender == "Victim"]
+    expected = {-7: 2, -13: 2, -14: 3, -15: 3}
+    for hp, state in expected.items():
+        rows = victim[victim.hp_after == hp]
+        assert len(rows) > 0, hp
+        assert (rows.state_after == state).all(), hp
 
 
 def test_fallen_player_characters_keep_being_hit_npcs_do_not() -> None:

@@ -10,7 +10,7 @@ import pytest
 
 import simlab
 from simlab.errors import ScenarioError
-from tests.support import errors_of
+from tests.support import errors_of, validate_file
 
 VALID = """\
 scenario: t
@@ -79,6 +79,12 @@ def test_the_valid_scenario_loads() -> None:
             ["expected a size for 'stun'"],
         ),
         ("  b:\n    - {name: B, hp: 10, guard: 1}\n", "", 10, ["expected at least 2 sides"]),
+        (
+            "  b:\n    - {name: B, hp: 10, guard: 1}\n",
+            "  b: []\n",
+            12,
+            ["expected at least 1 combatant on side 'b'", "got none"],
+        ),
         ("max_rounds: 5", "max_rounds: 5\nmax_rounds: 6", 5, ["expected each key once"]),
         (
             "hp: 10, guard: 1}",
@@ -108,3 +114,22 @@ def test_missing_file_is_an_input_error(tmp_path) -> None:  # type: ignore[no-un
     with pytest.raises(ScenarioError) as caught:
         simlab.load(tmp_path / "nope.yaml")
     assert "expected a readable YAML file" in str(caught.value)
+
+
+@pytest.mark.parametrize("rules", ["zones-3d6", "opposed-tiers", "glitters-d20",
+                                   "shattered-spirits-draft1"])  # fmt: skip
+def test_a_side_with_no_combatants_is_rejected_in_every_system(tmp_path, rules: str) -> None:  # type: ignore[no-untyped-def]
+    """An empty side (`q: []`) would lose every encounter before it starts: `validate`
+    names its line and column and exits 2, whatever the rule system."""
+    attacks = "techniques" if rules == "shattered-spirits-draft1" else "attacks"
+    text = f"""scenario: t
+rules: {rules}
+{attacks}: {{}}
+sides:
+  p: []
+  q: []
+"""
+    done = validate_file(tmp_path / "empty.yaml", text)
+    assert done.exit_code == 2, done.output
+    assert "empty.yaml:5:6: expected at least 1 combatant on side 'p'; got none" in done.output
+    assert "Traceback" not in done.output

@@ -95,9 +95,17 @@ def expand(scenario: Scenario) -> list[tuple[int, Combatant]]:
 
 
 def critical_threshold(attack: Attack, params: Params) -> int:
-    """CT of ``attack``: its own, else the scenario's (RULES.md §4 "Critical")."""
+    """CT of ``attack`` (RULES.md §4 "Critical"; seed 003, "Critical Hits").
+
+    The scenario's CT, or the attack's own where it has one: the lower of the two
+    (``attack_critical_threshold: lowest``) or the attack's (``replace``).
+    """
     own = attack.critical_threshold
-    return params.critical_threshold if own is None else own
+    if own is None:
+        return params.critical_threshold
+    if params.attack_critical_threshold == "replace":
+        return own
+    return min(own, params.critical_threshold)
 
 
 def parry_value(member: Combatant, params: Params) -> int:

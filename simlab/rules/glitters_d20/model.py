@@ -42,7 +42,8 @@ class Attack(StrictModel):
     ``type`` is the damage type. ``bonus`` adds to the d20 attack roll;
     ``advantage``/``disadvantage`` count instances (they cancel one for one).
     ``hand`` is the action it takes: ``main``, ``offhand`` or ``two-handed`` (both).
-    ``critical_threshold`` lowers this attack's CT below the scenario's (a keen weapon);
+    ``critical_threshold`` is this attack's own CT (a keen weapon); how it combines with
+    the scenario's is ``Params.attack_critical_threshold``;
     ``ranged`` attacks have disadvantage against a prone target.
     """
 
@@ -160,8 +161,12 @@ class Params(StrictModel):
         d20s rolled with (net) advantage or disadvantage, keeping the highest (lowest)
         one ([default] 2: 2d20).
     critical_threshold
-        CT: a natural die at least this is a critical hit (text: 20). An attack's own
-        ``critical_threshold`` replaces it.
+        CT: a natural die at least this is a critical hit (text: 20).
+    attack_critical_threshold
+        How an attack's own ``critical_threshold`` combines with the scenario's:
+        ``lowest`` (the lower of the two: seed 003, "Critical Hits", has bonuses only
+        lower the CT, so an attack's never raises it) or ``replace`` (the attack's own
+        CT stands, even above the scenario's).
     rounding
         How every halving rounds — resistance and Prone's DC ([default] ``down``).
     parry_value
@@ -189,6 +194,7 @@ class Params(StrictModel):
     hit_on_tie: bool = True
     advantage_dice: int = Field(2, ge=2, le=5)
     critical_threshold: int = Field(20, ge=1, le=20)
+    attack_critical_threshold: Literal["lowest", "replace"] = "lowest"
     rounding: Literal["down", "up"] = "down"
     parry_value: int = Field(2, ge=0, le=100)
     burning_decay: int = Field(1, ge=0, le=99)

@@ -110,6 +110,13 @@ def unconscious_at(vigor: int, params: Params) -> int:
     return -half
 
 
+def dead_below(vigor: int, params: Params) -> int:
+    """Health below which a character is dead (RULES.md §3; seed 002, "Health"): −Vigor
+    by the rule (``dead_at: below``), or −Vigor + 1 so that −Vigor itself is dead, as
+    the seed's example reads (``dead_at: minus_vigor``: Vigor 14 dead at −14)."""
+    return -vigor + int(params.dead_at == "minus_vigor")
+
+
 def critical_dice(table: list[ResolvedTier], tier: str, params: Params) -> Dice:
     """Damage dice of a critical by a ``tier`` skill: the next tier's damage dice
     (RULES.md §3 "Critical"; seed 002: Novice becomes Journeyman). The top tier keeps
@@ -213,7 +220,7 @@ def _combatant_row(
     prm = scenario.params
     dice = combatant_dice(scenario, m)
     unconscious = NEVER if m.vigor is None else unconscious_at(m.vigor, prm)
-    dead = NEVER if m.vigor is None else -m.vigor
+    dead = NEVER if m.vigor is None else dead_below(m.vigor, prm)
     return [
         side, m.hp, unconscious, dead, int(falls_out(m, prm)), m.weapon_sl, m.form_sl,
         m.defense_sl, m.reflex, int(m.hidden), attacks_per_turn(m, prm),

@@ -310,6 +310,10 @@ class Params(StrictModel):
         Enemies keep attacking an unconscious character until it is dead.
     unconscious_rounding
         Rounding of Vigor/2 in the unconscious threshold (RULES.md §3: up).
+    dead_at
+        When a character with Vigor V is dead: ``below`` −V (Health < −V, the rule of
+        seed 002, "Health"), or ``minus_vigor`` (Health ≤ −V, as the seed's worked
+        example puts Vigor 14 dead at −14).
     surprise_round
         Hidden combatants act in a surprise round before turn order is rolled.
     surprise_armor
@@ -327,6 +331,7 @@ class Params(StrictModel):
     target_fallen: bool = True
     target_unconscious: bool = False
     unconscious_rounding: Literal["up", "down"] = "up"
+    dead_at: Literal["below", "minus_vigor"] = "below"
     surprise_round: bool = True
     surprise_armor: bool = True
 

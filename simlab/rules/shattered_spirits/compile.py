@@ -161,6 +161,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
         damage_bins=_damage_bins(attacks, members, prm.exposed_per_level),
         side_of=sides,
         attacks_per_round=sum(m.attacks_per_turn for m in members if m.attacks),
+        statuses=True,
     )
     return params, layout
 

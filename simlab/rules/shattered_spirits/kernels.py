@@ -81,6 +81,7 @@ from simlab.rules.shattered_spirits.compile import (
     G_STRAIN_METER,
     G_STUN_PER_LEVEL,
     G_WOUND_ROLL,
+    NO_REACTION,
     R_DAMAGE,
     R_EXPOSED,
     R_IMPAIRED,
@@ -91,7 +92,10 @@ from simlab.rules.shattered_spirits.compile import (
 # state fields
 HP, VIGOR, STUN, WOUNDS, SEGMENTS, OUT, DOWN_ROUND, GRIT, REFLEX, MOMENTUM = range(10)
 EXPOSED, IMPAIRED, RECEIVED, ROTATION, DOWN_RECEIVED, OUT_ROUND, DEAD_ROUND = range(10, 17)
-N_FIELDS = 17
+# damage taken from Stun beyond its maximum; the Turn (numbered from 1 in the encounter)
+# in which the combatant last Blocked / Evaded
+STATUS_DAMAGE, BLOCKED_IN, EVADED_IN = range(17, 20)
+N_FIELDS = 20
 
 # event_round axis 1 (compile.EVENTS)
 EVENT_OUT, EVENT_DEAD = 0, 1
@@ -217,21 +221,33 @@ def pick_reaction(tier, damage, evade_at, block_at, reflex, grit, cost):
 
 
 @inline_kernel
-def choose_reaction(p, st, defender, tier, damage):
+def unused_in_turn(threshold, used_in, turn):
+    """A reaction's threshold, or none (−1) when it was already used in this ``turn``:
+    a given Reaction only once per Turn (seed 001, "Turns in Shattered Spirits")."""
+    return threshold if used_in != turn else NO_REACTION
+
+
+@inline_kernel
+def choose_reaction(p, st, defender, tier, damage, turn):
     """The defender's reaction to a hit it sees coming (RULES.md §1 "Reactions").
 
     Evade (Reflex) when the damage reaches its evade threshold, else Block (Grit) when it
-    reaches its block threshold; each costs ``reaction_cost`` tokens it must have.
+    reaches its block threshold; each costs ``reaction_cost`` tokens it must have, and
+    each can be used once per Turn: a reaction already used in the attacker's ``turn``
+    is not available again until the next Turn (seed 001, "Turns in Shattered Spirits").
     """
     cost = p.globals_[G_REACTION_COST]
+    evade_at = unused_in_turn(p.combatant[C_EVADE_AT, defender], st[EVADED_IN, defender], turn)
+    block_at = unused_in_turn(p.combatant[C_BLOCK_AT, defender], st[BLOCKED_IN, defender], turn)
     reaction = pick_reaction(
-        tier, damage, p.combatant[C_EVADE_AT, defender], p.combatant[C_BLOCK_AT, defender],
-        st[REFLEX, defender], st[GRIT, defender], cost,
-    )  # fmt: skip
+        tier, damage, evade_at, block_at, st[REFLEX, defender], st[GRIT, defender], cost
+    )
     if reaction == REACT_EVADE:
         st[REFLEX, defender] -= cost
+        st[EVADED_IN, defender] = turn
     elif reaction == REACT_BLOCK:
         st[GRIT, defender] -= cost
+        st[BLOCKED_IN, defender] = turn
     return reaction
 
 
@@ -300,12 +316,14 @@ def take_damage(p, st, rng, c, damage, rnd, standing):
 
 @inline_kernel
 def take_stun(p, st, rng, c, stun, rnd, standing):
-    """Add Stun; what goes beyond the maximum becomes damage (RULES.md §1 "Stun")."""
+    """Add Stun; what goes beyond the maximum becomes damage (RULES.md §1 "Stun"),
+    counted as ``c``'s status damage."""
     room = p.combatant[C_STUN_MAX, c] - st[STUN, c]
     if stun <= room:
         st[STUN, c] += stun
         return
     st[STUN, c] += room
+    st[STATUS_DAMAGE, c] += stun - room
     take_damage(p, st, rng, c, stun - room, rnd, standing)
 
 
@@ -328,11 +346,12 @@ def inflict_statuses(p, st, rng, attack, row, defender, rnd, standing):
 
 
 @inline_kernel
-def resolve_attack(p, st, rng, attacker, attack, defender, rnd, standing, trace, slot):
+def resolve_attack(p, st, rng, attacker, attack, defender, rnd, turn, standing, trace, slot):
     """One attack, from the roll to its damage and statuses (RULES.md §1).
 
     The modified roll picks the profile row; the defender, seeing the damage, may react
-    (Evade rerolls the whole attack roll, Block lowers it by 1); then the damage is dealt
+    (Evade rerolls the whole attack roll, Block lowers it by 1; each once in the
+    attacker's ``turn``, see :func:`choose_reaction`); then the damage is dealt
     and, after it, the row's statuses. ``trace[slot]`` receives what happened; the
     return value is (tier, damage).
     """
@@ -343,7 +362,7 @@ def resolve_attack(p, st, rng, attacker, attack, defender, rnd, standing, trace,
     row = profile_row(roll)
     tier = row_tier(p, attack, row)
     damage = row_damage(p, st, attack, row, attacker, defender)
-    reaction = choose_reaction(p, st, defender, tier, damage)
+    reaction = choose_reaction(p, st, defender, tier, damage, turn)
     final = roll
     if reaction == REACT_EVADE:
         final = attack_roll(rng, net, bonus, trace, slot, 11) + modifier
@@ -444,6 +463,14 @@ def finish(p, st, t, ch, last_round, standing):
         record_event(t, ch, c, EVENT_DEAD, st[DEAD_ROUND, c], 0)
 
 
+@inline_kernel
+def record_status_damage(st, t, ch, batch):
+    """Add each combatant's damage from Stun beyond its maximum (profile Stun and
+    Rushing terrain) in this encounter to its status damage in ``batch``."""
+    for c in range(st.shape[1]):
+        t.status_damage[ch, c, batch] += st[STATUS_DAMAGE, c]
+
+
 @kernel
 def play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace, n_trace):
     """Play encounters ``lo .. hi-1`` to their end, adding them to chunk ``ch`` of ``t``.
@@ -451,8 +478,9 @@ def play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace,
     A Round (RULES.md §1 "Round") is the Respite, Phases 1–6 and the End of Round. Within
     a Phase, combatants act in ``p.order`` (sides in listed order, players first, then
     listed order within a side); a Turn is the combatant's attacks, in rotation, each at
-    a target chosen by its policy. The encounter ends as soon as at most one side is left
-    standing, or after the round cap.
+    a target chosen by its policy. Turns are numbered from 1 in each encounter (``turn``),
+    so that a defender uses each Reaction at most once per Turn. The encounter ends as
+    soon as at most one side is left standing, or after the round cap.
 
     The encounter, Round, Phase and Turn loops live in this one function on purpose:
     numba passes every array of ``p`` and ``t`` as separate scalar arguments (≈ 225
@@ -468,6 +496,7 @@ def play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace,
         start_encounter(rng, k0, k1, enc)
         reset(p, st, standing)
         last = g[G_MAX_ROUNDS]
+        turn = 0
         for rnd in range(1, g[G_MAX_ROUNDS] + 1):
             respite(p, st)
             over = False
@@ -476,6 +505,7 @@ def play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace,
                     c = p.order[k]
                     if st[OUT, c] != 0:
                         continue
+                    turn += 1
                     for _ in range(turn_attacks(p, c)):
                         target = choose_target(
                             p.combatant[C_SIDE], st[OUT], st[HP], p.combatant[C_POLICY, c], rng, c
@@ -486,7 +516,7 @@ def play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace,
                         attack = next_attack(p, st, c)
                         slot = min(n_trace[0], trace.shape[0] - 1)
                         tier, damage = resolve_attack(
-                            p, st, rng, c, attack, target, rnd, standing, trace, slot
+                            p, st, rng, c, attack, target, rnd, turn, standing, trace, slot
                         )
                         pair = (c * n_attacks + attack) * n_combatants + target
                         record_attack(t, ch, pair, batch, tier, damage)
@@ -505,6 +535,7 @@ def play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace,
                 break
             end_of_round(p, st)
         finish(p, st, t, ch, last, standing)
+        record_status_damage(st, t, ch, batch)
 
 
 @inline_kernel

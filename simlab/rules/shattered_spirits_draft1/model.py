@@ -232,8 +232,9 @@ class Params(StrictModel):
     reaction_cost
         Tokens paid for one Block (Grit) or Evade (Reflex).
     momentum_per_refresh
-        Momentum each combatant still in the fight gains at every Refresh (the later
-        draft's 2 per Respite).
+        Momentum each combatant still in the fight gains at every Refresh. Seed 000 has
+        Momentum come from Stances and Styles, which a scenario does not model, so by
+        default none: a scenario whose Stances grant Momentum says how much.
     improvise_cost
         Momentum an Improvise costs (text: 2).
     statuses_last
@@ -258,7 +259,7 @@ class Params(StrictModel):
     endurance_overflow: bool = True
     shaken_roll_modifier: int = Field(0, ge=-20, le=20)
     reaction_cost: int = Field(1, ge=0, le=10)
-    momentum_per_refresh: int = Field(2, ge=0, le=10)
+    momentum_per_refresh: int = Field(0, ge=0, le=10)
     improvise_cost: int = Field(2, ge=0, le=10)
     statuses_last: Literal["round", "encounter"] = "round"
     round_start: Literal["carry", "players"] = "carry"
