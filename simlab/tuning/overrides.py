@@ -238,11 +238,10 @@ def _known_names(data: dict[str, Any]) -> str:
 
 
 def _key(node: Any, field: str) -> Any:
-    """``field`` as a key of ``node``: an integer where the mapping's keys are integers
-    (a profile's ``status`` and ``tier`` rows)."""
-    if isinstance(node, dict) and field not in node and field.lstrip("-").isdigit():
-        if any(isinstance(k, int) for k in node):
-            return int(field)
+    """``field`` as a key of ``node``: a number is an integer key (a profile's ``status``
+    and ``tier`` rows) unless the mapping has it as text."""
+    if field.isdigit() and not (isinstance(node, dict) and field in node):
+        return int(field)
     return field
 
 
