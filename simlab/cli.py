@@ -217,7 +217,8 @@ def _sample_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
-          threads: int | None, from_: str | None, sets: tuple[str, ...] = ()) -> list[Any]:  # fmt: skip
+          threads: int | None, from_: str | None,
+          sets: tuple[str, ...] = ()) -> list[Any]:  # fmt: skip
     """Simulate the scenarios named, or read saved results (exactly one of the two)."""
     from simlab import api
     from simlab.errors import InputError
@@ -392,6 +393,26 @@ def baseline_update(
 # -- tuning ------------------------------------------------------------------------------------
 
 
+def _tuning_options(per: str, writes: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """-n, --seed, --threads and --out of sweep and compare."""
+    options = [
+        click.option("-n", "--encounters", type=click.IntRange(min=1),
+                     help=f"Encounters per {per} (default: the scenario's)."),
+        click.option("--seed", type=click.IntRange(0, 2**64 - 1),
+                     help="Seed (default: the (first) scenario's)."),
+        click.option("--threads", type=click.IntRange(min=1),
+                     help="Threads (default: all cores)."),
+        click.option("--out", type=click.Path(file_okay=False), help=f"Write {writes}."),
+    ]  # fmt: skip
+
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return decorate
+
+
 @main.command()
 @SCENARIO
 @click.option(
@@ -403,11 +424,7 @@ def baseline_update(
     "several --vary make a grid.",
 )
 @SET
-@click.option("-n", "--encounters", type=click.IntRange(min=1), help="Encounters per point.")
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="Seed (default: scenario's).")
-@click.option("--threads", type=click.IntRange(min=1), help="Threads (default: all cores).")
-@click.option("--out", type=click.Path(file_okay=False),
-              help="Write sweep.json, Parquet tables, sweep.html and sweep.md.")  # fmt: skip
+@_tuning_options("point", "sweep.json, Parquet tables, sweep.html and sweep.md")
 @click.option("--no-exact", is_flag=True, help="Do not ask the exact engine at each point.")
 @handle_errors
 def sweep(
@@ -447,11 +464,7 @@ def sweep(
 @click.argument("a", type=click.Path(dir_okay=False))
 @click.argument("b", type=click.Path(dir_okay=False), required=False)
 @SET
-@click.option("-n", "--encounters", type=click.IntRange(min=1), help="Encounters per variant.")
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="Seed (default: A's).")
-@click.option("--threads", type=click.IntRange(min=1), help="Threads (default: all cores).")
-@click.option("--out", type=click.Path(file_okay=False),
-              help="Write compare.json, compare.html and compare.md.")  # fmt: skip
+@_tuning_options("variant", "compare.json, compare.html and compare.md")
 @handle_errors
 def compare(
     a: str,

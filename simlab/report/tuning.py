@@ -205,9 +205,12 @@ _COMPARE_NOTE = ("diff = B − A. Paired: the 95% interval of the difference mea
                  "excludes 0 come first (CHANGED).")  # fmt: skip
 
 
+#: One part of a page: heading, note, (table header, rows), pictures.
+PagePart = tuple[str, str, tuple[list[str], list[list[str]]], list[Picture]]
+
+
 def _write_page(out: Path, stem: str, title: str, identity: str,
-                parts: list[tuple[str, str, tuple[list[str], list[list[str]]], list[Picture]]]
-                ) -> dict[str, Path]:  # fmt: skip
+                parts: list[PagePart]) -> dict[str, Path]:  # fmt: skip
     written: dict[str, Path] = {}
     for _, _, _, pictures in parts:
         for p in pictures:
@@ -236,7 +239,7 @@ def render_sweep(sweep: SweepResult, out_dir: str | os.PathLike[str]) -> dict[st
     identity = (f"scenario {sweep.scenario} ({sweep.rules}) · seed {sweep.seed} · "
                 f"{sweep.encounters:,} encounters per point · {len(sweep.points)} points · "
                 f"varied: {', '.join(sweep.fields)} · simlab {__version__}")  # fmt: skip
-    parts = [
+    parts: list[PagePart] = [
         ("Damage curves", _DAMAGE_NOTE, _sweep_rows(sweep),
          [p for p in pictures if p.kind == "damage"]),
         ("Time-to-down and outcome", _OUTCOME_NOTE, _combatant_rows(sweep),
@@ -266,7 +269,9 @@ def render_compare(comparison: Comparison, out_dir: str | os.PathLike[str]) -> d
     identity = (f"A: {a} · B: {b} · rules {comparison.a.rules} · seed {comparison.a.seed} · "
                 f"{comparison.a.encounters:,} encounters each, the same dice · "
                 f"K = {comparison.ranges} ranges · simlab {__version__}")  # fmt: skip
-    parts = [("Figures", _COMPARE_NOTE, (COMPARE_HEADER, compare_rows(comparison)), [])]
+    parts: list[PagePart] = [
+        ("Figures", _COMPARE_NOTE, (COMPARE_HEADER, compare_rows(comparison)), [])
+    ]
     return _write_page(Path(out_dir), "compare", "A/B comparison", identity, parts)
 
 

@@ -18,6 +18,7 @@ interval excludes 0 is a real change at the 95% level.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -43,7 +44,7 @@ def range_edges(n: int, ranges: int) -> list[tuple[int, int]]:
     """(first, count) of ``ranges`` contiguous, near-equal ranges covering ``0 .. n-1``."""
     k = min(ranges, n)
     edges = [-(-i * n // k) for i in range(k + 1)]
-    return [(lo, hi - lo) for lo, hi in zip(edges, edges[1:], strict=False)]
+    return [(lo, hi - lo) for lo, hi in itertools.pairwise(edges)]
 
 
 def run_ranges(
@@ -153,7 +154,9 @@ def compare(
     seed = a.seed if seed is None else seed
     jobs = [compile_job(scn, n, seed) for scn in (a, b)]
     per_range = [run_ranges(job, ranges, threads, progress) for job in jobs]
-    results = [_result(scn, job, parts) for scn, job, parts in zip((a, b), jobs, per_range, strict=True)]
+    results = [
+        _result(scn, job, parts) for scn, job, parts in zip((a, b), jobs, per_range, strict=True)
+    ]
     values = [[figure_values(t, job.layout, count) for t, (_, count) in
                zip(parts, range_edges(n, ranges), strict=True)]
               for job, parts in zip(jobs, per_range, strict=True)]  # fmt: skip

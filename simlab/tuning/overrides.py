@@ -78,7 +78,9 @@ def parse_assignment(text: str, option: str = "--set") -> Override:
     return Override(target.strip(), parse_value(value.strip(), label), label)
 
 
-def _as_overrides(changes: Mapping[str, Any] | Iterable[str] | Iterable[Override]) -> list[Override]:
+def _as_overrides(
+    changes: Mapping[str, Any] | Iterable[str] | Iterable[Override],
+) -> list[Override]:
     """Overrides from a mapping (values as Python values) or ``NAME.FIELD=VALUE`` strings."""
     if isinstance(changes, Mapping):
         return [Override(str(k), v, f"override {k!r}") for k, v in changes.items()]
@@ -201,8 +203,10 @@ def _head(
             return found, parts[cut:]
     first = parts[0]
     if first in FIXED_FIELDS:
-        raise InputError(f"{item.label}: expected a field other than {first!r} (a variant "
-                         f"runs under the scenario's own rule system); got {first!r}")
+        raise InputError(
+            f"{item.label}: expected a field other than {first!r} (a variant "
+            f"runs under the scenario's own rule system); got {first!r}"
+        )
     if first in fields and first not in FIXED_FIELDS:
         return (first,), parts[1:]
     raise InputError(f"{item.label}: expected {_known_names(data)}; got {first!r}")
@@ -211,7 +215,8 @@ def _head(
 def _named(data: dict[str, Any], name: str, item: Override) -> Path | None:
     """Path of the combatant entry or attack called ``name``; None when there is none."""
     combatants = [("sides", side, i) for side, members in _sides(data)
-                  for i, m in enumerate(members) if isinstance(m, dict) and m.get("name") == name]  # fmt: skip
+                  for i, m in enumerate(members)
+                  if isinstance(m, dict) and m.get("name") == name]  # fmt: skip
     attacks = [(key, name) for key in ATTACK_KEYS if isinstance(data.get(key), dict)
                and name in data[key]]  # fmt: skip
     if combatants and attacks:

@@ -176,12 +176,16 @@ def _attack_table(point: SweepPoint) -> pd.DataFrame:
 def _combatant_table(point: SweepPoint) -> pd.DataFrame:
     res = _result(point)
     frame = combatant_figures(res.tallies, res.layout, res.encounters)
-    exact = {e["name"]: e["time_to_down"].get("mean") for e in (point.exact or {}).get("combatants", [])}
+    exact = {
+        e["name"]: e["time_to_down"].get("mean") for e in (point.exact or {}).get("combatants", [])
+    }
     frame["exact_mean_time_to_down"] = [exact.get(name, float("nan")) for name in frame.combatant]
     return frame
 
 
-def sweep_points(scenario: ScenarioBase, vary: Mapping[str, Iterable[Any]] | Iterable[Variation]) -> SweepResult:
+def sweep_points(
+    scenario: ScenarioBase, vary: Mapping[str, Iterable[Any]] | Iterable[Variation]
+) -> SweepResult:
     """Build and validate every point of a sweep (nothing is simulated yet).
 
     Raises

@@ -1,4 +1,4 @@
-"""Fixtures of the tuning tests: the benchmark duel and a small 2v2 fight."""
+"""Fixtures of the tuning tests: the benchmark duel and the benchmark 2v2 fight."""
 
 from __future__ import annotations
 
@@ -7,8 +7,7 @@ from typing import Any
 import pytest
 
 import simlab
-
-from tests.tuning.cases import SS_DUEL, TWO_VS_TWO
+from tests.tuning.cases import SS_2V2, SS_DUEL
 
 
 @pytest.fixture(scope="session")
@@ -18,4 +17,4 @@ def duel() -> Any:
 
 @pytest.fixture(scope="session")
 def fight() -> Any:
-    return simlab.loads(TWO_VS_TWO)
+    return simlab.load(SS_2V2)

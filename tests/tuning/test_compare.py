@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -34,7 +35,7 @@ def test_range_edges_cover_everything_once() -> None:
     for n, k in ((100, 32), (5, 32), (1_000_003, 32)):
         edges = range_edges(n, k)
         assert edges[0][0] == 0 and sum(c for _, c in edges) == n
-        assert all(a + c == b for (a, c), (b, _) in zip(edges, edges[1:], strict=False))
+        assert all(a + c == b for (a, c), (b, _) in itertools.pairwise(edges))
         assert max(c for _, c in edges) - min(c for _, c in edges) <= 1
 
 

@@ -11,8 +11,7 @@ import simlab
 from simlab.api import compile_job
 from simlab.errors import InputError
 from simlab.tuning.overrides import parse_assignment
-
-from tests.tuning.cases import SS_DUEL, TWO_VS_TWO
+from tests.tuning.cases import SS_2V2, SS_DUEL
 
 
 def _same_job(a: Any, b: Any) -> None:
@@ -84,7 +83,10 @@ def test_yaml_values_from_the_command_line() -> None:
         ("=3", "expected NAME.FIELD=VALUE; got no name before '='"),
         ("Defender=3", "expected NAME.FIELD (a field of 'Defender'); got only the name"),
         ("rules=zones-3d6", "expected a field other than 'rules'"),
-        ("Attacker.attacks=[bite]", "expected an attack defined under 'attacks:' (strike); got 'bite'"),
+        (
+            "Attacker.attacks=[bite]",
+            "expected an attack defined under 'attacks:' (strike); got 'bite'",
+        ),
         ("params.strain_meterr=3", "unknown key 'strain_meterr'"),
         ("max_rounds=0", "expected a number ≥ 1; got 0"),
         ("Defender.guard=[1", "expected a YAML value after '='"),
@@ -105,9 +107,9 @@ def test_python_override_names_its_key(duel: Any) -> None:
 
 
 def test_names_with_dots_and_ambiguity() -> None:
-    text = TWO_VS_TWO.replace("name: Kaito", "name: Dr. K")
+    text = SS_2V2.read_text().replace("name: Kaito", "name: Dr. K")
     scn = simlab.loads(text)
     assert scn.with_({"Dr. K.hp": 9}).sides["party"][0].hp == 9
-    both = simlab.loads(TWO_VS_TWO.replace("name: Mira", "name: quick-jab"))
+    both = simlab.loads(SS_2V2.read_text().replace("name: Mira", "name: quick-jab"))
     with pytest.raises(InputError, match="which is both"):
         both.with_({"quick-jab.hp": 3})
