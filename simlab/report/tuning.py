@@ -259,8 +259,13 @@ def compare_rows(comparison: Comparison) -> list[list[str]]:
         rows.append(["CHANGED" if r.changed else "same", r.figure, r.on or "—", _f(r.a, 4),
                      _f(r.b, 4), _f(r.diff, 4), f"[{_f(r.diff_ci_lo, 4)}, {_f(r.diff_ci_hi, 4)}]",
                      f"[{_f(r.diff_ci_independent_lo, 4)}, {_f(r.diff_ci_independent_hi, 4)}]",
-                     _f(r.narrowing, 1)])  # fmt: skip
+                     _times(r.narrowing)])  # fmt: skip
     return rows
+
+
+def _times(ratio: float) -> str:
+    """How many times narrower the paired interval is (∞ when it has no width at all)."""
+    return "∞" if ratio == float("inf") else _f(ratio, 1)
 
 
 def render_compare(comparison: Comparison, out_dir: str | os.PathLike[str]) -> dict[str, Path]:

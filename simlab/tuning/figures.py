@@ -14,8 +14,6 @@ which a combatant first went down in round r), over all encounters:
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pandas as pd
 
@@ -23,10 +21,6 @@ from simlab.analysis import stats
 from simlab.engine.tallies import Layout, TallyArrays
 
 __all__ = ["combatant_figures", "figure_values", "pair_label"]
-
-#: Figures a comparison reports, by what they are measured on.
-ATTACK_FIGURES = ("hit_rate", "crit_rate", "mean_damage")
-COMBATANT_FIGURES = ("down_rate", "mean_time_to_down")
 
 
 def pair_label(attacker: str, attack: str, defender: str) -> str:
@@ -91,13 +85,3 @@ def figure_values(tallies: TallyArrays, layout: Layout, n: int) -> dict[tuple[st
     out["draw_rate", ""] = float(tallies.winner[-1] / n)
     out["mean_rounds", ""] = stats.histogram_mean_var(tallies.rounds)[0]
     return out
-
-
-def figure_kind(figure: str) -> str:
-    """``rate`` or ``mean``: how a figure's change is read."""
-    return "rate" if figure.endswith("_rate") else "mean"
-
-
-def as_records(values: dict[tuple[str, str], Any]) -> list[dict[str, Any]]:
-    """``{(figure, on): value}`` as a list of ``{"figure", "on", "value"}``."""
-    return [{"figure": f, "on": on, "value": v} for (f, on), v in values.items()]
