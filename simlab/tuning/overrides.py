@@ -127,12 +127,13 @@ def apply_overrides(scenario: ScenarioBase, overrides: list[Override]) -> Scenar
     if not overrides:
         return scenario
     data = copy.deepcopy(source.data)
-    positions = dict(source.positions)
-    key_positions = dict(source.key_positions)
+    # Positions of an earlier override's values are not in the file: forget them.
+    positions = {p: at for p, at in source.positions.items() if at[0] >= 0}
+    key_positions = {p: at for p, at in source.key_positions.items() if at[0] >= 0}
     for k, item in enumerate(overrides):
         path = resolve(data, item, tuple(type(scenario).model_fields))
         _assign(data, path, item.value)
-        # A changed list item is checked with its list (a profile's row by the chart).
+        # A changed row (a list item, a row key) is checked with its chart: errors name it.
         whole = path[:-1] if isinstance(path[-1], int) else path
         _mark(positions, key_positions, whole, _sentinel(k))
     changed = YamlSource(source.filename, data, positions, key_positions)

@@ -108,3 +108,22 @@ def test_bad_compare_exits_2_writes_nothing(tmp_path: Path, args: list[str], wor
                                      "--out", str(out)])  # fmt: skip
     assert done.exit_code == 2 and words in done.output, done.output
     assert not out.exists()
+
+
+@pytest.mark.slow
+def test_paired_interval_coverage_over_seeds(duel: Any) -> None:
+    """The paired 95% interval of the mean-damage difference covers the exact difference
+    in about 95% of seeds: over 200 seeds the count is within 4.5 binomial standard
+    errors of 190."""
+    b = duel.with_(ROW9)
+    exact = (
+        simlab.exact(b).attacks().mean_damage.iloc[0]
+        - simlab.exact(duel).attacks().mean_damage.iloc[0]
+    )
+    seeds = range(1000, 1200)
+    covered = 0
+    for seed in seeds:
+        row = simlab.compare(duel, b, n=4000, seed=seed).figures.query("figure == 'mean_damage'")
+        covered += int(row.diff_ci_lo.iloc[0] <= exact <= row.diff_ci_hi.iloc[0])
+    expected, sd = 0.95 * len(seeds), np.sqrt(len(seeds) * 0.95 * 0.05)
+    assert abs(covered - expected) <= 4.5 * sd, covered

@@ -113,3 +113,10 @@ def test_names_with_dots_and_ambiguity() -> None:
     both = simlab.loads(SS_2V2.read_text().replace("name: Mira", "name: quick-jab"))
     with pytest.raises(InputError, match="which is both"):
         both.with_({"quick-jab.hp": 3})
+
+
+def test_chained_overrides_name_the_right_argument(duel: Any) -> None:
+    once = duel.with_({"Defender.guard": 2})
+    with pytest.raises(InputError, match=r"^--set Attacker.hp=x: expected an integer"):
+        once.with_(["Attacker.hp=x"])
+    assert once.with_({"Attacker.hp": 5}).sides["defender"][0].guard == 2
