@@ -147,3 +147,24 @@ def test_bad_vary_exits_2_names_it_writes_nothing(
     assert named in done.output and words in done.output
     assert "Traceback" not in done.output
     assert not out.exists()
+
+
+def test_grid_sweep_files_and_curves(tmp_path: Path, fight: Any) -> None:
+    """A two-field grid: one line per value of the second field, in plots and files."""
+    import matplotlib.pyplot as plt
+
+    sw = simlab.sweep(fight, {"Brute.hp": [20, 30, 40], "Kaito.guard": [0, 2]}, n=2000)
+    fig, ax = plt.subplots()
+    data = simlab.plot_sweep(sw, "win_rate", ax=ax, side="party")
+    assert len(ax.get_lines()) == 2  # Kaito.guard 0 and 2
+    assert list(data.columns[:2]) == ["Brute.hp", "Kaito.guard"]
+    plt.close(fig)
+    simlab.write_sweep(sw, tmp_path)
+    sides = pd.read_parquet(tmp_path / "sides.parquet")
+    assert len(sides) == 6 * 3  # 6 points x (party, enemies, draw)
+    doc = json.loads((tmp_path / "sweep.json").read_text())
+    assert [p["set"] for p in doc["points"]][:2] == [
+        {"Brute.hp": 20, "Kaito.guard": 0},
+        {"Brute.hp": 20, "Kaito.guard": 2},
+    ]
+    assert doc["points"][0]["exact"] is not None  # pairs answered, time-to-down refused
