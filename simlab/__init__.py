@@ -8,6 +8,8 @@ matplotlib only when something is plotted)::
     res.hit_rates(); res.damage(); res.time_to_down(); res.win_rates()
     simlab.exact(scn).attacks()     # exact answers, no sampling
     simlab.plots.plot_survival(res, ax=ax)   # plots take ax= and return what they drew
+    sw = simlab.sweep(scn, vary={"Defender.guard": range(5)})   # tuning: same dice
+    simlab.compare(scn, changes={"strike.profile[9]": 8}).figures
 """
 
 from __future__ import annotations
@@ -18,11 +20,12 @@ __version__ = "0.1.0"
 
 # Not "report": that name is the simlab.report subpackage.
 _API = ("load", "loads", "simulate", "write_results", "run_scenarios", "write_report",
-        "load_results", "save_results")  # fmt: skip
+        "load_results", "save_results", "override", "sweep", "compare", "write_sweep",
+        "write_compare")  # fmt: skip
 _PLOTS = ("plot_damage_pmf", "plot_damage_at_least", "plot_survival", "plot_hit_rates",
           "plot_win_rates")  # fmt: skip
 
-__all__ = ["__version__", "exact", "plots", *_API, *_PLOTS]
+__all__ = ["__version__", "exact", "plots", "plot_sweep", *_API, *_PLOTS]
 
 
 def __getattr__(name: str) -> Any:
@@ -39,4 +42,8 @@ def __getattr__(name: str) -> Any:
         from simlab.report import plots
 
         return getattr(plots, name)
+    if name == "plot_sweep":
+        from simlab.report.tuning import plot_sweep
+
+        return plot_sweep
     raise AttributeError(f"module 'simlab' has no attribute {name!r}")

@@ -24,19 +24,24 @@ from simlab.scenario.common import ScenarioBase
 from simlab.scenario.load import load, loads
 
 __all__ = [
+    "compare",
     "compile_job",
     "exact",
     "load",
     "load_results",
     "loads",
+    "override",
     "run_scenario",
     "run_scenarios",
     "save_results",
     "scenario_paths",
     "simulate",
+    "sweep",
+    "write_compare",
     "write_exact",
     "write_report",
     "write_results",
+    "write_sweep",
 ]
 
 
@@ -270,11 +275,13 @@ def run_scenarios(
     *,
     threads: int | None = None,
     progress: Any = None,
+    overrides: Any = None,
 ) -> list[ScenarioRun]:
     """Load every scenario named (files or folders) first, then simulate each.
 
     ``progress``, when given, is a context manager factory ``progress(total, what)``
     yielding the per-block callback (as :func:`simlab.report.terminal.progress`).
+    ``overrides`` (as for :func:`override`) are applied to every scenario.
 
     Raises
     ------
@@ -283,7 +290,7 @@ def run_scenarios(
         share a scenario id under the same rules.
     """
     paths = scenario_paths(items)
-    loaded = [(path, load(path)) for path in paths]
+    loaded = [(path, override(load(path), overrides or {})) for path in paths]
     ids: dict[tuple[str, str], Path] = {}
     for path, scn in loaded:
         key = (scn.rules, scn.scenario)
@@ -345,3 +352,119 @@ def write_report(
         shown = os.fspath(baseline)
     written = render_report(runs, out_dir, specs=specs, drift=drift, baseline=shown, title=title)
     return written, specs, drift
+
+
+# -- tuning ----------------------------------------------------------------------------------
+
+
+def _loaded(scenario: ScenarioBase | str | os.PathLike[str]) -> ScenarioBase:
+    return scenario if isinstance(scenario, ScenarioBase) else load(scenario)
+
+
+def override(scenario: ScenarioBase | str | os.PathLike[str], changes: Any) -> ScenarioBase:
+    """A new scenario with fields changed, validated exactly like the file.
+
+    ``changes`` is ``{"Defender.guard": 2, "strike.profile[9]": 8}`` or strings
+    ``"Defender.guard=2"``; see :func:`simlab.tuning.overrides.override` for the spelling
+    (``profile[9]`` is row 9 of the 2..12 chart). Also ``scenario.with_(changes)``.
+
+    Raises
+    ------
+    InputError
+        Naming the override whose name or value the scenario does not accept.
+    """
+    from simlab.tuning.overrides import override as apply
+
+    return apply(_loaded(scenario), changes)
+
+
+def sweep(
+    scenario: ScenarioBase | str | os.PathLike[str],
+    vary: Any,
+    n: int | None = None,
+    seed: int | None = None,
+    *,
+    threads: int | None = None,
+    exact: bool = True,
+    progress: runner.Progress | None = None,
+) -> Any:
+    """Run a scenario at every value of the varied fields on the same seed.
+
+    ``vary`` maps ``NAME.FIELD`` to its values (``{"Defender.guard": range(5)}``);
+    several fields make a grid. Returns a :class:`simlab.tuning.sweep.SweepResult`
+    whose tables (``attacks()``, ``combatants()``, ``sides()``) have one column per
+    varied field; :func:`simlab.plot_sweep` draws its curves. See
+    :func:`simlab.tuning.sweep.sweep`.
+    """
+    from simlab.tuning.sweep import sweep as run
+
+    return run(_loaded(scenario), vary, n, seed, threads=threads, exact=exact,
+               progress=progress)  # fmt: skip
+
+
+def compare(
+    a: ScenarioBase | str | os.PathLike[str],
+    b: ScenarioBase | str | os.PathLike[str] | None = None,
+    *,
+    changes: Any = None,
+    n: int | None = None,
+    seed: int | None = None,
+    threads: int | None = None,
+    ranges: int = 32,
+    progress: runner.Progress | None = None,
+) -> Any:
+    """Compare two variants on the same dice, with paired intervals of every difference.
+
+    B is the scenario ``b``, or ``a`` with ``changes`` (as for :func:`override`), or
+    ``b`` with ``changes``. Returns a :class:`simlab.tuning.compare.Comparison`; its
+    ``figures`` table has A, B, B − A, the paired 95% interval and the interval two
+    independent runs would give (see :mod:`simlab.tuning.compare`).
+    """
+    from simlab.tuning.compare import compare as run
+
+    first = _loaded(a)
+    second = first if b is None else _loaded(b)
+    if b is None and not changes:
+        raise InputError("expected a second scenario or changes to compare with; got neither")
+    if changes:
+        second = override(second, changes)
+    labels = (_label(a, first), _label(b, second) if b is not None else _changes_label(changes))
+    if b is not None and changes:
+        labels = (labels[0], f"{labels[1]} with {_changes_label(changes)}")
+    return run(first, second, n, seed, threads=threads, ranges=ranges, labels=labels,
+               progress=progress)  # fmt: skip
+
+
+def _label(given: Any, scenario: ScenarioBase) -> str:
+    return scenario.scenario if isinstance(given, ScenarioBase) else os.fspath(given)
+
+
+def _changes_label(changes: Any) -> str:
+    if isinstance(changes, dict):
+        return ", ".join(f"{k}={v}" for k, v in changes.items())
+    return ", ".join(str(getattr(c, "label", c)).removeprefix("--set ") for c in changes)
+
+
+def write_sweep(sweep: Any, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
+    """Write a sweep's ``sweep.json``, tidy Parquet tables (``attacks``, ``damage_pmf``,
+    ``combatants``, ``sides``; one column per varied field), ``sweep.html`` and
+    ``sweep.md`` with their PNGs into ``out_dir``, atomically."""
+    from simlab.report.tuning import render_sweep, sweep_tables
+
+    out = Path(out_dir)
+    written = {name: write_parquet(out / f"{name}.parquet", table)
+               for name, table in sweep_tables(sweep).items()}  # fmt: skip
+    written["sweep"] = write_json(out / "sweep.json", sweep.document())
+    written.update(render_sweep(sweep, out))
+    return written
+
+
+def write_compare(comparison: Any, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
+    """Write a comparison's ``compare.json``, ``compare.html`` and ``compare.md`` into
+    ``out_dir``, atomically."""
+    from simlab.report.tuning import render_compare
+
+    out = Path(out_dir)
+    written = {"compare": write_json(out / "compare.json", comparison.document())}
+    written.update(render_compare(comparison, out))
+    return written

@@ -47,6 +47,23 @@ def handle_errors(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 SCENARIO = click.argument("scenario", type=click.Path(dir_okay=False))
+SET = click.option(
+    "--set",
+    "sets",
+    multiple=True,
+    metavar="NAME.FIELD=VALUE",
+    help="Override a field (repeatable): Defender.guard=2, strike.profile[9]=8 (row 9), "
+    "params.FIELD=V, max_rounds=50. See README, Tuning.",
+)
+
+
+def _with_sets(scenario: Any, sets: tuple[str, ...]) -> Any:
+    """The scenario with the --set overrides applied (validated like the file)."""
+    if not sets:
+        return scenario
+    from simlab.tuning.overrides import override, parse_assignment
+
+    return override(scenario, [parse_assignment(s) for s in sets])
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -92,6 +109,7 @@ def validate(scenario: str) -> None:
     is_flag=True,
     help="Compare with the exact answers where they exist (a report: exit 0).",
 )
+@SET
 @handle_errors
 def run(
     scenario: str,
@@ -102,12 +120,13 @@ def run(
     block_size: int,
     scheduler: str | None,
     check: bool,
+    sets: tuple[str, ...],
 ) -> None:
     """Simulate a scenario and print hit rates, damage, time-to-down and win rates."""
     from simlab import api
     from simlab.report import terminal
 
-    scn = api.load(scenario)
+    scn = _with_sets(api.load(scenario), sets)
     _check_threads(threads)
     n = encounters or scn.encounters
     client = _connect(scheduler)
@@ -142,8 +161,9 @@ def _connect(scheduler: str | None) -> object:
 @main.command(name="exact")
 @SCENARIO
 @click.option("--out", type=click.Path(file_okay=False), help="Write summary.json + Parquet.")
+@SET
 @handle_errors
-def exact_command(scenario: str, out: str | None) -> None:
+def exact_command(scenario: str, out: str | None, sets: tuple[str, ...]) -> None:
     """Solve a scenario exactly: hit, crit and damage per attack; a duel's time-to-down.
 
     What cannot be solved exactly is listed with the feature that prevents it; when
@@ -152,7 +172,7 @@ def exact_command(scenario: str, out: str | None) -> None:
     from simlab import api
     from simlab.report import terminal
 
-    solved = api.exact(api.load(scenario))
+    solved = api.exact(_with_sets(api.load(scenario), sets))
     terminal.print_exact(solved)
     if out:
         written = api.write_exact(solved, out)
@@ -197,13 +217,14 @@ def _sample_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
-          threads: int | None, from_: str | None) -> list[Any]:  # fmt: skip
+          threads: int | None, from_: str | None,
+          sets: tuple[str, ...] = ()) -> list[Any]:  # fmt: skip
     """Simulate the scenarios named, or read saved results (exactly one of the two)."""
     from simlab import api
     from simlab.errors import InputError
 
     if from_ is not None:
-        if scenarios or encounters or seed is not None:
+        if scenarios or encounters or seed is not None or sets:
             raise InputError("expected either scenarios to simulate or --from saved results; "
                              "got both")  # fmt: skip
         return api.load_results(from_)
@@ -212,8 +233,13 @@ def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
     from simlab.report import terminal
 
     _check_threads(threads)
+    overrides = None
+    if sets:
+        from simlab.tuning.overrides import parse_assignment
+
+        overrides = [parse_assignment(s) for s in sets]
     return api.run_scenarios(scenarios, encounters, seed, threads=threads,
-                             progress=terminal.progress)  # fmt: skip
+                             progress=terminal.progress, overrides=overrides)  # fmt: skip
 
 
 @main.command()
@@ -241,6 +267,7 @@ def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
     help="Drift threshold on Holm-adjusted p.",
 )
 @click.option("--title", default="simlab balance report", help="Title of the report.")
+@SET
 @handle_errors
 def report(
     scenarios: tuple[str, ...],
@@ -252,6 +279,7 @@ def report(
     baseline: str | None,
     alpha: float,
     title: str,
+    sets: tuple[str, ...],
 ) -> None:
     """Run scenarios (files or folders) and write a balance report with plots.
 
@@ -264,7 +292,7 @@ def report(
 
     if baseline is not None:
         api.load_results(baseline)  # a missing or bad baseline fails before simulating
-    runs = _runs(scenarios, encounters, seed, threads, from_)
+    runs = _runs(scenarios, encounters, seed, threads, from_, sets)
     written, specs, drift = api.write_report(runs, out, baseline=baseline, alpha=alpha,
                                              title=title)  # fmt: skip
     if drift is not None:
@@ -283,6 +311,7 @@ def report(
 @click.option(
     "--strict", is_flag=True, help="Also fail a spec whose 95% interval crosses its bound."
 )
+@SET
 @handle_errors
 def check(
     scenarios: tuple[str, ...],
@@ -291,12 +320,13 @@ def check(
     threads: int | None,
     from_: str | None,
     strict: bool,
+    sets: tuple[str, ...],
 ) -> None:
     """Check the balance specs (expect: entries) of scenarios; exit 1 when one fails."""
     from simlab.analysis.specs import evaluate_all
     from simlab.report import terminal
 
-    specs = evaluate_all(_runs(scenarios, encounters, seed, threads, from_), strict=strict)
+    specs = evaluate_all(_runs(scenarios, encounters, seed, threads, from_, sets), strict=strict)
     terminal.print_specs(specs)
     if (specs.verdict == "fail").any():
         sys.exit(EXIT_CHECK_FAILED)
@@ -358,3 +388,112 @@ def baseline_update(
     written = api.save_results(runs, Path(path))
     click.echo(f"wrote baseline {written} ({len(runs)} scenarios: "
                f"{', '.join(r.scenario for r in runs)})")  # fmt: skip
+
+
+# -- tuning ------------------------------------------------------------------------------------
+
+
+def _tuning_options(per: str, writes: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """-n, --seed, --threads and --out of sweep and compare."""
+    options = [
+        click.option("-n", "--encounters", type=click.IntRange(min=1),
+                     help=f"Encounters per {per} (default: the scenario's)."),
+        click.option("--seed", type=click.IntRange(0, 2**64 - 1),
+                     help="Seed (default: the (first) scenario's)."),
+        click.option("--threads", type=click.IntRange(min=1),
+                     help="Threads (default: all cores)."),
+        click.option("--out", type=click.Path(file_okay=False), help=f"Write {writes}."),
+    ]  # fmt: skip
+
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return decorate
+
+
+@main.command()
+@SCENARIO
+@click.option(
+    "--vary",
+    multiple=True,
+    required=True,
+    metavar="NAME.FIELD=LO:HI|v1,v2",
+    help="A field and its values: integers LO..HI (both included) or a list; "
+    "several --vary make a grid.",
+)
+@SET
+@_tuning_options("point", "sweep.json, Parquet tables, sweep.html and sweep.md")
+@click.option("--no-exact", is_flag=True, help="Do not ask the exact engine at each point.")
+@handle_errors
+def sweep(
+    scenario: str,
+    vary: tuple[str, ...],
+    sets: tuple[str, ...],
+    encounters: int | None,
+    seed: int | None,
+    threads: int | None,
+    out: str | None,
+    no_exact: bool,
+) -> None:
+    """Run a scenario at every value of the varied fields, all on the same dice.
+
+    Point k equals `simlab run SCENARIO --set FIELD=VALUE` for that point, bit for bit.
+    """
+    from simlab import api
+    from simlab.report import terminal
+    from simlab.report.tuning import print_sweep
+    from simlab.tuning.sweep import parse_vary, sweep_points
+
+    scn = _with_sets(api.load(scenario), sets)
+    variations = [parse_vary(v) for v in vary]
+    points = len(sweep_points(scn, variations).points)  # every point valid before running
+    _check_threads(threads)
+    n = encounters or scn.encounters
+    with terminal.progress(n * points, f"{points} points") as advance:
+        result = api.sweep(scn, variations, n, seed, threads=threads, exact=not no_exact,
+                           progress=advance)  # fmt: skip
+    print_sweep(result)
+    if out:
+        written = api.write_sweep(result, out)
+        click.echo(f"wrote {len(written)} files to {out}")
+
+
+@main.command()
+@click.argument("a", type=click.Path(dir_okay=False))
+@click.argument("b", type=click.Path(dir_okay=False), required=False)
+@SET
+@_tuning_options("variant", "compare.json, compare.html and compare.md")
+@handle_errors
+def compare(
+    a: str,
+    b: str | None,
+    sets: tuple[str, ...],
+    encounters: int | None,
+    seed: int | None,
+    threads: int | None,
+    out: str | None,
+) -> None:
+    """Compare A with B (or with A --set ...) on the same dice, with paired intervals."""
+    from simlab import api
+    from simlab.errors import InputError
+    from simlab.report import terminal
+    from simlab.report.tuning import print_compare
+    from simlab.tuning.overrides import parse_assignment
+
+    if b is None and not sets:
+        raise InputError("expected a second scenario B or --set NAME.FIELD=VALUE; got neither")
+    first = api.load(a)
+    second = api.load(b) if b is not None else first
+    changes = [parse_assignment(s) for s in sets]
+    api.override(second, changes)  # a bad --set fails before anything runs
+    _check_threads(threads)
+    n = encounters or first.encounters
+    with terminal.progress(2 * n, "A and B") as advance:
+        result = api.compare(a, b, changes=changes, n=n, seed=seed, threads=threads,
+                             progress=advance)  # fmt: skip
+    print_compare(result)
+    if out:
+        written = api.write_compare(result, out)
+        click.echo(f"wrote {len(written)} files to {out}")

@@ -232,6 +232,16 @@ class ScenarioBase(StrictModel):
         """The YAML source this scenario was read from (positions for error messages)."""
         return self._source
 
+    def with_(self, changes: Any = None, /, **fields: Any) -> Any:
+        """A new scenario with fields changed, validated like the file (see
+        :func:`simlab.override`): ``scn.with_({"Defender.guard": 2})``, or top-level
+        fields as keywords, ``scn.with_(max_rounds=50)``."""
+        from simlab.tuning.overrides import override
+
+        if fields:
+            changes = {**(changes or {}), **fields}
+        return override(self, changes or {})
+
     def expanded(self) -> list[tuple[int, Any]]:
         """(side index, combatant model) for every copy after ``count:``, in order."""
         out: list[tuple[int, Any]] = []

@@ -1,0 +1,316 @@
+"""Sweep and comparison pages (HTML + Markdown) and the sweep curve plot.
+
+``sweep.html`` shows the damage curves of a sweep — hit rate, crit rate and mean damage
+of each attack against each defender as functions of the first varied field, with 95%
+bands and the exact answer drawn where the exact engine answers a point — and the
+down-rate, time-to-down and win-rate curves. ``compare.html`` lists every figure two
+variants share with A, B, the difference and its paired and independent 95% intervals,
+the figures that changed beyond their interval first. Both pages are self-contained
+(PNG inline); the ``.md`` twins link the PNGs for CI job summaries.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import jinja2
+import pandas as pd
+
+from simlab import __version__
+from simlab.report.files import atomic_write
+from simlab.report.plots import EXACT_STYLE, _axes
+from simlab.report.render import (
+    PNG_DIR,
+    Picture,
+    _bytes_writer,
+    _f,
+    _html_table,
+    _md_table,
+    _png,
+    _slug,
+    _text_writer,
+)
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+    from simlab.tuning.compare import Comparison
+    from simlab.tuning.sweep import SweepResult
+
+__all__ = ["plot_sweep", "render_compare", "render_sweep"]
+
+#: Which table each figure lives in, and the columns that name what it is measured on.
+_TABLES: dict[str, tuple[str, tuple[str, ...]]] = {
+    **{f: ("attacks", ("attacker", "attack", "defender"))
+       for f in ("hit_rate", "crit_rate", "mean_damage")},
+    **{f: ("combatants", ("combatant",))
+       for f in ("down_rate", "mean_time_to_down", "median_time_to_down")},
+    "win_rate": ("sides", ("side",)),
+}  # fmt: skip
+
+
+def plot_sweep(
+    sweep: SweepResult,
+    figure: str = "mean_damage",
+    *,
+    ax: Axes | None = None,
+    **on: str,
+) -> pd.DataFrame:
+    """Draw one figure of a sweep against the first varied field, with its 95% band.
+
+    Parameters
+    ----------
+    sweep : SweepResult
+        From :func:`simlab.sweep`.
+    figure : str
+        ``hit_rate``, ``crit_rate``, ``mean_damage`` (per attack pair), ``down_rate``,
+        ``mean_time_to_down``, ``median_time_to_down`` (per combatant) or ``win_rate``
+        (per side, ``draw`` included).
+    ax : matplotlib Axes, optional
+        Where to draw (default: a new figure).
+    **on : str
+        Narrow the lines drawn: ``attacker=``, ``attack=``, ``defender=``,
+        ``combatant=``, ``side=``. One line per remaining subject (and per value of any
+        further varied field); the exact answer, where there is one, dashed.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The rows drawn: the varied fields, the subject columns, the figure, its band
+        (``*_ci95_lo/hi``) and ``exact_<figure>`` when known.
+    """
+    if figure not in _TABLES:
+        raise ValueError(f"expected one of {', '.join(_TABLES)}; got {figure!r}")
+    table, subject = _TABLES[figure]
+    data = getattr(sweep, table)()
+    for key, value in on.items():
+        if key not in data.columns:
+            raise ValueError(f"expected one of {', '.join(subject)} to narrow by; got {key!r}")
+        data = data[data[key] == value]
+    x, *others = sweep.fields
+    ax = _axes(ax)
+    columns = [*sweep.fields, *subject, figure]
+    for end in ("lo", "hi"):
+        if f"{figure}_ci95_{end}" in data.columns:
+            columns.append(f"{figure}_ci95_{end}")
+    if f"exact_{figure}" in data.columns:
+        columns.append(f"exact_{figure}")
+    data = data[columns].reset_index(drop=True)
+    for key, line in data.groupby([*others, *subject], sort=False):
+        name = " · ".join(str(k) for k in (key if isinstance(key, tuple) else (key,)))
+        drawn = ax.plot(line[x], line[figure], marker="o", markersize=3, label=name)
+        if f"{figure}_ci95_lo" in line.columns:
+            ax.fill_between(line[x], line[f"{figure}_ci95_lo"], line[f"{figure}_ci95_hi"],
+                            color=drawn[0].get_color(), alpha=0.2, linewidth=0)  # fmt: skip
+        exact = line.get(f"exact_{figure}")
+        if exact is not None and exact.notna().any():
+            ax.plot(line[x], exact, **{**EXACT_STYLE, "label": f"{name} (exact)"})
+    ax.set_xlabel(x)
+    ax.set_ylabel(figure.replace("_", " "))
+    if len(ax.get_lines()) > 1:
+        ax.legend(fontsize="small")
+    return data
+
+
+# -- sweep page ----------------------------------------------------------------------------
+
+
+def _sweep_pictures(sweep: SweepResult) -> list[Picture]:
+    pictures = []
+    pairs = sweep.attacks()[["attacker", "attack", "defender"]].drop_duplicates()
+    for pair in pairs.itertuples(index=False):
+        title = f"{pair.attacker} {pair.attack} → {pair.defender}: damage curve"
+
+        def damage_curve(fig: Figure, p: Any = pair) -> None:
+            axes = fig.subplots(1, 3)
+            for ax, figure in zip(axes, ("hit_rate", "crit_rate", "mean_damage"), strict=True):
+                plot_sweep(sweep, figure, ax=ax, attacker=p.attacker, attack=p.attack,
+                           defender=p.defender)  # fmt: skip
+
+        pictures.append(Picture(f"damage-{_slug(title)}.png", title,
+                                _png(damage_curve, (13.0, 3.4)), "damage"))  # fmt: skip
+    for figure, title in (("down_rate", "Down rate"), ("mean_time_to_down", "Mean time-to-down"),
+                          ("median_time_to_down", "Median time-to-down"),
+                          ("win_rate", "Win rate")):  # fmt: skip
+
+        def curve(fig: Figure, f: str = figure) -> None:
+            plot_sweep(sweep, f, ax=fig.subplots())
+
+        pictures.append(Picture(f"{_slug(figure)}.png", title, _png(curve, (7.0, 3.6)), "outcome"))
+    return pictures
+
+
+def _sweep_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
+    frame = sweep.attacks()
+    header = [*sweep.fields, "attacker", "attack", "defender", "hit rate [95%]",
+              "crit rate [95%]", "mean damage [95%]", "exact mean damage"]  # fmt: skip
+    rows = [[*(str(r[f]) for f in sweep.fields), r.attacker, r.attack, r.defender,
+             _interval(r, "hit_rate"), _interval(r, "crit_rate"), _interval(r, "mean_damage"),
+             _f(r.exact_mean_damage, 4)] for _, r in frame.iterrows()]  # fmt: skip
+    return header, rows
+
+
+def _combatant_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
+    frame = sweep.combatants()
+    header = [*sweep.fields, "combatant", "down rate [95%]", "mean time-to-down [95%]",
+              "median time-to-down", "exact mean time-to-down"]  # fmt: skip
+    rows = [[*(str(r[f]) for f in sweep.fields), r.combatant, _interval(r, "down_rate"),
+             _interval(r, "mean_time_to_down", 2), _f(r.median_time_to_down, 0),
+             _f(r.exact_mean_time_to_down, 3)] for _, r in frame.iterrows()]  # fmt: skip
+    return header, rows
+
+
+def _interval(row: Any, name: str, digits: int = 4) -> str:
+    lo, hi = row[f"{name}_ci95_lo"], row[f"{name}_ci95_hi"]
+    return f"{_f(row[name], digits)} [{_f(lo, digits)}, {_f(hi, digits)}]"
+
+
+_PAGE = jinja2.Template(
+    """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{{ title }}</title>
+<style>
+body { font-family: sans-serif; margin: 1.5em auto; max-width: 1100px; color: #222; }
+table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }
+th, td { border: 1px solid #ddd; padding: 0.2em 0.5em; text-align: left; }
+th { background: #f3f3f3; } .note { color: #666; font-size: 0.85em; }
+.bad { color: #b00; font-weight: bold; } .pass { color: #070; }
+img { max-width: 100%; display: block; } figcaption { font-size: 0.8em; color: #555; }
+</style></head><body>
+<h1>{{ title }}</h1>
+<p class="note">{{ identity }}</p>
+{% for heading, note, table, pictures in parts %}<h2>{{ heading }}</h2>
+<p class="note">{{ note }}</p>{{ table }}
+{% for p in pictures %}<figure><img alt="{{ p.title }}" src="{{ p.data_uri }}">
+<figcaption>{{ p.title }}</figcaption></figure>{% endfor %}
+{% endfor %}</body></html>
+""",
+    autoescape=True,
+)
+
+_DAMAGE_NOTE = ("Hit rate, crit rate and mean damage (misses 0) of each attack against "
+                "each defender at every point, with 95% bands; dashed: the exact answer "
+                "against a fresh defender where the exact engine gives one. Every point "
+                "ran on the same seed (common random numbers).")  # fmt: skip
+_OUTCOME_NOTE = ("Down rate; mean time-to-down among the encounters in which the "
+                 "combatant went down (dashed: the exact duel mean, without the round "
+                 "cap); median time-to-down, the round by which half of all encounters "
+                 "had it down; win rate per side and draws.")  # fmt: skip
+_COMPARE_NOTE = ("diff = B − A. Paired: the 95% interval of the difference measured on the "
+                 "same dice (K contiguous ranges of encounters, t on the per-range "
+                 "differences). Independent: the interval the same difference would have "
+                 "from two independent runs of this size. Figures whose paired interval "
+                 "excludes 0 come first (CHANGED).")  # fmt: skip
+
+
+#: One part of a page: heading, note, (table header, rows), pictures.
+PagePart = tuple[str, str, tuple[list[str], list[list[str]]], list[Picture]]
+
+
+def _write_page(out: Path, stem: str, title: str, identity: str,
+                parts: list[PagePart]) -> dict[str, Path]:  # fmt: skip
+    written: dict[str, Path] = {}
+    for _, _, _, pictures in parts:
+        for p in pictures:
+            written[p.file] = atomic_write(out / PNG_DIR / p.file, _bytes_writer(p.png))
+    html = _PAGE.render(title=title, identity=identity, parts=[
+        (h, n, _html_table(*table), pics) for h, n, table, pics in parts])  # fmt: skip
+    markdown = [f"# {title}", "", identity, ""]
+    for heading, note, table, pictures in parts:
+        markdown += [f"## {heading}", "", note, "", _md_table(*table), ""]
+        markdown += [f"- [{p.title}]({PNG_DIR}/{p.file})" for p in pictures]
+        markdown += [""] if pictures else []
+    written["html"] = atomic_write(out / f"{stem}.html", _text_writer(html))
+    written["markdown"] = atomic_write(out / f"{stem}.md", _text_writer("\n".join(markdown)))
+    return written
+
+
+def render_sweep(sweep: SweepResult, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
+    """Write ``sweep.html``, ``sweep.md`` and their PNGs into ``out_dir``, atomically.
+
+    Returns
+    -------
+    dict of str to Path
+        What was written: ``html``, ``markdown`` and one entry per PNG.
+    """
+    pictures = _sweep_pictures(sweep)
+    identity = (f"scenario {sweep.scenario} ({sweep.rules}) · seed {sweep.seed} · "
+                f"{sweep.encounters:,} encounters per point · {len(sweep.points)} points · "
+                f"varied: {', '.join(sweep.fields)} · simlab {__version__}")  # fmt: skip
+    parts: list[PagePart] = [
+        ("Damage curves", _DAMAGE_NOTE, _sweep_rows(sweep),
+         [p for p in pictures if p.kind == "damage"]),
+        ("Time-to-down and outcome", _OUTCOME_NOTE, _combatant_rows(sweep),
+         [p for p in pictures if p.kind == "outcome"]),
+    ]  # fmt: skip
+    return _write_page(Path(out_dir), "sweep", f"Sweep of {sweep.scenario}", identity, parts)
+
+
+COMPARE_HEADER = ["", "figure", "on", "A", "B", "diff (B − A)", "paired 95%",
+                  "independent 95%", "narrower ×"]  # fmt: skip
+
+
+def compare_rows(comparison: Comparison) -> list[list[str]]:
+    """One row per figure: CHANGED/same, figure, subject, A, B, diff and both intervals."""
+    rows = []
+    for r in comparison.figures.itertuples():
+        rows.append(["CHANGED" if r.changed else "same", r.figure, r.on or "—", _f(r.a, 4),
+                     _f(r.b, 4), _f(r.diff, 4), f"[{_f(r.diff_ci_lo, 4)}, {_f(r.diff_ci_hi, 4)}]",
+                     f"[{_f(r.diff_ci_independent_lo, 4)}, {_f(r.diff_ci_independent_hi, 4)}]",
+                     _times(r.narrowing)])  # fmt: skip
+    return rows
+
+
+def _times(ratio: float) -> str:
+    """How many times narrower the paired interval is (∞ when it has no width at all)."""
+    return "∞" if ratio == float("inf") else _f(ratio, 1)
+
+
+def render_compare(comparison: Comparison, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
+    """Write ``compare.html`` and ``compare.md`` into ``out_dir``, atomically."""
+    a, b = comparison.labels
+    identity = (f"A: {a} · B: {b} · rules {comparison.a.rules} · seed {comparison.a.seed} · "
+                f"{comparison.a.encounters:,} encounters each, the same dice · "
+                f"K = {comparison.ranges} ranges · simlab {__version__}")  # fmt: skip
+    parts: list[PagePart] = [
+        ("Figures", _COMPARE_NOTE, (COMPARE_HEADER, compare_rows(comparison)), [])
+    ]
+    return _write_page(Path(out_dir), "compare", "A/B comparison", identity, parts)
+
+
+def sweep_tables(sweep: SweepResult) -> dict[str, pd.DataFrame]:
+    """The tidy tables written as Parquet: one column per varied field, then the figures."""
+    return {"attacks": sweep.attacks(), "damage_pmf": sweep.damage_pmf(),
+            "combatants": sweep.combatants(), "sides": sweep.sides()}  # fmt: skip
+
+
+# -- terminal ------------------------------------------------------------------------------
+
+
+def _print_table(title: str, header: list[str], rows: list[list[str]]) -> None:
+    from rich.table import Table
+
+    from simlab.report.terminal import console
+
+    table = Table(title=title, title_justify="left")
+    for name in header:
+        table.add_column(name)
+    for row in rows:
+        table.add_row(*row)
+    console.print(table)
+
+
+def print_sweep(sweep: SweepResult) -> None:
+    """Print a sweep's damage curves and time-to-down figures as tables."""
+    _print_table("Damage curves (95% intervals; exact where answered)", *_sweep_rows(sweep))
+    _print_table("Time-to-down", *_combatant_rows(sweep))
+
+
+def print_compare(comparison: Comparison) -> None:
+    """Print every shared figure of A and B with the paired and independent intervals."""
+    a, b = comparison.labels
+    _print_table(f"A: {a}  ·  B: {b}  ({comparison.a.encounters:,} encounters each, same "
+                 f"dice; paired over {comparison.ranges} ranges)", COMPARE_HEADER,
+                 compare_rows(comparison))  # fmt: skip

@@ -1,0 +1,284 @@
+"""Overrides: change fields of a loaded scenario and validate the result like the file.
+
+An override names a field the way a designer thinks of it — ``Defender.guard``,
+``strike.damage``, ``params.strain_meter``, ``max_rounds``, ``stone-strike.profile[9]``
+(row 9 of the 2..12 chart) — and a value. It is applied to the scenario's *document*
+(the plain data read from its YAML), which is then validated by the same pydantic models
+as the file, so an override can never reach the kernels unchecked. A mistake is reported
+naming the override (``--set Defender.guard=x: expected an integer; got 'x'``).
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from simlab.errors import InputError, Problem, ScenarioError
+from simlab.scenario.common import ScenarioBase
+from simlab.scenario.source import Path, YamlSource, parse_yaml
+
+__all__ = ["Override", "apply_overrides", "override", "parse_assignment", "parse_value"]
+
+#: The first row of a profile chart: ``profile[9]`` is row 9 of the 2d6 chart (rows 2..12).
+PROFILE_FIRST_ROW = 2
+#: Mappings of named attacks in a scenario document (the earlier draft calls them techniques).
+ATTACK_KEYS = ("attacks", "techniques")
+#: Fields an override may not change: they select the rule system itself.
+FIXED_FIELDS = ("rules",)
+
+_INDEX = re.compile(r"^(?P<field>[^\[\]]+)\[(?P<row>-?\d+)\]$")
+
+
+@dataclass(frozen=True)
+class Override:
+    """One change to a scenario: ``target`` (``NAME.FIELD``) set to ``value``.
+
+    ``label`` names the override in error messages: the ``--set`` argument as typed on
+    the command line, or the key of the mapping given in Python.
+    """
+
+    target: str
+    value: Any
+    label: str
+
+
+def parse_value(text: str, label: str) -> Any:
+    """Read an override's value as a YAML value (``2``, ``1d8+3``, ``[0, 1, 2]``, ``true``).
+
+    Raises
+    ------
+    InputError
+        Naming ``label`` when the text is not a single-line YAML value.
+    """
+    if "\n" in text or not text.strip():
+        raise InputError(f"{label}: expected a value after '='; got {text!r}")
+    try:
+        return parse_yaml(f"value: {text}", label).data["value"]
+    except ScenarioError as err:
+        reason = err.problems[0].message
+        raise InputError(f"{label}: expected a YAML value after '='; {reason}") from None
+
+
+def parse_assignment(text: str, option: str = "--set") -> Override:
+    """Split ``NAME.FIELD=VALUE`` (as given to ``--set``) into an :class:`Override`.
+
+    Raises
+    ------
+    InputError
+        Naming the argument when there is no ``=`` or nothing before it.
+    """
+    label = f"{option} {text}"
+    target, equals, value = text.partition("=")
+    if not equals or not target.strip():
+        missing = "'='" if not equals else "name before '='"
+        raise InputError(f"{label}: expected NAME.FIELD=VALUE; got no {missing}")
+    return Override(target.strip(), parse_value(value.strip(), label), label)
+
+
+def _as_overrides(
+    changes: Mapping[str, Any] | Iterable[str] | Iterable[Override],
+) -> list[Override]:
+    """Overrides from a mapping (values as Python values) or ``NAME.FIELD=VALUE`` strings."""
+    if isinstance(changes, Mapping):
+        return [Override(str(k), v, f"override {k!r}") for k, v in changes.items()]
+    return [c if isinstance(c, Override) else parse_assignment(str(c)) for c in changes]
+
+
+def override(
+    scenario: ScenarioBase, changes: Mapping[str, Any] | Iterable[str] | Iterable[Override]
+) -> ScenarioBase:
+    """A new scenario with ``changes`` applied, validated exactly like the file.
+
+    Parameters
+    ----------
+    scenario : ScenarioBase
+        A scenario loaded with :func:`simlab.load` or :func:`simlab.loads`.
+    changes : mapping or iterable of str
+        ``{"Defender.guard": 2, "strike.profile[9]": 8}`` (Python values), or strings
+        ``"Defender.guard=2"`` (values read as YAML). A NAME is a combatant entry's
+        ``name`` or an attack's name; ``params.FIELD`` is a rule parameter; a bare field
+        (``max_rounds``) is a scenario field. ``profile[R]`` is row R of the 2..12 chart.
+        Deeper fields are reached with more dots (``Kaito.tokens.grit``).
+
+    Returns
+    -------
+    ScenarioBase
+        The changed scenario; ``scenario`` itself is unchanged.
+
+    Raises
+    ------
+    InputError
+        Naming the override, when a name or value is not what the scenario expects.
+    """
+    return apply_overrides(scenario, _as_overrides(changes))
+
+
+def apply_overrides(scenario: ScenarioBase, overrides: list[Override]) -> ScenarioBase:
+    """Apply parsed overrides to the scenario's document and validate it (see :func:`override`)."""
+    from simlab.scenario.load import from_source
+
+    source: YamlSource | None = scenario.source
+    if source is None:
+        raise InputError("expected a scenario loaded with simlab.load or simlab.loads; "
+                         "got one without its document")  # fmt: skip
+    if not overrides:
+        return scenario
+    data = copy.deepcopy(source.data)
+    # Positions of an earlier override's values are not in the file: forget them.
+    positions = {p: at for p, at in source.positions.items() if at[0] >= 0}
+    key_positions = {p: at for p, at in source.key_positions.items() if at[0] >= 0}
+    for k, item in enumerate(overrides):
+        path = resolve(data, item, tuple(type(scenario).model_fields))
+        _assign(data, path, item.value)
+        # A changed row (a list item, a row key) is checked with its chart: errors name it.
+        whole = path[:-1] if isinstance(path[-1], int) else path
+        _mark(positions, key_positions, whole, _sentinel(k))
+    changed = YamlSource(source.filename, data, positions, key_positions)
+    try:
+        return from_source(changed)
+    except ScenarioError as err:
+        raise ScenarioError([_name_override(p, overrides) for p in err.problems]) from None
+
+
+def _sentinel(k: int) -> tuple[int, int]:
+    """A position no file has: errors located there belong to override ``k``."""
+    return (-(k + 1), 0)
+
+
+def _name_override(problem: Problem, overrides: list[Override]) -> Problem:
+    if problem.line is None or problem.line >= 0:
+        return problem
+    return Problem(overrides[-problem.line - 1].label, None, None, problem.message)
+
+
+def _mark(positions: dict[Path, Any], keys: dict[Path, Any], path: Path, at: Any) -> None:
+    """Locate ``path`` and everything under it at ``at`` (the old positions no longer apply)."""
+    for table in (positions, keys):
+        for old in [p for p in table if p[: len(path)] == path]:
+            del table[old]
+        table[path] = at
+
+
+# -- resolving NAME.FIELD to a path in the document -------------------------------------------
+
+
+def resolve(data: dict[str, Any], item: Override, fields: tuple[str, ...]) -> Path:
+    """The document path an override's ``NAME.FIELD`` designates.
+
+    Raises
+    ------
+    InputError
+        Naming the override when NAME is neither a combatant, an attack, ``params`` nor a
+        scenario field, or when a ``[ROW]`` is not a row of a profile chart.
+    """
+    parts = item.target.split(".")
+    head, rest = _head(data, parts, item, fields)
+    if not rest and head[0] in ("sides", *ATTACK_KEYS):
+        raise InputError(f"{item.label}: expected NAME.FIELD (a field of {parts[0]!r}); "
+                         f"got only the name")  # fmt: skip
+    path = list(head)
+    node: Any = _at(data, head)
+    for part in rest:
+        match = _INDEX.match(part)
+        field = match["field"] if match else part
+        key = _key(node, field)
+        path.append(key)
+        node = node.get(key) if isinstance(node, dict) else None
+        if match:
+            path.append(_profile_position(node, field, int(match["row"]), item))
+            node = None
+    return tuple(path)
+
+
+def _head(
+    data: dict[str, Any], parts: list[str], item: Override, fields: tuple[str, ...]
+) -> tuple[Path, list[str]]:
+    """The path of the longest leading NAME (names may contain dots) and the fields after it."""
+    for cut in range(len(parts), 0, -1):
+        name = ".".join(parts[:cut])
+        found = _named(data, name, item)
+        if found is not None:
+            return found, parts[cut:]
+    first = parts[0]
+    if first in FIXED_FIELDS:
+        raise InputError(
+            f"{item.label}: expected a field other than {first!r} (a variant "
+            f"runs under the scenario's own rule system); got {first!r}"
+        )
+    if first in fields and first not in FIXED_FIELDS:
+        return (first,), parts[1:]
+    raise InputError(f"{item.label}: expected {_known_names(data)}; got {first!r}")
+
+
+def _named(data: dict[str, Any], name: str, item: Override) -> Path | None:
+    """Path of the combatant entry or attack called ``name``; None when there is none."""
+    combatants = [("sides", side, i) for side, members in _sides(data)
+                  for i, m in enumerate(members)
+                  if isinstance(m, dict) and m.get("name") == name]  # fmt: skip
+    attacks = [(key, name) for key in ATTACK_KEYS if isinstance(data.get(key), dict)
+               and name in data[key]]  # fmt: skip
+    if combatants and attacks:
+        raise InputError(f"{item.label}: expected a name that is a combatant or an attack; "
+                         f"got {name!r}, which is both")  # fmt: skip
+    found = combatants + attacks
+    return found[0] if found else None
+
+
+def _sides(data: dict[str, Any]) -> list[tuple[str, list[Any]]]:
+    sides = data.get("sides")
+    if not isinstance(sides, dict):
+        return []
+    return [(s, m) for s, m in sides.items() if isinstance(m, list)]
+
+
+def _known_names(data: dict[str, Any]) -> str:
+    combatants = [m["name"] for _, ms in _sides(data) for m in ms
+                  if isinstance(m, dict) and "name" in m]  # fmt: skip
+    attacks = [a for key in ATTACK_KEYS if isinstance(data.get(key), dict) for a in data[key]]
+    return (f"a combatant ({', '.join(map(str, combatants)) or 'none'}), an attack "
+            f"({', '.join(map(str, attacks)) or 'none'}), params.FIELD or a scenario field "
+            "such as max_rounds")  # fmt: skip
+
+
+def _key(node: Any, field: str) -> Any:
+    """``field`` as a key of ``node``: a number is an integer key (a profile's ``status``
+    and ``tier`` rows) unless the mapping has it as text."""
+    if field.isdigit() and not (isinstance(node, dict) and field in node):
+        return int(field)
+    return field
+
+
+def _profile_position(node: Any, field: str, row: int, item: Override) -> int:
+    """Index of row ``row`` of a profile chart (rows 2..12 on 2d6)."""
+    if field != "profile" or not isinstance(node, list):
+        raise InputError(f"{item.label}: expected [ROW] only after a profile chart "
+                         f"(profile[9] is row 9); got {field}[{row}]")  # fmt: skip
+    last = PROFILE_FIRST_ROW + len(node) - 1
+    if not PROFILE_FIRST_ROW <= row <= last:
+        raise InputError(f"{item.label}: expected a row of the profile chart, "
+                         f"{PROFILE_FIRST_ROW} to {last}; got {row}")  # fmt: skip
+    return row - PROFILE_FIRST_ROW
+
+
+def _at(data: Any, path: Path) -> Any:
+    """The value at ``path``, or None where the document has nothing there."""
+    node = data
+    for key in path:
+        node = node.get(key) if isinstance(node, dict) else node[key]
+    return node
+
+
+def _assign(data: dict[str, Any], path: Path, value: Any) -> None:
+    """Set ``value`` at ``path``, creating mappings on the way (``params`` may be absent)."""
+    node: Any = data
+    for key in path[:-1]:
+        if isinstance(node, dict):
+            if not isinstance(node.get(key), (dict, list)):
+                node[key] = {}
+            node = node[key]
+        else:
+            node = node[key]
+    node[path[-1]] = copy.deepcopy(value)

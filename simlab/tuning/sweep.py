@@ -1,0 +1,265 @@
+"""Sweeps: run a scenario at every value (or grid of values) of some fields, same dice.
+
+Every point is the scenario with overrides (:mod:`simlab.tuning.overrides`), run on the
+same seed and sample size, so point k is bit for bit the run of ``simlab run --set …``
+for that point, and differences between points are not blurred by different dice
+(common random numbers). The kernels receive a scenario's parameters as arrays, so
+every point of a sweep reuses the kernels compiled for the first.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from simlab.analysis.result import Result
+from simlab.analysis.summary import summary
+from simlab.errors import ExactUnsupported, InputError
+from simlab.scenario.common import ScenarioBase
+from simlab.tuning.figures import combatant_figures
+from simlab.tuning.overrides import Override, apply_overrides, parse_value
+
+__all__ = ["SweepResult", "Variation", "parse_vary", "sweep"]
+
+#: The most points a sweep may have (the product of every --vary's values).
+MAX_POINTS = 10_000
+
+
+@dataclass(frozen=True)
+class Variation:
+    """One varied field: ``target`` (``NAME.FIELD``) takes each of ``values`` in turn."""
+
+    target: str
+    values: tuple[Any, ...]
+    label: str
+
+
+def parse_vary(text: str, option: str = "--vary") -> Variation:
+    """Read ``NAME.FIELD=LO:HI`` (integers, both ends included) or ``NAME.FIELD=v1,v2,…``.
+
+    Raises
+    ------
+    InputError
+        Naming the argument when the form or a bound is wrong.
+    """
+    label = f"{option} {text}"
+    target, equals, spec = text.partition("=")
+    if not equals or not target.strip() or not spec.strip():
+        raise InputError(f"{label}: expected NAME.FIELD=LO:HI or NAME.FIELD=v1,v2,...; "
+                         f"got {text!r}")  # fmt: skip
+    if ":" in spec and "," not in spec and not spec.lstrip().startswith("["):
+        lo, hi = (parse_value(part.strip(), label) for part in spec.split(":", 1))
+        if not (type(lo) is int and type(hi) is int) or lo > hi:
+            raise InputError(f"{label}: expected LO:HI with integers LO ≤ HI; got {spec!r}")
+        values: tuple[Any, ...] = tuple(range(lo, hi + 1))
+    else:
+        values = tuple(parse_value(part.strip(), label) for part in _split_values(spec))
+    return Variation(target.strip(), values, label)
+
+
+def _split_values(spec: str) -> list[str]:
+    """Split ``v1,v2,…`` at the commas outside brackets (a value may be a list)."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(spec):
+        depth += {"[": 1, "{": 1, "]": -1, "}": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            parts.append(spec[start:i])
+            start = i + 1
+    return [*parts, spec[start:]]
+
+
+def _variations(vary: Mapping[str, Iterable[Any]] | Iterable[Variation]) -> list[Variation]:
+    if isinstance(vary, Mapping):
+        return [Variation(str(k), tuple(v), f"vary {k!r}") for k, v in vary.items()]
+    return list(vary)
+
+
+@dataclass
+class SweepPoint:
+    """One point of a sweep: its overrides, scenario, simulation and exact answers."""
+
+    set: dict[str, Any]
+    scenario: ScenarioBase
+    result: Result | None = None
+    exact: dict[str, Any] | None = None
+
+
+@dataclass
+class SweepResult:
+    """The points of a sweep; every table has one column per varied field.
+
+    Attributes
+    ----------
+    scenario, rules : str
+        The scenario's id and rules id.
+    seed, encounters : int
+        The seed and sample size every point ran with.
+    vary : list of Variation
+        The varied fields, in the order given (the first is the x axis of the plots).
+    points : list of SweepPoint
+        Every combination of values, the last field varying fastest.
+    """
+
+    scenario: str
+    rules: str
+    seed: int
+    encounters: int
+    vary: list[Variation]
+    points: list[SweepPoint] = field(default_factory=list)
+
+    @property
+    def fields(self) -> list[str]:
+        """The varied fields' names (``NAME.FIELD``), the tables' leading columns."""
+        return [v.target for v in self.vary]
+
+    def _tidy(self, table: Callable[[SweepPoint], pd.DataFrame]) -> pd.DataFrame:
+        frames = []
+        for point in self.points:
+            frame = table(point)
+            for k, (name, value) in enumerate(point.set.items()):
+                frame.insert(k, name, [value] * len(frame))
+            frames.append(frame)
+        return pd.concat(frames, ignore_index=True)
+
+    def attacks(self) -> pd.DataFrame:
+        """Hit rate, crit rate and mean damage of every attack pair at every point, with
+        95% intervals and, where the exact engine answers the point, ``exact_hit_rate``,
+        ``exact_crit_rate``, ``exact_mean_damage`` (NaN elsewhere)."""
+        return self._tidy(_attack_table)
+
+    def combatants(self) -> pd.DataFrame:
+        """Down rate, mean and median time-to-down of every combatant at every point
+        (:func:`simlab.tuning.figures.combatant_figures`), and ``exact_mean_time_to_down``
+        where the exact engine solves the duel."""
+        return self._tidy(_combatant_table)
+
+    def sides(self) -> pd.DataFrame:
+        """Win rate of every side and the draw rate at every point, with 95% intervals."""
+        return self._tidy(lambda p: _result(p).win_rates())
+
+    def damage_pmf(self) -> pd.DataFrame:
+        """The damage distribution of every attack pair at every point, tidy."""
+        return self._tidy(lambda p: _result(p).damage_pmf())
+
+    def document(self) -> dict[str, Any]:
+        """The ``sweep.json`` document: each point's ``set`` and its ``summary.json``
+        figures, plus the exact answers where there are any."""
+        return {
+            "scenario": self.scenario, "rules": self.rules, "seed": self.seed,
+            "encounters": self.encounters,
+            "vary": [{"field": v.target, "values": list(v.values)} for v in self.vary],
+            "points": [{"set": p.set, **summary(_result(p)), "exact": p.exact}
+                       for p in self.points],
+        }  # fmt: skip
+
+
+def _result(point: SweepPoint) -> Result:
+    assert point.result is not None, "the sweep has not been run"
+    return point.result
+
+
+def _attack_table(point: SweepPoint) -> pd.DataFrame:
+    res = _result(point)
+    frame = res.hit_rates().merge(res.damage())
+    exact = {(e["attacker"], e["attack"], e["defender"]): e
+             for e in (point.exact or {}).get("attacks", [])}  # fmt: skip
+    keys = list(zip(frame.attacker, frame.attack, frame.defender, strict=True))
+    for figure in ("hit_rate", "crit_rate", "mean_damage"):
+        frame[f"exact_{figure}"] = [exact[k][figure] if k in exact else float("nan") for k in keys]
+    return frame
+
+
+def _combatant_table(point: SweepPoint) -> pd.DataFrame:
+    res = _result(point)
+    frame = combatant_figures(res.tallies, res.layout, res.encounters)
+    exact = {
+        e["name"]: e["time_to_down"].get("mean") for e in (point.exact or {}).get("combatants", [])
+    }
+    frame["exact_mean_time_to_down"] = [exact.get(name, float("nan")) for name in frame.combatant]
+    return frame
+
+
+def sweep_points(
+    scenario: ScenarioBase, vary: Mapping[str, Iterable[Any]] | Iterable[Variation]
+) -> SweepResult:
+    """Build and validate every point of a sweep (nothing is simulated yet).
+
+    Raises
+    ------
+    InputError
+        Naming the ``--vary`` argument (or ``vary`` key) of the first invalid value.
+    """
+    variations = _variations(vary)
+    if not variations:
+        raise InputError("expected at least one --vary NAME.FIELD=LO:HI; got none")
+    total = 1
+    for v in variations:
+        if not v.values:
+            raise InputError(f"{v.label}: expected at least one value; got none")
+        total *= len(v.values)
+    if total > MAX_POINTS:
+        raise InputError(f"expected a sweep of at most {MAX_POINTS} points; got {total}")
+    result = SweepResult(scenario.scenario, scenario.rules, scenario.seed, scenario.encounters,
+                         variations)  # fmt: skip
+    for values in itertools.product(*(v.values for v in variations)):
+        changes = [Override(v.target, x, v.label) for v, x in zip(variations, values, strict=True)]
+        result.points.append(SweepPoint(
+            {v.target: x for v, x in zip(variations, values, strict=True)},
+            apply_overrides(scenario, changes),
+        ))  # fmt: skip
+    return result
+
+
+def sweep(
+    scenario: ScenarioBase,
+    vary: Mapping[str, Iterable[Any]] | Iterable[Variation],
+    n: int | None = None,
+    seed: int | None = None,
+    *,
+    threads: int | None = None,
+    exact: bool = True,
+    progress: Callable[[int], None] | None = None,
+) -> SweepResult:
+    """Run ``scenario`` at every combination of the varied fields' values, same seed.
+
+    Parameters
+    ----------
+    scenario : ScenarioBase
+        The scenario to vary.
+    vary : mapping of str to iterable
+        ``{"Defender.guard": range(0, 5)}``: each ``NAME.FIELD`` (spelled as for
+        :func:`simlab.override`) and its values; several fields make a grid.
+    n, seed : int, optional
+        Encounters per point and seed (default: the scenario's); every point uses both.
+    threads : int, optional
+        numba threads; the numbers do not depend on it.
+    exact : bool
+        Also ask the exact engine at every point (hit, crit, mean damage per pair; a
+        duel's mean time-to-down) where it answers.
+    progress : callable, optional
+        Called with the number of encounters finished after each block.
+
+    Returns
+    -------
+    SweepResult
+        Point k equals ``simulate(override(scenario, point k's set), n, seed)``.
+    """
+    from simlab.api import simulate
+    from simlab.exact.engine import exact as solve
+
+    result = sweep_points(scenario, vary)
+    result.encounters = scenario.encounters if n is None else n
+    result.seed = scenario.seed if seed is None else seed
+    for point in result.points:
+        point.result = simulate(point.scenario, result.encounters, result.seed,
+                                threads=threads, progress=progress)  # fmt: skip
+        if exact:
+            try:
+                point.exact = solve(point.scenario).summary()
+            except ExactUnsupported:
+                point.exact = None
+    return result

@@ -1,0 +1,57 @@
+"""`--set` on run, exact, report and check: the override reaches every command."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from simlab.cli import main
+from tests.tuning.cases import SS_DUEL
+
+GUARD_2_MEAN = 83 / 36  # exact mean damage of ss-duel's strike against Guard 2
+
+
+def test_exact_with_set(tmp_path: Path) -> None:
+    done = CliRunner().invoke(main, ["exact", str(SS_DUEL), "--set", "Defender.guard=2",
+                                     "--out", str(tmp_path)])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["attacks"][0]["mean_damage"] == pytest.approx(GUARD_2_MEAN)
+
+
+def test_run_with_set(tmp_path: Path) -> None:
+    done = CliRunner().invoke(main, ["run", str(SS_DUEL), "-n", "50000", "--set",
+                                     "Defender.guard=2", "--out", str(tmp_path)])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    attack = json.loads((tmp_path / "summary.json").read_text())["attacks"][0]
+    lo, hi = attack["mean_damage_ci"]
+    assert lo - 0.01 < GUARD_2_MEAN < hi + 0.01
+
+
+def test_report_and_check_with_set(tmp_path: Path) -> None:
+    cli = CliRunner()
+    done = cli.invoke(main, ["report", str(SS_DUEL), "-n", "20000", "--set", "Defender.guard=2",
+                             "--out", str(tmp_path)])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert "2.30" in (tmp_path / "report.md").read_text()
+    refused = cli.invoke(main, ["check", "--from", str(tmp_path), "--set", "max_rounds=3"])
+    assert refused.exit_code == 2
+    assert "expected either scenarios to simulate or --from" in refused.output
+
+
+@pytest.mark.parametrize("command", ["run", "exact", "report", "check"])
+def test_bad_set_exits_2_names_it_writes_nothing(tmp_path: Path, command: str) -> None:
+    out = tmp_path / "out"
+    args = [command, str(SS_DUEL), "--set", "Defender.guard=-1"]
+    if command != "check":
+        args += ["--out", str(out)]
+    if command in ("run", "report", "check"):
+        args += ["-n", "100"]
+    done = CliRunner().invoke(main, args)
+    assert done.exit_code == 2, done.output
+    assert "--set Defender.guard=-1: expected" in done.output
+    assert "Traceback" not in done.output
+    assert not out.exists()

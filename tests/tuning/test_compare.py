@@ -1,0 +1,129 @@
+"""A/B comparisons: same dice, paired intervals of every difference."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import simlab
+from simlab.api import compile_job
+from simlab.cli import main
+from simlab.engine import runner
+from simlab.tuning.compare import range_edges, run_ranges
+from tests.tuning.cases import SS_DUEL
+
+ROW9 = {"strike.profile[9]": 8}
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ranges_merge_to_the_normal_run(fight: Any, threads: int) -> None:
+    """The K ranges a comparison plays are the whole run, bit for bit."""
+    job = compile_job(fight, 7_777, 3)
+    parts = run_ranges(job, 32, threads)
+    whole = runner.run_local(job, threads=1, block_size=1000)
+    for k, array in enumerate(whole):
+        np.testing.assert_array_equal(sum(p[k] for p in parts), array)
+
+
+def test_range_edges_cover_everything_once() -> None:
+    for n, k in ((100, 32), (5, 32), (1_000_003, 32)):
+        edges = range_edges(n, k)
+        assert edges[0][0] == 0 and sum(c for _, c in edges) == n
+        assert all(a + c == b for (a, c), (b, _) in itertools.pairwise(edges))
+        assert max(c for _, c in edges) - min(c for _, c in edges) <= 1
+
+
+def test_row9_comparison_meets_the_bar(duel: Any) -> None:
+    """The bar: raising row 9 from 6 to 8 shortens the defender's mean time-to-down; the
+    paired interval excludes 0 and is at least 3x narrower than the independent one."""
+    cmp = simlab.compare(duel, changes=ROW9, n=200_000)
+    row = cmp.figures.query("figure == 'mean_time_to_down' and on == 'Defender'").iloc[0]
+    assert row["diff"] < 0 and row.diff_ci_hi < 0 and row.changed
+    paired = row.diff_ci_hi - row.diff_ci_lo
+    independent = row.diff_ci_independent_hi - row.diff_ci_independent_lo
+    assert independent >= 3 * paired, (paired, independent)
+    assert cmp.figures.changed.iloc[0]  # changed figures come first
+
+
+def test_paired_interval_covers_the_exact_difference(duel: Any) -> None:
+    """The exact engine knows both means: their difference lies within 4.5 paired
+    standard errors of the simulated difference."""
+    b = duel.with_(ROW9)
+    cmp = simlab.compare(duel, b, n=100_000)
+    exact = [simlab.exact(s).attacks().mean_damage.iloc[0] for s in (duel, b)]
+    row = cmp.figures.query("figure == 'mean_damage'").iloc[0]
+    se = (row.diff_ci_hi - row.diff_ci_lo) / (2 * 2.0395)  # t(0.975, 31)
+    assert abs(row["diff"] - (exact[1] - exact[0])) < 4.5 * se
+    assert exact[1] - exact[0] == pytest.approx(2 * 4 / 36)  # row 9 has 4 of 36 outcomes
+
+
+def test_same_scenario_has_no_difference(duel: Any) -> None:
+    cmp = simlab.compare(duel, duel, n=5000)
+    assert (cmp.figures["diff"].fillna(0) == 0).all()
+    assert not cmp.figures.changed.any()
+    _tallies = [cmp.a.tallies, cmp.b.tallies]
+    for x, y in zip(*_tallies, strict=True):
+        np.testing.assert_array_equal(x, y)
+
+
+def test_cli_compare_file_and_set_agree(tmp_path: Path) -> None:
+    """`compare A B` with B the edited copy equals `compare A --set ...`; compare.json."""
+    copy = tmp_path / "row9.yaml"
+    copy.write_text(SS_DUEL.read_text().replace("5, 6, 7, 8, 10]", "5, 8, 7, 8, 10]"))
+    cli = CliRunner()
+    files = cli.invoke(main, ["compare", str(SS_DUEL), str(copy), "-n", "20000",
+                              "--out", str(tmp_path / "files")])  # fmt: skip
+    sets = cli.invoke(main, ["compare", str(SS_DUEL), "--set", "strike.profile[9]=8",
+                             "-n", "20000", "--out", str(tmp_path / "sets")])  # fmt: skip
+    assert files.exit_code == 0 and sets.exit_code == 0, files.output + sets.output
+    a = json.loads((tmp_path / "files/compare.json").read_text())
+    b = json.loads((tmp_path / "sets/compare.json").read_text())
+    assert a["figures"] == b["figures"]
+    first = a["figures"][0]
+    assert set(first) >= {"figure", "on", "a", "b", "diff", "diff_ci", "diff_ci_independent"}
+    assert first["changed"]
+    for name in ("compare.html", "compare.md"):
+        text = (tmp_path / "files" / name).read_text()
+        assert "CHANGED" in text and "paired" in text
+    assert text.index("| CHANGED |") < text.index("| same |")
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--set", "strike.profile[1]=3"], "--set strike.profile[1]=3: expected a row"),
+        (["--set", "Defender.guard=two"], "--set Defender.guard=two: expected an integer"),
+        ([], "expected a second scenario B or --set"),
+    ],
+)
+def test_bad_compare_exits_2_writes_nothing(tmp_path: Path, args: list[str], words: str) -> None:
+    out = tmp_path / "out"
+    done = CliRunner().invoke(main, ["compare", str(SS_DUEL), *args, "-n", "100",
+                                     "--out", str(out)])  # fmt: skip
+    assert done.exit_code == 2 and words in done.output, done.output
+    assert not out.exists()
+
+
+@pytest.mark.slow
+def test_paired_interval_coverage_over_seeds(duel: Any) -> None:
+    """The paired 95% interval of the mean-damage difference covers the exact difference
+    in about 95% of seeds: over 200 seeds the count is within 4.5 binomial standard
+    errors of 190."""
+    b = duel.with_(ROW9)
+    exact = (
+        simlab.exact(b).attacks().mean_damage.iloc[0]
+        - simlab.exact(duel).attacks().mean_damage.iloc[0]
+    )
+    seeds = range(1000, 1200)
+    covered = 0
+    for seed in seeds:
+        row = simlab.compare(duel, b, n=4000, seed=seed).figures.query("figure == 'mean_damage'")
+        covered += int(row.diff_ci_lo.iloc[0] <= exact <= row.diff_ci_hi.iloc[0])
+    expected, sd = 0.95 * len(seeds), np.sqrt(len(seeds) * 0.95 * 0.05)
+    assert abs(covered - expected) <= 4.5 * sd, covered

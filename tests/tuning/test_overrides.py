@@ -1,0 +1,122 @@
+"""Overrides: applied to the scenario document and validated exactly like the file."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import simlab
+from simlab.api import compile_job
+from simlab.errors import InputError
+from simlab.tuning.overrides import parse_assignment
+from tests.tuning.cases import SS_2V2, SS_DUEL
+
+
+def _same_job(a: Any, b: Any) -> None:
+    ja, jb = compile_job(a, 10, 1), compile_job(b, 10, 1)
+    assert ja.layout == jb.layout
+    for x, y in zip(ja.params, jb.params, strict=True):
+        np.testing.assert_array_equal(x, y)
+
+
+def test_override_equals_the_edited_file(duel: Any) -> None:
+    """Each spelling lands where editing the YAML by hand would put it."""
+    text = SS_DUEL.read_text()
+    edited = (text.replace("hp: 30, guard: 1", "hp: 30, guard: 3")
+              .replace("[0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 10]", "[0, 0, 1, 2, 3, 4, 5, 8, 7, 8, 10]")
+              .replace("max_rounds: 100", "max_rounds: 40"))  # fmt: skip
+    assert edited.count("guard: 3") == 1 and "5, 8, 7" in edited
+    by_hand = simlab.loads(edited)
+    changes = {"Defender.guard": 3, "strike.profile[9]": 8, "max_rounds": 40}
+    _same_job(simlab.override(duel, changes), by_hand)
+    _same_job(duel.with_(changes), by_hand)
+    _same_job(duel.with_(["Defender.guard=3", "strike.profile[9]=8", "max_rounds=40"]), by_hand)
+    _same_job(duel.with_({"Defender.guard": 3, "strike.profile[9]": 8}, max_rounds=40), by_hand)
+
+
+def test_override_leaves_the_original_alone(duel: Any) -> None:
+    changed = duel.with_({"Defender.guard": 4, "params.strain_meter": 5})
+    assert changed.sides["defender"][0].guard == 4
+    assert changed.params.strain_meter == 5  # params: absent from the file, created
+    assert duel.sides["defender"][0].guard == 1
+    assert duel.params.strain_meter != 5
+
+
+def test_profile_row_is_the_designers_row(duel: Any) -> None:
+    """profile[R] is row R of the 2..12 chart: row 2 is the first entry, row 12 the last."""
+    for row in range(2, 13):
+        changed = duel.with_({f"strike.profile[{row}]": 99})
+        profile = changed.attacks["strike"].profile
+        assert profile[row - 2] == 99
+        assert sum(p == 99 for p in profile) == 1
+
+
+def test_nested_fields_and_row_keys(fight: Any) -> None:
+    """Deeper fields by more dots; a number in a status map is its row."""
+    changed = fight.with_(["Kaito.tokens.grit=2", "stone-strike.status.12=[stun 2]"])
+    assert changed.sides["party"][0].tokens.grit == 2
+    assert changed.attacks["stone-strike"].status[12] == ["stun 2"]
+    assert changed.attacks["stone-strike"].status[8] == ["staggered"]
+
+
+def test_yaml_values_from_the_command_line() -> None:
+    assert parse_assignment("a.b=2").value == 2
+    assert parse_assignment("a.b=1d8+3").value == "1d8+3"
+    assert parse_assignment("a.b=[0, 1]").value == [0, 1]
+    assert parse_assignment("a.b=true").value is True
+    assert parse_assignment(" a.b = no ").value == "no"  # YAML 1.2: a string
+
+
+@pytest.mark.parametrize(
+    ("arg", "words"),
+    [
+        ("Defender.guard=x", "expected an integer; got 'x'"),
+        ("Defender.gaurd=2", "unknown key 'gaurd'; expected one of: "),
+        ("Nobody.hp=3", "expected a combatant (Attacker, Defender), an attack (strike)"),
+        ("strike.profile[13]=2", "expected a row of the profile chart, 2 to 12; got 13"),
+        ("strike.profile[9]=-1", "expected damage from 0 to 999 on row 9; got -1"),
+        ("Defender.hp[2]=1", "expected [ROW] only after a profile chart"),
+        ("Defender.guard", "expected NAME.FIELD=VALUE; got no '='"),
+        ("Defender.guard=", "expected a value after '='"),
+        ("=3", "expected NAME.FIELD=VALUE; got no name before '='"),
+        ("Defender=3", "expected NAME.FIELD (a field of 'Defender'); got only the name"),
+        ("rules=zones-3d6", "expected a field other than 'rules'"),
+        (
+            "Attacker.attacks=[bite]",
+            "expected an attack defined under 'attacks:' (strike); got 'bite'",
+        ),
+        ("params.strain_meterr=3", "unknown key 'strain_meterr'"),
+        ("max_rounds=0", "expected a number ≥ 1; got 0"),
+        ("Defender.guard=[1", "expected a YAML value after '='"),
+    ],
+)
+def test_bad_override_names_the_argument(duel: Any, arg: str, words: str) -> None:
+    with pytest.raises(InputError) as err:
+        duel.with_([arg])
+    message = str(err.value)
+    assert message.startswith(f"--set {arg}: "), message
+    assert words in message
+    assert "ss-duel.yaml" not in message  # located at the argument, not in the file
+
+
+def test_python_override_names_its_key(duel: Any) -> None:
+    with pytest.raises(InputError, match=r"^override 'Defender.guard': expected an integer"):
+        simlab.override(duel, {"Defender.guard": "two"})
+
+
+def test_names_with_dots_and_ambiguity() -> None:
+    text = SS_2V2.read_text().replace("name: Kaito", "name: Dr. K")
+    scn = simlab.loads(text)
+    assert scn.with_({"Dr. K.hp": 9}).sides["party"][0].hp == 9
+    both = simlab.loads(SS_2V2.read_text().replace("name: Mira", "name: quick-jab"))
+    with pytest.raises(InputError, match="which is both"):
+        both.with_({"quick-jab.hp": 3})
+
+
+def test_chained_overrides_name_the_right_argument(duel: Any) -> None:
+    once = duel.with_({"Defender.guard": 2})
+    with pytest.raises(InputError, match=r"^--set Attacker.hp=x: expected an integer"):
+        once.with_(["Attacker.hp=x"])
+    assert once.with_({"Attacker.hp": 5}).sides["defender"][0].guard == 2

@@ -1,0 +1,170 @@
+"""Sweeps: every point is the run of its overrides on the same dice, bit for bit."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.stats as sps
+from click.testing import CliRunner
+
+import simlab
+from simlab.cli import main
+from simlab.engine import runner
+from simlab.tuning.sweep import parse_vary
+from tests.tuning.cases import SS_DUEL
+
+matplotlib.use("Agg")
+
+
+def _tallies_equal(a: Any, b: Any) -> None:
+    for x, y in zip(a.tallies, b.tallies, strict=True):
+        np.testing.assert_array_equal(x, y)
+
+
+def test_every_point_is_its_own_run(fight: Any) -> None:
+    """Point k equals simulate(override(scenario, point k)), tally for tally; a grid."""
+    sw = simlab.sweep(fight, {"Brute.hp": [20, 35], "Kaito.guard": range(0, 2)}, n=3000)
+    assert [p.set for p in sw.points] == [
+        {"Brute.hp": h, "Kaito.guard": g} for h in (20, 35) for g in (0, 1)
+    ]
+    for point in sw.points:
+        alone = simlab.simulate(fight.with_(point.set), 3000, fight.seed, threads=1)
+        _tallies_equal(point.result, alone)
+    # the variants differ, so the test is not vacuous
+    assert sw.combatants().query("combatant == 'Kaito'").mean_time_to_down.nunique() == 4
+
+
+def test_no_recompiles_across_points(fight: Any) -> None:
+    """Parameters reach the kernels as arrays: no point compiles a new signature."""
+    simlab.simulate(fight, 100)
+    run_block = runner.kernels(fight.rules).run_block
+    before = len(run_block.signatures)
+    simlab.sweep(fight, {"Brute.hp": range(10, 14), "quick-jab.profile[7]": [1, 9]}, n=500,
+                 exact=False)  # fmt: skip
+    assert len(run_block.signatures) == before
+
+
+def test_guard_curve_decreases_and_matches_exact(duel: Any) -> None:
+    """The bar: ss-duel, Guard 0..4 at 200,000 encounters: mean damage strictly
+    decreasing and within 5 standard errors of the exact answer at every point."""
+    sw = simlab.sweep(duel, {"Defender.guard": range(0, 5)}, n=200_000)
+    table = sw.attacks().sort_values("Defender.guard")
+    assert list(table["Defender.guard"]) == [0, 1, 2, 3, 4]
+    assert (np.diff(table.mean_damage) < 0).all()
+    t = sps.t.ppf(0.975, 31)  # batch means over 32 batches
+    se = (table.mean_damage_ci95_hi - table.mean_damage_ci95_lo) / (2 * t)
+    z = (table.mean_damage - table.exact_mean_damage) / se
+    assert table.exact_mean_damage.notna().all()
+    assert (z.abs() < 5).all(), z.tolist()
+    ttd = sw.combatants().query("combatant == 'Defender'")
+    assert ttd.exact_mean_time_to_down.notna().all()
+    assert (np.diff(ttd.mean_time_to_down) > 0).all()
+
+
+def test_cli_sweep_point_is_cli_run_with_set(tmp_path: Path) -> None:
+    """The bar: the Guard 1 point of `simlab sweep` is `simlab run --set Defender.guard=1`."""
+    cli = CliRunner()
+    swept = cli.invoke(main, ["sweep", str(SS_DUEL), "--vary", "Defender.guard=0:4",
+                              "-n", "20000", "--out", str(tmp_path / "sw")])  # fmt: skip
+    assert swept.exit_code == 0, swept.output
+    ran = cli.invoke(main, ["run", str(SS_DUEL), "--set", "Defender.guard=1", "-n", "20000",
+                            "--out", str(tmp_path / "run")])  # fmt: skip
+    assert ran.exit_code == 0, ran.output
+    doc = json.loads((tmp_path / "sw/sweep.json").read_text())
+    assert doc["vary"] == [{"field": "Defender.guard", "values": [0, 1, 2, 3, 4]}]
+    assert (doc["seed"], doc["encounters"]) == (1, 20000)
+    point = next(p for p in doc["points"] if p["set"] == {"Defender.guard": 1})
+    summary = json.loads((tmp_path / "run/summary.json").read_text())
+    assert {k: v for k, v in point.items() if k not in ("set", "exact")} == summary
+    assert point["exact"]["attacks"][0]["mean_damage"] == pytest.approx(113 / 36)
+
+
+def test_sweep_files(tmp_path: Path, duel: Any) -> None:
+    sw = simlab.sweep(duel, {"Defender.guard": [0, 2]}, n=5000)
+    written = simlab.write_sweep(sw, tmp_path)
+    for name in ("sweep.json", "sweep.html", "sweep.md", "attacks.parquet",
+                 "combatants.parquet", "sides.parquet", "damage_pmf.parquet"):  # fmt: skip
+        assert (tmp_path / name).is_file(), name
+    attacks = pd.read_parquet(tmp_path / "attacks.parquet")
+    assert list(attacks.columns[:4]) == ["Defender.guard", "attacker", "attack", "defender"]
+    assert list(attacks["Defender.guard"]) == [0, 2]
+    html = (tmp_path / "sweep.html").read_text()
+    assert "Damage curves" in html and "data:image/png;base64," in html
+    assert "http" not in html  # self-contained
+    md = (tmp_path / "sweep.md").read_text()
+    assert "png/damage-" in md
+    assert all(p.exists() for p in written.values())
+
+
+def test_plot_sweep_draws_and_returns_its_data(duel: Any) -> None:
+    import matplotlib.pyplot as plt
+
+    sw = simlab.sweep(duel, {"Defender.guard": range(0, 3)}, n=5000)
+    fig, ax = plt.subplots()
+    data = simlab.plot_sweep(sw, "mean_damage", ax=ax, defender="Defender")
+    assert list(data["Defender.guard"]) == [0, 1, 2]
+    assert {"mean_damage", "mean_damage_ci95_lo", "exact_mean_damage"} <= set(data.columns)
+    np.testing.assert_allclose(ax.get_lines()[0].get_ydata(), data.mean_damage)
+    np.testing.assert_allclose(ax.get_lines()[1].get_ydata(), data.exact_mean_damage)
+    plt.close(fig)
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [("a.b=0:3", (0, 1, 2, 3)), ("a.b=5:5", (5,)), ("a.b=1,3,7", (1, 3, 7)),
+     ("a.b=1d6,2d6", ("1d6", "2d6")), ("a.b=[1, 2],[3]", ([1, 2], [3]))],
+)  # fmt: skip
+def test_parse_vary(text: str, values: tuple[Any, ...]) -> None:
+    assert parse_vary(text).values == values
+
+
+@pytest.mark.parametrize(
+    ("args", "named", "words"),
+    [
+        (["--vary", "Defender.guard=4:1"], "--vary Defender.guard=4:1", "LO ≤ HI"),
+        (["--vary", "Defender.guard=0:x"], "--vary Defender.guard=0:x", "integers"),
+        (["--vary", "Defender.guard"], "--vary Defender.guard", "NAME.FIELD=LO:HI"),
+        (["--vary", "Defender.guard=0,abc"], "--vary Defender.guard=0,abc", "expected an integer"),
+        (["--vary", "Defender.gaurd=0:2"], "--vary Defender.gaurd=0:2", "unknown key 'gaurd'"),
+        (["--vary", "Nobody.hp=1:2"], "--vary Nobody.hp=1:2", "expected a combatant"),
+        (["--vary", "Defender.guard=0:2", "--set", "Defender.hp=x"], "--set Defender.hp=x",
+         "expected an integer"),
+        (["--vary", "Defender.guard=0:100000"], "sweep", "at most 10000 points"),
+    ],
+)  # fmt: skip
+def test_bad_vary_exits_2_names_it_writes_nothing(
+    tmp_path: Path, args: list[str], named: str, words: str
+) -> None:
+    out = tmp_path / "out"
+    done = CliRunner().invoke(main, ["sweep", str(SS_DUEL), *args, "-n", "100", "--out", str(out)])
+    assert done.exit_code == 2, done.output
+    assert named in done.output and words in done.output
+    assert "Traceback" not in done.output
+    assert not out.exists()
+
+
+def test_grid_sweep_files_and_curves(tmp_path: Path, fight: Any) -> None:
+    """A two-field grid: one line per value of the second field, in plots and files."""
+    import matplotlib.pyplot as plt
+
+    sw = simlab.sweep(fight, {"Brute.hp": [20, 30, 40], "Kaito.guard": [0, 2]}, n=2000)
+    fig, ax = plt.subplots()
+    data = simlab.plot_sweep(sw, "win_rate", ax=ax, side="party")
+    assert len(ax.get_lines()) == 2  # Kaito.guard 0 and 2
+    assert list(data.columns[:2]) == ["Brute.hp", "Kaito.guard"]
+    plt.close(fig)
+    simlab.write_sweep(sw, tmp_path)
+    sides = pd.read_parquet(tmp_path / "sides.parquet")
+    assert len(sides) == 6 * 3  # 6 points x (party, enemies, draw)
+    doc = json.loads((tmp_path / "sweep.json").read_text())
+    assert [p["set"] for p in doc["points"]][:2] == [
+        {"Brute.hp": 20, "Kaito.guard": 0},
+        {"Brute.hp": 20, "Kaito.guard": 2},
+    ]
+    assert doc["points"][0]["exact"] is not None  # pairs answered, time-to-down refused
