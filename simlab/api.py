@@ -5,6 +5,7 @@ The CLI is a thin shell over these functions; notebooks call them directly.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -76,8 +77,10 @@ def simulate(
     progress: runner.Progress | None = None,
     client: Any = None,
     check: bool = False,
+    precision: float | None = None,
+    precision_on: Sequence[Any] = (),
 ) -> Result:
-    """Simulate ``n`` encounters of a scenario.
+    """Simulate ``n`` encounters of a scenario (or until its figures are precise enough).
 
     Parameters
     ----------
@@ -104,6 +107,14 @@ def simulate(
         Also compare the result with the exact answers wherever one exists
         (``Result.check``: figure, simulated, exact, standard error, z, p-value; see
         :func:`simlab.exact.engine.check_simulation`).
+    precision : float, optional
+        Run to a precision (default: the scenario's ``precision:``): stop at the first
+        fixed checkpoint where every reported rate's 95% half-width is at most this and
+        every mean's at most this × max(|mean|, 1); ``n`` is then a cap. The stop does
+        not depend on ``threads``, ``block_size`` or ``client``; ``Result.meta
+        ["precision"]`` records it (see :mod:`simlab.tuning.precision`).
+    precision_on : sequence of str
+        Check only these figures (``FIGURE[:ON[@ARG]]``, e.g. ``hit_rate:strike``).
 
     Returns
     -------
@@ -112,8 +123,21 @@ def simulate(
     if not isinstance(scenario, ScenarioBase):
         scenario = load(scenario)
     job = compile_job(scenario, n, seed)
+    precision = scenario.precision if precision is None else precision
+    if precision is None and precision_on:
+        raise InputError("--precision-on: expected --precision H (or precision: in the "
+                         "scenario) to go with it; got none")  # fmt: skip
     trace_rows = None
-    if trace:
+    meta: dict[str, Any] = {}
+    if precision is not None and not trace:
+        from simlab.tuning.precision import precision_rule, run_to_precision
+
+        rule = precision_rule(precision, precision_on, job.layout)
+        tallies, stop, meta["precision"] = run_to_precision(
+            job, rule, threads=threads, block_size=block_size, progress=progress, client=client
+        )
+        job = dataclasses.replace(job, n=stop)
+    elif trace:
         tallies, rows = runner.run_trace(job)
         columns = runner.kernels(job.rules).TRACE_COLUMNS
         trace_rows = _name_trace(pd.DataFrame(rows, columns=list(columns)), job)
@@ -131,6 +155,7 @@ def simulate(
         layout=job.layout,
         tallies=tallies,
         trace=trace_rows,
+        meta=meta,
     )
     if check:
         result.check = check_result(scenario, result)

@@ -57,6 +57,29 @@ SET = click.option(
 )
 
 
+
+def PRECISION(command: Callable[..., Any]) -> Callable[..., Any]:  # noqa: N802 (an option, like SET)
+    """--precision H and --precision-on FIGURE[:ON]: run until the figures are known to ±H."""
+    command = click.option(
+        "--precision-on", "precision_on", multiple=True, metavar="FIGURE[:ON]",
+        help="Apply --precision only to these figures (repeatable): hit_rate:strike, "
+             "win_rate:party, mean_rounds.")(command)  # fmt: skip
+    return click.option(
+        "--precision", type=float, metavar="H",
+        help="Simulate in fixed stages until every reported rate's 95% half-width is at "
+             "most H (means: H × max(|mean|, 1)); -n is then a cap. See README, Targets.",
+    )(command)  # fmt: skip
+
+
+def _precision_line(result: Any) -> None:
+    """Say how a precision-stopped run was obtained."""
+    record = result.meta.get("precision")
+    if record is not None:
+        from simlab.tuning.precision import describe_record
+
+        click.echo(f"precision: {describe_record(record)}")
+
+
 def _with_sets(scenario: Any, sets: tuple[str, ...]) -> Any:
     """The scenario with the --set overrides applied (validated like the file)."""
     if not sets:
@@ -110,6 +133,7 @@ def validate(scenario: str) -> None:
     help="Compare with the exact answers where they exist (a report: exit 0).",
 )
 @SET
+@PRECISION
 @handle_errors
 def run(
     scenario: str,
@@ -121,6 +145,8 @@ def run(
     scheduler: str | None,
     check: bool,
     sets: tuple[str, ...],
+    precision: float | None,
+    precision_on: tuple[str, ...],
 ) -> None:
     """Simulate a scenario and print hit rates, damage, time-to-down and win rates."""
     from simlab import api
@@ -132,8 +158,10 @@ def run(
     client = _connect(scheduler)
     with terminal.progress(n) as advance:
         result = api.simulate(scn, n, seed, threads=threads, block_size=block_size,
-                              progress=advance, client=client, check=check)  # fmt: skip
+                              progress=advance, client=client, check=check,
+                              precision=precision, precision_on=precision_on)  # fmt: skip
     terminal.print_result(result)
+    _precision_line(result)
     if result.check is not None:
         terminal.print_check(result.check)
     if out:

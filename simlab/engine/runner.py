@@ -79,15 +79,28 @@ def run_local(
     progress : callable, optional
         Called with the number of encounters finished after each block.
     """
+    return run_local_range(job, 0, job.n, threads, block_size, progress)
+
+
+def run_local_range(
+    job: Job,
+    first: int,
+    count: int,
+    threads: int | None = None,
+    block_size: int = DEFAULT_BLOCK,
+    progress: Progress | None = None,
+) -> TallyArrays:
+    """Run encounters ``first .. first+count-1`` of ``job`` on this machine, in blocks
+    (see :func:`run_local`; batches are those of a run of ``job.n`` encounters)."""
     import numba
 
     numba.set_num_threads(threads or max_threads())
     chunks = 4 * numba.get_num_threads()
     total = new_tallies(job.layout)
-    for first, count in blocks(0, job.n, block_size):
-        total = merge(total, run_range(job, first, count, min(chunks, count)))
+    for lo, size in blocks(first, count, block_size):
+        total = merge(total, run_range(job, lo, size, min(chunks, size)))
         if progress is not None:
-            progress(count)
+            progress(size)
     return total
 
 
