@@ -38,11 +38,13 @@ __all__ = [
     "scenario_paths",
     "simulate",
     "sweep",
+    "tune",
     "write_compare",
     "write_exact",
     "write_report",
     "write_results",
     "write_sweep",
+    "write_tune",
 ]
 
 
@@ -493,3 +495,39 @@ def write_compare(comparison: Any, out_dir: str | os.PathLike[str]) -> dict[str,
     written = {"compare": write_json(out / "compare.json", comparison.document())}
     written.update(render_compare(comparison, out))
     return written
+
+
+def tune(
+    scenario: ScenarioBase | str | os.PathLike[str],
+    vary: str | tuple[str, float, float],
+    target: str | Any,
+    n: int | None = None,
+    seed: int | None = None,
+    *,
+    threads: int | None = None,
+    exact: bool = True,
+    precision: float | None = None,
+    progress: runner.Progress | None = None,
+) -> Any:
+    """Find the value of one field that brings a figure to a target, on common random numbers.
+
+    ``vary`` is ``"Defender.hp=5:60"`` (integers when both ends are) or
+    ``("Defender.hp", 5, 60)``; ``target`` is ``"median_time_to_down:Defender=5"``
+    (``FIGURE[:ON[@ARG]]=VALUE``, the figures of ``expect:``). The exact engine answers
+    where it gives the figure, simulation (same seed at every value) elsewhere. Returns a
+    :class:`simlab.tuning.tune.TuneResult`: the closest value, its figure with interval,
+    every value evaluated and the range consistent with the target; see
+    :mod:`simlab.tuning.tune` for the search.
+    """
+    from simlab.tuning.tune import parse_range, parse_target
+    from simlab.tuning.tune import tune as search
+
+    name, lo, hi = parse_range(vary) if isinstance(vary, str) else vary
+    goal = parse_target(target) if isinstance(target, str) else target
+    return search(_loaded(scenario), name, lo, hi, goal, n, seed, threads=threads,
+                  exact=exact, precision=precision, progress=progress)  # fmt: skip
+
+
+def write_tune(result: Any, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
+    """Write a tuning's ``tune.json`` into ``out_dir``, atomically."""
+    return {"tune": write_json(Path(out_dir) / "tune.json", result.document())}

@@ -525,3 +525,50 @@ def compare(
     if out:
         written = api.write_compare(result, out)
         click.echo(f"wrote {len(written)} files to {out}")
+
+
+@main.command()
+@SCENARIO
+@click.option("--vary", required=True, metavar="NAME.FIELD=LO:HI",
+              help="The field to tune and its range (integers when both ends are).")
+@click.option("--target", required=True, metavar="FIGURE[:ON]=VALUE",
+              help="The figure and the value wanted: median_time_to_down:Brute=3, "
+                   "win_rate:party=0.5, hit_rate:strike=0.6, down_by_round:Brute@3=0.5.")
+@SET
+@_tuning_options("simulated value", "tune.json")
+@click.option("--no-exact", is_flag=True, help="Simulate every value (no exact engine).")
+@click.option("--precision", type=float, metavar="H",
+              help="Run each simulated value to this precision (-n is the cap).")
+@handle_errors
+def tune(
+    scenario: str,
+    vary: str,
+    target: str,
+    sets: tuple[str, ...],
+    encounters: int | None,
+    seed: int | None,
+    threads: int | None,
+    out: str | None,
+    no_exact: bool,
+    precision: float | None,
+) -> None:
+    """Find the value of a field whose figure is closest to a target.
+
+    Exit 1 when the target is outside the range the figure reaches (the closest end is
+    given); 2 for a bad --vary or --target.
+    """
+    from simlab import api
+    from simlab.report.tuning import print_tune
+    from simlab.tuning.tune import parse_range, parse_target
+
+    scn = _with_sets(api.load(scenario), sets)
+    field, goal = parse_range(vary), parse_target(target)
+    _check_threads(threads)
+    result = api.tune(scn, field, goal, encounters, seed, threads=threads,
+                      exact=not no_exact, precision=precision)  # fmt: skip
+    print_tune(result)
+    if out:
+        written = api.write_tune(result, out)
+        click.echo(f"wrote {len(written)} file to {out}")
+    if not result.reachable:
+        sys.exit(EXIT_CHECK_FAILED)
