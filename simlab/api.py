@@ -259,6 +259,8 @@ def run_scenario(
     threads: int | None = None,
     progress: runner.Progress | None = None,
     source: str | None = None,
+    precision: float | None = None,
+    precision_on: Sequence[Any] = (),
 ) -> ScenarioRun:
     """Simulate one scenario for a report, with its exact answers, specs and tolerances.
 
@@ -270,6 +272,8 @@ def run_scenario(
         As for :func:`simulate`.
     source : str, optional
         The scenario file as it should be shown (default: the path given).
+    precision, precision_on
+        Run to a precision, as for :func:`simulate`.
 
     Returns
     -------
@@ -280,7 +284,8 @@ def run_scenario(
     if not isinstance(scenario, ScenarioBase):
         source = source or os.fspath(scenario)
         scenario = load(scenario)
-    result = simulate(scenario, n, seed, threads=threads, progress=progress)
+    result = simulate(scenario, n, seed, threads=threads, progress=progress,
+                      precision=precision, precision_on=precision_on)  # fmt: skip
     try:
         answers: dict[str, Any] = exact(scenario).summary()
     except ExactUnsupported as err:
@@ -303,12 +308,15 @@ def run_scenarios(
     threads: int | None = None,
     progress: Any = None,
     overrides: Any = None,
+    precision: float | None = None,
+    precision_on: Sequence[Any] = (),
 ) -> list[ScenarioRun]:
     """Load every scenario named (files or folders) first, then simulate each.
 
     ``progress``, when given, is a context manager factory ``progress(total, what)``
     yielding the per-block callback (as :func:`simlab.report.terminal.progress`).
-    ``overrides`` (as for :func:`override`) are applied to every scenario.
+    ``overrides`` (as for :func:`override`) are applied to every scenario;
+    ``precision`` and ``precision_on`` run each to a precision (see :func:`simulate`).
 
     Raises
     ------
@@ -329,11 +337,13 @@ def run_scenarios(
     for path, scn in loaded:
         total = scn.encounters if n is None else n
         if progress is None:
-            runs.append(run_scenario(scn, n, seed, threads=threads, source=path.as_posix()))
+            runs.append(run_scenario(scn, n, seed, threads=threads, source=path.as_posix(),
+                                     precision=precision, precision_on=precision_on))  # fmt: skip
             continue
         with progress(total, path.as_posix()) as advance:
             runs.append(run_scenario(scn, n, seed, threads=threads, progress=advance,
-                                     source=path.as_posix()))  # fmt: skip
+                                     source=path.as_posix(), precision=precision,
+                                     precision_on=precision_on))  # fmt: skip
     return runs
 
 
@@ -414,19 +424,21 @@ def sweep(
     threads: int | None = None,
     exact: bool = True,
     progress: runner.Progress | None = None,
+    precision: float | None = None,
+    precision_on: Sequence[Any] = (),
 ) -> Any:
     """Run a scenario at every value of the varied fields on the same seed.
 
     ``vary`` maps ``NAME.FIELD`` to its values (``{"Defender.guard": range(5)}``);
     several fields make a grid. Returns a :class:`simlab.tuning.sweep.SweepResult`
     whose tables (``attacks()``, ``combatants()``, ``sides()``) have one column per
-    varied field; :func:`simlab.plot_sweep` draws its curves. See
-    :func:`simlab.tuning.sweep.sweep`.
+    varied field; :func:`simlab.plot_sweep` draws its curves. With ``precision``, each
+    point runs to that precision (``n`` is the cap). See :func:`simlab.tuning.sweep.sweep`.
     """
     from simlab.tuning.sweep import sweep as run
 
     return run(_loaded(scenario), vary, n, seed, threads=threads, exact=exact,
-               progress=progress)  # fmt: skip
+               progress=progress, precision=precision, precision_on=precision_on)  # fmt: skip
 
 
 def compare(
@@ -439,13 +451,17 @@ def compare(
     threads: int | None = None,
     ranges: int = 32,
     progress: runner.Progress | None = None,
+    precision: float | None = None,
+    precision_on: Sequence[Any] = (),
 ) -> Any:
     """Compare two variants on the same dice, with paired intervals of every difference.
 
     B is the scenario ``b``, or ``a`` with ``changes`` (as for :func:`override`), or
     ``b`` with ``changes``. Returns a :class:`simlab.tuning.compare.Comparison`; its
     ``figures`` table has A, B, B − A, the paired 95% interval and the interval two
-    independent runs would give (see :mod:`simlab.tuning.compare`).
+    independent runs would give (see :mod:`simlab.tuning.compare`). With
+    ``precision``, A and B are each run to that precision (``n`` the cap) and both are
+    compared at the larger of the two stops.
     """
     from simlab.tuning.compare import compare as run
 
@@ -458,8 +474,26 @@ def compare(
     labels = (_label(a, first), _label(b, second) if b is not None else _changes_label(changes))
     if b is not None and changes:
         labels = (labels[0], f"{labels[1]} with {_changes_label(changes)}")
-    return run(first, second, n, seed, threads=threads, ranges=ranges, labels=labels,
-               progress=progress)  # fmt: skip
+    record = None
+    if precision is not None or first.precision is not None:
+        n, record = _precision_stop(first, second, n, seed, threads, precision, precision_on)
+    result = run(first, second, n, seed, threads=threads, ranges=ranges, labels=labels,
+                 progress=progress)  # fmt: skip
+    result.precision = record
+    return result
+
+
+def _precision_stop(a: ScenarioBase, b: ScenarioBase, n: int | None, seed: int | None,
+                    threads: int | None, precision: float | None,
+                    precision_on: Sequence[Any]) -> tuple[int, dict[str, Any]]:  # fmt: skip
+    """The sample size of a comparison run to a precision: the larger of A's and B's stops."""
+    records = [simulate(scn, n, seed, threads=threads, precision=precision,
+                        precision_on=precision_on).meta["precision"] for scn in (a, b)]  # fmt: skip
+    stop = max(r["encounters"] for r in records)
+    record = {**records[0], "encounters": stop, "met": all(r["met"] for r in records),
+              "cap_reached": any(r["cap_reached"] for r in records),
+              "stops": [r["encounters"] for r in records]}  # fmt: skip
+    return stop, record
 
 
 def _label(given: Any, scenario: ScenarioBase) -> str:

@@ -245,14 +245,14 @@ def _sample_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
-          threads: int | None, from_: str | None,
-          sets: tuple[str, ...] = ()) -> list[Any]:  # fmt: skip
+          threads: int | None, from_: str | None, sets: tuple[str, ...] = (),
+          precision: float | None = None, precision_on: tuple[str, ...] = ()) -> list[Any]:  # fmt: skip
     """Simulate the scenarios named, or read saved results (exactly one of the two)."""
     from simlab import api
     from simlab.errors import InputError
 
     if from_ is not None:
-        if scenarios or encounters or seed is not None or sets:
+        if scenarios or encounters or seed is not None or sets or precision is not None:
             raise InputError("expected either scenarios to simulate or --from saved results; "
                              "got both")  # fmt: skip
         return api.load_results(from_)
@@ -267,7 +267,8 @@ def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
 
         overrides = [parse_assignment(s) for s in sets]
     return api.run_scenarios(scenarios, encounters, seed, threads=threads,
-                             progress=terminal.progress, overrides=overrides)  # fmt: skip
+                             progress=terminal.progress, overrides=overrides,
+                             precision=precision, precision_on=precision_on)  # fmt: skip
 
 
 @main.command()
@@ -296,6 +297,7 @@ def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
 )
 @click.option("--title", default="simlab balance report", help="Title of the report.")
 @SET
+@PRECISION
 @handle_errors
 def report(
     scenarios: tuple[str, ...],
@@ -308,6 +310,8 @@ def report(
     alpha: float,
     title: str,
     sets: tuple[str, ...],
+    precision: float | None,
+    precision_on: tuple[str, ...],
 ) -> None:
     """Run scenarios (files or folders) and write a balance report with plots.
 
@@ -320,7 +324,7 @@ def report(
 
     if baseline is not None:
         api.load_results(baseline)  # a missing or bad baseline fails before simulating
-    runs = _runs(scenarios, encounters, seed, threads, from_, sets)
+    runs = _runs(scenarios, encounters, seed, threads, from_, sets, precision, precision_on)
     written, specs, drift = api.write_report(runs, out, baseline=baseline, alpha=alpha,
                                              title=title)  # fmt: skip
     if drift is not None:
@@ -454,6 +458,7 @@ def _tuning_options(per: str, writes: str) -> Callable[[Callable[..., Any]], Cal
 @SET
 @_tuning_options("point", "sweep.json, Parquet tables, sweep.html and sweep.md")
 @click.option("--no-exact", is_flag=True, help="Do not ask the exact engine at each point.")
+@PRECISION
 @handle_errors
 def sweep(
     scenario: str,
@@ -464,6 +469,8 @@ def sweep(
     threads: int | None,
     out: str | None,
     no_exact: bool,
+    precision: float | None,
+    precision_on: tuple[str, ...],
 ) -> None:
     """Run a scenario at every value of the varied fields, all on the same dice.
 
@@ -481,7 +488,8 @@ def sweep(
     n = encounters or scn.encounters
     with terminal.progress(n * points, f"{points} points") as advance:
         result = api.sweep(scn, variations, n, seed, threads=threads, exact=not no_exact,
-                           progress=advance)  # fmt: skip
+                           progress=advance, precision=precision,
+                           precision_on=precision_on)  # fmt: skip
     print_sweep(result)
     if out:
         written = api.write_sweep(result, out)
@@ -493,6 +501,7 @@ def sweep(
 @click.argument("b", type=click.Path(dir_okay=False), required=False)
 @SET
 @_tuning_options("variant", "compare.json, compare.html and compare.md")
+@PRECISION
 @handle_errors
 def compare(
     a: str,
@@ -502,6 +511,8 @@ def compare(
     seed: int | None,
     threads: int | None,
     out: str | None,
+    precision: float | None,
+    precision_on: tuple[str, ...],
 ) -> None:
     """Compare A with B (or with A --set ...) on the same dice, with paired intervals."""
     from simlab import api
@@ -520,8 +531,15 @@ def compare(
     n = encounters or first.encounters
     with terminal.progress(2 * n, "A and B") as advance:
         result = api.compare(a, b, changes=changes, n=n, seed=seed, threads=threads,
-                             progress=advance)  # fmt: skip
+                             progress=advance, precision=precision,
+                             precision_on=precision_on)  # fmt: skip
     print_compare(result)
+    if result.precision is not None:
+        from simlab.tuning.precision import describe_record
+
+        click.echo(f"precision: {describe_record(result.precision)} (A stopped at "
+                   f"{result.precision['stops'][0]:,}, B at {result.precision['stops'][1]:,}; "
+                   "both compared at the larger)")  # fmt: skip
     if out:
         written = api.write_compare(result, out)
         click.echo(f"wrote {len(written)} files to {out}")

@@ -21,7 +21,7 @@ equals ``simlab run -n N`` bit for bit.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,7 +34,7 @@ from simlab.errors import InputError
 from simlab.tuning.figures import FigureRef, check_figure, measure, pair_label, parse_figure
 
 __all__ = ["PrecisionRule", "checkpoints", "coarsen", "precision_rule", "run_to_precision",
-           "widest"]  # fmt: skip
+           "stop_at_precision", "widest"]  # fmt: skip
 
 #: The first checkpoint is never below this many encounters.
 MIN_CHECKPOINT = 1000
@@ -203,31 +203,49 @@ def run_to_precision(
         whether the rule was met or the cap reached, the checkpoints used and the widest
         figure relative to its limit.
     """
+
+    def play(n_total: int, first: int, count: int) -> TallyArrays:
+        stage = dataclasses.replace(job, n=n_total)
+        if client is not None:
+            from simlab.engine.distributed import run_dask
+
+            return run_dask(stage, client, block_size, progress, first, count)
+        return runner.run_local_range(stage, first, count, threads, block_size, progress)
+
+    return stop_at_precision(job.n, job.layout, rule, play)
+
+
+Play = Callable[[int, int, int], TallyArrays]
+
+
+def stop_at_precision(
+    cap: int, layout: Layout, rule: PrecisionRule, play: Play
+) -> tuple[TallyArrays, int, dict[str, Any]]:
+    """The checkpoint loop of :func:`run_to_precision`, over any source of tallies.
+
+    ``play(n_total, first, count)`` returns the tallies of encounters ``first ..
+    first+count-1`` with the batches of a run of ``n_total`` (synthetic tallies in the
+    tests of the rule's coverage).
+    """
     total: TallyArrays | None = None
     done = 0
     used = []
     rows: list[dict[str, Any]] = []
-    for stop in checkpoints(job.n):
-        stage = dataclasses.replace(job, n=stop)
+    for stop in checkpoints(cap):
         if total is not None:
             total = coarsen(total, stop // done)
-        if client is not None:
-            from simlab.engine.distributed import run_dask
-
-            part = run_dask(stage, client, block_size, progress, done, stop - done)
-        else:
-            part = runner.run_local_range(stage, done, stop - done, threads, block_size, progress)
+        part = play(stop, done, stop - done)
         total = part if total is None else merge(total, part)
         done = stop
         used.append(stop)
-        rows = widest(total, job.layout, done, rule)
+        rows = widest(total, layout, done, rule)
         if met(rows):
             break
     assert total is not None
     ok = met(rows)
     record = {
         "rule": rule.describe(), "half_width": rule.half_width,
-        "on": [str(r) for r in rule.on] or "all", "interval_level": LEVEL, "cap": job.n,
+        "on": [str(r) for r in rule.on] or "all", "interval_level": LEVEL, "cap": cap,
         "encounters": done, "met": ok, "cap_reached": not ok, "checkpoints": used,
         "widest": rows[0] if rows else None,
     }  # fmt: skip
