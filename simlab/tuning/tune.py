@@ -224,9 +224,10 @@ class _Evaluator:
         self.scenario, self.name, self.target = scenario, name, target
         self.n, self.seed, self.simulate, self.exact = n, seed, simulate, exact
         self.done: dict[float, Evaluation] = {}
+        self.label = f"--vary {name}"
 
     def variant(self, value: float) -> ScenarioBase:
-        return apply_overrides(self.scenario, [Override(self.name, value, f"--vary {self.name}")])
+        return apply_overrides(self.scenario, [Override(self.name, value, self.label)])
 
     def __call__(self, value: float) -> Evaluation:
         if value not in self.done:
@@ -314,6 +315,7 @@ def tune(
         scenario, name, target, n, seed,
         lambda scn: simulate(scn, n, seed, threads=threads, progress=progress,
                              precision=precision), exact)  # fmt: skip
+    evaluate.label = f"--vary {name}={lo}:{hi}"
     for end in (lo, hi):  # both ends valid before anything runs
         check_figure(target.figure, compile_job(evaluate.variant(end), n, seed).layout,
                      target.label)  # fmt: skip
