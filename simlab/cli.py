@@ -57,7 +57,6 @@ SET = click.option(
 )
 
 
-
 def PRECISION(command: Callable[..., Any]) -> Callable[..., Any]:  # noqa: N802 (an option, like SET)
     """--precision H and --precision-on FIGURE[:ON]: run until the figures are known to ±H."""
     command = click.option(
@@ -246,7 +245,8 @@ def _sample_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
           threads: int | None, from_: str | None, sets: tuple[str, ...] = (),
-          precision: float | None = None, precision_on: tuple[str, ...] = ()) -> list[Any]:  # fmt: skip
+          precision: float | None = None,
+          precision_on: tuple[str, ...] = ()) -> list[Any]:  # fmt: skip
     """Simulate the scenarios named, or read saved results (exactly one of the two)."""
     from simlab import api
     from simlab.errors import InputError
@@ -547,16 +547,28 @@ def compare(
 
 @main.command()
 @SCENARIO
-@click.option("--vary", required=True, metavar="NAME.FIELD=LO:HI",
-              help="The field to tune and its range (integers when both ends are).")
-@click.option("--target", required=True, metavar="FIGURE[:ON]=VALUE",
-              help="The figure and the value wanted: median_time_to_down:Brute=3, "
-                   "win_rate:party=0.5, hit_rate:strike=0.6, down_by_round:Brute@3=0.5.")
+@click.option(
+    "--vary",
+    required=True,
+    metavar="NAME.FIELD=LO:HI",
+    help="The field to tune and its range (integers when both ends are).",
+)
+@click.option(
+    "--target",
+    required=True,
+    metavar="FIGURE[:ON]=VALUE",
+    help="The figure and the value wanted: median_time_to_down:Brute=3, "
+    "win_rate:party=0.5, hit_rate:strike=0.6, down_by_round:Brute@3=0.5.",
+)
 @SET
 @_tuning_options("simulated value", "tune.json")
 @click.option("--no-exact", is_flag=True, help="Simulate every value (no exact engine).")
-@click.option("--precision", type=float, metavar="H",
-              help="Run each simulated value to this precision (-n is the cap).")
+@click.option(
+    "--precision",
+    type=float,
+    metavar="H",
+    help="Run each simulated value to this precision (-n is the cap).",
+)
 @handle_errors
 def tune(
     scenario: str,

@@ -254,8 +254,8 @@ def stop_at_precision(
 
 def describe_record(record: dict[str, Any]) -> str:
     """One sentence on how a precision-stopped run was obtained (terminal and reports)."""
-    how = (f"stopped at {record['encounters']:,} encounters (cap {record['cap']:,}): {record['rule']}"
-           if record["met"] else
+    how = (f"stopped at {record['encounters']:,} encounters (cap {record['cap']:,}): "
+           f"{record['rule']}" if record["met"] else
            f"cap of {record['cap']:,} encounters reached before the precision was met "
            f"({record['rule']})")  # fmt: skip
     widest = record.get("widest")

@@ -21,9 +21,11 @@ value towards each end; it is null when the reported value itself is not consist
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from simlab.errors import ExactUnsupported, InputError
@@ -151,7 +153,7 @@ class TuneResult:
     hi: float
     integer: bool
     target: Target
-    evaluations: list[Evaluation] = field(default_factory=list)
+    evaluations: list[Evaluation] = dataclasses.field(default_factory=list)
     value: float = math.nan
     consistent: tuple[float, float] | None = None
     reachable: bool = True
@@ -333,7 +335,7 @@ def _midpoint(a: float, b: float, integer: bool) -> float | None:
 
 def _grid(lo: float, hi: float, integer: bool) -> list[float]:
     if integer:
-        return sorted({int(round(lo + (hi - lo) * k / (GRID - 1))) for k in range(GRID)})
+        return sorted({round(lo + (hi - lo) * k / (GRID - 1)) for k in range(GRID)})
     return [lo + (hi - lo) * k / (GRID - 1) for k in range(GRID)]
 
 
@@ -342,12 +344,12 @@ def _search(evaluate: _Evaluator, result: TuneResult) -> None:
     integer = result.integer
     resolution = 0.0 if integer else (result.hi - result.lo) * RESOLUTION
     points = [evaluate(x) for x in _grid(result.lo, result.hi, integer)]
-    for a, b in zip(points, points[1:], strict=False):
+    for a, b in itertools.pairwise(points):
         if _brackets(a, b, t):
             _bisect(evaluate, a, b, t, integer, resolution)
     best = _closest(evaluate, t, None)
     done = sorted(evaluate.done.values(), key=lambda e: e.value)
-    result.reachable = any(_brackets(a, b, t) for a, b in zip(done, done[1:], strict=False)) or any(
+    result.reachable = any(_brackets(a, b, t) for a, b in itertools.pairwise(done)) or any(
         e.contains(t) for e in done
     )
     if best.contains(t):
@@ -365,9 +367,7 @@ def _search(evaluate: _Evaluator, result: TuneResult) -> None:
     result.monotone = _monotone(result.evaluations)
 
 
-def _closest(
-    evaluate: _Evaluator, t: float, consistent: tuple[float, float] | None
-) -> Evaluation:
+def _closest(evaluate: _Evaluator, t: float, consistent: tuple[float, float] | None) -> Evaluation:
     """The evaluated value whose figure is closest to ``t``; among ties (an exact median
     is a whole round), the one nearest the middle of the consistent range."""
     middle = sum(consistent) / 2 if consistent else -math.inf
@@ -390,8 +390,8 @@ def _bisect(evaluate: _Evaluator, a: Evaluation, b: Evaluation, t: float, intege
             resolution: float) -> None:  # fmt: skip
     """Narrow [a, b], whose figures bracket ``t``, to neighbouring values."""
     rising = a.figure <= b.figure
-    while (m := _midpoint(a.value, b.value, integer)) is not None and b.value - a.value > resolution:
-        if m in (a.value, b.value):
+    while (m := _midpoint(a.value, b.value, integer)) is not None:
+        if m in (a.value, b.value) or b.value - a.value <= resolution:
             return
         mid = evaluate(m)
         if (mid.figure <= t) == rising:
@@ -407,7 +407,8 @@ def _edge(evaluate: _Evaluator, best: Evaluation, end: float, t: float, integer:
     if far.contains(t):
         return far.value
     inside, outside = best, far
-    while (m := _midpoint(*sorted((inside.value, outside.value)), integer)) is not None:
+    while (m := _midpoint(min(inside.value, outside.value), max(inside.value, outside.value),
+                          integer)) is not None:  # fmt: skip
         if abs(outside.value - inside.value) <= max(resolution, 1 if integer else 0):
             break
         mid = evaluate(m)
@@ -420,7 +421,7 @@ def _edge(evaluate: _Evaluator, best: Evaluation, end: float, t: float, integer:
 
 def _monotone(done: list[Evaluation]) -> bool:
     """Whether the figures never reverse beyond an earlier value's interval."""
-    pairs = list(zip(done, done[1:], strict=False))
+    pairs = list(itertools.pairwise(done))
     return any(not any(_reverses(a, b, sign) for a, b in pairs) for sign in (1, -1))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -30,7 +31,7 @@ def test_checkpoints_divide_the_cap() -> None:
     assert checkpoints(999_983) == [999_983]  # a prime: one checkpoint
     assert checkpoints(500) == [500]
     steps = checkpoints(2 * 3**7 * 7)
-    assert all(b % a == 0 for a, b in zip(steps, steps[1:], strict=False))
+    assert all(b % a == 0 for a, b in itertools.pairwise(steps))
 
 
 def test_coarsened_batches_equal_a_longer_run(duel: Any) -> None:
@@ -71,7 +72,8 @@ def test_cli_run_stops_early_and_identically(tmp_path: Path) -> None:
     assert doc["encounters"] < 10**6 and doc["precision"]["encounters"] == doc["encounters"]
     assert doc["precision"]["cap"] == 10**6 and doc["precision"]["met"]
     rates = [x[f"{k}_ci"] for x in doc["attacks"] for k in ("hit_rate", "crit_rate")]
-    rates += [c["down_rate_ci"] for c in doc["combatants"]] + [s["win_rate_ci"] for s in doc["sides"]]
+    rates += [c["down_rate_ci"] for c in doc["combatants"]]
+    rates += [s["win_rate_ci"] for s in doc["sides"]]
     assert all((hi - lo) / 2 <= 0.001 for lo, hi in rates)
     for x in doc["attacks"]:
         lo, hi = x["mean_damage_ci"]
@@ -83,7 +85,7 @@ def test_named_figures_and_the_cap(duel: Any) -> None:
     named = simlab.simulate(duel, 200_000, precision=0.005, precision_on=["hit_rate:strike"])
     everything = simlab.simulate(duel, 200_000, precision=0.005)
     assert named.encounters < everything.encounters
-    x, lo, hi = measure(named.tallies, named.layout, named.encounters,
+    _x, lo, hi = measure(named.tallies, named.layout, named.encounters,
                         parse_figure("hit_rate:strike", "t"))  # fmt: skip
     assert (hi - lo) / 2 <= 0.005
     capped = simlab.simulate(duel, 20_000, precision=0.0001)
@@ -96,7 +98,8 @@ def test_precision_in_the_scenario_is_validated_and_used(duel: Any) -> None:
     scn = simlab.loads(text)
     assert scn.precision == 0.01
     assert simlab.simulate(scn, 64_000).meta["precision"]["half_width"] == 0.01
-    with pytest.raises(simlab.api.InputError, match=r"<string>:9:\d+: expected a number > 0.0; got -1"):
+    message = r"<string>:9:\d+: expected a number > 0.0; got -1"
+    with pytest.raises(simlab.api.InputError, match=message):
         simlab.loads(text.replace("precision: 0.01", "precision: -1"))
 
 
@@ -105,7 +108,10 @@ def test_precision_in_the_scenario_is_validated_and_used(duel: Any) -> None:
     [
         (["--precision", "0"], "--precision 0: expected a half-width in (0, 1]"),
         (["--precision", "0.01", "--precision-on", "nope:x"], "--precision-on nope:x"),
-        (["--precision", "0.01", "--precision-on", "hit_rate:kick"], "--precision-on hit_rate:kick"),
+        (
+            ["--precision", "0.01", "--precision-on", "hit_rate:kick"],
+            "--precision-on hit_rate:kick",
+        ),
         (["--precision-on", "hit_rate:strike"], "--precision-on: expected --precision H"),
     ],
 )
@@ -151,8 +157,10 @@ def _synthetic(rng: np.random.Generator) -> Any:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("figure", "truth", "half"), [("hit_rate:x", P_HIT, 0.01),
-                                                       ("mean_damage:x", P_HIT * MEAN_ROLL, 0.02)])
+@pytest.mark.parametrize(
+    ("figure", "truth", "half"),
+    [("hit_rate:x", P_HIT, 0.01), ("mean_damage:x", P_HIT * MEAN_ROLL, 0.02)],
+)
 def test_interval_at_the_stop_covers_at_the_nominal_rate(figure: str, truth: float,
                                                          half: float) -> None:  # fmt: skip
     """Over 3,000 seeds, the 95% interval at the stop covers the true value 95% of the
