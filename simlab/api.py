@@ -541,6 +541,7 @@ def tune(
     threads: int | None = None,
     exact: bool = True,
     precision: float | None = None,
+    precision_on: Sequence[Any] = (),
     progress: runner.Progress | None = None,
 ) -> Any:
     """Find the value of one field that brings a figure to a target, on common random numbers.
@@ -559,7 +560,8 @@ def tune(
     name, lo, hi = parse_range(vary) if isinstance(vary, str) else vary
     goal = parse_target(target) if isinstance(target, str) else target
     return search(_loaded(scenario), name, lo, hi, goal, n, seed, threads=threads,
-                  exact=exact, precision=precision, progress=progress)  # fmt: skip
+                  exact=exact, precision=precision, precision_on=precision_on,
+                  progress=progress)  # fmt: skip
 
 
 def write_tune(result: Any, out_dir: str | os.PathLike[str]) -> dict[str, Path]:

@@ -563,12 +563,7 @@ def compare(
 @SET
 @_tuning_options("simulated value", "tune.json")
 @click.option("--no-exact", is_flag=True, help="Simulate every value (no exact engine).")
-@click.option(
-    "--precision",
-    type=float,
-    metavar="H",
-    help="Run each simulated value to this precision (-n is the cap).",
-)
+@PRECISION
 @handle_errors
 def tune(
     scenario: str,
@@ -581,6 +576,7 @@ def tune(
     out: str | None,
     no_exact: bool,
     precision: float | None,
+    precision_on: tuple[str, ...],
 ) -> None:
     """Find the value of a field whose figure is closest to a target.
 
@@ -595,7 +591,8 @@ def tune(
     field, goal = parse_range(vary), parse_target(target)
     _check_threads(threads)
     result = api.tune(scn, field, goal, encounters, seed, threads=threads,
-                      exact=not no_exact, precision=precision)  # fmt: skip
+                      exact=not no_exact, precision=precision,
+                      precision_on=precision_on)  # fmt: skip
     print_tune(result)
     if out:
         written = api.write_tune(result, out)

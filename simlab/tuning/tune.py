@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -268,6 +268,7 @@ def tune(
     threads: int | None = None,
     exact: bool = True,
     precision: float | None = None,
+    precision_on: Sequence[Any] = (),
     progress: Callable[[int], None] | None = None,
 ) -> TuneResult:
     """Search ``name`` over ``lo..hi`` for the value whose figure is closest to ``target``.
@@ -290,8 +291,9 @@ def tune(
         numba threads; the numbers do not depend on it.
     exact : bool
         Use the exact engine where it gives the figure.
-    precision : float, optional
-        Run each simulated value to this precision (``n`` is the cap).
+    precision, precision_on : optional
+        Run each simulated value to this precision (``n`` is the cap), as for
+        :func:`simlab.simulate`.
     progress : callable, optional
         Called with the number of encounters finished.
 
@@ -316,7 +318,7 @@ def tune(
     evaluate = _Evaluator(
         scenario, name, target, n, seed,
         lambda scn: simulate(scn, n, seed, threads=threads, progress=progress,
-                             precision=precision), exact)  # fmt: skip
+                             precision=precision, precision_on=precision_on), exact)  # fmt: skip
     evaluate.label = f"--vary {name}={lo}:{hi}"
     for end in (lo, hi):  # both ends valid before anything runs
         check_figure(target.figure, compile_job(evaluate.variant(end), n, seed).layout,
