@@ -158,6 +158,7 @@ class TuneResult:
     consistent: tuple[float, float] | None = None
     reachable: bool = True
     monotone: bool = True
+    precision: float | None = None
 
     @property
     def best(self) -> Evaluation:
@@ -173,11 +174,16 @@ class TuneResult:
     def how(self) -> str:
         """How the value was obtained, in one sentence (reports and ``tune.json``)."""
         methods = {e.method for e in self.evaluations}
+        size = (
+            f"{self.encounters:,} encounters a value"
+            if self.precision is None
+            else f"each value run to precision {self.precision:g}, cap {self.encounters:,}"
+        )
         source = ("the exact engine" if methods == {"exact"} else
-                  f"simulation ({self.encounters:,} encounters a value, seed {self.seed}, the "
-                  "same dice at every value)" if methods == {"simulated"} else
+                  f"simulation ({size}, seed {self.seed}, the same dice at every value)"
+                  if methods == {"simulated"} else
                   f"the exact engine where it answers and simulation elsewhere "
-                  f"({self.encounters:,} encounters, seed {self.seed})")  # fmt: skip
+                  f"({size}, seed {self.seed})")  # fmt: skip
         search = ("bisection (the figure is monotone in the field over the values tried)"
                   if self.monotone else
                   "a grid and bisection of every crossing (the figure is NOT monotone in "
@@ -200,6 +206,7 @@ class TuneResult:
             "figure_ci": [_num(best.lo), _num(best.hi)], "method": best.method,
             "consistent": None if self.consistent is None else [_json(x) for x in self.consistent],
             "reachable": self.reachable, "monotone": self.monotone, "how": self.how(),
+            "precision": self.precision,
             "evaluations": [{"set": {self.field: _json(e.value)}, "figure": _num(e.figure),
                              "figure_ci": [_num(e.lo), _num(e.hi)], "method": e.method}
                             for e in self.evaluations],
@@ -324,6 +331,7 @@ def tune(
         check_figure(target.figure, compile_job(evaluate.variant(end), n, seed).layout,
                      target.label)  # fmt: skip
     result = TuneResult(scenario.scenario, scenario.rules, seed, n, name, lo, hi, integer, target)
+    result.precision = scenario.precision if precision is None else precision
     _search(evaluate, result)
     return result
 
