@@ -7,6 +7,7 @@ pandas, the rule systems) happen inside the commands, so ``simlab --help`` stays
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import sys
@@ -68,6 +69,16 @@ def PRECISION(command: Callable[..., Any]) -> Callable[..., Any]:  # noqa: N802 
         help="Simulate in fixed stages until every reported rate's 95% half-width is at "
              "most H (means: H × max(|mean|, 1)); -n is then a cap. See README, Targets.",
     )(command)  # fmt: skip
+
+
+def _progress(precision: float | None) -> Callable[..., Any]:
+    """The progress bar factory; none when a run to a precision is not on a terminal (the
+    bar's closing "simulated N encounters" would give the cap, not the stop)."""
+    from simlab.report import terminal
+
+    if precision is None or sys.stdout.isatty():
+        return terminal.progress
+    return lambda *_args: contextlib.nullcontext(None)
 
 
 def _precision_line(result: Any) -> None:
@@ -155,7 +166,7 @@ def run(
     _check_threads(threads)
     n = encounters or scn.encounters
     client = _connect(scheduler)
-    with terminal.progress(n) as advance:
+    with _progress(precision if precision is not None else scn.precision)(n) as advance:
         result = api.simulate(scn, n, seed, threads=threads, block_size=block_size,
                               progress=advance, client=client, check=check,
                               precision=precision, precision_on=precision_on)  # fmt: skip
@@ -258,7 +269,6 @@ def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
         return api.load_results(from_)
     if not scenarios:
         raise InputError("expected at least one scenario file or folder (or --from); got none")
-    from simlab.report import terminal
 
     _check_threads(threads)
     overrides = None
@@ -267,7 +277,7 @@ def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
 
         overrides = [parse_assignment(s) for s in sets]
     return api.run_scenarios(scenarios, encounters, seed, threads=threads,
-                             progress=terminal.progress, overrides=overrides,
+                             progress=_progress(precision), overrides=overrides,
                              precision=precision, precision_on=precision_on)  # fmt: skip
 
 
@@ -477,7 +487,6 @@ def sweep(
     Point k equals `simlab run SCENARIO --set FIELD=VALUE` for that point, bit for bit.
     """
     from simlab import api
-    from simlab.report import terminal
     from simlab.report.tuning import print_sweep
     from simlab.tuning.sweep import parse_vary, sweep_points
 
@@ -486,7 +495,7 @@ def sweep(
     points = len(sweep_points(scn, variations).points)  # every point valid before running
     _check_threads(threads)
     n = encounters or scn.encounters
-    with terminal.progress(n * points, f"{points} points") as advance:
+    with _progress(precision or scn.precision)(n * points, f"{points} points") as advance:
         result = api.sweep(scn, variations, n, seed, threads=threads, exact=not no_exact,
                            progress=advance, precision=precision,
                            precision_on=precision_on)  # fmt: skip
@@ -517,7 +526,6 @@ def compare(
     """Compare A with B (or with A --set ...) on the same dice, with paired intervals."""
     from simlab import api
     from simlab.errors import InputError
-    from simlab.report import terminal
     from simlab.report.tuning import print_compare
     from simlab.tuning.overrides import parse_assignment
 
@@ -529,7 +537,7 @@ def compare(
     api.override(second, changes)  # a bad --set fails before anything runs
     _check_threads(threads)
     n = encounters or first.encounters
-    with terminal.progress(2 * n, "A and B") as advance:
+    with _progress(precision or first.precision)(2 * n, "A and B") as advance:
         result = api.compare(a, b, changes=changes, n=n, seed=seed, threads=threads,
                              progress=advance, precision=precision,
                              precision_on=precision_on)  # fmt: skip
