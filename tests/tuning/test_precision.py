@@ -180,3 +180,22 @@ def test_interval_at_the_stop_covers_at_the_nominal_rate(figure: str, truth: flo
     assert len(stops) >= 2  # the stop varies with the data: the rule is really sequential
     se = np.sqrt(0.95 * 0.05 / seeds)
     assert abs(covered / seeds - 0.95) <= 3 * se, covered / seeds
+
+
+def test_sweep_points_and_comparisons_run_to_the_precision(duel: Any) -> None:
+    """Each sweep point stops on its own and equals `run --set … --precision` at that point;
+    a comparison runs A and B to the precision and compares both at the larger stop."""
+    sw = simlab.sweep(duel, {"Defender.guard": [0, 3]}, n=128_000, precision=0.005, exact=False)
+    for point in sw.points:
+        alone = simlab.simulate(duel.with_(point.set), 128_000, precision=0.005, threads=1)
+        assert point.result.encounters == alone.encounters < 128_000
+        _same(point.result, alone)
+    assert len({p.result.encounters for p in sw.points}) == 2  # less damage: fewer needed
+    doc = sw.document()
+    assert [p["precision"]["encounters"] for p in doc["points"]] == [
+        p.result.encounters for p in sw.points
+    ]
+    ab = simlab.compare(duel, changes={"strike.profile[9]": 8}, n=128_000, precision=0.005)
+    stops = ab.precision["stops"]
+    assert ab.a.encounters == ab.b.encounters == max(stops) < 128_000
+    assert ab.document()["precision"]["encounters"] == max(stops)
