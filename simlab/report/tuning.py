@@ -12,6 +12,7 @@ the figures that changed beyond their interval first. Both pages are self-contai
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -342,8 +343,12 @@ def print_tune(result: TuneResult) -> None:
     else:
         say(f"{result.field}={result.value:g} gives {t.figure} = {figure} (target {t.value:g})")
     if result.consistent is None:
-        say("consistent with the target: no value evaluated (its interval or exact value "
-            "misses the target)")  # fmt: skip
+        between = [(a, b) for a, b in itertools.pairwise(result.evaluations)
+                   if min(a.figure, b.figure) <= t.value <= max(a.figure, b.figure)]  # fmt: skip
+        where = (f"; it lies between {result.field}={between[0][0].value:g} and "
+                 f"{between[0][1].value:g}" if between else "")  # fmt: skip
+        say(f"consistent with the target: no value (no figure's interval contains "
+            f"{t.value:g}; an exact figure must equal it){where}")  # fmt: skip
     else:
         lo, hi = result.consistent
         say(f"consistent with the target: {result.field} = {lo:g}..{hi:g}")
