@@ -114,7 +114,8 @@ def simulate(
         fixed checkpoint where every reported rate's 95% half-width is at most this and
         every mean's at most this × max(|mean|, 1); ``n`` is then a cap. The stop does
         not depend on ``threads``, ``block_size`` or ``client``; ``Result.meta
-        ["precision"]`` records it (see :mod:`simlab.tuning.precision`).
+        ["precision"]`` records it (see :mod:`simlab.tuning.precision`). Ignored with
+        ``trace=True``.
     precision_on : sequence of str
         Check only these figures (``FIGURE[:ON[@ARG]]``, e.g. ``hit_rate:strike``).
 
