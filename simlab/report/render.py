@@ -316,7 +316,7 @@ def _unique(name: str, seen: set[str]) -> str:
 TOC_HEADER = ["scenario", "rules", "specs", "win rate", "hit rate per attack",
               "median time-to-down (rounds)"]  # fmt: skip
 #: At most this many attacks and combatants named in a table-of-contents row.
-TOC_ITEMS = 4
+TOC_ITEMS = 6
 
 
 def _median_round(down_round: Any, encounters: int) -> int | None:

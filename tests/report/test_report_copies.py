@@ -1,0 +1,147 @@
+"""Reports of fights with copies, drift against a changed profile, and many scenarios."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+import pytest
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+
+from simlab import api, plots
+from simlab.report.render import _median_round, render_report
+from simlab.report.results import ScenarioRun
+from tests.report.report_html import external_references
+
+ROOT = Path(__file__).resolve().parents[2]
+QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
+PARTY = ROOT / "scenarios/shattered-spirits/party-3v3.yaml"  # enemies: Brute ×2, Ogre
+ROW_7 = "profile: [0, 0, 1, 2, 3, 4, 5, 7, 8, 9, 11]"
+ROW_7_RAISED = "profile: [0, 0, 1, 2, 3, 6, 5, 7, 8, 9, 11]"
+
+
+@pytest.fixture(scope="module")
+def party() -> ScenarioRun:
+    return api.run_scenario(PARTY, n=2000, seed=5)
+
+
+def test_copy_labels_pool_a_count_entry_only(party: ScenarioRun) -> None:
+    labels = plots.copy_labels(party)
+    assert labels["Brute 1"] == labels["Brute 2"] == "Brute ×2"
+    assert labels["Ogre"] == "Ogre" and labels["Kaito"] == "Kaito"
+
+
+def test_pooled_damage_is_the_sum_of_the_copies(party: ScenarioRun) -> None:
+    raw = party.result.damage_pmf()
+    pooled = plots.pooled_damage_pmf(party)
+    for defender in ("Kaito", "Mira"):
+        mine = pooled[(pooled.attacker == "Brute ×2") & (pooled.defender == defender)]
+        copies = raw[raw.attacker.isin(["Brute 1", "Brute 2"]) & (raw.defender == defender)]
+        by_hand = copies.groupby("damage")["count"].sum()
+        assert dict(zip(mine.damage, mine["count"], strict=True)) == by_hand.to_dict()
+    # Copies as defenders pool too: Kaito's jabs at either Brute are one row per damage.
+    jab = pooled[(pooled.attacker == "Kaito") & (pooled.defender == "Brute ×2")]
+    assert jab["count"].sum() == raw[(raw.attacker == "Kaito")
+                                     & raw.defender.str.startswith("Brute")]["count"].sum()
+    assert not pooled.attacker.str.fullmatch(r"Brute \d").any()
+
+
+def test_pooled_hit_rates_recount_the_interval(party: ScenarioRun) -> None:
+    rates = plots.pooled_hit_rates(party)
+    raw = party.result.hit_rates()
+    row = rates[(rates.attacker == "Brute ×2") & (rates.defender == "Kaito")].iloc[0]
+    copies = raw[raw.attacker.str.startswith("Brute") & (raw.defender == "Kaito")]
+    assert row.attempts == copies.attempts.sum() and row.hits == copies.hits.sum()
+    assert row.hit_rate_ci95_lo < row.hit_rate < row.hit_rate_ci95_hi
+
+
+def test_a_copy_name_or_the_base_name_draws_the_pool(party: ScenarioRun) -> None:
+    fig, ax = plt.subplots()
+    by_base = plots.plot_damage_pmf(party, "Brute", "stone-strike", "Kaito", ax=ax)
+    by_copy = plots.plot_damage_pmf(party, "Brute 1", "stone-strike", "Kaito", ax=ax)
+    one = plots.plot_damage_pmf(party, "Brute 1", "stone-strike", "Kaito", ax=ax, pool=False)
+    plt.close(fig)
+    assert by_base.equals(by_copy)
+    assert one.attempts.iloc[0] < by_base.attempts.iloc[0]
+
+
+def test_report_of_copies_has_no_duplicate_image(party: ScenarioRun, tmp_path: Path) -> None:
+    render_report([party], tmp_path)
+    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    images = re.findall(r'<img alt="([^"]*)" src="([^"]+)"', html)
+    sources = [src for _, src in images]
+    assert len(set(sources)) == len(sources), "two images of the report are identical"
+    digests = [hashlib.sha256(p.read_bytes()).hexdigest() for p in (tmp_path / "png").iterdir()]
+    assert len(set(digests)) == len(digests)
+    damage = [alt for alt, _ in images if alt.endswith(": damage")]
+    # One figure per attacker's attack: Brute ×2 once, not Brute 1 and Brute 2.
+    assert "Brute ×2 · stone-strike: damage" in damage
+    assert not any(re.match(r"Brute \d", alt) for alt in damage)
+    assert len(damage) == len(dict.fromkeys(zip(*(plots.pooled_damage_pmf(party)[c]
+                                                  for c in ("attacker", "attack")),
+                                                strict=True)))  # fmt: skip
+    assert "Open black diamonds: the exact answer" in html
+
+
+def test_drift_draws_before_and_after_of_what_drifted(tmp_path: Path) -> None:
+    text = QUICKSTART.read_text()
+    before = api.run_scenario(api.loads(text, "quickstart.yaml"), 20_000, 1)
+    written, _, _ = api.write_report([before], tmp_path / "base")
+    changed = api.loads(text.replace(ROW_7, ROW_7_RAISED), "quickstart.yaml")
+    after = api.run_scenario(changed, 20_000, 2)
+    _, _, drift = api.write_report([after], tmp_path / "new", baseline=written["results"])
+    assert drift is not None and not drift.ok
+    html = (tmp_path / "new/report.html").read_text(encoding="utf-8")
+    alts = re.findall(r'<img alt="(drift · [^"]*)"', html)
+    assert "drift · Brute stone-strike → Kaito: damage per attack" in alts
+    # Kaito's quick-jab did not drift: no before/after of it.
+    assert not any("quick-jab" in a for a in alts)
+    assert "grey, the baseline; colour, this run" in html
+    # The same numbers again: nothing drifted, no before/after picture.
+    _, _, same = api.write_report([before], tmp_path / "same", baseline=written["results"])
+    assert same is not None and same.ok
+    assert "drift ·" not in (tmp_path / "same/report.html").read_text(encoding="utf-8")
+
+
+def test_before_after_pads_a_shorter_series() -> None:
+    fig, ax = plt.subplots()
+    bars = plots.plot_before_after(ax, np.array([0.5, 0.5]), np.array([0.2, 0.3, 0.5]),
+                                   "x", "p", bars=True)  # fmt: skip
+    curve = plots.plot_before_after(ax, np.array([0.1, 0.4]), np.array([0.1, 0.2, 0.3]),
+                                    "x", "p")  # fmt: skip
+    plt.close(fig)
+    assert list(bars.baseline) == [0.5, 0.5, 0.0]  # a distribution: nothing beyond
+    assert list(curve.baseline) == [0.1, 0.4, 0.4]  # a curve: stays where it ended
+
+
+def test_many_scenarios_report_progress_and_a_table_of_contents(party: ScenarioRun,
+                                                                tmp_path: Path) -> None:  # fmt: skip
+    quick = api.run_scenario(QUICKSTART, n=2000, seed=5)
+    calls: list[tuple[int, int, str]] = []
+    render_report([quick, party], tmp_path, progress=lambda *a: calls.append(a))
+    assert calls == [(1, 2, "quickstart (shattered-spirits)"),
+                     (2, 2, "party-3v3 (shattered-spirits)")]  # fmt: skip
+    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    toc = re.search(r'<table class="toc">(.*?)</table>', html, re.S)
+    assert toc is not None
+    rows = re.findall(r'<tr><td><a href="#([^"]+)">([^<]+)</a>', toc.group(1))
+    assert [name for _, name in rows] == ["quickstart", "party-3v3"]
+    for anchor, _ in rows:
+        assert f'id="{anchor}"' in html
+    party_row = toc.group(1).split('href="#' + rows[1][0])[1]
+    wins = party.result.win_rates().set_index("side").win_rate
+    assert f"party {wins['party']:.0%}" in party_row
+    assert "Brute ×2 stone-strike" in party_row
+    assert external_references(html) == []
+
+
+def test_median_round_by_hand() -> None:
+    # 10 encounters: downed in round 2 (3), round 3 (2), never (5): half by round 3.
+    assert _median_round(np.array([0, 0, 3, 2, 0]), 10) == 3
+    assert _median_round(np.array([0, 0, 3, 1, 0]), 10) is None  # 4 of 10: never half
