@@ -35,6 +35,8 @@ if TYPE_CHECKING:
     from simlab.report.results import ScenarioRun
 
 __all__ = [
+    "copies_differ",
+    "copy_groups",
     "copy_labels",
     "legend_outside",
     "at_least",
@@ -60,12 +62,66 @@ LEGEND_FONT = 9
 _COPY = re.compile(r"(.+) (\d+)")
 
 
+def _copy_histograms(res: Result, copies: list[int]) -> list[list[np.ndarray]]:
+    """Per comparison (same attack, same other combatant, copy as attacker or defender),
+    the damage histogram of each copy."""
+    layout, hist = res.layout, res.tallies.damage_hist
+    others = [c for c in range(len(layout.combatants)) if c not in copies]
+    out = []
+    for k in range(len(layout.attacks)):
+        for o in others:
+            for pair in (lambda c: layout.pair(c, k, o), lambda c: layout.pair(o, k, c)):
+                rows = [hist[pair(c)] for c in copies]
+                if all(r.sum() > 0 for r in rows):
+                    out.append(rows)
+    return out
+
+
+def copies_differ(res: Result, copies: list[int]) -> bool:
+    """Whether copies of one entry fought differently enough not to be pooled.
+
+    They differ when some damage distribution (an attack of theirs against one combatant,
+    or one combatant's attack against them) of a copy differs from the first copy's as
+    the drift gate would call drift: χ² of homogeneity significant at
+    :data:`~simlab.analysis.drift.DEFAULT_ALPHA` (Bonferroni over the comparisons) and a
+    total variation distance of at least the default distribution tolerance. Copies act
+    in turn, so a later one can meet defenders already weakened.
+    """
+    from simlab.analysis.drift import (DEFAULT_ALPHA, DEFAULT_TOLERANCE, chi2_homogeneity,
+                                       total_variation)  # fmt: skip
+
+    tests = [(rows[0], other) for rows in _copy_histograms(res, copies) for other in rows[1:]]
+    for first, other in tests:
+        _, _, p = chi2_homogeneity(first, other)
+        if p < DEFAULT_ALPHA / len(tests) and total_variation(first, other) >= DEFAULT_TOLERANCE[
+            "pmf"
+        ]:
+            return True
+    return False
+
+
+def copy_groups(result: Result | ScenarioRun) -> list[tuple[str, list[str], bool]]:
+    """Copies of each ``count:`` entry: ``(base name, copy names, pooled)``.
+
+    A scenario's ``count: n`` entry becomes combatants ``Ogre 1`` … ``Ogre n`` on one side
+    with one profile; they are pooled unless they differ (:func:`copies_differ`).
+    """
+    res = result if isinstance(result, Result) else result.result
+    groups: dict[tuple[str, str], list[int]] = {}
+    names = [name for _, name in res.layout.combatants]
+    for c, (side, name) in enumerate(res.layout.combatants):
+        match = _COPY.fullmatch(name)
+        if match:
+            groups.setdefault((side, match.group(1)), []).append(c)
+    return [(base, [names[c] for c in members], not copies_differ(res, members))
+            for (_, base), members in groups.items() if len(members) > 1]  # fmt: skip
+
+
 def copy_labels(result: Result | ScenarioRun) -> dict[str, str]:
     """How plots name each combatant: copies of one ``count:`` entry pooled as ``Ogre ×2``.
 
-    A scenario's ``count: n`` entry becomes combatants ``Ogre 1`` … ``Ogre n`` on one side
-    with one profile, so their figures are the same up to noise; plots pool them (as the
-    specs do) and name the pool ``Ogre ×n``. Every other combatant keeps its name.
+    Copies (:func:`copy_groups`) that do not differ are pooled, as the specs pool them,
+    under the label ``Ogre ×n``; every other combatant keeps its name.
 
     Returns
     -------
@@ -73,14 +129,10 @@ def copy_labels(result: Result | ScenarioRun) -> dict[str, str]:
         Combatant name → the label plots use.
     """
     res = result if isinstance(result, Result) else result.result
-    groups: dict[tuple[str, str], list[str]] = {}
-    for side, name in res.layout.combatants:
-        match = _COPY.fullmatch(name)
-        groups.setdefault((side, match.group(1) if match else name), []).append(name)
-    labels = {}
-    for (_, base), names in groups.items():
-        pooled = len(names) > 1 and all(_COPY.fullmatch(n) for n in names)
-        labels.update({n: f"{base} ×{len(names)}" if pooled else n for n in names})
+    labels = {name: name for _, name in res.layout.combatants}
+    for base, names, pooled in copy_groups(res):
+        if pooled:
+            labels.update({n: f"{base} ×{len(names)}" for n in names})
     return labels
 
 

@@ -81,6 +81,7 @@ class Section:
     notes: list[str]
     pictures: list[Picture] = field(default_factory=list)
     headline: list[str] = field(default_factory=list)
+    copies_apart: list[str] = field(default_factory=list)
 
 
 # -- formatting --------------------------------------------------------------------------
@@ -316,7 +317,7 @@ def _unique(name: str, seen: set[str]) -> str:
 TOC_HEADER = ["scenario", "rules", "specs", "win rate", "hit rate per attack",
               "median time-to-down (rounds)"]  # fmt: skip
 #: At most this many attacks and combatants named in a table-of-contents row.
-TOC_ITEMS = 6
+TOC_ITEMS = 8
 
 
 def _median_round(down_round: Any, encounters: int) -> int | None:
@@ -451,13 +452,16 @@ def _section(run: ScenarioRun, specs: pd.DataFrame | None, drift: DriftReport | 
                 ("exact engine", _exact_note(run))]  # fmt: skip
     header, combatants = _combatant_rows(res)
     notes = [n for n in (drift.notes if drift else []) if n.startswith(f"{label(run)}:")]
+    apart = [f"{', '.join(names)} fought differently (a damage distribution differs by "
+             "more than the drift tolerance), so the plots show each copy"
+             for _, names, pooled in plots.copy_groups(run) if not pooled]  # fmt: skip
     anchor = _anchor(f"{run.rules}-{run.scenario}", anchors)
     pictures = _pictures(run)
     if drift is not None and before is not None:
         pictures += _drift_pictures(run, before, drift)
     return Section(run, anchor, identity, _attack_rows(run), header, combatants,
                    _outcome_rows(res), _spec_rows(specs, run), _drift_rows(drift, run), notes,
-                   pictures, _headline(run, specs))  # fmt: skip
+                   pictures, _headline(run, specs), apart)  # fmt: skip
 
 
 def _anchor(scenario: str, seen: set[str]) -> str:
@@ -525,6 +529,7 @@ the combatant downed; — when fewer than half did). Copies are pooled (Ogre ×2
 <h3>Damage</h3><p class="note">Misses count as 0 damage. Bars and dots: simulated; open
 black diamonds: the exact answer against a fresh defender, where the exact engine gives one.
 Copies of one entry are pooled (Ogre ×2); the tables list each copy.</p>
+{% for n in s.copies_apart %}<p class="note">{{ n }}.</p>{% endfor %}
 {{ pictures(s, 'damage') }}
 <h3>Time-to-down</h3><p class="note">Round of first down; combatants never downed
 are censored at the end of their encounter (+ on the curves).</p>

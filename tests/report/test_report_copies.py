@@ -15,64 +15,87 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
 from simlab import api, plots
+from simlab.analysis.drift import DEFAULT_TOLERANCE, chi2_homogeneity
+from simlab.analysis.drift import total_variation as tv
 from simlab.report.render import _median_round, render_report
 from simlab.report.results import ScenarioRun
 from tests.report.report_html import external_references
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
-PARTY = ROOT / "scenarios/shattered-spirits/party-3v3.yaml"  # enemies: Brute ×2, Ogre
+# Skeleton ×2: copies that fight alike. party-3v3's Brute ×2: the second Brute meets a
+# defender the first one has already staggered, so their damage distributions differ.
+SKELETONS = ROOT / "scenarios/glitters-d20/knight-vs-skeleton.yaml"
+PARTY = ROOT / "scenarios/shattered-spirits/party-3v3.yaml"
 ROW_7 = "profile: [0, 0, 1, 2, 3, 4, 5, 7, 8, 9, 11]"
 ROW_7_RAISED = "profile: [0, 0, 1, 2, 3, 6, 5, 7, 8, 9, 11]"
 
 
 @pytest.fixture(scope="module")
+def skeletons() -> ScenarioRun:
+    return api.run_scenario(SKELETONS, n=3000, seed=5)
+
+
+@pytest.fixture(scope="module")
 def party() -> ScenarioRun:
-    return api.run_scenario(PARTY, n=2000, seed=5)
+    return api.run_scenario(PARTY, n=3000, seed=5)
 
 
-def test_copy_labels_pool_a_count_entry_only(party: ScenarioRun) -> None:
-    labels = plots.copy_labels(party)
-    assert labels["Brute 1"] == labels["Brute 2"] == "Brute ×2"
-    assert labels["Ogre"] == "Ogre" and labels["Kaito"] == "Kaito"
+def test_copies_that_fight_alike_are_pooled(skeletons: ScenarioRun) -> None:
+    labels = plots.copy_labels(skeletons)
+    assert labels == {"Knight": "Knight", "Skeleton 1": "Skeleton ×2",
+                      "Skeleton 2": "Skeleton ×2"}  # fmt: skip
 
 
-def test_pooled_damage_is_the_sum_of_the_copies(party: ScenarioRun) -> None:
+def test_copies_that_differ_are_not_pooled(party: ScenarioRun) -> None:
+    assert plots.copy_groups(party) == [("Brute", ["Brute 1", "Brute 2"], False)]
+    assert plots.copy_labels(party)["Brute 2"] == "Brute 2"
+    # By hand: Brute 2's stone-strike on Kaito against Brute 1's, as the drift gate would.
     raw = party.result.damage_pmf()
-    pooled = plots.pooled_damage_pmf(party)
-    for defender in ("Kaito", "Mira"):
-        mine = pooled[(pooled.attacker == "Brute ×2") & (pooled.defender == defender)]
-        copies = raw[raw.attacker.isin(["Brute 1", "Brute 2"]) & (raw.defender == defender)]
-        by_hand = copies.groupby("damage")["count"].sum()
-        assert dict(zip(mine.damage, mine["count"], strict=True)) == by_hand.to_dict()
-    # Copies as defenders pool too: Kaito's jabs at either Brute are one row per damage.
-    jab = pooled[(pooled.attacker == "Kaito") & (pooled.defender == "Brute ×2")]
-    assert jab["count"].sum() == raw[(raw.attacker == "Kaito")
-                                     & raw.defender.str.startswith("Brute")]["count"].sum()
-    assert not pooled.attacker.str.fullmatch(r"Brute \d").any()
+    mine = raw[(raw.attack == "stone-strike") & (raw.defender == "Kaito")]
+    first, second = (mine[mine.attacker == b].set_index("damage")["count"]
+                     for b in ("Brute 1", "Brute 2"))  # fmt: skip
+    both = first.index.union(second.index)
+    a, b = (x.reindex(both, fill_value=0).to_numpy() for x in (first, second))
+    assert tv(a, b) >= DEFAULT_TOLERANCE["pmf"] and chi2_homogeneity(a, b)[2] < 1e-6
 
 
-def test_pooled_hit_rates_recount_the_interval(party: ScenarioRun) -> None:
-    rates = plots.pooled_hit_rates(party)
-    raw = party.result.hit_rates()
-    row = rates[(rates.attacker == "Brute ×2") & (rates.defender == "Kaito")].iloc[0]
-    copies = raw[raw.attacker.str.startswith("Brute") & (raw.defender == "Kaito")]
+def test_pooled_damage_is_the_sum_of_the_copies(skeletons: ScenarioRun) -> None:
+    raw = skeletons.result.damage_pmf()
+    pooled = plots.pooled_damage_pmf(skeletons)
+    attack = raw[raw.attacker == "Skeleton 1"].attack.iloc[0]
+    mine = pooled[(pooled.attacker == "Skeleton ×2") & (pooled.attack == attack)]
+    copies = raw[raw.attacker.str.startswith("Skeleton") & (raw.attack == attack)]
+    by_hand = copies.groupby("damage")["count"].sum()
+    assert dict(zip(mine.damage, mine["count"], strict=True)) == by_hand.to_dict()
+    # Copies as defenders pool too: the Knight's attacks on either are one row per damage.
+    on = pooled[(pooled.attacker == "Knight") & (pooled.defender == "Skeleton ×2")]
+    assert on["count"].sum() == raw[raw.attacker == "Knight"]["count"].sum()
+    assert not pooled.attacker.str.fullmatch(r"Skeleton \d").any()
+
+
+def test_pooled_hit_rates_recount_the_interval(skeletons: ScenarioRun) -> None:
+    rates = plots.pooled_hit_rates(skeletons)
+    raw = skeletons.result.hit_rates()
+    row = rates[rates.attacker == "Skeleton ×2"].iloc[0]
+    copies = raw[raw.attacker.str.startswith("Skeleton") & (raw.attack == row.attack)]
     assert row.attempts == copies.attempts.sum() and row.hits == copies.hits.sum()
     assert row.hit_rate_ci95_lo < row.hit_rate < row.hit_rate_ci95_hi
 
 
-def test_a_copy_name_or_the_base_name_draws_the_pool(party: ScenarioRun) -> None:
+def test_a_copy_name_or_the_base_name_draws_the_pool(skeletons: ScenarioRun) -> None:
+    attack = skeletons.result.damage_pmf().attack.iloc[-1]
     fig, ax = plt.subplots()
-    by_base = plots.plot_damage_pmf(party, "Brute", "stone-strike", "Kaito", ax=ax)
-    by_copy = plots.plot_damage_pmf(party, "Brute 1", "stone-strike", "Kaito", ax=ax)
-    one = plots.plot_damage_pmf(party, "Brute 1", "stone-strike", "Kaito", ax=ax, pool=False)
+    by_base = plots.plot_damage_pmf(skeletons, "Skeleton", attack, ax=ax)
+    by_copy = plots.plot_damage_pmf(skeletons, "Skeleton 1", attack, ax=ax)
+    one = plots.plot_damage_pmf(skeletons, "Skeleton 1", attack, ax=ax, pool=False)
     plt.close(fig)
     assert by_base.equals(by_copy)
     assert one.attempts.iloc[0] < by_base.attempts.iloc[0]
 
 
-def test_report_of_copies_has_no_duplicate_image(party: ScenarioRun, tmp_path: Path) -> None:
-    render_report([party], tmp_path)
+def test_report_of_copies_has_no_duplicate_image(skeletons: ScenarioRun, tmp_path: Path) -> None:
+    render_report([skeletons], tmp_path)
     html = (tmp_path / "report.html").read_text(encoding="utf-8")
     images = re.findall(r'<img alt="([^"]*)" src="([^"]+)"', html)
     sources = [src for _, src in images]
@@ -80,13 +103,22 @@ def test_report_of_copies_has_no_duplicate_image(party: ScenarioRun, tmp_path: P
     digests = [hashlib.sha256(p.read_bytes()).hexdigest() for p in (tmp_path / "png").iterdir()]
     assert len(set(digests)) == len(digests)
     damage = [alt for alt, _ in images if alt.endswith(": damage")]
-    # One figure per attacker's attack: Brute ×2 once, not Brute 1 and Brute 2.
-    assert "Brute ×2 · stone-strike: damage" in damage
-    assert not any(re.match(r"Brute \d", alt) for alt in damage)
-    assert len(damage) == len(dict.fromkeys(zip(*(plots.pooled_damage_pmf(party)[c]
-                                                  for c in ("attacker", "attack")),
-                                                strict=True)))  # fmt: skip
+    # One figure per attacker's attack: Skeleton ×2 once, not Skeleton 1 and Skeleton 2.
+    assert any(alt.startswith("Skeleton ×2 · ") for alt in damage)
+    assert not any(re.match(r"Skeleton \d", alt) for alt in damage)
+    raw = skeletons.result.damage_pmf()
+    assert len(damage) == len(dict.fromkeys(zip(raw.attacker.str.replace(r" \d+$", "",
+                                                                          regex=True),
+                                                raw.attack, strict=True)))  # fmt: skip
     assert "Open black diamonds: the exact answer" in html
+
+
+def test_copies_drawn_apart_are_named_on_the_page(party: ScenarioRun, tmp_path: Path) -> None:
+    render_report([party], tmp_path)
+    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "Brute 1, Brute 2 fought differently" in html
+    sources = re.findall(r'<img alt="[^"]*" src="([^"]+)"', html)
+    assert len(set(sources)) == len(sources)
 
 
 def test_drift_draws_before_and_after_of_what_drifted(tmp_path: Path) -> None:
@@ -137,7 +169,7 @@ def test_many_scenarios_report_progress_and_a_table_of_contents(party: ScenarioR
     party_row = toc.group(1).split('href="#' + rows[1][0])[1]
     wins = party.result.win_rates().set_index("side").win_rate
     assert f"party {wins['party']:.0%}" in party_row
-    assert "Brute ×2 stone-strike" in party_row
+    assert "Brute 1 stone-strike" in party_row and "Ogre crushing-blow" in party_row
     assert external_references(html) == []
 
 
