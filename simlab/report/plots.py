@@ -62,7 +62,7 @@ LEGEND_FONT = 9
 _COPY = re.compile(r"(.+) (\d+)")
 
 
-def _copy_histograms(res: Result, copies: list[int]) -> list[list[np.ndarray]]:
+def _damage_histograms(res: Result, copies: list[int]) -> list[list[np.ndarray]]:
     """Per comparison (same attack, same other combatant, copy as attacker or defender),
     the damage histogram of each copy."""
     layout, hist = res.layout, res.tallies.damage_hist
@@ -77,34 +77,45 @@ def _copy_histograms(res: Result, copies: list[int]) -> list[list[np.ndarray]]:
     return out
 
 
-def copies_differ(res: Result, copies: list[int]) -> bool:
-    """Whether copies of one entry fought differently enough not to be pooled.
+def _down_histograms(res: Result, copies: list[int]) -> list[list[np.ndarray]]:
+    """Each copy's first-down round counts, rounds 1..R, and a bin for never downed."""
+    down = res.tallies.down_round
+    return [[np.append(down[c, 1:], res.encounters - down[c].sum()) for c in copies]]
 
-    They differ when some damage distribution (an attack of theirs against one combatant,
-    or one combatant's attack against them) of a copy differs from the first copy's as
-    the drift gate would call drift: χ² of homogeneity significant at
+
+#: What :func:`copies_differ` compares, by figure.
+COPY_FIGURES = {"damage": _damage_histograms, "time_to_down": _down_histograms}
+
+
+def copies_differ(res: Result, copies: list[int], figure: str = "damage") -> bool:
+    """Whether copies of one entry fought differently enough not to be pooled in a figure.
+
+    ``figure="damage"``: some damage distribution (an attack of theirs against one
+    combatant, or one combatant's attack against them) of a copy differs from the first
+    copy's; ``"time_to_down"``: the round a copy first went down does. "Differs" is what
+    the drift gate calls drift: χ² of homogeneity significant at
     :data:`~simlab.analysis.drift.DEFAULT_ALPHA` (Bonferroni over the comparisons) and a
     total variation distance of at least the default distribution tolerance. Copies act
-    in turn, so a later one can meet defenders already weakened.
+    in turn and are targeted in turn, so the second one can meet weakened defenders, or
+    be attacked only once the first is down.
     """
-    from simlab.analysis.drift import (DEFAULT_ALPHA, DEFAULT_TOLERANCE, chi2_homogeneity,
-                                       total_variation)  # fmt: skip
+    from simlab.analysis.drift import DEFAULT_ALPHA, DEFAULT_TOLERANCE, chi2_homogeneity
+    from simlab.analysis.drift import total_variation as tv
 
-    tests = [(rows[0], other) for rows in _copy_histograms(res, copies) for other in rows[1:]]
-    for first, other in tests:
-        _, _, p = chi2_homogeneity(first, other)
-        if p < DEFAULT_ALPHA / len(tests) and total_variation(first, other) >= DEFAULT_TOLERANCE[
-            "pmf"
-        ]:
-            return True
-    return False
+    tests = [(rows[0], other) for rows in COPY_FIGURES[figure](res, copies)
+             for other in rows[1:]]  # fmt: skip
+    return any(chi2_homogeneity(first, other)[2] < DEFAULT_ALPHA / len(tests)
+               and tv(first, other) >= DEFAULT_TOLERANCE["pmf"]
+               for first, other in tests)  # fmt: skip
 
 
-def copy_groups(result: Result | ScenarioRun) -> list[tuple[str, list[str], bool]]:
+def copy_groups(result: Result | ScenarioRun,
+                figure: str = "damage") -> list[tuple[str, list[str], bool]]:  # fmt: skip
     """Copies of each ``count:`` entry: ``(base name, copy names, pooled)``.
 
     A scenario's ``count: n`` entry becomes combatants ``Ogre 1`` … ``Ogre n`` on one side
-    with one profile; they are pooled unless they differ (:func:`copies_differ`).
+    with one profile; in ``figure`` (``damage`` or ``time_to_down``) they are pooled
+    unless they differ there (:func:`copies_differ`).
     """
     res = result if isinstance(result, Result) else result.result
     groups: dict[tuple[str, str], list[int]] = {}
@@ -113,15 +124,15 @@ def copy_groups(result: Result | ScenarioRun) -> list[tuple[str, list[str], bool
         match = _COPY.fullmatch(name)
         if match:
             groups.setdefault((side, match.group(1)), []).append(c)
-    return [(base, [names[c] for c in members], not copies_differ(res, members))
+    return [(base, [names[c] for c in members], not copies_differ(res, members, figure))
             for (_, base), members in groups.items() if len(members) > 1]  # fmt: skip
 
 
-def copy_labels(result: Result | ScenarioRun) -> dict[str, str]:
+def copy_labels(result: Result | ScenarioRun, figure: str = "damage") -> dict[str, str]:
     """How plots name each combatant: copies of one ``count:`` entry pooled as ``Ogre ×2``.
 
-    Copies (:func:`copy_groups`) that do not differ are pooled, as the specs pool them,
-    under the label ``Ogre ×n``; every other combatant keeps its name.
+    Copies (:func:`copy_groups`) that do not differ in ``figure`` are pooled, as the specs
+    pool them, under the label ``Ogre ×n``; every other combatant keeps its name.
 
     Returns
     -------
@@ -130,7 +141,7 @@ def copy_labels(result: Result | ScenarioRun) -> dict[str, str]:
     """
     res = result if isinstance(result, Result) else result.result
     labels = {name: name for _, name in res.layout.combatants}
-    for base, names, pooled in copy_groups(res):
+    for base, names, pooled in copy_groups(res, figure):
         if pooled:
             labels.update({n: f"{base} ×{len(names)}" for n in names})
     return labels
@@ -288,6 +299,9 @@ def plot_damage_pmf(
         ax.bar(sim.damage + shift, sim.probability, width=width * 0.95,
                label=f"vs {d} (n={int(sim.attempts.iloc[0]):,})")  # fmt: skip
         ex = group[group.source == "exact"]
+        # A diamond at 0 where neither answer has anything would only clutter the axis.
+        seen = set(sim.damage[sim.probability > 0])
+        ex = ex[(ex.probability > 0) | ex.damage.isin(seen)]
         if not ex.empty:
             ax.plot(ex.damage + shift, ex.probability, **EXACT_MARKER,
                     label=None if exact_drawn else EXACT_LABEL)  # fmt: skip

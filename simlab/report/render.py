@@ -341,7 +341,7 @@ def _headline(run: ScenarioRun, specs: pd.DataFrame | None) -> list[str]:
     rates = plots.pooled_hit_rates(run)
     by_attack = rates.groupby(["attacker", "attack"], sort=False)[["hits", "attempts"]].sum()
     hits = [f"{a} {k} {h / n:.0%}" for (a, k), (h, n) in by_attack.iterrows()]
-    labels = plots.copy_labels(run)
+    labels = plots.copy_labels(run, "time_to_down")
     pools: dict[str, list[int]] = {}
     for c, (_, name) in enumerate(res.layout.combatants):
         pools.setdefault(labels[name], []).append(c)
@@ -453,7 +453,7 @@ def _section(run: ScenarioRun, specs: pd.DataFrame | None, drift: DriftReport | 
     header, combatants = _combatant_rows(res)
     notes = [n for n in (drift.notes if drift else []) if n.startswith(f"{label(run)}:")]
     apart = [f"{', '.join(names)} fought differently (a damage distribution differs by "
-             "more than the drift tolerance), so the plots show each copy"
+             "more than the drift tolerance), so the damage plots show each copy"
              for _, names, pooled in plots.copy_groups(run) if not pooled]  # fmt: skip
     anchor = _anchor(f"{run.rules}-{run.scenario}", anchors)
     pictures = _pictures(run)

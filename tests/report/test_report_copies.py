@@ -47,6 +47,15 @@ def test_copies_that_fight_alike_are_pooled(skeletons: ScenarioRun) -> None:
                       "Skeleton 2": "Skeleton ×2"}  # fmt: skip
 
 
+def test_copies_pool_figure_by_figure(skeletons: ScenarioRun) -> None:
+    # The Knight fights one Skeleton at a time: alike blows, different times to go down.
+    assert plots.copy_groups(skeletons, "time_to_down") == [
+        ("Skeleton", ["Skeleton 1", "Skeleton 2"], False)
+    ]
+    down = skeletons.result.combatants().set_index("combatant").down_rate
+    assert down["Skeleton 1"] - down["Skeleton 2"] > 0.1
+
+
 def test_copies_that_differ_are_not_pooled(party: ScenarioRun) -> None:
     assert plots.copy_groups(party) == [("Brute", ["Brute 1", "Brute 2"], False)]
     assert plots.copy_labels(party)["Brute 2"] == "Brute 2"
