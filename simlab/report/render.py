@@ -199,6 +199,21 @@ def _spec_rows(specs: pd.DataFrame | None, run: ScenarioRun) -> list[list[str]]:
     return rows
 
 
+#: Below this a p-value is shown as "< 1e-16": doubles cannot tell smaller ones apart from 1
+#: − p, and a designer only needs to know it is tiny.
+P_FLOOR = 1e-16
+
+
+def p_text(p: float) -> str:
+    """A p-value as a designer reads it: ``0.034``, ``2.3e-07``, ``< 1e-16``."""
+    return f"< {P_FLOOR:g}" if p < P_FLOOR else f"{p:.2g}"
+
+
+def _p_is(p: float) -> str:
+    text = p_text(p)
+    return text if text.startswith("<") else f"= {text}"
+
+
 def drift_status(row: Any) -> str:
     """``DRIFT``, ``changed, within tolerance`` or ``ok`` for one drift-table row."""
     if row.drifted:
@@ -215,7 +230,7 @@ def drift_cells(row: Any) -> list[str]:
         else (f"{row.tolerance:g} × max(|base|, 1)" if row.kind == "mean" else f"{row.tolerance:g}")
     )
     return [drift_status(row), row.figure, row.subject, _f(row.baseline, 4),
-            _f(row.current, 4), change, f"{row.p_holm:.2g}", tol]  # fmt: skip
+            _f(row.current, 4), change, p_text(row.p_holm), tol]  # fmt: skip
 
 
 def _drift_rows(drift: DriftReport | None, run: ScenarioRun) -> list[list[str]]:
@@ -388,6 +403,13 @@ def _down_by_round(res: Result, name: str) -> Any:
     return np.cumsum(down[: last + 2]) / res.encounters
 
 
+def _trimmed(hist: Any) -> Any:
+    """A histogram up to its last non-empty bin."""
+    import numpy as np
+
+    return hist[: int(np.flatnonzero(hist)[-1]) + 1] if hist.any() else hist[:1]
+
+
 def _drift_pictures(run: ScenarioRun, before: ScenarioRun, drift: DriftReport) -> list[Picture]:
     """A before/after plot of each drifted distribution and curve of ``run``."""
     t = drift.drifted
@@ -423,7 +445,7 @@ def _drift_pictures(run: ScenarioRun, before: ScenarioRun, drift: DriftReport) -
                 ax.set_title(f"{s}: downed by round r, over all encounters")
 
         else:
-            hists = (before.result.tallies.rounds, run.result.tallies.rounds)
+            hists = tuple(_trimmed(r.result.tallies.rounds) for r in (before, run))
             size, what = (8.0, 3.4), "encounter length"
 
             def draw(fig: Figure, p: Any = hists) -> None:
@@ -502,7 +524,9 @@ table.toc td { vertical-align: top; }
 <p class="note">simlab {{ version }} · {{ sections|length }} scenario(s){% if baseline %}
  · compared with baseline {{ baseline }} (Holm-adjusted p &lt; {{ alpha }} and beyond
  tolerance){% endif %}</p>
-{% if drift_lines %}<h2>Drift</h2><ul>{% for line in drift_lines %}
+{% if drift_lines %}<h2>Drift</h2><p class="note">Each scenario's "Compared with the
+baseline" shows the drifted distributions and curves before (grey) and after (colour).</p>
+<ul>{% for line in drift_lines %}
 <li class="bad">{{ line }}</li>{% endfor %}</ul>
 {% elif baseline %}<p class="pass">No figure drifted from the baseline.</p>{% endif %}
 {% if spec_failures %}<h2>Failed specs</h2><ul>{% for line in spec_failures %}
@@ -593,7 +617,7 @@ def drift_lines(drift: DriftReport | None) -> list[str]:
         else:
             what = f"{_f(r.baseline, 4)} → {_f(r.current, 4)} ({r.change:+.4g})"
         out.append(
-            f"{r.scenario} ({r.rules}): {r.figure} {r.subject}: {what}, Holm p = {r.p_holm:.2g}"
+            f"{r.scenario} ({r.rules}): {r.figure} {r.subject}: {what}, Holm p {_p_is(r.p_holm)}"
         )
     return out
 

@@ -17,7 +17,7 @@ import matplotlib.pyplot as plt
 from simlab import api, plots
 from simlab.analysis.drift import DEFAULT_TOLERANCE, chi2_homogeneity
 from simlab.analysis.drift import total_variation as tv
-from simlab.report.render import _median_round, render_report
+from simlab.report.render import _median_round, p_text, render_report
 from simlab.report.results import ScenarioRun
 from tests.report.report_html import external_references
 
@@ -144,6 +144,8 @@ def test_drift_draws_before_and_after_of_what_drifted(tmp_path: Path) -> None:
     # Kaito's quick-jab did not drift: no before/after of it.
     assert not any("quick-jab" in a for a in alts)
     assert "grey, the baseline; colour, this run" in html
+    # A p-value below what doubles resolve reads "< 1e-16", never "0".
+    assert "Holm p &lt; 1e-16" in html and "Holm p = 0," not in html
     # The same numbers again: nothing drifted, no before/after picture.
     _, _, same = api.write_report([before], tmp_path / "same", baseline=written["results"])
     assert same is not None and same.ok
@@ -180,6 +182,11 @@ def test_many_scenarios_report_progress_and_a_table_of_contents(party: ScenarioR
     assert f"party {wins['party']:.0%}" in party_row
     assert "Brute 1 stone-strike" in party_row and "Ogre crushing-blow" in party_row
     assert external_references(html) == []
+
+
+def test_p_text() -> None:
+    assert [p_text(p) for p in (0.0, 3e-17, 2.3e-7, 0.034, 1.0)] == [
+        "< 1e-16", "< 1e-16", "2.3e-07", "0.034", "1"]  # fmt: skip
 
 
 def test_median_round_by_hand() -> None:
