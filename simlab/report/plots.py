@@ -529,8 +529,10 @@ def plot_hit_rates(
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
     ax.set_xlabel("rate (95% interval)")
-    ax.legend(fontsize=LEGEND_FONT, loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=3,
-              frameon=False)  # fmt: skip
+    handles, names = ax.get_legend_handles_labels()
+    order = sorted(range(len(names)), key=lambda i: names[i] == "exact")  # exact last
+    ax.legend([handles[i] for i in order], [names[i] for i in order], fontsize=LEGEND_FONT,
+              loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=3, frameon=False)  # fmt: skip
     ax.grid(alpha=0.3, axis="x")
     return rates
 

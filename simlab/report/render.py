@@ -352,10 +352,10 @@ def _headline(run: ScenarioRun, specs: pd.DataFrame | None) -> list[str]:
     """One table-of-contents row: the scenario's headline figures."""
     res = run.result
     wins = res.win_rates()
-    outcome = " · ".join(f"{r.side} {r.win_rate:.0%}" for r in wins.itertuples())
+    outcome = " · ".join(f"{r.side}: {r.win_rate:.0%}" for r in wins.itertuples())
     rates = plots.pooled_hit_rates(run)
     by_attack = rates.groupby(["attacker", "attack"], sort=False)[["hits", "attempts"]].sum()
-    hits = [f"{a} {k} {h / n:.0%}" for (a, k), (h, n) in by_attack.iterrows()]
+    hits = [f"{a} {k}: {h / n:.0%}" for (a, k), (h, n) in by_attack.iterrows()]
     labels = plots.copy_labels(run, "time_to_down")
     pools: dict[str, list[int]] = {}
     for c, (_, name) in enumerate(res.layout.combatants):
@@ -364,7 +364,7 @@ def _headline(run: ScenarioRun, specs: pd.DataFrame | None) -> list[str]:
     for lab, members in pools.items():
         down = res.tallies.down_round[members].sum(axis=0)
         m = _median_round(down, res.encounters * len(members))
-        medians.append(f"{lab} {'—' if m is None else m}")
+        medians.append(f"{lab}: {'—' if m is None else m}")
     verdicts = _spec_rows(specs, run)
     failed = sum(row[-1].startswith("FAIL") for row in verdicts)
     spec = "—" if not verdicts else (f"{failed} FAIL" if failed else f"{len(verdicts)} pass")

@@ -179,7 +179,7 @@ def test_many_scenarios_report_progress_and_a_table_of_contents(party: ScenarioR
         assert f'id="{anchor}"' in html
     party_row = toc.group(1).split('href="#' + rows[1][0])[1]
     wins = party.result.win_rates().set_index("side").win_rate
-    assert f"party {wins['party']:.0%}" in party_row
+    assert f"party: {wins['party']:.0%}" in party_row
     assert "Brute 1 stone-strike" in party_row and "Ogre crushing-blow" in party_row
     assert external_references(html) == []
 
