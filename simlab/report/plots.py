@@ -21,7 +21,7 @@ figures of their own, rendered with the Agg backend (:mod:`simlab.report.render`
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -35,11 +35,11 @@ if TYPE_CHECKING:
     from simlab.report.results import ScenarioRun
 
 __all__ = [
+    "at_least",
     "copies_differ",
     "copy_groups",
     "copy_labels",
     "legend_outside",
-    "at_least",
     "plot_before_after",
     "plot_damage_at_least",
     "plot_damage_pmf",
@@ -70,10 +70,9 @@ def _damage_histograms(res: Result, copies: list[int]) -> list[list[np.ndarray]]
     out = []
     for k in range(len(layout.attacks)):
         for o in others:
-            for pair in (lambda c: layout.pair(c, k, o), lambda c: layout.pair(o, k, c)):
-                rows = [hist[pair(c)] for c in copies]
-                if all(r.sum() > 0 for r in rows):
-                    out.append(rows)
+            as_attacker = [hist[layout.pair(c, k, o)] for c in copies]
+            as_defender = [hist[layout.pair(o, k, c)] for c in copies]
+            out += [rows for rows in (as_attacker, as_defender) if all(r.sum() > 0 for r in rows)]
     return out
 
 
@@ -173,8 +172,9 @@ def _axes(ax: Axes | None, size: tuple[float, float] = (6.0, 3.5)) -> Axes:
     return new
 
 
-def _exact_pmfs(exact: dict[str, Any] | None,
-                labels: dict[str, str]) -> dict[tuple[str, str, str], dict[int, float]]:  # fmt: skip
+def _exact_pmfs(
+    exact: dict[str, Any] | None, labels: dict[str, str]
+) -> dict[tuple[str, str, str], dict[int, float]]:
     """Exact damage distributions by (attacker, attack, defender) label.
 
     Copies share one profile, so the first copy's answer is the pool's.
@@ -374,8 +374,8 @@ def plot_damage_at_least(
     ax.set_xlabel("damage x")
     ax.set_ylabel("P(damage ≥ x)")
     ax.set_ylim(0, 1.02)
-    ax.set_title(f"{data.attrs['attacker']} · {attack}: at least x damage (95% band)",
-                 fontsize=11)
+    title = f"{data.attrs['attacker']} · {attack}: at least x damage (95% band)"
+    ax.set_title(title, fontsize=11)
     legend_outside(ax)
     ax.grid(alpha=0.3)
     return drawn
@@ -544,7 +544,7 @@ def at_least(pmf: np.ndarray) -> np.ndarray:
 
 def plot_before_after(ax: Axes, before: np.ndarray, after: np.ndarray, xlabel: str,
                       ylabel: str, bars: bool = False,
-                      where: str = "post") -> pd.DataFrame:  # fmt: skip
+                      where: Literal["pre", "post"] = "post") -> pd.DataFrame:  # fmt: skip
     """A figure of a baseline run (grey) and this run (colour) over whole numbers 0, 1, …
 
     Bars side by side for a distribution (``bars=True``), else step curves with dots

@@ -43,8 +43,9 @@ PNG_DIR = "png"
 #: 100 dpi: a 10-inch figure is 1000 px, shown at 100% in the page (max 1100 px wide), so
 #: its 10-11 pt text is 14-15 px, legible on a laptop without zooming.
 DPI = 100
-FONT = {"font.size": 10, "axes.titlesize": 11, "axes.labelsize": 10, "xtick.labelsize": 9,
-        "ytick.labelsize": 9, "legend.fontsize": 9}  # fmt: skip
+FONT: dict[str, Any] = {"font.size": 10, "axes.titlesize": 11, "axes.labelsize": 10,
+                        "xtick.labelsize": 9, "ytick.labelsize": 9,
+                        "legend.fontsize": 9}  # fmt: skip
 #: At most this many defenders per damage plot (the rest are in the tables).
 MAX_DEFENDERS = 6
 
@@ -106,7 +107,7 @@ def _slug(text: str) -> str:
 def _png(draw: Callable[[Figure], None], size: tuple[float, float]) -> bytes:
     import matplotlib
 
-    with matplotlib.rc_context(FONT):
+    with matplotlib.rc_context(FONT):  # type: ignore[arg-type]
         fig = Figure(figsize=size, dpi=DPI, layout="constrained")
         FigureCanvasAgg(fig)
         draw(fig)
@@ -373,13 +374,6 @@ def _headline(run: ScenarioRun, specs: pd.DataFrame | None) -> list[str]:
 
 # -- before/after pictures of drifted figures ---------------------------------------------
 
-#: Which picture shows a drifted figure: the attack's damage, a combatant's time-to-down or
-#: the encounter length.
-_DRIFT_PICTURE = {"damage_pmf": "damage", "mean_damage": "damage", "hit_rate": "damage",
-                  "crit_rate": "damage", "time_to_down": "down", "down_rate": "down",
-                  "median_time_to_down": "down", "rounds_pmf": "rounds",
-                  "mean_rounds": "rounds"}  # fmt: skip
-
 
 def _pair_pmf(res: Result, subject: str) -> Any:
     """Damage probabilities 0..max of the pair named ``attacker attack → defender``."""
@@ -410,6 +404,59 @@ def _trimmed(hist: Any) -> Any:
     return hist[: int(np.flatnonzero(hist)[-1]) + 1] if hist.any() else hist[:1]
 
 
+Drawing = tuple[str, tuple[float, float], Callable[[Figure], None]]
+
+
+def _damage_drift(before: Result, after: Result, subject: str) -> Drawing:
+    old, new = _pair_pmf(before, subject), _pair_pmf(after, subject)
+
+    def draw(fig: Figure) -> None:
+        left, right = fig.subplots(1, 2)
+        plots.plot_before_after(left, old, new, "damage per attack (miss = 0)", "probability",
+                                bars=True)  # fmt: skip
+        plots.plot_before_after(right, plots.at_least(old), plots.at_least(new), "damage x",
+                                "P(damage ≥ x)", where="pre")  # fmt: skip
+        left.set_title("damage distribution")
+        right.set_title("at least x damage")
+        _shared_legend(fig, left, right)
+        fig.suptitle(subject, fontsize=12)
+
+    return f"{subject}: damage per attack", (11.0, 3.6), draw
+
+
+def _down_drift(before: Result, after: Result, name: str) -> Drawing:
+    old, new = _down_by_round(before, name), _down_by_round(after, name)
+
+    def draw(fig: Figure) -> None:
+        ax = fig.add_subplot()
+        plots.plot_before_after(ax, old, new, "round r", f"P({name} downed by round r)")
+        ax.set_title(f"{name}: downed by round r, over all encounters")
+
+    return f"{name}: P(downed by round r)", (8.0, 3.4), draw
+
+
+def _rounds_drift(before: Result, after: Result, _: str) -> Drawing:
+    old, new = (_trimmed(r.tallies.rounds) for r in (before, after))
+
+    def draw(fig: Figure) -> None:
+        ax = fig.add_subplot()
+        plots.plot_before_after(ax, old / old.sum(), new / new.sum(), "rounds",
+                                "share of encounters", bars=True)  # fmt: skip
+        ax.set_title("encounter length")
+
+    return "encounter length", (8.0, 3.4), draw
+
+
+#: Which picture shows a drifted figure: the attack's damage, a combatant's time-to-down or
+#: the encounter length.
+_DRIFT_PICTURE: dict[str, Callable[[Result, Result, str], Drawing]] = {
+    "damage_pmf": _damage_drift, "mean_damage": _damage_drift, "hit_rate": _damage_drift,
+    "crit_rate": _damage_drift, "time_to_down": _down_drift, "down_rate": _down_drift,
+    "median_time_to_down": _down_drift, "rounds_pmf": _rounds_drift,
+    "mean_rounds": _rounds_drift,
+}  # fmt: skip
+
+
 def _drift_pictures(run: ScenarioRun, before: ScenarioRun, drift: DriftReport) -> list[Picture]:
     """A before/after plot of each drifted distribution and curve of ``run``."""
     t = drift.drifted
@@ -418,43 +465,11 @@ def _drift_pictures(run: ScenarioRun, before: ScenarioRun, drift: DriftReport) -
     wanted = dict.fromkeys((_DRIFT_PICTURE[f], s) for f, s in zip(t.figure, t.subject,
                                                                   strict=True)
                            if f in _DRIFT_PICTURE)  # fmt: skip
-    out, seen = [], set()
-    for kind, subject in wanted:
-        if kind == "damage":
-            pair = (_pair_pmf(before.result, subject), _pair_pmf(run.result, subject))
-            size, what = (11.0, 3.6), f"{subject}: damage per attack"
-
-            def draw(fig: Figure, p: Any = pair, s: str = subject) -> None:
-                left, right = fig.subplots(1, 2)
-                plots.plot_before_after(left, *p, "damage per attack (miss = 0)",
-                                        "probability", bars=True)  # fmt: skip
-                plots.plot_before_after(right, *(plots.at_least(x) for x in p),
-                                        "damage x", "P(damage ≥ x)", where="pre")  # fmt: skip
-                left.set_title("damage distribution")
-                right.set_title("at least x damage")
-                _shared_legend(fig, left, right)
-                fig.suptitle(s, fontsize=12)
-
-        elif kind == "down":
-            curves = (_down_by_round(before.result, subject), _down_by_round(run.result, subject))
-            size, what = (8.0, 3.4), f"{subject}: P(downed by round r)"
-
-            def draw(fig: Figure, p: Any = curves, s: str = subject) -> None:
-                ax = fig.add_subplot()
-                plots.plot_before_after(ax, *p, "round r", f"P({s} downed by round r)")
-                ax.set_title(f"{s}: downed by round r, over all encounters")
-
-        else:
-            hists = tuple(_trimmed(r.result.tallies.rounds) for r in (before, run))
-            size, what = (8.0, 3.4), "encounter length"
-
-            def draw(fig: Figure, p: Any = hists) -> None:
-                ax = fig.add_subplot()
-                plots.plot_before_after(ax, *(h / h.sum() for h in p), "rounds",
-                                        "share of encounters", bars=True)  # fmt: skip
-                ax.set_title("encounter length")
-
-        name = _unique(f"{slug}-{kind}-{_slug(subject)}.png", seen)
+    out: list[Picture] = []
+    seen: set[str] = set()
+    for picture, subject in wanted:
+        what, size, draw = picture(before.result, run.result, subject)
+        name = _unique(f"{slug}-{_slug(what)}.png", seen)
         out.append(Picture(name, f"drift · {what}", _png(draw, size), "drift",
                            f"{what}: grey, the baseline; colour, this run."))  # fmt: skip
     return out

@@ -163,8 +163,9 @@ def test_before_after_pads_a_shorter_series() -> None:
     assert list(curve.baseline) == [0.1, 0.4, 0.4]  # a curve: stays where it ended
 
 
-def test_many_scenarios_report_progress_and_a_table_of_contents(party: ScenarioRun,
-                                                                tmp_path: Path) -> None:  # fmt: skip
+def test_many_scenarios_report_progress_and_a_table_of_contents(
+    party: ScenarioRun, tmp_path: Path
+) -> None:
     quick = api.run_scenario(QUICKSTART, n=2000, seed=5)
     calls: list[tuple[int, int, str]] = []
     render_report([quick, party], tmp_path, progress=lambda *a: calls.append(a))
