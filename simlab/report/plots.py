@@ -296,7 +296,7 @@ def plot_damage_pmf(
     for i, (d, group) in enumerate(groups):
         shift = (i - (len(groups) - 1) / 2) * width
         sim = group[group.source == "simulated"]
-        ax.bar(sim.damage + shift, sim.probability, width=width * 0.95,
+        ax.bar(sim.damage + shift, sim.probability, width=width * 0.95, color=f"C{i}",
                label=f"vs {d} (n={int(sim.attempts.iloc[0]):,})")  # fmt: skip
         ex = group[group.source == "exact"]
         # A diamond at 0 where neither answer has anything would only clutter the axis.
@@ -359,12 +359,13 @@ def plot_damage_at_least(
     drawn = pd.concat(frames, ignore_index=True)
     ax = _axes(ax)
     exact_drawn = False
-    for d, group in drawn.groupby("defender", sort=False):
+    # Defender i has colour Ci here and in plot_damage_pmf, so panels side by side agree.
+    for i, (d, group) in enumerate(drawn.groupby("defender", sort=False)):
         sim = group[group.source == "simulated"]
-        line = ax.step(sim.damage, sim.at_least, where="pre", marker="o", markersize=4,
-                       label=f"vs {d}")  # fmt: skip
+        ax.step(sim.damage, sim.at_least, where="pre", marker="o", markersize=4, color=f"C{i}",
+                label=f"vs {d}")  # fmt: skip
         ax.fill_between(sim.damage, sim.at_least_ci95_lo, sim.at_least_ci95_hi, step="pre",
-                        alpha=0.25, color=line[0].get_color())  # fmt: skip
+                        alpha=0.25, color=f"C{i}")  # fmt: skip
         ex = group[group.source == "exact"]
         if not ex.empty:
             ax.plot(ex.damage, ex.at_least, **EXACT_MARKER,

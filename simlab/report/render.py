@@ -293,8 +293,8 @@ def _pictures(run: ScenarioRun) -> list[Picture]:
             f"{slug}-hit-rates.png",
             "hit and crit rates (95% intervals)",
             _png(rates, (10.0, 1.4 + 0.32 * max(len(rates_drawn), 1))),
-            caption="Bars: simulated rate with its 95% interval (copies pooled). Black tick: "
-            "the exact rate against a fresh defender.",
+            caption="Bars: simulated rate with its 95% interval (copies that fought alike "
+            "pooled). Black tick: the exact rate against a fresh defender.",
         )
     ]
     pmf = plots.pooled_damage_pmf(run)

@@ -194,3 +194,17 @@ def test_median_round_by_hand() -> None:
     # 10 encounters: downed in round 2 (3), round 3 (2), never (5): half by round 3.
     assert _median_round(np.array([0, 0, 3, 2, 0]), 10) == 3
     assert _median_round(np.array([0, 0, 3, 1, 0]), 10) is None  # 4 of 10: never half
+
+
+def test_side_by_side_panels_give_a_defender_one_colour(party: ScenarioRun) -> None:
+    from matplotlib.colors import to_hex
+
+    fig, (left, right) = plt.subplots(1, 2)
+    plots.plot_damage_pmf(party, "Kaito", "quick-jab", ax=left)
+    plots.plot_damage_at_least(party, "Kaito", "quick-jab", ax=right)
+    bars = {t.get_label(): to_hex(t.patches[0].get_facecolor()) for t in left.containers}
+    steps = {ln.get_label(): to_hex(ln.get_color()) for ln in right.lines
+             if ln.get_label().startswith("vs ")}  # fmt: skip
+    plt.close(fig)
+    assert len(bars) == 3
+    assert {k.split(" (n=")[0]: v for k, v in bars.items()} == steps
