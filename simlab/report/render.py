@@ -560,9 +560,10 @@ the combatant downed; — when fewer than half did). Copies are pooled (Ogre ×2
 {% if s.specs %}<h3>Balance specs</h3>{{ table(SPEC_HEADER, s.specs) }}{% endif %}
 {% if s.drift or s.notes %}<h3>Compared with the baseline</h3>
 {% for n in s.notes %}<p class="note">{{ n }}</p>{% endfor %}
+{{ pictures(s, 'drift') }}
 {% if s.drift %}<details{% if s.drift[0][0] == 'DRIFT' %} open{% endif %}>
 <summary>{{ s.drift|length }} figures</summary>{{ table(DRIFT_HEADER, s.drift) }}</details>
-{% endif %}{{ pictures(s, 'drift') }}{% endif %}
+{% endif %}{% endif %}
 <h3>Attacks</h3>{{ table(ATTACK_HEADER, s.attacks) }}
 {{ pictures(s, 'rates') }}
 <h3>Damage</h3><p class="note">Misses count as 0 damage. Bars and dots: simulated; open
