@@ -661,6 +661,7 @@ def _markdown(sections: list[Section], title: str, drift: DriftReport | None,
     failures = spec_failures(specs)
     if failures:
         out += ["", "## Failed specs", "", *(f"- **FAIL** {line}" for line in failures)]
+    out += ["", "## Contents", "", _md_table(TOC_HEADER, [s.headline for s in sections])]
     for s in sections:
         out += ["", f"## {s.run.scenario} ({s.run.rules})", "",
                 " · ".join(f"{k}: {v}" for k, v in s.identity), ""]  # fmt: skip

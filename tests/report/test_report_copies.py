@@ -183,6 +183,10 @@ def test_many_scenarios_report_progress_and_a_table_of_contents(
     assert f"party: {wins['party']:.0%}" in party_row
     assert "Brute 1 stone-strike" in party_row and "Ogre crushing-blow" in party_row
     assert external_references(html) == []
+    markdown = (tmp_path / "report.md").read_text(encoding="utf-8")
+    contents = markdown.split("## Contents")[1].split("\n## ")[0]
+    assert [line.split(" | ")[0] for line in contents.strip().splitlines()[2:]] == [
+        "| quickstart", "| party-3v3"]  # fmt: skip
 
 
 def test_p_text() -> None:
