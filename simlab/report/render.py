@@ -532,7 +532,7 @@ th { background: #f3f3f3; } td.num { text-align: right; }
 .bad { color: #b00; font-weight: bold; } .pass { color: #070; }
 .note { color: #666; font-size: 0.9em; } img { max-width: 100%; display: block; }
 figure { margin: 0.8em 0; } figcaption { font-size: 0.9em; color: #444; }
-table.toc td { vertical-align: top; }
+table.toc td { vertical-align: top; } table.toc td:nth-child(-n+2) { white-space: nowrap; }
 </style></head>
 <body>
 <h1>{{ title }}</h1>
