@@ -28,6 +28,11 @@ _PLOTS = ("plot_damage_pmf", "plot_damage_at_least", "plot_survival", "plot_hit_
 __all__ = ["__version__", "exact", "plots", "plot_sweep", *_API, *_PLOTS]
 
 
+def __dir__() -> list[str]:
+    """The public API, for tab completion (the names load lazily, so ``globals()`` lacks them)."""
+    return sorted({*globals(), *__all__})
+
+
 def __getattr__(name: str) -> Any:
     if name in ("exact", "plots"):  # subpackage (callable as simlab.exact.engine.exact) / module
         import importlib

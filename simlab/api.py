@@ -6,7 +6,7 @@ The CLI is a thin shell over these functions; notebooks call them directly.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -318,6 +318,7 @@ def write_report(
     alpha: float = 0.01,
     strict: bool = False,
     title: str = "simlab balance report",
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> tuple[dict[str, Path], pd.DataFrame, Any]:
     """Render the balance report of ``runs`` into ``out_dir`` (HTML, Markdown, PNGs, JSON).
 
@@ -333,6 +334,8 @@ def write_report(
         Drift threshold on Holm-adjusted p-values.
     strict : bool
         Count borderline spec passes as failures.
+    progress : callable, optional
+        ``progress(i, total, "scenario (rules)")`` before each scenario is drawn.
 
     Returns
     -------
@@ -347,10 +350,13 @@ def write_report(
     specs = evaluate_all(runs, strict=strict)
     drift = None
     shown = None
+    before: list[ScenarioRun] = []
     if baseline is not None:
-        drift = compare(runs, load_results(baseline), alpha)
+        before = load_results(baseline)
+        drift = compare(runs, before, alpha)
         shown = os.fspath(baseline)
-    written = render_report(runs, out_dir, specs=specs, drift=drift, baseline=shown, title=title)
+    written = render_report(runs, out_dir, specs=specs, drift=drift, baseline=shown, title=title,
+                            baseline_runs=before, progress=progress)  # fmt: skip
     return written, specs, drift
 
 

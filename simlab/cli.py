@@ -294,7 +294,7 @@ def report(
         api.load_results(baseline)  # a missing or bad baseline fails before simulating
     runs = _runs(scenarios, encounters, seed, threads, from_, sets)
     written, specs, drift = api.write_report(runs, out, baseline=baseline, alpha=alpha,
-                                             title=title)  # fmt: skip
+                                             title=title, progress=_drawing)  # fmt: skip
     if drift is not None:
         terminal.print_drift(drift, str(baseline))
     if not specs.empty:
@@ -303,6 +303,11 @@ def report(
                f"{len(written) - 3} PNGs ({len(runs)} scenarios)")  # fmt: skip
     if drift is not None and not drift.ok:
         sys.exit(EXIT_CHECK_FAILED)
+
+
+def _drawing(i: int, total: int, scenario: str) -> None:
+    """Progress of a report's plots on stderr: one line per scenario."""
+    click.echo(f"drawing {i}/{total}: {scenario}", err=True)
 
 
 @main.command()
