@@ -17,7 +17,8 @@ from simlab.analysis.summary import summary
 from simlab.engine import runner
 from simlab.errors import ExactUnsupported, InputError
 from simlab.exact.engine import ExactResult, check_result, exact
-from simlab.report.files import write_json, write_parquet
+from simlab.limits import MAX_ENCOUNTERS
+from simlab.report.files import output_unit, run_identity, scenario_hash, write_json, write_parquet
 from simlab.report.results import ScenarioRun, load_results, save_results
 from simlab.rules import rule_module
 from simlab.scenario.common import ScenarioBase
@@ -54,8 +55,8 @@ def compile_job(
     """
     n = scenario.encounters if n is None else n
     seed = scenario.seed if seed is None else seed
-    if n < 1:
-        raise InputError(f"expected at least 1 encounter; got {n}")
+    if not 1 <= n <= MAX_ENCOUNTERS:
+        raise InputError(f"expected between 1 and {MAX_ENCOUNTERS:_} encounters; got {n}")
     params, layout = rule_module(scenario.rules, "compile").compile_scenario(scenario)
     return runner.Job(rules=scenario.rules, params=params, layout=layout, seed=seed, n=n)
 
@@ -126,6 +127,7 @@ def simulate(
         layout=job.layout,
         tallies=tallies,
         trace=trace_rows,
+        meta={"scenario_hash": scenario_hash(scenario)},
     )
     if check:
         result.check = check_result(scenario, result)
@@ -142,11 +144,12 @@ def _name_trace(frame: pd.DataFrame, job: runner.Job) -> pd.DataFrame:
 
 
 def write_results(result: Result, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
-    """Write ``summary.json`` and one Parquet file per table into ``out_dir``, atomically.
+    """Write ``summary.json`` and one Parquet file per table into ``out_dir``, as one unit.
 
     The tables are ``attacks``, ``damage_pmf``, ``combatants``, ``time_to_down`` and
     ``sides``; ``events`` for a rule system with events and ``status_damage`` for one
-    whose statuses deal damage.
+    whose statuses deal damage. The folder is replaced whole, every file stamped with
+    the run identity (:func:`simlab.report.files.output_unit`).
 
     Returns
     -------
@@ -165,13 +168,26 @@ def write_results(result: Result, out_dir: str | os.PathLike[str]) -> dict[str, 
         tables["events"] = result.events()
     if result.layout.statuses:
         tables["status_damage"] = result.status_damage()
-    written = {name: write_parquet(out / f"{name}.parquet", t) for name, t in tables.items()}
-    written["summary"] = write_json(out / "summary.json", summary(result))
-    return written
+    return _write_tables(out, tables, summary(result), run_identity([result]))
 
 
-def write_exact(result: ExactResult, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
-    """Write an exact answer's ``summary.json`` and Parquet tables to ``out_dir``, atomically.
+def _write_tables(out: Path, tables: dict[str, Any], document: dict[str, Any],
+                  identity: dict[str, Any]) -> dict[str, Path]:  # fmt: skip
+    """Parquet tables and ``summary.json`` as one output unit; their final paths."""
+    with output_unit(out, identity) as folder:
+        for name, table in tables.items():
+            write_parquet(folder / f"{name}.parquet", table)
+        write_json(folder / "summary.json", document)
+    return {**{name: out / f"{name}.parquet" for name in tables}, "summary": out / "summary.json"}
+
+
+def write_exact(
+    result: ExactResult, out_dir: str | os.PathLike[str], scenario_hash: str | None = None
+) -> dict[str, Path]:
+    """Write an exact answer's ``summary.json`` and Parquet tables to ``out_dir``, as one unit.
+
+    ``scenario_hash`` (:func:`simlab.report.files.scenario_hash`) goes into the run
+    identity stamped in every file.
 
     The tables are ``attacks``, ``damage_pmf`` and ``time_to_down`` (empty when the
     scenario is not a duel); the summary has ``simlab run``'s shape without intervals.
@@ -187,9 +203,9 @@ def write_exact(result: ExactResult, out_dir: str | os.PathLike[str]) -> dict[st
         "damage_pmf": result.damage_pmf(),
         "time_to_down": result.time_to_down(),
     }
-    written = {name: write_parquet(out / f"{name}.parquet", t) for name, t in tables.items()}
-    written["summary"] = write_json(out / "summary.json", result.summary())
-    return written
+    identity = run_identity([result], method="exact")
+    identity["scenarios"][0]["scenario_hash"] = scenario_hash
+    return _write_tables(out, tables, result.summary(), identity)
 
 
 # -- balance reports -------------------------------------------------------------------------
@@ -314,6 +330,8 @@ def write_report(
 ) -> tuple[dict[str, Path], pd.DataFrame, Any]:
     """Render the balance report of ``runs`` into ``out_dir`` (HTML, Markdown, PNGs, JSON).
 
+    The folder is written as one unit (:func:`simlab.report.files.output_unit`).
+
     Parameters
     ----------
     runs : list of ScenarioRun
@@ -343,5 +361,9 @@ def write_report(
     if baseline is not None:
         drift = compare(runs, load_results(baseline), alpha)
         shown = os.fspath(baseline)
-    written = render_report(runs, out_dir, specs=specs, drift=drift, baseline=shown, title=title)
+    out = Path(out_dir)
+    with output_unit(out, run_identity([r.result for r in runs])) as folder:
+        staged = render_report(runs, folder, specs=specs, drift=drift, baseline=shown,
+                               title=title)  # fmt: skip
+    written = {name: out / path.relative_to(folder) for name, path in staged.items()}
     return written, specs, drift

@@ -15,7 +15,10 @@ from typing import Any
 
 import click
 
+from simlab.limits import MAX_ENCOUNTERS
+
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
 
 def _fail(message: str, code: int) -> None:
@@ -35,7 +38,8 @@ def handle_errors(command: Callable[..., Any]) -> Callable[..., Any]:
         except InputError as err:
             _fail(str(err), EXIT_INPUT)
         except KeyboardInterrupt:
-            _fail("interrupted; no output file was left half-written", EXIT_INTERNAL)
+            _fail("interrupted; every output folder is as it was or complete, never a mix",
+                  EXIT_INTERRUPTED)  # fmt: skip
         except Exception as err:  # the last line of defence: report, do not dump
             if os.environ.get("SIMLAB_DEBUG"):
                 raise
@@ -69,15 +73,26 @@ def validate(scenario: str) -> None:
                f"{fighters} combatants, {attacks} attacks")  # fmt: skip
 
 
+def _prepare_out(out: str | None, what: str = "--out") -> None:
+    """Refuse an --out folder that cannot be written, before any time is spent simulating."""
+    if out is not None:
+        from simlab.report.files import prepare_output
+
+        prepare_output(out, what)
+
+
+ENCOUNTERS = click.IntRange(1, MAX_ENCOUNTERS)
+
+
 @main.command()
 @SCENARIO
-@click.option("-n", "--encounters", type=click.IntRange(min=1), help="Encounters to run.")
+@click.option("-n", "--encounters", type=ENCOUNTERS, help="Encounters to run.")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="Seed (default: scenario's).")
 @click.option("--out", type=click.Path(file_okay=False), help="Write summary.json + Parquet.")
 @click.option("--threads", type=click.IntRange(min=1), help="Threads (default: all cores).")
 @click.option(
     "--block-size",
-    type=click.IntRange(min=1),
+    type=ENCOUNTERS,
     default=1 << 20,
     show_default=True,
     help="Encounters per block (progress granularity; results do not depend on it).",
@@ -109,6 +124,7 @@ def run(
 
     scn = api.load(scenario)
     _check_threads(threads)
+    _prepare_out(out)
     n = encounters or scn.encounters
     client = _connect(scheduler)
     with terminal.progress(n) as advance:
@@ -151,11 +167,14 @@ def exact_command(scenario: str, out: str | None) -> None:
     """
     from simlab import api
     from simlab.report import terminal
+    from simlab.report.files import scenario_hash
 
-    solved = api.exact(api.load(scenario))
+    scn = api.load(scenario)
+    _prepare_out(out)
+    solved = api.exact(scn)
     terminal.print_exact(solved)
     if out:
-        written = api.write_exact(solved, out)
+        written = api.write_exact(solved, out, scenario_hash(scn))
         click.echo(f"wrote {len(written)} files to {out}")
 
 
@@ -181,7 +200,7 @@ DEFAULT_BASELINE = "reports/baseline/results.json"
 def _sample_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """-n, --seed, --threads and --from, shared by report, check and baseline update."""
     options = [
-        click.option("-n", "--encounters", type=click.IntRange(min=1),
+        click.option("-n", "--encounters", type=ENCOUNTERS,
                      help="Encounters per scenario (default: each scenario's)."),
         click.option("--seed", type=click.IntRange(0, 2**64 - 1),
                      help="Seed (default: each scenario's)."),
@@ -264,6 +283,7 @@ def report(
 
     if baseline is not None:
         api.load_results(baseline)  # a missing or bad baseline fails before simulating
+    _prepare_out(out)
     runs = _runs(scenarios, encounters, seed, threads, from_)
     written, specs, drift = api.write_report(runs, out, baseline=baseline, alpha=alpha,
                                              title=title)  # fmt: skip
@@ -335,7 +355,9 @@ def baseline_update(
     from pathlib import Path
 
     from simlab import api
+    from simlab.report.files import prepare_file
 
+    prepare_file(path, "--baseline")
     if not scenarios and from_ is None:
         old = api.load_results(path)
         runs = []
