@@ -9,11 +9,11 @@ from __future__ import annotations
 
 #: The most encounters one run may simulate (scenario ``encounters:`` and ``-n``).
 MAX_ENCOUNTERS = 10**11
-#: The largest scenario file read, in bytes (real scenarios are a few kB).
-MAX_SCENARIO_BYTES = 1_000_000
+#: The largest scenario file read, in bytes (the examples are 1–3 kB).
+MAX_SCENARIO_BYTES = 250_000
 #: The deepest nesting of lists and mappings in a scenario file.
 MAX_DEPTH = 64
-#: The most YAML nodes (keys, values, items) written in a scenario file.
-MAX_NODES = 100_000
+#: The most YAML nodes (keys, values, items) in a scenario file (the examples have ~300).
+MAX_NODES = 10_000
 #: The most problems reported for one file; the rest are counted.
 MAX_PROBLEMS = 50

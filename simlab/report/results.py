@@ -330,8 +330,9 @@ def _tallies(doc: dict[str, Any], layout: Layout) -> TallyArrays:
         for e, event in enumerate(layout.events):
             counts = entry["events"].get(event, {}).get("round_counts", {})
             t.event_round[c, e] = _uncounts(counts, r1, "round")
-    t.winner[:] = _wholes([*(s["wins"] for s in doc["sides"]), doc["draws"]["count"]],
-                          len(t.winner), "win")
+    t.winner[:] = _wholes(
+        [*(s["wins"] for s in doc["sides"]), doc["draws"]["count"]], len(t.winner), "win"
+    )
     t.rounds[:] = _uncounts(doc["rounds_counts"], r1, "round")
     for name, sparse in doc.get("other_tallies", {}).items():
         if name in t._fields:
@@ -341,7 +342,8 @@ def _tallies(doc: dict[str, Any], layout: Layout) -> TallyArrays:
                                  f"got {sparse['shape']}")  # fmt: skip
             flat = array.ravel()
             flat[_wholes(sparse["index"], len(sparse["index"]), f"{name} index")] = _wholes(
-                sparse["values"], len(sparse["index"]), name)
+                sparse["values"], len(sparse["index"]), name
+            )
     return t
 
 
