@@ -81,7 +81,7 @@ def _event_problems(scenario: ScenarioBase, source: YamlSource) -> list[Problem]
             source,
             ("expect", i, "event"),
             f"expected an event of rules {scenario.rules} ({known}); got {spec.event!r}",
-        )  # fmt: skip
+        )
         for i, spec in enumerate(scenario.expect)
         if spec.event is not None and spec.event not in events
     ]
