@@ -163,10 +163,11 @@ def _read_bytes(filename: str) -> bytes:
         fd = os.open(filename, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as exc:
         raise refuse(_describe_read_error(exc)) from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise refuse(_file_kind(info.st_mode))
     with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise refuse(_file_kind(info.st_mode))
         try:
             data = handle.read(MAX_SCENARIO_BYTES + 1)
         except OSError as exc:
