@@ -480,6 +480,24 @@ def _swap_in(staging: Path, out: Path) -> None:
     os.rename(retired, staging)
 
 
+@contextlib.contextmanager
+def reading_unit(folder: str | os.PathLike[str]) -> Iterator[Path]:
+    """Hold a shared lock on the folder that holds ``folder`` while reading it, so that
+    no writer swaps a new unit in half-way through the reading."""
+    root = Path(folder)
+    parent = root.resolve().parent
+    try:
+        fd = os.open(parent, os.O_RDONLY)
+    except OSError:
+        yield root
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH)
+        yield root
+    finally:
+        os.close(fd)
+
+
 def check_unit(folder: str | os.PathLike[str]) -> dict[str, Any] | None:
     """The run identity of an output folder, after checking that all its files agree.
 
@@ -499,7 +517,11 @@ def check_unit(folder: str | os.PathLike[str]) -> dict[str, Any] | None:
     InputError
         Naming the files that disagree, are missing or were changed since written.
     """
-    root = Path(folder)
+    with reading_unit(folder) as root:
+        return _check_unit(root)
+
+
+def _check_unit(root: Path) -> dict[str, Any] | None:
     manifest_path = root / MANIFEST
     listed: dict[str, str] = {}
     expected = None
@@ -516,7 +538,8 @@ def check_unit(folder: str | os.PathLike[str]) -> dict[str, Any] | None:
             problems.append(f"{name} is missing")
         elif _sha256(path) != digest:
             problems.append(f"{name} is not the file this run wrote")
-    for path in _files(root):
+    # Without a manifest the folder may be any folder: look at its own files only.
+    for path in _files(root) if listed else sorted(p for p in root.iterdir() if p.is_file()):
         found = read_identity(path)
         if found is None:
             continue

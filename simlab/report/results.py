@@ -61,7 +61,7 @@ from simlab.analysis.specs import median_interval
 from simlab.engine.tallies import Layout, TallyArrays, new_tallies
 from simlab.errors import InputError
 from simlab.limits import MAX_ENCOUNTERS
-from simlab.report.files import OutputError, check_unit, run_identity, write_json
+from simlab.report.files import OutputError, check_unit, reading_unit, run_identity, write_json
 
 FORMAT = 1
 LEVEL = 0.95
@@ -138,7 +138,7 @@ def _uncounts(counts: dict[str, int], size: int, what: str) -> np.ndarray:
         i = int(key)
         if not 0 <= i < size:
             raise InputError(f"expected {what} bins below {size}; got bin {key}")
-        out[i] = _whole(value, f"a {what} count")
+        out[i] = _whole(value, f"each {what} count")
     return out
 
 
@@ -158,7 +158,7 @@ def _whole(value: Any, what: str, top: int = MAX_COUNT) -> int:
 def _wholes(values: Any, size: int, what: str) -> list[int]:
     if not isinstance(values, list) or len(values) != size:
         raise InputError(f"expected {size} {what} counts; got {values!r:.60}")
-    return [_whole(v, f"a {what} count") for v in values]
+    return [_whole(v, f"each {what} count") for v in values]
 
 
 def _check_counts(t: TallyArrays, n: int, layout: Layout) -> None:
@@ -368,17 +368,7 @@ def results_path(path: str | os.PathLike[str]) -> Path:
     return p / RESULTS_NAME if p.is_dir() else p
 
 
-def load_results(path: str | os.PathLike[str]) -> list[ScenarioRun]:
-    """Read a ``results.json`` (or the one in a folder) back into scenario runs.
-
-    Raises
-    ------
-    InputError
-        When the file is missing, is not JSON, or is not a format this version reads.
-    """
-    p = results_path(path)
-    if p.parent.is_dir() and p.name == RESULTS_NAME:
-        check_unit(p.parent)
+def _read_document(p: Path) -> dict[str, Any]:
     try:
         doc = json.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -388,6 +378,24 @@ def load_results(path: str | os.PathLike[str]) -> list[ScenarioRun]:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         got = doc.get("format") if isinstance(doc, dict) else type(doc).__name__
         raise InputError(f"{p}: expected results format {FORMAT}; got {got!r}")
+    return doc
+
+
+def load_results(path: str | os.PathLike[str]) -> list[ScenarioRun]:
+    """Read a ``results.json`` (or the one in a folder) back into scenario runs.
+
+    Raises
+    ------
+    InputError
+        When the file is missing, is not JSON, or is not a format this version reads;
+        when its counts are impossible (corrupted); when the folder's files come from
+        different runs (:func:`simlab.report.files.check_unit`).
+    """
+    p = results_path(path)
+    with reading_unit(p.parent):
+        if p.parent.is_dir() and p.name == RESULTS_NAME:
+            check_unit(p.parent)
+        doc = _read_document(p)
     try:
         runs = [scenario_run(entry) for entry in doc["scenarios"]]
     except InputError as err:
