@@ -1,7 +1,8 @@
 """The ``simlab`` command: a thin shell over the Python API (:mod:`simlab.api`).
 
 Exit codes: 0 ok; 1 a balance check failed or drifted; 2 invalid input (the message says
-``file:line:col: expected X; got Y``); 3 an internal error. Heavy imports (numba,
+``file:line:col: expected X; got Y``) or an output the machine refuses (read-only, full
+disk); 3 an internal error; 130 interrupted (Ctrl-C). Heavy imports (numba,
 pandas, the rule systems) happen inside the commands, so ``simlab --help`` stays fast.
 """
 
