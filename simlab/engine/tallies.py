@@ -83,6 +83,9 @@ class Layout:
         Most attacks all combatants together can make in a round (sizes trace buffers).
     statuses : bool
         Whether the rule system has statuses that deal damage (``status_damage``).
+    crits : bool
+        Whether the rule system has critical hits (zones-3d6 has none: tables leave the
+        crit rate out).
     """
 
     sides: list[str]
@@ -96,6 +99,7 @@ class Layout:
     side_of: list[int] = field(default_factory=list)
     attacks_per_round: int = 1
     statuses: bool = False
+    crits: bool = True
 
     @property
     def n_pairs(self) -> int:

@@ -36,6 +36,7 @@ from simlab.analysis.result import Result
 from simlab.report import plots
 from simlab.report.files import atomic_write
 from simlab.report.results import ScenarioRun, save_results
+from simlab.report.terminal import format_p
 
 __all__ = ["render_report"]
 
@@ -204,7 +205,7 @@ def drift_cells(row: Any) -> list[str]:
         else (f"{row.tolerance:g} × max(|base|, 1)" if row.kind == "mean" else f"{row.tolerance:g}")
     )
     return [drift_status(row), row.figure, row.subject, _f(row.baseline, 4),
-            _f(row.current, 4), change, f"{row.p_holm:.2g}", tol]  # fmt: skip
+            _f(row.current, 4), change, format_p(row.p_holm), tol]  # fmt: skip
 
 
 def _drift_rows(drift: DriftReport | None, run: ScenarioRun) -> list[list[str]]:
