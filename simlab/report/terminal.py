@@ -167,33 +167,56 @@ TIME_TO_DOWN_NOTE = (
 )
 
 
-def combatants_table(result: Result) -> Table:
+def _event_cells(result: Result, rows: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
+    """Headers and per-combatant cells of the event rates and status damage per encounter."""
+    events = list(result.layout.events)
+    headers = [f"{e}\nrate" for e in events]
+    cells = [[f"{row[f'{e}_rate']:.3f}" for e in events] for _, row in rows.iterrows()]
+    if result.layout.statuses:
+        headers.append("status dmg\nper enc.")
+        for extra, s in zip(cells, result.status_damage().itertuples(), strict=True):
+            extra.append(estimate(s.mean_status_damage, s.mean_status_damage_ci95_lo,
+                                  s.mean_status_damage_ci95_hi))  # fmt: skip
+    return headers, cells
+
+
+def combatants_table(result: Result, with_events: bool = True) -> Table:
     """Per combatant: down rate (= P(downed by the round cap)), median time-to-down over
     all encounters and among those it was downed in, encounters capped with it standing,
-    event rates and, where statuses deal damage, status damage per encounter."""
+    and (``with_events``) event rates and, where statuses deal damage, status damage per
+    encounter."""
     table = _table("time-to-down (rounds)")
     cap = result.layout.max_rounds
-    statuses = result.status_damage() if result.layout.statuses else None
     rows = result.combatants()
+    headers, extra = _event_cells(result, rows) if with_events else ([], [[]] * len(rows))
     _name_column(table, "combatant", list(rows.combatant))
     _name_column(table, "side", list(rows.side))
-    for column in ("down rate", "median", "median\nif downed", "capped",
-                   *(f"{e}\nrate" for e in result.layout.events),
-                   *(["status dmg\nper enc."] if statuses is not None else [])):
+    for column in ("down rate", "median", "median\nif downed", "capped", *headers):
         _number_column(table, column)
-    for c, row in rows.iterrows():
-        cells = [
-            row.combatant, row.side,
-            estimate(row.down_rate, row.down_rate_ci95_lo, row.down_rate_ci95_hi),
-            _rounds(row.median_time_to_down, cap), _rounds(row.median_time_to_down_when_downed),
-            f"{row.capped:,}", *(f"{row[f'{e}_rate']:.3f}" for e in result.layout.events),
-        ]
-        if statuses is not None:
-            s = statuses.iloc[int(c)]
-            cells.append(estimate(s.mean_status_damage, s.mean_status_damage_ci95_lo,
-                                  s.mean_status_damage_ci95_hi))
-        table.add_row(*cells)
-    return table  # fmt: skip
+    for row, more in zip(rows.itertuples(), extra, strict=True):
+        table.add_row(row.combatant, row.side,
+                      estimate(row.down_rate, row.down_rate_ci95_lo, row.down_rate_ci95_hi),
+                      _rounds(row.median_time_to_down, cap),
+                      "—" if pd.isna(row.median_time_to_down_when_downed)
+                      else _rounds(row.median_time_to_down_when_downed),
+                      f"{row.capped:,}", *more)  # fmt: skip
+    return table
+
+
+def events_table(result: Result) -> Table | None:
+    """Event rates and status damage per encounter of every combatant (None: neither)."""
+    rows = result.combatants()
+    headers, cells = _event_cells(result, rows)
+    if not headers:
+        return None
+    status = " and status damage" if result.layout.statuses else ""
+    table = _table(f"events (share of encounters){status}")
+    _name_column(table, "combatant", list(rows.combatant))
+    for column in headers:
+        _number_column(table, column)
+    for name, more in zip(rows.combatant, cells, strict=True):
+        table.add_row(name, *more)
+    return table
 
 
 def sides_table(result: Result) -> Table:
@@ -213,7 +236,11 @@ def print_result(result: Result) -> None:
     console.print(f"[bold]{escape(result.scenario)}[/bold] · rules {result.rules} · "
                   f"{result.encounters:,} encounters · seed {result.seed}")  # fmt: skip
     console.print(attacks_table(result))
-    console.print(combatants_table(result))
+    wide = _wide()
+    console.print(combatants_table(result, with_events=wide))
+    events = None if wide else events_table(result)
+    if events is not None:
+        console.print(events)
     console.print(TIME_TO_DOWN_NOTE.format(cap=result.layout.max_rounds), markup=False,
                   highlight=False)  # fmt: skip
     console.print(sides_table(result))
