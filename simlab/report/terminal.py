@@ -257,7 +257,7 @@ def exact_attacks_table(solved: ExactResult) -> Table:
     for column in ("hit rate", "crit rate", "mean damage"):
         _number_column(table, column)
     for pair, p in zip(pairs, solved.pairs, strict=True):
-        table.add_row(pair, f"{p.hit_rate:.4f}", f"{p.crit_rate:.4f}", f"{p.mean_damage:.3f}")
+        table.add_row(pair, f"{p.hit_rate:.5f}", f"{p.crit_rate:.5f}", f"{p.mean_damage:.4f}")
     return table
 
 
@@ -269,8 +269,8 @@ def exact_duel_table(duel: DuelExact) -> Table:
     for column in ("mean", "sd", "median", "down by round cap"):
         _number_column(table, column)
     median = "not reached" if duel.median is None else str(duel.median)
-    table.add_row(duel.defender, duel.side, _plain(duel.mean, 2),
-                  _plain(duel.variance**0.5, 2), median, f"{float(duel.pmf.sum()):.4f}")
+    table.add_row(duel.defender, duel.side, f"{duel.mean:.5f}", f"{duel.variance**0.5:.4f}",
+                  median, f"{float(duel.pmf.sum()):.6f}")  # fmt: skip
     return table
 
 
