@@ -21,9 +21,9 @@ from scipy import stats as sps
 __all__ = [
     "RARE_EVENT_THRESHOLD",
     "clopper_pearson_interval",
-    "histogram_mean_var",
     "cumulative_incidence",
     "first_round_reaching",
+    "histogram_mean_var",
     "histogram_median",
     "holm_adjust",
     "rate_interval",

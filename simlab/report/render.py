@@ -152,9 +152,9 @@ def _combatant_rows(res: Result) -> tuple[list[str], list[list[str]]]:
     for c, row in enumerate(table.itertuples()):
         rows.append([row.combatant, row.side,
                      _ci(row.down_rate, row.down_rate_ci95_lo, row.down_rate_ci95_hi),
-                     _ci(*(_rounds(x) for x in (row.median_time_to_down,
-                                                row.median_time_to_down_ci95_lo,
-                                                row.median_time_to_down_ci95_hi)), 0),
+                     _ci(_rounds(row.median_time_to_down),
+                         _rounds(row.median_time_to_down_ci95_lo),
+                         _rounds(row.median_time_to_down_ci95_hi), 0),
                      _f(row.median_time_to_down_when_downed, 0), f"{row.capped:,}",
                      *(_f(float(table[f"{e}_rate"].iloc[c])) for e in events)])  # fmt: skip
         if status is not None:

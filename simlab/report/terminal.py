@@ -152,9 +152,13 @@ def attacks_table(result: Result) -> Table:
     for pair, r, d in zip(pairs, rates.itertuples(), damage.itertuples(), strict=True):
         names = [r.attacker, r.attack, r.defender] if _wide() else [pair]
         crit = [estimate(r.crit_rate, r.crit_rate_ci95_lo, r.crit_rate_ci95_hi)] if crits else []
-        table.add_row(*names, f"{r.attempts:,}",
-                      estimate(r.hit_rate, r.hit_rate_ci95_lo, r.hit_rate_ci95_hi), *crit,
-                      estimate(d.mean_damage, d.mean_damage_ci95_lo, d.mean_damage_ci95_hi))
+        table.add_row(
+            *names,
+            f"{r.attempts:,}",
+            estimate(r.hit_rate, r.hit_rate_ci95_lo, r.hit_rate_ci95_hi),
+            *crit,
+            estimate(d.mean_damage, d.mean_damage_ci95_lo, d.mean_damage_ci95_hi),
+        )
     return table  # fmt: skip
 
 
@@ -226,8 +230,11 @@ def sides_table(result: Result) -> Table:
     _number_column(table, "wins")
     _number_column(table, "win rate")
     for _, row in result.win_rates().iterrows():
-        table.add_row(row.side, f"{row.wins:,}",
-                      estimate(row.win_rate, row.win_rate_ci95_lo, row.win_rate_ci95_hi))
+        table.add_row(
+            row.side,
+            f"{row.wins:,}",
+            estimate(row.win_rate, row.win_rate_ci95_lo, row.win_rate_ci95_hi),
+        )
     return table
 
 

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Callable
 
 import numpy as np
-import pandas as pd
 import pytest
 from scipy import stats as sps
 
@@ -15,8 +13,8 @@ from simlab.analysis.stats import (
     clopper_pearson_interval,
     cumulative_incidence,
     first_round_reaching,
-    histogram_median,
     histogram_mean_var,
+    histogram_median,
     holm_adjust,
     rate_interval,
     ratio_batch_means,
@@ -232,7 +230,7 @@ def test_cumulative_incidence_counts_every_encounter() -> None:
     assert list(curve["round"]) == [1, 2, 3, 4]
     np.testing.assert_allclose(curve.by_round, [0.1, 0.25, 0.25, 0.3], rtol=0, atol=1e-15)
     for row in curve.itertuples():
-        ref = sps.binomtest(int(round(row.by_round * n)), n).proportion_ci(method="wilson")
+        ref = sps.binomtest(round(row.by_round * n), n).proportion_ci(method="wilson")
         assert row.by_round_lo == pytest.approx(ref.low, abs=1e-12)
         assert row.by_round_hi == pytest.approx(ref.high, abs=1e-12)
     assert curve.attrs["interval"] == "wilson-pointwise"

@@ -93,8 +93,15 @@ def test_run_prints_tables_and_writes_outputs(tmp_path: Path) -> None:
     assert abs(sum(attack["damage_pmf"].values()) - 1) < 1e-12
     fighter = doc["combatants"][0]
     assert set(fighter["time_to_down"]) == {
-        "unit", "median_time_to_down", "median_time_to_down_ci",
-        "median_time_to_down_when_downed", "pmf", "down_by_round", "down_by_round_ci", "capped"}
+        "unit",
+        "median_time_to_down",
+        "median_time_to_down_ci",
+        "median_time_to_down_when_downed",
+        "pmf",
+        "down_by_round",
+        "down_by_round_ci",
+        "capped",
+    }
     assert {s["name"] for s in doc["sides"]} == {"party", "enemies"}
     total = sum(s["win_rate"] for s in doc["sides"]) + doc["draw_rate"]
     assert abs(total - 1) < 1e-12

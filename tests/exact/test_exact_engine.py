@@ -228,8 +228,13 @@ def test_simulate_check_on_the_duel() -> None:
     res = simlab.simulate(DUEL, n=50_000, seed=SEED, threads=1, check=True)
     assert res.check is not None
     _assert_all_close(res.check)
-    assert set(res.check.figure) == {"hit_rate", "crit_rate", "mean_damage", "down_by_round_cap",
-                                     "mean_time_to_down"}
+    assert set(res.check.figure) == {
+        "hit_rate",
+        "crit_rate",
+        "mean_damage",
+        "down_by_round_cap",
+        "mean_time_to_down",
+    }
     ttd = res.check[res.check.figure == "mean_time_to_down"].iloc[0]
     assert ttd.exact == pytest.approx(10.16650, abs=5e-6)
     assert ttd.std_error == pytest.approx(2.3167 / np.sqrt(50_000), rel=1e-3)

@@ -116,8 +116,12 @@ PLANTED = [
     pytest.param(Truth(hit=0.63), "hit_rate", "A strike → B", id="hit-rate+0.03"),
     pytest.param(Truth(down=_DOWN_SHIFTED), "down_rate", "A", id="down-rate+0.03"),
     # Mean damage ×1.075 (tolerance 5%): the distribution is rescaled towards high damage.
-    pytest.param(Truth(damage=[DAMAGE[0] - (sum(_DAMAGE_UP) - sum(DAMAGE[1:]))] + _DAMAGE_UP),
-                 "mean_damage", "A strike → B", id="mean-damage+7.5%"),
+    pytest.param(
+        Truth(damage=[DAMAGE[0] - (sum(_DAMAGE_UP) - sum(DAMAGE[1:])), *_DAMAGE_UP]),
+        "mean_damage",
+        "A strike → B",
+        id="mean-damage+7.5%",
+    ),
 ]
 
 
