@@ -16,7 +16,7 @@ damage_hist               (P, D)          attacks by damage dealt (last bin: ≥
 down_round                (C, R+1)        encounters in which the combatant first went
                                           down in round r
 censor_round              (C, R+1)        encounters that ended after round r with the
-                                          combatant never down (right-censored)
+                                          combatant never down (at r = R: "capped")
 down_attacks              (C, K)          attacks received up to and including the one
                                           that downed it (last bin: ≥ K−1)
 event_round               (C, E, R+1)     round of each rule-specific event (out, dead…)
