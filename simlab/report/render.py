@@ -112,7 +112,8 @@ def _png(draw: Callable[[Figure], None], size: tuple[float, float]) -> bytes:
 
 ATTACK_HEADER = ["attacker", "attack", "defender", "attempts", "hit rate [95%]",
                  "crit rate [95%]", "mean damage [95%]", "exact hit / crit / mean"]  # fmt: skip
-COMBATANT_HEADER = ["combatant", "side", "down rate [95%]", "median time-to-down [95%]",
+COMBATANT_HEADER = ["combatant", "side", "down rate = P(downed by the round cap) [95%]",
+                    "median time-to-down [95%]",
                     "median when downed", "capped (standing at the round cap)"]  # fmt: skip
 OUTCOME_HEADER = ["side", "wins", "win rate [95%]"]
 SPEC_HEADER = ["spec", "measured [95%]", "n", "verdict"]
@@ -152,9 +153,7 @@ def _combatant_rows(res: Result) -> tuple[list[str], list[list[str]]]:
     for c, row in enumerate(table.itertuples()):
         rows.append([row.combatant, row.side,
                      _ci(row.down_rate, row.down_rate_ci95_lo, row.down_rate_ci95_hi),
-                     _ci(_rounds(row.median_time_to_down),
-                         _rounds(row.median_time_to_down_ci95_lo),
-                         _rounds(row.median_time_to_down_ci95_hi), 0),
+                     _median_cell(row),
                      _f(row.median_time_to_down_when_downed, 0), f"{row.capped:,}",
                      *(_f(float(table[f"{e}_rate"].iloc[c])) for e in events)])  # fmt: skip
         if status is not None:
@@ -163,6 +162,16 @@ def _combatant_rows(res: Result) -> tuple[list[str], list[list[str]]]:
                                 st.mean_status_damage_ci95_hi, 2))  # fmt: skip
     extra = [] if status is None else ["status damage per encounter [95%]"]
     return COMBATANT_HEADER + [f"{e} rate" for e in events] + extra, rows
+
+
+def _median_cell(row: Any) -> str:
+    """The median time-to-down with its interval; just "not reached" when no end is."""
+    ends = (row.median_time_to_down, row.median_time_to_down_ci95_lo,
+            row.median_time_to_down_ci95_hi)  # fmt: skip
+    if all(pd.isna(x) for x in ends):
+        return "not reached"
+    median, lo, hi = (_rounds(x) for x in ends)
+    return _ci(median, lo, hi, 0)
 
 
 def _rounds(x: float) -> float:
