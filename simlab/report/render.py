@@ -213,8 +213,9 @@ def drift_cells(row: Any) -> list[str]:
         if row.kind == "pmf"
         else (f"{row.tolerance:g} × max(|base|, 1)" if row.kind == "mean" else f"{row.tolerance:g}")
     )
-    return [drift_status(row), row.figure, row.subject, _f(row.baseline, 4),
-            _f(row.current, 4), change, format_p(row.p_holm), tol]  # fmt: skip
+    digits = 0 if row.kind == "median" else 4  # medians are whole rounds
+    return [drift_status(row), row.figure, row.subject, _f(row.baseline, digits),
+            _f(row.current, digits), change, format_p(row.p_holm), tol]  # fmt: skip
 
 
 def _drift_rows(drift: DriftReport | None, run: ScenarioRun) -> list[list[str]]:

@@ -406,10 +406,18 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
         for row in moved.itertuples():
             table.add_row(row.scenario, row.rules, *drift_cells(row))
     else:  # status, what, baseline → current, change, Holm p
-        for column in ("status", "figure", "baseline → current", "change", "Holm p"):
-            table.add_column(column, overflow="fold")
-        for row in moved.itertuples():
-            cells = drift_cells(row)
-            table.add_row(cells[0], f"{row.scenario}: {cells[1]} {cells[2]}",
-                          f"{cells[3]} → {cells[4]}", cells[5], cells[6])  # fmt: skip
+        cells = [drift_cells(row) for row in moved.itertuples()]
+        what = [f"{row.scenario}: {c[1]} {c[2]}" for row, c in zip(moved.itertuples(), cells,
+                                                                     strict=True)]  # fmt: skip
+        table.add_column("status", no_wrap=True)
+        _name_column(table, "figure", what)
+        for column in ("baseline → current", "change", "Holm p"):
+            _number_column(table, column)
+        for c, name in zip(cells, what, strict=True):
+            status = "changed" if c[0].startswith("changed") else c[0]
+            moved_from = "" if c[3] == c[4] == "—" else f"{c[3]} → {c[4]}"
+            table.add_row(status, name, moved_from, c[5], c[6])
     console.print(table)
+    if not _wide():
+        console.print('status "changed": statistically different, within tolerance.',
+                      markup=False, highlight=False)  # fmt: skip

@@ -149,3 +149,27 @@ def test_summary_documents_time_to_down_keys() -> None:
     missing = [k for k in keys if f"`{k}`" not in readme and f'"{k}"' not in readme]
     assert not missing, missing
     json.dumps(summary(res), allow_nan=False)
+
+
+def test_drift_table_fits_80_columns_without_cutting_a_word() -> None:
+    import numpy as np
+
+    from simlab.analysis.drift import compare_results
+    from tests.report.report_synthetic import Truth, synthetic_result
+
+    rng = np.random.default_rng(4)
+    base = synthetic_result(Truth(), 50_000, rng)
+    cur = synthetic_result(Truth(hit=0.7, winner=[0.7, 0.25, 0.05]), 50_000, rng)
+    drift = compare_results([cur], [base])
+    assert not drift.ok
+    saved = terminal.console
+    terminal.console = Console(width=80, record=True, force_terminal=False)
+    try:
+        terminal.print_drift(drift, "base.json")
+        text = terminal.console.export_text()
+    finally:
+        terminal.console = saved
+    assert max(len(line) for line in text.splitlines()) <= 80
+    words = set(text.split())
+    for row in drift.table[drift.table.significant].itertuples():
+        assert row.figure in words, row.figure  # never folded inside a word
