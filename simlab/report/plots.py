@@ -11,9 +11,9 @@ pandas DataFrame it drew, so a notebook can both look at a curve and use its num
 :class:`simlab.report.results.ScenarioRun` (whose saved exact answers are used by
 default). ``exact`` is an :class:`simlab.exact.engine.ExactResult` or its summary
 document; where it answers a pair, the exact damage distribution is drawn over the
-simulated one (open black diamonds, "exact" in the legend); for a duel, the exact survival
-curve too. Copies of one ``count:`` entry are pooled under one label (``Ogre ×2``, see
-:func:`copy_labels`); ``pool=False`` draws each copy.
+simulated one (open black diamonds, "exact" in the legend); for a duel, the exact
+time-to-down curve too. Copies of one ``count:`` entry are pooled under one label
+(``Ogre ×2``, see :func:`copy_labels`); ``pool=False`` draws each copy.
 Without ``ax=``, a new pyplot figure is made (the notebook's backend); reports draw on
 figures of their own, rendered with the Agg backend (:mod:`simlab.report.render`).
 """
@@ -45,6 +45,7 @@ __all__ = [
     "plot_damage_pmf",
     "plot_hit_rates",
     "plot_survival",
+    "plot_time_to_down",
     "plot_win_rates",
     "pooled_damage_pmf",
     "pooled_hit_rates",
@@ -382,24 +383,31 @@ def plot_damage_at_least(
     return drawn
 
 
-def _exact_survival(exact: dict[str, Any] | None, name: str) -> pd.DataFrame | None:
+def _exact_down_by_round(exact: dict[str, Any] | None, name: str) -> pd.DataFrame | None:
+    """A duel's exact P(downed by round r), from the exact summary's P(first down in r)."""
     for entry in (exact or {}).get("combatants", []):
         if entry["name"] == name:
             pmf = {int(r): float(p) for r, p in entry["time_to_down"]["pmf"].items()}
             rounds = np.arange(0, max(pmf, default=0) + 1)
             down = np.cumsum([pmf.get(int(r), 0.0) for r in rounds])
-            return pd.DataFrame({"round": rounds, "survival": np.clip(1 - down, 0, 1)})
+            return pd.DataFrame({"round": rounds, "down_by_round": np.clip(down, 0, 1)})
     return None
 
 
-def plot_survival(
+def plot_time_to_down(
     result: Result | ScenarioRun,
     combatant: str | list[str] | None = None,
     ax: Axes | None = None,
     side: str | None = None,
     exact: Any = None,
 ) -> pd.DataFrame:
-    """Kaplan–Meier time-to-down curves with 95% bands; censoring marked with ``+``.
+    """P(downed by round r) over all encounters, per combatant, with 95% bands.
+
+    Each curve rises from 0 to the combatant's down rate at the round cap; an encounter
+    its side won counts as one it was never downed in (see
+    :meth:`simlab.analysis.result.Result.time_to_down`). The band is pointwise (Wilson,
+    each round on its own). A dotted line marks one half: where a curve crosses it is
+    the median time-to-down.
 
     Parameters
     ----------
@@ -412,13 +420,13 @@ def plot_survival(
     side : str, optional
         Only this side's combatants.
     exact : ExactResult or dict, optional
-        A duel's exact survival curve is drawn over its simulated one.
+        A duel's exact curve is drawn over its simulated one.
 
     Returns
     -------
     pandas.DataFrame
-        The rows of :meth:`Result.time_to_down` that were drawn (``round, at_risk,
-        downed, censored, survival`` and the band), plus round-0 rows at survival 1.
+        The rows of :meth:`Result.time_to_down` that were drawn (``round, downed,
+        down_by_round`` and its band).
     """
     res, exact = _unpack(result, exact)
     table = res.time_to_down(LEVEL)
@@ -428,26 +436,24 @@ def plot_survival(
         wanted = [combatant] if isinstance(combatant, str) else list(combatant)
         table = table[table.combatant.isin(wanted)]
     ax = _axes(ax)
-    lo_col, hi_col = "survival_ci95_lo", "survival_ci95_hi"
     for name, group in table.groupby("combatant", sort=False):
-        line = ax.step(group["round"], group.survival, where="post", label=str(name))
-        color = line[0].get_color()
-        ax.fill_between(group["round"], group[lo_col], group[hi_col], step="post", alpha=0.2,
-                        color=color)  # fmt: skip
-        cens = group[group.censored > 0]
-        if not cens.empty:
-            ax.plot(cens["round"], cens.survival, linestyle="none", marker="+", markersize=9,
-                    color=color)  # fmt: skip
-        known = _exact_survival(exact, str(name))
+        rounds = np.append(0, group["round"])
+        line = ax.step(rounds, np.append(0.0, group.down_by_round), where="post",
+                       label=str(name))  # fmt: skip
+        ax.fill_between(rounds, np.append(0.0, group.down_by_round_ci95_lo),
+                        np.append(0.0, group.down_by_round_ci95_hi), step="post", alpha=0.2,
+                        color=line[0].get_color())  # fmt: skip
+        known = _exact_down_by_round(exact, str(name))
         if known is not None:
-            ax.step(known["round"], known.survival, where="post", **{**EXACT_STYLE,
-                    "marker": None, "color": color}, label=f"{name}: exact")  # fmt: skip
-    ax.plot([], [], linestyle="none", marker="+", color="grey", label="censored (never downed)")
-    ax.set_xlabel("round")
-    ax.set_ylabel("P(still standing)")
+            ax.step(known["round"], known.down_by_round, where="post", **{**EXACT_STYLE,
+                    "marker": None, "color": line[0].get_color()},
+                    label=f"{name}: exact")  # fmt: skip
+    ax.axhline(0.5, color="grey", linestyle=":", linewidth=0.8)
+    ax.set_xlabel("round r")
+    ax.set_ylabel("P(downed by round r)")
     ax.set_ylim(-0.02, 1.02)
     where = f" · {side}" if side else ""
-    ax.set_title(f"time-to-down (Kaplan–Meier, 95% band){where}", fontsize=10)
+    ax.set_title(f"time-to-down over all encounters (95% band){where}", fontsize=10)
     ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
     return table.reset_index(drop=True)
@@ -477,6 +483,10 @@ def pooled_hit_rates(result: Result | ScenarioRun, pool: bool = True) -> pd.Data
         sums[f"{name}_rate"] = k / n
         sums[f"{name}_rate_ci95_lo"], sums[f"{name}_rate_ci95_hi"] = lo, hi
     return sums
+
+
+#: The earlier name of :func:`plot_time_to_down` (it drew a survival curve).
+plot_survival = plot_time_to_down
 
 
 def plot_hit_rates(

@@ -3,8 +3,9 @@
 Per scenario: its identity (seed, sample size, simlab version, rules id), the balance
 specs' verdicts, the comparison with the baseline, the hit- and crit-rate table with
 intervals, damage curves (distribution and "at least x", per attack against each
-defender, the exact answer overlaid where there is one), Kaplan–Meier time-to-down
-curves per side with their bands and censoring, and the win and draw rates.
+defender, the exact answer overlaid where there is one), time-to-down curves per side
+(P(downed by round r) over all encounters, with their bands), and the win and draw
+rates.
 
 ``report.html`` inlines every image as base64 PNG and its style sheet, and refers to
 nothing outside itself (no scripts, fonts or links to the web), so it opens offline.
@@ -32,10 +33,10 @@ from matplotlib.figure import Figure
 from simlab import __version__
 from simlab.analysis.drift import DriftReport, key, label
 from simlab.analysis.result import Result
-from simlab.analysis.specs import median_interval
 from simlab.report import plots
 from simlab.report.files import atomic_write
 from simlab.report.results import ScenarioRun, save_results
+from simlab.report.terminal import format_p
 
 __all__ = ["render_report"]
 
@@ -122,8 +123,9 @@ def _png(draw: Callable[[Figure], None], size: tuple[float, float]) -> bytes:
 
 ATTACK_HEADER = ["attacker", "attack", "defender", "attempts", "hit rate [95%]",
                  "crit rate [95%]", "mean damage [95%]", "exact hit / crit / mean"]  # fmt: skip
-COMBATANT_HEADER = ["combatant", "side", "down rate [95%]", "median time-to-down [95%]",
-                    "censored (never downed)"]  # fmt: skip
+COMBATANT_HEADER = ["combatant", "side", "down rate = P(downed by the round cap) [95%]",
+                    "median time-to-down [95%]",
+                    "median when downed", "capped (standing at the round cap)"]  # fmt: skip
 OUTCOME_HEADER = ["side", "wins", "win rate [95%]"]
 SPEC_HEADER = ["spec", "measured [95%]", "n", "verdict"]
 DRIFT_HEADER = ["status", "figure", "subject", "baseline", "current", "change", "Holm p",
@@ -153,8 +155,6 @@ def _attack_rows(run: ScenarioRun) -> list[list[str]]:
 
 
 def _combatant_rows(res: Result) -> tuple[list[str], list[list[str]]]:
-    from simlab.analysis import stats
-
     table = res.combatants()
     events = list(res.layout.events)
     status = None
@@ -162,16 +162,10 @@ def _combatant_rows(res: Result) -> tuple[list[str], list[list[str]]]:
         status = res.status_damage()
     rows = []
     for c, row in enumerate(table.itertuples()):
-        km = stats.kaplan_meier(res.tallies.down_round[c], res.tallies.censor_round[c])
-        lo, hi = median_interval(km)
-        median = (
-            math.inf if row.median_round is None or pd.isna(row.median_round) else row.median_round
-        )
         rows.append([row.combatant, row.side,
                      _ci(row.down_rate, row.down_rate_ci95_lo, row.down_rate_ci95_hi),
-                     _ci(median, math.inf if lo is None else lo,
-                         math.inf if hi is None else hi, 0),
-                     f"{row.censored:,}",
+                     _median_cell(row),
+                     _f(row.median_time_to_down_when_downed, 0), f"{row.capped:,}",
                      *(_f(float(table[f"{e}_rate"].iloc[c])) for e in events)])  # fmt: skip
         if status is not None:
             st = status.iloc[c]
@@ -179,6 +173,21 @@ def _combatant_rows(res: Result) -> tuple[list[str], list[list[str]]]:
                                 st.mean_status_damage_ci95_hi, 2))  # fmt: skip
     extra = [] if status is None else ["status damage per encounter [95%]"]
     return COMBATANT_HEADER + [f"{e} rate" for e in events] + extra, rows
+
+
+def _median_cell(row: Any) -> str:
+    """The median time-to-down with its interval; just "not reached" when no end is."""
+    ends = (row.median_time_to_down, row.median_time_to_down_ci95_lo,
+            row.median_time_to_down_ci95_hi)  # fmt: skip
+    if all(pd.isna(x) for x in ends):
+        return "not reached"
+    median, lo, hi = (_rounds(x) for x in ends)
+    return _ci(median, lo, hi, 0)
+
+
+def _rounds(x: float) -> float:
+    """A round, or inf ("not reached") where NaN says it was never reached."""
+    return math.inf if pd.isna(x) else float(x)
 
 
 def _outcome_rows(res: Result) -> list[list[str]]:
@@ -200,18 +209,8 @@ def _spec_rows(specs: pd.DataFrame | None, run: ScenarioRun) -> list[list[str]]:
     return rows
 
 
-#: Below this a p-value is shown as "< 1e-16": doubles cannot tell smaller ones apart from 1
-#: − p, and a designer only needs to know it is tiny.
-P_FLOOR = 1e-16
-
-
-def p_text(p: float) -> str:
-    """A p-value as a designer reads it: ``0.034``, ``2.3e-07``, ``< 1e-16``."""
-    return f"< {P_FLOOR:g}" if p < P_FLOOR else f"{p:.2g}"
-
-
 def _p_is(p: float) -> str:
-    text = p_text(p)
+    text = format_p(p)
     return text if text.startswith("<") else f"= {text}"
 
 
@@ -230,8 +229,9 @@ def drift_cells(row: Any) -> list[str]:
         if row.kind == "pmf"
         else (f"{row.tolerance:g} × max(|base|, 1)" if row.kind == "mean" else f"{row.tolerance:g}")
     )
-    return [drift_status(row), row.figure, row.subject, _f(row.baseline, 4),
-            _f(row.current, 4), change, p_text(row.p_holm), tol]  # fmt: skip
+    digits = 0 if row.kind == "median" else 4  # medians are whole rounds
+    return [drift_status(row), row.figure, row.subject, _f(row.baseline, digits),
+            _f(row.current, digits), change, format_p(row.p_holm), tol]  # fmt: skip
 
 
 def _drift_rows(drift: DriftReport | None, run: ScenarioRun) -> list[list[str]]:
@@ -306,7 +306,7 @@ def _pictures(run: ScenarioRun) -> list[Picture]:
     for side in res.layout.sides:
 
         def survival(fig: Figure, s: str = side) -> None:
-            plots.plot_survival(run, side=s, ax=fig.add_subplot())
+            plots.plot_time_to_down(run, side=s, ax=fig.add_subplot())
 
         name = _unique(f"{slug}-survival-{_slug(side)}.png", seen)
         out.append(Picture(name, f"time-to-down · {side}", _png(survival, (7.0, 3.4)), "survival"))
@@ -340,8 +340,10 @@ def _median_round(down_round: Any, encounters: int) -> int | None:
     """Round by which half of all encounters had it downed (None: never half of them)."""
     import numpy as np
 
-    reached = np.flatnonzero(np.cumsum(down_round) >= 0.5 * encounters)
-    return int(reached[0]) if len(reached) else None
+    from simlab.analysis.stats import first_round_reaching
+
+    m = first_round_reaching(np.arange(len(down_round)), np.cumsum(down_round) / encounters)
+    return None if m is None else int(m)
 
 
 def _few(items: list[str]) -> str:
@@ -571,8 +573,12 @@ black diamonds: the exact answer against a fresh defender, where the exact engin
 Copies of one entry are pooled (Ogre ×2); the tables list each copy.</p>
 {% for n in s.copies_apart %}<p class="note">{{ n }}.</p>{% endfor %}
 {{ pictures(s, 'damage') }}
-<h3>Time-to-down</h3><p class="note">Round of first down; combatants never downed
-are censored at the end of their encounter (+ on the curves).</p>
+<h3>Time-to-down</h3><p class="note">The down rate is the share of all encounters in
+which the combatant went down (= P(downed by the round cap)). The median time-to-down is
+the round by which half of all encounters had it downed ("not reached" when fewer than
+half did); the median when downed counts only the encounters in which it went down.
+Curves: P(downed by round r) over all encounters, with a pointwise 95% band (Wilson);
+an encounter its side won counts as one it was never downed in.</p>
 {{ table(s.combatant_header, s.combatants) }}
 {{ pictures(s, 'survival') }}
 <h3>Outcome</h3>{{ table(OUTCOME_HEADER, s.outcome) }}

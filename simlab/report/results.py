@@ -22,7 +22,8 @@ Format 1 (``"format": 1``)::
                      "batches": {"attempts": [32 ints], "hits": […], "crits": […],
                                  "damage": […]}}],
         "combatants": [{"name", "side", "downed", "down_rate", "down_rate_ci",
-                        "median_time_to_down", "median_time_to_down_ci", "censored",
+                        "median_time_to_down", "median_time_to_down_ci",
+                        "median_time_to_down_when_downed", "capped",
                         "down_round_counts": {"r": n}, "censor_round_counts": {"r": n},
                         "attacks_to_down_counts": {"k": n},
                         "events": {"out": {"rate": …, "round_counts": {"r": n}}}}],
@@ -56,8 +57,7 @@ import numpy as np
 
 from simlab import __version__
 from simlab.analysis import stats
-from simlab.analysis.result import Result
-from simlab.analysis.specs import median_interval
+from simlab.analysis.result import Result, median_time_to_down
 from simlab.engine.tallies import Layout, TallyArrays, new_tallies
 from simlab.errors import InputError
 from simlab.limits import MAX_ENCOUNTERS
@@ -211,8 +211,8 @@ def _combatant_entries(res: Result) -> list[dict[str, Any]]:
     out = []
     for c, (side, name) in enumerate(res.layout.combatants):
         downs = int(t.down_round[c].sum())
-        km = stats.kaplan_meier(t.down_round[c], t.censor_round[c], LEVEL)
         lo, hi, _ = stats.rate_interval(downs, n, LEVEL)
+        median, m_lo, m_hi = median_time_to_down(stats.cumulative_incidence(t.down_round[c], n))
         events = {
             event: {"rate": int(t.event_round[c, e].sum()) / n,
                     "round_counts": _counts(t.event_round[c, e])}
@@ -221,9 +221,10 @@ def _combatant_entries(res: Result) -> list[dict[str, Any]]:
         out.append({
             "name": name, "side": side, "downed": downs, "down_rate": downs / n,
             "down_rate_ci": [_num(lo), _num(hi)],
-            "median_time_to_down": stats.km_median(km),
-            "median_time_to_down_ci": list(median_interval(km)),
-            "censored": n - downs,
+            "median_time_to_down": _num(median),
+            "median_time_to_down_ci": [_num(m_lo), _num(m_hi)],
+            "median_time_to_down_when_downed": stats.histogram_median(t.down_round[c]),
+            "capped": int(t.censor_round[c, res.layout.max_rounds]),
             "down_round_counts": _counts(t.down_round[c]),
             "censor_round_counts": _counts(t.censor_round[c]),
             "attacks_to_down_counts": _counts(t.down_attacks[c]),

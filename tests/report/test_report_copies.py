@@ -17,7 +17,8 @@ import matplotlib.pyplot as plt
 from simlab import api, plots
 from simlab.analysis.drift import DEFAULT_TOLERANCE, chi2_homogeneity
 from simlab.analysis.drift import total_variation as tv
-from simlab.report.render import _median_round, p_text, render_report
+from simlab.report.render import _median_round, render_report
+from simlab.report.terminal import format_p
 from simlab.report.results import ScenarioRun
 from tests.report.report_html import external_references
 
@@ -189,8 +190,8 @@ def test_many_scenarios_report_progress_and_a_table_of_contents(
         "| quickstart", "| party-3v3"]  # fmt: skip
 
 
-def test_p_text() -> None:
-    assert [p_text(p) for p in (0.0, 3e-17, 2.3e-7, 0.034, 1.0)] == [
+def test_format_p() -> None:
+    assert [format_p(p) for p in (0.0, 3e-17, 2.3e-7, 0.034, 1.0)] == [
         "< 1e-16", "< 1e-16", "2.3e-07", "0.034", "1"]  # fmt: skip
 
 

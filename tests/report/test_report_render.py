@@ -113,11 +113,13 @@ def test_plot_damage_at_least_starts_at_one(run: ScenarioRun) -> None:
     plt.close(fig)
 
 
-def test_plot_survival_and_rates(run: ScenarioRun) -> None:
+def test_plot_time_to_down_and_rates(run: ScenarioRun) -> None:
     fig, axes = plt.subplots(1, 3)
-    km = simlab.plot_survival(run, combatant="Kaito", ax=axes[0])
-    assert set(km.combatant) == {"Kaito"}
-    assert (km.survival.diff().dropna() <= 1e-12).all()
+    curve = simlab.plot_time_to_down(run, combatant="Kaito", ax=axes[0])
+    assert set(curve.combatant) == {"Kaito"}
+    assert (curve.down_by_round.diff().dropna() >= 0).all()
+    assert axes[0].get_ylabel() == "P(downed by round r)"
+    assert axes[0].get_xlabel() == "round r"
     rates = simlab.plot_hit_rates(run, ax=axes[1])
     assert len(rates) == 2 and rates.exact_hit_rate.notna().all()
     assert len(axes[1].patches) == 2 * len(rates)  # hit and crit bars: the quickstart has crits
