@@ -18,8 +18,8 @@ from simlab import api, plots
 from simlab.analysis.drift import DEFAULT_TOLERANCE, chi2_homogeneity
 from simlab.analysis.drift import total_variation as tv
 from simlab.report.render import _median_round, render_report
-from simlab.report.terminal import format_p
 from simlab.report.results import ScenarioRun
+from simlab.report.terminal import format_p
 from tests.report.report_html import external_references
 
 ROOT = Path(__file__).resolve().parents[2]
