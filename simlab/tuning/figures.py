@@ -32,9 +32,9 @@ def _down_figures(down_round: np.ndarray, n: int) -> tuple[int, float, float, fl
     """(encounters downed, mean round when downed, its variance, median over all)."""
     downs = int(down_round.sum())
     mean, var = stats.histogram_mean_var(down_round) if downs else (np.nan, np.nan)
-    reached = np.flatnonzero(np.cumsum(down_round) * 2 >= n)
-    median = float(reached[0]) if downs and reached.size else np.nan
-    return downs, mean, var, median
+    rounds = np.arange(len(down_round))
+    median = stats.first_round_reaching(rounds, np.cumsum(down_round) / n)
+    return downs, mean, var, np.nan if median is None else median
 
 
 def combatant_figures(
