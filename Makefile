@@ -1,11 +1,12 @@
 # Two commands do all the set-up on a fresh machine:
 #   make demo   creates .venv, installs simlab, runs the quickstart scenario
 #   make test   creates .venv, installs simlab with its test extras, runs the tests
+# and `make notebook` opens the notebooks in JupyterLab (the `notebook` extra).
 VENV ?= .venv
 PY := $(VENV)/bin/python
 SCENARIO ?= scenarios/shattered-spirits/quickstart.yaml
 
-.PHONY: demo test test-slow lint bench clean
+.PHONY: demo test test-slow lint bench clean notebook
 
 $(VENV)/.installed-demo: pyproject.toml
 	python3 -m venv $(VENV)
@@ -18,6 +19,16 @@ $(VENV)/.installed-test: pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e ".[test]"
 	touch $@ $(VENV)/.installed-demo
+
+$(VENV)/.installed-notebook: pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[notebook]"
+	touch $@
+
+# Opens the notebooks in JupyterLab (installs simlab with its `notebook` extra first).
+notebook: $(VENV)/.installed-notebook
+	$(VENV)/bin/jupyter lab notebooks/quickstart.ipynb
 
 demo: $(VENV)/.installed-demo
 	$(VENV)/bin/simlab run $(SCENARIO) --out out/quickstart

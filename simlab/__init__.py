@@ -7,7 +7,7 @@ matplotlib only when something is plotted)::
     res = simlab.simulate(scn, n=100_000, seed=7)
     res.hit_rates(); res.damage(); res.time_to_down(); res.win_rates()
     simlab.exact(scn).attacks()     # exact answers, no sampling
-    simlab.plots.plot_survival(res, ax=ax)   # plots take ax= and return what they drew
+    simlab.plots.plot_time_to_down(res, ax=ax)   # plots take ax= and return what they drew
     sw = simlab.sweep(scn, vary={"Defender.guard": range(5)})   # tuning: same dice
     simlab.compare(scn, changes={"strike.profile[9]": 8}).figures
     simlab.tune(scn, "Defender.hp=5:60", "median_time_to_down:Defender=5").value
@@ -23,10 +23,15 @@ __version__ = "0.1.0"
 _API = ("load", "loads", "simulate", "write_results", "run_scenarios", "write_report",
         "load_results", "save_results", "override", "sweep", "compare", "write_sweep",
         "write_compare", "tune", "write_tune")  # fmt: skip
-_PLOTS = ("plot_damage_pmf", "plot_damage_at_least", "plot_survival", "plot_hit_rates",
-          "plot_win_rates")  # fmt: skip
+_PLOTS = ("plot_damage_pmf", "plot_damage_at_least", "plot_time_to_down", "plot_survival",
+          "plot_hit_rates", "plot_win_rates")  # fmt: skip
 
 __all__ = ["__version__", "exact", "plots", "plot_sweep", *_API, *_PLOTS]
+
+
+def __dir__() -> list[str]:
+    """The public API, for tab completion (the names load lazily, so ``globals()`` lacks them)."""
+    return sorted({*globals(), *__all__})
 
 
 def __getattr__(name: str) -> Any:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,8 @@ from simlab.analysis.summary import summary
 from simlab.engine import runner
 from simlab.errors import ExactUnsupported, InputError
 from simlab.exact.engine import ExactResult, check_result, exact
-from simlab.report.files import write_json, write_parquet
+from simlab.limits import MAX_ENCOUNTERS
+from simlab.report.files import output_unit, run_identity, scenario_hash, write_json, write_parquet
 from simlab.report.results import ScenarioRun, load_results, save_results
 from simlab.rules import rule_module
 from simlab.scenario.common import ScenarioBase
@@ -62,8 +63,8 @@ def compile_job(
     """
     n = scenario.encounters if n is None else n
     seed = scenario.seed if seed is None else seed
-    if n < 1:
-        raise InputError(f"expected at least 1 encounter; got {n}")
+    if not 1 <= n <= MAX_ENCOUNTERS:
+        raise InputError(f"expected between 1 and {MAX_ENCOUNTERS:_} encounters; got {n}")
     params, layout = rule_module(scenario.rules, "compile").compile_scenario(scenario)
     return runner.Job(rules=scenario.rules, params=params, layout=layout, seed=seed, n=n)
 
@@ -158,7 +159,7 @@ def simulate(
         layout=job.layout,
         tallies=tallies,
         trace=trace_rows,
-        meta=meta,
+        meta={"scenario_hash": scenario_hash(scenario), **meta},
     )
     if check:
         result.check = check_result(scenario, result)
@@ -175,11 +176,12 @@ def _name_trace(frame: pd.DataFrame, job: runner.Job) -> pd.DataFrame:
 
 
 def write_results(result: Result, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
-    """Write ``summary.json`` and one Parquet file per table into ``out_dir``, atomically.
+    """Write ``summary.json`` and one Parquet file per table into ``out_dir``, as one unit.
 
     The tables are ``attacks``, ``damage_pmf``, ``combatants``, ``time_to_down`` and
     ``sides``; ``events`` for a rule system with events and ``status_damage`` for one
-    whose statuses deal damage.
+    whose statuses deal damage. The folder is replaced whole, every file stamped with
+    the run identity (:func:`simlab.report.files.output_unit`).
 
     Returns
     -------
@@ -198,13 +200,26 @@ def write_results(result: Result, out_dir: str | os.PathLike[str]) -> dict[str, 
         tables["events"] = result.events()
     if result.layout.statuses:
         tables["status_damage"] = result.status_damage()
-    written = {name: write_parquet(out / f"{name}.parquet", t) for name, t in tables.items()}
-    written["summary"] = write_json(out / "summary.json", summary(result))
-    return written
+    return _write_tables(out, tables, summary(result), run_identity([result]))
 
 
-def write_exact(result: ExactResult, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
-    """Write an exact answer's ``summary.json`` and Parquet tables to ``out_dir``, atomically.
+def _write_tables(out: Path, tables: dict[str, Any], document: dict[str, Any],
+                  identity: dict[str, Any]) -> dict[str, Path]:  # fmt: skip
+    """Parquet tables and ``summary.json`` as one output unit; their final paths."""
+    with output_unit(out, identity) as folder:
+        for name, table in tables.items():
+            write_parquet(folder / f"{name}.parquet", table)
+        write_json(folder / "summary.json", document)
+    return {**{name: out / f"{name}.parquet" for name in tables}, "summary": out / "summary.json"}
+
+
+def write_exact(
+    result: ExactResult, out_dir: str | os.PathLike[str], scenario_hash: str | None = None
+) -> dict[str, Path]:
+    """Write an exact answer's ``summary.json`` and Parquet tables to ``out_dir``, as one unit.
+
+    ``scenario_hash`` (:func:`simlab.report.files.scenario_hash`) goes into the run
+    identity stamped in every file.
 
     The tables are ``attacks``, ``damage_pmf`` and ``time_to_down`` (empty when the
     scenario is not a duel); the summary has ``simlab run``'s shape without intervals.
@@ -220,9 +235,9 @@ def write_exact(result: ExactResult, out_dir: str | os.PathLike[str]) -> dict[st
         "damage_pmf": result.damage_pmf(),
         "time_to_down": result.time_to_down(),
     }
-    written = {name: write_parquet(out / f"{name}.parquet", t) for name, t in tables.items()}
-    written["summary"] = write_json(out / "summary.json", result.summary())
-    return written
+    identity = run_identity([result], method="exact")
+    identity["scenarios"][0]["scenario_hash"] = scenario_hash
+    return _write_tables(out, tables, result.summary(), identity)
 
 
 # -- balance reports -------------------------------------------------------------------------
@@ -356,8 +371,11 @@ def write_report(
     alpha: float = 0.01,
     strict: bool = False,
     title: str = "simlab balance report",
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> tuple[dict[str, Path], pd.DataFrame, Any]:
     """Render the balance report of ``runs`` into ``out_dir`` (HTML, Markdown, PNGs, JSON).
+
+    The folder is written as one unit (:func:`simlab.report.files.output_unit`).
 
     Parameters
     ----------
@@ -371,6 +389,8 @@ def write_report(
         Drift threshold on Holm-adjusted p-values.
     strict : bool
         Count borderline spec passes as failures.
+    progress : callable, optional
+        ``progress(i, total, "scenario (rules)")`` before each scenario is drawn.
 
     Returns
     -------
@@ -385,10 +405,14 @@ def write_report(
     specs = evaluate_all(runs, strict=strict)
     drift = None
     shown = None
+    before: list[ScenarioRun] = []
     if baseline is not None:
-        drift = compare(runs, load_results(baseline), alpha)
+        before = load_results(baseline)
+        drift = compare(runs, before, alpha)
         shown = os.fspath(baseline)
-    written = render_report(runs, out_dir, specs=specs, drift=drift, baseline=shown, title=title)
+    written = _write_unit(out_dir, [r.result for r in runs], lambda folder: render_report(
+        runs, folder, specs=specs, drift=drift, baseline=shown, title=title,
+        baseline_runs=before, progress=progress))  # fmt: skip
     return written, specs, drift
 
 
@@ -510,26 +534,47 @@ def _changes_label(changes: Any) -> str:
 def write_sweep(sweep: Any, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
     """Write a sweep's ``sweep.json``, tidy Parquet tables (``attacks``, ``damage_pmf``,
     ``combatants``, ``sides``; one column per varied field), ``sweep.html`` and
-    ``sweep.md`` with their PNGs into ``out_dir``, atomically."""
+    ``sweep.md`` with their PNGs into ``out_dir``, as one unit stamped with the points'
+    run identity."""
     from simlab.report.tuning import render_sweep, sweep_tables
 
-    out = Path(out_dir)
-    written = {name: write_parquet(out / f"{name}.parquet", table)
-               for name, table in sweep_tables(sweep).items()}  # fmt: skip
-    written["sweep"] = write_json(out / "sweep.json", sweep.document())
-    written.update(render_sweep(sweep, out))
-    return written
+    def write(folder: Path) -> dict[str, Path]:
+        written = {name: write_parquet(folder / f"{name}.parquet", table)
+                   for name, table in sweep_tables(sweep).items()}  # fmt: skip
+        written["sweep"] = write_json(folder / "sweep.json", sweep.document())
+        written.update(render_sweep(sweep, folder))
+        return written
+
+    results = [point.result for point in sweep.points if point.result is not None]
+    return _write_unit(out_dir, results, write, "sweep")
 
 
 def write_compare(comparison: Any, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
     """Write a comparison's ``compare.json``, ``compare.html`` and ``compare.md`` into
-    ``out_dir``, atomically."""
+    ``out_dir``, as one unit stamped with both runs' identity."""
     from simlab.report.tuning import render_compare
 
+    def write(folder: Path) -> dict[str, Path]:
+        written = {"compare": write_json(folder / "compare.json", comparison.document())}
+        written.update(render_compare(comparison, folder))
+        return written
+
+    return _write_unit(out_dir, [comparison.a, comparison.b], write, "comparison")
+
+
+def _write_unit(
+    out_dir: str | os.PathLike[str],
+    results: list[Result],
+    write: Any,
+    method: str = "simulation",
+) -> dict[str, Path]:
+    """Call ``write(folder)`` on a staging folder and swap it in as ``out_dir`` whole,
+    every file stamped with the runs' identity (:func:`simlab.report.files.output_unit`);
+    returns the final paths of what ``write`` reported."""
     out = Path(out_dir)
-    written = {"compare": write_json(out / "compare.json", comparison.document())}
-    written.update(render_compare(comparison, out))
-    return written
+    with output_unit(out, run_identity(results, method)) as folder:
+        staged: dict[str, Path] = write(folder)
+    return {name: out / path.relative_to(folder) for name, path in staged.items()}
 
 
 def tune(
@@ -560,11 +605,17 @@ def tune(
 
     name, lo, hi = parse_range(vary) if isinstance(vary, str) else vary
     goal = parse_target(target) if isinstance(target, str) else target
-    return search(_loaded(scenario), name, lo, hi, goal, n, seed, threads=threads,
-                  exact=exact, precision=precision, precision_on=precision_on,
-                  progress=progress)  # fmt: skip
+    loaded = _loaded(scenario)
+    result = search(loaded, name, lo, hi, goal, n, seed, threads=threads, exact=exact,
+                    precision=precision, precision_on=precision_on,
+                    progress=progress)  # fmt: skip
+    result.meta["scenario_hash"] = scenario_hash(loaded)
+    return result
 
 
 def write_tune(result: Any, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
-    """Write a tuning's ``tune.json`` into ``out_dir``, atomically."""
-    return {"tune": write_json(Path(out_dir) / "tune.json", result.document())}
+    """Write a tuning's ``tune.json`` into ``out_dir``, as one unit stamped with the
+    tuned scenario's identity (seed and sample size of its simulated values)."""
+    return _write_unit(out_dir, [result],
+                       lambda folder: {"tune": write_json(folder / "tune.json",
+                                                          result.document())}, "tune")  # fmt: skip

@@ -1,7 +1,8 @@
 """The ``simlab`` command: a thin shell over the Python API (:mod:`simlab.api`).
 
 Exit codes: 0 ok; 1 a balance check failed or drifted; 2 invalid input (the message says
-``file:line:col: expected X; got Y``); 3 an internal error. Heavy imports (numba,
+``file:line:col: expected X; got Y``) or an output the machine refuses (read-only, full
+disk); 3 an internal error; 130 interrupted (Ctrl-C). Heavy imports (numba,
 pandas, the rule systems) happen inside the commands, so ``simlab --help`` stays fast.
 """
 
@@ -16,7 +17,10 @@ from typing import Any
 
 import click
 
+from simlab.limits import MAX_ENCOUNTERS
+
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
 
 def _fail(message: str, code: int) -> None:
@@ -36,7 +40,8 @@ def handle_errors(command: Callable[..., Any]) -> Callable[..., Any]:
         except InputError as err:
             _fail(str(err), EXIT_INPUT)
         except KeyboardInterrupt:
-            _fail("interrupted; no output file was left half-written", EXIT_INTERNAL)
+            _fail("interrupted; every output folder is as it was or complete, never a mix",
+                  EXIT_INTERRUPTED)  # fmt: skip
         except Exception as err:  # the last line of defence: report, do not dump
             if os.environ.get("SIMLAB_DEBUG"):
                 raise
@@ -119,15 +124,26 @@ def validate(scenario: str) -> None:
                f"{fighters} combatants, {attacks} attacks")  # fmt: skip
 
 
+def _prepare_out(out: str | None, what: str = "--out") -> None:
+    """Refuse an --out folder that cannot be written, before any time is spent simulating."""
+    if out is not None:
+        from simlab.report.files import prepare_output
+
+        prepare_output(out, what)
+
+
+ENCOUNTERS = click.IntRange(1, MAX_ENCOUNTERS)
+
+
 @main.command()
 @SCENARIO
-@click.option("-n", "--encounters", type=click.IntRange(min=1), help="Encounters to run.")
+@click.option("-n", "--encounters", type=ENCOUNTERS, help="Encounters to run.")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="Seed (default: scenario's).")
 @click.option("--out", type=click.Path(file_okay=False), help="Write summary.json + Parquet.")
 @click.option("--threads", type=click.IntRange(min=1), help="Threads (default: all cores).")
 @click.option(
     "--block-size",
-    type=click.IntRange(min=1),
+    type=ENCOUNTERS,
     default=1 << 20,
     show_default=True,
     help="Encounters per block (progress granularity; results do not depend on it).",
@@ -164,6 +180,7 @@ def run(
 
     scn = _with_sets(api.load(scenario), sets)
     _check_threads(threads)
+    _prepare_out(out)
     n = encounters or scn.encounters
     client = _connect(scheduler)
     with _progress(precision if precision is not None else scn.precision)(n) as advance:
@@ -209,11 +226,14 @@ def exact_command(scenario: str, out: str | None, sets: tuple[str, ...]) -> None
     """
     from simlab import api
     from simlab.report import terminal
+    from simlab.report.files import scenario_hash
 
-    solved = api.exact(_with_sets(api.load(scenario), sets))
+    scn = _with_sets(api.load(scenario), sets)
+    _prepare_out(out)
+    solved = api.exact(scn)
     terminal.print_exact(solved)
     if out:
-        written = api.write_exact(solved, out)
+        written = api.write_exact(solved, out, scenario_hash(scn))
         click.echo(f"wrote {len(written)} files to {out}")
 
 
@@ -239,7 +259,7 @@ DEFAULT_BASELINE = "reports/baseline/results.json"
 def _sample_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """-n, --seed, --threads and --from, shared by report, check and baseline update."""
     options = [
-        click.option("-n", "--encounters", type=click.IntRange(min=1),
+        click.option("-n", "--encounters", type=ENCOUNTERS,
                      help="Encounters per scenario (default: each scenario's)."),
         click.option("--seed", type=click.IntRange(0, 2**64 - 1),
                      help="Seed (default: each scenario's)."),
@@ -334,9 +354,10 @@ def report(
 
     if baseline is not None:
         api.load_results(baseline)  # a missing or bad baseline fails before simulating
+    _prepare_out(out)
     runs = _runs(scenarios, encounters, seed, threads, from_, sets, precision, precision_on)
     written, specs, drift = api.write_report(runs, out, baseline=baseline, alpha=alpha,
-                                             title=title)  # fmt: skip
+                                             title=title, progress=_drawing)  # fmt: skip
     if drift is not None:
         terminal.print_drift(drift, str(baseline))
     if not specs.empty:
@@ -345,6 +366,11 @@ def report(
                f"{len(written) - 3} PNGs ({len(runs)} scenarios)")  # fmt: skip
     if drift is not None and not drift.ok:
         sys.exit(EXIT_CHECK_FAILED)
+
+
+def _drawing(i: int, total: int, scenario: str) -> None:
+    """Progress of a report's plots on stderr: one line per scenario."""
+    click.echo(f"drawing {i}/{total}: {scenario}", err=True)
 
 
 @main.command()
@@ -407,7 +433,9 @@ def baseline_update(
     from pathlib import Path
 
     from simlab import api
+    from simlab.report.files import prepare_file
 
+    prepare_file(path, "--baseline")
     if not scenarios and from_ is None:
         old = api.load_results(path)
         runs = []
@@ -438,7 +466,7 @@ def baseline_update(
 def _tuning_options(per: str, writes: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """-n, --seed, --threads and --out of sweep and compare."""
     options = [
-        click.option("-n", "--encounters", type=click.IntRange(min=1),
+        click.option("-n", "--encounters", type=ENCOUNTERS,
                      help=f"Encounters per {per} (default: the scenario's)."),
         click.option("--seed", type=click.IntRange(0, 2**64 - 1),
                      help="Seed (default: the (first) scenario's)."),
@@ -494,6 +522,7 @@ def sweep(
     variations = [parse_vary(v) for v in vary]
     points = len(sweep_points(scn, variations).points)  # every point valid before running
     _check_threads(threads)
+    _prepare_out(out)
     n = encounters or scn.encounters
     with _progress(precision or scn.precision)(n * points, f"{points} points") as advance:
         result = api.sweep(scn, variations, n, seed, threads=threads, exact=not no_exact,
@@ -536,6 +565,7 @@ def compare(
     changes = [parse_assignment(s) for s in sets]
     api.override(second, changes)  # a bad --set fails before anything runs
     _check_threads(threads)
+    _prepare_out(out)
     n = encounters or first.encounters
     with _progress(precision or first.precision)(2 * n, "A and B") as advance:
         result = api.compare(a, b, changes=changes, n=n, seed=seed, threads=threads,

@@ -48,11 +48,21 @@ class InputError(SimlabError):
 
 
 class ScenarioError(InputError):
-    """A scenario file that cannot be loaded; carries every problem found, each located."""
+    """A scenario file that cannot be loaded; carries every problem found, each located.
+
+    The message lists the first :data:`~simlab.limits.MAX_PROBLEMS` and says how many
+    more there are; ``problems`` holds them all.
+    """
 
     def __init__(self, problems: list[Problem]):
+        from simlab.limits import MAX_PROBLEMS
+
         self.problems = list(problems)
-        super().__init__("\n".join(str(p) for p in self.problems))
+        lines = [str(p) for p in self.problems[:MAX_PROBLEMS]]
+        more = len(self.problems) - MAX_PROBLEMS
+        if more > 0:
+            lines.append(f"... and {more} more problems (only the first {MAX_PROBLEMS} shown)")
+        super().__init__("\n".join(lines))
 
 
 class DiceError(InputError):

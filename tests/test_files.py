@@ -1,12 +1,26 @@
-"""Output files are written atomically and readable like any other file."""
+"""Output files are written atomically, output folders as one unit stamped with the run
+identity, and readable like any other file."""
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 from pathlib import Path
 
-from simlab.report.files import write_json
+import pandas as pd
+import pytest
+
+from simlab.errors import InputError
+from simlab.report.files import (
+    MANIFEST,
+    OutputError,
+    check_unit,
+    output_unit,
+    read_identity,
+    write_json,
+    write_parquet,
+)
 
 
 def test_written_files_get_the_usual_mode(tmp_path: Path) -> None:
@@ -17,3 +31,112 @@ def test_written_files_get_the_usual_mode(tmp_path: Path) -> None:
         os.umask(old)
     assert stat.S_IMODE(path.stat().st_mode) == 0o644
     assert [p.name for p in tmp_path.iterdir()] == ["summary.json"]  # no temporary left
+
+
+# -- output units ------------------------------------------------------------------------------
+
+IDENTITY = {"simlab_version": "test", "method": "simulation",
+            "scenarios": [{"scenario": "s", "rules": "r", "scenario_hash": "h", "seed": 1,
+                           "encounters": 10}]}  # fmt: skip
+
+
+def write_every_kind(folder: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    write_json(folder / "summary.json", {"a": 1})
+    write_parquet(folder / "t.parquet", pd.DataFrame({"x": [1, 2]}))
+    (folder / "report.html").write_text("<html><head><title>t</title></head><body></body></html>")
+    (folder / "report.md").write_text("# t\n")
+    (folder / "png").mkdir()
+    fig = plt.figure()
+    fig.savefig(folder / "png" / "p.png")
+    plt.close(fig)
+
+
+def test_every_file_of_a_unit_carries_the_run_identity(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    with output_unit(out, IDENTITY) as folder:
+        write_every_kind(folder)
+        assert not out.exists()  # nothing is visible before the unit is complete
+    files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    assert files == [MANIFEST, "png/p.png", "report.html", "report.md", "summary.json",
+                     "t.parquet"]  # fmt: skip
+    for name in files[1:]:
+        assert read_identity(out / name) == IDENTITY, name
+    assert check_unit(out) == IDENTITY
+    assert pd.read_parquet(out / "t.parquet").x.tolist() == [1, 2]
+    assert json.loads((out / "summary.json").read_text())["a"] == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_a_failed_unit_changes_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    with output_unit(out, IDENTITY) as folder:
+        write_json(folder / "summary.json", {"a": 1})
+    other = {**IDENTITY, "scenarios": [{**IDENTITY["scenarios"][0], "seed": 2}]}
+    with pytest.raises(KeyboardInterrupt), output_unit(out, other) as folder:
+        write_json(folder / "summary.json", {"a": 2})
+        raise KeyboardInterrupt
+    assert check_unit(out) == IDENTITY
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_check_unit_names_files_from_another_run_or_changed(tmp_path: Path) -> None:
+    out, other = tmp_path / "out", tmp_path / "other"
+    second = {**IDENTITY, "scenarios": [{**IDENTITY["scenarios"][0], "seed": 2}]}
+    for folder, identity in ((out, IDENTITY), (other, second)):
+        with output_unit(folder, identity) as staging:
+            write_every_kind(staging)
+    (out / "png" / "p.png").write_bytes((other / "png" / "p.png").read_bytes())
+    with pytest.raises(InputError, match=r"png/p.png is not the file this run wrote; "
+                       r"png/p.png is from another run \(s seed 2"):  # fmt: skip
+        check_unit(out)
+    (out / "report.md").unlink()
+    with pytest.raises(InputError, match=r"report\.md is missing"):
+        check_unit(out)
+
+
+def test_a_unit_never_replaces_a_folder_of_other_files(tmp_path: Path) -> None:
+    (tmp_path / "mine.txt").write_text("keep")
+    refused = pytest.raises(OutputError, match="expected a new or empty folder")
+    with refused, output_unit(tmp_path, IDENTITY) as folder:
+        write_json(folder / "summary.json", {})
+    assert [p.name for p in tmp_path.iterdir()] == ["mine.txt"]
+
+
+def test_staging_left_by_a_dead_process_is_removed(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True).stdout.strip()  # fmt: skip
+    stale = tmp_path / f".out.simlab-tmp-{dead}-abcd"
+    stale.mkdir()
+    live = tmp_path / f".out.simlab-tmp-{os.getpid()}-live"  # a writer still running
+    live.mkdir()
+    with output_unit(tmp_path / "out", IDENTITY) as folder:
+        write_json(folder / "summary.json", {})
+    assert sorted(p.name for p in tmp_path.iterdir()) == [live.name, "out"]
+
+
+def test_simulated_tallies_do_not_depend_on_how_the_run_loop_splits_blocks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The run loop cuts blocks into short kernel calls (to notice Ctrl-C): any cut gives
+    the same integers."""
+    import numpy as np
+
+    from simlab.api import compile_job, load
+    from simlab.engine import runner
+
+    job = compile_job(load("scenarios/shattered-spirits/quickstart.yaml"), n=5000, seed=3)
+    whole = runner.run_local(job, block_size=5000)
+    monkeypatch.setattr(runner, "CALL_SECONDS", 1e-6)  # calls of a handful of encounters
+    sizes: list[int] = []
+    cut = runner.run_local(job, block_size=777, progress=sizes.append)
+    assert sum(sizes) == 5000 and len(sizes) > 20
+    for name, a, b in zip(whole._fields, whole, cut, strict=True):
+        assert np.array_equal(a, b), name

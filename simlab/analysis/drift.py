@@ -12,7 +12,8 @@ pmf       damage per attack, time-to-down per         χ² of homogeneity (2 × 
 mean      mean damage per attack, mean rounds,        t from batch-means standard errors
           mean damage from statuses per encounter     (Welch df), z from the histogram
           (systems that tally it)                     variance for rounds
-median    Kaplan–Meier median time-to-down            the χ² of its time-to-down
+median    median time-to-down (round by which half    the χ² of its time-to-down
+          of all encounters had it downed)
 ========  ==========================================  =====================================
 
 The p-values of all figures of a run (every scenario together) are Holm-adjusted. A
@@ -257,8 +258,9 @@ def _ttd_hist(res: Result, c: int) -> np.ndarray:
 
 
 def _median(res: Result, c: int) -> float | None:
-    km = stats.kaplan_meier(res.tallies.down_round[c], res.tallies.censor_round[c])
-    return stats.km_median(km)
+    """Round by which half of all encounters had combatant ``c`` downed (None: never)."""
+    curve = stats.cumulative_incidence(res.tallies.down_round[c], res.encounters)
+    return stats.first_round_reaching(curve["round"], curve["by_round"])
 
 
 def _combatant_rows(rows: _Rows, cur: Result, base: Result, notes: list[str]) -> None:

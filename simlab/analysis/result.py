@@ -4,11 +4,12 @@ A :class:`Result` keeps the merged integer tallies of a run and its layout; ever
 is computed from them on request. Interval columns are named after their level, e.g.
 ``hit_rate_ci95_lo``, and a ``*_ci_kind`` column (or the DataFrame's ``attrs``) names
 the method: Wilson (Clopper–Pearson for rare events) for rates, batch means for mean
-damage, Greenwood log(−log) for Kaplan–Meier survival.
+damage, Wilson per round for P(downed by round r).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -121,45 +122,67 @@ class Result:
 
     # -- combatants --------------------------------------------------------------------
 
-    def time_to_down(self, level: float = 0.95) -> pd.DataFrame:
-        """Kaplan–Meier survival by round for every combatant, censoring handled.
+    def _down_curve(self, c: int, level: float) -> pd.DataFrame:
+        """Combatant ``c``'s P(downed by round r) with its band (see stats)."""
+        return stats.cumulative_incidence(self.tallies.down_round[c], self.encounters, level)
 
-        A combatant never downed is censored at the round its encounter ended. Columns:
-        ``combatant, side, round, at_risk, downed, censored, survival`` and the
-        Greenwood log(−log) band ``survival_ci95_lo/hi`` (for ``level`` = 0.95).
+    def time_to_down(self, level: float = 0.95) -> pd.DataFrame:
+        """P(downed by round r) for every combatant, over all encounters.
+
+        Time-to-down is a cumulative incidence: an encounter that ended with the
+        combatant standing (its side won) is a fight it was never downed in, not an
+        unfinished one, so every encounter counts in every round's denominator; only the
+        round cap ends observation (RULES.md, "Shared model"). Columns: ``combatant,
+        side, round`` (1..max_rounds), ``downed`` (encounters in which it first went down
+        in that round), ``down_by_round`` and its pointwise interval
+        ``down_by_round_ci95_lo/hi`` (Wilson; Clopper–Pearson when fewer than 10
+        encounters on either side; kind in ``down_by_round_ci_kind`` and ``attrs``).
+        At the last round ``down_by_round`` is the down rate.
         """
         frames = []
         for c, (side, name) in enumerate(self.layout.combatants):
-            km = stats.kaplan_meier(self.tallies.down_round[c], self.tallies.censor_round[c], level)
-            km = km.rename(
+            curve = self._down_curve(c, level).rename(
                 columns={
-                    "time": "round",
                     "events": "downed",
-                    "survival_lo": _ci("survival", level, "lo"),
-                    "survival_hi": _ci("survival", level, "hi"),
+                    "by_round": "down_by_round",
+                    "by_round_lo": _ci("down_by_round", level, "lo"),
+                    "by_round_hi": _ci("down_by_round", level, "hi"),
+                    "ci_kind": "down_by_round_ci_kind",
                 }
             )
-            km.insert(0, "side", side)
-            km.insert(0, "combatant", name)
-            frames.append(km)
+            curve.insert(0, "side", side)
+            curve.insert(0, "combatant", name)
+            frames.append(curve)
         out = pd.concat(frames, ignore_index=True)
-        out.attrs = {"interval": "greenwood-loglog", "level": level}
+        out.attrs = {"interval": "wilson-pointwise", "level": level}
         return out
 
     def combatants(self, level: float = 0.95) -> pd.DataFrame:
-        """Per combatant: down rate (with interval), KM median time-to-down, censoring,
-        mean attacks received until down, and each rule-specific event rate."""
+        """Per combatant: down rate with its interval, median time-to-down, encounters
+        capped with it standing, mean attacks received until down, each event's rate.
+
+        ``median_time_to_down`` is the round by which half of all encounters had it
+        downed (NaN when its down rate is below one half) with the interval read off the
+        band of :meth:`time_to_down`; ``median_time_to_down_when_downed`` is the median
+        round among the encounters in which it went down. ``capped`` counts the
+        encounters that lasted to the round cap with it never downed.
+        """
         n = self.encounters
         rows = []
         for c, (side, name) in enumerate(self.layout.combatants):
             downs = int(self.tallies.down_round[c].sum())
-            km = stats.kaplan_meier(self.tallies.down_round[c], self.tallies.censor_round[c], level)
             lo, hi, kind = stats.rate_interval(downs, n, level)
+            median, m_lo, m_hi = median_time_to_down(self._down_curve(c, level))
             row: dict[str, Any] = {
                 "combatant": name, "side": side, "downed": downs, "down_rate": downs / n,
                 _ci("down_rate", level, "lo"): float(lo), _ci("down_rate", level, "hi"): float(hi),
-                "down_rate_ci_kind": str(kind), "median_round": stats.km_median(km),
-                "censored": n - downs,
+                "down_rate_ci_kind": str(kind),
+                "median_time_to_down": median,
+                _ci("median_time_to_down", level, "lo"): m_lo,
+                _ci("median_time_to_down", level, "hi"): m_hi,
+                "median_time_to_down_when_downed": _nan(
+                    stats.histogram_median(self.tallies.down_round[c])),
+                "capped": int(self.tallies.censor_round[c, self.layout.max_rounds]),
                 "mean_attacks_to_down": stats.histogram_mean_var(self.tallies.down_attacks[c])[0]
                 if downs else None,
             }  # fmt: skip
@@ -195,7 +218,7 @@ class Result:
                     "mean_round": mean if k else np.nan,
                     _ci("mean_round", level, "lo"): mean - half,
                     _ci("mean_round", level, "hi"): mean + half,
-                    "median_round": _histogram_median(hist),
+                    "median_round": stats.histogram_median(hist),
                 })  # fmt: skip
         columns = ["combatant", "side", "event", "occurred", "rate", _ci("rate", level, "lo"),
                    _ci("rate", level, "hi"), "rate_ci_kind", "mean_round",
@@ -257,9 +280,27 @@ class Result:
         return stats.histogram_mean_var(self.tallies.rounds)[0]
 
 
-def _histogram_median(hist: np.ndarray) -> float | None:
-    """Smallest value whose cumulative share of the histogram reaches one half."""
-    total = hist.sum()
-    if total == 0:
-        return None
-    return float(np.searchsorted(np.cumsum(hist), total / 2))
+def _nan(x: float | None) -> float:
+    return math.nan if x is None else float(x)
+
+
+def median_time_to_down(curve: pd.DataFrame) -> tuple[float, float, float]:
+    """Median time-to-down and its interval from a P(downed by round r) curve.
+
+    Parameters
+    ----------
+    curve : pandas.DataFrame
+        :func:`simlab.analysis.stats.cumulative_incidence` of one combatant (or of
+        several pooled).
+
+    Returns
+    -------
+    median, lo, hi : float
+        The first round by which half of all encounters had it downed; the interval's
+        ends are the first rounds where the band's upper and lower edge reach one half.
+        NaN where the curve (or that edge) never reaches one half by the round cap.
+    """
+    rounds = curve["round"]
+    return (_nan(stats.first_round_reaching(rounds, curve["by_round"])),
+            _nan(stats.first_round_reaching(rounds, curve["by_round_hi"])),
+            _nan(stats.first_round_reaching(rounds, curve["by_round_lo"])))  # fmt: skip

@@ -6,9 +6,12 @@ gives a verdict: ``pass`` when the measured value is within the bound, ``fail``
 otherwise. When the interval crosses the bound the verdict is flagged ``borderline``
 (more encounters would settle it); ``strict=True`` counts a borderline pass as a failure.
 
-Intervals: Wilson (Clopper–Pearson when rare) for rates, batch means for mean damage,
-the Greenwood log(−log) band for ``down_by_round`` and, read off that band, for the
-Kaplan–Meier median; the standard error of the mean for ``mean_rounds``.
+Intervals: Wilson (Clopper–Pearson when rare) for rates and for ``down_by_round``
+(P(downed by round r) over all encounters: a rate out of every encounter), batch means
+for mean damage; for ``median_time_to_down`` (the round by which half of all encounters
+had it downed; "not reached" when fewer than half did) the rounds where the band of
+P(downed by round r) reaches one half; the standard error of the mean for
+``mean_rounds``.
 """
 
 from __future__ import annotations
@@ -23,11 +26,11 @@ import numpy as np
 import pandas as pd
 
 from simlab.analysis import stats
-from simlab.analysis.result import Result
+from simlab.analysis.result import Result, median_time_to_down
 from simlab.errors import InputError
 from simlab.scenario.common import Expectation
 
-__all__ = ["SPEC_COLUMNS", "Verdict", "describe", "evaluate", "evaluate_all", "median_interval"]
+__all__ = ["SPEC_COLUMNS", "Verdict", "describe", "evaluate", "evaluate_all"]
 
 LEVEL = 0.95
 SPEC_COLUMNS = ["scenario", "rules", "spec", "figure", "measured", "ci_lo", "ci_hi", "low", "high",
@@ -130,33 +133,15 @@ def _measure_combatant(res: Result, spec: Expectation) -> tuple[float, float, fl
                              f"got {spec.event!r}")  # fmt: skip
         e = res.layout.events.index(spec.event)
         return (*_rate(int(t.event_round[chosen, e].sum()), total), total)
-    km = stats.kaplan_meier(down, t.censor_round[chosen].sum(axis=0), LEVEL)
+    curve = stats.cumulative_incidence(down, total, LEVEL)
     if spec.figure == "down_by_round":
-        upto = km[km.time <= spec.round]
+        upto = curve[curve["round"] <= spec.round]
         if upto.empty:
             return 0.0, 0.0, 0.0, total
         last = upto.iloc[-1]
-        return (1 - float(last.survival), 1 - float(last.survival_hi),
-                1 - float(last.survival_lo), total)  # fmt: skip
-    median = stats.km_median(km)
-    lo, hi = median_interval(km)
-    inf = math.inf
-    return (inf if median is None else median, inf if lo is None else lo,
-            inf if hi is None else hi, total)  # fmt: skip
-
-
-def median_interval(km: pd.DataFrame) -> tuple[float | None, float | None]:
-    """Interval of the Kaplan–Meier median from the survival band (Brookmeyer–Crowley style).
-
-    The lower end is the first round whose lower band is at most 1/2, the upper end the
-    first round whose upper band is; None where the band never gets that low.
-    """
-    times = km["time"].to_numpy()
-    out: list[float | None] = []
-    for column in ("survival_lo", "survival_hi"):
-        hit = km[column].to_numpy() <= 0.5 + 1e-12
-        out.append(float(times[np.argmax(hit)]) if hit.any() else None)
-    return out[0], out[1]
+        return float(last.by_round), float(last.by_round_lo), float(last.by_round_hi), total
+    median, lo, hi = (math.inf if math.isnan(x) else x for x in median_time_to_down(curve))
+    return median, lo, hi, total
 
 
 def _measure(res: Result, spec: Expectation) -> tuple[float, float, float, int]:

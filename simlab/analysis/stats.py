@@ -2,7 +2,7 @@
 
 The simulator never returns per-encounter rows, only integer counts, per-batch sums
 and histograms. The functions here turn those tallies into point estimates with
-confidence intervals. They are pure numpy/scipy (pandas only for the Kaplan–Meier
+confidence intervals. They are pure numpy/scipy (pandas only for the time-to-down
 table), vectorised where that is natural, and every interval function takes a
 two-sided confidence ``level``.
 
@@ -21,10 +21,11 @@ from scipy import stats as sps
 __all__ = [
     "RARE_EVENT_THRESHOLD",
     "clopper_pearson_interval",
+    "cumulative_incidence",
+    "first_round_reaching",
     "histogram_mean_var",
+    "histogram_median",
     "holm_adjust",
-    "kaplan_meier",
-    "km_median",
     "rate_interval",
     "ratio_batch_means",
     "ratio_batch_means_many",
@@ -35,8 +36,8 @@ __all__ = [
 #: Below this many successes (or failures) `rate_interval` switches to Clopper–Pearson.
 RARE_EVENT_THRESHOLD = 10
 
-#: Slack used by `km_median` so that a survival of exactly 0.5 is not missed
-#: because a product of fractions rounded to 0.5000000000000001.
+#: Slack used by `first_round_reaching` so that a share of exactly 0.5 is not missed
+#: because a division rounded to 0.49999999999999994.
 _MEDIAN_TOL = 1e-12
 
 
@@ -345,109 +346,93 @@ def histogram_mean_var(hist: npt.ArrayLike, offset: int = 0) -> tuple[float, flo
 
 
 # ---------------------------------------------------------------------------
-# Survival (Kaplan–Meier) from binned counts
+# Time-to-down: cumulative incidence over all encounters
 # ---------------------------------------------------------------------------
 
 
-def kaplan_meier(
-    events: npt.ArrayLike, censored: npt.ArrayLike, level: float = 0.95
+def cumulative_incidence(
+    first_round: npt.ArrayLike, encounters: int, level: float = 0.95
 ) -> pd.DataFrame:
-    """Kaplan–Meier survival curve from per-round event and censoring counts.
+    """P(the event happened by round r) over all encounters, with a pointwise interval.
 
-    ``events[t]`` subjects went down at round ``t`` and ``censored[t]`` were still
-    standing when observation stopped after round ``t`` (t = 0..T). Subjects
-    censored at ``t`` are at risk at ``t``. The work is O(T); counts are never
-    expanded into rows.
-
-    The band is Greenwood's variance on the log(−log) scale ("exponential
-    Greenwood"), equal to ``scipy.stats.ecdf(...).sf.confidence_interval(level,
-    method='log-log')`` wherever the survival lies strictly between 0 and 1. Where
-    the survival is still exactly 1 (no event yet) the band is [1, 1], and where it
-    has dropped to exactly 0 (everyone at risk went down) the band is [0, 0]; scipy
-    gives NaN at those points.
+    In a fight, "never downed" is an outcome of its own (the other side went down
+    first), not an unfinished observation: the only censoring is the round cap, and
+    nothing is known past it. So the share of *all* encounters in which the event first
+    happened in rounds 1..r is an unbiased estimate of P(by round r) for every r up to
+    the cap (RULES.md, "Shared model": time-to-down). Each round's count is a binomial
+    count out of ``encounters``; its interval is :func:`rate_interval`'s (Wilson, or
+    Clopper–Pearson when fewer than 10 encounters are on either side), pointwise: each
+    round's interval covers that round's probability with the given ``level``, not the
+    whole curve at once.
 
     Parameters
     ----------
-    events, censored : array_like of int, shape (T + 1,)
-        Non-negative counts per round.
+    first_round : array_like of int, shape (R + 1,)
+        ``first_round[r]`` encounters in which the event first happened in round r
+        (index 0 is counted but not reported).
+    encounters : int
+        All encounters of the run.
     level : float, default 0.95
-        Two-sided confidence level of the band.
+        Two-sided confidence level.
 
     Returns
     -------
     pandas.DataFrame
-        Columns ``time, at_risk, events, censored, survival, survival_lo,
-        survival_hi``, one row per round with ``at_risk > 0``; ``attrs`` holds
-        ``{'interval': 'greenwood-loglog', 'level': level}``.
+        One row per round 1..R: ``round``, ``events`` (first happened in that round),
+        ``by_round`` (P(by round r)), ``by_round_lo``, ``by_round_hi``, ``ci_kind``;
+        ``attrs`` holds ``{'interval': 'wilson-pointwise', 'level': level}``.
     """
-    d, cens = _survival_counts(events, censored)
-    at_risk = d.sum() + cens.sum() - np.concatenate(([0], np.cumsum(d + cens)[:-1]))
-    keep = at_risk > 0
-    n = at_risk[keep].astype(float)
-    dk = d[keep].astype(float)
-    surv = np.cumprod((n - dk) / n)
-    lo, hi = _loglog_band(surv, n, dk, level)
+    counts = np.asarray(first_round, dtype=np.int64)
+    if counts.ndim != 1 or np.any(counts < 0):
+        raise ValueError("expected a one-dimensional array of non-negative counts per round")
+    if counts.sum() > encounters:
+        raise ValueError(f"expected at most {encounters} events; got {int(counts.sum())}")
+    upto = np.cumsum(counts)[1:]
+    lo, hi, kind = rate_interval(upto, encounters, level)
     df = pd.DataFrame(
         {
-            "time": np.flatnonzero(keep),
-            "at_risk": at_risk[keep],
-            "events": d[keep],
-            "censored": cens[keep],
-            "survival": surv,
-            "survival_lo": lo,
-            "survival_hi": hi,
+            "round": np.arange(1, counts.size),
+            "events": counts[1:],
+            "by_round": upto / encounters if encounters else np.full(upto.size, np.nan),
+            "by_round_lo": lo,
+            "by_round_hi": hi,
+            "ci_kind": kind,
         }
     )
-    df.attrs = {"interval": "greenwood-loglog", "level": level}
+    df.attrs = {"interval": "wilson-pointwise", "level": level}
     return df
 
 
-def _survival_counts(
-    events: npt.ArrayLike, censored: npt.ArrayLike
-) -> tuple[np.ndarray, np.ndarray]:
-    """Validate per-round event/censoring counts and return them as int64 arrays."""
-    d = np.asarray(events)
-    c = np.asarray(censored)
-    if d.shape != c.shape or d.ndim != 1:
-        raise ValueError(
-            f"expected events and censored of the same 1-D shape; got {d.shape} and {c.shape}"
-        )
-    if np.any(d < 0) or np.any(c < 0):
-        raise ValueError("expected non-negative event and censoring counts")
-    return d.astype(np.int64), c.astype(np.int64)
+def first_round_reaching(rounds: npt.ArrayLike, curve: npt.ArrayLike,
+                         share: float = 0.5) -> float | None:  # fmt: skip
+    """The first round whose cumulative probability reaches ``share``; None if none does.
 
-
-def _loglog_band(
-    surv: np.ndarray, n: np.ndarray, d: np.ndarray, level: float
-) -> tuple[np.ndarray, np.ndarray]:
-    """Exponential-Greenwood band for a survival curve (see `kaplan_meier`)."""
-    z = normal_quantile(level)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        greenwood = np.cumsum(d / (n * (n - d)))
-        se = np.sqrt(greenwood) / np.abs(np.log(surv))
-        center = np.log(-np.log(surv))
-        lo = np.exp(-np.exp(center + z * se))
-        hi = np.exp(-np.exp(center - z * se))
-    lo = np.where(surv >= 1.0, 1.0, np.where(surv <= 0.0, 0.0, lo))
-    hi = np.where(surv >= 1.0, 1.0, np.where(surv <= 0.0, 0.0, hi))
-    return lo, hi
-
-
-def km_median(km_df: pd.DataFrame) -> float | None:
-    """Median survival time read off a Kaplan–Meier table.
+    Applied to :func:`cumulative_incidence`'s ``by_round`` this is the median
+    time-to-down over all encounters (None when fewer than half went down by the cap);
+    applied to its band's ``by_round_hi`` and ``by_round_lo`` it gives the lower and
+    upper end of that median's interval.
 
     Parameters
     ----------
-    km_df : pandas.DataFrame
-        Output of `kaplan_meier` (needs ``time`` and ``survival`` columns).
-
-    Returns
-    -------
-    float or None
-        The smallest ``time`` whose survival is at most 0.5 (with a 1e-12 slack for
-        rounding), or None if the curve never gets that low.
+    rounds, curve : array_like, shape (R,)
+        Rounds in ascending order and a non-decreasing cumulative probability.
+    share : float, default 0.5
+        The level to reach (a 1e-12 slack absorbs rounding in the division).
     """
-    hit = km_df["survival"].to_numpy() <= 0.5 + _MEDIAN_TOL
+    hit = np.asarray(curve, dtype=float) >= share - _MEDIAN_TOL
     if not hit.any():
         return None
-    return float(km_df["time"].to_numpy()[np.argmax(hit)])
+    return float(np.asarray(rounds)[np.argmax(hit)])
+
+
+def histogram_median(hist: npt.ArrayLike) -> float | None:
+    """Smallest value whose cumulative share of an integer histogram reaches one half.
+
+    ``hist[i]`` counts the value i; None for an empty histogram. For the rounds of first
+    down it is the median time-to-down among the encounters in which it happened.
+    """
+    h = np.asarray(hist, dtype=float)
+    total = h.sum()
+    if total == 0:
+        return None
+    return float(np.searchsorted(np.cumsum(h), total / 2))

@@ -55,6 +55,7 @@ def _attacks(res: Result) -> list[dict[str, Any]]:
 def _combatants(res: Result) -> list[dict[str, Any]]:
     table = res.combatants(LEVEL)
     events = res.events(LEVEL)
+    curves = res.time_to_down(LEVEL)
     statuses = res.status_damage(LEVEL) if res.layout.statuses else None
     out = []
     for c, row in table.iterrows():
@@ -63,12 +64,7 @@ def _combatants(res: Result) -> list[dict[str, Any]]:
             "side": row.side,
             "down_rate": _num(row.down_rate),
             "down_rate_ci": [_num(row.down_rate_ci95_lo), _num(row.down_rate_ci95_hi)],
-            "time_to_down": {
-                "unit": "round",
-                "median": _num(row.median_round),
-                "pmf": {str(r): p for r, p in res.down_pmf(int(c)).items()},
-                "censored": int(row.censored),
-            },
+            "time_to_down": _time_to_down(res, int(c), row, curves),
         }
         for event in res.layout.events:
             entry[f"{event}_rate"] = _num(row[f"{event}_rate"])
@@ -83,6 +79,25 @@ def _combatants(res: Result) -> list[dict[str, Any]]:
             }  # fmt: skip
         out.append(entry)
     return out
+
+
+def _time_to_down(res: Result, combatant: int, row: Any, curves: Any) -> dict[str, Any]:
+    """One combatant's time-to-down: P(downed by round r) over all encounters, its band,
+    the medians and the encounters capped with it standing."""
+    curve = curves[curves.combatant == row.combatant]
+    return {
+        "unit": "round",
+        "median_time_to_down": _num(row.median_time_to_down),
+        "median_time_to_down_ci": [_num(row.median_time_to_down_ci95_lo),
+                                   _num(row.median_time_to_down_ci95_hi)],
+        "median_time_to_down_when_downed": _num(row.median_time_to_down_when_downed),
+        "pmf": {str(r): p for r, p in res.down_pmf(combatant).items()},
+        "down_by_round": {str(r.round): _num(r.down_by_round) for r in curve.itertuples()},
+        "down_by_round_ci": {str(r.round): [_num(r.down_by_round_ci95_lo),
+                                            _num(r.down_by_round_ci95_hi)]
+                             for r in curve.itertuples()},
+        "capped": int(row.capped),
+    }  # fmt: skip
 
 
 def _events(res: Result, combatant: int, table: Any) -> dict[str, Any]:

@@ -9,6 +9,7 @@ of cluster workers changes a single count.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +20,10 @@ from simlab.engine.tallies import Layout, TallyArrays, collapse, merge, new_tall
 
 DEFAULT_BLOCK = 1 << 20
 MAX_TRACE_ENCOUNTERS = 10_000
+#: A kernel call aims to last about this long (s): Python notices Ctrl-C only between
+#: calls, so this bounds how long an interrupt waits, whatever the block size.
+CALL_SECONDS = 0.2
+_FIRST_CALL = 1 << 12
 
 Progress = Callable[[int], None]
 
@@ -68,6 +73,11 @@ def run_local(
 ) -> TallyArrays:
     """Run all of ``job`` on this machine, ``threads`` numba threads (default: all cores).
 
+    A block is played in kernel calls of about :data:`CALL_SECONDS` each (their size
+    adapts to the measured speed), so that an interrupt (Ctrl-C) is noticed promptly
+    even with a large block; as every encounter draws from its own RNG counter, how the
+    encounters are split changes no tally.
+
     Parameters
     ----------
     job : Job
@@ -75,9 +85,9 @@ def run_local(
     threads : int, optional
         Number of threads; the result does not depend on it.
     block_size : int
-        Encounters per block (progress granularity); the result does not depend on it.
+        Encounters per block at most (memory); the result does not depend on it.
     progress : callable, optional
-        Called with the number of encounters finished after each block.
+        Called with the number of encounters finished after each kernel call.
     """
     return run_local_range(job, 0, job.n, threads, block_size, progress)
 
@@ -97,11 +107,25 @@ def run_local_range(
     numba.set_num_threads(threads or max_threads())
     chunks = 4 * numba.get_num_threads()
     total = new_tallies(job.layout)
-    for lo, size in blocks(first, count, block_size):
-        total = merge(total, run_range(job, lo, size, min(chunks, size)))
-        if progress is not None:
-            progress(size)
+    step = _FIRST_CALL
+    for lo, length in blocks(first, count, max(1, min(block_size, count))):
+        done = 0
+        while done < length:
+            size = min(step, block_size, length - done)
+            started = time.perf_counter()
+            total = merge(total, run_range(job, lo + done, size, min(chunks, size)))
+            step = _next_step(step, size, time.perf_counter() - started)
+            done += size
+            if progress is not None:
+                progress(size)
     return total
+
+
+def _next_step(step: int, size: int, seconds: float) -> int:
+    """The next kernel call's size: ``size`` encounters took ``seconds``; aim at
+    :data:`CALL_SECONDS`, changing ``step`` by at most a factor of 2 per call."""
+    ideal = size * CALL_SECONDS / max(seconds, 1e-9)
+    return max(1, int(min(max(ideal, step / 2), step * 2)))
 
 
 def run_trace(job: Job) -> tuple[TallyArrays, np.ndarray]:

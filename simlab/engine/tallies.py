@@ -16,7 +16,7 @@ damage_hist               (P, D)          attacks by damage dealt (last bin: ≥
 down_round                (C, R+1)        encounters in which the combatant first went
                                           down in round r
 censor_round              (C, R+1)        encounters that ended after round r with the
-                                          combatant never down (right-censored)
+                                          combatant never down (at r = R: "capped")
 down_attacks              (C, K)          attacks received up to and including the one
                                           that downed it (last bin: ≥ K−1)
 event_round               (C, E, R+1)     round of each rule-specific event (out, dead…)
@@ -83,6 +83,9 @@ class Layout:
         Most attacks all combatants together can make in a round (sizes trace buffers).
     statuses : bool
         Whether the rule system has statuses that deal damage (``status_damage``).
+    crits : bool
+        Whether the rule system has critical hits (zones-3d6 has none: tables leave the
+        crit rate out).
     """
 
     sides: list[str]
@@ -96,6 +99,7 @@ class Layout:
     side_of: list[int] = field(default_factory=list)
     attacks_per_round: int = 1
     statuses: bool = False
+    crits: bool = True
 
     @property
     def n_pairs(self) -> int:

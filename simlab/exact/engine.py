@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from simlab import __version__
+from simlab.analysis import stats
 from simlab.errors import ExactUnsupported
 from simlab.rules import RULE_SYSTEMS
 from simlab.scenario.common import ScenarioBase
@@ -177,11 +178,12 @@ class ExactResult:
                                            "probability"])  # fmt: skip
 
     def time_to_down(self) -> pd.DataFrame:
-        """The duel defender's P(first Downed in round r) and survival, r = 1..max_rounds.
+        """The duel defender's P(first Downed in round r) and P(Downed by round r),
+        r = 1..max_rounds (the simulation's ``down_by_round``).
 
         Empty when there is no duel answer.
         """
-        columns = ["combatant", "round", "probability", "survival"]
+        columns = ["combatant", "round", "probability", "down_by_round"]
         if self.duel is None:
             return pd.DataFrame({c: pd.Series(dtype=object if c == "combatant" else float)
                                  for c in columns})  # fmt: skip
@@ -191,7 +193,7 @@ class ExactResult:
                 "combatant": self.duel.defender,
                 "round": np.arange(1, len(pmf) + 1),
                 "probability": pmf,
-                "survival": np.clip(1.0 - np.cumsum(pmf), 0.0, 1.0),
+                "down_by_round": np.clip(np.cumsum(pmf), 0.0, 1.0),
             },
             columns=columns,
         )
@@ -201,8 +203,8 @@ class ExactResult:
 
         No ``*_ci`` keys, no ``attempts``, ``encounters``, ``seed`` or
         ``interval_level`` (nothing was sampled); ``"method": "exact"`` and the
-        ``refusals`` are added; ``time_to_down.censored`` is a probability and
-        ``time_to_down.mean`` the uncapped mean. ``sides``, ``draw_rate`` and
+        ``refusals`` are added; ``time_to_down.capped`` is a probability (not Downed by
+        the round cap) and ``time_to_down.mean`` the uncapped mean. ``sides``, ``draw_rate`` and
         ``mean_rounds`` are not solved exactly (empty / null).
         """
         return {
@@ -233,8 +235,13 @@ def _pair_summary(p: PairExact) -> dict[str, Any]:
 def _duel_summary(duel: DuelExact) -> dict[str, Any]:
     pmf = {str(int(r)): float(duel.pmf[r]) for r in np.flatnonzero(duel.pmf > 0)}
     median = None if duel.median is None else float(duel.median)
-    ttd = {"unit": "round", "median": median, "mean": _finite(duel.mean), "pmf": pmf,
-           "censored": duel.censored}  # fmt: skip
+    by_round = np.cumsum(duel.pmf)
+    ttd = {"unit": "round", "median_time_to_down": median,
+           "median_time_to_down_when_downed": stats.histogram_median(duel.pmf),
+           "mean": _finite(duel.mean),
+           "pmf": pmf, "down_by_round": {str(r): float(by_round[r])
+                                         for r in range(1, len(by_round))},
+           "capped": duel.censored}  # fmt: skip
     return {"name": duel.defender, "side": duel.side, "down_rate": float(duel.pmf.sum()),
             "time_to_down": ttd}  # fmt: skip
 
@@ -418,16 +425,20 @@ def _pair_rows(pair: PairExact, rate: Any, dmg: Any) -> list[tuple]:
     return [_z_row(f, pair.key, *v) for f, v in figures.items() if f not in pair.caveats]
 
 
-def _duel_row(res: Result, duel: DuelExact) -> tuple | None:
+def _duel_rows(res: Result, duel: DuelExact) -> list[tuple]:
+    """A duel's P(Downed by the round cap) over all encounters (binomial error), and its
+    mean round of first down among the encounters in which it was Downed."""
     names = [name for _, name in res.layout.combatants]
     hist = res.tallies.down_round[names.index(duel.defender)].astype(float)
     downs = hist.sum()
     p_down, mean, var = duel.capped_moments()
-    if downs == 0 or p_down == 0:
-        return None
-    simulated = float(np.dot(np.arange(len(hist)), hist) / downs)
     key = (duel.attacker, "", duel.defender)
-    return _z_row("mean_time_to_down", key, simulated, mean, math.sqrt(var / downs))
+    rows = [_z_row("down_by_round_cap", key, downs / res.encounters, p_down,
+                   _rate_se(p_down, res.encounters))]  # fmt: skip
+    if downs == 0 or p_down == 0:
+        return rows
+    simulated = float(np.dot(np.arange(len(hist)), hist) / downs)
+    return [*rows, _z_row("mean_time_to_down", key, simulated, mean, math.sqrt(var / downs))]
 
 
 def _skipped(pairs: list[PairExact], solved: ExactResult, seen: set[Pair]) -> list[tuple[str, str]]:
@@ -442,8 +453,9 @@ def check_simulation(res: Result, solved: ExactResult) -> pd.DataFrame:
 
     Per pair simulated and solved: hit rate and crit rate (binomial standard error
     from the exact rate), mean damage (exact standard deviation / sqrt(attempts)); for
-    a duel, the mean round of first down among encounters where it happened by the
-    round cap (exact conditional sd / sqrt(downs)). Figures a fight can move
+    a duel, P(Downed by the round cap) over all encounters (``down_by_round_cap``,
+    binomial standard error) and the mean round of first down among the encounters in
+    which it happened by the cap (exact conditional sd / sqrt(downs)). Figures a fight can move
     (``PairExact.caveats``) are not compared.
 
     Returns
@@ -458,9 +470,8 @@ def check_simulation(res: Result, solved: ExactResult) -> pd.DataFrame:
     seen = set(rates.index)
     compared = [p for p in solved.pairs if p.key in seen]
     rows = [r for p in compared for r in _pair_rows(p, rates.loc[p.key], damage.loc[p.key])]
-    duel_row = None if solved.duel is None else _duel_row(res, solved.duel)
-    if duel_row is not None:
-        rows.append(duel_row)
+    if solved.duel is not None:
+        rows += _duel_rows(res, solved.duel)
     frame = pd.DataFrame(rows, columns=CHECK_COLUMNS)
     frame.attrs["skipped"] = _skipped(compared, solved, seen)
     return frame

@@ -1,19 +1,81 @@
-"""Writing results to disk: atomically, so a crash never leaves a half-written file.
+"""Writing results to disk: one command's output folder is one unit.
 
-Every file is written to a temporary name in the target folder and renamed over the
-final name once complete (``os.replace`` is atomic on one filesystem).
+A reader of an output folder must see the files of one run, never a mix of two: not
+after an interrupted rewrite, a full disk, a killed process or two commands writing the
+same folder at once. :func:`output_unit` gives that guarantee to any command:
+
+.. code-block:: python
+
+    from simlab.report.files import output_unit, run_identity, write_json
+
+    identity = run_identity([result])            # scenario hash, seed, encounters, version
+    with output_unit("out/my-run", identity) as folder:
+        write_json(folder / "summary.json", document)
+        frame.to_parquet(folder / "table.parquet")
+    # here "out/my-run" holds exactly these files, each stamped with ``identity``
+
+Inside the ``with`` block the command writes its whole output into ``folder``, a fresh
+staging folder beside the target (``.my-run.simlab-tmp-<pid>-<random>``). When the
+block ends without an exception, every file is stamped with the run identity (JSON: a
+``"run"`` field; Parquet: the ``simlab.run`` schema metadata; HTML: a ``<meta
+name="simlab-run">``; Markdown: a closing ``<!-- simlab-run … -->`` comment; PNG: a
+``simlab-run`` text chunk), a manifest ``.simlab-run.json`` records the identity and the
+SHA-256 of every file, and the staging folder is swapped with the target in one
+``renameat2(RENAME_EXCHANGE)`` (two renames where the system has no exchange), under a
+lock on the parent folder so that concurrent writers take turns: the last one wins
+whole. On an exception nothing changes and the staging folder is removed; a process
+killed outright leaves its staging folder behind, and the next unit written beside it
+removes it (its process is gone). :func:`check_unit` reads a folder back and refuses one
+whose files disagree.
+
+A target that exists must be a folder simlab wrote (it has the manifest, a
+``summary.json`` or a ``results.json``) or an empty one: an output unit never replaces
+a folder holding other files. :func:`prepare_output` checks all this, and that the
+folder can be written, before a command spends time simulating.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import errno
+import fcntl
+import hashlib
 import json
 import os
+import re
+import shutil
+import signal
+import struct
 import tempfile
-from collections.abc import Callable
+import threading
+import zlib
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
+
+from simlab.errors import InputError
+
+MANIFEST = ".simlab-run.json"
+IDENTITY_KEY = "simlab-run"
+_PARQUET_KEY = b"simlab.run"
+_STAGING = ".simlab-tmp-"
+_RETIRED = ".simlab-old-"
+_LEGACY_MARKERS = ("summary.json", "results.json")
+_MD_STAMP = re.compile(r"<!-- simlab-run (\{.*\}) -->\s*\Z")
+_HTML_STAMP = re.compile(r'<meta name="simlab-run" content="([^"]*)">')
+
+
+class OutputError(InputError):
+    """An output folder that cannot be written (read-only, full disk, not a folder…).
+
+    The machine's refusal, not a bug: exit code 2, and nothing was changed.
+    """
+
+
+# -- single files ----------------------------------------------------------------------------
 
 
 def atomic_write(path: Path, write: Callable[[Path], None]) -> Path:
@@ -46,9 +108,13 @@ def _umask() -> int:
     return mask
 
 
+def _json_text(document: Any) -> str:
+    return json.dumps(document, indent=2, allow_nan=False) + "\n"
+
+
 def write_json(path: Path, document: dict[str, Any]) -> Path:
     """Write ``document`` as indented JSON, atomically."""
-    text = json.dumps(document, indent=2, allow_nan=False) + "\n"
+    text = _json_text(document)
 
     def write(tmp: Path) -> None:
         tmp.write_text(text, encoding="utf-8")
@@ -59,3 +125,438 @@ def write_json(path: Path, document: dict[str, Any]) -> Path:
 def write_parquet(path: Path, frame: pd.DataFrame) -> Path:
     """Write ``frame`` as Parquet (zstd), atomically."""
     return atomic_write(path, lambda tmp: frame.to_parquet(tmp, compression="zstd", index=False))
+
+
+# -- run identity ----------------------------------------------------------------------------
+
+
+def scenario_hash(scenario: Any) -> str:
+    """A short SHA-256 of a loaded scenario's content (every field, defaults filled in).
+
+    Two files that differ only in comments or layout have the same hash.
+    """
+    text = json.dumps(scenario.model_dump(mode="json"), sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def run_identity(results: list[Any], method: str = "simulation") -> dict[str, Any]:
+    """The identity every file of an output unit carries.
+
+    Parameters
+    ----------
+    results : list
+        :class:`~simlab.analysis.result.Result` objects (or anything with ``scenario``,
+        ``rules``, ``seed``, ``encounters`` and ``meta["scenario_hash"]``).
+    method : str
+        ``"simulation"`` or ``"exact"`` (exact answers have no seed or sample size).
+
+    Returns
+    -------
+    dict
+        ``{"simlab_version", "method", "scenarios": [{"scenario", "rules",
+        "scenario_hash", "seed", "encounters"}]}``.
+    """
+    from simlab import __version__
+
+    scenarios = []
+    for res in results:
+        entry = {"scenario": res.scenario, "rules": res.rules,
+                 "scenario_hash": getattr(res, "meta", {}).get("scenario_hash")}  # fmt: skip
+        if method != "exact":
+            entry |= {"seed": int(res.seed), "encounters": int(res.encounters)}
+        scenarios.append(entry)
+    return {"simlab_version": __version__, "method": method, "scenarios": scenarios}
+
+
+def _identity_text(identity: dict[str, Any]) -> str:
+    return json.dumps(identity, sort_keys=True, separators=(",", ":"))
+
+
+def _stamp(path: Path, identity: dict[str, Any]) -> None:
+    """Put ``identity`` into one file, in the form its format allows (see the module doc)."""
+    text = _identity_text(identity)
+    kind = path.suffix.lower()
+    if kind == ".json":
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(doc, dict) and doc.get("run") != identity:
+            rest = {k: v for k, v in doc.items() if k != "run"}
+            path.write_text(_json_text({"run": identity, **rest}), encoding="utf-8")
+    elif kind == ".parquet":
+        import pyarrow.parquet as pq
+
+        table = pq.read_table(path)
+        meta = {**(table.schema.metadata or {}), _PARQUET_KEY: text.encode()}
+        pq.write_table(table.replace_schema_metadata(meta), path, compression="zstd")
+    elif kind == ".html":
+        import html
+
+        page = path.read_text(encoding="utf-8")
+        tag = f'<meta name="simlab-run" content="{html.escape(text)}">'
+        at = page.find("<head>")
+        page = page[: at + 6] + tag + page[at + 6 :] if at >= 0 else tag + "\n" + page
+        path.write_text(page, encoding="utf-8")
+    elif kind == ".md":
+        with path.open("a", encoding="utf-8") as handle:
+            handle.write(f"\n<!-- simlab-run {text} -->\n")
+    elif kind == ".png":
+        path.write_bytes(_png_with_text(path.read_bytes(), IDENTITY_KEY, text))
+
+
+def read_identity(path: Path) -> dict[str, Any] | None:
+    """The run identity stamped in a file, or None when it carries none (or is unreadable)."""
+    kind = path.suffix.lower()
+    try:
+        if kind == ".json":
+            doc = json.loads(path.read_text(encoding="utf-8"))
+            return doc.get("run") if isinstance(doc, dict) else None
+        if kind == ".parquet":
+            import pyarrow.parquet as pq
+
+            raw = (pq.read_schema(path).metadata or {}).get(_PARQUET_KEY)
+            return None if raw is None else json.loads(raw)
+        if kind == ".html":
+            import html
+
+            found = _HTML_STAMP.search(path.read_text(encoding="utf-8"))
+            return None if found is None else json.loads(html.unescape(found.group(1)))
+        if kind == ".md":
+            found = _MD_STAMP.search(path.read_text(encoding="utf-8"))
+            return None if found is None else json.loads(found.group(1))
+        if kind == ".png":
+            raw_text = _png_text(path.read_bytes()).get(IDENTITY_KEY)
+            return None if raw_text is None else json.loads(raw_text)
+    except (OSError, ValueError):
+        return None
+    return None
+
+
+def _png_chunk(kind: bytes, data: bytes) -> bytes:
+    crc = zlib.crc32(kind + data) & 0xFFFFFFFF
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
+
+
+def _png_with_text(png: bytes, key: str, text: str) -> bytes:
+    """``png`` with a ``tEXt`` chunk ``key: text`` after its header chunk."""
+    header_end = 8 + 8 + struct.unpack(">I", png[8:12])[0] + 4
+    chunk = _png_chunk(b"tEXt", key.encode("latin-1") + b"\0" + text.encode("latin-1"))
+    return png[:header_end] + chunk + png[header_end:]
+
+
+def _png_text(png: bytes) -> dict[str, str]:
+    """The ``tEXt`` chunks of a PNG."""
+    out, at = {}, 8
+    while at + 8 <= len(png):
+        size, kind = struct.unpack(">I4s", png[at : at + 8])
+        if kind == b"tEXt":
+            key, _, value = png[at + 8 : at + 8 + size].partition(b"\0")
+            out[key.decode("latin-1")] = value.decode("latin-1")
+        at += 12 + size
+    return out
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*") if p.is_file() and p.name != MANIFEST)
+
+
+# -- the unit --------------------------------------------------------------------------------
+
+
+def prepare_output(out_dir: str | os.PathLike[str], what: str = "--out") -> Path:
+    """Check, before any work, that ``out_dir`` can become an output unit; tidy beside it.
+
+    Removes the staging folders that killed processes left beside the target.
+
+    Parameters
+    ----------
+    out_dir : path-like
+        The output folder (it need not exist).
+    what : str
+        How the folder is named in messages (the CLI option).
+
+    Raises
+    ------
+    OutputError
+        When ``out_dir`` is a file, lies under a file, holds files simlab did not
+        write, or its nearest existing folder cannot be written.
+    """
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise OutputError(f"{what} {out}: expected a folder; got a file")
+    if out.is_dir():
+        _require_replaceable(out, what)
+    ancestor = _nearest_existing(out.parent)
+    if not ancestor.is_dir():
+        raise OutputError(f"{what} {out}: expected a folder path; got the file {ancestor} on it")
+    try:
+        Path(tempfile.mkdtemp(prefix=f".{out.name}{_STAGING}{os.getpid()}-", dir=ancestor)).rmdir()
+    except OSError as err:
+        raise OutputError(f"{what} {out}: expected a folder we can write; got "
+                          f"{_describe(err)} in {ancestor}") from None  # fmt: skip
+    if ancestor == out.parent:
+        _remove_stale(out)
+    return out
+
+
+def prepare_file(path: str | os.PathLike[str], what: str) -> Path:
+    """Check, before any work, that the single file ``path`` can be written atomically.
+
+    Raises
+    ------
+    OutputError
+        When ``path`` is a folder, lies under a file, or its folder cannot be written.
+    """
+    target = Path(path)
+    if target.is_dir():
+        raise OutputError(f"{what} {target}: expected a file; got a folder")
+    ancestor = _nearest_existing(target.parent)
+    if not ancestor.is_dir():
+        raise OutputError(f"{what} {target}: expected a file path; got the file {ancestor} on it")
+    try:
+        fd, probe = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=ancestor)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as err:
+        raise OutputError(f"{what} {target}: expected a folder we can write; got "
+                          f"{_describe(err)} in {ancestor}") from None  # fmt: skip
+    return target
+
+
+def _nearest_existing(path: Path) -> Path:
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    return path
+
+
+def _require_replaceable(out: Path, what: str) -> None:
+    entries = list(out.iterdir())
+    if not entries or any((out / m).is_file() for m in (MANIFEST, *_LEGACY_MARKERS)):
+        return
+    shown = ", ".join(sorted(e.name for e in entries)[:5])
+    raise OutputError(f"{what} {out}: expected a new or empty folder, or one simlab wrote; "
+                      f"got a folder with other files ({shown}); nothing was written")  # fmt: skip
+
+
+def _describe(err: OSError) -> str:
+    return (err.strerror or str(err) or type(err).__name__).lower()
+
+
+def _remove_stale(out: Path) -> None:
+    """Remove staging and retired folders beside ``out`` whose process has ended."""
+    for path in out.parent.glob(f".{out.name}.simlab-*"):
+        found = re.match(rf"\.{re.escape(out.name)}\.simlab-(?:tmp|old)-(\d+)-", path.name)
+        if found and not _alive(int(found.group(1))):
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+@contextlib.contextmanager
+def output_unit(out_dir: str | os.PathLike[str], identity: dict[str, Any]) -> Iterator[Path]:
+    """Write a command's output folder as one unit (see the module docstring).
+
+    Parameters
+    ----------
+    out_dir : path-like
+        The output folder; replaced whole when the block succeeds.
+    identity : dict
+        The run identity (:func:`run_identity`) stamped into every file.
+
+    Yields
+    ------
+    Path
+        The staging folder to write every file into.
+
+    Raises
+    ------
+    OutputError
+        When the folder cannot be written (checked first, see :func:`prepare_output`)
+        or the disk refuses a write (full, read-only…); nothing is changed then.
+    """
+    out = prepare_output(out_dir, "output folder")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}{_STAGING}{os.getpid()}-",
+                                        dir=out.parent))  # fmt: skip
+    except OSError as err:
+        raise OutputError(f"{out}: expected a folder we can write; got {_describe(err)}") from None
+    try:
+        yield staging
+        for path in _files(staging):
+            _stamp(path, identity)
+        manifest = {"run": identity, "files": {p.relative_to(staging).as_posix(): _sha256(p)
+                                               for p in _files(staging)}}  # fmt: skip
+        (staging / MANIFEST).write_text(_json_text(manifest), encoding="utf-8")
+        _set_modes(staging)
+        with _signals_held(), _parent_lock(out.parent):
+            _require_replaceable(out, "output folder") if out.is_dir() else None
+            _swap_in(staging, out)
+    except OSError as err:
+        raise OutputError(f"{out}: could not write the output ({_describe(err)}); "
+                          "nothing was changed") from None  # fmt: skip
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _set_modes(staging: Path) -> None:
+    """Give the staging folder the modes a folder made by ``mkdir`` would have."""
+    mask = _umask()
+    for path in [staging, *staging.rglob("*")]:
+        os.chmod(path, (0o777 if path.is_dir() else 0o666) & ~mask)
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold SIGINT/SIGTERM while the swap happens, so it is never cut in half."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+@contextlib.contextmanager
+def _parent_lock(parent: Path) -> Iterator[None]:
+    """An exclusive ``flock`` on the folder that holds the target: writers take turns."""
+    fd = os.open(parent, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths atomically (Linux ``renameat2``); False when the system cannot."""
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return False
+    done = renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
+    if done == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP):
+        return False
+    raise OSError(code, os.strerror(code), os.fspath(b))
+
+
+def _swap_in(staging: Path, out: Path) -> None:
+    """Put ``staging`` at ``out``; the previous ``out`` ends up at ``staging`` (removed)."""
+    if not out.exists():
+        os.rename(staging, out)
+        staging.mkdir()  # so that the caller's clean-up finds what it expects
+        return
+    if _exchange(staging, out):
+        return
+    retired = out.parent / f".{out.name}{_RETIRED}{os.getpid()}-{os.urandom(4).hex()}"
+    os.rename(out, retired)
+    os.rename(staging, out)
+    os.rename(retired, staging)
+
+
+@contextlib.contextmanager
+def reading_unit(folder: str | os.PathLike[str]) -> Iterator[Path]:
+    """Hold a shared lock on the folder that holds ``folder`` while reading it, so that
+    no writer swaps a new unit in half-way through the reading."""
+    root = Path(folder)
+    parent = root.resolve().parent
+    try:
+        fd = os.open(parent, os.O_RDONLY)
+    except OSError:
+        yield root
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH)
+        yield root
+    finally:
+        os.close(fd)
+
+
+def check_unit(folder: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """The run identity of an output folder, after checking that all its files agree.
+
+    Parameters
+    ----------
+    folder : path-like
+        An output folder.
+
+    Returns
+    -------
+    dict or None
+        The identity; None for a folder written before identities existed (no manifest
+        and no stamped file).
+
+    Raises
+    ------
+    InputError
+        Naming the files that disagree, are missing or were changed since written.
+    """
+    with reading_unit(folder) as root:
+        return _check_unit(root)
+
+
+def _check_unit(root: Path) -> dict[str, Any] | None:
+    manifest_path = root / MANIFEST
+    listed: dict[str, str] = {}
+    expected = None
+    if manifest_path.is_file():
+        try:
+            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+            expected, listed = manifest["run"], dict(manifest["files"])
+        except (OSError, ValueError, KeyError, TypeError) as err:
+            raise InputError(f"{manifest_path}: expected simlab's manifest; got {err}") from None
+    problems = []
+    for name, digest in listed.items():
+        path = root / name
+        if not path.is_file():
+            problems.append(f"{name} is missing")
+        elif _sha256(path) != digest:
+            problems.append(f"{name} is not the file this run wrote")
+    # Without a manifest the folder may be any folder: look at its own files only.
+    for path in _files(root) if listed else sorted(p for p in root.iterdir() if p.is_file()):
+        found = read_identity(path)
+        if found is None:
+            continue
+        expected = expected if expected is not None else found
+        if found != expected:
+            problems.append(f"{path.relative_to(root).as_posix()} is from another run "
+                            f"({_short(found)}, not {_short(expected)})")  # fmt: skip
+    if problems:
+        raise InputError(
+            f"{root}: expected the files of one run; got "
+            + "; ".join(problems[:10])
+            + (f" (and {len(problems) - 10} more)" if len(problems) > 10 else "")
+        )
+    return expected
+
+
+def _short(identity: dict[str, Any]) -> str:
+    parts = [f"{s.get('scenario')} seed {s.get('seed')} n {s.get('encounters')}"
+             for s in identity.get("scenarios", [])]  # fmt: skip
+    return ", ".join(parts) or "no scenario"

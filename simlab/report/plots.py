@@ -11,14 +11,17 @@ pandas DataFrame it drew, so a notebook can both look at a curve and use its num
 :class:`simlab.report.results.ScenarioRun` (whose saved exact answers are used by
 default). ``exact`` is an :class:`simlab.exact.engine.ExactResult` or its summary
 document; where it answers a pair, the exact damage distribution is drawn over the
-simulated one (dashed, "exact" in the legend); for a duel, the exact survival curve too.
+simulated one (open black diamonds, "exact" in the legend); for a duel, the exact
+time-to-down curve too. Copies of one ``count:`` entry are pooled under one label
+(``Ogre ×2``, see :func:`copy_labels`); ``pool=False`` draws each copy.
 Without ``ax=``, a new pyplot figure is made (the notebook's backend); reports draw on
 figures of their own, rendered with the Agg backend (:mod:`simlab.report.render`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import re
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -32,16 +35,123 @@ if TYPE_CHECKING:
     from simlab.report.results import ScenarioRun
 
 __all__ = [
+    "at_least",
+    "copies_differ",
+    "copy_groups",
+    "copy_labels",
+    "legend_outside",
+    "plot_before_after",
     "plot_damage_at_least",
     "plot_damage_pmf",
     "plot_hit_rates",
     "plot_survival",
+    "plot_time_to_down",
     "plot_win_rates",
+    "pooled_damage_pmf",
+    "pooled_hit_rates",
 ]
 
 LEVEL = 0.95
 EXACT_STYLE: dict[str, Any] = {"color": "black", "linestyle": "--", "linewidth": 1.2,
                                "marker": "x", "markersize": 4}  # fmt: skip
+#: The exact answer drawn over simulated bars and steps: open black diamonds.
+EXACT_MARKER: dict[str, Any] = {"linestyle": "none", "marker": "D", "markersize": 6,
+                                "markerfacecolor": "none", "markeredgecolor": "black",
+                                "markeredgewidth": 1.3, "zorder": 5}  # fmt: skip
+EXACT_LABEL = "exact (fresh defender)"
+LEGEND_FONT = 9
+_COPY = re.compile(r"(.+) (\d+)")
+
+
+def _damage_histograms(res: Result, copies: list[int]) -> list[list[np.ndarray]]:
+    """Per comparison (same attack, same other combatant, copy as attacker or defender),
+    the damage histogram of each copy."""
+    layout, hist = res.layout, res.tallies.damage_hist
+    others = [c for c in range(len(layout.combatants)) if c not in copies]
+    out = []
+    for k in range(len(layout.attacks)):
+        for o in others:
+            as_attacker = [hist[layout.pair(c, k, o)] for c in copies]
+            as_defender = [hist[layout.pair(o, k, c)] for c in copies]
+            out += [rows for rows in (as_attacker, as_defender) if all(r.sum() > 0 for r in rows)]
+    return out
+
+
+def _down_histograms(res: Result, copies: list[int]) -> list[list[np.ndarray]]:
+    """Each copy's first-down round counts, rounds 1..R, and a bin for never downed."""
+    down = res.tallies.down_round
+    return [[np.append(down[c, 1:], res.encounters - down[c].sum()) for c in copies]]
+
+
+#: What :func:`copies_differ` compares, by figure.
+COPY_FIGURES = {"damage": _damage_histograms, "time_to_down": _down_histograms}
+
+
+def copies_differ(res: Result, copies: list[int], figure: str = "damage") -> bool:
+    """Whether copies of one entry fought differently enough not to be pooled in a figure.
+
+    ``figure="damage"``: some damage distribution (an attack of theirs against one
+    combatant, or one combatant's attack against them) of a copy differs from the first
+    copy's; ``"time_to_down"``: the round a copy first went down does. "Differs" is what
+    the drift gate calls drift: χ² of homogeneity significant at
+    :data:`~simlab.analysis.drift.DEFAULT_ALPHA` (Bonferroni over the comparisons) and a
+    total variation distance of at least the default distribution tolerance. Copies act
+    in turn and are targeted in turn, so the second one can meet weakened defenders, or
+    be attacked only once the first is down.
+    """
+    from simlab.analysis.drift import DEFAULT_ALPHA, DEFAULT_TOLERANCE, chi2_homogeneity
+    from simlab.analysis.drift import total_variation as tv
+
+    tests = [(rows[0], other) for rows in COPY_FIGURES[figure](res, copies)
+             for other in rows[1:]]  # fmt: skip
+    return any(chi2_homogeneity(first, other)[2] < DEFAULT_ALPHA / len(tests)
+               and tv(first, other) >= DEFAULT_TOLERANCE["pmf"]
+               for first, other in tests)  # fmt: skip
+
+
+def copy_groups(result: Result | ScenarioRun,
+                figure: str = "damage") -> list[tuple[str, list[str], bool]]:  # fmt: skip
+    """Copies of each ``count:`` entry: ``(base name, copy names, pooled)``.
+
+    A scenario's ``count: n`` entry becomes combatants ``Ogre 1`` … ``Ogre n`` on one side
+    with one profile; in ``figure`` (``damage`` or ``time_to_down``) they are pooled
+    unless they differ there (:func:`copies_differ`).
+    """
+    res = result if isinstance(result, Result) else result.result
+    groups: dict[tuple[str, str], list[int]] = {}
+    names = [name for _, name in res.layout.combatants]
+    for c, (side, name) in enumerate(res.layout.combatants):
+        match = _COPY.fullmatch(name)
+        if match:
+            groups.setdefault((side, match.group(1)), []).append(c)
+    return [(base, [names[c] for c in members], not copies_differ(res, members, figure))
+            for (_, base), members in groups.items() if len(members) > 1]  # fmt: skip
+
+
+def copy_labels(result: Result | ScenarioRun, figure: str = "damage") -> dict[str, str]:
+    """How plots name each combatant: copies of one ``count:`` entry pooled as ``Ogre ×2``.
+
+    Copies (:func:`copy_groups`) that do not differ in ``figure`` are pooled, as the specs
+    pool them, under the label ``Ogre ×n``; every other combatant keeps its name.
+
+    Returns
+    -------
+    dict of str to str
+        Combatant name → the label plots use.
+    """
+    res = result if isinstance(result, Result) else result.result
+    labels = {name: name for _, name in res.layout.combatants}
+    for base, names, pooled in copy_groups(res, figure):
+        if pooled:
+            labels.update({n: f"{base} ×{len(names)}" for n in names})
+    return labels
+
+
+def _label_of(name: str, labels: dict[str, str]) -> str:
+    """The label a user's ``name`` designates: a combatant, a pool's base name or label."""
+    if name in labels:
+        return labels[name]
+    return next((lab for lab in labels.values() if lab.startswith(f"{name} ×")), name)
 
 
 def _unpack(result: Result | ScenarioRun, exact: Any) -> tuple[Result, dict[str, Any] | None]:
@@ -63,23 +173,53 @@ def _axes(ax: Axes | None, size: tuple[float, float] = (6.0, 3.5)) -> Axes:
     return new
 
 
-def _exact_pmf(exact: dict[str, Any] | None, key: tuple[str, str, str]) -> dict[int, float]:
-    for entry in (exact or {}).get("attacks", []):
-        if (entry["attacker"], entry["attack"], entry["defender"]) == key:
-            return {int(d): float(p) for d, p in entry["damage_pmf"].items()}
-    return {}
+def _exact_pmfs(
+    exact: dict[str, Any] | None, labels: dict[str, str]
+) -> dict[tuple[str, str, str], dict[int, float]]:
+    """Exact damage distributions by (attacker, attack, defender) label.
+
+    Copies share one profile, so the first copy's answer is the pool's.
+    """
+    out: dict[tuple[str, str, str], dict[int, float]] = {}
+    for e in (exact or {}).get("attacks", []):
+        key = (labels.get(e["attacker"], e["attacker"]), e["attack"],
+               labels.get(e["defender"], e["defender"]))  # fmt: skip
+        out.setdefault(key, {int(d): float(p) for d, p in e["damage_pmf"].items()})
+    return out
 
 
-def _pair_frames(res: Result, attacker: str, attack: str, defender: str | None,
-                 exact: dict[str, Any] | None) -> pd.DataFrame:  # fmt: skip
+def pooled_damage_pmf(result: Result | ScenarioRun, pool: bool = True) -> pd.DataFrame:
+    """:meth:`Result.damage_pmf` with copies pooled (see :func:`copy_labels`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``attacker, attack, defender, damage, count`` (names are labels when pooled).
+    """
+    res = result if isinstance(result, Result) else result.result
+    pmf = res.damage_pmf()[["attacker", "attack", "defender", "damage", "count"]]
+    if not pool:
+        return pmf
+    labels = copy_labels(res)
+    pmf = pmf.assign(attacker=pmf.attacker.map(labels), defender=pmf.defender.map(labels))
+    keys = ["attacker", "attack", "defender", "damage"]
+    return pmf.groupby(keys, sort=False, as_index=False)["count"].sum()
+
+
+def _pair_frames(res: Result, attacker: str, attack: str, defender: str | list[str] | None,
+                 exact: dict[str, Any] | None, pool: bool) -> pd.DataFrame:  # fmt: skip
     """Simulated (and exact) damage distribution of one attacker's attack, per defender."""
-    pmf = res.damage_pmf()
+    labels = copy_labels(res) if pool else {n: n for _, n in res.layout.combatants}
+    pmf = pooled_damage_pmf(res, pool)
+    attacker = _label_of(attacker, labels)
     mine = pmf[(pmf.attacker == attacker) & (pmf.attack == attack)]
     if defender is not None:
-        mine = mine[mine.defender == defender]
+        wanted = [defender] if isinstance(defender, str) else defender
+        mine = mine[mine.defender.isin([_label_of(d, labels) for d in wanted])]
     if mine.empty:
         raise ValueError(f"expected an attack that happened; got {attacker} {attack} → "
                          f"{defender or 'anyone'} never made")  # fmt: skip
+    answers = _exact_pmfs(exact, labels)
     frames = []
     for d, group in mine.groupby("defender", sort=False):
         attempts = int(group["count"].sum())
@@ -90,38 +230,57 @@ def _pair_frames(res: Result, attacker: str, attack: str, defender: str | None,
                                     "damage": np.arange(top + 1), "count": counts,
                                     "attempts": attempts,
                                     "probability": counts / attempts}))  # fmt: skip
-        known = _exact_pmf(exact, (attacker, attack, str(d)))
+        known = answers.get((attacker, attack, str(d)))
         if known:
             values = np.arange(max(known) + 1)
             frames.append(pd.DataFrame({"defender": d, "source": "exact", "damage": values,
                                         "count": 0, "attempts": 0,
                                         "probability": [known.get(int(v), 0.0)
                                                         for v in values]}))  # fmt: skip
-    return pd.concat(frames, ignore_index=True)
+    data = pd.concat(frames, ignore_index=True)
+    data.attrs["attacker"] = attacker
+    return data
+
+
+def legend_outside(ax: Axes, ncol: int = 1) -> None:
+    """A legible legend (9 pt) beside the axes' data, never over it."""
+    handles, names = ax.get_legend_handles_labels()
+    if handles:
+        ax.legend(handles, names, fontsize=LEGEND_FONT, loc="upper left",
+                  bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, frameon=False,
+                  ncol=ncol)  # fmt: skip
 
 
 def plot_damage_pmf(
     result: Result | ScenarioRun,
     attacker: str,
     attack: str,
-    defender: str | None = None,
+    defender: str | list[str] | None = None,
     ax: Axes | None = None,
     exact: Any = None,
+    pool: bool = True,
 ) -> pd.DataFrame:
-    """Damage distribution of ``attacker``'s ``attack`` against each defender.
+    """Damage distribution of ``attacker``'s ``attack`` against each defender, as bars.
+
+    Damage is a whole number, so the simulated distribution is drawn as bars (side by side
+    for several defenders) and the exact one, where the exact engine has it, as open black
+    diamonds on top of them.
 
     Parameters
     ----------
     result : Result or ScenarioRun
         The simulation.
     attacker, attack : str
-        Whose attack.
-    defender : str, optional
-        One defender; default every defender it was used against (one line each).
+        Whose attack (a copy's name, its base name or its pool's label).
+    defender : str or list of str, optional
+        One defender or several; default every defender it was used against (one colour
+        each).
     ax : matplotlib Axes, optional
         Where to draw (default: a new figure).
     exact : ExactResult or dict, optional
         Exact answers to overlay where they exist.
+    pool : bool, default True
+        Pool copies of one ``count:`` entry (see :func:`copy_labels`).
 
     Returns
     -------
@@ -130,35 +289,54 @@ def plot_damage_pmf(
         probability``: what was drawn (misses count as damage 0).
     """
     res, exact = _unpack(result, exact)
-    data = _pair_frames(res, attacker, attack, defender, exact)
+    data = _pair_frames(res, attacker, attack, defender, exact, pool)
     ax = _axes(ax)
-    for d, group in data.groupby("defender", sort=False):
+    groups = list(data.groupby("defender", sort=False))
+    width = 0.8 / len(groups)
+    exact_drawn = False
+    for i, (d, group) in enumerate(groups):
+        shift = (i - (len(groups) - 1) / 2) * width
         sim = group[group.source == "simulated"]
-        line = ax.plot(sim.damage, sim.probability, marker="o", markersize=3,
-                       label=f"vs {d} (n={int(sim.attempts.iloc[0]):,})")  # fmt: skip
+        ax.bar(sim.damage + shift, sim.probability, width=width * 0.95, color=f"C{i}",
+               label=f"vs {d} (n={int(sim.attempts.iloc[0]):,})")  # fmt: skip
         ex = group[group.source == "exact"]
+        # A diamond at 0 where neither answer has anything would only clutter the axis.
+        seen = set(sim.damage[sim.probability > 0])
+        ex = ex[(ex.probability > 0) | ex.damage.isin(seen)]
         if not ex.empty:
-            ax.plot(ex.damage, ex.probability, **{**EXACT_STYLE, "color": line[0].get_color()},
-                    label=f"vs {d}: exact (fresh defender)")  # fmt: skip
+            ax.plot(ex.damage + shift, ex.probability, **EXACT_MARKER,
+                    label=None if exact_drawn else EXACT_LABEL)  # fmt: skip
+            exact_drawn = True
+    _integer_axis(ax, data.damage)
     ax.set_xlabel("damage per attack (miss = 0)")
     ax.set_ylabel("probability")
-    ax.set_title(f"{attacker} · {attack}: damage distribution", fontsize=10)
-    ax.legend(fontsize=7)
-    ax.grid(alpha=0.3)
+    ax.set_title(f"{data.attrs['attacker']} · {attack}: damage distribution", fontsize=11)
+    legend_outside(ax)
+    ax.grid(alpha=0.3, axis="y")
     return data
+
+
+def _integer_axis(ax: Axes, values: pd.Series) -> None:
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlim(-0.6, float(values.max()) + 0.6)
 
 
 def plot_damage_at_least(
     result: Result | ScenarioRun,
     attacker: str,
     attack: str,
-    defender: str | None = None,
+    defender: str | list[str] | None = None,
     ax: Axes | None = None,
     exact: Any = None,
+    pool: bool = True,
 ) -> pd.DataFrame:
     """P(damage ≥ x) of ``attacker``'s ``attack`` against each defender, with 95% bands.
 
-    Parameters are those of :func:`plot_damage_pmf`.
+    A step curve: between two whole damage values x−1 < t ≤ x, P(damage ≥ t) is
+    P(damage ≥ x). Dots mark the simulated value at each whole x, open black diamonds the
+    exact one. Parameters are those of :func:`plot_damage_pmf`.
 
     Returns
     -------
@@ -167,13 +345,11 @@ def plot_damage_at_least(
         (intervals: Wilson, Clopper–Pearson when rare; NaN for the exact rows).
     """
     res, exact = _unpack(result, exact)
-    data = _pair_frames(res, attacker, attack, defender, exact)
+    data = _pair_frames(res, attacker, attack, defender, exact, pool)
     frames = []
     for (d, source), group in data.groupby(["defender", "source"], sort=False):
-        prob = group.probability.to_numpy()
-        at_least = np.clip(prob[::-1].cumsum()[::-1], 0.0, 1.0)
         frame = pd.DataFrame({"defender": d, "source": source, "damage": group.damage,
-                              "at_least": at_least})  # fmt: skip
+                              "at_least": at_least(group.probability.to_numpy())})  # fmt: skip
         if source == "simulated":
             counts = group["count"].to_numpy()[::-1].cumsum()[::-1]
             lo, hi, _ = stats.rate_interval(counts, int(group.attempts.iloc[0]), LEVEL)
@@ -183,42 +359,55 @@ def plot_damage_at_least(
         frames.append(frame)
     drawn = pd.concat(frames, ignore_index=True)
     ax = _axes(ax)
-    for d, group in drawn.groupby("defender", sort=False):
+    exact_drawn = False
+    # Defender i has colour Ci here and in plot_damage_pmf, so panels side by side agree.
+    for i, (d, group) in enumerate(drawn.groupby("defender", sort=False)):
         sim = group[group.source == "simulated"]
-        line = ax.plot(sim.damage, sim.at_least, marker="o", markersize=3, label=f"vs {d}")
-        ax.fill_between(sim.damage, sim.at_least_ci95_lo, sim.at_least_ci95_hi, alpha=0.25,
-                        color=line[0].get_color())  # fmt: skip
+        ax.step(sim.damage, sim.at_least, where="pre", marker="o", markersize=4, color=f"C{i}",
+                label=f"vs {d}")  # fmt: skip
+        ax.fill_between(sim.damage, sim.at_least_ci95_lo, sim.at_least_ci95_hi, step="pre",
+                        alpha=0.25, color=f"C{i}")  # fmt: skip
         ex = group[group.source == "exact"]
         if not ex.empty:
-            ax.plot(ex.damage, ex.at_least, **{**EXACT_STYLE, "color": line[0].get_color()},
-                    label=f"vs {d}: exact (fresh defender)")  # fmt: skip
+            ax.plot(ex.damage, ex.at_least, **EXACT_MARKER,
+                    label=None if exact_drawn else EXACT_LABEL)  # fmt: skip
+            exact_drawn = True
+    _integer_axis(ax, drawn.damage)
     ax.set_xlabel("damage x")
     ax.set_ylabel("P(damage ≥ x)")
     ax.set_ylim(0, 1.02)
-    ax.set_title(f"{attacker} · {attack}: at least x damage (95% band)", fontsize=10)
-    ax.legend(fontsize=7)
+    title = f"{data.attrs['attacker']} · {attack}: at least x damage (95% band)"
+    ax.set_title(title, fontsize=11)
+    legend_outside(ax)
     ax.grid(alpha=0.3)
     return drawn
 
 
-def _exact_survival(exact: dict[str, Any] | None, name: str) -> pd.DataFrame | None:
+def _exact_down_by_round(exact: dict[str, Any] | None, name: str) -> pd.DataFrame | None:
+    """A duel's exact P(downed by round r), from the exact summary's P(first down in r)."""
     for entry in (exact or {}).get("combatants", []):
         if entry["name"] == name:
             pmf = {int(r): float(p) for r, p in entry["time_to_down"]["pmf"].items()}
             rounds = np.arange(0, max(pmf, default=0) + 1)
             down = np.cumsum([pmf.get(int(r), 0.0) for r in rounds])
-            return pd.DataFrame({"round": rounds, "survival": np.clip(1 - down, 0, 1)})
+            return pd.DataFrame({"round": rounds, "down_by_round": np.clip(down, 0, 1)})
     return None
 
 
-def plot_survival(
+def plot_time_to_down(
     result: Result | ScenarioRun,
     combatant: str | list[str] | None = None,
     ax: Axes | None = None,
     side: str | None = None,
     exact: Any = None,
 ) -> pd.DataFrame:
-    """Kaplan–Meier time-to-down curves with 95% bands; censoring marked with ``+``.
+    """P(downed by round r) over all encounters, per combatant, with 95% bands.
+
+    Each curve rises from 0 to the combatant's down rate at the round cap; an encounter
+    its side won counts as one it was never downed in (see
+    :meth:`simlab.analysis.result.Result.time_to_down`). The band is pointwise (Wilson,
+    each round on its own). A dotted line marks one half: where a curve crosses it is
+    the median time-to-down.
 
     Parameters
     ----------
@@ -231,13 +420,13 @@ def plot_survival(
     side : str, optional
         Only this side's combatants.
     exact : ExactResult or dict, optional
-        A duel's exact survival curve is drawn over its simulated one.
+        A duel's exact curve is drawn over its simulated one.
 
     Returns
     -------
     pandas.DataFrame
-        The rows of :meth:`Result.time_to_down` that were drawn (``round, at_risk,
-        downed, censored, survival`` and the band), plus round-0 rows at survival 1.
+        The rows of :meth:`Result.time_to_down` that were drawn (``round, downed,
+        down_by_round`` and its band).
     """
     res, exact = _unpack(result, exact)
     table = res.time_to_down(LEVEL)
@@ -247,29 +436,57 @@ def plot_survival(
         wanted = [combatant] if isinstance(combatant, str) else list(combatant)
         table = table[table.combatant.isin(wanted)]
     ax = _axes(ax)
-    lo_col, hi_col = "survival_ci95_lo", "survival_ci95_hi"
     for name, group in table.groupby("combatant", sort=False):
-        line = ax.step(group["round"], group.survival, where="post", label=str(name))
-        color = line[0].get_color()
-        ax.fill_between(group["round"], group[lo_col], group[hi_col], step="post", alpha=0.2,
-                        color=color)  # fmt: skip
-        cens = group[group.censored > 0]
-        if not cens.empty:
-            ax.plot(cens["round"], cens.survival, linestyle="none", marker="+", markersize=9,
-                    color=color)  # fmt: skip
-        known = _exact_survival(exact, str(name))
+        rounds = np.append(0, group["round"])
+        line = ax.step(rounds, np.append(0.0, group.down_by_round), where="post",
+                       label=str(name))  # fmt: skip
+        ax.fill_between(rounds, np.append(0.0, group.down_by_round_ci95_lo),
+                        np.append(0.0, group.down_by_round_ci95_hi), step="post", alpha=0.2,
+                        color=line[0].get_color())  # fmt: skip
+        known = _exact_down_by_round(exact, str(name))
         if known is not None:
-            ax.step(known["round"], known.survival, where="post", **{**EXACT_STYLE,
-                    "marker": None, "color": color}, label=f"{name}: exact")  # fmt: skip
-    ax.plot([], [], linestyle="none", marker="+", color="grey", label="censored (never downed)")
-    ax.set_xlabel("round")
-    ax.set_ylabel("P(still standing)")
+            ax.step(known["round"], known.down_by_round, where="post", **{**EXACT_STYLE,
+                    "marker": None, "color": line[0].get_color()},
+                    label=f"{name}: exact")  # fmt: skip
+    ax.axhline(0.5, color="grey", linestyle=":", linewidth=0.8)
+    ax.set_xlabel("round r")
+    ax.set_ylabel("P(downed by round r)")
     ax.set_ylim(-0.02, 1.02)
     where = f" · {side}" if side else ""
-    ax.set_title(f"time-to-down (Kaplan–Meier, 95% band){where}", fontsize=10)
+    ax.set_title(f"time-to-down over all encounters (95% band){where}", fontsize=10)
     ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
     return table.reset_index(drop=True)
+
+
+def pooled_hit_rates(result: Result | ScenarioRun, pool: bool = True) -> pd.DataFrame:
+    """:meth:`Result.hit_rates` with copies pooled (see :func:`copy_labels`), intervals redone.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``attacker, attack, defender, attempts, hits, crits`` and ``hit_rate``,
+        ``crit_rate`` with their 95% intervals (Wilson, Clopper–Pearson when rare).
+    """
+    res = result if isinstance(result, Result) else result.result
+    rates = res.hit_rates(LEVEL)
+    if not pool:
+        return rates
+    labels = copy_labels(res)
+    rates = rates.assign(attacker=rates.attacker.map(labels),
+                         defender=rates.defender.map(labels))  # fmt: skip
+    keys = ["attacker", "attack", "defender"]
+    sums = rates.groupby(keys, sort=False, as_index=False)[["attempts", "hits", "crits"]].sum()
+    for name in ("hit", "crit"):
+        k, n = sums[f"{name}s"].to_numpy(), sums.attempts.to_numpy()
+        lo, hi, _ = stats.rate_interval(k, n, LEVEL)
+        sums[f"{name}_rate"] = k / n
+        sums[f"{name}_rate_ci95_lo"], sums[f"{name}_rate_ci95_hi"] = lo, hi
+    return sums
+
+
+#: The earlier name of :func:`plot_time_to_down` (it drew a survival curve).
+plot_survival = plot_time_to_down
 
 
 def plot_hit_rates(
@@ -277,21 +494,28 @@ def plot_hit_rates(
     ax: Axes | None = None,
     attacker: str | None = None,
     exact: Any = None,
+    pool: bool = True,
 ) -> pd.DataFrame:
     """Hit and crit rate of every pair (or one attacker's), with 95% intervals.
+
+    Copies are pooled unless ``pool=False``; a rule system without crits (no crit in any
+    pair) shows hit rates only. The exact rate is a black tick.
 
     Returns
     -------
     pandas.DataFrame
-        The rows of :meth:`Result.hit_rates` drawn, plus ``exact_hit_rate`` and
+        The rows of :func:`pooled_hit_rates` drawn, plus ``exact_hit_rate`` and
         ``exact_crit_rate`` (NaN where the exact engine has no answer).
     """
     res, exact = _unpack(result, exact)
-    rates = res.hit_rates(LEVEL)
+    labels = copy_labels(res) if pool else {n: n for _, n in res.layout.combatants}
+    rates = pooled_hit_rates(res, pool)
     if attacker is not None:
-        rates = rates[rates.attacker == attacker]
-    answers = {(e["attacker"], e["attack"], e["defender"]): e
-               for e in (exact or {}).get("attacks", [])}  # fmt: skip
+        rates = rates[rates.attacker == _label_of(attacker, labels)]
+    answers: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for e in (exact or {}).get("attacks", []):
+        answers.setdefault((labels.get(e["attacker"], e["attacker"]), e["attack"],
+                            labels.get(e["defender"], e["defender"])), e)  # fmt: skip
     keys = list(zip(rates.attacker, rates.attack, rates.defender, strict=True))
     rates = rates.assign(
         exact_hit_rate=[answers.get(k, {}).get("hit_rate", np.nan) for k in keys],
@@ -299,22 +523,74 @@ def plot_hit_rates(
     ).reset_index(drop=True)
     ax = _axes(ax, (6.0, 0.9 + 0.32 * max(len(rates), 1)))
     y = np.arange(len(rates))
-    labels = [f"{a} · {k} → {d}" for a, k, d in keys]
-    for column, offset, name in (("hit_rate", -0.17, "hit"), ("crit_rate", 0.17, "crit")):
+    drawn = [("hit_rate", "hit")] + ([("crit_rate", "crit")] if rates.crits.any() else [])
+    height = 0.8 / len(drawn)
+    for i, (column, name) in enumerate(drawn):
+        offset = (i - (len(drawn) - 1) / 2) * height
         value = rates[column].to_numpy(dtype=float)
         err = np.vstack([value - rates[f"{column}_ci95_lo"], rates[f"{column}_ci95_hi"] - value])
-        ax.barh(y + offset, value, height=0.32, xerr=err, capsize=2, label=f"{name} rate")
+        ax.barh(y + offset, value, height=height * 0.95, xerr=err, capsize=2,
+                label=f"{name} rate (simulated)")  # fmt: skip
         ex = rates[f"exact_{column}"].to_numpy(dtype=float)
         if np.isfinite(ex).any():
-            ax.plot(ex, y + offset, linestyle="none", marker="|", markersize=12, color="black",
-                    label=f"{name} rate: exact" if name == "hit" else None)  # fmt: skip
-    ax.set_yticks(y, labels, fontsize=7)
+            ax.plot(ex, y + offset, linestyle="none", marker="|", markersize=14,
+                    markeredgewidth=2, color="black",
+                    label="exact" if i == 0 else None)  # fmt: skip
+    ax.set_yticks(y, [f"{a} · {k} → {d}" for a, k, d in keys], fontsize=LEGEND_FONT)
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
     ax.set_xlabel("rate (95% interval)")
-    ax.legend(fontsize=7, loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=3, frameon=False)
+    handles, names = ax.get_legend_handles_labels()
+    order = sorted(range(len(names)), key=lambda i: names[i] == "exact")  # exact last
+    ax.legend([handles[i] for i in order], [names[i] for i in order], fontsize=LEGEND_FONT,
+              loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=3, frameon=False)  # fmt: skip
     ax.grid(alpha=0.3, axis="x")
     return rates
+
+
+def at_least(pmf: np.ndarray) -> np.ndarray:
+    """P(X ≥ x) for x = 0..len−1 from the probabilities of X = 0..len−1."""
+    return np.clip(np.asarray(pmf, dtype=float)[::-1].cumsum()[::-1], 0.0, 1.0)
+
+
+def plot_before_after(ax: Axes, before: np.ndarray, after: np.ndarray, xlabel: str,
+                      ylabel: str, bars: bool = False,
+                      where: Literal["pre", "post"] = "post") -> pd.DataFrame:  # fmt: skip
+    """A figure of a baseline run (grey) and this run (colour) over whole numbers 0, 1, …
+
+    Bars side by side for a distribution (``bars=True``), else step curves with dots
+    (``where`` as :meth:`matplotlib.axes.Axes.step`: ``"pre"`` for P(X ≥ x)); the drift
+    report draws one for every distribution and curve that drifted.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``x, baseline, current`` (a shorter series is padded: 0 for a distribution, its
+        last value for a curve).
+    """
+    size = max(len(before), len(after))
+
+    def pad(v: np.ndarray) -> np.ndarray:
+        v = np.asarray(v, dtype=float)
+        fill = 0.0 if bars or not len(v) else v[-1]
+        return np.concatenate([v, np.full(size - len(v), fill)])
+
+    x = np.arange(size)
+    data = pd.DataFrame({"x": x, "baseline": pad(before), "current": pad(after)})
+    style = (("baseline", "tab:gray", -0.2), ("current", "tab:red", 0.2))
+    for column, color, shift in style:
+        name = "baseline" if column == "baseline" else "this run"
+        if bars:
+            ax.bar(x + shift, data[column], width=0.38, color=color, label=name)
+        else:
+            ax.step(x, data[column], where=where, marker="o", markersize=3, color=color,
+                    label=name)  # fmt: skip
+    _integer_axis(ax, data.x)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.grid(alpha=0.3)
+    legend_outside(ax)
+    return data
 
 
 def plot_win_rates(result: Result | ScenarioRun, ax: Axes | None = None) -> pd.DataFrame:
@@ -331,7 +607,7 @@ def plot_win_rates(result: Result | ScenarioRun, ax: Axes | None = None) -> pd.D
     value = wins.win_rate.to_numpy(dtype=float)
     err = np.vstack([value - wins.win_rate_ci95_lo, wins.win_rate_ci95_hi - value])
     ax.barh(np.arange(len(wins)), value, xerr=err, capsize=3, color="tab:green")
-    ax.set_yticks(np.arange(len(wins)), list(wins.side), fontsize=8)
+    ax.set_yticks(np.arange(len(wins)), list(wins.side), fontsize=LEGEND_FONT)
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
     ax.set_xlabel("share of encounters (95% interval)")

@@ -3,8 +3,9 @@
 Per scenario: its identity (seed, sample size, simlab version, rules id), the balance
 specs' verdicts, the comparison with the baseline, the hit- and crit-rate table with
 intervals, damage curves (distribution and "at least x", per attack against each
-defender, the exact answer overlaid where there is one), Kaplan–Meier time-to-down
-curves per side with their bands and censoring, and the win and draw rates.
+defender, the exact answer overlaid where there is one), time-to-down curves per side
+(P(downed by round r) over all encounters, with their bands), and the win and draw
+rates.
 
 ``report.html`` inlines every image as base64 PNG and its style sheet, and refers to
 nothing outside itself (no scripts, fonts or links to the web), so it opens offline.
@@ -30,17 +31,22 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from simlab import __version__
-from simlab.analysis.drift import DriftReport, label
+from simlab.analysis.drift import DriftReport, key, label
 from simlab.analysis.result import Result
-from simlab.analysis.specs import median_interval
 from simlab.report import plots
 from simlab.report.files import atomic_write
 from simlab.report.results import ScenarioRun, save_results
+from simlab.report.terminal import format_p
 
 __all__ = ["render_report"]
 
 PNG_DIR = "png"
-DPI = 80
+#: 100 dpi: a 10-inch figure is 1000 px, shown at 100% in the page (max 1100 px wide), so
+#: its 10-11 pt text is 14-15 px, legible on a laptop without zooming.
+DPI = 100
+FONT: dict[str, Any] = {"font.size": 10, "axes.titlesize": 11, "axes.labelsize": 10,
+                        "xtick.labelsize": 9, "ytick.labelsize": 9,
+                        "legend.fontsize": 9}  # fmt: skip
 #: At most this many defenders per damage plot (the rest are in the tables).
 MAX_DEFENDERS = 6
 
@@ -53,6 +59,7 @@ class Picture:
     title: str
     png: bytes
     kind: str = "rates"
+    caption: str = ""
 
     @property
     def data_uri(self) -> str:
@@ -75,6 +82,8 @@ class Section:
     drift: list[list[str]]
     notes: list[str]
     pictures: list[Picture] = field(default_factory=list)
+    headline: list[str] = field(default_factory=list)
+    copies_apart: list[str] = field(default_factory=list)
 
 
 # -- formatting --------------------------------------------------------------------------
@@ -93,16 +102,19 @@ def _ci(value: Any, lo: Any, hi: Any, digits: int = 3) -> str:
 
 
 def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or "x"
+    return re.sub(r"[^A-Za-z0-9]+", "-", text.replace("×", "x")).strip("-").lower() or "x"
 
 
 def _png(draw: Callable[[Figure], None], size: tuple[float, float]) -> bytes:
-    fig = Figure(figsize=size, dpi=DPI, layout="constrained")
-    FigureCanvasAgg(fig)
-    draw(fig)
-    buf = io.BytesIO()
-    # No metadata: no software string (with its web address) or date inside the PNG.
-    fig.savefig(buf, format="png", metadata={"Software": None})
+    import matplotlib
+
+    with matplotlib.rc_context(FONT):  # type: ignore[arg-type]
+        fig = Figure(figsize=size, dpi=DPI, layout="constrained")
+        FigureCanvasAgg(fig)
+        draw(fig)
+        buf = io.BytesIO()
+        # No metadata: no software string (with its web address) or date inside the PNG.
+        fig.savefig(buf, format="png", metadata={"Software": None})
     return buf.getvalue()
 
 
@@ -111,8 +123,9 @@ def _png(draw: Callable[[Figure], None], size: tuple[float, float]) -> bytes:
 
 ATTACK_HEADER = ["attacker", "attack", "defender", "attempts", "hit rate [95%]",
                  "crit rate [95%]", "mean damage [95%]", "exact hit / crit / mean"]  # fmt: skip
-COMBATANT_HEADER = ["combatant", "side", "down rate [95%]", "median time-to-down [95%]",
-                    "censored (never downed)"]  # fmt: skip
+COMBATANT_HEADER = ["combatant", "side", "down rate = P(downed by the round cap) [95%]",
+                    "median time-to-down [95%]",
+                    "median when downed", "capped (standing at the round cap)"]  # fmt: skip
 OUTCOME_HEADER = ["side", "wins", "win rate [95%]"]
 SPEC_HEADER = ["spec", "measured [95%]", "n", "verdict"]
 DRIFT_HEADER = ["status", "figure", "subject", "baseline", "current", "change", "Holm p",
@@ -142,8 +155,6 @@ def _attack_rows(run: ScenarioRun) -> list[list[str]]:
 
 
 def _combatant_rows(res: Result) -> tuple[list[str], list[list[str]]]:
-    from simlab.analysis import stats
-
     table = res.combatants()
     events = list(res.layout.events)
     status = None
@@ -151,16 +162,10 @@ def _combatant_rows(res: Result) -> tuple[list[str], list[list[str]]]:
         status = res.status_damage()
     rows = []
     for c, row in enumerate(table.itertuples()):
-        km = stats.kaplan_meier(res.tallies.down_round[c], res.tallies.censor_round[c])
-        lo, hi = median_interval(km)
-        median = (
-            math.inf if row.median_round is None or pd.isna(row.median_round) else row.median_round
-        )
         rows.append([row.combatant, row.side,
                      _ci(row.down_rate, row.down_rate_ci95_lo, row.down_rate_ci95_hi),
-                     _ci(median, math.inf if lo is None else lo,
-                         math.inf if hi is None else hi, 0),
-                     f"{row.censored:,}",
+                     _median_cell(row),
+                     _f(row.median_time_to_down_when_downed, 0), f"{row.capped:,}",
                      *(_f(float(table[f"{e}_rate"].iloc[c])) for e in events)])  # fmt: skip
         if status is not None:
             st = status.iloc[c]
@@ -168,6 +173,21 @@ def _combatant_rows(res: Result) -> tuple[list[str], list[list[str]]]:
                                 st.mean_status_damage_ci95_hi, 2))  # fmt: skip
     extra = [] if status is None else ["status damage per encounter [95%]"]
     return COMBATANT_HEADER + [f"{e} rate" for e in events] + extra, rows
+
+
+def _median_cell(row: Any) -> str:
+    """The median time-to-down with its interval; just "not reached" when no end is."""
+    ends = (row.median_time_to_down, row.median_time_to_down_ci95_lo,
+            row.median_time_to_down_ci95_hi)  # fmt: skip
+    if all(pd.isna(x) for x in ends):
+        return "not reached"
+    median, lo, hi = (_rounds(x) for x in ends)
+    return _ci(median, lo, hi, 0)
+
+
+def _rounds(x: float) -> float:
+    """A round, or inf ("not reached") where NaN says it was never reached."""
+    return math.inf if pd.isna(x) else float(x)
 
 
 def _outcome_rows(res: Result) -> list[list[str]]:
@@ -189,6 +209,11 @@ def _spec_rows(specs: pd.DataFrame | None, run: ScenarioRun) -> list[list[str]]:
     return rows
 
 
+def _p_is(p: float) -> str:
+    text = format_p(p)
+    return text if text.startswith("<") else f"= {text}"
+
+
 def drift_status(row: Any) -> str:
     """``DRIFT``, ``changed, within tolerance`` or ``ok`` for one drift-table row."""
     if row.drifted:
@@ -204,8 +229,9 @@ def drift_cells(row: Any) -> list[str]:
         if row.kind == "pmf"
         else (f"{row.tolerance:g} × max(|base|, 1)" if row.kind == "mean" else f"{row.tolerance:g}")
     )
-    return [drift_status(row), row.figure, row.subject, _f(row.baseline, 4),
-            _f(row.current, 4), change, f"{row.p_holm:.2g}", tol]  # fmt: skip
+    digits = 0 if row.kind == "median" else 4  # medians are whole rounds
+    return [drift_status(row), row.figure, row.subject, _f(row.baseline, digits),
+            _f(row.current, digits), change, format_p(row.p_holm), tol]  # fmt: skip
 
 
 def _drift_rows(drift: DriftReport | None, run: ScenarioRun) -> list[list[str]]:
@@ -221,45 +247,66 @@ def _drift_rows(drift: DriftReport | None, run: ScenarioRun) -> list[list[str]]:
 # -- pictures ----------------------------------------------------------------------------
 
 
+EXACT_CAPTION = ("Bars and dots: simulated. Open black diamonds: the exact answer against a "
+                 "fresh defender.")  # fmt: skip
+
+
+def _shared_legend(fig: Figure, *axes: Any) -> None:
+    """One legend for side-by-side panels, beside them (right), instead of one per panel."""
+    pairs = list(zip(*axes[0].get_legend_handles_labels(), strict=True))
+    pairs.sort(key=lambda hn: hn[1] == plots.EXACT_LABEL)  # the defenders first, exact last
+    handles, names = [h for h, _ in pairs], [n for _, n in pairs]
+    for ax in axes:
+        if ax.get_legend() is not None:
+            ax.get_legend().remove()
+    fig.legend(handles, names, loc="outside right upper", frameon=False)
+
+
+def _damage_picture(run: ScenarioRun, slug: str, attacker: str, attack: str,
+                    defenders: list[str], seen: set[str]) -> Picture:  # fmt: skip
+    def draw(fig: Figure) -> None:
+        left, right = fig.subplots(1, 2)
+        plots.plot_damage_pmf(run, attacker, attack, defenders, ax=left)
+        plots.plot_damage_at_least(run, attacker, attack, defenders, ax=right)
+        left.set_title("damage distribution")
+        right.set_title("at least x damage (95% band)")
+        _shared_legend(fig, left, right)
+        fig.suptitle(f"{attacker} · {attack}", fontsize=12)
+
+    name = _unique(f"{slug}-damage-{_slug(attacker)}-{_slug(attack)}.png", seen)
+    caption = (f"{attacker} · {attack}: damage per attack against "
+               f"{', '.join(defenders)} (misses count as 0). {EXACT_CAPTION}")  # fmt: skip
+    return Picture(name, f"{attacker} · {attack}: damage", _png(draw, (11.0, 3.6)), "damage",
+                   caption)  # fmt: skip
+
+
 def _pictures(run: ScenarioRun) -> list[Picture]:
     res = run.result
     slug = f"{_slug(run.rules)}-{_slug(run.scenario)}"
-    out: list[Picture] = []
-    n_pairs = len(res.hit_rates())
+    rates_drawn = plots.pooled_hit_rates(run)
 
     def rates(fig: Figure) -> None:
         plots.plot_hit_rates(run, ax=fig.add_subplot())
 
-    out.append(
+    out = [
         Picture(
             f"{slug}-hit-rates.png",
             "hit and crit rates (95% intervals)",
-            _png(rates, (7.5, 1.2 + 0.3 * max(n_pairs, 1))),
+            _png(rates, (10.0, 1.4 + 0.32 * max(len(rates_drawn), 1))),
+            caption="Bars: simulated rate with its 95% interval (copies that fought alike "
+            "pooled). Black tick: the exact rate against a fresh defender.",
         )
-    )
-    pmf = res.damage_pmf()
+    ]
+    pmf = plots.pooled_damage_pmf(run)
     seen: set[str] = set()
     for attacker, attack in dict.fromkeys(zip(pmf.attacker, pmf.attack, strict=True)):
-        defenders = list(
-            dict.fromkeys(pmf[(pmf.attacker == attacker) & (pmf.attack == attack)].defender)
-        )[:MAX_DEFENDERS]
-
-        def draw(fig: Figure, a: str = attacker, k: str = attack, ds: list = defenders) -> None:
-            left, right = fig.subplots(1, 2)
-            for d in ds:
-                plots.plot_damage_pmf(run, a, k, d, ax=left)
-                plots.plot_damage_at_least(run, a, k, d, ax=right)
-            left.set_title(f"{a} · {k}: damage distribution", fontsize=10)
-            right.set_title(f"{a} · {k}: at least x damage", fontsize=10)
-
-        name = _unique(f"{slug}-damage-{_slug(attacker)}-{_slug(attack)}.png", seen)
-        out.append(
-            Picture(name, f"{attacker} · {attack}: damage", _png(draw, (10.0, 3.4)), "damage")
-        )
+        mine = pmf[(pmf.attacker == attacker) & (pmf.attack == attack)]
+        defenders = list(dict.fromkeys(mine.defender))[:MAX_DEFENDERS]
+        out.append(_damage_picture(run, slug, attacker, attack, defenders, seen))
     for side in res.layout.sides:
 
         def survival(fig: Figure, s: str = side) -> None:
-            plots.plot_survival(run, side=s, ax=fig.add_subplot())
+            plots.plot_time_to_down(run, side=s, ax=fig.add_subplot())
 
         name = _unique(f"{slug}-survival-{_slug(side)}.png", seen)
         out.append(Picture(name, f"time-to-down · {side}", _png(survival, (7.0, 3.4)), "survival"))
@@ -281,11 +328,160 @@ def _unique(name: str, seen: set[str]) -> str:
     return name
 
 
+# -- table of contents -------------------------------------------------------------------
+
+TOC_HEADER = ["scenario", "rules", "specs", "win rate", "hit rate per attack",
+              "median time-to-down (rounds)"]  # fmt: skip
+#: At most this many attacks and combatants named in a table-of-contents row.
+TOC_ITEMS = 8
+
+
+def _median_round(down_round: Any, encounters: int) -> int | None:
+    """Round by which half of all encounters had it downed (None: never half of them)."""
+    import numpy as np
+
+    from simlab.analysis.stats import first_round_reaching
+
+    m = first_round_reaching(np.arange(len(down_round)), np.cumsum(down_round) / encounters)
+    return None if m is None else int(m)
+
+
+def _few(items: list[str]) -> str:
+    more = len(items) - TOC_ITEMS
+    return " · ".join(items[:TOC_ITEMS]) + (f" · (+{more} more)" if more > 0 else "")
+
+
+def _headline(run: ScenarioRun, specs: pd.DataFrame | None) -> list[str]:
+    """One table-of-contents row: the scenario's headline figures."""
+    res = run.result
+    wins = res.win_rates()
+    outcome = " · ".join(f"{r.side}: {r.win_rate:.0%}" for r in wins.itertuples())
+    rates = plots.pooled_hit_rates(run)
+    by_attack = rates.groupby(["attacker", "attack"], sort=False)[["hits", "attempts"]].sum()
+    hits = [f"{a} {k}: {h / n:.0%}" for (a, k), (h, n) in by_attack.iterrows()]
+    labels = plots.copy_labels(run, "time_to_down")
+    pools: dict[str, list[int]] = {}
+    for c, (_, name) in enumerate(res.layout.combatants):
+        pools.setdefault(labels[name], []).append(c)
+    medians = []
+    for lab, members in pools.items():
+        down = res.tallies.down_round[members].sum(axis=0)
+        m = _median_round(down, res.encounters * len(members))
+        medians.append(f"{lab}: {'—' if m is None else m}")
+    verdicts = _spec_rows(specs, run)
+    failed = sum(row[-1].startswith("FAIL") for row in verdicts)
+    spec = "—" if not verdicts else (f"{failed} FAIL" if failed else f"{len(verdicts)} pass")
+    return [run.scenario, run.rules, spec, outcome, _few(hits), _few(medians)]
+
+
+# -- before/after pictures of drifted figures ---------------------------------------------
+
+
+def _pair_pmf(res: Result, subject: str) -> Any:
+    """Damage probabilities 0..max of the pair named ``attacker attack → defender``."""
+    import numpy as np
+
+    pmf = res.damage_pmf()
+    mine = pmf[(pmf.attacker + " " + pmf.attack + " → " + pmf.defender) == subject]
+    out = np.zeros(int(mine.damage.max()) + 1 if len(mine) else 1)
+    out[mine.damage.to_numpy()] = mine.probability.to_numpy()
+    return out
+
+
+def _down_by_round(res: Result, name: str) -> Any:
+    """P(downed by round r), r = 0..R, over all encounters."""
+    import numpy as np
+
+    c = [n for _, n in res.layout.combatants].index(name)
+    down = res.tallies.down_round[c]
+    last = int(np.flatnonzero(down)[-1]) if down.any() else 0
+    # Up to the last round anyone went down (and one more): the flat tail says nothing.
+    return np.cumsum(down[: last + 2]) / res.encounters
+
+
+def _trimmed(hist: Any) -> Any:
+    """A histogram up to its last non-empty bin."""
+    import numpy as np
+
+    return hist[: int(np.flatnonzero(hist)[-1]) + 1] if hist.any() else hist[:1]
+
+
+Drawing = tuple[str, tuple[float, float], Callable[[Figure], None]]
+
+
+def _damage_drift(before: Result, after: Result, subject: str) -> Drawing:
+    old, new = _pair_pmf(before, subject), _pair_pmf(after, subject)
+
+    def draw(fig: Figure) -> None:
+        left, right = fig.subplots(1, 2)
+        plots.plot_before_after(left, old, new, "damage per attack (miss = 0)", "probability",
+                                bars=True)  # fmt: skip
+        plots.plot_before_after(right, plots.at_least(old), plots.at_least(new), "damage x",
+                                "P(damage ≥ x)", where="pre")  # fmt: skip
+        left.set_title("damage distribution")
+        right.set_title("at least x damage")
+        _shared_legend(fig, left, right)
+        fig.suptitle(subject, fontsize=12)
+
+    return f"{subject}: damage per attack", (11.0, 3.6), draw
+
+
+def _down_drift(before: Result, after: Result, name: str) -> Drawing:
+    old, new = _down_by_round(before, name), _down_by_round(after, name)
+
+    def draw(fig: Figure) -> None:
+        ax = fig.add_subplot()
+        plots.plot_before_after(ax, old, new, "round r", f"P({name} downed by round r)")
+        ax.set_title(f"{name}: downed by round r, over all encounters")
+
+    return f"{name}: P(downed by round r)", (8.0, 3.4), draw
+
+
+def _rounds_drift(before: Result, after: Result, _: str) -> Drawing:
+    old, new = (_trimmed(r.tallies.rounds) for r in (before, after))
+
+    def draw(fig: Figure) -> None:
+        ax = fig.add_subplot()
+        plots.plot_before_after(ax, old / old.sum(), new / new.sum(), "rounds",
+                                "share of encounters", bars=True)  # fmt: skip
+        ax.set_title("encounter length")
+
+    return "encounter length", (8.0, 3.4), draw
+
+
+#: Which picture shows a drifted figure: the attack's damage, a combatant's time-to-down or
+#: the encounter length.
+_DRIFT_PICTURE: dict[str, Callable[[Result, Result, str], Drawing]] = {
+    "damage_pmf": _damage_drift, "mean_damage": _damage_drift, "hit_rate": _damage_drift,
+    "crit_rate": _damage_drift, "time_to_down": _down_drift, "down_rate": _down_drift,
+    "median_time_to_down": _down_drift, "rounds_pmf": _rounds_drift,
+    "mean_rounds": _rounds_drift,
+}  # fmt: skip
+
+
+def _drift_pictures(run: ScenarioRun, before: ScenarioRun, drift: DriftReport) -> list[Picture]:
+    """A before/after plot of each drifted distribution and curve of ``run``."""
+    t = drift.drifted
+    t = t[(t.scenario == run.scenario) & (t.rules == run.rules)]
+    slug = f"{_slug(run.rules)}-{_slug(run.scenario)}-drift"
+    wanted = dict.fromkeys((_DRIFT_PICTURE[f], s) for f, s in zip(t.figure, t.subject,
+                                                                  strict=True)
+                           if f in _DRIFT_PICTURE)  # fmt: skip
+    out: list[Picture] = []
+    seen: set[str] = set()
+    for picture, subject in wanted:
+        what, size, draw = picture(before.result, run.result, subject)
+        name = _unique(f"{slug}-{_slug(what)}.png", seen)
+        out.append(Picture(name, f"drift · {what}", _png(draw, size), "drift",
+                           f"{what}: grey, the baseline; colour, this run."))  # fmt: skip
+    return out
+
+
 # -- the document ------------------------------------------------------------------------
 
 
 def _section(run: ScenarioRun, specs: pd.DataFrame | None, drift: DriftReport | None,
-             anchors: set[str]) -> Section:  # fmt: skip
+             anchors: set[str], before: ScenarioRun | None) -> Section:  # fmt: skip
     res = run.result
     identity = [("rules", run.rules), ("encounters", f"{res.encounters:,}"),
                 ("seed", str(res.seed)), ("simlab version", run.simlab_version),
@@ -299,10 +495,16 @@ def _section(run: ScenarioRun, specs: pd.DataFrame | None, drift: DriftReport | 
         identity.insert(2, ("sample size", describe_record(res.meta["precision"])))
     header, combatants = _combatant_rows(res)
     notes = [n for n in (drift.notes if drift else []) if n.startswith(f"{label(run)}:")]
+    apart = [f"{', '.join(names)} fought differently (a damage distribution differs by "
+             "more than the drift tolerance), so the damage plots show each copy"
+             for _, names, pooled in plots.copy_groups(run) if not pooled]  # fmt: skip
     anchor = _anchor(f"{run.rules}-{run.scenario}", anchors)
+    pictures = _pictures(run)
+    if drift is not None and before is not None:
+        pictures += _drift_pictures(run, before, drift)
     return Section(run, anchor, identity, _attack_rows(run), header, combatants,
                    _outcome_rows(res), _spec_rows(specs, run), _drift_rows(drift, run), notes,
-                   _pictures(run))  # fmt: skip
+                   pictures, _headline(run, specs), apart)  # fmt: skip
 
 
 def _anchor(scenario: str, seen: set[str]) -> str:
@@ -319,7 +521,7 @@ def _exact_note(run: ScenarioRun) -> str:
         return "no exact answers for these rules"
     solved = len(run.exact.get("attacks", []))
     duel = " and the duel's time-to-down" if run.exact.get("combatants") else ""
-    return f"{solved} pair(s){duel} solved exactly; drawn dashed on the plots"
+    return f"{solved} pair(s){duel} solved exactly; drawn as open black diamonds on the plots"
 
 
 _HTML = jinja2.Template(
@@ -334,37 +536,53 @@ table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }
 th, td { border: 1px solid #ddd; padding: 0.2em 0.5em; text-align: left; }
 th { background: #f3f3f3; } td.num { text-align: right; }
 .bad { color: #b00; font-weight: bold; } .pass { color: #070; }
-.note { color: #666; font-size: 0.85em; } img { max-width: 100%; display: block; }
-figure { margin: 0.8em 0; } figcaption { font-size: 0.8em; color: #555; }
+.note { color: #666; font-size: 0.9em; } img { max-width: 100%; display: block; }
+figure { margin: 0.8em 0; } figcaption { font-size: 0.9em; color: #444; }
+table.toc td { vertical-align: top; } table.toc td:nth-child(-n+2) { white-space: nowrap; }
 </style></head>
 <body>
 <h1>{{ title }}</h1>
 <p class="note">simlab {{ version }} · {{ sections|length }} scenario(s){% if baseline %}
  · compared with baseline {{ baseline }} (Holm-adjusted p &lt; {{ alpha }} and beyond
  tolerance){% endif %}</p>
-{% if drift_lines %}<h2>Drift</h2><ul>{% for line in drift_lines %}
+{% if drift_lines %}<h2>Drift</h2><p class="note">Each scenario's "Compared with the
+baseline" shows the drifted distributions and curves before (grey) and after (colour).</p>
+<ul>{% for line in drift_lines %}
 <li class="bad">{{ line }}</li>{% endfor %}</ul>
 {% elif baseline %}<p class="pass">No figure drifted from the baseline.</p>{% endif %}
 {% if spec_failures %}<h2>Failed specs</h2><ul>{% for line in spec_failures %}
 <li class="bad">{{ line }}</li>{% endfor %}</ul>{% endif %}
-<ul>{% for s in sections %}<li><a href="#{{ s.anchor }}">{{ s.run.scenario }}</a>
-({{ s.run.rules }})</li>{% endfor %}</ul>
+<h2>Contents</h2>
+<p class="note">One row per scenario: its specs, win rates, hit rate of each attack (all
+defenders together) and median time-to-down (the round by which half of all encounters had
+the combatant downed; — when fewer than half did). Copies are pooled (Ogre ×2).</p>
+<table class="toc"><tr>{% for h in TOC_HEADER %}<th>{{ h }}</th>{% endfor %}</tr>
+{% for s in sections %}<tr><td><a href="#{{ s.anchor }}">{{ s.headline[0] }}</a></td>
+{% for c in s.headline[1:] %}<td{% if 'FAIL' in c %} class="bad"{% endif %}>{{ c }}</td>
+{% endfor %}</tr>{% endfor %}</table>
 {% for s in sections %}
 <h2 id="{{ s.anchor }}">{{ s.run.scenario }} <small>({{ s.run.rules }})</small></h2>
 <table>{% for k, v in s.identity %}<tr><th>{{ k }}</th><td>{{ v }}</td></tr>{% endfor %}</table>
 {% if s.specs %}<h3>Balance specs</h3>{{ table(SPEC_HEADER, s.specs) }}{% endif %}
 {% if s.drift or s.notes %}<h3>Compared with the baseline</h3>
 {% for n in s.notes %}<p class="note">{{ n }}</p>{% endfor %}
+{{ pictures(s, 'drift') }}
 {% if s.drift %}<details{% if s.drift[0][0] == 'DRIFT' %} open{% endif %}>
 <summary>{{ s.drift|length }} figures</summary>{{ table(DRIFT_HEADER, s.drift) }}</details>
 {% endif %}{% endif %}
 <h3>Attacks</h3>{{ table(ATTACK_HEADER, s.attacks) }}
 {{ pictures(s, 'rates') }}
-<h3>Damage</h3><p class="note">Misses count as 0 damage. Dashed: the exact answer against
-a fresh defender, where the exact engine gives one.</p>
+<h3>Damage</h3><p class="note">Misses count as 0 damage. Bars and dots: simulated; open
+black diamonds: the exact answer against a fresh defender, where the exact engine gives one.
+Copies of one entry are pooled (Ogre ×2); the tables list each copy.</p>
+{% for n in s.copies_apart %}<p class="note">{{ n }}.</p>{% endfor %}
 {{ pictures(s, 'damage') }}
-<h3>Time-to-down</h3><p class="note">Round of first down; combatants never downed
-are censored at the end of their encounter (+ on the curves).</p>
+<h3>Time-to-down</h3><p class="note">The down rate is the share of all encounters in
+which the combatant went down (= P(downed by the round cap)). The median time-to-down is
+the round by which half of all encounters had it downed ("not reached" when fewer than
+half did); the median when downed counts only the encounters in which it went down.
+Curves: P(downed by round r) over all encounters, with a pointwise 95% band (Wilson);
+an encounter its side won counts as one it was never downed in.</p>
 {{ table(s.combatant_header, s.combatants) }}
 {{ pictures(s, 'survival') }}
 <h3>Outcome</h3>{{ table(OUTCOME_HEADER, s.outcome) }}
@@ -377,7 +595,7 @@ are censored at the end of their encounter (+ on the curves).</p>
 
 _PICTURES = jinja2.Template(
     """{% for p in pictures %}<figure><img alt="{{ p.title }}" src="{{ p.data_uri }}">
-<figcaption>{{ p.title }}</figcaption></figure>
+<figcaption>{{ p.caption or p.title }}</figcaption></figure>
 {% endfor %}""",
     autoescape=True,
 )
@@ -425,7 +643,7 @@ def drift_lines(drift: DriftReport | None) -> list[str]:
         else:
             what = f"{_f(r.baseline, 4)} → {_f(r.current, 4)} ({r.change:+.4g})"
         out.append(
-            f"{r.scenario} ({r.rules}): {r.figure} {r.subject}: {what}, Holm p = {r.p_holm:.2g}"
+            f"{r.scenario} ({r.rules}): {r.figure} {r.subject}: {what}, Holm p {_p_is(r.p_holm)}"
         )
     return out
 
@@ -453,6 +671,7 @@ def _markdown(sections: list[Section], title: str, drift: DriftReport | None,
     failures = spec_failures(specs)
     if failures:
         out += ["", "## Failed specs", "", *(f"- **FAIL** {line}" for line in failures)]
+    out += ["", "## Contents", "", _md_table(TOC_HEADER, [s.headline for s in sections])]
     for s in sections:
         out += ["", f"## {s.run.scenario} ({s.run.rules})", "",
                 " · ".join(f"{k}: {v}" for k, v in s.identity), ""]  # fmt: skip
@@ -494,6 +713,8 @@ def render_report(
     baseline: str | None = None,
     title: str = "simlab balance report",
     write_results: bool = True,
+    baseline_runs: Sequence[ScenarioRun] = (),
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> dict[str, Path]:
     """Write ``report.html``, ``report.md``, the PNGs and ``results.json`` into ``out_dir``.
 
@@ -514,6 +735,11 @@ def render_report(
         The page title.
     write_results : bool
         Also write ``results.json``.
+    baseline_runs : sequence of ScenarioRun
+        The baseline's runs: each drifted distribution and curve gets a before/after plot.
+    progress : callable, optional
+        Called as ``progress(i, total, "scenario (rules)")`` before scenario ``i`` (from 1)
+        is drawn, so a long report shows that it is moving.
 
     Returns
     -------
@@ -522,7 +748,12 @@ def render_report(
     """
     out = Path(out_dir)
     anchors: set[str] = set()
-    sections = [_section(run, specs, drift, anchors) for run in runs]
+    before = {key(r): r for r in baseline_runs}
+    sections = []
+    for i, run in enumerate(runs, 1):
+        if progress is not None:
+            progress(i, len(runs), label(run))
+        sections.append(_section(run, specs, drift, anchors, before.get(key(run))))
     written: dict[str, Path] = {}
     for s in sections:
         for p in s.pictures:
@@ -531,7 +762,7 @@ def render_report(
         title=title, version=__version__, sections=sections, baseline=baseline,
         alpha=None if drift is None else f"{drift.alpha:g}", drift_lines=drift_lines(drift),
         spec_failures=spec_failures(specs), table=_html_table, pictures=_html_pictures,
-        SPEC_HEADER=SPEC_HEADER,
+        SPEC_HEADER=SPEC_HEADER, TOC_HEADER=TOC_HEADER,
         DRIFT_HEADER=DRIFT_HEADER, ATTACK_HEADER=ATTACK_HEADER, OUTCOME_HEADER=OUTCOME_HEADER,
     )  # fmt: skip
     markdown = _markdown(sections, title, drift, specs, baseline)

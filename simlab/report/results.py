@@ -8,10 +8,11 @@ can be drawn again and compared with the next night's run without simulating
 
 Format 1 (``"format": 1``)::
 
-    {"format": 1, "simlab_version": "0.1.0", "interval_level": 0.95,
+    {"run": {…}, "format": 1, "simlab_version": "0.1.0", "interval_level": 0.95,
      "scenarios": [{
         "scenario": "quickstart", "rules": "shattered-spirits", "source": "scenarios/…",
         "encounters": 200000, "seed": 7, "simlab_version": "0.1.0",
+        "scenario_hash": "…",
         "layout": {…},                       # names and sizes of the tallies
         "attacks": [{"attacker", "attack", "defender", "pair": [a, k, d],
                      "attempts", "hits", "crits", "damage_total",
@@ -21,7 +22,8 @@ Format 1 (``"format": 1``)::
                      "batches": {"attempts": [32 ints], "hits": […], "crits": […],
                                  "damage": […]}}],
         "combatants": [{"name", "side", "downed", "down_rate", "down_rate_ci",
-                        "median_time_to_down", "median_time_to_down_ci", "censored",
+                        "median_time_to_down", "median_time_to_down_ci",
+                        "median_time_to_down_when_downed", "capped",
                         "down_round_counts": {"r": n}, "censor_round_counts": {"r": n},
                         "attacks_to_down_counts": {"k": n},
                         "events": {"out": {"rate": …, "round_counts": {"r": n}}}}],
@@ -31,9 +33,14 @@ Format 1 (``"format": 1``)::
         "exact": null | {"attacks": […], "time_to_down": {…} | null, "refusals": […]},
         "expect": [{…}], "drift_tolerance": {"rate": 0.02, …}}]}
 
-Counts are what the statistical tests use; the rates and intervals are there for people
-and other tools. Tally arrays this module does not know by name (a rule system may add
-some) are kept losslessly in ``other_tallies`` as sparse (flat index, value) lists.
+``run`` is the run identity every file of the folder carries
+(:func:`simlab.report.files.run_identity`); a file whose ``run`` disagrees with its
+scenarios, or a folder whose files disagree, is refused when read. Counts are checked
+when read too (whole numbers, 0 ≤ hits, crits ≤ attempts, …): a corrupted file is
+refused rather than compared. Counts are what the statistical tests use; the rates and
+intervals are there for people and other tools. Tally arrays this module does not know
+by name (a rule system may add some) are kept losslessly in ``other_tallies`` as sparse
+(flat index, value) lists.
 """
 
 from __future__ import annotations
@@ -50,11 +57,11 @@ import numpy as np
 
 from simlab import __version__
 from simlab.analysis import stats
-from simlab.analysis.result import Result
-from simlab.analysis.specs import median_interval
+from simlab.analysis.result import Result, median_time_to_down
 from simlab.engine.tallies import Layout, TallyArrays, new_tallies
 from simlab.errors import InputError
-from simlab.report.files import write_json
+from simlab.limits import MAX_ENCOUNTERS
+from simlab.report.files import OutputError, check_unit, reading_unit, run_identity, write_json
 
 FORMAT = 1
 LEVEL = 0.95
@@ -131,8 +138,45 @@ def _uncounts(counts: dict[str, int], size: int, what: str) -> np.ndarray:
         i = int(key)
         if not 0 <= i < size:
             raise InputError(f"expected {what} bins below {size}; got bin {key}")
-        out[i] = int(value)
+        out[i] = _whole(value, f"each {what} count")
     return out
+
+
+#: The largest count a results file may hold (tallies are 64-bit integers).
+MAX_COUNT = 2**62
+#: The largest size of a tally axis read from a file (bins, rounds, names).
+_MAX_AXIS = 100_000
+
+
+def _whole(value: Any, what: str, top: int = MAX_COUNT) -> int:
+    """``value`` when it is a whole number from 0 to ``top``, else an InputError."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
+        raise InputError(f"expected {what} as a whole number from 0 to {top:_}; got {value!r}")
+    return value
+
+
+def _wholes(values: Any, size: int, what: str) -> list[int]:
+    if not isinstance(values, list) or len(values) != size:
+        raise InputError(f"expected {size} {what} counts; got {values!r:.60}")
+    return [_whole(v, f"each {what} count") for v in values]
+
+
+def _check_counts(t: TallyArrays, n: int, layout: Layout) -> None:
+    """Refuse tallies no simulation can produce (a corrupted or hand-edited file)."""
+    names = [name for _, name in layout.combatants]
+    for p in np.flatnonzero((t.hits > t.attempts).any(axis=1) | (t.crits > t.attempts).any(axis=1)):
+        a, k, d = layout.unpair(int(p))
+        raise InputError(f"expected hits and crits at most the attempts of {names[a]}'s "
+                         f"{layout.attacks[k]} on {names[d]}; got "
+                         f"{int(t.hits[p].sum())} hits, {int(t.crits[p].sum())} crits, "
+                         f"{int(t.attempts[p].sum())} attempts")  # fmt: skip
+    for c, name in enumerate(names):
+        downs = int(t.down_round[c].sum())
+        if downs > n:
+            raise InputError(f"expected {name} downed in at most {n} encounters; got {downs}")
+    if int(t.winner.sum()) != n:
+        raise InputError(f"expected wins and draws to add up to {n} encounters; "
+                         f"got {int(t.winner.sum())}")  # fmt: skip
 
 
 def _attack_entries(res: Result) -> list[dict[str, Any]]:
@@ -167,8 +211,8 @@ def _combatant_entries(res: Result) -> list[dict[str, Any]]:
     out = []
     for c, (side, name) in enumerate(res.layout.combatants):
         downs = int(t.down_round[c].sum())
-        km = stats.kaplan_meier(t.down_round[c], t.censor_round[c], LEVEL)
         lo, hi, _ = stats.rate_interval(downs, n, LEVEL)
+        median, m_lo, m_hi = median_time_to_down(stats.cumulative_incidence(t.down_round[c], n))
         events = {
             event: {"rate": int(t.event_round[c, e].sum()) / n,
                     "round_counts": _counts(t.event_round[c, e])}
@@ -177,9 +221,10 @@ def _combatant_entries(res: Result) -> list[dict[str, Any]]:
         out.append({
             "name": name, "side": side, "downed": downs, "down_rate": downs / n,
             "down_rate_ci": [_num(lo), _num(hi)],
-            "median_time_to_down": stats.km_median(km),
-            "median_time_to_down_ci": list(median_interval(km)),
-            "censored": n - downs,
+            "median_time_to_down": _num(median),
+            "median_time_to_down_ci": [_num(m_lo), _num(m_hi)],
+            "median_time_to_down_when_downed": stats.histogram_median(t.down_round[c]),
+            "capped": int(t.censor_round[c, res.layout.max_rounds]),
             "down_round_counts": _counts(t.down_round[c]),
             "censor_round_counts": _counts(t.censor_round[c]),
             "attacks_to_down_counts": _counts(t.down_attacks[c]),
@@ -214,7 +259,7 @@ def scenario_document(run: ScenarioRun) -> dict[str, Any]:
     return {
         "scenario": res.scenario, "rules": res.rules, "source": run.source,
         "encounters": n, "seed": res.seed, "simlab_version": run.simlab_version,
-        "layout": dataclasses.asdict(res.layout),
+        "scenario_hash": res.meta.get("scenario_hash"), "layout": dataclasses.asdict(res.layout),
         "attacks": _attack_entries(res), "combatants": _combatant_entries(res),
         "sides": sides, "draws": draws, "rounds_counts": _counts(t.rounds),
         "mean_rounds": _num(res.mean_rounds()), "other_tallies": other,
@@ -225,12 +270,13 @@ def scenario_document(run: ScenarioRun) -> dict[str, Any]:
 
 def results_document(runs: list[ScenarioRun]) -> dict[str, Any]:
     """The whole ``results.json`` document of a report run."""
-    return {"format": FORMAT, "simlab_version": __version__, "interval_level": LEVEL,
+    return {"run": run_identity([r.result for r in runs]), "format": FORMAT,
+            "simlab_version": __version__, "interval_level": LEVEL,
             "scenarios": [scenario_document(r) for r in runs]}  # fmt: skip
 
 
 def save_results(runs: list[ScenarioRun], path: str | os.PathLike[str]) -> Path:
-    """Write ``results.json`` for ``runs`` to ``path``, atomically.
+    """Write ``results.json`` for ``runs`` to ``path``, atomically (a unit of one file).
 
     Parameters
     ----------
@@ -244,7 +290,11 @@ def save_results(runs: list[ScenarioRun], path: str | os.PathLike[str]) -> Path:
     Path
         The file written.
     """
-    return write_json(Path(path), results_document(runs))
+    try:
+        return write_json(Path(path), results_document(runs))
+    except OSError as err:
+        raise OutputError(f"{path}: could not write ({(err.strerror or str(err)).lower()}); "
+                          "nothing was changed") from None  # fmt: skip
 
 
 # -- reading -------------------------------------------------------------------------------
@@ -253,6 +303,12 @@ def save_results(runs: list[ScenarioRun], path: str | os.PathLike[str]) -> Path:
 def _layout(doc: dict[str, Any]) -> Layout:
     known = {f.name for f in dataclasses.fields(Layout)}
     kwargs = {k: v for k, v in doc.items() if k in known}
+    for key in ("max_rounds", "damage_bins", "batches", "attack_bins", "attacks_per_round"):
+        if key in kwargs:
+            _whole(kwargs[key], f"layout {key}", _MAX_AXIS)
+    for key in ("sides", "combatants", "attacks", "events"):
+        if len(kwargs.get(key, [])) > _MAX_AXIS:
+            raise InputError(f"expected at most {_MAX_AXIS} layout {key}; got more")
     kwargs["combatants"] = [tuple(c) for c in kwargs.get("combatants", [])]
     return Layout(**kwargs)
 
@@ -261,11 +317,11 @@ def _tallies(doc: dict[str, Any], layout: Layout) -> TallyArrays:
     t = new_tallies(layout)
     for entry in doc["attacks"]:
         p = layout.pair(*entry["pair"])
-        batches = entry["batches"]
-        t.attempts[p] = batches["attempts"]
-        t.hits[p] = batches["hits"]
-        t.crits[p] = batches["crits"]
-        t.damage_sum[p] = batches["damage"]
+        batches, size = entry["batches"], layout.batches
+        t.attempts[p] = _wholes(batches["attempts"], size, "attempt")
+        t.hits[p] = _wholes(batches["hits"], size, "hit")
+        t.crits[p] = _wholes(batches["crits"], size, "crit")
+        t.damage_sum[p] = _wholes(batches["damage"], size, "damage")
         t.damage_hist[p] = _uncounts(entry["damage_counts"], layout.damage_bins, "damage")
     r1 = layout.max_rounds + 1
     for c, entry in enumerate(doc["combatants"]):
@@ -276,7 +332,9 @@ def _tallies(doc: dict[str, Any], layout: Layout) -> TallyArrays:
         for e, event in enumerate(layout.events):
             counts = entry["events"].get(event, {}).get("round_counts", {})
             t.event_round[c, e] = _uncounts(counts, r1, "round")
-    t.winner[:] = [*(s["wins"] for s in doc["sides"]), doc["draws"]["count"]]
+    t.winner[:] = _wholes(
+        [*(s["wins"] for s in doc["sides"]), doc["draws"]["count"]], len(t.winner), "win"
+    )
     t.rounds[:] = _uncounts(doc["rounds_counts"], r1, "round")
     for name, sparse in doc.get("other_tallies", {}).items():
         if name in t._fields:
@@ -284,16 +342,22 @@ def _tallies(doc: dict[str, Any], layout: Layout) -> TallyArrays:
             if list(array.shape) != sparse["shape"]:
                 raise InputError(f"expected tally {name!r} of shape {list(array.shape)}; "
                                  f"got {sparse['shape']}")  # fmt: skip
-            array.ravel()[sparse["index"]] = sparse["values"]
+            flat = array.ravel()
+            flat[_wholes(sparse["index"], len(sparse["index"]), f"{name} index")] = _wholes(
+                sparse["values"], len(sparse["index"]), name
+            )
     return t
 
 
 def scenario_run(doc: dict[str, Any]) -> ScenarioRun:
     """Rebuild a :class:`ScenarioRun` from its ``results.json`` entry."""
     layout = _layout(doc["layout"])
-    result = Result(scenario=doc["scenario"], rules=doc["rules"],
-                    encounters=int(doc["encounters"]), seed=int(doc["seed"]), layout=layout,
-                    tallies=_tallies(doc, layout))  # fmt: skip
+    n = _whole(doc["encounters"], "encounters", MAX_ENCOUNTERS)
+    tallies = _tallies(doc, layout)
+    _check_counts(tallies, n, layout)
+    result = Result(scenario=doc["scenario"], rules=doc["rules"], encounters=n,
+                    seed=_whole(doc["seed"], "the seed", 2**64 - 1), layout=layout,
+                    tallies=tallies, meta={"scenario_hash": doc.get("scenario_hash")})  # fmt: skip
     if doc.get("precision") is not None:
         result.meta["precision"] = doc["precision"]
     return ScenarioRun(result=result, source=doc.get("source"), exact=doc.get("exact"),
@@ -308,15 +372,7 @@ def results_path(path: str | os.PathLike[str]) -> Path:
     return p / RESULTS_NAME if p.is_dir() else p
 
 
-def load_results(path: str | os.PathLike[str]) -> list[ScenarioRun]:
-    """Read a ``results.json`` (or the one in a folder) back into scenario runs.
-
-    Raises
-    ------
-    InputError
-        When the file is missing, is not JSON, or is not a format this version reads.
-    """
-    p = results_path(path)
+def _read_document(p: Path) -> dict[str, Any]:
     try:
         doc = json.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -326,8 +382,35 @@ def load_results(path: str | os.PathLike[str]) -> list[ScenarioRun]:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         got = doc.get("format") if isinstance(doc, dict) else type(doc).__name__
         raise InputError(f"{p}: expected results format {FORMAT}; got {got!r}")
+    return doc
+
+
+def load_results(path: str | os.PathLike[str]) -> list[ScenarioRun]:
+    """Read a ``results.json`` (or the one in a folder) back into scenario runs.
+
+    Raises
+    ------
+    InputError
+        When the file is missing, is not JSON, or is not a format this version reads;
+        when its counts are impossible (corrupted); when the folder's files come from
+        different runs (:func:`simlab.report.files.check_unit`).
+    """
+    p = results_path(path)
+    with reading_unit(p.parent):
+        if p.parent.is_dir() and p.name == RESULTS_NAME:
+            check_unit(p.parent)
+        doc = _read_document(p)
     try:
-        return [scenario_run(entry) for entry in doc["scenarios"]]
-    except (KeyError, TypeError, ValueError, IndexError) as err:
+        runs = [scenario_run(entry) for entry in doc["scenarios"]]
+    except InputError as err:
+        raise InputError(f"{p}: {err}") from None
+    except (KeyError, TypeError, ValueError, IndexError, OverflowError) as err:
         raise InputError(f"{p}: expected a complete results.json; got a problem with "
                          f"{type(err).__name__}: {err}") from None  # fmt: skip
+    stamped = doc.get("run")
+    if isinstance(stamped, dict) and stamped != run_identity([r.result for r in runs]) | {
+        "simlab_version": stamped.get("simlab_version")
+    }:
+        raise InputError(f"{p}: expected the scenarios of the run it names; got scenarios "
+                         "from another run (its 'run' field disagrees)")  # fmt: skip
+    return runs

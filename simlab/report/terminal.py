@@ -6,12 +6,15 @@ line is printed when the run finishes.
 
 from __future__ import annotations
 
+import math
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 import pandas as pd
+from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
@@ -23,8 +26,14 @@ if TYPE_CHECKING:
     from simlab.analysis.drift import DriftReport
     from simlab.exact.engine import DuelExact, ExactResult
 
-# Not a terminal (CI logs, pipes): a fixed width wide enough for the tables.
-console = Console() if sys.stdout.isatty() else Console(width=150)
+#: From this many columns on, tables give attacker, attack and defender columns of their own.
+WIDE = 110
+
+# A terminal, or COLUMNS set: its width. Otherwise (CI logs, pipes) a fixed width wide
+# enough for the wide tables.
+console = (
+    Console() if sys.stdout.isatty() or os.environ.get("COLUMNS") else Console(width=WIDE + 20)
+)
 
 
 @contextmanager
@@ -50,73 +59,197 @@ def progress(total: int, what: str = "") -> Iterator[Callable[[int], None]]:
         yield lambda done: bar.update(task, advance=done, description=escape(simulating))
 
 
-def _rate(value: float, lo: float, hi: float) -> str:
-    return f"{value:.3f} [{lo:.3f}, {hi:.3f}]"
+#: p-values below this are shown as "< 1e-16": a double cannot resolve smaller ones.
+SMALLEST_P = 1e-16
 
 
-def _mean(value: float, lo: float, hi: float) -> str:
-    return f"{value:.2f} [{lo:.2f}, {hi:.2f}]"
+def format_p(p: float) -> str:
+    """A p-value to two significant digits; ``< 1e-16`` below what a double resolves."""
+    if pd.isna(p):
+        return "—"
+    return f"< {SMALLEST_P:g}" if p < SMALLEST_P else f"{p:.2g}"
+
+
+def estimate(value: float, lo: float, hi: float, most: int = 3) -> str:
+    """A figure with its interval as ``value ± half-width``, to the interval's precision.
+
+    The number of decimals follows the half-width's first significant digit (at most
+    ``most``), and the half-width is rounded up, so the interval shown is never narrower
+    than the true one: ``0.972 ± 0.002``, ``3.41 ± 0.02``, ``10.2 ± 0.4``. A rate at 0
+    or 1 has a one-sided interval, shown as its bound (``0 (< 3e-06)``, ``1 (> 0.9998)``).
+    """
+    if pd.isna(value):
+        return "—"
+    half = max(value - lo, hi - value)
+    if value == 0 and lo == 0 and hi > 0:
+        return f"0 (< {hi:.1g})"
+    if value == 1 and hi == 1 and lo < 1:
+        return f"1 (> {math.floor(lo * 10**most) / 10**most:.{most}f})"
+    if not math.isfinite(half) or half <= 0:
+        return _plain(value)
+    digits = min(max(-math.floor(math.log10(half)), 0), most)
+    shown = math.ceil(half * 10**digits - 1e-9) / 10**digits
+    return f"{value:.{digits}f} ± {shown:.{digits}f}"
+
+
+def _plain(value: float, digits: int = 3) -> str:
+    """A number without trailing zeros: ``10``, ``10.2``, ``0.125``."""
+    text = f"{value:.{digits}f}".rstrip("0").rstrip(".")
+    return "0" if text in ("", "-0") else text
+
+
+def _rounds(value: float, cap: int | None = None) -> str:
+    """A round: ``7``; one never reached is ``> cap`` (or ``not reached``)."""
+    if pd.isna(value) or value == math.inf:
+        return "not reached" if cap is None else f"> {cap}"
+    return f"{value:.0f}"
+
+
+def _wide() -> bool:
+    return console.width >= WIDE
+
+
+def _table(title: str) -> Table:
+    """A table that fits the console: no vertical rules, a line under the header."""
+    return Table(title=title, box=box.SIMPLE_HEAD, show_edge=False,
+                 min_width=min(len(title), 80))  # fmt: skip
+
+
+def _name_column(table: Table, header: str, names: list[str]) -> None:
+    """A column of names that may wrap between words but never cuts a word."""
+    longest = max((len(w) for n in [header, *names] for w in str(n).split()), default=1)
+    table.add_column(header, overflow="fold", min_width=max(longest, 1))
+
+
+def _number_column(table: Table, header: str) -> None:
+    table.add_column(header, justify="right", no_wrap=True)
+
+
+def _pair(attacker: str, attack: str, defender: str) -> str:
+    """``Kaito: quick-jab → Brute`` (``Kaito → Brute`` without an attack)."""
+    who = f"{attacker}: {attack}" if attack else attacker
+    return f"{who} → {defender}"
 
 
 def attacks_table(result: Result) -> Table:
-    """Hit rate, crit rate and mean damage of every attack pairing, with 95% intervals."""
+    """Hit rate, crit rate and mean damage of every attack pairing, with 95% intervals.
+
+    In a narrow terminal, attacker, attack and defender share one column; the crit rate
+    is left out for rule systems without crits (``Layout.crits``).
+    """
     rates = result.hit_rates()
     damage = result.damage()
-    table = Table(title=f"{result.scenario} · attacks (95% intervals)")
-    for column in ("attacker", "attack", "defender", "attempts", "hit rate", "crit rate",
-                   "mean damage"):  # fmt: skip
-        table.add_column(column, justify="right" if column == "attempts" else "left")
-    for (_, r), (_, d) in zip(rates.iterrows(), damage.iterrows(), strict=True):
+    crits = getattr(result.layout, "crits", True)
+    table = _table(f"{result.scenario} · attacks (± 95% interval)")
+    pairs = [_pair(r.attacker, r.attack, r.defender) for r in rates.itertuples()]
+    if _wide():
+        for column in ("attacker", "attack", "defender"):
+            _name_column(table, column, list(rates[column]))
+    else:
+        _name_column(table, "attack", pairs)
+    for column in ("attempts", "hit rate", *(["crit rate"] if crits else []), "mean damage"):
+        _number_column(table, column)
+    for pair, r, d in zip(pairs, rates.itertuples(), damage.itertuples(), strict=True):
+        names = [r.attacker, r.attack, r.defender] if _wide() else [pair]
+        crit = [estimate(r.crit_rate, r.crit_rate_ci95_lo, r.crit_rate_ci95_hi)] if crits else []
         table.add_row(
-            r.attacker, r.attack, r.defender, f"{r.attempts:,}",
-            _rate(r.hit_rate, r.hit_rate_ci95_lo, r.hit_rate_ci95_hi),
-            _rate(r.crit_rate, r.crit_rate_ci95_lo, r.crit_rate_ci95_hi),
-            _mean(d.mean_damage, d.mean_damage_ci95_lo, d.mean_damage_ci95_hi),
-        )  # fmt: skip
+            *names,
+            f"{r.attempts:,}",
+            estimate(r.hit_rate, r.hit_rate_ci95_lo, r.hit_rate_ci95_hi),
+            *crit,
+            estimate(d.mean_damage, d.mean_damage_ci95_lo, d.mean_damage_ci95_hi),
+        )
+    return table  # fmt: skip
+
+
+#: What the time-to-down table's figures mean, printed under it.
+TIME_TO_DOWN_NOTE = (
+    "down rate: share of all encounters in which it went down = P(downed by round {cap}, "
+    "the round cap). median: the round by which half of all encounters had it downed "
+    "(> {cap}: fewer than half did). median if downed: among the encounters it went "
+    "down in. capped: encounters that lasted to the round cap with it standing."
+)
+
+
+def _event_cells(result: Result, rows: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
+    """Headers and per-combatant cells of the event rates and status damage per encounter."""
+    events = list(result.layout.events)
+    headers = [f"{e}\nrate" for e in events]
+    cells = [[f"{row[f'{e}_rate']:.3f}" for e in events] for _, row in rows.iterrows()]
+    if result.layout.statuses:
+        headers.append("status dmg\nper enc.")
+        for extra, s in zip(cells, result.status_damage().itertuples(), strict=True):
+            extra.append(estimate(s.mean_status_damage, s.mean_status_damage_ci95_lo,
+                                  s.mean_status_damage_ci95_hi))  # fmt: skip
+    return headers, cells
+
+
+def combatants_table(result: Result, with_events: bool = True) -> Table:
+    """Per combatant: down rate (= P(downed by the round cap)), median time-to-down over
+    all encounters and among those it was downed in, encounters capped with it standing,
+    and (``with_events``) event rates and, where statuses deal damage, status damage per
+    encounter."""
+    table = _table("time-to-down (rounds)")
+    cap = result.layout.max_rounds
+    rows = result.combatants()
+    headers, extra = _event_cells(result, rows) if with_events else ([], [[]] * len(rows))
+    _name_column(table, "combatant", list(rows.combatant))
+    _name_column(table, "side", list(rows.side))
+    for column in ("down rate", "median", "median\nif downed", "capped", *headers):
+        _number_column(table, column)
+    for row, more in zip(rows.itertuples(), extra, strict=True):
+        table.add_row(row.combatant, row.side,
+                      estimate(row.down_rate, row.down_rate_ci95_lo, row.down_rate_ci95_hi),
+                      _rounds(row.median_time_to_down, cap),
+                      "—" if pd.isna(row.median_time_to_down_when_downed)
+                      else _rounds(row.median_time_to_down_when_downed),
+                      f"{row.capped:,}", *more)  # fmt: skip
     return table
 
 
-def combatants_table(result: Result) -> Table:
-    """Down rate and median time-to-down (Kaplan–Meier, in rounds) of every combatant,
-    its event rates and, where statuses deal damage, its status damage per encounter."""
-    table = Table(title="time-to-down (rounds; censored = never downed)")
-    statuses = result.status_damage() if result.layout.statuses else None
-    for column in ("combatant", "side", "down rate", "median round", "censored",
-                   *(f"{e} rate" for e in result.layout.events),
-                   *(["status dmg/enc"] if statuses is not None else [])):  # fmt: skip
-        table.add_column(column)
-    for c, row in result.combatants().iterrows():
-        median = "not reached" if pd.isna(row.median_round) else f"{row.median_round:.0f}"
-        cells = [
-            row.combatant, row.side,
-            _rate(row.down_rate, row.down_rate_ci95_lo, row.down_rate_ci95_hi),
-            median, f"{row.censored:,}",
-            *(f"{row[f'{e}_rate']:.3f}" for e in result.layout.events),
-        ]  # fmt: skip
-        if statuses is not None:
-            s = statuses.iloc[int(c)]
-            cells.append(_mean(s.mean_status_damage, s.mean_status_damage_ci95_lo,
-                               s.mean_status_damage_ci95_hi))  # fmt: skip
-        table.add_row(*cells)
+def events_table(result: Result) -> Table | None:
+    """Event rates and status damage per encounter of every combatant (None: neither)."""
+    rows = result.combatants()
+    headers, cells = _event_cells(result, rows)
+    if not headers:
+        return None
+    status = " and status damage" if result.layout.statuses else ""
+    table = _table(f"events (share of encounters){status}")
+    _name_column(table, "combatant", list(rows.combatant))
+    for column in headers:
+        _number_column(table, column)
+    for name, more in zip(rows.combatant, cells, strict=True):
+        table.add_row(name, *more)
     return table
 
 
 def sides_table(result: Result) -> Table:
     """Win rate of each side and the draw rate."""
-    table = Table(title=f"outcome (mean length {result.mean_rounds():.2f} rounds)")
-    table.add_column("side")
-    table.add_column("win rate")
+    table = _table(f"outcome (mean length {_plain(result.mean_rounds(), 2)} rounds)")
+    _name_column(table, "side", list(result.layout.sides))
+    _number_column(table, "wins")
+    _number_column(table, "win rate")
     for _, row in result.win_rates().iterrows():
-        table.add_row(row.side, _rate(row.win_rate, row.win_rate_ci95_lo, row.win_rate_ci95_hi))
+        table.add_row(
+            row.side,
+            f"{row.wins:,}",
+            estimate(row.win_rate, row.win_rate_ci95_lo, row.win_rate_ci95_hi),
+        )
     return table
 
 
 def print_result(result: Result) -> None:
     """Print the three tables of a run, headed by its identity (seed, n, rules)."""
-    console.print(f"[bold]{result.scenario}[/bold] · rules {result.rules} · "
+    console.print(f"[bold]{escape(result.scenario)}[/bold] · rules {result.rules} · "
                   f"{result.encounters:,} encounters · seed {result.seed}")  # fmt: skip
     console.print(attacks_table(result))
-    console.print(combatants_table(result))
+    wide = _wide()
+    console.print(combatants_table(result, with_events=wide))
+    events = None if wide else events_table(result)
+    if events is not None:
+        console.print(events)
+    console.print(TIME_TO_DOWN_NOTE.format(cap=result.layout.max_rounds), markup=False,
+                  highlight=False)  # fmt: skip
     console.print(sides_table(result))
 
 
@@ -125,22 +258,25 @@ def print_result(result: Result) -> None:
 
 def exact_attacks_table(solved: ExactResult) -> Table:
     """Exact hit rate, crit rate and mean damage of every solved pair (fresh defender)."""
-    table = Table(title=f"{solved.scenario} · attacks (exact, against a fresh defender)")
-    for column in ("attacker", "attack", "defender", "hit rate", "crit rate", "mean damage"):
-        table.add_column(column)
-    for p in solved.pairs:
-        table.add_row(p.attacker, p.attack, p.defender, f"{p.hit_rate:.5f}",
-                      f"{p.crit_rate:.5f}", f"{p.mean_damage:.4f}")  # fmt: skip
+    table = _table(f"{solved.scenario} · attacks (exact, against a fresh defender)")
+    pairs = [_pair(*p.key) for p in solved.pairs]
+    _name_column(table, "attack", pairs)
+    for column in ("hit rate", "crit rate", "mean damage"):
+        _number_column(table, column)
+    for pair, p in zip(pairs, solved.pairs, strict=True):
+        table.add_row(pair, f"{p.hit_rate:.5f}", f"{p.crit_rate:.5f}", f"{p.mean_damage:.4f}")
     return table
 
 
 def exact_duel_table(duel: DuelExact) -> Table:
     """The duel defender's exact time-to-down: mean, sd, median, P(down by the cap)."""
-    table = Table(title="time-to-down (exact, rounds)")
-    for column in ("combatant", "side", "mean", "sd", "median", "down by round cap"):
-        table.add_column(column)
+    table = _table("time-to-down (exact, rounds)")
+    _name_column(table, "combatant", [duel.defender])
+    _name_column(table, "side", [duel.side])
+    for column in ("mean", "sd", "median", "down by round cap"):
+        _number_column(table, column)
     median = "not reached" if duel.median is None else str(duel.median)
-    table.add_row(duel.defender, duel.side, f"{duel.mean:.5f}", f"{duel.variance ** 0.5:.4f}",
+    table.add_row(duel.defender, duel.side, f"{duel.mean:.5f}", f"{duel.variance**0.5:.4f}",
                   median, f"{float(duel.pmf.sum()):.6f}")  # fmt: skip
     return table
 
@@ -167,23 +303,21 @@ def print_exact(solved: ExactResult) -> None:
     print_refusals(refusals, "not solved exactly", "; use `simlab run` to simulate them")
 
 
-def _check_cell(value: float, digits: int) -> str:
-    return f"{value:.{digits}f}" if pd.notna(value) else "—"
+def _check_cell(value: float) -> str:
+    return f"{value:.4g}" if pd.notna(value) else "—"
 
 
 def check_table(check: pd.DataFrame) -> Table:
     """Simulated vs exact, per figure, in standard errors."""
-    table = Table(title="check against the exact answers")
-    for column in ("figure", "attacker", "attack", "defender", "simulated", "exact",
-                   "std error", "z", "p"):  # fmt: skip
-        table.add_column(
-            column,
-            justify="left" if column in ("figure", "attacker", "attack", "defender") else "right",
-        )
-    for r in check.itertuples():
-        table.add_row(r.figure, r.attacker, r.attack, r.defender, _check_cell(r.simulated, 5),
-                      _check_cell(r.exact, 5), _check_cell(r.std_error, 5),
-                      f"{r.z:+.2f}", f"{r.p_value:.3g}")  # fmt: skip
+    table = _table("check against the exact answers")
+    figures = [f"{r.figure}: {_pair(r.attacker, r.attack, r.defender)}"
+               for r in check.itertuples()]  # fmt: skip
+    _name_column(table, "figure", figures)
+    for column in ("simulated", "exact", "std error", "z", "p"):
+        _number_column(table, column)
+    for figure, r in zip(figures, check.itertuples(), strict=True):
+        table.add_row(figure, _check_cell(r.simulated), _check_cell(r.exact),
+                      f"{r.std_error:.2g}", f"{r.z:+.2f}", format_p(r.p_value))  # fmt: skip
     return table
 
 
@@ -202,28 +336,29 @@ def print_check(check: pd.DataFrame) -> None:
 
 def specs_table(specs: pd.DataFrame) -> Table:
     """Each spec with its measured figure, 95% interval, sample size and verdict."""
-    table = Table(title="balance specs (expect:)")
-    for column in ("scenario", "rules", "spec", "measured [95%]", "n", "verdict"):
-        table.add_column(column, justify="right" if column == "n" else "left")
-    for s in specs.itertuples():
-        digits = 0 if s.figure == "median_time_to_down" else 3
-        measured = (
-            "—"
-            if pd.isna(s.measured)
-            else (
-                f"{_cell(s.measured, digits)} [{_cell(s.ci_lo, digits)}, {_cell(s.ci_hi, digits)}]"
-            )
-        )
+    table = _table("balance specs (expect:)")
+    wide = _wide()
+    names = [s.spec + (f" — {s.note}" if s.note else "") for s in specs.itertuples()]
+    if wide:
+        for column in ("scenario", "rules"):
+            _name_column(table, column, list(specs[column]))
+    else:
+        names = [f"{s.scenario}: {n}" for s, n in zip(specs.itertuples(), names, strict=True)]
+    table.add_column("spec", overflow="fold", ratio=1)
+    for column in ("measured [95%]", "n"):
+        _number_column(table, column)
+    table.add_column("verdict")
+    for name, s in zip(names, specs.itertuples(), strict=True):
+        if s.figure == "median_time_to_down":
+            measured = f"{_rounds(s.measured)} [{_rounds(s.ci_lo)}, {_rounds(s.ci_hi)}]"
+        else:
+            measured = estimate(s.measured, s.ci_lo, s.ci_hi)
         verdict = "[green]PASS[/green]" if s.verdict == "pass" else "[bold red]FAIL[/bold red]"
         if s.borderline:
             verdict += " (borderline: interval crosses the bound)"
-        spec = s.spec + (f" — {s.note}" if s.note else "")
-        table.add_row(s.scenario, s.rules, spec, measured, f"{s.n:,}", verdict)
+        where = [s.scenario, s.rules] if wide else []
+        table.add_row(*where, escape(name), measured, f"{s.n:,}", verdict)
     return table
-
-
-def _cell(x: float, digits: int) -> str:
-    return "not reached" if x == float("inf") else f"{x:.{digits}f}"
 
 
 def print_specs(specs: pd.DataFrame) -> None:
@@ -263,10 +398,26 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
     moved = drift.table[drift.table.significant | drift.table.drifted]
     if moved.empty:
         return
-    table = Table(title=f"{len(moved)} of {len(drift.table)} figures statistically different "
-                        "from the baseline (all of them: report.md)")  # fmt: skip
-    for column in ("scenario", "rules", *DRIFT_HEADER):
-        table.add_column(column)
-    for row in moved.itertuples():
-        table.add_row(row.scenario, row.rules, *drift_cells(row))
+    table = _table(f"{len(moved)} of {len(drift.table)} figures statistically different "
+                   "from the baseline (all of them: report.md)")  # fmt: skip
+    if _wide():
+        for column in ("scenario", "rules", *DRIFT_HEADER):
+            table.add_column(column)
+        for row in moved.itertuples():
+            table.add_row(row.scenario, row.rules, *drift_cells(row))
+    else:  # status, what, baseline → current, change, Holm p
+        cells = [drift_cells(row) for row in moved.itertuples()]
+        what = [f"{row.scenario}: {c[1]} {c[2]}" for row, c in zip(moved.itertuples(), cells,
+                                                                     strict=True)]  # fmt: skip
+        table.add_column("status", no_wrap=True)
+        _name_column(table, "figure", what)
+        for column in ("baseline → current", "change", "Holm p"):
+            _number_column(table, column)
+        for c, name in zip(cells, what, strict=True):
+            status = "changed" if c[0].startswith("changed") else c[0]
+            moved_from = "" if c[3] == c[4] == "—" else f"{c[3]} → {c[4]}"
+            table.add_row(status, name, moved_from, c[5], c[6])
     console.print(table)
+    if not _wide():
+        console.print('status "changed": statistically different, within tolerance.',
+                      markup=False, highlight=False)  # fmt: skip

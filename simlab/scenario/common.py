@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import Field, PrivateAttr, ValidationError, field_validator, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
+from simlab.limits import MAX_ENCOUNTERS
 from simlab.scenario.validation import StrictModel
 
 TargetPolicy = Literal["focus", "random", "lowest-hp"]
@@ -164,7 +165,7 @@ class ScenarioBase(StrictModel):
     scenario: str = Field(min_length=1, max_length=100)
     rules: str
     description: str = ""
-    encounters: int = Field(100_000, ge=1, le=10**11)
+    encounters: int = Field(100_000, ge=1, le=MAX_ENCOUNTERS)
     seed: int = Field(0, ge=0, le=2**64 - 1)
     max_rounds: int = Field(30, ge=1, le=1000)
     precision: float | None = Field(None, gt=0, le=1)

@@ -67,7 +67,27 @@ def _rules_id(source: YamlSource) -> str:
 
 
 def reference_problems(scenario: ScenarioBase, source: YamlSource) -> list[Problem]:
-    """Attacks that combatants use but the scenario does not define, each located."""
+    """Attacks that combatants use but the scenario does not define, and ``expect:``
+    events the rule system does not have, each located."""
+    return _attack_problems(scenario, source) + _event_problems(scenario, source)
+
+
+def _event_problems(scenario: ScenarioBase, source: YamlSource) -> list[Problem]:
+    """``expect:`` entries naming an event the rule system does not tally."""
+    events = rule_module(scenario.rules, "compile").EVENTS
+    known = ", ".join(events) or "none in these rules"
+    return [
+        problem_at(
+            source,
+            ("expect", i, "event"),
+            f"expected an event of rules {scenario.rules} ({known}); got {spec.event!r}",
+        )
+        for i, spec in enumerate(scenario.expect)
+        if spec.event is not None and spec.event not in events
+    ]
+
+
+def _attack_problems(scenario: ScenarioBase, source: YamlSource) -> list[Problem]:
     attacks = scenario.attacks  # type: ignore[attr-defined]
     known = ", ".join(sorted(attacks)) or "none defined"
     problems = []

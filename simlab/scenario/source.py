@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime
 import os
 import re
+import stat
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,10 +22,17 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.constructor import DuplicateKeyError
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
-from ruamel.yaml.events import AliasEvent, Event
+from ruamel.yaml.events import (
+    AliasEvent,
+    CollectionEndEvent,
+    CollectionStartEvent,
+    Event,
+    NodeEvent,
+)
 from ruamel.yaml.scalarbool import ScalarBoolean
 
 from simlab.errors import Problem, ScenarioError
+from simlab.limits import MAX_DEPTH, MAX_NODES, MAX_SCENARIO_BYTES
 
 Path = tuple[Any, ...]
 Position = tuple[int, int]
@@ -33,6 +41,10 @@ Located = tuple[int | None, int | None]
 #: Refuse documents whose aliases expand to more values than this (a "billion laughs").
 MAX_VALUES = 1_000_000
 
+#: Characters YAML does not allow in a document (the complement of its printable set).
+_NOT_PRINTABLE = re.compile(
+    "[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+)
 _DUPLICATE_KEY = re.compile(r'duplicate key "(?P<key>.*)" with value')
 _STANDARD_TAG = "tag:yaml.org,2002:"
 
@@ -126,19 +138,66 @@ def read_yaml(path: str | os.PathLike[str]) -> YamlSource:
         its top level is not a mapping.
     """
     filename = os.fspath(path)
+    data = _read_bytes(filename)
     try:
-        with open(filename, encoding="utf-8-sig") as handle:
-            text = handle.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        message = f"expected a readable YAML file; got {_describe_read_error(exc)}"
-        raise ScenarioError([Problem(filename, None, None, message)]) from None
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line, col = _byte_position(data, exc.start)
+        message = f"expected UTF-8 text; got the byte 0x{data[exc.start]:02x}"
+        raise ScenarioError([Problem(filename, line, col, message)]) from None
     return parse_yaml(text, filename)
 
 
-def _describe_read_error(exc: OSError | UnicodeDecodeError) -> str:
+def _read_bytes(filename: str) -> bytes:
+    """The file's bytes, refusing what is not a regular file or is larger than the limit.
+
+    The file is opened without blocking and checked before reading, so a FIFO, a device
+    (``/dev/zero``) or a huge file is refused at once rather than read.
+    """
+
+    def refuse(got: str) -> ScenarioError:
+        return ScenarioError([Problem(filename, None, None, f"expected a readable YAML "
+                                      f"file; got {got}")])  # fmt: skip
+
+    try:
+        fd = os.open(filename, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        raise refuse(_describe_read_error(exc)) from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise refuse(_file_kind(info.st_mode))
+    with os.fdopen(fd, "rb") as handle:
+        try:
+            data = handle.read(MAX_SCENARIO_BYTES + 1)
+        except OSError as exc:
+            raise refuse(_describe_read_error(exc)) from None
+    if max(len(data), info.st_size) > MAX_SCENARIO_BYTES:
+        size = max(len(data), info.st_size)
+        raise refuse(f"{size:_} bytes (the limit is {MAX_SCENARIO_BYTES:_})")
+    return data
+
+
+def _file_kind(mode: int) -> str:
+    """Name what a path is when it is not a regular file."""
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a pipe (FIFO), not a regular file"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device, not a regular file"
+    return "something that is not a regular file"
+
+
+def _byte_position(data: bytes, offset: int) -> Located:
+    """1-based (line, column) of byte ``offset``; the column counts characters."""
+    start = data.rfind(b"\n", 0, offset) + 1
+    column = len(data[start:offset].decode("utf-8", errors="replace"))
+    return (data.count(b"\n", 0, offset) + 1, column + 1)
+
+
+def _describe_read_error(exc: OSError) -> str:
     """Say in plain words why a file could not be read."""
-    if isinstance(exc, UnicodeDecodeError):
-        return f"bytes that are not UTF-8 text (at byte {exc.start})"
     if isinstance(exc, FileNotFoundError):
         return "no such file"
     if isinstance(exc, IsADirectoryError):
@@ -170,8 +229,9 @@ def parse_yaml(text: str, filename: str = "<string>") -> YamlSource:
         not a mapping.
     """
     yaml = YAML(typ="rt")
+    _refuse_unprintable(text, filename)
     try:
-        _refuse_tags(yaml, text, filename)
+        _scan_events(yaml, text, filename)
         tree = yaml.load(text)
     except YAMLError as exc:
         raise ScenarioError([_yaml_problem(exc, filename)]) from None
@@ -181,15 +241,45 @@ def parse_yaml(text: str, filename: str = "<string>") -> YamlSource:
     return YamlSource(filename, data, builder.positions, builder.key_positions)
 
 
-def _refuse_tags(yaml: YAML, text: str, filename: str) -> None:
-    """Raise if any node carries an explicit tag; scan events so nothing is built."""
+def _refuse_unprintable(text: str, filename: str) -> None:
+    """Raise at the first character YAML does not allow (a NUL byte, a control code)."""
+    found = _NOT_PRINTABLE.search(text)
+    if found is None:
+        return
+    offset = found.start()
+    line = text.count("\n", 0, offset) + 1
+    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    message = f"expected printable text; got the character U+{ord(found.group()):04X}"
+    raise ScenarioError([Problem(filename, line, col, message)])
+
+
+def _scan_events(yaml: YAML, text: str, filename: str) -> None:
+    """Check the event stream before anything is built: no explicit tags, nesting at most
+    :data:`~simlab.limits.MAX_DEPTH` deep, at most :data:`~simlab.limits.MAX_NODES`
+    nodes. The parser is a state machine, so even hostile nesting is stopped early."""
+    depth = nodes = 0
     for event in yaml.parse(text):
         tag = None if isinstance(event, AliasEvent) else getattr(event, "tag", None)
         if tag is not None:
             shown = _show_tag(str(getattr(tag, "value", tag)))
-            line, col = _mark_position(event)
-            message = f"expected plain YAML values; got the tag '{shown}'"
-            raise ScenarioError([Problem(filename, line, col, message)])
+            _refuse_at(event, filename, f"expected plain YAML values; got the tag '{shown}'")
+        if isinstance(event, CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                _refuse_at(event, filename, f"expected lists and mappings nested at most "
+                           f"{MAX_DEPTH} deep; got deeper")  # fmt: skip
+        elif isinstance(event, CollectionEndEvent):
+            depth -= 1
+        if isinstance(event, NodeEvent):
+            nodes += 1
+            if nodes > MAX_NODES:
+                _refuse_at(event, filename, f"expected at most {MAX_NODES:_} values in a "
+                           "scenario; got more")  # fmt: skip
+
+
+def _refuse_at(event: Event, filename: str, message: str) -> None:
+    line, col = _mark_position(event)
+    raise ScenarioError([Problem(filename, line, col, message)])
 
 
 def _show_tag(tag: str) -> str:
@@ -216,10 +306,24 @@ def _yaml_problem(exc: YAMLError, filename: str) -> Problem:
         found = _DUPLICATE_KEY.search(exc.problem or "")
         key = repr(found.group("key")) if found else "a key"
         return Problem(filename, line, col, f"expected each key once; got {key} twice")
+    opened = getattr(exc, "context_mark", None)
+    if "quoted scalar" in str(getattr(exc, "context", "")) and opened is not None:
+        return Problem(
+            filename,
+            opened.line + 1,
+            opened.column + 1,
+            "expected a closing quote for the text opened here; got "
+            + _end_of_file(str(getattr(exc, "problem", ""))),
+        )
     if isinstance(exc, MarkedYAMLError):
         what = f"{exc.problem} ({exc.context})" if exc.context else str(exc.problem)
         return Problem(filename, line, col, f"expected valid YAML syntax; got {what}")
     return Problem(filename, line, col, f"expected valid YAML; got {exc}")
+
+
+def _end_of_file(problem: str) -> str:
+    """ruamel's "found unexpected end of stream", as a designer would say it."""
+    return "the end of the file" if "end of stream" in problem else problem
 
 
 def _require_mapping(data: Any, builder: _Builder, filename: str) -> None:
@@ -338,7 +442,11 @@ class _Builder:
         """Convert a mapping key, which must be a scalar."""
         if isinstance(raw_key, (Mapping, Sequence)) and not isinstance(raw_key, str):
             kind = "a mapping" if isinstance(raw_key, Mapping) else "a list"
-            self._fail(path, f"expected a plain key; got {kind} as a key")
+            message = f"expected a plain key; got {kind} as a key"
+            lc = getattr(raw_key, "lc", None)
+            if lc is not None and lc.line is not None:
+                raise ScenarioError([Problem(self.filename, lc.line + 1, lc.col + 1, message)])
+            self._fail(path, message)
         return self._scalar(raw_key, path)
 
     def _scalar(self, node: Any, path: Path) -> Any:

@@ -174,8 +174,11 @@ def _result(scenario: ScenarioBase, job: runner.Job, parts: list[TallyArrays]) -
     total = new_tallies(job.layout)
     for part in parts:
         total = merge(total, part)
+    from simlab.report.files import scenario_hash
+
     return Result(scenario=scenario.scenario, rules=scenario.rules, encounters=job.n,
-                  seed=job.seed, layout=job.layout, tallies=total)  # fmt: skip
+                  seed=job.seed, layout=job.layout, tallies=total,
+                  meta={"scenario_hash": scenario_hash(scenario)})  # fmt: skip
 
 
 def _difference_table(

@@ -37,9 +37,9 @@ def _down_figures(down_round: np.ndarray, n: int) -> tuple[int, float, float, fl
     """(encounters downed, mean round when downed, its variance, median over all)."""
     downs = int(down_round.sum())
     mean, var = stats.histogram_mean_var(down_round) if downs else (np.nan, np.nan)
-    reached = np.flatnonzero(np.cumsum(down_round) * 2 >= n)
-    median = float(reached[0]) if downs and reached.size else np.nan
-    return downs, mean, var, median
+    rounds = np.arange(len(down_round))
+    median = stats.first_round_reaching(rounds, np.cumsum(down_round) / n)
+    return downs, mean, var, np.nan if median is None else median
 
 
 def combatant_figures(
@@ -283,14 +283,12 @@ def _combatant_measure(
     if ref.figure == "mean_time_to_down":
         half = stats.normal_quantile(level) * np.sqrt(var / downs) if downs > 1 else np.nan
         return mean, mean - half, mean + half
-    lo, hi, _ = stats.rate_interval(np.cumsum(down), total, level)
-    return median, _first_round(hi), _first_round(lo)
-
-
-def _first_round(by_round: np.ndarray) -> float:
-    """The first round whose P(down by round) reaches 1/2 (inf when none does)."""
-    reached = np.flatnonzero(by_round >= 0.5)
-    return float(reached[0]) if reached.size else np.inf
+    band = stats.cumulative_incidence(down, total, level)
+    lo, hi = (stats.first_round_reaching(band["round"], band[f"by_round_{end}"])
+              for end in ("hi", "lo"))  # fmt: skip
+    # Not reached by the round cap: beyond it, as far as a search is concerned.
+    return (np.inf if np.isnan(median) else median, np.inf if lo is None else lo,
+            np.inf if hi is None else hi)  # fmt: skip
 
 
 def exact_measure(answer: Any, ref: FigureRef) -> float | None:

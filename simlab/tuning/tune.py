@@ -159,6 +159,7 @@ class TuneResult:
     reachable: bool = True
     monotone: bool = True
     precision: float | None = None
+    meta: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     @property
     def best(self) -> Evaluation:

@@ -3,20 +3,19 @@
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Callable
 
 import numpy as np
-import pandas as pd
 import pytest
 from scipy import stats as sps
 
 from simlab.analysis.stats import (
     clopper_pearson_interval,
+    cumulative_incidence,
+    first_round_reaching,
     histogram_mean_var,
+    histogram_median,
     holm_adjust,
-    kaplan_meier,
-    km_median,
     rate_interval,
     ratio_batch_means,
     ratio_batch_means_many,
@@ -218,96 +217,48 @@ def test_histogram_mean_var() -> None:
     assert all(math.isnan(x) for x in histogram_mean_var([0, 0]))
 
 
-# --- Kaplan–Meier -------------------------------------------------------------------
+# --- time-to-down: cumulative incidence ---------------------------------------------
 
 
-def _scipy_km(events: np.ndarray, censored: np.ndarray, level: float) -> pd.DataFrame:
-    t = np.arange(events.size)
-    data = sps.CensoredData(uncensored=np.repeat(t, events), right=np.repeat(t, censored))
-    sf = sps.ecdf(data).sf
-    with warnings.catch_warnings():
-        # scipy warns where the band is undefined (survival 1 or 0); we skip those rows
-        warnings.filterwarnings("ignore", "The confidence interval is undefined")
-        ci = sf.confidence_interval(level, method="log-log")
-    return pd.DataFrame(
-        {
-            "time": sf.quantiles,
-            "survival": sf.probabilities,
-            "lo": ci.low.probabilities,
-            "hi": ci.high.probabilities,
-        }
-    )
+def test_cumulative_incidence_counts_every_encounter() -> None:
+    """P(by round r) divides by all encounters: the never-downed ones (whatever round
+    their encounter ended) stay in the denominator. Kaplan–Meier would give 1 − (1/2)(…)
+    here; the right answer is simply cumulative counts / n."""
+    n = 1000
+    counts = np.array([0, 100, 150, 0, 50])  # 300 downed; 700 never (their side won)
+    curve = cumulative_incidence(counts, n)
+    assert list(curve["round"]) == [1, 2, 3, 4]
+    np.testing.assert_allclose(curve.by_round, [0.1, 0.25, 0.25, 0.3], rtol=0, atol=1e-15)
+    for row in curve.itertuples():
+        ref = sps.binomtest(round(row.by_round * n), n).proportion_ci(method="wilson")
+        assert row.by_round_lo == pytest.approx(ref.low, abs=1e-12)
+        assert row.by_round_hi == pytest.approx(ref.high, abs=1e-12)
+    assert curve.attrs["interval"] == "wilson-pointwise"
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_kaplan_meier_matches_scipy(seed: int) -> None:
-    rng = np.random.default_rng(seed)
-    size = int(rng.integers(3, 12))
-    events = rng.integers(0, 6, size=size)
-    censored = rng.integers(0, 3, size=size) * (rng.uniform(size=size) < 0.6)
-    events[0] += 1
-    level = 0.95 if seed % 2 else 0.9
-    km = kaplan_meier(events, censored, level)
-    ref = _scipy_km(events, censored, level).set_index("time")
-    row = km.set_index("time").loc[ref.index]
-    np.testing.assert_allclose(row["survival"], ref["survival"], rtol=0, atol=1e-10)
-    inner = (ref["survival"] > 0) & (ref["survival"] < 1)
-    np.testing.assert_allclose(row["survival_lo"][inner], ref["lo"][inner], rtol=0, atol=1e-10)
-    np.testing.assert_allclose(row["survival_hi"][inner], ref["hi"][inner], rtol=0, atol=1e-10)
-    assert km.attrs == {"interval": "greenwood-loglog", "level": level}
+def test_cumulative_incidence_rare_rounds_use_clopper_pearson() -> None:
+    curve = cumulative_incidence([0, 3, 0, 997], 1000)
+    first = curve.iloc[0]
+    ref = sps.binomtest(3, 1000).proportion_ci(method="exact")
+    assert first.ci_kind == "clopper-pearson"
+    assert (first.by_round_lo, first.by_round_hi) == pytest.approx((ref.low, ref.high))
+    assert curve.by_round.iloc[-1] == 1.0 and curve.ci_kind.iloc[-1] == "clopper-pearson"
 
 
-def test_kaplan_meier_table_columns() -> None:
-    km = kaplan_meier([0, 2, 1, 0, 0], [0, 1, 0, 2, 0])
-    assert list(km.columns) == [
-        "time",
-        "at_risk",
-        "events",
-        "censored",
-        "survival",
-        "survival_lo",
-        "survival_hi",
-    ]
-    assert km["time"].tolist() == [0, 1, 2, 3]
-    assert km["at_risk"].tolist() == [6, 6, 3, 2]
-    np.testing.assert_allclose(km["survival"], [1.0, 4 / 6, 4 / 6 * 2 / 3, 4 / 9])
-    assert km.loc[0, "survival_lo"] == km.loc[0, "survival_hi"] == 1.0
-    assert np.all(km["survival_lo"] <= km["survival"])
-    assert np.all(km["survival"] <= km["survival_hi"])
+def test_cumulative_incidence_rejects_more_events_than_encounters() -> None:
+    with pytest.raises(ValueError, match="at most 10"):
+        cumulative_incidence([0, 6, 6], 10)
 
 
-def test_kaplan_meier_no_censoring() -> None:
-    events = np.array([1, 3, 0, 4, 2])
-    km = kaplan_meier(events, np.zeros_like(events))
-    expected = 1.0 - np.cumsum(events) / events.sum()
-    np.testing.assert_allclose(km["survival"], expected, atol=1e-12)
-    assert km["survival"].iloc[-1] == 0.0
-    assert km["survival_lo"].iloc[-1] == km["survival_hi"].iloc[-1] == 0.0
-    ref = _scipy_km(events, np.zeros_like(events), 0.95)
-    inner = ref[(ref["survival"] > 0) & (ref["survival"] < 1)]
-    got = km.set_index("time").loc[inner["time"]]
-    np.testing.assert_allclose(got["survival_lo"], inner["lo"], atol=1e-10)
-    np.testing.assert_allclose(got["survival_hi"], inner["hi"], atol=1e-10)
-    assert km_median(km) == 3.0
+def test_first_round_reaching_is_the_median_over_all_encounters() -> None:
+    rounds = np.arange(1, 6)
+    assert first_round_reaching(rounds, [0.1, 0.3, 0.5, 0.7, 0.8]) == 3.0
+    assert first_round_reaching(rounds, [0.1, 0.3, 0.4, 0.45, 0.49]) is None
+    # A share of one half computed as 0.49999999999999994 still counts as one half.
+    assert first_round_reaching(rounds, [0.1, 0.2, 0.3, 0.4, 0.5 - 5e-17]) == 5.0
 
 
-def test_kaplan_meier_all_censored() -> None:
-    km = kaplan_meier([0, 0, 0], [2, 0, 5])
-    assert km["at_risk"].tolist() == [7, 5, 5]
-    assert np.all(km["survival"] == 1.0)
-    assert np.all(km["survival_lo"] == 1.0) and np.all(km["survival_hi"] == 1.0)
-    assert km_median(km) is None
-
-
-def test_kaplan_meier_large_counts_and_median() -> None:
-    km = kaplan_meier([0, 5_000_000, 5_000_000, 0], [0, 0, 3_000_000, 7_000_000])
-    np.testing.assert_allclose(km["survival"], [1.0, 0.75, 0.5, 0.5], rtol=1e-14)
-    assert km_median(km) == 2.0
-    assert np.all(np.diff(km["survival_hi"] - km["survival_lo"]) >= -1e-15)
-
-
-def test_kaplan_meier_median_exact_half() -> None:
-    km = kaplan_meier([1, 1, 1, 1], [0, 0, 0, 0])
-    assert km_median(km) == 1.0
-    km = kaplan_meier([0, 1, 0, 0], [1, 0, 0, 2])
-    assert km_median(km) is None
+def test_histogram_median() -> None:
+    assert histogram_median([0, 1, 1, 1, 1]) == 2.0  # values 1..4: first reaching half
+    assert histogram_median([0, 0, 5, 1]) == 2.0
+    assert histogram_median([0, 0, 0]) is None

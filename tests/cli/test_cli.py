@@ -80,7 +80,7 @@ def test_run_prints_tables_and_writes_outputs(tmp_path: Path) -> None:
     out = tmp_path / "out"
     done = simlab("run", str(QUICKSTART), "-n", "3000", "--seed", "4", "--out", str(out))
     assert done.returncode == 0, done.stderr
-    for words in ("hit rate", "crit rate", "mean damage", "median round", "win rate"):
+    for words in ("hit rate", "crit rate", "mean damage", "median", "capped", "win rate"):
         assert words in done.stdout
     doc = json.loads((out / "summary.json").read_text())
     assert (doc["scenario"], doc["rules"], doc["encounters"], doc["seed"]) == (
@@ -92,7 +92,16 @@ def test_run_prints_tables_and_writes_outputs(tmp_path: Path) -> None:
         assert key in attack
     assert abs(sum(attack["damage_pmf"].values()) - 1) < 1e-12
     fighter = doc["combatants"][0]
-    assert set(fighter["time_to_down"]) == {"unit", "median", "pmf", "censored"}
+    assert set(fighter["time_to_down"]) == {
+        "unit",
+        "median_time_to_down",
+        "median_time_to_down_ci",
+        "median_time_to_down_when_downed",
+        "pmf",
+        "down_by_round",
+        "down_by_round_ci",
+        "capped",
+    }
     assert {s["name"] for s in doc["sides"]} == {"party", "enemies"}
     total = sum(s["win_rate"] for s in doc["sides"]) + doc["draw_rate"]
     assert abs(total - 1) < 1e-12
@@ -110,7 +119,7 @@ def test_run_writes_event_and_status_tables_of_systems_that_have_them(tmp_path: 
     out = tmp_path / "out"
     done = simlab("run", str(scenario), "-n", "2000", "--seed", "9", "--out", str(out))
     assert done.returncode == 0, done.stderr
-    assert "status dmg/enc" in done.stdout
+    assert "status dmg" in done.stdout
     res = api.simulate(api.load(scenario), n=2000, seed=9)
     assert res.status_damage().mean_status_damage.sum() > 0
     pd.testing.assert_frame_equal(pd.read_parquet(out / "events.parquet"), res.events())

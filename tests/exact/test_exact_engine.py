@@ -91,10 +91,11 @@ def test_duel_time_to_down_table_mean_and_median() -> None:
     assert solved.duel.mean == pytest.approx(10.16650, abs=5e-6)
     assert solved.duel.median == 10
     ttd = solved.time_to_down()
-    assert list(ttd.columns) == ["combatant", "round", "probability", "survival"]
+    assert list(ttd.columns) == ["combatant", "round", "probability", "down_by_round"]
     assert ttd["round"].tolist() == list(range(1, 101))
     assert (ttd.combatant == "Defender").all()
-    assert np.all(np.diff(ttd.survival) <= 0)
+    assert np.all(np.diff(ttd.down_by_round) >= 0)
+    np.testing.assert_allclose(ttd.down_by_round, ttd.probability.cumsum(), atol=1e-15)
     assert ttd.probability.sum() + solved.duel.censored == pytest.approx(1.0, abs=1e-12)
     cdf = ttd.probability.cumsum()
     assert cdf.iloc[8] < 0.5 <= cdf.iloc[9]  # the median, round 10
@@ -126,9 +127,11 @@ def test_summary_has_the_run_shape_without_intervals() -> None:
     assert _shape(doc["attacks"][0]) == _shape(sim["attacks"][0]) - {"attempts"}
     defender = next(c for c in sim["combatants"] if c["name"] == "Defender")
     assert set(doc["combatants"][0]) <= _shape(defender)
-    assert set(doc["combatants"][0]["time_to_down"]) == set(defender["time_to_down"]) | {"mean"}
+    ttd = doc["combatants"][0]["time_to_down"]
+    assert set(ttd) == _shape(defender["time_to_down"]) | {"mean"}
     assert not any(k.endswith("_ci") for a in doc["attacks"] for k in a)
-    assert doc["combatants"][0]["time_to_down"]["median"] == 10.0
+    assert ttd["median_time_to_down"] == ttd["median_time_to_down_when_downed"] == 10.0
+    assert ttd["down_by_round"]["100"] == pytest.approx(1 - ttd["capped"], abs=1e-12)
     assert doc["attacks"][0]["damage_pmf"]["0"] == pytest.approx(6 / 36)  # rows 2-3, 4 - guard
 
 
@@ -225,7 +228,13 @@ def test_simulate_check_on_the_duel() -> None:
     res = simlab.simulate(DUEL, n=50_000, seed=SEED, threads=1, check=True)
     assert res.check is not None
     _assert_all_close(res.check)
-    assert set(res.check.figure) == {"hit_rate", "crit_rate", "mean_damage", "mean_time_to_down"}
+    assert set(res.check.figure) == {
+        "hit_rate",
+        "crit_rate",
+        "mean_damage",
+        "down_by_round_cap",
+        "mean_time_to_down",
+    }
     ttd = res.check[res.check.figure == "mean_time_to_down"].iloc[0]
     assert ttd.exact == pytest.approx(10.16650, abs=5e-6)
     assert ttd.std_error == pytest.approx(2.3167 / np.sqrt(50_000), rel=1e-3)

@@ -46,7 +46,9 @@ def test_report_writes_everything(tmp_path: Path) -> None:
 def test_report_from_saved_results_needs_no_simulation(baseline: Path, tmp_path: Path) -> None:
     done = simlab("report", "--from", baseline, "--out", tmp_path, "--baseline", baseline)
     assert done.exit_code == 0, done.output
-    assert done.output.startswith("no drift from the baseline")
+    # stdout: the verdict first; stderr: one progress line per scenario drawn.
+    assert done.stdout.startswith("no drift from the baseline")
+    assert done.stderr.splitlines() == ["drawing 1/1: quickstart (shattered-spirits)"]
     assert (tmp_path / "results.json").read_text() == baseline.read_text()
 
 
@@ -56,7 +58,7 @@ def test_report_exits_1_on_drift_listing_it_first(baseline: Path, tmp_path: Path
     done = simlab("report", changed, "-n", 4000, "--seed", 8, "--out", tmp_path / "r",
                   "--baseline", baseline)  # fmt: skip
     assert done.exit_code == 1, done.output
-    lines = [line for line in done.output.splitlines() if not line.startswith("simulated")]
+    lines = [line for line in done.stdout.splitlines() if not line.startswith("simulated")]
     assert lines[0].startswith("DRIFT:")
     assert "damage_pmf Brute stone-strike → Kaito" in "\n".join(lines[1:12])
     markdown = (tmp_path / "r/report.md").read_text()

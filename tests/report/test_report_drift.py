@@ -69,6 +69,7 @@ def noise() -> list[tuple]:
     return _noise_pairs(500)
 
 
+@pytest.mark.slow
 def test_false_alarm_rate_on_noise_is_below_one_percent(noise: list[tuple]) -> None:
     """The gate as shipped (Holm at 0.01 and the default tolerances) on pure noise."""
     alarms = sum(not compare_results([a], [b]).ok for a, b in noise)
@@ -77,6 +78,7 @@ def test_false_alarm_rate_on_noise_is_below_one_percent(noise: list[tuple]) -> N
     assert upper < 0.01, f"{alarms} false alarms in {len(noise)} runs (bound {upper:.4f})"
 
 
+@pytest.mark.slow
 def test_significance_alone_holds_its_level(noise: list[tuple]) -> None:
     """Without tolerances the tests and Holm alone keep the family-wise rate near alpha."""
     figures = len(compare_results([noise[0][0]], [noise[0][1]]).table)

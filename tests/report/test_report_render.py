@@ -94,7 +94,11 @@ def test_plot_damage_pmf_draws_on_ax_and_returns_what_it_drew(run: ScenarioRun) 
     assert sim["count"].sum() == sim.attempts.iloc[0]
     ex = data[data.source == "exact"]
     assert ex.probability.sum() == pytest.approx(1.0)
-    assert len(ax.lines) == 2
+    assert len(ax.patches) == len(sim)  # one bar per whole damage value
+    assert len(ax.lines) == 1  # the exact answer: markers only, no line under the bars
+    # Damage neither answer can reach (5 and 9 on this profile) gets no diamond.
+    assert (ex.probability == 0).any()
+    assert list(ax.lines[0].get_ydata()) == pytest.approx(list(ex.probability[ex.probability > 0]))
     assert any("exact" in t.get_text() for t in ax.get_legend().get_texts())
     plt.close(fig)
 
@@ -109,13 +113,16 @@ def test_plot_damage_at_least_starts_at_one(run: ScenarioRun) -> None:
     plt.close(fig)
 
 
-def test_plot_survival_and_rates(run: ScenarioRun) -> None:
+def test_plot_time_to_down_and_rates(run: ScenarioRun) -> None:
     fig, axes = plt.subplots(1, 3)
-    km = simlab.plot_survival(run, combatant="Kaito", ax=axes[0])
-    assert set(km.combatant) == {"Kaito"}
-    assert (km.survival.diff().dropna() <= 1e-12).all()
+    curve = simlab.plot_time_to_down(run, combatant="Kaito", ax=axes[0])
+    assert set(curve.combatant) == {"Kaito"}
+    assert (curve.down_by_round.diff().dropna() >= 0).all()
+    assert axes[0].get_ylabel() == "P(downed by round r)"
+    assert axes[0].get_xlabel() == "round r"
     rates = simlab.plot_hit_rates(run, ax=axes[1])
     assert len(rates) == 2 and rates.exact_hit_rate.notna().all()
+    assert len(axes[1].patches) == 2 * len(rates)  # hit and crit bars: the quickstart has crits
     wins = simlab.plots.plot_win_rates(run, ax=axes[2])
     assert list(wins.side) == ["party", "enemies", "draw"]
     plt.close(fig)

@@ -52,7 +52,7 @@ def test_document_keeps_counts_and_identity(run: ScenarioRun, tmp_path: Path) ->
     kaito = entry["combatants"][0]
     downs = sum(kaito["down_round_counts"].values())
     assert downs + sum(kaito["censor_round_counts"].values()) == 3000
-    assert kaito["censored"] == 3000 - downs
+    assert kaito["capped"] == kaito["censor_round_counts"].get(str(res.layout.max_rounds), 0)
     assert sum(s["wins"] for s in entry["sides"]) + entry["draws"]["count"] == 3000
     assert [e["figure"] for e in entry["expect"]] == ["median_time_to_down", "hit_rate",
                                                       "win_rate"]  # fmt: skip

@@ -107,21 +107,34 @@ def test_borderline_and_strict() -> None:
     assert list(evaluate_all([run], strict=True).verdict) == ["fail"]
 
 
-def test_median_time_to_down_by_hand() -> None:
+def _wilson(k: int, n: int) -> tuple[float, float]:
+    ci = sps.binomtest(int(k), int(n)).proportion_ci(0.95, method="wilson")
+    return float(ci.low), float(ci.high)
+
+
+def test_time_to_down_specs_by_hand() -> None:
+    """``down_by_round`` is the share of *all* encounters downed by round r (encounters
+    that ended with it standing stay in the denominator), with its Wilson interval;
+    ``median_time_to_down`` the first round where that share reaches one half, its
+    interval the rounds where the interval's ends reach it."""
     res = _result()
-    down, cens = res.tallies.down_round[0], res.tallies.censor_round[0]
-    # Kaplan–Meier by hand: survival steps down at each round by (1 − d/at_risk).
-    at_risk, surv, median = down.sum() + cens.sum(), 1.0, None
-    for r in range(len(down)):
-        if at_risk == 0:
-            break
-        surv *= 1 - down[r] / at_risk
-        at_risk -= down[r] + cens[r]
-        if median is None and surv <= 0.5:
-            median = r
+    n, down = res.encounters, res.tallies.down_round[0]
+    upto = np.cumsum(down)
+    for r in (3, 5, 8):
+        v = evaluate(res, {"figure": "down_by_round", "combatant": "A", "round": r,
+                           "at_least": 0})  # fmt: skip
+        assert v.measured == pytest.approx(upto[r] / n)
+        assert (v.lo, v.hi) == pytest.approx(_wilson(upto[r], n))
+        assert v.n == n
+    bands = np.array([_wilson(k, n) for k in upto])
+    first = [int(np.argmax(x >= n / 2 if x.dtype.kind == "i" else x >= 0.5))
+             for x in (upto, bands[:, 1], bands[:, 0])]  # fmt: skip
+    assert upto[-1] / n > 0.55  # the median is reached
     v = evaluate(res, {"figure": "median_time_to_down", "combatant": "A", "between": [0, 99]})
-    assert v.measured == median
-    assert v.lo <= median <= v.hi
+    assert (v.measured, v.lo, v.hi) == tuple(float(r) for r in first)
+    # Combatant B is downed in only 40% of the encounters: no median.
+    v = evaluate(res, {"figure": "median_time_to_down", "combatant": "B", "at_most": 10})
+    assert v.measured == float("inf") and not v.passed
 
 
 def test_an_attack_that_never_happened_fails_with_a_note() -> None:

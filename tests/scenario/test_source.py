@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from simlab.errors import ScenarioError
+from simlab.limits import MAX_DEPTH, MAX_NODES, MAX_SCENARIO_BYTES
 from simlab.scenario.source import YamlSource, parse_yaml, read_yaml
 
 TEXT = """\
@@ -129,8 +131,11 @@ def test_top_level_must_be_a_mapping(text: str, got: str) -> None:
     assert problems(text) == [f"s.yaml:1:1: expected a mapping of scenario keys; got {got}"]
 
 
-def test_collection_keys_are_refused() -> None:
-    assert problems("? [1, 2]\n: 3\n") == ["s.yaml:1:1: expected a plain key; got a list as a key"]
+def test_collection_keys_are_refused_at_the_key() -> None:
+    assert problems("? [1, 2]\n: 3\n") == ["s.yaml:1:3: expected a plain key; got a list as a key"]
+    assert problems("a: 1\nb: 2\n? [x]\n: 3\n") == [
+        "s.yaml:3:3: expected a plain key; got a list as a key"
+    ]
 
 
 def test_multiple_documents_are_refused() -> None:
@@ -166,9 +171,10 @@ def test_read_yaml_directory_and_bad_encoding(tmp_path: Path) -> None:
     with pytest.raises(ScenarioError, match="got a directory"):
         read_yaml(tmp_path)
     path = tmp_path / "latin.yaml"
-    path.write_bytes(b"name: caf\xe9\n")
-    with pytest.raises(ScenarioError, match=r"got bytes that are not UTF-8 text \(at byte 9\)"):
+    path.write_bytes(b"a: 1\nname: caf\xe9\n")
+    with pytest.raises(ScenarioError) as caught:
         read_yaml(path)
+    assert str(caught.value) == f"{path}:2:10: expected UTF-8 text; got the byte 0xe9"
 
 
 def test_parse_errors_name_the_file_in_read_yaml(tmp_path: Path) -> None:
@@ -177,3 +183,53 @@ def test_parse_errors_name_the_file_in_read_yaml(tmp_path: Path) -> None:
     with pytest.raises(ScenarioError) as caught:
         read_yaml(path)
     assert str(caught.value) == f"{path}:2:1: expected each key once; got 'a' twice"
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [("a: 1\nb: ab\x00c\n", "2:6"), ("a: 1\nb: \x07\n", "2:4"), ("\x1b", "1:1")],
+)
+def test_unprintable_characters_are_located(text: str, where: str) -> None:
+    (message,) = problems(text)
+    assert message.startswith(f"s.yaml:{where}: expected printable text; got the character U+")
+
+
+def test_unterminated_quote_cites_where_it_opened() -> None:
+    (message,) = problems("a: 1\nb: 'abc\nc: 2\nd: 3\n")
+    assert message == (
+        "s.yaml:2:4: expected a closing quote for the text opened here; got the end of the file"
+    )
+
+
+@pytest.mark.parametrize("depth", [65, 600, 100_000])
+def test_deep_nesting_is_refused_where_it_passes_the_limit(depth: int) -> None:
+    (message,) = problems("a: " + "[" * depth + "]" * depth + "\n")
+    # The document's mapping is level 1, so the bracket at column 3 + MAX_DEPTH is one too many.
+    expected = f"expected lists and mappings nested at most {MAX_DEPTH} deep; got deeper"
+    assert message == f"s.yaml:1:{3 + MAX_DEPTH}: {expected}"
+
+
+def test_nesting_at_the_limit_is_accepted() -> None:
+    depth = MAX_DEPTH - 1  # the document's own mapping is one level
+    data = parse_yaml("a: " + "[" * depth + "1" + "]" * depth + "\n", "s.yaml").data
+    for _ in range(depth + 1):  # the key, then each list
+        data = data["a"] if isinstance(data, dict) else data[0]
+    assert data == 1
+
+
+def test_too_many_nodes_are_refused() -> None:
+    (message,) = problems("a: [" + ", ".join(["1"] * MAX_NODES) + "]\n")
+    assert f"expected at most {MAX_NODES:_} values in a scenario; got more" in message
+
+
+def test_large_file_fifo_and_device_are_refused_without_reading(tmp_path: Path) -> None:
+    big = tmp_path / "big.yaml"
+    big.write_bytes(b"a: 1\n" * (MAX_SCENARIO_BYTES // 5 + 1))
+    with pytest.raises(ScenarioError, match=r"got \d[\d_]* bytes \(the limit is"):
+        read_yaml(big)
+    fifo = tmp_path / "fifo.yaml"
+    os.mkfifo(fifo)
+    with pytest.raises(ScenarioError, match=r"got a pipe \(FIFO\)"):
+        read_yaml(fifo)
+    with pytest.raises(ScenarioError, match="got a device"):
+        read_yaml("/dev/zero")

@@ -81,7 +81,9 @@ def test_cli_sweep_point_is_cli_run_with_set(tmp_path: Path) -> None:
     assert (doc["seed"], doc["encounters"]) == (1, 20000)
     point = next(p for p in doc["points"] if p["set"] == {"Defender.guard": 1})
     summary = json.loads((tmp_path / "run/summary.json").read_text())
+    run_identity = summary.pop("run")  # the run's identity, stamped on the output unit
     assert {k: v for k, v in point.items() if k not in ("set", "exact")} == summary
+    assert run_identity["scenarios"][0]["seed"] == doc["seed"]
     assert point["exact"]["attacks"][0]["mean_damage"] == pytest.approx(113 / 36)
 
 

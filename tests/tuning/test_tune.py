@@ -47,7 +47,7 @@ def test_duel_median_is_the_closest_exact_value(tmp_path: Path, duel: Any) -> No
                                           "--out", str(tmp_path / f"e{hp}")])  # fmt: skip
         assert shown.exit_code == 0, shown.output
         summary = json.loads((tmp_path / f"e{hp}" / "summary.json").read_text())
-        assert summary["combatants"][0]["time_to_down"]["median"] == medians[hp]
+        assert summary["combatants"][0]["time_to_down"]["median_time_to_down"] == medians[hp]
     assert {e["method"] for e in doc["evaluations"]} == {"exact"}
     assert doc["figure"] == 5 and doc["monotone"] and doc["reachable"]
     assert "Defender.hp=" in done.output and "exact engine" in done.output

@@ -201,6 +201,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
         damage_bins=_damage_bins(attacks, members, scenario.params),
         side_of=[s for s, _ in combatants],
         attacks_per_round=sum(attacks_per_turn(m, scenario.params) for m in members if m.attacks),
+        crits=False,  # a hit is a hit: zones-3d6 has no critical hits
     )
     return params, layout
 

@@ -1,0 +1,215 @@
+"""Reports of fights with copies, drift against a changed profile, and many scenarios."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+import pytest
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+
+from simlab import api, plots
+from simlab.analysis.drift import DEFAULT_TOLERANCE, chi2_homogeneity
+from simlab.analysis.drift import total_variation as tv
+from simlab.report.render import _median_round, render_report
+from simlab.report.results import ScenarioRun
+from simlab.report.terminal import format_p
+from tests.report.report_html import external_references
+
+ROOT = Path(__file__).resolve().parents[2]
+QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
+# Skeleton ×2: copies that fight alike. party-3v3's Brute ×2: the second Brute meets a
+# defender the first one has already staggered, so their damage distributions differ.
+SKELETONS = ROOT / "scenarios/glitters-d20/knight-vs-skeleton.yaml"
+PARTY = ROOT / "scenarios/shattered-spirits/party-3v3.yaml"
+ROW_7 = "profile: [0, 0, 1, 2, 3, 4, 5, 7, 8, 9, 11]"
+ROW_7_RAISED = "profile: [0, 0, 1, 2, 3, 6, 5, 7, 8, 9, 11]"
+
+
+@pytest.fixture(scope="module")
+def skeletons() -> ScenarioRun:
+    return api.run_scenario(SKELETONS, n=3000, seed=5)
+
+
+@pytest.fixture(scope="module")
+def party() -> ScenarioRun:
+    return api.run_scenario(PARTY, n=3000, seed=5)
+
+
+def test_copies_that_fight_alike_are_pooled(skeletons: ScenarioRun) -> None:
+    labels = plots.copy_labels(skeletons)
+    assert labels == {"Knight": "Knight", "Skeleton 1": "Skeleton ×2",
+                      "Skeleton 2": "Skeleton ×2"}  # fmt: skip
+
+
+def test_copies_pool_figure_by_figure(skeletons: ScenarioRun) -> None:
+    # The Knight fights one Skeleton at a time: alike blows, different times to go down.
+    assert plots.copy_groups(skeletons, "time_to_down") == [
+        ("Skeleton", ["Skeleton 1", "Skeleton 2"], False)
+    ]
+    down = skeletons.result.combatants().set_index("combatant").down_rate
+    assert down["Skeleton 1"] - down["Skeleton 2"] > 0.1
+
+
+def test_copies_that_differ_are_not_pooled(party: ScenarioRun) -> None:
+    assert plots.copy_groups(party) == [("Brute", ["Brute 1", "Brute 2"], False)]
+    assert plots.copy_labels(party)["Brute 2"] == "Brute 2"
+    # By hand: Brute 2's stone-strike on Kaito against Brute 1's, as the drift gate would.
+    raw = party.result.damage_pmf()
+    mine = raw[(raw.attack == "stone-strike") & (raw.defender == "Kaito")]
+    first, second = (mine[mine.attacker == b].set_index("damage")["count"]
+                     for b in ("Brute 1", "Brute 2"))  # fmt: skip
+    both = first.index.union(second.index)
+    a, b = (x.reindex(both, fill_value=0).to_numpy() for x in (first, second))
+    assert tv(a, b) >= DEFAULT_TOLERANCE["pmf"] and chi2_homogeneity(a, b)[2] < 1e-6
+
+
+def test_pooled_damage_is_the_sum_of_the_copies(skeletons: ScenarioRun) -> None:
+    raw = skeletons.result.damage_pmf()
+    pooled = plots.pooled_damage_pmf(skeletons)
+    attack = raw[raw.attacker == "Skeleton 1"].attack.iloc[0]
+    mine = pooled[(pooled.attacker == "Skeleton ×2") & (pooled.attack == attack)]
+    copies = raw[raw.attacker.str.startswith("Skeleton") & (raw.attack == attack)]
+    by_hand = copies.groupby("damage")["count"].sum()
+    assert dict(zip(mine.damage, mine["count"], strict=True)) == by_hand.to_dict()
+    # Copies as defenders pool too: the Knight's attacks on either are one row per damage.
+    on = pooled[(pooled.attacker == "Knight") & (pooled.defender == "Skeleton ×2")]
+    assert on["count"].sum() == raw[raw.attacker == "Knight"]["count"].sum()
+    assert not pooled.attacker.str.fullmatch(r"Skeleton \d").any()
+
+
+def test_pooled_hit_rates_recount_the_interval(skeletons: ScenarioRun) -> None:
+    rates = plots.pooled_hit_rates(skeletons)
+    raw = skeletons.result.hit_rates()
+    row = rates[rates.attacker == "Skeleton ×2"].iloc[0]
+    copies = raw[raw.attacker.str.startswith("Skeleton") & (raw.attack == row.attack)]
+    assert row.attempts == copies.attempts.sum() and row.hits == copies.hits.sum()
+    assert row.hit_rate_ci95_lo < row.hit_rate < row.hit_rate_ci95_hi
+
+
+def test_a_copy_name_or_the_base_name_draws_the_pool(skeletons: ScenarioRun) -> None:
+    attack = skeletons.result.damage_pmf().attack.iloc[-1]
+    fig, ax = plt.subplots()
+    by_base = plots.plot_damage_pmf(skeletons, "Skeleton", attack, ax=ax)
+    by_copy = plots.plot_damage_pmf(skeletons, "Skeleton 1", attack, ax=ax)
+    one = plots.plot_damage_pmf(skeletons, "Skeleton 1", attack, ax=ax, pool=False)
+    plt.close(fig)
+    assert by_base.equals(by_copy)
+    assert one.attempts.iloc[0] < by_base.attempts.iloc[0]
+
+
+def test_report_of_copies_has_no_duplicate_image(skeletons: ScenarioRun, tmp_path: Path) -> None:
+    render_report([skeletons], tmp_path)
+    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    images = re.findall(r'<img alt="([^"]*)" src="([^"]+)"', html)
+    sources = [src for _, src in images]
+    assert len(set(sources)) == len(sources), "two images of the report are identical"
+    digests = [hashlib.sha256(p.read_bytes()).hexdigest() for p in (tmp_path / "png").iterdir()]
+    assert len(set(digests)) == len(digests)
+    damage = [alt for alt, _ in images if alt.endswith(": damage")]
+    # One figure per attacker's attack: Skeleton ×2 once, not Skeleton 1 and Skeleton 2.
+    assert any(alt.startswith("Skeleton ×2 · ") for alt in damage)
+    assert not any(re.match(r"Skeleton \d", alt) for alt in damage)
+    raw = skeletons.result.damage_pmf()
+    assert len(damage) == len(dict.fromkeys(zip(raw.attacker.str.replace(r" \d+$", "",
+                                                                          regex=True),
+                                                raw.attack, strict=True)))  # fmt: skip
+    assert "Open black diamonds: the exact answer" in html
+
+
+def test_copies_drawn_apart_are_named_on_the_page(party: ScenarioRun, tmp_path: Path) -> None:
+    render_report([party], tmp_path)
+    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "Brute 1, Brute 2 fought differently" in html
+    sources = re.findall(r'<img alt="[^"]*" src="([^"]+)"', html)
+    assert len(set(sources)) == len(sources)
+
+
+def test_drift_draws_before_and_after_of_what_drifted(tmp_path: Path) -> None:
+    text = QUICKSTART.read_text()
+    before = api.run_scenario(api.loads(text, "quickstart.yaml"), 20_000, 1)
+    written, _, _ = api.write_report([before], tmp_path / "base")
+    changed = api.loads(text.replace(ROW_7, ROW_7_RAISED), "quickstart.yaml")
+    after = api.run_scenario(changed, 20_000, 2)
+    _, _, drift = api.write_report([after], tmp_path / "new", baseline=written["results"])
+    assert drift is not None and not drift.ok
+    html = (tmp_path / "new/report.html").read_text(encoding="utf-8")
+    alts = re.findall(r'<img alt="(drift · [^"]*)"', html)
+    assert "drift · Brute stone-strike → Kaito: damage per attack" in alts
+    # Kaito's quick-jab did not drift: no before/after of it.
+    assert not any("quick-jab" in a for a in alts)
+    assert "grey, the baseline; colour, this run" in html
+    # A p-value below what doubles resolve reads "< 1e-16", never "0".
+    assert "Holm p &lt; 1e-16" in html and "Holm p = 0," not in html
+    # The same numbers again: nothing drifted, no before/after picture.
+    _, _, same = api.write_report([before], tmp_path / "same", baseline=written["results"])
+    assert same is not None and same.ok
+    assert "drift ·" not in (tmp_path / "same/report.html").read_text(encoding="utf-8")
+
+
+def test_before_after_pads_a_shorter_series() -> None:
+    fig, ax = plt.subplots()
+    bars = plots.plot_before_after(ax, np.array([0.5, 0.5]), np.array([0.2, 0.3, 0.5]),
+                                   "x", "p", bars=True)  # fmt: skip
+    curve = plots.plot_before_after(ax, np.array([0.1, 0.4]), np.array([0.1, 0.2, 0.3]),
+                                    "x", "p")  # fmt: skip
+    plt.close(fig)
+    assert list(bars.baseline) == [0.5, 0.5, 0.0]  # a distribution: nothing beyond
+    assert list(curve.baseline) == [0.1, 0.4, 0.4]  # a curve: stays where it ended
+
+
+def test_many_scenarios_report_progress_and_a_table_of_contents(
+    party: ScenarioRun, tmp_path: Path
+) -> None:
+    quick = api.run_scenario(QUICKSTART, n=2000, seed=5)
+    calls: list[tuple[int, int, str]] = []
+    render_report([quick, party], tmp_path, progress=lambda *a: calls.append(a))
+    assert calls == [(1, 2, "quickstart (shattered-spirits)"),
+                     (2, 2, "party-3v3 (shattered-spirits)")]  # fmt: skip
+    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    toc = re.search(r'<table class="toc">(.*?)</table>', html, re.S)
+    assert toc is not None
+    rows = re.findall(r'<tr><td><a href="#([^"]+)">([^<]+)</a>', toc.group(1))
+    assert [name for _, name in rows] == ["quickstart", "party-3v3"]
+    for anchor, _ in rows:
+        assert f'id="{anchor}"' in html
+    party_row = toc.group(1).split('href="#' + rows[1][0])[1]
+    wins = party.result.win_rates().set_index("side").win_rate
+    assert f"party: {wins['party']:.0%}" in party_row
+    assert "Brute 1 stone-strike" in party_row and "Ogre crushing-blow" in party_row
+    assert external_references(html) == []
+    markdown = (tmp_path / "report.md").read_text(encoding="utf-8")
+    contents = markdown.split("## Contents")[1].split("\n## ")[0]
+    assert [line.split(" | ")[0] for line in contents.strip().splitlines()[2:]] == [
+        "| quickstart", "| party-3v3"]  # fmt: skip
+
+
+def test_format_p() -> None:
+    assert [format_p(p) for p in (0.0, 3e-17, 2.3e-7, 0.034, 1.0)] == [
+        "< 1e-16", "< 1e-16", "2.3e-07", "0.034", "1"]  # fmt: skip
+
+
+def test_median_round_by_hand() -> None:
+    # 10 encounters: downed in round 2 (3), round 3 (2), never (5): half by round 3.
+    assert _median_round(np.array([0, 0, 3, 2, 0]), 10) == 3
+    assert _median_round(np.array([0, 0, 3, 1, 0]), 10) is None  # 4 of 10: never half
+
+
+def test_side_by_side_panels_give_a_defender_one_colour(party: ScenarioRun) -> None:
+    from matplotlib.colors import to_hex
+
+    fig, (left, right) = plt.subplots(1, 2)
+    plots.plot_damage_pmf(party, "Kaito", "quick-jab", ax=left)
+    plots.plot_damage_at_least(party, "Kaito", "quick-jab", ax=right)
+    bars = {t.get_label(): to_hex(t.patches[0].get_facecolor()) for t in left.containers}
+    steps = {ln.get_label(): to_hex(ln.get_color()) for ln in right.lines
+             if ln.get_label().startswith("vs ")}  # fmt: skip
+    plt.close(fig)
+    assert len(bars) == 3
+    assert {k.split(" (n=")[0]: v for k, v in bars.items()} == steps

@@ -1,0 +1,175 @@
+"""What a designer reads about time-to-down, in the terminal, summary.json and the report.
+
+Time-to-down is P(downed by round r) over all encounters: at the round cap it is the down
+rate, so every output must give the two figures consistently. And the terminal must fit
+80 columns without cutting names.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from simlab import api
+from simlab.analysis.summary import summary
+from simlab.report import terminal
+from simlab.report.render import render_report
+
+ROOT = Path(__file__).resolve().parents[2]
+SKIRMISH = ROOT / "scenarios/zones-3d6/skirmish.yaml"
+QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
+ESTIMATE = r"(\d+(?:\.\d+)?) ± (\d+(?:\.\d+)?)"
+
+
+def _terminal_text(result: object, width: int) -> str:
+    saved = terminal.console
+    terminal.console = Console(width=width, record=True, force_terminal=False)
+    try:
+        terminal.print_result(result)  # type: ignore[arg-type]
+        return terminal.console.export_text()
+    finally:
+        terminal.console = saved
+
+
+def _overlap(a: tuple[float, float], b: tuple[float, float]) -> bool:
+    return a[0] <= b[1] and b[0] <= a[1]
+
+
+def test_skirmish_down_rate_and_down_by_the_last_round_agree_everywhere(tmp_path: Path) -> None:
+    """The bar of issue 22: report, terminal table and summary.json of the zones
+    skirmish give a down rate and a P(downed by the last round) that agree within their
+    intervals. (A Kaplan–Meier curve, which censors every fight the combatant's side won,
+    gave the party a P(downed by round 30) far above its down rate.)"""
+    run = api.run_scenario(SKIRMISH, n=20_000, seed=6)
+    res = run.result
+    cap = str(res.layout.max_rounds)
+    doc = summary(res)
+    text = _terminal_text(res, 80)
+    render_report([run], tmp_path)
+    markdown = (tmp_path / "report.md").read_text(encoding="utf-8")
+    curves = res.time_to_down()
+    for entry in doc["combatants"]:
+        name = entry["name"]
+        rate, rate_ci = entry["down_rate"], tuple(entry["down_rate_ci"])
+        ttd = entry["time_to_down"]
+        by_cap, by_cap_ci = ttd["down_by_round"][cap], tuple(ttd["down_by_round_ci"][cap])
+        assert by_cap_ci[0] <= rate <= by_cap_ci[1] and rate_ci[0] <= by_cap <= rate_ci[1]
+        assert _overlap(rate_ci, by_cap_ci)
+        # The plotted curve ends at the same figure.
+        last = curves[curves.combatant == name].iloc[-1]
+        assert last.down_by_round == pytest.approx(by_cap)
+        # The terminal row: "name side 0.960 ± 0.008 …".
+        shown = re.search(rf"^ ?{re.escape(name)}\s+\S+\s+{ESTIMATE}", text, re.M)
+        assert shown, f"{name} not found in the terminal table:\n{text}"
+        value, half = float(shown[1]), float(shown[2])
+        assert _overlap((value - half, value + half), by_cap_ci)
+        assert abs(value - by_cap) <= half
+        # The report's row: "| name | side | 0.960 [0.957, 0.963] | …".
+        row = re.search(rf"^\| {re.escape(name)} \| [^|]+ \| ([\d.]+) \[([\d.]+), ([\d.]+)\]",
+                        markdown, re.M)  # fmt: skip
+        assert row, f"{name} not found in report.md"
+        assert _overlap((float(row[2]), float(row[3])), by_cap_ci)
+    # The party wins most fights: its members are seldom downed, and their median
+    # time-to-down over all encounters is not reached.
+    warden = next(e for e in doc["combatants"] if e["name"] == "Warden")
+    assert warden["down_rate"] < 0.2
+    assert warden["time_to_down"]["median_time_to_down"] is None
+    assert warden["time_to_down"]["median_time_to_down_when_downed"] is not None
+
+
+def test_quickstart_at_80_columns_fits_and_cuts_no_name() -> None:
+    """Issue 20: `simlab run` of the quickstart with COLUMNS=80: no line over 80
+    characters, every combatant, attack and side name whole, no `0` p-values."""
+    env = {**os.environ, "COLUMNS": "80"}
+    done = subprocess.run(
+        [sys.executable, "-m", "simlab", "run", str(QUICKSTART), "-n", "4000", "--check"],
+        capture_output=True, text=True, cwd=ROOT, env=env, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80, "\n".join(lines)
+    assert "…" not in done.stdout
+    for name in ("Kaito", "Brute", "quick-jab", "stone-strike", "party", "enemies"):
+        assert re.search(rf"(^|\s){re.escape(name)}(\s|:|$)", done.stdout), name
+    assert "± " in done.stdout  # intervals as ±, not [lo, hi] wrapped over lines
+
+
+def test_numbers_to_a_sensible_precision() -> None:
+    assert terminal.estimate(0.97183, 0.97125, 0.97241) == "0.972 ± 0.001"
+    assert terminal.estimate(3.4127, 3.397, 3.428) == "3.41 ± 0.02"
+    assert terminal.estimate(10.2, 9.81, 10.6) == "10.2 ± 0.4"
+    assert terminal.estimate(12.0, 9.5, 14.5) == "12 ± 3"
+    assert terminal.estimate(0.0, 0.0, 3e-6) == "0 (< 3e-06)"
+    assert terminal.estimate(1.0, 0.99982, 1.0) == "1 (> 0.999)"
+    assert terminal.format_p(0.0) == "< 1e-16"
+    assert terminal.format_p(3e-20) == "< 1e-16"
+    assert terminal.format_p(0.0123) == "0.012"
+
+
+def test_no_crit_column_for_a_system_without_crits() -> None:
+    res = api.simulate(api.load(SKIRMISH), n=500, seed=1)
+    assert res.layout.crits is False
+    assert "crit" not in _terminal_text(res, 80)
+    ss = api.simulate(api.load(QUICKSTART), n=500, seed=1)
+    assert "crit rate" in _terminal_text(ss, 80)
+
+
+def test_wide_terminal_gives_names_their_own_columns() -> None:
+    res = api.simulate(api.load(QUICKSTART), n=500, seed=1)
+    text = _terminal_text(res, 140)
+    header = next(line for line in text.splitlines() if "attempts" in line)
+    assert header.split()[:3] == ["attacker", "attack", "defender"]
+    assert "out" in text and "rate" in text  # event rates in the time-to-down table
+
+
+def test_check_p_values_are_never_printed_as_zero() -> None:
+    import pandas as pd
+
+    from simlab.exact.engine import CHECK_COLUMNS
+
+    check = pd.DataFrame([("hit_rate", "A", "x", "B", 0.5, 0.4, 0.001, 100.0, 0.0)],
+                         columns=CHECK_COLUMNS)  # fmt: skip
+    console = Console(width=80, record=True)
+    console.print(terminal.check_table(check))
+    assert "< 1e-16" in console.export_text()
+
+
+def test_summary_documents_time_to_down_keys() -> None:
+    """Every key of summary.json's time_to_down is named in the README."""
+    res = api.simulate(api.load(QUICKSTART), n=300, seed=1)
+    keys = set(summary(res)["combatants"][0]["time_to_down"])
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    missing = [k for k in keys if f"`{k}`" not in readme and f'"{k}"' not in readme]
+    assert not missing, missing
+    json.dumps(summary(res), allow_nan=False)
+
+
+def test_drift_table_fits_80_columns_without_cutting_a_word() -> None:
+    import numpy as np
+
+    from simlab.analysis.drift import compare_results
+    from tests.report.report_synthetic import Truth, synthetic_result
+
+    rng = np.random.default_rng(4)
+    base = synthetic_result(Truth(), 50_000, rng)
+    cur = synthetic_result(Truth(hit=0.7, winner=[0.7, 0.25, 0.05]), 50_000, rng)
+    drift = compare_results([cur], [base])
+    assert not drift.ok
+    saved = terminal.console
+    terminal.console = Console(width=80, record=True, force_terminal=False)
+    try:
+        terminal.print_drift(drift, "base.json")
+        text = terminal.console.export_text()
+    finally:
+        terminal.console = saved
+    assert max(len(line) for line in text.splitlines()) <= 80
+    words = set(text.split())
+    for row in drift.table[drift.table.significant].itertuples():
+        assert row.figure in words, row.figure  # never folded inside a word

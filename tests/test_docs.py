@@ -1,0 +1,41 @@
+"""The docs a user reads stand alone: no path of this machine, no file they do not have."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from simlab.rules import RULE_SYSTEMS
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").rglob("*.md")])
+# What only the team's machine has: the shared folder, its rules digest, absolute paths.
+NOT_SHIPPED = re.compile(r"\.\./shared|RULES\.md|/work/|/home/|/tmp/")
+SEED = re.compile(r"`\d{3}_[0-9a-f]{16}\.txt`")
+
+
+def test_every_docs_page_is_checked() -> None:
+    names = {p.name for p in PAGES}
+    assert {"README.md", *(f"{r}.md" for r in RULE_SYSTEMS)} <= names
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_page_refers_to_nothing_a_user_does_not_have(page: Path) -> None:
+    text = page.read_text(encoding="utf-8")
+    found = [f"line {text[: m.start()].count(chr(10)) + 1}: {m.group(0)}"
+             for m in NOT_SHIPPED.finditer(text)]  # fmt: skip
+    assert found == []
+
+
+def test_the_check_catches_a_shared_path() -> None:
+    assert NOT_SHIPPED.search("see `../shared/rules/RULES.md` §1")
+
+
+@pytest.mark.parametrize("rules", sorted(RULE_SYSTEMS))
+def test_rule_page_cites_its_seed_text_by_section(rules: str) -> None:
+    text = (ROOT / "docs/rules" / f"{rules}.md").read_text(encoding="utf-8")
+    intro = text.split("\n\n")[1]  # the paragraph under the title
+    assert SEED.search(intro), f"{rules}.md: no seed file named in its opening paragraph"
+    assert re.search(r'"[^"]{4,}"', intro), f"{rules}.md: no section of the seed text cited"

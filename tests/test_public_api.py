@@ -1,0 +1,32 @@
+"""``dir(simlab)`` shows the public API for tab completion, and importing stays light."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import simlab
+
+
+def test_dir_lists_the_public_api() -> None:
+    names = dir(simlab)
+    assert set(simlab.__all__) <= set(names)
+    for name in ("load", "simulate", "exact", "plots", "plot_damage_pmf", "write_report"):
+        assert name in names
+    assert names == sorted(names)
+
+
+def test_every_listed_name_resolves() -> None:
+    for name in simlab.__all__:
+        assert getattr(simlab, name) is not None, name
+
+
+def test_dir_loads_nothing_heavy() -> None:
+    heavy_modules = "('numba', 'pandas', 'matplotlib')"
+    code = ("import sys, simlab; names = dir(simlab); "
+            f"print(len(names), *(m in sys.modules for m in {heavy_modules}))")  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)  # fmt: skip
+    count, *heavy = done.stdout.split()
+    assert int(count) >= len(simlab.__all__)
+    assert heavy == ["False", "False", "False"]
