@@ -5,6 +5,7 @@ The CLI is a thin shell over these functions; notebooks call them directly.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -38,11 +39,13 @@ __all__ = [
     "scenario_paths",
     "simulate",
     "sweep",
+    "tune",
     "write_compare",
     "write_exact",
     "write_report",
     "write_results",
     "write_sweep",
+    "write_tune",
 ]
 
 
@@ -77,8 +80,10 @@ def simulate(
     progress: runner.Progress | None = None,
     client: Any = None,
     check: bool = False,
+    precision: float | None = None,
+    precision_on: Sequence[Any] = (),
 ) -> Result:
-    """Simulate ``n`` encounters of a scenario.
+    """Simulate ``n`` encounters of a scenario (or until its figures are precise enough).
 
     Parameters
     ----------
@@ -105,6 +110,15 @@ def simulate(
         Also compare the result with the exact answers wherever one exists
         (``Result.check``: figure, simulated, exact, standard error, z, p-value; see
         :func:`simlab.exact.engine.check_simulation`).
+    precision : float, optional
+        Run to a precision (default: the scenario's ``precision:``): stop at the first
+        fixed checkpoint where every reported rate's 95% half-width is at most this and
+        every mean's at most this × max(|mean|, 1); ``n`` is then a cap. The stop does
+        not depend on ``threads``, ``block_size`` or ``client``; ``Result.meta
+        ["precision"]`` records it (see :mod:`simlab.tuning.precision`). Ignored with
+        ``trace=True``.
+    precision_on : sequence of str
+        Check only these figures (``FIGURE[:ON[@ARG]]``, e.g. ``hit_rate:strike``).
 
     Returns
     -------
@@ -113,8 +127,21 @@ def simulate(
     if not isinstance(scenario, ScenarioBase):
         scenario = load(scenario)
     job = compile_job(scenario, n, seed)
+    precision = scenario.precision if precision is None else precision
+    if precision is None and precision_on:
+        raise InputError("--precision-on: expected --precision H (or precision: in the "
+                         "scenario) to go with it; got none")  # fmt: skip
     trace_rows = None
-    if trace:
+    meta: dict[str, Any] = {}
+    if precision is not None and not trace:
+        from simlab.tuning.precision import precision_rule, run_to_precision
+
+        rule = precision_rule(precision, precision_on, job.layout)
+        tallies, stop, meta["precision"] = run_to_precision(
+            job, rule, threads=threads, block_size=block_size, progress=progress, client=client
+        )
+        job = dataclasses.replace(job, n=stop)
+    elif trace:
         tallies, rows = runner.run_trace(job)
         columns = runner.kernels(job.rules).TRACE_COLUMNS
         trace_rows = _name_trace(pd.DataFrame(rows, columns=list(columns)), job)
@@ -132,7 +159,7 @@ def simulate(
         layout=job.layout,
         tallies=tallies,
         trace=trace_rows,
-        meta={"scenario_hash": scenario_hash(scenario)},
+        meta={"scenario_hash": scenario_hash(scenario), **meta},
     )
     if check:
         result.check = check_result(scenario, result)
@@ -248,6 +275,8 @@ def run_scenario(
     threads: int | None = None,
     progress: runner.Progress | None = None,
     source: str | None = None,
+    precision: float | None = None,
+    precision_on: Sequence[Any] = (),
 ) -> ScenarioRun:
     """Simulate one scenario for a report, with its exact answers, specs and tolerances.
 
@@ -259,6 +288,8 @@ def run_scenario(
         As for :func:`simulate`.
     source : str, optional
         The scenario file as it should be shown (default: the path given).
+    precision, precision_on
+        Run to a precision, as for :func:`simulate`.
 
     Returns
     -------
@@ -269,7 +300,8 @@ def run_scenario(
     if not isinstance(scenario, ScenarioBase):
         source = source or os.fspath(scenario)
         scenario = load(scenario)
-    result = simulate(scenario, n, seed, threads=threads, progress=progress)
+    result = simulate(scenario, n, seed, threads=threads, progress=progress,
+                      precision=precision, precision_on=precision_on)  # fmt: skip
     try:
         answers: dict[str, Any] = exact(scenario).summary()
     except ExactUnsupported as err:
@@ -292,12 +324,15 @@ def run_scenarios(
     threads: int | None = None,
     progress: Any = None,
     overrides: Any = None,
+    precision: float | None = None,
+    precision_on: Sequence[Any] = (),
 ) -> list[ScenarioRun]:
     """Load every scenario named (files or folders) first, then simulate each.
 
     ``progress``, when given, is a context manager factory ``progress(total, what)``
     yielding the per-block callback (as :func:`simlab.report.terminal.progress`).
-    ``overrides`` (as for :func:`override`) are applied to every scenario.
+    ``overrides`` (as for :func:`override`) are applied to every scenario;
+    ``precision`` and ``precision_on`` run each to a precision (see :func:`simulate`).
 
     Raises
     ------
@@ -318,11 +353,13 @@ def run_scenarios(
     for path, scn in loaded:
         total = scn.encounters if n is None else n
         if progress is None:
-            runs.append(run_scenario(scn, n, seed, threads=threads, source=path.as_posix()))
+            runs.append(run_scenario(scn, n, seed, threads=threads, source=path.as_posix(),
+                                     precision=precision, precision_on=precision_on))  # fmt: skip
             continue
         with progress(total, path.as_posix()) as advance:
             runs.append(run_scenario(scn, n, seed, threads=threads, progress=advance,
-                                     source=path.as_posix()))  # fmt: skip
+                                     source=path.as_posix(), precision=precision,
+                                     precision_on=precision_on))  # fmt: skip
     return runs
 
 
@@ -412,19 +449,21 @@ def sweep(
     threads: int | None = None,
     exact: bool = True,
     progress: runner.Progress | None = None,
+    precision: float | None = None,
+    precision_on: Sequence[Any] = (),
 ) -> Any:
     """Run a scenario at every value of the varied fields on the same seed.
 
     ``vary`` maps ``NAME.FIELD`` to its values (``{"Defender.guard": range(5)}``);
     several fields make a grid. Returns a :class:`simlab.tuning.sweep.SweepResult`
     whose tables (``attacks()``, ``combatants()``, ``sides()``) have one column per
-    varied field; :func:`simlab.plot_sweep` draws its curves. See
-    :func:`simlab.tuning.sweep.sweep`.
+    varied field; :func:`simlab.plot_sweep` draws its curves. With ``precision``, each
+    point runs to that precision (``n`` is the cap). See :func:`simlab.tuning.sweep.sweep`.
     """
     from simlab.tuning.sweep import sweep as run
 
     return run(_loaded(scenario), vary, n, seed, threads=threads, exact=exact,
-               progress=progress)  # fmt: skip
+               progress=progress, precision=precision, precision_on=precision_on)  # fmt: skip
 
 
 def compare(
@@ -437,13 +476,17 @@ def compare(
     threads: int | None = None,
     ranges: int = 32,
     progress: runner.Progress | None = None,
+    precision: float | None = None,
+    precision_on: Sequence[Any] = (),
 ) -> Any:
     """Compare two variants on the same dice, with paired intervals of every difference.
 
     B is the scenario ``b``, or ``a`` with ``changes`` (as for :func:`override`), or
     ``b`` with ``changes``. Returns a :class:`simlab.tuning.compare.Comparison`; its
     ``figures`` table has A, B, B − A, the paired 95% interval and the interval two
-    independent runs would give (see :mod:`simlab.tuning.compare`).
+    independent runs would give (see :mod:`simlab.tuning.compare`). With
+    ``precision``, A and B are each run to that precision (``n`` the cap) and both are
+    compared at the larger of the two stops.
     """
     from simlab.tuning.compare import compare as run
 
@@ -456,8 +499,26 @@ def compare(
     labels = (_label(a, first), _label(b, second) if b is not None else _changes_label(changes))
     if b is not None and changes:
         labels = (labels[0], f"{labels[1]} with {_changes_label(changes)}")
-    return run(first, second, n, seed, threads=threads, ranges=ranges, labels=labels,
-               progress=progress)  # fmt: skip
+    record = None
+    if precision is not None or first.precision is not None:
+        n, record = _precision_stop(first, second, n, seed, threads, precision, precision_on)
+    result = run(first, second, n, seed, threads=threads, ranges=ranges, labels=labels,
+                 progress=progress)  # fmt: skip
+    result.precision = record
+    return result
+
+
+def _precision_stop(a: ScenarioBase, b: ScenarioBase, n: int | None, seed: int | None,
+                    threads: int | None, precision: float | None,
+                    precision_on: Sequence[Any]) -> tuple[int, dict[str, Any]]:  # fmt: skip
+    """The sample size of a comparison run to a precision: the larger of A's and B's stops."""
+    records = [simulate(scn, n, seed, threads=threads, precision=precision,
+                        precision_on=precision_on).meta["precision"] for scn in (a, b)]  # fmt: skip
+    stop = max(r["encounters"] for r in records)
+    record = {**records[0], "encounters": stop, "met": all(r["met"] for r in records),
+              "cap_reached": any(r["cap_reached"] for r in records),
+              "stops": [r["encounters"] for r in records]}  # fmt: skip
+    return stop, record
 
 
 def _label(given: Any, scenario: ScenarioBase) -> str:
@@ -514,3 +575,47 @@ def _write_unit(
     with output_unit(out, run_identity(results, method)) as folder:
         staged: dict[str, Path] = write(folder)
     return {name: out / path.relative_to(folder) for name, path in staged.items()}
+
+
+def tune(
+    scenario: ScenarioBase | str | os.PathLike[str],
+    vary: str | tuple[str, float, float],
+    target: str | Any,
+    n: int | None = None,
+    seed: int | None = None,
+    *,
+    threads: int | None = None,
+    exact: bool = True,
+    precision: float | None = None,
+    precision_on: Sequence[Any] = (),
+    progress: runner.Progress | None = None,
+) -> Any:
+    """Find the value of one field that brings a figure to a target, on common random numbers.
+
+    ``vary`` is ``"Defender.hp=5:60"`` (integers when both ends are) or
+    ``("Defender.hp", 5, 60)``; ``target`` is ``"median_time_to_down:Defender=5"``
+    (``FIGURE[:ON[@ARG]]=VALUE``, the figures of ``expect:``). The exact engine answers
+    where it gives the figure, simulation (same seed at every value) elsewhere. Returns a
+    :class:`simlab.tuning.tune.TuneResult`: the closest value, its figure with interval,
+    every value evaluated and the range consistent with the target; see
+    :mod:`simlab.tuning.tune` for the search.
+    """
+    from simlab.tuning.tune import parse_range, parse_target
+    from simlab.tuning.tune import tune as search
+
+    name, lo, hi = parse_range(vary) if isinstance(vary, str) else vary
+    goal = parse_target(target) if isinstance(target, str) else target
+    loaded = _loaded(scenario)
+    result = search(loaded, name, lo, hi, goal, n, seed, threads=threads, exact=exact,
+                    precision=precision, precision_on=precision_on,
+                    progress=progress)  # fmt: skip
+    result.meta["scenario_hash"] = scenario_hash(loaded)
+    return result
+
+
+def write_tune(result: Any, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
+    """Write a tuning's ``tune.json`` into ``out_dir``, as one unit stamped with the
+    tuned scenario's identity (seed and sample size of its simulated values)."""
+    return _write_unit(out_dir, [result],
+                       lambda folder: {"tune": write_json(folder / "tune.json",
+                                                          result.document())}, "tune")  # fmt: skip

@@ -8,6 +8,7 @@ pandas, the rule systems) happen inside the commands, so ``simlab --help`` stays
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import sys
@@ -60,6 +61,38 @@ SET = click.option(
     help="Override a field (repeatable): Defender.guard=2, strike.profile[9]=8 (row 9), "
     "params.FIELD=V, max_rounds=50. See README, Tuning.",
 )
+
+
+def PRECISION(command: Callable[..., Any]) -> Callable[..., Any]:  # noqa: N802 (an option, like SET)
+    """--precision H and --precision-on FIGURE[:ON]: run until the figures are known to ±H."""
+    command = click.option(
+        "--precision-on", "precision_on", multiple=True, metavar="FIGURE[:ON]",
+        help="Apply --precision only to these figures (repeatable): hit_rate:strike, "
+             "win_rate:party, mean_rounds.")(command)  # fmt: skip
+    return click.option(
+        "--precision", type=float, metavar="H",
+        help="Simulate in fixed stages until every reported rate's 95% half-width is at "
+             "most H (means: H × max(|mean|, 1)); -n is then a cap. See README, Targets.",
+    )(command)  # fmt: skip
+
+
+def _progress(precision: float | None) -> Callable[..., Any]:
+    """The progress bar factory; none when a run to a precision is not on a terminal (the
+    bar's closing "simulated N encounters" would give the cap, not the stop)."""
+    from simlab.report import terminal
+
+    if precision is None or sys.stdout.isatty():
+        return terminal.progress
+    return lambda *_args: contextlib.nullcontext(None)
+
+
+def _precision_line(result: Any) -> None:
+    """Say how a precision-stopped run was obtained."""
+    record = result.meta.get("precision")
+    if record is not None:
+        from simlab.tuning.precision import describe_record
+
+        click.echo(f"precision: {describe_record(record)}")
 
 
 def _with_sets(scenario: Any, sets: tuple[str, ...]) -> Any:
@@ -126,6 +159,7 @@ ENCOUNTERS = click.IntRange(1, MAX_ENCOUNTERS)
     help="Compare with the exact answers where they exist (a report: exit 0).",
 )
 @SET
+@PRECISION
 @handle_errors
 def run(
     scenario: str,
@@ -137,6 +171,8 @@ def run(
     scheduler: str | None,
     check: bool,
     sets: tuple[str, ...],
+    precision: float | None,
+    precision_on: tuple[str, ...],
 ) -> None:
     """Simulate a scenario and print hit rates, damage, time-to-down and win rates."""
     from simlab import api
@@ -147,10 +183,12 @@ def run(
     _prepare_out(out)
     n = encounters or scn.encounters
     client = _connect(scheduler)
-    with terminal.progress(n) as advance:
+    with _progress(precision if precision is not None else scn.precision)(n) as advance:
         result = api.simulate(scn, n, seed, threads=threads, block_size=block_size,
-                              progress=advance, client=client, check=check)  # fmt: skip
+                              progress=advance, client=client, check=check,
+                              precision=precision, precision_on=precision_on)  # fmt: skip
     terminal.print_result(result)
+    _precision_line(result)
     if result.check is not None:
         terminal.print_check(result.check)
     if out:
@@ -237,20 +275,20 @@ def _sample_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
-          threads: int | None, from_: str | None,
-          sets: tuple[str, ...] = ()) -> list[Any]:  # fmt: skip
+          threads: int | None, from_: str | None, sets: tuple[str, ...] = (),
+          precision: float | None = None,
+          precision_on: tuple[str, ...] = ()) -> list[Any]:  # fmt: skip
     """Simulate the scenarios named, or read saved results (exactly one of the two)."""
     from simlab import api
     from simlab.errors import InputError
 
     if from_ is not None:
-        if scenarios or encounters or seed is not None or sets:
+        if scenarios or encounters or seed is not None or sets or precision is not None:
             raise InputError("expected either scenarios to simulate or --from saved results; "
                              "got both")  # fmt: skip
         return api.load_results(from_)
     if not scenarios:
         raise InputError("expected at least one scenario file or folder (or --from); got none")
-    from simlab.report import terminal
 
     _check_threads(threads)
     overrides = None
@@ -259,7 +297,8 @@ def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
 
         overrides = [parse_assignment(s) for s in sets]
     return api.run_scenarios(scenarios, encounters, seed, threads=threads,
-                             progress=terminal.progress, overrides=overrides)  # fmt: skip
+                             progress=_progress(precision), overrides=overrides,
+                             precision=precision, precision_on=precision_on)  # fmt: skip
 
 
 @main.command()
@@ -288,6 +327,7 @@ def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
 )
 @click.option("--title", default="simlab balance report", help="Title of the report.")
 @SET
+@PRECISION
 @handle_errors
 def report(
     scenarios: tuple[str, ...],
@@ -300,6 +340,8 @@ def report(
     alpha: float,
     title: str,
     sets: tuple[str, ...],
+    precision: float | None,
+    precision_on: tuple[str, ...],
 ) -> None:
     """Run scenarios (files or folders) and write a balance report with plots.
 
@@ -313,7 +355,7 @@ def report(
     if baseline is not None:
         api.load_results(baseline)  # a missing or bad baseline fails before simulating
     _prepare_out(out)
-    runs = _runs(scenarios, encounters, seed, threads, from_, sets)
+    runs = _runs(scenarios, encounters, seed, threads, from_, sets, precision, precision_on)
     written, specs, drift = api.write_report(runs, out, baseline=baseline, alpha=alpha,
                                              title=title, progress=_drawing)  # fmt: skip
     if drift is not None:
@@ -454,6 +496,7 @@ def _tuning_options(per: str, writes: str) -> Callable[[Callable[..., Any]], Cal
 @SET
 @_tuning_options("point", "sweep.json, Parquet tables, sweep.html and sweep.md")
 @click.option("--no-exact", is_flag=True, help="Do not ask the exact engine at each point.")
+@PRECISION
 @handle_errors
 def sweep(
     scenario: str,
@@ -464,13 +507,14 @@ def sweep(
     threads: int | None,
     out: str | None,
     no_exact: bool,
+    precision: float | None,
+    precision_on: tuple[str, ...],
 ) -> None:
     """Run a scenario at every value of the varied fields, all on the same dice.
 
     Point k equals `simlab run SCENARIO --set FIELD=VALUE` for that point, bit for bit.
     """
     from simlab import api
-    from simlab.report import terminal
     from simlab.report.tuning import print_sweep
     from simlab.tuning.sweep import parse_vary, sweep_points
 
@@ -480,9 +524,10 @@ def sweep(
     _check_threads(threads)
     _prepare_out(out)
     n = encounters or scn.encounters
-    with terminal.progress(n * points, f"{points} points") as advance:
+    with _progress(precision or scn.precision)(n * points, f"{points} points") as advance:
         result = api.sweep(scn, variations, n, seed, threads=threads, exact=not no_exact,
-                           progress=advance)  # fmt: skip
+                           progress=advance, precision=precision,
+                           precision_on=precision_on)  # fmt: skip
     print_sweep(result)
     if out:
         written = api.write_sweep(result, out)
@@ -494,6 +539,7 @@ def sweep(
 @click.argument("b", type=click.Path(dir_okay=False), required=False)
 @SET
 @_tuning_options("variant", "compare.json, compare.html and compare.md")
+@PRECISION
 @handle_errors
 def compare(
     a: str,
@@ -503,11 +549,12 @@ def compare(
     seed: int | None,
     threads: int | None,
     out: str | None,
+    precision: float | None,
+    precision_on: tuple[str, ...],
 ) -> None:
     """Compare A with B (or with A --set ...) on the same dice, with paired intervals."""
     from simlab import api
     from simlab.errors import InputError
-    from simlab.report import terminal
     from simlab.report.tuning import print_compare
     from simlab.tuning.overrides import parse_assignment
 
@@ -520,10 +567,73 @@ def compare(
     _check_threads(threads)
     _prepare_out(out)
     n = encounters or first.encounters
-    with terminal.progress(2 * n, "A and B") as advance:
+    with _progress(precision or first.precision)(2 * n, "A and B") as advance:
         result = api.compare(a, b, changes=changes, n=n, seed=seed, threads=threads,
-                             progress=advance)  # fmt: skip
+                             progress=advance, precision=precision,
+                             precision_on=precision_on)  # fmt: skip
     print_compare(result)
+    if result.precision is not None:
+        from simlab.tuning.precision import describe_record
+
+        click.echo(f"precision: {describe_record(result.precision)} (A stopped at "
+                   f"{result.precision['stops'][0]:,}, B at {result.precision['stops'][1]:,}; "
+                   "both compared at the larger)")  # fmt: skip
     if out:
         written = api.write_compare(result, out)
         click.echo(f"wrote {len(written)} files to {out}")
+
+
+@main.command()
+@SCENARIO
+@click.option(
+    "--vary",
+    required=True,
+    metavar="NAME.FIELD=LO:HI",
+    help="The field to tune and its range (integers when both ends are).",
+)
+@click.option(
+    "--target",
+    required=True,
+    metavar="FIGURE[:ON]=VALUE",
+    help="The figure and the value wanted: median_time_to_down:Brute=3, "
+    "win_rate:party=0.5, hit_rate:strike=0.6, down_by_round:Brute@3=0.5.",
+)
+@SET
+@_tuning_options("simulated value", "tune.json")
+@click.option("--no-exact", is_flag=True, help="Simulate every value (no exact engine).")
+@PRECISION
+@handle_errors
+def tune(
+    scenario: str,
+    vary: str,
+    target: str,
+    sets: tuple[str, ...],
+    encounters: int | None,
+    seed: int | None,
+    threads: int | None,
+    out: str | None,
+    no_exact: bool,
+    precision: float | None,
+    precision_on: tuple[str, ...],
+) -> None:
+    """Find the value of a field whose figure is closest to a target.
+
+    Exit 1 when the target is outside the range the figure reaches (the closest end is
+    given); 2 for a bad --vary or --target.
+    """
+    from simlab import api
+    from simlab.report.tuning import print_tune
+    from simlab.tuning.tune import parse_range, parse_target
+
+    scn = _with_sets(api.load(scenario), sets)
+    field, goal = parse_range(vary), parse_target(target)
+    _check_threads(threads)
+    result = api.tune(scn, field, goal, encounters, seed, threads=threads,
+                      exact=not no_exact, precision=precision,
+                      precision_on=precision_on)  # fmt: skip
+    print_tune(result)
+    if out:
+        written = api.write_tune(result, out)
+        click.echo(f"wrote {len(written)} file to {out}")
+    if not result.reachable:
+        sys.exit(EXIT_CHECK_FAILED)

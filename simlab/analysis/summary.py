@@ -150,4 +150,5 @@ def summary(res: Result) -> dict[str, Any]:
         "sides": [_side(s) for s in sides.itertuples()],
         "draw_rate": _num(wins.win_rate.iloc[-1]),
         "mean_rounds": _num(res.mean_rounds()),
+        **({"precision": res.meta["precision"]} if "precision" in res.meta else {}),
     }

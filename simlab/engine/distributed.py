@@ -17,7 +17,12 @@ from simlab.engine.tallies import TallyArrays, merge, new_tallies
 
 
 def run_dask(
-    job: Job, client: Any, block_size: int, progress: Progress | None = None
+    job: Job,
+    client: Any,
+    block_size: int,
+    progress: Progress | None = None,
+    first: int = 0,
+    count: int | None = None,
 ) -> TallyArrays:
     """Run ``job`` on a ``dask.distributed.Client``, one task per block.
 
@@ -31,13 +36,15 @@ def run_dask(
         Encounters per task.
     progress : callable, optional
         Called with the number of encounters finished as each task completes.
+    first, count : int, optional
+        Run only encounters ``first .. first+count-1`` (default: all of them).
     """
     from distributed import as_completed
 
     job_future = client.scatter(job, broadcast=True)
     futures = {
-        client.submit(run_range, job_future, first, count, 1, pure=False): count
-        for first, count in blocks(0, job.n, block_size)
+        client.submit(run_range, job_future, lo, size, 1, pure=False): size
+        for lo, size in blocks(first, job.n - first if count is None else count, block_size)
     }
     total = new_tallies(job.layout)
     for future in as_completed(futures):

@@ -89,18 +89,31 @@ def run_local(
     progress : callable, optional
         Called with the number of encounters finished after each kernel call.
     """
+    return run_local_range(job, 0, job.n, threads, block_size, progress)
+
+
+def run_local_range(
+    job: Job,
+    first: int,
+    count: int,
+    threads: int | None = None,
+    block_size: int = DEFAULT_BLOCK,
+    progress: Progress | None = None,
+) -> TallyArrays:
+    """Run encounters ``first .. first+count-1`` of ``job`` on this machine, in blocks
+    (see :func:`run_local`; batches are those of a run of ``job.n`` encounters)."""
     import numba
 
     numba.set_num_threads(threads or max_threads())
     chunks = 4 * numba.get_num_threads()
     total = new_tallies(job.layout)
     step = _FIRST_CALL
-    for first, count in blocks(0, job.n, min(block_size, job.n)):
+    for lo, length in blocks(first, count, max(1, min(block_size, count))):
         done = 0
-        while done < count:
-            size = min(step, block_size, count - done)
+        while done < length:
+            size = min(step, block_size, length - done)
             started = time.perf_counter()
-            total = merge(total, run_range(job, first + done, size, min(chunks, size)))
+            total = merge(total, run_range(job, lo + done, size, min(chunks, size)))
             step = _next_step(step, size, time.perf_counter() - started)
             done += size
             if progress is not None:

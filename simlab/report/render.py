@@ -489,6 +489,10 @@ def _section(run: ScenarioRun, specs: pd.DataFrame | None, drift: DriftReport | 
                 ("scenario file", run.source or "—"),
                 ("mean encounter length", f"{res.mean_rounds():.2f} rounds"),
                 ("exact engine", _exact_note(run))]  # fmt: skip
+    if "precision" in res.meta:
+        from simlab.tuning.precision import describe_record
+
+        identity.insert(2, ("sample size", describe_record(res.meta["precision"])))
     header, combatants = _combatant_rows(res)
     notes = [n for n in (drift.notes if drift else []) if n.startswith(f"{label(run)}:")]
     apart = [f"{', '.join(names)} fought differently (a damage distribution differs by "

@@ -264,6 +264,7 @@ def scenario_document(run: ScenarioRun) -> dict[str, Any]:
         "sides": sides, "draws": draws, "rounds_counts": _counts(t.rounds),
         "mean_rounds": _num(res.mean_rounds()), "other_tallies": other,
         "exact": run.exact, "expect": run.expect, "drift_tolerance": run.drift_tolerance,
+        **({"precision": res.meta["precision"]} if "precision" in res.meta else {}),
     }  # fmt: skip
 
 
@@ -357,6 +358,8 @@ def scenario_run(doc: dict[str, Any]) -> ScenarioRun:
     result = Result(scenario=doc["scenario"], rules=doc["rules"], encounters=n,
                     seed=_whole(doc["seed"], "the seed", 2**64 - 1), layout=layout,
                     tallies=tallies, meta={"scenario_hash": doc.get("scenario_hash")})  # fmt: skip
+    if doc.get("precision") is not None:
+        result.meta["precision"] = doc["precision"]
     return ScenarioRun(result=result, source=doc.get("source"), exact=doc.get("exact"),
                        expect=list(doc.get("expect", [])),
                        drift_tolerance=dict(doc.get("drift_tolerance", {})),

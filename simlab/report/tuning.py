@@ -11,6 +11,8 @@ the figures that changed beyond their interval first. Both pages are self-contai
 
 from __future__ import annotations
 
+import functools
+import itertools
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -39,8 +41,9 @@ if TYPE_CHECKING:
 
     from simlab.tuning.compare import Comparison
     from simlab.tuning.sweep import SweepResult
+    from simlab.tuning.tune import TuneResult
 
-__all__ = ["plot_sweep", "render_compare", "render_sweep"]
+__all__ = ["plot_sweep", "print_tune", "render_compare", "render_sweep"]
 
 #: Which table each figure lives in, and the columns that name what it is measured on.
 _TABLES: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -314,3 +317,39 @@ def print_compare(comparison: Comparison) -> None:
     _print_table(f"A: {a}  ·  B: {b}  ({comparison.a.encounters:,} encounters each, same "
                  f"dice; paired over {comparison.ranges} ranges)", COMPARE_HEADER,
                  compare_rows(comparison))  # fmt: skip
+
+
+def _figure_text(value: float, lo: float, hi: float, method: str) -> str:
+    if method == "exact":
+        return f"{value:.4g} (exact)"
+    return f"{value:.4g} [{lo:.4g}, {hi:.4g}]"
+
+
+def print_tune(result: TuneResult) -> None:
+    """Print a tuning: the closest value, its neighbours, the consistent range, and how."""
+    from simlab.report.terminal import console
+
+    best, t = result.best, result.target
+    shown = sorted([*result.neighbours(), best], key=lambda e: e.value)
+    rows = [[f"{e.value:g}" + ("  ◀" if e is best else ""),
+             _figure_text(e.figure, e.lo, e.hi, e.method), e.method] for e in shown]  # fmt: skip
+    _print_table(f"{result.field} for {t} (the value and its neighbours)",
+                 [result.field, str(t.figure), "method"], rows)  # fmt: skip
+    say = functools.partial(console.print, markup=False, highlight=False)
+    figure = _figure_text(best.figure, best.lo, best.hi, best.method)
+    if not result.reachable:
+        say(f"unreachable: {t} is outside what {result.field} = {result.lo:g}..{result.hi:g} "
+            f"reaches; closest: {result.field}={result.value:g} gives {figure}")  # fmt: skip
+    else:
+        say(f"{result.field}={result.value:g} gives {t.figure} = {figure} (target {t.value:g})")
+    if result.consistent is None:
+        between = [(a, b) for a, b in itertools.pairwise(result.evaluations)
+                   if min(a.figure, b.figure) <= t.value <= max(a.figure, b.figure)]  # fmt: skip
+        where = (f"; it lies between {result.field}={between[0][0].value:g} and "
+                 f"{between[0][1].value:g}" if between else "")  # fmt: skip
+        say(f"consistent with the target: no value (no figure's interval contains "
+            f"{t.value:g}; an exact figure must equal it){where}")  # fmt: skip
+    else:
+        lo, hi = result.consistent
+        say(f"consistent with the target: {result.field} = {lo:g}..{hi:g}")
+    say(f"how: {result.how()}")

@@ -168,6 +168,7 @@ class ScenarioBase(StrictModel):
     encounters: int = Field(100_000, ge=1, le=MAX_ENCOUNTERS)
     seed: int = Field(0, ge=0, le=2**64 - 1)
     max_rounds: int = Field(30, ge=1, le=1000)
+    precision: float | None = Field(None, gt=0, le=1)
     expect: list[Expectation] = Field(default_factory=list, max_length=500)
     drift_tolerance: DriftTolerance = Field(default_factory=DriftTolerance)
 

@@ -86,6 +86,9 @@ class Comparison:
         changed figures first, the most significant first.
     ranges : int
         K, the number of ranges the intervals are computed from.
+    precision : dict or None
+        How the sample size was chosen when run to a precision
+        (:func:`simlab.api.compare`): the rule, and A's and B's stops.
     """
 
     a: Result
@@ -93,6 +96,7 @@ class Comparison:
     labels: tuple[str, str]
     figures: pd.DataFrame
     ranges: int
+    precision: dict[str, Any] | None = None
 
     def document(self) -> dict[str, Any]:
         """The ``compare.json`` document."""
@@ -108,6 +112,7 @@ class Comparison:
                  "changed": bool(r.changed)}
                 for r in self.figures.itertuples()
             ],
+            **({"precision": self.precision} if self.precision else {}),
         }  # fmt: skip
 
 

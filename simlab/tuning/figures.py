@@ -14,13 +14,18 @@ which a combatant first went down in round r), over all encounters:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
 from simlab.analysis import stats
 from simlab.engine.tallies import Layout, TallyArrays
+from simlab.errors import InputError
 
-__all__ = ["combatant_figures", "figure_values", "pair_label"]
+__all__ = ["FigureRef", "check_figure", "combatant_figures", "exact_measure", "figure_values",
+           "measure", "pair_label", "parse_figure"]  # fmt: skip
 
 
 def pair_label(attacker: str, attack: str, defender: str) -> str:
@@ -85,3 +90,230 @@ def figure_values(tallies: TallyArrays, layout: Layout, n: int) -> dict[tuple[st
     out["draw_rate", ""] = float(tallies.winner[-1] / n)
     out["mean_rounds", ""] = stats.histogram_mean_var(tallies.rounds)[0]
     return out
+
+
+# -- named figures with intervals (the figures of `expect:`, for tune and precision) ----------
+
+#: Figures a target may name: ``expect:``'s, and the mean time-to-down of the tables.
+ATTACK_FIGURES = ("hit_rate", "crit_rate", "mean_damage", "damage_at_least")
+COMBATANT_FIGURES = ("down_rate", "down_by_round", "median_time_to_down", "mean_time_to_down",
+                     "event_rate")  # fmt: skip
+SIDE_FIGURES = ("win_rate",)
+SCENARIO_FIGURES = ("draw_rate", "mean_rounds")
+#: Figures whose ON carries an argument after ``@``: a damage, a round, an event.
+ARGUMENT = {"damage_at_least": "damage", "down_by_round": "round", "event_rate": "event"}
+RATES = ("hit_rate", "crit_rate", "damage_at_least", "down_rate", "down_by_round", "event_rate",
+         "win_rate", "draw_rate")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class FigureRef:
+    """A figure and what it is measured on, as written ``FIGURE[:ON[@ARG]]``.
+
+    ``on`` is an attack (``strike``, or ``strike/Defender`` for one defender), a
+    combatant (its ``count:`` copies pooled), a side, or empty for the scenario's
+    figures; ``arg`` is the damage of ``damage_at_least``, the round of
+    ``down_by_round`` or the event of ``event_rate``.
+    """
+
+    figure: str
+    on: str = ""
+    arg: str = ""
+
+    def __str__(self) -> str:
+        at = f"@{self.arg}" if self.arg else ""
+        return f"{self.figure}:{self.on}{at}" if self.on else self.figure
+
+    @property
+    def is_rate(self) -> bool:
+        """Whether the figure is a probability (its values lie in [0, 1])."""
+        return self.figure in RATES
+
+
+def parse_figure(text: str, label: str) -> FigureRef:
+    """Read ``FIGURE[:ON[@ARG]]`` (``median_time_to_down:Brute``, ``down_by_round:Brute@3``).
+
+    Raises
+    ------
+    InputError
+        Naming ``label`` when the figure is unknown, ON is missing or not expected, or
+        the argument is missing or malformed.
+    """
+    figure, _, rest = text.strip().partition(":")
+    on, _, arg = rest.partition("@")
+    figure, on, arg = figure.strip(), on.strip(), arg.strip()
+    known = ATTACK_FIGURES + COMBATANT_FIGURES + SIDE_FIGURES + SCENARIO_FIGURES
+    if figure not in known:
+        raise InputError(f"{label}: expected a figure ({', '.join(known)}); got {figure!r}")
+    if figure in SCENARIO_FIGURES and on:
+        raise InputError(f"{label}: expected nothing after {figure} (a figure of the whole "
+                         f"scenario); got {rest!r}")  # fmt: skip
+    if figure not in SCENARIO_FIGURES and not on:
+        what = _WHAT[figure]
+        raise InputError(f"{label}: expected {figure}:{what.upper()} naming the {what} it "
+                         f"is measured on; got no ':'")  # fmt: skip
+    needed = ARGUMENT.get(figure)
+    if needed and not arg:
+        raise InputError(f"{label}: expected {figure}:{_WHAT[figure].upper()}@{needed.upper()}"
+                         f" (the {needed}); got no '@'")  # fmt: skip
+    if arg and not needed:
+        raise InputError(f"{label}: expected no '@' argument for {figure}; got @{arg}")
+    if needed in ("damage", "round") and not arg.isdigit():
+        raise InputError(f"{label}: expected a whole number of {needed} after '@'; got {arg!r}")
+    return FigureRef(figure, on, arg)
+
+
+_WHAT = {**{f: "attack" for f in ATTACK_FIGURES}, **{f: "combatant" for f in COMBATANT_FIGURES},
+         "win_rate": "side"}  # fmt: skip
+
+
+def check_figure(ref: FigureRef, layout: Layout, label: str) -> None:
+    """Check that what ``ref`` is measured on exists in a scenario's layout.
+
+    Raises
+    ------
+    InputError
+        Naming ``label`` and the names the scenario has.
+    """
+    if ref.figure in ATTACK_FIGURES:
+        attack, _, defender = ref.on.partition("/")
+        if attack not in layout.attacks:
+            raise InputError(f"{label}: expected an attack of the scenario "
+                             f"({', '.join(layout.attacks)}); got {attack!r}")  # fmt: skip
+        if defender and not _chosen(layout, defender):
+            raise InputError(f"{label}: expected a defender after '/' "
+                             f"({_names(layout)}); got {defender!r}")  # fmt: skip
+        if not _slots(layout, ref):
+            raise InputError(f"{label}: expected an attack some combatant makes; "
+                             f"got {ref.on!r}")  # fmt: skip
+    elif ref.figure in COMBATANT_FIGURES and not _chosen(layout, ref.on):
+        raise InputError(f"{label}: expected a combatant ({_names(layout)}); got {ref.on!r}")
+    elif ref.figure == "win_rate" and ref.on not in layout.sides:
+        raise InputError(f"{label}: expected a side ({', '.join(layout.sides)}); "
+                         f"got {ref.on!r}")  # fmt: skip
+    if ref.figure == "event_rate" and ref.arg not in layout.events:
+        known = ", ".join(layout.events) or "none in these rules"
+        raise InputError(f"{label}: expected an event ({known}); got {ref.arg!r}")
+
+
+def _names(layout: Layout) -> str:
+    return ", ".join(dict.fromkeys(name for _, name in layout.combatants))
+
+
+def _chosen(layout: Layout, name: str) -> list[int]:
+    """Combatant indices ``name`` designates: itself or its ``count:`` copies."""
+    names = [n for _, n in layout.combatants]
+    if name in names:
+        return [names.index(name)]
+    return [i for i, n in enumerate(names) if n.rsplit(" ", 1)[0] == name
+            and n.rsplit(" ", 1)[-1].isdigit()]  # fmt: skip
+
+
+def _slots(layout: Layout, ref: FigureRef) -> list[int]:
+    """Attack pairs an attack figure pools: every attacker of the attack, every defender
+    (or the one named after ``/``) — only pairs the layout can have."""
+    attack, _, defender = ref.on.partition("/")
+    k = layout.attacks.index(attack)
+    n = len(layout.combatants)
+    defenders = _chosen(layout, defender) if defender else range(n)
+    return [layout.pair(a, k, d) for a in range(n) for d in defenders
+            if layout.side_of[a] != layout.side_of[d]]  # fmt: skip
+
+
+def measure(
+    tallies: TallyArrays, layout: Layout, n: int, ref: FigureRef, level: float = 0.95
+) -> tuple[float, float, float]:
+    """A figure of a run and its ``level`` interval: (value, lo, hi), NaN when unmeasured.
+
+    Rates: Wilson (Clopper–Pearson when rare); mean damage: batch means; mean rounds and
+    mean time-to-down: normal (encounters are independent); the median time-to-down (the
+    round by which half of all encounters had it down): read off the pointwise interval
+    of P(down by round r), as in ``expect:``.
+    """
+    if ref.figure in ATTACK_FIGURES:
+        return _attack_measure(tallies, layout, ref, level)
+    if ref.figure in COMBATANT_FIGURES:
+        return _combatant_measure(tallies, layout, n, ref, level)
+    if ref.figure in ("win_rate", "draw_rate"):
+        s = layout.sides.index(ref.on) if ref.on else -1
+        return _rate(int(tallies.winner[s]), n, level)
+    mean, var = stats.histogram_mean_var(tallies.rounds)
+    half = stats.normal_quantile(level) * np.sqrt(var / n)
+    return mean, mean - half, mean + half
+
+
+def _rate(k: int, n: int, level: float) -> tuple[float, float, float]:
+    if n == 0:
+        return np.nan, np.nan, np.nan
+    lo, hi, _ = stats.rate_interval(k, n, level)
+    return k / n, float(lo), float(hi)
+
+
+def _attack_measure(
+    tallies: TallyArrays, layout: Layout, ref: FigureRef, level: float
+) -> tuple[float, float, float]:
+    slots = _slots(layout, ref)
+    attempts = tallies.attempts[slots].sum(axis=0)
+    total = int(attempts.sum())
+    if ref.figure == "mean_damage":
+        if total == 0:
+            return np.nan, np.nan, np.nan
+        return stats.ratio_batch_means(tallies.damage_sum[slots].sum(axis=0), attempts, level)
+    if ref.figure == "damage_at_least":
+        k = int(tallies.damage_hist[slots, int(ref.arg) :].sum())
+    else:
+        k = int((tallies.hits if ref.figure == "hit_rate" else tallies.crits)[slots].sum())
+    return _rate(k, total, level)
+
+
+def _combatant_measure(
+    tallies: TallyArrays, layout: Layout, n: int, ref: FigureRef, level: float
+) -> tuple[float, float, float]:
+    chosen = _chosen(layout, ref.on)
+    down = tallies.down_round[chosen].sum(axis=0)
+    total = n * len(chosen)
+    if ref.figure == "down_rate":
+        return _rate(int(down.sum()), total, level)
+    if ref.figure == "event_rate":
+        e = layout.events.index(ref.arg)
+        return _rate(int(tallies.event_round[chosen, e].sum()), total, level)
+    if ref.figure == "down_by_round":
+        return _rate(int(down[: int(ref.arg) + 1].sum()), total, level)
+    downs, mean, var, median = _down_figures(down, total)
+    if ref.figure == "mean_time_to_down":
+        half = stats.normal_quantile(level) * np.sqrt(var / downs) if downs > 1 else np.nan
+        return mean, mean - half, mean + half
+    band = stats.cumulative_incidence(down, total, level)
+    lo, hi = (stats.first_round_reaching(band["round"], band[f"by_round_{end}"])
+              for end in ("hi", "lo"))  # fmt: skip
+    # Not reached by the round cap: beyond it, as far as a search is concerned.
+    return (np.inf if np.isnan(median) else median, np.inf if lo is None else lo,
+            np.inf if hi is None else hi)  # fmt: skip
+
+
+def exact_measure(answer: Any, ref: FigureRef) -> float | None:
+    """A figure from an exact answer (:class:`simlab.exact.engine.ExactResult`), or None
+    when the exact engine does not give it (several pairs pooled, no solved duel,
+    win and draw rates, encounter length)."""
+    if ref.figure in ATTACK_FIGURES:
+        attack, _, defender = ref.on.partition("/")
+        pairs = [p for p in answer.pairs if p.attack == attack
+                 and (not defender or p.defender == defender)]  # fmt: skip
+        if len(pairs) != 1:
+            return None
+        if ref.figure == "damage_at_least":
+            return float(pairs[0].damage_pmf[int(ref.arg) :].sum())
+        return float(getattr(pairs[0], ref.figure))
+    duel = answer.duel
+    if ref.figure not in COMBATANT_FIGURES or duel is None or duel.defender != ref.on:
+        return None
+    pmf = np.asarray(duel.pmf, dtype=float)
+    if ref.figure == "down_rate":
+        return float(pmf.sum())
+    if ref.figure == "down_by_round":
+        return float(pmf[: int(ref.arg) + 1].sum())
+    if ref.figure == "median_time_to_down":
+        return np.inf if duel.median is None else float(duel.median)
+    if ref.figure == "mean_time_to_down":
+        return float(duel.capped_moments()[1])
+    return None

@@ -223,6 +223,8 @@ def sweep(
     threads: int | None = None,
     exact: bool = True,
     progress: Callable[[int], None] | None = None,
+    precision: float | None = None,
+    precision_on: Iterable[Any] = (),
 ) -> SweepResult:
     """Run ``scenario`` at every combination of the varied fields' values, same seed.
 
@@ -242,6 +244,9 @@ def sweep(
         duel's mean time-to-down) where it answers.
     progress : callable, optional
         Called with the number of encounters finished after each block.
+    precision, precision_on : optional
+        Run every point to a precision (``n`` is then the cap; each point stops on its
+        own), as for :func:`simlab.simulate`.
 
     Returns
     -------
@@ -256,7 +261,8 @@ def sweep(
     result.seed = scenario.seed if seed is None else seed
     for point in result.points:
         point.result = simulate(point.scenario, result.encounters, result.seed,
-                                threads=threads, progress=progress)  # fmt: skip
+                                threads=threads, progress=progress, precision=precision,
+                                precision_on=tuple(precision_on))  # fmt: skip
         if exact:
             try:
                 point.exact = solve(point.scenario).summary()

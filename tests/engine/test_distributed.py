@@ -39,3 +39,15 @@ def test_cluster_run_equals_local_run(client) -> None:  # type: ignore[no-untype
     remote = simlab.simulate(scn, n=9_000, seed=21, client=client, block_size=2_000)
     for a, b in zip(local.tallies, remote.tallies, strict=True):
         assert np.array_equal(a, b)
+
+
+def test_cluster_precision_stop_equals_local(client) -> None:  # type: ignore[no-untyped-def]
+    """A run to a precision stops at the same count on a cluster as on one thread."""
+    scn = simlab.load(ROOT / "scenarios/benchmarks/ss-2v2.yaml")
+    local = simlab.simulate(scn, n=64_000, seed=3, threads=1, precision=0.02)
+    remote = simlab.simulate(scn, n=64_000, seed=3, client=client, block_size=5_000,
+                             precision=0.02)  # fmt: skip
+    assert local.encounters == remote.encounters < 64_000
+    assert local.meta == remote.meta
+    for a, b in zip(local.tallies, remote.tallies, strict=True):
+        assert np.array_equal(a, b)

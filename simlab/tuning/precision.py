@@ -1,0 +1,266 @@
+"""Run to a precision: simulate in fixed stages until the figures are known well enough.
+
+The rule (``--precision H``): every rate a run reports — hit and crit rate of each attack
+pair, down rate of each combatant, win rate of each side, the draw rate — has a 95%
+interval half-width of at most H, and every mean — mean damage of each pair, mean
+encounter length, mean status damage — at most H × max(|mean|, 1). ``--precision-on``
+restricts the rule to named figures (``FIGURE[:ON[@ARG]]``, pooled as in ``expect:``).
+The sample size given (``-n`` or the scenario's ``encounters``) is a cap.
+
+**Deterministic stopping.** The rule is checked only at fixed checkpoints that depend on
+the cap alone: the cap divided by its prime factors in turn (10⁶ → 500,000 → 250,000 →
+… → 15,625 → 3,125), never below :data:`MIN_CHECKPOINT` encounters. At checkpoint N the
+tallies are exactly those of a run of N encounters: the encounters already played are
+kept, and their batch sums (batch = encounter × B // n) are merged m at a time when the
+next checkpoint is m × N, because ⌊⌊e·B/N⌋ / m⌋ = ⌊e·B/(m·N)⌋. The decision is made from
+those integer tallies, so the same seed stops at the same count, with the same summary,
+whatever the thread count, block size or number of Dask workers — and a run stopped at N
+equals ``simlab run -n N`` bit for bit.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from simlab.analysis import stats
+from simlab.engine import runner
+from simlab.engine.tallies import Layout, TallyArrays, merge
+from simlab.errors import InputError
+from simlab.tuning.figures import FigureRef, check_figure, measure, pair_label, parse_figure
+
+__all__ = ["PrecisionRule", "checkpoints", "coarsen", "precision_rule", "run_to_precision",
+           "stop_at_precision", "widest"]  # fmt: skip
+
+#: The first checkpoint is never below this many encounters.
+MIN_CHECKPOINT = 1000
+LEVEL = 0.95
+#: Tally arrays with a batch axis (the last axis), merged when batches are coarsened.
+BATCHED = ("attempts", "hits", "crits", "damage_sum", "status_damage")
+
+
+@dataclass(frozen=True)
+class PrecisionRule:
+    """Stop when every checked figure's 95% half-width is at most ``half_width`` (rates)
+    or ``half_width`` × max(|mean|, 1) (means); ``on`` restricts the figures checked."""
+
+    half_width: float
+    on: tuple[FigureRef, ...] = ()
+
+    def describe(self) -> str:
+        """The rule in words, as reports and ``summary.json`` give it."""
+        what = ", ".join(map(str, self.on)) if self.on else "every reported rate and mean"
+        return (f"95% half-width ≤ {self.half_width:g} for rates and ≤ {self.half_width:g} × "
+                f"max(|mean|, 1) for means; on {what}")  # fmt: skip
+
+
+def precision_rule(
+    half_width: float, on: Iterable[str | FigureRef] = (), layout: Layout | None = None
+) -> PrecisionRule:
+    """A :class:`PrecisionRule` from ``--precision H`` and ``--precision-on`` arguments.
+
+    Raises
+    ------
+    InputError
+        Naming the argument when H is not in (0, 1] or a figure is unknown, or (given
+        ``layout``) names something the scenario does not have.
+    """
+    if not 0 < half_width <= 1:
+        raise InputError(f"--precision {half_width:g}: expected a half-width in (0, 1]; "
+                         f"got {half_width:g}")  # fmt: skip
+    refs = []
+    for item in on:
+        label = f"--precision-on {item}"
+        ref = item if isinstance(item, FigureRef) else parse_figure(str(item), label)
+        if layout is not None:
+            check_figure(ref, layout, label)
+        refs.append(ref)
+    return PrecisionRule(float(half_width), tuple(refs))
+
+
+def checkpoints(cap: int) -> list[int]:
+    """The encounter counts at which the rule is checked, increasing, ending at ``cap``.
+
+    Each is the next one divided by its smallest prime factor, down to
+    :data:`MIN_CHECKPOINT`; a prime cap has one checkpoint (use a round ``-n``).
+    """
+    out = [cap]
+    while True:
+        factor = _smallest_factor(out[-1])
+        if factor == out[-1] or out[-1] // factor < MIN_CHECKPOINT:
+            return out[::-1]
+        out.append(out[-1] // factor)
+
+
+def _smallest_factor(n: int) -> int:
+    if n % 2 == 0:
+        return 2
+    f = 3
+    while f * f <= n:
+        if n % f == 0:
+            return f
+        f += 2
+    return n
+
+
+def coarsen(tallies: TallyArrays, factor: int) -> TallyArrays:
+    """The tallies of the same encounters with batches of a run ``factor`` times longer:
+    batch b becomes batch b // factor (see the module docstring)."""
+    changed = {}
+    for name in BATCHED:
+        old = getattr(tallies, name)
+        new = np.zeros_like(old)
+        for b in range(old.shape[-1]):
+            new[..., b // factor] += old[..., b]
+        changed[name] = new
+    return tallies._replace(**changed)
+
+
+def widest(
+    tallies: TallyArrays, layout: Layout, n: int, rule: PrecisionRule
+) -> list[dict[str, Any]]:
+    """Every figure the rule checks with its half-width and limit, widest (relative to
+    its limit) first: ``{"figure", "on", "value", "half_width", "limit"}``."""
+    rows = _named_figures(tallies, layout, n, rule) if rule.on else _reported(tallies, layout, n)
+    out = []
+    for figure, on, is_rate, (value, lo, hi) in rows:
+        if not np.isfinite(value):
+            continue
+        limit = rule.half_width * (1.0 if is_rate else max(abs(value), 1.0))
+        half = (hi - lo) / 2 if np.isfinite(hi - lo) else np.inf
+        out.append({"figure": figure, "on": on, "value": float(value), "half_width": float(half),
+                    "limit": float(limit)})  # fmt: skip
+    return sorted(out, key=lambda r: -r["half_width"] / r["limit"])
+
+
+Measured = tuple[str, str, bool, tuple[float, float, float]]
+
+
+def _named_figures(
+    tallies: TallyArrays, layout: Layout, n: int, rule: PrecisionRule
+) -> list[Measured]:
+    return [(r.figure, r.on + (f"@{r.arg}" if r.arg else ""), r.is_rate,
+             measure(tallies, layout, n, r, LEVEL)) for r in rule.on]  # fmt: skip
+
+
+def _rate(k: int, trials: int) -> tuple[float, float, float]:
+    lo, hi, _ = stats.rate_interval(k, trials, LEVEL)
+    return k / trials, float(lo), float(hi)
+
+
+def _reported(tallies: TallyArrays, layout: Layout, n: int) -> list[Measured]:
+    """The rates and means ``summary.json`` reports, each with its interval."""
+    rows: list[Measured] = []
+    attempts = tallies.attempts.sum(axis=1)
+    for p in np.flatnonzero(attempts):
+        a, k, d = layout.unpair(int(p))
+        on = pair_label(layout.combatants[a][1], layout.attacks[k], layout.combatants[d][1])
+        total = int(attempts[p])
+        rows.append(("hit_rate", on, True, _rate(int(tallies.hits[p].sum()), total)))
+        rows.append(("crit_rate", on, True, _rate(int(tallies.crits[p].sum()), total)))
+        damage = stats.ratio_batch_means(tallies.damage_sum[p], tallies.attempts[p], LEVEL)
+        rows.append(("mean_damage", on, False, damage))
+    per_batch = np.diff(-(-np.arange(layout.batches + 1) * n // layout.batches))
+    for c, (_, name) in enumerate(layout.combatants):
+        rows.append(("down_rate", name, True, _rate(int(tallies.down_round[c].sum()), n)))
+        if layout.statuses:
+            status = stats.ratio_batch_means(tallies.status_damage[c], per_batch, LEVEL)
+            rows.append(("mean_status_damage", name, False, status))
+    for s, side in enumerate(layout.sides):
+        rows.append(("win_rate", side, True, _rate(int(tallies.winner[s]), n)))
+    rows.append(("draw_rate", "", True, _rate(int(tallies.winner[-1]), n)))
+    mean, var = stats.histogram_mean_var(tallies.rounds)
+    half = stats.normal_quantile(LEVEL) * np.sqrt(var / n)
+    rows.append(("mean_rounds", "", False, (mean, mean - half, mean + half)))
+    return rows
+
+
+def met(rows: list[dict[str, Any]]) -> bool:
+    """Whether every checked figure is within its limit."""
+    return all(r["half_width"] <= r["limit"] for r in rows)
+
+
+def run_to_precision(
+    job: runner.Job,
+    rule: PrecisionRule,
+    *,
+    threads: int | None = None,
+    block_size: int = runner.DEFAULT_BLOCK,
+    progress: runner.Progress | None = None,
+    client: Any = None,
+) -> tuple[TallyArrays, int, dict[str, Any]]:
+    """Simulate ``job`` (``job.n`` is the cap) checkpoint by checkpoint until ``rule`` holds.
+
+    Returns
+    -------
+    tallies, encounters, record
+        The tallies of the first ``encounters`` encounters (equal to a run of that many)
+        and the record ``summary.json`` keeps under ``"precision"``: the rule, the cap,
+        whether the rule was met or the cap reached, the checkpoints used and the widest
+        figure relative to its limit.
+    """
+
+    def play(n_total: int, first: int, count: int) -> TallyArrays:
+        stage = dataclasses.replace(job, n=n_total)
+        if client is not None:
+            from simlab.engine.distributed import run_dask
+
+            return run_dask(stage, client, block_size, progress, first, count)
+        return runner.run_local_range(stage, first, count, threads, block_size, progress)
+
+    return stop_at_precision(job.n, job.layout, rule, play)
+
+
+Play = Callable[[int, int, int], TallyArrays]
+
+
+def stop_at_precision(
+    cap: int, layout: Layout, rule: PrecisionRule, play: Play
+) -> tuple[TallyArrays, int, dict[str, Any]]:
+    """The checkpoint loop of :func:`run_to_precision`, over any source of tallies.
+
+    ``play(n_total, first, count)`` returns the tallies of encounters ``first ..
+    first+count-1`` with the batches of a run of ``n_total`` (synthetic tallies in the
+    tests of the rule's coverage).
+    """
+    total: TallyArrays | None = None
+    done = 0
+    used = []
+    rows: list[dict[str, Any]] = []
+    for stop in checkpoints(cap):
+        if total is not None:
+            total = coarsen(total, stop // done)
+        part = play(stop, done, stop - done)
+        total = part if total is None else merge(total, part)
+        done = stop
+        used.append(stop)
+        rows = widest(total, layout, done, rule)
+        if met(rows):
+            break
+    assert total is not None
+    ok = met(rows)
+    record = {
+        "rule": rule.describe(), "half_width": rule.half_width,
+        "on": [str(r) for r in rule.on] or "all", "interval_level": LEVEL, "cap": cap,
+        "encounters": done, "met": ok, "cap_reached": not ok, "checkpoints": used,
+        "widest": rows[0] if rows else None,
+    }  # fmt: skip
+    return total, done, record
+
+
+def describe_record(record: dict[str, Any]) -> str:
+    """One sentence on how a precision-stopped run was obtained (terminal and reports)."""
+    how = (f"stopped at {record['encounters']:,} encounters (cap {record['cap']:,}): "
+           f"{record['rule']}" if record["met"] else
+           f"cap of {record['cap']:,} encounters reached before the precision was met "
+           f"({record['rule']})")  # fmt: skip
+    widest = record.get("widest")
+    if widest:
+        on = f" {widest['on']}" if widest["on"] else ""
+        how += (f"; widest: {widest['figure']}{on} ±{widest['half_width']:.3g} "
+                f"(limit {widest['limit']:.3g})")  # fmt: skip
+    return how

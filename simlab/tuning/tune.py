@@ -1,0 +1,443 @@
+"""Inverse tuning: the value of one field that brings a figure to a target.
+
+``tune(scenario, "Defender.hp", 5, 60, "median_time_to_down:Defender", 5)`` answers
+"what HP gives a median time-to-down of 5 rounds?". Every value is the scenario with an
+override (:mod:`simlab.tuning.overrides`), measured by the exact engine where it gives
+the figure and otherwise simulated on the **same seed and sample size** (common random
+numbers: neighbouring values play the same dice, so the figure moves with the field, not
+with the luck).
+
+The search: a coarse grid of :data:`GRID` values (both ends included), then bisection
+inside every pair of neighbouring grid values whose figures bracket the target, until the
+bracket is two neighbouring integers (integer fields) or narrower than 1/1024 of the
+range. Where the figure is monotone in the field (checked on every value evaluated: a
+reversal beyond the earlier value's interval breaks it) that is plain bisection; where
+it is not, every crossing of the grid is bisected and the result says so. The value
+reported is the evaluated one whose figure is closest to the target; its neighbours are
+evaluated too. The **consistent range** is the set of values whose figure's 95% interval
+contains the target (an exact figure: equals it), found by bisecting from the reported
+value towards each end; it is null when the reported value itself is not consistent.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from simlab.errors import ExactUnsupported, InputError
+from simlab.scenario.common import ScenarioBase
+from simlab.tuning.figures import FigureRef, check_figure, exact_measure, measure, parse_figure
+from simlab.tuning.overrides import Override, apply_overrides, parse_value
+
+__all__ = ["Evaluation", "Target", "TuneResult", "parse_range", "parse_target", "tune"]
+
+#: Values of the coarse grid the search starts from (both ends included).
+GRID = 5
+#: A real-valued field is bisected until the bracket is this fraction of the range.
+RESOLUTION = 1 / 1024
+#: Exact figures equal the target within this (relative) tolerance.
+EXACT_TOLERANCE = 1e-9
+
+
+@dataclass(frozen=True)
+class Target:
+    """A figure and the value it should have: ``median_time_to_down:Defender=5``."""
+
+    figure: FigureRef
+    value: float
+    label: str
+
+    def __str__(self) -> str:
+        return f"{self.figure}={self.value:g}"
+
+
+def parse_target(text: str, option: str = "--target") -> Target:
+    """Read ``FIGURE[:ON[@ARG]]=VALUE``.
+
+    Raises
+    ------
+    InputError
+        Naming the argument when the form, the figure or the value is wrong (a rate
+        outside [0, 1], a negative round or length).
+    """
+    label = f"{option} {text}"
+    figure_text, equals, value_text = text.rpartition("=")
+    if not equals or not figure_text.strip():
+        raise InputError(f"{label}: expected FIGURE[:ON]=VALUE (e.g. "
+                         f"median_time_to_down:Brute=3); got no '='")  # fmt: skip
+    ref = parse_figure(figure_text, label)
+    value = parse_value(value_text.strip(), label)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise InputError(f"{label}: expected a number after '='; got {value_text.strip()!r}")
+    if ref.is_rate and not 0 <= value <= 1:
+        raise InputError(f"{label}: expected a rate between 0 and 1; got {value:g}")
+    if not ref.is_rate and ref.figure != "mean_damage" and value < 0:
+        raise InputError(f"{label}: expected a value of at least 0; got {value:g}")
+    return Target(ref, float(value), label)
+
+
+def parse_range(text: str, option: str = "--vary") -> tuple[str, float, float]:
+    """Read ``NAME.FIELD=LO:HI`` (integers for an integer field; numbers otherwise).
+
+    Raises
+    ------
+    InputError
+        Naming the argument when the form is wrong or LO ≥ HI.
+    """
+    label = f"{option} {text}"
+    name, equals, spec = text.partition("=")
+    lo_text, colon, hi_text = spec.partition(":")
+    if not equals or not name.strip() or not colon:
+        raise InputError(f"{label}: expected NAME.FIELD=LO:HI (e.g. Defender.hp=5:60); "
+                         f"got {text!r}")  # fmt: skip
+    lo, hi = (parse_value(part.strip(), label) for part in (lo_text, hi_text))
+    numbers = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (lo, hi))
+    if not numbers or not lo < hi:
+        raise InputError(f"{label}: expected LO:HI with numbers LO < HI; got {spec!r}")
+    return name.strip(), lo, hi
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """The figure at one value: ``lo``/``hi`` its 95% interval (equal to it when exact)."""
+
+    value: float
+    figure: float
+    lo: float
+    hi: float
+    method: str  # "exact" or "simulated"
+
+    def contains(self, target: float) -> bool:
+        """Whether the target is consistent with this figure."""
+        if self.method == "exact":
+            return abs(self.figure - target) <= EXACT_TOLERANCE * max(1.0, abs(target))
+        return self.lo <= target <= self.hi
+
+
+@dataclass
+class TuneResult:
+    """The outcome of :func:`tune`.
+
+    Attributes
+    ----------
+    field : str
+        The varied field (``NAME.FIELD``); ``lo``, ``hi`` its range; ``integer`` whether
+        it was searched as integers.
+    target : Target
+        The figure and the value wanted.
+    value : float
+        The evaluated value whose figure is closest to the target.
+    best : Evaluation
+        The figure there, with its interval and how it was obtained.
+    consistent : (float, float) or None
+        The range of values whose figure is consistent with the target.
+    reachable : bool
+        False when the target is outside the figures reached over the range (``value``
+        is then the closest end).
+    monotone : bool
+        Whether the figure was monotone over the values evaluated.
+    evaluations : list of Evaluation
+        Every value evaluated, in increasing order.
+    """
+
+    scenario: str
+    rules: str
+    seed: int
+    encounters: int
+    field: str
+    lo: float
+    hi: float
+    integer: bool
+    target: Target
+    evaluations: list[Evaluation] = dataclasses.field(default_factory=list)
+    value: float = math.nan
+    consistent: tuple[float, float] | None = None
+    reachable: bool = True
+    monotone: bool = True
+    precision: float | None = None
+    meta: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    @property
+    def best(self) -> Evaluation:
+        """The evaluation at :attr:`value`."""
+        return next(e for e in self.evaluations if e.value == self.value)
+
+    def neighbours(self) -> list[Evaluation]:
+        """The evaluated values next to :attr:`value` on each side."""
+        values = [e.value for e in self.evaluations]
+        i = values.index(self.value)
+        return [self.evaluations[j] for j in (i - 1, i + 1) if 0 <= j < len(values)]
+
+    def how(self) -> str:
+        """How the value was obtained, in one sentence (reports and ``tune.json``)."""
+        methods = {e.method for e in self.evaluations}
+        size = (
+            f"{self.encounters:,} encounters a value"
+            if self.precision is None
+            else f"each value run to precision {self.precision:g}, cap {self.encounters:,}"
+        )
+        source = ("the exact engine" if methods == {"exact"} else
+                  f"simulation ({size}, seed {self.seed}, the same dice at every value)"
+                  if methods == {"simulated"} else
+                  f"the exact engine where it answers and simulation elsewhere "
+                  f"({size}, seed {self.seed})")  # fmt: skip
+        search = ("bisection (the figure is monotone in the field over the values tried)"
+                  if self.monotone else
+                  "a grid and bisection of every crossing (the figure is NOT monotone in "
+                  "the field)")  # fmt: skip
+        kind = "integers" if self.integer else "numbers"
+        return (f"tuned {self.field} over {_show(self.lo)}..{_show(self.hi)} ({kind}) for "
+                f"{self.target} by {search}, {len(self.evaluations)} values evaluated by "
+                f"{source}")  # fmt: skip
+
+    def document(self) -> dict[str, Any]:
+        """The ``tune.json`` document."""
+        best = self.best
+        return {
+            "scenario": self.scenario, "rules": self.rules, "field": self.field,
+            "range": [_json(self.lo), _json(self.hi)], "integer": self.integer,
+            "target": {"figure": self.target.figure.figure, "on": self.target.figure.on,
+                       "arg": self.target.figure.arg or None, "value": self.target.value},
+            "seed": self.seed, "encounters": self.encounters,
+            "value": _json(self.value), "figure": _num(best.figure),
+            "figure_ci": [_num(best.lo), _num(best.hi)], "method": best.method,
+            "consistent": None if self.consistent is None else [_json(x) for x in self.consistent],
+            "reachable": self.reachable, "monotone": self.monotone, "how": self.how(),
+            "precision": self.precision,
+            "evaluations": [{"set": {self.field: _json(e.value)}, "figure": _num(e.figure),
+                             "figure_ci": [_num(e.lo), _num(e.hi)], "method": e.method}
+                            for e in self.evaluations],
+        }  # fmt: skip
+
+
+def _json(x: float) -> float | int:
+    return int(x) if float(x).is_integer() and abs(x) < 2**53 else float(x)
+
+
+def _num(x: float) -> float | None:
+    return float(x) if math.isfinite(x) else None
+
+
+def _show(x: float) -> str:
+    return f"{x:g}"
+
+
+class _Evaluator:
+    """Measures the target's figure at a value of the field, once per value."""
+
+    def __init__(self, scenario: ScenarioBase, name: str, target: Target, n: int, seed: int,
+                 simulate: Callable[[ScenarioBase], Any], exact: bool) -> None:  # fmt: skip
+        self.scenario, self.name, self.target = scenario, name, target
+        self.n, self.seed, self.simulate, self.exact = n, seed, simulate, exact
+        self.done: dict[float, Evaluation] = {}
+        self.label = f"--vary {name}"
+
+    def variant(self, value: float) -> ScenarioBase:
+        return apply_overrides(self.scenario, [Override(self.name, value, self.label)])
+
+    def __call__(self, value: float) -> Evaluation:
+        if value not in self.done:
+            self.done[value] = self._measure(value)
+        return self.done[value]
+
+    def _measure(self, value: float) -> Evaluation:
+        scn = self.variant(value)
+        figure = self._exact(scn)
+        if figure is not None:
+            return Evaluation(value, figure, figure, figure, "exact")
+        res = self.simulate(scn)
+        x, lo, hi = measure(res.tallies, res.layout, res.encounters, self.target.figure)
+        return Evaluation(value, x, lo, hi, "simulated")
+
+    def _exact(self, scn: ScenarioBase) -> float | None:
+        if not self.exact:
+            return None
+        from simlab.exact.engine import exact
+
+        try:
+            return exact_measure(exact(scn), self.target.figure)
+        except ExactUnsupported:
+            return None
+
+
+def tune(
+    scenario: ScenarioBase,
+    name: str,
+    lo: float,
+    hi: float,
+    target: Target | str,
+    n: int | None = None,
+    seed: int | None = None,
+    *,
+    threads: int | None = None,
+    exact: bool = True,
+    precision: float | None = None,
+    precision_on: Sequence[Any] = (),
+    progress: Callable[[int], None] | None = None,
+) -> TuneResult:
+    """Search ``name`` over ``lo..hi`` for the value whose figure is closest to ``target``.
+
+    Parameters
+    ----------
+    scenario : ScenarioBase
+        The scenario to tune.
+    name : str
+        ``NAME.FIELD`` as for :func:`simlab.override` (``Defender.hp``,
+        ``strike.profile[9]``).
+    lo, hi : int or float
+        The range; two integers search the integers between them.
+    target : Target or str
+        ``FIGURE[:ON[@ARG]]=VALUE`` or a parsed :class:`Target`.
+    n, seed : int, optional
+        Encounters per simulated value and the seed (default: the scenario's); every
+        value plays the same dice.
+    threads : int, optional
+        numba threads; the numbers do not depend on it.
+    exact : bool
+        Use the exact engine where it gives the figure.
+    precision, precision_on : optional
+        Run each simulated value to this precision (``n`` is the cap), as for
+        :func:`simlab.simulate`.
+    progress : callable, optional
+        Called with the number of encounters finished.
+
+    Returns
+    -------
+    TuneResult
+        See the module docstring for the search; ``reachable`` is False when no value
+        reaches the target.
+
+    Raises
+    ------
+    InputError
+        Naming the argument for a bad target or range, or a value the field rejects.
+    """
+    from simlab.api import compile_job, simulate
+
+    if isinstance(target, str):
+        target = parse_target(target)
+    n = scenario.encounters if n is None else n
+    seed = scenario.seed if seed is None else seed
+    integer = all(isinstance(x, int) and not isinstance(x, bool) for x in (lo, hi))
+    evaluate = _Evaluator(
+        scenario, name, target, n, seed,
+        lambda scn: simulate(scn, n, seed, threads=threads, progress=progress,
+                             precision=precision, precision_on=precision_on), exact)  # fmt: skip
+    evaluate.label = f"--vary {name}={lo}:{hi}"
+    for end in (lo, hi):  # both ends valid before anything runs
+        check_figure(target.figure, compile_job(evaluate.variant(end), n, seed).layout,
+                     target.label)  # fmt: skip
+    result = TuneResult(scenario.scenario, scenario.rules, seed, n, name, lo, hi, integer, target)
+    result.precision = scenario.precision if precision is None else precision
+    _search(evaluate, result)
+    return result
+
+
+def _midpoint(a: float, b: float, integer: bool) -> float | None:
+    """The value halfway between ``a`` and ``b``; None when the bracket is resolved."""
+    if integer:
+        return (int(a) + int(b)) // 2 if b - a > 1 else None
+    return (a + b) / 2 if b - a > 0 else None
+
+
+def _grid(lo: float, hi: float, integer: bool) -> list[float]:
+    if integer:
+        return sorted({round(lo + (hi - lo) * k / (GRID - 1)) for k in range(GRID)})
+    return [lo + (hi - lo) * k / (GRID - 1) for k in range(GRID)]
+
+
+def _search(evaluate: _Evaluator, result: TuneResult) -> None:
+    t = result.target.value
+    integer = result.integer
+    resolution = 0.0 if integer else (result.hi - result.lo) * RESOLUTION
+    points = [evaluate(x) for x in _grid(result.lo, result.hi, integer)]
+    for a, b in itertools.pairwise(points):
+        if _brackets(a, b, t):
+            _bisect(evaluate, a, b, t, integer, resolution)
+    best = _closest(evaluate, t, None)
+    done = sorted(evaluate.done.values(), key=lambda e: e.value)
+    result.reachable = any(_brackets(a, b, t) for a, b in itertools.pairwise(done)) or any(
+        e.contains(t) for e in done
+    )
+    if best.contains(t):
+        result.consistent = (
+            _edge(evaluate, best, result.lo, t, integer, resolution),
+            _edge(evaluate, best, result.hi, t, integer, resolution),
+        )
+    best = _closest(evaluate, t, result.consistent)
+    if integer:  # the neighbours of the value reported
+        for x in (best.value - 1, best.value + 1):
+            if result.lo <= x <= result.hi:
+                evaluate(int(x))
+    result.value = _closest(evaluate, t, result.consistent).value
+    result.evaluations = sorted(evaluate.done.values(), key=lambda e: e.value)
+    result.monotone = _monotone(result.evaluations)
+
+
+def _closest(evaluate: _Evaluator, t: float, consistent: tuple[float, float] | None) -> Evaluation:
+    """The evaluated value whose figure is closest to ``t``; among ties (an exact median
+    is a whole round), the one nearest the middle of the consistent range."""
+    middle = sum(consistent) / 2 if consistent else -math.inf
+
+    def key(e: Evaluation) -> tuple[float, float, float]:
+        distance = abs(e.figure - t) if math.isfinite(e.figure) else math.inf
+        return (distance, abs(e.value - middle), e.value)
+
+    return min(evaluate.done.values(), key=key)
+
+
+def _brackets(a: Evaluation, b: Evaluation, t: float) -> bool:
+    """Whether the target lies between the figures at two values."""
+    if not (math.isfinite(a.figure) or math.isfinite(b.figure)):
+        return False
+    return min(a.figure, b.figure) <= t <= max(a.figure, b.figure)
+
+
+def _bisect(evaluate: _Evaluator, a: Evaluation, b: Evaluation, t: float, integer: bool,
+            resolution: float) -> None:  # fmt: skip
+    """Narrow [a, b], whose figures bracket ``t``, to neighbouring values."""
+    rising = a.figure <= b.figure
+    while (m := _midpoint(a.value, b.value, integer)) is not None:
+        if m in (a.value, b.value) or b.value - a.value <= resolution:
+            return
+        mid = evaluate(m)
+        if (mid.figure <= t) == rising:
+            a = mid
+        else:
+            b = mid
+
+
+def _edge(evaluate: _Evaluator, best: Evaluation, end: float, t: float, integer: bool,
+          resolution: float) -> float:  # fmt: skip
+    """The last value from ``best`` towards ``end`` whose figure is consistent with ``t``."""
+    far = evaluate(int(end) if integer else end)
+    if far.contains(t):
+        return far.value
+    inside, outside = best, far
+    while (m := _midpoint(min(inside.value, outside.value), max(inside.value, outside.value),
+                          integer)) is not None:  # fmt: skip
+        if abs(outside.value - inside.value) <= max(resolution, 1 if integer else 0):
+            break
+        mid = evaluate(m)
+        if mid.contains(t):
+            inside = mid
+        else:
+            outside = mid
+    return inside.value
+
+
+def _monotone(done: list[Evaluation]) -> bool:
+    """Whether the figures never reverse beyond an earlier value's interval."""
+    pairs = list(itertools.pairwise(done))
+    return any(not any(_reverses(a, b, sign) for a, b in pairs) for sign in (1, -1))
+
+
+def _reverses(a: Evaluation, b: Evaluation, sign: int) -> bool:
+    """Whether going from ``a`` to ``b`` the figure moves against ``sign`` beyond noise."""
+    if sign * (b.figure - a.figure) >= 0 or math.isnan(a.figure - b.figure):
+        return False
+    return not (a.lo <= b.figure <= a.hi or b.lo <= a.figure <= b.hi)

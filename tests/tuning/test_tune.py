@@ -1,0 +1,176 @@
+"""Inverse tuning: the value found is the closest, checked against the exact engine and runs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import simlab
+from simlab.cli import main
+from simlab.exact.engine import exact
+from simlab.tuning.figures import measure, parse_figure
+from simlab.tuning.tune import (
+    Evaluation,
+    TuneResult,
+    _Evaluator,
+    _monotone,
+    _search,
+    parse_target,
+)
+from tests.tuning.cases import SS_2V2, SS_DUEL
+
+
+def _exact_median(duel: Any, hp: int) -> float:
+    return exact(duel.with_({"Defender.hp": hp})).duel.median
+
+
+def test_duel_median_is_the_closest_exact_value(tmp_path: Path, duel: Any) -> None:
+    """`simlab tune` returns the HP whose exact median is closest to 5; `simlab exact --set`
+    at that HP and its neighbours agrees, and the consistent range is every HP at 5."""
+    out = tmp_path / "tune"
+    done = CliRunner().invoke(main, ["tune", str(SS_DUEL), "--vary", "Defender.hp=5:60",
+                                     "--target", "median_time_to_down:Defender=5",
+                                     "--out", str(out)])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    doc = json.loads((out / "tune.json").read_text())
+    value = doc["value"]
+    medians = {hp: _exact_median(duel, hp) for hp in range(5, 61)}
+    assert abs(medians[value] - 5) == min(abs(m - 5) for m in medians.values())
+    assert doc["consistent"] == [min(h for h, m in medians.items() if m == 5),
+                                 max(h for h, m in medians.items() if m == 5)]  # fmt: skip
+    for hp in (value - 1, value, value + 1):
+        shown = CliRunner().invoke(main, ["exact", str(SS_DUEL), "--set", f"Defender.hp={hp}",
+                                          "--out", str(tmp_path / f"e{hp}")])  # fmt: skip
+        assert shown.exit_code == 0, shown.output
+        summary = json.loads((tmp_path / f"e{hp}" / "summary.json").read_text())
+        assert summary["combatants"][0]["time_to_down"]["median_time_to_down"] == medians[hp]
+    assert {e["method"] for e in doc["evaluations"]} == {"exact"}
+    assert doc["figure"] == 5 and doc["monotone"] and doc["reachable"]
+    assert "Defender.hp=" in done.output and "exact engine" in done.output
+
+
+def test_simulated_tune_agrees_with_a_run(tmp_path: Path, fight: Any) -> None:
+    """On a fight the exact engine cannot solve, the tuned value's figure is within its
+    interval of the target, and `simlab run --set` at that value gives the same figure
+    (same seed and sample size: the same dice)."""
+    target = "median_time_to_down:Brute=8"
+    result = simlab.tune(fight, "Brute.hp=10:60", target, n=5000)
+    best = result.best
+    assert best.method == "simulated"
+    assert best.lo <= 8 <= best.hi
+    lo, hi = result.consistent
+    assert lo <= result.value <= hi
+    res = simlab.simulate(fight.with_({"Brute.hp": result.value}), 5000, threads=1)
+    again = measure(res.tallies, res.layout, res.encounters, parse_figure(target[:-2], "t"))
+    assert again == (best.figure, best.lo, best.hi)
+    # the neighbours bracket the target from both sides (monotone: down later with more HP)
+    below, above = result.neighbours()
+    assert below.figure <= 8 <= above.figure and below.value < result.value < above.value
+
+
+def test_simulated_tune_matches_cli_run(tmp_path: Path) -> None:
+    """`simlab tune` on a simulated rate and `simlab run --set` at the value found print the
+    same rate: the summary's win rate equals the tuned figure exactly."""
+    out = tmp_path / "tune"
+    args = ["tune", str(SS_2V2), "--vary", "Kaito.hp=5:60", "--set", "Brute.hp=20", "--target",
+            "win_rate:party=0.5", "-n", "4000", "--out", str(out)]  # fmt: skip
+    done = CliRunner().invoke(main, args)
+    assert done.exit_code == 0, done.output
+    doc = json.loads((out / "tune.json").read_text())
+    ran = CliRunner().invoke(main, ["run", str(SS_2V2), "-n", "4000", "--set", "Brute.hp=20",
+                                    "--set", f"Kaito.hp={doc['value']}",
+                                    "--out", str(tmp_path / "run")])  # fmt: skip
+    assert ran.exit_code == 0, ran.output
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    party = next(s for s in summary["sides"] if s["name"] == "party")
+    assert party["win_rate"] == doc["figure"]
+    assert party["win_rate_ci"] == doc["figure_ci"]
+    assert doc["figure_ci"][0] <= 0.5 <= doc["figure_ci"][1]
+
+
+def test_unreachable_target_exits_1_with_the_closest_end(tmp_path: Path) -> None:
+    out = tmp_path / "tune"
+    done = CliRunner().invoke(main, ["tune", str(SS_DUEL), "--vary", "Defender.hp=5:20",
+                                     "--target", "median_time_to_down:Defender=40",
+                                     "--out", str(out)])  # fmt: skip
+    assert done.exit_code == 1, done.output
+    assert "unreachable" in done.output and "Defender.hp=20" in done.output
+    doc = json.loads((out / "tune.json").read_text())
+    assert doc["reachable"] is False and doc["value"] == 20 and doc["consistent"] is None
+
+
+@pytest.mark.parametrize(
+    ("argument", "option", "expected"),
+    [
+        ("nope:Defender=5", "--target", "expected a figure"),
+        ("median_time_to_down:Nobody=5", "--target", "expected a combatant"),
+        ("median_time_to_down=5", "--target", "naming the combatant"),
+        ("hit_rate:strike=1.5", "--target", "expected a rate between 0 and 1"),
+        ("hit_rate:kick=0.5", "--target", "expected an attack"),
+        ("median_time_to_down:Defender=soon", "--target", "expected a number"),
+        ("median_time_to_down:Defender", "--target", "got no '='"),
+        ("down_by_round:Defender=0.5", "--target", "got no '@'"),
+        ("down_by_round:Defender@x=0.5", "--target", "whole number"),
+        ("win_rate:nobody=0.5", "--target", "expected a side"),
+        ("draw_rate:x=0.5", "--target", "expected nothing after draw_rate"),
+        ("Defender.hp=60:5", "--vary", "LO < HI"),
+        ("Defender.hp=5", "--vary", "expected NAME.FIELD=LO:HI"),
+        ("Nobody.hp=5:60", "--vary", "expected a combatant"),
+        ("Defender.hp=x:60", "--vary", "LO < HI"),
+    ],
+)
+def test_bad_arguments_exit_2_naming_them(
+    tmp_path: Path, argument: str, option: str, expected: str
+) -> None:
+    args = {"--target": "median_time_to_down:Defender=5", "--vary": "Defender.hp=5:60"}
+    args[option] = argument
+    out = tmp_path / "tune"
+    done = CliRunner().invoke(main, ["tune", str(SS_DUEL), "--vary", args["--vary"],
+                                     "--target", args["--target"], "--out", str(out)])  # fmt: skip
+    assert done.exit_code == 2, done.output
+    assert f"{option} {argument}" in done.output and expected in done.output
+    assert "Traceback" not in done.output
+    assert not out.exists()
+
+
+def test_monotonicity_is_judged_beyond_noise() -> None:
+    def ev(x: float, f: float, half: float) -> Evaluation:
+        return Evaluation(x, f, f - half, f + half, "simulated" if half else "exact")
+
+    assert _monotone([ev(1, 0.2, 0.05), ev(2, 0.18, 0.05), ev(3, 0.6, 0.05)])  # a wobble
+    assert not _monotone([ev(1, 0.2, 0.01), ev(2, 0.5, 0.01), ev(3, 0.3, 0.01)])
+    assert not _monotone([ev(1, 2, 0), ev(2, 3, 0), ev(3, 2, 0)])
+    assert _monotone([ev(1, 3, 0), ev(2, 3, 0), ev(3, 2, 0)])
+
+
+def test_a_target_no_value_hits_gives_the_closest_and_no_range(duel: Any) -> None:
+    """Mean damage falls with Guard in steps; 2 lies between two of them: the closest value
+    is reported, and no value is consistent (exact figures have no noise)."""
+    result = simlab.tune(duel, "Defender.guard=0:6", "mean_damage:strike=2")
+    assert {e.method for e in result.evaluations} == {"exact"}
+    damage = {g: exact(duel.with_({"Defender.guard": g})).pairs[0].mean_damage for g in range(7)}
+    assert abs(damage[result.value] - 2) == min(abs(d - 2) for d in damage.values())
+    assert result.monotone and result.reachable and result.consistent is None
+    assert [e.value for e in result.neighbours()] == [result.value - 1, result.value + 1]
+
+
+class _Parabola(_Evaluator):
+    """A figure (x − 10)², exact, to test the search without a simulation."""
+
+    def _measure(self, value: float) -> Evaluation:
+        return Evaluation(value, (value - 10) ** 2, (value - 10) ** 2, (value - 10) ** 2, "exact")
+
+
+def test_non_monotone_figure_is_said_and_every_crossing_found(duel: Any) -> None:
+    target = parse_target("mean_rounds=16")
+    result = TuneResult("x", "r", 0, 1, "Defender.hp", 0, 20, True, target)
+    evaluate = _Parabola(duel, "Defender.hp", target, 1, 0, lambda s: None, False)
+    _search(evaluate, result)
+    assert not result.monotone
+    assert {6, 14} <= {e.value for e in result.evaluations}
+    assert result.value in (6, 14) and result.consistent is not None
+    assert "NOT monotone" in result.how()
