@@ -56,8 +56,8 @@ N_ROW_FIELDS = 5
  G_MOMENTUM_PER_RESPITE, G_COVER_GUARD, G_STATUSES_LAST_ROUND, G_ANY_RUSHING,
  G_DUEL_ATTACKER, G_DYNAMIC_ORDER, G_ANY_ABSENT, G_MELEE_MANIFEST_COST, G_MANIFEST_MOMENTUM,
  G_HARM_METER, G_SEALED_ROUNDS, G_FATIGUE_PER_SUNDER, G_EV_SUPPRESSED, G_EV_SEALED, G_EV_HARM,
- G_EV_MOMENTUM, G_EV_REINFORCEMENT, G_EV_SUNDER, G_EV_FATIGUE) = range(29)  # fmt: skip
-N_GLOBAL_FIELDS = 29
+ G_EV_MOMENTUM, G_EV_REINFORCEMENT, G_EV_SUNDER, G_EV_FATIGUE, G_FEATURES) = range(30)  # fmt: skip
+N_GLOBAL_FIELDS = 30
 # the feature events' G_EV_* fields, in FEATURE_EVENTS order (−1 when not in the layout)
 EVENT_FIELDS = {"suppressed": G_EV_SUPPRESSED, "sealed": G_EV_SEALED, "harm": G_EV_HARM,
                 "momentum_spent": G_EV_MOMENTUM, "reinforcement": G_EV_REINFORCEMENT,
@@ -183,7 +183,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
         int(any(m.rushing > 0 for m in members)), duel, int("stances" in features),
         int(any(slot.spirit is not None or slot.arrives > 0 for slot in slots)),
         prm.melee_manifest_cost, int(prm.manifest_momentum), prm.harm_meter,
-        prm.sealed_rounds, prm.fatigue_per_sunder, *event_codes,
+        prm.sealed_rounds, prm.fatigue_per_sunder, *event_codes, int(bool(features)),
     ])  # fmt: skip
     params = KernelParams(
         combatant=combatant,

@@ -88,6 +88,7 @@ from simlab.rules.shattered_spirits.compile import (
     G_EV_SUPPRESSED,
     G_EXPOSED_PER_LEVEL,
     G_FATIGUE_PER_SUNDER,
+    G_FEATURES,
     G_GLANCING_DIVISOR,
     G_HARM_METER,
     G_IMPAIRED_PER_LEVEL,
@@ -593,6 +594,11 @@ def respite(p, st, rnd, standing):
     Spirit, and gains Momentum unless Suppressed (when it Manifests, only if
     ``manifest_momentum``)."""
     g = p.globals_
+    if g[G_FEATURES] == 0:
+        for c in range(st.shape[1]):
+            if st[OUT, c] == 0:
+                st[MOMENTUM, c] += g[G_MOMENTUM_PER_RESPITE]
+        return
     if g[G_ANY_ABSENT] != 0:
         arrive(p, st, rnd, standing)
     for c in range(st.shape[1]):
@@ -648,6 +654,8 @@ def finish(p, st, t, ch, last_round, standing):
     for c in range(st.shape[1]):
         record_event(t, ch, c, EVENT_OUT, st[OUT_ROUND, c], 0)
         record_event(t, ch, c, EVENT_DEAD, st[DEAD_ROUND, c], 0)
+        if p.globals_[G_FEATURES] == 0:
+            continue
         for k in range(N_EVENT_COUNTS):
             e = p.globals_[G_EV_SUPPRESSED + k]
             if e >= 0:
@@ -662,13 +670,30 @@ def record_status_damage(st, t, ch, batch):
         t.status_damage[ch, c, batch] += st[STATUS_DAMAGE, c]
 
 
+@inline_kernel
+def sort_turns(p, st, order, phase_start):
+    """The turn order after Stances changed at Respite: by current Phase, then side and
+    listed order (RULES.md §1 "Round"); Phase p's turns are ``order[phase_start[p - 1]:
+    phase_start[p]]``."""
+    n = 0
+    phase_start[0] = 0
+    for phase in range(1, 7):
+        for c in p.listed:
+            if st[SPEED_NOW, c] == phase:
+                order[n] = c
+                n += 1
+        phase_start[phase] = n
+
+
 @kernel
-def play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace, n_trace):
+def play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace, n_trace,
+                    order, phase_start):  # fmt: skip
     """Play encounters ``lo .. hi-1`` to their end, adding them to chunk ``ch`` of ``t``.
 
     A Round (RULES.md §1 "Round") is the Respite, Phases 1–6 and the End of Round. Within
-    a Phase, combatants act in ``p.order`` (sides in listed order, players first, then
-    listed order within a side); a Turn is the combatant's attacks, in rotation, each at
+    a Phase, combatants act in ``order`` (sides in listed order, players first, then
+    listed order within a side: ``p.order``, unless Stances change Phases at Respite,
+    :func:`sort_turns`); a Turn is the combatant's attacks, in rotation, each at
     a target chosen by its policy. Turns are numbered from 1 in each encounter (``turn``),
     so that a defender uses each Reaction at most once per Turn. The encounter ends as
     soon as at most one side is left standing, or after the round cap.
@@ -692,15 +717,12 @@ def play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace,
         for rnd in range(1, g[G_MAX_ROUNDS] + 1):
             respite(p, st, rnd, standing)
             over = False
+            if dynamic:
+                sort_turns(p, st, order, phase_start)
             for phase in range(1, 7):
-                # With Stances a combatant's Phase can change: walk everyone in listed
-                # order and take those whose current speed is this Phase.
-                seq = p.listed if dynamic else p.order
-                lo_k = 0 if dynamic else p.phase_start[phase - 1]
-                hi_k = n_combatants if dynamic else p.phase_start[phase]
-                for k in range(lo_k, hi_k):
-                    c = seq[k]
-                    if st[OUT, c] != 0 or (dynamic and st[SPEED_NOW, c] != phase):
+                for k in range(phase_start[phase - 1], phase_start[phase]):
+                    c = order[k]
+                    if st[OUT, c] != 0:
                         continue
                     turn += 1
                     for _ in range(turn_attacks(p, st, c)):
@@ -994,4 +1016,6 @@ def run_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
             scratch = np.zeros((5, DUEL_GROUP), dtype=np.uint64)
             play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables, scratch)
         else:
-            play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, events, n_trace)
+            order, phase_start = p.order.copy(), p.phase_start.copy()
+            play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, events, n_trace,
+                            order, phase_start)  # fmt: skip
