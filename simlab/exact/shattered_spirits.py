@@ -171,6 +171,13 @@ FEATURE_REASONS = {
 }  # fmt: skip
 
 
+def check_scenario(scenario: Scenario) -> None:
+    """What the exact engine refuses before looking at any pair: the later-draft features
+    (:func:`check_features`), whose extra combatants (Spirits, reinforcement slots) no
+    pair-by-pair answer could name."""
+    check_features(scenario)
+
+
 def check_features(scenario: Scenario) -> None:
     """Raise :class:`ExactUnsupported` naming the first later-draft feature (seed 001:
     Spirits, Stances, Reinforcements, Sunder) the scenario uses: each makes an attack's

@@ -11,6 +11,7 @@ import pytest
 import simlab
 from simlab.analysis.specs import evaluate
 from simlab.errors import ExactUnsupported
+from simlab.exact.engine import exact
 from simlab.exact.shattered_spirits import attack_outcome, duel_time_to_down
 from simlab.scenario.validation import ScenarioError
 
@@ -32,16 +33,30 @@ sides:
 
 BAD = [
     ("      spirit: {name: Wisp, hp: 0, attacks: [jab]}", "11:32", "expected a number ≥ 1"),
-    ("      spirit: {name: Wisp, hp: 5, attacks: [bite]}", "11:45",
-     "expected an attack defined under 'attacks:' (jab); got 'bite'"),
-    ("      spirit: {name: Wisp, hp: 5, manifest: sometimes}", "11:45",
-     "expected one of 'always', 'melee', 'never'; got 'sometimes'"),
+    (
+        "      spirit: {name: Wisp, hp: 5, attacks: [bite]}",
+        "11:45",
+        "expected an attack defined under 'attacks:' (jab); got 'bite'",
+    ),
+    (
+        "      spirit: {name: Wisp, hp: 5, manifest: sometimes}",
+        "11:45",
+        "expected one of 'always', 'melee', 'never'; got 'sometimes'",
+    ),
     ("      spirit: {name: Wisp, hp: 5, recall_below: -1}", "11:49", "expected a number ≥ 0"),
     ("      stances: [{name: Swift, speed: 7}]", "11:38", "expected a number ≤ 6; got 7"),
     ("      stances: [{name: Swift}]", "11:17", "expected key 'speed'"),
-    ("      stances: [{name: Swift, speed: 2}]\n      stance_policy: {switch_to: Braced, "
-     "when_hp_below: 5}", "12:34", "expected a Stance listed under 'stances:' (Swift)"),
-    ("      stance_policy: {switch_to: Braced, when_hp_below: 0}", "11:57", "expected a number ≥ 1"),
+    (
+        "      stances: [{name: Swift, speed: 2}]\n      stance_policy: {switch_to: Braced, "
+        "when_hp_below: 5}",
+        "12:34",
+        "expected a Stance listed under 'stances:' (Swift)",
+    ),
+    (
+        "      stance_policy: {switch_to: Braced, when_hp_below: 0}",
+        "11:57",
+        "expected a number ≥ 1",
+    ),
     ("      reinforce: {cap: 0}", "11:24", "expected a number ≥ 1; got 0"),
     ("      reinforce: {cap: 2, from_round: 1}", "11:39", "expected a number ≥ 2; got 1"),
     ("      count: 2\n      reinforce: {cap: 2}", "11:14", "expected no count with 'reinforce:'"),
@@ -60,8 +75,10 @@ def test_bad_feature_fields_are_located(extra: str, where: str, message: str) ->
 
 
 def test_sunder_needs_wounds() -> None:
-    text = BASE.replace("{extra}", "      sunder: {armor: 1}").replace("downed: wounds", "downed: defeat")
-    with pytest.raises(ScenarioError, match=r"features.yaml:11:15: expected 'downed: wounds' with 'sunder:'"):
+    text = BASE.replace("{extra}", "      sunder: {armor: 1}")
+    text = text.replace("downed: wounds", "downed: defeat")
+    expected = r"features.yaml:11:15: expected 'downed: wounds' with 'sunder:'"
+    with pytest.raises(ScenarioError, match=expected):
         simlab.loads(text, "features.yaml")
 
 
@@ -105,3 +122,11 @@ def test_spirits_2v3_runs_and_meets_its_specs() -> None:
     verdicts = [evaluate(result, spec) for spec in scenario.expect]
     assert len(verdicts) == 8
     assert all(v.passed for v in verdicts), verdicts
+
+
+def test_exact_engine_refuses_the_whole_scenario() -> None:
+    """``simlab.exact`` refuses a scenario with Spirits in one message naming the feature
+    (its Spirit slots have no pair-by-pair answer)."""
+    scenario = simlab.loads(BASE.replace("{extra}", "      spirit: {name: Wisp, hp: 5}"))
+    with pytest.raises(ExactUnsupported, match="exactly: spirits: Spirits are Manifested"):
+        exact(scenario)

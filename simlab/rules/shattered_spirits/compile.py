@@ -172,9 +172,8 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
     features = scenario.uses_features
     events = EVENTS + [e for f in features for e in FEATURE_EVENTS.get(f, [])]
     event_codes = [events.index(e) if e in events else -1 for e in EVENT_FIELDS]
-    duel = -1 if features else duel_attacker(
-        members, sides, dict(zip(attack_names, rows, strict=True)), prm.reaction_cost
-    )
+    by_name = dict(zip(attack_names, rows, strict=True))
+    duel = -1 if features else duel_attacker(members, sides, by_name, prm.reaction_cost)
     globals_ = ints([
         len(scenario.sides), scenario.max_rounds, prm.bonus_size, prm.exposed_per_level,
         prm.impaired_per_level, prm.glancing_divisor, prm.stun_per_level,
