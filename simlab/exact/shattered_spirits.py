@@ -168,6 +168,7 @@ FEATURE_REASONS = {
                "the combatant's HP",
     "reinforcements": "reinforcements join the fight round by round",
     "sunder": "Sunder replaces Wounds while Armor or Wielded items last",
+    "engagement": "declared engagements restrict Melee targets and change with Spirits",
 }  # fmt: skip
 
 

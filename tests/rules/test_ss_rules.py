@@ -226,6 +226,29 @@ sides:
        reinforce: {per_round: 2, cap: 3, from_round: 2}}
 """
 
+# Declared engagements (seed 001, "Range"): Melee attacks only at Engaged enemies, ranged
+# attacks at anyone; starting engagements; a Spirit Manifested at Melee range is Engaged
+# with its character's foes, one Manifested for free with nobody.
+ENGAGEMENT = """
+scenario: ss-rules-engagement
+rules: shattered-spirits
+max_rounds: 6
+params: {engagement: declared, momentum_per_respite: 1}
+attacks:
+  cut:  {profile: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]}
+  shot: {profile: [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5], range: ranged}
+sides:
+  party:
+    - {name: Rin, hp: 40, downed: wounds, speed: 2, attacks: [cut, shot], engaged_with: [Orc],
+       spirit: {name: Fox, hp: 12, speed: 3, attacks: [cut], manifest: melee}}
+    - {name: Ula, hp: 30, downed: wounds, speed: 4, attacks: [cut],
+       spirit: {name: Owl, hp: 12, speed: 5, attacks: [cut, shot], target: random}}
+  foes:
+    - {name: Orc, hp: 60, speed: 3, attacks: [cut], target: random}
+    - {name: Gob, count: 2, hp: 15, speed: 4, attacks: [cut, shot], target: lowest-hp,
+       engaged_with: [Ula]}
+"""
+
 FEATURE_EVENT_NAMES = ("suppressed", "sealed", "harm", "momentum_spent", "reinforcement",
                        "sunder", "fatigue")  # fmt: skip
 
@@ -238,6 +261,7 @@ SCENARIOS = {
     "rushing": (RUSHING, 800, 606),
     "turns": (TURNS, 400, 707),
     "spirits": (SPIRITS, 1500, 808),
+    "engagement": (ENGAGEMENT, 1500, 909),
 }
 
 # ---------------------------------------------------------------------------------------
@@ -282,6 +306,8 @@ class Fighter:
     momentum: int = 0
     blocked_now: bool = False
     first_event: dict = field(default_factory=dict)  # event → round it first happened
+    start_engaged: set = field(default_factory=set)  # fighters Engaged with at the start
+    engaged: set = field(default_factory=set)
 
     def _stance(self, key: str, default: int) -> int:
         return getattr(self.spec.stances[self.stance], key) if self.spec.stances else default
@@ -311,6 +337,7 @@ class Fighter:
         self.stance = self.suppressed_until = self.momentum = 0
         self.spent = self.blocked_now = False
         self.first_event = {}
+        self.engaged = set(self.start_engaged)
         self.armor = s.sunder.armor if s.sunder else 0
         self.wielded = s.sunder.wielded if s.sunder else 0
         self.momentum = s.tokens.momentum
@@ -395,6 +422,13 @@ class Oracle:
                                      spirit_spec(m.spirit), owner=f)  # fmt: skip
                         f.spirit = sp
                         self.fighters.append(sp)
+        characters = [f for f in self.fighters if f.owner is None]
+        for f in characters:
+            for g in characters:
+                mutual = g.spec.name in f.spec.engaged_with or f.spec.name in g.spec.engaged_with
+                if f.side != g.side and mutual:
+                    f.start_engaged.add(g.index)
+        self.declared = scenario.params.engagement == "declared"
         self.rnd = 0
         # event → round → encounters in which it first happened then (all fighters)
         self.event_rounds: dict[tuple[str, str], Counter] = defaultdict(Counter)
@@ -482,13 +516,22 @@ class Oracle:
                     self.cases["recalled below threshold"] += 1
                 if suppressed:
                     self.cases["suppressed at respite"] += 1
+                at_melee = False
                 if manifested and sp.spec.manifest == "melee":
                     if f.momentum >= prm.melee_manifest_cost:
                         f.momentum -= prm.melee_manifest_cost
                         f.note("momentum_spent", rnd)
                         self.cases["melee manifest paid"] += 1
+                        at_melee = True
                     else:
                         self.cases["melee manifest unpaid"] += 1
+                if self.declared:
+                    # At Melee range: Engaged with its character's foes; else with nobody.
+                    for g in self.fighters:
+                        g.engaged.discard(sp.index)
+                    sp.engaged = set(f.engaged) if at_melee else set()
+                    for d in sp.engaged:
+                        self.fighters[d].engaged.add(sp.index)
             if not suppressed and (not manifested or prm.manifest_momentum):
                 f.momentum += prm.momentum_per_respite
 
@@ -628,6 +671,17 @@ class Oracle:
                         if not foes:
                             over = True
                             break
+                        name = f.spec.attacks[f.rotation % len(f.spec.attacks)]
+                        if self.declared and self.sc.attacks[name].range == "melee":
+                            # Seed 001 "Range": Melee only at creatures one is Engaged with.
+                            foes = [g for g in foes if g.index in f.engaged]
+                            if not foes:
+                                f.rotation += 1
+                                self.cases["melee attack with nobody engaged"] += 1
+                                continue
+                            self.cases["melee attack at an engaged foe"] += 1
+                        elif self.declared:
+                            self.cases["ranged attack"] += 1
                         if not queue:
                             self.fail(
                                 "schedule",
@@ -911,6 +965,11 @@ def spirits() -> Run:
     return _run("spirits")
 
 
+@pytest.fixture(scope="module")
+def engagement() -> Run:
+    return _run("engagement")
+
+
 def _errors(run: Run, rule: str) -> list[str]:
     return run.oracle.errors.get(rule, [])
 
@@ -988,6 +1047,11 @@ COVERAGE = [
     ("spirits", "reinforcement arrives", 1000),
     ("spirits", "sunder armor", 50),
     ("spirits", "sunder wielded", 5),
+    ("engagement", "melee attack with nobody engaged", 1000),
+    ("engagement", "melee attack at an engaged foe", 3000),
+    ("engagement", "ranged attack", 2000),
+    ("engagement", "melee manifest paid", 1000),
+    ("engagement", "melee manifest unpaid", 1000),
 ]
 
 

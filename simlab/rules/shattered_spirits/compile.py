@@ -43,12 +43,12 @@ NO_REACTION = -1
  C_REFLEX, C_MOMENTUM, C_BLOCK_AT, C_EVADE_AT, C_EXPOSED, C_IMPAIRED, C_COVER, C_ROLL_MODIFIER,
  C_RUSHING, C_POLICY, C_ATTACK_START, C_ATTACK_COUNT, C_OWNER, C_SPIRIT, C_MANIFEST,
  C_RECALL_BELOW, C_ARRIVES, C_STANCE_START, C_STANCE_COUNT, C_STANCE_SWITCH, C_STANCE_BELOW,
- C_ARMOR, C_WIELDED, C_SUNDER_AT) = range(33)  # fmt: skip
-N_COMBATANT_FIELDS = 33
+ C_ARMOR, C_WIELDED, C_SUNDER_AT, C_ENGAGED) = range(34)  # fmt: skip
+N_COMBATANT_FIELDS = 34
 S_SPEED, S_ATTACKS_PER_TURN, S_GUARD_MODIFIER, S_ROLL_MODIFIER = range(4)
 N_STANCE_FIELDS = 4
-A_MODIFIER, A_DAMAGE_MODIFIER, A_NET_ADVANTAGE, A_GLANCING = range(4)
-N_ATTACK_FIELDS = 4
+A_MODIFIER, A_DAMAGE_MODIFIER, A_NET_ADVANTAGE, A_GLANCING, A_MELEE = range(5)
+N_ATTACK_FIELDS = 5
 R_DAMAGE, R_TIER, R_STUN, R_EXPOSED, R_IMPAIRED = range(5)
 N_ROW_FIELDS = 5
 (G_N_SIDES, G_MAX_ROUNDS, G_BONUS_SIZE, G_EXPOSED_PER_LEVEL, G_IMPAIRED_PER_LEVEL,
@@ -56,8 +56,9 @@ N_ROW_FIELDS = 5
  G_MOMENTUM_PER_RESPITE, G_COVER_GUARD, G_STATUSES_LAST_ROUND, G_ANY_RUSHING,
  G_DUEL_ATTACKER, G_DYNAMIC_ORDER, G_ANY_ABSENT, G_MELEE_MANIFEST_COST, G_MANIFEST_MOMENTUM,
  G_HARM_METER, G_SEALED_ROUNDS, G_FATIGUE_PER_SUNDER, G_EV_SUPPRESSED, G_EV_SEALED, G_EV_HARM,
- G_EV_MOMENTUM, G_EV_REINFORCEMENT, G_EV_SUNDER, G_EV_FATIGUE, G_FEATURES) = range(30)  # fmt: skip
-N_GLOBAL_FIELDS = 30
+ G_EV_MOMENTUM, G_EV_REINFORCEMENT, G_EV_SUNDER, G_EV_FATIGUE, G_FEATURES,
+ G_DECLARED) = range(31)  # fmt: skip
+N_GLOBAL_FIELDS = 31
 # the feature events' G_EV_* fields, in FEATURE_EVENTS order (−1 when not in the layout)
 EVENT_FIELDS = {"suppressed": G_EV_SUPPRESSED, "sealed": G_EV_SEALED, "harm": G_EV_HARM,
                 "momentum_spent": G_EV_MOMENTUM, "reinforcement": G_EV_REINFORCEMENT,
@@ -161,10 +162,11 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
             _threshold(m.react.block), _threshold(m.react.evade), m.exposed, m.impaired,
             int(m.cover), m.roll_modifier, m.rushing, POLICY_CODE[m.target], starts[c],
             len(m.attacks), *_feature_fields(slots, c, stance_starts[c]),
+            _engaged_mask(slots, c),
         ]  # fmt: skip
     attack = field_rows(
-        [[a.modifier, a.damage_modifier, a.advantage - a.disadvantage, int(a.glancing)]
-         for a in attacks], N_ATTACK_FIELDS,
+        [[a.modifier, a.damage_modifier, a.advantage - a.disadvantage, int(a.glancing),
+          int(a.range == "melee")] for a in attacks], N_ATTACK_FIELDS,
     )  # fmt: skip
     profile_rows = np.zeros((N_ROW_FIELDS, len(attacks), 11), dtype=np.int64)
     for k, (a, r) in enumerate(zip(attacks, rows, strict=True)):
@@ -183,6 +185,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
         int(any(slot.spirit is not None or slot.arrives > 0 for slot in slots)),
         prm.melee_manifest_cost, int(prm.manifest_momentum), prm.harm_meter,
         prm.sealed_rounds, prm.fatigue_per_sunder, *event_codes, int(bool(features)),
+        int(prm.engagement == "declared"),
     ])  # fmt: skip
     params = KernelParams(
         combatant=combatant,
@@ -296,6 +299,20 @@ def _feature_fields(slots: list[Slot], c: int, stance_start: int) -> list[int]:
         sunder.armor if sunder else 0, sunder.wielded if sunder else 0,
         sunder.when_segments_at_least if sunder else 0,
     ]  # fmt: skip
+
+
+def _engaged_mask(slots: list[Slot], c: int) -> int:
+    """Bit ``d`` set when slot ``c`` starts Engaged with slot ``d``: engagements are
+    mutual, an entry's ``engaged_with`` covers every copy of the enemy entries it names,
+    and Spirits start with none (as int64: bit 63 is the sign bit)."""
+    mine = slots[c]
+
+    def names(a: Slot, b: Slot) -> bool:
+        return a.spirit is None and b.spirit is None and b.member.name in a.member.engaged_with
+
+    foes = [d for d, other in enumerate(slots) if other.side != mine.side]
+    mask = sum(1 << d for d in foes if names(mine, slots[d]) or names(slots[d], mine))
+    return mask - (1 << 64) if mask >= 1 << 63 else mask
 
 
 def _threshold(reaction: object) -> int:

@@ -44,6 +44,7 @@ from simlab.engine.rng import (
 from simlab.rules.shattered_spirits.compile import (
     A_DAMAGE_MODIFIER,
     A_GLANCING,
+    A_MELEE,
     A_MODIFIER,
     A_NET_ADVANTAGE,
     C_ARMOR,
@@ -53,6 +54,7 @@ from simlab.rules.shattered_spirits.compile import (
     C_ATTACKS_PER_TURN,
     C_BLOCK_AT,
     C_COVER,
+    C_ENGAGED,
     C_EVADE_AT,
     C_EXPOSED,
     C_GRIT,
@@ -83,6 +85,7 @@ from simlab.rules.shattered_spirits.compile import (
     G_ANY_RUSHING,
     G_BONUS_SIZE,
     G_COVER_GUARD,
+    G_DECLARED,
     G_DUEL_ATTACKER,
     G_DYNAMIC_ORDER,
     G_EV_SUPPRESSED,
@@ -128,12 +131,14 @@ STANCE, SPEED_NOW, PER_TURN_NOW, GUARD_NOW, ROLL_MODIFIER_NOW = range(20, 25)
 # Fatigue taken
 SUPPRESSED_UNTIL, SPENT, ARMOR_LEFT, WIELDED_LEFT, BLOCKED_NOW, FATIGUE = range(25, 31)
 MOMENTUM_SPENT = 38
+# bit d: Engaged with combatant d (engagement: declared); scratch row for targeting
+ENGAGED, UNAVAILABLE = 39, 40
 # round of the first of each feature event in the encounter (0: none), in
 # compile.EVENT_FIELDS order (recorded by finish, like out and dead)
 EVC_SUPPRESSED, EVC_SEALED, EVC_HARM, EVC_MOMENTUM, EVC_REINFORCEMENT = range(31, 36)
 EVC_SUNDER, EVC_FATIGUE = 36, 37
 N_EVENT_COUNTS = 7
-N_FIELDS = 39
+N_FIELDS = 41
 
 # event_round axis 1 (compile.EVENTS)
 EVENT_OUT, EVENT_DEAD = 0, 1
@@ -143,6 +148,9 @@ TIER_OF, DAMAGE_OF, SEEN, PAIR_OF, N_DICE, SPAN, ENDS = range(7)
 N_TABLES = 7
 OUTCOMES = 216
 DUEL_GROUP = 128  # duels whose first block of attack dice is computed in one loop
+
+# engaged_target: enemies stand, but none Engaged with the attacker
+NOT_ENGAGED = -2
 
 # reactions
 REACT_NONE, REACT_BLOCK, REACT_EVADE = 0, 1, 2
@@ -509,6 +517,7 @@ def reset_combatant(p, st, c):
     st[IMPAIRED, c] = p.combatant[C_IMPAIRED, c]
     st[ARMOR_LEFT, c] = p.combatant[C_ARMOR, c]
     st[WIELDED_LEFT, c] = p.combatant[C_WIELDED, c]
+    st[ENGAGED, c] = p.combatant[C_ENGAGED, c]
     take_stance(p, st, c, 0)
 
 
@@ -580,11 +589,28 @@ def manifest(p, st, c, suppressed, rnd):
         allowed = False
     st[OUT, spirit] = 0 if allowed else 1
     cost = p.globals_[G_MELEE_MANIFEST_COST]
-    if allowed and policy == 1 and st[MOMENTUM, c] >= cost:
+    at_melee = allowed and policy == 1 and st[MOMENTUM, c] >= cost
+    if at_melee:
         st[MOMENTUM, c] -= cost
         st[MOMENTUM_SPENT, c] += cost
         note_event(st, EVC_MOMENTUM, c, rnd)
+    if p.globals_[G_DECLARED] != 0:
+        engage_spirit(st, spirit, st[ENGAGED, c] if at_melee else 0)
     return allowed
+
+
+@inline_kernel
+def engage_spirit(st, spirit, mask):
+    """The Spirit's engagements become ``mask`` (mutual): at Melee range it is Engaged
+    with the creatures its character is Engaged with, else with none (seed 001,
+    "Rounds": Manifested at Melee range, it becomes Engaged with the creatures there)."""
+    bit = np.int64(1) << spirit
+    for d in range(st.shape[1]):
+        if (mask >> d) & 1:
+            st[ENGAGED, d] |= bit
+        else:
+            st[ENGAGED, d] &= ~bit
+    st[ENGAGED, spirit] = mask
 
 
 @inline_kernel
@@ -671,6 +697,22 @@ def record_status_damage(st, t, ch, batch):
 
 
 @inline_kernel
+def engaged_target(p, st, rng, c, standing):
+    """The target of ``c``'s Melee attack when engagements are declared: an enemy it is
+    Engaged with, by its policy (seed 001, "Range"); ``NOT_ENGAGED`` when enemies stand
+    but none is Engaged with it (the attack is not made), −1 when no enemy stands."""
+    for d in range(st.shape[1]):
+        engaged = (st[ENGAGED, c] >> d) & 1
+        st[UNAVAILABLE, d] = 1 if st[OUT, d] != 0 or engaged == 0 else 0
+    target = choose_target(
+        p.combatant[C_SIDE], st[UNAVAILABLE], st[HP], p.combatant[C_POLICY, c], rng, c
+    )
+    if target < 0 and sides_standing(standing) > 1:
+        return NOT_ENGAGED
+    return target
+
+
+@inline_kernel
 def sort_turns(p, st, order, phase_start):
     """The turn order after Stances changed at Respite: by current Phase, then side and
     listed order (RULES.md §1 "Round"); Phase p's turns are ``order[phase_start[p - 1]:
@@ -708,6 +750,7 @@ def play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace,
     n_attacks = p.attack.shape[1]
     tracing = trace.shape[0] > 1
     dynamic = g[G_DYNAMIC_ORDER] != 0
+    declared = g[G_DECLARED] != 0
     for enc in range(lo, hi):
         batch = enc * n_batches // n_total
         start_encounter(rng, k0, k1, enc)
@@ -726,13 +769,19 @@ def play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace,
                         continue
                     turn += 1
                     for _ in range(turn_attacks(p, st, c)):
-                        target = choose_target(
-                            p.combatant[C_SIDE], st[OUT], st[HP], p.combatant[C_POLICY, c], rng, c
-                        )
+                        attack = next_attack(p, st, c)
+                        if declared and p.attack[A_MELEE, attack] != 0:
+                            target = engaged_target(p, st, rng, c, standing)
+                        else:
+                            target = choose_target(
+                                p.combatant[C_SIDE], st[OUT], st[HP], p.combatant[C_POLICY, c],
+                                rng, c,
+                            )  # fmt: skip
+                        if target == NOT_ENGAGED:
+                            continue
                         if target < 0:
                             over = True
                             break
-                        attack = next_attack(p, st, c)
                         slot = min(n_trace[0], trace.shape[0] - 1)
                         tier, damage = resolve_attack(
                             p, st, rng, c, attack, target, rnd, turn, standing, trace, slot

@@ -53,6 +53,8 @@ class Attack(StrictModel):
     default: no damage and no status is a miss, anything else a hit). ``modifier`` adds
     to the attack roll, ``damage_modifier`` to the damage (step 2 of the damage order).
     ``advantage``/``disadvantage`` count instances; ``glancing`` makes every hit Glancing.
+    ``range`` is ``melee`` (only at creatures the attacker is Engaged with, when the
+    scenario declares engagements) or ``ranged`` (any enemy; seed 001, "Range").
     """
 
     profile: list[int] = Field(min_length=11, max_length=11)
@@ -63,6 +65,7 @@ class Attack(StrictModel):
     advantage: int = Field(0, ge=0, le=10)
     disadvantage: int = Field(0, ge=0, le=10)
     glancing: bool = False
+    range: Literal["melee", "ranged"] = "melee"
 
     @field_validator("profile")
     @classmethod
@@ -222,6 +225,7 @@ class Combatant(CombatantBase):
     spirit: Spirit | None = None
     reinforce: Reinforce | None = None
     sunder: Sunder | None = None
+    engaged_with: list[str] = Field(default_factory=list, max_length=64)
 
     @model_validator(mode="after")
     def _feature_fields(self) -> Combatant:
@@ -274,6 +278,11 @@ class Params(StrictModel):
     statuses_last
         How long Exposed/Impaired inflicted by a profile last: ``round`` (cleared at End
         of Round) or ``encounter``.
+    engagement
+        ``everyone``: every combatant is Engaged with every enemy [default reading];
+        ``declared``: only the engagements combatants start with (``engaged_with``) and
+        those a Spirit Manifested at Melee range makes; a ``melee`` attack may only
+        target an enemy the attacker is Engaged with (seed 001, "Range").
     melee_manifest_cost
         Momentum paid to Manifest a Spirit at Melee range (text: 1).
     manifest_momentum
@@ -300,6 +309,7 @@ class Params(StrictModel):
     momentum_per_respite: int = Field(2, ge=0, le=10)
     cover_guard: int = Field(2, ge=0, le=99)
     statuses_last: Literal["round", "encounter"] = "round"
+    engagement: Literal["everyone", "declared"] = "everyone"
     melee_manifest_cost: int = Field(1, ge=0, le=10)
     manifest_momentum: bool = True
     harm_meter: int = Field(10, ge=1, le=999)
@@ -318,6 +328,19 @@ class Scenario(ScenarioBase):
     params: Params = Params()
     attacks: dict[str, Attack]
     sides: dict[str, list[Combatant]]
+
+    @model_validator(mode="after")
+    def _engagements(self) -> Scenario:
+        entries = {m.name: side for side, ms in self.sides.items() for m in ms}
+        for side, members in self.sides.items():
+            for i, member in enumerate(members):
+                for j, name in enumerate(member.engaged_with):
+                    if entries.get(name, side) == side:
+                        foes = ", ".join(n for n, s in entries.items() if s != side)
+                        raise located_error(("sides", side, i, "engaged_with", j),
+                                            f"expected an enemy entry ({foes}); got "
+                                            f"{name!r}", name)  # fmt: skip
+        return self
 
     @model_validator(mode="after")
     def _spirit_attacks(self) -> Scenario:
@@ -358,13 +381,15 @@ class Scenario(ScenarioBase):
     @property
     def uses_features(self) -> list[str]:
         """The later-draft features this scenario uses (Spirits, Stances,
-        Reinforcements, Sunder), by name; empty for a scenario that uses none."""
+        Reinforcements, Sunder, declared engagements), by name; empty for a scenario
+        that uses none."""
         members = [m for ms in self.sides.values() for m in ms]
         found = {
             "spirits": any(m.spirit is not None for m in members),
             "stances": any(m.stances for m in members),
             "reinforcements": any(m.reinforce is not None for m in members),
             "sunder": any(m.sunder is not None for m in members),
+            "engagement": self.params.engagement == "declared",
         }
         return [name for name, used in found.items() if used]
 
