@@ -61,6 +61,8 @@ BAD = [
     ("      reinforce: {cap: 2, from_round: 1}", "11:39", "expected a number ≥ 2; got 1"),
     ("      count: 2\n      reinforce: {cap: 2}", "11:14", "expected no count with 'reinforce:'"),
     ("      sunder: {armor: -1}", "11:23", "expected a number ≥ 0; got -1"),
+    ("      engaged_with: [Aki]", "11:22", "expected an enemy entry (Ogre); got 'Aki'"),
+    ("      engaged_with: [Troll]", "11:22", "expected an enemy entry (Ogre); got 'Troll'"),
     ("      sunder: {armor: 1, when_segments_at_least: 0}", "11:50", "expected a number ≥ 1"),
 ]
 
@@ -130,3 +132,24 @@ def test_exact_engine_refuses_the_whole_scenario() -> None:
     scenario = simlab.loads(BASE.replace("{extra}", "      spirit: {name: Wisp, hp: 5}"))
     with pytest.raises(ExactUnsupported, match="exactly: spirits: Spirits are Manifested"):
         exact(scenario)
+
+
+def test_attack_range_and_engagement_values() -> None:
+    """``range`` and ``params.engagement`` reject unknown readings, located."""
+    bad_range = BASE.replace("{extra}", "").replace("5]}", "5], range: far}", 1)
+    with pytest.raises(ScenarioError, match=r"features.yaml:4:\d+: expected one of 'melee', "
+                       r"'ranged'; got 'far'"):  # fmt: skip
+        simlab.loads(bad_range, "features.yaml")
+    bad_mode = BASE.replace("{extra}", "").replace("attacks:\n", "params: {engagement: some}\n"
+                                                    "attacks:\n", 1)  # fmt: skip
+    with pytest.raises(ScenarioError, match=r"features.yaml:3:\d+: expected one of 'everyone', "
+                       r"'declared'; got 'some'"):  # fmt: skip
+        simlab.loads(bad_mode, "features.yaml")
+
+
+def test_exact_engine_refuses_declared_engagement() -> None:
+    text = BASE.replace("{extra}", "      engaged_with: [Ogre]")
+    scenario = simlab.loads(text.replace("attacks:\n", "params: {engagement: declared}\n"
+                                                       "attacks:\n", 1))  # fmt: skip
+    with pytest.raises(ExactUnsupported, match="engagement: declared engagements"):
+        attack_outcome(scenario, 0, "jab", 1)
