@@ -124,6 +124,7 @@ EXPOSED, IMPAIRED, RECEIVED, ROTATION, DOWN_RECEIVED, OUT_ROUND, DEAD_ROUND = ra
 # damage taken from Stun beyond its maximum; the Turn (numbered from 1 in the encounter)
 # in which the combatant last Blocked / Evaded
 STATUS_DAMAGE, BLOCKED_IN, EVADED_IN = range(17, 20)
+N_BASE_FIELDS = 20  # the fields above; those below serve the later-draft features
 # the Stance in force and what it sets (Phase, attacks per Turn, Guard, roll modifier)
 STANCE, SPEED_NOW, PER_TURN_NOW, GUARD_NOW, ROLL_MODIFIER_NOW = range(20, 25)
 # last round the character is Suppressed (0: never); a Spirit whose Harm filled its meter
@@ -396,6 +397,14 @@ def take_damage(p, st, rng, c, damage, rnd, standing):
     if p.combatant[C_WOUNDS, c] == 0:
         take_out(p, st, c, rnd, standing)
         return 0
+    return roll_wounds(p, st, rng, c, overflow, rnd, standing)
+
+
+@kernel
+def roll_wounds(p, st, rng, c, overflow, rnd, standing):
+    """The Wounds (or a Spirit's Harm) of a ``wounds`` combatant Downed with ``overflow``
+    damage left, as :func:`take_damage` describes; returns the last roll. A compiled
+    call of its own: it is rare, and keeping it out of the attack path keeps that short."""
     result = 0
     owner = p.combatant[C_OWNER, c]
     while True:
@@ -486,9 +495,12 @@ def resolve_attack(p, st, rng, attacker, attack, defender, rnd, turn, standing, 
         damage = row_damage(p, st, attack, row, attacker, defender)
     st[RECEIVED, defender] += 1
     was_down = st[DOWN_ROUND, defender]
-    st[BLOCKED_NOW, defender] = int(reaction == REACT_BLOCK)
+    features = p.globals_[G_FEATURES] != 0
+    if features:
+        st[BLOCKED_NOW, defender] = int(reaction == REACT_BLOCK)
     wound = take_damage(p, st, rng, defender, damage, rnd, standing)
-    st[BLOCKED_NOW, defender] = 0
+    if features:
+        st[BLOCKED_NOW, defender] = 0
     if tier > 0 and st[OUT, defender] == 0:
         inflict_statuses(p, st, rng, attack, row, defender, rnd, standing)
     if trace.shape[0] > 1:
@@ -505,8 +517,11 @@ def resolve_attack(p, st, rng, attacker, attack, defender, rnd, turn, standing, 
 @inline_kernel
 def reset_combatant(p, st, c):
     """Combatant ``c`` as an encounter starts: full HP, its starting Vigor, tokens and
-    statuses; everything else 0."""
-    for f in range(N_FIELDS):
+    statuses; everything else 0. The fields of the later-draft features are only reset
+    when the scenario uses one (the others never read them: this keeps their encounter
+    start as short as before)."""
+    n_fields = N_FIELDS if p.globals_[G_FEATURES] != 0 else N_BASE_FIELDS
+    for f in range(n_fields):
         st[f, c] = 0
     st[HP, c] = p.combatant[C_HP, c]
     st[VIGOR, c] = p.combatant[C_VIGOR, c]
@@ -697,6 +712,17 @@ def record_status_damage(st, t, ch, batch):
 
 
 @inline_kernel
+def declared_target(p, st, rng, c, standing):
+    """``c``'s next attack and its target when engagements are declared: a Melee attack
+    goes to an Engaged enemy (:func:`engaged_target`), a ranged one to any."""
+    attack = next_attack(p, st, c)
+    if p.attack[A_MELEE, attack] != 0:
+        return attack, engaged_target(p, st, rng, c, standing)
+    policy = p.combatant[C_POLICY, c]
+    return attack, choose_target(p.combatant[C_SIDE], st[OUT], st[HP], policy, rng, c)
+
+
+@inline_kernel
 def engaged_target(p, st, rng, c, standing):
     """The target of ``c``'s Melee attack when engagements are declared: an enemy it is
     Engaged with, by its policy (seed 001, "Range"); ``NOT_ENGAGED`` when enemies stand
@@ -769,19 +795,20 @@ def play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace,
                         continue
                     turn += 1
                     for _ in range(turn_attacks(p, st, c)):
-                        attack = next_attack(p, st, c)
-                        if declared and p.attack[A_MELEE, attack] != 0:
-                            target = engaged_target(p, st, rng, c, standing)
+                        if declared:
+                            attack, target = declared_target(p, st, rng, c, standing)
+                            if target == NOT_ENGAGED:
+                                continue
                         else:
                             target = choose_target(
                                 p.combatant[C_SIDE], st[OUT], st[HP], p.combatant[C_POLICY, c],
                                 rng, c,
                             )  # fmt: skip
-                        if target == NOT_ENGAGED:
-                            continue
                         if target < 0:
                             over = True
                             break
+                        if not declared:
+                            attack = next_attack(p, st, c)
                         slot = min(n_trace[0], trace.shape[0] - 1)
                         tier, damage = resolve_attack(
                             p, st, rng, c, attack, target, rnd, turn, standing, trace, slot
