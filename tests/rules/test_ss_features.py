@@ -153,3 +153,13 @@ def test_exact_engine_refuses_declared_engagement() -> None:
                                                        "attacks:\n", 1))  # fmt: skip
     with pytest.raises(ExactUnsupported, match="engagement: declared engagements"):
         attack_outcome(scenario, 0, "jab", 1)
+
+
+def test_spirits_and_reinforcements_count_toward_the_combatant_limit() -> None:
+    text = BASE.replace("{extra}", "      spirit: {name: Wisp, hp: 5}").replace(
+        "{name: Ogre, hp: 20, attacks: [jab]}",
+        "{name: Ogre, hp: 20, attacks: [jab]}\n    - {name: Imp, hp: 3, reinforce: {cap: 63}}",
+    )
+    with pytest.raises(ScenarioError, match=r"features.yaml:6:3: expected at most 64 "
+                       r"combatants with Spirits and reinforcement slots; got 66"):  # fmt: skip
+        simlab.loads(text, "features.yaml")

@@ -11,7 +11,13 @@ from typing import Literal, NamedTuple
 
 from pydantic import Field, field_validator, model_validator
 
-from simlab.scenario.common import CombatantBase, ScenarioBase, TargetPolicy, located_error
+from simlab.scenario.common import (
+    MAX_COMBATANTS,
+    CombatantBase,
+    ScenarioBase,
+    TargetPolicy,
+    located_error,
+)
 from simlab.scenario.validation import StrictModel
 
 ROWS = tuple(range(2, 13))
@@ -328,6 +334,16 @@ class Scenario(ScenarioBase):
     params: Params = Params()
     attacks: dict[str, Attack]
     sides: dict[str, list[Combatant]]
+
+    @model_validator(mode="after")
+    def _slot_count(self) -> Scenario:
+        """Spirits and reinforcement slots are combatants too: at most MAX_COMBATANTS."""
+        total = len(self.slots())
+        if total > MAX_COMBATANTS:
+            raise located_error(("sides",), f"expected at most {MAX_COMBATANTS} combatants "
+                                f"with Spirits and reinforcement slots; got {total}",
+                                None)  # fmt: skip
+        return self
 
     @model_validator(mode="after")
     def _engagements(self) -> Scenario:
