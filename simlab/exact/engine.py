@@ -384,6 +384,13 @@ def exact(scenario: ScenarioBase | str | os.PathLike[str]) -> ExactResult:
     if not isinstance(scenario, ScenarioBase):
         scenario = load(scenario)
     module = exact_module(scenario.rules)
+    whole = getattr(module, "check_scenario", None)  # refusals of the whole scenario
+    if whole is not None:
+        try:
+            whole(scenario)
+        except ExactUnsupported as err:
+            raise ExactUnsupported(f"cannot solve scenario {scenario.scenario!r} exactly: "
+                                   f"{err}\n{SIMULATE_HINT}") from None  # fmt: skip
     pairs, refusals = _solve_pairs(scenario, module)
     duel = None
     try:

@@ -161,6 +161,33 @@ def _row_damage(
     return damage
 
 
+FEATURE_REASONS = {
+    "spirits": "Spirits are Manifested, Downed and Recalled during the fight, changing who "
+               "fights and who is Suppressed",
+    "stances": "Stances change Phase, attacks per Turn, Guard and rolls at each Respite by "
+               "the combatant's HP",
+    "reinforcements": "reinforcements join the fight round by round",
+    "sunder": "Sunder replaces Wounds while Armor or Wielded items last",
+    "engagement": "declared engagements restrict Melee targets and change with Spirits",
+}  # fmt: skip
+
+
+def check_scenario(scenario: Scenario) -> None:
+    """What the exact engine refuses before looking at any pair: the later-draft features
+    (:func:`check_features`), whose extra combatants (Spirits, reinforcement slots) no
+    pair-by-pair answer could name."""
+    check_features(scenario)
+
+
+def check_features(scenario: Scenario) -> None:
+    """Raise :class:`ExactUnsupported` naming the first later-draft feature (seed 001:
+    Spirits, Stances, Reinforcements, Sunder) the scenario uses: each makes an attack's
+    outcome or the fight depend on what happened earlier."""
+    for feature in scenario.uses_features:
+        raise ExactUnsupported(f"{feature}: {FEATURE_REASONS[feature]}; expected a scenario "
+                               f"without {feature}")  # fmt: skip
+
+
 def _combatant(scenario: Scenario, index: int) -> Combatant:
     combatants = expand(scenario)
     if not 0 <= index < len(combatants):
@@ -221,7 +248,8 @@ def attack_outcome(
     ------
     ExactUnsupported
         When the defender has a reaction it can pay for and that some reachable hit
-        would trigger.
+        would trigger, or the scenario uses Spirits, Stances, Reinforcements or Sunder
+        (:func:`check_features`).
     KeyError
         When ``attack_name`` is not an attack of the scenario.
     """
@@ -229,6 +257,7 @@ def attack_outcome(
         raise KeyError(
             f"expected one of the attacks {sorted(scenario.attacks)}; got {attack_name!r}"
         )
+    check_features(scenario)
     attack = scenario.attacks[attack_name]
     attacker = _combatant(scenario, attacker_index)
     defender = _combatant(scenario, defender_index)
@@ -267,6 +296,7 @@ def attack_outcome(
 
 def _duel_roles(scenario: Scenario) -> tuple[int, int]:
     """(attacker index, defender index) of a duel, or ExactUnsupported saying why not."""
+    check_features(scenario)
     a, d = duel_roles(scenario)
     for c, (_, m) in enumerate(expand(scenario)):
         if m.rushing > 0:

@@ -187,6 +187,71 @@ sides:
        react: {block: {when_damage_at_least: 1}, evade: {when_damage_at_least: 7}}}
 """
 
+# Later-draft features (seed 001): Spirits Manifested (at Melee for Momentum) or
+# Recalled, Spirit Downed → owner Suppressed / Sealed, Harm, a Spirit whose Harm fills
+# its meter staying Recalled; Stances changed at Respite (Phase, attacks per Turn, Guard,
+# roll); reinforcements from Round 2; Sunder of Armor, and of a Wielded item after a Block.
+SPIRITS = """
+scenario: ss-rules-spirits
+rules: shattered-spirits
+max_rounds: 8
+params: {harm_meter: 4, strain_meter: 30, momentum_per_respite: 1, melee_manifest_cost: 1}
+attacks:
+  claw: {profile: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]}
+  jab:  {profile: [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5]}
+sides:
+  party:
+    - name: Aki
+      hp: 16
+      downed: wounds
+      attacks: [jab]
+      tokens: {grit: 3}
+      react: {block: {when_damage_at_least: 5}}
+      stances:
+        - {name: Swift, speed: 2, attacks_per_turn: 2}
+        - {name: Braced, speed: 5, guard_modifier: 2, roll_modifier: -1}
+      stance_policy: {switch_to: Braced, when_hp_below: 10}
+      sunder: {armor: 1, wielded: 2, when_segments_at_least: 2}
+      spirit: {name: Wisp, hp: 10, speed: 3, attacks: [claw], manifest: melee}
+    - name: Bo
+      hp: 20
+      speed: 4
+      downed: wounds
+      attacks: [claw]
+      spirit: {name: Shade, hp: 10, speed: 1, attacks: [jab], recall_below: 4}
+  foes:
+    - {name: Ogre, hp: 200, guard: 1, speed: 3, attacks_per_turn: 3, attacks: [claw],
+       target: lowest-hp}
+    - {name: Imp, hp: 10, speed: 4, attacks: [claw], target: random,
+       reinforce: {per_round: 2, cap: 3, from_round: 2}}
+"""
+
+# Declared engagements (seed 001, "Range"): Melee attacks only at Engaged enemies, ranged
+# attacks at anyone; starting engagements; a Spirit Manifested at Melee range is Engaged
+# with its character's foes, one Manifested for free with nobody.
+ENGAGEMENT = """
+scenario: ss-rules-engagement
+rules: shattered-spirits
+max_rounds: 6
+params: {engagement: declared, momentum_per_respite: 1}
+attacks:
+  cut:  {profile: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]}
+  shot: {profile: [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5], range: ranged}
+sides:
+  party:
+    - {name: Rin, hp: 40, downed: wounds, speed: 2, attacks: [cut, shot], engaged_with: [Orc],
+       spirit: {name: Fox, hp: 12, speed: 3, attacks: [cut], manifest: melee}}
+    - {name: Ula, hp: 30, downed: wounds, speed: 4, attacks: [cut],
+       spirit: {name: Owl, hp: 12, speed: 5, attacks: [cut, shot], target: random}}
+  foes:
+    - {name: Orc, hp: 60, speed: 3, attacks: [cut], target: random}
+    - {name: Gob, count: 2, hp: 15, speed: 4, attacks: [cut, shot], target: lowest-hp,
+       engaged_with: [Ula]}
+"""
+
+FEATURE_EVENT_NAMES = ("suppressed", "sealed", "harm", "momentum_spent", "reinforcement",
+                       "sunder", "fatigue")  # fmt: skip
+
 SCENARIOS = {
     "rolls": (ROLLS, 1500, 101),
     "damage": (DAMAGE, 1500, 202),
@@ -195,6 +260,8 @@ SCENARIOS = {
     "reactions": (REACTIONS, 1500, 505),
     "rushing": (RUSHING, 800, 606),
     "turns": (TURNS, 400, 707),
+    "spirits": (SPIRITS, 1500, 808),
+    "engagement": (ENGAGEMENT, 1500, 909),
 }
 
 # ---------------------------------------------------------------------------------------
@@ -226,15 +293,76 @@ class Fighter:
     reactions: int = 0
     used_this_turn: set = field(default_factory=set)  # reactions used in the current Turn
     status_damage: int = 0  # damage from Stun beyond its maximum, this encounter
+    # later-draft features (seed 001)
+    owner: Any = None  # the character, when this is a Spirit
+    spirit: Any = None  # its Spirit, when it has one
+    arrives: int = 0  # round a reinforcement arrives (0: present from the start)
+    absent: bool = False  # a Recalled Spirit, or a reinforcement yet to arrive
+    stance: int = 0
+    suppressed_until: int = 0
+    spent: bool = False  # a Spirit whose Harm filled its meter
+    armor: int = 0
+    wielded: int = 0
+    momentum: int = 0
+    blocked_now: bool = False
+    first_event: dict = field(default_factory=dict)  # event → round it first happened
+    start_engaged: set = field(default_factory=set)  # fighters Engaged with at the start
+    engaged: set = field(default_factory=set)
+
+    def _stance(self, key: str, default: int) -> int:
+        return getattr(self.spec.stances[self.stance], key) if self.spec.stances else default
+
+    @property
+    def speed(self) -> int:
+        return self._stance("speed", self.spec.speed)
+
+    @property
+    def per_turn(self) -> int:
+        return self._stance("attacks_per_turn", self.spec.attacks_per_turn)
+
+    @property
+    def guard(self) -> int:
+        return max(self.spec.guard + self._stance("guard_modifier", 0), 0)
+
+    @property
+    def roll_modifier(self) -> int:
+        return self.spec.roll_modifier + self._stance("roll_modifier", 0)
+
+    def note(self, event: str, rnd: int) -> None:
+        self.first_event.setdefault(event, rnd)
 
     def reset(self) -> None:
         s = self.spec
+        self.absent = self.owner is not None or self.arrives > 0
+        self.stance = self.suppressed_until = self.momentum = 0
+        self.spent = self.blocked_now = False
+        self.first_event = {}
+        self.engaged = set(self.start_engaged)
+        self.armor = s.sunder.armor if s.sunder else 0
+        self.wielded = s.sunder.wielded if s.sunder else 0
+        self.momentum = s.tokens.momentum
         self.hp, self.vigor, self.stun = s.hp, s.vigor, 0
         self.wounds = self.segments = self.rotation = self.reactions = self.status_damage = 0
         self.used_this_turn = set()
         self.out = self.dead = self.downed_once = False
         self.grit, self.reflex = s.tokens.grit, s.tokens.reflex
         self.exposed, self.impaired = s.exposed, s.impaired
+
+
+def spirit_spec(spirit: Any) -> Any:
+    """A Spirit as a combatant (seed 001, "Hit Points and Wounds": Harm is rolled like
+    Wounds): its own HP, Guard, Speed, attacks, target policy; nothing else."""
+    from types import SimpleNamespace
+
+    none = SimpleNamespace(grit=0, reflex=0, momentum=0)
+    return SimpleNamespace(
+        hp=spirit.hp, guard=spirit.guard, speed=spirit.speed, attacks=spirit.attacks,
+        attacks_per_turn=spirit.attacks_per_turn, target=spirit.target, downed="wounds",
+        vigor=0, stun_max=10, tokens=none, react=SimpleNamespace(block=None, evade=None),
+        exposed=0, impaired=0, cover=False, roll_modifier=0, rushing=0, stances=[],
+        stance_policy=None, sunder=None, spirit=None, reinforce=None,
+        manifest=spirit.manifest, recall_below=spirit.recall_below,
+    )  # fmt: skip
 
 
 def kept_dice(dice: list[int], net: int, bonus_size: int) -> int:
@@ -282,9 +410,28 @@ class Oracle:
         self.fighters: list[Fighter] = []
         for s, members in enumerate(scenario.sides.values()):
             for m in members:
-                for k in range(m.count):
-                    name = m.name if m.count == 1 else f"{m.name} {k + 1}"
-                    self.fighters.append(Fighter(len(self.fighters), name, s, m))
+                copies = m.reinforce.cap if m.reinforce else m.count
+                for k in range(copies):
+                    suffix = "" if copies == 1 else f" {k + 1}"
+                    f = Fighter(len(self.fighters), m.name + suffix, s, m)
+                    if m.reinforce:
+                        f.arrives = m.reinforce.from_round + k // m.reinforce.per_round
+                    self.fighters.append(f)
+                    if m.spirit:
+                        sp = Fighter(len(self.fighters), m.spirit.name + suffix, s,
+                                     spirit_spec(m.spirit), owner=f)  # fmt: skip
+                        f.spirit = sp
+                        self.fighters.append(sp)
+        characters = [f for f in self.fighters if f.owner is None]
+        for f in characters:
+            for g in characters:
+                mutual = g.spec.name in f.spec.engaged_with or f.spec.name in g.spec.engaged_with
+                if f.side != g.side and mutual:
+                    f.start_engaged.add(g.index)
+        self.declared = scenario.params.engagement == "declared"
+        self.rnd = 0
+        # event → round → encounters in which it first happened then (all fighters)
+        self.event_rounds: dict[tuple[str, str], Counter] = defaultdict(Counter)
         self.by_name = {f.name: f for f in self.fighters}
         self.n_sides = len(scenario.sides)
         self.errors: dict[str, list[str]] = defaultdict(list)
@@ -327,10 +474,78 @@ class Oracle:
             self.fail(rule, rec, f"{column}: recorded {rec[column]}, rule gives {value}")
 
     def standing_sides(self) -> int:
-        return len({f.side for f in self.fighters if not f.out})
+        """Sides with a character in the fight (Spirits and reinforcements yet to arrive
+        do not hold the field)."""
+        return len({f.side for f in self.fighters
+                    if not f.out and not f.absent and f.owner is None})  # fmt: skip
 
     def enemies(self, attacker: Fighter) -> list[Fighter]:
-        return [f for f in self.fighters if f.side != attacker.side and not f.out]
+        return [f for f in self.fighters
+                if f.side != attacker.side and not f.out and not f.absent]  # fmt: skip
+
+    def respite(self, rnd: int) -> None:
+        """Seed 001 "Rounds": reinforcements due arrive; each character changes Stance
+        by its policy, Manifests (at Melee for Momentum) or Recalls its Spirit, and gains
+        Momentum unless Suppressed."""
+        prm = self.prm
+        for f in self.fighters:
+            if f.arrives == rnd and f.owner is None:
+                f.absent = False
+                f.note("reinforcement", rnd)
+                self.cases["reinforcement arrives"] += 1
+        for f in self.fighters:
+            if f.out or f.absent or f.owner is not None:
+                continue
+            policy = f.spec.stance_policy
+            k = 0
+            if policy and f.hp < policy.when_hp_below:
+                k = [st.name for st in f.spec.stances].index(policy.switch_to)
+            if k != f.stance:
+                self.cases["stance change"] += 1
+            f.stance = k
+            suppressed = f.suppressed_until >= rnd
+            manifested = False
+            if f.spirit is not None:
+                sp = f.spirit
+                low = sp.spec.recall_below and sp.hp < sp.spec.recall_below
+                manifested = not suppressed and not sp.spent and sp.spec.manifest != "never"
+                manifested = manifested and not low
+                sp.absent = not manifested
+                self.cases["spirit manifested" if manifested else "spirit recalled"] += 1
+                if low and not suppressed:
+                    self.cases["recalled below threshold"] += 1
+                if suppressed:
+                    self.cases["suppressed at respite"] += 1
+                at_melee = False
+                if manifested and sp.spec.manifest == "melee":
+                    if f.momentum >= prm.melee_manifest_cost:
+                        f.momentum -= prm.melee_manifest_cost
+                        f.note("momentum_spent", rnd)
+                        self.cases["melee manifest paid"] += 1
+                        at_melee = True
+                    else:
+                        self.cases["melee manifest unpaid"] += 1
+                if self.declared:
+                    # At Melee range: Engaged with its character's foes; else with nobody.
+                    for g in self.fighters:
+                        g.engaged.discard(sp.index)
+                    sp.engaged = set(f.engaged) if at_melee else set()
+                    for d in sp.engaged:
+                        self.fighters[d].engaged.add(sp.index)
+            if not suppressed and (not manifested or prm.manifest_momentum):
+                f.momentum += prm.momentum_per_respite
+
+    def suppress(self, owner: Fighter) -> None:
+        """Spirit Downed: Suppressed for the rest of the Round, or Sealed (Suppressed
+        ``sealed_rounds`` more Rounds) when already Suppressed (seed 001)."""
+        if owner.suppressed_until >= self.rnd:
+            owner.suppressed_until = self.rnd + self.prm.sealed_rounds
+            owner.note("sealed", self.rnd)
+            self.cases["sealed"] += 1
+        else:
+            owner.suppressed_until = self.rnd
+            owner.note("suppressed", self.rnd)
+            self.cases["suppressed"] += 1
 
     def damage(self, attack: Any, row: int, attacker: Fighter, defender: Fighter) -> int:
         """RULES.md §1 "Damage order" (a miss deals nothing)."""
@@ -340,7 +555,7 @@ class Oracle:
         dmg = (attack.profile[row - 2] + attack.damage_modifier
                + defender.exposed * prm.exposed_per_level
                - attacker.impaired * prm.impaired_per_level)  # fmt: skip
-        guard = defender.spec.guard
+        guard = defender.guard
         glancing = attack.glancing
         if defender.spec.cover:
             if glancing:
@@ -385,8 +600,33 @@ class Oracle:
         else:
             self.later_wound_rolls[k].append(roll)
         self.cases[f"wound roll with {min(k, 2)} wounds"] += 1
-        f.wounds += 1
-        f.segments += -(-roll // 2)
+        if f.owner is not None:
+            self.suppress(f.owner)
+            f.note("harm", self.rnd)
+            self.cases["harm"] += 1
+        segments = -(-roll // 2)
+        sunder = f.spec.sunder
+        if (sunder and segments >= sunder.when_segments_at_least
+                and (f.armor or (f.blocked_now and f.wielded))):  # fmt: skip
+            # Seed 001: Sunder Armor (or a Wielded item, having Blocked) for Fatigue.
+            if f.armor:
+                f.armor -= 1
+                self.cases["sunder armor"] += 1
+            else:
+                f.wielded -= 1
+                self.cases["sunder wielded"] += 1
+            f.note("sunder", self.rnd)
+            if self.prm.fatigue_per_sunder:
+                f.note("fatigue", self.rnd)
+        else:
+            f.wounds += 1
+            f.segments += segments
+        if f.owner is not None and f.segments >= self.prm.harm_meter:
+            f.spent = f.absent = True
+            f.hp = 0
+            f.first_event.setdefault("out", self.rnd)
+            self.cases["harm fills the meter"] += 1
+            return
         if f.segments >= self.prm.strain_meter:
             f.dead = f.out = True
             f.hp = 0
@@ -412,22 +652,36 @@ class Oracle:
         for f in self.fighters:
             f.reset()
         queue = list(recs)
-        order = sorted(self.fighters, key=lambda f: (f.spec.speed, f.side, f.index))
+        # Within a Phase: sides in listed order, then listed order (RULES.md §1).
+        order = sorted(self.fighters, key=lambda f: (f.side, f.index))
         over = False
         last_round = self.sc.max_rounds
         for rnd in range(1, self.sc.max_rounds + 1):
+            self.rnd = rnd
+            self.respite(rnd)
             for phase in range(1, 7):
                 for f in order:
-                    if f.spec.speed != phase or f.out or not f.spec.attacks:
+                    if f.speed != phase or f.out or f.absent or not f.spec.attacks:
                         continue
                     # A new Turn (f's): every Reaction can be used once again.
                     for other in self.fighters:
                         other.used_this_turn = set()
-                    for _ in range(f.spec.attacks_per_turn):
+                    for _ in range(f.per_turn):
                         foes = self.enemies(f)
                         if not foes:
                             over = True
                             break
+                        name = f.spec.attacks[f.rotation % len(f.spec.attacks)]
+                        if self.declared and self.sc.attacks[name].range == "melee":
+                            # Seed 001 "Range": Melee only at creatures one is Engaged with.
+                            foes = [g for g in foes if g.index in f.engaged]
+                            if not foes:
+                                f.rotation += 1
+                                self.cases["melee attack with nobody engaged"] += 1
+                                continue
+                            self.cases["melee attack at an engaged foe"] += 1
+                        elif self.declared:
+                            self.cases["ranged attack"] += 1
                         if not queue:
                             self.fail(
                                 "schedule",
@@ -447,7 +701,7 @@ class Oracle:
                     break
                 # End of Phase: Rushing N adds N Stun (RULES.md §1 "Round").
                 for f in self.fighters:
-                    if f.spec.rushing and not f.out:
+                    if f.spec.rushing and not f.out and not f.absent:
                         overflow = self.take_stun(f, f.spec.rushing)
                         self.cases["rushing stun"] += 1
                         if overflow:
@@ -470,7 +724,11 @@ class Oracle:
                 f"encounter {enc}: {len(queue)} attack(s) traced "
                 "after the encounter should have ended",
             )
-        standing = {f.side for f in self.fighters if not f.out}
+        standing = {f.side for f in self.fighters
+                    if not f.out and not f.absent and f.owner is None}  # fmt: skip
+        for f in self.fighters:
+            for event, first in f.first_event.items():
+                self.event_rounds[(f.name, event)][first] += 1
         self.winners[standing.pop() if len(standing) == 1 else "draw"] += 1
         self.cases[f"encounter ends in round {min(last_round, 3)}+"] += 1
         self.status_damage.append({f.name: f.status_damage for f in self.fighters})
@@ -521,7 +779,7 @@ class Oracle:
             )
         # Attack roll (RULES.md §1 "Attack roll", "Extreme rolls").
         net = attack.advantage - attack.disadvantage
-        modifier = attack.modifier + att.spec.roll_modifier
+        modifier = attack.modifier + att.roll_modifier
         dice = [rec["die1"], rec["die2"], rec["die3"]]
         n_dice = 2 if net == 0 else 3
         if not all(1 <= d <= 6 for d in dice[:n_dice]) or any(dice[n_dice:]):
@@ -596,6 +854,7 @@ class Oracle:
         dmg = self.damage(attack, row, att, defender)
         self.expect("damage", rec, "damage", dmg)
         # Resources: damage, Wounds, then the row's statuses.
+        defender.blocked_now = reaction == 1
         overflow, downed = self.take_damage(defender, dmg)
         wound_rolls = []
         if downed and defender.spec.downed == "wounds":
@@ -637,6 +896,9 @@ class Oracle:
         )
         if defender.spec.downed == "defeat" and defender.hp == 0:
             defender.out = True
+        for f in self.fighters:  # a Spirit leaves the fight with its character
+            if f.out and f.spirit is not None:
+                f.spirit.absent = True
 
 
 # ---------------------------------------------------------------------------------------
@@ -696,6 +958,16 @@ def rushing() -> Run:
 @pytest.fixture(scope="module")
 def turns() -> Run:
     return _run("turns")
+
+
+@pytest.fixture(scope="module")
+def spirits() -> Run:
+    return _run("spirits")
+
+
+@pytest.fixture(scope="module")
+def engagement() -> Run:
+    return _run("engagement")
 
 
 def _errors(run: Run, rule: str) -> list[str]:
@@ -761,6 +1033,25 @@ COVERAGE = [
     ("rushing", "rushing stun", 5000),
     ("rushing", "rushing overflow", 2000),
     ("rushing", "stun overflow", 2000),
+    ("spirits", "spirit manifested", 3000),
+    ("spirits", "spirit recalled", 300),
+    ("spirits", "recalled below threshold", 50),
+    ("spirits", "suppressed at respite", 50),
+    ("spirits", "melee manifest paid", 1000),
+    ("spirits", "melee manifest unpaid", 1000),
+    ("spirits", "suppressed", 500),
+    ("spirits", "sealed", 50),
+    ("spirits", "harm", 500),
+    ("spirits", "harm fills the meter", 50),
+    ("spirits", "stance change", 200),
+    ("spirits", "reinforcement arrives", 1000),
+    ("spirits", "sunder armor", 50),
+    ("spirits", "sunder wielded", 5),
+    ("engagement", "melee attack with nobody engaged", 1000),
+    ("engagement", "melee attack at an engaged foe", 3000),
+    ("engagement", "ranged attack", 2000),
+    ("engagement", "melee manifest paid", 1000),
+    ("engagement", "melee manifest unpaid", 1000),
 ]
 
 
@@ -1069,3 +1360,26 @@ def test_rushing_stun_between_attacks(rushing: Run) -> None:
             )
             checked += 1
     assert checked > 1000
+
+
+def test_feature_events_match_replay(spirits: Run) -> None:
+    """Each feature event (seed 001: Suppressed, Sealed, Harm, Momentum spent,
+    reinforcement, Sunder, Fatigue) is tallied in exactly the encounters, and the round,
+    in which the replay saw it happen first."""
+    layout = spirits.result.layout
+    names = [name for _, name in layout.combatants]
+    for event in FEATURE_EVENT_NAMES:
+        assert event in layout.events
+        e = layout.events.index(event)
+        for c, name in enumerate(names):
+            tallied = spirits.result.tallies.event_round[c, e]
+            replayed = np.zeros_like(tallied)
+            for rnd, count in spirits.oracle.event_rounds[(name, event)].items():
+                replayed[rnd] += count
+            assert list(tallied) == list(replayed), (name, event)
+    assert spirits.result.tallies.event_round[:, layout.events.index("harm")].sum() > 0
+
+
+def test_features_off_keep_the_layout(rolls: Run) -> None:
+    """A scenario that uses none of the later-draft features keeps its two events."""
+    assert rolls.result.layout.events == ["out", "dead"]

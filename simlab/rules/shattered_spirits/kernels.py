@@ -44,39 +44,64 @@ from simlab.engine.rng import (
 from simlab.rules.shattered_spirits.compile import (
     A_DAMAGE_MODIFIER,
     A_GLANCING,
+    A_MELEE,
     A_MODIFIER,
     A_NET_ADVANTAGE,
+    C_ARMOR,
+    C_ARRIVES,
     C_ATTACK_COUNT,
     C_ATTACK_START,
     C_ATTACKS_PER_TURN,
     C_BLOCK_AT,
     C_COVER,
+    C_ENGAGED,
     C_EVADE_AT,
     C_EXPOSED,
     C_GRIT,
     C_GUARD,
     C_HP,
     C_IMPAIRED,
+    C_MANIFEST,
     C_MOMENTUM,
+    C_OWNER,
     C_POLICY,
+    C_RECALL_BELOW,
     C_REFLEX,
     C_ROLL_MODIFIER,
     C_RUSHING,
     C_SIDE,
+    C_SPEED,
+    C_SPIRIT,
+    C_STANCE_BELOW,
+    C_STANCE_COUNT,
+    C_STANCE_START,
+    C_STANCE_SWITCH,
     C_STUN_MAX,
+    C_SUNDER_AT,
     C_VIGOR,
+    C_WIELDED,
     C_WOUNDS,
+    G_ANY_ABSENT,
     G_ANY_RUSHING,
     G_BONUS_SIZE,
     G_COVER_GUARD,
+    G_DECLARED,
     G_DUEL_ATTACKER,
+    G_DYNAMIC_ORDER,
+    G_EV_SUPPRESSED,
     G_EXPOSED_PER_LEVEL,
+    G_FATIGUE_PER_SUNDER,
+    G_FEATURES,
     G_GLANCING_DIVISOR,
+    G_HARM_METER,
     G_IMPAIRED_PER_LEVEL,
+    G_MANIFEST_MOMENTUM,
     G_MAX_ROUNDS,
+    G_MELEE_MANIFEST_COST,
     G_MOMENTUM_PER_RESPITE,
     G_N_SIDES,
     G_REACTION_COST,
+    G_SEALED_ROUNDS,
     G_STATUSES_LAST_ROUND,
     G_STRAIN_METER,
     G_STUN_PER_LEVEL,
@@ -87,6 +112,10 @@ from simlab.rules.shattered_spirits.compile import (
     R_IMPAIRED,
     R_STUN,
     R_TIER,
+    S_ATTACKS_PER_TURN,
+    S_GUARD_MODIFIER,
+    S_ROLL_MODIFIER,
+    S_SPEED,
 )
 
 # state fields
@@ -95,7 +124,22 @@ EXPOSED, IMPAIRED, RECEIVED, ROTATION, DOWN_RECEIVED, OUT_ROUND, DEAD_ROUND = ra
 # damage taken from Stun beyond its maximum; the Turn (numbered from 1 in the encounter)
 # in which the combatant last Blocked / Evaded
 STATUS_DAMAGE, BLOCKED_IN, EVADED_IN = range(17, 20)
-N_FIELDS = 20
+N_BASE_FIELDS = 20  # the fields above; those below serve the later-draft features
+# the Stance in force and what it sets (Phase, attacks per Turn, Guard, roll modifier)
+STANCE, SPEED_NOW, PER_TURN_NOW, GUARD_NOW, ROLL_MODIFIER_NOW = range(20, 25)
+# last round the character is Suppressed (0: never); a Spirit whose Harm filled its meter
+# (stays Recalled); Sunder charges left; whether the attack being resolved was Blocked;
+# Fatigue taken
+SUPPRESSED_UNTIL, SPENT, ARMOR_LEFT, WIELDED_LEFT, BLOCKED_NOW, FATIGUE = range(25, 31)
+MOMENTUM_SPENT = 38
+# bit d: Engaged with combatant d (engagement: declared); scratch row for targeting
+ENGAGED, UNAVAILABLE = 39, 40
+# round of the first of each feature event in the encounter (0: none), in
+# compile.EVENT_FIELDS order (recorded by finish, like out and dead)
+EVC_SUPPRESSED, EVC_SEALED, EVC_HARM, EVC_MOMENTUM, EVC_REINFORCEMENT = range(31, 36)
+EVC_SUNDER, EVC_FATIGUE = 36, 37
+N_EVENT_COUNTS = 7
+N_FIELDS = 41
 
 # event_round axis 1 (compile.EVENTS)
 EVENT_OUT, EVENT_DEAD = 0, 1
@@ -105,6 +149,9 @@ TIER_OF, DAMAGE_OF, SEEN, PAIR_OF, N_DICE, SPAN, ENDS = range(7)
 N_TABLES = 7
 OUTCOMES = 216
 DUEL_GROUP = 128  # duels whose first block of attack dice is computed in one loop
+
+# engaged_target: enemies stand, but none Engaged with the attacker
+NOT_ENGAGED = -2
 
 # reactions
 REACT_NONE, REACT_BLOCK, REACT_EVADE = 0, 1, 2
@@ -189,7 +236,7 @@ def row_damage(p, st, attack, row, attacker, defender):
         + st[EXPOSED, defender] * g[G_EXPOSED_PER_LEVEL]
         - st[IMPAIRED, attacker] * g[G_IMPAIRED_PER_LEVEL]
     )
-    guard = p.combatant[C_GUARD, defender]
+    guard = st[GUARD_NOW, defender]
     glancing = p.attack[A_GLANCING, attack] != 0
     if p.combatant[C_COVER, defender] != 0:
         if glancing:
@@ -270,6 +317,56 @@ def take_out(p, st, c, rnd, standing):
     st[OUT, c] = 1
     st[OUT_ROUND, c] = rnd
     standing[p.combatant[C_SIDE, c]] -= 1
+    spirit = p.combatant[C_SPIRIT, c]
+    if spirit >= 0:  # a Spirit leaves with its character
+        st[OUT, spirit] = 1
+
+
+@inline_kernel
+def note_event(st, event, c, rnd):
+    """Remember round ``rnd`` for feature event ``event`` (an ``EVC_*`` field) of ``c``
+    unless it already happened in this encounter: like ``out`` and ``dead``, an event's
+    rate is the share of encounters in which it happens, its round the first time."""
+    if st[event, c] == 0:
+        st[event, c] = rnd
+
+
+@inline_kernel
+def suppress(p, st, owner, rnd):
+    """Spirit Downed (seed 001, "Hit Points and Wounds"): its character is Suppressed for
+    the rest of the Round, or Sealed when already Suppressed; Sealed is read as a
+    Suppression that lasts ``sealed_rounds`` more Rounds [default 1]."""
+    if st[SUPPRESSED_UNTIL, owner] >= rnd:
+        st[SUPPRESSED_UNTIL, owner] = rnd + p.globals_[G_SEALED_ROUNDS]
+        note_event(st, EVC_SEALED, owner, rnd)
+    else:
+        st[SUPPRESSED_UNTIL, owner] = rnd
+        note_event(st, EVC_SUPPRESSED, owner, rnd)
+
+
+@inline_kernel
+def may_sunder(p, st, c, segments):
+    """Whether ``c``'s Sunder policy takes Fatigue in place of the Wound just rolled
+    (seed 001, "Hit Points and Wounds"): the Wound would add at least ``C_SUNDER_AT``
+    segments and it has Armor left, or a Wielded item left and it Blocked the attack."""
+    at = p.combatant[C_SUNDER_AT, c]
+    if at == 0 or segments < at:
+        return False
+    return st[ARMOR_LEFT, c] > 0 or (st[BLOCKED_NOW, c] != 0 and st[WIELDED_LEFT, c] > 0)
+
+
+@inline_kernel
+def sunder(p, st, c, rnd):
+    """Sunder Armor (or, failing that, a Wielded item) for Fatigue in place of a Wound."""
+    if st[ARMOR_LEFT, c] > 0:
+        st[ARMOR_LEFT, c] -= 1
+    else:
+        st[WIELDED_LEFT, c] -= 1
+    fatigue = p.globals_[G_FATIGUE_PER_SUNDER]
+    st[FATIGUE, c] += fatigue
+    note_event(st, EVC_SUNDER, c, rnd)
+    if fatigue > 0:
+        note_event(st, EVC_FATIGUE, c, rnd)
 
 
 @inline_kernel
@@ -278,8 +375,11 @@ def take_damage(p, st, rng, c, damage, rnd, standing):
 
     A ``defeat`` combatant is out. A ``wounds`` combatant rolls a Wound of
     ceil(roll / 2) segments, dies when its Strain Meter is full, else resets to full HP
-    and takes the overflow (which may Down it again). Returns the last wound roll (0 if
-    none).
+    and takes the overflow (which may Down it again). Its Sunder policy may take Fatigue
+    in place of the Wound (:func:`may_sunder`). A Spirit is Spirit Downed instead: its
+    character is Suppressed (:func:`suppress`) and it rolls Harm the same way, staying
+    Recalled when its ``harm_meter`` is full (seed 001, "Hit Points and Wounds").
+    Returns the last wound roll (0 if none).
     """
     if st[VIGOR, c] > 0:
         absorbed = min(st[VIGOR, c], damage)
@@ -297,12 +397,33 @@ def take_damage(p, st, rng, c, damage, rnd, standing):
     if p.combatant[C_WOUNDS, c] == 0:
         take_out(p, st, c, rnd, standing)
         return 0
+    return roll_wounds(p, st, rng, c, overflow, rnd, standing)
+
+
+@kernel
+def roll_wounds(p, st, rng, c, overflow, rnd, standing):
+    """The Wounds (or a Spirit's Harm) of a ``wounds`` combatant Downed with ``overflow``
+    damage left, as :func:`take_damage` describes; returns the last roll. A compiled
+    call of its own: it is rare, and keeping it out of the attack path keeps that short."""
     result = 0
+    owner = p.combatant[C_OWNER, c]
     while True:
+        if owner >= 0:
+            suppress(p, st, owner, rnd)
+            note_event(st, EVC_HARM, c, rnd)
         result = wound_roll(p, rng, st[WOUNDS, c])
-        st[WOUNDS, c] += 1
-        st[SEGMENTS, c] += (result + 1) // 2
-        if st[SEGMENTS, c] >= p.globals_[G_STRAIN_METER]:
+        segments = (result + 1) // 2
+        if may_sunder(p, st, c, segments):
+            sunder(p, st, c, rnd)
+        else:
+            st[WOUNDS, c] += 1
+            st[SEGMENTS, c] += segments
+        if owner >= 0 and st[SEGMENTS, c] >= p.globals_[G_HARM_METER]:
+            st[SPENT, c] = 1  # its Harm filled the meter: it stays Recalled
+            st[OUT, c] = 1
+            st[OUT_ROUND, c] = rnd
+            return result
+        if owner < 0 and st[SEGMENTS, c] >= p.globals_[G_STRAIN_METER]:
             st[DEAD_ROUND, c] = rnd
             take_out(p, st, c, rnd, standing)
             return result
@@ -357,7 +478,7 @@ def resolve_attack(p, st, rng, attacker, attack, defender, rnd, turn, standing, 
     """
     net = p.attack[A_NET_ADVANTAGE, attack]
     bonus = p.globals_[G_BONUS_SIZE]
-    modifier = p.attack[A_MODIFIER, attack] + p.combatant[C_ROLL_MODIFIER, attacker]
+    modifier = p.attack[A_MODIFIER, attack] + st[ROLL_MODIFIER_NOW, attacker]
     roll = attack_roll(rng, net, bonus, trace, slot, 6) + modifier
     row = profile_row(roll)
     tier = row_tier(p, attack, row)
@@ -374,7 +495,12 @@ def resolve_attack(p, st, rng, attacker, attack, defender, rnd, turn, standing, 
         damage = row_damage(p, st, attack, row, attacker, defender)
     st[RECEIVED, defender] += 1
     was_down = st[DOWN_ROUND, defender]
+    features = p.globals_[G_FEATURES] != 0
+    if features:
+        st[BLOCKED_NOW, defender] = int(reaction == REACT_BLOCK)
     wound = take_damage(p, st, rng, defender, damage, rnd, standing)
+    if features:
+        st[BLOCKED_NOW, defender] = 0
     if tier > 0 and st[OUT, defender] == 0:
         inflict_statuses(p, st, rng, attack, row, defender, rnd, standing)
     if trace.shape[0] > 1:
@@ -391,8 +517,11 @@ def resolve_attack(p, st, rng, attacker, attack, defender, rnd, turn, standing, 
 @inline_kernel
 def reset_combatant(p, st, c):
     """Combatant ``c`` as an encounter starts: full HP, its starting Vigor, tokens and
-    statuses; everything else 0."""
-    for f in range(N_FIELDS):
+    statuses; everything else 0. The fields of the later-draft features are only reset
+    when the scenario uses one (the others never read them: this keeps their encounter
+    start as short as before)."""
+    n_fields = N_FIELDS if p.globals_[G_FEATURES] != 0 else N_BASE_FIELDS
+    for f in range(n_fields):
         st[f, c] = 0
     st[HP, c] = p.combatant[C_HP, c]
     st[VIGOR, c] = p.combatant[C_VIGOR, c]
@@ -401,31 +530,136 @@ def reset_combatant(p, st, c):
     st[MOMENTUM, c] = p.combatant[C_MOMENTUM, c]
     st[EXPOSED, c] = p.combatant[C_EXPOSED, c]
     st[IMPAIRED, c] = p.combatant[C_IMPAIRED, c]
+    st[ARMOR_LEFT, c] = p.combatant[C_ARMOR, c]
+    st[WIELDED_LEFT, c] = p.combatant[C_WIELDED, c]
+    st[ENGAGED, c] = p.combatant[C_ENGAGED, c]
+    take_stance(p, st, c, 0)
+
+
+@inline_kernel
+def take_stance(p, st, c, k):
+    """``c`` takes its ``k``-th Stance (seed 001, "Rounds": a Stance sets the Phase; some
+    lift the one-attack limit), or its own fields when it lists none."""
+    st[SPEED_NOW, c] = p.combatant[C_SPEED, c]
+    st[PER_TURN_NOW, c] = p.combatant[C_ATTACKS_PER_TURN, c]
+    st[GUARD_NOW, c] = p.combatant[C_GUARD, c]
+    st[ROLL_MODIFIER_NOW, c] = p.combatant[C_ROLL_MODIFIER, c]
+    st[STANCE, c] = k
+    if p.combatant[C_STANCE_COUNT, c] > 0:
+        j = p.combatant[C_STANCE_START, c] + k
+        st[SPEED_NOW, c] = p.stance[S_SPEED, j]
+        st[PER_TURN_NOW, c] = p.stance[S_ATTACKS_PER_TURN, j]
+        st[GUARD_NOW, c] = max(st[GUARD_NOW, c] + p.stance[S_GUARD_MODIFIER, j], 0)
+        st[ROLL_MODIFIER_NOW, c] += p.stance[S_ROLL_MODIFIER, j]
 
 
 @inline_kernel
 def reset(p, st, standing):
     """Start-of-encounter state: everyone as :func:`reset_combatant` makes them, and
-    standing."""
+    standing; Spirits (until Manifested) and reinforcements (until they arrive) are not
+    in the fight and not counted as standing."""
     for c in range(st.shape[1]):
         reset_combatant(p, st, c)
     count_standing(p.combatant[C_SIDE], standing)
+    if p.globals_[G_ANY_ABSENT] != 0:
+        for c in range(st.shape[1]):
+            if p.combatant[C_OWNER, c] >= 0 or p.combatant[C_ARRIVES, c] > 0:
+                st[OUT, c] = 1
+                standing[p.combatant[C_SIDE, c]] -= 1
 
 
 @inline_kernel
-def respite(p, st):
-    """Respite: every combatant still in the fight gains Momentum (RULES.md §1 "Round")."""
+def arrive(p, st, rnd, standing):
+    """Reinforcements (seed 001, "Arenas and Movement"): the slots due in round ``rnd``
+    join the fight at its start (the source is never destroyed [default])."""
     for c in range(st.shape[1]):
-        if st[OUT, c] == 0:
-            st[MOMENTUM, c] += p.globals_[G_MOMENTUM_PER_RESPITE]
+        if p.combatant[C_ARRIVES, c] == rnd and p.combatant[C_OWNER, c] < 0:
+            st[OUT, c] = 0
+            standing[p.combatant[C_SIDE, c]] += 1
+            note_event(st, EVC_REINFORCEMENT, c, rnd)
 
 
 @inline_kernel
-def turn_attacks(p, c):
-    """How many attacks combatant ``c`` makes in its Turn (0 if it has no attack)."""
+def change_stance(p, st, c):
+    """Respite, first step: the Stance policy (seed 001, "Rounds") — the ``switch_to``
+    Stance while HP is below ``when_hp_below``, else the first Stance listed."""
+    k = 0
+    if p.combatant[C_STANCE_SWITCH, c] >= 0 and st[HP, c] < p.combatant[C_STANCE_BELOW, c]:
+        k = p.combatant[C_STANCE_SWITCH, c]
+    take_stance(p, st, c, k)
+
+
+@inline_kernel
+def manifest(p, st, c, suppressed, rnd):
+    """Respite, second step, for a character with a Spirit (seed 001, "Rounds"): whether
+    it Manifests the Spirit (paying ``melee_manifest_cost`` Momentum for Melee range when
+    its policy says ``melee`` and it can) or Recalls it. A Suppressed character may not
+    Manifest; a Spirit whose Harm filled its meter stays Recalled; ``recall_below``
+    Recalls a Spirit whose HP is below it."""
+    spirit = p.combatant[C_SPIRIT, c]
+    policy = p.combatant[C_MANIFEST, spirit]
+    below = p.combatant[C_RECALL_BELOW, spirit]
+    allowed = not suppressed and st[SPENT, spirit] == 0 and policy != 2
+    if allowed and below > 0 and st[HP, spirit] < below:
+        allowed = False
+    st[OUT, spirit] = 0 if allowed else 1
+    cost = p.globals_[G_MELEE_MANIFEST_COST]
+    at_melee = allowed and policy == 1 and st[MOMENTUM, c] >= cost
+    if at_melee:
+        st[MOMENTUM, c] -= cost
+        st[MOMENTUM_SPENT, c] += cost
+        note_event(st, EVC_MOMENTUM, c, rnd)
+    if p.globals_[G_DECLARED] != 0:
+        engage_spirit(st, spirit, st[ENGAGED, c] if at_melee else 0)
+    return allowed
+
+
+@inline_kernel
+def engage_spirit(st, spirit, mask):
+    """The Spirit's engagements become ``mask`` (mutual): at Melee range it is Engaged
+    with the creatures its character is Engaged with, else with none (seed 001,
+    "Rounds": Manifested at Melee range, it becomes Engaged with the creatures there)."""
+    bit = np.int64(1) << spirit
+    for d in range(st.shape[1]):
+        if (mask >> d) & 1:
+            st[ENGAGED, d] |= bit
+        else:
+            st[ENGAGED, d] &= ~bit
+    st[ENGAGED, spirit] = mask
+
+
+@inline_kernel
+def respite(p, st, rnd, standing):
+    """Respite (RULES.md §1 "Round"; seed 001, "Rounds"): reinforcements due arrive; then
+    each character in the fight changes Stance by its policy, Manifests or Recalls its
+    Spirit, and gains Momentum unless Suppressed (when it Manifests, only if
+    ``manifest_momentum``)."""
+    g = p.globals_
+    if g[G_FEATURES] == 0:
+        for c in range(st.shape[1]):
+            if st[OUT, c] == 0:
+                st[MOMENTUM, c] += g[G_MOMENTUM_PER_RESPITE]
+        return
+    if g[G_ANY_ABSENT] != 0:
+        arrive(p, st, rnd, standing)
+    for c in range(st.shape[1]):
+        if st[OUT, c] != 0 or p.combatant[C_OWNER, c] >= 0:
+            continue
+        if g[G_DYNAMIC_ORDER] != 0:
+            change_stance(p, st, c)
+        suppressed = st[SUPPRESSED_UNTIL, c] >= rnd
+        manifested = p.combatant[C_SPIRIT, c] >= 0 and manifest(p, st, c, suppressed, rnd)
+        if not suppressed and (not manifested or g[G_MANIFEST_MOMENTUM] != 0):
+            st[MOMENTUM, c] += g[G_MOMENTUM_PER_RESPITE]
+
+
+@inline_kernel
+def turn_attacks(p, st, c):
+    """How many attacks combatant ``c`` makes in its Turn (0 if it has no attack): as
+    many as its Stance allows."""
     if p.combatant[C_ATTACK_COUNT, c] == 0:
         return 0
-    return p.combatant[C_ATTACKS_PER_TURN, c]
+    return st[PER_TURN_NOW, c]
 
 
 @inline_kernel
@@ -461,6 +695,12 @@ def finish(p, st, t, ch, last_round, standing):
     for c in range(st.shape[1]):
         record_event(t, ch, c, EVENT_OUT, st[OUT_ROUND, c], 0)
         record_event(t, ch, c, EVENT_DEAD, st[DEAD_ROUND, c], 0)
+        if p.globals_[G_FEATURES] == 0:
+            continue
+        for k in range(N_EVENT_COUNTS):
+            e = p.globals_[G_EV_SUPPRESSED + k]
+            if e >= 0:
+                record_event(t, ch, c, e, st[EVC_SUPPRESSED + k, c], 0)
 
 
 @inline_kernel
@@ -471,13 +711,57 @@ def record_status_damage(st, t, ch, batch):
         t.status_damage[ch, c, batch] += st[STATUS_DAMAGE, c]
 
 
+@inline_kernel
+def declared_target(p, st, rng, c, standing):
+    """``c``'s next attack and its target when engagements are declared: a Melee attack
+    goes to an Engaged enemy (:func:`engaged_target`), a ranged one to any."""
+    attack = next_attack(p, st, c)
+    if p.attack[A_MELEE, attack] != 0:
+        return attack, engaged_target(p, st, rng, c, standing)
+    policy = p.combatant[C_POLICY, c]
+    return attack, choose_target(p.combatant[C_SIDE], st[OUT], st[HP], policy, rng, c)
+
+
+@inline_kernel
+def engaged_target(p, st, rng, c, standing):
+    """The target of ``c``'s Melee attack when engagements are declared: an enemy it is
+    Engaged with, by its policy (seed 001, "Range"); ``NOT_ENGAGED`` when enemies stand
+    but none is Engaged with it (the attack is not made), −1 when no enemy stands."""
+    for d in range(st.shape[1]):
+        engaged = (st[ENGAGED, c] >> d) & 1
+        st[UNAVAILABLE, d] = 1 if st[OUT, d] != 0 or engaged == 0 else 0
+    target = choose_target(
+        p.combatant[C_SIDE], st[UNAVAILABLE], st[HP], p.combatant[C_POLICY, c], rng, c
+    )
+    if target < 0 and sides_standing(standing) > 1:
+        return NOT_ENGAGED
+    return target
+
+
+@inline_kernel
+def sort_turns(p, st, order, phase_start):
+    """The turn order after Stances changed at Respite: by current Phase, then side and
+    listed order (RULES.md §1 "Round"); Phase p's turns are ``order[phase_start[p - 1]:
+    phase_start[p]]``."""
+    n = 0
+    phase_start[0] = 0
+    for phase in range(1, 7):
+        for c in p.listed:
+            if st[SPEED_NOW, c] == phase:
+                order[n] = c
+                n += 1
+        phase_start[phase] = n
+
+
 @kernel
-def play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace, n_trace):
+def play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace, n_trace,
+                    order, phase_start):  # fmt: skip
     """Play encounters ``lo .. hi-1`` to their end, adding them to chunk ``ch`` of ``t``.
 
     A Round (RULES.md §1 "Round") is the Respite, Phases 1–6 and the End of Round. Within
-    a Phase, combatants act in ``p.order`` (sides in listed order, players first, then
-    listed order within a side); a Turn is the combatant's attacks, in rotation, each at
+    a Phase, combatants act in ``order`` (sides in listed order, players first, then
+    listed order within a side: ``p.order``, unless Stances change Phases at Respite,
+    :func:`sort_turns`); a Turn is the combatant's attacks, in rotation, each at
     a target chosen by its policy. Turns are numbered from 1 in each encounter (``turn``),
     so that a defender uses each Reaction at most once per Turn. The encounter ends as
     soon as at most one side is left standing, or after the round cap.
@@ -491,6 +775,8 @@ def play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace,
     n_combatants = st.shape[1]
     n_attacks = p.attack.shape[1]
     tracing = trace.shape[0] > 1
+    dynamic = g[G_DYNAMIC_ORDER] != 0
+    declared = g[G_DECLARED] != 0
     for enc in range(lo, hi):
         batch = enc * n_batches // n_total
         start_encounter(rng, k0, k1, enc)
@@ -498,22 +784,31 @@ def play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace,
         last = g[G_MAX_ROUNDS]
         turn = 0
         for rnd in range(1, g[G_MAX_ROUNDS] + 1):
-            respite(p, st)
+            respite(p, st, rnd, standing)
             over = False
+            if dynamic:
+                sort_turns(p, st, order, phase_start)
             for phase in range(1, 7):
-                for k in range(p.phase_start[phase - 1], p.phase_start[phase]):
-                    c = p.order[k]
+                for k in range(phase_start[phase - 1], phase_start[phase]):
+                    c = order[k]
                     if st[OUT, c] != 0:
                         continue
                     turn += 1
-                    for _ in range(turn_attacks(p, c)):
-                        target = choose_target(
-                            p.combatant[C_SIDE], st[OUT], st[HP], p.combatant[C_POLICY, c], rng, c
-                        )
+                    for _ in range(turn_attacks(p, st, c)):
+                        if declared:
+                            attack, target = declared_target(p, st, rng, c, standing)
+                            if target == NOT_ENGAGED:
+                                continue
+                        else:
+                            target = choose_target(
+                                p.combatant[C_SIDE], st[OUT], st[HP], p.combatant[C_POLICY, c],
+                                rng, c,
+                            )  # fmt: skip
                         if target < 0:
                             over = True
                             break
-                        attack = next_attack(p, st, c)
+                        if not declared:
+                            attack = next_attack(p, st, c)
                         slot = min(n_trace[0], trace.shape[0] - 1)
                         tier, damage = resolve_attack(
                             p, st, rng, c, attack, target, rnd, turn, standing, trace, slot
@@ -797,4 +1092,6 @@ def run_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
             scratch = np.zeros((5, DUEL_GROUP), dtype=np.uint64)
             play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables, scratch)
         else:
-            play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, events, n_trace)
+            order, phase_start = p.order.copy(), p.phase_start.copy()
+            play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, events, n_trace,
+                            order, phase_start)  # fmt: skip

@@ -7,11 +7,17 @@ so a designer can change it in the scenario's ``params:`` block.
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Literal, NamedTuple
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
-from simlab.scenario.common import CombatantBase, ScenarioBase
+from simlab.scenario.common import (
+    MAX_COMBATANTS,
+    CombatantBase,
+    ScenarioBase,
+    TargetPolicy,
+    located_error,
+)
 from simlab.scenario.validation import StrictModel
 
 ROWS = tuple(range(2, 13))
@@ -53,6 +59,8 @@ class Attack(StrictModel):
     default: no damage and no status is a miss, anything else a hit). ``modifier`` adds
     to the attack roll, ``damage_modifier`` to the damage (step 2 of the damage order).
     ``advantage``/``disadvantage`` count instances; ``glancing`` makes every hit Glancing.
+    ``range`` is ``melee`` (only at creatures the attacker is Engaged with, when the
+    scenario declares engagements) or ``ranged`` (any enemy; seed 001, "Range").
     """
 
     profile: list[int] = Field(min_length=11, max_length=11)
@@ -63,6 +71,7 @@ class Attack(StrictModel):
     advantage: int = Field(0, ge=0, le=10)
     disadvantage: int = Field(0, ge=0, le=10)
     glancing: bool = False
+    range: Literal["melee", "ranged"] = "melee"
 
     @field_validator("profile")
     @classmethod
@@ -121,6 +130,77 @@ class Tokens(StrictModel):
     momentum: int = Field(0, ge=0, le=99)
 
 
+class Stance(StrictModel):
+    """A named Stance (seed 001, "Rounds in Shattered Spirits": a Stance sets the Phase a
+    character acts in; "Turns": some Stances lift the one-attack limit).
+
+    ``speed`` is the Phase it acts in; ``attacks_per_turn`` the attacks it allows each
+    Turn; ``guard_modifier`` and ``roll_modifier`` add to the combatant's Guard (floor 0)
+    and attack rolls while it holds this Stance.
+    """
+
+    name: str = Field(min_length=1, max_length=60)
+    speed: int = Field(ge=1, le=6)
+    attacks_per_turn: int = Field(1, ge=1, le=10)
+    guard_modifier: int = Field(0, ge=-999, le=999)
+    roll_modifier: int = Field(0, ge=-20, le=20)
+
+
+class StancePolicy(StrictModel):
+    """When to change Stance at Respite [default form of the policy]: take ``switch_to``
+    while HP is below ``when_hp_below``, else the first Stance listed."""
+
+    switch_to: str = Field(min_length=1, max_length=60)
+    when_hp_below: int = Field(ge=1, le=100_000)
+
+
+class Spirit(StrictModel):
+    """A character's Spirit: a combatant bound to its owner (seed 001, "Rounds": Manifest
+    or Recall at Respite; "Hit Points and Wounds": Spirit Downed, Harm).
+
+    It has its own ``hp``, ``guard``, ``speed`` (the Phase it acts in while Manifested),
+    ``attacks``, ``attacks_per_turn`` and ``target`` policy. ``manifest`` is the owner's
+    policy at each Respite: ``always`` (Manifest at its Source, free), ``melee`` (pay
+    Momentum to Manifest at Melee range when the owner has it, else as ``always``) or
+    ``never``; ``recall_below`` Recalls it instead while its HP is below that (0: never).
+    """
+
+    name: str = Field(min_length=1, max_length=60)
+    hp: int = Field(ge=1, le=100_000)
+    guard: int = Field(0, ge=0, le=999)
+    speed: int = Field(3, ge=1, le=6)
+    attacks: list[str] = Field(default_factory=list)
+    attacks_per_turn: int = Field(1, ge=1, le=10)
+    target: TargetPolicy = "focus"
+    manifest: Literal["always", "melee", "never"] = "always"
+    recall_below: int = Field(0, ge=0, le=100_000)
+
+
+class Reinforce(StrictModel):
+    """Reinforcements (seed 001, "Arenas and Movement": a Reinforcements source creates new
+    enemies at the start of each Round after the first). The entry is not present at the
+    start: ``per_round`` copies arrive at the start of each Round from ``from_round``,
+    until ``cap`` have arrived. The source is never destroyed [default]."""
+
+    per_round: int = Field(1, ge=1, le=64)
+    cap: int = Field(ge=1, le=64)
+    from_round: int = Field(2, ge=2, le=1000)
+
+
+class Sunder(StrictModel):
+    """Armor and Wielded items as Sunder charges (seed 001, "Hit Points and Wounds": a
+    Downed character may Sunder Armor to take Fatigue in place of a Wound; having Blocked
+    the triggering attack, it may Sunder a Wielded item as if it were Armor).
+
+    ``armor`` and ``wielded`` count the charges; the policy Sunders when the Wound just
+    rolled would add at least ``when_segments_at_least`` segments [default 1: always].
+    """
+
+    armor: int = Field(0, ge=0, le=99)
+    wielded: int = Field(0, ge=0, le=99)
+    when_segments_at_least: int = Field(1, ge=1, le=99)
+
+
 class Combatant(CombatantBase):
     """A Shattered Spirits combatant (RULES.md §1 "Resources", "Downed", "Round").
 
@@ -146,6 +226,34 @@ class Combatant(CombatantBase):
     cover: bool = False
     roll_modifier: int = Field(0, ge=-20, le=20)
     rushing: int = Field(0, ge=0, le=99)
+    stances: list[Stance] = Field(default_factory=list, max_length=10)
+    stance_policy: StancePolicy | None = None
+    spirit: Spirit | None = None
+    reinforce: Reinforce | None = None
+    sunder: Sunder | None = None
+    engaged_with: list[str] = Field(default_factory=list, max_length=64)
+
+    @model_validator(mode="after")
+    def _feature_fields(self) -> Combatant:
+        names = [stance.name for stance in self.stances]
+        policy = self.stance_policy
+        if policy is not None and policy.switch_to not in names:
+            shown = ", ".join(names) or "none"
+            raise located_error(("stance_policy", "switch_to"), "expected a Stance listed "
+                                f"under 'stances:' ({shown}); got {policy.switch_to!r}",
+                                policy.switch_to)  # fmt: skip
+        if self.reinforce is not None and self.count != 1:
+            raise located_error(("count",), "expected no count with 'reinforce:' (its cap "
+                                f"sets the copies); got {self.count}", self.count)  # fmt: skip
+        if self.sunder is not None and self.downed != "wounds":
+            raise located_error(("sunder",), "expected 'downed: wounds' with 'sunder:' (a "
+                                "Sunder replaces a Wound); got 'downed: defeat'", None)  # fmt: skip
+        return self
+
+    @property
+    def copies(self) -> int:
+        """Slots this entry fills: its ``count``, or its reinforcement ``cap``."""
+        return self.reinforce.cap if self.reinforce is not None else self.count
 
 
 class Params(StrictModel):
@@ -176,6 +284,24 @@ class Params(StrictModel):
     statuses_last
         How long Exposed/Impaired inflicted by a profile last: ``round`` (cleared at End
         of Round) or ``encounter``.
+    engagement
+        ``everyone``: every combatant is Engaged with every enemy [default reading];
+        ``declared``: only the engagements combatants start with (``engaged_with``) and
+        those a Spirit Manifested at Melee range makes; a ``melee`` attack may only
+        target an enemy the attacker is Engaged with (seed 001, "Range").
+    melee_manifest_cost
+        Momentum paid to Manifest a Spirit at Melee range (text: 1).
+    manifest_momentum
+        Whether a character that Manifests its Spirit also gains ``momentum_per_respite``
+        (RULES.md §1: both Respite options grant it); ``false``: only Recalling does.
+    harm_meter
+        Harm segments that fill a Spirit's meter; a Spirit whose meter is full stays
+        Recalled for the rest of the encounter [default reading].
+    sealed_rounds
+        Rounds beyond the current one that Sealed adds to Suppressed [default 1: Sealed is
+        a Suppression that also lasts the next Round].
+    fatigue_per_sunder
+        Fatigue taken for each Sunder.
     """
 
     bonus_size: int = Field(1, ge=0, le=10)
@@ -189,6 +315,12 @@ class Params(StrictModel):
     momentum_per_respite: int = Field(2, ge=0, le=10)
     cover_guard: int = Field(2, ge=0, le=99)
     statuses_last: Literal["round", "encounter"] = "round"
+    engagement: Literal["everyone", "declared"] = "everyone"
+    melee_manifest_cost: int = Field(1, ge=0, le=10)
+    manifest_momentum: bool = True
+    harm_meter: int = Field(10, ge=1, le=999)
+    sealed_rounds: int = Field(1, ge=0, le=10)
+    fatigue_per_sunder: int = Field(1, ge=0, le=10)
 
 
 class Scenario(ScenarioBase):
@@ -202,3 +334,91 @@ class Scenario(ScenarioBase):
     params: Params = Params()
     attacks: dict[str, Attack]
     sides: dict[str, list[Combatant]]
+
+    @model_validator(mode="after")
+    def _slot_count(self) -> Scenario:
+        """Spirits and reinforcement slots are combatants too: at most MAX_COMBATANTS."""
+        total = len(self.slots())
+        if total > MAX_COMBATANTS:
+            raise located_error(("sides",), f"expected at most {MAX_COMBATANTS} combatants "
+                                f"with Spirits and reinforcement slots; got {total}",
+                                None)  # fmt: skip
+        return self
+
+    @model_validator(mode="after")
+    def _engagements(self) -> Scenario:
+        entries = {m.name: side for side, ms in self.sides.items() for m in ms}
+        for side, members in self.sides.items():
+            for i, member in enumerate(members):
+                for j, name in enumerate(member.engaged_with):
+                    if entries.get(name, side) == side:
+                        foes = ", ".join(n for n, s in entries.items() if s != side)
+                        raise located_error(("sides", side, i, "engaged_with", j),
+                                            f"expected an enemy entry ({foes}); got "
+                                            f"{name!r}", name)  # fmt: skip
+        return self
+
+    @model_validator(mode="after")
+    def _spirit_attacks(self) -> Scenario:
+        known = ", ".join(sorted(self.attacks)) or "none defined"
+        for side, members in self.sides.items():
+            for i, member in enumerate(members):
+                for j, name in enumerate(member.spirit.attacks if member.spirit else []):
+                    if name not in self.attacks:
+                        raise located_error(("sides", side, i, "spirit", "attacks", j),
+                                            f"expected an attack defined under 'attacks:' "
+                                            f"({known}); got {name!r}", name)  # fmt: skip
+        return self
+
+    def slots(self) -> list[Slot]:
+        """Every combatant slot the kernels play, in order: each copy of an entry, its
+        Spirit right after it, and the reinforcement slots of an entry with
+        ``reinforce:`` (all preallocated, so the tallies keep a fixed size)."""
+        out: list[Slot] = []
+        for s, (side, members) in enumerate(self.sides.items()):
+            for member in members:
+                for k in range(member.copies):
+                    suffix = "" if member.copies == 1 else f" {k + 1}"
+                    arrives = 0
+                    if member.reinforce is not None:
+                        r = member.reinforce
+                        arrives = r.from_round + k // r.per_round
+                    owner = len(out)
+                    out.append(Slot(s, side, member.name + suffix, member, None, -1, arrives))
+                    if member.spirit is not None:
+                        name = member.spirit.name + suffix
+                        out.append(Slot(s, side, name, member, member.spirit, owner, arrives))
+        return out
+
+    def combatant_names(self) -> list[tuple[str, str]]:
+        """(side, name) of every slot of :meth:`slots`, in order."""
+        return [(slot.side_name, slot.name) for slot in self.slots()]
+
+    @property
+    def uses_features(self) -> list[str]:
+        """The later-draft features this scenario uses (Spirits, Stances,
+        Reinforcements, Sunder, declared engagements), by name; empty for a scenario
+        that uses none."""
+        members = [m for ms in self.sides.values() for m in ms]
+        found = {
+            "spirits": any(m.spirit is not None for m in members),
+            "stances": any(m.stances for m in members),
+            "reinforcements": any(m.reinforce is not None for m in members),
+            "sunder": any(m.sunder is not None for m in members),
+            "engagement": self.params.engagement == "declared",
+        }
+        return [name for name, used in found.items() if used]
+
+
+class Slot(NamedTuple):
+    """One combatant the kernels play: a copy of an entry, or its Spirit (``spirit`` set,
+    ``owner`` the slot of its character), arriving in round ``arrives`` (0: present from
+    the start)."""
+
+    side: int
+    side_name: str
+    name: str
+    member: Combatant
+    spirit: Spirit | None
+    owner: int
+    arrives: int
