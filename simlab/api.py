@@ -66,7 +66,7 @@ def simulate(
     seed: int | None = None,
     *,
     threads: int | None = None,
-    block_size: int = runner.DEFAULT_BLOCK,
+    block_size: int | None = None,
     trace: bool = False,
     progress: runner.Progress | None = None,
     client: Any = None,
@@ -85,8 +85,9 @@ def simulate(
         for bit, whatever ``threads`` and ``block_size``.
     threads : int, optional
         numba threads (default: all cores).
-    block_size : int
-        Encounters per block: memory and progress granularity only.
+    block_size : int, optional
+        Encounters per block: memory and progress granularity only (default: 2**20 on
+        local threads; on a Dask cluster, four blocks per worker, at most 2**20 each).
     trace : bool
         Also return one row per attack with the raw dice (``Result.trace``); for small
         runs (at most 10,000 encounters), played on one thread.
@@ -117,7 +118,7 @@ def simulate(
 
         tallies = run_dask(job, client, block_size, progress)
     else:
-        tallies = runner.run_local(job, threads, block_size, progress)
+        tallies = runner.run_local(job, threads, block_size or runner.DEFAULT_BLOCK, progress)
     result = Result(
         scenario=scenario.scenario,
         rules=scenario.rules,

@@ -78,9 +78,8 @@ def validate(scenario: str) -> None:
 @click.option(
     "--block-size",
     type=click.IntRange(min=1),
-    default=1 << 20,
-    show_default=True,
-    help="Encounters per block (progress granularity; results do not depend on it).",
+    help="Encounters per block (default 2^20; with --scheduler, 4 blocks per worker); "
+    "results do not depend on it.",
 )
 @click.option(
     "--scheduler",
@@ -99,7 +98,7 @@ def run(
     seed: int | None,
     out: str | None,
     threads: int | None,
-    block_size: int,
+    block_size: int | None,
     scheduler: str | None,
     check: bool,
 ) -> None:
