@@ -60,7 +60,7 @@ def main() -> None:
 @handle_errors
 def validate(scenario: str) -> None:
     """Check a scenario file and report every mistake with its line and column."""
-    from simlab.api import load
+    from simlab.scenario.load import load  # not simlab.api: no pandas, numba or scipy
 
     scn = load(scenario)
     fighters = len(scn.combatant_names())
