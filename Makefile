@@ -35,6 +35,9 @@ lint: $(VENV)/.installed-test
 
 bench: $(VENV)/.installed-demo
 	$(PY) bench/bench_ss_duel.py
+	$(PY) -m bench.bench_duels
+	$(PY) -m bench.bench_scenarios
+	$(PY) bench/bench_startup.py
 	$(PY) bench/bench_memory.py
 	$(PY) bench/bench_rng.py
 

@@ -131,7 +131,9 @@ def bench(rules: str, n: int, threads: int) -> float:
     """Time one system's duel both ways, print the figures; return simlab/numpy."""
     duel = DUELS[rules]
     scn = simlab.load(BENCH / duel.scenario)
+    t0 = time.perf_counter()
     simlab.simulate(scn, n=10_000, threads=threads)  # compile or load, warm up
+    warm_up = time.perf_counter() - t0
     simlab_s = numpy_s = float("inf")
     result: object = None
     down = np.zeros(1)
@@ -147,7 +149,7 @@ def bench(rules: str, n: int, threads: int) -> float:
     ratio = numpy_s / simlab_s
     print(f"{rules:<25} simlab {n / simlab_s / 1e6:7.2f} M/s  numpy {n / numpy_s / 1e6:6.2f} M/s"
           f"  ratio {ratio:6.2f}x  mean rounds {sim_mean:.4f} / {np_mean:.4f} "
-          f"{'agree' if agree else 'DIFFER'}")  # fmt: skip
+          f"{'agree' if agree else 'DIFFER'}  (compile/load {warm_up:.1f} s)")  # fmt: skip
     return ratio
 
 
