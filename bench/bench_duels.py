@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 import simlab
+from bench.bench_ss_duel import timed
 
 BENCH = Path(__file__).resolve().parent.parent / "scenarios" / "benchmarks"
 DEFAULT_N = 2_000_000
@@ -120,13 +121,6 @@ def numpy_duel(duel: Duel, n: int, seed: int) -> np.ndarray:
     return down
 
 
-def best_of(run: Callable[[], object]) -> tuple[float, object]:
-    """Wall seconds of one call of ``run``, and its result."""
-    t0 = time.perf_counter()
-    result = run()
-    return time.perf_counter() - t0, result
-
-
 def bench(rules: str, n: int, threads: int) -> float:
     """Time one system's duel both ways, print the figures; return simlab/numpy."""
     duel = DUELS[rules]
@@ -138,9 +132,9 @@ def bench(rules: str, n: int, threads: int) -> float:
     result: object = None
     down = np.zeros(1)
     for _ in range(REPEATS):
-        seconds, result = best_of(lambda: simlab.simulate(scn, n=n, threads=threads))
+        seconds, result = timed(lambda: simlab.simulate(scn, n=n, threads=threads))
         simlab_s = min(simlab_s, seconds)
-        seconds, down = best_of(lambda: numpy_duel(duel, n, scn.seed))  # type: ignore[assignment]
+        seconds, down = timed(lambda: numpy_duel(duel, n, scn.seed))  # type: ignore[assignment]
         numpy_s = min(numpy_s, seconds)
     rounds = result.tallies.down_round[1]  # type: ignore[attr-defined]
     sim_mean = float((rounds * np.arange(rounds.size)).sum() / rounds.sum())
