@@ -22,11 +22,15 @@ $(VENV)/.installed-test: pyproject.toml
 demo: $(VENV)/.installed-demo
 	$(VENV)/bin/simlab run $(SCENARIO) --out out/quickstart
 
+# One test process per core (pytest-xdist); each test file stays on one process, so a
+# rule system's kernels are compiled once while another system's compile on the other core.
+PYTEST_WORKERS ?= auto
+
 test: $(VENV)/.installed-test
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile
 
 test-slow: $(VENV)/.installed-test
-	$(PY) -m pytest -m slow
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile -m slow
 
 lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check simlab tests bench notebooks
