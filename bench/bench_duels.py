@@ -26,7 +26,6 @@ from pathlib import Path
 import numpy as np
 
 import simlab
-from bench.bench_ss_duel import timed
 
 BENCH = Path(__file__).resolve().parent.parent / "scenarios" / "benchmarks"
 DEFAULT_N = 2_000_000
@@ -131,11 +130,13 @@ def bench(rules: str, n: int, threads: int) -> float:
     simlab_s = numpy_s = float("inf")
     result: object = None
     down = np.zeros(1)
-    for _ in range(REPEATS):
-        seconds, result = timed(lambda: simlab.simulate(scn, n=n, threads=threads))
-        simlab_s = min(simlab_s, seconds)
-        seconds, down = timed(lambda: numpy_duel(duel, n, scn.seed))  # type: ignore[assignment]
-        numpy_s = min(numpy_s, seconds)
+    for _ in range(REPEATS):  # alternate, so that both see the same machine load
+        t0 = time.perf_counter()
+        result = simlab.simulate(scn, n=n, threads=threads)
+        t1 = time.perf_counter()
+        down = numpy_duel(duel, n, scn.seed)
+        simlab_s = min(simlab_s, t1 - t0)
+        numpy_s = min(numpy_s, time.perf_counter() - t1)
     rounds = result.tallies.down_round[1]  # type: ignore[attr-defined]
     sim_mean = float((rounds * np.arange(rounds.size)).sum() / rounds.sum())
     np_mean = float(down.mean())
