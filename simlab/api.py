@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -16,28 +16,44 @@ from simlab.analysis.result import Result
 from simlab.analysis.summary import summary
 from simlab.engine import runner
 from simlab.errors import ExactUnsupported, InputError
-from simlab.exact.engine import ExactResult, check_result, exact
 from simlab.report.files import write_json, write_parquet
-from simlab.report.results import ScenarioRun, load_results, save_results
 from simlab.rules import rule_module
 from simlab.scenario.common import ScenarioBase
 from simlab.scenario.load import load, loads
 
+if TYPE_CHECKING:
+    from simlab.exact.engine import ExactResult
+    from simlab.report.results import ScenarioRun
+
 __all__ = [
     "compile_job",
-    "exact",
+    "exact",  # noqa: F822  (lazy: see __getattr__)
     "load",
-    "load_results",
+    "load_results",  # noqa: F822  (lazy: see __getattr__)
     "loads",
     "run_scenario",
     "run_scenarios",
-    "save_results",
+    "save_results",  # noqa: F822  (lazy: see __getattr__)
     "scenario_paths",
     "simulate",
     "write_exact",
     "write_report",
     "write_results",
 ]
+
+
+# Imported when first asked for (PEP 562): `simlab run` uses neither the exact engine nor
+# saved results, and a command imports nothing it does not use (start-up time).
+_LAZY = {"exact": "simlab.exact.engine", "load_results": "simlab.report.results",
+         "save_results": "simlab.report.results"}  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'simlab.api' has no attribute {name!r}")
 
 
 def compile_job(
@@ -129,6 +145,8 @@ def simulate(
         trace=trace_rows,
     )
     if check:
+        from simlab.exact.engine import check_result
+
         result.check = check_result(scenario, result)
     return result
 
@@ -249,6 +267,9 @@ def run_scenario(
     if not isinstance(scenario, ScenarioBase):
         source = source or os.fspath(scenario)
         scenario = load(scenario)
+    from simlab.exact.engine import exact
+    from simlab.report.results import ScenarioRun
+
     result = simulate(scenario, n, seed, threads=threads, progress=progress)
     try:
         answers: dict[str, Any] = exact(scenario).summary()
@@ -337,6 +358,7 @@ def write_report(
     from simlab.analysis.drift import compare
     from simlab.analysis.specs import evaluate_all
     from simlab.report.render import render_report
+    from simlab.report.results import load_results
 
     specs = evaluate_all(runs, strict=strict)
     drift = None

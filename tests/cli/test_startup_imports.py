@@ -2,7 +2,8 @@
 
 Each command runs in a fresh interpreter, which then lists the modules it imported:
 ``validate`` needs neither pandas, scipy nor numba; a ``run`` needs pandas and numba but
-not scipy.stats (about 0.5 s to import), matplotlib or Dask.
+not scipy.stats (about 0.5 s to import), matplotlib, Dask, the exact engine or the
+saved-results module.
 """
 
 from __future__ import annotations
@@ -36,7 +37,16 @@ def test_validate_imports_no_pandas_scipy_or_numba() -> None:
     assert not {"pandas", "scipy", "numba", "pyarrow", "rich"} & modules
 
 
-def test_run_imports_no_scipy_stats_matplotlib_or_dask() -> None:
+def test_run_imports_no_scipy_stats_matplotlib_dask_or_exact_engine() -> None:
     modules = imported_by("run", str(DUEL), "-n", "1000")
     assert {"pandas", "numba"} <= modules  # it did simulate and print tables
     assert not {"scipy.stats", "matplotlib", "distributed", "jinja2"} & modules
+    assert not {"simlab.exact.engine", "simlab.report.results"} & modules
+
+
+def test_the_api_still_offers_the_lazy_names() -> None:
+    from simlab import api
+    from simlab.exact.engine import exact
+    from simlab.report.results import load_results, save_results
+
+    assert (api.exact, api.load_results, api.save_results) == (exact, load_results, save_results)
