@@ -33,11 +33,15 @@ notebook: $(VENV)/.installed-notebook
 demo: $(VENV)/.installed-demo
 	$(VENV)/bin/simlab run $(SCENARIO) --out out/quickstart
 
+# One test process per core (pytest-xdist); each test file stays on one process, so a
+# rule system's kernels are compiled once while another system's compile on the other core.
+PYTEST_WORKERS ?= auto
+
 test: $(VENV)/.installed-test
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile
 
 test-slow: $(VENV)/.installed-test
-	$(PY) -m pytest -m slow
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile -m slow
 
 lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check simlab tests bench notebooks
@@ -46,6 +50,10 @@ lint: $(VENV)/.installed-test
 
 bench: $(VENV)/.installed-demo
 	$(PY) bench/bench_ss_duel.py
+	$(PY) -m bench.bench_duels
+	$(PY) -m bench.bench_scenarios
+	$(PY) bench/bench_startup.py
+	$(PY) bench/bench_sweep.py
 	$(PY) bench/bench_memory.py
 	$(PY) bench/bench_rng.py
 

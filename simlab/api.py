@@ -9,7 +9,7 @@ import dataclasses
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -17,25 +17,27 @@ from simlab.analysis.result import Result
 from simlab.analysis.summary import summary
 from simlab.engine import runner
 from simlab.errors import ExactUnsupported, InputError
-from simlab.exact.engine import ExactResult, check_result, exact
 from simlab.limits import MAX_ENCOUNTERS
 from simlab.report.files import output_unit, run_identity, scenario_hash, write_json, write_parquet
-from simlab.report.results import ScenarioRun, load_results, save_results
 from simlab.rules import rule_module
 from simlab.scenario.common import ScenarioBase
 from simlab.scenario.load import load, loads
 
+if TYPE_CHECKING:
+    from simlab.exact.engine import ExactResult
+    from simlab.report.results import ScenarioRun
+
 __all__ = [
     "compare",
     "compile_job",
-    "exact",
+    "exact",  # noqa: F822  (lazy: see __getattr__)
     "load",
-    "load_results",
+    "load_results",  # noqa: F822  (lazy: see __getattr__)
     "loads",
     "override",
     "run_scenario",
     "run_scenarios",
-    "save_results",
+    "save_results",  # noqa: F822  (lazy: see __getattr__)
     "scenario_paths",
     "simulate",
     "sweep",
@@ -47,6 +49,20 @@ __all__ = [
     "write_sweep",
     "write_tune",
 ]
+
+
+# Imported when first asked for (PEP 562): `simlab run` uses neither the exact engine nor
+# saved results, and a command imports nothing it does not use (start-up time).
+_LAZY = {"exact": "simlab.exact.engine", "load_results": "simlab.report.results",
+         "save_results": "simlab.report.results"}  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'simlab.api' has no attribute {name!r}")
 
 
 def compile_job(
@@ -75,7 +91,7 @@ def simulate(
     seed: int | None = None,
     *,
     threads: int | None = None,
-    block_size: int = runner.DEFAULT_BLOCK,
+    block_size: int | None = None,
     trace: bool = False,
     progress: runner.Progress | None = None,
     client: Any = None,
@@ -96,8 +112,9 @@ def simulate(
         for bit, whatever ``threads`` and ``block_size``.
     threads : int, optional
         numba threads (default: all cores).
-    block_size : int
-        Encounters per block: memory and progress granularity only.
+    block_size : int, optional
+        Encounters per block: memory and progress granularity only (default: 2**20 on
+        local threads; on a Dask cluster, four blocks per worker, at most 2**20 each).
     trace : bool
         Also return one row per attack with the raw dice (``Result.trace``); for small
         runs (at most 10,000 encounters), played on one thread.
@@ -150,7 +167,7 @@ def simulate(
 
         tallies = run_dask(job, client, block_size, progress)
     else:
-        tallies = runner.run_local(job, threads, block_size, progress)
+        tallies = runner.run_local(job, threads, block_size or runner.DEFAULT_BLOCK, progress)
     result = Result(
         scenario=scenario.scenario,
         rules=scenario.rules,
@@ -162,6 +179,8 @@ def simulate(
         meta={"scenario_hash": scenario_hash(scenario), **meta},
     )
     if check:
+        from simlab.exact.engine import check_result
+
         result.check = check_result(scenario, result)
     return result
 
@@ -300,6 +319,9 @@ def run_scenario(
     if not isinstance(scenario, ScenarioBase):
         source = source or os.fspath(scenario)
         scenario = load(scenario)
+    from simlab.exact.engine import exact
+    from simlab.report.results import ScenarioRun
+
     result = simulate(scenario, n, seed, threads=threads, progress=progress,
                       precision=precision, precision_on=precision_on)  # fmt: skip
     try:
@@ -401,6 +423,7 @@ def write_report(
     from simlab.analysis.drift import compare
     from simlab.analysis.specs import evaluate_all
     from simlab.report.render import render_report
+    from simlab.report.results import load_results
 
     specs = evaluate_all(runs, strict=strict)
     drift = None

@@ -115,7 +115,7 @@ def main() -> None:
 @handle_errors
 def validate(scenario: str) -> None:
     """Check a scenario file and report every mistake with its line and column."""
-    from simlab.api import load
+    from simlab.scenario.load import load  # not simlab.api: no pandas, numba or scipy
 
     scn = load(scenario)
     fighters = len(scn.combatant_names())
@@ -144,9 +144,8 @@ ENCOUNTERS = click.IntRange(1, MAX_ENCOUNTERS)
 @click.option(
     "--block-size",
     type=ENCOUNTERS,
-    default=1 << 20,
-    show_default=True,
-    help="Encounters per block (progress granularity; results do not depend on it).",
+    help="Encounters per block (default 2^20; with --scheduler, 4 blocks per worker); "
+    "results do not depend on it.",
 )
 @click.option(
     "--scheduler",
@@ -167,7 +166,7 @@ def run(
     seed: int | None,
     out: str | None,
     threads: int | None,
-    block_size: int,
+    block_size: int | None,
     scheduler: str | None,
     check: bool,
     sets: tuple[str, ...],

@@ -189,7 +189,7 @@ def run_to_precision(
     rule: PrecisionRule,
     *,
     threads: int | None = None,
-    block_size: int = runner.DEFAULT_BLOCK,
+    block_size: int | None = None,
     progress: runner.Progress | None = None,
     client: Any = None,
 ) -> tuple[TallyArrays, int, dict[str, Any]]:
@@ -210,7 +210,9 @@ def run_to_precision(
             from simlab.engine.distributed import run_dask
 
             return run_dask(stage, client, block_size, progress, first, count)
-        return runner.run_local_range(stage, first, count, threads, block_size, progress)
+        return runner.run_local_range(
+            stage, first, count, threads, block_size or runner.DEFAULT_BLOCK, progress
+        )
 
     return stop_at_precision(job.n, job.layout, rule, play)
 

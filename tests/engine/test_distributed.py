@@ -51,3 +51,27 @@ def test_cluster_precision_stop_equals_local(client) -> None:  # type: ignore[no
     assert local.meta == remote.meta
     for a, b in zip(local.tallies, remote.tallies, strict=True):
         assert np.array_equal(a, b)
+
+
+def test_default_block_size_spreads_a_run_over_every_worker(client) -> None:  # type: ignore[no-untyped-def]
+    """A 10**6-encounter run is cut into several tasks by default, and both workers of
+    the cluster play some of them."""
+    from distributed import get_task_stream
+
+    scn = simlab.load(ROOT / "scenarios/benchmarks/ss-duel.yaml")
+    simlab.simulate(scn, n=1_000, client=client)  # each worker loads the kernels first
+    with get_task_stream(client) as stream:
+        remote = simlab.simulate(scn, n=1_000_000, client=client)
+    workers = {task["worker"] for task in stream.data if "run_range" in task["key"]}
+    assert len(workers) == 2
+    assert int(remote.tallies.rounds.sum()) == 1_000_000
+
+
+def test_cluster_block_size() -> None:
+    from simlab.engine.distributed import TASKS_PER_WORKER, cluster_block_size
+    from simlab.engine.runner import DEFAULT_BLOCK
+
+    assert cluster_block_size(1_000_000, 2) == 1_000_000 // (2 * TASKS_PER_WORKER)
+    assert cluster_block_size(10**9, 2) == DEFAULT_BLOCK
+    assert cluster_block_size(3, 8) == 1
+    assert cluster_block_size(1_000, 0) == 1_000 // TASKS_PER_WORKER

@@ -31,7 +31,7 @@ from simlab.engine.encounter import (
     record_outcome,
     sides_standing,
 )
-from simlab.engine.jit import kernel, parallel_kernel, prange
+from simlab.engine.jit import inline_kernel, kernel, parallel_kernel, prange
 from simlab.engine.rng import (
     STREAM_ATTACK,
     STREAM_DAMAGE,
@@ -181,13 +181,13 @@ def close_row(st, trace, slot, c):
 # -- rules ----------------------------------------------------------------------------
 
 
-@kernel
+@inline_kernel
 def halve(p, value):
     """Half of ``value``, rounded by ``params.rounding`` (RULES.md §4 [default]: down)."""
     return (value + p.globals_[G_ROUND_UP]) // 2
 
 
-@kernel
+@inline_kernel
 def effective_affinity(p, st, c, damage_type):
     """−1 resistant, 0 neither, 1 vulnerable to ``damage_type`` right now.
 
@@ -201,7 +201,7 @@ def effective_affinity(p, st, c, damage_type):
     return max(-1, min(1, affinity))
 
 
-@kernel
+@inline_kernel
 def type_damage(p, st, c, damage_type, amount):
     """Damage ``c`` takes from ``amount`` of ``damage_type``: vulnerability ×2,
     resistance ×½ (rounded by ``params.rounding``), immunity ×0 (RULES.md §4)."""
@@ -215,7 +215,7 @@ def type_damage(p, st, c, damage_type, amount):
     return amount
 
 
-@kernel
+@inline_kernel
 def mitigation(p, st, defender, damage_type):
     """The defender's MIT against one attack before any Parry (RULES.md §4).
 
@@ -235,7 +235,7 @@ def mitigation(p, st, defender, damage_type):
     return p.globals_[G_MIT_BASE] + dc + armor + shield
 
 
-@kernel
+@inline_kernel
 def type_to_hit(p, attack, defender):
     """+3 to hit for bludgeoning against plate and piercing against mail (RULES.md §4)."""
     damage_type = p.attack[A_TYPE, attack]
@@ -247,7 +247,7 @@ def type_to_hit(p, attack, defender):
     return 0
 
 
-@kernel
+@inline_kernel
 def natural_die(p, rng, net, trace, slot):
     """The natural d20 of an attack: one d20, or ``advantage_dice`` d20s keeping the
     highest (net advantage > 0) or lowest (< 0) (RULES.md §4 [default]: 2d20)."""
@@ -262,7 +262,7 @@ def natural_die(p, rng, net, trace, slot):
     return kept
 
 
-@kernel
+@inline_kernel
 def damage_dice(p, rng, attack, crit, trace, slot):
     """The attack's damage dice; on a critical hit one bonus die per damage die, the
     first bonus die at its maximum (RULES.md §4 "Critical"; 1d10 → 10 + 1d10).
@@ -288,7 +288,7 @@ def damage_dice(p, rng, attack, crit, trace, slot):
     return total
 
 
-@kernel
+@inline_kernel
 def go_down(p, st, c, rnd, standing):
     """``c`` reaches 0 HP: unconscious, out of the fight (RULES.md §4 "HP 0").
 
@@ -306,7 +306,7 @@ def go_down(p, st, c, rnd, standing):
         st[DYING, c] = 1
 
 
-@kernel
+@inline_kernel
 def lose_hp(p, st, c, damage, rnd, standing):
     """Take ``damage`` off ``c``'s HP; at 0 it is down."""
     st[HP, c] -= damage
@@ -314,7 +314,7 @@ def lose_hp(p, st, c, damage, rnd, standing):
         go_down(p, st, c, rnd, standing)
 
 
-@kernel
+@inline_kernel
 def freeze_check(p, st, c, rnd):
     """Freezing above STR makes ``c`` Frozen: incapacitated, Burning ends, no Block or
     Parry (seed 003, "Status Effects")."""
@@ -327,7 +327,7 @@ def freeze_check(p, st, c, rnd):
         st[PARRY_READY, c] = 0
 
 
-@kernel
+@inline_kernel
 def inflict_status(p, st, c, damage_type, rnd):
     """What a hit of ``damage_type`` does besides damage (RULES.md §4).
 
@@ -360,7 +360,7 @@ def inflict_status(p, st, c, damage_type, rnd):
             freeze_check(p, st, c, rnd)
 
 
-@kernel
+@inline_kernel
 def resolve_attack(p, st, rng, attacker, attack, defender, rnd, standing, trace, slot):
     """One attack: d20 + bonus against MIT, then damage and statuses (RULES.md §4;
     seed 003, "Attacking", "Critical Hits", "Damage", "Damage Types").

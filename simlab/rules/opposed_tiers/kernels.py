@@ -39,7 +39,7 @@ from simlab.engine.encounter import (
     record_outcome,
     sides_standing,
 )
-from simlab.engine.jit import kernel, parallel_kernel, prange
+from simlab.engine.jit import inline_kernel, kernel, parallel_kernel, prange
 from simlab.engine.rng import (
     STREAM_ATTACK,
     STREAM_DAMAGE,
@@ -163,14 +163,14 @@ def roll_expr(p, rng, stream, e, scratch, ev, col, slots):
     return total
 
 
-@kernel
+@inline_kernel
 def clear(ev, col, n):
     """Zero ``ev[col:col + n]``: a roll that was not made."""
     for i in range(col, col + n):
         ev[i] = 0
 
 
-@kernel
+@inline_kernel
 def defense_total(p, rng, defender, scratch, ev):
     """Defense = combat-defense dice + defense SL + the shield's dice, no SL (RULES.md §3;
     seed 002, "Defense!", "Shield")."""
@@ -182,7 +182,7 @@ def defense_total(p, rng, defender, scratch, ev):
     return rolled + cb[C_DEFENSE_SL, defender] + shield
 
 
-@kernel
+@inline_kernel
 def hit_damage(p, rng, attacker, attack, defender, critical, armored, scratch, ev):
     """Damage of a hit: combat-form dice (a critical: the next tier's, ``C_CRITICAL_DICE``)
     + form SL + the weapon's damage modifier − the armor's dice, never below
@@ -200,7 +200,7 @@ def hit_damage(p, rng, attacker, attack, defender, critical, armored, scratch, e
     return max(damage, p.globals_[G_DAMAGE_FLOOR])
 
 
-@kernel
+@inline_kernel
 def condition(p, c, hp):
     """Condition at Health ``hp`` (RULES.md §3; seed 002, "falling", "unconscious"):
     dead below −Vigor, unconscious at or below −Vigor/2, falling at or below 0."""
@@ -213,7 +213,7 @@ def condition(p, c, hp):
     return STANDING
 
 
-@kernel
+@inline_kernel
 def update_role(p, st, c, rnd, standing):
     """Whether ``c`` still takes turns and may still be attacked, from its condition.
 
@@ -242,7 +242,7 @@ def update_role(p, st, c, rnd, standing):
         st[OUT_ROUND, c] = rnd
 
 
-@kernel
+@inline_kernel
 def take_damage(p, st, c, damage, rnd, standing):
     """Take ``damage`` off ``c``'s Health and record the thresholds it crosses: falling
     (down, time-to-down), unconscious, dead (RULES.md §3)."""
@@ -259,7 +259,7 @@ def take_damage(p, st, c, damage, rnd, standing):
     update_role(p, st, c, rnd, standing)
 
 
-@kernel
+@inline_kernel
 def resolve_attack(p, st, rng, attacker, attack, defender, rnd, surprise, standing, scratch, ev):
     """One attack (RULES.md §3; seed 002, "The Attack!", "Defense!"). Returns the tier
     (0 miss, 1 hit, 2 critical) and the damage.

@@ -320,7 +320,7 @@ def reset(p, st, standing):
     count_standing(p.combatant[C_SIDE], standing)
 
 
-@kernel
+@inline_kernel
 def refresh(p, st):
     """Refresh and Plotting (RULES.md §2; seed 000, "Rounds in Shattered Spirits").
 
@@ -359,7 +359,7 @@ def next_turn(p, st, cursor, side, phase):
     return -1
 
 
-@kernel
+@inline_kernel
 def play_phase(p, st, rng, t, ch, batch, rnd, phase, starter, standing, cursor, enc, trace,
                n_trace):  # fmt: skip
     """Every Turn of one Phase (RULES.md §2; seed 000, "Rounds in Shattered Spirits").
@@ -414,7 +414,7 @@ def play_phase(p, st, rng, t, ch, batch, rnd, phase, starter, standing, cursor, 
             return last, True
 
 
-@kernel
+@inline_kernel
 def end_of_round(p, st):
     """End Phase: Exposed and Impaired gained this Round wear off, when they last a Round
     (``statuses_last: round``)."""

@@ -30,7 +30,7 @@ from simlab.engine.encounter import (
     record_outcome,
     sides_standing,
 )
-from simlab.engine.jit import kernel, parallel_kernel, prange
+from simlab.engine.jit import inline_kernel, kernel, parallel_kernel, prange
 from simlab.engine.rng import (
     STREAM_ATTACK,
     STREAM_DAMAGE,
@@ -96,7 +96,7 @@ COL_DAMAGE_DICE = TRACE_COLUMNS.index("dmg_die1")
 COL_BASE, COL_BONUS, COL_DAMAGE, COL_HP_AFTER, COL_OUT = range(COL_DAMAGE_DICE + 4, N_TRACE)
 
 
-@kernel
+@inline_kernel
 def apply_edge(dice, start, steps):
     """Raise one die by 1 per edge, never above 6 (RULES.md §5 "Edge"; seed 004).
 
@@ -122,7 +122,7 @@ def apply_edge(dice, start, steps):
         dice[best] += 1
 
 
-@kernel
+@inline_kernel
 def apply_pressure(dice, start, steps):
     """Lower one die by 1 per pressure, never below 1 (RULES.md §5 [default], mirror of
     edge): each step lowers the lowest die still above 1.
@@ -146,7 +146,7 @@ def apply_pressure(dice, start, steps):
         dice[best] -= 1
 
 
-@kernel
+@inline_kernel
 def keep_three(ev, col, n, net):
     """Copy three of the ``n`` dice at ``ev[col:]`` to ``ev[col + 6:col + 9]``, in roll
     order: the highest three with advantage (``net`` > 0), the lowest with disadvantage
@@ -168,7 +168,7 @@ def keep_three(ev, col, n, net):
             k += 1
 
 
-@kernel
+@inline_kernel
 def opposed_roll(p, rng, ev, col, table, column):
     """An attack or Evasion roll: 3d6, adjusted, plus bonuses (RULES.md §5; seed 004,
     "Attacking and Evading").
@@ -196,7 +196,7 @@ def opposed_roll(p, rng, ev, col, table, column):
     return total
 
 
-@kernel
+@inline_kernel
 def base_damage(p, rng, ev, attack, defender):
     """Roll the base damage dice; dice showing a Base Defense face count 0 (RULES.md §5
     "Armor"; seed 004, "Determining Damage Reduction"). The first four dice are traced."""
@@ -214,7 +214,7 @@ def base_damage(p, rng, ev, attack, defender):
     return total
 
 
-@kernel
+@inline_kernel
 def bonus_damage(p, attacker, attack, defender):
     """Bonus damage less Bonus Defense (RULES.md §5; seed 004, "Damage and Defense").
 
@@ -228,7 +228,7 @@ def bonus_damage(p, attacker, attack, defender):
     return bonus - defense
 
 
-@kernel
+@inline_kernel
 def hit_damage(p, rng, ev, attacker, attack, defender):
     """Damage of a hit: base + bonus damage after armor, at least ``minimum_damage``
     (RULES.md §5: "a hit always deals at least 1")."""
@@ -239,7 +239,7 @@ def hit_damage(p, rng, ev, attacker, attack, defender):
     return max(base + bonus, p.globals_[G_MINIMUM_DAMAGE])
 
 
-@kernel
+@inline_kernel
 def take_damage(p, st, c, damage, rnd, standing):
     """Lower ``c``'s HP; below 0 it is out and down in round ``rnd`` (RULES.md §5 "HP":
     at exactly 0 it still acts)."""
@@ -251,7 +251,7 @@ def take_damage(p, st, c, damage, rnd, standing):
         standing[p.combatant[C_SIDE, c]] -= 1
 
 
-@kernel
+@inline_kernel
 def resolve_attack(p, st, rng, attacker, attack, defender, rnd, standing, ev):
     """One attack: attack roll vs Evasion roll, hit iff attack ≥ Evasion, then damage
     (RULES.md §5; seed 004, "Attacking and Evading"). Returns (hit, damage)."""

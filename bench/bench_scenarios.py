@@ -1,0 +1,60 @@
+"""Benchmark: every scenario under ``scenarios/`` through ``simlab.simulate``.
+
+Run with ``python -m bench.bench_scenarios [n] [--threads T] [PATH…]`` from the
+repository root (default ``n`` = 200,000 encounters each, 2 threads, every ``*.yaml``
+under ``scenarios/``). Each scenario is compiled (or loaded from numba's cache) and
+warmed up on 1,000 encounters, then run ``REPEATS`` times; the fastest run counts (the
+least disturbed by other load on a shared machine). It prints encounters per second and
+attacks resolved per second (every attack made, hit or miss), against the issue-19 target
+of 20 M attacks/s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import simlab
+
+ROOT = Path(__file__).resolve().parent.parent
+REPEATS = 3
+TARGET_ATTACKS = 20e6
+
+
+def bench(path: Path, n: int, threads: int) -> tuple[float, float]:
+    """Best (encounters/s, attacks/s) of ``REPEATS`` runs of the scenario at ``path``."""
+    scn = simlab.load(path)
+    simlab.simulate(scn, n=1_000, threads=threads)
+    best = float("inf")
+    attacks = 0
+    for _ in range(REPEATS):
+        t0 = time.perf_counter()
+        result = simlab.simulate(scn, n=n, threads=threads)
+        best = min(best, time.perf_counter() - t0)
+        attacks = int(result.tallies.attempts.sum())
+    return n / best, attacks / best
+
+
+def main() -> None:
+    """Print one line per scenario and how many reach the target."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("n", nargs="?", type=int, default=200_000)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("paths", nargs="*", type=Path)
+    args = parser.parse_args()
+    paths = args.paths or sorted((ROOT / "scenarios").rglob("*.yaml"))
+    print(f"{args.n:,} encounters each, {args.threads} threads, best of {REPEATS}")
+    met = 0
+    for path in paths:
+        per_s, attacks_per_s = bench(path, args.n, args.threads)
+        ok = attacks_per_s >= TARGET_ATTACKS
+        met += ok
+        name = path.resolve().relative_to(ROOT).as_posix()
+        print(f"{name:<58} {per_s / 1e6:8.3f} M enc/s {attacks_per_s / 1e6:8.2f} M attacks/s"
+              f"  {'ok' if ok else 'below 20 M'}")  # fmt: skip
+    print(f"{met}/{len(paths)} scenarios at >= {TARGET_ATTACKS / 1e6:.0f} M attacks/s")
+
+
+if __name__ == "__main__":
+    main()
