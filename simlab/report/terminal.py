@@ -48,7 +48,9 @@ def progress(total: int, what: str = "") -> Iterator[Callable[[int], None]]:
     of = f" of {what}" if what else ""
     if not sys.stdout.isatty():
         yield lambda _done: None
-        console.print(f"simulated {total:,} encounters{of}", markup=False, highlight=False)
+        console.print(
+            f"simulated {total:,} encounters{of}", markup=False, highlight=False, soft_wrap=True
+        )
         return
     starting = f"starting{of} (a first run compiles the kernels: about a minute)"
     simulating = f"simulating{of}"

@@ -73,8 +73,11 @@ def reference_problems(scenario: ScenarioBase, source: YamlSource) -> list[Probl
 
 
 def _event_problems(scenario: ScenarioBase, source: YamlSource) -> list[Problem]:
-    """``expect:`` entries naming an event the rule system does not tally."""
-    events = rule_module(scenario.rules, "compile").EVENTS
+    """``expect:`` entries naming an event the rule system does not tally for this
+    scenario (a rule system whose events depend on the scenario says which with
+    ``compile.scenario_events``)."""
+    compiler = rule_module(scenario.rules, "compile")
+    events = getattr(compiler, "scenario_events", lambda _: compiler.EVENTS)(scenario)
     known = ", ".join(events) or "none in these rules"
     return [
         problem_at(

@@ -53,7 +53,9 @@ def test_report_from_saved_results_needs_no_simulation(baseline: Path, tmp_path:
 
 
 def test_report_exits_1_on_drift_listing_it_first(baseline: Path, tmp_path: Path) -> None:
-    changed = tmp_path / "quickstart.yaml"
+    # A long path: the "simulated ... of PATH" line is not folded into a second line.
+    (tmp_path / ("deep" * 20)).mkdir()
+    changed = tmp_path / ("deep" * 20) / "quickstart.yaml"
     changed.write_text(QUICKSTART.read_text().replace(ROW_7, ROW_7_RAISED))
     done = simlab("report", changed, "-n", 4000, "--seed", 8, "--out", tmp_path / "r",
                   "--baseline", baseline)  # fmt: skip

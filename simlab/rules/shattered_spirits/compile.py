@@ -31,6 +31,14 @@ FEATURE_EVENTS = {
     "reinforcements": ["reinforcement"],
     "sunder": ["sunder", "fatigue"],
 }
+
+
+def scenario_events(scenario: Scenario) -> list[str]:
+    """The events tallied for ``scenario``: :data:`EVENTS`, then those of each later-draft
+    feature it uses (:data:`FEATURE_EVENTS`)."""
+    return EVENTS + [e for f in scenario.uses_features for e in FEATURE_EVENTS.get(f, [])]
+
+
 MANIFEST_CODE = {"always": 0, "melee": 1, "never": 2}
 TIER_CODE = {"miss": 0, "hit": 1, "crit": 2}
 WOUND_ROLL_CODE = {"sum": 0, "highest": 1}
@@ -172,7 +180,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
     for k, (a, r) in enumerate(zip(attacks, rows, strict=True)):
         profile_rows[:, k, :] = [a.profile, r["tier"], r["stun"], r["exposed"], r["impaired"]]
     features = scenario.uses_features
-    events = EVENTS + [e for f in features for e in FEATURE_EVENTS.get(f, [])]
+    events = scenario_events(scenario)
     event_codes = [events.index(e) if e in events else -1 for e in EVENT_FIELDS]
     by_name = dict(zip(attack_names, rows, strict=True))
     duel = -1 if features else duel_attacker(members, sides, by_name, prm.reaction_cost)
