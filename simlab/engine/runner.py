@@ -1,7 +1,8 @@
 """Run encounters in blocks and merge their tallies — the engine's one entry point.
 
 A run of ``n`` encounters is cut into blocks of ``block_size``; each block is played by
-the rule system's ``run_block`` kernel in parallel chunks and returns integer tallies,
+the rule system's block kernel (``kernels.block_kernel``: ``run_block``, or a shorter
+path such as a plain duel's) in parallel chunks and returns integer tallies,
 which are added up. Because encounter ``i`` draws its dice from the RNG keyed by
 (seed, i, stream), neither the block size, nor the number of threads, nor the number
 of cluster workers changes a single count.
@@ -61,7 +62,8 @@ def run_range(job: Job, first: int, count: int, chunks: int) -> TallyArrays:
     tallies = new_tallies(job.layout, chunks)
     trace = np.zeros((1, kernels(job.rules).N_TRACE), dtype=np.int64)
     n_trace = np.zeros(1, dtype=np.int64)
-    kernels(job.rules).run_block(job.params, k0, k1, first, count, job.n, tallies, trace, n_trace)
+    block = kernels(job.rules).block_kernel(job.params)
+    block(job.params, k0, k1, first, count, job.n, tallies, trace, n_trace)
     return collapse(tallies)
 
 

@@ -1085,13 +1085,32 @@ def run_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
         rng = new_state()
         events = trace if trace.shape[0] > 1 else np.zeros((1, N_TRACE), dtype=np.int64)
         lo, hi = chunk_range(first, count, ch, chunks)
-        if p.globals_[G_DUEL_ATTACKER] >= 0 and trace.shape[0] == 1:
-            n_slots = p.combatant[C_ATTACK_COUNT, p.globals_[G_DUEL_ATTACKER]]
-            width = max(n_slots * OUTCOMES, p.globals_[G_MAX_ROUNDS] + 1)
-            tables = np.zeros((N_TABLES, width), dtype=np.int64)
-            scratch = np.zeros((5, DUEL_GROUP), dtype=np.uint64)
-            play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables, scratch)
-        else:
-            order, phase_start = p.order.copy(), p.phase_start.copy()
-            play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, events, n_trace,
-                            order, phase_start)  # fmt: skip
+        order, phase_start = p.order.copy(), p.phase_start.copy()
+        play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, events, n_trace,
+                        order, phase_start)  # fmt: skip
+
+
+@parallel_kernel
+def run_duel_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
+    """:func:`run_block` for a plain duel (``compile.duel_attacker``), untraced: each chunk
+    plays its slice with :func:`play_duels`. A kernel of its own, so that scenarios that
+    are not plain duels never compile the duel path (``trace`` is unused)."""
+    chunks = t.attempts.shape[0]
+    n_combatants = p.combatant.shape[1]
+    n_sides = p.globals_[G_N_SIDES]
+    n_slots = p.combatant[C_ATTACK_COUNT, p.globals_[G_DUEL_ATTACKER]]
+    width = max(n_slots * OUTCOMES, p.globals_[G_MAX_ROUNDS] + 1)
+    for ch in prange(chunks):
+        st = np.zeros((N_FIELDS, n_combatants), dtype=np.int64)
+        standing = np.zeros(n_sides, dtype=np.int64)
+        rng = new_state()
+        lo, hi = chunk_range(first, count, ch, chunks)
+        tables = np.zeros((N_TABLES, width), dtype=np.int64)
+        scratch = np.zeros((5, DUEL_GROUP), dtype=np.uint64)
+        play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables, scratch)
+
+
+def block_kernel(p):
+    """The kernel that plays untraced blocks of the compiled scenario ``p``: the plain
+    duel path when the scenario is one, else :func:`run_block`."""
+    return run_duel_block if p.globals_[G_DUEL_ATTACKER] >= 0 else run_block

@@ -493,3 +493,9 @@ def run_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
             batch = enc * n_batches // n_total
             play_encounter(p, st, rng, standing, cursor, k0, k1, enc, batch, t, ch, events,
                            n_trace)  # fmt: skip
+
+
+def block_kernel(p):
+    """The kernel that plays untraced blocks of the compiled scenario ``p`` (this system
+    has one path: :func:`run_block`)."""
+    return run_block
