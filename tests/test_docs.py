@@ -39,3 +39,21 @@ def test_rule_page_cites_its_seed_text_by_section(rules: str) -> None:
     intro = text.split("\n\n")[1]  # the paragraph under the title
     assert SEED.search(intro), f"{rules}.md: no seed file named in its opening paragraph"
     assert re.search(r'"[^"]{4,}"', intro), f"{rules}.md: no section of the seed text cited"
+
+
+SHIPPED = sorted(
+    p
+    for folder in ("simlab", "scenarios", "notebooks", "bench", "tests")
+    for p in (ROOT / folder).rglob("*")
+    if p.suffix in {".py", ".yaml", ".ipynb", ".md"} and p.name != "test_docs.py"
+)
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_code_and_scenarios_cite_only_what_a_user_has(path: Path) -> None:
+    """Docstrings, comments and scenario notes cite the repo's docs and the seed texts by
+    name, never the team's rules digest or a path of this machine."""
+    text = path.read_text(encoding="utf-8")
+    found = [f"line {text[: m.start()].count(chr(10)) + 1}: {m.group(0)}"
+             for m in NOT_SHIPPED.finditer(text)]  # fmt: skip
+    assert found == []

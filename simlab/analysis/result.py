@@ -74,7 +74,8 @@ class Result:
     def hit_rates(self, level: float = 0.95) -> pd.DataFrame:
         """Hit and crit rate of every (attacker, attack, defender) that occurred.
 
-        Hit rate is P(tier hit or crit), crit rate P(crit) (RULES.md, shared model), each
+        Hit rate is P(tier hit or crit), crit rate P(crit) (README, "Scenarios" and "Output
+        files"), each
         with a ``level`` interval: Wilson, or Clopper–Pearson when fewer than 10
         successes or failures (named in ``*_ci_kind``).
         """
@@ -132,7 +133,7 @@ class Result:
         Time-to-down is a cumulative incidence: an encounter that ended with the
         combatant standing (its side won) is a fight it was never downed in, not an
         unfinished one, so every encounter counts in every round's denominator; only the
-        round cap ends observation (RULES.md, "Shared model"). Columns: ``combatant,
+        round cap ends observation (README, "Scenarios" and "Output files"). Columns: ``combatant,
         side, round`` (1..max_rounds), ``downed`` (encounters in which it first went down
         in that round), ``down_by_round`` and its pointwise interval
         ``down_by_round_ci95_lo/hi`` (Wilson; Clopper–Pearson when fewer than 10

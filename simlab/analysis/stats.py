@@ -370,7 +370,7 @@ def cumulative_incidence(
     first), not an unfinished observation: the only censoring is the round cap, and
     nothing is known past it. So the share of *all* encounters in which the event first
     happened in rounds 1..r is an unbiased estimate of P(by round r) for every r up to
-    the cap (RULES.md, "Shared model": time-to-down). Each round's count is a binomial
+    the cap (README, "Scenarios" and "Output files": time-to-down). Each round's count is a binomial
     count out of ``encounters``; its interval is :func:`rate_interval`'s (Wilson, or
     Clopper–Pearson when fewer than 10 encounters are on either side), pointwise: each
     round's interval covers that round's probability with the given ``level``, not the

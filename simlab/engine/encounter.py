@@ -1,4 +1,4 @@
-"""Kernels of the shared model that every rule system uses (RULES.md, "Shared model").
+"""Kernels of the shared model that every rule system uses (README, "Scenarios" and "Output files").
 
 Targeting policies, the end-of-encounter test, the per-attack and per-encounter tallies,
 the start-of-encounter head count and the split of a block into chunks are the same in
@@ -27,7 +27,8 @@ def is_standing_enemy(side, out, attacker, d):
 
 @inline_kernel
 def choose_target(side, out, hp, policy, rng, attacker):
-    """A standing enemy chosen by the attacker's policy; −1 if none (RULES.md, shared).
+    """A standing enemy chosen by the attacker's policy; −1 if none (README, "Scenarios" and
+    "Output files").
 
     ``focus``: the first in listed order; ``random``: uniform, drawn from
     ``STREAM_TARGET``; ``lowest-hp``: the lowest current HP, ties to the first listed.
@@ -83,7 +84,7 @@ def next_in_rotation(i, n):
 def attack_in_rotation(attack_list, first, count, st, position, c):
     """The attack combatant ``c`` makes next, its ``count`` attacks (listed in
     ``attack_list`` from ``first``) being used in rotation; ``st[position, c]`` is where
-    ``c`` stands in the rotation, and moves on (RULES.md, "Shared model")."""
+    ``c`` stands in the rotation, and moves on (README, "Scenarios" and "Output files")."""
     attack = attack_list[first + st[position, c]]
     st[position, c] = next_in_rotation(st[position, c], count)
     return attack
@@ -121,7 +122,7 @@ def count_standing(side, standing):
 @inline_kernel
 def winner_of(standing):
     """The only side with someone standing, or ``standing.shape[0]`` (a draw: no side, or
-    the round cap reached with several) (RULES.md, "Shared model")."""
+    the round cap reached with several) (README, "Scenarios" and "Output files")."""
     n_sides = standing.shape[0]
     winner = n_sides
     if sides_standing(standing) == 1:
@@ -133,7 +134,8 @@ def winner_of(standing):
 
 @inline_kernel
 def record_outcome(t, ch, last_round, standing, down_round, down_received, never):
-    """Add the finished encounter to chunk ``ch`` of the tallies (RULES.md, "Shared model").
+    """Add the finished encounter to chunk ``ch`` of the tallies (README, "Scenarios" and "Output
+    files").
 
     Parameters
     ----------
@@ -182,7 +184,8 @@ def chunk_range(first, count, ch, chunks):
 
 @kernel
 def initiative_order(rng, init, tie, random_ties, order):
-    """Turn order from initiative totals already rolled (RULES.md §4 "Initiative", §5
+    """Turn order from initiative totals already rolled (docs/rules/glitters-d20.md "Initiative",
+    docs/rules/zones-3d6.md
     "Turn order").
 
     ``order`` becomes the combatants by ``init`` highest first, then by ``tie`` highest

@@ -1,4 +1,5 @@
-"""Exact answers for ``rules: glitters-d20`` (RULES.md §4; seed 003), without sampling.
+"""Exact answers for ``rules: glitters-d20`` (docs/rules/glitters-d20.md; seed 003), without
+sampling.
 
 One attack against a defender in its starting state, computed by enumeration in
 float64 — an oracle for the simulator and a fast answer for balance questions:
@@ -50,14 +51,14 @@ from simlab.rules.glitters_d20.model import METAL_ARMOR, Attack, Combatant, Para
 __all__ = ["AttackOutcome", "attack_outcome", "duel_time_to_down", "fight_caveats", "hit_crit",
            "hit_damage_pmf", "natural_pmf", "starting_mit"]  # fmt: skip
 
-# The status each damage type's hit adds (RULES.md §4 "Status effects").
+# The status each damage type's hit adds (docs/rules/glitters-d20.md "Status effects").
 STATUS_OF_TYPE = {"slashing": "bleeding", "fire": "burning", "ice": "freezing"}
 
 D20 = 20
 
 
 def natural_pmf(net_advantage: int, advantage_dice: int = 2) -> np.ndarray:
-    """P(natural die = v), v = 0..20 (index 0 unused) (RULES.md §4 [default]).
+    """P(natural die = v), v = 0..20 (index 0 unused) (docs/rules/glitters-d20.md [default]).
 
     Parameters
     ----------
@@ -79,7 +80,8 @@ def natural_pmf(net_advantage: int, advantage_dice: int = 2) -> np.ndarray:
 
 def hit_crit(natural: np.ndarray, to_hit: int, mit: int, ct: int,
              hit_on_tie: bool = True) -> tuple[float, float]:  # fmt: skip
-    """(P(hit or crit), P(crit)) of an attack (RULES.md §4 "Attack roll", "Critical").
+    """(P(hit or crit), P(crit)) of an attack (docs/rules/glitters-d20.md "Attack roll",
+    "Critical").
 
     Parameters
     ----------
@@ -104,7 +106,7 @@ def hit_crit(natural: np.ndarray, to_hit: int, mit: int, ct: int,
 
 def typed_damage(raw: int, affinity: int, immune: bool, round_up: bool = False) -> int:
     """Damage after the type's multiplier: ×2 vulnerable (``affinity`` 1), ×½ resistant
-    (−1, rounded down unless ``round_up``), ×0 immune (RULES.md §4)."""
+    (−1, rounded down unless ``round_up``), ×0 immune (docs/rules/glitters-d20.md)."""
     if immune:
         return 0
     if affinity > 0:
@@ -116,7 +118,7 @@ def typed_damage(raw: int, affinity: int, immune: bool, round_up: bool = False) 
 
 def hit_damage_pmf(terms: Sequence[tuple[int, int]], flat: int, crit: bool, affinity: int = 0,
                    immune: bool = False, round_up: bool = False) -> np.ndarray:  # fmt: skip
-    """PMF over 0.. of the damage of one hit (RULES.md §4 "Damage", "Critical").
+    """PMF over 0.. of the damage of one hit (docs/rules/glitters-d20.md "Damage", "Critical").
 
     Parameters
     ----------
@@ -145,7 +147,7 @@ def hit_damage_pmf(terms: Sequence[tuple[int, int]], flat: int, crit: bool, affi
 
 def starting_mit(defender: Combatant, attack: Attack, params: Params) -> int:
     """MIT of a defender in its starting state against ``attack``, Parry included when
-    it parries (RULES.md §4 "MIT"): ``mit_base`` + DC (0 when Frozen, halved when
+    it parries (docs/rules/glitters-d20.md "MIT"): ``mit_base`` + DC (0 when Frozen, halved when
     Prone) + BC (no metal armor BC against lightning; the shield not doubled)."""
     dc = defender.dodge(params.mit_base)
     if _starts_frozen(defender):
@@ -175,7 +177,7 @@ def _affinity(defender: Combatant, damage_type: str) -> int:
 
 def attack_outcome(scenario: Scenario, attacker: int, attack: str, defender: int) -> AttackOutcome:
     """Exact outcome of ``attack`` by combatant ``attacker`` on ``defender`` in its
-    starting state (RULES.md §4).
+    starting state (docs/rules/glitters-d20.md).
 
     Parameters
     ----------
@@ -248,7 +250,8 @@ def fight_caveats(scenario: Scenario, attacker: int, attack: str, defender: int)
 
 
 def _history_problem(scenario: Scenario, a: int, d: int) -> str | None:
-    """What makes a duel's damage depend on earlier hits or turns, or None (RULES.md §4)."""
+    """What makes a duel's damage depend on earlier hits or turns, or None
+    (docs/rules/glitters-d20.md)."""
     members = [m for _, m in expand(scenario)]
     attacker, defender = members[a], members[d]
     names = [n for _, n in scenario.combatant_names()]
@@ -294,7 +297,8 @@ def _turn_cycle(scenario: Scenario, a: int, d: int) -> list[np.ndarray]:
 
 
 def duel_time_to_down(scenario: Scenario) -> TimeToDown:
-    """Exact distribution of the round in which a duel's defender reaches 0 HP (RULES.md §4).
+    """Exact distribution of the round in which a duel's defender reaches 0 HP
+    (docs/rules/glitters-d20.md).
 
     The scenario must be a duel (one combatant with attacks, one opponent who makes
     none) in which no hit changes later ones: no defense policy on the defender, no

@@ -1,4 +1,5 @@
-"""Exact answers for ``rules: opposed-tiers`` (RULES.md §3; seed 002), without sampling.
+"""Exact answers for ``rules: opposed-tiers`` (docs/rules/opposed-tiers.md; seed 002), without
+sampling.
 
 One attack against a fresh defender, from the exact distributions of its dice
 expressions (:meth:`simlab.dice.Dice.pmf`) — an oracle for the simulator and a fast
@@ -68,7 +69,7 @@ def hit_and_critical(attack: Pmf, defense: Pmf | None) -> tuple[float, float]:
     """P(hit) and P(critical) of an attack total against a defense total.
 
     A hit needs attack > defense — a tie goes to the defender; a critical is a hit with
-    attack ≥ 2 × defense (RULES.md §3; seed 002, "Defense!", "Critical").
+    attack ≥ 2 × defense (docs/rules/opposed-tiers.md; seed 002, "Defense!", "Critical").
 
     Parameters
     ----------
@@ -111,7 +112,7 @@ def damage_pmf(
     armor: Dice | None,
     floor: int = 0,
 ) -> np.ndarray:
-    """Damage per attack, misses as 0 (RULES.md §3; seed 002, "Combat form skills",
+    """Damage per attack, misses as 0 (docs/rules/opposed-tiers.md; seed 002, "Combat form skills",
     "Critical", "Armor").
 
     Parameters
@@ -145,7 +146,7 @@ def attack_outcome(scenario: Scenario, attacker: int, attack: str, defender: int
     """Exact outcome of ``attack`` by combatant ``attacker`` on a fresh ``defender``.
 
     An attack outside the surprise round: defended, able to crit, armor applies
-    (RULES.md §3). :func:`fight_caveats` names the figures the surprise round moves.
+    (docs/rules/opposed-tiers.md). :func:`fight_caveats` names the figures the surprise round moves.
 
     Parameters
     ----------
@@ -172,7 +173,8 @@ def fight_caveats(scenario: Scenario, attacker: int, attack: str, defender: int)
     """Figures of a pair that the surprise round moves away from :func:`attack_outcome`.
 
     In the surprise round a hidden combatant's ranged attacks are not defended against
-    and cannot crit (RULES.md §3), so its pooled hit rate, crit rate and damage differ
+    and cannot crit (docs/rules/opposed-tiers.md), so its pooled hit rate, crit rate and damage
+    differ
     from those of a normal round. Nothing else in a fight changes an attack's odds.
     """
     member = expand(scenario)[attacker][1]
@@ -192,7 +194,8 @@ def _duel(scenario: Scenario) -> tuple[int, int]:
 
 
 def duel_time_to_down(scenario: Scenario) -> TimeToDown:
-    """Exact distribution of the round in which a duel's defender falls (RULES.md §3).
+    """Exact distribution of the round in which a duel's defender falls
+    (docs/rules/opposed-tiers.md).
 
     The scenario must be a duel: one combatant with attacks, exactly one opponent (who
     therefore makes none) and no surprise round. Each round then deals independent

@@ -1,11 +1,12 @@
-"""Exact answers for ``rules: shattered-spirits`` (RULES.md §1), without sampling.
+"""Exact answers for ``rules: shattered-spirits`` (docs/rules/shattered-spirits.md), without
+sampling.
 
 Three results, each computed by enumeration or by a Markov chain in float64 — an oracle
 for the simulator and a fast answer where the rules allow one:
 
 * :func:`roll_pmf` — the modified attack roll: 2d6, or 3d6 keeping the highest (lowest)
   two under net Advantage (Disadvantage), each surplus instance a Bonus (Penalty), plus
-  the flat modifier (RULES.md §1 "Attack roll"). All 36 or 216 dice outcomes are
+  the flat modifier (docs/rules/shattered-spirits.md "Attack roll"). All 36 or 216 dice outcomes are
   enumerated.
 * :func:`attack_outcome` — hit rate, crit rate and the damage distribution of one attack
   against a fresh defender: the modified roll picks the row ("Extreme rolls": above 12 is
@@ -13,7 +14,8 @@ for the simulator and a fast answer where the rules allow one:
   + Exposed on the target, − Impaired on the attacker, − Guard with floor 0, Glancing
   divides rounding up; Cover grants Glancing or extra Guard).
 * :func:`duel_time_to_down` — the round in which a lone, passive defender is Downed by a
-  lone attacker: a Markov chain over the damage still needed (Vigor + HP, RULES.md §1
+  lone attacker: a Markov chain over the damage still needed (Vigor + HP,
+  docs/rules/shattered-spirits.md
   "Resources": Vigor is lost first, Downed at 0 HP).
 
 Whatever the engine cannot answer exactly raises :class:`simlab.errors.ExactUnsupported`
@@ -52,7 +54,8 @@ __all__ = [
 
 
 def roll_pmf(net_advantage: int, bonus_size: int = 1, modifier: int = 0) -> dict[int, float]:
-    """Exact distribution of the modified attack roll (RULES.md §1 "Attack roll").
+    """Exact distribution of the modified attack roll (docs/rules/shattered-spirits.md "Attack
+    roll").
 
     With ``net_advantage`` 0 the roll is 2d6. With net Advantage n ≥ 1 it is 3d6 keeping
     the highest two, plus (n − 1) Bonuses of ``bonus_size``; with net Disadvantage
@@ -95,7 +98,7 @@ def roll_pmf(net_advantage: int, bonus_size: int = 1, modifier: int = 0) -> dict
 
 @dataclass(frozen=True)
 class AttackOutcome:
-    """Exact outcome of one attack against a fresh defender (RULES.md §1).
+    """Exact outcome of one attack against a fresh defender (docs/rules/shattered-spirits.md).
 
     Attributes
     ----------
@@ -140,7 +143,8 @@ def _row_pmf(scenario: Scenario, attacker: Combatant, attack: Attack) -> np.ndar
 def _row_damage(
     scenario: Scenario, attack: Attack, row: int, attacker: Combatant, defender: Combatant
 ) -> int:
-    """Damage of a hit or crit ``row`` against a fresh defender (RULES.md §1 damage order)."""
+    """Damage of a hit or crit ``row`` against a fresh defender (docs/rules/shattered-spirits.md
+    damage order)."""
     prm = scenario.params
     damage = (
         attack.profile[row - 2]
@@ -206,7 +210,7 @@ def check_reactions(
 
     ``hits`` holds (probability, damage) of every reachable hit or crit outcome. A
     reaction can fire when it is set, the defender holds the tokens to pay for it and
-    some reachable hit reaches its threshold (RULES.md §1 "Reactions").
+    some reachable hit reaches its threshold (docs/rules/shattered-spirits.md "Reactions").
     """
     cost = scenario.params.reaction_cost
     pools = {"evade": defender.tokens.reflex, "block": defender.tokens.grit}
@@ -224,7 +228,8 @@ def check_reactions(
 def attack_outcome(
     scenario: Scenario, attacker_index: int, attack_name: str, defender_index: int
 ) -> AttackOutcome:
-    """Exact hit rate, crit rate and damage distribution of one attack (RULES.md §1).
+    """Exact hit rate, crit rate and damage distribution of one attack
+    (docs/rules/shattered-spirits.md).
 
     The defender is fresh: its starting Exposed, Guard and Cover, no statuses gained in
     the fight; the attacker has its starting Impaired and its roll modifier. Reactions are
@@ -311,7 +316,8 @@ def _check_statuses(scenario: Scenario, attack_name: str, rows: np.ndarray) -> N
     """Raise when a reachable hit row inflicts a status that changes later damage.
 
     Exposed raises the damage of later attacks and Stun beyond the maximum becomes damage
-    (RULES.md §1), so both make the chain depend on history. Impaired on the defender
+    (docs/rules/shattered-spirits.md), so both make the chain depend on history. Impaired on the
+    defender
     only weakens its own attacks, and a duel's defender makes none, so it is allowed.
     """
     attack = scenario.attacks[attack_name]
@@ -334,7 +340,8 @@ def _check_statuses(scenario: Scenario, attack_name: str, rows: np.ndarray) -> N
 
 
 def duel_time_to_down(scenario: Scenario) -> TimeToDown:
-    """Exact distribution of the round a passive defender is Downed (RULES.md §1).
+    """Exact distribution of the round a passive defender is Downed
+    (docs/rules/shattered-spirits.md).
 
     The scenario must be a duel: one combatant with attacks (the attacker), exactly one
     combatant on the other sides (the defender, who therefore makes no attacks), no
@@ -373,7 +380,8 @@ def duel_time_to_down(scenario: Scenario) -> TimeToDown:
 def status_source(scenario: Any, target: int, status: str) -> str | None:
     """Why ``target`` may gain ``status`` from an opponent's profile during a fight, or None.
 
-    Used by both Shattered Spirits drafts (RULES.md §1, §2): a status counts when some
+    Used by both Shattered Spirits drafts (docs/rules/shattered-spirits.md,
+    docs/rules/shattered-spirits-draft1.md): a status counts when some
     combatant on another side has an attack whose non-miss row inflicts it.
     """
     combatants = expand(scenario)
@@ -394,7 +402,8 @@ def status_source(scenario: Any, target: int, status: str) -> str | None:
 
 def fight_caveats(scenario: Scenario, a: int, attack: str, d: int) -> dict[str, str]:
     """Figures of an (attacker, attack, defender) pair that a full fight can move away
-    from :func:`attack_outcome`'s fresh-defender answer (RULES.md §1 "Damage order").
+    from :func:`attack_outcome`'s fresh-defender answer (docs/rules/shattered-spirits.md "Damage
+    order").
 
     Exposed on the defender and Impaired on the attacker change the damage; when the
     defender holds a reaction, changed damage can also bring its threshold into reach

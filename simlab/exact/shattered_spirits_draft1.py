@@ -1,4 +1,5 @@
-"""Exact answers for ``rules: shattered-spirits-draft1`` (RULES.md §2), without sampling.
+"""Exact answers for ``rules: shattered-spirits-draft1`` (docs/rules/shattered-spirits-draft1.md),
+without sampling.
 
 Computed by enumeration and by a recursion over damage totals, in float64 — an oracle
 for the simulator and an instant answer where the rules allow one. The attack roll is
@@ -56,7 +57,7 @@ __all__ = [
 @dataclass(frozen=True)
 class DraftAttackOutcome(AttackOutcome):
     """:class:`simlab.exact.shattered_spirits.AttackOutcome` with the earlier draft's
-    extreme rolls (RULES.md §2).
+    extreme rolls (docs/rules/shattered-spirits-draft1.md).
 
     Attributes
     ----------
@@ -81,7 +82,8 @@ def _combatant(scenario: Scenario, index: int) -> Combatant:
 def roll_distribution(
     scenario: Scenario, technique: Technique, attacker: Combatant
 ) -> dict[int, float]:
-    """Exact distribution of the modified attack roll (RULES.md §2; seed 000, "Making
+    """Exact distribution of the modified attack roll (docs/rules/shattered-spirits-draft1.md; seed
+    000, "Making
     Attacks", "Advantage and Disadvantage").
 
     2d6, or 3d6 keeping the highest (lowest) two with Advantage (Disadvantage), which do
@@ -118,7 +120,8 @@ def roll_damage(
 ) -> int | None:
     """Damage of a modified ``roll`` against a fresh defender; None when it misses.
 
-    RULES.md §2; seed 000, "Extreme Rolls" and "Calculating Damage": below 2 misses,
+    docs/rules/shattered-spirits-draft1.md; seed 000, "Extreme Rolls" and "Calculating Damage":
+    below 2 misses,
     above 12 reads row 12; a ``miss`` row misses. Otherwise: the row's damage, plus the
     damage modifier, minus Impaired on the attacker, plus ``overflow_damage`` when the
     roll is above 12 and the row deals any (floor 0); Glancing divides rounding up
@@ -156,7 +159,8 @@ def _rate(probabilities: Iterable[float]) -> float:
 def attack_outcome(
     scenario: Scenario, attacker_index: int, attack_name: str, defender_index: int
 ) -> DraftAttackOutcome:
-    """Exact outcome of one Technique against a fresh defender (RULES.md §2).
+    """Exact outcome of one Technique against a fresh defender
+    (docs/rules/shattered-spirits-draft1.md).
 
     The defender has its starting Exposed, Guard and Cover; the attacker its starting
     Impaired and roll modifier. Reactions are not modelled: a defender that could react
@@ -256,7 +260,8 @@ def _round_damage(scenario: Scenario, a: int, d: int) -> np.ndarray:
 
 
 def duel_time_to_down(scenario: Scenario) -> TimeToDown:
-    """Exact distribution of the round in which a passive defender is Downed (RULES.md §2).
+    """Exact distribution of the round in which a passive defender is Downed
+    (docs/rules/shattered-spirits-draft1.md).
 
     The scenario must be a duel: one combatant with a plan (the attacker, without an
     Improvise policy), exactly one combatant on the other sides (the defender, whose
@@ -296,7 +301,8 @@ def duel_time_to_down(scenario: Scenario) -> TimeToDown:
 def duel_time_to_shaken(scenario: Scenario) -> TimeToDown:
     """Exact distribution of the round in which a duel's defender becomes Shaken.
 
-    As :func:`duel_time_to_down`, with Vigor + Endurance to lose (RULES.md §2: Shaken at
+    As :func:`duel_time_to_down`, with Vigor + Endurance to lose
+    (docs/rules/shattered-spirits-draft1.md: Shaken at
     0 Endurance). A defender that starts with no Endurance is Shaken from the start
     (round 0, ``pmf[0]`` is then 0 and ``mean`` 0).
     """
@@ -325,7 +331,8 @@ def _can_fumble(scenario: Scenario, c: int) -> str | None:
 def fight_caveats(scenario: Scenario, a: int, attack: str, d: int) -> dict[str, str]:
     """Figures of a pair that a full fight can move away from :func:`attack_outcome`.
 
-    RULES.md §2: Exposed on the defender (from an opponent's profile, or from its own
+    docs/rules/shattered-spirits-draft1.md: Exposed on the defender (from an opponent's profile, or
+    from its own
     fumbles) and Impaired on the attacker change the damage; the Shaken roll modifier
     changes the attacker's rolls once it loses its Endurance; when the defender holds a
     reaction, changed damage can also change the hit and crit rates.

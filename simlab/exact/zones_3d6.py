@@ -1,4 +1,4 @@
-"""Exact answers for ``rules: zones-3d6`` (RULES.md §5; seed 004), without sampling.
+"""Exact answers for ``rules: zones-3d6`` (docs/rules/zones-3d6.md; seed 004), without sampling.
 
 One attack against a fresh defender, computed by enumeration in float64 — an oracle for
 the simulator and a fast answer for balance questions:
@@ -9,7 +9,7 @@ the simulator and a fast answer for balance questions:
   (at most 6**6). A step only fails once every die is at its limit, so k edges give
   min(total + k, 18) and k pressures max(total − k, 3) (or total − k with
   ``pressure: total``).
-* :func:`hit_probability` — P(attack total ≥ Evasion total), ties hit (RULES.md §5).
+* :func:`hit_probability` — P(attack total ≥ Evasion total), ties hit (docs/rules/zones-3d6.md).
 * :func:`damage_pmf` — damage per attack, misses included as 0: base dice with the
   armor's Base Defense faces counting 0, bonus damage less Bonus Defense (floor 0 by
   default), at least ``minimum_damage`` on a hit (seed 004, "Damage and Defense").
@@ -38,7 +38,7 @@ __all__ = ["AttackOutcome", "RollSpec", "attack_outcome", "damage_pmf", "duel_ti
 
 @dataclass(frozen=True)
 class RollSpec:
-    """What shapes one attack or Evasion roll (RULES.md §5 "Attack", "Edge").
+    """What shapes one attack or Evasion roll (docs/rules/zones-3d6.md "Attack", "Edge").
 
     Attributes
     ----------
@@ -67,7 +67,7 @@ def _kept_totals(net_advantage: int, advantage_dice: int) -> np.ndarray:
 
 
 def roll_pmf(spec: RollSpec, params: Params | None = None) -> tuple[int, np.ndarray]:
-    """Exact distribution of a roll's total, bonus included (RULES.md §5 "Attack").
+    """Exact distribution of a roll's total, bonus included (docs/rules/zones-3d6.md "Attack").
 
     Parameters
     ----------
@@ -94,7 +94,7 @@ def roll_pmf(spec: RollSpec, params: Params | None = None) -> tuple[int, np.ndar
 
 
 def hit_probability(attack: RollSpec, evasion: RollSpec, params: Params | None = None) -> float:
-    """P(attack total ≥ Evasion total): ties hit (RULES.md §5; seed 004).
+    """P(attack total ≥ Evasion total): ties hit (docs/rules/zones-3d6.md; seed 004).
 
     Parameters
     ----------
@@ -122,7 +122,7 @@ def _counted_die(sides: int, ignored: Iterable[int]) -> np.ndarray:
 
 
 def base_damage_pmf(terms: Sequence[tuple[int, int]], ignored: Iterable[int]) -> np.ndarray:
-    """PMF over 0.. of the base damage (RULES.md §5 "Armor"): each (count, sides) die,
+    """PMF over 0.. of the base damage (docs/rules/zones-3d6.md "Armor"): each (count, sides) die,
     a face in ``ignored`` counting 0."""
     faces = list(ignored)
     pmf = np.ones(1)
@@ -140,7 +140,7 @@ def damage_pmf(
     bonus_defense: int,
     params: Params | None = None,
 ) -> np.ndarray:
-    """Damage per attack, misses as 0 (RULES.md §5 "Damage", "Armor"; seed 004).
+    """Damage per attack, misses as 0 (docs/rules/zones-3d6.md "Damage", "Armor"; seed 004).
 
     Parameters
     ----------
@@ -195,7 +195,7 @@ def attack_outcome(scenario: Scenario, attacker: int, attack: str, defender: int
     Parameters
     ----------
     scenario : Scenario
-        A ``zones-3d6`` scenario (RULES.md §5).
+        A ``zones-3d6`` scenario (docs/rules/zones-3d6.md).
     attacker, defender : int
         Combatant indices after expanding ``count:`` copies.
     attack : str
@@ -217,7 +217,8 @@ def attack_outcome(scenario: Scenario, attacker: int, attack: str, defender: int
 
 
 def duel_time_to_down(scenario: Scenario) -> TimeToDown:
-    """Exact distribution of the round in which a duel's defender goes down (RULES.md §5).
+    """Exact distribution of the round in which a duel's defender goes down
+    (docs/rules/zones-3d6.md).
 
     The scenario must be a duel: one combatant with attacks and exactly one opponent
     (who therefore makes none). Its damage is history-free — no status, resource or

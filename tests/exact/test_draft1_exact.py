@@ -1,7 +1,8 @@
 """Tests of the exact engine for the earlier draft (simlab.exact.shattered_spirits_draft1).
 
 Each exact result is checked against a brute-force enumeration written here from
-RULES.md §2 (every die outcome listed, the earlier draft's damage order applied outcome
+docs/rules/shattered-spirits-draft1.md (every die outcome listed, the earlier draft's damage order
+applied outcome
 by outcome, in exact fractions), against an attack-by-attack recursion for the time to
 Down, and against values worked out by hand.
 """
@@ -58,7 +59,8 @@ def brute_pmf(scn: Any, name: str = "t") -> tuple[Fraction, Fraction, dict[int, 
     t = scn.techniques[name]
     a, d = scn.sides["a"][0], scn.sides["b"][0]
     adv, dis = t.advantage > 0, t.disadvantage > 0
-    if adv and dis:  # RULES.md §2 [default]: setting both cancels them (or a parameter)
+    # docs/rules/shattered-spirits-draft1.md [default]: setting both cancels them (or a parameter)
+    if adv and dis:
         adv = prm.advantage_with_disadvantage == "advantage"
         dis = prm.advantage_with_disadvantage == "disadvantage"
     n = 3 if adv or dis else 2

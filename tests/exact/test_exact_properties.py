@@ -84,7 +84,7 @@ def ss_duels(draw: Any) -> str:
 @st.composite
 def draft1_duels(draw: Any) -> str:
     """A one-round, one-Technique shattered-spirits-draft1 scenario, as YAML text
-    (RULES.md §2)."""
+    (docs/rules/shattered-spirits-draft1.md)."""
     technique = {**draw(attacks()), "ap": 1, "speed": draw(st.integers(1, 6))}
     defender = {
         "name": "D", "endurance": 100_000, "health": 100_000,
@@ -105,7 +105,7 @@ def draft1_duels(draw: Any) -> str:
 
 @st.composite
 def zones_duels(draw: Any) -> str:
-    """A one-round, one-attack zones-3d6 scenario, as YAML text (RULES.md §5)."""
+    """A one-round, one-attack zones-3d6 scenario, as YAML text (docs/rules/zones-3d6.md)."""
     sides = draw(st.sampled_from([4, 6, 8]))
     damage = f"{draw(st.integers(1, 3))}d{sides}{draw(st.integers(-2, 4)):+d}"
     attack = {
@@ -130,7 +130,8 @@ def zones_duels(draw: Any) -> str:
 
 @st.composite
 def tiers_duels(draw: Any) -> str:
-    """A one-round, one-attack opposed-tiers scenario, as YAML text (RULES.md §3)."""
+    """A one-round, one-attack opposed-tiers scenario, as YAML text
+    (docs/rules/opposed-tiers.md)."""
     tier = st.sampled_from(["novice", "journeyman", "adept"])
     attack = {"modifier": draw(st.integers(-2, 3)),
               "damage_modifier": draw(st.integers(-2, 3))}  # fmt: skip
@@ -152,7 +153,7 @@ def tiers_duels(draw: Any) -> str:
 
 @st.composite
 def glitters_duels(draw: Any) -> str:
-    """A one-round, one-attack glitters-d20 scenario, as YAML text (RULES.md §4)."""
+    """A one-round, one-attack glitters-d20 scenario, as YAML text (docs/rules/glitters-d20.md)."""
     kind = draw(st.sampled_from(["bludgeoning", "piercing", "lightning", "force"]))
     attack = {
         "damage": f"{draw(st.integers(1, 3))}d{draw(st.sampled_from([4, 6, 8, 10]))}",

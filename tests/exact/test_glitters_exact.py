@@ -1,7 +1,8 @@
 """Tests of the exact engine for glitters-d20 (simlab.exact.glitters_d20).
 
 Each exact result is checked against a brute-force enumeration written here from
-RULES.md §4 — every d20 outcome and every damage-die outcome listed, the critical bonus
+docs/rules/glitters-d20.md — every d20 outcome and every damage-die outcome listed, the critical
+bonus
 dice added die by die — and against the text's worked examples.
 """
 

@@ -1,6 +1,7 @@
 """Tests of the exact engine for shattered-spirits (simlab.exact.shattered_spirits).
 
-Each exact result is checked against a second computation written here from RULES.md §1
+Each exact result is checked against a second computation written here from
+docs/rules/shattered-spirits.md
 directly (dice enumeration, icepool, a backward recursion for the mean time-to-down) and
 against values worked out by hand.
 """
@@ -35,7 +36,8 @@ ROWS = range(2, 13)
 
 
 def brute_roll(net: int, bonus: int, modifier: int) -> dict[int, Fraction]:
-    """Modified roll by listing every die outcome (RULES.md §1 "Attack roll")."""
+    """Modified roll by listing every die outcome (docs/rules/shattered-spirits.md "Attack
+    roll")."""
     n_dice = 2 if net == 0 else 3
     counts: dict[int, int] = {}
     faces = list(itertools.product(range(1, 7), repeat=n_dice))

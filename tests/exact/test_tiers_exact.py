@@ -1,7 +1,8 @@
 """Tests of the exact engine for opposed-tiers (simlab.exact.opposed_tiers).
 
 Each exact result is checked against a brute-force enumeration written here from
-RULES.md §3 — every face of every die listed, in exact fractions — and against values
+docs/rules/opposed-tiers.md — every face of every die listed, in exact fractions — and against
+values
 worked out by hand.
 """
 

@@ -1,7 +1,7 @@
 """Tests of the exact engine for zones-3d6 (simlab.exact.zones_3d6).
 
 Each exact result is checked against a brute-force enumeration written here from
-RULES.md §5 (every die outcome listed, edges and pressures applied die by die) and
+docs/rules/zones-3d6.md (every die outcome listed, edges and pressures applied die by die) and
 against values worked out by hand.
 """
 
@@ -106,7 +106,7 @@ def brute_damage(
     defense: int,
     params: Params,
 ) -> dict[int, Fraction]:
-    """Damage per attack by listing every base-dice outcome (RULES.md §5 "Armor")."""
+    """Damage per attack by listing every base-dice outcome (docs/rules/zones-3d6.md "Armor")."""
     dice = [sides for count, sides in terms for _ in range(count)]
     outcomes = list(itertools.product(*(range(1, s + 1) for s in dice)))
     out: dict[int, Fraction] = {0: 1 - p_hit}
@@ -172,7 +172,7 @@ def brute_time_to_down(
 
 
 def test_duel_time_to_down_matches_enumeration() -> None:
-    """The training duel, solved by brute force from RULES.md §5: each attack's hit
+    """The training duel, solved by brute force from docs/rules/zones-3d6.md: each attack's hit
     chance from every 3d6 outcome of attack and Evasion (edge applied die by die), its
     damage from every base die against the mail's faces 1 and 2 and Bonus Defense 1,
     three attacks a turn alternating cut and thrust; the Pell (HP 30) is down once 31

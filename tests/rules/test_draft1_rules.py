@@ -1,7 +1,8 @@
-"""Shattered Spirits, earlier draft, checked roll by roll against RULES.md §2 (seed 000).
+"""Shattered Spirits, earlier draft, checked roll by roll against
+docs/rules/shattered-spirits-draft1.md (seed 000).
 
 Each scenario below is simulated once with ``trace=True``. A reference model written
-here from RULES.md §2 and the readings documented in
+here from docs/rules/shattered-spirits-draft1.md and the readings documented in
 ``simlab/rules/shattered_spirits_draft1/model.py`` replays every traced attack from its
 recorded dice: it predicts the order of the Turns (Refresh and Improvise, Phases by
 Speed, sides alternating Turn by Turn, the starting side of each Phase), the target,
@@ -165,7 +166,7 @@ def run(request: pytest.FixtureRequest) -> tuple[Any, pd.DataFrame]:
 
 
 # ---------------------------------------------------------------------------------------
-# Reference model of RULES.md §2
+# Reference model of docs/rules/shattered-spirits-draft1.md
 # ---------------------------------------------------------------------------------------
 
 TIER = {"miss": 0, "hit": 1, "crit": 2}
@@ -253,7 +254,7 @@ def damage_of(technique: Any, final: int, attacker: Fighter, defender: Fighter, 
 
 
 class Replay:
-    """Replays one encounter's trace rows under RULES.md §2."""
+    """Replays one encounter's trace rows under docs/rules/shattered-spirits-draft1.md."""
 
     def __init__(self, scn: Any, rows: pd.DataFrame) -> None:
         self.scn, self.prm = scn, scn.params
@@ -270,7 +271,8 @@ class Replay:
         return {f.side for f in self.team if not f.out}
 
     def refresh(self) -> None:
-        """Seed 000 "Refresh", "Plotting" and Improvise (RULES.md §2 policy)."""
+        """Seed 000 "Refresh", "Plotting" and Improvise (docs/rules/shattered-spirits-draft1.md
+        policy)."""
         for f in self.team:
             f.improvised = False
             if f.out:

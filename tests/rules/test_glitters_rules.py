@@ -1,7 +1,8 @@
-"""glitters-d20 checked roll by roll against RULES.md §4 (seed 003, "All That Glitters").
+"""glitters-d20 checked roll by roll against docs/rules/glitters-d20.md (seed 003, "All That
+Glitters").
 
 Each scenario below is simulated once with ``trace=True``. A reference model written
-here from RULES.md §4 and the readings documented in
+here from docs/rules/glitters-d20.md and the readings documented in
 ``simlab/rules/glitters_d20/model.py`` replays every encounter from its recorded dice:
 the turn order from the initiative rolls, every turn (Parry ready, Block over, Bleeding
 and Burning ticks, pain, actions, Freezing's decay), every attack (targets, natural die
@@ -167,7 +168,7 @@ def run(request: pytest.FixtureRequest) -> tuple[Any, pd.DataFrame]:
 
 
 # ---------------------------------------------------------------------------------------
-# Reference model of RULES.md §4
+# Reference model of docs/rules/glitters-d20.md
 # ---------------------------------------------------------------------------------------
 
 
@@ -299,7 +300,7 @@ def check_state(row: Any, actor: Actor) -> None:
 
 def gain_status(actor: Actor, damage_type: str) -> None:
     """Slashing +1 Bleeding, fire +1 Burning, ice +1 Freezing (Burning and Freezing
-    cancel one for one), corrosive −1 BC (armor first) — RULES.md §4."""
+    cancel one for one), corrosive −1 BC (armor first) — docs/rules/glitters-d20.md."""
     spec = actor.spec
     if damage_type == "corrosive":
         if actor.armor_bc > 0:

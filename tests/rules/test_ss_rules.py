@@ -1,7 +1,7 @@
-"""Shattered Spirits (later draft) checked roll by roll against RULES.md §1.
+"""Shattered Spirits (later draft) checked roll by roll against docs/rules/shattered-spirits.md.
 
 Each scenario below is simulated once with ``trace=True``. A small reference model
-written here from RULES.md §1 (and the readings the scenario fields document in
+written here from docs/rules/shattered-spirits.md (and the readings the scenario fields document in
 ``simlab/rules/shattered_spirits/model.py``) replays every traced attack from its
 recorded dice: it predicts the turn order, the target, the attack roll, the reaction,
 the row, tier and damage, and the defender's Vigor, HP, Stun, Downed flag and Wound roll
@@ -265,7 +265,7 @@ SCENARIOS = {
 }
 
 # ---------------------------------------------------------------------------------------
-# Reference model of RULES.md §1
+# Reference model of docs/rules/shattered-spirits.md
 # ---------------------------------------------------------------------------------------
 
 
@@ -366,7 +366,8 @@ def spirit_spec(spirit: Any) -> Any:
 
 
 def kept_dice(dice: list[int], net: int, bonus_size: int) -> int:
-    """RULES.md §1 "Attack roll": 2d6; net Advantage/Disadvantage n keeps the highest /
+    """docs/rules/shattered-spirits.md "Attack roll": 2d6; net Advantage/Disadvantage n keeps the
+    highest /
     lowest two of 3d6, each instance beyond the first a Bonus/Penalty of bonus_size."""
     if net == 0:
         return dice[0] + dice[1]
@@ -377,14 +378,16 @@ def kept_dice(dice: list[int], net: int, bonus_size: int) -> int:
 
 
 def result_row(roll: int) -> int:
-    """RULES.md §1 "Extreme rolls": > 12 reads row 12; < 2 misses (row 0 here)."""
+    """docs/rules/shattered-spirits.md "Extreme rolls": > 12 reads row 12; < 2 misses (row 0
+    here)."""
     if roll < 2:
         return 0
     return min(roll, 12)
 
 
 def default_tier(attack: Any, row: int) -> int:
-    """RULES.md §1 "Profile": the profile's tier, else miss iff no damage and no status."""
+    """docs/rules/shattered-spirits.md "Profile": the profile's tier, else miss iff no damage and
+    no status."""
     if row == 0:
         return 0
     code = {"miss": 0, "hit": 1, "crit": 2}
@@ -402,7 +405,8 @@ def statuses(attack: Any, row: int) -> Counter:
 
 
 class Oracle:
-    """Replays traced encounters under RULES.md §1 and records every disagreement."""
+    """Replays traced encounters under docs/rules/shattered-spirits.md and records every
+    disagreement."""
 
     def __init__(self, scenario: Any, trace: Any, n: int) -> None:
         self.sc = scenario
@@ -548,7 +552,7 @@ class Oracle:
             self.cases["suppressed"] += 1
 
     def damage(self, attack: Any, row: int, attacker: Fighter, defender: Fighter) -> int:
-        """RULES.md §1 "Damage order" (a miss deals nothing)."""
+        """docs/rules/shattered-spirits.md "Damage order" (a miss deals nothing)."""
         if default_tier(attack, row) == 0:
             return 0
         prm = self.prm
@@ -571,7 +575,8 @@ class Oracle:
         return dmg
 
     def take_damage(self, f: Fighter, dmg: int) -> tuple[int, bool]:
-        """Vigor first, then HP; at 0 HP Downed (RULES.md §1 "Resources", "Downed").
+        """Vigor first, then HP; at 0 HP Downed (docs/rules/shattered-spirits.md "Resources",
+        "Downed").
 
         Returns (expected number of Wound rolls, whether the fighter became Downed)."""
         absorbed = min(f.vigor, dmg)
@@ -590,7 +595,8 @@ class Oracle:
         return overflow, True
 
     def wound(self, f: Fighter, roll: int, overflow: int, rec: dict) -> None:
-        """RULES.md §1 "Downed": Wound roll, segments, death, HP reset then overflow."""
+        """docs/rules/shattered-spirits.md "Downed": Wound roll, segments, death, HP reset then
+        overflow."""
         k = f.wounds
         lo, hi = (1, 6) if k == 0 else (k, 6 * k)
         if self.prm.wound_roll == "sum" and not lo <= roll <= hi:
@@ -636,7 +642,8 @@ class Oracle:
         self.cases["hp reset with overflow" if overflow else "hp reset"] += 1
 
     def take_stun(self, f: Fighter, stun: int) -> int:
-        """Add Stun; beyond stun_max it converts to damage (RULES.md §1 "Resources")."""
+        """Add Stun; beyond stun_max it converts to damage (docs/rules/shattered-spirits.md
+        "Resources")."""
         room = f.spec.stun_max - f.stun
         if stun <= room:
             f.stun += stun
@@ -652,7 +659,8 @@ class Oracle:
         for f in self.fighters:
             f.reset()
         queue = list(recs)
-        # Within a Phase: sides in listed order, then listed order (RULES.md §1).
+        # Within a Phase: sides in listed order, then listed order
+        # (docs/rules/shattered-spirits.md).
         order = sorted(self.fighters, key=lambda f: (f.side, f.index))
         over = False
         last_round = self.sc.max_rounds
@@ -699,7 +707,7 @@ class Oracle:
                         break
                 if over:
                     break
-                # End of Phase: Rushing N adds N Stun (RULES.md §1 "Round").
+                # End of Phase: Rushing N adds N Stun (docs/rules/shattered-spirits.md "Round").
                 for f in self.fighters:
                     if f.spec.rushing and not f.out and not f.absent:
                         overflow = self.take_stun(f, f.spec.rushing)
@@ -742,7 +750,7 @@ class Oracle:
 
     def attack(self, rec: dict, rnd: int, phase: int, att: Fighter, foes: list[Fighter]) -> None:
         prm = self.prm
-        # Round structure and rotation (RULES.md §1 "Round").
+        # Round structure and rotation (docs/rules/shattered-spirits.md "Round").
         self.expect("schedule", rec, "round", rnd)
         self.expect("schedule", rec, "phase", phase)
         if rec["attacker"] != att.name:
@@ -758,7 +766,7 @@ class Oracle:
             self.fail("schedule", rec, f"attack: recorded {rec['attack']}, rotation gives {name}")
             name = rec["attack"]
         attack = self.sc.attacks[name]
-        # Targeting (RULES.md shared model).
+        # Targeting (README, "Scenarios").
         defender = self.by_name[rec["defender"]]
         policy = att.spec.target
         if policy == "focus":
@@ -777,7 +785,7 @@ class Oracle:
                 rec,
                 f"{policy}: defender {defender.name} not in {[f.name for f in allowed]}",
             )
-        # Attack roll (RULES.md §1 "Attack roll", "Extreme rolls").
+        # Attack roll (docs/rules/shattered-spirits.md "Attack roll", "Extreme rolls").
         net = attack.advantage - attack.disadvantage
         modifier = attack.modifier + att.roll_modifier
         dice = [rec["die1"], rec["die2"], rec["die3"]]
@@ -787,7 +795,7 @@ class Oracle:
         roll = kept_dice(dice, net, prm.bonus_size) + modifier
         self.expect("attack roll", rec, "roll", roll)
         self.cases[f"net advantage {max(-2, min(2, net))}"] += 1
-        # Reaction (RULES.md §1 "Reactions"): seen before it resolves.
+        # Reaction (docs/rules/shattered-spirits.md "Reactions"): seen before it resolves.
         row = result_row(roll)
         tier = default_tier(attack, row)
         would = self.damage(attack, row, att, defender)
@@ -983,10 +991,12 @@ RULES = ["schedule", "targeting", "attack roll", "extreme rolls", "tier", "damag
 def test_every_traced_attack_follows_the_rule(
     request: pytest.FixtureRequest, key: str, rule: str
 ) -> None:
-    """Each rule of RULES.md §1, replayed on every traced attack of every scenario."""
+    """Each rule of docs/rules/shattered-spirits.md, replayed on every traced attack of every
+    scenario."""
     run = request.getfixturevalue(key)
     errors = _errors(run, rule)
-    assert not errors, f"{len(errors)} rows disagree with RULES.md §1 ({rule}):\n" + "\n".join(
+    doc = "docs/rules/shattered-spirits.md"
+    assert not errors, f"{len(errors)} rows disagree with {doc} ({rule}):\n" + "\n".join(
         errors[:10]
     )
 
@@ -1090,7 +1100,8 @@ def test_attack_dice_are_fair_d6(rolls: Run) -> None:
     ],
 )
 def test_attack_roll_formula(rolls: Run, attack: str, kept: str, bonus: int) -> None:
-    """RULES.md §1 "Attack roll", spelled out per attack: kept dice + Bonus/Penalty +
+    """docs/rules/shattered-spirits.md "Attack roll", spelled out per attack: kept dice +
+    Bonus/Penalty +
     the attack's modifier + the attacker's roll_modifier."""
     t = rolls.trace[rolls.trace.attack == attack]
     assert len(t) > 1000
@@ -1109,7 +1120,8 @@ def test_attack_roll_formula(rolls: Run, attack: str, kept: str, bonus: int) -> 
 
 
 def test_extreme_rolls_resolve_on_row_12_or_miss(rolls: Run) -> None:
-    """RULES.md §1 "Extreme rolls": a modified roll > 12 uses row 12; < 2 misses."""
+    """docs/rules/shattered-spirits.md "Extreme rolls": a modified roll > 12 uses row 12; < 2
+    misses."""
     t = rolls.trace
     high = t[t.final_roll > 12]
     low = t[t.final_roll < 2]
@@ -1122,7 +1134,8 @@ def test_extreme_rolls_resolve_on_row_12_or_miss(rolls: Run) -> None:
 
 
 def test_phase_order_and_sides(rolls: Run, resources: Run) -> None:
-    """RULES.md §1 "Round": Phase = Speed; within a Phase the first side acts first."""
+    """docs/rules/shattered-spirits.md "Round": Phase = Speed; within a Phase the first side acts
+    first."""
     for run in (rolls, resources):
         speed = {}
         side = {}
@@ -1205,7 +1218,7 @@ def _acts_after(t, out_index: dict) -> list:
 
 
 def test_defeated_are_never_attacked_again(resources: Run) -> None:
-    """Downed as defeat (RULES.md §1 "Downed"): out of the fight at 0 HP."""
+    """Downed as defeat (docs/rules/shattered-spirits.md "Downed"): out of the fight at 0 HP."""
     t = resources.trace
     zero = t[t.hp_after == 0].drop_duplicates(["encounter", "defender"])
     assert len(zero) > 3000
@@ -1300,7 +1313,8 @@ def _status_damage_by_batch(run: Run) -> np.ndarray:
 
 @pytest.mark.parametrize("key", ["resources", "rushing"])
 def test_stun_overflow_is_status_damage(request: pytest.FixtureRequest, key: str) -> None:
-    """RULES.md §1 "Resources": Stun beyond its maximum becomes damage — from a profile's
+    """docs/rules/shattered-spirits.md "Resources": Stun beyond its maximum becomes damage — from a
+    profile's
     Stun and from Rushing terrain. It is tallied as each combatant's status damage, batch
     by batch exactly as the replay counts it, and is not attack damage."""
     run = request.getfixturevalue(key)

@@ -1,9 +1,10 @@
-"""opposed-tiers checked roll by roll against RULES.md §3 (seed 002).
+"""opposed-tiers checked roll by roll against docs/rules/opposed-tiers.md (seed 002).
 
 Each scenario below is simulated once with ``trace=True``. A reference model written here
-from RULES.md §3 and the parameter readings documented in
+from docs/rules/opposed-tiers.md and the parameter readings documented in
 ``simlab/rules/opposed_tiers/model.py`` replays every traced attack from its recorded
-dice: which dice each roll must use (the tier table is rebuilt here from RULES.md, not
+dice: which dice each roll must use (the tier table is rebuilt here from
+docs/rules/opposed-tiers.md, not
 taken from the code), the attack and defense totals, hit (ties to the defender),
 critical (double the defense), the damage dice (the next tier's on a critical), armor
 and its floor, Health, the condition thresholds (falling, unconscious, dead), who may
@@ -29,7 +30,7 @@ from tests.support import combatants, simulate_traced
 
 K_SIGMA = 4.5
 
-# RULES.md §3: the text's Novice row, and the built-in placeholders for the others.
+# docs/rules/opposed-tiers.md: the text's Novice row, and the built-in placeholders for the others.
 RULES_TABLE: dict[str, dict[str, Any]] = {
     "novice": {"attack": "2d6", "defense": "2d6", "damage": "2d6",
                "shield": {"light": "1d4", "medium": "1d6", "heavy": "1d8"},
@@ -147,12 +148,13 @@ def run(request: pytest.FixtureRequest) -> tuple[Any, pd.DataFrame]:
 
 
 # ---------------------------------------------------------------------------------------
-# Reference model of RULES.md §3
+# Reference model of docs/rules/opposed-tiers.md
 # ---------------------------------------------------------------------------------------
 
 
 def table_of(scn: Any) -> dict[str, dict[str, Any]]:
-    """The tier table in effect, rebuilt from RULES.md and the scenario's ``tiers:``."""
+    """The tier table in effect, rebuilt from docs/rules/opposed-tiers.md and the scenario's
+    ``tiers:``."""
     table: dict[str, dict[str, Any]] = {}
     if scn.builtin_tiers:
         table = {k: {**v, "shield": dict(v["shield"]), "armor": dict(v["armor"])}

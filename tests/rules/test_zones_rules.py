@@ -1,7 +1,7 @@
-"""zones-3d6 checked roll by roll against RULES.md §5 (seed 004, "Combat").
+"""zones-3d6 checked roll by roll against docs/rules/zones-3d6.md (seed 004, "Combat").
 
 Each scenario below is simulated once with ``trace=True``. A reference model written
-here from RULES.md §5 and the parameter readings documented in
+here from docs/rules/zones-3d6.md and the parameter readings documented in
 ``simlab/rules/zones_3d6/model.py`` replays every traced attack from its recorded dice
 (attack, Evasion and damage dice, initiative): it predicts the kept and adjusted dice,
 both totals, hit or miss, base and bonus damage, damage, the defender's HP and whether
@@ -112,7 +112,7 @@ def run(request: pytest.FixtureRequest) -> tuple[Any, pd.DataFrame]:
 
 
 # ---------------------------------------------------------------------------------------
-# Reference model of RULES.md §5
+# Reference model of docs/rules/zones-3d6.md
 # ---------------------------------------------------------------------------------------
 
 
@@ -141,7 +141,7 @@ def steps(edge: int, pressure: int, prm: Any) -> tuple[int, int]:
 
 
 def roll(raw: list[int], edge: int, pressure: int, net: int, bonus: int, prm: Any):
-    """Kept, adjusted dice and total of a roll from its raw dice (RULES.md §5)."""
+    """Kept, adjusted dice and total of a roll from its raw dice (docs/rules/zones-3d6.md)."""
     n = 3 if net == 0 else 3 + prm.advantage_dice
     assert all(1 <= d <= 6 for d in raw[:n]) and all(d == 0 for d in raw[n:]), raw
     dice = raw[:n]
@@ -163,7 +163,8 @@ def roll(raw: list[int], edge: int, pressure: int, net: int, bonus: int, prm: An
 
 
 def damage(row: Any, attack: Any, attacker: Actor, defender: Actor, prm: Any) -> tuple[int, int]:
-    """(base, bonus) damage of a hit from the recorded base dice (RULES.md §5 "Armor")."""
+    """(base, bonus) damage of a hit from the recorded base dice (docs/rules/zones-3d6.md
+    "Armor")."""
     n_dice = sum(t.count for t in attack.damage.terms)
     dice = [getattr(row, f"dmg_die{i}") for i in range(1, 5)]
     assert all(d > 0 for d in dice[: min(n_dice, 4)]) and all(d == 0 for d in dice[n_dice:])

@@ -1,7 +1,8 @@
 """Every kind of mistake in a shattered-spirits-draft1 scenario is reported with its line.
 
 Each case changes one line of a valid scenario and asserts the ``file:line`` and the
-"expected …; got …" wording of the message (RULES.md §2: plans of Techniques within an
+"expected …; got …" wording of the message (docs/rules/shattered-spirits-draft1.md: plans of
+Techniques within an
 AP budget, Improvise with the same AP and no slower Speed).
 """
 

@@ -1,1 +1,1 @@
-"""Rule system ``glitters-d20`` ("All That Glitters", RULES.md §4; seed 003)."""
+"""Rule system ``glitters-d20`` ("All That Glitters", docs/rules/glitters-d20.md; seed 003)."""

@@ -1,4 +1,4 @@
-"""Scenario → flat arrays for the glitters-d20 kernels (RULES.md §4; seed 003).
+"""Scenario → flat arrays for the glitters-d20 kernels (docs/rules/glitters-d20.md; seed 003).
 
 The kernels see only integers and integer arrays, gathered in :class:`KernelParams`.
 Combatants are expanded (``count:`` copies) and numbered in scenario order; attacks are
@@ -95,7 +95,7 @@ def expand(scenario: Scenario) -> list[tuple[int, Combatant]]:
 
 
 def critical_threshold(attack: Attack, params: Params) -> int:
-    """CT of ``attack`` (RULES.md §4 "Critical"; seed 003, "Critical Hits").
+    """CT of ``attack`` (docs/rules/glitters-d20.md "Critical"; seed 003, "Critical Hits").
 
     The scenario's CT, or the attack's own where it has one: the lower of the two
     (``attack_critical_threshold: lowest``) or the attack's (``replace``).
@@ -109,12 +109,12 @@ def critical_threshold(attack: Attack, params: Params) -> int:
 
 
 def parry_value(member: Combatant, params: Params) -> int:
-    """What ``member``'s Parry adds to MIT (RULES.md §4: a parameter)."""
+    """What ``member``'s Parry adds to MIT (docs/rules/glitters-d20.md: a parameter)."""
     return params.parry_value if member.parry_value is None else member.parry_value
 
 
 def type_affinity(member: Combatant, damage_type: str) -> int:
-    """−1 resistant, 0 neither or both, 1 vulnerable (RULES.md §4 [reading]: a
+    """−1 resistant, 0 neither or both, 1 vulnerable (docs/rules/glitters-d20.md [reading]: a
     resistance and a vulnerability to one type cancel)."""
     return int(damage_type in member.vulnerable) - int(damage_type in member.resist)
 
@@ -164,7 +164,7 @@ def _globals(scenario: Scenario) -> np.ndarray:
 
 def split_hands(member: Combatant, attacks: dict[str, Attack]) -> tuple[list[str], list[str]]:
     """A combatant's main-action attacks (main-hand and two-handed) and its offhand
-    attacks, each in listed order (RULES.md §4 "Per turn")."""
+    attacks, each in listed order (docs/rules/glitters-d20.md "Per turn")."""
     main = [n for n in member.attacks if attacks[n].hand != "offhand"]
     off = [n for n in member.attacks if attacks[n].hand == "offhand"]
     return main, off
@@ -176,7 +176,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
     Parameters
     ----------
     scenario : Scenario
-        A validated ``glitters-d20`` scenario (RULES.md §4).
+        A validated ``glitters-d20`` scenario (docs/rules/glitters-d20.md).
 
     Returns
     -------
@@ -225,7 +225,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
 
 def max_hit_damage(attack: Attack, score: int) -> int:
     """Largest damage of one hit before multipliers: a critical hit with every die at
-    its maximum (RULES.md §4 "Critical": one bonus die per damage die)."""
+    its maximum (docs/rules/glitters-d20.md "Critical": one bonus die per damage die)."""
     return max(2 * sum(t.count * t.sides for t in attack.damage.terms)
                + attack.damage.constant + score - 10, 0)  # fmt: skip
 

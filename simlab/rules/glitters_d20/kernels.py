@@ -1,4 +1,4 @@
-"""Numba kernels of glitters-d20 (RULES.md §4; seed 003, "All That Glitters").
+"""Numba kernels of glitters-d20 (docs/rules/glitters-d20.md; seed 003, "All That Glitters").
 
 Plain functions compiled in :mod:`simlab.engine.jit`. One encounter is
 :func:`play_encounter`; :func:`run_block` plays a contiguous range of encounters in
@@ -183,7 +183,8 @@ def close_row(st, trace, slot, c):
 
 @inline_kernel
 def halve(p, value):
-    """Half of ``value``, rounded by ``params.rounding`` (RULES.md §4 [default]: down)."""
+    """Half of ``value``, rounded by ``params.rounding`` (docs/rules/glitters-d20.md [default]:
+    down)."""
     return (value + p.globals_[G_ROUND_UP]) // 2
 
 
@@ -204,7 +205,7 @@ def effective_affinity(p, st, c, damage_type):
 @inline_kernel
 def type_damage(p, st, c, damage_type, amount):
     """Damage ``c`` takes from ``amount`` of ``damage_type``: vulnerability ×2,
-    resistance ×½ (rounded by ``params.rounding``), immunity ×0 (RULES.md §4)."""
+    resistance ×½ (rounded by ``params.rounding``), immunity ×0 (docs/rules/glitters-d20.md)."""
     if p.immune[c, damage_type] != 0:
         return 0
     affinity = effective_affinity(p, st, c, damage_type)
@@ -217,7 +218,7 @@ def type_damage(p, st, c, damage_type, amount):
 
 @inline_kernel
 def mitigation(p, st, defender, damage_type):
-    """The defender's MIT against one attack before any Parry (RULES.md §4).
+    """The defender's MIT against one attack before any Parry (docs/rules/glitters-d20.md).
 
     MIT = ``mit_base`` + DC + BC. DC is 0 while Frozen (incapacitated), halved while
     Prone. BC is the armor's (corroded) BC — none against lightning when the armor is
@@ -237,7 +238,8 @@ def mitigation(p, st, defender, damage_type):
 
 @inline_kernel
 def type_to_hit(p, attack, defender):
-    """+3 to hit for bludgeoning against plate and piercing against mail (RULES.md §4)."""
+    """+3 to hit for bludgeoning against plate and piercing against mail
+    (docs/rules/glitters-d20.md)."""
     damage_type = p.attack[A_TYPE, attack]
     armor = p.combatant[C_ARMOR, defender]
     if (damage_type == BLUDGEONING and armor == ARMOR_PLATE) or (
@@ -250,7 +252,7 @@ def type_to_hit(p, attack, defender):
 @inline_kernel
 def natural_die(p, rng, net, trace, slot):
     """The natural d20 of an attack: one d20, or ``advantage_dice`` d20s keeping the
-    highest (net advantage > 0) or lowest (< 0) (RULES.md §4 [default]: 2d20)."""
+    highest (net advantage > 0) or lowest (< 0) (docs/rules/glitters-d20.md [default]: 2d20)."""
     n = 1 if net == 0 else p.globals_[G_ADVANTAGE_DICE]
     kept = 0
     for i in range(n):
@@ -265,7 +267,7 @@ def natural_die(p, rng, net, trace, slot):
 @inline_kernel
 def damage_dice(p, rng, attack, crit, trace, slot):
     """The attack's damage dice; on a critical hit one bonus die per damage die, the
-    first bonus die at its maximum (RULES.md §4 "Critical"; 1d10 → 10 + 1d10).
+    first bonus die at its maximum (docs/rules/glitters-d20.md "Critical"; 1d10 → 10 + 1d10).
 
     The dice are traced in order (base dice, then bonus dice), the first eight.
     """
@@ -290,7 +292,7 @@ def damage_dice(p, rng, attack, crit, trace, slot):
 
 @inline_kernel
 def go_down(p, st, c, rnd, standing):
-    """``c`` reaches 0 HP: unconscious, out of the fight (RULES.md §4 "HP 0").
+    """``c`` reaches 0 HP: unconscious, out of the fight (docs/rules/glitters-d20.md "HP 0").
 
     A player character under permadeath starts dying (death saves on its turns); its
     statuses end (reading: nothing ticks on an unconscious body).
@@ -329,7 +331,7 @@ def freeze_check(p, st, c, rnd):
 
 @inline_kernel
 def inflict_status(p, st, c, damage_type, rnd):
-    """What a hit of ``damage_type`` does besides damage (RULES.md §4).
+    """What a hit of ``damage_type`` does besides damage (docs/rules/glitters-d20.md).
 
     Slashing +1 Bleeding, fire +1 Burning, ice +1 Freezing — none against immunity to
     the type or to the status; one Burning and one Freezing cancel each other, so fire
@@ -362,7 +364,7 @@ def inflict_status(p, st, c, damage_type, rnd):
 
 @inline_kernel
 def resolve_attack(p, st, rng, attacker, attack, defender, rnd, standing, trace, slot):
-    """One attack: d20 + bonus against MIT, then damage and statuses (RULES.md §4;
+    """One attack: d20 + bonus against MIT, then damage and statuses (docs/rules/glitters-d20.md;
     seed 003, "Attacking", "Critical Hits", "Damage", "Damage Types").
 
     A natural die at least CT always hits and is critical; otherwise the attack hits
@@ -413,7 +415,7 @@ def resolve_attack(p, st, rng, attacker, attack, defender, rnd, standing, trace,
 
 @kernel
 def death_save(p, st, rng, c, rnd, trace, slot):
-    """A dying player character's death save on its turn (RULES.md §4 "HP 0").
+    """A dying player character's death save on its turn (docs/rules/glitters-d20.md "HP 0").
 
     d20: a natural 20 stabilises at once; ≥ 10 is a save, ≤ 9 a fail; three saves make
     it stable, three fails dead.
@@ -439,7 +441,8 @@ def death_save(p, st, rng, c, rnd, trace, slot):
 
 @kernel
 def status_tick(p, st, rng, t, ch, batch, c, rnd, standing, trace, slot, kind):
-    """One status's damage at the start of ``c``'s turn (RULES.md §4 "Status effects").
+    """One status's damage at the start of ``c``'s turn (docs/rules/glitters-d20.md "Status
+    effects").
 
     Bleeding L deals L, then drops to L − 1. Burning deals 1d4 fire damage (fire
     resistance, vulnerability and immunity apply), then loses ``burning_decay`` levels.
@@ -503,7 +506,7 @@ def strike(p, st, rng, t, ch, batch, c, attack, rnd, turn, standing, enc, trace,
 
 @kernel
 def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, standing, enc, trace, n_trace):
-    """Combatant ``c``'s turn (RULES.md §4; seed 003, "Actions", "Status Effects").
+    """Combatant ``c``'s turn (docs/rules/glitters-d20.md; seed 003, "Actions", "Status Effects").
 
     A dying player character rolls its death save. Anyone else standing: its Parry is
     ready again and its Block ends; Bleeding, then Burning deal their damage (not while
@@ -559,7 +562,7 @@ def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, standing, enc, trace, n_tr
 
 @kernel
 def roll_initiative(p, st, rng):
-    """Turn order for the encounter (RULES.md §4 "Initiative").
+    """Turn order for the encounter (docs/rules/glitters-d20.md "Initiative").
 
     Each combatant rolls d20 + its initiative bonus once, in listed order; highest
     first, and on a tie a player character goes before a monster (text). Remaining

@@ -1,6 +1,8 @@
-"""Scenario fields of ``rules: glitters-d20`` (RULES.md §4; seed 003, "All That Glitters").
+"""Scenario fields of ``rules: glitters-d20`` (docs/rules/glitters-d20.md; seed 003, "All That
+Glitters").
 
-Every [default] reading of RULES.md §4 is a field of :class:`Params` with that default,
+Every [default] reading of docs/rules/glitters-d20.md is a field of :class:`Params` with that
+default,
 so a designer can change it in the scenario's ``params:`` block.
 """
 
@@ -35,7 +37,7 @@ _MIT_BASE: ContextVar[int] = ContextVar("_MIT_BASE", default=0)
 
 
 class Attack(StrictModel):
-    """An attack (RULES.md §4; seed 003, "Attacking", "Damage", "Damage Types").
+    """An attack (docs/rules/glitters-d20.md; seed 003, "Attacking", "Damage", "Damage Types").
 
     ``damage`` is the weapon's dice plus a flat bonus (``1d10+2``); the attacker's ASM
     for ``attribute`` (attribute − 10; none when ``attribute`` is null) is added on a hit.
@@ -67,7 +69,7 @@ class Attack(StrictModel):
 
 
 class Combatant(CombatantBase):
-    """A combatant of ``glitters-d20`` (RULES.md §4; seed 003).
+    """A combatant of ``glitters-d20`` (docs/rules/glitters-d20.md; seed 003).
 
     ``player`` marks a player character: it wins initiative ties and, under permadeath,
     rolls death saves when down. ``initiative`` adds to its d20 initiative roll.
@@ -134,7 +136,7 @@ class Combatant(CombatantBase):
 
     @property
     def bc(self) -> int:
-        """Starting BC: armor plus shield (RULES.md §4, MIT = DC + BC)."""
+        """Starting BC: armor plus shield (docs/rules/glitters-d20.md, MIT = DC + BC)."""
         return self.armor_bc + self.shield_bc
 
     def attribute(self, name: str | None) -> int:
@@ -151,7 +153,7 @@ class Combatant(CombatantBase):
 
 
 class Params(StrictModel):
-    """Rule parameters: the [default] readings of RULES.md §4, each overridable.
+    """Rule parameters: the [default] readings of docs/rules/glitters-d20.md, each overridable.
 
     mit_base
         Constant term of mitigation: MIT = ``mit_base`` + DC + BC ([default] reading 0).
@@ -207,7 +209,8 @@ class Params(StrictModel):
 class Scenario(ScenarioBase):
     """A scenario under ``rules: glitters-d20``.
 
-    Turn order is rolled per encounter (RULES.md §4 "Initiative"), so the order of the
+    Turn order is rolled per encounter (docs/rules/glitters-d20.md "Initiative"), so the order of
+    the
     sides does not matter; mark player characters with ``player: true``.
     """
 

@@ -1,1 +1,2 @@
-"""Rule system ``opposed-tiers`` (RULES.md §3; seed ``002_ff432504c2806c52.txt``)."""
+"""Rule system ``opposed-tiers`` (docs/rules/opposed-tiers.md; seed
+``002_ff432504c2806c52.txt``)."""

@@ -1,4 +1,4 @@
-"""Scenario → flat arrays for the opposed-tiers kernels (RULES.md §3; seed 002).
+"""Scenario → flat arrays for the opposed-tiers kernels (docs/rules/opposed-tiers.md; seed 002).
 
 The kernels see only integers and integer arrays, gathered in :class:`KernelParams`.
 Combatants are expanded (``count:`` copies) and numbered in scenario order; attacks are
@@ -105,13 +105,14 @@ def expand(scenario: Scenario) -> list[tuple[int, Combatant]]:
 
 def unconscious_at(vigor: int, params: Params) -> int:
     """Health at or below which a character is unconscious: −Vigor/2 rounded as
-    ``unconscious_rounding`` says (RULES.md §3; seed 002: Vigor 14 → −7)."""
+    ``unconscious_rounding`` says (docs/rules/opposed-tiers.md; seed 002: Vigor 14 → −7)."""
     half = -(-vigor // 2) if params.unconscious_rounding == "up" else vigor // 2
     return -half
 
 
 def dead_below(vigor: int, params: Params) -> int:
-    """Health below which a character is dead (RULES.md §3; seed 002, "Health"): −Vigor
+    """Health below which a character is dead (docs/rules/opposed-tiers.md; seed 002, "Health"):
+    −Vigor
     by the rule (``dead_at: below``), or −Vigor + 1 so that −Vigor itself is dead, as
     the seed's example reads (``dead_at: minus_vigor``: Vigor 14 dead at −14)."""
     return -vigor + int(params.dead_at == "minus_vigor")
@@ -119,7 +120,8 @@ def dead_below(vigor: int, params: Params) -> int:
 
 def critical_dice(table: list[ResolvedTier], tier: str, params: Params) -> Dice:
     """Damage dice of a critical by a ``tier`` skill: the next tier's damage dice
-    (RULES.md §3 "Critical"; seed 002: Novice becomes Journeyman). The top tier keeps
+    (docs/rules/opposed-tiers.md "Critical"; seed 002: Novice becomes Journeyman). The top tier
+    keeps
     its own, or adds one die to its first damage term (``top_tier_critical``)."""
     names = [t.name for t in table]
     i = names.index(tier)
@@ -136,7 +138,7 @@ def critical_dice(table: list[ResolvedTier], tier: str, params: Params) -> Dice:
 
 @dataclasses.dataclass(frozen=True)
 class CombatantDice:
-    """The dice a combatant rolls, from its tiers (RULES.md §3).
+    """The dice a combatant rolls, from its tiers (docs/rules/opposed-tiers.md).
 
     ``shield`` and ``armor`` are None when it carries none.
     """
@@ -150,7 +152,8 @@ class CombatantDice:
 
 
 def combatant_dice(scenario: Scenario, member: Combatant) -> CombatantDice:
-    """Look up every roll of ``member`` in the scenario's tier table (RULES.md §3)."""
+    """Look up every roll of ``member`` in the scenario's tier table
+    (docs/rules/opposed-tiers.md)."""
     table = scenario.tier_table()
     by_name = {t.name: t for t in table}
     first = table[0].name
@@ -177,13 +180,15 @@ def attacks_per_turn(member: Combatant, params: Params) -> int:
 
 
 def falls_out(member: Combatant, params: Params) -> bool:
-    """Whether ``member`` leaves the fight as soon as it falls (NPCs, RULES.md §3)."""
+    """Whether ``member`` leaves the fight as soon as it falls (NPCs,
+    docs/rules/opposed-tiers.md)."""
     return not member.player and params.npcs_fall_out
 
 
 def surprise_happens(scenario: Scenario) -> bool:
     """Whether there is a surprise round: the option is on and a hidden combatant has
-    attacks (RULES.md §3 "Surprise round"; seed 002, "Subsequent Attacks – Surprise!")."""
+    attacks (docs/rules/opposed-tiers.md "Surprise round"; seed 002, "Subsequent Attacks –
+    Surprise!")."""
     return scenario.params.surprise_round and any(
         m.hidden and m.attacks for _, m in scenario.expanded()
     )
@@ -245,7 +250,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
     Parameters
     ----------
     scenario : Scenario
-        A validated ``opposed-tiers`` scenario (RULES.md §3).
+        A validated ``opposed-tiers`` scenario (docs/rules/opposed-tiers.md).
 
     Returns
     -------

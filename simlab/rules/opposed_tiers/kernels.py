@@ -1,4 +1,4 @@
-"""Numba kernels of opposed-tiers (RULES.md §3; seed 002, "The Attack!" to "Order").
+"""Numba kernels of opposed-tiers (docs/rules/opposed-tiers.md; seed 002, "The Attack!" to "Order").
 
 Plain functions compiled in :mod:`simlab.engine.jit`. One encounter is
 :func:`play_encounter`; :func:`run_block` plays a contiguous range of encounters in
@@ -172,7 +172,8 @@ def clear(ev, col, n):
 
 @inline_kernel
 def defense_total(p, rng, defender, scratch, ev):
-    """Defense = combat-defense dice + defense SL + the shield's dice, no SL (RULES.md §3;
+    """Defense = combat-defense dice + defense SL + the shield's dice, no SL
+    (docs/rules/opposed-tiers.md;
     seed 002, "Defense!", "Shield")."""
     cb = p.combatant
     rolled = roll_expr(p, rng, STREAM_REACTION, cb[C_DEFENSE_DICE, defender], scratch, ev,
@@ -186,7 +187,8 @@ def defense_total(p, rng, defender, scratch, ev):
 def hit_damage(p, rng, attacker, attack, defender, critical, armored, scratch, ev):
     """Damage of a hit: combat-form dice (a critical: the next tier's, ``C_CRITICAL_DICE``)
     + form SL + the weapon's damage modifier − the armor's dice, never below
-    ``damage_floor`` (RULES.md §3; seed 002, "Combat form skills", "Critical", "Armor")."""
+    ``damage_floor`` (docs/rules/opposed-tiers.md; seed 002, "Combat form skills", "Critical",
+    "Armor")."""
     cb = p.combatant
     dice = cb[C_CRITICAL_DICE, attacker] if critical else cb[C_DAMAGE_DICE, attacker]
     rolled = roll_expr(p, rng, STREAM_DAMAGE, dice, scratch, ev, COL_DAMAGE_DICE, ROLL_SLOTS)
@@ -202,7 +204,7 @@ def hit_damage(p, rng, attacker, attack, defender, critical, armored, scratch, e
 
 @inline_kernel
 def condition(p, c, hp):
-    """Condition at Health ``hp`` (RULES.md §3; seed 002, "falling", "unconscious"):
+    """Condition at Health ``hp`` (docs/rules/opposed-tiers.md; seed 002, "falling", "unconscious"):
     dead below −Vigor, unconscious at or below −Vigor/2, falling at or below 0."""
     if hp < p.combatant[C_DEAD_BELOW, c]:
         return DEAD
@@ -245,7 +247,7 @@ def update_role(p, st, c, rnd, standing):
 @inline_kernel
 def take_damage(p, st, c, damage, rnd, standing):
     """Take ``damage`` off ``c``'s Health and record the thresholds it crosses: falling
-    (down, time-to-down), unconscious, dead (RULES.md §3)."""
+    (down, time-to-down), unconscious, dead (docs/rules/opposed-tiers.md)."""
     st[HP, c] -= damage
     level = max(condition(p, c, st[HP, c]), st[LEVEL, c])
     st[LEVEL, c] = level
@@ -261,7 +263,8 @@ def take_damage(p, st, c, damage, rnd, standing):
 
 @inline_kernel
 def resolve_attack(p, st, rng, attacker, attack, defender, rnd, surprise, standing, scratch, ev):
-    """One attack (RULES.md §3; seed 002, "The Attack!", "Defense!"). Returns the tier
+    """One attack (docs/rules/opposed-tiers.md; seed 002, "The Attack!", "Defense!"). Returns the
+    tier
     (0 miss, 1 hit, 2 critical) and the damage.
 
     Attack = weapon dice + weapon SL + the weapon's modifier; it hits iff it beats the
@@ -299,7 +302,7 @@ def resolve_attack(p, st, rng, attacker, attack, defender, rnd, surprise, standi
 
 @kernel
 def roll_initiative(p, st, rng, scratch, ev):
-    """Turn order, once per combat (RULES.md §3 [default]; seed 002, "Order").
+    """Turn order, once per combat (docs/rules/opposed-tiers.md [default]; seed 002, "Order").
 
     Each combatant makes a Reflex check — ``initiative_dice`` + its ``reflex`` SL — in
     listed order; positions are filled from the highest check down. Among tied checks
@@ -350,7 +353,8 @@ def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, surprise, standing, enc, t
               scratch):  # fmt: skip
     """Combatant ``c``'s turn: ``attacks_per_turn`` attacks (one by default), its attacks
     in rotation, each at a target its policy picks among the enemies still targetable
-    (RULES.md §3 "One attack per turn"). Returns False as soon as at most one side has
+    (docs/rules/opposed-tiers.md "One attack per turn"). Returns False as soon as at most one side
+    has
     anyone standing.
     """
     count = p.combatant[C_ATTACK_COUNT, c]
@@ -383,7 +387,8 @@ def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, surprise, standing, enc, t
 @kernel
 def surprise_round(p, st, rng, t, ch, batch, standing, enc, trace, n_trace, scratch):
     """Round 0: each hidden combatant, in listed order, takes a turn before turn order is
-    rolled (RULES.md §3 "Surprise round"; seed 002, "Subsequent Attacks – Surprise!").
+    rolled (docs/rules/opposed-tiers.md "Surprise round"; seed 002, "Subsequent Attacks –
+    Surprise!").
     False when the fight is over."""
     for c in range(st.shape[1]):
         if (

@@ -1,4 +1,4 @@
-"""Scenario fields of ``rules: opposed-tiers`` (RULES.md §3; seed 002).
+"""Scenario fields of ``rules: opposed-tiers`` (docs/rules/opposed-tiers.md; seed 002).
 
 Skill tiers are data: an ordered table in which each tier names its weapon-attack,
 combat-defense and combat-form damage dice and the dice of each shield and armor type.
@@ -8,7 +8,8 @@ to replace (:func:`placeholders_used` lists those a scenario relies on). A scena
 ``tiers:`` list either amends that table (``builtin_tiers: true``, the default) or is
 the whole table (``builtin_tiers: false``).
 
-Every [default] reading of RULES.md §3 is a field of :class:`Params` with that default,
+Every [default] reading of docs/rules/opposed-tiers.md is a field of :class:`Params` with that
+default,
 so a designer can change it in the scenario's ``params:`` block.
 """
 
@@ -28,7 +29,8 @@ from simlab.scenario.validation import StrictModel
 ROLLS = ("attack", "defense", "damage")
 GEAR = ("shield", "armor")
 
-# The built-in tier table (RULES.md §3). Only the values listed in TEXT_VALUES come from
+# The built-in tier table (docs/rules/opposed-tiers.md). Only the values listed in TEXT_VALUES come
+# from
 # the rule text (the Novice row of seed 002, "The Attack!" and "Defense!"); everything
 # else is a placeholder: one more d6 per tier for the rolls, one die step per tier for
 # shields and armor (light from d4, medium from d6, heavy from d8).
@@ -74,7 +76,7 @@ _SIDES: ContextVar[_SidesContext | None] = ContextVar("_SIDES", default=None)
 
 
 class Tier(StrictModel):
-    """One row of the tier table (RULES.md §3; seed 002, "The Attack!", "Defense!").
+    """One row of the tier table (docs/rules/opposed-tiers.md; seed 002, "The Attack!", "Defense!").
 
     ``attack``, ``defense`` and ``damage`` are the dice of the weapon skill, the combat
     defense and the combat form at this tier; ``shield`` and ``armor`` map each type
@@ -111,7 +113,7 @@ class Tier(StrictModel):
 
 @dataclass(frozen=True)
 class ResolvedTier:
-    """A tier of the table in effect: every value known (RULES.md §3).
+    """A tier of the table in effect: every value known (docs/rules/opposed-tiers.md).
 
     Attributes
     ----------
@@ -145,7 +147,7 @@ def _builtin_tier(row: dict[str, Any]) -> ResolvedTier:
 
 
 def resolve_tiers(builtin: bool, tiers: list[Tier]) -> list[ResolvedTier]:
-    """The tier table in effect, in order (RULES.md §3 "skill tiers are ordered").
+    """The tier table in effect, in order (docs/rules/opposed-tiers.md "skill tiers are ordered").
 
     Parameters
     ----------
@@ -182,7 +184,7 @@ def resolve_tiers(builtin: bool, tiers: list[Tier]) -> list[ResolvedTier]:
 
 
 class Attack(StrictModel):
-    """A weapon (RULES.md §3; seed 002, "Special weapons").
+    """A weapon (docs/rules/opposed-tiers.md; seed 002, "Special weapons").
 
     ``modifier`` adds to the attack total, ``damage_modifier`` to the damage (a superbly
     balanced weapon, a superior edge). ``ranged`` attacks are the ones a hidden
@@ -198,7 +200,7 @@ SKILL_TIERS = ("weapon_tier", "form_tier", "defense_tier", "shield_tier", "armor
 
 
 class Combatant(CombatantBase):
-    """An opposed-tiers character (RULES.md §3; seed 002).
+    """An opposed-tiers character (docs/rules/opposed-tiers.md; seed 002).
 
     ``hp`` is the Health pool; ``vigor`` the Vigor attribute that sets the unconscious
     (≤ −Vigor/2, rounded up) and dead (< −Vigor) thresholds — required for ``player``
@@ -280,7 +282,7 @@ class Combatant(CombatantBase):
 
 
 class Params(StrictModel):
-    """Rule parameters: the [default] readings of RULES.md §3, each overridable.
+    """Rule parameters: the [default] readings of docs/rules/opposed-tiers.md, each overridable.
 
     attacks_per_turn
         Attacks a combatant makes on its turn (text reading: one standard action).
@@ -309,7 +311,7 @@ class Params(StrictModel):
     target_unconscious
         Enemies keep attacking an unconscious character until it is dead.
     unconscious_rounding
-        Rounding of Vigor/2 in the unconscious threshold (RULES.md §3: up).
+        Rounding of Vigor/2 in the unconscious threshold (docs/rules/opposed-tiers.md: up).
     dead_at
         When a character with Vigor V is dead: ``below`` −V (Health < −V, the rule of
         seed 002, "Health"), or ``minus_vigor`` (Health ≤ −V, as the seed's worked
@@ -337,7 +339,7 @@ class Params(StrictModel):
 
 
 class Scenario(ScenarioBase):
-    """A scenario under ``rules: opposed-tiers`` (RULES.md §3).
+    """A scenario under ``rules: opposed-tiers`` (docs/rules/opposed-tiers.md).
 
     ``tiers`` amends the built-in tier table (``builtin_tiers: true``) or replaces it.
     Turn order is rolled per encounter, so the order of sides only matters for ties
@@ -407,7 +409,8 @@ def placeholders_used(scenario: Scenario) -> list[str]:
     -------
     list of str
         E.g. ``["journeyman.attack", "novice.shield.medium"]``: values the rule text
-        does not give (RULES.md §3 [default]), sorted; empty when the scenario relies
+        does not give (docs/rules/opposed-tiers.md [default]), sorted; empty when the scenario
+        relies
         only on the text and its own table.
     """
     table = {t.name: t for t in scenario.tier_table()}

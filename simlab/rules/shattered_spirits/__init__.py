@@ -1,1 +1,2 @@
-"""Shattered Spirits, later draft (RULES.md §1; seed ``001_2974713b00da527b.txt``)."""
+"""Shattered Spirits, later draft (docs/rules/shattered-spirits.md; seed
+``001_2974713b00da527b.txt``)."""

@@ -1,4 +1,4 @@
-"""Scenario → flat arrays for the Shattered Spirits kernels (RULES.md §1).
+"""Scenario → flat arrays for the Shattered Spirits kernels (docs/rules/shattered-spirits.md).
 
 The kernels see only integers and integer arrays, gathered in :class:`KernelParams`.
 Combatants are expanded (``count:`` copies) and numbered in scenario order; attacks are

@@ -1,4 +1,4 @@
-"""Numba kernels of Shattered Spirits, later draft (RULES.md §1; seed 001).
+"""Numba kernels of Shattered Spirits, later draft (docs/rules/shattered-spirits.md; seed 001).
 
 Plain functions compiled in :mod:`simlab.engine.jit`. One encounter is
 :func:`play_encounters`; :func:`run_block` plays a contiguous range of encounters in
@@ -167,7 +167,8 @@ N_TRACE = len(TRACE_COLUMNS)
 
 @inline_kernel
 def kept_total(d1, d2, d3, net_advantage, bonus_size):
-    """The attack roll's total from its dice (RULES.md §1 "Advantage and Disadvantage").
+    """The attack roll's total from its dice (docs/rules/shattered-spirits.md "Advantage and
+    Disadvantage").
 
     2d6 (``d3`` unused) when ``net_advantage`` is 0; with net Advantage (Disadvantage)
     n ≥ 1, the highest (lowest) two of three dice, and each instance beyond the first
@@ -184,7 +185,7 @@ def kept_total(d1, d2, d3, net_advantage, bonus_size):
 @inline_kernel
 def attack_roll(rng, net_advantage, bonus_size, trace, slot, col):
     """Roll the attack dice, 2d6 or 3d6 with Advantage or Disadvantage, and return
-    :func:`kept_total` (RULES.md §1).
+    :func:`kept_total` (docs/rules/shattered-spirits.md).
 
     The dice rolled are written to ``trace[slot, col:col + 3]`` (third die 0 when only
     two were rolled).
@@ -220,7 +221,7 @@ def row_tier(p, attack, row):
 
 @inline_kernel
 def row_damage(p, st, attack, row, attacker, defender):
-    """Damage of ``row`` against ``defender``, in the RULES.md §1 damage order.
+    """Damage of ``row`` against ``defender``, in the docs/rules/shattered-spirits.md damage order.
 
     1. the row's damage; 2. + the attack's damage modifier + Exposed on the target −
     Impaired on the attacker; 3. − Guard, floor 0; 4. Glancing divides, rounding up
@@ -253,10 +254,11 @@ def row_damage(p, st, attack, row, attacker, defender):
 def pick_reaction(tier, damage, evade_at, block_at, reflex, grit, cost):
     """Which reaction a defender's threshold policy makes, without paying for it.
 
-    RULES.md §1 "Reactions": only a hit (``tier`` > 0) is answered; Evade (Reflex) when
+    docs/rules/shattered-spirits.md "Reactions": only a hit (``tier`` > 0) is answered; Evade
+    (Reflex) when
     ``damage`` reaches ``evade_at``, else Block (Grit) when it reaches ``block_at``; a
     threshold below 0 means no such reaction, and each needs ``cost`` tokens in hand.
-    Also the earlier draft's reactions (RULES.md §2).
+    Also the earlier draft's reactions (docs/rules/shattered-spirits-draft1.md).
     """
     if tier == 0:
         return REACT_NONE
@@ -276,7 +278,8 @@ def unused_in_turn(threshold, used_in, turn):
 
 @inline_kernel
 def choose_reaction(p, st, defender, tier, damage, turn):
-    """The defender's reaction to a hit it sees coming (RULES.md §1 "Reactions").
+    """The defender's reaction to a hit it sees coming (docs/rules/shattered-spirits.md
+    "Reactions").
 
     Evade (Reflex) when the damage reaches its evade threshold, else Block (Grit) when it
     reaches its block threshold; each costs ``reaction_cost`` tokens it must have, and
@@ -300,7 +303,8 @@ def choose_reaction(p, st, defender, tier, damage, turn):
 
 @inline_kernel
 def wound_roll(p, rng, wounds):
-    """Roll for a Wound (RULES.md §1 "Downed"): with no Wounds 2d6 keep the lower, else
+    """Roll for a Wound (docs/rules/shattered-spirits.md "Downed"): with no Wounds 2d6 keep the
+    lower, else
     one d6 per Wound, summed (or the highest die, ``wound_roll: highest``)."""
     if wounds == 0:
         return min(roll_die(rng, STREAM_WOUND, 6), roll_die(rng, STREAM_WOUND, 6))
@@ -371,7 +375,8 @@ def sunder(p, st, c, rnd):
 
 @inline_kernel
 def take_damage(p, st, rng, c, damage, rnd, standing):
-    """Apply damage to ``c``: Vigor first, then HP; at 0 HP it is Downed (RULES.md §1).
+    """Apply damage to ``c``: Vigor first, then HP; at 0 HP it is Downed
+    (docs/rules/shattered-spirits.md).
 
     A ``defeat`` combatant is out. A ``wounds`` combatant rolls a Wound of
     ceil(roll / 2) segments, dies when its Strain Meter is full, else resets to full HP
@@ -437,7 +442,8 @@ def roll_wounds(p, st, rng, c, overflow, rnd, standing):
 
 @inline_kernel
 def take_stun(p, st, rng, c, stun, rnd, standing):
-    """Add Stun; what goes beyond the maximum becomes damage (RULES.md §1 "Stun"),
+    """Add Stun; what goes beyond the maximum becomes damage (docs/rules/shattered-spirits.md
+    "Stun"),
     counted as ``c``'s status damage."""
     room = p.combatant[C_STUN_MAX, c] - st[STUN, c]
     if stun <= room:
@@ -458,7 +464,8 @@ def trace_attack(trace, slot, n_trace, enc, rnd, phase, attacker, attack, defend
 
 @inline_kernel
 def inflict_statuses(p, st, rng, attack, row, defender, rnd, standing):
-    """The row's statuses, after its damage (RULES.md §1 "Resolving Attacks")."""
+    """The row's statuses, after its damage (docs/rules/shattered-spirits.md "Resolving
+    Attacks")."""
     st[EXPOSED, defender] += p.rows[R_EXPOSED, attack, row]
     st[IMPAIRED, defender] += p.rows[R_IMPAIRED, attack, row]
     stun = p.rows[R_STUN, attack, row] * p.globals_[G_STUN_PER_LEVEL]
@@ -468,7 +475,7 @@ def inflict_statuses(p, st, rng, attack, row, defender, rnd, standing):
 
 @inline_kernel
 def resolve_attack(p, st, rng, attacker, attack, defender, rnd, turn, standing, trace, slot):
-    """One attack, from the roll to its damage and statuses (RULES.md §1).
+    """One attack, from the roll to its damage and statuses (docs/rules/shattered-spirits.md).
 
     The modified roll picks the profile row; the defender, seeing the damage, may react
     (Evade rerolls the whole attack roll, Block lowers it by 1; each once in the
@@ -630,7 +637,8 @@ def engage_spirit(st, spirit, mask):
 
 @inline_kernel
 def respite(p, st, rnd, standing):
-    """Respite (RULES.md §1 "Round"; seed 001, "Rounds"): reinforcements due arrive; then
+    """Respite (docs/rules/shattered-spirits.md "Round"; seed 001, "Rounds"): reinforcements due
+    arrive; then
     each character in the fight changes Stance by its policy, Manifests or Recalls its
     Spirit, and gains Momentum unless Suppressed (when it Manifests, only if
     ``manifest_momentum``)."""
@@ -671,7 +679,8 @@ def next_attack(p, st, c):
 
 @kernel
 def end_of_phase(p, st, rng, rnd, standing):
-    """Rushing N terrain: +N Stun at the end of each Phase spent there (RULES.md §1)."""
+    """Rushing N terrain: +N Stun at the end of each Phase spent there
+    (docs/rules/shattered-spirits.md)."""
     for c in range(st.shape[1]):
         if p.combatant[C_RUSHING, c] > 0 and st[OUT, c] == 0:
             take_stun(p, st, rng, c, p.combatant[C_RUSHING, c], rnd, standing)
@@ -741,7 +750,8 @@ def engaged_target(p, st, rng, c, standing):
 @inline_kernel
 def sort_turns(p, st, order, phase_start):
     """The turn order after Stances changed at Respite: by current Phase, then side and
-    listed order (RULES.md §1 "Round"); Phase p's turns are ``order[phase_start[p - 1]:
+    listed order (docs/rules/shattered-spirits.md "Round"); Phase p's turns are
+    ``order[phase_start[p - 1]:
     phase_start[p]]``."""
     n = 0
     phase_start[0] = 0
@@ -758,7 +768,8 @@ def play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace,
                     order, phase_start):  # fmt: skip
     """Play encounters ``lo .. hi-1`` to their end, adding them to chunk ``ch`` of ``t``.
 
-    A Round (RULES.md §1 "Round") is the Respite, Phases 1–6 and the End of Round. Within
+    A Round (docs/rules/shattered-spirits.md "Round") is the Respite, Phases 1–6 and the End of
+    Round. Within
     a Phase, combatants act in ``order`` (sides in listed order, players first, then
     listed order within a side: ``p.order``, unless Stances change Phases at Respite,
     :func:`sort_turns`); a Turn is the combatant's attacks, in rotation, each at
@@ -835,7 +846,8 @@ def play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace,
 
 @inline_kernel
 def damage_room(st, c):
-    """Damage ``c`` can take before it is Downed: its Vigor and HP (RULES.md §1)."""
+    """Damage ``c`` can take before it is Downed: its Vigor and HP
+    (docs/rules/shattered-spirits.md)."""
     return st[VIGOR, c] + st[HP, c]
 
 

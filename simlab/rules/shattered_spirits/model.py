@@ -1,6 +1,7 @@
-"""Scenario fields of ``rules: shattered-spirits`` (RULES.md §1, seed 001).
+"""Scenario fields of ``rules: shattered-spirits`` (docs/rules/shattered-spirits.md, seed 001).
 
-Every [default] reading of RULES.md §1 is a field of :class:`Params` with that default,
+Every [default] reading of docs/rules/shattered-spirits.md is a field of :class:`Params` with that
+default,
 so a designer can change it in the scenario's ``params:`` block.
 """
 
@@ -23,7 +24,8 @@ from simlab.scenario.validation import StrictModel
 ROWS = tuple(range(2, 13))
 TIERS = ("miss", "hit", "crit")
 # Statuses with an effect in the engine; any other single word is a marker that is
-# accepted and shown in traces but changes nothing (RULES.md §1 names no effect for it).
+# accepted and shown in traces but changes nothing (docs/rules/shattered-spirits.md names no effect
+# for it).
 EFFECT_STATUSES = ("stun", "exposed", "impaired")
 _STATUS = re.compile(r"^([a-z][a-z-]*)(?: (\d{1,3}))?$")
 
@@ -52,7 +54,8 @@ def parse_status(text: str) -> tuple[str, int]:
 
 
 class Attack(StrictModel):
-    """An attack's profile chart and modifiers (RULES.md §1 "Profile", "Attack roll").
+    """An attack's profile chart and modifiers (docs/rules/shattered-spirits.md "Profile", "Attack
+    roll").
 
     ``profile`` is the damage on rows 2..12; ``status`` maps a row to the statuses it
     inflicts; ``tier`` maps a row to ``miss``/``hit``/``crit`` (rows not given use the
@@ -98,7 +101,8 @@ class Attack(StrictModel):
         return table
 
     def row_tier(self, row: int) -> str:
-        """Tier of ``row`` (2..12): the profile's own, else the RULES.md §1 default."""
+        """Tier of ``row`` (2..12): the profile's own, else the docs/rules/shattered-spirits.md
+        default."""
         if row in self.tier:
             return self.tier[row]
         has_effect = self.profile[row - 2] > 0 or bool(self.status.get(row))
@@ -114,7 +118,8 @@ class Reaction(StrictModel):
 class Reactions(StrictModel):
     """Block (paid in Grit; Deflect −1 to the roll) and Evade (paid in Reflex; reroll).
 
-    RULES.md §1 "Reactions": one reaction per trigger. When both could fire, Evade is
+    docs/rules/shattered-spirits.md "Reactions": one reaction per trigger. When both could fire,
+    Evade is
     tried first (it is the stronger answer to a big hit), then Block.
     """
 
@@ -123,7 +128,7 @@ class Reactions(StrictModel):
 
 
 class Tokens(StrictModel):
-    """Starting token pools (RULES.md §1 "Reactions", "Momentum")."""
+    """Starting token pools (docs/rules/shattered-spirits.md "Reactions", "Momentum")."""
 
     grit: int = Field(0, ge=0, le=99)
     reflex: int = Field(0, ge=0, le=99)
@@ -202,7 +207,8 @@ class Sunder(StrictModel):
 
 
 class Combatant(CombatantBase):
-    """A Shattered Spirits combatant (RULES.md §1 "Resources", "Downed", "Round").
+    """A Shattered Spirits combatant (docs/rules/shattered-spirits.md "Resources", "Downed",
+    "Round").
 
     ``speed`` is the Phase (1–6) it acts in; ``attacks_per_turn`` how many attacks its
     Stance allows each Turn; ``downed`` is ``defeat`` (most NPCs: out at 0 HP) or
@@ -257,7 +263,7 @@ class Combatant(CombatantBase):
 
 
 class Params(StrictModel):
-    """Rule parameters: the [default] readings of RULES.md §1, each overridable.
+    """Rule parameters: the [default] readings of docs/rules/shattered-spirits.md, each overridable.
 
     bonus_size
         Size of the Bonus/Penalty that each surplus Advantage/Disadvantage becomes.
@@ -293,7 +299,8 @@ class Params(StrictModel):
         Momentum paid to Manifest a Spirit at Melee range (text: 1).
     manifest_momentum
         Whether a character that Manifests its Spirit also gains ``momentum_per_respite``
-        (RULES.md §1: both Respite options grant it); ``false``: only Recalling does.
+        (docs/rules/shattered-spirits.md: both Respite options grant it); ``false``: only Recalling
+        does.
     harm_meter
         Harm segments that fill a Spirit's meter; a Spirit whose meter is full stays
         Recalled for the rest of the encounter [default reading].
@@ -326,7 +333,8 @@ class Params(StrictModel):
 class Scenario(ScenarioBase):
     """A scenario under ``rules: shattered-spirits``.
 
-    Sides act in the order they are listed: list the players' side first (RULES.md §1
+    Sides act in the order they are listed: list the players' side first
+    (docs/rules/shattered-spirits.md
     "Round": within a Phase all players act, then all enemies).
     """
 

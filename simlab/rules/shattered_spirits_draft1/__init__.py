@@ -1,1 +1,2 @@
-"""Shattered Spirits, earlier draft (RULES.md §2; seed ``000_769fd88b5f91a8f7.txt``)."""
+"""Shattered Spirits, earlier draft (docs/rules/shattered-spirits-draft1.md; seed
+``000_769fd88b5f91a8f7.txt``)."""

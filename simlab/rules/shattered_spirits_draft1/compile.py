@@ -1,4 +1,5 @@
-"""Scenario → flat arrays for the earlier-draft kernels (RULES.md §2; seed 000).
+"""Scenario → flat arrays for the earlier-draft kernels (docs/rules/shattered-spirits-draft1.md;
+seed 000).
 
 The kernels see only integers and integer arrays, gathered in :class:`KernelParams`.
 Combatants are expanded (``count:`` copies) and numbered in scenario order, so each
@@ -76,7 +77,8 @@ def expand(scenario: Scenario) -> list[tuple[int, Combatant]]:
 
 
 def net_advantage(technique: Technique, params: Params) -> int:
-    """+1 (Advantage), −1 (Disadvantage) or 0: instances do not stack (RULES.md §2).
+    """+1 (Advantage), −1 (Disadvantage) or 0: instances do not stack
+    (docs/rules/shattered-spirits-draft1.md).
 
     Parameters
     ----------
@@ -148,7 +150,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
     Parameters
     ----------
     scenario : Scenario
-        A validated ``shattered-spirits-draft1`` scenario (RULES.md §2).
+        A validated ``shattered-spirits-draft1`` scenario (docs/rules/shattered-spirits-draft1.md).
 
     Returns
     -------

@@ -1,4 +1,5 @@
-"""Numba kernels of Shattered Spirits, earlier draft (RULES.md §2; seed 000).
+"""Numba kernels of Shattered Spirits, earlier draft (docs/rules/shattered-spirits-draft1.md; seed
+000).
 
 Plain functions compiled in :mod:`simlab.engine.jit`. One encounter is
 :func:`play_encounter`; :func:`run_block` plays a contiguous range of encounters in
@@ -120,7 +121,7 @@ COL_VIGOR = TRACE_COLUMNS.index("vigor_after")
 def result_row(roll):
     """Row index 0..10 (results 2..12) of a modified roll, −1 below 2 (a miss).
 
-    RULES.md §2; seed 000, "Extreme Rolls": above 12 reads the 12 row.
+    docs/rules/shattered-spirits-draft1.md; seed 000, "Extreme Rolls": above 12 reads the 12 row.
     """
     if roll < 2:
         return -1
@@ -139,7 +140,8 @@ def row_tier(p, technique, row):
 def technique_damage(p, st, technique, roll, attacker, defender):
     """Damage of a modified ``roll`` against ``defender`` in the earlier draft's order.
 
-    RULES.md §2; seed 000, "Calculating Damage" and "Extreme Rolls": 1. the row's
+    docs/rules/shattered-spirits-draft1.md; seed 000, "Calculating Damage" and "Extreme Rolls": 1.
+    the row's
     damage; 2. + the Technique's damage modifier − Impaired on the attacker, + the
     overflow damage when the roll is above 12 and the row deals any, floor 0;
     3. Glancing divides, rounding up (Cover grants Glancing, or extra Guard when the
@@ -171,7 +173,8 @@ def technique_damage(p, st, technique, roll, attacker, defender):
 
 @inline_kernel
 def react(p, st, defender, tier, damage):
-    """The defender's reaction, paid for (RULES.md §2: Block and Evade as in §1)."""
+    """The defender's reaction, paid for (docs/rules/shattered-spirits-draft1.md: Block and Evade
+    as in §1)."""
     cost = p.globals_[G_REACTION_COST]
     reaction = pick_reaction(
         tier, damage, p.combatant[C_EVADE_AT, defender], p.combatant[C_BLOCK_AT, defender],
@@ -195,7 +198,7 @@ def pay(st, c, field, cost):
 
 @inline_kernel
 def fumble(p, st, attacker):
-    """A modified roll below 2 (RULES.md §2; seed 000, "Extreme Rolls").
+    """A modified roll below 2 (docs/rules/shattered-spirits-draft1.md; seed 000, "Extreme Rolls").
 
     The attacker pays ``fumble_cost`` Focus or Momentum (``fumble_tokens`` says which it
     tries first, or that it never pays), else gains ``fumble_exposed`` Exposed.
@@ -220,7 +223,8 @@ def fumble(p, st, attacker):
 
 @inline_kernel
 def take_damage(p, st, c, damage, rnd, standing):
-    """Vigor, then Endurance, then Health (RULES.md §2; seed 000, "Health and Healing").
+    """Vigor, then Endurance, then Health (docs/rules/shattered-spirits-draft1.md; seed 000,
+    "Health and Healing").
 
     Endurance reaching 0 makes ``c`` Shaken (recorded); with ``endurance_overflow``
     false, what an attack deals beyond the last point of Endurance is lost. Health
@@ -249,7 +253,8 @@ def take_damage(p, st, c, damage, rnd, standing):
 
 @kernel
 def resolve_attack(p, st, rng, attacker, technique, defender, rnd, standing, trace, slot):
-    """One Technique's attack, from the roll to its damage and statuses (RULES.md §2).
+    """One Technique's attack, from the roll to its damage and statuses
+    (docs/rules/shattered-spirits-draft1.md).
 
     The modified roll (Technique and attacker modifiers, and the Shaken modifier) picks
     the row; the defender, seeing the damage, may react (Evade rerolls the whole attack
@@ -322,7 +327,8 @@ def reset(p, st, standing):
 
 @inline_kernel
 def refresh(p, st):
-    """Refresh and Plotting (RULES.md §2; seed 000, "Rounds in Shattered Spirits").
+    """Refresh and Plotting (docs/rules/shattered-spirits-draft1.md; seed 000, "Rounds in Shattered
+    Spirits").
 
     Every combatant still in the fight gains ``momentum_per_refresh`` Momentum; then one
     with an Improvise policy that can pay ``improvise_cost`` Momentum does, and plays the
@@ -362,7 +368,8 @@ def next_turn(p, st, cursor, side, phase):
 @inline_kernel
 def play_phase(p, st, rng, t, ch, batch, rnd, phase, starter, standing, cursor, enc, trace,
                n_trace):  # fmt: skip
-    """Every Turn of one Phase (RULES.md §2; seed 000, "Rounds in Shattered Spirits").
+    """Every Turn of one Phase (docs/rules/shattered-spirits-draft1.md; seed 000, "Rounds in
+    Shattered Spirits").
 
     Sides alternate Turn by Turn, starting with ``starter``: each Turn goes to the next
     side (in listed order, cyclically) that still has a Technique of this Speed to play;
@@ -438,7 +445,8 @@ def finish(p, st, t, ch, last_round, standing):
 def play_encounter(p, st, rng, standing, cursor, k0, k1, enc, batch, t, ch, trace, n_trace):
     """Play encounter ``enc`` to its end and add it to chunk ``ch`` of the tallies.
 
-    A Round (RULES.md §2) is the Refresh (with Plotting: plans are fixed by the scenario),
+    A Round (docs/rules/shattered-spirits-draft1.md) is the Refresh (with Plotting: plans are fixed
+    by the scenario),
     Phases 1–6 and the End Phase. The first listed side (the players) takes the fight's
     first Turn; every later Phase with Turns starts with the side after the one that took
     the previous Phase's last Turn (``round_start: players``: the first listed side

@@ -1,11 +1,13 @@
-"""Scenario fields of ``rules: shattered-spirits-draft1`` (RULES.md §2, seed 000).
+"""Scenario fields of ``rules: shattered-spirits-draft1`` (docs/rules/shattered-spirits-draft1.md,
+seed 000).
 
 The earlier draft keeps the later draft's profile charts, statuses, tokens and reactions,
 so those models are imported from :mod:`simlab.rules.shattered_spirits.model`; what is
 new is here: Techniques (a profile plus an AP cost and a Speed), each combatant's plan
 for a Round, Endurance and Health, Focus, Improvise and the earlier draft's parameters.
 
-Every [default] reading of RULES.md §2 is a field of :class:`Params` with that default,
+Every [default] reading of docs/rules/shattered-spirits-draft1.md is a field of :class:`Params`
+with that default,
 so a designer can change it in the scenario's ``params:`` block.
 """
 
@@ -46,7 +48,8 @@ _KNOWN: ContextVar[_Known | None] = ContextVar("_KNOWN", default=None)
 
 
 class Technique(Attack):
-    """A Technique with a Profile (RULES.md §2; seed 000, "Making Attacks", "Rounds").
+    """A Technique with a Profile (docs/rules/shattered-spirits-draft1.md; seed 000, "Making
+    Attacks", "Rounds").
 
     The profile chart, statuses, tiers, roll and damage modifiers, ``advantage``,
     ``disadvantage`` and ``glancing`` are read as in the later draft (see
@@ -75,7 +78,8 @@ class Technique(Attack):
 
 class DraftTokens(Tokens):
     """Starting token pools (seed 000, "Tokens"): the later draft's Grit, Reflex and
-    Momentum, and Focus, which pays for fumbles (RULES.md §2 "Extreme rolls")."""
+    Momentum, and Focus, which pays for fumbles (docs/rules/shattered-spirits-draft1.md "Extreme
+    rolls")."""
 
     focus: int = Field(0, ge=0, le=99)
 
@@ -93,7 +97,8 @@ PlanItem = Annotated[str, AfterValidator(_known_technique)]
 
 
 class Improvise(StrictModel):
-    """Improvise policy (RULES.md §2; seed 000, "Rounds in Shattered Spirits").
+    """Improvise policy (docs/rules/shattered-spirits-draft1.md; seed 000, "Rounds in Shattered
+    Spirits").
 
     At the start of every Round, if the combatant holds enough Momentum
     (``Params.improvise_cost``), it pays and uses the Technique ``use`` in place of the
@@ -106,7 +111,8 @@ class Improvise(StrictModel):
 
 
 class Combatant(CombatantBase):
-    """An earlier-draft combatant (RULES.md §2; seed 000, "Health and Healing", "Rounds").
+    """An earlier-draft combatant (docs/rules/shattered-spirits-draft1.md; seed 000, "Health and
+    Healing", "Rounds").
 
     ``endurance`` is lost before ``health`` and after ``vigor``; at 0 Endurance the
     combatant is Shaken, at 0 Health Downed (out of the fight). ``plan`` lists the
@@ -196,7 +202,8 @@ class Combatant(CombatantBase):
 
 
 class Params(StrictModel):
-    """Rule parameters of the earlier draft (RULES.md §2), each overridable.
+    """Rule parameters of the earlier draft (docs/rules/shattered-spirits-draft1.md), each
+    overridable.
 
     Values the text states are parameters too, so that a designer can try another
     number; they are marked (text). The others are [default] readings.
@@ -269,7 +276,8 @@ class Scenario(ScenarioBase):
     """A scenario under ``rules: shattered-spirits-draft1``.
 
     Sides are listed players first: the first listed side takes the first Turn of the
-    fight (RULES.md §2 "Rounds"). ``techniques`` replaces the later draft's ``attacks``;
+    fight (docs/rules/shattered-spirits-draft1.md "Rounds"). ``techniques`` replaces the later
+    draft's ``attacks``;
     :attr:`attacks` gives the same mapping to the engine's shared code.
     """
 

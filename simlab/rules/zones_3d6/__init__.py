@@ -1,1 +1,1 @@
-"""Rule system ``zones-3d6`` (RULES.md §5; seed 004)."""
+"""Rule system ``zones-3d6`` (docs/rules/zones-3d6.md; seed 004)."""

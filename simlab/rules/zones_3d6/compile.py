@@ -1,4 +1,4 @@
-"""Scenario → flat arrays for the zones-3d6 kernels (RULES.md §5; seed 004).
+"""Scenario → flat arrays for the zones-3d6 kernels (docs/rules/zones-3d6.md; seed 004).
 
 The kernels see only integers and integer arrays, gathered in :class:`KernelParams`.
 Combatants are expanded (``count:`` copies) and numbered in scenario order; attacks are
@@ -96,7 +96,7 @@ def expand(scenario: Scenario) -> list[tuple[int, Combatant]]:
 def roll_steps(
     edge: int, pressure: int, advantage: int, disadvantage: int, params: Params
 ) -> tuple[int, int, int]:
-    """Die steps and net advantage of one roll (RULES.md §5 "Edge", [default] readings).
+    """Die steps and net advantage of one roll (docs/rules/zones-3d6.md "Edge", [default] readings).
 
     Parameters
     ----------
@@ -172,7 +172,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
     Parameters
     ----------
     scenario : Scenario
-        A validated ``zones-3d6`` scenario (RULES.md §5).
+        A validated ``zones-3d6`` scenario (docs/rules/zones-3d6.md).
 
     Returns
     -------

@@ -1,4 +1,4 @@
-"""Numba kernels of zones-3d6 (RULES.md §5; seed 004, "Combat").
+"""Numba kernels of zones-3d6 (docs/rules/zones-3d6.md; seed 004, "Combat").
 
 Plain functions compiled in :mod:`simlab.engine.jit`. One encounter is
 :func:`play_encounter`; :func:`run_block` plays a contiguous range of encounters in
@@ -98,7 +98,7 @@ COL_BASE, COL_BONUS, COL_DAMAGE, COL_HP_AFTER, COL_OUT = range(COL_DAMAGE_DICE +
 
 @inline_kernel
 def apply_edge(dice, start, steps):
-    """Raise one die by 1 per edge, never above 6 (RULES.md §5 "Edge"; seed 004).
+    """Raise one die by 1 per edge, never above 6 (docs/rules/zones-3d6.md "Edge"; seed 004).
 
     Each step raises the highest die still below 6 (the text's example: 2, 4, 5 becomes
     2, 4, 6), so each step adds 1 to the total until every die shows 6.
@@ -124,7 +124,7 @@ def apply_edge(dice, start, steps):
 
 @inline_kernel
 def apply_pressure(dice, start, steps):
-    """Lower one die by 1 per pressure, never below 1 (RULES.md §5 [default], mirror of
+    """Lower one die by 1 per pressure, never below 1 (docs/rules/zones-3d6.md [default], mirror of
     edge): each step lowers the lowest die still above 1.
 
     Parameters
@@ -150,7 +150,7 @@ def apply_pressure(dice, start, steps):
 def keep_three(ev, col, n, net):
     """Copy three of the ``n`` dice at ``ev[col:]`` to ``ev[col + 6:col + 9]``, in roll
     order: the highest three with advantage (``net`` > 0), the lowest with disadvantage
-    (RULES.md §5 [default]: 4d6 keep 3). Ties drop the first such die."""
+    (docs/rules/zones-3d6.md [default]: 4d6 keep 3). Ties drop the first such die."""
     dropped = 0
     for _ in range(n - 3):
         worst = -1
@@ -170,7 +170,7 @@ def keep_three(ev, col, n, net):
 
 @inline_kernel
 def opposed_roll(p, rng, ev, col, table, column):
-    """An attack or Evasion roll: 3d6, adjusted, plus bonuses (RULES.md §5; seed 004,
+    """An attack or Evasion roll: 3d6, adjusted, plus bonuses (docs/rules/zones-3d6.md; seed 004,
     "Attacking and Evading").
 
     ``table[:, column]`` holds the roll's edge steps, pressure steps, net advantage and
@@ -198,7 +198,7 @@ def opposed_roll(p, rng, ev, col, table, column):
 
 @inline_kernel
 def base_damage(p, rng, ev, attack, defender):
-    """Roll the base damage dice; dice showing a Base Defense face count 0 (RULES.md §5
+    """Roll the base damage dice; dice showing a Base Defense face count 0 (docs/rules/zones-3d6.md
     "Armor"; seed 004, "Determining Damage Reduction"). The first four dice are traced."""
     total = 0
     k = 0
@@ -216,7 +216,7 @@ def base_damage(p, rng, ev, attack, defender):
 
 @inline_kernel
 def bonus_damage(p, attacker, attack, defender):
-    """Bonus damage less Bonus Defense (RULES.md §5; seed 004, "Damage and Defense").
+    """Bonus damage less Bonus Defense (docs/rules/zones-3d6.md; seed 004, "Damage and Defense").
 
     The weapon's constant plus the attacker's ``bonus_damage``; Bonus Defense takes at
     most the positive bonus away (``bonus_defense_floor``), or all of it may.
@@ -231,7 +231,7 @@ def bonus_damage(p, attacker, attack, defender):
 @inline_kernel
 def hit_damage(p, rng, ev, attacker, attack, defender):
     """Damage of a hit: base + bonus damage after armor, at least ``minimum_damage``
-    (RULES.md §5: "a hit always deals at least 1")."""
+    (docs/rules/zones-3d6.md: "a hit always deals at least 1")."""
     base = base_damage(p, rng, ev, attack, defender)
     bonus = bonus_damage(p, attacker, attack, defender)
     ev[COL_BASE] = base
@@ -241,7 +241,7 @@ def hit_damage(p, rng, ev, attacker, attack, defender):
 
 @inline_kernel
 def take_damage(p, st, c, damage, rnd, standing):
-    """Lower ``c``'s HP; below 0 it is out and down in round ``rnd`` (RULES.md §5 "HP":
+    """Lower ``c``'s HP; below 0 it is out and down in round ``rnd`` (docs/rules/zones-3d6.md "HP":
     at exactly 0 it still acts)."""
     st[HP, c] -= damage
     if st[HP, c] < 0 and st[OUT, c] == 0:
@@ -254,7 +254,7 @@ def take_damage(p, st, c, damage, rnd, standing):
 @inline_kernel
 def resolve_attack(p, st, rng, attacker, attack, defender, rnd, standing, ev):
     """One attack: attack roll vs Evasion roll, hit iff attack ≥ Evasion, then damage
-    (RULES.md §5; seed 004, "Attacking and Evading"). Returns (hit, damage)."""
+    (docs/rules/zones-3d6.md; seed 004, "Attacking and Evading"). Returns (hit, damage)."""
     total = opposed_roll(p, rng, ev, COL_ATTACK, p.attack, attack)
     evasion = opposed_roll(p, rng, ev, COL_EVASION, p.combatant, defender)
     hit = int(total >= evasion)
@@ -274,7 +274,7 @@ def resolve_attack(p, st, rng, attacker, attack, defender, rnd, standing, ev):
 
 @kernel
 def roll_initiative(p, st, rng):
-    """Turn order for the encounter (RULES.md §5 "Turn order" [default]).
+    """Turn order for the encounter (docs/rules/zones-3d6.md "Turn order" [default]).
 
     Each actor rolls the initiative die once, plus its bonus, in listed order; the
     highest acts first. Ties go in a random order (the order is shuffled before a stable
@@ -299,7 +299,7 @@ def reset(p, st, standing):
 @kernel
 def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, standing, enc, trace, n_trace):
     """Actor ``c``'s turn: one attack per Major action it spends on attacking, capped by
-    ``attacks_per_turn`` (compiled in), attacks in rotation (RULES.md §5 "Per turn").
+    ``attacks_per_turn`` (compiled in), attacks in rotation (docs/rules/zones-3d6.md "Per turn").
 
     Returns False as soon as at most one side is left standing.
     """

@@ -1,6 +1,6 @@
-"""Scenario fields of ``rules: zones-3d6`` (RULES.md §5; seed 004).
+"""Scenario fields of ``rules: zones-3d6`` (docs/rules/zones-3d6.md; seed 004).
 
-Every [default] reading of RULES.md §5 is a field of :class:`Params` with that default,
+Every [default] reading of docs/rules/zones-3d6.md is a field of :class:`Params` with that default,
 so a designer can change it in the scenario's ``params:`` block.
 """
 
@@ -23,7 +23,7 @@ _DAMAGE_SIDES: ContextVar[int | None] = ContextVar("_DAMAGE_SIDES", default=None
 
 
 def base_dice_problem(dice: Dice) -> str | None:
-    """Why ``dice`` cannot be an attack's damage, or None (RULES.md §5 "Damage").
+    """Why ``dice`` cannot be an attack's damage, or None (docs/rules/zones-3d6.md "Damage").
 
     Parameters
     ----------
@@ -50,7 +50,7 @@ def largest_die(dice: list[Dice]) -> int:
 
 
 class Attack(StrictModel):
-    """An attack (RULES.md §5 "Attacking and Evading", "Damage and Defense").
+    """An attack (docs/rules/zones-3d6.md "Attacking and Evading", "Damage and Defense").
 
     ``damage`` is the weapon's damage: its dice are the base damage, its constant is the
     weapon's bonus damage (``1d6+3``: base 1d6, bonus +3). ``bonus`` adds to the attack
@@ -75,7 +75,7 @@ class Attack(StrictModel):
 
 
 class Combatant(CombatantBase):
-    """A zones-3d6 actor (RULES.md §5; seed 004, "Turn Order", "Damage and Defense").
+    """A zones-3d6 actor (docs/rules/zones-3d6.md; seed 004, "Turn Order", "Damage and Defense").
 
     ``hp`` may start at 0 (an actor is out only below 0). ``initiative`` adds to its d20
     turn-order roll. ``attacks_per_turn`` is capped by its Major actions.
@@ -111,7 +111,7 @@ class Combatant(CombatantBase):
 
 
 class Params(StrictModel):
-    """Rule parameters: the [default] readings of RULES.md §5, each overridable.
+    """Rule parameters: the [default] readings of docs/rules/zones-3d6.md, each overridable.
 
     edges_stack
         Several edges (pressures) stack, one die step each; false: at most one counts.
@@ -154,7 +154,7 @@ class Params(StrictModel):
 class Scenario(ScenarioBase):
     """A scenario under ``rules: zones-3d6``.
 
-    Turn order is rolled per encounter (RULES.md §5), so side order does not matter.
+    Turn order is rolled per encounter (docs/rules/zones-3d6.md), so side order does not matter.
     """
 
     rules: Literal["zones-3d6"]
