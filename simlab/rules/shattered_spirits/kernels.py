@@ -751,8 +751,7 @@ def engaged_target(p, st, rng, c, standing):
 def sort_turns(p, st, order, phase_start):
     """The turn order after Stances changed at Respite: by current Phase, then side and
     listed order (docs/rules/shattered-spirits.md "Round"); Phase p's turns are
-    ``order[phase_start[p - 1]:
-    phase_start[p]]``."""
+    ``order[phase_start[p - 1]:phase_start[p]]``."""
     n = 0
     phase_start[0] = 0
     for phase in range(1, 7):
