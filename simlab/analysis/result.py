@@ -74,10 +74,9 @@ class Result:
     def hit_rates(self, level: float = 0.95) -> pd.DataFrame:
         """Hit and crit rate of every (attacker, attack, defender) that occurred.
 
-        Hit rate is P(tier hit or crit), crit rate P(crit) (README, "Scenarios" and "Output
-        files"), each
-        with a ``level`` interval: Wilson, or Clopper–Pearson when fewer than 10
-        successes or failures (named in ``*_ci_kind``).
+        Hit rate is P(tier hit or crit), crit rate P(crit) (README, "Scenarios" and "Output files"),
+        each with a ``level`` interval: Wilson, or Clopper–Pearson when fewer than 10 successes or
+        failures (named in ``*_ci_kind``).
         """
         used, frame = self._pairs()
         for name, counts in (("hit", self.tallies.hits), ("crit", self.tallies.crits)):

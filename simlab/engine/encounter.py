@@ -27,8 +27,8 @@ def is_standing_enemy(side, out, attacker, d):
 
 @inline_kernel
 def choose_target(side, out, hp, policy, rng, attacker):
-    """A standing enemy chosen by the attacker's policy; −1 if none (README, "Scenarios" and
-    "Output files").
+    """A standing enemy chosen by the attacker's policy; −1 if none (README, "Scenarios" and "Output
+    files").
 
     ``focus``: the first in listed order; ``random``: uniform, drawn from
     ``STREAM_TARGET``; ``lowest-hp``: the lowest current HP, ties to the first listed.
@@ -185,8 +185,7 @@ def chunk_range(first, count, ch, chunks):
 @kernel
 def initiative_order(rng, init, tie, random_ties, order):
     """Turn order from initiative totals already rolled (docs/rules/glitters-d20.md "Initiative",
-    docs/rules/zones-3d6.md
-    "Turn order").
+    docs/rules/zones-3d6.md "Turn order").
 
     ``order`` becomes the combatants by ``init`` highest first, then by ``tie`` highest
     first (pass ``init`` again for no tie-break); remaining ties in random order (the

@@ -92,8 +92,7 @@ def duel_roles(scenario: Any) -> tuple[int, int]:
     """(attacker, defender) indices of a duel, or ExactUnsupported saying why it is not one.
 
     A duel (README, "Scenarios" and "Output files") has exactly one combatant with attacks and
-    exactly one
-    combatant on the other sides, who therefore makes none. Indices are positions after
+    exactly one combatant on the other sides, who therefore makes none. Indices are positions after
     ``count:`` expansion.
 
     Parameters

@@ -174,8 +174,7 @@ def fight_caveats(scenario: Scenario, attacker: int, attack: str, defender: int)
 
     In the surprise round a hidden combatant's ranged attacks are not defended against
     and cannot crit (docs/rules/opposed-tiers.md), so its pooled hit rate, crit rate and damage
-    differ
-    from those of a normal round. Nothing else in a fight changes an attack's odds.
+    differ from those of a normal round. Nothing else in a fight changes an attack's odds.
     """
     member = expand(scenario)[attacker][1]
     if surprise_happens(scenario) and member.hidden and scenario.attacks[attack].ranged:

@@ -15,8 +15,7 @@ for the simulator and a fast answer where the rules allow one:
   divides rounding up; Cover grants Glancing or extra Guard).
 * :func:`duel_time_to_down` — the round in which a lone, passive defender is Downed by a
   lone attacker: a Markov chain over the damage still needed (Vigor + HP,
-  docs/rules/shattered-spirits.md
-  "Resources": Vigor is lost first, Downed at 0 HP).
+  docs/rules/shattered-spirits.md "Resources": Vigor is lost first, Downed at 0 HP).
 
 Whatever the engine cannot answer exactly raises :class:`simlab.errors.ExactUnsupported`
 naming the feature.
@@ -317,8 +316,7 @@ def _check_statuses(scenario: Scenario, attack_name: str, rows: np.ndarray) -> N
 
     Exposed raises the damage of later attacks and Stun beyond the maximum becomes damage
     (docs/rules/shattered-spirits.md), so both make the chain depend on history. Impaired on the
-    defender
-    only weakens its own attacks, and a duel's defender makes none, so it is allowed.
+    defender only weakens its own attacks, and a duel's defender makes none, so it is allowed.
     """
     attack = scenario.attacks[attack_name]
     prm = scenario.params
@@ -381,8 +379,8 @@ def status_source(scenario: Any, target: int, status: str) -> str | None:
     """Why ``target`` may gain ``status`` from an opponent's profile during a fight, or None.
 
     Used by both Shattered Spirits drafts (docs/rules/shattered-spirits.md,
-    docs/rules/shattered-spirits-draft1.md): a status counts when some
-    combatant on another side has an attack whose non-miss row inflicts it.
+    docs/rules/shattered-spirits-draft1.md): a status counts when some combatant on another side has
+    an attack whose non-miss row inflicts it.
     """
     combatants = expand(scenario)
     names = scenario.combatant_names()

@@ -83,8 +83,7 @@ def roll_distribution(
     scenario: Scenario, technique: Technique, attacker: Combatant
 ) -> dict[int, float]:
     """Exact distribution of the modified attack roll (docs/rules/shattered-spirits-draft1.md; seed
-    000, "Making
-    Attacks", "Advantage and Disadvantage").
+    000, "Making Attacks", "Advantage and Disadvantage").
 
     2d6, or 3d6 keeping the highest (lowest) two with Advantage (Disadvantage), which do
     not stack; plus the Technique's and the attacker's roll modifiers, and the Shaken
@@ -121,12 +120,11 @@ def roll_damage(
     """Damage of a modified ``roll`` against a fresh defender; None when it misses.
 
     docs/rules/shattered-spirits-draft1.md; seed 000, "Extreme Rolls" and "Calculating Damage":
-    below 2 misses,
-    above 12 reads row 12; a ``miss`` row misses. Otherwise: the row's damage, plus the
-    damage modifier, minus Impaired on the attacker, plus ``overflow_damage`` when the
-    roll is above 12 and the row deals any (floor 0); Glancing divides rounding up
-    (Cover grants Glancing, or ``cover_guard`` Guard when already Glancing); plus
-    Exposed on the defender; minus Guard, floor 0.
+    below 2 misses, above 12 reads row 12; a ``miss`` row misses. Otherwise: the row's damage, plus
+    the damage modifier, minus Impaired on the attacker, plus ``overflow_damage`` when the roll is
+    above 12 and the row deals any (floor 0); Glancing divides rounding up (Cover grants Glancing,
+    or ``cover_guard`` Guard when already Glancing); plus Exposed on the defender; minus Guard,
+    floor 0.
     """
     if roll < 2:
         return None
@@ -302,9 +300,8 @@ def duel_time_to_shaken(scenario: Scenario) -> TimeToDown:
     """Exact distribution of the round in which a duel's defender becomes Shaken.
 
     As :func:`duel_time_to_down`, with Vigor + Endurance to lose
-    (docs/rules/shattered-spirits-draft1.md: Shaken at
-    0 Endurance). A defender that starts with no Endurance is Shaken from the start
-    (round 0, ``pmf[0]`` is then 0 and ``mean`` 0).
+    (docs/rules/shattered-spirits-draft1.md: Shaken at 0 Endurance). A defender that starts with no
+    Endurance is Shaken from the start (round 0, ``pmf[0]`` is then 0 and ``mean`` 0).
     """
     a, d = _duel(scenario)
     defender = _combatant(scenario, d)
@@ -332,10 +329,9 @@ def fight_caveats(scenario: Scenario, a: int, attack: str, d: int) -> dict[str, 
     """Figures of a pair that a full fight can move away from :func:`attack_outcome`.
 
     docs/rules/shattered-spirits-draft1.md: Exposed on the defender (from an opponent's profile, or
-    from its own
-    fumbles) and Impaired on the attacker change the damage; the Shaken roll modifier
-    changes the attacker's rolls once it loses its Endurance; when the defender holds a
-    reaction, changed damage can also change the hit and crit rates.
+    from its own fumbles) and Impaired on the attacker change the damage; the Shaken roll modifier
+    changes the attacker's rolls once it loses its Endurance; when the defender holds a reaction,
+    changed damage can also change the hit and crit rates.
 
     Parameters
     ----------

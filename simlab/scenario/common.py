@@ -31,8 +31,7 @@ class CombatantBase(StrictModel):
     ``count`` makes that many copies, named ``Name 1``, ``Name 2``, …; ``attacks`` lists
     attack names from the scenario's ``attacks:`` used in rotation, one per attack made;
     ``target`` is the targeting policy (README, "Scenarios" and "Output files"): ``focus`` (first
-    standing
-    enemy in listed order; default), ``random`` or ``lowest-hp``.
+    standing enemy in listed order; default), ``random`` or ``lowest-hp``.
     """
 
     name: str = Field(min_length=1, max_length=60)

@@ -2,9 +2,8 @@
 
 Each exact result is checked against a brute-force enumeration written here from
 docs/rules/shattered-spirits-draft1.md (every die outcome listed, the earlier draft's damage order
-applied outcome
-by outcome, in exact fractions), against an attack-by-attack recursion for the time to
-Down, and against values worked out by hand.
+applied outcome by outcome, in exact fractions), against an attack-by-attack recursion for the time
+to Down, and against values worked out by hand.
 """
 
 from __future__ import annotations

@@ -2,8 +2,7 @@
 
 Each exact result is checked against a brute-force enumeration written here from
 docs/rules/glitters-d20.md — every d20 outcome and every damage-die outcome listed, the critical
-bonus
-dice added die by die — and against the text's worked examples.
+bonus dice added die by die — and against the text's worked examples.
 """
 
 from __future__ import annotations

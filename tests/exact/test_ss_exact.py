@@ -1,9 +1,8 @@
 """Tests of the exact engine for shattered-spirits (simlab.exact.shattered_spirits).
 
 Each exact result is checked against a second computation written here from
-docs/rules/shattered-spirits.md
-directly (dice enumeration, icepool, a backward recursion for the mean time-to-down) and
-against values worked out by hand.
+docs/rules/shattered-spirits.md directly (dice enumeration, icepool, a backward recursion for the
+mean time-to-down) and against values worked out by hand.
 """
 
 from __future__ import annotations

@@ -2,8 +2,7 @@
 
 Each exact result is checked against a brute-force enumeration written here from
 docs/rules/opposed-tiers.md — every face of every die listed, in exact fractions — and against
-values
-worked out by hand.
+values worked out by hand.
 """
 
 from __future__ import annotations

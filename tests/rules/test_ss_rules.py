@@ -367,8 +367,7 @@ def spirit_spec(spirit: Any) -> Any:
 
 def kept_dice(dice: list[int], net: int, bonus_size: int) -> int:
     """docs/rules/shattered-spirits.md "Attack roll": 2d6; net Advantage/Disadvantage n keeps the
-    highest /
-    lowest two of 3d6, each instance beyond the first a Bonus/Penalty of bonus_size."""
+    highest / lowest two of 3d6, each instance beyond the first a Bonus/Penalty of bonus_size."""
     if net == 0:
         return dice[0] + dice[1]
     three = sorted(dice)
@@ -386,8 +385,8 @@ def result_row(roll: int) -> int:
 
 
 def default_tier(attack: Any, row: int) -> int:
-    """docs/rules/shattered-spirits.md "Profile": the profile's tier, else miss iff no damage and
-    no status."""
+    """docs/rules/shattered-spirits.md "Profile": the profile's tier, else miss iff no damage and no
+    status."""
     if row == 0:
         return 0
     code = {"miss": 0, "hit": 1, "crit": 2}
@@ -1101,8 +1100,7 @@ def test_attack_dice_are_fair_d6(rolls: Run) -> None:
 )
 def test_attack_roll_formula(rolls: Run, attack: str, kept: str, bonus: int) -> None:
     """docs/rules/shattered-spirits.md "Attack roll", spelled out per attack: kept dice +
-    Bonus/Penalty +
-    the attack's modifier + the attacker's roll_modifier."""
+    Bonus/Penalty + the attack's modifier + the attacker's roll_modifier."""
     t = rolls.trace[rolls.trace.attack == attack]
     assert len(t) > 1000
     dice = np.sort(t[["die1", "die2", "die3"]].to_numpy(), axis=1)
@@ -1314,8 +1312,7 @@ def _status_damage_by_batch(run: Run) -> np.ndarray:
 @pytest.mark.parametrize("key", ["resources", "rushing"])
 def test_stun_overflow_is_status_damage(request: pytest.FixtureRequest, key: str) -> None:
     """docs/rules/shattered-spirits.md "Resources": Stun beyond its maximum becomes damage — from a
-    profile's
-    Stun and from Rushing terrain. It is tallied as each combatant's status damage, batch
+    profile's Stun and from Rushing terrain. It is tallied as each combatant's status damage, batch
     by batch exactly as the replay counts it, and is not attack damage."""
     run = request.getfixturevalue(key)
     expected = _status_damage_by_batch(run)

@@ -4,12 +4,11 @@ Each scenario below is simulated once with ``trace=True``. A reference model wri
 from docs/rules/opposed-tiers.md and the parameter readings documented in
 ``simlab/rules/opposed_tiers/model.py`` replays every traced attack from its recorded
 dice: which dice each roll must use (the tier table is rebuilt here from
-docs/rules/opposed-tiers.md, not
-taken from the code), the attack and defense totals, hit (ties to the defender),
-critical (double the defense), the damage dice (the next tier's on a critical), armor
-and its floor, Health, the condition thresholds (falling, unconscious, dead), who may
-act, who may be targeted, turn order and the surprise round. Nothing but the recorded
-dice and the model's own bookkeeping is used to compute an expectation.
+docs/rules/opposed-tiers.md, not taken from the code), the attack and defense totals, hit (ties to
+the defender), critical (double the defense), the damage dice (the next tier's on a critical), armor
+and its floor, Health, the condition thresholds (falling, unconscious, dead), who may act, who may
+be targeted, turn order and the surprise round. Nothing but the recorded dice and the model's own
+bookkeeping is used to compute an expectation.
 """
 
 from __future__ import annotations

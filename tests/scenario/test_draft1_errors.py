@@ -2,8 +2,7 @@
 
 Each case changes one line of a valid scenario and asserts the ``file:line`` and the
 "expected …; got …" wording of the message (docs/rules/shattered-spirits-draft1.md: plans of
-Techniques within an
-AP budget, Improvise with the same AP and no slower Speed).
+Techniques within an AP budget, Improvise with the same AP and no slower Speed).
 """
 
 from __future__ import annotations

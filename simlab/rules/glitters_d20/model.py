@@ -2,8 +2,7 @@
 Glitters").
 
 Every [default] reading of docs/rules/glitters-d20.md is a field of :class:`Params` with that
-default,
-so a designer can change it in the scenario's ``params:`` block.
+default, so a designer can change it in the scenario's ``params:`` block.
 """
 
 from __future__ import annotations
@@ -210,8 +209,7 @@ class Scenario(ScenarioBase):
     """A scenario under ``rules: glitters-d20``.
 
     Turn order is rolled per encounter (docs/rules/glitters-d20.md "Initiative"), so the order of
-    the
-    sides does not matter; mark player characters with ``player: true``.
+    the sides does not matter; mark player characters with ``player: true``.
     """
 
     rules: Literal["glitters-d20"]

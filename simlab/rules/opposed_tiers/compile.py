@@ -112,17 +112,15 @@ def unconscious_at(vigor: int, params: Params) -> int:
 
 def dead_below(vigor: int, params: Params) -> int:
     """Health below which a character is dead (docs/rules/opposed-tiers.md; seed 002, "Health"):
-    −Vigor
-    by the rule (``dead_at: below``), or −Vigor + 1 so that −Vigor itself is dead, as
-    the seed's example reads (``dead_at: minus_vigor``: Vigor 14 dead at −14)."""
+    −Vigor by the rule (``dead_at: below``), or −Vigor + 1 so that −Vigor itself is dead, as the
+    seed's example reads (``dead_at: minus_vigor``: Vigor 14 dead at −14)."""
     return -vigor + int(params.dead_at == "minus_vigor")
 
 
 def critical_dice(table: list[ResolvedTier], tier: str, params: Params) -> Dice:
     """Damage dice of a critical by a ``tier`` skill: the next tier's damage dice
     (docs/rules/opposed-tiers.md "Critical"; seed 002: Novice becomes Journeyman). The top tier
-    keeps
-    its own, or adds one die to its first damage term (``top_tier_critical``)."""
+    keeps its own, or adds one die to its first damage term (``top_tier_critical``)."""
     names = [t.name for t in table]
     i = names.index(tier)
     if i + 1 < len(table):

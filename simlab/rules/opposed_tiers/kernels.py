@@ -173,8 +173,7 @@ def clear(ev, col, n):
 @inline_kernel
 def defense_total(p, rng, defender, scratch, ev):
     """Defense = combat-defense dice + defense SL + the shield's dice, no SL
-    (docs/rules/opposed-tiers.md;
-    seed 002, "Defense!", "Shield")."""
+    (docs/rules/opposed-tiers.md; seed 002, "Defense!", "Shield")."""
     cb = p.combatant
     rolled = roll_expr(p, rng, STREAM_REACTION, cb[C_DEFENSE_DICE, defender], scratch, ev,
                        COL_DEFENSE, ROLL_SLOTS)  # fmt: skip
@@ -264,8 +263,7 @@ def take_damage(p, st, c, damage, rnd, standing):
 @inline_kernel
 def resolve_attack(p, st, rng, attacker, attack, defender, rnd, surprise, standing, scratch, ev):
     """One attack (docs/rules/opposed-tiers.md; seed 002, "The Attack!", "Defense!"). Returns the
-    tier
-    (0 miss, 1 hit, 2 critical) and the damage.
+    tier (0 miss, 1 hit, 2 critical) and the damage.
 
     Attack = weapon dice + weapon SL + the weapon's modifier; it hits iff it beats the
     defense (a tie goes to the defender) and is a critical iff it is at least twice the
@@ -354,8 +352,7 @@ def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, surprise, standing, enc, t
     """Combatant ``c``'s turn: ``attacks_per_turn`` attacks (one by default), its attacks
     in rotation, each at a target its policy picks among the enemies still targetable
     (docs/rules/opposed-tiers.md "One attack per turn"). Returns False as soon as at most one side
-    has
-    anyone standing.
+    has anyone standing.
     """
     count = p.combatant[C_ATTACK_COUNT, c]
     if count == 0:
@@ -388,8 +385,7 @@ def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, surprise, standing, enc, t
 def surprise_round(p, st, rng, t, ch, batch, standing, enc, trace, n_trace, scratch):
     """Round 0: each hidden combatant, in listed order, takes a turn before turn order is
     rolled (docs/rules/opposed-tiers.md "Surprise round"; seed 002, "Subsequent Attacks –
-    Surprise!").
-    False when the fight is over."""
+    Surprise!"). False when the fight is over."""
     for c in range(st.shape[1]):
         if (
             p.combatant[C_HIDDEN, c] != 0

@@ -9,8 +9,7 @@ to replace (:func:`placeholders_used` lists those a scenario relies on). A scena
 the whole table (``builtin_tiers: false``).
 
 Every [default] reading of docs/rules/opposed-tiers.md is a field of :class:`Params` with that
-default,
-so a designer can change it in the scenario's ``params:`` block.
+default, so a designer can change it in the scenario's ``params:`` block.
 """
 
 from __future__ import annotations
@@ -30,10 +29,9 @@ ROLLS = ("attack", "defense", "damage")
 GEAR = ("shield", "armor")
 
 # The built-in tier table (docs/rules/opposed-tiers.md). Only the values listed in TEXT_VALUES come
-# from
-# the rule text (the Novice row of seed 002, "The Attack!" and "Defense!"); everything
-# else is a placeholder: one more d6 per tier for the rolls, one die step per tier for
-# shields and armor (light from d4, medium from d6, heavy from d8).
+# from the rule text (the Novice row of seed 002, "The Attack!" and "Defense!"); everything else is
+# a placeholder: one more d6 per tier for the rolls, one die step per tier for shields and armor
+# (light from d4, medium from d6, heavy from d8).
 BUILTIN_TIERS: tuple[dict[str, Any], ...] = (
     {"name": "novice", "attack": "2d6", "defense": "2d6", "damage": "2d6",
      "shield": {"light": "1d4", "medium": "1d6", "heavy": "1d8"},
@@ -410,8 +408,7 @@ def placeholders_used(scenario: Scenario) -> list[str]:
     list of str
         E.g. ``["journeyman.attack", "novice.shield.medium"]``: values the rule text
         does not give (docs/rules/opposed-tiers.md [default]), sorted; empty when the scenario
-        relies
-        only on the text and its own table.
+        relies only on the text and its own table.
     """
     table = {t.name: t for t in scenario.tier_table()}
     first = next(iter(table))

@@ -255,10 +255,9 @@ def pick_reaction(tier, damage, evade_at, block_at, reflex, grit, cost):
     """Which reaction a defender's threshold policy makes, without paying for it.
 
     docs/rules/shattered-spirits.md "Reactions": only a hit (``tier`` > 0) is answered; Evade
-    (Reflex) when
-    ``damage`` reaches ``evade_at``, else Block (Grit) when it reaches ``block_at``; a
-    threshold below 0 means no such reaction, and each needs ``cost`` tokens in hand.
-    Also the earlier draft's reactions (docs/rules/shattered-spirits-draft1.md).
+    (Reflex) when ``damage`` reaches ``evade_at``, else Block (Grit) when it reaches ``block_at``; a
+    threshold below 0 means no such reaction, and each needs ``cost`` tokens in hand. Also the
+    earlier draft's reactions (docs/rules/shattered-spirits-draft1.md).
     """
     if tier == 0:
         return REACT_NONE
@@ -304,8 +303,7 @@ def choose_reaction(p, st, defender, tier, damage, turn):
 @inline_kernel
 def wound_roll(p, rng, wounds):
     """Roll for a Wound (docs/rules/shattered-spirits.md "Downed"): with no Wounds 2d6 keep the
-    lower, else
-    one d6 per Wound, summed (or the highest die, ``wound_roll: highest``)."""
+    lower, else one d6 per Wound, summed (or the highest die, ``wound_roll: highest``)."""
     if wounds == 0:
         return min(roll_die(rng, STREAM_WOUND, 6), roll_die(rng, STREAM_WOUND, 6))
     total = 0
@@ -443,8 +441,7 @@ def roll_wounds(p, st, rng, c, overflow, rnd, standing):
 @inline_kernel
 def take_stun(p, st, rng, c, stun, rnd, standing):
     """Add Stun; what goes beyond the maximum becomes damage (docs/rules/shattered-spirits.md
-    "Stun"),
-    counted as ``c``'s status damage."""
+    "Stun"), counted as ``c``'s status damage."""
     room = p.combatant[C_STUN_MAX, c] - st[STUN, c]
     if stun <= room:
         st[STUN, c] += stun
@@ -638,8 +635,7 @@ def engage_spirit(st, spirit, mask):
 @inline_kernel
 def respite(p, st, rnd, standing):
     """Respite (docs/rules/shattered-spirits.md "Round"; seed 001, "Rounds"): reinforcements due
-    arrive; then
-    each character in the fight changes Stance by its policy, Manifests or Recalls its
+    arrive; then each character in the fight changes Stance by its policy, Manifests or Recalls its
     Spirit, and gains Momentum unless Suppressed (when it Manifests, only if
     ``manifest_momentum``)."""
     g = p.globals_
@@ -751,7 +747,7 @@ def engaged_target(p, st, rng, c, standing):
 def sort_turns(p, st, order, phase_start):
     """The turn order after Stances changed at Respite: by current Phase, then side and
     listed order (docs/rules/shattered-spirits.md "Round"); Phase p's turns are
-    ``order[phase_start[p - 1]:phase_start[p]]``."""
+    ``order[phase_start[p - 1]: phase_start[p]]``."""
     n = 0
     phase_start[0] = 0
     for phase in range(1, 7):
@@ -768,13 +764,12 @@ def play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace,
     """Play encounters ``lo .. hi-1`` to their end, adding them to chunk ``ch`` of ``t``.
 
     A Round (docs/rules/shattered-spirits.md "Round") is the Respite, Phases 1–6 and the End of
-    Round. Within
-    a Phase, combatants act in ``order`` (sides in listed order, players first, then
+    Round. Within a Phase, combatants act in ``order`` (sides in listed order, players first, then
     listed order within a side: ``p.order``, unless Stances change Phases at Respite,
-    :func:`sort_turns`); a Turn is the combatant's attacks, in rotation, each at
-    a target chosen by its policy. Turns are numbered from 1 in each encounter (``turn``),
-    so that a defender uses each Reaction at most once per Turn. The encounter ends as
-    soon as at most one side is left standing, or after the round cap.
+    :func:`sort_turns`); a Turn is the combatant's attacks, in rotation, each at a target chosen by
+    its policy. Turns are numbered from 1 in each encounter (``turn``), so that a defender uses each
+    Reaction at most once per Turn. The encounter ends as soon as at most one side is left standing,
+    or after the round cap.
 
     The encounter, Round, Phase and Turn loops live in this one function on purpose:
     numba passes every array of ``p`` and ``t`` as separate scalar arguments (≈ 225

@@ -1,8 +1,7 @@
 """Scenario fields of ``rules: shattered-spirits`` (docs/rules/shattered-spirits.md, seed 001).
 
 Every [default] reading of docs/rules/shattered-spirits.md is a field of :class:`Params` with that
-default,
-so a designer can change it in the scenario's ``params:`` block.
+default, so a designer can change it in the scenario's ``params:`` block.
 """
 
 from __future__ import annotations
@@ -119,8 +118,7 @@ class Reactions(StrictModel):
     """Block (paid in Grit; Deflect −1 to the roll) and Evade (paid in Reflex; reroll).
 
     docs/rules/shattered-spirits.md "Reactions": one reaction per trigger. When both could fire,
-    Evade is
-    tried first (it is the stronger answer to a big hit), then Block.
+    Evade is tried first (it is the stronger answer to a big hit), then Block.
     """
 
     block: Reaction | None = None
@@ -334,8 +332,7 @@ class Scenario(ScenarioBase):
     """A scenario under ``rules: shattered-spirits``.
 
     Sides act in the order they are listed: list the players' side first
-    (docs/rules/shattered-spirits.md
-    "Round": within a Phase all players act, then all enemies).
+    (docs/rules/shattered-spirits.md "Round": within a Phase all players act, then all enemies).
     """
 
     rules: Literal["shattered-spirits"]

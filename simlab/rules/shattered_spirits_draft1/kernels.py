@@ -141,8 +141,7 @@ def technique_damage(p, st, technique, roll, attacker, defender):
     """Damage of a modified ``roll`` against ``defender`` in the earlier draft's order.
 
     docs/rules/shattered-spirits-draft1.md; seed 000, "Calculating Damage" and "Extreme Rolls": 1.
-    the row's
-    damage; 2. + the Technique's damage modifier − Impaired on the attacker, + the
+    the row's damage; 2. + the Technique's damage modifier − Impaired on the attacker, + the
     overflow damage when the roll is above 12 and the row deals any, floor 0;
     3. Glancing divides, rounding up (Cover grants Glancing, or extra Guard when the
     attack already is); 4. + Exposed on the target; 5. − Guard, floor 0. A ``miss`` row
@@ -173,8 +172,8 @@ def technique_damage(p, st, technique, roll, attacker, defender):
 
 @inline_kernel
 def react(p, st, defender, tier, damage):
-    """The defender's reaction, paid for (docs/rules/shattered-spirits-draft1.md: Block and Evade
-    as in §1)."""
+    """The defender's reaction, paid for (docs/rules/shattered-spirits-draft1.md: Block and Evade as
+    in §1)."""
     cost = p.globals_[G_REACTION_COST]
     reaction = pick_reaction(
         tier, damage, p.combatant[C_EVADE_AT, defender], p.combatant[C_BLOCK_AT, defender],
@@ -223,8 +222,8 @@ def fumble(p, st, attacker):
 
 @inline_kernel
 def take_damage(p, st, c, damage, rnd, standing):
-    """Vigor, then Endurance, then Health (docs/rules/shattered-spirits-draft1.md; seed 000,
-    "Health and Healing").
+    """Vigor, then Endurance, then Health (docs/rules/shattered-spirits-draft1.md; seed 000, "Health
+    and Healing").
 
     Endurance reaching 0 makes ``c`` Shaken (recorded); with ``endurance_overflow``
     false, what an attack deals beyond the last point of Endurance is lost. Health
@@ -446,12 +445,10 @@ def play_encounter(p, st, rng, standing, cursor, k0, k1, enc, batch, t, ch, trac
     """Play encounter ``enc`` to its end and add it to chunk ``ch`` of the tallies.
 
     A Round (docs/rules/shattered-spirits-draft1.md) is the Refresh (with Plotting: plans are fixed
-    by the scenario),
-    Phases 1–6 and the End Phase. The first listed side (the players) takes the fight's
-    first Turn; every later Phase with Turns starts with the side after the one that took
-    the previous Phase's last Turn (``round_start: players``: the first listed side
-    starts every Round). The encounter ends as soon as at most one side is standing, or
-    after the round cap.
+    by the scenario), Phases 1–6 and the End Phase. The first listed side (the players) takes the
+    fight's first Turn; every later Phase with Turns starts with the side after the one that took
+    the previous Phase's last Turn (``round_start: players``: the first listed side starts every
+    Round). The encounter ends as soon as at most one side is standing, or after the round cap.
     """
     g = p.globals_
     start_encounter(rng, k0, k1, enc)

@@ -6,9 +6,8 @@ so those models are imported from :mod:`simlab.rules.shattered_spirits.model`; w
 new is here: Techniques (a profile plus an AP cost and a Speed), each combatant's plan
 for a Round, Endurance and Health, Focus, Improvise and the earlier draft's parameters.
 
-Every [default] reading of docs/rules/shattered-spirits-draft1.md is a field of :class:`Params`
-with that default,
-so a designer can change it in the scenario's ``params:`` block.
+Every [default] reading of docs/rules/shattered-spirits-draft1.md is a field of :class:`Params` with
+that default, so a designer can change it in the scenario's ``params:`` block.
 """
 
 from __future__ import annotations
@@ -277,8 +276,7 @@ class Scenario(ScenarioBase):
 
     Sides are listed players first: the first listed side takes the first Turn of the
     fight (docs/rules/shattered-spirits-draft1.md "Rounds"). ``techniques`` replaces the later
-    draft's ``attacks``;
-    :attr:`attacks` gives the same mapping to the engine's shared code.
+    draft's ``attacks``; :attr:`attacks` gives the same mapping to the engine's shared code.
     """
 
     rules: Literal["shattered-spirits-draft1"]
