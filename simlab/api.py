@@ -198,9 +198,10 @@ def write_results(result: Result, out_dir: str | os.PathLike[str]) -> dict[str, 
     """Write ``summary.json`` and one Parquet file per table into ``out_dir``, as one unit.
 
     The tables are ``attacks``, ``damage_pmf``, ``combatants``, ``time_to_down`` and
-    ``sides``; ``events`` for a rule system with events and ``status_damage`` for one
-    whose statuses deal damage. The folder is replaced whole, every file stamped with
-    the run identity (:func:`simlab.report.files.output_unit`).
+    ``sides``; ``events`` for a rule system with events, ``status_damage`` for one
+    whose statuses deal damage and ``momentum_spent`` for a scenario that spends
+    Momentum. The folder is replaced whole, every file stamped with the run identity
+    (:func:`simlab.report.files.output_unit`).
 
     Returns
     -------
@@ -219,6 +220,8 @@ def write_results(result: Result, out_dir: str | os.PathLike[str]) -> dict[str, 
         tables["events"] = result.events()
     if result.layout.statuses:
         tables["status_damage"] = result.status_damage()
+    if getattr(result.layout, "momentum", False):
+        tables["momentum_spent"] = result.momentum_spent()
     return _write_tables(out, tables, summary(result), run_identity([result]))
 
 

@@ -289,27 +289,31 @@ def _combatant_rows(rows: _Rows, cur: Result, base: Result, notes: list[str]) ->
                 rows.rate(f"{event}_rate", name, k1, n1, k0, n0)
     for name in b_index.keys() - seen:
         notes.append(f"{rows.label}: combatant {name} is gone (in the baseline only)")
-    if getattr(cur.layout, "statuses", False) and getattr(base.layout, "statuses", False):
-        _status_rows(rows, cur, base, b_index)
+    for tally, flag in (("status_damage", "statuses"), ("momentum_spent", "momentum")):
+        if getattr(cur.layout, flag, False) and getattr(base.layout, flag, False):
+            _per_encounter_rows(rows, cur, base, b_index, tally)
 
 
-def _per_encounter(res: Result, c: int) -> tuple[float, float, int]:
-    """Mean status damage per encounter of combatant ``c``, its error and df."""
-    sums = getattr(res.tallies, "status_damage")[c]  # noqa: B009 (a field some versions lack)
+def _per_encounter(res: Result, c: int, tally: str) -> tuple[float, float, int]:
+    """Mean per encounter of combatant ``c``'s (C, B) ``tally``, its error and df."""
+    sums = getattr(res.tallies, tally)[c]
     batches = len(sums)
     # Encounter i is in batch i * B // n, so batch b holds ceil((b+1)n/B) − ceil(bn/B).
     encounters = np.diff(-(-np.arange(batches + 1, dtype=np.int64) * res.encounters // batches))
     return _batch_se(sums, encounters)
 
 
-def _status_rows(rows: _Rows, cur: Result, base: Result, b_index: dict[str, int]) -> None:
-    """Mean damage from statuses per encounter, for systems that tally it."""
+def _per_encounter_rows(
+    rows: _Rows, cur: Result, base: Result, b_index: dict[str, int], tally: str
+) -> None:
+    """Mean per encounter of a per-combatant batch tally (damage from statuses, Momentum
+    spent), for scenarios that tally it in both runs."""
     for c, (_, name) in enumerate(cur.layout.combatants):
         if name in b_index:
-            m1, se1, df1 = _per_encounter(cur, c)
-            m0, se0, df0 = _per_encounter(base, b_index[name])
+            m1, se1, df1 = _per_encounter(cur, c, tally)
+            m0, se0, df0 = _per_encounter(base, b_index[name], tally)
             if m1 or m0:
-                rows.mean("mean_status_damage", name, m1, se1, m0, se0,
+                rows.mean(f"mean_{tally}", name, m1, se1, m0, se0,
                           _welch_df(se1, df1, se0, df0))  # fmt: skip
 
 

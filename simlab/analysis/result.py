@@ -243,18 +243,35 @@ class Result:
         Zero for rule systems without statuses. Columns: ``combatant, side,
         mean_status_damage`` and its interval (``*_ci95_lo/hi``, ``*_ci_kind``).
         """
-        batches = self.tallies.status_damage.shape[1]
+        return self._per_encounter("status_damage", self.tallies.status_damage, level)
+
+    def momentum_spent(self, level: float = 0.95) -> pd.DataFrame:
+        """Mean Momentum each combatant spent per encounter (Shattered Spirits: Manifesting
+        at Melee range, attacks and reactions priced in Momentum; docs/rules/
+        shattered-spirits.md), with a batch-means interval.
+
+        Zero in scenarios that spend none (``layout.momentum`` false). Columns:
+        ``combatant, side, mean_momentum_spent`` and its interval (``*_ci95_lo/hi``,
+        ``*_ci_kind``).
+        """
+        return self._per_encounter("momentum_spent", self.tallies.momentum_spent, level)
+
+    def _per_encounter(self, name: str, sums: np.ndarray, level: float) -> pd.DataFrame:
+        """Per-combatant mean per encounter of a (C, B) tally of batch sums, with a
+        batch-means interval, as column ``mean_<name>``."""
+        batches = sums.shape[1]
         edges = -(-np.arange(batches + 1, dtype=np.int64) * self.encounters // batches)
         per_batch = np.diff(edges)  # encounters in each batch (encounter * B // n)
-        counts = np.broadcast_to(per_batch, self.tallies.status_damage.shape)
-        mean, lo, hi = stats.ratio_batch_means_many(self.tallies.status_damage, counts, level)
+        counts = np.broadcast_to(per_batch, sums.shape)
+        mean, lo, hi = stats.ratio_batch_means_many(sums, counts, level)
+        column = f"mean_{name}"
         return pd.DataFrame({
-            "combatant": [name for _, name in self.layout.combatants],
+            "combatant": [c for _, c in self.layout.combatants],
             "side": [side for side, _ in self.layout.combatants],
-            "mean_status_damage": mean,
-            _ci("mean_status_damage", level, "lo"): lo,
-            _ci("mean_status_damage", level, "hi"): hi,
-            "mean_status_damage_ci_kind": "batch-means",
+            column: mean,
+            _ci(column, level, "lo"): lo,
+            _ci(column, level, "hi"): hi,
+            f"{column}_ci_kind": "batch-means",
         })  # fmt: skip
 
     # -- sides -------------------------------------------------------------------------

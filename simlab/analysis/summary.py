@@ -57,6 +57,7 @@ def _combatants(res: Result) -> list[dict[str, Any]]:
     events = res.events(LEVEL)
     curves = res.time_to_down(LEVEL)
     statuses = res.status_damage(LEVEL) if res.layout.statuses else None
+    momentum = res.momentum_spent(LEVEL) if getattr(res.layout, "momentum", False) else None
     out = []
     for c, row in table.iterrows():
         entry: dict[str, Any] = {
@@ -71,14 +72,18 @@ def _combatants(res: Result) -> list[dict[str, Any]]:
         if res.layout.events:
             entry["events"] = _events(res, int(c), events[events.combatant == row.combatant])
         if statuses is not None:
-            status = statuses.iloc[int(c)]
-            entry["status_damage"] = {
-                "mean": _num(status.mean_status_damage),
-                "mean_ci": [_num(status.mean_status_damage_ci95_lo),
-                            _num(status.mean_status_damage_ci95_hi)],
-            }  # fmt: skip
+            entry["status_damage"] = _mean_entry(statuses.iloc[int(c)], "status_damage")
+        if momentum is not None:
+            entry["momentum_spent"] = _mean_entry(momentum.iloc[int(c)], "momentum_spent")
         out.append(entry)
     return out
+
+
+def _mean_entry(row: Any, name: str) -> dict[str, Any]:
+    """``{"mean", "mean_ci"}`` of a per-encounter mean row (``mean_<name>`` columns)."""
+    column = f"mean_{name}"
+    interval = [_num(row[f"{column}_ci95_lo"]), _num(row[f"{column}_ci95_hi"])]
+    return {"mean": _num(row[column]), "mean_ci": interval}
 
 
 def _time_to_down(res: Result, combatant: int, row: Any, curves: Any) -> dict[str, Any]:

@@ -25,6 +25,8 @@ rounds                    (R+1,)          encounters by the round they ended in
 status_damage             (C, B)          damage the combatant took from statuses
                                           (bleeding, burning…), per batch; 0 in systems
                                           without statuses
+momentum_spent            (C, B)          Momentum the combatant spent, per batch; 0 in
+                                          scenarios that spend none
 ========================  ==============  =============================================
 
 A batch is a fixed, contiguous range of encounter indices (``encounter * B // n``), so
@@ -57,6 +59,7 @@ class TallyArrays(NamedTuple):
     winner: np.ndarray
     rounds: np.ndarray
     status_damage: np.ndarray
+    momentum_spent: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -86,6 +89,9 @@ class Layout:
     crits : bool
         Whether the rule system has critical hits (zones-3d6 has none: tables leave the
         crit rate out).
+    momentum : bool
+        Whether the scenario spends Momentum (``momentum_spent``; Shattered Spirits with
+        Spirits or attacks and reactions priced in Momentum).
     """
 
     sides: list[str]
@@ -100,6 +106,7 @@ class Layout:
     attacks_per_round: int = 1
     statuses: bool = False
     crits: bool = True
+    momentum: bool = False
 
     @property
     def n_pairs(self) -> int:
@@ -141,6 +148,7 @@ def new_tallies(layout: Layout, chunks: int = 0) -> TallyArrays:
         winner=zeros(len(layout.sides) + 1),
         rounds=zeros(r1),
         status_damage=zeros(c, layout.batches),
+        momentum_spent=zeros(c, layout.batches),
     )
 
 

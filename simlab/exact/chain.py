@@ -201,10 +201,12 @@ def time_to_reach(need: int, cycle: Sequence[np.ndarray], max_rounds: int) -> Ti
                 f"time-to-down converges too slowly (over {MAX_CHAIN_ROUNDS} rounds "
                 f"with {remaining:.3g} still standing)"
             )
-        alive = np.convolve(alive, cycle[(len(pmf) - 1) % len(cycle)])[:need]
-        left = float(alive.sum())
-        pmf.append(max(remaining - left, 0.0))
-        remaining = left
+        dealt = np.convolve(alive, cycle[(len(pmf) - 1) % len(cycle)])
+        # The mass that crosses `need` this round, summed directly: a difference of two
+        # sums would leave rounding noise (1e-16) in rounds where nobody can go down.
+        pmf.append(float(dealt[need:].sum()))
+        alive = dealt[:need]
+        remaining = float(alive.sum())
     return _summarise(np.asarray(pmf), remaining, max_rounds, cycle)
 
 

@@ -172,6 +172,8 @@ FEATURE_REASONS = {
     "reinforcements": "reinforcements join the fight round by round",
     "sunder": "Sunder replaces Wounds while Armor or Wielded items last",
     "engagement": "declared engagements restrict Melee targets and change with Spirits",
+    "momentum": "attacks or reactions priced in Momentum depend on the Momentum gained and "
+                "spent so far",
 }  # fmt: skip
 
 

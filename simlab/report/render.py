@@ -154,12 +154,19 @@ def _attack_rows(run: ScenarioRun) -> list[list[str]]:
     return rows
 
 
+MEAN_HEADERS = {
+    "status_damage": "status damage per encounter [95%]",
+    "momentum_spent": "Momentum spent per encounter [95%]",
+}
+
+
 def _combatant_rows(res: Result) -> tuple[list[str], list[list[str]]]:
     table = res.combatants()
     events = list(res.layout.events)
-    status = None
-    if getattr(res.layout, "statuses", False) and hasattr(res, "status_damage"):
-        status = res.status_damage()
+    means = [(name, getattr(res, name)()) for name, shown in (
+        ("status_damage", getattr(res.layout, "statuses", False)),
+        ("momentum_spent", getattr(res.layout, "momentum", False)),
+    ) if shown]  # fmt: skip
     rows = []
     for c, row in enumerate(table.itertuples()):
         rows.append([row.combatant, row.side,
@@ -167,11 +174,11 @@ def _combatant_rows(res: Result) -> tuple[list[str], list[list[str]]]:
                      _median_cell(row),
                      _f(row.median_time_to_down_when_downed, 0), f"{row.capped:,}",
                      *(_f(float(table[f"{e}_rate"].iloc[c])) for e in events)])  # fmt: skip
-        if status is not None:
-            st = status.iloc[c]
-            rows[-1].append(_ci(st.mean_status_damage, st.mean_status_damage_ci95_lo,
-                                st.mean_status_damage_ci95_hi, 2))  # fmt: skip
-    extra = [] if status is None else ["status damage per encounter [95%]"]
+        for name, per_combatant in means:
+            m = per_combatant.iloc[c]
+            rows[-1].append(_ci(m[f"mean_{name}"], m[f"mean_{name}_ci95_lo"],
+                                m[f"mean_{name}_ci95_hi"], 2))  # fmt: skip
+    extra = [MEAN_HEADERS[name] for name, _ in means]
     return COMBATANT_HEADER + [f"{e} rate" for e in events] + extra, rows
 
 

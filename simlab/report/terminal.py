@@ -174,15 +174,22 @@ TIME_TO_DOWN_NOTE = (
 
 
 def _event_cells(result: Result, rows: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
-    """Headers and per-combatant cells of the event rates and status damage per encounter."""
+    """Headers and per-combatant cells of the event rates, status damage and Momentum
+    spent per encounter."""
     events = list(result.layout.events)
     headers = [f"{e}\nrate" for e in events]
     cells = [[f"{row[f'{e}_rate']:.3f}" for e in events] for _, row in rows.iterrows()]
-    if result.layout.statuses:
-        headers.append("status dmg\nper enc.")
-        for extra, s in zip(cells, result.status_damage().itertuples(), strict=True):
-            extra.append(estimate(s.mean_status_damage, s.mean_status_damage_ci95_lo,
-                                  s.mean_status_damage_ci95_hi))  # fmt: skip
+    means = [
+        ("status dmg\nper enc.", "status_damage", result.layout.statuses),
+        ("momentum\nper enc.", "momentum_spent", getattr(result.layout, "momentum", False)),
+    ]
+    for header, name, shown in means:
+        if shown:
+            headers.append(header)
+            table = getattr(result, name)()
+            column = f"mean_{name}"
+            for extra, (_, s) in zip(cells, table.iterrows(), strict=True):
+                extra.append(estimate(s[column], s[f"{column}_ci95_lo"], s[f"{column}_ci95_hi"]))
     return headers, cells
 
 
@@ -209,20 +216,28 @@ def combatants_table(result: Result, with_events: bool = True) -> Table:
     return table
 
 
-def events_table(result: Result) -> Table | None:
-    """Event rates and status damage per encounter of every combatant (None: neither)."""
+#: Event and per-encounter columns that fit beside the time-to-down columns of a wide
+#: terminal, and in one events table of 80 columns.
+INLINE_EVENT_COLUMNS = 3
+EVENT_COLUMNS_PER_TABLE = 5
+
+
+def events_tables(result: Result) -> list[Table]:
+    """Event rates, status damage and Momentum spent per encounter of every combatant,
+    :data:`EVENT_COLUMNS_PER_TABLE` columns a table (none: no such column)."""
     rows = result.combatants()
     headers, cells = _event_cells(result, rows)
-    if not headers:
-        return None
-    status = " and status damage" if result.layout.statuses else ""
-    table = _table(f"events (share of encounters){status}")
-    _name_column(table, "combatant", list(rows.combatant))
-    for column in headers:
-        _number_column(table, column)
-    for name, more in zip(rows.combatant, cells, strict=True):
-        table.add_row(name, *more)
-    return table
+    tables = []
+    for lo in range(0, len(headers), EVENT_COLUMNS_PER_TABLE):
+        hi = lo + EVENT_COLUMNS_PER_TABLE
+        table = _table("events (share of encounters) and means per encounter")
+        _name_column(table, "combatant", list(rows.combatant))
+        for column in headers[lo:hi]:
+            _number_column(table, column)
+        for name, more in zip(rows.combatant, cells, strict=True):
+            table.add_row(name, *more[lo:hi])
+        tables.append(table)
+    return tables
 
 
 def sides_table(result: Result) -> Table:
@@ -245,11 +260,11 @@ def print_result(result: Result) -> None:
     console.print(f"[bold]{escape(result.scenario)}[/bold] · rules {result.rules} · "
                   f"{result.encounters:,} encounters · seed {result.seed}")  # fmt: skip
     console.print(attacks_table(result))
-    wide = _wide()
-    console.print(combatants_table(result, with_events=wide))
-    events = None if wide else events_table(result)
-    if events is not None:
-        console.print(events)
+    n_extra = len(_event_cells(result, result.combatants())[0])
+    inline = _wide() and n_extra <= INLINE_EVENT_COLUMNS
+    console.print(combatants_table(result, with_events=inline))
+    for table in [] if inline else events_tables(result):
+        console.print(table)
     console.print(TIME_TO_DOWN_NOTE.format(cap=result.layout.max_rounds), markup=False,
                   highlight=False)  # fmt: skip
     console.print(sides_table(result))

@@ -40,7 +40,7 @@ __all__ = ["PrecisionRule", "checkpoints", "coarsen", "precision_rule", "run_to_
 MIN_CHECKPOINT = 1000
 LEVEL = 0.95
 #: Tally arrays with a batch axis (the last axis), merged when batches are coarsened.
-BATCHED = ("attempts", "hits", "crits", "damage_sum", "status_damage")
+BATCHED = ("attempts", "hits", "crits", "damage_sum", "status_damage", "momentum_spent")
 
 
 @dataclass(frozen=True)
@@ -167,9 +167,15 @@ def _reported(tallies: TallyArrays, layout: Layout, n: int) -> list[Measured]:
     per_batch = np.diff(-(-np.arange(layout.batches + 1) * n // layout.batches))
     for c, (_, name) in enumerate(layout.combatants):
         rows.append(("down_rate", name, True, _rate(int(tallies.down_round[c].sum()), n)))
-        if layout.statuses:
-            status = stats.ratio_batch_means(tallies.status_damage[c], per_batch, LEVEL)
-            rows.append(("mean_status_damage", name, False, status))
+        for tally, shown in (
+            ("status_damage", layout.statuses),
+            ("momentum_spent", layout.momentum),
+        ):
+            if shown:
+                per_encounter = stats.ratio_batch_means(
+                    getattr(tallies, tally)[c], per_batch, LEVEL
+                )
+                rows.append((f"mean_{tally}", name, False, per_encounter))
     for s, side in enumerate(layout.sides):
         rows.append(("win_rate", side, True, _rate(int(tallies.winner[s]), n)))
     rows.append(("draw_rate", "", True, _rate(int(tallies.winner[-1]), n)))

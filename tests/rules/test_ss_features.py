@@ -64,6 +64,16 @@ BAD = [
     ("      engaged_with: [Aki]", "11:22", "expected an enemy entry (Ogre); got 'Aki'"),
     ("      engaged_with: [Troll]", "11:22", "expected an enemy entry (Ogre); got 'Troll'"),
     ("      sunder: {armor: 1, when_segments_at_least: 0}", "11:50", "expected a number ≥ 1"),
+    (
+        "      react: {block: {when_damage_at_least: 3, momentum_cost: -1}}",
+        "11:63",
+        "expected a number ≥ 0; got -1",
+    ),
+    (
+        "      react: {evade: {when_damage_at_least: 3, momentum_cost: 100}}",
+        "11:63",
+        "expected a number ≤ 99; got 100",
+    ),
 ]
 
 
@@ -90,6 +100,7 @@ def test_sunder_needs_wounds() -> None:
         ("      spirit: {name: Wisp, hp: 5, attacks: [jab]}", "spirits"),
         ("      stances: [{name: Swift, speed: 2}]", "stances"),
         ("      sunder: {armor: 1}", "sunder"),
+        ("      react: {evade: {when_damage_at_least: 3, momentum_cost: 1}}", "momentum"),
     ],
 )
 def test_exact_engine_names_the_feature(extra: str, feature: str) -> None:
@@ -98,6 +109,20 @@ def test_exact_engine_names_the_feature(extra: str, feature: str) -> None:
         attack_outcome(scenario, 0, "jab", len(scenario.combatant_names()) - 1)
     with pytest.raises(ExactUnsupported, match=feature):
         duel_time_to_down(scenario)
+
+
+def test_attack_momentum_cost_is_located_and_named_by_the_exact_engine() -> None:
+    """An attack's ``momentum_cost`` rejects a bad value at its file:line:col; a priced
+    attack makes the scenario one the exact engine refuses, naming the feature."""
+    priced = "jab: {profile: [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5], momentum_cost: %s}"
+    plain = "jab: {profile: [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5]}"
+    text = BASE.replace("{extra}", "").replace(plain, priced % -2)
+    with pytest.raises(ScenarioError, match=r"^features.yaml:4:68: expected a number ≥ 0; got -2"):
+        simlab.loads(text, "features.yaml")
+    scenario = simlab.loads(BASE.replace("{extra}", "").replace(plain, priced % 1))
+    assert scenario.uses_features == ["momentum"]
+    with pytest.raises(ExactUnsupported, match="momentum: attacks or reactions priced"):
+        exact(scenario)
 
 
 def test_reinforcement_slots_are_preallocated() -> None:

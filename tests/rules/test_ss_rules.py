@@ -29,6 +29,7 @@ import numpy as np
 import pytest
 
 import simlab
+from simlab.analysis.summary import summary
 
 K_SIGMA = 4.5
 
@@ -249,6 +250,41 @@ sides:
        engaged_with: [Ula]}
 """
 
+# Momentum spent (seed 001, "Resources in Combat", leaves what it buys to the scenario):
+# attacks priced in Momentum passed over when their maker cannot pay, a Spirit's priced
+# attack paid from its character's Momentum, an Evade paid in Momentum instead of Reflex,
+# and Momentum paid to Manifest at Melee range.
+MOMENTUM = """
+scenario: ss-rules-momentum
+rules: shattered-spirits
+max_rounds: 8
+params: {momentum_per_respite: 2, melee_manifest_cost: 1}
+attacks:
+  jab:    {profile: [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5]}
+  surge:  {profile: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10], momentum_cost: 2}
+  finish: {profile: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12], momentum_cost: 3}
+sides:
+  party:
+    - name: Aki
+      hp: 30
+      downed: wounds
+      attacks: [surge, jab, finish]
+      attacks_per_turn: 2
+      tokens: {momentum: 2}
+      react: {evade: {when_damage_at_least: 5, momentum_cost: 1}}
+      spirit: {name: Wisp, hp: 12, speed: 2, attacks: [surge], manifest: melee}
+    - name: Bo
+      hp: 24
+      speed: 4
+      attacks: [jab, finish]
+      tokens: {reflex: 1}
+      react: {evade: {when_damage_at_least: 6}, block: {when_damage_at_least: 3, momentum_cost: 3}}
+  foes:
+    - {name: Ogre, hp: 120, speed: 3, attacks_per_turn: 2, attacks: [jab, surge],
+       target: random, tokens: {momentum: 1}}
+    - {name: Imp, hp: 30, speed: 5, attacks_per_turn: 2, attacks: [finish], target: random}
+"""
+
 FEATURE_EVENT_NAMES = ("suppressed", "sealed", "harm", "momentum_spent", "reinforcement",
                        "sunder", "fatigue")  # fmt: skip
 
@@ -262,6 +298,7 @@ SCENARIOS = {
     "turns": (TURNS, 400, 707),
     "spirits": (SPIRITS, 1500, 808),
     "engagement": (ENGAGEMENT, 1500, 909),
+    "momentum": (MOMENTUM, 1500, 1010),
 }
 
 # ---------------------------------------------------------------------------------------
@@ -304,6 +341,7 @@ class Fighter:
     armor: int = 0
     wielded: int = 0
     momentum: int = 0
+    momentum_spent: int = 0  # this encounter
     blocked_now: bool = False
     first_event: dict = field(default_factory=dict)  # event → round it first happened
     start_engaged: set = field(default_factory=set)  # fighters Engaged with at the start
@@ -331,6 +369,17 @@ class Fighter:
     def note(self, event: str, rnd: int) -> None:
         self.first_event.setdefault(event, rnd)
 
+    def spend(self, amount: int, rnd: int) -> None:
+        """Pay ``amount`` Momentum: counted as spent, and as the momentum_spent event."""
+        self.momentum -= amount
+        self.momentum_spent += amount
+        self.note("momentum_spent", rnd)
+
+    @property
+    def payer(self) -> Fighter:
+        """Whose Momentum pays for this fighter's attacks: a Spirit's character's."""
+        return self.owner if self.owner is not None else self
+
     def reset(self) -> None:
         s = self.spec
         self.absent = self.owner is not None or self.arrives > 0
@@ -341,12 +390,34 @@ class Fighter:
         self.armor = s.sunder.armor if s.sunder else 0
         self.wielded = s.sunder.wielded if s.sunder else 0
         self.momentum = s.tokens.momentum
+        self.momentum_spent = 0
         self.hp, self.vigor, self.stun = s.hp, s.vigor, 0
         self.wounds = self.segments = self.rotation = self.reactions = self.status_damage = 0
         self.used_this_turn = set()
         self.out = self.dead = self.downed_once = False
         self.grit, self.reflex = s.tokens.grit, s.tokens.reflex
         self.exposed, self.impaired = s.exposed, s.impaired
+
+
+def paid_in(token: str, reaction: Any) -> str:
+    """What a reaction is paid with: its token, or Momentum when priced in it."""
+    return "momentum" if reaction is not None and reaction.momentum_cost else token
+
+
+def can_pay(f: Fighter, token: str, cost: int, reaction: Any) -> bool:
+    """Whether ``f`` holds what the reaction costs (``reaction_cost`` of its token, or its
+    ``momentum_cost`` of Momentum)."""
+    if paid_in(token, reaction) == "momentum":
+        return f.momentum >= reaction.momentum_cost
+    return getattr(f, token) >= cost
+
+
+def pay(f: Fighter, token: str, cost: int, reaction: Any, rnd: int) -> None:
+    """Pay for a reaction as :func:`can_pay` found it payable."""
+    if paid_in(token, reaction) == "momentum":
+        f.spend(reaction.momentum_cost, rnd)
+    else:
+        setattr(f, token, getattr(f, token) - cost)
 
 
 def spirit_spec(spirit: Any) -> Any:
@@ -447,6 +518,8 @@ class Oracle:
         self.reaction_totals: list[tuple[str, int, int, int]] = []
         # status_damage[encounter][fighter]: damage from Stun beyond its maximum
         self.status_damage: list[dict[str, int]] = []
+        # momentum_spent[encounter][fighter]: Momentum it paid
+        self.momentum_spent: list[dict[str, int]] = []
         records = trace.to_dict("records")
         by_encounter: dict[int, list[dict]] = defaultdict(list)
         for i, rec in enumerate(records):
@@ -522,8 +595,7 @@ class Oracle:
                 at_melee = False
                 if manifested and sp.spec.manifest == "melee":
                     if f.momentum >= prm.melee_manifest_cost:
-                        f.momentum -= prm.melee_manifest_cost
-                        f.note("momentum_spent", rnd)
+                        f.spend(prm.melee_manifest_cost, rnd)
                         self.cases["melee manifest paid"] += 1
                         at_melee = True
                     else:
@@ -678,7 +750,9 @@ class Oracle:
                         if not foes:
                             over = True
                             break
-                        name = f.spec.attacks[f.rotation % len(f.spec.attacks)]
+                        name = self.affordable(f)
+                        if name is None:
+                            continue
                         if self.declared and self.sc.attacks[name].range == "melee":
                             # Seed 001 "Range": Melee only at creatures one is Engaged with.
                             foes = [g for g in foes if g.index in f.engaged]
@@ -739,6 +813,7 @@ class Oracle:
         self.winners[standing.pop() if len(standing) == 1 else "draw"] += 1
         self.cases[f"encounter ends in round {min(last_round, 3)}+"] += 1
         self.status_damage.append({f.name: f.status_damage for f in self.fighters})
+        self.momentum_spent.append({f.name: f.momentum_spent for f in self.fighters})
         for f in self.fighters:
             self.dead[f.name] += f.dead
             self.reaction_totals.append(
@@ -746,6 +821,20 @@ class Oracle:
             )
 
     # -- one attack ---------------------------------------------------------------------------
+
+    def affordable(self, f: Fighter) -> str | None:
+        """The attack ``f`` makes next (its rotation not yet moved past it): attacks priced
+        in Momentum beyond what its payer holds are passed over [default reading]; None
+        when it can pay for none (the rotation then comes round to where it was)."""
+        attacks = f.spec.attacks
+        for _ in attacks:
+            name = attacks[f.rotation % len(attacks)]
+            if self.sc.attacks[name].momentum_cost <= f.payer.momentum:
+                return name
+            f.rotation += 1
+            self.cases["priced attack passed over"] += 1
+        self.cases["no attack affordable"] += 1
+        return None
 
     def attack(self, rec: dict, rnd: int, phase: int, att: Fighter, foes: list[Fighter]) -> None:
         prm = self.prm
@@ -765,6 +854,9 @@ class Oracle:
             self.fail("schedule", rec, f"attack: recorded {rec['attack']}, rotation gives {name}")
             name = rec["attack"]
         attack = self.sc.attacks[name]
+        if attack.momentum_cost:
+            att.payer.spend(attack.momentum_cost, rnd)
+            self.cases["priced attack paid" + (" by the character" if att.owner else "")] += 1
         # Targeting (README, "Scenarios").
         defender = self.by_name[rec["defender"]]
         policy = att.spec.target
@@ -806,17 +898,17 @@ class Oracle:
             if react.evade and would >= react.evade.when_damage_at_least:
                 if "evade" in defender.used_this_turn:
                     self.cases["evade refused: used this Turn"] += 1
-                elif defender.reflex >= cost:
+                elif can_pay(defender, "reflex", cost, react.evade):
                     expected = 2
                 else:
-                    self.cases["evade refused: no reflex"] += 1
+                    self.cases["evade refused: no " + paid_in("reflex", react.evade)] += 1
             if expected == 0 and react.block and would >= react.block.when_damage_at_least:
                 if "block" in defender.used_this_turn:
                     self.cases["block refused: used this Turn"] += 1
-                elif defender.grit >= cost:
+                elif can_pay(defender, "grit", cost, react.block):
                     expected = 1
                 else:
-                    self.cases["block refused: no grit"] += 1
+                    self.cases["block refused: no " + paid_in("grit", react.block)] += 1
         elif react.block or react.evade:
             self.cases["no reaction on a miss"] += 1
         self.expect("reaction", rec, "reaction", expected)
@@ -824,7 +916,8 @@ class Oracle:
         rerolls = [rec["reroll_die1"], rec["reroll_die2"], rec["reroll_die3"]]
         final = roll
         if reaction == 2:
-            defender.reflex -= cost
+            pay(defender, "reflex", cost, react.evade, rnd)
+            self.cases["evade paid in " + paid_in("reflex", react.evade)] += 1
             defender.reactions += 1
             defender.used_this_turn.add("evade")
             self.cases["evade"] += 1
@@ -835,7 +928,8 @@ class Oracle:
             if any(rerolls):
                 self.fail("reaction", rec, f"reroll dice {rerolls} without an Evade")
             if reaction == 1:
-                defender.grit -= cost
+                pay(defender, "grit", cost, react.block, rnd)
+                self.cases["block paid in " + paid_in("grit", react.block)] += 1
                 defender.reactions += 1
                 defender.used_this_turn.add("block")
                 self.cases["block"] += 1
@@ -977,6 +1071,11 @@ def engagement() -> Run:
     return _run("engagement")
 
 
+@pytest.fixture(scope="module")
+def momentum() -> Run:
+    return _run("momentum")
+
+
 def _errors(run: Run, rule: str) -> list[str]:
     return run.oracle.errors.get(rule, [])
 
@@ -1061,6 +1160,16 @@ COVERAGE = [
     ("engagement", "ranged attack", 2000),
     ("engagement", "melee manifest paid", 1000),
     ("engagement", "melee manifest unpaid", 1000),
+    ("momentum", "priced attack passed over", 10000),
+    ("momentum", "priced attack paid", 5000),
+    ("momentum", "priced attack paid by the character", 3000),
+    ("momentum", "no attack affordable", 3000),
+    ("momentum", "evade paid in momentum", 100),
+    ("momentum", "evade refused: no momentum", 1000),
+    ("momentum", "evade paid in reflex", 300),
+    ("momentum", "block paid in momentum", 1000),
+    ("momentum", "block refused: no momentum", 500),
+    ("momentum", "melee manifest paid", 1000),
 ]
 
 
@@ -1298,15 +1407,40 @@ def test_each_reaction_once_per_turn(turns: Run) -> None:
     assert turns.oracle.cases["block refused: used this Turn"] > 1000
 
 
-def _status_damage_by_batch(run: Run) -> np.ndarray:
-    """The replay's damage from Stun beyond its maximum, per (combatant, batch)."""
+def _by_batch(run: Run, per_encounter: list[dict[str, int]]) -> np.ndarray:
+    """A replayed per-encounter amount (by fighter name), summed per (combatant, batch)."""
     batches = run.result.layout.batches
     names = [name for _, name in run.result.layout.combatants]
     out = np.zeros((len(names), batches), dtype=np.int64)
-    for enc, taken in enumerate(run.oracle.status_damage):
+    for enc, amounts in enumerate(per_encounter):
         for c, name in enumerate(names):
-            out[c, enc * batches // run.n] += taken[name]
+            out[c, enc * batches // run.n] += amounts[name]
     return out
+
+
+@pytest.mark.parametrize("key", ["momentum", "spirits"])
+def test_momentum_spent_is_tallied(request: pytest.FixtureRequest, key: str) -> None:
+    """Momentum paid for priced attacks, Momentum reactions and Melee Manifests is tallied
+    per combatant, batch by batch exactly as the replay pays it; the mean per encounter and
+    summary.json's entry follow from it."""
+    run = request.getfixturevalue(key)
+    expected = _by_batch(run, run.oracle.momentum_spent)
+    assert expected.sum() > 1000
+    assert run.result.layout.momentum
+    np.testing.assert_array_equal(run.result.tallies.momentum_spent, expected)
+    table = run.result.momentum_spent()
+    np.testing.assert_allclose(table.mean_momentum_spent, expected.sum(axis=1) / run.n)
+    entries = summary(run.result)["combatants"]
+    assert [e["momentum_spent"]["mean"] for e in entries] == pytest.approx(
+        list(expected.sum(axis=1) / run.n)
+    )
+
+
+def test_no_momentum_tally_without_spending(rolls: Run) -> None:
+    """A scenario that spends no Momentum has no Momentum table or summary entry."""
+    assert not rolls.result.layout.momentum
+    assert not rolls.result.tallies.momentum_spent.any()
+    assert "momentum_spent" not in summary(rolls.result)["combatants"][0]
 
 
 @pytest.mark.parametrize("key", ["resources", "rushing"])
@@ -1315,7 +1449,7 @@ def test_stun_overflow_is_status_damage(request: pytest.FixtureRequest, key: str
     profile's Stun and from Rushing terrain. It is tallied as each combatant's status damage, batch
     by batch exactly as the replay counts it, and is not attack damage."""
     run = request.getfixturevalue(key)
-    expected = _status_damage_by_batch(run)
+    expected = _by_batch(run, run.oracle.status_damage)
     assert expected.sum() > 1000
     np.testing.assert_array_equal(run.result.tallies.status_damage, expected)
     table = run.result.status_damage()

@@ -17,6 +17,7 @@ from simlab.rules.shattered_spirits.model import (
     ROWS,
     Attack,
     Combatant,
+    Reaction,
     Scenario,
     Slot,
     parse_status,
@@ -30,13 +31,15 @@ FEATURE_EVENTS = {
     "spirits": ["suppressed", "sealed", "harm", "momentum_spent"],
     "reinforcements": ["reinforcement"],
     "sunder": ["sunder", "fatigue"],
+    "momentum": ["momentum_spent"],
 }
 
 
 def scenario_events(scenario: Scenario) -> list[str]:
     """The events tallied for ``scenario``: :data:`EVENTS`, then those of each later-draft
     feature it uses (:data:`FEATURE_EVENTS`)."""
-    return EVENTS + [e for f in scenario.uses_features for e in FEATURE_EVENTS.get(f, [])]
+    events = EVENTS + [e for f in scenario.uses_features for e in FEATURE_EVENTS.get(f, [])]
+    return list(dict.fromkeys(events))  # Spirits and priced attacks share momentum_spent
 
 
 MANIFEST_CODE = {"always": 0, "melee": 1, "never": 2}
@@ -51,12 +54,13 @@ NO_REACTION = -1
  C_REFLEX, C_MOMENTUM, C_BLOCK_AT, C_EVADE_AT, C_EXPOSED, C_IMPAIRED, C_COVER, C_ROLL_MODIFIER,
  C_RUSHING, C_POLICY, C_ATTACK_START, C_ATTACK_COUNT, C_OWNER, C_SPIRIT, C_MANIFEST,
  C_RECALL_BELOW, C_ARRIVES, C_STANCE_START, C_STANCE_COUNT, C_STANCE_SWITCH, C_STANCE_BELOW,
- C_ARMOR, C_WIELDED, C_SUNDER_AT, C_ENGAGED) = range(34)  # fmt: skip
-N_COMBATANT_FIELDS = 34
+ C_ARMOR, C_WIELDED, C_SUNDER_AT, C_ENGAGED, C_BLOCK_MOMENTUM,
+ C_EVADE_MOMENTUM) = range(36)  # fmt: skip
+N_COMBATANT_FIELDS = 36
 S_SPEED, S_ATTACKS_PER_TURN, S_GUARD_MODIFIER, S_ROLL_MODIFIER = range(4)
 N_STANCE_FIELDS = 4
-A_MODIFIER, A_DAMAGE_MODIFIER, A_NET_ADVANTAGE, A_GLANCING, A_MELEE = range(5)
-N_ATTACK_FIELDS = 5
+A_MODIFIER, A_DAMAGE_MODIFIER, A_NET_ADVANTAGE, A_GLANCING, A_MELEE, A_MOMENTUM_COST = range(6)
+N_ATTACK_FIELDS = 6
 R_DAMAGE, R_TIER, R_STUN, R_EXPOSED, R_IMPAIRED = range(5)
 N_ROW_FIELDS = 5
 (G_N_SIDES, G_MAX_ROUNDS, G_BONUS_SIZE, G_EXPOSED_PER_LEVEL, G_IMPAIRED_PER_LEVEL,
@@ -170,11 +174,12 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
             _threshold(m.react.block), _threshold(m.react.evade), m.exposed, m.impaired,
             int(m.cover), m.roll_modifier, m.rushing, POLICY_CODE[m.target], starts[c],
             len(m.attacks), *_feature_fields(slots, c, stance_starts[c]),
-            _engaged_mask(slots, c),
+            _engaged_mask(slots, c), _momentum_cost(m.react.block),
+            _momentum_cost(m.react.evade),
         ]  # fmt: skip
     attack = field_rows(
         [[a.modifier, a.damage_modifier, a.advantage - a.disadvantage, int(a.glancing),
-          int(a.range == "melee")] for a in attacks], N_ATTACK_FIELDS,
+          int(a.range == "melee"), a.momentum_cost] for a in attacks], N_ATTACK_FIELDS,
     )  # fmt: skip
     profile_rows = np.zeros((N_ROW_FIELDS, len(attacks), 11), dtype=np.int64)
     for k, (a, r) in enumerate(zip(attacks, rows, strict=True)):
@@ -218,6 +223,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
         side_of=sides,
         attacks_per_round=sum(per_turn),
         statuses=True,
+        momentum=bool({"spirits", "momentum"} & set(features)),
     )
     return params, layout
 
@@ -307,6 +313,11 @@ def _feature_fields(slots: list[Slot], c: int, stance_start: int) -> list[int]:
         sunder.armor if sunder else 0, sunder.wielded if sunder else 0,
         sunder.when_segments_at_least if sunder else 0,
     ]  # fmt: skip
+
+
+def _momentum_cost(reaction: Reaction | None) -> int:
+    """Momentum a reaction costs in place of its token (0: paid with its token)."""
+    return reaction.momentum_cost if reaction is not None else 0
 
 
 def _engaged_mask(slots: list[Slot], c: int) -> int:

@@ -46,6 +46,7 @@ from simlab.rules.shattered_spirits.compile import (
     A_GLANCING,
     A_MELEE,
     A_MODIFIER,
+    A_MOMENTUM_COST,
     A_NET_ADVANTAGE,
     C_ARMOR,
     C_ARRIVES,
@@ -53,9 +54,11 @@ from simlab.rules.shattered_spirits.compile import (
     C_ATTACK_START,
     C_ATTACKS_PER_TURN,
     C_BLOCK_AT,
+    C_BLOCK_MOMENTUM,
     C_COVER,
     C_ENGAGED,
     C_EVADE_AT,
+    C_EVADE_MOMENTUM,
     C_EXPOSED,
     C_GRIT,
     C_GUARD,
@@ -152,6 +155,7 @@ DUEL_GROUP = 128  # duels whose first block of attack dice is computed in one lo
 
 # engaged_target: enemies stand, but none Engaged with the attacker
 NOT_ENGAGED = -2
+NO_ATTACK = -1  # no attack of the rotation can be paid for
 
 # reactions
 REACT_NONE, REACT_BLOCK, REACT_EVADE = 0, 1, 2
@@ -276,28 +280,60 @@ def unused_in_turn(threshold, used_in, turn):
 
 
 @inline_kernel
-def choose_reaction(p, st, defender, tier, damage, turn):
+def choose_reaction(p, st, defender, tier, damage, turn, rnd):
     """The defender's reaction to a hit it sees coming (docs/rules/shattered-spirits.md
     "Reactions").
 
     Evade (Reflex) when the damage reaches its evade threshold, else Block (Grit) when it
-    reaches its block threshold; each costs ``reaction_cost`` tokens it must have, and
+    reaches its block threshold; each costs ``reaction_cost`` tokens it must have (or,
+    when the scenario prices it in Momentum, that much Momentum: ``momentum_cost``), and
     each can be used once per Turn: a reaction already used in the attacker's ``turn``
     is not available again until the next Turn (seed 001, "Turns in Shattered Spirits").
     """
     cost = p.globals_[G_REACTION_COST]
     evade_at = unused_in_turn(p.combatant[C_EVADE_AT, defender], st[EVADED_IN, defender], turn)
     block_at = unused_in_turn(p.combatant[C_BLOCK_AT, defender], st[BLOCKED_IN, defender], turn)
+    evade_momentum = p.combatant[C_EVADE_MOMENTUM, defender]
+    block_momentum = p.combatant[C_BLOCK_MOMENTUM, defender]
     reaction = pick_reaction(
-        tier, damage, evade_at, block_at, st[REFLEX, defender], st[GRIT, defender], cost
-    )
+        tier, damage, evade_at, block_at,
+        can_pay(st, defender, REFLEX, cost, evade_momentum),
+        can_pay(st, defender, GRIT, cost, block_momentum), 1,
+    )  # fmt: skip
     if reaction == REACT_EVADE:
-        st[REFLEX, defender] -= cost
+        pay(st, defender, REFLEX, cost, evade_momentum, rnd)
         st[EVADED_IN, defender] = turn
     elif reaction == REACT_BLOCK:
-        st[GRIT, defender] -= cost
+        pay(st, defender, GRIT, cost, block_momentum, rnd)
         st[BLOCKED_IN, defender] = turn
     return reaction
+
+
+@inline_kernel
+def can_pay(st, c, token, cost, momentum_cost):
+    """1 when ``c`` can pay a reaction: ``momentum_cost`` Momentum when it is priced in
+    Momentum (> 0), else ``cost`` of its ``token`` pool (Grit or Reflex); else 0."""
+    if momentum_cost > 0:
+        return 1 if st[MOMENTUM, c] >= momentum_cost else 0
+    return 1 if st[token, c] >= cost else 0
+
+
+@inline_kernel
+def pay(st, c, token, cost, momentum_cost, rnd):
+    """Pay for a reaction as :func:`can_pay` found it payable."""
+    if momentum_cost > 0:
+        spend_momentum(st, c, momentum_cost, rnd)
+    else:
+        st[token, c] -= cost
+
+
+@inline_kernel
+def spend_momentum(st, c, amount, rnd):
+    """``c`` spends ``amount`` Momentum in round ``rnd``: counted in the encounter's
+    Momentum spent (``momentum_spent`` tally) and as the ``momentum_spent`` event."""
+    st[MOMENTUM, c] -= amount
+    st[MOMENTUM_SPENT, c] += amount
+    note_event(st, EVC_MOMENTUM, c, rnd)
 
 
 @inline_kernel
@@ -487,7 +523,7 @@ def resolve_attack(p, st, rng, attacker, attack, defender, rnd, turn, standing, 
     row = profile_row(roll)
     tier = row_tier(p, attack, row)
     damage = row_damage(p, st, attack, row, attacker, defender)
-    reaction = choose_reaction(p, st, defender, tier, damage, turn)
+    reaction = choose_reaction(p, st, defender, tier, damage, turn, rnd)
     final = roll
     if reaction == REACT_EVADE:
         final = attack_roll(rng, net, bonus, trace, slot, 11) + modifier
@@ -610,9 +646,7 @@ def manifest(p, st, c, suppressed, rnd):
     cost = p.globals_[G_MELEE_MANIFEST_COST]
     at_melee = allowed and policy == 1 and st[MOMENTUM, c] >= cost
     if at_melee:
-        st[MOMENTUM, c] -= cost
-        st[MOMENTUM_SPENT, c] += cost
-        note_event(st, EVC_MOMENTUM, c, rnd)
+        spend_momentum(st, c, cost, rnd)
     if p.globals_[G_DECLARED] != 0:
         engage_spirit(st, spirit, st[ENGAGED, c] if at_melee else 0)
     return allowed
@@ -673,6 +707,35 @@ def next_attack(p, st, c):
     return attack_in_rotation(p.attack_list, first, count, st, ROTATION, c)
 
 
+@inline_kernel
+def momentum_payer(p, c):
+    """Whose Momentum pays for ``c``'s attacks: a Spirit's character's, else its own."""
+    owner = p.combatant[C_OWNER, c]
+    return owner if owner >= 0 else c
+
+
+@inline_kernel
+def affordable_attack(p, st, c):
+    """The attack ``c`` makes next, passing over those priced in Momentum
+    (``momentum_cost``) beyond what its payer holds [default reading]; ``NO_ATTACK`` when
+    it can pay for none. An attack without a price is taken at once, as
+    :func:`next_attack` would."""
+    payer = momentum_payer(p, c)
+    for _ in range(p.combatant[C_ATTACK_COUNT, c]):
+        attack = next_attack(p, st, c)
+        if p.attack[A_MOMENTUM_COST, attack] <= st[MOMENTUM, payer]:
+            return attack
+    return NO_ATTACK
+
+
+@inline_kernel
+def pay_for_attack(p, st, c, attack, rnd):
+    """Spend the Momentum ``attack`` costs, if any, from ``c``'s payer."""
+    cost = p.attack[A_MOMENTUM_COST, attack]
+    if cost > 0:
+        spend_momentum(st, momentum_payer(p, c), cost, rnd)
+
+
 @kernel
 def end_of_phase(p, st, rng, rnd, standing):
     """Rushing N terrain: +N Stun at the end of each Phase spent there
@@ -717,10 +780,20 @@ def record_status_damage(st, t, ch, batch):
 
 
 @inline_kernel
+def record_momentum_spent(st, t, ch, batch):
+    """Add the Momentum each combatant spent in this encounter to ``batch``."""
+    for c in range(st.shape[1]):
+        t.momentum_spent[ch, c, batch] += st[MOMENTUM_SPENT, c]
+
+
+@inline_kernel
 def declared_target(p, st, rng, c, standing):
     """``c``'s next attack and its target when engagements are declared: a Melee attack
-    goes to an Engaged enemy (:func:`engaged_target`), a ranged one to any."""
-    attack = next_attack(p, st, c)
+    goes to an Engaged enemy (:func:`engaged_target`), a ranged one to any; the target is
+    ``NOT_ENGAGED`` too when ``c`` can pay for none of its attacks."""
+    attack = affordable_attack(p, st, c)
+    if attack == NO_ATTACK:
+        return attack, NOT_ENGAGED
     if p.attack[A_MELEE, attack] != 0:
         return attack, engaged_target(p, st, rng, c, standing)
     policy = p.combatant[C_POLICY, c]
@@ -813,7 +886,10 @@ def play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace,
                             over = True
                             break
                         if not declared:
-                            attack = next_attack(p, st, c)
+                            attack = affordable_attack(p, st, c)
+                            if attack == NO_ATTACK:
+                                continue
+                        pay_for_attack(p, st, c, attack, rnd)
                         slot = min(n_trace[0], trace.shape[0] - 1)
                         tier, damage = resolve_attack(
                             p, st, rng, c, attack, target, rnd, turn, standing, trace, slot
@@ -836,6 +912,8 @@ def play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace,
             end_of_round(p, st)
         finish(p, st, t, ch, last, standing)
         record_status_damage(st, t, ch, batch)
+        if g[G_FEATURES] != 0:
+            record_momentum_spent(st, t, ch, batch)
 
 
 @inline_kernel

@@ -63,6 +63,11 @@ class Attack(StrictModel):
     ``advantage``/``disadvantage`` count instances; ``glancing`` makes every hit Glancing.
     ``range`` is ``melee`` (only at creatures the attacker is Engaged with, when the
     scenario declares engagements) or ``ranged`` (any enemy; seed 001, "Range").
+    ``momentum_cost`` prices the attack in Momentum (seed 001, "Resources in Combat" names
+    Momentum as a resource without saying what it buys, so what costs Momentum is the
+    scenario's to say) [default reading: an attack its maker cannot pay for is passed over
+    and the next attack of its rotation is made instead; with none it can pay for, that
+    attack is not made; a Spirit pays from its character's Momentum].
     """
 
     profile: list[int] = Field(min_length=11, max_length=11)
@@ -74,6 +79,7 @@ class Attack(StrictModel):
     disadvantage: int = Field(0, ge=0, le=10)
     glancing: bool = False
     range: Literal["melee", "ranged"] = "melee"
+    momentum_cost: int = Field(0, ge=0, le=99)
 
     @field_validator("profile")
     @classmethod
@@ -109,9 +115,15 @@ class Attack(StrictModel):
 
 
 class Reaction(StrictModel):
-    """A threshold policy: react when the attack would deal at least this much damage."""
+    """A threshold policy: react when the attack would deal at least this much damage.
+
+    ``momentum_cost`` > 0 pays the reaction with that much Momentum in place of its
+    token (Grit for Block, Reflex for Evade): a scenario may price reactions in Momentum
+    (seed 001, "Resources in Combat", leaves what Momentum buys open).
+    """
 
     when_damage_at_least: int = Field(ge=0, le=999)
+    momentum_cost: int = Field(0, ge=0, le=99)
 
 
 class Reactions(StrictModel):
@@ -402,8 +414,8 @@ class Scenario(ScenarioBase):
     @property
     def uses_features(self) -> list[str]:
         """The later-draft features this scenario uses (Spirits, Stances,
-        Reinforcements, Sunder, declared engagements), by name; empty for a scenario
-        that uses none."""
+        Reinforcements, Sunder, declared engagements, attacks or reactions priced in
+        Momentum), by name; empty for a scenario that uses none."""
         members = [m for ms in self.sides.values() for m in ms]
         found = {
             "spirits": any(m.spirit is not None for m in members),
@@ -411,6 +423,12 @@ class Scenario(ScenarioBase):
             "reinforcements": any(m.reinforce is not None for m in members),
             "sunder": any(m.sunder is not None for m in members),
             "engagement": self.params.engagement == "declared",
+            "momentum": any(a.momentum_cost > 0 for a in self.attacks.values())
+            or any(
+                r is not None and r.momentum_cost > 0
+                for m in members
+                for r in (m.react.block, m.react.evade)
+            ),
         }
         return [name for name, used in found.items() if used]
 
