@@ -1,0 +1,70 @@
+"""Sweep, compare and tune in an 80-column terminal: nothing cut, nothing over 80."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from simlab.cli import main
+from simlab.report import terminal
+
+ROOT = Path(__file__).resolve().parents[2]
+QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
+PLATE = ROOT / "scenarios/zones-3d6/longsword-vs-plate.yaml"
+
+
+def _run_at_80(monkeypatch: pytest.MonkeyPatch, *args: object) -> str:
+    from rich.console import Console
+
+    monkeypatch.setattr(terminal, "console", Console(width=80, force_terminal=False))
+    done = CliRunner().invoke(main, [str(a) for a in args])
+    assert done.exit_code == 0, done.output
+    lines = done.output.splitlines()
+    assert max(len(line) for line in lines) <= 80, done.output
+    assert "…" not in done.output, done.output
+    return str(done.output)
+
+
+def test_sweep_of_a_grid_fits_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = _run_at_80(monkeypatch, "sweep", PLATE, "--vary", "Plate Knight.hp=20,30",
+                      "--vary", "Plate Knight.bonus_defense=0:1", "-n", 2000)  # fmt: skip
+    # One table per attack pair, named whole in its title; both varied fields as columns.
+    assert "Swordsman: longsword → Plate Knight" in text
+    assert "Plate Knight: longsword → Swordsman" in text
+    header = next(line for line in text.splitlines() if "hit rate" in line)
+    assert header.split()[:2] == ["hp", "bonus_defense"]
+    assert "crit" not in text  # zones-3d6 has no crits
+    assert text.count("±") >= 4 * (2 + 2 + 2 + 2)  # attacks, time-to-down, sides
+
+
+def test_sweep_with_crits_and_exact_fits_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = _run_at_80(monkeypatch, "sweep", QUICKSTART, "--vary", "Brute.guard=0:3",
+                      "-n", 2000)  # fmt: skip
+    header = next(line for line in text.splitlines() if "hit rate" in line)
+    assert header.split() == ["guard", "hit", "rate", "crit", "rate", "mean", "damage", "mean"]
+    # Every row with an exact answer: the exact mean damage lies within (or at most a
+    # rounding step beyond) the simulated interval printed beside it.
+    attacks = text.split("time-to-down (rounds")[0]
+    rows = re.findall(r" ([\d.]+) ± ([\d.]+) +([\d.]+) *$", attacks, re.M)
+    assert len(rows) == 8, text
+    for mean, half, exact in rows:
+        assert abs(float(exact) - float(mean)) <= float(half) + 0.001, (mean, half, exact)
+
+
+def test_compare_fits_80_columns_and_marks_what_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = _run_at_80(monkeypatch, "compare", QUICKSTART, "--set", "Brute.guard=1",
+                      "-n", 4000)  # fmt: skip
+    changed = [line for line in text.splitlines() if line.startswith(" ✱")]
+    assert any("down rate" in line for line in changed), text
+    assert "independent 95%" not in text  # only in a wide terminal
+    assert "narrower" in text
+
+
+def test_tune_fits_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = _run_at_80(monkeypatch, "tune", ROOT / "scenarios/benchmarks/ss-duel.yaml",
+                      "--vary", "Defender.hp=5:60", "--target",
+                      "median_time_to_down:Defender=3")  # fmt: skip
+    assert "consistent with the target: Defender.hp = 7..9" in text
