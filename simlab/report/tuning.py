@@ -113,10 +113,47 @@ def plot_sweep(
         if exact is not None and exact.notna().any():
             ax.plot(line[x], exact, **{**EXACT_STYLE, "label": f"{name} (exact)"})
     ax.set_xlabel(x)
-    ax.set_ylabel(figure.replace("_", " "))
+    ax.set_ylabel(AXIS_LABELS.get(figure, figure.replace("_", " ")))
+    _readable_axes(ax, figure, data[x])
     if len(ax.get_lines()) > 1:
         ax.legend(fontsize="small")
     return data
+
+
+#: What a sweep plot's y axis shows, where its figure's name does not say it all.
+AXIS_LABELS = {
+    "mean_damage": "mean damage per attack (misses 0)",
+    "mean_time_to_down": "mean time-to-down if downed (rounds)",
+    "median_time_to_down": "median time-to-down (rounds)",
+}
+
+#: The narrowest y range a sweep plot shows: a rate, or a share of a mean's size. Without
+#: it, a flat curve is stretched over the whole plot and its noise reads as a trend.
+MIN_RATE_SPAN = 0.05
+MIN_MEAN_SPAN = 0.2
+
+
+def _readable_axes(ax: Axes, figure: str, x: pd.Series) -> None:
+    """Integer ticks where the values are integers; a y range no narrower than
+    :data:`MIN_RATE_SPAN` for a rate (within 0..1) or :data:`MIN_MEAN_SPAN` × the mean's
+    size for a mean."""
+    from matplotlib.ticker import MaxNLocator
+
+    if pd.api.types.is_integer_dtype(x) or (x.dropna() % 1 == 0).all():
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    if figure == "median_time_to_down":
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    lo, hi = ax.get_ylim()
+    rate = figure.endswith("_rate")
+    least = MIN_RATE_SPAN if rate else MIN_MEAN_SPAN * max(abs(lo), abs(hi), 1.0)
+    if hi - lo >= least:
+        return
+    middle = (lo + hi) / 2
+    lo, hi = middle - least / 2, middle + least / 2
+    if rate:
+        shift = max(0.0, -lo) - max(0.0, hi - 1.0)
+        lo, hi = lo + shift, hi + shift
+    ax.set_ylim(lo, hi)
 
 
 # -- sweep page ----------------------------------------------------------------------------
