@@ -487,7 +487,8 @@ def run_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
     n_batches = t.attempts.shape[2]
     n_combatants = p.combatant.shape[1]
     n_sides = p.globals_[G_N_SIDES]
-    for ch in prange(chunks):
+    for chunk in prange(chunks):
+        ch = np.int64(chunk)  # one type for callees: see jit.parallel_kernel
         st = np.zeros((N_FIELDS, n_combatants), dtype=np.int64)
         standing = np.zeros(n_sides, dtype=np.int64)
         cursor = np.zeros(n_sides, dtype=np.int64)
