@@ -150,6 +150,8 @@ def simulate(
                          "scenario) to go with it; got none")  # fmt: skip
     trace_rows = None
     meta: dict[str, Any] = {}
+    if scenario.source is not None and scenario.source.overrides:
+        meta["overrides"] = list(scenario.source.overrides)
     if precision is not None and not trace:
         from simlab.tuning.precision import precision_rule, run_to_precision
 

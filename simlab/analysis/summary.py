@@ -156,4 +156,5 @@ def summary(res: Result) -> dict[str, Any]:
         "draw_rate": _num(wins.win_rate.iloc[-1]),
         "mean_rounds": _num(res.mean_rounds()),
         **({"precision": res.meta["precision"]} if "precision" in res.meta else {}),
+        **({"overrides": res.meta["overrides"]} if "overrides" in res.meta else {}),
     }

@@ -500,6 +500,8 @@ def _section(run: ScenarioRun, specs: pd.DataFrame | None, drift: DriftReport | 
         from simlab.tuning.precision import describe_record
 
         identity.insert(2, ("sample size", describe_record(res.meta["precision"])))
+    if res.meta.get("overrides"):
+        identity.insert(0, ("overrides (--set)", ", ".join(res.meta["overrides"])))
     header, combatants = _combatant_rows(res)
     notes = [n for n in (drift.notes if drift else []) if n.startswith(f"{label(run)}:")]
     apart = [f"{', '.join(names)} fought differently (a damage distribution differs by "

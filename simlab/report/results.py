@@ -265,6 +265,7 @@ def scenario_document(run: ScenarioRun) -> dict[str, Any]:
         "mean_rounds": _num(res.mean_rounds()), "other_tallies": other,
         "exact": run.exact, "expect": run.expect, "drift_tolerance": run.drift_tolerance,
         **({"precision": res.meta["precision"]} if "precision" in res.meta else {}),
+        **({"overrides": res.meta["overrides"]} if "overrides" in res.meta else {}),
     }  # fmt: skip
 
 
@@ -360,6 +361,8 @@ def scenario_run(doc: dict[str, Any]) -> ScenarioRun:
                     tallies=tallies, meta={"scenario_hash": doc.get("scenario_hash")})  # fmt: skip
     if doc.get("precision") is not None:
         result.meta["precision"] = doc["precision"]
+    if doc.get("overrides"):
+        result.meta["overrides"] = [str(o) for o in doc["overrides"]]
     return ScenarioRun(result=result, source=doc.get("source"), exact=doc.get("exact"),
                        expect=list(doc.get("expect", [])),
                        drift_tolerance=dict(doc.get("drift_tolerance", {})),

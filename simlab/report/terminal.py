@@ -257,7 +257,9 @@ def sides_table(result: Result) -> Table:
 
 def print_result(result: Result) -> None:
     """Print the three tables of a run, headed by its identity (seed, n, rules)."""
-    console.print(f"[bold]{escape(result.scenario)}[/bold] · rules {result.rules} · "
+    overrides = result.meta.get("overrides")
+    changed = f" · with {escape(', '.join(overrides))}" if overrides else ""
+    console.print(f"[bold]{escape(result.scenario)}[/bold]{changed} · rules {result.rules} · "
                   f"{result.encounters:,} encounters · seed {result.seed}")  # fmt: skip
     console.print(attacks_table(result))
     n_extra = len(_event_cells(result, result.combatants())[0])

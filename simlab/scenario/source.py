@@ -65,12 +65,16 @@ class YamlSource:
         The empty path is the document's root.
     key_positions : dict
         Maps the path of a mapping entry to the 1-based ``(line, col)`` of its key.
+    overrides : tuple of str
+        The overrides applied to the file's document, ``NAME.FIELD=VALUE`` in order
+        (``simlab.override``, ``--set``): results and reports say that they were.
     """
 
     filename: str
     data: Any
     positions: dict[Path, Position] = field(default_factory=dict)
     key_positions: dict[Path, Position] = field(default_factory=dict)
+    overrides: tuple[str, ...] = ()
 
     def locate(self, path: Path) -> Located:
         """Return the position of the value at ``path``, or of its nearest located ancestor.

@@ -11,6 +11,7 @@ naming the override (``--set Defender.guard=x: expected an integer; got 'x'``).
 from __future__ import annotations
 
 import copy
+import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -43,6 +44,11 @@ class Override:
     target: str
     value: Any
     label: str
+
+    def spelled(self) -> str:
+        """``NAME.FIELD=VALUE`` as a reader would type it (``Defender.guard=2``)."""
+        value = self.value if isinstance(self.value, str) else json.dumps(self.value)
+        return f"{self.target}={value}"
 
 
 def parse_value(text: str, label: str) -> Any:
@@ -136,7 +142,8 @@ def apply_overrides(scenario: ScenarioBase, overrides: list[Override]) -> Scenar
         # A changed row (a list item, a row key) is checked with its chart: errors name it.
         whole = path[:-1] if isinstance(path[-1], int) else path
         _mark(positions, key_positions, whole, _sentinel(k))
-    changed = YamlSource(source.filename, data, positions, key_positions)
+    applied = source.overrides + tuple(o.spelled() for o in overrides)
+    changed = YamlSource(source.filename, data, positions, key_positions, applied)
     try:
         return from_source(changed)
     except ScenarioError as err:

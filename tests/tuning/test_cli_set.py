@@ -36,7 +36,17 @@ def test_report_and_check_with_set(tmp_path: Path) -> None:
     done = cli.invoke(main, ["report", str(SS_DUEL), "-n", "20000", "--set", "Defender.guard=2",
                              "--out", str(tmp_path)])  # fmt: skip
     assert done.exit_code == 0, done.output
-    assert "2.30" in (tmp_path / "report.md").read_text()
+    report = (tmp_path / "report.md").read_text()
+    assert "2.30" in report
+    # The page says the scenario ran with an override, and so do its saved results and a
+    # report drawn again from them.
+    assert "Defender.guard=2" in report
+    (entry,) = json.loads((tmp_path / "results.json").read_text())["scenarios"]
+    assert entry["overrides"] == ["Defender.guard=2"]
+    again = cli.invoke(main, ["report", "--from", str(tmp_path / "results.json"),
+                              "--out", str(tmp_path / "again")])  # fmt: skip
+    assert again.exit_code == 0, again.output
+    assert "Defender.guard=2" in (tmp_path / "again/report.md").read_text()
     refused = cli.invoke(main, ["check", "--from", str(tmp_path), "--set", "max_rounds=3"])
     assert refused.exit_code == 2
     assert "expected either scenarios to simulate or --from" in refused.output
@@ -55,3 +65,17 @@ def test_bad_set_exits_2_names_it_writes_nothing(tmp_path: Path, command: str) -
     assert "--set Defender.guard=-1: expected" in done.output
     assert "Traceback" not in done.output
     assert not out.exists()
+
+
+def test_run_with_set_says_so_in_the_terminal_and_summary(tmp_path: Path) -> None:
+    done = CliRunner().invoke(main, ["run", str(SS_DUEL), "-n", "2000", "--set",
+                                     "Defender.guard=2", "--set", "strike.profile[9]=8",
+                                     "--out", str(tmp_path)])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert "with Defender.guard=2, strike.profile[9]=8" in done.output
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["overrides"] == ["Defender.guard=2", "strike.profile[9]=8"]
+    plain = CliRunner().invoke(main, ["run", str(SS_DUEL), "-n", "2000",
+                                      "--out", str(tmp_path / "plain")])  # fmt: skip
+    assert plain.exit_code == 0, plain.output
+    assert "overrides" not in json.loads((tmp_path / "plain/summary.json").read_text())
