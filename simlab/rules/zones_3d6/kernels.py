@@ -25,7 +25,9 @@ from simlab.engine.encounter import (
     clear_state,
     count_standing,
     initiative_order,
+    next_in_rotation,
     record_attack,
+    record_attacks,
     record_event,
     record_outcome,
     sides_standing,
@@ -36,6 +38,7 @@ from simlab.engine.rng import (
     STREAM_DAMAGE,
     STREAM_ORDER,
     new_state,
+    roll_dice_code,
     roll_die,
     start_encounter,
 )
@@ -178,11 +181,26 @@ def opposed_roll(p, rng, ev, col, table, column):
     are rolled and three kept; then the edges and pressures adjust the kept dice.
     Raw dice, adjusted dice and total go to ``ev[col:col + 10]``; returns the total.
     """
-    g = p.globals_
-    net = table[ROLL_NET_ADVANTAGE, column]
-    n = 3 if net == 0 else 3 + g[G_ADVANTAGE_DICE]
+    n = roll_dice_count(p, table, column)
     for i in range(MAX_ROLL_DICE):
         ev[col + i] = roll_die(rng, STREAM_ATTACK, 6) if i < n else 0
+    return roll_total(p, ev, col, table, column, n)
+
+
+@inline_kernel
+def roll_dice_count(p, table, column):
+    """How many d6 the roll ``table[:, column]`` throws: 3, or 3 + ``advantage_dice``
+    with net advantage or disadvantage (docs/rules/zones-3d6.md [default])."""
+    return 3 if table[ROLL_NET_ADVANTAGE, column] == 0 else 3 + p.globals_[G_ADVANTAGE_DICE]
+
+
+@inline_kernel
+def roll_total(p, ev, col, table, column, n):
+    """The total of a roll whose ``n`` raw dice are at ``ev[col:]``: three kept, edges and
+    pressures applied, bonus added (see :func:`opposed_roll`). Writes the adjusted dice
+    and the total to ``ev[col + 6:col + 10]``."""
+    g = p.globals_
+    net = table[ROLL_NET_ADVANTAGE, column]
     keep_three(ev, col, n, net)
     kept = col + MAX_ROLL_DICE
     apply_edge(ev, kept, table[ROLL_EDGE, column])
@@ -209,9 +227,15 @@ def base_damage(p, rng, ev, attack, defender):
             if k < MAX_TRACED_DAMAGE_DICE:
                 ev[COL_DAMAGE_DICE + k] = face
             k += 1
-            if p.ignored[defender, face] == 0:
-                total += face
+            total += face_value(p, defender, face)
     return total
+
+
+@inline_kernel
+def face_value(p, defender, face):
+    """What a base-damage die showing ``face`` adds: 0 on one of the defender's Base
+    Defense faces (docs/rules/zones-3d6.md "Armor"), else the face."""
+    return face if p.ignored[defender, face] == 0 else 0
 
 
 @inline_kernel
@@ -237,6 +261,41 @@ def hit_damage(p, rng, ev, attacker, attack, defender):
     ev[COL_BASE] = base
     ev[COL_BONUS] = bonus
     return max(base + bonus, p.globals_[G_MINIMUM_DAMAGE])
+
+
+#: A plain duel looks up the damage of an attack whose base damage is one dice term of at
+#: most this many outcomes (1d6: 6, 3d8: 512); other attacks roll it die by die.
+MAX_DAMAGE_OUTCOMES = 4096
+
+
+@kernel
+def damage_tables(p, attacker, defender, damage, damage_dice, damage_sides):
+    """The damage of every possible base-damage roll of each of the attacker's attacks
+    that has a single dice term, for a plain duel.
+
+    ``damage[j, o]`` is the damage of a hit of the attacker's ``j``-th attack when its
+    ``damage_dice[j]`` dice of ``damage_sides[j]`` faces read ``o`` in base
+    ``damage_sides[j]`` (first die most significant), by the rules of
+    :func:`hit_damage`; ``damage_dice[j]`` is 0 for an attack that rolls otherwise.
+    """
+    start = p.combatant[C_ATTACK_START, attacker]
+    for j in range(p.combatant[C_ATTACK_COUNT, attacker]):
+        attack = p.attack_list[start + j]
+        damage_dice[j] = 0
+        if p.attack[A_TERM_COUNT, attack] != 1:
+            continue
+        term = p.attack[A_TERM_START, attack]
+        n, sides = p.terms[T_COUNT, term], p.terms[T_SIDES, term]
+        if n < 1 or sides**n > min(MAX_DAMAGE_OUTCOMES, damage.shape[1]):
+            continue
+        bonus = bonus_damage(p, attacker, attack, defender)
+        for o in range(sides**n):
+            base = 0
+            for i in range(n):
+                base += face_value(p, defender, o // sides ** (n - 1 - i) % sides + 1)
+            damage[j, o] = max(base + bonus, p.globals_[G_MINIMUM_DAMAGE])
+        damage_dice[j] = n
+        damage_sides[j] = sides
 
 
 @inline_kernel
@@ -388,7 +447,170 @@ def run_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
             play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, events, n_trace)
 
 
+@kernel
+def roll_tables(p, attacker, defender, tables, dice, ev):
+    """The total of every possible attack roll of each of the attacker's attacks, and of
+    every possible Evasion roll of the defender, for a plain duel.
+
+    ``tables[j, o]`` is the total of the attacker's ``j``-th attack when its ``dice[j]``
+    d6 read ``o`` in base 6 (first die most significant, faces 1..6 as digits 0..5);
+    row ``count`` (its number of attacks) holds the defender's Evasion. The totals come
+    from :func:`roll_total`, the rule the general path applies; ``ev`` is scratch.
+    """
+    start = p.combatant[C_ATTACK_START, attacker]
+    count = p.combatant[C_ATTACK_COUNT, attacker]
+    for j in range(count + 1):
+        table = p.attack if j < count else p.combatant
+        column = p.attack_list[start + j] if j < count else defender
+        n = roll_dice_count(p, table, column)
+        for o in range(6**n):
+            for i in range(MAX_ROLL_DICE):
+                ev[i] = o // 6 ** (n - 1 - i) % 6 + 1 if i < n else 0
+            tables[j, o] = roll_total(p, ev, 0, table, column, n)
+        dice[j] = n
+
+
+@kernel
+def flush_duel_attacks(p, t, ch, batch, attacker, defender, seen):
+    """Add the attacks counted in ``seen`` to the tallies of ``batch``, as
+    :func:`record_attack` would one by one, and clear the counts. ``seen[j, 0]`` counts
+    the misses of the attacker's ``j``-th attack, ``seen[j, 1 + d]`` its hits dealing
+    ``d``."""
+    start = p.combatant[C_ATTACK_START, attacker]
+    n_attacks = p.attack.shape[1]
+    for j in range(p.combatant[C_ATTACK_COUNT, attacker]):
+        pair = (attacker * n_attacks + p.attack_list[start + j]) * 2 + defender
+        for k in range(seen.shape[1]):
+            if seen[j, k] > 0:
+                record_attacks(t, ch, pair, batch, int(k > 0), max(k - 1, 0), seen[j, k])
+                seen[j, k] = 0
+
+
+@kernel
+def end_duel(p, st, t, ch, standing, defender, rnd, received, taken):
+    """End a plain duel whose defender took ``taken`` damage from ``received`` attacks,
+    out in round ``rnd`` if that is more than its HP (:func:`take_damage`), and tally it
+    with :func:`finish`."""
+    st[RECEIVED, defender] = received
+    take_damage(p, st, defender, taken, rnd, standing)
+    finish(p, st, t, ch, rnd, standing)
+
+
+@kernel
+def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, tables, dice,
+               damage, seen, ev):  # fmt: skip
+    """Play plain duels ``lo .. hi-1`` (see :func:`duel_attacker`) exactly as
+    :func:`play_encounter` would, on a shorter path.
+
+    In a plain duel the attacker's target is always the defender, so no target is chosen
+    (random targets draw from a stream nothing else uses) and no initiative is rolled
+    (the defender's turn does nothing and the order stream feeds nothing else). Each
+    attack roll, Evasion roll and base-damage roll is drawn as one number with
+    :func:`~simlab.engine.rng.roll_dice_code` (the same dice as one die at a time) and
+    looked up in tables made once per run (:func:`roll_tables`, :func:`damage_tables`);
+    an attack whose damage has no table rolls it with :func:`hit_damage`. Only HP
+    changes between attacks, so the damage is summed in a local variable until it
+    exceeds the defender's HP; attacks are counted by outcome in ``seen`` and added to
+    the tallies once per batch (:func:`flush_duel_attacks`).
+
+    ``dice`` holds, per attack slot, the roll's dice (row 0; column ``count`` the
+    Evasion's) and the damage dice and their faces (rows 1 and 2, 0 dice: no table).
+    """
+    defender = 1 - attacker
+    n_batches = t.attempts.shape[2]
+    start = p.combatant[C_ATTACK_START, attacker]
+    count = p.combatant[C_ATTACK_COUNT, attacker]
+    per_turn = p.combatant[C_ATTACKS_PER_TURN, attacker]
+    cap = p.globals_[G_MAX_ROUNDS]
+    hp = p.combatant[C_HP, defender]
+    evasion_dice = dice[0, count]
+    bins = seen.shape[1]
+    batch = lo * n_batches // n_total
+    for enc in range(lo, hi):
+        if enc * n_batches // n_total != batch:
+            flush_duel_attacks(p, t, ch, batch, attacker, defender, seen)
+            batch = enc * n_batches // n_total
+        start_encounter(rng, k0, k1, enc)
+        reset(p, st, standing)
+        slot = 0
+        received = 0
+        taken = 0
+        last = cap
+        for rnd in range(1, cap + 1):
+            for _ in range(per_turn):
+                total = tables[slot, roll_dice_code(rng, STREAM_ATTACK, 6, dice[0, slot])]
+                evasion = tables[count, roll_dice_code(rng, STREAM_ATTACK, 6, evasion_dice)]
+                dealt = 0
+                if total >= evasion:
+                    if dice[1, slot] > 0:
+                        code = roll_dice_code(rng, STREAM_DAMAGE, dice[2, slot], dice[1, slot])
+                        dealt = damage[slot, code]
+                    else:
+                        attack = p.attack_list[start + slot]
+                        dealt = hit_damage(p, rng, ev, attacker, attack, defender)
+                    outcome = 1 + dealt
+                else:
+                    outcome = 0
+                if outcome < bins:
+                    seen[slot, outcome] += 1
+                else:  # more damage than the tally has bins for: counted on its own
+                    pair = (attacker * p.attack.shape[1] + p.attack_list[start + slot]) * 2
+                    record_attacks(t, ch, pair + defender, batch, 1, dealt, 1)
+                slot = next_in_rotation(slot, count)
+                received += 1
+                taken += dealt
+                if taken > hp:
+                    break
+            if taken > hp:
+                last = rnd
+                break
+        end_duel(p, st, t, ch, standing, defender, last, received, taken)
+    flush_duel_attacks(p, t, ch, batch, attacker, defender, seen)
+
+
+@parallel_kernel
+def run_duel_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
+    """:func:`run_block` for a plain duel (:func:`duel_attacker`), untraced: each chunk
+    builds the tables once and plays its slice with :func:`play_duels`. A kernel of its
+    own, so that other scenarios never compile the duel path."""
+    chunks = t.attempts.shape[0]
+    c = p.combatant
+    attacker = 0 if c[C_ATTACK_COUNT, 0] > 0 and c[C_ATTACKS_PER_TURN, 0] > 0 else 1
+    width = 6 ** (3 + p.globals_[G_ADVANTAGE_DICE])
+    n_slots = c[C_ATTACK_COUNT, attacker] + 1
+    for chunk in prange(chunks):
+        ch = np.int64(chunk)  # one type for callees: see jit.parallel_kernel
+        st = np.zeros((N_FIELDS, 2), dtype=np.int64)
+        standing = np.zeros(p.globals_[G_N_SIDES], dtype=np.int64)
+        rng = new_state()
+        ev = np.zeros(N_TRACE, dtype=np.int64)
+        tables = np.zeros((n_slots, width), dtype=np.int64)
+        dice = np.zeros((3, n_slots), dtype=np.int64)
+        damage = np.zeros((n_slots, MAX_DAMAGE_OUTCOMES), dtype=np.int64)
+        seen = np.zeros((n_slots, t.damage_hist.shape[2] + 1), dtype=np.int64)
+        roll_tables(p, attacker, 1 - attacker, tables, dice[0], ev)
+        damage_tables(p, attacker, 1 - attacker, damage, dice[1], dice[2])
+        lo, hi = chunk_range(first, count, ch, chunks)
+        play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, tables, dice,
+                   damage, seen, ev)  # fmt: skip
+
+
+def duel_attacker(p):
+    """The attacker of a *plain duel*, or −1 when the encounter is not one.
+
+    A plain duel is two combatants on two sides of which only one ever attacks (the
+    other has no attacks or no attacks per turn): the usual way to measure an attack
+    (``scenarios/benchmarks/zones-3d6-duel.yaml``). Nothing in zones-3d6 changes a later
+    attack but HP, so such a duel is played by :func:`run_duel_block`.
+    """
+    c = p.combatant
+    if c.shape[1] != 2 or c[C_SIDE, 0] == c[C_SIDE, 1]:
+        return -1
+    armed = [k for k in range(2) if c[C_ATTACK_COUNT, k] > 0 and c[C_ATTACKS_PER_TURN, k] > 0]
+    return armed[0] if len(armed) == 1 else -1
+
+
 def block_kernel(p):
-    """The kernel that plays untraced blocks of the compiled scenario ``p`` (this system
-    has one path: :func:`run_block`)."""
-    return run_block
+    """The kernel that plays untraced blocks of the compiled scenario ``p``: the plain
+    duel path when the scenario is one (:func:`duel_attacker`), else :func:`run_block`."""
+    return run_duel_block if duel_attacker(p) >= 0 else run_block
