@@ -19,6 +19,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = {
     "opposed-tiers": "scenarios/opposed-tiers/party-fight.yaml",
+    "opposed-tiers duel": "scenarios/benchmarks/opposed-tiers-duel.yaml",
     "zones-3d6": "scenarios/zones-3d6/skirmish.yaml",
     "zones-3d6 duel": "scenarios/zones-3d6/training-duel.yaml",
     "glitters-d20": "scenarios/glitters-d20/party-vs-monsters.yaml",

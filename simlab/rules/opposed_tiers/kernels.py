@@ -47,6 +47,7 @@ from simlab.engine.rng import (
     STREAM_REACTION,
     STREAM_SAVE,
     new_state,
+    roll_dice_code,
     roll_die,
     start_encounter,
     sum_kept,
@@ -179,7 +180,39 @@ def defense_total(p, rng, defender, scratch, ev):
                        COL_DEFENSE, ROLL_SLOTS)  # fmt: skip
     shield = roll_expr(p, rng, STREAM_REACTION, cb[C_SHIELD_DICE, defender], scratch, ev,
                        COL_SHIELD, GEAR_SLOTS)  # fmt: skip
-    return rolled + cb[C_DEFENSE_SL, defender] + shield
+    return defense_of(p, defender, rolled, shield)
+
+
+@inline_kernel
+def defense_of(p, defender, rolled, shield):
+    """Defense from its rolled dice and the shield's: + defense SL (the shield has none;
+    docs/rules/opposed-tiers.md; seed 002, "Defense!", "Shield")."""
+    return rolled + p.combatant[C_DEFENSE_SL, defender] + shield
+
+
+@inline_kernel
+def attack_total(p, attacker, attack, rolled):
+    """Attack from its rolled weapon dice: + weapon SL + the weapon's modifier
+    (docs/rules/opposed-tiers.md; seed 002, "The Attack!")."""
+    return rolled + p.combatant[C_WEAPON_SL, attacker] + p.attack[A_MODIFIER, attack]
+
+
+@inline_kernel
+def defended_outcome(total, defense):
+    """(hit, critical) of a defended attack: it hits iff it beats the defense (a tie goes
+    to the defender), and is a critical iff it is at least twice the defense
+    (docs/rules/opposed-tiers.md; seed 002, "Defense!", "Critical")."""
+    hit = total > defense
+    return hit, hit and total >= 2 * defense
+
+
+@inline_kernel
+def damage_of(p, attacker, attack, rolled, armor):
+    """Damage from the rolled combat-form dice and armor dice: + form SL + the weapon's
+    damage modifier − armor, never below ``damage_floor`` (docs/rules/opposed-tiers.md;
+    seed 002, "Combat form skills", "Armor")."""
+    damage = rolled + p.combatant[C_FORM_SL, attacker] + p.attack[A_DAMAGE_MODIFIER, attack] - armor
+    return max(damage, p.globals_[G_DAMAGE_FLOOR])
 
 
 @inline_kernel
@@ -197,8 +230,7 @@ def hit_damage(p, rng, attacker, attack, defender, critical, armored, scratch, e
                           COL_ARMOR, GEAR_SLOTS)  # fmt: skip
     else:
         clear(ev, COL_ARMOR, GEAR_SLOTS + 1)
-    damage = rolled + cb[C_FORM_SL, attacker] + p.attack[A_DAMAGE_MODIFIER, attack] - armor
-    return max(damage, p.globals_[G_DAMAGE_FLOOR])
+    return damage_of(p, attacker, attack, rolled, armor)
 
 
 @inline_kernel
@@ -273,15 +305,15 @@ def resolve_attack(p, st, rng, attacker, attack, defender, rnd, surprise, standi
     cb = p.combatant
     rolled = roll_expr(p, rng, STREAM_ATTACK, cb[C_ATTACK_DICE, attacker], scratch, ev,
                        COL_ATTACK, ROLL_SLOTS)  # fmt: skip
-    total = rolled + cb[C_WEAPON_SL, attacker] + p.attack[A_MODIFIER, attack]
+    total = attack_total(p, attacker, attack, rolled)
     undefended = surprise != 0 and p.attack[A_RANGED, attack] != 0
     defense = 0
     if undefended:
         clear(ev, COL_DEFENSE, COL_DEFENSE_TOTAL - COL_DEFENSE)
     else:
         defense = defense_total(p, rng, defender, scratch, ev)
-    hit = total > defense
-    critical = hit and not undefended and total >= 2 * defense
+    hit, critical = defended_outcome(total, defense)
+    critical = critical and not undefended
     damage = 0
     if hit:
         armored = not undefended or p.globals_[G_SURPRISE_ARMOR] != 0
@@ -469,7 +501,160 @@ def run_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
                            scratch)  # fmt: skip
 
 
+#: A plain duel looks up the total of a dice expression of one term of at most this many
+#: outcomes (3d6: 216, 4d10: 10,000); other expressions are rolled die by die.
+MAX_EXPR_OUTCOMES = 10_000
+#: Rows of a plain duel's expression tables.
+(DUEL_ATTACK, DUEL_DEFENSE, DUEL_SHIELD, DUEL_DAMAGE, DUEL_CRITICAL, DUEL_ARMOR) = range(6)
+N_DUEL_ROWS = 6
+
+
+@kernel
+def expression_tables(p, attacker, defender, exprs, totals, dice, sides, scratch):
+    """The expressions a plain duel rolls, and the total of every possible roll of each
+    that is one dice term of at most :data:`MAX_EXPR_OUTCOMES` outcomes.
+
+    ``exprs[row]`` is the expression of row ``DUEL_*``; ``totals[row, o]`` its total when
+    its ``dice[row]`` dice of ``sides[row]`` faces read ``o`` in base ``sides[row]``
+    (first die most significant), summed as :func:`roll_expr` sums them; ``dice[row]``
+    is 0 for an expression rolled die by die, or that rolls nothing (``NO_DICE``).
+    """
+    cb = p.combatant
+    exprs[DUEL_ATTACK] = cb[C_ATTACK_DICE, attacker]
+    exprs[DUEL_DEFENSE] = cb[C_DEFENSE_DICE, defender]
+    exprs[DUEL_SHIELD] = cb[C_SHIELD_DICE, defender]
+    exprs[DUEL_DAMAGE] = cb[C_DAMAGE_DICE, attacker]
+    exprs[DUEL_CRITICAL] = cb[C_CRITICAL_DICE, attacker]
+    exprs[DUEL_ARMOR] = cb[C_ARMOR_DICE, defender]
+    for row in range(N_DUEL_ROWS):
+        e = exprs[row]
+        dice[row] = 0
+        if e == NO_DICE or p.exprs[E_COUNT, e] != 1:
+            continue
+        term = p.exprs[E_START, e]
+        n, faces = p.terms[term, 0], p.terms[term, 1]
+        if n < 1 or faces < 2 or faces**n > MAX_EXPR_OUTCOMES:
+            continue
+        for o in range(faces**n):
+            for i in range(n):
+                scratch[i] = o // faces ** (n - 1 - i) % faces + 1
+            kept = sum_kept(scratch, n, p.terms[term, 2], p.terms[term, 3])
+            totals[row, o] = p.exprs[E_CONSTANT, e] + p.terms[term, 4] * kept
+        dice[row] = n
+        sides[row] = faces
+
+
+@inline_kernel
+def duel_roll(p, rng, stream, row, exprs, totals, dice, sides, scratch, ev):
+    """Roll row ``row`` of a plain duel's expressions (:func:`expression_tables`): one
+    number and a lookup where it has a table, else :func:`roll_expr` (the same dice)."""
+    if dice[row] > 0:
+        return totals[row, roll_dice_code(rng, stream, sides[row], dice[row])]
+    return roll_expr(p, rng, stream, exprs[row], scratch, ev, 0, 0)
+
+
+@kernel
+def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, exprs, totals,
+               dice, sides, scratch, ev):  # fmt: skip
+    """Play plain duels ``lo .. hi-1`` (see :func:`duel_attacker`) exactly as
+    :func:`play_encounter` would, on a shorter path.
+
+    The attacker's target is always the defender, so no target is chosen (random
+    targets draw from a stream nothing else uses), and no turn order is rolled (the
+    defender's turn does nothing; the order stream feeds nothing else). Each attack
+    rolls the dice :func:`resolve_attack` rolls, from the same streams in the same order,
+    but draws a dice expression as one number and looks its total up
+    (:func:`duel_roll`); the rules that turn the totals into an outcome are the general
+    path's own (:func:`attack_total`, :func:`defended_outcome`, :func:`damage_of`,
+    :func:`take_damage`).
+    """
+    defender = 1 - attacker
+    n_batches = t.attempts.shape[2]
+    n_attacks = p.attack.shape[1]
+    start = p.combatant[C_ATTACK_START, attacker]
+    count = p.combatant[C_ATTACK_COUNT, attacker]
+    per_turn = p.combatant[C_ATTACKS_PER_TURN, attacker]
+    cap = p.globals_[G_MAX_ROUNDS]
+    for enc in range(lo, hi):
+        batch = enc * n_batches // n_total
+        start_encounter(rng, k0, k1, enc)
+        reset(p, st, standing)
+        last = cap
+        over = False
+        for rnd in range(1, cap + 1):
+            for _ in range(per_turn):
+                attack = attack_in_rotation(p.attack_list, start, count, st, ROTATION, attacker)
+                rolled = duel_roll(p, rng, STREAM_ATTACK, DUEL_ATTACK, exprs, totals, dice, sides,
+                                   scratch, ev)  # fmt: skip
+                total = attack_total(p, attacker, attack, rolled)
+                rolled = duel_roll(p, rng, STREAM_REACTION, DUEL_DEFENSE, exprs, totals, dice,
+                                   sides, scratch, ev)  # fmt: skip
+                shield = duel_roll(p, rng, STREAM_REACTION, DUEL_SHIELD, exprs, totals, dice,
+                                   sides, scratch, ev)  # fmt: skip
+                hit, critical = defended_outcome(total, defense_of(p, defender, rolled, shield))
+                damage = 0
+                if hit:
+                    row = DUEL_CRITICAL if critical else DUEL_DAMAGE
+                    rolled = duel_roll(p, rng, STREAM_DAMAGE, row, exprs, totals, dice, sides,
+                                       scratch, ev)  # fmt: skip
+                    armor = duel_roll(p, rng, STREAM_SAVE, DUEL_ARMOR, exprs, totals, dice, sides,
+                                      scratch, ev)  # fmt: skip
+                    damage = damage_of(p, attacker, attack, rolled, armor)
+                st[RECEIVED, defender] += 1
+                take_damage(p, st, defender, damage, rnd, standing)
+                tier = 2 if critical else int(hit)
+                record_attack(t, ch, (attacker * n_attacks + attack) * 2 + defender, batch, tier,
+                              damage)  # fmt: skip
+                if sides_standing(standing) <= 1:
+                    over = True
+                    break
+            if over:
+                last = rnd
+                break
+        finish(p, st, t, ch, last, standing)
+
+
+@parallel_kernel
+def run_duel_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
+    """:func:`run_block` for a plain duel (:func:`duel_attacker`), untraced: each chunk
+    builds the expression tables once and plays its slice with :func:`play_duels`. A
+    kernel of its own, so that other scenarios never compile the duel path."""
+    chunks = t.attempts.shape[0]
+    c = p.combatant
+    attacker = 0 if c[C_ATTACK_COUNT, 0] > 0 and c[C_ATTACKS_PER_TURN, 0] > 0 else 1
+    for chunk in prange(chunks):
+        ch = np.int64(chunk)  # one type for callees: see jit.parallel_kernel
+        st = np.zeros((N_FIELDS, 2), dtype=np.int64)
+        standing = np.zeros(p.globals_[G_N_SIDES], dtype=np.int64)
+        scratch = np.zeros(max(p.globals_[G_SCRATCH], 16), dtype=np.int64)
+        rng = new_state()
+        ev = np.zeros(N_TRACE, dtype=np.int64)
+        exprs = np.zeros(N_DUEL_ROWS, dtype=np.int64)
+        totals = np.zeros((N_DUEL_ROWS, MAX_EXPR_OUTCOMES), dtype=np.int64)
+        dice = np.zeros(N_DUEL_ROWS, dtype=np.int64)
+        sides = np.zeros(N_DUEL_ROWS, dtype=np.int64)
+        expression_tables(p, attacker, 1 - attacker, exprs, totals, dice, sides, scratch)
+        lo, hi = chunk_range(first, count, ch, chunks)
+        play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, exprs, totals,
+                   dice, sides, scratch, ev)  # fmt: skip
+
+
+def duel_attacker(p):
+    """The attacker of a *plain duel*, or −1 when the encounter is not one.
+
+    A plain duel is two combatants on two sides of which only one ever attacks (the
+    other has no attacks), without a surprise round: the usual way to measure an attack
+    (``scenarios/benchmarks/opposed-tiers-duel.yaml``). It is played by
+    :func:`run_duel_block`.
+    """
+    c = p.combatant
+    if c.shape[1] != 2 or c[C_SIDE, 0] == c[C_SIDE, 1] or p.globals_[G_SURPRISE] != 0:
+        return -1
+    armed = [k for k in range(2) if c[C_ATTACK_COUNT, k] > 0 and c[C_ATTACKS_PER_TURN, k] > 0]
+    return armed[0] if len(armed) == 1 else -1
+
+
 def block_kernel(p):
-    """The kernel that plays untraced blocks of the compiled scenario ``p`` (this system
-    has one path: :func:`run_block`)."""
-    return run_block
+    """The kernel that plays untraced blocks of the compiled scenario ``p``: the plain
+    duel path when the scenario is one (:func:`duel_attacker`), else :func:`run_block`."""
+    return run_duel_block if duel_attacker(p) >= 0 else run_block

@@ -1,0 +1,124 @@
+"""Plain-duel paths give the general path's tallies, bit for bit.
+
+A plain duel (one combatant attacks, the other never does) is played by the rule
+system's ``kernels.run_duel_block`` (zones-3d6 and opposed-tiers here; Shattered
+Spirits' own in test_ss_duel_path.py): dice expressions drawn as one number and looked
+up in tables made once per run. Every tally must be the integer the general path
+``kernels.run_block`` gives on the same dice, whatever the chunking.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import simlab
+from simlab.api import compile_job
+from simlab.engine.rng import key_from_seed
+from simlab.engine.tallies import TallyArrays, collapse, new_tallies
+from simlab.rules import rule_module
+
+ROOT = Path(__file__).resolve().parents[2]
+HEAD = "rules: {rules}\nscenario: duel\nseed: 11\nmax_rounds: {cap}\n"
+ZONES = {
+    # edge, Base Defense faces and Bonus Defense; one attack per turn
+    "benchmark": ROOT / "scenarios/benchmarks/zones-3d6-duel.yaml",
+    # two attacks in rotation, three a turn (the default), Evasion bonus
+    "training": ROOT / "scenarios/zones-3d6/training-duel.yaml",
+    # advantage and Evasion disadvantage (4d6 keep 3), pressure, a damage of two terms
+    # (rolled die by die), the attacker listed second, random targets
+    "mixed": HEAD.format(rules="zones-3d6", cap=30)
+    + """
+params: {advantage_dice: 1}
+attacks:
+  hook: {damage: 1d6+1d4, advantage: 1, pressure: 1}
+  jab: {damage: 2d4, disadvantage: 1, bonus: 2}
+sides:
+  pell:
+    - {name: Pell, hp: 25, evasion_disadvantage: 1, base_defense: [1], bonus_defense: 2}
+  boxer:
+    - {name: Boxer, hp: 10, attacks: [hook, jab], attacks_per_turn: 2, target: random}
+""",
+    # a round cap that most duels reach (draws), minimum damage 0 against heavy armor
+    "capped": HEAD.format(rules="zones-3d6", cap=3)
+    + """
+params: {minimum_damage: 0}
+attacks:
+  tap: {damage: 1d4}
+sides:
+  a:
+    - {name: A, hp: 5, attacks: [tap], attacks_per_turn: 1}
+  b:
+    - {name: B, hp: 12, base_defense: [1, 2, 3], bonus_defense: 4}
+""",
+}
+
+
+TIERS = {
+    # novice against novice: a defense roll, no shield or armor
+    "benchmark": ROOT / "scenarios/benchmarks/opposed-tiers-duel.yaml",
+    # a tier of the scenario's own: kept dice, an expression of two terms (rolled die by
+    # die), shield and armor, criticals from the next tier; two attacks in rotation, two a
+    # turn; the attacker listed second; NPCs that fight on while falling
+    "mixed": HEAD.format(rules="opposed-tiers", cap=40)
+    + """
+params: {npcs_fall_out: false, fallen_fight_on: true}
+tiers:
+  - {name: odd, attack: 3d6kh2, defense: 2d6+1d4, damage: 1d8+1,
+     shield: {buckler: 1d4}, armor: {mail: 1d6-1}}
+attacks:
+  cut: {}
+  lunge: {modifier: 2, damage_modifier: -1}
+sides:
+  post:
+    - {name: Post, hp: 30, vigor: 10, tier: odd, defense_sl: 1, shield: buckler,
+       armor: mail}
+  fencer:
+    - {name: Fencer, hp: 10, vigor: 8, tier: odd, weapon_sl: 2, form_sl: 1, attacks: [cut, lunge],
+       attacks_per_turn: 2, target: random}
+""",
+}
+DUELS = {("zones-3d6", k): v for k, v in ZONES.items()} | {
+    ("opposed-tiers", k): v for k, v in TIERS.items()
+}
+
+
+def _scenario(case: tuple[str, str]) -> Any:
+    duel = DUELS[case]
+    return simlab.load(duel) if isinstance(duel, Path) else simlab.loads(duel)
+
+
+def _tallies(job: Any, kernel: Any, chunks: int) -> TallyArrays:
+    k0, k1 = key_from_seed(job.seed)
+    tallies = new_tallies(job.layout, chunks)
+    trace = np.zeros((1, rule_module(job.rules, "kernels").N_TRACE), dtype=np.int64)
+    n_trace = np.zeros(1, dtype=np.int64)
+    kernel(job.params, k0, k1, 0, job.n, job.n, tallies, trace, n_trace)
+    return collapse(tallies)
+
+
+@pytest.mark.parametrize("case", list(DUELS), ids=[f"{r}-{k}" for r, k in DUELS])
+def test_duel_path_equals_general_path(case: tuple[str, str]) -> None:
+    key = "-".join(case)
+    job = compile_job(_scenario(case), 6000, None)
+    kernels = rule_module(job.rules, "kernels")
+    assert kernels.duel_attacker(job.params) >= 0
+    assert kernels.block_kernel(job.params) is kernels.run_duel_block
+    general = _tallies(job, kernels.run_block, 3)
+    assert general.attempts.sum() > 6000  # the duels were played
+    for chunks in (1, 5):
+        duel = _tallies(job, kernels.run_duel_block, chunks)
+        for name, a, b in zip(general._fields, general, duel, strict=True):
+            np.testing.assert_array_equal(a, b, err_msg=f"{key}: {name}, {chunks} chunks")
+
+
+@pytest.mark.parametrize("path", ["scenarios/zones-3d6/longsword-vs-plate.yaml",
+                                  "scenarios/opposed-tiers/novice-duel.yaml"])  # fmt: skip
+def test_a_fight_where_both_attack_takes_the_general_path(path: str) -> None:
+    job = compile_job(simlab.load(ROOT / path), 10, None)
+    kernels = rule_module(job.rules, "kernels")
+    assert kernels.duel_attacker(job.params) == -1
+    assert kernels.block_kernel(job.params) is kernels.run_block
