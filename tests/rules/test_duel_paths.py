@@ -54,6 +54,17 @@ sides:
   b:
     - {name: B, hp: 12, base_defense: [1, 2, 3], bonus_defense: 4}
 """,
+    # more damage dice than a table takes: rolled die by die
+    "many-dice": HEAD.format(rules="zones-3d6", cap=50)
+    + """
+attacks:
+  hail: {damage: 14d2}
+sides:
+  a:
+    - {name: A, hp: 5, attacks: [hail], attacks_per_turn: 1}
+  b:
+    - {name: B, hp: 90, base_defense: [1]}
+""",
 }
 
 

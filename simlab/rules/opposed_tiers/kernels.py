@@ -504,6 +504,7 @@ def run_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
 #: A plain duel looks up the total of a dice expression of one term of at most this many
 #: outcomes (3d6: 216, 4d10: 10,000); other expressions are rolled die by die.
 MAX_EXPR_OUTCOMES = 10_000
+MAX_TABLED_DICE = 13  # 2**13 = 8192
 #: Rows of a plain duel's expression tables.
 (DUEL_ATTACK, DUEL_DEFENSE, DUEL_SHIELD, DUEL_DAMAGE, DUEL_CRITICAL, DUEL_ARMOR) = range(6)
 N_DUEL_ROWS = 6
@@ -533,7 +534,8 @@ def expression_tables(p, attacker, defender, exprs, totals, dice, sides, scratch
             continue
         term = p.exprs[E_START, e]
         n, faces = p.terms[term, 0], p.terms[term, 1]
-        if n < 1 or faces < 2 or faces**n > MAX_EXPR_OUTCOMES:
+        # (the count is bounded first, so that the power cannot overflow)
+        if not 1 <= n <= MAX_TABLED_DICE or faces < 2 or faces**n > MAX_EXPR_OUTCOMES:
             continue
         for o in range(faces**n):
             for i in range(n):

@@ -260,12 +260,20 @@ def hit_damage(p, rng, ev, attacker, attack, defender):
     bonus = bonus_damage(p, attacker, attack, defender)
     ev[COL_BASE] = base
     ev[COL_BONUS] = bonus
+    return damage_after(p, base, bonus)
+
+
+@inline_kernel
+def damage_after(p, base, bonus):
+    """Base plus bonus damage, at least ``minimum_damage`` (docs/rules/zones-3d6.md: "a
+    hit always deals at least 1")."""
     return max(base + bonus, p.globals_[G_MINIMUM_DAMAGE])
 
 
 #: A plain duel looks up the damage of an attack whose base damage is one dice term of at
 #: most this many outcomes (1d6: 6, 3d8: 512); other attacks roll it die by die.
 MAX_DAMAGE_OUTCOMES = 4096
+MAX_TABLED_DICE = 12  # 2**12 = 4096
 
 
 @kernel
@@ -286,14 +294,15 @@ def damage_tables(p, attacker, defender, damage, damage_dice, damage_sides):
             continue
         term = p.attack[A_TERM_START, attack]
         n, sides = p.terms[T_COUNT, term], p.terms[T_SIDES, term]
-        if n < 1 or sides**n > min(MAX_DAMAGE_OUTCOMES, damage.shape[1]):
+        # (the count is bounded first, so that the power cannot overflow)
+        if not 1 <= n <= MAX_TABLED_DICE or sides < 2 or sides**n > damage.shape[1]:
             continue
         bonus = bonus_damage(p, attacker, attack, defender)
         for o in range(sides**n):
             base = 0
             for i in range(n):
                 base += face_value(p, defender, o // sides ** (n - 1 - i) % sides + 1)
-            damage[j, o] = max(base + bonus, p.globals_[G_MINIMUM_DAMAGE])
+            damage[j, o] = damage_after(p, base, bonus)
         damage_dice[j] = n
         damage_sides[j] = sides
 
