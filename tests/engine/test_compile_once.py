@@ -41,6 +41,7 @@ print(json.dumps({f"{m.__name__}.{name}": [str(s) for s in obj.signatures]
 """
 
 
+@pytest.mark.slow  # a fresh process per scenario: about a minute from an empty cache
 @pytest.mark.parametrize("key", list(SCENARIOS))
 def test_every_kernel_has_one_version_per_argument_type(key: str) -> None:
     done = subprocess.run([sys.executable, "-c", PROBE, str(ROOT / SCENARIOS[key])],
