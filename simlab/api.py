@@ -220,10 +220,8 @@ def write_results(result: Result, out_dir: str | os.PathLike[str]) -> dict[str, 
     }
     if result.layout.events:
         tables["events"] = result.events()
-    if result.layout.statuses:
-        tables["status_damage"] = result.status_damage()
-    if getattr(result.layout, "momentum", False):
-        tables["momentum_spent"] = result.momentum_spent()
+    for name in result.layout.per_encounter_tallies:
+        tables[name] = result.per_encounter(name)
     return _write_tables(out, tables, summary(result), run_identity([result]))
 
 

@@ -289,8 +289,8 @@ def _combatant_rows(rows: _Rows, cur: Result, base: Result, notes: list[str]) ->
                 rows.rate(f"{event}_rate", name, k1, n1, k0, n0)
     for name in b_index.keys() - seen:
         notes.append(f"{rows.label}: combatant {name} is gone (in the baseline only)")
-    for tally, flag in (("status_damage", "statuses"), ("momentum_spent", "momentum")):
-        if getattr(cur.layout, flag, False) and getattr(base.layout, flag, False):
+    for tally in cur.layout.per_encounter_tallies:
+        if tally in base.layout.per_encounter_tallies:
             _per_encounter_rows(rows, cur, base, b_index, tally)
 
 

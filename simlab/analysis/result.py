@@ -243,7 +243,7 @@ class Result:
         Zero for rule systems without statuses. Columns: ``combatant, side,
         mean_status_damage`` and its interval (``*_ci95_lo/hi``, ``*_ci_kind``).
         """
-        return self._per_encounter("status_damage", self.tallies.status_damage, level)
+        return self.per_encounter("status_damage", level)
 
     def momentum_spent(self, level: float = 0.95) -> pd.DataFrame:
         """Mean Momentum each combatant spent per encounter (Shattered Spirits: Manifesting
@@ -254,11 +254,13 @@ class Result:
         ``combatant, side, mean_momentum_spent`` and its interval (``*_ci95_lo/hi``,
         ``*_ci_kind``).
         """
-        return self._per_encounter("momentum_spent", self.tallies.momentum_spent, level)
+        return self.per_encounter("momentum_spent", level)
 
-    def _per_encounter(self, name: str, sums: np.ndarray, level: float) -> pd.DataFrame:
-        """Per-combatant mean per encounter of a (C, B) tally of batch sums, with a
-        batch-means interval, as column ``mean_<name>``."""
+    def per_encounter(self, name: str, level: float = 0.95) -> pd.DataFrame:
+        """Per-combatant mean per encounter of the (C, B) tally ``name`` (one of
+        ``layout.per_encounter_tallies``), with a batch-means interval, as column
+        ``mean_<name>``."""
+        sums = getattr(self.tallies, name)
         batches = sums.shape[1]
         edges = -(-np.arange(batches + 1, dtype=np.int64) * self.encounters // batches)
         per_batch = np.diff(edges)  # encounters in each batch (encounter * B // n)

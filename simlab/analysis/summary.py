@@ -56,8 +56,7 @@ def _combatants(res: Result) -> list[dict[str, Any]]:
     table = res.combatants(LEVEL)
     events = res.events(LEVEL)
     curves = res.time_to_down(LEVEL)
-    statuses = res.status_damage(LEVEL) if res.layout.statuses else None
-    momentum = res.momentum_spent(LEVEL) if getattr(res.layout, "momentum", False) else None
+    means = {name: res.per_encounter(name, LEVEL) for name in res.layout.per_encounter_tallies}
     out = []
     for c, row in table.iterrows():
         entry: dict[str, Any] = {
@@ -71,10 +70,8 @@ def _combatants(res: Result) -> list[dict[str, Any]]:
             entry[f"{event}_rate"] = _num(row[f"{event}_rate"])
         if res.layout.events:
             entry["events"] = _events(res, int(c), events[events.combatant == row.combatant])
-        if statuses is not None:
-            entry["status_damage"] = _mean_entry(statuses.iloc[int(c)], "status_damage")
-        if momentum is not None:
-            entry["momentum_spent"] = _mean_entry(momentum.iloc[int(c)], "momentum_spent")
+        for name, per_combatant in means.items():
+            entry[name] = _mean_entry(per_combatant.iloc[int(c)], name)
         out.append(entry)
     return out
 

@@ -109,6 +109,14 @@ class Layout:
     momentum: bool = False
 
     @property
+    def per_encounter_tallies(self) -> list[str]:
+        """The per-combatant (C, B) tallies this scenario reports as means per encounter:
+        ``status_damage`` where statuses deal damage, ``momentum_spent`` where Momentum
+        is spent. Tables, summaries, the drift gate and precision runs all follow it."""
+        shown = (("status_damage", self.statuses), ("momentum_spent", self.momentum))
+        return [name for name, on in shown if on]
+
+    @property
     def n_pairs(self) -> int:
         """Number of (attacker, attack, defender) slots."""
         return len(self.combatants) * len(self.attacks) * len(self.combatants)

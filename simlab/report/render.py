@@ -163,10 +163,7 @@ MEAN_HEADERS = {
 def _combatant_rows(res: Result) -> tuple[list[str], list[list[str]]]:
     table = res.combatants()
     events = list(res.layout.events)
-    means = [(name, getattr(res, name)()) for name, shown in (
-        ("status_damage", getattr(res.layout, "statuses", False)),
-        ("momentum_spent", getattr(res.layout, "momentum", False)),
-    ) if shown]  # fmt: skip
+    means = [(name, res.per_encounter(name)) for name in res.layout.per_encounter_tallies]
     rows = []
     for c, row in enumerate(table.itertuples()):
         rows.append([row.combatant, row.side,

@@ -90,8 +90,13 @@ def estimate(value: float, lo: float, hi: float, most: int = 3) -> str:
     if not math.isfinite(half) or half <= 0:
         return _plain(value)
     digits = min(max(-math.floor(math.log10(half)), 0), most)
-    shown = math.ceil(half * 10**digits - 1e-9) / 10**digits
-    return f"{value:.{digits}f} ± {shown:.{digits}f}"
+    return f"{value:.{digits}f} ± {rounded_up(half, digits):.{digits}f}"
+
+
+def rounded_up(half: float, digits: int) -> float:
+    """A half-width rounded *up* to ``digits`` decimals, so that the interval shown is
+    never narrower than the true one."""
+    return math.ceil(half * 10**digits - 1e-9) / 10**digits
 
 
 def _plain(value: float, digits: int = 3) -> str:
@@ -179,18 +184,16 @@ def _event_cells(result: Result, rows: pd.DataFrame) -> tuple[list[str], list[li
     events = list(result.layout.events)
     headers = [f"{e}\nrate" for e in events]
     cells = [[f"{row[f'{e}_rate']:.3f}" for e in events] for _, row in rows.iterrows()]
-    means = [
-        ("status dmg\nper enc.", "status_damage", result.layout.statuses),
-        ("momentum\nper enc.", "momentum_spent", getattr(result.layout, "momentum", False)),
-    ]
-    for header, name, shown in means:
-        if shown:
-            headers.append(header)
-            table = getattr(result, name)()
-            column = f"mean_{name}"
-            for extra, (_, s) in zip(cells, table.iterrows(), strict=True):
-                extra.append(estimate(s[column], s[f"{column}_ci95_lo"], s[f"{column}_ci95_hi"]))
+    for name in result.layout.per_encounter_tallies:
+        headers.append(MEAN_HEADERS[name])
+        column = f"mean_{name}"
+        for extra, (_, s) in zip(cells, result.per_encounter(name).iterrows(), strict=True):
+            extra.append(estimate(s[column], s[f"{column}_ci95_lo"], s[f"{column}_ci95_hi"]))
     return headers, cells
+
+
+#: Headers of the per-encounter means (``Layout.per_encounter_tallies``).
+MEAN_HEADERS = {"status_damage": "status dmg\nper enc.", "momentum_spent": "momentum\nper enc."}
 
 
 def combatants_table(result: Result, with_events: bool = True) -> Table:
@@ -262,7 +265,7 @@ def print_result(result: Result) -> None:
     console.print(f"[bold]{escape(result.scenario)}[/bold]{changed} · rules {result.rules} · "
                   f"{result.encounters:,} encounters · seed {result.seed}")  # fmt: skip
     console.print(attacks_table(result))
-    n_extra = len(_event_cells(result, result.combatants())[0])
+    n_extra = len(result.layout.events) + len(result.layout.per_encounter_tallies)
     inline = _wide() and n_extra <= INLINE_EVENT_COLUMNS
     console.print(combatants_table(result, with_events=inline))
     for table in [] if inline else events_tables(result):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import itertools
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -350,7 +351,7 @@ def _exact_cell(value: float) -> str:
 def sweep_attack_tables(sweep: SweepResult) -> list[Table]:
     """The damage curves as terminal tables, one per attack pair with one row per point;
     figures as ``value ± half-width``, no crit column for a rule system without crits."""
-    from simlab.report.terminal import _number_column, _pair, _table, estimate
+    from simlab.report.terminal import _number_column, _pair, _table
 
     frame = sweep.attacks()
     crits = _has_crits(sweep)
@@ -365,9 +366,9 @@ def sweep_attack_tables(sweep: SweepResult) -> list[Table]:
                        *(["exact\nmean"] if exact else [])):  # fmt: skip
             _number_column(table, column)
         for _, r in curve.iterrows():
-            crit = [_estimate(r, "crit_rate", estimate)] if crits else []
-            table.add_row(*(str(r[f]) for f in sweep.fields), _estimate(r, "hit_rate", estimate),
-                          *crit, _estimate(r, "mean_damage", estimate),
+            crit = [_estimate(r, "crit_rate")] if crits else []
+            table.add_row(*(str(r[f]) for f in sweep.fields), _estimate(r, "hit_rate"),
+                          *crit, _estimate(r, "mean_damage"),
                           *([_exact_cell(r.exact_mean_damage)] if exact else []))  # fmt: skip
         tables.append(table)
     return tables
@@ -375,7 +376,7 @@ def sweep_attack_tables(sweep: SweepResult) -> list[Table]:
 
 def sweep_combatants_table(sweep: SweepResult) -> Table:
     """Down rate, time-to-down and win rate at every point, as a terminal table."""
-    from simlab.report.terminal import _name_column, _number_column, _rounds, _table, estimate
+    from simlab.report.terminal import _name_column, _number_column, _rounds, _table
 
     frame = sweep.combatants()
     table = _table("time-to-down (rounds, ± 95% interval)")
@@ -384,32 +385,36 @@ def sweep_combatants_table(sweep: SweepResult) -> Table:
     exact = bool(frame.exact_mean_time_to_down.notna().any())
     for column in ("down rate", "mean if\ndowned", "median", *(["exact\nmean"] if exact else [])):
         _number_column(table, column)
-    for group in (g for _, g in frame.groupby("combatant", sort=False)):
-        for k, (_, r) in enumerate(group.iterrows()):
-            median = "—" if pd.isna(r.median_time_to_down) else _rounds(r.median_time_to_down)
-            table.add_row(r.combatant if k == 0 else "", *(str(r[f]) for f in sweep.fields),
-                          _estimate(r, "down_rate", estimate),
-                          _estimate(r, "mean_time_to_down", estimate), median,
-                          *([_exact_cell(r.exact_mean_time_to_down)] if exact else []),
-                          end_section=k == len(group) - 1)  # fmt: skip
+    for name, r, last in _grouped(frame, "combatant"):
+        median = "—" if pd.isna(r.median_time_to_down) else _rounds(r.median_time_to_down)
+        table.add_row(name, *(str(r[f]) for f in sweep.fields), _estimate(r, "down_rate"),
+                      _estimate(r, "mean_time_to_down"), median,
+                      *([_exact_cell(r.exact_mean_time_to_down)] if exact else []),
+                      end_section=last)  # fmt: skip
     return table
 
 
 def sweep_sides_table(sweep: SweepResult) -> Table:
     """Win rate of each side (and the draw rate) at every point, as a terminal table."""
-    from simlab.report.terminal import _name_column, _number_column, _table, estimate
+    from simlab.report.terminal import _name_column, _number_column, _table
 
     frame = sweep.sides()
     table = _table("outcome (± 95% interval)")
     _name_column(table, "side", [str(s) for s in frame.side])
     _field_columns(table, sweep)
     _number_column(table, "win rate")
-    for group in (g for _, g in frame.groupby("side", sort=False)):
-        for k, (_, r) in enumerate(group.iterrows()):
-            table.add_row(str(r.side) if k == 0 else "", *(str(r[f]) for f in sweep.fields),
-                          _estimate(r, "win_rate", estimate),
-                          end_section=k == len(group) - 1)  # fmt: skip
+    for name, r, last in _grouped(frame, "side"):
+        table.add_row(name, *(str(r[f]) for f in sweep.fields), _estimate(r, "win_rate"),
+                      end_section=last)  # fmt: skip
     return table
+
+
+def _grouped(frame: pd.DataFrame, key: str) -> Iterator[tuple[str, Any, bool]]:
+    """The rows of ``frame`` by ``key``, in order: (the key on a group's first row, else
+    "", the row, whether it is the group's last)."""
+    for _, group in frame.groupby(key, sort=False):
+        for k, (_, row) in enumerate(group.iterrows()):
+            yield (str(row[key]) if k == 0 else ""), row, k == len(group) - 1
 
 
 def _field_columns(table: Table, sweep: SweepResult) -> None:
@@ -423,8 +428,11 @@ def _field_columns(table: Table, sweep: SweepResult) -> None:
         _name_column(table, field if unique else name, [])
 
 
-def _estimate(row: Any, name: str, estimate: Any) -> str:
-    return str(estimate(row[name], row[f"{name}_ci95_lo"], row[f"{name}_ci95_hi"]))
+def _estimate(row: Any, name: str) -> str:
+    """Figure ``name`` of a table row as ``value ± half-width`` (its 95% interval)."""
+    from simlab.report.terminal import estimate
+
+    return estimate(row[name], row[f"{name}_ci95_lo"], row[f"{name}_ci95_hi"])
 
 
 def _has_crits(sweep: SweepResult) -> bool:
@@ -510,7 +518,7 @@ def _number(value: float, digits: int, sign: str = "") -> str:
 
 def _diff(diff: float, lo: float, hi: float, digits: int) -> str:
     """``+0.052 ± 0.004``; ``0`` when A and B agree on every encounter."""
-    import math
+    from simlab.report.terminal import rounded_up
 
     half = max(diff - lo, hi - diff)
     if pd.isna(diff):
@@ -519,8 +527,7 @@ def _diff(diff: float, lo: float, hi: float, digits: int) -> str:
         return f"{diff:+.{digits}f}"
     if half <= 0 and diff == 0:
         return "0"
-    shown = math.ceil(half * 10**digits - 1e-9) / 10**digits
-    return f"{diff:+.{digits}f} ± {shown:.{digits}f}"
+    return f"{diff:+.{digits}f} ± {rounded_up(half, digits):.{digits}f}"
 
 
 def print_compare(comparison: Comparison) -> None:

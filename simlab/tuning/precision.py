@@ -167,15 +167,9 @@ def _reported(tallies: TallyArrays, layout: Layout, n: int) -> list[Measured]:
     per_batch = np.diff(-(-np.arange(layout.batches + 1) * n // layout.batches))
     for c, (_, name) in enumerate(layout.combatants):
         rows.append(("down_rate", name, True, _rate(int(tallies.down_round[c].sum()), n)))
-        for tally, shown in (
-            ("status_damage", layout.statuses),
-            ("momentum_spent", layout.momentum),
-        ):
-            if shown:
-                per_encounter = stats.ratio_batch_means(
-                    getattr(tallies, tally)[c], per_batch, LEVEL
-                )
-                rows.append((f"mean_{tally}", name, False, per_encounter))
+        for tally in layout.per_encounter_tallies:
+            per_encounter = stats.ratio_batch_means(getattr(tallies, tally)[c], per_batch, LEVEL)
+            rows.append((f"mean_{tally}", name, False, per_encounter))
     for s, side in enumerate(layout.sides):
         rows.append(("win_rate", side, True, _rate(int(tallies.winner[s]), n)))
     rows.append(("draw_rate", "", True, _rate(int(tallies.winner[-1]), n)))
