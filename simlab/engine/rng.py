@@ -436,6 +436,16 @@ def roll_dice_code(state, stream, sides, count):
 
 
 @inline_kernel
+def faces_of_code(code, sides, count, out):
+    """Write the ``count`` faces (1..``sides``) that ``code`` stands for, as
+    :func:`roll_dice_code` returns it (first die most significant), to ``out[:count]``:
+    its inverse, for tables made over every outcome of a roll."""
+    for i in range(count - 1, -1, -1):
+        out[i] = code % sides + 1
+        code //= sides
+
+
+@inline_kernel
 def uniform_index(state, stream, n):
     """Draw an index exactly uniform on 0..n-1 (for random choices).
 

@@ -288,6 +288,19 @@ def test_dice_code_is_the_same_dice_read_in_base_sides():
     assert codes.tolist() == expected
 
 
+def test_faces_of_code_gives_back_the_dice_of_a_code():
+    """``faces_of_code`` inverts ``roll_dice_code``: the faces rolled, in order."""
+    k0, k1 = rng.key_from_seed(SEED)
+    groups = np.array([(6, 3), (6, 6), (20, 2), (2, 12), (7, 1)] * 30)
+    codes = _dice_codes(k0, k1, 9, rng.STREAM_DAMAGE, groups)
+    words = rng.sample_u32(SEED, 9, rng.STREAM_DAMAGE, 600)
+    dice = iter(_batched_reference(words, [s for s, n in groups.tolist() for _ in range(n)]))
+    for code, (sides, count) in zip(codes.tolist(), groups.tolist(), strict=True):
+        out = np.zeros(count, dtype=np.int64)
+        rng.faces_of_code.py_func(code, sides, count, out)
+        assert out.tolist() == [next(dice) for _ in range(count)]
+
+
 @pytest.mark.parametrize(
     ("seed", "first", "sides"),
     [(SEED, 0, 6), (2**64 - 1, 2**32 - 100, 6), (3, 10**12, 20), (11, 500, 7)],

@@ -46,6 +46,7 @@ from simlab.engine.rng import (
     STREAM_ORDER,
     STREAM_REACTION,
     STREAM_SAVE,
+    faces_of_code,
     new_state,
     roll_dice_code,
     roll_die,
@@ -538,8 +539,7 @@ def expression_tables(p, attacker, defender, exprs, totals, dice, sides, scratch
         if not 1 <= n <= MAX_TABLED_DICE or faces < 2 or faces**n > MAX_EXPR_OUTCOMES:
             continue
         for o in range(faces**n):
-            for i in range(n):
-                scratch[i] = o // faces ** (n - 1 - i) % faces + 1
+            faces_of_code(o, faces, n, scratch)
             kept = sum_kept(scratch, n, p.terms[term, 2], p.terms[term, 3])
             totals[row, o] = p.exprs[E_CONSTANT, e] + p.terms[term, 4] * kept
         dice[row] = n

@@ -37,6 +37,7 @@ from simlab.engine.rng import (
     STREAM_ATTACK,
     STREAM_DAMAGE,
     STREAM_ORDER,
+    faces_of_code,
     new_state,
     roll_dice_code,
     roll_die,
@@ -277,7 +278,7 @@ MAX_TABLED_DICE = 12  # 2**12 = 4096
 
 
 @kernel
-def damage_tables(p, attacker, defender, damage, damage_dice, damage_sides):
+def damage_tables(p, attacker, defender, damage, damage_dice, damage_sides, ev):
     """The damage of every possible base-damage roll of each of the attacker's attacks
     that has a single dice term, for a plain duel.
 
@@ -285,6 +286,7 @@ def damage_tables(p, attacker, defender, damage, damage_dice, damage_sides):
     ``damage_dice[j]`` dice of ``damage_sides[j]`` faces read ``o`` in base
     ``damage_sides[j]`` (first die most significant), by the rules of
     :func:`hit_damage`; ``damage_dice[j]`` is 0 for an attack that rolls otherwise.
+    ``ev`` is scratch.
     """
     start = p.combatant[C_ATTACK_START, attacker]
     for j in range(p.combatant[C_ATTACK_COUNT, attacker]):
@@ -299,9 +301,10 @@ def damage_tables(p, attacker, defender, damage, damage_dice, damage_sides):
             continue
         bonus = bonus_damage(p, attacker, attack, defender)
         for o in range(sides**n):
+            faces_of_code(o, sides, n, ev)
             base = 0
             for i in range(n):
-                base += face_value(p, defender, o // sides ** (n - 1 - i) % sides + 1)
+                base += face_value(p, defender, ev[i])
             damage[j, o] = damage_after(p, base, bonus)
         damage_dice[j] = n
         damage_sides[j] = sides
@@ -472,9 +475,10 @@ def roll_tables(p, attacker, defender, tables, dice, ev):
         table = p.attack if j < count else p.combatant
         column = p.attack_list[start + j] if j < count else defender
         n = roll_dice_count(p, table, column)
+        for i in range(n, MAX_ROLL_DICE):
+            ev[i] = 0
         for o in range(6**n):
-            for i in range(MAX_ROLL_DICE):
-                ev[i] = o // 6 ** (n - 1 - i) % 6 + 1 if i < n else 0
+            faces_of_code(o, 6, n, ev)
             tables[j, o] = roll_total(p, ev, 0, table, column, n)
         dice[j] = n
 
@@ -598,7 +602,7 @@ def run_duel_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
         damage = np.zeros((n_slots, MAX_DAMAGE_OUTCOMES), dtype=np.int64)
         seen = np.zeros((n_slots, t.damage_hist.shape[2] + 1), dtype=np.int64)
         roll_tables(p, attacker, 1 - attacker, tables, dice[0], ev)
-        damage_tables(p, attacker, 1 - attacker, damage, dice[1], dice[2])
+        damage_tables(p, attacker, 1 - attacker, damage, dice[1], dice[2], ev)
         lo, hi = chunk_range(first, count, ch, chunks)
         play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, tables, dice,
                    damage, seen, ev)  # fmt: skip
