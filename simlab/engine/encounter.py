@@ -175,6 +175,33 @@ def record_event(t, ch, c, event, rnd, never):
         t.event_round[ch, c, event, rnd] += 1
 
 
+@kernel
+def record_duel_ends(t, ch, ends, attacker, side, cap, event):
+    """Add the plain duels counted in ``ends`` to chunk ``ch`` of the per-encounter
+    tallies, as :func:`record_outcome` and :func:`record_event` would one by one, and
+    clear the counts.
+
+    In a plain duel only ``attacker`` (on side ``side``) attacks, so only its target can
+    go down. ``ends[r]`` counts the duels whose target went down (its ``event``) in round
+    ``r``, the attacker's side winning; ``ends[0]`` those that reached the round cap
+    ``cap`` with both standing (a draw).
+    """
+    target = 1 - attacker
+    for rnd in range(cap + 1):
+        n = ends[rnd]
+        last = rnd if rnd > 0 else cap
+        if rnd > 0:
+            t.winner[ch, side] += n
+            t.down_round[ch, target, rnd] += n
+            t.event_round[ch, target, event, rnd] += n
+        else:
+            t.winner[ch, t.winner.shape[1] - 1] += n
+            t.censor_round[ch, target, cap] += n
+        t.rounds[ch, last] += n
+        t.censor_round[ch, attacker, last] += n
+        ends[rnd] = 0
+
+
 @inline_kernel
 def chunk_range(first, count, ch, chunks):
     """Encounters ``lo .. hi-1`` of chunk ``ch`` when encounters ``first ..

@@ -24,6 +24,7 @@ SCENARIOS = {
     "zones-3d6 duel": "scenarios/zones-3d6/training-duel.yaml",
     "glitters-d20": "scenarios/glitters-d20/party-vs-monsters.yaml",
     "shattered-spirits-draft1": "scenarios/shattered-spirits-draft1/techniques-3v3.yaml",
+    "shattered-spirits-draft1 duel": "scenarios/shattered-spirits-draft1/training-dummy.yaml",
     "shattered-spirits": "scenarios/shattered-spirits/party-3v3.yaml",
     "shattered-spirits duel": "scenarios/benchmarks/ss-duel.yaml",
 }

@@ -1,10 +1,11 @@
 """Plain-duel paths give the general path's tallies, bit for bit.
 
 A plain duel (one combatant attacks, the other never does) is played by the rule
-system's ``kernels.run_duel_block`` (zones-3d6 and opposed-tiers here; Shattered
-Spirits' own in test_ss_duel_path.py): dice expressions drawn as one number and looked
-up in tables made once per run. Every tally must be the integer the general path
-``kernels.run_block`` gives on the same dice, whatever the chunking.
+system's ``kernels.run_duel_block`` (zones-3d6, opposed-tiers and the earlier
+Shattered Spirits draft here; Shattered Spirits' own in test_ss_duel_path.py): dice
+expressions drawn as one number and looked up in tables made once per run. Every tally
+must be the integer the general path ``kernels.run_block`` gives on the same dice,
+whatever the chunking.
 """
 
 from __future__ import annotations
@@ -92,9 +93,50 @@ sides:
        attacks_per_turn: 2, target: random}
 """,
 }
-DUELS = {("zones-3d6", k): v for k, v in ZONES.items()} | {
-    ("opposed-tiers", k): v for k, v in TIERS.items()
+DRAFT1 = {
+    # one Technique a Round against Guard 1
+    "benchmark": ROOT / "scenarios/benchmarks/shattered-spirits-draft1-duel.yaml",
+    # two Techniques at different Speeds, Disadvantage and fumbles, Glancing, Vigor
+    "training": ROOT / "scenarios/shattered-spirits-draft1/training-dummy.yaml",
+    # three Techniques out of Speed order (one played twice), Advantage, rolls above 12,
+    # Cover, Exposed on the defender and Impaired on the attacker from the start, rows
+    # that inflict Impaired, a reaction that costs more tokens than the defender holds,
+    # Endurance overflow off, the attacker listed second, random targets
+    "mixed": HEAD.format(rules="shattered-spirits-draft1", cap=40)
+    + """
+params: {endurance_overflow: false, reaction_cost: 2, ap_per_round: 6}
+techniques:
+  sweep: {profile: [0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 6], speed: 5, ap: 1, advantage: 1,
+          status: {9: [impaired 1]}}
+  jab: {profile: [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5], speed: 2, ap: 1, modifier: 3,
+        damage_modifier: 1}
+  haymaker: {profile: [0, 0, 0, 2, 3, 4, 5, 6, 8, 10, 12], speed: 4, ap: 2,
+             disadvantage: 1, glancing: true}
+sides:
+  post:
+    - {name: Post, endurance: 12, health: 18, vigor: 2, guard: 1, cover: true, exposed: 1,
+       tokens: {reflex: 1, grit: 1}, react: {evade: {when_damage_at_least: 3}}}
+  fighter:
+    - {name: Fighter, endurance: 8, health: 8, impaired: 1, target: random,
+       plan: [sweep, jab, haymaker, jab]}
+""",
+    # a round cap that most duels reach (draws), a defender Shaken from the start
+    "capped": HEAD.format(rules="shattered-spirits-draft1", cap=3)
+    + """
+techniques:
+  tap: {profile: [0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3], speed: 1, ap: 1}
+sides:
+  a:
+    - {name: A, endurance: 5, health: 5, plan: [tap]}
+  b:
+    - {name: B, endurance: 0, health: 14}
+""",
 }
+DUELS = (
+    {("zones-3d6", k): v for k, v in ZONES.items()}
+    | {("opposed-tiers", k): v for k, v in TIERS.items()}
+    | {("shattered-spirits-draft1", k): v for k, v in DRAFT1.items()}
+)
 
 
 def _scenario(case: tuple[str, str]) -> Any:
@@ -126,8 +168,14 @@ def test_duel_path_equals_general_path(case: tuple[str, str]) -> None:
             np.testing.assert_array_equal(a, b, err_msg=f"{key}: {name}, {chunks} chunks")
 
 
-@pytest.mark.parametrize("path", ["scenarios/zones-3d6/longsword-vs-plate.yaml",
-                                  "scenarios/opposed-tiers/novice-duel.yaml"])  # fmt: skip
+FIGHTS = [
+    "scenarios/zones-3d6/longsword-vs-plate.yaml",
+    "scenarios/opposed-tiers/novice-duel.yaml",
+    "scenarios/shattered-spirits-draft1/duel-both-drafts.yaml",
+]
+
+
+@pytest.mark.parametrize("path", FIGHTS)
 def test_a_fight_where_both_attack_takes_the_general_path(path: str) -> None:
     job = compile_job(simlab.load(ROOT / path), 10, None)
     kernels = rule_module(job.rules, "kernels")

@@ -25,6 +25,7 @@ from simlab.engine.encounter import (
     next_in_rotation,
     record_attack,
     record_attacks,
+    record_duel_ends,
     record_event,
     record_outcome,
     sides_standing,
@@ -184,6 +185,18 @@ def kept_total(d1, d2, d3, net_advantage, bonus_size):
     if net_advantage > 0:
         return total - min(d1, min(d2, d3)) + (net_advantage - 1) * bonus_size
     return total - max(d1, max(d2, d3)) + (net_advantage + 1) * bonus_size
+
+
+@inline_kernel
+def coded_total(code, net_advantage, bonus_size):
+    """:func:`kept_total` of the attack dice that read ``code`` in base 6 (first die most
+    significant, faces 1..6 as digits 0..5): two dice when ``net_advantage`` is 0, else
+    three, as :func:`attack_roll` rolls them."""
+    n_dice = 2 if net_advantage == 0 else 3
+    d3 = code % 6 + 1 if n_dice == 3 else 0
+    d2 = code // 6 ** (n_dice - 2) % 6 + 1
+    d1 = code // 6 ** (n_dice - 1) + 1
+    return kept_total(d1, d2, d3, net_advantage, bonus_size)
 
 
 @inline_kernel
@@ -943,10 +956,7 @@ def duel_outcomes(p, st, attacker, target, tables):
         modifier = p.attack[A_MODIFIER, attack] + p.combatant[C_ROLL_MODIFIER, attacker]
         n_dice = 2 if net == 0 else 3
         for o in range(6**n_dice):
-            d3 = o % 6 + 1 if n_dice == 3 else 0
-            d2 = o // 6 ** (n_dice - 2) % 6 + 1
-            d1 = o // 6 ** (n_dice - 1) + 1
-            row = profile_row(kept_total(d1, d2, d3, net, bonus) + modifier)
+            row = profile_row(coded_total(o, net, bonus) + modifier)
             tables[TIER_OF, j * OUTCOMES + o] = row_tier(p, attack, row)
             tables[DAMAGE_OF, j * OUTCOMES + o] = row_damage(p, st, attack, row, attacker, target)
         tables[N_DICE, j] = n_dice
@@ -972,32 +982,6 @@ def batch_bounds(enc, n_batches, n_total):
     compare per encounter then finds where a batch ends, instead of a division)."""
     batch = enc * n_batches // n_total
     return batch, -(-(batch + 1) * n_total // n_batches)
-
-
-@kernel
-def record_duel_ends(p, t, ch, ends, attacker):
-    """Add the plain duels counted in ``ends`` to the per-encounter tallies, as
-    :func:`finish` would one by one, and clear the counts.
-
-    ``ends[r]`` counts the duels whose target was Defeated in round ``r`` (the attacker's
-    side wins), ``ends[0]`` those that reached the round cap with both standing (a draw).
-    """
-    target = 1 - attacker
-    cap = p.globals_[G_MAX_ROUNDS]
-    side = p.combatant[C_SIDE, attacker]
-    for rnd in range(cap + 1):
-        n = ends[rnd]
-        last = rnd if rnd > 0 else cap
-        if rnd > 0:
-            t.winner[ch, side] += n
-            t.down_round[ch, target, rnd] += n
-            t.event_round[ch, target, EVENT_OUT, rnd] += n
-        else:
-            t.winner[ch, t.winner.shape[1] - 1] += n
-            t.censor_round[ch, target, cap] += n
-        t.rounds[ch, last] += n
-        t.censor_round[ch, attacker, last] += n
-        ends[rnd] = 0
 
 
 @kernel
@@ -1126,7 +1110,7 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables, scr
     at once leaves it in the same state as dealing them one by one: the damage is
     summed in a local variable until it reaches the pool. A target Defeated at 0 HP
     then leaves the fight; the duel's end is counted in ``tables[ENDS]`` by round and
-    added up by :func:`record_duel_ends`. A target that takes Wounds goes through
+    added up by ``encounter.record_duel_ends``. A target that takes Wounds goes through
     :func:`take_damage` and :func:`finish` instead, with its state in ``st``.
 
     The loop itself is :func:`duel_loop`. The most common duel, one attack of 2d6 per
@@ -1149,7 +1133,9 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables, scr
         first_dice = (tables[N_DICE, 0], np.uint64(tables[SPAN, 0]))
         duel_loop(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables, scratch,
                   per_turn, n_slots, first_dice, wounds)  # fmt: skip
-    record_duel_ends(p, t, ch, tables[ENDS], attacker)
+    g = p.globals_
+    record_duel_ends(t, ch, tables[ENDS], attacker, p.combatant[C_SIDE, attacker],
+                     g[G_MAX_ROUNDS], EVENT_OUT)  # fmt: skip
 
 
 @parallel_kernel

@@ -26,18 +26,40 @@ from simlab.engine.encounter import (
     clear_state,
     count_standing,
     record_attack,
+    record_duel_ends,
     record_event,
     record_outcome,
     sides_standing,
 )
 from simlab.engine.jit import inline_kernel, kernel, parallel_kernel, prange
-from simlab.engine.rng import new_state, start_encounter
+from simlab.engine.rng import (
+    STREAM_ATTACK,
+    cursor_at,
+    cursor_code,
+    dice_source,
+    first_blocks,
+    new_state,
+    start_encounter,
+)
 from simlab.rules.shattered_spirits.kernels import (
+    DAMAGE_OF,
+    DUEL_GROUP,
+    ENDS,
+    N_DICE,
+    N_TABLES,
+    OUTCOMES,
+    PAIR_OF,
     REACT_BLOCK,
     REACT_EVADE,
     REACT_NONE,
+    SEEN,
+    SPAN,
+    TIER_OF,
     attack_roll,
+    batch_bounds,
+    coded_total,
     pick_reaction,
+    record_outcomes,
 )
 from simlab.rules.shattered_spirits_draft1.compile import (
     A_DAMAGE_MODIFIER,
@@ -80,6 +102,8 @@ from simlab.rules.shattered_spirits_draft1.compile import (
     G_ROUND_START_PLAYERS,
     G_SHAKEN_ROLL_MODIFIER,
     G_STATUSES_LAST_ROUND,
+    NO_REACTION,
+    NONE,
     R_DAMAGE,
     R_EXPOSED,
     R_IMPAIRED,
@@ -95,6 +119,10 @@ N_FIELDS = 17
 
 # event_round axis 1 (compile.EVENTS)
 EVENT_SHAKEN, EVENT_DOWNED = 0, 1
+
+# the plain-duel tables' row counting the round the defender was Shaken in
+# (shattered_spirits.kernels: TIER_OF .. ENDS come first)
+SHAKEN_IN = N_TABLES
 
 # how a fumble was settled (trace column "fumble")
 FUMBLE_NONE, FUMBLE_FOCUS, FUMBLE_MOMENTUM, FUMBLE_EXPOSED = 0, 1, 2, 3
@@ -501,7 +529,217 @@ def run_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
                            n_trace)  # fmt: skip
 
 
+@inline_kernel
+def duel_attacker_in(p):
+    """The attacker of a plain duel: the one of the two combatants that has a plan."""
+    return p.slots[S_OWNER, 0] if p.slots.shape[1] > 0 else 0
+
+
+@kernel
+def round_techniques(p, attacker, out):
+    """The Techniques a lone attacker plays in one Round, in order, into ``out``; returns
+    how many.
+
+    With nobody else acting, every Phase's Turns are the attacker's: its slots of that
+    Speed, in plan order (docs/rules/shattered-spirits-draft1.md; seed 000, "Rounds in
+    Shattered Spirits"), Phase 1 to 6.
+    """
+    n = 0
+    for phase in range(1, 7):
+        for slot in range(p.slots.shape[1]):
+            technique = p.slots[S_TECHNIQUE, slot]
+            if p.slots[S_OWNER, slot] == attacker and p.attack[A_SPEED, technique] == phase:
+                out[n] = technique
+                n += 1
+    return n
+
+
+@kernel
+def duel_outcomes(p, st, attacker, techniques, tables):
+    """Tier and damage of every possible roll of each Technique the attacker plays in a
+    Round, in a plain duel (:func:`duel_attacker`).
+
+    The ``j``-th Technique of the Round owns columns ``j * 216 ..`` of ``tables`` (the
+    later draft's duel tables, ``shattered_spirits.kernels.play_duels``): its tier and
+    damage by dice outcome, by the rules :func:`resolve_attack` applies, and in column
+    ``j`` its dice count, their number of outcomes and its tally pair. ``st`` holds the
+    start-of-encounter state, which nothing in a plain duel changes but the defender's
+    Vigor, Endurance and Health.
+    """
+    defender = 1 - attacker
+    modifier = p.combatant[C_ROLL_MODIFIER, attacker]
+    if st[SHAKEN, attacker] != 0:
+        modifier += p.globals_[G_SHAKEN_ROLL_MODIFIER]
+    for j in range(techniques.shape[0]):
+        technique = techniques[j]
+        net = p.attack[A_NET_ADVANTAGE, technique]
+        n_dice = 2 if net == 0 else 3
+        for o in range(6**n_dice):
+            roll = coded_total(o, net, 0) + p.attack[A_MODIFIER, technique] + modifier
+            tables[TIER_OF, j * OUTCOMES + o] = row_tier(p, technique, result_row(roll))
+            damage = technique_damage(p, st, technique, roll, attacker, defender)
+            tables[DAMAGE_OF, j * OUTCOMES + o] = damage
+        tables[N_DICE, j] = n_dice
+        tables[SPAN, j] = 6**n_dice
+        tables[PAIR_OF, j] = (attacker * p.attack.shape[1] + technique) * 2 + defender
+
+
+@inline_kernel
+def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, tables, scratch, shaken_at, down_at,
+              per_round, first_dice):  # fmt: skip
+    """The encounter loop of :func:`play_duels`, given the Techniques a Round and the
+    (dice count, outcomes) of the first. Inlined, so that a call with constants compiles
+    to a loop without the rotation and its table lookups."""
+    defender = 1 - duel_attacker_in(p)
+    n_batches = t.attempts.shape[2]
+    cap = p.globals_[G_MAX_ROUNDS]
+    overflow = p.globals_[G_ENDURANCE_OVERFLOW] != 0
+    damage_of, seen, n_dice, span = tables[DAMAGE_OF], tables[SEEN], tables[N_DICE], tables[SPAN]
+    ends, shaken = tables[ENDS], tables[SHAKEN_IN]
+    attack_bins = t.down_attacks.shape[2]
+    words, buffer = scratch[:4], scratch[4]
+    source = dice_source(k0, k1, STREAM_ATTACK, 6)
+    batch, next_batch = batch_bounds(lo, n_batches, n_total)
+    for first in range(lo, hi, words.shape[1]):
+        first_blocks(source, first, words)
+        for enc in range(first, min(first + words.shape[1], hi)):
+            if enc >= next_batch:
+                record_outcomes(t, ch, batch, tables)
+                batch, next_batch = batch_bounds(enc, n_batches, n_total)
+            cursor = cursor_at(words, enc - first, enc, buffer)
+            shaken_in = 0 if shaken_at == 0 else -1
+            room = down_at if shaken_at == 0 else shaken_at
+            j, received, taken, out, rnd = 0, 0, 0, False, 1
+            for _ in range(cap * per_round):
+                dice = first_dice if per_round == 1 else (n_dice[j], np.uint64(span[j]))
+                code, cursor = cursor_code(source, buffer, cursor, dice[0], dice[1])
+                k = j * OUTCOMES + code
+                seen[k] += 1
+                received += 1
+                taken += damage_of[k]
+                if taken >= room:
+                    if shaken_in < 0:
+                        shaken_in, room = rnd, down_at
+                        taken = taken if overflow else shaken_at
+                    if taken >= room:
+                        out = True
+                        break
+                j += 1
+                if j == per_round:
+                    j = 0
+                    rnd += 1
+            if shaken_in >= 0:
+                shaken[shaken_in] += 1
+            if out:
+                ends[rnd] += 1
+                t.down_attacks[ch, defender, min(received, attack_bins - 1)] += 1
+            else:
+                ends[0] += 1
+    record_outcomes(t, ch, batch, tables)
+
+
+@kernel
+def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, techniques, tables, scratch):
+    """Play plain duels ``lo .. hi-1`` (:func:`duel_attacker`) exactly as
+    :func:`play_encounter` would, on a shorter path.
+
+    Only the attacker acts, always at the defender, and no attack changes a later one's
+    tier or damage: no reaction, no status the attacker's rows inflict, no Improvise.
+    So there is no target to choose and no Phase to walk through: the attacker plays
+    the Round's Techniques (:func:`round_techniques`) in turn, each attack's tier and
+    damage is looked up by its dice in tables made once (:func:`duel_outcomes`), and
+    attacks are counted by dice outcome and added to the tallies per batch. The dice are
+    drawn through a cursor (``rng.cursor_code``): the same dice, from the same stream,
+    as the general path rolls. Momentum gained at each Refresh and a fumble's cost
+    change nothing a later attack reads, so they are not kept.
+
+    Only the defender's Vigor, Endurance and Health change, so the damage it has taken
+    is one local sum (:func:`take_damage` read as totals): it is Shaken when the sum
+    reaches its Vigor and Endurance (the excess lost with ``endurance_overflow`` off),
+    Downed when it reaches all three. Each duel's end is counted in ``tables[ENDS]`` by
+    round and the round it was Shaken in ``tables[SHAKEN_IN]``; both are added to the
+    tallies once, by :func:`record_duel_ends`. ``st`` and ``standing`` are scratch for
+    the start-of-encounter state.
+
+    The loop itself is :func:`duel_loop`. The most common duel, one Technique of 2d6 a
+    Round, gets its own compiled copy with that shape as constants, as the later
+    draft's does.
+    """
+    attacker = duel_attacker_in(p)
+    defender = 1 - attacker
+    cap = p.globals_[G_MAX_ROUNDS]
+    c = p.combatant
+    reset(p, st, standing)
+    duel_outcomes(p, st, attacker, techniques, tables)
+    # damage taken when Shaken (0: Shaken from the start) and when Downed
+    shaken_at = c[C_VIGOR, defender] + c[C_ENDURANCE, defender] if st[SHAKEN, defender] == 0 else 0
+    down_at = c[C_VIGOR, defender] + c[C_ENDURANCE, defender] + c[C_HEALTH, defender]
+    if techniques.shape[0] == 1 and tables[N_DICE, 0] == 2:
+        duel_loop(p, t, ch, lo, hi, n_total, k0, k1, tables, scratch, shaken_at, down_at,
+                  1, (2, np.uint64(36)))  # fmt: skip
+    else:
+        first_dice = (tables[N_DICE, 0], np.uint64(tables[SPAN, 0]))
+        duel_loop(p, t, ch, lo, hi, n_total, k0, k1, tables, scratch, shaken_at, down_at,
+                  techniques.shape[0], first_dice)  # fmt: skip
+    record_duel_ends(t, ch, tables[ENDS], attacker, c[C_SIDE, attacker], cap, EVENT_DOWNED)
+    for rnd in range(cap + 1):
+        t.event_round[ch, defender, EVENT_SHAKEN, rnd] += tables[SHAKEN_IN, rnd]
+    if st[SHAKEN, attacker] != 0:  # Shaken from the start, in every duel
+        t.event_round[ch, attacker, EVENT_SHAKEN, 0] += hi - lo
+
+
+@parallel_kernel
+def run_duel_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
+    """:func:`run_block` for a plain duel (:func:`duel_attacker`), untraced: each chunk
+    plays its slice with :func:`play_duels`. A kernel of its own, so that other
+    scenarios never compile the duel path (``trace`` is unused)."""
+    chunks = t.attempts.shape[0]
+    n_slots = p.slots.shape[1]
+    for chunk in prange(chunks):
+        ch = np.int64(chunk)  # one type for callees: see jit.parallel_kernel
+        st = np.zeros((N_FIELDS, 2), dtype=np.int64)
+        standing = np.zeros(p.globals_[G_N_SIDES], dtype=np.int64)
+        techniques = np.zeros(n_slots, dtype=np.int64)
+        n = round_techniques(p, duel_attacker_in(p), techniques)
+        width = max(n * OUTCOMES, p.globals_[G_MAX_ROUNDS] + 1)
+        tables = np.zeros((N_TABLES + 1, width), dtype=np.int64)
+        scratch = np.zeros((5, DUEL_GROUP), dtype=np.uint64)
+        lo, hi = chunk_range(first, count, ch, chunks)
+        play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, techniques[:n], tables,
+                   scratch)  # fmt: skip
+
+
+def duel_attacker(p):
+    """The attacker of a *plain duel*, or −1 when the encounter is not one.
+
+    A plain duel is one attacker against one defender that never fights back, in which
+    nothing that happens changes a later attack's tier or damage: two combatants on two
+    sides, only one with a plan, no Improvise, none of its Techniques' rows inflicting
+    Exposed (Impaired on the defender changes only the defender's attacks), a defender
+    that can never react (each reaction is switched off or costs more tokens than it
+    starts with; tokens are never regained). It is the usual way to measure a Technique
+    (``scenarios/benchmarks/shattered-spirits-draft1-duel.yaml``); :func:`run_duel_block`
+    plays it, with exactly the same results as :func:`run_block`.
+    """
+    c = p.combatant
+    owners = set(p.slots[S_OWNER].tolist())
+    if c.shape[1] != 2 or c[C_SIDE, 0] == c[C_SIDE, 1] or len(owners) != 1:
+        return -1
+    attacker = owners.pop()
+    defender = 1 - attacker
+    cost = p.globals_[G_REACTION_COST]
+    reacts = any(
+        c[at, defender] != NO_REACTION and c[tokens, defender] >= cost
+        for at, tokens in ((C_EVADE_AT, C_REFLEX), (C_BLOCK_AT, C_GRIT))
+    )
+    exposing = bool(p.rows[R_EXPOSED, p.slots[S_TECHNIQUE]].any())
+    improvises = c[C_IMPROVISE_SLOT, attacker] != NONE
+    if reacts or exposing or improvises:
+        return -1
+    return attacker
+
+
 def block_kernel(p):
-    """The kernel that plays untraced blocks of the compiled scenario ``p`` (this system
-    has one path: :func:`run_block`)."""
-    return run_block
+    """The kernel that plays untraced blocks of the compiled scenario ``p``: the plain
+    duel path when the scenario is one (:func:`duel_attacker`), else :func:`run_block`."""
+    return run_duel_block if duel_attacker(p) >= 0 else run_block
