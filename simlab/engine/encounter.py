@@ -182,9 +182,9 @@ def record_duel_ends(t, ch, ends, attacker, side, cap, event):
     clear the counts.
 
     In a plain duel only ``attacker`` (on side ``side``) attacks, so only its target can
-    go down. ``ends[r]`` counts the duels whose target went down (its ``event``) in round
-    ``r``, the attacker's side winning; ``ends[0]`` those that reached the round cap
-    ``cap`` with both standing (a draw).
+    go down. ``ends[r]`` counts the duels whose target went down in round ``r`` (also
+    counted as its ``event``, unless that is −1), the attacker's side winning; ``ends[0]``
+    those that reached the round cap ``cap`` with both standing (a draw).
     """
     target = 1 - attacker
     for rnd in range(cap + 1):
@@ -193,7 +193,8 @@ def record_duel_ends(t, ch, ends, attacker, side, cap, event):
         if rnd > 0:
             t.winner[ch, side] += n
             t.down_round[ch, target, rnd] += n
-            t.event_round[ch, target, event, rnd] += n
+            if event >= 0:
+                t.event_round[ch, target, event, rnd] += n
         else:
             t.winner[ch, t.winner.shape[1] - 1] += n
             t.censor_round[ch, target, cap] += n

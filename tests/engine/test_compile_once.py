@@ -23,6 +23,7 @@ SCENARIOS = {
     "zones-3d6": "scenarios/zones-3d6/skirmish.yaml",
     "zones-3d6 duel": "scenarios/zones-3d6/training-duel.yaml",
     "glitters-d20": "scenarios/glitters-d20/party-vs-monsters.yaml",
+    "glitters-d20 duel": "scenarios/glitters-d20/training-duel.yaml",
     "shattered-spirits-draft1": "scenarios/shattered-spirits-draft1/techniques-3v3.yaml",
     "shattered-spirits-draft1 duel": "scenarios/shattered-spirits-draft1/training-dummy.yaml",
     "shattered-spirits": "scenarios/shattered-spirits/party-3v3.yaml",

@@ -1,11 +1,12 @@
 """Plain-duel paths give the general path's tallies, bit for bit.
 
 A plain duel (one combatant attacks, the other never does) is played by the rule
-system's ``kernels.run_duel_block`` (zones-3d6, opposed-tiers and the earlier
-Shattered Spirits draft here; Shattered Spirits' own in test_ss_duel_path.py): dice
-expressions drawn as one number and looked up in tables made once per run. Every tally
-must be the integer the general path ``kernels.run_block`` gives on the same dice,
-whatever the chunking.
+system's ``kernels.run_duel_block`` (zones-3d6, opposed-tiers, glitters-d20 and the
+earlier Shattered Spirits draft here; Shattered Spirits' own in test_ss_duel_path.py):
+the general path's turns, targets and Phases cut down to the one attacker's attacks,
+and in most systems dice drawn as one number and looked up in tables made once per
+run. Every tally must be the integer the general path ``kernels.run_block`` gives on
+the same dice, whatever the chunking.
 """
 
 from __future__ import annotations
@@ -132,10 +133,48 @@ sides:
     - {name: B, endurance: 0, health: 14}
 """,
 }
+GLITTERS = {
+    # one main-hand attack a turn against DC 12
+    "benchmark": ROOT / "scenarios/benchmarks/glitters-d20-duel.yaml",
+    # a player: two-handed and main-hand attacks in rotation, an offhand attack, armor
+    "training": ROOT / "scenarios/glitters-d20/training-duel.yaml",
+    # Advantage (3d20), a keen weapon, a ranged attack at a prone target, damage of two
+    # terms, fire and slashing at a defender immune to fire and to Bleeding, lightning
+    # against metal armor, resistance and vulnerability, rounding up, misses on a tie;
+    # the attacker listed second, Blocking, and a player defender under modern death rules
+    "mixed": HEAD.format(rules="glitters-d20", cap=40)
+    + """
+params: {advantage_dice: 3, rounding: up, hit_on_tie: false, death_rules: modern}
+attacks:
+  brand: {damage: 1d8+1d4+1, type: fire, bonus: 4, advantage: 1, critical_threshold: 18}
+  sabre: {damage: 1d6, type: slashing, bonus: 5, attribute: dex}
+  bolt: {damage: 2d4, type: lightning, bonus: 3, ranged: true}
+  crossbow: {damage: 1d10, type: piercing, bonus: 2, ranged: true, hand: offhand}
+sides:
+  post:
+    - {name: Post, player: true, hp: 45, dc: 11, armor: mail, armor_bc: 3, prone: true,
+       immune: [fire], resist: [slashing], vulnerable: [lightning], status_immune: [bleeding]}
+  knight:
+    - {name: Knight, hp: 20, attributes: {dex: 14}, target: random,
+       attacks: [brand, sabre, bolt, crossbow]}
+""",
+    # a round cap that most duels reach (draws), a knight who Blocks in place of an offhand
+    "capped": HEAD.format(rules="glitters-d20", cap=3)
+    + """
+attacks:
+  tap: {damage: 1d4, type: bludgeoning, attribute: null}
+sides:
+  a:
+    - {name: A, hp: 5, defense: block, shield_bc: 1, attacks: [tap]}
+  b:
+    - {name: B, hp: 30, dc: 6}
+""",
+}
 DUELS = (
     {("zones-3d6", k): v for k, v in ZONES.items()}
     | {("opposed-tiers", k): v for k, v in TIERS.items()}
     | {("shattered-spirits-draft1", k): v for k, v in DRAFT1.items()}
+    | {("glitters-d20", k): v for k, v in GLITTERS.items()}
 )
 
 
@@ -172,6 +211,7 @@ FIGHTS = [
     "scenarios/zones-3d6/longsword-vs-plate.yaml",
     "scenarios/opposed-tiers/novice-duel.yaml",
     "scenarios/shattered-spirits-draft1/duel-both-drafts.yaml",
+    "scenarios/glitters-d20/bleeding-duel.yaml",
 ]
 
 

@@ -26,7 +26,10 @@ from simlab.engine.encounter import (
     clear_state,
     count_standing,
     initiative_order,
+    next_in_rotation,
     record_attack,
+    record_attacks,
+    record_duel_ends,
     record_event,
     record_outcome,
     sides_standing,
@@ -363,14 +366,48 @@ def inflict_status(p, st, c, damage_type, rnd):
 
 
 @inline_kernel
+def attack_net(p, attack, defender):
+    """The attack's net advantage: its own, less one for a ranged attack at a prone
+    target (docs/rules/glitters-d20.md)."""
+    net = p.attack[A_NET_ADVANTAGE, attack]
+    if p.attack[A_RANGED, attack] != 0 and p.combatant[C_PRONE, defender] != 0:
+        net -= 1
+    return net
+
+
+@inline_kernel
+def attack_outcome(p, attack, defender, natural, mit):
+    """(total, crit, hit) of an attack whose natural die shows ``natural`` against MIT
+    ``mit`` (seed 003, "Attacking", "Critical Hits"): a natural die at least CT always
+    hits and is critical; otherwise it hits when its total reaches MIT
+    (``hit_on_tie``)."""
+    total = natural + p.attack[A_BONUS, attack] + type_to_hit(p, attack, defender)
+    crit = natural >= p.attack[A_CT, attack]
+    hit = crit or total > mit or (total == mit and p.globals_[G_HIT_ON_TIE] != 0)
+    return total, crit, hit
+
+
+@inline_kernel
+def hit_damage(p, st, attacker, attack, defender, dice):
+    """(ASM, raw damage, damage) of a hit whose damage dice total ``dice`` (seed 003,
+    "Damage", "Damage Types"): dice + ASM + flat (floor 0), then the type's
+    multiplier."""
+    asm = p.score[attacker, attack] - 10
+    if p.attack[A_DEX, attack] != 0:
+        asm -= st[FREEZING, attacker]  # Freezing: −1 DEX per level
+    raw = max(dice + asm + p.attack[A_FLAT, attack], 0)
+    return asm, raw, type_damage(p, st, defender, p.attack[A_TYPE, attack], raw)
+
+
+@inline_kernel
 def resolve_attack(p, st, rng, attacker, attack, defender, rnd, standing, trace, slot):
     """One attack: d20 + bonus against MIT, then damage and statuses (docs/rules/glitters-d20.md;
     seed 003, "Attacking", "Critical Hits", "Damage", "Damage Types").
 
-    A natural die at least CT always hits and is critical; otherwise the attack hits
-    when its total reaches MIT (``hit_on_tie``). A defender that parries and has not
-    parried since its last turn parries this attack (chosen before the roll). Damage =
-    dice + ASM + flat (floor 0), then the type's multiplier. Returns (tier, damage).
+    A defender that parries and has not parried since its last turn parries this attack
+    (chosen before the roll). The natural die (:func:`attack_net`) decides the hit
+    (:func:`attack_outcome`), the damage dice the damage (:func:`hit_damage`). Returns
+    (tier, damage).
     """
     damage_type = p.attack[A_TYPE, attack]
     mit = mitigation(p, st, defender, damage_type)
@@ -378,23 +415,14 @@ def resolve_attack(p, st, rng, attacker, attack, defender, rnd, standing, trace,
     if parried != 0:
         st[PARRY_READY, defender] = 0
         mit += p.combatant[C_PARRY, defender]
-    net = p.attack[A_NET_ADVANTAGE, attack]
-    if p.attack[A_RANGED, attack] != 0 and p.combatant[C_PRONE, defender] != 0:
-        net -= 1  # ranged attacks at a prone target have disadvantage
-    natural = natural_die(p, rng, net, trace, slot)
-    total = natural + p.attack[A_BONUS, attack] + type_to_hit(p, attack, defender)
-    crit = natural >= p.attack[A_CT, attack]
-    hit = crit or total > mit or (total == mit and p.globals_[G_HIT_ON_TIE] != 0)
+    natural = natural_die(p, rng, attack_net(p, attack, defender), trace, slot)
+    total, crit, hit = attack_outcome(p, attack, defender, natural, mit)
     damage = 0
     asm = 0
     raw = 0
     if hit:
-        asm = p.score[attacker, attack] - 10
-        if p.attack[A_DEX, attack] != 0:
-            asm -= st[FREEZING, attacker]  # Freezing: −1 DEX per level
         dice = damage_dice(p, rng, attack, crit, trace, slot)
-        raw = max(dice + asm + p.attack[A_FLAT, attack], 0)
-        damage = type_damage(p, st, defender, damage_type, raw)
+        asm, raw, damage = hit_damage(p, st, attacker, attack, defender, dice)
     if slot >= 0:
         row = trace[slot]
         row[COL_NATURAL], row[COL_TOTAL], row[COL_MIT] = natural, total, mit
@@ -670,7 +698,177 @@ def run_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
             play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, trace, n_trace)
 
 
+@kernel
+def duel_tiers(p, st, attacker, tiers):
+    """The tier (0 miss, 1 hit, 2 critical) of each of the attacker's attacks at the
+    defender by natural die, ``tiers[attack, natural]``, in a plain duel
+    (:func:`duel_attacker`), by :func:`attack_outcome`; ``st`` holds the
+    start-of-encounter state, which nothing in a plain duel changes but the defender's
+    HP."""
+    defender = 1 - attacker
+    for attack in range(tiers.shape[0]):
+        mit = mitigation(p, st, defender, p.attack[A_TYPE, attack])
+        for natural in range(1, 21):
+            _, crit, hit = attack_outcome(p, attack, defender, natural, mit)
+            tiers[attack, natural] = (2 if crit else 1) if hit else 0
+
+
+@kernel
+def flush_duel_attacks(t, ch, batch, attacker, seen):
+    """Add the attacks counted in ``seen[attack, tier, damage]`` to the tallies of
+    ``batch``, as :func:`record_attack` would one by one, and clear the counts."""
+    n_attacks = seen.shape[0]
+    for attack in range(n_attacks):
+        pair = (attacker * n_attacks + attack) * 2 + 1 - attacker
+        for tier in range(3):
+            for damage in range(seen.shape[2]):
+                if seen[attack, tier, damage] > 0:
+                    record_attacks(t, ch, pair, batch, tier, damage, seen[attack, tier, damage])
+                    seen[attack, tier, damage] = 0
+
+
+@inline_kernel
+def duel_attack(p, st, rng, t, ch, batch, attacker, attack, tiers, seen, trace):
+    """One attack of a plain duel at the defender, counted in ``seen``: its natural die
+    (:func:`natural_die`), its tier (:func:`duel_tiers`) and on a hit its damage
+    (:func:`damage_dice`, :func:`hit_damage`), the dice :func:`resolve_attack` rolls.
+    Returns the damage."""
+    defender = 1 - attacker
+    natural = natural_die(p, rng, attack_net(p, attack, defender), trace, -1)
+    tier = tiers[attack, natural]
+    damage = 0
+    if tier > 0:
+        dice = damage_dice(p, rng, attack, tier == 2, trace, -1)
+        damage = hit_damage(p, st, attacker, attack, defender, dice)[2]
+    if damage < seen.shape[2]:
+        seen[attack, tier, damage] += 1
+    else:  # more damage than ``seen`` has bins for: counted on its own
+        pair = (attacker * p.attack.shape[1] + attack) * 2 + defender
+        record_attacks(t, ch, pair, batch, tier, damage, 1)
+    return damage
+
+
+@kernel
+def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen, ends, trace):
+    """Play plain duels ``lo .. hi-1`` (:func:`duel_attacker`) exactly as
+    :func:`play_encounter` would, on a shorter path.
+
+    In a plain duel the defender's turns change nothing (it has no attacks, statuses or
+    defense) and no attack changes a later one but through the defender's HP. So only
+    the attacker's turns are played, as in :func:`take_turn` (its main-hand attack, then
+    its offhand attack unless the first was two-handed or it Blocks; each hand's attacks
+    in rotation), each attack by :func:`duel_attack`. No initiative is rolled and no
+    target chosen: their streams feed nothing else. The defender's HP is a local count;
+    attacks are added to the tallies once per batch (:func:`flush_duel_attacks`), and
+    each duel's end is counted in ``ends`` by round and added once
+    (``encounter.record_duel_ends``).
+    """
+    attacker = duel_attacker_in(p)
+    defender = 1 - attacker
+    c = p.combatant
+    n_batches = t.attempts.shape[2]
+    cap = p.globals_[G_MAX_ROUNDS]
+    attack_bins = t.down_attacks.shape[2]
+    reset(p, st, standing)
+    duel_tiers(p, st, attacker, tiers)
+    main_start, main_count = c[C_MAIN_START, attacker], c[C_MAIN_COUNT, attacker]
+    off_start, off_count = c[C_OFF_START, attacker], c[C_OFF_COUNT, attacker]
+    blocks = c[C_DEFENSE, attacker] == DEFENSE_BLOCK
+    batch = lo * n_batches // n_total
+    for enc in range(lo, hi):
+        if enc * n_batches // n_total != batch:
+            flush_duel_attacks(t, ch, batch, attacker, seen)
+            batch = enc * n_batches // n_total
+        start_encounter(rng, k0, k1, enc)
+        hp = c[C_HP, defender]
+        main, off, received, rnd = 0, 0, 0, 0
+        while hp > 0 and rnd < cap:
+            rnd += 1
+            two_handed = False
+            if main_count > 0:
+                attack = p.attack_list[main_start + main]
+                main = next_in_rotation(main, main_count)
+                hp -= duel_attack(p, st, rng, t, ch, batch, attacker, attack, tiers, seen, trace)
+                received += 1
+                two_handed = p.attack[A_HAND, attack] == TWO_HANDED
+            if hp > 0 and off_count > 0 and not two_handed and not blocks:
+                attack = p.attack_list[off_start + off]
+                off = next_in_rotation(off, off_count)
+                hp -= duel_attack(p, st, rng, t, ch, batch, attacker, attack, tiers, seen, trace)
+                received += 1
+        if hp <= 0:
+            ends[rnd] += 1
+            t.down_attacks[ch, defender, min(received, attack_bins - 1)] += 1
+        else:
+            ends[0] += 1
+    flush_duel_attacks(t, ch, batch, attacker, seen)
+    record_duel_ends(t, ch, ends, attacker, c[C_SIDE, attacker], cap, -1)
+
+
+@parallel_kernel
+def run_duel_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
+    """:func:`run_block` for a plain duel (:func:`duel_attacker`), untraced: each chunk
+    plays its slice with :func:`play_duels`. A kernel of its own, so that other
+    scenarios never compile the duel path."""
+    chunks = t.attempts.shape[0]
+    n_attacks = p.attack.shape[1]
+    for chunk in prange(chunks):
+        ch = np.int64(chunk)  # one type for callees: see jit.parallel_kernel
+        st = np.zeros((N_FIELDS, 2), dtype=np.int64)
+        standing = np.zeros(p.globals_[G_N_SIDES], dtype=np.int64)
+        rng = new_state()
+        tiers = np.zeros((n_attacks, 21), dtype=np.int64)
+        seen = np.zeros((n_attacks, 3, t.damage_hist.shape[2]), dtype=np.int64)
+        ends = np.zeros(p.globals_[G_MAX_ROUNDS] + 1, dtype=np.int64)
+        lo, hi = chunk_range(first, count, ch, chunks)
+        play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen, ends,
+                   trace)  # fmt: skip
+
+
+@inline_kernel
+def duel_attacker_in(p):
+    """The attacker of a plain duel: the one of the two combatants with attacks."""
+    c = p.combatant
+    return 0 if c[C_MAIN_COUNT, 0] + c[C_OFF_COUNT, 0] > 0 else 1
+
+
+# a hit of this type gives this status, unless the target is immune to either
+STATUS_OF_TYPE = {SLASHING: C_NO_BLEEDING, FIRE: C_NO_BURNING, ICE: C_NO_FREEZING}
+
+
+def duel_attacker(p):
+    """The attacker of a *plain duel*, or −1 when the encounter is not one.
+
+    A plain duel is one attacker against one defender that never fights back and whose
+    turns change nothing: two combatants on two sides, only one with attacks; neither
+    starts with Bleeding, Burning or Freezing; the defender has no Block or Parry, is
+    not a player character who would make death saves (``death_rules: permadeath``),
+    and takes no status and no corrosion from the attacker's hits (each attack's type
+    gives none, or the defender is immune to it). It is the usual way to measure an
+    attack (``scenarios/benchmarks/glitters-d20-duel.yaml``); :func:`run_duel_block`
+    plays it, with exactly the same results as :func:`run_block`.
+    """
+    c = p.combatant
+    armed = [k for k in range(c.shape[1]) if c[C_MAIN_COUNT, k] + c[C_OFF_COUNT, k] > 0]
+    if c.shape[1] != 2 or c[C_SIDE, 0] == c[C_SIDE, 1] or len(armed) != 1:
+        return -1
+    attacker, defender = armed[0], 1 - armed[0]
+    statuses = c[[C_BLEEDING, C_BURNING, C_FREEZING]].any()
+    dying = c[C_PLAYER, defender] != 0 and p.globals_[G_PERMADEATH] != 0
+    if statuses or dying or c[C_DEFENSE, defender] != 0:
+        return -1
+    for hand_start, hand_count in ((C_MAIN_START, C_MAIN_COUNT), (C_OFF_START, C_OFF_COUNT)):
+        start = c[hand_start, attacker]
+        for attack in p.attack_list[start : start + c[hand_count, attacker]]:
+            kind = p.attack[A_TYPE, attack]
+            immune = p.immune[defender, kind] != 0
+            if kind == CORROSIVE or (kind in STATUS_OF_TYPE and not immune
+                                     and c[STATUS_OF_TYPE[kind], defender] == 0):  # fmt: skip
+                return -1
+    return attacker
+
+
 def block_kernel(p):
-    """The kernel that plays untraced blocks of the compiled scenario ``p`` (this system
-    has one path: :func:`run_block`)."""
-    return run_block
+    """The kernel that plays untraced blocks of the compiled scenario ``p``: the plain
+    duel path when the scenario is one (:func:`duel_attacker`), else :func:`run_block`."""
+    return run_duel_block if duel_attacker(p) >= 0 else run_block
