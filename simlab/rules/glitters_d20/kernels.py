@@ -495,7 +495,7 @@ def status_tick(p, st, rng, t, ch, batch, c, rnd, standing, trace, slot, kind):
     close_row(st, trace, slot, c)
 
 
-@kernel
+@inline_kernel
 def hand_attack(p, st, c, start, count, position):
     """The next of ``c``'s attacks for one hand, listed from ``p.combatant[start, c]``
     (``p.combatant[count, c]`` of them), in rotation, ``st[position, c]`` marking where
@@ -504,18 +504,6 @@ def hand_attack(p, st, c, start, count, position):
     if n == 0:
         return -1
     return attack_in_rotation(p.attack_list, p.combatant[start, c], n, st, position, c)
-
-
-@kernel
-def main_attack(p, st, c):
-    """The main-hand or two-handed attack ``c`` makes this turn, in rotation; −1 if none."""
-    return hand_attack(p, st, c, C_MAIN_START, C_MAIN_COUNT, MAIN_ROT)
-
-
-@kernel
-def offhand_attack(p, st, c):
-    """The offhand attack ``c`` makes this turn, in rotation; −1 if none."""
-    return hand_attack(p, st, c, C_OFF_START, C_OFF_COUNT, OFF_ROT)
 
 
 @kernel
@@ -532,6 +520,29 @@ def strike(p, st, rng, t, ch, batch, c, attack, rnd, turn, standing, enc, trace,
     return sides_standing(standing) > 1
 
 
+@inline_kernel
+def attack_actions(p, st, rng, t, ch, batch, c, rnd, turn, standing, enc, trace, n_trace):
+    """``c``'s actions (seed 003, "Actions"): its main-hand attack, in rotation — or a
+    two-handed one, which also takes the offhand action — then it Blocks (``defense:
+    block``) or makes its offhand attack. One call of :func:`strike` for both hands,
+    so that it is compiled once. False when the encounter is over."""
+    for hand in range(2):
+        if hand == 0:
+            attack = hand_attack(p, st, c, C_MAIN_START, C_MAIN_COUNT, MAIN_ROT)
+        elif p.combatant[C_DEFENSE, c] == DEFENSE_BLOCK:
+            st[BLOCKING, c] = 1
+            return True
+        else:
+            attack = hand_attack(p, st, c, C_OFF_START, C_OFF_COUNT, OFF_ROT)
+        if attack >= 0:
+            if not strike(p, st, rng, t, ch, batch, c, attack, rnd, turn, standing, enc, trace,
+                          n_trace):  # fmt: skip
+                return False
+            if p.attack[A_HAND, attack] == TWO_HANDED:
+                return True
+    return True
+
+
 @kernel
 def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, standing, enc, trace, n_trace):
     """Combatant ``c``'s turn (docs/rules/glitters-d20.md; seed 003, "Actions", "Status Effects").
@@ -539,8 +550,7 @@ def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, standing, enc, trace, n_tr
     A dying player character rolls its death save. Anyone else standing: its Parry is
     ready again and its Block ends; Bleeding, then Burning deal their damage (not while
     Frozen); unless Frozen or in pain (Burning above WILL at the start of the turn), it
-    makes its main-hand attack — or a two-handed one, which also takes the offhand
-    action — then Blocks (``defense: block``) or makes its offhand attack. Freezing drops
+    takes its :func:`attack_actions`. Freezing drops
     by 1 at the end of the turn. Returns False as soon as at most one side is standing.
     """
     init = st[INIT, c]
@@ -565,22 +575,10 @@ def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, standing, enc, trace, n_tr
                 status_tick(p, st, rng, t, ch, batch, c, rnd, standing, trace, slot, kind)
                 if st[DOWN, c] != 0:
                     return sides_standing(standing) > 1
-    if not frozen and not pain:
-        attack = main_attack(p, st, c)
-        two_handed = attack >= 0 and p.attack[A_HAND, attack] == TWO_HANDED
-        if attack >= 0 and not strike(
-            p, st, rng, t, ch, batch, c, attack, rnd, turn, standing, enc, trace, n_trace
-        ):
-            return False
-        if not two_handed:
-            if p.combatant[C_DEFENSE, c] == DEFENSE_BLOCK:
-                st[BLOCKING, c] = 1
-            else:
-                attack = offhand_attack(p, st, c)
-                if attack >= 0 and not strike(
-                    p, st, rng, t, ch, batch, c, attack, rnd, turn, standing, enc, trace, n_trace
-                ):
-                    return False
+    acts = not frozen and not pain
+    if acts and not attack_actions(p, st, rng, t, ch, batch, c, rnd, turn, standing, enc, trace,
+                                   n_trace):  # fmt: skip
+        return False
     if st[FREEZING, c] > 0:
         st[FREEZING, c] -= 1
     if frozen and p.globals_[G_THAW] != 0 and st[FREEZING, c] <= p.combatant[C_STR, c]:
