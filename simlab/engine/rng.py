@@ -507,6 +507,9 @@ def _source_block(source, encounter, block):
     )  # fmt: skip
 
 
+CURSOR_GROUP = 128  # encounters whose block 0 first_blocks computes in one loop
+
+
 @kernel
 def first_blocks(source, first, words):
     """Compute block 0 of the source's stream for ``G`` consecutive encounters.

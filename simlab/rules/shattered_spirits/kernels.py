@@ -32,6 +32,7 @@ from simlab.engine.encounter import (
 )
 from simlab.engine.jit import inline_kernel, kernel, parallel_kernel, prange
 from simlab.engine.rng import (
+    CURSOR_GROUP,
     STREAM_ATTACK,
     STREAM_WOUND,
     cursor_at,
@@ -152,7 +153,6 @@ EVENT_OUT, EVENT_DEAD = 0, 1
 TIER_OF, DAMAGE_OF, SEEN, PAIR_OF, N_DICE, SPAN, ENDS = range(7)
 N_TABLES = 7
 OUTCOMES = 216
-DUEL_GROUP = 128  # duels whose first block of attack dice is computed in one loop
 
 # engaged_target: enemies stand, but none Engaged with the attacker
 NOT_ENGAGED = -2
@@ -1101,8 +1101,8 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables, scr
     :func:`next_attack`, with the position kept in a local variable.
 
     The attack dice are drawn through a cursor held in local variables
-    (``rng.cursor_code``); block 0 of their stream is computed for ``DUEL_GROUP``
-    encounters at a time into ``scratch[:4]`` (``uint64[5, DUEL_GROUP]``; row 4 is the
+    (``rng.cursor_code``); block 0 of their stream is computed for ``CURSOR_GROUP``
+    encounters at a time into ``scratch[:4]`` (``uint64[5, CURSOR_GROUP]``; row 4 is the
     cursor's buffer).
 
     Until the target is Downed, its Vigor and HP act as one pool (Vigor absorbs first,
@@ -1178,7 +1178,7 @@ def run_duel_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
         rng = new_state()
         lo, hi = chunk_range(first, count, ch, chunks)
         tables = np.zeros((N_TABLES, width), dtype=np.int64)
-        scratch = np.zeros((5, DUEL_GROUP), dtype=np.uint64)
+        scratch = np.zeros((5, CURSOR_GROUP), dtype=np.uint64)
         play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables, scratch)
 
 

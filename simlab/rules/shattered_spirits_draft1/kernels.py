@@ -33,6 +33,7 @@ from simlab.engine.encounter import (
 )
 from simlab.engine.jit import inline_kernel, kernel, parallel_kernel, prange
 from simlab.engine.rng import (
+    CURSOR_GROUP,
     STREAM_ATTACK,
     cursor_at,
     cursor_code,
@@ -43,7 +44,6 @@ from simlab.engine.rng import (
 )
 from simlab.rules.shattered_spirits.kernels import (
     DAMAGE_OF,
-    DUEL_GROUP,
     ENDS,
     N_DICE,
     N_TABLES,
@@ -703,7 +703,7 @@ def run_duel_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
         n = round_techniques(p, duel_attacker_in(p), techniques)
         width = max(n * OUTCOMES, p.globals_[G_MAX_ROUNDS] + 1)
         tables = np.zeros((N_TABLES + 1, width), dtype=np.int64)
-        scratch = np.zeros((5, DUEL_GROUP), dtype=np.uint64)
+        scratch = np.zeros((5, CURSOR_GROUP), dtype=np.uint64)
         lo, hi = chunk_range(first, count, ch, chunks)
         play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, techniques[:n], tables,
                    scratch)  # fmt: skip

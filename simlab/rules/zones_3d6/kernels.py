@@ -34,10 +34,15 @@ from simlab.engine.encounter import (
 )
 from simlab.engine.jit import inline_kernel, kernel, parallel_kernel, prange
 from simlab.engine.rng import (
+    CURSOR_GROUP,
     STREAM_ATTACK,
     STREAM_DAMAGE,
     STREAM_ORDER,
+    cursor_at,
+    cursor_code,
+    dice_source,
     faces_of_code,
+    first_blocks,
     new_state,
     roll_dice_code,
     roll_die,
@@ -511,7 +516,7 @@ def end_duel(p, st, t, ch, standing, defender, rnd, received, taken):
 
 @kernel
 def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, tables, dice,
-               damage, seen, ev):  # fmt: skip
+               damage, seen, ev, scratch):  # fmt: skip
     """Play plain duels ``lo .. hi-1`` (see :func:`duel_attacker`) exactly as
     :func:`play_encounter` would, on a shorter path.
 
@@ -537,12 +542,19 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, t
     cap = p.globals_[G_MAX_ROUNDS]
     hp = p.combatant[C_HP, defender]
     evasion_dice = dice[0, count]
+    evasion_span = np.uint64(6**evasion_dice)
     bins = seen.shape[1]
+    words, buffer = scratch[:4], scratch[4]
+    source = dice_source(k0, k1, STREAM_ATTACK, 6)
     batch = lo * n_batches // n_total
     for enc in range(lo, hi):
         if enc * n_batches // n_total != batch:
             flush_duel_attacks(p, t, ch, batch, attacker, defender, seen)
             batch = enc * n_batches // n_total
+        group = (enc - lo) % words.shape[1]
+        if group == 0:
+            first_blocks(source, enc, words)
+        cursor = cursor_at(words, group, enc, buffer)
         start_encounter(rng, k0, k1, enc)
         reset(p, st, standing)
         slot = 0
@@ -551,8 +563,11 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, t
         last = cap
         for rnd in range(1, cap + 1):
             for _ in range(per_turn):
-                total = tables[slot, roll_dice_code(rng, STREAM_ATTACK, 6, dice[0, slot])]
-                evasion = tables[count, roll_dice_code(rng, STREAM_ATTACK, 6, evasion_dice)]
+                code, cursor = cursor_code(source, buffer, cursor, dice[0, slot],
+                                           np.uint64(6 ** dice[0, slot]))  # fmt: skip
+                total = tables[slot, code]
+                code, cursor = cursor_code(source, buffer, cursor, evasion_dice, evasion_span)
+                evasion = tables[count, code]
                 dealt = 0
                 if total >= evasion:
                     if dice[1, slot] > 0:
@@ -601,11 +616,12 @@ def run_duel_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
         dice = np.zeros((3, n_slots), dtype=np.int64)
         damage = np.zeros((n_slots, MAX_DAMAGE_OUTCOMES), dtype=np.int64)
         seen = np.zeros((n_slots, t.damage_hist.shape[2] + 1), dtype=np.int64)
+        scratch = np.zeros((5, CURSOR_GROUP), dtype=np.uint64)
         roll_tables(p, attacker, 1 - attacker, tables, dice[0], ev)
         damage_tables(p, attacker, 1 - attacker, damage, dice[1], dice[2], ev)
         lo, hi = chunk_range(first, count, ch, chunks)
         play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, tables, dice,
-                   damage, seen, ev)  # fmt: skip
+                   damage, seen, ev, scratch)  # fmt: skip
 
 
 def duel_attacker(p):
