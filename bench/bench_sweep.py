@@ -58,7 +58,7 @@ def main(argv: list[str]) -> None:
     n = int(argv[1]) if len(argv) > 1 else DEFAULT_N
     scn = simlab.load(FIGHT)
     simlab.simulate(scn, 10_000)  # compile or load the kernels, warm up
-    kernel = runner.kernels(scn.rules).run_block
+    kernel = runner.kernels(scn.rules).run_chunk
     signatures = len(kernel.signatures)
     separate, swept = [], []
     for _ in range(REPEATS):

@@ -13,14 +13,19 @@ bookkeeping cost 20–50× the work itself (measured: 48 ns against 1.4 ns per t
 choice). Functions that never allocate are compiled without the runtime (``_nrt=False``),
 which removes it; the few that allocate (state buffers, result arrays) use
 :func:`allocating_kernel`.
+
+Threads: a block of encounters is cut into chunks, and :func:`chunked` plays them on a
+pool of Python threads, each chunk in one call of a kernel that releases the GIL.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numba
+import numpy as np
 
 _OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "fastmath": False, "error_model": "numpy"}
 
@@ -69,15 +74,76 @@ def allocating_kernel(fn: Callable[..., Any]) -> Any:
     return _one_version_per_type(numba.njit(**_OPTIONS)(fn))
 
 
-def parallel_kernel(fn: Callable[..., Any]) -> Any:
-    """Compile ``fn`` as a numba kernel whose ``prange`` loops run on threads.
+def chunked(run_chunk: Any, scratch: Callable[..., tuple[Any, ...]]) -> Callable[..., None]:
+    """A rule system's block kernel: every chunk of a block played on threads.
 
-    numba types the body of a ``prange`` loop twice, first with an ``int64`` index and
-    then, once the loop is turned into a threaded function, with a ``uint64`` one; every
-    kernel the body calls with the index would be compiled for both. So a body starts by
-    converting its index, ``ch = np.int64(chunk)``, and uses only ``ch``.
+    Parameters
+    ----------
+    run_chunk : numba kernel
+        ``run_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, *arrays)``
+        plays chunk ``ch`` of encounters ``first .. first+count-1`` (there are
+        ``t.attempts.shape[0]`` chunks, each a contiguous slice) into ``t[ch]``. A
+        :func:`kernel`: it allocates nothing and releases the GIL.
+    scratch : callable
+        ``scratch(p, t, trace)``: the working arrays one chunk needs (``arrays``), made
+        with numpy for each chunk. Untraced (``trace`` of one row), each chunk also gets
+        a ``trace`` row of its own to use as scratch.
+
+    Returns
+    -------
+    callable
+        ``run_block(p, k0, k1, first, count, n_total, t, trace, n_trace)``: plays every
+        chunk, on ``numba.get_num_threads()`` threads of one pool (each thread takes
+        every so-manyth chunk), and returns when all are done.
+
+    Notes
+    -----
+    Why not a ``parallel=True`` kernel with ``prange`` over the chunks: compiling one
+    took 4–5 s of every rule system's first run on the 2-core machine (numba's compile
+    events: glitters-d20's ``run_block`` 4.7 s, opposed-tiers' 4 s, beyond what they
+    call), for a loop that only hands out chunks. And why the working arrays are made
+    here, not in a kernel that allocates: a kernel compiled with numba's runtime ran the
+    encounter loop it calls 1.7x slower than the same loop called from Python or from a
+    kernel without the runtime (measured on ``glitters-d20/bleeding-duel``: 0.23 against
+    0.41 M encounters/s on one thread).
     """
-    return numba.njit(parallel=True, **_OPTIONS)(fn)
+
+    def run_block(*args: Any) -> None:
+        """Play encounters ``first .. first+count-1`` (arguments ``p, k0, k1, first,
+        count, n_total, t, trace, n_trace``) in the chunks of ``t``, on threads."""
+        chunks = args[6].attempts.shape[0]
+        threads = min(numba.get_num_threads(), chunks)
+        if threads <= 1:
+            _play_chunks(run_chunk, scratch, args, range(chunks))
+            return
+        pool = _pool()
+        futures = [
+            pool.submit(_play_chunks, run_chunk, scratch, args, range(w, chunks, threads))
+            for w in range(threads)
+        ]
+        for future in futures:
+            future.result()
+
+    return run_block
 
 
-prange = numba.prange
+def _play_chunks(run_chunk: Any, scratch: Any, args: tuple[Any, ...], chunks: range) -> None:
+    """Play ``chunks`` one after the other; untraced, each writes the trace row it uses
+    as scratch to a row of its own (chunks on other threads may share ``trace``)."""
+    p, t, trace = args[0], args[6], args[7]
+    for ch in chunks:
+        own = list(args)
+        if trace.shape[0] <= 1:
+            own[7] = np.zeros_like(trace)
+        run_chunk(*own, ch, *scratch(p, t, trace))
+
+
+_POOL: list[ThreadPoolExecutor] = []
+
+
+def _pool() -> ThreadPoolExecutor:
+    """The one pool of threads that block kernels run chunks on (made on first use)."""
+    if not _POOL:
+        workers = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+        _POOL.append(ThreadPoolExecutor(max_workers=workers, thread_name_prefix="simlab"))
+    return _POOL[0]

@@ -43,11 +43,11 @@ def test_every_point_is_its_own_run(fight: Any) -> None:
 def test_no_recompiles_across_points(fight: Any) -> None:
     """Parameters reach the kernels as arrays: no point compiles a new signature."""
     simlab.simulate(fight, 100)
-    run_block = runner.kernels(fight.rules).run_block
-    before = len(run_block.signatures)
+    run_chunk = runner.kernels(fight.rules).run_chunk
+    before = len(run_chunk.signatures)
     simlab.sweep(fight, {"Brute.hp": range(10, 14), "quick-jab.profile[7]": [1, 9]}, n=500,
                  exact=False)  # fmt: skip
-    assert len(run_block.signatures) == before
+    assert len(run_chunk.signatures) == before
 
 
 def test_guard_curve_decreases_and_matches_exact(duel: Any) -> None:

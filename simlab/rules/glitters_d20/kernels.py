@@ -2,11 +2,12 @@
 
 Plain functions compiled in :mod:`simlab.engine.jit`. One encounter is
 :func:`play_encounter`; :func:`run_block` plays a contiguous range of encounters in
-parallel chunks, each chunk adding into its own slice of the tallies. Encounter ``i``
-draws every die from the counter-based RNG keyed by (seed, i, stream): attack d20s from
-``STREAM_ATTACK``, damage dice from ``STREAM_DAMAGE``, initiative and its tie-breaks
-from ``STREAM_ORDER``, Burning's d4 from ``STREAM_STATUS``, death saves from
-``STREAM_SAVE``, random targets from ``STREAM_TARGET``.
+chunks on threads (:func:`run_chunk` plays one), each adding into its own slice of the
+tallies. Encounter ``i`` draws every die from the counter-based RNG keyed by (seed, i,
+stream): attack d20s from ``STREAM_ATTACK``, damage dice from ``STREAM_DAMAGE``,
+initiative and its tie-breaks from ``STREAM_ORDER``, Burning's d4 from
+``STREAM_STATUS``, death saves from ``STREAM_SAVE``, random targets from
+``STREAM_TARGET``.
 
 ``p`` is a :class:`~simlab.rules.glitters_d20.compile.KernelParams`. Per-encounter state
 lives in one int64 array ``st[field, combatant]`` allocated once per chunk; its
@@ -34,7 +35,7 @@ from simlab.engine.encounter import (
     record_outcome,
     sides_standing,
 )
-from simlab.engine.jit import inline_kernel, kernel, parallel_kernel, prange
+from simlab.engine.jit import chunked, inline_kernel, kernel
 from simlab.engine.rng import (
     STREAM_ATTACK,
     STREAM_DAMAGE,
@@ -673,27 +674,27 @@ def play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, trace, n_tra
     finish(p, st, t, ch, last, standing)
 
 
-@parallel_kernel
-def run_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
-    """Play encounters ``first .. first+count-1`` in parallel chunks.
-
-    Chunk ``ch`` (there are ``t.attempts.shape[0]``) plays a contiguous slice and adds
-    into ``t[ch]``; the caller sums the chunk axis. ``trace`` has one row per traced
-    event when tracing (then run with one chunk), or a single unused row otherwise.
-    """
-    chunks = t.attempts.shape[0]
+@kernel
+def run_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing, rng):
+    """Play chunk ``ch`` of encounters ``first .. first+count-1``, adding into ``t[ch]``
+    (there are ``t.attempts.shape[0]`` chunks, each a contiguous slice; the caller sums
+    the chunk axis). ``trace`` has one row per traced event when tracing (then run with
+    one chunk), or a single unused row otherwise; ``st``, ``standing`` and ``rng`` are
+    the chunk's working arrays (:func:`chunk_scratch`)."""
     n_batches = t.attempts.shape[2]
-    n_combatants = p.combatant.shape[1]
-    n_sides = p.globals_[G_N_SIDES]
-    for chunk in prange(chunks):
-        ch = np.int64(chunk)  # one type for callees: see jit.parallel_kernel
-        st = np.zeros((N_FIELDS, n_combatants), dtype=np.int64)
-        standing = np.zeros(n_sides, dtype=np.int64)
-        rng = new_state()
-        lo, hi = chunk_range(first, count, ch, chunks)
-        for enc in range(lo, hi):
-            batch = enc * n_batches // n_total
-            play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, trace, n_trace)
+    lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
+    for enc in range(lo, hi):
+        batch = enc * n_batches // n_total
+        play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, trace, n_trace)
+
+
+def chunk_scratch(p, t, trace):
+    """The working arrays of one chunk of :func:`run_chunk`: state, standing, RNG."""
+    st = np.zeros((N_FIELDS, p.combatant.shape[1]), dtype=np.int64)
+    return st, np.zeros(p.globals_[G_N_SIDES], dtype=np.int64), new_state()
+
+
+run_block = chunked(run_chunk, chunk_scratch)
 
 
 @kernel
@@ -803,24 +804,27 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen
     record_duel_ends(t, ch, ends, attacker, c[C_SIDE, attacker], cap, -1)
 
 
-@parallel_kernel
-def run_duel_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
-    """:func:`run_block` for a plain duel (:func:`duel_attacker`), untraced: each chunk
+@kernel
+def run_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing, rng,
+                   tiers, seen, ends):  # fmt: skip
+    """:func:`run_chunk` for a plain duel (:func:`duel_attacker`), untraced: chunk ``ch``
     plays its slice with :func:`play_duels`. A kernel of its own, so that other
     scenarios never compile the duel path."""
-    chunks = t.attempts.shape[0]
+    lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
+    play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen, ends, trace)
+
+
+def duel_scratch(p, t, trace):
+    """The working arrays of one chunk of :func:`run_duel_chunk`: those of
+    :func:`chunk_scratch`, the tier table, attack counts and duel ends."""
     n_attacks = p.attack.shape[1]
-    for chunk in prange(chunks):
-        ch = np.int64(chunk)  # one type for callees: see jit.parallel_kernel
-        st = np.zeros((N_FIELDS, 2), dtype=np.int64)
-        standing = np.zeros(p.globals_[G_N_SIDES], dtype=np.int64)
-        rng = new_state()
-        tiers = np.zeros((n_attacks, 21), dtype=np.int64)
-        seen = np.zeros((n_attacks, 3, t.damage_hist.shape[2]), dtype=np.int64)
-        ends = np.zeros(p.globals_[G_MAX_ROUNDS] + 1, dtype=np.int64)
-        lo, hi = chunk_range(first, count, ch, chunks)
-        play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen, ends,
-                   trace)  # fmt: skip
+    st, standing, rng = chunk_scratch(p, t, trace)
+    tiers = np.zeros((n_attacks, 21), dtype=np.int64)
+    seen = np.zeros((n_attacks, 3, t.damage_hist.shape[2]), dtype=np.int64)
+    return st, standing, rng, tiers, seen, np.zeros(p.globals_[G_MAX_ROUNDS] + 1, dtype=np.int64)
+
+
+run_duel_block = chunked(run_duel_chunk, duel_scratch)
 
 
 @inline_kernel

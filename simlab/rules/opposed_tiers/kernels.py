@@ -2,14 +2,15 @@
 
 Plain functions compiled in :mod:`simlab.engine.jit`. One encounter is
 :func:`play_encounter`; :func:`run_block` plays a contiguous range of encounters in
-parallel chunks, each chunk adding into its own slice of the tallies. Encounter ``i``
-draws every die from the counter-based RNG keyed by (seed, i, stream): attack dice from
-``STREAM_ATTACK``, defense and shield dice from ``STREAM_REACTION`` (the defender's
-answer to the attack), damage dice from ``STREAM_DAMAGE``, armor dice from
-``STREAM_SAVE`` (a mitigation roll), the Reflex checks of turn order and their
-tie-breaks from ``STREAM_ORDER``, random targets from ``STREAM_TARGET``. Giving the
-defender's and the armor's dice streams of their own means adding a shield or armor to
-a scenario does not shift the attack or damage dice (common random numbers).
+chunks on threads (:func:`run_chunk` plays one), each adding into its own slice of the
+tallies. Encounter ``i`` draws every die from the counter-based RNG keyed by (seed, i,
+stream): attack dice from ``STREAM_ATTACK``, defense and shield dice from
+``STREAM_REACTION`` (the defender's answer to the attack), damage dice from
+``STREAM_DAMAGE``, armor dice from ``STREAM_SAVE`` (a mitigation roll), the Reflex
+checks of turn order and their tie-breaks from ``STREAM_ORDER``, random targets from
+``STREAM_TARGET``. Giving the defender's and the armor's dice streams of their own means
+adding a shield or armor to a scenario does not shift the attack or damage dice (common
+random numbers).
 
 ``p`` is a :class:`~simlab.rules.opposed_tiers.compile.KernelParams`. Per-encounter
 state lives in one int64 array ``st[field, combatant]`` allocated once per chunk; its
@@ -39,7 +40,7 @@ from simlab.engine.encounter import (
     record_outcome,
     sides_standing,
 )
-from simlab.engine.jit import inline_kernel, kernel, parallel_kernel, prange
+from simlab.engine.jit import chunked, inline_kernel, kernel
 from simlab.engine.rng import (
     STREAM_ATTACK,
     STREAM_DAMAGE,
@@ -476,30 +477,35 @@ def play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, trace, n_tra
     finish(p, st, t, ch, last, standing)
 
 
-@parallel_kernel
-def run_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
-    """Play encounters ``first .. first+count-1`` in parallel chunks.
-
-    Chunk ``ch`` (there are ``t.attempts.shape[0]``) plays a contiguous slice and adds
-    into ``t[ch]``; the caller sums the chunk axis. ``trace`` has one row per attack when
-    tracing (then run with one chunk), or a single scratch row otherwise.
-    """
-    chunks = t.attempts.shape[0]
+@kernel
+def run_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing, rng,
+              scratch):  # fmt: skip
+    """Play chunk ``ch`` of encounters ``first .. first+count-1``, adding into ``t[ch]``
+    (there are ``t.attempts.shape[0]`` chunks, each a contiguous slice; the caller sums
+    the chunk axis). ``trace`` has one row per attack when tracing (then run with one
+    chunk), or a single scratch row otherwise; the rest are the chunk's working arrays
+    (:func:`chunk_scratch`)."""
     n_batches = t.attempts.shape[2]
-    n_combatants = p.combatant.shape[1]
-    n_sides = p.globals_[G_N_SIDES]
-    for chunk in prange(chunks):
-        ch = np.int64(chunk)  # one type for callees: see jit.parallel_kernel
-        st = np.zeros((N_FIELDS, n_combatants), dtype=np.int64)
-        standing = np.zeros(n_sides, dtype=np.int64)
-        scratch = np.zeros(max(p.globals_[G_SCRATCH], 1), dtype=np.int64)
-        rng = new_state()
-        events = trace if trace.shape[0] > 1 else np.zeros((1, N_TRACE), dtype=np.int64)
-        lo, hi = chunk_range(first, count, ch, chunks)
-        for enc in range(lo, hi):
-            batch = enc * n_batches // n_total
-            play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, events, n_trace,
-                           scratch)  # fmt: skip
+    lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
+    for enc in range(lo, hi):
+        batch = enc * n_batches // n_total
+        play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, trace, n_trace,
+                       scratch)  # fmt: skip
+
+
+def chunk_scratch(p, t, trace):
+    """The working arrays of one chunk of :func:`run_chunk`: state, standing, RNG and
+    the dice scratch."""
+    g = p.globals_
+    return (
+        np.zeros((N_FIELDS, p.combatant.shape[1]), dtype=np.int64),
+        np.zeros(g[G_N_SIDES], dtype=np.int64),
+        new_state(),
+        np.zeros(max(int(g[G_SCRATCH]), 16), dtype=np.int64),
+    )
+
+
+run_block = chunked(run_chunk, chunk_scratch)
 
 
 #: A plain duel looks up the total of a dice expression of one term of at most this many
@@ -616,29 +622,34 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, e
         finish(p, st, t, ch, last, standing)
 
 
-@parallel_kernel
-def run_duel_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
-    """:func:`run_block` for a plain duel (:func:`duel_attacker`), untraced: each chunk
+@kernel
+def run_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing, rng,
+                   scratch, ev, exprs, totals, dice, sides):  # fmt: skip
+    """:func:`run_chunk` for a plain duel (:func:`duel_attacker`), untraced: the chunk
     builds the expression tables once and plays its slice with :func:`play_duels`. A
     kernel of its own, so that other scenarios never compile the duel path."""
-    chunks = t.attempts.shape[0]
     c = p.combatant
     attacker = 0 if c[C_ATTACK_COUNT, 0] > 0 and c[C_ATTACKS_PER_TURN, 0] > 0 else 1
-    for chunk in prange(chunks):
-        ch = np.int64(chunk)  # one type for callees: see jit.parallel_kernel
-        st = np.zeros((N_FIELDS, 2), dtype=np.int64)
-        standing = np.zeros(p.globals_[G_N_SIDES], dtype=np.int64)
-        scratch = np.zeros(max(p.globals_[G_SCRATCH], 16), dtype=np.int64)
-        rng = new_state()
-        ev = np.zeros(N_TRACE, dtype=np.int64)
-        exprs = np.zeros(N_DUEL_ROWS, dtype=np.int64)
-        totals = np.zeros((N_DUEL_ROWS, MAX_EXPR_OUTCOMES), dtype=np.int64)
-        dice = np.zeros(N_DUEL_ROWS, dtype=np.int64)
-        sides = np.zeros(N_DUEL_ROWS, dtype=np.int64)
-        expression_tables(p, attacker, 1 - attacker, exprs, totals, dice, sides, scratch)
-        lo, hi = chunk_range(first, count, ch, chunks)
-        play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, exprs, totals,
-                   dice, sides, scratch, ev)  # fmt: skip
+    expression_tables(p, attacker, 1 - attacker, exprs, totals, dice, sides, scratch)
+    lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
+    play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, exprs, totals,
+               dice, sides, scratch, ev)  # fmt: skip
+
+
+def duel_scratch(p, t, trace):
+    """The working arrays of one chunk of :func:`run_duel_chunk`: those of
+    :func:`chunk_scratch`, a trace row and the expression tables with their dice."""
+    return (
+        *chunk_scratch(p, t, trace),
+        np.zeros(N_TRACE, dtype=np.int64),
+        np.zeros(N_DUEL_ROWS, dtype=np.int64),
+        np.zeros((N_DUEL_ROWS, MAX_EXPR_OUTCOMES), dtype=np.int64),
+        np.zeros(N_DUEL_ROWS, dtype=np.int64),
+        np.zeros(N_DUEL_ROWS, dtype=np.int64),
+    )
+
+
+run_duel_block = chunked(run_duel_chunk, duel_scratch)
 
 
 def duel_attacker(p):

@@ -2,9 +2,9 @@
 
 Plain functions compiled in :mod:`simlab.engine.jit`. One encounter is
 :func:`play_encounters`; :func:`run_block` plays a contiguous range of encounters in
-parallel chunks, each chunk adding into its own slice of the tallies. Encounter ``i``
-draws every die from the counter-based RNG keyed by (seed, i, stream), so its outcome
-does not depend on the chunking or the thread count.
+chunks on threads (:func:`run_chunk` plays one), each adding into its own slice of the
+tallies. Encounter ``i`` draws every die from the counter-based RNG keyed by (seed, i,
+stream), so its outcome does not depend on the chunking or the thread count.
 
 ``p`` is a :class:`~simlab.rules.shattered_spirits.compile.KernelParams`; its arrays are
 indexed by the ``C_*``, ``A_*``, ``R_*`` and ``G_*`` field constants of ``compile``.
@@ -30,7 +30,7 @@ from simlab.engine.encounter import (
     record_outcome,
     sides_standing,
 )
-from simlab.engine.jit import inline_kernel, kernel, parallel_kernel, prange
+from simlab.engine.jit import chunked, inline_kernel, kernel
 from simlab.engine.rng import (
     CURSOR_GROUP,
     STREAM_ATTACK,
@@ -1138,48 +1138,56 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables, scr
                      g[G_MAX_ROUNDS], EVENT_OUT)  # fmt: skip
 
 
-@parallel_kernel
-def run_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
-    """Play encounters ``first .. first+count-1`` in parallel chunks.
-
-    Chunk ``ch`` (there are ``t.attempts.shape[0]``) plays a contiguous slice and adds
-    into ``t[ch]``; the caller sums the chunk axis. ``trace`` has one row per attack when
-    tracing (then run with one chunk), or a single scratch row otherwise.
-    """
-    chunks = t.attempts.shape[0]
-    n_combatants = p.combatant.shape[1]
-    n_sides = p.globals_[G_N_SIDES]
-    for chunk in prange(chunks):
-        ch = np.int64(chunk)  # one type for callees: see jit.parallel_kernel
-        st = np.zeros((N_FIELDS, n_combatants), dtype=np.int64)
-        standing = np.zeros(n_sides, dtype=np.int64)
-        rng = new_state()
-        events = trace if trace.shape[0] > 1 else np.zeros((1, N_TRACE), dtype=np.int64)
-        lo, hi = chunk_range(first, count, ch, chunks)
-        order, phase_start = p.order.copy(), p.phase_start.copy()
-        play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, events, n_trace,
-                        order, phase_start)  # fmt: skip
+@kernel
+def run_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing, rng, order,
+              phase_start):  # fmt: skip
+    """Play chunk ``ch`` of encounters ``first .. first+count-1``, adding into ``t[ch]``
+    (there are ``t.attempts.shape[0]`` chunks, each a contiguous slice; the caller sums
+    the chunk axis). ``trace`` has one row per attack when tracing (then run with one
+    chunk), or a single scratch row otherwise; the rest are the chunk's working arrays
+    (:func:`chunk_scratch`)."""
+    lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
+    play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace, n_trace, order,
+                    phase_start)  # fmt: skip
 
 
-@parallel_kernel
-def run_duel_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
-    """:func:`run_block` for a plain duel (``compile.duel_attacker``), untraced: each chunk
+def chunk_scratch(p, t, trace):
+    """The working arrays of one chunk of :func:`run_chunk`: state, standing, RNG, and
+    the turn order and Phase starts (which Stances may change)."""
+    return (
+        np.zeros((N_FIELDS, p.combatant.shape[1]), dtype=np.int64),
+        np.zeros(p.globals_[G_N_SIDES], dtype=np.int64),
+        new_state(),
+        p.order.copy(),
+        p.phase_start.copy(),
+    )
+
+
+run_block = chunked(run_chunk, chunk_scratch)
+
+
+@kernel
+def run_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing, rng,
+                   tables, cursor):  # fmt: skip
+    """:func:`run_chunk` for a plain duel (``compile.duel_attacker``), untraced: the chunk
     plays its slice with :func:`play_duels`. A kernel of its own, so that scenarios that
     are not plain duels never compile the duel path (``trace`` is unused)."""
-    chunks = t.attempts.shape[0]
-    n_combatants = p.combatant.shape[1]
-    n_sides = p.globals_[G_N_SIDES]
+    lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
+    play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables, cursor)
+
+
+def duel_scratch(p, t, trace):
+    """The working arrays of one chunk of :func:`run_duel_chunk`: those of
+    :func:`chunk_scratch` but the turn order, the duel tables and the dice cursor's
+    words."""
     n_slots = p.combatant[C_ATTACK_COUNT, p.globals_[G_DUEL_ATTACKER]]
     width = max(n_slots * OUTCOMES, p.globals_[G_MAX_ROUNDS] + 1)
-    for chunk in prange(chunks):
-        ch = np.int64(chunk)  # one type for callees: see jit.parallel_kernel
-        st = np.zeros((N_FIELDS, n_combatants), dtype=np.int64)
-        standing = np.zeros(n_sides, dtype=np.int64)
-        rng = new_state()
-        lo, hi = chunk_range(first, count, ch, chunks)
-        tables = np.zeros((N_TABLES, width), dtype=np.int64)
-        scratch = np.zeros((5, CURSOR_GROUP), dtype=np.uint64)
-        play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables, scratch)
+    st, standing, rng = chunk_scratch(p, t, trace)[:3]
+    tables = np.zeros((N_TABLES, width), dtype=np.int64)
+    return st, standing, rng, tables, np.zeros((5, CURSOR_GROUP), dtype=np.uint64)
+
+
+run_duel_block = chunked(run_duel_chunk, duel_scratch)
 
 
 def block_kernel(p):

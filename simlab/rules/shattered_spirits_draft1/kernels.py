@@ -3,10 +3,10 @@
 
 Plain functions compiled in :mod:`simlab.engine.jit`. One encounter is
 :func:`play_encounter`; :func:`run_block` plays a contiguous range of encounters in
-parallel chunks, each chunk adding into its own slice of the tallies. Encounter ``i``
-draws every die from the counter-based RNG keyed by (seed, i, stream): attack rolls and
-Evade rerolls from ``STREAM_ATTACK`` (as in the later draft), random targets from
-``STREAM_TARGET``.
+chunks on threads (:func:`run_chunk` plays one), each adding into its own slice of the
+tallies. Encounter ``i`` draws every die from the counter-based RNG keyed by (seed, i,
+stream): attack rolls and Evade rerolls from ``STREAM_ATTACK`` (as in the later draft),
+random targets from ``STREAM_TARGET``.
 
 The rules the two drafts share are the later draft's own kernels, imported: the attack
 roll (2d6, or 3d6 keeping two) and the choice of a reaction. ``p`` is a
@@ -31,7 +31,7 @@ from simlab.engine.encounter import (
     record_outcome,
     sides_standing,
 )
-from simlab.engine.jit import inline_kernel, kernel, parallel_kernel, prange
+from simlab.engine.jit import chunked, inline_kernel, kernel
 from simlab.engine.rng import (
     CURSOR_GROUP,
     STREAM_ATTACK,
@@ -503,30 +503,31 @@ def play_encounter(p, st, rng, standing, cursor, k0, k1, enc, batch, t, ch, trac
     finish(p, st, t, ch, last_round, standing)
 
 
-@parallel_kernel
-def run_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
-    """Play encounters ``first .. first+count-1`` in parallel chunks.
-
-    Chunk ``ch`` (there are ``t.attempts.shape[0]``) plays a contiguous slice and adds
-    into ``t[ch]``; the caller sums the chunk axis. ``trace`` has one row per attack when
-    tracing (then run with one chunk), or a single scratch row otherwise.
-    """
-    chunks = t.attempts.shape[0]
+@kernel
+def run_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing, rng,
+              cursor):  # fmt: skip
+    """Play chunk ``ch`` of encounters ``first .. first+count-1``, adding into ``t[ch]``
+    (there are ``t.attempts.shape[0]`` chunks, each a contiguous slice; the caller sums
+    the chunk axis). ``trace`` has one row per attack when tracing (then run with one
+    chunk), or a single scratch row otherwise; the rest are the chunk's working arrays
+    (:func:`chunk_scratch`)."""
     n_batches = t.attempts.shape[2]
-    n_combatants = p.combatant.shape[1]
+    lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
+    for enc in range(lo, hi):
+        batch = enc * n_batches // n_total
+        play_encounter(p, st, rng, standing, cursor, k0, k1, enc, batch, t, ch, trace,
+                       n_trace)  # fmt: skip
+
+
+def chunk_scratch(p, t, trace):
+    """The working arrays of one chunk of :func:`run_chunk`: state, standing, RNG and
+    each side's plan cursor."""
     n_sides = p.globals_[G_N_SIDES]
-    for chunk in prange(chunks):
-        ch = np.int64(chunk)  # one type for callees: see jit.parallel_kernel
-        st = np.zeros((N_FIELDS, n_combatants), dtype=np.int64)
-        standing = np.zeros(n_sides, dtype=np.int64)
-        cursor = np.zeros(n_sides, dtype=np.int64)
-        rng = new_state()
-        events = trace if trace.shape[0] > 1 else np.zeros((1, N_TRACE), dtype=np.int64)
-        lo, hi = chunk_range(first, count, ch, chunks)
-        for enc in range(lo, hi):
-            batch = enc * n_batches // n_total
-            play_encounter(p, st, rng, standing, cursor, k0, k1, enc, batch, t, ch, events,
-                           n_trace)  # fmt: skip
+    st = np.zeros((N_FIELDS, p.combatant.shape[1]), dtype=np.int64)
+    return st, np.zeros(n_sides, dtype=np.int64), new_state(), np.zeros(n_sides, dtype=np.int64)
+
+
+run_block = chunked(run_chunk, chunk_scratch)
 
 
 @inline_kernel
@@ -688,25 +689,29 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, techniques, tabl
         t.event_round[ch, attacker, EVENT_SHAKEN, 0] += hi - lo
 
 
-@parallel_kernel
-def run_duel_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
-    """:func:`run_block` for a plain duel (:func:`duel_attacker`), untraced: each chunk
+@kernel
+def run_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing,
+                   techniques, tables, cursor):  # fmt: skip
+    """:func:`run_chunk` for a plain duel (:func:`duel_attacker`), untraced: the chunk
     plays its slice with :func:`play_duels`. A kernel of its own, so that other
     scenarios never compile the duel path (``trace`` is unused)."""
-    chunks = t.attempts.shape[0]
-    n_slots = p.slots.shape[1]
-    for chunk in prange(chunks):
-        ch = np.int64(chunk)  # one type for callees: see jit.parallel_kernel
-        st = np.zeros((N_FIELDS, 2), dtype=np.int64)
-        standing = np.zeros(p.globals_[G_N_SIDES], dtype=np.int64)
-        techniques = np.zeros(n_slots, dtype=np.int64)
-        n = round_techniques(p, duel_attacker_in(p), techniques)
-        width = max(n * OUTCOMES, p.globals_[G_MAX_ROUNDS] + 1)
-        tables = np.zeros((N_TABLES + 1, width), dtype=np.int64)
-        scratch = np.zeros((5, CURSOR_GROUP), dtype=np.uint64)
-        lo, hi = chunk_range(first, count, ch, chunks)
-        play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, techniques[:n], tables,
-                   scratch)  # fmt: skip
+    n = round_techniques(p, duel_attacker_in(p), techniques)
+    lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
+    play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, techniques[:n], tables, cursor)
+
+
+def duel_scratch(p, t, trace):
+    """The working arrays of one chunk of :func:`run_duel_chunk`: state, standing, the
+    Round's Techniques, the duel tables and the dice cursor's words."""
+    n_slots = p.slots.shape[1]  # in a plain duel, all the attacker's
+    width = max(n_slots * OUTCOMES, p.globals_[G_MAX_ROUNDS] + 1)
+    st, standing = chunk_scratch(p, t, trace)[:2]
+    techniques = np.zeros(n_slots, dtype=np.int64)
+    tables = np.zeros((N_TABLES + 1, width), dtype=np.int64)
+    return st, standing, techniques, tables, np.zeros((5, CURSOR_GROUP), dtype=np.uint64)
+
+
+run_duel_block = chunked(run_duel_chunk, duel_scratch)
 
 
 def duel_attacker(p):

@@ -2,10 +2,11 @@
 
 Plain functions compiled in :mod:`simlab.engine.jit`. One encounter is
 :func:`play_encounter`; :func:`run_block` plays a contiguous range of encounters in
-parallel chunks, each chunk adding into its own slice of the tallies. Encounter ``i``
-draws every die from the counter-based RNG keyed by (seed, i, stream): attack and
-Evasion dice from ``STREAM_ATTACK``, damage dice from ``STREAM_DAMAGE``, initiative and
-its tie-breaks from ``STREAM_ORDER``, random targets from ``STREAM_TARGET``.
+chunks on threads (:func:`run_chunk` plays one), each adding into its own slice of the
+tallies. Encounter ``i`` draws every die from the counter-based RNG keyed by (seed, i,
+stream): attack and Evasion dice from ``STREAM_ATTACK``, damage dice from
+``STREAM_DAMAGE``, initiative and its tie-breaks from ``STREAM_ORDER``, random targets
+from ``STREAM_TARGET``.
 
 ``p`` is a :class:`~simlab.rules.zones_3d6.compile.KernelParams`. Per-encounter state
 lives in one int64 array ``st[field, combatant]`` allocated once per chunk; its
@@ -32,7 +33,7 @@ from simlab.engine.encounter import (
     record_outcome,
     sides_standing,
 )
-from simlab.engine.jit import inline_kernel, kernel, parallel_kernel, prange
+from simlab.engine.jit import chunked, inline_kernel, kernel
 from simlab.engine.rng import (
     CURSOR_GROUP,
     STREAM_ATTACK,
@@ -440,28 +441,27 @@ def play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, trace, n_tra
     finish(p, st, t, ch, last, standing)
 
 
-@parallel_kernel
-def run_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
-    """Play encounters ``first .. first+count-1`` in parallel chunks.
-
-    Chunk ``ch`` (there are ``t.attempts.shape[0]``) plays a contiguous slice and adds
-    into ``t[ch]``; the caller sums the chunk axis. ``trace`` has one row per attack when
-    tracing (then run with one chunk), or a single scratch row otherwise.
-    """
-    chunks = t.attempts.shape[0]
+@kernel
+def run_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing, rng):
+    """Play chunk ``ch`` of encounters ``first .. first+count-1``, adding into ``t[ch]``
+    (there are ``t.attempts.shape[0]`` chunks, each a contiguous slice; the caller sums
+    the chunk axis). ``trace`` has one row per attack when tracing (then run with one
+    chunk), or a single scratch row otherwise; ``st``, ``standing`` and ``rng`` are the
+    chunk's working arrays (:func:`chunk_scratch`)."""
     n_batches = t.attempts.shape[2]
-    n_combatants = p.combatant.shape[1]
-    n_sides = p.globals_[G_N_SIDES]
-    for chunk in prange(chunks):
-        ch = np.int64(chunk)  # one type for callees: see jit.parallel_kernel
-        st = np.zeros((N_FIELDS, n_combatants), dtype=np.int64)
-        standing = np.zeros(n_sides, dtype=np.int64)
-        rng = new_state()
-        events = trace if trace.shape[0] > 1 else np.zeros((1, N_TRACE), dtype=np.int64)
-        lo, hi = chunk_range(first, count, ch, chunks)
-        for enc in range(lo, hi):
-            batch = enc * n_batches // n_total
-            play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, events, n_trace)
+    lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
+    for enc in range(lo, hi):
+        batch = enc * n_batches // n_total
+        play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, trace, n_trace)
+
+
+def chunk_scratch(p, t, trace):
+    """The working arrays of one chunk of :func:`run_chunk`: state, standing, RNG."""
+    st = np.zeros((N_FIELDS, p.combatant.shape[1]), dtype=np.int64)
+    return st, np.zeros(p.globals_[G_N_SIDES], dtype=np.int64), new_state()
+
+
+run_block = chunked(run_chunk, chunk_scratch)
 
 
 @kernel
@@ -596,32 +596,39 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, t
     flush_duel_attacks(p, t, ch, batch, attacker, defender, seen)
 
 
-@parallel_kernel
-def run_duel_block(p, k0, k1, first, count, n_total, t, trace, n_trace):
-    """:func:`run_block` for a plain duel (:func:`duel_attacker`), untraced: each chunk
+@kernel
+def run_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing, rng,
+                   ev, tables, dice, damage, seen, cursor):  # fmt: skip
+    """:func:`run_chunk` for a plain duel (:func:`duel_attacker`), untraced: the chunk
     builds the tables once and plays its slice with :func:`play_duels`. A kernel of its
     own, so that other scenarios never compile the duel path."""
-    chunks = t.attempts.shape[0]
     c = p.combatant
     attacker = 0 if c[C_ATTACK_COUNT, 0] > 0 and c[C_ATTACKS_PER_TURN, 0] > 0 else 1
-    width = 6 ** (3 + p.globals_[G_ADVANTAGE_DICE])
-    n_slots = c[C_ATTACK_COUNT, attacker] + 1
-    for chunk in prange(chunks):
-        ch = np.int64(chunk)  # one type for callees: see jit.parallel_kernel
-        st = np.zeros((N_FIELDS, 2), dtype=np.int64)
-        standing = np.zeros(p.globals_[G_N_SIDES], dtype=np.int64)
-        rng = new_state()
-        ev = np.zeros(N_TRACE, dtype=np.int64)
-        tables = np.zeros((n_slots, width), dtype=np.int64)
-        dice = np.zeros((3, n_slots), dtype=np.int64)
-        damage = np.zeros((n_slots, MAX_DAMAGE_OUTCOMES), dtype=np.int64)
-        seen = np.zeros((n_slots, t.damage_hist.shape[2] + 1), dtype=np.int64)
-        scratch = np.zeros((5, CURSOR_GROUP), dtype=np.uint64)
-        roll_tables(p, attacker, 1 - attacker, tables, dice[0], ev)
-        damage_tables(p, attacker, 1 - attacker, damage, dice[1], dice[2], ev)
-        lo, hi = chunk_range(first, count, ch, chunks)
-        play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, tables, dice,
-                   damage, seen, ev, scratch)  # fmt: skip
+    roll_tables(p, attacker, 1 - attacker, tables, dice[0], ev)
+    damage_tables(p, attacker, 1 - attacker, damage, dice[1], dice[2], ev)
+    lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
+    play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, tables, dice,
+               damage, seen, ev, cursor)  # fmt: skip
+
+
+def duel_scratch(p, t, trace):
+    """The working arrays of one chunk of :func:`run_duel_chunk`: those of
+    :func:`chunk_scratch`, a trace row, the roll and damage tables with their dice,
+    attack counts and the dice cursor's words."""
+    n_slots = p.combatant[C_ATTACK_COUNT, duel_attacker(p)] + 1
+    width = 6 ** (3 + int(p.globals_[G_ADVANTAGE_DICE]))
+    return (
+        *chunk_scratch(p, t, trace),
+        np.zeros(N_TRACE, dtype=np.int64),
+        np.zeros((n_slots, width), dtype=np.int64),
+        np.zeros((3, n_slots), dtype=np.int64),
+        np.zeros((n_slots, MAX_DAMAGE_OUTCOMES), dtype=np.int64),
+        np.zeros((n_slots, t.damage_hist.shape[2] + 1), dtype=np.int64),
+        np.zeros((5, CURSOR_GROUP), dtype=np.uint64),
+    )
+
+
+run_duel_block = chunked(run_duel_chunk, duel_scratch)
 
 
 def duel_attacker(p):
