@@ -93,8 +93,9 @@ def chunked(run_chunk: Any, scratch: Callable[..., tuple[Any, ...]]) -> Callable
     -------
     callable
         ``run_block(p, k0, k1, first, count, n_total, t, trace, n_trace)``: plays every
-        chunk, on ``numba.get_num_threads()`` threads of one pool (each thread takes
-        every so-manyth chunk), and returns when all are done.
+        chunk, on ``numba.get_num_threads()`` threads: the calling one and others from
+        one pool (each thread takes every so-manyth chunk), and returns when all are
+        done.
 
     Notes
     -----
@@ -119,8 +120,9 @@ def chunked(run_chunk: Any, scratch: Callable[..., tuple[Any, ...]]) -> Callable
         pool = _pool()
         futures = [
             pool.submit(_play_chunks, run_chunk, scratch, args, range(w, chunks, threads))
-            for w in range(threads)
+            for w in range(1, threads)
         ]
+        _play_chunks(run_chunk, scratch, args, range(0, chunks, threads))  # this thread's share
         for future in futures:
             future.result()
 

@@ -25,6 +25,9 @@ MAX_TRACE_ENCOUNTERS = 10_000
 #: calls, so this bounds how long an interrupt waits, whatever the block size.
 CALL_SECONDS = 0.2
 _FIRST_CALL = 1 << 12
+#: Fewest encounters a chunk gets: handing a chunk to a thread costs tens of
+#: microseconds, as long as some 2,000 encounters of a fast duel take.
+MIN_CHUNK = 2048
 
 Progress = Callable[[int], None]
 
@@ -107,7 +110,6 @@ def run_local_range(
     import numba
 
     numba.set_num_threads(threads or max_threads())
-    chunks = 4 * numba.get_num_threads()
     total = new_tallies(job.layout)
     step = _FIRST_CALL
     for lo, length in blocks(first, count, max(1, min(block_size, count))):
@@ -115,7 +117,7 @@ def run_local_range(
         while done < length:
             size = min(step, block_size, length - done)
             started = time.perf_counter()
-            total = merge(total, run_range(job, lo + done, size, min(chunks, size)))
+            total = merge(total, run_range(job, lo + done, size, chunks_for(size)))
             step = _next_step(step, size, time.perf_counter() - started)
             done += size
             if progress is not None:
@@ -123,11 +125,23 @@ def run_local_range(
     return total
 
 
+def chunks_for(size: int) -> int:
+    """How many chunks a kernel call of ``size`` encounters is cut into: one per thread,
+    but none smaller than :data:`MIN_CHUNK` encounters (``jit.chunked`` gives each
+    thread the same share, so more chunks would balance nothing and only add their
+    hand-over). The tallies do not depend on it."""
+    import numba
+
+    return max(1, min(numba.get_num_threads(), size // MIN_CHUNK))
+
+
 def _next_step(step: int, size: int, seconds: float) -> int:
     """The next kernel call's size: ``size`` encounters took ``seconds``; aim at
-    :data:`CALL_SECONDS`, changing ``step`` by at most a factor of 2 per call."""
+    :data:`CALL_SECONDS`, growing ``step`` at most 4-fold and shrinking it at most
+    2-fold per call (a fast scenario reaches calls of that length in few calls: each
+    call costs some 0.1 ms of handing chunks to threads)."""
     ideal = size * CALL_SECONDS / max(seconds, 1e-9)
-    return max(1, int(min(max(ideal, step / 2), step * 2)))
+    return max(1, int(min(max(ideal, step / 2), step * 4)))
 
 
 def run_trace(job: Job) -> tuple[TallyArrays, np.ndarray]:

@@ -60,10 +60,9 @@ def run_ranges(
     import numba
 
     numba.set_num_threads(threads or runner.max_threads())
-    chunks = 4 * numba.get_num_threads()
     out = []
     for first, count in range_edges(job.n, ranges):
-        out.append(runner.run_range(job, first, count, min(chunks, count)))
+        out.append(runner.run_range(job, first, count, runner.chunks_for(count)))
         if progress is not None:
             progress(count)
     return out
