@@ -25,6 +25,11 @@ SCENARIOS = [
     ROOT / "scenarios/zones-3d6/skirmish.yaml",
     ROOT / "scenarios/glitters-d20/party-vs-monsters.yaml",
     ROOT / "scenarios/opposed-tiers/party-fight.yaml",
+    # the other systems' plain-duel paths
+    ROOT / "scenarios/zones-3d6/training-duel.yaml",
+    ROOT / "scenarios/benchmarks/opposed-tiers-duel.yaml",
+    ROOT / "scenarios/shattered-spirits-draft1/training-dummy.yaml",
+    ROOT / "scenarios/glitters-d20/training-duel.yaml",
 ]
 THREADS = sorted({1, min(2, numba.config.NUMBA_NUM_THREADS)})
 
