@@ -152,13 +152,17 @@ def roll_expr(p, rng, stream, e, scratch, ev, col, slots):
         start = p.exprs[E_START, e]
         for term in range(start, start + p.exprs[E_COUNT, e]):
             count = p.terms[term, 0]
+            faces = 0
             for i in range(count):
                 face = roll_die(rng, stream, p.terms[term, 1])
                 scratch[i] = face
+                faces += face
                 if k < slots:
                     ev[col + k] = face
                 k += 1
-            total += p.terms[term, 4] * sum_kept(scratch, count, p.terms[term, 2], p.terms[term, 3])
+            if p.terms[term, 2] != 0:  # keeps some of its dice (sum_kept's keep_mode)
+                faces = sum_kept(scratch, count, p.terms[term, 2], p.terms[term, 3])
+            total += p.terms[term, 4] * faces
     if slots > 0:
         for i in range(k, slots):
             ev[col + i] = 0
