@@ -544,7 +544,7 @@ def attack_actions(p, st, rng, t, ch, batch, c, rnd, turn, standing, enc, trace,
     return True
 
 
-@kernel
+@inline_kernel
 def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, standing, enc, trace, n_trace):
     """Combatant ``c``'s turn (docs/rules/glitters-d20.md; seed 003, "Actions", "Status Effects").
 
