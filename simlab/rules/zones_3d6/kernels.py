@@ -373,7 +373,7 @@ def reset(p, st, standing):
     count_standing(p.combatant[C_SIDE], standing)
 
 
-@kernel
+@inline_kernel
 def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, standing, enc, trace, n_trace):
     """Actor ``c``'s turn: one attack per Major action it spends on attacking, capped by
     ``attacks_per_turn`` (compiled in), attacks in rotation (docs/rules/zones-3d6.md "Per turn").
