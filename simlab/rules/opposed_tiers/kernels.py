@@ -384,7 +384,7 @@ def reset(p, st, standing):
     count_standing(p.combatant[C_SIDE], standing)
 
 
-@kernel
+@inline_kernel
 def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, surprise, standing, enc, trace, n_trace,
               scratch):  # fmt: skip
     """Combatant ``c``'s turn: ``attacks_per_turn`` attacks (one by default), its attacks
@@ -420,30 +420,24 @@ def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, surprise, standing, enc, t
 
 
 @kernel
-def surprise_round(p, st, rng, t, ch, batch, standing, enc, trace, n_trace, scratch):
-    """Round 0: each hidden combatant, in listed order, takes a turn before turn order is
-    rolled (docs/rules/opposed-tiers.md "Surprise round"; seed 002, "Subsequent Attacks –
-    Surprise!"). False when the fight is over."""
-    for c in range(st.shape[1]):
-        if (
-            p.combatant[C_HIDDEN, c] != 0
-            and st[ACTS, c] != 0
-            and not take_turn(
-                p, st, rng, t, ch, batch, c, 0, 0, 1, standing, enc, trace, n_trace, scratch
-            )
-        ):
-            return False
-    return True
-
-
-@kernel
 def play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace, scratch):
-    """Every combatant that still acts takes its turn in turn order; False when over."""
+    """Every combatant that still acts takes its turn in turn order; False when over.
+
+    Round 0 is the surprise round: each hidden combatant, in listed order, takes a turn
+    before turn order is rolled (docs/rules/opposed-tiers.md "Surprise round"; seed 002,
+    "Subsequent Attacks – Surprise!"). One call of :func:`take_turn` for both, which is
+    compiled inline.
+    """
+    surprise = int(rnd == 0)
     for k in range(st.shape[1]):
-        c = st[ORDER, k]
+        c = k if surprise else st[ORDER, k]
+        if surprise and p.combatant[C_HIDDEN, c] == 0:
+            continue
+        turn = 0 if surprise else k + 1
         if st[ACTS, c] != 0 and not take_turn(
-            p, st, rng, t, ch, batch, c, rnd, k + 1, 0, standing, enc, trace, n_trace, scratch
-        ):
+            p, st, rng, t, ch, batch, c, rnd, turn, surprise, standing, enc, trace, n_trace,
+            scratch,
+        ):  # fmt: skip
             return False
     return True
 
@@ -466,8 +460,8 @@ def play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, trace, n_tra
     reset(p, st, standing)
     max_rounds = p.globals_[G_MAX_ROUNDS]
     last = max_rounds
-    over = p.globals_[G_SURPRISE] != 0 and not surprise_round(
-        p, st, rng, t, ch, batch, standing, enc, trace, n_trace, scratch
+    over = p.globals_[G_SURPRISE] != 0 and not play_round(
+        p, st, rng, t, ch, batch, 0, standing, enc, trace, n_trace, scratch
     )
     if over:
         last = 0
