@@ -508,17 +508,19 @@ def hand_attack(p, st, c, start, count, position):
 
 
 @kernel
-def strike(p, st, rng, t, ch, batch, c, attack, rnd, turn, standing, enc, trace, n_trace):
-    """``c`` makes ``attack`` at a target chosen by its policy; False when the encounter
-    is over (no enemy left standing, or at most one side standing after it)."""
+def strike(p, st, rng, c, attack, rnd, turn, standing, enc, trace, n_trace):
+    """``c`` makes ``attack`` at a target chosen by its policy (:func:`resolve_attack`).
+
+    Returns (target, tier, damage), the target −1 when no enemy is left standing. The
+    caller records the attack: not passing the tallies makes the call cheaper (numba
+    copies every array of a tuple argument).
+    """
     target = choose_target(p.combatant[C_SIDE], st[DOWN], st[HP], p.combatant[C_POLICY, c], rng, c)
     if target < 0:
-        return False
+        return target, 0, 0
     slot = open_row(trace, n_trace, enc, rnd, turn, KIND_ATTACK, c, attack, target, st[INIT, c])
     tier, damage = resolve_attack(p, st, rng, c, attack, target, rnd, standing, trace, slot)
-    n = st.shape[1]
-    record_attack(t, ch, (c * p.attack.shape[1] + attack) * n + target, batch, tier, damage)
-    return sides_standing(standing) > 1
+    return target, tier, damage
 
 
 @inline_kernel
@@ -536,8 +538,13 @@ def attack_actions(p, st, rng, t, ch, batch, c, rnd, turn, standing, enc, trace,
         else:
             attack = hand_attack(p, st, c, C_OFF_START, C_OFF_COUNT, OFF_ROT)
         if attack >= 0:
-            if not strike(p, st, rng, t, ch, batch, c, attack, rnd, turn, standing, enc, trace,
-                          n_trace):  # fmt: skip
+            target, tier, damage = strike(p, st, rng, c, attack, rnd, turn, standing, enc, trace,
+                                          n_trace)  # fmt: skip
+            if target < 0:
+                return False
+            pair = (c * p.attack.shape[1] + attack) * st.shape[1] + target
+            record_attack(t, ch, pair, batch, tier, damage)
+            if sides_standing(standing) <= 1:
                 return False
             if p.attack[A_HAND, attack] == TWO_HANDED:
                 return True
