@@ -278,7 +278,7 @@ def take_damage(p, st, c, damage, rnd, standing):
         standing[p.combatant[C_SIDE, c]] -= 1
 
 
-@inline_kernel
+@kernel
 def resolve_attack(p, st, rng, attacker, technique, defender, rnd, standing, trace, slot):
     """One Technique's attack, from the roll to its damage and statuses
     (docs/rules/shattered-spirits-draft1.md).
