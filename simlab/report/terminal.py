@@ -42,7 +42,7 @@ def progress(total: int, what: str = "") -> Iterator[Callable[[int], None]]:
     function that advances it.
 
     Until the first block is done the bar says that the kernels may be compiling: the
-    first run of a rule system after installing simlab compiles them, which takes 20–40 s
+    first run of a rule system after installing simlab compiles them, which takes 10–30 s
     on 2 cores and would otherwise look like a hang.
     """
     of = f" of {what}" if what else ""
@@ -52,7 +52,7 @@ def progress(total: int, what: str = "") -> Iterator[Callable[[int], None]]:
             f"simulated {total:,} encounters{of}", markup=False, highlight=False, soft_wrap=True
         )
         return
-    starting = f"starting{of} (a first run compiles the kernels: 20–40 s)"
+    starting = f"starting{of} (a first run compiles the kernels: 10–30 s)"
     simulating = f"simulating{of}"
     count = TextColumn("{task.completed:,}/{task.total:,}")
     columns = (TextColumn("{task.description}"), BarColumn(), count, TimeRemainingColumn())
