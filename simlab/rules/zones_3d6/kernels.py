@@ -465,14 +465,15 @@ run_block = chunked(run_chunk, chunk_scratch)
 
 
 @kernel
-def roll_tables(p, attacker, defender, tables, dice, ev):
+def roll_tables(p, attacker, defender, tables, dice, spans, ev):
     """The total of every possible attack roll of each of the attacker's attacks, and of
     every possible Evasion roll of the defender, for a plain duel.
 
     ``tables[j, o]`` is the total of the attacker's ``j``-th attack when its ``dice[j]``
     d6 read ``o`` in base 6 (first die most significant, faces 1..6 as digits 0..5);
-    row ``count`` (its number of attacks) holds the defender's Evasion. The totals come
-    from :func:`roll_total`, the rule the general path applies; ``ev`` is scratch.
+    row ``count`` (its number of attacks) holds the defender's Evasion, and ``spans[j]``
+    the number of outcomes, ``6 ** dice[j]``. The totals come from :func:`roll_total`,
+    the rule the general path applies; ``ev`` is scratch.
     """
     start = p.combatant[C_ATTACK_START, attacker]
     count = p.combatant[C_ATTACK_COUNT, attacker]
@@ -486,6 +487,7 @@ def roll_tables(p, attacker, defender, tables, dice, ev):
             faces_of_code(o, 6, n, ev)
             tables[j, o] = roll_total(p, ev, 0, table, column, n)
         dice[j] = n
+        spans[j] = 6**n
 
 
 @kernel
@@ -532,7 +534,8 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, t
     the tallies once per batch (:func:`flush_duel_attacks`).
 
     ``dice`` holds, per attack slot, the roll's dice (row 0; column ``count`` the
-    Evasion's) and the damage dice and their faces (rows 1 and 2, 0 dice: no table).
+    Evasion's), the damage dice and their faces (rows 1 and 2, 0 dice: no table) and the
+    roll's number of outcomes (row 3).
     """
     defender = 1 - attacker
     n_batches = t.attempts.shape[2]
@@ -542,7 +545,7 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, t
     cap = p.globals_[G_MAX_ROUNDS]
     hp = p.combatant[C_HP, defender]
     evasion_dice = dice[0, count]
-    evasion_span = np.uint64(6**evasion_dice)
+    evasion_span = np.uint64(dice[3, count])
     bins = seen.shape[1]
     words, buffer = scratch[:4], scratch[4]
     source = dice_source(k0, k1, STREAM_ATTACK, 6)
@@ -564,7 +567,7 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, t
         for rnd in range(1, cap + 1):
             for _ in range(per_turn):
                 code, cursor = cursor_code(source, buffer, cursor, dice[0, slot],
-                                           np.uint64(6 ** dice[0, slot]))  # fmt: skip
+                                           np.uint64(dice[3, slot]))  # fmt: skip
                 total = tables[slot, code]
                 code, cursor = cursor_code(source, buffer, cursor, evasion_dice, evasion_span)
                 evasion = tables[count, code]
@@ -604,7 +607,7 @@ def run_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, 
     own, so that other scenarios never compile the duel path."""
     c = p.combatant
     attacker = 0 if c[C_ATTACK_COUNT, 0] > 0 and c[C_ATTACKS_PER_TURN, 0] > 0 else 1
-    roll_tables(p, attacker, 1 - attacker, tables, dice[0], ev)
+    roll_tables(p, attacker, 1 - attacker, tables, dice[0], dice[3], ev)
     damage_tables(p, attacker, 1 - attacker, damage, dice[1], dice[2], ev)
     lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
     play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, tables, dice,
@@ -621,7 +624,7 @@ def duel_scratch(p, t, trace):
         *chunk_scratch(p, t, trace),
         np.zeros(N_TRACE, dtype=np.int64),
         np.zeros((n_slots, width), dtype=np.int64),
-        np.zeros((3, n_slots), dtype=np.int64),
+        np.zeros((4, n_slots), dtype=np.int64),
         np.zeros((n_slots, MAX_DAMAGE_OUTCOMES), dtype=np.int64),
         np.zeros((n_slots, t.damage_hist.shape[2] + 1), dtype=np.int64),
         np.zeros((5, CURSOR_GROUP), dtype=np.uint64),
