@@ -30,6 +30,60 @@ import numpy as np
 _OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "fastmath": False, "error_model": "numpy"}
 
 
+class _BlockCopies:
+    """Stands in for the ``copy`` module inside numba's inliner (the only use there is
+    the copy of a callee's IR blocks before they are spliced into the caller): while
+    :func:`_inline_function` runs, the blocks are handed over as they are."""
+
+    fresh = False
+
+    @staticmethod
+    def deepcopy(obj: Any, memo: Any = None) -> Any:
+        import copy
+
+        return obj if _BlockCopies.fresh else copy.deepcopy(obj, memo)
+
+
+def _inline_function(
+    worker: Any, caller_ir: Any, block: Any, i: int, function: Any, arg_typs: Any = None
+) -> Any:
+    """numba's ``InlineWorker.inline_function`` without its two copies of the callee.
+
+    The callee's IR is made afresh for this one call site and thrown away after it, so
+    copying it is wasted work, and numba copies it block by block, each block with its
+    own copy of every variable of the callee: quadratic in the callee's size. With
+    ``inline_kernel`` turns of a few hundred lines that was most of a first run
+    (profiled on zones-3d6/skirmish: 29 of 64 s in ``copy.deepcopy``). numba's
+    maintainers found the second copy needless too (numba issue 8989).
+    """
+    callee_ir = worker.run_untyped_passes(function)
+    _BlockCopies.fresh = True  # numba compiles under one global lock: no other thread
+    try:
+        return worker.inline_ir(caller_ir, block, i, callee_ir,
+                                function.__code__.co_freevars, arg_typs=arg_typs)  # fmt: skip
+    finally:
+        _BlockCopies.fresh = False
+
+
+def _skip_inliner_copies() -> bool:
+    """Install :func:`_inline_function` on the numba versions whose inliner it was checked
+    against (their only use of ``copy`` in the inliner is that block copy); elsewhere numba
+    is left as it is, which only makes first runs slower. Returns whether it is installed."""
+    import copy
+
+    from numba.core import inline_closurecall
+
+    version = tuple(int(part) for part in numba.__version__.split(".")[:2])
+    if not (0, 60) <= version < (0, 69) or inline_closurecall.copy is not copy:
+        return False
+    inline_closurecall.copy = _BlockCopies  # type: ignore[assignment]
+    inline_closurecall.InlineWorker.inline_function = _inline_function  # type: ignore[method-assign]
+    return True
+
+
+INLINER_COPIES_SKIPPED = _skip_inliner_copies()
+
+
 def kernel(fn: Callable[..., Any]) -> Any:
     """Compile ``fn`` as a serial numba kernel that allocates no arrays (hot paths)."""
     return _one_version_per_type(numba.njit(_nrt=False, **_OPTIONS)(fn))  # type: ignore[call-overload]
