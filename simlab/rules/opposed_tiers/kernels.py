@@ -452,7 +452,7 @@ def finish(p, st, t, ch, last_round, standing):
             record_event(t, ch, c, event, st[field, c], NOT_YET)
 
 
-@kernel
+@inline_kernel
 def play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, trace, n_trace, scratch):
     """Play encounter number ``enc`` to its end and add it to chunk ``ch`` of the tallies:
     the surprise round when there is one, turn order, then rounds up to the cap."""

@@ -844,7 +844,7 @@ def sort_turns(p, st, order, phase_start):
         phase_start[phase] = n
 
 
-@kernel
+@inline_kernel
 def play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace, n_trace,
                     order, phase_start):  # fmt: skip
     """Play encounters ``lo .. hi-1`` to their end, adding them to chunk ``ch`` of ``t``.

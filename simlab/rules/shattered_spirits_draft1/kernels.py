@@ -468,7 +468,7 @@ def finish(p, st, t, ch, last_round, standing):
             t.event_round[ch, c, EVENT_SHAKEN, st[SHAKEN_ROUND, c]] += 1
 
 
-@kernel
+@inline_kernel
 def play_encounter(p, st, rng, standing, cursor, k0, k1, enc, batch, t, ch, trace, n_trace):
     """Play encounter ``enc`` to its end and add it to chunk ``ch`` of the tallies.
 

@@ -426,7 +426,7 @@ def finish(p, st, t, ch, last_round, standing):
         record_event(t, ch, c, EVENT_OUT, st[DOWN_ROUND, c], 0)
 
 
-@kernel
+@inline_kernel
 def play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, trace, n_trace):
     """Play encounter number ``enc`` to its end and add it to chunk ``ch`` of the tallies."""
     start_encounter(rng, k0, k1, enc)
