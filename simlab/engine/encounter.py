@@ -13,7 +13,7 @@ Targeting policy codes: 0 ``focus``, 1 ``random``, 2 ``lowest-hp``
 
 from __future__ import annotations
 
-from simlab.engine.jit import inline_kernel, kernel
+from simlab.engine.jit import inline_kernel, internal_kernel
 from simlab.engine.rng import STREAM_ORDER, STREAM_TARGET, uniform_index
 
 FOCUS, RANDOM, LOWEST_HP = 0, 1, 2
@@ -175,7 +175,7 @@ def record_event(t, ch, c, event, rnd, never):
         t.event_round[ch, c, event, rnd] += 1
 
 
-@kernel
+@internal_kernel
 def record_duel_ends(t, ch, ends, attacker, side, cap, event):
     """Add the plain duels counted in ``ends`` to chunk ``ch`` of the per-encounter
     tallies, as :func:`record_outcome` and :func:`record_event` would one by one, and
@@ -210,7 +210,7 @@ def chunk_range(first, count, ch, chunks):
     return first + count * ch // chunks, first + count * (ch + 1) // chunks
 
 
-@kernel
+@internal_kernel
 def initiative_order(rng, init, tie, random_ties, order):
     """Turn order from initiative totals already rolled (docs/rules/glitters-d20.md "Initiative",
     docs/rules/zones-3d6.md "Turn order").

@@ -26,6 +26,7 @@ from typing import Any
 
 import numba
 import numpy as np
+from numba.core.registry import CPUDispatcher
 
 _OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "fastmath": False, "error_model": "numpy"}
 
@@ -86,7 +87,38 @@ INLINER_COPIES_SKIPPED = _skip_inliner_copies()
 
 def kernel(fn: Callable[..., Any]) -> Any:
     """Compile ``fn`` as a serial numba kernel that allocates no arrays (hot paths)."""
-    return _one_version_per_type(numba.njit(_nrt=False, **_OPTIONS)(fn))  # type: ignore[call-overload]
+    return kernel_with(fn)
+
+
+def internal_kernel(fn: Callable[..., Any]) -> Any:
+    """Compile ``fn`` as a :func:`kernel` that only other kernels call, never Python.
+
+    numba gives every compiled function two wrappers that let Python (and C) call it;
+    for a kernel taking the parameter and tally tuples (hundreds of machine words) they
+    cost more to build than a small kernel itself: without them, measured on
+    glitters-d20's first run, ``finish`` took 0.77 s to compile instead of 1.4 s (the
+    figures for whole first runs are in the README's design notes). numba would crash
+    if Python called such a function, so Python gets a ``TypeError`` instead.
+    """
+    dispatcher = kernel_with(fn, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+    if isinstance(dispatcher, CPUDispatcher):  # not with NUMBA_DISABLE_JIT=1
+        dispatcher.__class__ = _InternalDispatcher
+    return dispatcher
+
+
+def kernel_with(fn: Callable[..., Any], **options: Any) -> Any:
+    """A :func:`kernel` with extra numba ``options``."""
+    return _one_version_per_type(numba.njit(_nrt=False, **options, **_OPTIONS)(fn))  # type: ignore[call-overload]
+
+
+class _InternalDispatcher(CPUDispatcher):
+    """An :func:`internal_kernel`: callable from compiled code only."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError(
+            f"{self.py_func.__name__} is an internal kernel: only compiled kernels call it "
+            "(simlab.engine.jit.internal_kernel); call the rule system's run_chunk instead"
+        )
 
 
 def _one_version_per_type(dispatcher: Any) -> Any:

@@ -35,7 +35,7 @@ from simlab.engine.encounter import (
     record_outcome,
     sides_standing,
 )
-from simlab.engine.jit import chunked, inline_kernel, kernel
+from simlab.engine.jit import chunked, inline_kernel, internal_kernel, kernel
 from simlab.engine.rng import (
     STREAM_ATTACK,
     STREAM_DAMAGE,
@@ -152,7 +152,7 @@ COL_DAMAGE_DICE = TRACE_COLUMNS.index("dmg_die1")
 # -- trace ----------------------------------------------------------------------------
 
 
-@kernel
+@internal_kernel
 def open_row(trace, n_trace, enc, rnd, turn, kind, actor, attack, defender, init):
     """Start a trace row (zeroed) and return its index; −1 when not tracing."""
     if trace.shape[0] <= 1:
@@ -167,7 +167,7 @@ def open_row(trace, n_trace, enc, rnd, turn, kind, actor, attack, defender, init
     return slot
 
 
-@kernel
+@internal_kernel
 def close_row(st, trace, slot, c):
     """Record combatant ``c``'s HP and statuses after the event of row ``slot``."""
     if slot < 0:
@@ -468,7 +468,7 @@ def death_save(p, st, rng, c, rnd, trace, slot):
     close_row(st, trace, slot, c)
 
 
-@kernel
+@internal_kernel
 def status_tick(p, st, rng, t, ch, batch, c, rnd, standing, trace, slot, kind):
     """One status's damage at the start of ``c``'s turn (docs/rules/glitters-d20.md "Status
     effects").
@@ -507,7 +507,7 @@ def hand_attack(p, st, c, start, count, position):
     return attack_in_rotation(p.attack_list, p.combatant[start, c], n, st, position, c)
 
 
-@kernel
+@internal_kernel
 def strike(p, st, rng, c, attack, rnd, turn, standing, enc, trace, n_trace):
     """``c`` makes ``attack`` at a target chosen by its policy (:func:`resolve_attack`).
 
@@ -594,7 +594,7 @@ def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, standing, enc, trace, n_tr
     return True
 
 
-@kernel
+@internal_kernel
 def roll_initiative(p, st, rng):
     """Turn order for the encounter (docs/rules/glitters-d20.md "Initiative").
 
@@ -608,7 +608,7 @@ def roll_initiative(p, st, rng):
     initiative_order(rng, st[INIT], p.combatant[C_PLAYER], p.globals_[G_RANDOM_TIES], st[ORDER])
 
 
-@kernel
+@internal_kernel
 def reset(p, st, standing):
     """Start-of-encounter state: full HP, starting statuses (Burning and Freezing
     cancelled one for one; Frozen if Freezing already exceeds STR), Parry ready."""
@@ -626,7 +626,7 @@ def reset(p, st, standing):
     count_standing(p.combatant[C_SIDE], standing)
 
 
-@kernel
+@internal_kernel
 def play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace):
     """Every combatant not out takes its turn in initiative order; False when it is over."""
     for k in range(st.shape[1]):
@@ -636,7 +636,7 @@ def play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace):
     return True
 
 
-@kernel
+@internal_kernel
 def finish(p, st, t, ch, last_round, standing):
     """Record the encounter's winner, length, each combatant's down round and events."""
     record_outcome(t, ch, last_round, standing, st[DOWN_ROUND], st[DOWN_RECEIVED], 0)
@@ -646,7 +646,7 @@ def finish(p, st, t, ch, last_round, standing):
         record_event(t, ch, c, EVENT_FROZEN, st[FROZEN_ROUND, c], 0)
 
 
-@kernel
+@internal_kernel
 def aftermath(p, st, rng, last, enc, trace, n_trace):
     """After the fight (round ``last``), dying player characters go on rolling one
     death save a round, in turn order, until stable or dead or the round cap
@@ -663,7 +663,7 @@ def aftermath(p, st, rng, last, enc, trace, n_trace):
             return
 
 
-@kernel  # not inlined into run_chunk, unlike the other systems: fights ran 0.7x as fast
+@internal_kernel  # not inlined into run_chunk, unlike the other systems: fights ran 0.7x as fast
 def play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, trace, n_trace):
     """Play encounter number ``enc`` to its end and add it to chunk ``ch`` of the tallies."""
     start_encounter(rng, k0, k1, enc)
@@ -704,7 +704,7 @@ def chunk_scratch(p, t, trace):
 run_block = chunked(run_chunk, chunk_scratch)
 
 
-@kernel
+@internal_kernel
 def duel_tiers(p, st, attacker, tiers):
     """The tier (0 miss, 1 hit, 2 critical) of each of the attacker's attacks at the
     defender by natural die, ``tiers[attack, natural]``, in a plain duel
@@ -719,7 +719,7 @@ def duel_tiers(p, st, attacker, tiers):
             tiers[attack, natural] = (2 if crit else 1) if hit else 0
 
 
-@kernel
+@internal_kernel
 def flush_duel_attacks(t, ch, batch, attacker, seen):
     """Add the attacks counted in ``seen[attack, tier, damage]`` to the tallies of
     ``batch``, as :func:`record_attack` would one by one, and clear the counts."""
@@ -754,7 +754,7 @@ def duel_attack(p, st, rng, t, ch, batch, attacker, attack, tiers, seen, trace):
     return damage
 
 
-@kernel
+@internal_kernel
 def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen, ends, trace):
     """Play plain duels ``lo .. hi-1`` (:func:`duel_attacker`) exactly as
     :func:`play_encounter` would, on a shorter path.

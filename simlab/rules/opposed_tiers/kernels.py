@@ -40,7 +40,7 @@ from simlab.engine.encounter import (
     record_outcome,
     sides_standing,
 )
-from simlab.engine.jit import chunked, inline_kernel, kernel
+from simlab.engine.jit import chunked, inline_kernel, internal_kernel, kernel
 from simlab.engine.rng import (
     STREAM_ATTACK,
     STREAM_DAMAGE,
@@ -135,7 +135,7 @@ COL_ARMOR = TRACE_COLUMNS.index("armor_die1")
 COL_DAMAGE, COL_HP_AFTER, COL_STATE, COL_OUT = range(TRACE_COLUMNS.index("damage"), N_TRACE)
 
 
-@kernel
+@internal_kernel
 def roll_expr(p, rng, stream, e, scratch, ev, col, slots):
     """Roll dice expression ``e`` (an index into ``p.exprs``) and return its total.
 
@@ -336,7 +336,7 @@ def resolve_attack(p, st, rng, attacker, attack, defender, rnd, surprise, standi
     return tier, damage
 
 
-@kernel
+@internal_kernel
 def roll_initiative(p, st, rng, scratch, ev):
     """Turn order, once per combat (docs/rules/opposed-tiers.md [default]; seed 002, "Order").
 
@@ -372,7 +372,7 @@ def roll_initiative(p, st, rng, scratch, ev):
                 pick -= 1
 
 
-@kernel
+@internal_kernel
 def reset(p, st, standing):
     """Start-of-encounter state: full Health, everyone standing and a target."""
     clear_state(st)
@@ -419,7 +419,7 @@ def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, surprise, standing, enc, t
     return True
 
 
-@kernel
+@internal_kernel
 def play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace, scratch):
     """Every combatant that still acts takes its turn in turn order; False when over.
 
@@ -442,7 +442,7 @@ def play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace, scr
     return True
 
 
-@kernel
+@internal_kernel
 def finish(p, st, t, ch, last_round, standing):
     """Record the winner, the length, and each combatant's down round and events."""
     record_outcome(t, ch, last_round, standing, st[DOWN_ROUND], st[DOWN_RECEIVED], NOT_YET)
@@ -515,7 +515,7 @@ MAX_TABLED_DICE = 13  # 2**13 = 8192
 N_DUEL_ROWS = 6
 
 
-@kernel
+@internal_kernel
 def expression_tables(p, attacker, defender, exprs, totals, dice, sides, scratch):
     """The expressions a plain duel rolls, and the total of every possible roll of each
     that is one dice term of at most :data:`MAX_EXPR_OUTCOMES` outcomes.
@@ -559,7 +559,7 @@ def duel_roll(p, rng, stream, row, exprs, totals, dice, sides, scratch, ev):
     return roll_expr(p, rng, stream, exprs[row], scratch, ev, 0, 0)
 
 
-@kernel
+@internal_kernel
 def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, exprs, totals,
                dice, sides, scratch, ev):  # fmt: skip
     """Play plain duels ``lo .. hi-1`` (see :func:`duel_attacker`) exactly as

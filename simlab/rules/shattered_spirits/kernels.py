@@ -30,7 +30,7 @@ from simlab.engine.encounter import (
     record_outcome,
     sides_standing,
 )
-from simlab.engine.jit import chunked, inline_kernel, kernel
+from simlab.engine.jit import chunked, inline_kernel, internal_kernel, kernel
 from simlab.engine.rng import (
     CURSOR_GROUP,
     STREAM_ATTACK,
@@ -452,7 +452,7 @@ def take_damage(p, st, rng, c, damage, rnd, standing):
     return roll_wounds(p, st, rng, c, overflow, rnd, standing)
 
 
-@kernel
+@internal_kernel
 def roll_wounds(p, st, rng, c, overflow, rnd, standing):
     """The Wounds (or a Spirit's Harm) of a ``wounds`` combatant Downed with ``overflow``
     damage left, as :func:`take_damage` describes; returns the last roll. A compiled
@@ -749,7 +749,7 @@ def pay_for_attack(p, st, c, attack, rnd):
         spend_momentum(st, momentum_payer(p, c), cost, rnd)
 
 
-@kernel
+@internal_kernel
 def end_of_phase(p, st, rng, rnd, standing):
     """Rushing N terrain: +N Stun at the end of each Phase spent there
     (docs/rules/shattered-spirits.md)."""
@@ -936,7 +936,7 @@ def damage_room(st, c):
     return st[VIGOR, c] + st[HP, c]
 
 
-@kernel
+@internal_kernel
 def duel_outcomes(p, st, attacker, target, tables):
     """Tier and damage of every possible roll of each of the attacker's attacks, in a
     plain duel.
@@ -964,7 +964,7 @@ def duel_outcomes(p, st, attacker, target, tables):
         tables[PAIR_OF, j] = (attacker * p.attack.shape[1] + attack) * 2 + target
 
 
-@kernel
+@internal_kernel
 def record_outcomes(t, ch, batch, tables):
     """Add the attacks counted in ``tables[SEEN]`` to the per-attack tallies of
     ``batch``, as :func:`record_attack` would one by one, and clear the counts."""
@@ -984,7 +984,7 @@ def batch_bounds(enc, n_batches, n_total):
     return batch, -(-(batch + 1) * n_total // n_batches)
 
 
-@kernel
+@internal_kernel
 def start_wounded(p, st, rng, standing, k0, k1, enc, target):
     """Start encounter ``enc`` of a plain duel whose target takes Wounds: its state in
     ``st`` and the RNG of its Wound rolls."""
@@ -1003,7 +1003,7 @@ def wound(p, st, rng, standing, target, damage, rnd, received):
     return damage_room(st, target), st[OUT, target]
 
 
-@kernel
+@internal_kernel
 def finish_wounded(p, st, rng, standing, t, ch, target, damage, last, received):
     """End a plain duel against a Wounds target: deal the damage still pooled, then
     :func:`finish`."""
@@ -1079,7 +1079,7 @@ def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables, scra
     record_outcomes(t, ch, batch, tables)
 
 
-@kernel
+@internal_kernel
 def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables, scratch):
     """Play plain duels ``lo .. hi-1`` (see ``compile.duel_attacker``), exactly as
     :func:`play_encounters` would, on a shorter path.

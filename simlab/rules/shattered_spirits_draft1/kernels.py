@@ -31,7 +31,7 @@ from simlab.engine.encounter import (
     record_outcome,
     sides_standing,
 )
-from simlab.engine.jit import chunked, inline_kernel, kernel
+from simlab.engine.jit import chunked, inline_kernel, internal_kernel, kernel
 from simlab.engine.rng import (
     CURSOR_GROUP,
     STREAM_ATTACK,
@@ -278,7 +278,7 @@ def take_damage(p, st, c, damage, rnd, standing):
         standing[p.combatant[C_SIDE, c]] -= 1
 
 
-@kernel
+@internal_kernel
 def resolve_attack(p, st, rng, attacker, technique, defender, rnd, standing, trace, slot):
     """One Technique's attack, from the roll to its damage and statuses
     (docs/rules/shattered-spirits-draft1.md).
@@ -332,7 +332,7 @@ def resolve_attack(p, st, rng, attacker, technique, defender, rnd, standing, tra
     return tier, damage
 
 
-@kernel
+@internal_kernel
 def reset(p, st, standing):
     """Start-of-encounter state: full Vigor, Endurance and Health, starting tokens and
     statuses. A combatant that starts with no Endurance is Shaken from the start."""
@@ -458,7 +458,7 @@ def end_of_round(p, st):
             st[IMPAIRED, c] = p.combatant[C_IMPAIRED, c]
 
 
-@kernel
+@internal_kernel
 def finish(p, st, t, ch, last_round, standing):
     """Record the encounter's winner, length, and each combatant's Downed and Shaken."""
     record_outcome(t, ch, last_round, standing, st[DOWN_ROUND], st[DOWN_RECEIVED], 0)
@@ -536,7 +536,7 @@ def duel_attacker_in(p):
     return p.slots[S_OWNER, 0] if p.slots.shape[1] > 0 else 0
 
 
-@kernel
+@internal_kernel
 def round_techniques(p, attacker, out):
     """The Techniques a lone attacker plays in one Round, in order, into ``out``; returns
     how many.
@@ -555,7 +555,7 @@ def round_techniques(p, attacker, out):
     return n
 
 
-@kernel
+@internal_kernel
 def duel_outcomes(p, st, attacker, techniques, tables):
     """Tier and damage of every possible roll of each Technique the attacker plays in a
     Round, in a plain duel (:func:`duel_attacker`).
@@ -639,7 +639,7 @@ def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, tables, scratch, shaken_at, dow
     record_outcomes(t, ch, batch, tables)
 
 
-@kernel
+@internal_kernel
 def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, techniques, tables, scratch):
     """Play plain duels ``lo .. hi-1`` (:func:`duel_attacker`) exactly as
     :func:`play_encounter` would, on a shorter path.

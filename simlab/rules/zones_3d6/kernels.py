@@ -33,7 +33,7 @@ from simlab.engine.encounter import (
     record_outcome,
     sides_standing,
 )
-from simlab.engine.jit import chunked, inline_kernel, kernel
+from simlab.engine.jit import chunked, inline_kernel, internal_kernel, kernel
 from simlab.engine.rng import (
     CURSOR_GROUP,
     STREAM_ATTACK,
@@ -283,7 +283,7 @@ MAX_DAMAGE_OUTCOMES = 4096
 MAX_TABLED_DICE = 12  # 2**12 = 4096
 
 
-@kernel
+@internal_kernel
 def damage_tables(p, attacker, defender, damage, damage_dice, damage_sides, ev):
     """The damage of every possible base-damage roll of each of the attacker's attacks
     that has a single dice term, for a plain duel.
@@ -349,7 +349,7 @@ def resolve_attack(p, st, rng, attacker, attack, defender, rnd, standing, ev):
     return hit, damage
 
 
-@kernel
+@internal_kernel
 def roll_initiative(p, st, rng):
     """Turn order for the encounter (docs/rules/zones-3d6.md "Turn order" [default]).
 
@@ -364,7 +364,7 @@ def roll_initiative(p, st, rng):
     initiative_order(rng, st[INIT], st[INIT], g[G_RANDOM_TIES], st[ORDER])
 
 
-@kernel
+@internal_kernel
 def reset(p, st, standing):
     """Start-of-encounter state: full HP, nobody out."""
     clear_state(st)
@@ -406,7 +406,7 @@ def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, standing, enc, trace, n_tr
     return True
 
 
-@kernel
+@internal_kernel
 def play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace):
     """Every standing actor takes its turn in initiative order; False when it is over."""
     for k in range(st.shape[1]):
@@ -418,7 +418,7 @@ def play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace):
     return True
 
 
-@kernel
+@internal_kernel
 def finish(p, st, t, ch, last_round, standing):
     """Record the encounter's winner, length, and each combatant's down round."""
     record_outcome(t, ch, last_round, standing, st[DOWN_ROUND], st[DOWN_RECEIVED], 0)
@@ -464,7 +464,7 @@ def chunk_scratch(p, t, trace):
 run_block = chunked(run_chunk, chunk_scratch)
 
 
-@kernel
+@internal_kernel
 def roll_tables(p, attacker, defender, tables, dice, spans, ev):
     """The total of every possible attack roll of each of the attacker's attacks, and of
     every possible Evasion roll of the defender, for a plain duel.
@@ -490,7 +490,7 @@ def roll_tables(p, attacker, defender, tables, dice, spans, ev):
         spans[j] = 6**n
 
 
-@kernel
+@internal_kernel
 def flush_duel_attacks(p, t, ch, batch, attacker, defender, seen):
     """Add the attacks counted in ``seen`` to the tallies of ``batch``, as
     :func:`record_attack` would one by one, and clear the counts. ``seen[j, 0]`` counts
@@ -506,7 +506,7 @@ def flush_duel_attacks(p, t, ch, batch, attacker, defender, seen):
                 seen[j, k] = 0
 
 
-@kernel
+@internal_kernel
 def end_duel(p, st, t, ch, standing, defender, rnd, received, taken):
     """End a plain duel whose defender took ``taken`` damage from ``received`` attacks,
     out in round ``rnd`` if that is more than its HP (:func:`take_damage`), and tally it
@@ -516,7 +516,7 @@ def end_duel(p, st, t, ch, standing, defender, rnd, received, taken):
     finish(p, st, t, ch, rnd, standing)
 
 
-@kernel
+@internal_kernel
 def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, tables, dice,
                damage, seen, ev, scratch):  # fmt: skip
     """Play plain duels ``lo .. hi-1`` (see :func:`duel_attacker`) exactly as

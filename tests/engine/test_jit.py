@@ -1,0 +1,112 @@
+"""How simlab compiles its kernels (``simlab/engine/jit.py``).
+
+numba's inliner without its copies of the callee: simlab hands each inlined callee's
+IR to the caller without copying it, because numba makes that IR afresh for every call
+site. These tests check that inlined code still computes what the plain Python does
+when one function is inlined at several call sites and through several levels, and that
+the shortcut is installed on the numba versions it was checked against.
+``tests/engine/test_baseline_tallies.py`` checks every example scenario's tallies,
+integer for integer, with the shortcut in place.
+
+Internal kernels are compiled without the wrappers that let Python call them: another
+kernel computes with them, and Python calling one gets a ``TypeError``, not a crash.
+"""
+
+from __future__ import annotations
+
+import numba
+import pytest
+
+from simlab.engine import jit
+
+
+def _scaled_sum(x, k):
+    total = 0
+    for i in range(k):
+        total = total * 3 + x + i
+    return total
+
+
+def _both_ways(x):
+    return scaled_sum(x, 2) - scaled_sum(x + 1, 3)
+
+
+def _outer(x):
+    a = both_ways(x)
+    b = scaled_sum(a, 1)
+    if a > 0:
+        return both_ways(b) + a
+    return both_ways(a) - b
+
+
+scaled_sum = numba.njit(inline="always")(_scaled_sum)
+both_ways = numba.njit(inline="always")(_both_ways)
+outer = numba.njit(_outer)
+
+
+def _python_outer(x):
+    """``_outer`` written out in plain Python, with nothing compiled."""
+
+    def scaled(v, k):
+        total = 0
+        for i in range(k):
+            total = total * 3 + v + i
+        return total
+
+    def both(v):
+        return scaled(v, 2) - scaled(v + 1, 3)
+
+    a = both(x)
+    b = scaled(a, 1)
+    return both(b) + a if a > 0 else both(a) - b
+
+
+@pytest.mark.parametrize("x", [-7, -1, 0, 1, 5, 1000])
+def test_a_function_inlined_at_several_call_sites_computes_as_python(x):
+    assert outer(x) == _python_outer(x)
+
+
+def test_the_shortcut_is_installed_on_checked_numba_versions():
+    version = tuple(int(part) for part in numba.__version__.split(".")[:2])
+    if not (0, 60) <= version < (0, 69):
+        pytest.skip(f"numba {numba.__version__}: simlab leaves its inliner as it is")
+    from numba.core import inline_closurecall
+
+    assert jit.INLINER_COPIES_SKIPPED
+    assert inline_closurecall.InlineWorker.inline_function is jit._inline_function
+
+
+def _halve_or_triple(x):
+    return x // 2 if x % 2 == 0 else 3 * x + 1
+
+
+halve_or_triple = jit.internal_kernel(_halve_or_triple)
+
+
+@jit.kernel
+def collatz_steps(x):
+    steps = 0
+    while x != 1:
+        x = halve_or_triple(x)
+        steps += 1
+    return steps
+
+
+def _python_collatz_steps(x):
+    steps = 0
+    while x != 1:
+        x = _halve_or_triple(x)
+        steps += 1
+    return steps
+
+
+@pytest.mark.parametrize("x", [1, 6, 27, 97])
+def test_a_kernel_computes_with_an_internal_kernel_as_python_does(x):
+    assert collatz_steps(x) == _python_collatz_steps(x)
+
+
+def test_python_calling_an_internal_kernel_gets_a_type_error():
+    if not isinstance(halve_or_triple, jit.CPUDispatcher):
+        pytest.skip("NUMBA_DISABLE_JIT: nothing is compiled")
+    with pytest.raises(TypeError, match="internal kernel"):
+        halve_or_triple(6)
