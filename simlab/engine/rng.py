@@ -558,6 +558,15 @@ def cursor_at(words, i, encounter, buffer):
 
 
 @inline_kernel
+def cursor_fresh(encounter):
+    """A cursor at the beginning of one encounter's stream whose block 0 is computed
+    only when its first die is drawn: for a stream that many encounters never use (a
+    duel's damage dice, rolled only on a hit). Its buffer (see :func:`cursor_at`) needs
+    no filling. Returns the cursor."""
+    return np.uint64(encounter), np.int64(_WORDS), np.uint64(0), np.uint64(0), np.int64(0)
+
+
+@inline_kernel
 def _cursor_word(source, buffer, encounter, pos, block):
     """The next accepted word of a cursor's stream (as :func:`_start_batch`), and the
     cursor's new (next word, next block)."""

@@ -37,11 +37,16 @@ from simlab.engine.encounter import (
 )
 from simlab.engine.jit import chunked, inline_kernel, internal_kernel, kernel
 from simlab.engine.rng import (
+    CURSOR_GROUP,
     STREAM_ATTACK,
     STREAM_DAMAGE,
     STREAM_ORDER,
     STREAM_SAVE,
     STREAM_STATUS,
+    cursor_at,
+    cursor_code,
+    dice_source,
+    first_blocks,
     new_state,
     roll_die,
     start_encounter,
@@ -263,9 +268,30 @@ def natural_die(p, rng, net, trace, slot):
         die = roll_die(rng, STREAM_ATTACK, 20)
         if slot >= 0:
             trace[slot, COL_D20 + i] = die
-        if i == 0 or (net > 0 and die > kept) or (net < 0 and die < kept):
-            kept = die
+        kept = kept_die(net, i, die, kept)
     return kept
+
+
+@inline_kernel
+def kept_die(net, i, die, kept):
+    """The natural die once the ``i``-th of its d20s (from 0) shows ``die``, ``kept``
+    before it: the highest with net advantage, the lowest with net disadvantage
+    (:func:`natural_die`)."""
+    if i == 0 or (net > 0 and die > kept) or (net < 0 and die < kept):
+        return die
+    return kept
+
+
+@inline_kernel
+def natural_from_cursor(p, source, buffer, cursor, net):
+    """:func:`natural_die` drawn through a cursor of the attack stream's d20s
+    (``rng.cursor_code``, the same dice); returns the natural die and the cursor."""
+    n = 1 if net == 0 else p.globals_[G_ADVANTAGE_DICE]
+    kept = 0
+    for i in range(n):
+        code, cursor = cursor_code(source, buffer, cursor, 1, np.uint64(20))
+        kept = kept_die(net, i, code + 1, kept)
+    return kept, cursor
 
 
 @inline_kernel
@@ -734,13 +760,15 @@ def flush_duel_attacks(t, ch, batch, attacker, seen):
 
 
 @inline_kernel
-def duel_attack(p, st, rng, t, ch, batch, attacker, attack, tiers, seen, trace):
+def duel_attack(p, st, rng, t, ch, batch, attacker, attack, tiers, seen, trace, source, buffer,
+                cursor):  # fmt: skip
     """One attack of a plain duel at the defender, counted in ``seen``: its natural die
-    (:func:`natural_die`), its tier (:func:`duel_tiers`) and on a hit its damage
+    (:func:`natural_from_cursor`), its tier (:func:`duel_tiers`) and on a hit its damage
     (:func:`damage_dice`, :func:`hit_damage`), the dice :func:`resolve_attack` rolls.
-    Returns the damage."""
+    Returns the damage and the attack dice's cursor."""
     defender = 1 - attacker
-    natural = natural_die(p, rng, attack_net(p, attack, defender), trace, -1)
+    natural, cursor = natural_from_cursor(p, source, buffer, cursor,
+                                          attack_net(p, attack, defender))  # fmt: skip
     tier = tiers[attack, natural]
     damage = 0
     if tier > 0:
@@ -751,11 +779,12 @@ def duel_attack(p, st, rng, t, ch, batch, attacker, attack, tiers, seen, trace):
     else:  # more damage than ``seen`` has bins for: counted on its own
         pair = (attacker * p.attack.shape[1] + attack) * 2 + defender
         record_attacks(t, ch, pair, batch, tier, damage, 1)
-    return damage
+    return damage, cursor
 
 
 @internal_kernel
-def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen, ends, trace):
+def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen, ends, trace,
+               scratch):  # fmt: skip
     """Play plain duels ``lo .. hi-1`` (:func:`duel_attacker`) exactly as
     :func:`play_encounter` would, on a shorter path.
 
@@ -767,7 +796,10 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen
     target chosen: their streams feed nothing else. The defender's HP is a local count;
     attacks are added to the tallies once per batch (:func:`flush_duel_attacks`), and
     each duel's end is counted in ``ends`` by round and added once
-    (``encounter.record_duel_ends``).
+    (``encounter.record_duel_ends``). The d20s are drawn through a cursor held in local
+    variables (``rng.cursor_code``), block 0 of their stream computed for
+    ``CURSOR_GROUP`` encounters at a time into ``scratch[:4]`` (``scratch[4]`` is the
+    cursor's buffer); the damage dice, of any size, come from the RNG state ``rng``.
     """
     attacker = duel_attacker_in(p)
     defender = 1 - attacker
@@ -780,11 +812,17 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen
     main_start, main_count = c[C_MAIN_START, attacker], c[C_MAIN_COUNT, attacker]
     off_start, off_count = c[C_OFF_START, attacker], c[C_OFF_COUNT, attacker]
     blocks = c[C_DEFENSE, attacker] == DEFENSE_BLOCK
+    words, buffer = scratch[:4], scratch[4]
+    source = dice_source(k0, k1, STREAM_ATTACK, 20)
     batch = lo * n_batches // n_total
     for enc in range(lo, hi):
         if enc * n_batches // n_total != batch:
             flush_duel_attacks(t, ch, batch, attacker, seen)
             batch = enc * n_batches // n_total
+        group = (enc - lo) % words.shape[1]
+        if group == 0:
+            first_blocks(source, enc, words)
+        cursor = cursor_at(words, group, enc, buffer)
         start_encounter(rng, k0, k1, enc)
         hp = c[C_HP, defender]
         main, off, received, rnd = 0, 0, 0, 0
@@ -794,13 +832,17 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen
             if main_count > 0:
                 attack = p.attack_list[main_start + main]
                 main = next_in_rotation(main, main_count)
-                hp -= duel_attack(p, st, rng, t, ch, batch, attacker, attack, tiers, seen, trace)
+                damage, cursor = duel_attack(p, st, rng, t, ch, batch, attacker, attack, tiers,
+                                             seen, trace, source, buffer, cursor)  # fmt: skip
+                hp -= damage
                 received += 1
                 two_handed = p.attack[A_HAND, attack] == TWO_HANDED
             if hp > 0 and off_count > 0 and not two_handed and not blocks:
                 attack = p.attack_list[off_start + off]
                 off = next_in_rotation(off, off_count)
-                hp -= duel_attack(p, st, rng, t, ch, batch, attacker, attack, tiers, seen, trace)
+                damage, cursor = duel_attack(p, st, rng, t, ch, batch, attacker, attack, tiers,
+                                             seen, trace, source, buffer, cursor)  # fmt: skip
+                hp -= damage
                 received += 1
         if hp <= 0:
             ends[rnd] += 1
@@ -813,22 +855,25 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen
 
 @kernel
 def run_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing, rng,
-                   tiers, seen, ends):  # fmt: skip
+                   tiers, seen, ends, cursor):  # fmt: skip
     """:func:`run_chunk` for a plain duel (:func:`duel_attacker`), untraced: chunk ``ch``
     plays its slice with :func:`play_duels`. A kernel of its own, so that other
     scenarios never compile the duel path."""
     lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
-    play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen, ends, trace)
+    play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen, ends, trace,
+               cursor)  # fmt: skip
 
 
 def duel_scratch(p, t, trace):
     """The working arrays of one chunk of :func:`run_duel_chunk`: those of
-    :func:`chunk_scratch`, the tier table, attack counts and duel ends."""
+    :func:`chunk_scratch`, the tier table, attack counts, duel ends and the d20 cursor's
+    words and buffer."""
     n_attacks = p.attack.shape[1]
     st, standing, rng = chunk_scratch(p, t, trace)
     tiers = np.zeros((n_attacks, 21), dtype=np.int64)
     seen = np.zeros((n_attacks, 3, t.damage_hist.shape[2]), dtype=np.int64)
-    return st, standing, rng, tiers, seen, np.zeros(p.globals_[G_MAX_ROUNDS] + 1, dtype=np.int64)
+    ends = np.zeros(p.globals_[G_MAX_ROUNDS] + 1, dtype=np.int64)
+    return st, standing, rng, tiers, seen, ends, np.zeros((5, CURSOR_GROUP), dtype=np.uint64)
 
 
 run_duel_block = chunked(run_duel_chunk, duel_scratch)

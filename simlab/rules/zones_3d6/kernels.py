@@ -29,6 +29,7 @@ from simlab.engine.encounter import (
     next_in_rotation,
     record_attack,
     record_attacks,
+    record_duel_ends,
     record_event,
     record_outcome,
     sides_standing,
@@ -41,6 +42,7 @@ from simlab.engine.rng import (
     STREAM_ORDER,
     cursor_at,
     cursor_code,
+    cursor_fresh,
     dice_source,
     faces_of_code,
     first_blocks,
@@ -506,19 +508,21 @@ def flush_duel_attacks(p, t, ch, batch, attacker, defender, seen):
                 seen[j, k] = 0
 
 
-@internal_kernel
-def end_duel(p, st, t, ch, standing, defender, rnd, received, taken):
-    """End a plain duel whose defender took ``taken`` damage from ``received`` attacks,
-    out in round ``rnd`` if that is more than its HP (:func:`take_damage`), and tally it
-    with :func:`finish`."""
-    st[RECEIVED, defender] = received
-    take_damage(p, st, defender, taken, rnd, standing)
-    finish(p, st, t, ch, rnd, standing)
+@inline_kernel
+def common_damage_sides(dice, count):
+    """The faces shared by the damage dice of all ``count`` attacks of a plain duel when
+    every attack's damage is tabled (``dice`` rows 1 and 2, see :func:`play_duels`), else
+    0: only then can one cursor draw every damage die as the state array would."""
+    sides = dice[2, 0]
+    for j in range(count):
+        if dice[1, j] == 0 or dice[2, j] != sides:
+            return 0
+    return sides
 
 
 @internal_kernel
-def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, tables, dice,
-               damage, seen, ev, scratch):  # fmt: skip
+def play_duels(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, damage, seen,
+               ev, ends, scratch):  # fmt: skip
     """Play plain duels ``lo .. hi-1`` (see :func:`duel_attacker`) exactly as
     :func:`play_encounter` would, on a shorter path.
 
@@ -530,12 +534,18 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, t
     looked up in tables made once per run (:func:`roll_tables`, :func:`damage_tables`);
     an attack whose damage has no table rolls it with :func:`hit_damage`. Only HP
     changes between attacks, so the damage is summed in a local variable until it
-    exceeds the defender's HP; attacks are counted by outcome in ``seen`` and added to
-    the tallies once per batch (:func:`flush_duel_attacks`).
+    exceeds the defender's HP (:func:`take_damage`); attacks are counted by outcome in
+    ``seen`` and added to the tallies once per batch (:func:`flush_duel_attacks`), and
+    the duels' ends by round in ``ends`` (``engine.encounter.record_duel_ends``).
 
     ``dice`` holds, per attack slot, the roll's dice (row 0; column ``count`` the
-    Evasion's), the damage dice and their faces (rows 1 and 2, 0 dice: no table) and the
-    roll's number of outcomes (row 3).
+    Evasion's), the damage dice and their faces (rows 1 and 2, 0 dice: no table), the
+    roll's number of outcomes (row 3) and the damage roll's (row 4). The attack and
+    Evasion dice are drawn through a cursor held in local variables (block 0 of
+    ``CURSOR_GROUP`` encounters at a time into ``scratch[:4]``, its buffer
+    ``scratch[4]``), and so are the damage dice when every attack's damage is tabled
+    with dice of the same faces (buffer ``scratch[5]``; the block is computed at the
+    first hit); otherwise they come from the RNG state ``rng``.
     """
     defender = 1 - attacker
     n_batches = t.attempts.shape[2]
@@ -547,8 +557,11 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, t
     evasion_dice = dice[0, count]
     evasion_span = np.uint64(dice[3, count])
     bins = seen.shape[1]
-    words, buffer = scratch[:4], scratch[4]
+    attack_bins = t.down_attacks.shape[2]
+    words, buffer, damage_buffer = scratch[:4], scratch[4], scratch[5]
     source = dice_source(k0, k1, STREAM_ATTACK, 6)
+    damage_sides = common_damage_sides(dice, count)
+    damage_source = dice_source(k0, k1, STREAM_DAMAGE, max(damage_sides, 2))
     batch = lo * n_batches // n_total
     for enc in range(lo, hi):
         if enc * n_batches // n_total != batch:
@@ -558,12 +571,13 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, t
         if group == 0:
             first_blocks(source, enc, words)
         cursor = cursor_at(words, group, enc, buffer)
-        start_encounter(rng, k0, k1, enc)
-        reset(p, st, standing)
+        damage_cursor = cursor_fresh(enc)
+        if damage_sides == 0:
+            start_encounter(rng, k0, k1, enc)
         slot = 0
         received = 0
         taken = 0
-        last = cap
+        last = 0
         for rnd in range(1, cap + 1):
             for _ in range(per_turn):
                 code, cursor = cursor_code(source, buffer, cursor, dice[0, slot],
@@ -573,7 +587,12 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, t
                 evasion = tables[count, code]
                 dealt = 0
                 if total >= evasion:
-                    if dice[1, slot] > 0:
+                    if damage_sides > 0:
+                        code, damage_cursor = cursor_code(damage_source, damage_buffer,
+                                                          damage_cursor, dice[1, slot],
+                                                          np.uint64(dice[4, slot]))  # fmt: skip
+                        dealt = damage[slot, code]
+                    elif dice[1, slot] > 0:
                         code = roll_dice_code(rng, STREAM_DAMAGE, dice[2, slot], dice[1, slot])
                         dealt = damage[slot, code]
                     else:
@@ -595,13 +614,17 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, t
             if taken > hp:
                 last = rnd
                 break
-        end_duel(p, st, t, ch, standing, defender, last, received, taken)
+        ends[last] += 1
+        if last > 0:
+            t.down_attacks[ch, defender, min(received, attack_bins - 1)] += 1
     flush_duel_attacks(p, t, ch, batch, attacker, defender, seen)
+    side = p.combatant[C_SIDE, attacker]
+    record_duel_ends(t, ch, ends, attacker, side, cap, EVENT_OUT)
 
 
 @kernel
 def run_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing, rng,
-                   ev, tables, dice, damage, seen, cursor):  # fmt: skip
+                   ev, tables, dice, damage, seen, ends, cursor):  # fmt: skip
     """:func:`run_chunk` for a plain duel (:func:`duel_attacker`), untraced: the chunk
     builds the tables once and plays its slice with :func:`play_duels`. A kernel of its
     own, so that other scenarios never compile the duel path."""
@@ -609,25 +632,28 @@ def run_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, 
     attacker = 0 if c[C_ATTACK_COUNT, 0] > 0 and c[C_ATTACKS_PER_TURN, 0] > 0 else 1
     roll_tables(p, attacker, 1 - attacker, tables, dice[0], dice[3], ev)
     damage_tables(p, attacker, 1 - attacker, damage, dice[1], dice[2], ev)
+    for j in range(c[C_ATTACK_COUNT, attacker]):
+        dice[4, j] = dice[2, j] ** dice[1, j]
     lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
-    play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, tables, dice,
-               damage, seen, ev, cursor)  # fmt: skip
+    play_duels(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, damage, seen, ev,
+               ends, cursor)  # fmt: skip
 
 
 def duel_scratch(p, t, trace):
     """The working arrays of one chunk of :func:`run_duel_chunk`: those of
     :func:`chunk_scratch`, a trace row, the roll and damage tables with their dice,
-    attack counts and the dice cursor's words."""
+    attack counts, duel ends by round and the dice cursors' words and buffers."""
     n_slots = p.combatant[C_ATTACK_COUNT, duel_attacker(p)] + 1
     width = 6 ** (3 + int(p.globals_[G_ADVANTAGE_DICE]))
     return (
         *chunk_scratch(p, t, trace),
         np.zeros(N_TRACE, dtype=np.int64),
         np.zeros((n_slots, width), dtype=np.int64),
-        np.zeros((4, n_slots), dtype=np.int64),
+        np.zeros((5, n_slots), dtype=np.int64),
         np.zeros((n_slots, MAX_DAMAGE_OUTCOMES), dtype=np.int64),
         np.zeros((n_slots, t.damage_hist.shape[2] + 1), dtype=np.int64),
-        np.zeros((5, CURSOR_GROUP), dtype=np.uint64),
+        np.zeros(p.globals_[G_MAX_ROUNDS] + 1, dtype=np.int64),
+        np.zeros((6, CURSOR_GROUP), dtype=np.uint64),
     )
 
 
