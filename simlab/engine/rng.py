@@ -64,7 +64,8 @@ It keeps that stream's position in local variables instead of the state array: a
 *source* (:func:`dice_source`) and a *cursor* (:func:`cursor_at`, :func:`cursor_code`)
 draw exactly the dice :func:`roll_dice_code` would, and :func:`first_blocks` computes
 block 0 of many encounters in one loop that the compiler vectorises (block 0 holds 40
-d6, all most duels need).
+d6, all most duels need); a stream that many encounters never touch starts with
+:func:`cursor_fresh`, which computes block 0 at the first draw.
 
 Speed: a Philox block takes a few ns, and so did a die that cost a word of its own
 (bookkeeping, the rejection test). A die from a batch is one multiplication, about

@@ -83,10 +83,11 @@ def _dice_codes(k0, k1, encounter, stream, groups):
 
 
 @allocating_kernel
-def _codes_both_ways(k0, k1, stream, sides, first, n_encounters, counts):
+def _codes_both_ways(k0, k1, stream, sides, first, n_encounters, counts, fresh):
     """The dice codes of ``counts`` (dice per draw) for each encounter from ``first``,
     drawn by ``roll_dice_code`` on a state and by ``cursor_code`` on a cursor whose
-    block 0 comes from ``first_blocks``; returns both, shape (n_encounters, len(counts))."""
+    block 0 comes from ``first_blocks`` (or, if ``fresh``, is computed at its first
+    draw: ``cursor_fresh``); returns both, shape (n_encounters, len(counts))."""
     state = rng.new_state()
     source = rng.dice_source(k0, k1, stream, sides)
     words = np.empty((4, n_encounters), dtype=np.uint64)
@@ -96,7 +97,10 @@ def _codes_both_ways(k0, k1, stream, sides, first, n_encounters, counts):
     by_cursor = np.empty((n_encounters, counts.shape[0]), dtype=np.int64)
     for i in range(n_encounters):
         rng.start_encounter(state, k0, k1, first + i)
-        cursor = rng.cursor_at(words, i, first + i, buffer)
+        if fresh:
+            cursor = rng.cursor_fresh(first + i)
+        else:
+            cursor = rng.cursor_at(words, i, first + i, buffer)
         for j in range(counts.shape[0]):
             span = np.uint64(1)
             for _ in range(counts[j]):
@@ -301,17 +305,20 @@ def test_faces_of_code_gives_back_the_dice_of_a_code():
         assert out.tolist() == [next(dice) for _ in range(count)]
 
 
+@pytest.mark.parametrize("fresh", [False, True], ids=["block-0-given", "block-0-computed"])
 @pytest.mark.parametrize(
     ("seed", "first", "sides"),
     [(SEED, 0, 6), (2**64 - 1, 2**32 - 100, 6), (3, 10**12, 20), (11, 500, 7)],
 )
-def test_cursor_draws_the_dice_of_roll_dice_code(seed, first, sides):
+def test_cursor_draws_the_dice_of_roll_dice_code(seed, first, sides, fresh):
     # Counts of 1-3 dice straddle the batches; 60 draws per encounter run through
     # several blocks, and 300 encounters through about a thousand words each way, so
     # rejected words (0.04% for d6) and blocks past block 0 are both exercised.
     k0, k1 = rng.key_from_seed(seed)
     counts = np.array([2, 3, 3, 1, 2, 3, 2, 2, 3, 1] * 6, dtype=np.int64)
-    by_state, by_cursor = _codes_both_ways(k0, k1, rng.STREAM_ATTACK, sides, first, 300, counts)
+    by_state, by_cursor = _codes_both_ways(
+        k0, k1, rng.STREAM_ATTACK, sides, first, 300, counts, fresh
+    )
     assert by_cursor.tolist() == by_state.tolist()
 
 
