@@ -67,6 +67,21 @@ def record_attacks(t, ch, pair, batch, tier, damage, count):
             t.crits[ch, pair, batch] += count
 
 
+@internal_kernel
+def flush_attack_counts(t, ch, batch, attacker, seen):
+    """Add the plain-duel attacks counted in ``seen[attack, tier, damage]`` to chunk
+    ``ch`` of the tallies of ``batch``, as :func:`record_attack` would one by one, and
+    clear the counts. ``attacker`` (combatant 0 or 1) made them all, at the other."""
+    n_attacks = seen.shape[0]
+    for attack in range(n_attacks):
+        pair = (attacker * n_attacks + attack) * 2 + 1 - attacker
+        for tier in range(3):
+            for damage in range(seen.shape[2]):
+                if seen[attack, tier, damage] > 0:
+                    record_attacks(t, ch, pair, batch, tier, damage, seen[attack, tier, damage])
+                    seen[attack, tier, damage] = 0
+
+
 @inline_kernel
 def record_attack(t, ch, pair, batch, tier, damage):
     """Add one attack to chunk ``ch`` of the tallies; ``tier`` 0 miss, 1 hit, 2 crit."""

@@ -93,6 +93,22 @@ sides:
     - {name: Fencer, hp: 10, vigor: 8, tier: odd, weapon_sl: 2, form_sl: 1, attacks: [cut, lunge],
        attacks_per_turn: 2, target: random}
 """,
+    # defense and shield dice of one size (one cursor draws both), criticals from the next
+    # tier with more dice of the same size, armor dice of another size
+    "shielded": HEAD.format(rules="opposed-tiers", cap=60)
+    + """
+tiers:
+  - {name: low, attack: 2d6, defense: 2d6, damage: 1d6, shield: {targe: 1d6},
+     armor: {hide: 1d4}}
+  - {name: high, attack: 3d6, defense: 3d6, damage: 2d6}
+attacks:
+  club: {}
+sides:
+  wall:
+    - {name: Wall, hp: 40, vigor: 12, tier: low, shield: targe, armor: hide}
+  brute:
+    - {name: Brute, hp: 10, vigor: 8, tier: low, weapon_sl: 3, form_sl: 2, attacks: [club]}
+""",
 }
 DRAFT1 = {
     # one Technique a Round against Guard 1

@@ -26,6 +26,7 @@ from simlab.engine.encounter import (
     chunk_range,
     clear_state,
     count_standing,
+    flush_attack_counts,
     initiative_order,
     next_in_rotation,
     record_attack,
@@ -745,20 +746,6 @@ def duel_tiers(p, st, attacker, tiers):
             tiers[attack, natural] = (2 if crit else 1) if hit else 0
 
 
-@internal_kernel
-def flush_duel_attacks(t, ch, batch, attacker, seen):
-    """Add the attacks counted in ``seen[attack, tier, damage]`` to the tallies of
-    ``batch``, as :func:`record_attack` would one by one, and clear the counts."""
-    n_attacks = seen.shape[0]
-    for attack in range(n_attacks):
-        pair = (attacker * n_attacks + attack) * 2 + 1 - attacker
-        for tier in range(3):
-            for damage in range(seen.shape[2]):
-                if seen[attack, tier, damage] > 0:
-                    record_attacks(t, ch, pair, batch, tier, damage, seen[attack, tier, damage])
-                    seen[attack, tier, damage] = 0
-
-
 @inline_kernel
 def duel_attack(p, st, rng, t, ch, batch, attacker, attack, tiers, seen, trace, source, buffer,
                 cursor):  # fmt: skip
@@ -794,7 +781,7 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen
     its offhand attack unless the first was two-handed or it Blocks; each hand's attacks
     in rotation), each attack by :func:`duel_attack`. No initiative is rolled and no
     target chosen: their streams feed nothing else. The defender's HP is a local count;
-    attacks are added to the tallies once per batch (:func:`flush_duel_attacks`), and
+    attacks are added to the tallies once per batch (``encounter.flush_attack_counts``), and
     each duel's end is counted in ``ends`` by round and added once
     (``encounter.record_duel_ends``). The d20s are drawn through a cursor held in local
     variables (``rng.cursor_code``), block 0 of their stream computed for
@@ -817,7 +804,7 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen
     batch = lo * n_batches // n_total
     for enc in range(lo, hi):
         if enc * n_batches // n_total != batch:
-            flush_duel_attacks(t, ch, batch, attacker, seen)
+            flush_attack_counts(t, ch, batch, attacker, seen)
             batch = enc * n_batches // n_total
         group = (enc - lo) % words.shape[1]
         if group == 0:
@@ -849,7 +836,7 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen
             t.down_attacks[ch, defender, min(received, attack_bins - 1)] += 1
         else:
             ends[0] += 1
-    flush_duel_attacks(t, ch, batch, attacker, seen)
+    flush_attack_counts(t, ch, batch, attacker, seen)
     record_duel_ends(t, ch, ends, attacker, c[C_SIDE, attacker], cap, -1)
 
 

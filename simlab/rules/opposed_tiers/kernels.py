@@ -35,6 +35,8 @@ from simlab.engine.encounter import (
     chunk_range,
     clear_state,
     count_standing,
+    flush_attack_counts,
+    next_in_rotation,
     record_attack,
     record_event,
     record_outcome,
@@ -47,6 +49,9 @@ from simlab.engine.rng import (
     STREAM_ORDER,
     STREAM_REACTION,
     STREAM_SAVE,
+    cursor_code,
+    cursor_fresh,
+    dice_source,
     faces_of_code,
     new_state,
     roll_dice_code,
@@ -372,7 +377,7 @@ def roll_initiative(p, st, rng, scratch, ev):
                 pick -= 1
 
 
-@internal_kernel
+@inline_kernel
 def reset(p, st, standing):
     """Start-of-encounter state: full Health, everyone standing and a target."""
     clear_state(st)
@@ -442,8 +447,8 @@ def play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace, scr
     return True
 
 
-@internal_kernel
-def finish(p, st, t, ch, last_round, standing):
+@inline_kernel
+def finish(st, t, ch, last_round, standing):
     """Record the winner, the length, and each combatant's down round and events."""
     record_outcome(t, ch, last_round, standing, st[DOWN_ROUND], st[DOWN_RECEIVED], NOT_YET)
     for c in range(st.shape[1]):
@@ -472,7 +477,7 @@ def play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, trace, n_tra
                               scratch):  # fmt: skip
                 last = rnd
                 break
-    finish(p, st, t, ch, last, standing)
+    finish(st, t, ch, last, standing)
 
 
 @kernel
@@ -559,9 +564,57 @@ def duel_roll(p, rng, stream, row, exprs, totals, dice, sides, scratch, ev):
     return roll_expr(p, rng, stream, exprs[row], scratch, ev, 0, 0)
 
 
+# The rows of a plain duel's expressions (``DUEL_*``) each stream rolls, first and last.
+ATTACK_ROWS = (DUEL_ATTACK, DUEL_ATTACK)
+REACTION_ROWS = (DUEL_DEFENSE, DUEL_SHIELD)
+DAMAGE_ROWS = (DUEL_DAMAGE, DUEL_CRITICAL)
+SAVE_ROWS = (DUEL_ARMOR, DUEL_ARMOR)
+
+
+@inline_kernel
+def cursor_sides(exprs, dice, sides, rows):
+    """The faces of every die a stream rolls in a plain duel, when a cursor can draw them
+    (each of its ``rows`` is tabled or rolls nothing, and all dice have the same faces),
+    else 0."""
+    common = 0
+    for row in range(rows[0], rows[1] + 1):
+        if exprs[row] == NO_DICE:
+            continue
+        if dice[row] == 0 or (common != 0 and sides[row] != common):
+            return 0
+        common = sides[row]
+    return common
+
+
+@inline_kernel
+def duel_stream(k0, k1, stream, rows, tables, buffer):
+    """How a plain duel draws the dice of ``stream`` (whose expressions are ``rows``):
+    (stream, its cursor's source, the cursor's ``buffer``, whether the cursor draws
+    them, see :func:`cursor_sides`)."""
+    exprs, dice, sides = tables[0], tables[2], tables[3]
+    common = cursor_sides(exprs, dice, sides, rows)
+    return stream, dice_source(k0, k1, stream, max(common, 2)), buffer, common > 0
+
+
+@inline_kernel
+def duel_draw(p, rng, row, tables, how, cursor):
+    """:func:`duel_roll` from stream ``how`` (:func:`duel_stream`), or when its cursor
+    draws the stream the same dice through the cursor (``rng.cursor_code``; a row that
+    rolls nothing totals 0). ``tables`` is (exprs, totals, dice, sides, spans, scratch,
+    ev); returns the total and the cursor."""
+    exprs, totals, dice, sides, spans, scratch, ev = tables
+    stream, source, buffer, by_cursor = how
+    if not by_cursor:
+        return duel_roll(p, rng, stream, row, exprs, totals, dice, sides, scratch, ev), cursor
+    if exprs[row] == NO_DICE:
+        return 0, cursor
+    code, cursor = cursor_code(source, buffer, cursor, dice[row], np.uint64(spans[row]))
+    return totals[row, code], cursor
+
+
 @internal_kernel
-def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, exprs, totals,
-               dice, sides, scratch, ev):  # fmt: skip
+def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, tables, seen,
+               buffers):  # fmt: skip
     """Play plain duels ``lo .. hi-1`` (see :func:`duel_attacker`) exactly as
     :func:`play_encounter` would, on a shorter path.
 
@@ -570,59 +623,77 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, e
     defender's turn does nothing; the order stream feeds nothing else). Each attack
     rolls the dice :func:`resolve_attack` rolls, from the same streams in the same order,
     but draws a dice expression as one number and looks its total up
-    (:func:`duel_roll`); the rules that turn the totals into an outcome are the general
+    (:func:`duel_draw`); the rules that turn the totals into an outcome are the general
     path's own (:func:`attack_total`, :func:`defended_outcome`, :func:`damage_of`,
-    :func:`take_damage`).
+    :func:`take_damage`, :func:`finish`). A stream whose dice all have the same faces
+    is drawn through a cursor held in local variables (:func:`duel_stream`; its block
+    is computed at its first die, its buffer is a row of ``buffers``), the others from
+    the RNG state ``rng``. Attacks are counted by attack, tier and damage in ``seen``
+    and added to the tallies once per batch (``encounter.flush_attack_counts``).
     """
+    dice, sides, spans = tables[2], tables[3], tables[4]
     defender = 1 - attacker
     n_batches = t.attempts.shape[2]
-    n_attacks = p.attack.shape[1]
     start = p.combatant[C_ATTACK_START, attacker]
     count = p.combatant[C_ATTACK_COUNT, attacker]
     per_turn = p.combatant[C_ATTACKS_PER_TURN, attacker]
     cap = p.globals_[G_MAX_ROUNDS]
+    bins = seen.shape[2]
+    for row in range(N_DUEL_ROWS):
+        spans[row] = sides[row] ** dice[row]
+    attack_dice = duel_stream(k0, k1, STREAM_ATTACK, ATTACK_ROWS, tables, buffers[0])
+    reaction_dice = duel_stream(k0, k1, STREAM_REACTION, REACTION_ROWS, tables, buffers[1])
+    damage_dice = duel_stream(k0, k1, STREAM_DAMAGE, DAMAGE_ROWS, tables, buffers[2])
+    save_dice = duel_stream(k0, k1, STREAM_SAVE, SAVE_ROWS, tables, buffers[3])
+    any_state = not (attack_dice[3] and reaction_dice[3] and damage_dice[3] and save_dice[3])
+    batch = lo * n_batches // n_total
     for enc in range(lo, hi):
-        batch = enc * n_batches // n_total
-        start_encounter(rng, k0, k1, enc)
+        if enc * n_batches // n_total != batch:
+            flush_attack_counts(t, ch, batch, attacker, seen)
+            batch = enc * n_batches // n_total
+        if any_state:
+            start_encounter(rng, k0, k1, enc)
+        a_cursor = r_cursor = d_cursor = s_cursor = cursor_fresh(enc)
         reset(p, st, standing)
+        slot = 0
         last = cap
         over = False
         for rnd in range(1, cap + 1):
             for _ in range(per_turn):
-                attack = attack_in_rotation(p.attack_list, start, count, st, ROTATION, attacker)
-                rolled = duel_roll(p, rng, STREAM_ATTACK, DUEL_ATTACK, exprs, totals, dice, sides,
-                                   scratch, ev)  # fmt: skip
+                attack = p.attack_list[start + slot]
+                slot = next_in_rotation(slot, count)
+                rolled, a_cursor = duel_draw(p, rng, DUEL_ATTACK, tables, attack_dice, a_cursor)
                 total = attack_total(p, attacker, attack, rolled)
-                rolled = duel_roll(p, rng, STREAM_REACTION, DUEL_DEFENSE, exprs, totals, dice,
-                                   sides, scratch, ev)  # fmt: skip
-                shield = duel_roll(p, rng, STREAM_REACTION, DUEL_SHIELD, exprs, totals, dice,
-                                   sides, scratch, ev)  # fmt: skip
+                rolled, r_cursor = duel_draw(p, rng, DUEL_DEFENSE, tables, reaction_dice, r_cursor)
+                shield, r_cursor = duel_draw(p, rng, DUEL_SHIELD, tables, reaction_dice, r_cursor)
                 hit, critical = defended_outcome(total, defense_of(p, defender, rolled, shield))
                 damage = 0
                 if hit:
                     row = DUEL_CRITICAL if critical else DUEL_DAMAGE
-                    rolled = duel_roll(p, rng, STREAM_DAMAGE, row, exprs, totals, dice, sides,
-                                       scratch, ev)  # fmt: skip
-                    armor = duel_roll(p, rng, STREAM_SAVE, DUEL_ARMOR, exprs, totals, dice, sides,
-                                      scratch, ev)  # fmt: skip
+                    rolled, d_cursor = duel_draw(p, rng, row, tables, damage_dice, d_cursor)
+                    armor, s_cursor = duel_draw(p, rng, DUEL_ARMOR, tables, save_dice, s_cursor)
                     damage = damage_of(p, attacker, attack, rolled, armor)
                 st[RECEIVED, defender] += 1
                 take_damage(p, st, defender, damage, rnd, standing)
                 tier = 2 if critical else int(hit)
-                record_attack(t, ch, (attacker * n_attacks + attack) * 2 + defender, batch, tier,
-                              damage)  # fmt: skip
+                if damage < bins:
+                    seen[attack, tier, damage] += 1
+                else:  # more damage than ``seen`` has bins for: counted on its own
+                    pair = (attacker * p.attack.shape[1] + attack) * 2 + defender
+                    record_attack(t, ch, pair, batch, tier, damage)
                 if sides_standing(standing) <= 1:
                     over = True
                     break
             if over:
                 last = rnd
                 break
-        finish(p, st, t, ch, last, standing)
+        finish(st, t, ch, last, standing)
+    flush_attack_counts(t, ch, batch, attacker, seen)
 
 
 @kernel
 def run_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing, rng,
-                   scratch, ev, exprs, totals, dice, sides):  # fmt: skip
+                   scratch, ev, exprs, totals, dice, sides, spans, seen, buffers):  # fmt: skip
     """:func:`run_chunk` for a plain duel (:func:`duel_attacker`), untraced: the chunk
     builds the expression tables once and plays its slice with :func:`play_duels`. A
     kernel of its own, so that other scenarios never compile the duel path."""
@@ -630,13 +701,16 @@ def run_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, 
     attacker = 0 if c[C_ATTACK_COUNT, 0] > 0 and c[C_ATTACKS_PER_TURN, 0] > 0 else 1
     expression_tables(p, attacker, 1 - attacker, exprs, totals, dice, sides, scratch)
     lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
-    play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, exprs, totals,
-               dice, sides, scratch, ev)  # fmt: skip
+    tables = (exprs, totals, dice, sides, spans, scratch, ev)
+    play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, tables, seen,
+               buffers)  # fmt: skip
 
 
 def duel_scratch(p, t, trace):
     """The working arrays of one chunk of :func:`run_duel_chunk`: those of
-    :func:`chunk_scratch`, a trace row and the expression tables with their dice."""
+    :func:`chunk_scratch`, a trace row, the expression tables with their dice and
+    outcomes, attack counts and the dice cursors' buffers."""
+    n_attacks = p.attack.shape[1]
     return (
         *chunk_scratch(p, t, trace),
         np.zeros(N_TRACE, dtype=np.int64),
@@ -644,6 +718,9 @@ def duel_scratch(p, t, trace):
         np.zeros((N_DUEL_ROWS, MAX_EXPR_OUTCOMES), dtype=np.int64),
         np.zeros(N_DUEL_ROWS, dtype=np.int64),
         np.zeros(N_DUEL_ROWS, dtype=np.int64),
+        np.zeros(N_DUEL_ROWS, dtype=np.int64),
+        np.zeros((n_attacks, 3, t.damage_hist.shape[2]), dtype=np.int64),
+        np.zeros((4, 4), dtype=np.uint64),
     )
 
 
