@@ -140,7 +140,7 @@ COL_ARMOR = TRACE_COLUMNS.index("armor_die1")
 COL_DAMAGE, COL_HP_AFTER, COL_STATE, COL_OUT = range(TRACE_COLUMNS.index("damage"), N_TRACE)
 
 
-@internal_kernel
+@inline_kernel
 def roll_expr(p, rng, stream, e, scratch, ev, col, slots):
     """Roll dice expression ``e`` (an index into ``p.exprs``) and return its total.
 
@@ -149,6 +149,10 @@ def roll_expr(p, rng, stream, e, scratch, ev, col, slots):
     ``ev[col:col + slots]`` (0 for dice not rolled) and the total to
     ``ev[col + slots]``; ``slots`` = 0 records nothing. ``e`` = ``NO_DICE`` (no shield
     or armor) rolls nothing and totals 0.
+
+    Inlined: each call site's stream, trace columns and slots are constants there, and
+    the fights ran 1.34-1.38x as fast as with a call (four alternated rounds of
+    ``bench_scenarios`` on one thread), for 1.4 s more compile on the first run.
     """
     total = 0
     k = 0
