@@ -534,13 +534,14 @@ def hand_attack(p, st, c, start, count, position):
     return attack_in_rotation(p.attack_list, p.combatant[start, c], n, st, position, c)
 
 
-@internal_kernel
+@inline_kernel
 def strike(p, st, rng, c, attack, rnd, turn, standing, enc, trace, n_trace):
     """``c`` makes ``attack`` at a target chosen by its policy (:func:`resolve_attack`).
 
-    Returns (target, tier, damage), the target −1 when no enemy is left standing. The
-    caller records the attack: not passing the tallies makes the call cheaper (numba
-    copies every array of a tuple argument).
+    Returns (target, tier, damage), the target −1 when no enemy is left standing; the
+    caller records the attack. Inlined into the turn: the fights ran 1.26-1.35x as fast
+    as with a call (four alternated rounds of ``bench_scenarios`` on one thread), for
+    2.6 s more compile on the first run of ``party-vs-monsters`` (10.5 -> 13.0 s).
     """
     target = choose_target(p.combatant[C_SIDE], st[DOWN], st[HP], p.combatant[C_POLICY, c], rng, c)
     if target < 0:
