@@ -67,6 +67,24 @@ def record_attacks(t, ch, pair, batch, tier, damage, count):
             t.crits[ch, pair, batch] += count
 
 
+@inline_kernel
+def duel_pair(attacker, attack, n_attacks):
+    """The tally pair of ``attack`` made by ``attacker`` (combatant 0 or 1) at the other
+    combatant of a plain duel, of ``n_attacks`` attacks in the scenario."""
+    return (attacker * n_attacks + attack) * 2 + 1 - attacker
+
+
+@inline_kernel
+def count_duel_attack(t, ch, batch, attacker, seen, attack, tier, damage):
+    """Count one plain-duel attack in ``seen[attack, tier, damage]`` (added to the tallies
+    by :func:`flush_attack_counts`), or record it at once when its damage is past the
+    last bin of ``seen``."""
+    if damage < seen.shape[2]:
+        seen[attack, tier, damage] += 1
+    else:
+        record_attacks(t, ch, duel_pair(attacker, attack, seen.shape[0]), batch, tier, damage, 1)
+
+
 @internal_kernel
 def flush_attack_counts(t, ch, batch, attacker, seen):
     """Add the plain-duel attacks counted in ``seen[attack, tier, damage]`` to chunk
@@ -74,7 +92,7 @@ def flush_attack_counts(t, ch, batch, attacker, seen):
     clear the counts. ``attacker`` (combatant 0 or 1) made them all, at the other."""
     n_attacks = seen.shape[0]
     for attack in range(n_attacks):
-        pair = (attacker * n_attacks + attack) * 2 + 1 - attacker
+        pair = duel_pair(attacker, attack, n_attacks)
         for tier in range(3):
             for damage in range(seen.shape[2]):
                 if seen[attack, tier, damage] > 0:

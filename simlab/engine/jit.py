@@ -87,7 +87,7 @@ INLINER_COPIES_SKIPPED = _skip_inliner_copies()
 
 def kernel(fn: Callable[..., Any]) -> Any:
     """Compile ``fn`` as a serial numba kernel that allocates no arrays (hot paths)."""
-    return kernel_with(fn)
+    return _kernel_with(fn)
 
 
 def internal_kernel(fn: Callable[..., Any]) -> Any:
@@ -100,13 +100,13 @@ def internal_kernel(fn: Callable[..., Any]) -> Any:
     figures for whole first runs are in the README's design notes). numba would crash
     if Python called such a function, so Python gets a ``TypeError`` instead.
     """
-    dispatcher = kernel_with(fn, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+    dispatcher = _kernel_with(fn, no_cpython_wrapper=True, no_cfunc_wrapper=True)
     if isinstance(dispatcher, CPUDispatcher):  # not with NUMBA_DISABLE_JIT=1
         dispatcher.__class__ = _InternalDispatcher
     return dispatcher
 
 
-def kernel_with(fn: Callable[..., Any], **options: Any) -> Any:
+def _kernel_with(fn: Callable[..., Any], **options: Any) -> Any:
     """A :func:`kernel` with extra numba ``options``."""
     return _one_version_per_type(numba.njit(_nrt=False, **options, **_OPTIONS)(fn))  # type: ignore[call-overload]
 

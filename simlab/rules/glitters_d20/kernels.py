@@ -25,12 +25,12 @@ from simlab.engine.encounter import (
     choose_target,
     chunk_range,
     clear_state,
+    count_duel_attack,
     count_standing,
     flush_attack_counts,
     initiative_order,
     next_in_rotation,
     record_attack,
-    record_attacks,
     record_duel_ends,
     record_event,
     record_outcome,
@@ -762,11 +762,7 @@ def duel_attack(p, st, rng, t, ch, batch, attacker, attack, tiers, seen, trace, 
     if tier > 0:
         dice = damage_dice(p, rng, attack, tier == 2, trace, -1)
         damage = hit_damage(p, st, attacker, attack, defender, dice)[2]
-    if damage < seen.shape[2]:
-        seen[attack, tier, damage] += 1
-    else:  # more damage than ``seen`` has bins for: counted on its own
-        pair = (attacker * p.attack.shape[1] + attack) * 2 + defender
-        record_attacks(t, ch, pair, batch, tier, damage, 1)
+    count_duel_attack(t, ch, batch, attacker, seen, attack, tier, damage)
     return damage, cursor
 
 

@@ -34,6 +34,7 @@ from simlab.engine.encounter import (
     choose_target,
     chunk_range,
     clear_state,
+    count_duel_attack,
     count_standing,
     flush_attack_counts,
     next_in_rotation,
@@ -642,7 +643,6 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, t
     count = p.combatant[C_ATTACK_COUNT, attacker]
     per_turn = p.combatant[C_ATTACKS_PER_TURN, attacker]
     cap = p.globals_[G_MAX_ROUNDS]
-    bins = seen.shape[2]
     for row in range(N_DUEL_ROWS):
         spans[row] = sides[row] ** dice[row]
     attack_dice = duel_stream(k0, k1, STREAM_ATTACK, ATTACK_ROWS, tables, buffers[0])
@@ -680,11 +680,7 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, t
                 st[RECEIVED, defender] += 1
                 take_damage(p, st, defender, damage, rnd, standing)
                 tier = 2 if critical else int(hit)
-                if damage < bins:
-                    seen[attack, tier, damage] += 1
-                else:  # more damage than ``seen`` has bins for: counted on its own
-                    pair = (attacker * p.attack.shape[1] + attack) * 2 + defender
-                    record_attack(t, ch, pair, batch, tier, damage)
+                count_duel_attack(t, ch, batch, attacker, seen, attack, tier, damage)
                 if sides_standing(standing) <= 1:
                     over = True
                     break
