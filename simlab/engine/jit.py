@@ -153,8 +153,10 @@ def inline_kernel(fn: Callable[..., Any]) -> Any:
     opposed-tiers' dice roll inlined ran the fights 1.3x as fast. Use it for the
     per-attack path, and for the function that plays one encounter, whose one call site
     is the loop of a system's ``run_chunk``: a compiled layer fewer took 1-8 s off each
-    system's first run. Not for everything: inlining whole rounds made compile time
-    explode (all inlined 390 s, before :func:`_inline_function`).
+    system's first run; the round, called once an encounter, inlined into it ran
+    two-sided duels 1.5-1.7x as fast (README, "Design notes"). Give each inlined
+    function one call site where you can: each site is compiled again (inlining
+    everything took 390 s, before :func:`_inline_function`).
     """
     return numba.njit(inline="always", _nrt=False, **_OPTIONS)(fn)  # type: ignore[call-overload]
 

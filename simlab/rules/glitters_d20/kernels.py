@@ -654,7 +654,7 @@ def reset(p, st, standing):
     count_standing(p.combatant[C_SIDE], standing)
 
 
-@internal_kernel
+@inline_kernel
 def play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace):
     """Every combatant not out takes its turn in initiative order; False when it is over."""
     for k in range(st.shape[1]):

@@ -294,8 +294,14 @@ def update_role(p, st, c, rnd, standing):
 @inline_kernel
 def take_damage(p, st, c, damage, rnd, standing):
     """Take ``damage`` off ``c``'s Health and record the thresholds it crosses: falling
-    (down, time-to-down), unconscious, dead (docs/rules/opposed-tiers.md)."""
+    (down, time-to-down), unconscious, dead (docs/rules/opposed-tiers.md).
+
+    Above 0 Health its condition is standing, which leaves its condition and role as
+    they were: the usual hit returns at once.
+    """
     st[HP, c] -= damage
+    if st[HP, c] > 0:
+        return
     level = max(condition(p, c, st[HP, c]), st[LEVEL, c])
     st[LEVEL, c] = level
     if level >= FALLING and st[DOWN_ROUND, c] == NOT_YET:
@@ -429,14 +435,14 @@ def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, surprise, standing, enc, t
     return True
 
 
-@internal_kernel
+@inline_kernel
 def play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace, scratch):
     """Every combatant that still acts takes its turn in turn order; False when over.
 
     Round 0 is the surprise round: each hidden combatant, in listed order, takes a turn
     before turn order is rolled (docs/rules/opposed-tiers.md "Surprise round"; seed 002,
-    "Subsequent Attacks – Surprise!"). One call of :func:`take_turn` for both, which is
-    compiled inline.
+    "Subsequent Attacks – Surprise!"). One call of :func:`take_turn` for both, and one
+    call of this function in :func:`play_encounter`: both are compiled inline once.
     """
     surprise = int(rnd == 0)
     for k in range(st.shape[1]):
@@ -465,23 +471,20 @@ def finish(st, t, ch, last_round, standing):
 @inline_kernel
 def play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, trace, n_trace, scratch):
     """Play encounter number ``enc`` to its end and add it to chunk ``ch`` of the tallies:
-    the surprise round when there is one, turn order, then rounds up to the cap."""
+    the surprise round (round 0) when there is one, turn order, then rounds up to the
+    cap. Every round is the one inlined call of :func:`play_round` (turn order rolled
+    before round 1, after the surprise round)."""
     start_encounter(rng, k0, k1, enc)
     reset(p, st, standing)
     max_rounds = p.globals_[G_MAX_ROUNDS]
     last = max_rounds
-    over = p.globals_[G_SURPRISE] != 0 and not play_round(
-        p, st, rng, t, ch, batch, 0, standing, enc, trace, n_trace, scratch
-    )
-    if over:
-        last = 0
-    else:
-        roll_initiative(p, st, rng, scratch, trace[0])
-        for rnd in range(1, max_rounds + 1):
-            if not play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace,
-                              scratch):  # fmt: skip
-                last = rnd
-                break
+    for rnd in range(0 if p.globals_[G_SURPRISE] != 0 else 1, max_rounds + 1):
+        if rnd == 1:
+            roll_initiative(p, st, rng, scratch, trace[0])
+        if not play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace,
+                          scratch):  # fmt: skip
+            last = rnd
+            break
     finish(st, t, ch, last, standing)
 
 
@@ -681,7 +684,7 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, t
                 take_damage(p, st, defender, damage, rnd, standing)
                 tier = 2 if critical else int(hit)
                 count_duel_attack(t, ch, batch, attacker, seen, attack, tier, damage)
-                if sides_standing(standing) <= 1:
+                if st[HP, defender] <= 0 and sides_standing(standing) <= 1:
                     over = True
                     break
             if over:

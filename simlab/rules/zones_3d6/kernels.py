@@ -408,7 +408,7 @@ def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, standing, enc, trace, n_tr
     return True
 
 
-@internal_kernel
+@inline_kernel
 def play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace):
     """Every standing actor takes its turn in initiative order; False when it is over."""
     for k in range(st.shape[1]):
