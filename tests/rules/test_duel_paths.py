@@ -174,6 +174,21 @@ sides:
     - {name: Knight, hp: 20, attributes: {dex: 14}, target: random,
        attacks: [brand, sabre, bolt, crossbow]}
 """,
+    # damage tabled (every die a d6): 2d6 + 1 and 3d6 in rotation (a 3d6 critical rolls
+    # five dice), criticals from 16, a 1d6 offhand against a resistance rounded up
+    "tabled": HEAD.format(rules="glitters-d20", cap=40)
+    + """
+params: {rounding: up}
+attacks:
+  maul: {damage: 2d6+1, type: bludgeoning, bonus: 3, critical_threshold: 16}
+  flail: {damage: 3d6, type: bludgeoning, bonus: 2}
+  knife: {damage: 1d6, type: piercing, bonus: 4, hand: offhand}
+sides:
+  a:
+    - {name: A, hp: 20, attacks: [maul, flail, knife]}
+  b:
+    - {name: B, hp: 50, dc: 10, resist: [piercing]}
+""",
     # a round cap that most duels reach (draws), a knight who Blocks in place of an offhand
     "capped": HEAD.format(rules="glitters-d20", cap=3)
     + """
@@ -221,6 +236,17 @@ def test_duel_path_equals_general_path(case: tuple[str, str]) -> None:
         duel = _tallies(job, kernels.run_duel_block, chunks)
         for name, a, b in zip(general._fields, general, duel, strict=True):
             np.testing.assert_array_equal(a, b, err_msg=f"{key}: {name}, {chunks} chunks")
+
+
+@pytest.mark.parametrize(
+    ("case", "sides"),
+    [("benchmark", 8), ("tabled", 6), ("capped", 4), ("training", 0), ("mixed", 0)],
+)
+def test_glitters_tables_damage_of_one_die_size(case: str, sides: int) -> None:
+    """The glitters-d20 duels above take both damage paths: tabled (every damage die of
+    one size) and rolled from the RNG state (mixed sizes)."""
+    job = compile_job(_scenario(("glitters-d20", case)), 10, None)
+    assert rule_module(job.rules, "kernels").duel_damage_sides(job.params) == sides
 
 
 FIGHTS = [

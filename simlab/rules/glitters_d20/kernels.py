@@ -46,6 +46,7 @@ from simlab.engine.rng import (
     STREAM_STATUS,
     cursor_at,
     cursor_code,
+    cursor_fresh,
     dice_source,
     first_blocks,
     new_state,
@@ -749,26 +750,75 @@ def duel_tiers(p, st, attacker, tiers):
 
 @inline_kernel
 def duel_attack(p, st, rng, t, ch, batch, attacker, attack, tiers, seen, trace, source, buffer,
-                cursor):  # fmt: skip
+                cursor, damage_how, d_cursor):  # fmt: skip
     """One attack of a plain duel at the defender, counted in ``seen``: its natural die
     (:func:`natural_from_cursor`), its tier (:func:`duel_tiers`) and on a hit its damage
     (:func:`damage_dice`, :func:`hit_damage`), the dice :func:`resolve_attack` rolls.
-    Returns the damage and the attack dice's cursor."""
+    Where the damage is tabled (:func:`duel_damage_sides`), its dice are drawn as one
+    number through the damage cursor ``d_cursor`` and the damage looked up
+    (:func:`duel_damage`). Returns the damage and both cursors."""
     defender = 1 - attacker
     natural, cursor = natural_from_cursor(p, source, buffer, cursor,
                                           attack_net(p, attack, defender))  # fmt: skip
     tier = tiers[attack, natural]
     damage = 0
     if tier > 0:
-        dice = damage_dice(p, rng, attack, tier == 2, trace, -1)
-        damage = hit_damage(p, st, attacker, attack, defender, dice)[2]
+        if damage_how[5]:
+            damage, d_cursor = duel_damage(damage_how, d_cursor, attack, tier - 1)
+        else:
+            dice = damage_dice(p, rng, attack, tier == 2, trace, -1)
+            damage = hit_damage(p, st, attacker, attack, defender, dice)[2]
     count_duel_attack(t, ch, batch, attacker, seen, attack, tier, damage)
-    return damage, cursor
+    return damage, cursor, d_cursor
+
+
+@inline_kernel
+def duel_damage(damage_how, d_cursor, attack, crit):
+    """The damage of a hit (``crit`` 0) or critical hit (1) of ``attack`` in a plain duel
+    whose damage is tabled: its rolled dice drawn as one number from the damage cursor
+    (``rng.cursor_code``: the dice :func:`damage_dice` rolls) and looked up in the table
+    of :func:`duel_damage_tables`. Returns the damage and the cursor."""
+    d_source, d_buffer, counts, spans, table, _ = damage_how
+    code, d_cursor = cursor_code(d_source, d_buffer, d_cursor, counts[attack, crit],
+                                 np.uint64(spans[attack, crit]))  # fmt: skip
+    return table[attack, crit, code], d_cursor
+
+
+@internal_kernel
+def duel_damage_tables(p, st, attacker, sides, counts, spans, table):
+    """The damage of every roll of the plain-duel attacker's damage dice, all of
+    ``sides`` faces (:func:`duel_damage_sides`), by attack and critical (0 or 1):
+    ``counts[attack, crit]`` dice are rolled (a critical's first bonus die takes its
+    maximum unrolled, :func:`damage_dice`), ``spans`` their number of outcomes, and
+    ``table[attack, crit, code]`` the damage (:func:`hit_damage`) when they read
+    ``code`` (``rng.faces_of_code``). Attacks whose rolls do not fit ``table`` are left
+    out: the attacker makes none of them."""
+    defender = 1 - attacker
+    for attack in range(counts.shape[0]):
+        start = p.attack[A_TERM_START, attack]
+        n = 0
+        for term in range(start, start + p.attack[A_TERM_COUNT, attack]):
+            n += p.terms[T_COUNT, term]
+        for crit in range(2):
+            rolled = max(2 * n - 1, 0) if crit else n
+            bonus = sides if crit and n > 0 else 0
+            if rolled > MAX_TABLED_DAMAGE_DICE or sides**rolled > table.shape[2]:
+                continue
+            counts[attack, crit] = rolled
+            spans[attack, crit] = sides**rolled
+            for code in range(sides**rolled):
+                total = bonus
+                rest = code
+                for _ in range(rolled):
+                    total += rest % sides + 1
+                    rest //= sides
+                table[attack, crit, code] = hit_damage(p, st, attacker, attack, defender,
+                                                       total)[2]  # fmt: skip
 
 
 @internal_kernel
 def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen, ends, trace,
-               scratch):  # fmt: skip
+               scratch, damage_sides, damage_tables):  # fmt: skip
     """Play plain duels ``lo .. hi-1`` (:func:`duel_attacker`) exactly as
     :func:`play_encounter` would, on a shorter path.
 
@@ -783,7 +833,11 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen
     (``encounter.record_duel_ends``). The d20s are drawn through a cursor held in local
     variables (``rng.cursor_code``), block 0 of their stream computed for
     ``CURSOR_GROUP`` encounters at a time into ``scratch[:4]`` (``scratch[4]`` is the
-    cursor's buffer); the damage dice, of any size, come from the RNG state ``rng``.
+    cursor's buffer). When all the attacker's damage dice have the same faces,
+    ``damage_sides[0]`` (:func:`duel_damage_sides`, else 0), the damage is tabled
+    (``damage_tables``, :func:`duel_damage_tables`) and its dice drawn through a second
+    cursor (buffer ``scratch[5]``, block 0 computed at its first die); otherwise they
+    come from the RNG state ``rng``.
     """
     attacker = duel_attacker_in(p)
     defender = 1 - attacker
@@ -798,6 +852,13 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen
     blocks = c[C_DEFENSE, attacker] == DEFENSE_BLOCK
     words, buffer = scratch[:4], scratch[4]
     source = dice_source(k0, k1, STREAM_ATTACK, 20)
+    counts, spans, table = damage_tables
+    sides = damage_sides[0]
+    tabled = sides > 0
+    if tabled:
+        duel_damage_tables(p, st, attacker, sides, counts, spans, table)
+    damage_how = (dice_source(k0, k1, STREAM_DAMAGE, max(sides, 2)), scratch[5], counts,
+                  spans, table, tabled)  # fmt: skip
     batch = lo * n_batches // n_total
     for enc in range(lo, hi):
         if enc * n_batches // n_total != batch:
@@ -807,7 +868,9 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen
         if group == 0:
             first_blocks(source, enc, words)
         cursor = cursor_at(words, group, enc, buffer)
-        start_encounter(rng, k0, k1, enc)
+        d_cursor = cursor_fresh(enc)
+        if not tabled:
+            start_encounter(rng, k0, k1, enc)
         hp = c[C_HP, defender]
         main, off, received, rnd = 0, 0, 0, 0
         while hp > 0 and rnd < cap:
@@ -816,16 +879,20 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen
             if main_count > 0:
                 attack = p.attack_list[main_start + main]
                 main = next_in_rotation(main, main_count)
-                damage, cursor = duel_attack(p, st, rng, t, ch, batch, attacker, attack, tiers,
-                                             seen, trace, source, buffer, cursor)  # fmt: skip
+                damage, cursor, d_cursor = duel_attack(
+                    p, st, rng, t, ch, batch, attacker, attack, tiers, seen, trace, source,
+                    buffer, cursor, damage_how, d_cursor,
+                )  # fmt: skip
                 hp -= damage
                 received += 1
                 two_handed = p.attack[A_HAND, attack] == TWO_HANDED
             if hp > 0 and off_count > 0 and not two_handed and not blocks:
                 attack = p.attack_list[off_start + off]
                 off = next_in_rotation(off, off_count)
-                damage, cursor = duel_attack(p, st, rng, t, ch, batch, attacker, attack, tiers,
-                                             seen, trace, source, buffer, cursor)  # fmt: skip
+                damage, cursor, d_cursor = duel_attack(
+                    p, st, rng, t, ch, batch, attacker, attack, tiers, seen, trace, source,
+                    buffer, cursor, damage_how, d_cursor,
+                )  # fmt: skip
                 hp -= damage
                 received += 1
         if hp <= 0:
@@ -839,25 +906,54 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen
 
 @kernel
 def run_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing, rng,
-                   tiers, seen, ends, cursor):  # fmt: skip
+                   tiers, seen, ends, cursor, damage_sides, counts, spans, table):  # fmt: skip
     """:func:`run_chunk` for a plain duel (:func:`duel_attacker`), untraced: chunk ``ch``
     plays its slice with :func:`play_duels`. A kernel of its own, so that other
     scenarios never compile the duel path."""
     lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
     play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen, ends, trace,
-               cursor)  # fmt: skip
+               cursor, damage_sides, (counts, spans, table))  # fmt: skip
 
 
 def duel_scratch(p, t, trace):
     """The working arrays of one chunk of :func:`run_duel_chunk`: those of
-    :func:`chunk_scratch`, the tier table, attack counts, duel ends and the d20 cursor's
-    words and buffer."""
+    :func:`chunk_scratch`, the tier table, attack counts, duel ends, the d20 cursor's
+    words and buffer with the damage cursor's buffer, and the damage tables
+    (:func:`duel_damage_sides`, :func:`duel_damage_tables`)."""
     n_attacks = p.attack.shape[1]
     st, standing, rng = chunk_scratch(p, t, trace)
     tiers = np.zeros((n_attacks, 21), dtype=np.int64)
     seen = np.zeros((n_attacks, 3, t.damage_hist.shape[2]), dtype=np.int64)
     ends = np.zeros(p.globals_[G_MAX_ROUNDS] + 1, dtype=np.int64)
-    return st, standing, rng, tiers, seen, ends, np.zeros((5, CURSOR_GROUP), dtype=np.uint64)
+    cursors = np.zeros((6, CURSOR_GROUP), dtype=np.uint64)
+    sides = duel_damage_sides(p)
+    width = MAX_DAMAGE_CODES if sides > 0 else 1
+    return (st, standing, rng, tiers, seen, ends, cursors, np.array([sides], dtype=np.int64),
+            np.zeros((n_attacks, 2), dtype=np.int64), np.zeros((n_attacks, 2), dtype=np.int64),
+            np.zeros((n_attacks, 2, width), dtype=np.int64))  # fmt: skip
+
+
+MAX_DAMAGE_CODES = 8192  # rolls of one attack's damage dice a plain duel tables, at most
+MAX_TABLED_DAMAGE_DICE = 13  # 2**13 = 8192: the count is bounded before the power
+
+
+def duel_damage_sides(p):
+    """The faces of every damage die the attacker of a plain duel rolls, when its damage
+    can be tabled (:func:`duel_damage_tables`): all its attacks' dice have the same
+    faces, and each attack's critical rolls at most ``MAX_DAMAGE_CODES`` outcomes; else 0.
+    """
+    c, attacker = p.combatant, duel_attacker(p)
+    hands = [(c[C_MAIN_START, attacker], c[C_MAIN_COUNT, attacker]),
+             (c[C_OFF_START, attacker], c[C_OFF_COUNT, attacker])]  # fmt: skip
+    attacks = {int(a) for start, n in hands for a in p.attack_list[start : start + n]}
+    terms = [p.terms[:, p.attack[A_TERM_START, a] : p.attack[A_TERM_START, a]
+                     + p.attack[A_TERM_COUNT, a]] for a in attacks]  # fmt: skip
+    faces = {int(f) for dice in terms for f in dice[T_SIDES]}
+    if len(faces) != 1 or any((dice[T_COUNT] < 1).any() for dice in terms):
+        return 0
+    sides = faces.pop()
+    most = max(2 * int(dice[T_COUNT].sum()) - 1 for dice in terms)  # a critical's dice
+    return sides if most <= MAX_TABLED_DAMAGE_DICE and sides**most <= MAX_DAMAGE_CODES else 0
 
 
 run_duel_block = chunked(run_duel_chunk, duel_scratch)
