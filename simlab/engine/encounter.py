@@ -237,6 +237,14 @@ def record_duel_ends(t, ch, ends, attacker, side, cap, event):
 
 
 @inline_kernel
+def batch_bounds(enc, n_batches, n_total):
+    """The tally batch of encounter ``enc`` and the first encounter of the next batch (a
+    compare per encounter then finds where a batch ends, instead of a division)."""
+    batch = enc * n_batches // n_total
+    return batch, -(-(batch + 1) * n_total // n_batches)
+
+
+@inline_kernel
 def chunk_range(first, count, ch, chunks):
     """Encounters ``lo .. hi-1`` of chunk ``ch`` when encounters ``first ..
     first+count-1`` are split into ``chunks`` contiguous chunks; returns (lo, hi)."""

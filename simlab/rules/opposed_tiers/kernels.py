@@ -31,6 +31,7 @@ import numpy as np
 
 from simlab.engine.encounter import (
     attack_in_rotation,
+    batch_bounds,
     choose_target,
     chunk_range,
     clear_state,
@@ -653,11 +654,11 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, t
     damage_dice = duel_stream(k0, k1, STREAM_DAMAGE, DAMAGE_ROWS, tables, buffers[2])
     save_dice = duel_stream(k0, k1, STREAM_SAVE, SAVE_ROWS, tables, buffers[3])
     any_state = not (attack_dice[3] and reaction_dice[3] and damage_dice[3] and save_dice[3])
-    batch = lo * n_batches // n_total
+    batch, next_batch = batch_bounds(lo, n_batches, n_total)
     for enc in range(lo, hi):
-        if enc * n_batches // n_total != batch:
+        if enc >= next_batch:
             flush_attack_counts(t, ch, batch, attacker, seen)
-            batch = enc * n_batches // n_total
+            batch, next_batch = batch_bounds(enc, n_batches, n_total)
         if any_state:
             start_encounter(rng, k0, k1, enc)
         a_cursor = r_cursor = d_cursor = s_cursor = cursor_fresh(enc)

@@ -18,6 +18,7 @@ import numpy as np
 
 from simlab.engine.encounter import (
     attack_in_rotation,
+    batch_bounds,
     choose_target,
     chunk_range,
     clear_state,
@@ -974,14 +975,6 @@ def record_outcomes(t, ch, batch, tables):
             tier, damage = tables[TIER_OF, k], tables[DAMAGE_OF, k]
             record_attacks(t, ch, pair, batch, tier, damage, tables[SEEN, k])
             tables[SEEN, k] = 0
-
-
-@inline_kernel
-def batch_bounds(enc, n_batches, n_total):
-    """The tally batch of encounter ``enc`` and the first encounter of the next batch (a
-    compare per encounter then finds where a batch ends, instead of a division)."""
-    batch = enc * n_batches // n_total
-    return batch, -(-(batch + 1) * n_total // n_batches)
 
 
 @internal_kernel

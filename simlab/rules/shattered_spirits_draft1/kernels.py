@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from simlab.engine.encounter import (
+    batch_bounds,
     choose_target,
     chunk_range,
     clear_state,
@@ -56,7 +57,6 @@ from simlab.rules.shattered_spirits.kernels import (
     SPAN,
     TIER_OF,
     attack_roll,
-    batch_bounds,
     coded_total,
     pick_reaction,
     record_outcomes,
