@@ -329,11 +329,32 @@ def next_u32(state, stream):
 # ---------------------------------------------------------------------------------------
 
 
+def _batch_shape_python(sides: int) -> tuple[int, int]:
+    """:func:`batch_shape` in plain Python (for its table, and for tests)."""
+    k, span = 1, sides
+    while k < _MAX_BATCH and span * sides <= int(_BATCH_LIMIT):
+        k += 1
+        span *= sides
+    return k, span
+
+
+_TABLED_SIDES = 128  # batch_shape looks dice of at most this many faces up
+_BATCH_K = np.array([_batch_shape_python(s)[0] for s in range(_TABLED_SIDES + 1)], np.int64)
+_BATCH_SPAN = np.array([_batch_shape_python(s)[1] for s in range(_TABLED_SIDES + 1)], np.uint64)
+
+
 @kernel
 def batch_shape(sides):
     """Dice per word for dice of ``sides`` faces, and the range they span: ``(k,
     sides**k)`` with ``k`` the largest count (at most 26, at least 1) such that
-    ``sides**k <= 2**26``."""
+    ``sides**k <= 2**26``.
+
+    Looked up for dice of up to ``_TABLED_SIDES`` faces: a stream whose die size
+    changes (a d6 attack, then a d4 damage die) starts a batch at each change, and the
+    loop took up to 26 steps each time.
+    """
+    if 0 <= sides <= _TABLED_SIDES:
+        return _BATCH_K[sides], _BATCH_SPAN[sides]
     s = np.uint64(sides)
     k = 1
     span = s

@@ -260,6 +260,17 @@ def test_batch_size(sides, k):
     assert k == 26 or sides ** (k + 1) > 2**26
 
 
+def test_batch_shape_table_is_the_loop():
+    """Dice of up to ``_TABLED_SIDES`` faces are looked up, the rest computed: both give
+    the largest k with sides**k <= 2**26 (at most 26)."""
+    for sides in range(1, rng._TABLED_SIDES + 40):
+        k, span = (int(v) for v in rng.batch_shape(sides))
+        assert span == sides**k
+        assert (k, span) == rng._batch_shape_python(sides)
+        assert sides**k <= 2**26 or k == 1
+        assert k == 26 or sides ** (k + 1) > 2**26
+
+
 def test_batch_dice_are_digits_of_one_uniform_draw():
     # The dice of one accepted word are the base-6 digits of floor(u * 6**10 / 2**32).
     words = rng.sample_u32(SEED, 3, rng.STREAM_ATTACK, 1)
