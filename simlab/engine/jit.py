@@ -20,8 +20,11 @@ pool of Python threads, each chunk in one call of a kernel that releases the GIL
 
 from __future__ import annotations
 
+import hashlib
+import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import numba
@@ -29,6 +32,45 @@ import numpy as np
 from numba.core.registry import CPUDispatcher
 
 _OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "fastmath": False, "error_model": "numpy"}
+
+
+def kernel_cache_dir(package: Path = Path(__file__).resolve().parents[1]) -> str:
+    """The folder of numba's cache of simlab's kernels, named by a digest of every
+    kernel source (``simlab/engine`` and ``simlab/rules``).
+
+    numba reuses a cached kernel as long as the file that defines it is unchanged, even
+    when a kernel it calls or inlines from another file has changed since (a limit
+    numba documents). A digest of all the sources in the folder's name makes any change
+    to any of them compile afresh, instead of running stale code. The folder lies under
+    ``NUMBA_CACHE_DIR`` when that is set, else in simlab's ``__pycache__`` (or, when the
+    package is not writable, under ``~/.cache/simlab``). Only simlab's kernels are
+    cached there (:func:`_njit`): numba functions of the user's own keep numba's
+    default. ``package`` is the folder of simlab's sources.
+    """
+    digest = hashlib.sha256()
+    for path in sorted([*package.glob("engine/*.py"), *package.glob("rules/**/*.py")]):
+        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    base = os.environ.get("NUMBA_CACHE_DIR") or (
+        str(package / "__pycache__" / "numba") if os.access(package, os.W_OK)
+        else str(Path.home() / ".cache" / "simlab" / "numba")
+    )  # fmt: skip
+    return os.path.join(base, digest.hexdigest()[:16])
+
+
+_CACHE_DIR = kernel_cache_dir()
+
+
+def _njit(fn: Callable[..., Any], **options: Any) -> Any:
+    """``numba.njit`` with simlab's options and ``options``, cached in
+    :func:`kernel_cache_dir` (numba reads its cache folder once, as it makes a kernel's
+    cache at decoration)."""
+    config: Any = numba.config
+    default = config.CACHE_DIR
+    config.CACHE_DIR = _CACHE_DIR
+    try:
+        return numba.njit(**options, **_OPTIONS)(fn)
+    finally:
+        config.CACHE_DIR = default
 
 
 class _BlockCopies:
@@ -108,7 +150,7 @@ def internal_kernel(fn: Callable[..., Any]) -> Any:
 
 def _kernel_with(fn: Callable[..., Any], **options: Any) -> Any:
     """A :func:`kernel` with extra numba ``options``."""
-    return _one_version_per_type(numba.njit(_nrt=False, **options, **_OPTIONS)(fn))  # type: ignore[call-overload]
+    return _one_version_per_type(_njit(fn, _nrt=False, **options))
 
 
 class _InternalDispatcher(CPUDispatcher):
@@ -158,12 +200,12 @@ def inline_kernel(fn: Callable[..., Any]) -> Any:
     function one call site where you can: each site is compiled again (inlining
     everything took 390 s, before :func:`_inline_function`).
     """
-    return numba.njit(inline="always", _nrt=False, **_OPTIONS)(fn)  # type: ignore[call-overload]
+    return _njit(fn, inline="always", _nrt=False)
 
 
 def allocating_kernel(fn: Callable[..., Any]) -> Any:
     """Compile ``fn`` as a serial numba kernel that may allocate arrays."""
-    return _one_version_per_type(numba.njit(**_OPTIONS)(fn))
+    return _one_version_per_type(_njit(fn))
 
 
 def chunked(run_chunk: Any, scratch: Callable[..., tuple[Any, ...]]) -> Callable[..., None]:

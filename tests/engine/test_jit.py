@@ -10,14 +10,22 @@ integer for integer, with the shortcut in place.
 
 Internal kernels are compiled without the wrappers that let Python call them: another
 kernel computes with them, and Python calling one gets a ``TypeError``, not a crash.
+
+The kernel cache is kept per version of the kernel sources.
 """
 
 from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
 
 import numba
 import pytest
 
 from simlab.engine import jit
+
+SIMLAB = Path(jit.__file__).resolve().parents[1]
 
 
 def _scaled_sum(x, k):
@@ -110,3 +118,24 @@ def test_python_calling_an_internal_kernel_gets_a_type_error():
         pytest.skip("NUMBA_DISABLE_JIT: nothing is compiled")
     with pytest.raises(TypeError, match="internal kernel"):
         halve_or_triple(6)
+
+
+def test_kernel_cache_follows_every_kernel_source(tmp_path, monkeypatch):
+    """A change to any engine or rule source moves the kernel cache to a new folder
+    (numba alone would reuse a kernel whose own file is unchanged but whose callee in
+    another file changed); NUMBA_CACHE_DIR holds it when set."""
+    package = tmp_path / "simlab"
+    for part in ("engine", "rules"):
+        shutil.copytree(SIMLAB / part, package / part, ignore=shutil.ignore_patterns("__py*"))
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    before = jit.kernel_cache_dir(package)
+    assert before.startswith(str(tmp_path / "cache"))
+    assert jit.kernel_cache_dir(package) == before
+    with (package / "engine" / "rng.py").open("a") as source:
+        source.write("\n# an edit\n")
+    assert jit.kernel_cache_dir(package) != before
+
+
+def test_only_simlab_kernels_use_the_kernel_cache():
+    """Importing simlab leaves numba's own cache folder setting as it was."""
+    assert os.environ.get("NUMBA_CACHE_DIR", "") == numba.config.CACHE_DIR
