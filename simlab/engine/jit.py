@@ -34,7 +34,10 @@ from numba.core.registry import CPUDispatcher
 _OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "fastmath": False, "error_model": "numpy"}
 
 
-def kernel_cache_dir(package: Path = Path(__file__).resolve().parents[1]) -> str:
+_PACKAGE = Path(__file__).resolve().parents[1]  # simlab's sources
+
+
+def kernel_cache_dir(package: Path = _PACKAGE) -> str:
     """The folder of numba's cache of simlab's kernels, named by a digest of every
     kernel source (``simlab/engine`` and ``simlab/rules``).
 
