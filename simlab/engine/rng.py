@@ -468,6 +468,20 @@ def faces_of_code(code, sides, count, out):
 
 
 @inline_kernel
+def outcomes_within(sides, count, limit):
+    """``sides ** count``, the outcomes of ``count`` dice of ``sides`` faces, or
+    ``limit + 1`` as soon as that is more than ``limit``: whether a table over every
+    outcome of a roll fits ``limit`` entries. (The power itself wraps around in int64
+    for dice a scenario allows, 12d40 or 7d1000, and could then look small.)"""
+    span = 1
+    for _ in range(count):
+        span *= sides
+        if span > limit:
+            return limit + 1
+    return span
+
+
+@inline_kernel
 def uniform_index(state, stream, n):
     """Draw an index exactly uniform on 0..n-1 (for random choices).
 

@@ -56,6 +56,18 @@ sides:
   b:
     - {name: B, hp: 12, base_defense: [1, 2, 3], bonus_defense: 4}
 """,
+    # damage dice with more outcomes than int64 holds (40**12 wraps around): rolled die
+    # by die, never tabled
+    "huge-dice": HEAD.format(rules="zones-3d6", cap=20)
+    + """
+attacks:
+  maul: {damage: 12d40}
+sides:
+  a:
+    - {name: A, hp: 5, attacks: [maul], attacks_per_turn: 1}
+  b:
+    - {name: B, hp: 600, base_defense: [1]}
+""",
     # more damage dice than a table takes: rolled die by die
     "many-dice": HEAD.format(rules="zones-3d6", cap=50)
     + """
@@ -108,6 +120,19 @@ sides:
     - {name: Wall, hp: 40, vigor: 12, tier: low, shield: targe, armor: hide}
   brute:
     - {name: Brute, hp: 10, vigor: 8, tier: low, weapon_sl: 3, form_sl: 2, attacks: [club]}
+""",
+    # damage dice with more outcomes than int64 holds (40**12 wraps around): not tabled
+    "huge-dice": HEAD.format(rules="opposed-tiers", cap=20)
+    + """
+tiers:
+  - {name: giant, attack: 2d6, defense: 2d6, damage: 12d40}
+attacks:
+  stomp: {}
+sides:
+  hill:
+    - {name: Hill, hp: 900, vigor: 10, tier: giant}
+  giant:
+    - {name: Giant, hp: 10, vigor: 8, tier: giant, attacks: [stomp]}
 """,
 }
 DRAFT1 = {

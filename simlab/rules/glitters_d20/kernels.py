@@ -50,6 +50,7 @@ from simlab.engine.rng import (
     dice_source,
     first_blocks,
     new_state,
+    outcomes_within,
     roll_die,
     start_encounter,
 )
@@ -802,11 +803,12 @@ def duel_damage_tables(p, st, attacker, sides, counts, spans, table):
         for crit in range(2):
             rolled = max(2 * n - 1, 0) if crit else n
             bonus = sides if crit and n > 0 else 0
-            if rolled > MAX_TABLED_DAMAGE_DICE or sides**rolled > table.shape[2]:
+            span = outcomes_within(sides, rolled, table.shape[2])
+            if span > table.shape[2]:
                 continue
             counts[attack, crit] = rolled
-            spans[attack, crit] = sides**rolled
-            for code in range(sides**rolled):
+            spans[attack, crit] = span
+            for code in range(span):
                 total = bonus
                 rest = code
                 for _ in range(rolled):
@@ -934,7 +936,6 @@ def duel_scratch(p, t, trace):
 
 
 MAX_DAMAGE_CODES = 8192  # rolls of one attack's damage dice a plain duel tables, at most
-MAX_TABLED_DAMAGE_DICE = 13  # 2**13 = 8192: the count is bounded before the power
 
 
 def duel_damage_sides(p):
@@ -953,7 +954,7 @@ def duel_damage_sides(p):
         return 0
     sides = faces.pop()
     most = max(2 * int(dice[T_COUNT].sum()) - 1 for dice in terms)  # a critical's dice
-    return sides if most <= MAX_TABLED_DAMAGE_DICE and sides**most <= MAX_DAMAGE_CODES else 0
+    return sides if sides**most <= MAX_DAMAGE_CODES else 0
 
 
 run_duel_block = chunked(run_duel_chunk, duel_scratch)

@@ -56,6 +56,7 @@ from simlab.engine.rng import (
     dice_source,
     faces_of_code,
     new_state,
+    outcomes_within,
     roll_dice_code,
     roll_die,
     start_encounter,
@@ -553,10 +554,10 @@ def expression_tables(p, attacker, defender, exprs, totals, dice, sides, scratch
             continue
         term = p.exprs[E_START, e]
         n, faces = p.terms[term, 0], p.terms[term, 1]
-        # (the count is bounded first, so that the power cannot overflow)
-        if not 1 <= n <= MAX_TABLED_DICE or faces < 2 or faces**n > MAX_EXPR_OUTCOMES:
+        outcomes = outcomes_within(faces, n, MAX_EXPR_OUTCOMES)
+        if not 1 <= n <= MAX_TABLED_DICE or faces < 2 or outcomes > MAX_EXPR_OUTCOMES:
             continue
-        for o in range(faces**n):
+        for o in range(outcomes):
             faces_of_code(o, faces, n, scratch)
             kept = sum_kept(scratch, n, p.terms[term, 2], p.terms[term, 3])
             totals[row, o] = p.exprs[E_CONSTANT, e] + p.terms[term, 4] * kept

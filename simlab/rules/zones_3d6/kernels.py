@@ -47,6 +47,7 @@ from simlab.engine.rng import (
     faces_of_code,
     first_blocks,
     new_state,
+    outcomes_within,
     roll_dice_code,
     roll_die,
     start_encounter,
@@ -304,11 +305,11 @@ def damage_tables(p, attacker, defender, damage, damage_dice, damage_sides, ev):
             continue
         term = p.attack[A_TERM_START, attack]
         n, sides = p.terms[T_COUNT, term], p.terms[T_SIDES, term]
-        # (the count is bounded first, so that the power cannot overflow)
-        if not 1 <= n <= MAX_TABLED_DICE or sides < 2 or sides**n > damage.shape[1]:
+        outcomes = outcomes_within(sides, n, damage.shape[1])
+        if not 1 <= n <= MAX_TABLED_DICE or sides < 2 or outcomes > damage.shape[1]:
             continue
         bonus = bonus_damage(p, attacker, attack, defender)
-        for o in range(sides**n):
+        for o in range(outcomes):
             faces_of_code(o, sides, n, ev)
             base = 0
             for i in range(n):
