@@ -524,7 +524,7 @@ run_block = chunked(run_chunk, chunk_scratch)
 #: A plain duel looks up the total of a dice expression of one term of at most this many
 #: outcomes (3d6: 216, 4d10: 10,000); other expressions are rolled die by die.
 MAX_EXPR_OUTCOMES = 10_000
-MAX_TABLED_DICE = 13  # 2**13 = 8192
+MAX_TABLED_DICE = 13  # 13d2 = 8192 outcomes; also bounds the faces written to the 16-die scratch
 #: Rows of a plain duel's expression tables.
 (DUEL_ATTACK, DUEL_DEFENSE, DUEL_SHIELD, DUEL_DAMAGE, DUEL_CRITICAL, DUEL_ARMOR) = range(6)
 N_DUEL_ROWS = 6

@@ -283,7 +283,7 @@ def damage_after(p, base, bonus):
 #: A plain duel looks up the damage of an attack whose base damage is one dice term of at
 #: most this many outcomes (1d6: 6, 3d8: 512); other attacks roll it die by die.
 MAX_DAMAGE_OUTCOMES = 4096
-MAX_TABLED_DICE = 12  # 2**12 = 4096
+MAX_TABLED_DICE = 12  # 12d2 = 4096 outcomes; also bounds the faces written to the trace row
 
 
 @internal_kernel
