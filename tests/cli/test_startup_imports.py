@@ -1,9 +1,10 @@
 """Commands import only what they use (issue 19: start-up time).
 
 Each command runs in a fresh interpreter, which then lists the modules it imported:
-``validate`` needs neither pandas, scipy nor numba; a ``run`` needs pandas and numba but
-not scipy.stats (about 0.5 s to import), matplotlib, Dask, the exact engine or the
-saved-results module.
+``validate`` needs neither numpy, pandas, scipy nor numba; a ``run`` needs pandas and
+numba but not scipy.stats (about 0.5 s to import), matplotlib, Dask, the exact engine or
+the saved-results module, and a run whose kernels come from the cache does not refresh
+numba's compiler (numpy's linear algebra and scipy.linalg with it: 0.4-0.6 s).
 """
 
 from __future__ import annotations
@@ -22,6 +23,19 @@ main(sys.argv[1:], standalone_mode=False)
 print("MODULES", " ".join(sorted(sys.modules)))
 """
 
+# After a run whose kernels came from the cache, the user's own numba code still
+# compiles with all of numba: here numpy's linear algebra, which the light load skipped.
+_USER_KERNEL_AFTER_RUN = """
+import sys
+import numba
+import numpy as np
+from simlab.cli import main
+main(sys.argv[1:], standalone_mode=False)
+light = "numba.np.linalg" not in sys.modules
+norm = numba.njit(lambda a: np.linalg.norm(a))(np.array([3.0, 4.0]))
+print("LIGHT", light, "NORM", norm)
+"""
+
 
 def imported_by(*args: str) -> set[str]:
     """Top-level and dotted names of every module imported by ``simlab ARGS``."""
@@ -34,7 +48,7 @@ def imported_by(*args: str) -> set[str]:
 def test_validate_imports_no_pandas_scipy_or_numba() -> None:
     modules = imported_by("validate", str(DUEL))
     assert "simlab.scenario.load" in modules
-    assert not {"pandas", "scipy", "numba", "pyarrow", "rich"} & modules
+    assert not {"numpy", "pandas", "scipy", "numba", "pyarrow", "rich"} & modules
 
 
 def test_run_imports_no_scipy_stats_matplotlib_dask_or_exact_engine() -> None:
@@ -42,6 +56,17 @@ def test_run_imports_no_scipy_stats_matplotlib_dask_or_exact_engine() -> None:
     assert {"pandas", "numba"} <= modules  # it did simulate and print tables
     assert not {"scipy.stats", "matplotlib", "distributed", "jinja2"} & modules
     assert not {"simlab.exact.engine", "simlab.report.results"} & modules
+
+
+def test_a_cached_run_loads_its_kernels_without_refreshing_numba() -> None:
+    from simlab.engine.jit import LIGHT_CACHE_LOADS
+
+    args = ["run", str(DUEL), "-n", "1000"]
+    subprocess.run([sys.executable, "-m", "simlab", *args], check=True, capture_output=True,
+                   cwd=ROOT)  # fmt: skip  # compiles, or finds the kernels cached
+    out = subprocess.run([sys.executable, "-c", _USER_KERNEL_AFTER_RUN, *args], check=True,
+                         capture_output=True, text=True, cwd=ROOT).stdout  # fmt: skip
+    assert f"LIGHT {LIGHT_CACHE_LOADS} NORM 5.0" in out
 
 
 def test_the_api_still_offers_the_lazy_names() -> None:
