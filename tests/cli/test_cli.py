@@ -70,6 +70,34 @@ def test_bad_options_exit_2(args: list[str], words: str) -> None:
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.parametrize("args", [["-n", "100"], ["-n", "100", "--threads", "4096"]])
+def test_run_pauses_the_cycle_collector_and_restores_it(
+    args: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run pauses Python's cycle collector (start-up speed) and turns it back on after,
+    when it succeeds and when it fails (``--threads 4096`` exits 2)."""
+    import gc
+
+    from click.testing import CliRunner
+
+    from simlab import cli
+
+    seen = []
+    check_threads = cli._check_threads
+
+    def watched(threads: int | None) -> None:  # the real check, noting the collector
+        seen.append(gc.isenabled())
+        check_threads(threads)
+
+    monkeypatch.setattr(cli, "_check_threads", watched)
+    result = CliRunner().invoke(
+        cli.main, ["run", str(ROOT / "scenarios/benchmarks/ss-duel.yaml"), *args]
+    )
+    assert seen == [False]
+    assert gc.isenabled()
+    assert result.exit_code == (2 if "--threads" in args else 0)
+
+
 def test_missing_file_exits_2() -> None:
     done = simlab("run", "no-such-file.yaml")
     assert done.returncode == 2
