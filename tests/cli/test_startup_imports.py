@@ -45,7 +45,7 @@ def imported_by(*args: str) -> set[str]:
     return set(line.split()[1:])
 
 
-def test_validate_imports_no_pandas_scipy_or_numba() -> None:
+def test_validate_imports_no_numpy_pandas_scipy_or_numba() -> None:
     modules = imported_by("validate", str(DUEL))
     assert "simlab.scenario.load" in modules
     assert not {"numpy", "pandas", "scipy", "numba", "pyarrow", "rich"} & modules
