@@ -4,9 +4,10 @@ Each ``simlab/rules/<system>/`` has
 
 - ``model.py``   the scenario fields (pydantic) and its [default] parameters — no numba;
 - ``compile.py`` Scenario → flat numpy parameter arrays for the kernels;
-- ``kernels.py`` the numba kernels: one encounter, ``run_block`` over many, and
-  ``block_kernel(params)`` naming the kernel the runner calls (``run_block``, or a
-  shorter path the system has for a kind of scenario, such as a plain duel).
+- ``kernels.py`` the numba kernels: one encounter, ``run_block`` over many (traced
+  runs use it), and ``block_kernel(params)`` naming the kernel the runner calls
+  untraced (``run_block``, a copy compiled without the trace, or a shorter path the
+  system has for a kind of scenario, such as a plain duel).
 
 The engine, the tallies and the analysis layer never look inside a system: they go
 through this registry.

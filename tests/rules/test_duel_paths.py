@@ -287,4 +287,4 @@ def test_a_fight_where_both_attack_takes_the_general_path(path: str) -> None:
     job = compile_job(simlab.load(ROOT / path), 10, None)
     kernels = rule_module(job.rules, "kernels")
     assert kernels.duel_attacker(job.params) == -1
-    assert kernels.block_kernel(job.params) is kernels.run_block
+    assert kernels.block_kernel(job.params) is not kernels.run_duel_block
