@@ -201,21 +201,22 @@ def coded_total(code, net_advantage, bonus_size):
 
 
 @inline_kernel
-def attack_roll(rng, net_advantage, bonus_size, trace, slot, col):
+def attack_roll(rng, net_advantage, bonus_size, trace, slot, col, traced):
     """Roll the attack dice, 2d6 or 3d6 with Advantage or Disadvantage, and return
     :func:`kept_total` (docs/rules/shattered-spirits.md).
 
-    The dice rolled are written to ``trace[slot, col:col + 3]`` (third die 0 when only
-    two were rolled).
+    When ``traced``, the dice rolled are written to ``trace[slot, col:col + 3]`` (third
+    die 0 when only two were rolled).
     """
     d1 = roll_die(rng, STREAM_ATTACK, 6)
     d2 = roll_die(rng, STREAM_ATTACK, 6)
     d3 = 0
     if net_advantage != 0:
         d3 = roll_die(rng, STREAM_ATTACK, 6)
-    trace[slot, col] = d1
-    trace[slot, col + 1] = d2
-    trace[slot, col + 2] = d3
+    if traced:
+        trace[slot, col] = d1
+        trace[slot, col + 1] = d2
+        trace[slot, col + 2] = d3
     return kept_total(d1, d2, d3, net_advantage, bonus_size)
 
 
@@ -521,26 +522,27 @@ def inflict_statuses(p, st, rng, attack, row, defender, rnd, standing):
 
 
 @inline_kernel
-def resolve_attack(p, st, rng, attacker, attack, defender, rnd, turn, standing, trace, slot):
+def resolve_attack(p, st, rng, attacker, attack, defender, rnd, turn, standing, trace, slot,
+                   traced):  # fmt: skip
     """One attack, from the roll to its damage and statuses (docs/rules/shattered-spirits.md).
 
     The modified roll picks the profile row; the defender, seeing the damage, may react
     (Evade rerolls the whole attack roll, Block lowers it by 1; each once in the
     attacker's ``turn``, see :func:`choose_reaction`); then the damage is dealt
-    and, after it, the row's statuses. ``trace[slot]`` receives what happened; the
-    return value is (tier, damage).
+    and, after it, the row's statuses. When ``traced``, ``trace[slot]`` receives what
+    happened; the return value is (tier, damage).
     """
     net = p.attack[A_NET_ADVANTAGE, attack]
     bonus = p.globals_[G_BONUS_SIZE]
     modifier = p.attack[A_MODIFIER, attack] + st[ROLL_MODIFIER_NOW, attacker]
-    roll = attack_roll(rng, net, bonus, trace, slot, 6) + modifier
+    roll = attack_roll(rng, net, bonus, trace, slot, 6, traced) + modifier
     row = profile_row(roll)
     tier = row_tier(p, attack, row)
     damage = row_damage(p, st, attack, row, attacker, defender)
     reaction = choose_reaction(p, st, defender, tier, damage, turn, rnd)
     final = roll
     if reaction == REACT_EVADE:
-        final = attack_roll(rng, net, bonus, trace, slot, 11) + modifier
+        final = attack_roll(rng, net, bonus, trace, slot, 11, traced) + modifier
     elif reaction == REACT_BLOCK:
         final = roll - 1
     if reaction != REACT_NONE:
@@ -557,7 +559,7 @@ def resolve_attack(p, st, rng, attacker, attack, defender, rnd, turn, standing, 
         st[BLOCKED_NOW, defender] = 0
     if tier > 0 and st[OUT, defender] == 0:
         inflict_statuses(p, st, rng, attack, row, defender, rnd, standing)
-    if trace.shape[0] > 1:
+    if traced:
         ev = trace[slot]
         ev[9], ev[10], ev[14] = roll, reaction, final
         ev[15] = row + 2 if row >= 0 else 0
@@ -906,8 +908,9 @@ def play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace,
                         pay_for_attack(p, st, c, attack, rnd)
                         slot = min(n_trace[0], trace.shape[0] - 1)
                         tier, damage = resolve_attack(
-                            p, st, rng, c, attack, target, rnd, turn, standing, trace, slot
-                        )
+                            p, st, rng, c, attack, target, rnd, turn, standing, trace, slot,
+                            tracing,
+                        )  # fmt: skip
                         pair = (c * n_attacks + attack) * n_combatants + target
                         record_attack(t, ch, pair, batch, tier, damage)
                         if tracing:

@@ -4,9 +4,10 @@
 Plain functions compiled in :mod:`simlab.engine.jit`. One encounter is
 :func:`play_encounter`; :func:`run_block` plays a contiguous range of encounters in
 chunks on threads (:func:`run_chunk` plays one), each adding into its own slice of the
-tallies. Encounter ``i`` draws every die from the counter-based RNG keyed by (seed, i,
-stream): attack rolls and Evade rerolls from ``STREAM_ATTACK`` (as in the later draft),
-random targets from ``STREAM_TARGET``.
+tallies; untraced runs use the same, compiled without the trace
+(:func:`run_untraced_chunk`). Encounter ``i`` draws every die from the counter-based
+RNG keyed by (seed, i, stream): attack rolls and Evade rerolls from ``STREAM_ATTACK``
+(as in the later draft), random targets from ``STREAM_TARGET``.
 
 The rules the two drafts share are the later draft's own kernels, imported: the attack
 roll (2d6, or 3d6 keeping two) and the choice of a reaction. ``p`` is a
@@ -279,15 +280,16 @@ def take_damage(p, st, c, damage, rnd, standing):
 
 
 @inline_kernel
-def resolve_attack(p, st, rng, attacker, technique, defender, rnd, standing, trace, slot):
+def resolve_attack(p, st, rng, attacker, technique, defender, rnd, standing, trace, slot,
+                   traced):  # fmt: skip
     """One Technique's attack, from the roll to its damage and statuses
     (docs/rules/shattered-spirits-draft1.md).
 
     The modified roll (Technique and attacker modifiers, and the Shaken modifier) picks
     the row; the defender, seeing the damage, may react (Evade rerolls the whole attack
     roll, Block lowers it by 1); the final roll decides: below 2 a fumble, else the damage
-    goes to Vigor, Endurance and Health and, on a hit, the row's statuses apply. The dice
-    and the outcome go to ``trace[slot]``; returns (tier, damage).
+    goes to Vigor, Endurance and Health and, on a hit, the row's statuses apply. When
+    ``traced``, the dice and the outcome go to ``trace[slot]``; returns (tier, damage).
 
     Inlined into its two call sites: the fights ran 1.22-1.35x as fast as with a call
     (alternated rounds of ``bench_scenarios`` on one thread), for 1.5 s more compile on
@@ -298,15 +300,16 @@ def resolve_attack(p, st, rng, attacker, technique, defender, rnd, standing, tra
     modifier = p.attack[A_MODIFIER, technique] + p.combatant[C_ROLL_MODIFIER, attacker]
     if st[SHAKEN, attacker] != 0:
         modifier += g[G_SHAKEN_ROLL_MODIFIER]
-    roll = attack_roll(rng, net, 0, trace, slot, COL_DICE) + modifier
+    roll = attack_roll(rng, net, 0, trace, slot, COL_DICE, traced) + modifier
     tier = row_tier(p, technique, result_row(roll))
     damage = technique_damage(p, st, technique, roll, attacker, defender)
     reaction = react(p, st, defender, tier, damage)
     final = roll
-    for k in range(3):
-        trace[slot, COL_REROLL + k] = 0
+    if traced:
+        for k in range(3):
+            trace[slot, COL_REROLL + k] = 0
     if reaction == REACT_EVADE:
-        final = attack_roll(rng, net, 0, trace, slot, COL_REROLL) + modifier
+        final = attack_roll(rng, net, 0, trace, slot, COL_REROLL, traced) + modifier
     elif reaction == REACT_BLOCK:
         final = roll - 1
     if reaction != REACT_NONE:
@@ -322,17 +325,18 @@ def resolve_attack(p, st, rng, attacker, technique, defender, rnd, standing, tra
     if tier > 0 and st[OUT, defender] == 0:
         st[EXPOSED, defender] += p.rows[R_EXPOSED, technique, row]
         st[IMPAIRED, defender] += p.rows[R_IMPAIRED, technique, row]
-    ev = trace[slot]
-    ev[COL_ROLL], ev[COL_ROLL + 1], ev[COL_FINAL] = roll, reaction, final
-    ev[COL_ROW] = row + 2 if row >= 0 else 0
-    ev[COL_ROW + 1], ev[COL_ROW + 2] = int(final > 12), tier
-    ev[COL_ROW + 3], ev[COL_FUMBLE] = damage, settled
-    ev[COL_FUMBLE + 1], ev[COL_FUMBLE + 2] = st[EXPOSED, attacker], st[FOCUS, attacker]
-    ev[COL_FUMBLE + 3], ev[COL_FUMBLE + 4] = st[MOMENTUM, attacker], st[EXPOSED, defender]
-    ev[COL_VIGOR], ev[COL_VIGOR + 1] = st[VIGOR, defender], st[ENDURANCE, defender]
-    ev[COL_VIGOR + 2] = st[HEALTH, defender]
-    ev[COL_VIGOR + 3] = int(was_shaken == 0 and st[SHAKEN, defender] != 0)
-    ev[COL_VIGOR + 4] = st[OUT, defender]
+    if traced:
+        ev = trace[slot]
+        ev[COL_ROLL], ev[COL_ROLL + 1], ev[COL_FINAL] = roll, reaction, final
+        ev[COL_ROW] = row + 2 if row >= 0 else 0
+        ev[COL_ROW + 1], ev[COL_ROW + 2] = int(final > 12), tier
+        ev[COL_ROW + 3], ev[COL_FUMBLE] = damage, settled
+        ev[COL_FUMBLE + 1], ev[COL_FUMBLE + 2] = st[EXPOSED, attacker], st[FOCUS, attacker]
+        ev[COL_FUMBLE + 3], ev[COL_FUMBLE + 4] = st[MOMENTUM, attacker], st[EXPOSED, defender]
+        ev[COL_VIGOR], ev[COL_VIGOR + 1] = st[VIGOR, defender], st[ENDURANCE, defender]
+        ev[COL_VIGOR + 2] = st[HEALTH, defender]
+        ev[COL_VIGOR + 3] = int(was_shaken == 0 and st[SHAKEN, defender] != 0)
+        ev[COL_VIGOR + 4] = st[OUT, defender]
     return tier, damage
 
 
@@ -398,14 +402,15 @@ def next_turn(p, st, cursor, side, phase):
 
 @inline_kernel
 def play_phase(p, st, rng, t, ch, batch, rnd, phase, starter, standing, cursor, enc, trace,
-               n_trace):  # fmt: skip
+               n_trace, traced):  # fmt: skip
     """Every Turn of one Phase (docs/rules/shattered-spirits-draft1.md; seed 000, "Rounds in
     Shattered Spirits").
 
     Sides alternate Turn by Turn, starting with ``starter``: each Turn goes to the next
     side (in listed order, cyclically) that still has a Technique of this Speed to play;
     a side's Turns are its combatants' slots in listed order. One Technique per Turn,
-    each an attack at a target chosen by the combatant's policy.
+    each an attack at a target chosen by the combatant's policy, filling a row of
+    ``trace`` when ``traced``.
 
     Returns
     -------
@@ -437,10 +442,15 @@ def play_phase(p, st, rng, t, ch, batch, rnd, phase, starter, standing, cursor, 
         turn += 1
         technique = slot_technique(p, st, slot)
         row = min(n_trace[0], trace.shape[0] - 1)
-        tier, damage = resolve_attack(p, st, rng, c, technique, target, rnd, standing, trace, row)
+        if traced:  # a constant at each call: the untraced attack has no trace code at all
+            tier, damage = resolve_attack(p, st, rng, c, technique, target, rnd, standing,
+                                          trace, row, True)  # fmt: skip
+        else:
+            tier, damage = resolve_attack(p, st, rng, c, technique, target, rnd, standing,
+                                          trace, row, False)  # fmt: skip
         pair = (c * n_techniques + technique) * n_combatants + target
         record_attack(t, ch, pair, batch, tier, damage)
-        if trace.shape[0] > 1:
+        if traced:
             ev = trace[row]
             ev[0], ev[1], ev[2], ev[3], ev[4], ev[5], ev[6] = (
                 enc, rnd, phase, turn, c, technique, target)  # fmt: skip
@@ -473,7 +483,8 @@ def finish(p, st, t, ch, last_round, standing):
 
 
 @inline_kernel
-def play_encounter(p, st, rng, standing, cursor, k0, k1, enc, batch, t, ch, trace, n_trace):
+def play_encounter(p, st, rng, standing, cursor, k0, k1, enc, batch, t, ch, trace, n_trace,
+                   traced):  # fmt: skip
     """Play encounter ``enc`` to its end and add it to chunk ``ch`` of the tallies.
 
     A Round (docs/rules/shattered-spirits-draft1.md) is the Refresh (with Plotting: plans are fixed
@@ -495,7 +506,7 @@ def play_encounter(p, st, rng, standing, cursor, k0, k1, enc, batch, t, ch, trac
         over = False
         for phase in range(1, 7):
             last, over = play_phase(p, st, rng, t, ch, batch, rnd, phase, starter, standing,
-                                    cursor, enc, trace, n_trace)  # fmt: skip
+                                    cursor, enc, trace, n_trace, traced)  # fmt: skip
             if last >= 0:
                 starter = (last + 1) % n_sides
             if over:
@@ -507,12 +518,12 @@ def play_encounter(p, st, rng, standing, cursor, k0, k1, enc, batch, t, ch, trac
     finish(p, st, t, ch, last_round, standing)
 
 
-@kernel
-def run_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing, rng,
-              cursor):  # fmt: skip
+@inline_kernel
+def play_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing, rng,
+               cursor, traced):  # fmt: skip
     """Play chunk ``ch`` of encounters ``first .. first+count-1``, adding into ``t[ch]``
     (there are ``t.attempts.shape[0]`` chunks, each a contiguous slice; the caller sums
-    the chunk axis). ``trace`` has one row per attack when tracing (then run with one
+    the chunk axis). ``trace`` has one row per attack when ``traced`` (then run with one
     chunk), or a single scratch row otherwise; the rest are the chunk's working arrays
     (:func:`chunk_scratch`)."""
     n_batches = t.attempts.shape[2]
@@ -520,7 +531,25 @@ def run_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, stand
     for enc in range(lo, hi):
         batch = enc * n_batches // n_total
         play_encounter(p, st, rng, standing, cursor, k0, k1, enc, batch, t, ch, trace,
-                       n_trace)  # fmt: skip
+                       n_trace, traced)  # fmt: skip
+
+
+@kernel
+def run_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing, rng,
+              cursor):  # fmt: skip
+    """:func:`play_chunk`, traced when ``trace`` has more than one row."""
+    play_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing, rng,
+               cursor, trace.shape[0] > 1)  # fmt: skip
+
+
+@kernel
+def run_untraced_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing,
+                       rng, cursor):  # fmt: skip
+    """:func:`play_chunk` compiled without its trace: what the runner plays untraced (as
+    opposed-tiers' ``run_untraced_chunk``, which says why). ``run_chunk`` plays traced
+    runs."""
+    play_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing, rng,
+               cursor, False)  # fmt: skip
 
 
 def chunk_scratch(p, t, trace):
@@ -532,6 +561,7 @@ def chunk_scratch(p, t, trace):
 
 
 run_block = chunked(run_chunk, chunk_scratch)
+run_untraced_block = chunked(run_untraced_chunk, chunk_scratch)
 
 
 @inline_kernel
@@ -750,5 +780,6 @@ def duel_attacker(p):
 
 def block_kernel(p):
     """The kernel that plays untraced blocks of the compiled scenario ``p``: the plain
-    duel path when the scenario is one (:func:`duel_attacker`), else :func:`run_block`."""
-    return run_duel_block if duel_attacker(p) >= 0 else run_block
+    duel path when the scenario is one (:func:`duel_attacker`), else
+    ``run_untraced_block`` (:func:`run_untraced_chunk` on threads)."""
+    return run_duel_block if duel_attacker(p) >= 0 else run_untraced_block
