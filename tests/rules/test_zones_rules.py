@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import simlab
 from simlab.rules.zones_3d6.kernels import apply_edge, apply_pressure
 from tests.support import combatants, simulate_traced
 
@@ -287,6 +288,24 @@ def test_every_attack_replays(run: tuple[Any, pd.DataFrame]) -> None:
 # ---------------------------------------------------------------------------------------
 # The text's worked examples and single rules
 # ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "extra"),
+    [("mixed", ""), ("mixed", "params: {advantage_dice: 2}\n"), ("params", ""), ("worked", "")],
+)
+def test_untraced_runs_tally_what_traced_runs_replay(name: str, extra: str) -> None:
+    """Untraced runs keep a roll's dice in local variables (``untraced_roll``: the kept
+    three, then edges and pressures on their sum); they tally exactly what the traced
+    runs above replay die by die, with 1, 2 or 3 advantage dice and either pressure."""
+    text, _, seed = SCENARIOS[name]
+    scn = simlab.loads(text + extra, f"{name}.yaml")
+    traced_run = simlab.simulate(scn, n=3000, seed=seed, trace=True)
+    untraced_run = simlab.simulate(scn, n=3000, seed=seed)
+    assert int(untraced_run.tallies.attempts.sum()) > 3000
+    for field, a, b in zip(traced_run.tallies._fields, traced_run.tallies,
+                           untraced_run.tallies, strict=True):  # fmt: skip
+        assert np.array_equal(a, b), field
 
 
 def test_edge_example_on_the_pure_function() -> None:

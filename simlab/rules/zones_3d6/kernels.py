@@ -198,6 +198,48 @@ def opposed_roll(p, rng, ev, col, table, column):
 
 
 @inline_kernel
+def untraced_roll(p, rng, table, column):
+    """:func:`opposed_roll`'s total without writing its dice anywhere (docs/rules/zones-3d6.md;
+    seed 004, "Attacking and Evading"): the kept three held in local variables, and the
+    edges and pressures applied to their sum. Each edge raises a die below 6 by 1, so it
+    adds 1 until the three show 18 (:func:`apply_edge`, "Edge"); each pressure takes 1
+    off until they show 3 (:func:`apply_pressure`, [default]). Draws the same dice, in
+    the same order; ``tests/rules/test_zones_rules.py`` checks it against the traced
+    rolls."""
+    n = roll_dice_count(p, table, column)
+    net = table[ROLL_NET_ADVANTAGE, column]
+    a = b = c = 0  # the three kept so far, the one least worth keeping last (c)
+    for i in range(n):
+        d = roll_die(rng, STREAM_ATTACK, 6)
+        if i == 0:
+            a = d
+        elif i == 1:
+            b = d
+        elif i == 2 or ((d > c) if net > 0 else (d < c)):  # the third die, or a better one
+            a, b, c = sort_three(a, b, d, net)
+    kept = min(a + b + c + max(table[ROLL_EDGE, column], 0), 18)
+    pressure = max(table[ROLL_PRESSURE, column], 0)
+    if p.globals_[G_PRESSURE_TOTAL] != 0:
+        return table[ROLL_BONUS, column] - table[ROLL_PRESSURE, column] + kept
+    return table[ROLL_BONUS, column] + max(kept - pressure, 3)
+
+
+@inline_kernel
+def sort_three(a, b, c, net):
+    """``a, b, c`` ordered from the die most worth keeping to the least: highest first
+    with advantage (``net`` > 0), lowest first with disadvantage."""
+    if net == 0:
+        return a, b, c
+    if (a < b) if net > 0 else (a > b):
+        a, b = b, a
+    if (b < c) if net > 0 else (b > c):
+        b, c = c, b
+    if (a < b) if net > 0 else (a > b):
+        a, b = b, a
+    return a, b, c
+
+
+@inline_kernel
 def roll_dice_count(p, table, column):
     """How many d6 the roll ``table[:, column]`` throws: 3, or 3 + ``advantage_dice``
     with net advantage or disadvantage (docs/rules/zones-3d6.md [default])."""
@@ -225,16 +267,17 @@ def roll_total(p, ev, col, table, column, n):
 
 
 @inline_kernel
-def base_damage(p, rng, ev, attack, defender):
+def base_damage(p, rng, ev, attack, defender, traced):
     """Roll the base damage dice; dice showing a Base Defense face count 0 (docs/rules/zones-3d6.md
-    "Armor"; seed 004, "Determining Damage Reduction"). The first four dice are traced."""
+    "Armor"; seed 004, "Determining Damage Reduction"). When ``traced``, the first four
+    dice go to ``ev``."""
     total = 0
     k = 0
     start = p.attack[A_TERM_START, attack]
     for term in range(start, start + p.attack[A_TERM_COUNT, attack]):
         for _ in range(p.terms[T_COUNT, term]):
             face = roll_die(rng, STREAM_DAMAGE, p.terms[T_SIDES, term])
-            if k < MAX_TRACED_DAMAGE_DICE:
+            if traced and k < MAX_TRACED_DAMAGE_DICE:
                 ev[COL_DAMAGE_DICE + k] = face
             k += 1
             total += face_value(p, defender, face)
@@ -263,13 +306,15 @@ def bonus_damage(p, attacker, attack, defender):
 
 
 @inline_kernel
-def hit_damage(p, rng, ev, attacker, attack, defender):
+def hit_damage(p, rng, ev, attacker, attack, defender, traced):
     """Damage of a hit: base + bonus damage after armor, at least ``minimum_damage``
-    (docs/rules/zones-3d6.md: "a hit always deals at least 1")."""
-    base = base_damage(p, rng, ev, attack, defender)
+    (docs/rules/zones-3d6.md: "a hit always deals at least 1"); traced to ``ev`` when
+    ``traced``."""
+    base = base_damage(p, rng, ev, attack, defender, traced)
     bonus = bonus_damage(p, attacker, attack, defender)
-    ev[COL_BASE] = base
-    ev[COL_BONUS] = bonus
+    if traced:
+        ev[COL_BASE] = base
+        ev[COL_BONUS] = bonus
     return damage_after(p, base, bonus)
 
 
@@ -332,23 +377,30 @@ def take_damage(p, st, c, damage, rnd, standing):
 
 
 @inline_kernel
-def resolve_attack(p, st, rng, attacker, attack, defender, rnd, standing, ev):
+def resolve_attack(p, st, rng, attacker, attack, defender, rnd, standing, ev, traced):
     """One attack: attack roll vs Evasion roll, hit iff attack ≥ Evasion, then damage
-    (docs/rules/zones-3d6.md; seed 004, "Attacking and Evading"). Returns (hit, damage)."""
-    total = opposed_roll(p, rng, ev, COL_ATTACK, p.attack, attack)
-    evasion = opposed_roll(p, rng, ev, COL_EVASION, p.combatant, defender)
+    (docs/rules/zones-3d6.md; seed 004, "Attacking and Evading"). Returns (hit, damage).
+    Traced to ``ev`` when ``traced``."""
+    if traced:
+        total = opposed_roll(p, rng, ev, COL_ATTACK, p.attack, attack)
+        evasion = opposed_roll(p, rng, ev, COL_EVASION, p.combatant, defender)
+    else:
+        total = untraced_roll(p, rng, p.attack, attack)
+        evasion = untraced_roll(p, rng, p.combatant, defender)
     hit = int(total >= evasion)
     damage = 0
-    ev[COL_BASE] = 0
-    ev[COL_BONUS] = 0
-    for i in range(MAX_TRACED_DAMAGE_DICE):
-        ev[COL_DAMAGE_DICE + i] = 0
+    if traced:
+        ev[COL_BASE] = 0
+        ev[COL_BONUS] = 0
+        for i in range(MAX_TRACED_DAMAGE_DICE):
+            ev[COL_DAMAGE_DICE + i] = 0
     if hit:
-        damage = hit_damage(p, rng, ev, attacker, attack, defender)
+        damage = hit_damage(p, rng, ev, attacker, attack, defender, traced)
     st[RECEIVED, defender] += 1
     take_damage(p, st, defender, damage, rnd, standing)
-    ev[COL_HIT], ev[COL_DAMAGE] = hit, damage
-    ev[COL_HP_AFTER], ev[COL_OUT] = st[HP, defender], st[OUT, defender]
+    if traced:
+        ev[COL_HIT], ev[COL_DAMAGE] = hit, damage
+        ev[COL_HP_AFTER], ev[COL_OUT] = st[HP, defender], st[OUT, defender]
     return hit, damage
 
 
@@ -377,7 +429,7 @@ def reset(p, st, standing):
 
 
 @inline_kernel
-def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, standing, enc, trace, n_trace):
+def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, standing, enc, trace, n_trace, traced):
     """Actor ``c``'s turn: one attack per Major action it spends on attacking, capped by
     ``attacks_per_turn`` (compiled in), attacks in rotation (docs/rules/zones-3d6.md "Per turn").
 
@@ -398,9 +450,12 @@ def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, standing, enc, trace, n_tr
                                     ROTATION, c)  # fmt: skip
         slot = min(n_trace[0], trace.shape[0] - 1)
         ev = trace[slot]
-        hit, damage = resolve_attack(p, st, rng, c, attack, target, rnd, standing, ev)
+        if traced:  # a constant at each call: the untraced attack has no trace code at all
+            hit, damage = resolve_attack(p, st, rng, c, attack, target, rnd, standing, ev, True)
+        else:
+            hit, damage = resolve_attack(p, st, rng, c, attack, target, rnd, standing, ev, False)
         record_attack(t, ch, (c * n_attacks + attack) * n_combatants + target, batch, hit, damage)
-        if trace.shape[0] > 1:
+        if traced:
             ev[0], ev[1], ev[2], ev[3], ev[4], ev[5] = enc, rnd, turn, c, attack, target
             ev[6] = st[INIT, c]
             n_trace[0] += 1
@@ -410,12 +465,12 @@ def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, standing, enc, trace, n_tr
 
 
 @inline_kernel
-def play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace):
+def play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace, traced):
     """Every standing actor takes its turn in initiative order; False when it is over."""
     for k in range(st.shape[1]):
         c = st[ORDER, k]
         if st[OUT, c] == 0 and not take_turn(
-            p, st, rng, t, ch, batch, c, rnd, k + 1, standing, enc, trace, n_trace
+            p, st, rng, t, ch, batch, c, rnd, k + 1, standing, enc, trace, n_trace, traced
         ):
             return False
     return True
@@ -430,7 +485,7 @@ def finish(p, st, t, ch, last_round, standing):
 
 
 @inline_kernel
-def play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, trace, n_trace):
+def play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, trace, n_trace, traced):
     """Play encounter number ``enc`` to its end and add it to chunk ``ch`` of the tallies."""
     start_encounter(rng, k0, k1, enc)
     reset(p, st, standing)
@@ -438,24 +493,43 @@ def play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, trace, n_tra
     max_rounds = p.globals_[G_MAX_ROUNDS]
     last = max_rounds
     for rnd in range(1, max_rounds + 1):
-        if not play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace):
+        if not play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace,
+                          traced):  # fmt: skip
             last = rnd
             break
     finish(p, st, t, ch, last, standing)
 
 
-@kernel
-def run_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing, rng):
+@inline_kernel
+def play_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing, rng,
+               traced):  # fmt: skip
     """Play chunk ``ch`` of encounters ``first .. first+count-1``, adding into ``t[ch]``
     (there are ``t.attempts.shape[0]`` chunks, each a contiguous slice; the caller sums
-    the chunk axis). ``trace`` has one row per attack when tracing (then run with one
+    the chunk axis). ``trace`` has one row per attack when ``traced`` (then run with one
     chunk), or a single scratch row otherwise; ``st``, ``standing`` and ``rng`` are the
     chunk's working arrays (:func:`chunk_scratch`)."""
     n_batches = t.attempts.shape[2]
     lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
     for enc in range(lo, hi):
         batch = enc * n_batches // n_total
-        play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, trace, n_trace)
+        play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, trace, n_trace, traced)
+
+
+@kernel
+def run_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing, rng):
+    """:func:`play_chunk`, traced when ``trace`` has more than one row."""
+    play_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing, rng,
+               trace.shape[0] > 1)  # fmt: skip
+
+
+@kernel
+def run_untraced_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing,
+                       rng):  # fmt: skip
+    """:func:`play_chunk` compiled without its trace, for untraced runs: the rolls keep
+    their dice in local variables (:func:`untraced_roll`) and nothing is written to a
+    trace row (opposed-tiers' ``run_untraced_chunk`` says why such writes cost)."""
+    play_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing, rng,
+               False)  # fmt: skip
 
 
 def chunk_scratch(p, t, trace):
@@ -465,6 +539,7 @@ def chunk_scratch(p, t, trace):
 
 
 run_block = chunked(run_chunk, chunk_scratch)
+run_untraced_block = chunked(run_untraced_chunk, chunk_scratch)
 
 
 @internal_kernel
@@ -598,7 +673,7 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, d
                         dealt = damage[slot, code]
                     else:
                         attack = p.attack_list[start + slot]
-                        dealt = hit_damage(p, rng, ev, attacker, attack, defender)
+                        dealt = hit_damage(p, rng, ev, attacker, attack, defender, False)
                     outcome = 1 + dealt
                 else:
                     outcome = 0
@@ -678,5 +753,6 @@ def duel_attacker(p):
 
 def block_kernel(p):
     """The kernel that plays untraced blocks of the compiled scenario ``p``: the plain
-    duel path when the scenario is one (:func:`duel_attacker`), else :func:`run_block`."""
-    return run_duel_block if duel_attacker(p) >= 0 else run_block
+    duel path when the scenario is one (:func:`duel_attacker`), else
+    ``run_untraced_block`` (:func:`run_untraced_chunk` on threads)."""
+    return run_duel_block if duel_attacker(p) >= 0 else run_untraced_block
