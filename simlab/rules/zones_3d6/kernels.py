@@ -3,16 +3,18 @@
 Plain functions compiled in :mod:`simlab.engine.jit`. One encounter is
 :func:`play_encounter`; :func:`run_block` plays a contiguous range of encounters in
 chunks on threads (:func:`run_chunk` plays one), each adding into its own slice of the
-tallies. Encounter ``i`` draws every die from the counter-based RNG keyed by (seed, i,
-stream): attack and Evasion dice from ``STREAM_ATTACK``, damage dice from
-``STREAM_DAMAGE``, initiative and its tie-breaks from ``STREAM_ORDER``, random targets
-from ``STREAM_TARGET``.
+tallies; untraced runs use the same, compiled without the trace
+(:func:`run_untraced_chunk`). Encounter ``i`` draws every die from the counter-based
+RNG keyed by (seed, i, stream): attack and Evasion dice from ``STREAM_ATTACK``, damage
+dice from ``STREAM_DAMAGE``, initiative and its tie-breaks from ``STREAM_ORDER``,
+random targets from ``STREAM_TARGET``.
 
 ``p`` is a :class:`~simlab.rules.zones_3d6.compile.KernelParams`. Per-encounter state
 lives in one int64 array ``st[field, combatant]`` allocated once per chunk; its
-``ORDER`` row holds the turn order (combatant at each position). Dice are written to
-the attack's trace row ``ev`` (a scratch row when not tracing), which doubles as the
-kernels' only working memory: nothing here allocates but :func:`run_block`.
+``ORDER`` row holds the turn order (combatant at each position). Traced, dice are
+written to the attack's trace row ``ev``, which the traced rolls also use as working
+memory (untraced, :func:`untraced_roll` keeps them in local variables): nothing here
+allocates but :func:`run_block`.
 """
 
 from __future__ import annotations
