@@ -72,6 +72,7 @@ def wait_for(leader: int, word: bytes, seconds: float) -> None:
                 seen += os.read(leader, 65536)
 
 
+@pytest.mark.slow  # two runs in fresh processes, one compiling from an empty cache: 20-25 s
 def test_interrupted_rewrite_keeps_the_old_unit_and_exits_130_promptly(tmp_path: Path) -> None:
     out = tmp_path / "out"
     assert (
@@ -156,6 +157,7 @@ def test_concurrent_writers_leave_one_whole_run(tmp_path: Path) -> None:
         assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
 
 
+@pytest.mark.slow  # five reports in fresh processes: about 20 s
 def test_report_from_refuses_a_folder_whose_files_disagree(tmp_path: Path) -> None:
     one, two = tmp_path / "one", tmp_path / "two"
     for folder, seed in ((one, "1"), (two, "2")):
