@@ -577,14 +577,15 @@ N_DUEL_ROWS = 6
 
 
 @internal_kernel
-def expression_tables(p, attacker, defender, exprs, totals, dice, sides, scratch):
+def expression_tables(p, attacker, defender, exprs, totals, dice, sides, spans, scratch):
     """The expressions a plain duel rolls, and the total of every possible roll of each
     that is one dice term of at most :data:`MAX_EXPR_OUTCOMES` outcomes.
 
     ``exprs[row]`` is the expression of row ``DUEL_*``; ``totals[row, o]`` its total when
     its ``dice[row]`` dice of ``sides[row]`` faces read ``o`` in base ``sides[row]``
-    (first die most significant), summed as :func:`roll_expr` sums them; ``dice[row]``
-    is 0 for an expression rolled die by die, or that rolls nothing (``NO_DICE``).
+    (first die most significant), summed as :func:`roll_expr` sums them, and
+    ``spans[row]`` their number of outcomes; ``dice[row]`` is 0 (and ``spans[row]`` 1)
+    for an expression rolled die by die, or that rolls nothing (``NO_DICE``).
     """
     cb = p.combatant
     exprs[DUEL_ATTACK] = cb[C_ATTACK_DICE, attacker]
@@ -596,6 +597,7 @@ def expression_tables(p, attacker, defender, exprs, totals, dice, sides, scratch
     for row in range(N_DUEL_ROWS):
         e = exprs[row]
         dice[row] = 0
+        spans[row] = 1
         if e == NO_DICE or p.exprs[E_COUNT, e] != 1:
             continue
         term = p.exprs[E_START, e]
@@ -609,6 +611,7 @@ def expression_tables(p, attacker, defender, exprs, totals, dice, sides, scratch
             totals[row, o] = p.exprs[E_CONSTANT, e] + p.terms[term, 4] * kept
         dice[row] = n
         sides[row] = faces
+        spans[row] = outcomes
 
 
 @internal_kernel
@@ -695,15 +698,12 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, t
     the RNG state ``rng``. Attacks are counted by attack, tier and damage in ``seen``
     and added to the tallies once per batch (``encounter.flush_attack_counts``).
     """
-    dice, sides, spans = tables[2], tables[3], tables[4]
     defender = 1 - attacker
     n_batches = t.attempts.shape[2]
     start = p.combatant[C_ATTACK_START, attacker]
     count = p.combatant[C_ATTACK_COUNT, attacker]
     per_turn = p.combatant[C_ATTACKS_PER_TURN, attacker]
     cap = p.globals_[G_MAX_ROUNDS]
-    for row in range(N_DUEL_ROWS):
-        spans[row] = sides[row] ** dice[row]
     attack_dice = duel_stream(k0, k1, STREAM_ATTACK, ATTACK_ROWS, tables, buffers[0])
     reaction_dice = duel_stream(k0, k1, STREAM_REACTION, REACTION_ROWS, tables, buffers[1])
     damage_dice = duel_stream(k0, k1, STREAM_DAMAGE, DAMAGE_ROWS, tables, buffers[2])
@@ -758,7 +758,7 @@ def run_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, 
     kernel of its own, so that other scenarios never compile the duel path."""
     c = p.combatant
     attacker = 0 if c[C_ATTACK_COUNT, 0] > 0 and c[C_ATTACKS_PER_TURN, 0] > 0 else 1
-    expression_tables(p, attacker, 1 - attacker, exprs, totals, dice, sides, scratch)
+    expression_tables(p, attacker, 1 - attacker, exprs, totals, dice, sides, spans, scratch)
     lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
     tables = (exprs, totals, dice, sides, spans, scratch, ev)
     play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, tables, seen,

@@ -334,20 +334,23 @@ MAX_TABLED_DICE = 12  # 12d2 = 4096 outcomes; also bounds the faces written to t
 
 
 @internal_kernel
-def damage_tables(p, attacker, defender, damage, damage_dice, damage_sides, ev):
+def damage_tables(p, attacker, defender, damage, damage_dice, damage_sides, damage_spans,
+                  ev):  # fmt: skip
     """The damage of every possible base-damage roll of each of the attacker's attacks
     that has a single dice term, for a plain duel.
 
     ``damage[j, o]`` is the damage of a hit of the attacker's ``j``-th attack when its
     ``damage_dice[j]`` dice of ``damage_sides[j]`` faces read ``o`` in base
     ``damage_sides[j]`` (first die most significant), by the rules of
-    :func:`hit_damage`; ``damage_dice[j]`` is 0 for an attack that rolls otherwise.
-    ``ev`` is scratch.
+    :func:`hit_damage`, and ``damage_spans[j]`` their number of outcomes;
+    ``damage_dice[j]`` is 0 (and ``damage_spans[j]`` 1) for an attack that rolls
+    otherwise. ``ev`` is scratch.
     """
     start = p.combatant[C_ATTACK_START, attacker]
     for j in range(p.combatant[C_ATTACK_COUNT, attacker]):
         attack = p.attack_list[start + j]
         damage_dice[j] = 0
+        damage_spans[j] = 1
         if p.attack[A_TERM_COUNT, attack] != 1:
             continue
         term = p.attack[A_TERM_START, attack]
@@ -364,6 +367,7 @@ def damage_tables(p, attacker, defender, damage, damage_dice, damage_sides, ev):
             damage[j, o] = damage_after(p, base, bonus)
         damage_dice[j] = n
         damage_sides[j] = sides
+        damage_spans[j] = outcomes
 
 
 @inline_kernel
@@ -709,9 +713,7 @@ def run_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, 
     c = p.combatant
     attacker = 0 if c[C_ATTACK_COUNT, 0] > 0 and c[C_ATTACKS_PER_TURN, 0] > 0 else 1
     roll_tables(p, attacker, 1 - attacker, tables, dice[0], dice[3], ev)
-    damage_tables(p, attacker, 1 - attacker, damage, dice[1], dice[2], ev)
-    for j in range(c[C_ATTACK_COUNT, attacker]):
-        dice[4, j] = dice[2, j] ** dice[1, j]
+    damage_tables(p, attacker, 1 - attacker, damage, dice[1], dice[2], dice[4], ev)
     lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
     play_duels(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, damage, seen, ev,
                ends, cursor)  # fmt: skip
