@@ -79,6 +79,17 @@ sides:
   b:
     - {name: B, hp: 90, base_defense: [1]}
 """,
+    # hits past the last damage bin (4096), counted one by one
+    "heavy": HEAD.format(rules="zones-3d6", cap=30)
+    + """
+attacks:
+  ram: {damage: 1d6+5000}
+sides:
+  a:
+    - {name: A, hp: 5, attacks: [ram], attacks_per_turn: 1}
+  b:
+    - {name: B, hp: 40000, base_defense: [1]}
+""",
 }
 
 
@@ -133,6 +144,19 @@ sides:
     - {name: Hill, hp: 900, vigor: 10, tier: giant}
   giant:
     - {name: Giant, hp: 10, vigor: 8, tier: giant, attacks: [stomp]}
+""",
+    # hits past the last damage bin (4096), counted one by one
+    "heavy": HEAD.format(rules="opposed-tiers", cap=30)
+    + """
+tiers:
+  - {name: titan, attack: 2d6, defense: 2d6, damage: 1d6+5000}
+attacks:
+  ram: {}
+sides:
+  wall:
+    - {name: Wall, hp: 40000, tier: titan}
+  ram:
+    - {name: Ram, hp: 10, tier: titan, attacks: [ram]}
 """,
 }
 DRAFT1 = {
@@ -224,6 +248,17 @@ sides:
     - {name: A, hp: 5, defense: block, shield_bc: 1, attacks: [tap]}
   b:
     - {name: B, hp: 30, dc: 6}
+""",
+    # hits past the last damage bin (4096), counted one by one
+    "heavy": HEAD.format(rules="glitters-d20", cap=30)
+    + """
+attacks:
+  ram: {damage: 1d4+5000, type: bludgeoning, bonus: 5, attribute: null}
+sides:
+  a:
+    - {name: A, hp: 5, attacks: [ram]}
+  b:
+    - {name: B, hp: 40000, dc: 12}
 """,
 }
 DUELS = (

@@ -23,6 +23,7 @@ import numpy as np
 
 from simlab.engine.encounter import (
     attack_in_rotation,
+    batch_bounds,
     choose_target,
     chunk_range,
     clear_state,
@@ -602,6 +603,94 @@ def common_damage_sides(dice, count):
     return sides
 
 
+@inline_kernel
+def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, damage, seen, ev,
+              ends, scratch, count, per_turn, damage_sides):  # fmt: skip
+    """The encounter loop of :func:`play_duels`, given the attacker's number of attacks
+    (``count``), its attacks a turn and the faces of its damage dice when a cursor
+    draws them (``damage_sides``, else 0). Inlined, so that a call with constants
+    compiles to a loop without the rotation and its table lookups (see
+    :func:`play_duels`)."""
+    defender = 1 - attacker
+    n_batches = t.attempts.shape[2]
+    start = p.combatant[C_ATTACK_START, attacker]
+    cap = p.globals_[G_MAX_ROUNDS]
+    hp = p.combatant[C_HP, defender]
+    evasion_dice = dice[0, count]
+    evasion_span = np.uint64(dice[3, count])
+    bins = seen.shape[1]
+    attack_bins = t.down_attacks.shape[2]
+    words, buffer, damage_buffer, damage_words = scratch[:4], scratch[4], scratch[5], scratch[6:]
+    source = dice_source(k0, k1, STREAM_ATTACK, 6)
+    damage_source = dice_source(k0, k1, STREAM_DAMAGE, max(damage_sides, 2))
+    first_dice, first_span = dice[0, 0], np.uint64(dice[3, 0])
+    first_damage_dice, first_damage_span = dice[1, 0], np.uint64(dice[4, 0])
+    batch, next_batch = batch_bounds(lo, n_batches, n_total)
+    for first in range(lo, hi, words.shape[1]):
+        first_blocks(source, first, words)
+        if damage_sides > 0:
+            first_blocks(damage_source, first, damage_words)
+        for enc in range(first, min(first + words.shape[1], hi)):
+            if enc >= next_batch:
+                flush_duel_attacks(p, t, ch, batch, attacker, defender, seen)
+                batch, next_batch = batch_bounds(enc, n_batches, n_total)
+            cursor = cursor_at(words, enc - first, enc, buffer)
+            damage_cursor = cursor_fresh(enc)
+            if damage_sides > 0:
+                damage_cursor = cursor_at(damage_words, enc - first, enc, damage_buffer)
+            else:
+                start_encounter(rng, k0, k1, enc)
+            slot = 0
+            received = 0
+            taken = 0
+            last = 0
+            for rnd in range(1, cap + 1):
+                for _ in range(per_turn):
+                    if count == 1:
+                        roll_dice, roll_span = first_dice, first_span
+                        damage_dice, damage_span = first_damage_dice, first_damage_span
+                    else:
+                        roll_dice, roll_span = dice[0, slot], np.uint64(dice[3, slot])
+                        damage_dice, damage_span = dice[1, slot], np.uint64(dice[4, slot])
+                    code, cursor = cursor_code(source, buffer, cursor, roll_dice, roll_span)
+                    total = tables[slot, code]
+                    code, cursor = cursor_code(source, buffer, cursor, evasion_dice, evasion_span)
+                    evasion = tables[count, code]
+                    dealt = 0
+                    if total >= evasion:
+                        if damage_sides > 0:
+                            code, damage_cursor = cursor_code(damage_source, damage_buffer,
+                                                              damage_cursor, damage_dice,
+                                                              damage_span)  # fmt: skip
+                            dealt = damage[slot, code]
+                        elif dice[1, slot] > 0:
+                            code = roll_dice_code(rng, STREAM_DAMAGE, dice[2, slot], dice[1, slot])
+                            dealt = damage[slot, code]
+                        else:
+                            attack = p.attack_list[start + slot]
+                            dealt = hit_damage(p, rng, ev, attacker, attack, defender, False)
+                        outcome = 1 + dealt
+                    else:
+                        outcome = 0
+                    if outcome < bins:
+                        seen[slot, outcome] += 1
+                    else:  # more damage than the tally has bins for: counted on its own
+                        pair = (attacker * p.attack.shape[1] + p.attack_list[start + slot]) * 2
+                        record_attacks(t, ch, pair + defender, batch, 1, dealt, 1)
+                    slot = next_in_rotation(slot, count)
+                    received += 1
+                    taken += dealt
+                    if taken > hp:
+                        break
+                if taken > hp:
+                    last = rnd
+                    break
+            ends[last] += 1
+            if last > 0:
+                t.down_attacks[ch, defender, min(received, attack_bins - 1)] += 1
+    flush_duel_attacks(p, t, ch, batch, attacker, defender, seen)
+
+
 @internal_kernel
 def play_duels(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, damage, seen,
                ev, ends, scratch):  # fmt: skip
@@ -626,82 +715,26 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, d
     Evasion dice are drawn through a cursor held in local variables (block 0 of
     ``CURSOR_GROUP`` encounters at a time into ``scratch[:4]``, its buffer
     ``scratch[4]``), and so are the damage dice when every attack's damage is tabled
-    with dice of the same faces (buffer ``scratch[5]``; the block is computed at the
-    first hit); otherwise they come from the RNG state ``rng``.
+    with dice of the same faces (block 0 also a group at a time, into ``scratch[6:]``,
+    its buffer ``scratch[5]``); otherwise they come from the RNG state ``rng``.
+
+    The loop is :func:`duel_loop`. The most common duel, one tabled attack a turn, gets
+    its own compiled copy with that shape as constants. With block 0 of the damage
+    stream computed a group at a time instead of at each duel's first hit, the
+    benchmark duel ran 1.3x as fast (``scenarios/benchmarks/zones-3d6-duel.yaml``,
+    alternated runs on one thread: 2.8-4.2 M encounters/s before, 5.5 after).
     """
-    defender = 1 - attacker
-    n_batches = t.attempts.shape[2]
-    start = p.combatant[C_ATTACK_START, attacker]
     count = p.combatant[C_ATTACK_COUNT, attacker]
     per_turn = p.combatant[C_ATTACKS_PER_TURN, attacker]
-    cap = p.globals_[G_MAX_ROUNDS]
-    hp = p.combatant[C_HP, defender]
-    evasion_dice = dice[0, count]
-    evasion_span = np.uint64(dice[3, count])
-    bins = seen.shape[1]
-    attack_bins = t.down_attacks.shape[2]
-    words, buffer, damage_buffer = scratch[:4], scratch[4], scratch[5]
-    source = dice_source(k0, k1, STREAM_ATTACK, 6)
     damage_sides = common_damage_sides(dice, count)
-    damage_source = dice_source(k0, k1, STREAM_DAMAGE, max(damage_sides, 2))
-    batch = lo * n_batches // n_total
-    for enc in range(lo, hi):
-        if enc * n_batches // n_total != batch:
-            flush_duel_attacks(p, t, ch, batch, attacker, defender, seen)
-            batch = enc * n_batches // n_total
-        group = (enc - lo) % words.shape[1]
-        if group == 0:
-            first_blocks(source, enc, words)
-        cursor = cursor_at(words, group, enc, buffer)
-        damage_cursor = cursor_fresh(enc)
-        if damage_sides == 0:
-            start_encounter(rng, k0, k1, enc)
-        slot = 0
-        received = 0
-        taken = 0
-        last = 0
-        for rnd in range(1, cap + 1):
-            for _ in range(per_turn):
-                code, cursor = cursor_code(source, buffer, cursor, dice[0, slot],
-                                           np.uint64(dice[3, slot]))  # fmt: skip
-                total = tables[slot, code]
-                code, cursor = cursor_code(source, buffer, cursor, evasion_dice, evasion_span)
-                evasion = tables[count, code]
-                dealt = 0
-                if total >= evasion:
-                    if damage_sides > 0:
-                        code, damage_cursor = cursor_code(damage_source, damage_buffer,
-                                                          damage_cursor, dice[1, slot],
-                                                          np.uint64(dice[4, slot]))  # fmt: skip
-                        dealt = damage[slot, code]
-                    elif dice[1, slot] > 0:
-                        code = roll_dice_code(rng, STREAM_DAMAGE, dice[2, slot], dice[1, slot])
-                        dealt = damage[slot, code]
-                    else:
-                        attack = p.attack_list[start + slot]
-                        dealt = hit_damage(p, rng, ev, attacker, attack, defender, False)
-                    outcome = 1 + dealt
-                else:
-                    outcome = 0
-                if outcome < bins:
-                    seen[slot, outcome] += 1
-                else:  # more damage than the tally has bins for: counted on its own
-                    pair = (attacker * p.attack.shape[1] + p.attack_list[start + slot]) * 2
-                    record_attacks(t, ch, pair + defender, batch, 1, dealt, 1)
-                slot = next_in_rotation(slot, count)
-                received += 1
-                taken += dealt
-                if taken > hp:
-                    break
-            if taken > hp:
-                last = rnd
-                break
-        ends[last] += 1
-        if last > 0:
-            t.down_attacks[ch, defender, min(received, attack_bins - 1)] += 1
-    flush_duel_attacks(p, t, ch, batch, attacker, defender, seen)
+    if count == 1 and per_turn == 1 and damage_sides > 0:
+        duel_loop(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, damage, seen,
+                  ev, ends, scratch, 1, 1, damage_sides)  # fmt: skip
+    else:
+        duel_loop(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, damage, seen,
+                  ev, ends, scratch, count, per_turn, damage_sides)  # fmt: skip
     side = p.combatant[C_SIDE, attacker]
-    record_duel_ends(t, ch, ends, attacker, side, cap, EVENT_OUT)
+    record_duel_ends(t, ch, ends, attacker, side, p.globals_[G_MAX_ROUNDS], EVENT_OUT)
 
 
 @kernel
@@ -733,7 +766,7 @@ def duel_scratch(p, t, trace):
         np.zeros((n_slots, MAX_DAMAGE_OUTCOMES), dtype=np.int64),
         np.zeros((n_slots, t.damage_hist.shape[2] + 1), dtype=np.int64),
         np.zeros(p.globals_[G_MAX_ROUNDS] + 1, dtype=np.int64),
-        np.zeros((6, CURSOR_GROUP), dtype=np.uint64),
+        np.zeros((10, CURSOR_GROUP), dtype=np.uint64),
     )
 
 
