@@ -1,8 +1,10 @@
 """Plain-duel paths give the general path's tallies, bit for bit.
 
 A plain duel (one combatant attacks, the other never does) is played by the rule
-system's ``kernels.run_duel_block`` (zones-3d6, opposed-tiers, glitters-d20 and the
-earlier Shattered Spirits draft here; Shattered Spirits' own in test_ss_duel_path.py):
+system's ``kernels.run_duel_block``, or in glitters-d20 and zones-3d6 by
+``kernels.run_one_attack_duel_block`` when the attacker makes one attack a turn
+(zones-3d6, opposed-tiers, glitters-d20 and the earlier Shattered Spirits draft here;
+Shattered Spirits' own in test_ss_duel_path.py):
 the general path's turns, targets and Phases cut down to the one attacker's attacks,
 and in most systems dice drawn as one number and looked up in tables made once per
 run. Every tally must be the integer the general path ``kernels.run_block`` gives on
@@ -283,30 +285,56 @@ def _tallies(job: Any, kernel: Any, chunks: int) -> TallyArrays:
     return collapse(tallies)
 
 
+def _duel_kernels(kernels: Any) -> list[Any]:
+    """A system's plain-duel block kernels (glitters-d20 and zones-3d6 have two)."""
+    names = ("run_duel_block", "run_one_attack_duel_block")
+    return [getattr(kernels, name) for name in names if hasattr(kernels, name)]
+
+
 @pytest.mark.parametrize("case", list(DUELS), ids=[f"{r}-{k}" for r, k in DUELS])
 def test_duel_path_equals_general_path(case: tuple[str, str]) -> None:
     key = "-".join(case)
     job = compile_job(_scenario(case), 6000, None)
     kernels = rule_module(job.rules, "kernels")
     assert kernels.duel_attacker(job.params) >= 0
-    assert kernels.block_kernel(job.params) is kernels.run_duel_block
+    duel_kernel = kernels.block_kernel(job.params)
+    assert duel_kernel in _duel_kernels(kernels)
     general = _tallies(job, kernels.run_block, 3)
     assert general.attempts.sum() > 6000  # the duels were played
     for chunks in (1, 5):
-        duel = _tallies(job, kernels.run_duel_block, chunks)
+        duel = _tallies(job, duel_kernel, chunks)
         for name, a, b in zip(general._fields, general, duel, strict=True):
             np.testing.assert_array_equal(a, b, err_msg=f"{key}: {name}, {chunks} chunks")
 
 
 @pytest.mark.parametrize(
-    ("case", "sides"),
-    [("benchmark", 8), ("tabled", 6), ("capped", 4), ("training", 0), ("mixed", 0)],
-)
-def test_glitters_tables_damage_of_one_die_size(case: str, sides: int) -> None:
-    """The glitters-d20 duels above take both damage paths: tabled (every damage die of
-    one size) and rolled from the RNG state (mixed sizes)."""
+    ("case", "sides", "one_attack"),
+    [("benchmark", 8, True), ("heavy", 4, True), ("tabled", 6, False), ("capped", 4, True),
+     ("training", 0, False), ("mixed", 0, False)],
+)  # fmt: skip
+def test_glitters_duels_take_each_duel_path(case: str, sides: int, one_attack: bool) -> None:
+    """The glitters-d20 duels above take both damage paths, tabled (every damage die of
+    one size) and rolled from the RNG state (mixed sizes), and both duel kernels: the
+    one-attack loop, and the general duel loop."""
     job = compile_job(_scenario(("glitters-d20", case)), 10, None)
-    assert rule_module(job.rules, "kernels").duel_damage_sides(job.params) == sides
+    kernels = rule_module(job.rules, "kernels")
+    assert kernels.duel_damage_sides(job.params) == sides
+    expected = kernels.run_one_attack_duel_block if one_attack else kernels.run_duel_block
+    assert kernels.block_kernel(job.params) is expected
+
+
+@pytest.mark.parametrize(
+    ("case", "one_attack"),
+    [("benchmark", True), ("capped", True), ("huge-dice", True), ("heavy", True),
+     ("training", False), ("mixed", False)],
+)  # fmt: skip
+def test_zones_duels_take_each_duel_kernel(case: str, one_attack: bool) -> None:
+    """The zones-3d6 duels above take both duel kernels: one attack a turn (tabled damage
+    or not), and the general duel loop."""
+    job = compile_job(_scenario(("zones-3d6", case)), 10, None)
+    kernels = rule_module(job.rules, "kernels")
+    expected = kernels.run_one_attack_duel_block if one_attack else kernels.run_duel_block
+    assert kernels.block_kernel(job.params) is expected
 
 
 FIGHTS = [
@@ -322,4 +350,4 @@ def test_a_fight_where_both_attack_takes_the_general_path(path: str) -> None:
     job = compile_job(simlab.load(ROOT / path), 10, None)
     kernels = rule_module(job.rules, "kernels")
     assert kernels.duel_attacker(job.params) == -1
-    assert kernels.block_kernel(job.params) is not kernels.run_duel_block
+    assert kernels.block_kernel(job.params) not in _duel_kernels(kernels)

@@ -48,18 +48,15 @@ from simlab.engine.encounter import (
 )
 from simlab.engine.jit import chunked, inline_kernel, internal_kernel, kernel
 from simlab.engine.rng import (
-    CURSOR_GROUP,
     STREAM_ATTACK,
     STREAM_DAMAGE,
     STREAM_ORDER,
     STREAM_REACTION,
     STREAM_SAVE,
-    cursor_at,
     cursor_code,
     cursor_fresh,
     dice_source,
     faces_of_code,
-    first_blocks,
     new_state,
     outcomes_within,
     roll_dice_code,
@@ -645,7 +642,8 @@ SAVE_ROWS = (DUEL_ARMOR, DUEL_ARMOR)
 def cursor_sides(exprs, dice, sides, rows):
     """The faces of every die a stream rolls in a plain duel, when a cursor can draw them
     (each of its ``rows`` is tabled or rolls nothing, and all dice have the same faces),
-    else 0; −1 when none of its rows rolls any dice (the stream is never drawn)."""
+    else 0; −1 when none of its rows rolls any dice, so that the stream is never drawn
+    (the save stream of a defender without armor)."""
     common = -1
     for row in range(rows[0], rows[1] + 1):
         if exprs[row] == NO_DICE:
@@ -682,85 +680,6 @@ def duel_draw(p, rng, row, tables, how, cursor):
     return totals[row, code], cursor
 
 
-@inline_kernel
-def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, tables, seen,
-              buffers, streams, count, per_turn, all_cursors):  # fmt: skip
-    """The encounter loop of :func:`play_duels`, given the attacker's number of attacks
-    (``count``), its attacks a turn and whether every stream is drawn through a cursor
-    (``all_cursors``). Inlined, so that a call with constants compiles to a loop without
-    the rotation and the RNG state (see :func:`play_duels`)."""
-    defender = 1 - attacker
-    n_batches = t.attempts.shape[2]
-    start = p.combatant[C_ATTACK_START, attacker]
-    cap = p.globals_[G_MAX_ROUNDS]
-    attack_dice, reaction_dice, damage_dice, save_dice = streams
-    exprs = tables[0]
-    words = buffers[4:]
-    group = words.shape[1]
-    drawn = (exprs[DUEL_ATTACK] != NO_DICE,
-             exprs[DUEL_DEFENSE] != NO_DICE or exprs[DUEL_SHIELD] != NO_DICE,
-             exprs[DUEL_DAMAGE] != NO_DICE or exprs[DUEL_CRITICAL] != NO_DICE,
-             exprs[DUEL_ARMOR] != NO_DICE)  # fmt: skip
-    batch, next_batch = batch_bounds(lo, n_batches, n_total)
-    for first in range(lo, hi, group):
-        if all_cursors:
-            for k in range(4):
-                if drawn[k]:
-                    first_blocks(streams[k][1], first, words[4 * k : 4 * k + 4])
-        for enc in range(first, min(first + group, hi)):
-            if enc >= next_batch:
-                flush_attack_counts(t, ch, batch, attacker, seen)
-                batch, next_batch = batch_bounds(enc, n_batches, n_total)
-            a_cursor = r_cursor = d_cursor = s_cursor = cursor_fresh(enc)
-            if all_cursors:
-                i = enc - first
-                if drawn[0]:
-                    a_cursor = cursor_at(words[0:4], i, enc, buffers[0])
-                if drawn[1]:
-                    r_cursor = cursor_at(words[4:8], i, enc, buffers[1])
-                if drawn[2]:
-                    d_cursor = cursor_at(words[8:12], i, enc, buffers[2])
-                if drawn[3]:
-                    s_cursor = cursor_at(words[12:16], i, enc, buffers[3])
-            else:
-                start_encounter(rng, k0, k1, enc)
-            reset(p, st, standing)
-            slot = 0
-            last = cap
-            over = False
-            for rnd in range(1, cap + 1):
-                for _ in range(per_turn):
-                    attack = p.attack_list[start + slot]
-                    slot = next_in_rotation(slot, count)
-                    rolled, a_cursor = duel_draw(p, rng, DUEL_ATTACK, tables, attack_dice,
-                                                 a_cursor)  # fmt: skip
-                    total = attack_total(p, attacker, attack, rolled)
-                    rolled, r_cursor = duel_draw(p, rng, DUEL_DEFENSE, tables, reaction_dice,
-                                                 r_cursor)  # fmt: skip
-                    shield, r_cursor = duel_draw(p, rng, DUEL_SHIELD, tables, reaction_dice,
-                                                 r_cursor)  # fmt: skip
-                    hit, critical = defended_outcome(total, defense_of(p, defender, rolled, shield))
-                    damage = 0
-                    if hit:
-                        row = DUEL_CRITICAL if critical else DUEL_DAMAGE
-                        rolled, d_cursor = duel_draw(p, rng, row, tables, damage_dice, d_cursor)
-                        armor, s_cursor = duel_draw(p, rng, DUEL_ARMOR, tables, save_dice,
-                                                    s_cursor)  # fmt: skip
-                        damage = damage_of(p, attacker, attack, rolled, armor)
-                    st[RECEIVED, defender] += 1
-                    take_damage(p, st, defender, damage, rnd, standing)
-                    tier = 2 if critical else int(hit)
-                    count_duel_attack(t, ch, batch, attacker, seen, attack, tier, damage)
-                    if st[HP, defender] <= 0 and sides_standing(standing) <= 1:
-                        over = True
-                        break
-                if over:
-                    last = rnd
-                    break
-            finish(st, t, ch, last, standing)
-    flush_attack_counts(t, ch, batch, attacker, seen)
-
-
 @internal_kernel
 def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, tables, seen,
                buffers):  # fmt: skip
@@ -775,36 +694,61 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, t
     (:func:`duel_draw`); the rules that turn the totals into an outcome are the general
     path's own (:func:`attack_total`, :func:`defended_outcome`, :func:`damage_of`,
     :func:`take_damage`, :func:`finish`). A stream whose dice all have the same faces
-    is drawn through a cursor held in local variables (:func:`duel_stream`; its buffer
-    is one of ``buffers[:4]``), the others from the RNG state ``rng``. When every
-    stream is drawn so, block 0 of each stream that rolls dice is computed for
-    ``CURSOR_GROUP`` encounters at a time, into four rows each of ``buffers[4:]``;
-    otherwise each cursor computes it at its first die. Attacks are counted by attack,
-    tier and damage in ``seen`` and added to the tallies once per batch
-    (``encounter.flush_attack_counts``).
-
-    The loop is :func:`duel_loop`; the most common duel, one attack a turn with every
-    stream drawn through a cursor, gets its own compiled copy with that shape as
-    constants. A stream that rolls no dice at all (the save stream of a defender
-    without armor) no longer sends the whole duel to the RNG state: with that and the
-    group-wise blocks, the benchmark duel ran at 3.2-4.0 M encounters/s on one thread,
-    against 2.5-3.0 before (``scenarios/benchmarks/opposed-tiers-duel.yaml``).
+    is drawn through a cursor held in local variables (:func:`duel_stream`; its block
+    is computed at its first die, its buffer is a row of ``buffers``), the others from
+    the RNG state ``rng``. Attacks are counted by attack, tier and damage in ``seen``
+    and added to the tallies once per batch (``encounter.flush_attack_counts``).
     """
+    defender = 1 - attacker
+    n_batches = t.attempts.shape[2]
+    start = p.combatant[C_ATTACK_START, attacker]
     count = p.combatant[C_ATTACK_COUNT, attacker]
     per_turn = p.combatant[C_ATTACKS_PER_TURN, attacker]
-    streams = (
-        duel_stream(k0, k1, STREAM_ATTACK, ATTACK_ROWS, tables, buffers[0]),
-        duel_stream(k0, k1, STREAM_REACTION, REACTION_ROWS, tables, buffers[1]),
-        duel_stream(k0, k1, STREAM_DAMAGE, DAMAGE_ROWS, tables, buffers[2]),
-        duel_stream(k0, k1, STREAM_SAVE, SAVE_ROWS, tables, buffers[3]),
-    )
-    all_cursors = streams[0][3] and streams[1][3] and streams[2][3] and streams[3][3]
-    if count == 1 and per_turn == 1 and all_cursors:
-        duel_loop(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, tables, seen,
-                  buffers, streams, 1, 1, True)  # fmt: skip
-    else:
-        duel_loop(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, tables, seen,
-                  buffers, streams, count, per_turn, all_cursors)  # fmt: skip
+    cap = p.globals_[G_MAX_ROUNDS]
+    attack_dice = duel_stream(k0, k1, STREAM_ATTACK, ATTACK_ROWS, tables, buffers[0])
+    reaction_dice = duel_stream(k0, k1, STREAM_REACTION, REACTION_ROWS, tables, buffers[1])
+    damage_dice = duel_stream(k0, k1, STREAM_DAMAGE, DAMAGE_ROWS, tables, buffers[2])
+    save_dice = duel_stream(k0, k1, STREAM_SAVE, SAVE_ROWS, tables, buffers[3])
+    any_state = not (attack_dice[3] and reaction_dice[3] and damage_dice[3] and save_dice[3])
+    batch, next_batch = batch_bounds(lo, n_batches, n_total)
+    for enc in range(lo, hi):
+        if enc >= next_batch:
+            flush_attack_counts(t, ch, batch, attacker, seen)
+            batch, next_batch = batch_bounds(enc, n_batches, n_total)
+        if any_state:
+            start_encounter(rng, k0, k1, enc)
+        a_cursor = r_cursor = d_cursor = s_cursor = cursor_fresh(enc)
+        reset(p, st, standing)
+        slot = 0
+        last = cap
+        over = False
+        for rnd in range(1, cap + 1):
+            for _ in range(per_turn):
+                attack = p.attack_list[start + slot]
+                slot = next_in_rotation(slot, count)
+                rolled, a_cursor = duel_draw(p, rng, DUEL_ATTACK, tables, attack_dice, a_cursor)
+                total = attack_total(p, attacker, attack, rolled)
+                rolled, r_cursor = duel_draw(p, rng, DUEL_DEFENSE, tables, reaction_dice, r_cursor)
+                shield, r_cursor = duel_draw(p, rng, DUEL_SHIELD, tables, reaction_dice, r_cursor)
+                hit, critical = defended_outcome(total, defense_of(p, defender, rolled, shield))
+                damage = 0
+                if hit:
+                    row = DUEL_CRITICAL if critical else DUEL_DAMAGE
+                    rolled, d_cursor = duel_draw(p, rng, row, tables, damage_dice, d_cursor)
+                    armor, s_cursor = duel_draw(p, rng, DUEL_ARMOR, tables, save_dice, s_cursor)
+                    damage = damage_of(p, attacker, attack, rolled, armor)
+                st[RECEIVED, defender] += 1
+                take_damage(p, st, defender, damage, rnd, standing)
+                tier = 2 if critical else int(hit)
+                count_duel_attack(t, ch, batch, attacker, seen, attack, tier, damage)
+                if st[HP, defender] <= 0 and sides_standing(standing) <= 1:
+                    over = True
+                    break
+            if over:
+                last = rnd
+                break
+        finish(st, t, ch, last, standing)
+    flush_attack_counts(t, ch, batch, attacker, seen)
 
 
 @kernel
@@ -825,8 +769,7 @@ def run_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, 
 def duel_scratch(p, t, trace):
     """The working arrays of one chunk of :func:`run_duel_chunk`: those of
     :func:`chunk_scratch`, a trace row, the expression tables with their dice and
-    outcomes, attack counts and the dice cursors' buffers (rows 0-3) and words (rows
-    4-19, four a stream)."""
+    outcomes, attack counts and the dice cursors' buffers."""
     n_attacks = p.attack.shape[1]
     return (
         *chunk_scratch(p, t, trace),
@@ -837,7 +780,7 @@ def duel_scratch(p, t, trace):
         np.zeros(N_DUEL_ROWS, dtype=np.int64),
         np.zeros(N_DUEL_ROWS, dtype=np.int64),
         np.zeros((n_attacks, 3, t.damage_hist.shape[2]), dtype=np.int64),
-        np.zeros((4 + 16, CURSOR_GROUP), dtype=np.uint64),
+        np.zeros((4, 4), dtype=np.uint64),
     )
 
 

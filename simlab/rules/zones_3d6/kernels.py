@@ -689,6 +689,7 @@ def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, da
             if last > 0:
                 t.down_attacks[ch, defender, min(received, attack_bins - 1)] += 1
     flush_duel_attacks(p, t, ch, batch, attacker, defender, seen)
+    record_duel_ends(t, ch, ends, attacker, p.combatant[C_SIDE, attacker], cap, EVENT_OUT)
 
 
 @internal_kernel
@@ -718,23 +719,26 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, d
     with dice of the same faces (block 0 also a group at a time, into ``scratch[6:]``,
     its buffer ``scratch[5]``); otherwise they come from the RNG state ``rng``.
 
-    The loop is :func:`duel_loop`. The most common duel, one tabled attack a turn, gets
-    its own compiled copy with that shape as constants. With block 0 of the damage
-    stream computed a group at a time instead of at each duel's first hit, the
-    benchmark duel ran 1.3x as fast (``scenarios/benchmarks/zones-3d6-duel.yaml``,
-    alternated runs on one thread: 2.8-4.2 M encounters/s before, 5.5 after).
+    The loop is :func:`duel_loop`. The most common duel, one attack a turn, is played by
+    a kernel of its own that compiles the loop with that shape as constants
+    (:func:`run_one_attack_duel_chunk`).
     """
     count = p.combatant[C_ATTACK_COUNT, attacker]
     per_turn = p.combatant[C_ATTACKS_PER_TURN, attacker]
     damage_sides = common_damage_sides(dice, count)
-    if count == 1 and per_turn == 1 and damage_sides > 0:
-        duel_loop(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, damage, seen,
-                  ev, ends, scratch, 1, 1, damage_sides)  # fmt: skip
-    else:
-        duel_loop(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, damage, seen,
-                  ev, ends, scratch, count, per_turn, damage_sides)  # fmt: skip
-    side = p.combatant[C_SIDE, attacker]
-    record_duel_ends(t, ch, ends, attacker, side, p.globals_[G_MAX_ROUNDS], EVENT_OUT)
+    duel_loop(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, damage, seen, ev,
+              ends, scratch, count, per_turn, damage_sides)  # fmt: skip
+
+
+@inline_kernel
+def duel_tables(p, ev, tables, dice, damage):
+    """Build a plain duel's roll and damage tables (:func:`roll_tables`,
+    :func:`damage_tables`) and return its attacker, the combatant with attacks."""
+    c = p.combatant
+    attacker = 0 if c[C_ATTACK_COUNT, 0] > 0 and c[C_ATTACKS_PER_TURN, 0] > 0 else 1
+    roll_tables(p, attacker, 1 - attacker, tables, dice[0], dice[3], ev)
+    damage_tables(p, attacker, 1 - attacker, damage, dice[1], dice[2], dice[4], ev)
+    return attacker
 
 
 @kernel
@@ -743,13 +747,25 @@ def run_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, 
     """:func:`run_chunk` for a plain duel (:func:`duel_attacker`), untraced: the chunk
     builds the tables once and plays its slice with :func:`play_duels`. A kernel of its
     own, so that other scenarios never compile the duel path."""
-    c = p.combatant
-    attacker = 0 if c[C_ATTACK_COUNT, 0] > 0 and c[C_ATTACKS_PER_TURN, 0] > 0 else 1
-    roll_tables(p, attacker, 1 - attacker, tables, dice[0], dice[3], ev)
-    damage_tables(p, attacker, 1 - attacker, damage, dice[1], dice[2], dice[4], ev)
+    attacker = duel_tables(p, ev, tables, dice, damage)
     lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
     play_duels(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, damage, seen, ev,
                ends, cursor)  # fmt: skip
+
+
+@kernel
+def run_one_attack_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st,
+                              standing, rng, ev, tables, dice, damage, seen, ends,
+                              cursor):  # fmt: skip
+    """:func:`run_duel_chunk` for a plain duel whose attacker makes one attack a turn
+    (:func:`one_attack_duel`): the same working arrays (:func:`duel_scratch`), played by
+    :func:`duel_loop` with that shape as constants (:func:`play_duels` tells the rest). A
+    kernel of its own, so that neither duel compiles the other's loop (one kernel with
+    both compiled 8-10 s longer)."""
+    attacker = duel_tables(p, ev, tables, dice, damage)
+    lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
+    duel_loop(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, damage, seen, ev,
+              ends, cursor, 1, 1, common_damage_sides(dice, 1))  # fmt: skip
 
 
 def duel_scratch(p, t, trace):
@@ -771,6 +787,7 @@ def duel_scratch(p, t, trace):
 
 
 run_duel_block = chunked(run_duel_chunk, duel_scratch)
+run_one_attack_duel_block = chunked(run_one_attack_duel_chunk, duel_scratch)
 
 
 def duel_attacker(p):
@@ -788,8 +805,18 @@ def duel_attacker(p):
     return armed[0] if len(armed) == 1 else -1
 
 
+def one_attack_duel(p):
+    """Whether the plain duel of ``p`` (:func:`duel_attacker`) is one whose attacker makes
+    one attack a turn, of one attack: :func:`run_one_attack_duel_block` plays it."""
+    c, attacker = p.combatant, duel_attacker(p)
+    return bool(c[C_ATTACK_COUNT, attacker] == 1 and c[C_ATTACKS_PER_TURN, attacker] == 1)
+
+
 def block_kernel(p):
     """The kernel that plays untraced blocks of the compiled scenario ``p``: the plain
     duel path when the scenario is one (:func:`duel_attacker`), else
     ``run_untraced_block`` (:func:`run_untraced_chunk` on threads)."""
-    return run_duel_block if duel_attacker(p) >= 0 else run_untraced_block
+    attacker = duel_attacker(p)
+    if attacker < 0:
+        return run_untraced_block
+    return run_one_attack_duel_block if one_attack_duel(p) else run_duel_block
