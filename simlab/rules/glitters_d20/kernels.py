@@ -978,9 +978,10 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, e
     counts, spans, table, sides = damage_tables
     d_source = dice_source(k0, k1, STREAM_DAMAGE, max(sides, 2))
     tier_of = tiers[attack]
-    dice_of = (counts[attack, 0], counts[attack, 1])
-    span_of = (np.uint64(spans[attack, 0]), np.uint64(spans[attack, 1]))
-    damage_of, counted = table[attack], seen[attack]
+    hit_dice, hit_span = counts[attack, 0], np.uint64(spans[attack, 0])
+    crit_dice, crit_span = counts[attack, 1], np.uint64(spans[attack, 1])
+    hit_damage_of, crit_damage_of = table[attack, 0], table[attack, 1]
+    counted = seen[attack]
     bins = seen.shape[2]
     batch, next_batch = batch_bounds(lo, n_batches, n_total)
     for first in range(lo, hi, words.shape[1]):
@@ -996,14 +997,20 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, e
             rnd = 0
             while hp > 0 and rnd < cap:
                 rnd += 1
-                natural, cursor = natural_from_cursor(p, source, buffer, cursor, net)
+                if net == 0:  # one d20, the usual attack
+                    code, cursor = cursor_code(source, buffer, cursor, 1, np.uint64(20))
+                    natural = code + 1
+                else:
+                    natural, cursor = natural_from_cursor(p, source, buffer, cursor, net)
                 tier = tier_of[natural]
                 damage = 0
-                if tier > 0:
-                    crit = tier - 1
-                    code, d_cursor = cursor_code(d_source, d_buffer, d_cursor, dice_of[crit],
-                                                 span_of[crit])  # fmt: skip
-                    damage = damage_of[crit, code]
+                if tier == 1:
+                    code, d_cursor = cursor_code(d_source, d_buffer, d_cursor, hit_dice, hit_span)
+                    damage = hit_damage_of[code]
+                elif tier == 2:
+                    code, d_cursor = cursor_code(d_source, d_buffer, d_cursor, crit_dice,
+                                                 crit_span)  # fmt: skip
+                    damage = crit_damage_of[code]
                 if damage < bins:
                     counted[tier, damage] += 1
                 else:
