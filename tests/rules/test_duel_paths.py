@@ -1,7 +1,7 @@
 """Plain-duel paths give the general path's tallies, bit for bit.
 
 A plain duel (one combatant attacks, the other never does) is played by the rule
-system's ``kernels.run_duel_block``, or in glitters-d20 and zones-3d6 by
+system's ``kernels.run_duel_block``, or in glitters-d20, zones-3d6 and opposed-tiers by
 ``kernels.run_one_attack_duel_block`` when the attacker makes one attack a turn
 (zones-3d6, opposed-tiers, glitters-d20 and the earlier Shattered Spirits draft here;
 Shattered Spirits' own in test_ss_duel_path.py):
@@ -286,7 +286,7 @@ def _tallies(job: Any, kernel: Any, chunks: int) -> TallyArrays:
 
 
 def _duel_kernels(kernels: Any) -> list[Any]:
-    """A system's plain-duel block kernels (glitters-d20 and zones-3d6 have two)."""
+    """A system's plain-duel block kernels (all but the earlier draft have two)."""
     names = ("run_duel_block", "run_one_attack_duel_block")
     return [getattr(kernels, name) for name in names if hasattr(kernels, name)]
 
@@ -331,7 +331,23 @@ def test_glitters_duels_take_each_duel_path(case: str, sides: int, one_attack: b
 def test_zones_duels_take_each_duel_kernel(case: str, one_attack: bool) -> None:
     """The zones-3d6 duels above take both duel kernels: one attack a turn (tabled damage
     or not), and the general duel loop."""
-    job = compile_job(_scenario(("zones-3d6", case)), 10, None)
+    _assert_duel_kernel(("zones-3d6", case), one_attack)
+
+
+@pytest.mark.parametrize(
+    ("case", "one_attack"),
+    [("benchmark", True), ("shielded", True), ("heavy", True), ("huge-dice", False),
+     ("mixed", False)],
+)  # fmt: skip
+def test_tiers_duels_take_each_duel_kernel(case: str, one_attack: bool) -> None:
+    """The opposed-tiers duels above take both duel kernels: one attack a turn with every
+    stream drawn through a cursor (shield and armor included), and the general duel loop
+    (two attacks a turn; damage dice too many to table)."""
+    _assert_duel_kernel(("opposed-tiers", case), one_attack)
+
+
+def _assert_duel_kernel(case: tuple[str, str], one_attack: bool) -> None:
+    job = compile_job(_scenario(case), 10, None)
     kernels = rule_module(job.rules, "kernels")
     expected = kernels.run_one_attack_duel_block if one_attack else kernels.run_duel_block
     assert kernels.block_kernel(job.params) is expected

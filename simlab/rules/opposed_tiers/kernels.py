@@ -48,15 +48,18 @@ from simlab.engine.encounter import (
 )
 from simlab.engine.jit import chunked, inline_kernel, internal_kernel, kernel
 from simlab.engine.rng import (
+    CURSOR_GROUP,
     STREAM_ATTACK,
     STREAM_DAMAGE,
     STREAM_ORDER,
     STREAM_REACTION,
     STREAM_SAVE,
+    cursor_at,
     cursor_code,
     cursor_fresh,
     dice_source,
     faces_of_code,
+    first_blocks,
     new_state,
     outcomes_within,
     roll_dice_code,
@@ -751,25 +754,153 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, t
     flush_attack_counts(t, ch, batch, attacker, seen)
 
 
+@inline_kernel
+def tabled_total(source, buffer, cursor, totals, row, n_dice, span):
+    """The total of row ``row`` of a plain duel's expressions (:func:`expression_tables`)
+    drawn through a cursor, as :func:`duel_draw` draws it: 0 for a row that rolls no dice
+    (``n_dice`` 0). Returns the total and the cursor."""
+    if n_dice == 0:
+        return 0, cursor
+    code, cursor = cursor_code(source, buffer, cursor, n_dice, span)
+    return totals[row, code], cursor
+
+
+@inline_kernel
+def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, tables, seen,
+                     buffers):  # fmt: skip
+    """Play plain duels ``lo .. hi-1`` whose attacker makes one attack a turn and whose
+    every stream is drawn through a cursor (:func:`one_attack_duel`), as
+    :func:`play_duels` would, on a shorter loop: each row's dice count and outcomes in
+    local variables, block 0 of each stream that rolls dice computed ``CURSOR_GROUP``
+    encounters at a time (four rows each of ``buffers[4:]``; the cursors' buffers are
+    ``buffers[:4]``), and the defender's Health and received attacks in local variables
+    until a hit takes it to 0 or below, when :func:`take_damage` gets them. ``tables`` is
+    (exprs, totals, dice, sides, spans)."""
+    defender = 1 - attacker
+    n_batches = t.attempts.shape[2]
+    cap = p.globals_[G_MAX_ROUNDS]
+    attack = p.attack_list[p.combatant[C_ATTACK_START, attacker]]
+    exprs, totals, dice, sides, spans = tables
+    n_attack, span_attack = dice[DUEL_ATTACK], np.uint64(spans[DUEL_ATTACK])
+    n_defense, span_defense = dice[DUEL_DEFENSE], np.uint64(spans[DUEL_DEFENSE])
+    n_shield, span_shield = dice[DUEL_SHIELD], np.uint64(spans[DUEL_SHIELD])
+    n_armor, span_armor = dice[DUEL_ARMOR], np.uint64(spans[DUEL_ARMOR])
+    n_hit = (dice[DUEL_DAMAGE], dice[DUEL_CRITICAL])
+    span_hit = (np.uint64(spans[DUEL_DAMAGE]), np.uint64(spans[DUEL_CRITICAL]))
+    sources = (
+        dice_source(k0, k1, STREAM_ATTACK, max(cursor_sides(exprs, dice, sides, ATTACK_ROWS), 2)),
+        dice_source(k0, k1, STREAM_REACTION,
+                    max(cursor_sides(exprs, dice, sides, REACTION_ROWS), 2)),
+        dice_source(k0, k1, STREAM_DAMAGE, max(cursor_sides(exprs, dice, sides, DAMAGE_ROWS), 2)),
+        dice_source(k0, k1, STREAM_SAVE, max(cursor_sides(exprs, dice, sides, SAVE_ROWS), 2)),
+    )  # fmt: skip
+    drawn = (n_attack > 0, n_defense + n_shield > 0, n_hit[0] + n_hit[1] > 0, n_armor > 0)
+    a_buf, r_buf, d_buf, s_buf = buffers[0], buffers[1], buffers[2], buffers[3]
+    words = buffers[4:]
+    group = words.shape[1]
+    full_hp = p.combatant[C_HP, defender]
+    batch, next_batch = batch_bounds(lo, n_batches, n_total)
+    for first in range(lo, hi, group):
+        for k in range(4):
+            if drawn[k]:
+                first_blocks(sources[k], first, words[4 * k : 4 * k + 4])
+        for enc in range(first, min(first + group, hi)):
+            if enc >= next_batch:
+                flush_attack_counts(t, ch, batch, attacker, seen)
+                batch, next_batch = batch_bounds(enc, n_batches, n_total)
+            i = enc - first
+            a_cursor = r_cursor = d_cursor = s_cursor = cursor_fresh(enc)
+            if drawn[0]:
+                a_cursor = cursor_at(words[0:4], i, enc, a_buf)
+            if drawn[1]:
+                r_cursor = cursor_at(words[4:8], i, enc, r_buf)
+            if drawn[2]:
+                d_cursor = cursor_at(words[8:12], i, enc, d_buf)
+            if drawn[3]:
+                s_cursor = cursor_at(words[12:16], i, enc, s_buf)
+            reset(p, st, standing)
+            hp = full_hp
+            received = 0
+            last = cap
+            for rnd in range(1, cap + 1):
+                rolled, a_cursor = tabled_total(sources[0], a_buf, a_cursor, totals, DUEL_ATTACK,
+                                                n_attack, span_attack)  # fmt: skip
+                total = attack_total(p, attacker, attack, rolled)
+                rolled, r_cursor = tabled_total(sources[1], r_buf, r_cursor, totals,
+                                                DUEL_DEFENSE, n_defense, span_defense)  # fmt: skip
+                shield, r_cursor = tabled_total(sources[1], r_buf, r_cursor, totals,
+                                                DUEL_SHIELD, n_shield, span_shield)  # fmt: skip
+                hit, critical = defended_outcome(total, defense_of(p, defender, rolled, shield))
+                damage = 0
+                if hit:
+                    crit = int(critical)
+                    rolled, d_cursor = tabled_total(sources[2], d_buf, d_cursor, totals,
+                                                    DUEL_DAMAGE + crit, n_hit[crit],
+                                                    span_hit[crit])  # fmt: skip
+                    armor, s_cursor = tabled_total(sources[3], s_buf, s_cursor, totals,
+                                                   DUEL_ARMOR, n_armor, span_armor)  # fmt: skip
+                    damage = damage_of(p, attacker, attack, rolled, armor)
+                received += 1
+                count_duel_attack(t, ch, batch, attacker, seen, attack, 2 if critical else int(hit),
+                                  damage)  # fmt: skip
+                if hp - damage > 0:  # still standing: nothing else changes
+                    hp -= damage
+                    continue
+                st[HP, defender] = hp
+                st[RECEIVED, defender] = received
+                take_damage(p, st, defender, damage, rnd, standing)
+                hp = st[HP, defender]
+                if sides_standing(standing) <= 1:
+                    last = rnd
+                    break
+            st[RECEIVED, defender] = received
+            finish(st, t, ch, last, standing)
+    flush_attack_counts(t, ch, batch, attacker, seen)
+
+
+@inline_kernel
+def duel_tables(p, exprs, totals, dice, sides, spans, scratch):
+    """Build a plain duel's expression tables (:func:`expression_tables`) and return its
+    attacker, the combatant with attacks."""
+    c = p.combatant
+    attacker = 0 if c[C_ATTACK_COUNT, 0] > 0 and c[C_ATTACKS_PER_TURN, 0] > 0 else 1
+    expression_tables(p, attacker, 1 - attacker, exprs, totals, dice, sides, spans, scratch)
+    return attacker
+
+
 @kernel
 def run_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing, rng,
                    scratch, ev, exprs, totals, dice, sides, spans, seen, buffers):  # fmt: skip
     """:func:`run_chunk` for a plain duel (:func:`duel_attacker`), untraced: the chunk
     builds the expression tables once and plays its slice with :func:`play_duels`. A
     kernel of its own, so that other scenarios never compile the duel path."""
-    c = p.combatant
-    attacker = 0 if c[C_ATTACK_COUNT, 0] > 0 and c[C_ATTACKS_PER_TURN, 0] > 0 else 1
-    expression_tables(p, attacker, 1 - attacker, exprs, totals, dice, sides, spans, scratch)
+    attacker = duel_tables(p, exprs, totals, dice, sides, spans, scratch)
     lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
     tables = (exprs, totals, dice, sides, spans, scratch, ev)
     play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, tables, seen,
                buffers)  # fmt: skip
 
 
+@kernel
+def run_one_attack_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st,
+                              standing, rng, scratch, ev, exprs, totals, dice, sides, spans, seen,
+                              buffers):  # fmt: skip
+    """:func:`run_duel_chunk` for a plain duel of one attack a turn whose every stream is
+    drawn through a cursor (:func:`one_attack_duel`): the same working arrays
+    (:func:`duel_scratch`), played by :func:`one_attack_duels`. A kernel of its own, so
+    that it compiles neither the general duel loop nor the dice rolled from the RNG
+    state."""
+    attacker = duel_tables(p, exprs, totals, dice, sides, spans, scratch)
+    lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
+    one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker,
+                     (exprs, totals, dice, sides, spans), seen, buffers)  # fmt: skip
+
+
 def duel_scratch(p, t, trace):
     """The working arrays of one chunk of :func:`run_duel_chunk`: those of
     :func:`chunk_scratch`, a trace row, the expression tables with their dice and
-    outcomes, attack counts and the dice cursors' buffers."""
+    outcomes, attack counts, and the dice cursors' buffers (rows 0-3) and words (rows
+    4-19, four a stream, for :func:`run_one_attack_duel_chunk`)."""
     n_attacks = p.attack.shape[1]
     return (
         *chunk_scratch(p, t, trace),
@@ -780,11 +911,12 @@ def duel_scratch(p, t, trace):
         np.zeros(N_DUEL_ROWS, dtype=np.int64),
         np.zeros(N_DUEL_ROWS, dtype=np.int64),
         np.zeros((n_attacks, 3, t.damage_hist.shape[2]), dtype=np.int64),
-        np.zeros((4, 4), dtype=np.uint64),
+        np.zeros((4 + 16, CURSOR_GROUP), dtype=np.uint64),
     )
 
 
 run_duel_block = chunked(run_duel_chunk, duel_scratch)
+run_one_attack_duel_block = chunked(run_one_attack_duel_chunk, duel_scratch)
 
 
 def duel_attacker(p):
@@ -802,8 +934,42 @@ def duel_attacker(p):
     return armed[0] if len(armed) == 1 else -1
 
 
+def one_attack_duel(p):
+    """Whether the plain duel of ``p`` (:func:`duel_attacker`) is one
+    :func:`run_one_attack_duel_block` plays: its attacker makes one attack a turn, and
+    every stream's dice are drawn through a cursor, that is each of the duel's
+    expressions (:func:`expression_tables`) rolls no dice or is tabled, with one die size
+    a stream (:func:`cursor_sides`, the same test in the kernel)."""
+    cb, attacker = p.combatant, duel_attacker(p)
+    defender = 1 - attacker
+    if cb[C_ATTACK_COUNT, attacker] != 1 or cb[C_ATTACKS_PER_TURN, attacker] != 1:
+        return False
+    rows = [cb[C_ATTACK_DICE, attacker], cb[C_DEFENSE_DICE, defender],
+            cb[C_SHIELD_DICE, defender], cb[C_DAMAGE_DICE, attacker],
+            cb[C_CRITICAL_DICE, attacker], cb[C_ARMOR_DICE, defender]]  # fmt: skip
+    for first, last in (ATTACK_ROWS, REACTION_ROWS, DAMAGE_ROWS, SAVE_ROWS):
+        faces = {tabled_faces(p, rows[r]) for r in range(first, last + 1) if rows[r] != NO_DICE}
+        if 0 in faces or len(faces) > 1:
+            return False
+    return True
+
+
+def tabled_faces(p, e):
+    """The faces of expression ``e``'s dice when :func:`expression_tables` tables it (one
+    term of 1 to ``MAX_TABLED_DICE`` dice, at most ``MAX_EXPR_OUTCOMES`` outcomes), else
+    0."""
+    if p.exprs[E_COUNT, e] != 1:
+        return 0
+    term = p.exprs[E_START, e]
+    n, faces = int(p.terms[term, 0]), int(p.terms[term, 1])
+    tabled = 1 <= n <= MAX_TABLED_DICE and faces >= 2 and faces**n <= MAX_EXPR_OUTCOMES
+    return faces if tabled else 0
+
+
 def block_kernel(p):
     """The kernel that plays untraced blocks of the compiled scenario ``p``: the plain
     duel path when the scenario is one (:func:`duel_attacker`), else
     ``run_untraced_block`` (:func:`run_untraced_chunk` on threads)."""
-    return run_duel_block if duel_attacker(p) >= 0 else run_untraced_block
+    if duel_attacker(p) < 0:
+        return run_untraced_block
+    return run_one_attack_duel_block if one_attack_duel(p) else run_duel_block
