@@ -85,6 +85,18 @@ def count_duel_attack(t, ch, batch, attacker, seen, attack, tier, damage):
         record_attacks(t, ch, duel_pair(attacker, attack, seen.shape[0]), batch, tier, damage, 1)
 
 
+@inline_kernel
+def count_duel_end(t, ch, ends, defender, down, rnd, received):
+    """Count the end of one plain duel in ``ends`` (added up by :func:`record_duel_ends`):
+    in round ``rnd`` when the defender is ``down``, with the attacks it received in
+    ``t.down_attacks``; else as a duel that reached the round cap (``ends[0]``)."""
+    if down:
+        ends[rnd] += 1
+        t.down_attacks[ch, defender, min(received, t.down_attacks.shape[2] - 1)] += 1
+    else:
+        ends[0] += 1
+
+
 @internal_kernel
 def flush_attack_counts(t, ch, batch, attacker, seen):
     """Add the plain-duel attacks counted in ``seen[attack, tier, damage]`` to chunk

@@ -28,6 +28,7 @@ from simlab.engine.encounter import (
     chunk_range,
     clear_state,
     count_duel_attack,
+    count_duel_end,
     count_standing,
     flush_attack_counts,
     initiative_order,
@@ -884,7 +885,6 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen
     c = p.combatant
     n_batches = t.attempts.shape[2]
     cap = p.globals_[G_MAX_ROUNDS]
-    attack_bins = t.down_attacks.shape[2]
     reset(p, st, standing)
     duel_tiers(p, st, attacker, tiers)
     main_start, main_count = c[C_MAIN_START, attacker], c[C_MAIN_COUNT, attacker]
@@ -935,11 +935,7 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen
                 )  # fmt: skip
                 hp -= damage
                 received += 1
-        if hp <= 0:
-            ends[rnd] += 1
-            t.down_attacks[ch, defender, min(received, attack_bins - 1)] += 1
-        else:
-            ends[0] += 1
+        count_duel_end(t, ch, ends, defender, hp <= 0, rnd, received)
     flush_attack_counts(t, ch, batch, attacker, seen)
     record_duel_ends(t, ch, ends, attacker, c[C_SIDE, attacker], cap, -1)
 
@@ -971,7 +967,6 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, e
     net = attack_net(p, attack, defender)
     n_batches = t.attempts.shape[2]
     cap = p.globals_[G_MAX_ROUNDS]
-    attack_bins = t.down_attacks.shape[2]
     full_hp = c[C_HP, defender]
     words, buffer, d_buffer, d_words = scratch[:4], scratch[4], scratch[5], scratch[6:10]
     source = dice_source(k0, k1, STREAM_ATTACK, 20)
@@ -1016,11 +1011,7 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, e
                 else:
                     count_duel_attack(t, ch, batch, attacker, seen, attack, tier, damage)
                 hp -= damage
-            if hp <= 0:
-                ends[rnd] += 1
-                t.down_attacks[ch, defender, min(rnd, attack_bins - 1)] += 1
-            else:
-                ends[0] += 1
+            count_duel_end(t, ch, ends, defender, hp <= 0, rnd, rnd)  # one attack a round
     flush_attack_counts(t, ch, batch, attacker, seen)
 
 

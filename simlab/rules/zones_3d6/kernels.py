@@ -27,6 +27,7 @@ from simlab.engine.encounter import (
     choose_target,
     chunk_range,
     clear_state,
+    count_duel_end,
     count_standing,
     initiative_order,
     next_in_rotation,
@@ -619,7 +620,6 @@ def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, da
     evasion_dice = dice[0, count]
     evasion_span = np.uint64(dice[3, count])
     bins = seen.shape[1]
-    attack_bins = t.down_attacks.shape[2]
     words, buffer, damage_buffer, damage_words = scratch[:4], scratch[4], scratch[5], scratch[6:]
     source = dice_source(k0, k1, STREAM_ATTACK, 6)
     damage_source = dice_source(k0, k1, STREAM_DAMAGE, max(damage_sides, 2))
@@ -685,9 +685,7 @@ def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, da
                 if taken > hp:
                     last = rnd
                     break
-            ends[last] += 1
-            if last > 0:
-                t.down_attacks[ch, defender, min(received, attack_bins - 1)] += 1
+            count_duel_end(t, ch, ends, defender, last > 0, last, received)
     flush_duel_attacks(p, t, ch, batch, attacker, defender, seen)
     record_duel_ends(t, ch, ends, attacker, p.combatant[C_SIDE, attacker], cap, EVENT_OUT)
 
