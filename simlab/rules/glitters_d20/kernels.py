@@ -1039,7 +1039,8 @@ def run_one_attack_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trac
 def duel_scratch(p, t, trace):
     """The working arrays of one chunk of :func:`run_duel_chunk`: those of
     :func:`chunk_scratch`, the tier table, attack counts, duel ends, the d20 cursor's
-    words and buffer with the damage cursor's buffer, and the damage tables
+    words and buffer with the damage cursor's buffer and words (rows 0-3, 4, 5 and 6-9
+    of ``cursors``), and the damage tables
     (:func:`duel_damage_sides`, :func:`duel_damage_tables`)."""
     n_attacks = p.attack.shape[1]
     st, standing, rng = chunk_scratch(p, t, trace)
@@ -1133,8 +1134,9 @@ def one_attack_duel(p):
 
 
 def block_kernel(p):
-    """The kernel that plays untraced blocks of the compiled scenario ``p``: the plain
-    duel path when the scenario is one (:func:`duel_attacker`), else
+    """The kernel that plays untraced blocks of the compiled scenario ``p``: when the
+    scenario is a plain duel (:func:`duel_attacker`), ``run_one_attack_duel_block`` for
+    one attack a turn (:func:`one_attack_duel`) or else ``run_duel_block``; otherwise
     ``run_untraced_block`` (:func:`run_untraced_chunk` on threads)."""
     if duel_attacker(p) < 0:
         return run_untraced_block

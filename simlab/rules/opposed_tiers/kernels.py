@@ -834,9 +834,9 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, 
                 damage = 0
                 if hit:
                     crit = int(critical)
-                    rolled, d_cursor = tabled_total(sources[2], d_buf, d_cursor, totals,
-                                                    DUEL_DAMAGE + crit, n_hit[crit],
-                                                    span_hit[crit])  # fmt: skip
+                    row = DUEL_CRITICAL if critical else DUEL_DAMAGE
+                    rolled, d_cursor = tabled_total(sources[2], d_buf, d_cursor, totals, row,
+                                                    n_hit[crit], span_hit[crit])  # fmt: skip
                     armor, s_cursor = tabled_total(sources[3], s_buf, s_cursor, totals,
                                                    DUEL_ARMOR, n_armor, span_armor)  # fmt: skip
                     damage = damage_of(p, attacker, attack, rolled, armor)
@@ -967,8 +967,9 @@ def tabled_faces(p, e):
 
 
 def block_kernel(p):
-    """The kernel that plays untraced blocks of the compiled scenario ``p``: the plain
-    duel path when the scenario is one (:func:`duel_attacker`), else
+    """The kernel that plays untraced blocks of the compiled scenario ``p``: when the
+    scenario is a plain duel (:func:`duel_attacker`), ``run_one_attack_duel_block`` for
+    one attack a turn (:func:`one_attack_duel`) or else ``run_duel_block``; otherwise
     ``run_untraced_block`` (:func:`run_untraced_chunk` on threads)."""
     if duel_attacker(p) < 0:
         return run_untraced_block

@@ -811,10 +811,10 @@ def one_attack_duel(p):
 
 
 def block_kernel(p):
-    """The kernel that plays untraced blocks of the compiled scenario ``p``: the plain
-    duel path when the scenario is one (:func:`duel_attacker`), else
+    """The kernel that plays untraced blocks of the compiled scenario ``p``: when the
+    scenario is a plain duel (:func:`duel_attacker`), ``run_one_attack_duel_block`` for
+    one attack a turn (:func:`one_attack_duel`) or else ``run_duel_block``; otherwise
     ``run_untraced_block`` (:func:`run_untraced_chunk` on threads)."""
-    attacker = duel_attacker(p)
-    if attacker < 0:
+    if duel_attacker(p) < 0:
         return run_untraced_block
     return run_one_attack_duel_block if one_attack_duel(p) else run_duel_block
