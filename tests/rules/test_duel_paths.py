@@ -317,10 +317,8 @@ def test_glitters_duels_take_each_duel_path(case: str, sides: int, one_attack: b
     one size) and rolled from the RNG state (mixed sizes), and both duel kernels: the
     one-attack loop, and the general duel loop."""
     job = compile_job(_scenario(("glitters-d20", case)), 10, None)
-    kernels = rule_module(job.rules, "kernels")
-    assert kernels.duel_damage_sides(job.params) == sides
-    expected = kernels.run_one_attack_duel_block if one_attack else kernels.run_duel_block
-    assert kernels.block_kernel(job.params) is expected
+    assert rule_module(job.rules, "kernels").duel_damage_sides(job.params) == sides
+    _assert_duel_kernel(("glitters-d20", case), one_attack)
 
 
 @pytest.mark.parametrize(

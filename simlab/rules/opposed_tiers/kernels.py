@@ -668,6 +668,17 @@ def duel_stream(k0, k1, stream, rows, tables, buffer):
 
 
 @inline_kernel
+def tabled_total(source, buffer, cursor, totals, row, n_dice, span):
+    """The total of row ``row`` of a plain duel's expressions (:func:`expression_tables`)
+    drawn through a cursor (``rng.cursor_code``): 0 for a row that rolls no dice
+    (``n_dice`` 0). Returns the total and the cursor."""
+    if n_dice == 0:
+        return 0, cursor
+    code, cursor = cursor_code(source, buffer, cursor, n_dice, span)
+    return totals[row, code], cursor
+
+
+@inline_kernel
 def duel_draw(p, rng, row, tables, how, cursor):
     """:func:`duel_roll` from stream ``how`` (:func:`duel_stream`), or when its cursor
     draws the stream the same dice through the cursor (``rng.cursor_code``; a row that
@@ -677,10 +688,8 @@ def duel_draw(p, rng, row, tables, how, cursor):
     stream, source, buffer, by_cursor = how
     if not by_cursor:
         return duel_roll(p, rng, stream, row, exprs, totals, dice, sides, scratch, ev), cursor
-    if exprs[row] == NO_DICE:
-        return 0, cursor
-    code, cursor = cursor_code(source, buffer, cursor, dice[row], np.uint64(spans[row]))
-    return totals[row, code], cursor
+    # drawn by the cursor, a row has dice unless it rolls nothing (cursor_sides)
+    return tabled_total(source, buffer, cursor, totals, row, dice[row], np.uint64(spans[row]))
 
 
 @internal_kernel
@@ -752,17 +761,6 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, t
                 break
         finish(st, t, ch, last, standing)
     flush_attack_counts(t, ch, batch, attacker, seen)
-
-
-@inline_kernel
-def tabled_total(source, buffer, cursor, totals, row, n_dice, span):
-    """The total of row ``row`` of a plain duel's expressions (:func:`expression_tables`)
-    drawn through a cursor, as :func:`duel_draw` draws it: 0 for a row that rolls no dice
-    (``n_dice`` 0). Returns the total and the cursor."""
-    if n_dice == 0:
-        return 0, cursor
-    code, cursor = cursor_code(source, buffer, cursor, n_dice, span)
-    return totals[row, code], cursor
 
 
 @inline_kernel
@@ -853,7 +851,6 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, 
                 if sides_standing(standing) <= 1:
                     last = rnd
                     break
-            st[RECEIVED, defender] = received
             finish(st, t, ch, last, standing)
     flush_attack_counts(t, ch, batch, attacker, seen)
 

@@ -635,10 +635,10 @@ def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, da
                 flush_duel_attacks(p, t, ch, batch, attacker, defender, seen)
                 batch, next_batch = batch_bounds(enc, n_batches, n_total)
             cursor = cursor_at(words, enc - first, enc, buffer)
-            damage_cursor = cursor_fresh(enc)
             if damage_sides > 0:
                 damage_cursor = cursor_at(damage_words, enc - first, enc, damage_buffer)
             else:
+                damage_cursor = cursor_fresh(enc)  # unused: the damage dice come from rng
                 start_encounter(rng, k0, k1, enc)
             slot = 0
             received = 0
