@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from decimal import Decimal, localcontext
 
 import numpy as np
 import pytest
+from scipy import special
 from scipy import stats as sps
 
 from simlab.analysis.stats import (
@@ -16,9 +18,11 @@ from simlab.analysis.stats import (
     histogram_mean_var,
     histogram_median,
     holm_adjust,
+    normal_quantile,
     rate_interval,
     ratio_batch_means,
     ratio_batch_means_many,
+    t_quantile,
     two_proportion_z,
     wilson_interval,
 )
@@ -57,6 +61,40 @@ def test_clopper_pearson_matches_scipy(k: int, n: int, level: float) -> None:
     assert float(hi) == pytest.approx(ref.high, abs=1e-12)
 
 
+# Counts within 10 of either end, as rate_interval gives them (bisection, no scipy).
+RARE_CASES = [(1, 2), (5, 19), (9, 100), (1, 10**5), (2, 10**6), (9, 10**8)]
+
+
+def exact_binomial_cdf(k: int, n: int, p: float) -> Decimal:
+    """P(X <= k) for X ~ Binomial(n, p), summed in 60-digit decimal arithmetic."""
+    with localcontext() as ctx:
+        ctx.prec = 60
+        p_ = Decimal(p)
+        term = (1 - p_) ** n
+        total = term
+        for j in range(k):
+            term = term * (n - j) / (j + 1) * p_ / (1 - p_)
+            total += term
+        return +total
+
+
+@pytest.mark.parametrize("level", [0.95, 0.99])
+@pytest.mark.parametrize(("k", "n"), RARE_CASES)
+def test_clopper_pearson_rare_bounds_solve_the_binomial_tails(k: int, n: int, level: float) -> None:
+    lo, hi = (float(b) for b in clopper_pearson_interval(k, n, level))
+    half_alpha = Decimal((1 - level) / 2)
+    # The definition: P(X >= k) = alpha/2 at the lower bound, P(X <= k) = alpha/2 at the
+    # upper one. scipy's own tails lose up to 1e-9 at n = 10**8, hence the exact sums.
+    assert float((1 - exact_binomial_cdf(k - 1, n, lo)) / half_alpha) == pytest.approx(1, abs=1e-12)
+    assert float(exact_binomial_cdf(k, n, hi) / half_alpha) == pytest.approx(1, abs=1e-12)
+    assert float(special.betaincinv(k, n - k + 1, float(half_alpha))) == pytest.approx(lo, rel=1e-7)
+    hi_scipy = float(special.betaincinv(k + 1, n - k, 1 - float(half_alpha)))
+    assert hi_scipy == pytest.approx(hi, rel=1e-7)
+    # A count near n has the mirrored interval (k successes are n - k failures).
+    m_lo, m_hi = (float(b) for b in clopper_pearson_interval(n - k, n, level))
+    assert (m_lo, m_hi) == pytest.approx((1 - hi, 1 - lo), abs=1e-15)
+
+
 def test_clopper_pearson_closed_form_at_zero() -> None:
     lo, hi = clopper_pearson_interval(0, 20)
     assert float(lo) == 0.0
@@ -81,6 +119,30 @@ def test_intervals_reject_bad_counts() -> None:
         wilson_interval(5, 3)
     with pytest.raises(ValueError, match="level"):
         wilson_interval(1, 3, level=1.0)
+
+
+@pytest.mark.parametrize("level", [0.5, 0.8, 0.95, 0.99, 0.999])
+def test_normal_quantile_matches_scipy(level: float) -> None:
+    assert normal_quantile(level) == pytest.approx(sps.norm.ppf(0.5 + level / 2), rel=1e-14)
+
+
+@pytest.mark.parametrize("level", [0.5, 0.8, 0.9, 0.95, 0.99, 0.999])
+def test_t_quantile_matches_scipy(level: float) -> None:
+    for df in [*range(1, 65), 100, 255, 1000]:
+        expected = float(special.stdtrit(df, 0.5 + level / 2))
+        assert t_quantile(df, level) == pytest.approx(expected, rel=1e-11), df
+
+
+def test_t_quantile_known_values_and_bad_input() -> None:
+    assert t_quantile(1, 0.5) == pytest.approx(1.0, rel=1e-14)  # Cauchy: tan(pi/4)
+    two_df = math.sqrt(2) * 0.95 / math.sqrt(1 - 0.95**2)  # closed form for 2 degrees
+    assert t_quantile(2, 0.95) == pytest.approx(two_df, rel=1e-14)
+    with pytest.raises(ValueError, match="degrees of freedom"):
+        t_quantile(0, 0.95)
+    with pytest.raises(ValueError, match="degrees of freedom"):
+        t_quantile(2.5, 0.95)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="level"):
+        t_quantile(3, 1.0)
 
 
 def test_rate_interval_switches_on_rare_events() -> None:
