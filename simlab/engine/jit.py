@@ -103,12 +103,16 @@ class _KernelCache(FunctionCache):
     """
 
     def load_overload(self, sig: Any, target_context: Any) -> Any:
-        """The cached compile result of ``sig``, or None when there is none."""
+        """The cached compile result of ``sig``, or None when there is none (and numba
+        is about to compile it: the inliner shortcut is installed first)."""
         from numba.core.runtime import rtsys
 
         rtsys.initialize(target_context)
         with self._guard_against_spurious_io_errors():
-            return self._load_overload(sig, target_context)
+            loaded = self._load_overload(sig, target_context)
+        if loaded is None:
+            skip_inliner_copies()
+        return loaded
 
 
 class _BlockCopies:
@@ -146,14 +150,21 @@ def _inline_function(
         _BlockCopies.fresh = False
 
 
-def _skip_inliner_copies() -> bool:
+def skip_inliner_copies() -> bool:
     """Install :func:`_inline_function` on the numba versions whose inliner it was checked
     against (their only use of ``copy`` in the inliner is that block copy); elsewhere numba
-    is left as it is, which only makes first runs slower. Returns whether it is installed."""
+    is left as it is, which only makes first runs slower. Returns whether it is installed.
+
+    Called before simlab's first compile (:class:`_KernelCache`, on a cache miss), not at
+    import: numba's inliner module takes 0.04-0.07 s to import, and a run whose kernels
+    all come from the cache never inlines. Installing it again does nothing.
+    """
     import copy
 
     from numba.core import inline_closurecall
 
+    if inline_closurecall.InlineWorker.inline_function is _inline_function:
+        return True
     version = tuple(int(part) for part in numba.__version__.split(".")[:2])
     if not (0, 60) <= version < (0, 69) or inline_closurecall.copy is not copy:
         return False
@@ -162,7 +173,8 @@ def _skip_inliner_copies() -> bool:
     return True
 
 
-INLINER_COPIES_SKIPPED = _skip_inliner_copies()
+if not LIGHT_CACHE_LOADS:  # no cache-miss hook to install it from: install it now
+    skip_inliner_copies()
 
 
 def kernel(fn: Callable[..., Any]) -> Any:
