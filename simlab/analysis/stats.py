@@ -65,12 +65,17 @@ def normal_quantile(level: float) -> float:
     return NormalDist().inv_cdf(0.5 + 0.5 * level)
 
 
+#: Above this many degrees of freedom `t_quantile` asks scipy (its series has df/2 terms).
+_T_SERIES_MAX_DF = 1000
+
+
 def t_quantile(df: int, level: float) -> float:
     """Two-sided Student t quantile for whole degrees of freedom (12.706 for 1 and 0.95).
 
     The value ``t`` with ``P(|T| < t) = level`` for ``T`` of Student's t distribution
     with ``df`` degrees of freedom: scipy's ``stdtrit(df, 0.5 + level / 2)``, which it
-    matches to a relative 1e-11 or better (tested for ``df`` up to 1,000).
+    matches to a relative 1e-11 or better (tested for ``df`` up to 1,000; beyond that,
+    scipy's is returned).
 
     Parameters
     ----------
@@ -93,6 +98,10 @@ def t_quantile(df: int, level: float) -> float:
     if int(df) != df or df < 1:
         raise ValueError(f"expected whole degrees of freedom, at least 1; got {df!r}")
     df = int(df)
+    if df > _T_SERIES_MAX_DF:  # a longer series than is worth summing in Python
+        from scipy import special
+
+        return float(special.stdtrit(df, 0.5 + 0.5 * level))
     log_k = math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - 0.5 * math.log(math.pi)
     low, high = 0.0, math.pi / 2
     theta = math.atan(normal_quantile(level) / math.sqrt(df))
@@ -216,7 +225,8 @@ def clopper_pearson_interval(
     _check_level(level)
     alpha = 1.0 - level
     lo, hi = np.zeros(k.shape), np.ones(k.shape)
-    rare = np.minimum(k, n - k) < RARE_EVENT_THRESHOLD
+    whole = (k == np.floor(k)) & (n == np.floor(n))  # counts; anything else goes to scipy
+    rare = (np.minimum(k, n - k) < RARE_EVENT_THRESHOLD) & whole
     for i in np.flatnonzero(rare):
         lo.flat[i], hi.flat[i] = _rare_count_interval(int(k.flat[i]), int(n.flat[i]), alpha)
     if not rare.all():
@@ -409,7 +419,9 @@ def ratio_batch_means_many(
         resid = np.where(used, s - mean[:, None] * c, 0.0)
         se = np.sqrt(n_used / (n_used - 1.0) * np.sum(resid**2, axis=1)) / total_c
     ok = n_used >= 2
-    tq = np.array([t_quantile(df, level) for df in np.where(ok, n_used - 1, 1)])
+    dfs = np.where(ok, n_used - 1, 1)
+    quantile_of = {df: t_quantile(int(df), level) for df in np.unique(dfs)}
+    tq = np.array([quantile_of[df] for df in dfs])
     half = np.where(ok, tq * se, np.nan)
     return mean, mean - half, mean + half
 
