@@ -29,7 +29,7 @@ import pandas as pd
 import pytest
 
 import simlab
-from tests.support import combatants, simulate_traced
+from tests.support import combatants, rows_of, simulate_traced
 
 K_SIGMA = 4.5
 
@@ -263,7 +263,7 @@ class Replay:
             f.reset()
         self.by_name = {f.name: f for f in self.team}
         self.n_sides = len(scn.sides)
-        self.rows = list(rows.itertuples())
+        self.rows = rows_of(rows)
         self.i = 0
         self.counts: Counter[str] = Counter()
 
@@ -516,7 +516,7 @@ def test_fumble_pays_focus_then_momentum_then_exposed() -> None:
         expected = (1, 2, 3, 3, 3, 3, 3, 3, 3)[: len(settled)]
         assert settled == expected, rows
         assert (fumbles.damage == 0).all() and (fumbles.tier == 0).all()
-        for row in fumbles.itertuples():
+        for row in rows_of(fumbles):
             if row.fumble == 3:
                 exposed_before = rows[(rows.index < row.Index) & (rows["round"] == row.round)
                                       & (rows.fumble == 3)].shape[0]  # fmt: skip
@@ -572,7 +572,7 @@ def test_downed_combatants_lose_their_turns() -> None:
     _, trace = traced("mixed")
     for _, rows in trace.groupby("encounter"):
         downed = rows[rows.downed == 1]
-        for row in downed.itertuples():
+        for row in rows_of(downed):
             assert not (rows.loc[row.Index + 1 :].attacker == row.defender).any()
 
 

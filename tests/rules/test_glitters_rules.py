@@ -30,7 +30,7 @@ import pandas as pd
 import pytest
 
 import simlab
-from tests.support import combatants, simulate_traced
+from tests.support import combatants, first_turns, rows_of, simulate_traced
 
 K_SIGMA = 4.5
 TURN, ATTACK, BLEEDING, BURNING, SAVE = range(5)
@@ -487,15 +487,13 @@ def death_save(row: Any, actor: Actor, prm: Any, i: int) -> int:
     return i + 1
 
 
-def turn_order(rows: pd.DataFrame, scn: Any, team: list[Actor]) -> dict[int, Actor]:
+def turn_order(records: list[Any], scn: Any, team: list[Actor]) -> dict[int, Actor]:
     """Initiative: d20 + bonus, fixed for the encounter, highest first, players before
     monsters on a tie, further ties in listed order with ``initiative_ties: listed``."""
     by_name = {a.name: a for a in team}
-    seen = rows.groupby("attacker")[["initiative", "turn"]].nunique()
-    assert (seen == 1).all().all(), "initiative and position are fixed for the encounter"
-    first = rows.drop_duplicates("attacker").sort_values("turn")
+    first = first_turns(records)
     keys = []
-    for row in first.itertuples():
+    for row in first:
         actor = by_name[row.attacker]
         assert 1 <= row.initiative - actor.spec.initiative <= 20
         keys.append((-row.initiative, -int(actor.spec.player), actor.index))
@@ -503,15 +501,15 @@ def turn_order(rows: pd.DataFrame, scn: Any, team: list[Actor]) -> dict[int, Act
         assert keys == sorted(keys)
     else:
         assert [k[:2] for k in keys] == sorted(k[:2] for k in keys)
-    return {row.turn: by_name[row.attacker] for row in first.itertuples()}
+    return {row.turn: by_name[row.attacker] for row in first}
 
 
 def replay_encounter(rows: pd.DataFrame, scn: Any) -> None:
     """Replay one encounter: every turn, tick, attack and save, then the end."""
     prm = scn.params
     team = actors(scn)
-    positions = turn_order(rows, scn, team)
-    records = list(rows.itertuples())
+    records = rows_of(rows)
+    positions = turn_order(records, scn, team)
     i = 0
     done = False
     last = scn.max_rounds
@@ -632,7 +630,7 @@ def test_frozen_happens_and_blocks_actions() -> None:
     _, trace = traced("mixed")
     frozen_turns = trace[(trace.kind == TURN) & (trace.frozen == 1)]
     assert len(frozen_turns) > 5
-    for row in frozen_turns.itertuples():
+    for row in rows_of(frozen_turns):
         same_turn = trace[(trace.encounter == row.encounter) & (trace["round"] == row.round)
                           & (trace.attacker == row.attacker)]  # fmt: skip
         assert (same_turn.kind != ATTACK).all()
@@ -672,7 +670,7 @@ def test_players_win_initiative_ties() -> None:
         firsts = trace.drop_duplicates(["encounter", "attacker"])
         for _, rows in firsts.groupby("encounter"):
             rows = rows.sort_values("turn")
-            for a, b in itertools.pairwise(rows.itertuples()):
+            for a, b in itertools.pairwise(rows_of(rows)):
                 mixed = (a.attacker in players) != (b.attacker in players)
                 if a.initiative == b.initiative and mixed:
                     seen += 1
@@ -688,7 +686,7 @@ def test_random_tie_break_is_fair() -> None:
     firsts = trace.drop_duplicates(["encounter", "attacker"])
     wins: Counter[bool] = Counter()
     for _, rows in firsts.groupby("encounter"):
-        rows = list(rows.sort_values("turn").itertuples())
+        rows = rows_of(rows.sort_values("turn"))
         for a, b in itertools.pairwise(rows):
             if a.initiative == b.initiative and (a.attacker in players) == (b.attacker in players):
                 wins[order[a.attacker] < order[b.attacker]] += 1

@@ -25,7 +25,7 @@ import pytest
 
 import simlab
 from simlab.dice import Dice, parse_dice
-from tests.support import combatants, simulate_traced
+from tests.support import combatants, first_turns, rows_of, simulate_traced
 
 K_SIGMA = 4.5
 
@@ -334,24 +334,21 @@ def per_turn(scn: Any, actor: Actor) -> int:
     return actor.spec.attacks_per_turn or scn.params.attacks_per_turn
 
 
-def check_turn_order(rows: pd.DataFrame, scn: Any, team: list[Actor]) -> dict[int, str]:
+def check_turn_order(records: list[Any], scn: Any, team: list[Actor]) -> dict[int, str]:
     """Reflex checks: rolled once, within the dice plus Reflex SL, highest first, ties in
     listed order with ``initiative_ties: listed``. Returns position → combatant name."""
     prm = scn.params
     by_name = {a.name: a for a in team}
-    normal = rows[rows["round"] > 0]
-    seen = normal.groupby("attacker")[["initiative", "turn"]].nunique()
-    assert (seen == 1).all().all(), "turn order is fixed for the encounter"
-    first = normal.drop_duplicates("attacker").sort_values("turn")
-    for row in first.itertuples():
+    first = first_turns([row for row in records if row.round > 0])
+    for row in first:
         rolled = row.initiative - by_name[row.attacker].spec.reflex
         assert prm.initiative_dice.min <= rolled <= prm.initiative_dice.max
-    inits = first.initiative.to_list()
+    inits = [row.initiative for row in first]
     assert inits == sorted(inits, reverse=True), "the highest Reflex check acts first"
     if prm.initiative_ties == "listed":
-        keys = [(-r.initiative, by_name[r.attacker].index) for r in first.itertuples()]
+        keys = [(-r.initiative, by_name[r.attacker].index) for r in first]
         assert keys == sorted(keys)
-    return dict(zip(first.turn, first.attacker, strict=True))
+    return {row.turn: row.attacker for row in first}
 
 
 def sides_acting(team: list[Actor], prm: Any) -> set[int]:
@@ -381,7 +378,7 @@ def replay_encounter(rows: pd.DataFrame, scn: Any) -> None:
     prm = scn.params
     team = actors(scn)
     by_name = {a.name: a for a in team}
-    records = list(rows.itertuples())
+    records = rows_of(rows)
     i, over = 0, False
     hidden = [a for a in team if a.spec.hidden and a.spec.attacks]
     if prm.surprise_round and hidden:  # round 0, listed order
@@ -390,7 +387,7 @@ def replay_encounter(rows: pd.DataFrame, scn: Any) -> None:
                 i, over = take_turn(actor, records, i, 0, 0, scn, by_name, team)
     else:
         assert (rows["round"] > 0).all()
-    positions = check_turn_order(rows, scn, team)
+    positions = check_turn_order(records, scn, team)
     for rnd in range(1, scn.max_rounds + 1):
         for pos in range(1, len(team) + 1):
             name = positions.get(pos)
@@ -513,7 +510,7 @@ def test_fallen_player_characters_keep_being_hit_npcs_do_not() -> None:
     hits_on_fallen = 0
     for _, rows in trace.groupby("encounter"):
         state: dict[str, int] = {}
-        for row in rows.itertuples():
+        for row in rows_of(rows):
             before = state.get(row.defender, 0)
             assert before < 2, "an unconscious character is not attacked by default"
             if before == 1:
@@ -559,7 +556,7 @@ def test_random_initiative_ties_are_fair() -> None:
     wins: Counter[bool] = Counter()
     for _, rows in firsts.groupby("encounter"):
         rows = rows.sort_values("turn")
-        for a, b in zip(rows.iloc[:-1].itertuples(), rows.iloc[1:].itertuples(), strict=True):
+        for a, b in zip(rows_of(rows.iloc[:-1]), rows_of(rows.iloc[1:]), strict=True):
             if a.initiative == b.initiative:
                 wins[order[a.attacker] < order[b.attacker]] += 1
     n = wins[True] + wins[False]

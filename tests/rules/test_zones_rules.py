@@ -25,7 +25,7 @@ import pytest
 
 import simlab
 from simlab.rules.zones_3d6.kernels import apply_edge, apply_pressure
-from tests.support import combatants, simulate_traced
+from tests.support import combatants, first_turns, rows_of, simulate_traced
 
 K_SIGMA = 4.5
 
@@ -225,31 +225,29 @@ def per_turn(scn: Any, actor: Actor) -> int:
     return min(actor.spec.attacks_per_turn, prm.major_actions // prm.attack_cost)
 
 
-def check_turn_order(rows: pd.DataFrame, scn: Any, team: list[Actor]) -> dict[int, str]:
+def check_turn_order(records: list[Any], scn: Any, team: list[Actor]) -> dict[int, str]:
     """Initiative: rolled once, within the die, highest first, ties in listed order when
     ``initiative_ties: listed``. Returns position → actor name."""
     prm = scn.params
     by_name = {a.name: a for a in team}
-    seen = rows.groupby("attacker")[["initiative", "turn"]].nunique()
-    assert (seen == 1).all().all(), "initiative and position are fixed for the encounter"
-    first = rows.drop_duplicates("attacker").sort_values("turn")
-    for row in first.itertuples():
+    first = first_turns(records)
+    for row in first:
         rolled = row.initiative - by_name[row.attacker].spec.initiative
         assert 1 <= rolled <= prm.initiative_die
-    inits = first.initiative.to_list()
+    inits = [row.initiative for row in first]
     assert inits == sorted(inits, reverse=True), "the highest initiative acts first"
     if prm.initiative_ties == "listed":
-        keys = [(-r.initiative, by_name[r.attacker].index) for r in first.itertuples()]
+        keys = [(-r.initiative, by_name[r.attacker].index) for r in first]
         assert keys == sorted(keys)
-    return dict(zip(first.turn, first.attacker, strict=True))
+    return {row.turn: row.attacker for row in first}
 
 
 def replay_encounter(rows: pd.DataFrame, scn: Any) -> None:
     """Replay one encounter: every attack, every turn, the end."""
     team = actors(scn)
     by_name = {a.name: a for a in team}
-    positions = check_turn_order(rows, scn, team)
-    records = list(rows.itertuples())
+    records = rows_of(rows)
+    positions = check_turn_order(records, scn, team)
     i = 0
     for rnd in range(1, scn.max_rounds + 1):
         for pos in range(1, len(team) + 1):
@@ -341,7 +339,7 @@ def test_worked_edge_example_in_the_simulator() -> None:
     regular = trace[trace.attack == "regular"]
     rows = regular[(regular.atk_die1 == 2) & (regular.atk_die2 == 4) & (regular.atk_die3 == 5)]
     assert len(rows) > 0
-    for row in rows.itertuples():
+    for row in rows_of(rows):
         assert [row.atk_kept1, row.atk_kept2, row.atk_kept3] == [2, 4, 6]
         assert row.atk_total == 13
 
@@ -376,7 +374,7 @@ def test_an_actor_at_exactly_zero_still_acts() -> None:
     acted_at_zero = 0
     for _, rows in trace.groupby("encounter"):
         zero = rows[(rows.hp_after == 0)]
-        for row in zero.itertuples():
+        for row in rows_of(zero):
             later = rows[(rows.index > row.Index) & (rows.attacker == row.defender)]
             acted_at_zero += int(len(later) > 0)
     assert acted_at_zero > 0
