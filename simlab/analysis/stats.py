@@ -26,7 +26,7 @@ import pandas as pd
 # so what every run's tables need is computed here without it: the normal quantile (from
 # the standard library), the t quantile for whole degrees of freedom (`t_quantile`) and
 # Clopper–Pearson bounds for counts near 0 or the total (`_rare_count_interval`). Each is
-# tested against scipy to 1e-11 or better.
+# tested against scipy, and those bounds against binomial tails summed exactly.
 
 __all__ = [
     "RARE_EVENT_THRESHOLD",
@@ -307,9 +307,10 @@ def rate_interval(
     k, n = _counts(successes, trials)
     rare = (k < RARE_EVENT_THRESHOLD) | (n - k < RARE_EVENT_THRESHOLD)
     w_lo, w_hi = wilson_interval(k, n, level)
-    # Counts that are not rare are given to Clopper–Pearson as 0 (its closed form); their
-    # bounds are not used, and scipy is then imported only for a rare count.
-    c_lo, c_hi = clopper_pearson_interval(np.where(rare, k, 0.0), n, level)
+    # Clopper–Pearson only where it is used: for a rare count it needs no scipy.
+    c_lo, c_hi = np.full(k.shape, np.nan), np.full(k.shape, np.nan)
+    if rare.any():
+        c_lo[rare], c_hi[rare] = clopper_pearson_interval(k[rare], n[rare], level)
     kind = np.where(rare, "clopper-pearson", "wilson")
     return np.where(rare, c_lo, w_lo), np.where(rare, c_hi, w_hi), kind
 
