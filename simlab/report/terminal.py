@@ -84,13 +84,20 @@ def estimate(value: float, lo: float, hi: float, most: int = 3) -> str:
         return "—"
     half = max(value - lo, hi - value)
     if value == 0 and lo == 0 and hi > 0:
-        return f"0 (< {hi:.1g})"
+        return f"0 (< {_one_digit_up(hi):.1g})"
     if value == 1 and hi == 1 and lo < 1:
         return f"1 (> {math.floor(lo * 10**most) / 10**most:.{most}f})"
     if not math.isfinite(half) or half <= 0:
         return _plain(value)
     digits = min(max(-math.floor(math.log10(half)), 0), most)
     return f"{value:.{digits}f} ± {rounded_up(half, digits):.{digits}f}"
+
+
+def _one_digit_up(bound: float) -> float:
+    """``bound`` rounded *up* to one significant digit (1.23e-06 to 2e-06), so that a
+    one-sided interval shown is never narrower than the true one."""
+    scale = 10.0 ** math.floor(math.log10(bound))
+    return math.ceil(bound / scale - 1e-9) * scale
 
 
 def rounded_up(half: float, digits: int) -> float:

@@ -107,6 +107,8 @@ def test_numbers_to_a_sensible_precision() -> None:
     assert terminal.estimate(10.2, 9.81, 10.6) == "10.2 ± 0.4"
     assert terminal.estimate(12.0, 9.5, 14.5) == "12 ± 3"
     assert terminal.estimate(0.0, 0.0, 3e-6) == "0 (< 3e-06)"
+    assert terminal.estimate(0.0, 0.0, 1.23e-6) == "0 (< 2e-06)"  # up, never narrower
+    assert terminal.estimate(0.0, 0.0, 0.0095) == "0 (< 0.01)"
     assert terminal.estimate(1.0, 0.99982, 1.0) == "1 (> 0.999)"
     assert terminal.format_p(0.0) == "< 1e-16"
     assert terminal.format_p(3e-20) == "< 1e-16"
