@@ -98,7 +98,14 @@ def _f(x: Any, digits: int = 3) -> str:
 
 
 def _ci(value: Any, lo: Any, hi: Any, digits: int = 3) -> str:
-    return f"{_f(value, digits)} [{_f(lo, digits)}, {_f(hi, digits)}]"
+    """``value [lo, hi]`` to ``digits`` decimals, the bounds rounded outwards so that the
+    interval shown is never narrower than the true one (as in the terminal)."""
+    if not all(isinstance(x, float | int) and math.isfinite(x) for x in (lo, hi)):
+        return f"{_f(value, digits)} [{_f(lo, digits)}, {_f(hi, digits)}]"
+    scale = 10**digits
+    lo_out = math.floor(lo * scale + 1e-9) / scale
+    hi_out = math.ceil(hi * scale - 1e-9) / scale
+    return f"{_f(value, digits)} [{lo_out:.{digits}f}, {hi_out:.{digits}f}]"
 
 
 def _slug(text: str) -> str:

@@ -131,3 +131,14 @@ def test_plot_time_to_down_and_rates(run: ScenarioRun) -> None:
 def test_plot_refuses_an_attack_that_never_happened(run: ScenarioRun) -> None:
     with pytest.raises(ValueError, match="never made"):
         simlab.plot_damage_pmf(run, "Kaito", "stone-strike")
+
+
+def test_report_intervals_are_rounded_outwards() -> None:
+    from simlab.report.render import _ci
+
+    # a crit rate of 0 whose bound is 1.2e-06 must not read [0.000, 0.000]
+    assert _ci(0.0, 0.0, 1.23e-6) == "0.000 [0.000, 0.001]"
+    assert _ci(0.97183, 0.97125, 0.97241) == "0.972 [0.971, 0.973]"
+    assert _ci(3.41, 3.397, 3.428, 2) == "3.41 [3.39, 3.43]"
+    assert _ci(0.25, 0.25, 0.25) == "0.250 [0.250, 0.250]"
+    assert _ci(float("nan"), float("nan"), float("nan")) == "— [—, —]"
