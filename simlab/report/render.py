@@ -98,14 +98,19 @@ def _f(x: Any, digits: int = 3) -> str:
 
 
 def _ci(value: Any, lo: Any, hi: Any, digits: int = 3) -> str:
-    """``value [lo, hi]`` to ``digits`` decimals, the bounds rounded outwards so that the
-    interval shown is never narrower than the true one (as in the terminal)."""
+    """``value [lo, hi]`` to ``digits`` decimals, the bounds as in :func:`_bounds`."""
+    return f"{_f(value, digits)} {_bounds(lo, hi, digits)}"
+
+
+def _bounds(lo: Any, hi: Any, digits: int = 3) -> str:
+    """``[lo, hi]`` to ``digits`` decimals, rounded outwards so that the interval shown is
+    never narrower than the true one (as in the terminal)."""
     if not all(isinstance(x, float | int) and math.isfinite(x) for x in (lo, hi)):
-        return f"{_f(value, digits)} [{_f(lo, digits)}, {_f(hi, digits)}]"
+        return f"[{_f(lo, digits)}, {_f(hi, digits)}]"
     scale = 10**digits
     lo_out = math.floor(lo * scale + 1e-9) / scale
     hi_out = math.ceil(hi * scale - 1e-9) / scale
-    return f"{_f(value, digits)} [{lo_out:.{digits}f}, {hi_out:.{digits}f}]"
+    return f"[{lo_out:.{digits}f}, {hi_out:.{digits}f}]"
 
 
 def _slug(text: str) -> str:

@@ -27,7 +27,9 @@ from simlab.report.plots import EXACT_STYLE, _axes
 from simlab.report.render import (
     PNG_DIR,
     Picture,
+    _bounds,
     _bytes_writer,
+    _ci,
     _f,
     _html_table,
     _md_table,
@@ -206,8 +208,8 @@ def _combatant_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
 
 
 def _interval(row: Any, name: str, digits: int = 4) -> str:
-    lo, hi = row[f"{name}_ci95_lo"], row[f"{name}_ci95_hi"]
-    return f"{_f(row[name], digits)} [{_f(lo, digits)}, {_f(hi, digits)}]"
+    """Figure ``name`` of a table row with its 95% interval, rounded outwards."""
+    return _ci(row[name], row[f"{name}_ci95_lo"], row[f"{name}_ci95_hi"], digits)
 
 
 _PAGE = jinja2.Template(
@@ -299,8 +301,8 @@ def compare_rows(comparison: Comparison) -> list[list[str]]:
     rows = []
     for r in comparison.figures.itertuples():
         rows.append(["CHANGED" if r.changed else "same", r.figure, r.on or "—", _f(r.a, 4),
-                     _f(r.b, 4), _f(r.diff, 4), f"[{_f(r.diff_ci_lo, 4)}, {_f(r.diff_ci_hi, 4)}]",
-                     f"[{_f(r.diff_ci_independent_lo, 4)}, {_f(r.diff_ci_independent_hi, 4)}]",
+                     _f(r.b, 4), _f(r.diff, 4), _bounds(r.diff_ci_lo, r.diff_ci_hi, 4),
+                     _bounds(r.diff_ci_independent_lo, r.diff_ci_independent_hi, 4),
                      _times(r.narrowing)])  # fmt: skip
     return rows
 
