@@ -96,6 +96,8 @@ def estimate(value: float, lo: float, hi: float, most: int = 3) -> str:
 def _one_digit_up(bound: float) -> float:
     """``bound`` rounded *up* to one significant digit (1.23e-06 to 2e-06), so that a
     one-sided interval shown is never narrower than the true one."""
+    if not math.isfinite(bound):
+        return bound
     scale = 10.0 ** math.floor(math.log10(bound))
     return math.ceil(bound / scale - 1e-9) * scale
 
