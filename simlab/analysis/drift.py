@@ -145,7 +145,8 @@ def _batch_se(sums: np.ndarray, counts: np.ndarray) -> tuple[float, float, int]:
     used = int((np.asarray(counts) > 0).sum())
     if used < 2 or not math.isfinite(lo):
         return mean, math.nan, 0
-    return mean, (hi - lo) / (2.0 * float(sps.t.ppf(0.5 + 0.5 * level, used - 1))), used - 1
+    # the quantile that made the interval (stats.t_quantile), so the error comes back exact
+    return mean, (hi - lo) / (2.0 * stats.t_quantile(used - 1, level)), used - 1
 
 
 def _welch_df(se1: float, df1: int, se0: float, df0: int) -> float:

@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import scipy.stats as sps
 
+from simlab.analysis import stats
 from simlab.analysis.result import Result
 from simlab.engine import runner
 from simlab.engine.tallies import TallyArrays, merge, new_tallies
@@ -212,7 +212,7 @@ def _half_widths(a_k: np.ndarray, b_k: np.ndarray) -> tuple[float, float]:
     m = int(keep.sum())
     if m < 2:
         return np.nan, np.nan
-    t = sps.t.ppf(0.5 + LEVEL / 2, m - 1)
+    t = stats.t_quantile(m - 1, LEVEL)
     paired = t * np.std(b_k[keep] - a_k[keep], ddof=1) / np.sqrt(m)
     independent = t * np.sqrt(np.var(a_k[keep], ddof=1) + np.var(b_k[keep], ddof=1)) / np.sqrt(m)
     return float(paired), float(independent)
