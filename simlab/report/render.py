@@ -36,7 +36,7 @@ from simlab.analysis.result import Result
 from simlab.report import plots
 from simlab.report.files import atomic_write
 from simlab.report.results import ScenarioRun, save_results
-from simlab.report.terminal import format_p
+from simlab.report.terminal import format_p, rounded_down, rounded_up
 
 __all__ = ["render_report"]
 
@@ -107,10 +107,7 @@ def _bounds(lo: Any, hi: Any, digits: int = 3) -> str:
     never narrower than the true one (as in the terminal)."""
     if not all(isinstance(x, float | int) and math.isfinite(x) for x in (lo, hi)):
         return f"[{_f(lo, digits)}, {_f(hi, digits)}]"
-    scale = 10**digits
-    lo_out = math.floor(lo * scale + 1e-9) / scale
-    hi_out = math.ceil(hi * scale - 1e-9) / scale
-    return f"[{lo_out:.{digits}f}, {hi_out:.{digits}f}]"
+    return f"[{rounded_down(lo, digits):.{digits}f}, {rounded_up(hi, digits):.{digits}f}]"
 
 
 def _slug(text: str) -> str:

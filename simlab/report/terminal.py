@@ -98,14 +98,18 @@ def _one_digit_up(bound: float) -> float:
     one-sided interval shown is never narrower than the true one."""
     if not math.isfinite(bound):
         return bound
-    scale = 10.0 ** math.floor(math.log10(bound))
-    return math.ceil(bound / scale - 1e-9) * scale
+    return rounded_up(bound, -math.floor(math.log10(bound)))
 
 
 def rounded_up(half: float, digits: int) -> float:
-    """A half-width rounded *up* to ``digits`` decimals, so that the interval shown is
-    never narrower than the true one."""
+    """A half-width (or an upper bound) rounded *up* to ``digits`` decimals, so that the
+    interval shown is never narrower than the true one."""
     return math.ceil(half * 10**digits - 1e-9) / 10**digits
+
+
+def rounded_down(bound: float, digits: int) -> float:
+    """A lower bound rounded *down* to ``digits`` decimals (:func:`rounded_up`'s twin)."""
+    return math.floor(bound * 10**digits + 1e-9) / 10**digits
 
 
 def _plain(value: float, digits: int = 3) -> str:
