@@ -247,8 +247,6 @@ def _rare_count_interval(k: int, n: int, alpha: float) -> tuple[float, float]:
     by bisection on the distribution function, whose sum has ``k + 1`` terms. A count
     near ``n`` is mirrored to one near 0.
     """
-    if n == 0:
-        return np.nan, np.nan
     if n - k < k:
         lo, hi = _rare_count_interval(n - k, n, alpha)
         return 1.0 - hi, 1.0 - lo

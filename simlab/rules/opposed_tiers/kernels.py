@@ -778,22 +778,21 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, 
     n_batches = t.attempts.shape[2]
     cap = p.globals_[G_MAX_ROUNDS]
     attack = p.attack_list[p.combatant[C_ATTACK_START, attacker]]
-    exprs, totals, dice, sides, spans = tables
+    totals, dice, spans = tables[1], tables[2], tables[4]
     n_attack, span_attack = dice[DUEL_ATTACK], np.uint64(spans[DUEL_ATTACK])
     n_defense, span_defense = dice[DUEL_DEFENSE], np.uint64(spans[DUEL_DEFENSE])
     n_shield, span_shield = dice[DUEL_SHIELD], np.uint64(spans[DUEL_SHIELD])
     n_armor, span_armor = dice[DUEL_ARMOR], np.uint64(spans[DUEL_ARMOR])
     n_hit = (dice[DUEL_DAMAGE], dice[DUEL_CRITICAL])
     span_hit = (np.uint64(spans[DUEL_DAMAGE]), np.uint64(spans[DUEL_CRITICAL]))
-    sources = (
-        dice_source(k0, k1, STREAM_ATTACK, max(cursor_sides(exprs, dice, sides, ATTACK_ROWS), 2)),
-        dice_source(k0, k1, STREAM_REACTION,
-                    max(cursor_sides(exprs, dice, sides, REACTION_ROWS), 2)),
-        dice_source(k0, k1, STREAM_DAMAGE, max(cursor_sides(exprs, dice, sides, DAMAGE_ROWS), 2)),
-        dice_source(k0, k1, STREAM_SAVE, max(cursor_sides(exprs, dice, sides, SAVE_ROWS), 2)),
-    )  # fmt: skip
-    drawn = (n_attack > 0, n_defense + n_shield > 0, n_hit[0] + n_hit[1] > 0, n_armor > 0)
     a_buf, r_buf, d_buf, s_buf = buffers[0], buffers[1], buffers[2], buffers[3]
+    sources = (  # each stream's cursor source, as play_duels makes it (duel_stream)
+        duel_stream(k0, k1, STREAM_ATTACK, ATTACK_ROWS, tables, a_buf)[1],
+        duel_stream(k0, k1, STREAM_REACTION, REACTION_ROWS, tables, r_buf)[1],
+        duel_stream(k0, k1, STREAM_DAMAGE, DAMAGE_ROWS, tables, d_buf)[1],
+        duel_stream(k0, k1, STREAM_SAVE, SAVE_ROWS, tables, s_buf)[1],
+    )
+    drawn = (n_attack > 0, n_defense + n_shield > 0, n_hit[0] + n_hit[1] > 0, n_armor > 0)
     words = buffers[4:]
     group = words.shape[1]
     full_hp = p.combatant[C_HP, defender]
