@@ -128,6 +128,7 @@ def test_a_killed_writer_leaves_the_old_unit_and_its_staging_is_cleaned_next_tim
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
 
 
+@pytest.mark.slow  # three rounds of concurrent runs in fresh processes: about 9 s
 def test_concurrent_writers_leave_one_whole_run(tmp_path: Path) -> None:
     out = tmp_path / "out"
     for trial in range(3):
@@ -176,6 +177,7 @@ def test_report_from_refuses_a_folder_whose_files_disagree(tmp_path: Path) -> No
     no_traceback(done)
 
 
+@pytest.mark.slow  # a report and a check in fresh processes: about 8 s
 def test_a_results_file_whose_run_field_disagrees_is_refused(tmp_path: Path) -> None:
     out = tmp_path / "rep"
     assert simlab("report", str(QUICKSTART), "-n", "2000", "--out", str(out)).returncode == 0
@@ -225,6 +227,7 @@ def run_measured(args: list[str]) -> tuple[int, str, float, int]:
     return child.returncode, err.decode(), time.monotonic() - started, usage.ru_maxrss
 
 
+@pytest.mark.slow  # seven hostile files, each in a fresh process: 6-11 s a command
 @pytest.mark.parametrize("command", ["validate", "run"])
 def test_hostile_input_is_refused_with_exit_2_within_5_s_and_1_gb(
     tmp_path: Path, command: str

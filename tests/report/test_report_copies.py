@@ -131,6 +131,7 @@ def test_copies_drawn_apart_are_named_on_the_page(party: ScenarioRun, tmp_path: 
     assert len(set(sources)) == len(sources)
 
 
+@pytest.mark.slow  # a baseline and a drifted report: about 7 s
 def test_drift_draws_before_and_after_of_what_drifted(tmp_path: Path) -> None:
     text = QUICKSTART.read_text()
     before = api.run_scenario(api.loads(text, "quickstart.yaml"), 20_000, 1)
@@ -164,6 +165,7 @@ def test_before_after_pads_a_shorter_series() -> None:
     assert list(curve.baseline) == [0.1, 0.4, 0.4]  # a curve: stays where it ended
 
 
+@pytest.mark.slow  # a report of many scenarios: about 7 s
 def test_many_scenarios_report_progress_and_a_table_of_contents(
     party: ScenarioRun, tmp_path: Path
 ) -> None:

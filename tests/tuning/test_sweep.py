@@ -151,6 +151,7 @@ def test_bad_vary_exits_2_names_it_writes_nothing(
     assert not out.exists()
 
 
+@pytest.mark.slow  # a grid of sweeps, their files and curves: about 10 s
 def test_grid_sweep_files_and_curves(tmp_path: Path, fight: Any) -> None:
     """A two-field grid: one line per value of the second field, in plots and files."""
     import matplotlib.pyplot as plt
