@@ -291,17 +291,7 @@ def _duel_kernels(kernels: Any) -> list[Any]:
     return [getattr(kernels, name) for name in names if hasattr(kernels, name)]
 
 
-# The only tests that compile opposed-tiers' general duel loop (about 20 s of compile):
-# slow, which CI also runs. Its one-attack loop is checked in the fast set.
-GENERAL_DUEL_LOOP_ONLY = {("opposed-tiers", "huge-dice"), ("opposed-tiers", "mixed")}
-
-
-@pytest.mark.parametrize(
-    "case",
-    [pytest.param(case, marks=[pytest.mark.slow] if case in GENERAL_DUEL_LOOP_ONLY else [])
-     for case in DUELS],
-    ids=[f"{r}-{k}" for r, k in DUELS],
-)  # fmt: skip
+@pytest.mark.parametrize("case", list(DUELS), ids=[f"{r}-{k}" for r, k in DUELS])
 def test_duel_path_equals_general_path(case: tuple[str, str]) -> None:
     key = "-".join(case)
     job = compile_job(_scenario(case), 6000, None)
