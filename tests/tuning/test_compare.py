@@ -127,3 +127,15 @@ def test_paired_interval_coverage_over_seeds(duel: Any) -> None:
         covered += int(row.diff_ci_lo.iloc[0] <= exact <= row.diff_ci_hi.iloc[0])
     expected, sd = 0.95 * len(seeds), np.sqrt(len(seeds) * 0.95 * 0.05)
     assert abs(covered - expected) <= 4.5 * sd, covered
+
+
+def test_the_independent_interval_is_shown_rounded_outwards() -> None:
+    """The wide table's independent interval, like every interval shown, is rounded
+    outwards: [-0.05231, 0.01202] at 3 decimals reads [-0.053, +0.013], never the
+    nearer [-0.052, +0.012], which would be narrower than the computed one."""
+    from simlab.report.tuning import _bound
+
+    assert (_bound(-0.05231, 3, up=False), _bound(0.01202, 3, up=True)) == ("-0.053", "+0.013")
+    assert (_bound(0.0004, 3, up=False), _bound(-0.0004, 3, up=True)) == ("+0.000", "+0.000")
+    assert _bound(0.125, 3, up=True) == "+0.125"  # exact at its decimals: as it is
+    assert _bound(float("nan"), 3, up=True) == "—"
