@@ -147,6 +147,36 @@ sides:
   giant:
     - {name: Giant, hp: 10, vigor: 8, tier: giant, attacks: [stomp]}
 """,
+    # a player character: its first fall ends the duel without taking it out of the
+    # fight (it stays a target); falling, unconscious or dead at once by the damage; a
+    # round cap that many duels reach before any fall (draws)
+    "player": HEAD.format(rules="opposed-tiers", cap=4)
+    + """
+tiers:
+  - {name: brawl, attack: 2d6, defense: 2d6, damage: 2d6}
+attacks:
+  punch: {}
+sides:
+  hero:
+    - {name: Hero, hp: 6, vigor: 4, tier: brawl, player: true}
+  thug:
+    - {name: Thug, hp: 10, vigor: 8, tier: brawl, form_sl: 1, attacks: [punch]}
+""",
+    # an NPC that fights on while falling: its first fall does not end the duel, the
+    # rest is played as on the general path; the unconscious stay targets
+    "fight-on": HEAD.format(rules="opposed-tiers", cap=30)
+    + """
+params: {npcs_fall_out: false, fallen_fight_on: true, target_unconscious: true}
+tiers:
+  - {name: brawl, attack: 2d6, defense: 2d6, damage: 1d6}
+attacks:
+  punch: {}
+sides:
+  post:
+    - {name: Post, hp: 8, vigor: 10, tier: brawl}
+  thug:
+    - {name: Thug, hp: 10, vigor: 8, tier: brawl, attacks: [punch]}
+""",
     # hits past the last damage bin (4096), counted one by one
     "heavy": HEAD.format(rules="opposed-tiers", cap=30)
     + """
@@ -334,8 +364,8 @@ def test_zones_duels_take_each_duel_kernel(case: str, one_attack: bool) -> None:
 
 @pytest.mark.parametrize(
     ("case", "one_attack"),
-    [("benchmark", True), ("shielded", True), ("heavy", True), ("huge-dice", False),
-     ("mixed", False)],
+    [("benchmark", True), ("shielded", True), ("heavy", True), ("player", True),
+     ("fight-on", True), ("huge-dice", False), ("mixed", False)],
 )  # fmt: skip
 def test_tiers_duels_take_each_duel_kernel(case: str, one_attack: bool) -> None:
     """The opposed-tiers duels above take both duel kernels: one attack a turn with every

@@ -42,6 +42,7 @@ from simlab.engine.encounter import (
     flush_attack_counts,
     next_in_rotation,
     record_attack,
+    record_duel_ends,
     record_event,
     record_outcome,
     sides_standing,
@@ -765,19 +766,26 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, t
 
 @inline_kernel
 def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, tables, seen,
-                     buffers):  # fmt: skip
+                     buffers, ends):  # fmt: skip
     """Play plain duels ``lo .. hi-1`` whose attacker makes one attack a turn and whose
     every stream is drawn through a cursor (:func:`one_attack_duel`), as
     :func:`play_duels` would, on a shorter loop: each row's dice count and outcomes in
     local variables, block 0 of each stream that rolls dice computed ``CURSOR_GROUP``
     encounters at a time (four rows each of ``buffers[4:]``; the cursors' buffers are
     ``buffers[:4]``), and the defender's Health and received attacks in local variables
-    until a hit takes it to 0 or below, when :func:`take_damage` gets them. ``tables`` is
-    (exprs, totals, dice, sides, spans)."""
+    until a hit takes it to 0 or below. If that first fall ends the duel
+    (:func:`first_fall`), as it does unless the defender fights on, the duel is counted
+    in ``ends`` by the defender's condition and the round (:func:`record_first_falls`);
+    otherwise ``st`` is reset then, and :func:`take_damage` and :func:`finish` play the
+    rest as on the general path. ``tables`` is (exprs, totals, dice, sides, spans)."""
     defender = 1 - attacker
     n_batches = t.attempts.shape[2]
     cap = p.globals_[G_MAX_ROUNDS]
     attack = p.attack_list[p.combatant[C_ATTACK_START, attacker]]
+    ends_falling = first_fall(p, st, standing, defender, FALLING)[0]
+    ends_unconscious = first_fall(p, st, standing, defender, UNCONSCIOUS)[0]
+    ends_dead = first_fall(p, st, standing, defender, DEAD)[0]
+    attack_bins = t.down_attacks.shape[2]
     totals, dice, spans = tables[1], tables[2], tables[4]
     n_attack, span_attack = dice[DUEL_ATTACK], np.uint64(spans[DUEL_ATTACK])
     n_defense, span_defense = dice[DUEL_DEFENSE], np.uint64(spans[DUEL_DEFENSE])
@@ -815,10 +823,11 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, 
                 d_cursor = cursor_at(words[8:12], i, enc, d_buf)
             if drawn[3]:
                 s_cursor = cursor_at(words[12:16], i, enc, s_buf)
-            reset(p, st, standing)
             hp = full_hp
             received = 0
             last = cap
+            in_state = False  # the defender's fall is played in st, as the general path does
+            fell = False  # its first fall ended the duel
             for rnd in range(1, cap + 1):
                 rolled, a_cursor = tabled_total(sources[0], a_buf, a_cursor, totals, DUEL_ATTACK,
                                                 n_attack, span_attack)  # fmt: skip
@@ -843,6 +852,17 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, 
                 if hp - damage > 0:  # still standing: nothing else changes
                     hp -= damage
                     continue
+                if not in_state:
+                    level = condition(p, defender, hp - damage)
+                    if ((level == FALLING and ends_falling)
+                            or (level == UNCONSCIOUS and ends_unconscious)
+                            or (level == DEAD and ends_dead)):  # fmt: skip
+                        ends[level, rnd] += 1  # its first fall ends the duel
+                        t.down_attacks[ch, defender, min(received, attack_bins - 1)] += 1
+                        fell = True
+                        break
+                    reset(p, st, standing)  # nothing in st has changed until now
+                    in_state = True
                 st[HP, defender] = hp
                 st[RECEIVED, defender] = received
                 take_damage(p, st, defender, damage, rnd, standing)
@@ -850,8 +870,49 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, 
                 if sides_standing(standing) <= 1:
                     last = rnd
                     break
-            finish(st, t, ch, last, standing)
+            if in_state:
+                finish(st, t, ch, last, standing)
+            elif not fell:  # the round cap, both standing: a draw
+                ends[STANDING, 0] += 1
     flush_attack_counts(t, ch, batch, attacker, seen)
+    record_first_falls(p, t, ch, st, standing, attacker, ends)
+
+
+@inline_kernel
+def first_fall(p, st, standing, defender, level):
+    """What happens when the defender of a plain duel first falls to ``level`` (FALLING
+    or worse), by the general path's :func:`update_role`: (whether the duel ends there,
+    no side but one standing; whether the defender is out of the fight, the ``out``
+    event). ``st`` and ``standing`` are scratch."""
+    reset(p, st, standing)
+    st[LEVEL, defender] = level
+    update_role(p, st, defender, 1, standing)
+    return sides_standing(standing) <= 1, st[OUT_ROUND, defender] != NOT_YET
+
+
+@internal_kernel
+def record_first_falls(p, t, ch, st, standing, attacker, ends):
+    """Add the plain duels counted in ``ends`` to chunk ``ch`` of the tallies, as
+    :func:`finish` would one by one, and clear the counts. ``ends[level, r]`` counts the
+    duels that ended in round ``r`` at the defender's first fall, to ``level``: it went
+    down then (:func:`take_damage`), unconscious and dead if ``level`` is, and out of the
+    fight if :func:`first_fall` says so; ``ends[STANDING, 0]`` the duels that reached
+    the round cap with both standing."""
+    defender = 1 - attacker
+    side = p.combatant[C_SIDE, attacker]
+    cap = p.globals_[G_MAX_ROUNDS]
+    for level in (FALLING, UNCONSCIOUS, DEAD):
+        out = first_fall(p, st, standing, defender, level)[1]
+        for rnd in range(1, cap + 1):
+            n = ends[level, rnd]
+            if out:
+                t.event_round[ch, defender, EVENT_OUT, rnd] += n
+            if level >= UNCONSCIOUS:
+                t.event_round[ch, defender, EVENT_UNCONSCIOUS, rnd] += n
+            if level >= DEAD:
+                t.event_round[ch, defender, EVENT_DEAD, rnd] += n
+        record_duel_ends(t, ch, ends[level], attacker, side, cap, -1)
+    record_duel_ends(t, ch, ends[STANDING], attacker, side, cap, -1)
 
 
 @inline_kernel
@@ -866,7 +927,8 @@ def duel_tables(p, exprs, totals, dice, sides, spans, scratch):
 
 @kernel
 def run_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing, rng,
-                   scratch, ev, exprs, totals, dice, sides, spans, seen, buffers):  # fmt: skip
+                   scratch, ev, exprs, totals, dice, sides, spans, seen, buffers,
+                   ends):  # fmt: skip
     """:func:`run_chunk` for a plain duel (:func:`duel_attacker`), untraced: the chunk
     builds the expression tables once and plays its slice with :func:`play_duels`. A
     kernel of its own, so that other scenarios never compile the duel path."""
@@ -880,7 +942,7 @@ def run_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, 
 @kernel
 def run_one_attack_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st,
                               standing, rng, scratch, ev, exprs, totals, dice, sides, spans, seen,
-                              buffers):  # fmt: skip
+                              buffers, ends):  # fmt: skip
     """:func:`run_duel_chunk` for a plain duel of one attack a turn whose every stream is
     drawn through a cursor (:func:`one_attack_duel`): the same working arrays
     (:func:`duel_scratch`), played by :func:`one_attack_duels`. A kernel of its own, so
@@ -889,14 +951,15 @@ def run_one_attack_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trac
     attacker = duel_tables(p, exprs, totals, dice, sides, spans, scratch)
     lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
     one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker,
-                     (exprs, totals, dice, sides, spans), seen, buffers)  # fmt: skip
+                     (exprs, totals, dice, sides, spans), seen, buffers, ends)  # fmt: skip
 
 
 def duel_scratch(p, t, trace):
     """The working arrays of one chunk of :func:`run_duel_chunk`: those of
     :func:`chunk_scratch`, a trace row, the expression tables with their dice and
-    outcomes, attack counts, and the dice cursors' buffers (rows 0-3) and words (rows
-    4-19, four a stream, for :func:`run_one_attack_duel_chunk`)."""
+    outcomes, attack counts, the dice cursors' buffers (rows 0-3) and words (rows 4-19,
+    four a stream), and the duel ends by condition and round (the last two for
+    :func:`run_one_attack_duel_chunk`)."""
     n_attacks = p.attack.shape[1]
     return (
         *chunk_scratch(p, t, trace),
@@ -908,6 +971,7 @@ def duel_scratch(p, t, trace):
         np.zeros(N_DUEL_ROWS, dtype=np.int64),
         np.zeros((n_attacks, 3, t.damage_hist.shape[2]), dtype=np.int64),
         np.zeros((4 + 16, CURSOR_GROUP), dtype=np.uint64),
+        np.zeros((DEAD + 1, p.globals_[G_MAX_ROUNDS] + 1), dtype=np.int64),
     )
 
 
