@@ -777,7 +777,8 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, 
     (:func:`first_fall`), as it does unless the defender fights on, the duel is counted
     in ``ends`` by the defender's condition and the round (:func:`record_first_falls`);
     otherwise ``st`` is reset then, and :func:`take_damage` and :func:`finish` play the
-    rest as on the general path. ``tables`` is (exprs, totals, dice, sides, spans)."""
+    rest as on the general path (:func:`fall_in_state`, :func:`finish_in_state`).
+    ``tables`` is (exprs, totals, dice, sides, spans)."""
     defender = 1 - attacker
     n_batches = t.attempts.shape[2]
     cap = p.globals_[G_MAX_ROUNDS]
@@ -861,24 +862,41 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, 
                         t.down_attacks[ch, defender, min(received, attack_bins - 1)] += 1
                         fell = True
                         break
-                    reset(p, st, standing)  # nothing in st has changed until now
-                    in_state = True
-                st[HP, defender] = hp
-                st[RECEIVED, defender] = received
-                take_damage(p, st, defender, damage, rnd, standing)
-                hp = st[HP, defender]
-                if sides_standing(standing) <= 1:
+                hp, over = fall_in_state(p, st, standing, defender, hp, received, damage, rnd,
+                                         not in_state)  # fmt: skip
+                in_state = True
+                if over:
                     last = rnd
                     break
             if in_state:
-                finish(st, t, ch, last, standing)
+                finish_in_state(st, t, ch, last, standing)
             elif not fell:  # the round cap, both standing: a draw
                 ends[STANDING, 0] += 1
     flush_attack_counts(t, ch, batch, attacker, seen)
     record_first_falls(p, t, ch, st, standing, attacker, ends)
 
 
-@inline_kernel
+@internal_kernel
+def fall_in_state(p, st, standing, defender, hp, received, damage, rnd, fresh):
+    """A hit on the defender of a plain duel at or below 0 Health, played in ``st`` by
+    :func:`take_damage` as on the general path (``st`` reset first when ``fresh``:
+    nothing in it has changed before). Returns its Health after the hit and whether the
+    duel is over. A call: it is rare, and inlined it made the loop slower to compile."""
+    if fresh:
+        reset(p, st, standing)
+    st[HP, defender] = hp
+    st[RECEIVED, defender] = received
+    take_damage(p, st, defender, damage, rnd, standing)
+    return st[HP, defender], sides_standing(standing) <= 1
+
+
+@internal_kernel
+def finish_in_state(st, t, ch, last_round, standing):
+    """:func:`finish`, called: for the rare plain duel played in ``st``."""
+    finish(st, t, ch, last_round, standing)
+
+
+@internal_kernel
 def first_fall(p, st, standing, defender, level):
     """What happens when the defender of a plain duel first falls to ``level`` (FALLING
     or worse), by the general path's :func:`update_role`: (whether the duel ends there,
