@@ -442,12 +442,8 @@ def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, surprise, standing, enc, t
                                     ROTATION, c)  # fmt: skip
         slot = min(n_trace[0], trace.shape[0] - 1)
         ev = trace[slot]
-        if traced:  # a constant at each call: the untraced attack has no trace code at all
-            tier, damage = resolve_attack(p, st, rng, c, attack, target, rnd, surprise,
-                                          standing, scratch, ev, True)  # fmt: skip
-        else:
-            tier, damage = resolve_attack(p, st, rng, c, attack, target, rnd, surprise,
-                                          standing, scratch, ev, False)  # fmt: skip
+        tier, damage = resolve_attack(p, st, rng, c, attack, target, rnd, surprise,
+                                      standing, scratch, ev, traced)  # fmt: skip
         record_attack(t, ch, (c * n_attacks + attack) * n_combatants + target, batch, tier, damage)
         if traced:
             ev[0], ev[1], ev[2], ev[3], ev[4], ev[5] = enc, rnd, turn, c, attack, target

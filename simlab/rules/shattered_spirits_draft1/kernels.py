@@ -442,12 +442,8 @@ def play_phase(p, st, rng, t, ch, batch, rnd, phase, starter, standing, cursor, 
         turn += 1
         technique = slot_technique(p, st, slot)
         row = min(n_trace[0], trace.shape[0] - 1)
-        if traced:  # a constant at each call: the untraced attack has no trace code at all
-            tier, damage = resolve_attack(p, st, rng, c, technique, target, rnd, standing,
-                                          trace, row, True)  # fmt: skip
-        else:
-            tier, damage = resolve_attack(p, st, rng, c, technique, target, rnd, standing,
-                                          trace, row, False)  # fmt: skip
+        tier, damage = resolve_attack(p, st, rng, c, technique, target, rnd, standing, trace,
+                                      row, traced)  # fmt: skip
         pair = (c * n_techniques + technique) * n_combatants + target
         record_attack(t, ch, pair, batch, tier, damage)
         if traced:

@@ -458,10 +458,7 @@ def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, standing, enc, trace, n_tr
                                     ROTATION, c)  # fmt: skip
         slot = min(n_trace[0], trace.shape[0] - 1)
         ev = trace[slot]
-        if traced:  # a constant at each call: the untraced attack has no trace code at all
-            hit, damage = resolve_attack(p, st, rng, c, attack, target, rnd, standing, ev, True)
-        else:
-            hit, damage = resolve_attack(p, st, rng, c, attack, target, rnd, standing, ev, False)
+        hit, damage = resolve_attack(p, st, rng, c, attack, target, rnd, standing, ev, traced)
         record_attack(t, ch, (c * n_attacks + attack) * n_combatants + target, batch, hit, damage)
         if traced:
             ev[0], ev[1], ev[2], ev[3], ev[4], ev[5] = enc, rnd, turn, c, attack, target
