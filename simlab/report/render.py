@@ -102,12 +102,13 @@ def _ci(value: Any, lo: Any, hi: Any, digits: int = 3) -> str:
     return f"{_f(value, digits)} {_bounds(lo, hi, digits)}"
 
 
-def _bounds(lo: Any, hi: Any, digits: int = 3) -> str:
+def _bounds(lo: Any, hi: Any, digits: int = 3, sign: str = "") -> str:
     """``[lo, hi]`` to ``digits`` decimals, rounded outwards so that the interval shown is
-    never narrower than the true one (as in the terminal)."""
+    never narrower than the true one (as in the terminal); ``sign="+"`` signs both."""
     if not all(isinstance(x, float | int) and math.isfinite(x) for x in (lo, hi)):
         return f"[{_f(lo, digits)}, {_f(hi, digits)}]"
-    return f"[{rounded_down(lo, digits):.{digits}f}, {rounded_up(hi, digits):.{digits}f}]"
+    return (f"[{rounded_down(lo, digits):{sign}.{digits}f}, "
+            f"{rounded_up(hi, digits):{sign}.{digits}f}]")  # fmt: skip
 
 
 def _slug(text: str) -> str:

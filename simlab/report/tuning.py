@@ -495,9 +495,8 @@ def compare_table(comparison: Comparison) -> Table:
         _number_column(table, column)
     for r, label, on in zip(frame.itertuples(), labels, ons, strict=True):
         digits = _digits(r.diff_ci_hi - r.diff_ci_lo)
-        independent = ([f"[{_bound(r.diff_ci_independent_lo, digits, up=False)}, "
-                        f"{_bound(r.diff_ci_independent_hi, digits, up=True)}]"]
-                       if wide else [])  # fmt: skip
+        independent = ([_bounds(r.diff_ci_independent_lo, r.diff_ci_independent_hi, digits,
+                                sign="+")] if wide else [])  # fmt: skip
         table.add_row("✱" if r.changed else "", label, on, _number(r.a, digits),
                       _number(r.b, digits), _diff(r.diff, r.diff_ci_lo, r.diff_ci_hi, digits),
                       *independent, _times(r.narrowing))  # fmt: skip
@@ -516,16 +515,6 @@ def _digits(width: float) -> int:
 
 def _number(value: float, digits: int, sign: str = "") -> str:
     return "—" if pd.isna(value) else f"{value:{sign}.{digits}f}"
-
-
-def _bound(value: float, digits: int, up: bool) -> str:
-    """An interval's bound, signed and rounded outwards (up for the upper one), so
-    that the interval shown is never narrower than the one computed."""
-    from simlab.report.terminal import rounded_down, rounded_up
-
-    if pd.isna(value):
-        return "—"
-    return f"{(rounded_up if up else rounded_down)(value, digits):+.{digits}f}"
 
 
 def _diff(diff: float, lo: float, hi: float, digits: int) -> str:
