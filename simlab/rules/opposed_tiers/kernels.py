@@ -38,6 +38,7 @@ from simlab.engine.encounter import (
     chunk_range,
     clear_state,
     count_duel_attack,
+    count_duel_end,
     count_standing,
     flush_attack_counts,
     next_in_rotation,
@@ -782,7 +783,6 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, 
     ends_falling = first_fall(p, st, standing, defender, FALLING)[0]
     ends_unconscious = first_fall(p, st, standing, defender, UNCONSCIOUS)[0]
     ends_dead = first_fall(p, st, standing, defender, DEAD)[0]
-    attack_bins = t.down_attacks.shape[2]
     totals, dice, spans = tables[1], tables[2], tables[4]
     n_attack, span_attack = dice[DUEL_ATTACK], np.uint64(spans[DUEL_ATTACK])
     n_defense, span_defense = dice[DUEL_DEFENSE], np.uint64(spans[DUEL_DEFENSE])
@@ -854,8 +854,8 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, 
                     if ((level == FALLING and ends_falling)
                             or (level == UNCONSCIOUS and ends_unconscious)
                             or (level == DEAD and ends_dead)):  # fmt: skip
-                        ends[level, rnd] += 1  # its first fall ends the duel
-                        t.down_attacks[ch, defender, min(received, attack_bins - 1)] += 1
+                        # its first fall ends the duel: counted by condition and round
+                        count_duel_end(t, ch, ends[level], defender, True, rnd, received)
                         fell = True
                         break
                 hp, over = fall_in_state(p, st, standing, defender, hp, received, damage, rnd,
@@ -867,7 +867,7 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, 
             if in_state:
                 finish_in_state(st, t, ch, last, standing)
             elif not fell:  # the round cap, both standing: a draw
-                ends[STANDING, 0] += 1
+                count_duel_end(t, ch, ends[STANDING], defender, False, cap, received)
     flush_attack_counts(t, ch, batch, attacker, seen)
     record_first_falls(p, t, ch, st, standing, attacker, ends)
 
