@@ -1,9 +1,10 @@
 """Every notebook in notebooks/ runs top to bottom, in the kernel of the documented install.
 
 The README documents ``make notebook``: simlab with its ``notebook`` extra (JupyterLab and
-ipykernel), then JupyterLab on the notebooks. The test extra includes that extra, so
-here the notebooks run in the ``python3`` kernel JupyterLab would start, in this
-environment. Notebooks are committed without outputs.
+ipykernel), then JupyterLab on the notebooks. The test extra has ipykernel, so here the
+notebooks run in the ``python3`` kernel JupyterLab would start, in this environment;
+``make test-slow`` installs the notebook extra, and a slow test checks that JupyterLab
+starts. Notebooks are committed without outputs.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 
+@pytest.mark.slow  # JupyterLab (the notebook extra) adds about 14 s to the test install
 def test_make_notebook_installs_the_extra_and_opens_jupyterlab() -> None:
     extra = re.search(r"^notebook = \[(.*)\]$", (ROOT / "pyproject.toml").read_text(), re.M)
     assert extra is not None, "pyproject.toml has no notebook extra"
