@@ -8,16 +8,20 @@ SCENARIO ?= scenarios/shattered-spirits/quickstart.yaml
 
 .PHONY: demo test test-slow lint bench clean notebook
 
+# A current pip installs the test extra about a quarter faster than the one venv brings.
 $(PY):
 	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
 
 # pip installs without compiling to bytecode, since it compiles one file after another;
-# compileall then compiles the environment on every core (-j 0) and, like pip, passes
-# over a file it cannot compile. simlab's own modules are compiled too: an editable
-# install leaves them uncompiled, and where PYTHONDONTWRITEBYTECODE is set every command
-# would compile them again (about 0.1 s of each run).
+# compileall then compiles the environment on every core (-j 0), leaving out the
+# packages' own test suites, and like pip passes over a file it cannot compile. simlab's
+# own modules are compiled too: an editable install leaves them uncompiled, and where
+# PYTHONDONTWRITEBYTECODE is set every command would compile them again (about 0.1 s of
+# each run).
 PIP_INSTALL := $(PY) -m pip install --quiet --disable-pip-version-check --no-compile
-COMPILE := ($(PY) -m compileall -qq -j 0 $(VENV)/lib || true) && $(PY) -m compileall -q simlab
+COMPILE := ($(PY) -m compileall -qq -j 0 -x '/tests?/' $(VENV)/lib || true) \
+	&& $(PY) -m compileall -q simlab
 
 $(VENV)/.installed-demo: pyproject.toml | $(PY)
 	$(PIP_INSTALL) -e .
