@@ -64,12 +64,16 @@ def kernel_cache_dir(package: Path = _PACKAGE) -> str:
 _CACHE_DIR = kernel_cache_dir()
 
 
+#: The numba versions whose internals simlab's loader, inliner shortcut and compile flags
+#: were read against; elsewhere numba is left as it is (slower first runs, same results).
+_NUMBA_READ = (0, 60) <= tuple(int(part) for part in numba.__version__.split(".")[:2]) < (0, 69)
+
+
 def _light_cache_loads() -> bool:
     """Whether :class:`_KernelCache` loads simlab's kernels: on the numba versions whose
     loader it was checked against (it is theirs but for the refresh)."""
-    version = tuple(int(part) for part in numba.__version__.split(".")[:2])
     methods = ("_guard_against_spurious_io_errors", "_load_overload")
-    return (0, 60) <= version < (0, 69) and all(hasattr(FunctionCache, m) for m in methods)
+    return _NUMBA_READ and all(hasattr(FunctionCache, m) for m in methods)
 
 
 LIGHT_CACHE_LOADS = _light_cache_loads()
@@ -88,7 +92,42 @@ def _njit(fn: Callable[..., Any], **options: Any) -> Any:
         config.CACHE_DIR = default
     if LIGHT_CACHE_LOADS and type(getattr(dispatcher, "_cache", None)) is FunctionCache:
         dispatcher._cache.__class__ = _KernelCache
+    compile_without_ssa(dispatcher)
     return dispatcher
+
+
+def compile_without_ssa(dispatcher: Any) -> bool:
+    """Compile ``dispatcher``'s kernel without numba's SSA reconstruction, on the numba
+    versions whose dispatcher was read (each compile's flags pass through its compiler's
+    ``_customize_flags``). Returns whether it is set.
+
+    After inlining, numba rebuilds the SSA form of a kernel's whole IR (every assignment
+    a variable of its own, joined by phi nodes), then infers the types of all those
+    variables and strips the phis again: about a quarter of the compile of a large kernel
+    (shattered-spirits' ``run_chunk``: SSA 2.0 s, type inference 5.5 s of 19 s; without
+    SSA, type inference 3.0 s). LLVM builds its own SSA form from the lowered code, so the
+    machine code runs as fast (README, "Design notes", first runs 15-20% shorter).
+
+    What it asks of a kernel: a variable assigned in several blocks (the branches of an
+    ``if``) has one type in all of them, where SSA would give each assignment its own.
+    One that takes two integer constants in turn must be given a type (``settled =
+    np.int64(FUMBLE_NONE)``), or numba refuses to compile it (``No conversion from
+    Literal[int](1) to Literal[int](0)``). One that takes a signed and an unsigned
+    integer becomes a float, with or without SSA where the branches join;
+    ``tests/engine/test_jit.py`` checks that no kernel has a float variable.
+    """
+    compiler = getattr(dispatcher, "_compiler", None)
+    customize = getattr(compiler, "_customize_flags", None)
+    if not _NUMBA_READ or customize is None:
+        return False
+
+    def flags_without_ssa(flags: Any) -> Any:
+        flags = customize(flags)
+        flags.enable_ssa = False
+        return flags
+
+    compiler._customize_flags = flags_without_ssa
+    return True
 
 
 class _KernelCache(FunctionCache):
@@ -165,8 +204,7 @@ def skip_inliner_copies() -> bool:
 
     if inline_closurecall.InlineWorker.inline_function is _inline_function:
         return True
-    version = tuple(int(part) for part in numba.__version__.split(".")[:2])
-    if not (0, 60) <= version < (0, 69) or inline_closurecall.copy is not copy:
+    if not _NUMBA_READ or inline_closurecall.copy is not copy:
         return False
     inline_closurecall.copy = _BlockCopies  # type: ignore[assignment]
     inline_closurecall.InlineWorker.inline_function = _inline_function  # type: ignore[method-assign]

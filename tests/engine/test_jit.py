@@ -11,6 +11,11 @@ integer for integer, with the shortcut in place.
 Internal kernels are compiled without the wrappers that let Python call them: another
 kernel computes with them, and Python calling one gets a ``TypeError``, not a crash.
 
+Kernels compile without numba's SSA reconstruction on the numba versions read, and
+compute as with it. A variable that takes a signed integer in one branch and an unsigned
+one in another becomes a float (with or without SSA): no kernel of an example scenario,
+traced or not, has a float variable.
+
 The kernel cache is kept per version of the kernel sources.
 """
 
@@ -23,6 +28,7 @@ import sys
 from pathlib import Path
 
 import numba
+import numpy as np
 import pytest
 
 from simlab.engine import jit
@@ -165,3 +171,62 @@ def test_kernel_cache_follows_every_kernel_source(tmp_path, monkeypatch):
 def test_only_simlab_kernels_use_the_kernel_cache():
     """Importing simlab leaves numba's own cache folder setting as it was."""
     assert os.environ.get("NUMBA_CACHE_DIR", "") == numba.config.CACHE_DIR
+
+
+def _constant_or_first(a):
+    x = 0
+    if a[0] > 1:
+        x = a[0]
+    return x
+
+
+def test_kernels_compile_without_ssa_on_checked_numba_versions():
+    if not jit.LIGHT_CACHE_LOADS:
+        pytest.skip(f"numba {numba.__version__}: simlab compiles with numba's own flags")
+    without = numba.njit(_constant_or_first)
+    assert jit.compile_without_ssa(without)
+    with_ssa = numba.njit(_constant_or_first)
+    for value in (0, 1, 2, 9):
+        a = np.array([value])
+        assert without(a) == with_ssa(a) == _constant_or_first(a)
+    passes = {name: " ".join(d.overloads[d.signatures[0]].metadata["pipeline_times"]["nopython"])
+              for name, d in (("without", without), ("with", with_ssa))}  # fmt: skip
+    assert "ssa" not in passes["without"] and "nopython_type_inference" in passes["without"]
+    assert "ssa" in passes["with"]
+    # the hazard the slow test below looks for: signed in one branch, unsigned in the other
+    without(np.array([5], dtype=np.uint64))
+    (_, unsigned) = without.signatures
+    assert isinstance(without.overloads[unsigned].signature.return_type, numba.types.Float)
+
+
+_FLOAT_VARIABLES = """
+import gc, glob, sys
+import numba
+import simlab
+for path in sorted(glob.glob("scenarios/**/*.yaml", recursive=True)):
+    scenario = simlab.load(path)
+    simlab.simulate(scenario, n=50)
+    simlab.simulate(scenario, n=50, trace=True)
+kernels = variables = 0
+for d in gc.get_objects():
+    if not isinstance(d, numba.core.dispatcher.Dispatcher):
+        continue
+    if d.py_func.__module__.startswith("simlab"):
+        for result in d.overloads.values():
+            kernels += 1
+            for name, ty in result.type_annotation.typemap.items():
+                variables += 1
+                if isinstance(ty, numba.types.Float):
+                    print("FLOAT", d.py_func.__qualname__, name, ty)
+print("KERNELS", kernels, "VARIABLES", variables)
+"""
+
+
+@pytest.mark.slow  # compiles every kernel the examples use afresh: about 80 s of CPU
+def test_no_kernel_of_an_example_has_a_float_variable(tmp_path):
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", _FLOAT_VARIABLES], env=env, check=True,
+                         capture_output=True, text=True, cwd=SIMLAB.parent).stdout  # fmt: skip
+    assert "FLOAT" not in out, out
+    kernels, variables = (int(word) for word in out.split()[-3::2])
+    assert kernels >= 40 and variables >= 20_000, out
