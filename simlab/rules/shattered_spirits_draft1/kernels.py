@@ -315,7 +315,8 @@ def resolve_attack(p, st, rng, attacker, technique, defender, rnd, standing, tra
     if reaction != REACT_NONE:
         tier = row_tier(p, technique, result_row(final))
         damage = technique_damage(p, st, technique, final, attacker, defender)
-    settled = np.int64(FUMBLE_NONE)  # typed: fumble returns other constants (jit, SSA)
+    # typed, since fumble returns other constants (see jit.compile_without_ssa)
+    settled = np.int64(FUMBLE_NONE)
     if final < 2:
         settled = fumble(p, st, attacker)
     st[RECEIVED, defender] += 1
