@@ -116,7 +116,7 @@ def compile_without_ssa(dispatcher: Any) -> bool:
     integer becomes a float, with or without SSA where the branches join;
     ``tests/engine/test_jit.py`` checks that no kernel has a float variable.
     """
-    compiler = getattr(dispatcher, "_compiler", None)
+    compiler: Any = getattr(dispatcher, "_compiler", None)
     customize = getattr(compiler, "_customize_flags", None)
     if not _NUMBA_READ or customize is None:
         return False
