@@ -272,15 +272,27 @@ def initiative_order(rng, init, tie, random_ties, order):
     first (pass ``init`` again for no tie-break); remaining ties in random order (the
     listed order is shuffled, from ``STREAM_ORDER``, before a stable sort) when
     ``random_ties`` is non-zero, else in listed order.
+
+    Without remaining ties the order is the same whatever the shuffle, so it is skipped
+    and its words are not drawn. That leaves every result as it was only because nothing
+    draws from ``STREAM_ORDER`` after the turn order in the systems that call this
+    (glitters-d20 and zones-3d6 roll initiative once, first): a caller that did would
+    see its later draws move. The shuffle took 6% of glitters-d20's benchmark fight.
     """
     n = order.shape[0]
     for c in range(n):
         order[c] = c
-    if random_ties != 0:
+    if random_ties != 0 and has_ties(init, tie):
         for i in range(n - 1, 0, -1):
             j = uniform_index(rng, STREAM_ORDER, i + 1)
             order[i], order[j] = order[j], order[i]
-    for i in range(1, n):
+    sort_by_initiative(init, tie, order)
+
+
+@inline_kernel
+def sort_by_initiative(init, tie, order):
+    """Stable insertion sort of ``order`` by ``init``, then ``tie``, highest first."""
+    for i in range(1, order.shape[0]):
         c = order[i]
         k = i
         while k > 0:
@@ -290,3 +302,13 @@ def initiative_order(rng, init, tie, random_ties, order):
             order[k] = before
             k -= 1
         order[k] = c
+
+
+@inline_kernel
+def has_ties(init, tie):
+    """Whether two combatants have the same ``init`` and the same ``tie``."""
+    for a in range(init.shape[0]):
+        for b in range(a + 1, init.shape[0]):
+            if init[a] == init[b] and tie[a] == tie[b]:
+                return True
+    return False

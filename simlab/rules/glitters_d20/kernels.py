@@ -484,7 +484,7 @@ def resolve_attack(p, st, rng, attacker, attack, defender, rnd, standing, trace,
 
 
 @kernel
-def death_save(p, st, rng, c, rnd, trace, slot):
+def death_save(st, rng, c, rnd, trace, slot):
     """A dying player character's death save on its turn (docs/rules/glitters-d20.md "HP 0").
 
     d20: a natural 20 stabilises at once; ≥ 10 is a save, ≤ 9 a fail; three saves make
@@ -510,13 +510,13 @@ def death_save(p, st, rng, c, rnd, trace, slot):
 
 
 @internal_kernel
-def status_tick(p, st, rng, t, ch, batch, c, rnd, standing, trace, slot, kind):
+def status_tick(p, st, rng, c, rnd, standing, trace, slot, kind):
     """One status's damage at the start of ``c``'s turn (docs/rules/glitters-d20.md "Status
-    effects").
+    effects"); returns the damage, which the caller tallies as status damage.
 
     Bleeding L deals L, then drops to L − 1. Burning deals 1d4 fire damage (fire
     resistance, vulnerability and immunity apply), then loses ``burning_decay`` levels.
-    The damage counts toward time-to-down and is tallied as status damage.
+    The damage counts toward time-to-down.
     """
     if kind == KIND_BLEEDING:
         damage = st[BLEEDING, c]
@@ -532,9 +532,9 @@ def status_tick(p, st, rng, t, ch, batch, c, rnd, standing, trace, slot, kind):
             trace[slot, COL_IMMUNE] = p.immune[c, FIRE]
     if slot >= 0:
         trace[slot, COL_RAW], trace[slot, COL_DAMAGE] = raw, damage
-    t.status_damage[ch, c, batch] += damage
     lose_hp(p, st, c, damage, rnd, standing)
     close_row(st, trace, slot, c)
+    return damage
 
 
 @inline_kernel
@@ -609,7 +609,7 @@ def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, standing, enc, trace, n_tr
     if st[DOWN, c] != 0:
         if st[DYING, c] != 0:
             slot = traced_row(traced, trace, n_trace, enc, rnd, turn, KIND_SAVE, c, -1, c, init)
-            death_save(p, st, rng, c, rnd, trace, slot)
+            death_save(st, rng, c, rnd, trace, slot)
         return True
     slot = traced_row(traced, trace, n_trace, enc, rnd, turn, KIND_TURN, c, -1, c, init)
     frozen = st[FROZEN, c] != 0
@@ -624,7 +624,8 @@ def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, standing, enc, trace, n_tr
             level = st[BLEEDING, c] if kind == KIND_BLEEDING else st[BURNING, c]
             if level > 0:
                 slot = traced_row(traced, trace, n_trace, enc, rnd, turn, kind, c, -1, c, init)
-                status_tick(p, st, rng, t, ch, batch, c, rnd, standing, trace, slot, kind)
+                damage = status_tick(p, st, rng, c, rnd, standing, trace, slot, kind)
+                t.status_damage[ch, c, batch] += damage
                 if st[DOWN, c] != 0:
                     return sides_standing(standing) > 1
     acts = not frozen and not pain
@@ -682,13 +683,24 @@ def play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace, tra
 
 
 @internal_kernel
-def finish(p, st, t, ch, last_round, standing):
+def finish(st, t, ch, last_round, standing):
     """Record the encounter's winner, length, each combatant's down round and events."""
     record_outcome(t, ch, last_round, standing, st[DOWN_ROUND], st[DOWN_RECEIVED], 0)
     for c in range(st.shape[1]):
         record_event(t, ch, c, EVENT_DEAD, st[DEAD_ROUND, c], 0)
         record_event(t, ch, c, EVENT_STABLE, st[STABLE_ROUND, c], 0)
         record_event(t, ch, c, EVENT_FROZEN, st[FROZEN_ROUND, c], 0)
+
+
+@inline_kernel
+def anyone_dying(st):
+    """Whether a player character is dying: the fight's :func:`aftermath` only has work
+    then (a check in line, as most fights end with nobody dying and a call passes the
+    whole parameter tuple)."""
+    dying = 0
+    for c in range(st.shape[1]):
+        dying |= st[DYING, c]
+    return dying != 0
 
 
 @internal_kernel
@@ -703,7 +715,7 @@ def aftermath(p, st, rng, last, enc, trace, n_trace):
             if st[DYING, c] != 0:
                 dying = True
                 slot = open_row(trace, n_trace, enc, rnd, k + 1, KIND_SAVE, c, -1, c, st[INIT, c])
-                death_save(p, st, rng, c, rnd, trace, slot)
+                death_save(st, rng, c, rnd, trace, slot)
         if not dying:
             return
 
@@ -722,9 +734,9 @@ def play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, trace, n_tra
                               traced):  # fmt: skip
                 last = rnd
                 break
-    if p.globals_[G_SAVES_AFTER] != 0:
+    if p.globals_[G_SAVES_AFTER] != 0 and anyone_dying(st):
         aftermath(p, st, rng, last, enc, trace, n_trace)
-    finish(p, st, t, ch, last, standing)
+    finish(st, t, ch, last, standing)
 
 
 @inline_kernel
