@@ -27,6 +27,7 @@ from simlab.engine.encounter import (
     chunk_range,
     clear_state,
     count_standing,
+    next_in_rotation,
     record_attack,
     record_duel_ends,
     record_event,
@@ -390,6 +391,17 @@ def slot_technique(p, st, slot):
 
 
 @inline_kernel
+def phases_planned(p, st):
+    """The Phases in which a Technique is planned this Round by someone still in the
+    fight, as a bit mask (bit ``speed`` set); decided at the Refresh, as Improvising is."""
+    phases = 0
+    for slot in range(p.slots.shape[1]):
+        if st[OUT, p.slots[S_OWNER, slot]] == 0:
+            phases |= 1 << p.attack[A_SPEED, slot_technique(p, st, slot)]
+    return phases
+
+
+@inline_kernel
 def next_turn(p, st, cursor, side, phase):
     """The next slot ``side`` plays in ``phase``, from ``cursor[side]`` on, skipping
     combatants out of the fight; −1 when the side has no Turn left in this Phase."""
@@ -428,10 +440,14 @@ def play_phase(p, st, rng, t, ch, batch, rnd, phase, starter, standing, cursor, 
     while True:
         slot = -1
         for k in range(n_sides):
-            slot = next_turn(p, st, cursor, (side + k) % n_sides, phase)
+            s = side + k if side + k < n_sides else side + k - n_sides
+            slot = next_turn(p, st, cursor, s, phase)
             if slot >= 0:
-                side = (side + k) % n_sides
+                side = s
                 break
+            # No Turn left for this side in this Phase, and none will come: combatants only
+            # leave the fight, and plans change only at the Refresh. Skip it from now on.
+            cursor[s] = p.side_slots[s + 1]
         if slot < 0:
             return last, False
         cursor[side] = slot + 1
@@ -454,7 +470,7 @@ def play_phase(p, st, rng, t, ch, batch, rnd, phase, starter, standing, cursor, 
             ev[7] = int(technique != p.slots[S_TECHNIQUE, slot])
             n_trace[0] += 1
         last = side
-        side = (side + 1) % n_sides
+        side = next_in_rotation(side, n_sides)
         if sides_standing(standing) <= 1:
             return last, True
 
@@ -498,14 +514,17 @@ def play_encounter(p, st, rng, standing, cursor, k0, k1, enc, batch, t, ch, trac
     last_round = g[G_MAX_ROUNDS]
     for rnd in range(1, g[G_MAX_ROUNDS] + 1):
         refresh(p, st)
+        phases = phases_planned(p, st)
         if g[G_ROUND_START_PLAYERS] != 0:
             starter = 0
         over = False
         for phase in range(1, 7):
+            if (phases >> phase) & 1 == 0:
+                continue  # no Turn in this Phase: play_phase would do nothing
             last, over = play_phase(p, st, rng, t, ch, batch, rnd, phase, starter, standing,
                                     cursor, enc, trace, n_trace, traced)  # fmt: skip
             if last >= 0:
-                starter = (last + 1) % n_sides
+                starter = next_in_rotation(last, n_sides)
             if over:
                 break
         if over:
