@@ -486,7 +486,7 @@ def end_of_round(p, st):
 
 
 @internal_kernel
-def finish(p, st, t, ch, last_round, standing):
+def finish(st, t, ch, last_round, standing):
     """Record the encounter's winner, length, and each combatant's Downed and Shaken."""
     record_outcome(t, ch, last_round, standing, st[DOWN_ROUND], st[DOWN_RECEIVED], 0)
     for c in range(st.shape[1]):
@@ -531,7 +531,7 @@ def play_encounter(p, st, rng, standing, cursor, k0, k1, enc, batch, t, ch, trac
             last_round = rnd
             break
         end_of_round(p, st)
-    finish(p, st, t, ch, last_round, standing)
+    finish(st, t, ch, last_round, standing)
 
 
 @inline_kernel

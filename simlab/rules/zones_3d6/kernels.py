@@ -93,6 +93,8 @@ N_FIELDS = 8
 EVENT_OUT = 0
 
 MAX_ROLL_DICE = 6  # 3 kept + at most 3 advantage dice
+#: The sum of three d6 whose faces read ``code`` in base 6 (``rng.roll_dice_code``).
+SUM_OF_3D6 = np.array([3 + o // 36 + o // 6 % 6 + o % 6 for o in range(216)], dtype=np.int64)
 MAX_TRACED_DAMAGE_DICE = 4
 
 TRACE_COLUMNS = (
@@ -212,16 +214,20 @@ def untraced_roll(p, rng, table, column):
     rolls."""
     n = roll_dice_count(p, table, column)
     net = table[ROLL_NET_ADVANTAGE, column]
-    a = b = c = 0  # the three kept so far, the one least worth keeping last (c)
-    for i in range(n):
-        d = roll_die(rng, STREAM_ATTACK, 6)
-        if i == 0:
-            a = d
-        elif i == 1:
-            b = d
-        elif i == 2 or ((d > c) if net > 0 else (d < c)):  # the third die, or a better one
-            a, b, c = sort_three(a, b, d, net)
-    kept = min(a + b + c + max(table[ROLL_EDGE, column], 0), 18)
+    if net == 0:  # all three kept: drawn at once, their sum looked up
+        three = SUM_OF_3D6[roll_dice_code(rng, STREAM_ATTACK, 6, 3)]
+    else:
+        a = b = c = 0  # the three kept so far, the one least worth keeping last (c)
+        for i in range(n):
+            d = roll_die(rng, STREAM_ATTACK, 6)
+            if i == 0:
+                a = d
+            elif i == 1:
+                b = d
+            elif i == 2 or ((d > c) if net > 0 else (d < c)):  # the third die, or a better one
+                a, b, c = sort_three(a, b, d, net)
+        three = a + b + c
+    kept = min(three + max(table[ROLL_EDGE, column], 0), 18)
     pressure = max(table[ROLL_PRESSURE, column], 0)
     if p.globals_[G_PRESSURE_TOTAL] != 0:
         return table[ROLL_BONUS, column] - table[ROLL_PRESSURE, column] + kept
@@ -482,7 +488,7 @@ def play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace, tra
 
 
 @internal_kernel
-def finish(p, st, t, ch, last_round, standing):
+def finish(st, t, ch, last_round, standing):
     """Record the encounter's winner, length, and each combatant's down round."""
     record_outcome(t, ch, last_round, standing, st[DOWN_ROUND], st[DOWN_RECEIVED], 0)
     for c in range(st.shape[1]):
@@ -502,7 +508,7 @@ def play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, trace, n_tra
                           traced):  # fmt: skip
             last = rnd
             break
-    finish(p, st, t, ch, last, standing)
+    finish(st, t, ch, last, standing)
 
 
 @inline_kernel
