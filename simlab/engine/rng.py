@@ -457,6 +457,24 @@ def roll_dice_code(state, stream, sides, count):
     return code
 
 
+#: :func:`roll_d6_sum` adds up to this many d6.
+MAX_SUMMED_D6 = 4
+# Entry ``code`` is the sum of the base-6 digits of ``code``: of the faces, less 1 each, of
+# the d6 that roll_dice_code read as ``code``.
+_D6_DIGIT_SUM = np.array(
+    [sum((code // 6**i) % 6 for i in range(MAX_SUMMED_D6)) for code in range(6**MAX_SUMMED_D6)],
+    dtype=np.int64,
+)
+
+
+@inline_kernel
+def roll_d6_sum(state, stream, count):
+    """The sum of ``count`` d6 (1 to :data:`MAX_SUMMED_D6`), the same dice as ``count``
+    calls of :func:`roll_die`: drawn as one number by :func:`roll_dice_code` (one
+    multiplication while the batch in hand holds them) and its digits summed by table."""
+    return count + _D6_DIGIT_SUM[roll_dice_code(state, stream, 6, count)]
+
+
 @inline_kernel
 def faces_of_code(code, sides, count, out):
     """Write the ``count`` faces (1..``sides``) that ``code`` stands for, as

@@ -83,6 +83,22 @@ def _dice_codes(k0, k1, encounter, stream, groups):
 
 
 @allocating_kernel
+def _sums(k0, k1, encounter, stream, groups):
+    """The sum of each (sides, count) row of ``groups``, in order: d6 by ``roll_d6_sum``,
+    other dice one by one with ``roll_die``."""
+    state = rng.new_state()
+    rng.start_encounter(state, k0, k1, encounter)
+    out = np.zeros(groups.shape[0], dtype=np.int64)
+    for i in range(groups.shape[0]):
+        if groups[i, 0] == 6:
+            out[i] = rng.roll_d6_sum(state, stream, groups[i, 1])
+        else:
+            for _ in range(groups[i, 1]):
+                out[i] += rng.roll_die(state, stream, groups[i, 0])
+    return out
+
+
+@allocating_kernel
 def _codes_both_ways(k0, k1, stream, sides, first, n_encounters, counts, fresh):
     """The dice codes of ``counts`` (dice per draw) for each encounter from ``first``,
     drawn by ``roll_dice_code`` on a state and by ``cursor_code`` on a cursor whose
@@ -301,6 +317,19 @@ def test_dice_code_is_the_same_dice_read_in_base_sides():
         faces = [next(dice) - 1 for _ in range(count)]
         expected.append(sum(f * sides ** (count - 1 - i) for i, f in enumerate(faces)))
     assert codes.tolist() == expected
+
+
+def test_roll_d6_sum_adds_the_dice_roll_die_would_give():
+    """``roll_d6_sum`` draws the d6 ``roll_die`` would, one at a time, and sums them: here
+    between dice of other sizes on the same stream (opposed-tiers' defense and shield),
+    so that batches start, end part-used and hold too few dice for a sum."""
+    k0, k1 = rng.key_from_seed(SEED)
+    groups = np.array([(6, 3), (4, 1), (6, 2), (6, 4), (6, 1), (8, 2), (6, 4), (6, 4)] * 40)
+    sums = _sums(k0, k1, 7, rng.STREAM_REACTION, groups)
+    words = rng.sample_u32(SEED, 7, rng.STREAM_REACTION, 800)
+    dice = iter(_batched_reference(words, [s for s, n in groups.tolist() for _ in range(n)]))
+    expected = [sum(next(dice) for _ in range(count)) for _, count in groups.tolist()]
+    assert sums.tolist() == expected
 
 
 def test_faces_of_code_gives_back_the_dice_of_a_code():

@@ -51,6 +51,7 @@ from simlab.engine.encounter import (
 from simlab.engine.jit import chunked, inline_kernel, internal_kernel, kernel
 from simlab.engine.rng import (
     CURSOR_GROUP,
+    MAX_SUMMED_D6,
     STREAM_ATTACK,
     STREAM_DAMAGE,
     STREAM_ORDER,
@@ -64,6 +65,7 @@ from simlab.engine.rng import (
     first_blocks,
     new_state,
     outcomes_within,
+    roll_d6_sum,
     roll_dice_code,
     roll_die,
     start_encounter,
@@ -157,8 +159,9 @@ def roll_expr(p, rng, stream, e, scratch, ev, col, slots):
     Every die comes from ``stream``, term by term, in order; keep-highest/lowest terms
     sum their kept dice. The first ``slots`` faces, in roll order, go to
     ``ev[col:col + slots]`` (0 for dice not rolled) and the total to
-    ``ev[col + slots]``; ``slots`` = 0 records nothing. ``e`` = ``NO_DICE`` (no shield
-    or armor) rolls nothing and totals 0.
+    ``ev[col + slots]``; ``slots`` = 0 records nothing, and then draws the dice of a term
+    that :func:`summed_at_once` allows together (the same dice). ``e`` = ``NO_DICE`` (no
+    shield or armor) rolls nothing and totals 0.
 
     Inlined: each call site's stream, trace columns and slots are constants there, and
     the fights ran 1.34-1.38x as fast as with a call (four alternated rounds of
@@ -171,6 +174,9 @@ def roll_expr(p, rng, stream, e, scratch, ev, col, slots):
         start = p.exprs[E_START, e]
         for term in range(start, start + p.exprs[E_COUNT, e]):
             count = p.terms[term, 0]
+            if slots == 0 and summed_at_once(p.terms, term):
+                total += p.terms[term, 4] * roll_d6_sum(rng, stream, count)
+                continue
             faces = 0
             for i in range(count):
                 face = roll_die(rng, stream, p.terms[term, 1])
@@ -187,6 +193,13 @@ def roll_expr(p, rng, stream, e, scratch, ev, col, slots):
             ev[col + i] = 0
         ev[col + slots] = total
     return total
+
+
+@inline_kernel
+def summed_at_once(terms, term):
+    """Whether dice term ``term`` is a few d6 kept whole (the tiers' rolls): then, with no
+    faces to record, :func:`roll_expr` draws them at once and sums them by table."""
+    return terms[term, 2] == 0 and terms[term, 1] == 6 and 1 <= terms[term, 0] <= MAX_SUMMED_D6
 
 
 @inline_kernel

@@ -52,6 +52,7 @@ from simlab.engine.rng import (
     first_blocks,
     new_state,
     outcomes_within,
+    roll_d6_sum,
     roll_dice_code,
     roll_die,
     start_encounter,
@@ -93,8 +94,6 @@ N_FIELDS = 8
 EVENT_OUT = 0
 
 MAX_ROLL_DICE = 6  # 3 kept + at most 3 advantage dice
-#: The sum of three d6 whose faces read ``code`` in base 6 (``rng.roll_dice_code``).
-SUM_OF_3D6 = np.array([3 + o // 36 + o // 6 % 6 + o % 6 for o in range(216)], dtype=np.int64)
 MAX_TRACED_DAMAGE_DICE = 4
 
 TRACE_COLUMNS = (
@@ -215,7 +214,7 @@ def untraced_roll(p, rng, table, column):
     n = roll_dice_count(p, table, column)
     net = table[ROLL_NET_ADVANTAGE, column]
     if net == 0:  # all three kept: drawn at once, their sum looked up
-        three = SUM_OF_3D6[roll_dice_code(rng, STREAM_ATTACK, 6, 3)]
+        three = roll_d6_sum(rng, STREAM_ATTACK, 3)
     else:
         a = b = c = 0  # the three kept so far, the one least worth keeping last (c)
         for i in range(n):
