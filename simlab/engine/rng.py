@@ -443,10 +443,17 @@ def roll_dice_code(state, stream, sides, count):
     numpy.int64
         A number in ``0 .. sides**count - 1``.
     """
+    span = np.uint64(sides)
+    for _ in range(count - 1):
+        span *= np.uint64(sides)
+    return roll_code_of_span(state, stream, sides, count, span)
+
+
+@inline_kernel
+def roll_code_of_span(state, stream, sides, count, span):
+    """:func:`roll_dice_code` given ``span`` = ``sides**count`` (as ``np.uint64``), for
+    callers that know it without a loop."""
     if state[stream, _BATCH_LEFT] >= count and state[stream, _BATCH_SIDES] == sides:
-        span = np.uint64(sides)
-        for _ in range(count - 1):
-            span *= np.uint64(sides)
         x = np.uint64(state[stream, _BATCH_X]) * span
         state[stream, _BATCH_X] = x & _MASK32
         state[stream, _BATCH_LEFT] -= count
@@ -465,14 +472,16 @@ _D6_DIGIT_SUM = np.array(
     [sum((code // 6**i) % 6 for i in range(MAX_SUMMED_D6)) for code in range(6**MAX_SUMMED_D6)],
     dtype=np.int64,
 )
+_D6_SPAN = np.array([6**count for count in range(MAX_SUMMED_D6 + 1)], dtype=np.uint64)
 
 
 @inline_kernel
 def roll_d6_sum(state, stream, count):
     """The sum of ``count`` d6 (1 to :data:`MAX_SUMMED_D6`), the same dice as ``count``
-    calls of :func:`roll_die`: drawn as one number by :func:`roll_dice_code` (one
-    multiplication while the batch in hand holds them) and its digits summed by table."""
-    return count + _D6_DIGIT_SUM[roll_dice_code(state, stream, 6, count)]
+    calls of :func:`roll_die`: drawn as one number as :func:`roll_dice_code` would (one
+    multiplication while the batch in hand holds them; its span looked up, not
+    multiplied out) and its digits summed by table."""
+    return count + _D6_DIGIT_SUM[roll_code_of_span(state, stream, 6, count, _D6_SPAN[count])]
 
 
 @inline_kernel
