@@ -443,17 +443,10 @@ def roll_dice_code(state, stream, sides, count):
     numpy.int64
         A number in ``0 .. sides**count - 1``.
     """
-    span = np.uint64(sides)
-    for _ in range(count - 1):
-        span *= np.uint64(sides)
-    return roll_code_of_span(state, stream, sides, count, span)
-
-
-@inline_kernel
-def roll_code_of_span(state, stream, sides, count, span):
-    """:func:`roll_dice_code` given ``span`` = ``sides**count`` (as ``np.uint64``), for
-    callers that know it without a loop."""
     if state[stream, _BATCH_LEFT] >= count and state[stream, _BATCH_SIDES] == sides:
+        span = np.uint64(sides)
+        for _ in range(count - 1):
+            span *= np.uint64(sides)
         x = np.uint64(state[stream, _BATCH_X]) * span
         state[stream, _BATCH_X] = x & _MASK32
         state[stream, _BATCH_LEFT] -= count
@@ -478,10 +471,35 @@ _D6_SPAN = np.array([6**count for count in range(MAX_SUMMED_D6 + 1)], dtype=np.u
 @inline_kernel
 def roll_d6_sum(state, stream, count):
     """The sum of ``count`` d6 (1 to :data:`MAX_SUMMED_D6`), the same dice as ``count``
-    calls of :func:`roll_die`: drawn as one number as :func:`roll_dice_code` would (one
-    multiplication while the batch in hand holds them; its span looked up, not
-    multiplied out) and its digits summed by table."""
-    return count + _D6_DIGIT_SUM[roll_code_of_span(state, stream, 6, count, _D6_SPAN[count])]
+    calls of :func:`roll_die`. While the batch in hand holds them they are taken at once,
+    as :func:`roll_dice_code` would, and their digits summed by table; otherwise
+    :func:`_d6_sum_across_batches` is called (a call, as this is inlined wherever a rule
+    rolls: inlined, it added 5 s to opposed-tiers' first run)."""
+    if state[stream, _BATCH_SIDES] == 6 and state[stream, _BATCH_LEFT] >= count:
+        return count + _D6_DIGIT_SUM[_take_d6(state, stream, count)]
+    return _d6_sum_across_batches(state, stream, count)
+
+
+@kernel
+def _d6_sum_across_batches(state, stream, count):
+    """:func:`roll_d6_sum` when the batch in hand holds fewer than ``count`` d6 (or is
+    of another size): those it holds, then the rest from a new batch."""
+    left = np.int64(state[stream, _BATCH_LEFT]) if state[stream, _BATCH_SIDES] == 6 else 0
+    first = 0
+    if left > 0:
+        first = _D6_DIGIT_SUM[_take_d6(state, stream, left)]
+    _start_batch(state, stream, 6)
+    return count + first + _D6_DIGIT_SUM[_take_d6(state, stream, count - left)]
+
+
+@inline_kernel
+def _take_d6(state, stream, n):
+    """The next ``n`` d6 of the stream's batch (which holds them) as one number, read as
+    :func:`roll_dice_code` reads it."""
+    x = np.uint64(state[stream, _BATCH_X]) * _D6_SPAN[n]
+    state[stream, _BATCH_X] = x & _MASK32
+    state[stream, _BATCH_LEFT] -= n
+    return np.int64(x >> _SHIFT32)
 
 
 @inline_kernel
