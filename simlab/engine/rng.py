@@ -32,7 +32,7 @@ than the batch in hand discards the rest of the batch and starts a new one from 
 next word, so the dice of a stream depend only on the sizes asked for, in order.
 :func:`roll_dice_code` takes ``n`` dice of the batch at once, as the high word of
 ``x * s**n``: the same dice, read as one base-``s`` number (an attack's 2d6 as one
-of 36 outcomes).
+of 36 outcomes); :func:`roll_d6_sum` sums up to four d6 so drawn by table.
 
 State layout
 ------------

@@ -205,8 +205,9 @@ def opposed_roll(p, rng, ev, col, table, column):
 @inline_kernel
 def untraced_roll(p, rng, table, column):
     """:func:`opposed_roll`'s total without writing its dice anywhere (docs/rules/zones-3d6.md;
-    seed 004, "Attacking and Evading"): the kept three held in local variables, and the
-    edges and pressures applied to their sum. Each edge raises a die below 6 by 1, so it
+    seed 004, "Attacking and Evading"): the kept three held in local variables (without
+    advantage, drawn at once and summed by ``rng.roll_d6_sum``), and the edges and
+    pressures applied to their sum. Each edge raises a die below 6 by 1, so it
     adds 1 until the three show 18 (:func:`apply_edge`, "Edge"); each pressure takes 1
     off until they show 3 (:func:`apply_pressure`, [default]). Draws the same dice, in
     the same order; ``tests/rules/test_zones_rules.py`` checks it against the traced
