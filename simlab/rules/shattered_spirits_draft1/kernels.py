@@ -391,13 +391,21 @@ def slot_technique(p, st, slot):
 
 
 @inline_kernel
+def slot_phase(p, st, slot):
+    """The Phase (1–6, its Technique's speed) in which slot ``slot`` plays this Round, or
+    0 when its owner is out of the fight."""
+    if st[OUT, p.slots[S_OWNER, slot]] != 0:
+        return 0
+    return p.attack[A_SPEED, slot_technique(p, st, slot)]
+
+
+@inline_kernel
 def phases_planned(p, st):
     """The Phases in which a Technique is planned this Round by someone still in the
-    fight, as a bit mask (bit ``speed`` set); decided at the Refresh, as Improvising is."""
+    fight, as a bit mask (bit ``phase`` set); decided at the Refresh, as Improvising is."""
     phases = 0
     for slot in range(p.slots.shape[1]):
-        if st[OUT, p.slots[S_OWNER, slot]] == 0:
-            phases |= 1 << p.attack[A_SPEED, slot_technique(p, st, slot)]
+        phases |= 1 << slot_phase(p, st, slot)
     return phases
 
 
@@ -406,9 +414,7 @@ def next_turn(p, st, cursor, side, phase):
     """The next slot ``side`` plays in ``phase``, from ``cursor[side]`` on, skipping
     combatants out of the fight; −1 when the side has no Turn left in this Phase."""
     for slot in range(cursor[side], p.side_slots[side + 1]):
-        if st[OUT, p.slots[S_OWNER, slot]] != 0:
-            continue
-        if p.attack[A_SPEED, slot_technique(p, st, slot)] == phase:
+        if slot_phase(p, st, slot) == phase:
             return slot
     return -1
 
@@ -439,8 +445,8 @@ def play_phase(p, st, rng, t, ch, batch, rnd, phase, starter, standing, cursor, 
     side, last, turn = starter, -1, 0
     while True:
         slot = -1
-        for k in range(n_sides):
-            s = side + k if side + k < n_sides else side + k - n_sides
+        s = side
+        for _ in range(n_sides):
             slot = next_turn(p, st, cursor, s, phase)
             if slot >= 0:
                 side = s
@@ -448,6 +454,7 @@ def play_phase(p, st, rng, t, ch, batch, rnd, phase, starter, standing, cursor, 
             # No Turn left for this side in this Phase, and none will come: combatants only
             # leave the fight, and plans change only at the Refresh. Skip it from now on.
             cursor[s] = p.side_slots[s + 1]
+            s = next_in_rotation(s, n_sides)
         if slot < 0:
             return last, False
         cursor[side] = slot + 1
