@@ -212,13 +212,12 @@ def untraced_roll(p, rng, table, column):
     off until they show 3 (:func:`apply_pressure`, [default]). Draws the same dice, in
     the same order; ``tests/rules/test_zones_rules.py`` checks it against the traced
     rolls."""
-    n = roll_dice_count(p, table, column)
     net = table[ROLL_NET_ADVANTAGE, column]
     if net == 0:  # all three kept: drawn at once, their sum looked up
         three = roll_d6_sum(rng, STREAM_ATTACK, 3)
     else:
         a = b = c = 0  # the three kept so far, the one least worth keeping last (c)
-        for i in range(n):
+        for i in range(roll_dice_count(p, table, column)):
             d = roll_die(rng, STREAM_ATTACK, 6)
             if i == 0:
                 a = d
