@@ -42,7 +42,7 @@ def main() -> None:
     parser.add_argument("n", nargs="?", type=int, default=200_000)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("paths", nargs="*", type=Path)
-    args = parser.parse_args()
+    args = parser.parse_intermixed_args()  # n, --threads and paths in any order
     paths = args.paths or sorted((ROOT / "scenarios").rglob("*.yaml"))
     print(f"{args.n:,} encounters each, {args.threads} threads, best of {REPEATS}")
     met = 0

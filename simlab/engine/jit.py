@@ -314,13 +314,23 @@ def chunked(run_chunk: Any, scratch: Callable[..., tuple[Any, ...]]) -> Callable
     Returns
     -------
     callable
-        ``run_block(p, k0, k1, first, count, n_total, t, trace, n_trace)``: plays every
-        chunk, on ``numba.get_num_threads()`` threads: the calling one and others from
-        one pool (each thread takes every so-manyth chunk), and returns when all are
-        done.
+        ``run_block(p, k0, k1, first, count, n_total, t, trace, n_trace)``: plays the
+        encounters on ``numba.get_num_threads()`` threads (the calling one and others from
+        one pool), each adding into a chunk of ``t`` of its own, and returns when all are
+        done. Traced, the one chunk is played on the calling thread.
 
     Notes
     -----
+    The threads do not each take a fixed share: the encounters are cut into up to
+    :data:`PIECES_PER_THREAD` pieces a thread (none under :data:`MIN_PIECE` encounters),
+    and each thread plays the next piece nobody has taken until none is left, adding it
+    to its own chunk of ``t`` (``run_chunk`` on a one-chunk view of it). So a thread on a
+    core that is slower for a while (another process, a busy neighbour on a shared
+    machine) plays fewer pieces instead of keeping the others waiting; the tallies are
+    sums, and every encounter draws its own dice, so which thread plays which piece
+    changes no count. On the 2-core machine, whose two cores ran the same kernel up to
+    1.2x apart at times, runs on both took 1-7% less time (README, "Design notes").
+
     Why not a ``parallel=True`` kernel with ``prange`` over the chunks: compiling one
     took 4–5 s of every rule system's first run on the 2-core machine (numba's compile
     events: glitters-d20's ``run_block`` 4.7 s, opposed-tiers' 4 s, beyond what they
@@ -333,33 +343,42 @@ def chunked(run_chunk: Any, scratch: Callable[..., tuple[Any, ...]]) -> Callable
 
     def run_block(*args: Any) -> None:
         """Play encounters ``first .. first+count-1`` (arguments ``p, k0, k1, first,
-        count, n_total, t, trace, n_trace``) in the chunks of ``t``, on threads."""
-        chunks = args[6].attempts.shape[0]
-        threads = min(numba.get_num_threads(), chunks)
-        if threads <= 1:
-            _play_chunks(run_chunk, scratch, args, range(chunks))
+        count, n_total, t, trace, n_trace``) on threads, into the chunks of ``t``."""
+        p, t, trace = args[0], args[6], args[7]
+        chunks = t.attempts.shape[0]
+        if trace.shape[0] > 1:  # traced: one thread, the trace rows in encounter order
+            for ch in range(chunks):
+                run_chunk(*args, ch, *scratch(p, t, trace))
             return
-        pool = _pool()
-        futures = [
-            pool.submit(_play_chunks, run_chunk, scratch, args, range(w, chunks, threads))
-            for w in range(1, threads)
-        ]
-        _play_chunks(run_chunk, scratch, args, range(0, chunks, threads))  # this thread's share
+        threads = min(numba.get_num_threads(), chunks)
+        first, count = args[3], args[4]
+        n_pieces = max(threads, min(threads * PIECES_PER_THREAD, count // MIN_PIECE))
+        if threads == 1:  # nobody to balance against
+            n_pieces = 1
+        bounds = [first + count * i // n_pieces for i in range(n_pieces + 1)]
+        untaken = iter(range(n_pieces))  # next() on it is atomic under the GIL
+
+        def play_pieces(ch: int) -> None:
+            """Play untaken pieces into chunk ``ch`` until none is left."""
+            own = type(t)(*(a[ch : ch + 1] for a in t))  # C-contiguous: the same kernel
+            for i in untaken:
+                lo, hi = bounds[i], bounds[i + 1]
+                run_chunk(p, args[1], args[2], lo, hi - lo, args[5], own, np.zeros_like(trace),
+                          args[8], 0, *scratch(p, own, trace))  # fmt: skip
+
+        futures = [_pool().submit(play_pieces, ch) for ch in range(1, threads)]
+        play_pieces(0)
         for future in futures:
             future.result()
 
     return run_block
 
 
-def _play_chunks(run_chunk: Any, scratch: Any, args: tuple[Any, ...], chunks: range) -> None:
-    """Play ``chunks`` one after the other; untraced, each writes the trace row it uses
-    as scratch to a row of its own (chunks on other threads may share ``trace``)."""
-    p, t, trace = args[0], args[6], args[7]
-    for ch in chunks:
-        own = list(args)
-        if trace.shape[0] <= 1:
-            own[7] = np.zeros_like(trace)
-        run_chunk(*own, ch, *scratch(p, t, trace))
+#: Pieces a block kernel cuts its encounters into, at most, per thread (:func:`chunked`).
+PIECES_PER_THREAD = 8
+#: Fewest encounters a piece gets, unless there are fewer than one a thread: handing a
+#: piece to a kernel costs some tens of microseconds, as long as 1,000 duels take.
+MIN_PIECE = 1024
 
 
 _POOL: list[ThreadPoolExecutor] = []

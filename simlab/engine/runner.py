@@ -126,10 +126,10 @@ def run_local_range(
 
 
 def chunks_for(size: int) -> int:
-    """How many chunks a kernel call of ``size`` encounters is cut into: one per thread,
-    but none smaller than :data:`MIN_CHUNK` encounters (``jit.chunked`` gives each
-    thread the same share, so more chunks would balance nothing and only add their
-    hand-over). The tallies do not depend on it."""
+    """How many chunks of tallies a kernel call of ``size`` encounters adds into: one
+    per thread, but fewer when there are under :data:`MIN_CHUNK` encounters a thread
+    (``jit.chunked`` has each thread add the pieces it plays into a chunk of its own).
+    The tallies do not depend on it."""
     import numba
 
     return max(1, min(numba.get_num_threads(), size // MIN_CHUNK))
