@@ -2,11 +2,12 @@
 
 Run with ``python -m bench.bench_scenarios [n] [--threads T] [PATH…]`` from the
 repository root (default ``n`` = 200,000 encounters each, 2 threads, every ``*.yaml``
-under ``scenarios/``). Each scenario is compiled (or loaded from numba's cache) and
-warmed up on 1,000 encounters, then run ``REPEATS`` times; the fastest run counts (the
-least disturbed by other load on a shared machine). It prints encounters per second and
-attacks resolved per second (every attack made, hit or miss), against the issue-19 target
-of 20 M attacks/s.
+under ``scenarios/``; a folder among the paths stands for every ``*.yaml`` under it).
+Each scenario is compiled (or loaded from numba's cache) and warmed up on 1,000
+encounters, then run ``REPEATS`` times; the fastest run counts (the least disturbed by
+other load on a shared machine). It prints encounters per second and attacks resolved
+per second (every attack made, hit or miss), against the issue-19 target of 20 M
+attacks/s.
 """
 
 from __future__ import annotations
@@ -36,6 +37,11 @@ def bench(path: Path, n: int, threads: int) -> tuple[float, float]:
     return n / best, attacks / best
 
 
+def scenarios_in(path: Path) -> list[Path]:
+    """The scenario at ``path``, or every ``*.yaml`` under it when it is a folder."""
+    return sorted(path.rglob("*.yaml")) if path.is_dir() else [path]
+
+
 def main() -> None:
     """Print one line per scenario and how many reach the target."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -43,7 +49,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("paths", nargs="*", type=Path)
     args = parser.parse_intermixed_args()  # n, --threads and paths in any order
-    paths = args.paths or sorted((ROOT / "scenarios").rglob("*.yaml"))
+    paths = [path for given in args.paths or [ROOT / "scenarios"] for path in scenarios_in(given)]
     print(f"{args.n:,} encounters each, {args.threads} threads, best of {REPEATS}")
     met = 0
     for path in paths:
