@@ -11,8 +11,9 @@ that LLVM does not inline, an atomic increment and decrement per array per call.
 kernels pass a tuple of parameter arrays down a chain of small rule functions, and that
 bookkeeping cost 20–50× the work itself (measured: 48 ns against 1.4 ns per target
 choice). Functions that never allocate are compiled without the runtime (``_nrt=False``),
-which removes it; the few that allocate (state buffers, result arrays) use
-:func:`allocating_kernel`.
+which removes it. simlab's kernels allocate nothing: their working arrays, the RNG state
+included, are made with numpy in Python. :func:`allocating_kernel` is for kernels that
+must (the tests' helpers).
 
 Threads: a block of encounters is cut into chunks, and :func:`chunked` plays them on a
 pool of Python threads, each chunk in one call of a kernel that releases the GIL.

@@ -47,10 +47,9 @@ P_MIN = 1e-6
 
 
 @allocating_kernel
-def _draw_interleaved(k0, k1, encounters, n):
+def _draw_interleaved(state, k0, k1, encounters, n):
     """Draw ``n`` words of every stream of each encounter, round-robin over streams,
     reusing one state; returns shape (len(encounters), N_STREAMS, n)."""
-    state = rng.new_state()
     out = np.zeros((encounters.shape[0], rng.N_STREAMS, n), dtype=np.uint32)
     for e in range(encounters.shape[0]):
         rng.start_encounter(state, k0, k1, encounters[e])
@@ -62,8 +61,7 @@ def _draw_interleaved(k0, k1, encounters, n):
 
 
 @allocating_kernel
-def _mixed_dice(k0, k1, encounter, stream, sizes):
-    state = rng.new_state()
+def _mixed_dice(state, k0, k1, encounter, stream, sizes):
     rng.start_encounter(state, k0, k1, encounter)
     out = np.empty(sizes.shape[0], dtype=np.int64)
     for i in range(sizes.shape[0]):
@@ -72,9 +70,8 @@ def _mixed_dice(k0, k1, encounter, stream, sizes):
 
 
 @allocating_kernel
-def _dice_codes(k0, k1, encounter, stream, groups):
+def _dice_codes(state, k0, k1, encounter, stream, groups):
     """``roll_dice_code`` for each (sides, count) row of ``groups``, in order."""
-    state = rng.new_state()
     rng.start_encounter(state, k0, k1, encounter)
     out = np.empty(groups.shape[0], dtype=np.int64)
     for i in range(groups.shape[0]):
@@ -83,10 +80,9 @@ def _dice_codes(k0, k1, encounter, stream, groups):
 
 
 @allocating_kernel
-def _sums(k0, k1, encounter, stream, groups):
+def _sums(state, k0, k1, encounter, stream, groups):
     """The sum of each (sides, count) row of ``groups``, in order: d6 by ``roll_d6_sum``,
     other dice one by one with ``roll_die``."""
-    state = rng.new_state()
     rng.start_encounter(state, k0, k1, encounter)
     out = np.zeros(groups.shape[0], dtype=np.int64)
     for i in range(groups.shape[0]):
@@ -99,12 +95,11 @@ def _sums(k0, k1, encounter, stream, groups):
 
 
 @allocating_kernel
-def _codes_both_ways(k0, k1, stream, sides, first, n_encounters, counts, fresh):
+def _codes_both_ways(state, k0, k1, stream, sides, first, n_encounters, counts, fresh):
     """The dice codes of ``counts`` (dice per draw) for each encounter from ``first``,
     drawn by ``roll_dice_code`` on a state and by ``cursor_code`` on a cursor whose
     block 0 comes from ``first_blocks`` (or, if ``fresh``, is computed at its first
     draw: ``cursor_fresh``); returns both, shape (n_encounters, len(counts))."""
-    state = rng.new_state()
     source = rng.dice_source(k0, k1, stream, sides)
     words = np.empty((4, n_encounters), dtype=np.uint64)
     buffer = np.empty(4, dtype=np.uint64)
@@ -127,8 +122,7 @@ def _codes_both_ways(k0, k1, stream, sides, first, n_encounters, counts, fresh):
 
 
 @allocating_kernel
-def _uniform_indices(k0, k1, encounter, stream, n_choices, n):
-    state = rng.new_state()
+def _uniform_indices(state, k0, k1, encounter, stream, n_choices, n):
     rng.start_encounter(state, k0, k1, encounter)
     out = np.empty(n, dtype=np.int64)
     for i in range(n):
@@ -206,6 +200,11 @@ def test_new_state_layout():
     state = rng.new_state()
     assert state.dtype == np.uint32
     assert state.shape == (rng.N_STREAMS + 1, rng.STATE_COLUMNS)
+    assert state.flags.c_contiguous
+    # every stream's buffer empty (its next word past the 4 buffered), all else zero
+    assert state[: rng.N_STREAMS, rng._POS].tolist() == [4] * rng.N_STREAMS
+    state[: rng.N_STREAMS, rng._POS] = 0
+    assert not state.any()
 
 
 # ---------------------------------------------------------------------------------------
@@ -247,7 +246,7 @@ def test_different_stream_encounter_or_seed_differ(other):
 def test_sequence_independent_of_call_order_and_interleaving():
     k0, k1 = rng.key_from_seed(SEED)
     encounters = np.array([3, 0, 2**33 + 1, 3, 1], dtype=np.int64)
-    got = _draw_interleaved(k0, k1, encounters, 10)
+    got = _draw_interleaved(rng.new_state(), k0, k1, encounters, 10)
     for e, encounter in enumerate(encounters):
         for stream in range(rng.N_STREAMS):
             alone = rng.sample_u32(SEED, int(encounter), stream, 10)
@@ -300,7 +299,7 @@ def test_batch_dice_are_digits_of_one_uniform_draw():
 def test_mixed_sizes_start_a_new_batch():
     k0, k1 = rng.key_from_seed(SEED)
     sizes = np.array([6, 6, 20, 20, 20, 6, 4, 4, 6] * 30, dtype=np.int64)
-    dice = _mixed_dice(k0, k1, 5, rng.STREAM_DAMAGE, sizes)
+    dice = _mixed_dice(rng.new_state(), k0, k1, 5, rng.STREAM_DAMAGE, sizes)
     words = rng.sample_u32(SEED, 5, rng.STREAM_DAMAGE, 400)
     assert dice.tolist() == _batched_reference(words, sizes.tolist())
 
@@ -309,7 +308,7 @@ def test_dice_code_is_the_same_dice_read_in_base_sides():
     # Groups of 3 d6 straddle the batches of ten; d20 groups force a new batch.
     k0, k1 = rng.key_from_seed(SEED)
     groups = np.array([(6, 2), (6, 3), (6, 3), (6, 3), (20, 2), (6, 1), (6, 2)] * 40)
-    codes = _dice_codes(k0, k1, 4, rng.STREAM_ATTACK, groups)
+    codes = _dice_codes(rng.new_state(), k0, k1, 4, rng.STREAM_ATTACK, groups)
     words = rng.sample_u32(SEED, 4, rng.STREAM_ATTACK, 400)
     dice = iter(_batched_reference(words, [s for s, n in groups.tolist() for _ in range(n)]))
     expected = []
@@ -325,7 +324,7 @@ def test_roll_d6_sum_adds_the_dice_roll_die_would_give():
     so that batches start, end part-used and hold too few dice for a sum."""
     k0, k1 = rng.key_from_seed(SEED)
     groups = np.array([(6, 3), (4, 1), (6, 2), (6, 4), (6, 1), (8, 2), (6, 4), (6, 4)] * 40)
-    sums = _sums(k0, k1, 7, rng.STREAM_REACTION, groups)
+    sums = _sums(rng.new_state(), k0, k1, 7, rng.STREAM_REACTION, groups)
     words = rng.sample_u32(SEED, 7, rng.STREAM_REACTION, 800)
     dice = iter(_batched_reference(words, [s for s, n in groups.tolist() for _ in range(n)]))
     expected = [sum(next(dice) for _ in range(count)) for _, count in groups.tolist()]
@@ -336,7 +335,7 @@ def test_faces_of_code_gives_back_the_dice_of_a_code():
     """``faces_of_code`` inverts ``roll_dice_code``: the faces rolled, in order."""
     k0, k1 = rng.key_from_seed(SEED)
     groups = np.array([(6, 3), (6, 6), (20, 2), (2, 12), (7, 1)] * 30)
-    codes = _dice_codes(k0, k1, 9, rng.STREAM_DAMAGE, groups)
+    codes = _dice_codes(rng.new_state(), k0, k1, 9, rng.STREAM_DAMAGE, groups)
     words = rng.sample_u32(SEED, 9, rng.STREAM_DAMAGE, 600)
     dice = iter(_batched_reference(words, [s for s, n in groups.tolist() for _ in range(n)]))
     for code, (sides, count) in zip(codes.tolist(), groups.tolist(), strict=True):
@@ -357,7 +356,7 @@ def test_cursor_draws_the_dice_of_roll_dice_code(seed, first, sides, fresh):
     k0, k1 = rng.key_from_seed(seed)
     counts = np.array([2, 3, 3, 1, 2, 3, 2, 2, 3, 1] * 6, dtype=np.int64)
     by_state, by_cursor = _codes_both_ways(
-        k0, k1, rng.STREAM_ATTACK, sides, first, 300, counts, fresh
+        rng.new_state(), k0, k1, rng.STREAM_ATTACK, sides, first, 300, counts, fresh
     )
     assert by_cursor.tolist() == by_state.tolist()
 
@@ -394,7 +393,7 @@ def test_roll_die_one_side():
 
 def test_uniform_index():
     k0, k1 = rng.key_from_seed(SEED)
-    idx = _uniform_indices(k0, k1, 4, rng.STREAM_TARGET, 5, 1000)
+    idx = _uniform_indices(rng.new_state(), k0, k1, 4, rng.STREAM_TARGET, 5, 1000)
     assert set(idx.tolist()) == set(range(5))
     dice = rng.sample_die(SEED, 4, rng.STREAM_TARGET, 5, 1000)
     assert np.array_equal(idx, dice - 1)
