@@ -330,7 +330,7 @@ def chunked(run_chunk: Any, scratch: Callable[..., tuple[Any, ...]]) -> Callable
     machine) plays fewer pieces instead of keeping the others waiting; the tallies are
     sums, and every encounter draws its own dice, so which thread plays which piece
     changes no count. On the 2-core machine, whose two cores ran the same kernel up to
-    1.2x apart at times, runs on both took 1-7% less time (README, "Design notes").
+    1.2x apart at times, runs on both went 1.01-1.06x as fast (README, "Design notes").
 
     Why not a ``parallel=True`` kernel with ``prange`` over the chunks: compiling one
     took 4–5 s of every rule system's first run on the 2-core machine (numba's compile
