@@ -67,6 +67,27 @@ def test_tallies_of_two_halves_add_up_to_the_whole() -> None:
         assert np.array_equal(a, b)
 
 
+@pytest.mark.parametrize("path", [SCENARIOS[1], SCENARIOS[9]], ids=lambda p: p.stem)
+def test_threads_taking_pieces_as_they_come_free_change_no_tally(path: Path) -> None:
+    """A kernel call cut into more pieces than threads (``jit.chunked``): each thread adds
+    the pieces it happens to take into its own chunk of tallies, and the chunks' sum is
+    the one-thread, one-piece result whatever the split."""
+    from simlab.api import compile_job
+    from simlab.engine.jit import MIN_PIECE
+    from simlab.engine.runner import run_range
+
+    threads = max(THREADS)
+    count = 5 * MIN_PIECE  # five pieces at least: more than two threads take at once
+    job = compile_job(simlab.load(path), n=count, seed=4)
+    numba.set_num_threads(1)
+    alone = run_range(job, 0, count, 1)
+    numba.set_num_threads(threads)
+    shared = run_range(job, 0, count, threads)
+    for a, b in zip(alone, shared, strict=True):
+        assert np.array_equal(a, b)
+    assert alone.attempts.sum() > 0
+
+
 @pytest.mark.parametrize("path", SCENARIOS[1:6], ids=lambda p: p.stem)
 def test_trace_mode_plays_the_same_encounters(path: Path) -> None:
     """The traced (serial) run tallies exactly what the parallel run tallies, in every
