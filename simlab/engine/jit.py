@@ -331,6 +331,8 @@ def chunked(run_chunk: Any, scratch: Callable[..., tuple[Any, ...]]) -> Callable
     sums, and every encounter draws its own dice, so which thread plays which piece
     changes no count. On the 2-core machine, whose two cores ran the same kernel up to
     1.2x apart at times, runs on both went 1.01-1.06x as fast (README, "Design notes").
+    When the calling thread stops (Ctrl-C, an error), the pieces nobody has taken are
+    dropped, so the other threads end after the piece in hand.
 
     Why not a ``parallel=True`` kernel with ``prange`` over the chunks: compiling one
     took 4–5 s of every rule system's first run on the 2-core machine (numba's compile
@@ -368,7 +370,12 @@ def chunked(run_chunk: Any, scratch: Callable[..., tuple[Any, ...]]) -> Callable
                           args[8], 0, *scratch(p, own, trace))  # fmt: skip
 
         futures = [_pool().submit(play_pieces, ch) for ch in range(1, threads)]
-        play_pieces(0)
+        try:
+            play_pieces(0)
+        except BaseException:  # Ctrl-C or an error: the others stop after the piece in hand
+            for _ in untaken:
+                pass
+            raise
         for future in futures:
             future.result()
 

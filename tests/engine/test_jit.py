@@ -229,3 +229,49 @@ def test_no_kernel_of_an_example_has_a_float_variable(tmp_path):
     assert "FLOAT" not in out, out
     kernels, variables = (int(word) for word in out.split()[-3::2])
     assert kernels >= 40 and variables >= 20_000, out
+
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs two threads")
+def test_an_error_on_the_calling_thread_stops_the_others_taking_pieces() -> None:
+    """When the calling thread stops in the middle of a call (Ctrl-C, an error), the
+    pieces nobody has taken are dropped: the other threads end after the piece in hand
+    instead of playing the rest of the call."""
+    import threading
+    import time
+
+    import simlab
+    from simlab.api import compile_job
+    from simlab.engine import runner
+    from simlab.engine.rng import key_from_seed
+    from simlab.engine.tallies import new_tallies
+
+    module = runner.kernels("glitters-d20")
+    count = 2 * jit.PIECES_PER_THREAD * jit.MIN_PIECE  # as many pieces as two threads take
+    scenario = simlab.load(SIMLAB.parent / "scenarios/glitters-d20/party-vs-monsters.yaml")
+    job = compile_job(scenario, n=count, seed=1)
+    started: list[str] = []
+    finished: list[str] = []
+
+    def scratch(p, t, trace):  # the calling thread fails as it takes its second piece
+        caller = threading.current_thread() is threading.main_thread()
+        if caller and "caller" in started:
+            raise RuntimeError("stopped")
+        started.append("caller" if caller else "other")
+        return module.chunk_scratch(p, t, trace)
+
+    def run_chunk(*args):
+        module.run_untraced_chunk(*args)
+        finished.append("done")
+
+    block = jit.chunked(run_chunk, scratch)
+    tallies = new_tallies(job.layout, 2)
+    trace = np.zeros((1, module.N_TRACE), dtype=np.int64)
+    numba.set_num_threads(2)
+    with pytest.raises(RuntimeError, match="stopped"):
+        block(job.params, *key_from_seed(1), 0, count, count, tallies, trace, np.zeros(1, np.int64))
+    deadline = time.monotonic() + 30
+    while len(finished) < len(started) and time.monotonic() < deadline:
+        time.sleep(0.01)  # the other thread ends the piece it holds
+    time.sleep(0.2)  # and would take more, if any were left
+    assert len(finished) == len(started)
+    assert len(started) < jit.PIECES_PER_THREAD, started  # under half of the call's pieces
