@@ -448,10 +448,7 @@ def roll_dice_code(state, stream, sides, count):
         span = np.uint64(sides)
         for _ in range(count - 1):
             span *= np.uint64(sides)
-        x = np.uint64(state[stream, _BATCH_X]) * span
-        state[stream, _BATCH_X] = x & _MASK32
-        state[stream, _BATCH_LEFT] -= count
-        return np.int64(x >> _SHIFT32)
+        return _take_dice(state, stream, count, span)
     code = np.int64(0)
     for _ in range(count):
         code = code * sides + roll_die(state, stream, sides) - 1
@@ -497,7 +494,14 @@ def _d6_sum_across_batches(state, stream, count):
 def _take_d6(state, stream, n):
     """The next ``n`` d6 of the stream's batch (which holds them) as one number, read as
     :func:`roll_dice_code` reads it."""
-    x = np.uint64(state[stream, _BATCH_X]) * _D6_SPAN[n]
+    return _take_dice(state, stream, n, _D6_SPAN[n])
+
+
+@inline_kernel
+def _take_dice(state, stream, n, span):
+    """The next ``n`` dice of the stream's batch (which holds them), ``span`` their number
+    of outcomes, as one base-``sides`` number: the high word of ``x * span``."""
+    x = np.uint64(state[stream, _BATCH_X]) * span
     state[stream, _BATCH_X] = x & _MASK32
     state[stream, _BATCH_LEFT] -= n
     return np.int64(x >> _SHIFT32)
