@@ -347,17 +347,16 @@ def chunked(run_chunk: Any, scratch: Callable[..., tuple[Any, ...]]) -> Callable
     def run_block(*args: Any) -> None:
         """Play encounters ``first .. first+count-1`` (arguments ``p, k0, k1, first,
         count, n_total, t, trace, n_trace``) on threads, into the chunks of ``t``."""
-        p, t, trace = args[0], args[6], args[7]
+        p, k0, k1, first, count, n_total, t, trace, n_trace = args
         chunks = t.attempts.shape[0]
         if trace.shape[0] > 1:  # traced: one thread, the trace rows in encounter order
             for ch in range(chunks):
                 run_chunk(*args, ch, *scratch(p, t, trace))
             return
         threads = min(numba.get_num_threads(), chunks)
-        first, count = args[3], args[4]
-        n_pieces = max(threads, min(threads * PIECES_PER_THREAD, count // MIN_PIECE))
-        if threads == 1:  # nobody to balance against
-            n_pieces = 1
+        n_pieces = 1  # one thread: nobody to balance against
+        if threads > 1:
+            n_pieces = max(threads, min(threads * PIECES_PER_THREAD, count // MIN_PIECE))
         bounds = [first + count * i // n_pieces for i in range(n_pieces + 1)]
         untaken = iter(range(n_pieces))  # next() on it is atomic under the GIL
 
@@ -366,8 +365,8 @@ def chunked(run_chunk: Any, scratch: Callable[..., tuple[Any, ...]]) -> Callable
             own = type(t)(*(a[ch : ch + 1] for a in t))  # C-contiguous: the same kernel
             for i in untaken:
                 lo, hi = bounds[i], bounds[i + 1]
-                run_chunk(p, args[1], args[2], lo, hi - lo, args[5], own, np.zeros_like(trace),
-                          args[8], 0, *scratch(p, own, trace))  # fmt: skip
+                run_chunk(p, k0, k1, lo, hi - lo, n_total, own, np.zeros_like(trace), n_trace,
+                          0, *scratch(p, own, trace))  # fmt: skip
 
         futures = [_pool().submit(play_pieces, ch) for ch in range(1, threads)]
         try:
