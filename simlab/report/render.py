@@ -104,11 +104,18 @@ def _ci(value: Any, lo: Any, hi: Any, digits: int = 3) -> str:
 
 def _bounds(lo: Any, hi: Any, digits: int = 3, sign: str = "") -> str:
     """``[lo, hi]`` to ``digits`` decimals, rounded outwards so that the interval shown is
-    never narrower than the true one (as in the terminal); ``sign="+"`` signs both."""
-    if not all(isinstance(x, float | int) and math.isfinite(x) for x in (lo, hi)):
-        return f"[{_f(lo, digits)}, {_f(hi, digits)}]"
-    return (f"[{rounded_down(lo, digits):{sign}.{digits}f}, "
-            f"{rounded_up(hi, digits):{sign}.{digits}f}]")  # fmt: skip
+    never narrower than the true one (as in the terminal); ``sign="+"`` signs both. A
+    bound that is not a finite number reads as :func:`_f` gives it ("not reached", "—"),
+    and the other is still rounded outwards and signed."""
+    return (f"[{_bound(lo, rounded_down, digits, sign)}, "
+            f"{_bound(hi, rounded_up, digits, sign)}]")  # fmt: skip
+
+
+def _bound(x: Any, rounded: Callable[[float, int], float], digits: int, sign: str) -> str:
+    """One bound of :func:`_bounds`, rounded by ``rounded`` when it is a finite number."""
+    if not (isinstance(x, float | int) and math.isfinite(x)):
+        return _f(x, digits)
+    return f"{rounded(x, digits):{sign}.{digits}f}"
 
 
 def _slug(text: str) -> str:

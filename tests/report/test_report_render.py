@@ -142,3 +142,15 @@ def test_report_intervals_are_rounded_outwards() -> None:
     assert _ci(3.41, 3.397, 3.428, 2) == "3.41 [3.39, 3.43]"
     assert _ci(0.25, 0.25, 0.25) == "0.250 [0.250, 0.250]"
     assert _ci(float("nan"), float("nan"), float("nan")) == "— [—, —]"
+
+
+def test_a_bound_beside_one_not_reached_is_still_rounded_outwards_and_signed() -> None:
+    from simlab.report.render import _bounds
+
+    inf = float("inf")
+    # a median time-to-down whose upper bound is never reached, and a signed difference
+    assert _bounds(2.0016, inf) == "[2.001, not reached]"
+    assert _bounds(1.2345, inf, 2) == "[1.23, not reached]"
+    assert _bounds(float("nan"), 0.0421, 2) == "[—, 0.05]"
+    assert _bounds(0.0101, float("nan"), 2, sign="+") == "[+0.01, —]"
+    assert _bounds(-0.0119, 0.0101, 2, sign="+") == "[-0.02, +0.02]"
