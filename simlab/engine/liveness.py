@@ -4,9 +4,9 @@ After each pass that changes a function's IR (each inlining, each rewrite, the
 legalisation before lowering) numba works out which variables are live at the entry of
 every block (``numba.core.analysis.compute_live_map``). It does so on Python sets of
 variable names, block after block, until nothing changes. On a rule system's one large
-kernel, some 350-650 blocks and thousands of variables once everything is inlined, that
-took 0.8-3.0 s of each system's first run, 8.8 s of the five together (measured, numba
-0.68).
+kernel, 290-560 blocks and 2,000-3,700 variables once everything is inlined, that
+took 0.9-2.3 s of each system's first run, 7.8 s of the five together (measured, numba
+0.68, README "Design notes").
 
 :func:`compute_live_map` solves the same equations with one Python integer a block, one
 bit a variable, so that a union of thousands of names is one machine-word loop in C, and
@@ -22,7 +22,7 @@ reachable from the entry (``cfg.topo_order()``; no other block takes part):
 Both are solved by iterating to the fixed point, which does not depend on the order
 the blocks are visited in. :func:`install` puts it in numba's place, on the numba
 versions whose function it was checked against (``tests/engine/test_liveness.py``
-compares the two on real kernels).
+compares the two on random graphs and on simlab's kernels).
 """
 
 from __future__ import annotations
