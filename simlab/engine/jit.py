@@ -21,8 +21,11 @@ pool of Python threads, each chunk in one call of a kernel that releases the GIL
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import re
+import shutil
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -49,19 +52,67 @@ def kernel_cache_dir(package: Path = _PACKAGE) -> str:
     when a kernel it calls or inlines from another file has changed since (a limit
     numba documents). A digest of all the sources in the folder's name makes any change
     to any of them compile afresh, instead of running stale code. The folder lies under
-    ``NUMBA_CACHE_DIR`` when that is set, else in simlab's ``__pycache__`` (or, when the
-    package is not writable, under ``~/.cache/simlab``). Only simlab's kernels are
-    cached there (:func:`_njit`): numba functions of the user's own keep numba's
-    default. ``package`` is the folder of simlab's sources.
+    ``NUMBA_CACHE_DIR/simlab`` when ``NUMBA_CACHE_DIR`` is set, else in simlab's
+    ``__pycache__`` (or, when the package is not writable, under ``~/.cache/simlab``):
+    folders that hold only simlab's kernels, beside those of other versions of the
+    sources (:func:`prune_kernel_caches`). Only simlab's kernels are cached there
+    (:func:`_njit`): numba functions of the user's own keep numba's default. ``package``
+    is the folder of simlab's sources.
     """
     digest = hashlib.sha256()
     for path in sorted([*package.glob("engine/*.py"), *package.glob("rules/**/*.py")]):
         digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
-    base = os.environ.get("NUMBA_CACHE_DIR") or (
+    user_base = os.environ.get("NUMBA_CACHE_DIR")
+    base = os.path.join(user_base, "simlab") if user_base else (
         str(package / "__pycache__" / "numba") if os.access(package, os.W_OK)
         else str(Path.home() / ".cache" / "simlab" / "numba")
     )  # fmt: skip
     return os.path.join(base, digest.hexdigest()[:16])
+
+
+#: Cache folders of other versions of the kernel sources kept beside the current one:
+#: the most recently used. Each holds a few MB a rule system compiled.
+OTHER_CACHES_KEPT = 4
+_DIGEST_NAME = re.compile(r"[0-9a-f]{16}")
+
+
+def prune_kernel_caches(current: str, kept: int = OTHER_CACHES_KEPT) -> list[str]:
+    """Remove the kernel caches of older versions of simlab's sources beside ``current``.
+
+    Every change to a kernel source makes a new cache folder (:func:`kernel_cache_dir`),
+    and the old ones would pile up with each upgrade. Of the folders beside ``current``
+    named as :func:`kernel_cache_dir` names them, the ``kept`` most recently used stay
+    (a process marks its folder as used when it first loads or compiles a kernel,
+    :func:`mark_used`); the others are removed. Called before a process's first compile
+    (:func:`speed_up_compiles`). A process still running an older version that was
+    removed loads nothing more from the cache and compiles afresh, into the folder numba
+    makes again before it saves. Returns the folders removed.
+    """
+    current_path = Path(current)
+    try:
+        others = [folder for folder in current_path.parent.iterdir()
+                  if _DIGEST_NAME.fullmatch(folder.name) and folder != current_path]  # fmt: skip
+        others.sort(key=lambda folder: folder.stat().st_mtime, reverse=True)
+    except OSError:  # the base is not there yet, or not readable: nothing to prune
+        return []
+    removed = others[kept:]
+    for folder in removed:
+        shutil.rmtree(folder, ignore_errors=True)
+    return [str(folder) for folder in removed]
+
+
+_USED: list[str] = []
+
+
+def mark_used(folder: str) -> None:
+    """Mark the cache folder ``folder`` as used now (its modification time), once a
+    process, so that :func:`prune_kernel_caches` keeps it among the most recent."""
+    if folder in _USED:
+        return
+    _USED.append(folder)
+    with contextlib.suppress(OSError):  # a read-only cache: numba does without, as does this
+        os.makedirs(folder, exist_ok=True)
+        os.utime(folder)
 
 
 _CACHE_DIR = kernel_cache_dir()
@@ -150,6 +201,7 @@ class _KernelCache(FunctionCache):
         is about to compile it: the inliner shortcut is installed first)."""
         from numba.core.runtime import rtsys
 
+        mark_used(_CACHE_DIR)
         rtsys.initialize(target_context)
         with self._guard_against_spurious_io_errors():
             loaded = self._load_overload(sig, target_context)
@@ -218,7 +270,8 @@ def skip_inliner_copies() -> bool:
 def speed_up_compiles() -> None:
     """Install what shortens numba's compiles, on the numba versions read: the inliner
     shortcut (:func:`skip_inliner_copies`) and the liveness on bit sets
-    (:mod:`simlab.engine.liveness`). Neither changes what numba compiles.
+    (:mod:`simlab.engine.liveness`). Neither changes what numba compiles. Then, once a
+    process, remove the caches of older versions (:func:`prune_kernel_caches`).
 
     Called before simlab's first compile (:class:`_KernelCache`, on a cache miss), not at
     import, since a run whose kernels all come from the cache compiles nothing.
@@ -226,6 +279,11 @@ def speed_up_compiles() -> None:
     skip_inliner_copies()
     if _NUMBA_READ:
         liveness.install()
+    if LIGHT_CACHE_LOADS and not _PRUNED:  # where :func:`mark_used` marks the folders
+        _PRUNED.append(prune_kernel_caches(_CACHE_DIR))
+
+
+_PRUNED: list[list[str]] = []
 
 
 if not LIGHT_CACHE_LOADS:  # no cache-miss hook to install them from: install them now

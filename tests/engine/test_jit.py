@@ -161,11 +161,63 @@ def test_kernel_cache_follows_every_kernel_source(tmp_path, monkeypatch):
         shutil.copytree(SIMLAB / part, package / part, ignore=shutil.ignore_patterns("__py*"))
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
     before = jit.kernel_cache_dir(package)
-    assert before.startswith(str(tmp_path / "cache"))
+    assert before.startswith(str(tmp_path / "cache" / "simlab"))
     assert jit.kernel_cache_dir(package) == before
     with (package / "engine" / "rng.py").open("a") as source:
         source.write("\n# an edit\n")
     assert jit.kernel_cache_dir(package) != before
+
+
+def test_old_kernel_caches_are_pruned_keeping_the_most_recently_used(tmp_path):
+    base = tmp_path / "simlab"
+    current = base / "00000000000000ff"
+    current.mkdir(parents=True)
+    others = [base / f"{k:016x}" for k in range(6)]
+    for age, folder in enumerate(others):  # others[0] the most recently used
+        (folder / "engine_x").mkdir(parents=True)
+        os.utime(folder, (1e9 - age * 1000, 1e9 - age * 1000))
+    os.utime(current, (1, 1))  # the current one stays, however old
+    not_a_cache = base / "engine_0123456789abcdef"
+    not_a_cache.mkdir()
+
+    removed = jit.prune_kernel_caches(str(current), kept=4)
+
+    assert sorted(removed) == sorted(str(folder) for folder in others[4:])
+    assert sorted(base.iterdir()) == sorted([current, not_a_cache, *others[:4]])
+    assert jit.prune_kernel_caches(str(current), kept=4) == []
+    assert jit.prune_kernel_caches(str(tmp_path / "none" / "00000000000000ff")) == []
+
+
+def test_a_process_marks_its_cache_folder_as_used(tmp_path):
+    folder = tmp_path / "00000000000000aa"
+    folder.mkdir()
+    os.utime(folder, (1, 1))
+    jit.mark_used(str(folder))
+    assert folder.stat().st_mtime > 1e9
+
+
+_SAVE_AFTER_PRUNE = """
+import shutil, sys
+sys.path.insert(0, sys.argv[1])
+from simlab.engine import jit
+from tiny_kernels import twice
+assert twice(2) == 4  # compiled and saved
+shutil.rmtree(jit._CACHE_DIR)  # as another version's prune would
+assert twice(2.5) == 5.0  # a new signature: compiled and saved again
+print("SAVED", sorted(p.suffix for p in __import__("pathlib").Path(jit._CACHE_DIR).rglob("*")))
+"""
+
+
+def test_a_cache_folder_removed_under_a_running_process_is_made_again(tmp_path):
+    if not jit.LIGHT_CACHE_LOADS:
+        pytest.skip(f"numba {numba.__version__}: simlab prunes no cache there")
+    (tmp_path / "tiny_kernels.py").write_text(
+        "from simlab.engine import jit\n\n\n@jit.kernel\ndef twice(x):\n    return 2 * x\n"
+    )
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    out = subprocess.run([sys.executable, "-c", _SAVE_AFTER_PRUNE, str(tmp_path)], env=env,
+                         check=True, capture_output=True, text=True).stdout  # fmt: skip
+    assert "'.nbc'" in out and "'.nbi'" in out
 
 
 def test_only_simlab_kernels_use_the_kernel_cache():
