@@ -198,7 +198,8 @@ class _KernelCache(FunctionCache):
 
     def load_overload(self, sig: Any, target_context: Any) -> Any:
         """The cached compile result of ``sig``, or None when there is none (and numba
-        is about to compile it: the inliner shortcut is installed first)."""
+        is about to compile it: :func:`speed_up_compiles` runs first). The cache folder
+        is marked as used (:func:`mark_used`)."""
         from numba.core.runtime import rtsys
 
         mark_used(_CACHE_DIR)
@@ -279,7 +280,7 @@ def speed_up_compiles() -> None:
     skip_inliner_copies()
     if _NUMBA_READ:
         liveness.install()
-    if LIGHT_CACHE_LOADS and not _PRUNED:  # where :func:`mark_used` marks the folders
+    if LIGHT_CACHE_LOADS and not _PRUNED:  # only where this loader marks folders used
         _PRUNED.append(prune_kernel_caches(_CACHE_DIR))
 
 
