@@ -110,8 +110,7 @@ def mark_used(folder: str) -> None:
     if folder in _USED:
         return
     _USED.append(folder)
-    with contextlib.suppress(OSError):  # a read-only cache: numba does without, as does this
-        os.makedirs(folder, exist_ok=True)
+    with contextlib.suppress(OSError):  # numba made it at decoration, unless it could not
         os.utime(folder)
 
 
