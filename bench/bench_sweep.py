@@ -13,20 +13,23 @@ ratio, and the median of the ratios of each alternating pair (the machine may be
 both are noisy). The target: the sweep costs at most 10% more. The script also times
 building and validating the 21 points alone (the sweep's own work), checks that the
 sweep compiled no new kernel signature, and times the default sweep (the exact engine
-asked at every point) once, for information.
+asked at every point) once, for information, and then writing its outputs
+(``simlab.write_sweep``: ``sweep.json``, the Parquet tables, the page and its pictures),
+each part on its own, as ``simlab sweep --out`` does after the run.
 """
 
 from __future__ import annotations
 
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import simlab
 from simlab.engine import runner
 from simlab.scenario.common import ScenarioBase
-from simlab.tuning.sweep import sweep_points
+from simlab.tuning.sweep import SweepResult, sweep_points
 
 FIGHT = Path(__file__).resolve().parent.parent / "scenarios" / "benchmarks" / "ss-2v2.yaml"
 FIELD = "Brute.hp"
@@ -51,6 +54,26 @@ def one_sweep(scn: ScenarioBase, n: int, exact: bool = False) -> float:
     t0 = time.perf_counter()
     simlab.sweep(scn, {FIELD: VALUES}, n, exact=exact)
     return time.perf_counter() - t0
+
+
+def writing(sweep: SweepResult) -> None:
+    """Print the seconds each part of writing ``sweep``'s outputs takes, in the order
+    ``write_sweep`` makes them (its tables are made by the first part that needs them,
+    then reused), and the whole of ``write_sweep`` on a fresh copy of the same sweep."""
+    from simlab.report.tuning import render_sweep, sweep_tables
+
+    parts = {"sweep.json document": sweep.document, "Parquet tables": lambda: sweep_tables(sweep)}
+    with tempfile.TemporaryDirectory() as tmp:
+        parts["page and pictures"] = lambda: render_sweep(sweep, tmp)
+        for name, part in parts.items():
+            t0 = time.perf_counter()
+            part()
+            print(f"  {name + ':':<22} {time.perf_counter() - t0:6.3f} s")
+        fresh = SweepResult(sweep.scenario, sweep.rules, sweep.seed, sweep.encounters,
+                            sweep.vary, sweep.points)  # fmt: skip
+        t0 = time.perf_counter()
+        simlab.write_sweep(fresh, f"{tmp}/out")
+        print(f"  {'write_sweep, whole:':<22} {time.perf_counter() - t0:6.3f} s")
 
 
 def main(argv: list[str]) -> None:
@@ -81,6 +104,8 @@ def main(argv: list[str]) -> None:
     print(f"one sweep with the exact engine:    {with_exact:.3f} s")
     new = len(kernel.signatures) - signatures
     print(f"new kernel signatures compiled during the sweeps: {new}")
+    print("writing the sweep with the exact engine's answers (simlab sweep --out):")
+    writing(simlab.sweep(scn, {FIELD: VALUES}, n))
 
 
 if __name__ == "__main__":

@@ -541,7 +541,7 @@ def sweep(
     Point k equals `simlab run SCENARIO --set FIELD=VALUE` for that point, bit for bit.
     """
     from simlab import api
-    from simlab.report.tuning import print_sweep
+    from simlab.report.tuning_terminal import print_sweep
     from simlab.tuning.sweep import parse_vary, sweep_points
 
     scn = _with_sets(api.load(scenario), sets)
@@ -581,7 +581,7 @@ def compare(
     """Compare A with B (or with A --set ...) on the same dice, with paired intervals."""
     from simlab import api
     from simlab.errors import InputError
-    from simlab.report.tuning import print_compare
+    from simlab.report.tuning_terminal import print_compare
     from simlab.tuning.overrides import parse_assignment
 
     if b is None and not sets:
@@ -648,7 +648,7 @@ def tune(
     given); 2 for a bad --vary or --target.
     """
     from simlab import api
-    from simlab.report.tuning import print_tune
+    from simlab.report.tuning_terminal import print_tune
     from simlab.tuning.tune import parse_range, parse_target
 
     scn = _with_sets(api.load(scenario), sets)

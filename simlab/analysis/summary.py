@@ -24,16 +24,26 @@ def _num(x: Any) -> float | None:
     return None if np.isnan(x) else x
 
 
+def _by(frame: Any, *keys: str) -> dict[Any, Any]:
+    """The rows of ``frame`` grouped by the columns ``keys``, in order: one lookup per
+    group instead of a filter of the whole frame per row (a sweep writes a summary per
+    point)."""
+    grouped = frame.groupby(list(keys) if len(keys) > 1 else keys[0], sort=False)
+    return {key: group for key, group in grouped}
+
+
 def _attacks(res: Result) -> list[dict[str, Any]]:
     rates = res.hit_rates(LEVEL)
     damage = res.damage(LEVEL)
-    pmf = res.damage_pmf()
+    pmfs = _by(res.damage_pmf(), "attacker", "attack", "defender")
     out = []
-    for (_, r), (_, d) in zip(rates.iterrows(), damage.iterrows(), strict=True):
-        mine = pmf[
-            (pmf.attacker == r.attacker) & (pmf.attack == r.attack) & (pmf.defender == r.defender)
-        ]
-        damage_pmf = {str(k): float(p) for k, p in zip(mine.damage, mine.probability, strict=True)}
+    for r, d in zip(rates.itertuples(), damage.itertuples(), strict=True):
+        mine = pmfs.get((r.attacker, r.attack, r.defender))
+        damage_pmf = (
+            {}
+            if mine is None
+            else {str(k): float(p) for k, p in zip(mine.damage, mine.probability, strict=True)}
+        )
         out.append(
             {
                 "attacker": r.attacker,
@@ -57,6 +67,8 @@ def _combatants(res: Result) -> list[dict[str, Any]]:
     events = res.events(LEVEL)
     curves = res.time_to_down(LEVEL)
     means = {name: res.per_encounter(name, LEVEL) for name in res.layout.per_encounter_tallies}
+    curves_of = _by(curves, "combatant")
+    events_of = _by(events, "combatant") if res.layout.events else {}
     out = []
     for c, row in table.iterrows():
         entry: dict[str, Any] = {
@@ -64,12 +76,12 @@ def _combatants(res: Result) -> list[dict[str, Any]]:
             "side": row.side,
             "down_rate": _num(row.down_rate),
             "down_rate_ci": [_num(row.down_rate_ci95_lo), _num(row.down_rate_ci95_hi)],
-            "time_to_down": _time_to_down(res, int(c), row, curves),
+            "time_to_down": _time_to_down(res, int(c), row, curves_of.get(row.combatant)),
         }
         for event in res.layout.events:
             entry[f"{event}_rate"] = _num(row[f"{event}_rate"])
         if res.layout.events:
-            entry["events"] = _events(res, int(c), events[events.combatant == row.combatant])
+            entry["events"] = _events(res, int(c), events_of.get(row.combatant, events[:0]))
         for name, per_combatant in means.items():
             entry[name] = _mean_entry(per_combatant.iloc[int(c)], name)
         out.append(entry)
@@ -83,10 +95,11 @@ def _mean_entry(row: Any, name: str) -> dict[str, Any]:
     return {"mean": _num(row[column]), "mean_ci": interval}
 
 
-def _time_to_down(res: Result, combatant: int, row: Any, curves: Any) -> dict[str, Any]:
-    """One combatant's time-to-down: P(downed by round r) over all encounters, its band,
-    the medians and the encounters capped with it standing."""
-    curve = curves[curves.combatant == row.combatant]
+def _time_to_down(res: Result, combatant: int, row: Any, curve: Any) -> dict[str, Any]:
+    """One combatant's time-to-down: P(downed by round r) over all encounters, its band
+    (``curve``: its rows of the time-to-down table, None if it has none), the medians and
+    the encounters capped with it standing."""
+    rounds = [] if curve is None else list(curve.itertuples())
     return {
         "unit": "round",
         "median_time_to_down": _num(row.median_time_to_down),
@@ -94,10 +107,10 @@ def _time_to_down(res: Result, combatant: int, row: Any, curves: Any) -> dict[st
                                    _num(row.median_time_to_down_ci95_hi)],
         "median_time_to_down_when_downed": _num(row.median_time_to_down_when_downed),
         "pmf": {str(r): p for r, p in res.down_pmf(combatant).items()},
-        "down_by_round": {str(r.round): _num(r.down_by_round) for r in curve.itertuples()},
+        "down_by_round": {str(r.round): _num(r.down_by_round) for r in rounds},
         "down_by_round_ci": {str(r.round): [_num(r.down_by_round_ci95_lo),
                                             _num(r.down_by_round_ci95_hi)]
-                             for r in curve.itertuples()},
+                             for r in rounds},
         "capped": int(row.capped),
     }  # fmt: skip
 

@@ -36,7 +36,7 @@ from simlab.analysis.result import Result
 from simlab.report import plots
 from simlab.report.files import atomic_write
 from simlab.report.results import ScenarioRun, save_results
-from simlab.report.terminal import format_p, rounded_down, rounded_up
+from simlab.report.terminal import _ci, _f, format_p
 
 __all__ = ["render_report"]
 
@@ -87,35 +87,6 @@ class Section:
 
 
 # -- formatting --------------------------------------------------------------------------
-
-
-def _f(x: Any, digits: int = 3) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "—"
-    if isinstance(x, float) and math.isinf(x):
-        return "not reached"
-    return f"{x:.{digits}f}"
-
-
-def _ci(value: Any, lo: Any, hi: Any, digits: int = 3) -> str:
-    """``value [lo, hi]`` to ``digits`` decimals, the bounds as in :func:`_bounds`."""
-    return f"{_f(value, digits)} {_bounds(lo, hi, digits)}"
-
-
-def _bounds(lo: Any, hi: Any, digits: int = 3, sign: str = "") -> str:
-    """``[lo, hi]`` to ``digits`` decimals, rounded outwards so that the interval shown is
-    never narrower than the true one (as in the terminal); ``sign="+"`` signs both. A
-    bound that is not a finite number reads as :func:`_f` gives it ("not reached", "—"),
-    and the other is still rounded outwards and signed."""
-    return (f"[{_bound(lo, rounded_down, digits, sign)}, "
-            f"{_bound(hi, rounded_up, digits, sign)}]")  # fmt: skip
-
-
-def _bound(x: Any, rounded: Callable[[float, int], float], digits: int, sign: str) -> str:
-    """One bound of :func:`_bounds`, rounded by ``rounded`` when it is a finite number."""
-    if not (isinstance(x, float | int) and math.isfinite(x)):
-        return _f(x, digits)
-    return f"{rounded(x, digits):{sign}.{digits}f}"
 
 
 def _slug(text: str) -> str:

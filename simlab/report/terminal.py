@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 from rich import box
@@ -110,6 +110,37 @@ def rounded_up(half: float, digits: int) -> float:
 def rounded_down(bound: float, digits: int) -> float:
     """A lower bound rounded *down* to ``digits`` decimals (:func:`rounded_up`'s twin)."""
     return math.floor(bound * 10**digits + 1e-9) / 10**digits
+
+
+def _f(x: Any, digits: int = 3) -> str:
+    """``x`` to ``digits`` decimals for pages and interval tables: "—" for a missing
+    value, "not reached" for an infinite one (a median no round reaches)."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "—"
+    if isinstance(x, float) and math.isinf(x):
+        return "not reached"
+    return f"{x:.{digits}f}"
+
+
+def _ci(value: Any, lo: Any, hi: Any, digits: int = 3) -> str:
+    """``value [lo, hi]`` to ``digits`` decimals, the bounds as in :func:`_bounds`."""
+    return f"{_f(value, digits)} {_bounds(lo, hi, digits)}"
+
+
+def _bounds(lo: Any, hi: Any, digits: int = 3, sign: str = "") -> str:
+    """``[lo, hi]`` to ``digits`` decimals, rounded outwards so that the interval shown is
+    never narrower than the true one (as in the terminal); ``sign="+"`` signs both. A
+    bound that is not a finite number reads as :func:`_f` gives it ("not reached", "—"),
+    and the other is still rounded outwards and signed."""
+    return (f"[{_bound(lo, rounded_down, digits, sign)}, "
+            f"{_bound(hi, rounded_up, digits, sign)}]")  # fmt: skip
+
+
+def _bound(x: Any, rounded: Callable[[float, int], float], digits: int, sign: str) -> str:
+    """One bound of :func:`_bounds`, rounded by ``rounded`` when it is a finite number."""
+    if not (isinstance(x, float | int) and math.isfinite(x)):
+        return _f(x, digits)
+    return f"{rounded(x, digits):{sign}.{digits}f}"
 
 
 def _plain(value: float, digits: int = 3) -> str:

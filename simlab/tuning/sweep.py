@@ -110,40 +110,58 @@ class SweepResult:
     encounters: int
     vary: list[Variation]
     points: list[SweepPoint] = field(default_factory=list)
+    _made: dict[str, tuple[list[tuple[Any, Any]], pd.DataFrame]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @property
     def fields(self) -> list[str]:
         """The varied fields' names (``NAME.FIELD``), the tables' leading columns."""
         return [v.target for v in self.vary]
 
-    def _tidy(self, table: Callable[[SweepPoint], pd.DataFrame]) -> pd.DataFrame:
+    def _tidy(self, name: str, table: Callable[[SweepPoint], pd.DataFrame]) -> pd.DataFrame:
+        """Table ``name``: ``table`` of every point, stacked, each point's varied values
+        in the leading columns.
+
+        Made once and copied out: a sweep page draws a plot per figure and attack pair
+        from these tables (:func:`simlab.report.tuning.plot_sweep`), and making them
+        afresh for each took 35 of the 41 s that ``simlab sweep --out`` of a 56-point
+        sweep spent writing. A point whose result or exact answers are replaced makes
+        the table again.
+        """
+        made_from = [(point.result, point.exact) for point in self.points]
+        made = self._made.get(name)
+        if made is not None and _same_objects(made[0], made_from):
+            return made[1].copy()
         frames = []
         for point in self.points:
             frame = table(point)
-            for k, (name, value) in enumerate(point.set.items()):
-                frame.insert(k, name, [value] * len(frame))
+            for k, (column, value) in enumerate(point.set.items()):
+                frame.insert(k, column, [value] * len(frame))
             frames.append(frame)
-        return pd.concat(frames, ignore_index=True)
+        tidy = pd.concat(frames, ignore_index=True)
+        self._made[name] = (made_from, tidy)
+        return tidy.copy()
 
     def attacks(self) -> pd.DataFrame:
         """Hit rate, crit rate and mean damage of every attack pair at every point, with
         95% intervals and, where the exact engine answers the point, ``exact_hit_rate``,
         ``exact_crit_rate``, ``exact_mean_damage`` (NaN elsewhere)."""
-        return self._tidy(_attack_table)
+        return self._tidy("attacks", _attack_table)
 
     def combatants(self) -> pd.DataFrame:
         """Down rate, mean and median time-to-down of every combatant at every point
         (:func:`simlab.tuning.figures.combatant_figures`), and ``exact_mean_time_to_down``
         where the exact engine solves the duel."""
-        return self._tidy(_combatant_table)
+        return self._tidy("combatants", _combatant_table)
 
     def sides(self) -> pd.DataFrame:
         """Win rate of every side and the draw rate at every point, with 95% intervals."""
-        return self._tidy(lambda p: _result(p).win_rates())
+        return self._tidy("sides", lambda p: _result(p).win_rates())
 
     def damage_pmf(self) -> pd.DataFrame:
         """The damage distribution of every attack pair at every point, tidy."""
-        return self._tidy(lambda p: _result(p).damage_pmf())
+        return self._tidy("damage_pmf", lambda p: _result(p).damage_pmf())
 
     def document(self) -> dict[str, Any]:
         """The ``sweep.json`` document: each point's ``set`` and its ``summary.json``
@@ -155,6 +173,15 @@ class SweepResult:
             "points": [{"set": p.set, **summary(_result(p)), "exact": p.exact}
                        for p in self.points],
         }  # fmt: skip
+
+
+def _same_objects(a: list[tuple[Any, Any]], b: list[tuple[Any, Any]]) -> bool:
+    """Whether two lists of (result, exact answers) pairs hold the very same objects."""
+    return len(a) == len(b) and all(
+        x is y
+        for pair_a, pair_b in zip(a, b, strict=True)
+        for x, y in zip(pair_a, pair_b, strict=True)
+    )
 
 
 def _result(point: SweepPoint) -> Result:

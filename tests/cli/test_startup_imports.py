@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = ROOT / "scenarios/benchmarks/ss-duel.yaml"
 
@@ -59,6 +61,28 @@ def test_run_imports_no_scipy_stats_matplotlib_dask_or_exact_engine() -> None:
     assert {"pandas", "numba"} <= modules  # it did simulate and print tables
     assert not {"scipy.stats", "scipy.special", "matplotlib", "distributed", "jinja2"} & modules
     assert not {"simlab.exact.engine", "simlab.report.results"} & modules
+
+
+FIGHT = ROOT / "scenarios/benchmarks/ss-2v2.yaml"
+PAGES_ONLY = {"scipy.stats", "matplotlib", "jinja2", "simlab.report.render"}
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("sweep", str(FIGHT), "--vary", "Kaito.hp=20:22", "-n", "500"),
+        ("compare", str(FIGHT), "--set", "Kaito.hp=30", "-n", "500"),
+        ("tune", str(FIGHT), "--vary", "Kaito.hp=5:60", "--target", "win_rate:party=0.5",
+         "-n", "500"),
+    ],
+    ids=["sweep", "compare", "tune"],
+)  # fmt: skip
+def test_tuning_commands_print_without_what_only_pages_need(args: tuple[str, ...]) -> None:
+    # The pages' plots and templates (and the drift tests' scipy.stats, which the page
+    # module brings in) took about 2 s to import; printing the tables needs none of it.
+    modules = imported_by(*args)
+    assert {"simlab.report.tuning_terminal", "pandas"} <= modules  # it did print tables
+    assert not PAGES_ONLY & modules
 
 
 def test_a_cached_run_loads_its_kernels_without_refreshing_numba() -> None:

@@ -134,7 +134,7 @@ def test_plot_refuses_an_attack_that_never_happened(run: ScenarioRun) -> None:
 
 
 def test_report_intervals_are_rounded_outwards() -> None:
-    from simlab.report.render import _ci
+    from simlab.report.terminal import _ci
 
     # a crit rate of 0 whose bound is 1.2e-06 must not read [0.000, 0.000]
     assert _ci(0.0, 0.0, 1.23e-6) == "0.000 [0.000, 0.001]"
@@ -145,7 +145,7 @@ def test_report_intervals_are_rounded_outwards() -> None:
 
 
 def test_a_bound_beside_one_not_reached_is_still_rounded_outwards_and_signed() -> None:
-    from simlab.report.render import _bounds
+    from simlab.report.terminal import _bounds
 
     inf = float("inf")
     # a median time-to-down whose upper bound is never reached, and a signed difference

@@ -133,7 +133,7 @@ def test_the_independent_interval_is_shown_rounded_outwards() -> None:
     """The wide table's independent interval, like every interval shown, is rounded
     outwards: [-0.05231, 0.01202] at 3 decimals reads [-0.053, +0.013], never the
     nearer [-0.052, +0.012], which would be narrower than the computed one."""
-    from simlab.report.render import _bounds
+    from simlab.report.terminal import _bounds
 
     assert _bounds(-0.05231, 0.01202, 3, sign="+") == "[-0.053, +0.013]"
     assert _bounds(0.0004, -0.0004, 3, sign="+") == "[+0.000, +0.000]"

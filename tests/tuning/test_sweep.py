@@ -171,3 +171,26 @@ def test_grid_sweep_files_and_curves(tmp_path: Path, fight: Any) -> None:
         {"Brute.hp": 20, "Kaito.guard": 2},
     ]
     assert doc["points"][0]["exact"] is not None  # pairs answered, time-to-down refused
+
+
+def test_tables_are_made_once_and_handed_out_as_copies(
+    duel: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sweep page asks for the attack table once per plot: it is made once, every
+    caller gets a copy of its own, and replacing a point's result makes it again."""
+    from simlab.tuning import sweep as sweep_module
+
+    sw = simlab.sweep(duel, {"Defender.guard": [0, 2]}, n=2000)
+    made = []
+    making = sweep_module._attack_table
+    monkeypatch.setattr(sweep_module, "_attack_table", lambda p: made.append(p) or making(p))
+    first = sw.attacks()
+    first.loc[:, "mean_damage"] = -1.0  # a caller's change stays its own
+    second = sw.attacks()
+    assert len(made) == 2  # one table per point, made once for both calls
+    assert (second.mean_damage > 0).all()
+    pd.testing.assert_frame_equal(second, sw._tidy("attacks", making))
+    sw.points[1].result = simlab.simulate(duel.with_({"Defender.guard": 4}), 2000, duel.seed)
+    third = sw.attacks()
+    assert len(made) == 4  # made again from both points
+    assert third.mean_damage.iloc[1] < second.mean_damage.iloc[1]  # guard 4 blocks more

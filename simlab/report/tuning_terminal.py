@@ -1,0 +1,290 @@
+"""Terminal tables of the tuning commands: ``sweep``, ``compare`` and ``tune``.
+
+Kept apart from the pages (:mod:`simlab.report.tuning`) so that printing them imports
+neither matplotlib, jinja2 nor scipy.stats (about 2 s together on the 2-core machine):
+a command imports only what it uses (issue 19).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from simlab.report.terminal import _bounds, _f
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from simlab.tuning.compare import Comparison
+    from simlab.tuning.sweep import SweepResult
+    from simlab.tuning.tune import TuneResult
+
+__all__ = ["print_compare", "print_sweep", "print_tune"]
+
+
+def _times(ratio: float) -> str:
+    """How many times narrower the paired interval is (∞ when it has no width at all)."""
+    return "∞" if ratio == float("inf") else _f(ratio, 1)
+
+
+def _print_table(title: str, header: list[str], rows: list[list[str]]) -> None:
+    from simlab.report.terminal import _name_column, _table, console
+
+    table = _table(title)
+    for k, name in enumerate(header):
+        _name_column(table, name, [row[k] for row in rows])
+    for row in rows:
+        table.add_row(*row)
+    console.print(table)
+
+
+def _exact_cell(value: float) -> str:
+    from simlab.report.terminal import _plain
+
+    return "—" if pd.isna(value) else _plain(value, 4)
+
+
+def sweep_attack_tables(sweep: SweepResult) -> list[Table]:
+    """The damage curves as terminal tables, one per attack pair with one row per point;
+    figures as ``value ± half-width``, no crit column for a rule system without crits."""
+    from simlab.report.terminal import _number_column, _pair, _table
+
+    frame = sweep.attacks()
+    crits = _has_crits(sweep)
+    tables = []
+    for (attacker, attack, defender), curve in frame.groupby(
+        ["attacker", "attack", "defender"], sort=False
+    ):
+        table = _table(f"{_pair(attacker, attack, defender)} (± 95% interval)")
+        _field_columns(table, sweep)
+        exact = bool(curve.exact_mean_damage.notna().any())
+        for column in ("hit rate", *(["crit rate"] if crits else []), "mean damage",
+                       *(["exact\nmean"] if exact else [])):  # fmt: skip
+            _number_column(table, column)
+        for _, r in curve.iterrows():
+            crit = [_estimate(r, "crit_rate")] if crits else []
+            table.add_row(*(str(r[f]) for f in sweep.fields), _estimate(r, "hit_rate"),
+                          *crit, _estimate(r, "mean_damage"),
+                          *([_exact_cell(r.exact_mean_damage)] if exact else []))  # fmt: skip
+        tables.append(table)
+    return tables
+
+
+def sweep_combatants_table(sweep: SweepResult) -> Table:
+    """Down rate, time-to-down and win rate at every point, as a terminal table."""
+    from simlab.report.terminal import _name_column, _number_column, _rounds, _table
+
+    frame = sweep.combatants()
+    table = _table("time-to-down (rounds, ± 95% interval)")
+    _name_column(table, "combatant", list(frame.combatant))
+    _field_columns(table, sweep)
+    exact = bool(frame.exact_mean_time_to_down.notna().any())
+    for column in ("down rate", "mean if\ndowned", "median", *(["exact\nmean"] if exact else [])):
+        _number_column(table, column)
+    for name, r, last in _grouped(frame, "combatant"):
+        median = "—" if pd.isna(r.median_time_to_down) else _rounds(r.median_time_to_down)
+        table.add_row(name, *(str(r[f]) for f in sweep.fields), _estimate(r, "down_rate"),
+                      _estimate(r, "mean_time_to_down"), median,
+                      *([_exact_cell(r.exact_mean_time_to_down)] if exact else []),
+                      end_section=last)  # fmt: skip
+    return table
+
+
+def sweep_sides_table(sweep: SweepResult) -> Table:
+    """Win rate of each side (and the draw rate) at every point, as a terminal table."""
+    from simlab.report.terminal import _name_column, _number_column, _table
+
+    frame = sweep.sides()
+    table = _table("outcome (± 95% interval)")
+    _name_column(table, "side", [str(s) for s in frame.side])
+    _field_columns(table, sweep)
+    _number_column(table, "win rate")
+    for name, r, last in _grouped(frame, "side"):
+        table.add_row(name, *(str(r[f]) for f in sweep.fields), _estimate(r, "win_rate"),
+                      end_section=last)  # fmt: skip
+    return table
+
+
+def _grouped(frame: pd.DataFrame, key: str) -> Iterator[tuple[str, Any, bool]]:
+    """The rows of ``frame`` by ``key``, in order: (the key on a group's first row, else
+    "", the row, whether it is the group's last)."""
+    for _, group in frame.groupby(key, sort=False):
+        for k, (_, row) in enumerate(group.iterrows()):
+            yield (str(row[key]) if k == 0 else ""), row, k == len(group) - 1
+
+
+def _field_columns(table: Table, sweep: SweepResult) -> None:
+    """A column per varied field, headed by the field alone (``guard``) where that names
+    it unambiguously (the heading line above the tables gives ``NAME.FIELD``)."""
+    from simlab.report.terminal import _name_column
+
+    short = [name.rpartition(".")[2] for name in sweep.fields]
+    unique = len(set(short)) == len(short)
+    for name, field in zip(sweep.fields, short, strict=True):
+        _name_column(table, field if unique else name, [])
+
+
+def _estimate(row: Any, name: str) -> str:
+    """Figure ``name`` of a table row as ``value ± half-width`` (its 95% interval)."""
+    from simlab.report.terminal import estimate
+
+    return estimate(row[name], row[f"{name}_ci95_lo"], row[f"{name}_ci95_hi"])
+
+
+def _has_crits(sweep: SweepResult) -> bool:
+    for point in sweep.points:
+        if point.result is not None:
+            return bool(getattr(point.result.layout, "crits", True))
+    return True
+
+
+SWEEP_NOTE = (
+    "Every point ran on the same seed (common random numbers). exact: the exact mean "
+    "damage against a fresh defender, or the exact mean time-to-down of a duel (no "
+    "round cap), where the exact engine answers the point. mean if downed: among the "
+    "encounters in which the combatant went down; median: the round by which half of all "
+    "encounters had it down (—: fewer than half did)."
+)
+
+
+def print_sweep(sweep: SweepResult) -> None:
+    """Print a sweep's damage curves, time-to-down and win rates as tables that fit the
+    terminal (80 columns and up)."""
+    from simlab.report.terminal import console
+
+    console.print(f"{sweep.scenario} · {sweep.encounters:,} encounters per point · seed "
+                  f"{sweep.seed} · varied: {', '.join(sweep.fields)}", markup=False,
+                  highlight=False)  # fmt: skip
+    for table in sweep_attack_tables(sweep):
+        console.print(table)
+    console.print(sweep_combatants_table(sweep))
+    console.print(SWEEP_NOTE, markup=False, highlight=False)
+    console.print(sweep_sides_table(sweep))
+
+
+#: Figure names as a designer reads them.
+FIGURE_LABELS = {
+    "hit_rate": "hit rate", "crit_rate": "crit rate", "mean_damage": "mean damage",
+    "down_rate": "down rate", "mean_time_to_down": "mean time-to-down",
+    "median_time_to_down": "median time-to-down", "win_rate": "win rate",
+    "draw_rate": "draw rate", "mean_rounds": "mean rounds",
+}  # fmt: skip
+
+
+def compare_table(comparison: Comparison) -> Table:
+    """Every shared figure of A and B as a terminal table: the difference with its paired
+    95% interval and how much narrower it is than two independent runs' (the
+    independent interval itself too in a wide terminal)."""
+    from simlab.report.terminal import _name_column, _number_column, _table, _wide
+
+    frame = comparison.figures
+    labels = [FIGURE_LABELS.get(f, f.replace("_", " ")) for f in frame.figure]
+    ons = [on or "—" for on in frame.on]
+    table = _table("A/B on the same dice (diff = B − A, ± paired 95% interval)")
+    _number_column(table, "")
+    _name_column(table, "figure", labels)
+    _name_column(table, "on", ons)
+    wide = _wide()
+    for column in ("A", "B", "diff", *(["independent 95%"] if wide else []), "narrower\n×"):
+        _number_column(table, column)
+    for r, label, on in zip(frame.itertuples(), labels, ons, strict=True):
+        digits = _digits(r.diff_ci_hi - r.diff_ci_lo)
+        independent = ([_bounds(r.diff_ci_independent_lo, r.diff_ci_independent_hi, digits,
+                                sign="+")] if wide else [])  # fmt: skip
+        table.add_row("✱" if r.changed else "", label, on, _number(r.a, digits),
+                      _number(r.b, digits), _diff(r.diff, r.diff_ci_lo, r.diff_ci_hi, digits),
+                      *independent, _times(r.narrowing))  # fmt: skip
+    return table
+
+
+def _digits(width: float) -> int:
+    """Decimals that show a figure to its paired interval's precision (2 to 4)."""
+    import math
+
+    half = width / 2
+    if not math.isfinite(half) or half <= 0:
+        return 4
+    return min(max(-math.floor(math.log10(half)), 2), 4)
+
+
+def _number(value: float, digits: int, sign: str = "") -> str:
+    return "—" if pd.isna(value) else f"{value:{sign}.{digits}f}"
+
+
+def _diff(diff: float, lo: float, hi: float, digits: int) -> str:
+    """``+0.052 ± 0.004``; ``0`` when A and B agree on every encounter."""
+    from simlab.report.terminal import rounded_up
+
+    half = max(diff - lo, hi - diff)
+    if pd.isna(diff):
+        return "—"
+    if pd.isna(half):
+        return f"{diff:+.{digits}f}"
+    if half <= 0 and diff == 0:
+        return "0"
+    return f"{diff:+.{digits}f} ± {rounded_up(half, digits):.{digits}f}"
+
+
+def print_compare(comparison: Comparison) -> None:
+    """Print every shared figure of A and B with the paired (and, wide, independent)
+    intervals, the figures that changed first."""
+    from simlab.report.terminal import console
+
+    a, b = comparison.labels
+    console.print(f"A: {a}  ·  B: {b}  ({comparison.a.encounters:,} encounters each, the "
+                  f"same dice; intervals from {comparison.ranges} paired ranges)",
+                  markup=False, highlight=False)  # fmt: skip
+    console.print(compare_table(comparison))
+    console.print(COMPARE_TERMINAL_NOTE, markup=False, highlight=False)
+
+
+#: What the terminal's comparison table shows, printed under it.
+COMPARE_TERMINAL_NOTE = (
+    "✱ changed: the paired interval excludes 0. The paired interval is measured on the "
+    "same dice; narrower ×: how many times narrower it is than the interval two "
+    "independent runs of this size would give."
+)
+
+
+def _figure_text(value: float, lo: float, hi: float, method: str) -> str:
+    """A tuned figure: ``3 (exact)``, or ``0.497 ± 0.004`` (its 95% interval)."""
+    from simlab.report.terminal import estimate
+
+    if method == "exact":
+        return f"{value:.4g} (exact)"
+    return estimate(value, lo, hi)
+
+
+def print_tune(result: TuneResult) -> None:
+    """Print a tuning: the closest value, its neighbours, the consistent range, and how."""
+    from simlab.report.terminal import console
+
+    best, t = result.best, result.target
+    shown = sorted([*result.neighbours(), best], key=lambda e: e.value)
+    rows = [[f"{e.value:g}" + ("  ◀" if e is best else ""),
+             _figure_text(e.figure, e.lo, e.hi, e.method), e.method] for e in shown]  # fmt: skip
+    _print_table(f"{result.field} for {t} (the value and its neighbours)",
+                 [result.field, str(t.figure), "method"], rows)  # fmt: skip
+    say = functools.partial(console.print, markup=False, highlight=False)
+    figure = _figure_text(best.figure, best.lo, best.hi, best.method)
+    if not result.reachable:
+        say(f"unreachable: {t} is outside what {result.field} = {result.lo:g}..{result.hi:g} "
+            f"reaches; closest: {result.field}={result.value:g} gives {figure}")  # fmt: skip
+    else:
+        say(f"{result.field}={result.value:g} gives {t.figure} = {figure} (target {t.value:g})")
+    if result.consistent is None:
+        between = [(a, b) for a, b in itertools.pairwise(result.evaluations)
+                   if min(a.figure, b.figure) <= t.value <= max(a.figure, b.figure)]  # fmt: skip
+        where = (f"; it lies between {result.field}={between[0][0].value:g} and "
+                 f"{between[0][1].value:g}" if between else "")  # fmt: skip
+        say(f"consistent with the target: no value (no figure's interval contains "
+            f"{t.value:g}; an exact figure must equal it){where}")  # fmt: skip
+    else:
+        lo, hi = result.consistent
+        values = f"{lo:g}" if lo == hi else f"{lo:g}..{hi:g}"
+        say(f"consistent with the target: {result.field} = {values}")
+    say(f"how: {result.how()}")
