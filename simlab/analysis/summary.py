@@ -24,26 +24,25 @@ def _num(x: Any) -> float | None:
     return None if np.isnan(x) else x
 
 
-def _by(frame: Any, *keys: str) -> dict[Any, Any]:
-    """The rows of ``frame`` grouped by the columns ``keys``, in order: one lookup per
-    group instead of a filter of the whole frame per row (a sweep writes a summary per
-    point)."""
-    grouped = frame.groupby(list(keys) if len(keys) > 1 else keys[0], sort=False)
-    return {key: group for key, group in grouped}
+def _rows_by(frame: Any, *keys: str) -> dict[Any, list[Any]]:
+    """The rows of ``frame`` (named tuples) by the value of the columns ``keys`` (a tuple
+    of them when there are several), in order: read in one pass, instead of filtering
+    the whole frame for each combatant or attack (a sweep writes a summary per point)."""
+    out: dict[Any, list[Any]] = {}
+    for row in frame.itertuples(index=False):
+        key = tuple(getattr(row, k) for k in keys) if len(keys) > 1 else getattr(row, keys[0])
+        out.setdefault(key, []).append(row)
+    return out
 
 
 def _attacks(res: Result) -> list[dict[str, Any]]:
     rates = res.hit_rates(LEVEL)
     damage = res.damage(LEVEL)
-    pmfs = _by(res.damage_pmf(), "attacker", "attack", "defender")
+    pmfs = _rows_by(res.damage_pmf(), "attacker", "attack", "defender")
     out = []
     for r, d in zip(rates.itertuples(), damage.itertuples(), strict=True):
-        mine = pmfs.get((r.attacker, r.attack, r.defender))
-        damage_pmf = (
-            {}
-            if mine is None
-            else {str(k): float(p) for k, p in zip(mine.damage, mine.probability, strict=True)}
-        )
+        mine = pmfs.get((r.attacker, r.attack, r.defender), [])
+        damage_pmf = {str(row.damage): float(row.probability) for row in mine}
         out.append(
             {
                 "attacker": r.attacker,
@@ -67,8 +66,8 @@ def _combatants(res: Result) -> list[dict[str, Any]]:
     events = res.events(LEVEL)
     curves = res.time_to_down(LEVEL)
     means = {name: res.per_encounter(name, LEVEL) for name in res.layout.per_encounter_tallies}
-    curves_of = _by(curves, "combatant")
-    events_of = _by(events, "combatant") if res.layout.events else {}
+    curves_of = _rows_by(curves, "combatant")
+    events_of = _rows_by(events, "combatant")
     out = []
     for c, row in table.iterrows():
         entry: dict[str, Any] = {
@@ -76,12 +75,12 @@ def _combatants(res: Result) -> list[dict[str, Any]]:
             "side": row.side,
             "down_rate": _num(row.down_rate),
             "down_rate_ci": [_num(row.down_rate_ci95_lo), _num(row.down_rate_ci95_hi)],
-            "time_to_down": _time_to_down(res, int(c), row, curves_of.get(row.combatant)),
+            "time_to_down": _time_to_down(res, int(c), row, curves_of.get(row.combatant, [])),
         }
         for event in res.layout.events:
             entry[f"{event}_rate"] = _num(row[f"{event}_rate"])
         if res.layout.events:
-            entry["events"] = _events(res, int(c), events_of.get(row.combatant, events[:0]))
+            entry["events"] = _events(res, int(c), events_of.get(row.combatant, []))
         for name, per_combatant in means.items():
             entry[name] = _mean_entry(per_combatant.iloc[int(c)], name)
         out.append(entry)
@@ -95,11 +94,10 @@ def _mean_entry(row: Any, name: str) -> dict[str, Any]:
     return {"mean": _num(row[column]), "mean_ci": interval}
 
 
-def _time_to_down(res: Result, combatant: int, row: Any, curve: Any) -> dict[str, Any]:
+def _time_to_down(res: Result, combatant: int, row: Any, rounds: list[Any]) -> dict[str, Any]:
     """One combatant's time-to-down: P(downed by round r) over all encounters, its band
-    (``curve``: its rows of the time-to-down table, None if it has none), the medians and
-    the encounters capped with it standing."""
-    rounds = [] if curve is None else list(curve.itertuples())
+    (``rounds``: its rows of the time-to-down table), the medians and the encounters
+    capped with it standing."""
     return {
         "unit": "round",
         "median_time_to_down": _num(row.median_time_to_down),
@@ -115,10 +113,11 @@ def _time_to_down(res: Result, combatant: int, row: Any, curve: Any) -> dict[str
     }  # fmt: skip
 
 
-def _events(res: Result, combatant: int, table: Any) -> dict[str, Any]:
-    """Each rule-specific event of one combatant: rate with interval, and its round."""
+def _events(res: Result, combatant: int, rows: list[Any]) -> dict[str, Any]:
+    """Each rule-specific event of one combatant (``rows``: its rows of the events
+    table): rate with interval, and its round."""
     out = {}
-    for e, row in enumerate(table.itertuples()):
+    for e, row in enumerate(rows):
         out[row.event] = {
             "rate": _num(row.rate),
             "rate_ci": [_num(row.rate_ci95_lo), _num(row.rate_ci95_hi)],
