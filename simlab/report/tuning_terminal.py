@@ -2,19 +2,35 @@
 
 Kept apart from the pages (:mod:`simlab.report.tuning`) so that printing them imports
 neither matplotlib, jinja2 nor scipy.stats (about 2 s together on the 2-core machine):
-a command imports only what it uses (issue 19).
+a command imports only what it uses (issue 19). It prints through
+``terminal.console``, looked up at each print, so that a caller (or a test) that puts
+another console there is followed.
 """
 
 from __future__ import annotations
 
 import functools
 import itertools
+import math
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from simlab.report.terminal import _bounds, _f
+from simlab.report import terminal
+from simlab.report.terminal import (
+    _bounds,
+    _f,
+    _name_column,
+    _number_column,
+    _pair,
+    _plain,
+    _rounds,
+    _table,
+    _wide,
+    estimate,
+    rounded_up,
+)
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -32,27 +48,21 @@ def _times(ratio: float) -> str:
 
 
 def _print_table(title: str, header: list[str], rows: list[list[str]]) -> None:
-    from simlab.report.terminal import _name_column, _table, console
-
     table = _table(title)
     for k, name in enumerate(header):
         _name_column(table, name, [row[k] for row in rows])
     for row in rows:
         table.add_row(*row)
-    console.print(table)
+    terminal.console.print(table)
 
 
 def _exact_cell(value: float) -> str:
-    from simlab.report.terminal import _plain
-
     return "—" if pd.isna(value) else _plain(value, 4)
 
 
 def sweep_attack_tables(sweep: SweepResult) -> list[Table]:
     """The damage curves as terminal tables, one per attack pair with one row per point;
     figures as ``value ± half-width``, no crit column for a rule system without crits."""
-    from simlab.report.terminal import _number_column, _pair, _table
-
     frame = sweep.attacks()
     crits = _has_crits(sweep)
     tables = []
@@ -76,8 +86,6 @@ def sweep_attack_tables(sweep: SweepResult) -> list[Table]:
 
 def sweep_combatants_table(sweep: SweepResult) -> Table:
     """Down rate, time-to-down and win rate at every point, as a terminal table."""
-    from simlab.report.terminal import _name_column, _number_column, _rounds, _table
-
     frame = sweep.combatants()
     table = _table("time-to-down (rounds, ± 95% interval)")
     _name_column(table, "combatant", list(frame.combatant))
@@ -96,8 +104,6 @@ def sweep_combatants_table(sweep: SweepResult) -> Table:
 
 def sweep_sides_table(sweep: SweepResult) -> Table:
     """Win rate of each side (and the draw rate) at every point, as a terminal table."""
-    from simlab.report.terminal import _name_column, _number_column, _table
-
     frame = sweep.sides()
     table = _table("outcome (± 95% interval)")
     _name_column(table, "side", [str(s) for s in frame.side])
@@ -120,8 +126,6 @@ def _grouped(frame: pd.DataFrame, key: str) -> Iterator[tuple[str, Any, bool]]:
 def _field_columns(table: Table, sweep: SweepResult) -> None:
     """A column per varied field, headed by the field alone (``guard``) where that names
     it unambiguously (the heading line above the tables gives ``NAME.FIELD``)."""
-    from simlab.report.terminal import _name_column
-
     short = [name.rpartition(".")[2] for name in sweep.fields]
     unique = len(set(short)) == len(short)
     for name, field in zip(sweep.fields, short, strict=True):
@@ -130,8 +134,6 @@ def _field_columns(table: Table, sweep: SweepResult) -> None:
 
 def _estimate(row: Any, name: str) -> str:
     """Figure ``name`` of a table row as ``value ± half-width`` (its 95% interval)."""
-    from simlab.report.terminal import estimate
-
     return estimate(row[name], row[f"{name}_ci95_lo"], row[f"{name}_ci95_hi"])
 
 
@@ -154,16 +156,14 @@ SWEEP_NOTE = (
 def print_sweep(sweep: SweepResult) -> None:
     """Print a sweep's damage curves, time-to-down and win rates as tables that fit the
     terminal (80 columns and up)."""
-    from simlab.report.terminal import console
-
-    console.print(f"{sweep.scenario} · {sweep.encounters:,} encounters per point · seed "
+    terminal.console.print(f"{sweep.scenario} · {sweep.encounters:,} encounters per point · seed "
                   f"{sweep.seed} · varied: {', '.join(sweep.fields)}", markup=False,
                   highlight=False)  # fmt: skip
     for table in sweep_attack_tables(sweep):
-        console.print(table)
-    console.print(sweep_combatants_table(sweep))
-    console.print(SWEEP_NOTE, markup=False, highlight=False)
-    console.print(sweep_sides_table(sweep))
+        terminal.console.print(table)
+    terminal.console.print(sweep_combatants_table(sweep))
+    terminal.console.print(SWEEP_NOTE, markup=False, highlight=False)
+    terminal.console.print(sweep_sides_table(sweep))
 
 
 #: Figure names as a designer reads them.
@@ -179,8 +179,6 @@ def compare_table(comparison: Comparison) -> Table:
     """Every shared figure of A and B as a terminal table: the difference with its paired
     95% interval and how much narrower it is than two independent runs' (the
     independent interval itself too in a wide terminal)."""
-    from simlab.report.terminal import _name_column, _number_column, _table, _wide
-
     frame = comparison.figures
     labels = [FIGURE_LABELS.get(f, f.replace("_", " ")) for f in frame.figure]
     ons = [on or "—" for on in frame.on]
@@ -203,8 +201,6 @@ def compare_table(comparison: Comparison) -> Table:
 
 def _digits(width: float) -> int:
     """Decimals that show a figure to its paired interval's precision (2 to 4)."""
-    import math
-
     half = width / 2
     if not math.isfinite(half) or half <= 0:
         return 4
@@ -217,8 +213,6 @@ def _number(value: float, digits: int, sign: str = "") -> str:
 
 def _diff(diff: float, lo: float, hi: float, digits: int) -> str:
     """``+0.052 ± 0.004``; ``0`` when A and B agree on every encounter."""
-    from simlab.report.terminal import rounded_up
-
     half = max(diff - lo, hi - diff)
     if pd.isna(diff):
         return "—"
@@ -232,14 +226,12 @@ def _diff(diff: float, lo: float, hi: float, digits: int) -> str:
 def print_compare(comparison: Comparison) -> None:
     """Print every shared figure of A and B with the paired (and, wide, independent)
     intervals, the figures that changed first."""
-    from simlab.report.terminal import console
-
     a, b = comparison.labels
-    console.print(f"A: {a}  ·  B: {b}  ({comparison.a.encounters:,} encounters each, the "
+    terminal.console.print(f"A: {a}  ·  B: {b}  ({comparison.a.encounters:,} encounters each, the "
                   f"same dice; intervals from {comparison.ranges} paired ranges)",
                   markup=False, highlight=False)  # fmt: skip
-    console.print(compare_table(comparison))
-    console.print(COMPARE_TERMINAL_NOTE, markup=False, highlight=False)
+    terminal.console.print(compare_table(comparison))
+    terminal.console.print(COMPARE_TERMINAL_NOTE, markup=False, highlight=False)
 
 
 #: What the terminal's comparison table shows, printed under it.
@@ -252,8 +244,6 @@ COMPARE_TERMINAL_NOTE = (
 
 def _figure_text(value: float, lo: float, hi: float, method: str) -> str:
     """A tuned figure: ``3 (exact)``, or ``0.497 ± 0.004`` (its 95% interval)."""
-    from simlab.report.terminal import estimate
-
     if method == "exact":
         return f"{value:.4g} (exact)"
     return estimate(value, lo, hi)
@@ -261,15 +251,13 @@ def _figure_text(value: float, lo: float, hi: float, method: str) -> str:
 
 def print_tune(result: TuneResult) -> None:
     """Print a tuning: the closest value, its neighbours, the consistent range, and how."""
-    from simlab.report.terminal import console
-
     best, t = result.best, result.target
     shown = sorted([*result.neighbours(), best], key=lambda e: e.value)
     rows = [[f"{e.value:g}" + ("  ◀" if e is best else ""),
              _figure_text(e.figure, e.lo, e.hi, e.method), e.method] for e in shown]  # fmt: skip
     _print_table(f"{result.field} for {t} (the value and its neighbours)",
                  [result.field, str(t.figure), "method"], rows)  # fmt: skip
-    say = functools.partial(console.print, markup=False, highlight=False)
+    say = functools.partial(terminal.console.print, markup=False, highlight=False)
     figure = _figure_text(best.figure, best.lo, best.hi, best.method)
     if not result.reachable:
         say(f"unreachable: {t} is outside what {result.field} = {result.lo:g}..{result.hi:g} "
