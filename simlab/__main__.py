@@ -1,5 +1,5 @@
 """``python -m simlab`` runs the command line."""
 
-from simlab.cli import main
+from simlab.cli import entry
 
-main()
+entry()

@@ -182,3 +182,43 @@ def test_progress_bar_says_kernels_may_compile_until_the_first_block(monkeypatch
     frames = screen.file.getvalue()
     assert "starting of duel [a] (a first run compiles the kernels" in before
     assert frames.rfind("simulating of duel [a]") > frames.rfind("starting of duel [a]")
+
+
+_ENTRY = """
+import atexit, sys, threading, time
+from simlab.cli import entry
+
+atexit.register(lambda: print("exit functions ran", flush=True))
+if sys.argv[1] == "thread":
+    def work():
+        time.sleep(0.5)
+        print("the thread finished its work", flush=True)
+    threading.Thread(target=work).start()
+entry(sys.argv[2:])
+"""
+
+
+@pytest.mark.parametrize(
+    ("args", "status"),
+    [(["validate", str(QUICKSTART)], 0), (["validate", "no-such-file.yaml"], 2),
+     (["run", str(QUICKSTART), "-n", "2000"], 0)],
+    ids=["ok", "bad input", "run"],
+)  # fmt: skip
+def test_the_command_ends_quickly_yet_loses_nothing(args: list[str], status: int) -> None:
+    """``entry`` (the ``simlab`` command) skips Python's teardown, but its status, every
+    line printed and the exit functions still come through."""
+    done = subprocess.run([sys.executable, "-c", _ENTRY, "plain", *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=600)  # fmt: skip
+    assert done.returncode == status, done.stderr
+    assert done.stdout.rstrip().endswith("exit functions ran")
+    if status == 0:
+        assert "scenario 'quickstart'" in done.stdout or "win rate" in done.stdout
+    else:
+        assert "expected a readable YAML file" in done.stderr
+
+
+def test_the_command_waits_for_a_thread_at_work() -> None:
+    done = subprocess.run([sys.executable, "-c", _ENTRY, "thread", "validate", str(QUICKSTART)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=600)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "the thread finished its work" in done.stdout
