@@ -467,7 +467,11 @@ _POOL: list[ThreadPoolExecutor] = []
 
 
 def _pool() -> ThreadPoolExecutor:
-    """The one pool of threads that block kernels run chunks on (made on first use)."""
+    """The one pool of threads that block kernels run chunks on (made on first use).
+
+    Its threads are named ``simlab_N``: the command's quick exit (``cli._threads_at_work``,
+    which must not import numba to ask) knows them, idle once a command returns, by that
+    name."""
     if not _POOL:
         workers = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
         _POOL.append(ThreadPoolExecutor(max_workers=workers, thread_name_prefix="simlab"))
