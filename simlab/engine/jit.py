@@ -36,7 +36,7 @@ import numpy as np
 from numba.core.caching import FunctionCache
 from numba.core.registry import CPUDispatcher
 
-from simlab.engine import liveness
+from simlab.engine import compile_flags, liveness
 
 _OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "fastmath": False, "error_model": "numpy"}
 
@@ -269,8 +269,9 @@ def skip_inliner_copies() -> bool:
 
 def speed_up_compiles() -> None:
     """Install what shortens numba's compiles, on the numba versions read: the inliner
-    shortcut (:func:`skip_inliner_copies`) and the liveness on bit sets
-    (:mod:`simlab.engine.liveness`). Neither changes what numba compiles. Then, once a
+    shortcut (:func:`skip_inliner_copies`), the liveness on bit sets
+    (:mod:`simlab.engine.liveness`) and the compile flags' comparison
+    (:mod:`simlab.engine.compile_flags`). None changes what numba compiles. Then, once a
     process, remove the caches of older versions (:func:`prune_kernel_caches`).
 
     Called before simlab's first compile (:class:`_KernelCache`, on a cache miss), not at
@@ -279,6 +280,7 @@ def speed_up_compiles() -> None:
     skip_inliner_copies()
     if _NUMBA_READ:
         liveness.install()
+        compile_flags.install()
     if LIGHT_CACHE_LOADS and not _PRUNED:  # only where this loader marks folders used
         _PRUNED.append(prune_kernel_caches(_CACHE_DIR))
 
