@@ -31,6 +31,7 @@ from simlab.engine.encounter import (
     count_duel_end,
     count_standing,
     flush_attack_counts,
+    flush_with_misses,
     initiative_order,
     next_in_rotation,
     record_attack,
@@ -969,7 +970,8 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, e
     """Play plain duels ``lo .. hi-1`` whose attacker makes one attack a turn with tabled
     damage (:func:`one_attack_duel`), as :func:`play_duels` would, on a shorter loop:
     the attack's tiers and damage tables held in local variables, its attacks counted
-    in ``seen[attack]``, and block 0 of both the d20 and the damage stream computed
+    in ``seen[attack]`` (its misses in a local variable until each flush,
+    ``encounter.flush_with_misses``), and block 0 of both the d20 and the damage stream computed
     ``CURSOR_GROUP`` encounters at a time (into ``scratch[:4]`` and ``scratch[6:10]``;
     the cursors' buffers are ``scratch[4]`` and ``scratch[5]``). The same dice, in the
     same order, as :func:`play_duels` draws."""
@@ -991,12 +993,14 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, e
     counted = seen[attack]
     bins = seen.shape[2]
     batch, next_batch = batch_bounds(lo, n_batches, n_total)
+    misses = 0  # counted here, not in seen, until each flush (see flush_with_misses)
     for first in range(lo, hi, words.shape[1]):
         first_blocks(source, first, words)
         first_blocks(d_source, first, d_words)
         for enc in range(first, min(first + words.shape[1], hi)):
             if enc >= next_batch:
-                flush_attack_counts(t, ch, batch, attacker, seen)
+                flush_with_misses(t, ch, batch, attacker, seen, attack, misses)
+                misses = 0
                 batch, next_batch = batch_bounds(enc, n_batches, n_total)
             cursor = cursor_at(words, enc - first, enc, buffer)
             d_cursor = cursor_at(d_words, enc - first, enc, d_buffer)
@@ -1010,11 +1014,13 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, e
                 else:
                     natural, cursor = natural_from_cursor(p, source, buffer, cursor, net)
                 tier = tier_of[natural]
-                damage = 0
+                if tier == 0:  # a miss: no damage dice, nothing else changes
+                    misses += 1
+                    continue
                 if tier == 1:
                     code, d_cursor = cursor_code(d_source, d_buffer, d_cursor, hit_dice, hit_span)
                     damage = hit_damage_of[code]
-                elif tier == 2:
+                else:
                     code, d_cursor = cursor_code(d_source, d_buffer, d_cursor, crit_dice,
                                                  crit_span)  # fmt: skip
                     damage = crit_damage_of[code]
@@ -1024,7 +1030,7 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, e
                     count_duel_attack(t, ch, batch, attacker, seen, attack, tier, damage)
                 hp -= damage
             count_duel_end(t, ch, ends, defender, hp <= 0, rnd, rnd)  # one attack a round
-    flush_attack_counts(t, ch, batch, attacker, seen)
+    flush_with_misses(t, ch, batch, attacker, seen, attack, misses)
 
 
 @kernel

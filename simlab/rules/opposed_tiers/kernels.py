@@ -41,6 +41,7 @@ from simlab.engine.encounter import (
     count_duel_end,
     count_standing,
     flush_attack_counts,
+    flush_with_misses,
     next_in_rotation,
     record_attack,
     record_duel_ends,
@@ -782,8 +783,9 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, 
     :func:`play_duels` would, on a shorter loop: each row's dice count and outcomes in
     local variables, block 0 of each stream that rolls dice computed ``CURSOR_GROUP``
     encounters at a time (four rows each of ``buffers[4:]``; the cursors' buffers are
-    ``buffers[:4]``), and the defender's Health and received attacks in local variables
-    until a hit takes it to 0 or below. If that first fall ends the duel
+    ``buffers[:4]``), the defender's Health and received attacks in local variables
+    until a hit takes it to 0 or below, and the misses until each flush
+    (``encounter.flush_with_misses``). If that first fall ends the duel
     (:func:`first_fall`), as it does unless the defender fights on, the duel is counted
     in ``ends`` by the defender's condition and the round (:func:`record_first_falls`);
     otherwise ``st`` is reset then, and :func:`take_damage` and :func:`finish` play the
@@ -815,13 +817,15 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, 
     group = words.shape[1]
     full_hp = p.combatant[C_HP, defender]
     batch, next_batch = batch_bounds(lo, n_batches, n_total)
+    misses = 0  # counted here, not in seen, until each flush (see flush_with_misses)
     for first in range(lo, hi, group):
         for k in range(4):
             if drawn[k]:
                 first_blocks(sources[k], first, words[4 * k : 4 * k + 4])
         for enc in range(first, min(first + group, hi)):
             if enc >= next_batch:
-                flush_attack_counts(t, ch, batch, attacker, seen)
+                flush_with_misses(t, ch, batch, attacker, seen, attack, misses)
+                misses = 0
                 batch, next_batch = batch_bounds(enc, n_batches, n_total)
             i = enc - first
             a_cursor = r_cursor = d_cursor = s_cursor = cursor_fresh(enc)
@@ -857,6 +861,9 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, 
                                                    DUEL_ARMOR, n_armor, span_armor)  # fmt: skip
                     damage = damage_of(p, attacker, attack, rolled, armor)
                 received += 1
+                if not hit and hp > 0:  # a miss while standing: nothing else changes
+                    misses += 1
+                    continue
                 count_duel_attack(t, ch, batch, attacker, seen, attack, 2 if critical else int(hit),
                                   damage)  # fmt: skip
                 if hp - damage > 0:  # still standing: nothing else changes
@@ -881,7 +888,7 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, 
                 finish_in_state(st, t, ch, last, standing)
             elif not fell:  # the round cap, both standing: a draw
                 count_duel_end(t, ch, ends[STANDING], defender, False, cap, received)
-    flush_attack_counts(t, ch, batch, attacker, seen)
+    flush_with_misses(t, ch, batch, attacker, seen, attack, misses)
     record_first_falls(p, t, ch, st, standing, attacker, ends)
 
 
