@@ -7,7 +7,7 @@ compile flags in force, a ``numba.core.targetconfig.TargetConfig``. Each lookup 
 those flags and compares them with the stored key's, and numba does both through
 ``values()``: a dictionary of every option (about thirty), each read through its
 property. A rule system's first run makes about 10,000 such lookups; in glitters-d20's
-they took 0.35-0.43 s (measured, numba 0.68, README "Design notes").
+they took 0.34-0.45 s (measured, numba 0.68, README "Design notes").
 
 :func:`install` gives ``TargetConfig`` a hash and an equality that answer exactly as
 numba's do:
