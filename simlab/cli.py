@@ -177,9 +177,11 @@ def _threads_at_work() -> bool:
     are idle once a command returns."""
     import threading
 
+    from simlab.engine import POOL_THREAD_PREFIX
+
     me = threading.current_thread()
     return any(thread is not me and thread.is_alive() and not thread.daemon
-               and not thread.name.startswith("simlab")
+               and not thread.name.startswith(POOL_THREAD_PREFIX)
                for thread in threading.enumerate())  # fmt: skip
 
 

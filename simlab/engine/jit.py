@@ -36,7 +36,7 @@ import numpy as np
 from numba.core.caching import FunctionCache
 from numba.core.registry import CPUDispatcher
 
-from simlab.engine import compile_flags, liveness
+from simlab.engine import POOL_THREAD_PREFIX, compile_flags, liveness
 
 _OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "fastmath": False, "error_model": "numpy"}
 
@@ -469,12 +469,9 @@ _POOL: list[ThreadPoolExecutor] = []
 
 
 def _pool() -> ThreadPoolExecutor:
-    """The one pool of threads that block kernels run chunks on (made on first use).
-
-    Its threads are named ``simlab_N``: the command's quick exit (``cli._threads_at_work``,
-    which must not import numba to ask) knows them, idle once a command returns, by that
-    name."""
+    """The one pool of threads that block kernels run chunks on (made on first use), its
+    threads named after :data:`simlab.engine.POOL_THREAD_PREFIX`."""
     if not _POOL:
         workers = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
-        _POOL.append(ThreadPoolExecutor(max_workers=workers, thread_name_prefix="simlab"))
+        _POOL.append(ThreadPoolExecutor(max_workers=workers, thread_name_prefix=POOL_THREAD_PREFIX))
     return _POOL[0]
