@@ -31,7 +31,6 @@ from simlab.engine.encounter import (
     count_duel_end,
     count_standing,
     flush_attack_counts,
-    flush_with_misses,
     initiative_order,
     next_in_rotation,
     record_attack,
@@ -815,37 +814,39 @@ def duel_attack(p, st, rng, t, ch, batch, attacker, attack, tiers, seen, trace, 
                                           attack_net(p, attack, defender))  # fmt: skip
     tier = tiers[attack, natural]
     damage = 0
-    if tier > 0:
-        if damage_how[5]:
-            damage, d_cursor = duel_damage(damage_how, d_cursor, attack, tier - 1)
-        else:
-            dice = damage_dice(p, rng, attack, tier == 2, trace, -1)
-            damage = hit_damage(p, st, attacker, attack, defender, dice)[2]
+    if damage_how[5]:  # a miss draws no dice from its table row (duel_damage_tables)
+        damage, d_cursor = duel_damage(damage_how, d_cursor, attack, tier)
+    elif tier > 0:
+        dice = damage_dice(p, rng, attack, tier == 2, trace, -1)
+        damage = hit_damage(p, st, attacker, attack, defender, dice)[2]
     count_duel_attack(t, ch, batch, attacker, seen, attack, tier, damage)
     return damage, cursor, d_cursor
 
 
 @inline_kernel
-def duel_damage(damage_how, d_cursor, attack, crit):
-    """The damage of a hit (``crit`` 0) or critical hit (1) of ``attack`` in a plain duel
-    whose damage is tabled: its rolled dice drawn as one number from the damage cursor
-    (``rng.cursor_code``: the dice :func:`damage_dice` rolls) and looked up in the table
-    of :func:`duel_damage_tables`. Returns the damage and the cursor."""
+def duel_damage(damage_how, d_cursor, attack, tier):
+    """The damage of an attack of ``tier`` (0 miss, 1 hit, 2 critical hit) of ``attack``
+    in a plain duel whose damage is tabled: its rolled dice drawn as one number from the
+    damage cursor (``rng.cursor_code``: the dice :func:`damage_dice` rolls; a miss rolls
+    none and deals 0) and looked up in the table of :func:`duel_damage_tables`. Returns
+    the damage and the cursor."""
     d_source, d_buffer, counts, spans, table, _ = damage_how
-    code, d_cursor = cursor_code(d_source, d_buffer, d_cursor, counts[attack, crit],
-                                 np.uint64(spans[attack, crit]))  # fmt: skip
-    return table[attack, crit, code], d_cursor
+    code, d_cursor = cursor_code(d_source, d_buffer, d_cursor, counts[attack, tier],
+                                 np.uint64(spans[attack, tier]))  # fmt: skip
+    return table[attack, tier, code], d_cursor
 
 
 @internal_kernel
 def duel_damage_tables(p, st, attacker, sides, counts, spans, table):
     """The damage of every roll of the plain-duel attacker's damage dice, all of
-    ``sides`` faces (:func:`duel_damage_sides`), by attack and critical (0 or 1):
-    ``counts[attack, crit]`` dice are rolled (a critical's first bonus die takes its
+    ``sides`` faces (:func:`duel_damage_sides`), by attack and tier (1 hit, 2 critical):
+    ``counts[attack, tier]`` dice are rolled (a critical's first bonus die takes its
     maximum unrolled, :func:`damage_dice`), ``spans`` their number of outcomes, and
-    ``table[attack, crit, code]`` the damage (:func:`hit_damage`) when they read
-    ``code`` (``rng.faces_of_code``). Attacks whose rolls do not fit ``table`` are left
-    out: the attacker makes none of them."""
+    ``table[attack, tier, code]`` the damage (:func:`hit_damage`) when they read
+    ``code`` (``rng.faces_of_code``). Tier 0, a miss, keeps the row it is given: no dice,
+    one outcome (a span of 1), 0 damage. So a duel loop draws and looks up every
+    attack's damage the same way, without a branch on its tier. Attacks whose rolls do
+    not fit ``table`` are left out: the attacker makes none of them."""
     defender = 1 - attacker
     for attack in range(counts.shape[0]):
         start = p.attack[A_TERM_START, attack]
@@ -858,15 +859,16 @@ def duel_damage_tables(p, st, attacker, sides, counts, spans, table):
             span = outcomes_within(sides, rolled, table.shape[2])
             if span > table.shape[2]:
                 continue
-            counts[attack, crit] = rolled
-            spans[attack, crit] = span
+            tier = crit + 1
+            counts[attack, tier] = rolled
+            spans[attack, tier] = span
             for code in range(span):
                 total = bonus
                 rest = code
                 for _ in range(rolled):
                     total += rest % sides + 1
                     rest //= sides
-                table[attack, crit, code] = hit_damage(p, st, attacker, attack, defender,
+                table[attack, tier, code] = hit_damage(p, st, attacker, attack, defender,
                                                        total)[2]  # fmt: skip
 
 
@@ -970,8 +972,9 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, e
     """Play plain duels ``lo .. hi-1`` whose attacker makes one attack a turn with tabled
     damage (:func:`one_attack_duel`), as :func:`play_duels` would, on a shorter loop:
     the attack's tiers and damage tables held in local variables, its attacks counted
-    in ``seen[attack]`` (its misses in a local variable until each flush,
-    ``encounter.flush_with_misses``), and block 0 of both the d20 and the damage stream computed
+    in ``seen[attack]``, every attack's damage drawn and looked up without a branch on
+    its tier (a miss through a table row that rolls no dice, :func:`duel_damage_tables`),
+    and block 0 of both the d20 and the damage stream computed
     ``CURSOR_GROUP`` encounters at a time (into ``scratch[:4]`` and ``scratch[6:10]``;
     the cursors' buffers are ``scratch[4]`` and ``scratch[5]``). The same dice, in the
     same order, as :func:`play_duels` draws."""
@@ -987,20 +990,19 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, e
     counts, spans, table, sides = damage_tables
     d_source = dice_source(k0, k1, STREAM_DAMAGE, max(sides, 2))
     tier_of = tiers[attack]
-    hit_dice, hit_span = counts[attack, 0], np.uint64(spans[attack, 0])
-    crit_dice, crit_span = counts[attack, 1], np.uint64(spans[attack, 1])
-    hit_damage_of, crit_damage_of = table[attack, 0], table[attack, 1]
-    counted = seen[attack]
+    # the tables flat and indexed by unsigned numbers: numba then computes no strides and
+    # no wraparound for a negative index (1.2x as fast as table[attack][tier, code])
+    dice_of, span_of, damage_of = counts[attack], spans[attack], table[attack].reshape(-1)
+    counted = seen[attack].reshape(-1)
     bins = seen.shape[2]
+    row, bins_row = np.uint64(table.shape[2]), np.uint64(bins)
     batch, next_batch = batch_bounds(lo, n_batches, n_total)
-    misses = 0  # counted here, not in seen, until each flush (see flush_with_misses)
     for first in range(lo, hi, words.shape[1]):
         first_blocks(source, first, words)
         first_blocks(d_source, first, d_words)
         for enc in range(first, min(first + words.shape[1], hi)):
             if enc >= next_batch:
-                flush_with_misses(t, ch, batch, attacker, seen, attack, misses)
-                misses = 0
+                flush_attack_counts(t, ch, batch, attacker, seen)
                 batch, next_batch = batch_bounds(enc, n_batches, n_total)
             cursor = cursor_at(words, enc - first, enc, buffer)
             d_cursor = cursor_at(d_words, enc - first, enc, d_buffer)
@@ -1013,24 +1015,17 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, e
                     natural = code + 1
                 else:
                     natural, cursor = natural_from_cursor(p, source, buffer, cursor, net)
-                tier = tier_of[natural]
-                if tier == 0:  # a miss: no damage dice, nothing else changes
-                    misses += 1
-                    continue
-                if tier == 1:
-                    code, d_cursor = cursor_code(d_source, d_buffer, d_cursor, hit_dice, hit_span)
-                    damage = hit_damage_of[code]
+                tier = np.uint64(tier_of[np.uint64(natural)])
+                code, d_cursor = cursor_code(d_source, d_buffer, d_cursor, dice_of[tier],
+                                             np.uint64(span_of[tier]))  # fmt: skip
+                damage = damage_of[tier * row + np.uint64(code)]
+                if damage < bins:  # damage is never negative (hit_damage)
+                    counted[tier * bins_row + np.uint64(damage)] += 1
                 else:
-                    code, d_cursor = cursor_code(d_source, d_buffer, d_cursor, crit_dice,
-                                                 crit_span)  # fmt: skip
-                    damage = crit_damage_of[code]
-                if damage < bins:
-                    counted[tier, damage] += 1
-                else:
-                    count_duel_attack(t, ch, batch, attacker, seen, attack, tier, damage)
+                    count_duel_attack(t, ch, batch, attacker, seen, attack, np.int64(tier), damage)
                 hp -= damage
             count_duel_end(t, ch, ends, defender, hp <= 0, rnd, rnd)  # one attack a round
-    flush_with_misses(t, ch, batch, attacker, seen, attack, misses)
+    flush_attack_counts(t, ch, batch, attacker, seen)
 
 
 @kernel
@@ -1069,8 +1064,8 @@ def duel_scratch(p, t, trace):
     sides = duel_damage_sides(p)
     width = MAX_DAMAGE_CODES if sides > 0 else 1
     return (st, standing, rng, tiers, seen, ends, cursors, np.array([sides], dtype=np.int64),
-            np.zeros((n_attacks, 2), dtype=np.int64), np.zeros((n_attacks, 2), dtype=np.int64),
-            np.zeros((n_attacks, 2, width), dtype=np.int64))  # fmt: skip
+            np.zeros((n_attacks, 3), dtype=np.int64), np.ones((n_attacks, 3), dtype=np.int64),
+            np.zeros((n_attacks, 3, width), dtype=np.int64))  # fmt: skip
 
 
 MAX_DAMAGE_CODES = 8192  # rolls of one attack's damage dice a plain duel tables, at most
