@@ -41,7 +41,6 @@ from simlab.engine.encounter import (
     count_duel_end,
     count_standing,
     flush_attack_counts,
-    flush_with_misses,
     next_in_rotation,
     record_attack,
     record_duel_ends,
@@ -691,6 +690,16 @@ def tabled_total(source, buffer, cursor, totals, row, n_dice, span):
 
 
 @inline_kernel
+def flat_total(source, buffer, cursor, flat, start, n_dice, span):
+    """:func:`tabled_total` from the expression tables made flat (``totals.reshape(-1)``),
+    the row starting at ``start`` (unsigned), without a branch: a row that rolls no dice
+    draws none and reads its first total, 0 (the one-attack duel tables every row or
+    rolls nothing in it, :func:`one_attack_duel`). Returns the total and the cursor."""
+    code, cursor = cursor_code(source, buffer, cursor, n_dice, span)
+    return flat[start + np.uint64(code)], cursor
+
+
+@inline_kernel
 def duel_draw(p, rng, row, tables, how, cursor):
     """:func:`duel_roll` from stream ``how`` (:func:`duel_stream`), or when its cursor
     draws the stream the same dice through the cursor (``rng.cursor_code``; a row that
@@ -784,8 +793,9 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, 
     local variables, block 0 of each stream that rolls dice computed ``CURSOR_GROUP``
     encounters at a time (four rows each of ``buffers[4:]``; the cursors' buffers are
     ``buffers[:4]``), the defender's Health and received attacks in local variables
-    until a hit takes it to 0 or below, and the misses until each flush
-    (``encounter.flush_with_misses``). If that first fall ends the duel
+    until a hit takes it to 0 or below, the tables read flat (:func:`flat_total`), and a
+    hit's damage and armor dice drawn without a branch on whether it hit (a miss draws
+    none). If that first fall ends the duel
     (:func:`first_fall`), as it does unless the defender fights on, the duel is counted
     in ``ends`` by the defender's condition and the round (:func:`record_first_falls`);
     otherwise ``st`` is reset then, and :func:`take_damage` and :func:`finish` play the
@@ -803,8 +813,17 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, 
     n_defense, span_defense = dice[DUEL_DEFENSE], np.uint64(spans[DUEL_DEFENSE])
     n_shield, span_shield = dice[DUEL_SHIELD], np.uint64(spans[DUEL_SHIELD])
     n_armor, span_armor = dice[DUEL_ARMOR], np.uint64(spans[DUEL_ARMOR])
-    n_hit = (dice[DUEL_DAMAGE], dice[DUEL_CRITICAL])
-    span_hit = (np.uint64(spans[DUEL_DAMAGE]), np.uint64(spans[DUEL_CRITICAL]))
+    n_damage, span_damage = dice[DUEL_DAMAGE], np.uint64(spans[DUEL_DAMAGE])
+    n_critical, span_critical = dice[DUEL_CRITICAL], np.uint64(spans[DUEL_CRITICAL])
+    ONE = np.uint64(1)
+    # the tables flat and indexed by unsigned numbers: numba then computes no strides and
+    # no wraparound for a negative index (see glitters-d20's one_attack_duels)
+    flat, counted = totals.reshape(-1), seen[attack].reshape(-1)
+    width, bins = np.uint64(totals.shape[1]), seen.shape[2]
+    bins_row = np.uint64(bins)
+    at_attack, at_defense = np.uint64(DUEL_ATTACK) * width, np.uint64(DUEL_DEFENSE) * width
+    at_shield, at_armor = np.uint64(DUEL_SHIELD) * width, np.uint64(DUEL_ARMOR) * width
+    at_damage, at_critical = np.uint64(DUEL_DAMAGE) * width, np.uint64(DUEL_CRITICAL) * width
     a_buf, r_buf, d_buf, s_buf = buffers[0], buffers[1], buffers[2], buffers[3]
     sources = (  # each stream's cursor source, as play_duels makes it (duel_stream)
         duel_stream(k0, k1, STREAM_ATTACK, ATTACK_ROWS, tables, a_buf)[1],
@@ -812,20 +831,18 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, 
         duel_stream(k0, k1, STREAM_DAMAGE, DAMAGE_ROWS, tables, d_buf)[1],
         duel_stream(k0, k1, STREAM_SAVE, SAVE_ROWS, tables, s_buf)[1],
     )
-    drawn = (n_attack > 0, n_defense + n_shield > 0, n_hit[0] + n_hit[1] > 0, n_armor > 0)
+    drawn = (n_attack > 0, n_defense + n_shield > 0, n_damage + n_critical > 0, n_armor > 0)
     words = buffers[4:]
     group = words.shape[1]
     full_hp = p.combatant[C_HP, defender]
     batch, next_batch = batch_bounds(lo, n_batches, n_total)
-    misses = 0  # counted here, not in seen, until each flush (see flush_with_misses)
     for first in range(lo, hi, group):
         for k in range(4):
             if drawn[k]:
                 first_blocks(sources[k], first, words[4 * k : 4 * k + 4])
         for enc in range(first, min(first + group, hi)):
             if enc >= next_batch:
-                flush_with_misses(t, ch, batch, attacker, seen, attack, misses)
-                misses = 0
+                flush_attack_counts(t, ch, batch, attacker, seen)
                 batch, next_batch = batch_bounds(enc, n_batches, n_total)
             i = enc - first
             a_cursor = r_cursor = d_cursor = s_cursor = cursor_fresh(enc)
@@ -843,29 +860,32 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, 
             in_state = False  # the defender's fall is played in st, as the general path does
             fell = False  # its first fall ended the duel
             for rnd in range(1, cap + 1):
-                rolled, a_cursor = tabled_total(sources[0], a_buf, a_cursor, totals, DUEL_ATTACK,
-                                                n_attack, span_attack)  # fmt: skip
+                rolled, a_cursor = flat_total(sources[0], a_buf, a_cursor, flat, at_attack,
+                                              n_attack, span_attack)  # fmt: skip
                 total = attack_total(p, attacker, attack, rolled)
-                rolled, r_cursor = tabled_total(sources[1], r_buf, r_cursor, totals,
-                                                DUEL_DEFENSE, n_defense, span_defense)  # fmt: skip
-                shield, r_cursor = tabled_total(sources[1], r_buf, r_cursor, totals,
-                                                DUEL_SHIELD, n_shield, span_shield)  # fmt: skip
+                rolled, r_cursor = flat_total(sources[1], r_buf, r_cursor, flat,
+                                              at_defense, n_defense, span_defense)  # fmt: skip
+                shield, r_cursor = flat_total(sources[1], r_buf, r_cursor, flat, at_shield,
+                                              n_shield, span_shield)  # fmt: skip
                 hit, critical = defended_outcome(total, defense_of(p, defender, rolled, shield))
-                damage = 0
-                if hit:
-                    crit = int(critical)
-                    row = DUEL_CRITICAL if critical else DUEL_DAMAGE
-                    rolled, d_cursor = tabled_total(sources[2], d_buf, d_cursor, totals, row,
-                                                    n_hit[crit], span_hit[crit])  # fmt: skip
-                    armor, s_cursor = tabled_total(sources[3], s_buf, s_cursor, totals,
-                                                   DUEL_ARMOR, n_armor, span_armor)  # fmt: skip
-                    damage = damage_of(p, attacker, attack, rolled, armor)
+                # a miss draws no damage or armor dice (a count of 0) and deals 0: worked out
+                # without a branch on whether it hit, which nothing can foresee
+                h, c = np.uint64(hit), np.uint64(critical)
+                rolled, d_cursor = flat_total(
+                    sources[2], d_buf, d_cursor, flat, at_damage + (at_critical - at_damage) * c,
+                    n_damage * hit + (n_critical - n_damage) * critical,
+                    ONE + (span_damage - ONE) * h + (span_critical - span_damage) * c,
+                )  # fmt: skip
+                armor, s_cursor = flat_total(sources[3], s_buf, s_cursor, flat, at_armor,
+                                             n_armor * hit,
+                                             ONE + (span_armor - ONE) * h)  # fmt: skip
+                damage = damage_of(p, attacker, attack, rolled, armor) * hit
                 received += 1
-                if not hit and hp > 0:  # a miss while standing: nothing else changes
-                    misses += 1
-                    continue
-                count_duel_attack(t, ch, batch, attacker, seen, attack, 2 if critical else int(hit),
-                                  damage)  # fmt: skip
+                tier = h + c
+                if damage < bins:  # damage is never negative (damage_of)
+                    counted[tier * bins_row + np.uint64(damage)] += 1
+                else:
+                    count_duel_attack(t, ch, batch, attacker, seen, attack, np.int64(tier), damage)
                 if hp - damage > 0:  # still standing: nothing else changes
                     hp -= damage
                     continue
@@ -888,7 +908,7 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, 
                 finish_in_state(st, t, ch, last, standing)
             elif not fell:  # the round cap, both standing: a draw
                 count_duel_end(t, ch, ends[STANDING], defender, False, cap, received)
-    flush_with_misses(t, ch, batch, attacker, seen, attack, misses)
+    flush_attack_counts(t, ch, batch, attacker, seen)
     record_first_falls(p, t, ch, st, standing, attacker, ends)
 
 
