@@ -113,20 +113,6 @@ def flush_attack_counts(t, ch, batch, attacker, seen):
 
 
 @inline_kernel
-def flush_with_misses(t, ch, batch, attacker, seen, attack, misses):
-    """:func:`flush_attack_counts`, after adding ``misses`` to ``seen[attack, 0, 0]``.
-
-    A one-attack duel loop counts its misses (tier 0, no damage) in a local variable
-    and hands them over here, before each flush: counted in ``seen``, the most frequent
-    outcome added 1 to the same element of memory attack after attack. Without that,
-    and with a miss going straight to the next attack, the opposed-tiers and
-    glitters-d20 duels ran about 1.10x and 1.07x as fast (medians of alternated
-    sessions, README "Design notes")."""
-    seen[attack, 0, 0] += misses
-    flush_attack_counts(t, ch, batch, attacker, seen)
-
-
-@inline_kernel
 def record_attack(t, ch, pair, batch, tier, damage):
     """Add one attack to chunk ``ch`` of the tallies; ``tier`` 0 miss, 1 hit, 2 crit."""
     record_attacks(t, ch, pair, batch, tier, damage, 1)

@@ -622,6 +622,11 @@ def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, da
     evasion_dice = dice[0, count]
     evasion_span = np.uint64(dice[3, count])
     bins = seen.shape[1]
+    # the tables flat and indexed by unsigned numbers: numba then computes no strides and
+    # no wraparound for a negative index (see glitters-d20's one_attack_duels)
+    flat_tables, flat_damage, counted = tables.reshape(-1), damage.reshape(-1), seen.reshape(-1)
+    width, damage_width = np.uint64(tables.shape[1]), np.uint64(damage.shape[1])
+    at_evasion, bins_row = np.uint64(count) * width, np.uint64(bins)
     words, buffer, damage_buffer, damage_words = scratch[:4], scratch[4], scratch[5], scratch[6:]
     source = dice_source(k0, k1, STREAM_ATTACK, 6)
     damage_source = dice_source(k0, k1, STREAM_DAMAGE, max(damage_sides, 2))
@@ -655,16 +660,16 @@ def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, da
                         roll_dice, roll_span = dice[0, slot], np.uint64(dice[3, slot])
                         damage_dice, damage_span = dice[1, slot], np.uint64(dice[4, slot])
                     code, cursor = cursor_code(source, buffer, cursor, roll_dice, roll_span)
-                    total = tables[slot, code]
+                    total = flat_tables[np.uint64(slot) * width + np.uint64(code)]
                     code, cursor = cursor_code(source, buffer, cursor, evasion_dice, evasion_span)
-                    evasion = tables[count, code]
+                    evasion = flat_tables[at_evasion + np.uint64(code)]
                     dealt = 0
                     if total >= evasion:
                         if damage_sides > 0:
                             code, damage_cursor = cursor_code(damage_source, damage_buffer,
                                                               damage_cursor, damage_dice,
                                                               damage_span)  # fmt: skip
-                            dealt = damage[slot, code]
+                            dealt = flat_damage[np.uint64(slot) * damage_width + np.uint64(code)]
                         elif dice[1, slot] > 0:
                             code = roll_dice_code(rng, STREAM_DAMAGE, dice[2, slot], dice[1, slot])
                             dealt = damage[slot, code]
@@ -674,8 +679,8 @@ def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, da
                         outcome = 1 + dealt
                     else:
                         outcome = 0
-                    if outcome < bins:
-                        seen[slot, outcome] += 1
+                    if outcome < bins:  # outcome is never negative (see above)
+                        counted[np.uint64(slot) * bins_row + np.uint64(outcome)] += 1
                     else:  # more damage than the tally has bins for: counted on its own
                         pair = (attacker * p.attack.shape[1] + p.attack_list[start + slot]) * 2
                         record_attacks(t, ch, pair + defender, batch, 1, dealt, 1)
