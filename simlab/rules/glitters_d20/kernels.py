@@ -1064,7 +1064,8 @@ def duel_scratch(p, t, trace):
     sides = duel_damage_sides(p)
     width = MAX_DAMAGE_CODES if sides > 0 else 1
     return (st, standing, rng, tiers, seen, ends, cursors, np.array([sides], dtype=np.int64),
-            np.zeros((n_attacks, 3), dtype=np.int64), np.ones((n_attacks, 3), dtype=np.int64),
+            np.zeros((n_attacks, 3), dtype=np.int64),  # by tier: a miss rolls no dice,
+            np.ones((n_attacks, 3), dtype=np.int64),  # has one outcome
             np.zeros((n_attacks, 3, width), dtype=np.int64))  # fmt: skip
 
 

@@ -815,7 +815,7 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, 
     n_armor, span_armor = dice[DUEL_ARMOR], np.uint64(spans[DUEL_ARMOR])
     n_damage, span_damage = dice[DUEL_DAMAGE], np.uint64(spans[DUEL_DAMAGE])
     n_critical, span_critical = dice[DUEL_CRITICAL], np.uint64(spans[DUEL_CRITICAL])
-    ONE = np.uint64(1)
+    one = np.uint64(1)
     # the tables flat and indexed by unsigned numbers: numba then computes no strides and
     # no wraparound for a negative index (see glitters-d20's one_attack_duels)
     flat, counted = totals.reshape(-1), seen[attack].reshape(-1)
@@ -874,11 +874,11 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, 
                 rolled, d_cursor = flat_total(
                     sources[2], d_buf, d_cursor, flat, at_damage + (at_critical - at_damage) * c,
                     n_damage * hit + (n_critical - n_damage) * critical,
-                    ONE + (span_damage - ONE) * h + (span_critical - span_damage) * c,
+                    one + (span_damage - one) * h + (span_critical - span_damage) * c,
                 )  # fmt: skip
                 armor, s_cursor = flat_total(sources[3], s_buf, s_cursor, flat, at_armor,
                                              n_armor * hit,
-                                             ONE + (span_armor - ONE) * h)  # fmt: skip
+                                             one + (span_armor - one) * h)  # fmt: skip
                 damage = damage_of(p, attacker, attack, rolled, armor) * hit
                 received += 1
                 tier = h + c

@@ -679,7 +679,7 @@ def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, da
                         outcome = 1 + dealt
                     else:
                         outcome = 0
-                    if outcome < bins:  # outcome is never negative (see above)
+                    if outcome < bins:  # never negative: dealt is at least minimum_damage
                         counted[np.uint64(slot) * bins_row + np.uint64(outcome)] += 1
                     else:  # more damage than the tally has bins for: counted on its own
                         pair = (attacker * p.attack.shape[1] + p.attack_list[start + slot]) * 2
