@@ -201,8 +201,8 @@ def test_new_state_layout():
     assert state.dtype == np.uint32
     assert state.shape == ((rng.N_STREAMS + 1) * rng.STATE_COLUMNS,)
     rows = state.reshape(rng.N_STREAMS + 1, rng.STATE_COLUMNS)  # a view: row s is stream s
-    # every stream's buffer empty (its next word past the 4 buffered), all else zero
-    assert rows[: rng.N_STREAMS, rng._POS].tolist() == [4] * rng.N_STREAMS
+    # every stream's buffer empty (its next word past the 8 buffered), all else zero
+    assert rows[: rng.N_STREAMS, rng._POS].tolist() == [8] * rng.N_STREAMS
     rows[: rng.N_STREAMS, rng._POS] = 0
     assert not state.any()
 
