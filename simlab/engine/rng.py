@@ -108,15 +108,15 @@ MAX_SEED = 2**64 - 1
 
 # Column indices of the state array (see the module docstring).
 _WORDS = 4
-_BUFFERED = 8  # words the state buffers for a stream: two blocks (see "State layout")
-_POS = 8
-_BLOCK = 9
-_BATCH_X = 10
-_BATCH_LEFT = 11
-_BATCH_SIDES = 12
-_BATCH_SIZE = 13
-_BATCH_RANGE = 14
-STATE_COLUMNS = 15
+_BUFFERED = 2 * _WORDS  # words the state buffers for a stream: two blocks (see "State layout")
+_POS = _BUFFERED  # the columns after the buffer
+_BLOCK = _POS + 1
+_BATCH_X = _POS + 2
+_BATCH_LEFT = _POS + 3
+_BATCH_SIDES = _POS + 4
+_BATCH_SIZE = _POS + 5
+_BATCH_RANGE = _POS + 6
+STATE_COLUMNS = _POS + 7
 _HEADER = N_STREAMS
 _HEADER_AT = _HEADER * STATE_COLUMNS  # where the header row starts
 # A batch of dice spans at most 2**26 outcomes, so a word is rejected with chance < 2**-6.
@@ -300,23 +300,19 @@ def start_encounter(state, k0, k1, encounter):
 
 @kernel
 def _refill(state, stream):
-    """Compute the stream's next two blocks into its buffer; advance its block index."""
+    """Compute the stream's next blocks, as many as its buffer holds (two); advance its
+    block index past them. The blocks are independent of each other, so the processor
+    computes them side by side (the loop has a constant count, and is unrolled)."""
     row = stream * STATE_COLUMNS  # the stream's words (module docstring)
     block = np.uint64(state[row + _BLOCK])
     e0, e1 = np.uint64(state[_HEADER_AT + 2]), np.uint64(state[_HEADER_AT + 3])
     k0, k1 = np.uint64(state[_HEADER_AT + 0]), np.uint64(state[_HEADER_AT + 1])
     s = np.uint64(stream)
-    w0, w1, w2, w3 = philox_words(e0, e1, s, block, k0, k1)
-    v0, v1, v2, v3 = philox_words(e0, e1, s, block + np.uint64(1), k0, k1)
-    state[row + 0] = w0
-    state[row + 1] = w1
-    state[row + 2] = w2
-    state[row + 3] = w3
-    state[row + 4] = v0
-    state[row + 5] = v1
-    state[row + 6] = v2
-    state[row + 7] = v3
-    state[row + _BLOCK] = block + np.uint64(2)
+    for b in range(_BUFFERED // _WORDS):
+        w0, w1, w2, w3 = philox_words(e0, e1, s, block + np.uint64(b), k0, k1)
+        at = row + _WORDS * b
+        state[at], state[at + 1], state[at + 2], state[at + 3] = w0, w1, w2, w3
+    state[row + _BLOCK] = block + np.uint64(_BUFFERED // _WORDS)
 
 
 @inline_kernel
