@@ -357,6 +357,16 @@ def _batch_shape_python(sides: int) -> tuple[int, int]:
 _TABLED_SIDES = 128  # batch_shape looks dice of at most this many faces up
 _BATCH_K = np.array([_batch_shape_python(s)[0] for s in range(_TABLED_SIDES + 1)], np.int64)
 _BATCH_SPAN = np.array([_batch_shape_python(s)[1] for s in range(_TABLED_SIDES + 1)], np.uint64)
+# _DIE_POWERS[s, n] is s**n, the outcomes of n dice of s faces, for every n up to what a
+# batch of them holds (0 beyond): cursor_code reads a batch's last dice and the next
+# batch's first as one number each
+_DIE_POWERS = np.array(
+    [
+        [s**n if n <= _BATCH_K[s] else 0 for n in range(_MAX_BATCH + 1)]
+        for s in range(_TABLED_SIDES + 1)
+    ],
+    np.uint64,
+)
 
 
 @kernel
@@ -711,17 +721,40 @@ def cursor_code(source, buffer, cursor, count, span):
     tuple
         ``(code, cursor)``: the dice as one base-``sides`` number, first die most
         significant, and the cursor moved past them.
+
+    Notes
+    -----
+    Dice that the batch in hand holds are one multiplication by ``span``. When it holds
+    fewer, its last dice and the first of the next word's batch are one multiplication
+    each (by ``sides`` to the power of their count, :data:`_DIE_POWERS`), joined as
+    digits: the same number as the dice read one at a time, without a loop over them
+    (measured with ``bench_ab`` on the five benchmark duels: 1.02-1.12x). More dice than
+    a batch holds are read one at a time.
     """
     encounter, pos, block, x, left = cursor
+    per_word = source[4]
     if left >= count:
         y = x * span
         return np.int64(y >> _SHIFT32), (encounter, pos, block, y & _MASK32, left - count)
-    sides = np.uint64(source[3])
+    if left == 0 and count <= per_word:  # all from the next word's batch, at once
+        x, pos, block = _cursor_word(source, buffer, encounter, pos, block)
+        y = x * span
+        return np.int64(y >> _SHIFT32), (encounter, pos, block, y & _MASK32, per_word - count)
+    rest = count - left
+    if np.int64(source[3]) < _DIE_POWERS.shape[0] and rest <= per_word:
+        # the batch's last dice at once, then the rest from the next word's batch at once
+        head = np.int64((x * _DIE_POWERS[source[3], left]) >> _SHIFT32)
+        x, pos, block = _cursor_word(source, buffer, encounter, pos, block)
+        rest_span = _DIE_POWERS[source[3], rest]
+        y = x * rest_span
+        code = head * np.int64(rest_span) + np.int64(y >> _SHIFT32)
+        return code, (encounter, pos, block, y & _MASK32, per_word - rest)
+    sides = np.uint64(source[3])  # more dice than a batch holds: one at a time
     code = np.int64(0)
     for _ in range(count):
         if left == 0:
             x, pos, block = _cursor_word(source, buffer, encounter, pos, block)
-            left = source[4]
+            left = per_word
         y = x * sides
         code = code * np.int64(sides) + np.int64(y >> _SHIFT32)
         x = y & _MASK32
