@@ -164,7 +164,8 @@ def _unpack(result: Result | ScenarioRun, exact: Any) -> tuple[Result, dict[str,
     return res, exact
 
 
-def _axes(ax: Axes | None, size: tuple[float, float] = (6.0, 3.5)) -> Axes:
+def axes_or_new(ax: Axes | None, size: tuple[float, float] = (6.0, 3.5)) -> Axes:
+    """``ax``, or the axes of a new figure of ``size`` inches when it is ``None``."""
     if ax is not None:
         return ax
     import matplotlib.pyplot as plt  # the notebook's backend; reports draw on Agg figures
@@ -290,7 +291,7 @@ def plot_damage_pmf(
     """
     res, exact = _unpack(result, exact)
     data = _pair_frames(res, attacker, attack, defender, exact, pool)
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     groups = list(data.groupby("defender", sort=False))
     width = 0.8 / len(groups)
     exact_drawn = False
@@ -358,7 +359,7 @@ def plot_damage_at_least(
         frame["at_least_ci95_lo"], frame["at_least_ci95_hi"] = lo, hi
         frames.append(frame)
     drawn = pd.concat(frames, ignore_index=True)
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     exact_drawn = False
     # Defender i has colour Ci here and in plot_damage_pmf, so panels side by side agree.
     for i, (d, group) in enumerate(drawn.groupby("defender", sort=False)):
@@ -435,7 +436,7 @@ def plot_time_to_down(
     if combatant is not None:
         wanted = [combatant] if isinstance(combatant, str) else list(combatant)
         table = table[table.combatant.isin(wanted)]
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     for name, group in table.groupby("combatant", sort=False):
         rounds = np.append(0, group["round"])
         line = ax.step(rounds, np.append(0.0, group.down_by_round), where="post",
@@ -521,7 +522,7 @@ def plot_hit_rates(
         exact_hit_rate=[answers.get(k, {}).get("hit_rate", np.nan) for k in keys],
         exact_crit_rate=[answers.get(k, {}).get("crit_rate", np.nan) for k in keys],
     ).reset_index(drop=True)
-    ax = _axes(ax, (6.0, 0.9 + 0.32 * max(len(rates), 1)))
+    ax = axes_or_new(ax, (6.0, 0.9 + 0.32 * max(len(rates), 1)))
     y = np.arange(len(rates))
     drawn = [("hit_rate", "hit")] + ([("crit_rate", "crit")] if rates.crits.any() else [])
     height = 0.8 / len(drawn)
@@ -603,7 +604,7 @@ def plot_win_rates(result: Result | ScenarioRun, ax: Axes | None = None) -> pd.D
     """
     res, _ = _unpack(result, None)
     wins = res.win_rates(LEVEL)
-    ax = _axes(ax, (4.5, 0.9 + 0.35 * len(wins)))
+    ax = axes_or_new(ax, (4.5, 0.9 + 0.35 * len(wins)))
     value = wins.win_rate.to_numpy(dtype=float)
     err = np.vstack([value - wins.win_rate_ci95_lo, wins.win_rate_ci95_hi - value])
     ax.barh(np.arange(len(wins)), value, xerr=err, capsize=3, color="tab:green")

@@ -36,7 +36,7 @@ from simlab.analysis.result import Result
 from simlab.report import plots
 from simlab.report.files import atomic_write
 from simlab.report.results import ScenarioRun, save_results
-from simlab.report.terminal import _ci, _f, format_p
+from simlab.report.terminal import decimals, format_p, value_and_bounds
 
 __all__ = ["render_report"]
 
@@ -135,9 +135,10 @@ def _attack_rows(run: ScenarioRun) -> list[list[str]]:
         exact = "—" if ex is None else (f"{ex['hit_rate']:.4f} / {ex['crit_rate']:.4f} / "
                                         f"{ex['mean_damage']:.3f}")  # fmt: skip
         rows.append([r.attacker, r.attack, r.defender, f"{r.attempts:,}",
-                     _ci(r.hit_rate, r.hit_rate_ci95_lo, r.hit_rate_ci95_hi),
-                     _ci(r.crit_rate, r.crit_rate_ci95_lo, r.crit_rate_ci95_hi),
-                     _ci(d.mean_damage, d.mean_damage_ci95_lo, d.mean_damage_ci95_hi, 2),
+                     value_and_bounds(r.hit_rate, r.hit_rate_ci95_lo, r.hit_rate_ci95_hi),
+                     value_and_bounds(r.crit_rate, r.crit_rate_ci95_lo, r.crit_rate_ci95_hi),
+                     value_and_bounds(d.mean_damage, d.mean_damage_ci95_lo,
+                                      d.mean_damage_ci95_hi, 2),
                      exact])  # fmt: skip
     return rows
 
@@ -155,13 +156,13 @@ def _combatant_rows(res: Result) -> tuple[list[str], list[list[str]]]:
     rows = []
     for c, row in enumerate(table.itertuples()):
         rows.append([row.combatant, row.side,
-                     _ci(row.down_rate, row.down_rate_ci95_lo, row.down_rate_ci95_hi),
+                     value_and_bounds(row.down_rate, row.down_rate_ci95_lo, row.down_rate_ci95_hi),
                      _median_cell(row),
-                     _f(row.median_time_to_down_when_downed, 0), f"{row.capped:,}",
-                     *(_f(float(table[f"{e}_rate"].iloc[c])) for e in events)])  # fmt: skip
+                     decimals(row.median_time_to_down_when_downed, 0), f"{row.capped:,}",
+                     *(decimals(float(table[f"{e}_rate"].iloc[c])) for e in events)])  # fmt: skip
         for name, per_combatant in means:
             m = per_combatant.iloc[c]
-            rows[-1].append(_ci(m[f"mean_{name}"], m[f"mean_{name}_ci95_lo"],
+            rows[-1].append(value_and_bounds(m[f"mean_{name}"], m[f"mean_{name}_ci95_lo"],
                                 m[f"mean_{name}_ci95_hi"], 2))  # fmt: skip
     extra = [MEAN_HEADERS[name] for name, _ in means]
     return COMBATANT_HEADER + [f"{e} rate" for e in events] + extra, rows
@@ -174,7 +175,7 @@ def _median_cell(row: Any) -> str:
     if all(pd.isna(x) for x in ends):
         return "not reached"
     median, lo, hi = (_rounds(x) for x in ends)
-    return _ci(median, lo, hi, 0)
+    return value_and_bounds(median, lo, hi, 0)
 
 
 def _rounds(x: float) -> float:
@@ -184,7 +185,8 @@ def _rounds(x: float) -> float:
 
 def _outcome_rows(res: Result) -> list[list[str]]:
     wins = res.win_rates()
-    return [[r.side, f"{r.wins:,}", _ci(r.win_rate, r.win_rate_ci95_lo, r.win_rate_ci95_hi)]
+    return [[r.side, f"{r.wins:,}",
+             value_and_bounds(r.win_rate, r.win_rate_ci95_lo, r.win_rate_ci95_hi)]
             for r in wins.itertuples()]  # fmt: skip
 
 
@@ -197,7 +199,8 @@ def _spec_rows(specs: pd.DataFrame | None, run: ScenarioRun) -> list[list[str]]:
         verdict = s.verdict.upper() + (" (borderline: the interval crosses the bound)"
                                        if s.borderline else "")  # fmt: skip
         spec = s.spec + (f" — {s.note}" if s.note else "")
-        rows.append([spec, _ci(s.measured, s.ci_lo, s.ci_hi, digits), f"{s.n:,}", verdict])
+        measured = value_and_bounds(s.measured, s.ci_lo, s.ci_hi, digits)
+        rows.append([spec, measured, f"{s.n:,}", verdict])
     return rows
 
 
@@ -222,8 +225,8 @@ def drift_cells(row: Any) -> list[str]:
         else (f"{row.tolerance:g} × max(|base|, 1)" if row.kind == "mean" else f"{row.tolerance:g}")
     )
     digits = 0 if row.kind == "median" else 4  # medians are whole rounds
-    return [drift_status(row), row.figure, row.subject, _f(row.baseline, digits),
-            _f(row.current, digits), change, format_p(row.p_holm), tol]  # fmt: skip
+    return [drift_status(row), row.figure, row.subject, decimals(row.baseline, digits),
+            decimals(row.current, digits), change, format_p(row.p_holm), tol]  # fmt: skip
 
 
 def _drift_rows(drift: DriftReport | None, run: ScenarioRun) -> list[list[str]]:
@@ -635,7 +638,7 @@ def drift_lines(drift: DriftReport | None) -> list[str]:
         if r.kind == "pmf":
             what = f"distribution moved (total variation {r.change:.3f})"
         else:
-            what = f"{_f(r.baseline, 4)} → {_f(r.current, 4)} ({r.change:+.4g})"
+            what = f"{decimals(r.baseline, 4)} → {decimals(r.current, 4)} ({r.change:+.4g})"
         out.append(
             f"{r.scenario} ({r.rules}): {r.figure} {r.subject}: {what}, Holm p {_p_is(r.p_holm)}"
         )
@@ -647,7 +650,7 @@ def spec_failures(specs: pd.DataFrame | None) -> list[str]:
     if specs is None or specs.empty:
         return []
     return [f"{s.scenario} ({s.rules}): {s.spec}: measured "
-            f"{_ci(s.measured, s.ci_lo, s.ci_hi)}"
+            f"{value_and_bounds(s.measured, s.ci_lo, s.ci_hi)}"
             for s in specs[specs.verdict == "fail"].itertuples()]  # fmt: skip
 
 

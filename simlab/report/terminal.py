@@ -88,7 +88,7 @@ def estimate(value: float, lo: float, hi: float, most: int = 3) -> str:
     if value == 1 and hi == 1 and lo < 1:
         return f"1 (> {math.floor(lo * 10**most) / 10**most:.{most}f})"
     if not math.isfinite(half) or half <= 0:
-        return _plain(value)
+        return plain_number(value)
     digits = min(max(-math.floor(math.log10(half)), 0), most)
     return f"{value:.{digits}f} ± {rounded_up(half, digits):.{digits}f}"
 
@@ -112,7 +112,7 @@ def rounded_down(bound: float, digits: int) -> float:
     return math.floor(bound * 10**digits + 1e-9) / 10**digits
 
 
-def _f(x: Any, digits: int = 3) -> str:
+def decimals(x: Any, digits: int = 3) -> str:
     """``x`` to ``digits`` decimals for pages and interval tables: "—" for a missing
     value, "not reached" for an infinite one (a median no round reaches)."""
     if x is None or (isinstance(x, float) and math.isnan(x)):
@@ -122,61 +122,63 @@ def _f(x: Any, digits: int = 3) -> str:
     return f"{x:.{digits}f}"
 
 
-def _ci(value: Any, lo: Any, hi: Any, digits: int = 3) -> str:
-    """``value [lo, hi]`` to ``digits`` decimals, the bounds as in :func:`_bounds`."""
-    return f"{_f(value, digits)} {_bounds(lo, hi, digits)}"
+def value_and_bounds(value: Any, lo: Any, hi: Any, digits: int = 3) -> str:
+    """``value [lo, hi]`` to ``digits`` decimals, the bounds as in :func:`bounds`."""
+    return f"{decimals(value, digits)} {bounds(lo, hi, digits)}"
 
 
-def _bounds(lo: Any, hi: Any, digits: int = 3, sign: str = "") -> str:
+def bounds(lo: Any, hi: Any, digits: int = 3, sign: str = "") -> str:
     """``[lo, hi]`` to ``digits`` decimals, rounded outwards so that the interval shown is
     never narrower than the true one (as in the terminal); ``sign="+"`` signs both. A
-    bound that is not a finite number reads as :func:`_f` gives it ("not reached", "—"),
+    bound that is not a finite number reads as :func:`decimals` gives it ("not reached", "—"),
     and the other is still rounded outwards and signed."""
     return (f"[{_bound(lo, rounded_down, digits, sign)}, "
             f"{_bound(hi, rounded_up, digits, sign)}]")  # fmt: skip
 
 
 def _bound(x: Any, rounded: Callable[[float, int], float], digits: int, sign: str) -> str:
-    """One bound of :func:`_bounds`, rounded by ``rounded`` when it is a finite number."""
+    """One bound of :func:`bounds`, rounded by ``rounded`` when it is a finite number."""
     if not (isinstance(x, float | int) and math.isfinite(x)):
-        return _f(x, digits)
+        return decimals(x, digits)
     return f"{rounded(x, digits):{sign}.{digits}f}"
 
 
-def _plain(value: float, digits: int = 3) -> str:
+def plain_number(value: float, digits: int = 3) -> str:
     """A number without trailing zeros: ``10``, ``10.2``, ``0.125``."""
     text = f"{value:.{digits}f}".rstrip("0").rstrip(".")
     return "0" if text in ("", "-0") else text
 
 
-def _rounds(value: float, cap: int | None = None) -> str:
+def rounds_label(value: float, cap: int | None = None) -> str:
     """A round: ``7``; one never reached is ``> cap`` (or ``not reached``)."""
     if pd.isna(value) or value == math.inf:
         return "not reached" if cap is None else f"> {cap}"
     return f"{value:.0f}"
 
 
-def _wide() -> bool:
+def is_wide() -> bool:
+    """Whether the console is wide enough for the tables' extra columns."""
     return console.width >= WIDE
 
 
-def _table(title: str) -> Table:
+def console_table(title: str) -> Table:
     """A table that fits the console: no vertical rules, a line under the header."""
     return Table(title=title, box=box.SIMPLE_HEAD, show_edge=False,
                  min_width=min(len(title), 80))  # fmt: skip
 
 
-def _name_column(table: Table, header: str, names: list[str]) -> None:
+def name_column(table: Table, header: str, names: list[str]) -> None:
     """A column of names that may wrap between words but never cuts a word."""
     longest = max((len(w) for n in [header, *names] for w in str(n).split()), default=1)
     table.add_column(header, overflow="fold", min_width=max(longest, 1))
 
 
-def _number_column(table: Table, header: str) -> None:
+def number_column(table: Table, header: str) -> None:
+    """A right-aligned column of numbers that never wraps."""
     table.add_column(header, justify="right", no_wrap=True)
 
 
-def _pair(attacker: str, attack: str, defender: str) -> str:
+def pair_heading(attacker: str, attack: str, defender: str) -> str:
     """``Kaito: quick-jab → Brute`` (``Kaito → Brute`` without an attack)."""
     who = f"{attacker}: {attack}" if attack else attacker
     return f"{who} → {defender}"
@@ -191,17 +193,17 @@ def attacks_table(result: Result) -> Table:
     rates = result.hit_rates()
     damage = result.damage()
     crits = getattr(result.layout, "crits", True)
-    table = _table(f"{result.scenario} · attacks (± 95% interval)")
-    pairs = [_pair(r.attacker, r.attack, r.defender) for r in rates.itertuples()]
-    if _wide():
+    table = console_table(f"{result.scenario} · attacks (± 95% interval)")
+    pairs = [pair_heading(r.attacker, r.attack, r.defender) for r in rates.itertuples()]
+    if is_wide():
         for column in ("attacker", "attack", "defender"):
-            _name_column(table, column, list(rates[column]))
+            name_column(table, column, list(rates[column]))
     else:
-        _name_column(table, "attack", pairs)
+        name_column(table, "attack", pairs)
     for column in ("attempts", "hit rate", *(["crit rate"] if crits else []), "mean damage"):
-        _number_column(table, column)
+        number_column(table, column)
     for pair, r, d in zip(pairs, rates.itertuples(), damage.itertuples(), strict=True):
-        names = [r.attacker, r.attack, r.defender] if _wide() else [pair]
+        names = [r.attacker, r.attack, r.defender] if is_wide() else [pair]
         crit = [estimate(r.crit_rate, r.crit_rate_ci95_lo, r.crit_rate_ci95_hi)] if crits else []
         table.add_row(
             *names,
@@ -245,20 +247,20 @@ def combatants_table(result: Result, with_events: bool = True) -> Table:
     all encounters and among those it was downed in, encounters capped with it standing,
     and (``with_events``) event rates and, where statuses deal damage, status damage per
     encounter."""
-    table = _table("time-to-down (rounds)")
+    table = console_table("time-to-down (rounds)")
     cap = result.layout.max_rounds
     rows = result.combatants()
     headers, extra = _event_cells(result, rows) if with_events else ([], [[]] * len(rows))
-    _name_column(table, "combatant", list(rows.combatant))
-    _name_column(table, "side", list(rows.side))
+    name_column(table, "combatant", list(rows.combatant))
+    name_column(table, "side", list(rows.side))
     for column in ("down rate", "median", "median\nif downed", "capped", *headers):
-        _number_column(table, column)
+        number_column(table, column)
     for row, more in zip(rows.itertuples(), extra, strict=True):
         table.add_row(row.combatant, row.side,
                       estimate(row.down_rate, row.down_rate_ci95_lo, row.down_rate_ci95_hi),
-                      _rounds(row.median_time_to_down, cap),
+                      rounds_label(row.median_time_to_down, cap),
                       "—" if pd.isna(row.median_time_to_down_when_downed)
-                      else _rounds(row.median_time_to_down_when_downed),
+                      else rounds_label(row.median_time_to_down_when_downed),
                       f"{row.capped:,}", *more)  # fmt: skip
     return table
 
@@ -277,10 +279,10 @@ def events_tables(result: Result) -> list[Table]:
     tables = []
     for lo in range(0, len(headers), EVENT_COLUMNS_PER_TABLE):
         hi = lo + EVENT_COLUMNS_PER_TABLE
-        table = _table("events (share of encounters) and means per encounter")
-        _name_column(table, "combatant", list(rows.combatant))
+        table = console_table("events (share of encounters) and means per encounter")
+        name_column(table, "combatant", list(rows.combatant))
         for column in headers[lo:hi]:
-            _number_column(table, column)
+            number_column(table, column)
         for name, more in zip(rows.combatant, cells, strict=True):
             table.add_row(name, *more[lo:hi])
         tables.append(table)
@@ -289,10 +291,10 @@ def events_tables(result: Result) -> list[Table]:
 
 def sides_table(result: Result) -> Table:
     """Win rate of each side and the draw rate."""
-    table = _table(f"outcome (mean length {_plain(result.mean_rounds(), 2)} rounds)")
-    _name_column(table, "side", list(result.layout.sides))
-    _number_column(table, "wins")
-    _number_column(table, "win rate")
+    table = console_table(f"outcome (mean length {plain_number(result.mean_rounds(), 2)} rounds)")
+    name_column(table, "side", list(result.layout.sides))
+    number_column(table, "wins")
+    number_column(table, "win rate")
     for _, row in result.win_rates().iterrows():
         table.add_row(
             row.side,
@@ -310,7 +312,7 @@ def print_result(result: Result) -> None:
                   f"{result.encounters:,} encounters · seed {result.seed}")  # fmt: skip
     console.print(attacks_table(result))
     n_extra = len(result.layout.events) + len(result.layout.per_encounter_tallies)
-    inline = _wide() and n_extra <= INLINE_EVENT_COLUMNS
+    inline = is_wide() and n_extra <= INLINE_EVENT_COLUMNS
     console.print(combatants_table(result, with_events=inline))
     for table in [] if inline else events_tables(result):
         console.print(table)
@@ -324,11 +326,11 @@ def print_result(result: Result) -> None:
 
 def exact_attacks_table(solved: ExactResult) -> Table:
     """Exact hit rate, crit rate and mean damage of every solved pair (fresh defender)."""
-    table = _table(f"{solved.scenario} · attacks (exact, against a fresh defender)")
-    pairs = [_pair(*p.key) for p in solved.pairs]
-    _name_column(table, "attack", pairs)
+    table = console_table(f"{solved.scenario} · attacks (exact, against a fresh defender)")
+    pairs = [pair_heading(*p.key) for p in solved.pairs]
+    name_column(table, "attack", pairs)
     for column in ("hit rate", "crit rate", "mean damage"):
-        _number_column(table, column)
+        number_column(table, column)
     for pair, p in zip(pairs, solved.pairs, strict=True):
         table.add_row(pair, f"{p.hit_rate:.5f}", f"{p.crit_rate:.5f}", f"{p.mean_damage:.4f}")
     return table
@@ -336,11 +338,11 @@ def exact_attacks_table(solved: ExactResult) -> Table:
 
 def exact_duel_table(duel: DuelExact) -> Table:
     """The duel defender's exact time-to-down: mean, sd, median, P(down by the cap)."""
-    table = _table("time-to-down (exact, rounds)")
-    _name_column(table, "combatant", [duel.defender])
-    _name_column(table, "side", [duel.side])
+    table = console_table("time-to-down (exact, rounds)")
+    name_column(table, "combatant", [duel.defender])
+    name_column(table, "side", [duel.side])
     for column in ("mean", "sd", "median", "down by round cap"):
-        _number_column(table, column)
+        number_column(table, column)
     median = "not reached" if duel.median is None else str(duel.median)
     table.add_row(duel.defender, duel.side, f"{duel.mean:.5f}", f"{duel.variance**0.5:.4f}",
                   median, f"{float(duel.pmf.sum()):.6f}")  # fmt: skip
@@ -375,12 +377,12 @@ def _check_cell(value: float) -> str:
 
 def check_table(check: pd.DataFrame) -> Table:
     """Simulated vs exact, per figure, in standard errors."""
-    table = _table("check against the exact answers")
-    figures = [f"{r.figure}: {_pair(r.attacker, r.attack, r.defender)}"
+    table = console_table("check against the exact answers")
+    figures = [f"{r.figure}: {pair_heading(r.attacker, r.attack, r.defender)}"
                for r in check.itertuples()]  # fmt: skip
-    _name_column(table, "figure", figures)
+    name_column(table, "figure", figures)
     for column in ("simulated", "exact", "std error", "z", "p"):
-        _number_column(table, column)
+        number_column(table, column)
     for figure, r in zip(figures, check.itertuples(), strict=True):
         table.add_row(figure, _check_cell(r.simulated), _check_cell(r.exact),
                       f"{r.std_error:.2g}", f"{r.z:+.2f}", format_p(r.p_value))  # fmt: skip
@@ -402,21 +404,22 @@ def print_check(check: pd.DataFrame) -> None:
 
 def specs_table(specs: pd.DataFrame) -> Table:
     """Each spec with its measured figure, 95% interval, sample size and verdict."""
-    table = _table("balance specs (expect:)")
-    wide = _wide()
+    table = console_table("balance specs (expect:)")
+    wide = is_wide()
     names = [s.spec + (f" — {s.note}" if s.note else "") for s in specs.itertuples()]
     if wide:
         for column in ("scenario", "rules"):
-            _name_column(table, column, list(specs[column]))
+            name_column(table, column, list(specs[column]))
     else:
         names = [f"{s.scenario}: {n}" for s, n in zip(specs.itertuples(), names, strict=True)]
     table.add_column("spec", overflow="fold", ratio=1)
     for column in ("measured [95%]", "n"):
-        _number_column(table, column)
+        number_column(table, column)
     table.add_column("verdict")
     for name, s in zip(names, specs.itertuples(), strict=True):
         if s.figure == "median_time_to_down":
-            measured = f"{_rounds(s.measured)} [{_rounds(s.ci_lo)}, {_rounds(s.ci_hi)}]"
+            lo, hi = rounds_label(s.ci_lo), rounds_label(s.ci_hi)
+            measured = f"{rounds_label(s.measured)} [{lo}, {hi}]"
         else:
             measured = estimate(s.measured, s.ci_lo, s.ci_hi)
         verdict = "[green]PASS[/green]" if s.verdict == "pass" else "[bold red]FAIL[/bold red]"
@@ -464,9 +467,9 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
     moved = drift.table[drift.table.significant | drift.table.drifted]
     if moved.empty:
         return
-    table = _table(f"{len(moved)} of {len(drift.table)} figures statistically different "
+    table = console_table(f"{len(moved)} of {len(drift.table)} figures statistically different "
                    "from the baseline (all of them: report.md)")  # fmt: skip
-    if _wide():
+    if is_wide():
         for column in ("scenario", "rules", *DRIFT_HEADER):
             table.add_column(column)
         for row in moved.itertuples():
@@ -476,14 +479,14 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
         what = [f"{row.scenario}: {c[1]} {c[2]}" for row, c in zip(moved.itertuples(), cells,
                                                                      strict=True)]  # fmt: skip
         table.add_column("status", no_wrap=True)
-        _name_column(table, "figure", what)
+        name_column(table, "figure", what)
         for column in ("baseline → current", "change", "Holm p"):
-            _number_column(table, column)
+            number_column(table, column)
         for c, name in zip(cells, what, strict=True):
             status = "changed" if c[0].startswith("changed") else c[0]
             moved_from = "" if c[3] == c[4] == "—" else f"{c[3]} → {c[4]}"
             table.add_row(status, name, moved_from, c[5], c[6])
     console.print(table)
-    if not _wide():
+    if not is_wide():
         console.print('status "changed": statistically different, within tolerance.',
                       markup=False, highlight=False)  # fmt: skip

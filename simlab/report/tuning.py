@@ -24,7 +24,7 @@ import pandas as pd
 
 from simlab import __version__
 from simlab.report.files import atomic_write
-from simlab.report.plots import EXACT_STYLE, _axes
+from simlab.report.plots import EXACT_STYLE, axes_or_new
 from simlab.report.render import (
     PNG_DIR,
     Picture,
@@ -35,8 +35,8 @@ from simlab.report.render import (
     _slug,
     _text_writer,
 )
-from simlab.report.terminal import _bounds, _ci, _f
-from simlab.report.tuning_terminal import _times
+from simlab.report.terminal import bounds, decimals, value_and_bounds
+from simlab.report.tuning_terminal import times_narrower
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -96,7 +96,7 @@ def plot_sweep(
             raise ValueError(f"expected one of {', '.join(subject)} to narrow by; got {key!r}")
         data = data[data[key] == value]
     x, *others = sweep.fields
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     columns = [*sweep.fields, *subject, figure]
     for end in ("lo", "hi"):
         if f"{figure}_ci95_{end}" in data.columns:
@@ -191,7 +191,7 @@ def _sweep_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
               "crit rate [95%]", "mean damage [95%]", "exact mean damage"]  # fmt: skip
     rows = [[*(str(r[f]) for f in sweep.fields), r.attacker, r.attack, r.defender,
              _interval(r, "hit_rate"), _interval(r, "crit_rate"), _interval(r, "mean_damage"),
-             _f(r.exact_mean_damage, 4)] for _, r in frame.iterrows()]  # fmt: skip
+             decimals(r.exact_mean_damage, 4)] for _, r in frame.iterrows()]  # fmt: skip
     return header, rows
 
 
@@ -200,14 +200,14 @@ def _combatant_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
     header = [*sweep.fields, "combatant", "down rate [95%]", "mean time-to-down [95%]",
               "median time-to-down", "exact mean time-to-down"]  # fmt: skip
     rows = [[*(str(r[f]) for f in sweep.fields), r.combatant, _interval(r, "down_rate"),
-             _interval(r, "mean_time_to_down", 2), _f(r.median_time_to_down, 0),
-             _f(r.exact_mean_time_to_down, 3)] for _, r in frame.iterrows()]  # fmt: skip
+             _interval(r, "mean_time_to_down", 2), decimals(r.median_time_to_down, 0),
+             decimals(r.exact_mean_time_to_down, 3)] for _, r in frame.iterrows()]  # fmt: skip
     return header, rows
 
 
 def _interval(row: Any, name: str, digits: int = 4) -> str:
     """Figure ``name`` of a table row with its 95% interval, rounded outwards."""
-    return _ci(row[name], row[f"{name}_ci95_lo"], row[f"{name}_ci95_hi"], digits)
+    return value_and_bounds(row[name], row[f"{name}_ci95_lo"], row[f"{name}_ci95_hi"], digits)
 
 
 _PAGE = jinja2.Template(
@@ -298,10 +298,10 @@ def compare_rows(comparison: Comparison) -> list[list[str]]:
     """One row per figure: CHANGED/same, figure, subject, A, B, diff and both intervals."""
     rows = []
     for r in comparison.figures.itertuples():
-        rows.append(["CHANGED" if r.changed else "same", r.figure, r.on or "—", _f(r.a, 4),
-                     _f(r.b, 4), _f(r.diff, 4), _bounds(r.diff_ci_lo, r.diff_ci_hi, 4),
-                     _bounds(r.diff_ci_independent_lo, r.diff_ci_independent_hi, 4),
-                     _times(r.narrowing)])  # fmt: skip
+        rows.append(["CHANGED" if r.changed else "same", r.figure, r.on or "—", decimals(r.a, 4),
+                     decimals(r.b, 4), decimals(r.diff, 4), bounds(r.diff_ci_lo, r.diff_ci_hi, 4),
+                     bounds(r.diff_ci_independent_lo, r.diff_ci_independent_hi, 4),
+                     times_narrower(r.narrowing)])  # fmt: skip
     return rows
 
 

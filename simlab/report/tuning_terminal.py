@@ -19,17 +19,17 @@ import pandas as pd
 
 from simlab.report import terminal
 from simlab.report.terminal import (
-    _bounds,
-    _f,
-    _name_column,
-    _number_column,
-    _pair,
-    _plain,
-    _rounds,
-    _table,
-    _wide,
+    bounds,
+    console_table,
+    decimals,
     estimate,
+    is_wide,
+    name_column,
+    number_column,
+    pair_heading,
+    plain_number,
     rounded_up,
+    rounds_label,
 )
 
 if TYPE_CHECKING:
@@ -42,22 +42,22 @@ if TYPE_CHECKING:
 __all__ = ["print_compare", "print_sweep", "print_tune"]
 
 
-def _times(ratio: float) -> str:
+def times_narrower(ratio: float) -> str:
     """How many times narrower the paired interval is (∞ when it has no width at all)."""
-    return "∞" if ratio == float("inf") else _f(ratio, 1)
+    return "∞" if ratio == float("inf") else decimals(ratio, 1)
 
 
 def _print_table(title: str, header: list[str], rows: list[list[str]]) -> None:
-    table = _table(title)
+    table = console_table(title)
     for k, name in enumerate(header):
-        _name_column(table, name, [row[k] for row in rows])
+        name_column(table, name, [row[k] for row in rows])
     for row in rows:
         table.add_row(*row)
     terminal.console.print(table)
 
 
 def _exact_cell(value: float) -> str:
-    return "—" if pd.isna(value) else _plain(value, 4)
+    return "—" if pd.isna(value) else plain_number(value, 4)
 
 
 def sweep_attack_tables(sweep: SweepResult) -> list[Table]:
@@ -69,12 +69,12 @@ def sweep_attack_tables(sweep: SweepResult) -> list[Table]:
     for (attacker, attack, defender), curve in frame.groupby(
         ["attacker", "attack", "defender"], sort=False
     ):
-        table = _table(f"{_pair(attacker, attack, defender)} (± 95% interval)")
+        table = console_table(f"{pair_heading(attacker, attack, defender)} (± 95% interval)")
         _field_columns(table, sweep)
         exact = bool(curve.exact_mean_damage.notna().any())
         for column in ("hit rate", *(["crit rate"] if crits else []), "mean damage",
                        *(["exact\nmean"] if exact else [])):  # fmt: skip
-            _number_column(table, column)
+            number_column(table, column)
         for _, r in curve.iterrows():
             crit = [_estimate(r, "crit_rate")] if crits else []
             table.add_row(*(str(r[f]) for f in sweep.fields), _estimate(r, "hit_rate"),
@@ -87,14 +87,14 @@ def sweep_attack_tables(sweep: SweepResult) -> list[Table]:
 def sweep_combatants_table(sweep: SweepResult) -> Table:
     """Down rate, time-to-down and win rate at every point, as a terminal table."""
     frame = sweep.combatants()
-    table = _table("time-to-down (rounds, ± 95% interval)")
-    _name_column(table, "combatant", list(frame.combatant))
+    table = console_table("time-to-down (rounds, ± 95% interval)")
+    name_column(table, "combatant", list(frame.combatant))
     _field_columns(table, sweep)
     exact = bool(frame.exact_mean_time_to_down.notna().any())
     for column in ("down rate", "mean if\ndowned", "median", *(["exact\nmean"] if exact else [])):
-        _number_column(table, column)
+        number_column(table, column)
     for name, r, last in _grouped(frame, "combatant"):
-        median = "—" if pd.isna(r.median_time_to_down) else _rounds(r.median_time_to_down)
+        median = "—" if pd.isna(r.median_time_to_down) else rounds_label(r.median_time_to_down)
         table.add_row(name, *(str(r[f]) for f in sweep.fields), _estimate(r, "down_rate"),
                       _estimate(r, "mean_time_to_down"), median,
                       *([_exact_cell(r.exact_mean_time_to_down)] if exact else []),
@@ -105,10 +105,10 @@ def sweep_combatants_table(sweep: SweepResult) -> Table:
 def sweep_sides_table(sweep: SweepResult) -> Table:
     """Win rate of each side (and the draw rate) at every point, as a terminal table."""
     frame = sweep.sides()
-    table = _table("outcome (± 95% interval)")
-    _name_column(table, "side", [str(s) for s in frame.side])
+    table = console_table("outcome (± 95% interval)")
+    name_column(table, "side", [str(s) for s in frame.side])
     _field_columns(table, sweep)
-    _number_column(table, "win rate")
+    number_column(table, "win rate")
     for name, r, last in _grouped(frame, "side"):
         table.add_row(name, *(str(r[f]) for f in sweep.fields), _estimate(r, "win_rate"),
                       end_section=last)  # fmt: skip
@@ -129,7 +129,7 @@ def _field_columns(table: Table, sweep: SweepResult) -> None:
     short = [name.rpartition(".")[2] for name in sweep.fields]
     unique = len(set(short)) == len(short)
     for name, field in zip(sweep.fields, short, strict=True):
-        _name_column(table, field if unique else name, [])
+        name_column(table, field if unique else name, [])
 
 
 def _estimate(row: Any, name: str) -> str:
@@ -182,20 +182,20 @@ def compare_table(comparison: Comparison) -> Table:
     frame = comparison.figures
     labels = [FIGURE_LABELS.get(f, f.replace("_", " ")) for f in frame.figure]
     ons = [on or "—" for on in frame.on]
-    table = _table("A/B on the same dice (diff = B − A, ± paired 95% interval)")
-    _number_column(table, "")
-    _name_column(table, "figure", labels)
-    _name_column(table, "on", ons)
-    wide = _wide()
+    table = console_table("A/B on the same dice (diff = B − A, ± paired 95% interval)")
+    number_column(table, "")
+    name_column(table, "figure", labels)
+    name_column(table, "on", ons)
+    wide = is_wide()
     for column in ("A", "B", "diff", *(["independent 95%"] if wide else []), "narrower\n×"):
-        _number_column(table, column)
+        number_column(table, column)
     for r, label, on in zip(frame.itertuples(), labels, ons, strict=True):
         digits = _digits(r.diff_ci_hi - r.diff_ci_lo)
-        independent = ([_bounds(r.diff_ci_independent_lo, r.diff_ci_independent_hi, digits,
+        independent = ([bounds(r.diff_ci_independent_lo, r.diff_ci_independent_hi, digits,
                                 sign="+")] if wide else [])  # fmt: skip
         table.add_row("✱" if r.changed else "", label, on, _number(r.a, digits),
                       _number(r.b, digits), _diff(r.diff, r.diff_ci_lo, r.diff_ci_hi, digits),
-                      *independent, _times(r.narrowing))  # fmt: skip
+                      *independent, times_narrower(r.narrowing))  # fmt: skip
     return table
 
 

@@ -134,23 +134,23 @@ def test_plot_refuses_an_attack_that_never_happened(run: ScenarioRun) -> None:
 
 
 def test_report_intervals_are_rounded_outwards() -> None:
-    from simlab.report.terminal import _ci
+    from simlab.report.terminal import value_and_bounds
 
     # a crit rate of 0 whose bound is 1.2e-06 must not read [0.000, 0.000]
-    assert _ci(0.0, 0.0, 1.23e-6) == "0.000 [0.000, 0.001]"
-    assert _ci(0.97183, 0.97125, 0.97241) == "0.972 [0.971, 0.973]"
-    assert _ci(3.41, 3.397, 3.428, 2) == "3.41 [3.39, 3.43]"
-    assert _ci(0.25, 0.25, 0.25) == "0.250 [0.250, 0.250]"
-    assert _ci(float("nan"), float("nan"), float("nan")) == "— [—, —]"
+    assert value_and_bounds(0.0, 0.0, 1.23e-6) == "0.000 [0.000, 0.001]"
+    assert value_and_bounds(0.97183, 0.97125, 0.97241) == "0.972 [0.971, 0.973]"
+    assert value_and_bounds(3.41, 3.397, 3.428, 2) == "3.41 [3.39, 3.43]"
+    assert value_and_bounds(0.25, 0.25, 0.25) == "0.250 [0.250, 0.250]"
+    assert value_and_bounds(float("nan"), float("nan"), float("nan")) == "— [—, —]"
 
 
 def test_a_bound_beside_one_not_reached_is_still_rounded_outwards_and_signed() -> None:
-    from simlab.report.terminal import _bounds
+    from simlab.report.terminal import bounds
 
     inf = float("inf")
     # a median time-to-down whose upper bound is never reached, and a signed difference
-    assert _bounds(2.0016, inf) == "[2.001, not reached]"
-    assert _bounds(1.2345, inf, 2) == "[1.23, not reached]"
-    assert _bounds(float("nan"), 0.0421, 2) == "[—, 0.05]"
-    assert _bounds(0.0101, float("nan"), 2, sign="+") == "[+0.01, —]"
-    assert _bounds(-0.0119, 0.0101, 2, sign="+") == "[-0.02, +0.02]"
+    assert bounds(2.0016, inf) == "[2.001, not reached]"
+    assert bounds(1.2345, inf, 2) == "[1.23, not reached]"
+    assert bounds(float("nan"), 0.0421, 2) == "[—, 0.05]"
+    assert bounds(0.0101, float("nan"), 2, sign="+") == "[+0.01, —]"
+    assert bounds(-0.0119, 0.0101, 2, sign="+") == "[-0.02, +0.02]"

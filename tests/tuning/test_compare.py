@@ -133,9 +133,9 @@ def test_the_independent_interval_is_shown_rounded_outwards() -> None:
     """The wide table's independent interval, like every interval shown, is rounded
     outwards: [-0.05231, 0.01202] at 3 decimals reads [-0.053, +0.013], never the
     nearer [-0.052, +0.012], which would be narrower than the computed one."""
-    from simlab.report.terminal import _bounds
+    from simlab.report.terminal import bounds
 
-    assert _bounds(-0.05231, 0.01202, 3, sign="+") == "[-0.053, +0.013]"
-    assert _bounds(0.0004, -0.0004, 3, sign="+") == "[+0.000, +0.000]"
-    assert _bounds(0.125, 0.125, 3, sign="+") == "[+0.125, +0.125]"  # exact: as it is
-    assert _bounds(float("nan"), float("nan"), 3, sign="+") == "[—, —]"
+    assert bounds(-0.05231, 0.01202, 3, sign="+") == "[-0.053, +0.013]"
+    assert bounds(0.0004, -0.0004, 3, sign="+") == "[+0.000, +0.000]"
+    assert bounds(0.125, 0.125, 3, sign="+") == "[+0.125, +0.125]"  # exact: as it is
+    assert bounds(float("nan"), float("nan"), 3, sign="+") == "[—, —]"
