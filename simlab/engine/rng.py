@@ -728,7 +728,7 @@ def cursor_code(source, buffer, cursor, count, span):
     fewer, its last dice and the first of the next word's batch are one multiplication
     each (by ``sides`` to the power of their count, :data:`_DIE_POWERS`), joined as
     digits: the same number as the dice read one at a time, without a loop over them
-    (measured with ``bench_ab`` on the five benchmark duels: 1.02-1.12x). More dice than
+    (measured with ``bench_ab`` on the five benchmark duels: 1.00-1.12x). More dice than
     a batch holds are read one at a time.
     """
     encounter, pos, block, x, left = cursor
