@@ -121,7 +121,10 @@ def main() -> None:
     args = parser.parse_args()
     cpus = default_cpus(args.threads) if args.cpus is None else args.cpus
     print(f"{args.n:,} encounters a run, {args.threads} thread(s), cores {cpus or 'any'}, "
-          f"{args.rounds} A-B-B-A rounds; speed A/B above 1: A is faster")  # fmt: skip
+          f"{args.rounds} A-B-B-A rounds")  # fmt: skip
+    print("A, B: thousands of encounters a second, the median of the rounds")
+    print("A/B: A's speed over B's, above 1 when A is faster (the rounds' range)")
+    width = max(len(scenario.name) for scenario in args.scenarios)
     for scenario in args.scenarios:
         path = scenario.resolve()
         a = Worker(args.a, path, args.n, args.threads, cpus)
@@ -134,8 +137,8 @@ def main() -> None:
         speed_a = args.n / statistics.median(times_a) / 1e3
         speed_b = args.n / statistics.median(times_b) / 1e3
         ratio, low, high = statistics.median(ratios), min(ratios), max(ratios)
-        print(f"{scenario.name:<36} A {speed_a:9.1f}  B {speed_b:9.1f} k enc/s   "
-              f"speed A/B {ratio:.3f} ({low:.2f}-{high:.2f})")  # fmt: skip
+        print(f"{scenario.name:<{width}}  A {speed_a:7.0f}  B {speed_b:7.0f}  "
+              f"A/B {ratio:.3f} ({low:.2f}-{high:.2f})")  # fmt: skip
 
 
 if __name__ == "__main__":

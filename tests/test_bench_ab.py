@@ -32,7 +32,7 @@ def test_times_both_versions_in_turn() -> None:
     done = bench_ab(str(ROOT), str(ROOT), str(SCENARIO), "-n", "20000", "--rounds", "2")
     assert done.returncode == 0, done.stderr
     line = done.stdout.splitlines()[-1]
-    match = re.fullmatch(r"ss-duel\.yaml +A +([\d.]+) +B +([\d.]+) k enc/s +speed A/B "
+    match = re.fullmatch(r"ss-duel\.yaml +A +([\d.]+) +B +([\d.]+) +A/B "
                          r"([\d.]+) \(([\d.]+)-([\d.]+)\)", line)  # fmt: skip
     assert match, line
     speed_a, speed_b, ratio, low, high = map(float, match.groups())
