@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "at_least",
+    "axes_or_new",
     "copies_differ",
     "copy_groups",
     "copy_labels",

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from simlab.tuning.sweep import SweepResult
     from simlab.tuning.tune import TuneResult
 
-__all__ = ["print_compare", "print_sweep", "print_tune"]
+__all__ = ["print_compare", "print_sweep", "print_tune", "times_narrower"]
 
 
 def times_narrower(ratio: float) -> str:
