@@ -229,6 +229,18 @@ sides:
   b:
     - {name: B, endurance: 0, health: 14}
 """,
+    # the counted Shaken of one Technique a Round (overflow on): a cap that some duels
+    # reach before the defender is Shaken and most after, Vigor, nobody Downed
+    "capped-shaken": HEAD.format(rules="shattered-spirits-draft1", cap=5)
+    + """
+techniques:
+  tap: {profile: [0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3], speed: 1, ap: 1}
+sides:
+  a:
+    - {name: A, endurance: 5, health: 5, plan: [tap]}
+  b:
+    - {name: B, vigor: 2, endurance: 4, health: 30}
+""",
 }
 GLITTERS = {
     # one main-hand attack a turn against DC 12
