@@ -241,6 +241,19 @@ sides:
   b:
     - {name: B, vigor: 2, endurance: 4, health: 30}
 """,
+    # one Technique a Round with Endurance overflow off: the Shaken tested for, its
+    # excess lost
+    "no-overflow": HEAD.format(rules="shattered-spirits-draft1", cap=30)
+    + """
+params: {endurance_overflow: false}
+techniques:
+  tap: {profile: [0, 0, 1, 1, 1, 2, 2, 3, 3, 4, 5], speed: 1, ap: 1}
+sides:
+  a:
+    - {name: A, endurance: 5, health: 5, plan: [tap]}
+  b:
+    - {name: B, vigor: 1, endurance: 6, health: 8}
+""",
 }
 GLITTERS = {
     # one main-hand attack a turn against DC 12
