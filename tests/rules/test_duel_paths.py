@@ -191,6 +191,27 @@ sides:
     - {name: Ram, hp: 10, tier: titan, attacks: [ram]}
 """,
 }
+
+
+def _tap_duel(cap: int, defender: str, profile: str = "0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3",
+              params: str = "") -> str:  # fmt: skip
+    """A draft1 duel of one Technique a Round, ``tap`` of ``profile``, against a defender
+    of the fields ``defender``, with a round cap of ``cap``."""
+    return (
+        HEAD.format(rules="shattered-spirits-draft1", cap=cap)
+        + params
+        + f"""
+techniques:
+  tap: {{profile: [{profile}], speed: 1, ap: 1}}
+sides:
+  a:
+    - {{name: A, endurance: 5, health: 5, plan: [tap]}}
+  b:
+    - {{name: B, {defender}}}
+"""
+    )
+
+
 DRAFT1 = {
     # one Technique a Round against Guard 1
     "benchmark": ROOT / "scenarios/benchmarks/shattered-spirits-draft1-duel.yaml",
@@ -219,41 +240,18 @@ sides:
        plan: [sweep, jab, haymaker, jab]}
 """,
     # a round cap that most duels reach (draws), a defender Shaken from the start
-    "capped": HEAD.format(rules="shattered-spirits-draft1", cap=3)
-    + """
-techniques:
-  tap: {profile: [0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3], speed: 1, ap: 1}
-sides:
-  a:
-    - {name: A, endurance: 5, health: 5, plan: [tap]}
-  b:
-    - {name: B, endurance: 0, health: 14}
-""",
+    "capped": _tap_duel(3, "endurance: 0, health: 14"),
     # the counted Shaken of one Technique a Round (overflow on): a cap that some duels
     # reach before the defender is Shaken and most after, Vigor, nobody Downed
-    "capped-shaken": HEAD.format(rules="shattered-spirits-draft1", cap=5)
-    + """
-techniques:
-  tap: {profile: [0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3], speed: 1, ap: 1}
-sides:
-  a:
-    - {name: A, endurance: 5, health: 5, plan: [tap]}
-  b:
-    - {name: B, vigor: 2, endurance: 4, health: 30}
-""",
+    "capped-shaken": _tap_duel(5, "vigor: 2, endurance: 4, health: 30"),
     # one Technique a Round with Endurance overflow off: the Shaken tested for, its
     # excess lost
-    "no-overflow": HEAD.format(rules="shattered-spirits-draft1", cap=30)
-    + """
-params: {endurance_overflow: false}
-techniques:
-  tap: {profile: [0, 0, 1, 1, 1, 2, 2, 3, 3, 4, 5], speed: 1, ap: 1}
-sides:
-  a:
-    - {name: A, endurance: 5, health: 5, plan: [tap]}
-  b:
-    - {name: B, vigor: 1, endurance: 6, health: 8}
-""",
+    "no-overflow": _tap_duel(
+        30,
+        "vigor: 1, endurance: 6, health: 8",
+        "0, 0, 1, 1, 1, 2, 2, 3, 3, 4, 5",
+        "params: {endurance_overflow: false}\n",
+    ),
 }
 GLITTERS = {
     # one main-hand attack a turn against DC 12
