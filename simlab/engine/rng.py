@@ -729,7 +729,8 @@ def cursor_code(source, buffer, cursor, count, span):
     each (by ``sides`` to the power of their count, :data:`_DIE_POWERS`), joined as
     digits: the same number as the dice read one at a time, without a loop over them
     (measured with ``bench_ab`` on the five benchmark duels: 1.00-1.12x). More dice than
-    a batch holds are read one at a time.
+    a batch holds, and dice of more faces than :data:`_DIE_POWERS` tables (128), are read
+    one at a time.
     """
     encounter, pos, block, x, left = cursor
     per_word = source[4]
@@ -749,7 +750,7 @@ def cursor_code(source, buffer, cursor, count, span):
         y = x * rest_span
         code = head * np.int64(rest_span) + np.int64(y >> _SHIFT32)
         return code, (encounter, pos, block, y & _MASK32, per_word - rest)
-    sides = np.uint64(source[3])  # more dice than a batch holds: one at a time
+    sides = np.uint64(source[3])  # more dice than a batch, or untabled faces: one at a time
     code = np.int64(0)
     for _ in range(count):
         if left == 0:
