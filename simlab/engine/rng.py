@@ -763,6 +763,45 @@ def cursor_code(source, buffer, cursor, count, span):
     return code, (encounter, pos, block, x, left)
 
 
+@inline_kernel
+def cursor_code_if(source, buffer, cursor, count, span, take):
+    """Roll ``count`` dice from a cursor only if ``take``: :func:`cursor_code` when
+    ``take``, else nothing drawn, with no branch on ``take`` while the batch in hand
+    holds the dice.
+
+    Parameters
+    ----------
+    source, buffer, cursor, count, span
+        As for :func:`cursor_code`.
+    take : bool
+        Whether the dice are drawn (a hit's damage dice: whether it hit).
+
+    Returns
+    -------
+    tuple
+        ``(code, cursor)``. When ``take`` the dice and the moved cursor of
+        :func:`cursor_code`; else the cursor unchanged and a code in ``0 .. span-1`` that
+        means nothing (the caller multiplies what it looks up by ``take``).
+
+    Notes
+    -----
+    A hit's damage dice are drawn only on a hit, which nothing can foresee: a branch on
+    it is mispredicted about as often as the attack misses. Here the dice are read from
+    the batch every time and the cursor moves past them only if ``take``, by selects;
+    the branch left is whether the batch holds them, which goes the same way for a
+    batch's worth of hits (zones-3d6's plain duel: 1.22x, README "Design notes").
+    """
+    encounter, pos, block, x, left = cursor
+    if left >= count:
+        y = x * span
+        x = y & _MASK32 if take else x
+        left = left - count if take else left
+        return np.int64(y >> _SHIFT32), (encounter, pos, block, x, left)
+    if take:
+        return cursor_code(source, buffer, cursor, count, span)
+    return np.int64(0), cursor
+
+
 @kernel
 def _top_k_sum(values, n, k, sign):
     """Sum the ``k`` largest of ``sign * values[:n]`` (times ``sign``); partially sorts."""

@@ -122,6 +122,31 @@ def _codes_both_ways(state, k0, k1, stream, sides, first, n_encounters, counts, 
 
 
 @allocating_kernel
+def _codes_taken_or_not(state, k0, k1, stream, sides, first, n_encounters, counts, takes):
+    """For each encounter from ``first``: the codes of ``roll_dice_code`` on a state for
+    the draws ``takes`` marks, and the codes of ``cursor_code_if`` on a cursor for every
+    draw (taken or not); shape (n_encounters, len(counts)) each, -1 where not drawn."""
+    source = rng.dice_source(k0, k1, stream, sides)
+    words = np.empty((4, n_encounters), dtype=np.uint64)
+    buffer = np.empty(4, dtype=np.uint64)
+    rng.first_blocks(source, first, words)
+    by_state = np.full((n_encounters, counts.shape[0]), -1, dtype=np.int64)
+    by_cursor = np.empty((n_encounters, counts.shape[0]), dtype=np.int64)
+    for i in range(n_encounters):
+        rng.start_encounter(state, k0, k1, first + i)
+        cursor = rng.cursor_at(words, i, first + i, buffer)
+        for j in range(counts.shape[0]):
+            span = np.uint64(sides) ** np.uint64(counts[j])
+            take = takes[i, j]
+            if take:
+                by_state[i, j] = rng.roll_dice_code(state, stream, sides, counts[j])
+            by_cursor[i, j], cursor = rng.cursor_code_if(
+                source, buffer, cursor, counts[j], span, take
+            )
+    return by_state, by_cursor
+
+
+@allocating_kernel
 def _uniform_indices(state, k0, k1, encounter, stream, n_choices, n):
     rng.start_encounter(state, k0, k1, encounter)
     out = np.empty(n, dtype=np.int64)
@@ -376,6 +401,25 @@ def test_cursor_draws_the_dice_of_roll_dice_code_past_a_batch(sides, counts):
         np.array(counts * 5, dtype=np.int64), False,
     )  # fmt: skip
     assert by_cursor.tolist() == by_state.tolist()
+
+
+@pytest.mark.parametrize(("sides", "counts"), [(6, [1, 2, 3, 4]), (20, [1, 2, 3])])
+def test_cursor_code_if_draws_only_the_dice_taken(sides, counts):
+    # Random takes (a hit's damage dice), with counts that straddle the batches: the
+    # draws taken are the dice roll_dice_code rolls, in order, as if the others were
+    # never asked for; those not taken return a code in range and draw nothing.
+    k0, k1 = rng.key_from_seed(SEED)
+    n_encounters, n_draws = 200, 80
+    choose = np.random.default_rng(5)
+    draws = np.array(choose.choice(counts, n_draws), dtype=np.int64)
+    takes = choose.random((n_encounters, n_draws)) < 0.6
+    by_state, by_cursor = _codes_taken_or_not(
+        rng.new_state(), k0, k1, rng.STREAM_DAMAGE, sides, 7, n_encounters, draws, takes
+    )
+    assert by_cursor[takes].tolist() == by_state[takes].tolist()
+    spans = np.broadcast_to(sides ** draws, takes.shape)
+    assert ((by_cursor >= 0) & (by_cursor < spans))[~takes].all()
+    assert 0 < takes.mean() < 1
 
 
 def test_first_blocks_are_block_zero_of_each_encounter():

@@ -46,6 +46,7 @@ from simlab.engine.rng import (
     STREAM_ORDER,
     cursor_at,
     cursor_code,
+    cursor_code_if,
     cursor_fresh,
     dice_source,
     faces_of_code,
@@ -664,13 +665,15 @@ def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, da
                     code, cursor = cursor_code(source, buffer, cursor, evasion_dice, evasion_span)
                     evasion = flat_tables[at_evasion + np.uint64(code)]
                     dealt = 0
-                    if total >= evasion:
-                        if damage_sides > 0:
-                            code, damage_cursor = cursor_code(damage_source, damage_buffer,
-                                                              damage_cursor, damage_dice,
-                                                              damage_span)  # fmt: skip
-                            dealt = flat_damage[np.uint64(slot) * damage_width + np.uint64(code)]
-                        elif dice[1, slot] > 0:
+                    hit = total >= evasion
+                    if damage_sides > 0:  # a hit's damage dice, without a branch on the hit
+                        code, damage_cursor = cursor_code_if(damage_source, damage_buffer,
+                                                             damage_cursor, damage_dice,
+                                                             damage_span, hit)  # fmt: skip
+                        dealt = flat_damage[np.uint64(slot) * damage_width + np.uint64(code)] * hit
+                        outcome = (1 + dealt) * hit
+                    elif hit:
+                        if dice[1, slot] > 0:
                             code = roll_dice_code(rng, STREAM_DAMAGE, dice[2, slot], dice[1, slot])
                             dealt = damage[slot, code]
                         else:
@@ -722,7 +725,9 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, d
     ``CURSOR_GROUP`` encounters at a time into ``scratch[:4]``, its buffer
     ``scratch[4]``), and so are the damage dice when every attack's damage is tabled
     with dice of the same faces (block 0 also a group at a time, into ``scratch[6:]``,
-    its buffer ``scratch[5]``); otherwise they come from the RNG state ``rng``.
+    its buffer ``scratch[5]``); otherwise they come from the RNG state ``rng``. A cursor
+    reads a hit's damage dice for every attack and moves past them only on a hit
+    (:func:`~simlab.engine.rng.cursor_code_if`), so that no branch waits on the hit.
 
     The loop is :func:`duel_loop`. The most common duel, one attack a turn, is played by
     a kernel of its own that compiles the loop with that shape as constants
