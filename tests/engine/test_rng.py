@@ -417,7 +417,7 @@ def test_cursor_code_if_draws_only_the_dice_taken(sides, counts):
         rng.new_state(), k0, k1, rng.STREAM_DAMAGE, sides, 7, n_encounters, draws, takes
     )
     assert by_cursor[takes].tolist() == by_state[takes].tolist()
-    spans = np.broadcast_to(sides ** draws, takes.shape)
+    spans = np.broadcast_to(sides**draws, takes.shape)
     assert ((by_cursor >= 0) & (by_cursor < spans))[~takes].all()
     assert 0 < takes.mean() < 1
 
