@@ -894,8 +894,12 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, 
                 total = rolled + attack_plus  # attack_total
                 rolled, r_cursor = flat_total(sources[1], r_buf, r_cursor, flat,
                                               at_defense, n_defense, span_defense)  # fmt: skip
-                shield, r_cursor = flat_total(sources[1], r_buf, r_cursor, flat, at_shield,
-                                              n_shield, span_shield)  # fmt: skip
+                # a shield or armor without dice (most duels) is skipped by a branch that
+                # goes the same way at every attack: the same dice, 1.08x
+                shield = 0
+                if n_shield > 0:
+                    shield, r_cursor = flat_total(sources[1], r_buf, r_cursor, flat, at_shield,
+                                                  n_shield, span_shield)  # fmt: skip
                 defense = rolled + defense_plus + shield  # defense_of
                 hit, critical = defended_outcome(total, defense)
                 # a miss draws no damage or armor dice (a count of 0) and deals 0: worked out
@@ -906,9 +910,11 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, 
                     n_damage * hit + (n_critical - n_damage) * critical,
                     one + (span_damage - one) * h + (span_critical - span_damage) * c,
                 )  # fmt: skip
-                armor, s_cursor = flat_total(sources[3], s_buf, s_cursor, flat, at_armor,
-                                             n_armor * hit,
-                                             one + (span_armor - one) * h)  # fmt: skip
+                armor = 0
+                if n_armor > 0:
+                    armor, s_cursor = flat_total(sources[3], s_buf, s_cursor, flat, at_armor,
+                                                 n_armor * hit,
+                                                 one + (span_armor - one) * h)  # fmt: skip
                 damage = floored_damage(rolled, armor, damage_plus, floor) * hit
                 received += 1
                 tier = h + c
