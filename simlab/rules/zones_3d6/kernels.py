@@ -652,49 +652,54 @@ def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, da
             received = 0
             taken = 0
             last = 0
-            for rnd in range(1, cap + 1):
-                for _ in range(per_turn):
-                    if count == 1:
-                        roll_dice, roll_span = first_dice, first_span
-                        damage_dice, damage_span = first_damage_dice, first_damage_span
+            rnd = 1
+            in_turn = 0
+            # one loop over the attacks, counting turns and rounds, as shattered-spirits'
+            # duel does: nested round and turn loops left by a second test ran 0.93x
+            for _ in range(cap * per_turn):
+                if count == 1:
+                    roll_dice, roll_span = first_dice, first_span
+                    damage_dice, damage_span = first_damage_dice, first_damage_span
+                else:
+                    roll_dice, roll_span = dice[0, slot], np.uint64(dice[3, slot])
+                    damage_dice, damage_span = dice[1, slot], np.uint64(dice[4, slot])
+                code, cursor = cursor_code(source, buffer, cursor, roll_dice, roll_span)
+                total = flat_tables[np.uint64(slot) * width + np.uint64(code)]
+                code, cursor = cursor_code(source, buffer, cursor, evasion_dice, evasion_span)
+                evasion = flat_tables[at_evasion + np.uint64(code)]
+                dealt = 0
+                hit = total >= evasion
+                if damage_sides > 0:  # a hit's damage dice, without a branch on the hit
+                    code, damage_cursor = cursor_code_if(damage_source, damage_buffer,
+                                                         damage_cursor, damage_dice,
+                                                         damage_span, hit)  # fmt: skip
+                    dealt = flat_damage[np.uint64(slot) * damage_width + np.uint64(code)] * hit
+                    outcome = (1 + dealt) * hit
+                elif hit:
+                    if dice[1, slot] > 0:
+                        code = roll_dice_code(rng, STREAM_DAMAGE, dice[2, slot], dice[1, slot])
+                        dealt = damage[slot, code]
                     else:
-                        roll_dice, roll_span = dice[0, slot], np.uint64(dice[3, slot])
-                        damage_dice, damage_span = dice[1, slot], np.uint64(dice[4, slot])
-                    code, cursor = cursor_code(source, buffer, cursor, roll_dice, roll_span)
-                    total = flat_tables[np.uint64(slot) * width + np.uint64(code)]
-                    code, cursor = cursor_code(source, buffer, cursor, evasion_dice, evasion_span)
-                    evasion = flat_tables[at_evasion + np.uint64(code)]
-                    dealt = 0
-                    hit = total >= evasion
-                    if damage_sides > 0:  # a hit's damage dice, without a branch on the hit
-                        code, damage_cursor = cursor_code_if(damage_source, damage_buffer,
-                                                             damage_cursor, damage_dice,
-                                                             damage_span, hit)  # fmt: skip
-                        dealt = flat_damage[np.uint64(slot) * damage_width + np.uint64(code)] * hit
-                        outcome = (1 + dealt) * hit
-                    elif hit:
-                        if dice[1, slot] > 0:
-                            code = roll_dice_code(rng, STREAM_DAMAGE, dice[2, slot], dice[1, slot])
-                            dealt = damage[slot, code]
-                        else:
-                            attack = p.attack_list[start + slot]
-                            dealt = hit_damage(p, rng, ev, attacker, attack, defender, False)
-                        outcome = 1 + dealt
-                    else:
-                        outcome = 0
-                    if outcome < bins:  # never negative: dealt is at least minimum_damage
-                        counted[np.uint64(slot) * bins_row + np.uint64(outcome)] += 1
-                    else:  # more damage than the tally has bins for: counted on its own
-                        pair = (attacker * p.attack.shape[1] + p.attack_list[start + slot]) * 2
-                        record_attacks(t, ch, pair + defender, batch, 1, dealt, 1)
-                    slot = next_in_rotation(slot, count)
-                    received += 1
-                    taken += dealt
-                    if taken > hp:
-                        break
+                        attack = p.attack_list[start + slot]
+                        dealt = hit_damage(p, rng, ev, attacker, attack, defender, False)
+                    outcome = 1 + dealt
+                else:
+                    outcome = 0
+                if outcome < bins:  # never negative: dealt is at least minimum_damage
+                    counted[np.uint64(slot) * bins_row + np.uint64(outcome)] += 1
+                else:  # more damage than the tally has bins for: counted on its own
+                    pair = (attacker * p.attack.shape[1] + p.attack_list[start + slot]) * 2
+                    record_attacks(t, ch, pair + defender, batch, 1, dealt, 1)
+                slot = next_in_rotation(slot, count)
+                received += 1
+                taken += dealt
                 if taken > hp:
                     last = rnd
                     break
+                in_turn += 1
+                if in_turn == per_turn:  # the turn, and so the round, is over
+                    in_turn = 0
+                    rnd += 1
             count_duel_end(t, ch, ends, defender, last > 0, last, received)
     flush_duel_attacks(p, t, ch, batch, attacker, defender, seen)
     record_duel_ends(t, ch, ends, attacker, p.combatant[C_SIDE, attacker], cap, EVENT_OUT)
