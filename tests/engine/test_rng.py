@@ -95,37 +95,16 @@ def _sums(state, k0, k1, encounter, stream, groups):
 
 
 @allocating_kernel
-def _codes_both_ways(state, k0, k1, stream, sides, first, n_encounters, counts, fresh):
+def _codes_both_ways(state, k0, k1, stream, sides, first, n_encounters, counts, fresh,
+                     takes=None):  # fmt: skip
     """The dice codes of ``counts`` (dice per draw) for each encounter from ``first``,
     drawn by ``roll_dice_code`` on a state and by ``cursor_code`` on a cursor whose
     block 0 comes from ``first_blocks`` (or, if ``fresh``, is computed at its first
-    draw: ``cursor_fresh``); returns both, shape (n_encounters, len(counts))."""
-    source = rng.dice_source(k0, k1, stream, sides)
-    words = np.empty((4, n_encounters), dtype=np.uint64)
-    buffer = np.empty(4, dtype=np.uint64)
-    rng.first_blocks(source, first, words)
-    by_state = np.empty((n_encounters, counts.shape[0]), dtype=np.int64)
-    by_cursor = np.empty((n_encounters, counts.shape[0]), dtype=np.int64)
-    for i in range(n_encounters):
-        rng.start_encounter(state, k0, k1, first + i)
-        if fresh:
-            cursor = rng.cursor_fresh(first + i)
-        else:
-            cursor = rng.cursor_at(words, i, first + i, buffer)
-        for j in range(counts.shape[0]):
-            span = np.uint64(1)
-            for _ in range(counts[j]):
-                span *= np.uint64(sides)
-            by_state[i, j] = rng.roll_dice_code(state, stream, sides, counts[j])
-            by_cursor[i, j], cursor = rng.cursor_code(source, buffer, cursor, counts[j], span)
-    return by_state, by_cursor
+    draw: ``cursor_fresh``); returns both, shape (n_encounters, len(counts)).
 
-
-@allocating_kernel
-def _codes_taken_or_not(state, k0, k1, stream, sides, first, n_encounters, counts, takes):
-    """For each encounter from ``first``: the codes of ``roll_dice_code`` on a state for
-    the draws ``takes`` marks, and the codes of ``cursor_code_if`` on a cursor for every
-    draw (taken or not); shape (n_encounters, len(counts)) each, -1 where not drawn."""
+    With ``takes`` (bool, that shape) the cursor draws with ``cursor_code_if`` every
+    time, taking only where ``takes`` says, and the state draws only there (-1 where
+    it does not)."""
     source = rng.dice_source(k0, k1, stream, sides)
     words = np.empty((4, n_encounters), dtype=np.uint64)
     buffer = np.empty(4, dtype=np.uint64)
@@ -134,15 +113,21 @@ def _codes_taken_or_not(state, k0, k1, stream, sides, first, n_encounters, count
     by_cursor = np.empty((n_encounters, counts.shape[0]), dtype=np.int64)
     for i in range(n_encounters):
         rng.start_encounter(state, k0, k1, first + i)
-        cursor = rng.cursor_at(words, i, first + i, buffer)
+        if fresh:
+            cursor = rng.cursor_fresh(first + i)
+        else:
+            cursor = rng.cursor_at(words, i, first + i, buffer)
         for j in range(counts.shape[0]):
             span = np.uint64(sides) ** np.uint64(counts[j])
-            take = takes[i, j]
-            if take:
+            if takes is None:
                 by_state[i, j] = rng.roll_dice_code(state, stream, sides, counts[j])
-            by_cursor[i, j], cursor = rng.cursor_code_if(
-                source, buffer, cursor, counts[j], span, take
-            )
+                by_cursor[i, j], cursor = rng.cursor_code(source, buffer, cursor, counts[j], span)
+            else:
+                if takes[i, j]:
+                    by_state[i, j] = rng.roll_dice_code(state, stream, sides, counts[j])
+                by_cursor[i, j], cursor = rng.cursor_code_if(
+                    source, buffer, cursor, counts[j], span, takes[i, j]
+                )
     return by_state, by_cursor
 
 
@@ -413,8 +398,8 @@ def test_cursor_code_if_draws_only_the_dice_taken(sides, counts):
     choose = np.random.default_rng(5)
     draws = np.array(choose.choice(counts, n_draws), dtype=np.int64)
     takes = choose.random((n_encounters, n_draws)) < 0.6
-    by_state, by_cursor = _codes_taken_or_not(
-        rng.new_state(), k0, k1, rng.STREAM_DAMAGE, sides, 7, n_encounters, draws, takes
+    by_state, by_cursor = _codes_both_ways(
+        rng.new_state(), k0, k1, rng.STREAM_DAMAGE, sides, 7, n_encounters, draws, False, takes
     )
     assert by_cursor[takes].tolist() == by_state[takes].tolist()
     spans = np.broadcast_to(sides**draws, takes.shape)
