@@ -25,6 +25,9 @@ import pytest
 
 import simlab
 from simlab.dice import Dice, parse_dice
+from simlab.engine.encounter import sort_by_initiative
+from simlab.engine.rng import STREAM_ORDER, key_from_seed, new_state, start_encounter, uniform_index
+from simlab.rules.opposed_tiers.kernels import draw_tied_places
 from tests.support import combatants, first_turns, rows_of, simulate_traced
 
 K_SIGMA = 4.5
@@ -581,3 +584,40 @@ def test_events_are_tallied() -> None:
         tally = (res.tallies.down_round[victim] if event is None
                  else res.tallies.event_round[victim, events.index(event)])  # fmt: skip
         assert np.array_equal(tally, hist), event
+
+
+def place_one_at_a_time(checks: list[int], state: np.ndarray) -> list[int]:
+    """The turn order as docs/rules/opposed-tiers.md reads random ties: each place, from
+    the first, goes to the highest check left, or, among several tied, to one of them
+    drawn uniformly (in listed order) from ``STREAM_ORDER``."""
+    left = list(range(len(checks)))
+    order = []
+    while left:
+        best = max(checks[c] for c in left)
+        tied = [c for c in left if checks[c] == best]
+        pick = int(uniform_index(state, STREAM_ORDER, len(tied))) if len(tied) > 1 else 0
+        order.append(tied[pick])
+        left.remove(tied[pick])
+    return order
+
+
+def test_tied_places_draw_as_one_place_at_a_time() -> None:
+    """The kernel sorts the checks once and then draws each run of ties
+    (``draw_tied_places``): the same places from the same draws as filling one place at
+    a time, for many runs of ties of every length (checks of 1 to 3 among 1 to 9)."""
+    k0, k1 = key_from_seed(77)
+    lengths: Counter[int] = Counter()
+    rolls = np.random.default_rng(5)
+    for encounter in range(400):
+        n = int(rolls.integers(1, 10))
+        checks = rolls.integers(1, 4, size=n).astype(np.int64)
+        expected_state, state = new_state(), new_state()
+        start_encounter(expected_state, k0, k1, encounter)
+        start_encounter(state, k0, k1, encounter)
+        order = np.arange(n, dtype=np.int64)
+        sort_by_initiative(checks, checks, order)
+        draw_tied_places(state, checks, order)
+        assert list(order) == place_one_at_a_time(list(checks), expected_state)
+        assert np.array_equal(state, expected_state), "the same words drawn"
+        lengths.update(Counter(checks.tolist()).values())
+    assert {1, 2, 3, 4, 5, 6} <= set(lengths)

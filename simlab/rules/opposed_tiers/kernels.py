@@ -47,6 +47,7 @@ from simlab.engine.encounter import (
     record_event,
     record_outcome,
     sides_standing,
+    sort_by_initiative,
 )
 from simlab.engine.jit import chunked, inline_kernel, internal_kernel, kernel
 from simlab.engine.rng import (
@@ -115,8 +116,8 @@ from simlab.rules.opposed_tiers.compile import (
 
 # state fields
 (HP, LEVEL, ACTS, UNTARGETABLE, DOWN_ROUND, UNCONSCIOUS_ROUND, DEAD_ROUND, OUT_ROUND,
- RECEIVED, DOWN_RECEIVED, ROTATION, INIT, ORDER, PLACED) = range(14)  # fmt: skip
-N_FIELDS = 14
+ RECEIVED, DOWN_RECEIVED, ROTATION, INIT, ORDER) = range(13)  # fmt: skip
+N_FIELDS = 13
 NOT_YET = -1  # round of an event that has not happened (round 0 is the surprise round)
 
 # conditions (LEVEL)
@@ -418,32 +419,41 @@ def roll_initiative(p, st, rng, scratch, ev):
     listed order; positions are filled from the highest check down. Among tied checks
     the next position goes to one of them drawn uniformly (``initiative_ties: random``)
     or to the first listed.
+
+    The checks are sorted once, ties in listed order (the first listed wins with fixed
+    ties), and then :func:`draw_tied_places` fills the places of each run of equal
+    checks with the same draws as taking the highest check left, one place at a time.
     """
     n = st.shape[1]
-    g = p.globals_
     for c in range(n):
-        rolled = roll_expr(p, rng, STREAM_ORDER, g[G_INITIATIVE_DICE], scratch, ev, 0, 0)
+        rolled = roll_expr(p, rng, STREAM_ORDER, p.globals_[G_INITIATIVE_DICE], scratch, ev,
+                           0, 0)  # fmt: skip
         st[INIT, c] = rolled + p.combatant[C_REFLEX, c]
-        st[PLACED, c] = 0
-    for pos in range(n):
-        best = 0
-        tied = 0
-        for c in range(n):
-            if st[PLACED, c] == 0:
-                if tied == 0 or st[INIT, c] > best:
-                    best, tied = st[INIT, c], 1
-                elif st[INIT, c] == best:
-                    tied += 1
-        pick = 0
-        if tied > 1 and g[G_RANDOM_TIES] != 0:
-            pick = uniform_index(rng, STREAM_ORDER, tied)
-        for c in range(n):
-            if st[PLACED, c] == 0 and st[INIT, c] == best:
-                if pick == 0:
-                    st[ORDER, pos] = c
-                    st[PLACED, c] = 1
-                    break
-                pick -= 1
+        st[ORDER, c] = c
+    sort_by_initiative(st[INIT], st[INIT], st[ORDER])
+    if p.globals_[G_RANDOM_TIES] != 0:
+        draw_tied_places(rng, st[INIT], st[ORDER])
+
+
+@inline_kernel
+def draw_tied_places(rng, init, order):
+    """Shuffle each run of equal ``init`` in ``order`` (sorted, runs in listed order) as
+    :func:`roll_initiative` reads random ties: each place of a run of ``m`` goes to one of
+    the ``m - k`` combatants left, drawn from ``STREAM_ORDER``, and the others keep their
+    listed order; the last one left takes the last place without a draw."""
+    n = order.shape[0]
+    start = 0
+    while start < n:
+        end = start + 1
+        while end < n and init[order[end]] == init[order[start]]:
+            end += 1
+        for place in range(start, end - 1):
+            pick = uniform_index(rng, STREAM_ORDER, end - place)
+            chosen = order[place + pick]
+            for i in range(place + pick, place, -1):
+                order[i] = order[i - 1]
+            order[place] = chosen
+        start = end
 
 
 @inline_kernel
