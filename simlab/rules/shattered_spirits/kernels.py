@@ -3,8 +3,10 @@
 Plain functions compiled in :mod:`simlab.engine.jit`. One encounter is
 :func:`play_encounters`; :func:`run_block` plays a contiguous range of encounters in
 chunks on threads (:func:`run_chunk` plays one), each adding into its own slice of the
-tallies. Encounter ``i`` draws every die from the counter-based RNG keyed by (seed, i,
-stream), so its outcome does not depend on the chunking or the thread count.
+tallies; untraced runs use the same, compiled without the trace
+(:func:`run_untraced_chunk`). Encounter ``i`` draws every die from the counter-based RNG
+keyed by (seed, i, stream), so its outcome does not depend on the chunking or the thread
+count.
 
 ``p`` is a :class:`~simlab.rules.shattered_spirits.compile.KernelParams`; its arrays are
 indexed by the ``C_*``, ``A_*``, ``R_*`` and ``G_*`` field constants of ``compile``.
@@ -849,7 +851,7 @@ def sort_turns(p, st, order, phase_start):
 
 @inline_kernel
 def play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace, n_trace,
-                    order, phase_start):  # fmt: skip
+                    order, phase_start, tracing):  # fmt: skip
     """Play encounters ``lo .. hi-1`` to their end, adding them to chunk ``ch`` of ``t``.
 
     A Round (docs/rules/shattered-spirits.md "Round") is the Respite, Phases 1–6 and the End of
@@ -860,6 +862,9 @@ def play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace,
     Reaction at most once per Turn. The encounter ends as soon as at most one side is left standing,
     or after the round cap.
 
+    Each attack fills a row of ``trace`` when ``tracing`` (a constant in each kernel that
+    calls this: :func:`run_chunk`, :func:`run_untraced_chunk`).
+
     The encounter, Round, Phase and Turn loops live in this one function on purpose:
     numba passes every array of ``p`` and ``t`` as separate scalar arguments (≈ 225
     words), so a call per Round or per Turn cost far more than the Round itself.
@@ -868,7 +873,6 @@ def play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace,
     n_batches = t.attempts.shape[2]
     n_combatants = st.shape[1]
     n_attacks = p.attack.shape[1]
-    tracing = trace.shape[0] > 1
     dynamic = g[G_DYNAMIC_ORDER] != 0
     declared = g[G_DECLARED] != 0
     for enc in range(lo, hi):
@@ -1144,7 +1148,18 @@ def run_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, stand
     (:func:`chunk_scratch`)."""
     lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
     play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace, n_trace, order,
-                    phase_start)  # fmt: skip
+                    phase_start, trace.shape[0] > 1)  # fmt: skip
+
+
+@kernel
+def run_untraced_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing,
+                       rng, order, phase_start):  # fmt: skip
+    """:func:`run_chunk` compiled without its trace: what the runner plays untraced (as
+    opposed-tiers' ``run_untraced_chunk``, which says why). ``run_chunk`` plays traced
+    runs."""
+    lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
+    play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace, n_trace, order,
+                    phase_start, False)  # fmt: skip
 
 
 def chunk_scratch(p, t, trace):
@@ -1160,6 +1175,7 @@ def chunk_scratch(p, t, trace):
 
 
 run_block = chunked(run_chunk, chunk_scratch)
+run_untraced_block = chunked(run_untraced_chunk, chunk_scratch)
 
 
 @kernel
@@ -1188,5 +1204,6 @@ run_duel_block = chunked(run_duel_chunk, duel_scratch)
 
 def block_kernel(p):
     """The kernel that plays untraced blocks of the compiled scenario ``p``: the plain
-    duel path when the scenario is one, else :func:`run_block`."""
-    return run_duel_block if p.globals_[G_DUEL_ATTACKER] >= 0 else run_block
+    duel path when the scenario is one, else ``run_untraced_block``
+    (:func:`run_untraced_chunk` on threads)."""
+    return run_duel_block if p.globals_[G_DUEL_ATTACKER] >= 0 else run_untraced_block
