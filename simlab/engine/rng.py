@@ -517,8 +517,30 @@ def _d6_sum_across_batches(state, stream, count):
     first = 0
     if left > 0:
         first = _D6_DIGIT_SUM[_take_d6(state, stream, left)]
-    _start_batch(state, stream, 6)
+    _start_d6_batch(state, stream)
     return count + first + _D6_DIGIT_SUM[_take_d6(state, stream, count - left)]
+
+
+_D6_BATCH = _batch_shape_python(6)  # (d6 a word, their outcomes)
+_D6_ACCEPTED_FROM = np.uint64((2**32 - _D6_BATCH[1]) % _D6_BATCH[1])
+
+
+@inline_kernel
+def _start_d6_batch(state, stream):
+    """:func:`_start_batch` of d6, with the batch's shape and the rejection bound as
+    constants (a d6 sum that crosses a batch is common: a fight's 3d6 does every third
+    or fourth roll)."""
+    row = stream * STATE_COLUMNS  # the stream's words (module docstring)
+    state[row + _BATCH_SIDES] = 6
+    state[row + _BATCH_SIZE] = _D6_BATCH[0]
+    state[row + _BATCH_RANGE] = _D6_BATCH[1]
+    span = np.uint64(_D6_BATCH[1])
+    while True:
+        u = np.uint64(next_u32(state, stream))
+        if (u * span) & _MASK32 >= _D6_ACCEPTED_FROM:  # _start_batch's test, span constant
+            break
+    state[row + _BATCH_X] = u
+    state[row + _BATCH_LEFT] = _D6_BATCH[0]
 
 
 @inline_kernel
