@@ -438,9 +438,9 @@ def roll_initiative(p, st, rng, scratch, ev):
 @inline_kernel
 def draw_tied_places(rng, init, order):
     """Shuffle each run of equal ``init`` in ``order`` (sorted, runs in listed order) as
-    :func:`roll_initiative` reads random ties: each place of a run of ``m`` goes to one of
-    the ``m - k`` combatants left, drawn from ``STREAM_ORDER``, and the others keep their
-    listed order; the last one left takes the last place without a draw."""
+    :func:`roll_initiative` reads random ties: place ``k`` (from 0) of a run of ``m`` goes
+    to one of the ``m - k`` combatants left, drawn from ``STREAM_ORDER``, and the others
+    keep their listed order; the last one left takes the last place without a draw."""
     n = order.shape[0]
     start = 0
     while start < n:
