@@ -2,7 +2,8 @@
 
 Run with ``python -m bench.bench_scenarios [n] [--threads T] [PATH…]`` from the
 repository root (default ``n`` = 200,000 encounters each, 2 threads, every ``*.yaml``
-under ``scenarios/``; a folder among the paths stands for every ``*.yaml`` under it).
+under ``scenarios/``; a folder among the paths stands for every ``*.yaml`` under it;
+``n``, a whole number, may stand anywhere among the paths).
 Each scenario is compiled (or loaded from numba's cache) and warmed up on 1,000
 encounters, then run ``REPEATS`` times; the fastest run counts (the least disturbed by
 other load on a shared machine). It prints encounters per second and attacks resolved
@@ -21,6 +22,7 @@ import simlab
 ROOT = Path(__file__).resolve().parent.parent
 REPEATS = 3
 TARGET_ATTACKS = 20e6
+DEFAULT_N = 200_000
 
 
 def bench(path: Path, n: int, threads: int) -> tuple[float, float]:
@@ -42,21 +44,34 @@ def scenarios_in(path: Path) -> list[Path]:
     return sorted(path.rglob("*.yaml")) if path.is_dir() else [path]
 
 
+def count_and_paths(given: list[str]) -> tuple[int, list[Path]]:
+    """The encounters per scenario and the paths from the positional arguments: a whole
+    number among them (``200_000`` allowed), wherever it stands, is the count, the rest
+    are paths."""
+    counts = [int(g) for g in given if g.replace("_", "").isdigit()]
+    paths = [Path(g) for g in given if not g.replace("_", "").isdigit()]
+    return (counts[-1] if counts else DEFAULT_N), paths
+
+
 def main() -> None:
     """Print one line per scenario and how many reach the target."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("n", nargs="?", type=int, default=200_000)
+    parser.add_argument("given", nargs="*", metavar="[n] [PATH ...]",
+                        help=f"encounters each (default {DEFAULT_N:,}), then scenarios or "
+                             "folders (default: scenarios/)")  # fmt: skip
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("paths", nargs="*", type=Path)
-    args = parser.parse_intermixed_args()  # n, --threads and paths in any order
-    paths = [path for given in args.paths or [ROOT / "scenarios"] for path in scenarios_in(given)]
-    print(f"{args.n:,} encounters each, {args.threads} threads, best of {REPEATS}")
+    args = parser.parse_intermixed_args()  # --threads anywhere
+    n, given = count_and_paths(args.given)
+    paths = [path for folder in given or [ROOT / "scenarios"] for path in scenarios_in(folder)]
+    print(f"{n:,} encounters each, {args.threads} threads, best of {REPEATS}")
     met = 0
     for path in paths:
-        per_s, attacks_per_s = bench(path, args.n, args.threads)
+        per_s, attacks_per_s = bench(path, n, args.threads)
         ok = attacks_per_s >= TARGET_ATTACKS
         met += ok
-        name = path.resolve().relative_to(ROOT).as_posix()
+        name = path.resolve().as_posix()
+        if path.resolve().is_relative_to(ROOT):
+            name = path.resolve().relative_to(ROOT).as_posix()
         print(f"{name:<58} {per_s / 1e6:8.3f} M enc/s {attacks_per_s / 1e6:8.2f} M attacks/s"
               f"  {'ok' if ok else 'below 20 M'}")  # fmt: skip
     print(f"{met}/{len(paths)} scenarios at >= {TARGET_ATTACKS / 1e6:.0f} M attacks/s")
