@@ -405,14 +405,21 @@ def _start_batch(state, stream, sides):
         state[row + _BATCH_SIDES] = sides
         state[row + _BATCH_SIZE] = k
         state[row + _BATCH_RANGE] = span
-    span = np.uint64(state[row + _BATCH_RANGE])
+    state[row + _BATCH_X] = _accepted_word(state, stream, np.uint64(state[row + _BATCH_RANGE]))
+    state[row + _BATCH_LEFT] = state[row + _BATCH_SIZE]
+
+
+@inline_kernel
+def _accepted_word(state, stream, span):
+    """The stream's next word that Lemire's test accepts for a batch of ``span`` outcomes
+    (module docstring, "Dice"). The bound ``(2**32 - span) % span`` is below ``span``, so
+    it is worked out only for the few words whose low part falls under ``span``; with
+    ``span`` a constant (:func:`_start_d6_batch`) the compiler works it out once."""
     while True:
         u = np.uint64(next_u32(state, stream))
         low = (u * span) & _MASK32
         if low >= span or low >= (_TWO32 - span) % span:
-            break
-    state[row + _BATCH_X] = u
-    state[row + _BATCH_LEFT] = state[row + _BATCH_SIZE]
+            return u
 
 
 @inline_kernel
@@ -522,24 +529,18 @@ def _d6_sum_across_batches(state, stream, count):
 
 
 _D6_BATCH = _batch_shape_python(6)  # (d6 a word, their outcomes)
-_D6_ACCEPTED_FROM = np.uint64((2**32 - _D6_BATCH[1]) % _D6_BATCH[1])
 
 
 @inline_kernel
 def _start_d6_batch(state, stream):
-    """:func:`_start_batch` of d6, with the batch's shape and the rejection bound as
+    """:func:`_start_batch` of d6, with the batch's shape, and so the rejection bound,
     constants (a d6 sum that crosses a batch is common: a fight's 3d6 does every third
     or fourth roll)."""
     row = stream * STATE_COLUMNS  # the stream's words (module docstring)
     state[row + _BATCH_SIDES] = 6
     state[row + _BATCH_SIZE] = _D6_BATCH[0]
     state[row + _BATCH_RANGE] = _D6_BATCH[1]
-    span = np.uint64(_D6_BATCH[1])
-    while True:
-        u = np.uint64(next_u32(state, stream))
-        if (u * span) & _MASK32 >= _D6_ACCEPTED_FROM:  # _start_batch's test, span constant
-            break
-    state[row + _BATCH_X] = u
+    state[row + _BATCH_X] = _accepted_word(state, stream, np.uint64(_D6_BATCH[1]))
     state[row + _BATCH_LEFT] = _D6_BATCH[0]
 
 
