@@ -398,15 +398,15 @@ def chunked(run_chunk: Any, scratch: Callable[..., tuple[Any, ...]]) -> Callable
 
     Notes
     -----
-    The threads do not each take a fixed share: the encounters are cut into up to
-    :data:`PIECES_PER_THREAD` pieces a thread (none under :data:`MIN_PIECE` encounters),
-    and each thread plays the next piece nobody has taken until none is left, adding it
-    to its own chunk of ``t`` (``run_chunk`` on a one-chunk view of it). So a thread on a
-    core that is slower for a while (another process, a busy neighbour on a shared
-    machine) plays fewer pieces instead of keeping the others waiting; the tallies are
-    sums, and every encounter draws its own dice, so which thread plays which piece
-    changes no count. On the 2-core machine, whose two cores ran the same kernel up to
-    1.2x apart at times, runs on both went 1.01-1.06x as fast (README, "Design notes").
+    The threads do not each take a fixed share: the encounters are cut into pieces
+    (:func:`piece_bounds`), and each thread plays the next piece nobody has taken until
+    none is left, adding it to its own chunk of ``t`` (``run_chunk`` on a one-chunk view
+    of it). So a thread on a core that is slower for a while (another process, a busy
+    neighbour on a shared machine) plays fewer pieces instead of keeping the others
+    waiting; the tallies are sums, and every encounter draws its own dice, so which
+    thread plays which piece changes no count. On the 2-core machine, whose two cores
+    ran the same kernel up to 1.2x apart at times, runs on both went 1.01-1.06x as fast
+    (README, "Design notes").
     When the calling thread stops (Ctrl-C, an error), the pieces nobody has taken are
     dropped, so the other threads end after the piece in hand.
 
@@ -430,11 +430,8 @@ def chunked(run_chunk: Any, scratch: Callable[..., tuple[Any, ...]]) -> Callable
                 run_chunk(*args, ch, *scratch(p, t, trace))
             return
         threads = min(numba.get_num_threads(), chunks)
-        n_pieces = 1  # one thread: nobody to balance against
-        if threads > 1:
-            n_pieces = max(threads, min(threads * PIECES_PER_THREAD, count // MIN_PIECE))
-        bounds = [first + count * i // n_pieces for i in range(n_pieces + 1)]
-        untaken = iter(range(n_pieces))  # next() on it is atomic under the GIL
+        bounds = piece_bounds(first, count, threads)
+        untaken = iter(range(len(bounds) - 1))  # next() on it is atomic under the GIL
 
         def play_pieces(ch: int) -> None:
             """Play untaken pieces into chunk ``ch`` until none is left."""
@@ -457,12 +454,51 @@ def chunked(run_chunk: Any, scratch: Callable[..., tuple[Any, ...]]) -> Callable
     return run_block
 
 
-#: Pieces a block kernel cuts its encounters into, at most, per thread (:func:`chunked`).
-PIECES_PER_THREAD = 8
-#: Fewest encounters a piece gets, unless there are fewer than one a thread: handing a
-#: piece to a kernel costs some 50 microseconds (numba checks the type of every array
-#: passed), a tenth of what 8,192 encounters of the fastest duel take.
-MIN_PIECE = 8192
+def piece_bounds(first: int, count: int, threads: int) -> list[int]:
+    """Where the pieces of a block kernel's call start and end (:func:`chunked`).
+
+    Parameters
+    ----------
+    first, count : int
+        The call's encounters, ``first .. first+count-1``.
+    threads : int
+        Threads that take the pieces.
+
+    Returns
+    -------
+    list of int
+        ``bounds``: piece ``i`` is encounters ``bounds[i] .. bounds[i+1]-1``.
+
+    Notes
+    -----
+    One thread plays the call as one piece. Several take shrinking pieces (guided
+    self-scheduling): each piece is :data:`PIECE_SHARE` of what is left divided among
+    the threads, but not smaller than :data:`SMALLEST_PIECE` of a thread's share of the
+    call nor than :data:`MIN_PIECE` encounters. The first pieces are large, so few are
+    handed out; the last are small, so when one thread takes the last piece the others
+    wait little. Equal pieces, 8 a thread and at least 8,192 encounters, kept the
+    threads of ``party-fight`` idle 15-17% of its run: a 0.2-second call of it made 3
+    pieces for 2 threads (README, "Design notes").
+    """
+    if threads <= 1:
+        return [first, first + count]
+    smallest = max(MIN_PIECE, count // (threads * SMALLEST_PIECE))
+    bounds, left = [first], count
+    while left > 0:
+        size = min(left, max(smallest, -(-left // (threads * PIECE_SHARE))))
+        bounds.append(bounds[-1] + size)
+        left -= size
+    return bounds
+
+
+#: What a piece takes of the encounters left, divided by the number of threads, as a
+#: divisor (:func:`piece_bounds`): each piece is half a thread's share of what is left.
+PIECE_SHARE = 2
+#: The smallest piece, as a divisor of a thread's share of the call (:func:`piece_bounds`).
+SMALLEST_PIECE = 32
+#: Fewest encounters a piece gets (but the call's last): handing a piece to a kernel
+#: costs some 50 microseconds (numba checks the type of every array passed).
+MIN_PIECE = 256
 
 
 _POOL: list[ThreadPoolExecutor] = []

@@ -283,6 +283,30 @@ def test_no_kernel_of_an_example_has_a_float_variable(tmp_path):
     assert kernels >= 40 and variables >= 20_000, out
 
 
+@pytest.mark.parametrize("count", [0, 1, 3, 255, 256, 4096, 32_000, 1 << 20, 3_200_000])
+@pytest.mark.parametrize("threads", [1, 2, 3, 8])
+def test_pieces_cover_the_call_once_and_shrink_to_a_floor(count: int, threads: int) -> None:
+    """The pieces of a block kernel call (guided self-scheduling) cover its encounters
+    once, in order; one thread takes one piece; with several, each piece is at least
+    half of a thread's share of what is left, but never below the floor (a fraction of
+    a thread's share of the call, or ``MIN_PIECE``), so their sizes never grow, only the
+    last one may be short, and a call of many encounters ends in pieces far smaller than
+    a thread's share."""
+    bounds = jit.piece_bounds(7, count, threads)
+    sizes = np.diff(bounds)
+    assert bounds[0] == 7 and bounds[-1] == 7 + count and ((sizes > 0).all() or count == 0)
+    if threads == 1:
+        assert len(sizes) == 1
+        return
+    floor = max(jit.MIN_PIECE, count // (threads * jit.SMALLEST_PIECE))
+    left = count - np.concatenate([[0], np.cumsum(sizes)[:-1]])  # before each piece
+    guided = np.maximum(floor, -(-left // (threads * jit.PIECE_SHARE)))
+    assert (sizes == np.minimum(left, guided)).all()
+    assert (np.diff(sizes[:-1]) <= 0).all()
+    if count >= 1 << 20:
+        assert threads * sizes[-2] <= count / jit.SMALLEST_PIECE <= 2 * threads * sizes[0]
+
+
 @pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs two threads")
 def test_an_error_on_the_calling_thread_stops_the_others_taking_pieces() -> None:
     """When the calling thread stops in the middle of a call (Ctrl-C, an error), the
@@ -298,7 +322,8 @@ def test_an_error_on_the_calling_thread_stops_the_others_taking_pieces() -> None
     from simlab.engine.tallies import new_tallies
 
     module = runner.kernels("glitters-d20")
-    count = 2 * jit.PIECES_PER_THREAD * jit.MIN_PIECE  # as many pieces as two threads take
+    count = 2 * jit.SMALLEST_PIECE * jit.MIN_PIECE  # cut into many pieces for two threads
+    pieces = len(jit.piece_bounds(0, count, 2)) - 1
     scenario = simlab.load(SIMLAB.parent / "scenarios/glitters-d20/party-vs-monsters.yaml")
     job = compile_job(scenario, n=count, seed=1)
     started: list[str] = []
@@ -326,4 +351,4 @@ def test_an_error_on_the_calling_thread_stops_the_others_taking_pieces() -> None
         time.sleep(0.01)  # the other thread ends the piece it holds
     time.sleep(0.2)  # and would take more, if any were left
     assert len(finished) == len(started)
-    assert len(started) < jit.PIECES_PER_THREAD, started  # under half of the call's pieces
+    assert pieces >= 8 and len(started) < pieces / 2, (pieces, started)  # under half of them
