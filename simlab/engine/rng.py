@@ -71,7 +71,11 @@ Cursors
 The hottest loop, a plain duel, draws dice of one size from one stream and nothing else.
 It keeps that stream's position in local variables instead of the state array: a
 *source* (:func:`dice_source`) and a *cursor* (:func:`cursor_at`, :func:`cursor_code`)
-draw exactly the dice :func:`roll_dice_code` would, and :func:`first_blocks` computes
+draw exactly the dice :func:`roll_dice_code` would. The cursor itself is the batch in
+hand, two numbers that live in registers; what changes once a word (the word's place
+in the block, the next block, the encounter) waits in the cursor's buffer beside the
+block it reads (:data:`CURSOR_BUFFER` slots), which freed registers for the duel loops
+that hold three cursors (README, "Design notes"), and :func:`first_blocks` computes
 block 0 of many encounters in one loop that the compiler vectorises (block 0 holds 40
 d6, all most duels need); a stream that many encounters never touch starts with
 :func:`cursor_fresh`, which computes block 0 at the first draw; :func:`cursor_code_if`
@@ -648,6 +652,11 @@ def _source_block(source, encounter, block):
     )  # fmt: skip
 
 
+# a cursor's buffer: the block it reads (words 0-3), then its next word, its next block
+# and its encounter
+_CURSOR_WORD, _CURSOR_BLOCK, _CURSOR_ENCOUNTER = 4, 5, 6
+#: Slots of a cursor's buffer (``uint64``; :func:`cursor_at`).
+CURSOR_BUFFER = 7
 CURSOR_GROUP = 128  # encounters whose block 0 first_blocks computes in one loop
 
 
@@ -686,41 +695,49 @@ def cursor_at(words, i, encounter, buffer):
     encounter : int
         The encounter's index.
     buffer : numpy.ndarray
-        ``uint64[4]``, overwritten: the block the cursor reads from.
+        ``uint64``, at least :data:`CURSOR_BUFFER` long, overwritten: the block the
+        cursor reads from, then its next word, next block and encounter.
 
     Returns
     -------
     tuple
-        The cursor: ``(encounter, next word, next block, batch product, dice left)``.
+        The cursor: ``(batch product, dice left)``, the batch in hand.
     """
     for j in range(_WORDS):
         buffer[j] = words[j, i]
-    return np.uint64(encounter), np.int64(0), np.uint64(1), np.uint64(0), np.int64(0)
+    buffer[_CURSOR_WORD], buffer[_CURSOR_BLOCK] = 0, 1
+    buffer[_CURSOR_ENCOUNTER] = np.uint64(encounter)
+    return np.uint64(0), np.int64(0)
 
 
 @inline_kernel
-def cursor_fresh(encounter):
+def cursor_fresh(encounter, buffer):
     """A cursor at the beginning of one encounter's stream whose block 0 is computed
     only when its first die is drawn: for a stream that many encounters never use (a
-    duel's damage dice, rolled only on a hit). Its buffer (see :func:`cursor_at`) needs
-    no filling. Returns the cursor."""
-    return np.uint64(encounter), np.int64(_WORDS), np.uint64(0), np.uint64(0), np.int64(0)
+    duel's damage dice, rolled only on a hit). Of its ``buffer`` (see :func:`cursor_at`)
+    only where it is gets written. Returns the cursor."""
+    buffer[_CURSOR_WORD], buffer[_CURSOR_BLOCK] = _WORDS, 0
+    buffer[_CURSOR_ENCOUNTER] = np.uint64(encounter)
+    return np.uint64(0), np.int64(0)
 
 
 @inline_kernel
-def _cursor_word(source, buffer, encounter, pos, block):
-    """The next accepted word of a cursor's stream (as :func:`_start_batch`), and the
-    cursor's new (next word, next block)."""
+def _cursor_word(source, buffer):
+    """The next accepted word of a cursor's stream (as :func:`_start_batch`); moves the
+    cursor's place in its buffer."""
+    pos = np.int64(buffer[_CURSOR_WORD])
     while True:
         if pos == _WORDS:
-            w0, w1, w2, w3 = _source_block(source, encounter, block)
+            block = buffer[_CURSOR_BLOCK]
+            w0, w1, w2, w3 = _source_block(source, buffer[_CURSOR_ENCOUNTER], block)
             buffer[0], buffer[1], buffer[2], buffer[3] = w0, w1, w2, w3
             pos = np.int64(0)
-            block += np.uint64(1)
+            buffer[_CURSOR_BLOCK] = block + np.uint64(1)
         u = buffer[pos]
         pos += 1
         if (u * np.uint64(source[5])) & _MASK32 >= np.uint64(source[6]):
-            return u, pos, block
+            buffer[_CURSOR_WORD] = pos
+            return u
 
 
 @inline_kernel
@@ -756,35 +773,35 @@ def cursor_code(source, buffer, cursor, count, span):
     a batch holds, and dice of more faces than :data:`_DIE_POWERS` tables (128), are read
     one at a time.
     """
-    encounter, pos, block, x, left = cursor
+    x, left = cursor
     per_word = source[4]
     if left >= count:
         y = x * span
-        return np.int64(y >> _SHIFT32), (encounter, pos, block, y & _MASK32, left - count)
+        return np.int64(y >> _SHIFT32), (y & _MASK32, left - count)
     if left == 0 and count <= per_word:  # all from the next word's batch, at once
-        x, pos, block = _cursor_word(source, buffer, encounter, pos, block)
+        x = _cursor_word(source, buffer)
         y = x * span
-        return np.int64(y >> _SHIFT32), (encounter, pos, block, y & _MASK32, per_word - count)
+        return np.int64(y >> _SHIFT32), (y & _MASK32, per_word - count)
     rest = count - left
     if np.int64(source[3]) < _DIE_POWERS.shape[0] and rest <= per_word:
         # the batch's last dice at once, then the rest from the next word's batch at once
         head = np.int64((x * _DIE_POWERS[source[3], left]) >> _SHIFT32)
-        x, pos, block = _cursor_word(source, buffer, encounter, pos, block)
+        x = _cursor_word(source, buffer)
         rest_span = _DIE_POWERS[source[3], rest]
         y = x * rest_span
         code = head * np.int64(rest_span) + np.int64(y >> _SHIFT32)
-        return code, (encounter, pos, block, y & _MASK32, per_word - rest)
+        return code, (y & _MASK32, per_word - rest)
     sides = np.uint64(source[3])  # more dice than a batch, or untabled faces: one at a time
     code = np.int64(0)
     for _ in range(count):
         if left == 0:
-            x, pos, block = _cursor_word(source, buffer, encounter, pos, block)
+            x = _cursor_word(source, buffer)
             left = per_word
         y = x * sides
         code = code * np.int64(sides) + np.int64(y >> _SHIFT32)
         x = y & _MASK32
         left -= 1
-    return code, (encounter, pos, block, x, left)
+    return code, (x, left)
 
 
 @inline_kernel
@@ -815,12 +832,12 @@ def cursor_code_if(source, buffer, cursor, count, span, take):
     the branch left is whether the batch holds them, which goes the same way for a
     batch's worth of hits (zones-3d6's plain duel: 1.22-1.36x, README "Design notes").
     """
-    encounter, pos, block, x, left = cursor
+    x, left = cursor
     if left >= count:
         y = x * span
         x = y & _MASK32 if take else x
         left = left - count if take else left
-        return np.int64(y >> _SHIFT32), (encounter, pos, block, x, left)
+        return np.int64(y >> _SHIFT32), (x, left)
     if take:
         return cursor_code(source, buffer, cursor, count, span)
     return np.int64(0), cursor

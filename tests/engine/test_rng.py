@@ -107,14 +107,14 @@ def _codes_both_ways(state, k0, k1, stream, sides, first, n_encounters, counts, 
     it does not)."""
     source = rng.dice_source(k0, k1, stream, sides)
     words = np.empty((4, n_encounters), dtype=np.uint64)
-    buffer = np.empty(4, dtype=np.uint64)
+    buffer = np.empty(rng.CURSOR_BUFFER, dtype=np.uint64)
     rng.first_blocks(source, first, words)
     by_state = np.full((n_encounters, counts.shape[0]), -1, dtype=np.int64)
     by_cursor = np.empty((n_encounters, counts.shape[0]), dtype=np.int64)
     for i in range(n_encounters):
         rng.start_encounter(state, k0, k1, first + i)
         if fresh:
-            cursor = rng.cursor_fresh(first + i)
+            cursor = rng.cursor_fresh(first + i, buffer)
         else:
             cursor = rng.cursor_at(words, i, first + i, buffer)
         for j in range(counts.shape[0]):

@@ -923,7 +923,7 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen
         if group == 0:
             first_blocks(source, enc, words)
         cursor = cursor_at(words, group, enc, buffer)
-        d_cursor = cursor_fresh(enc)
+        d_cursor = cursor_fresh(enc, scratch[5])
         if not tabled:
             start_encounter(rng, k0, k1, enc)
         hp = c[C_HP, defender]

@@ -785,7 +785,8 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, t
             batch, next_batch = batch_bounds(enc, n_batches, n_total)
         if any_state:
             start_encounter(rng, k0, k1, enc)
-        a_cursor = r_cursor = d_cursor = s_cursor = cursor_fresh(enc)
+        a_cursor, r_cursor = cursor_fresh(enc, buffers[0]), cursor_fresh(enc, buffers[1])
+        d_cursor, s_cursor = cursor_fresh(enc, buffers[2]), cursor_fresh(enc, buffers[3])
         reset(p, st, standing)
         slot = 0
         last = cap
@@ -884,7 +885,9 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, 
                 flush_attack_counts(t, ch, batch, attacker, seen)
                 batch, next_batch = batch_bounds(enc, n_batches, n_total)
             i = enc - first
-            a_cursor = r_cursor = d_cursor = s_cursor = cursor_fresh(enc)
+            # a stream that rolls no dice is never drawn: its cursor stays fresh
+            a_cursor, r_cursor = cursor_fresh(enc, a_buf), cursor_fresh(enc, r_buf)
+            d_cursor, s_cursor = cursor_fresh(enc, d_buf), cursor_fresh(enc, s_buf)
             if drawn[0]:
                 a_cursor = cursor_at(words[0:4], i, enc, a_buf)
             if drawn[1]:

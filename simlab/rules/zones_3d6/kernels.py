@@ -646,7 +646,8 @@ def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, da
             if damage_sides > 0:
                 damage_cursor = cursor_at(damage_words, enc - first, enc, damage_buffer)
             else:
-                damage_cursor = cursor_fresh(enc)  # unused: the damage dice come from rng
+                # unused: the damage dice come from rng
+                damage_cursor = cursor_fresh(enc, damage_buffer)
                 start_encounter(rng, k0, k1, enc)
             slot = 0
             received = 0
