@@ -74,12 +74,11 @@ def tiers_damage(gen: np.random.Generator, m: int) -> np.ndarray:
 
 
 def glitters_damage(gen: np.random.Generator, m: int) -> np.ndarray:
-    """glitters-d20-duel: d20 + 5 against MIT 12; a natural 20 is a critical hit (8 + 1d8
-    more); damage 1d8 + 2."""
+    """glitters-d20-duel: d20 + 5 against MIT 12; damage 1d8 + 2; a natural 20 is a
+    critical hit, whose extra die counts its maximum: 8 more."""
     natural = roll(gen, 1, 20, m)[0]
-    dice = roll(gen, 2, 8, m)
     crit = natural == 20
-    damage = dice[0] + 2 + np.where(crit, 8, 0)
+    damage = roll(gen, 1, 8, m)[0] + 2 + np.where(crit, 8, 0)
     return np.where(crit | (natural + 5 >= 12), damage, 0)
 
 
