@@ -224,9 +224,13 @@ def test_new_state_layout():
 
 @pytest.mark.parametrize(
     ("seed", "encounter", "stream"),
-    [(0, 0, 0), (SEED, 17, rng.STREAM_DAMAGE), (2**64 - 1, 2**40 + 7, rng.STREAM_SAVE)],
+    [(0, 0, 0), (SEED, 17, rng.STREAM_DAMAGE), (2**64 - 1, 2**40 + 7, rng.STREAM_SAVE)]
+    + [(SEED, 2**33 + 5, stream) for stream in range(rng.N_STREAMS)],
 )
 def test_words_are_philox_of_documented_counter(seed, encounter, stream):
+    """The first twelve words of a stream, across block 0 (computed for every stream by
+    ``start_encounter``) and the first two-block refill, are Philox of the documented
+    counter."""
     words = rng.sample_u32(seed, encounter, stream, 12)
     key = rng.key_from_seed(seed)
     expected: list[int] = []
