@@ -61,13 +61,13 @@ column meaning
 Row ``N_STREAMS`` is the header: ``[k0, k1, encounter_lo, encounter_hi, 0, ...]``.
 :func:`start_encounter` writes the header and block 0 of every stream, into the second
 half of its buffer (words 4..7, the next word 4, the next block 1): the eight blocks are
-one loop that the compiler vectorises, eight counters side by side, which costs about
-what one block costs on its own. After that, a stream that needs a word computes its
+one loop that the compiler vectorises, the eight counters side by side in one vector
+register. After that, a stream that needs a word computes its
 next two blocks at once (:func:`_refill`): their ten rounds each are independent, so the
 processor works on both in about the time of one. Short encounters, whose streams draw
-four words or fewer, then compute no block one at a time: opposed-tiers'
-``novice-duel``, both sides attacking, ran 1.13x as fast (README "Design notes"). A stream whose
-die size keeps changing takes a new word for each change, and glitters-d20's fights ran
+four words or fewer, then compute no block one at a time: opposed-tiers' ``novice-duel``,
+both sides attacking, ran 1.13x as fast (README "Design notes"). A stream whose die size
+keeps changing takes a new word for each change, and glitters-d20's fights ran
 1.05-1.08x as fast with two blocks a refill (README "Design notes").
 
 Cursors
@@ -296,13 +296,10 @@ def start_encounter(state, k0, k1, encounter):
     was drawn before it. Block 0 of every stream is computed here, all eight at once (see
     "State layout" in the module docstring).
     """
-    e = np.uint64(encounter)
-    state[_HEADER_AT + 0] = np.uint64(k0) & _MASK32
-    state[_HEADER_AT + 1] = np.uint64(k1) & _MASK32
-    state[_HEADER_AT + 2] = e & _MASK32
-    state[_HEADER_AT + 3] = e >> _SHIFT32
-    e0, e1 = e & _MASK32, e >> _SHIFT32
     key0, key1 = np.uint64(k0) & _MASK32, np.uint64(k1) & _MASK32
+    e0, e1 = np.uint64(encounter) & _MASK32, np.uint64(encounter) >> _SHIFT32
+    state[_HEADER_AT + 0], state[_HEADER_AT + 1] = key0, key1
+    state[_HEADER_AT + 2], state[_HEADER_AT + 3] = e0, e1
     for s in range(N_STREAMS):  # block 0 of every stream at once, in the second half
         w0, w1, w2, w3 = philox_words(e0, e1, np.uint64(s), np.uint64(0), key0, key1)
         s_row = s * STATE_COLUMNS
