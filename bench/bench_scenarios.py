@@ -69,9 +69,8 @@ def main() -> None:
         per_s, attacks_per_s = bench(path, n, args.threads)
         ok = attacks_per_s >= TARGET_ATTACKS
         met += ok
-        name = path.resolve().as_posix()
-        if path.resolve().is_relative_to(ROOT):
-            name = path.resolve().relative_to(ROOT).as_posix()
+        full = path.resolve()
+        name = (full.relative_to(ROOT) if full.is_relative_to(ROOT) else full).as_posix()
         print(f"{name:<58} {per_s / 1e6:8.3f} M enc/s {attacks_per_s / 1e6:8.2f} M attacks/s"
               f"  {'ok' if ok else 'below 20 M'}")  # fmt: skip
     print(f"{met}/{len(paths)} scenarios at >= {TARGET_ATTACKS / 1e6:.0f} M attacks/s")

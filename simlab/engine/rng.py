@@ -62,13 +62,13 @@ Row ``N_STREAMS`` is the header: ``[k0, k1, encounter_lo, encounter_hi, 0, ...]`
 :func:`start_encounter` writes the header and block 0 of every stream, into the second
 half of its buffer (words 4..7, the next word 4, the next block 1): the eight blocks are
 one loop that the compiler vectorises, the eight counters side by side in one vector
-register. After that, a stream that needs a word computes its
-next two blocks at once (:func:`_refill`): their ten rounds each are independent, so the
-processor works on both in about the time of one. Short encounters, whose streams draw
-four words or fewer, then compute no block one at a time: opposed-tiers' ``novice-duel``,
-both sides attacking, ran 1.13x as fast (README "Design notes"). A stream whose die size
-keeps changing takes a new word for each change, and glitters-d20's fights ran
-1.05-1.08x as fast with two blocks a refill (README "Design notes").
+register. After that, a stream that needs a word computes its next two blocks at once
+(:func:`_refill`): their ten rounds each are independent, so the processor works on both
+in about the time of one. Short encounters, whose streams draw four words or fewer, then
+compute no block one at a time: opposed-tiers' ``novice-duel``, both sides attacking,
+ran 1.13x as fast (README "Design notes"). A stream whose die size keeps changing takes
+a new word for each change, and glitters-d20's fights ran 1.05-1.08x as fast with two
+blocks a refill (README "Design notes").
 
 Cursors
 -------

@@ -886,16 +886,22 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, 
                 batch, next_batch = batch_bounds(enc, n_batches, n_total)
             i = enc - first
             # a stream that rolls no dice is never drawn: its cursor stays fresh
-            a_cursor, r_cursor = cursor_fresh(enc, a_buf), cursor_fresh(enc, r_buf)
-            d_cursor, s_cursor = cursor_fresh(enc, d_buf), cursor_fresh(enc, s_buf)
             if drawn[0]:
                 a_cursor = cursor_at(words[0:4], i, enc, a_buf)
+            else:
+                a_cursor = cursor_fresh(enc, a_buf)
             if drawn[1]:
                 r_cursor = cursor_at(words[4:8], i, enc, r_buf)
+            else:
+                r_cursor = cursor_fresh(enc, r_buf)
             if drawn[2]:
                 d_cursor = cursor_at(words[8:12], i, enc, d_buf)
+            else:
+                d_cursor = cursor_fresh(enc, d_buf)
             if drawn[3]:
                 s_cursor = cursor_at(words[12:16], i, enc, s_buf)
+            else:
+                s_cursor = cursor_fresh(enc, s_buf)
             hp = full_hp
             received = 0
             last = cap
