@@ -26,8 +26,16 @@ import pytest
 import simlab
 from simlab.dice import Dice, parse_dice
 from simlab.engine.encounter import sort_by_initiative
-from simlab.engine.rng import STREAM_ORDER, key_from_seed, new_state, start_encounter, uniform_index
-from simlab.rules.opposed_tiers.kernels import draw_tied_places
+from simlab.engine.rng import (
+    STREAM_DAMAGE,
+    STREAM_ORDER,
+    key_from_seed,
+    new_state,
+    start_encounter,
+    uniform_index,
+)
+from simlab.rules.opposed_tiers.compile import E_WHOLE_D6, KernelParams, _Exprs, whole_d6
+from simlab.rules.opposed_tiers.kernels import draw_tied_places, roll_expr
 from tests.support import combatants, first_turns, rows_of, simulate_traced
 
 K_SIGMA = 4.5
@@ -621,3 +629,39 @@ def test_tied_places_draw_as_one_place_at_a_time() -> None:
         assert np.array_equal(state, expected_state), "the same words drawn"
         lengths.update(Counter(checks.tolist()).values())
     assert {1, 2, 3, 4, 5, 6} <= set(lengths)
+
+
+@pytest.mark.parametrize(
+    "text", ["3d6", "2d6+1", "1d6-2", "4d6", "5d6", "2d6+1d4", "4d6kh3", "-1d6+3"]
+)
+def test_an_untraced_roll_totals_what_the_trace_records(text: str) -> None:
+    """A roll made untraced (``slots`` 0: the whole-d6 shortcut ``E_WHOLE_D6``, a d6 term
+    summed at once) and the same roll traced die by die draw the same dice: five rolls
+    in a row in each of 300 encounters give the same totals and leave the same RNG
+    state, batches crossed and all."""
+    exprs = _Exprs()
+    e = exprs.add(parse_dice(text))
+    expr_array, terms = exprs.arrays()
+    assert expr_array[E_WHOLE_D6, e] == whole_d6(parse_dice(text))
+    empty = np.zeros((0, 0), dtype=np.int64)
+    p = KernelParams(combatant=empty, attack=empty, exprs=expr_array, terms=terms,
+                     globals_=np.zeros(1, np.int64), attack_list=np.zeros(0, np.int64))  # fmt: skip
+    scratch, ev = np.zeros(8, np.int64), np.zeros(16, np.int64)
+    k0, k1 = key_from_seed(3)
+    for encounter in range(300):
+        traced_state, untraced_state = new_state(), new_state()
+        start_encounter(traced_state, k0, k1, encounter)
+        start_encounter(untraced_state, k0, k1, encounter)
+        for _ in range(5):
+            recorded = roll_expr(p, traced_state, STREAM_DAMAGE, e, scratch, ev, 0, 6)
+            assert ev[6] == recorded
+            assert roll_expr(p, untraced_state, STREAM_DAMAGE, e, scratch, ev, 0, 0) == recorded
+            assert np.array_equal(untraced_state, traced_state)
+
+
+def test_whole_d6_names_the_expressions_of_a_few_d6_added_up() -> None:
+    """``E_WHOLE_D6`` is the count of d6 for one term of d6 kept whole and added, and 0
+    for anything else."""
+    expected = {"3d6": 3, "2d6+1": 2, "1d6-2": 1, "7d6": 7, "2d6+1d4": 0, "4d6kh3": 0,
+                "-1d6+3": 0, "3d8": 0}  # fmt: skip
+    assert {text: whole_d6(parse_dice(text)) for text in expected} == expected

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from simlab.dice import Dice
+from simlab.dice import KEEP_MODES, Dice
 from simlab.engine.tallies import Layout
 from simlab.rules.arrays import field_rows, ints
 from simlab.rules.opposed_tiers.model import Combatant, Params, ResolvedTier, Scenario
@@ -52,8 +52,8 @@ N_ATTACK_FIELDS = 3
     C_ARMOR_DICE,
 ) = range(20)
 N_COMBATANT_FIELDS = 20
-E_START, E_COUNT, E_CONSTANT = range(3)
-N_EXPR_FIELDS = 3
+E_START, E_COUNT, E_CONSTANT, E_WHOLE_D6 = range(4)
+N_EXPR_FIELDS = 4
 (
     G_N_SIDES,
     G_MAX_ROUNDS,
@@ -81,7 +81,10 @@ class KernelParams(NamedTuple):
     attack : ndarray (N_ATTACK_FIELDS, A)
         Per-attack values, rows ``A_*``.
     exprs : ndarray (N_EXPR_FIELDS, X)
-        Dice expressions: their first term in ``terms``, number of terms, constant.
+        Dice expressions: their first term in ``terms``, number of terms, constant, and
+        (``E_WHOLE_D6``) the count of d6 when the expression is that many d6 added up,
+        kept whole, plus its constant (0 otherwise): the kernels' shortcut for the
+        tiers' usual rolls.
     terms : ndarray (T, 5)
         Dice terms as :meth:`simlab.dice.Dice.as_array` lays them out.
     globals_ : ndarray (N_GLOBAL_FIELDS,)
@@ -192,6 +195,16 @@ def surprise_happens(scenario: Scenario) -> bool:
     )
 
 
+def whole_d6(dice: Dice) -> int:
+    """How many d6 ``dice`` adds up when it is one term of d6, all kept, added (``3d6``,
+    ``2d6+1``); 0 for any other expression (``2d6+1d4``, ``4d6kh3``, ``-1d6``)."""
+    if len(dice.terms) != 1:
+        return 0
+    term = dice.terms[0]
+    whole = term.sides == 6 and term.keep == KEEP_MODES[0] and term.sign == 1
+    return term.count if whole else 0
+
+
 class _Exprs:
     """Collects distinct dice expressions, numbering them for the kernels."""
 
@@ -206,7 +219,7 @@ class _Exprs:
             return NO_DICE
         if dice not in self.index:
             self.index[dice] = len(self.rows)
-            self.rows.append((self.n_terms, len(dice.terms), dice.constant))
+            self.rows.append((self.n_terms, len(dice.terms), dice.constant, whole_d6(dice)))
             self.terms.append(dice.as_array())
             self.n_terms += len(dice.terms)
         return self.index[dice]

@@ -100,6 +100,7 @@ from simlab.rules.opposed_tiers.compile import (
     E_CONSTANT,
     E_COUNT,
     E_START,
+    E_WHOLE_D6,
     G_DAMAGE_FLOOR,
     G_FALLEN_FIGHT_ON,
     G_INITIATIVE_DICE,
@@ -161,8 +162,9 @@ def roll_expr(p, rng, stream, e, scratch, ev, col, slots):
     sum their kept dice. The first ``slots`` faces, in roll order, go to
     ``ev[col:col + slots]`` (0 for dice not rolled) and the total to
     ``ev[col + slots]``; ``slots`` = 0 records nothing, and then draws the dice of a term
-    that :func:`summed_at_once` allows together (the same dice). ``e`` = ``NO_DICE`` (no
-    shield or armor) rolls nothing and totals 0.
+    that :func:`summed_at_once` allows together (the same dice); an expression that is a
+    few d6 added up (``E_WHOLE_D6``) is then one :func:`roll_d6_sum`, without the walk
+    over its terms. ``e`` = ``NO_DICE`` (no shield or armor) rolls nothing and totals 0.
 
     Inlined: each call site's stream, trace columns and slots are constants there, and
     the fights ran 1.34-1.38x as fast as with a call (four alternated rounds of
@@ -172,6 +174,9 @@ def roll_expr(p, rng, stream, e, scratch, ev, col, slots):
     k = 0
     if e != NO_DICE:
         total = p.exprs[E_CONSTANT, e]
+        whole = p.exprs[E_WHOLE_D6, e]
+        if slots == 0 and 1 <= whole <= MAX_SUMMED_D6:  # the usual tiers' roll: 3d6, 2d6
+            return total + roll_d6_sum(rng, stream, whole)
         start = p.exprs[E_START, e]
         for term in range(start, start + p.exprs[E_COUNT, e]):
             count = p.terms[term, 0]
