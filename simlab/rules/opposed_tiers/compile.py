@@ -210,7 +210,7 @@ class _Exprs:
 
     def __init__(self) -> None:
         self.index: dict[Dice, int] = {}
-        self.rows: list[tuple[int, int, int]] = []
+        self.rows: list[tuple[int, int, int, int]] = []
         self.terms: list[np.ndarray] = []
         self.n_terms = 0
 
