@@ -34,7 +34,14 @@ from simlab.engine.rng import (
     start_encounter,
     uniform_index,
 )
-from simlab.rules.opposed_tiers.compile import E_WHOLE_D6, KernelParams, _Exprs, whole_d6
+from simlab.rules.opposed_tiers.compile import (
+    E_ONE_DIE,
+    E_WHOLE_D6,
+    KernelParams,
+    _Exprs,
+    one_die,
+    whole_d6,
+)
 from simlab.rules.opposed_tiers.kernels import draw_tied_places, roll_expr
 from tests.support import combatants, first_turns, rows_of, simulate_traced
 
@@ -632,17 +639,32 @@ def test_tied_places_draw_as_one_place_at_a_time() -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["3d6", "2d6+1", "1d6-2", "4d6", "5d6", "2d6+1d4", "4d6kh3", "-1d6+3"]
+    "text",
+    [
+        "3d6",
+        "2d6+1",
+        "1d6-2",
+        "4d6",
+        "5d6",
+        "2d6+1d4",
+        "4d6kh3",
+        "-1d6+3",
+        "1d8",
+        "1d4+1",
+        "2d8",
+        "-1d10",
+    ],
 )
 def test_an_untraced_roll_totals_what_the_trace_records(text: str) -> None:
-    """A roll made untraced (``slots`` 0: the whole-d6 shortcut ``E_WHOLE_D6``, a d6 term
-    summed at once) and the same roll traced die by die draw the same dice: five rolls
+    """A roll made untraced (``slots`` 0: the shortcuts ``E_WHOLE_D6`` and ``E_ONE_DIE``,
+    a d6 term summed at once) and the same roll traced die by die draw the same dice: five rolls
     in a row in each of 300 encounters give the same totals and leave the same RNG
     state, batches crossed and all."""
     exprs = _Exprs()
     e = exprs.add(parse_dice(text))
     expr_array, terms = exprs.arrays()
     assert expr_array[E_WHOLE_D6, e] == whole_d6(parse_dice(text))
+    assert expr_array[E_ONE_DIE, e] == one_die(parse_dice(text))
     empty = np.zeros((0, 0), dtype=np.int64)
     p = KernelParams(combatant=empty, attack=empty, exprs=expr_array, terms=terms,
                      globals_=np.zeros(1, np.int64), attack_list=np.zeros(0, np.int64))  # fmt: skip
@@ -659,9 +681,11 @@ def test_an_untraced_roll_totals_what_the_trace_records(text: str) -> None:
             assert np.array_equal(untraced_state, traced_state)
 
 
-def test_whole_d6_names_the_expressions_of_a_few_d6_added_up() -> None:
-    """``E_WHOLE_D6`` is the count of d6 for one term of d6 kept whole and added, and 0
-    for anything else."""
-    expected = {"3d6": 3, "2d6+1": 2, "1d6-2": 1, "7d6": 7, "2d6+1d4": 0, "4d6kh3": 0,
-                "-1d6+3": 0, "3d8": 0}  # fmt: skip
-    assert {text: whole_d6(parse_dice(text)) for text in expected} == expected
+def test_the_shortcuts_name_a_few_d6_added_up_and_one_die() -> None:
+    """``E_WHOLE_D6`` is the count of d6 for one term of d6 kept whole and added,
+    ``E_ONE_DIE`` the faces of one die added; each is 0 for anything else."""
+    expected = {"3d6": (3, 0), "2d6+1": (2, 0), "1d6-2": (1, 6), "7d6": (7, 0),
+                "2d6+1d4": (0, 0), "4d6kh3": (0, 0), "-1d6+3": (0, 0), "3d8": (0, 0),
+                "1d8": (0, 8), "1d4+1": (0, 4), "1d12-1": (0, 12), "-1d8": (0, 0)}  # fmt: skip
+    shortcuts = {text: (whole_d6(parse_dice(text)), one_die(parse_dice(text))) for text in expected}
+    assert shortcuts == expected

@@ -52,8 +52,8 @@ N_ATTACK_FIELDS = 3
     C_ARMOR_DICE,
 ) = range(20)
 N_COMBATANT_FIELDS = 20
-E_START, E_COUNT, E_CONSTANT, E_WHOLE_D6 = range(4)
-N_EXPR_FIELDS = 4
+E_START, E_COUNT, E_CONSTANT, E_WHOLE_D6, E_ONE_DIE = range(5)
+N_EXPR_FIELDS = 5
 (
     G_N_SIDES,
     G_MAX_ROUNDS,
@@ -83,8 +83,9 @@ class KernelParams(NamedTuple):
     exprs : ndarray (N_EXPR_FIELDS, X)
         Dice expressions: their first term in ``terms``, number of terms, constant, and
         (``E_WHOLE_D6``) the count of d6 when the expression is that many d6 added up,
-        kept whole, plus its constant (0 otherwise): the kernels' shortcut for the
-        tiers' usual rolls.
+        kept whole, plus its constant (0 otherwise), and (``E_ONE_DIE``) the faces of
+        its die when it is one die plus its constant (0 otherwise): the kernels'
+        shortcuts for the tiers' usual rolls, shields and armor.
     terms : ndarray (T, 5)
         Dice terms as :meth:`simlab.dice.Dice.as_array` lays them out.
     globals_ : ndarray (N_GLOBAL_FIELDS,)
@@ -205,12 +206,21 @@ def whole_d6(dice: Dice) -> int:
     return term.count if whole else 0
 
 
+def one_die(dice: Dice) -> int:
+    """The faces of the die when ``dice`` is one die added (``1d8``, ``1d4+1``); 0 for any
+    other expression (``2d8``, ``-1d4``)."""
+    if len(dice.terms) != 1:
+        return 0
+    term = dice.terms[0]
+    return term.sides if term.count == 1 and term.sign == 1 else 0
+
+
 class _Exprs:
     """Collects distinct dice expressions, numbering them for the kernels."""
 
     def __init__(self) -> None:
         self.index: dict[Dice, int] = {}
-        self.rows: list[tuple[int, int, int, int]] = []
+        self.rows: list[tuple[int, int, int, int, int]] = []
         self.terms: list[np.ndarray] = []
         self.n_terms = 0
 
@@ -219,7 +229,9 @@ class _Exprs:
             return NO_DICE
         if dice not in self.index:
             self.index[dice] = len(self.rows)
-            self.rows.append((self.n_terms, len(dice.terms), dice.constant, whole_d6(dice)))
+            self.rows.append(
+                (self.n_terms, len(dice.terms), dice.constant, whole_d6(dice), one_die(dice))
+            )
             self.terms.append(dice.as_array())
             self.n_terms += len(dice.terms)
         return self.index[dice]

@@ -99,6 +99,7 @@ from simlab.rules.opposed_tiers.compile import (
     C_WEAPON_SL,
     E_CONSTANT,
     E_COUNT,
+    E_ONE_DIE,
     E_START,
     E_WHOLE_D6,
     G_DAMAGE_FLOOR,
@@ -163,8 +164,9 @@ def roll_expr(p, rng, stream, e, scratch, ev, col, slots):
     ``ev[col:col + slots]`` (0 for dice not rolled) and the total to
     ``ev[col + slots]``; ``slots`` = 0 records nothing, and then draws the dice of a term
     that :func:`summed_at_once` allows together (the same dice); an expression that is a
-    few d6 added up (``E_WHOLE_D6``) is then one :func:`roll_d6_sum`, without the walk
-    over its terms. ``e`` = ``NO_DICE`` (no shield or armor) rolls nothing and totals 0.
+    few d6 added up (``E_WHOLE_D6``) is then one :func:`roll_d6_sum`, and one of a
+    single die (``E_ONE_DIE``) one :func:`roll_die`, without the walk over its terms.
+    ``e`` = ``NO_DICE`` (no shield or armor) rolls nothing and totals 0.
 
     Inlined: each call site's stream, trace columns and slots are constants there, and
     the fights ran 1.34-1.38x as fast as with a call (four alternated rounds of
@@ -177,6 +179,8 @@ def roll_expr(p, rng, stream, e, scratch, ev, col, slots):
         whole = p.exprs[E_WHOLE_D6, e]
         if slots == 0 and 1 <= whole <= MAX_SUMMED_D6:  # the usual tiers' roll: 3d6, 2d6
             return total + roll_d6_sum(rng, stream, whole)
+        if slots == 0 and p.exprs[E_ONE_DIE, e] > 0:  # a shield's or armor's 1d8
+            return total + roll_die(rng, stream, p.exprs[E_ONE_DIE, e])
         start = p.exprs[E_START, e]
         for term in range(start, start + p.exprs[E_COUNT, e]):
             count = p.terms[term, 0]
