@@ -519,11 +519,16 @@ _D6_SPAN = np.array([6**count for count in range(MAX_SUMMED_D6 + 1)], dtype=np.u
 def roll_d6_sum(state, stream, count):
     """The sum of ``count`` d6 (1 to :data:`MAX_SUMMED_D6`), the same dice as ``count``
     calls of :func:`roll_die`. While the batch in hand holds them they are taken at once,
-    as :func:`roll_dice_code` would, and their digits summed by table; otherwise
-    :func:`_d6_sum_across_batches` is called (a call, as this is inlined wherever a rule
-    rolls: inlined, it added 5 s to opposed-tiers' first run)."""
+    as :func:`roll_dice_code` would, and their digits summed by table; when it holds none
+    (used up, or dice of another size: a tiers' defense after a shield's die) a d6 batch
+    is started in line and they are taken from it. Only a sum split between the batch's
+    last dice and the next batch calls :func:`_d6_sum_across_batches` (inlined too, it
+    added 5 s to opposed-tiers' first run; the new batch in line adds 1-2 s)."""
     row = stream * STATE_COLUMNS  # the stream's words (module docstring)
     if state[row + _BATCH_SIDES] == 6 and state[row + _BATCH_LEFT] >= count:
+        return count + _D6_DIGIT_SUM[_take_d6(state, stream, count)]
+    if state[row + _BATCH_SIDES] != 6 or state[row + _BATCH_LEFT] == 0:
+        _start_d6_batch(state, stream)
         return count + _D6_DIGIT_SUM[_take_d6(state, stream, count)]
     return _d6_sum_across_batches(state, stream, count)
 

@@ -162,11 +162,11 @@ def roll_expr(p, rng, stream, e, scratch, ev, col, slots):
     Every die comes from ``stream``, term by term, in order; keep-highest/lowest terms
     sum their kept dice. The first ``slots`` faces, in roll order, go to
     ``ev[col:col + slots]`` (0 for dice not rolled) and the total to
-    ``ev[col + slots]``; ``slots`` = 0 records nothing, and then draws the dice of a term
-    that :func:`summed_at_once` allows together (the same dice); an expression that is a
-    few d6 added up (``E_WHOLE_D6``) is then one :func:`roll_d6_sum`, and one of a
-    single die (``E_ONE_DIE``) one :func:`roll_die`, without the walk over its terms.
-    ``e`` = ``NO_DICE`` (no shield or armor) rolls nothing and totals 0.
+    ``ev[col + slots]``. ``slots`` = 0 records nothing, and then an expression that is a
+    few d6 added up (``E_WHOLE_D6``, the tiers' rolls) is one :func:`roll_d6_sum`, one
+    of a single die (``E_ONE_DIE``, shields and armor) one :func:`roll_die`: the same
+    dice, without the walk over its terms and dice. Other expressions (``2d6+1d4``) roll
+    die by die. ``e`` = ``NO_DICE`` (no shield or armor) rolls nothing and totals 0.
 
     Inlined: each call site's stream, trace columns and slots are constants there, and
     the fights ran 1.34-1.38x as fast as with a call (four alternated rounds of
@@ -184,9 +184,6 @@ def roll_expr(p, rng, stream, e, scratch, ev, col, slots):
         start = p.exprs[E_START, e]
         for term in range(start, start + p.exprs[E_COUNT, e]):
             count = p.terms[term, 0]
-            if slots == 0 and summed_at_once(p.terms, term):
-                total += p.terms[term, 4] * roll_d6_sum(rng, stream, count)
-                continue
             faces = 0
             for i in range(count):
                 face = roll_die(rng, stream, p.terms[term, 1])
@@ -203,13 +200,6 @@ def roll_expr(p, rng, stream, e, scratch, ev, col, slots):
             ev[col + i] = 0
         ev[col + slots] = total
     return total
-
-
-@inline_kernel
-def summed_at_once(terms, term):
-    """Whether dice term ``term`` is a few d6 kept whole (the tiers' rolls): then, with no
-    faces to record, :func:`roll_expr` draws them at once and sums them by table."""
-    return terms[term, 2] == 0 and terms[term, 1] == 6 and 1 <= terms[term, 0] <= MAX_SUMMED_D6
 
 
 @inline_kernel
