@@ -657,9 +657,9 @@ def test_tied_places_draw_as_one_place_at_a_time() -> None:
 )
 def test_an_untraced_roll_totals_what_the_trace_records(text: str) -> None:
     """A roll made untraced (``slots`` 0: the shortcuts ``E_WHOLE_D6`` and ``E_ONE_DIE``,
-    a d6 term summed at once) and the same roll traced die by die draw the same dice: five rolls
-    in a row in each of 300 encounters give the same totals and leave the same RNG
-    state, batches crossed and all."""
+    other expressions die by die) and the same roll traced die by die draw the same dice:
+    five rolls in a row in each of 300 encounters give the same totals and leave the same
+    RNG state, batches crossed and all."""
     exprs = _Exprs()
     e = exprs.add(parse_dice(text))
     expr_array, terms = exprs.arrays()
