@@ -525,23 +525,21 @@ def roll_d6_sum(state, stream, count):
     last dice and the next batch calls :func:`_d6_sum_across_batches` (inlined too, it
     added 5 s to opposed-tiers' first run; the new batch in line adds 1-2 s)."""
     row = stream * STATE_COLUMNS  # the stream's words (module docstring)
-    if state[row + _BATCH_SIDES] == 6 and state[row + _BATCH_LEFT] >= count:
-        return count + _D6_DIGIT_SUM[_take_d6(state, stream, count)]
-    if state[row + _BATCH_SIDES] != 6 or state[row + _BATCH_LEFT] == 0:
+    d6_left = np.int64(state[row + _BATCH_LEFT]) if state[row + _BATCH_SIDES] == 6 else 0
+    if d6_left < count:
+        if d6_left > 0:
+            return _d6_sum_across_batches(state, stream, count)
         _start_d6_batch(state, stream)
-        return count + _D6_DIGIT_SUM[_take_d6(state, stream, count)]
-    return _d6_sum_across_batches(state, stream, count)
+    return count + _D6_DIGIT_SUM[_take_d6(state, stream, count)]
 
 
 @kernel
 def _d6_sum_across_batches(state, stream, count):
-    """:func:`roll_d6_sum` when the batch in hand holds fewer than ``count`` d6 (or is
-    of another size): those it holds, then the rest from a new batch."""
+    """:func:`roll_d6_sum` when the batch in hand holds some d6, but fewer than
+    ``count``: those it holds, then the rest from a new batch."""
     row = stream * STATE_COLUMNS  # the stream's words (module docstring)
-    left = np.int64(state[row + _BATCH_LEFT]) if state[row + _BATCH_SIDES] == 6 else 0
-    first = 0
-    if left > 0:
-        first = _D6_DIGIT_SUM[_take_d6(state, stream, left)]
+    left = np.int64(state[row + _BATCH_LEFT])
+    first = _D6_DIGIT_SUM[_take_d6(state, stream, left)]
     _start_d6_batch(state, stream)
     return count + first + _D6_DIGIT_SUM[_take_d6(state, stream, count - left)]
 

@@ -176,11 +176,11 @@ def roll_expr(p, rng, stream, e, scratch, ev, col, slots):
     k = 0
     if e != NO_DICE:
         total = p.exprs[E_CONSTANT, e]
-        whole = p.exprs[E_WHOLE_D6, e]
+        whole, one = p.exprs[E_WHOLE_D6, e], p.exprs[E_ONE_DIE, e]
         if slots == 0 and 1 <= whole <= MAX_SUMMED_D6:  # the usual tiers' roll: 3d6, 2d6
             return total + roll_d6_sum(rng, stream, whole)
-        if slots == 0 and p.exprs[E_ONE_DIE, e] > 0:  # a shield's or armor's 1d8
-            return total + roll_die(rng, stream, p.exprs[E_ONE_DIE, e])
+        if slots == 0 and one > 0:  # a shield's or armor's 1d8
+            return total + roll_die(rng, stream, one)
         start = p.exprs[E_START, e]
         for term in range(start, start + p.exprs[E_COUNT, e]):
             count = p.terms[term, 0]
