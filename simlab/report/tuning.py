@@ -6,11 +6,13 @@ scipy.stats, so that printing them does not wait for what only pages need.
 
 ``sweep.html`` shows the damage curves of a sweep — hit rate, crit rate and mean damage
 of each attack against each defender as functions of the first varied field, with 95%
-bands and the exact answer drawn where the exact engine answers a point — and the
-down-rate, time-to-down and win-rate curves. ``compare.html`` lists every figure two
-variants share with A, B, the difference and its paired and independent 95% intervals,
-the figures that changed beyond their interval first. Both pages are self-contained
-(PNG inline); the ``.md`` twins link the PNGs for CI job summaries.
+bands and the exact answer drawn where the exact engine answers a point, for the pairs
+the sweep moves (:func:`moving_pairs`; the others are named) — and the down-rate,
+time-to-down and win-rate curves, each part's pictures before its table.
+``compare.html`` lists every figure two variants share with A, B, the difference and
+its paired and independent 95% intervals, the figures that changed beyond their
+interval first. Both pages are self-contained (PNG inline); the ``.md`` twins link the
+PNGs for CI job summaries.
 """
 
 from __future__ import annotations
@@ -160,15 +162,59 @@ def _readable_axes(ax: Axes, figure: str, x: pd.Series) -> None:
 # -- sweep page ----------------------------------------------------------------------------
 
 
-def _sweep_pictures(sweep: SweepResult) -> list[Picture]:
+#: The figures of an attack pair whose curves a sweep page draws.
+PAIR_FIGURES = ("hit_rate", "crit_rate", "mean_damage")
+PAIR = ["attacker", "attack", "defender"]
+
+
+def moving_pairs(attacks: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Split a sweep's attack pairs into those the sweep moves and those it leaves flat.
+
+    A pair *moves* when, for one of its figures (hit rate, crit rate, mean damage),
+    the 95% intervals at the sweep's points have no value in common (the largest lower
+    bound is above the smallest upper bound), or its exact answer differs between
+    points. Otherwise every point is consistent with one value: its curve would be a
+    flat line inside its band (sweeping a combatant's HP leaves the hit rates of the
+    attacks that do not depend on it where they are), and the page names it instead
+    of drawing it.
+
+    Parameters
+    ----------
+    attacks : pandas.DataFrame
+        ``SweepResult.attacks()``: one row per point and pair.
+
+    Returns
+    -------
+    tuple of pandas.DataFrame
+        ``(moving, flat)``: the pairs (``attacker``, ``attack``, ``defender``) in the
+        order they first appear.
+    """
+    moves = []
+    for _, rows in attacks.groupby(PAIR, sort=False):
+        moved = False
+        for figure in PAIR_FIGURES:
+            apart = rows[f"{figure}_ci95_lo"].max() > rows[f"{figure}_ci95_hi"].min()
+            exact = rows.get(f"exact_{figure}")
+            changed = exact is not None and exact.max() - exact.min() > EXACT_SAME
+            moved = moved or bool(apart) or bool(changed)
+        moves.append(moved)
+    pairs = attacks[PAIR].drop_duplicates().reset_index(drop=True)
+    moving = pd.Series(moves, dtype=bool)
+    return pairs[moving].reset_index(drop=True), pairs[~moving].reset_index(drop=True)
+
+
+#: Exact answers closer than this are the same answer (they are sums of fractions).
+EXACT_SAME = 1e-12
+
+
+def _sweep_pictures(sweep: SweepResult, moving: pd.DataFrame) -> list[Picture]:
     pictures = []
-    pairs = sweep.attacks()[["attacker", "attack", "defender"]].drop_duplicates()
-    for pair in pairs.itertuples(index=False):
+    for pair in moving.itertuples(index=False):
         title = f"{pair.attacker} {pair.attack} → {pair.defender}: damage curve"
 
         def damage_curve(fig: Figure, p: Any = pair) -> None:
             axes = fig.subplots(1, 3)
-            for ax, figure in zip(axes, ("hit_rate", "crit_rate", "mean_damage"), strict=True):
+            for ax, figure in zip(axes, PAIR_FIGURES, strict=True):
                 plot_sweep(sweep, figure, ax=ax, attacker=p.attacker, attack=p.attack,
                            defender=p.defender)  # fmt: skip
 
@@ -183,6 +229,18 @@ def _sweep_pictures(sweep: SweepResult) -> list[Picture]:
 
         pictures.append(Picture(f"{_slug(figure)}.png", title, _png(curve, (7.0, 3.6)), "outcome"))
     return pictures
+
+
+def _flat_note(flat: pd.DataFrame, total: int) -> str:
+    """What the damage-curve part says of the pairs it does not draw (:func:`moving_pairs`)."""
+    if flat.empty:
+        return ""
+    by_attack = flat.groupby(PAIR[:2], sort=False)
+    names = "; ".join(f"{attacker} {attack} → {', '.join(rows.defender)}"
+                      for (attacker, attack), rows in by_attack)  # fmt: skip
+    return (f" Not drawn, {len(flat)} of {total} pairs: the sweep did not move them (at "
+            f"every point their 95% intervals share a value, and their exact answer, "
+            f"where known, is the same); the table has their figures: {names}.")  # fmt: skip
 
 
 def _sweep_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
@@ -224,9 +282,9 @@ img { max-width: 100%; display: block; } figcaption { font-size: 0.8em; color: #
 <h1>{{ title }}</h1>
 <p class="note">{{ identity }}</p>
 {% for heading, note, table, pictures in parts %}<h2>{{ heading }}</h2>
-<p class="note">{{ note }}</p>{{ table }}
+<p class="note">{{ note }}</p>
 {% for p in pictures %}<figure><img alt="{{ p.title }}" src="{{ p.data_uri }}">
-<figcaption>{{ p.title }}</figcaption></figure>{% endfor %}
+<figcaption>{{ p.title }}</figcaption></figure>{% endfor %}{{ table }}
 {% endfor %}</body></html>
 """,
     autoescape=True,
@@ -261,9 +319,10 @@ def _write_page(out: Path, stem: str, title: str, identity: str,
         (h, n, _html_table(*table), pics) for h, n, table, pics in parts])  # fmt: skip
     markdown = [f"# {title}", "", identity, ""]
     for heading, note, table, pictures in parts:
-        markdown += [f"## {heading}", "", note, "", _md_table(*table), ""]
+        markdown += [f"## {heading}", "", note, ""]
         markdown += [f"- [{p.title}]({PNG_DIR}/{p.file})" for p in pictures]
         markdown += [""] if pictures else []
+        markdown += [_md_table(*table), ""]
     written["html"] = atomic_write(out / f"{stem}.html", _text_writer(html))
     written["markdown"] = atomic_write(out / f"{stem}.md", _text_writer("\n".join(markdown)))
     return written
@@ -277,12 +336,14 @@ def render_sweep(sweep: SweepResult, out_dir: str | os.PathLike[str]) -> dict[st
     dict of str to Path
         What was written: ``html``, ``markdown`` and one entry per PNG.
     """
-    pictures = _sweep_pictures(sweep)
+    moving, flat = moving_pairs(sweep.attacks())
+    pictures = _sweep_pictures(sweep, moving)
     identity = (f"scenario {sweep.scenario} ({sweep.rules}) · seed {sweep.seed} · "
                 f"{sweep.encounters:,} encounters per point · {len(sweep.points)} points · "
                 f"varied: {', '.join(sweep.fields)} · simlab {__version__}")  # fmt: skip
+    damage_note = _DAMAGE_NOTE + _flat_note(flat, len(moving) + len(flat))
     parts: list[PagePart] = [
-        ("Damage curves", _DAMAGE_NOTE, _sweep_rows(sweep),
+        ("Damage curves", damage_note, _sweep_rows(sweep),
          [p for p in pictures if p.kind == "damage"]),
         ("Time-to-down and outcome", _OUTCOME_NOTE, _combatant_rows(sweep),
          [p for p in pictures if p.kind == "outcome"]),

@@ -104,6 +104,47 @@ def test_sweep_files(tmp_path: Path, duel: Any) -> None:
     assert all(p.exists() for p in written.values())
 
 
+def test_sweep_page_draws_the_pairs_the_sweep_moves(tmp_path: Path, duel: Any) -> None:
+    """The Defender's Guard moves the attack's damage: drawn. The Attacker's HP changes
+    nothing in a duel it is never hit in: named, not drawn, its figures in the table."""
+    from simlab.report.tuning import moving_pairs
+
+    moved = simlab.sweep(duel, {"Defender.guard": [0, 3]}, n=5000)
+    still = simlab.sweep(duel, {"Attacker.hp": [10, 30]}, n=5000)
+    pair = ["Attacker", "strike", "Defender"]
+    moving, flat = moving_pairs(moved.attacks())
+    assert moving.values.tolist() == [pair] and flat.empty
+    moving, flat = moving_pairs(still.attacks())
+    assert moving.empty and flat.values.tolist() == [pair]
+    simlab.write_sweep(moved, tmp_path / "moved")
+    simlab.write_sweep(still, tmp_path / "still")
+    assert "png/damage-" in (tmp_path / "moved/sweep.md").read_text()
+    md = (tmp_path / "still/sweep.md").read_text()
+    assert "png/damage-" not in md
+    assert "Not drawn, 1 of 1 pairs" in md and "Attacker strike → Defender" in md
+    assert "| 30 | Attacker | strike | Defender |" in md  # the table keeps the pair
+
+
+def test_moving_pairs_reads_intervals_and_exact_answers() -> None:
+    """A pair moves when its intervals share no value or its exact answer changes."""
+    from simlab.report.tuning import moving_pairs
+
+    def rows(pair: str, lo: list[float], hi: list[float], exact: list[float]) -> pd.DataFrame:
+        frame = pd.DataFrame({"attacker": pair, "attack": "a", "defender": "d",
+                              "exact_hit_rate": exact})  # fmt: skip
+        for figure in ("hit_rate", "crit_rate", "mean_damage"):
+            frame[f"{figure}_ci95_lo"], frame[f"{figure}_ci95_hi"] = lo, hi
+        return frame
+
+    attacks = pd.concat([rows("overlap", [0.1, 0.2], [0.3, 0.4], [0.2, 0.2]),
+                         rows("apart", [0.1, 0.31], [0.3, 0.4], [0.2, 0.2]),
+                         rows("touching", [0.1, 0.3], [0.3, 0.4], [0.2, 0.2]),
+                         rows("exact", [0.1, 0.2], [0.3, 0.4], [0.2, 0.25])])  # fmt: skip
+    moving, flat = moving_pairs(attacks)
+    assert moving.attacker.tolist() == ["apart", "exact"]
+    assert flat.attacker.tolist() == ["overlap", "touching"]
+
+
 def test_plot_sweep_draws_and_returns_its_data(duel: Any) -> None:
     import matplotlib.pyplot as plt
 
