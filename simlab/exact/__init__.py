@@ -46,7 +46,17 @@ import numpy as np
 if TYPE_CHECKING:
     from simlab.exact.engine import ExactResult
 
-__all__ = ["AttackOutcomeLike", "TimeToDownLike"]
+__all__ = ["AttackOutcomeLike", "TimeToDownLike", "pair_answer"]
+
+
+def pair_answer(entry: dict[str, Any], figure: str) -> float:
+    """One figure of one pair of an exact summary (an entry of ``summary.json``'s
+    ``attacks``), or NaN where its ``caveats`` say a full fight moves that figure away
+    from the fresh-defender answer (``fight_caveats``: a surprise round's undefended
+    shots, statuses gained, ...). Pages and tables that set the exact answer beside a
+    simulated figure show it only where it describes the same thing. A summary written
+    before caveats were recorded has none."""
+    return float("nan") if figure in entry.get("caveats", {}) else float(entry[figure])
 
 
 class AttackOutcomeLike(Protocol):

@@ -229,7 +229,7 @@ def _pair_summary(p: PairExact) -> dict[str, Any]:
     pmf = {str(int(d)): float(p.damage_pmf[d]) for d in np.flatnonzero(p.damage_pmf > 0)}
     return {"attacker": p.attacker, "attack": p.attack, "defender": p.defender,
             "hit_rate": p.hit_rate, "crit_rate": p.crit_rate, "mean_damage": p.mean_damage,
-            "damage_pmf": pmf}  # fmt: skip
+            "damage_pmf": pmf, "caveats": dict(p.caveats)}  # fmt: skip
 
 
 def _duel_summary(duel: DuelExact) -> dict[str, Any]:

@@ -178,12 +178,15 @@ def axes_or_new(ax: Axes | None, size: tuple[float, float] = (6.0, 3.5)) -> Axes
 def _exact_pmfs(
     exact: dict[str, Any] | None, labels: dict[str, str]
 ) -> dict[tuple[str, str, str], dict[int, float]]:
-    """Exact damage distributions by (attacker, attack, defender) label.
+    """Exact damage distributions by (attacker, attack, defender) label, where the
+    fight does not move the pair's damage away from them (its ``mean_damage`` caveat).
 
     Copies share one profile, so the first copy's answer is the pool's.
     """
     out: dict[tuple[str, str, str], dict[int, float]] = {}
     for e in (exact or {}).get("attacks", []):
+        if "mean_damage" in e.get("caveats", {}):
+            continue
         key = (labels.get(e["attacker"], e["attacker"]), e["attack"],
                labels.get(e["defender"], e["defender"]))  # fmt: skip
         out.setdefault(key, {int(d): float(p) for d, p in e["damage_pmf"].items()})

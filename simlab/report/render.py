@@ -33,6 +33,7 @@ from matplotlib.figure import Figure
 from simlab import __version__
 from simlab.analysis.drift import DriftReport, key, label
 from simlab.analysis.result import Result
+from simlab.exact import pair_answer
 from simlab.report import plots
 from simlab.report.files import atomic_write
 from simlab.report.results import ScenarioRun, save_results
@@ -132,8 +133,8 @@ def _attack_rows(run: ScenarioRun) -> list[list[str]]:
     rows = []
     for r, d in zip(rates.itertuples(), damage.itertuples(), strict=True):
         ex = answers.get((r.attacker, r.attack, r.defender))
-        exact = "—" if ex is None else (f"{ex['hit_rate']:.4f} / {ex['crit_rate']:.4f} / "
-                                        f"{ex['mean_damage']:.3f}")  # fmt: skip
+        figures = [] if ex is None else [_exact_figure(ex, f, n) for f, n in EXACT_DIGITS]
+        exact = " / ".join(figures) or "—"
         rows.append([r.attacker, r.attack, r.defender, f"{r.attempts:,}",
                      value_and_bounds(r.hit_rate, r.hit_rate_ci95_lo, r.hit_rate_ci95_hi),
                      value_and_bounds(r.crit_rate, r.crit_rate_ci95_lo, r.crit_rate_ci95_hi),
@@ -141,6 +142,16 @@ def _attack_rows(run: ScenarioRun) -> list[list[str]]:
                                       d.mean_damage_ci95_hi, 2),
                      exact])  # fmt: skip
     return rows
+
+
+#: The exact figures of an attack row, in order, with their decimals.
+EXACT_DIGITS = (("hit_rate", 4), ("crit_rate", 4), ("mean_damage", 3))
+
+
+def _exact_figure(entry: dict[str, Any], figure: str, digits: int) -> str:
+    """An exact figure of an attack row, or "—" where the fight moves it (its caveat)."""
+    value = pair_answer(entry, figure)
+    return "—" if math.isnan(value) else f"{value:.{digits}f}"
 
 
 MEAN_HEADERS = {

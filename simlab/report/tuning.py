@@ -292,7 +292,8 @@ img { max-width: 100%; display: block; } figcaption { font-size: 0.8em; color: #
 
 _DAMAGE_NOTE = ("Hit rate, crit rate and mean damage (misses 0) of each attack against "
                 "each defender at every point, with 95% bands; dashed: the exact answer "
-                "against a fresh defender where the exact engine gives one. Every point "
+                "against a fresh defender where the exact engine gives one and the fight "
+                "does not move the figure away from it. Every point "
                 "ran on the same seed (common random numbers).")  # fmt: skip
 _OUTCOME_NOTE = ("Down rate; mean time-to-down among the encounters in which the "
                  "combatant went down (dashed: the exact duel mean, without the round "

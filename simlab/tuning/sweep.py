@@ -19,6 +19,7 @@ import pandas as pd
 from simlab.analysis.result import Result
 from simlab.analysis.summary import summary
 from simlab.errors import ExactUnsupported, InputError
+from simlab.exact import pair_answer
 from simlab.scenario.common import ScenarioBase
 from simlab.tuning.figures import combatant_figures
 from simlab.tuning.overrides import Override, apply_overrides, parse_value
@@ -196,7 +197,8 @@ def _attack_table(point: SweepPoint) -> pd.DataFrame:
              for e in (point.exact or {}).get("attacks", [])}  # fmt: skip
     keys = list(zip(frame.attacker, frame.attack, frame.defender, strict=True))
     for figure in ("hit_rate", "crit_rate", "mean_damage"):
-        frame[f"exact_{figure}"] = [exact[k][figure] if k in exact else float("nan") for k in keys]
+        frame[f"exact_{figure}"] = [pair_answer(exact[k], figure) if k in exact
+                                    else float("nan") for k in keys]  # fmt: skip
     return frame
 
 

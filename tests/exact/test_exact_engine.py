@@ -26,6 +26,7 @@ import simlab
 import simlab.exact.shattered_spirits as ss_exact
 from simlab.analysis.summary import summary as sim_summary
 from simlab.errors import ExactUnsupported
+from simlab.exact import pair_answer
 from simlab.exact.engine import CHECK_COLUMNS, CHECK_Z, check_simulation, check_verdict, exact
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -124,7 +125,8 @@ def test_summary_has_the_run_shape_without_intervals() -> None:
     assert doc["method"] == "exact"
     skipped = {"encounters", "seed", "interval_level"}
     assert _shape(doc) - {"method", "refusals"} == _shape(sim) - skipped
-    assert _shape(doc["attacks"][0]) == _shape(sim["attacks"][0]) - {"attempts"}
+    assert _shape(doc["attacks"][0]) == _shape(sim["attacks"][0]) - {"attempts"} | {"caveats"}
+    assert doc["attacks"][0]["caveats"] == {}  # a duel: nothing moves the answer
     defender = next(c for c in sim["combatants"] if c["name"] == "Defender")
     assert set(doc["combatants"][0]) <= _shape(defender)
     ttd = doc["combatants"][0]["time_to_down"]
@@ -260,6 +262,22 @@ def test_check_skips_figures_a_fight_can_move() -> None:
     assert "'exposed 1'" in skipped["mean_damage Kaito quick-jab → Ogre"]
     assert "'impaired 1'" in skipped["mean_damage Ogre crushing-blow → Sato"]
     assert not any(res.check.defender.isin(["Kaito", "Mira"]))  # reactions: refused
+
+
+def test_summary_names_the_figures_a_fight_can_move() -> None:
+    """The summary keeps each pair's caveats; tables and pages that set the exact answer
+    beside a simulated figure leave it out where a caveat says the fight moves it."""
+    doc = exact(PARTY).summary()
+    json.dumps(doc, allow_nan=False)
+    pairs = {(a["attacker"], a["attack"], a["defender"]): a for a in doc["attacks"]}
+    jab = pairs[("Kaito", "quick-jab", "Ogre")]
+    assert set(jab["caveats"]) == {"mean_damage"} and "'exposed 1'" in jab["caveats"]["mean_damage"]
+    assert pair_answer(jab, "hit_rate") == jab["hit_rate"]
+    assert np.isnan(pair_answer(jab, "mean_damage"))
+    assert pair_answer({"mean_damage": 2.5}, "mean_damage") == 2.5  # written before caveats
+    sweep = simlab.sweep(PARTY, {"Ogre.hp": [20, 30]}, n=500)
+    row = sweep.attacks().query("attacker == 'Kaito' and defender == 'Ogre'").iloc[0]
+    assert row.exact_hit_rate == jab["hit_rate"] and np.isnan(row.exact_mean_damage)
 
 
 def test_check_catches_a_wrong_answer() -> None:
