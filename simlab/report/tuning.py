@@ -165,6 +165,8 @@ def _readable_axes(ax: Axes, figure: str, x: pd.Series) -> None:
 #: The figures of an attack pair whose curves a sweep page draws.
 PAIR_FIGURES = ("hit_rate", "crit_rate", "mean_damage")
 PAIR = ["attacker", "attack", "defender"]
+#: Exact answers closer than this are the same answer (they are sums of fractions).
+EXACT_SAME = 1e-12
 
 
 def moving_pairs(attacks: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -201,10 +203,6 @@ def moving_pairs(attacks: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     pairs = attacks[PAIR].drop_duplicates().reset_index(drop=True)
     moving = pd.Series(moves, dtype=bool)
     return pairs[moving].reset_index(drop=True), pairs[~moving].reset_index(drop=True)
-
-
-#: Exact answers closer than this are the same answer (they are sums of fractions).
-EXACT_SAME = 1e-12
 
 
 def _sweep_pictures(sweep: SweepResult, moving: pd.DataFrame) -> list[Picture]:
