@@ -39,6 +39,7 @@ from simlab.report.render import (
 )
 from simlab.report.terminal import bounds, decimals, value_and_bounds
 from simlab.report.tuning_terminal import times_narrower
+from simlab.tuning.sweep import PAIR, PAIR_FIGURES, moving_pairs
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -160,49 +161,6 @@ def _readable_axes(ax: Axes, figure: str, x: pd.Series) -> None:
 
 
 # -- sweep page ----------------------------------------------------------------------------
-
-
-#: The figures of an attack pair whose curves a sweep page draws.
-PAIR_FIGURES = ("hit_rate", "crit_rate", "mean_damage")
-PAIR = ["attacker", "attack", "defender"]
-#: Exact answers closer than this are the same answer (they are sums of fractions).
-EXACT_SAME = 1e-12
-
-
-def moving_pairs(attacks: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Split a sweep's attack pairs into those the sweep moves and those it leaves flat.
-
-    A pair *moves* when, for one of its figures (hit rate, crit rate, mean damage),
-    the 95% intervals at the sweep's points have no value in common (the largest lower
-    bound is above the smallest upper bound), or its exact answer differs between
-    points. Otherwise every point is consistent with one value: its curve would be a
-    flat line inside its band (sweeping a combatant's HP leaves the hit rates of the
-    attacks that do not depend on it where they are), and the page names it instead
-    of drawing it.
-
-    Parameters
-    ----------
-    attacks : pandas.DataFrame
-        ``SweepResult.attacks()``: one row per point and pair.
-
-    Returns
-    -------
-    tuple of pandas.DataFrame
-        ``(moving, flat)``: the pairs (``attacker``, ``attack``, ``defender``) in the
-        order they first appear.
-    """
-    moves = []
-    for _, rows in attacks.groupby(PAIR, sort=False):
-        moved = False
-        for figure in PAIR_FIGURES:
-            apart = rows[f"{figure}_ci95_lo"].max() > rows[f"{figure}_ci95_hi"].min()
-            exact = rows.get(f"exact_{figure}")
-            changed = exact is not None and exact.max() - exact.min() > EXACT_SAME
-            moved = moved or bool(apart) or bool(changed)
-        moves.append(moved)
-    pairs = attacks[PAIR].drop_duplicates().reset_index(drop=True)
-    moving = pd.Series(moves, dtype=bool)
-    return pairs[moving].reset_index(drop=True), pairs[~moving].reset_index(drop=True)
 
 
 def _sweep_pictures(sweep: SweepResult, moving: pd.DataFrame) -> list[Picture]:

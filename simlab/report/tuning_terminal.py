@@ -61,14 +61,18 @@ def _exact_cell(value: float) -> str:
 
 
 def sweep_attack_tables(sweep: SweepResult) -> list[Table]:
-    """The damage curves as terminal tables, one per attack pair with one row per point;
-    figures as ``value ± half-width``, no crit column for a rule system without crits."""
+    """The damage curves as terminal tables: one per attack pair the sweep moves
+    (:func:`simlab.tuning.sweep.moving_pairs`) with one row per point, figures as
+    ``value ± half-width``, no crit column for a rule system without crits; then one
+    table of the pairs it leaves flat, each figure as the range of its estimates."""
+    from simlab.tuning.sweep import PAIR, moving_pairs
+
     frame = sweep.attacks()
+    moving, flat = moving_pairs(frame)
     crits = _has_crits(sweep)
+    curves = frame.merge(moving, on=PAIR, sort=False)
     tables = []
-    for (attacker, attack, defender), curve in frame.groupby(
-        ["attacker", "attack", "defender"], sort=False
-    ):
+    for (attacker, attack, defender), curve in curves.groupby(PAIR, sort=False):
         table = console_table(f"{pair_heading(attacker, attack, defender)} (± 95% interval)")
         _field_columns(table, sweep)
         exact = bool(curve.exact_mean_damage.notna().any())
@@ -81,7 +85,38 @@ def sweep_attack_tables(sweep: SweepResult) -> list[Table]:
                           *crit, _estimate(r, "mean_damage"),
                           *([_exact_cell(r.exact_mean_damage)] if exact else []))  # fmt: skip
         tables.append(table)
+    if not flat.empty:
+        tables.append(_flat_pairs_table(frame.merge(flat, on=PAIR, sort=False), crits))
     return tables
+
+
+def _flat_pairs_table(frame: pd.DataFrame, crits: bool) -> Table:
+    """The attack pairs a sweep leaves flat, one row each: every figure as the lowest
+    and highest estimate over the points (``0.547–0.549``; one number when they agree
+    to the digits shown), and the exact mean damage where known."""
+    pairs = frame.groupby(["attacker", "attack", "defender"], sort=False)
+    names = [pair_heading(*key) for key, _ in pairs]
+    table = console_table("unchanged across the sweep (lowest–highest over the points)")
+    name_column(table, "attack", names)
+    figures = ["hit_rate", *(["crit_rate"] if crits else []), "mean_damage"]
+    for figure in figures:
+        number_column(table, figure.replace("_", " "))
+    exact = bool(frame.exact_mean_damage.notna().any())
+    if exact:
+        number_column(table, "exact\nmean")
+    for name, (_, rows) in zip(names, pairs, strict=True):
+        cells = [_value_range(rows[f], 3 if f.endswith("_rate") else 2) for f in figures]
+        if exact:
+            cells.append(_exact_cell(rows.exact_mean_damage.iloc[0]))
+        table.add_row(name, *cells)
+    return table
+
+
+def _value_range(values: pd.Series, digits: int) -> str:
+    """``lo–hi`` of ``values`` to ``digits`` decimals, or one number when both read the
+    same."""
+    lo, hi = (f"{v:.{digits}f}" for v in (values.min(), values.max()))
+    return lo if lo == hi else f"{lo}–{hi}"
 
 
 def sweep_combatants_table(sweep: SweepResult) -> Table:
@@ -149,7 +184,9 @@ SWEEP_NOTE = (
     "damage against a fresh defender, or the exact mean time-to-down of a duel (no "
     "round cap), where the exact engine answers the point. mean if downed: among the "
     "encounters in which the combatant went down; median: the round by which half of all "
-    "encounters had it down (—: fewer than half did)."
+    "encounters had it down (—: fewer than half did). unchanged across the sweep: the "
+    "attack pairs whose 95% intervals share a value at every point and whose exact "
+    "answer stays the same."
 )
 
 

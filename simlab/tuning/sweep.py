@@ -24,7 +24,13 @@ from simlab.scenario.common import ScenarioBase
 from simlab.tuning.figures import combatant_figures
 from simlab.tuning.overrides import Override, apply_overrides, parse_value
 
-__all__ = ["SweepResult", "Variation", "parse_vary", "sweep"]
+__all__ = ["SweepResult", "Variation", "moving_pairs", "parse_vary", "sweep"]
+
+#: The figures of an attack pair a sweep follows.
+PAIR_FIGURES = ("hit_rate", "crit_rate", "mean_damage")
+PAIR = ["attacker", "attack", "defender"]
+#: Exact answers closer than this are the same answer (they are sums of fractions).
+EXACT_SAME = 1e-12
 
 #: The most points a sweep may have (the product of every --vary's values).
 MAX_POINTS = 10_000
@@ -196,7 +202,7 @@ def _attack_table(point: SweepPoint) -> pd.DataFrame:
     exact = {(e["attacker"], e["attack"], e["defender"]): e
              for e in (point.exact or {}).get("attacks", [])}  # fmt: skip
     keys = list(zip(frame.attacker, frame.attack, frame.defender, strict=True))
-    for figure in ("hit_rate", "crit_rate", "mean_damage"):
+    for figure in PAIR_FIGURES:
         frame[f"exact_{figure}"] = [pair_answer(exact[k], figure) if k in exact
                                     else float("nan") for k in keys]  # fmt: skip
     return frame
@@ -210,6 +216,43 @@ def _combatant_table(point: SweepPoint) -> pd.DataFrame:
     }
     frame["exact_mean_time_to_down"] = [exact.get(name, float("nan")) for name in frame.combatant]
     return frame
+
+
+def moving_pairs(attacks: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Split a sweep's attack pairs into those the sweep moves and those it leaves flat.
+
+    A pair *moves* when, for one of its figures (hit rate, crit rate, mean damage),
+    the 95% intervals at the sweep's points have no value in common (the largest lower
+    bound is above the smallest upper bound), or its exact answer differs between
+    points. Otherwise every point is consistent with one value: its curve would be a
+    flat line inside its band (sweeping a combatant's HP leaves the hit rates of the
+    attacks that do not depend on it where they are). The sweep page draws the pairs
+    that move and names the others; the terminal gives each moving pair a table and the
+    flat ones one table of their ranges.
+
+    Parameters
+    ----------
+    attacks : pandas.DataFrame
+        ``SweepResult.attacks()``: one row per point and pair.
+
+    Returns
+    -------
+    tuple of pandas.DataFrame
+        ``(moving, flat)``: the pairs (``attacker``, ``attack``, ``defender``) in the
+        order they first appear.
+    """
+    moves = []
+    for _, rows in attacks.groupby(PAIR, sort=False):
+        moved = False
+        for figure in PAIR_FIGURES:
+            apart = rows[f"{figure}_ci95_lo"].max() > rows[f"{figure}_ci95_hi"].min()
+            exact = rows.get(f"exact_{figure}")
+            changed = exact is not None and exact.max() - exact.min() > EXACT_SAME
+            moved = moved or bool(apart) or bool(changed)
+        moves.append(moved)
+    pairs = attacks[PAIR].drop_duplicates().reset_index(drop=True)
+    moving = pd.Series(moves, dtype=bool)
+    return pairs[moving].reset_index(drop=True), pairs[~moving].reset_index(drop=True)
 
 
 def sweep_points(

@@ -107,7 +107,7 @@ def test_sweep_files(tmp_path: Path, duel: Any) -> None:
 def test_sweep_page_draws_the_pairs_the_sweep_moves(tmp_path: Path, duel: Any) -> None:
     """The Defender's Guard moves the attack's damage: drawn. The Attacker's HP changes
     nothing in a duel it is never hit in: named, not drawn, its figures in the table."""
-    from simlab.report.tuning import moving_pairs
+    from simlab.tuning.sweep import moving_pairs
 
     moved = simlab.sweep(duel, {"Defender.guard": [0, 3]}, n=5000)
     still = simlab.sweep(duel, {"Attacker.hp": [10, 30]}, n=5000)
@@ -127,7 +127,7 @@ def test_sweep_page_draws_the_pairs_the_sweep_moves(tmp_path: Path, duel: Any) -
 
 def test_moving_pairs_reads_intervals_and_exact_answers() -> None:
     """A pair moves when its intervals share no value or its exact answer changes."""
-    from simlab.report.tuning import moving_pairs
+    from simlab.tuning.sweep import moving_pairs
 
     def rows(pair: str, lo: list[float], hi: list[float], exact: list[float]) -> pd.DataFrame:
         frame = pd.DataFrame({"attacker": pair, "attack": "a", "defender": "d",

@@ -31,9 +31,12 @@ def _run_at_80(monkeypatch: pytest.MonkeyPatch, *args: object) -> str:
 def test_sweep_of_a_grid_fits_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
     text = _run_at_80(monkeypatch, "sweep", PLATE, "--vary", "Plate Knight.hp=20,30",
                       "--vary", "Plate Knight.bonus_defense=0:1", "-n", 2000)  # fmt: skip
-    # One table per attack pair, named whole in its title; both varied fields as columns.
-    assert "Swordsman: longsword → Plate Knight" in text
-    assert "Plate Knight: longsword → Swordsman" in text
+    # A table for the attack pair the sweep moves, named whole in its title, both varied
+    # fields as columns; the Plate Knight's own attack, which neither field touches, in
+    # the table of unchanged pairs.
+    assert "Swordsman: longsword → Plate Knight (± 95% interval)" in text
+    unchanged = text.split("unchanged across the sweep")[1].split("time-to-down")[0]
+    assert "Plate Knight: longsword → Swordsman" in unchanged
     header = next(line for line in text.splitlines() if "hit rate" in line)
     assert header.split()[:2] == ["hp", "bonus_defense"]
     assert "crit" not in text  # zones-3d6 has no crits
@@ -47,11 +50,32 @@ def test_sweep_with_crits_and_exact_fits_80_columns(monkeypatch: pytest.MonkeyPa
     assert header.split() == ["guard", "hit", "rate", "crit", "rate", "mean", "damage", "mean"]
     # Every row with an exact answer: the exact mean damage lies within (or at most a
     # rounding step beyond) the simulated interval printed beside it.
-    attacks = text.split("time-to-down (rounds")[0]
+    attacks, unchanged = text.split("time-to-down (rounds")[0].split("unchanged across")
     rows = re.findall(r" ([\d.]+) ± ([\d.]+) +([\d.]+) *$", attacks, re.M)
-    assert len(rows) == 8, text
+    assert len(rows) == 4, text  # Kaito's jab at the Brute, whose Guard is swept
     for mean, half, exact in rows:
         assert abs(float(exact) - float(mean)) <= float(half) + 0.001, (mean, half, exact)
+    # The Brute's strike at Kaito does not depend on the Brute's Guard: one row, its mean
+    # damage the range of its four estimates, the exact mean damage beside them.
+    assert re.search(r"Brute: stone-strike → Kaito .* [\d.]+–[\d.]+ +[\d.]+ *$", unchanged,
+                     re.M), text  # fmt: skip
+
+
+def test_unchanged_pairs_show_the_range_of_their_estimates() -> None:
+    """Each figure of an unchanged pair: its lowest and highest estimate over the points,
+    one number when both read the same; the exact mean where known, else a dash."""
+    import pandas as pd
+
+    from simlab.report.tuning_terminal import _flat_pairs_table
+
+    frame = pd.DataFrame({"attacker": ["A"] * 3 + ["B"] * 3, "attack": "x", "defender": "D",
+                          "hit_rate": [0.5461, 0.5474, 0.5468, 0.25, 0.2501, 0.2499],
+                          "mean_damage": [4.6031, 4.6079, 4.6, 1.0, 1.0, 1.0],
+                          "exact_mean_damage": [4.6182] * 3 + [float("nan")] * 3})  # fmt: skip
+    table = _flat_pairs_table(frame, crits=False)
+    cells = [list(column.cells) for column in table.columns]
+    assert cells == [["A: x → D", "B: x → D"], ["0.546–0.547", "0.250"],
+                     ["4.60–4.61", "1.00"], ["4.6182", "—"]]  # fmt: skip
 
 
 def test_compare_fits_80_columns_and_marks_what_changed(monkeypatch: pytest.MonkeyPatch) -> None:
