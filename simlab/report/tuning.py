@@ -38,7 +38,7 @@ from simlab.report.render import (
     _text_writer,
 )
 from simlab.report.terminal import bounds, decimals, value_and_bounds
-from simlab.report.tuning_terminal import times_narrower
+from simlab.report.tuning_terminal import interval_digits, times_narrower
 from simlab.tuning.sweep import PAIR, PAIR_FIGURES, moving_pairs
 
 if TYPE_CHECKING:
@@ -316,9 +316,12 @@ def compare_rows(comparison: Comparison) -> list[list[str]]:
     """One row per figure: CHANGED/same, figure, subject, A, B, diff and both intervals."""
     rows = []
     for r in comparison.figures.itertuples():
-        rows.append(["CHANGED" if r.changed else "same", r.figure, r.on or "—", decimals(r.a, 4),
-                     decimals(r.b, 4), decimals(r.diff, 4), bounds(r.diff_ci_lo, r.diff_ci_hi, 4),
-                     bounds(r.diff_ci_independent_lo, r.diff_ci_independent_hi, 4),
+        # as many decimals as the paired interval needs, so that a rare figure moved a
+        # little on the same dice reads 0.0000014 [...], not 0.0000 [-0.0001, -0.0000]
+        n = interval_digits(r.diff_ci_hi - r.diff_ci_lo, least=4, most=12)
+        rows.append(["CHANGED" if r.changed else "same", r.figure, r.on or "—", decimals(r.a, n),
+                     decimals(r.b, n), decimals(r.diff, n), bounds(r.diff_ci_lo, r.diff_ci_hi, n),
+                     bounds(r.diff_ci_independent_lo, r.diff_ci_independent_hi, n),
                      times_narrower(r.narrowing)])  # fmt: skip
     return rows
 

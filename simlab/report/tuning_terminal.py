@@ -227,7 +227,7 @@ def compare_table(comparison: Comparison) -> Table:
     for column in ("A", "B", "diff", *(["independent 95%"] if wide else []), "narrower\n×"):
         number_column(table, column)
     for r, label, on in zip(frame.itertuples(), labels, ons, strict=True):
-        digits = _digits(r.diff_ci_hi - r.diff_ci_lo)
+        digits = interval_digits(r.diff_ci_hi - r.diff_ci_lo)
         independent = ([bounds(r.diff_ci_independent_lo, r.diff_ci_independent_hi, digits,
                                 sign="+")] if wide else [])  # fmt: skip
         table.add_row("✱" if r.changed else "", label, on, _number(r.a, digits),
@@ -236,12 +236,14 @@ def compare_table(comparison: Comparison) -> Table:
     return table
 
 
-def _digits(width: float) -> int:
-    """Decimals that show a figure to its paired interval's precision (2 to 4)."""
+def interval_digits(width: float, least: int = 2, most: int = 4) -> int:
+    """Decimals that show a figure to the precision of its interval of ``width``: its
+    half-width's first significant digit, at least ``least`` and at most ``most``; 4
+    for an interval of no width."""
     half = width / 2
     if not math.isfinite(half) or half <= 0:
         return 4
-    return min(max(-math.floor(math.log10(half)), 2), 4)
+    return min(max(-math.floor(math.log10(half)), least), most)
 
 
 def _number(value: float, digits: int, sign: str = "") -> str:
@@ -249,7 +251,9 @@ def _number(value: float, digits: int, sign: str = "") -> str:
 
 
 def _diff(diff: float, lo: float, hi: float, digits: int) -> str:
-    """``+0.052 ± 0.004``; ``0`` when A and B agree on every encounter."""
+    """``+0.052 ± 0.004``; ``0`` when A and B agree on every encounter; a difference
+    finer than ``digits`` decimals (a rare figure, moved a little on the same dice) in
+    powers of ten, ``-1.4e-06 ± 8e-07``, not ``-0.0000 ± 0.0001``."""
     half = max(diff - lo, hi - diff)
     if pd.isna(diff):
         return "—"
@@ -257,6 +261,8 @@ def _diff(diff: float, lo: float, hi: float, digits: int) -> str:
         return f"{diff:+.{digits}f}"
     if half <= 0 and diff == 0:
         return "0"
+    if 0 < half < 0.5 * 10**-digits:  # finer than the decimals shown: a rare figure
+        return f"{diff:+.1e} ± {rounded_up(half, -math.floor(math.log10(half))):.0e}"
     return f"{diff:+.{digits}f} ± {rounded_up(half, digits):.{digits}f}"
 
 

@@ -139,3 +139,28 @@ def test_the_independent_interval_is_shown_rounded_outwards() -> None:
     assert bounds(0.0004, -0.0004, 3, sign="+") == "[+0.000, +0.000]"
     assert bounds(0.125, 0.125, 3, sign="+") == "[+0.125, +0.125]"  # exact: as it is
     assert bounds(float("nan"), float("nan"), 3, sign="+") == "[—, —]"
+
+
+def test_a_rare_figure_moved_a_little_reads_as_such() -> None:
+    """On the same dice a crit rate of 0.0002 may move by about 1e-06 with a paired
+    interval that excludes 0. Shown to 4 decimals it read ``-0.0000 ± 0.0001`` marked
+    changed; the terminal now writes such a difference in powers of ten (half-width
+    rounded up) and the page with the decimals its interval needs."""
+    from types import SimpleNamespace
+
+    from simlab.report.tuning import compare_rows
+    from simlab.report.tuning_terminal import _diff, interval_digits
+
+    diff, lo, hi = -1.4e-06, -2.1e-06, -6.6e-07
+    digits = interval_digits(hi - lo)
+    assert digits == 4
+    assert _diff(diff, lo, hi, digits) == "-1.4e-06 ± 8e-07"
+    assert _diff(0.084, 0.081, 0.087, interval_digits(0.006)) == "+0.084 ± 0.003"
+    row = SimpleNamespace(changed=True, figure="crit_rate", on="R club → W", a=0.0002339,
+                          b=0.0002325, diff=diff, diff_ci_lo=lo, diff_ci_hi=hi,
+                          diff_ci_independent_lo=-2e-04, diff_ci_independent_hi=2e-04,
+                          narrowing=229.7)  # fmt: skip
+    comparison = SimpleNamespace(figures=SimpleNamespace(itertuples=lambda: iter([row])))
+    (cells,) = compare_rows(comparison)  # type: ignore[arg-type]
+    assert cells[3:7] == ["0.0002339", "0.0002325", "-0.0000014",
+                          "[-0.0000021, -0.0000006]"]  # fmt: skip
