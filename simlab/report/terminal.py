@@ -187,23 +187,32 @@ def pair_heading(attacker: str, attack: str, defender: str) -> str:
 def attacks_table(result: Result) -> Table:
     """Hit rate, crit rate and mean damage of every attack pairing, with 95% intervals.
 
-    In a narrow terminal, attacker, attack and defender share one column; the crit rate
-    is left out for rule systems without crits (``Layout.crits``).
+    In a narrow terminal, attacker and attack share one column, named on the first row
+    of their pairings, and the defender has its own (``at``); the crit rate is left out
+    for rule systems without crits (``Layout.crits``).
     """
     rates = result.hit_rates()
     damage = result.damage()
     crits = getattr(result.layout, "crits", True)
     table = console_table(f"{result.scenario} · attacks (± 95% interval)")
-    pairs = [pair_heading(r.attacker, r.attack, r.defender) for r in rates.itertuples()]
-    if is_wide():
+    wide = is_wide()
+    attacks = [f"{r.attacker}: {r.attack}" if r.attack else r.attacker
+               for r in rates.itertuples()]  # fmt: skip
+    if wide:
         for column in ("attacker", "attack", "defender"):
             name_column(table, column, list(rates[column]))
     else:
-        name_column(table, "attack", pairs)
+        name_column(table, "attack", attacks)
+        name_column(table, "at", list(rates.defender))
+        table.collapse_padding = True  # one space between columns: the numbers fit in 80
     for column in ("attempts", "hit rate", *(["crit rate"] if crits else []), "mean damage"):
         number_column(table, column)
-    for pair, r, d in zip(pairs, rates.itertuples(), damage.itertuples(), strict=True):
-        names = [r.attacker, r.attack, r.defender] if is_wide() else [pair]
+    rows = list(zip(attacks, rates.itertuples(), damage.itertuples(), strict=True))
+    for k, (attack, r, d) in enumerate(rows):
+        first = k == 0 or rows[k - 1][0] != attack
+        last = k + 1 < len(rows) and rows[k + 1][0] != attack
+        shown = attack if first else ""
+        names = [r.attacker, r.attack, r.defender] if wide else [shown, r.defender]
         crit = [estimate(r.crit_rate, r.crit_rate_ci95_lo, r.crit_rate_ci95_hi)] if crits else []
         table.add_row(
             *names,
@@ -211,6 +220,7 @@ def attacks_table(result: Result) -> Table:
             estimate(r.hit_rate, r.hit_rate_ci95_lo, r.hit_rate_ci95_hi),
             *crit,
             estimate(d.mean_damage, d.mean_damage_ci95_lo, d.mean_damage_ci95_hi),
+            end_section=last and not first and not wide,  # a rule under a group of rows
         )
     return table  # fmt: skip
 

@@ -123,6 +123,24 @@ def test_no_crit_column_for_a_system_without_crits() -> None:
     assert "crit rate" in _terminal_text(ss, 80)
 
 
+def test_narrow_attack_table_names_each_attack_once_above_its_defenders() -> None:
+    """Below 110 columns: ``attacker: attack`` on the first row of its pairings, each
+    defender whole on a row of its own, every figure whole within 80 columns."""
+    res = api.simulate(api.load(SKIRMISH), n=500, seed=1)
+    text = _terminal_text(res, 80)
+    attacks = text.split("time-to-down")[0]
+    assert max(len(line) for line in attacks.splitlines()) <= 80
+    rates = res.hit_rates()
+    for (attacker, attack), rows in rates.groupby(["attacker", "attack"], sort=False):
+        named = [line for line in attacks.splitlines() if f" {attacker}: {attack} " in line]
+        assert len(named) == 1, (attacker, attack, attacks)
+        start = attacks.splitlines().index(named[0])
+        for k, defender in enumerate(rows.defender):
+            line = attacks.splitlines()[start + k]
+            assert re.search(rf"\s{re.escape(defender)}\s+[\d,]+\s+[\d.]+ ± [\d.]+\s", line), line
+            assert line.rstrip().endswith(tuple("0123456789")), line  # mean damage whole
+
+
 def test_wide_terminal_gives_names_their_own_columns() -> None:
     res = api.simulate(api.load(QUICKSTART), n=500, seed=1)
     text = _terminal_text(res, 140)
