@@ -368,6 +368,26 @@ def print_refusals(refusals: list[tuple[str, str]], title: str, hint: str = "") 
         console.print(f"  - {what}: {reason}", markup=False, highlight=False)
 
 
+def fight_caveats(solved: ExactResult) -> list[tuple[str, str]]:
+    """The figures a full fight moves away from the fresh-defender answers (each pair's
+    ``caveats``), as (what, why): the pairs of one attack with the same figures and the
+    same reason on one line, ``hit rate, mean damage of Scout: shortbow → Raider 1,
+    Raider 2``."""
+    grouped: dict[tuple[str, str, tuple[str, ...], str], list[str]] = {}
+    for p in solved.pairs:
+        by_reason: dict[str, list[str]] = {}
+        for figure, reason in p.caveats.items():
+            by_reason.setdefault(reason, []).append(figure.replace("_", " "))
+        for reason, figures in by_reason.items():
+            key = (p.attacker, p.attack, tuple(figures), reason)
+            grouped.setdefault(key, []).append(p.defender)
+    out = []
+    for (attacker, attack, figures, reason), defenders in grouped.items():
+        pairs = pair_heading(attacker, attack, ", ".join(defenders))
+        out.append((f"{', '.join(figures)} of {pairs}", reason))
+    return out
+
+
 def print_exact(solved: ExactResult) -> None:
     """Print an exact answer: attacks, the duel's time-to-down, and what was refused."""
     from simlab.exact.engine import describe
@@ -377,6 +397,8 @@ def print_exact(solved: ExactResult) -> None:
         console.print(exact_attacks_table(solved))
     if solved.duel is not None:
         console.print(exact_duel_table(solved.duel))
+    print_refusals(fight_caveats(solved), "in a fight these move away from the answer above",
+                   "; `simlab run --check` does not compare them")  # fmt: skip
     refusals = [(describe(s), r) for s, r in solved.refusals]
     print_refusals(refusals, "not solved exactly", "; use `simlab run` to simulate them")
 

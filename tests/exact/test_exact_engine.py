@@ -190,6 +190,21 @@ def test_cli_exact_lists_refusals_with_the_hint() -> None:
     assert "Ogre crushing-blow → Kaito: reactions depend on tokens" in done.stdout
 
 
+def test_cli_exact_names_what_a_fight_moves() -> None:
+    """party-fight's hidden Scout opens with undefended shots: its shortbow's answers
+    are for the rounds after, and the exact command says so, one line for all six
+    defenders."""
+    done = run_cli("exact", str(ROOT / "scenarios/opposed-tiers/party-fight.yaml"))
+    assert done.returncode == 0, done.stderr
+    text = " ".join(done.stdout.split())  # lines wrapped at the terminal's width
+    assert "in a fight these move away from the answer above (1;" in text
+    assert ("hit rate, crit rate, mean damage of Scout: shortbow → Raider 1, Raider 2, "
+            "Raider 3, Raider 4, Cutthroat, Raider Chief: Scout's 'shortbow' is an "
+            "undefended surprise attack in round 0") in text  # fmt: skip
+    duel = run_cli("exact", str(DUEL))
+    assert "in a fight" not in duel.stdout  # a duel's answer is its fight's
+
+
 def test_cli_exact_exits_2_when_nothing_can_be_solved(tmp_path: Path) -> None:
     bad = tmp_path / "unsolvable.yaml"
     bad.write_text(UNSOLVABLE)
