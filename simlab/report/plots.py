@@ -28,6 +28,7 @@ import pandas as pd
 
 from simlab.analysis import stats
 from simlab.analysis.result import Result
+from simlab.exact import pair_answer
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -523,9 +524,11 @@ def plot_hit_rates(
                             labels.get(e["defender"], e["defender"])), e)  # fmt: skip
     keys = list(zip(rates.attacker, rates.attack, rates.defender, strict=True))
     rates = rates.assign(
-        exact_hit_rate=[answers.get(k, {}).get("hit_rate", np.nan) for k in keys],
-        exact_crit_rate=[answers.get(k, {}).get("crit_rate", np.nan) for k in keys],
-    ).reset_index(drop=True)
+        exact_hit_rate=[pair_answer(answers[k], "hit_rate") if k in answers else np.nan
+                        for k in keys],
+        exact_crit_rate=[pair_answer(answers[k], "crit_rate") if k in answers else np.nan
+                         for k in keys],
+    ).reset_index(drop=True)  # fmt: skip
     ax = axes_or_new(ax, (6.0, 0.9 + 0.32 * max(len(rates), 1)))
     y = np.arange(len(rates))
     drawn = [("hit_rate", "hit")] + ([("crit_rate", "crit")] if rates.crits.any() else [])

@@ -527,9 +527,14 @@ def _anchor(scenario: str, seen: set[str]) -> str:
 def _exact_note(run: ScenarioRun) -> str:
     if run.exact is None:
         return "no exact answers for these rules"
-    solved = len(run.exact.get("attacks", []))
+    pairs = run.exact.get("attacks", [])
     duel = " and the duel's time-to-down" if run.exact.get("combatants") else ""
-    return f"{solved} pair(s){duel} solved exactly; drawn as open black diamonds on the plots"
+    note = f"{len(pairs)} pair(s){duel} solved exactly; drawn as open black diamonds on the plots"
+    moved = sum(bool(p.get("caveats")) for p in pairs)
+    if moved:
+        note += (f"; {moved} pair(s) have figures a fight moves away from the answer, left "
+                 "out (—; `simlab exact` says why)")  # fmt: skip
+    return note
 
 
 _HTML = jinja2.Template(

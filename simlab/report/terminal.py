@@ -378,8 +378,8 @@ def fight_caveats(solved: ExactResult) -> list[tuple[str, str]]:
         by_reason: dict[str, list[str]] = {}
         for figure, reason in p.caveats.items():
             by_reason.setdefault(reason, []).append(figure.replace("_", " "))
-        for reason, figures in by_reason.items():
-            key = (p.attacker, p.attack, tuple(figures), reason)
+        for reason, moved in by_reason.items():
+            key = (p.attacker, p.attack, tuple(moved), reason)
             grouped.setdefault(key, []).append(p.defender)
     out = []
     for (attacker, attack, figures, reason), defenders in grouped.items():

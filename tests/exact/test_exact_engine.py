@@ -295,6 +295,32 @@ def test_summary_names_the_figures_a_fight_can_move() -> None:
     assert row.exact_hit_rate == jab["hit_rate"] and np.isnan(row.exact_mean_damage)
 
 
+def test_report_leaves_out_what_a_fight_moves() -> None:
+    """The balance report's attack table and hit-rate plot show the exact answer only
+    for the figures the fight does not move: Kaito's jab at the Ogre keeps its exact
+    hit and crit rate, and its mean damage (Mira's flame-lash exposes the Ogre) is a
+    dash; its damage plot has no exact diamonds."""
+    from simlab.report import plots
+    from simlab.report.render import _attack_rows, _exact_note
+    from simlab.report.results import ScenarioRun
+
+    res = simlab.simulate(PARTY, n=500, seed=SEED, threads=1)
+    doc = exact(PARTY).summary()
+    run = ScenarioRun(result=res, exact=doc)
+    jab = next(e for e in doc["attacks"] if (e["attacker"], e["defender"]) == ("Kaito", "Ogre"))
+    row = next(r for r in _attack_rows(run) if r[:3] == ["Kaito", "quick-jab", "Ogre"])
+    assert row[-1] == f"{jab['hit_rate']:.4f} / {jab['crit_rate']:.4f} / —"
+    assert "fight moves away from the answer" in _exact_note(run)
+    rates = plots.plot_hit_rates(res, exact=doc, pool=False)
+    shown = rates[(rates.attacker == "Kaito") & (rates.defender == "Ogre")].iloc[0]
+    assert shown.exact_hit_rate == jab["hit_rate"]
+    damage = plots.plot_damage_pmf(res, "Kaito", "quick-jab", "Ogre", exact=doc, pool=False)
+    assert set(damage.source) == {"simulated"}
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
+
+
 def test_check_catches_a_wrong_answer() -> None:
     """A simulator (here: an oracle) off by 2 percentage points is flagged."""
     res = simlab.simulate(QUICKSTART, n=20_000, seed=SEED, threads=1)
