@@ -94,7 +94,9 @@ def _flat_pairs_table(frame: pd.DataFrame, crits: bool) -> Table:
     """The attack pairs a sweep leaves flat, one row each: every figure as the lowest
     and highest estimate over the points (``0.547–0.549``; one number when they agree
     to the digits shown), and the exact mean damage where known."""
-    pairs = frame.groupby(["attacker", "attack", "defender"], sort=False)
+    from simlab.tuning.sweep import PAIR
+
+    pairs = frame.groupby(PAIR, sort=False)
     names = [pair_heading(*key) for key, _ in pairs]
     table = console_table("unchanged across the sweep (lowest–highest over the points)")
     name_column(table, "attack", names)
