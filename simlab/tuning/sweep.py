@@ -221,10 +221,11 @@ def _combatant_table(point: SweepPoint) -> pd.DataFrame:
 def moving_pairs(attacks: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Split a sweep's attack pairs into those the sweep moves and those it leaves flat.
 
-    A pair *moves* when, for one of its figures (hit rate, crit rate, mean damage),
-    the 95% intervals at the sweep's points have no value in common (the largest lower
-    bound is above the smallest upper bound), or its exact answer differs between
-    points. Otherwise every point is consistent with one value: its curve would be a
+    A pair *moves* when, for one of its figures (hit rate, crit rate, mean damage), the
+    95% intervals at the sweep's points have no value in common (the largest lower bound
+    is above the smallest upper bound), or its exact answer differs between points; a
+    pair measured at one point only has nothing to be flat against and is shown in full,
+    as moving. Otherwise every point is consistent with one value: its curve would be a
     flat line inside its band (sweeping a combatant's HP leaves the hit rates of the
     attacks that do not depend on it where they are). The sweep page draws the pairs
     that move and names the others; the terminal gives each moving pair a table and the
@@ -243,7 +244,7 @@ def moving_pairs(attacks: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """
     moves = []
     for _, rows in attacks.groupby(PAIR, sort=False):
-        moved = False
+        moved = len(rows) < 2
         for figure in PAIR_FIGURES:
             apart = rows[f"{figure}_ci95_lo"].max() > rows[f"{figure}_ci95_hi"].min()
             exact = rows.get(f"exact_{figure}")

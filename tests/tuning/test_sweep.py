@@ -139,9 +139,10 @@ def test_moving_pairs_reads_intervals_and_exact_answers() -> None:
     attacks = pd.concat([rows("overlap", [0.1, 0.2], [0.3, 0.4], [0.2, 0.2]),
                          rows("apart", [0.1, 0.31], [0.3, 0.4], [0.2, 0.2]),
                          rows("touching", [0.1, 0.3], [0.3, 0.4], [0.2, 0.2]),
-                         rows("exact", [0.1, 0.2], [0.3, 0.4], [0.2, 0.25])])  # fmt: skip
+                         rows("exact", [0.1, 0.2], [0.3, 0.4], [0.2, 0.25]),
+                         rows("one point", [0.1], [0.3], [0.2])])  # fmt: skip
     moving, flat = moving_pairs(attacks)
-    assert moving.attacker.tolist() == ["apart", "exact"]
+    assert moving.attacker.tolist() == ["apart", "exact", "one point"]  # one: shown in full
     assert flat.attacker.tolist() == ["overlap", "touching"]
 
 
