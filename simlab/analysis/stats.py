@@ -41,6 +41,7 @@ __all__ = [
     "ratio_batch_means",
     "ratio_batch_means_many",
     "t_quantile",
+    "t_two_sided_p",
     "two_proportion_z",
     "wilson_interval",
 ]
@@ -122,6 +123,26 @@ def t_quantile(df: int, level: float) -> float:
         if done:
             break
     return math.sqrt(df) * math.tan(theta)
+
+
+def t_two_sided_p(t: float, df: int) -> float:
+    """Two-sided p-value of a Student t statistic: ``P(|T| >= |t|)`` with ``df`` whole
+    degrees of freedom, from the same finite series as :func:`t_quantile` (scipy's
+    ``2 * stdtr(df, -|t|)`` beyond ``_T_SERIES_MAX_DF``). NaN for a NaN statistic, 0 for
+    an infinite one; below about 1e-16 it reads 0 (the series' mass is 1 to double
+    precision), which orders it first among p-values as it should."""
+    if int(df) != df or df < 1:
+        raise ValueError(f"expected whole degrees of freedom, at least 1; got {df!r}")
+    if math.isnan(t):
+        return math.nan
+    if math.isinf(t):
+        return 0.0
+    df = int(df)
+    if df > _T_SERIES_MAX_DF:
+        from scipy import special
+
+        return float(2.0 * special.stdtr(df, -abs(t)))
+    return max(0.0, 1.0 - _t_central_mass(math.atan(abs(t) / math.sqrt(df)), df))
 
 
 def _t_central_mass(theta: float, df: int) -> float:

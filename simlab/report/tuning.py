@@ -37,7 +37,7 @@ from simlab.report.render import (
     _slug,
     _text_writer,
 )
-from simlab.report.terminal import bounds, decimals, value_and_bounds
+from simlab.report.terminal import bounds, decimals, format_p, value_and_bounds
 from simlab.report.tuning_terminal import interval_digits, times_narrower
 from simlab.tuning.sweep import PAIR, PAIR_FIGURES, moving_pairs
 
@@ -259,7 +259,10 @@ _COMPARE_NOTE = ("diff = B − A. Paired: the 95% interval of the difference mea
                  "same dice (K contiguous ranges of encounters, t on the per-range "
                  "differences). Independent: the interval the same difference would have "
                  "from two independent runs of this size. Figures whose paired interval "
-                 "excludes 0 come first (CHANGED).")  # fmt: skip
+                 "excludes 0 come first: CHANGED when the change also holds after Holm's "
+                 "correction for all the figures compared (Holm p below 0.05), changed "
+                 "when it holds for this figure alone (about one in twenty unchanged "
+                 "figures is marked so by chance).")  # fmt: skip
 
 
 #: One part of a page: heading, note, (table header, rows), pictures.
@@ -308,19 +311,23 @@ def render_sweep(sweep: SweepResult, out_dir: str | os.PathLike[str]) -> dict[st
     return _write_page(Path(out_dir), "sweep", f"Sweep of {sweep.scenario}", identity, parts)
 
 
-COMPARE_HEADER = ["", "figure", "on", "A", "B", "diff (B − A)", "paired 95%",
+COMPARE_HEADER = ["", "figure", "on", "A", "B", "diff (B − A)", "paired 95%", "Holm p",
                   "independent 95%", "narrower ×"]  # fmt: skip
 
 
 def compare_rows(comparison: Comparison) -> list[list[str]]:
-    """One row per figure: CHANGED/same, figure, subject, A, B, diff and both intervals."""
+    """One row per figure: CHANGED (after Holm's correction), changed (this figure
+    alone) or same, figure, subject, A, B, diff, the paired interval, the Holm-adjusted
+    p-value and the independent interval."""
     rows = []
     for r in comparison.figures.itertuples():
         # as many decimals as the paired interval needs, so that a rare figure moved a
         # little on the same dice reads 0.0000014 [...], not 0.0000 [-0.0001, -0.0000]
         n = interval_digits(r.diff_ci_hi - r.diff_ci_lo, least=4, most=12)
-        rows.append(["CHANGED" if r.changed else "same", r.figure, r.on or "—", decimals(r.a, n),
-                     decimals(r.b, n), decimals(r.diff, n), bounds(r.diff_ci_lo, r.diff_ci_hi, n),
+        status = "CHANGED" if r.changed_holm else "changed" if r.changed else "same"
+        rows.append([status, r.figure, r.on or "—", decimals(r.a, n), decimals(r.b, n),
+                     decimals(r.diff, n), bounds(r.diff_ci_lo, r.diff_ci_hi, n),
+                     format_p(r.p_holm),
                      bounds(r.diff_ci_independent_lo, r.diff_ci_independent_hi, n),
                      times_narrower(r.narrowing)])  # fmt: skip
     return rows

@@ -222,7 +222,7 @@ def compare_table(comparison: Comparison) -> Table:
     labels = [FIGURE_LABELS.get(f, f.replace("_", " ")) for f in frame.figure]
     ons = [on or "—" for on in frame.on]
     table = console_table("A/B on the same dice (diff = B − A, ± paired 95% interval)")
-    number_column(table, "")
+    table.add_column("", no_wrap=True)  # ✱ or ✱✱, flush left
     name_column(table, "figure", labels)
     name_column(table, "on", ons)
     wide = is_wide()
@@ -232,7 +232,8 @@ def compare_table(comparison: Comparison) -> Table:
         digits = interval_digits(r.diff_ci_hi - r.diff_ci_lo)
         independent = ([bounds(r.diff_ci_independent_lo, r.diff_ci_independent_hi, digits,
                                 sign="+")] if wide else [])  # fmt: skip
-        table.add_row("✱" if r.changed else "", label, on, _number(r.a, digits),
+        mark = "✱✱" if r.changed_holm else "✱" if r.changed else ""
+        table.add_row(mark, label, on, _number(r.a, digits),
                       _number(r.b, digits), _diff(r.diff, r.diff_ci_lo, r.diff_ci_hi, digits),
                       *independent, times_narrower(r.narrowing))  # fmt: skip
     return table
@@ -281,9 +282,12 @@ def print_compare(comparison: Comparison) -> None:
 
 #: What the terminal's comparison table shows, printed under it.
 COMPARE_TERMINAL_NOTE = (
-    "✱ changed: the paired interval excludes 0. The paired interval is measured on the "
-    "same dice; narrower ×: how many times narrower it is than the interval two "
-    "independent runs of this size would give."
+    "✱ changed: the paired interval excludes 0 (this figure alone at the 95% level: "
+    "about one in twenty unchanged figures is marked so by chance). ✱✱ changed after "
+    "Holm's correction for all the figures compared (the chance that any unchanged one "
+    "is marked stays under 5%). The paired interval is measured on the same dice; "
+    "narrower ×: how many times narrower it is than the interval two independent runs "
+    "of this size would give."
 )
 
 

@@ -23,6 +23,7 @@ from simlab.analysis.stats import (
     ratio_batch_means,
     ratio_batch_means_many,
     t_quantile,
+    t_two_sided_p,
     two_proportion_z,
     wilson_interval,
 )
@@ -143,6 +144,20 @@ def test_t_quantile_known_values_and_bad_input() -> None:
         t_quantile(2.5, 0.95)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="level"):
         t_quantile(3, 1.0)
+
+
+def test_t_two_sided_p_matches_scipy_and_the_quantile() -> None:
+    """p = 2 stdtr(df, -|t|), to a relative 1e-8 down to p = 1e-6; and at the quantile
+    of a level, the p-value is one minus that level."""
+    for df in [1, 2, 3, 4, 5, 10, 31, 64, 255, 1000, 1001, 10**6]:
+        for t in [0.0, 0.3, 1.0, 1.96, 2.5, 4.0, -2.5]:
+            expected = float(2 * special.stdtr(df, -abs(t)))
+            if expected > 1e-6:
+                assert t_two_sided_p(t, df) == pytest.approx(expected, rel=1e-8), (df, t)
+        assert t_two_sided_p(t_quantile(df, 0.95), df) == pytest.approx(0.05, rel=1e-8)
+    assert t_two_sided_p(math.inf, 5) == 0.0 and math.isnan(t_two_sided_p(math.nan, 5))
+    with pytest.raises(ValueError, match="degrees of freedom"):
+        t_two_sided_p(1.0, 0)
 
 
 def test_rate_interval_switches_on_rare_events() -> None:

@@ -51,6 +51,22 @@ def test_row9_comparison_meets_the_bar(duel: Any) -> None:
     assert cmp.figures.changed.iloc[0]  # changed figures come first
 
 
+def test_holm_marks_what_holds_across_all_figures(fight: Any) -> None:
+    """Each figure's p-value is below 0.05 exactly when its paired interval excludes 0;
+    Holm's adjustment over all of them is never below it, and only figures changed one
+    by one can hold after it. A 2v2 fight with the Brutes' HP raised: their down rates
+    move a lot, and hold."""
+    cmp = simlab.compare(fight, changes={"Brute.hp": 40}, n=20_000)
+    f = cmp.figures.dropna(subset=["p"])
+    assert ((f.p < 0.05) == f.changed).all()
+    assert (f.p_holm >= f.p).all() and (f.p_holm <= 1).all()
+    assert not (f.changed_holm & ~f.changed).any()
+    brutes = f[(f.figure == "down_rate") & f.on.str.startswith("Brute")]
+    assert len(brutes) == 2 and brutes.changed_holm.all()
+    expected = np.minimum(1, np.maximum.accumulate(np.sort(f.p) * (len(f) - np.arange(len(f)))))
+    np.testing.assert_allclose(np.sort(f.p_holm), expected)
+
+
 def test_paired_interval_covers_the_exact_difference(duel: Any) -> None:
     """The exact engine knows both means: their difference lies within 4.5 paired
     standard errors of the simulated difference."""
@@ -159,8 +175,9 @@ def test_a_rare_figure_moved_a_little_reads_as_such() -> None:
     row = SimpleNamespace(changed=True, figure="crit_rate", on="R club → W", a=0.0002339,
                           b=0.0002325, diff=diff, diff_ci_lo=lo, diff_ci_hi=hi,
                           diff_ci_independent_lo=-2e-04, diff_ci_independent_hi=2e-04,
-                          narrowing=229.7)  # fmt: skip
+                          p_holm=0.31, changed_holm=False, narrowing=229.7)  # fmt: skip
     comparison = SimpleNamespace(figures=SimpleNamespace(itertuples=lambda: iter([row])))
     (cells,) = compare_rows(comparison)  # type: ignore[arg-type]
     assert cells[3:7] == ["0.0002339", "0.0002325", "-0.0000014",
                           "[-0.0000021, -0.0000006]"]  # fmt: skip
+    assert (cells[0], cells[7]) == ("changed", "0.31")  # this figure alone, not after Holm
