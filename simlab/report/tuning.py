@@ -311,8 +311,8 @@ def render_sweep(sweep: SweepResult, out_dir: str | os.PathLike[str]) -> dict[st
     return _write_page(Path(out_dir), "sweep", f"Sweep of {sweep.scenario}", identity, parts)
 
 
-COMPARE_HEADER = ["", "figure", "on", "A", "B", "diff (B − A)", "paired 95%", "Holm p",
-                  "independent 95%", "narrower ×"]  # fmt: skip
+COMPARE_HEADER = ["", "figure", "on", "A", "B", "diff (B − A)", "paired 95%",
+                  "Holm\u00a0p", "independent 95%", "narrower ×"]  # fmt: skip
 
 
 def compare_rows(comparison: Comparison) -> list[list[str]]:
@@ -327,10 +327,16 @@ def compare_rows(comparison: Comparison) -> list[list[str]]:
         status = "CHANGED" if r.changed_holm else "changed" if r.changed else "same"
         rows.append([status, r.figure, r.on or "—", decimals(r.a, n), decimals(r.b, n),
                      decimals(r.diff, n), bounds(r.diff_ci_lo, r.diff_ci_hi, n),
-                     format_p(r.p_holm),
+                     _unbroken(format_p(r.p_holm)),
                      bounds(r.diff_ci_independent_lo, r.diff_ci_independent_hi, n),
                      times_narrower(r.narrowing)])  # fmt: skip
     return rows
+
+
+def _unbroken(text: str) -> str:
+    """``text`` with no place a browser breaks a line: a p-value such as ``< 1e-16`` or
+    ``3.3e-07`` kept on one line of its narrow column (no-break space and hyphen)."""
+    return text.replace(" ", "\u00a0").replace("-", "\u2011")
 
 
 def render_compare(comparison: Comparison, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
