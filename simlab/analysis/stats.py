@@ -96,8 +96,7 @@ def t_quantile(df: int, level: float) -> float:
     import scipy.special, which takes a third of a second.
     """
     _check_level(level)
-    if int(df) != df or df < 1:
-        raise ValueError(f"expected whole degrees of freedom, at least 1; got {df!r}")
+    _check_df(df)
     df = int(df)
     if df > _T_SERIES_MAX_DF:  # a longer series than is worth summing in Python
         from scipy import special
@@ -125,14 +124,19 @@ def t_quantile(df: int, level: float) -> float:
     return math.sqrt(df) * math.tan(theta)
 
 
+def _check_df(df: int) -> None:
+    """Whole degrees of freedom, at least 1, or ValueError."""
+    if int(df) != df or df < 1:
+        raise ValueError(f"expected whole degrees of freedom, at least 1; got {df!r}")
+
+
 def t_two_sided_p(t: float, df: int) -> float:
     """Two-sided p-value of a Student t statistic: ``P(|T| >= |t|)`` with ``df`` whole
     degrees of freedom, from the same finite series as :func:`t_quantile` (scipy's
     ``2 * stdtr(df, -|t|)`` beyond ``_T_SERIES_MAX_DF``). NaN for a NaN statistic, 0 for
     an infinite one; below about 1e-16 it reads 0 (the series' mass is 1 to double
     precision), which orders it first among p-values as it should."""
-    if int(df) != df or df < 1:
-        raise ValueError(f"expected whole degrees of freedom, at least 1; got {df!r}")
+    _check_df(df)
     if math.isnan(t):
         return math.nan
     if math.isinf(t):

@@ -20,6 +20,7 @@ figures of their own, rendered with the Agg backend (:mod:`simlab.report.render`
 
 from __future__ import annotations
 
+import math
 import re
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -186,7 +187,7 @@ def _exact_pmfs(
     """
     out: dict[tuple[str, str, str], dict[int, float]] = {}
     for e in (exact or {}).get("attacks", []):
-        if "mean_damage" in e.get("caveats", {}):
+        if math.isnan(pair_answer(e, "mean_damage")):  # a caveat: the fight moves it
             continue
         key = (labels.get(e["attacker"], e["attacker"]), e["attack"],
                labels.get(e["defender"], e["defender"]))  # fmt: skip

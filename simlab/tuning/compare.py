@@ -199,12 +199,12 @@ def _difference_table(
         a_k = np.array([v.get(key, np.nan) for v in per_range[0]])
         b_k = np.array([v.get(key, np.nan) for v in per_range[1]])
         diff = whole[1][key] - whole[0][key]
-        paired, independent = _half_widths(a_k, b_k)
+        paired, independent, p = _paired_stats(diff, a_k, b_k)
         rows.append({"figure": key[0], "on": key[1], "a": whole[0][key], "b": whole[1][key],
                      "diff": diff, "diff_ci_lo": diff - paired, "diff_ci_hi": diff + paired,
                      "diff_ci_independent_lo": diff - independent,
                      "diff_ci_independent_hi": diff + independent,
-                     "p": _paired_p(diff, a_k, b_k)})  # fmt: skip
+                     "p": p})  # fmt: skip
     frame = pd.DataFrame(rows)
     if frame.empty:
         return frame
@@ -220,28 +220,24 @@ def _difference_table(
     return frame.iloc[order].reset_index(drop=True)
 
 
-def _paired_p(diff: float, a_k: np.ndarray, b_k: np.ndarray) -> float:
-    """Two-sided p-value of the paired t statistic ``diff / (sd(b_k − a_k) / √K)``, the
-    statistic whose 95% interval :func:`_half_widths` gives (so p < 0.05 exactly when
-    that interval excludes 0). With no spread between ranges: 1 for no difference, 0
-    for one; NaN with fewer than two ranges measured."""
-    keep = np.isfinite(a_k) & np.isfinite(b_k)
-    m = int(keep.sum())
-    if m < 2 or not np.isfinite(diff):
-        return np.nan
-    sd = float(np.std(b_k[keep] - a_k[keep], ddof=1))
-    if sd == 0:
-        return 1.0 if diff == 0 else 0.0
-    return stats.t_two_sided_p(diff / (sd / np.sqrt(m)), m - 1)
-
-
-def _half_widths(a_k: np.ndarray, b_k: np.ndarray) -> tuple[float, float]:
-    """Half-widths of the paired and the independent 95% interval of mean(b) − mean(a)."""
+def _paired_stats(diff: float, a_k: np.ndarray, b_k: np.ndarray) -> tuple[float, float, float]:
+    """Of ``diff`` = mean(b) − mean(a) measured on ranges ``a_k``, ``b_k``: the
+    half-widths of the paired and the independent 95% interval, and the two-sided
+    p-value of the paired t statistic ``diff / (sd(b_k − a_k) / √K)`` (below 0.05
+    exactly when the paired interval excludes 0; with no spread between ranges, 1 for
+    no difference and 0 for one). NaN with fewer than two ranges measured."""
     keep = np.isfinite(a_k) & np.isfinite(b_k)
     m = int(keep.sum())
     if m < 2:
-        return np.nan, np.nan
+        return np.nan, np.nan, np.nan
     t = stats.t_quantile(m - 1, LEVEL)
-    paired = t * np.std(b_k[keep] - a_k[keep], ddof=1) / np.sqrt(m)
+    sd = float(np.std(b_k[keep] - a_k[keep], ddof=1))
+    paired = t * sd / np.sqrt(m)
     independent = t * np.sqrt(np.var(a_k[keep], ddof=1) + np.var(b_k[keep], ddof=1)) / np.sqrt(m)
-    return float(paired), float(independent)
+    if not np.isfinite(diff):
+        p = np.nan
+    elif sd == 0:
+        p = 1.0 if diff == 0 else 0.0
+    else:
+        p = stats.t_two_sided_p(diff / (sd / np.sqrt(m)), m - 1)
+    return float(paired), float(independent), p
