@@ -564,9 +564,9 @@ def _tuning_options(per: str, writes: str) -> Callable[[Callable[..., Any]], Cal
     "--vary",
     multiple=True,
     required=True,
-    metavar="NAME.FIELD=LO:HI|v1,v2",
-    help="A field and its values: integers LO..HI (both included) or a list; "
-    "several --vary make a grid.",
+    metavar="NAME.FIELD=LO:HI[:STEP]|v1,v2",
+    help="A field and its values: integers LO..HI (both included, every STEP-th with "
+    ":STEP) or a list; several --vary make a grid.",
 )
 @SET
 @_tuning_options("point", "sweep.json, Parquet tables, sweep.html and sweep.md")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -161,12 +162,23 @@ def _grouped(frame: pd.DataFrame, key: str) -> Iterator[tuple[str, Any, bool]]:
 
 
 def _field_columns(table: Table, sweep: SweepResult) -> None:
-    """A column per varied field, headed by the field alone (``guard``) where that names
-    it unambiguously (the heading line above the tables gives ``NAME.FIELD``)."""
-    short = [name.rpartition(".")[2] for name in sweep.fields]
-    unique = len(set(short)) == len(short)
-    for name, field in zip(sweep.fields, short, strict=True):
-        name_column(table, field if unique else name, [])
+    """A column per varied field, headed by its whole name (``Orc.hp``): in a table of
+    combatants, ``hp`` alone beside the Hero would read as the Hero's. A long name is
+    broken after its dots and underscores (:func:`field_heading`)."""
+    for name in sweep.fields:
+        name_column(table, field_heading(name), [])
+
+
+def field_heading(name: str, width: int = 12) -> str:
+    """``name`` on lines of at most ``width`` characters, broken only after a ``.`` or
+    ``_`` (a part longer than ``width`` keeps its own line whole):
+    ``Hero.attacks_per_turn`` → ``Hero.`` / ``attacks_`` / ``per_turn``."""
+    lines = [""]
+    for part in re.findall(r"[^._]*[._]?", name):
+        if lines[-1] and len(lines[-1]) + len(part) > width:
+            lines.append("")
+        lines[-1] += part
+    return "\n".join(lines)
 
 
 def _estimate(row: Any, name: str) -> str:

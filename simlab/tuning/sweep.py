@@ -46,7 +46,9 @@ class Variation:
 
 
 def parse_vary(text: str, option: str = "--vary") -> Variation:
-    """Read ``NAME.FIELD=LO:HI`` (integers, both ends included) or ``NAME.FIELD=v1,v2,…``.
+    """Read ``NAME.FIELD=LO:HI`` (integers, both ends included), ``NAME.FIELD=LO:HI:STEP``
+    (every STEP-th integer from LO, HI included when a step lands on it) or
+    ``NAME.FIELD=v1,v2,…``.
 
     Raises
     ------
@@ -59,13 +61,24 @@ def parse_vary(text: str, option: str = "--vary") -> Variation:
         raise InputError(f"{label}: expected NAME.FIELD=LO:HI or NAME.FIELD=v1,v2,...; "
                          f"got {text!r}")  # fmt: skip
     if ":" in spec and "," not in spec and not spec.lstrip().startswith("["):
-        lo, hi = (parse_value(part.strip(), label) for part in spec.split(":", 1))
-        if not (type(lo) is int and type(hi) is int) or lo > hi:
-            raise InputError(f"{label}: expected LO:HI with integers LO ≤ HI; got {spec!r}")
-        values: tuple[Any, ...] = tuple(range(lo, hi + 1))
+        values: tuple[Any, ...] = _integer_range(spec, label)
     else:
         values = tuple(parse_value(part.strip(), label) for part in _split_values(spec))
     return Variation(target.strip(), values, label)
+
+
+def _integer_range(spec: str, label: str) -> tuple[int, ...]:
+    """The integers of ``LO:HI`` or ``LO:HI:STEP`` (both ends included, STEP ≥ 1)."""
+    parts = [part.strip() for part in spec.split(":")]
+    bounds = [parse_value(part, label) for part in parts if part]
+    if len(bounds) != len(parts) or len(bounds) > 3 or not all(type(b) is int for b in bounds):
+        raise InputError(f"{label}: expected LO:HI or LO:HI:STEP with integers; got {spec!r}")
+    lo, hi, step = (*bounds, 1) if len(bounds) == 2 else bounds
+    if lo > hi:
+        raise InputError(f"{label}: expected LO:HI with integers LO ≤ HI; got {spec!r}")
+    if step < 1:
+        raise InputError(f"{label}: expected a STEP of at least 1 in LO:HI:STEP; got {spec!r}")
+    return tuple(range(lo, hi + 1, step))
 
 
 def _split_values(spec: str) -> list[str]:

@@ -162,6 +162,7 @@ def test_plot_sweep_draws_and_returns_its_data(duel: Any) -> None:
 @pytest.mark.parametrize(
     ("text", "values"),
     [("a.b=0:3", (0, 1, 2, 3)), ("a.b=5:5", (5,)), ("a.b=1,3,7", (1, 3, 7)),
+     ("a.b=8:16:2", (8, 10, 12, 14, 16)), ("a.b=8:15:3", (8, 11, 14)), ("a.b=2:2:5", (2,)),
      ("a.b=1d6,2d6", ("1d6", "2d6")), ("a.b=[1, 2],[3]", ([1, 2], [3]))],
 )  # fmt: skip
 def test_parse_vary(text: str, values: tuple[Any, ...]) -> None:
@@ -174,6 +175,9 @@ def test_parse_vary(text: str, values: tuple[Any, ...]) -> None:
         (["--vary", "Defender.guard=4:1"], "--vary Defender.guard=4:1", "LO ≤ HI"),
         (["--vary", "Defender.guard=0:x"], "--vary Defender.guard=0:x", "integers"),
         (["--vary", "Defender.guard"], "--vary Defender.guard", "NAME.FIELD=LO:HI"),
+        (["--vary", "Defender.guard=0:4:0"], "--vary Defender.guard=0:4:0", "STEP of at least 1"),
+        (["--vary", "Defender.guard=0:4:1:1"], "--vary Defender.guard=0:4:1:1", "LO:HI:STEP"),
+        (["--vary", "Defender.guard=0:"], "--vary Defender.guard=0:", "LO:HI:STEP"),
         (["--vary", "Defender.guard=0,abc"], "--vary Defender.guard=0,abc", "expected an integer"),
         (["--vary", "Defender.gaurd=0:2"], "--vary Defender.gaurd=0:2", "unknown key 'gaurd'"),
         (["--vary", "Nobody.hp=1:2"], "--vary Nobody.hp=1:2", "expected a combatant"),

@@ -28,6 +28,19 @@ def _run_at_80(monkeypatch: pytest.MonkeyPatch, *args: object) -> str:
     return str(done.output)
 
 
+def _heading_cells(text: str) -> list[list[str]]:
+    """The heading lines of the first table in ``text`` (those just above its rule, up to
+    its title), each split into its cells (two or more spaces apart)."""
+    lines = text.splitlines()
+    rule = next(k for k, line in enumerate(lines) if line.startswith("─"))
+    heading = []
+    for line in reversed(lines[:rule]):
+        if "(" in line:  # the title
+            break
+        heading.insert(0, re.split(r"\s{2,}", line.strip()))
+    return heading
+
+
 def test_sweep_of_a_grid_fits_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
     text = _run_at_80(monkeypatch, "sweep", PLATE, "--vary", "Plate Knight.hp=20,30",
                       "--vary", "Plate Knight.bonus_defense=0:1", "-n", 2000)  # fmt: skip
@@ -37,8 +50,16 @@ def test_sweep_of_a_grid_fits_80_columns(monkeypatch: pytest.MonkeyPatch) -> Non
     assert "Swordsman: longsword → Plate Knight (± 95% interval)" in text
     unchanged = text.split("unchanged across the sweep")[1].split("time-to-down")[0]
     assert "Plate Knight: longsword → Swordsman" in unchanged
-    header = next(line for line in text.splitlines() if "hit rate" in line)
-    assert header.split()[:2] == ["hp", "bonus_defense"]
+    # Each varied field heads its column by its whole name, broken after a dot or an
+    # underscore: "hp" alone would read as the Swordsman's in the combatants' table.
+    assert _heading_cells(text) == [
+        ["Plate Knight."],
+        ["Plate Knight.", "bonus_", "exact"],
+        ["hp", "defense", "hit rate", "mean damage", "mean"],
+    ]
+    combatants = _heading_cells(text[text.index("time-to-down (rounds") :])
+    assert combatants[-1][:3] == ["combatant", "hp", "defense"]
+    assert "bonus_" in combatants[-2] and "Knight." in " ".join(combatants[-2])
     assert "crit" not in text  # zones-3d6 has no crits
     assert text.count("±") >= 4 * (2 + 2 + 2 + 2)  # attacks, time-to-down, sides
 
@@ -47,7 +68,8 @@ def test_sweep_with_crits_and_exact_fits_80_columns(monkeypatch: pytest.MonkeyPa
     text = _run_at_80(monkeypatch, "sweep", QUICKSTART, "--vary", "Brute.guard=0:3",
                       "-n", 2000)  # fmt: skip
     header = next(line for line in text.splitlines() if "hit rate" in line)
-    assert header.split() == ["guard", "hit", "rate", "crit", "rate", "mean", "damage", "mean"]
+    assert header.split() == ["Brute.guard", "hit", "rate", "crit", "rate", "mean", "damage",
+                              "mean"]  # fmt: skip
     # Every row with an exact answer: the exact mean damage lies within (or at most a
     # rounding step beyond) the simulated interval printed beside it.
     attacks, unchanged = text.split("time-to-down (rounds")[0].split("unchanged across")
