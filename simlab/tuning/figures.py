@@ -69,13 +69,16 @@ def combatant_figures(
 def figure_values(tallies: TallyArrays, layout: Layout, n: int) -> dict[tuple[str, str], float]:
     """Every figure of a run (or of a range of its encounters) by (figure, what it is on).
 
-    Attack pairs (on ``attacker attack → defender``): hit and crit rate, mean damage
-    (misses 0); combatants: down rate, mean time-to-down; sides: win rate; and the
-    draw rate and mean encounter length (on ``""``).
+    Attack pairs (on ``attacker attack → defender``): hit and crit rate (no crit rate in
+    a rule system without crits, ``Layout.crits``), mean damage (misses 0); combatants:
+    down rate, mean time-to-down; sides: win rate; and the draw rate and mean encounter
+    length (on ``""``).
     """
     out: dict[tuple[str, str], float] = {}
     attempts = tallies.attempts.sum(axis=1)
     sums = {"hit_rate": tallies.hits, "crit_rate": tallies.crits, "mean_damage": tallies.damage_sum}
+    if not layout.crits:
+        del sums["crit_rate"]
     for p in np.flatnonzero(attempts):
         a, k, d = layout.unpair(int(p))
         on = pair_label(layout.combatants[a][1], layout.attacks[k], layout.combatants[d][1])

@@ -181,3 +181,18 @@ def test_a_rare_figure_moved_a_little_reads_as_such() -> None:
     assert cells[3:7] == ["0.0002339", "0.0002325", "-0.0000014",
                           "[-0.0000021, -0.0000006]"]  # fmt: skip
     assert (cells[0], cells[7]) == ("changed", "0.31")  # this figure alone, not after Holm
+
+
+@pytest.mark.parametrize(
+    ("rules_path", "crits"),
+    [("zones-3d6/longsword-vs-plate.yaml", False), ("shattered-spirits/quickstart.yaml", True)],
+)
+def test_crit_rate_compared_only_where_the_rules_have_crits(rules_path: str, crits: bool) -> None:
+    """zones-3d6 has no critical hits: a comparison lists no crit rate of 0 beside 0 for
+    every pair; a system with crits lists one for each pair."""
+    scenario = simlab.load(Path(__file__).resolve().parents[2] / "scenarios" / rules_path)
+    figures = simlab.compare(scenario, changes={"max_rounds": 25}, n=2_000).figures
+    hit_pairs = set(figures.query("figure == 'hit_rate'").on)
+    assert hit_pairs
+    crit_pairs = set(figures.query("figure == 'crit_rate'").on)
+    assert crit_pairs == (hit_pairs if crits else set())
