@@ -335,14 +335,19 @@ def print_result(result: Result) -> None:
 
 
 def exact_attacks_table(solved: ExactResult) -> Table:
-    """Exact hit rate, crit rate and mean damage of every solved pair (fresh defender)."""
+    """Exact hit rate, crit rate (where the rules have crits) and mean damage of every
+    solved pair (fresh defender)."""
+    from simlab.rules import has_crits
+
     table = console_table(f"{solved.scenario} · attacks (exact, against a fresh defender)")
     pairs = [pair_heading(*p.key) for p in solved.pairs]
+    crits = has_crits(solved.rules)
     name_column(table, "attack", pairs)
-    for column in ("hit rate", "crit rate", "mean damage"):
+    for column in ("hit rate", *(["crit rate"] if crits else []), "mean damage"):
         number_column(table, column)
     for pair, p in zip(pairs, solved.pairs, strict=True):
-        table.add_row(pair, f"{p.hit_rate:.5f}", f"{p.crit_rate:.5f}", f"{p.mean_damage:.4f}")
+        crit = [f"{p.crit_rate:.5f}"] if crits else []
+        table.add_row(pair, f"{p.hit_rate:.5f}", *crit, f"{p.mean_damage:.4f}")
     return table
 
 

@@ -38,3 +38,10 @@ def rule_module(rules: str, part: str) -> ModuleType:
         The module of the rule package to import.
     """
     return importlib.import_module(f"{RULE_SYSTEMS[rules]}.{part}")
+
+
+def has_crits(rules: str) -> bool:
+    """Whether the rule system ``rules`` has critical hits: its ``compile`` module's
+    ``CRITS`` (True when it does not say; zones-3d6 has none), so that no table shows a
+    crit rate that is 0 by the rules."""
+    return bool(getattr(rule_module(rules, "compile"), "CRITS", True))

@@ -183,6 +183,15 @@ def test_cli_exact_prints_and_writes(tmp_path: Path) -> None:
     assert not list((tmp_path / "out").glob(".*tmp"))  # no temporary file left behind
 
 
+@pytest.mark.parametrize(("path", "crits"), [("zones-3d6/longsword-vs-plate.yaml", False),
+                                             ("benchmarks/ss-duel.yaml", True)])  # fmt: skip
+def test_cli_exact_shows_a_crit_rate_where_the_rules_have_crits(path: str, crits: bool) -> None:
+    """zones-3d6 has no critical hits: its table has no column of zeros for them."""
+    done = run_cli("exact", str(ROOT / "scenarios" / path))
+    assert done.returncode == 0, done.stderr
+    assert "hit rate" in done.stdout and ("crit rate" in done.stdout) == crits
+
+
 def test_cli_exact_lists_refusals_with_the_hint() -> None:
     done = run_cli("exact", str(PARTY))
     assert done.returncode == 0, done.stderr

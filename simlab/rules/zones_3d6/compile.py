@@ -17,6 +17,9 @@ from simlab.rules.arrays import attack_lists, field_rows
 from simlab.rules.zones_3d6.model import Attack, Combatant, Params, Scenario, largest_die
 from simlab.scenario.common import POLICY_CODE
 
+#: A hit is a hit: zones-3d6 has no critical hits (``simlab.rules.has_crits``).
+CRITS = False
+
 EVENTS = ["out"]
 MAX_DAMAGE_BINS = 4096
 
@@ -201,7 +204,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
         damage_bins=_damage_bins(attacks, members, scenario.params),
         side_of=[s for s, _ in combatants],
         attacks_per_round=sum(attacks_per_turn(m, scenario.params) for m in members if m.attacks),
-        crits=False,  # a hit is a hit: zones-3d6 has no critical hits
+        crits=CRITS,
     )
     return params, layout
 
