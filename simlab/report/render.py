@@ -75,6 +75,7 @@ class Section:
     run: ScenarioRun
     anchor: str
     identity: list[tuple[str, str]]
+    attack_header: list[str]
     attacks: list[list[str]]
     combatant_header: list[str]
     combatants: list[list[str]]
@@ -126,26 +127,34 @@ def _exact_attacks(run: ScenarioRun) -> dict[tuple[str, str, str], dict[str, Any
             for e in (run.exact or {}).get("attacks", [])}  # fmt: skip
 
 
-def _attack_rows(run: ScenarioRun) -> list[list[str]]:
+def _attack_rows(run: ScenarioRun) -> tuple[list[str], list[list[str]]]:
+    """The attacks table's header and rows; no crit rate in a rule system without crits
+    (``Layout.crits``), where it is 0 by the rules."""
     res = run.result
+    crits = res.layout.crits
     rates, damage = res.hit_rates(), res.damage()
     answers = _exact_attacks(run)
+    exact_digits = [(f, n) for f, n in EXACT_DIGITS if crits or f != "crit_rate"]
+    header = [h for h in ATTACK_HEADER if crits or h != "crit rate [95%]"]
+    header[-1] = "exact " + " / ".join(EXACT_LABELS[f] for f, _ in exact_digits)
     rows = []
     for r, d in zip(rates.itertuples(), damage.itertuples(), strict=True):
         ex = answers.get((r.attacker, r.attack, r.defender))
-        figures = [] if ex is None else [_exact_figure(ex, f, n) for f, n in EXACT_DIGITS]
-        exact = " / ".join(figures) or "—"
+        figures = [] if ex is None else [_exact_figure(ex, f, n) for f, n in exact_digits]
+        crit = [value_and_bounds(r.crit_rate, r.crit_rate_ci95_lo, r.crit_rate_ci95_hi)]
         rows.append([r.attacker, r.attack, r.defender, f"{r.attempts:,}",
                      value_and_bounds(r.hit_rate, r.hit_rate_ci95_lo, r.hit_rate_ci95_hi),
-                     value_and_bounds(r.crit_rate, r.crit_rate_ci95_lo, r.crit_rate_ci95_hi),
+                     *(crit if crits else []),
                      value_and_bounds(d.mean_damage, d.mean_damage_ci95_lo,
                                       d.mean_damage_ci95_hi, 2),
-                     exact])  # fmt: skip
-    return rows
+                     " / ".join(figures) or "—"])  # fmt: skip
+    return header, rows
 
 
 #: The exact figures of an attack row, in order, with their decimals.
 EXACT_DIGITS = (("hit_rate", 4), ("crit_rate", 4), ("mean_damage", 3))
+#: Their names in the exact column's header.
+EXACT_LABELS = {"hit_rate": "hit", "crit_rate": "crit", "mean_damage": "mean"}
 
 
 def _exact_figure(entry: dict[str, Any], figure: str, digits: int) -> str:
@@ -297,7 +306,7 @@ def _pictures(run: ScenarioRun) -> list[Picture]:
     out = [
         Picture(
             f"{slug}-hit-rates.png",
-            "hit and crit rates (95% intervals)",
+            f"hit{' and crit' if res.layout.crits else ''} rates (95% intervals)",
             _png(rates, (10.0, 1.4 + 0.32 * max(len(rates_drawn), 1))),
             caption="Bars: simulated rate with its 95% interval (copies that fought alike "
             "pooled). Black tick: the exact rate against a fresh defender.",
@@ -501,6 +510,7 @@ def _section(run: ScenarioRun, specs: pd.DataFrame | None, drift: DriftReport | 
         identity.insert(2, ("sample size", describe_record(res.meta["precision"])))
     if res.meta.get("overrides"):
         identity.insert(0, ("overrides (--set)", ", ".join(res.meta["overrides"])))
+    attack_header, attacks = _attack_rows(run)
     header, combatants = _combatant_rows(res)
     notes = [n for n in (drift.notes if drift else []) if n.startswith(f"{label(run)}:")]
     apart = [f"{', '.join(names)} fought differently (a damage distribution differs by "
@@ -510,7 +520,7 @@ def _section(run: ScenarioRun, specs: pd.DataFrame | None, drift: DriftReport | 
     pictures = _pictures(run)
     if drift is not None and before is not None:
         pictures += _drift_pictures(run, before, drift)
-    return Section(run, anchor, identity, _attack_rows(run), header, combatants,
+    return Section(run, anchor, identity, attack_header, attacks, header, combatants,
                    _outcome_rows(res), _spec_rows(specs, run), _drift_rows(drift, run), notes,
                    pictures, _headline(run, specs), apart)  # fmt: skip
 
@@ -583,7 +593,7 @@ the combatant downed; — when fewer than half did). Copies are pooled (Ogre ×2
 {% if s.drift %}<details{% if s.drift[0][0] == 'DRIFT' %} open{% endif %}>
 <summary>{{ s.drift|length }} figures</summary>{{ table(DRIFT_HEADER, s.drift) }}</details>
 {% endif %}{% endif %}
-<h3>Attacks</h3>{{ table(ATTACK_HEADER, s.attacks) }}
+<h3>Attacks</h3>{{ table(s.attack_header, s.attacks) }}
 {{ pictures(s, 'rates') }}
 <h3>Damage</h3><p class="note">Misses count as 0 damage. Bars and dots: simulated; open
 black diamonds: the exact answer against a fresh defender, where the exact engine gives one.
@@ -696,7 +706,7 @@ def _markdown(sections: list[Section], title: str, drift: DriftReport | None,
             if changed:
                 out += [_md_table(DRIFT_HEADER, changed), ""]
             out += [f"{len(s.drift) - len(changed)} other figures unchanged.", ""]
-        out += ["### Attacks", "", _md_table(ATTACK_HEADER, s.attacks), ""]
+        out += ["### Attacks", "", _md_table(s.attack_header, s.attacks), ""]
         out += ["### Time-to-down", "", _md_table(s.combatant_header, s.combatants), ""]
         out += ["### Outcome", "", _md_table(OUTCOME_HEADER, s.outcome), ""]
         out += ["### Plots", "", *(f"- [{p.title}]({PNG_DIR}/{p.file})" for p in s.pictures)]
@@ -776,7 +786,7 @@ def render_report(
         alpha=None if drift is None else f"{drift.alpha:g}", drift_lines=drift_lines(drift),
         spec_failures=spec_failures(specs), table=_html_table, pictures=_html_pictures,
         SPEC_HEADER=SPEC_HEADER, TOC_HEADER=TOC_HEADER,
-        DRIFT_HEADER=DRIFT_HEADER, ATTACK_HEADER=ATTACK_HEADER, OUTCOME_HEADER=OUTCOME_HEADER,
+        DRIFT_HEADER=DRIFT_HEADER, OUTCOME_HEADER=OUTCOME_HEADER,
     )  # fmt: skip
     markdown = _markdown(sections, title, drift, specs, baseline)
     written["html"] = atomic_write(out / "report.html", _text_writer(html))

@@ -50,6 +50,10 @@ def test_report_renders_for_every_rule_system(rules: str, tmp_path: Path) -> Non
     links = re.findall(r"\]\((png/[^)]+)\)", markdown)
     assert sorted(links) == sorted(f"png/{p.name}" for p in pngs)
     assert "| attacker | attack | defender |" in markdown
+    # A crit rate only where the rules have crits (zones-3d6 has none: a column of zeros).
+    crits = run.result.layout.crits
+    assert ("crit rate [95%]" in markdown) == crits == ("crit rate [95%]" in html)
+    assert ("| exact hit / crit / mean |" if crits else "| exact hit / mean |") in markdown
     assert written["results"].exists()
 
 
