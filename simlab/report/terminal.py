@@ -29,10 +29,24 @@ if TYPE_CHECKING:
 #: From this many columns on, tables give attacker, attack and defender columns of their own.
 WIDE = 110
 
+
+class _Console(Console):
+    """rich's console, but a reader that stops reading (``simlab sweep --out DIR | head``)
+    stops the printing only: rich's own answer to a closed pipe is to end the program,
+    before a command has written its output files."""
+
+    def on_broken_pipe(self) -> None:
+        """Send the rest of standard output nowhere and go on quietly."""
+        self.quiet = True
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
 # A terminal, or COLUMNS set: its width. Otherwise (CI logs, pipes) a fixed width wide
 # enough for the wide tables.
 console = (
-    Console() if sys.stdout.isatty() or os.environ.get("COLUMNS") else Console(width=WIDE + 20)
+    _Console() if sys.stdout.isatty() or os.environ.get("COLUMNS") else _Console(width=WIDE + 20)
 )
 
 

@@ -39,6 +39,7 @@ from simlab.report.render import (
 )
 from simlab.report.terminal import bounds, decimals, format_p, value_and_bounds
 from simlab.report.tuning_terminal import interval_digits, times_narrower
+from simlab.rules import has_crits
 from simlab.tuning.sweep import PAIR, PAIR_FIGURES, moving_pairs
 
 if TYPE_CHECKING:
@@ -165,17 +166,19 @@ def _readable_axes(ax: Axes, figure: str, x: pd.Series) -> None:
 
 def _sweep_pictures(sweep: SweepResult, moving: pd.DataFrame) -> list[Picture]:
     pictures = []
+    figures = _pair_figures(sweep)
     for pair in moving.itertuples(index=False):
         title = f"{pair.attacker} {pair.attack} → {pair.defender}: damage curve"
 
         def damage_curve(fig: Figure, p: Any = pair) -> None:
-            axes = fig.subplots(1, 3)
-            for ax, figure in zip(axes, PAIR_FIGURES, strict=True):
+            axes = fig.subplots(1, len(figures))
+            for ax, figure in zip(axes, figures, strict=True):
                 plot_sweep(sweep, figure, ax=ax, attacker=p.attacker, attack=p.attack,
                            defender=p.defender)  # fmt: skip
 
-        pictures.append(Picture(f"damage-{_slug(title)}.png", title,
-                                _png(damage_curve, (13.0, 3.4)), "damage"))  # fmt: skip
+        size = (13.0 * len(figures) / len(PAIR_FIGURES), 3.4)
+        pictures.append(Picture(f"damage-{_slug(title)}.png", title, _png(damage_curve, size),
+                                "damage"))  # fmt: skip
     for figure, title in (("down_rate", "Down rate"), ("mean_time_to_down", "Mean time-to-down"),
                           ("median_time_to_down", "Median time-to-down"),
                           ("win_rate", "Win rate")):  # fmt: skip
@@ -185,6 +188,13 @@ def _sweep_pictures(sweep: SweepResult, moving: pd.DataFrame) -> list[Picture]:
 
         pictures.append(Picture(f"{_slug(figure)}.png", title, _png(curve, (7.0, 3.6)), "outcome"))
     return pictures
+
+
+def _pair_figures(sweep: SweepResult) -> list[str]:
+    """The attack figures a sweep's page shows: no crit rate where the rules have no
+    crits (:func:`simlab.rules.has_crits`)."""
+    crits = has_crits(sweep.rules)
+    return [f for f in PAIR_FIGURES if crits or f != "crit_rate"]
 
 
 def _flat_note(flat: pd.DataFrame, total: int) -> str:
@@ -201,11 +211,14 @@ def _flat_note(flat: pd.DataFrame, total: int) -> str:
 
 def _sweep_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
     frame = sweep.attacks()
+    crits = has_crits(sweep.rules)
     header = [*sweep.fields, "attacker", "attack", "defender", "hit rate [95%]",
-              "crit rate [95%]", "mean damage [95%]", "exact mean damage"]  # fmt: skip
+              *(["crit rate [95%]"] if crits else []), "mean damage [95%]",
+              "exact mean damage"]  # fmt: skip
     rows = [[*(str(r[f]) for f in sweep.fields), r.attacker, r.attack, r.defender,
-             _interval(r, "hit_rate"), _interval(r, "crit_rate"), _interval(r, "mean_damage"),
-             decimals(r.exact_mean_damage, 4)] for _, r in frame.iterrows()]  # fmt: skip
+             _interval(r, "hit_rate"), *([_interval(r, "crit_rate")] if crits else []),
+             _interval(r, "mean_damage"), decimals(r.exact_mean_damage, 4)]
+            for _, r in frame.iterrows()]  # fmt: skip
     return header, rows
 
 
@@ -246,7 +259,7 @@ img { max-width: 100%; display: block; } figcaption { font-size: 0.8em; color: #
     autoescape=True,
 )
 
-_DAMAGE_NOTE = ("Hit rate, crit rate and mean damage (misses 0) of each attack against "
+_DAMAGE_NOTE = ("{figures} (misses 0) of each attack against "
                 "each defender at every point, with 95% bands; dashed: the exact answer "
                 "against a fresh defender where the exact engine gives one and the fight "
                 "does not move the figure away from it. Every point "
@@ -301,7 +314,9 @@ def render_sweep(sweep: SweepResult, out_dir: str | os.PathLike[str]) -> dict[st
     identity = (f"scenario {sweep.scenario} ({sweep.rules}) · seed {sweep.seed} · "
                 f"{sweep.encounters:,} encounters per point · {len(sweep.points)} points · "
                 f"varied: {', '.join(sweep.fields)} · simlab {__version__}")  # fmt: skip
-    damage_note = _DAMAGE_NOTE + _flat_note(flat, len(moving) + len(flat))
+    named = [f.replace("_", " ") for f in _pair_figures(sweep)]
+    figures = f"{', '.join(named[:-1])} and {named[-1]}".capitalize()
+    damage_note = _DAMAGE_NOTE.format(figures=figures) + _flat_note(flat, len(moving) + len(flat))
     parts: list[PagePart] = [
         ("Damage curves", damage_note, _sweep_rows(sweep),
          [p for p in pictures if p.kind == "damage"]),

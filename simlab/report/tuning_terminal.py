@@ -66,11 +66,12 @@ def sweep_attack_tables(sweep: SweepResult) -> list[Table]:
     (:func:`simlab.tuning.sweep.moving_pairs`) with one row per point, figures as
     ``value ± half-width``, no crit column for a rule system without crits; then one
     table of the pairs it leaves flat, each figure as the range of its estimates."""
+    from simlab.rules import has_crits
     from simlab.tuning.sweep import PAIR, moving_pairs
 
     frame = sweep.attacks()
     moving, flat = moving_pairs(frame)
-    crits = _has_crits(sweep)
+    crits = has_crits(sweep.rules)
     curves = frame.merge(moving, on=PAIR, sort=False)
     tables = []
     for (attacker, attack, defender), curve in curves.groupby(PAIR, sort=False):
@@ -184,13 +185,6 @@ def field_heading(name: str, width: int = 12) -> str:
 def _estimate(row: Any, name: str) -> str:
     """Figure ``name`` of a table row as ``value ± half-width`` (its 95% interval)."""
     return estimate(row[name], row[f"{name}_ci95_lo"], row[f"{name}_ci95_hi"])
-
-
-def _has_crits(sweep: SweepResult) -> bool:
-    for point in sweep.points:
-        if point.result is not None:
-            return bool(getattr(point.result.layout, "crits", True))
-    return True
 
 
 SWEEP_NOTE = (

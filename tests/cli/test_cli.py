@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -136,6 +137,26 @@ def test_run_prints_tables_and_writes_outputs(tmp_path: Path) -> None:
     for table in ("attacks", "damage_pmf", "combatants", "time_to_down", "sides"):
         assert len(pd.read_parquet(out / f"{table}.parquet")) > 0
     assert not list(out.glob(".*tmp"))
+
+
+@pytest.mark.parametrize("command", [["run"], ["sweep", "--vary", "Brute.guard=0:1"]])
+def test_a_reader_that_stops_reading_stops_the_printing_only(
+    tmp_path: Path, command: list[str]
+) -> None:
+    """``simlab run … --out DIR | head``: the reader goes before the tables are printed
+    (here, before anything is: the pipe's reading end is closed at once); the command
+    still writes its files and ends as usual, with no message."""
+    out = tmp_path / "out"
+    args = [command[0], str(QUICKSTART), *command[1:], "-n", "2000", "--out", str(out)]
+    env = {**os.environ, "COLUMNS": "80"}
+    child = subprocess.Popen([sys.executable, "-m", "simlab", *args], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, cwd=ROOT, env=env)  # fmt: skip
+    assert child.stdout is not None and child.stderr is not None
+    child.stdout.close()
+    errors = child.stderr.read().decode()
+    assert child.wait(timeout=600) == 0, errors
+    assert "Error" not in errors and "Traceback" not in errors
+    assert (out / ("summary.json" if command[0] == "run" else "sweep.json")).exists()
 
 
 def test_run_writes_event_and_status_tables_of_systems_that_have_them(tmp_path: Path) -> None:

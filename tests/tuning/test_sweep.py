@@ -104,6 +104,24 @@ def test_sweep_files(tmp_path: Path, duel: Any) -> None:
     assert all(p.exists() for p in written.values())
 
 
+def test_sweep_page_of_a_system_without_crits_shows_no_crit_rate(tmp_path: Path) -> None:
+    """zones-3d6 has no critical hits: the page's table, note and damage curves leave
+    the crit rate out (it is 0 by the rules)."""
+    plate = simlab.load(Path(__file__).resolve().parents[2] / "scenarios/zones-3d6/"
+                        "longsword-vs-plate.yaml")  # fmt: skip
+    sw = simlab.sweep(plate, {"Plate Knight.bonus_defense": [0, 2]}, n=4000)
+    written = simlab.write_sweep(sw, tmp_path)
+    page = (tmp_path / "sweep.md").read_text()
+    assert "crit" not in page.lower()
+    assert "Hit rate and mean damage (misses 0)" in page
+    curves = [p for name, p in written.items() if name.startswith("damage-")]
+    assert curves  # the Swordsman's longsword against the Knight moves
+    from simlab.report.render import DPI
+
+    width = matplotlib.image.imread(curves[0]).shape[1]
+    assert width == pytest.approx(13.0 * 2 / 3 * DPI, abs=2)  # two panels, not three
+
+
 def test_sweep_page_draws_the_pairs_the_sweep_moves(tmp_path: Path, duel: Any) -> None:
     """The Defender's Guard moves the attack's damage: drawn. The Attacker's HP changes
     nothing in a duel it is never hit in: named, not drawn, its figures in the table."""
