@@ -317,7 +317,7 @@ def test_report_leaves_out_what_a_fight_moves() -> None:
     doc = exact(PARTY).summary()
     run = ScenarioRun(result=res, exact=doc)
     jab = next(e for e in doc["attacks"] if (e["attacker"], e["defender"]) == ("Kaito", "Ogre"))
-    row = next(r for r in _attack_rows(run) if r[:3] == ["Kaito", "quick-jab", "Ogre"])
+    row = next(r for r in _attack_rows(run)[1] if r[:3] == ["Kaito", "quick-jab", "Ogre"])
     assert row[-1] == f"{jab['hit_rate']:.4f} / {jab['crit_rate']:.4f} / —"
     assert "fight moves away from the answer" in _exact_note(run)
     rates = plots.plot_hit_rates(res, exact=doc, pool=False)
