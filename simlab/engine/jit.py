@@ -361,7 +361,10 @@ def inline_kernel(fn: Callable[..., Any]) -> Any:
     per-attack path, and for the function that plays one encounter, whose one call site
     is the loop of a system's ``run_chunk``: a compiled layer fewer took 1-8 s off each
     system's first run; the round, called once an encounter, inlined into it ran
-    two-sided duels 1.5-1.7x as fast (README, "Design notes"). Give each inlined
+    two-sided duels 1.5-1.7x as fast (README, "Design notes"); the start and the end of
+    an encounter (its reset, initiative and tallying) inlined ran glitters-d20's and
+    zones-3d6's short fights 1.05-1.15x as fast, for no first-run time that showed
+    (shattered-spirits-draft1's gained nothing and were left calls). Give each inlined
     function one call site where you can: each site is compiled again (inlining
     everything took 390 s, before :func:`_inline_function`).
     """

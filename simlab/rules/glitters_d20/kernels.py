@@ -639,7 +639,7 @@ def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, standing, enc, trace, n_tr
     return True
 
 
-@internal_kernel
+@inline_kernel
 def roll_initiative(p, st, rng):
     """Turn order for the encounter (docs/rules/glitters-d20.md "Initiative").
 
@@ -653,7 +653,7 @@ def roll_initiative(p, st, rng):
     initiative_order(rng, st[INIT], p.combatant[C_PLAYER], p.globals_[G_RANDOM_TIES], st[ORDER])
 
 
-@internal_kernel
+@inline_kernel
 def reset(p, st, standing):
     """Start-of-encounter state: full HP, starting statuses (Burning and Freezing
     cancelled one for one; Frozen if Freezing already exceeds STR), Parry ready."""
@@ -682,7 +682,7 @@ def play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace, tra
     return True
 
 
-@internal_kernel
+@inline_kernel
 def finish(st, t, ch, last_round, standing):
     """Record the encounter's winner, length, each combatant's down round and events."""
     record_outcome(t, ch, last_round, standing, st[DOWN_ROUND], st[DOWN_RECEIVED], 0)

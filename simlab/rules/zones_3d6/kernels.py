@@ -418,7 +418,7 @@ def resolve_attack(p, st, rng, attacker, attack, defender, rnd, standing, ev, tr
     return hit, damage
 
 
-@internal_kernel
+@inline_kernel
 def roll_initiative(p, st, rng):
     """Turn order for the encounter (docs/rules/zones-3d6.md "Turn order" [default]).
 
@@ -433,7 +433,7 @@ def roll_initiative(p, st, rng):
     initiative_order(rng, st[INIT], st[INIT], g[G_RANDOM_TIES], st[ORDER])
 
 
-@internal_kernel
+@inline_kernel
 def reset(p, st, standing):
     """Start-of-encounter state: full HP, nobody out."""
     clear_state(st)
@@ -487,7 +487,7 @@ def play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace, tra
     return True
 
 
-@internal_kernel
+@inline_kernel
 def finish(st, t, ch, last_round, standing):
     """Record the encounter's winner, length, and each combatant's down round."""
     record_outcome(t, ch, last_round, standing, st[DOWN_ROUND], st[DOWN_RECEIVED], 0)
