@@ -351,6 +351,7 @@ def run_scenarios(
     overrides: Any = None,
     precision: float | None = None,
     precision_on: Sequence[Any] = (),
+    with_specs_only: bool = False,
 ) -> list[ScenarioRun]:
     """Load every scenario named (files or folders) first, then simulate each.
 
@@ -358,6 +359,8 @@ def run_scenarios(
     yielding the per-block callback (as :func:`simlab.report.terminal.progress`).
     ``overrides`` (as for :func:`override`) are applied to every scenario;
     ``precision`` and ``precision_on`` run each to a precision (see :func:`simulate`).
+    With ``with_specs_only``, only the scenarios that have ``expect:`` entries are
+    simulated (``simlab check``); the others are still loaded and validated.
 
     Raises
     ------
@@ -374,6 +377,8 @@ def run_scenarios(
             raise InputError(f"{path}: expected a scenario id not used by {ids[key]} under "
                              f"the same rules; got {scn.scenario!r} again")  # fmt: skip
         ids[key] = path
+    if with_specs_only:
+        loaded = [(path, scn) for path, scn in loaded if scn.expect]
     runs = []
     for path, scn in loaded:
         total = scn.encounters if n is None else n

@@ -351,9 +351,10 @@ def _sample_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
           threads: int | None, from_: str | None, sets: tuple[str, ...] = (),
-          precision: float | None = None,
-          precision_on: tuple[str, ...] = ()) -> list[Any]:  # fmt: skip
-    """Simulate the scenarios named, or read saved results (exactly one of the two)."""
+          precision: float | None = None, precision_on: tuple[str, ...] = (),
+          with_specs_only: bool = False) -> list[Any]:  # fmt: skip
+    """Simulate the scenarios named, or read saved results (exactly one of the two);
+    ``with_specs_only``: only the scenarios that have ``expect:`` entries."""
     from simlab import api
     from simlab.errors import InputError
 
@@ -373,7 +374,8 @@ def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
         overrides = [parse_assignment(s) for s in sets]
     return api.run_scenarios(scenarios, encounters, seed, threads=threads,
                              progress=_progress(precision), overrides=overrides,
-                             precision=precision, precision_on=precision_on)  # fmt: skip
+                             precision=precision, precision_on=precision_on,
+                             with_specs_only=with_specs_only)  # fmt: skip
 
 
 @main.command()
@@ -465,11 +467,15 @@ def check(
     strict: bool,
     sets: tuple[str, ...],
 ) -> None:
-    """Check the balance specs (expect: entries) of scenarios; exit 1 when one fails."""
+    """Check the balance specs (expect: entries) of scenarios; exit 1 when one fails.
+
+    Only the scenarios that have expect: entries are simulated.
+    """
     from simlab.analysis.specs import evaluate_all
     from simlab.report import terminal
 
-    specs = evaluate_all(_runs(scenarios, encounters, seed, threads, from_, sets), strict=strict)
+    runs = _runs(scenarios, encounters, seed, threads, from_, sets, with_specs_only=True)
+    specs = evaluate_all(runs, strict=strict)
     terminal.print_specs(specs)
     if (specs.verdict == "fail").any():
         sys.exit(EXIT_CHECK_FAILED)

@@ -488,8 +488,10 @@ def print_specs(specs: pd.DataFrame) -> None:
         return
     console.print(specs_table(specs))
     failed = int((specs.verdict == "fail").sum())
-    line = (f"check: {failed} of {len(specs)} specs failed" if failed
-            else f"check: all {len(specs)} specs pass")  # fmt: skip
+    n = len(specs)
+    line = (f"check: {failed} of {n} specs failed" if failed and n > 1
+            else "check: the spec failed" if failed
+            else "check: the spec passes" if n == 1 else f"check: all {n} specs pass")  # fmt: skip
     console.print(line, markup=False, highlight=False)
 
 

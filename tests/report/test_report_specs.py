@@ -180,6 +180,17 @@ def test_check_without_specs_says_so(tmp_path: Path) -> None:
     done = CliRunner().invoke(main, ["check", str(_scenario(tmp_path, "")), "-n", "500"])
     assert done.exit_code == 0
     assert "no expect: entries" in done.output
+    assert "simulated" not in done.output  # said before any simulation, not after one
+
+
+def test_check_simulates_only_the_scenarios_with_specs(tmp_path: Path) -> None:
+    """A folder of two scenarios, one with specs: only that one is run."""
+    _scenario(tmp_path, "  - {figure: hit_rate, attack: stone-strike, at_least: 0.6}\n")
+    (tmp_path / "plain.yaml").write_text(BASE.replace("scenario: quickstart", "scenario: plain"))
+    done = CliRunner().invoke(main, ["check", str(tmp_path), "-n", "500"])
+    assert done.exit_code == 0, done.output
+    assert "check: the spec passes" in done.output
+    assert done.output.count("simulated") == 1 and "plain.yaml" not in done.output
 
 
 def test_check_bad_spec_exits_2_with_its_line(tmp_path: Path) -> None:
