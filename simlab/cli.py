@@ -122,13 +122,21 @@ def _precision_line(result: Any) -> None:
         click.echo(f"precision: {describe_record(record)}")
 
 
-def _with_sets(scenario: Any, sets: tuple[str, ...]) -> Any:
-    """The scenario with the --set overrides applied (validated like the file)."""
+def _with_sets(scenario: Any, sets: tuple[str, ...], varied: tuple[str, ...] = ()) -> Any:
+    """The scenario with the --set overrides applied (validated like the file); a field
+    both set and ``varied`` (``--vary``'s NAME.FIELD) is an error: the --vary would
+    silently win."""
     if not sets:
         return scenario
+    from simlab.errors import InputError
     from simlab.tuning.overrides import override, parse_assignment
 
-    return override(scenario, [parse_assignment(s) for s in sets])
+    overrides = [parse_assignment(s) for s in sets]
+    for o in overrides:
+        if o.target in varied:
+            raise InputError(f"{o.label}: expected a field that --vary does not vary; "
+                             f"got {o.target}, varied by --vary too")  # fmt: skip
+    return override(scenario, overrides)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -599,8 +607,8 @@ def sweep(
     from simlab.report.tuning_terminal import print_sweep
     from simlab.tuning.sweep import parse_vary, sweep_points
 
-    scn = _with_sets(api.load(scenario), sets)
     variations = [parse_vary(v) for v in vary]
+    scn = _with_sets(api.load(scenario), sets, tuple(v.target for v in variations))
     points = len(sweep_points(scn, variations).points)  # every point valid before running
     _check_threads(threads)
     _prepare_out(out)
@@ -706,8 +714,8 @@ def tune(
     from simlab.report.tuning_terminal import print_tune
     from simlab.tuning.tune import parse_range, parse_target
 
-    scn = _with_sets(api.load(scenario), sets)
     field, goal = parse_range(vary), parse_target(target)
+    scn = _with_sets(api.load(scenario), sets, (field[0],))
     _check_threads(threads)
     result = api.tune(scn, field, goal, encounters, seed, threads=threads,
                       exact=not no_exact, precision=precision,

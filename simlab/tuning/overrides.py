@@ -136,8 +136,13 @@ def apply_overrides(scenario: ScenarioBase, overrides: list[Override]) -> Scenar
     # Positions of an earlier override's values are not in the file: forget them.
     positions = {p: at for p, at in source.positions.items() if at[0] >= 0}
     key_positions = {p: at for p, at in source.key_positions.items() if at[0] >= 0}
+    changed_by: dict[tuple[Any, ...], Override] = {}
     for k, item in enumerate(overrides):
         path = resolve(data, item, tuple(type(scenario).model_fields))
+        if tuple(path) in changed_by:
+            raise InputError(f"{item.label}: expected each field changed once; "
+                             f"{changed_by[tuple(path)].label} changes it too")  # fmt: skip
+        changed_by[tuple(path)] = item
         _assign(data, path, item.value)
         # A changed row (a list item, a row key) is checked with its chart: errors name it.
         whole = path[:-1] if isinstance(path[-1], int) else path

@@ -67,6 +67,16 @@ def test_bad_set_exits_2_names_it_writes_nothing(tmp_path: Path, command: str) -
     assert not out.exists()
 
 
+@pytest.mark.parametrize("command", ["run", "exact", "compare"])
+def test_a_field_set_twice_exits_2_naming_both(command: str) -> None:
+    """``--set Defender.guard=1 --set Defender.guard=2``: the second would silently win."""
+    args = [command, str(SS_DUEL), "--set", "Defender.guard=1", "--set", "Defender.guard=2"]
+    done = CliRunner().invoke(main, args + (["-n", "100"] if command != "exact" else []))
+    assert done.exit_code == 2, done.output
+    assert ("--set Defender.guard=2: expected each field changed once; --set "
+            "Defender.guard=1 changes it too") in " ".join(done.output.split())  # fmt: skip
+
+
 def test_run_with_set_says_so_in_the_terminal_and_summary(tmp_path: Path) -> None:
     done = CliRunner().invoke(main, ["run", str(SS_DUEL), "-n", "2000", "--set",
                                      "Defender.guard=2", "--set", "strike.profile[9]=8",

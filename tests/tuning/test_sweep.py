@@ -202,6 +202,10 @@ def test_parse_vary(text: str, values: tuple[Any, ...]) -> None:
         (["--vary", "Defender.guard=0:2", "--set", "Defender.hp=x"], "--set Defender.hp=x",
          "expected an integer"),
         (["--vary", "Defender.guard=0:100000"], "sweep", "at most 10000 points"),
+        (["--vary", "Defender.guard=0:1", "--vary", "Defender.guard=2:3"],
+         "--vary Defender.guard=2:3", "--vary Defender.guard=0:1 changes it too"),
+        (["--vary", "Defender.guard=0:2", "--set", "Defender.guard=1"],
+         "--set Defender.guard=1", "varied by --vary too"),
     ],
 )  # fmt: skip
 def test_bad_vary_exits_2_names_it_writes_nothing(

@@ -121,6 +121,7 @@ def test_unreachable_target_exits_1_with_the_closest_end(tmp_path: Path) -> None
         ("Defender.hp=5", "--vary", "expected NAME.FIELD=LO:HI"),
         ("Nobody.hp=5:60", "--vary", "expected a combatant"),
         ("Defender.hp=x:60", "--vary", "LO < HI"),
+        ("Defender.hp=30", "--set", "varied by --vary too"),
     ],
 )
 def test_bad_arguments_exit_2_naming_them(
@@ -129,8 +130,10 @@ def test_bad_arguments_exit_2_naming_them(
     args = {"--target": "median_time_to_down:Defender=5", "--vary": "Defender.hp=5:60"}
     args[option] = argument
     out = tmp_path / "tune"
+    sets = ["--set", args["--set"]] if "--set" in args else []
     done = CliRunner().invoke(main, ["tune", str(SS_DUEL), "--vary", args["--vary"],
-                                     "--target", args["--target"], "--out", str(out)])  # fmt: skip
+                                     "--target", args["--target"], *sets,
+                                     "--out", str(out)])  # fmt: skip
     assert done.exit_code == 2, done.output
     assert f"{option} {argument}" in done.output and expected in done.output
     assert "Traceback" not in done.output
