@@ -108,18 +108,22 @@ def plot_sweep(
     if f"exact_{figure}" in data.columns:
         columns.append(f"exact_{figure}")
     data = data[columns].reset_index(drop=True)
+    numeric = pd.api.types.is_numeric_dtype(data[x]) and not pd.api.types.is_bool_dtype(data[x])
     for key, line in data.groupby([*others, *subject], sort=False):
-        name = " · ".join(str(k) for k in (key if isinstance(key, tuple) else (key,)))
-        drawn = ax.plot(line[x], line[figure], marker="o", markersize=3, label=name)
+        keys = key if isinstance(key, tuple) else (key,)
+        name = " · ".join([*(f"{f}={k}" for f, k in zip(others, keys, strict=False)),
+                           *(str(k) for k in keys[len(others):])])  # fmt: skip
+        at = line[x] if numeric else line[x].map(str)  # dice, lists: one category each
+        drawn = ax.plot(at, line[figure], marker="o", markersize=3, label=name)
         if f"{figure}_ci95_lo" in line.columns:
-            ax.fill_between(line[x], line[f"{figure}_ci95_lo"], line[f"{figure}_ci95_hi"],
+            ax.fill_between(at, line[f"{figure}_ci95_lo"], line[f"{figure}_ci95_hi"],
                             color=drawn[0].get_color(), alpha=0.2, linewidth=0)  # fmt: skip
         exact = line.get(f"exact_{figure}")
         if exact is not None and exact.notna().any():
-            ax.plot(line[x], exact, **{**EXACT_STYLE, "label": f"{name} (exact)"})
+            ax.plot(at, exact, **{**EXACT_STYLE, "label": f"{name} (exact)"})
     ax.set_xlabel(x)
     ax.set_ylabel(AXIS_LABELS.get(figure, figure.replace("_", " ")))
-    _readable_axes(ax, figure, data[x])
+    _readable_axes(ax, figure, data[x] if numeric else None)
     if len(ax.get_lines()) > 1:
         ax.legend(fontsize="small")
     return data
@@ -138,13 +142,13 @@ MIN_RATE_SPAN = 0.05
 MIN_MEAN_SPAN = 0.2
 
 
-def _readable_axes(ax: Axes, figure: str, x: pd.Series) -> None:
-    """Integer ticks where the values are integers; a y range no narrower than
-    :data:`MIN_RATE_SPAN` for a rate (within 0..1) or :data:`MIN_MEAN_SPAN` × the mean's
-    size for a mean."""
+def _readable_axes(ax: Axes, figure: str, x: pd.Series | None) -> None:
+    """Integer ticks where the values ``x`` are integers (None: not numbers, one
+    category each); a y range no narrower than :data:`MIN_RATE_SPAN` for a rate (within
+    0..1) or :data:`MIN_MEAN_SPAN` × the mean's size for a mean."""
     from matplotlib.ticker import MaxNLocator
 
-    if pd.api.types.is_integer_dtype(x) or (x.dropna() % 1 == 0).all():
+    if x is not None and (pd.api.types.is_integer_dtype(x) or (x.dropna() % 1 == 0).all()):
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     if figure == "median_time_to_down":
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))

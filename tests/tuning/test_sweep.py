@@ -219,6 +219,27 @@ def test_bad_vary_exits_2_names_it_writes_nothing(
     assert not out.exists()
 
 
+def test_a_sweep_of_dice_and_lists_is_drawn_by_category(tmp_path: Path) -> None:
+    """Values that are not numbers (a damage expression, a list of attacks) are one
+    category each on the x axis, in the order given; a second varied field names its
+    lines; the page is written (it failed on dividing dice by 1 for integer ticks)."""
+    import matplotlib.pyplot as plt
+
+    plate = simlab.load(Path(__file__).resolve().parents[2] / "scenarios/zones-3d6/"
+                        "longsword-vs-plate.yaml")  # fmt: skip
+    sw = simlab.sweep(plate, {"longsword.damage": ["1d6+3", "2d6+3"],
+                              "Plate Knight.hp": [20, 30]}, n=2000)  # fmt: skip
+    fig, ax = plt.subplots()
+    simlab.plot_sweep(sw, "mean_damage", ax=ax, attacker="Swordsman")
+    fig.canvas.draw()
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["1d6+3", "2d6+3"]
+    labels = [line.get_label() for line in ax.get_lines()]
+    assert "Plate Knight.hp=20 · Swordsman · longsword · Plate Knight" in labels
+    plt.close(fig)
+    written = simlab.write_sweep(sw, tmp_path)
+    assert (tmp_path / "sweep.html").is_file() and any(k.startswith("damage-") for k in written)
+
+
 @pytest.mark.slow  # a grid of sweeps, their files and curves: about 10 s
 def test_grid_sweep_files_and_curves(tmp_path: Path, fight: Any) -> None:
     """A two-field grid: one line per value of the second field, in plots and files."""
