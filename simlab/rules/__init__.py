@@ -41,7 +41,7 @@ def rule_module(rules: str, part: str) -> ModuleType:
 
 
 def has_crits(rules: str) -> bool:
-    """Whether the rule system ``rules`` has critical hits: its ``compile`` module's
+    """Whether the rule system ``rules`` has critical hits: its ``model`` module's
     ``CRITS`` (True when it does not say; zones-3d6 has none), so that no table shows a
-    crit rate that is 0 by the rules."""
-    return bool(getattr(rule_module(rules, "compile"), "CRITS", True))
+    crit rate that is 0 by the rules, and no spec or target asks for one."""
+    return bool(getattr(rule_module(rules, "model"), "CRITS", True))

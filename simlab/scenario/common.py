@@ -15,6 +15,7 @@ from pydantic import Field, PrivateAttr, ValidationError, field_validator, model
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from simlab.limits import MAX_ENCOUNTERS
+from simlab.rules import has_crits
 from simlab.scenario.validation import StrictModel
 
 TargetPolicy = Literal["focus", "random", "lowest-hp"]
@@ -203,6 +204,10 @@ class ScenarioBase(StrictModel):
         names = [name for _, name in self.combatant_names()]
         shown = ", ".join(dict.fromkeys(m.name for ms in sides.values() for m in ms))
         for i, spec in enumerate(self.expect):
+            if spec.figure == "crit_rate" and not has_crits(getattr(self, "rules", "")):
+                raise located_error(("expect", i, "figure"), "expected a figure these rules "
+                                    f"have; got 'crit_rate': {self.rules} has no critical "
+                                    "hits", spec.figure)  # fmt: skip
             if spec.attack is not None and spec.attack not in attacks:
                 raise located_error(("expect", i, "attack"), "expected an attack defined "
                                     f"under 'attacks:' ({', '.join(attacks)}); got "

@@ -178,6 +178,9 @@ def check_figure(ref: FigureRef, layout: Layout, label: str) -> None:
     InputError
         Naming ``label`` and the names the scenario has.
     """
+    if ref.figure == "crit_rate" and not layout.crits:
+        raise InputError(f"{label}: expected a figure these rules have; got 'crit_rate': "
+                         "they have no critical hits")  # fmt: skip
     if ref.figure in ATTACK_FIGURES:
         attack, _, defender = ref.on.partition("/")
         if attack not in layout.attacks:

@@ -199,3 +199,17 @@ def test_check_bad_spec_exits_2_with_its_line(tmp_path: Path) -> None:
     assert done.exit_code == 2
     assert f"q.yaml:{len(BASE.splitlines()) + 2}:" in done.output
     assert "got 'Bruet'" in done.output
+
+
+def test_a_crit_rate_spec_in_rules_without_crits_is_an_error_at_its_line(tmp_path: Path) -> None:
+    """zones-3d6 has no critical hits: a crit-rate spec would pass forever (its rate is 0
+    by the rules), so it is refused where it is written."""
+    plate = (ROOT / "scenarios/zones-3d6/longsword-vs-plate.yaml").read_text()
+    plate = plate.split("\nexpect:")[0]
+    path = tmp_path / "plate.yaml"
+    path.write_text(plate + "\nexpect:\n  - {figure: crit_rate, attack: longsword, at_most: 0.1}\n")
+    done = CliRunner().invoke(main, ["validate", str(path)])
+    assert done.exit_code == 2
+    line = path.read_text().splitlines().index("expect:") + 2
+    assert f"plate.yaml:{line}:14: expected a figure these rules have; got 'crit_rate': " \
+           "zones-3d6 has no critical hits" in done.output  # fmt: skip

@@ -140,6 +140,16 @@ def test_bad_arguments_exit_2_naming_them(
     assert not out.exists()
 
 
+def test_a_crit_rate_target_in_rules_without_crits_exits_2() -> None:
+    """zones-3d6 has no critical hits: no value reaches a crit rate, by the rules."""
+    plate = Path(__file__).resolve().parents[2] / "scenarios/zones-3d6/longsword-vs-plate.yaml"
+    args = ["--vary", "Plate Knight.hp=10:30", "--target", "crit_rate:longsword=0.1"]
+    done = CliRunner().invoke(main, ["tune", str(plate), *args, "-n", "500"])
+    assert done.exit_code == 2, done.output
+    assert ("--target crit_rate:longsword=0.1: expected a figure these rules have; got "
+            "'crit_rate'") in " ".join(done.output.split())  # fmt: skip
+
+
 def test_monotonicity_is_judged_beyond_noise() -> None:
     def ev(x: float, f: float, half: float) -> Evaluation:
         return Evaluation(x, f, f - half, f + half, "simulated" if half else "exact")

@@ -14,11 +14,8 @@ import numpy as np
 
 from simlab.engine.tallies import Layout
 from simlab.rules.arrays import attack_lists, field_rows
-from simlab.rules.zones_3d6.model import Attack, Combatant, Params, Scenario, largest_die
+from simlab.rules.zones_3d6.model import CRITS, Attack, Combatant, Params, Scenario, largest_die
 from simlab.scenario.common import POLICY_CODE
-
-#: A hit is a hit: zones-3d6 has no critical hits (``simlab.rules.has_crits``).
-CRITS = False
 
 EVENTS = ["out"]
 MAX_DAMAGE_BINS = 4096

@@ -17,6 +17,8 @@ from simlab.scenario.common import CombatantBase, ScenarioBase
 from simlab.scenario.validation import StrictModel
 
 DEFAULT_SIDES = 6
+#: A hit is a hit: zones-3d6 has no critical hits (``simlab.rules.has_crits``).
+CRITS = False
 MAX_FACE = 1000
 # Largest damage die among the scenario's attacks, while its sides are being validated.
 _DAMAGE_SIDES: ContextVar[int | None] = ContextVar("_DAMAGE_SIDES", default=None)
