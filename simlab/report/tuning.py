@@ -38,7 +38,7 @@ from simlab.report.render import (
     _text_writer,
 )
 from simlab.report.terminal import bounds, decimals, format_p, value_and_bounds
-from simlab.report.tuning_terminal import interval_digits, times_narrower
+from simlab.report.tuning_terminal import interval_digits, times_narrower, unmatched_note
 from simlab.rules import has_crits
 from simlab.tuning.sweep import PAIR, PAIR_FIGURES, moving_pairs
 
@@ -364,9 +364,8 @@ def render_compare(comparison: Comparison, out_dir: str | os.PathLike[str]) -> d
     identity = (f"A: {a} · B: {b} · rules {comparison.a.rules} · seed {comparison.a.seed} · "
                 f"{comparison.a.encounters:,} encounters each, the same dice · "
                 f"K = {comparison.ranges} ranges · simlab {__version__}")  # fmt: skip
-    parts: list[PagePart] = [
-        ("Figures", _COMPARE_NOTE, (COMPARE_HEADER, compare_rows(comparison)), [])
-    ]
+    note = " ".join(filter(None, (_COMPARE_NOTE, unmatched_note(comparison))))
+    parts: list[PagePart] = [("Figures", note, (COMPARE_HEADER, compare_rows(comparison)), [])]
     return _write_page(Path(out_dir), "compare", "A/B comparison", identity, parts)
 
 

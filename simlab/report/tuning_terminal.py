@@ -284,6 +284,32 @@ def print_compare(comparison: Comparison) -> None:
                   markup=False, highlight=False)  # fmt: skip
     terminal.console.print(compare_table(comparison))
     terminal.console.print(COMPARE_TERMINAL_NOTE, markup=False, highlight=False)
+    note = unmatched_note(comparison)
+    if note:
+        terminal.console.print(note, markup=False, highlight=False)
+
+
+#: The most unmatched figures :func:`unmatched_note` names on each side.
+NAMED_UNMATCHED = 3
+
+
+def unmatched_note(comparison: Comparison) -> str:
+    """What A and B do not share: their rules when they differ, and the figures only
+    one of them has (not compared), a few of them named; "" when they share all."""
+    lines = []
+    rules = (comparison.a.rules, comparison.b.rules)
+    if rules[0] != rules[1]:
+        lines.append(f"A and B follow different rules ({rules[0]}, {rules[1]}): they draw "
+                     "the same dice but read them differently, so pairing them narrows "
+                     "the intervals little.")  # fmt: skip
+    for side, only in (("A", comparison.only_in_a), ("B", comparison.only_in_b)):
+        if only:
+            named = [f"{FIGURE_LABELS.get(f, f)}{' of ' + on if on else ''}"
+                     for f, on in only[:NAMED_UNMATCHED]]  # fmt: skip
+            more = len(only) - len(named)
+            lines.append(f"Not compared, {len(only)} figures only {side} has: "
+                         f"{', '.join(named)}{f' and {more} more' if more else ''}.")  # fmt: skip
+    return " ".join(lines)
 
 
 #: What the terminal's comparison table shows, printed under it.

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -98,6 +98,9 @@ class Comparison:
     precision : dict or None
         How the sample size was chosen when run to a precision
         (:func:`simlab.api.compare`): the rule, and A's and B's stops.
+    only_in_a, only_in_b : list of (str, str)
+        The (figure, on) pairs one of the two has and the other does not (an attack
+        pair, a combatant or a side of one only): not compared.
     """
 
     a: Result
@@ -106,6 +109,8 @@ class Comparison:
     figures: pd.DataFrame
     ranges: int
     precision: dict[str, Any] | None = None
+    only_in_a: list[tuple[str, str]] = field(default_factory=list)
+    only_in_b: list[tuple[str, str]] = field(default_factory=list)
 
     def document(self) -> dict[str, Any]:
         """The ``compare.json`` document."""
@@ -122,6 +127,8 @@ class Comparison:
                  "changed_holm": bool(r.changed_holm)}
                 for r in self.figures.itertuples()
             ],
+            "only_in_a": [{"figure": f, "on": on} for f, on in self.only_in_a],
+            "only_in_b": [{"figure": f, "on": on} for f, on in self.only_in_b],
             **({"precision": self.precision} if self.precision else {}),
         }  # fmt: skip
 
@@ -177,7 +184,10 @@ def compare(
               for job, parts in zip(jobs, per_range, strict=True)]  # fmt: skip
     whole = [figure_values(r.tallies, r.layout, n) for r in results]
     table = _difference_table(whole, values)
-    return Comparison(results[0], results[1], labels, table, len(values[0]))
+    only_a = [k for k in whole[0] if k not in whole[1]]
+    only_b = [k for k in whole[1] if k not in whole[0]]
+    return Comparison(results[0], results[1], labels, table, len(values[0]),
+                      only_in_a=only_a, only_in_b=only_b)  # fmt: skip
 
 
 def _result(scenario: ScenarioBase, job: runner.Job, parts: list[TallyArrays]) -> Result:

@@ -196,3 +196,31 @@ def test_crit_rate_compared_only_where_the_rules_have_crits(rules_path: str, cri
     assert hit_pairs
     crit_pairs = set(figures.query("figure == 'crit_rate'").on)
     assert crit_pairs == (hit_pairs if crits else set())
+
+
+def test_what_a_and_b_do_not_share_is_said(tmp_path: Path) -> None:
+    """Two scenarios of different rules and combatants share only the encounter's own
+    figures: the rest is listed as not compared (terminal, page and compare.json), and
+    the different rules are named."""
+    scenarios = Path(__file__).resolve().parents[2] / "scenarios"
+    a = scenarios / "zones-3d6/longsword-vs-plate.yaml"
+    b = scenarios / "glitters-d20/training-duel.yaml"
+    done = CliRunner().invoke(main, ["compare", str(a), str(b), "-n", "500",
+                                     "--out", str(tmp_path)])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    text = " ".join(done.output.split())
+    assert "A and B follow different rules (zones-3d6, glitters-d20)" in text
+    doc = json.loads((tmp_path / "compare.json").read_text())
+    only_a = {(f["figure"], f["on"]) for f in doc["only_in_a"]}
+    assert ("hit_rate", "Swordsman longsword → Plate Knight") in only_a
+    assert f"Not compared, {len(only_a)} figures only A has: hit rate of" in text
+    assert doc["only_in_b"] and {f["figure"] for f in doc["figures"]} <= {
+        "mean_rounds",
+        "draw_rate",
+        "win_rate",
+        "down_rate",
+        "mean_time_to_down",
+    }
+    assert "Not compared" in (tmp_path / "compare.md").read_text()
+    same = simlab.compare(simlab.load(a), changes={"max_rounds": 25}, n=500)
+    assert same.only_in_a == same.only_in_b == []
