@@ -204,7 +204,7 @@ class ScenarioBase(StrictModel):
         names = [name for _, name in self.combatant_names()]
         shown = ", ".join(dict.fromkeys(m.name for ms in sides.values() for m in ms))
         for i, spec in enumerate(self.expect):
-            if spec.figure == "crit_rate" and not has_crits(getattr(self, "rules", "")):
+            if spec.figure == "crit_rate" and not has_crits(self.rules):
                 raise located_error(("expect", i, "figure"), "expected a figure these rules "
                                     f"have; got 'crit_rate': {self.rules} has no critical "
                                     "hits", spec.figure)  # fmt: skip
