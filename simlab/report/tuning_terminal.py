@@ -220,11 +220,36 @@ FIGURE_LABELS = {
 }  # fmt: skip
 
 
-def compare_table(comparison: Comparison) -> Table:
-    """Every shared figure of A and B as a terminal table: the difference with its paired
-    95% interval and how much narrower it is than two independent runs' (the
-    independent interval itself too in a wide terminal)."""
-    frame = comparison.figures
+#: Past this many unchanged figures, the terminal counts them instead of listing them.
+MOST_UNCHANGED_LISTED = 12
+
+
+def shown_figures(figures: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The figures the terminal lists and those it only counts: every changed one (✱),
+    and the unchanged ones too unless there are more than
+    :data:`MOST_UNCHANGED_LISTED` (a fight shares a hundred figures or more)."""
+    unchanged = figures[~figures.changed.astype(bool)]
+    if len(unchanged) <= MOST_UNCHANGED_LISTED:
+        return figures, unchanged.iloc[:0]
+    return figures[figures.changed.astype(bool)], unchanged
+
+
+def unchanged_line(unchanged: pd.DataFrame) -> str:
+    """One line for the unchanged figures the terminal does not list, by kind."""
+    kinds = unchanged.figure.value_counts(sort=False)
+    counts = ", ".join(f"{FIGURE_LABELS.get(f, f)} {n}" for f, n in kinds.items())
+    return (
+        f"Not listed, {len(unchanged)} unchanged figures (their paired intervals "
+        f"contain 0): {counts}; --out writes every figure (compare.md, compare.json)."
+    )
+
+
+def compare_table(comparison: Comparison, frame: pd.DataFrame | None = None) -> Table:
+    """The shared figures of A and B (``frame``, a part of ``comparison.figures``; all
+    of them by default) as a terminal table: the difference with its paired 95%
+    interval and how much narrower it is than two independent runs' (the independent
+    interval itself too in a wide terminal)."""
+    frame = comparison.figures if frame is None else frame
     labels = [FIGURE_LABELS.get(f, f.replace("_", " ")) for f in frame.figure]
     ons = [on or "—" for on in frame.on]
     table = console_table("A/B on the same dice (diff = B − A, ± paired 95% interval)")
@@ -276,13 +301,17 @@ def _diff(diff: float, lo: float, hi: float, digits: int) -> str:
 
 
 def print_compare(comparison: Comparison) -> None:
-    """Print every shared figure of A and B with the paired (and, wide, independent)
-    intervals, the figures that changed first."""
+    """Print the shared figures of A and B with the paired (and, wide, independent)
+    intervals, the figures that changed first; past :data:`MOST_UNCHANGED_LISTED`
+    unchanged ones, those are counted by kind instead (:func:`shown_figures`)."""
     a, b = comparison.labels
     terminal.console.print(f"A: {a}  ·  B: {b}  ({comparison.a.encounters:,} encounters each, the "
                   f"same dice; intervals from {comparison.ranges} paired ranges)",
                   markup=False, highlight=False)  # fmt: skip
-    terminal.console.print(compare_table(comparison))
+    listed, counted = shown_figures(comparison.figures)
+    terminal.console.print(compare_table(comparison, listed))
+    if not counted.empty:
+        terminal.console.print(unchanged_line(counted), markup=False, highlight=False)
     terminal.console.print(COMPARE_TERMINAL_NOTE, markup=False, highlight=False)
     note = unmatched_note(comparison)
     if note:

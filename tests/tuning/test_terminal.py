@@ -114,3 +114,21 @@ def test_tune_fits_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
                       "--vary", "Defender.hp=5:60", "--target",
                       "median_time_to_down:Defender=3")  # fmt: skip
     assert "consistent with the target: Defender.hp = 7..9" in text
+
+
+def test_compare_of_a_fight_counts_its_unchanged_figures(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fight shares dozens of figures: the terminal lists the changed ones and counts
+    the unchanged ones by kind; each figure is either listed or counted."""
+    from simlab.report.tuning_terminal import MOST_UNCHANGED_LISTED
+
+    text = _run_at_80(monkeypatch, "compare", ROOT / "scenarios/benchmarks/ss-2v2.yaml",
+                      "--set", "max_rounds=3", "-n", 4000)  # fmt: skip
+    flat = " ".join(text.split())
+    found = re.search(r"Not listed, (\d+) unchanged figures \(their paired intervals contain "
+                      r"0\): ([^;]+);", flat)  # fmt: skip
+    assert found, text
+    counted = int(found.group(1))
+    assert counted > MOST_UNCHANGED_LISTED
+    assert counted == sum(int(n) for n in re.findall(r" (\d+)(?:,|$)", found.group(2)))
+    listed = [line for line in text.splitlines() if line.startswith(" ✱")]
+    assert listed and all(line.split()[0] in ("✱", "✱✱") for line in listed)
