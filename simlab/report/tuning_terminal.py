@@ -257,6 +257,9 @@ def compare_table(comparison: Comparison, frame: pd.DataFrame | None = None) -> 
     name_column(table, "figure", labels)
     name_column(table, "on", ons)
     wide = is_wide()
+    # narrow: one space and the rule's gap between columns, none at the edges, so that a
+    # figure and a short pair keep to one line in 80 columns
+    table.collapse_padding, table.pad_edge = not wide, wide
     for column in ("A", "B", "diff", *(["independent 95%"] if wide else []), "narrower\n×"):
         number_column(table, column)
     for r, label, on in zip(frame.itertuples(), labels, ons, strict=True):

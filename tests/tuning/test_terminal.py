@@ -103,7 +103,7 @@ def test_unchanged_pairs_show_the_range_of_their_estimates() -> None:
 def test_compare_fits_80_columns_and_marks_what_changed(monkeypatch: pytest.MonkeyPatch) -> None:
     text = _run_at_80(monkeypatch, "compare", QUICKSTART, "--set", "Brute.guard=1",
                       "-n", 4000)  # fmt: skip
-    changed = [line for line in text.splitlines() if line.startswith(" ✱")]
+    changed = [line for line in text.splitlines() if line.lstrip().startswith("✱")]
     assert any("down rate" in line for line in changed), text
     assert "independent 95%" not in text  # only in a wide terminal
     assert "narrower" in text
@@ -130,5 +130,5 @@ def test_compare_of_a_fight_counts_its_unchanged_figures(monkeypatch: pytest.Mon
     counted = int(found.group(1))
     assert counted > MOST_UNCHANGED_LISTED
     assert counted == sum(int(n) for n in re.findall(r" (\d+)(?:,|$)", found.group(2)))
-    listed = [line for line in text.splitlines() if line.startswith(" ✱")]
+    listed = [line for line in text.splitlines() if line.lstrip().startswith("✱")]
     assert listed and all(line.split()[0] in ("✱", "✱✱") for line in listed)
