@@ -244,12 +244,10 @@ def unchanged_line(unchanged: pd.DataFrame) -> str:
     )
 
 
-def compare_table(comparison: Comparison, frame: pd.DataFrame | None = None) -> Table:
-    """The shared figures of A and B (``frame``, a part of ``comparison.figures``; all
-    of them by default) as a terminal table: the difference with its paired 95%
-    interval and how much narrower it is than two independent runs' (the independent
-    interval itself too in a wide terminal)."""
-    frame = comparison.figures if frame is None else frame
+def compare_table(frame: pd.DataFrame) -> Table:
+    """Figures of a comparison (rows of ``Comparison.figures``) as a terminal table: the
+    difference with its paired 95% interval and how much narrower it is than two
+    independent runs' (the independent interval itself too in a wide terminal)."""
     labels = [FIGURE_LABELS.get(f, f.replace("_", " ")) for f in frame.figure]
     ons = [on or "—" for on in frame.on]
     table = console_table("A/B on the same dice (diff = B − A, ± paired 95% interval)")
@@ -312,7 +310,7 @@ def print_compare(comparison: Comparison) -> None:
                   f"same dice; intervals from {comparison.ranges} paired ranges)",
                   markup=False, highlight=False)  # fmt: skip
     listed, counted = shown_figures(comparison.figures)
-    terminal.console.print(compare_table(comparison, listed))
+    terminal.console.print(compare_table(listed))
     if not counted.empty:
         terminal.console.print(unchanged_line(counted), markup=False, highlight=False)
     terminal.console.print(COMPARE_TERMINAL_NOTE, markup=False, highlight=False)
