@@ -39,8 +39,7 @@ from simlab.report.render import (
 )
 from simlab.report.terminal import bounds, decimals, format_p, value_and_bounds
 from simlab.report.tuning_terminal import interval_digits, times_narrower, unmatched_note
-from simlab.rules import has_crits
-from simlab.tuning.sweep import PAIR, PAIR_FIGURES, moving_pairs
+from simlab.tuning.sweep import PAIR, PAIR_FIGURES, moving_pairs, pair_figures
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -170,7 +169,7 @@ def _readable_axes(ax: Axes, figure: str, x: pd.Series | None) -> None:
 
 def _sweep_pictures(sweep: SweepResult, moving: pd.DataFrame) -> list[Picture]:
     pictures = []
-    figures = _pair_figures(sweep)
+    figures = pair_figures(sweep.rules)
     for pair in moving.itertuples(index=False):
         title = f"{pair.attacker} {pair.attack} → {pair.defender}: damage curve"
 
@@ -194,13 +193,6 @@ def _sweep_pictures(sweep: SweepResult, moving: pd.DataFrame) -> list[Picture]:
     return pictures
 
 
-def _pair_figures(sweep: SweepResult) -> list[str]:
-    """The attack figures a sweep's page shows: no crit rate where the rules have no
-    crits (:func:`simlab.rules.has_crits`)."""
-    crits = has_crits(sweep.rules)
-    return [f for f in PAIR_FIGURES if crits or f != "crit_rate"]
-
-
 def _flat_note(flat: pd.DataFrame, total: int) -> str:
     """What the damage-curve part says of the pairs it does not draw (:func:`moving_pairs`)."""
     if flat.empty:
@@ -215,7 +207,7 @@ def _flat_note(flat: pd.DataFrame, total: int) -> str:
 
 def _sweep_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
     frame = sweep.attacks()
-    crits = has_crits(sweep.rules)
+    crits = "crit_rate" in pair_figures(sweep.rules)
     header = [*sweep.fields, "attacker", "attack", "defender", "hit rate [95%]",
               *(["crit rate [95%]"] if crits else []), "mean damage [95%]",
               "exact mean damage"]  # fmt: skip
@@ -318,7 +310,7 @@ def render_sweep(sweep: SweepResult, out_dir: str | os.PathLike[str]) -> dict[st
     identity = (f"scenario {sweep.scenario} ({sweep.rules}) · seed {sweep.seed} · "
                 f"{sweep.encounters:,} encounters per point · {len(sweep.points)} points · "
                 f"varied: {', '.join(sweep.fields)} · simlab {__version__}")  # fmt: skip
-    named = [f.replace("_", " ") for f in _pair_figures(sweep)]
+    named = [f.replace("_", " ") for f in pair_figures(sweep.rules)]
     figures = f"{', '.join(named[:-1])} and {named[-1]}".capitalize()
     damage_note = _DAMAGE_NOTE.format(figures=figures) + _flat_note(flat, len(moving) + len(flat))
     parts: list[PagePart] = [

@@ -66,12 +66,12 @@ def sweep_attack_tables(sweep: SweepResult) -> list[Table]:
     (:func:`simlab.tuning.sweep.moving_pairs`) with one row per point, figures as
     ``value ± half-width``, no crit column for a rule system without crits; then one
     table of the pairs it leaves flat, each figure as the range of its estimates."""
-    from simlab.rules import has_crits
-    from simlab.tuning.sweep import PAIR, moving_pairs
+    from simlab.tuning.sweep import PAIR, moving_pairs, pair_figures
 
     frame = sweep.attacks()
     moving, flat = moving_pairs(frame)
-    crits = has_crits(sweep.rules)
+    figures = pair_figures(sweep.rules)
+    crits = "crit_rate" in figures
     curves = frame.merge(moving, on=PAIR, sort=False)
     tables = []
     for (attacker, attack, defender), curve in curves.groupby(PAIR, sort=False):
@@ -88,21 +88,20 @@ def sweep_attack_tables(sweep: SweepResult) -> list[Table]:
                           *([_exact_cell(r.exact_mean_damage)] if exact else []))  # fmt: skip
         tables.append(table)
     if not flat.empty:
-        tables.append(_flat_pairs_table(frame.merge(flat, on=PAIR, sort=False), crits))
+        tables.append(_flat_pairs_table(frame.merge(flat, on=PAIR, sort=False), figures))
     return tables
 
 
-def _flat_pairs_table(frame: pd.DataFrame, crits: bool) -> Table:
-    """The attack pairs a sweep leaves flat, one row each: every figure as the lowest
-    and highest estimate over the points (``0.547–0.549``; one number when they agree
-    to the digits shown), and the exact mean damage where known."""
+def _flat_pairs_table(frame: pd.DataFrame, figures: list[str]) -> Table:
+    """The attack pairs a sweep leaves flat, one row each: every one of ``figures`` as
+    the lowest and highest estimate over the points (``0.547–0.549``; one number when
+    they agree to the digits shown), and the exact mean damage where known."""
     from simlab.tuning.sweep import PAIR
 
     pairs = frame.groupby(PAIR, sort=False)
     names = [pair_heading(*key) for key, _ in pairs]
     table = console_table("unchanged across the sweep (lowest–highest over the points)")
     name_column(table, "attack", names)
-    figures = ["hit_rate", *(["crit_rate"] if crits else []), "mean_damage"]
     for figure in figures:
         number_column(table, figure.replace("_", " "))
     exact = bool(frame.exact_mean_damage.notna().any())

@@ -20,11 +20,12 @@ from simlab.analysis.result import Result
 from simlab.analysis.summary import summary
 from simlab.errors import ExactUnsupported, InputError
 from simlab.exact import pair_answer
+from simlab.rules import has_crits
 from simlab.scenario.common import ScenarioBase
 from simlab.tuning.figures import combatant_figures
 from simlab.tuning.overrides import Override, apply_overrides, parse_value
 
-__all__ = ["SweepResult", "Variation", "moving_pairs", "parse_vary", "sweep"]
+__all__ = ["SweepResult", "Variation", "moving_pairs", "pair_figures", "parse_vary", "sweep"]
 
 #: The figures of an attack pair a sweep follows.
 PAIR_FIGURES = ("hit_rate", "crit_rate", "mean_damage")
@@ -229,6 +230,13 @@ def _combatant_table(point: SweepPoint) -> pd.DataFrame:
     }
     frame["exact_mean_time_to_down"] = [exact.get(name, float("nan")) for name in frame.combatant]
     return frame
+
+
+def pair_figures(rules: str) -> list[str]:
+    """The figures of :data:`PAIR_FIGURES` a sweep shows under ``rules``: no crit rate
+    where the rules have no crits (:func:`simlab.rules.has_crits`)."""
+    crits = has_crits(rules)
+    return [f for f in PAIR_FIGURES if crits or f != "crit_rate"]
 
 
 def moving_pairs(attacks: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
