@@ -304,6 +304,29 @@ sides:
   b:
     - {name: B, hp: 30, dc: 6}
 """,
+    # a d12 with criticals from 18 against a resistance rounded down, an odd round cap
+    # that some duels reach (its last round played alone after the pairs)
+    "odd-cap": HEAD.format(rules="glitters-d20", cap=7)
+    + """
+attacks:
+  axe: {damage: 1d12+1, type: slashing, bonus: 4, critical_threshold: 18}
+sides:
+  a:
+    - {name: A, hp: 5, attacks: [axe]}
+  b:
+    - {name: B, hp: 45, dc: 13, resist: [slashing], status_immune: [bleeding]}
+""",
+    # one attack a turn with Advantage (2d20 keep the higher): one attack at a time
+    "keen": HEAD.format(rules="glitters-d20", cap=40)
+    + """
+attacks:
+  spear: {damage: 1d8, type: piercing, bonus: 2, advantage: 1}
+sides:
+  a:
+    - {name: A, hp: 5, attacks: [spear]}
+  b:
+    - {name: B, hp: 30, dc: 14}
+""",
     # hits past the last damage bin (4096), counted one by one
     "heavy": HEAD.format(rules="glitters-d20", cap=30)
     + """
@@ -339,8 +362,9 @@ def _tallies(job: Any, kernel: Any, chunks: int) -> TallyArrays:
 
 
 def _duel_kernels(kernels: Any) -> list[Any]:
-    """A system's plain-duel block kernels (all but the earlier draft have two)."""
-    names = ("run_duel_block", "run_one_attack_duel_block")
+    """A system's plain-duel block kernels (all but the earlier draft have two or
+    three)."""
+    names = ("run_duel_block", "run_one_attack_duel_block", "run_pair_duel_block")
     return [getattr(kernels, name) for name in names if hasattr(kernels, name)]
 
 
@@ -361,17 +385,21 @@ def test_duel_path_equals_general_path(case: tuple[str, str]) -> None:
 
 
 @pytest.mark.parametrize(
-    ("case", "sides", "one_attack"),
-    [("benchmark", 8, True), ("heavy", 4, True), ("tabled", 6, False), ("capped", 4, True),
-     ("training", 0, False), ("mixed", 0, False)],
+    ("case", "sides", "kernel"),
+    [("benchmark", 8, "run_pair_duel_block"), ("heavy", 4, "run_pair_duel_block"),
+     ("capped", 4, "run_pair_duel_block"), ("odd-cap", 12, "run_pair_duel_block"),
+     ("keen", 8, "run_one_attack_duel_block"), ("tabled", 6, "run_duel_block"),
+     ("training", 0, "run_duel_block"), ("mixed", 0, "run_duel_block")],
 )  # fmt: skip
-def test_glitters_duels_take_each_duel_path(case: str, sides: int, one_attack: bool) -> None:
+def test_glitters_duels_take_each_duel_path(case: str, sides: int, kernel: str) -> None:
     """The glitters-d20 duels above take both damage paths, tabled (every damage die of
-    one size) and rolled from the RNG state (mixed sizes), and both duel kernels: the
-    one-attack loop, and the general duel loop."""
+    one size) and rolled from the RNG state (mixed sizes), and the three duel kernels:
+    two attacks at a time (one attack a turn of one d20), one at a time (Advantage), and
+    the general duel loop."""
     job = compile_job(_scenario(("glitters-d20", case)), 10, None)
-    assert rule_module(job.rules, "kernels").duel_damage_sides(job.params) == sides
-    _assert_duel_kernel(("glitters-d20", case), one_attack)
+    kernels = rule_module(job.rules, "kernels")
+    assert kernels.duel_damage_sides(job.params) == sides
+    assert kernels.block_kernel(job.params) is getattr(kernels, kernel)
 
 
 @pytest.mark.parametrize(
