@@ -177,6 +177,23 @@ sides:
   thug:
     - {name: Thug, hp: 10, vigor: 8, tier: brawl, attacks: [punch]}
 """,
+    # rolls of other sizes, two attacks at a time: 3d6 against 2d8 + 2, 1d10 damage and a
+    # 2d10 critical, an attack modifier, a damage modifier that the floor of 1 meets; an
+    # odd round cap that some duels reach (its last round played alone)
+    "odd-cap": HEAD.format(rules="opposed-tiers", cap=7)
+    + """
+params: {damage_floor: 1}
+tiers:
+  - {name: odd, attack: 3d6, defense: 2d8, damage: 1d10}
+  - {name: next, attack: 4d6, defense: 3d8, damage: 2d10}
+attacks:
+  jab: {modifier: 1, damage_modifier: -3}
+sides:
+  post:
+    - {name: Post, hp: 25, tier: odd, defense_sl: 2}
+  jabber:
+    - {name: Jabber, hp: 10, tier: odd, weapon_sl: 1, attacks: [jab]}
+""",
     # hits past the last damage bin (4096), counted one by one
     "heavy": HEAD.format(rules="opposed-tiers", cap=30)
     + """
@@ -414,15 +431,20 @@ def test_zones_duels_take_each_duel_kernel(case: str, one_attack: bool) -> None:
 
 
 @pytest.mark.parametrize(
-    ("case", "one_attack"),
-    [("benchmark", True), ("shielded", True), ("heavy", True), ("player", True),
-     ("fight-on", True), ("huge-dice", False), ("mixed", False)],
+    ("case", "kernel"),
+    [("benchmark", "run_pair_duel_block"), ("heavy", "run_pair_duel_block"),
+     ("player", "run_pair_duel_block"), ("odd-cap", "run_pair_duel_block"),
+     ("shielded", "run_one_attack_duel_block"), ("fight-on", "run_one_attack_duel_block"),
+     ("huge-dice", "run_duel_block"), ("mixed", "run_duel_block")],
 )  # fmt: skip
-def test_tiers_duels_take_each_duel_kernel(case: str, one_attack: bool) -> None:
-    """The opposed-tiers duels above take both duel kernels: one attack a turn with every
-    stream drawn through a cursor (shield and armor included), and the general duel loop
-    (two attacks a turn; damage dice too many to table)."""
-    _assert_duel_kernel(("opposed-tiers", case), one_attack)
+def test_tiers_duels_take_each_duel_kernel(case: str, kernel: str) -> None:
+    """The opposed-tiers duels above take the three duel kernels: two attacks at a time
+    (one attack a turn, every stream drawn through a cursor, no shield or armor, the
+    first fall ends the duel), one at a time (shield and armor; a defender that fights
+    on), and the general duel loop (two attacks a turn; damage dice too many to table)."""
+    job = compile_job(_scenario(("opposed-tiers", case)), 10, None)
+    kernels = rule_module(job.rules, "kernels")
+    assert kernels.block_kernel(job.params) is getattr(kernels, kernel)
 
 
 def _assert_duel_kernel(case: tuple[str, str], one_attack: bool) -> None:

@@ -980,17 +980,6 @@ def count_tiered(t, ch, batch, attacker, seen, counted, attack, tier, damage):
 
 
 @inline_kernel
-def count_in_slot(t, ch, batch, attacker, seen, counted, attack, tier, damage, slot):
-    """:func:`count_tiered` with the attack's place in ``counted`` looked up:
-    ``tier * bins + damage``, or −1 for damage past the last bin
-    (:func:`duel_pair_tables`)."""
-    if slot >= 0:
-        counted[np.uint64(slot)] += 1
-    else:
-        count_duel_attack(t, ch, batch, attacker, seen, attack, np.int64(tier), damage)
-
-
-@inline_kernel
 def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, ends, scratch,
                      damage_tables):  # fmt: skip
     """Play plain duels ``lo .. hi-1`` whose attacker makes one attack a turn with tabled
@@ -1087,10 +1076,10 @@ def duel_pair_tables(tier_of, dice_of, span_of, damage_of, row, pairs):
     significant, ``rng.cursor_code``) make the tiers ``both = 3 * first + second``,
     ``pair_tier[code]``; they roll ``pair_dice[both]`` damage dice, the first attack's
     then the second's, with ``pair_span[both]`` outcomes. When those read ``code`` (the
-    first attack's dice most significant), the four entries of ``pair_damage`` from
-    ``4 * (pair_start[both] + code)`` are the first attack's damage, the second's, and
-    where each is counted in ``seen[attack]`` made flat (``bins`` wide): ``tier * bins
-    + damage``, or −1 for damage past the last bin (:func:`count_in_slot`)."""
+    first attack's dice most significant), ``pair_damage[2 * (pair_start[both] +
+    code)]`` is the first attack's damage and the next entry the second's. The pair
+    loop counts each attack beside its damage, in an array of the same shape
+    (:func:`flush_pair_counts`)."""
     pair_tier, pair_dice, pair_span, pair_start, pair_damage = pairs
     for code in range(PAIR_D20S):
         pair_tier[code] = 3 * tier_of[code // 20 + 1] + tier_of[code % 20 + 1]
@@ -1143,9 +1132,11 @@ def pair_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, ends, s
     read at once are the two read one after the other (``rng.cursor_code``). When the
     first attack takes the defender down, the second's dice are drawn and not used:
     each encounter draws from streams of its own, so no other encounter's dice move.
-    A round cap that leaves one round after the last pair plays it alone. Half as many
-    draws and loop steps as one attack at a time: the benchmark duel 1.2-1.3x as fast
-    (README, "Design notes")."""
+    A round cap that leaves one round after the last pair plays it alone. The attacks
+    are counted by the entry of ``pair_damage`` they read, in ``pair_seen``, and added
+    to ``seen`` and the tallies once per batch (:func:`flush_pair_counts`). Half as many
+    draws and loop steps as one attack at a time, and no branch on the damage: the
+    benchmark duel 1.26-1.36x as fast (README, "Design notes")."""
     defender = 1 - attacker
     c = p.combatant
     attack = p.attack_list[c[C_MAIN_START, attacker]]

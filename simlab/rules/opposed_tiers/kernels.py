@@ -40,9 +40,11 @@ from simlab.engine.encounter import (
     count_duel_attack,
     count_duel_end,
     count_standing,
+    duel_pair,
     flush_attack_counts,
     next_in_rotation,
     record_attack,
+    record_attacks,
     record_duel_ends,
     record_event,
     record_outcome,
@@ -966,6 +968,184 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, 
     record_first_falls(p, t, ch, st, standing, attacker, ends)
 
 
+#: Outcomes of one roll a plain duel's pair loop splits two rolls' number into, at most
+#: (:func:`pair_duel`, :func:`split_code`): 4d6, a d1000 or 2d40 at most.
+MAX_PAIR_SPAN = 1600
+#: Attack rolls times defense rolls whose tier a plain duel's pair loop tables, at most
+#: (:func:`pair_duel`): 3d6 against 3d6.
+MAX_TIER_CODES = 216 * 216
+_TWO32 = np.uint64(1 << 32)
+
+
+@inline_kernel
+def split_code(code, span, magic):
+    """The two dice rolls that ``code`` (``rng.cursor_code``) reads, the first of
+    ``span_first`` outcomes, the second of ``span`` (``code < span_first * span``): the
+    first's number and the second's, as ``divmod(code, span)``, by a multiplication by
+    ``magic``, ``ceil(2**32 / span)`` (:func:`split_magic`), instead of a division.
+    Exact while ``span_first * span * span <= 2**32`` (:data:`MAX_PAIR_SPAN`)."""
+    first = (code * magic) >> np.uint64(32)
+    return first, code - first * span
+
+
+@inline_kernel
+def split_magic(span):
+    """``ceil(2**32 / span)``, for :func:`split_code`."""
+    span = np.uint64(span)
+    return (_TWO32 + span - np.uint64(1)) // span
+
+
+@internal_kernel
+def pair_tables(totals, dice, spans, bonuses, floor, tier_at, damage_at, pair_rolls):
+    """The tables of :func:`pair_duels`: ``tier_at[a * spans[DUEL_DEFENSE] + d]`` the tier
+    (0 miss, 1 hit, 2 critical, :func:`defended_outcome`) of an attack whose attack dice
+    read ``a`` and defense dice ``d``; ``damage_at[tier * width + code]`` the damage of an
+    attack of ``tier`` whose damage dice read ``code`` (a miss rolls none and deals 0;
+    :func:`floored_damage` with no armor); and ``pair_rolls[:, both]``, for two attacks
+    of tiers ``both = 3 * first + second``, the number of damage dice both roll, their
+    outcomes, the second's outcomes and :func:`split_magic` of them. ``bonuses`` is what
+    the rules add to the attack, defense and damage dice (:func:`attack_bonus`,
+    :func:`defense_bonus`, :func:`damage_bonus`)."""
+    attack_plus, defense_plus, damage_plus = bonuses
+    width = damage_at.shape[0] // 3
+    for a in range(spans[DUEL_ATTACK]):
+        for d in range(spans[DUEL_DEFENSE]):
+            hit, critical = defended_outcome(totals[DUEL_ATTACK, a] + attack_plus,
+                                             totals[DUEL_DEFENSE, d] + defense_plus)  # fmt: skip
+            tier_at[a * spans[DUEL_DEFENSE] + d] = int(hit) + int(critical)
+    tier_dice = (0, dice[DUEL_DAMAGE], dice[DUEL_CRITICAL])
+    tier_span = (1, spans[DUEL_DAMAGE], spans[DUEL_CRITICAL])
+    damage_at[0] = 0
+    for code in range(tier_span[1]):
+        damage_at[width + code] = floored_damage(totals[DUEL_DAMAGE, code], 0, damage_plus, floor)
+    for code in range(tier_span[2]):
+        damage_at[2 * width + code] = floored_damage(totals[DUEL_CRITICAL, code], 0,
+                                                     damage_plus, floor)  # fmt: skip
+    for first in range(3):
+        for second in range(3):
+            both = 3 * first + second
+            pair_rolls[0, both] = tier_dice[first] + tier_dice[second]
+            pair_rolls[1, both] = tier_span[first] * tier_span[second]
+            pair_rolls[2, both] = tier_span[second]
+            pair_rolls[3, both] = np.int64(split_magic(tier_span[second]))
+
+
+@internal_kernel
+def flush_code_counts(t, ch, batch, attacker, seen, attack, code_seen, damage_at, width):
+    """Add the attacks :func:`pair_duels` counted by tier and damage dice in
+    ``code_seen[tier * width + code]`` to ``seen[attack]`` by tier and damage
+    (``damage_at``, :func:`pair_tables`), and clear them; then add ``seen`` to
+    the tallies of ``batch`` (``encounter.flush_attack_counts``)."""
+    for k in range(code_seen.shape[0]):
+        n = code_seen[k]
+        if n > 0:
+            tier, damage = k // width, damage_at[k]
+            if damage < seen.shape[2]:
+                seen[attack, tier, damage] += n
+            else:
+                pair = duel_pair(attacker, attack, seen.shape[0])
+                record_attacks(t, ch, pair, batch, tier, damage, n)
+            code_seen[k] = 0
+    flush_attack_counts(t, ch, batch, attacker, seen)
+
+
+@inline_kernel
+def pair_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tables, seen, buffers, ends,
+               pair_tables):  # fmt: skip
+    """Play plain duels ``lo .. hi-1`` that :func:`pair_duel` admits as
+    :func:`one_attack_duels` would, two attacks at a time: the attack dice of both drawn
+    as one number and split into each attack's (:func:`split_code`), then the defense
+    dice of both, then the damage dice of both (a miss rolls none), each attack's tier
+    and damage looked up (:func:`pair_tables`). The dice are the same, in the same
+    order: two rolls of a stream read at once are the two read one after the other
+    (``rng.cursor_code``). When the first attack fells the
+    defender, the second's dice are drawn and not used: each encounter draws from
+    streams of its own. The defender has no shield or armor, and its first fall ends
+    the duel, so the duel is over at the first attack that takes its Health to 0 or
+    below, counted in ``ends`` by its condition and the round (:func:`record_first_falls`).
+    A round cap that leaves one round after the last pair plays it alone. The attacks
+    are counted by tier and damage dice in ``code_seen`` and added to the tallies once
+    per batch (:func:`flush_code_counts`). ``tables`` is (exprs, totals, dice, sides,
+    spans); ``pair_tables`` (``tier_at``, ``damage_at``, ``pair_rolls``, ``code_seen``)."""
+    defender = 1 - attacker
+    n_batches = t.attempts.shape[2]
+    cap = p.globals_[G_MAX_ROUNDS]
+    attack = p.attack_list[p.combatant[C_ATTACK_START, attacker]]
+    dice, spans = tables[2], tables[4]
+    tier_at, damage_at, pair_rolls, code_seen = pair_tables
+    width = np.uint64(damage_at.shape[0] // 3)
+    n_attack, span_attack = dice[DUEL_ATTACK], np.uint64(spans[DUEL_ATTACK])
+    n_defense, span_defense = dice[DUEL_DEFENSE], np.uint64(spans[DUEL_DEFENSE])
+    magic_attack, magic_defense = split_magic(span_attack), split_magic(span_defense)
+    tier_dice = (0, dice[DUEL_DAMAGE], dice[DUEL_CRITICAL])
+    tier_span = (1, spans[DUEL_DAMAGE], spans[DUEL_CRITICAL])
+    pair_dice, pair_span = pair_rolls[0], pair_rolls[1]
+    second_span, pair_magic = pair_rolls[2], pair_rolls[3]
+    a_buf, r_buf, d_buf = buffers[0], buffers[1], buffers[2]
+    a_source = duel_stream(k0, k1, STREAM_ATTACK, ATTACK_ROWS, tables, a_buf)[1]
+    r_source = duel_stream(k0, k1, STREAM_REACTION, REACTION_ROWS, tables, r_buf)[1]
+    d_source = duel_stream(k0, k1, STREAM_DAMAGE, DAMAGE_ROWS, tables, d_buf)[1]
+    a_words, r_words, d_words = buffers[4:8], buffers[8:12], buffers[12:16]
+    group = a_words.shape[1]
+    full_hp = p.combatant[C_HP, defender]
+    three = np.uint64(3)
+    batch, next_batch = batch_bounds(lo, n_batches, n_total)
+    for first in range(lo, hi, group):
+        first_blocks(a_source, first, a_words)
+        first_blocks(r_source, first, r_words)
+        first_blocks(d_source, first, d_words)
+        for enc in range(first, min(first + group, hi)):
+            if enc >= next_batch:
+                flush_code_counts(t, ch, batch, attacker, seen, attack, code_seen, damage_at,
+                                  width)  # fmt: skip
+                batch, next_batch = batch_bounds(enc, n_batches, n_total)
+            i = enc - first
+            a_cursor = cursor_at(a_words, i, enc, a_buf)
+            r_cursor = cursor_at(r_words, i, enc, r_buf)
+            d_cursor = cursor_at(d_words, i, enc, d_buf)
+            hp = full_hp
+            rnd = 0
+            while hp > 0 and rnd + 2 <= cap:
+                code, a_cursor = cursor_code(a_source, a_buf, a_cursor, 2 * n_attack,
+                                             span_attack * span_attack)  # fmt: skip
+                a1, a2 = split_code(np.uint64(code), span_attack, magic_attack)
+                code, r_cursor = cursor_code(r_source, r_buf, r_cursor, 2 * n_defense,
+                                             span_defense * span_defense)  # fmt: skip
+                r1, r2 = split_code(np.uint64(code), span_defense, magic_defense)
+                tier1 = np.uint64(tier_at[a1 * span_defense + r1])
+                tier2 = np.uint64(tier_at[a2 * span_defense + r2])
+                both = three * tier1 + tier2
+                code, d_cursor = cursor_code(d_source, d_buf, d_cursor, pair_dice[both],
+                                             np.uint64(pair_span[both]))  # fmt: skip
+                d1, d2 = split_code(np.uint64(code), np.uint64(second_span[both]),
+                                    np.uint64(pair_magic[both]))  # fmt: skip
+                k = tier1 * width + d1
+                code_seen[k] += 1
+                hp -= damage_at[k]
+                rnd += 1
+                if hp <= 0:
+                    break
+                k = tier2 * width + d2
+                code_seen[k] += 1
+                hp -= damage_at[k]
+                rnd += 1
+            if hp > 0 and rnd < cap:  # an odd round cap: the last round alone
+                a, a_cursor = cursor_code(a_source, a_buf, a_cursor, n_attack, span_attack)
+                code, r_cursor = cursor_code(r_source, r_buf, r_cursor, n_defense, span_defense)
+                tier = np.uint64(tier_at[np.uint64(a) * span_defense + np.uint64(code)])
+                code, d_cursor = cursor_code(d_source, d_buf, d_cursor, tier_dice[tier],
+                                             np.uint64(tier_span[tier]))  # fmt: skip
+                k = tier * width + np.uint64(code)
+                code_seen[k] += 1
+                hp -= damage_at[k]
+                rnd += 1
+            if hp <= 0:  # the first fall ends the duel (pair_duel)
+                count_duel_end(t, ch, ends[condition(p, defender, hp)], defender, True, rnd, rnd)
+            else:  # the round cap, both standing: a draw
+                count_duel_end(t, ch, ends[STANDING], defender, False, cap, rnd)
+    flush_code_counts(t, ch, batch, attacker, seen, attack, code_seen, damage_at, width)
+
+
 @internal_kernel
 def fall_in_state(p, st, standing, defender, hp, received, damage, rnd, fresh):
     """A hit on the defender of a plain duel at or below 0 Health, played in ``st`` by
@@ -1062,6 +1242,37 @@ def run_one_attack_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trac
                      (exprs, totals, dice, sides, spans), seen, buffers, ends)  # fmt: skip
 
 
+@kernel
+def run_pair_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing,
+                        rng, scratch, ev, exprs, totals, dice, sides, spans, seen, buffers, ends,
+                        tier_at, damage_at, pair_rolls, code_seen):  # fmt: skip
+    """:func:`run_one_attack_duel_chunk` for a duel that :func:`pair_duel` admits: the
+    working arrays of :func:`pair_scratch`, its slice played by :func:`pair_duels`."""
+    attacker = duel_tables(p, exprs, totals, dice, sides, spans, scratch)
+    lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
+    attack = p.attack_list[p.combatant[C_ATTACK_START, attacker]]
+    bonuses = (attack_bonus(p, attacker, attack), defense_bonus(p, 1 - attacker),
+               damage_bonus(p, attacker, attack))  # fmt: skip
+    pair_tables(totals, dice, spans, bonuses, p.globals_[G_DAMAGE_FLOOR], tier_at, damage_at,
+                pair_rolls)  # fmt: skip
+    pair_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, (exprs, totals, dice, sides, spans),
+               seen, buffers, ends, (tier_at, damage_at, pair_rolls, code_seen))  # fmt: skip
+    record_first_falls(p, t, ch, st, standing, attacker, ends)
+
+
+def pair_scratch(p, t, trace):
+    """The working arrays of one chunk of :func:`run_pair_duel_chunk`: those of
+    :func:`duel_scratch`, then the tables of :func:`pair_tables` and the attack
+    counts of :func:`pair_duels`."""
+    return (
+        *duel_scratch(p, t, trace),
+        np.zeros(MAX_TIER_CODES, dtype=np.uint8),
+        np.zeros(3 * MAX_PAIR_SPAN, dtype=np.int64),
+        np.zeros((4, 9), dtype=np.int64),
+        np.zeros(3 * MAX_PAIR_SPAN, dtype=np.int64),
+    )
+
+
 def duel_scratch(p, t, trace):
     """The working arrays of one chunk of :func:`run_duel_chunk`: those of
     :func:`chunk_scratch`, a trace row, the expression tables with their dice and
@@ -1085,6 +1296,7 @@ def duel_scratch(p, t, trace):
 
 run_duel_block = chunked(run_duel_chunk, duel_scratch)
 run_one_attack_duel_block = chunked(run_one_attack_duel_chunk, duel_scratch)
+run_pair_duel_block = chunked(run_pair_duel_chunk, pair_scratch)
 
 
 def duel_attacker(p):
@@ -1122,6 +1334,33 @@ def one_attack_duel(p):
     return True
 
 
+def pair_duel(p):
+    """Whether :func:`run_pair_duel_block` plays the plain duel of ``p``: a one-attack
+    duel (:func:`one_attack_duel`) against a defender with no shield or armor dice whose
+    first fall ends the duel (an NPC that falls out, or no ``fallen_fight_on``:
+    :func:`update_role`), and whose attack, defense, damage and critical rolls each have
+    at most :data:`MAX_PAIR_SPAN` outcomes."""
+    if not one_attack_duel(p):
+        return False
+    cb, attacker = p.combatant, duel_attacker(p)
+    defender = 1 - attacker
+    if cb[C_SHIELD_DICE, defender] != NO_DICE or cb[C_ARMOR_DICE, defender] != NO_DICE:
+        return False
+    if cb[C_FALLS_OUT, defender] == 0 and p.globals_[G_FALLEN_FIGHT_ON] != 0:
+        return False
+    rolls = [cb[C_ATTACK_DICE, attacker], cb[C_DEFENSE_DICE, defender],
+             cb[C_DAMAGE_DICE, attacker], cb[C_CRITICAL_DICE, attacker]]  # fmt: skip
+    outcomes = [1 if e == NO_DICE else tabled_outcomes(p, e) for e in rolls]
+    return max(outcomes) <= MAX_PAIR_SPAN and outcomes[0] * outcomes[1] <= MAX_TIER_CODES
+
+
+def tabled_outcomes(p, e):
+    """The outcomes of expression ``e``'s dice, which :func:`tabled_faces` says are
+    tabled."""
+    term = p.exprs[E_START, e]
+    return int(p.terms[term, 1]) ** int(p.terms[term, 0])
+
+
 def tabled_faces(p, e):
     """The faces of expression ``e``'s dice when :func:`expression_tables` tables it (one
     term of 1 to ``MAX_TABLED_DICE`` dice, at most ``MAX_EXPR_OUTCOMES`` outcomes), else
@@ -1141,4 +1380,6 @@ def block_kernel(p):
     ``run_untraced_block`` (:func:`run_untraced_chunk` on threads)."""
     if duel_attacker(p) < 0:
         return run_untraced_block
+    if pair_duel(p):
+        return run_pair_duel_block
     return run_one_attack_duel_block if one_attack_duel(p) else run_duel_block
