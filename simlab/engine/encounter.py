@@ -97,6 +97,26 @@ def count_duel_end(t, ch, ends, defender, down, rnd, received):
         ends[0] += 1
 
 
+@inline_kernel
+def count_round_end(ends, down, rnd):
+    """:func:`count_duel_end` for a plain duel of one attack a round, whose defender has
+    received as many attacks as rounds have begun: only ``ends`` is counted, and the
+    attacks each downed defender received are added from it once
+    (:func:`record_round_downs`)."""
+    ends[rnd if down else 0] += 1
+
+
+@internal_kernel
+def record_round_downs(t, ch, ends, defender):
+    """Add to chunk ``ch`` of ``t.down_attacks`` the attacks that the defenders counted
+    in ``ends`` by :func:`count_round_end` received before they went down: as many as
+    the round (one attack a round). Call before ``ends`` is cleared
+    (:func:`record_duel_ends`)."""
+    last = t.down_attacks.shape[2] - 1
+    for rnd in range(1, ends.shape[0]):
+        t.down_attacks[ch, defender, min(rnd, last)] += ends[rnd]
+
+
 @internal_kernel
 def flush_attack_counts(t, ch, batch, attacker, seen):
     """Add the plain-duel attacks counted in ``seen[attack, tier, damage]`` to chunk

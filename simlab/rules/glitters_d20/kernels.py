@@ -29,6 +29,7 @@ from simlab.engine.encounter import (
     clear_state,
     count_duel_attack,
     count_duel_end,
+    count_round_end,
     count_standing,
     duel_pair,
     flush_attack_counts,
@@ -39,6 +40,7 @@ from simlab.engine.encounter import (
     record_duel_ends,
     record_event,
     record_outcome,
+    record_round_downs,
     sides_standing,
 )
 from simlab.engine.jit import chunked, inline_kernel, internal_kernel, kernel
@@ -1063,67 +1065,72 @@ def run_one_attack_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trac
 #: makes 41² of them, a miss 1, a hit 20 and a critical 20 each).
 MAX_PAIR_CODES = 2048
 PAIR_D20S = 400  # outcomes of two d20s
+# where pair_index holds each pair of tiers' damage dice, their outcomes and first entry
+PAIR_DICE, PAIR_SPAN, PAIR_START = PAIR_D20S, PAIR_D20S + 9, PAIR_D20S + 18
 
 
 @internal_kernel
-def duel_pair_tables(tier_of, dice_of, span_of, damage_of, row, pairs):
+def duel_pair_tables(tier_of, dice_of, span_of, damage_of, row, pair_index, pair_entries):
     """The tables of :func:`pair_duels`: two attacks of one attack's tiers and damage
     (:func:`duel_tiers`, :func:`duel_damage_tables`; ``row`` is the width of a tier's
     row of ``damage_of``) made one after the other.
 
-    ``pairs`` is (``pair_tier``, ``pair_dice``, ``pair_span``, ``pair_start``,
-    ``pair_damage``): the two natural d20s read as one number ``code`` (first die most
-    significant, ``rng.cursor_code``) make the tiers ``both = 3 * first + second``,
-    ``pair_tier[code]``; they roll ``pair_dice[both]`` damage dice, the first attack's
-    then the second's, with ``pair_span[both]`` outcomes. When those read ``code`` (the
-    first attack's dice most significant), ``pair_damage[2 * (pair_start[both] +
-    code)]`` is the first attack's damage and the next entry the second's. The pair
-    loop counts each attack beside its damage, in an array of the same shape
-    (:func:`flush_pair_counts`)."""
-    pair_tier, pair_dice, pair_span, pair_start, pair_damage = pairs
+    The two natural d20s read as one number ``code`` (first die most significant,
+    ``rng.cursor_code``) make the tiers ``both = 3 * first + second``,
+    ``pair_index[code]``. Both attacks roll ``pair_index[PAIR_DICE + both]`` damage dice,
+    the first attack's then the second's, of ``pair_index[PAIR_SPAN + both]`` outcomes.
+    When those read ``code`` (the first attack's dice most significant), the four
+    entries of ``pair_entries`` from ``4 * (pair_index[PAIR_START + both] + code)`` are
+    the first attack's damage, the attacks counted with it, the second attack's damage
+    and the attacks counted with it (the counts are cleared here; :func:`pair_duels`
+    counts, :func:`flush_pair_counts` adds them to the tallies). One array for the
+    lookups of the tiers and another for the damage, so that the pair loop keeps two
+    table addresses in registers instead of six (1.03x; README, "Design notes")."""
     for code in range(PAIR_D20S):
-        pair_tier[code] = 3 * tier_of[code // 20 + 1] + tier_of[code % 20 + 1]
+        pair_index[code] = 3 * tier_of[code // 20 + 1] + tier_of[code % 20 + 1]
     start = 0
     for first in range(3):
         for second in range(3):
             both = 3 * first + second
-            pair_dice[both] = dice_of[first] + dice_of[second]
-            pair_span[both] = span_of[first] * span_of[second]
-            pair_start[both] = start
-            for code in range(pair_span[both]):
-                at = 2 * (start + code)
-                pair_damage[at] = damage_of[first * row + code // span_of[second]]
-                pair_damage[at + 1] = damage_of[second * row + code % span_of[second]]
-            start += pair_span[both]
+            span = span_of[first] * span_of[second]
+            pair_index[PAIR_DICE + both] = dice_of[first] + dice_of[second]
+            pair_index[PAIR_SPAN + both] = span
+            pair_index[PAIR_START + both] = start
+            for code in range(span):
+                at = 4 * (start + code)
+                pair_entries[at] = damage_of[first * row + code // span_of[second]]
+                pair_entries[at + 2] = damage_of[second * row + code % span_of[second]]
+                pair_entries[at + 1] = pair_entries[at + 3] = 0
+            start += span
 
 
 @internal_kernel
-def flush_pair_counts(t, ch, batch, attacker, seen, attack, pairs, pair_seen):
-    """Add the attacks :func:`pair_duels` counted in ``pair_seen`` (beside each damage
-    of ``pair_damage``, :func:`duel_pair_tables`) to ``seen[attack]`` by tier and
-    damage, and clear them; then add ``seen`` to the tallies of ``batch``
+def flush_pair_counts(t, ch, batch, attacker, seen, attack, pair_index, pair_entries):
+    """Add the attacks :func:`pair_duels` counted in ``pair_entries`` (beside each
+    damage, :func:`duel_pair_tables`) to ``seen[attack]`` by tier and damage, and clear
+    them; then add ``seen`` to the tallies of ``batch``
     (``encounter.flush_attack_counts``)."""
-    _, _, pair_span, pair_start, pair_damage = pairs
     for both in range(9):
-        for code in range(pair_span[both]):
-            at = 2 * (pair_start[both] + code)
+        start = pair_index[PAIR_START + both]
+        for code in range(pair_index[PAIR_SPAN + both]):
             for i in range(2):
-                n = pair_seen[at + i]
+                at = 4 * (start + code) + 2 * i
+                n = pair_entries[at + 1]
                 if n > 0:
                     tier = both // 3 if i == 0 else both % 3
-                    damage = pair_damage[at + i]
+                    damage = pair_entries[at]
                     if damage < seen.shape[2]:
                         seen[attack, tier, damage] += n
                     else:
                         pair = duel_pair(attacker, attack, seen.shape[0])
                         record_attacks(t, ch, pair, batch, tier, damage, n)
-                    pair_seen[at + i] = 0
+                    pair_entries[at + 1] = 0
     flush_attack_counts(t, ch, batch, attacker, seen)
 
 
 @inline_kernel
 def pair_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, ends, scratch,
-               damage_tables, pairs, pair_seen):  # fmt: skip
+               damage_tables, pair_index, pair_entries):  # fmt: skip
     """Play plain duels ``lo .. hi-1`` whose attacker makes one attack a turn, of one
     d20, with tabled damage (:func:`pair_duel`), as :func:`one_attack_duels` would, two
     attacks at a time: their two d20s drawn as one number and their tiers looked up
@@ -1133,10 +1140,10 @@ def pair_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, ends, s
     first attack takes the defender down, the second's dice are drawn and not used:
     each encounter draws from streams of its own, so no other encounter's dice move.
     A round cap that leaves one round after the last pair plays it alone. The attacks
-    are counted by the entry of ``pair_damage`` they read, in ``pair_seen``, and added
-    to ``seen`` and the tallies once per batch (:func:`flush_pair_counts`). Half as many
-    draws and loop steps as one attack at a time, and no branch on the damage: the
-    benchmark duel 1.26-1.36x as fast (README, "Design notes")."""
+    are counted beside the damage they read in ``pair_entries``, and added to ``seen``
+    and the tallies once per batch (:func:`flush_pair_counts`). Half as many draws and
+    loop steps as one attack at a time, and no branch on the damage: the benchmark duel
+    1.26-1.36x as fast (README, "Design notes")."""
     defender = 1 - attacker
     c = p.combatant
     attack = p.attack_list[c[C_MAIN_START, attacker]]
@@ -1149,16 +1156,16 @@ def pair_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, ends, s
     d_source = dice_source(k0, k1, STREAM_DAMAGE, max(sides, 2))
     tier_of, dice_of, span_of = tiers[attack], counts[attack], spans[attack]
     damage_of, row = table[attack].reshape(-1), np.uint64(table.shape[2])
-    pair_tier, pair_dice, pair_span, pair_start, pair_damage = pairs
     counted = seen[attack].reshape(-1)
-    one, two = np.uint64(1), np.uint64(2)
+    one, two, three, four = np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4)
     batch, next_batch = batch_bounds(lo, n_batches, n_total)
     for first in range(lo, hi, words.shape[1]):
         first_blocks(source, first, words)
         first_blocks(d_source, first, d_words)
         for enc in range(first, min(first + words.shape[1], hi)):
             if enc >= next_batch:
-                flush_pair_counts(t, ch, batch, attacker, seen, attack, pairs, pair_seen)
+                flush_pair_counts(t, ch, batch, attacker, seen, attack, pair_index,
+                                  pair_entries)  # fmt: skip
                 batch, next_batch = batch_bounds(enc, n_batches, n_total)
             cursor = cursor_at(words, enc - first, enc, buffer)
             d_cursor = cursor_at(d_words, enc - first, enc, d_buffer)
@@ -1166,17 +1173,19 @@ def pair_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, ends, s
             rnd = 0
             while hp > 0 and rnd + 2 <= cap:
                 code, cursor = cursor_code(source, buffer, cursor, 2, np.uint64(PAIR_D20S))
-                both = np.uint64(pair_tier[np.uint64(code)])
-                code, d_cursor = cursor_code(d_source, d_buffer, d_cursor, pair_dice[both],
-                                             np.uint64(pair_span[both]))  # fmt: skip
-                at = two * (np.uint64(pair_start[both]) + np.uint64(code))
-                hp -= pair_damage[at]
-                pair_seen[at] += 1
+                both = np.uint64(pair_index[np.uint64(code)])
+                code, d_cursor = cursor_code(
+                    d_source, d_buffer, d_cursor, pair_index[np.uint64(PAIR_DICE) + both],
+                    np.uint64(pair_index[np.uint64(PAIR_SPAN) + both]),
+                )  # fmt: skip
+                at = four * (np.uint64(pair_index[np.uint64(PAIR_START) + both]) + np.uint64(code))
+                hp -= pair_entries[at]
+                pair_entries[at + one] += 1
                 rnd += 1
                 if hp <= 0:
                     break
-                hp -= pair_damage[at + one]
-                pair_seen[at + one] += 1
+                hp -= pair_entries[at + two]
+                pair_entries[at + three] += 1
                 rnd += 1
             if hp > 0 and rnd < cap:  # an odd round cap: the last round alone
                 code, cursor = cursor_code(source, buffer, cursor, 1, np.uint64(20))
@@ -1187,15 +1196,14 @@ def pair_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, ends, s
                 count_tiered(t, ch, batch, attacker, seen, counted, attack, tier, damage)
                 hp -= damage
                 rnd += 1
-            count_duel_end(t, ch, ends, defender, hp <= 0, rnd, rnd)  # one attack a round
-    flush_pair_counts(t, ch, batch, attacker, seen, attack, pairs, pair_seen)
+            count_round_end(ends, hp <= 0, rnd)
+    flush_pair_counts(t, ch, batch, attacker, seen, attack, pair_index, pair_entries)
 
 
 @kernel
 def run_pair_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing,
                         rng, tiers, seen, ends, cursor, damage_sides, counts, spans, table,
-                        pair_tier, pair_dice, pair_span, pair_start, pair_damage,
-                        pair_seen):  # fmt: skip
+                        pair_index, pair_entries):  # fmt: skip
     """:func:`run_one_attack_duel_chunk` for a duel that :func:`pair_duel` admits: the
     working arrays of :func:`pair_scratch`, its slice played by :func:`pair_duels`."""
     lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
@@ -1205,22 +1213,20 @@ def run_pair_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch,
     duel_tiers(p, st, attacker, tiers)
     duel_damage_tables(p, st, attacker, sides, counts, spans, table)
     attack = p.attack_list[p.combatant[C_MAIN_START, attacker]]
-    pairs = (pair_tier, pair_dice, pair_span, pair_start, pair_damage)
     duel_pair_tables(tiers[attack], counts[attack], spans[attack], table[attack].reshape(-1),
-                     table.shape[2], pairs)  # fmt: skip
+                     table.shape[2], pair_index, pair_entries)  # fmt: skip
     pair_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, ends, cursor,
-               (counts, spans, table, sides), pairs, pair_seen)  # fmt: skip
+               (counts, spans, table, sides), pair_index, pair_entries)  # fmt: skip
+    record_round_downs(t, ch, ends, 1 - attacker)
     record_duel_ends(t, ch, ends, attacker, p.combatant[C_SIDE, attacker],
                      p.globals_[G_MAX_ROUNDS], -1)  # fmt: skip
 
 
 def pair_scratch(p, t, trace):
     """The working arrays of one chunk of :func:`run_pair_duel_chunk`: those of
-    :func:`duel_scratch`, then the pair tables of :func:`duel_pair_tables`."""
-    return (*duel_scratch(p, t, trace), np.zeros(PAIR_D20S, dtype=np.int64),
-            np.zeros(9, dtype=np.int64), np.zeros(9, dtype=np.int64),
-            np.zeros(9, dtype=np.int64), np.zeros(2 * MAX_PAIR_CODES, dtype=np.int64),
-            np.zeros(2 * MAX_PAIR_CODES, dtype=np.int64))  # fmt: skip
+    :func:`duel_scratch`, then the two tables of :func:`duel_pair_tables`."""
+    return (*duel_scratch(p, t, trace), np.zeros(PAIR_START + 9, dtype=np.int64),
+            np.zeros(4 * MAX_PAIR_CODES, dtype=np.int64))  # fmt: skip
 
 
 def duel_scratch(p, t, trace):

@@ -39,6 +39,7 @@ from simlab.engine.encounter import (
     clear_state,
     count_duel_attack,
     count_duel_end,
+    count_round_end,
     count_standing,
     duel_pair,
     flush_attack_counts,
@@ -48,6 +49,7 @@ from simlab.engine.encounter import (
     record_duel_ends,
     record_event,
     record_outcome,
+    record_round_downs,
     sides_standing,
     sort_by_initiative,
 )
@@ -1139,10 +1141,9 @@ def pair_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tables, seen, buffer
                 code_seen[k] += 1
                 hp -= damage_at[k]
                 rnd += 1
-            if hp <= 0:  # the first fall ends the duel (pair_duel)
-                count_duel_end(t, ch, ends[condition(p, defender, hp)], defender, True, rnd, rnd)
-            else:  # the round cap, both standing: a draw
-                count_duel_end(t, ch, ends[STANDING], defender, False, cap, rnd)
+            # the first fall ends the duel (pair_duel); else the round cap, a draw
+            level = condition(p, defender, hp) if hp <= 0 else STANDING
+            count_round_end(ends[level], hp <= 0, rnd)
     flush_code_counts(t, ch, batch, attacker, seen, attack, code_seen, damage_at, width)
 
 
@@ -1257,6 +1258,8 @@ def run_pair_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch,
                 pair_rolls)  # fmt: skip
     pair_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, (exprs, totals, dice, sides, spans),
                seen, buffers, ends, (tier_at, damage_at, pair_rolls, code_seen))  # fmt: skip
+    for level in range(ends.shape[0]):
+        record_round_downs(t, ch, ends[level], 1 - attacker)
     record_first_falls(p, t, ch, st, standing, attacker, ends)
 
 
