@@ -329,18 +329,15 @@ def test_an_error_on_the_calling_thread_stops_the_others_taking_pieces() -> None
     started: list[str] = []
     finished: list[str] = []
 
-    def scratch(p, t, trace):  # the calling thread fails as it takes its second piece
+    def run_chunk(*args):  # the calling thread fails as it takes its second piece
         caller = threading.current_thread() is threading.main_thread()
         if caller and "caller" in started:
             raise RuntimeError("stopped")
         started.append("caller" if caller else "other")
-        return module.chunk_scratch(p, t, trace)
-
-    def run_chunk(*args):
         module.run_untraced_chunk(*args)
         finished.append("done")
 
-    block = jit.chunked(run_chunk, scratch)
+    block = jit.chunked(run_chunk, module.chunk_scratch)
     tallies = new_tallies(job.layout, 2)
     trace = np.zeros((1, module.N_TRACE), dtype=np.int64)
     numba.set_num_threads(2)
@@ -352,3 +349,33 @@ def test_an_error_on_the_calling_thread_stops_the_others_taking_pieces() -> None
     time.sleep(0.2)  # and would take more, if any were left
     assert len(finished) == len(started)
     assert pieces >= 8 and len(started) < pieces / 2, (pieces, started)  # under half of them
+
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs two threads")
+def test_every_piece_gets_its_working_arrays_as_scratch_made_them() -> None:
+    """A thread makes its working arrays once and plays many pieces with them: each
+    piece must find them as ``scratch`` made them, whatever the piece before left in
+    them."""
+    from collections import namedtuple
+
+    Tallies = namedtuple("Tallies", ["attempts"])
+    count = 2 * jit.SMALLEST_PIECE * jit.MIN_PIECE  # cut into many pieces
+    seen: list[bool] = []
+
+    def scratch(p, t, trace):
+        return np.arange(5, dtype=np.int64), np.full((2, 3), 7, dtype=np.int64)
+
+    def run_chunk(p, k0, k1, first, n, n_total, t, trace, n_trace, ch, counts, sevens):
+        seen.append(bool((counts == np.arange(5)).all() and (sevens == 7).all()
+                         and (trace == 0).all()))  # fmt: skip
+        counts[:] = -1
+        sevens[:] = -1
+        trace[:] = -1
+        t.attempts[ch] += n
+
+    tallies = Tallies(np.zeros((2, 1), dtype=np.int64))
+    numba.set_num_threads(2)
+    trace = np.zeros((1, 4), dtype=np.int64)
+    jit.chunked(run_chunk, scratch)(None, 1, 2, 0, count, count, tallies, trace, np.zeros(1))
+    assert tallies.attempts.sum() == count  # every encounter played once
+    assert len(seen) > 2 and all(seen)
