@@ -68,9 +68,10 @@ def run_ranges(
     import numba
 
     numba.set_num_threads(threads or runner.max_threads())
+    block = runner.block_kernel(job)
     out = []
     for first, count in range_edges(job.n, ranges):
-        out.append(runner.run_range(job, first, count, runner.chunks_for(count)))
+        out.append(runner.run_range(job, first, count, runner.chunks_for(count), block))
         if progress is not None:
             progress(count)
     return out

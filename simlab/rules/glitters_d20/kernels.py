@@ -1226,7 +1226,7 @@ def pair_scratch(p, t, trace):
     """The working arrays of one chunk of :func:`run_pair_duel_chunk`: those of
     :func:`duel_scratch`, then the two tables of :func:`duel_pair_tables`."""
     return (*duel_scratch(p, t, trace), np.zeros(PAIR_START + 9, dtype=np.int64),
-            np.zeros(4 * MAX_PAIR_CODES, dtype=np.int64))  # fmt: skip
+            np.zeros(4 * pair_codes(p), dtype=np.int64))  # fmt: skip
 
 
 def duel_scratch(p, t, trace):
@@ -1241,8 +1241,7 @@ def duel_scratch(p, t, trace):
     seen = np.zeros((n_attacks, 3, t.damage_hist.shape[2]), dtype=np.int64)
     ends = np.zeros(p.globals_[G_MAX_ROUNDS] + 1, dtype=np.int64)
     cursors = np.zeros((10, CURSOR_GROUP), dtype=np.uint64)
-    sides = duel_damage_sides(p)
-    width = MAX_DAMAGE_CODES if sides > 0 else 1
+    sides, width = duel_damage_shape(p)
     return (st, standing, rng, tiers, seen, ends, cursors, np.array([sides], dtype=np.int64),
             np.zeros((n_attacks, 3), dtype=np.int64),  # by tier: a miss rolls no dice,
             np.ones((n_attacks, 3), dtype=np.int64),  # has one outcome
@@ -1257,6 +1256,13 @@ def duel_damage_sides(p):
     can be tabled (:func:`duel_damage_tables`): all its attacks' dice have the same
     faces, and each attack's critical rolls at most ``MAX_DAMAGE_CODES`` outcomes; else 0.
     """
+    return duel_damage_shape(p)[0]
+
+
+def duel_damage_shape(p):
+    """(:func:`duel_damage_sides`, the most outcomes one of the attacker's rolls of
+    damage has, a critical's): the faces and width of a plain duel's damage tables,
+    (0, 1) when they are not tabled."""
     c, attacker = p.combatant, duel_attacker(p)
     hands = [(c[C_MAIN_START, attacker], c[C_MAIN_COUNT, attacker]),
              (c[C_OFF_START, attacker], c[C_OFF_COUNT, attacker])]  # fmt: skip
@@ -1265,10 +1271,10 @@ def duel_damage_sides(p):
                      + p.attack[A_TERM_COUNT, a]] for a in attacks]  # fmt: skip
     faces = {int(f) for dice in terms for f in dice[T_SIDES]}
     if len(faces) != 1 or any((dice[T_COUNT] < 1).any() for dice in terms):
-        return 0
+        return 0, 1
     sides = faces.pop()
     most = max(2 * int(dice[T_COUNT].sum()) - 1 for dice in terms)  # a critical's dice
-    return sides if sides**most <= MAX_DAMAGE_CODES else 0
+    return (sides, sides**most) if sides**most <= MAX_DAMAGE_CODES else (0, 1)
 
 
 run_duel_block = chunked(run_duel_chunk, duel_scratch)
@@ -1340,10 +1346,17 @@ def pair_duel(p):
     prone = p.attack[A_RANGED, attack] != 0 and c[C_PRONE, 1 - attacker] != 0
     if p.attack[A_NET_ADVANTAGE, attack] - int(prone) != 0:
         return False
+    return pair_codes(p) <= MAX_PAIR_CODES
+
+
+def pair_codes(p):
+    """The rolls of two attacks' damage dice, over every pair of tiers together, of the
+    one-attack duel of ``p`` (:func:`one_attack_duel`; :func:`duel_pair_tables`)."""
+    attack = p.attack_list[p.combatant[C_MAIN_START, duel_attacker(p)]]
     start = p.attack[A_TERM_START, attack]
     n = int(p.terms[T_COUNT, start : start + p.attack[A_TERM_COUNT, attack]].sum())
     sides = duel_damage_sides(p)
-    return bool((1 + sides**n + sides ** (2 * n - 1)) ** 2 <= MAX_PAIR_CODES)
+    return (1 + sides**n + sides ** (2 * n - 1)) ** 2
 
 
 def block_kernel(p):

@@ -654,8 +654,8 @@ def expression_tables(p, attacker, defender, exprs, totals, dice, sides, spans, 
             continue
         term = p.exprs[E_START, e]
         n, faces = p.terms[term, 0], p.terms[term, 1]
-        outcomes = outcomes_within(faces, n, MAX_EXPR_OUTCOMES)
-        if not 1 <= n <= MAX_TABLED_DICE or faces < 2 or outcomes > MAX_EXPR_OUTCOMES:
+        outcomes = outcomes_within(faces, n, totals.shape[1])
+        if not 1 <= n <= MAX_TABLED_DICE or faces < 2 or outcomes > totals.shape[1]:
             continue
         for o in range(outcomes):
             faces_of_code(o, faces, n, scratch)
@@ -1267,12 +1267,14 @@ def pair_scratch(p, t, trace):
     """The working arrays of one chunk of :func:`run_pair_duel_chunk`: those of
     :func:`duel_scratch`, then the tables of :func:`pair_tables` and the attack
     counts of :func:`pair_duels`."""
+    attack, defense, damage, critical = pair_outcomes(p)
+    width = max(damage, critical)
     return (
         *duel_scratch(p, t, trace),
-        np.zeros(MAX_TIER_CODES, dtype=np.uint8),
-        np.zeros(3 * MAX_PAIR_SPAN, dtype=np.int64),
+        np.zeros(attack * defense, dtype=np.uint8),
+        np.zeros(3 * width, dtype=np.int64),
         np.zeros((4, 9), dtype=np.int64),
-        np.zeros(3 * MAX_PAIR_SPAN, dtype=np.int64),
+        np.zeros(3 * width, dtype=np.int64),
     )
 
 
@@ -1287,7 +1289,7 @@ def duel_scratch(p, t, trace):
         *chunk_scratch(p, t, trace),
         np.zeros(N_TRACE, dtype=np.int64),
         np.zeros(N_DUEL_ROWS, dtype=np.int64),
-        np.zeros((N_DUEL_ROWS, MAX_EXPR_OUTCOMES), dtype=np.int64),
+        np.zeros((N_DUEL_ROWS, table_width(p)), dtype=np.int64),
         np.zeros(N_DUEL_ROWS, dtype=np.int64),
         np.zeros(N_DUEL_ROWS, dtype=np.int64),
         np.zeros(N_DUEL_ROWS, dtype=np.int64),
@@ -1324,12 +1326,9 @@ def one_attack_duel(p):
     expressions (:func:`expression_tables`) rolls no dice or is tabled, with one die size
     a stream (:func:`cursor_sides`, the same test in the kernel)."""
     cb, attacker = p.combatant, duel_attacker(p)
-    defender = 1 - attacker
     if cb[C_ATTACK_COUNT, attacker] != 1 or cb[C_ATTACKS_PER_TURN, attacker] != 1:
         return False
-    rows = [cb[C_ATTACK_DICE, attacker], cb[C_DEFENSE_DICE, defender],
-            cb[C_SHIELD_DICE, defender], cb[C_DAMAGE_DICE, attacker],
-            cb[C_CRITICAL_DICE, attacker], cb[C_ARMOR_DICE, defender]]  # fmt: skip
+    rows = duel_rows(p)
     for first, last in (ATTACK_ROWS, REACTION_ROWS, DAMAGE_ROWS, SAVE_ROWS):
         faces = {tabled_faces(p, rows[r]) for r in range(first, last + 1) if rows[r] != NO_DICE}
         if 0 in faces or len(faces) > 1:
@@ -1345,16 +1344,40 @@ def pair_duel(p):
     at most :data:`MAX_PAIR_SPAN` outcomes."""
     if not one_attack_duel(p):
         return False
+    rows = duel_rows(p)
+    if rows[DUEL_SHIELD] != NO_DICE or rows[DUEL_ARMOR] != NO_DICE:
+        return False
+    defender = 1 - duel_attacker(p)
+    if p.combatant[C_FALLS_OUT, defender] == 0 and p.globals_[G_FALLEN_FIGHT_ON] != 0:
+        return False
+    outcomes = pair_outcomes(p)
+    return max(outcomes) <= MAX_PAIR_SPAN and outcomes[0] * outcomes[1] <= MAX_TIER_CODES
+
+
+def pair_outcomes(p):
+    """The outcomes of the attack, defense, damage and critical rolls of the one-attack
+    duel of ``p`` (:func:`one_attack_duel`: each tabled or rolling nothing, 1)."""
+    rows = duel_rows(p)
+    rolls = (rows[DUEL_ATTACK], rows[DUEL_DEFENSE], rows[DUEL_DAMAGE], rows[DUEL_CRITICAL])
+    return [1 if e == NO_DICE else tabled_outcomes(p, e) for e in rolls]
+
+
+def duel_rows(p):
+    """The expressions of a plain duel (:func:`duel_attacker`), by row ``DUEL_*``
+    (:func:`expression_tables`)."""
     cb, attacker = p.combatant, duel_attacker(p)
     defender = 1 - attacker
-    if cb[C_SHIELD_DICE, defender] != NO_DICE or cb[C_ARMOR_DICE, defender] != NO_DICE:
-        return False
-    if cb[C_FALLS_OUT, defender] == 0 and p.globals_[G_FALLEN_FIGHT_ON] != 0:
-        return False
-    rolls = [cb[C_ATTACK_DICE, attacker], cb[C_DEFENSE_DICE, defender],
-             cb[C_DAMAGE_DICE, attacker], cb[C_CRITICAL_DICE, attacker]]  # fmt: skip
-    outcomes = [1 if e == NO_DICE else tabled_outcomes(p, e) for e in rolls]
-    return max(outcomes) <= MAX_PAIR_SPAN and outcomes[0] * outcomes[1] <= MAX_TIER_CODES
+    return [cb[C_ATTACK_DICE, attacker], cb[C_DEFENSE_DICE, defender],
+            cb[C_SHIELD_DICE, defender], cb[C_DAMAGE_DICE, attacker],
+            cb[C_CRITICAL_DICE, attacker], cb[C_ARMOR_DICE, defender]]  # fmt: skip
+
+
+def table_width(p):
+    """The outcomes of the plain duel's expression that :func:`expression_tables` tables
+    with the most (at most :data:`MAX_EXPR_OUTCOMES`), at least 1: the width of its
+    tables."""
+    rows = [e for e in duel_rows(p) if e != NO_DICE and tabled_faces(p, e) > 0]
+    return max([tabled_outcomes(p, e) for e in rows], default=1)
 
 
 def tabled_outcomes(p, e):
