@@ -855,6 +855,34 @@ def cursor_code_if(source, buffer, cursor, count, span, take):
     return np.int64(0), cursor
 
 
+@inline_kernel
+def split_code(code, span, magic):
+    """The two rolls that ``code`` (:func:`cursor_code` of both at once) reads, the first
+    of ``span_first`` outcomes and the second of ``span``: ``divmod(code, span)``, by a
+    multiplication by ``magic`` (:func:`split_magic`) instead of a division.
+
+    Parameters
+    ----------
+    code, span, magic : numpy.uint64
+        ``code < span_first * span``, and ``span_first * span * span <= 2**32``: then the
+        multiplication gives the quotient exactly.
+
+    Returns
+    -------
+    tuple of numpy.uint64
+        The first roll's number and the second's.
+    """
+    first = (code * magic) >> _SHIFT32
+    return first, code - first * span
+
+
+@inline_kernel
+def split_magic(span):
+    """``ceil(2**32 / span)`` as a ``numpy.uint64``, for :func:`split_code`."""
+    span = np.uint64(span)
+    return (_TWO32 + span - np.uint64(1)) // span
+
+
 @kernel
 def _top_k_sum(values, n, k, sign):
     """Sum the ``k`` largest of ``sign * values[:n]`` (times ``sign``); partially sorts."""

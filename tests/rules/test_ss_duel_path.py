@@ -39,6 +39,13 @@ PLAIN = {
         "|- {name: D, hp: 12, downed: wounds, exposed: 1, cover: true}"
     ),
     "round cap reached": "- {name: A, hp: 9, attacks: [sloppy]}|- {name: D, hp: 500}",
+    # one attack of 2d6 a turn, two at a time (kernels.pair_loop): an odd round cap that
+    # most duels reach, its last round played alone; one that some reach, with Vigor
+    "pairs, odd cap": "- {name: A, hp: 9, attacks: [strike]}|- {name: D, hp: 40}|max_rounds: 9",
+    "pairs, odd cap, vigor": (
+        "- {name: A, hp: 9, attacks: [strike]}|- {name: D, hp: 20, vigor: 4, guard: 1}"
+        "|max_rounds: 7"
+    ),
     "vigor, then wounds until dead": (
         "- {name: A, hp: 9, attacks: [heavy, strike], attacks_per_turn: 3}"
         "|- {name: D, hp: 7, vigor: 5, downed: wounds}"
@@ -64,8 +71,9 @@ NOT_PLAIN = {
 
 def _scenario(name: str, members: str) -> object:
     first, second, *params = members.split("|")
+    cap = "" if any("max_rounds" in p for p in params) else "max_rounds: 12\n"
     text = (
-        f"scenario: {name}\nrules: shattered-spirits\nmax_rounds: 12\n{''.join(params)}\n"
+        f"scenario: {name}\nrules: shattered-spirits\n{cap}{''.join(params)}\n"
         f"{ATTACKS}"
         "  dazing: {profile: [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 10], status: {12: [stun 1]}}\n"
         f"sides:\n  first:\n    {first}\n  second:\n    {second}\n"

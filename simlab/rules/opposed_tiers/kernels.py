@@ -73,6 +73,8 @@ from simlab.engine.rng import (
     roll_d6_sum,
     roll_dice_code,
     roll_die,
+    split_code,
+    split_magic,
     start_encounter,
     sum_kept,
     uniform_index,
@@ -976,25 +978,6 @@ MAX_PAIR_SPAN = 1600
 #: Attack rolls times defense rolls whose tier a plain duel's pair loop tables, at most
 #: (:func:`pair_duel`): 3d6 against 3d6.
 MAX_TIER_CODES = 216 * 216
-_TWO32 = np.uint64(1 << 32)
-
-
-@inline_kernel
-def split_code(code, span, magic):
-    """The two dice rolls that ``code`` (``rng.cursor_code``) reads, the first of
-    ``span_first`` outcomes, the second of ``span`` (``code < span_first * span``): the
-    first's number and the second's, as ``divmod(code, span)``, by a multiplication by
-    ``magic``, ``ceil(2**32 / span)`` (:func:`split_magic`), instead of a division.
-    Exact while ``span_first * span * span <= 2**32`` (:data:`MAX_PAIR_SPAN`)."""
-    first = (code * magic) >> np.uint64(32)
-    return first, code - first * span
-
-
-@inline_kernel
-def split_magic(span):
-    """``ceil(2**32 / span)``, for :func:`split_code`."""
-    span = np.uint64(span)
-    return (_TWO32 + span - np.uint64(1)) // span
 
 
 @internal_kernel
