@@ -982,6 +982,23 @@ def count_tiered(t, ch, batch, attacker, seen, counted, attack, tier, damage):
 
 
 @inline_kernel
+def one_attack_tables(p, k0, k1, attacker, tiers, damage_tables):
+    """What the loops of a plain duel of one attack a turn read once
+    (:func:`one_attack_duels`, :func:`pair_duels`): the attack, the defender's HP, the
+    cursor sources of the d20s and of the damage dice, and the attack's tiers by natural
+    die, dice and outcomes by tier, and damage by tier and roll (flat: a tier's row is
+    ``row`` wide). Read flat and at unsigned indices, numba computes no strides and no
+    wraparound for a negative index (1.2x as fast as ``table[attack][tier, code]``)."""
+    counts, spans, table, sides = damage_tables
+    attack = p.attack_list[p.combatant[C_MAIN_START, attacker]]
+    return (
+        attack, p.combatant[C_HP, 1 - attacker], dice_source(k0, k1, STREAM_ATTACK, 20),
+        dice_source(k0, k1, STREAM_DAMAGE, max(sides, 2)), tiers[attack], counts[attack],
+        spans[attack], table[attack].reshape(-1), np.uint64(table.shape[2]),
+    )  # fmt: skip
+
+
+@inline_kernel
 def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, ends, scratch,
                      damage_tables):  # fmt: skip
     """Play plain duels ``lo .. hi-1`` whose attacker makes one attack a turn with tabled
@@ -994,22 +1011,14 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, e
     the cursors' buffers are ``scratch[4]`` and ``scratch[5]``). The same dice, in the
     same order, as :func:`play_duels` draws."""
     defender = 1 - attacker
-    c = p.combatant
-    attack = p.attack_list[c[C_MAIN_START, attacker]]
-    net = attack_net(p, attack, defender)
     n_batches = t.attempts.shape[2]
     cap = p.globals_[G_MAX_ROUNDS]
-    full_hp = c[C_HP, defender]
     words, buffer, d_buffer, d_words = scratch[:4], scratch[4], scratch[5], scratch[6:10]
-    source = dice_source(k0, k1, STREAM_ATTACK, 20)
-    counts, spans, table, sides = damage_tables
-    d_source = dice_source(k0, k1, STREAM_DAMAGE, max(sides, 2))
-    tier_of = tiers[attack]
-    # the tables flat and indexed by unsigned numbers: numba then computes no strides and
-    # no wraparound for a negative index (1.2x as fast as table[attack][tier, code])
-    dice_of, span_of, damage_of = counts[attack], spans[attack], table[attack].reshape(-1)
+    attack, full_hp, source, d_source, tier_of, dice_of, span_of, damage_of, row = (
+        one_attack_tables(p, k0, k1, attacker, tiers, damage_tables)
+    )  # fmt: skip
+    net = attack_net(p, attack, defender)
     counted = seen[attack].reshape(-1)
-    row = np.uint64(table.shape[2])
     batch, next_batch = batch_bounds(lo, n_batches, n_total)
     for first in range(lo, hi, words.shape[1]):
         first_blocks(source, first, words)
@@ -1144,18 +1153,12 @@ def pair_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, ends, s
     and the tallies once per batch (:func:`flush_pair_counts`). Half as many draws and
     loop steps as one attack at a time, and no branch on the damage: the benchmark duel
     1.26-1.36x as fast (README, "Design notes")."""
-    defender = 1 - attacker
-    c = p.combatant
-    attack = p.attack_list[c[C_MAIN_START, attacker]]
     n_batches = t.attempts.shape[2]
     cap = p.globals_[G_MAX_ROUNDS]
-    full_hp = c[C_HP, defender]
     words, buffer, d_buffer, d_words = scratch[:4], scratch[4], scratch[5], scratch[6:10]
-    source = dice_source(k0, k1, STREAM_ATTACK, 20)
-    counts, spans, table, sides = damage_tables
-    d_source = dice_source(k0, k1, STREAM_DAMAGE, max(sides, 2))
-    tier_of, dice_of, span_of = tiers[attack], counts[attack], spans[attack]
-    damage_of, row = table[attack].reshape(-1), np.uint64(table.shape[2])
+    attack, full_hp, source, d_source, tier_of, dice_of, span_of, damage_of, row = (
+        one_attack_tables(p, k0, k1, attacker, tiers, damage_tables)
+    )  # fmt: skip
     counted = seen[attack].reshape(-1)
     one, two, three, four = np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4)
     batch, next_batch = batch_bounds(lo, n_batches, n_total)
