@@ -1152,7 +1152,7 @@ def pair_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, ends, s
     are counted beside the damage they read in ``pair_entries``, and added to ``seen``
     and the tallies once per batch (:func:`flush_pair_counts`). Half as many draws and
     loop steps as one attack at a time, and no branch on the damage: the benchmark duel
-    1.26-1.36x as fast (README, "Design notes")."""
+    1.3-1.5x as fast (README, "Design notes")."""
     n_batches = t.attempts.shape[2]
     cap = p.globals_[G_MAX_ROUNDS]
     words, buffer, d_buffer, d_words = scratch[:4], scratch[4], scratch[5], scratch[6:10]
