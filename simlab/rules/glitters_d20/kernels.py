@@ -1074,8 +1074,10 @@ def run_one_attack_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trac
 #: makes 41² of them, a miss 1, a hit 20 and a critical 20 each).
 MAX_PAIR_CODES = 2048
 PAIR_D20S = 400  # outcomes of two d20s
-# where pair_index holds each pair of tiers' damage dice, their outcomes and first entry
-PAIR_DICE, PAIR_SPAN, PAIR_START = PAIR_D20S, PAIR_D20S + 9, PAIR_D20S + 18
+# where pair_index holds, by the two d20s' number, their damage dice, outcomes and entry
+BY_D20S = 3
+# and by pair of tiers, their damage dice, outcomes and first entry
+PAIR_DICE, PAIR_SPAN, PAIR_START = (BY_D20S * PAIR_D20S + 9 * i for i in range(3))
 
 
 @internal_kernel
@@ -1085,18 +1087,18 @@ def duel_pair_tables(tier_of, dice_of, span_of, damage_of, row, pair_index, pair
     row of ``damage_of``) made one after the other.
 
     The two natural d20s read as one number ``code`` (first die most significant,
-    ``rng.cursor_code``) make the tiers ``both = 3 * first + second``,
-    ``pair_index[code]``. Both attacks roll ``pair_index[PAIR_DICE + both]`` damage dice,
-    the first attack's then the second's, of ``pair_index[PAIR_SPAN + both]`` outcomes.
-    When those read ``code`` (the first attack's dice most significant), the four
-    entries of ``pair_entries`` from ``4 * (pair_index[PAIR_START + both] + code)`` are
-    the first attack's damage, the attacks counted with it, the second attack's damage
-    and the attacks counted with it (the counts are cleared here; :func:`pair_duels`
-    counts, :func:`flush_pair_counts` adds them to the tallies). One array for the
-    lookups of the tiers and another for the damage, so that the pair loop keeps two
-    table addresses in registers instead of six (1.03x; README, "Design notes")."""
-    for code in range(PAIR_D20S):
-        pair_index[code] = 3 * tier_of[code // 20 + 1] + tier_of[code % 20 + 1]
+    ``rng.cursor_code``) make the tiers ``both = 3 * first + second``. Both attacks roll
+    ``pair_index[PAIR_DICE + both]`` damage dice, the first attack's then the second's,
+    of ``pair_index[PAIR_SPAN + both]`` outcomes. When those read ``d`` (the first
+    attack's dice most significant), the four entries of ``pair_entries`` from
+    ``4 * (pair_index[PAIR_START + both] + d)`` are the first attack's damage, the
+    attacks counted with it, the second attack's damage and the attacks counted with it
+    (the counts are cleared here; :func:`pair_duels` counts, :func:`flush_pair_counts`
+    adds them to the tallies). The loop reads the dice, outcomes and first entry
+    (times 4) of ``both`` by ``code``, from ``pair_index[BY_D20S * code]`` on: one
+    lookup fewer an attack pair. One array for the lookups by the d20s and another for
+    the damage, so that the pair loop keeps two table addresses in registers instead of
+    six (1.03x; README, "Design notes")."""
     start = 0
     for first in range(3):
         for second in range(3):
@@ -1111,6 +1113,12 @@ def duel_pair_tables(tier_of, dice_of, span_of, damage_of, row, pair_index, pair
                 pair_entries[at + 2] = damage_of[second * row + code % span_of[second]]
                 pair_entries[at + 1] = pair_entries[at + 3] = 0
             start += span
+    for code in range(PAIR_D20S):
+        both = 3 * tier_of[code // 20 + 1] + tier_of[code % 20 + 1]
+        at = BY_D20S * code
+        pair_index[at] = pair_index[PAIR_DICE + both]
+        pair_index[at + 1] = pair_index[PAIR_SPAN + both]
+        pair_index[at + 2] = 4 * pair_index[PAIR_START + both]
 
 
 @internal_kernel
@@ -1176,12 +1184,10 @@ def pair_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, ends, s
             rnd = 0
             while hp > 0 and rnd + 2 <= cap:
                 code, cursor = cursor_code(source, buffer, cursor, 2, np.uint64(PAIR_D20S))
-                both = np.uint64(pair_index[np.uint64(code)])
-                code, d_cursor = cursor_code(
-                    d_source, d_buffer, d_cursor, pair_index[np.uint64(PAIR_DICE) + both],
-                    np.uint64(pair_index[np.uint64(PAIR_SPAN) + both]),
-                )  # fmt: skip
-                at = four * (np.uint64(pair_index[np.uint64(PAIR_START) + both]) + np.uint64(code))
+                by = np.uint64(BY_D20S) * np.uint64(code)
+                code, d_cursor = cursor_code(d_source, d_buffer, d_cursor, pair_index[by],
+                                             np.uint64(pair_index[by + one]))  # fmt: skip
+                at = np.uint64(pair_index[by + two]) + four * np.uint64(code)
                 hp -= pair_entries[at]
                 pair_entries[at + one] += 1
                 rnd += 1
