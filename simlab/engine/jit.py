@@ -467,8 +467,9 @@ def fresh_copies(work: Arrays, made: Arrays) -> Arrays:
     """``work`` with each array's contents set back to the one in ``made``: a piece's
     working arrays as :func:`chunked`'s ``scratch`` made them, copied in place rather
     than made anew. Making them took 0.1-0.2 ms a piece in Python (a plain duel's tables
-    are worked out from the parameters, a few of them large), some 10% of a fast duel's
-    run on 2 threads; the copy takes microseconds."""
+    are worked out from the parameters), on the calling thread some 10% of a fast
+    duel's run on 2 threads by cProfile (``bench_ab`` found no difference at 2 threads);
+    the copy takes some microseconds."""
     for w, m in zip(work, made, strict=True):
         np.copyto(w, m)
     return work

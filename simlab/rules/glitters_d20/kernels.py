@@ -1370,9 +1370,11 @@ def pair_codes(p):
 
 def block_kernel(p):
     """The kernel that plays untraced blocks of the compiled scenario ``p``: when the
-    scenario is a plain duel (:func:`duel_attacker`), ``run_one_attack_duel_block`` for
-    one attack a turn (:func:`one_attack_duel`) or else ``run_duel_block``; otherwise
-    ``run_untraced_block`` (:func:`run_untraced_chunk` on threads)."""
+    scenario is a plain duel (:func:`duel_attacker`), ``run_pair_duel_block`` for one
+    attack a turn played two at a time (:func:`pair_duel`), ``run_one_attack_duel_block``
+    for the other duels of one attack a turn (:func:`one_attack_duel`) or else
+    ``run_duel_block``; otherwise ``run_untraced_block`` (:func:`run_untraced_chunk` on
+    threads)."""
     if duel_attacker(p) < 0:
         return run_untraced_block
     if pair_duel(p):

@@ -1043,12 +1043,13 @@ def pair_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tables, seen, buffer
     dice of both, then the damage dice of both (a miss rolls none), each attack's tier
     and damage looked up (:func:`pair_tables`). The dice are the same, in the same
     order: two rolls of a stream read at once are the two read one after the other
-    (``rng.cursor_code``). When the first attack fells the
-    defender, the second's dice are drawn and not used: each encounter draws from
-    streams of its own. The defender has no shield or armor, and its first fall ends
-    the duel, so the duel is over at the first attack that takes its Health to 0 or
-    below, counted in ``ends`` by its condition and the round (:func:`record_first_falls`).
-    A round cap that leaves one round after the last pair plays it alone. The attacks
+    (``rng.cursor_code``). When the first attack fells the defender, the second's dice
+    are drawn and not used: each encounter draws from streams of its own. The defender
+    has no shield or armor, and its first fall ends the duel, so the duel is over at
+    the first attack that takes its Health to 0 or below, counted in ``ends`` by its
+    condition and the round (:func:`record_first_falls`; the attacks it received, one a
+    round, added once by ``encounter.record_round_downs``). A round cap that leaves one
+    round after the last pair plays it alone. The attacks
     are counted by tier and damage dice in ``code_seen`` and added to the tallies once
     per batch (:func:`flush_code_counts`). ``tables`` is (exprs, totals, dice, sides,
     spans); ``pair_tables`` (``tier_at``, ``damage_at``, ``pair_rolls``, ``code_seen``)."""
@@ -1384,9 +1385,11 @@ def tabled_faces(p, e):
 
 def block_kernel(p):
     """The kernel that plays untraced blocks of the compiled scenario ``p``: when the
-    scenario is a plain duel (:func:`duel_attacker`), ``run_one_attack_duel_block`` for
-    one attack a turn (:func:`one_attack_duel`) or else ``run_duel_block``; otherwise
-    ``run_untraced_block`` (:func:`run_untraced_chunk` on threads)."""
+    scenario is a plain duel (:func:`duel_attacker`), ``run_pair_duel_block`` for one
+    attack a turn played two at a time (:func:`pair_duel`), ``run_one_attack_duel_block``
+    for the other duels of one attack a turn (:func:`one_attack_duel`) or else
+    ``run_duel_block``; otherwise ``run_untraced_block`` (:func:`run_untraced_chunk` on
+    threads)."""
     if duel_attacker(p) < 0:
         return run_untraced_block
     if pair_duel(p):
