@@ -1022,8 +1022,8 @@ def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables, scra
               per_turn, n_slots, first_dice, wounds):  # fmt: skip
     """The encounter loop of :func:`play_duels`, given the duel's shape: the attacker's
     attacks per turn, its number of attacks, the (dice count, outcomes) of the first and
-    whether the target takes Wounds. Inlined, so that a call with constants compiles to a
-    loop without the rotation, the table lookups and the Wounds path."""
+    whether the target takes Wounds. The most common duel takes :func:`pair_loop`
+    instead."""
     n_batches = t.attempts.shape[2]
     target = 1 - p.globals_[G_DUEL_ATTACKER]
     cap = p.globals_[G_MAX_ROUNDS]
@@ -1096,7 +1096,7 @@ def pair_loop(p, t, ch, lo, hi, n_total, k0, k1, st, tables, scratch):
     from a stream of its own. A round cap that leaves one round after the last pair
     plays it alone. The duel's end is counted by round only; the attacks the target
     received, one a round, are added once (``encounter.record_round_downs``). Half as
-    many draws and loop steps as :func:`duel_loop`: ``ss-duel`` 1.2x as fast (README,
+    many draws and loop steps as :func:`duel_loop`: ``ss-duel`` 1.06x as fast (README,
     "Design notes")."""
     n_batches = t.attempts.shape[2]
     target = 1 - p.globals_[G_DUEL_ATTACKER]
@@ -1173,9 +1173,10 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables, scr
     :func:`take_damage` and :func:`finish` instead, with its state in ``st``.
 
     The loop itself is :func:`duel_loop`. The most common duel, one attack of 2d6 per
-    turn against a target Defeated at 0 HP, gets its own compiled copy of the loop
-    with that shape as constants, which runs about 1.5x as fast (measured on
-    ``scenarios/benchmarks/ss-duel.yaml``).
+    turn against a target Defeated at 0 HP, is played two attacks at a time by
+    :func:`pair_loop`. It had been a copy of :func:`duel_loop` compiled with that shape
+    as constants, about 1.5x as fast as the general loop on
+    ``scenarios/benchmarks/ss-duel.yaml``; the pair loop is 1.06x that copy.
     """
     attacker = p.globals_[G_DUEL_ATTACKER]
     target = 1 - attacker
