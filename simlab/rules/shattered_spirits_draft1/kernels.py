@@ -26,12 +26,14 @@ from simlab.engine.encounter import (
     choose_target,
     chunk_range,
     clear_state,
+    count_round_end,
     count_standing,
     next_in_rotation,
     record_attack,
     record_duel_ends,
     record_event,
     record_outcome,
+    record_round_downs,
     sides_standing,
 )
 from simlab.engine.jit import chunked, inline_kernel, internal_kernel, kernel
@@ -710,12 +712,16 @@ def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, tables, scratch, shaken_at, dow
                 shaken_in = unshaken // per_round + 1  # the round of attack unshaken + 1
             if shaken_in >= 0:
                 shaken[shaken_in] += 1
-            if out:
+            if per_round == 1:  # received = rnd: the attacks added once, below
+                count_round_end(ends, out, rnd)
+            elif out:
                 ends[rnd] += 1
                 t.down_attacks[ch, defender, min(received, attack_bins - 1)] += 1
             else:
                 ends[0] += 1
     record_outcomes(t, ch, batch, tables)
+    if per_round == 1:
+        record_round_downs(t, ch, ends, defender)
 
 
 @internal_kernel
