@@ -79,10 +79,16 @@ def count_duel_attack(t, ch, batch, attacker, seen, attack, tier, damage):
     """Count one plain-duel attack in ``seen[attack, tier, damage]`` (added to the tallies
     by :func:`flush_attack_counts`), or record it at once when its damage is past the
     last bin of ``seen``."""
+    count_duel_attacks(t, ch, batch, attacker, seen, attack, tier, damage, 1)
+
+
+@inline_kernel
+def count_duel_attacks(t, ch, batch, attacker, seen, attack, tier, damage, n):
+    """:func:`count_duel_attack` for ``n`` attacks with the same outcome."""
     if damage < seen.shape[2]:
-        seen[attack, tier, damage] += 1
+        seen[attack, tier, damage] += n
     else:
-        record_attacks(t, ch, duel_pair(attacker, attack, seen.shape[0]), batch, tier, damage, 1)
+        record_attacks(t, ch, duel_pair(attacker, attack, seen.shape[0]), batch, tier, damage, n)
 
 
 @inline_kernel

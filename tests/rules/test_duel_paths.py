@@ -344,6 +344,17 @@ sides:
   b:
     - {name: B, hp: 30, dc: 14}
 """,
+    # one ranged attack a turn at a prone target (one disadvantage): one at a time
+    "prone": HEAD.format(rules="glitters-d20", cap=40)
+    + """
+attacks:
+  sling: {damage: 1d6, type: bludgeoning, bonus: 3, ranged: true}
+sides:
+  a:
+    - {name: A, hp: 5, attacks: [sling]}
+  b:
+    - {name: B, hp: 25, dc: 11, prone: true}
+""",
     # hits past the last damage bin (4096), counted one by one
     "heavy": HEAD.format(rules="glitters-d20", cap=30)
     + """
@@ -405,7 +416,8 @@ def test_duel_path_equals_general_path(case: tuple[str, str]) -> None:
     ("case", "sides", "kernel"),
     [("benchmark", 8, "run_pair_duel_block"), ("heavy", 4, "run_pair_duel_block"),
      ("capped", 4, "run_pair_duel_block"), ("odd-cap", 12, "run_pair_duel_block"),
-     ("keen", 8, "run_one_attack_duel_block"), ("tabled", 6, "run_duel_block"),
+     ("keen", 8, "run_one_attack_duel_block"), ("prone", 6, "run_one_attack_duel_block"),
+     ("tabled", 6, "run_duel_block"),
      ("training", 0, "run_duel_block"), ("mixed", 0, "run_duel_block")],
 )  # fmt: skip
 def test_glitters_duels_take_each_duel_path(case: str, sides: int, kernel: str) -> None:

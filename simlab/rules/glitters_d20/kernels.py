@@ -28,15 +28,14 @@ from simlab.engine.encounter import (
     chunk_range,
     clear_state,
     count_duel_attack,
+    count_duel_attacks,
     count_duel_end,
     count_round_end,
     count_standing,
-    duel_pair,
     flush_attack_counts,
     initiative_order,
     next_in_rotation,
     record_attack,
-    record_attacks,
     record_duel_ends,
     record_event,
     record_outcome,
@@ -1093,12 +1092,12 @@ def duel_pair_tables(tier_of, dice_of, span_of, damage_of, row, pair_index, pair
     attack's dice most significant), the four entries of ``pair_entries`` from
     ``4 * (pair_index[PAIR_START + both] + d)`` are the first attack's damage, the
     attacks counted with it, the second attack's damage and the attacks counted with it
-    (the counts are cleared here; :func:`pair_duels` counts, :func:`flush_pair_counts`
-    adds them to the tallies). The loop reads the dice, outcomes and first entry
-    (times 4) of ``both`` by ``code``, from ``pair_index[BY_D20S * code]`` on: one
-    lookup fewer an attack pair. One array for the lookups by the d20s and another for
-    the damage, so that the pair loop keeps two table addresses in registers instead of
-    six (1.03x; README, "Design notes")."""
+    (zero as made, :func:`pair_scratch`; :func:`pair_duels` counts,
+    :func:`flush_pair_counts` adds them to the tallies and clears them). The loop reads
+    the dice, outcomes and first entry (times 4) of ``both`` by ``code``, from
+    ``pair_index[BY_D20S * code]`` on: one lookup fewer an attack pair. One array for
+    the lookups by the d20s and another for the damage, so that the pair loop keeps two
+    table addresses in registers instead of six (1.03x; README, "Design notes")."""
     start = 0
     for first in range(3):
         for second in range(3):
@@ -1111,7 +1110,6 @@ def duel_pair_tables(tier_of, dice_of, span_of, damage_of, row, pair_index, pair
                 at = 4 * (start + code)
                 pair_entries[at] = damage_of[first * row + code // span_of[second]]
                 pair_entries[at + 2] = damage_of[second * row + code % span_of[second]]
-                pair_entries[at + 1] = pair_entries[at + 3] = 0
             start += span
     for code in range(PAIR_D20S):
         both = 3 * tier_of[code // 20 + 1] + tier_of[code % 20 + 1]
@@ -1135,12 +1133,8 @@ def flush_pair_counts(t, ch, batch, attacker, seen, attack, pair_index, pair_ent
                 n = pair_entries[at + 1]
                 if n > 0:
                     tier = both // 3 if i == 0 else both % 3
-                    damage = pair_entries[at]
-                    if damage < seen.shape[2]:
-                        seen[attack, tier, damage] += n
-                    else:
-                        pair = duel_pair(attacker, attack, seen.shape[0])
-                        record_attacks(t, ch, pair, batch, tier, damage, n)
+                    count_duel_attacks(t, ch, batch, attacker, seen, attack, tier,
+                                       pair_entries[at], n)  # fmt: skip
                     pair_entries[at + 1] = 0
     flush_attack_counts(t, ch, batch, attacker, seen)
 
@@ -1350,10 +1344,10 @@ def pair_duel(p):
     pair of tiers, number at most :data:`MAX_PAIR_CODES`."""
     if not one_attack_duel(p):
         return False
-    c, attacker = p.combatant, duel_attacker(p)
-    attack = p.attack_list[c[C_MAIN_START, attacker]]
-    prone = p.attack[A_RANGED, attack] != 0 and c[C_PRONE, 1 - attacker] != 0
-    if p.attack[A_NET_ADVANTAGE, attack] - int(prone) != 0:
+    attacker = duel_attacker(p)
+    attack = p.attack_list[p.combatant[C_MAIN_START, attacker]]
+    net = getattr(attack_net, "py_func", attack_net)  # the kernel's rule, run by Python
+    if net(p, attack, 1 - attacker) != 0:
         return False
     return pair_codes(p) <= MAX_PAIR_CODES
 

@@ -38,14 +38,13 @@ from simlab.engine.encounter import (
     chunk_range,
     clear_state,
     count_duel_attack,
+    count_duel_attacks,
     count_duel_end,
     count_round_end,
     count_standing,
-    duel_pair,
     flush_attack_counts,
     next_in_rotation,
     record_attack,
-    record_attacks,
     record_duel_ends,
     record_event,
     record_outcome,
@@ -1024,19 +1023,14 @@ def flush_code_counts(t, ch, batch, attacker, seen, attack, code_seen, damage_at
     for k in range(code_seen.shape[0]):
         n = code_seen[k]
         if n > 0:
-            tier, damage = k // width, damage_at[k]
-            if damage < seen.shape[2]:
-                seen[attack, tier, damage] += n
-            else:
-                pair = duel_pair(attacker, attack, seen.shape[0])
-                record_attacks(t, ch, pair, batch, tier, damage, n)
+            count_duel_attacks(t, ch, batch, attacker, seen, attack, k // width, damage_at[k], n)
             code_seen[k] = 0
     flush_attack_counts(t, ch, batch, attacker, seen)
 
 
 @inline_kernel
 def pair_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tables, seen, buffers, ends,
-               pair_tables):  # fmt: skip
+               pairs):  # fmt: skip
     """Play plain duels ``lo .. hi-1`` that :func:`pair_duel` admits as
     :func:`one_attack_duels` would, two attacks at a time: the attack dice of both drawn
     as one number and split into each attack's (:func:`split_code`), then the defense
@@ -1049,16 +1043,17 @@ def pair_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tables, seen, buffer
     the first attack that takes its Health to 0 or below, counted in ``ends`` by its
     condition and the round (:func:`record_first_falls`; the attacks it received, one a
     round, added once by ``encounter.record_round_downs``). A round cap that leaves one
-    round after the last pair plays it alone. The attacks
-    are counted by tier and damage dice in ``code_seen`` and added to the tallies once
-    per batch (:func:`flush_code_counts`). ``tables`` is (exprs, totals, dice, sides,
-    spans); ``pair_tables`` (``tier_at``, ``damage_at``, ``pair_rolls``, ``code_seen``)."""
+    round after the last pair plays it alone. The attacks are counted by tier and damage
+    dice in ``code_seen`` and added to the tallies once per batch
+    (:func:`flush_code_counts`). ``tables`` is (exprs, totals, dice, sides, spans);
+    ``pairs`` (``tier_at``, ``damage_at``, ``pair_rolls``, ``code_seen``), made by
+    :func:`pair_tables`."""
     defender = 1 - attacker
     n_batches = t.attempts.shape[2]
     cap = p.globals_[G_MAX_ROUNDS]
     attack = p.attack_list[p.combatant[C_ATTACK_START, attacker]]
     dice, spans = tables[2], tables[4]
-    tier_at, damage_at, pair_rolls, code_seen = pair_tables
+    tier_at, damage_at, pair_rolls, code_seen = pairs
     width = np.uint64(damage_at.shape[0] // 3)
     n_attack, span_attack = dice[DUEL_ATTACK], np.uint64(spans[DUEL_ATTACK])
     n_defense, span_defense = dice[DUEL_DEFENSE], np.uint64(spans[DUEL_DEFENSE])
