@@ -38,3 +38,14 @@ def attack_lists(lists: Iterable[Iterable[str]], names: list[str]) -> tuple[np.n
         starts.append(len(attack_list))
         attack_list.extend(names.index(n) for n in attacks)
     return ints(attack_list), starts
+
+
+def enemy_rows(side_of: Sequence[int]) -> np.ndarray:
+    """Row ``c`` lists the combatants on other sides than combatant ``c``'s, in ascending
+    order, padded with −1 to the longest row."""
+    rows = [[d for d, s in enumerate(side_of) if s != mine] for mine in side_of]
+    width = max((len(r) for r in rows), default=0)
+    out = np.full((len(rows), width), -1, dtype=np.int64)
+    for c, r in enumerate(rows):
+        out[c, : len(r)] = r
+    return out

@@ -667,7 +667,8 @@ def test_an_untraced_roll_totals_what_the_trace_records(text: str) -> None:
     assert expr_array[E_ONE_DIE, e] == one_die(parse_dice(text))
     empty = np.zeros((0, 0), dtype=np.int64)
     p = KernelParams(combatant=empty, attack=empty, exprs=expr_array, terms=terms,
-                     globals_=np.zeros(1, np.int64), attack_list=np.zeros(0, np.int64))  # fmt: skip
+                     globals_=np.zeros(1, np.int64), attack_list=np.zeros(0, np.int64),
+                     enemies=empty)  # fmt: skip
     scratch, ev = np.zeros(8, np.int64), np.zeros(16, np.int64)
     k0, k1 = key_from_seed(3)
     for encounter in range(300):

@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from simlab.engine.tallies import Layout
-from simlab.rules.arrays import field_rows, ints
+from simlab.rules.arrays import enemy_rows, field_rows, ints
 from simlab.rules.glitters_d20.model import (
     DAMAGE_TYPES,
     METAL_ARMOR,
@@ -77,6 +77,9 @@ class KernelParams(NamedTuple):
     attack_list : ndarray
         Each combatant's main-hand and two-handed attacks
         (``[C_MAIN_START, +C_MAIN_COUNT)``) and offhand attacks (``C_OFF_*``).
+    enemies : ndarray (C, E)
+        Row ``c``: the combatants of other sides than ``c``'s, in listed order, then −1
+        (:func:`simlab.rules.arrays.enemy_rows`); targets are chosen among them.
     """
 
     combatant: np.ndarray
@@ -87,6 +90,7 @@ class KernelParams(NamedTuple):
     immune: np.ndarray
     globals_: np.ndarray
     attack_list: np.ndarray
+    enemies: np.ndarray
 
 
 def expand(scenario: Scenario) -> list[tuple[int, Combatant]]:
@@ -206,6 +210,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
                         dtype=np.int64),
         globals_=_globals(scenario),
         attack_list=ints(attack_list),
+        enemies=enemy_rows([s for s, _ in combatants]),
     )  # fmt: skip
     layout = Layout(
         sides=list(scenario.sides),

@@ -560,7 +560,7 @@ def strike(p, st, rng, c, attack, rnd, turn, standing, enc, trace, n_trace, trac
     as with a call (four alternated rounds of ``bench_scenarios`` on one thread), for
     2.6 s more compile on the first run of ``party-vs-monsters`` (10.5 -> 13.0 s).
     """
-    target = choose_target(p.combatant[C_SIDE], st[DOWN], st[HP], p.combatant[C_POLICY, c], rng, c)
+    target = choose_target(p.enemies[c], st[DOWN], st[HP], p.combatant[C_POLICY, c], rng)
     if target < 0:
         return target, 0, 0
     slot = traced_row(traced, trace, n_trace, enc, rnd, turn, KIND_ATTACK, c, attack, target,

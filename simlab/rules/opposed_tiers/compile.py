@@ -17,7 +17,7 @@ import numpy as np
 
 from simlab.dice import KEEP_MODES, Dice
 from simlab.engine.tallies import Layout
-from simlab.rules.arrays import field_rows, ints
+from simlab.rules.arrays import enemy_rows, field_rows, ints
 from simlab.rules.opposed_tiers.model import Combatant, Params, ResolvedTier, Scenario
 from simlab.scenario.common import POLICY_CODE
 
@@ -92,6 +92,9 @@ class KernelParams(NamedTuple):
         Scenario-wide values and rule parameters (``G_*``).
     attack_list : ndarray
         Each combatant's attacks, ``attack_list[start:start + count]``.
+    enemies : ndarray (C, E)
+        Row ``c``: the combatants of other sides than ``c``'s, in listed order, then −1
+        (:func:`simlab.rules.arrays.enemy_rows`); targets are chosen among them.
     """
 
     combatant: np.ndarray
@@ -100,6 +103,7 @@ class KernelParams(NamedTuple):
     terms: np.ndarray
     globals_: np.ndarray
     attack_list: np.ndarray
+    enemies: np.ndarray
 
 
 def expand(scenario: Scenario) -> list[tuple[int, Combatant]]:
@@ -302,6 +306,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
         terms=terms,
         globals_=_globals(scenario, initiative, scratch),
         attack_list=ints(attack_list),
+        enemies=enemy_rows([s for s, _ in combatants]),
     )
     per_round = sum(attacks_per_turn(m, prm) for _, m in combatants if m.attacks)
     if surprise_happens(scenario):  # round 0 comes on top of the capped rounds

@@ -486,9 +486,8 @@ def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, surprise, standing, enc, t
     n_combatants = st.shape[1]
     n_attacks = p.attack.shape[1]
     for _ in range(p.combatant[C_ATTACKS_PER_TURN, c]):
-        target = choose_target(
-            p.combatant[C_SIDE], st[UNTARGETABLE], st[HP], p.combatant[C_POLICY, c], rng, c
-        )
+        target = choose_target(p.enemies[c], st[UNTARGETABLE], st[HP], p.combatant[C_POLICY, c],
+                               rng)  # fmt: skip
         if target < 0:
             return True
         attack = attack_in_rotation(p.attack_list, p.combatant[C_ATTACK_START, c], count, st,

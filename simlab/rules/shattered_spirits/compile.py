@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 
 from simlab.engine.tallies import Layout
-from simlab.rules.arrays import attack_lists, field_rows, ints
+from simlab.rules.arrays import attack_lists, enemy_rows, field_rows, ints
 from simlab.rules.shattered_spirits.model import (
     ROWS,
     Attack,
@@ -102,6 +102,9 @@ class KernelParams(NamedTuple):
     listed : ndarray (C,)
         Combatants sorted by (side, listed order): the turn order within a Phase when
         Stances change speeds during the encounter.
+    enemies : ndarray (C, E)
+        Row ``c``: the combatants of other sides than ``c``'s, in listed order, then −1
+        (:func:`simlab.rules.arrays.enemy_rows`); targets are chosen among them.
     """
 
     combatant: np.ndarray
@@ -113,6 +116,7 @@ class KernelParams(NamedTuple):
     attack_list: np.ndarray
     stance: np.ndarray
     listed: np.ndarray
+    enemies: np.ndarray
 
 
 def expand(scenario: Scenario) -> list[tuple[int, Combatant]]:
@@ -210,6 +214,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
         attack_list=attack_list,
         stance=stance,
         listed=ints(sorted(range(len(members)), key=lambda c: (sides[c], c))),
+        enemies=enemy_rows(sides),
     )
     per_turn = [max([m.attacks_per_turn] + [s.attacks_per_turn for s in m.stances])
                 for m in members if m.attacks]  # fmt: skip

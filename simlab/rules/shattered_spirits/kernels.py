@@ -819,7 +819,7 @@ def declared_target(p, st, rng, c, standing):
     if p.attack[A_MELEE, attack] != 0:
         return attack, engaged_target(p, st, rng, c, standing)
     policy = p.combatant[C_POLICY, c]
-    return attack, choose_target(p.combatant[C_SIDE], st[OUT], st[HP], policy, rng, c)
+    return attack, choose_target(p.enemies[c], st[OUT], st[HP], policy, rng)
 
 
 @inline_kernel
@@ -830,9 +830,7 @@ def engaged_target(p, st, rng, c, standing):
     for d in range(st.shape[1]):
         engaged = (st[ENGAGED, c] >> d) & 1
         st[UNAVAILABLE, d] = 1 if st[OUT, d] != 0 or engaged == 0 else 0
-    target = choose_target(
-        p.combatant[C_SIDE], st[UNAVAILABLE], st[HP], p.combatant[C_POLICY, c], rng, c
-    )
+    target = choose_target(p.enemies[c], st[UNAVAILABLE], st[HP], p.combatant[C_POLICY, c], rng)
     if target < 0 and sides_standing(standing) > 1:
         return NOT_ENGAGED
     return target
@@ -902,10 +900,8 @@ def play_encounters(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, trace,
                             if target == NOT_ENGAGED:
                                 continue
                         else:
-                            target = choose_target(
-                                p.combatant[C_SIDE], st[OUT], st[HP], p.combatant[C_POLICY, c],
-                                rng, c,
-                            )  # fmt: skip
+                            target = choose_target(p.enemies[c], st[OUT], st[HP],
+                                                   p.combatant[C_POLICY, c], rng)  # fmt: skip
                         if target < 0:
                             over = True
                             break

@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from simlab.engine.tallies import Layout
-from simlab.rules.arrays import field_rows, ints
+from simlab.rules.arrays import enemy_rows, field_rows, ints
 from simlab.rules.shattered_spirits.compile import attack_rows
 from simlab.rules.shattered_spirits_draft1.model import Combatant, Params, Scenario, Technique
 from simlab.scenario.common import POLICY_CODE
@@ -61,6 +61,9 @@ class KernelParams(NamedTuple):
         Every planned Technique: its owner and the Technique (``S_*``), in scenario order.
     side_slots : ndarray (n_sides + 1,)
         Side s's slots are ``side_slots[s]:side_slots[s + 1]``.
+    enemies : ndarray (C, E)
+        Row ``c``: the combatants of other sides than ``c``'s, in listed order, then −1
+        (:func:`simlab.rules.arrays.enemy_rows`); targets are chosen among them.
     """
 
     combatant: np.ndarray
@@ -69,6 +72,7 @@ class KernelParams(NamedTuple):
     globals_: np.ndarray
     slots: np.ndarray
     side_slots: np.ndarray
+    enemies: np.ndarray
 
 
 def expand(scenario: Scenario) -> list[tuple[int, Combatant]]:
@@ -178,6 +182,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
         globals_=_globals(scenario),
         slots=np.array([owners, chosen], dtype=np.int64).reshape(N_SLOT_FIELDS, len(owners)),
         side_slots=ints(side_slots),
+        enemies=enemy_rows([s for s, _ in combatants]),
     )
     members = [m for _, m in combatants]
     layout = Layout(

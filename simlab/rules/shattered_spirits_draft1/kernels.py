@@ -468,8 +468,7 @@ def play_phase(p, st, rng, t, ch, batch, rnd, phase, starter, standing, cursor, 
             return last, False
         cursor[side] = slot + 1
         c = p.slots[S_OWNER, slot]
-        target = choose_target(p.combatant[C_SIDE], st[OUT], st[LIFE], p.combatant[C_POLICY, c],
-                               rng, c)  # fmt: skip
+        target = choose_target(p.enemies[c], st[OUT], st[LIFE], p.combatant[C_POLICY, c], rng)
         if target < 0:
             return last, True
         turn += 1

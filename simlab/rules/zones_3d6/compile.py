@@ -13,7 +13,7 @@ from typing import NamedTuple
 import numpy as np
 
 from simlab.engine.tallies import Layout
-from simlab.rules.arrays import attack_lists, field_rows
+from simlab.rules.arrays import attack_lists, enemy_rows, field_rows
 from simlab.rules.zones_3d6.model import CRITS, Attack, Combatant, Params, Scenario, largest_die
 from simlab.scenario.common import POLICY_CODE
 
@@ -78,6 +78,9 @@ class KernelParams(NamedTuple):
         Scenario-wide values and rule parameters (``G_*``).
     attack_list : ndarray
         Each combatant's attacks, ``attack_list[start:start + count]``.
+    enemies : ndarray (C, E)
+        Row ``c``: the combatants of other sides than ``c``'s, in listed order, then −1
+        (:func:`simlab.rules.arrays.enemy_rows`); targets are chosen among them.
     """
 
     combatant: np.ndarray
@@ -86,6 +89,7 @@ class KernelParams(NamedTuple):
     ignored: np.ndarray
     globals_: np.ndarray
     attack_list: np.ndarray
+    enemies: np.ndarray
 
 
 def expand(scenario: Scenario) -> list[tuple[int, Combatant]]:
@@ -191,6 +195,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
         ignored=_ignored_faces(members, largest_die([a.damage for a in attacks])),
         globals_=_globals(scenario),
         attack_list=attack_list,
+        enemies=enemy_rows([s for s, _ in combatants]),
     )
     layout = Layout(
         sides=list(scenario.sides),

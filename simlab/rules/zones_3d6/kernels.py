@@ -455,9 +455,7 @@ def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, standing, enc, trace, n_tr
     n_combatants = st.shape[1]
     n_attacks = p.attack.shape[1]
     for _ in range(p.combatant[C_ATTACKS_PER_TURN, c]):
-        target = choose_target(
-            p.combatant[C_SIDE], st[OUT], st[HP], p.combatant[C_POLICY, c], rng, c
-        )
+        target = choose_target(p.enemies[c], st[OUT], st[HP], p.combatant[C_POLICY, c], rng)
         if target < 0:
             return False
         attack = attack_in_rotation(p.attack_list, p.combatant[C_ATTACK_START, c], count, st,
