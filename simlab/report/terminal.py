@@ -218,7 +218,9 @@ def attacks_table(result: Result) -> Table:
     else:
         name_column(table, "attack", attacks)
         name_column(table, "at", list(rates.defender))
-        table.collapse_padding = True  # one space between columns: the numbers fit in 80
+        # two spaces between columns (padding collapsed, and the rule's gap), none at
+        # the edges: the numbers and an attacker's name with its attack fit in 80
+        table.collapse_padding, table.pad_edge = True, False
     for column in ("attempts", "hit rate", *(["crit rate"] if crits else []), "mean damage"):
         number_column(table, column)
     rows = list(zip(attacks, rates.itertuples(), damage.itertuples(), strict=True))

@@ -254,10 +254,14 @@ def compare_table(frame: pd.DataFrame) -> Table:
     name_column(table, "figure", labels)
     name_column(table, "on", ons)
     wide = is_wide()
-    # narrow: one space and the rule's gap between columns, none at the edges, so that a
-    # figure and a short pair keep to one line in 80 columns
-    table.collapse_padding, table.pad_edge = not wide, wide
-    for column in ("A", "B", "diff", *(["independent 95%"] if wide else []), "narrower\n×"):
+    # narrow: one space between columns (the rule's gap, no padding), none at the
+    # edges, so that a figure and a pair keep to one line in 80 columns
+    if not wide:
+        table.padding, table.pad_edge = (0, 0), False
+    # narrow: "×" alone, as a long pair ("Ghoul 2 ghoul-claw → Aldric") then keeps to
+    # one line in 80 columns; the note below the table names it
+    for column in ("A", "B", "diff", *(["independent 95%"] if wide else []),
+                   "narrower\n×" if wide else "×"):  # fmt: skip
         number_column(table, column)
     for r, label, on in zip(frame.itertuples(), labels, ons, strict=True):
         digits = interval_digits(r.diff_ci_hi - r.diff_ci_lo)
@@ -309,7 +313,11 @@ def print_compare(comparison: Comparison) -> None:
                   f"same dice; intervals from {comparison.ranges} paired ranges)",
                   markup=False, highlight=False)  # fmt: skip
     listed, counted = shown_figures(comparison.figures)
-    terminal.console.print(compare_table(listed))
+    if listed.empty:
+        terminal.console.print("No shared figure changed: every paired interval contains 0.",
+                               markup=False, highlight=False)  # fmt: skip
+    else:
+        terminal.console.print(compare_table(listed))
     if not counted.empty:
         terminal.console.print(unchanged_line(counted), markup=False, highlight=False)
     terminal.console.print(COMPARE_TERMINAL_NOTE, markup=False, highlight=False)
@@ -347,8 +355,8 @@ COMPARE_TERMINAL_NOTE = (
     "about one in twenty unchanged figures is marked so by chance). ✱✱ changed after "
     "Holm's correction for all the figures compared (the chance that any unchanged one "
     "is marked stays under 5%). The paired interval is measured on the same dice; "
-    "narrower ×: how many times narrower it is than the interval two independent runs "
-    "of this size would give."
+    "narrower × (× in a narrow terminal): how many times narrower it is than the "
+    "interval two independent runs of this size would give."
 )
 
 

@@ -132,7 +132,7 @@ def test_narrow_attack_table_names_each_attack_once_above_its_defenders() -> Non
     assert max(len(line) for line in attacks.splitlines()) <= 80
     rates = res.hit_rates()
     for (attacker, attack), rows in rates.groupby(["attacker", "attack"], sort=False):
-        named = [line for line in attacks.splitlines() if f" {attacker}: {attack} " in line]
+        named = [line for line in attacks.splitlines() if line.startswith(f"{attacker}: {attack} ")]
         assert len(named) == 1, (attacker, attack, attacks)
         start = attacks.splitlines().index(named[0])
         for k, defender in enumerate(rows.defender):

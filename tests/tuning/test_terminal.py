@@ -109,6 +109,42 @@ def test_compare_fits_80_columns_and_marks_what_changed(monkeypatch: pytest.Monk
     assert "narrower" in text
 
 
+def test_compare_keeps_a_long_pair_and_its_figures_on_one_line_in_80_columns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A fight's pair names run to 27 characters ("Ghoul 2 ghoul-claw → Aldric"): at 80
+    columns each row of the comparison is still one line, every number whole."""
+    import pandas as pd
+    from rich.console import Console
+
+    from simlab.report.tuning_terminal import compare_table
+
+    console = Console(width=80, force_terminal=False, record=True)
+    monkeypatch.setattr(terminal, "console", console)
+    frame = pd.DataFrame({
+        "figure": ["mean_time_to_down", "crit_rate"],
+        "on": ["Ghoul 2", "Ghoul 2 ghoul-claw → Aldric"],
+        "a": [2.86, 0.048], "b": [5.23, 0.051], "diff": [2.37, 0.003],
+        "diff_ci_lo": [2.33, 0.0005], "diff_ci_hi": [2.41, 0.0055],
+        "diff_ci_independent_lo": [2.3, -0.002], "diff_ci_independent_hi": [2.44, 0.008],
+        "changed": [True, True], "changed_holm": [True, False], "narrowing": [1.1, 2.1],
+    })  # fmt: skip
+    console.print(compare_table(frame))
+    lines = console.export_text().splitlines()
+    rows = [line for line in lines if line.startswith("✱")]
+    assert len(rows) == 2 and max(len(line) for line in lines) <= 80, lines
+    assert rows[1].split() == ["✱", "crit", "rate", "Ghoul", "2", "ghoul-claw", "→", "Aldric",
+                               "0.048", "0.051", "+0.003", "±", "0.003", "2.1"]  # fmt: skip
+
+
+def test_compare_of_the_same_scenario_says_nothing_changed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    text = _run_at_80(monkeypatch, "compare", QUICKSTART, QUICKSTART, "-n", 2000)
+    assert "No shared figure changed: every paired interval contains 0." in text
+    assert "───" not in text  # no empty table
+
+
 def test_tune_fits_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
     text = _run_at_80(monkeypatch, "tune", ROOT / "scenarios/benchmarks/ss-duel.yaml",
                       "--vary", "Defender.hp=5:60", "--target",
