@@ -26,10 +26,11 @@ def choose_target(enemies, out, hp, policy, rng):
 
     ``enemies`` is the attacker's row of the rule system's enemy table
     (:func:`simlab.rules.arrays.enemy_rows`): the combatants of other sides in listed
-    order, then −1. ``focus``: the first standing; ``random``: uniform, drawn from
-    ``STREAM_TARGET``; ``lowest-hp``: the lowest current HP, ties to the first listed.
-    Only enemies are looked at, not every combatant's side: opposed-tiers'
-    ``party-fight`` ran 1.04x and its benchmark fight 1.06x as fast (``bench_ab``).
+    order, padded with −1. ``focus``: the first standing; ``random``: uniform, drawn
+    from ``STREAM_TARGET``; ``lowest-hp``: the lowest current HP, ties to the first
+    listed. Only enemies are looked at, not every combatant's side: opposed-tiers'
+    fights ran 1.00-1.06x as fast, the others' within the noise (``bench_ab``; README,
+    "Design notes").
     """
     chosen = -1
     count = 0

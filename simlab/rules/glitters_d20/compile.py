@@ -78,8 +78,8 @@ class KernelParams(NamedTuple):
         Each combatant's main-hand and two-handed attacks
         (``[C_MAIN_START, +C_MAIN_COUNT)``) and offhand attacks (``C_OFF_*``).
     enemies : ndarray (C, E)
-        Row ``c``: the combatants of other sides than ``c``'s, in listed order, then −1
-        (:func:`simlab.rules.arrays.enemy_rows`); targets are chosen among them.
+        Row ``c``: the combatants of other sides than ``c``'s, in listed order, padded
+        with −1 (:func:`simlab.rules.arrays.enemy_rows`); targets are chosen among them.
     """
 
     combatant: np.ndarray

@@ -93,8 +93,8 @@ class KernelParams(NamedTuple):
     attack_list : ndarray
         Each combatant's attacks, ``attack_list[start:start + count]``.
     enemies : ndarray (C, E)
-        Row ``c``: the combatants of other sides than ``c``'s, in listed order, then −1
-        (:func:`simlab.rules.arrays.enemy_rows`); targets are chosen among them.
+        Row ``c``: the combatants of other sides than ``c``'s, in listed order, padded
+        with −1 (:func:`simlab.rules.arrays.enemy_rows`); targets are chosen among them.
     """
 
     combatant: np.ndarray

@@ -103,8 +103,8 @@ class KernelParams(NamedTuple):
         Combatants sorted by (side, listed order): the turn order within a Phase when
         Stances change speeds during the encounter.
     enemies : ndarray (C, E)
-        Row ``c``: the combatants of other sides than ``c``'s, in listed order, then −1
-        (:func:`simlab.rules.arrays.enemy_rows`); targets are chosen among them.
+        Row ``c``: the combatants of other sides than ``c``'s, in listed order, padded
+        with −1 (:func:`simlab.rules.arrays.enemy_rows`); targets are chosen among them.
     """
 
     combatant: np.ndarray

@@ -62,8 +62,8 @@ class KernelParams(NamedTuple):
     side_slots : ndarray (n_sides + 1,)
         Side s's slots are ``side_slots[s]:side_slots[s + 1]``.
     enemies : ndarray (C, E)
-        Row ``c``: the combatants of other sides than ``c``'s, in listed order, then −1
-        (:func:`simlab.rules.arrays.enemy_rows`); targets are chosen among them.
+        Row ``c``: the combatants of other sides than ``c``'s, in listed order, padded
+        with −1 (:func:`simlab.rules.arrays.enemy_rows`); targets are chosen among them.
     """
 
     combatant: np.ndarray
