@@ -187,6 +187,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
     (KernelParams, Layout)
     """
     combatants = expand(scenario)
+    side_of = [s for s, _ in combatants]
     members = [m for _, m in combatants]
     names = list(scenario.attacks)
     attacks = [scenario.attacks[n] for n in names]
@@ -210,7 +211,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
                         dtype=np.int64),
         globals_=_globals(scenario),
         attack_list=ints(attack_list),
-        enemies=enemy_rows([s for s, _ in combatants]),
+        enemies=enemy_rows(side_of),
     )  # fmt: skip
     layout = Layout(
         sides=list(scenario.sides),
@@ -219,7 +220,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
         events=EVENTS,
         max_rounds=scenario.max_rounds,
         damage_bins=_damage_bins(attacks, members),
-        side_of=[s for s, _ in combatants],
+        side_of=side_of,
         # Trace rows per round: per combatant a turn row, two status ticks or a death
         # save, and up to two attacks.
         attacks_per_round=5 * len(members),

@@ -284,6 +284,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
     (KernelParams, Layout)
     """
     combatants = expand(scenario)
+    side_of = [s for s, _ in combatants]
     prm = scenario.params
     attack_names = list(scenario.attacks)
     attack_list: list[int] = []
@@ -306,7 +307,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
         terms=terms,
         globals_=_globals(scenario, initiative, scratch),
         attack_list=ints(attack_list),
-        enemies=enemy_rows([s for s, _ in combatants]),
+        enemies=enemy_rows(side_of),
     )
     per_round = sum(attacks_per_turn(m, prm) for _, m in combatants if m.attacks)
     if surprise_happens(scenario):  # round 0 comes on top of the capped rounds
@@ -318,7 +319,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
         events=EVENTS,
         max_rounds=scenario.max_rounds,
         damage_bins=_damage_bins(scenario, combatants),
-        side_of=[s for s, _ in combatants],
+        side_of=side_of,
         attacks_per_round=per_round,
     )
     return params, layout

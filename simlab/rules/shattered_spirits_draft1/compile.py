@@ -161,6 +161,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
     (KernelParams, Layout)
     """
     combatants = expand(scenario)
+    side_of = [s for s, _ in combatants]
     names = list(scenario.techniques)
     techniques = [scenario.techniques[n] for n in names]
     owners: list[int] = []
@@ -182,7 +183,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
         globals_=_globals(scenario),
         slots=np.array([owners, chosen], dtype=np.int64).reshape(N_SLOT_FIELDS, len(owners)),
         side_slots=ints(side_slots),
-        enemies=enemy_rows([s for s, _ in combatants]),
+        enemies=enemy_rows(side_of),
     )
     members = [m for _, m in combatants]
     layout = Layout(
@@ -192,7 +193,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
         events=EVENTS,
         max_rounds=scenario.max_rounds,
         damage_bins=_damage_bins(techniques, members, scenario.params),
-        side_of=[s for s, _ in combatants],
+        side_of=side_of,
         attacks_per_round=len(owners),
     )
     return params, layout

@@ -183,6 +183,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
     (KernelParams, Layout)
     """
     combatants = expand(scenario)
+    side_of = [s for s, _ in combatants]
     members = [m for _, m in combatants]
     attack_names = list(scenario.attacks)
     attacks = [scenario.attacks[n] for n in attack_names]
@@ -195,7 +196,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
         ignored=_ignored_faces(members, largest_die([a.damage for a in attacks])),
         globals_=_globals(scenario),
         attack_list=attack_list,
-        enemies=enemy_rows([s for s, _ in combatants]),
+        enemies=enemy_rows(side_of),
     )
     layout = Layout(
         sides=list(scenario.sides),
@@ -204,7 +205,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
         events=EVENTS,
         max_rounds=scenario.max_rounds,
         damage_bins=_damage_bins(attacks, members, scenario.params),
-        side_of=[s for s, _ in combatants],
+        side_of=side_of,
         attacks_per_round=sum(attacks_per_turn(m, scenario.params) for m in members if m.attacks),
         crits=CRITS,
     )
