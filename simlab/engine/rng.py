@@ -98,7 +98,7 @@ import operator
 
 import numpy as np
 
-from simlab.engine.jit import inline_kernel, kernel
+from simlab.engine.jit import inline_kernel, internal_kernel, kernel
 from simlab.errors import InputError
 
 # Stream numbers are part of the counter. They are FIXED FOREVER: changing or reordering
@@ -803,7 +803,17 @@ def cursor_code(source, buffer, cursor, count, span):
         y = x * rest_span
         code = head * np.int64(rest_span) + np.int64(y >> _SHIFT32)
         return code, (y & _MASK32, per_word - rest)
-    sides = np.uint64(source[3])  # more dice than a batch, or untabled faces: one at a time
+    return _cursor_dice_one_by_one(source, buffer, x, left, count)
+
+
+@internal_kernel
+def _cursor_dice_one_by_one(source, buffer, x, left, count):
+    """:func:`cursor_code` one die at a time: for more dice than a batch holds, or dice
+    of more faces than :data:`_DIE_POWERS` tables. A call, not inlined: rare, and each
+    copy of the Philox rounds inlined at every roll of every duel loop cost compile time
+    (README, "Design notes")."""
+    sides = np.uint64(source[3])
+    per_word = source[4]
     code = np.int64(0)
     for _ in range(count):
         if left == 0:
