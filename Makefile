@@ -10,7 +10,8 @@ SCENARIO ?= scenarios/shattered-spirits/quickstart.yaml
 
 # The virtualenv's own pip installs uv, which installs everything else: it downloads
 # and unpacks the packages side by side, about three times as fast as pip (README,
-# "Design notes"). uv reads the system's certificates, as pip does.
+# "Design notes"). uv reads the system's certificate store (--system-certs), not pip's
+# configuration: a package index of your own goes in UV_DEFAULT_INDEX.
 $(PY):
 	python3 -m venv $(VENV)
 
