@@ -70,6 +70,16 @@ def _mixed_dice(state, k0, k1, encounter, stream, sizes):
 
 
 @allocating_kernel
+def _in_line_dice(state, k0, k1, encounter, stream, sizes):
+    """``roll_die_in_line`` for each of ``sizes``, in order."""
+    rng.start_encounter(state, k0, k1, encounter)
+    out = np.empty(sizes.shape[0], dtype=np.int64)
+    for i in range(sizes.shape[0]):
+        out[i] = rng.roll_die_in_line(state, stream, sizes[i])
+    return out
+
+
+@allocating_kernel
 def _dice_codes(state, k0, k1, encounter, stream, groups):
     """``roll_dice_code`` for each (sides, count) row of ``groups``, in order."""
     rng.start_encounter(state, k0, k1, encounter)
@@ -140,9 +150,12 @@ def _uniform_indices(state, k0, k1, encounter, stream, n_choices, n):
     return out
 
 
-def _batched_reference(words: np.ndarray, sizes: list[int]) -> list[int]:
+def _batched_reference(
+    words: np.ndarray, sizes: list[int], rejected: list[int] | None = None
+) -> list[int]:
     """Roll dice of the given sizes, in order, from a word sequence, in plain Python:
-    the batched Lemire method of the rng module docstring, written independently."""
+    the batched Lemire method of the rng module docstring, written independently. The
+    die size of each word the test rejects is appended to ``rejected`` when given."""
     out: list[int] = []
     it = iter(int(w) for w in words)
     x, left, batch_sides = 0, 0, 0
@@ -152,6 +165,8 @@ def _batched_reference(words: np.ndarray, sizes: list[int]) -> list[int]:
             span = sides**k
             x = next(it)
             while (x * span) % 2**32 < 2**32 % span:
+                if rejected is not None:
+                    rejected.append(sides)
                 x = next(it)
             left, batch_sides = k, sides
         m = x * sides
@@ -316,6 +331,24 @@ def test_mixed_sizes_start_a_new_batch():
     dice = _mixed_dice(rng.new_state(), k0, k1, 5, rng.STREAM_DAMAGE, sizes)
     words = rng.sample_u32(SEED, 5, rng.STREAM_DAMAGE, 400)
     assert dice.tolist() == _batched_reference(words, sizes.tolist())
+
+
+def test_roll_die_in_line_rolls_the_dice_of_roll_die():
+    """``roll_die_in_line`` starts its batches in line, testing a word without a loop
+    unless the test may reject it: the same dice as ``roll_die``, here with words
+    rejected for tabled dice (a d87 batch is rejected 1.3% of the time) and for a die
+    of more faces than the table holds (one die a word, a quarter rejected)."""
+    k0, k1 = rng.key_from_seed(SEED)
+    sizes = np.array([87] * 8 + [20, 20, 20, 6, 3 * 2**30, 4, 4] * 2 + [87] * 5 * 30)
+    sizes = np.tile(sizes, 12)
+    dice = _in_line_dice(rng.new_state(), k0, k1, 2, rng.STREAM_DAMAGE, sizes)
+    words = rng.sample_u32(SEED, 2, rng.STREAM_DAMAGE, 8000)
+    rejected: list[int] = []
+    assert dice.tolist() == _batched_reference(words, sizes.tolist(), rejected)
+    assert 87 in rejected and 3 * 2**30 in rejected
+    assert (
+        dice.tolist() == _mixed_dice(rng.new_state(), k0, k1, 2, rng.STREAM_DAMAGE, sizes).tolist()
+    )
 
 
 def test_dice_code_is_the_same_dice_read_in_base_sides():

@@ -58,6 +58,7 @@ from simlab.engine.rng import (
     new_state,
     outcomes_within,
     roll_die,
+    roll_die_in_line,
     start_encounter,
 )
 from simlab.rules.glitters_d20.compile import (
@@ -282,7 +283,7 @@ def natural_die(p, rng, net, trace, slot):
     n = 1 if net == 0 else p.globals_[G_ADVANTAGE_DICE]
     kept = 0
     for i in range(n):
-        die = roll_die(rng, STREAM_ATTACK, 20)
+        die = roll_die_in_line(rng, STREAM_ATTACK, 20)
         if slot >= 0:
             trace[slot, COL_D20 + i] = die
         kept = kept_die(net, i, die, kept)
