@@ -212,9 +212,9 @@ def untraced_roll(p, rng, table, column):
     ``rng.roll_die_in_line``: ``edge-vs-no-edge`` 1.08x as fast as with ``roll_die``,
     the other fights 1.00-1.02x), and the edges and pressures applied to their sum.
     Each edge raises a die below 6 by 1, so it adds 1 until the three show 18
-    (:func:`apply_edge`, "Edge"); each pressure takes 1 off until they show 3 (:func:`apply_pressure`, [default]). Draws the same dice, in
-    the same order; ``tests/rules/test_zones_rules.py`` checks it against the traced
-    rolls."""
+    (:func:`apply_edge`, "Edge"); each pressure takes 1 off until they show 3
+    (:func:`apply_pressure`, [default]). Draws the same dice, in the same order;
+    ``tests/rules/test_zones_rules.py`` checks it against the traced rolls."""
     net = table[ROLL_NET_ADVANTAGE, column]
     if net == 0:  # all three kept: drawn at once, their sum looked up
         three = roll_d6_sum(rng, STREAM_ATTACK, 3)
