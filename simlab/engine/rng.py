@@ -468,20 +468,25 @@ def roll_die(state, stream, sides):
 
 @inline_kernel
 def roll_die_in_line(state, stream, sides):
-    """:func:`roll_die`, the same die, with a new batch started in line
-    (:func:`_begin_batch`) instead of by a call: for the one roll of a fight's turn that
-    runs most often.
+    """:func:`roll_die`, the same die, with a new batch started by :func:`_begin_batch`:
+    the batch's shape looked up (folded to constants where the die's size is one) and
+    the word's acceptance test with no loop on its common path. For the one roll of a
+    fight's turn that runs most often.
 
-    The call to :func:`_start_batch` in the middle of glitters-d20's attack, inlined with
-    everything else into one large loop, cost more than the batch it starts: with the
-    attack's d20 drawn by this, glitters-d20's fights and two-sided duels ran 1.23-1.50x
-    as fast (``bench_ab``, one thread). Every :func:`roll_die` of every system so drawn
-    made opposed-tiers' ``party-fight`` 0.93x as fast and the other fights 0.98-1.01x,
-    so the other rolls keep the call; the hottest dice of the d6 systems, a few d6
-    summed, start their batches in line already (:func:`roll_d6_sum`). Each other roll
-    tried alone: zones-3d6's d6 with advantage kept it (``edge-vs-no-edge`` 1.08x);
-    glitters-d20's damage dice (0.72-0.97x), zones-3d6's (0.99-1.01x) and
-    opposed-tiers' shield and armor die (0.99-1.00x) did not.
+    :func:`roll_die`'s :func:`_start_batch` is a call in numba's terms, but the compiler
+    inlines it into the encounter loop all the same (no call to it is left in glitters-
+    d20's compiled fight), with the test's loop on the common path and the batch's
+    shape checked against the one in hand. With the attack's d20 drawn by this instead,
+    the same work on the common path in another shape, glitters-d20's fights and
+    two-sided duels ran 1.23-1.50x as fast (``bench_ab``, one thread); why the shape
+    matters that much was not measured (this machine has no hardware counters). Every
+    :func:`roll_die` of every system so drawn made opposed-tiers' ``party-fight`` 0.93x
+    as fast and the other fights 0.98-1.01x, so the other rolls keep it; the hottest
+    dice of the d6 systems, a few d6 summed, start their batches in line already
+    (:func:`roll_d6_sum`). Each other roll tried alone: zones-3d6's d6 with advantage
+    kept it (``edge-vs-no-edge`` 1.08x); glitters-d20's damage dice (0.72-0.97x),
+    zones-3d6's (0.99-1.01x), opposed-tiers' shield and armor die (0.99-1.00x) and the
+    random target's pick (glitters-d20's fights 0.89x) did not.
     """
     row = stream * STATE_COLUMNS  # the stream's words (module docstring)
     if state[row + _BATCH_LEFT] == 0 or state[row + _BATCH_SIDES] != sides:
@@ -491,13 +496,14 @@ def roll_die_in_line(state, stream, sides):
 
 @inline_kernel
 def _begin_batch(state, stream, sides):
-    """:func:`_start_batch` in line, the batch's shape looked up (dice of up to
-    ``_TABLED_SIDES`` faces; more call :func:`_start_batch`), and without a loop: a word
-    whose low part is at least the batch's span is accepted at once (the test's bound
-    is below the span), and only the others (at most 1 in 64) call
-    :func:`_accepted_from`. The loop of :func:`_accepted_word` in its place made
-    glitters-d20's fights 0.91-0.96x as fast; the same test without a loop in
-    :func:`_start_d6_batch` made the d6 fights 0.88-0.97x as fast (``bench_ab``)."""
+    """:func:`_start_batch`'s new batch, its shape looked up (dice of up to
+    ``_TABLED_SIDES`` faces; more go to :func:`_start_batch`), and the word tested with
+    no loop on the common path: a word whose low part is at least the batch's span is
+    accepted at once (the test's bound is below the span); only the others (at most 1
+    in 64) go on to :func:`_accepted_from` and its loop. The loop of
+    :func:`_accepted_word` in its place made glitters-d20's fights 0.91-0.96x as fast;
+    :func:`_start_d6_batch` with the test shaped so made the d6 fights 0.88-0.98x as
+    fast (``bench_ab``)."""
     if sides > _TABLED_SIDES:
         _start_batch(state, stream, sides)
         return
