@@ -433,12 +433,13 @@ def test_glitters_duels_take_each_duel_path(case: str, sides: int, kernel: str) 
 
 @pytest.mark.parametrize(
     ("case", "one_attack"),
-    [("benchmark", True), ("capped", True), ("huge-dice", True), ("heavy", True),
-     ("training", False), ("mixed", False)],
+    [("benchmark", True), ("capped", True), ("heavy", True), ("huge-dice", False),
+     ("many-dice", False), ("training", False), ("mixed", False)],
 )  # fmt: skip
 def test_zones_duels_take_each_duel_kernel(case: str, one_attack: bool) -> None:
-    """The zones-3d6 duels above take both duel kernels: one attack a turn (tabled damage
-    or not), and the general duel loop."""
+    """The zones-3d6 duels above take both duel kernels: one attack a turn with tabled
+    damage (hits past the last damage bin too), and the general duel loop (several
+    attacks, or damage dice too many or too large to table)."""
     _assert_duel_kernel(("zones-3d6", case), one_attack)
 
 
