@@ -614,9 +614,9 @@ def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, da
               ends, scratch, count, per_turn, damage_sides):  # fmt: skip
     """The encounter loop of :func:`play_duels`, given the attacker's number of attacks
     (``count``), its attacks a turn and the faces of its damage dice when a cursor
-    draws them (``damage_sides``, else 0). Inlined, so that a call with constants
-    compiles to a loop without the rotation and its table lookups (see
-    :func:`play_duels`)."""
+    draws them (``damage_sides``, else 0). Its one caller is :func:`play_duels`: the
+    duels of one attack a turn with tabled damage, which it once played with those as
+    constants, have :func:`one_attack_duels`."""
     defender = 1 - attacker
     n_batches = t.attempts.shape[2]
     start = p.combatant[C_ATTACK_START, attacker]
