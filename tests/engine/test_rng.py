@@ -61,21 +61,15 @@ def _draw_interleaved(state, k0, k1, encounters, n):
 
 
 @allocating_kernel
-def _mixed_dice(state, k0, k1, encounter, stream, sizes):
+def _mixed_dice(state, k0, k1, encounter, stream, sizes, in_line=False):
+    """A die of each of ``sizes``, in order: by ``roll_die``, or ``roll_die_in_line``."""
     rng.start_encounter(state, k0, k1, encounter)
     out = np.empty(sizes.shape[0], dtype=np.int64)
     for i in range(sizes.shape[0]):
-        out[i] = rng.roll_die(state, stream, sizes[i])
-    return out
-
-
-@allocating_kernel
-def _in_line_dice(state, k0, k1, encounter, stream, sizes):
-    """``roll_die_in_line`` for each of ``sizes``, in order."""
-    rng.start_encounter(state, k0, k1, encounter)
-    out = np.empty(sizes.shape[0], dtype=np.int64)
-    for i in range(sizes.shape[0]):
-        out[i] = rng.roll_die_in_line(state, stream, sizes[i])
+        if in_line:
+            out[i] = rng.roll_die_in_line(state, stream, sizes[i])
+        else:
+            out[i] = rng.roll_die(state, stream, sizes[i])
     return out
 
 
@@ -341,7 +335,7 @@ def test_roll_die_in_line_rolls_the_dice_of_roll_die():
     k0, k1 = rng.key_from_seed(SEED)
     sizes = np.array([87] * 8 + [20, 20, 20, 6, 3 * 2**30, 4, 4] * 2 + [87] * 5 * 30)
     sizes = np.tile(sizes, 12)
-    dice = _in_line_dice(rng.new_state(), k0, k1, 2, rng.STREAM_DAMAGE, sizes)
+    dice = _mixed_dice(rng.new_state(), k0, k1, 2, rng.STREAM_DAMAGE, sizes, True)
     words = rng.sample_u32(SEED, 2, rng.STREAM_DAMAGE, 8000)
     rejected: list[int] = []
     assert dice.tolist() == _batched_reference(words, sizes.tolist(), rejected)
