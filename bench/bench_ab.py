@@ -138,7 +138,7 @@ def main() -> None:
         speed_b = args.n / statistics.median(times_b) / 1e3
         ratio, low, high = statistics.median(ratios), min(ratios), max(ratios)
         print(f"{scenario.name:<{width}}  A {speed_a:7.0f}  B {speed_b:7.0f}  "
-              f"A/B {ratio:.3f} ({low:.2f}-{high:.2f})")  # fmt: skip
+              f"A/B {ratio:.3f} ({low:.3f}-{high:.3f})")  # fmt: skip
 
 
 if __name__ == "__main__":
