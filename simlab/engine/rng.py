@@ -430,9 +430,17 @@ def _accepted_word(state, stream, span):
     ``span`` a constant (:func:`_start_d6_batch`) the compiler works it out once."""
     while True:
         u = np.uint64(next_u32(state, stream))
-        low = (u * span) & _MASK32
-        if low >= span or low >= (_TWO32 - span) % span:
+        if _accepts(u, span):
             return u
+
+
+@inline_kernel
+def _accepts(u, span):
+    """Whether Lemire's test accepts word ``u`` for a batch of ``span`` outcomes: the low
+    part of ``u * span`` is at least ``2**32 mod span``, a bound below ``span`` worked out
+    only when the low part falls under ``span``."""
+    low = (u * span) & _MASK32
+    return low >= span or low >= (_TWO32 - span) % span
 
 
 @inline_kernel
@@ -523,11 +531,9 @@ def _begin_batch(state, stream, sides):
 def _accepted_from(state, stream, span, u):
     """The first word from ``u`` on (``u`` drawn already, then the stream's next words)
     that Lemire's test accepts for a batch of ``span`` outcomes (:func:`_accepted_word`)."""
-    while True:
-        low = (u * span) & _MASK32
-        if low >= span or low >= (_TWO32 - span) % span:
-            return u
+    while not _accepts(u, span):
         u = np.uint64(next_u32(state, stream))
+    return u
 
 
 @inline_kernel
