@@ -614,9 +614,9 @@ def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, da
               ends, scratch, count, per_turn, damage_sides):  # fmt: skip
     """The encounter loop of :func:`play_duels`, given the attacker's number of attacks
     (``count``), its attacks a turn and the faces of its damage dice when a cursor
-    draws them (``damage_sides``, else 0). Its one caller is :func:`play_duels`: the
-    duels of one attack a turn with tabled damage, which it once played with those as
-    constants, have :func:`one_attack_duels`."""
+    draws them (``damage_sides``, else 0), all known only at run time: the duels of
+    one attack a turn with tabled damage, which it once played with those as constants,
+    have :func:`one_attack_duels`."""
     defender = 1 - attacker
     n_batches = t.attempts.shape[2]
     start = p.combatant[C_ATTACK_START, attacker]
@@ -633,8 +633,6 @@ def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, da
     words, buffer, damage_buffer, damage_words = scratch[:4], scratch[4], scratch[5], scratch[6:]
     source = dice_source(k0, k1, STREAM_ATTACK, 6)
     damage_source = dice_source(k0, k1, STREAM_DAMAGE, max(damage_sides, 2))
-    first_dice, first_span = dice[0, 0], np.uint64(dice[3, 0])
-    first_damage_dice, first_damage_span = dice[1, 0], np.uint64(dice[4, 0])
     batch, next_batch = batch_bounds(lo, n_batches, n_total)
     for first in range(lo, hi, words.shape[1]):
         first_blocks(source, first, words)
@@ -660,12 +658,8 @@ def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, da
             # one loop over the attacks, counting turns and rounds, as shattered-spirits'
             # duel does: nested round and turn loops left by a second test ran 0.93x
             for _ in range(cap * per_turn):
-                if count == 1:
-                    roll_dice, roll_span = first_dice, first_span
-                    damage_dice, damage_span = first_damage_dice, first_damage_span
-                else:
-                    roll_dice, roll_span = dice[0, slot], np.uint64(dice[3, slot])
-                    damage_dice, damage_span = dice[1, slot], np.uint64(dice[4, slot])
+                roll_dice, roll_span = dice[0, slot], np.uint64(dice[3, slot])
+                damage_dice, damage_span = dice[1, slot], np.uint64(dice[4, slot])
                 code, cursor = cursor_code(source, buffer, cursor, roll_dice, roll_span)
                 total = flat_tables[np.uint64(slot) * width + np.uint64(code)]
                 code, cursor = cursor_code(source, buffer, cursor, evasion_dice, evasion_span)
