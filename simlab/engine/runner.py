@@ -150,11 +150,21 @@ def chunks_for(size: int) -> int:
 
 def _next_step(step: int, size: int, seconds: float) -> int:
     """The next kernel call's size: ``size`` encounters took ``seconds``; aim at
-    :data:`CALL_SECONDS`, growing ``step`` at most 4-fold and shrinking it at most
-    2-fold per call (a fast scenario reaches calls of that length in few calls: each
-    call costs some 0.1 ms of handing chunks to threads)."""
+    :data:`CALL_SECONDS`, growing ``step`` at most :data:`MAX_GROWTH`-fold and
+    shrinking it at most 2-fold per call."""
     ideal = size * CALL_SECONDS / max(seconds, 1e-9)
-    return max(1, int(min(max(ideal, step / 2), step * 4)))
+    return max(1, int(min(max(ideal, step / 2), step * MAX_GROWTH)))
+
+
+#: How many times larger a kernel call may be than the one before (:func:`_next_step`):
+#: enough for the first call of :data:`_FIRST_CALL` encounters to be followed by one as
+#: large as a default block. Encounters are alike, so the first call's speed holds for
+#: the rest, and its fixed costs make it read slow, never fast. Each call costs some
+#: 0.2 ms of Python (tallies, working arrays, handing pieces to threads), and a fast
+#: duel's first call ran at a tenth of its speed: growing 4-fold a call, a run of 10**5
+#: encounters of a benchmark duel took 1.2-1.4x as long, one of 2 * 10**6 1.01-1.04x
+#: (README, "Design notes").
+MAX_GROWTH = 256
 
 
 def run_trace(job: Job) -> tuple[TallyArrays, np.ndarray]:
