@@ -12,6 +12,7 @@ Interval-returning functions return numpy arrays of the broadcast input shape
 
 from __future__ import annotations
 
+import functools
 import math
 from statistics import NormalDist
 
@@ -264,6 +265,7 @@ def clopper_pearson_interval(
     return np.where(empty, np.nan, lo), np.where(empty, np.nan, hi)
 
 
+@functools.lru_cache(maxsize=4096)
 def _rare_count_interval(k: int, n: int, alpha: float) -> tuple[float, float]:
     """Clopper–Pearson bounds for ``k`` of ``n`` when ``k`` or ``n - k`` is small.
 
@@ -271,6 +273,10 @@ def _rare_count_interval(k: int, n: int, alpha: float) -> tuple[float, float]:
     ``(n, p)``, the upper one the ``p`` at which ``P(X <= k) = alpha / 2``; both are found
     by bisection on the distribution function, whose sum has ``k + 1`` terms. A count
     near ``n`` is mirrored to one near 0.
+
+    Remembered: a time-to-down curve asks for the same count at every round after a
+    combatant's last fall, and a summary asks for each curve twice (its medians and its
+    band); the bisections were a quarter of writing a 3-against-3 fight's summary.
     """
     if n - k < k:
         lo, hi = _rare_count_interval(n - k, n, alpha)

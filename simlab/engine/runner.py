@@ -161,8 +161,8 @@ def _next_step(step: int, size: int, seconds: float) -> int:
 #: large as a default block. Encounters are alike, so the first call's speed holds for
 #: the rest, and its fixed costs make it read slow, never fast. Each call costs some
 #: 0.2 ms of Python (tallies, working arrays, handing pieces to threads), and a fast
-#: duel's first call ran at a tenth of its speed: growing 4-fold a call, a run of 10**5
-#: encounters of a benchmark duel took 1.2-1.4x as long, one of 2 * 10**6 1.01-1.04x
+#: duel's first call ran at a tenth of its speed: growing 4-fold a call, runs of 10**5
+#: encounters of the benchmark duels took 1.16-1.34x as long, of 2 * 10**6 1.01-1.03x
 #: (README, "Design notes").
 MAX_GROWTH = 256
 

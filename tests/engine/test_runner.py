@@ -1,7 +1,7 @@
 """How the runner sizes its kernel calls (``runner._next_step``, ``run_local_range``).
 
 A call is sized to last ``CALL_SECONDS`` from the speed of the one before; its size only
-changes how often Python looks up (Ctrl-C, progress), never a tally.
+changes how often Python gets control back (Ctrl-C, progress), never a tally.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def test_a_slow_call_halves_the_next_one_at_most() -> None:
 
 def test_the_calls_of_a_run_cover_it_within_its_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
     """However the calls grow, they play every encounter once, none larger than the
-    block, and the tallies are those of one call over the whole run."""
+    block, and the tallies are those of the same run in default blocks."""
     calls: list[tuple[int, int]] = []
     play = runner.run_range
 
