@@ -98,13 +98,18 @@ def _sums(state, k0, k1, encounter, stream, groups):
     return out
 
 
+# how _codes_both_ways starts its cursor
+GIVEN, FRESH, LOADED = 0, 1, 2
+
+
 @allocating_kernel
-def _codes_both_ways(state, k0, k1, stream, sides, first, n_encounters, counts, fresh,
+def _codes_both_ways(state, k0, k1, stream, sides, first, n_encounters, counts, start,
                      takes=None):  # fmt: skip
     """The dice codes of ``counts`` (dice per draw) for each encounter from ``first``,
     drawn by ``roll_dice_code`` on a state and by ``cursor_code`` on a cursor whose
-    block 0 comes from ``first_blocks`` (or, if ``fresh``, is computed at its first
-    draw: ``cursor_fresh``); returns both, shape (n_encounters, len(counts)).
+    block 0 comes from ``first_blocks`` (``start`` 0: ``cursor_at``; 2: the same with
+    its first word drawn, ``cursor_loaded``) or is computed at its first draw (1:
+    ``cursor_fresh``); returns both, shape (n_encounters, len(counts)).
 
     With ``takes`` (bool, that shape) the cursor draws with ``cursor_code_if`` every
     time, taking only where ``takes`` says, and the state draws only there (-1 where
@@ -117,8 +122,10 @@ def _codes_both_ways(state, k0, k1, stream, sides, first, n_encounters, counts, 
     by_cursor = np.empty((n_encounters, counts.shape[0]), dtype=np.int64)
     for i in range(n_encounters):
         rng.start_encounter(state, k0, k1, first + i)
-        if fresh:
+        if start == FRESH:
             cursor = rng.cursor_fresh(first + i, buffer)
+        elif start == LOADED:
+            cursor = rng.cursor_loaded(source, words, i, first + i, buffer)
         else:
             cursor = rng.cursor_at(words, i, first + i, buffer)
         for j in range(counts.shape[0]):
@@ -385,19 +392,21 @@ def test_faces_of_code_gives_back_the_dice_of_a_code():
         assert out.tolist() == [next(dice) for _ in range(count)]
 
 
-@pytest.mark.parametrize("fresh", [False, True], ids=["block-0-given", "block-0-computed"])
+@pytest.mark.parametrize(
+    "start", [GIVEN, FRESH, LOADED], ids=["block-0-given", "block-0-computed", "first-word-drawn"]
+)
 @pytest.mark.parametrize(
     ("seed", "first", "sides"),
     [(SEED, 0, 6), (2**64 - 1, 2**32 - 100, 6), (3, 10**12, 20), (11, 500, 7)],
 )
-def test_cursor_draws_the_dice_of_roll_dice_code(seed, first, sides, fresh):
+def test_cursor_draws_the_dice_of_roll_dice_code(seed, first, sides, start):
     # Counts of 1-3 dice straddle the batches; 60 draws per encounter run through
     # several blocks, and 300 encounters through about a thousand words each way, so
     # rejected words (0.04% for d6) and blocks past block 0 are both exercised.
     k0, k1 = rng.key_from_seed(seed)
     counts = np.array([2, 3, 3, 1, 2, 3, 2, 2, 3, 1] * 6, dtype=np.int64)
     by_state, by_cursor = _codes_both_ways(
-        rng.new_state(), k0, k1, rng.STREAM_ATTACK, sides, first, 300, counts, fresh
+        rng.new_state(), k0, k1, rng.STREAM_ATTACK, sides, first, 300, counts, start
     )
     assert by_cursor.tolist() == by_state.tolist()
 
@@ -414,23 +423,25 @@ def test_cursor_draws_the_dice_of_roll_dice_code_past_a_batch(sides, counts):
     assert max(counts) > rng.batch_size(sides) or sides >= rng._DIE_POWERS.shape[0]
     by_state, by_cursor = _codes_both_ways(
         rng.new_state(), k0, k1, rng.STREAM_DAMAGE, sides, 40, 100,
-        np.array(counts * 5, dtype=np.int64), False,
+        np.array(counts * 5, dtype=np.int64), GIVEN,
     )  # fmt: skip
     assert by_cursor.tolist() == by_state.tolist()
 
 
 @pytest.mark.parametrize(("sides", "counts"), [(6, [1, 2, 3, 4]), (20, [1, 2, 3])])
-def test_cursor_code_if_draws_only_the_dice_taken(sides, counts):
+@pytest.mark.parametrize("start", [GIVEN, LOADED], ids=["block-0-given", "first-word-drawn"])
+def test_cursor_code_if_draws_only_the_dice_taken(sides, counts, start):
     # Random takes (a hit's damage dice), with counts that straddle the batches: the
     # draws taken are the dice roll_dice_code rolls, in order, as if the others were
-    # never asked for; those not taken return a code in range and draw nothing.
+    # never asked for; those not taken return a code in range and draw nothing. A
+    # cursor started with its first word drawn (a duel's damage cursor) draws the same.
     k0, k1 = rng.key_from_seed(SEED)
     n_encounters, n_draws = 200, 80
     choose = np.random.default_rng(5)
     draws = np.array(choose.choice(counts, n_draws), dtype=np.int64)
     takes = choose.random((n_encounters, n_draws)) < 0.6
     by_state, by_cursor = _codes_both_ways(
-        rng.new_state(), k0, k1, rng.STREAM_DAMAGE, sides, 7, n_encounters, draws, False, takes
+        rng.new_state(), k0, k1, rng.STREAM_DAMAGE, sides, 7, n_encounters, draws, start, takes
     )
     assert by_cursor[takes].tolist() == by_state[takes].tolist()
     spans = np.broadcast_to(sides**draws, takes.shape)

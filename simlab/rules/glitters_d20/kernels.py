@@ -53,6 +53,7 @@ from simlab.engine.rng import (
     cursor_at,
     cursor_code,
     cursor_fresh,
+    cursor_loaded,
     dice_source,
     first_blocks,
     new_state,
@@ -1008,7 +1009,8 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, e
     its tier (a miss through a table row that rolls no dice, :func:`duel_damage_tables`),
     and block 0 of both the d20 and the damage stream computed
     ``CURSOR_GROUP`` encounters at a time (into ``scratch[:4]`` and ``scratch[6:10]``;
-    the cursors' buffers are ``scratch[4]`` and ``scratch[5]``). The same dice, in the
+    the cursors' buffers are ``scratch[4]`` and ``scratch[5]``), the damage cursor
+    started with its first word drawn (``rng.cursor_loaded``). The same dice, in the
     same order, as :func:`play_duels` draws."""
     defender = 1 - attacker
     n_batches = t.attempts.shape[2]
@@ -1028,7 +1030,7 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, e
                 flush_attack_counts(t, ch, batch, attacker, seen)
                 batch, next_batch = batch_bounds(enc, n_batches, n_total)
             cursor = cursor_at(words, enc - first, enc, buffer)
-            d_cursor = cursor_at(d_words, enc - first, enc, d_buffer)
+            d_cursor = cursor_loaded(d_source, d_words, enc - first, enc, d_buffer)
             hp = full_hp
             rnd = 0
             while hp > 0 and rnd < cap:
@@ -1174,7 +1176,7 @@ def pair_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, ends, s
                                   pair_entries)  # fmt: skip
                 batch, next_batch = batch_bounds(enc, n_batches, n_total)
             cursor = cursor_at(words, enc - first, enc, buffer)
-            d_cursor = cursor_at(d_words, enc - first, enc, d_buffer)
+            d_cursor = cursor_loaded(d_source, d_words, enc - first, enc, d_buffer)
             hp = full_hp
             rnd = 0
             while hp > 0 and rnd + 2 <= cap:

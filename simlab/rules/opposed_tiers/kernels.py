@@ -64,6 +64,7 @@ from simlab.engine.rng import (
     cursor_at,
     cursor_code,
     cursor_fresh,
+    cursor_loaded,
     dice_source,
     faces_of_code,
     first_blocks,
@@ -831,7 +832,8 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, 
     :func:`play_duels` would, on a shorter loop: each row's dice count and outcomes in
     local variables, block 0 of each stream that rolls dice computed ``CURSOR_GROUP``
     encounters at a time (four rows each of ``buffers[4:]``; the cursors' buffers are
-    ``buffers[:4]``), the defender's Health and received attacks in local variables
+    ``buffers[:4]``; the damage cursor starts with its first word drawn,
+    ``rng.cursor_loaded``), the defender's Health and received attacks in local variables
     until a hit takes it to 0 or below, the tables read flat (:func:`flat_total`), and a
     hit's damage and armor dice drawn without a branch on whether it hit (a miss draws
     none). If that first fall ends the duel
@@ -898,7 +900,7 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, 
             else:
                 r_cursor = cursor_fresh(enc, r_buf)
             if drawn[2]:
-                d_cursor = cursor_at(words[8:12], i, enc, d_buf)
+                d_cursor = cursor_loaded(sources[2], words[8:12], i, enc, d_buf)
             else:
                 d_cursor = cursor_fresh(enc, d_buf)
             if drawn[3]:
@@ -1082,7 +1084,7 @@ def pair_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tables, seen, buffer
             i = enc - first
             a_cursor = cursor_at(a_words, i, enc, a_buf)
             r_cursor = cursor_at(r_words, i, enc, r_buf)
-            d_cursor = cursor_at(d_words, i, enc, d_buf)
+            d_cursor = cursor_loaded(d_source, d_words, i, enc, d_buf)
             hp = full_hp
             rnd = 0
             while hp > 0 and rnd + 2 <= cap:

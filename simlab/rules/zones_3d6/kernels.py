@@ -50,6 +50,7 @@ from simlab.engine.rng import (
     cursor_code,
     cursor_code_if,
     cursor_fresh,
+    cursor_loaded,
     dice_source,
     faces_of_code,
     first_blocks,
@@ -790,7 +791,8 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tables, dice, 
     """Play plain duels ``lo .. hi-1`` of one attack a turn with tabled damage
     (:func:`one_attack_duel`) as :func:`duel_loop` would, on a shorter loop: the same
     dice in the same order (the roll and Evasion from one cursor, the damage from
-    another, read only on a hit by :func:`~simlab.engine.rng.cursor_code_if`), the same
+    another, started with its first word drawn by :func:`~simlab.engine.rng.cursor_loaded`
+    and read only on a hit by :func:`~simlab.engine.rng.cursor_code_if`), the same
     tables (:func:`duel_tables`) and counts, with what :func:`duel_loop` keeps for any
     number of attacks a turn left out. One attack a round, so a round counts the
     attacks the defender received, and its down round is all that is counted
@@ -821,7 +823,8 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tables, dice, 
                 flush_duel_attacks(p, t, ch, batch, attacker, defender, seen)
                 batch, next_batch = batch_bounds(enc, n_batches, n_total)
             cursor = cursor_at(words, enc - first, enc, buffer)
-            damage_cursor = cursor_at(damage_words, enc - first, enc, damage_buffer)
+            damage_cursor = cursor_loaded(damage_source, damage_words, enc - first, enc,
+                                          damage_buffer)  # fmt: skip
             taken = 0
             rnd = 0
             while taken <= hp and rnd < cap:
