@@ -416,14 +416,16 @@ def test_cursor_draws_the_dice_of_roll_dice_code(seed, first, sides, start):
     [(6, [12, 3, 11, 1, 10, 2, 12]), (200, [4, 1, 3, 4, 2, 4]), (129, [3, 2, 4, 1])],
     ids=["d6-more-than-a-batch", "d200-untabled", "d129-untabled"],
 )
-def test_cursor_draws_the_dice_of_roll_dice_code_past_a_batch(sides, counts):
+@pytest.mark.parametrize("start", [GIVEN, LOADED], ids=["block-0-given", "first-word-drawn"])
+def test_cursor_draws_the_dice_of_roll_dice_code_past_a_batch(sides, counts, start):
     # cursor_code reads dice one at a time when a draw holds more than a batch (10 d6,
-    # 3 d200) or the die has more faces than _DIE_POWERS tables: still the same dice.
+    # 3 d200) or the die has more faces than _DIE_POWERS tables: still the same dice,
+    # from an empty cursor or one holding its first word's whole batch.
     k0, k1 = rng.key_from_seed(SEED)
     assert max(counts) > rng.batch_size(sides) or sides >= rng._DIE_POWERS.shape[0]
     by_state, by_cursor = _codes_both_ways(
         rng.new_state(), k0, k1, rng.STREAM_DAMAGE, sides, 40, 100,
-        np.array(counts * 5, dtype=np.int64), GIVEN,
+        np.array(counts * 5, dtype=np.int64), start,
     )  # fmt: skip
     assert by_cursor.tolist() == by_state.tolist()
 
