@@ -100,7 +100,7 @@ import operator
 
 import numpy as np
 
-from simlab.engine.jit import inline_kernel, internal_kernel, kernel
+from simlab.engine.jit import inline_kernel, internal_kernel, kernel, unlikely
 from simlab.errors import InputError
 
 # Stream numbers are part of the counter. They are FIXED FOREVER: changing or reordering
@@ -846,7 +846,7 @@ def _cursor_word(source, buffer):
     cursor's place in its buffer."""
     pos = np.int64(buffer[_CURSOR_WORD])
     while True:
-        if pos == _WORDS:
+        if unlikely(pos == _WORDS):  # a new block: once in four words
             block = buffer[_CURSOR_BLOCK]
             w0, w1, w2, w3 = _source_block(source, buffer[_CURSOR_ENCOUNTER], block)
             buffer[0], buffer[1], buffer[2], buffer[3] = w0, w1, w2, w3

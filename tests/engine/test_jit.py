@@ -379,3 +379,33 @@ def test_every_piece_gets_its_working_arrays_as_scratch_made_them() -> None:
     jit.chunked(run_chunk, scratch)(None, 1, 2, 0, count, count, tallies, trace, np.zeros(1))
     assert tallies.attempts.sum() == count  # every encounter played once
     assert len(seen) > 2 and all(seen)
+
+
+def _count_over(values, limit):
+    """Values above ``limit`` count as themselves, the others as 1; the branch marked."""
+    total = 0
+    for v in values:
+        if jit.unlikely(v > limit):
+            total += v
+        else:
+            total += 1
+    return total
+
+
+def _python_count_over(values, limit):
+    return sum(int(v) if v > limit else 1 for v in values)
+
+
+@pytest.mark.parametrize("limit", [-1, 3, 7, 20])
+def test_a_branch_marked_unlikely_computes_as_python(limit):
+    values = np.arange(10)
+    assert jit.kernel(_count_over)(values, limit) == _python_count_over(values, limit)
+
+
+def test_unlikely_reaches_llvm_as_branch_weights():
+    if jit.unlikely is jit._identity:
+        pytest.skip("NUMBA_DISABLE_JIT: nothing is compiled")
+    compiled = numba.njit(_count_over)  # uncached, so that its IR can be read
+    compiled(np.arange(10), 3)
+    (ir,) = compiled.inspect_llvm().values()
+    assert '!"branch_weights", !"expected", i32 1, i32 2000' in ir
