@@ -42,7 +42,7 @@ from simlab.engine.encounter import (
     record_round_downs,
     sides_standing,
 )
-from simlab.engine.jit import chunked, inline_kernel, internal_kernel, kernel
+from simlab.engine.jit import chunked, inline_kernel, internal_kernel, kernel, unlikely
 from simlab.engine.rng import (
     CURSOR_GROUP,
     STREAM_ATTACK,
@@ -921,7 +921,7 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen
                   spans, table, tabled)  # fmt: skip
     batch = lo * n_batches // n_total
     for enc in range(lo, hi):
-        if enc * n_batches // n_total != batch:
+        if unlikely(enc * n_batches // n_total != batch):
             flush_attack_counts(t, ch, batch, attacker, seen)
             batch = enc * n_batches // n_total
         group = (enc - lo) % words.shape[1]
@@ -1026,7 +1026,7 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, e
         first_blocks(source, first, words)
         first_blocks(d_source, first, d_words)
         for enc in range(first, min(first + words.shape[1], hi)):
-            if enc >= next_batch:
+            if unlikely(enc >= next_batch):  # a new batch of tallies: rare
                 flush_attack_counts(t, ch, batch, attacker, seen)
                 batch, next_batch = batch_bounds(enc, n_batches, n_total)
             cursor = cursor_at(words, enc - first, enc, buffer)
@@ -1171,7 +1171,7 @@ def pair_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, ends, s
         first_blocks(source, first, words)
         first_blocks(d_source, first, d_words)
         for enc in range(first, min(first + words.shape[1], hi)):
-            if enc >= next_batch:
+            if unlikely(enc >= next_batch):  # a new batch of tallies: rare
                 flush_pair_counts(t, ch, batch, attacker, seen, attack, pair_index,
                                   pair_entries)  # fmt: skip
                 batch, next_batch = batch_bounds(enc, n_batches, n_total)

@@ -52,7 +52,7 @@ from simlab.engine.encounter import (
     sides_standing,
     sort_by_initiative,
 )
-from simlab.engine.jit import chunked, inline_kernel, internal_kernel, kernel
+from simlab.engine.jit import chunked, inline_kernel, internal_kernel, kernel, unlikely
 from simlab.engine.rng import (
     CURSOR_GROUP,
     MAX_SUMMED_D6,
@@ -784,7 +784,7 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, t
     any_state = not (attack_dice[3] and reaction_dice[3] and damage_dice[3] and save_dice[3])
     batch, next_batch = batch_bounds(lo, n_batches, n_total)
     for enc in range(lo, hi):
-        if enc >= next_batch:
+        if unlikely(enc >= next_batch):  # a new batch of tallies: rare
             flush_attack_counts(t, ch, batch, attacker, seen)
             batch, next_batch = batch_bounds(enc, n_batches, n_total)
         if any_state:
@@ -886,7 +886,7 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, 
             if drawn[k]:
                 first_blocks(sources[k], first, words[4 * k : 4 * k + 4])
         for enc in range(first, min(first + group, hi)):
-            if enc >= next_batch:
+            if unlikely(enc >= next_batch):  # a new batch of tallies: rare
                 flush_attack_counts(t, ch, batch, attacker, seen)
                 batch, next_batch = batch_bounds(enc, n_batches, n_total)
             i = enc - first
@@ -1077,7 +1077,7 @@ def pair_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tables, seen, buffer
         first_blocks(r_source, first, r_words)
         first_blocks(d_source, first, d_words)
         for enc in range(first, min(first + group, hi)):
-            if enc >= next_batch:
+            if unlikely(enc >= next_batch):  # a new batch of tallies: rare
                 flush_code_counts(t, ch, batch, attacker, seen, attack, code_seen, damage_at,
                                   width)  # fmt: skip
                 batch, next_batch = batch_bounds(enc, n_batches, n_total)

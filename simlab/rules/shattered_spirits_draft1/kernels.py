@@ -36,7 +36,7 @@ from simlab.engine.encounter import (
     record_round_downs,
     sides_standing,
 )
-from simlab.engine.jit import chunked, inline_kernel, internal_kernel, kernel
+from simlab.engine.jit import chunked, inline_kernel, internal_kernel, kernel, unlikely
 from simlab.engine.rng import (
     CURSOR_GROUP,
     STREAM_ATTACK,
@@ -677,7 +677,7 @@ def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, tables, scratch, shaken_at, dow
     for first in range(lo, hi, words.shape[1]):
         first_blocks(source, first, words)
         for enc in range(first, min(first + words.shape[1], hi)):
-            if enc >= next_batch:
+            if unlikely(enc >= next_batch):  # a new batch of tallies: rare
                 record_outcomes(t, ch, batch, tables)
                 batch, next_batch = batch_bounds(enc, n_batches, n_total)
             cursor = cursor_at(words, enc - first, enc, buffer)

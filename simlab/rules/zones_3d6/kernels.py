@@ -40,7 +40,7 @@ from simlab.engine.encounter import (
     record_round_downs,
     sides_standing,
 )
-from simlab.engine.jit import chunked, inline_kernel, internal_kernel, kernel
+from simlab.engine.jit import chunked, inline_kernel, internal_kernel, kernel, unlikely
 from simlab.engine.rng import (
     CURSOR_GROUP,
     STREAM_ATTACK,
@@ -640,7 +640,7 @@ def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, da
         if damage_sides > 0:
             first_blocks(damage_source, first, damage_words)
         for enc in range(first, min(first + words.shape[1], hi)):
-            if enc >= next_batch:
+            if unlikely(enc >= next_batch):  # a new batch of tallies: rare
                 flush_duel_attacks(p, t, ch, batch, attacker, defender, seen)
                 batch, next_batch = batch_bounds(enc, n_batches, n_total)
             cursor = cursor_at(words, enc - first, enc, buffer)
@@ -819,7 +819,7 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tables, dice, 
         first_blocks(source, first, words)
         first_blocks(damage_source, first, damage_words)
         for enc in range(first, min(first + words.shape[1], hi)):
-            if enc >= next_batch:
+            if unlikely(enc >= next_batch):  # a new batch of tallies: rare
                 flush_duel_attacks(p, t, ch, batch, attacker, defender, seen)
                 batch, next_batch = batch_bounds(enc, n_batches, n_total)
             cursor = cursor_at(words, enc - first, enc, buffer)
