@@ -431,10 +431,13 @@ def chunked(run_chunk: Any, scratch: Callable[..., tuple[Any, ...]]) -> Callable
         :func:`kernel`: it allocates nothing and releases the GIL.
     scratch : callable
         ``scratch(p, t, trace)``: the working arrays one chunk needs (``arrays``), made
-        with numpy. Untraced (``trace`` of one row), each chunk also gets a ``trace`` row
+        with numpy from ``p`` and the shapes of ``t`` and ``trace`` (never their
+        contents). Untraced (``trace`` of one row), each chunk also gets a ``trace`` row
         of its own to use as scratch. Every piece a thread plays gets them as
-        ``scratch`` made them: the thread makes them once, and copies them back into
-        its working copies before each piece (:func:`fresh_copies`).
+        ``scratch`` made them: they are made once a call, or taken from the call before
+        when ``p`` and the shapes are the same (:class:`_MadeScratch`), and each thread
+        copies them into working copies of its own before each piece
+        (:func:`fresh_copies`).
 
     Returns
     -------
@@ -468,6 +471,8 @@ def chunked(run_chunk: Any, scratch: Callable[..., tuple[Any, ...]]) -> Callable
     0.41 M encounters/s on one thread).
     """
 
+    made_scratch = _MadeScratch(scratch)
+
     def run_block(*args: Any) -> None:
         """Play encounters ``first .. first+count-1`` (arguments ``p, k0, k1, first,
         count, n_total, t, trace, n_trace``) on threads, into the chunks of ``t``."""
@@ -480,11 +485,11 @@ def chunked(run_chunk: Any, scratch: Callable[..., tuple[Any, ...]]) -> Callable
         threads = min(numba.get_num_threads(), chunks)
         bounds = piece_bounds(first, count, threads)
         untaken = iter(range(len(bounds) - 1))  # next() on it is atomic under the GIL
+        made = made_scratch.arrays(p, type(t)(*(a[:1] for a in t)), trace)
 
         def play_pieces(ch: int) -> None:
             """Play untaken pieces into chunk ``ch`` until none is left."""
             own = type(t)(*(a[ch : ch + 1] for a in t))  # C-contiguous: the same kernel
-            made = (np.zeros_like(trace), *scratch(p, own, trace))
             work = tuple(a.copy() for a in made)
             for i in untaken:
                 lo, hi = bounds[i], bounds[i + 1]
@@ -502,6 +507,34 @@ def chunked(run_chunk: Any, scratch: Callable[..., tuple[Any, ...]]) -> Callable
             future.result()
 
     return run_block
+
+
+class _MadeScratch:
+    """A block kernel's working arrays as ``scratch`` made them for its last call
+    (:func:`chunked`), made again only for other parameters or other shapes.
+
+    Making them took some 0.1 ms of Python on each thread at each call (a plain duel's
+    tables are worked out from the parameters), under the GIL, so a second thread
+    started that much later; a run of a fast duel makes three or four calls. The arrays
+    are only read, never written: each thread plays on copies of its own. The last
+    parameters are held, so the identity compared is theirs; nothing changes a
+    compiled scenario's parameters in place (``api.compile_job`` makes new ones).
+    """
+
+    def __init__(self, scratch: Callable[..., tuple[Any, ...]]) -> None:
+        self.scratch = scratch
+        self.last: tuple[Any, tuple[Any, ...], Arrays] | None = None
+
+    def arrays(self, p: Any, t: Any, trace: np.ndarray) -> Arrays:
+        """The working arrays for parameters ``p``, a one-chunk ``t`` and ``trace``: a
+        ``trace`` row, then those of ``scratch(p, t, trace)``."""
+        shapes = (tuple(a.shape for a in t), trace.shape)
+        last = self.last
+        if last is not None and last[0] is p and last[1] == shapes:
+            return last[2]
+        made = (np.zeros_like(trace), *self.scratch(p, t, trace))
+        self.last = (p, shapes, made)
+        return made
 
 
 def fresh_copies(work: Arrays, made: Arrays) -> Arrays:

@@ -381,6 +381,38 @@ def test_every_piece_gets_its_working_arrays_as_scratch_made_them() -> None:
     assert len(seen) > 2 and all(seen)
 
 
+def test_a_block_kernel_makes_its_working_arrays_again_only_for_other_parameters() -> None:
+    """The working arrays of a block kernel's call are those of the call before when
+    the parameters are the same object and the shapes the same; every piece of every
+    call still finds them as ``scratch`` made them for its own parameters."""
+    from collections import namedtuple
+
+    Tallies = namedtuple("Tallies", ["attempts"])
+    count = 4 * jit.MIN_PIECE
+    made: list[list[int]] = []
+
+    def scratch(p, t, trace):
+        made.append(p)
+        return (np.full(3, p[0], dtype=np.int64),)
+
+    def run_chunk(p, k0, k1, first, n, n_total, t, trace, n_trace, ch, values):
+        t.attempts[ch] += n * int((values == p[0]).all())  # only pristine arrays count
+        values[:] = -1
+
+    numba.set_num_threads(2)
+    block = jit.chunked(run_chunk, scratch)
+    trace = np.zeros((1, 4), dtype=np.int64)
+    first_p, other_p = [1], [2]
+    tallies = Tallies(np.zeros((2, 1), dtype=np.int64))
+    for p in (first_p, first_p, other_p, first_p):
+        block(p, 1, 2, 0, count, count, tallies, trace, np.zeros(1))
+    assert made == [first_p, other_p, first_p]
+    assert tallies.attempts.sum() == 4 * count
+    wider = Tallies(np.zeros((2, 3), dtype=np.int64))  # other shapes: made again
+    block(first_p, 1, 2, 0, count, count, wider, trace, np.zeros(1))
+    assert len(made) == 4 and wider.attempts[:, 0].sum() == count
+
+
 def _count_over(values, limit):
     """Values above ``limit`` count as themselves, the others as 1; the branch marked."""
     total = 0
