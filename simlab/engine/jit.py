@@ -343,13 +343,15 @@ def _one_version_per_type(dispatcher: Any) -> Any:
     """
     from numba.core import types
 
+    if not isinstance(dispatcher, CPUDispatcher):  # NUMBA_DISABLE_JIT=1: plain Python
+        return dispatcher
     template = dispatcher.get_call_template
 
     def get_call_template(args: Any, kws: Any) -> Any:
         return template(tuple(types.unliteral(a) for a in args),
                         {k: types.unliteral(v) for k, v in kws.items()})  # fmt: skip
 
-    dispatcher.get_call_template = get_call_template
+    dispatcher.get_call_template = get_call_template  # type: ignore[method-assign]
     return dispatcher
 
 

@@ -21,6 +21,7 @@ The kernel cache is kept per version of the kernel sources.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -281,6 +282,36 @@ def test_no_kernel_of_an_example_has_a_float_variable(tmp_path):
     assert "FLOAT" not in out, out
     kernels, variables = (int(word) for word in out.split()[-3::2])
     assert kernels >= 40 and variables >= 20_000, out
+
+
+_TALLY_DIGESTS = """
+import glob, hashlib, json, numpy as np, simlab
+digests = {}
+for path in sorted(glob.glob("scenarios/*/*.yaml")):
+    tallies = simlab.simulate(path, 40, threads=1).tallies
+    digest = hashlib.sha256()
+    for array in tallies:
+        digest.update(np.ascontiguousarray(array).tobytes())
+    digests[path] = digest.hexdigest()
+print(json.dumps(digests))
+"""
+
+
+def _tally_digests(env: dict[str, str]) -> dict[str, str]:
+    out = subprocess.run([sys.executable, "-c", _TALLY_DIGESTS], env=env, check=True,
+                         capture_output=True, text=True, cwd=SIMLAB.parent).stdout  # fmt: skip
+    return dict(json.loads(out.splitlines()[-1]))
+
+
+def test_every_example_plays_the_same_in_plain_python_as_compiled():
+    """With ``NUMBA_DISABLE_JIT=1`` the kernels run as the plain Python they are written
+    in (the module docstring's promise to a newcomer stepping through them), and every
+    example scenario's tallies are the same integers as compiled: numba's integer
+    arithmetic and numpy's agree on every roll the kernels make."""
+    compiled = _tally_digests({**os.environ, "NUMBA_DISABLE_JIT": "0"})
+    plain = _tally_digests({**os.environ, "NUMBA_DISABLE_JIT": "1"})
+    assert len(compiled) >= 30
+    assert plain == compiled
 
 
 @pytest.mark.parametrize("count", [0, 1, 3, 255, 256, 4096, 32_000, 1 << 20, 3_200_000])
