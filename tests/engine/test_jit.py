@@ -17,6 +17,11 @@ one in another becomes a float (with or without SSA): no kernel of an example sc
 traced or not, has a float variable.
 
 The kernel cache is kept per version of the kernel sources.
+
+A branch marked ``jit.unlikely`` computes as plain Python and reaches LLVM as branch
+weights. Every example scenario plays the same tallies with ``NUMBA_DISABLE_JIT=1``
+(the kernels as plain Python) as compiled. A block kernel makes a call's working arrays
+once, and again only for other parameters or shapes; every piece finds them pristine.
 """
 
 from __future__ import annotations
