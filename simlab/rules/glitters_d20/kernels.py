@@ -919,11 +919,11 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen
         duel_damage_tables(p, st, attacker, sides, counts, spans, table)
     damage_how = (dice_source(k0, k1, STREAM_DAMAGE, max(sides, 2)), scratch[5], counts,
                   spans, table, tabled)  # fmt: skip
-    batch = lo * n_batches // n_total
+    batch, next_batch = batch_bounds(lo, n_batches, n_total)
     for enc in range(lo, hi):
-        if unlikely(enc * n_batches // n_total != batch):
+        if unlikely(enc >= next_batch):  # a new batch of tallies: rare
             flush_attack_counts(t, ch, batch, attacker, seen)
-            batch = enc * n_batches // n_total
+            batch, next_batch = batch_bounds(enc, n_batches, n_total)
         group = (enc - lo) % words.shape[1]
         if group == 0:
             first_blocks(source, enc, words)
