@@ -1,23 +1,25 @@
 """Benchmark: every rule system's plain duel through ``simlab.simulate`` against numpy.
 
-Run with ``python -m bench.bench_duels [n] [rules…]`` from the repository root (default
-``n`` = 2,000,000, all five systems). Each duel is a ``scenarios/benchmarks/<…>.yaml``:
-one attacker, one attack per turn, against a defender that does not fight back. Its
-numpy peer plays the same duel in lockstep over all encounters still running: each round
-it rolls every running duel's dice at once, turns them into damage by the system's rules
-(the scenario's numbers written out below), subtracts it and drops the duels whose
-defender is down.
+Run with ``python -m bench.bench_duels [n] [rules…] [--rounds R]`` from the repository
+root (default ``n`` = 2,000,000, all five systems, one round). Each duel is a
+``scenarios/benchmarks/<…>.yaml``: one attacker, one attack per turn, against a defender
+that does not fight back. Its numpy peer plays the same duel in lockstep over all
+encounters still running: each round it rolls every running duel's dice at once, turns
+them into damage by the system's rules (the scenario's numbers written out below),
+subtracts it and drops the duels whose defender is down.
 
 Both run in this process over ``n`` encounters, ``REPEATS`` times each, alternating, and
 the fastest of each counts (the run least disturbed by other load on a shared machine);
 simlab runs on all numba threads, numpy on one. Both mean times-to-down are printed, and
 the numpy one is checked against simlab's within 5 standard errors: the two play the same
-rules on different dice.
+rules on different dice. With ``--rounds R`` the whole comparison is made ``R`` times
+over, and each system's ratio summarised: its median, its range, and in how many rounds
+it reached the target of 10x (``bench/rounds.py``).
 """
 
 from __future__ import annotations
 
-import sys
+import argparse
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,11 +28,13 @@ from pathlib import Path
 import numpy as np
 
 import simlab
+from bench.rounds import every_round, summary
 
 BENCH = Path(__file__).resolve().parent.parent / "scenarios" / "benchmarks"
 DEFAULT_N = 2_000_000
 NUMPY_CHUNK = 1_000_000
 REPEATS = 3
+TARGET_RATIO = 10.0  # issue 19, target 1
 
 Damage = Callable[[np.random.Generator, int], np.ndarray]
 
@@ -147,17 +151,42 @@ def bench(rules: str, n: int, threads: int) -> float:
     return ratio
 
 
-def main(argv: list[str]) -> None:
-    """Run the duels named on the command line (default: all five)."""
+def main() -> None:
+    """Run the duels named on the command line (default: all five), ``--rounds`` times."""
     import numba
 
-    n = int(argv[1].replace("_", "")) if len(argv) > 1 else DEFAULT_N
-    systems = argv[2:] or list(DUELS)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("given", nargs="*", metavar="[n] [RULES ...]",
+                        help=f"encounters (default {DEFAULT_N:,}), then rule systems "
+                             f"(default: all of {', '.join(DUELS)})")  # fmt: skip
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="repeat the whole comparison; then summarise each system",
+    )
+    args = parser.parse_intermixed_args()
+    counts = [g for g in args.given if g.replace("_", "").isdigit()]
+    n = int(counts[-1].replace("_", "")) if counts else DEFAULT_N
+    systems = [g for g in args.given if g not in counts] or list(DUELS)
+    unknown = sorted(set(systems) - set(DUELS))
+    if unknown:
+        parser.error(f"expected rule systems among {', '.join(DUELS)}; got {', '.join(unknown)}")
     threads = numba.get_num_threads()
     print(f"{n:,} encounters, simlab on {threads} threads, numpy on 1, best of {REPEATS}")
-    for rules in systems:
-        bench(rules, n, threads)
+    ratios: dict[str, list[float]] = {rules: [] for rules in systems}
+    for r in range(args.rounds):
+        if args.rounds > 1:
+            print(f"round {r + 1} of {args.rounds}")
+        for rules in systems:
+            ratios[rules].append(bench(rules, n, threads))
+    if args.rounds > 1:
+        print(f"ratio simlab/numpy over {args.rounds} rounds (target {TARGET_RATIO:.0f}x)")
+        for rules, each in ratios.items():
+            print(summary(rules, each, TARGET_RATIO, lambda ratio: f"{ratio:5.2f}x", width=25))
+        print(f"{every_round(ratios, TARGET_RATIO)}/{len(systems)} systems at "
+              f">= {TARGET_RATIO:.0f}x in every round")  # fmt: skip
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    main()
