@@ -166,6 +166,8 @@ def main() -> None:
         help="repeat the whole comparison; then summarise each system",
     )
     args = parser.parse_intermixed_args()
+    if args.rounds < 1:
+        parser.error(f"expected --rounds of at least 1; got {args.rounds}")
     counts = [g for g in args.given if g.replace("_", "").isdigit()]
     n = int(counts[-1].replace("_", "")) if counts else DEFAULT_N
     systems = [g for g in args.given if g not in counts] or list(DUELS)

@@ -67,6 +67,8 @@ def main() -> None:
         "--rounds", type=int, default=1, help="repeat the whole list; then summarise each scenario"
     )
     args = parser.parse_intermixed_args()  # options anywhere
+    if args.rounds < 1:
+        parser.error(f"expected --rounds of at least 1; got {args.rounds}")
     n, given = count_and_paths(args.given)
     paths = [path for folder in given or [ROOT / "scenarios"] for path in scenarios_in(folder)]
     print(f"{n:,} encounters each, {args.threads} threads, best of {REPEATS}")

@@ -74,3 +74,11 @@ def test_bench_duels_refuses_an_unknown_system() -> None:
                           cwd=ROOT, capture_output=True, text=True, timeout=120)  # fmt: skip
     assert done.returncode == 2
     assert "expected rule systems among" in done.stderr and "got no-such-rules" in done.stderr
+
+
+@pytest.mark.parametrize("module", ["bench.bench_duels", "bench.bench_scenarios"])
+def test_a_run_of_no_rounds_is_refused(module: str) -> None:
+    done = subprocess.run([sys.executable, "-m", module, "--rounds", "0"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 2
+    assert "expected --rounds of at least 1; got 0" in done.stderr
