@@ -13,10 +13,13 @@ Targeting policy codes: 0 ``focus``, 1 ``random``, 2 ``lowest-hp``
 
 from __future__ import annotations
 
+import numpy as np
+
 from simlab.engine.jit import inline_kernel, internal_kernel
 from simlab.engine.rng import STREAM_ORDER, STREAM_TARGET, uniform_index
 
 FOCUS, RANDOM, LOWEST_HP = 0, 1, 2
+_NO_HP = 1 << 62  # above any HP: the first standing enemy is lower
 
 
 @inline_kernel
@@ -31,30 +34,46 @@ def choose_target(enemies, out, hp, policy, rng):
     listed. Only enemies are looked at, not every combatant's side: opposed-tiers'
     fights ran 1.00-1.06x as fast, the others' within the noise (``bench_ab``; README,
     "Design notes").
+
+    ``random`` and ``lowest-hp`` are worked out with no branch on which enemies stand,
+    which nothing foresees in a fight: each enemy adds 0 or 1 to the count, and the
+    choice moves to it by a product with 0 or 1. Against loops that branched on it, the
+    zones-3d6 fights ran 1.11-1.12x as fast, glitters-d20's 1.01-1.07x, ``spirits-2v3``
+    1.09x, ``ss-fight`` 0.91-0.96x, the others 0.96-1.02x (README, "Design notes").
     """
-    chosen = -1
+    if policy == FOCUS:
+        for k in range(enemies.shape[0]):
+            d = enemies[k]
+            if d < 0:
+                break
+            if out[d] == 0:
+                return d
+        return -1
     count = 0
+    lowest, lowest_hp = np.int64(-1), np.int64(_NO_HP)
     for k in range(enemies.shape[0]):
         d = enemies[k]
         if d < 0:
             break
-        if out[d] != 0:
-            continue
-        if policy == FOCUS:
-            return d
-        count += 1
-        if policy == LOWEST_HP and (chosen < 0 or hp[d] < hp[chosen]):
-            chosen = d
+        up = int(out[d] == 0)
+        count += up
+        take = up * int(hp[d] < lowest_hp)
+        lowest += take * (d - lowest)
+        lowest_hp += take * (hp[d] - lowest_hp)
     if policy != RANDOM or count == 0:
-        return chosen
+        return lowest
     pick = uniform_index(rng, STREAM_TARGET, count)
+    chosen = -1
+    seen = 0
     for k in range(enemies.shape[0]):
         d = enemies[k]
-        if out[d] == 0:
-            if pick == 0:
-                return d
-            pick -= 1
-    return -1
+        if d < 0:
+            break
+        up = int(out[d] == 0)
+        take = up * int(seen == pick)
+        chosen += take * (d - chosen)
+        seen += up
+    return chosen
 
 
 @inline_kernel
