@@ -39,7 +39,7 @@ def choose_target(enemies, out, hp, policy, rng):
     which nothing foresees in a fight: each enemy adds 0 or 1 to the count, and the
     choice moves to it by a product with 0 or 1. Against loops that branched on it, the
     zones-3d6 fights ran 1.11-1.12x as fast, glitters-d20's 1.01-1.07x, ``spirits-2v3``
-    1.09x, ``ss-fight`` 0.91-0.96x, the others 0.96-1.02x (README, "Design notes").
+    1.09x, ``ss-fight`` 0.76-0.96x, the others 0.96-1.02x (README, "Design notes").
     """
     if policy == FOCUS:
         for k in range(enemies.shape[0]):
