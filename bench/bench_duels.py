@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 import simlab
-from bench.rounds import every_round, summary
+from bench.rounds import add_rounds, every_round, parse_with_rounds, split_count, summary
 
 BENCH = Path(__file__).resolve().parent.parent / "scenarios" / "benchmarks"
 DEFAULT_N = 2_000_000
@@ -159,18 +159,10 @@ def main() -> None:
     parser.add_argument("given", nargs="*", metavar="[n] [RULES ...]",
                         help=f"encounters (default {DEFAULT_N:,}), then rule systems "
                              f"(default: all of {', '.join(DUELS)})")  # fmt: skip
-    parser.add_argument(
-        "--rounds",
-        type=int,
-        default=1,
-        help="repeat the whole comparison; then summarise each system",
-    )
-    args = parser.parse_intermixed_args()
-    if args.rounds < 1:
-        parser.error(f"expected --rounds of at least 1; got {args.rounds}")
-    counts = [g for g in args.given if g.replace("_", "").isdigit()]
-    n = int(counts[-1].replace("_", "")) if counts else DEFAULT_N
-    systems = [g for g in args.given if g not in counts] or list(DUELS)
+    add_rounds(parser, "the whole comparison")
+    args = parse_with_rounds(parser)
+    n, systems = split_count(args.given, DEFAULT_N)
+    systems = systems or list(DUELS)
     unknown = sorted(set(systems) - set(DUELS))
     if unknown:
         parser.error(f"expected rule systems among {', '.join(DUELS)}; got {', '.join(unknown)}")

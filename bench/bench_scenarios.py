@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 import simlab
-from bench.rounds import every_round, summary
+from bench.rounds import add_rounds, every_round, parse_with_rounds, split_count, summary
 
 ROOT = Path(__file__).resolve().parent.parent
 REPEATS = 3
@@ -47,15 +47,6 @@ def scenarios_in(path: Path) -> list[Path]:
     return sorted(path.rglob("*.yaml")) if path.is_dir() else [path]
 
 
-def count_and_paths(given: list[str]) -> tuple[int, list[Path]]:
-    """The encounters per scenario and the paths from the positional arguments: a whole
-    number among them (``200_000`` allowed), wherever it stands, is the count, the rest
-    are paths."""
-    counts = [int(g) for g in given if g.replace("_", "").isdigit()]
-    paths = [Path(g) for g in given if not g.replace("_", "").isdigit()]
-    return (counts[-1] if counts else DEFAULT_N), paths
-
-
 def main() -> None:
     """Print one line per scenario and how many reach the target, ``--rounds`` times."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -63,14 +54,11 @@ def main() -> None:
                         help=f"encounters each (default {DEFAULT_N:,}), then scenarios or "
                              "folders (default: scenarios/)")  # fmt: skip
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument(
-        "--rounds", type=int, default=1, help="repeat the whole list; then summarise each scenario"
-    )
-    args = parser.parse_intermixed_args()  # options anywhere
-    if args.rounds < 1:
-        parser.error(f"expected --rounds of at least 1; got {args.rounds}")
-    n, given = count_and_paths(args.given)
-    paths = [path for folder in given or [ROOT / "scenarios"] for path in scenarios_in(folder)]
+    add_rounds(parser, "the whole list")
+    args = parse_with_rounds(parser)
+    n, given = split_count(args.given, DEFAULT_N)
+    folders = [Path(g) for g in given] or [ROOT / "scenarios"]
+    paths = [path for folder in folders for path in scenarios_in(folder)]
     print(f"{n:,} encounters each, {args.threads} threads, best of {REPEATS}")
     speeds: dict[str, list[float]] = {shown_path(path): [] for path in paths}
     for r in range(args.rounds):
