@@ -822,8 +822,9 @@ def cursor_loaded(source, words, i, encounter, buffer):
     benchmark duels of glitters-d20, opposed-tiers and zones-3d6 ran 1.06-1.11x as fast
     (``bench_ab``). Their attack cursors, which draw at the first attack, ran 0.89-0.98x
     as fast started so, and so did zones-3d6's general duel loop with its damage cursor
-    loaded (``training-duel`` 0.94x): only the one-attack and pair loops start it so
-    (README, "Design notes").
+    loaded (``training-duel`` 0.94x): only the one-attack and pair loops start it so,
+    and opposed-tiers' pair loop its attack and defense cursors too, once the first
+    word was read as below (1.06x; README, "Design notes").
 
     The first word is read from ``words``, where :func:`first_blocks` left it, not back
     from ``buffer`` just after :func:`cursor_at` copied it there: a load that waits on
