@@ -411,6 +411,27 @@ def test_cursor_draws_the_dice_of_roll_dice_code(seed, first, sides, start):
     assert by_cursor.tolist() == by_state.tolist()
 
 
+def test_loaded_cursor_draws_past_a_rejected_first_word():
+    # cursor_loaded reads an encounter's first word from first_blocks' array and falls
+    # back to the cursor's buffer when Lemire's test rejects it (about 1.1% of d5
+    # batches, the most of the usual dice): the encounters whose first word is rejected
+    # draw the same dice as roll_dice_code, and so do the others.
+    k0, k1 = rng.key_from_seed(SEED)
+    n = 3000
+    source = rng.dice_source(k0, k1, rng.STREAM_ATTACK, 5)
+    words = np.empty((4, n), dtype=np.uint64)
+    rng.first_blocks(source, 0, words)
+    span, threshold = int(source[5]), int(source[6])
+    rejected = np.array([(int(u) * span) & 0xFFFFFFFF < threshold for u in words[0]])
+    assert 10 <= rejected.sum() < n // 10
+    counts = np.array([2, 1, 3, 2] * 5, dtype=np.int64)
+    by_state, by_cursor = _codes_both_ways(
+        rng.new_state(), k0, k1, rng.STREAM_ATTACK, 5, 0, n, counts, LOADED
+    )
+    assert by_cursor[rejected].tolist() == by_state[rejected].tolist()
+    assert by_cursor.tolist() == by_state.tolist()
+
+
 @pytest.mark.parametrize(
     ("sides", "counts"),
     [(6, [12, 3, 11, 1, 10, 2, 12]), (200, [4, 1, 3, 4, 2, 4]), (129, [3, 2, 4, 1])],
