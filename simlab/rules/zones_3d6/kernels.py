@@ -346,6 +346,15 @@ MAX_DAMAGE_OUTCOMES = 4096
 MAX_TABLED_DICE = 12  # 12d2 = 4096 outcomes; also bounds the faces written to the trace row
 
 
+@inline_kernel
+def damage_is_tabled(n, sides, outcomes, width):
+    """Whether the base damage of an attack with one dice term, ``n`` dice of ``sides``
+    faces (``outcomes`` rolls), is looked up in a plain duel's damage table ``width``
+    rolls wide (:func:`damage_tables`) rather than rolled die by die. The one rule for
+    the kernel that fills the table and for :func:`one_attack_duel`, which Python runs."""
+    return 1 <= n <= MAX_TABLED_DICE and sides >= 2 and outcomes <= width
+
+
 @internal_kernel
 def damage_tables(p, attacker, defender, damage, damage_dice, damage_sides, damage_spans,
                   ev):  # fmt: skip
@@ -369,7 +378,7 @@ def damage_tables(p, attacker, defender, damage, damage_dice, damage_sides, dama
         term = p.attack[A_TERM_START, attack]
         n, sides = p.terms[T_COUNT, term], p.terms[T_SIDES, term]
         outcomes = outcomes_within(sides, n, damage.shape[1])
-        if not 1 <= n <= MAX_TABLED_DICE or sides < 2 or outcomes > damage.shape[1]:
+        if not damage_is_tabled(n, sides, outcomes, damage.shape[1]):
             continue
         bonus = bonus_damage(p, attacker, attack, defender)
         for o in range(outcomes):
@@ -885,8 +894,8 @@ def duel_attacker(p):
 
 def one_attack_duel(p):
     """Whether the plain duel of ``p`` (:func:`duel_attacker`) is one whose attacker makes
-    one attack a turn, of one attack, whose damage is tabled (one dice term, as
-    :func:`damage_tables` decides): :func:`run_one_attack_duel_block` plays it."""
+    one attack a turn, of one attack, whose damage is tabled (one dice term,
+    :func:`damage_is_tabled`): :func:`run_one_attack_duel_block` plays it."""
     c, attacker = p.combatant, duel_attacker(p)
     if not (c[C_ATTACK_COUNT, attacker] == 1 and c[C_ATTACKS_PER_TURN, attacker] == 1):
         return False
@@ -895,7 +904,8 @@ def one_attack_duel(p):
         return False
     term = p.attack[A_TERM_START, attack]
     n, sides = int(p.terms[T_COUNT, term]), int(p.terms[T_SIDES, term])
-    return 1 <= n <= MAX_TABLED_DICE and sides >= 2 and sides**n <= MAX_DAMAGE_OUTCOMES
+    tabled = getattr(damage_is_tabled, "py_func", damage_is_tabled)  # the kernel's rule
+    return bool(tabled(n, sides, sides**n, MAX_DAMAGE_OUTCOMES))
 
 
 def block_kernel(p):
