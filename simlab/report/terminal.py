@@ -207,7 +207,7 @@ def attacks_table(result: Result) -> Table:
     """
     rates = result.hit_rates()
     damage = result.damage()
-    crits = getattr(result.layout, "crits", True)
+    crits = result.layout.crits
     table = console_table(f"{result.scenario} · attacks (± 95% interval)")
     wide = is_wide()
     attacks = [f"{r.attacker}: {r.attack}" if r.attack else r.attacker
