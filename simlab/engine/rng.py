@@ -872,8 +872,9 @@ def _cursor_word(source, buffer):
 
 @inline_kernel
 def _accepted(source, u):
-    """Whether the word ``u`` of a cursor's stream is accepted, not rejected
-    (:func:`_start_batch`)."""
+    """Whether the word ``u`` of a cursor's stream is accepted, not rejected: Lemire's
+    test of :func:`_accepts`, with its bound worked out once for the stream by
+    :func:`dice_source` (``source[6]``) rather than on the word's rare path."""
     return (u * np.uint64(source[5])) & _MASK32 >= np.uint64(source[6])
 
 
