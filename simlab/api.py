@@ -17,7 +17,7 @@ from simlab.analysis.result import Result
 from simlab.analysis.summary import summary
 from simlab.engine import runner
 from simlab.errors import ExactUnsupported, InputError
-from simlab.limits import MAX_ENCOUNTERS
+from simlab.limits import MAX_ENCOUNTERS, whole_number_in
 from simlab.report.files import output_unit, run_identity, scenario_hash, write_json, write_parquet
 from simlab.rules import rule_module
 from simlab.scenario.common import ScenarioBase
@@ -77,10 +77,8 @@ def compile_job(
     n, seed : int, optional
         Override the scenario's ``encounters`` and ``seed``.
     """
-    n = scenario.encounters if n is None else n
+    n = scenario.encounters if n is None else whole_number_in(n, "encounters", 1, MAX_ENCOUNTERS)
     seed = scenario.seed if seed is None else seed
-    if not 1 <= n <= MAX_ENCOUNTERS:
-        raise InputError(f"expected between 1 and {MAX_ENCOUNTERS:_} encounters; got {n}")
     params, layout = rule_module(scenario.rules, "compile").compile_scenario(scenario)
     return runner.Job(rules=scenario.rules, params=params, layout=layout, seed=seed, n=n)
 
@@ -144,6 +142,8 @@ def simulate(
     if not isinstance(scenario, ScenarioBase):
         scenario = load(scenario)
     job = compile_job(scenario, n, seed)
+    if block_size is not None:
+        block_size = whole_number_in(block_size, "block_size", 1, MAX_ENCOUNTERS)
     precision = scenario.precision if precision is None else precision
     if precision is None and precision_on:
         raise InputError("--precision-on: expected --precision H (or precision: in the "

@@ -215,12 +215,53 @@ def _prepare_out(out: str | None, what: str = "--out") -> None:
         prepare_output(out, what)
 
 
-ENCOUNTERS = click.IntRange(1, MAX_ENCOUNTERS)
+class Count(click.ParamType):
+    """A count of encounters on the command line (``-n``, ``--block-size``): a whole
+    number from 1 to :data:`simlab.limits.MAX_ENCOUNTERS`, written in digits (``200000``,
+    ``200_000``) or in scientific notation (``2e5``, ``2.5E5``), as a designer writes a
+    large count. Anything else fails with exit code 2, before anything runs."""
+
+    name = "count"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        """The count ``value`` stands for, or a usage error saying what was expected."""
+        count = value if isinstance(value, int) else whole_number(str(value))
+        if count is None:
+            self.fail(f"expected a whole number such as 200000, 200_000 or 2e5; got {value!r}",
+                      param, ctx)  # fmt: skip
+        if not 1 <= count <= MAX_ENCOUNTERS:
+            self.fail(f"expected a count from 1 to {MAX_ENCOUNTERS:,} (1e11); got {value}",
+                      param, ctx)  # fmt: skip
+        return count
+
+
+def whole_number(text: str) -> int | None:
+    """The whole number ``text`` writes (``"200_000"``, ``"2e5"``, ``"2.5E5"``, ``"-3"``),
+    or None when it writes none (``"1.5"``, ``"1,000"``, ``"1e-2"``, ``"nan"``). A number
+    past 10**18 either way comes back as ±(10**18 + 1), out of any range a count is
+    checked against, rather than made at the size ``1e999999999`` asks for."""
+    import re
+    from decimal import Decimal
+
+    text = text.strip()
+    if not re.fullmatch(r"[+-]?\d+(?:_\d+)*(?:\.\d+)?(?:[eE]\+?\d+)?", text):
+        return None
+    number = Decimal(text.replace("_", ""))
+    if number != number.to_integral_value():
+        return None
+    if number.adjusted() > 18:
+        return 10**18 + 1 if number > 0 else -(10**18 + 1)
+    return int(number)
+
+
+ENCOUNTERS = Count()
 
 
 @main.command()
 @SCENARIO
-@click.option("-n", "--encounters", type=ENCOUNTERS, help="Encounters to run.")
+@click.option(
+    "-n", "--encounters", type=ENCOUNTERS, help="Encounters to run (200000, 200_000 or 2e5)."
+)
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="Seed (default: scenario's).")
 @click.option("--out", type=click.Path(file_okay=False), help="Write summary.json + Parquet.")
 @click.option("--threads", type=click.IntRange(min=1), help="Threads (default: all cores).")

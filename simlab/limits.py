@@ -17,3 +17,41 @@ MAX_DEPTH = 64
 MAX_NODES = 10_000
 #: The most problems reported for one file; the rest are counted.
 MAX_PROBLEMS = 50
+
+
+def whole_number_in(value: object, what: str, lo: int, hi: int) -> int:
+    """``value`` as an int, when it is a whole number from ``lo`` to ``hi``.
+
+    Parameters
+    ----------
+    value : object
+        An int, a numpy integer, or a float with no fraction (``1e6``, as a notebook
+        writes a large count). ``True`` and ``False`` are not numbers here.
+    what : str
+        What the number counts, for the message (``"encounters"``).
+    lo, hi : int
+        The range, both included.
+
+    Raises
+    ------
+    simlab.errors.InputError
+        Saying what was expected and what was given: a fraction (``2.5``), a text, a
+        bool, or a number out of range. Checked before anything runs, so that no such
+        value reaches a loop it would stall (a negative block size did).
+    """
+    import math
+    import numbers
+
+    from simlab.errors import InputError
+
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise InputError(f"expected {what} as a whole number; got {value!r}")
+    if isinstance(value, numbers.Integral):
+        number = int(value)
+    elif math.isfinite(float(value)) and float(value).is_integer():
+        number = int(float(value))
+    else:
+        raise InputError(f"expected {what} as a whole number; got {value!r}")
+    if not lo <= number <= hi:
+        raise InputError(f"expected {what} from {lo:,} to {hi:,}; got {value!r}")
+    return number

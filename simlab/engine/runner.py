@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from simlab.engine.tallies import Layout, TallyArrays, collapse, merge, new_tallies
+from simlab.limits import whole_number_in
 
 DEFAULT_BLOCK = 1 << 20
 MAX_TRACE_ENCOUNTERS = 10_000
@@ -119,9 +120,7 @@ def run_local_range(
 ) -> TallyArrays:
     """Run encounters ``first .. first+count-1`` of ``job`` on this machine, in blocks
     (see :func:`run_local`; batches are those of a run of ``job.n`` encounters)."""
-    import numba
-
-    numba.set_num_threads(threads or max_threads())
+    use_threads(threads)
     total = new_tallies(job.layout)
     block = block_kernel(job)
     step = _FIRST_CALL
@@ -185,6 +184,17 @@ def run_trace(job: Job) -> tuple[TallyArrays, np.ndarray]:
     tallies = new_tallies(job.layout, 1)
     module.run_block(job.params, k0, k1, 0, job.n, job.n, tallies, trace, n_trace)
     return collapse(tallies), trace[: n_trace[0]]
+
+
+def use_threads(threads: int | None) -> None:
+    """Have numba run on ``threads`` threads, a whole number from 1 to
+    :func:`max_threads` (all of them when None); an
+    :class:`~simlab.errors.InputError` for anything else, where numba would raise its
+    own error or, for 0, quietly use every core."""
+    import numba
+
+    top = max_threads()
+    numba.set_num_threads(top if threads is None else whole_number_in(threads, "threads", 1, top))
 
 
 def max_threads() -> int:

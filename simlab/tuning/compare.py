@@ -65,9 +65,7 @@ def run_ranges(
 
     Merged, they equal :func:`simlab.engine.runner.run_local`'s tallies bit for bit.
     """
-    import numba
-
-    numba.set_num_threads(threads or runner.max_threads())
+    runner.use_threads(threads)
     block = runner.block_kernel(job)
     out = []
     for first, count in range_edges(job.n, ranges):

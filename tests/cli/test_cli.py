@@ -71,6 +71,28 @@ def test_bad_options_exit_2(args: list[str], words: str) -> None:
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("200000", 200_000), ("200_000", 200_000), ("2e5", 200_000), ("2.5E5", 250_000),
+        (" 7 ", 7), ("+5", 5), ("-3", -3), ("2.50e5", 250_000), ("1e20", 10**18 + 1),
+        ("1e999999999", 10**18 + 1), ("-1e20", -(10**18 + 1)),
+        ("1.5", None), ("1.25e1", None), ("1,000", None), ("1e-2", None), ("_1", None),
+        ("1__0", None), ("0x10", None), ("nan", None), ("inf", None), ("", None),
+    ],
+)  # fmt: skip
+def test_a_count_is_written_in_digits_or_scientific_notation(text: str, count: int | None) -> None:
+    from simlab.cli import whole_number
+
+    assert whole_number(text) == count
+
+
+def test_run_takes_a_count_in_scientific_notation() -> None:
+    done = simlab("run", str(QUICKSTART), "-n", "2e3", "--block-size", "1_000")
+    assert done.returncode == 0, done.stderr
+    assert "2,000 encounters" in done.stdout
+
+
 @pytest.mark.parametrize("args", [["-n", "100"], ["-n", "100", "--threads", "4096"]])
 def test_run_pauses_the_cycle_collector_and_restores_it(
     args: list[str], monkeypatch: pytest.MonkeyPatch

@@ -351,10 +351,12 @@ def test_out_on_a_file_or_over_other_files_exits_2_and_writes_nothing(tmp_path: 
 @pytest.mark.parametrize(
     ("value", "words"),
     [
-        ("1e20", "'1e20' is not a valid integer"),
-        (str(10**20), "100000000000000000000 is not in the range 1<=x<=100000000000"),
-        (str(2**63), "is not in the range 1<=x<=100000000000"),
-        ("0", "is not in the range"),
+        ("1e20", "expected a count from 1 to 100,000,000,000 (1e11); got 1e20"),
+        (str(10**20), "expected a count from 1 to 100,000,000,000 (1e11); got 1000000000"),
+        (str(2**63), "expected a count from 1 to 100,000,000,000 (1e11); got 922337"),
+        ("1e999999999", "expected a count from 1 to 100,000,000,000 (1e11); got 1e999999999"),
+        ("0", "expected a count from 1"),
+        ("1,000", "expected a whole number such as 200000, 200_000 or 2e5; got '1,000'"),
     ],
 )
 def test_absurd_encounter_counts_exit_2(tmp_path: Path, value: str, words: str) -> None:

@@ -1,0 +1,79 @@
+"""The Python API's counts: a whole number as a notebook writes it (``n=1e6``), and a
+clear error, before anything runs, for anything else (``simlab.limits.whole_number_in``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import simlab
+from simlab.engine.runner import max_threads
+from simlab.errors import InputError
+from simlab.limits import whole_number_in
+
+QUICKSTART = Path(__file__).resolve().parents[1] / "scenarios/shattered-spirits/quickstart.yaml"
+
+
+@pytest.mark.parametrize(
+    ("value", "number"),
+    [(7, 7), (np.int64(7), 7), (7.0, 7), (2e5, 200_000), (np.float64(3e2), 300), (10, 10)],
+)
+def test_a_whole_number_is_taken_as_an_int(value: object, number: int) -> None:
+    taken = whole_number_in(value, "encounters", 1, 10**6)
+    assert taken == number
+    assert type(taken) is int
+
+
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [
+        (2.5, "expected encounters as a whole number; got 2.5"),
+        (True, "expected encounters as a whole number; got True"),
+        ("100", "expected encounters as a whole number; got '100'"),
+        (float("nan"), "as a whole number; got nan"),
+        (float("inf"), "as a whole number; got inf"),
+        (None, "as a whole number; got None"),
+        (0, "expected encounters from 1 to 1,000,000; got 0"),
+        (-3, "from 1 to 1,000,000; got -3"),
+        (1e7, "from 1 to 1,000,000; got 10000000.0"),
+    ],
+)
+def test_anything_else_is_an_input_error(value: object, words: str) -> None:
+    with pytest.raises(InputError, match=words.replace("(", r"\(").replace(")", r"\)")):
+        whole_number_in(value, "encounters", 1, 10**6)
+
+
+def test_simulate_takes_a_count_written_as_a_float() -> None:
+    scn = simlab.load(QUICKSTART)
+    as_float = simlab.simulate(scn, n=2e3, block_size=5e2, threads=1.0)
+    as_int = simlab.simulate(scn, n=2000, block_size=500, threads=1)
+    assert as_float.encounters == 2000
+    for name, counts in as_int.tallies._asdict().items():
+        assert np.array_equal(getattr(as_float.tallies, name), counts), name
+
+
+@pytest.mark.parametrize(
+    ("arguments", "words"),
+    [
+        ({"n": 2.5}, "expected encounters as a whole number; got 2.5"),
+        ({"n": True}, "expected encounters as a whole number; got True"),
+        ({"n": 0}, "expected encounters from 1 to"),
+        ({"block_size": -3}, "expected block_size from 1 to"),  # it once looped forever
+        ({"block_size": 0}, "expected block_size from 1 to"),
+        ({"block_size": 2.5}, "expected block_size as a whole number; got 2.5"),
+        ({"threads": 0}, "expected threads from 1 to"),
+        ({"threads": 1.5}, "expected threads as a whole number; got 1.5"),
+    ],
+)
+def test_simulate_refuses_other_counts_first(arguments: dict[str, Any], words: str) -> None:
+    with pytest.raises(InputError, match=words):
+        simlab.simulate(QUICKSTART, **{"n": 100, **arguments})
+
+
+def test_simulate_refuses_more_threads_than_the_machine_gives() -> None:
+    top = max_threads()
+    with pytest.raises(InputError, match=f"expected threads from 1 to {top}; got {top + 1}"):
+        simlab.simulate(QUICKSTART, n=100, threads=top + 1)
