@@ -21,6 +21,7 @@ equals ``simlab run -n N`` bit for bit.
 from __future__ import annotations
 
 import dataclasses
+import numbers
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -69,6 +70,8 @@ def precision_rule(
         Naming the argument when H is not in (0, 1] or a figure is unknown, or (given
         ``layout``) names something the scenario does not have.
     """
+    if isinstance(half_width, bool) or not isinstance(half_width, numbers.Real):
+        raise InputError(f"--precision: expected a half-width in (0, 1]; got {half_width!r}")
     if not 0 < half_width <= 1:
         raise InputError(f"--precision {half_width:g}: expected a half-width in (0, 1]; "
                          f"got {half_width:g}")  # fmt: skip

@@ -122,6 +122,12 @@ def test_bad_precision_arguments_exit_2(tmp_path: Path, args: list[str], expecte
     assert expected in done.output and not out.exists()
 
 
+@pytest.mark.parametrize("half_width", ["0.01", True, None])
+def test_a_precision_that_is_not_a_number_is_an_input_error(half_width: object) -> None:
+    with pytest.raises(simlab.api.InputError, match="--precision: expected a half-width in"):
+        precision_rule(half_width)  # type: ignore[arg-type]
+
+
 def test_report_says_how_the_sample_size_was_chosen(tmp_path: Path) -> None:
     done = CliRunner().invoke(main, ["report", str(SS_DUEL), "-n", "64000", "--precision",
                                      "0.01", "--out", str(tmp_path)])  # fmt: skip
