@@ -84,12 +84,27 @@ def parse_assignment(text: str, option: str = "--set") -> Override:
     return Override(target.strip(), parse_value(value.strip(), label), label)
 
 
+def plain_value(value: Any) -> Any:
+    """``value`` with numpy's numbers and arrays made Python ones, in lists and mappings
+    too (``np.int64(3)`` -> ``3``, ``np.arange(3)`` -> ``[0, 1, 2]``): a notebook's
+    values, validated and written (JSON) as the file's would be. numpy is not imported:
+    whatever has a ``dtype`` and ``tolist`` is taken for one of its values."""
+    if hasattr(value, "dtype") and hasattr(value, "tolist"):
+        return value.tolist()
+    if isinstance(value, list | tuple):
+        return [plain_value(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain_value(v) for k, v in value.items()}
+    return value
+
+
 def _as_overrides(
     changes: Mapping[str, Any] | Iterable[str] | Iterable[Override],
 ) -> list[Override]:
-    """Overrides from a mapping (values as Python values) or ``NAME.FIELD=VALUE`` strings."""
+    """Overrides from a mapping (values as Python values, :func:`plain_value`) or
+    ``NAME.FIELD=VALUE`` strings."""
     if isinstance(changes, Mapping):
-        return [Override(str(k), v, f"override {k!r}") for k, v in changes.items()]
+        return [Override(str(k), plain_value(v), f"override {k!r}") for k, v in changes.items()]
     return [c if isinstance(c, Override) else parse_assignment(str(c)) for c in changes]
 
 

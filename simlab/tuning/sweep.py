@@ -23,7 +23,7 @@ from simlab.exact import pair_answer
 from simlab.rules import has_crits
 from simlab.scenario.common import ScenarioBase
 from simlab.tuning.figures import combatant_figures
-from simlab.tuning.overrides import Override, apply_overrides, parse_value
+from simlab.tuning.overrides import Override, apply_overrides, parse_value, plain_value
 
 __all__ = ["SweepResult", "Variation", "moving_pairs", "pair_figures", "parse_vary", "sweep"]
 
@@ -94,9 +94,18 @@ def _split_values(spec: str) -> list[str]:
 
 
 def _variations(vary: Mapping[str, Iterable[Any]] | Iterable[Variation]) -> list[Variation]:
-    if isinstance(vary, Mapping):
-        return [Variation(str(k), tuple(v), f"vary {k!r}") for k, v in vary.items()]
-    return list(vary)
+    """The varied fields of ``vary``: a mapping's values each a list, tuple, range or
+    numpy array of values (:func:`~simlab.tuning.overrides.plain_value`), or
+    :class:`Variation` objects."""
+    if not isinstance(vary, Mapping):
+        return list(vary)
+    variations = []
+    for key, values in vary.items():
+        label = f"vary {key!r}"
+        if isinstance(values, str | bytes | Mapping) or not isinstance(values, Iterable):
+            raise InputError(f"{label}: expected a list or range of values; got {values!r}")
+        variations.append(Variation(str(key), tuple(plain_value(list(values))), label))
+    return variations
 
 
 @dataclass

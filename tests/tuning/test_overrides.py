@@ -120,3 +120,13 @@ def test_chained_overrides_name_the_right_argument(duel: Any) -> None:
     with pytest.raises(InputError, match=r"^--set Attacker.hp=x: expected an integer"):
         once.with_(["Attacker.hp=x"])
     assert once.with_({"Attacker.hp": 5}).sides["defender"][0].guard == 2
+
+
+def test_numpy_values_are_taken_as_python_values(duel: Any) -> None:
+    """A notebook's numpy numbers and arrays: the same scenario as Python's, spelled the
+    same in its record of overrides."""
+    as_numpy = duel.with_({"Defender.guard": np.int64(2), "strike.profile": np.arange(11)})
+    as_python = duel.with_({"Defender.guard": 2, "strike.profile": list(range(11))})
+    assert as_numpy == as_python
+    assert as_numpy.source.overrides == ("Defender.guard=2", "strike.profile=[0, 1, 2, 3, 4, 5, "
+                                         "6, 7, 8, 9, 10]")  # fmt: skip

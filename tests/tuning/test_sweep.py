@@ -283,3 +283,25 @@ def test_tables_are_made_once_and_handed_out_as_copies(
     third = sw.attacks()
     assert len(made) == 4  # made again from both points
     assert third.mean_damage.iloc[1] < second.mean_damage.iloc[1]  # guard 4 blocks more
+
+
+def test_a_sweep_over_numpy_values_is_the_sweep_over_their_python_values(
+    tmp_path: Path, duel: Any
+) -> None:
+    """A notebook sweeps over ``np.arange``: the same points and tallies as over a list,
+    and its files written (``sweep.json`` takes no numpy number)."""
+    as_numpy = simlab.sweep(duel, {"Defender.guard": np.arange(2)}, n=2000, exact=False)
+    as_list = simlab.sweep(duel, {"Defender.guard": [0, 1]}, n=2000, exact=False)
+    assert [p.set for p in as_numpy.points] == [p.set for p in as_list.points]
+    assert all(type(p.set["Defender.guard"]) is int for p in as_numpy.points)
+    for a, b in zip(as_numpy.points, as_list.points, strict=True):
+        _tallies_equal(a.result, b.result)
+    simlab.write_sweep(as_numpy, tmp_path)
+    doc = json.loads((tmp_path / "sweep.json").read_text())
+    assert [v["values"] for v in doc["vary"]] == [[0, 1]]
+
+
+@pytest.mark.parametrize("values", [2, "12", {"a": 1}])
+def test_a_vary_value_that_is_not_a_list_is_an_input_error(duel: Any, values: Any) -> None:
+    with pytest.raises(simlab.api.InputError, match=r"vary 'Defender\.guard': expected a list or"):
+        simlab.sweep(duel, {"Defender.guard": values}, n=100, exact=False)
