@@ -17,6 +17,9 @@ MAX_DEPTH = 64
 MAX_NODES = 10_000
 #: The most problems reported for one file; the rest are counted.
 MAX_PROBLEMS = 50
+#: The most ranges a comparison measures its intervals on (``compare(ranges=K)``): each
+#: is a kernel call and a set of tallies of its own.
+MAX_RANGES = 1000
 
 
 def whole_number_in(value: object, what: str, lo: int, hi: int) -> int:

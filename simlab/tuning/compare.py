@@ -38,6 +38,7 @@ from simlab.analysis import stats
 from simlab.analysis.result import Result
 from simlab.engine import runner
 from simlab.engine.tallies import TallyArrays, merge, new_tallies
+from simlab.limits import MAX_RANGES, whole_number_in
 from simlab.scenario.common import ScenarioBase
 from simlab.tuning.figures import figure_values
 
@@ -158,7 +159,8 @@ def compare(
     threads : int, optional
         numba threads; the numbers do not depend on it.
     ranges : int
-        K contiguous ranges of encounters the intervals are computed from.
+        K contiguous ranges of encounters the intervals are computed from, 2 to
+        :data:`simlab.limits.MAX_RANGES` (capped at ``n``).
     labels : (str, str)
         Names of A and B in tables.
     progress : callable, optional
@@ -171,9 +173,10 @@ def compare(
     """
     from simlab.api import compile_job
 
-    n = a.encounters if n is None else n
+    ranges = whole_number_in(ranges, "ranges", 2, MAX_RANGES)
     seed = a.seed if seed is None else seed
-    jobs = [compile_job(scn, n, seed) for scn in (a, b)]
+    jobs = [compile_job(scn, a.encounters if n is None else n, seed) for scn in (a, b)]
+    n = jobs[0].n
     per_range = [run_ranges(job, ranges, threads, progress) for job in jobs]
     results = [
         _result(scn, job, parts) for scn, job, parts in zip((a, b), jobs, per_range, strict=True)

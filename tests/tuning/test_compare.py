@@ -224,3 +224,25 @@ def test_what_a_and_b_do_not_share_is_said(tmp_path: Path) -> None:
     assert "Not compared" in (tmp_path / "compare.md").read_text()
     same = simlab.compare(simlab.load(a), changes={"max_rounds": 25}, n=500)
     assert same.only_in_a == same.only_in_b == []
+
+
+@pytest.mark.parametrize(
+    ("ranges", "words"),
+    [
+        (0, "expected ranges from 2 to 1,000; got 0"),  # divided by zero
+        (1, "expected ranges from 2 to 1,000; got 1"),  # no interval
+        (-1, "expected ranges from 2 to 1,000; got -1"),  # compared no encounter at all
+        (2.5, "expected ranges as a whole number; got 2.5"),
+        (10**6, "expected ranges from 2 to 1,000; got 1000000"),
+    ],
+)
+def test_a_bad_number_of_ranges_is_an_input_error(duel: Any, ranges: Any, words: str) -> None:
+    with pytest.raises(simlab.api.InputError, match=words):
+        simlab.compare(duel, changes={"Defender.guard": 2}, n=1000, ranges=ranges)
+
+
+def test_a_count_written_as_a_float_compares_as_the_int(duel: Any) -> None:
+    as_float = simlab.compare(duel, changes={"Defender.guard": 2}, n=2e3, ranges=8.0)
+    as_int = simlab.compare(duel, changes={"Defender.guard": 2}, n=2000, ranges=8)
+    assert as_float.a.encounters == 2000
+    assert as_float.figures.equals(as_int.figures)
