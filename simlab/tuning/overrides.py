@@ -45,6 +45,9 @@ class Override:
     value: Any
     label: str
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "value", plain_value(self.value))  # numpy's, made Python's
+
     def spelled(self) -> str:
         """``NAME.FIELD=VALUE`` as a reader would type it (``Defender.guard=2``)."""
         value = self.value if isinstance(self.value, str) else json.dumps(self.value)
@@ -87,8 +90,9 @@ def parse_assignment(text: str, option: str = "--set") -> Override:
 def plain_value(value: Any) -> Any:
     """``value`` with numpy's numbers and arrays made Python ones, in lists and mappings
     too (``np.int64(3)`` -> ``3``, ``np.arange(3)`` -> ``[0, 1, 2]``): a notebook's
-    values, validated and written (JSON) as the file's would be. numpy is not imported:
-    whatever has a ``dtype`` and ``tolist`` is taken for one of its values."""
+    values, validated and written (JSON) as the file's would be (every
+    :class:`Override`'s value). numpy is not imported: whatever has a ``dtype`` and
+    ``tolist`` is taken for one of its values."""
     if hasattr(value, "dtype") and hasattr(value, "tolist"):
         return value.tolist()
     if isinstance(value, list | tuple):
@@ -101,10 +105,12 @@ def plain_value(value: Any) -> Any:
 def _as_overrides(
     changes: Mapping[str, Any] | Iterable[str] | Iterable[Override],
 ) -> list[Override]:
-    """Overrides from a mapping (values as Python values, :func:`plain_value`) or
-    ``NAME.FIELD=VALUE`` strings."""
+    """Overrides from a mapping (values as Python values) or ``NAME.FIELD=VALUE`` strings
+    (one string is one override, not its characters)."""
+    if isinstance(changes, str):
+        changes = [changes]
     if isinstance(changes, Mapping):
-        return [Override(str(k), plain_value(v), f"override {k!r}") for k, v in changes.items()]
+        return [Override(str(k), v, f"override {k!r}") for k, v in changes.items()]
     return [c if isinstance(c, Override) else parse_assignment(str(c)) for c in changes]
 
 
@@ -117,12 +123,13 @@ def override(
     ----------
     scenario : ScenarioBase
         A scenario loaded with :func:`simlab.load` or :func:`simlab.loads`.
-    changes : mapping or iterable of str
+    changes : mapping, str or iterable of str
         ``{"Defender.guard": 2, "strike.profile[9]": 8}`` (Python values), or strings
-        ``"Defender.guard=2"`` (values read as YAML). A NAME is a combatant entry's
-        ``name`` or an attack's name; ``params.FIELD`` is a rule parameter; a bare field
-        (``max_rounds``) is a scenario field. ``profile[R]`` is row R of the 2..12 chart.
-        Deeper fields are reached with more dots (``Kaito.tokens.grit``).
+        ``"Defender.guard=2"`` (values read as YAML), one or several. A NAME is a
+        combatant entry's ``name`` or an attack's name; ``params.FIELD`` is a rule
+        parameter; a bare field (``max_rounds``) is a scenario field. ``profile[R]`` is
+        row R of the 2..12 chart. Deeper fields are reached with more dots
+        (``Kaito.tokens.grit``).
 
     Returns
     -------

@@ -29,9 +29,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from simlab.errors import ExactUnsupported, InputError
+from simlab.limits import MAX_ENCOUNTERS, whole_number_in
 from simlab.scenario.common import ScenarioBase
 from simlab.tuning.figures import FigureRef, check_figure, exact_measure, measure, parse_figure
-from simlab.tuning.overrides import Override, apply_overrides, parse_value
+from simlab.tuning.overrides import Override, apply_overrides, parse_value, plain_value
 
 __all__ = ["Evaluation", "Target", "TuneResult", "parse_range", "parse_target", "tune"]
 
@@ -320,8 +321,9 @@ def tune(
 
     if isinstance(target, str):
         target = parse_target(target)
-    n = scenario.encounters if n is None else n
+    n = scenario.encounters if n is None else whole_number_in(n, "encounters", 1, MAX_ENCOUNTERS)
     seed = scenario.seed if seed is None else seed
+    lo, hi = plain_value(lo), plain_value(hi)  # numpy's numbers, made Python's
     integer = all(isinstance(x, int) and not isinstance(x, bool) for x in (lo, hi))
     evaluate = _Evaluator(
         scenario, name, target, n, seed,

@@ -130,3 +130,10 @@ def test_numpy_values_are_taken_as_python_values(duel: Any) -> None:
     assert as_numpy == as_python
     assert as_numpy.source.overrides == ("Defender.guard=2", "strike.profile=[0, 1, 2, 3, 4, 5, "
                                          "6, 7, 8, 9, 10]")  # fmt: skip
+
+
+def test_one_assignment_string_is_one_override(duel: Any) -> None:
+    """``scn.with_("Defender.guard=2")``: the string is one override, not its characters
+    (it read "--set D: expected NAME.FIELD=VALUE")."""
+    assert duel.with_("Defender.guard=2") == duel.with_({"Defender.guard": 2})
+    assert duel.with_("Defender.guard=2").source.overrides == ("Defender.guard=2",)

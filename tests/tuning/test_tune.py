@@ -187,3 +187,15 @@ def test_non_monotone_figure_is_said_and_every_crossing_found(duel: Any) -> None
     assert {6, 14} <= {e.value for e in result.evaluations}
     assert result.value in (6, 14) and result.consistent is not None
     assert "NOT monotone" in result.how()
+
+
+def test_numpy_bounds_and_a_float_count_tune_as_python_ones(duel: Any) -> None:
+    """A notebook's ``np.int64`` bounds search the integers (they read as floats, and
+    the first value failed: "expected an integer; got 5.0"), and ``n=2e3`` is 2000."""
+    import numpy as np
+
+    target = "median_time_to_down:Defender=5"
+    as_python = simlab.tune(duel, ("Defender.hp", 5, 40), target, n=2000)
+    as_numpy = simlab.tune(duel, ("Defender.hp", np.int64(5), np.int64(40)), target, n=2e3)
+    assert as_numpy.integer and as_numpy.encounters == 2000
+    assert as_numpy.document() == as_python.document()
