@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -557,7 +557,10 @@ def _label(given: Any, scenario: ScenarioBase) -> str:
 
 
 def _changes_label(changes: Any) -> str:
-    if isinstance(changes, dict):
+    """How B is named in a comparison's tables: its changes, as typed."""
+    if isinstance(changes, str):
+        return changes
+    if isinstance(changes, Mapping):
         return ", ".join(f"{k}={v}" for k, v in changes.items())
     return ", ".join(str(getattr(c, "label", c)).removeprefix("--set ") for c in changes)
 

@@ -246,3 +246,11 @@ def test_a_count_written_as_a_float_compares_as_the_int(duel: Any) -> None:
     as_int = simlab.compare(duel, changes={"Defender.guard": 2}, n=2000, ranges=8)
     assert as_float.a.encounters == 2000
     assert as_float.figures.equals(as_int.figures)
+
+
+def test_changes_given_as_one_string_name_b_as_typed(duel: Any) -> None:
+    """``changes="Defender.guard=2"``: B named by the string (it read "D, e, f, …")."""
+    as_text = simlab.compare(duel, changes="Defender.guard=2", n=1000, ranges=4)
+    as_mapping = simlab.compare(duel, changes={"Defender.guard": 2}, n=1000, ranges=4)
+    assert as_text.labels[1] == "Defender.guard=2" == as_mapping.labels[1]
+    assert as_text.figures.equals(as_mapping.figures)
