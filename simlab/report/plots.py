@@ -157,6 +157,23 @@ def _label_of(name: str, labels: dict[str, str]) -> str:
     return next((lab for lab in labels.values() if lab.startswith(f"{name} ×")), name)
 
 
+def only_rows(table: pd.DataFrame, column: str, wanted: Any) -> pd.DataFrame:
+    """The rows of ``table`` whose ``column`` is ``wanted`` (a name, or a list of names).
+
+    Raises
+    ------
+    ValueError
+        Naming the names there are, when one wanted is in no row: a mistyped name
+        (``defender="Defnder"``) drew an empty plot and said nothing.
+    """
+    names = [wanted] if isinstance(wanted, str) else list(wanted)
+    there = list(dict.fromkeys(table[column].map(str)))
+    missing = [name for name in names if str(name) not in there]
+    if missing:
+        raise ValueError(f"expected {column}= one of {', '.join(there)}; got {missing[0]!r}")
+    return table[table[column].map(str).isin([str(name) for name in names])]
+
+
 def _unpack(result: Result | ScenarioRun, exact: Any) -> tuple[Result, dict[str, Any] | None]:
     """The Result, and the exact answers as a summary document (or None)."""
     res = result if isinstance(result, Result) else result.result
@@ -438,10 +455,9 @@ def plot_time_to_down(
     res, exact = _unpack(result, exact)
     table = res.time_to_down(LEVEL)
     if side is not None:
-        table = table[table.side == side]
+        table = only_rows(table, "side", side)
     if combatant is not None:
-        wanted = [combatant] if isinstance(combatant, str) else list(combatant)
-        table = table[table.combatant.isin(wanted)]
+        table = only_rows(table, "combatant", combatant)
     ax = axes_or_new(ax)
     for name, group in table.groupby("combatant", sort=False):
         rounds = np.append(0, group["round"])
@@ -518,7 +534,7 @@ def plot_hit_rates(
     labels = copy_labels(res) if pool else {n: n for _, n in res.layout.combatants}
     rates = pooled_hit_rates(res, pool)
     if attacker is not None:
-        rates = rates[rates.attacker == _label_of(attacker, labels)]
+        rates = only_rows(rates, "attacker", _label_of(attacker, labels))
     answers: dict[tuple[str, str, str], dict[str, Any]] = {}
     for e in (exact or {}).get("attacks", []):
         answers.setdefault((labels.get(e["attacker"], e["attacker"]), e["attack"],

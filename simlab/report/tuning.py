@@ -26,7 +26,7 @@ import pandas as pd
 
 from simlab import __version__
 from simlab.report.files import atomic_write
-from simlab.report.plots import EXACT_STYLE, axes_or_new
+from simlab.report.plots import EXACT_STYLE, axes_or_new, only_rows
 from simlab.report.render import (
     PNG_DIR,
     Picture,
@@ -97,7 +97,7 @@ def plot_sweep(
     for key, value in on.items():
         if key not in data.columns:
             raise ValueError(f"expected one of {', '.join(subject)} to narrow by; got {key!r}")
-        data = data[data[key] == value]
+        data = only_rows(data, key, value)
     x, *others = sweep.fields
     ax = axes_or_new(ax)
     columns = [*sweep.fields, *subject, figure]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 import pytest
@@ -135,6 +136,28 @@ def test_plot_time_to_down_and_rates(run: ScenarioRun) -> None:
 def test_plot_refuses_an_attack_that_never_happened(run: ScenarioRun) -> None:
     with pytest.raises(ValueError, match="never made"):
         simlab.plot_damage_pmf(run, "Kaito", "stone-strike")
+
+
+@pytest.mark.parametrize(
+    ("draw", "words"),
+    [
+        (lambda run: simlab.plot_time_to_down(run, combatant="Kaitoo"),
+         "expected combatant= one of Kaito, Brute; got 'Kaitoo'"),
+        (lambda run: simlab.plot_time_to_down(run, combatant=["Kaito", "Brutte"]),
+         "expected combatant= one of Kaito, Brute; got 'Brutte'"),
+        (lambda run: simlab.plot_time_to_down(run, side="heroes"),
+         "expected side= one of party, enemies; got 'heroes'"),
+        (lambda run: simlab.plot_hit_rates(run, attacker="Kaitoo"),
+         "expected attacker= one of Kaito, Brute; got 'Kaitoo'"),
+    ],
+)  # fmt: skip
+def test_plot_names_the_choices_for_a_mistyped_name(
+    run: ScenarioRun, draw: Any, words: str
+) -> None:
+    """A name in no row drew an empty plot and said nothing."""
+    with pytest.raises(ValueError, match=re.escape(words)):
+        draw(run)
+    plt.close("all")
 
 
 def test_report_intervals_are_rounded_outwards() -> None:

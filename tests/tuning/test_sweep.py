@@ -177,6 +177,20 @@ def test_plot_sweep_draws_and_returns_its_data(duel: Any) -> None:
     plt.close(fig)
 
 
+def test_plot_sweep_names_what_a_mistyped_name_could_be(duel: Any) -> None:
+    """``defender="Defnder"`` drew an empty plot and said nothing."""
+    import matplotlib.pyplot as plt
+
+    sw = simlab.sweep(duel, {"Defender.guard": range(0, 2)}, n=1000, exact=False)
+    fig, ax = plt.subplots()
+    with pytest.raises(ValueError, match="expected defender= one of Defender; got 'Defnder'"):
+        simlab.plot_sweep(sw, "mean_damage", ax=ax, defender="Defnder")
+    with pytest.raises(ValueError, match=r"expected side= one of .*draw; got 'nobody'"):
+        simlab.plot_sweep(sw, "win_rate", ax=ax, side="nobody")
+    assert ax.get_lines() == []
+    plt.close(fig)
+
+
 @pytest.mark.parametrize(
     ("text", "values"),
     [("a.b=0:3", (0, 1, 2, 3)), ("a.b=5:5", (5,)), ("a.b=1,3,7", (1, 3, 7)),
