@@ -55,6 +55,15 @@ class Result:
     meta: dict[str, Any] = field(default_factory=dict)
     check: pd.DataFrame | None = None
 
+    def __repr__(self) -> str:
+        """One line: what was run and where the figures are (a notebook shows this for
+        ``res``; the dataclass's own repr printed every tally array, some 14 kB)."""
+        pairs = int(np.count_nonzero(self.tallies.attempts.sum(axis=1)))
+        return (f"<Result {self.scenario} · rules {self.rules} · {self.encounters:,} "
+                f"encounters · seed {self.seed}: {len(self.layout.combatants)} combatants, "
+                f"{pairs} attack pair{'' if pairs == 1 else 's'}; .hit_rates(), .damage(), "
+                f".time_to_down(), .combatants(), .win_rates()>")  # fmt: skip
+
     # -- attacks -----------------------------------------------------------------------
 
     def _pairs(self) -> tuple[np.ndarray, pd.DataFrame]:

@@ -112,6 +112,15 @@ class Comparison:
     only_in_a: list[tuple[str, str]] = field(default_factory=list)
     only_in_b: list[tuple[str, str]] = field(default_factory=list)
 
+    def __repr__(self) -> str:
+        """One line: what was compared and how much changed (the dataclass's own repr
+        printed both runs' tallies, some 28 kB)."""
+        changed = int(self.figures.changed.sum()) if len(self.figures) else 0
+        a, b = self.labels
+        return (f"<Comparison {a} vs {b} · {self.a.encounters:,} encounters on the same dice"
+                f" · {self.ranges} ranges: {changed} of {len(self.figures)} figures changed"
+                f" (paired 95% interval); .figures>")  # fmt: skip
+
     def document(self) -> dict[str, Any]:
         """The ``compare.json`` document."""
         return {

@@ -144,6 +144,15 @@ class SweepResult:
         default_factory=dict, init=False, repr=False, compare=False
     )
 
+    def __repr__(self) -> str:
+        """One line: what was varied and where the tables are (the dataclass's own repr
+        printed every point's scenario and tallies, some 30 kB for two points)."""
+        varied = ", ".join(f"{v.target} ({len(v.values)} values)" for v in self.vary)
+        return (f"<SweepResult {self.scenario} · rules {self.rules} · {len(self.points)} "
+                f"points of {varied} · {self.encounters:,} encounters a point · seed "
+                f"{self.seed}: .attacks(), .combatants(), .sides(), "
+                "simlab.plot_sweep>")  # fmt: skip
+
     @property
     def fields(self) -> list[str]:
         """The varied fields' names (``NAME.FIELD``), the tables' leading columns."""

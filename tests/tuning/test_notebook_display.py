@@ -1,0 +1,35 @@
+"""What a notebook shows for a result left at the end of a cell: one line naming the run
+and where its figures are, not the dataclass's dump of every tally array."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import simlab
+
+
+def test_a_result_shows_one_line(duel: Any) -> None:
+    res = simlab.simulate(duel, n=1000)
+    text = repr(res)
+    assert text == (
+        "<Result ss-duel · rules shattered-spirits · 1,000 encounters · seed 1: 2 combatants, "
+        "1 attack pair; .hit_rates(), .damage(), .time_to_down(), .combatants(), .win_rates()>"
+    )
+
+
+def test_a_sweep_shows_one_line(duel: Any) -> None:
+    sw = simlab.sweep(duel, {"Defender.guard": [0, 1, 2]}, n=500, exact=False)
+    assert repr(sw) == (
+        "<SweepResult ss-duel · rules shattered-spirits · 3 points of Defender.guard (3 values)"
+        " · 500 encounters a point · seed 1: .attacks(), .combatants(), .sides(),"
+        " simlab.plot_sweep>"
+    )
+
+
+def test_a_comparison_shows_one_line_with_how_many_figures_changed(duel: Any) -> None:
+    ab = simlab.compare(duel, changes="Defender.guard=2", n=1000, ranges=8)
+    changed = int(ab.figures.changed.sum())
+    assert repr(ab) == (
+        f"<Comparison ss-duel vs Defender.guard=2 · 1,000 encounters on the same dice · 8 ranges:"
+        f" {changed} of {len(ab.figures)} figures changed (paired 95% interval); .figures>"
+    )
