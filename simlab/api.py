@@ -17,7 +17,7 @@ from simlab.analysis.result import Result
 from simlab.analysis.summary import summary
 from simlab.engine import runner
 from simlab.errors import ExactUnsupported, InputError
-from simlab.limits import MAX_ENCOUNTERS, whole_number_in
+from simlab.limits import MAX_ENCOUNTERS, encounters_and_seed, whole_number_in
 from simlab.report.files import output_unit, run_identity, scenario_hash, write_json, write_parquet
 from simlab.rules import rule_module
 from simlab.scenario.common import ScenarioBase
@@ -77,8 +77,7 @@ def compile_job(
     n, seed : int, optional
         Override the scenario's ``encounters`` and ``seed``.
     """
-    n = scenario.encounters if n is None else whole_number_in(n, "encounters", 1, MAX_ENCOUNTERS)
-    seed = scenario.seed if seed is None else seed
+    n, seed = encounters_and_seed(scenario, n, seed)
     params, layout = rule_module(scenario.rules, "compile").compile_scenario(scenario)
     return runner.Job(rules=scenario.rules, params=params, layout=layout, seed=seed, n=n)
 

@@ -7,6 +7,10 @@ code 2) that names the limit.
 
 from __future__ import annotations
 
+from typing import Any
+
+#: The largest seed: the Philox key is its two 32-bit halves (``rng.key_from_seed``).
+MAX_SEED = 2**64 - 1
 #: The most encounters one run may simulate (scenario ``encounters:`` and ``-n``).
 MAX_ENCOUNTERS = 10**11
 #: The largest scenario file read, in bytes (the examples are 1–3 kB).
@@ -58,3 +62,34 @@ def whole_number_in(value: object, what: str, lo: int, hi: int) -> int:
     if not lo <= number <= hi:
         raise InputError(f"expected {what} from {lo:,} to {hi:,}; got {value!r}")
     return number
+
+
+def seed_value(seed: object) -> int:
+    """``seed`` as a Python int, when it is an integer from 0 to :data:`MAX_SEED` (numpy's
+    included: a run's seed is written to JSON, which takes no numpy number).
+
+    Raises
+    ------
+    simlab.errors.InputError
+        If ``seed`` is not an integer in 0..2**64-1 (a bool, a float, a text, None).
+    """
+    import operator
+
+    from simlab.errors import InputError
+
+    try:
+        value = None if isinstance(seed, bool) else operator.index(seed)  # type: ignore[arg-type]
+    except TypeError:
+        value = None
+    if value is None or not 0 <= value <= MAX_SEED:
+        raise InputError(f"expected a seed between 0 and 2**64-1; got {seed!r}")
+    return int(value)
+
+
+def encounters_and_seed(scenario: Any, n: object, seed: object) -> tuple[int, int]:
+    """A run's sample size and seed as Python ints: ``n`` and ``seed`` when given
+    (:func:`whole_number_in`, :func:`seed_value`), else the scenario's own."""
+    count = (
+        scenario.encounters if n is None else whole_number_in(n, "encounters", 1, MAX_ENCOUNTERS)
+    )
+    return count, scenario.seed if seed is None else seed_value(seed)

@@ -14,7 +14,8 @@ from simlab.engine.runner import max_threads
 from simlab.errors import InputError
 from simlab.limits import whole_number_in
 
-QUICKSTART = Path(__file__).resolve().parents[1] / "scenarios/shattered-spirits/quickstart.yaml"
+ROOT = Path(__file__).resolve().parents[1]
+QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
 
 
 @pytest.mark.parametrize(
@@ -77,3 +78,32 @@ def test_simulate_refuses_more_threads_than_the_machine_gives() -> None:
     top = max_threads()
     with pytest.raises(InputError, match=f"expected threads from 1 to {top}; got {top + 1}"):
         simlab.simulate(QUICKSTART, n=100, threads=top + 1)
+
+
+def test_a_numpy_seed_and_count_are_written_as_python_ints(tmp_path: Path) -> None:
+    """numpy numbers from a notebook ran, and then writing the results failed: JSON
+    takes no ``np.int64``."""
+    import json
+
+    res = simlab.simulate(QUICKSTART, n=np.int64(300), seed=np.int64(3))
+    assert type(res.seed) is int and type(res.encounters) is int
+    simlab.write_results(res, tmp_path / "out")
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert (summary["seed"], summary["encounters"]) == (3, 300)
+    assert simlab.simulate(QUICKSTART, n=300, seed=3).tallies.attempts.tolist() == (
+        res.tallies.attempts.tolist()
+    )
+
+
+def test_sweeps_comparisons_and_tunings_take_numpy_counts_and_seeds(tmp_path: Path) -> None:
+    """Each is written (JSON) after running on numpy's numbers, as on Python's."""
+    duel = ROOT / "scenarios/benchmarks/ss-duel.yaml"
+    n, seed = np.int64(400), np.int64(4)
+    sw = simlab.sweep(duel, {"Defender.guard": np.arange(2)}, n=n, seed=seed, exact=False)
+    ab = simlab.compare(duel, changes={"Defender.guard": np.int64(2)}, n=n, seed=seed)
+    found = simlab.tune(duel, "Defender.hp=5:40", "median_time_to_down:Defender=5", n=n, seed=seed)
+    for made in (sw, ab.a, found):
+        assert (type(made.encounters), type(made.seed)) == (int, int)
+    simlab.write_sweep(sw, tmp_path / "sweep")
+    simlab.write_compare(ab, tmp_path / "compare")
+    simlab.write_tune(found, tmp_path / "tune")

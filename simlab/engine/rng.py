@@ -96,12 +96,10 @@ tallies included, takes about 28 ns on one thread (measured).
 
 from __future__ import annotations
 
-import operator
-
 import numpy as np
 
 from simlab.engine.jit import inline_kernel, internal_kernel, kernel, unlikely
-from simlab.errors import InputError
+from simlab.limits import seed_value
 
 # Stream numbers are part of the counter. They are FIXED FOREVER: changing or reordering
 # them changes every simulated result for every seed. Add new streams at the end only.
@@ -115,7 +113,6 @@ STREAM_STATUS = 6
 STREAM_SAVE = 7
 N_STREAMS = 8
 
-MAX_SEED = 2**64 - 1
 
 # Column indices of the state array (see the module docstring).
 _WORDS = 4
@@ -250,14 +247,9 @@ def key_from_seed(seed: int) -> tuple[int, int]:
     Raises
     ------
     InputError
-        If ``seed`` is not an integer in 0..2**64-1.
+        If ``seed`` is not an integer in 0..2**64-1 (:func:`simlab.limits.seed_value`).
     """
-    try:
-        value = None if isinstance(seed, bool) else operator.index(seed)
-    except TypeError:
-        value = None
-    if value is None or not 0 <= value <= MAX_SEED:
-        raise InputError(f"expected a seed between 0 and 2**64-1; got {seed!r}")
+    value = seed_value(seed)
     return value & 0xFFFFFFFF, value >> 32
 
 

@@ -38,7 +38,7 @@ from simlab.analysis import stats
 from simlab.analysis.result import Result
 from simlab.engine import runner
 from simlab.engine.tallies import TallyArrays, merge, new_tallies
-from simlab.limits import MAX_RANGES, whole_number_in
+from simlab.limits import MAX_RANGES, encounters_and_seed, whole_number_in
 from simlab.scenario.common import ScenarioBase
 from simlab.tuning.figures import figure_values
 
@@ -183,9 +183,8 @@ def compare(
     from simlab.api import compile_job
 
     ranges = whole_number_in(ranges, "ranges", 2, MAX_RANGES)
-    seed = a.seed if seed is None else seed
-    jobs = [compile_job(scn, a.encounters if n is None else n, seed) for scn in (a, b)]
-    n = jobs[0].n
+    n, seed = encounters_and_seed(a, n, seed)
+    jobs = [compile_job(scn, n, seed) for scn in (a, b)]
     per_range = [run_ranges(job, ranges, threads, progress) for job in jobs]
     results = [
         _result(scn, job, parts) for scn, job, parts in zip((a, b), jobs, per_range, strict=True)

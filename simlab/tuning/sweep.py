@@ -20,6 +20,7 @@ from simlab.analysis.result import Result
 from simlab.analysis.summary import summary
 from simlab.errors import ExactUnsupported, InputError
 from simlab.exact import pair_answer
+from simlab.limits import encounters_and_seed
 from simlab.rules import has_crits
 from simlab.scenario.common import ScenarioBase
 from simlab.tuning.figures import combatant_figures
@@ -369,8 +370,7 @@ def sweep(
     from simlab.exact.engine import exact as solve
 
     result = sweep_points(scenario, vary)
-    result.encounters = scenario.encounters if n is None else n
-    result.seed = scenario.seed if seed is None else seed
+    result.encounters, result.seed = encounters_and_seed(scenario, n, seed)
     for point in result.points:
         point.result = simulate(point.scenario, result.encounters, result.seed,
                                 threads=threads, progress=progress, precision=precision,

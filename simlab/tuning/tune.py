@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from simlab.errors import ExactUnsupported, InputError
-from simlab.limits import MAX_ENCOUNTERS, whole_number_in
+from simlab.limits import encounters_and_seed
 from simlab.scenario.common import ScenarioBase
 from simlab.tuning.figures import FigureRef, check_figure, exact_measure, measure, parse_figure
 from simlab.tuning.overrides import Override, apply_overrides, parse_value, plain_value
@@ -321,8 +321,7 @@ def tune(
 
     if isinstance(target, str):
         target = parse_target(target)
-    n = scenario.encounters if n is None else whole_number_in(n, "encounters", 1, MAX_ENCOUNTERS)
-    seed = scenario.seed if seed is None else seed
+    n, seed = encounters_and_seed(scenario, n, seed)
     lo, hi = plain_value(lo), plain_value(hi)  # numpy's numbers, made Python's
     integer = all(isinstance(x, int) and not isinstance(x, bool) for x in (lo, hi))
     evaluate = _Evaluator(
