@@ -113,7 +113,6 @@ STREAM_STATUS = 6
 STREAM_SAVE = 7
 N_STREAMS = 8
 
-
 # Column indices of the state array (see the module docstring).
 _WORDS = 4
 _BUFFERED = 2 * _WORDS  # words the state buffers for a stream: two blocks (see "State layout")
