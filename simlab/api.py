@@ -6,6 +6,7 @@ The CLI is a thin shell over these functions; notebooks call them directly.
 from __future__ import annotations
 
 import dataclasses
+import numbers
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -264,7 +265,7 @@ def write_exact(
 # -- balance reports -------------------------------------------------------------------------
 
 
-def scenario_paths(items: Sequence[str | os.PathLike[str]]) -> list[Path]:
+def scenario_paths(items: Sequence[str | os.PathLike[str]] | str | os.PathLike[str]) -> list[Path]:
     """Scenario files named on a command line: files as given, folders searched recursively
     for ``*.yaml`` / ``*.yml`` (sorted).
 
@@ -273,6 +274,8 @@ def scenario_paths(items: Sequence[str | os.PathLike[str]]) -> list[Path]:
     InputError
         When an item does not exist or a folder holds no scenario.
     """
+    if isinstance(items, str | os.PathLike):  # one path, not a sequence of characters
+        items = [items]
     out: list[Path] = []
     for item in items:
         path = Path(item)
@@ -341,7 +344,7 @@ def run_scenario(
 
 
 def run_scenarios(
-    items: Sequence[str | os.PathLike[str]],
+    items: Sequence[str | os.PathLike[str]] | str | os.PathLike[str],
     n: int | None = None,
     seed: int | None = None,
     *,
@@ -393,7 +396,7 @@ def run_scenarios(
 
 
 def write_report(
-    runs: list[ScenarioRun],
+    runs: list[ScenarioRun] | ScenarioRun,
     out_dir: str | os.PathLike[str],
     *,
     baseline: str | os.PathLike[str] | None = None,
@@ -408,14 +411,14 @@ def write_report(
 
     Parameters
     ----------
-    runs : list of ScenarioRun
+    runs : list of ScenarioRun, or one
         From :func:`run_scenarios` or :func:`load_results`.
     out_dir : path-like
         Where ``report.html``, ``report.md``, ``png/`` and ``results.json`` go.
     baseline : path-like, optional
         A saved ``results.json`` (or its folder) to compare with.
     alpha : float
-        Drift threshold on Holm-adjusted p-values.
+        Drift threshold on Holm-adjusted p-values, between 0 and 1.
     strict : bool
         Count borderline spec passes as failures.
     progress : callable, optional
@@ -430,8 +433,11 @@ def write_report(
     from simlab.analysis.drift import compare
     from simlab.analysis.specs import evaluate_all
     from simlab.report.render import render_report
-    from simlab.report.results import load_results
+    from simlab.report.results import ScenarioRun, load_results
 
+    runs = [runs] if isinstance(runs, ScenarioRun) else list(runs)
+    if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not 0 < alpha < 1:
+        raise InputError(f"expected alpha between 0 and 1 (a p-value threshold); got {alpha!r}")
     specs = evaluate_all(runs, strict=strict)
     drift = None
     shown = None

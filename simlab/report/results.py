@@ -276,12 +276,12 @@ def results_document(runs: list[ScenarioRun]) -> dict[str, Any]:
             "scenarios": [scenario_document(r) for r in runs]}  # fmt: skip
 
 
-def save_results(runs: list[ScenarioRun], path: str | os.PathLike[str]) -> Path:
+def save_results(runs: list[ScenarioRun] | ScenarioRun, path: str | os.PathLike[str]) -> Path:
     """Write ``results.json`` for ``runs`` to ``path``, atomically (a unit of one file).
 
     Parameters
     ----------
-    runs : list of ScenarioRun
+    runs : list of ScenarioRun, or one
         The report's scenarios.
     path : path-like
         The file to write (its folder is created).
@@ -291,6 +291,7 @@ def save_results(runs: list[ScenarioRun], path: str | os.PathLike[str]) -> Path:
     Path
         The file written.
     """
+    runs = [runs] if isinstance(runs, ScenarioRun) else list(runs)
     try:
         return write_json(Path(path), results_document(runs))
     except OSError as err:

@@ -98,3 +98,24 @@ def test_bad_results_files_are_input_errors(tmp_path: Path, content: str | None,
         path.write_text(content)
     with pytest.raises(InputError, match=words):
         load_results(path)
+
+
+def test_one_path_or_one_run_is_taken_as_a_list_of_one(run: ScenarioRun, tmp_path: Path) -> None:
+    """A notebook passes one scenario or one run: a path's characters were read as paths
+    ("s: expected a scenario file or folder"), and one run was "not iterable"."""
+    (one,) = simlab.run_scenarios(str(QUICKSTART), n=300)
+    assert one.result.encounters == 300
+    saved = simlab.save_results(run, tmp_path / "results.json")
+    (back,) = simlab.load_results(saved)
+    assert back.result.tallies.attempts.tolist() == run.result.tallies.attempts.tolist()
+    written, _, _ = simlab.write_report(run, tmp_path / "report")
+    assert written["html"].is_file()
+
+
+@pytest.mark.parametrize("alpha", [0, 1, 2, -0.5, "0.01", True, float("nan")])
+def test_an_alpha_that_is_not_a_p_value_threshold_is_an_input_error(
+    run: ScenarioRun, tmp_path: Path, alpha: object
+) -> None:
+    with pytest.raises(InputError, match="expected alpha between 0 and 1"):
+        simlab.write_report([run], tmp_path / "report", alpha=alpha)  # type: ignore[arg-type]
+    assert not (tmp_path / "report").exists()
