@@ -19,7 +19,7 @@ from typing import Any
 
 import click
 
-from simlab.limits import MAX_ENCOUNTERS
+from simlab.limits import MAX_ENCOUNTERS, MAX_SEED
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
@@ -262,7 +262,7 @@ ENCOUNTERS = Count()
 @click.option(
     "-n", "--encounters", type=ENCOUNTERS, help="Encounters to run (200000, 200_000 or 2e5)."
 )
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="Seed (default: scenario's).")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), help="Seed (default: scenario's).")
 @click.option("--out", type=click.Path(file_okay=False), help="Write summary.json + Parquet.")
 @click.option("--threads", type=click.IntRange(min=1), help="Threads (default: all cores).")
 @click.option(
@@ -385,7 +385,7 @@ def _sample_options(command: Callable[..., Any]) -> Callable[..., Any]:
     options = [
         click.option("-n", "--encounters", type=ENCOUNTERS,
                      help="Encounters per scenario (default: each scenario's)."),
-        click.option("--seed", type=click.IntRange(0, 2**64 - 1),
+        click.option("--seed", type=click.IntRange(0, MAX_SEED),
                      help="Seed (default: each scenario's)."),
         click.option("--threads", type=click.IntRange(min=1),
                      help="Threads (default: all cores)."),
@@ -598,7 +598,7 @@ def _tuning_options(per: str, writes: str) -> Callable[[Callable[..., Any]], Cal
     options = [
         click.option("-n", "--encounters", type=ENCOUNTERS,
                      help=f"Encounters per {per} (default: the scenario's)."),
-        click.option("--seed", type=click.IntRange(0, 2**64 - 1),
+        click.option("--seed", type=click.IntRange(0, MAX_SEED),
                      help="Seed (default: the (first) scenario's)."),
         click.option("--threads", type=click.IntRange(min=1),
                      help="Threads (default: all cores)."),

@@ -60,7 +60,7 @@ from simlab.analysis import stats
 from simlab.analysis.result import Result, median_time_to_down
 from simlab.engine.tallies import Layout, TallyArrays, new_tallies
 from simlab.errors import InputError
-from simlab.limits import MAX_ENCOUNTERS
+from simlab.limits import MAX_ENCOUNTERS, MAX_SEED
 from simlab.report.files import OutputError, check_unit, reading_unit, run_identity, write_json
 
 FORMAT = 1
@@ -358,7 +358,7 @@ def scenario_run(doc: dict[str, Any]) -> ScenarioRun:
     tallies = _tallies(doc, layout)
     _check_counts(tallies, n, layout)
     result = Result(scenario=doc["scenario"], rules=doc["rules"], encounters=n,
-                    seed=_whole(doc["seed"], "the seed", 2**64 - 1), layout=layout,
+                    seed=_whole(doc["seed"], "the seed", MAX_SEED), layout=layout,
                     tallies=tallies, meta={"scenario_hash": doc.get("scenario_hash")})  # fmt: skip
     if doc.get("precision") is not None:
         result.meta["precision"] = doc["precision"]

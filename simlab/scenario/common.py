@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import Field, PrivateAttr, ValidationError, field_validator, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from simlab.limits import MAX_ENCOUNTERS
+from simlab.limits import MAX_ENCOUNTERS, MAX_SEED
 from simlab.rules import has_crits
 from simlab.scenario.validation import StrictModel
 
@@ -167,7 +167,7 @@ class ScenarioBase(StrictModel):
     rules: str
     description: str = ""
     encounters: int = Field(100_000, ge=1, le=MAX_ENCOUNTERS)
-    seed: int = Field(0, ge=0, le=2**64 - 1)
+    seed: int = Field(0, ge=0, le=MAX_SEED)
     max_rounds: int = Field(30, ge=1, le=1000)
     precision: float | None = Field(None, gt=0, le=1)
     expect: list[Expectation] = Field(default_factory=list, max_length=500)
