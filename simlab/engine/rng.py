@@ -374,6 +374,9 @@ _DIE_POWERS = np.array(
     ],
     np.uint64,
 )
+# _BATCH_BOUND[s] is Lemire's rejection bound (2**32 mod the range) of a batch of dice of
+# s faces: a cursor whose dice change size (cursor_dice) starts a batch at most dice
+_BATCH_BOUND = np.array([(2**32 % int(span)) if span else 0 for span in _BATCH_SPAN], np.uint64)
 
 
 @kernel
@@ -980,6 +983,62 @@ def cursor_code_if(source, buffer, cursor, count, span, take):
     if take:
         return cursor_code(source, buffer, cursor, count, span)
     return np.int64(0), cursor
+
+
+@inline_kernel
+def sized_source(source, sides):
+    """``source`` (:func:`dice_source`) made to draw dice of ``sides`` faces: the same
+    stream, with the batch shape and rejection bound of that size, looked up for dice
+    of up to ``_TABLED_SIDES`` faces."""
+    if 0 < sides <= _TABLED_SIDES:
+        k, span, bound = _BATCH_K[sides], _BATCH_SPAN[sides], _BATCH_BOUND[sides]
+    else:
+        k, span = batch_shape(sides)
+        bound = (_TWO32 - span) % span
+    return (source[0], source[1], source[2], np.uint64(sides), np.int64(k), span, bound)
+
+
+@inline_kernel
+def cursor_dice(source, buffer, cursor, count, sides, span):
+    """Roll ``count`` dice of ``sides`` faces from a cursor whose dice change size: the
+    dice :func:`roll_dice_code` would roll from the state, as one number.
+
+    Parameters
+    ----------
+    source : tuple
+        From :func:`dice_source`, of any die size: only its stream is read.
+    buffer : numpy.ndarray
+        The cursor's buffer (:func:`cursor_fresh` or :func:`cursor_at`).
+    cursor : tuple
+        ``(batch product, dice left, faces of the batch's dice)``: a cursor of
+        :func:`cursor_code` with the size of the dice in hand; ``(0, 0, 0)`` at the
+        start of an encounter.
+    count : int
+        Number of dice, at least 1.
+    sides : int
+        Their faces.
+    span : numpy.uint64
+        ``sides ** count``.
+
+    Returns
+    -------
+    tuple
+        ``(code, cursor)`` as :func:`cursor_code` returns them, the cursor holding dice
+        of ``sides`` faces.
+
+    Notes
+    -----
+    As :func:`roll_die` does, dice of another size than the batch in hand start a new
+    batch from the stream's next accepted word, and the rest of the old batch is never
+    read. A damage roll of dice of two sizes (``1d8+1d4``), or two attacks whose dice
+    differ, start a batch at nearly every die; through the state array each such die
+    took a call and seven reads and writes of memory.
+    """
+    x, left, held = cursor
+    if held != sides:
+        left = np.int64(0)  # dice of another size: the rest of their batch is dropped
+    code, (x, left) = cursor_code(sized_source(source, sides), buffer, (x, left), count, span)
+    return code, (x, left, np.int64(sides))
 
 
 @inline_kernel

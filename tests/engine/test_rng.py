@@ -472,6 +472,45 @@ def test_cursor_code_if_draws_only_the_dice_taken(sides, counts, start):
     assert 0 < takes.mean() < 1
 
 
+@allocating_kernel
+def _sized_codes_both_ways(state, k0, k1, stream, first, n_encounters, counts, sides):
+    """The dice codes of draws of ``counts[j]`` dice of ``sides[j]`` faces for each
+    encounter from ``first``, drawn by ``roll_dice_code`` on a state and by
+    ``cursor_dice`` on a cursor started by ``cursor_fresh``; returns both."""
+    source = rng.dice_source(k0, k1, stream, 2)  # its die size is never used
+    buffer = np.empty(rng.CURSOR_BUFFER, dtype=np.uint64)
+    by_state = np.empty((n_encounters, counts.shape[0]), dtype=np.int64)
+    by_cursor = np.empty((n_encounters, counts.shape[0]), dtype=np.int64)
+    for i in range(n_encounters):
+        rng.start_encounter(state, k0, k1, first + i)
+        x, left = rng.cursor_fresh(first + i, buffer)
+        cursor = (x, left, np.int64(0))
+        for j in range(counts.shape[0]):
+            span = np.uint64(sides[j]) ** np.uint64(counts[j])
+            by_state[i, j] = rng.roll_dice_code(state, stream, sides[j], counts[j])
+            by_cursor[i, j], cursor = rng.cursor_dice(source, buffer, cursor, counts[j],
+                                                      sides[j], span)  # fmt: skip
+    return by_state, by_cursor
+
+
+def test_cursor_of_dice_that_change_size_draws_the_dice_of_the_state():
+    # Damage dice of several sizes (1d8+1d4, a d3 whose batches are rejected 0.8% of
+    # the time, a d200 past the looked-up sizes, 12 d6 past a batch): each change of
+    # size starts a batch from the next word, and dice of one size in a row go on in
+    # their batch and across its end, as roll_dice_code rolls them from the state.
+    k0, k1 = rng.key_from_seed(SEED)
+    pattern = [(1, 8), (1, 4), (2, 4), (1, 8), (3, 8), (3, 8), (1, 3), (5, 3), (1, 200),
+               (2, 200), (12, 6), (1, 6), (1, 20), (1, 8)]  # fmt: skip
+    counts = np.array([n for n, _ in pattern] * 4, dtype=np.int64)
+    sides = np.array([s for _, s in pattern] * 4, dtype=np.int64)
+    by_state, by_cursor = _sized_codes_both_ways(
+        rng.new_state(), k0, k1, rng.STREAM_DAMAGE, 90, 400, counts, sides
+    )
+    assert by_cursor.tolist() == by_state.tolist()
+    assert (by_cursor < sides.astype(float) ** counts).all()
+    assert len({tuple(row) for row in by_cursor.tolist()}) == 400  # draws that vary
+
+
 def test_first_blocks_are_block_zero_of_each_encounter():
     k0, k1 = rng.key_from_seed(2**40 + 17)
     first = 2**32 - 3  # the encounter index crosses into the counter's high word

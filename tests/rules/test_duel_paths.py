@@ -46,6 +46,23 @@ sides:
   boxer:
     - {name: Boxer, hp: 10, attacks: [hook, jab], attacks_per_turn: 2, target: random}
 """,
+    # damage dice of several sizes through one cursor: tabled attacks of d4, d6 and d3
+    # (rejected batches), two terms of two sizes and a d130 rolled die by die, in
+    # rotation, two a turn, against Base Defense faces
+    "sizes": HEAD.format(rules="zones-3d6", cap=40)
+    + """
+attacks:
+  blade: {damage: 1d6+2, edge: 1}
+  dagger: {damage: 1d4}
+  flail: {damage: 1d8+1d4}
+  sling: {damage: 2d3}
+  ram: {damage: 1d130}
+sides:
+  a:
+    - {name: A, hp: 5, attacks: [blade, flail, dagger, ram, sling], attacks_per_turn: 2}
+  b:
+    - {name: B, hp: 200, base_defense: [1, 2], bonus_defense: 1}
+""",
     # a round cap that most duels reach (draws), minimum damage 0 against heavy armor
     "capped": HEAD.format(rules="zones-3d6", cap=3)
     + """
@@ -310,6 +327,33 @@ sides:
   b:
     - {name: B, hp: 50, dc: 10, resist: [piercing]}
 """,
+    # damage dice of several sizes through one cursor, die by die: d8 and d4 in one
+    # attack (its critical's bonus dice go on in the d8s' batch), a d3 offhand (rejected
+    # batches), a two-handed d130 (a size past the looked-up ones)
+    "sizes": HEAD.format(rules="glitters-d20", cap=40)
+    + """
+attacks:
+  morningstar: {damage: 1d8+1d4+1d8, type: bludgeoning, bonus: 4, critical_threshold: 17}
+  greatclub: {damage: 1d130, type: bludgeoning, bonus: 2, hand: two-handed}
+  hatchet: {damage: 1d3+1, type: piercing, bonus: 3, hand: offhand}
+sides:
+  a:
+    - {name: A, hp: 20, attacks: [morningstar, greatclub, morningstar, hatchet]}
+  b:
+    - {name: B, hp: 300, dc: 10}
+""",
+    # one attack a turn whose critical rolls too many outcomes to table (five d8): die
+    # by die, each hit's dice going on in the batch of the hit before
+    "big-crit": HEAD.format(rules="glitters-d20", cap=40)
+    + """
+attacks:
+  maul: {damage: 3d8, type: bludgeoning, bonus: 3, critical_threshold: 18}
+sides:
+  a:
+    - {name: A, hp: 5, attacks: [maul]}
+  b:
+    - {name: B, hp: 70, dc: 11}
+""",
     # a round cap that most duels reach (draws), a knight who Blocks in place of an offhand
     "capped": HEAD.format(rules="glitters-d20", cap=3)
     + """
@@ -417,8 +461,9 @@ def test_duel_path_equals_general_path(case: tuple[str, str]) -> None:
     [("benchmark", 8, "run_pair_duel_block"), ("heavy", 4, "run_pair_duel_block"),
      ("capped", 4, "run_pair_duel_block"), ("odd-cap", 12, "run_pair_duel_block"),
      ("keen", 8, "run_one_attack_duel_block"), ("prone", 6, "run_one_attack_duel_block"),
-     ("tabled", 6, "run_duel_block"),
-     ("training", 0, "run_duel_block"), ("mixed", 0, "run_duel_block")],
+     ("tabled", 6, "run_duel_block"), ("training", 0, "run_duel_block"),
+     ("mixed", 0, "run_duel_block"), ("sizes", 0, "run_duel_block"),
+     ("big-crit", 0, "run_duel_block")],
 )  # fmt: skip
 def test_glitters_duels_take_each_duel_path(case: str, sides: int, kernel: str) -> None:
     """The glitters-d20 duels above take both damage paths, tabled (every damage die of
@@ -434,7 +479,7 @@ def test_glitters_duels_take_each_duel_path(case: str, sides: int, kernel: str) 
 @pytest.mark.parametrize(
     ("case", "one_attack"),
     [("benchmark", True), ("capped", True), ("heavy", True), ("huge-dice", False),
-     ("many-dice", False), ("training", False), ("mixed", False)],
+     ("many-dice", False), ("training", False), ("mixed", False), ("sizes", False)],
 )  # fmt: skip
 def test_zones_duels_take_each_duel_kernel(case: str, one_attack: bool) -> None:
     """The zones-3d6 duels above take both duel kernels: one attack a turn with tabled

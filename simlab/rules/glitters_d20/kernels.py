@@ -52,6 +52,7 @@ from simlab.engine.rng import (
     STREAM_STATUS,
     cursor_at,
     cursor_code,
+    cursor_dice,
     cursor_fresh,
     cursor_loaded,
     dice_source,
@@ -121,6 +122,9 @@ from simlab.rules.glitters_d20.compile import (
  SHIELD_BC, BLOCKING, PARRY_READY, BLEEDING, BURNING, FREEZING, FROZEN, FROZEN_ROUND,
  DYING, SAVES, FAILS, STABLE_ROUND, DEAD_ROUND) = range(23)  # fmt: skip
 N_FIELDS = 23
+
+# a row of duel_dice_plan: the dice rolled, the damage added unrolled, then each die's faces
+PLAN_COUNT, PLAN_FIXED, PLAN_DICE = 0, 1, 2
 
 # event_round axis 1 (compile.EVENTS)
 EVENT_DEAD, EVENT_STABLE, EVENT_FROZEN = 0, 1, 2
@@ -806,14 +810,15 @@ def duel_tiers(p, st, attacker, tiers):
 
 
 @inline_kernel
-def duel_attack(p, st, rng, t, ch, batch, attacker, attack, tiers, seen, trace, source, buffer,
-                cursor, damage_how, d_cursor):  # fmt: skip
+def duel_attack(p, st, t, ch, batch, attacker, attack, tiers, seen, source, buffer, cursor,
+                damage_how, d_cursor):  # fmt: skip
     """One attack of a plain duel at the defender, counted in ``seen``: its natural die
     (:func:`natural_from_cursor`), its tier (:func:`duel_tiers`) and on a hit its damage
-    (:func:`damage_dice`, :func:`hit_damage`), the dice :func:`resolve_attack` rolls.
-    Where the damage is tabled (:func:`duel_damage_sides`), its dice are drawn as one
-    number through the damage cursor ``d_cursor`` and the damage looked up
-    (:func:`duel_damage`). Returns the damage and both cursors."""
+    (:func:`hit_damage`), the dice :func:`resolve_attack` rolls. The damage dice come
+    through the damage cursor ``d_cursor``: where the damage is tabled
+    (:func:`duel_damage_sides`), drawn as one number and the damage looked up
+    (:func:`duel_damage`); otherwise die by die as :func:`damage_dice` rolls them
+    (:func:`planned_dice`). Returns the damage and both cursors."""
     defender = 1 - attacker
     natural, cursor = natural_from_cursor(p, source, buffer, cursor,
                                           attack_net(p, attack, defender))  # fmt: skip
@@ -822,7 +827,7 @@ def duel_attack(p, st, rng, t, ch, batch, attacker, attack, tiers, seen, trace, 
     if damage_how[5]:  # a miss draws no dice from its table row (duel_damage_tables)
         damage, d_cursor = duel_damage(damage_how, d_cursor, attack, tier)
     elif tier > 0:
-        dice = damage_dice(p, rng, attack, tier == 2, trace, -1)
+        dice, d_cursor = planned_dice(damage_how, d_cursor, attack, tier)
         damage = hit_damage(p, st, attacker, attack, defender, dice)[2]
     count_duel_attack(t, ch, batch, attacker, seen, attack, tier, damage)
     return damage, cursor, d_cursor
@@ -835,10 +840,28 @@ def duel_damage(damage_how, d_cursor, attack, tier):
     damage cursor (``rng.cursor_code``: the dice :func:`damage_dice` rolls; a miss rolls
     none and deals 0) and looked up in the table of :func:`duel_damage_tables`. Returns
     the damage and the cursor."""
-    d_source, d_buffer, counts, spans, table, _ = damage_how
-    code, d_cursor = cursor_code(d_source, d_buffer, d_cursor, counts[attack, tier],
-                                 np.uint64(spans[attack, tier]))  # fmt: skip
-    return table[attack, tier, code], d_cursor
+    d_source, d_buffer, counts, spans, table = damage_how[:5]
+    x, left, held = d_cursor
+    code, (x, left) = cursor_code(d_source, d_buffer, (x, left), counts[attack, tier],
+                                  np.uint64(spans[attack, tier]))  # fmt: skip
+    return table[attack, tier, code], (x, left, held)
+
+
+@inline_kernel
+def planned_dice(damage_how, d_cursor, attack, tier):
+    """The total of the damage dice of a hit of ``tier`` (1 hit, 2 critical) of
+    ``attack`` in a plain duel whose damage is not tabled: the dice :func:`damage_dice`
+    rolls, in its order, drawn through the damage cursor one by one
+    (``rng.cursor_dice``: a die of another size than the one before starts a batch,
+    as in the RNG state), their faces listed by :func:`duel_dice_plan`. Returns the
+    total and the cursor."""
+    d_source, d_buffer, plan = damage_how[0], damage_how[1], damage_how[6]
+    total = plan[attack, tier, PLAN_FIXED]
+    for j in range(plan[attack, tier, PLAN_COUNT]):
+        sides = plan[attack, tier, PLAN_DICE + j]
+        code, d_cursor = cursor_dice(d_source, d_buffer, d_cursor, 1, sides, np.uint64(sides))
+        total += code + 1
+    return total, d_cursor
 
 
 @internal_kernel
@@ -878,8 +901,8 @@ def duel_damage_tables(p, st, attacker, sides, counts, spans, table):
 
 
 @internal_kernel
-def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen, ends, trace,
-               scratch, damage_sides, damage_tables):  # fmt: skip
+def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, tiers, seen, ends, scratch,
+               damage_sides, damage_tables):  # fmt: skip
     """Play plain duels ``lo .. hi-1`` (:func:`duel_attacker`) exactly as
     :func:`play_encounter` would, on a shorter path.
 
@@ -898,7 +921,8 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen
     ``damage_sides[0]`` (:func:`duel_damage_sides`, else 0), the damage is tabled
     (``damage_tables``, :func:`duel_damage_tables`) and its dice drawn through a second
     cursor (buffer ``scratch[5]``, block 0 computed at its first die); otherwise they
-    come from the RNG state ``rng``.
+    come through the same cursor die by die, in the order :func:`damage_dice` rolls
+    them (:func:`planned_dice`): no RNG state is used.
     """
     attacker = duel_attacker_in(p)
     defender = 1 - attacker
@@ -912,13 +936,13 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen
     blocks = c[C_DEFENSE, attacker] == DEFENSE_BLOCK
     words, buffer = scratch[:4], scratch[4]
     source = dice_source(k0, k1, STREAM_ATTACK, 20)
-    counts, spans, table = damage_tables
+    counts, spans, table, plan = damage_tables
     sides = damage_sides[0]
     tabled = sides > 0
     if tabled:
         duel_damage_tables(p, st, attacker, sides, counts, spans, table)
     damage_how = (dice_source(k0, k1, STREAM_DAMAGE, max(sides, 2)), scratch[5], counts,
-                  spans, table, tabled)  # fmt: skip
+                  spans, table, tabled, plan)  # fmt: skip
     batch, next_batch = batch_bounds(lo, n_batches, n_total)
     for enc in range(lo, hi):
         if unlikely(enc >= next_batch):  # a new batch of tallies: rare
@@ -928,9 +952,8 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen
         if group == 0:
             first_blocks(source, enc, words)
         cursor = cursor_at(words, group, enc, buffer)
-        d_cursor = cursor_fresh(enc, scratch[5])
-        if not tabled:
-            start_encounter(rng, k0, k1, enc)
+        x, left = cursor_fresh(enc, scratch[5])
+        d_cursor = (x, left, np.int64(0))  # no dice in hand: the first starts a batch
         hp = c[C_HP, defender]
         main, off, received, rnd = 0, 0, 0, 0
         while hp > 0 and rnd < cap:
@@ -940,8 +963,8 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen
                 attack = p.attack_list[main_start + main]
                 main = next_in_rotation(main, main_count)
                 damage, cursor, d_cursor = duel_attack(
-                    p, st, rng, t, ch, batch, attacker, attack, tiers, seen, trace, source,
-                    buffer, cursor, damage_how, d_cursor,
+                    p, st, t, ch, batch, attacker, attack, tiers, seen, source, buffer, cursor,
+                    damage_how, d_cursor,
                 )  # fmt: skip
                 hp -= damage
                 received += 1
@@ -950,8 +973,8 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen
                 attack = p.attack_list[off_start + off]
                 off = next_in_rotation(off, off_count)
                 damage, cursor, d_cursor = duel_attack(
-                    p, st, rng, t, ch, batch, attacker, attack, tiers, seen, trace, source,
-                    buffer, cursor, damage_how, d_cursor,
+                    p, st, t, ch, batch, attacker, attack, tiers, seen, source, buffer, cursor,
+                    damage_how, d_cursor,
                 )  # fmt: skip
                 hp -= damage
                 received += 1
@@ -962,13 +985,15 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen
 
 @kernel
 def run_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing, rng,
-                   tiers, seen, ends, cursor, damage_sides, counts, spans, table):  # fmt: skip
+                   tiers, seen, ends, cursor, damage_sides, counts, spans, table,
+                   plan):  # fmt: skip
     """:func:`run_chunk` for a plain duel (:func:`duel_attacker`), untraced: chunk ``ch``
-    plays its slice with :func:`play_duels`. A kernel of its own, so that other
-    scenarios never compile the duel path."""
+    plays its slice with :func:`play_duels` (the working arrays of
+    :func:`general_duel_scratch`). A kernel of its own, so that other scenarios never
+    compile the duel path."""
     lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
-    play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tiers, seen, ends, trace,
-               cursor, damage_sides, (counts, spans, table))  # fmt: skip
+    play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, tiers, seen, ends, cursor,
+               damage_sides, (counts, spans, table, plan))  # fmt: skip
 
 
 @inline_kernel
@@ -1254,6 +1279,38 @@ def duel_scratch(p, t, trace):
             np.zeros((n_attacks, 3, width), dtype=np.int64))  # fmt: skip
 
 
+def general_duel_scratch(p, t, trace):
+    """The working arrays of one chunk of :func:`run_duel_chunk`: those of
+    :func:`duel_scratch`, then the attacks' damage dice by tier (:func:`duel_dice_plan`)."""
+    return (*duel_scratch(p, t, trace), duel_dice_plan(p))
+
+
+def duel_dice_plan(p):
+    """The damage dice of every attack by tier, as :func:`damage_dice` rolls them, for a
+    plain duel whose damage is not tabled (:func:`planned_dice`).
+
+    ``plan[attack, tier]`` lists, for a hit (tier 1) and a critical hit (tier 2), how
+    many dice are rolled (``PLAN_COUNT``), what is added without a roll (``PLAN_FIXED``:
+    a critical's first bonus die, at its maximum; docs/rules/glitters-d20.md "Critical")
+    and the faces of each rolled die in order (from ``PLAN_DICE``): the base dice, then
+    a critical's bonus dice but the first. A miss (tier 0) rolls none.
+    """
+    faces = []
+    for attack in range(p.attack.shape[1]):
+        start = p.attack[A_TERM_START, attack]
+        terms = range(start, start + p.attack[A_TERM_COUNT, attack])
+        faces.append([int(p.terms[T_SIDES, k]) for k in terms for _ in range(p.terms[T_COUNT, k])])
+    width = PLAN_DICE + max((2 * len(dice) for dice in faces), default=0)
+    plan = np.zeros((len(faces), 3, width), dtype=np.int64)
+    for attack, dice in enumerate(faces):
+        rolls = ((1, dice, 0), (2, dice + dice[1:], dice[0] if dice else 0))
+        for tier, rolled, fixed in rolls:
+            plan[attack, tier, PLAN_COUNT] = len(rolled)
+            plan[attack, tier, PLAN_FIXED] = fixed
+            plan[attack, tier, PLAN_DICE : PLAN_DICE + len(rolled)] = rolled
+    return plan
+
+
 MAX_DAMAGE_CODES = 8192  # rolls of one attack's damage dice a plain duel tables, at most
 
 
@@ -1283,7 +1340,7 @@ def duel_damage_shape(p):
     return (sides, sides**most) if sides**most <= MAX_DAMAGE_CODES else (0, 1)
 
 
-run_duel_block = chunked(run_duel_chunk, duel_scratch)
+run_duel_block = chunked(run_duel_chunk, general_duel_scratch)
 run_one_attack_duel_block = chunked(run_one_attack_duel_chunk, duel_scratch)
 run_pair_duel_block = chunked(run_pair_duel_chunk, pair_scratch)
 

@@ -49,6 +49,7 @@ from simlab.engine.rng import (
     cursor_at,
     cursor_code,
     cursor_code_if,
+    cursor_dice,
     cursor_fresh,
     cursor_loaded,
     dice_source,
@@ -57,7 +58,6 @@ from simlab.engine.rng import (
     new_state,
     outcomes_within,
     roll_d6_sum,
-    roll_dice_code,
     roll_die,
     roll_die_in_line,
     start_encounter,
@@ -297,6 +297,21 @@ def base_damage(p, rng, ev, attack, defender, traced):
             k += 1
             total += face_value(p, defender, face)
     return total
+
+
+@inline_kernel
+def cursor_base_damage(p, source, buffer, cursor, attack, defender):
+    """:func:`base_damage` of a plain duel, untraced, its dice drawn one by one through a
+    cursor of the damage stream whose dice change size (``rng.cursor_dice``: the same
+    dice as the RNG state's). Returns the base damage and the cursor."""
+    total = 0
+    start = p.attack[A_TERM_START, attack]
+    for term in range(start, start + p.attack[A_TERM_COUNT, attack]):
+        sides = p.terms[T_SIDES, term]
+        for _ in range(p.terms[T_COUNT, term]):
+            code, cursor = cursor_dice(source, buffer, cursor, 1, sides, np.uint64(sides))
+            total += face_value(p, defender, code + 1)
+    return total, cursor
 
 
 @inline_kernel
@@ -620,8 +635,8 @@ def common_damage_sides(dice, count):
 
 
 @inline_kernel
-def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, damage, seen, ev,
-              ends, scratch, count, per_turn, damage_sides):  # fmt: skip
+def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, attacker, tables, dice, damage, seen, ends,
+              scratch, count, per_turn, damage_sides):  # fmt: skip
     """The encounter loop of :func:`play_duels`, given the attacker's number of attacks
     (``count``), its attacks a turn and the faces of its damage dice when a cursor
     draws them (``damage_sides``, else 0), all known only at run time: the duels of
@@ -656,9 +671,9 @@ def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, da
             if damage_sides > 0:
                 damage_cursor = cursor_at(damage_words, enc - first, enc, damage_buffer)
             else:
-                # unused: the damage dice come from rng
                 damage_cursor = cursor_fresh(enc, damage_buffer)
-                start_encounter(rng, k0, k1, enc)
+            # the damage dice when their faces differ: no dice in hand at the start
+            mixed_cursor = (damage_cursor[0], damage_cursor[1], np.int64(0))
             slot = 0
             received = 0
             taken = 0
@@ -684,11 +699,16 @@ def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, da
                     outcome = (1 + dealt) * hit
                 elif hit:
                     if dice[1, slot] > 0:
-                        code = roll_dice_code(rng, STREAM_DAMAGE, dice[2, slot], dice[1, slot])
+                        code, mixed_cursor = cursor_dice(damage_source, damage_buffer,
+                                                         mixed_cursor, dice[1, slot],
+                                                         dice[2, slot], damage_span)  # fmt: skip
                         dealt = damage[slot, code]
                     else:
                         attack = p.attack_list[start + slot]
-                        dealt = hit_damage(p, rng, ev, attacker, attack, defender, False)
+                        base, mixed_cursor = cursor_base_damage(p, damage_source, damage_buffer,
+                                                                mixed_cursor, attack,
+                                                                defender)  # fmt: skip
+                        dealt = damage_after(p, base, bonus_damage(p, attacker, attack, defender))
                     outcome = 1 + dealt
                 else:
                     outcome = 0
@@ -713,18 +733,19 @@ def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, da
 
 
 @internal_kernel
-def play_duels(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, damage, seen,
-               ev, ends, scratch):  # fmt: skip
+def play_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tables, dice, damage, seen, ends,
+               scratch):  # fmt: skip
     """Play plain duels ``lo .. hi-1`` (see :func:`duel_attacker`) exactly as
     :func:`play_encounter` would, on a shorter path.
 
     In a plain duel the attacker's target is always the defender, so no target is chosen
     (random targets draw from a stream nothing else uses) and no initiative is rolled
     (the defender's turn does nothing and the order stream feeds nothing else). Each
-    attack roll, Evasion roll and base-damage roll is drawn as one number with
-    :func:`~simlab.engine.rng.roll_dice_code` (the same dice as one die at a time) and
-    looked up in tables made once per run (:func:`roll_tables`, :func:`damage_tables`);
-    an attack whose damage has no table rolls it with :func:`hit_damage`. Only HP
+    attack roll, Evasion roll and base-damage roll is drawn as one number through a
+    cursor (:func:`~simlab.engine.rng.cursor_code`: the same dice as one die at a time)
+    and looked up in tables made once per run (:func:`roll_tables`,
+    :func:`damage_tables`); an attack whose damage has no table rolls it die by die, as
+    :func:`hit_damage` does. Only HP
     changes between attacks, so the damage is summed in a local variable until it
     exceeds the defender's HP (:func:`take_damage`); attacks are counted by outcome in
     ``seen`` and added to the tallies once per batch (:func:`flush_duel_attacks`), and
@@ -737,9 +758,12 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, d
     ``CURSOR_GROUP`` encounters at a time into ``scratch[:4]``, its buffer
     ``scratch[4]``), and so are the damage dice when every attack's damage is tabled
     with dice of the same faces (block 0 also a group at a time, into ``scratch[6:]``,
-    its buffer ``scratch[5]``); otherwise they come from the RNG state ``rng``. A cursor
-    reads a hit's damage dice for every attack and moves past them only on a hit
-    (:func:`~simlab.engine.rng.cursor_code_if`), so that no branch waits on the hit.
+    its buffer ``scratch[5]``). That cursor reads a hit's damage dice for every attack
+    and moves past them only on a hit (:func:`~simlab.engine.rng.cursor_code_if`), so
+    that no branch waits on the hit. Otherwise a hit's damage dice come through a cursor
+    whose dice change size (:func:`~simlab.engine.rng.cursor_dice`, the same buffer), as
+    one number for a tabled attack and die by die for the others
+    (:func:`cursor_base_damage`): no RNG state is used.
 
     The loop is :func:`duel_loop`. The most common duel, one attack a turn whose damage
     is tabled, is played by a kernel of its own with a shorter loop
@@ -748,8 +772,8 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, d
     count = p.combatant[C_ATTACK_COUNT, attacker]
     per_turn = p.combatant[C_ATTACKS_PER_TURN, attacker]
     damage_sides = common_damage_sides(dice, count)
-    duel_loop(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, damage, seen, ev,
-              ends, scratch, count, per_turn, damage_sides)  # fmt: skip
+    duel_loop(p, t, ch, lo, hi, n_total, k0, k1, attacker, tables, dice, damage, seen, ends,
+              scratch, count, per_turn, damage_sides)  # fmt: skip
 
 
 @inline_kernel
@@ -771,8 +795,8 @@ def run_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, 
     own, so that other scenarios never compile the duel path."""
     attacker = duel_tables(p, ev, tables, dice, damage)
     lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
-    play_duels(p, t, ch, lo, hi, n_total, k0, k1, rng, attacker, tables, dice, damage, seen, ev,
-               ends, cursor)  # fmt: skip
+    play_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tables, dice, damage, seen, ends,
+               cursor)  # fmt: skip
 
 
 @kernel
