@@ -211,6 +211,36 @@ sides:
   jabber:
     - {name: Jabber, hp: 10, tier: odd, weapon_sl: 1, attacks: [jab]}
 """,
+    # one attack made three times a turn (not two at a time: the pair loop's rounds
+    # are its attacks), against shield and armor; an odd round cap that some duels reach
+    "flurry": HEAD.format(rules="opposed-tiers", cap=5)
+    + """
+tiers:
+  - {name: quick, attack: 2d6, defense: 2d6, damage: 1d6, shield: {targe: 1d6},
+     armor: {hide: 1d4}}
+attacks:
+  jab: {modifier: 1}
+sides:
+  wall:
+    - {name: Wall, hp: 6, vigor: 10, tier: quick, shield: targe, armor: hide}
+  jabber:
+    - {name: Jabber, hp: 10, tier: quick, weapon_sl: 1, attacks: [jab], attacks_per_turn: 3}
+""",
+    # two a turn at an NPC that fights on while falling: falls in the middle of a turn,
+    # the rest of the turn and the duel played as on the general path
+    "flurry-fight-on": HEAD.format(rules="opposed-tiers", cap=30)
+    + """
+params: {npcs_fall_out: false, fallen_fight_on: true, target_unconscious: true}
+tiers:
+  - {name: brawl, attack: 2d6, defense: 2d6, damage: 1d6}
+attacks:
+  punch: {}
+sides:
+  post:
+    - {name: Post, hp: 8, vigor: 10, tier: brawl}
+  thug:
+    - {name: Thug, hp: 10, vigor: 8, tier: brawl, attacks: [punch], attacks_per_turn: 2}
+""",
     # hits past the last damage bin (4096), counted one by one
     "heavy": HEAD.format(rules="opposed-tiers", cap=30)
     + """
@@ -493,13 +523,16 @@ def test_zones_duels_take_each_duel_kernel(case: str, one_attack: bool) -> None:
     [("benchmark", "run_pair_duel_block"), ("heavy", "run_pair_duel_block"),
      ("player", "run_pair_duel_block"), ("odd-cap", "run_pair_duel_block"),
      ("shielded", "run_one_attack_duel_block"), ("fight-on", "run_one_attack_duel_block"),
+     ("flurry", "run_one_attack_duel_block"),
+     ("flurry-fight-on", "run_one_attack_duel_block"),
      ("huge-dice", "run_duel_block"), ("mixed", "run_duel_block")],
 )  # fmt: skip
 def test_tiers_duels_take_each_duel_kernel(case: str, kernel: str) -> None:
     """The opposed-tiers duels above take the three duel kernels: two attacks at a time
     (one attack a turn, every stream drawn through a cursor, no shield or armor, the
     first fall ends the duel), one at a time (shield and armor; a defender that fights
-    on), and the general duel loop (two attacks a turn; damage dice too many to table)."""
+    on; one attack made several times a turn), and the general duel loop (two attacks
+    in rotation; damage dice too many to table)."""
     job = compile_job(_scenario(("opposed-tiers", case)), 10, None)
     kernels = rule_module(job.rules, "kernels")
     assert kernels.block_kernel(job.params) is getattr(kernels, kernel)

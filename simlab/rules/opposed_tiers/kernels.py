@@ -827,8 +827,9 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, attacker, t
 @inline_kernel
 def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, tables, seen,
                      buffers, ends):  # fmt: skip
-    """Play plain duels ``lo .. hi-1`` whose attacker makes one attack a turn and whose
-    every stream is drawn through a cursor (:func:`one_attack_duel`), as
+    """Play plain duels ``lo .. hi-1`` whose attacker has one attack, made once or
+    more a turn, and whose every stream is drawn through a cursor
+    (:func:`one_attack_duel`), as
     :func:`play_duels` would, on a shorter loop: each row's dice count and outcomes in
     local variables, block 0 of each stream that rolls dice computed ``CURSOR_GROUP``
     encounters at a time (four rows each of ``buffers[4:]``; the cursors' buffers are
@@ -846,6 +847,7 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, 
     n_batches = t.attempts.shape[2]
     cap = p.globals_[G_MAX_ROUNDS]
     attack = p.attack_list[p.combatant[C_ATTACK_START, attacker]]
+    per_turn = p.combatant[C_ATTACKS_PER_TURN, attacker]
     ends_falling = first_fall(p, st, standing, defender, FALLING)[0]
     ends_unconscious = first_fall(p, st, standing, defender, UNCONSCIOUS)[0]
     ends_dead = first_fall(p, st, standing, defender, DEAD)[0]
@@ -912,7 +914,7 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, 
             last = cap
             in_state = False  # the defender's fall is played in st, as the general path does
             fell = False  # its first fall ended the duel
-            for rnd in range(1, cap + 1):
+            for i in range(cap * per_turn):
                 rolled, a_cursor = flat_total(sources[0], a_buf, a_cursor, flat, at_attack,
                                               n_attack, span_attack)  # fmt: skip
                 total = rolled + attack_plus  # attack_total
@@ -949,6 +951,7 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, attacker, 
                 if hp - damage > 0:  # still standing: nothing else changes
                     hp -= damage
                     continue
+                rnd = 1 + i // per_turn  # worked out only at a fall: a counter cost 1.05x
                 if not in_state:
                     level = condition(p, defender, hp - damage)
                     if ((level == FALLING and ends_falling)
@@ -1215,8 +1218,8 @@ def run_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, 
 def run_one_attack_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st,
                               standing, rng, scratch, ev, exprs, totals, dice, sides, spans, seen,
                               buffers, ends):  # fmt: skip
-    """:func:`run_duel_chunk` for a plain duel of one attack a turn whose every stream is
-    drawn through a cursor (:func:`one_attack_duel`): the same working arrays
+    """:func:`run_duel_chunk` for a plain duel of one attack (once or more a turn) whose
+    every stream is drawn through a cursor (:func:`one_attack_duel`): the same working arrays
     (:func:`duel_scratch`), played by :func:`one_attack_duels`. A kernel of its own, so
     that it compiles neither the general duel loop nor the dice rolled from the RNG
     state."""
@@ -1304,12 +1307,12 @@ def duel_attacker(p):
 
 def one_attack_duel(p):
     """Whether the plain duel of ``p`` (:func:`duel_attacker`) is one
-    :func:`run_one_attack_duel_block` plays: its attacker makes one attack a turn, and
-    every stream's dice are drawn through a cursor, that is each of the duel's
-    expressions (:func:`expression_tables`) rolls no dice or is tabled, with one die size
-    a stream (:func:`cursor_sides`, the same test in the kernel)."""
+    :func:`run_one_attack_duel_block` plays: its attacker has one attack (made once or
+    more a turn), and every stream's dice are drawn through a cursor, that is each of
+    the duel's expressions (:func:`expression_tables`) rolls no dice or is tabled, with
+    one die size a stream (:func:`cursor_sides`, the same test in the kernel)."""
     cb, attacker = p.combatant, duel_attacker(p)
-    if cb[C_ATTACK_COUNT, attacker] != 1 or cb[C_ATTACKS_PER_TURN, attacker] != 1:
+    if cb[C_ATTACK_COUNT, attacker] != 1:
         return False
     rows = duel_rows(p)
     for first, last in (ATTACK_ROWS, REACTION_ROWS, DAMAGE_ROWS, SAVE_ROWS):
@@ -1321,11 +1324,12 @@ def one_attack_duel(p):
 
 def pair_duel(p):
     """Whether :func:`run_pair_duel_block` plays the plain duel of ``p``: a one-attack
-    duel (:func:`one_attack_duel`) against a defender with no shield or armor dice whose
+    duel (:func:`one_attack_duel`) of one attack a turn against a defender with no
+    shield or armor dice whose
     first fall ends the duel (an NPC that falls out, or no ``fallen_fight_on``:
     :func:`update_role`), and whose attack, defense, damage and critical rolls each have
     at most :data:`MAX_PAIR_SPAN` outcomes."""
-    if not one_attack_duel(p):
+    if not one_attack_duel(p) or p.combatant[C_ATTACKS_PER_TURN, duel_attacker(p)] != 1:
         return False
     rows = duel_rows(p)
     if rows[DUEL_SHIELD] != NO_DICE or rows[DUEL_ARMOR] != NO_DICE:
@@ -1386,7 +1390,7 @@ def block_kernel(p):
     """The kernel that plays untraced blocks of the compiled scenario ``p``: when the
     scenario is a plain duel (:func:`duel_attacker`), ``run_pair_duel_block`` for one
     attack a turn played two at a time (:func:`pair_duel`), ``run_one_attack_duel_block``
-    for the other duels of one attack a turn (:func:`one_attack_duel`) or else
+    for the other duels of one attack (:func:`one_attack_duel`) or else
     ``run_duel_block``; otherwise ``run_untraced_block`` (:func:`run_untraced_chunk` on
     threads)."""
     if duel_attacker(p) < 0:
