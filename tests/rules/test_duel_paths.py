@@ -63,6 +63,18 @@ sides:
   b:
     - {name: B, hp: 200, base_defense: [1, 2], bonus_defense: 1}
 """,
+    # one attack, three a turn (the default): the one-attack loop, its rounds worked
+    # out from the attacks; a round cap that some duels reach
+    "flurry": HEAD.format(rules="zones-3d6", cap=4)
+    + """
+attacks:
+  jab: {damage: 1d4+1}
+sides:
+  a:
+    - {name: A, hp: 5, attacks: [jab]}
+  b:
+    - {name: B, hp: 20, base_defense: [1], bonus_defense: 1}
+""",
     # a round cap that most duels reach (draws), minimum damage 0 against heavy armor
     "capped": HEAD.format(rules="zones-3d6", cap=3)
     + """
@@ -509,12 +521,14 @@ def test_glitters_duels_take_each_duel_path(case: str, sides: int, kernel: str) 
 @pytest.mark.parametrize(
     ("case", "one_attack"),
     [("benchmark", True), ("capped", True), ("heavy", True), ("huge-dice", False),
-     ("many-dice", False), ("training", False), ("mixed", False), ("sizes", False)],
+     ("many-dice", False), ("training", False), ("mixed", False), ("sizes", False),
+     ("flurry", True)],
 )  # fmt: skip
 def test_zones_duels_take_each_duel_kernel(case: str, one_attack: bool) -> None:
-    """The zones-3d6 duels above take both duel kernels: one attack a turn with tabled
-    damage (hits past the last damage bin too), and the general duel loop (several
-    attacks, or damage dice too many or too large to table)."""
+    """The zones-3d6 duels above take both duel kernels: one attack (once or three
+    times a turn) with tabled damage (hits past the last damage bin too), and the
+    general duel loop (several attacks, or damage dice too many or too large to
+    table)."""
     _assert_duel_kernel(("zones-3d6", case), one_attack)
 
 
