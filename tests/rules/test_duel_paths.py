@@ -430,6 +430,32 @@ sides:
   b:
     - {name: B, hp: 30, dc: 14}
 """,
+    # Advantage with 3d20 keep the highest, a keen weapon: the one-attack loop reads the
+    # three d20s as one number of 8,000
+    "keen-3": HEAD.format(rules="glitters-d20", cap=40)
+    + """
+params: {advantage_dice: 3}
+attacks:
+  spear: {damage: 1d8, type: piercing, bonus: 2, advantage: 2, critical_threshold: 19}
+sides:
+  a:
+    - {name: A, hp: 5, attacks: [spear]}
+  b:
+    - {name: B, hp: 30, dc: 16}
+""",
+    # Disadvantage with 4d20 keep the lowest: more d20s than the one-attack loop reads as
+    # one number, so the general duel loop
+    "keen-4": HEAD.format(rules="glitters-d20", cap=40)
+    + """
+params: {advantage_dice: 4}
+attacks:
+  spear: {damage: 1d8, type: piercing, bonus: 9, disadvantage: 1}
+sides:
+  a:
+    - {name: A, hp: 5, attacks: [spear]}
+  b:
+    - {name: B, hp: 30, dc: 10}
+""",
     # one ranged attack a turn at a prone target (one disadvantage): one at a time
     "prone": HEAD.format(rules="glitters-d20", cap=40)
     + """
@@ -503,15 +529,16 @@ def test_duel_path_equals_general_path(case: tuple[str, str]) -> None:
     [("benchmark", 8, "run_pair_duel_block"), ("heavy", 4, "run_pair_duel_block"),
      ("capped", 4, "run_pair_duel_block"), ("odd-cap", 12, "run_pair_duel_block"),
      ("keen", 8, "run_one_attack_duel_block"), ("prone", 6, "run_one_attack_duel_block"),
+     ("keen-3", 8, "run_one_attack_duel_block"), ("keen-4", 8, "run_duel_block"),
      ("tabled", 6, "run_duel_block"), ("training", 0, "run_duel_block"),
      ("mixed", 0, "run_duel_block"), ("sizes", 0, "run_duel_block"),
      ("big-crit", 0, "run_duel_block")],
 )  # fmt: skip
 def test_glitters_duels_take_each_duel_path(case: str, sides: int, kernel: str) -> None:
     """The glitters-d20 duels above take both damage paths, tabled (every damage die of
-    one size) and rolled from the RNG state (mixed sizes), and the three duel kernels:
-    two attacks at a time (one attack a turn of one d20), one at a time (Advantage), and
-    the general duel loop."""
+    one size) and die by die (mixed sizes), and the three duel kernels: two attacks at
+    a time (one attack a turn of one d20), one at a time (Advantage of up to 3d20), and
+    the general duel loop (two attacks a turn, damage not tabled, 4d20)."""
     job = compile_job(_scenario(("glitters-d20", case)), 10, None)
     kernels = rule_module(job.rules, "kernels")
     assert kernels.duel_damage_sides(job.params) == sides

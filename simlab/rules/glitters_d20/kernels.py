@@ -306,6 +306,29 @@ def kept_die(net, i, die, kept):
 
 
 @inline_kernel
+def attack_d20s(p, attack, defender):
+    """How many d20s the attack rolls for its natural die: one, or ``advantage_dice``
+    with net advantage or disadvantage (:func:`natural_die`)."""
+    return 1 if attack_net(p, attack, defender) == 0 else p.globals_[G_ADVANTAGE_DICE]
+
+
+@internal_kernel
+def duel_code_tiers(p, attack, defender, tiers, code_tiers):
+    """The tier of ``attack`` at ``defender`` in a plain duel by the number its d20s
+    read as one (``rng.cursor_code``: the first die most significant):
+    ``code_tiers[code]`` is ``tiers[attack, natural]`` (:func:`duel_tiers`) for the
+    natural die :func:`natural_die` keeps of those d20s (:func:`attack_d20s` of them)."""
+    net = attack_net(p, attack, defender)
+    d20s = attack_d20s(p, attack, defender)
+    for code in range(20**d20s):
+        kept = 0
+        for i in range(d20s):
+            die = (code // 20 ** (d20s - 1 - i)) % 20 + 1
+            kept = kept_die(net, i, die, kept)
+        code_tiers[code] = tiers[attack, kept]
+
+
+@inline_kernel
 def natural_from_cursor(p, source, buffer, cursor, net):
     """:func:`natural_die` drawn through a cursor of the attack stream's d20s
     (``rng.cursor_code``, the same dice); returns the natural die and the cursor."""
@@ -1026,11 +1049,13 @@ def one_attack_tables(p, k0, k1, attacker, tiers, damage_tables):
 
 @inline_kernel
 def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, ends, scratch,
-                     damage_tables):  # fmt: skip
+                     damage_tables, code_tiers):  # fmt: skip
     """Play plain duels ``lo .. hi-1`` whose attacker makes one attack a turn with tabled
     damage (:func:`one_attack_duel`), as :func:`play_duels` would, on a shorter loop:
-    the attack's tiers and damage tables held in local variables, its attacks counted
-    in ``seen[attack]``, every attack's damage drawn and looked up without a branch on
+    the attack's d20s drawn as one number and its tier looked up by it (one d20 by its
+    natural die; Advantage's d20s in ``code_tiers``, :func:`duel_code_tiers`), the
+    attack's damage tables held in local variables, its attacks counted in
+    ``seen[attack]``, every attack's damage drawn and looked up without a branch on
     its tier (a miss through a table row that rolls no dice, :func:`duel_damage_tables`),
     and block 0 of both the d20 and the damage stream computed
     ``CURSOR_GROUP`` encounters at a time (into ``scratch[:4]`` and ``scratch[6:10]``;
@@ -1044,7 +1069,8 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, e
     attack, full_hp, source, d_source, tier_of, dice_of, span_of, damage_of, row = (
         one_attack_tables(p, k0, k1, attacker, tiers, damage_tables)
     )  # fmt: skip
-    net = attack_net(p, attack, defender)
+    d20s = attack_d20s(p, attack, defender)
+    d20_span = np.uint64(20**d20s)
     counted = seen[attack].reshape(-1)
     batch, next_batch = batch_bounds(lo, n_batches, n_total)
     for first in range(lo, hi, words.shape[1]):
@@ -1060,12 +1086,12 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, e
             rnd = 0
             while hp > 0 and rnd < cap:
                 rnd += 1
-                if net == 0:  # one d20, the usual attack
+                if d20s == 1:  # the usual attack, as before: through code_tiers, 0.94x
                     code, cursor = cursor_code(source, buffer, cursor, 1, np.uint64(20))
-                    natural = code + 1
+                    tier = np.uint64(tier_of[np.uint64(code + 1)])
                 else:
-                    natural, cursor = natural_from_cursor(p, source, buffer, cursor, net)
-                tier = np.uint64(tier_of[np.uint64(natural)])
+                    code, cursor = cursor_code(source, buffer, cursor, d20s, d20_span)
+                    tier = np.uint64(code_tiers[np.uint64(code)])
                 code, d_cursor = cursor_code(d_source, d_buffer, d_cursor, dice_of[tier],
                                              np.uint64(span_of[tier]))  # fmt: skip
                 damage = damage_of[tier * row + np.uint64(code)]
@@ -1078,10 +1104,10 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, e
 @kernel
 def run_one_attack_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st,
                               standing, rng, tiers, seen, ends, cursor, damage_sides, counts,
-                              spans, table):  # fmt: skip
+                              spans, table, code_tiers):  # fmt: skip
     """:func:`run_duel_chunk` for a plain duel whose attacker makes one attack a turn
-    with tabled damage (:func:`one_attack_duel`): the same working arrays
-    (:func:`duel_scratch`), its slice played by :func:`one_attack_duels`. A kernel of its
+    with tabled damage (:func:`one_attack_duel`): the working arrays of
+    :func:`one_attack_scratch`, its slice played by :func:`one_attack_duels`. A kernel of its
     own, so that neither duel compiles the other's loop: with the one-attack loop inside
     :func:`play_duels`, the other duels ran 25% slower and both compiled 3-5 s longer."""
     lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
@@ -1090,8 +1116,10 @@ def run_one_attack_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trac
     reset(p, st, standing)
     duel_tiers(p, st, attacker, tiers)
     duel_damage_tables(p, st, attacker, sides, counts, spans, table)
+    attack = p.attack_list[p.combatant[C_MAIN_START, attacker]]
+    duel_code_tiers(p, attack, 1 - attacker, tiers, code_tiers)
     one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, ends, cursor,
-                     (counts, spans, table, sides))  # fmt: skip
+                     (counts, spans, table, sides), code_tiers)  # fmt: skip
     record_duel_ends(t, ch, ends, attacker, p.combatant[C_SIDE, attacker],
                      p.globals_[G_MAX_ROUNDS], -1)  # fmt: skip
 
@@ -1279,6 +1307,21 @@ def duel_scratch(p, t, trace):
             np.zeros((n_attacks, 3, width), dtype=np.int64))  # fmt: skip
 
 
+def one_attack_scratch(p, t, trace):
+    """The working arrays of one chunk of :func:`run_one_attack_duel_chunk`: those of
+    :func:`duel_scratch`, then the attack's tiers by the number its d20s read
+    (:func:`duel_code_tiers`)."""
+    return (*duel_scratch(p, t, trace), np.zeros(20 ** one_attack_d20s(p), dtype=np.uint8))
+
+
+def one_attack_d20s(p):
+    """The d20s the attack of a one-attack duel rolls (:func:`attack_d20s`), by Python."""
+    attacker = duel_attacker(p)
+    attack = p.attack_list[p.combatant[C_MAIN_START, attacker]]
+    d20s = getattr(attack_d20s, "py_func", attack_d20s)  # the kernel's rule
+    return int(d20s(p, attack, 1 - attacker))
+
+
 def general_duel_scratch(p, t, trace):
     """The working arrays of one chunk of :func:`run_duel_chunk`: those of
     :func:`duel_scratch`, then the attacks' damage dice by tier (:func:`duel_dice_plan`)."""
@@ -1312,6 +1355,7 @@ def duel_dice_plan(p):
 
 
 MAX_DAMAGE_CODES = 8192  # rolls of one attack's damage dice a plain duel tables, at most
+MAX_CODED_D20S = 3  # d20s of one attack the one-attack loop reads as one number (8,000)
 
 
 def duel_damage_sides(p):
@@ -1341,7 +1385,7 @@ def duel_damage_shape(p):
 
 
 run_duel_block = chunked(run_duel_chunk, general_duel_scratch)
-run_one_attack_duel_block = chunked(run_one_attack_duel_chunk, duel_scratch)
+run_one_attack_duel_block = chunked(run_one_attack_duel_chunk, one_attack_scratch)
 run_pair_duel_block = chunked(run_pair_duel_chunk, pair_scratch)
 
 
@@ -1391,10 +1435,11 @@ def duel_attacker(p):
 def one_attack_duel(p):
     """Whether the plain duel of ``p`` (:func:`duel_attacker`) is one whose attacker makes
     one attack a turn, a main-hand attack with no offhand one, whose damage is tabled
-    (:func:`duel_damage_sides`): :func:`run_one_attack_duel_block` plays it."""
+    (:func:`duel_damage_sides`) and which rolls at most :data:`MAX_CODED_D20S` d20s
+    (:func:`attack_d20s`): :func:`run_one_attack_duel_block` plays it."""
     c, attacker = p.combatant, duel_attacker(p)
     single = c[C_MAIN_COUNT, attacker] == 1 and c[C_OFF_COUNT, attacker] == 0
-    return bool(single and duel_damage_sides(p) > 0)
+    return bool(single and duel_damage_sides(p) > 0 and one_attack_d20s(p) <= MAX_CODED_D20S)
 
 
 def pair_duel(p):
