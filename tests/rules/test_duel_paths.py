@@ -479,8 +479,16 @@ sides:
     - {name: B, hp: 40000, dc: 12}
 """,
 }
+# the duels one edit away from the benchmark duels that bench/duels times
+BENCH_DUELS = {
+    (path.read_text().split("rules: ")[1].split()[0], path.stem): path
+    for path in sorted((ROOT / "bench/duels").glob("*.yaml"))
+}
 DUELS = (
-    {("zones-3d6", k): v for k, v in ZONES.items()}
+    # shattered-spirits' duel path has tests of its own (test_ss_duel_path.py), whose
+    # "rotation, two per turn" covers its bench duel's shape
+    {case: path for case, path in BENCH_DUELS.items() if case[0] != "shattered-spirits"}
+    | {("zones-3d6", k): v for k, v in ZONES.items()}
     | {("opposed-tiers", k): v for k, v in TIERS.items()}
     | {("shattered-spirits-draft1", k): v for k, v in DRAFT1.items()}
     | {("glitters-d20", k): v for k, v in GLITTERS.items()}
@@ -488,7 +496,7 @@ DUELS = (
 
 
 def _scenario(case: tuple[str, str]) -> Any:
-    duel = DUELS[case]
+    duel = DUELS.get(case) or BENCH_DUELS[case]
     return simlab.load(duel) if isinstance(duel, Path) else simlab.loads(duel)
 
 
@@ -577,6 +585,19 @@ def test_tiers_duels_take_each_duel_kernel(case: str, kernel: str) -> None:
     job = compile_job(_scenario(("opposed-tiers", case)), 10, None)
     kernels = rule_module(job.rules, "kernels")
     assert kernels.block_kernel(job.params) is getattr(kernels, kernel)
+
+
+@pytest.mark.parametrize("case", list(BENCH_DUELS), ids=[k for _, k in BENCH_DUELS])
+def test_bench_duels_take_the_kernel_their_header_names(case: tuple[str, str]) -> None:
+    """Each duel of bench/duels says in its header which loop plays it: the one-attack
+    loop (``run_one_attack_duel_block``), or else the system's general duel loop
+    (``run_duel_block``; shattered-spirits has only that one)."""
+    header = BENCH_DUELS[case].read_text().split("\nscenario:")[0]
+    job = compile_job(_scenario(case), 10, None)
+    kernels = rule_module(job.rules, "kernels")
+    loop = "one-attack loop" if "one-attack loop" in header else "general duel loop"
+    expected = "run_one_attack_duel_block" if loop == "one-attack loop" else "run_duel_block"
+    assert kernels.block_kernel(job.params) is getattr(kernels, expected), loop
 
 
 def _assert_duel_kernel(case: tuple[str, str], one_attack: bool) -> None:
