@@ -307,10 +307,11 @@ def kept_die(net, i, die, kept):
 
 
 @inline_kernel
-def attack_d20s(p, attack, defender):
-    """How many d20s the attack rolls for its natural die: one, or ``advantage_dice``
-    with net advantage or disadvantage (:func:`natural_die`)."""
-    return 1 if attack_net(p, attack, defender) == 0 else p.globals_[G_ADVANTAGE_DICE]
+def attack_d20s(p, net):
+    """How many d20s an attack of net advantage ``net`` (:func:`attack_net`) rolls for
+    its natural die: one, or ``advantage_dice`` with net advantage or disadvantage
+    (:func:`natural_die`)."""
+    return 1 if net == 0 else p.globals_[G_ADVANTAGE_DICE]
 
 
 @internal_kernel
@@ -320,7 +321,7 @@ def duel_code_tiers(p, attack, defender, tiers, code_tiers):
     ``code_tiers[code]`` is ``tiers[attack, natural]`` (:func:`duel_tiers`) for the
     natural die :func:`natural_die` keeps of those d20s (:func:`attack_d20s` of them)."""
     net = attack_net(p, attack, defender)
-    d20s = attack_d20s(p, attack, defender)
+    d20s = attack_d20s(p, net)
     for code in range(20**d20s):
         kept = 0
         for i in range(d20s):
@@ -1082,7 +1083,7 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, e
     attack, full_hp, source, d_source, tier_of, dice_of, span_of, damage_of, row = (
         one_attack_tables(p, k0, k1, attacker, tiers, damage_tables)
     )  # fmt: skip
-    d20s = attack_d20s(p, attack, defender)
+    d20s = attack_d20s(p, attack_net(p, attack, defender))
     d20_span = np.uint64(20**d20s)
     counted = seen[attack].reshape(-1)
     batch, next_batch = batch_bounds(lo, n_batches, n_total)
@@ -1099,7 +1100,7 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, e
             rnd = 0
             while hp > 0 and rnd < cap:
                 rnd += 1
-                if d20s == 1:  # the usual attack, as before: through code_tiers, 0.94x
+                if d20s == 1:  # by its natural die: through code_tiers, 0.94x as fast
                     code, cursor = cursor_code(source, buffer, cursor, 1, np.uint64(20))
                     tier = np.uint64(tier_of[np.uint64(code + 1)])
                 else:
@@ -1331,8 +1332,8 @@ def one_attack_d20s(p):
     """The d20s the attack of a one-attack duel rolls (:func:`attack_d20s`), by Python."""
     attacker = duel_attacker(p)
     attack = p.attack_list[p.combatant[C_MAIN_START, attacker]]
-    d20s = getattr(attack_d20s, "py_func", attack_d20s)  # the kernel's rule
-    return int(d20s(p, attack, 1 - attacker))
+    net = getattr(attack_net, "py_func", attack_net)(p, attack, 1 - attacker)  # the kernels'
+    return int(getattr(attack_d20s, "py_func", attack_d20s)(p, net))  # rules, run by Python
 
 
 def general_duel_scratch(p, t, trace):
