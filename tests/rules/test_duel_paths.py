@@ -124,6 +124,21 @@ sides:
 }
 
 
+FIGHT_ON = (
+    HEAD.format(rules="opposed-tiers", cap=30)
+    + """
+params: {npcs_fall_out: false, fallen_fight_on: true, target_unconscious: true}
+tiers:
+  - {name: brawl, attack: 2d6, defense: 2d6, damage: 1d6}
+attacks:
+  punch: {}
+sides:
+  post:
+    - {name: Post, hp: 8, vigor: 10, tier: brawl}
+  thug:
+    - {name: Thug, hp: 10, vigor: 8, tier: brawl, attacks: [punch]}
+"""
+)
 TIERS = {
     # novice against novice: a defense roll, no shield or armor
     "benchmark": ROOT / "scenarios/benchmarks/opposed-tiers-duel.yaml",
@@ -193,19 +208,7 @@ sides:
 """,
     # an NPC that fights on while falling: its first fall does not end the duel, the
     # rest is played as on the general path; the unconscious stay targets
-    "fight-on": HEAD.format(rules="opposed-tiers", cap=30)
-    + """
-params: {npcs_fall_out: false, fallen_fight_on: true, target_unconscious: true}
-tiers:
-  - {name: brawl, attack: 2d6, defense: 2d6, damage: 1d6}
-attacks:
-  punch: {}
-sides:
-  post:
-    - {name: Post, hp: 8, vigor: 10, tier: brawl}
-  thug:
-    - {name: Thug, hp: 10, vigor: 8, tier: brawl, attacks: [punch]}
-""",
+    "fight-on": FIGHT_ON,
     # rolls of other sizes, two attacks at a time: 3d6 against 2d8 + 2, 1d10 damage and a
     # 2d10 critical, an attack modifier, a damage modifier that the floor of 1 meets; an
     # odd round cap that some duels reach (its last round played alone)
@@ -240,19 +243,7 @@ sides:
 """,
     # two a turn at an NPC that fights on while falling: falls in the middle of a turn,
     # the rest of the turn and the duel played as on the general path
-    "flurry-fight-on": HEAD.format(rules="opposed-tiers", cap=30)
-    + """
-params: {npcs_fall_out: false, fallen_fight_on: true, target_unconscious: true}
-tiers:
-  - {name: brawl, attack: 2d6, defense: 2d6, damage: 1d6}
-attacks:
-  punch: {}
-sides:
-  post:
-    - {name: Post, hp: 8, vigor: 10, tier: brawl}
-  thug:
-    - {name: Thug, hp: 10, vigor: 8, tier: brawl, attacks: [punch], attacks_per_turn: 2}
-""",
+    "flurry-fight-on": FIGHT_ON.replace("[punch]}", "[punch], attacks_per_turn: 2}"),
     # hits past the last damage bin (4096), counted one by one
     "heavy": HEAD.format(rules="opposed-tiers", cap=30)
     + """
@@ -329,6 +320,21 @@ sides:
         "params: {endurance_overflow: false}\n",
     ),
 }
+
+
+def _spear_duel(spear: str, dc: int, params: str = "") -> str:
+    """A glitters-d20 duel of one 1d8 spear a turn, of the fields ``spear`` (its to-hit,
+    Advantage, critical threshold), against a defender of DC ``dc``."""
+    return (
+        HEAD.format(rules="glitters-d20", cap=40)
+        + params
+        + "attacks:\n"
+        + f"  spear: {{damage: 1d8, type: piercing, {spear}}}\n"
+        + "sides:\n  a:\n    - {name: A, hp: 5, attacks: [spear]}\n"
+        + f"  b:\n    - {{name: B, hp: 30, dc: {dc}}}\n"
+    )
+
+
 GLITTERS = {
     # one main-hand attack a turn against DC 12
     "benchmark": ROOT / "scenarios/benchmarks/glitters-d20-duel.yaml",
@@ -420,42 +426,19 @@ sides:
     - {name: B, hp: 45, dc: 13, resist: [slashing], status_immune: [bleeding]}
 """,
     # one attack a turn with Advantage (2d20 keep the higher): one attack at a time
-    "keen": HEAD.format(rules="glitters-d20", cap=40)
-    + """
-attacks:
-  spear: {damage: 1d8, type: piercing, bonus: 2, advantage: 1}
-sides:
-  a:
-    - {name: A, hp: 5, attacks: [spear]}
-  b:
-    - {name: B, hp: 30, dc: 14}
-""",
+    "keen": _spear_duel("bonus: 2, advantage: 1", dc=14),
     # Advantage with 3d20 keep the highest, a keen weapon: the one-attack loop reads the
     # three d20s as one number of 8,000
-    "keen-3": HEAD.format(rules="glitters-d20", cap=40)
-    + """
-params: {advantage_dice: 3}
-attacks:
-  spear: {damage: 1d8, type: piercing, bonus: 2, advantage: 2, critical_threshold: 19}
-sides:
-  a:
-    - {name: A, hp: 5, attacks: [spear]}
-  b:
-    - {name: B, hp: 30, dc: 16}
-""",
+    "keen-3": _spear_duel(
+        "bonus: 2, advantage: 2, critical_threshold: 19",
+        dc=16,
+        params="params: {advantage_dice: 3}\n",
+    ),
     # Disadvantage with 4d20 keep the lowest: more d20s than the one-attack loop reads as
     # one number, so the general duel loop
-    "keen-4": HEAD.format(rules="glitters-d20", cap=40)
-    + """
-params: {advantage_dice: 4}
-attacks:
-  spear: {damage: 1d8, type: piercing, bonus: 9, disadvantage: 1}
-sides:
-  a:
-    - {name: A, hp: 5, attacks: [spear]}
-  b:
-    - {name: B, hp: 30, dc: 10}
-""",
+    "keen-4": _spear_duel(
+        "bonus: 9, disadvantage: 1", dc=10, params="params: {advantage_dice: 4}\n"
+    ),
     # one ranged attack a turn at a prone target (one disadvantage): one at a time
     "prone": HEAD.format(rules="glitters-d20", cap=40)
     + """
