@@ -495,7 +495,12 @@ def _tallies(job: Any, kernel: Any, chunks: int) -> TallyArrays:
 def _duel_kernels(kernels: Any) -> list[Any]:
     """A system's plain-duel block kernels (all but the earlier draft have two or
     three)."""
-    names = ("run_duel_block", "run_one_attack_duel_block", "run_pair_duel_block")
+    names = (
+        "run_duel_block",
+        "run_one_attack_duel_block",
+        "run_pair_duel_block",
+        "run_planned_duel_block",
+    )
     return [getattr(kernels, name) for name in names if hasattr(kernels, name)]
 
 
@@ -523,13 +528,14 @@ def test_duel_path_equals_general_path(case: tuple[str, str]) -> None:
      ("keen-3", 8, "run_one_attack_duel_block"), ("keen-4", 8, "run_duel_block"),
      ("tabled", 6, "run_duel_block"), ("training", 0, "run_duel_block"),
      ("mixed", 0, "run_duel_block"), ("sizes", 0, "run_duel_block"),
-     ("big-crit", 0, "run_duel_block")],
+     ("big-crit", 0, "run_planned_duel_block")],
 )  # fmt: skip
 def test_glitters_duels_take_each_duel_path(case: str, sides: int, kernel: str) -> None:
     """The glitters-d20 duels above take both damage paths, tabled (every damage die of
-    one size) and die by die (mixed sizes), and the three duel kernels: two attacks at
-    a time (one attack a turn of one d20), one at a time (Advantage of up to 3d20), and
-    the general duel loop (two attacks a turn, damage not tabled, 4d20)."""
+    one size) and die by die (mixed sizes, or a critical of too many outcomes), and the
+    four duel kernels: two attacks at a time (one attack a turn of one d20), one at a
+    time (Advantage of up to 3d20), one at a time with its damage die by die, and the
+    general duel loop (two attacks a turn, 4d20)."""
     job = compile_job(_scenario(("glitters-d20", case)), 10, None)
     kernels = rule_module(job.rules, "kernels")
     assert kernels.duel_damage_sides(job.params) == sides
@@ -573,14 +579,18 @@ def test_tiers_duels_take_each_duel_kernel(case: str, kernel: str) -> None:
 @pytest.mark.parametrize("case", list(BENCH_DUELS), ids=[k for _, k in BENCH_DUELS])
 def test_bench_duels_take_the_kernel_their_header_names(case: tuple[str, str]) -> None:
     """Each duel of bench/duels says in its header which loop plays it: the one-attack
-    loop (``run_one_attack_duel_block``), or else the system's general duel loop
+    loop (``run_one_attack_duel_block``; in glitters-d20 with its damage die by die,
+    ``run_planned_duel_block``), or else the system's general duel loop
     (``run_duel_block``; shattered-spirits has only that one)."""
-    header = BENCH_DUELS[case].read_text().split("\nscenario:")[0]
+    comment = BENCH_DUELS[case].read_text().split("\nscenario:")[0]
+    header = " ".join(line.lstrip("# ") for line in comment.splitlines())
     job = compile_job(_scenario(case), 10, None)
     kernels = rule_module(job.rules, "kernels")
-    loop = "one-attack loop" if "one-attack loop" in header else "general duel loop"
-    expected = "run_one_attack_duel_block" if loop == "one-attack loop" else "run_duel_block"
-    assert kernels.block_kernel(job.params) is getattr(kernels, expected), loop
+    loops = {"one-attack loop, its damage die by die": "run_planned_duel_block",
+             "one-attack loop": "run_one_attack_duel_block"}  # fmt: skip
+    named = [kernel for words, kernel in loops.items() if words in header]
+    expected = named[0] if named else "run_duel_block"
+    assert kernels.block_kernel(job.params) is getattr(kernels, expected), header
 
 
 def _assert_duel_kernel(case: tuple[str, str], one_attack: bool) -> None:

@@ -1063,9 +1063,9 @@ def one_attack_tables(p, k0, k1, attacker, tiers, damage_tables):
 
 @inline_kernel
 def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, ends, scratch,
-                     damage_tables, code_tiers):  # fmt: skip
-    """Play plain duels ``lo .. hi-1`` whose attacker makes one attack a turn with tabled
-    damage (:func:`one_attack_duel`), as :func:`play_duels` would, on a shorter loop:
+                     damage_tables, code_tiers, planned, by_plan):  # fmt: skip
+    """Play plain duels ``lo .. hi-1`` whose attacker makes one attack a turn
+    (:func:`one_attack_duel`), as :func:`play_duels` would, on a shorter loop:
     the attack's d20s drawn as one number and its tier looked up by it (one d20 by its
     natural die; Advantage's d20s in ``code_tiers``, :func:`duel_code_tiers`), the
     attack's damage tables held in local variables, its attacks counted in
@@ -1075,7 +1075,13 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, e
     ``CURSOR_GROUP`` encounters at a time (into ``scratch[:4]`` and ``scratch[6:10]``;
     the cursors' buffers are ``scratch[4]`` and ``scratch[5]``), the damage cursor
     started with its first word drawn (``rng.cursor_loaded``). The same dice, in the
-    same order, as :func:`play_duels` draws."""
+    same order, as :func:`play_duels` draws.
+
+    When ``planned`` (a constant of the calling kernel, :func:`run_planned_duel_chunk`)
+    the damage is not tabled: a hit's dice come die by die through a cursor whose dice
+    change size, as :func:`planned_dice` draws them (``by_plan[0]``, the attack's rows of
+    :func:`duel_dice_plan`), and the damage is looked up by their total (``by_plan[1]``,
+    :func:`damage_by_total`)."""
     defender = 1 - attacker
     n_batches = t.attempts.shape[2]
     cap = p.globals_[G_MAX_ROUNDS]
@@ -1086,16 +1092,25 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, e
     d20s = attack_d20s(p, attack_net(p, attack, defender))
     d20_span = np.uint64(20**d20s)
     counted = seen[attack].reshape(-1)
+    plan, by_total = by_plan[0][attack].reshape(-1), by_plan[1]
+    plan_row = np.uint64(by_plan[0].shape[2])
     batch, next_batch = batch_bounds(lo, n_batches, n_total)
     for first in range(lo, hi, words.shape[1]):
         first_blocks(source, first, words)
-        first_blocks(d_source, first, d_words)
+        if not planned:
+            first_blocks(d_source, first, d_words)
         for enc in range(first, min(first + words.shape[1], hi)):
             if unlikely(enc >= next_batch):  # a new batch of tallies: rare
                 flush_attack_counts(t, ch, batch, attacker, seen)
                 batch, next_batch = batch_bounds(enc, n_batches, n_total)
             cursor = cursor_at(words, enc - first, enc, buffer)
-            d_cursor = cursor_loaded(d_source, d_words, enc - first, enc, d_buffer)
+            if planned:
+                x, left = cursor_fresh(enc, d_buffer)
+                d_cursor = (np.uint64(0), np.int64(0))
+                m_cursor = (x, left, np.int64(0))  # no dice in hand
+            else:
+                d_cursor = cursor_loaded(d_source, d_words, enc - first, enc, d_buffer)
+                m_cursor = (np.uint64(0), np.int64(0), np.int64(0))
             hp = full_hp
             rnd = 0
             while hp > 0 and rnd < cap:
@@ -1106,36 +1121,82 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, e
                 else:
                     code, cursor = cursor_code(source, buffer, cursor, d20s, d20_span)
                     tier = np.uint64(code_tiers[np.uint64(code)])
-                code, d_cursor = cursor_code(d_source, d_buffer, d_cursor, dice_of[tier],
-                                             np.uint64(span_of[tier]))  # fmt: skip
-                damage = damage_of[tier * row + np.uint64(code)]
+                if planned:  # no branch on the tier: a miss's row rolls no dice
+                    at = tier * plan_row
+                    total = plan[at + np.uint64(PLAN_FIXED)]
+                    for j in range(plan[at + np.uint64(PLAN_COUNT)]):
+                        faces = plan[at + np.uint64(PLAN_DICE + j)]
+                        code, m_cursor = cursor_dice(d_source, d_buffer, m_cursor, 1, faces,
+                                                     np.uint64(faces))  # fmt: skip
+                        total += code + 1
+                    damage = by_total[np.uint64(total)] * (tier > 0)
+                else:
+                    code, d_cursor = cursor_code(d_source, d_buffer, d_cursor, dice_of[tier],
+                                                 np.uint64(span_of[tier]))  # fmt: skip
+                    damage = damage_of[tier * row + np.uint64(code)]
                 count_tiered(t, ch, batch, attacker, seen, counted, attack, tier, damage)
                 hp -= damage
             count_duel_end(t, ch, ends, defender, hp <= 0, rnd, rnd)  # one attack a round
     flush_attack_counts(t, ch, batch, attacker, seen)
 
 
-@kernel
-def run_one_attack_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st,
-                              standing, rng, tiers, seen, ends, cursor, damage_sides, counts,
-                              spans, table, code_tiers):  # fmt: skip
-    """:func:`run_duel_chunk` for a plain duel whose attacker makes one attack a turn
-    with tabled damage (:func:`one_attack_duel`): the working arrays of
-    :func:`one_attack_scratch`, its slice played by :func:`one_attack_duels`. A kernel of its
-    own, so that neither duel compiles the other's loop: with the one-attack loop inside
-    :func:`play_duels`, the other duels ran 25% slower and both compiled 3-5 s longer."""
+@inline_kernel
+def play_one_attack_chunk(p, k0, k1, first, count, n_total, t, ch, st, standing, tiers, seen,
+                          ends, cursor, damage_sides, counts, spans, table, code_tiers, plan,
+                          by_total, planned):  # fmt: skip
+    """Build the tables of a one-attack duel and play chunk ``ch`` of it with
+    :func:`one_attack_duels`, its damage tabled or, when ``planned``, drawn die by die."""
     lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
     attacker = duel_attacker_in(p)
     sides = damage_sides[0]
     reset(p, st, standing)
     duel_tiers(p, st, attacker, tiers)
-    duel_damage_tables(p, st, attacker, sides, counts, spans, table)
     attack = p.attack_list[p.combatant[C_MAIN_START, attacker]]
+    if planned:
+        damage_by_total(p, st, attacker, attack, by_total)
+    else:
+        duel_damage_tables(p, st, attacker, sides, counts, spans, table)
     duel_code_tiers(p, attack, 1 - attacker, tiers, code_tiers)
     one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, ends, cursor,
-                     (counts, spans, table, sides), code_tiers)  # fmt: skip
+                     (counts, spans, table, sides), code_tiers, planned,
+                     (plan, by_total))  # fmt: skip
     record_duel_ends(t, ch, ends, attacker, p.combatant[C_SIDE, attacker],
                      p.globals_[G_MAX_ROUNDS], -1)  # fmt: skip
+
+
+@kernel
+def run_one_attack_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st,
+                              standing, rng, tiers, seen, ends, cursor, damage_sides, counts,
+                              spans, table, code_tiers, plan, by_total):  # fmt: skip
+    """:func:`run_duel_chunk` for a plain duel whose attacker makes one attack a turn
+    with tabled damage (:func:`one_attack_duel`): the working arrays of
+    :func:`one_attack_scratch`, its slice played by :func:`one_attack_duels`. A kernel of its
+    own, so that neither duel compiles the other's loop: with the one-attack loop inside
+    :func:`play_duels`, the other duels ran 25% slower and both compiled 3-5 s longer."""
+    play_one_attack_chunk(p, k0, k1, first, count, n_total, t, ch, st, standing, tiers, seen,
+                          ends, cursor, damage_sides, counts, spans, table, code_tiers, plan,
+                          by_total, False)  # fmt: skip
+
+
+@kernel
+def run_planned_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st,
+                           standing, rng, tiers, seen, ends, cursor, damage_sides, counts, spans,
+                           table, code_tiers, plan, by_total):  # fmt: skip
+    """:func:`run_one_attack_duel_chunk` for a one-attack duel whose damage is not tabled
+    (:func:`planned_duel`): its dice drawn die by die and the damage looked up by their
+    total. A kernel of its own, so that the tabled loop compiles without this one."""
+    play_one_attack_chunk(p, k0, k1, first, count, n_total, t, ch, st, standing, tiers, seen,
+                          ends, cursor, damage_sides, counts, spans, table, code_tiers, plan,
+                          by_total, True)  # fmt: skip
+
+
+@internal_kernel
+def damage_by_total(p, st, attacker, attack, by_total):
+    """The damage of a hit of ``attack`` in a plain duel by the total of its damage dice
+    (:func:`hit_damage`; ``st`` the start-of-encounter state, which nothing in a plain
+    duel changes but the defender's HP): ``by_total[total]``."""
+    for total in range(by_total.shape[0]):
+        by_total[total] = hit_damage(p, st, attacker, attack, 1 - attacker, total)[2]
 
 
 #: Rolls of two attacks' damage dice a plain duel's pair loop tables, over every pair of
@@ -1322,10 +1383,17 @@ def duel_scratch(p, t, trace):
 
 
 def one_attack_scratch(p, t, trace):
-    """The working arrays of one chunk of :func:`run_one_attack_duel_chunk`: those of
-    :func:`duel_scratch`, then the attack's tiers by the number its d20s read
-    (:func:`duel_code_tiers`)."""
-    return (*duel_scratch(p, t, trace), np.zeros(20 ** one_attack_d20s(p), dtype=np.uint8))
+    """The working arrays of one chunk of :func:`run_one_attack_duel_chunk` and
+    :func:`run_planned_duel_chunk`: those of :func:`duel_scratch`, then the attack's tiers
+    by the number its d20s read (:func:`duel_code_tiers`), the attacks' damage dice
+    (:func:`duel_dice_plan`) and the damage by their total (:func:`damage_by_total`:
+    as long as the largest total, one entry for tabled damage)."""
+    plan = duel_dice_plan(p)
+    planned = duel_damage_sides(p) == 0
+    attack = p.attack_list[p.combatant[C_MAIN_START, duel_attacker(p)]]
+    most = plan[attack, 2, PLAN_FIXED] + sum(plan[attack, 2, PLAN_DICE:]) if planned else 0
+    return (*duel_scratch(p, t, trace), np.zeros(20 ** one_attack_d20s(p), dtype=np.uint8),
+            plan, np.zeros(int(most) + 1, dtype=np.int64))  # fmt: skip
 
 
 def one_attack_d20s(p):
@@ -1400,6 +1468,7 @@ def duel_damage_shape(p):
 
 run_duel_block = chunked(run_duel_chunk, general_duel_scratch)
 run_one_attack_duel_block = chunked(run_one_attack_duel_chunk, one_attack_scratch)
+run_planned_duel_block = chunked(run_planned_duel_chunk, one_attack_scratch)
 run_pair_duel_block = chunked(run_pair_duel_chunk, pair_scratch)
 
 
@@ -1451,9 +1520,23 @@ def one_attack_duel(p):
     one attack a turn, a main-hand attack with no offhand one, whose damage is tabled
     (:func:`duel_damage_sides`) and which rolls at most :data:`MAX_CODED_D20S` d20s
     (:func:`attack_d20s`): :func:`run_one_attack_duel_block` plays it."""
+    return single_attack(p) and duel_damage_sides(p) > 0
+
+
+def planned_duel(p):
+    """Whether the plain duel of ``p`` is one of one attack a turn, as
+    :func:`one_attack_duel` says but for its damage, which is not tabled (dice of
+    several sizes, or a critical of too many outcomes): :func:`run_planned_duel_block`
+    plays it."""
+    return single_attack(p) and duel_damage_sides(p) == 0
+
+
+def single_attack(p):
+    """Whether the attacker of the plain duel of ``p`` makes one attack a turn, a
+    main-hand attack with no offhand one, of at most :data:`MAX_CODED_D20S` d20s."""
     c, attacker = p.combatant, duel_attacker(p)
     single = c[C_MAIN_COUNT, attacker] == 1 and c[C_OFF_COUNT, attacker] == 0
-    return bool(single and duel_damage_sides(p) > 0 and one_attack_d20s(p) <= MAX_CODED_D20S)
+    return bool(single and one_attack_d20s(p) <= MAX_CODED_D20S)
 
 
 def pair_duel(p):
@@ -1484,12 +1567,15 @@ def pair_codes(p):
 def block_kernel(p):
     """The kernel that plays untraced blocks of the compiled scenario ``p``: when the
     scenario is a plain duel (:func:`duel_attacker`), ``run_pair_duel_block`` for one
-    attack a turn played two at a time (:func:`pair_duel`), ``run_one_attack_duel_block``
-    for the other duels of one attack a turn (:func:`one_attack_duel`) or else
-    ``run_duel_block``; otherwise ``run_untraced_block`` (:func:`run_untraced_chunk` on
-    threads)."""
+    attack a turn played two at a time (:func:`pair_duel`), ``run_planned_duel_block``
+    for one attack a turn whose damage is not tabled (:func:`planned_duel`),
+    ``run_one_attack_duel_block`` for the other duels of one attack a turn
+    (:func:`one_attack_duel`) or else ``run_duel_block``; otherwise
+    ``run_untraced_block`` (:func:`run_untraced_chunk` on threads)."""
     if duel_attacker(p) < 0:
         return run_untraced_block
     if pair_duel(p):
         return run_pair_duel_block
+    if planned_duel(p):
+        return run_planned_duel_block
     return run_one_attack_duel_block if one_attack_duel(p) else run_duel_block
