@@ -543,17 +543,21 @@ def test_glitters_duels_take_each_duel_path(case: str, sides: int, kernel: str) 
 
 
 @pytest.mark.parametrize(
-    ("case", "one_attack"),
-    [("benchmark", True), ("capped", True), ("heavy", True), ("huge-dice", False),
-     ("many-dice", False), ("training", False), ("mixed", False), ("sizes", False),
-     ("flurry", True)],
+    ("case", "kernel"),
+    [("benchmark", "run_one_attack_duel_block"), ("capped", "run_one_attack_duel_block"),
+     ("heavy", "run_one_attack_duel_block"), ("flurry", "run_one_attack_duel_block"),
+     ("huge-dice", "run_planned_duel_block"), ("many-dice", "run_planned_duel_block"),
+     ("training", "run_duel_block"), ("mixed", "run_duel_block"),
+     ("sizes", "run_duel_block")],
 )  # fmt: skip
-def test_zones_duels_take_each_duel_kernel(case: str, one_attack: bool) -> None:
-    """The zones-3d6 duels above take both duel kernels: one attack (once or three
-    times a turn) with tabled damage (hits past the last damage bin too), and the
-    general duel loop (several attacks, or damage dice too many or too large to
-    table)."""
-    _assert_duel_kernel(("zones-3d6", case), one_attack)
+def test_zones_duels_take_each_duel_kernel(case: str, kernel: str) -> None:
+    """The zones-3d6 duels above take the three duel kernels: one attack (once or
+    three times a turn) with tabled damage (hits past the last damage bin too), one
+    attack whose damage dice are too many or too large to table (die by die), and the
+    general duel loop (several attacks)."""
+    job = compile_job(_scenario(("zones-3d6", case)), 10, None)
+    kernels = rule_module(job.rules, "kernels")
+    assert kernels.block_kernel(job.params) is getattr(kernels, kernel)
 
 
 @pytest.mark.parametrize(
@@ -591,13 +595,6 @@ def test_bench_duels_take_the_kernel_their_header_names(case: tuple[str, str]) -
     named = [kernel for words, kernel in loops.items() if words in header]
     expected = named[0] if named else "run_duel_block"
     assert kernels.block_kernel(job.params) is getattr(kernels, expected), header
-
-
-def _assert_duel_kernel(case: tuple[str, str], one_attack: bool) -> None:
-    job = compile_job(_scenario(case), 10, None)
-    kernels = rule_module(job.rules, "kernels")
-    expected = kernels.run_one_attack_duel_block if one_attack else kernels.run_duel_block
-    assert kernels.block_kernel(job.params) is expected
 
 
 FIGHTS = [

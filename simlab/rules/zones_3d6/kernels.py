@@ -809,10 +809,32 @@ def run_one_attack_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trac
     defender received, and those turned into rounds.
     A kernel of its own, so that neither duel compiles the other's loop (one kernel with
     both compiled 8-10 s longer)."""
+    play_one_attack_chunk(p, k0, k1, first, count, n_total, t, ch, ev, tables, dice, damage,
+                          seen, ends, cursor, False)  # fmt: skip
+
+
+@kernel
+def run_planned_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st,
+                           standing, rng, ev, tables, dice, damage, seen, ends,
+                           cursor):  # fmt: skip
+    """:func:`run_one_attack_duel_chunk` for a duel of one attack whose damage is not
+    tabled (:func:`planned_duel`: two dice terms, or too many outcomes): a hit's dice
+    drawn die by die. A kernel of its own, so that the tabled loop compiles without this
+    one."""
+    play_one_attack_chunk(p, k0, k1, first, count, n_total, t, ch, ev, tables, dice, damage,
+                          seen, ends, cursor, True)  # fmt: skip
+
+
+@inline_kernel
+def play_one_attack_chunk(p, k0, k1, first, count, n_total, t, ch, ev, tables, dice, damage,
+                          seen, ends, cursor, planned):  # fmt: skip
+    """Build a one-attack duel's tables and play chunk ``ch`` of it with
+    :func:`one_attack_duels` (its damage tabled, or die by die when ``planned``), then
+    add its duels' ends to the tallies."""
     attacker = duel_tables(p, ev, tables, dice, damage)
     lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
     one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tables, dice, damage, seen,
-                     ends, cursor)  # fmt: skip
+                     ends, cursor, planned)  # fmt: skip
     defender = 1 - attacker
     record_round_downs(t, ch, ends, defender)
     rounds_of_attacks(ends, p.combatant[C_ATTACKS_PER_TURN, attacker])
@@ -822,7 +844,7 @@ def run_one_attack_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trac
 
 @inline_kernel
 def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tables, dice, damage, seen,
-                     ends, scratch):  # fmt: skip
+                     ends, scratch, planned):  # fmt: skip
     """Play plain duels ``lo .. hi-1`` of one attack, made once or more a turn, with
     tabled damage (:func:`one_attack_duel`) as :func:`duel_loop` would, on a shorter
     loop: the same
@@ -837,7 +859,11 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tables, dice, 
     attacks, made ``zones-3d6-duel`` 0.98x as fast.
     Fewer values live across the loop, which :func:`duel_loop` with the same shape as
     constants kept on the stack: ``zones-3d6-duel`` 1.07x as fast (``bench_ab``), its
-    first run about 1.4 s shorter."""
+    first run about 1.4 s shorter.
+
+    When ``planned`` (a constant of the calling kernel, :func:`run_planned_duel_chunk`)
+    the damage is not tabled: a hit's dice come die by die through a cursor whose dice
+    change size (:func:`cursor_base_damage`), after a branch on the hit."""
     defender = 1 - attacker
     n_batches = t.attempts.shape[2]
     cap = p.globals_[G_MAX_ROUNDS]
@@ -851,20 +877,28 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tables, dice, 
     totals, evasions, damage_of, counted = tables[0], tables[1], damage[0], seen[0]
     words, buffer, damage_buffer, damage_words = scratch[:4], scratch[4], scratch[5], scratch[6:]
     source = dice_source(k0, k1, STREAM_ATTACK, 6)
-    damage_source = dice_source(k0, k1, STREAM_DAMAGE, dice[2, 0])
+    damage_source = dice_source(k0, k1, STREAM_DAMAGE, max(dice[2, 0], 2))
     attack = p.attack_list[p.combatant[C_ATTACK_START, attacker]]
     pair = (attacker * p.attack.shape[1] + attack) * 2 + defender
+    bonus = bonus_damage(p, attacker, attack, defender)
     batch, next_batch = batch_bounds(lo, n_batches, n_total)
     for first in range(lo, hi, words.shape[1]):
         first_blocks(source, first, words)
-        first_blocks(damage_source, first, damage_words)
+        if not planned:
+            first_blocks(damage_source, first, damage_words)
         for enc in range(first, min(first + words.shape[1], hi)):
             if unlikely(enc >= next_batch):  # a new batch of tallies: rare
                 flush_duel_attacks(p, t, ch, batch, attacker, defender, seen)
                 batch, next_batch = batch_bounds(enc, n_batches, n_total)
             cursor = cursor_at(words, enc - first, enc, buffer)
-            damage_cursor = cursor_loaded(damage_source, damage_words, enc - first, enc,
-                                          damage_buffer)  # fmt: skip
+            if planned:
+                x, left = cursor_fresh(enc, damage_buffer)
+                damage_cursor = (np.uint64(0), np.int64(0))
+                mixed_cursor = (x, left, np.int64(0))  # no dice in hand
+            else:
+                damage_cursor = cursor_loaded(damage_source, damage_words, enc - first, enc,
+                                              damage_buffer)  # fmt: skip
+                mixed_cursor = (np.uint64(0), np.int64(0), np.int64(0))
             taken = 0
             made = 0
             while taken <= hp and made < most:
@@ -873,9 +907,18 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tables, dice, 
                 total = totals[np.uint64(code)]
                 code, cursor = cursor_code(source, buffer, cursor, evasion_dice, evasion_span)
                 hit = total >= evasions[np.uint64(code)]
-                code, damage_cursor = cursor_code_if(damage_source, damage_buffer, damage_cursor,
-                                                     damage_dice, damage_span, hit)  # fmt: skip
-                dealt = damage_of[np.uint64(code)] * hit
+                if planned:
+                    dealt = 0
+                    if hit:
+                        base, mixed_cursor = cursor_base_damage(p, damage_source, damage_buffer,
+                                                                mixed_cursor, attack,
+                                                                defender)  # fmt: skip
+                        dealt = damage_after(p, base, bonus)
+                else:
+                    code, damage_cursor = cursor_code_if(damage_source, damage_buffer,
+                                                         damage_cursor, damage_dice, damage_span,
+                                                         hit)  # fmt: skip
+                    dealt = damage_of[np.uint64(code)] * hit
                 outcome = (1 + dealt) * hit
                 if outcome < bins:  # never negative: dealt is at least minimum_damage
                     counted[np.uint64(outcome)] += 1
@@ -926,6 +969,7 @@ def duel_scratch(p, t, trace):
 
 run_duel_block = chunked(run_duel_chunk, duel_scratch)
 run_one_attack_duel_block = chunked(run_one_attack_duel_chunk, duel_scratch)
+run_planned_duel_block = chunked(run_planned_duel_chunk, duel_scratch)
 
 
 def duel_attacker(p):
@@ -941,6 +985,14 @@ def duel_attacker(p):
         return -1
     armed = [k for k in range(2) if c[C_ATTACK_COUNT, k] > 0 and c[C_ATTACKS_PER_TURN, k] > 0]
     return armed[0] if len(armed) == 1 else -1
+
+
+def planned_duel(p):
+    """Whether the plain duel of ``p`` (:func:`duel_attacker`) is one whose attacker has
+    one attack (made once or more a turn) whose damage is not tabled
+    (:func:`one_attack_duel`): :func:`run_planned_duel_block` plays it."""
+    c, attacker = p.combatant, duel_attacker(p)
+    return bool(c[C_ATTACK_COUNT, attacker] == 1 and not one_attack_duel(p))
 
 
 def one_attack_duel(p):
@@ -962,9 +1014,12 @@ def one_attack_duel(p):
 def block_kernel(p):
     """The kernel that plays untraced blocks of the compiled scenario ``p``: when the
     scenario is a plain duel (:func:`duel_attacker`), ``run_one_attack_duel_block`` for
-    one attack with tabled damage (:func:`one_attack_duel`) or else
+    one attack with tabled damage (:func:`one_attack_duel`), ``run_planned_duel_block``
+    for one attack whose damage is not (:func:`planned_duel`), or else
     ``run_duel_block``; otherwise ``run_untraced_block`` (:func:`run_untraced_chunk` on
     threads)."""
     if duel_attacker(p) < 0:
         return run_untraced_block
-    return run_one_attack_duel_block if one_attack_duel(p) else run_duel_block
+    if one_attack_duel(p):
+        return run_one_attack_duel_block
+    return run_planned_duel_block if planned_duel(p) else run_duel_block
