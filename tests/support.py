@@ -20,7 +20,10 @@ from scipy import stats
 
 import simlab
 from simlab.cli import main
+from simlab.engine.rng import key_from_seed
+from simlab.engine.tallies import collapse, new_tallies
 from simlab.errors import ScenarioError
+from simlab.rules import rule_module
 
 # ---------------------------------------------------------------------------------------
 # Statistics
@@ -118,6 +121,23 @@ def combatants(scn: Any) -> Iterator[tuple[int, str, Any]]:
         for m in members:
             for k in range(m.count):
                 yield s, (m.name if m.count == 1 else f"{m.name} {k + 1}"), m
+
+
+# ---------------------------------------------------------------------------------------
+# Block kernels run directly
+# ---------------------------------------------------------------------------------------
+
+
+def block_tallies(job: Any, kernel: Any, chunks: int) -> Any:
+    """The tallies (chunks summed) of all of ``job``'s encounters played untraced by the
+    block kernel ``kernel`` (a rule system's ``run_block`` or one of its duel kernels),
+    adding into ``chunks`` chunks."""
+    k0, k1 = key_from_seed(job.seed)
+    tallies = new_tallies(job.layout, chunks)
+    trace = np.zeros((1, rule_module(job.rules, "kernels").N_TRACE), dtype=np.int64)
+    n_trace = np.zeros(1, dtype=np.int64)
+    kernel(job.params, k0, k1, 0, job.n, job.n, tallies, trace, n_trace)
+    return collapse(tallies)
 
 
 # ---------------------------------------------------------------------------------------

@@ -21,9 +21,8 @@ import pytest
 
 import simlab
 from simlab.api import compile_job
-from simlab.engine.rng import key_from_seed
-from simlab.engine.tallies import TallyArrays, collapse, new_tallies
 from simlab.rules import rule_module
+from tests.support import block_tallies
 
 ROOT = Path(__file__).resolve().parents[2]
 HEAD = "rules: {rules}\nscenario: duel\nseed: 11\nmax_rounds: {cap}\n"
@@ -483,15 +482,6 @@ def _scenario(case: tuple[str, str]) -> Any:
     return simlab.load(duel) if isinstance(duel, Path) else simlab.loads(duel)
 
 
-def _tallies(job: Any, kernel: Any, chunks: int) -> TallyArrays:
-    k0, k1 = key_from_seed(job.seed)
-    tallies = new_tallies(job.layout, chunks)
-    trace = np.zeros((1, rule_module(job.rules, "kernels").N_TRACE), dtype=np.int64)
-    n_trace = np.zeros(1, dtype=np.int64)
-    kernel(job.params, k0, k1, 0, job.n, job.n, tallies, trace, n_trace)
-    return collapse(tallies)
-
-
 def _duel_kernels(kernels: Any) -> list[Any]:
     """A system's plain-duel block kernels (all but the earlier draft have two or
     three)."""
@@ -512,10 +502,10 @@ def test_duel_path_equals_general_path(case: tuple[str, str]) -> None:
     assert kernels.duel_attacker(job.params) >= 0
     duel_kernel = kernels.block_kernel(job.params)
     assert duel_kernel in _duel_kernels(kernels)
-    general = _tallies(job, kernels.run_block, 3)
+    general = block_tallies(job, kernels.run_block, 3)
     assert general.attempts.sum() > 6000  # the duels were played
     for chunks in (1, 5):
-        duel = _tallies(job, duel_kernel, chunks)
+        duel = block_tallies(job, duel_kernel, chunks)
         for name, a, b in zip(general._fields, general, duel, strict=True):
             np.testing.assert_array_equal(a, b, err_msg=f"{key}: {name}, {chunks} chunks")
 

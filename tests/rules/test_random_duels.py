@@ -11,16 +11,13 @@ general path (``kernels.run_block``) gives on the same dice.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pytest
 
 import simlab
 from simlab.api import compile_job
-from simlab.engine.rng import key_from_seed
-from simlab.engine.tallies import TallyArrays, collapse, new_tallies
 from simlab.rules import rule_module
+from tests.support import block_tallies
 
 N = 3000  # encounters a duel
 DUELS_A_SYSTEM = 12
@@ -123,15 +120,6 @@ def _duel(rules: str, k: int) -> str:
             + MAKERS[rules](pick) + "\n")  # fmt: skip
 
 
-def _tallies(job: Any, kernel: Any, chunks: int) -> TallyArrays:
-    k0, k1 = key_from_seed(job.seed)
-    tallies = new_tallies(job.layout, chunks)
-    trace = np.zeros((1, rule_module(job.rules, "kernels").N_TRACE), dtype=np.int64)
-    n_trace = np.zeros(1, dtype=np.int64)
-    kernel(job.params, k0, k1, 0, job.n, job.n, tallies, trace, n_trace)
-    return collapse(tallies)
-
-
 @pytest.mark.parametrize("case", CASES, ids=[f"{r}-{k}" for r, k in CASES])
 def test_a_random_duel_gives_the_general_tallies(case: tuple[str, int]) -> None:
     text = _duel(*case)
@@ -140,9 +128,9 @@ def test_a_random_duel_gives_the_general_tallies(case: tuple[str, int]) -> None:
     assert kernels.duel_attacker(job.params) >= 0, text
     duel_kernel = kernels.block_kernel(job.params)
     assert duel_kernel is not kernels.run_untraced_block, text
-    general = _tallies(job, kernels.run_block, 2)
+    general = block_tallies(job, kernels.run_block, 2)
     assert general.attempts.sum() >= N  # the duels were played
-    duel = _tallies(job, duel_kernel, 3)
+    duel = block_tallies(job, duel_kernel, 3)
     for name, a, b in zip(general._fields, general, duel, strict=True):
         np.testing.assert_array_equal(a, b, err_msg=f"{name}\n{text}")
 
