@@ -1121,7 +1121,7 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, e
                 else:
                     code, cursor = cursor_code(source, buffer, cursor, d20s, d20_span)
                     tier = np.uint64(code_tiers[np.uint64(code)])
-                if planned:  # no branch on the tier: a miss's row rolls no dice
+                if planned:  # a miss's row rolls no dice: no test of the tier of its own
                     at = tier * plan_row
                     total = plan[at + np.uint64(PLAN_FIXED)]
                     for j in range(plan[at + np.uint64(PLAN_COUNT)]):
