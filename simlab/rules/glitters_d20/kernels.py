@@ -856,7 +856,9 @@ def duel_attack(p, st, t, ch, batch, attacker, attack, tiers, seen, counted, sou
     if damage_how[5]:  # a miss draws no dice from its table row (duel_damage_tables)
         damage, d_cursor = duel_damage(damage_how, d_cursor, attack, tier)
     elif tier > 0:
-        dice, d_cursor = planned_dice(damage_how, d_cursor, attack, tier)
+        plan, plan_row = damage_how[6]
+        at = (row * np.uint64(3) + np.uint64(tier)) * plan_row
+        dice, d_cursor = planned_dice(damage_how[0], damage_how[1], d_cursor, plan, at)
         damage = hit_damage(p, st, attacker, attack, defender, dice)[2]
     if damage < seen.shape[2]:  # damage is never negative (hit_damage)
         bins = np.uint64(seen.shape[2])
@@ -882,18 +884,17 @@ def duel_damage(damage_how, d_cursor, attack, tier):
 
 
 @inline_kernel
-def planned_dice(damage_how, d_cursor, attack, tier):
-    """The total of the damage dice of a hit of ``tier`` (1 hit, 2 critical) of
-    ``attack`` in a plain duel whose damage is not tabled: the dice :func:`damage_dice`
-    rolls, in its order, drawn through the damage cursor one by one
-    (``rng.cursor_dice``: a die of another size than the one before starts a batch,
-    as in the RNG state), their faces listed by :func:`duel_dice_plan`. Returns the
-    total and the cursor."""
-    d_source, d_buffer, plan = damage_how[0], damage_how[1], damage_how[6]
-    total = plan[attack, tier, PLAN_FIXED]
-    for j in range(plan[attack, tier, PLAN_COUNT]):
-        sides = plan[attack, tier, PLAN_DICE + j]
-        code, d_cursor = cursor_dice(d_source, d_buffer, d_cursor, 1, sides, np.uint64(sides))
+def planned_dice(d_source, d_buffer, d_cursor, plan, at):
+    """The total of the damage dice of a hit in a plain duel whose damage is not
+    tabled: the dice :func:`damage_dice` rolls, in its order, drawn through the damage
+    cursor one by one (``rng.cursor_dice``: a die of another size than the one before
+    starts a batch, as in the RNG state), their faces listed by :func:`duel_dice_plan`
+    in the row of the flat ``plan`` that starts at ``at`` (unsigned: the attack's and
+    tier's; a miss's row rolls none and totals 0). Returns the total and the cursor."""
+    total = plan[at + np.uint64(PLAN_FIXED)]
+    for j in range(plan[at + np.uint64(PLAN_COUNT)]):
+        faces = plan[at + np.uint64(PLAN_DICE + j)]
+        code, d_cursor = cursor_dice(d_source, d_buffer, d_cursor, 1, faces, np.uint64(faces))
         total += code + 1
     return total, d_cursor
 
@@ -975,9 +976,11 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, tiers, seen, end
     tabled = sides > 0
     if tabled:
         duel_damage_tables(p, st, attacker, sides, counts, spans, table)
-    # the tables flat: ``(attack, tier)`` rows of counts and spans, of table its width
+    # the tables flat: ``(attack, tier)`` rows of counts, spans, table and plan, with the
+    # widths of the last two
     damage_how = (dice_source(k0, k1, STREAM_DAMAGE, max(sides, 2)), scratch[5],
-                  counts.reshape(-1), spans.reshape(-1), table.reshape(-1), tabled, plan,
+                  counts.reshape(-1), spans.reshape(-1), table.reshape(-1), tabled,
+                  (plan.reshape(-1), np.uint64(plan.shape[2])),
                   np.uint64(table.shape[2]))  # fmt: skip
     flat_tiers, counted = tiers.reshape(-1), seen.reshape(-1)
     batch, next_batch = batch_bounds(lo, n_batches, n_total)
@@ -1122,13 +1125,8 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, e
                     code, cursor = cursor_code(source, buffer, cursor, d20s, d20_span)
                     tier = np.uint64(code_tiers[np.uint64(code)])
                 if planned:  # a miss's row rolls no dice: no test of the tier of its own
-                    at = tier * plan_row
-                    total = plan[at + np.uint64(PLAN_FIXED)]
-                    for j in range(plan[at + np.uint64(PLAN_COUNT)]):
-                        faces = plan[at + np.uint64(PLAN_DICE + j)]
-                        code, m_cursor = cursor_dice(d_source, d_buffer, m_cursor, 1, faces,
-                                                     np.uint64(faces))  # fmt: skip
-                        total += code + 1
+                    total, m_cursor = planned_dice(d_source, d_buffer, m_cursor, plan,
+                                                   tier * plan_row)  # fmt: skip
                     damage = by_total[np.uint64(total)] * (tier > 0)
                 else:
                     code, d_cursor = cursor_code(d_source, d_buffer, d_cursor, dice_of[tier],
