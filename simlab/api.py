@@ -111,13 +111,16 @@ def simulate(
     threads : int, optional
         numba threads (default: all cores).
     block_size : int, optional
-        Encounters per block: memory and progress granularity only (default: 2**20 on
-        local threads; on a Dask cluster, four blocks per worker, at most 2**20 each).
+        The most encounters one kernel call plays (default: 2**20) on local threads,
+        where calls are also sized to last at most 0.2 s; on a Dask cluster, the
+        encounters of a task (default: four tasks per worker, at most 2**20 each).
     trace : bool
         Also return one row per attack with the raw dice (``Result.trace``); for small
         runs (at most 10,000 encounters), played on one thread.
     progress : callable, optional
-        Called with the number of encounters finished after each block.
+        Called with the number of encounters finished, as the run goes (locally after
+        each kernel call of the calling thread, at most 0.2 s apart once the speed is
+        known; on a cluster after each task).
     client : distributed.Client, optional
         Run the blocks as tasks on this Dask cluster instead of local threads; the
         result is identical.

@@ -268,8 +268,8 @@ ENCOUNTERS = Count()
 @click.option(
     "--block-size",
     type=ENCOUNTERS,
-    help="Encounters per block (default 2^20; with --scheduler, 4 blocks per worker); "
-    "results do not depend on it.",
+    help="Most encounters a kernel call plays (default 2^20; with --scheduler, a task: "
+    "4 per worker); results do not depend on it.",
 )
 @click.option(
     "--scheduler",

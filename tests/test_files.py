@@ -125,18 +125,18 @@ def test_staging_left_by_a_dead_process_is_removed(tmp_path: Path) -> None:
 def test_simulated_tallies_do_not_depend_on_how_the_run_loop_splits_blocks(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The run loop cuts blocks into short kernel calls (to notice Ctrl-C): any cut gives
+    """The run loop cuts a run into short kernel calls (to notice Ctrl-C): any cut gives
     the same integers."""
     import numpy as np
 
     from simlab.api import compile_job, load
-    from simlab.engine import runner
+    from simlab.engine import pieces, runner
 
     job = compile_job(load("scenarios/shattered-spirits/quickstart.yaml"), n=5000, seed=3)
     whole = runner.run_local(job, block_size=5000)
-    monkeypatch.setattr(runner, "CALL_SECONDS", 1e-6)  # calls of a handful of encounters
+    monkeypatch.setattr(pieces, "PIECE_SECONDS", 1e-6)  # calls of MIN_PIECE encounters
     sizes: list[int] = []
-    cut = runner.run_local(job, block_size=777, progress=sizes.append)
-    assert sum(sizes) == 5000 and len(sizes) > 20
+    cut = runner.run_local(job, threads=1, block_size=777, progress=sizes.append)
+    assert sum(sizes) == 5000 and len(sizes) > 15
     for name, a, b in zip(whole._fields, whole, cut, strict=True):
         assert np.array_equal(a, b), name

@@ -26,6 +26,7 @@ import hashlib
 import os
 import re
 import shutil
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -37,6 +38,7 @@ from numba.core.caching import FunctionCache
 from numba.core.registry import CPUDispatcher
 
 from simlab.engine import POOL_THREAD_PREFIX, compile_flags, liveness
+from simlab.engine.pieces import Pace, Pieces
 
 Arrays = tuple[np.ndarray, ...]
 
@@ -444,24 +446,31 @@ def chunked(run_chunk: Any, scratch: Callable[..., tuple[Any, ...]]) -> Callable
     Returns
     -------
     callable
-        ``run_block(p, k0, k1, first, count, n_total, t, trace, n_trace)``: plays the
-        encounters on ``numba.get_num_threads()`` threads (the calling one and others from
-        one pool), each adding into a chunk of ``t`` of its own, and returns when all are
-        done. Traced, the one chunk is played on the calling thread.
+        ``run_block(p, k0, k1, first, count, n_total, t, trace, n_trace, *, pace=None,
+        largest=None, progress=None)``: plays the encounters on
+        ``numba.get_num_threads()`` threads (the calling one and others from one pool),
+        each adding into a chunk of ``t`` of its own, and returns when all are done. A
+        ``pace`` (:class:`~simlab.engine.pieces.Pace`) carries the speed from one call to
+        the next; ``largest`` bounds a piece (default: the whole call); ``progress`` is
+        called on the calling thread with the encounters played since its last call.
+        Traced, the one chunk is played on the calling thread.
 
     Notes
     -----
     The threads do not each take a fixed share: the encounters are cut into pieces
-    (:func:`piece_bounds`), and each thread plays the next piece nobody has taken until
-    none is left, adding it to its own chunk of ``t`` (``run_chunk`` on a one-chunk view
-    of it). So a thread on a core that is slower for a while (another process, a busy
-    neighbour on a shared machine) plays fewer pieces instead of keeping the others
-    waiting; the tallies are sums, and every encounter draws its own dice, so which
-    thread plays which piece changes no count. On the 2-core machine, whose two cores
-    ran the same kernel up to 1.2x apart at times, runs on both went 1.01-1.06x as fast
+    sized by time (:class:`~simlab.engine.pieces.Pieces`), and each thread plays the
+    next piece nobody has taken until none is left, adding it to its own chunk of
+    ``t`` (``run_chunk`` on a one-chunk view of it). So a thread on a core that is
+    slower for a while (another process, a busy neighbour on a shared machine) plays
+    fewer pieces instead of keeping the others waiting; the tallies are sums, and every
+    encounter draws its own dice, so which thread plays which piece changes no count.
+    On the 2-core machine, whose two cores ran the same kernel up to 1.2x apart at
+    times, runs on both went 1.01-1.06x as fast
     (README, "Design notes").
     When the calling thread stops (Ctrl-C, an error), the pieces nobody has taken are
-    dropped, so the other threads end after the piece in hand.
+    dropped, so the other threads end after the piece in hand. Python notices a Ctrl-C
+    only between the calling thread's pieces, which last at most
+    :data:`~simlab.engine.pieces.PIECE_SECONDS` once the speed is known.
 
     Why not a ``parallel=True`` kernel with ``prange`` over the chunks: compiling one
     took 4–5 s of every rule system's first run on the 2-core machine (numba's compile
@@ -475,9 +484,17 @@ def chunked(run_chunk: Any, scratch: Callable[..., tuple[Any, ...]]) -> Callable
 
     made_scratch = _MadeScratch(scratch)
 
-    def run_block(*args: Any) -> None:
+    def run_block(
+        *args: Any,
+        pace: Pace | None = None,
+        largest: int | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> None:
         """Play encounters ``first .. first+count-1`` (arguments ``p, k0, k1, first,
-        count, n_total, t, trace, n_trace``) on threads, into the chunks of ``t``."""
+        count, n_total, t, trace, n_trace``) on threads, into the chunks of ``t``, in
+        pieces of at most ``largest`` encounters sized from ``pace`` (a new one when
+        None); ``progress`` is called on the calling thread with the encounters played
+        since its last call."""
         p, k0, k1, first, count, n_total, t, trace, n_trace = args
         chunks = t.attempts.shape[0]
         if trace.shape[0] > 1:  # traced: one thread, the trace rows in encounter order
@@ -485,28 +502,36 @@ def chunked(run_chunk: Any, scratch: Callable[..., tuple[Any, ...]]) -> Callable
                 run_chunk(*args, ch, *scratch(p, t, trace))
             return
         threads = min(numba.get_num_threads(), chunks)
-        bounds = piece_bounds(first, count, threads)
-        untaken = iter(range(len(bounds) - 1))  # next() on it is atomic under the GIL
+        pieces = Pieces(first, count, threads, pace or Pace(), largest or count)
         made = made_scratch.arrays(p, type(t)(*(a[:1] for a in t)), trace)
 
         def play_pieces(ch: int) -> None:
             """Play untaken pieces into chunk ``ch`` until none is left."""
             own = type(t)(*(a[ch : ch + 1] for a in t))  # C-contiguous: the same kernel
             work = tuple(a.copy() for a in made)
-            for i in untaken:
-                lo, hi = bounds[i], bounds[i + 1]
+            for lo, hi in pieces:
                 row, *arrays = fresh_copies(work, made)
+                started = time.perf_counter()
                 run_chunk(p, k0, k1, lo, hi - lo, n_total, own, row, n_trace, 0, *arrays)
+                pieces.played(hi - lo, time.perf_counter() - started)
+                if ch == 0:
+                    report_progress()
+
+        def report_progress() -> None:
+            """Tell ``progress`` of the encounters played since it was last told."""
+            done = pieces.report()
+            if progress is not None and done:
+                progress(done)
 
         futures = [_pool().submit(play_pieces, ch) for ch in range(1, threads)]
         try:
             play_pieces(0)
         except BaseException:  # Ctrl-C or an error: the others stop after the piece in hand
-            for _ in untaken:
-                pass
+            pieces.drop()
             raise
         for future in futures:
             future.result()
+        report_progress()
 
     return run_block
 
@@ -549,53 +574,6 @@ def fresh_copies(work: Arrays, made: Arrays) -> Arrays:
     for w, m in zip(work, made, strict=True):
         np.copyto(w, m)
     return work
-
-
-def piece_bounds(first: int, count: int, threads: int) -> list[int]:
-    """Where the pieces of a block kernel's call start and end (:func:`chunked`).
-
-    Parameters
-    ----------
-    first, count : int
-        The call's encounters, ``first .. first+count-1``.
-    threads : int
-        Threads that take the pieces.
-
-    Returns
-    -------
-    list of int
-        ``bounds``: piece ``i`` is encounters ``bounds[i] .. bounds[i+1]-1``.
-
-    Notes
-    -----
-    One thread plays the call as one piece. Several take shrinking pieces (guided
-    self-scheduling): each piece is :data:`PIECE_SHARE` of what is left divided among
-    the threads, but not smaller than :data:`SMALLEST_PIECE` of a thread's share of the
-    call nor than :data:`MIN_PIECE` encounters. The first pieces are large, so few are
-    handed out; the last are small, so when one thread takes the last piece the others
-    wait little. Equal pieces, 8 a thread and at least 8,192 encounters, kept the
-    threads of ``party-fight`` idle 15-17% of its run: a 0.2-second call of it made 3
-    pieces for 2 threads (README, "Design notes").
-    """
-    if threads <= 1:
-        return [first, first + count]
-    smallest = max(MIN_PIECE, count // (threads * SMALLEST_PIECE))
-    bounds, left = [first], count
-    while left > 0:
-        size = min(left, max(smallest, -(-left // (threads * PIECE_SHARE))))
-        bounds.append(bounds[-1] + size)
-        left -= size
-    return bounds
-
-
-#: What a piece takes of the encounters left, divided by the number of threads, as a
-#: divisor (:func:`piece_bounds`): each piece is half a thread's share of what is left.
-PIECE_SHARE = 2
-#: The smallest piece, as a divisor of a thread's share of the call (:func:`piece_bounds`).
-SMALLEST_PIECE = 32
-#: Fewest encounters a piece gets (but the call's last): handing a piece to a kernel
-#: costs some 50 microseconds (numba checks the type of every array passed).
-MIN_PIECE = 256
 
 
 _POOL: list[ThreadPoolExecutor] = []

@@ -1,31 +1,28 @@
-"""Run encounters in blocks and merge their tallies — the engine's one entry point.
+"""Run encounters and add up their tallies — the engine's one entry point.
 
-A run of ``n`` encounters is cut into blocks of ``block_size``; each block is played by
-the rule system's block kernel (``kernels.block_kernel``: ``run_block``, or a shorter
-path such as a plain duel's) in parallel chunks and returns integer tallies,
-which are added up. Because encounter ``i`` draws its dice from the RNG keyed by
-(seed, i, stream), neither the block size, nor the number of threads, nor the number
-of cluster workers changes a single count.
+A run of ``n`` encounters is played by the rule system's block kernel
+(``kernels.block_kernel``: ``run_block``, or a shorter path such as a plain duel's) on
+threads, in pieces of at most ``block_size`` encounters (``simlab.engine.pieces``), and
+returns integer tallies; on a Dask cluster each block of ``block_size`` encounters is a
+task, and the blocks' tallies are added up. Because encounter ``i`` draws its dice from
+the RNG keyed by (seed, i, stream), neither the block size, nor the number of threads,
+nor the number of cluster workers changes a single count.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from simlab.engine.tallies import Layout, TallyArrays, collapse, merge, new_tallies
+from simlab.engine.pieces import Pace
+from simlab.engine.tallies import Layout, TallyArrays, collapse, new_tallies
 from simlab.limits import whole_number_in
 
 DEFAULT_BLOCK = 1 << 20
 MAX_TRACE_ENCOUNTERS = 10_000
-#: A kernel call aims to last about this long (s): Python notices Ctrl-C only between
-#: calls, so this bounds how long an interrupt waits, whatever the block size.
-CALL_SECONDS = 0.2
-_FIRST_CALL = 1 << 12
 #: Fewest encounters a chunk gets: handing a chunk to a thread costs tens of
 #: microseconds, as long as some 2,000 encounters of a fast duel take.
 MIN_CHUNK = 2048
@@ -59,13 +56,38 @@ def blocks(first: int, count: int, block_size: int) -> Iterator[tuple[int, int]]
 
 
 def run_range(
-    job: Job, first: int, count: int, chunks: int, block: Callable[..., None] | None = None
+    job: Job,
+    first: int,
+    count: int,
+    chunks: int,
+    block: Callable[..., None] | None = None,
+    pace: Pace | None = None,
+    largest: int | None = None,
+    progress: Progress | None = None,
 ) -> TallyArrays:
     """Play encounters ``first .. first+count-1`` of ``job`` and return their tallies.
 
-    ``block`` is the job's block kernel (:func:`block_kernel`), when the caller already
-    has it: working it out reads the scenario in Python (which plain-duel kernel, if
-    any), some 0.3 ms, which a fast duel's run of many short calls should pay once."""
+    Parameters
+    ----------
+    job : Job
+        The compiled scenario, seed and sample size.
+    first, count : int
+        The encounters.
+    chunks : int
+        Chunks of tallies the threads add into (:func:`chunks_for`); at most one thread
+        a chunk.
+    block : callable, optional
+        The job's block kernel (:func:`block_kernel`), when the caller already has it:
+        working it out reads the scenario in Python (which plain-duel kernel, if any),
+        which a run of several ranges should do once.
+    pace : Pace, optional
+        The job's speed, learned from the pieces played before (a run of several
+        ranges shares one); a new one when None.
+    largest : int, optional
+        The most encounters a kernel call plays (default: all ``count``).
+    progress : callable, optional
+        Called with the encounters played as the run goes.
+    """
     from simlab.engine.rng import key_from_seed
 
     k0, k1 = key_from_seed(job.seed)
@@ -73,7 +95,8 @@ def run_range(
     trace = np.zeros((1, kernels(job.rules).N_TRACE), dtype=np.int64)
     n_trace = np.zeros(1, dtype=np.int64)
     block = block or block_kernel(job)
-    block(job.params, k0, k1, first, count, job.n, tallies, trace, n_trace)
+    block(job.params, k0, k1, first, count, job.n, tallies, trace, n_trace,
+          pace=pace, largest=largest, progress=progress)  # fmt: skip
     return collapse(tallies)
 
 
@@ -91,10 +114,12 @@ def run_local(
 ) -> TallyArrays:
     """Run all of ``job`` on this machine, ``threads`` numba threads (default: all cores).
 
-    A block is played in kernel calls of about :data:`CALL_SECONDS` each (their size
-    adapts to the measured speed), so that an interrupt (Ctrl-C) is noticed promptly
-    even with a large block; as every encounter draws from its own RNG counter, how the
-    encounters are split changes no tally.
+    The threads take pieces of the run as they come free, none of more than
+    ``block_size`` encounters, each sized to last at most
+    :data:`~simlab.engine.pieces.PIECE_SECONDS` from the speed of the pieces before
+    (``simlab.engine.pieces``), so that an interrupt (Ctrl-C) is noticed promptly; as
+    every encounter draws from its own RNG counter, how the encounters are split
+    changes no tally.
 
     Parameters
     ----------
@@ -103,9 +128,10 @@ def run_local(
     threads : int, optional
         Number of threads; the result does not depend on it.
     block_size : int
-        Encounters per block at most (memory); the result does not depend on it.
+        Encounters a kernel call plays at most; the result does not depend on it.
     progress : callable, optional
-        Called with the number of encounters finished after each kernel call.
+        Called with the number of encounters finished, after each piece the calling
+        thread plays.
     """
     return run_local_range(job, 0, job.n, threads, block_size, progress)
 
@@ -118,23 +144,11 @@ def run_local_range(
     block_size: int = DEFAULT_BLOCK,
     progress: Progress | None = None,
 ) -> TallyArrays:
-    """Run encounters ``first .. first+count-1`` of ``job`` on this machine, in blocks
-    (see :func:`run_local`; batches are those of a run of ``job.n`` encounters)."""
+    """Run encounters ``first .. first+count-1`` of ``job`` on this machine (see
+    :func:`run_local`; batches are those of a run of ``job.n`` encounters)."""
     use_threads(threads)
-    total = new_tallies(job.layout)
-    block = block_kernel(job)
-    step = _FIRST_CALL
-    for lo, length in blocks(first, count, max(1, min(block_size, count))):
-        done = 0
-        while done < length:
-            size = min(step, block_size, length - done)
-            started = time.perf_counter()
-            total = merge(total, run_range(job, lo + done, size, chunks_for(size), block))
-            step = _next_step(step, size, time.perf_counter() - started)
-            done += size
-            if progress is not None:
-                progress(size)
-    return total
+    return run_range(job, first, count, chunks_for(count), pace=Pace(),
+                     largest=max(1, block_size), progress=progress)  # fmt: skip
 
 
 def chunks_for(size: int) -> int:
@@ -145,25 +159,6 @@ def chunks_for(size: int) -> int:
     import numba
 
     return max(1, min(numba.get_num_threads(), size // MIN_CHUNK))
-
-
-def _next_step(step: int, size: int, seconds: float) -> int:
-    """The next kernel call's size: ``size`` encounters took ``seconds``; aim at
-    :data:`CALL_SECONDS`, growing ``step`` at most :data:`MAX_GROWTH`-fold and
-    shrinking it at most 2-fold per call."""
-    ideal = size * CALL_SECONDS / max(seconds, 1e-9)
-    return max(1, int(min(max(ideal, step / 2), step * MAX_GROWTH)))
-
-
-#: How many times larger a kernel call may be than the one before (:func:`_next_step`):
-#: enough for the first call of :data:`_FIRST_CALL` encounters to be followed by one as
-#: large as a default block. Encounters are alike, so the first call's speed holds for
-#: the rest, and its fixed costs make it read slow, never fast. Each call costs some
-#: 0.2 ms of Python (tallies, working arrays, handing pieces to threads), and a fast
-#: duel's first call ran at a tenth of its speed: growing 4-fold a call, runs of 10**5
-#: encounters of the benchmark duels took 1.16-1.34x as long, of 2 * 10**6 1.01-1.03x
-#: (README, "Design notes").
-MAX_GROWTH = 256
 
 
 def run_trace(job: Job) -> tuple[TallyArrays, np.ndarray]:

@@ -6,9 +6,13 @@ Every system hands its kernels int64 arrays with one row per field (``C_*``, ``A
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import functools
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
+
+Answer = TypeVar("Answer")
 
 
 def ints(values: Iterable[int]) -> np.ndarray:
@@ -49,3 +53,26 @@ def enemy_rows(side_of: Sequence[int]) -> np.ndarray:
     for c, r in enumerate(rows):
         out[c, : len(r)] = r
     return out
+
+
+def per_params(question: Callable[[Any], Answer]) -> Callable[[Any], Answer]:
+    """``question(p)``, a function of a compiled scenario's parameters alone, answered
+    once for the last parameters asked about (the same object).
+
+    Choosing a plain duel's kernel and making its working arrays ask the same questions
+    of ``p`` many times over (which combatant attacks, the shape of its damage), each a
+    walk over its arrays in Python; a run asks them of one ``p``. Nothing changes a
+    compiled scenario's parameters in place, so the object is the key.
+    """
+    last: list[tuple[Any, Answer]] = []
+
+    @functools.wraps(question)
+    def answer(p: Any) -> Answer:
+        remembered = last[:1]
+        if remembered and remembered[0][0] is p:
+            return remembered[0][1]
+        value = question(p)
+        last[:] = [(p, value)]
+        return value
+
+    return answer

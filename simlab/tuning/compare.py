@@ -37,6 +37,7 @@ import pandas as pd
 from simlab.analysis import stats
 from simlab.analysis.result import Result
 from simlab.engine import runner
+from simlab.engine.pieces import Pace
 from simlab.engine.tallies import TallyArrays, merge, new_tallies
 from simlab.limits import MAX_RANGES, encounters_and_seed, whole_number_in
 from simlab.scenario.common import ScenarioBase
@@ -67,10 +68,10 @@ def run_ranges(
     Merged, they equal :func:`simlab.engine.runner.run_local`'s tallies bit for bit.
     """
     runner.use_threads(threads)
-    block = runner.block_kernel(job)
+    block, pace = runner.block_kernel(job), Pace()
     out = []
     for first, count in range_edges(job.n, ranges):
-        out.append(runner.run_range(job, first, count, runner.chunks_for(count), block))
+        out.append(runner.run_range(job, first, count, runner.chunks_for(count), block, pace))
         if progress is not None:
             progress(count)
     return out

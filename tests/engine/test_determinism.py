@@ -73,17 +73,16 @@ def test_threads_taking_pieces_as_they_come_free_change_no_tally(path: Path) -> 
     the pieces it happens to take into its own chunk of tallies, and the chunks' sum is
     the one-thread, one-piece result whatever the split."""
     from simlab.api import compile_job
-    from simlab.engine.jit import MIN_PIECE, piece_bounds
+    from simlab.engine.pieces import MIN_PIECE
     from simlab.engine.runner import run_range
 
     threads = max(THREADS)
-    count = 20 * MIN_PIECE
-    assert len(piece_bounds(0, count, threads)) - 1 > 2 * threads  # more than they take at once
+    count = 20 * MIN_PIECE  # 20 pieces of MIN_PIECE: more than the threads take at once
     job = compile_job(simlab.load(path), n=count, seed=4)
     numba.set_num_threads(1)
     alone = run_range(job, 0, count, 1)
     numba.set_num_threads(threads)
-    shared = run_range(job, 0, count, threads)
+    shared = run_range(job, 0, count, threads, largest=MIN_PIECE)
     for a, b in zip(alone, shared, strict=True):
         assert np.array_equal(a, b)
     assert alone.attempts.sum() > 0

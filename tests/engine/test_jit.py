@@ -38,6 +38,7 @@ import numpy as np
 import pytest
 
 from simlab.engine import jit
+from simlab.engine.pieces import MIN_PIECE
 
 SIMLAB = Path(jit.__file__).resolve().parents[1]
 
@@ -102,6 +103,7 @@ def test_the_shortcut_is_installed_on_checked_numba_versions():
 _FIRST_COMPILE = """
 import sys
 from simlab.engine import jit
+from simlab.engine.pieces import MIN_PIECE
 before = "numba.core.inline_closurecall" in sys.modules
 from simlab.engine import rng
 assert rng.philox4x32(0, 0, 0, 0, 0, 0) == rng.philox4x32_reference((0, 0, 0, 0), (0, 0))
@@ -206,6 +208,7 @@ _SAVE_AFTER_PRUNE = """
 import shutil, sys
 sys.path.insert(0, sys.argv[1])
 from simlab.engine import jit
+from simlab.engine.pieces import MIN_PIECE
 from tiny_kernels import twice
 assert twice(2) == 4  # compiled and saved
 shutil.rmtree(jit._CACHE_DIR)  # as another version's prune would
@@ -319,30 +322,6 @@ def test_every_example_plays_the_same_in_plain_python_as_compiled():
     assert plain == compiled
 
 
-@pytest.mark.parametrize("count", [0, 1, 3, 255, 256, 4096, 32_000, 1 << 20, 3_200_000])
-@pytest.mark.parametrize("threads", [1, 2, 3, 8])
-def test_pieces_cover_the_call_once_and_shrink_to_a_floor(count: int, threads: int) -> None:
-    """The pieces of a block kernel call (guided self-scheduling) cover its encounters
-    once, in order; one thread takes one piece; with several, each piece is at least
-    half of a thread's share of what is left, but never below the floor (a fraction of
-    a thread's share of the call, or ``MIN_PIECE``), so their sizes never grow, only the
-    last one may be short, and a call of many encounters ends in pieces far smaller than
-    a thread's share."""
-    bounds = jit.piece_bounds(7, count, threads)
-    sizes = np.diff(bounds)
-    assert bounds[0] == 7 and bounds[-1] == 7 + count and ((sizes > 0).all() or count == 0)
-    if threads == 1:
-        assert len(sizes) == 1
-        return
-    floor = max(jit.MIN_PIECE, count // (threads * jit.SMALLEST_PIECE))
-    left = count - np.concatenate([[0], np.cumsum(sizes)[:-1]])  # before each piece
-    guided = np.maximum(floor, -(-left // (threads * jit.PIECE_SHARE)))
-    assert (sizes == np.minimum(left, guided)).all()
-    assert (np.diff(sizes[:-1]) <= 0).all()
-    if count >= 1 << 20:
-        assert threads * sizes[-2] <= count / jit.SMALLEST_PIECE <= 2 * threads * sizes[0]
-
-
 @pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs two threads")
 def test_an_error_on_the_calling_thread_stops_the_others_taking_pieces() -> None:
     """When the calling thread stops in the middle of a call (Ctrl-C, an error), the
@@ -358,8 +337,8 @@ def test_an_error_on_the_calling_thread_stops_the_others_taking_pieces() -> None
     from simlab.engine.tallies import new_tallies
 
     module = runner.kernels("glitters-d20")
-    count = 2 * jit.SMALLEST_PIECE * jit.MIN_PIECE  # cut into many pieces for two threads
-    pieces = len(jit.piece_bounds(0, count, 2)) - 1
+    count = 64 * MIN_PIECE
+    pieces = count // MIN_PIECE  # pieces of MIN_PIECE encounters (largest=MIN_PIECE below)
     scenario = simlab.load(SIMLAB.parent / "scenarios/glitters-d20/party-vs-monsters.yaml")
     job = compile_job(scenario, n=count, seed=1)
     started: list[str] = []
@@ -378,7 +357,8 @@ def test_an_error_on_the_calling_thread_stops_the_others_taking_pieces() -> None
     trace = np.zeros((1, module.N_TRACE), dtype=np.int64)
     numba.set_num_threads(2)
     with pytest.raises(RuntimeError, match="stopped"):
-        block(job.params, *key_from_seed(1), 0, count, count, tallies, trace, np.zeros(1, np.int64))
+        block(job.params, *key_from_seed(1), 0, count, count, tallies, trace,
+              np.zeros(1, np.int64), largest=MIN_PIECE)  # fmt: skip
     deadline = time.monotonic() + 30
     while len(finished) < len(started) and time.monotonic() < deadline:
         time.sleep(0.01)  # the other thread ends the piece it holds
@@ -395,7 +375,7 @@ def test_every_piece_gets_its_working_arrays_as_scratch_made_them() -> None:
     from collections import namedtuple
 
     Tallies = namedtuple("Tallies", ["attempts"])
-    count = 2 * jit.SMALLEST_PIECE * jit.MIN_PIECE  # cut into many pieces
+    count = 64 * MIN_PIECE
     seen: list[bool] = []
 
     def scratch(p, t, trace):
@@ -412,7 +392,8 @@ def test_every_piece_gets_its_working_arrays_as_scratch_made_them() -> None:
     tallies = Tallies(np.zeros((2, 1), dtype=np.int64))
     numba.set_num_threads(2)
     trace = np.zeros((1, 4), dtype=np.int64)
-    jit.chunked(run_chunk, scratch)(None, 1, 2, 0, count, count, tallies, trace, np.zeros(1))
+    jit.chunked(run_chunk, scratch)(None, 1, 2, 0, count, count, tallies, trace, np.zeros(1),
+                                    largest=MIN_PIECE)  # many pieces  # fmt: skip
     assert tallies.attempts.sum() == count  # every encounter played once
     assert len(seen) > 2 and all(seen)
 
@@ -424,7 +405,7 @@ def test_a_block_kernel_makes_its_working_arrays_again_only_for_other_parameters
     from collections import namedtuple
 
     Tallies = namedtuple("Tallies", ["attempts"])
-    count = 4 * jit.MIN_PIECE
+    count = 4 * MIN_PIECE
     made: list[list[int]] = []
 
     def scratch(p, t, trace):

@@ -63,6 +63,7 @@ from simlab.engine.rng import (
     roll_die_in_line,
     start_encounter,
 )
+from simlab.rules.arrays import per_params
 from simlab.rules.glitters_d20.compile import (
     A_BONUS,
     A_CT,
@@ -1446,6 +1447,7 @@ def duel_damage_sides(p):
     return duel_damage_shape(p)[0]
 
 
+@per_params
 def duel_damage_shape(p):
     """(:func:`duel_damage_sides`, the most outcomes one of the attacker's rolls of
     damage has, a critical's): the faces and width of a plain duel's damage tables,
@@ -1481,6 +1483,7 @@ def duel_attacker_in(p):
 STATUS_OF_TYPE = {SLASHING: C_NO_BLEEDING, FIRE: C_NO_BURNING, ICE: C_NO_FREEZING}
 
 
+@per_params
 def duel_attacker(p):
     """The attacker of a *plain duel*, or −1 when the encounter is not one.
 
