@@ -310,6 +310,9 @@ sides:
     # the counted Shaken of one Technique a Round (overflow on): a cap that some duels
     # reach before the defender is Shaken and most after, Vigor, nobody Downed
     "capped-shaken": _tap_duel(5, "vigor: 2, endurance: 4, health: 30"),
+    # an even cap: every round in pairs of attacks; Downed in rounds 4 to 6 (the last),
+    # or not at all, each after it was Shaken
+    "even-cap-shaken": _tap_duel(6, "vigor: 2, endurance: 3, health: 4"),
     # one Technique a Round with Endurance overflow off: the Shaken tested for, its
     # excess lost
     "no-overflow": _tap_duel(

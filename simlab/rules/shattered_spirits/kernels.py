@@ -46,8 +46,6 @@ from simlab.engine.rng import (
     first_blocks,
     new_state,
     roll_die,
-    split_code,
-    split_magic,
     start_encounter,
 )
 from simlab.rules.shattered_spirits.compile import (
@@ -1080,20 +1078,50 @@ def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables, scra
 
 
 PAIR_OF_2D6 = np.uint64(36 * 36)  # outcomes of two attacks' 2d6
+#: Values each pair of 2d6 outcomes holds in a pair loop's ``pairs`` (:func:`pair_table`):
+#: the first attack's damage, the second's, the pairs counted, and one unused, so that
+#: an entry never straddles two cache lines.
+PAIR_ENTRY = 4
+
+
+@internal_kernel
+def pair_table(tables, pairs):
+    """Fill ``pairs`` for a loop of one 2d6 attack a turn played two at a time: for each
+    ``code`` of both attacks' 2d6 (first attack's dice most significant, as
+    ``rng.cursor_code`` reads them), the damage of the first attack and of the second
+    (``tables[DAMAGE_OF]`` at ``code // 36`` and ``code % 36``), and a count of such
+    pairs, zero (:func:`flush_pairs` adds them to ``tables[SEEN]``)."""
+    for code in range(36 * 36):
+        at = PAIR_ENTRY * code
+        pairs[at] = tables[DAMAGE_OF, code // 36]
+        pairs[at + 1] = tables[DAMAGE_OF, code % 36]
+        pairs[at + 2] = 0
+
+
+@internal_kernel
+def flush_pairs(tables, pairs):
+    """Add the attack pairs counted in ``pairs`` (:func:`pair_table`) to
+    ``tables[SEEN]``, each attack by its own outcome, and clear their counts."""
+    for code in range(36 * 36):
+        n = pairs[PAIR_ENTRY * code + 2]
+        if n > 0:
+            tables[SEEN, code // 36] += n
+            tables[SEEN, code % 36] += n
+            pairs[PAIR_ENTRY * code + 2] = 0
 
 
 @inline_kernel
-def pair_loop(p, t, ch, lo, hi, n_total, k0, k1, st, tables, scratch):
+def pair_loop(p, t, ch, lo, hi, n_total, k0, k1, st, tables, scratch, pairs):
     """The encounter loop of :func:`play_duels` for the most common duel, one attack of
     2d6 a turn against a target without Wounds, two attacks at a time: the 2d6 of both
     drawn as one number (``rng.cursor_code``: the same dice as drawn one after the other)
-    and split into each attack's (``rng.split_code``). When the first attack of a pair
-    Downs the target, the second's dice are drawn and not used: each encounter draws
-    from a stream of its own. A round cap that leaves one round after the last pair
-    plays it alone. The duel's end is counted by round only; the attacks the target
-    received, one a round, are added once (``encounter.record_round_downs``). Half as
-    many draws and loop steps as :func:`duel_loop`: ``ss-duel`` 1.06x as fast (README,
-    "Design notes")."""
+    that reads both attacks' damage in ``pairs`` (:func:`pair_table`), and counts the
+    pair there. When the first attack of a pair Downs the target, it is counted alone
+    and the second's dice are drawn and not used: each encounter draws from a stream of
+    its own. A round cap that leaves one round after the last pair plays it alone. The
+    duel's end is counted by round only; the attacks the target received, one a round,
+    are added once (``encounter.record_round_downs``). Half as many draws, loop steps
+    and counts as :func:`duel_loop` (README, "Design notes")."""
     n_batches = t.attempts.shape[2]
     target = 1 - p.globals_[G_DUEL_ATTACKER]
     cap = p.globals_[G_MAX_ROUNDS]
@@ -1101,12 +1129,14 @@ def pair_loop(p, t, ch, lo, hi, n_total, k0, k1, st, tables, scratch):
     full_room = damage_room(st, target)
     words, buffer = scratch[:4], scratch[4]
     source = dice_source(k0, k1, STREAM_ATTACK, 6)
-    span, magic = np.uint64(36), split_magic(36)
+    one, two, span = np.uint64(1), np.uint64(2), np.uint64(36)
+    pair_table(tables, pairs)
     batch, next_batch = batch_bounds(lo, n_batches, n_total)
     for first in range(lo, hi, words.shape[1]):
         first_blocks(source, first, words)
         for enc in range(first, min(first + words.shape[1], hi)):
             if unlikely(enc >= next_batch):  # a new batch of tallies: rare
+                flush_pairs(tables, pairs)
                 record_outcomes(t, ch, batch, tables)
                 batch, next_batch = batch_bounds(enc, n_batches, n_total)
             cursor = cursor_at(words, enc - first, enc, buffer)
@@ -1114,14 +1144,14 @@ def pair_loop(p, t, ch, lo, hi, n_total, k0, k1, st, tables, scratch):
             rnd = 1  # the round of the next attack
             while rnd < cap:  # two rounds left at least
                 code, cursor = cursor_code(source, buffer, cursor, 4, PAIR_OF_2D6)
-                k, second = split_code(np.uint64(code), span, magic)
-                seen[k] += 1
-                taken += damage_of[k]
+                at = np.uint64(PAIR_ENTRY) * np.uint64(code)
+                taken += pairs[at]
                 if taken >= full_room:
+                    seen[np.uint64(code) // span] += 1  # the first attack alone
                     break
                 rnd += 1
-                seen[second] += 1
-                taken += damage_of[second]
+                taken += pairs[at + one]
+                pairs[at + two] += 1
                 if taken >= full_room:
                     break
                 rnd += 1
@@ -1130,12 +1160,13 @@ def pair_loop(p, t, ch, lo, hi, n_total, k0, k1, st, tables, scratch):
                 seen[code] += 1
                 taken += damage_of[code]
             count_round_end(ends, taken >= full_room, rnd)
+    flush_pairs(tables, pairs)
     record_outcomes(t, ch, batch, tables)
     record_round_downs(t, ch, ends, target)
 
 
 @internal_kernel
-def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables, scratch):
+def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables, scratch, pairs):
     """Play plain duels ``lo .. hi-1`` (see ``compile.duel_attacker``), exactly as
     :func:`play_encounters` would, on a shorter path.
 
@@ -1172,7 +1203,9 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables, scr
     turn against a target Defeated at 0 HP, is played two attacks at a time by
     :func:`pair_loop`. It had been a copy of :func:`duel_loop` compiled with that shape
     as constants, about 1.5x as fast as the general loop on
-    ``scenarios/benchmarks/ss-duel.yaml``; the pair loop is 1.06x that copy.
+    ``scenarios/benchmarks/ss-duel.yaml``; the pair loop was 1.06x that copy, and
+    1.05-1.09x again once it counted pairs instead of attacks (``bench_ab``, one
+    thread).
     """
     attacker = p.globals_[G_DUEL_ATTACKER]
     target = 1 - attacker
@@ -1183,7 +1216,7 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables, scr
     n_slots = p.combatant[C_ATTACK_COUNT, attacker]
     wounds = p.combatant[C_WOUNDS, target] != 0
     if per_turn == 1 and n_slots == 1 and tables[N_DICE, 0] == 2 and not wounds:
-        pair_loop(p, t, ch, lo, hi, n_total, k0, k1, st, tables, scratch)
+        pair_loop(p, t, ch, lo, hi, n_total, k0, k1, st, tables, scratch, pairs)
     else:
         first_dice = (tables[N_DICE, 0], np.uint64(tables[SPAN, 0]))
         duel_loop(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables, scratch,
@@ -1235,23 +1268,24 @@ run_untraced_block = chunked(run_untraced_chunk, chunk_scratch)
 
 @kernel
 def run_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing, rng,
-                   tables, cursor):  # fmt: skip
+                   tables, cursor, pairs):  # fmt: skip
     """:func:`run_chunk` for a plain duel (``compile.duel_attacker``), untraced: the chunk
     plays its slice with :func:`play_duels`. A kernel of its own, so that scenarios that
     are not plain duels never compile the duel path (``trace`` is unused)."""
     lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
-    play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables, cursor)
+    play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables, cursor, pairs)
 
 
 def duel_scratch(p, t, trace):
     """The working arrays of one chunk of :func:`run_duel_chunk`: those of
-    :func:`chunk_scratch` but the turn order, the duel tables and the dice cursor's
-    words."""
+    :func:`chunk_scratch` but the turn order, the duel tables, the dice cursor's words
+    and the pair loop's table (:func:`pair_table`)."""
     n_slots = p.combatant[C_ATTACK_COUNT, p.globals_[G_DUEL_ATTACKER]]
     width = max(n_slots * OUTCOMES, p.globals_[G_MAX_ROUNDS] + 1)
     st, standing, rng = chunk_scratch(p, t, trace)[:3]
     tables = np.zeros((N_TABLES, width), dtype=np.int64)
-    return st, standing, rng, tables, np.zeros((5, CURSOR_GROUP), dtype=np.uint64)
+    cursor = np.zeros((5, CURSOR_GROUP), dtype=np.uint64)
+    return st, standing, rng, tables, cursor, np.zeros(PAIR_ENTRY * 36 * 36, dtype=np.int64)
 
 
 run_duel_block = chunked(run_duel_chunk, duel_scratch)

@@ -53,7 +53,9 @@ from simlab.rules.shattered_spirits.kernels import (
     N_DICE,
     N_TABLES,
     OUTCOMES,
+    PAIR_ENTRY,
     PAIR_OF,
+    PAIR_OF_2D6,
     REACT_BLOCK,
     REACT_EVADE,
     REACT_NONE,
@@ -62,6 +64,8 @@ from simlab.rules.shattered_spirits.kernels import (
     TIER_OF,
     attack_roll,
     coded_total,
+    flush_pairs,
+    pair_table,
     pick_reaction,
     record_outcomes,
 )
@@ -653,17 +657,11 @@ def duel_outcomes(p, st, attacker, techniques, tables):
 
 @inline_kernel
 def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, tables, scratch, shaken_at, down_at,
-              per_round, first_dice, counted):  # fmt: skip
+              per_round, first_dice):  # fmt: skip
     """The encounter loop of :func:`play_duels`, given the Techniques a Round and the
     (dice count, outcomes) of the first. Inlined, so that a call with constants compiles
-    to a loop without the rotation and its table lookups.
-
-    ``counted`` (a constant; only with ``endurance_overflow``, where becoming Shaken
-    changes nothing the loop reads) plays each duel to the defender's Downing alone and
-    counts the attacks after which it was not yet Shaken; the Shaken attack, and so its
-    round, is the next one (the damage taken never falls). A test of the Shaken inside
-    the loop, whose outcome nothing can foresee, made the benchmark duel 1.19-1.37x as
-    long (``bench_ab``, both orders)."""
+    to a loop without the rotation and its table lookups. The most common duel takes
+    :func:`pair_loop` instead."""
     defender = 1 - duel_attacker_in(p)
     n_batches = t.attempts.shape[2]
     cap = p.globals_[G_MAX_ROUNDS]
@@ -682,8 +680,8 @@ def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, tables, scratch, shaken_at, dow
                 batch, next_batch = batch_bounds(enc, n_batches, n_total)
             cursor = cursor_at(words, enc - first, enc, buffer)
             shaken_in = 0 if shaken_at == 0 else -1
-            room = down_at if shaken_at == 0 or counted else shaken_at
-            j, received, taken, out, rnd, unshaken = 0, 0, 0, False, 1, 0
+            room = down_at if shaken_at == 0 else shaken_at
+            j, received, taken, out, rnd = 0, 0, 0, False, 1
             for _ in range(cap * per_round):
                 dice = first_dice if per_round == 1 else (n_dice[j], np.uint64(span[j]))
                 code, cursor = cursor_code(source, buffer, cursor, dice[0], dice[1])
@@ -691,12 +689,7 @@ def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, tables, scratch, shaken_at, dow
                 seen[k] += 1
                 received += 1
                 taken += damage_of[k]
-                if counted:
-                    unshaken += taken < shaken_at
-                    if taken >= room:
-                        out = True
-                        break
-                elif taken >= room:
+                if taken >= room:
                     if shaken_in < 0:
                         shaken_in, room = rnd, down_at
                         taken = taken if overflow else shaken_at
@@ -707,8 +700,6 @@ def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, tables, scratch, shaken_at, dow
                 if j == per_round:
                     j = 0
                     rnd += 1
-            if counted and shaken_at > 0 and unshaken < received:
-                shaken_in = unshaken // per_round + 1  # the round of attack unshaken + 1
             if shaken_in >= 0:
                 shaken[shaken_in] += 1
             if per_round == 1:  # received = rnd: the attacks added once, below
@@ -723,8 +714,77 @@ def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, tables, scratch, shaken_at, dow
         record_round_downs(t, ch, ends, defender)
 
 
+@inline_kernel
+def pair_loop(p, t, ch, lo, hi, n_total, k0, k1, tables, scratch, pairs, shaken_at, down_at):
+    """The encounter loop of :func:`play_duels` for the most common duel, one Technique
+    of 2d6 a Round with ``endurance_overflow`` on, two attacks at a time, as the later
+    draft's ``pair_loop``: the 2d6 of both drawn as one number that reads both attacks'
+    damage in ``pairs`` (``shattered_spirits.kernels.pair_table``) and counts the pair
+    there. When the first attack of a pair Downs the defender, it is counted alone and
+    the second's dice are drawn and not used (each encounter draws from a stream of its
+    own); a round cap that leaves one round after the last pair plays it alone.
+
+    With ``endurance_overflow``, becoming Shaken changes nothing the loop reads, so each
+    duel is played to the defender's Downing alone, counting the attacks after which it
+    was not yet Shaken (``shaken_at`` is the damage that Shakes it, 0 when Shaken from
+    the start); the Shaken attack, and so its round, is the next one, since the damage
+    taken never falls. A test of the Shaken inside the loop, whose outcome nothing can
+    foresee, made the benchmark duel 1.19-1.37x as long (``bench_ab``, both orders)."""
+    defender = 1 - duel_attacker_in(p)
+    n_batches = t.attempts.shape[2]
+    cap = p.globals_[G_MAX_ROUNDS]
+    damage_of, seen, ends, shaken = tables[DAMAGE_OF], tables[SEEN], tables[ENDS], tables[SHAKEN_IN]
+    words, buffer = scratch[:4], scratch[4]
+    source = dice_source(k0, k1, STREAM_ATTACK, 6)
+    one, two, span = np.uint64(1), np.uint64(2), np.uint64(36)
+    pair_table(tables, pairs)
+    batch, next_batch = batch_bounds(lo, n_batches, n_total)
+    for first in range(lo, hi, words.shape[1]):
+        first_blocks(source, first, words)
+        for enc in range(first, min(first + words.shape[1], hi)):
+            if unlikely(enc >= next_batch):  # a new batch of tallies: rare
+                flush_pairs(tables, pairs)
+                record_outcomes(t, ch, batch, tables)
+                batch, next_batch = batch_bounds(enc, n_batches, n_total)
+            cursor = cursor_at(words, enc - first, enc, buffer)
+            taken, unshaken = 0, 0
+            rnd = 1  # the round of the next attack
+            while rnd < cap:  # two rounds left at least
+                code, cursor = cursor_code(source, buffer, cursor, 4, PAIR_OF_2D6)
+                at = np.uint64(PAIR_ENTRY) * np.uint64(code)
+                taken += pairs[at]
+                unshaken += taken < shaken_at
+                if taken >= down_at:
+                    seen[np.uint64(code) // span] += 1  # the first attack alone
+                    break
+                rnd += 1
+                taken += pairs[at + one]
+                unshaken += taken < shaken_at
+                pairs[at + two] += 1
+                if taken >= down_at:
+                    break
+                rnd += 1
+            if taken < down_at and rnd == cap:  # an odd round left: its attack alone
+                code, cursor = cursor_code(source, buffer, cursor, 2, span)
+                seen[code] += 1
+                taken += damage_of[code]
+                unshaken += taken < shaken_at
+                rnd += taken < down_at
+            down = taken >= down_at
+            received = rnd if down else rnd - 1  # attacks made, one a round
+            if shaken_at == 0:  # Shaken from the start
+                shaken[0] += 1
+            elif unshaken < received:
+                shaken[unshaken + 1] += 1  # the round of attack unshaken + 1
+            count_round_end(ends, down, rnd)
+    flush_pairs(tables, pairs)
+    record_outcomes(t, ch, batch, tables)
+    record_round_downs(t, ch, ends, defender)
+
+
 @internal_kernel
-def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, techniques, tables, scratch):
+def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, techniques, tables, scratch,
+               pairs):  # fmt: skip
     """Play plain duels ``lo .. hi-1`` (:func:`duel_attacker`) exactly as
     :func:`play_encounter` would, on a shorter path.
 
@@ -747,12 +807,13 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, techniques, tabl
     the start-of-encounter state.
 
     The loop itself is :func:`duel_loop`. The most common duel, one Technique of 2d6 a
-    Round, gets its own compiled copy with that shape as constants, as the later
-    draft's does: two copies, one that counts the Shaken instead of testing for it,
-    played with ``endurance_overflow`` on (the default), and one that tests for it, as
-    the Shaken's lost excess changes the damage taken. The third copy cost about 1.5 s
-    more compile on a duel's first run; the one-copy alternatives measured 0.77x (the
-    general loop) and 0.92x (the count behind a flag) for ``endurance_overflow: false``.
+    Round with ``endurance_overflow`` on (the default), is played two attacks at a time
+    by :func:`pair_loop`, which counts the Shaken instead of testing for it
+    (``bench_ab``, one thread: 1.06x the copy of :func:`duel_loop` it replaced). With
+    ``endurance_overflow`` off the Shaken's lost excess changes the damage taken, so it
+    is tested for, in a copy of :func:`duel_loop` compiled with that shape as constants:
+    the one-copy alternatives measured 0.77x (the general loop) and 0.92x (the count
+    behind a flag).
     """
     attacker = duel_attacker_in(p)
     defender = 1 - attacker
@@ -765,15 +826,14 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, techniques, tabl
     down_at = c[C_VIGOR, defender] + c[C_ENDURANCE, defender] + c[C_HEALTH, defender]
     one_of_2d6 = techniques.shape[0] == 1 and tables[N_DICE, 0] == 2
     if one_of_2d6 and p.globals_[G_ENDURANCE_OVERFLOW] != 0:
-        duel_loop(p, t, ch, lo, hi, n_total, k0, k1, tables, scratch, shaken_at, down_at,
-                  1, (2, np.uint64(36)), True)  # fmt: skip
+        pair_loop(p, t, ch, lo, hi, n_total, k0, k1, tables, scratch, pairs, shaken_at, down_at)
     elif one_of_2d6:  # the Shaken's excess is lost: tested for, as it changes the damage
         duel_loop(p, t, ch, lo, hi, n_total, k0, k1, tables, scratch, shaken_at, down_at,
-                  1, (2, np.uint64(36)), False)  # fmt: skip
+                  1, (2, np.uint64(36)))  # fmt: skip
     else:
         first_dice = (tables[N_DICE, 0], np.uint64(tables[SPAN, 0]))
         duel_loop(p, t, ch, lo, hi, n_total, k0, k1, tables, scratch, shaken_at, down_at,
-                  techniques.shape[0], first_dice, False)  # fmt: skip
+                  techniques.shape[0], first_dice)  # fmt: skip
     record_duel_ends(t, ch, tables[ENDS], attacker, c[C_SIDE, attacker], cap, EVENT_DOWNED)
     for rnd in range(cap + 1):
         t.event_round[ch, defender, EVENT_SHAKEN, rnd] += tables[SHAKEN_IN, rnd]
@@ -783,24 +843,27 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, techniques, tabl
 
 @kernel
 def run_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing,
-                   techniques, tables, cursor):  # fmt: skip
+                   techniques, tables, cursor, pairs):  # fmt: skip
     """:func:`run_chunk` for a plain duel (:func:`duel_attacker`), untraced: the chunk
     plays its slice with :func:`play_duels`. A kernel of its own, so that other
     scenarios never compile the duel path (``trace`` is unused)."""
     n = round_techniques(p, duel_attacker_in(p), techniques)
     lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
-    play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, techniques[:n], tables, cursor)
+    play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, techniques[:n], tables, cursor,
+               pairs)  # fmt: skip
 
 
 def duel_scratch(p, t, trace):
     """The working arrays of one chunk of :func:`run_duel_chunk`: state, standing, the
-    Round's Techniques, the duel tables and the dice cursor's words."""
+    Round's Techniques, the duel tables, the dice cursor's words and the pair loop's
+    table (``shattered_spirits.kernels.pair_table``)."""
     n_slots = p.slots.shape[1]  # in a plain duel, all the attacker's
     width = max(n_slots * OUTCOMES, p.globals_[G_MAX_ROUNDS] + 1)
     st, standing = chunk_scratch(p, t, trace)[:2]
     techniques = np.zeros(n_slots, dtype=np.int64)
     tables = np.zeros((N_TABLES + 1, width), dtype=np.int64)
-    return st, standing, techniques, tables, np.zeros((5, CURSOR_GROUP), dtype=np.uint64)
+    cursor = np.zeros((5, CURSOR_GROUP), dtype=np.uint64)
+    return st, standing, techniques, tables, cursor, np.zeros(PAIR_ENTRY * 36 * 36, dtype=np.int64)
 
 
 run_duel_block = chunked(run_duel_chunk, duel_scratch)
