@@ -42,6 +42,7 @@ from simlab.engine.rng import (
     STREAM_WOUND,
     cursor_at,
     cursor_code,
+    cursor_loaded,
     dice_source,
     first_blocks,
     new_state,
@@ -1121,7 +1122,10 @@ def pair_loop(p, t, ch, lo, hi, n_total, k0, k1, st, tables, scratch, pairs):
     its own. A round cap that leaves one round after the last pair plays it alone. The
     duel's end is counted by round only; the attacks the target received, one a round,
     are added once (``encounter.record_round_downs``). Half as many draws, loop steps
-    and counts as :func:`duel_loop` (README, "Design notes")."""
+    and counts as :func:`duel_loop` (README, "Design notes"). The cursor starts with
+    its first word drawn (``rng.cursor_loaded``; every duel attacks at least once):
+    1.03-1.05x on the development machine since November 29, 0.98x on the one
+    before."""
     n_batches = t.attempts.shape[2]
     target = 1 - p.globals_[G_DUEL_ATTACKER]
     cap = p.globals_[G_MAX_ROUNDS]
@@ -1139,7 +1143,7 @@ def pair_loop(p, t, ch, lo, hi, n_total, k0, k1, st, tables, scratch, pairs):
                 flush_pairs(tables, pairs)
                 record_outcomes(t, ch, batch, tables)
                 batch, next_batch = batch_bounds(enc, n_batches, n_total)
-            cursor = cursor_at(words, enc - first, enc, buffer)
+            cursor = cursor_loaded(source, words, enc - first, enc, buffer)
             taken = 0
             rnd = 1  # the round of the next attack
             while rnd < cap:  # two rounds left at least

@@ -42,6 +42,7 @@ from simlab.engine.rng import (
     STREAM_ATTACK,
     cursor_at,
     cursor_code,
+    cursor_loaded,
     dice_source,
     first_blocks,
     new_state,
@@ -722,7 +723,8 @@ def pair_loop(p, t, ch, lo, hi, n_total, k0, k1, tables, scratch, pairs, shaken_
     damage in ``pairs`` (``shattered_spirits.kernels.pair_table``) and counts the pair
     there. When the first attack of a pair Downs the defender, it is counted alone and
     the second's dice are drawn and not used (each encounter draws from a stream of its
-    own); a round cap that leaves one round after the last pair plays it alone.
+    own); a round cap that leaves one round after the last pair plays it alone. The
+    cursor starts with its first word drawn, as the later draft's does.
 
     With ``endurance_overflow``, becoming Shaken changes nothing the loop reads, so each
     duel is played to the defender's Downing alone, counting the attacks after which it
@@ -746,7 +748,7 @@ def pair_loop(p, t, ch, lo, hi, n_total, k0, k1, tables, scratch, pairs, shaken_
                 flush_pairs(tables, pairs)
                 record_outcomes(t, ch, batch, tables)
                 batch, next_batch = batch_bounds(enc, n_batches, n_total)
-            cursor = cursor_at(words, enc - first, enc, buffer)
+            cursor = cursor_loaded(source, words, enc - first, enc, buffer)
             taken, unshaken = 0, 0
             rnd = 1  # the round of the next attack
             while rnd < cap:  # two rounds left at least
