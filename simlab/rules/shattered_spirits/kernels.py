@@ -1112,25 +1112,29 @@ def flush_pairs(tables, pairs):
 
 
 @inline_kernel
-def pair_loop(p, t, ch, lo, hi, n_total, k0, k1, st, tables, scratch, pairs):
-    """The encounter loop of :func:`play_duels` for the most common duel, one attack of
-    2d6 a turn against a target without Wounds, two attacks at a time: the 2d6 of both
-    drawn as one number (``rng.cursor_code``: the same dice as drawn one after the other)
-    that reads both attacks' damage in ``pairs`` (:func:`pair_table`), and counts the
-    pair there. When the first attack of a pair Downs the target, it is counted alone
-    and the second's dice are drawn and not used: each encounter draws from a stream of
-    its own. A round cap that leaves one round after the last pair plays it alone. The
-    duel's end is counted by round only; the attacks the target received, one a round,
-    are added once (``encounter.record_round_downs``). Half as many draws, loop steps
-    and counts as :func:`duel_loop` (README, "Design notes"). The cursor starts with
-    its first word drawn (``rng.cursor_loaded``; every duel attacks at least once):
-    1.03-1.05x on the development machine since November 29, 0.98x on the one
-    before."""
+def pair_loop(t, ch, lo, hi, n_total, k0, k1, tables, scratch, pairs, target, cap, down_at,
+              shaken_at, shaken, counts_shaken):  # fmt: skip
+    """The encounter loop of the most common plain duel of either draft, one attack of
+    2d6 a turn until the ``target`` has taken ``down_at`` damage or ``cap`` rounds have
+    passed, two attacks at a time: the 2d6 of both drawn as one number
+    (``rng.cursor_code``: the same dice as drawn one after the other) that reads both
+    attacks' damage in ``pairs`` (:func:`pair_table`), and counts the pair there. When
+    the first attack of a pair ends the duel, it is counted alone and the second's dice
+    are drawn and not used: each encounter draws from a stream of its own. A round cap
+    that leaves one round after the last pair plays it alone. The duel's end is counted
+    by round only; the attacks the target received, one a round, are added once
+    (``encounter.record_round_downs``). Half as many draws, loop steps and counts as
+    :func:`duel_loop` (README, "Design notes"). The cursor starts with its first word
+    drawn (``rng.cursor_loaded``; every duel attacks at least once): 1.03-1.05x on the
+    development machine since November 29, 0.98x on the one before.
+
+    ``counts_shaken`` (a constant; the earlier draft's duel, ``shattered_spirits_draft1``)
+    also counts, for each duel, the attacks after which the target had taken less than
+    ``shaken_at`` (0: Shaken from the start), and adds one to ``shaken`` at the round it
+    was Shaken in: the round after those attacks', since the damage taken never falls.
+    """
     n_batches = t.attempts.shape[2]
-    target = 1 - p.globals_[G_DUEL_ATTACKER]
-    cap = p.globals_[G_MAX_ROUNDS]
     damage_of, seen, ends = tables[DAMAGE_OF], tables[SEEN], tables[ENDS]
-    full_room = damage_room(st, target)
     words, buffer = scratch[:4], scratch[4]
     source = dice_source(k0, k1, STREAM_ATTACK, 6)
     one, two, span = np.uint64(1), np.uint64(2), np.uint64(36)
@@ -1144,26 +1148,40 @@ def pair_loop(p, t, ch, lo, hi, n_total, k0, k1, st, tables, scratch, pairs):
                 record_outcomes(t, ch, batch, tables)
                 batch, next_batch = batch_bounds(enc, n_batches, n_total)
             cursor = cursor_loaded(source, words, enc - first, enc, buffer)
-            taken = 0
+            taken, unshaken = 0, 0
             rnd = 1  # the round of the next attack
             while rnd < cap:  # two rounds left at least
                 code, cursor = cursor_code(source, buffer, cursor, 4, PAIR_OF_2D6)
                 at = np.uint64(PAIR_ENTRY) * np.uint64(code)
                 taken += pairs[at]
-                if taken >= full_room:
+                if counts_shaken:
+                    unshaken += taken < shaken_at
+                if taken >= down_at:
                     seen[np.uint64(code) // span] += 1  # the first attack alone
                     break
                 rnd += 1
                 taken += pairs[at + one]
+                if counts_shaken:
+                    unshaken += taken < shaken_at
                 pairs[at + two] += 1
-                if taken >= full_room:
+                if taken >= down_at:
                     break
                 rnd += 1
-            if taken < full_room and rnd == cap:  # an odd round left: its attack alone
+            if taken < down_at and rnd == cap:  # an odd round left: its attack alone
                 code, cursor = cursor_code(source, buffer, cursor, 2, span)
                 seen[code] += 1
                 taken += damage_of[code]
-            count_round_end(ends, taken >= full_room, rnd)
+                if counts_shaken:
+                    unshaken += taken < shaken_at
+                    rnd += taken < down_at
+            down = taken >= down_at
+            if counts_shaken:
+                received = rnd if down else rnd - 1  # attacks made, one a round
+                if shaken_at == 0:  # Shaken from the start
+                    shaken[0] += 1
+                elif unshaken < received:
+                    shaken[unshaken + 1] += 1  # the round of attack unshaken + 1
+            count_round_end(ends, down, rnd)
     flush_pairs(tables, pairs)
     record_outcomes(t, ch, batch, tables)
     record_round_downs(t, ch, ends, target)
@@ -1220,7 +1238,9 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables, scr
     n_slots = p.combatant[C_ATTACK_COUNT, attacker]
     wounds = p.combatant[C_WOUNDS, target] != 0
     if per_turn == 1 and n_slots == 1 and tables[N_DICE, 0] == 2 and not wounds:
-        pair_loop(p, t, ch, lo, hi, n_total, k0, k1, st, tables, scratch, pairs)
+        cap, room = p.globals_[G_MAX_ROUNDS], damage_room(st, target)
+        pair_loop(t, ch, lo, hi, n_total, k0, k1, tables, scratch, pairs, target, cap, room,
+                  0, tables[ENDS], False)  # fmt: skip
     else:
         first_dice = (tables[N_DICE, 0], np.uint64(tables[SPAN, 0]))
         duel_loop(p, t, ch, lo, hi, n_total, k0, k1, st, rng, standing, tables, scratch,

@@ -42,7 +42,6 @@ from simlab.engine.rng import (
     STREAM_ATTACK,
     cursor_at,
     cursor_code,
-    cursor_loaded,
     dice_source,
     first_blocks,
     new_state,
@@ -56,7 +55,6 @@ from simlab.rules.shattered_spirits.kernels import (
     OUTCOMES,
     PAIR_ENTRY,
     PAIR_OF,
-    PAIR_OF_2D6,
     REACT_BLOCK,
     REACT_EVADE,
     REACT_NONE,
@@ -65,8 +63,7 @@ from simlab.rules.shattered_spirits.kernels import (
     TIER_OF,
     attack_roll,
     coded_total,
-    flush_pairs,
-    pair_table,
+    pair_loop,
     pick_reaction,
     record_outcomes,
 )
@@ -662,7 +659,7 @@ def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, tables, scratch, shaken_at, dow
     """The encounter loop of :func:`play_duels`, given the Techniques a Round and the
     (dice count, outcomes) of the first. Inlined, so that a call with constants compiles
     to a loop without the rotation and its table lookups. The most common duel takes
-    :func:`pair_loop` instead."""
+    the later draft's ``pair_loop`` instead."""
     defender = 1 - duel_attacker_in(p)
     n_batches = t.attempts.shape[2]
     cap = p.globals_[G_MAX_ROUNDS]
@@ -715,75 +712,6 @@ def duel_loop(p, t, ch, lo, hi, n_total, k0, k1, tables, scratch, shaken_at, dow
         record_round_downs(t, ch, ends, defender)
 
 
-@inline_kernel
-def pair_loop(p, t, ch, lo, hi, n_total, k0, k1, tables, scratch, pairs, shaken_at, down_at):
-    """The encounter loop of :func:`play_duels` for the most common duel, one Technique
-    of 2d6 a Round with ``endurance_overflow`` on, two attacks at a time, as the later
-    draft's ``pair_loop``: the 2d6 of both drawn as one number that reads both attacks'
-    damage in ``pairs`` (``shattered_spirits.kernels.pair_table``) and counts the pair
-    there. When the first attack of a pair Downs the defender, it is counted alone and
-    the second's dice are drawn and not used (each encounter draws from a stream of its
-    own); a round cap that leaves one round after the last pair plays it alone. The
-    cursor starts with its first word drawn, as the later draft's does.
-
-    With ``endurance_overflow``, becoming Shaken changes nothing the loop reads, so each
-    duel is played to the defender's Downing alone, counting the attacks after which it
-    was not yet Shaken (``shaken_at`` is the damage that Shakes it, 0 when Shaken from
-    the start); the Shaken attack, and so its round, is the next one, since the damage
-    taken never falls. A test of the Shaken inside the loop, whose outcome nothing can
-    foresee, made the benchmark duel 1.19-1.37x as long (``bench_ab``, both orders)."""
-    defender = 1 - duel_attacker_in(p)
-    n_batches = t.attempts.shape[2]
-    cap = p.globals_[G_MAX_ROUNDS]
-    damage_of, seen, ends, shaken = tables[DAMAGE_OF], tables[SEEN], tables[ENDS], tables[SHAKEN_IN]
-    words, buffer = scratch[:4], scratch[4]
-    source = dice_source(k0, k1, STREAM_ATTACK, 6)
-    one, two, span = np.uint64(1), np.uint64(2), np.uint64(36)
-    pair_table(tables, pairs)
-    batch, next_batch = batch_bounds(lo, n_batches, n_total)
-    for first in range(lo, hi, words.shape[1]):
-        first_blocks(source, first, words)
-        for enc in range(first, min(first + words.shape[1], hi)):
-            if unlikely(enc >= next_batch):  # a new batch of tallies: rare
-                flush_pairs(tables, pairs)
-                record_outcomes(t, ch, batch, tables)
-                batch, next_batch = batch_bounds(enc, n_batches, n_total)
-            cursor = cursor_loaded(source, words, enc - first, enc, buffer)
-            taken, unshaken = 0, 0
-            rnd = 1  # the round of the next attack
-            while rnd < cap:  # two rounds left at least
-                code, cursor = cursor_code(source, buffer, cursor, 4, PAIR_OF_2D6)
-                at = np.uint64(PAIR_ENTRY) * np.uint64(code)
-                taken += pairs[at]
-                unshaken += taken < shaken_at
-                if taken >= down_at:
-                    seen[np.uint64(code) // span] += 1  # the first attack alone
-                    break
-                rnd += 1
-                taken += pairs[at + one]
-                unshaken += taken < shaken_at
-                pairs[at + two] += 1
-                if taken >= down_at:
-                    break
-                rnd += 1
-            if taken < down_at and rnd == cap:  # an odd round left: its attack alone
-                code, cursor = cursor_code(source, buffer, cursor, 2, span)
-                seen[code] += 1
-                taken += damage_of[code]
-                unshaken += taken < shaken_at
-                rnd += taken < down_at
-            down = taken >= down_at
-            received = rnd if down else rnd - 1  # attacks made, one a round
-            if shaken_at == 0:  # Shaken from the start
-                shaken[0] += 1
-            elif unshaken < received:
-                shaken[unshaken + 1] += 1  # the round of attack unshaken + 1
-            count_round_end(ends, down, rnd)
-    flush_pairs(tables, pairs)
-    record_outcomes(t, ch, batch, tables)
-    record_round_downs(t, ch, ends, defender)
-
-
 @internal_kernel
 def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, techniques, tables, scratch,
                pairs):  # fmt: skip
@@ -810,8 +738,12 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, techniques, tabl
 
     The loop itself is :func:`duel_loop`. The most common duel, one Technique of 2d6 a
     Round with ``endurance_overflow`` on (the default), is played two attacks at a time
-    by :func:`pair_loop`, which counts the Shaken instead of testing for it
-    (``bench_ab``, one thread: 1.06x the copy of :func:`duel_loop` it replaced). With
+    by the later draft's ``pair_loop``, which counts the Shaken instead of testing for
+    it: with ``endurance_overflow``, becoming Shaken changes nothing the loop reads, so
+    each duel is played to the defender's Downing alone (a test of the Shaken inside
+    the loop, whose outcome nothing can foresee, made the benchmark duel 1.19-1.37x as
+    long, ``bench_ab``, both orders). The pair loop ran 1.06x the copy of
+    :func:`duel_loop` it replaced (``bench_ab``, one thread). With
     ``endurance_overflow`` off the Shaken's lost excess changes the damage taken, so it
     is tested for, in a copy of :func:`duel_loop` compiled with that shape as constants:
     the one-copy alternatives measured 0.77x (the general loop) and 0.92x (the count
@@ -828,7 +760,8 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, techniques, tabl
     down_at = c[C_VIGOR, defender] + c[C_ENDURANCE, defender] + c[C_HEALTH, defender]
     one_of_2d6 = techniques.shape[0] == 1 and tables[N_DICE, 0] == 2
     if one_of_2d6 and p.globals_[G_ENDURANCE_OVERFLOW] != 0:
-        pair_loop(p, t, ch, lo, hi, n_total, k0, k1, tables, scratch, pairs, shaken_at, down_at)
+        pair_loop(t, ch, lo, hi, n_total, k0, k1, tables, scratch, pairs, defender, cap,
+                  down_at, shaken_at, tables[SHAKEN_IN], True)  # fmt: skip
     elif one_of_2d6:  # the Shaken's excess is lost: tested for, as it changes the damage
         duel_loop(p, t, ch, lo, hi, n_total, k0, k1, tables, scratch, shaken_at, down_at,
                   1, (2, np.uint64(36)))  # fmt: skip
