@@ -45,42 +45,6 @@ Arrays = tuple[np.ndarray, ...]
 _OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "fastmath": False, "error_model": "numpy"}
 
 
-def wide_vectors() -> str | None:
-    """Let LLVM use 512-bit vectors on a CPU with AVX-512: the host's features, plus
-    ``-prefer-256-bit``, as the features numba compiles for (``NUMBA_CPU_FEATURES``,
-    set in the environment as well, so that numba's reloads of its configuration keep
-    them). Returns the features set, or None where nothing was changed: a CPU without
-    AVX-512, or a user who chose ``NUMBA_CPU_NAME`` or ``NUMBA_CPU_FEATURES``.
-
-    LLVM's tuning for Intel's AVX-512 server CPUs prefers 256-bit vectors, which some
-    of them run at a higher clock. The loop that computes block 0 of 128 encounters'
-    dice at once (``rng.first_blocks``) then works on four encounters at a time, and
-    took 16% of the glitters-d20 benchmark duel on the development machine since
-    November 29 (an Intel Xeon, Emerald Rapids); with 512-bit vectors, eight.
-    ``bench_ab``, new over old (README, "Design notes"): two threads, 2x10^6 encounters,
-    ``glitters-d20-duel`` 1.048x and 1.065x, ``ss-duel`` 1.074x, ``opposed-tiers-duel``
-    1.023x, ``zones-3d6-duel`` 0.989x; one thread, the glitters-d20 fight 1.021x.
-    The tallies are the same: the kernels' arithmetic is on integers. numba's cache
-    keeps kernels by the features they were compiled for, so a cache of other
-    features is never read for these.
-    """
-    config: Any = numba.config
-    if config.CPU_NAME is not None or config.CPU_FEATURES is not None:
-        return None
-    from llvmlite import binding
-
-    features = binding.get_host_cpu_features().flatten()
-    if "+avx512f" not in features.split(","):
-        return None
-    features += ",-prefer-256-bit"
-    os.environ["NUMBA_CPU_FEATURES"] = features
-    config.CPU_FEATURES = features
-    return features
-
-
-WIDE_VECTORS = wide_vectors()
-
-
 _PACKAGE = Path(__file__).resolve().parents[1]  # simlab's sources
 
 

@@ -241,37 +241,6 @@ def _constant_or_first(a):
     return x
 
 
-_FEATURES = """
-import os
-import numba
-from llvmlite import binding
-from simlab.engine import jit
-host = binding.get_host_cpu_features().flatten()
-print(jit.WIDE_VECTORS is not None, "+avx512f" in host.split(","),
-      numba.config.CPU_FEATURES == os.environ.get("NUMBA_CPU_FEATURES"),
-      (numba.config.CPU_FEATURES or "").endswith(",-prefer-256-bit"))
-"""
-
-
-@pytest.mark.parametrize("chosen", [None, "NUMBA_CPU_NAME", "NUMBA_CPU_FEATURES"])
-def test_wide_vectors_on_avx512_unless_the_user_chose(chosen):
-    """On a CPU with AVX-512 numba compiles for the host's features with 512-bit vectors
-    preferred, in its configuration and its environment alike (``jit.wide_vectors``);
-    on another CPU, or when the user set ``NUMBA_CPU_NAME`` or ``NUMBA_CPU_FEATURES``,
-    nothing changes."""
-    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CPU_NAME", "NUMBA_CPU_FEATURES")}
-    if chosen == "NUMBA_CPU_NAME":
-        env[chosen] = "haswell"
-    elif chosen == "NUMBA_CPU_FEATURES":
-        env[chosen] = "+sse2"
-    out = subprocess.run([sys.executable, "-c", _FEATURES], env=env, check=True,
-                         capture_output=True, text=True).stdout.split()  # fmt: skip
-    widened, avx512, same, preferred = (word == "True" for word in out)
-    assert widened == (avx512 and chosen is None)
-    assert same
-    assert preferred == widened
-
-
 def test_kernels_compile_without_ssa_on_checked_numba_versions():
     without = numba.njit(_constant_or_first)
     if not jit.compile_without_ssa(without):
