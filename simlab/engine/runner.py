@@ -147,8 +147,8 @@ def run_local_range(
     """Run encounters ``first .. first+count-1`` of ``job`` on this machine (see
     :func:`run_local`; batches are those of a run of ``job.n`` encounters)."""
     use_threads(threads)
-    return run_range(job, first, count, chunks_for(count), pace=Pace(),
-                     largest=max(1, block_size), progress=progress)  # fmt: skip
+    return run_range(job, first, count, chunks_for(count), largest=max(1, block_size),
+                     progress=progress)  # fmt: skip
 
 
 def chunks_for(size: int) -> int:

@@ -1173,7 +1173,7 @@ def pair_loop(t, ch, lo, hi, n_total, k0, k1, tables, scratch, pairs, target, ca
                 taken += damage_of[code]
                 if counts_shaken:
                     unshaken += taken < shaken_at
-                    rnd += taken < down_at
+                rnd += taken < down_at  # past the cap when the target still stands
             down = taken >= down_at
             if counts_shaken:
                 received = rnd if down else rnd - 1  # attacks made, one a round
@@ -1309,7 +1309,12 @@ def duel_scratch(p, t, trace):
     st, standing, rng = chunk_scratch(p, t, trace)[:3]
     tables = np.zeros((N_TABLES, width), dtype=np.int64)
     cursor = np.zeros((5, CURSOR_GROUP), dtype=np.uint64)
-    return st, standing, rng, tables, cursor, np.zeros(PAIR_ENTRY * 36 * 36, dtype=np.int64)
+    return st, standing, rng, tables, cursor, new_pairs()
+
+
+def new_pairs():
+    """The zeroed ``pairs`` array of :func:`pair_loop` (:func:`pair_table` fills it)."""
+    return np.zeros(PAIR_ENTRY * 36 * 36, dtype=np.int64)
 
 
 run_duel_block = chunked(run_duel_chunk, duel_scratch)

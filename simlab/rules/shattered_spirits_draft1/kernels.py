@@ -53,7 +53,6 @@ from simlab.rules.shattered_spirits.kernels import (
     N_DICE,
     N_TABLES,
     OUTCOMES,
-    PAIR_ENTRY,
     PAIR_OF,
     REACT_BLOCK,
     REACT_EVADE,
@@ -63,6 +62,7 @@ from simlab.rules.shattered_spirits.kernels import (
     TIER_OF,
     attack_roll,
     coded_total,
+    new_pairs,
     pair_loop,
     pick_reaction,
     record_outcomes,
@@ -798,7 +798,7 @@ def duel_scratch(p, t, trace):
     techniques = np.zeros(n_slots, dtype=np.int64)
     tables = np.zeros((N_TABLES + 1, width), dtype=np.int64)
     cursor = np.zeros((5, CURSOR_GROUP), dtype=np.uint64)
-    return st, standing, techniques, tables, cursor, np.zeros(PAIR_ENTRY * 36 * 36, dtype=np.int64)
+    return st, standing, techniques, tables, cursor, new_pairs()
 
 
 run_duel_block = chunked(run_duel_chunk, duel_scratch)
