@@ -271,17 +271,40 @@ def skip_inliner_copies() -> bool:
     return True
 
 
+#: LLVM's options for simlab's compiles (:func:`use_llvm_options`).
+#: ``-x86-cmov-converter=false`` keeps the conditional moves LLVM chose inside loops,
+#: where its x86 back end would turn them back into branches when it expects that to be
+#: quicker: in the fights' turn loops the branches are on dice and on who acts, which
+#: nothing foresees (README, "Design notes", "Conditional moves kept in the loops").
+LLVM_OPTIONS = ("-x86-cmov-converter=false",)
+
+
+def use_llvm_options() -> None:
+    """Set :data:`LLVM_OPTIONS` for the compiles that follow.
+
+    An LLVM option holds for the whole process (numba has no way to give one to a single
+    function), so numba functions of the user's own compiled after simlab's first compile
+    get it too; it changes how fast their machine code runs, never what it computes.
+    """
+    from llvmlite import binding
+
+    for option in LLVM_OPTIONS:
+        binding.set_option("simlab", option)
+
+
 def speed_up_compiles() -> None:
     """Install what shortens numba's compiles, on the numba versions read: the inliner
     shortcut (:func:`skip_inliner_copies`), the liveness on bit sets
     (:mod:`simlab.engine.liveness`) and the compile flags' comparison
-    (:mod:`simlab.engine.compile_flags`). None changes what numba compiles. Then, once a
+    (:mod:`simlab.engine.compile_flags`). None changes what numba compiles. Then set
+    LLVM's options for the code it generates (:func:`use_llvm_options`), and, once a
     process, remove the caches of older versions (:func:`prune_kernel_caches`).
 
     Called before simlab's first compile (:class:`_KernelCache`, on a cache miss), not at
     import, since a run whose kernels all come from the cache compiles nothing.
     """
     skip_inliner_copies()
+    use_llvm_options()
     if _NUMBA_READ:
         liveness.install()
         compile_flags.install()

@@ -19,7 +19,7 @@ traced or not, has a float variable.
 The kernel cache is kept per version of the kernel sources.
 
 A branch marked ``jit.unlikely`` computes as plain Python and reaches LLVM as branch
-weights. Every example scenario plays the same tallies with ``NUMBA_DISABLE_JIT=1``
+weights. Once simlab has compiled, LLVM keeps the conditional moves it chose in a loop. Every example scenario plays the same tallies with ``NUMBA_DISABLE_JIT=1``
 (the kernels as plain Python) as compiled. A block kernel makes a call's working arrays
 once, and again only for other parameters or shapes; every piece finds them pristine.
 """
@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import shutil
 import subprocess
 import sys
@@ -458,3 +459,24 @@ def test_unlikely_reaches_llvm_as_branch_weights():
     compiled(np.arange(10), 3)
     (ir,) = compiled.inspect_llvm().values()
     assert '!"branch_weights", !"expected", i32 1, i32 2000' in ir
+
+
+def _lowest_at(values):
+    best = 0
+    for i in range(values.shape[0]):
+        if values[i] < values[best]:
+            best = i
+    return best
+
+
+@pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"), reason="an x86 option")
+def test_compiles_after_simlab_s_first_keep_conditional_moves_in_loops():
+    # The index of a minimum: LLVM picks conditional moves, and its x86 back end turns
+    # them into branches inside a loop unless told not to (jit.LLVM_OPTIONS).
+    if jit.unlikely is jit._identity:
+        pytest.skip("NUMBA_DISABLE_JIT: nothing is compiled")
+    jit.speed_up_compiles()
+    compiled = numba.njit(_lowest_at)  # uncached: compiled here, its machine code read
+    assert compiled(np.array([3, 1, 2, 1])) == _lowest_at(np.array([3, 1, 2, 1])) == 1
+    (asm,) = compiled.inspect_asm().values()
+    assert "cmov" in asm
