@@ -21,8 +21,8 @@ The kernel cache is kept per version of the kernel sources.
 A branch marked ``jit.unlikely`` computes as plain Python and reaches LLVM as branch
 weights. Once simlab has compiled, LLVM keeps the conditional moves it chose in a loop.
 Every example scenario plays the same tallies with ``NUMBA_DISABLE_JIT=1`` (the kernels
-as plain Python) as compiled. A block kernel makes a call's working arrays
-once, and again only for other parameters or shapes; every piece finds them pristine.
+as plain Python) as compiled. A block kernel makes a call's working arrays once, and
+again only for other parameters or shapes; every piece finds them pristine.
 """
 
 from __future__ import annotations
