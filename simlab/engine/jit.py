@@ -280,16 +280,23 @@ LLVM_OPTIONS = ("-x86-cmov-converter=false",)
 
 
 def use_llvm_options() -> None:
-    """Set :data:`LLVM_OPTIONS` for the compiles that follow.
+    """Set :data:`LLVM_OPTIONS` for the compiles that follow, once a process (setting
+    them again does nothing).
 
     An LLVM option holds for the whole process (numba has no way to give one to a single
     function), so numba functions of the user's own compiled after simlab's first compile
     get it too; it changes how fast their machine code runs, never what it computes.
     """
+    if _LLVM_OPTIONS_SET:
+        return
     from llvmlite import binding
 
     for option in LLVM_OPTIONS:
         binding.set_option("simlab", option)
+    _LLVM_OPTIONS_SET.append(True)
+
+
+_LLVM_OPTIONS_SET: list[bool] = []
 
 
 def speed_up_compiles() -> None:
