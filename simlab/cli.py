@@ -241,15 +241,19 @@ def whole_number(text: str) -> int | None:
     past 10**18 either way comes back as ±(10**18 + 1), out of any range a count is
     checked against, rather than made at the size ``1e999999999`` asks for."""
     import re
-    from decimal import Decimal
+    from decimal import Decimal, InvalidOperation
 
     text = text.strip()
     if not re.fullmatch(r"[+-]?\d+(?:_\d+)*(?:\.\d+)?(?:[eE]\+?\d+)?", text):
         return None
-    number = Decimal(text.replace("_", ""))
+    digits = text.replace("_", "")
+    try:
+        number = Decimal(digits)
+    except InvalidOperation:  # an exponent past what Decimal holds (1e99999999999999999999)
+        number = Decimal(re.split("[eE]", digits)[0]).scaleb(19)
     if number != number.to_integral_value():
         return None
-    if number.adjusted() > 18:
+    if number and number.adjusted() > 18:
         return 10**18 + 1 if number > 0 else -(10**18 + 1)
     return int(number)
 

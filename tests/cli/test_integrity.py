@@ -355,6 +355,7 @@ def test_out_on_a_file_or_over_other_files_exits_2_and_writes_nothing(tmp_path: 
         (str(10**20), "expected a count from 1 to 100,000,000,000 (1e11); got 1000000000"),
         (str(2**63), "expected a count from 1 to 100,000,000,000 (1e11); got 922337"),
         ("1e999999999", "expected a count from 1 to 100,000,000,000 (1e11); got 1e999999999"),
+        ("1e9999999999999999999", "expected a count from 1 to 100,000,000,000 (1e11); got 1e99"),
         ("0", "expected a count from 1"),
         ("1,000", "expected a whole number such as 200000, 200_000 or 2e5; got '1,000'"),
     ],
