@@ -333,12 +333,15 @@ def _connect(scheduler: str | None) -> object:
         from simlab.errors import InputError
 
         raise InputError("expected simlab[dask] installed for --scheduler; got no dask") from err
+    from simlab.errors import InputError
+
     try:
         return Client(scheduler, timeout=10)
     except OSError as err:
-        from simlab.errors import InputError
-
         raise InputError(f"expected a reachable Dask scheduler at {scheduler}; got {err}") from err
+    except (ValueError, TypeError) as err:  # distributed's parse of the address
+        raise InputError("expected --scheduler as a Dask scheduler's address such as "
+                         f"tcp://host:8786; got {scheduler!r} ({err})") from err  # fmt: skip
 
 
 @main.command(name="exact")

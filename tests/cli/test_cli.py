@@ -62,8 +62,11 @@ def test_bad_scenario_exits_2_with_location_and_no_traceback(tmp_path: Path, com
         (["-n", "0"], "Invalid value for '-n'"),
         (["--threads", "4096"], "expected --threads between 1 and"),
         (["--seed", "-1"], "Invalid value for '--seed'"),
+        (["--scheduler", "foo"], "expected --scheduler as a Dask scheduler's address such as "
+                                 "tcp://host:8786; got 'foo'"),
+        (["--scheduler", "http://x:8786"], "got 'http://x:8786' (unknown address scheme"),
     ],
-)
+)  # fmt: skip
 def test_bad_options_exit_2(args: list[str], words: str) -> None:
     done = simlab("run", str(QUICKSTART), *args)
     assert done.returncode == 2

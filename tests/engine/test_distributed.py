@@ -75,3 +75,25 @@ def test_cluster_block_size() -> None:
     assert cluster_block_size(10**9, 2) == DEFAULT_BLOCK
     assert cluster_block_size(3, 8) == 1
     assert cluster_block_size(1_000, 0) == 1_000 // TASKS_PER_WORKER
+
+
+def test_run_command_plays_on_the_scheduler_it_is_given(client) -> None:  # type: ignore[no-untyped-def]
+    """``simlab run --scheduler ADDRESS`` (README, "Command line") prints the tables a
+    local run of the same seed prints."""
+    import subprocess
+    import sys
+
+    def run(*extra: str) -> subprocess.CompletedProcess[str]:
+        args = ["run", "scenarios/shattered-spirits/quickstart.yaml", "-n", "4000", "--seed", "5"]
+        return subprocess.run([sys.executable, "-m", "simlab", *args, *extra], cwd=ROOT,
+                              capture_output=True, text=True, timeout=600)  # fmt: skip
+
+    from distributed import get_task_stream
+
+    with get_task_stream(client) as stream:
+        remote = run("--scheduler", client.scheduler.address)
+    local = run()
+    assert remote.returncode == 0, remote.stderr
+    assert any("run_range" in task["key"] for task in stream.data)
+    assert remote.stdout == local.stdout
+    assert "4,000 encounters" in remote.stdout
