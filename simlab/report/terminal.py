@@ -43,11 +43,22 @@ class _Console(Console):
         os.close(devnull)
 
 
-# A terminal, or COLUMNS set: its width. Otherwise (CI logs, pipes) a fixed width wide
-# enough for the wide tables.
-console = (
-    _Console() if sys.stdout.isatty() or os.environ.get("COLUMNS") else _Console(width=WIDE + 20)
-)
+#: The narrowest width tables are laid out for: a terminal (or ``COLUMNS``) narrower than
+#: this gets lines that wrap, as rich cannot lay a table out in fewer columns than it has.
+NARROWEST = 40
+
+
+def _make_console() -> _Console:
+    """A terminal, or ``COLUMNS`` set: its width, at least :data:`NARROWEST`. Otherwise
+    (CI logs, pipes) a fixed width wide enough for the wide tables."""
+    if not (sys.stdout.isatty() or os.environ.get("COLUMNS")):
+        return _Console(width=WIDE + 20)
+    made = _Console()
+    made.width = max(made.width, NARROWEST)
+    return made
+
+
+console = _make_console()
 
 
 @contextmanager

@@ -270,3 +270,18 @@ def test_the_command_waits_for_a_thread_at_work() -> None:
                           capture_output=True, text=True, cwd=ROOT, timeout=600)  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "the thread finished its work" in done.stdout
+
+
+@pytest.mark.parametrize("columns", ["0", "1", "5"])
+def test_a_terminal_too_narrow_for_tables_gets_them_at_the_narrowest_width(columns: str) -> None:
+    """``COLUMNS`` of 1-5 made rich fail (an internal error) and 0 printed no table at
+    all; the tables are laid out at ``terminal.NARROWEST`` columns instead."""
+    from simlab.report.terminal import NARROWEST
+
+    env = {**os.environ, "COLUMNS": columns}
+    args = [sys.executable, "-m", "simlab", "run", str(QUICKSTART), "-n", "200"]
+    done = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr
+    for title in ("attacks (± 95% interval)", "time-to-down (rounds)", "win rate"):
+        assert title in done.stdout
+    assert max(len(line) for line in done.stdout.splitlines()) == NARROWEST
