@@ -80,6 +80,9 @@ def _integer_range(spec: str, label: str) -> tuple[int, ...]:
         raise InputError(f"{label}: expected LO:HI with integers LO ≤ HI; got {spec!r}")
     if step < 1:
         raise InputError(f"{label}: expected a STEP of at least 1 in LO:HI:STEP; got {spec!r}")
+    count = (hi - lo) // step + 1
+    if count > MAX_POINTS:  # before the range is made: 1:10**20 would fill the memory
+        raise InputError(f"{label}: expected at most {MAX_POINTS:,} values; got {count:,}")
     return tuple(range(lo, hi + 1, step))
 
 
@@ -105,7 +108,10 @@ def _variations(vary: Mapping[str, Iterable[Any]] | Iterable[Variation]) -> list
         label = f"vary {key!r}"
         if isinstance(values, str | bytes | Mapping) or not isinstance(values, Iterable):
             raise InputError(f"{label}: expected a list or range of values; got {values!r}")
-        variations.append(Variation(str(key), tuple(plain_value(list(values))), label))
+        taken = list(itertools.islice(values, MAX_POINTS + 1))  # range(10**20) is iterable
+        if len(taken) > MAX_POINTS:
+            raise InputError(f"{label}: expected at most {MAX_POINTS:,} values; got more")
+        variations.append(Variation(str(key), tuple(plain_value(taken)), label))
     return variations
 
 
@@ -315,7 +321,7 @@ def sweep_points(
             raise InputError(f"{v.label}: expected at least one value; got none")
         total *= len(v.values)
     if total > MAX_POINTS:
-        raise InputError(f"expected a sweep of at most {MAX_POINTS} points; got {total}")
+        raise InputError(f"expected a sweep of at most {MAX_POINTS:,} points; got {total:,}")
     result = SweepResult(scenario.scenario, scenario.rules, scenario.seed, scenario.encounters,
                          variations)  # fmt: skip
     for values in itertools.product(*(v.values for v in variations)):

@@ -215,7 +215,12 @@ def test_parse_vary(text: str, values: tuple[Any, ...]) -> None:
         (["--vary", "Nobody.hp=1:2"], "--vary Nobody.hp=1:2", "expected a combatant"),
         (["--vary", "Defender.guard=0:2", "--set", "Defender.hp=x"], "--set Defender.hp=x",
          "expected an integer"),
-        (["--vary", "Defender.guard=0:100000"], "sweep", "at most 10000 points"),
+        (["--vary", "Defender.guard=0:100000"], "--vary Defender.guard=0:100000",
+         "expected at most 10,000 values; got 100,001"),
+        (["--vary", "Defender.guard=0:18446744073709551615"], "--vary Defender.guard=0:1844",
+         "expected at most 10,000 values; got 18,446,744,073,709,551,616"),
+        (["--vary", "Defender.guard=0:199", "--vary", "Defender.hp=1:200"], "sweep",
+         "expected a sweep of at most 10,000 points; got 40,000"),
         (["--vary", "Defender.guard=0:1", "--vary", "Defender.guard=2:3"],
          "--vary Defender.guard=2:3", "--vary Defender.guard=0:1 changes it too"),
         (["--vary", "Defender.guard=0:2", "--set", "Defender.guard=1"],
@@ -319,3 +324,12 @@ def test_a_sweep_over_numpy_values_is_the_sweep_over_their_python_values(
 def test_a_vary_value_that_is_not_a_list_is_an_input_error(duel: Any, values: Any) -> None:
     with pytest.raises(simlab.api.InputError, match=r"vary 'Defender\.guard': expected a list or"):
         simlab.sweep(duel, {"Defender.guard": values}, n=100, exact=False)
+
+
+def test_a_huge_range_in_the_api_is_refused_before_it_is_made() -> None:
+    """``range(10**20)`` is refused from its first values past the limit, not listed."""
+    from simlab.errors import InputError
+
+    duel = simlab.load(SS_DUEL)
+    with pytest.raises(InputError, match="expected at most 10,000 values; got more"):
+        simlab.sweep(duel, {"Defender.guard": range(10**20)}, n=100)
