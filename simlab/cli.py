@@ -368,6 +368,18 @@ def exact_command(scenario: str, out: str | None, sets: tuple[str, ...]) -> None
         click.echo(f"wrote {len(written)} files to {out}")
 
 
+def _only_one(given: tuple[str, ...], option: str) -> str:
+    """The one value of ``option``, which ``tune`` takes once (click keeps the last of
+    several, silently)."""
+    if len(given) > 1:
+        from simlab.errors import InputError
+
+        raise InputError(f"expected one {option} (tune searches one field for one figure; "
+                         f"simlab sweep varies several); got {len(given)}: "
+                         + ", ".join(given))  # fmt: skip
+    return given[0]
+
+
 def _check_threads(threads: int | None) -> None:
     if threads is None:
         return
@@ -725,12 +737,14 @@ def compare(
 @click.option(
     "--vary",
     required=True,
+    multiple=True,
     metavar="NAME.FIELD=LO:HI",
     help="The field to tune and its range (integers when both ends are).",
 )
 @click.option(
     "--target",
     required=True,
+    multiple=True,
     metavar="FIGURE[:ON]=VALUE",
     help="The figure and the value wanted: median_time_to_down:Brute=3, "
     "win_rate:party=0.5, hit_rate:strike=0.6, down_by_round:Brute@3=0.5.",
@@ -742,8 +756,8 @@ def compare(
 @handle_errors
 def tune(
     scenario: str,
-    vary: str,
-    target: str,
+    vary: tuple[str, ...],
+    target: tuple[str, ...],
     sets: tuple[str, ...],
     encounters: int | None,
     seed: int | None,
@@ -762,7 +776,8 @@ def tune(
     from simlab.report.tuning_terminal import print_tune
     from simlab.tuning.tune import parse_range, parse_target
 
-    field, goal = parse_range(vary), parse_target(target)
+    field = parse_range(_only_one(vary, "--vary"))
+    goal = parse_target(_only_one(target, "--target"))
     scn = _with_sets(api.load(scenario), sets, (field[0],))
     _check_threads(threads)
     result = api.tune(scn, field, goal, encounters, seed, threads=threads,

@@ -197,6 +197,9 @@ def check_figure(ref: FigureRef, layout: Layout, label: str) -> None:
     elif ref.figure == "win_rate" and ref.on not in layout.sides:
         raise InputError(f"{label}: expected a side ({', '.join(layout.sides)}); "
                          f"got {ref.on!r}")  # fmt: skip
+    if ref.figure == "down_by_round" and not 1 <= int(ref.arg) <= layout.max_rounds:
+        raise InputError(f"{label}: expected a round from 1 to {layout.max_rounds} (the round "
+                         f"cap) after '@'; got {ref.arg}")  # fmt: skip
     if ref.figure == "event_rate" and ref.arg not in layout.events:
         known = ", ".join(layout.events) or "none in these rules"
         raise InputError(f"{label}: expected an event ({known}); got {ref.arg!r}")

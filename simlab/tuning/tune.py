@@ -81,6 +81,24 @@ def parse_target(text: str, option: str = "--target") -> Target:
     return Target(ref, float(value), label)
 
 
+#: Figures counted in rounds: a run never measures one past its round cap.
+ROUND_FIGURES = ("median_time_to_down", "mean_time_to_down", "mean_rounds")
+
+
+def check_rounds(target: Target, cap: int) -> None:
+    """Refuse a target in rounds that no run with round cap ``cap`` can show: a median or
+    mean time-to-down, or a mean length, above the cap (or below round 1).
+
+    Raises
+    ------
+    InputError
+        Naming the target.
+    """
+    if target.figure.figure in ROUND_FIGURES and not 1 <= target.value <= cap:
+        raise InputError(f"{target.label}: expected a number of rounds from 1 to {cap} (the "
+                         f"round cap); got {target.value:g}")  # fmt: skip
+
+
 def parse_range(text: str, option: str = "--vary") -> tuple[str, float, float]:
     """Read ``NAME.FIELD=LO:HI`` (integers for an integer field; numbers otherwise).
 
@@ -330,8 +348,9 @@ def tune(
                              precision=precision, precision_on=precision_on), exact)  # fmt: skip
     evaluate.label = f"--vary {name}={lo}:{hi}"
     for end in (lo, hi):  # both ends valid before anything runs
-        check_figure(target.figure, compile_job(evaluate.variant(end), n, seed).layout,
-                     target.label)  # fmt: skip
+        layout = compile_job(evaluate.variant(end), n, seed).layout
+        check_figure(target.figure, layout, target.label)
+        check_rounds(target, layout.max_rounds)
     result = TuneResult(scenario.scenario, scenario.rules, seed, n, name, lo, hi, integer, target)
     result.precision = scenario.precision if precision is None else precision
     _search(evaluate, result)

@@ -122,8 +122,14 @@ def test_unreachable_target_exits_1_with_the_closest_end(tmp_path: Path) -> None
         ("Nobody.hp=5:60", "--vary", "expected a combatant"),
         ("Defender.hp=x:60", "--vary", "LO < HI"),
         ("Defender.hp=30", "--set", "varied by --vary too"),
+        ("median_time_to_down:Defender=1000", "--target",
+         "expected a number of rounds from 1 to 100 (the round cap); got 1000"),
+        ("mean_rounds=0.5", "--target", "expected a number of rounds from 1 to 100"),
+        ("down_by_round:Defender@101=0.5", "--target",
+         "expected a round from 1 to 100 (the round cap) after '@'; got 101"),
+        ("down_by_round:Defender@0=0.5", "--target", "expected a round from 1 to 100"),
     ],
-)
+)  # fmt: skip
 def test_bad_arguments_exit_2_naming_them(
     tmp_path: Path, argument: str, option: str, expected: str
 ) -> None:
@@ -199,3 +205,20 @@ def test_numpy_bounds_and_a_float_count_tune_as_python_ones(duel: Any) -> None:
     as_numpy = simlab.tune(duel, ("Defender.hp", np.int64(5), np.int64(40)), target, n=2e3)
     assert as_numpy.integer and as_numpy.encounters == 2000
     assert as_numpy.document() == as_python.document()
+
+
+@pytest.mark.parametrize(
+    ("twice", "expected"),
+    [
+        (["--vary", "Defender.hp=5:60", "--vary", "Attacker.hp=1:3",
+          "--target", "median_time_to_down:Defender=5"], "expected one --vary"),
+        (["--vary", "Defender.hp=5:60", "--target", "median_time_to_down:Defender=5",
+          "--target", "down_rate:Defender=0.5"], "expected one --target"),
+    ],
+)  # fmt: skip
+def test_tune_refuses_a_second_vary_or_target(twice: list[str], expected: str) -> None:
+    """click kept the last of two ``--vary`` (or ``--target``) and tuned it silently."""
+    done = CliRunner().invoke(main, ["tune", str(SS_DUEL), *twice, "-n", "200"])
+    assert done.exit_code == 2, done.output
+    assert f"{expected} (tune searches one field for one figure" in done.output
+    assert "got 2" in done.output
