@@ -161,9 +161,10 @@ def apply_overrides(scenario: ScenarioBase, overrides: list[Override]) -> Scenar
     changed_by: dict[tuple[Any, ...], Override] = {}
     for k, item in enumerate(overrides):
         path = resolve(data, item, tuple(type(scenario).model_fields))
-        if tuple(path) in changed_by:
+        earlier = _overlapping(changed_by, tuple(path))
+        if earlier is not None:
             raise InputError(f"{item.label}: expected each field changed once; "
-                             f"{changed_by[tuple(path)].label} changes it too")  # fmt: skip
+                             f"{earlier.label} changes it too")  # fmt: skip
         changed_by[tuple(path)] = item
         _assign(data, path, item.value)
         # A changed row (a list item, a row key) is checked with its chart: errors name it.
@@ -175,6 +176,17 @@ def apply_overrides(scenario: ScenarioBase, overrides: list[Override]) -> Scenar
         return from_source(changed)
     except ScenarioError as err:
         raise ScenarioError([_name_override(p, overrides) for p in err.problems]) from None
+
+
+def _overlapping(
+    changed_by: dict[tuple[Any, ...], Override], path: tuple[Any, ...]
+) -> Override | None:
+    """The earlier override that changes ``path``, a part of it or what holds it
+    (``profile`` and ``profile[9]``), if any: both would apply, the last winning."""
+    for earlier, item in changed_by.items():
+        if earlier[: len(path)] == path or path[: len(earlier)] == earlier:
+            return item
+    return None
 
 
 def _sentinel(k: int) -> tuple[int, int]:
@@ -213,9 +225,19 @@ def resolve(data: dict[str, Any], item: Override, fields: tuple[str, ...]) -> Pa
     if not rest and head[0] in ("sides", *ATTACK_KEYS):
         raise InputError(f"{item.label}: expected NAME.FIELD (a field of {parts[0]!r}); "
                          f"got only the name")  # fmt: skip
+    if "" in rest:
+        raise InputError(f"{item.label}: expected NAME.FIELD with a field between each pair "
+                         f"of dots; got {item.target!r}")  # fmt: skip
+    if head[0] == "sides" and rest[:1] == ["name"]:
+        raise InputError(f"{item.label}: expected a field other than 'name' (--set, --vary and "
+                         "expect: find a combatant by it); got 'name'")  # fmt: skip
     path = list(head)
     node: Any = _at(data, head)
-    for part in rest:
+    for i, part in enumerate(rest):
+        if i and node is not None and not isinstance(node, dict):
+            kind = "a list" if isinstance(node, list) else f"the value {node!r}"
+            raise InputError(f"{item.label}: expected a field of a mapping after "
+                             f"{'.'.join(rest[:i])!r}; got {part!r} under {kind}")  # fmt: skip
         match = _INDEX.match(part)
         field = match["field"] if match else part
         key = _key(node, field)

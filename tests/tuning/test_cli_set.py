@@ -77,6 +77,26 @@ def test_a_field_set_twice_exits_2_naming_both(command: str) -> None:
             "Defender.guard=1 changes it too") in " ".join(done.output.split())  # fmt: skip
 
 
+@pytest.mark.parametrize(
+    ("option", "first", "second"),
+    [
+        ("--set", "strike.profile[9]=8", "strike.profile=[0,0,0,0,0,0,0,0,0,0,0]"),
+        ("--set", "strike.profile=[0,0,0,0,0,0,0,0,0,0,0]", "strike.profile[9]=8"),
+        ("--vary", "strike.profile=[0,0,0,0,0,0,0,0,0,0,0]", "strike.profile[9]=1:2"),
+    ],
+)
+def test_a_field_and_a_part_of_it_changed_exit_2_naming_both(
+    option: str, first: str, second: str
+) -> None:
+    """A whole chart and one of its rows both changed: both applied, the last winning."""
+    command = "sweep" if option == "--vary" else "run"
+    args = [command, str(SS_DUEL), option, first, option, second, "-n", "100"]
+    done = CliRunner().invoke(main, args)
+    assert done.exit_code == 2, done.output
+    assert (f"{option} {second}: expected each field changed once; {option} {first} changes "
+            "it too") in " ".join(done.output.split())  # fmt: skip
+
+
 def test_run_with_set_says_so_in_the_terminal_and_summary(tmp_path: Path) -> None:
     done = CliRunner().invoke(main, ["run", str(SS_DUEL), "-n", "2000", "--set",
                                      "Defender.guard=2", "--set", "strike.profile[9]=8",

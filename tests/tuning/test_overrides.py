@@ -90,6 +90,9 @@ def test_yaml_values_from_the_command_line() -> None:
         ("params.strain_meterr=3", "unknown key 'strain_meterr'"),
         ("max_rounds=0", "expected a number ≥ 1; got 0"),
         ("Defender.guard=[1", "expected a YAML value after '='"),
+        ("Defender..hp=3", "expected NAME.FIELD with a field between each pair of dots"),
+        ("Defender.hp.x=3", "expected a field of a mapping after 'hp'; got 'x' under the value"),
+        ("Defender.name=Attacker", "expected a field other than 'name'"),
     ],
 )
 def test_bad_override_names_the_argument(duel: Any, arg: str, words: str) -> None:
