@@ -9,7 +9,7 @@ the same way for all of them.
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, PrivateAttr, ValidationError, field_validator, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
@@ -77,6 +77,11 @@ def located_error(loc: tuple[Any, ...], message: str, value: Any) -> ValidationE
     return ValidationError.from_exception_data("scenario", [detail])
 
 
+#: A bound of an ``expect:`` spec: a finite number (``.nan`` would fail every check, and
+#: ``.inf`` pass or fail every one, whatever was measured).
+Bound = Annotated[float, Field(allow_inf_nan=False)]
+
+
 class Expectation(StrictModel):
     """One balance spec of an ``expect:`` list, checked by ``simlab check``.
 
@@ -98,9 +103,9 @@ class Expectation(StrictModel):
     damage: int | None = Field(None, ge=0, le=100_000)
     round: int | None = Field(None, ge=1, le=1000)
     event: str | None = None
-    at_least: float | None = None
-    at_most: float | None = None
-    between: list[float] | None = Field(None, min_length=2, max_length=2)
+    at_least: Bound | None = None
+    at_most: Bound | None = None
+    between: list[Bound] | None = Field(None, min_length=2, max_length=2)
     note: str = Field("", max_length=200)
 
     @model_validator(mode="after")
@@ -228,6 +233,13 @@ class ScenarioBase(StrictModel):
                     raise located_error(("expect", i, "attacker"), f"expected a combatant "
                                         f"that uses {spec.attack!r}; got {spec.attacker!r}",
                                         spec.attacker)  # fmt: skip
+            if spec.defender is not None and spec.attack is not None:
+                attackers, targets = _attacking_sides(spec, sides), _sides_of(spec.defender, sides)
+                if not any(a != d for a in attackers for d in targets):
+                    raise located_error(("expect", i, "defender"), f"expected a combatant "
+                                        f"that {spec.attack!r} can target, on another side "
+                                        f"than its attackers; got {spec.defender!r}",
+                                        spec.defender)  # fmt: skip
             if spec.side is not None and spec.side not in sides:
                 raise located_error(("expect", i, "side"), f"expected a side of this "
                                     f"scenario ({', '.join(sides)}); got {spec.side!r}",
@@ -267,6 +279,20 @@ class ScenarioBase(StrictModel):
                 else:
                     out.extend((side, f"{member.name} {k + 1}") for k in range(member.count))
         return out
+
+
+def _attacking_sides(spec: Expectation, sides: dict[str, list[Any]]) -> set[str]:
+    """The sides of the combatants that make ``spec.attack`` (of ``spec.attacker``'s
+    copies only, when it names one)."""
+    return {side for side, members in sides.items() for m in members
+            if spec.attack in m.attacks
+            and (spec.attacker is None or _copies_of(spec.attacker, _member_names(m)))}  # fmt: skip
+
+
+def _sides_of(name: str, sides: dict[str, list[Any]]) -> set[str]:
+    """The sides of the combatants ``name`` designates (itself or its copies)."""
+    return {side for side, members in sides.items() for m in members
+            if _copies_of(name, _member_names(m))}  # fmt: skip
 
 
 def _member_names(member: Any) -> list[str]:

@@ -56,6 +56,13 @@ def _located(expect: str) -> tuple[int, str]:
          1, "expected one of 'hit_rate', 'crit_rate'"),
         ("  - {figure: hit_rate, attack: quick-jab, at_least: high}\n",
          1, "expected a number; got 'high'"),
+        ("  - {figure: hit_rate, attack: quick-jab, defender: Kaito, at_least: 0.5}\n",
+         1, "expected a combatant that 'quick-jab' can target, on another side than its "
+            "attackers; got 'Kaito'"),
+        ("  - {figure: hit_rate, attack: quick-jab, at_least: .nan}\n",
+         1, "expected a finite number; got nan"),
+        ("  - {figure: down_rate, combatant: Brute, between: [0, .inf]}\n",
+         1, "expected a finite number; got inf"),
     ],
 )  # fmt: skip
 def test_bad_expect_entries_are_located(expect: str, line: int, words: str) -> None:
