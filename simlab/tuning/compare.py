@@ -39,6 +39,7 @@ from simlab.analysis.result import Result
 from simlab.engine import runner
 from simlab.engine.pieces import Pace
 from simlab.engine.tallies import TallyArrays, merge, new_tallies
+from simlab.errors import InputError
 from simlab.limits import MAX_RANGES, encounters_and_seed, whole_number_in
 from simlab.scenario.common import ScenarioBase
 from simlab.tuning.figures import figure_values
@@ -185,6 +186,9 @@ def compare(
 
     ranges = whole_number_in(ranges, "ranges", 2, MAX_RANGES)
     n, seed = encounters_and_seed(a, n, seed)
+    if n < 2:  # one range of one encounter: no interval, yet "no figure changed"
+        raise InputError(f"expected at least 2 encounters for a comparison (its intervals "
+                         f"come from 2 or more ranges of them); got {n}")  # fmt: skip
     jobs = [compile_job(scn, n, seed) for scn in (a, b)]
     per_range = [run_ranges(job, ranges, threads, progress) for job in jobs]
     results = [

@@ -116,11 +116,14 @@ def test_cli_compare_file_and_set_agree(tmp_path: Path) -> None:
         (["--set", "strike.profile[1]=3"], "--set strike.profile[1]=3: expected a row"),
         (["--set", "Defender.guard=two"], "--set Defender.guard=two: expected an integer"),
         ([], "expected a second scenario B or --set"),
+        (["--set", "Defender.guard=2", "-n", "1"], "expected at least 2 encounters for a "
+                                                   "comparison"),
     ],
-)
+)  # fmt: skip
 def test_bad_compare_exits_2_writes_nothing(tmp_path: Path, args: list[str], words: str) -> None:
     out = tmp_path / "out"
-    done = CliRunner().invoke(main, ["compare", str(SS_DUEL), *args, "-n", "100",
+    n = [] if "-n" in args else ["-n", "100"]
+    done = CliRunner().invoke(main, ["compare", str(SS_DUEL), *args, *n,
                                      "--out", str(out)])  # fmt: skip
     assert done.exit_code == 2 and words in done.output, done.output
     assert not out.exists()
