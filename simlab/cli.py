@@ -468,6 +468,7 @@ def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
     type=click.FloatRange(0, 1, min_open=True, max_open=True),
     default=0.01,
     show_default=True,
+    callback=lambda ctx, param, value: _finite(value, "--alpha"),
     help="Drift threshold on Holm-adjusted p.",
 )
 @click.option("--title", default="simlab balance report", help="Title of the report.")
@@ -511,6 +512,16 @@ def report(
                f"{len(written) - 3} PNGs ({len(runs)} scenarios)")  # fmt: skip
     if drift is not None and not drift.ok:
         sys.exit(EXIT_CHECK_FAILED)
+
+
+def _finite(value: float, option: str) -> float:
+    """``value``, refused unless a finite number: click's range lets ``nan`` through,
+    and the command would simulate before anything refused it."""
+    import math
+
+    if not math.isfinite(value):
+        raise click.BadParameter(f"expected a finite number for {option}; got {value}")
+    return value
 
 
 def _drawing(i: int, total: int, scenario: str) -> None:

@@ -285,3 +285,14 @@ def test_a_terminal_too_narrow_for_tables_gets_them_at_the_narrowest_width(colum
     for title in ("attacks (± 95% interval)", "time-to-down (rounds)", "win rate"):
         assert title in done.stdout
     assert max(len(line) for line in done.stdout.splitlines()) == NARROWEST
+
+
+@pytest.mark.parametrize("alpha", ["nan", "0", "1.5"])
+def test_report_refuses_a_bad_alpha_before_simulating(tmp_path: Path, alpha: str) -> None:
+    """click's open range let ``nan`` through, and the report simulated before the
+    drift test refused it."""
+    out = tmp_path / "report"
+    done = simlab("report", str(QUICKSTART), "-n", "100", "--alpha", alpha, "--out", str(out))
+    assert done.returncode == 2
+    assert "Invalid value for '--alpha'" in done.stderr
+    assert "simulated" not in done.stdout + done.stderr and not out.exists()
