@@ -65,7 +65,11 @@ def parse_vary(text: str, option: str = "--vary") -> Variation:
     if ":" in spec and "," not in spec and not spec.lstrip().startswith("["):
         values: tuple[Any, ...] = _integer_range(spec, label)
     else:
-        values = tuple(parse_value(part.strip(), label) for part in _split_values(spec))
+        parts = [part.strip() for part in _split_values(spec)]
+        if "" in parts:
+            raise InputError(f"{label}: expected a value between each pair of commas in "
+                             f"v1,v2,...; got {spec!r}")  # fmt: skip
+        values = tuple(parse_value(part, label) for part in parts)
     return Variation(target.strip(), values, label)
 
 
