@@ -133,3 +133,25 @@ sides:
     assert done.exit_code == 2, done.output
     assert "empty.yaml:5:6: expected at least 1 combatant on side 'p'; got none" in done.output
     assert "Traceback" not in done.output
+
+
+@pytest.mark.parametrize(
+    ("rules", "got"),
+    [
+        ("[shattered-spirits]", "got a list"),
+        ("{shattered-spirits: 1}", "got a mapping"),
+        ("3", "got 3"),
+        ("true", "got true"),
+    ],
+)
+def test_rules_that_are_not_text_are_located(tmp_path, rules: str, got: str) -> None:  # type: ignore[no-untyped-def]
+    """``rules:`` written as a list or a mapping (unhashable) is refused like a misspelled
+    name, at its value, listing the rule systems; the CLI exits 2."""
+    text = f"scenario: x\nrules: {rules}\nsides: {{}}\n"
+    problems = errors_of(text)
+    assert len(problems) == 1, problems
+    assert problems[0].startswith("s.yaml:2:8: expected one of 'shattered-spirits'"), problems
+    assert "'glitters-d20'" in problems[0] and problems[0].endswith(got), problems
+    done = validate_file(tmp_path / "rules.yaml", text)
+    assert done.exit_code == 2, done.output
+    assert "rules.yaml:2:8: expected one of" in done.output
