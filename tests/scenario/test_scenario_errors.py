@@ -155,3 +155,16 @@ def test_rules_that_are_not_text_are_located(tmp_path, rules: str, got: str) -> 
     done = validate_file(tmp_path / "rules.yaml", text)
     assert done.exit_code == 2, done.output
     assert "rules.yaml:2:8: expected one of" in done.output
+
+
+def test_an_integer_of_4301_digits_exits_2_located(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``hp:`` followed by 4,301 nines was an internal error (Python's limit on converting
+    long decimals); it is an input error at the number, saying how long it is."""
+    text = VALID.replace("guard: 1}", "guard: " + "9" * 4301 + "}")
+    problems = errors_of(text)
+    assert problems == ["s.yaml:13:32: expected an integer of at most 100 digits; got a "
+                        "number with 4,301 digits"]  # fmt: skip
+    done = validate_file(tmp_path / "long.yaml", text)
+    assert done.exit_code == 2, done.output
+    assert "long.yaml:13:32: expected an integer of at most 100 digits" in done.output
+    assert "internal error" not in done.output
