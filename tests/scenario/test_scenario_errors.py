@@ -168,3 +168,49 @@ def test_an_integer_of_4301_digits_exits_2_located(tmp_path) -> None:  # type: i
     assert done.exit_code == 2, done.output
     assert "long.yaml:13:32: expected an integer of at most 100 digits" in done.output
     assert "internal error" not in done.output
+
+
+SHAPES = "expected 'stun N', 'exposed N' or 'impaired N' (N from 1 to 999), or a one-word marker"
+
+
+@pytest.mark.parametrize(
+    ("statuses", "col", "words"),
+    [
+        ("[stunn 2]", 19, [SHAPES, "got 'stunn 2'"]),
+        ("[exposd 1]", 19, [SHAPES, "got 'exposd 1'"]),
+        ("[bleeding 2]", 19, [SHAPES, "got 'bleeding 2'"]),
+        ("[staggered, staggered 2]", 30, [SHAPES, "got 'staggered 2'"]),
+        ("[stun 0]", 19, ["expected a size from 1 to 999 for 'stun', like 'stun 2'; got 'stun 0'"]),
+        ("[exposed 2, impaired 0]", 30, ["a size from 1 to 999 for 'impaired'", "'impaired 0'"]),
+    ],
+)
+def test_a_status_that_is_not_a_known_one_is_located(
+    statuses: str, col: int, words: list[str]
+) -> None:
+    """A word with a number is a sized status: a misspelled or unknown one (which was
+    taken as a marker that does nothing) and a size of 0 are refused at the entry,
+    listing the statuses (docs/rules/shattered-spirits.md, "Attack fields")."""
+    text = VALID.replace("tier: {12: crit}", f"tier: {{12: crit}}\n    status: {{12: {statuses}}}")
+    problems = errors_of(text)
+    assert len(problems) == 1 and problems[0].startswith(f"s.yaml:9:{col}: "), problems
+    for word in words:
+        assert word in problems[0], problems
+
+
+def test_one_word_markers_and_sized_statuses_still_load() -> None:
+    status = "status: {8: [staggered, knocked-down], 12: [stun 2, Exposed 1, impaired 999]}"
+    scn = simlab.loads(VALID.replace("tier: {12: crit}", f"tier: {{12: crit}}\n    {status}"))
+    assert scn.attacks["jab"].status == {
+        8: ["staggered", "knocked-down"],
+        12: ["stun 2", "Exposed 1", "impaired 999"],
+    }
+
+
+def test_a_misspelled_status_exits_2_from_the_file_and_from_set(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    text = VALID.replace("tier: {12: crit}", "tier: {12: crit}\n    status: {12: [stunn 2]}")
+    done = validate_file(tmp_path / "status.yaml", text)
+    assert done.exit_code == 2, done.output
+    assert "status.yaml:9:19: expected 'stun N'" in done.output
+    scn = simlab.loads(VALID)
+    with pytest.raises(ScenarioError, match=r"^--set jab.status.12=\[stunn 2\]: expected 'stun N'"):
+        scn.with_(["jab.status.12=[stunn 2]"])
