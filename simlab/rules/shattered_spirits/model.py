@@ -14,8 +14,10 @@ from pydantic import AfterValidator, Field, field_validator, model_validator
 from simlab.scenario.common import (
     MAX_COMBATANTS,
     CombatantBase,
+    NameClaim,
     ScenarioBase,
     TargetPolicy,
+    entry_claims,
     located_error,
 )
 from simlab.scenario.validation import StrictModel
@@ -438,6 +440,22 @@ class Scenario(ScenarioBase):
                         name = member.spirit.name + suffix
                         out.append(Slot(s, side, name, member, member.spirit, owner, arrives))
         return out
+
+    def name_claims(self) -> list[NameClaim]:
+        """Every name an entry gives, in order: its own and its copies' (``count:``, or
+        ``reinforce:`` up to its cap), then its Spirit's, one per copy (:meth:`slots`)."""
+        claims: list[NameClaim] = []
+        for side, members in self.sides.items():
+            for i, m in enumerate(members):
+                how = "count" if m.reinforce is None else "reinforce cap"
+                at = ("sides", side, i)
+                where = f" on side {side!r}"
+                claims += entry_claims(m.name, (*at, "name"), m.copies, where, how=how)
+                if m.spirit is not None:
+                    where = f" of {m.name!r}{where}"
+                    claims += entry_claims(m.spirit.name, (*at, "spirit", "name"), m.copies,
+                                          where, "Spirit", how)  # fmt: skip
+        return claims
 
     def combatant_names(self) -> list[tuple[str, str]]:
         """(side, name) of every slot of :meth:`slots`, in order."""
