@@ -19,6 +19,10 @@ MAX_SCENARIO_BYTES = 250_000
 MAX_DEPTH = 64
 #: The most YAML nodes (keys, values, items) in a scenario file (the examples have ~300).
 MAX_NODES = 10_000
+#: The most digits of an integer written in a scenario (or a ``--set`` value): every
+#: field's bound has at most 20 (``MAX_SEED``), and Python refuses to convert a decimal
+#: of more than 4,300 digits at all.
+MAX_INTEGER_DIGITS = 100
 #: The most problems reported for one file; the rest are counted.
 MAX_PROBLEMS = 50
 #: The most ranges a comparison measures its intervals on (``compare(ranges=K)``): each

@@ -9,7 +9,7 @@ the same way for all of them.
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import Field, PrivateAttr, ValidationError, field_validator, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
@@ -29,10 +29,12 @@ MAX_COMBATANTS = 64
 class CombatantBase(StrictModel):
     """Fields every combatant has, whatever the rule system.
 
-    ``count`` makes that many copies, named ``Name 1``, ``Name 2``, …; ``attacks`` lists
-    attack names from the scenario's ``attacks:`` used in rotation, one per attack made;
-    ``target`` is the targeting policy (README, "Scenarios" and "Output files"): ``focus`` (first
-    standing enemy in listed order; default), ``random`` or ``lowest-hp``.
+    ``name`` is its own (no other combatant, nor a copy, may have it; checked by
+    ``ScenarioBase``); ``count`` makes that many copies, named ``Name 1``, ``Name 2``, …;
+    ``attacks`` lists attack names from the scenario's ``attacks:`` used in rotation, one
+    per attack made; ``target`` is the targeting policy (README, "Scenarios" and "Output
+    files"): ``focus`` (first standing enemy in listed order; default), ``random`` or
+    ``lowest-hp``.
     """
 
     name: str = Field(min_length=1, max_length=60)
@@ -157,6 +159,28 @@ class DriftTolerance(StrictModel):
     median: float = Field(1.0, ge=0, le=1000)
 
 
+class NameClaim(NamedTuple):
+    """A name a scenario entry gives a combatant: ``loc`` is the entry's ``name:``,
+    ``who`` says which combatant bears it (``copy 2 of 'Goblin' (count: 3) on side 'b'``)."""
+
+    name: str
+    loc: tuple[Any, ...]
+    who: str
+
+
+def entry_claims(name: str, loc: tuple[Any, ...], copies: int, where: str,
+                kind: str = "combatant", how: str = "count") -> list[NameClaim]:  # fmt: skip
+    """The names one entry gives: its own, and with ``copies`` > 1 those of its copies,
+    ``Name 1``, ``Name 2``, … (README, "Scenarios"); ``where`` ends each description
+    (`` on side 'b'``), ``how`` names what sets the copies (``count``)."""
+    if copies == 1:
+        return [NameClaim(name, loc, f"the {kind} {name!r}{where}")]
+    entry = f"{name!r} ({how}: {copies})"
+    copied = [NameClaim(f"{name} {k}", loc, f"copy {k} of {entry}{where}")
+              for k in range(1, copies + 1)]  # fmt: skip
+    return [NameClaim(name, loc, f"the {kind} entry {entry}{where}"), *copied]
+
+
 def _copies_of(name: str, names: list[str]) -> list[str]:
     """Combatant names ``name`` designates: itself, or its ``count:`` copies."""
     if name in names:
@@ -200,6 +224,30 @@ class ScenarioBase(StrictModel):
                 raise located_error(("sides", name), f"expected at least 1 combatant on "
                                     f"side {name!r}; got none", members)  # fmt: skip
         return self
+
+    @model_validator(mode="after")
+    def _distinct_names(self) -> Any:
+        """Every combatant has a name of its own once ``count:`` copies are named (README,
+        "Scenarios"): tables, traces, ``expect:`` and ``--set`` tell combatants apart by
+        name alone. A clash is reported at the later entry's ``name:``."""
+        seen: dict[str, NameClaim] = {}
+        for claim in self.name_claims():
+            first = seen.setdefault(claim.name, claim)
+            if first.loc != claim.loc:
+                raise located_error(claim.loc, "expected every combatant name once (copies "
+                                    f"of count: included); got {claim.name!r} for "
+                                    f"{claim.who}, already the name of {first.who}",
+                                    claim.name)  # fmt: skip
+        return self
+
+    def name_claims(self) -> list[NameClaim]:
+        """Every name the combatant entries give, in order (see :func:`entry_claims`)."""
+        claims: list[NameClaim] = []
+        for side, members in self.sides.items():  # type: ignore[attr-defined]
+            for i, m in enumerate(members):
+                where = f" on side {side!r}"
+                claims += entry_claims(m.name, ("sides", side, i, "name"), m.count, where)
+        return claims
 
     @model_validator(mode="after")
     def _expect_references(self) -> Any:

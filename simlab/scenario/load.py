@@ -14,7 +14,7 @@ from simlab.errors import Problem, ScenarioError
 from simlab.rules import RULE_SYSTEMS, rule_module
 from simlab.scenario.common import ScenarioBase
 from simlab.scenario.source import YamlSource, parse_yaml, read_yaml
-from simlab.scenario.validation import problem_at, validate
+from simlab.scenario.validation import describe_value, problem_at, validate
 
 
 def load(path: str | os.PathLike[str]) -> ScenarioBase:
@@ -55,14 +55,17 @@ def from_source(source: YamlSource) -> ScenarioBase:
 
 
 def _rules_id(source: YamlSource) -> str:
+    """The rule system named by ``rules:``: one of the known names, written as text
+    (README, "Rule systems"); anything else (a list, a number, a misspelling) is refused
+    at its value."""
     rules: Any = source.data.get("rules")
-    if rules in RULE_SYSTEMS:
-        return str(rules)
+    if isinstance(rules, str) and rules in RULE_SYSTEMS:
+        return rules
     known = ", ".join(repr(k) for k in RULE_SYSTEMS)
     if rules is None:
         message = f"expected key 'rules' with one of {known}; got nothing"
         raise ScenarioError([problem_at(source, (), message)])
-    message = f"expected one of {known}; got {rules!r}"
+    message = f"expected one of {known}; got {describe_value(rules)}"
     raise ScenarioError([problem_at(source, ("rules",), message)])
 
 

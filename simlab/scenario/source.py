@@ -20,7 +20,7 @@ from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.constructor import DuplicateKeyError
+from ruamel.yaml.constructor import DuplicateKeyError, RoundTripConstructor
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.events import (
     AliasEvent,
@@ -32,7 +32,7 @@ from ruamel.yaml.events import (
 from ruamel.yaml.scalarbool import ScalarBoolean
 
 from simlab.errors import Problem, ScenarioError
-from simlab.limits import MAX_DEPTH, MAX_NODES, MAX_SCENARIO_BYTES
+from simlab.limits import MAX_DEPTH, MAX_INTEGER_DIGITS, MAX_NODES, MAX_SCENARIO_BYTES
 
 Path = tuple[Any, ...]
 Position = tuple[int, int]
@@ -46,6 +46,8 @@ _NOT_PRINTABLE = re.compile(
     "[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
 )
 _DUPLICATE_KEY = re.compile(r'duplicate key "(?P<key>.*)" with value')
+#: What of an integer's text is not a digit: its sign, base prefix, underscores, colons.
+_NOT_DIGITS = re.compile(r"^[-+]?(?:0[xXoObB])?|[_:]")
 _STANDARD_TAG = "tag:yaml.org,2002:"
 
 
@@ -233,6 +235,7 @@ def parse_yaml(text: str, filename: str = "<string>") -> YamlSource:
         not a mapping.
     """
     yaml = YAML(typ="rt")
+    yaml.Constructor = _Constructor
     _refuse_unprintable(text, filename)
     try:
         _scan_events(yaml, text, filename)
@@ -281,6 +284,28 @@ def _scan_events(yaml: YAML, text: str, filename: str) -> None:
                            "scenario; got more")  # fmt: skip
 
 
+class _LongInteger(MarkedYAMLError):
+    """An integer written with more than :data:`~simlab.limits.MAX_INTEGER_DIGITS` digits."""
+
+
+class _Constructor(RoundTripConstructor):
+    """ruamel's round-trip constructor, refusing an integer too long for any scenario
+    field before Python converts it (README, "Limits"): a decimal of more than 4,300
+    digits cannot be converted at all, and a longer hexadecimal one could not be shown."""
+
+    def construct_yaml_int(self, node: Any) -> Any:
+        """The integer of a scalar node, or :class:`_LongInteger` at the node."""
+        digits = len(_NOT_DIGITS.sub("", str(node.value)))
+        if digits > MAX_INTEGER_DIGITS:
+            raise _LongInteger(problem=f"expected an integer of at most {MAX_INTEGER_DIGITS} "
+                               f"digits; got a number with {digits:,} digits",
+                               problem_mark=node.start_mark)  # fmt: skip
+        return super().construct_yaml_int(node)
+
+
+_Constructor.add_constructor("tag:yaml.org,2002:int", _Constructor.construct_yaml_int)
+
+
 def _refuse_at(event: Event, filename: str, message: str) -> None:
     line, col = _mark_position(event)
     raise ScenarioError([Problem(filename, line, col, message)])
@@ -306,6 +331,8 @@ def _yaml_problem(exc: YAMLError, filename: str) -> Problem:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     line = mark.line + 1 if mark is not None else None
     col = mark.column + 1 if mark is not None else None
+    if isinstance(exc, _LongInteger):
+        return Problem(filename, line, col, str(exc.problem))
     if isinstance(exc, DuplicateKeyError):
         found = _DUPLICATE_KEY.search(exc.problem or "")
         key = repr(found.group("key")) if found else "a key"

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from simlab.errors import InputError, Problem, ScenarioError
+from simlab.limits import MAX_INTEGER_DIGITS
 from simlab.scenario.common import ScenarioBase
 from simlab.scenario.source import Path, YamlSource, parse_yaml
 
@@ -29,6 +31,9 @@ PROFILE_FIRST_ROW = 2
 ATTACK_KEYS = ("attacks", "techniques")
 #: Fields an override may not change: they select the rule system itself.
 FIXED_FIELDS = ("rules",)
+
+#: The most characters of a command-line argument repeated in a message.
+MAX_LABEL = 80
 
 _INDEX = re.compile(r"^(?P<field>[^\[\]]+)\[(?P<row>-?\d+)\]$")
 
@@ -47,11 +52,35 @@ class Override:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "value", plain_value(self.value))  # numpy's, made Python's
+        _refuse_long_integers(self.value, self.label)
 
     def spelled(self) -> str:
         """``NAME.FIELD=VALUE`` as a reader would type it (``Defender.guard=2``)."""
         value = self.value if isinstance(self.value, str) else json.dumps(self.value)
         return f"{self.target}={value}"
+
+
+def argument_label(option: str, text: str) -> str:
+    """``OPTION TEXT``, naming a command-line argument in messages; a text longer than
+    :data:`MAX_LABEL` characters is cut short (a value of thousands of digits)."""
+    shown = text if len(text) <= MAX_LABEL else text[: MAX_LABEL - 3] + "..."
+    return f"{option} {shown}"
+
+
+def _refuse_long_integers(value: Any, label: str) -> None:
+    """Refuse an integer of more than :data:`~simlab.limits.MAX_INTEGER_DIGITS` digits
+    anywhere in a Python override's value, as the YAML reader refuses it in a file
+    (README, "Limits"): Python cannot even show a decimal of more than 4,300 digits."""
+    if isinstance(value, dict):
+        for item in [*value, *value.values()]:
+            _refuse_long_integers(item, label)
+    elif isinstance(value, list):
+        for item in value:
+            _refuse_long_integers(item, label)
+    elif isinstance(value, int) and abs(value) >= 10**MAX_INTEGER_DIGITS:
+        digits = math.floor(math.log10(abs(value))) + 1
+        raise InputError(f"{label}: expected an integer of at most {MAX_INTEGER_DIGITS} "
+                         f"digits; got a number with {digits:,} digits")  # fmt: skip
 
 
 def parse_value(text: str, label: str) -> Any:
@@ -79,7 +108,7 @@ def parse_assignment(text: str, option: str = "--set") -> Override:
     InputError
         Naming the argument when there is no ``=`` or nothing before it.
     """
-    label = f"{option} {text}"
+    label = argument_label(option, text)
     target, equals, value = text.partition("=")
     if not equals or not target.strip():
         missing = "'='" if not equals else "name before '='"

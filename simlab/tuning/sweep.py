@@ -24,7 +24,13 @@ from simlab.limits import encounters_and_seed
 from simlab.rules import has_crits
 from simlab.scenario.common import ScenarioBase
 from simlab.tuning.figures import combatant_figures
-from simlab.tuning.overrides import Override, apply_overrides, parse_value, plain_value
+from simlab.tuning.overrides import (
+    Override,
+    apply_overrides,
+    argument_label,
+    parse_value,
+    plain_value,
+)
 
 __all__ = ["SweepResult", "Variation", "moving_pairs", "pair_figures", "parse_vary", "sweep"]
 
@@ -57,7 +63,7 @@ def parse_vary(text: str, option: str = "--vary") -> Variation:
     InputError
         Naming the argument when the form or a bound is wrong.
     """
-    label = f"{option} {text}"
+    label = argument_label(option, text)
     target, equals, spec = text.partition("=")
     if not equals or not target.strip() or not spec.strip():
         raise InputError(f"{label}: expected NAME.FIELD=LO:HI or NAME.FIELD=v1,v2,...; "

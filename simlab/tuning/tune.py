@@ -32,7 +32,13 @@ from simlab.errors import ExactUnsupported, InputError
 from simlab.limits import encounters_and_seed
 from simlab.scenario.common import ScenarioBase
 from simlab.tuning.figures import FigureRef, check_figure, exact_measure, measure, parse_figure
-from simlab.tuning.overrides import Override, apply_overrides, parse_value, plain_value
+from simlab.tuning.overrides import (
+    Override,
+    apply_overrides,
+    argument_label,
+    parse_value,
+    plain_value,
+)
 
 __all__ = ["Evaluation", "Target", "TuneResult", "parse_range", "parse_target", "tune"]
 
@@ -65,7 +71,7 @@ def parse_target(text: str, option: str = "--target") -> Target:
         Naming the argument when the form, the figure or the value is wrong (a rate
         outside [0, 1], a negative round or length).
     """
-    label = f"{option} {text}"
+    label = argument_label(option, text)
     figure_text, equals, value_text = text.rpartition("=")
     if not equals or not figure_text.strip():
         raise InputError(f"{label}: expected FIGURE[:ON]=VALUE (e.g. "
@@ -107,7 +113,7 @@ def parse_range(text: str, option: str = "--vary") -> tuple[str, float, float]:
     InputError
         Naming the argument when the form is wrong or LO ≥ HI.
     """
-    label = f"{option} {text}"
+    label = argument_label(option, text)
     name, equals, spec = text.partition("=")
     lo_text, colon, hi_text = spec.partition(":")
     if not equals or not name.strip() or not colon:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import simlab
-from tests.support import assert_one_error, validate_file
+from tests.support import assert_one_error, errors_of, validate_file
 
 VALID = """\
 scenario: t
@@ -70,7 +70,13 @@ def test_mit_shortcut_sets_dc() -> None:
             7,
             ["unknown key 'crit'", "critical_threshold"],
         ),
-        ("attribute: dex}", "attribute: Dex}", 8, ["expected text matching", "'Dex'"]),
+        ("attribute: dex}", "attribute: Dex}", 8, ["expected one of 'str', 'dex'", "'Dex'"]),
+        (
+            "attribute: dex}",
+            "attribute: luck}",
+            8,
+            ["expected one of 'str', 'dex', 'speed', 'int', 'will'; got 'luck'"],
+        ),
         ("dc: 6,", "dc: 6, mit: 14,", 11, ["expected either 'mit' or 'dc'", "got both"]),
         ("dc: 6,", "mit: 3,", 11, ["expected mit at least", "= 8", "got 3"]),
         (
@@ -83,7 +89,7 @@ def test_mit_shortcut_sets_dc() -> None:
             "attributes: {str: 15}",
             "attributes: {STR: 15}",
             11,
-            ["expected attribute names like 'str'", "got 'STR'"],
+            ["expected one of 'str', 'dex'", "got 'STR'"],
         ),
         (
             "attributes: {str: 15}",
@@ -139,6 +145,37 @@ def test_mit_shortcut_sets_dc() -> None:
 def test_error_is_located(old: str, new: str, line: int, words: list[str]) -> None:
     assert old in VALID
     assert_one_error(VALID.replace(old, new, 1), line, words)
+
+
+def test_every_known_attribute_is_read() -> None:
+    """docs/rules/glitters-d20.md: the attributes are the seed's STR, DEX, speed, INT and
+    WILL; one not given is 10."""
+    five = "attributes: {str: 15, dex: 12, speed: 14, int: 9, will: 11}"
+    text = VALID.replace("attributes: {str: 15}", five)
+    text = text.replace("attribute: dex}", "attribute: speed}")
+    scn = simlab.loads(text, "s.yaml")
+    knight, skeleton = scn.sides["a"][0], scn.sides["b"][0]
+    scores = [knight.attribute(a) for a in ("str", "dex", "speed", "int", "will")]
+    assert scores == [15, 12, 14, 9, 11]
+    assert scn.attacks["spear"].attribute == "speed" and skeleton.attribute("speed") == 10
+
+
+@pytest.mark.parametrize(
+    ("attributes", "col", "got"),
+    [
+        ("{strenght: 14}", 57, "'strenght'"),
+        ("{str: 15, luck: 3}", 66, "'luck'"),
+        ("{7: 15}", 57, "7"),
+    ],
+)
+def test_an_unknown_attribute_name_is_refused_at_its_key(
+    attributes: str, col: int, got: str
+) -> None:
+    """A misspelled attribute was silently a score no rule reads (the attribute stayed 10):
+    it is refused at its key, listing the attributes."""
+    problems = errors_of(VALID.replace("attributes: {str: 15}", f"attributes: {attributes}"))
+    assert problems == [f"s.yaml:11:{col}: expected one of 'str', 'dex', 'speed', 'int', "
+                        f"'will'; got {got}"]  # fmt: skip
 
 
 def test_cli_exit_code_is_2(tmp_path: Path) -> None:

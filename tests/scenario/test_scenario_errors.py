@@ -133,3 +133,187 @@ sides:
     assert done.exit_code == 2, done.output
     assert "empty.yaml:5:6: expected at least 1 combatant on side 'p'; got none" in done.output
     assert "Traceback" not in done.output
+
+
+@pytest.mark.parametrize(
+    ("rules", "got"),
+    [
+        ("[shattered-spirits]", "got a list"),
+        ("{shattered-spirits: 1}", "got a mapping"),
+        ("3", "got 3"),
+        ("true", "got true"),
+    ],
+)
+def test_rules_that_are_not_text_are_located(tmp_path, rules: str, got: str) -> None:  # type: ignore[no-untyped-def]
+    """``rules:`` written as a list or a mapping (unhashable) is refused like a misspelled
+    name, at its value, listing the rule systems; the CLI exits 2."""
+    text = f"scenario: x\nrules: {rules}\nsides: {{}}\n"
+    problems = errors_of(text)
+    assert len(problems) == 1, problems
+    assert problems[0].startswith("s.yaml:2:8: expected one of 'shattered-spirits'"), problems
+    assert "'glitters-d20'" in problems[0] and problems[0].endswith(got), problems
+    done = validate_file(tmp_path / "rules.yaml", text)
+    assert done.exit_code == 2, done.output
+    assert "rules.yaml:2:8: expected one of" in done.output
+
+
+def test_an_integer_of_4301_digits_exits_2_located(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``hp:`` followed by 4,301 nines was an internal error (Python's limit on converting
+    long decimals); it is an input error at the number, saying how long it is."""
+    text = VALID.replace("guard: 1}", "guard: " + "9" * 4301 + "}")
+    problems = errors_of(text)
+    assert problems == ["s.yaml:13:32: expected an integer of at most 100 digits; got a "
+                        "number with 4,301 digits"]  # fmt: skip
+    done = validate_file(tmp_path / "long.yaml", text)
+    assert done.exit_code == 2, done.output
+    assert "long.yaml:13:32: expected an integer of at most 100 digits" in done.output
+    assert "internal error" not in done.output
+
+
+SHAPES = "expected 'stun N', 'exposed N' or 'impaired N' (N from 1 to 999), or a one-word marker"
+
+
+@pytest.mark.parametrize(
+    ("statuses", "col", "words"),
+    [
+        ("[stunn 2]", 19, [SHAPES, "got 'stunn 2'"]),
+        ("[exposd 1]", 19, [SHAPES, "got 'exposd 1'"]),
+        ("[bleeding 2]", 19, [SHAPES, "got 'bleeding 2'"]),
+        ("[staggered, staggered 2]", 30, [SHAPES, "got 'staggered 2'"]),
+        ("[stun 0]", 19, ["expected a size from 1 to 999 for 'stun', like 'stun 2'; got 'stun 0'"]),
+        ("[exposed 2, impaired 0]", 30, ["a size from 1 to 999 for 'impaired'", "'impaired 0'"]),
+    ],
+)
+def test_a_status_that_is_not_a_known_one_is_located(
+    statuses: str, col: int, words: list[str]
+) -> None:
+    """A word with a number is a sized status: a misspelled or unknown one (which was
+    taken as a marker that does nothing) and a size of 0 are refused at the entry,
+    listing the statuses (docs/rules/shattered-spirits.md, "Attack fields")."""
+    text = VALID.replace("tier: {12: crit}", f"tier: {{12: crit}}\n    status: {{12: {statuses}}}")
+    problems = errors_of(text)
+    assert len(problems) == 1 and problems[0].startswith(f"s.yaml:9:{col}: "), problems
+    for word in words:
+        assert word in problems[0], problems
+
+
+def test_one_word_markers_and_sized_statuses_still_load() -> None:
+    status = "status: {8: [staggered, knocked-down], 12: [stun 2, Exposed 1, impaired 999]}"
+    scn = simlab.loads(VALID.replace("tier: {12: crit}", f"tier: {{12: crit}}\n    {status}"))
+    assert scn.attacks["jab"].status == {
+        8: ["staggered", "knocked-down"],
+        12: ["stun 2", "Exposed 1", "impaired 999"],
+    }
+
+
+def test_a_misspelled_status_exits_2_from_the_file_and_from_set(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    text = VALID.replace("tier: {12: crit}", "tier: {12: crit}\n    status: {12: [stunn 2]}")
+    done = validate_file(tmp_path / "status.yaml", text)
+    assert done.exit_code == 2, done.output
+    assert "status.yaml:9:19: expected 'stun N'" in done.output
+    scn = simlab.loads(VALID)
+    with pytest.raises(ScenarioError, match=r"^--set jab.status.12=\[stunn 2\]: expected 'stun N'"):
+        scn.with_(["jab.status.12=[stunn 2]"])
+
+
+FIELDS = {
+    "shattered-spirits": "hp: 5",
+    "shattered-spirits-draft1": "endurance: 5, health: 5",
+    "zones-3d6": "hp: 5",
+    "opposed-tiers": "hp: 5",
+    "glitters-d20": "hp: 5",
+}
+NAMES_ONCE = "expected every combatant name once (copies of count: included); got "
+
+
+def _two_sides(rules: str, party: list[str], enemies: list[str]) -> str:
+    """A scenario of ``rules`` whose sides hold combatants of the given names (each item
+    ``NAME`` or ``NAME, count: N``)."""
+    attacks = "techniques" if rules == "shattered-spirits-draft1" else "attacks"
+    rows = {side: "".join(f"    - {{name: {n}, {FIELDS[rules]}}}\n" for n in names)
+            for side, names in (("party", party), ("enemies", enemies))}  # fmt: skip
+    return (f"scenario: t\nrules: {rules}\n{attacks}: {{}}\nsides:\n  party:\n"
+            f"{rows['party']}  enemies:\n{rows['enemies']}")  # fmt: skip
+
+
+@pytest.mark.parametrize("rules", sorted(FIELDS))
+def test_a_name_on_both_sides_is_refused_in_every_system(tmp_path, rules: str) -> None:  # type: ignore[no-untyped-def]
+    """``Kaito`` on both sides gave tables of "Kaito → Kaito" and an ambiguous ``--set
+    Kaito.hp``: refused at the second ``name:``, naming the first."""
+    text = _two_sides(rules, ["Kaito"], ["Kaito"])
+    done = validate_file(tmp_path / "names.yaml", text)
+    assert done.exit_code == 2, done.output
+    assert (f"names.yaml:8:14: {NAMES_ONCE}'Kaito' for the combatant 'Kaito' on side "
+            "'enemies', already the name of the combatant 'Kaito' on side 'party'"
+            ) in " ".join(done.output.split())  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("party", "enemies", "where", "words"),
+    [
+        # count: 2 names its copies 'Kaito 1', 'Kaito 2'
+        (["Kaito, count: 2", "Kaito 1"], ["Brute"], "7:14",
+         "'Kaito 1' for the combatant 'Kaito 1' on side 'party', already the name of copy 1 "
+         "of 'Kaito' (count: 2) on side 'party'"),
+        (["Kaito 2"], ["Kaito, count: 2"], "8:14",
+         "'Kaito 2' for copy 2 of 'Kaito' (count: 2) on side 'enemies', already the name of "
+         "the combatant 'Kaito 2' on side 'party'"),
+        # two entries of one name, even when their copies' names differ
+        (["Goblin, count: 2"], ["Goblin"], "8:14",
+         "'Goblin' for the combatant 'Goblin' on side 'enemies', already the name of the "
+         "combatant entry 'Goblin' (count: 2) on side 'party'"),
+    ],
+)  # fmt: skip
+def test_names_clash_after_count_copies_are_named(
+    party: list[str], enemies: list[str], where: str, words: str
+) -> None:
+    for rules in ("zones-3d6", "glitters-d20"):
+        problems = errors_of(_two_sides(rules, party, enemies))
+        assert problems == [f"s.yaml:{where}: {NAMES_ONCE}{words}"]
+
+
+def test_copies_and_names_that_do_not_clash_load() -> None:
+    scn = simlab.loads(_two_sides("zones-3d6", ["Kaito, count: 2", "Kaito 3"], ["Kaito 1a"]))
+    names = [name for _, name in scn.combatant_names()]
+    assert names == ["Kaito 1", "Kaito 2", "Kaito 3", "Kaito 1a"]
+
+
+SPIRITS = """\
+scenario: t
+rules: shattered-spirits
+attacks: {}
+sides:
+  a:
+    - {name: Kaito, count: 2, hp: 10, spirit: {name: Ember, hp: 3}}
+  b:
+    - {name: Brute, hp: 10, reinforce: {cap: 3}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("line", "where", "words"),
+    [
+        ("    - {name: Ember 2, hp: 1}\n", "7:14",
+         "'Ember 2' for the combatant 'Ember 2' on side 'a', already the name of copy 2 of "
+         "'Ember' (count: 2) of 'Kaito' on side 'a'"),
+        ("    - {name: Brute 3, hp: 1}\n", "9:14",
+         "'Brute 3' for copy 3 of 'Brute' (reinforce cap: 3) on side 'b', already the name "
+         "of the combatant 'Brute 3' on side 'a'"),
+    ],
+)  # fmt: skip
+def test_spirits_and_reinforcements_have_names_of_their_own(
+    line: str, where: str, words: str
+) -> None:
+    """shattered-spirits: a Spirit and each reinforcement is a combatant with a name
+    (one per copy of its entry), which no other combatant may have."""
+    simlab.loads(SPIRITS)
+    text = SPIRITS.replace("  b:\n", line + "  b:\n")
+    assert errors_of(text) == [f"s.yaml:{where}: {NAMES_ONCE}{words}"]
+    same = SPIRITS.replace("name: Ember", "name: Kaito")
+    assert errors_of(same)[0].startswith("s.yaml:6:54: " + NAMES_ONCE + "'Kaito' for the Spirit")
+
+
+def test_an_override_that_gives_a_taken_name_is_refused() -> None:
+    scn = simlab.loads(_two_sides("zones-3d6", ["Kaito"], ["Brute"]))
+    with pytest.raises(ScenarioError, match=r"^--set Brute.name=Kaito: expected every combatant"):
+        scn.with_(["Brute.name=Kaito"])

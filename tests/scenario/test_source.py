@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from simlab.errors import ScenarioError
-from simlab.limits import MAX_DEPTH, MAX_NODES, MAX_SCENARIO_BYTES
+from simlab.limits import MAX_DEPTH, MAX_INTEGER_DIGITS, MAX_NODES, MAX_SCENARIO_BYTES
 from simlab.scenario.source import YamlSource, parse_yaml, read_yaml
 
 TEXT = """\
@@ -215,6 +215,36 @@ def test_nesting_at_the_limit_is_accepted() -> None:
     for _ in range(depth + 1):  # the key, then each list
         data = data["a"] if isinstance(data, dict) else data[0]
     assert data == 1
+
+
+@pytest.mark.parametrize(
+    ("number", "digits"),
+    [
+        ("9" * 4301, "4,301"),  # beyond what Python converts at all
+        ("-" + "9" * 101, "101"),
+        ("1_" + "0" * 100, "101"),
+        ("0x" + "f" * 5000, "5,000"),  # Python converts it, but could not show it
+    ],
+)
+def test_an_integer_of_too_many_digits_is_located(number: str, digits: str) -> None:
+    """An integer longer than any field allows is refused where it is written, before
+    Python converts it (a decimal of 4,301 digits was an internal ValueError)."""
+    (message,) = problems(f"a: 1\nhp: {number}\n")
+    assert message == (f"s.yaml:2:5: expected an integer of at most {MAX_INTEGER_DIGITS} "
+                       f"digits; got a number with {digits} digits")  # fmt: skip
+
+
+def test_an_integer_key_of_too_many_digits_is_located() -> None:
+    (message,) = problems("status:\n  {8: [x], " + "1" * 200 + ": [y]}\n")
+    assert message.startswith("s.yaml:2:12: expected an integer of at most"), message
+
+
+def test_an_integer_at_the_digit_limit_is_read() -> None:
+    number = "9" * MAX_INTEGER_DIGITS
+    assert parse_yaml(f"a: {number}\nb: '{number}9'\n").data == {
+        "a": int(number),
+        "b": number + "9",
+    }
 
 
 def test_too_many_nodes_are_refused() -> None:

@@ -109,3 +109,19 @@ def test_run_with_set_says_so_in_the_terminal_and_summary(tmp_path: Path) -> Non
                                       "--out", str(tmp_path / "plain")])  # fmt: skip
     assert plain.exit_code == 0, plain.output
     assert "overrides" not in json.loads((tmp_path / "plain/summary.json").read_text())
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--set", "Defender.hp=" + "9" * 5000], ["--vary", "Defender.hp=1:" + "9" * 5000]],
+)
+def test_a_set_value_of_5000_digits_exits_2_naming_it(args: list[str]) -> None:
+    """A ``--set`` (or ``--vary``) value too long for Python to convert is refused as the
+    file's would be, naming the argument, shortened, instead of an internal error."""
+    command = "sweep" if args[0] == "--vary" else "run"
+    done = CliRunner().invoke(main, [command, str(SS_DUEL), "-n", "100", *args])
+    assert done.exit_code == 2, done.output
+    output = " ".join(done.output.split())
+    assert f"{args[0]} Defender.hp=" in output and "99..." in output
+    assert "expected an integer of at most 100 digits; got a number with 5,000 digits" in output
+    assert len(done.output) < 400 and "internal error" not in done.output

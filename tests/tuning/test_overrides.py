@@ -109,6 +109,17 @@ def test_python_override_names_its_key(duel: Any) -> None:
         simlab.override(duel, {"Defender.guard": "two"})
 
 
+@pytest.mark.parametrize(
+    "value", [10**5000, [0, -(10**100)], {10**300: ["stun 1"]}], ids=["int", "list", "key"]
+)
+def test_python_override_of_too_many_digits_names_its_key(duel: Any, value: Any) -> None:
+    """A Python integer longer than a file may write is refused like the file's, naming
+    the override (Python cannot show a decimal of 5,001 digits at all)."""
+    with pytest.raises(InputError, match=r"^override 'Defender.hp': expected an integer of "
+                       r"at most 100 digits; got a number with [\d,]+ digits$"):  # fmt: skip
+        simlab.override(duel, {"Defender.hp": value})
+
+
 def test_names_with_dots_and_ambiguity() -> None:
     text = SS_2V2.read_text().replace("name: Kaito", "name: Dr. K")
     scn = simlab.loads(text)

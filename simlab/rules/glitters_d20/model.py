@@ -28,6 +28,10 @@ STATUSES: tuple[str, ...] = Status.__args__  # type: ignore[attr-defined]
 ArmorKind = Literal["none", "cloth", "leather", "mail", "plate"]
 METAL_ARMOR = ("mail", "plate")
 Hand = Literal["main", "offhand", "two-handed"]
+# The attributes seed 003 names ("Actions": speed; "Damage": strength; "Status Effects":
+# DEX, INT, WILL, STR); any other name would be a score no rule reads.
+Attribute = Literal["str", "dex", "speed", "int", "will"]
+ATTRIBUTES: tuple[str, ...] = Attribute.__args__  # type: ignore[attr-defined]
 
 DEFAULT_ATTRIBUTE = 10
 MAX_ATTRIBUTE = 99
@@ -39,7 +43,8 @@ class Attack(StrictModel):
     """An attack (docs/rules/glitters-d20.md; seed 003, "Attacking", "Damage", "Damage Types").
 
     ``damage`` is the weapon's dice plus a flat bonus (``1d10+2``); the attacker's ASM
-    for ``attribute`` (attribute − 10; none when ``attribute`` is null) is added on a hit.
+    for ``attribute`` (one of :data:`ATTRIBUTES`; attribute − 10; none when
+    ``attribute`` is null) is added on a hit.
     ``type`` is the damage type. ``bonus`` adds to the d20 attack roll;
     ``advantage``/``disadvantage`` count instances (they cancel one for one).
     ``hand`` is the action it takes: ``main``, ``offhand`` or ``two-handed`` (both).
@@ -51,7 +56,7 @@ class Attack(StrictModel):
     damage: DiceExpr
     type: DamageType
     bonus: int = Field(0, ge=-50, le=50)
-    attribute: str | None = Field("str", pattern=r"^[a-z]{2,12}$")
+    attribute: Attribute | None = "str"
     advantage: int = Field(0, ge=0, le=10)
     disadvantage: int = Field(0, ge=0, le=10)
     hand: Hand = "main"
@@ -72,24 +77,25 @@ class Combatant(CombatantBase):
 
     ``player`` marks a player character: it wins initiative ties and, under permadeath,
     rolls death saves when down. ``initiative`` adds to its d20 initiative roll.
-    ``attributes`` maps attribute names (``str``, ``dex``, ``will``, …) to scores
-    (10 when not given): attacks add ``attribute − 10`` (ASM) to damage, Freezing lowers
-    ``dex``, Frozen comes when Freezing exceeds ``str``, Burning above ``will``
-    incapacitates. Mitigation: ``dc`` (its dodge part), ``armor`` (its kind: ``mail`` and
-    ``plate`` are metal) with ``armor_bc``, and ``shield_bc``; or ``mit`` as a shortcut
-    that sets DC to ``mit`` less the BCs (and less ``params.mit_base``).
-    ``defense`` is its policy: ``block`` (offhand action, doubles the shield's BC until
-    its next turn) or ``parry`` (reaction: ``parry_value``, default ``params.parry_value``,
-    added to MIT against the first attack after each of its turns). ``resist``,
-    ``vulnerable``, ``immune`` list damage types; ``status_immune`` lists statuses it
-    never gains (a skeleton does not bleed). ``prone`` halves its DC for the whole
-    encounter; ``bleeding``, ``burning``, ``freezing`` are starting levels.
+    ``attributes`` maps attribute names (:data:`ATTRIBUTES`: ``str``, ``dex``,
+    ``speed``, ``int``, ``will``; any other is refused) to scores (10 when not given):
+    attacks add ``attribute − 10`` (ASM) to damage, Freezing lowers ``dex``, Frozen comes
+    when Freezing exceeds ``str``, Burning above ``will`` incapacitates. Mitigation: ``dc``
+    (its dodge part), ``armor`` (its kind: ``mail`` and ``plate`` are metal) with
+    ``armor_bc``, and ``shield_bc``; or ``mit`` as a shortcut that sets DC to ``mit`` less
+    the BCs (and less ``params.mit_base``). ``defense`` is its policy: ``block`` (offhand
+    action, doubles the shield's BC until its next turn) or ``parry`` (reaction:
+    ``parry_value``, default ``params.parry_value``, added to MIT against the first attack
+    after each of its turns). ``resist``, ``vulnerable``, ``immune`` list damage types;
+    ``status_immune`` lists statuses it never gains (a skeleton does not bleed). ``prone``
+    halves its DC for the whole encounter; ``bleeding``, ``burning``, ``freezing`` are
+    starting levels.
     """
 
     hp: int = Field(ge=1, le=100_000)
     player: bool = False
     initiative: int = Field(0, ge=-50, le=50)
-    attributes: dict[str, int] = Field(default_factory=dict)
+    attributes: dict[Attribute, int] = Field(default_factory=dict)
     dc: int | None = Field(None, ge=0, le=200)
     mit: int | None = Field(None, ge=0, le=400)
     armor: ArmorKind = "none"
@@ -110,9 +116,6 @@ class Combatant(CombatantBase):
     @classmethod
     def _attributes(cls, scores: dict[str, int]) -> dict[str, int]:
         for name, score in scores.items():
-            if not (2 <= len(name) <= 12 and name.isascii() and name.isalpha()
-                    and name.islower()):  # fmt: skip
-                raise ValueError(f"expected attribute names like 'str' or 'dex'; got {name!r}")
             if not 0 <= score <= MAX_ATTRIBUTE:
                 raise ValueError(
                     f"expected attribute scores from 0 to {MAX_ATTRIBUTE}; got {name}: {score}"
@@ -138,7 +141,7 @@ class Combatant(CombatantBase):
         """Starting BC: armor plus shield (docs/rules/glitters-d20.md, MIT = DC + BC)."""
         return self.armor_bc + self.shield_bc
 
-    def attribute(self, name: str | None) -> int:
+    def attribute(self, name: Attribute | None) -> int:
         """Score of attribute ``name`` (10 when not given; 10 for no attribute)."""
         if name is None:
             return DEFAULT_ATTRIBUTE

@@ -7,49 +7,91 @@ default, so a designer can change it in the scenario's ``params:`` block.
 from __future__ import annotations
 
 import re
-from typing import Literal, NamedTuple
+from typing import Annotated, Literal, NamedTuple
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import AfterValidator, Field, field_validator, model_validator
 
 from simlab.scenario.common import (
     MAX_COMBATANTS,
     CombatantBase,
+    NameClaim,
     ScenarioBase,
     TargetPolicy,
+    entry_claims,
     located_error,
 )
 from simlab.scenario.validation import StrictModel
 
 ROWS = tuple(range(2, 13))
 TIERS = ("miss", "hit", "crit")
-# Statuses with an effect in the engine; any other single word is a marker that is
-# accepted and shown in traces but changes nothing (docs/rules/shattered-spirits.md names no effect
-# for it).
+# Statuses with an effect in the engine, each with its size N; any other single word is a
+# marker that is accepted and shown in traces but changes nothing
+# (docs/rules/shattered-spirits.md names no effect for it).
 EFFECT_STATUSES = ("stun", "exposed", "impaired")
+MAX_STATUS_SIZE = 999
 _STATUS = re.compile(r"^([a-z][a-z-]*)(?: (\d{1,3}))?$")
 
 
-def parse_status(text: str) -> tuple[str, int]:
+def parse_status(
+    text: str, sized: tuple[str, ...] = EFFECT_STATUSES, note: str = ""
+) -> tuple[str, int]:
     """Split a profile status such as ``"stun 2"`` into ``("stun", 2)``.
+
+    docs/rules/shattered-spirits.md, "Attack fields": a status is a status of ``sized``
+    with its size N, from 1 to :data:`MAX_STATUS_SIZE`, or a one-word marker with no
+    number (``staggered``). A word with a number is a sized status or a mistake: a
+    misspelled ``stunn 2`` or an unknown ``bleeding 2`` would otherwise be a marker that
+    does nothing, and a size of 0 inflicts nothing but makes its row a hit.
 
     Parameters
     ----------
     text : str
-        ``name`` or ``name N``; ``stun``, ``exposed`` and ``impaired`` need ``N``.
+        ``name N`` or ``marker``.
+    sized : tuple of str, optional
+        The statuses these rules give a size (the earlier draft has no Stun).
+    note : str, optional
+        Why a status of :data:`EFFECT_STATUSES` that is not in ``sized`` is refused.
 
     Returns
     -------
     tuple of (str, int)
-        The status name and its size (1 for a marker without a number).
+        The status name and its size (1 for a marker).
+
+    Raises
+    ------
+    ValueError
+        Saying what was expected, for any other shape.
     """
     match = _STATUS.match(text.strip().lower())
-    if match is None:
-        expected = "a status like 'stun 2', 'exposed 1' or 'staggered'"
-        raise ValueError(f"expected {expected}; got {text!r}")
-    name, size = match.group(1), match.group(2)
-    if name in EFFECT_STATUSES and size is None:
+    name, size = match.groups() if match else ("", None)
+    marker = size is None and name not in EFFECT_STATUSES
+    if match is None or (name not in sized and not marker):
+        why = note if name in EFFECT_STATUSES else ""
+        raise ValueError(f"expected {_status_shapes(sized)}{why}; got {text!r}")
+    if size is None and name in sized:
         raise ValueError(f"expected a size for {name!r}, like '{name} 2'; got {text!r}")
+    if size is not None and int(size) < 1:
+        raise ValueError(f"expected a size from 1 to {MAX_STATUS_SIZE} for {name!r}, like "
+                         f"'{name} 2'; got {text!r}")  # fmt: skip
     return name, int(size) if size is not None else 1
+
+
+def _status_shapes(sized: tuple[str, ...]) -> str:
+    """``'stun N', 'exposed N' or 'impaired N' (N from 1 to 999), or a one-word marker
+    such as 'staggered'``."""
+    shapes = [f"'{name} N'" for name in sized]
+    listed = ", ".join(shapes[:-1]) + " or " + shapes[-1] if len(shapes) > 1 else shapes[0]
+    return f"{listed} (N from 1 to {MAX_STATUS_SIZE}), or a one-word marker such as 'staggered'"
+
+
+def _checked_status(text: str) -> str:
+    """A profile status of the later draft, as written (see :func:`parse_status`)."""
+    parse_status(text)
+    return text
+
+
+#: One status of a profile row, checked where it is written.
+StatusText = Annotated[str, AfterValidator(_checked_status)]
 
 
 class Attack(StrictModel):
@@ -71,7 +113,7 @@ class Attack(StrictModel):
     """
 
     profile: list[int] = Field(min_length=11, max_length=11)
-    status: dict[int, list[str]] = Field(default_factory=dict)
+    status: dict[int, list[StatusText]] = Field(default_factory=dict)
     tier: dict[int, Literal["miss", "hit", "crit"]] = Field(default_factory=dict)
     modifier: int = Field(0, ge=-20, le=20)
     damage_modifier: int = Field(0, ge=-100, le=100)
@@ -95,14 +137,6 @@ class Attack(StrictModel):
         for row in table:
             if row not in ROWS:
                 raise ValueError(f"expected rows 2 to 12 as keys; got {row}")
-        return table
-
-    @field_validator("status")
-    @classmethod
-    def _statuses(cls, table: dict[int, list[str]]) -> dict[int, list[str]]:
-        for statuses in table.values():
-            for status in statuses:
-                parse_status(status)
         return table
 
     def row_tier(self, row: int) -> str:
@@ -406,6 +440,22 @@ class Scenario(ScenarioBase):
                         name = member.spirit.name + suffix
                         out.append(Slot(s, side, name, member, member.spirit, owner, arrives))
         return out
+
+    def name_claims(self) -> list[NameClaim]:
+        """Every name an entry gives, in order: its own and its copies' (``count:``, or
+        ``reinforce:`` up to its cap), then its Spirit's, one per copy (:meth:`slots`)."""
+        claims: list[NameClaim] = []
+        for side, members in self.sides.items():
+            for i, m in enumerate(members):
+                how = "count" if m.reinforce is None else "reinforce cap"
+                at = ("sides", side, i)
+                where = f" on side {side!r}"
+                claims += entry_claims(m.name, (*at, "name"), m.copies, where, how=how)
+                if m.spirit is not None:
+                    where = f" of {m.name!r}{where}"
+                    claims += entry_claims(m.spirit.name, (*at, "spirit", "name"), m.copies,
+                                          where, "Spirit", how)  # fmt: skip
+        return claims
 
     def combatant_names(self) -> list[tuple[str, str]]:
         """(side, name) of every slot of :meth:`slots`, in order."""
