@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 import simlab
-from simlab.errors import ScenarioError
+from simlab.errors import InputError, ScenarioError
 from tests.support import errors_of, validate_file
 
 VALID = """\
@@ -313,7 +313,11 @@ def test_spirits_and_reinforcements_have_names_of_their_own(
     assert errors_of(same)[0].startswith("s.yaml:6:54: " + NAMES_ONCE + "'Kaito' for the Spirit")
 
 
-def test_an_override_that_gives_a_taken_name_is_refused() -> None:
+def test_an_override_of_a_name_is_refused() -> None:
+    """A combatant's name is how --set, --vary and expect: find it: an override may not
+    change it (to a taken name or any other)."""
     scn = simlab.loads(_two_sides("zones-3d6", ["Kaito"], ["Brute"]))
-    with pytest.raises(ScenarioError, match=r"^--set Brute.name=Kaito: expected every combatant"):
-        scn.with_(["Brute.name=Kaito"])
+    for change in ("Brute.name=Kaito", "Brute.name=Ogre"):
+        with pytest.raises(InputError, match=rf"^--set {change}: expected a field other than "
+                                             "'name'"):  # fmt: skip
+            scn.with_([change])
