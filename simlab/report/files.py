@@ -57,6 +57,7 @@ from typing import Any
 import pandas as pd
 
 from simlab.errors import InputError
+from simlab.limits import MAX_RESULTS_BYTES, read_bounded
 
 MANIFEST = ".simlab-run.json"
 IDENTITY_KEY = "simlab-run"
@@ -207,7 +208,7 @@ def read_identity(path: Path) -> dict[str, Any] | None:
     kind = path.suffix.lower()
     try:
         if kind == ".json":
-            doc = json.loads(path.read_text(encoding="utf-8"))
+            doc = json.loads(_read_text(path))
             return doc.get("run") if isinstance(doc, dict) else None
         if kind == ".parquet":
             import pyarrow.parquet as pq
@@ -217,17 +218,27 @@ def read_identity(path: Path) -> dict[str, Any] | None:
         if kind == ".html":
             import html
 
-            found = _HTML_STAMP.search(path.read_text(encoding="utf-8"))
+            found = _HTML_STAMP.search(_read_text(path))
             return None if found is None else json.loads(html.unescape(found.group(1)))
         if kind == ".md":
-            found = _MD_STAMP.search(path.read_text(encoding="utf-8"))
+            found = _MD_STAMP.search(_read_text(path))
             return None if found is None else json.loads(found.group(1))
         if kind == ".png":
-            raw_text = _png_text(path.read_bytes()).get(IDENTITY_KEY)
+            raw_text = _png_text(_read_small(path)).get(IDENTITY_KEY)
             return None if raw_text is None else json.loads(raw_text)
     except (OSError, ValueError):
         return None
     return None
+
+
+def _read_small(path: Path) -> bytes:
+    """A regular file's bytes, up to :data:`~simlab.limits.MAX_RESULTS_BYTES` (ValueError
+    for anything else: :func:`simlab.limits.read_bounded`)."""
+    return read_bounded(os.fspath(path), MAX_RESULTS_BYTES, ValueError)
+
+
+def _read_text(path: Path) -> str:
+    return _read_small(path).decode("utf-8")
 
 
 def _png_chunk(kind: bytes, data: bytes) -> bytes:
@@ -521,16 +532,33 @@ def check_unit(folder: str | os.PathLike[str]) -> dict[str, Any] | None:
         return _check_unit(root)
 
 
+def _read_manifest(root: Path) -> dict[str, Any] | None:
+    """The manifest of the output folder ``root`` (``{"run", "files"}``); None without one.
+
+    Raises
+    ------
+    InputError
+        When ``.simlab-run.json`` is not a regular file (of at most
+        :data:`~simlab.limits.MAX_RESULTS_BYTES`) in the manifest's form.
+    """
+    path = root / MANIFEST
+    if not os.path.lexists(path):
+        return None
+
+    def refuse(got: str) -> InputError:
+        return InputError(f"{path}: expected simlab's manifest; got {got}")
+
+    try:
+        manifest = json.loads(read_bounded(os.fspath(path), MAX_RESULTS_BYTES, refuse).decode())
+        return {"run": manifest["run"], "files": dict(manifest["files"])}
+    except (ValueError, KeyError, TypeError) as err:
+        raise refuse(f"{type(err).__name__}: {err}") from None
+
+
 def _check_unit(root: Path) -> dict[str, Any] | None:
-    manifest_path = root / MANIFEST
-    listed: dict[str, str] = {}
-    expected = None
-    if manifest_path.is_file():
-        try:
-            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-            expected, listed = manifest["run"], dict(manifest["files"])
-        except (OSError, ValueError, KeyError, TypeError) as err:
-            raise InputError(f"{manifest_path}: expected simlab's manifest; got {err}") from None
+    manifest = _read_manifest(root)
+    expected = None if manifest is None else manifest["run"]
+    listed: dict[str, str] = {} if manifest is None else manifest["files"]
     problems = []
     for name, digest in listed.items():
         path = root / name

@@ -60,7 +60,7 @@ from simlab.analysis import stats
 from simlab.analysis.result import Result, median_time_to_down
 from simlab.engine.tallies import Layout, TallyArrays, new_tallies
 from simlab.errors import InputError
-from simlab.limits import MAX_ENCOUNTERS, MAX_SEED
+from simlab.limits import MAX_ENCOUNTERS, MAX_RESULTS_BYTES, MAX_SEED, read_bounded
 from simlab.report.files import OutputError, check_unit, reading_unit, run_identity, write_json
 
 FORMAT = 1
@@ -377,12 +377,16 @@ def results_path(path: str | os.PathLike[str]) -> Path:
 
 
 def _read_document(p: Path) -> dict[str, Any]:
+    """The JSON document of the results file ``p``: a regular file of at most
+    :data:`~simlab.limits.MAX_RESULTS_BYTES`, in simlab's results format."""
+
+    def refuse(got: str) -> InputError:
+        return InputError(f"{p}: expected a results.json file; got {got}")
+
     try:
-        doc = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"{p}: expected a results.json file; got no such file") from None
-    except (OSError, ValueError) as err:
-        raise InputError(f"{p}: expected a results.json file; got {err}") from None
+        doc = json.loads(read_bounded(os.fspath(p), MAX_RESULTS_BYTES, refuse).decode("utf-8"))
+    except ValueError as err:
+        raise refuse(str(err)) from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         got = doc.get("format") if isinstance(doc, dict) else type(doc).__name__
         raise InputError(f"{p}: expected results format {FORMAT}; got {got!r}")
@@ -395,15 +399,17 @@ def load_results(path: str | os.PathLike[str]) -> list[ScenarioRun]:
     Raises
     ------
     InputError
-        When the file is missing, is not JSON, or is not a format this version reads;
-        when its counts are impossible (corrupted); when the folder's files come from
-        different runs (:func:`simlab.report.files.check_unit`).
+        When the file is missing, is not a regular file of at most
+        :data:`~simlab.limits.MAX_RESULTS_BYTES` (``/dev/zero``, a FIFO: refused unread),
+        is not JSON, or is not a format this version reads; when its counts are
+        impossible (corrupted); when the folder's files come from different runs
+        (:func:`simlab.report.files.check_unit`).
     """
     p = results_path(path)
     with reading_unit(p.parent):
+        doc = _read_document(p)  # first: a huge file or a FIFO is refused before anything
         if p.parent.is_dir() and p.name == RESULTS_NAME:
             check_unit(p.parent)
-        doc = _read_document(p)
     try:
         runs = [scenario_run(entry) for entry in doc["scenarios"]]
     except InputError as err:
