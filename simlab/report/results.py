@@ -61,7 +61,14 @@ from simlab.analysis.result import Result, median_time_to_down
 from simlab.engine.tallies import Layout, TallyArrays, new_tallies
 from simlab.errors import InputError
 from simlab.limits import MAX_ENCOUNTERS, MAX_RESULTS_BYTES, MAX_SEED, read_bounded
-from simlab.report.files import OutputError, check_unit, reading_unit, run_identity, write_json
+from simlab.report.files import (
+    OutputError,
+    check_unit,
+    prepare_file,
+    reading_unit,
+    run_identity,
+    write_json,
+)
 
 FORMAT = 1
 LEVEL = 0.95
@@ -290,13 +297,63 @@ def save_results(runs: list[ScenarioRun] | ScenarioRun, path: str | os.PathLike[
     -------
     Path
         The file written.
+
+    Raises
+    ------
+    OutputError
+        When ``path`` holds something other than a results file simlab wrote
+        (:func:`prepare_results_file`), or the disk refuses the write; nothing is changed.
     """
     runs = [runs] if isinstance(runs, ScenarioRun) else list(runs)
+    target = prepare_results_file(path)
     try:
-        return write_json(Path(path), results_document(runs))
+        return write_json(target, results_document(runs))
     except OSError as err:
         raise OutputError(f"{path}: could not write ({(err.strerror or str(err)).lower()}); "
                           "nothing was changed") from None  # fmt: skip
+
+
+def prepare_results_file(path: str | os.PathLike[str], what: str = "") -> Path:
+    """Check, before any work, that a results file may be written at ``path``.
+
+    The path must be new, or hold a results file simlab wrote (a baseline is replaced
+    on purpose): never a device, a FIFO, a folder, a scenario or an empty file, which
+    simlab did not write and must not destroy (README "Balance reports").
+
+    Parameters
+    ----------
+    path : path-like
+        The file to be (over)written.
+    what : str, optional
+        How the file is named in messages (the CLI option, ``"--baseline"``).
+
+    Raises
+    ------
+    OutputError
+        When ``path`` cannot be written (:func:`~simlab.report.files.prepare_file`) or
+        holds something else; nothing is changed.
+    """
+    target = prepare_file(path, what) if what else Path(path)
+    if os.path.lexists(target):
+        _require_results(target, f"{what} {target}".lstrip())
+    return target
+
+
+def _require_results(target: Path, name: str) -> None:
+    """Refuse ``target`` unless it is a regular file in simlab's results format."""
+
+    def refuse(got: str) -> OutputError:
+        return OutputError(f"{name}: expected a new file or a results file simlab wrote; "
+                           f"got {got}; nothing was written")  # fmt: skip
+
+    data = read_bounded(os.fspath(target), MAX_RESULTS_BYTES, refuse)
+    try:
+        doc = json.loads(data.decode("utf-8"))
+    except ValueError:
+        raise refuse("a file that is not JSON" if data.strip() else "an empty file") from None
+    if not (isinstance(doc, dict) and doc.get("format") == FORMAT
+            and isinstance(doc.get("scenarios"), list)):  # fmt: skip
+        raise refuse(f"a JSON file that is not simlab's results (format {FORMAT})")
 
 
 # -- reading -------------------------------------------------------------------------------

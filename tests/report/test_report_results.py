@@ -14,7 +14,7 @@ import simlab
 from simlab import api
 from simlab.errors import InputError
 from simlab.limits import MAX_RESULTS_BYTES
-from simlab.report.files import MANIFEST
+from simlab.report.files import MANIFEST, OutputError
 from simlab.report.results import (
     ScenarioRun,
     load_results,
@@ -123,6 +123,18 @@ def test_manifest_of_a_results_folder_is_read_within_the_limit(
     os.mkfifo(manifest)
     with pytest.raises(InputError, match=r"expected simlab's manifest; got a pipe \(FIFO\)"):
         load_results(tmp_path / "report")
+
+
+def test_save_results_replaces_only_results_simlab_wrote(run: ScenarioRun, tmp_path: Path) -> None:
+    scenario = tmp_path / "victim.yaml"
+    scenario.write_text(QUICKSTART.read_text())
+    with pytest.raises(OutputError, match="expected a new file or a results file simlab wrote; "
+                       "got a file that is not JSON; nothing was written"):  # fmt: skip
+        save_results(run, scenario)
+    assert scenario.read_text() == QUICKSTART.read_text()
+    saved = save_results(run, tmp_path / "results.json")
+    assert save_results(run, saved) == saved  # a results file simlab wrote is replaced
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results.json", "victim.yaml"]
 
 
 def test_one_path_or_one_run_is_taken_as_a_list_of_one(run: ScenarioRun, tmp_path: Path) -> None:
