@@ -28,10 +28,12 @@ killed outright leaves its staging folder behind, and the next unit written besi
 removes it (its process is gone). :func:`check_unit` reads a folder back and refuses one
 whose files disagree.
 
-A target that exists must be a folder simlab wrote (it has the manifest, a
-``summary.json`` or a ``results.json``) or an empty one: an output unit never replaces
-a folder holding other files. :func:`prepare_output` checks all this, and that the
-folder can be written, before a command spends time simulating.
+A target that exists must be empty, or a folder simlab wrote holding nothing but what
+its manifest lists (those files, the folders they are in, and the manifest): an output
+unit never replaces a folder holding other files, nor one without a manifest, so that it
+never deletes a file simlab did not write. :func:`prepare_output` checks all this, and
+that the folder can be written, before a command spends time simulating; the check is
+made again under the lock, just before the swap.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ import tempfile
 import threading
 import zlib
 from collections.abc import Callable, Iterator
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pandas as pd
@@ -64,7 +66,6 @@ IDENTITY_KEY = "simlab-run"
 _PARQUET_KEY = b"simlab.run"
 _STAGING = ".simlab-tmp-"
 _RETIRED = ".simlab-old-"
-_LEGACY_MARKERS = ("summary.json", "results.json")
 _MD_STAMP = re.compile(r"<!-- simlab-run (\{.*\}) -->\s*\Z")
 _HTML_STAMP = re.compile(r'<meta name="simlab-run" content="([^"]*)">')
 
@@ -347,12 +348,43 @@ def _nearest_existing(path: Path) -> Path:
 
 
 def _require_replaceable(out: Path, what: str) -> None:
-    entries = list(out.iterdir())
-    if not entries or any((out / m).is_file() for m in (MANIFEST, *_LEGACY_MARKERS)):
+    """Refuse to replace ``out`` when it holds anything simlab did not write there."""
+    foreign = _foreign_entries(out)
+    if not foreign:
         return
-    shown = ", ".join(sorted(e.name for e in entries)[:5])
-    raise OutputError(f"{what} {out}: expected a new or empty folder, or one simlab wrote; "
-                      f"got a folder with other files ({shown}); nothing was written")  # fmt: skip
+    shown = ", ".join(str(out / name) for name in foreign[:5])
+    more = f" and {len(foreign) - 5} more" if len(foreign) > 5 else ""
+    raise OutputError(f"{what} {out}: expected a new or empty folder, or one simlab wrote "
+                      f"holding only its own files; got {shown}{more}, which simlab did not "
+                      "write there; nothing was written")  # fmt: skip
+
+
+def _foreign_entries(out: Path) -> list[str]:
+    """The entries of ``out`` its manifest does not list, as paths relative to ``out``.
+
+    A folder neither listed nor holding a listed file counts once, not its content.
+    Without a readable manifest every entry is foreign (simlab wrote none, or we cannot
+    tell which).
+    """
+    try:
+        manifest = _read_manifest(out)
+    except InputError:
+        manifest = None
+    if manifest is None:
+        return sorted(entry.name for entry in out.iterdir())
+    listed = {MANIFEST, *manifest["files"]}
+    folders = {parent.as_posix() for name in listed for parent in PurePosixPath(name).parents}
+    foreign: list[str] = []
+
+    def unreadable(err: OSError) -> None:  # a folder we cannot look into is not known
+        foreign.append(Path(err.filename).relative_to(out).as_posix())
+
+    for top, dirs, files in os.walk(out, onerror=unreadable):
+        here = Path(top).relative_to(out)
+        foreign.extend((here / d).as_posix() for d in dirs if (here / d).as_posix() not in folders)
+        dirs[:] = [d for d in dirs if (here / d).as_posix() in folders]
+        foreign.extend((here / f).as_posix() for f in files if (here / f).as_posix() not in listed)
+    return sorted(foreign)
 
 
 def _describe(err: OSError) -> str:

@@ -397,6 +397,37 @@ def test_a_corrupted_baseline_exits_2_before_simulating(
     assert done.returncode == 2 and words in done.stderr
 
 
+def test_an_out_folder_simlab_wrote_is_not_replaced_over_the_users_files(tmp_path: Path) -> None:
+    """Files of the user's put into a folder simlab wrote are never deleted: the run (and
+    a sweep) is refused before simulating, naming them, and nothing changes."""
+    out = tmp_path / "o2"
+    assert (
+        simlab("run", str(QUICKSTART), "-n", "2000", "--seed", "1", "--out", str(out)).returncode
+        == 0
+    )
+    (out / "notes.txt").write_text("x\n")
+    (out / "mine").mkdir()
+    (out / "mine" / "data.csv").write_text("x\n")
+    for command in (["run"], ["sweep", "--vary", "Brute.guard=0:1"]):
+        done = simlab(command[0], str(QUICKSTART), *command[1:], "-n", "10000000000", "--out",
+                      str(out), timeout=120)  # fmt: skip
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.strip() == (
+            f"--out {out}: expected a new or empty folder, or one simlab wrote holding only its "
+            f"own files; got {out / 'mine'}, {out / 'notes.txt'}, which simlab did not write "
+            "there; nothing was written"
+        )
+        no_traceback(done)
+    assert (out / "notes.txt").read_text() == "x\n"
+    assert (out / "mine" / "data.csv").read_text() == "x\n"
+    (out / "notes.txt").unlink()
+    shutil.rmtree(out / "mine")
+    assert identity_seed(out) == 1  # the run's own files are as they were
+    done = simlab("run", str(QUICKSTART), "-n", "2000", "--seed", "2", "--out", str(out))
+    assert done.returncode == 0, done.stderr  # its own files alone: replaced as before
+    assert identity_seed(out) == 2
+
+
 def big_sparse_file(path: Path, size: int) -> Path:
     """A file of ``size`` bytes that takes no room on disk."""
     with path.open("wb") as handle:
