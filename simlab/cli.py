@@ -593,9 +593,9 @@ def baseline_update(
     from pathlib import Path
 
     from simlab import api
-    from simlab.report.files import prepare_file
+    from simlab.report.results import prepare_results_file
 
-    prepare_file(path, "--baseline")
+    prepare_results_file(path, "--baseline")
     if not scenarios and from_ is None:
         old = api.load_results(path)
         runs = []

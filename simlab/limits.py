@@ -7,6 +7,9 @@ code 2) that names the limit.
 
 from __future__ import annotations
 
+import os
+import stat
+from collections.abc import Callable
 from typing import Any
 
 #: The largest seed: the Philox key is its two 32-bit halves (``rng.key_from_seed``).
@@ -15,6 +18,9 @@ MAX_SEED = 2**64 - 1
 MAX_ENCOUNTERS = 10**11
 #: The largest scenario file read, in bytes (the examples are 1–3 kB).
 MAX_SCENARIO_BYTES = 250_000
+#: The largest results file read (``--from``, ``--baseline``, ``load_results``), in bytes:
+#: the committed baseline of 30 scenarios is 2 MB, a scenario takes 7–100 kB.
+MAX_RESULTS_BYTES = 50_000_000
 #: The deepest nesting of lists and mappings in a scenario file.
 MAX_DEPTH = 64
 #: The most YAML nodes (keys, values, items) in a scenario file (the examples have ~300).
@@ -97,3 +103,68 @@ def encounters_and_seed(scenario: Any, n: object, seed: object) -> tuple[int, in
         scenario.encounters if n is None else whole_number_in(n, "encounters", 1, MAX_ENCOUNTERS)
     )
     return count, scenario.seed if seed is None else seed_value(seed)
+
+
+def read_bounded(filename: str, limit: int, refuse: Callable[[str], Exception]) -> bytes:
+    """The bytes of the regular file ``filename``, refusing anything else or anything larger.
+
+    The file is opened without blocking and checked before it is read, so that a FIFO, a
+    device (``/dev/zero``) or a huge file is refused at once rather than read (README
+    "Limits"): scenario files (:data:`MAX_SCENARIO_BYTES`) and results files
+    (:data:`MAX_RESULTS_BYTES`) are all read through here.
+
+    Parameters
+    ----------
+    filename : str
+        The file, as the user named it.
+    limit : int
+        The most bytes accepted.
+    refuse : callable
+        Makes the exception to raise from what was found instead (the "got" of an
+        ``expected X; got Y`` message), e.g. ``"a pipe (FIFO), not a regular file"``.
+
+    Raises
+    ------
+    Exception
+        ``refuse(got)``: the file is missing, unreadable, not a regular file or larger
+        than ``limit`` bytes.
+    """
+    try:
+        fd = os.open(filename, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        raise refuse(_describe_read_error(exc)) from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise refuse(_file_kind(info.st_mode))
+    with os.fdopen(fd, "rb") as handle:
+        try:
+            data = handle.read(limit + 1)
+        except OSError as exc:
+            raise refuse(_describe_read_error(exc)) from None
+    size = max(len(data), info.st_size)
+    if size > limit:
+        raise refuse(f"{size:_} bytes (the limit is {limit:_})")
+    return data
+
+
+def _file_kind(mode: int) -> str:
+    """Name what a path is when it is not a regular file."""
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a pipe (FIFO), not a regular file"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device, not a regular file"
+    return "something that is not a regular file"
+
+
+def _describe_read_error(exc: OSError) -> str:
+    """Say in plain words why a file could not be read."""
+    if isinstance(exc, FileNotFoundError):
+        return "no such file"
+    if isinstance(exc, IsADirectoryError):
+        return "a directory"
+    if isinstance(exc, PermissionError):
+        return "a file we are not permitted to read"
+    return (exc.strerror or type(exc).__name__).lower()

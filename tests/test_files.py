@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import stat
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from simlab.report.files import (
     OutputError,
     check_unit,
     output_unit,
+    prepare_output,
     read_identity,
     write_json,
     write_parquet,
@@ -105,6 +107,42 @@ def test_a_unit_never_replaces_a_folder_of_other_files(tmp_path: Path) -> None:
     with refused, output_unit(tmp_path, IDENTITY) as folder:
         write_json(folder / "summary.json", {})
     assert [p.name for p in tmp_path.iterdir()] == ["mine.txt"]
+
+
+def test_a_unit_never_replaces_a_unit_holding_other_files(tmp_path: Path) -> None:
+    """Only what the manifest lists may be replaced: an entry added to a folder simlab
+    wrote, at any depth, is named and the folder left as it was; a listed file that is
+    gone does not matter."""
+    out = tmp_path / "out"
+    with output_unit(out, IDENTITY) as folder:
+        write_every_kind(folder)
+    (out / "png" / "mine.txt").write_text("keep")
+    (out / "extra" / "deep").mkdir(parents=True)
+    (out / "report.md").unlink()
+    with pytest.raises(OutputError) as refused, output_unit(out, IDENTITY) as folder:
+        write_json(folder / "summary.json", {})
+    assert str(refused.value) == (
+        f"output folder {out}: expected a new or empty folder, or one simlab wrote holding "
+        f"only its own files; got {out / 'extra'}, {out / 'png/mine.txt'}, which simlab did "
+        "not write there; nothing was written"
+    )
+    assert (out / "png" / "mine.txt").read_text() == "keep" and (out / "extra/deep").is_dir()
+    (out / "png" / "mine.txt").unlink()
+    shutil.rmtree(out / "extra")
+    with output_unit(out, IDENTITY) as folder:
+        write_json(folder / "summary.json", {"a": 2})
+    assert sorted(p.name for p in out.iterdir()) == [MANIFEST, "summary.json"]
+
+
+def test_a_folder_without_a_manifest_is_not_taken_for_simlabs(tmp_path: Path) -> None:
+    """A summary.json alone does not say that simlab wrote the folder (nor what else)."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "summary.json").write_text("{}")
+    (out / "notes.txt").write_text("keep")
+    with pytest.raises(OutputError, match="expected a new or empty folder, or one simlab wrote"):
+        prepare_output(out)
+    assert sorted(p.name for p in out.iterdir()) == ["notes.txt", "summary.json"]
 
 
 def test_staging_left_by_a_dead_process_is_removed(tmp_path: Path) -> None:

@@ -28,10 +28,12 @@ killed outright leaves its staging folder behind, and the next unit written besi
 removes it (its process is gone). :func:`check_unit` reads a folder back and refuses one
 whose files disagree.
 
-A target that exists must be a folder simlab wrote (it has the manifest, a
-``summary.json`` or a ``results.json``) or an empty one: an output unit never replaces
-a folder holding other files. :func:`prepare_output` checks all this, and that the
-folder can be written, before a command spends time simulating.
+A target that exists must be empty, or a folder simlab wrote holding nothing but what
+its manifest lists (those files, the folders they are in, and the manifest): an output
+unit never replaces a folder holding other files, nor one without a manifest, so that it
+never deletes a file simlab did not write. :func:`prepare_output` checks all this, and
+that the folder can be written, before a command spends time simulating; the check is
+made again under the lock, just before the swap.
 """
 
 from __future__ import annotations
@@ -51,19 +53,19 @@ import tempfile
 import threading
 import zlib
 from collections.abc import Callable, Iterator
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pandas as pd
 
 from simlab.errors import InputError
+from simlab.limits import MAX_RESULTS_BYTES, read_bounded
 
 MANIFEST = ".simlab-run.json"
 IDENTITY_KEY = "simlab-run"
 _PARQUET_KEY = b"simlab.run"
 _STAGING = ".simlab-tmp-"
 _RETIRED = ".simlab-old-"
-_LEGACY_MARKERS = ("summary.json", "results.json")
 _MD_STAMP = re.compile(r"<!-- simlab-run (\{.*\}) -->\s*\Z")
 _HTML_STAMP = re.compile(r'<meta name="simlab-run" content="([^"]*)">')
 
@@ -207,7 +209,7 @@ def read_identity(path: Path) -> dict[str, Any] | None:
     kind = path.suffix.lower()
     try:
         if kind == ".json":
-            doc = json.loads(path.read_text(encoding="utf-8"))
+            doc = json.loads(_read_text(path))
             return doc.get("run") if isinstance(doc, dict) else None
         if kind == ".parquet":
             import pyarrow.parquet as pq
@@ -217,17 +219,27 @@ def read_identity(path: Path) -> dict[str, Any] | None:
         if kind == ".html":
             import html
 
-            found = _HTML_STAMP.search(path.read_text(encoding="utf-8"))
+            found = _HTML_STAMP.search(_read_text(path))
             return None if found is None else json.loads(html.unescape(found.group(1)))
         if kind == ".md":
-            found = _MD_STAMP.search(path.read_text(encoding="utf-8"))
+            found = _MD_STAMP.search(_read_text(path))
             return None if found is None else json.loads(found.group(1))
         if kind == ".png":
-            raw_text = _png_text(path.read_bytes()).get(IDENTITY_KEY)
+            raw_text = _png_text(_read_small(path)).get(IDENTITY_KEY)
             return None if raw_text is None else json.loads(raw_text)
     except (OSError, ValueError):
         return None
     return None
+
+
+def _read_small(path: Path) -> bytes:
+    """A regular file's bytes, up to :data:`~simlab.limits.MAX_RESULTS_BYTES` (ValueError
+    for anything else: :func:`simlab.limits.read_bounded`)."""
+    return read_bounded(os.fspath(path), MAX_RESULTS_BYTES, ValueError)
+
+
+def _read_text(path: Path) -> str:
+    return _read_small(path).decode("utf-8")
 
 
 def _png_chunk(kind: bytes, data: bytes) -> bytes:
@@ -336,12 +348,43 @@ def _nearest_existing(path: Path) -> Path:
 
 
 def _require_replaceable(out: Path, what: str) -> None:
-    entries = list(out.iterdir())
-    if not entries or any((out / m).is_file() for m in (MANIFEST, *_LEGACY_MARKERS)):
+    """Refuse to replace ``out`` when it holds anything simlab did not write there."""
+    foreign = _foreign_entries(out)
+    if not foreign:
         return
-    shown = ", ".join(sorted(e.name for e in entries)[:5])
-    raise OutputError(f"{what} {out}: expected a new or empty folder, or one simlab wrote; "
-                      f"got a folder with other files ({shown}); nothing was written")  # fmt: skip
+    shown = ", ".join(str(out / name) for name in foreign[:5])
+    more = f" and {len(foreign) - 5} more" if len(foreign) > 5 else ""
+    raise OutputError(f"{what} {out}: expected a new or empty folder, or one simlab wrote "
+                      f"holding only its own files; got {shown}{more}, which simlab did not "
+                      "write there; nothing was written")  # fmt: skip
+
+
+def _foreign_entries(out: Path) -> list[str]:
+    """The entries of ``out`` its manifest does not list, as paths relative to ``out``.
+
+    A folder neither listed nor holding a listed file counts once, not its content.
+    Without a readable manifest every entry is foreign (simlab wrote none, or we cannot
+    tell which).
+    """
+    try:
+        manifest = _read_manifest(out)
+    except InputError:
+        manifest = None
+    if manifest is None:
+        return sorted(entry.name for entry in out.iterdir())
+    listed = {MANIFEST, *manifest["files"]}
+    folders = {parent.as_posix() for name in listed for parent in PurePosixPath(name).parents}
+    foreign: list[str] = []
+
+    def unreadable(err: OSError) -> None:  # a folder we cannot look into is not known
+        foreign.append(Path(err.filename).relative_to(out).as_posix())
+
+    for top, dirs, files in os.walk(out, onerror=unreadable):
+        here = Path(top).relative_to(out)
+        foreign.extend((here / d).as_posix() for d in dirs if (here / d).as_posix() not in folders)
+        dirs[:] = [d for d in dirs if (here / d).as_posix() in folders]
+        foreign.extend((here / f).as_posix() for f in files if (here / f).as_posix() not in listed)
+    return sorted(foreign)
 
 
 def _describe(err: OSError) -> str:
@@ -521,16 +564,33 @@ def check_unit(folder: str | os.PathLike[str]) -> dict[str, Any] | None:
         return _check_unit(root)
 
 
+def _read_manifest(root: Path) -> dict[str, Any] | None:
+    """The manifest of the output folder ``root`` (``{"run", "files"}``); None without one.
+
+    Raises
+    ------
+    InputError
+        When ``.simlab-run.json`` is not a regular file (of at most
+        :data:`~simlab.limits.MAX_RESULTS_BYTES`) in the manifest's form.
+    """
+    path = root / MANIFEST
+    if not os.path.lexists(path):
+        return None
+
+    def refuse(got: str) -> InputError:
+        return InputError(f"{path}: expected simlab's manifest; got {got}")
+
+    try:
+        manifest = json.loads(read_bounded(os.fspath(path), MAX_RESULTS_BYTES, refuse).decode())
+        return {"run": manifest["run"], "files": dict(manifest["files"])}
+    except (ValueError, KeyError, TypeError) as err:
+        raise refuse(f"{type(err).__name__}: {err}") from None
+
+
 def _check_unit(root: Path) -> dict[str, Any] | None:
-    manifest_path = root / MANIFEST
-    listed: dict[str, str] = {}
-    expected = None
-    if manifest_path.is_file():
-        try:
-            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-            expected, listed = manifest["run"], dict(manifest["files"])
-        except (OSError, ValueError, KeyError, TypeError) as err:
-            raise InputError(f"{manifest_path}: expected simlab's manifest; got {err}") from None
+    manifest = _read_manifest(root)
+    expected = None if manifest is None else manifest["run"]
+    listed: dict[str, str] = {} if manifest is None else manifest["files"]
     problems = []
     for name, digest in listed.items():
         path = root / name

@@ -60,8 +60,15 @@ from simlab.analysis import stats
 from simlab.analysis.result import Result, median_time_to_down
 from simlab.engine.tallies import Layout, TallyArrays, new_tallies
 from simlab.errors import InputError
-from simlab.limits import MAX_ENCOUNTERS, MAX_SEED
-from simlab.report.files import OutputError, check_unit, reading_unit, run_identity, write_json
+from simlab.limits import MAX_ENCOUNTERS, MAX_RESULTS_BYTES, MAX_SEED, read_bounded
+from simlab.report.files import (
+    OutputError,
+    check_unit,
+    prepare_file,
+    reading_unit,
+    run_identity,
+    write_json,
+)
 
 FORMAT = 1
 LEVEL = 0.95
@@ -290,13 +297,63 @@ def save_results(runs: list[ScenarioRun] | ScenarioRun, path: str | os.PathLike[
     -------
     Path
         The file written.
+
+    Raises
+    ------
+    OutputError
+        When ``path`` holds something other than a results file simlab wrote
+        (:func:`prepare_results_file`), or the disk refuses the write; nothing is changed.
     """
     runs = [runs] if isinstance(runs, ScenarioRun) else list(runs)
+    target = prepare_results_file(path)
     try:
-        return write_json(Path(path), results_document(runs))
+        return write_json(target, results_document(runs))
     except OSError as err:
         raise OutputError(f"{path}: could not write ({(err.strerror or str(err)).lower()}); "
                           "nothing was changed") from None  # fmt: skip
+
+
+def prepare_results_file(path: str | os.PathLike[str], what: str = "") -> Path:
+    """Check, before any work, that a results file may be written at ``path``.
+
+    The path must be new, or hold a results file simlab wrote (a baseline is replaced
+    on purpose): never a device, a FIFO, a folder, a scenario or an empty file, which
+    simlab did not write and must not destroy (README "Balance reports").
+
+    Parameters
+    ----------
+    path : path-like
+        The file to be (over)written.
+    what : str, optional
+        How the file is named in messages (the CLI option, ``"--baseline"``).
+
+    Raises
+    ------
+    OutputError
+        When ``path`` cannot be written (:func:`~simlab.report.files.prepare_file`) or
+        holds something else; nothing is changed.
+    """
+    target = prepare_file(path, what) if what else Path(path)
+    if os.path.lexists(target):
+        _require_results(target, f"{what} {target}".lstrip())
+    return target
+
+
+def _require_results(target: Path, name: str) -> None:
+    """Refuse ``target`` unless it is a regular file in simlab's results format."""
+
+    def refuse(got: str) -> OutputError:
+        return OutputError(f"{name}: expected a new file or a results file simlab wrote; "
+                           f"got {got}; nothing was written")  # fmt: skip
+
+    data = read_bounded(os.fspath(target), MAX_RESULTS_BYTES, refuse)
+    try:
+        doc = json.loads(data.decode("utf-8"))
+    except ValueError:
+        raise refuse("a file that is not JSON" if data.strip() else "an empty file") from None
+    if not (isinstance(doc, dict) and doc.get("format") == FORMAT
+            and isinstance(doc.get("scenarios"), list)):  # fmt: skip
+        raise refuse(f"a JSON file that is not simlab's results (format {FORMAT})")
 
 
 # -- reading -------------------------------------------------------------------------------
@@ -377,12 +434,16 @@ def results_path(path: str | os.PathLike[str]) -> Path:
 
 
 def _read_document(p: Path) -> dict[str, Any]:
+    """The JSON document of the results file ``p``: a regular file of at most
+    :data:`~simlab.limits.MAX_RESULTS_BYTES`, in simlab's results format."""
+
+    def refuse(got: str) -> InputError:
+        return InputError(f"{p}: expected a results.json file; got {got}")
+
     try:
-        doc = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"{p}: expected a results.json file; got no such file") from None
-    except (OSError, ValueError) as err:
-        raise InputError(f"{p}: expected a results.json file; got {err}") from None
+        doc = json.loads(read_bounded(os.fspath(p), MAX_RESULTS_BYTES, refuse).decode("utf-8"))
+    except ValueError as err:
+        raise refuse(str(err)) from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         got = doc.get("format") if isinstance(doc, dict) else type(doc).__name__
         raise InputError(f"{p}: expected results format {FORMAT}; got {got!r}")
@@ -395,15 +456,17 @@ def load_results(path: str | os.PathLike[str]) -> list[ScenarioRun]:
     Raises
     ------
     InputError
-        When the file is missing, is not JSON, or is not a format this version reads;
-        when its counts are impossible (corrupted); when the folder's files come from
-        different runs (:func:`simlab.report.files.check_unit`).
+        When the file is missing, is not a regular file of at most
+        :data:`~simlab.limits.MAX_RESULTS_BYTES` (``/dev/zero``, a FIFO: refused unread),
+        is not JSON, or is not a format this version reads; when its counts are
+        impossible (corrupted); when the folder's files come from different runs
+        (:func:`simlab.report.files.check_unit`).
     """
     p = results_path(path)
     with reading_unit(p.parent):
+        doc = _read_document(p)  # first: a huge file or a FIFO is refused before anything
         if p.parent.is_dir() and p.name == RESULTS_NAME:
             check_unit(p.parent)
-        doc = _read_document(p)
     try:
         runs = [scenario_run(entry) for entry in doc["scenarios"]]
     except InputError as err:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import datetime
 import os
 import re
-import stat
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,7 +31,13 @@ from ruamel.yaml.events import (
 from ruamel.yaml.scalarbool import ScalarBoolean
 
 from simlab.errors import Problem, ScenarioError
-from simlab.limits import MAX_DEPTH, MAX_INTEGER_DIGITS, MAX_NODES, MAX_SCENARIO_BYTES
+from simlab.limits import (
+    MAX_DEPTH,
+    MAX_INTEGER_DIGITS,
+    MAX_NODES,
+    MAX_SCENARIO_BYTES,
+    read_bounded,
+)
 
 Path = tuple[Any, ...]
 Position = tuple[int, int]
@@ -155,44 +160,14 @@ def read_yaml(path: str | os.PathLike[str]) -> YamlSource:
 
 
 def _read_bytes(filename: str) -> bytes:
-    """The file's bytes, refusing what is not a regular file or is larger than the limit.
-
-    The file is opened without blocking and checked before reading, so a FIFO, a device
-    (``/dev/zero``) or a huge file is refused at once rather than read.
-    """
+    """The file's bytes, refusing what is not a regular file or is larger than the limit
+    (:func:`simlab.limits.read_bounded`, :data:`~simlab.limits.MAX_SCENARIO_BYTES`)."""
 
     def refuse(got: str) -> ScenarioError:
         return ScenarioError([Problem(filename, None, None, f"expected a readable YAML "
                                       f"file; got {got}")])  # fmt: skip
 
-    try:
-        fd = os.open(filename, os.O_RDONLY | os.O_NONBLOCK)
-    except OSError as exc:
-        raise refuse(_describe_read_error(exc)) from None
-    info = os.fstat(fd)
-    if not stat.S_ISREG(info.st_mode):
-        os.close(fd)
-        raise refuse(_file_kind(info.st_mode))
-    with os.fdopen(fd, "rb") as handle:
-        try:
-            data = handle.read(MAX_SCENARIO_BYTES + 1)
-        except OSError as exc:
-            raise refuse(_describe_read_error(exc)) from None
-    if max(len(data), info.st_size) > MAX_SCENARIO_BYTES:
-        size = max(len(data), info.st_size)
-        raise refuse(f"{size:_} bytes (the limit is {MAX_SCENARIO_BYTES:_})")
-    return data
-
-
-def _file_kind(mode: int) -> str:
-    """Name what a path is when it is not a regular file."""
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    if stat.S_ISFIFO(mode):
-        return "a pipe (FIFO), not a regular file"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device, not a regular file"
-    return "something that is not a regular file"
+    return read_bounded(filename, MAX_SCENARIO_BYTES, refuse)
 
 
 def _byte_position(data: bytes, offset: int) -> Located:
@@ -200,17 +175,6 @@ def _byte_position(data: bytes, offset: int) -> Located:
     start = data.rfind(b"\n", 0, offset) + 1
     column = len(data[start:offset].decode("utf-8", errors="replace"))
     return (data.count(b"\n", 0, offset) + 1, column + 1)
-
-
-def _describe_read_error(exc: OSError) -> str:
-    """Say in plain words why a file could not be read."""
-    if isinstance(exc, FileNotFoundError):
-        return "no such file"
-    if isinstance(exc, IsADirectoryError):
-        return "a directory"
-    if isinstance(exc, PermissionError):
-        return "a file we are not permitted to read"
-    return (exc.strerror or type(exc).__name__).lower()
 
 
 def parse_yaml(text: str, filename: str = "<string>") -> YamlSource:

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from simlab.limits import MAX_RESULTS_BYTES
 from simlab.report.files import MANIFEST, check_unit, read_identity
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,9 +31,9 @@ QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
 SIMLAB = [sys.executable, "-m", "simlab"]
 
 
-def simlab(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+def simlab(*args: str, cwd: Path = ROOT, timeout: float = 600) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*SIMLAB, *args], capture_output=True, text=True, cwd=cwd,
-                          timeout=600)  # fmt: skip
+                          timeout=timeout)  # fmt: skip
 
 
 def identity_seed(folder: Path) -> int:
@@ -395,3 +396,83 @@ def test_a_corrupted_baseline_exits_2_before_simulating(
     no_traceback(done)
     done = simlab("baseline", "update", "--baseline", str(baseline))
     assert done.returncode == 2 and words in done.stderr
+
+
+def test_an_out_folder_simlab_wrote_is_not_replaced_over_the_users_files(tmp_path: Path) -> None:
+    """Files of the user's put into a folder simlab wrote are never deleted: the run (and
+    a sweep) is refused before simulating, naming them, and nothing changes."""
+    out = tmp_path / "o2"
+    assert (
+        simlab("run", str(QUICKSTART), "-n", "2000", "--seed", "1", "--out", str(out)).returncode
+        == 0
+    )
+    (out / "notes.txt").write_text("x\n")
+    (out / "mine").mkdir()
+    (out / "mine" / "data.csv").write_text("x\n")
+    for command in (["run"], ["sweep", "--vary", "Brute.guard=0:1"]):
+        done = simlab(command[0], str(QUICKSTART), *command[1:], "-n", "10000000000", "--out",
+                      str(out), timeout=120)  # fmt: skip
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.strip() == (
+            f"--out {out}: expected a new or empty folder, or one simlab wrote holding only its "
+            f"own files; got {out / 'mine'}, {out / 'notes.txt'}, which simlab did not write "
+            "there; nothing was written"
+        )
+        no_traceback(done)
+    assert (out / "notes.txt").read_text() == "x\n"
+    assert (out / "mine" / "data.csv").read_text() == "x\n"
+    (out / "notes.txt").unlink()
+    shutil.rmtree(out / "mine")
+    assert identity_seed(out) == 1  # the run's own files are as they were
+    done = simlab("run", str(QUICKSTART), "-n", "2000", "--seed", "2", "--out", str(out))
+    assert done.returncode == 0, done.stderr  # its own files alone: replaced as before
+    assert identity_seed(out) == 2
+
+
+def big_sparse_file(path: Path, size: int) -> Path:
+    """A file of ``size`` bytes that takes no room on disk."""
+    with path.open("wb") as handle:
+        handle.truncate(size)
+    return path
+
+
+@pytest.mark.parametrize("kind", ["/dev/zero", "FIFO", "too large"])
+def test_results_files_that_are_not_regular_or_too_large_are_refused_unread(
+    tmp_path: Path, kind: str
+) -> None:
+    """--from and --baseline read results as scenarios are read: /dev/zero, a FIFO or a
+    file over the limit exit 2 at once (the first ran out of memory, the second hung)."""
+    if kind == "FIFO":
+        path = tmp_path / "f.json"
+        os.mkfifo(path)
+    elif kind == "too large":
+        path = big_sparse_file(tmp_path / "big.json", MAX_RESULTS_BYTES + 1)
+    else:
+        path = Path(kind)  # read, never written: no command below writes to it
+    got = {"/dev/zero": "got a device, not a regular file",
+           "FIFO": "got a pipe (FIFO), not a regular file",
+           "too large": f"got {MAX_RESULTS_BYTES + 1:_} bytes (the limit is "
+                        f"{MAX_RESULTS_BYTES:_})"}[kind]  # fmt: skip
+    out, new = tmp_path / "out", tmp_path / "new.json"
+    for args in (
+        ["report", "--from", str(path), "--out", str(out)],
+        ["check", "--from", str(path)],
+        ["baseline", "update", "--from", str(path), "--baseline", str(new)],
+        [
+            "report",
+            str(QUICKSTART),
+            "-n",
+            "10000000000",
+            "--baseline",
+            str(path),
+            "--out",
+            str(out),
+        ],
+    ):
+        started = time.monotonic()
+        done = simlab(*args, timeout=60)
+        assert done.returncode == 2, (args, done.stderr)
+        assert done.stderr.strip() == f"{path}: expected a results.json file; {got}", args
+        assert time.monotonic() - started < 30, args
+        no_traceback(done)
+    assert not out.exists() and not new.exists()

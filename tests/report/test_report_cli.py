@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -75,6 +77,39 @@ def test_baseline_update_without_scenarios_reruns_the_baseline(baseline: Path,
     assert done.exit_code == 0, done.output
     # Same scenario file, sample size and seed: the same numbers, byte for byte.
     assert copy.read_text() == baseline.read_text()
+
+
+@pytest.mark.parametrize("kind", ["scenario", "empty", "other JSON", "FIFO", "folder"])
+def test_baseline_update_never_overwrites_what_simlab_did_not_write(
+    tmp_path: Path, kind: str
+) -> None:
+    """--baseline names a new file or a baseline simlab wrote: anything else there (a
+    scenario, an empty file, a FIFO standing for a device…) is refused before simulating
+    and left as it was (a device such as /dev/null was replaced by a file, as root)."""
+    victim = tmp_path / ("victim.yaml" if kind == "scenario" else "victim.json")
+    content = {"scenario": QUICKSTART.read_text(), "empty": "", "other JSON": '{"format": 1}'}
+    if kind in content:
+        victim.write_text(content[kind])
+    elif kind == "FIFO":
+        os.mkfifo(victim)
+    else:
+        victim.mkdir()
+    done = simlab("baseline", "update", QUICKSTART, "-n", 100, "--baseline", victim)
+    assert done.exit_code == 2, done.output
+    assert "simulated" not in done.output
+    got = {"scenario": "got a file that is not JSON", "empty": "got an empty file",
+           "other JSON": "got a JSON file that is not simlab's results (format 1)",
+           "FIFO": "got a pipe (FIFO), not a regular file",
+           "folder": "is a directory"}[kind]  # fmt: skip
+    assert got in done.output
+    if kind != "folder":  # click refuses a folder first, in its own words
+        expected = "expected a new file or a results file simlab wrote"
+        assert done.output.strip() == f"--baseline {victim}: {expected}; {got}; nothing was written"
+    if kind in content:
+        assert victim.read_text() == content[kind]
+    else:
+        assert stat.S_ISFIFO(victim.stat().st_mode) or victim.is_dir()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [victim.name]
 
 
 def test_report_refuses_a_missing_baseline_before_simulating(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +13,8 @@ import pytest
 import simlab
 from simlab import api
 from simlab.errors import InputError
+from simlab.limits import MAX_RESULTS_BYTES
+from simlab.report.files import MANIFEST, OutputError
 from simlab.report.results import (
     ScenarioRun,
     load_results,
@@ -98,6 +101,40 @@ def test_bad_results_files_are_input_errors(tmp_path: Path, content: str | None,
         path.write_text(content)
     with pytest.raises(InputError, match=words):
         load_results(path)
+
+
+def test_a_results_file_over_the_limit_is_refused_unread(tmp_path: Path) -> None:
+    """A results file is read within MAX_RESULTS_BYTES, as a scenario file is within its
+    own limit (FIFOs and devices: tests/cli/test_integrity.py, in a child process)."""
+    big = tmp_path / "big.json"
+    with big.open("wb") as handle:
+        handle.truncate(MAX_RESULTS_BYTES + 1)  # sparse: no room taken on disk
+    limit = rf"{MAX_RESULTS_BYTES + 1:_} bytes \(the limit is {MAX_RESULTS_BYTES:_}\)"
+    with pytest.raises(InputError, match=rf"{big}: expected a results\.json file; got {limit}"):
+        load_results(big)
+
+
+def test_manifest_of_a_results_folder_is_read_within_the_limit(
+    run: ScenarioRun, tmp_path: Path
+) -> None:
+    simlab.write_report(run, tmp_path / "report")
+    manifest = tmp_path / "report" / MANIFEST
+    manifest.unlink()
+    os.mkfifo(manifest)
+    with pytest.raises(InputError, match=r"expected simlab's manifest; got a pipe \(FIFO\)"):
+        load_results(tmp_path / "report")
+
+
+def test_save_results_replaces_only_results_simlab_wrote(run: ScenarioRun, tmp_path: Path) -> None:
+    scenario = tmp_path / "victim.yaml"
+    scenario.write_text(QUICKSTART.read_text())
+    with pytest.raises(OutputError, match="expected a new file or a results file simlab wrote; "
+                       "got a file that is not JSON; nothing was written"):  # fmt: skip
+        save_results(run, scenario)
+    assert scenario.read_text() == QUICKSTART.read_text()
+    saved = save_results(run, tmp_path / "results.json")
+    assert save_results(run, saved) == saved  # a results file simlab wrote is replaced
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results.json", "victim.yaml"]
 
 
 def test_one_path_or_one_run_is_taken_as_a_list_of_one(run: ScenarioRun, tmp_path: Path) -> None:
