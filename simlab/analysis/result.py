@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from numbers import Integral
 from typing import Any
 
 import numpy as np
@@ -18,10 +19,27 @@ import pandas as pd
 
 from simlab.analysis import stats
 from simlab.engine.tallies import Layout, TallyArrays
+from simlab.errors import InputError
 
 
 def _ci(name: str, level: float, end: str) -> str:
-    return f"{name}_ci{round(level * 100):d}_{end}"
+    """The column of an interval's ``end`` at ``level``: ``hit_rate_ci95_lo``, and
+    ``hit_rate_ci99.9_lo`` at 0.999 (never the name of another level)."""
+    return f"{name}_ci{level * 100:g}_{end}"
+
+
+#: The per-combatant (C, B) tallies :meth:`Result.per_encounter` reads (zero where the
+#: rules have none: ``Layout.per_encounter_tallies`` says which a scenario reports).
+PER_ENCOUNTER = ("status_damage", "momentum_spent")
+
+
+def _index(value: Any, count: int, what: str) -> int:
+    """``value`` as an index from 0 to ``count - 1`` of a ``what`` (a numpy integer
+    too); :class:`~simlab.errors.InputError` for anything else, a negative index
+    included (it would count from the end)."""
+    if isinstance(value, bool) or not isinstance(value, Integral) or not 0 <= int(value) < count:
+        raise InputError(f"expected a {what} index from 0 to {count - 1}; got {value!r}")
+    return int(value)
 
 
 @dataclass
@@ -236,13 +254,17 @@ class Result:
         return pd.DataFrame(rows, columns=columns)
 
     def event_pmf(self, combatant: int, event: int) -> dict[int, float]:
-        """P(the event first happens in round r), for each round r with any."""
+        """P(the event first happens in round r), for each round r with any; ``combatant``
+        and ``event`` are indices in ``layout.combatants`` and ``layout.events``."""
+        combatant = _index(combatant, len(self.layout.combatants), "combatant")
+        event = _index(event, len(self.layout.events), "event")
         hist = self.tallies.event_round[combatant, event]
         return {int(r): hist[r] / self.encounters for r in np.flatnonzero(hist)}
 
     def down_pmf(self, combatant: int) -> dict[int, float]:
-        """P(first down in round r) for each round r with any, for one combatant."""
-        hist = self.tallies.down_round[combatant]
+        """P(first down in round r) for each round r with any, for one combatant (its
+        index in ``layout.combatants``)."""
+        hist = self.tallies.down_round[_index(combatant, len(self.layout.combatants), "combatant")]
         return {int(r): hist[r] / self.encounters for r in np.flatnonzero(hist)}
 
     def status_damage(self, level: float = 0.95) -> pd.DataFrame:
@@ -269,6 +291,9 @@ class Result:
         """Per-combatant mean per encounter of the (C, B) tally ``name`` (one of
         ``layout.per_encounter_tallies``), with a batch-means interval, as column
         ``mean_<name>``."""
+        if name not in PER_ENCOUNTER:
+            raise InputError(f"expected a per-encounter tally ({', '.join(PER_ENCOUNTER)}); "
+                             f"got {name!r}")  # fmt: skip
         sums = getattr(self.tallies, name)
         batches = sums.shape[1]
         edges = -(-np.arange(batches + 1, dtype=np.int64) * self.encounters // batches)

@@ -170,9 +170,15 @@ def _t_central_mass(theta: float, df: int) -> float:
 
 
 def _check_level(level: float) -> None:
-    """Raise ``ValueError`` unless ``0 < level < 1``."""
-    if not 0.0 < level < 1.0:
-        raise ValueError(f"expected a confidence level strictly between 0 and 1; got {level!r}")
+    """Raise :class:`~simlab.errors.InputError` unless ``level`` is a number with
+    ``0 < level < 1`` (a notebook's ``level=95`` or ``level="0.9"`` included)."""
+    from numbers import Real
+
+    from simlab.errors import InputError
+
+    if isinstance(level, bool) or not isinstance(level, Real) or not 0.0 < level < 1.0:
+        raise InputError(f"expected a confidence level strictly between 0 and 1 (0.95 for "
+                         f"95% intervals); got {level!r}")  # fmt: skip
 
 
 def _counts(successes: npt.ArrayLike, trials: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:

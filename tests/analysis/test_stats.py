@@ -27,6 +27,7 @@ from simlab.analysis.stats import (
     two_proportion_z,
     wilson_interval,
 )
+from simlab.errors import InputError
 
 CASES = [(0, 1), (0, 10), (10, 10), (1, 10), (3, 10), (9, 10), (0, 250), (17, 250), (500, 1000)]
 
@@ -118,7 +119,7 @@ def test_intervals_vectorised_and_empty(func: Callable[..., tuple[np.ndarray, np
 def test_intervals_reject_bad_counts() -> None:
     with pytest.raises(ValueError, match="successes"):
         wilson_interval(5, 3)
-    with pytest.raises(ValueError, match="level"):
+    with pytest.raises(InputError, match="level"):
         wilson_interval(1, 3, level=1.0)
 
 
@@ -142,7 +143,7 @@ def test_t_quantile_known_values_and_bad_input() -> None:
         t_quantile(0, 0.95)
     with pytest.raises(ValueError, match="degrees of freedom"):
         t_quantile(2.5, 0.95)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="level"):
+    with pytest.raises(InputError, match="level"):
         t_quantile(3, 1.0)
 
 

@@ -203,3 +203,41 @@ def test_summary_json_carries_the_same_figures(skirmish: Result) -> None:
     hit = doc["attacks"][0]
     first = skirmish.hit_rates().iloc[0]
     assert hit["hit_rate_ci"] == [first.hit_rate_ci95_lo, first.hit_rate_ci95_hi]
+
+
+@pytest.mark.parametrize("level", [0, 1, 1.5, 95, float("nan"), -0.5, True, "0.9", None])
+def test_a_bad_level_is_refused_by_every_table(skirmish: Result, level: object) -> None:
+    """A notebook's ``level=95`` or ``level="0.9"``: simlab's error, naming the level."""
+    from simlab.errors import InputError
+
+    for table in (skirmish.hit_rates, skirmish.damage, skirmish.time_to_down,
+                  skirmish.combatants, skirmish.events, skirmish.win_rates):  # fmt: skip
+        with pytest.raises(InputError, match="expected a confidence level strictly between"):
+            table(level)  # type: ignore[arg-type]
+
+
+def test_interval_columns_are_named_after_their_own_level(skirmish: Result) -> None:
+    """0.951 was named ``ci95`` like 0.95, and 0.999 ``ci100``."""
+    columns = {level: set(skirmish.hit_rates(level).columns) for level in (0.95, 0.951, 0.999)}
+    assert "hit_rate_ci95_lo" in columns[0.95]
+    assert "hit_rate_ci95.1_lo" in columns[0.951] and "hit_rate_ci95_lo" not in columns[0.951]
+    assert "hit_rate_ci99.9_hi" in columns[0.999]
+
+
+@pytest.mark.parametrize("index", [-1, 99, 1.5, "Kaito", True])
+def test_a_combatant_index_out_of_range_is_refused(skirmish: Result, index: object) -> None:
+    """``down_pmf(-1)`` counted from the end, silently."""
+    from simlab.errors import InputError
+
+    with pytest.raises(InputError, match="expected a combatant index from 0 to"):
+        skirmish.down_pmf(index)  # type: ignore[arg-type]
+    with pytest.raises(InputError, match="expected a combatant index from 0 to"):
+        skirmish.event_pmf(index, 0)  # type: ignore[arg-type]
+    assert skirmish.down_pmf(np.int64(0)) == skirmish.down_pmf(0)
+
+
+def test_per_encounter_names_the_tallies_it_reads(skirmish: Result) -> None:
+    from simlab.errors import InputError
+
+    with pytest.raises(InputError, match="expected a per-encounter tally"):
+        skirmish.per_encounter("nope")
