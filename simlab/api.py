@@ -528,19 +528,25 @@ def compare(
     compared at the larger of the two stops.
     """
     from simlab.tuning.compare import compare as run
+    from simlab.tuning.overrides import refuse_run_changes
 
     first = _loaded(a)
     second = first if b is None else _loaded(b)
     if b is None and not changes:
         raise InputError("expected a second scenario or changes to compare with; got neither")
     if changes:
-        second = override(second, changes)
+        changed = override(second, changes)
+        refuse_run_changes(second, changed, f"changes {_changes_label(changes)}", "comparison")
+        second = changed
     labels = (_label(a, first), _label(b, second) if b is not None else _changes_label(changes))
     if b is not None and changes:
         labels = (labels[0], f"{labels[1]} with {_changes_label(changes)}")
     record = None
     if precision is not None or first.precision is not None:
         n, record = _precision_stop(first, second, n, seed, threads, precision, precision_on)
+    elif precision_on:
+        raise InputError("--precision-on: expected --precision H (or precision: in the "
+                         "scenario) to go with it; got none")  # fmt: skip
     result = run(first, second, n, seed, threads=threads, ranges=ranges, labels=labels,
                  progress=progress)  # fmt: skip
     result.precision = record
@@ -645,7 +651,13 @@ def tune(
     from simlab.tuning.tune import parse_range, parse_target
     from simlab.tuning.tune import tune as search
 
-    name, lo, hi = parse_range(vary) if isinstance(vary, str) else vary
+    if isinstance(vary, str):
+        name, lo, hi = parse_range(vary)
+    elif isinstance(vary, (tuple, list)) and len(vary) == 3:
+        name, lo, hi = vary
+    else:
+        raise InputError(f"vary: expected 'NAME.FIELD=LO:HI' or (NAME.FIELD, LO, HI); "
+                         f"got {vary!r}")  # fmt: skip
     goal = parse_target(target) if isinstance(target, str) else target
     loaded = _loaded(scenario)
     result = search(loaded, name, lo, hi, goal, n, seed, threads=threads, exact=exact,

@@ -60,6 +60,28 @@ class Override:
         return f"{self.target}={value}"
 
 
+#: Scenario fields that set how a run is played, not the fight: a sweep, a comparison
+#: and a tune play every variant with one seed and one number of encounters.
+RUN_FIELDS = ("seed", "encounters")
+
+
+def refuse_run_changes(before: ScenarioBase, after: ScenarioBase, label: str, kind: str) -> None:
+    """Refuse a variant of ``before`` that changes a :data:`RUN_FIELDS` field: a ``kind``
+    (sweep, comparison, tune) would play it with the common seed and count all the same,
+    under a label that says otherwise.
+
+    Raises
+    ------
+    InputError
+        Naming ``label`` and the field.
+    """
+    for name in RUN_FIELDS:
+        if getattr(after, name) != getattr(before, name):
+            raise InputError(f"{label}: expected a change to the fight; got one to {name!r}, "
+                             f"which a {kind} keeps the same for every variant (set it with "
+                             "seed= and n=, or --seed and -n)")  # fmt: skip
+
+
 def argument_label(option: str, text: str) -> str:
     """``OPTION TEXT``, naming a command-line argument in messages; a text longer than
     :data:`MAX_LABEL` characters is cut short (a value of thousands of digits)."""

@@ -30,6 +30,7 @@ from simlab.tuning.overrides import (
     argument_label,
     parse_value,
     plain_value,
+    refuse_run_changes,
 )
 
 __all__ = ["SweepResult", "Variation", "moving_pairs", "pair_figures", "parse_vary", "sweep"]
@@ -336,10 +337,10 @@ def sweep_points(
                          variations)  # fmt: skip
     for values in itertools.product(*(v.values for v in variations)):
         changes = [Override(v.target, x, v.label) for v, x in zip(variations, values, strict=True)]
+        variant = apply_overrides(scenario, changes)
+        refuse_run_changes(scenario, variant, ", ".join(v.label for v in variations), "sweep")
         result.points.append(SweepPoint(
-            {v.target: x for v, x in zip(variations, values, strict=True)},
-            apply_overrides(scenario, changes),
-        ))  # fmt: skip
+            {v.target: x for v, x in zip(variations, values, strict=True)}, variant))  # fmt: skip
     return result
 
 

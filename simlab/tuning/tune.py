@@ -38,6 +38,7 @@ from simlab.tuning.overrides import (
     argument_label,
     parse_value,
     plain_value,
+    refuse_run_changes,
 )
 
 __all__ = ["Evaluation", "Target", "TuneResult", "parse_range", "parse_target", "tune"]
@@ -345,8 +346,14 @@ def tune(
 
     if isinstance(target, str):
         target = parse_target(target)
+    if not isinstance(target, Target):
+        raise InputError(f"target: expected FIGURE[:ON]=VALUE (e.g. 'win_rate:party=0.5'); "
+                         f"got {target!r}")  # fmt: skip
     n, seed = encounters_and_seed(scenario, n, seed)
     lo, hi = plain_value(lo), plain_value(hi)  # numpy's numbers, made Python's
+    _check_range(name, lo, hi)
+    _check_run_options(threads, scenario.precision if precision is None else precision,
+                       precision_on, progress)  # fmt: skip
     integer = all(isinstance(x, int) and not isinstance(x, bool) for x in (lo, hi))
     evaluate = _Evaluator(
         scenario, name, target, n, seed,
@@ -354,13 +361,44 @@ def tune(
                              precision=precision, precision_on=precision_on), exact)  # fmt: skip
     evaluate.label = f"--vary {name}={lo}:{hi}"
     for end in (lo, hi):  # both ends valid before anything runs
-        layout = compile_job(evaluate.variant(end), n, seed).layout
+        variant = evaluate.variant(end)
+        refuse_run_changes(scenario, variant, evaluate.label, "tune")
+        layout = compile_job(variant, n, seed).layout
         check_figure(target.figure, layout, target.label)
         check_rounds(target, layout.max_rounds)
     result = TuneResult(scenario.scenario, scenario.rules, seed, n, name, lo, hi, integer, target)
     result.precision = scenario.precision if precision is None else precision
     _search(evaluate, result)
     return result
+
+
+def _check_range(name: Any, lo: Any, hi: Any) -> None:
+    """Refuse a range ``lo``, ``hi`` of ``name`` that :func:`parse_range` would refuse
+    written as ``NAME.FIELD=LO:HI`` (a notebook passes the three apart)."""
+    label = f"--vary {name}={lo}:{hi}"
+    if not isinstance(name, str) or not name.strip():
+        raise InputError(f"{label}: expected NAME.FIELD (e.g. 'Defender.hp'); got {name!r}")
+    numbers = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (lo, hi))
+    if not numbers or not math.isfinite(lo) or not math.isfinite(hi) or not lo < hi:
+        raise InputError(f"{label}: expected LO:HI with numbers LO < HI; got {lo!r}:{hi!r}")
+
+
+def _check_run_options(threads: Any, precision: Any, precision_on: Any, progress: Any) -> None:
+    """Check what only a simulated value uses before the search, which the exact engine
+    may answer without simulating anything."""
+    from simlab.engine.runner import max_threads
+    from simlab.limits import whole_number_in
+    from simlab.tuning.precision import precision_rule
+
+    if threads is not None:
+        whole_number_in(threads, "threads", 1, max_threads())
+    if precision is not None:
+        precision_rule(precision, precision_on)
+    elif precision_on:
+        raise InputError("--precision-on: expected --precision H (or precision: in the "
+                         "scenario) to go with it; got none")  # fmt: skip
+    if progress is not None and not callable(progress):
+        raise InputError(f"progress: expected a function of the encounters done; got {progress!r}")
 
 
 def _midpoint(a: float, b: float, integer: bool) -> float | None:

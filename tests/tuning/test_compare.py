@@ -257,3 +257,23 @@ def test_changes_given_as_one_string_name_b_as_typed(duel: Any) -> None:
     as_mapping = simlab.compare(duel, changes={"Defender.guard": 2}, n=1000, ranges=4)
     assert as_text.labels[1] == "Defender.guard=2" == as_mapping.labels[1]
     assert as_text.figures.equals(as_mapping.figures)
+
+
+@pytest.mark.parametrize(
+    ("extra", "words"),
+    [
+        ({"changes": {"seed": 5}}, "got one to 'seed', which a comparison keeps the same"),
+        ({"changes": {"encounters": 500}}, "got one to 'encounters'"),
+        ({"changes": {"Defender.guard": 2}, "precision_on": ["hit_rate:strike"]},
+         "--precision-on: expected --precision H"),
+    ],
+)  # fmt: skip
+def test_compare_refuses_what_it_would_ignore(extra: dict[str, Any], words: str) -> None:
+    """B ran on A's seed and count whatever its changes said, and --precision-on went
+    unread without --precision."""
+    from simlab.errors import InputError
+
+    duel = simlab.load(SS_DUEL)
+    with pytest.raises(InputError) as err:
+        simlab.compare(duel, n=200, **extra)
+    assert words in str(err.value)

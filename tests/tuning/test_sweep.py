@@ -337,3 +337,14 @@ def test_a_huge_range_in_the_api_is_refused_before_it_is_made() -> None:
     duel = simlab.load(SS_DUEL)
     with pytest.raises(InputError, match="expected at most 10,000 values; got more"):
         simlab.sweep(duel, {"Defender.guard": range(10**20)}, n=100)
+
+
+@pytest.mark.parametrize("field", ["seed", "encounters"])
+def test_a_sweep_of_the_seed_or_the_count_is_refused(field: str) -> None:
+    """Every point runs on the sweep's seed and count: varying them was ignored, under
+    a column that said otherwise."""
+    from simlab.errors import InputError
+
+    duel = simlab.load(SS_DUEL)
+    with pytest.raises(InputError, match=f"got one to '{field}', which a sweep keeps the same"):
+        simlab.sweep(duel, {field: [100, 200]}, n=300)

@@ -222,3 +222,31 @@ def test_tune_refuses_a_second_vary_or_target(twice: list[str], expected: str) -
     assert done.exit_code == 2, done.output
     assert f"{expected} (tune searches one field for one figure" in done.output
     assert "got 2" in done.output
+
+
+@pytest.mark.parametrize(
+    ("vary", "extra", "words"),
+    [
+        (("Defender.hp", 60, 5), {}, "--vary Defender.hp=60:5: expected LO:HI with numbers"),
+        (("Defender.hp", 5, 5), {}, "expected LO:HI with numbers LO < HI"),
+        (("Defender.hp", 5), {}, "vary: expected 'NAME.FIELD=LO:HI' or (NAME.FIELD, LO, HI)"),
+        ("seed=1:100", {"exact": False}, "got one to 'seed', which a tune keeps the same"),
+        ("encounters=100:1000", {}, "got one to 'encounters', which a tune keeps the same"),
+        ("Defender.hp=5:60", {"threads": "x"}, "expected threads as a whole number"),
+        ("Defender.hp=5:60", {"precision": 2}, "expected a half-width in (0, 1]"),
+        ("Defender.hp=5:60", {"precision_on": ["hit_rate:strike"]},
+         "--precision-on: expected --precision H"),
+        ("Defender.hp=5:60", {"progress": 5}, "progress: expected a function"),
+    ],
+)  # fmt: skip
+def test_the_api_checks_every_argument_even_when_the_exact_engine_answers(
+    vary: Any, extra: dict[str, Any], words: str
+) -> None:
+    """The duel's median time-to-down is exact: nothing is simulated, and a reversed
+    range, a varied seed or a bad simulation option was taken as it came."""
+    from simlab.errors import InputError
+
+    duel = simlab.load(SS_DUEL)
+    with pytest.raises(InputError) as err:
+        simlab.tune(duel, vary, "median_time_to_down:Defender=5", n=200, **extra)
+    assert words in str(err.value)
