@@ -107,3 +107,16 @@ def test_sweeps_comparisons_and_tunings_take_numpy_counts_and_seeds(tmp_path: Pa
     simlab.write_sweep(sw, tmp_path / "sweep")
     simlab.write_compare(ab, tmp_path / "compare")
     simlab.write_tune(found, tmp_path / "tune")
+
+
+def test_a_scenario_is_changed_by_with_only() -> None:
+    """pydantic's ``model_copy(update=...)`` skipped validation (``max_rounds: 0`` ran),
+    and an assignment raised pydantic's own error."""
+    from simlab.errors import InputError
+
+    scn = simlab.load(QUICKSTART)
+    with pytest.raises(InputError, match=r"expected scn.with_\(\{...\}\) or simlab.override"):
+        scn.model_copy(update={"max_rounds": 0})
+    with pytest.raises(InputError, match="got an assignment to 'max_rounds'"):
+        scn.max_rounds = 5  # type: ignore[misc]
+    assert scn.model_copy().max_rounds == scn.max_rounds

@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal, NamedTuple
 from pydantic import Field, PrivateAttr, ValidationError, field_validator, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
+from simlab.errors import InputError
 from simlab.limits import MAX_ENCOUNTERS, MAX_SEED
 from simlab.rules import has_crits
 from simlab.scenario.validation import StrictModel
@@ -298,6 +299,23 @@ class ScenarioBase(StrictModel):
     def source(self) -> Any:
         """The YAML source this scenario was read from (positions for error messages)."""
         return self._source
+
+    def model_copy(self, *, update: Any = None, deep: bool = False) -> Any:
+        """A copy of the scenario. With ``update`` it is refused: pydantic's copy skips
+        validation (a ``max_rounds`` of 0 would run); :meth:`with_` validates."""
+        if update:
+            raise InputError("expected scn.with_({...}) or simlab.override(scn, {...}) to "
+                             "change a scenario (both validate it); got model_copy(update=...),"
+                             " which does not")  # fmt: skip
+        return super().model_copy(deep=deep)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Private attributes only: a scenario is read-only, changed by :meth:`with_`."""
+        if not name.startswith("_"):
+            raise InputError(f"expected scn.with_({{{name!r}: ...}}) to change a scenario "
+                             f"(it is read-only and validated as a whole); got an assignment "
+                             f"to {name!r}")  # fmt: skip
+        super().__setattr__(name, value)
 
     def with_(self, changes: Any = None, /, **fields: Any) -> Any:
         """A new scenario with fields changed, validated like the file (see

@@ -76,7 +76,7 @@ def precision_rule(
         raise InputError(f"--precision {half_width:g}: expected a half-width in (0, 1]; "
                          f"got {half_width:g}")  # fmt: skip
     refs = []
-    for item in on:
+    for item in (on,) if isinstance(on, str) else on:  # one figure, written alone
         label = f"--precision-on {item}"
         ref = item if isinstance(item, FigureRef) else parse_figure(str(item), label)
         if layout is not None:

@@ -88,6 +88,8 @@ def test_named_figures_and_the_cap(duel: Any) -> None:
     _x, lo, hi = measure(named.tallies, named.layout, named.encounters,
                         parse_figure("hit_rate:strike", "t"))  # fmt: skip
     assert (hi - lo) / 2 <= 0.005
+    alone = simlab.simulate(duel, 200_000, precision=0.005, precision_on="hit_rate:strike")
+    assert alone.encounters == named.encounters  # one figure written alone, not its letters
     capped = simlab.simulate(duel, 20_000, precision=0.0001)
     assert capped.encounters == 20_000
     assert capped.meta["precision"]["cap_reached"] and not capped.meta["precision"]["met"]
