@@ -177,6 +177,7 @@ def _check_counts(t: TallyArrays, n: int, layout: Layout) -> None:
                          f"{layout.attacks[k]} on {names[d]}; got "
                          f"{int(t.hits[p].sum())} hits, {int(t.crits[p].sum())} crits, "
                          f"{int(t.attempts[p].sum())} attempts")  # fmt: skip
+    _check_totals(t, n, layout)
     for c, name in enumerate(names):
         downs = int(t.down_round[c].sum())
         if downs > n:
@@ -184,6 +185,23 @@ def _check_counts(t: TallyArrays, n: int, layout: Layout) -> None:
     if int(t.winner.sum()) != n:
         raise InputError(f"expected wins and draws to add up to {n} encounters; "
                          f"got {int(t.winner.sum())}")  # fmt: skip
+
+
+def _check_totals(t: TallyArrays, n: int, layout: Layout) -> None:
+    """Refuse histograms that do not count what they histogram: one damage count per
+    attempt of a pair, one rounds count per encounter (summed as Python ints: no 64-bit
+    wrap-around can make a corrupted total come out right)."""
+    names = [name for _, name in layout.combatants]
+    attempts = t.attempts.astype(object).sum(axis=1)
+    damages = t.damage_hist.astype(object).sum(axis=1)
+    for p in np.flatnonzero(attempts != damages):
+        a, k, d = layout.unpair(int(p))
+        raise InputError(f"expected the damage counts of {names[a]}'s {layout.attacks[k]} on "
+                         f"{names[d]} to add up to its {attempts[p]} attempts; "
+                         f"got {damages[p]}")  # fmt: skip
+    rounds = sum(int(count) for count in t.rounds)
+    if rounds != n:
+        raise InputError(f"expected rounds counts adding up to {n} encounters; got {rounds}")
 
 
 def _attack_entries(res: Result) -> list[dict[str, Any]]:
@@ -372,10 +390,22 @@ def _layout(doc: dict[str, Any]) -> Layout:
     return Layout(**kwargs)
 
 
+def _pair_index(pair: Any, layout: Layout) -> int:
+    """The tally slot of an attack entry's ``pair``: the [attacker, attack, defender]
+    positions of the layout's combatants and attacks."""
+    c, k = len(layout.combatants), len(layout.attacks)
+    whole = isinstance(pair, list) and len(pair) == 3 and all(
+        isinstance(i, int) and not isinstance(i, bool) for i in pair)  # fmt: skip
+    if not (whole and 0 <= pair[0] < c and 0 <= pair[1] < k and 0 <= pair[2] < c):
+        raise InputError(f"expected an attack pair [attacker, attack, defender] of the "
+                         f"{c} combatants and {k} attacks; got {pair!r:.60}")  # fmt: skip
+    return layout.pair(*pair)
+
+
 def _tallies(doc: dict[str, Any], layout: Layout) -> TallyArrays:
     t = new_tallies(layout)
     for entry in doc["attacks"]:
-        p = layout.pair(*entry["pair"])
+        p = _pair_index(entry["pair"], layout)
         batches, size = entry["batches"], layout.batches
         t.attempts[p] = _wholes(batches["attempts"], size, "attempt")
         t.hits[p] = _wholes(batches["hits"], size, "hit")
