@@ -58,6 +58,7 @@ import numpy as np
 from simlab import __version__
 from simlab.analysis import stats
 from simlab.analysis.result import Result, median_time_to_down
+from simlab.arguments import describe, path_argument
 from simlab.engine.tallies import Layout, TallyArrays, new_tallies
 from simlab.errors import InputError
 from simlab.limits import MAX_ENCOUNTERS, MAX_RESULTS_BYTES, MAX_SEED, read_bounded
@@ -116,6 +117,39 @@ class ScenarioRun:
     def rules(self) -> str:
         """The rules id."""
         return self.result.rules
+
+
+def run_list(runs: object) -> list[ScenarioRun]:
+    """``runs`` as a list: one :class:`ScenarioRun`, or a list or tuple of them.
+
+    Raises
+    ------
+    InputError
+        For anything else (None, a path, a bare :class:`Result`, a list holding one):
+        ``expected a ScenarioRun or a list of them (…); got a Result``.
+    """
+    if isinstance(runs, ScenarioRun):
+        return [runs]
+    if not isinstance(runs, list | tuple):
+        got = describe(runs)
+    else:
+        wrong = [r for r in runs if not isinstance(r, ScenarioRun)]
+        if not wrong:
+            return list(runs)
+        got = f"a {type(runs).__name__} holding {describe(wrong[0])}"
+    raise InputError("expected a ScenarioRun or a list of them (simlab.run_scenarios, "
+                     f"simlab.load_results); got {got}")  # fmt: skip
+
+
+def results_path_argument(path: object, name: str = "path") -> Path:
+    """``path`` as a Path, when it is one: a results file or its folder.
+
+    Raises
+    ------
+    InputError
+        ``expected the path of a results file or its folder for baseline; got None``.
+    """
+    return Path(path_argument(path, "the path of a results file or its folder", name))
 
 
 def as_run(obj: ScenarioRun | Result) -> ScenarioRun:
@@ -318,11 +352,15 @@ def save_results(runs: list[ScenarioRun] | ScenarioRun, path: str | os.PathLike[
 
     Raises
     ------
+    InputError
+        When ``runs`` is not a ScenarioRun or a list of them (:func:`run_list`), or
+        ``path`` not a path.
     OutputError
         When ``path`` holds something other than a results file simlab wrote
         (:func:`prepare_results_file`), or the disk refuses the write; nothing is changed.
     """
-    runs = [runs] if isinstance(runs, ScenarioRun) else list(runs)
+    runs = run_list(runs)
+    path_argument(path, "a file path", "path")
     target = prepare_results_file(path)
     try:
         return write_json(target, results_document(runs))
@@ -490,9 +528,9 @@ def load_results(path: str | os.PathLike[str]) -> list[ScenarioRun]:
         :data:`~simlab.limits.MAX_RESULTS_BYTES` (``/dev/zero``, a FIFO: refused unread),
         is not JSON, or is not a format this version reads; when its counts are
         impossible (corrupted); when the folder's files come from different runs
-        (:func:`simlab.report.files.check_unit`).
+        (:func:`simlab.report.files.check_unit`); when ``path`` is not a path.
     """
-    p = results_path(path)
+    p = results_path(results_path_argument(path))
     with reading_unit(p.parent):
         doc = _read_document(p)  # first: a huge file or a FIFO is refused before anything
         if p.parent.is_dir() and p.name == RESULTS_NAME:
