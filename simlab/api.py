@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import numbers
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,13 +16,21 @@ import pandas as pd
 
 from simlab.analysis.result import Result
 from simlab.analysis.summary import summary
+from simlab.arguments import (
+    client_argument,
+    describe,
+    function_argument,
+    instance_argument,
+    is_path,
+    path_argument,
+)
 from simlab.engine import runner
 from simlab.errors import ExactUnsupported, InputError
 from simlab.limits import MAX_ENCOUNTERS, encounters_and_seed, whole_number_in
 from simlab.report.files import output_unit, run_identity, scenario_hash, write_json, write_parquet
 from simlab.rules import rule_module
 from simlab.scenario.common import ScenarioBase
-from simlab.scenario.load import load, loads
+from simlab.scenario.load import load, loads, scenario_of
 
 if TYPE_CHECKING:
     from simlab.exact.engine import ExactResult
@@ -141,9 +149,15 @@ def simulate(
     Returns
     -------
     Result
+
+    Raises
+    ------
+    InputError
+        Naming the first argument of the wrong type or out of range, before anything runs.
     """
-    if not isinstance(scenario, ScenarioBase):
-        scenario = load(scenario)
+    function_argument(progress, "progress")
+    client_argument(client)
+    scenario = scenario_of(scenario)
     job = compile_job(scenario, n, seed)
     if block_size is not None:
         block_size = whole_number_in(block_size, "block_size", 1, MAX_ENCOUNTERS)
@@ -212,8 +226,14 @@ def write_results(result: Result, out_dir: str | os.PathLike[str]) -> dict[str, 
     -------
     dict of str to Path
         What was written, by table name.
+
+    Raises
+    ------
+    InputError
+        When ``result`` is not a :class:`Result` or ``out_dir`` not a path.
     """
-    out = Path(out_dir)
+    instance_argument(result, Result, "simlab.simulate")
+    out = _folder(out_dir)
     tables: dict[str, Any] = {
         "attacks": result.hit_rates().merge(result.damage()),
         "damage_pmf": result.damage_pmf(),
@@ -226,6 +246,11 @@ def write_results(result: Result, out_dir: str | os.PathLike[str]) -> dict[str, 
     for name in result.layout.per_encounter_tallies:
         tables[name] = result.per_encounter(name)
     return _write_tables(out, tables, summary(result), run_identity([result]))
+
+
+def _folder(out_dir: object) -> Path:
+    """``out_dir`` as a Path, when it is one (:func:`simlab.arguments.path_argument`)."""
+    return Path(path_argument(out_dir, "a folder path", "out_dir"))
 
 
 def _write_tables(out: Path, tables: dict[str, Any], document: dict[str, Any],
@@ -253,8 +278,19 @@ def write_exact(
     -------
     dict of str to Path
         What was written, by table name.
+
+    Raises
+    ------
+    InputError
+        When ``result`` is not an :class:`ExactResult`, ``out_dir`` not a path or
+        ``scenario_hash`` not a str.
     """
-    out = Path(out_dir)
+    from simlab.exact.engine import ExactResult
+
+    instance_argument(result, ExactResult, "simlab.exact")
+    out = _folder(out_dir)
+    if scenario_hash is not None and not isinstance(scenario_hash, str):
+        raise InputError(f"expected a str for scenario_hash; got {describe(scenario_hash)}")
     tables = {
         "attacks": result.attacks(),
         "damage_pmf": result.damage_pmf(),
@@ -275,13 +311,17 @@ def scenario_paths(items: Sequence[str | os.PathLike[str]] | str | os.PathLike[s
     Raises
     ------
     InputError
-        When an item does not exist or a folder holds no scenario.
+        When ``items`` is not a path or a list of them (a loaded scenario: see
+        :func:`run_scenario`), or an item does not exist or a folder holds no scenario.
     """
-    if isinstance(items, str | os.PathLike):  # one path, not a sequence of characters
-        items = [items]
+    if is_path(items):  # one path, not a sequence of characters
+        items = [items]  # type: ignore[list-item]
+    elif isinstance(items, ScenarioBase | Mapping | bytes) or not isinstance(items, Iterable):
+        raise InputError("expected scenario paths (a path or a list of paths; run_scenario "
+                         f"runs a loaded scenario); got {describe(items)}")  # fmt: skip
     out: list[Path] = []
     for item in items:
-        path = Path(item)
+        path = Path(path_argument(item, "the path of a scenario file or folder", "items"))
         if path.is_dir():
             found = sorted(f for f in path.rglob("*") if f.suffix in (".yaml", ".yml"))
             if not found:
@@ -325,8 +365,8 @@ def run_scenario(
         no exact engine, no pairs and the reason as the only refusal.
     """
     if not isinstance(scenario, ScenarioBase):
-        source = source or os.fspath(scenario)
-        scenario = load(scenario)
+        path, scenario = scenario, scenario_of(scenario)
+        source = source or os.fspath(path)
     from simlab.exact.engine import exact
     from simlab.report.results import ScenarioRun
 
@@ -373,6 +413,7 @@ def run_scenarios(
         On any invalid scenario (before anything is simulated), or when two files
         share a scenario id under the same rules.
     """
+    function_argument(progress, "progress")
     paths = scenario_paths(items)
     loaded = [(path, override(load(path), overrides or {})) for path in paths]
     ids: dict[tuple[str, str], Path] = {}
@@ -436,9 +477,13 @@ def write_report(
     from simlab.analysis.drift import compare
     from simlab.analysis.specs import evaluate_all
     from simlab.report.render import render_report
-    from simlab.report.results import ScenarioRun, load_results
+    from simlab.report.results import load_results, results_path_argument, run_list
 
-    runs = [runs] if isinstance(runs, ScenarioRun) else list(runs)
+    runs = run_list(runs)
+    _folder(out_dir)
+    if baseline is not None:
+        results_path_argument(baseline, "baseline")
+    function_argument(progress, "progress")
     if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not 0 < alpha < 1:
         raise InputError(f"expected alpha between 0 and 1 (a p-value threshold); got {alpha!r}")
     specs = evaluate_all(runs, strict=strict)
@@ -458,10 +503,6 @@ def write_report(
 # -- tuning ----------------------------------------------------------------------------------
 
 
-def _loaded(scenario: ScenarioBase | str | os.PathLike[str]) -> ScenarioBase:
-    return scenario if isinstance(scenario, ScenarioBase) else load(scenario)
-
-
 def override(scenario: ScenarioBase | str | os.PathLike[str], changes: Any) -> ScenarioBase:
     """A new scenario with fields changed, validated exactly like the file.
 
@@ -476,7 +517,7 @@ def override(scenario: ScenarioBase | str | os.PathLike[str], changes: Any) -> S
     """
     from simlab.tuning.overrides import override as apply
 
-    return apply(_loaded(scenario), changes)
+    return apply(scenario_of(scenario), changes)
 
 
 def sweep(
@@ -501,7 +542,8 @@ def sweep(
     """
     from simlab.tuning.sweep import sweep as run
 
-    return run(_loaded(scenario), vary, n, seed, threads=threads, exact=exact,
+    function_argument(progress, "progress")
+    return run(scenario_of(scenario), vary, n, seed, threads=threads, exact=exact,
                progress=progress, precision=precision, precision_on=precision_on)  # fmt: skip
 
 
@@ -530,8 +572,9 @@ def compare(
     from simlab.tuning.compare import compare as run
     from simlab.tuning.overrides import refuse_run_changes
 
-    first = _loaded(a)
-    second = first if b is None else _loaded(b)
+    function_argument(progress, "progress")
+    first = scenario_of(a, "a")
+    second = first if b is None else scenario_of(b, "b")
     if b is None and not changes:
         raise InputError("expected a second scenario or changes to compare with; got neither")
     if changes:
@@ -583,8 +626,13 @@ def write_sweep(sweep: Any, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
     """Write a sweep's ``sweep.json``, tidy Parquet tables (``attacks``, ``damage_pmf``,
     ``combatants``, ``sides``; one column per varied field), ``sweep.html`` and
     ``sweep.md`` with their PNGs into ``out_dir``, as one unit stamped with the points'
-    run identity."""
+    run identity. An InputError when ``sweep`` is not a
+    :class:`~simlab.tuning.sweep.SweepResult` or ``out_dir`` not a path."""
     from simlab.report.tuning import render_sweep, sweep_tables
+    from simlab.tuning.sweep import SweepResult
+
+    instance_argument(sweep, SweepResult, "simlab.sweep")
+    _folder(out_dir)
 
     def write(folder: Path) -> dict[str, Path]:
         written = {name: write_parquet(folder / f"{name}.parquet", table)
@@ -599,8 +647,14 @@ def write_sweep(sweep: Any, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
 
 def write_compare(comparison: Any, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
     """Write a comparison's ``compare.json``, ``compare.html`` and ``compare.md`` into
-    ``out_dir``, as one unit stamped with both runs' identity."""
+    ``out_dir``, as one unit stamped with both runs' identity. An InputError when
+    ``comparison`` is not a :class:`~simlab.tuning.compare.Comparison` or ``out_dir``
+    not a path."""
     from simlab.report.tuning import render_compare
+    from simlab.tuning.compare import Comparison
+
+    instance_argument(comparison, Comparison, "simlab.compare")
+    _folder(out_dir)
 
     def write(folder: Path) -> dict[str, Path]:
         written = {"compare": write_json(folder / "compare.json", comparison.document())}
@@ -651,6 +705,8 @@ def tune(
     from simlab.tuning.tune import parse_range, parse_target
     from simlab.tuning.tune import tune as search
 
+    function_argument(progress, "progress")
+    loaded = scenario_of(scenario)
     if isinstance(vary, str):
         name, lo, hi = parse_range(vary)
     elif isinstance(vary, (tuple, list)) and len(vary) == 3:
@@ -659,7 +715,6 @@ def tune(
         raise InputError(f"vary: expected 'NAME.FIELD=LO:HI' or (NAME.FIELD, LO, HI); "
                          f"got {vary!r}")  # fmt: skip
     goal = parse_target(target) if isinstance(target, str) else target
-    loaded = _loaded(scenario)
     result = search(loaded, name, lo, hi, goal, n, seed, threads=threads, exact=exact,
                     precision=precision, precision_on=precision_on,
                     progress=progress)  # fmt: skip
@@ -669,7 +724,13 @@ def tune(
 
 def write_tune(result: Any, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
     """Write a tuning's ``tune.json`` into ``out_dir``, as one unit stamped with the
-    tuned scenario's identity (seed and sample size of its simulated values)."""
+    tuned scenario's identity (seed and sample size of its simulated values). An
+    InputError when ``result`` is not a :class:`~simlab.tuning.tune.TuneResult` or
+    ``out_dir`` not a path."""
+    from simlab.tuning.tune import TuneResult
+
+    instance_argument(result, TuneResult, "simlab.tune")
+    _folder(out_dir)
     return _write_unit(out_dir, [result],
                        lambda folder: {"tune": write_json(folder / "tune.json",
                                                           result.document())}, "tune")  # fmt: skip

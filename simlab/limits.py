@@ -127,8 +127,10 @@ def read_bounded(filename: str, limit: int, refuse: Callable[[str], Exception]) 
     ------
     Exception
         ``refuse(got)``: the file is missing, unreadable, not a regular file or larger
-        than ``limit`` bytes.
+        than ``limit`` bytes, or its name holds a NUL byte (no file can).
     """
+    if "\0" in filename:
+        raise refuse("a path with a NUL byte")
     try:
         fd = os.open(filename, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as exc:

@@ -34,7 +34,7 @@ from simlab.analysis import stats
 from simlab.errors import ExactUnsupported
 from simlab.rules import RULE_SYSTEMS
 from simlab.scenario.common import ScenarioBase
-from simlab.scenario.load import load
+from simlab.scenario.load import scenario_of
 
 if TYPE_CHECKING:
     from simlab.analysis.result import Result
@@ -381,8 +381,7 @@ def exact(scenario: ScenarioBase | str | os.PathLike[str]) -> ExactResult:
         When nothing at all can be solved; the message gives every reason and the
         suggestion to use ``simlab run``.
     """
-    if not isinstance(scenario, ScenarioBase):
-        scenario = load(scenario)
+    scenario = scenario_of(scenario)
     module = exact_module(scenario.rules)
     whole = getattr(module, "check_scenario", None)  # refusals of the whole scenario
     if whole is not None:

@@ -297,9 +297,11 @@ def prepare_output(out_dir: str | os.PathLike[str], what: str = "--out") -> Path
     ------
     OutputError
         When ``out_dir`` is a file, lies under a file, holds files simlab did not
-        write, or its nearest existing folder cannot be written.
+        write, or its nearest existing folder cannot be written, or its name holds a
+        NUL byte.
     """
     out = Path(out_dir)
+    _refuse_nul(out, what, "a folder path")
     if out.exists() and not out.is_dir():
         raise OutputError(f"{what} {out}: expected a folder; got a file")
     if out.is_dir():
@@ -323,9 +325,11 @@ def prepare_file(path: str | os.PathLike[str], what: str) -> Path:
     Raises
     ------
     OutputError
-        When ``path`` is a folder, lies under a file, or its folder cannot be written.
+        When ``path`` is a folder, lies under a file, or its folder cannot be written,
+        or its name holds a NUL byte.
     """
     target = Path(path)
+    _refuse_nul(target, what, "a file path")
     if target.is_dir():
         raise OutputError(f"{what} {target}: expected a file; got a folder")
     ancestor = _nearest_existing(target.parent)
@@ -339,6 +343,14 @@ def prepare_file(path: str | os.PathLike[str], what: str) -> Path:
         raise OutputError(f"{what} {target}: expected a folder we can write; got "
                           f"{_describe(err)} in {ancestor}") from None  # fmt: skip
     return target
+
+
+def _refuse_nul(path: Path, what: str, expected: str) -> None:
+    """Refuse a path holding a NUL byte, which no file can have (the system would raise
+    ValueError, not OSError)."""
+    if "\0" in os.fspath(path):
+        raise OutputError(f"{what} {os.fspath(path)!r}: expected {expected}; "
+                          "got a path with a NUL byte")  # fmt: skip
 
 
 def _nearest_existing(path: Path) -> Path:

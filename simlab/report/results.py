@@ -58,6 +58,7 @@ import numpy as np
 from simlab import __version__
 from simlab.analysis import stats
 from simlab.analysis.result import Result, median_time_to_down
+from simlab.arguments import describe, path_argument
 from simlab.engine.tallies import Layout, TallyArrays, new_tallies
 from simlab.errors import InputError
 from simlab.limits import MAX_ENCOUNTERS, MAX_RESULTS_BYTES, MAX_SEED, read_bounded
@@ -116,6 +117,39 @@ class ScenarioRun:
     def rules(self) -> str:
         """The rules id."""
         return self.result.rules
+
+
+def run_list(runs: object) -> list[ScenarioRun]:
+    """``runs`` as a list: one :class:`ScenarioRun`, or a list or tuple of them.
+
+    Raises
+    ------
+    InputError
+        For anything else (None, a path, a bare :class:`Result`, a list holding one):
+        ``expected a ScenarioRun or a list of them (…); got a Result``.
+    """
+    if isinstance(runs, ScenarioRun):
+        return [runs]
+    if not isinstance(runs, list | tuple):
+        got = describe(runs)
+    else:
+        wrong = [r for r in runs if not isinstance(r, ScenarioRun)]
+        if not wrong:
+            return list(runs)
+        got = f"a {type(runs).__name__} holding {describe(wrong[0])}"
+    raise InputError("expected a ScenarioRun or a list of them (simlab.run_scenarios, "
+                     f"simlab.load_results); got {got}")  # fmt: skip
+
+
+def results_path_argument(path: object, name: str = "path") -> Path:
+    """``path`` as a Path, when it is one: a results file or its folder.
+
+    Raises
+    ------
+    InputError
+        ``expected the path of a results file or its folder for baseline; got None``.
+    """
+    return Path(path_argument(path, "the path of a results file or its folder", name))
 
 
 def as_run(obj: ScenarioRun | Result) -> ScenarioRun:
@@ -177,6 +211,7 @@ def _check_counts(t: TallyArrays, n: int, layout: Layout) -> None:
                          f"{layout.attacks[k]} on {names[d]}; got "
                          f"{int(t.hits[p].sum())} hits, {int(t.crits[p].sum())} crits, "
                          f"{int(t.attempts[p].sum())} attempts")  # fmt: skip
+    _check_totals(t, n, layout)
     for c, name in enumerate(names):
         downs = int(t.down_round[c].sum())
         if downs > n:
@@ -184,6 +219,23 @@ def _check_counts(t: TallyArrays, n: int, layout: Layout) -> None:
     if int(t.winner.sum()) != n:
         raise InputError(f"expected wins and draws to add up to {n} encounters; "
                          f"got {int(t.winner.sum())}")  # fmt: skip
+
+
+def _check_totals(t: TallyArrays, n: int, layout: Layout) -> None:
+    """Refuse histograms that do not count what they histogram: one damage count per
+    attempt of a pair, one rounds count per encounter (summed as Python ints: no 64-bit
+    wrap-around can make a corrupted total come out right)."""
+    names = [name for _, name in layout.combatants]
+    attempts = t.attempts.astype(object).sum(axis=1)
+    damages = t.damage_hist.astype(object).sum(axis=1)
+    for p in np.flatnonzero(attempts != damages):
+        a, k, d = layout.unpair(int(p))
+        raise InputError(f"expected the damage counts of {names[a]}'s {layout.attacks[k]} on "
+                         f"{names[d]} to add up to its {attempts[p]} attempts; "
+                         f"got {damages[p]}")  # fmt: skip
+    rounds = sum(int(count) for count in t.rounds)
+    if rounds != n:
+        raise InputError(f"expected rounds counts adding up to {n} encounters; got {rounds}")
 
 
 def _attack_entries(res: Result) -> list[dict[str, Any]]:
@@ -300,11 +352,15 @@ def save_results(runs: list[ScenarioRun] | ScenarioRun, path: str | os.PathLike[
 
     Raises
     ------
+    InputError
+        When ``runs`` is not a ScenarioRun or a list of them (:func:`run_list`), or
+        ``path`` not a path.
     OutputError
         When ``path`` holds something other than a results file simlab wrote
         (:func:`prepare_results_file`), or the disk refuses the write; nothing is changed.
     """
-    runs = [runs] if isinstance(runs, ScenarioRun) else list(runs)
+    runs = run_list(runs)
+    path_argument(path, "a file path", "path")
     target = prepare_results_file(path)
     try:
         return write_json(target, results_document(runs))
@@ -372,10 +428,22 @@ def _layout(doc: dict[str, Any]) -> Layout:
     return Layout(**kwargs)
 
 
+def _pair_index(pair: Any, layout: Layout) -> int:
+    """The tally slot of an attack entry's ``pair``: the [attacker, attack, defender]
+    positions of the layout's combatants and attacks."""
+    c, k = len(layout.combatants), len(layout.attacks)
+    whole = isinstance(pair, list) and len(pair) == 3 and all(
+        isinstance(i, int) and not isinstance(i, bool) for i in pair)  # fmt: skip
+    if not (whole and 0 <= pair[0] < c and 0 <= pair[1] < k and 0 <= pair[2] < c):
+        raise InputError(f"expected an attack pair [attacker, attack, defender] of the "
+                         f"{c} combatants and {k} attacks; got {pair!r:.60}")  # fmt: skip
+    return layout.pair(*pair)
+
+
 def _tallies(doc: dict[str, Any], layout: Layout) -> TallyArrays:
     t = new_tallies(layout)
     for entry in doc["attacks"]:
-        p = layout.pair(*entry["pair"])
+        p = _pair_index(entry["pair"], layout)
         batches, size = entry["batches"], layout.batches
         t.attempts[p] = _wholes(batches["attempts"], size, "attempt")
         t.hits[p] = _wholes(batches["hits"], size, "hit")
@@ -460,9 +528,9 @@ def load_results(path: str | os.PathLike[str]) -> list[ScenarioRun]:
         :data:`~simlab.limits.MAX_RESULTS_BYTES` (``/dev/zero``, a FIFO: refused unread),
         is not JSON, or is not a format this version reads; when its counts are
         impossible (corrupted); when the folder's files come from different runs
-        (:func:`simlab.report.files.check_unit`).
+        (:func:`simlab.report.files.check_unit`); when ``path`` is not a path.
     """
-    p = results_path(path)
+    p = results_path(results_path_argument(path))
     with reading_unit(p.parent):
         doc = _read_document(p)  # first: a huge file or a FIFO is refused before anything
         if p.parent.is_dir() and p.name == RESULTS_NAME:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from simlab.errors import Problem, ScenarioError
+from simlab.arguments import describe, is_path
+from simlab.errors import InputError, Problem, ScenarioError
 from simlab.rules import RULE_SYSTEMS, rule_module
 from simlab.scenario.common import ScenarioBase
 from simlab.scenario.source import YamlSource, parse_yaml, read_yaml
@@ -34,13 +35,54 @@ def load(path: str | os.PathLike[str]) -> ScenarioBase:
     ------
     ScenarioError
         With every problem found, each as ``file:line:col: expected X; got Y``.
+    InputError
+        When ``path`` is not a path at all (None, a number, a loaded scenario).
     """
+    if not is_path(path):
+        raise InputError(f"expected the path of a scenario file; got {describe(path)}")
     return from_source(read_yaml(path))
 
 
 def loads(text: str, filename: str = "<string>") -> ScenarioBase:
-    """Load a scenario from YAML text (notebooks, tests); see :func:`load`."""
+    """Load a scenario from YAML text (notebooks, tests); see :func:`load`.
+
+    Raises
+    ------
+    InputError
+        When ``text`` or ``filename`` is not a str (None, a number, bytes).
+    """
+    if not isinstance(text, str):
+        raise InputError(f"expected YAML text (a str); got {describe(text)}")
+    if not isinstance(filename, str):
+        raise InputError(f"expected a str for filename; got {describe(filename)}")
     return from_source(parse_yaml(text, filename))
+
+
+def scenario_of(value: object, name: str = "scenario") -> ScenarioBase:
+    """The scenario a public function was given: a loaded one as it is, a path loaded.
+
+    Parameters
+    ----------
+    value : object
+        A loaded scenario (:func:`load`) or the path of a scenario file.
+    name : str
+        The argument's name, for the message when it is not ``scenario`` (``"b"``).
+
+    Raises
+    ------
+    InputError
+        When ``value`` is neither (None, a dict, a number, a result, a list):
+        ``expected a scenario (simlab.load) or the path of a scenario file; got None``.
+    ScenarioError
+        When the file cannot be loaded (:func:`load`).
+    """
+    if isinstance(value, ScenarioBase):
+        return value
+    if not is_path(value):
+        named = "" if name == "scenario" else f" for {name}"
+        raise InputError(f"expected a scenario (simlab.load) or the path of a scenario "
+                         f"file{named}; got {describe(value)}")  # fmt: skip
+    return load(value)  # type: ignore[arg-type]
 
 
 def from_source(source: YamlSource) -> ScenarioBase:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import numpy as np
@@ -156,3 +157,37 @@ def test_an_alpha_that_is_not_a_p_value_threshold_is_an_input_error(
     with pytest.raises(InputError, match="expected alpha between 0 and 1"):
         simlab.write_report([run], tmp_path / "report", alpha=alpha)  # type: ignore[arg-type]
     assert not (tmp_path / "report").exists()
+
+
+@pytest.mark.parametrize(
+    ("corrupt", "words"),
+    [
+        (lambda s: s["attacks"][0].__setitem__("damage_counts", {"0": 1}),
+         r"expected the damage counts of \S+'s \S+ on \S+ to add up to its \d+ attempts; got 1"),
+        (lambda s: s.__setitem__("rounds_counts", {}),
+         "expected rounds counts adding up to 3000 encounters; got 0"),
+        (lambda s: s["rounds_counts"].__setitem__("1", s["rounds_counts"].get("1", 0) + 1),
+         "expected rounds counts adding up to 3000 encounters; got 3001"),
+        (lambda s: s["attacks"][0].__setitem__("pair", [-1, 0, -1]),
+         r"expected an attack pair \[attacker, attack, defender\] of the 2 combatants and "
+         r"\d+ attacks; got \[-1, 0, -1\]"),
+        (lambda s: s["attacks"][0].__setitem__("pair", [0, 99, 1]),
+         "expected an attack pair .*; got \\[0, 99, 1\\]"),
+        (lambda s: s["attacks"][0].__setitem__("pair", [0, 0]),
+         "expected an attack pair .*; got \\[0, 0\\]"),
+        (lambda s: s["attacks"][0].__setitem__("pair", [True, 0, 1]),
+         "expected an attack pair .*; got \\[True, 0, 1\\]"),
+    ],
+)  # fmt: skip
+def test_results_whose_counts_disagree_are_refused(
+    run: ScenarioRun, tmp_path: Path, corrupt: object, words: str
+) -> None:
+    """Histograms must count what they histogram, and pairs index the scenario's own
+    combatants and attacks: these files were read, and a pair [-1, 0, -1] filled
+    another pair's tallies."""
+    path = simlab.save_results(run, tmp_path / "results.json")
+    doc = json.loads(path.read_text())
+    corrupt(doc["scenarios"][0])  # type: ignore[operator]
+    path.write_text(json.dumps(doc))
+    with pytest.raises(InputError, match=rf"{re.escape(str(path))}: {words}"):
+        load_results(path)

@@ -1,0 +1,109 @@
+"""Checks of the Python API's arguments (README "Python API (notebooks)").
+
+Every argument of a public function is checked before anything runs: one of the wrong
+type raises :class:`~simlab.errors.InputError` naming it, ``expected X; got Y``, rather
+than a ``TypeError`` or ``AttributeError`` from deep inside (or a wrong file written).
+Counts are checked by :func:`simlab.limits.whole_number_in`.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from simlab.errors import InputError
+
+#: The longest text or number shown as found in a message.
+_MAX_SHOWN = 60
+
+
+def describe(value: object) -> str:
+    """Show a found value in a message: None, numbers and short texts as written, anything
+    else by its type with an article (``a dict``, ``a SweepResult``, ``bytes``)."""
+    if value is None or isinstance(value, bool | int | float | str):
+        shown = repr(value)
+        return shown if len(shown) <= _MAX_SHOWN else shown[: _MAX_SHOWN - 4] + "...'"
+    if isinstance(value, bytes | bytearray):
+        return type(value).__name__
+    return _with_article(type(value).__name__)
+
+
+def _with_article(name: str) -> str:
+    return f"{'an' if name[0].lower() in 'aeiou' else 'a'} {name}"
+
+
+def is_path(value: object) -> bool:
+    """Whether ``value`` names a file: a str, or an ``os.PathLike`` of one (not bytes)."""
+    return isinstance(value, str | os.PathLike) and isinstance(os.fspath(value), str)
+
+
+def path_argument(value: object, what: str, name: str) -> str | os.PathLike[str]:
+    """``value`` when it is a path (a str or an ``os.PathLike`` of one, no NUL byte).
+
+    Parameters
+    ----------
+    value : object
+        The argument as given.
+    what : str
+        What the path must name, for the message (``"a folder path"``).
+    name : str
+        The argument's name (``"out_dir"``).
+
+    Raises
+    ------
+    simlab.errors.InputError
+        ``expected a folder path for out_dir; got None``.
+    """
+    if not is_path(value):
+        raise InputError(f"expected {what} for {name}; got {describe(value)}")
+    text = os.fspath(value)  # type: ignore[call-overload]
+    if "\0" in text:
+        raise InputError(f"expected {what} for {name}; got a path with a NUL byte {text!r}")
+    return value  # type: ignore[return-value]
+
+
+def function_argument(value: object, name: str) -> None:
+    """Refuse ``value`` unless it is None or callable (a ``progress`` callback).
+
+    Raises
+    ------
+    simlab.errors.InputError
+        ``expected a function for progress; got 5``.
+    """
+    if value is not None and not callable(value):
+        raise InputError(f"expected a function for {name}; got {describe(value)}")
+
+
+def instance_argument(value: object, kind: type, made_by: str) -> None:
+    """Refuse ``value`` unless it is a ``kind`` (what a writer writes).
+
+    Parameters
+    ----------
+    value : object
+        The argument as given.
+    kind : type
+        The class expected.
+    made_by : str
+        The function that makes one, for the message (``"simlab.tune"``).
+
+    Raises
+    ------
+    simlab.errors.InputError
+        ``expected a TuneResult (simlab.tune); got a SweepResult``.
+    """
+    if not isinstance(value, kind):
+        raise InputError(f"expected {_with_article(kind.__name__)} ({made_by}); "
+                         f"got {describe(value)}")  # fmt: skip
+
+
+def client_argument(value: Any) -> None:
+    """Refuse ``value`` unless it is None or looks like a Dask ``distributed.Client``
+    (it has ``scheduler_info``).
+
+    Raises
+    ------
+    simlab.errors.InputError
+        ``expected a Dask distributed.Client for client; got 'localhost:8786'``.
+    """
+    if value is not None and not callable(getattr(value, "scheduler_info", None)):
+        raise InputError(f"expected a Dask distributed.Client for client; got {describe(value)}")

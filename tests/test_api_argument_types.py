@@ -1,0 +1,233 @@
+"""The Python API's arguments of the wrong type: an InputError naming the argument,
+``expected X; got Y``, before anything runs or is written (``simlab.arguments``) —
+never a TypeError or AttributeError from deep inside, nor a wrong file."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import simlab
+from simlab import api
+from simlab.errors import InputError, ScenarioError
+from simlab.limits import read_bounded
+from simlab.report.files import OutputError, prepare_file, prepare_output
+
+ROOT = Path(__file__).resolve().parents[1]
+QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
+DUEL = ROOT / "scenarios/benchmarks/ss-duel.yaml"
+SCENARIO = "expected a scenario (simlab.load) or the path of a scenario file"
+N = 400
+
+
+@pytest.fixture(scope="module")
+def made() -> dict[str, Any]:
+    """One real object of each kind a writer takes."""
+    return {
+        "result": simlab.simulate(QUICKSTART, n=N),
+        "exact": simlab.exact(DUEL),
+        "sweep": simlab.sweep(DUEL, {"Defender.guard": [0, 1]}, n=N, exact=False),
+        "compare": simlab.compare(DUEL, changes={"Defender.guard": 2}, n=N),
+        "tune": simlab.tune(DUEL, "Defender.hp=5:40", "median_time_to_down:Defender=5", n=N),
+        "run": api.run_scenario(QUICKSTART, n=N),
+    }
+
+
+def _words(text: str) -> str:
+    return re.escape(text)
+
+
+# -- scenarios ---------------------------------------------------------------------------
+
+#: Each function taking a scenario or a path, called with ``bad`` in that place.
+TAKE_SCENARIO: dict[str, Callable[[Any], object]] = {
+    "simulate": lambda bad: simlab.simulate(bad, n=N),
+    "exact": lambda bad: simlab.exact(bad),
+    "override": lambda bad: simlab.override(bad, {"Defender.guard": 1}),
+    "sweep": lambda bad: simlab.sweep(bad, {"Defender.guard": [0, 1]}, n=N),
+    "compare": lambda bad: simlab.compare(bad, changes={"Defender.guard": 2}, n=N),
+    "tune": lambda bad: simlab.tune(bad, "Defender.hp=5:40", "median_time_to_down:Defender=5"),
+    "run_scenario": lambda bad: api.run_scenario(bad, n=N),
+}
+
+
+@pytest.mark.parametrize("name", TAKE_SCENARIO)
+@pytest.mark.parametrize(
+    ("bad", "got"),
+    [(None, "None"), ({"rules": "shattered-spirits"}, "a dict"), (5, "5"),
+     ([str(QUICKSTART)], "a list"), (b"scenario.yaml", "bytes")],
+)  # fmt: skip
+def test_what_is_neither_a_scenario_nor_a_path_is_refused(name: str, bad: object, got: str) -> None:
+    """Each once raised ``TypeError: expected str, bytes or os.PathLike object``."""
+    with pytest.raises(InputError, match=_words(SCENARIO) + r"( for a)?; got " + _words(got)):
+        TAKE_SCENARIO[name](bad)
+
+
+def test_a_result_is_not_a_scenario(made: dict[str, Any]) -> None:
+    for call in TAKE_SCENARIO.values():
+        with pytest.raises(InputError, match=_words(SCENARIO) + r"( for a)?; got a Result"):
+            call(made["result"])
+
+
+def test_compare_names_its_second_scenario() -> None:
+    with pytest.raises(InputError, match=_words(f"{SCENARIO} for b; got 5")):
+        simlab.compare(DUEL, 5, n=N)
+    with pytest.raises(InputError, match=_words(f"{SCENARIO} for a; got None")):
+        simlab.compare(None, DUEL, n=N)
+
+
+@pytest.mark.parametrize(("bad", "got"), [(None, "None"), (7, "7"), ({}, "a dict")])
+def test_load_takes_only_a_path(bad: object, got: str) -> None:
+    words = _words(f"expected the path of a scenario file; got {got}")
+    with pytest.raises(InputError, match=words):
+        simlab.load(bad)  # type: ignore[arg-type]
+
+
+def test_run_scenarios_takes_paths_not_a_loaded_scenario() -> None:
+    scn = simlab.load(QUICKSTART)
+    for bad in (scn, None, 5, {"a": 1}):
+        with pytest.raises(InputError, match=r"expected scenario paths .*; got"):
+            simlab.run_scenarios(bad, n=N)  # type: ignore[arg-type]
+    with pytest.raises(InputError, match=_words("scenario file or folder for items; got a")):
+        simlab.run_scenarios([QUICKSTART, scn], n=N)  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize(
+    ("text", "got"), [(None, "None"), (5, "5"), (b"rules: zones-3d6\n", "bytes")]
+)
+def test_loads_takes_only_text(text: object, got: str) -> None:
+    with pytest.raises(InputError, match=_words(f"expected YAML text (a str); got {got}")):
+        simlab.loads(text)  # type: ignore[arg-type]
+
+
+# -- paths with a NUL byte -------------------------------------------------------------------
+
+
+def test_a_scenario_path_with_a_nul_byte_is_refused() -> None:
+    for call in (simlab.load, simlab.simulate, simlab.exact):
+        with pytest.raises(ScenarioError, match="expected a readable YAML file; got a path "
+                           "with a NUL byte"):  # fmt: skip
+            call("x.yaml\0y")
+
+
+def test_read_bounded_refuses_a_nul_byte_with_its_own_error() -> None:
+    with pytest.raises(InputError, match="got a path with a NUL byte"):
+        read_bounded("a\0b", 10, lambda got: InputError(f"expected a file; got {got}"))
+
+
+def test_output_paths_with_a_nul_byte_are_refused(made: dict[str, Any], tmp_path: Path) -> None:
+    bad = tmp_path / "out\0x"
+    with pytest.raises(OutputError, match="expected a folder path; got a path with a NUL"):
+        prepare_output(bad)
+    with pytest.raises(OutputError, match="expected a file path; got a path with a NUL"):
+        prepare_file(bad, "--baseline")
+    with pytest.raises(InputError, match="folder path for out_dir; got a path with a NUL"):
+        simlab.write_results(made["result"], bad)
+    with pytest.raises(InputError, match="results file or its folder for path; got a path"):
+        simlab.load_results(bad)
+    assert list(tmp_path.iterdir()) == []
+
+
+# -- writers -----------------------------------------------------------------------------------
+
+#: Each writer, the kind it writes and what makes one.
+WRITERS = {
+    "write_results": ("result", "a Result (simlab.simulate)"),
+    "write_exact": ("exact", "an ExactResult (simlab.exact)"),
+    "write_sweep": ("sweep", "a SweepResult (simlab.sweep)"),
+    "write_compare": ("compare", "a Comparison (simlab.compare)"),
+    "write_tune": ("tune", "a TuneResult (simlab.tune)"),
+}
+
+
+def _write(name: str, obj: object, out: object) -> object:
+    return getattr(api, name)(obj, out)
+
+
+@pytest.mark.parametrize("name", WRITERS)
+def test_a_writer_refuses_what_it_does_not_write(
+    name: str, made: dict[str, Any], tmp_path: Path
+) -> None:
+    """``write_tune(sweep_result, dir)`` wrote a tune.json from a SweepResult."""
+    kind, expected = WRITERS[name]
+    other = "sweep" if kind != "sweep" else "tune"
+    wrong = [(None, "None"), (5, "5"), ("results", "'results'"),
+             (made[other], f"a {type(made[other]).__name__}"),
+             (made["run"], "a ScenarioRun")]  # fmt: skip
+    for obj, got in wrong:
+        with pytest.raises(InputError, match=_words(f"expected {expected}; got {got}")):
+            _write(name, obj, tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("name", WRITERS)
+@pytest.mark.parametrize(("out", "got"), [(None, "None"), (5, "5"), (b"out", "bytes")])
+def test_a_writer_refuses_an_out_dir_that_is_not_a_path(
+    name: str, out: object, got: str, made: dict[str, Any]
+) -> None:
+    with pytest.raises(InputError, match=_words(f"expected a folder path for out_dir; got {got}")):
+        _write(name, made[WRITERS[name][0]], out)
+
+
+def test_report_writers_take_only_scenario_runs(made: dict[str, Any], tmp_path: Path) -> None:
+    runs = "expected a ScenarioRun or a list of them (simlab.run_scenarios, simlab.load_results)"
+    for bad, got in [(None, "None"), (5, "5"), (made["result"], "a Result"),
+                     ([made["run"], made["result"]], "a list holding a Result")]:  # fmt: skip
+        with pytest.raises(InputError, match=_words(f"{runs}; got {got}")):
+            simlab.write_report(bad, tmp_path / "report")  # type: ignore[arg-type]
+        with pytest.raises(InputError, match=_words(f"{runs}; got {got}")):
+            simlab.save_results(bad, tmp_path / "results.json")  # type: ignore[arg-type]
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("path", "got"), [(None, "None"), (5, "5")])
+def test_report_paths_that_are_not_paths_are_refused(
+    path: object, got: str, made: dict[str, Any], tmp_path: Path
+) -> None:
+    run = made["run"]
+    with pytest.raises(InputError, match=_words(f"expected a folder path for out_dir; got {got}")):
+        simlab.write_report(run, path)  # type: ignore[arg-type]
+    with pytest.raises(InputError, match=_words(f"expected a file path for path; got {got}")):
+        simlab.save_results(run, path)  # type: ignore[arg-type]
+    results = "expected the path of a results file or its folder"
+    with pytest.raises(InputError, match=_words(f"{results} for path; got {got}")):
+        simlab.load_results(path)  # type: ignore[arg-type]
+    if path is not None:  # no baseline
+        with pytest.raises(InputError, match=_words(f"{results} for baseline; got {got}")):
+            simlab.write_report(run, tmp_path / "report", baseline=path)  # type: ignore[arg-type]
+    assert list(tmp_path.iterdir()) == []
+
+
+# -- callbacks and clients ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("progress", "got"), [(5, "5"), ("bar", "'bar'"), ([], "a list")])
+def test_a_progress_that_is_not_a_function_is_refused_first(
+    progress: object, got: str, made: dict[str, Any], tmp_path: Path
+) -> None:
+    """In write_report it failed mid-render, a raw TypeError."""
+    words = _words(f"expected a function for progress; got {got}")
+    calls = [
+        lambda: simlab.simulate(QUICKSTART, n=N, progress=progress),
+        lambda: simlab.run_scenarios(QUICKSTART, n=N, progress=progress),
+        lambda: simlab.write_report(made["run"], tmp_path / "report", progress=progress),
+        lambda: simlab.sweep(DUEL, {"Defender.guard": [0, 1]}, n=N, progress=progress),
+        lambda: simlab.compare(DUEL, changes={"Defender.guard": 2}, n=N, progress=progress),
+        lambda: simlab.tune(DUEL, "Defender.hp=5:40", "median_time_to_down:Defender=5",
+                            n=N, progress=progress),
+    ]  # fmt: skip
+    for call in calls:
+        with pytest.raises(InputError, match=words):
+            call()
+    assert not (tmp_path / "report").exists()
+
+
+@pytest.mark.parametrize(("client", "got"), [(5, "5"), ("localhost:8786", "'localhost:8786'")])
+def test_a_client_that_is_not_a_dask_client_is_refused(client: object, got: str) -> None:
+    with pytest.raises(InputError, match=_words(f"expected a Dask distributed.Client for "
+                                                f"client; got {got}")):  # fmt: skip
+        simlab.simulate(QUICKSTART, n=N, client=client)
