@@ -386,6 +386,7 @@ def _check_range(name: Any, lo: Any, hi: Any) -> None:
 def _check_run_options(threads: Any, precision: Any, precision_on: Any, progress: Any) -> None:
     """Check what only a simulated value uses before the search, which the exact engine
     may answer without simulating anything."""
+    from simlab.arguments import function_argument
     from simlab.engine.runner import max_threads
     from simlab.limits import whole_number_in
     from simlab.tuning.precision import precision_rule
@@ -397,8 +398,7 @@ def _check_run_options(threads: Any, precision: Any, precision_on: Any, progress
     elif precision_on:
         raise InputError("--precision-on: expected --precision H (or precision: in the "
                          "scenario) to go with it; got none")  # fmt: skip
-    if progress is not None and not callable(progress):
-        raise InputError(f"progress: expected a function of the encounters done; got {progress!r}")
+    function_argument(progress, "progress")
 
 
 def _midpoint(a: float, b: float, integer: bool) -> float | None:

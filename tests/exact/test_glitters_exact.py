@@ -172,13 +172,14 @@ def test_caveats_and_engine() -> None:
     solved = engine.exact(scn)
     assert len(solved.pairs) == 3 * 2 + 1
     assert [s for s, _ in solved.refusals] == ["time_to_down"]
-    attacker, fencer = scn.sides["a"][0], scn.sides["b"][1]
+    knight = ("    - {name: Knight, hp: 10, dc: 4, armor: plate, armor_bc: 6, shield_bc: 1,\n"
+              "       defense: block, prone: true}\n")  # fmt: skip
+    without_knight = simlab.loads(SCENARIO.replace(knight, ""), "ge.yaml")
 
     def variant(attacks: list[str], fencer_attacks: list[str]) -> object:
-        return scn.model_copy(update={"sides": {
-            "a": [attacker.model_copy(update={"attacks": attacks})],
-            "b": [fencer.model_copy(update={"attacks": fencer_attacks, "defense": "none"})],
-        }})  # fmt: skip
+        """A against the fencer alone, both attacks changed, the fencer not parrying."""
+        return without_knight.with_({"A.attacks": attacks, "Fencer.attacks": fencer_attacks,
+                                     "Fencer.defense": "none"})  # fmt: skip
 
     assert fight_caveats(variant(["club"], []), 0, "club", 1) == {}
     dex = fight_caveats(variant(["acid"], ["frost"]), 0, "acid", 1)

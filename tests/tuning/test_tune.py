@@ -236,7 +236,7 @@ def test_tune_refuses_a_second_vary_or_target(twice: list[str], expected: str) -
         ("Defender.hp=5:60", {"precision": 2}, "expected a half-width in (0, 1]"),
         ("Defender.hp=5:60", {"precision_on": ["hit_rate:strike"]},
          "--precision-on: expected --precision H"),
-        ("Defender.hp=5:60", {"progress": 5}, "progress: expected a function"),
+        ("Defender.hp=5:60", {"progress": 5}, "expected a function for progress; got 5"),
     ],
 )  # fmt: skip
 def test_the_api_checks_every_argument_even_when_the_exact_engine_answers(
