@@ -19,6 +19,7 @@ from simlab.analysis.summary import summary
 from simlab.arguments import (
     client_argument,
     describe,
+    flag_argument,
     function_argument,
     instance_argument,
     is_path,
@@ -157,6 +158,8 @@ def simulate(
     """
     function_argument(progress, "progress")
     client_argument(client)
+    flag_argument(trace, "trace")
+    flag_argument(check, "check")
     scenario = scenario_of(scenario)
     job = compile_job(scenario, n, seed)
     if block_size is not None:
@@ -543,6 +546,7 @@ def sweep(
     from simlab.tuning.sweep import sweep as run
 
     function_argument(progress, "progress")
+    flag_argument(exact, "exact")
     return run(scenario_of(scenario), vary, n, seed, threads=threads, exact=exact,
                progress=progress, precision=precision, precision_on=precision_on)  # fmt: skip
 
@@ -706,6 +710,7 @@ def tune(
     from simlab.tuning.tune import tune as search
 
     function_argument(progress, "progress")
+    flag_argument(exact, "exact")
     loaded = scenario_of(scenario)
     if isinstance(vary, str):
         name, lo, hi = parse_range(vary)

@@ -107,3 +107,16 @@ def client_argument(value: Any) -> None:
     """
     if value is not None and not callable(getattr(value, "scheduler_info", None)):
         raise InputError(f"expected a Dask distributed.Client for client; got {describe(value)}")
+
+
+def flag_argument(value: object, name: str) -> None:
+    """Refuse ``value`` unless it is True or False (``trace="yes"`` read as true, and
+    ``exact="no"`` too).
+
+    Raises
+    ------
+    simlab.errors.InputError
+        ``expected True or False for trace; got 'yes'``.
+    """
+    if not isinstance(value, bool):
+        raise InputError(f"expected True or False for {name}; got {describe(value)}")

@@ -176,7 +176,8 @@ def test_a_writer_refuses_an_out_dir_that_is_not_a_path(
 def test_report_writers_take_only_scenario_runs(made: dict[str, Any], tmp_path: Path) -> None:
     runs = "expected a ScenarioRun or a list of them (simlab.run_scenarios, simlab.load_results)"
     for bad, got in [(None, "None"), (5, "5"), (made["result"], "a Result"),
-                     ([made["run"], made["result"]], "a list holding a Result")]:  # fmt: skip
+                     ([made["run"], made["result"]], "a list holding a Result"),
+                     ([], "an empty list")]:  # fmt: skip
         with pytest.raises(InputError, match=_words(f"{runs}; got {got}")):
             simlab.write_report(bad, tmp_path / "report")  # type: ignore[arg-type]
         with pytest.raises(InputError, match=_words(f"{runs}; got {got}")):
@@ -231,3 +232,18 @@ def test_a_client_that_is_not_a_dask_client_is_refused(client: object, got: str)
     with pytest.raises(InputError, match=_words(f"expected a Dask distributed.Client for "
                                                 f"client; got {got}")):  # fmt: skip
         simlab.simulate(QUICKSTART, n=N, client=client)
+
+
+@pytest.mark.parametrize("value", ["yes", 1, None])
+def test_a_flag_that_is_not_true_or_false_is_refused(value: object) -> None:
+    """``trace="yes"`` was read as true, and ``exact="no"`` as true too."""
+    words = f"expected True or False for {{}}; got {value!r}"
+    duel = simlab.load(DUEL)
+    for flag in ("trace", "check"):
+        with pytest.raises(InputError, match=_words(words.format(flag))):
+            simlab.simulate(duel, n=100, **{flag: value})
+    with pytest.raises(InputError, match=_words(words.format("exact"))):
+        simlab.sweep(duel, {"Defender.guard": [0, 1]}, n=100, exact=value)  # type: ignore[arg-type]
+    with pytest.raises(InputError, match=_words(words.format("exact"))):
+        simlab.tune(duel, "Defender.hp=5:60", "down_rate:Defender=0.5", n=100,
+                    exact=value)  # type: ignore[arg-type]  # fmt: skip

@@ -125,13 +125,16 @@ def run_list(runs: object) -> list[ScenarioRun]:
     Raises
     ------
     InputError
-        For anything else (None, a path, a bare :class:`Result`, a list holding one):
+        For anything else (None, a path, an empty list, a bare :class:`Result`, a list
+        holding one):
         ``expected a ScenarioRun or a list of them (…); got a Result``.
     """
     if isinstance(runs, ScenarioRun):
         return [runs]
     if not isinstance(runs, list | tuple):
         got = describe(runs)
+    elif not runs:  # an empty report or results file, of no scenario
+        got = f"an empty {type(runs).__name__}"
     else:
         wrong = [r for r in runs if not isinstance(r, ScenarioRun)]
         if not wrong:
