@@ -24,6 +24,7 @@ from simlab.arguments import (
     instance_argument,
     is_path,
     path_argument,
+    precision_on_argument,
 )
 from simlab.engine import runner
 from simlab.errors import ExactUnsupported, InputError
@@ -165,9 +166,7 @@ def simulate(
     if block_size is not None:
         block_size = whole_number_in(block_size, "block_size", 1, MAX_ENCOUNTERS)
     precision = scenario.precision if precision is None else precision
-    if precision is None and precision_on:
-        raise InputError("--precision-on: expected --precision H (or precision: in the "
-                         "scenario) to go with it; got none")  # fmt: skip
+    precision_on_argument(precision, precision_on)
     trace_rows = None
     meta: dict[str, Any] = {}
     if scenario.source is not None and scenario.source.overrides:
@@ -589,11 +588,9 @@ def compare(
     if b is not None and changes:
         labels = (labels[0], f"{labels[1]} with {_changes_label(changes)}")
     record = None
+    precision_on_argument(first.precision if precision is None else precision, precision_on)
     if precision is not None or first.precision is not None:
         n, record = _precision_stop(first, second, n, seed, threads, precision, precision_on)
-    elif precision_on:
-        raise InputError("--precision-on: expected --precision H (or precision: in the "
-                         "scenario) to go with it; got none")  # fmt: skip
     result = run(first, second, n, seed, threads=threads, ranges=ranges, labels=labels,
                  progress=progress)  # fmt: skip
     result.precision = record

@@ -109,6 +109,21 @@ def client_argument(value: Any) -> None:
         raise InputError(f"expected a Dask distributed.Client for client; got {describe(value)}")
 
 
+def precision_on_argument(precision: object, precision_on: object) -> None:
+    """Refuse ``precision_on`` without a ``precision`` (given, or the scenario's): the
+    figures it names would go unread.
+
+    Raises
+    ------
+    simlab.errors.InputError
+        ``--precision-on: expected --precision H (or precision: in the scenario) to go
+        with it; got none``.
+    """
+    if precision is None and precision_on:
+        raise InputError("--precision-on: expected --precision H (or precision: in the "
+                         "scenario) to go with it; got none")  # fmt: skip
+
+
 def flag_argument(value: object, name: str) -> None:
     """Refuse ``value`` unless it is True or False (``trace="yes"`` read as true, and
     ``exact="no"`` too).

@@ -271,17 +271,11 @@ class ScenarioBase(StrictModel):
                 if name is not None and not _copies_of(name, names):
                     raise located_error(("expect", i, key), f"expected a combatant of this "
                                         f"scenario ({shown}); got {name!r}", name)  # fmt: skip
-            if spec.attacker is not None and spec.attack is not None:
-                users = [
-                    m
-                    for ms in sides.values()
-                    for m in ms
-                    if spec.attack in m.attacks and _copies_of(spec.attacker, _member_names(m))
-                ]
-                if not users:
-                    raise located_error(("expect", i, "attacker"), f"expected a combatant "
-                                        f"that uses {spec.attack!r}; got {spec.attacker!r}",
-                                        spec.attacker)  # fmt: skip
+            used = spec.attack is None or spec.attacker is None or _attacking_sides(spec, sides)
+            if not used:
+                raise located_error(("expect", i, "attacker"), f"expected a combatant that "
+                                    f"uses {spec.attack!r}; got {spec.attacker!r}",
+                                    spec.attacker)  # fmt: skip
             if spec.defender is not None and spec.attack is not None:
                 attackers, targets = _attacking_sides(spec, sides), _sides_of(spec.defender, sides)
                 if not any(a != d for a in attackers for d in targets):

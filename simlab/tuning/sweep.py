@@ -335,10 +335,11 @@ def sweep_points(
         raise InputError(f"expected a sweep of at most {MAX_POINTS:,} points; got {total:,}")
     result = SweepResult(scenario.scenario, scenario.rules, scenario.seed, scenario.encounters,
                          variations)  # fmt: skip
+    labels = ", ".join(v.label for v in variations)
     for values in itertools.product(*(v.values for v in variations)):
         changes = [Override(v.target, x, v.label) for v, x in zip(variations, values, strict=True)]
         variant = apply_overrides(scenario, changes)
-        refuse_run_changes(scenario, variant, ", ".join(v.label for v in variations), "sweep")
+        refuse_run_changes(scenario, variant, labels, "sweep")
         result.points.append(SweepPoint(
             {v.target: x for v, x in zip(variations, values, strict=True)}, variant))  # fmt: skip
     return result

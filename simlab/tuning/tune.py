@@ -121,9 +121,7 @@ def parse_range(text: str, option: str = "--vary") -> tuple[str, float, float]:
         raise InputError(f"{label}: expected NAME.FIELD=LO:HI (e.g. Defender.hp=5:60); "
                          f"got {text!r}")  # fmt: skip
     lo, hi = (parse_value(part.strip(), label) for part in (lo_text, hi_text))
-    numbers = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (lo, hi))
-    if not numbers or not lo < hi:
-        raise InputError(f"{label}: expected LO:HI with numbers LO < HI; got {spec!r}")
+    _check_range(lo, hi, label, repr(spec))
     return name.strip(), lo, hi
 
 
@@ -351,15 +349,18 @@ def tune(
                          f"got {target!r}")  # fmt: skip
     n, seed = encounters_and_seed(scenario, n, seed)
     lo, hi = plain_value(lo), plain_value(hi)  # numpy's numbers, made Python's
-    _check_range(name, lo, hi)
+    label = f"--vary {name}={lo}:{hi}"
+    if not isinstance(name, str) or not name.strip():
+        raise InputError(f"{label}: expected NAME.FIELD (e.g. 'Defender.hp'); got {name!r}")
+    _check_range(lo, hi, label, f"{lo!r}:{hi!r}")
     _check_run_options(threads, scenario.precision if precision is None else precision,
-                       precision_on, progress)  # fmt: skip
+                       precision_on)  # fmt: skip
     integer = all(isinstance(x, int) and not isinstance(x, bool) for x in (lo, hi))
     evaluate = _Evaluator(
         scenario, name, target, n, seed,
         lambda scn: simulate(scn, n, seed, threads=threads, progress=progress,
                              precision=precision, precision_on=precision_on), exact)  # fmt: skip
-    evaluate.label = f"--vary {name}={lo}:{hi}"
+    evaluate.label = label
     for end in (lo, hi):  # both ends valid before anything runs
         variant = evaluate.variant(end)
         refuse_run_changes(scenario, variant, evaluate.label, "tune")
@@ -372,33 +373,28 @@ def tune(
     return result
 
 
-def _check_range(name: Any, lo: Any, hi: Any) -> None:
-    """Refuse a range ``lo``, ``hi`` of ``name`` that :func:`parse_range` would refuse
-    written as ``NAME.FIELD=LO:HI`` (a notebook passes the three apart)."""
-    label = f"--vary {name}={lo}:{hi}"
-    if not isinstance(name, str) or not name.strip():
-        raise InputError(f"{label}: expected NAME.FIELD (e.g. 'Defender.hp'); got {name!r}")
+def _check_range(lo: Any, hi: Any, label: str, got: str) -> None:
+    """Refuse a range that is not two finite numbers ``lo < hi``, written
+    ``NAME.FIELD=LO:HI`` (:func:`parse_range`) or passed apart from a notebook."""
     numbers = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (lo, hi))
     if not numbers or not math.isfinite(lo) or not math.isfinite(hi) or not lo < hi:
-        raise InputError(f"{label}: expected LO:HI with numbers LO < HI; got {lo!r}:{hi!r}")
+        raise InputError(f"{label}: expected LO:HI with numbers LO < HI; got {got}")
 
 
-def _check_run_options(threads: Any, precision: Any, precision_on: Any, progress: Any) -> None:
+def _check_run_options(threads: Any, precision: Any, precision_on: Any) -> None:
     """Check what only a simulated value uses before the search, which the exact engine
-    may answer without simulating anything."""
-    from simlab.arguments import function_argument
+    may answer without simulating anything (``progress`` is checked by
+    :func:`simlab.tune`, as every API function checks it)."""
+    from simlab.arguments import precision_on_argument
     from simlab.engine.runner import max_threads
     from simlab.limits import whole_number_in
     from simlab.tuning.precision import precision_rule
 
     if threads is not None:
         whole_number_in(threads, "threads", 1, max_threads())
+    precision_on_argument(precision, precision_on)
     if precision is not None:
         precision_rule(precision, precision_on)
-    elif precision_on:
-        raise InputError("--precision-on: expected --precision H (or precision: in the "
-                         "scenario) to go with it; got none")  # fmt: skip
-    function_argument(progress, "progress")
 
 
 def _midpoint(a: float, b: float, integer: bool) -> float | None:
