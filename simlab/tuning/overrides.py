@@ -246,8 +246,11 @@ def _sentinel(k: int) -> tuple[int, int]:
 
 
 def _name_override(problem: Problem, overrides: list[Override]) -> Problem:
+    """``problem`` named after the override it is located at; a problem located in the
+    file (which validated before the overrides) says which overrides brought it."""
     if problem.line is None or problem.line >= 0:
-        return problem
+        labels = ", ".join(item.label for item in overrides)
+        return Problem(problem.file, problem.line, problem.col, f"{problem.message} (with {labels})")
     return Problem(overrides[-problem.line - 1].label, None, None, problem.message)
 
 

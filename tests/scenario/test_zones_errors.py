@@ -87,6 +87,13 @@ def test_the_valid_scenario_loads() -> None:
             ["unknown key 'edge_stack'", "edges_stack"],
         ),
         ("attacks: [longsword]", "attacks: [sword]", 11, ["expected an attack defined", "'sword'"]),
+        ("{pressure: die}", "{pressure: die, major_actions: 0}", 5, ["≥ 1", "got 0"]),
+        (
+            "{pressure: die}",
+            "{pressure: die, major_actions: 1, attack_cost: 2}",
+            5,
+            ["expected at least attack_cost (2) Major actions", "nobody could attack", "got 1"],
+        ),
     ],
 )
 def test_error_is_located(old: str, new: str, line: int, words: list[str]) -> None:

@@ -11,7 +11,7 @@ import simlab
 from simlab.api import compile_job
 from simlab.errors import InputError
 from simlab.tuning.overrides import parse_assignment
-from tests.tuning.cases import SS_2V2, SS_DUEL
+from tests.tuning.cases import ROOT, SS_2V2, SS_DUEL
 
 
 def _same_job(a: Any, b: Any) -> None:
@@ -151,3 +151,16 @@ def test_one_assignment_string_is_one_override(duel: Any) -> None:
     (it read "--set D: expected NAME.FIELD=VALUE")."""
     assert duel.with_("Defender.guard=2") == duel.with_({"Defender.guard": 2})
     assert duel.with_("Defender.guard=2").source.overrides == ("Defender.guard=2",)
+
+
+def test_a_file_problem_an_override_brings_names_the_override() -> None:
+    """An override may break a line of the file it does not touch (a draft1 plan that
+    costs more AP than ``--set params.ap_per_round`` leaves): the problem is located at
+    that line, and says which override brought it, since the file alone is valid."""
+    path = ROOT / "scenarios/shattered-spirits-draft1/techniques-3v3.yaml"
+    with pytest.raises(InputError) as err:
+        simlab.load(path).with_(["params.ap_per_round=1"])
+    first = str(err.value).splitlines()[0]
+    assert first.startswith(f"{path}:56:"), first
+    assert first.endswith("expected a plan costing at most 1 AP; got 3 AP (quick-jab 1 + "
+                          "quick-jab 1 + quick-jab 1) (with --set params.ap_per_round=1)"), first  # fmt: skip

@@ -9,11 +9,11 @@ from __future__ import annotations
 from contextvars import ContextVar
 from typing import Any, Literal
 
-from pydantic import Field, ValidationInfo, field_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 from pydantic_core.core_schema import ValidatorFunctionWrapHandler
 
 from simlab.dice import Dice, DiceExpr
-from simlab.scenario.common import CombatantBase, ScenarioBase
+from simlab.scenario.common import CombatantBase, ScenarioBase, located_error
 from simlab.scenario.validation import StrictModel
 
 DEFAULT_SIDES = 6
@@ -136,7 +136,8 @@ class Params(StrictModel):
     initiative_ties
         ``random``: tied actors are ordered at random; ``listed``: in scenario order.
     major_actions
-        Major actions per turn (text: 3).
+        Major actions per turn (text: 3); at least ``attack_cost``, so that a turn holds
+        an attack.
     attack_cost
         Major actions an attack costs (text: 1).
     """
@@ -149,8 +150,18 @@ class Params(StrictModel):
     minimum_damage: int = Field(1, ge=0, le=100)
     initiative_die: int = Field(20, ge=1, le=1000)
     initiative_ties: Literal["random", "listed"] = "random"
-    major_actions: int = Field(3, ge=0, le=10)
+    major_actions: int = Field(3, ge=1, le=10)
     attack_cost: int = Field(1, ge=1, le=10)
+
+    @model_validator(mode="after")
+    def _a_turn_holds_an_attack(self) -> Params:
+        if self.major_actions < self.attack_cost:
+            raise located_error(
+                ("major_actions",),
+                f"expected at least attack_cost ({self.attack_cost}) Major actions a turn, "
+                f"or nobody could attack; got {self.major_actions}", self.major_actions,
+            )  # fmt: skip
+        return self
 
 
 class Scenario(ScenarioBase):
