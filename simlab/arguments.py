@@ -38,7 +38,8 @@ def is_path(value: object) -> bool:
 
 
 def path_argument(value: object, what: str, name: str) -> str | os.PathLike[str]:
-    """``value`` when it is a path (a str or an ``os.PathLike`` of one, no NUL byte).
+    """``value`` when it is a path (a str or an ``os.PathLike`` of one, not empty, no NUL
+    byte).
 
     Parameters
     ----------
@@ -59,6 +60,8 @@ def path_argument(value: object, what: str, name: str) -> str | os.PathLike[str]
     text = os.fspath(value)  # type: ignore[call-overload]
     if "\0" in text:
         raise InputError(f"expected {what} for {name}; got a path with a NUL byte {text!r}")
+    if text == "":  # Path("") is the current folder, which was not asked for
+        raise InputError(f"expected {what} for {name}; got an empty path ''")
     return value  # type: ignore[return-value]
 
 

@@ -132,6 +132,23 @@ def test_output_paths_with_a_nul_byte_are_refused(made: dict[str, Any], tmp_path
     assert list(tmp_path.iterdir()) == []
 
 
+def test_empty_paths_are_refused_not_read_as_the_current_folder(
+    made: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``Path("")`` is ``.``: an empty output path would have written into (or been
+    refused as) the current folder, which nobody named."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(OutputError, match="^--out: expected a folder path; got an empty one$"):
+        prepare_output("")
+    with pytest.raises(InputError, match="expected a folder path for out_dir; got an empty path"):
+        simlab.write_results(made["result"], "")
+    for call in (simlab.load, simlab.simulate, simlab.exact):
+        with pytest.raises(InputError, match="expected the path of a scenario file; got an "
+                           "empty path ''"):  # fmt: skip
+            call("")
+    assert list(tmp_path.iterdir()) == []
+
+
 # -- writers -----------------------------------------------------------------------------------
 
 #: Each writer, the kind it writes and what makes one.

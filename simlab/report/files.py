@@ -296,10 +296,12 @@ def prepare_output(out_dir: str | os.PathLike[str], what: str = "--out") -> Path
     Raises
     ------
     OutputError
-        When ``out_dir`` is a file, lies under a file, holds files simlab did not
-        write, or its nearest existing folder cannot be written, or its name holds a
+        When ``out_dir`` is empty or a file, lies under a file, holds files simlab did
+        not write, or its nearest existing folder cannot be written, or its name holds a
         NUL byte.
     """
+    if os.fspath(out_dir) == "":  # Path("") is the current folder, which was not asked for
+        raise OutputError(f"{what}: expected a folder path; got an empty one")
     out = Path(out_dir)
     _refuse_nul(out, what, "a folder path")
     if out.exists() and not out.is_dir():

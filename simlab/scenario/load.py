@@ -38,8 +38,9 @@ def load(path: str | os.PathLike[str]) -> ScenarioBase:
     InputError
         When ``path`` is not a path at all (None, a number, a loaded scenario).
     """
-    if not is_path(path):
-        raise InputError(f"expected the path of a scenario file; got {describe(path)}")
+    if not is_path(path) or os.fspath(path) == "":
+        got = "an empty path ''" if is_path(path) else describe(path)
+        raise InputError(f"expected the path of a scenario file; got {got}")
     return from_source(read_yaml(path))
 
 

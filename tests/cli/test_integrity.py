@@ -340,6 +340,7 @@ def test_out_on_a_file_or_over_other_files_exits_2_and_writes_nothing(tmp_path: 
         (a_file, "is a file"),  # click says so first
         (a_file / "out", "expected a folder path; got the file"),
         (tmp_path, "expected a new or empty folder, or one simlab wrote"),
+        ("", "--out: expected a folder path; got an empty one"),  # not the current folder
     ]:
         done = simlab("run", str(QUICKSTART), "-n", "10000000000", "--out", str(out))
         assert done.returncode == 2, done.stderr
