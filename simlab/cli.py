@@ -732,6 +732,7 @@ def compare(
                              progress=advance, precision=precision,
                              precision_on=precision_on)  # fmt: skip
     print_compare(result)
+    _note_unused_settings(first, second, given={"seed": seed, "encounters": encounters})
     if result.precision is not None:
         from simlab.tuning.precision import describe_record
 
@@ -741,6 +742,17 @@ def compare(
     if out:
         written = api.write_compare(result, out)
         click.echo(f"wrote {len(written)} files to {out}")
+
+
+def _note_unused_settings(first: Any, second: Any, given: dict[str, int | None]) -> None:
+    """Say which of B's own run settings (``seed:``, ``encounters:``) a comparison did not
+    use: both run on A's (or the command line's), so that they share their dice."""
+    for key, value in given.items():
+        own, used = getattr(second, key), getattr(first, key)
+        if value is None and own != used:
+            spell = "{:,}" if key == "encounters" else "{}"  # a seed is a name, not a size
+            click.echo(f"note: B's own {key} ({spell.format(own)}) was not used; both ran on "
+                       f"A's ({spell.format(used)}), on the same dice")  # fmt: skip
 
 
 @main.command()

@@ -110,6 +110,21 @@ def test_cli_compare_file_and_set_agree(tmp_path: Path) -> None:
     assert text.index("| CHANGED |") < text.index("| same |")
 
 
+def test_cli_compare_says_which_of_bs_own_settings_it_did_not_use(tmp_path: Path) -> None:
+    """B's own ``seed:`` and ``encounters:`` give way to A's (the same dice); the command
+    says so, and says nothing of a setting given on the command line."""
+    other = tmp_path / "other-seed.yaml"
+    text = SS_DUEL.read_text()
+    other.write_text(text.replace("seed: 1\n", "seed: 7\n").replace("1_000_000", "5_000"))
+    cli = CliRunner()
+    done = cli.invoke(main, ["compare", str(SS_DUEL), str(other), "-n", "2000"])
+    assert done.exit_code == 0, done.output
+    assert "note: B's own seed (7) was not used; both ran on A's (1), on the same dice" in done.output
+    assert "encounters" not in done.output.split("note:")[1]  # -n was given
+    given = cli.invoke(main, ["compare", str(SS_DUEL), str(other), "-n", "2000", "--seed", "3"])
+    assert given.exit_code == 0 and "note:" not in given.output, given.output
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [
