@@ -192,7 +192,7 @@ def test_a_writer_refuses_an_out_dir_that_is_not_a_path(
 
 def test_report_writers_take_only_scenario_runs(made: dict[str, Any], tmp_path: Path) -> None:
     runs = "expected a ScenarioRun or a list of them (simlab.run_scenarios, simlab.load_results)"
-    for bad, got in [(None, "None"), (5, "5"), (made["result"], "a Result"),
+    for bad, got in [(None, "None"), (5, "5"), (made["result"], "a Result (simlab.write_results writes one alone)"),
                      ([made["run"], made["result"]], "a list holding a Result"),
                      ([], "an empty list")]:  # fmt: skip
         with pytest.raises(InputError, match=_words(f"{runs}; got {got}")):

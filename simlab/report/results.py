@@ -131,7 +131,9 @@ def run_list(runs: object) -> list[ScenarioRun]:
     """
     if isinstance(runs, ScenarioRun):
         return [runs]
-    if not isinstance(runs, list | tuple):
+    if isinstance(runs, Result):  # no expect: entries or exact answers to report with it
+        got = "a Result (simlab.write_results writes one alone)"
+    elif not isinstance(runs, list | tuple):
         got = describe(runs)
     elif not runs:  # an empty report or results file, of no scenario
         got = f"an empty {type(runs).__name__}"
@@ -153,11 +155,6 @@ def results_path_argument(path: object, name: str = "path") -> Path:
         ``expected the path of a results file or its folder for baseline; got None``.
     """
     return Path(path_argument(path, "the path of a results file or its folder", name))
-
-
-def as_run(obj: ScenarioRun | Result) -> ScenarioRun:
-    """A :class:`ScenarioRun` for a run or a bare simulation result."""
-    return obj if isinstance(obj, ScenarioRun) else ScenarioRun(result=obj)
 
 
 # -- writing -------------------------------------------------------------------------------
