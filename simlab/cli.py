@@ -97,7 +97,7 @@ def PRECISION(command: Callable[..., Any]) -> Callable[..., Any]:  # noqa: N802 
         help="Apply --precision only to these figures (repeatable): hit_rate:strike, "
              "win_rate:party, mean_rounds.")(command)  # fmt: skip
     return click.option(
-        "--precision", type=float, metavar="H",
+        "--precision", type=Fraction("a half-width", up_to_one=True), metavar="H",
         help="Simulate in fixed stages until every reported rate's 95% half-width is at "
              "most H (means: H × max(|mean|, 1)); -n is then a cap. See README, Targets.",
     )(command)  # fmt: skip
@@ -215,24 +215,63 @@ def _prepare_out(out: str | None, what: str = "--out") -> None:
         prepare_output(out, what)
 
 
-class Count(click.ParamType):
-    """A count of encounters on the command line (``-n``, ``--block-size``): a whole
-    number from 1 to :data:`simlab.limits.MAX_ENCOUNTERS`, written in digits (``200000``,
-    ``200_000``) or in scientific notation (``2e5``, ``2.5E5``), as a designer writes a
-    large count. Anything else fails with exit code 2, before anything runs."""
+class WholeNumber(click.ParamType):
+    """A whole number on the command line from ``low`` to ``high``, written in digits
+    (``200000``, ``200_000``) or in scientific notation (``2e5``, ``2.5E5``), as a
+    designer writes a large count. Anything else fails with exit code 2, before
+    anything runs, in the form "expected …; got …".
 
-    name = "count"
+    Parameters
+    ----------
+    low, high : int
+        The range, both included.
+    what : str
+        What the number is, for the message ("a count").
+    example : str
+        How to write one, for the message (" such as 200000").
+    span : str
+        The range as the message gives it ("from 1 to 100,000,000,000 (1e11)").
+    """
+
+    name = "integer"
+
+    def __init__(self, low: int, high: int, what: str, example: str, span: str) -> None:
+        self.low, self.high = low, high
+        self.what, self.example, self.span = what, example, span
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        """The count ``value`` stands for, or a usage error saying what was expected."""
-        count = value if isinstance(value, int) else whole_number(str(value))
-        if count is None:
-            self.fail(f"expected a whole number such as 200000, 200_000 or 2e5; got {value!r}",
-                      param, ctx)  # fmt: skip
-        if not 1 <= count <= MAX_ENCOUNTERS:
-            self.fail(f"expected a count from 1 to {MAX_ENCOUNTERS:,} (1e11); got {value}",
-                      param, ctx)  # fmt: skip
-        return count
+        """The number ``value`` stands for, or a usage error saying what was expected."""
+        number = value if isinstance(value, int) else whole_number(str(value))
+        if number is None:
+            self.fail(f"expected a whole number{self.example}; got {value!r}", param, ctx)
+        if not self.low <= number <= self.high:
+            self.fail(f"expected {self.what} {self.span}; got {value}", param, ctx)
+        return number
+
+
+class Fraction(click.ParamType):
+    """A number strictly above 0 and below 1 (or at most 1 with ``up_to_one``) on the
+    command line: ``--precision``'s half-width, ``--alpha``. The message quotes the
+    number as typed (``1e-5000``, which reads as 0), and ``nan`` is refused."""
+
+    name = "number"
+
+    def __init__(self, what: str, up_to_one: bool) -> None:
+        self.what, self.up_to_one = what, up_to_one
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> float:
+        """The number ``value`` stands for, or a usage error saying what was expected."""
+        span = "(0, 1]" if self.up_to_one else "(0, 1)"
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"expected {self.what} in {span}, such as 0.01; got {value!r}", param, ctx)
+        inside = 0 < number <= 1 if self.up_to_one else 0 < number < 1
+        if not inside:  # nan too
+            self.fail(f"expected {self.what} in {span}, such as 0.01; got {value}", param, ctx)
+        return number
 
 
 def whole_number(text: str) -> int | None:
@@ -258,7 +297,13 @@ def whole_number(text: str) -> int | None:
     return int(number)
 
 
-ENCOUNTERS = Count()
+#: A count of encounters (``-n``, ``--block-size``).
+ENCOUNTERS = WholeNumber(1, MAX_ENCOUNTERS, "a count", " such as 200000, 200_000 or 2e5",
+                         f"from 1 to {MAX_ENCOUNTERS:,} (1e11)")  # fmt: skip
+#: A seed: any 64-bit unsigned number.
+SEED = WholeNumber(0, MAX_SEED, "a seed", " such as 7", f"from 0 to {MAX_SEED} (2**64 - 1)")
+#: A thread count; the machine's own top is checked later (:func:`_check_threads`).
+THREADS = WholeNumber(1, 10**6, "a thread count", " such as 2", "of at least 1")
 
 
 @main.command()
@@ -266,9 +311,9 @@ ENCOUNTERS = Count()
 @click.option(
     "-n", "--encounters", type=ENCOUNTERS, help="Encounters to run (200000, 200_000 or 2e5)."
 )
-@click.option("--seed", type=click.IntRange(0, MAX_SEED), help="Seed (default: scenario's).")
+@click.option("--seed", type=SEED, help="Seed (default: scenario's).")
 @click.option("--out", type=click.Path(file_okay=False), help="Write summary.json + Parquet.")
-@click.option("--threads", type=click.IntRange(min=1), help="Threads (default: all cores).")
+@click.option("--threads", type=THREADS, help="Threads (default: all cores).")
 @click.option(
     "--block-size",
     type=ENCOUNTERS,
@@ -404,9 +449,9 @@ def _sample_options(command: Callable[..., Any]) -> Callable[..., Any]:
     options = [
         click.option("-n", "--encounters", type=ENCOUNTERS,
                      help="Encounters per scenario (default: each scenario's)."),
-        click.option("--seed", type=click.IntRange(0, MAX_SEED),
+        click.option("--seed", type=SEED,
                      help="Seed (default: each scenario's)."),
-        click.option("--threads", type=click.IntRange(min=1),
+        click.option("--threads", type=THREADS,
                      help="Threads (default: all cores)."),
         click.option("--from", "from_", type=click.Path(), metavar="RESULTS",
                      help="Use saved results (a results.json or its folder) instead of "
@@ -465,10 +510,9 @@ def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
 )
 @click.option(
     "--alpha",
-    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    type=Fraction("a threshold", up_to_one=False),
     default=0.01,
     show_default=True,
-    callback=lambda ctx, param, value: _finite(value, "--alpha"),
     help="Drift threshold on Holm-adjusted p.",
 )
 @click.option("--title", default="simlab balance report", help="Title of the report.")
@@ -512,16 +556,6 @@ def report(
                f"{len(written) - 3} PNGs ({len(runs)} scenarios)")  # fmt: skip
     if drift is not None and not drift.ok:
         sys.exit(EXIT_CHECK_FAILED)
-
-
-def _finite(value: float, option: str) -> float:
-    """``value``, refused unless a finite number: click's range lets ``nan`` through,
-    and the command would simulate before anything refused it."""
-    import math
-
-    if not math.isfinite(value):
-        raise click.BadParameter(f"expected a finite number for {option}; got {value}")
-    return value
 
 
 def _drawing(i: int, total: int, scenario: str) -> None:
@@ -628,9 +662,9 @@ def _tuning_options(per: str, writes: str) -> Callable[[Callable[..., Any]], Cal
     options = [
         click.option("-n", "--encounters", type=ENCOUNTERS,
                      help=f"Encounters per {per} (default: the scenario's)."),
-        click.option("--seed", type=click.IntRange(0, MAX_SEED),
+        click.option("--seed", type=SEED,
                      help="Seed (default: the (first) scenario's)."),
-        click.option("--threads", type=click.IntRange(min=1),
+        click.option("--threads", type=THREADS,
                      help="Threads (default: all cores)."),
         click.option("--out", type=click.Path(file_okay=False), help=f"Write {writes}."),
     ]  # fmt: skip

@@ -138,7 +138,7 @@ def test_empty_paths_are_refused_not_read_as_the_current_folder(
     """``Path("")`` is ``.``: an empty output path would have written into (or been
     refused as) the current folder, which nobody named."""
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(OutputError, match="^--out: expected a folder path; got an empty one$"):
+    with pytest.raises(OutputError, match=r"^--out: expected a folder path; got an empty one$"):
         prepare_output("")
     with pytest.raises(InputError, match="expected a folder path for out_dir; got an empty path"):
         simlab.write_results(made["result"], "")
@@ -192,7 +192,8 @@ def test_a_writer_refuses_an_out_dir_that_is_not_a_path(
 
 def test_report_writers_take_only_scenario_runs(made: dict[str, Any], tmp_path: Path) -> None:
     runs = "expected a ScenarioRun or a list of them (simlab.run_scenarios, simlab.load_results)"
-    for bad, got in [(None, "None"), (5, "5"), (made["result"], "a Result (simlab.write_results writes one alone)"),
+    alone = "a Result (simlab.write_results writes one alone)"
+    for bad, got in [(None, "None"), (5, "5"), (made["result"], alone),
                      ([made["run"], made["result"]], "a list holding a Result"),
                      ([], "an empty list")]:  # fmt: skip
         with pytest.raises(InputError, match=_words(f"{runs}; got {got}")):

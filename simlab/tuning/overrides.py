@@ -250,7 +250,8 @@ def _name_override(problem: Problem, overrides: list[Override]) -> Problem:
     file (which validated before the overrides) says which overrides brought it."""
     if problem.line is None or problem.line >= 0:
         labels = ", ".join(item.label for item in overrides)
-        return Problem(problem.file, problem.line, problem.col, f"{problem.message} (with {labels})")
+        message = f"{problem.message} (with {labels})"
+        return Problem(problem.file, problem.line, problem.col, message)
     return Problem(overrides[-problem.line - 1].label, None, None, problem.message)
 
 

@@ -61,7 +61,11 @@ def test_bad_scenario_exits_2_with_location_and_no_traceback(tmp_path: Path, com
     [
         (["-n", "0"], "Invalid value for '-n'"),
         (["--threads", "4096"], "expected --threads between 1 and"),
-        (["--seed", "-1"], "Invalid value for '--seed'"),
+        (["--threads", "0"], "'--threads': expected a thread count of at least 1; got 0"),
+        (["--threads", "two"], "'--threads': expected a whole number such as 2; got 'two'"),
+        (["--seed", "-1"], "'--seed': expected a seed from 0 to 18446744073709551615 "
+                           "(2**64 - 1); got -1"),
+        (["--seed", "x"], "'--seed': expected a whole number such as 7; got 'x'"),
         (["--scheduler", "foo"], "expected --scheduler as a Dask scheduler's address such as "
                                  "tcp://host:8786; got 'foo'"),
         (["--scheduler", "http://x:8786"], "got 'http://x:8786' (unknown address scheme"),
@@ -294,5 +298,5 @@ def test_report_refuses_a_bad_alpha_before_simulating(tmp_path: Path, alpha: str
     out = tmp_path / "report"
     done = simlab("report", str(QUICKSTART), "-n", "100", "--alpha", alpha, "--out", str(out))
     assert done.returncode == 2
-    assert "Invalid value for '--alpha'" in done.stderr
+    assert f"'--alpha': expected a threshold in (0, 1), such as 0.01; got {alpha}" in done.stderr
     assert "simulated" not in done.stdout + done.stderr and not out.exists()
