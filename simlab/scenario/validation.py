@@ -243,11 +243,25 @@ def _resolve(model_cls: type[BaseModel], data: Any, error: ErrorDetails) -> _Res
     loc = error["loc"]
     walk = _Walk(data, _unwrap([_Slot(model_cls)]), [], [])
     for index, part in enumerate(loc):
-        missing_here = error["type"] == "missing" and index == len(loc) - 1
+        last = index == len(loc) - 1
+        missing_here = error["type"] == "missing" and last
+        if error["type"] == "invalid_key" and last:  # pydantic names the key by its str()
+            part = _key_named(walk.node, part)
+            walk.on_key = True
         _advance(walk, part, missing_here)
     return _Resolved(
         error, tuple(walk.path), walk.site, walk.branch, walk.on_key, walk.slots, walk.parent_slots
     )
+
+
+def _key_named(node: Any, label: Any) -> Any:
+    """The key of mapping ``node`` that is not text and reads ``label`` as text (a
+    ``null`` or number key pydantic refused), so that its line is found; else ``label``."""
+    if isinstance(node, dict):
+        for key in node:
+            if not isinstance(key, str) and str(key) == label:
+                return key
+    return label
 
 
 def _advance(walk: _Walk, part: Any, missing_here: bool) -> None:
@@ -459,7 +473,13 @@ def _message_missing(error: _Resolved) -> str:
     return f"expected key {describe_value(error.path[-1] if error.path else '?')}; got nothing"
 
 
+def _message_key_not_text(error: _Resolved) -> str:
+    """``expected a key written as text; got an empty value``."""
+    return f"expected a key written as text; got {describe_value(error.error['input'])}"
+
+
 _MESSAGE_BY_KIND: dict[str, Callable[[_Resolved], str]] = {
+    "invalid_key": _message_key_not_text,
     "value_error": _message_verbatim,
     "assertion_error": _message_verbatim,
     "extra_forbidden": _message_unknown_key,

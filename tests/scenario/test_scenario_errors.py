@@ -93,6 +93,19 @@ def test_the_valid_scenario_loads() -> None:
             ["expected plain YAML values"],
         ),
         ("hp: 10, guard: 1}", "hp: [10, guard: 1}", 13, ["expected valid YAML syntax"]),
+        # a key that is not text, at its own line (it was placed at the mapping above it)
+        (
+            "max_rounds: 5",
+            "max_rounds: 5\nnull: 3",
+            5,
+            ["expected a key written as text; got an empty value"],
+        ),
+        (
+            "hp: 10, guard: 1}",
+            "hp: 10, guard: 1, 7: x}",
+            13,
+            ["expected a key written as text; got 7"],
+        ),
     ],
 )
 def test_mistake_is_located(old: str, new: str, line: int, words: list[str]) -> None:
