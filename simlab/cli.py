@@ -303,7 +303,7 @@ ENCOUNTERS = WholeNumber(1, MAX_ENCOUNTERS, "a count", " such as 200000, 200_000
 #: A seed: any 64-bit unsigned number.
 SEED = WholeNumber(0, MAX_SEED, "a seed", " such as 7", f"from 0 to {MAX_SEED} (2**64 - 1)")
 #: A thread count; the machine's own top is checked later (:func:`_check_threads`).
-THREADS = WholeNumber(1, 10**6, "a thread count", " such as 2", "of at least 1")
+THREADS = WholeNumber(1, 2**63 - 1, "a thread count", " such as 2", "of at least 1")
 
 
 @main.command()
