@@ -71,6 +71,32 @@ def test_bad_expect_entries_are_located(expect: str, line: int, words: str) -> N
     assert words in message
 
 
+BRUTES = "    - {name: Brute, hp: 30, guard: 2, speed: 5, attacks: [stone-strike]}\n"
+TWO_BRUTES_AND_A_THIRD = BRUTES.replace("name: Brute,", "name: Brute, count: 2,") + (
+    "    - {name: Brute 3, hp: 90, guard: 4, speed: 5, attacks: [stone-strike]}\n"
+)
+
+
+@pytest.mark.parametrize("key", ["combatant", "defender"])
+def test_a_name_that_would_pool_a_lookalike_with_the_copies_is_refused(key: str) -> None:
+    """'Brute' (count: 2) beside a 'Brute 3' of its own: 'Brute' pooled all three, so a
+    spec measured the copies and a stronger combatant together, silently."""
+    text = BASE.replace(BRUTES, TWO_BRUTES_AND_A_THIRD)
+    assert TWO_BRUTES_AND_A_THIRD in text
+    loads(text, "q.yaml")  # the names themselves are fine
+    spec = {"combatant": "{figure: down_rate, combatant: Brute, at_least: 0.5}",
+            "defender": "{figure: hit_rate, attack: quick-jab, defender: Brute, "
+                        "at_least: 0.5}"}[key]  # fmt: skip
+    with pytest.raises(ScenarioError) as info:
+        loads(text + f"\nexpect:\n  - {spec}\n", "q.yaml")
+    assert info.value.problems[0].message == (
+        "expected a name that designates only the copies of the combatant entry 'Brute' "
+        "(count: 2) on side 'enemies'; got 'Brute', which would pool the combatant 'Brute 3' "
+        "on side 'enemies' with them (rename 'Brute 3': 'Brute N' reads as a copy)"
+    )
+    loads(text + "\nexpect:\n  - {figure: down_rate, combatant: Brute 3, at_least: 0.5}\n")
+
+
 def test_bad_drift_tolerance_is_located() -> None:
     text = BASE + "\ndrift_tolerance:\n  rate: 0.05\n  pmf: 2\n"
     with pytest.raises(ScenarioError) as info:
