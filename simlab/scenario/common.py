@@ -51,6 +51,9 @@ ATTACK_FIGURES = ("hit_rate", "crit_rate", "mean_damage", "damage_at_least")
 COMBATANT_FIGURES = ("down_rate", "down_by_round", "median_time_to_down", "event_rate")
 SIDE_FIGURES = ("win_rate",)
 SCENARIO_FIGURES = ("draw_rate", "mean_rounds")
+#: Figures that are shares (of attacks or encounters), from 0 to 1.
+RATE_FIGURES = ("hit_rate", "crit_rate", "damage_at_least", "down_rate", "down_by_round",
+                "event_rate", "win_rate", "draw_rate")  # fmt: skip
 SpecFigure = Literal[
     "hit_rate", "crit_rate", "mean_damage", "damage_at_least",
     "down_rate", "down_by_round", "median_time_to_down", "event_rate",
@@ -122,6 +125,8 @@ class Expectation(StrictModel):
             low, high = self.between
             raise located_error(("between",), "expected [low, high] with low ≤ high; got "
                                 f"[{low:g}, {high:g}]", self.between)  # fmt: skip
+        if self.figure in RATE_FIGURES:
+            self._refuse_bounds_beyond_rates()
         needed, optional = _FIGURE_KEYS[self.figure]
         for key in needed:
             if getattr(self, key) is None:
@@ -133,6 +138,17 @@ class Expectation(StrictModel):
                 message = f"expected only {allowed} with figure {self.figure!r}; got {key!r}"
                 raise located_error((key,), message, getattr(self, key))
         return self
+
+    def _refuse_bounds_beyond_rates(self) -> None:
+        """A rate's bound lies from 0 to 1: beyond, the spec could never fail
+        (``at_most: 60`` for 60%) or never pass, whatever was measured."""
+        for key in ("at_least", "at_most", "between"):
+            value = getattr(self, key)
+            for bound in value if isinstance(value, list) else [value]:
+                if bound is not None and not 0 <= bound <= 1:
+                    raise located_error((key,), f"expected a bound from 0 to 1 for the rate "
+                                        f"{self.figure!r} (0.6 for 60%); got {bound:g}",
+                                        value)  # fmt: skip
 
     @property
     def bounds(self) -> tuple[float, float]:
