@@ -465,9 +465,10 @@ def _sample_options(command: Callable[..., Any]) -> Callable[..., Any]:
 def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
           threads: int | None, from_: str | None, sets: tuple[str, ...] = (),
           precision: float | None = None, precision_on: tuple[str, ...] = (),
-          with_specs_only: bool = False) -> list[Any]:  # fmt: skip
+          with_specs_only: bool = False, set_option: str = "--set") -> list[Any]:  # fmt: skip
     """Simulate the scenarios named, or read saved results (exactly one of the two);
-    ``with_specs_only``: only the scenarios that have ``expect:`` entries."""
+    ``with_specs_only``: only the scenarios that have ``expect:`` entries; ``set_option``
+    names the ``sets`` in messages."""
     from simlab import api
     from simlab.errors import InputError
 
@@ -484,7 +485,7 @@ def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
     if sets:
         from simlab.tuning.overrides import parse_assignment
 
-        overrides = [parse_assignment(s) for s in sets]
+        overrides = [parse_assignment(s, set_option) for s in sets]
     return api.run_scenarios(scenarios, encounters, seed, threads=threads,
                              progress=_progress(precision), overrides=overrides,
                              precision=precision, precision_on=precision_on,
@@ -622,7 +623,8 @@ def baseline_update(
     """Write a new baseline, deliberately: simulate SCENARIOS (or take --from results).
 
     Without SCENARIOS or --from, the scenarios of the current baseline are simulated
-    again, each with the sample size and seed recorded there unless -n/--seed are given.
+    again, each with the sample size, seed and --set overrides recorded there (-n/--seed
+    replace the first two).
     """
     from pathlib import Path
 
@@ -645,6 +647,8 @@ def baseline_update(
                 run.result.seed if seed is None else seed,
                 threads,
                 None,
+                tuple(run.result.meta.get("overrides", ())),
+                set_option=f"{path}: override",
             )
             runs += more
     else:

@@ -252,10 +252,13 @@ def _attack_rows(rows: _Rows, cur: Result, base: Result, notes: list[str]) -> No
                      "(in the baseline, not in this run)")  # fmt: skip
 
 
-def _ttd_hist(res: Result, c: int) -> np.ndarray:
-    """First-down round counts, rounds 1..R, then one bin for never downed."""
+def _ttd_hist(res: Result, c: int, rounds: int) -> np.ndarray:
+    """First-down round counts, rounds 1..``rounds`` (0 past the run's round cap), then
+    one bin for never downed."""
     down = res.tallies.down_round[c]
-    return np.append(down[1:], res.encounters - down.sum())
+    by_round = np.zeros(rounds, dtype=down.dtype)
+    by_round[: len(down) - 1] = down[1:]
+    return np.append(by_round, res.encounters - down.sum())
 
 
 def _median(res: Result, c: int) -> float | None:
@@ -276,7 +279,10 @@ def _combatant_rows(rows: _Rows, cur: Result, base: Result, notes: list[str]) ->
         seen.add(name)
         d1, d0 = int(cur.tallies.down_round[c].sum()), int(base.tallies.down_round[cb].sum())
         rows.rate("down_rate", name, d1, n1, d0, n0)
-        p = rows.pmf("time_to_down", name, _ttd_hist(cur, c), _ttd_hist(base, cb))
+        # Both on the same rounds, so that "never downed" meets "never downed" when the
+        # round caps differ (a changed max_rounds).
+        rounds = max(cur.layout.max_rounds, base.layout.max_rounds)
+        p = rows.pmf("time_to_down", name, _ttd_hist(cur, c, rounds), _ttd_hist(base, cb, rounds))
         med1, med0 = _median(cur, c), _median(base, cb)
         if med1 is not None or med0 is not None:
             change = math.inf if med1 is None or med0 is None else med1 - med0

@@ -234,7 +234,7 @@ def _pair_summary(p: PairExact) -> dict[str, Any]:
 
 def _duel_summary(duel: DuelExact) -> dict[str, Any]:
     pmf = {str(int(r)): float(duel.pmf[r]) for r in np.flatnonzero(duel.pmf > 0)}
-    median = None if duel.median is None else float(duel.median)
+    median = capped_median(duel)
     by_round = np.cumsum(duel.pmf)
     ttd = {"unit": "round", "median_time_to_down": median,
            "median_time_to_down_when_downed": stats.histogram_median(duel.pmf),
@@ -244,6 +244,14 @@ def _duel_summary(duel: DuelExact) -> dict[str, Any]:
            "capped": duel.censored}  # fmt: skip
     return {"name": duel.defender, "side": duel.side, "down_rate": float(duel.pmf.sum()),
             "time_to_down": ttd}  # fmt: skip
+
+
+def capped_median(duel: DuelExact) -> float | None:
+    """The median time-to-down as a run measures it: the round by which half of all
+    encounters had the defender down, None when that is past the round cap (the fight
+    ends there, a draw). ``duel.median`` is the round without the cap."""
+    cap = len(duel.pmf) - 1
+    return None if duel.median is None or duel.median > cap else float(duel.median)
 
 
 def _refusal_summary(subject: Subject, reason: str) -> dict[str, Any]:

@@ -36,8 +36,9 @@ Format 1 (``"format": 1``)::
 ``run`` is the run identity every file of the folder carries
 (:func:`simlab.report.files.run_identity`); a file whose ``run`` disagrees with its
 scenarios, or a folder whose files disagree, is refused when read. Counts are checked
-when read too (whole numbers, 0 ≤ hits, crits ≤ attempts, …): a corrupted file is
-refused rather than compared. Counts are what the statistical tests use; the rates and
+when read too (whole numbers, 0 ≤ hits, crits ≤ attempts, …), and so is what is read
+beside them (:mod:`simlab.report.saved`): a corrupted file is refused rather than
+compared. Counts are what the statistical tests use; the rates and
 intervals are there for people and other tools. Tally arrays this module does not know
 by name (a rule system may add some) are kept losslessly in ``other_tallies`` as sparse
 (flat index, value) lists.
@@ -70,6 +71,7 @@ from simlab.report.files import (
     run_identity,
     write_json,
 )
+from simlab.report.saved import check_about
 
 FORMAT = 1
 LEVEL = 0.95
@@ -213,9 +215,14 @@ def _check_counts(t: TallyArrays, n: int, layout: Layout) -> None:
                          f"{int(t.attempts[p].sum())} attempts")  # fmt: skip
     _check_totals(t, n, layout)
     for c, name in enumerate(names):
-        downs = int(t.down_round[c].sum())
-        if downs > n:
-            raise InputError(f"expected {name} downed in at most {n} encounters; got {downs}")
+        downs, standing = int(t.down_round[c].sum()), int(t.censor_round[c].sum())
+        if downs + standing > n:
+            raise InputError(f"expected {name} downed or left standing in at most {n} "
+                             f"encounters; got {downs} and {standing}")  # fmt: skip
+        for e, event in enumerate(layout.events):
+            if int(t.event_round[c, e].sum()) > n:
+                raise InputError(f"expected {name}'s {event} in at most {n} encounters; "
+                                 f"got {int(t.event_round[c, e].sum())}")  # fmt: skip
     if int(t.winner.sum()) != n:
         raise InputError(f"expected wins and draws to add up to {n} encounters; "
                          f"got {int(t.winner.sum())}")  # fmt: skip
@@ -233,9 +240,29 @@ def _check_totals(t: TallyArrays, n: int, layout: Layout) -> None:
         raise InputError(f"expected the damage counts of {names[a]}'s {layout.attacks[k]} on "
                          f"{names[d]} to add up to its {attempts[p]} attempts; "
                          f"got {damages[p]}")  # fmt: skip
+    for p in np.flatnonzero(attempts):
+        _check_damage_total(t.damage_sum[p], t.damage_hist[p], layout, int(p))
     rounds = sum(int(count) for count in t.rounds)
     if rounds != n:
         raise InputError(f"expected rounds counts adding up to {n} encounters; got {rounds}")
+
+
+def _pair_name(layout: Layout, p: int) -> str:
+    """``Kaito's quick-jab on Brute``: the attack pair in tally slot ``p``."""
+    a, k, d = layout.unpair(int(p))
+    names = [name for _, name in layout.combatants]
+    return f"{names[a]}'s {layout.attacks[k]} on {names[d]}"
+
+
+def _check_damage_total(sums: np.ndarray, hist: np.ndarray, layout: Layout, p: int) -> None:
+    """Refuse pair ``p`` when its damage total (the batch sums) disagrees with its damage
+    counts: the total is their sum exactly, or more when the last bin holds damage of
+    at least its value (summed as Python ints, as :func:`_check_totals`)."""
+    total = sum(int(x) for x in sums)
+    counted = sum(d * int(count) for d, count in enumerate(hist))
+    if total < counted or (total > counted and not hist[-1]):
+        raise InputError(f"expected the damage total of {_pair_name(layout, p)} to be the "
+                         f"sum of its damage counts, {counted}; got {total}")  # fmt: skip
 
 
 def _attack_entries(res: Result) -> list[dict[str, Any]]:
@@ -419,13 +446,43 @@ def _layout(doc: dict[str, Any]) -> Layout:
     known = {f.name for f in dataclasses.fields(Layout)}
     kwargs = {k: v for k, v in doc.items() if k in known}
     for key in ("max_rounds", "damage_bins", "batches", "attack_bins", "attacks_per_round"):
-        if key in kwargs:
-            _whole(kwargs[key], f"layout {key}", _MAX_AXIS)
+        if key in kwargs and _whole(kwargs[key], f"layout {key}", _MAX_AXIS) < 1:
+            raise InputError(f"expected layout {key} of at least 1; got {kwargs[key]}")
     for key in ("sides", "combatants", "attacks", "events"):
         if len(kwargs.get(key, [])) > _MAX_AXIS:
             raise InputError(f"expected at most {_MAX_AXIS} layout {key}; got more")
-    kwargs["combatants"] = [tuple(c) for c in kwargs.get("combatants", [])]
+    for key in ("statuses", "crits", "momentum"):
+        if not isinstance(kwargs.get(key, False), bool):
+            raise InputError(f"expected layout {key} as true or false; got {kwargs[key]!r:.60}")
+    for key in ("sides", "attacks", "events"):
+        _distinct_texts(kwargs.get(key, []), f"layout {key}")
+    kwargs["combatants"] = _layout_combatants(kwargs.get("combatants", []), kwargs["sides"])
+    sides = [kwargs["sides"].index(side) for side, _ in kwargs["combatants"]]
+    if kwargs.setdefault("side_of", sides) != sides:
+        raise InputError(f"expected layout side_of {sides}, the sides of the layout's "
+                         f"combatants; got {kwargs['side_of']!r:.60}")  # fmt: skip
     return Layout(**kwargs)
+
+
+def _distinct_texts(values: Any, what: str) -> list[str]:
+    """``values`` when it is a list of distinct texts (names), else an InputError."""
+    if not isinstance(values, list) or not all(isinstance(v, str) and v for v in values):
+        raise InputError(f"expected {what} as a list of names; got {values!r:.60}")
+    twice = [v for v in dict.fromkeys(values) if values.count(v) > 1]
+    if twice:
+        raise InputError(f"expected each of {what} once; got {twice[0]!r} more than once")
+    return values
+
+
+def _layout_combatants(entries: Any, sides: list[str]) -> list[tuple[str, str]]:
+    """The layout's (side, name) pairs: each a side of the layout and a name of its own."""
+    if not isinstance(entries, list) or not all(
+        isinstance(e, list) and len(e) == 2 and e[0] in sides for e in entries
+    ):
+        raise InputError(f"expected layout combatants as [side, name] pairs, each side one "
+                         f"of {sides}; got {entries!r:.60}")  # fmt: skip
+    _distinct_texts([name for _, name in entries], "the layout's combatant names")
+    return [(side, name) for side, name in entries]
 
 
 def _pair_index(pair: Any, layout: Layout) -> int:
@@ -451,13 +508,16 @@ def _tallies(doc: dict[str, Any], layout: Layout) -> TallyArrays:
         t.damage_sum[p] = _wholes(batches["damage"], size, "damage")
         t.damage_hist[p] = _uncounts(entry["damage_counts"], layout.damage_bins, "damage")
     r1 = layout.max_rounds + 1
+    if len(doc["combatants"]) != len(layout.combatants):
+        raise InputError(f"expected {len(layout.combatants)} combatant entries, one per "
+                         f"combatant of the layout; got {len(doc['combatants'])}")  # fmt: skip
     for c, entry in enumerate(doc["combatants"]):
         t.down_round[c] = _uncounts(entry["down_round_counts"], r1, "round")
         t.censor_round[c] = _uncounts(entry["censor_round_counts"], r1, "round")
         t.down_attacks[c] = _uncounts(entry["attacks_to_down_counts"], layout.attack_bins,
                                       "attack count")  # fmt: skip
         for e, event in enumerate(layout.events):
-            counts = entry["events"].get(event, {}).get("round_counts", {})
+            counts = entry["events"][event]["round_counts"]
             t.event_round[c, e] = _uncounts(counts, r1, "round")
     t.winner[:] = _wholes(
         [*(s["wins"] for s in doc["sides"]), doc["draws"]["count"]], len(t.winner), "win"
@@ -479,6 +539,7 @@ def _tallies(doc: dict[str, Any], layout: Layout) -> TallyArrays:
 def scenario_run(doc: dict[str, Any]) -> ScenarioRun:
     """Rebuild a :class:`ScenarioRun` from its ``results.json`` entry."""
     layout = _layout(doc["layout"])
+    check_about(doc, layout)
     n = _whole(doc["encounters"], "encounters", MAX_ENCOUNTERS)
     tallies = _tallies(doc, layout)
     _check_counts(tallies, n, layout)
@@ -488,7 +549,7 @@ def scenario_run(doc: dict[str, Any]) -> ScenarioRun:
     if doc.get("precision") is not None:
         result.meta["precision"] = doc["precision"]
     if doc.get("overrides"):
-        result.meta["overrides"] = [str(o) for o in doc["overrides"]]
+        result.meta["overrides"] = list(doc["overrides"])
     return ScenarioRun(result=result, source=doc.get("source"), exact=doc.get("exact"),
                        expect=list(doc.get("expect", [])),
                        drift_tolerance=dict(doc.get("drift_tolerance", {})),
@@ -518,6 +579,17 @@ def _read_document(p: Path) -> dict[str, Any]:
     return doc
 
 
+def _refuse_repeats(runs: list[ScenarioRun], p: Path) -> None:
+    """Refuse a file with one scenario twice (rules id and scenario id): the drift gate
+    and ``baseline update`` would use one of the two and silently drop the other."""
+    seen: set[tuple[str, str]] = set()
+    for run in runs:
+        if (run.rules, run.scenario) in seen:
+            raise InputError(f"{p}: expected each scenario once; got {run.scenario!r} "
+                             f"(rules {run.rules}) twice")  # fmt: skip
+        seen.add((run.rules, run.scenario))
+
+
 def load_results(path: str | os.PathLike[str]) -> list[ScenarioRun]:
     """Read a ``results.json`` (or the one in a folder) back into scenario runs.
 
@@ -539,9 +611,10 @@ def load_results(path: str | os.PathLike[str]) -> list[ScenarioRun]:
         runs = [scenario_run(entry) for entry in doc["scenarios"]]
     except InputError as err:
         raise InputError(f"{p}: {err}") from None
-    except (KeyError, TypeError, ValueError, IndexError, OverflowError) as err:
+    except (KeyError, TypeError, ValueError, IndexError, OverflowError, AttributeError) as err:
         raise InputError(f"{p}: expected a complete results.json; got a problem with "
                          f"{type(err).__name__}: {err}") from None  # fmt: skip
+    _refuse_repeats(runs, p)
     stamped = doc.get("run")
     if isinstance(stamped, dict) and stamped != run_identity([r.result for r in runs]) | {
         "simlab_version": stamped.get("simlab_version")

@@ -379,13 +379,18 @@ def exact_attacks_table(solved: ExactResult) -> Table:
 
 
 def exact_duel_table(duel: DuelExact) -> Table:
-    """The duel defender's exact time-to-down: mean, sd, median, P(down by the cap)."""
+    """The duel defender's exact time-to-down: mean, sd, median (both without the cap),
+    P(down by the cap)."""
+    from simlab.exact.engine import capped_median
+
     table = console_table("time-to-down (exact, rounds)")
     name_column(table, "combatant", [duel.defender])
     name_column(table, "side", [duel.side])
     for column in ("mean", "sd", "median", "down by round cap"):
         number_column(table, column)
     median = "not reached" if duel.median is None else str(duel.median)
+    if duel.median is not None and capped_median(duel) is None:
+        median += f" (> cap {len(duel.pmf) - 1})"
     table.add_row(duel.defender, duel.side, f"{duel.mean:.5f}", f"{duel.variance**0.5:.4f}",
                   median, f"{float(duel.pmf.sum()):.6f}")  # fmt: skip
     return table

@@ -51,6 +51,9 @@ ATTACK_FIGURES = ("hit_rate", "crit_rate", "mean_damage", "damage_at_least")
 COMBATANT_FIGURES = ("down_rate", "down_by_round", "median_time_to_down", "event_rate")
 SIDE_FIGURES = ("win_rate",)
 SCENARIO_FIGURES = ("draw_rate", "mean_rounds")
+#: Figures that are shares (of attacks or encounters), from 0 to 1.
+RATE_FIGURES = ("hit_rate", "crit_rate", "damage_at_least", "down_rate", "down_by_round",
+                "event_rate", "win_rate", "draw_rate")  # fmt: skip
 SpecFigure = Literal[
     "hit_rate", "crit_rate", "mean_damage", "damage_at_least",
     "down_rate", "down_by_round", "median_time_to_down", "event_rate",
@@ -122,6 +125,8 @@ class Expectation(StrictModel):
             low, high = self.between
             raise located_error(("between",), "expected [low, high] with low ≤ high; got "
                                 f"[{low:g}, {high:g}]", self.between)  # fmt: skip
+        if self.figure in RATE_FIGURES:
+            self._refuse_bounds_beyond_rates()
         needed, optional = _FIGURE_KEYS[self.figure]
         for key in needed:
             if getattr(self, key) is None:
@@ -133,6 +138,17 @@ class Expectation(StrictModel):
                 message = f"expected only {allowed} with figure {self.figure!r}; got {key!r}"
                 raise located_error((key,), message, getattr(self, key))
         return self
+
+    def _refuse_bounds_beyond_rates(self) -> None:
+        """A rate's bound lies from 0 to 1: beyond, the spec could never fail
+        (``at_most: 60`` for 60%) or never pass, whatever was measured."""
+        for key in ("at_least", "at_most", "between"):
+            value = getattr(self, key)
+            for bound in value if isinstance(value, list) else [value]:
+                if bound is not None and not 0 <= bound <= 1:
+                    raise located_error((key,), f"expected a bound from 0 to 1 for the rate "
+                                        f"{self.figure!r} (0.6 for 60%); got {bound:g}",
+                                        value)  # fmt: skip
 
     @property
     def bounds(self) -> tuple[float, float]:
@@ -162,11 +178,13 @@ class DriftTolerance(StrictModel):
 
 class NameClaim(NamedTuple):
     """A name a scenario entry gives a combatant: ``loc`` is the entry's ``name:``,
-    ``who`` says which combatant bears it (``copy 2 of 'Goblin' (count: 3) on side 'b'``)."""
+    ``who`` says which combatant bears it (``copy 2 of 'Goblin' (count: 3) on side 'b'``);
+    ``copies`` is the entry's count on the claim of its own name (1 on every other)."""
 
     name: str
     loc: tuple[Any, ...]
     who: str
+    copies: int = 1
 
 
 def entry_claims(name: str, loc: tuple[Any, ...], copies: int, where: str,
@@ -179,7 +197,23 @@ def entry_claims(name: str, loc: tuple[Any, ...], copies: int, where: str,
     entry = f"{name!r} ({how}: {copies})"
     copied = [NameClaim(f"{name} {k}", loc, f"copy {k} of {entry}{where}")
               for k in range(1, copies + 1)]  # fmt: skip
-    return [NameClaim(name, loc, f"the {kind} entry {entry}{where}"), *copied]
+    return [NameClaim(name, loc, f"the {kind} entry {entry}{where}", copies), *copied]
+
+
+def _refuse_lookalikes(claims: list[NameClaim], name: str, loc: tuple[Any, ...]) -> None:
+    """Refuse ``name`` where it designates the copies of a ``count:`` entry (``Orc``,
+    count: 2) and a combatant of its own reads as one more copy (``Orc 3``): the specs,
+    which tell copies by their names, would pool it with them."""
+    entry = next((c for c in claims if c.name == name), None)
+    if entry is None or entry.copies == 1:
+        return
+    copies = {f"{name} {k}" for k in range(1, entry.copies + 1)}
+    others = [c for c in claims if c.name not in copies | {name} and _copies_of(name, [c.name])]
+    if others:
+        raise located_error(loc, f"expected a name that designates only the copies of "
+                            f"{entry.who}; got {name!r}, which would pool {others[0].who} "
+                            f"with them (rename {others[0].name!r}: '{name} N' reads as a "
+                            "copy)", name)  # fmt: skip
 
 
 def _copies_of(name: str, names: list[str]) -> list[str]:
@@ -257,6 +291,7 @@ class ScenarioBase(StrictModel):
         sides: dict[str, list[Any]] = getattr(self, "sides", {})
         names = [name for _, name in self.combatant_names()]
         shown = ", ".join(dict.fromkeys(m.name for ms in sides.values() for m in ms))
+        claims = self.name_claims() if self.expect else []
         for i, spec in enumerate(self.expect):
             if spec.figure == "crit_rate" and not has_crits(self.rules):
                 raise located_error(("expect", i, "figure"), "expected a figure these rules "
@@ -271,6 +306,8 @@ class ScenarioBase(StrictModel):
                 if name is not None and not _copies_of(name, names):
                     raise located_error(("expect", i, key), f"expected a combatant of this "
                                         f"scenario ({shown}); got {name!r}", name)  # fmt: skip
+                if name is not None:
+                    _refuse_lookalikes(claims, name, ("expect", i, key))
             used = spec.attack is None or spec.attacker is None or _attacking_sides(spec, sides)
             if not used:
                 raise located_error(("expect", i, "attacker"), f"expected a combatant that "

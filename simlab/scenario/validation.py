@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal, TypeVar, Union
 from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic_core import ErrorDetails
 
-from simlab.errors import Problem, ScenarioError
+from simlab.errors import InputError, Problem, ScenarioError
 from simlab.scenario.source import Path, YamlSource, yaml_type_name
 
 M = TypeVar("M", bound=BaseModel)
@@ -74,6 +74,36 @@ def validate(
         errors = [_resolve(model_cls, target, error) for error in exc.errors()]
         problems = [_to_problem(source, path_prefix, item) for item in _choose(errors)]
         raise ScenarioError(_sorted_unique(problems)) from None
+
+
+def validate_saved(model_cls: type[M], data: Any, where: str) -> M:
+    """Validate data that has no YAML file behind it (an entry of a results file), with
+    the same wording as :func:`validate`.
+
+    Parameters
+    ----------
+    model_cls : type of BaseModel
+        The model to build.
+    data : Any
+        The data.
+    where : str
+        What the data is, for the message (``results.json: expect[0]``).
+
+    Raises
+    ------
+    InputError
+        ``WHERE.KEY: expected X; got Y`` for the first failure.
+    """
+    try:
+        return model_cls.model_validate(data)
+    except ValidationError as exc:
+        first = _choose([_resolve(model_cls, data, error) for error in exc.errors()])[0]
+        if isinstance(first, _Merged):
+            site, message = first.site, _merged_message(first)
+        else:
+            site, message = first.path, _message(first)
+        at = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in site)
+        raise InputError(f"{where}{at}: {message}") from None
 
 
 def problem_at(source: YamlSource, path: Path, message: str, key: bool = False) -> Problem:

@@ -137,6 +137,24 @@ def test_summary_has_the_run_shape_without_intervals() -> None:
     assert doc["attacks"][0]["damage_pmf"]["0"] == pytest.approx(6 / 36)  # rows 2-3, 4 - guard
 
 
+def test_summary_median_past_the_round_cap_is_not_reached_as_in_a_run() -> None:
+    """With max_rounds 5 the duel ends a draw long before the defender's median round
+    (10): half of all encounters never have it down, and summary.json says so (null), as
+    a run's does, where it gave 10. The terminal gives the round with the cap beside it."""
+    capped = simlab.load(DUEL).with_(max_rounds=5)
+    solved = exact(capped)
+    assert solved.duel is not None and solved.duel.median == 10
+    ttd = solved.summary()["combatants"][0]["time_to_down"]
+    assert ttd["median_time_to_down"] is None
+    run = sim_summary(simlab.simulate(capped, n=2_000, seed=SEED, threads=1))
+    defender = next(c for c in run["combatants"] if c["name"] == "Defender")
+    assert defender["time_to_down"]["median_time_to_down"] is None
+    done = subprocess.run([sys.executable, "-m", "simlab", "exact", str(DUEL), "--set",
+                           "max_rounds=5"], capture_output=True, text=True, check=True)  # fmt: skip
+    assert "10 (> cap 5)" in done.stdout
+    assert ttd["median_time_to_down_when_downed"] == 5.0  # the few downed by round 5
+
+
 def test_summary_lists_refusals() -> None:
     doc = exact(PARTY).summary()
     refusals = doc["refusals"]

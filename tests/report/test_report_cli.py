@@ -79,6 +79,37 @@ def test_baseline_update_without_scenarios_reruns_the_baseline(baseline: Path,
     assert copy.read_text() == baseline.read_text()
 
 
+def test_baseline_update_reruns_a_baseline_with_its_overrides(baseline: Path,
+                                                              tmp_path: Path) -> None:  # fmt: skip
+    """A baseline adopted from `report --set` results is the scenario with those overrides:
+    re-running it keeps them, and reproduces it byte for byte."""
+    scenario = baseline.parent / "quickstart.yaml"
+    night = tmp_path / "night"
+    done = simlab("report", scenario, "-n", 2000, "--set", "Brute.hp=60", "--out", night)
+    assert done.exit_code == 0, done.output
+    path = tmp_path / "results.json"
+    assert simlab("baseline", "update", "--from", night, "--baseline", path).exit_code == 0
+    adopted = path.read_text()
+    done = simlab("baseline", "update", "--baseline", path)
+    assert done.exit_code == 0, done.output
+    assert json.loads(path.read_text())["scenarios"][0]["overrides"] == ["Brute.hp=60"]
+    assert path.read_text() == adopted
+
+
+def test_baseline_update_names_a_recorded_override_that_no_longer_applies(
+    baseline: Path, tmp_path: Path
+) -> None:
+    doc = json.loads(baseline.read_text())
+    doc["scenarios"][0]["overrides"] = ["Brutte.hp=60"]
+    del doc["run"]  # a hand-edited file: its identity no longer says which run it is
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(doc))
+    done = simlab("baseline", "update", "--baseline", path)
+    assert done.exit_code == 2, done.output
+    assert done.output.startswith(f"{path}: override Brutte.hp=60: expected a combatant")
+    assert json.loads(path.read_text()) == doc
+
+
 @pytest.mark.parametrize("kind", ["scenario", "empty", "other JSON", "FIFO", "folder"])
 def test_baseline_update_never_overwrites_what_simlab_did_not_write(
     tmp_path: Path, kind: str

@@ -157,3 +157,19 @@ def test_unmatched_scenarios_are_noted_not_drifted(quickstart_baseline: Scenario
     assert report.ok and report.table.empty
     assert any("no baseline yet" in n for n in report.notes)
     assert any("in the baseline but not run" in n for n in report.notes)
+
+
+def test_time_to_down_under_another_round_cap_compares_round_with_round() -> None:
+    """A changed max_rounds: "never downed" is compared with "never downed", each round
+    with the same round. On the same dice the first 12 rounds are the same encounters,
+    so the distance is exactly the baseline's share downed after round 12."""
+    text = (ROOT / "scenarios/benchmarks/ss-duel.yaml").read_text()
+    base = api.run_scenario(api.loads(text, "ss-duel.yaml"), 2000, 1)
+    capped = api.run_scenario(api.loads(text.replace("max_rounds: 100", "max_rounds: 12"),
+                                        "ss-duel.yaml"), 2000, 1)  # fmt: skip
+    table = compare([capped], [base]).table.set_index(["figure", "subject"])
+    assert table.loc[("time_to_down", "Attacker"), "change"] == 0.0  # never downed in both
+    down = base.result.tallies.down_round[1]
+    later = down[13:].sum() / base.result.encounters
+    assert later > 0.05
+    assert table.loc[("time_to_down", "Defender"), "change"] == pytest.approx(later)

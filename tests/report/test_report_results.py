@@ -191,3 +191,94 @@ def test_results_whose_counts_disagree_are_refused(
     path.write_text(json.dumps(doc))
     with pytest.raises(InputError, match=rf"{re.escape(str(path))}: {words}"):
         load_results(path)
+
+
+def _edited(run: ScenarioRun, tmp_path: Path, edit: object) -> Path:
+    """``run``'s results file after ``edit`` of its scenario entry, as a hand would do it
+    (without the run identity, which would give the edit away)."""
+    path = simlab.save_results(run, tmp_path / "results.json")
+    doc = json.loads(path.read_text())
+    del doc["run"]
+    edit(doc["scenarios"][0])  # type: ignore[operator]
+    path.write_text(json.dumps(doc))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("edit", "words"),
+    [
+        (lambda s: s.__setitem__("expect", [{"figure": "bogus", "at_least": 1}]),
+         "quickstart: expect\\[0\\].figure: expected one of 'hit_rate', "),
+        (lambda s: s.__setitem__("expect", [{"figure": "win_rate", "side": "nobody",
+                                             "at_least": 0.5}]),
+         "quickstart: expect\\[0\\].side: expected a side of these results \\(party, "
+         "enemies\\); got 'nobody'"),
+        (lambda s: s.__setitem__("expect", [{"figure": "down_rate", "combatant": "Kaitoo",
+                                             "at_least": 0.5}]),
+         "expect\\[0\\].combatant: expected a combatant of these results \\(Kaito, Brute\\); "
+         "got 'Kaitoo'"),
+        (lambda s: s.__setitem__("drift_tolerance", {"rate": "x"}),
+         "quickstart: drift_tolerance.rate: expected a number; got 'x'"),
+        (lambda s: s.__setitem__("exact", "x"), "exact: expected a mapping; got 'x'"),
+        (lambda s: s.__setitem__("precision", {"x": 1}), "precision.rule: expected key 'rule'"),
+        (lambda s: s.__setitem__("overrides", "Brute.hp=3"), "overrides: expected a list"),
+        (lambda s: s.__setitem__("scenario", 5), "scenario: expected text; got 5"),
+        (lambda s: s["combatants"][0].__setitem__("events", []),
+         "expected a complete results.json"),
+    ],
+)  # fmt: skip
+def test_a_hand_edited_scenario_entry_is_an_input_error(
+    run: ScenarioRun, tmp_path: Path, edit: object, words: str
+) -> None:
+    """What a report reads beside the counts (ids, specs, tolerances, exact answers,
+    precision record, overrides): these edits stopped `report --from` or `check --from`
+    with an internal error, or measured a spec on nobody."""
+    path = _edited(run, tmp_path, edit)
+    with pytest.raises(InputError, match=rf"{re.escape(str(path))}: .*{words}"):
+        load_results(path)
+
+
+def _drop_second_combatant(s: dict) -> None:
+    s["combatants"] = s["combatants"][:1]
+
+
+@pytest.mark.parametrize(
+    ("edit", "words"),
+    [
+        (_drop_second_combatant, "expected 2 combatant entries, one per combatant of the "
+         "layout; got 1"),
+        (lambda s: s["combatants"][1]["events"]["out"].__setitem__("round_counts", {"3": 5000}),
+         "expected Brute's out in at most 3000 encounters; got 5000"),
+        (lambda s: s["combatants"][0].__setitem__("censor_round_counts", {"4": 3000}),
+         "expected Kaito downed or left standing in at most 3000 encounters"),
+        (lambda s: s["attacks"][0]["batches"].__setitem__("damage", [2**62] * 32),
+         "expected the damage total of Kaito's quick-jab on Brute to be the sum of its "
+         "damage counts"),
+        (lambda s: s["layout"].__setitem__("combatants", [["party", "Kaito"],
+                                                          ["party", "Kaito"]]),
+         "expected each of the layout's combatant names once; got 'Kaito' more than once"),
+        (lambda s: s["layout"].__setitem__("side_of", [0, 7]), "expected layout side_of"),
+    ],
+)  # fmt: skip
+def test_results_that_no_run_can_write_are_refused(
+    run: ScenarioRun, tmp_path: Path, edit: object, words: str
+) -> None:
+    """Counts and names no simulation can produce: a combatant's entry cut away (its
+    tallies read as zeros: it never went down), more events or standings than
+    encounters, a damage total its damage counts do not add up to, two combatants of
+    one name (the drift gate compared one of them), side indices of no side."""
+    path = _edited(run, tmp_path, edit)
+    with pytest.raises(InputError, match=rf"{re.escape(str(path))}: {words}"):
+        load_results(path)
+
+
+def test_a_results_file_with_one_scenario_twice_is_refused(run: ScenarioRun,
+                                                          tmp_path: Path) -> None:  # fmt: skip
+    path = simlab.save_results(run, tmp_path / "results.json")
+    doc = json.loads(path.read_text())
+    del doc["run"]
+    doc["scenarios"].append(doc["scenarios"][0])
+    path.write_text(json.dumps(doc))
+    with pytest.raises(InputError, match="expected each scenario once; got 'quickstart' "
+                       "\\(rules shattered-spirits\\) twice"):  # fmt: skip
+        load_results(path)

@@ -63,12 +63,51 @@ def _located(expect: str) -> tuple[int, str]:
          1, "expected a finite number; got nan"),
         ("  - {figure: down_rate, combatant: Brute, between: [0, .inf]}\n",
          1, "expected a finite number; got inf"),
+        # a rate's bound beyond 0..1 would pass (or fail) whatever was measured
+        ("  - {figure: win_rate, side: enemies, at_most: 60}\n",
+         1, "expected a bound from 0 to 1 for the rate 'win_rate' (0.6 for 60%); got 60"),
+        ("  - {figure: hit_rate, attack: quick-jab, between: [0.5, 1.2]}\n",
+         1, "expected a bound from 0 to 1 for the rate 'hit_rate' (0.6 for 60%); got 1.2"),
+        ("  - {figure: down_by_round, combatant: Kaito, round: 3, at_least: -0.1}\n",
+         1, "expected a bound from 0 to 1 for the rate 'down_by_round' (0.6 for 60%); got -0.1"),
     ],
 )  # fmt: skip
 def test_bad_expect_entries_are_located(expect: str, line: int, words: str) -> None:
     got_line, message = _located(expect)
     assert got_line == line
     assert words in message
+
+
+BRUTES = "    - {name: Brute, hp: 30, guard: 2, speed: 5, attacks: [stone-strike]}\n"
+TWO_BRUTES_AND_A_THIRD = BRUTES.replace("name: Brute,", "name: Brute, count: 2,") + (
+    "    - {name: Brute 3, hp: 90, guard: 4, speed: 5, attacks: [stone-strike]}\n"
+)
+
+
+@pytest.mark.parametrize("key", ["combatant", "defender"])
+def test_a_name_that_would_pool_a_lookalike_with_the_copies_is_refused(key: str) -> None:
+    """'Brute' (count: 2) beside a 'Brute 3' of its own: 'Brute' pooled all three, so a
+    spec measured the copies and a stronger combatant together, silently."""
+    text = BASE.replace(BRUTES, TWO_BRUTES_AND_A_THIRD)
+    assert TWO_BRUTES_AND_A_THIRD in text
+    loads(text, "q.yaml")  # the names themselves are fine
+    spec = {"combatant": "{figure: down_rate, combatant: Brute, at_least: 0.5}",
+            "defender": "{figure: hit_rate, attack: quick-jab, defender: Brute, "
+                        "at_least: 0.5}"}[key]  # fmt: skip
+    with pytest.raises(ScenarioError) as info:
+        loads(text + f"\nexpect:\n  - {spec}\n", "q.yaml")
+    assert info.value.problems[0].message == (
+        "expected a name that designates only the copies of the combatant entry 'Brute' "
+        "(count: 2) on side 'enemies'; got 'Brute', which would pool the combatant 'Brute 3' "
+        "on side 'enemies' with them (rename 'Brute 3': 'Brute N' reads as a copy)"
+    )
+    loads(text + "\nexpect:\n  - {figure: down_rate, combatant: Brute 3, at_least: 0.5}\n")
+
+
+def test_rate_bounds_at_the_ends_and_other_figures_beyond_one_load() -> None:
+    loads(BASE + "\nexpect:\n  - {figure: draw_rate, between: [0, 1]}\n"
+          "  - {figure: mean_rounds, at_least: 40}\n"
+          "  - {figure: mean_damage, attack: quick-jab, at_least: 1.5}\n")  # fmt: skip
 
 
 def test_bad_drift_tolerance_is_located() -> None:

@@ -1,0 +1,135 @@
+"""What a results file holds beside its counts, checked when it is read.
+
+A report drawn again (``simlab report --from``), the checks of ``simlab check --from`` and
+the drift gate read a scenario's ids, ``expect:`` specs, drift tolerances, exact answers,
+precision record and overrides from ``results.json``. A hand-edited or corrupted entry
+is refused here, as ``results.json: duel: expect[0].combatant: expected …; got …``
+(exit code 2), rather than failing halfway through a report or being measured on nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from simlab.engine.tallies import Layout
+from simlab.errors import InputError
+from simlab.scenario.common import DriftTolerance, Expectation
+from simlab.scenario.validation import validate_saved
+
+__all__ = ["check_about", "check_expect"]
+
+#: A key of a saved distribution: a whole number written as text (``"12"``).
+_Bin = Annotated[str, Field(pattern=r"^\d{1,6}$")]
+
+
+class _Saved(BaseModel):
+    """A saved entry: the types simlab writes (other keys are let be)."""
+
+    model_config = ConfigDict(strict=True)
+
+
+class _ExactPair(_Saved):
+    attacker: str
+    attack: str
+    defender: str
+    hit_rate: float
+    crit_rate: float
+    mean_damage: float
+    damage_pmf: dict[_Bin, float]
+    caveats: dict[str, str] = Field(default_factory=dict)
+
+
+class _ExactTime(_Saved):
+    pmf: dict[_Bin, float]
+
+
+class _ExactDuel(_Saved):
+    name: str
+    time_to_down: _ExactTime
+
+
+class _Exact(_Saved):
+    attacks: list[_ExactPair] = Field(default_factory=list)
+    combatants: list[_ExactDuel] = Field(default_factory=list)
+
+
+class _Widest(_Saved):
+    figure: str
+    on: str | None
+    half_width: float
+    limit: float
+
+
+class _Precision(_Saved):
+    rule: str
+    cap: int
+    encounters: int
+    met: bool
+    widest: _Widest | None = None
+
+
+class _About(_Saved):
+    scenario: str = Field(min_length=1)
+    rules: str = Field(min_length=1)
+    source: str | None = None
+    simlab_version: str = "unknown"
+    overrides: list[str] | None = None
+    precision: _Precision | None = None
+    exact: _Exact | None = None
+    expect: list[dict[str, Any]] = Field(default_factory=list)
+    drift_tolerance: dict[str, Any] = Field(default_factory=dict)
+
+
+def check_about(doc: dict[str, Any], layout: Layout) -> None:
+    """Refuse a scenario entry of a results file whose ids, specs, tolerances, exact
+    answers, precision record or overrides are not what simlab writes.
+
+    Parameters
+    ----------
+    doc : dict
+        The scenario's entry of ``results.json``.
+    layout : Layout
+        Its tallies' names, which the ``expect:`` specs must use.
+
+    Raises
+    ------
+    InputError
+        ``duel: expect[0].combatant: expected a combatant of these results (…); got
+        'Nobody'``.
+    """
+    about = validate_saved(_About, doc, "a scenario entry")
+    if about.drift_tolerance:
+        validate_saved(DriftTolerance, about.drift_tolerance, f"{about.scenario}: drift_tolerance")
+    for i, spec in enumerate(about.expect):
+        where = f"{about.scenario}: expect[{i}]"
+        check_expect(validate_saved(Expectation, spec, where), layout, where)
+
+
+def check_expect(spec: Expectation, layout: Layout, where: str) -> None:
+    """Refuse a spec that names what the results do not have: an attack, a combatant
+    (itself or its ``count:`` copies), a side or a rule event."""
+    names = [name for _, name in layout.combatants]
+
+    def refuse(key: str, what: str, known: list[str]) -> InputError:
+        shown = ", ".join(known) or "none"
+        return InputError(f"{where}.{key}: expected {what} of these results ({shown}); "
+                          f"got {getattr(spec, key)!r}")  # fmt: skip
+
+    if spec.attack is not None and spec.attack not in layout.attacks:
+        raise refuse("attack", "an attack", layout.attacks)
+    for key in ("attacker", "defender", "combatant"):
+        name = getattr(spec, key)
+        if name is not None and name not in names and not _copies(name, names):
+            raise refuse(key, "a combatant", names)
+    if spec.side is not None and spec.side not in layout.sides:
+        raise refuse("side", "a side", layout.sides)
+    if spec.event is not None and spec.event not in layout.events:
+        raise refuse("event", "a rule event", layout.events)
+
+
+def _copies(name: str, names: list[str]) -> list[str]:
+    pattern = re.compile(rf"{re.escape(name)} \d+")
+    return [n for n in names if pattern.fullmatch(n)]
