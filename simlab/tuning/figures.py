@@ -304,6 +304,8 @@ def exact_measure(answer: Any, ref: FigureRef) -> float | None:
     """A figure from an exact answer (:class:`simlab.exact.engine.ExactResult`), or None
     when the exact engine does not give it (several pairs pooled, no solved duel,
     win and draw rates, encounter length)."""
+    from simlab.exact.engine import capped_median  # the exact engine is loaded by now
+
     if ref.figure in ATTACK_FIGURES:
         attack, _, defender = ref.on.partition("/")
         pairs = [p for p in answer.pairs if p.attack == attack
@@ -321,8 +323,9 @@ def exact_measure(answer: Any, ref: FigureRef) -> float | None:
         return float(pmf.sum())
     if ref.figure == "down_by_round":
         return float(pmf[: int(ref.arg) + 1].sum())
-    if ref.figure == "median_time_to_down":
-        return np.inf if duel.median is None else float(duel.median)
+    if ref.figure == "median_time_to_down":  # past the round cap: not reached, as in a run
+        median = capped_median(duel)
+        return np.inf if median is None else median
     if ref.figure == "mean_time_to_down":
         return float(duel.capped_moments()[1])
     return None

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 import simlab
 from simlab.cli import main
 from simlab.exact.engine import exact
-from simlab.tuning.figures import measure, parse_figure
+from simlab.tuning.figures import exact_measure, measure, parse_figure
 from simlab.tuning.tune import (
     Evaluation,
     TuneResult,
@@ -250,3 +250,17 @@ def test_the_api_checks_every_argument_even_when_the_exact_engine_answers(
     with pytest.raises(InputError) as err:
         simlab.tune(duel, vary, "median_time_to_down:Defender=5", n=200, **extra)
     assert words in str(err.value)
+
+
+def test_an_exact_median_past_the_round_cap_is_not_reached_as_in_a_run(duel: Any) -> None:
+    """With a round cap of 5 the Defender of ``ss-duel`` goes down in round 10 in half of
+    the fights without the cap: a run says its median is not reached, and so must the
+    exact value tune reads (it read 10)."""
+    capped = duel.with_({"max_rounds": 5})
+    ref = parse_figure("median_time_to_down:Defender", "--target")
+    answer = exact(capped)
+    assert answer.duel.median == 10  # the round without the cap
+    assert exact_measure(answer, ref) == float("inf")
+    run = simlab.simulate(capped, n=4000)
+    assert run.combatants().set_index("combatant").median_time_to_down.isna()["Defender"]
+    assert exact_measure(exact(duel), ref) == answer.duel.median  # under the cap: the round
