@@ -476,7 +476,7 @@ def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
         if scenarios or encounters or seed is not None or sets or precision is not None:
             raise InputError("expected either scenarios to simulate or --from saved results; "
                              "got both")  # fmt: skip
-        return api.load_results(from_)
+        return api.load_results(from_, name="--from")
     if not scenarios:
         raise InputError("expected at least one scenario file or folder (or --from); got none")
 
@@ -544,7 +544,7 @@ def report(
     from simlab.report import terminal
 
     if baseline is not None:
-        api.load_results(baseline)  # a missing or bad baseline fails before simulating
+        api.load_results(baseline, name="--baseline")  # a bad baseline fails before simulating
     _prepare_out(out)
     runs = _runs(scenarios, encounters, seed, threads, from_, sets, precision, precision_on)
     written, specs, drift = api.write_report(runs, out, baseline=baseline, alpha=alpha,

@@ -140,6 +140,10 @@ def test_empty_paths_are_refused_not_read_as_the_current_folder(
     monkeypatch.chdir(tmp_path)
     with pytest.raises(OutputError, match=r"^--out: expected a folder path; got an empty one$"):
         prepare_output("")
+    with pytest.raises(OutputError, match=r"^--baseline: expected a file path; got an empty one$"):
+        prepare_file("", "--baseline")
+    with pytest.raises(InputError, match="results file or its folder for --baseline; got an empty"):
+        simlab.load_results("", name="--baseline")
     with pytest.raises(InputError, match="expected a folder path for out_dir; got an empty path"):
         simlab.write_results(made["result"], "")
     for call in (simlab.load, simlab.simulate, simlab.exact):

@@ -300,8 +300,7 @@ def prepare_output(out_dir: str | os.PathLike[str], what: str = "--out") -> Path
         not write, or its nearest existing folder cannot be written, or its name holds a
         NUL byte.
     """
-    if os.fspath(out_dir) == "":  # Path("") is the current folder, which was not asked for
-        raise OutputError(f"{what}: expected a folder path; got an empty one")
+    _refuse_empty(out_dir, what, "a folder path")
     out = Path(out_dir)
     _refuse_nul(out, what, "a folder path")
     if out.exists() and not out.is_dir():
@@ -327,9 +326,10 @@ def prepare_file(path: str | os.PathLike[str], what: str) -> Path:
     Raises
     ------
     OutputError
-        When ``path`` is a folder, lies under a file, or its folder cannot be written,
-        or its name holds a NUL byte.
+        When ``path`` is empty or a folder, lies under a file, or its folder cannot be
+        written, or its name holds a NUL byte.
     """
+    _refuse_empty(path, what, "a file path")
     target = Path(path)
     _refuse_nul(target, what, "a file path")
     if target.is_dir():
@@ -345,6 +345,12 @@ def prepare_file(path: str | os.PathLike[str], what: str) -> Path:
         raise OutputError(f"{what} {target}: expected a folder we can write; got "
                           f"{_describe(err)} in {ancestor}") from None  # fmt: skip
     return target
+
+
+def _refuse_empty(path: str | os.PathLike[str], what: str, expected: str) -> None:
+    """Refuse an empty path: ``Path("")`` is the current folder, which was not asked for."""
+    if os.fspath(path) == "":
+        raise OutputError(f"{what}: expected {expected}; got an empty one")
 
 
 def _refuse_nul(path: Path, what: str, expected: str) -> None:

@@ -590,8 +590,15 @@ def _refuse_repeats(runs: list[ScenarioRun], p: Path) -> None:
         seen.add((run.rules, run.scenario))
 
 
-def load_results(path: str | os.PathLike[str]) -> list[ScenarioRun]:
+def load_results(path: str | os.PathLike[str], *, name: str = "path") -> list[ScenarioRun]:
     """Read a ``results.json`` (or the one in a folder) back into scenario runs.
+
+    Parameters
+    ----------
+    path : path-like
+        The results file, or the folder that holds it.
+    name : str
+        How messages name ``path`` (the command line's ``--baseline``).
 
     Raises
     ------
@@ -602,7 +609,7 @@ def load_results(path: str | os.PathLike[str]) -> list[ScenarioRun]:
         impossible (corrupted); when the folder's files come from different runs
         (:func:`simlab.report.files.check_unit`); when ``path`` is not a path.
     """
-    p = results_path(results_path_argument(path))
+    p = results_path(results_path_argument(path, name))
     with reading_unit(p.parent):
         doc = _read_document(p)  # first: a huge file or a FIFO is refused before anything
         if p.parent.is_dir() and p.name == RESULTS_NAME:
