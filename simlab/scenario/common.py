@@ -9,7 +9,7 @@ the same way for all of them.
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal, NamedTuple
+from typing import Annotated, Any, ClassVar, Literal, NamedTuple
 
 from pydantic import Field, PrivateAttr, ValidationError, field_validator, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
@@ -288,6 +288,28 @@ class ScenarioBase(StrictModel):
                                     f"scenario ({', '.join(sides)}); got {spec.side!r}",
                                     spec.side)  # fmt: skip
         return self
+
+    @model_validator(mode="after")
+    def _someone_deals_damage(self) -> Any:
+        """Something can deal damage: with no attack anywhere (and nothing else that harms,
+        :meth:`harms_without_attacks`) every encounter is a draw at the round cap, and
+        every figure is 0 — a scenario missing its attacks, not a fight to measure."""
+        sides: dict[str, list[Any]] = getattr(self, "sides", {})
+        if any(m.attacks for members in sides.values() for m in members):
+            return self
+        if self.harms_without_attacks():
+            return self
+        raise located_error(("sides",), f"expected {self.DAMAGE_SOURCES} (without, nobody "
+                            "can deal damage and every encounter is a draw); got none",
+                            None)  # fmt: skip
+
+    #: What can deal damage in these rules, for the message of a scenario without any.
+    DAMAGE_SOURCES: ClassVar[str] = "a combatant with attacks"
+
+    def harms_without_attacks(self) -> bool:
+        """Whether something other than an attack can deal damage (rule systems with
+        damaging statuses or terrain say so); False here."""
+        return False
 
     @property
     def source(self) -> Any:

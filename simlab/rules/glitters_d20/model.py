@@ -8,7 +8,7 @@ default, so a designer can change it in the scenario's ``params:`` block.
 from __future__ import annotations
 
 from contextvars import ContextVar
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 from pydantic_core.core_schema import ValidatorFunctionWrapHandler
@@ -219,6 +219,12 @@ class Scenario(ScenarioBase):
     params: Params = Params()
     attacks: dict[str, Attack]
     sides: dict[str, list[Combatant]]
+
+    DAMAGE_SOURCES: ClassVar[str] = "a combatant with attacks, or starting Bleeding or Burning"
+
+    def harms_without_attacks(self) -> bool:
+        """Bleeding and Burning from the start tick damage without any attack."""
+        return any(m.bleeding or m.burning for ms in self.sides.values() for m in ms)
 
     @field_validator("sides", mode="wrap")
     @classmethod

@@ -7,7 +7,7 @@ default, so a designer can change it in the scenario's ``params:`` block.
 from __future__ import annotations
 
 import re
-from typing import Annotated, Literal, NamedTuple
+from typing import Annotated, ClassVar, Literal, NamedTuple
 
 from pydantic import AfterValidator, Field, field_validator, model_validator
 
@@ -420,6 +420,13 @@ class Scenario(ScenarioBase):
                                             f"expected an attack defined under 'attacks:' "
                                             f"({known}); got {name!r}", name)  # fmt: skip
         return self
+
+    DAMAGE_SOURCES: ClassVar[str] = "a combatant or Spirit with attacks, or Rushing terrain"
+
+    def harms_without_attacks(self) -> bool:
+        """A Spirit's attacks, and Rushing terrain's Stun beyond the maximum, deal damage."""
+        members = [m for ms in self.sides.values() for m in ms]
+        return any((m.spirit is not None and m.spirit.attacks) or m.rushing for m in members)
 
     def slots(self) -> list[Slot]:
         """Every combatant slot the kernels play, in order: each copy of an entry, its
