@@ -291,25 +291,24 @@ class ScenarioBase(StrictModel):
 
     @model_validator(mode="after")
     def _someone_deals_damage(self) -> Any:
-        """Something can deal damage: with no attack anywhere (and nothing else that harms,
-        :meth:`harms_without_attacks`) every encounter is a draw at the round cap, and
-        every figure is 0 — a scenario missing its attacks, not a fight to measure."""
-        sides: dict[str, list[Any]] = getattr(self, "sides", {})
-        if any(m.attacks for members in sides.values() for m in members):
-            return self
-        if self.harms_without_attacks():
-            return self
-        raise located_error(("sides",), f"expected {self.DAMAGE_SOURCES} (without, nobody "
-                            "can deal damage and every encounter is a draw); got none",
-                            None)  # fmt: skip
+        """Something can deal damage (:meth:`can_deal_damage`): else every encounter is a
+        draw at the round cap, and every figure 0 — a scenario missing its attacks, not a
+        fight to measure."""
+        if not self.can_deal_damage():
+            raise located_error(("sides",), f"expected {self.DAMAGE_SOURCES} (without, "
+                                "nobody can deal damage and every encounter is a draw); got "
+                                "none", None)  # fmt: skip
+        return self
 
     #: What can deal damage in these rules, for the message of a scenario without any.
     DAMAGE_SOURCES: ClassVar[str] = "a combatant with attacks"
 
-    def harms_without_attacks(self) -> bool:
-        """Whether something other than an attack can deal damage (rule systems with
-        damaging statuses or terrain say so); False here."""
-        return False
+    def can_deal_damage(self) -> bool:
+        """Whether anything can ever deal damage: here, a combatant with attacks; rule
+        systems with damaging statuses or terrain, or with attacks not every combatant
+        can make, say more."""
+        sides: dict[str, list[Any]] = getattr(self, "sides", {})
+        return any(m.attacks for members in sides.values() for m in members)
 
     @property
     def source(self) -> Any:

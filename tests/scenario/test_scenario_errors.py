@@ -261,7 +261,8 @@ def _two_sides(rules: str, party: list[str], enemies: list[str], armed: bool = T
 
 
 NO_DAMAGE = {
-    "shattered-spirits": "a combatant or Spirit with attacks, or Rushing terrain",
+    "shattered-spirits": "a combatant or Spirit with an attack it can make (with engagement: "
+    "declared, a Melee attack needs an Engaged enemy), or Rushing terrain",
     "shattered-spirits-draft1": "a combatant with a plan of Techniques",
     "zones-3d6": "a combatant with attacks",
     "opposed-tiers": "a combatant with attacks",
@@ -346,6 +347,7 @@ sides:
     - {name: Kaito, count: 2, hp: 10, spirit: {name: Ember, hp: 3}}
   b:
     - {name: Brute, hp: 10, reinforce: {cap: 3}, attacks: [a]}
+    - {name: Ogre, hp: 10}
 """
 
 

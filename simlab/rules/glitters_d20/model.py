@@ -222,9 +222,10 @@ class Scenario(ScenarioBase):
 
     DAMAGE_SOURCES: ClassVar[str] = "a combatant with attacks, or starting Bleeding or Burning"
 
-    def harms_without_attacks(self) -> bool:
-        """Bleeding and Burning from the start tick damage without any attack."""
-        return any(m.bleeding or m.burning for ms in self.sides.values() for m in ms)
+    def can_deal_damage(self) -> bool:
+        """An attack, or Bleeding and Burning from the start, which tick without one."""
+        members = [m for ms in self.sides.values() for m in ms]
+        return super().can_deal_damage() or any(m.bleeding or m.burning for m in members)
 
     @field_validator("sides", mode="wrap")
     @classmethod
