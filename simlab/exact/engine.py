@@ -412,12 +412,27 @@ def exact(scenario: ScenarioBase | str | os.PathLike[str]) -> ExactResult:
 # -- checking a simulation -----------------------------------------------------------------
 
 
+#: Relative size of a difference that is only floating-point rounding: an exact figure
+#: summed from a distribution, or a simulated mean divided out, can sit an ulp or two away
+#: from the same number, and a certain figure's standard error is then such a rounding
+#: too (5e-15 for a damage of 999 on every hit), not a spread.
+ROUNDING = 1e-12
+
+
 def _z_row(figure: str, key: Pair, simulated: float, exact_value: float, se: float) -> tuple:
-    """One row of the check table: z = (simulated − exact) / se, two-sided p."""
+    """One row of the check table: z = (simulated − exact) / se, two-sided p.
+
+    A difference within rounding (:data:`ROUNDING` of the figure's size) is none, and a
+    standard error within rounding is 0: any larger difference is then infinitely unlikely.
+    """
     diff = simulated - exact_value
-    # A certain figure (se 0): any difference at all is infinitely unlikely.
-    certain = 0.0 if abs(diff) <= 1e-12 else math.copysign(math.inf, diff)
-    z = diff / se if se > 0 else certain
+    scale = ROUNDING * max(1.0, abs(exact_value))
+    if abs(diff) <= scale:
+        z = 0.0
+    elif se > scale:
+        z = diff / se
+    else:
+        z = math.copysign(math.inf, diff)
     p = math.erfc(abs(z) / math.sqrt(2.0))
     return (figure, *key, simulated, exact_value, se, z, p)
 

@@ -226,7 +226,8 @@ def fight_caveats(scenario: Scenario, attacker: int, attack: str, defender: int)
     reasons: dict[str, str] = {}
     moved = ("hit_rate", "mean_damage")
     if dfd.defense != "none":
-        why = f"{names[defender][1]!r} {dfd.defense}s on only some attacks"
+        verb = {"block": "blocks", "parry": "parries"}[dfd.defense]
+        why = f"{names[defender][1]!r} {verb} on only some attacks"
         reasons.update(dict.fromkeys(moved, why))
     for c, (side, member) in enumerate(members):
         if side == members[defender][0]:

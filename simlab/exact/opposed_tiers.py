@@ -84,11 +84,18 @@ def hit_and_critical(attack: Pmf, defense: Pmf | None) -> tuple[float, float]:
     if defense is None:
         return float(a_probs[a_values > 0].sum()), 0.0
     d_low, d_probs = defense
-    d_values = d_low + np.arange(len(d_probs))
-    joint = np.outer(a_probs, d_probs)
-    hit = a_values[:, None] > d_values[None, :]
-    critical = hit & (a_values[:, None] >= 2 * d_values[None, :])
-    return float(joint[hit].sum()), float(joint[critical].sum())
+    cdf = np.concatenate(([0.0], np.cumsum(d_probs)))  # cdf[i] = P(defense < d_low + i)
+
+    def at_most(values: np.ndarray) -> np.ndarray:
+        """P(defense ≤ v) for each v of ``values``."""
+        return cdf[np.clip(values - d_low + 1, 0, len(d_probs))]
+
+    # Summed over the attack total a (memory of the two lengths, not their product: a
+    # 100d1000 against 200d1000 would have asked for 149 GiB): a hit needs defense ≤ a − 1,
+    # a critical also 2 × defense ≤ a, i.e. defense ≤ ⌊a/2⌋.
+    hit = at_most(a_values - 1)
+    critical = at_most(np.minimum(a_values - 1, np.floor_divide(a_values, 2)))
+    return float(np.dot(a_probs, hit)), float(np.dot(a_probs, critical))
 
 
 def _damage_given(dice: Dice, bonus: int, armor: Dice | None, floor: int) -> np.ndarray:

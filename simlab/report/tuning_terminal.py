@@ -361,7 +361,10 @@ COMPARE_TERMINAL_NOTE = (
 
 
 def _figure_text(value: float, lo: float, hi: float, method: str) -> str:
-    """A tuned figure: ``3 (exact)``, or ``0.497 ± 0.004`` (its 95% interval)."""
+    """A tuned figure: ``3 (exact)``, or ``0.497 ± 0.004`` (its 95% interval); a time
+    (median time-to-down) that half of the encounters never reach is ``not reached``."""
+    if math.isinf(value):
+        return "not reached" + (" (exact)" if method == "exact" else "")
     if method == "exact":
         return f"{value:.4g} (exact)"
     return estimate(value, lo, hi)

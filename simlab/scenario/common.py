@@ -9,7 +9,7 @@ the same way for all of them.
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal, NamedTuple
+from typing import Annotated, Any, ClassVar, Literal, NamedTuple
 
 from pydantic import Field, PrivateAttr, ValidationError, field_validator, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
@@ -325,6 +325,27 @@ class ScenarioBase(StrictModel):
                                     f"scenario ({', '.join(sides)}); got {spec.side!r}",
                                     spec.side)  # fmt: skip
         return self
+
+    @model_validator(mode="after")
+    def _someone_deals_damage(self) -> Any:
+        """Something can deal damage (:meth:`can_deal_damage`): else every encounter is a
+        draw at the round cap, and every figure 0 — a scenario missing its attacks, not a
+        fight to measure."""
+        if not self.can_deal_damage():
+            raise located_error(("sides",), f"expected {self.DAMAGE_SOURCES} (without, "
+                                "nobody can deal damage and every encounter is a draw); got "
+                                "none", None)  # fmt: skip
+        return self
+
+    #: What can deal damage in these rules, for the message of a scenario without any.
+    DAMAGE_SOURCES: ClassVar[str] = "a combatant with attacks"
+
+    def can_deal_damage(self) -> bool:
+        """Whether anything can ever deal damage: here, a combatant with attacks; rule
+        systems with damaging statuses or terrain, or with attacks not every combatant
+        can make, say more."""
+        sides: dict[str, list[Any]] = getattr(self, "sides", {})
+        return any(m.attacks for members in sides.values() for m in members)
 
     @property
     def source(self) -> Any:

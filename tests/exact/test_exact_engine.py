@@ -363,6 +363,44 @@ def test_check_catches_a_wrong_answer() -> None:
     assert "hit_rate Kaito quick-jab → Brute" in verdict
 
 
+CERTAIN_DAMAGE = """
+scenario: certain-damage
+rules: shattered-spirits
+max_rounds: 3
+attacks:
+  crush: {profile: [999, 999, 999, 999, 999, 999, 999, 999, 999, 999, 999]}
+  tap: {profile: [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]}
+sides:
+  a: [{name: A, hp: 1, attacks: [crush]}]
+  b: [{name: B, hp: 100000, attacks: [tap]}]
+"""
+
+
+def test_check_passes_a_certain_figure_whatever_its_rounding() -> None:
+    """Damage that is the same on every hit (999, 1) is certain: its exact mean and
+    standard error carry only float rounding (5e-15), which is no spread to divide by."""
+    scn = simlab.loads(CERTAIN_DAMAGE)
+    res = simlab.simulate(scn, n=2000, seed=SEED, threads=1)
+    check = check_simulation(res, exact(scn))
+    damage = check[check.figure == "mean_damage"]
+    assert sorted(damage.exact) == pytest.approx([1.0, 999.0], rel=1e-14)
+    assert (check.z == 0).all(), check
+    assert check_verdict(check).startswith(f"all {len(check)} figures within 4.5")
+
+
+def test_check_flags_any_change_of_a_certain_figure() -> None:
+    """A certain figure simulated one point away is infinitely unlikely, not rounding."""
+    scn = simlab.loads(CERTAIN_DAMAGE)
+    res = simlab.simulate(scn, n=2000, seed=SEED, threads=1)
+    solved = exact(scn)
+    pmf = np.zeros(999)
+    pmf[998] = 1.0
+    solved.pairs[0] = dataclasses.replace(solved.pairs[0], mean_damage=998.0, damage_pmf=pmf)
+    check = check_simulation(res, solved)
+    crush = check[(check.figure == "mean_damage") & (check.attack == "crush")]
+    assert crush.z.tolist() == [np.inf]
+
+
 SCENARIOS = sorted((ROOT / "scenarios").glob("*/*.yaml"))
 
 

@@ -69,6 +69,7 @@ CONTESTS = [
     (["3d6"], 2, ["2d6", "1d8"], -1),
     (["4d6kh3"], -1, ["2d8"], 3),
     (["1d6"], 0, ["1d4"], -3),  # defense can be 0 or below
+    (["1d4"], -6, ["2d4"], -7),  # and the attack too
 ]
 
 
@@ -82,6 +83,23 @@ def test_hit_and_critical_match_enumeration(
     crit = sum(pa * pd for x, pa in a.items() for y, pd in d.items() if x > y and x >= 2 * y)
     got = hit_and_critical(as_pmf(a), as_pmf(d))
     assert got == pytest.approx((float(hit), float(crit)), abs=1e-13)
+
+
+def test_hit_and_critical_of_large_dice_in_memory_of_their_lengths() -> None:
+    """The joint table of attack and defense totals asked for 149 GiB with 100d1000
+    against 100d1000 + a 100d1000 shield (an internal error); 5d1000 against 5d1000
+    took 200 MB. The sums over the attack total need memory of the lengths only."""
+    import tracemalloc
+
+    total = total_pmf([parse_dice("5d1000")], 0)
+    tracemalloc.start()
+    p_hit, p_crit = hit_and_critical(total, total)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 5_000_000, f"{peak:,} bytes"
+    ties = float(np.dot(total[1], total[1]))
+    assert p_hit == pytest.approx((1 - ties) / 2, abs=1e-12)  # the same dice: symmetric
+    assert 0 < p_crit < p_hit
 
 
 def test_novice_against_novice_by_hand() -> None:

@@ -188,3 +188,52 @@ def test_spirits_and_reinforcements_count_toward_the_combatant_limit() -> None:
     with pytest.raises(ScenarioError, match=r"features.yaml:6:3: expected at most 64 "
                        r"combatants with Spirits and reinforcement slots; got 66"):  # fmt: skip
         simlab.loads(text, "features.yaml")
+
+
+DECLARED = BASE.replace("attacks:\n", "params: {engagement: declared}\nattacks:\n", 1)
+
+
+@pytest.mark.parametrize(
+    ("extra", "jab", "fights"),
+    [
+        ("", "", False),  # Melee attacks, nobody Engaged: nobody can ever attack
+        ("      engaged_with: [Ogre]", "", True),
+        ("", ", range: ranged", True),
+        ("      spirit: {name: Wisp, hp: 5, attacks: [jab], manifest: melee}", "", False),
+        ("      engaged_with: [Ogre]\n      spirit: {name: Wisp, hp: 5, attacks: [jab]}", "",
+         True),
+    ],
+)  # fmt: skip
+def test_declared_engagement_without_an_attack_anyone_can_make_is_refused(
+    extra: str, jab: str, fights: bool
+) -> None:
+    """With ``engagement: declared`` a Melee attack needs an Engaged enemy: with none
+    declared (and no ranged attack, no Rushing) every encounter was a draw, every figure 0."""
+    text = DECLARED.replace("{extra}", extra).replace("5]}", "5]" + jab + "}", 1)
+    if fights:
+        simlab.loads(text)
+        return
+    with pytest.raises(ScenarioError) as caught:
+        simlab.loads(text, "features.yaml")
+    assert str(caught.value).startswith(
+        "features.yaml:7:3: expected a combatant or Spirit with an attack it can make (with "
+        "engagement: declared, a Melee attack needs an Engaged enemy), or Rushing terrain "
+        "(without, nobody can deal damage and every encounter is a draw); got none"
+    ), caught.value
+
+
+def test_a_side_of_reinforcements_alone_is_refused() -> None:
+    """A side whose present members are all out has lost: one made only of
+    reinforcements lost every encounter in Round 1, before anyone acted."""
+    only = BASE.replace("{extra}", "").replace(
+        "{name: Ogre, hp: 20, attacks: [jab]}",
+        "{name: Imp, hp: 3, attacks: [jab], reinforce: {cap: 3}}",
+    )
+    with pytest.raises(ScenarioError) as caught:
+        simlab.loads(only, "features.yaml")
+    assert str(caught.value) == (
+        "features.yaml:13:5: expected a combatant without 'reinforce:' on side 'b' "
+        "(reinforcements alone have lost before they arrive); got only reinforcements"
+    )
+    with_ogre = only.replace("  b:\n", "  b:\n    - {name: Ogre, hp: 20}\n")
+    assert len(simlab.loads(with_ogre).combatant_names()) == 5

@@ -147,6 +147,22 @@ def test_error_is_located(old: str, new: str, line: int, words: list[str]) -> No
     assert_one_error(VALID.replace(old, new, 1), line, words)
 
 
+def test_an_offhand_attack_of_a_blocker_is_refused_at_its_name() -> None:
+    """Block takes the offhand action, so a blocker's offhand attack was never made: the
+    attack sat in its list doing nothing. It is refused where it is listed; a blocker's
+    main-hand attacks and a non-blocker's offhand attack stay."""
+    offhand = VALID.replace("  spear:", "  bash: {damage: 1d4, type: bludgeoning, "
+                                       "hand: offhand}\n  spear:")  # fmt: skip
+    blocker = offhand.replace("attacks: [sword]}", "attacks: [sword, bash]}")
+    assert errors_of(blocker) == [
+        "s.yaml:13:68: expected a main-hand or two-handed attack for a combatant with "
+        "'defense: block' (Block takes the offhand action, so it never makes offhand "
+        "attacks); got 'bash' (hand: offhand)"
+    ]
+    simlab.loads(blocker.replace("defense: block", "defense: parry"))
+    simlab.loads(offhand.replace("attacks: [spear]}", "attacks: [spear, bash]}"))
+
+
 def test_every_known_attribute_is_read() -> None:
     """docs/rules/glitters-d20.md: the attributes are the seed's STR, DEX, speed, INT and
     WILL; one not given is 10."""

@@ -236,17 +236,64 @@ FIELDS = {
     "opposed-tiers": "hp: 5",
     "glitters-d20": "hp: 5",
 }
+# One attack `a` of each system, and how a combatant uses it.
+ATTACK = {
+    "shattered-spirits": "{a: {profile: [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]}}",
+    "shattered-spirits-draft1": "{a: {profile: [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], ap: 1, "
+                                "speed: 3}}",
+    "zones-3d6": "{a: {damage: 1d6}}",
+    "opposed-tiers": "{a: {}}",
+    "glitters-d20": "{a: {damage: 1d6, type: slashing}}",
+}  # fmt: skip
 NAMES_ONCE = "expected every combatant name once (copies of count: included); got "
 
 
-def _two_sides(rules: str, party: list[str], enemies: list[str]) -> str:
+def _two_sides(rules: str, party: list[str], enemies: list[str], armed: bool = True) -> str:
     """A scenario of ``rules`` whose sides hold combatants of the given names (each item
-    ``NAME`` or ``NAME, count: N``)."""
+    ``NAME`` or ``NAME, count: N``), each making attack ``a`` unless not ``armed``."""
     attacks = "techniques" if rules == "shattered-spirits-draft1" else "attacks"
-    rows = {side: "".join(f"    - {{name: {n}, {FIELDS[rules]}}}\n" for n in names)
+    uses = ("plan" if rules == "shattered-spirits-draft1" else "attacks") if armed else ""
+    fields = FIELDS[rules] + (f", {uses}: [a]" if armed else "")
+    rows = {side: "".join(f"    - {{name: {n}, {fields}}}\n" for n in names)
             for side, names in (("party", party), ("enemies", enemies))}  # fmt: skip
-    return (f"scenario: t\nrules: {rules}\n{attacks}: {{}}\nsides:\n  party:\n"
+    return (f"scenario: t\nrules: {rules}\n{attacks}: {ATTACK[rules]}\nsides:\n  party:\n"
             f"{rows['party']}  enemies:\n{rows['enemies']}")  # fmt: skip
+
+
+NO_DAMAGE = {
+    "shattered-spirits": "a combatant or Spirit with an attack it can make (with engagement: "
+    "declared, a Melee attack needs an Engaged enemy), or Rushing terrain",
+    "shattered-spirits-draft1": "a combatant with a plan of Techniques",
+    "zones-3d6": "a combatant with attacks",
+    "opposed-tiers": "a combatant with attacks",
+    "glitters-d20": "a combatant with attacks, or starting Bleeding or Burning",
+}
+
+
+@pytest.mark.parametrize("rules", sorted(FIELDS))
+def test_a_scenario_in_which_nobody_can_deal_damage_is_refused(rules: str) -> None:
+    """With no attack anywhere every encounter ran to the round cap as a draw, every
+    figure 0: refused at ``sides:``, saying what would deal damage."""
+    text = _two_sides(rules, ["Kaito"], ["Brute, count: 2"], armed=False)
+    refusal = (f"s.yaml:5:3: expected {NO_DAMAGE[rules]} (without, nobody can deal damage "
+               "and every encounter is a draw); got none")  # fmt: skip
+    assert errors_of(text) == [refusal]
+    simlab.loads(_two_sides(rules, ["Kaito"], ["Brute, count: 2"]))  # one side armed: a fight
+
+
+@pytest.mark.parametrize(
+    ("rules", "field"),
+    [("shattered-spirits", "rushing: 2"),
+     ("shattered-spirits", "spirit: {name: Ember, hp: 3, attacks: [a]}"),
+     ("glitters-d20", "bleeding: 3"), ("glitters-d20", "burning: 3")],
+)  # fmt: skip
+def test_harm_without_attacks_is_a_fight(rules: str, field: str) -> None:
+    """Rushing terrain, a Spirit's attacks and starting Bleeding or Burning deal damage
+    with no combatant's attack: such a scenario is a fight to measure."""
+    text = _two_sides(rules, ["Kaito"], ["Brute"], armed=False)
+    simlab.loads(text.replace("{name: Kaito, hp: 5", "{name: Kaito, hp: 5, " + field))
+    with pytest.raises(ScenarioError, match="nobody can deal damage"):
+        simlab.loads(_two_sides(rules, ["Kaito"], ["Brute"], armed=False))
 
 
 @pytest.mark.parametrize("rules", sorted(FIELDS))
@@ -294,12 +341,13 @@ def test_copies_and_names_that_do_not_clash_load() -> None:
 SPIRITS = """\
 scenario: t
 rules: shattered-spirits
-attacks: {}
+attacks: {a: {profile: [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]}}
 sides:
   a:
     - {name: Kaito, count: 2, hp: 10, spirit: {name: Ember, hp: 3}}
   b:
-    - {name: Brute, hp: 10, reinforce: {cap: 3}}
+    - {name: Brute, hp: 10, reinforce: {cap: 3}, attacks: [a]}
+    - {name: Ogre, hp: 10}
 """
 
 

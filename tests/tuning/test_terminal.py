@@ -152,6 +152,21 @@ def test_tune_fits_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "consistent with the target: Defender.hp = 7..9" in text
 
 
+def test_tune_says_a_median_not_reached_rather_than_inf(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A median time-to-down that half of the encounters never reach was printed ``inf``;
+    it is ``not reached``, in the table and in the closing line."""
+    from rich.console import Console
+
+    monkeypatch.setattr(terminal, "console", Console(width=80, force_terminal=False))
+    done = CliRunner().invoke(main, ["tune", str(PLATE), "--vary", "Plate Knight.hp=40:100",
+                                     "--target", "median_time_to_down:Plate Knight=2",
+                                     "--set", "max_rounds=2", "-n", "500"])  # fmt: skip
+    assert done.exit_code == 1, done.output  # unreachable
+    assert "inf" not in done.output, done.output
+    assert re.search(r"^ 40  ◀ +not reached +simulated", done.output, re.M), done.output
+    assert "Plate Knight.hp=40 gives not reached" in " ".join(done.output.split())
+
+
 def test_compare_of_a_fight_counts_its_unchanged_figures(monkeypatch: pytest.MonkeyPatch) -> None:
     """A fight shares dozens of figures: the terminal lists the changed ones and counts
     the unchanged ones by kind; each figure is either listed or counted."""

@@ -8,14 +8,14 @@ default, so a designer can change it in the scenario's ``params:`` block.
 from __future__ import annotations
 
 from contextvars import ContextVar
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 from pydantic_core.core_schema import ValidatorFunctionWrapHandler
 
 from simlab.dice import Dice, DiceExpr
 from simlab.rules.zones_3d6.model import base_dice_problem
-from simlab.scenario.common import CombatantBase, ScenarioBase
+from simlab.scenario.common import CombatantBase, ScenarioBase, located_error
 from simlab.scenario.validation import StrictModel
 
 DamageType = Literal[
@@ -219,6 +219,30 @@ class Scenario(ScenarioBase):
     params: Params = Params()
     attacks: dict[str, Attack]
     sides: dict[str, list[Combatant]]
+
+    DAMAGE_SOURCES: ClassVar[str] = "a combatant with attacks, or starting Bleeding or Burning"
+
+    def can_deal_damage(self) -> bool:
+        """An attack, or Bleeding and Burning from the start, which tick without one."""
+        members = [m for ms in self.sides.values() for m in ms]
+        return super().can_deal_damage() or any(m.bleeding or m.burning for m in members)
+
+    @model_validator(mode="after")
+    def _blockers_make_no_offhand_attacks(self) -> Scenario:
+        """Block takes the offhand action (docs/rules/glitters-d20.md, "A turn"), so a
+        blocker's offhand attack would never be made: refused where it is listed, as a
+        name read as something that does nothing."""
+        for side, members in self.sides.items():
+            for i, m in enumerate(members):
+                for j, name in enumerate(m.attacks):
+                    attack = self.attacks.get(name)
+                    if m.defense == "block" and attack is not None and attack.hand == "offhand":
+                        raise located_error(("sides", side, i, "attacks", j), "expected a main-"
+                                            "hand or two-handed attack for a combatant with "
+                                            "'defense: block' (Block takes the offhand action, "
+                                            f"so it never makes offhand attacks); got {name!r} "
+                                            "(hand: offhand)", name)  # fmt: skip
+        return self
 
     @field_validator("sides", mode="wrap")
     @classmethod

@@ -7,7 +7,7 @@ default, so a designer can change it in the scenario's ``params:`` block.
 from __future__ import annotations
 
 import re
-from typing import Annotated, Literal, NamedTuple
+from typing import Annotated, ClassVar, Literal, NamedTuple
 
 from pydantic import AfterValidator, Field, field_validator, model_validator
 
@@ -397,6 +397,20 @@ class Scenario(ScenarioBase):
         return self
 
     @model_validator(mode="after")
+    def _present_from_the_start(self) -> Scenario:
+        """Every side has someone in the fight from Round 1: a side whose present members
+        are all out has lost, reinforcements to come or not (docs/rules/shattered-spirits.md,
+        "Reinforcements"), so a side of reinforcements alone lost every encounter before
+        anyone acted."""
+        for side, members in self.sides.items():
+            if members and all(m.reinforce is not None for m in members):
+                raise located_error(("sides", side), f"expected a combatant without "
+                                    f"'reinforce:' on side {side!r} (reinforcements alone "
+                                    "have lost before they arrive); got only reinforcements",
+                                    None)  # fmt: skip
+        return self
+
+    @model_validator(mode="after")
     def _engagements(self) -> Scenario:
         entries = {m.name: side for side, ms in self.sides.items() for m in ms}
         for side, members in self.sides.items():
@@ -420,6 +434,39 @@ class Scenario(ScenarioBase):
                                             f"expected an attack defined under 'attacks:' "
                                             f"({known}); got {name!r}", name)  # fmt: skip
         return self
+
+    DAMAGE_SOURCES: ClassVar[str] = (
+        "a combatant or Spirit with an attack it can make (with engagement: declared, a "
+        "Melee attack needs an Engaged enemy), or Rushing terrain"
+    )
+
+    def can_deal_damage(self) -> bool:
+        """An attack some combatant or Spirit can make, or Rushing terrain's Stun beyond the
+        maximum. With ``engagement: declared`` a Melee attack needs an enemy its maker is
+        Engaged with (its character's, for a Spirit Manifested at Melee range)."""
+        members = [m for ms in self.sides.values() for m in ms]
+        if any(m.rushing for m in members):
+            return True
+        engaged = self._engaged_entries()
+        for m in members:
+            spirit = [] if m.spirit is None else m.spirit.attacks
+            melee_spirit = m.spirit is not None and m.spirit.manifest == "melee"
+            if self._can_make(m.attacks, m.name in engaged) or self._can_make(
+                spirit, melee_spirit and m.name in engaged
+            ):
+                return True
+        return False
+
+    def _can_make(self, attacks: list[str], engaged: bool) -> bool:
+        """Whether one of ``attacks`` can ever be made by a maker ``engaged`` or not."""
+        everyone = self.params.engagement == "everyone"
+        return any(everyone or engaged or self.attacks[a].range == "ranged" for a in attacks)
+
+    def _engaged_entries(self) -> set[str]:
+        """Names of the entries Engaged with some enemy at the start (either side may
+        name the other: engagements are mutual)."""
+        pairs = [(m.name, foe) for ms in self.sides.values() for m in ms for foe in m.engaged_with]
+        return {name for pair in pairs for name in pair}
 
     def slots(self) -> list[Slot]:
         """Every combatant slot the kernels play, in order: each copy of an entry, its

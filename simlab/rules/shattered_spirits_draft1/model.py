@@ -13,7 +13,7 @@ that default, so a designer can change it in the scenario's ``params:`` block.
 from __future__ import annotations
 
 from contextvars import ContextVar
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
     AfterValidator,
@@ -287,6 +287,8 @@ class Scenario(ScenarioBase):
     params: Params = Params()
     techniques: dict[str, Technique]
     sides: dict[str, list[Combatant]]
+
+    DAMAGE_SOURCES: ClassVar[str] = "a combatant with a plan of Techniques"
 
     @property
     def attacks(self) -> dict[str, Technique]:
