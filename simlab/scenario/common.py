@@ -327,6 +327,17 @@ class ScenarioBase(StrictModel):
         return self
 
     @model_validator(mode="after")
+    def _expect_rounds_within_the_cap(self) -> Any:
+        """A ``down_by_round`` spec's round lies within the round cap: past it nobody is
+        observed (``tune`` refuses such a target too)."""
+        for i, spec in enumerate(self.expect):
+            if spec.round is not None and spec.round > self.max_rounds:
+                raise located_error(("expect", i, "round"), f"expected a round from 1 to "
+                                    f"{self.max_rounds} (the round cap); got {spec.round}",
+                                    spec.round)  # fmt: skip
+        return self
+
+    @model_validator(mode="after")
     def _someone_deals_damage(self) -> Any:
         """Something can deal damage (:meth:`can_deal_damage`): else every encounter is a
         draw at the round cap, and every figure 0 — a scenario missing its attacks, not a

@@ -70,6 +70,9 @@ def _located(expect: str) -> tuple[int, str]:
          1, "expected a bound from 0 to 1 for the rate 'hit_rate' (0.6 for 60%); got 1.2"),
         ("  - {figure: down_by_round, combatant: Kaito, round: 3, at_least: -0.1}\n",
          1, "expected a bound from 0 to 1 for the rate 'down_by_round' (0.6 for 60%); got -0.1"),
+        # past the round cap nobody is observed (tune refuses such a target too)
+        ("  - {figure: down_by_round, combatant: Kaito, round: 31, at_least: 0.1}\n",
+         1, "expected a round from 1 to 30 (the round cap); got 31"),
     ],
 )  # fmt: skip
 def test_bad_expect_entries_are_located(expect: str, line: int, words: str) -> None:
