@@ -9,14 +9,13 @@ is refused here, as ``results.json: duel: expect[0].combatant: expected …; got
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from simlab.engine.tallies import Layout
 from simlab.errors import InputError
-from simlab.scenario.common import DriftTolerance, Expectation
+from simlab.scenario.common import DriftTolerance, Expectation, copies_of
 from simlab.scenario.validation import validate_saved
 
 __all__ = ["check_about", "check_expect"]
@@ -122,14 +121,9 @@ def check_expect(spec: Expectation, layout: Layout, where: str) -> None:
         raise refuse("attack", "an attack", layout.attacks)
     for key in ("attacker", "defender", "combatant"):
         name = getattr(spec, key)
-        if name is not None and name not in names and not _copies(name, names):
+        if name is not None and not copies_of(name, names):
             raise refuse(key, "a combatant", names)
     if spec.side is not None and spec.side not in layout.sides:
         raise refuse("side", "a side", layout.sides)
     if spec.event is not None and spec.event not in layout.events:
         raise refuse("event", "a rule event", layout.events)
-
-
-def _copies(name: str, names: list[str]) -> list[str]:
-    pattern = re.compile(rf"{re.escape(name)} \d+")
-    return [n for n in names if pattern.fullmatch(n)]

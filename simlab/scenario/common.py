@@ -208,7 +208,7 @@ def _refuse_lookalikes(claims: list[NameClaim], name: str, loc: tuple[Any, ...])
     if entry is None or entry.copies == 1:
         return
     copies = {f"{name} {k}" for k in range(1, entry.copies + 1)}
-    others = [c for c in claims if c.name not in copies | {name} and _copies_of(name, [c.name])]
+    others = [c for c in claims if c.name not in copies | {name} and copies_of(name, [c.name])]
     if others:
         raise located_error(loc, f"expected a name that designates only the copies of "
                             f"{entry.who}; got {name!r}, which would pool {others[0].who} "
@@ -216,8 +216,9 @@ def _refuse_lookalikes(claims: list[NameClaim], name: str, loc: tuple[Any, ...])
                             "copy)", name)  # fmt: skip
 
 
-def _copies_of(name: str, names: list[str]) -> list[str]:
-    """Combatant names ``name`` designates: itself, or its ``count:`` copies."""
+def copies_of(name: str, names: list[str]) -> list[str]:
+    """Combatant names ``name`` designates among ``names``: itself, or its ``count:``
+    copies (``Orc`` designates ``Orc 1``, ``Orc 2``)."""
     if name in names:
         return [name]
     pattern = re.compile(rf"{re.escape(name)} \d+")
@@ -303,7 +304,7 @@ class ScenarioBase(StrictModel):
                                     f"{spec.attack!r}", spec.attack)  # fmt: skip
             for key in ("attacker", "defender", "combatant"):
                 name = getattr(spec, key)
-                if name is not None and not _copies_of(name, names):
+                if name is not None and not copies_of(name, names):
                     raise located_error(("expect", i, key), f"expected a combatant of this "
                                         f"scenario ({shown}); got {name!r}", name)  # fmt: skip
                 if name is not None:
@@ -415,13 +416,13 @@ def _attacking_sides(spec: Expectation, sides: dict[str, list[Any]]) -> set[str]
     copies only, when it names one)."""
     return {side for side, members in sides.items() for m in members
             if spec.attack in m.attacks
-            and (spec.attacker is None or _copies_of(spec.attacker, _member_names(m)))}  # fmt: skip
+            and (spec.attacker is None or copies_of(spec.attacker, _member_names(m)))}  # fmt: skip
 
 
 def _sides_of(name: str, sides: dict[str, list[Any]]) -> set[str]:
     """The sides of the combatants ``name`` designates (itself or its copies)."""
     return {side for side, members in sides.items() for m in members
-            if _copies_of(name, _member_names(m))}  # fmt: skip
+            if copies_of(name, _member_names(m))}  # fmt: skip
 
 
 def _member_names(member: Any) -> list[str]:

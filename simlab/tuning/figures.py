@@ -211,11 +211,11 @@ def _names(layout: Layout) -> str:
 
 def _chosen(layout: Layout, name: str) -> list[int]:
     """Combatant indices ``name`` designates: itself or its ``count:`` copies."""
+    from simlab.scenario.common import copies_of
+
     names = [n for _, n in layout.combatants]
-    if name in names:
-        return [names.index(name)]
-    return [i for i, n in enumerate(names) if n.rsplit(" ", 1)[0] == name
-            and n.rsplit(" ", 1)[-1].isdigit()]  # fmt: skip
+    chosen = set(copies_of(name, names))
+    return [i for i, n in enumerate(names) if n in chosen]
 
 
 def _slots(layout: Layout, ref: FigureRef) -> list[int]:
