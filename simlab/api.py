@@ -174,7 +174,7 @@ def simulate(
     if precision is not None and not trace:
         from simlab.tuning.precision import precision_rule, run_to_precision
 
-        rule = precision_rule(precision, precision_on, job.layout)
+        rule = precision_rule(precision, precision_on, job.layout, scenario)
         tallies, stop, meta["precision"] = run_to_precision(
             job, rule, threads=threads, block_size=block_size, progress=progress, client=client
         )

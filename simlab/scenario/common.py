@@ -200,20 +200,28 @@ def entry_claims(name: str, loc: tuple[Any, ...], copies: int, where: str,
     return [NameClaim(name, loc, f"the {kind} entry {entry}{where}", copies), *copied]
 
 
-def _refuse_lookalikes(claims: list[NameClaim], name: str, loc: tuple[Any, ...]) -> None:
-    """Refuse ``name`` where it designates the copies of a ``count:`` entry (``Orc``,
-    count: 2) and a combatant of its own reads as one more copy (``Orc 3``): the specs,
-    which tell copies by their names, would pool it with them."""
+def lookalike_problem(claims: list[NameClaim], name: str) -> str | None:
+    """What is wrong with ``name`` when it designates the copies of a ``count:`` entry
+    (``Orc``, count: 2) and a combatant of its own reads as one more copy (``Orc 3``):
+    figures, which tell copies by their names, would pool it with them. None when
+    ``name`` designates only what it says."""
     entry = next((c for c in claims if c.name == name), None)
     if entry is None or entry.copies == 1:
-        return
+        return None
     copies = {f"{name} {k}" for k in range(1, entry.copies + 1)}
     others = [c for c in claims if c.name not in copies | {name} and copies_of(name, [c.name])]
-    if others:
-        raise located_error(loc, f"expected a name that designates only the copies of "
-                            f"{entry.who}; got {name!r}, which would pool {others[0].who} "
-                            f"with them (rename {others[0].name!r}: '{name} N' reads as a "
-                            "copy)", name)  # fmt: skip
+    if not others:
+        return None
+    return (f"expected a name that designates only the copies of {entry.who}; got "
+            f"{name!r}, which would pool {others[0].who} with them (rename "
+            f"{others[0].name!r}: '{name} N' reads as a copy)")  # fmt: skip
+
+
+def _refuse_lookalikes(claims: list[NameClaim], name: str, loc: tuple[Any, ...]) -> None:
+    """Refuse an ``expect:`` name that would pool a lookalike (:func:`lookalike_problem`)."""
+    problem = lookalike_problem(claims, name)
+    if problem is not None:
+        raise located_error(loc, problem, name)
 
 
 def copies_of(name: str, names: list[str]) -> list[str]:
@@ -275,6 +283,12 @@ class ScenarioBase(StrictModel):
                                     f"{claim.who}, already the name of {first.who}",
                                     claim.name)  # fmt: skip
         return self
+
+    def pooling_problem(self, name: str) -> str | None:
+        """What is wrong with ``name`` as the subject of a figure: it would pool a
+        combatant of its own with the copies it designates (:func:`lookalike_problem`);
+        None when it designates only what it says."""
+        return lookalike_problem(self.name_claims(), name)
 
     def name_claims(self) -> list[NameClaim]:
         """Every name the combatant entries give, in order (see :func:`entry_claims`)."""

@@ -170,8 +170,10 @@ _WHAT = {**{f: "attack" for f in ATTACK_FIGURES}, **{f: "combatant" for f in COM
          "win_rate": "side"}  # fmt: skip
 
 
-def check_figure(ref: FigureRef, layout: Layout, label: str) -> None:
-    """Check that what ``ref`` is measured on exists in a scenario's layout.
+def check_figure(ref: FigureRef, layout: Layout, label: str, scenario: Any = None) -> None:
+    """Check that what ``ref`` is measured on exists in a scenario's layout, and (given
+    the ``scenario``) that a name of ``count:`` copies pools no combatant of its own
+    (``Orc`` beside an ``Orc 3``).
 
     Raises
     ------
@@ -203,6 +205,19 @@ def check_figure(ref: FigureRef, layout: Layout, label: str) -> None:
     if ref.figure == "event_rate" and ref.arg not in layout.events:
         known = ", ".join(layout.events) or "none in these rules"
         raise InputError(f"{label}: expected an event ({known}); got {ref.arg!r}")
+    for name in _combatants_named(ref) if scenario is not None else []:
+        problem = scenario.pooling_problem(name)
+        if problem is not None:
+            raise InputError(f"{label}: {problem}")
+
+
+def _combatants_named(ref: FigureRef) -> list[str]:
+    """The combatant names ``ref`` is measured on: a combatant's, or an attack's
+    defender after '/'."""
+    if ref.figure in ATTACK_FIGURES:
+        defender = ref.on.partition("/")[2]
+        return [defender] if defender else []
+    return [ref.on] if ref.figure in COMBATANT_FIGURES else []
 
 
 def _names(layout: Layout) -> str:

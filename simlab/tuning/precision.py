@@ -60,7 +60,10 @@ class PrecisionRule:
 
 
 def precision_rule(
-    half_width: float, on: Iterable[str | FigureRef] = (), layout: Layout | None = None
+    half_width: float,
+    on: Iterable[str | FigureRef] = (),
+    layout: Layout | None = None,
+    scenario: Any = None,
 ) -> PrecisionRule:
     """A :class:`PrecisionRule` from ``--precision H`` and ``--precision-on`` arguments.
 
@@ -68,7 +71,9 @@ def precision_rule(
     ------
     InputError
         Naming the argument when H is not in (0, 1] or a figure is unknown, or (given
-        ``layout``) names something the scenario does not have.
+        ``layout``) names something the scenario does not have, or (given the
+        ``scenario``) a name that would pool a combatant with copies
+        (:func:`simlab.tuning.figures.check_figure`).
     """
     if isinstance(half_width, bool) or not isinstance(half_width, numbers.Real):
         raise InputError(f"--precision: expected a half-width in (0, 1]; got {half_width!r}")
@@ -80,7 +85,7 @@ def precision_rule(
         label = f"--precision-on {item}"
         ref = item if isinstance(item, FigureRef) else parse_figure(str(item), label)
         if layout is not None:
-            check_figure(ref, layout, label)
+            check_figure(ref, layout, label, scenario)
         refs.append(ref)
     return PrecisionRule(float(half_width), tuple(refs))
 

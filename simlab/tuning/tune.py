@@ -365,7 +365,7 @@ def tune(
         variant = evaluate.variant(end)
         refuse_run_changes(scenario, variant, evaluate.label, "tune")
         layout = compile_job(variant, n, seed).layout
-        check_figure(target.figure, layout, target.label)
+        check_figure(target.figure, layout, target.label, variant)
         check_rounds(target, layout.max_rounds)
     result = TuneResult(scenario.scenario, scenario.rules, seed, n, name, lo, hi, integer, target)
     result.precision = scenario.precision if precision is None else precision

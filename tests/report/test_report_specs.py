@@ -107,6 +107,24 @@ def test_a_name_that_would_pool_a_lookalike_with_the_copies_is_refused(key: str)
     loads(text + "\nexpect:\n  - {figure: down_rate, combatant: Brute 3, at_least: 0.5}\n")
 
 
+@pytest.mark.parametrize(
+    "figure", ["down_rate:Brute", "median_time_to_down:Brute", "hit_rate:quick-jab/Brute"]
+)
+def test_tune_and_precision_refuse_a_name_that_would_pool_a_lookalike(figure: str) -> None:
+    """What ``expect:`` refuses, ``tune --target`` and ``--precision-on`` refuse too: they
+    measured 'Brute' as the two copies and the stronger 'Brute 3' pooled."""
+    import simlab
+    from simlab.errors import InputError
+
+    scn = loads(BASE.replace(BRUTES, TWO_BRUTES_AND_A_THIRD), "q.yaml")
+    pooled = "expected a name that designates only the copies of the combatant entry 'Brute'"
+    with pytest.raises(InputError, match=f"^--target {figure}=0.5: {pooled}"):
+        simlab.tune(scn, "Kaito.hp=10:20", f"{figure}=0.5", n=1000, exact=False)
+    with pytest.raises(InputError, match=f"^--precision-on {figure}: {pooled}"):
+        simlab.simulate(scn, n=1000, precision=0.1, precision_on=[figure])
+    simlab.simulate(scn, n=1000, precision=0.1, precision_on=["down_rate:Brute 3"])
+
+
 def test_rate_bounds_at_the_ends_and_other_figures_beyond_one_load() -> None:
     loads(BASE + "\nexpect:\n  - {figure: draw_rate, between: [0, 1]}\n"
           "  - {figure: mean_rounds, at_least: 40}\n"
