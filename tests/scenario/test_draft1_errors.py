@@ -68,6 +68,9 @@ ERROR_CASES: list[tuple[str, str, int | None, list[str]]] = [
      ["expected a technique of the plan (strike, jab) to replace; got 'kick'"]),
     ("improvise: {replace: jab, use: kick}", "improvise: {replace: jab, use: strike}", 13,
      ["expected a technique costing 1 AP with speed 2 or faster", "'strike' (2 AP"]),
+    # replacing a Technique with itself would only spend Momentum
+    ("improvise: {replace: jab, use: kick}", "improvise: {replace: jab, use: jab}", 13,
+     ["expected a technique other than 'jab' to use in its place; got 'jab'"]),
     ("status: {12: [exposed 1]}", "status: {12: [stun 1]}", 8,
      ["earlier draft has no Stun", "'stun 1'"]),
     ("status: {12: [exposed 1]}", "status: {12: [exposd 1]}", 8,

@@ -188,6 +188,9 @@ class Combatant(CombatantBase):
                 f"expected a technique of the plan ({', '.join(plan) or 'empty'}) to "
                 f"replace; got {improvise.replace!r}"
             )
+        if improvise.use == improvise.replace:  # it would pay Momentum to change nothing
+            raise ValueError(f"expected a technique other than {improvise.replace!r} to use "
+                             f"in its place; got {improvise.use!r}")  # fmt: skip
         old, new = known.techniques[improvise.replace], known.techniques[improvise.use]
         if new.ap != old.ap or new.speed > old.speed:
             raise ValueError(
