@@ -427,9 +427,10 @@ def _z_row(figure: str, key: Pair, simulated: float, exact_value: float, se: flo
     """
     diff = simulated - exact_value
     scale = ROUNDING * max(1.0, abs(exact_value))
+    se = se if se > scale else 0.0  # shown as 0, not as the rounding it is
     if abs(diff) <= scale:
         z = 0.0
-    elif se > scale:
+    elif se > 0:
         z = diff / se
     else:
         z = math.copysign(math.inf, diff)

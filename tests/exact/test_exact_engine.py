@@ -385,6 +385,7 @@ def test_check_passes_a_certain_figure_whatever_its_rounding() -> None:
     damage = check[check.figure == "mean_damage"]
     assert sorted(damage.exact) == pytest.approx([1.0, 999.0], rel=1e-14)
     assert (check.z == 0).all(), check
+    assert (damage.std_error == 0).all(), damage  # shown as 0, not as rounding (5e-15)
     assert check_verdict(check).startswith(f"all {len(check)} figures within 4.5")
 
 
