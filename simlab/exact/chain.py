@@ -214,11 +214,12 @@ def _check_work(need: int, cycle: Sequence[np.ndarray]) -> None:
     """Refuse a chain that would run far longer than :data:`MAX_CHAIN_WORK` allows."""
     per_round = float(np.mean([np.dot(np.arange(len(pmf)), pmf) for pmf in cycle]))
     rounds = 3 * need / per_round
-    work = rounds * need * max(len(pmf) for pmf in cycle)
-    if work > MAX_CHAIN_WORK:
+    outcomes = max(len(pmf) for pmf in cycle)
+    if rounds * need * outcomes > MAX_CHAIN_WORK:
         raise ExactUnsupported(
-            f"time-to-down is too slow to solve exactly (about {rounds:,.0f} rounds over "
-            f"{need:,} damage still needed to go down)"
+            f"time-to-down is too slow to solve exactly (about {rounds:,.0f} rounds, each "
+            f"over {need:,} amounts of damage still needed to go down and {outcomes:,} "
+            "outcomes of a round's damage)"
         )
 
 
