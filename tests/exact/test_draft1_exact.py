@@ -222,8 +222,10 @@ def test_duel_by_hand() -> None:
     [
         ("{name: D, vigor: 2,", "{name: D, tokens: {grit: 1}, "
          "react: {block: {when_damage_at_least: 3}}, vigor: 2,", "reactions"),
-        ("plan: [strike, jab]}", "plan: [strike, jab], improvise: {replace: jab, use: jab}}",
-         "Improvise"),
+        ("speed: 1}\nsides:\n  a: [{name: A, endurance: 10, health: 10, plan: [strike, jab]}",
+         "speed: 1}\n  poke: {profile: [0, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5], ap: 1, speed: 1}\n"
+         "sides:\n  a: [{name: A, endurance: 10, health: 10, plan: [strike, jab], "
+         "improvise: {replace: jab, use: poke}}", "Improvise"),
         ("modifier: 1, ap: 2,", "modifier: 1, status: {12: [exposed 1]}, ap: 2,", "exposed 1"),
         ("max_rounds: 12", "max_rounds: 12\nparams: {endurance_overflow: false}",
          "endurance_overflow"),
