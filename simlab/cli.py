@@ -426,15 +426,13 @@ def _only_one(given: tuple[str, ...], option: str) -> str:
 
 
 def _check_threads(threads: int | None) -> None:
-    if threads is None:
-        return
-    from simlab.engine.runner import max_threads
+    """Refuse more ``--threads`` than numba may use, before anything runs (the check
+    :func:`simlab.engine.runner.use_threads` makes at the run)."""
+    if threads is not None:
+        from simlab.engine.runner import max_threads
+        from simlab.limits import whole_number_in
 
-    top = max_threads()
-    if threads > top:
-        from simlab.errors import InputError
-
-        raise InputError(f"expected --threads between 1 and {top}; got {threads}")
+        whole_number_in(threads, "--threads", 1, max_threads())
 
 
 # -- balance reports ---------------------------------------------------------------------------

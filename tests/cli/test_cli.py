@@ -60,7 +60,7 @@ def test_bad_scenario_exits_2_with_location_and_no_traceback(tmp_path: Path, com
     ("args", "words"),
     [
         (["-n", "0"], "Invalid value for '-n'"),
-        (["--threads", "4096"], "expected --threads between 1 and"),
+        (["--threads", "4096"], "expected --threads from 1 to"),
         (["--threads", "0"], "'--threads': expected a thread count of at least 1; got 0"),
         (["--threads", "two"], "'--threads': expected a whole number such as 2; got 'two'"),
         (["--seed", "-1"], "'--seed': expected a seed from 0 to 18446744073709551615 "
