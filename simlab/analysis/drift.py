@@ -130,13 +130,6 @@ def chi2_homogeneity(
     return statistic, df, float(sps.chi2.sf(statistic, df))
 
 
-def _z_p(diff: float, se: float) -> tuple[float, float]:
-    # A certain figure (se 0): any difference at all is infinitely unlikely.
-    certain = 0.0 if abs(diff) <= 1e-12 else math.copysign(math.inf, diff)
-    z = diff / se if se > 0 else certain
-    return z, math.erfc(abs(z) / math.sqrt(2.0))
-
-
 def _batch_se(sums: np.ndarray, counts: np.ndarray) -> tuple[float, float, int]:
     """Mean per unit, its batch-means standard error (see stats.ratio_batch_means) and
     the degrees of freedom of that error (batches used − 1)."""
@@ -213,7 +206,7 @@ class _Rows:
              df: float = math.inf) -> None:  # fmt: skip
         """Difference of two means in standard errors; Student t with ``df`` when the
         errors are themselves estimated from few batches."""
-        z, p = _z_p(m1 - m0, math.sqrt(se1**2 + se0**2))
+        z, p, _ = stats.z_test(m1 - m0, math.sqrt(se1**2 + se0**2), max(abs(m1), abs(m0)))
         if math.isfinite(df) and math.isfinite(z):
             p = float(2.0 * sps.t.sf(abs(z), df))
         self.add(figure, subject, "mean", "t" if math.isfinite(df) else "z", m0, m1,

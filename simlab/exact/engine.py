@@ -412,29 +412,11 @@ def exact(scenario: ScenarioBase | str | os.PathLike[str]) -> ExactResult:
 # -- checking a simulation -----------------------------------------------------------------
 
 
-#: Relative size of a difference that is only floating-point rounding: an exact figure
-#: summed from a distribution, or a simulated mean divided out, can sit an ulp or two away
-#: from the same number, and a certain figure's standard error is then such a rounding
-#: too (5e-15 for a damage of 999 on every hit), not a spread.
-ROUNDING = 1e-12
-
-
 def _z_row(figure: str, key: Pair, simulated: float, exact_value: float, se: float) -> tuple:
-    """One row of the check table: z = (simulated − exact) / se, two-sided p.
-
-    A difference within rounding (:data:`ROUNDING` of the figure's size) is none, and a
-    standard error within rounding is 0: any larger difference is then infinitely unlikely.
-    """
-    diff = simulated - exact_value
-    scale = ROUNDING * max(1.0, abs(exact_value))
-    se = se if se > scale else 0.0  # shown as 0, not as the rounding it is
-    if abs(diff) <= scale:
-        z = 0.0
-    elif se > 0:
-        z = diff / se
-    else:
-        z = math.copysign(math.inf, diff)
-    p = math.erfc(abs(z) / math.sqrt(2.0))
+    """One row of the check table: z = (simulated − exact) / se, two-sided p
+    (:func:`simlab.analysis.stats.z_test`: rounding is no difference, and a standard error
+    that is only rounding is shown as 0)."""
+    z, p, se = stats.z_test(simulated - exact_value, se, exact_value)
     return (figure, *key, simulated, exact_value, se, z, p)
 
 

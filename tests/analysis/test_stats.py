@@ -26,6 +26,7 @@ from simlab.analysis.stats import (
     t_two_sided_p,
     two_proportion_z,
     wilson_interval,
+    z_test,
 )
 from simlab.errors import InputError
 
@@ -340,3 +341,16 @@ def test_histogram_median() -> None:
     assert histogram_median([0, 1, 1, 1, 1]) == 2.0  # values 1..4: first reaching half
     assert histogram_median([0, 0, 5, 1]) == 2.0
     assert histogram_median([0, 0, 0]) is None
+
+
+def test_z_test_reads_rounding_as_no_difference_relative_to_the_figure() -> None:
+    """The check against the exact engine and the drift gate's mean test share it: float
+    rounding of a large figure (an ulp of 1e6 is 1e-10) is no difference, and a certain
+    figure's rounding error is no spread, while a real change of it is infinitely
+    unlikely."""
+    assert z_test(1.2e-10, 0.0, 1e6)[:2] == (0.0, 1.0)
+    assert z_test(1e-13, 5e-15, 999.0) == (0.0, 1.0, 0.0)
+    assert z_test(-1.0, 5e-15, 999.0) == (-math.inf, 0.0, 0.0)
+    z, p, se = z_test(0.3, 0.1, 5.0)
+    assert (z, se) == (pytest.approx(3.0), 0.1)
+    assert p == pytest.approx(2 * sps.norm.sf(3.0))
