@@ -105,6 +105,15 @@ def encounters_and_seed(scenario: Any, n: object, seed: object) -> tuple[int, in
     return count, scenario.seed if seed is None else seed_value(seed)
 
 
+def too_many_digits(digits: int) -> str | None:
+    """The message for an integer written with ``digits`` digits when that is more than
+    :data:`MAX_INTEGER_DIGITS` (in a scenario file or an override), else None."""
+    if digits <= MAX_INTEGER_DIGITS:
+        return None
+    return (f"expected an integer of at most {MAX_INTEGER_DIGITS} digits; got a number "
+            f"with {digits:,} digits")  # fmt: skip
+
+
 def read_bounded(filename: str, limit: int, refuse: Callable[[str], Exception]) -> bytes:
     """The bytes of the regular file ``filename``, refusing anything else or anything larger.
 

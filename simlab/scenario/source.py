@@ -31,13 +31,7 @@ from ruamel.yaml.events import (
 from ruamel.yaml.scalarbool import ScalarBoolean
 
 from simlab.errors import Problem, ScenarioError
-from simlab.limits import (
-    MAX_DEPTH,
-    MAX_INTEGER_DIGITS,
-    MAX_NODES,
-    MAX_SCENARIO_BYTES,
-    read_bounded,
-)
+from simlab.limits import MAX_DEPTH, MAX_NODES, MAX_SCENARIO_BYTES, read_bounded, too_many_digits
 
 Path = tuple[Any, ...]
 Position = tuple[int, int]
@@ -259,11 +253,9 @@ class _Constructor(RoundTripConstructor):
 
     def construct_yaml_int(self, node: Any) -> Any:
         """The integer of a scalar node, or :class:`_LongInteger` at the node."""
-        digits = len(_NOT_DIGITS.sub("", str(node.value)))
-        if digits > MAX_INTEGER_DIGITS:
-            raise _LongInteger(problem=f"expected an integer of at most {MAX_INTEGER_DIGITS} "
-                               f"digits; got a number with {digits:,} digits",
-                               problem_mark=node.start_mark)  # fmt: skip
+        problem = too_many_digits(len(_NOT_DIGITS.sub("", str(node.value))))
+        if problem is not None:
+            raise _LongInteger(problem=problem, problem_mark=node.start_mark)
         return super().construct_yaml_int(node)
 
 

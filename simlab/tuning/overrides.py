@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from simlab.errors import InputError, Problem, ScenarioError
-from simlab.limits import MAX_INTEGER_DIGITS
+from simlab.limits import MAX_INTEGER_DIGITS, too_many_digits
 from simlab.scenario.common import ScenarioBase
 from simlab.scenario.source import Path, YamlSource, parse_yaml
 
@@ -101,8 +101,7 @@ def _refuse_long_integers(value: Any, label: str) -> None:
             _refuse_long_integers(item, label)
     elif isinstance(value, int) and abs(value) >= 10**MAX_INTEGER_DIGITS:
         digits = math.floor(math.log10(abs(value))) + 1
-        raise InputError(f"{label}: expected an integer of at most {MAX_INTEGER_DIGITS} "
-                         f"digits; got a number with {digits:,} digits")  # fmt: skip
+        raise InputError(f"{label}: {too_many_digits(digits)}")
 
 
 def parse_value(text: str, label: str) -> Any:
