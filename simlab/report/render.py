@@ -644,14 +644,40 @@ def _html_pictures(section: Section, kind: str) -> Any:
     return Markup(_PICTURES.render(pictures=[p for p in section.pictures if p.kind == kind]))
 
 
-def _md_cell(text: str) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+#: What Markdown reads as markup in a name or a note: a backslash, a code span, emphasis
+#: (``*``, and ``_`` unless inside a word: ``great_axe`` stays as typed), a table's cell
+#: border, and ``<`` where it would open an HTML tag (``<friends>`` vanished on GitHub).
+_MD_MARKUP = re.compile(r"[\\`*|]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])|<(?=[A-Za-z/!?])")
+
+
+def md_text(text: object) -> str:
+    """``text`` (a scenario's, combatant's or attack's name, a note) for a Markdown page:
+    its markup characters escaped with a backslash, so that it reads as typed, and on one
+    line.
+
+    Parameters
+    ----------
+    text : object
+        What to write; ``str()`` of it.
+
+    Returns
+    -------
+    str
+        The text, escaped (CommonMark escapes any ASCII punctuation so).
+    """
+    return _MD_MARKUP.sub(lambda m: "\\" + m.group(0), str(text)).replace("\n", " ")
+
+
+def md_link(title: str, target: str) -> str:
+    """A Markdown list item linking ``title`` (escaped, brackets too) to ``target``."""
+    text = md_text(title).replace("[", "\\[").replace("]", "\\]")
+    return f"- [{text}]({target})"
 
 
 def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    lines = ["| " + " | ".join(_md_cell(h) for h in header) + " |",
+    lines = ["| " + " | ".join(md_text(h) for h in header) + " |",
              "|" + "---|" * len(header)]  # fmt: skip
-    lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in rows]
+    lines += ["| " + " | ".join(md_text(c) for c in row) + " |" for row in rows]
     return "\n".join(lines)
 
 
@@ -682,26 +708,26 @@ def spec_failures(specs: pd.DataFrame | None) -> list[str]:
 
 def _markdown(sections: list[Section], title: str, drift: DriftReport | None,
               specs: pd.DataFrame | None, baseline: str | None) -> str:  # fmt: skip
-    out = [f"# {title}", "",
+    out = [f"# {md_text(title)}", "",
            f"simlab {__version__} · {len(sections)} scenario(s) · full report with inline "
            "plots: `report.html`"]  # fmt: skip
     if baseline is not None:
         lines = drift_lines(drift)
         out += ["", "## Drift", ""]
-        out += [f"- **DRIFT** {line}" for line in lines] or [
+        out += [f"- **DRIFT** {md_text(line)}" for line in lines] or [
             f"No figure drifted from the baseline `{baseline}`."
         ]
     failures = spec_failures(specs)
     if failures:
-        out += ["", "## Failed specs", "", *(f"- **FAIL** {line}" for line in failures)]
+        out += ["", "## Failed specs", "", *(f"- **FAIL** {md_text(line)}" for line in failures)]
     out += ["", "## Contents", "", _md_table(TOC_HEADER, [s.headline for s in sections])]
     for s in sections:
-        out += ["", f"## {s.run.scenario} ({s.run.rules})", "",
-                " · ".join(f"{k}: {v}" for k, v in s.identity), ""]  # fmt: skip
+        out += ["", f"## {md_text(s.run.scenario)} ({s.run.rules})", "",
+                md_text(" · ".join(f"{k}: {v}" for k, v in s.identity)), ""]  # fmt: skip
         if s.specs:
             out += ["### Balance specs", "", _md_table(SPEC_HEADER, s.specs), ""]
         if s.drift or s.notes:
-            out += ["### Compared with the baseline", "", *(f"- {n}" for n in s.notes), ""]
+            out += ["### Compared with the baseline", "", *(f"- {md_text(n)}" for n in s.notes), ""]
             changed = [r for r in s.drift if r[0] != "ok"]
             if changed:
                 out += [_md_table(DRIFT_HEADER, changed), ""]
@@ -709,7 +735,7 @@ def _markdown(sections: list[Section], title: str, drift: DriftReport | None,
         out += ["### Attacks", "", _md_table(s.attack_header, s.attacks), ""]
         out += ["### Time-to-down", "", _md_table(s.combatant_header, s.combatants), ""]
         out += ["### Outcome", "", _md_table(OUTCOME_HEADER, s.outcome), ""]
-        out += ["### Plots", "", *(f"- [{p.title}]({PNG_DIR}/{p.file})" for p in s.pictures)]
+        out += ["### Plots", "", *(md_link(p.title, f"{PNG_DIR}/{p.file}") for p in s.pictures)]
     return "\n".join(out) + "\n"
 
 

@@ -36,6 +36,8 @@ from simlab.report.render import (
     _png,
     _slug,
     _text_writer,
+    md_link,
+    md_text,
 )
 from simlab.report.terminal import bounds, decimals, format_p, value_and_bounds
 from simlab.report.tuning_terminal import interval_digits, times_narrower, unmatched_note
@@ -286,10 +288,10 @@ def _write_page(out: Path, stem: str, title: str, identity: str,
             written[p.file] = atomic_write(out / PNG_DIR / p.file, _bytes_writer(p.png))
     html = _PAGE.render(title=title, identity=identity, parts=[
         (h, n, _html_table(*table), pics) for h, n, table, pics in parts])  # fmt: skip
-    markdown = [f"# {title}", "", identity, ""]
+    markdown = [f"# {md_text(title)}", "", md_text(identity), ""]
     for heading, note, table, pictures in parts:
-        markdown += [f"## {heading}", "", note, ""]
-        markdown += [f"- [{p.title}]({PNG_DIR}/{p.file})" for p in pictures]
+        markdown += [f"## {md_text(heading)}", "", md_text(note), ""]
+        markdown += [md_link(p.title, f"{PNG_DIR}/{p.file}") for p in pictures]
         markdown += [""] if pictures else []
         markdown += [_md_table(*table), ""]
     written["html"] = atomic_write(out / f"{stem}.html", _text_writer(html))

@@ -181,3 +181,54 @@ def test_a_bound_beside_one_not_reached_is_still_rounded_outwards_and_signed() -
     assert bounds(float("nan"), 0.0421, 2) == "[—, 0.05]"
     assert bounds(0.0101, float("nan"), 2, sign="+") == "[+0.01, —]"
     assert bounds(-0.0119, 0.0101, 2, sign="+") == "[-0.02, +0.02]"
+
+
+WEIRD_NAMES = """\
+scenario: "<b>Odd</b> *names*"
+rules: glitters-d20
+attacks:
+  "great_axe": {damage: 1d8, type: slashing, bonus: 5}
+  "<script>x</script>": {damage: 1d6, type: fire, bonus: 4}
+sides:
+  "heroes & <friends>":
+    - {name: "Ann|Lee", hp: 20, dc: 8, attacks: [great_axe]}
+    - {name: "_Bo_ `tick`", hp: 25, dc: 7, attacks: ["<script>x</script>"]}
+  foes:
+    - {name: "Ogre", hp: 30, dc: 6, attacks: [great_axe]}
+"""
+
+
+def test_markdown_report_shows_names_as_typed(tmp_path: Path) -> None:
+    """Names with Markdown's markup in them read as typed once the page is rendered:
+    ``<friends>`` was swallowed as an HTML tag, ``|`` split a table cell, ``*`` and
+    ``_`` turned into emphasis."""
+    from markdown_it import MarkdownIt
+
+    path = tmp_path / "odd.yaml"
+    path.write_text(WEIRD_NAMES, encoding="utf-8")
+    render_report([api.run_scenario(path, n=500, seed=1)], tmp_path / "out")
+    page = MarkdownIt("commonmark").enable("table").render(
+        (tmp_path / "out/report.md").read_text(encoding="utf-8"))  # fmt: skip
+    for name in ("&lt;b&gt;Odd&lt;/b&gt; *names*", "heroes &amp; &lt;friends&gt;", "Ann|Lee",
+                 "_Bo_ `tick`", "&lt;script&gt;x&lt;/script&gt;", "great_axe"):  # fmt: skip
+        assert name in page
+    assert "<em>" not in page and "<code>tick" not in page and "<b>" not in page
+    for table in re.findall(r"<table>.*?</table>", page, flags=re.S):
+        widths = {
+            row.count("<td>") + row.count("<th>")
+            for row in re.findall(r"<tr>.*?</tr>", table, re.S)
+        }
+        assert len(widths) == 1  # every row as wide as the header: no cell split
+    links = re.findall(r'<a href="(png/[^"]+)">', page)
+    assert sorted(links) == sorted(f"png/{p.name}" for p in (tmp_path / "out/png").glob("*.png"))
+
+
+@pytest.mark.parametrize(("text", "escaped"), [
+    ("great_axe", "great_axe"), ("_Bo_", "\\_Bo\\_"), ("a|b", "a\\|b"), ("<b>", "\\<b>"),
+    ("0 (< 0.0002)", "0 (< 0.0002)"), ("2 * 3", "2 \\* 3"), ("`x`", "\\`x\\`"),
+    ("a\\b", "a\\\\b"), ("two\nlines", "two lines"),
+])  # fmt: skip
+def test_md_text_escapes_only_markup(text: str, escaped: str) -> None:
+    from simlab.report.render import md_text
+
+    assert md_text(text) == escaped
