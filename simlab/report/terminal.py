@@ -101,9 +101,10 @@ def estimate(value: float, lo: float, hi: float, most: int = 3) -> str:
     """A figure with its interval as ``value ± half-width``, to the interval's precision.
 
     The number of decimals follows the half-width's first significant digit (at most
-    ``most``), and the half-width is rounded up, so the interval shown is never narrower
-    than the true one: ``0.972 ± 0.002``, ``3.41 ± 0.02``, ``10.2 ± 0.4``. A rate at 0
-    or 1 has a one-sided interval, shown as its bound (``0 (< 3e-06)``, ``1 (> 0.9998)``).
+    ``most``), and the half-width is measured from the value as shown and rounded up, so
+    the interval shown is never narrower than the true one: ``0.972 ± 0.002``,
+    ``3.41 ± 0.02``, ``10.2 ± 0.4``. A rate at 0 or 1 has a one-sided interval, shown as
+    its bound (``0 (< 3e-06)``, ``1 (> 0.9998)``).
     """
     if pd.isna(value):
         return "—"
@@ -115,7 +116,16 @@ def estimate(value: float, lo: float, hi: float, most: int = 3) -> str:
     if not math.isfinite(half) or half <= 0:
         return plain_number(value)
     digits = min(max(-math.floor(math.log10(half)), 0), most)
-    return f"{value:.{digits}f} ± {rounded_up(half, digits):.{digits}f}"
+    shown = f"{value:.{digits}f}"
+    return f"{shown} ± {rounded_up(covering_half(shown, lo, hi), digits):.{digits}f}"
+
+
+def covering_half(shown: str, lo: float, hi: float) -> float:
+    """The half-width that a value printed as ``shown`` (rounded) needs for ``shown ±
+    half`` to hold the whole interval ``[lo, hi]``: rounding the value moves the centre,
+    so the true interval's own half-width can fall short on one side."""
+    centre = float(shown)
+    return max(centre - lo, hi - centre)
 
 
 def _one_digit_up(bound: float) -> float:

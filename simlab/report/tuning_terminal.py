@@ -22,6 +22,7 @@ from simlab.report import terminal
 from simlab.report.terminal import (
     bounds,
     console_table,
+    covering_half,
     decimals,
     estimate,
     is_wide,
@@ -300,8 +301,11 @@ def _diff(diff: float, lo: float, hi: float, digits: int) -> str:
     if half <= 0 and diff == 0:
         return "0"
     if 0 < half < 0.5 * 10**-digits:  # finer than the decimals shown: a rare figure
-        return f"{diff:+.1e} ± {rounded_up(half, -math.floor(math.log10(half))):.0e}"
-    return f"{diff:+.{digits}f} ± {rounded_up(half, digits):.{digits}f}"
+        shown = f"{diff:+.1e}"
+        covering = covering_half(shown, lo, hi)
+        return f"{shown} ± {rounded_up(covering, -math.floor(math.log10(covering))):.0e}"
+    shown = f"{diff:+.{digits}f}"
+    return f"{shown} ± {rounded_up(covering_half(shown, lo, hi), digits):.{digits}f}"
 
 
 def print_compare(comparison: Comparison) -> None:

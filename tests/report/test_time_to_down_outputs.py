@@ -115,6 +115,28 @@ def test_numbers_to_a_sensible_precision() -> None:
     assert terminal.format_p(0.0123) == "0.012"
 
 
+def _shown_interval(text: str) -> tuple[float, float]:
+    """The interval a ``value ± half`` text stands for."""
+    value, half = (float(x) for x in text.split(" ± "))
+    return value - half, value + half
+
+
+@pytest.mark.parametrize(
+    ("value", "lo", "hi"),
+    [
+        (0.026463, 0.025635, 0.027317),  # Raider 4 → Warden of party-fight: 0.026 ± 0.001
+        (0.0024954, 0.0018111, 0.0034376),
+        (9.0552, 8.9675, 9.1428),
+        (0.347, 0.337, 0.357),
+    ],
+)
+def test_an_interval_shown_holds_the_whole_interval(value: float, lo: float, hi: float) -> None:
+    """Rounding the value moves the centre of ``value ± half``: the half-width shown must
+    reach both ends of the true interval from the value as printed, not from the value."""
+    shown_lo, shown_hi = _shown_interval(terminal.estimate(value, lo, hi))
+    assert shown_lo <= lo and hi <= shown_hi
+
+
 def test_no_crit_column_for_a_system_without_crits() -> None:
     res = api.simulate(api.load(SKIRMISH), n=500, seed=1)
     assert res.layout.crits is False

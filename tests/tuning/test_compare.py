@@ -176,6 +176,21 @@ def test_the_independent_interval_is_shown_rounded_outwards() -> None:
     assert bounds(float("nan"), float("nan"), 3, sign="+") == "[—, —]"
 
 
+@pytest.mark.parametrize(
+    ("diff", "lo", "hi", "digits"),
+    [(0.0274, 0.0204, 0.0344, 3), (-0.0426, -0.0436, -0.0416, 3),
+     (-1.46e-06, -2.26e-06, -6.6e-07, 4)],
+)  # fmt: skip
+def test_a_difference_shown_holds_its_whole_interval(diff: float, lo: float, hi: float,
+                                                      digits: int) -> None:  # fmt: skip
+    """``diff ± half`` in the terminal: the half-width reaches both ends of the paired
+    interval from the difference as printed (rounded), not from the difference."""
+    from simlab.report.tuning_terminal import _diff
+
+    value, half = (float(x) for x in _diff(diff, lo, hi, digits).split(" ± "))
+    assert value - half <= lo and hi <= value + half
+
+
 def test_a_rare_figure_moved_a_little_reads_as_such() -> None:
     """On the same dice a crit rate of 0.0002 may move by about 1e-06 with a paired
     interval that excludes 0. Shown to 4 decimals it read ``-0.0000 ± 0.0001`` marked
