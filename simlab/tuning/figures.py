@@ -317,15 +317,20 @@ def _combatant_measure(
 
 def exact_measure(answer: Any, ref: FigureRef) -> float | None:
     """A figure from an exact answer (:class:`simlab.exact.engine.ExactResult`), or None
-    when the exact engine does not give it (several pairs pooled, no solved duel,
-    win and draw rates, encounter length)."""
+    when the exact engine does not give it (several pairs pooled, solved or refused, a
+    figure the fight moves away from the fresh-defender answer (the pair's ``caveats``),
+    no solved duel, win and draw rates, encounter length)."""
     from simlab.exact.engine import capped_median  # the exact engine is loaded by now
 
     if ref.figure in ATTACK_FIGURES:
         attack, _, defender = ref.on.partition("/")
-        pairs = [p for p in answer.pairs if p.attack == attack
-                 and (not defender or p.defender == defender)]  # fmt: skip
-        if len(pairs) != 1:
+
+        def pooled(key: tuple[str, str, str]) -> bool:
+            return key[1] == attack and (not defender or key[2] == defender)
+
+        pairs = [p for p in answer.pairs if pooled(p.key)]
+        refused = [s for s, _ in answer.refusals if isinstance(s, tuple) and pooled(s)]
+        if len(pairs) != 1 or refused or _moved_by_the_fight(pairs[0].caveats, ref.figure):
             return None
         if ref.figure == "damage_at_least":
             return float(pairs[0].damage_pmf[int(ref.arg) :].sum())
@@ -344,3 +349,9 @@ def exact_measure(answer: Any, ref: FigureRef) -> float | None:
     if ref.figure == "mean_time_to_down":
         return float(duel.capped_moments()[1])
     return None
+
+
+def _moved_by_the_fight(caveats: dict[str, str], figure: str) -> bool:
+    """Whether a pair's ``caveats`` say a fight moves ``figure`` away from its exact
+    answer; ``damage_at_least`` reads the damage distribution, which any of them moves."""
+    return bool(caveats) if figure == "damage_at_least" else figure in caveats

@@ -264,3 +264,70 @@ def test_an_exact_median_past_the_round_cap_is_not_reached_as_in_a_run(duel: Any
     run = simlab.simulate(capped, n=4000)
     assert run.combatants().set_index("combatant").median_time_to_down.isna()["Defender"]
     assert exact_measure(exact(duel), ref) == answer.duel.median  # under the cap: the round
+
+
+#: A hidden archer's surprise shots are undefended: the exact answer (a normal round)
+#: carries a caveat for every figure of the pair.
+SURPRISE = """
+scenario: ambush
+rules: opposed-tiers
+encounters: 2000
+seed: 4
+max_rounds: 10
+attacks: {shortbow: {ranged: true}, club: {}}
+sides:
+  party:
+    - {name: Scout, hp: 16, tier: novice, weapon_sl: 1, defense_sl: 1, reflex: 3,
+       hidden: true, attacks: [shortbow]}
+  raiders:
+    - {name: Raider, hp: 12, tier: novice, weapon_sl: 1, defense_sl: 1, attacks: [club]}
+"""
+
+#: The Brute's stone-strike against Kaito, who can pay for a block, has no exact answer;
+#: against Mira it has one, which is not the figure pooled over both defenders.
+REFUSED = """
+scenario: half-solved
+rules: shattered-spirits
+encounters: 2000
+seed: 3
+max_rounds: 30
+attacks:
+  stone-strike: {profile: [0, 0, 1, 2, 3, 4, 5, 7, 8, 9, 11]}
+  quick-jab: {profile: [0, 0, 1, 2, 2, 3, 3, 4, 4, 5, 6]}
+sides:
+  party:
+    - {name: Kaito, hp: 24, guard: 1, attacks: [quick-jab], tokens: {grit: 3},
+       react: {block: {when_damage_at_least: 4}}}
+    - {name: Mira, hp: 20, attacks: [quick-jab]}
+  enemies:
+    - {name: Brute, hp: 40, guard: 2, attacks: [stone-strike]}
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "vary", "target"),
+    [(SURPRISE, "Raider.hp=10:12", "hit_rate:shortbow=0.4"),
+     (REFUSED, "Brute.hp=38:40", "mean_damage:stone-strike=3.5")],
+)  # fmt: skip
+def test_a_pooled_figure_the_exact_engine_does_not_give_is_simulated(
+    text: str, vary: str, target: str
+) -> None:
+    """Tune reads an attack's figure from the exact engine only where its answer is the
+    fight's figure: not where the fight moves it (a surprise round's undefended shots),
+    nor where it solves one of the pairs pooled and refuses another. It read the
+    fresh-defender answer of the one solved pair instead (in party-fight: the Scout's
+    shortbow hits the Raider Chief 0.152 of the time exactly, 0.29 in the fight)."""
+    scenario = simlab.loads(text)
+    result = simlab.tune(scenario, vary, target, n=2000)
+    assert {e.method for e in result.evaluations} == {"simulated"}
+    field = vary.partition("=")[0]
+    run = simlab.simulate(scenario.with_({field: result.value}), n=2000)
+    attack = target.partition(":")[2].partition("=")[0]
+    rates, damage = run.hit_rates(), run.damage()
+    mine = rates.attack == attack
+    if target.startswith("hit_rate"):
+        expected = rates.hits[mine].sum() / rates.attempts[mine].sum()
+    else:
+        total = (damage.mean_damage[mine] * damage.attempts[mine]).sum()
+        expected = total / damage.attempts[mine].sum()
+    assert result.best.figure == pytest.approx(expected, rel=1e-12)
