@@ -600,14 +600,21 @@ def compare(
 def _precision_stop(a: ScenarioBase, b: ScenarioBase, n: int | None, seed: int | None,
                     threads: int | None, precision: float | None,
                     precision_on: Sequence[Any]) -> tuple[int, dict[str, Any]]:  # fmt: skip
-    """The sample size of a comparison run to a precision: the larger of A's and B's stops."""
+    """The sample size of a comparison run to a precision: the larger of A's and B's
+    stops, with the record of the variant that set it (its checkpoints, its widest
+    figure; at equal stops, the one whose widest figure is nearer its limit)."""
     records = [simulate(scn, n, seed, threads=threads, precision=precision,
                         precision_on=precision_on).meta["precision"] for scn in (a, b)]  # fmt: skip
-    stop = max(r["encounters"] for r in records)
-    record = {**records[0], "encounters": stop, "met": all(r["met"] for r in records),
+    last = max(records, key=lambda r: (r["encounters"], _nearness(r["widest"])))
+    record = {**last, "met": all(r["met"] for r in records),
               "cap_reached": any(r["cap_reached"] for r in records),
               "stops": [r["encounters"] for r in records]}  # fmt: skip
-    return stop, record
+    return last["encounters"], record
+
+
+def _nearness(widest: dict[str, Any] | None) -> float:
+    """How near its limit a precision record's widest figure is (half-width / limit)."""
+    return 0.0 if widest is None else widest["half_width"] / widest["limit"]
 
 
 def _label(given: Any, scenario: ScenarioBase) -> str:

@@ -213,3 +213,19 @@ def test_sweep_points_and_comparisons_run_to_the_precision(duel: Any) -> None:
     stops = ab.precision["stops"]
     assert ab.a.encounters == ab.b.encounters == max(stops) < 128_000
     assert ab.document()["precision"]["encounters"] == max(stops)
+
+
+def test_a_comparison_records_the_stop_of_the_variant_that_set_it(duel: Any) -> None:
+    """A (row 9 as written) stops at 8,000 encounters, B (row 9 at 8) at 16,000: the
+    record of the comparison is B's, its checkpoints ending at the stop and its widest
+    figure the one B's own run names. It was A's, next to B's stop (checkpoints to 8,000
+    under ``encounters: 16000``; with B at its cap, 'not met' beside a widest figure
+    within its limit)."""
+    changes = {"strike.profile[9]": 8}
+    ab = simlab.compare(duel, changes=changes, n=128_000, precision=0.005)
+    alone = [simlab.simulate(scn, 128_000, precision=0.005).meta["precision"]
+             for scn in (duel, duel.with_(changes))]  # fmt: skip
+    assert ab.precision["stops"] == [r["encounters"] for r in alone] == [8000, 16000]
+    assert ab.precision["checkpoints"] == alone[1]["checkpoints"]
+    assert ab.precision["checkpoints"][-1] == ab.precision["encounters"] == 16000
+    assert ab.precision["widest"] == alone[1]["widest"]
