@@ -38,7 +38,7 @@ import pandas as pd
 from scipy import stats as sps
 
 from simlab.analysis import stats
-from simlab.analysis.result import Result
+from simlab.analysis.result import Result, median_time_to_down
 
 __all__ = [
     "DEFAULT_ALPHA",
@@ -256,8 +256,8 @@ def _ttd_hist(res: Result, c: int, rounds: int) -> np.ndarray:
 
 def _median(res: Result, c: int) -> float | None:
     """Round by which half of all encounters had combatant ``c`` downed (None: never)."""
-    curve = stats.cumulative_incidence(res.tallies.down_round[c], res.encounters)
-    return stats.first_round_reaching(curve["round"], curve["by_round"])
+    median = median_time_to_down(res.tallies.down_round[c], res.encounters)[0]
+    return None if math.isnan(median) else median
 
 
 def _combatant_rows(rows: _Rows, cur: Result, base: Result, notes: list[str]) -> None:

@@ -199,7 +199,7 @@ class Result:
         for c, (side, name) in enumerate(self.layout.combatants):
             downs = int(self.tallies.down_round[c].sum())
             lo, hi, kind = stats.rate_interval(downs, n, level)
-            median, m_lo, m_hi = median_time_to_down(self._down_curve(c, level))
+            median, m_lo, m_hi = median_time_to_down(self.tallies.down_round[c], n, level)
             row: dict[str, Any] = {
                 "combatant": name, "side": side, "downed": downs, "down_rate": downs / n,
                 _ci("down_rate", level, "lo"): float(lo), _ci("down_rate", level, "hi"): float(hi),
@@ -337,23 +337,33 @@ def _nan(x: float | None) -> float:
     return math.nan if x is None else float(x)
 
 
-def median_time_to_down(curve: pd.DataFrame) -> tuple[float, float, float]:
-    """Median time-to-down and its interval from a P(downed by round r) curve.
+def median_time_to_down(
+    first_round: np.ndarray, encounters: int, level: float = 0.95
+) -> tuple[float, float, float]:
+    """Median time-to-down over all encounters and its interval.
 
     Parameters
     ----------
-    curve : pandas.DataFrame
-        :func:`simlab.analysis.stats.cumulative_incidence` of one combatant (or of
-        several pooled).
+    first_round : numpy.ndarray
+        Encounters in which it first went down in round r, r = 0..max_rounds (round 0:
+        opposed-tiers' surprise round), of one combatant or of several pooled.
+    encounters : int
+        All encounters (times the combatants pooled).
+    level : float
+        The interval's level.
 
     Returns
     -------
     median, lo, hi : float
-        The first round by which half of all encounters had it downed; the interval's
-        ends are the first rounds where the band's upper and lower edge reach one half.
-        NaN where the curve (or that edge) never reaches one half by the round cap.
+        The first round by which half of all encounters had it downed, round 0 included;
+        the interval's ends are the first rounds where the upper and lower edge of the
+        pointwise band of P(downed by round r) (:func:`simlab.analysis.stats.rate_interval`,
+        as in :func:`~simlab.analysis.stats.cumulative_incidence`) reach one half. NaN
+        where the curve (or that edge) never reaches one half by the round cap.
     """
-    rounds = curve["round"]
-    return (_nan(stats.first_round_reaching(rounds, curve["by_round"])),
-            _nan(stats.first_round_reaching(rounds, curve["by_round_hi"])),
-            _nan(stats.first_round_reaching(rounds, curve["by_round_lo"])))  # fmt: skip
+    rounds = np.arange(len(first_round))
+    by_round = np.cumsum(first_round)
+    lo, hi, _ = stats.rate_interval(by_round, encounters, level)
+    return (_nan(stats.first_round_reaching(rounds, by_round / encounters)),
+            _nan(stats.first_round_reaching(rounds, hi)),
+            _nan(stats.first_round_reaching(rounds, lo)))  # fmt: skip

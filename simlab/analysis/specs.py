@@ -140,7 +140,8 @@ def _measure_combatant(res: Result, spec: Expectation) -> tuple[float, float, fl
             return 0.0, 0.0, 0.0, total
         last = upto.iloc[-1]
         return float(last.by_round), float(last.by_round_lo), float(last.by_round_hi), total
-    median, lo, hi = (math.inf if math.isnan(x) else x for x in median_time_to_down(curve))
+    median, lo, hi = (math.inf if math.isnan(x) else x
+                      for x in median_time_to_down(down, total, LEVEL))  # fmt: skip
     return median, lo, hi, total
 
 

@@ -298,7 +298,7 @@ def _combatant_entries(res: Result) -> list[dict[str, Any]]:
     for c, (side, name) in enumerate(res.layout.combatants):
         downs = int(t.down_round[c].sum())
         lo, hi, _ = stats.rate_interval(downs, n, LEVEL)
-        median, m_lo, m_hi = median_time_to_down(stats.cumulative_incidence(t.down_round[c], n))
+        median, m_lo, m_hi = median_time_to_down(t.down_round[c], n)
         events = {
             event: {"rate": int(t.event_round[c, e].sum()) / n,
                     "round_counts": _counts(t.event_round[c, e])}

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from simlab.analysis import stats
+from simlab.analysis.result import median_time_to_down
 from simlab.engine.tallies import Layout, TallyArrays
 from simlab.errors import InputError
 
@@ -303,16 +304,14 @@ def _combatant_measure(
         return _rate(int(tallies.event_round[chosen, e].sum()), total, level)
     if ref.figure == "down_by_round":
         return _rate(int(down[: int(ref.arg) + 1].sum()), total, level)
-    downs, mean, var, median = _down_figures(down, total)
+    downs, mean, var, _ = _down_figures(down, total)
     if ref.figure == "mean_time_to_down":
         half = stats.normal_quantile(level) * np.sqrt(var / downs) if downs > 1 else np.nan
         return mean, mean - half, mean + half
-    band = stats.cumulative_incidence(down, total, level)
-    lo, hi = (stats.first_round_reaching(band["round"], band[f"by_round_{end}"])
-              for end in ("hi", "lo"))  # fmt: skip
     # Not reached by the round cap: beyond it, as far as a search is concerned.
-    return (np.inf if np.isnan(median) else median, np.inf if lo is None else lo,
-            np.inf if hi is None else hi)  # fmt: skip
+    median, lo, hi = (np.inf if np.isnan(x) else x
+                      for x in median_time_to_down(down, total, level))  # fmt: skip
+    return median, lo, hi
 
 
 def exact_measure(answer: Any, ref: FigureRef) -> float | None:

@@ -215,3 +215,54 @@ def test_drift_table_fits_80_columns_without_cutting_a_word() -> None:
     words = set(text.split())
     for row in drift.table[drift.table.significant].itertuples():
         assert row.figure in words, row.figure  # never folded inside a word
+
+
+#: A hidden archer against a frail raider: most raiders fall in the surprise round,
+#: which opposed-tiers tallies as round 0 (docs/rules/opposed-tiers.md).
+AMBUSH = """
+scenario: ambush
+rules: opposed-tiers
+encounters: 2000
+seed: 4
+max_rounds: 10
+attacks: {shortbow: {ranged: true}, club: {}}
+sides:
+  party:
+    - {name: Scout, hp: 16, tier: novice, weapon_sl: 2, defense_sl: 1, reflex: 3,
+       hidden: true, attacks: [shortbow]}
+  raiders:
+    - {name: Rat, hp: 6, tier: novice, attacks: [club]}
+"""
+
+
+def test_a_fall_in_the_surprise_round_is_round_0_in_every_median(tmp_path: Path) -> None:
+    """Round 0 is the surprise round: a raider that falls in it in most encounters has a
+    median time-to-down of 0, as its median among the encounters it fell in says, in
+    every output. The tables, summary.json, specs and the drift gate read the median
+    off rounds 1..cap and said 1, while the report's contents, sweeps and tune said 0
+    (and tune printed 0 with the interval [1, 1])."""
+    from simlab.analysis.drift import _median
+    from simlab.analysis.specs import evaluate
+    from simlab.tuning.figures import measure, parse_figure
+
+    run = api.run_scenario(api.loads(AMBUSH), n=2000)
+    res = run.result
+    down = [int(x) for x in res.tallies.down_round[1]]
+    assert 1000 < down[0] < 2000  # most, not all, in round 0
+    by_hand = next(r for r in range(len(down)) if 2 * sum(down[: r + 1]) >= 2000)
+    assert by_hand == 0
+    row = res.combatants().set_index("combatant").loc["Rat"]
+    assert row.median_time_to_down == row.median_time_to_down_when_downed == by_hand
+    assert row.median_time_to_down_ci95_lo <= by_hand <= row.median_time_to_down_ci95_hi
+    entry = summary(res)["combatants"][1]["time_to_down"]
+    assert entry["median_time_to_down"] == by_hand
+    spec = evaluate(res, {"figure": "median_time_to_down", "combatant": "Rat", "at_most": 3})
+    assert (spec.measured, spec.lo) == (by_hand, by_hand)
+    tuned = measure(res.tallies, res.layout, res.encounters,
+                    parse_figure("median_time_to_down:Rat", "t"))  # fmt: skip
+    assert tuned[0] == by_hand and tuned[1] <= by_hand <= tuned[2]
+    assert _median(res, 1) == by_hand
+    render_report([run], tmp_path)
+    markdown = (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert "Rat: 0" in markdown  # the contents
+    assert re.search(r"^\| Rat \| raiders \| [^|]+ \| 0 \[0, 0\] \| 0 \|", markdown, re.M)
