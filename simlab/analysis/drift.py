@@ -246,11 +246,11 @@ def _attack_rows(rows: _Rows, cur: Result, base: Result, notes: list[str]) -> No
 
 
 def _ttd_hist(res: Result, c: int, rounds: int) -> np.ndarray:
-    """First-down round counts, rounds 1..``rounds`` (0 past the run's round cap), then
-    one bin for never downed."""
+    """First-down round counts, rounds 0..``rounds`` (round 0: opposed-tiers' surprise
+    round; 0 past the run's round cap), then one bin for never downed."""
     down = res.tallies.down_round[c]
-    by_round = np.zeros(rounds, dtype=down.dtype)
-    by_round[: len(down) - 1] = down[1:]
+    by_round = np.zeros(rounds + 1, dtype=down.dtype)
+    by_round[: len(down)] = down
     return np.append(by_round, res.encounters - down.sum())
 
 

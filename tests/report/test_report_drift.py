@@ -173,3 +173,41 @@ def test_time_to_down_under_another_round_cap_compares_round_with_round() -> Non
     later = down[13:].sum() / base.result.encounters
     assert later > 0.05
     assert table.loc[("time_to_down", "Defender"), "change"] == pytest.approx(later)
+
+
+#: A hidden archer against a frail raider, who falls in the surprise round (round 0 of
+#: the tallies) in most encounters.
+AMBUSH = """
+scenario: ambush
+rules: opposed-tiers
+encounters: 2000
+seed: 4
+max_rounds: 10
+attacks: {shortbow: {ranged: true}, club: {}}
+sides:
+  party:
+    - {name: Scout, hp: 16, tier: novice, weapon_sl: 2, defense_sl: 1, reflex: 3,
+       hidden: true, attacks: [shortbow]}
+  raiders:
+    - {name: Rat, hp: 6, tier: novice, attacks: [club]}
+"""
+
+
+def test_time_to_down_counts_the_falls_of_the_surprise_round() -> None:
+    """Without its surprise round the raider falls in round 1 or later instead of round
+    0: its time-to-down moved by the share that fell in round 0, and drifts. The gate's
+    histogram started at round 1, so those falls were left out of both runs (the
+    baseline's time-to-down was a quarter of its encounters)."""
+    scenario = api.loads(AMBUSH, "ambush.yaml")
+    base = api.run_scenario(scenario, 2000, 4)
+    later = api.run_scenario(scenario.with_({"params.surprise_round": False}), 2000, 4)
+    rows = compare([later], [base]).table.set_index(["figure", "subject"])
+    row = rows.loc[("time_to_down", "Rat")]
+
+    def shares(run: ScenarioRun) -> np.ndarray:
+        down = run.result.tallies.down_round[1]
+        return np.append(down, run.result.encounters - down.sum()) / run.result.encounters
+
+    assert base.result.tallies.down_round[1][0] > 1000
+    assert row.change == pytest.approx(0.5 * np.abs(shares(later) - shares(base)).sum())
+    assert row.drifted
