@@ -263,8 +263,8 @@ _DAMAGE_NOTE = ("{figures} (misses 0) of each attack against "
                 "does not move the figure away from it. Every point "
                 "ran on the same seed (common random numbers).")  # fmt: skip
 _OUTCOME_NOTE = ("Down rate; mean time-to-down among the encounters in which the "
-                 "combatant went down (dashed: the exact duel mean, without the round "
-                 "cap); median time-to-down, the round by which half of all encounters "
+                 "combatant went down by the round cap (dashed: the exact duel's, read "
+                 "the same way); median time-to-down, the round by which half of all encounters "
                  "had it down; win rate per side and draws.")  # fmt: skip
 _COMPARE_NOTE = ("diff = B − A. Paired: the 95% interval of the difference measured on the "
                  "same dice (K contiguous ranges of encounters, t on the per-range "

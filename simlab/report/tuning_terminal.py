@@ -189,9 +189,10 @@ def _estimate(row: Any, name: str) -> str:
 
 SWEEP_NOTE = (
     "Every point ran on the same seed (common random numbers). exact: the exact mean "
-    "damage against a fresh defender, or the exact mean time-to-down of a duel (no "
-    "round cap), where the exact engine answers the point. mean if downed: among the "
-    "encounters in which the combatant went down; median: the round by which half of all "
+    "damage against a fresh defender, or the exact mean time-to-down of a duel (among "
+    "the encounters downed by the round cap, as simulated), where the exact engine "
+    "answers the point. mean if downed: among the encounters in which the combatant went "
+    "down; median: the round by which half of all "
     "encounters had it down (—: fewer than half did). unchanged across the sweep: the "
     "attack pairs whose 95% intervals share a value at every point and whose exact "
     "answer stays the same."

@@ -7,7 +7,8 @@ which a combatant first went down in round r), over all encounters:
 
 - ``down_rate``: share of encounters in which it went down;
 - ``mean_time_to_down``: mean round of first down among the encounters in which it went
-  down (the exact engine's duel mean is the same figure without the round cap);
+  down by the round cap (the exact duel's is read the same way, from its P(first down in
+  round r) up to the cap);
 - ``median_time_to_down``: the round by which half of all encounters had it down (NaN
   when its down rate is below one half).
 """

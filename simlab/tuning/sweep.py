@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from simlab.analysis.result import Result
@@ -209,7 +210,8 @@ class SweepResult:
     def combatants(self) -> pd.DataFrame:
         """Down rate, mean and median time-to-down of every combatant at every point
         (:func:`simlab.tuning.figures.combatant_figures`), and ``exact_mean_time_to_down``
-        where the exact engine solves the duel."""
+        where the exact engine solves the duel (among the encounters downed by the round
+        cap, as simulated)."""
         return self._tidy("combatants", _combatant_table)
 
     def sides(self) -> pd.DataFrame:
@@ -261,11 +263,20 @@ def _attack_table(point: SweepPoint) -> pd.DataFrame:
 def _combatant_table(point: SweepPoint) -> pd.DataFrame:
     res = _result(point)
     frame = combatant_figures(res.tallies, res.layout, res.encounters)
-    exact = {
-        e["name"]: e["time_to_down"].get("mean") for e in (point.exact or {}).get("combatants", [])
-    }
+    exact = {e["name"]: _mean_by_the_cap(e["time_to_down"]["pmf"])
+             for e in (point.exact or {}).get("combatants", [])}  # fmt: skip
     frame["exact_mean_time_to_down"] = [exact.get(name, float("nan")) for name in frame.combatant]
     return frame
+
+
+def _mean_by_the_cap(pmf: dict[str, float]) -> float:
+    """The exact mean round of first down among the encounters downed by the round cap,
+    the figure a run measures as ``mean_time_to_down``, from an exact summary's
+    P(first down in round r) up to the cap; NaN when it is never downed by then."""
+    rounds = np.array([int(r) for r in pmf], dtype=float)
+    shares = np.array(list(pmf.values()), dtype=float)
+    total = shares.sum()
+    return float(np.dot(rounds, shares) / total) if total > 0 else float("nan")
 
 
 def pair_figures(rules: str) -> list[str]:

@@ -67,6 +67,20 @@ def test_guard_curve_decreases_and_matches_exact(duel: Any) -> None:
     assert (np.diff(ttd.mean_time_to_down) > 0).all()
 
 
+def test_the_exact_mean_time_to_down_is_read_as_the_simulated_one(duel: Any) -> None:
+    """With a round cap of 9 the Defender of ``ss-duel`` goes down in 42% of the
+    encounters, around round 8, and 10.2 rounds in on average without the cap. The
+    simulated mean counts the encounters downed by the cap; so does the exact column
+    beside it, as ``run --check`` and ``tune`` do (it gave the mean without the cap)."""
+    capped = duel.with_({"max_rounds": 9})
+    sw = simlab.sweep(capped, {"Defender.guard": [1]}, n=20_000)
+    row = sw.combatants().set_index("combatant").loc["Defender"]
+    pmf = simlab.exact(capped).duel.pmf
+    by_the_cap = sum(r * p for r, p in enumerate(pmf)) / sum(pmf)
+    assert row.exact_mean_time_to_down == pytest.approx(by_the_cap, rel=1e-12)
+    assert row.mean_time_to_down_ci95_lo < by_the_cap < row.mean_time_to_down_ci95_hi
+
+
 def test_cli_sweep_point_is_cli_run_with_set(tmp_path: Path) -> None:
     """The bar: the Guard 1 point of `simlab sweep` is `simlab run --set Defender.guard=1`."""
     cli = CliRunner()
