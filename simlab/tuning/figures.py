@@ -73,8 +73,8 @@ def figure_values(tallies: TallyArrays, layout: Layout, n: int) -> dict[tuple[st
 
     Attack pairs (on ``attacker attack → defender``): hit and crit rate (no crit rate in
     a rule system without crits, ``Layout.crits``), mean damage (misses 0); combatants:
-    down rate, mean time-to-down; sides: win rate; and the draw rate and mean encounter
-    length (on ``""``).
+    down rate, mean time-to-down (none for a combatant never downed: it has no such
+    figure); sides: win rate; and the draw rate and mean encounter length (on ``""``).
     """
     out: dict[tuple[str, str], float] = {}
     attempts = tallies.attempts.sum(axis=1)
@@ -89,7 +89,8 @@ def figure_values(tallies: TallyArrays, layout: Layout, n: int) -> dict[tuple[st
     for c, (_, name) in enumerate(layout.combatants):
         downs, mean, _, _ = _down_figures(tallies.down_round[c], n)
         out["down_rate", name] = downs / n
-        out["mean_time_to_down", name] = mean
+        if downs:
+            out["mean_time_to_down", name] = mean
     for s, side in enumerate(layout.sides):
         out["win_rate", side] = float(tallies.winner[s] / n)
     out["draw_rate", ""] = float(tallies.winner[-1] / n)

@@ -308,3 +308,19 @@ def test_compare_refuses_what_it_would_ignore(extra: dict[str, Any], words: str)
     with pytest.raises(InputError) as err:
         simlab.compare(duel, n=200, **extra)
     assert words in str(err.value)
+
+
+def test_a_mean_time_to_down_one_variant_lacks_is_not_compared(fight: Any) -> None:
+    """With Guard 3 the second Brute never goes down: B has no mean time-to-down for it.
+    The figure is one only A has (not compared), not a figure whose paired interval
+    contains 0: it was listed as "same" with no B, no difference and no interval, and
+    the terminal counted it among the unchanged figures."""
+    ab = simlab.compare(fight, changes={"Brute.guard": 3}, n=20_000)
+    names = [name for _, name in ab.b.layout.combatants]
+    downs = ab.b.tallies.down_round.sum(axis=1)
+    never = [name for name, d in zip(names, downs, strict=True) if d == 0]
+    assert never == ["Brute 2"] and ab.a.tallies.down_round[names.index("Brute 2")].sum() > 0
+    assert ab.only_in_a == [("mean_time_to_down", "Brute 2")] and ab.only_in_b == []
+    assert ab.figures[["a", "b", "diff", "diff_ci_lo", "diff_ci_hi"]].notna().all().all()
+    compared = set(zip(ab.figures.figure, ab.figures.on, strict=True))
+    assert ("mean_time_to_down", "Brute 2") not in compared
