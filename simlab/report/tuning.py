@@ -39,7 +39,7 @@ from simlab.report.render import (
     md_link,
     md_text,
 )
-from simlab.report.terminal import bounds, decimals, format_p, value_and_bounds
+from simlab.report.terminal import bounds, decimals, format_p, rounds_label, value_and_bounds
 from simlab.report.tuning_terminal import interval_digits, times_narrower, unmatched_note
 from simlab.tuning.sweep import PAIR, PAIR_FIGURES, moving_pairs, pair_figures
 
@@ -191,7 +191,8 @@ def _sweep_pictures(sweep: SweepResult, moving: pd.DataFrame) -> list[Picture]:
         def curve(fig: Figure, f: str = figure) -> None:
             plot_sweep(sweep, f, ax=fig.subplots())
 
-        pictures.append(Picture(f"{_slug(figure)}.png", title, _png(curve, (7.0, 3.6)), "outcome"))
+        kind = "sides" if figure == "win_rate" else "outcome"
+        pictures.append(Picture(f"{_slug(figure)}.png", title, _png(curve, (7.0, 3.6)), kind))
     return pictures
 
 
@@ -225,8 +226,16 @@ def _combatant_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
     header = [*sweep.fields, "combatant", "down rate [95%]", "mean time-to-down [95%]",
               "median time-to-down", "exact mean time-to-down"]  # fmt: skip
     rows = [[*(str(r[f]) for f in sweep.fields), r.combatant, _interval(r, "down_rate"),
-             _interval(r, "mean_time_to_down", 2), decimals(r.median_time_to_down, 0),
+             _interval(r, "mean_time_to_down", 2), rounds_label(r.median_time_to_down),
              decimals(r.exact_mean_time_to_down, 3)] for _, r in frame.iterrows()]  # fmt: skip
+    return header, rows
+
+
+def _side_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
+    frame = sweep.sides()
+    header = [*sweep.fields, "side", "wins", "win rate [95%]"]
+    rows = [[*(str(r[f]) for f in sweep.fields), str(r.side), f"{r.wins:,}",
+             _interval(r, "win_rate")] for _, r in frame.iterrows()]  # fmt: skip
     return header, rows
 
 
@@ -265,7 +274,8 @@ _DAMAGE_NOTE = ("{figures} (misses 0) of each attack against "
 _OUTCOME_NOTE = ("Down rate; mean time-to-down among the encounters in which the "
                  "combatant went down by the round cap (dashed: the exact duel's, read "
                  "the same way); median time-to-down, the round by which half of all encounters "
-                 "had it down; win rate per side and draws.")  # fmt: skip
+                 "had it down (not reached: fewer than half did).")  # fmt: skip
+_SIDES_NOTE = "Win rate of each side, and the draw rate, at every point."
 _COMPARE_NOTE = ("diff = B − A. Paired: the 95% interval of the difference measured on the "
                  "same dice (K contiguous ranges of encounters, t on the per-range "
                  "differences). Independent: the interval the same difference would have "
@@ -318,8 +328,9 @@ def render_sweep(sweep: SweepResult, out_dir: str | os.PathLike[str]) -> dict[st
     parts: list[PagePart] = [
         ("Damage curves", damage_note, _sweep_rows(sweep),
          [p for p in pictures if p.kind == "damage"]),
-        ("Time-to-down and outcome", _OUTCOME_NOTE, _combatant_rows(sweep),
+        ("Time-to-down", _OUTCOME_NOTE, _combatant_rows(sweep),
          [p for p in pictures if p.kind == "outcome"]),
+        ("Outcome", _SIDES_NOTE, _side_rows(sweep), [p for p in pictures if p.kind == "sides"]),
     ]  # fmt: skip
     return _write_page(Path(out_dir), "sweep", f"Sweep of {sweep.scenario}", identity, parts)
 

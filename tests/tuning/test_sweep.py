@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +80,30 @@ def test_the_exact_mean_time_to_down_is_read_as_the_simulated_one(duel: Any) -> 
     by_the_cap = sum(r * p for r, p in enumerate(pmf)) / sum(pmf)
     assert row.exact_mean_time_to_down == pytest.approx(by_the_cap, rel=1e-12)
     assert row.mean_time_to_down_ci95_lo < by_the_cap < row.mean_time_to_down_ci95_hi
+
+
+def test_sweep_page_gives_the_win_rates_and_says_a_median_is_not_reached(
+    tmp_path: Path, fight: Any
+) -> None:
+    """The page's outcome part has the win and draw rates of every point as a table, as
+    the terminal and the Parquet ``sides`` table do (it had only their picture); a median
+    time-to-down fewer than half of the encounters reach reads "not reached", as in the
+    report, where "—" beside it also stands for "no exact answer"."""
+    sw = simlab.sweep(fight, {"Kaito.hp": [18, 22]}, n=3000, exact=False)
+    simlab.write_sweep(sw, tmp_path)
+    page = (tmp_path / "sweep.md").read_text()
+    for point in sw.points:
+        hp, winner = point.set["Kaito.hp"], point.result.tallies.winner
+        for side, wins in zip([*point.result.layout.sides, "draw"], winner, strict=True):
+            row = re.search(rf"^\| {hp} \| {side} \| {wins:,} \| ([\d.]+) \[([\d.]+), "
+                            rf"([\d.]+)\] \|$", page, re.M)  # fmt: skip
+            assert row, f"no win rate of {side} at Kaito.hp={hp}"
+            rate = wins / point.result.encounters
+            assert float(row[2]) <= rate <= float(row[3])
+            assert float(row[1]) == pytest.approx(rate, abs=5e-5)
+    never_half = point.result.tallies.down_round[2].sum() < point.result.encounters / 2
+    assert never_half and re.search(r"^\| 22 \| Brute 1 \|.*\| not reached \| — \|$", page,
+                                    re.M)  # fmt: skip
 
 
 def test_cli_sweep_point_is_cli_run_with_set(tmp_path: Path) -> None:
