@@ -202,7 +202,7 @@ SWEEP_NOTE = (
 def print_sweep(sweep: SweepResult) -> None:
     """Print a sweep's damage curves, time-to-down and win rates as tables that fit the
     terminal (80 columns and up)."""
-    terminal.console.print(f"{sweep.scenario} · {sweep.encounters:,} encounters per point · seed "
+    terminal.console.print(f"{sweep.scenario} · {sweep.sample_size()} · seed "
                   f"{sweep.seed} · varied: {', '.join(sweep.fields)}", markup=False,
                   highlight=False)  # fmt: skip
     for table in sweep_attack_tables(sweep):

@@ -168,9 +168,22 @@ class SweepResult:
         printed every point's scenario and tallies, some 30 kB for two points)."""
         varied = ", ".join(f"{v.target} ({len(v.values)} values)" for v in self.vary)
         return (f"<SweepResult {self.scenario} · rules {self.rules} · {len(self.points)} "
-                f"points of {varied} · {self.encounters:,} encounters a point · seed "
+                f"points of {varied} · {self.sample_size()} · seed "
                 f"{self.seed}: .attacks(), .combatants(), .sides(), "
                 "simlab.plot_sweep>")  # fmt: skip
+
+    def sample_size(self) -> str:
+        """The encounters each point ran, in words: ``10,000 encounters per point``; run
+        to a precision, each point stops on its own: ``32,000–64,000 encounters per
+        point (run to precision 0.02, cap 64,000)``."""
+        stops = sorted({p.result.encounters for p in self.points if p.result is not None})
+        records = [p.result.meta["precision"] for p in self.points
+                   if p.result is not None and "precision" in p.result.meta]  # fmt: skip
+        if not records:
+            return f"{self.encounters:,} encounters per point"
+        counts = f"{stops[0]:,}" if len(stops) == 1 else f"{stops[0]:,}–{stops[-1]:,}"
+        return (f"{counts} encounters per point (run to precision "
+                f"{records[0]['half_width']:g}, cap {self.encounters:,})")  # fmt: skip
 
     @property
     def fields(self) -> list[str]:

@@ -21,7 +21,7 @@ def test_a_sweep_shows_one_line(duel: Any) -> None:
     sw = simlab.sweep(duel, {"Defender.guard": [0, 1, 2]}, n=500, exact=False)
     assert repr(sw) == (
         "<SweepResult ss-duel · rules shattered-spirits · 3 points of Defender.guard (3 values)"
-        " · 500 encounters a point · seed 1: .attacks(), .combatants(), .sides(),"
+        " · 500 encounters per point · seed 1: .attacks(), .combatants(), .sides(),"
         " simlab.plot_sweep>"
     )
 

@@ -229,3 +229,19 @@ def test_a_comparison_records_the_stop_of_the_variant_that_set_it(duel: Any) -> 
     assert ab.precision["checkpoints"] == alone[1]["checkpoints"]
     assert ab.precision["checkpoints"][-1] == ab.precision["encounters"] == 16000
     assert ab.precision["widest"] == alone[1]["widest"]
+
+
+def test_a_sweep_run_to_a_precision_says_where_its_points_stopped(
+    tmp_path: Path, duel: Any
+) -> None:
+    """Each point stops on its own: the terminal and the page give the points' stops and
+    the cap, not the cap as every point's sample size (they said "64,000 encounters per
+    point" of points that ran 2,000 and 4,000)."""
+    sw = simlab.sweep(duel, {"Defender.guard": [0, 3]}, n=64_000, precision=0.01, exact=False)
+    stops = [p.result.encounters for p in sw.points]
+    assert stops == [2000, 4000]
+    said = "2,000–4,000 encounters per point (run to precision 0.01, cap 64,000)"
+    assert said in repr(sw)
+    simlab.write_sweep(sw, tmp_path)
+    assert said in (tmp_path / "sweep.md").read_text()
+    assert "64,000 encounters per point" not in (tmp_path / "sweep.md").read_text()
