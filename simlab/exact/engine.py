@@ -153,6 +153,9 @@ class ExactResult:
     refusals : list of (subject, reason)
         What could not be solved: the subject is an (attacker, attack, defender) tuple or
         ``"time_to_down"``; the reason names the feature.
+    overrides : list of str
+        The changes (``NAME.FIELD=VALUE``) that made the scenario from its file, as a
+        run records them.
     """
 
     scenario: str
@@ -160,6 +163,7 @@ class ExactResult:
     pairs: list[PairExact]
     duel: DuelExact | None
     refusals: list[tuple[Subject, str]]
+    overrides: list[str] = field(default_factory=list)
 
     def attacks(self) -> pd.DataFrame:
         """Hit rate, crit rate and mean damage of every solved pair."""
@@ -218,6 +222,7 @@ class ExactResult:
             "draw_rate": None,
             "mean_rounds": None,
             "refusals": [_refusal_summary(s, r) for s, r in self.refusals],
+            **({"overrides": self.overrides} if self.overrides else {}),
         }
 
 
@@ -406,7 +411,8 @@ def exact(scenario: ScenarioBase | str | os.PathLike[str]) -> ExactResult:
         refusals.append((TIME_TO_DOWN, str(err)))
     if not pairs and duel is None:
         raise ExactUnsupported(_nothing_message(scenario, refusals))
-    return ExactResult(scenario.scenario, scenario.rules, pairs, duel, refusals)
+    overrides = list(scenario.source.overrides) if scenario.source is not None else []
+    return ExactResult(scenario.scenario, scenario.rules, pairs, duel, refusals, overrides)
 
 
 # -- checking a simulation -----------------------------------------------------------------

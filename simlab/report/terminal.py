@@ -439,7 +439,8 @@ def print_exact(solved: ExactResult) -> None:
     """Print an exact answer: attacks, the duel's time-to-down, and what was refused."""
     from simlab.exact.engine import describe
 
-    console.print(f"[bold]{solved.scenario}[/bold] · rules {solved.rules} · exact")
+    changed = f" · with {escape(', '.join(solved.overrides))}" if solved.overrides else ""
+    console.print(f"[bold]{escape(solved.scenario)}[/bold]{changed} · rules {solved.rules} · exact")
     if solved.pairs:
         console.print(exact_attacks_table(solved))
     if solved.duel is not None:

@@ -201,6 +201,22 @@ def test_cli_exact_prints_and_writes(tmp_path: Path) -> None:
     assert not list((tmp_path / "out").glob(".*tmp"))  # no temporary file left behind
 
 
+def test_cli_exact_of_a_changed_scenario_says_what_changed(tmp_path: Path) -> None:
+    """`exact --set` answers for the scenario as changed, and says so as `run --set` does:
+    beside the name in the terminal and as ``overrides`` in summary.json (neither did:
+    the file read as the answers of the scenario as written)."""
+    sets = ["--set", "max_rounds=9", "--set", "Defender.guard=2"]
+    done = run_cli("exact", str(DUEL), *sets, "--out", str(tmp_path / "exact"))
+    assert done.returncode == 0, done.stderr
+    ran = run_cli("run", str(DUEL), *sets, "-n", "500", "--out", str(tmp_path / "run"))
+    assert ran.returncode == 0, ran.stderr
+    exact_doc = json.loads((tmp_path / "exact/summary.json").read_text())
+    run_doc = json.loads((tmp_path / "run/summary.json").read_text())
+    assert exact_doc["overrides"] == run_doc["overrides"] == ["max_rounds=9", "Defender.guard=2"]
+    assert "ss-duel · with max_rounds=9, Defender.guard=2 · rules" in done.stdout
+    assert "overrides" not in exact(DUEL).summary()
+
+
 @pytest.mark.parametrize(("path", "crits"), [("zones-3d6/longsword-vs-plate.yaml", False),
                                              ("benchmarks/ss-duel.yaml", True)])  # fmt: skip
 def test_cli_exact_shows_a_crit_rate_where_the_rules_have_crits(path: str, crits: bool) -> None:
