@@ -347,6 +347,11 @@ def _unique(name: str, seen: set[str]) -> str:
 
 TOC_HEADER = ["scenario", "rules", "specs", "win rate", "hit rate per attack",
               "median time-to-down (rounds)"]  # fmt: skip
+#: What the table of contents shows, said above it on both pages.
+TOC_NOTE = ("One row per scenario: its specs, win rates, hit rate of each attack (all "
+            "defenders together) and median time-to-down (the round by which half of all "
+            "encounters had the combatant downed; — when fewer than half did). Copies are "
+            "pooled (Ogre ×2).")  # fmt: skip
 #: At most this many attacks and combatants named in a table-of-contents row.
 TOC_ITEMS = 8
 
@@ -576,9 +581,7 @@ baseline" shows the drifted distributions and curves before (grey) and after (co
 {% if spec_failures %}<h2>Failed specs</h2><ul>{% for line in spec_failures %}
 <li class="bad">{{ line }}</li>{% endfor %}</ul>{% endif %}
 <h2>Contents</h2>
-<p class="note">One row per scenario: its specs, win rates, hit rate of each attack (all
-defenders together) and median time-to-down (the round by which half of all encounters had
-the combatant downed; — when fewer than half did). Copies are pooled (Ogre ×2).</p>
+<p class="note">{{ toc_note }}</p>
 <table class="toc"><tr>{% for h in TOC_HEADER %}<th>{{ h }}</th>{% endfor %}</tr>
 {% for s in sections %}<tr><td><a href="#{{ s.anchor }}">{{ s.headline[0] }}</a></td>
 {% for c in s.headline[1:] %}<td{% if 'FAIL' in c %} class="bad"{% endif %}>{{ c }}</td>
@@ -720,7 +723,8 @@ def _markdown(sections: list[Section], title: str, drift: DriftReport | None,
     failures = spec_failures(specs)
     if failures:
         out += ["", "## Failed specs", "", *(f"- **FAIL** {md_text(line)}" for line in failures)]
-    out += ["", "## Contents", "", _md_table(TOC_HEADER, [s.headline for s in sections])]
+    toc = _md_table(TOC_HEADER, [s.headline for s in sections])
+    out += ["", "## Contents", "", md_text(TOC_NOTE), "", toc]
     for s in sections:
         out += ["", f"## {md_text(s.run.scenario)} ({s.run.rules})", "",
                 md_text(" · ".join(f"{k}: {v}" for k, v in s.identity)), ""]  # fmt: skip
@@ -811,7 +815,7 @@ def render_report(
         title=title, version=__version__, sections=sections, baseline=baseline,
         alpha=None if drift is None else f"{drift.alpha:g}", drift_lines=drift_lines(drift),
         spec_failures=spec_failures(specs), table=_html_table, pictures=_html_pictures,
-        SPEC_HEADER=SPEC_HEADER, TOC_HEADER=TOC_HEADER,
+        SPEC_HEADER=SPEC_HEADER, TOC_HEADER=TOC_HEADER, toc_note=TOC_NOTE,
         DRIFT_HEADER=DRIFT_HEADER, OUTCOME_HEADER=OUTCOME_HEADER,
     )  # fmt: skip
     markdown = _markdown(sections, title, drift, specs, baseline)
