@@ -151,7 +151,7 @@ def summary(res: Result) -> dict[str, Any]:
         time-to-down, side win rates and the draw rate (intervals at 95%).
     """
     wins = res.win_rates(LEVEL)
-    sides = wins[wins.side != "draw"]
+    sides = wins.iloc[:-1]  # the last row is the draws
     return {
         "scenario": res.scenario,
         "rules": res.rules,

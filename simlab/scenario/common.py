@@ -233,6 +233,10 @@ def copies_of(name: str, names: list[str]) -> list[str]:
     return [n for n in names if pattern.fullmatch(n)]
 
 
+#: The name the outcome tables give their row of draws, which no side may have.
+DRAW = "draw"
+
+
 class ScenarioBase(StrictModel):
     """Fields every scenario has; rule systems add ``attacks``, ``sides`` and ``params``."""
 
@@ -261,9 +265,14 @@ class ScenarioBase(StrictModel):
     @model_validator(mode="after")
     def _sides_have_combatants(self) -> Any:
         """Every side has at least one combatant: an empty one would lose every fight
-        before it starts (the shared model's sides are groups of combatants)."""
+        before it starts (the shared model's sides are groups of combatants). No side is
+        named ``draw``: the outcome tables name their row of draws so."""
         sides: dict[str, list[Any]] = getattr(self, "sides", {})
         for name, members in sides.items():
+            if name == DRAW:
+                raise located_error(("sides", name), f"expected a side name other than "
+                                    f"{DRAW!r} (the outcome tables' row of draws); got "
+                                    f"{name!r}", members)  # fmt: skip
             if not members:
                 raise located_error(("sides", name), f"expected at least 1 combatant on "
                                     f"side {name!r}; got none", members)  # fmt: skip

@@ -148,6 +148,33 @@ sides:
     assert "Traceback" not in done.output
 
 
+#: An attack each rule system accepts, written on one line.
+ONE_ATTACK = {
+    "shattered-spirits": "{profile: [0, 0, 1, 2, 2, 3, 3, 4, 4, 5, 6]}",
+    "zones-3d6": "{damage: 1d6}",
+    "opposed-tiers": "{}",
+    "glitters-d20": "{damage: 1d6, type: piercing}",
+}
+
+
+@pytest.mark.parametrize("rules", sorted(ONE_ATTACK))
+def test_a_side_named_draw_is_refused(tmp_path, rules: str) -> None:  # type: ignore[no-untyped-def]
+    """The outcome tables (terminal, Parquet, report, sweep) name their row of draws
+    "draw": a side of that name gave two "draw" rows, and summary.json, which dropped
+    the rows named "draw" to keep the draw rate apart, lost the side's win rate."""
+    text = f"""scenario: t
+rules: {rules}
+attacks: {{hit: {ONE_ATTACK[rules]}}}
+sides:
+  party: [{{name: A, hp: 10, attacks: [hit]}}]
+  draw: [{{name: B, hp: 10}}]
+"""
+    done = validate_file(tmp_path / "draw.yaml", text)
+    assert done.exit_code == 2, done.output
+    assert ("draw.yaml:6:9: expected a side name other than 'draw' (the outcome tables' row "
+            "of draws); got 'draw'") in done.output  # fmt: skip
+
+
 @pytest.mark.parametrize(
     ("rules", "got"),
     [
