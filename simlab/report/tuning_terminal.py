@@ -164,17 +164,23 @@ def _grouped(frame: pd.DataFrame, key: str) -> Iterator[tuple[str, Any, bool]]:
 def _field_columns(table: Table, sweep: SweepResult) -> None:
     """A column per varied field, headed by its whole name (``Orc.hp``): in a table of
     combatants, ``hp`` alone beside the Hero would read as the Hero's. A long name is
-    broken after its dots and underscores (:func:`field_heading`)."""
+    broken after its dots, underscores and hyphens (:func:`field_heading`), on lines
+    half as wide when several fields share the table."""
+    width = FIELD_HEADING_WIDTH if len(sweep.fields) == 1 else FIELD_HEADING_WIDTH // 2
     for name in sweep.fields:
-        name_column(table, field_heading(name), [])
+        name_column(table, field_heading(name, width), [])
 
 
-def field_heading(name: str, width: int = 12) -> str:
-    """``name`` on lines of at most ``width`` characters, broken only after a ``.`` or
-    ``_`` (a part longer than ``width`` keeps its own line whole):
-    ``Hero.attacks_per_turn`` → ``Hero.`` / ``attacks_`` / ``per_turn``."""
+#: The widest line of a varied field's heading in a sweep of one field.
+FIELD_HEADING_WIDTH = 12
+
+
+def field_heading(name: str, width: int = FIELD_HEADING_WIDTH) -> str:
+    """``name`` on lines of at most ``width`` characters, broken only after a ``.``, a
+    ``_`` or a ``-`` (a part longer than ``width`` keeps its own line whole):
+    ``Hero.attacks_per_turn`` → ``Hero.`` / ``attacks_per_`` / ``turn``."""
     lines = [""]
-    for part in re.findall(r"[^._]*[._]?", name):
+    for part in filter(None, re.findall(r"[^._-]*[._-]?", name)):
         if lines[-1] and len(lines[-1]) + len(part) > width:
             lines.append("")
         lines[-1] += part
@@ -204,10 +210,28 @@ def print_sweep(sweep: SweepResult) -> None:
                   f"{sweep.seed} · varied: {', '.join(sweep.fields)}", markup=False,
                   highlight=False)  # fmt: skip
     for table in sweep_attack_tables(sweep):
-        terminal.console.print(table)
-    terminal.console.print(sweep_combatants_table(sweep))
+        terminal.console.print(_fitted(table))
+    terminal.console.print(_fitted(sweep_combatants_table(sweep)))
     terminal.console.print(SWEEP_NOTE, markup=False, highlight=False)
-    terminal.console.print(sweep_sides_table(sweep))
+    terminal.console.print(_fitted(sweep_sides_table(sweep)))
+
+
+def _fitted(table: Table) -> Table:
+    """``table``, with two spaces between columns and none at the edges where it would
+    not fit the terminal otherwise (as the run's attack table): two varied fields and
+    an exact column are wider than 80 columns, and rich would cut the numbers at the
+    right edge short, an exact mean of ``7.2112`` printed ``7.``."""
+    from rich.measure import Measurement
+
+    console = terminal.console
+    unbounded = console.options.update_width(UNBOUNDED)
+    if Measurement.get(console, unbounded, table).maximum > console.width:
+        table.collapse_padding, table.pad_edge = True, False
+    return table
+
+
+#: A width no table reaches, to measure a table's natural width.
+UNBOUNDED = 10_000
 
 
 #: Figure names as a designer reads them.

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
+import simlab
 from simlab.cli import main
 from simlab.report import terminal
 
@@ -62,6 +64,29 @@ def test_sweep_of_a_grid_fits_80_columns(monkeypatch: pytest.MonkeyPatch) -> Non
     assert "bonus_" in combatants[-2] and "Knight." in " ".join(combatants[-2])
     assert "crit" not in text  # zones-3d6 has no crits
     assert text.count("±") >= 4 * (2 + 2 + 2 + 2)  # attacks, time-to-down, sides
+
+
+def test_sweep_of_a_duel_grid_prints_every_exact_mean_whole_in_80_columns(
+    monkeypatch: pytest.MonkeyPatch, duel: Any
+) -> None:
+    """Two varied fields and the exact mean columns are wider than 80 columns with the
+    tables' usual spacing: rich cut the exact means at the right edge short (``7.2112``
+    printed ``7.``). Every one is printed whole, no line over 80."""
+    from rich.console import Console
+
+    from simlab.report.terminal import plain_number
+    from simlab.report.tuning_terminal import print_sweep
+
+    console = Console(width=80, force_terminal=False, record=True)
+    monkeypatch.setattr(terminal, "console", console)
+    sweep = simlab.sweep(duel, {"strike.profile[9]": [5, 6], "Defender.hp": [20, 30]}, n=1000)
+    print_sweep(sweep)
+    text = console.export_text()
+    assert max(len(line) for line in text.splitlines()) <= 80, text
+    exact = [*sweep.attacks().exact_mean_damage, *sweep.combatants().exact_mean_time_to_down]
+    printed = set(re.findall(r"(?<![\d.])\d+(?:\.\d+)?(?![\d.])", text))
+    missing = {plain_number(v, 4) for v in exact if v == v} - printed
+    assert not missing, text
 
 
 def test_sweep_with_crits_and_exact_fits_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -183,3 +208,13 @@ def test_compare_of_a_fight_counts_its_unchanged_figures(monkeypatch: pytest.Mon
     assert counted == sum(int(n) for n in re.findall(r" (\d+)(?:,|$)", found.group(2)))
     listed = [line for line in text.splitlines() if line.lstrip().startswith("✱")]
     assert listed and all(line.split()[0] in ("✱", "✱✱") for line in listed)
+
+
+def test_field_heading_breaks_after_dots_underscores_and_hyphens() -> None:
+    """A part longer than the width keeps a line of its own, and no empty line follows
+    the last one (it pushed the heading a line above its neighbours')."""
+    from simlab.report.tuning_terminal import field_heading
+
+    assert field_heading("Plate Knight.bonus_defense", 6) == "Plate Knight.\nbonus_\ndefense"
+    assert field_heading("stone-strike.profile[9]", 6) == "stone-\nstrike.\nprofile[9]"
+    assert field_heading("Orc.hp", 6) == "Orc.hp"
