@@ -315,7 +315,9 @@ def _number(value: float, digits: int, sign: str = "") -> str:
 def _diff(diff: float, lo: float, hi: float, digits: int) -> str:
     """``+0.052 ± 0.004``; ``0`` when A and B agree on every encounter; a difference
     finer than ``digits`` decimals (a rare figure, moved a little on the same dice) in
-    powers of ten, ``-1.4e-06 ± 8e-07``, not ``-0.0000 ± 0.0001``."""
+    powers of ten, ``-1.4e-06 ± 8e-07``, not ``-0.0000 ± 0.0001``. An interval that
+    excludes 0 gets the decimals it takes not to reach past 0 as printed:
+    ``+0.055 ± 0.051``, not ``+0.05 ± 0.06`` beside a ✱."""
     half = max(diff - lo, hi - diff)
     if pd.isna(diff):
         return "—"
@@ -325,7 +327,20 @@ def _diff(diff: float, lo: float, hi: float, digits: int) -> str:
         return "0"
     if 0 < half < 0.5 * 10**-digits:  # finer than the decimals shown: a rare figure
         return f"{diff:+.1e} ± {rounded_up(half, -math.floor(math.log10(half))):.0e}"
+    while (lo > 0 or hi < 0) and digits < MOST_DIFF_DIGITS and _crosses_0(diff, half, digits):
+        digits += 1
     return f"{diff:+.{digits}f} ± {rounded_up(half, digits):.{digits}f}"
+
+
+#: The most decimals a difference is given to show that its interval excludes 0.
+MOST_DIFF_DIGITS = 6
+
+
+def _crosses_0(diff: float, half: float, digits: int) -> bool:
+    """Whether ``diff ± half`` printed to ``digits`` decimals (the half rounded up)
+    reaches past 0 (reaching 0 itself is the rounding outwards of an interval that
+    ends near it: ``+0.008 ± 0.008``)."""
+    return abs(round(diff, digits)) < rounded_up(half, digits)
 
 
 def print_compare(comparison: Comparison) -> None:

@@ -218,3 +218,31 @@ def test_field_heading_breaks_after_dots_underscores_and_hyphens() -> None:
     assert field_heading("Plate Knight.bonus_defense", 6) == "Plate Knight.\nbonus_\ndefense"
     assert field_heading("stone-strike.profile[9]", 6) == "stone-\nstrike.\nprofile[9]"
     assert field_heading("Orc.hp", 6) == "Orc.hp"
+
+
+def test_compare_shows_a_marked_difference_with_an_interval_that_excludes_0(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A difference whose paired interval excludes 0 (marked ✱) was printed to the
+    interval's decimals with its half-width rounded up, ``+0.05 ± 0.06``: as printed it
+    reached past 0. It gets the decimals that keep it on its side of 0."""
+    import pandas as pd
+    from rich.console import Console
+
+    from simlab.report.tuning_terminal import compare_table
+
+    console = Console(width=80, force_terminal=False, record=True)
+    monkeypatch.setattr(terminal, "console", console)
+    frame = pd.DataFrame({
+        "figure": ["mean_damage", "mean_damage"],
+        "on": ["Archer shortbow → Raider 3", "Raider 1 club → Lancer"],
+        "a": [2.3113, 2.4530], "b": [2.3661, 2.4163], "diff": [0.0548, -0.0367],
+        "diff_ci_lo": [0.0039, -0.0688], "diff_ci_hi": [0.1057, -0.0046],
+        "diff_ci_independent_lo": [-0.03, -0.17], "diff_ci_independent_hi": [0.14, 0.1],
+        "changed": True, "changed_holm": False, "narrowing": [1.5, 4.1],
+    })  # fmt: skip
+    console.print(compare_table(frame))
+    shown = re.findall(r"([+-][\d.]+) ± ([\d.]+)", console.export_text())
+    assert len(shown) == 2, console.export_text()
+    for diff, half in shown:
+        assert abs(float(diff)) >= float(half), (diff, half)
