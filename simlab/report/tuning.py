@@ -314,7 +314,8 @@ def render_sweep(sweep: SweepResult, out_dir: str | os.PathLike[str]) -> dict[st
     """
     moving, flat = moving_pairs(sweep.attacks())
     pictures = _sweep_pictures(sweep, moving)
-    identity = (f"scenario {sweep.scenario} ({sweep.rules}) · seed {sweep.seed} · "
+    fixed = f" with {', '.join(sweep.overrides)}" if sweep.overrides else ""
+    identity = (f"scenario {sweep.scenario} ({sweep.rules}){fixed} · seed {sweep.seed} · "
                 f"{sweep.encounters:,} encounters per point · {len(sweep.points)} points · "
                 f"varied: {', '.join(sweep.fields)} · simlab {__version__}")  # fmt: skip
     named = [f.replace("_", " ") for f in pair_figures(sweep.rules)]

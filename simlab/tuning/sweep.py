@@ -28,6 +28,7 @@ from simlab.tuning.overrides import (
     Override,
     apply_overrides,
     argument_label,
+    overrides_of,
     parse_value,
     plain_value,
     refuse_run_changes,
@@ -150,6 +151,9 @@ class SweepResult:
         The varied fields, in the order given (the first is the x axis of the plots).
     points : list of SweepPoint
         Every combination of values, the last field varying fastest.
+    overrides : tuple of str
+        The changes every point shares (``--set``, :func:`simlab.override`),
+        ``NAME.FIELD=VALUE`` in order.
     """
 
     scenario: str
@@ -158,6 +162,7 @@ class SweepResult:
     encounters: int
     vary: list[Variation]
     points: list[SweepPoint] = field(default_factory=list)
+    overrides: tuple[str, ...] = ()
     _made: dict[str, tuple[list[tuple[Any, Any]], pd.DataFrame]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
@@ -226,6 +231,7 @@ class SweepResult:
         return {
             "scenario": self.scenario, "rules": self.rules, "seed": self.seed,
             "encounters": self.encounters,
+            **({"overrides": list(self.overrides)} if self.overrides else {}),
             "vary": [{"field": v.target, "values": list(v.values)} for v in self.vary],
             "points": [{"set": p.set, **summary(_result(p)), "exact": p.exact}
                        for p in self.points],
@@ -334,7 +340,7 @@ def sweep_points(
     if total > MAX_POINTS:
         raise InputError(f"expected a sweep of at most {MAX_POINTS:,} points; got {total:,}")
     result = SweepResult(scenario.scenario, scenario.rules, scenario.seed, scenario.encounters,
-                         variations)  # fmt: skip
+                         variations, overrides=overrides_of(scenario))  # fmt: skip
     labels = ", ".join(v.label for v in variations)
     for values in itertools.product(*(v.values for v in variations)):
         changes = [Override(v.target, x, v.label) for v, x in zip(variations, values, strict=True)]
