@@ -316,7 +316,7 @@ def render_sweep(sweep: SweepResult, out_dir: str | os.PathLike[str]) -> dict[st
     pictures = _sweep_pictures(sweep, moving)
     fixed = f" with {', '.join(sweep.overrides)}" if sweep.overrides else ""
     identity = (f"scenario {sweep.scenario} ({sweep.rules}){fixed} · seed {sweep.seed} · "
-                f"{sweep.encounters:,} encounters per point · {len(sweep.points)} points · "
+                f"{sweep.per_point()} · {len(sweep.points)} points · "
                 f"varied: {', '.join(sweep.fields)} · simlab {__version__}")  # fmt: skip
     named = [f.replace("_", " ") for f in pair_figures(sweep.rules)]
     figures = f"{', '.join(named[:-1])} and {named[-1]}".capitalize()

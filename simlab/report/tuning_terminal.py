@@ -207,8 +207,8 @@ def print_sweep(sweep: SweepResult) -> None:
     """Print a sweep's damage curves, time-to-down and win rates as tables that fit the
     terminal (80 columns and up)."""
     fixed = f" · with {', '.join(sweep.overrides)}" if sweep.overrides else ""
-    terminal.console.print(f"{sweep.scenario}{fixed} · {sweep.encounters:,} encounters per point "
-                  f"· seed {sweep.seed} · varied: {', '.join(sweep.fields)}", markup=False,
+    terminal.console.print(f"{sweep.scenario}{fixed} · {sweep.per_point()} · seed {sweep.seed} "
+                  f"· varied: {', '.join(sweep.fields)}", markup=False,
                   highlight=False)  # fmt: skip
     for table in sweep_attack_tables(sweep):
         terminal.console.print(_fitted(table))

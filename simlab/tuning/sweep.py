@@ -172,9 +172,25 @@ class SweepResult:
         printed every point's scenario and tallies, some 30 kB for two points)."""
         varied = ", ".join(f"{v.target} ({len(v.values)} values)" for v in self.vary)
         return (f"<SweepResult {self.scenario} · rules {self.rules} · {len(self.points)} "
-                f"points of {varied} · {self.encounters:,} encounters a point · seed "
+                f"points of {varied} · {self.per_point('a point')} · seed "
                 f"{self.seed}: .attacks(), .combatants(), .sides(), "
                 "simlab.plot_sweep>")  # fmt: skip
+
+    def per_point(self, unit: str = "per point") -> str:
+        """The encounters each point ran: ``5,000 encounters per point``; run to a
+        precision, where each point stops on its own, the counts they stopped at and
+        the cap: ``3,125–6,250 encounters per point (each run to precision 0.01, cap
+        100,000)``, and how many reached the cap first."""
+        found = [p.result.meta.get("precision") for p in self.points if p.result is not None]
+        records = [r for r in found if r is not None]
+        if not records or len(records) < len(found):
+            return f"{self.encounters:,} encounters {unit}"
+        stops = [r["encounters"] for r in records]
+        counts = f"{min(stops):,}" if min(stops) == max(stops) else f"{min(stops):,}–{max(stops):,}"
+        short = sum(not r["met"] for r in records)
+        capped = f"; {short} reached the cap before the precision" if short else ""
+        return (f"{counts} encounters {unit} (each run to precision {records[0]['half_width']:g}, "
+                f"cap {self.encounters:,}{capped})")  # fmt: skip
 
     @property
     def fields(self) -> list[str]:

@@ -213,3 +213,29 @@ def test_sweep_points_and_comparisons_run_to_the_precision(duel: Any) -> None:
     stops = ab.precision["stops"]
     assert ab.a.encounters == ab.b.encounters == max(stops) < 128_000
     assert ab.document()["precision"]["encounters"] == max(stops)
+
+
+def test_a_sweep_run_to_a_precision_says_what_its_points_ran(
+    duel: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its header, terminal and page, said "128,000 encounters per point", the cap, while
+    its points stopped far sooner: it gives the counts they ran and the cap."""
+    from rich.console import Console
+
+    from simlab.report import terminal
+    from simlab.report.tuning_terminal import print_sweep
+
+    sw = simlab.sweep(duel, {"Defender.guard": [0, 3]}, n=128_000, precision=0.01, exact=False)
+    stops = sorted(p.result.encounters for p in sw.points)
+    assert stops[0] < stops[-1] < 128_000
+    said = (f"{stops[0]:,}–{stops[-1]:,} encounters per point (each run to precision 0.01, "
+            "cap 128,000)")  # fmt: skip
+    console = Console(width=200, force_terminal=False, record=True)
+    monkeypatch.setattr(terminal, "console", console)
+    print_sweep(sw)
+    assert said in console.export_text().splitlines()[0]
+    simlab.write_sweep(sw, tmp_path)
+    assert said in (tmp_path / "sweep.md").read_text()
+    assert "128,000 encounters a point" not in repr(sw)
+    plain = simlab.sweep(duel, {"Defender.guard": [0, 3]}, n=2000, exact=False)
+    assert plain.per_point() == "2,000 encounters per point"
