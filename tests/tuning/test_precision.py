@@ -95,6 +95,28 @@ def test_named_figures_and_the_cap(duel: Any) -> None:
     assert capped.meta["precision"]["cap_reached"] and not capped.meta["precision"]["met"]
 
 
+def test_a_named_figure_without_a_value_does_not_meet_the_rule(duel: Any) -> None:
+    """A figure --precision-on names that has no value yet (the Defender's mean
+    time-to-down when no encounter of 3 rounds downs it) was left out of the check: the
+    run stopped at the first checkpoint and said the precision was met. It runs to the
+    cap and says which figure it never measured."""
+    from simlab.tuning.precision import describe_record
+
+    short = duel.with_({"max_rounds": 3})
+    res = simlab.simulate(short, 8000, precision=0.05,
+                          precision_on=["mean_time_to_down:Defender"])  # fmt: skip
+    value, _lo, _hi = measure(res.tallies, res.layout, res.encounters,
+                              parse_figure("mean_time_to_down:Defender", "t"))  # fmt: skip
+    assert np.isnan(value)  # never downed: no time-to-down to measure
+    record = res.meta["precision"]
+    assert res.encounters == 8000 and record["cap_reached"] and not record["met"]
+    assert record["unmeasured"] == ["mean_time_to_down:Defender"]
+    assert "never measured: mean_time_to_down:Defender" in describe_record(record)
+    measured = simlab.simulate(duel, 8000, precision=0.05,
+                               precision_on=["mean_time_to_down:Defender"])  # fmt: skip
+    assert "unmeasured" not in measured.meta["precision"]
+
+
 def test_precision_in_the_scenario_is_validated_and_used(duel: Any) -> None:
     text = SS_DUEL.read_text().replace("max_rounds: 100", "max_rounds: 100\nprecision: 0.01")
     scn = simlab.loads(text)
