@@ -41,7 +41,12 @@ from simlab.report.render import (
     md_text,
 )
 from simlab.report.terminal import bounds, decimals, format_p, value_and_bounds
-from simlab.report.tuning_terminal import interval_digits, times_narrower, unmatched_note
+from simlab.report.tuning_terminal import (
+    MEAN_TIME_TO_DOWN_NOTE,
+    interval_digits,
+    times_narrower,
+    unmatched_note,
+)
 from simlab.tuning.sweep import PAIR, PAIR_FIGURES, moving_pairs, pair_figures
 
 if TYPE_CHECKING:
@@ -278,7 +283,7 @@ _COMPARE_NOTE = ("diff = B − A. Paired: the 95% interval of the difference mea
                  "excludes 0 come first: CHANGED when the change also holds after Holm's "
                  "correction for all the figures compared (Holm p below 0.05), changed "
                  "when it holds for this figure alone (about one in twenty unchanged "
-                 "figures is marked so by chance).")  # fmt: skip
+                 "figures is marked so by chance). " + MEAN_TIME_TO_DOWN_NOTE)  # fmt: skip
 
 
 #: One part of a page: heading, note, (table header, rows), pictures.

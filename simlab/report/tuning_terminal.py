@@ -390,13 +390,19 @@ def unmatched_note(comparison: Comparison) -> str:
 
 
 #: What the terminal's comparison table shows, printed under it.
+#: What a comparison's mean time-to-down is the mean of (terminal and pages).
+MEAN_TIME_TO_DOWN_NOTE = (
+    "mean time-to-down: among the encounters in which the combatant went down (its down "
+    "rate says how many)."
+)
+
 COMPARE_TERMINAL_NOTE = (
     "✱ changed: the paired interval excludes 0 (this figure alone at the 95% level: "
     "about one in twenty unchanged figures is marked so by chance). ✱✱ changed after "
     "Holm's correction for all the figures compared (the chance that any unchanged one "
     "is marked stays under 5%). The paired interval is measured on the same dice; "
     "narrower × (× in a narrow terminal): how many times narrower it is than the "
-    "interval two independent runs of this size would give."
+    "interval two independent runs of this size would give. " + MEAN_TIME_TO_DOWN_NOTE
 )
 
 
