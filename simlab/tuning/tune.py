@@ -438,11 +438,15 @@ def _search(evaluate: _Evaluator, result: TuneResult) -> None:
             _edge(evaluate, best, result.hi, t, integer, resolution),
         )
     best = _closest(evaluate, t, result.consistent)
+    if not result.reachable:  # the closest end: the way to widen the range
+        best = min((done[0], done[-1]), key=lambda e: _distance(e, t))
     if integer:  # the neighbours of the value reported
         for x in (best.value - 1, best.value + 1):
             if result.lo <= x <= result.hi:
                 evaluate(int(x))
-    result.value = _closest(evaluate, t, result.consistent).value
+    if result.reachable:  # a neighbour may be closer still
+        best = _closest(evaluate, t, result.consistent)
+    result.value = best.value
     result.evaluations = sorted(evaluate.done.values(), key=lambda e: e.value)
     result.monotone = _monotone(result.evaluations)
 
@@ -453,10 +457,14 @@ def _closest(evaluate: _Evaluator, t: float, consistent: tuple[float, float] | N
     middle = sum(consistent) / 2 if consistent else -math.inf
 
     def key(e: Evaluation) -> tuple[float, float, float]:
-        distance = abs(e.figure - t) if math.isfinite(e.figure) else math.inf
-        return (distance, abs(e.value - middle), e.value)
+        return (_distance(e, t), abs(e.value - middle), e.value)
 
     return min(evaluate.done.values(), key=key)
+
+
+def _distance(e: Evaluation, t: float) -> float:
+    """How far the figure at ``e`` is from ``t`` (infinitely far when it has none)."""
+    return abs(e.figure - t) if math.isfinite(e.figure) else math.inf
 
 
 def _brackets(a: Evaluation, b: Evaluation, t: float) -> bool:
