@@ -432,7 +432,9 @@ def _rate_se(p: float, n: int) -> float:
     return math.sqrt(p * (1 - p) / n)
 
 
-def _pair_rows(pair: PairExact, rate: Any, dmg: Any) -> list[tuple]:
+def _pair_rows(pair: PairExact, rate: Any, dmg: Any, crits: bool) -> list[tuple]:
+    """The check rows of one pair: hit rate, crit rate (where the rules have crits) and
+    mean damage, but the figures a fight can move (``pair.caveats``)."""
     n = int(rate.attempts)
     figures = {
         "hit_rate": (float(rate.hit_rate), pair.hit_rate, _rate_se(pair.hit_rate, n)),
@@ -440,6 +442,8 @@ def _pair_rows(pair: PairExact, rate: Any, dmg: Any) -> list[tuple]:
         "mean_damage": (float(dmg.mean_damage), pair.mean_damage,
                         math.sqrt(max(pair.damage_variance, 0.0) / n)),
     }  # fmt: skip
+    if not crits:
+        del figures["crit_rate"]
     return [_z_row(f, pair.key, *v) for f, v in figures.items() if f not in pair.caveats]
 
 
@@ -470,10 +474,11 @@ def check_simulation(res: Result, solved: ExactResult) -> pd.DataFrame:
     """Compare a simulation with the exact answers, figure by figure.
 
     Per pair simulated and solved: hit rate and crit rate (binomial standard error
-    from the exact rate), mean damage (exact standard deviation / sqrt(attempts)); for
-    a duel, P(Downed by the round cap) over all encounters (``down_by_round_cap``,
-    binomial standard error) and the mean round of first down among the encounters in
-    which it happened by the cap (exact conditional sd / sqrt(downs)). Figures a fight can move
+    from the exact rate; no crit rate under rules without crits, such as zones-3d6),
+    mean damage (exact standard deviation / sqrt(attempts)); for a duel, P(Downed by the
+    round cap) over all encounters (``down_by_round_cap``, binomial standard error) and
+    the mean round of first down among the encounters in which it happened by the cap
+    (exact conditional sd / sqrt(downs)). Figures a fight can move
     (``PairExact.caveats``) are not compared.
 
     Returns
@@ -487,7 +492,9 @@ def check_simulation(res: Result, solved: ExactResult) -> pd.DataFrame:
     damage = res.damage().set_index(index)
     seen = set(rates.index)
     compared = [p for p in solved.pairs if p.key in seen]
-    rows = [r for p in compared for r in _pair_rows(p, rates.loc[p.key], damage.loc[p.key])]
+    crits = res.layout.crits
+    rows = [r for p in compared
+            for r in _pair_rows(p, rates.loc[p.key], damage.loc[p.key], crits)]  # fmt: skip
     if solved.duel is not None:
         rows += _duel_rows(res, solved.duel)
     frame = pd.DataFrame(rows, columns=CHECK_COLUMNS)

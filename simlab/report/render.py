@@ -267,8 +267,13 @@ EXACT_CAPTION = ("Bars and dots: simulated. Open black diamonds: the exact answe
 
 
 def _shared_legend(fig: Figure, *axes: Any) -> None:
-    """One legend for side-by-side panels, beside them (right), instead of one per panel."""
-    pairs = list(zip(*axes[0].get_legend_handles_labels(), strict=True))
+    """One legend for side-by-side panels, beside them (right), instead of one per panel:
+    every name any panel gives a line, once."""
+    named: dict[str, Any] = {}
+    for ax in axes:
+        for handle, name in zip(*ax.get_legend_handles_labels(), strict=True):
+            named.setdefault(name, handle)
+    pairs = [(handle, name) for name, handle in named.items()]
     pairs.sort(key=lambda hn: hn[1] == plots.EXACT_LABEL)  # the defenders first, exact last
     handles, names = [h for h, _ in pairs], [n for _, n in pairs]
     for ax in axes:

@@ -26,7 +26,7 @@ import pandas as pd
 
 from simlab import __version__
 from simlab.report.files import atomic_write
-from simlab.report.plots import EXACT_STYLE, axes_or_new, only_rows
+from simlab.report.plots import EXACT_STYLE, axes_or_new, legend_outside, only_rows
 from simlab.report.render import (
     PNG_DIR,
     Picture,
@@ -34,13 +34,19 @@ from simlab.report.render import (
     _html_table,
     _md_table,
     _png,
+    _shared_legend,
     _slug,
     _text_writer,
     md_link,
     md_text,
 )
 from simlab.report.terminal import bounds, decimals, format_p, rounds_label, value_and_bounds
-from simlab.report.tuning_terminal import interval_digits, times_narrower, unmatched_note
+from simlab.report.tuning_terminal import (
+    MEAN_TIME_TO_DOWN_NOTE,
+    interval_digits,
+    times_narrower,
+    unmatched_note,
+)
 from simlab.tuning.sweep import PAIR, PAIR_FIGURES, moving_pairs, pair_figures
 
 if TYPE_CHECKING:
@@ -84,7 +90,9 @@ def plot_sweep(
     **on : str
         Narrow the lines drawn: ``attacker=``, ``attack=``, ``defender=``,
         ``combatant=``, ``side=``. One line per remaining subject (and per value of any
-        further varied field); the exact answer, where there is one, dashed.
+        further varied field); the exact answer, where there is one, dashed. The legend,
+        beside the axes, names what tells the lines apart (the further fields' values,
+        the subject's names that differ), or the subject of a single line.
 
     Returns
     -------
@@ -110,10 +118,11 @@ def plot_sweep(
         columns.append(f"exact_{figure}")
     data = data[columns].reset_index(drop=True)
     numeric = pd.api.types.is_numeric_dtype(data[x]) and not pd.api.types.is_bool_dtype(data[x])
+    named = [c for c in subject if data[c].nunique() > 1] or ([] if others else subject)
     for key, line in data.groupby([*others, *subject], sort=False):
-        keys = key if isinstance(key, tuple) else (key,)
-        name = " · ".join([*(f"{f}={k}" for f, k in zip(others, keys, strict=False)),
-                           *(str(k) for k in keys[len(others):])])  # fmt: skip
+        keys = dict(zip([*others, *subject], key if isinstance(key, tuple) else (key,),
+                        strict=True))  # fmt: skip
+        name = " · ".join([*(f"{f}={keys[f]}" for f in others), *(str(keys[c]) for c in named)])
         at = line[x] if numeric else line[x].map(str)  # dice, lists: one category each
         drawn = ax.plot(at, line[figure], marker="o", markersize=3, label=name)
         if f"{figure}_ci95_lo" in line.columns:
@@ -126,7 +135,7 @@ def plot_sweep(
     ax.set_ylabel(AXIS_LABELS.get(figure, figure.replace("_", " ")))
     _readable_axes(ax, figure, data[x] if numeric else None)
     if len(ax.get_lines()) > 1:
-        ax.legend(fontsize="small")
+        legend_outside(ax)
     return data
 
 
@@ -180,6 +189,7 @@ def _sweep_pictures(sweep: SweepResult, moving: pd.DataFrame) -> list[Picture]:
             for ax, figure in zip(axes, figures, strict=True):
                 plot_sweep(sweep, figure, ax=ax, attacker=p.attacker, attack=p.attack,
                            defender=p.defender)  # fmt: skip
+            _shared_legend(fig, *axes)
 
         size = (13.0 * len(figures) / len(PAIR_FIGURES), 3.4)
         pictures.append(Picture(f"damage-{_slug(title)}.png", title, _png(damage_curve, size),
@@ -283,7 +293,7 @@ _COMPARE_NOTE = ("diff = B − A. Paired: the 95% interval of the difference mea
                  "excludes 0 come first: CHANGED when the change also holds after Holm's "
                  "correction for all the figures compared (Holm p below 0.05), changed "
                  "when it holds for this figure alone (about one in twenty unchanged "
-                 "figures is marked so by chance).")  # fmt: skip
+                 "figures is marked so by chance). " + MEAN_TIME_TO_DOWN_NOTE)  # fmt: skip
 
 
 #: One part of a page: heading, note, (table header, rows), pictures.
@@ -319,8 +329,9 @@ def render_sweep(sweep: SweepResult, out_dir: str | os.PathLike[str]) -> dict[st
     """
     moving, flat = moving_pairs(sweep.attacks())
     pictures = _sweep_pictures(sweep, moving)
-    identity = (f"scenario {sweep.scenario} ({sweep.rules}) · seed {sweep.seed} · "
-                f"{sweep.sample_size()} · {len(sweep.points)} points · "
+    fixed = f" with {', '.join(sweep.overrides)}" if sweep.overrides else ""
+    identity = (f"scenario {sweep.scenario} ({sweep.rules}){fixed} · seed {sweep.seed} · "
+                f"{sweep.per_point()} · {len(sweep.points)} points · "
                 f"varied: {', '.join(sweep.fields)} · simlab {__version__}")  # fmt: skip
     named = [f.replace("_", " ") for f in pair_figures(sweep.rules)]
     figures = f"{', '.join(named[:-1])} and {named[-1]}".capitalize()

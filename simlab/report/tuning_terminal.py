@@ -165,17 +165,23 @@ def _grouped(frame: pd.DataFrame, key: str) -> Iterator[tuple[str, Any, bool]]:
 def _field_columns(table: Table, sweep: SweepResult) -> None:
     """A column per varied field, headed by its whole name (``Orc.hp``): in a table of
     combatants, ``hp`` alone beside the Hero would read as the Hero's. A long name is
-    broken after its dots and underscores (:func:`field_heading`)."""
+    broken after its dots, underscores and hyphens (:func:`field_heading`), on lines
+    half as wide when several fields share the table."""
+    width = FIELD_HEADING_WIDTH if len(sweep.fields) == 1 else FIELD_HEADING_WIDTH // 2
     for name in sweep.fields:
-        name_column(table, field_heading(name), [])
+        name_column(table, field_heading(name, width), [])
 
 
-def field_heading(name: str, width: int = 12) -> str:
-    """``name`` on lines of at most ``width`` characters, broken only after a ``.`` or
-    ``_`` (a part longer than ``width`` keeps its own line whole):
-    ``Hero.attacks_per_turn`` → ``Hero.`` / ``attacks_`` / ``per_turn``."""
+#: The widest line of a varied field's heading in a sweep of one field.
+FIELD_HEADING_WIDTH = 12
+
+
+def field_heading(name: str, width: int = FIELD_HEADING_WIDTH) -> str:
+    """``name`` on lines of at most ``width`` characters, broken only after a ``.``, a
+    ``_`` or a ``-`` (a part longer than ``width`` keeps its own line whole):
+    ``Hero.attacks_per_turn`` → ``Hero.`` / ``attacks_per_`` / ``turn``."""
     lines = [""]
-    for part in re.findall(r"[^._]*[._]?", name):
+    for part in filter(None, re.findall(r"[^._-]*[._-]?", name)):
         if lines[-1] and len(lines[-1]) + len(part) > width:
             lines.append("")
         lines[-1] += part
@@ -202,14 +208,33 @@ SWEEP_NOTE = (
 def print_sweep(sweep: SweepResult) -> None:
     """Print a sweep's damage curves, time-to-down and win rates as tables that fit the
     terminal (80 columns and up)."""
-    terminal.console.print(f"{sweep.scenario} · {sweep.sample_size()} · seed "
-                  f"{sweep.seed} · varied: {', '.join(sweep.fields)}", markup=False,
+    fixed = f" · with {', '.join(sweep.overrides)}" if sweep.overrides else ""
+    terminal.console.print(f"{sweep.scenario}{fixed} · {sweep.per_point()} · seed {sweep.seed} "
+                  f"· varied: {', '.join(sweep.fields)}", markup=False,
                   highlight=False)  # fmt: skip
     for table in sweep_attack_tables(sweep):
-        terminal.console.print(table)
-    terminal.console.print(sweep_combatants_table(sweep))
+        terminal.console.print(_fitted(table))
+    terminal.console.print(_fitted(sweep_combatants_table(sweep)))
     terminal.console.print(SWEEP_NOTE, markup=False, highlight=False)
-    terminal.console.print(sweep_sides_table(sweep))
+    terminal.console.print(_fitted(sweep_sides_table(sweep)))
+
+
+def _fitted(table: Table) -> Table:
+    """``table``, with two spaces between columns and none at the edges where it would
+    not fit the terminal otherwise (as the run's attack table): two varied fields and
+    an exact column are wider than 80 columns, and rich would cut the numbers at the
+    right edge short, an exact mean of ``7.2112`` printed ``7.``."""
+    from rich.measure import Measurement
+
+    console = terminal.console
+    unbounded = console.options.update_width(UNBOUNDED)
+    if Measurement.get(console, unbounded, table).maximum > console.width:
+        table.collapse_padding, table.pad_edge = True, False
+    return table
+
+
+#: A width no table reaches, to measure a table's natural width.
+UNBOUNDED = 10_000
 
 
 #: Figure names as a designer reads them.
@@ -293,7 +318,9 @@ def _number(value: float, digits: int, sign: str = "") -> str:
 def _diff(diff: float, lo: float, hi: float, digits: int) -> str:
     """``+0.052 ± 0.004``; ``0`` when A and B agree on every encounter; a difference
     finer than ``digits`` decimals (a rare figure, moved a little on the same dice) in
-    powers of ten, ``-1.4e-06 ± 8e-07``, not ``-0.0000 ± 0.0001``."""
+    powers of ten, ``-1.4e-06 ± 8e-07``, not ``-0.0000 ± 0.0001``. An interval that
+    excludes 0 gets the decimals it takes not to reach past 0 as printed:
+    ``+0.055 ± 0.051``, not ``+0.05 ± 0.06`` beside a ✱."""
     half = max(diff - lo, hi - diff)
     if pd.isna(diff):
         return "—"
@@ -305,8 +332,23 @@ def _diff(diff: float, lo: float, hi: float, digits: int) -> str:
         shown = f"{diff:+.1e}"
         covering = covering_half(shown, lo, hi)
         return f"{shown} ± {rounded_up(covering, -math.floor(math.log10(covering))):.0e}"
+    while (lo > 0 or hi < 0) and digits < MOST_DIFF_DIGITS and _crosses_0(diff, lo, hi, digits):
+        digits += 1
     shown = f"{diff:+.{digits}f}"
     return f"{shown} ± {rounded_up(covering_half(shown, lo, hi), digits):.{digits}f}"
+
+
+#: The most decimals a difference is given to show that its interval excludes 0.
+MOST_DIFF_DIGITS = 6
+
+
+def _crosses_0(diff: float, lo: float, hi: float, digits: int) -> bool:
+    """Whether ``diff`` printed to ``digits`` decimals with the half-width that covers
+    ``[lo, hi]`` from it (:func:`~simlab.report.terminal.covering_half`, rounded up)
+    reaches past 0 (reaching 0 itself is the rounding outwards of an interval that ends
+    near it: ``+0.008 ± 0.008``)."""
+    shown = f"{diff:+.{digits}f}"
+    return abs(float(shown)) < rounded_up(covering_half(shown, lo, hi), digits)
 
 
 def print_compare(comparison: Comparison) -> None:
@@ -355,13 +397,19 @@ def unmatched_note(comparison: Comparison) -> str:
 
 
 #: What the terminal's comparison table shows, printed under it.
+#: What a comparison's mean time-to-down is the mean of (terminal and pages).
+MEAN_TIME_TO_DOWN_NOTE = (
+    "mean time-to-down: among the encounters in which the combatant went down (its down "
+    "rate says how many)."
+)
+
 COMPARE_TERMINAL_NOTE = (
     "✱ changed: the paired interval excludes 0 (this figure alone at the 95% level: "
     "about one in twenty unchanged figures is marked so by chance). ✱✱ changed after "
     "Holm's correction for all the figures compared (the chance that any unchanged one "
     "is marked stays under 5%). The paired interval is measured on the same dice; "
     "narrower × (× in a narrow terminal): how many times narrower it is than the "
-    "interval two independent runs of this size would give."
+    "interval two independent runs of this size would give. " + MEAN_TIME_TO_DOWN_NOTE
 )
 
 

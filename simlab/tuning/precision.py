@@ -192,6 +192,13 @@ def met(rows: list[dict[str, Any]]) -> bool:
     return all(r["half_width"] <= r["limit"] for r in rows)
 
 
+def unmeasured(tallies: TallyArrays, layout: Layout, n: int, rule: PrecisionRule) -> list[str]:
+    """The figures ``--precision-on`` names that the tallies give no value yet (a pair
+    nobody has attacked, the time-to-down of a combatant nobody has downed): no interval
+    to judge, so the rule does not hold. (A median never reached is a value: infinite.)"""
+    return [str(r) for r in rule.on if np.isnan(measure(tallies, layout, n, r, LEVEL)[0])]
+
+
 def run_to_precision(
     job: runner.Job,
     rule: PrecisionRule,
@@ -241,6 +248,7 @@ def stop_at_precision(
     done = 0
     used = []
     rows: list[dict[str, Any]] = []
+    missing: list[str] = []
     for stop in checkpoints(cap):
         if total is not None:
             total = coarsen(total, stop // done)
@@ -249,15 +257,17 @@ def stop_at_precision(
         done = stop
         used.append(stop)
         rows = widest(total, layout, done, rule)
-        if met(rows):
+        missing = unmeasured(total, layout, done, rule)
+        if met(rows) and not missing:
             break
     assert total is not None
-    ok = met(rows)
+    ok = met(rows) and not missing
     record = {
         "rule": rule.describe(), "half_width": rule.half_width,
         "on": [str(r) for r in rule.on] or "all", "interval_level": LEVEL, "cap": cap,
         "encounters": done, "met": ok, "cap_reached": not ok, "checkpoints": used,
         "widest": rows[0] if rows else None,
+        **({"unmeasured": missing} if missing else {}),
     }  # fmt: skip
     return total, done, record
 
@@ -273,4 +283,6 @@ def describe_record(record: dict[str, Any]) -> str:
         on = f" {widest['on']}" if widest["on"] else ""
         how += (f"; widest: {widest['figure']}{on} ±{widest['half_width']:.3g} "
                 f"(limit {widest['limit']:.3g})")  # fmt: skip
+    if record.get("unmeasured"):
+        how += f"; never measured: {', '.join(record['unmeasured'])}"
     return how

@@ -29,6 +29,7 @@ from simlab.tuning.overrides import (
     Override,
     apply_overrides,
     argument_label,
+    overrides_of,
     parse_value,
     plain_value,
     refuse_run_changes,
@@ -151,6 +152,9 @@ class SweepResult:
         The varied fields, in the order given (the first is the x axis of the plots).
     points : list of SweepPoint
         Every combination of values, the last field varying fastest.
+    overrides : tuple of str
+        The changes every point shares (``--set``, :func:`simlab.override`),
+        ``NAME.FIELD=VALUE`` in order.
     """
 
     scenario: str
@@ -159,6 +163,7 @@ class SweepResult:
     encounters: int
     vary: list[Variation]
     points: list[SweepPoint] = field(default_factory=list)
+    overrides: tuple[str, ...] = ()
     _made: dict[str, tuple[list[tuple[Any, Any]], pd.DataFrame]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
@@ -168,22 +173,25 @@ class SweepResult:
         printed every point's scenario and tallies, some 30 kB for two points)."""
         varied = ", ".join(f"{v.target} ({len(v.values)} values)" for v in self.vary)
         return (f"<SweepResult {self.scenario} · rules {self.rules} · {len(self.points)} "
-                f"points of {varied} · {self.sample_size()} · seed "
+                f"points of {varied} · {self.per_point()} · seed "
                 f"{self.seed}: .attacks(), .combatants(), .sides(), "
                 "simlab.plot_sweep>")  # fmt: skip
 
-    def sample_size(self) -> str:
-        """The encounters each point ran, in words: ``10,000 encounters per point``; run
-        to a precision, each point stops on its own: ``32,000–64,000 encounters per
-        point (run to precision 0.02, cap 64,000)``."""
-        stops = sorted({p.result.encounters for p in self.points if p.result is not None})
-        records = [p.result.meta["precision"] for p in self.points
-                   if p.result is not None and "precision" in p.result.meta]  # fmt: skip
-        if not records:
-            return f"{self.encounters:,} encounters per point"
-        counts = f"{stops[0]:,}" if len(stops) == 1 else f"{stops[0]:,}–{stops[-1]:,}"
-        return (f"{counts} encounters per point (run to precision "
-                f"{records[0]['half_width']:g}, cap {self.encounters:,})")  # fmt: skip
+    def per_point(self, unit: str = "per point") -> str:
+        """The encounters each point ran: ``5,000 encounters per point``; run to a
+        precision, where each point stops on its own, the counts they stopped at and
+        the cap: ``3,125–6,250 encounters per point (each run to precision 0.01, cap
+        100,000)``, and how many reached the cap first."""
+        found = [p.result.meta.get("precision") for p in self.points if p.result is not None]
+        records = [r for r in found if r is not None]
+        if not records or len(records) < len(found):
+            return f"{self.encounters:,} encounters {unit}"
+        stops = [r["encounters"] for r in records]
+        counts = f"{min(stops):,}" if min(stops) == max(stops) else f"{min(stops):,}–{max(stops):,}"
+        short = sum(not r["met"] for r in records)
+        capped = f"; {short} reached the cap before the precision" if short else ""
+        return (f"{counts} encounters {unit} (each run to precision {records[0]['half_width']:g}, "
+                f"cap {self.encounters:,}{capped})")  # fmt: skip
 
     @property
     def fields(self) -> list[str]:
@@ -241,6 +249,7 @@ class SweepResult:
         return {
             "scenario": self.scenario, "rules": self.rules, "seed": self.seed,
             "encounters": self.encounters,
+            **({"overrides": list(self.overrides)} if self.overrides else {}),
             "vary": [{"field": v.target, "values": list(v.values)} for v in self.vary],
             "points": [{"set": p.set, **summary(_result(p)), "exact": p.exact}
                        for p in self.points],
@@ -358,7 +367,7 @@ def sweep_points(
     if total > MAX_POINTS:
         raise InputError(f"expected a sweep of at most {MAX_POINTS:,} points; got {total:,}")
     result = SweepResult(scenario.scenario, scenario.rules, scenario.seed, scenario.encounters,
-                         variations)  # fmt: skip
+                         variations, overrides=overrides_of(scenario))  # fmt: skip
     labels = ", ".join(v.label for v in variations)
     for values in itertools.product(*(v.values for v in variations)):
         changes = [Override(v.target, x, v.label) for v, x in zip(variations, values, strict=True)]

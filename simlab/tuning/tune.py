@@ -36,6 +36,7 @@ from simlab.tuning.overrides import (
     Override,
     apply_overrides,
     argument_label,
+    overrides_of,
     parse_value,
     plain_value,
     refuse_run_changes,
@@ -166,6 +167,9 @@ class TuneResult:
         Whether the figure was monotone over the values evaluated.
     evaluations : list of Evaluation
         Every value evaluated, in increasing order.
+    overrides : tuple of str
+        The changes every value shares (``--set``, :func:`simlab.override`),
+        ``NAME.FIELD=VALUE`` in order.
     """
 
     scenario: str
@@ -184,6 +188,7 @@ class TuneResult:
     monotone: bool = True
     precision: float | None = None
     meta: dict[str, Any] = dataclasses.field(default_factory=dict)
+    overrides: tuple[str, ...] = ()
 
     @property
     def best(self) -> Evaluation:
@@ -214,16 +219,19 @@ class TuneResult:
                   "a grid and bisection of every crossing (the figure is NOT monotone in "
                   "the field)")  # fmt: skip
         kind = "integers" if self.integer else "numbers"
-        return (f"tuned {self.field} over {_show(self.lo)}..{_show(self.hi)} ({kind}) for "
-                f"{self.target} by {search}, {len(self.evaluations)} values evaluated by "
+        fixed = f" with {', '.join(self.overrides)}" if self.overrides else ""
+        return (f"tuned {self.field} over {_show(self.lo)}..{_show(self.hi)} ({kind}){fixed} "
+                f"for {self.target} by {search}, {len(self.evaluations)} values evaluated by "
                 f"{source}")  # fmt: skip
 
     def document(self) -> dict[str, Any]:
         """The ``tune.json`` document."""
         best = self.best
         return {
-            "scenario": self.scenario, "rules": self.rules, "field": self.field,
-            "range": [_json(self.lo), _json(self.hi)], "integer": self.integer,
+            "scenario": self.scenario, "rules": self.rules,
+            **({"overrides": list(self.overrides)} if self.overrides else {}),
+            "field": self.field, "range": [_json(self.lo), _json(self.hi)],
+            "integer": self.integer,
             "target": {"figure": self.target.figure.figure, "on": self.target.figure.on,
                        "arg": self.target.figure.arg or None, "value": self.target.value},
             "seed": self.seed, "encounters": self.encounters,
@@ -367,7 +375,8 @@ def tune(
         layout = compile_job(variant, n, seed).layout
         check_figure(target.figure, layout, target.label, variant)
         check_rounds(target, layout.max_rounds)
-    result = TuneResult(scenario.scenario, scenario.rules, seed, n, name, lo, hi, integer, target)
+    result = TuneResult(scenario.scenario, scenario.rules, seed, n, name, lo, hi, integer, target,
+                        overrides=overrides_of(scenario))  # fmt: skip
     result.precision = scenario.precision if precision is None else precision
     _search(evaluate, result)
     return result
@@ -429,11 +438,15 @@ def _search(evaluate: _Evaluator, result: TuneResult) -> None:
             _edge(evaluate, best, result.hi, t, integer, resolution),
         )
     best = _closest(evaluate, t, result.consistent)
+    if not result.reachable:  # the closest end: the way to widen the range
+        best = min((done[0], done[-1]), key=lambda e: _distance(e, t))
     if integer:  # the neighbours of the value reported
         for x in (best.value - 1, best.value + 1):
             if result.lo <= x <= result.hi:
                 evaluate(int(x))
-    result.value = _closest(evaluate, t, result.consistent).value
+    if result.reachable:  # a neighbour may be closer still
+        best = _closest(evaluate, t, result.consistent)
+    result.value = best.value
     result.evaluations = sorted(evaluate.done.values(), key=lambda e: e.value)
     result.monotone = _monotone(result.evaluations)
 
@@ -444,10 +457,14 @@ def _closest(evaluate: _Evaluator, t: float, consistent: tuple[float, float] | N
     middle = sum(consistent) / 2 if consistent else -math.inf
 
     def key(e: Evaluation) -> tuple[float, float, float]:
-        distance = abs(e.figure - t) if math.isfinite(e.figure) else math.inf
-        return (distance, abs(e.value - middle), e.value)
+        return (_distance(e, t), abs(e.value - middle), e.value)
 
     return min(evaluate.done.values(), key=key)
+
+
+def _distance(e: Evaluation, t: float) -> float:
+    """How far the figure at ``e`` is from ``t`` (infinitely far when it has none)."""
+    return abs(e.figure - t) if math.isfinite(e.figure) else math.inf
 
 
 def _brackets(a: Evaluation, b: Evaluation, t: float) -> bool:

@@ -309,6 +309,17 @@ def test_simulate_check_on_multi_pair_scenarios(path: Path) -> None:
     assert check_verdict(res.check).startswith(f"all {len(res.check)} figures within 4.5")
 
 
+def test_check_compares_no_crit_rate_under_rules_without_crits() -> None:
+    """zones-3d6 has no critical hits (its tables have no crit-rate column), yet `run
+    --check` compared a crit rate of 0 with an exact 0 for every pair, counted among the
+    figures of its verdict."""
+    res = simlab.simulate(ROOT / "scenarios/zones-3d6/training-duel.yaml", n=2000, seed=SEED,
+                          threads=1, check=True)  # fmt: skip
+    assert res.check is not None and not res.layout.crits
+    assert "crit_rate" not in set(res.check.figure)
+    assert {"hit_rate", "mean_damage"} <= set(res.check.figure)
+
+
 def test_check_skips_figures_a_fight_can_move() -> None:
     res = simlab.simulate(PARTY, n=2_000, seed=SEED, threads=1, check=True)
     assert res.check is not None

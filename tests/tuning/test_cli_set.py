@@ -111,6 +111,36 @@ def test_run_with_set_says_so_in_the_terminal_and_summary(tmp_path: Path) -> Non
     assert "overrides" not in json.loads((tmp_path / "plain/summary.json").read_text())
 
 
+def test_sweep_and_tune_with_set_say_so_in_the_terminal_and_files(tmp_path: Path) -> None:
+    """A sweep or a tuning with ``--set`` printed and wrote its figures as if the scenario
+    were the file's: ``tune.json`` kept no trace of the override its value holds for, and
+    the sweep's header and pages none either."""
+    cli = CliRunner()
+    fixed = ["--set", "Defender.guard=2", "--set", "strike.profile[9]=8"]
+    done = cli.invoke(main, ["sweep", str(SS_DUEL), "--vary", "Defender.hp=20,30", *fixed,
+                             "-n", "1000", "--out", str(tmp_path / "sweep")])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    said = "with Defender.guard=2, strike.profile[9]=8"
+    assert said in " ".join(done.output.split())
+    doc = json.loads((tmp_path / "sweep/sweep.json").read_text())
+    assert doc["overrides"] == ["Defender.guard=2", "strike.profile[9]=8"]
+    for page in ("sweep.md", "sweep.html"):
+        assert said in (tmp_path / "sweep" / page).read_text(), page
+    done = cli.invoke(main, ["tune", str(SS_DUEL), "--vary", "Defender.hp=5:60", *fixed,
+                             "--target", "median_time_to_down:Defender=5",
+                             "--out", str(tmp_path / "tune")])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert said in " ".join(done.output.split())
+    doc = json.loads((tmp_path / "tune/tune.json").read_text())
+    assert doc["overrides"] == ["Defender.guard=2", "strike.profile[9]=8"]
+    assert said in doc["how"]
+    plain = cli.invoke(main, ["tune", str(SS_DUEL), "--vary", "Defender.hp=5:60", "--target",
+                              "median_time_to_down:Defender=5", "--out",
+                              str(tmp_path / "plain")])  # fmt: skip
+    assert plain.exit_code == 0, plain.output
+    assert "overrides" not in json.loads((tmp_path / "plain/tune.json").read_text())
+
+
 @pytest.mark.parametrize(
     "args",
     [["--set", "Defender.hp=" + "9" * 5000], ["--vary", "Defender.hp=1:" + "9" * 5000]],

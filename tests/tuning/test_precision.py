@@ -95,6 +95,28 @@ def test_named_figures_and_the_cap(duel: Any) -> None:
     assert capped.meta["precision"]["cap_reached"] and not capped.meta["precision"]["met"]
 
 
+def test_a_named_figure_without_a_value_does_not_meet_the_rule(duel: Any) -> None:
+    """A figure --precision-on names that has no value yet (the Defender's mean
+    time-to-down when no encounter of 3 rounds downs it) was left out of the check: the
+    run stopped at the first checkpoint and said the precision was met. It runs to the
+    cap and says which figure it never measured."""
+    from simlab.tuning.precision import describe_record
+
+    short = duel.with_({"max_rounds": 3})
+    res = simlab.simulate(short, 8000, precision=0.05,
+                          precision_on=["mean_time_to_down:Defender"])  # fmt: skip
+    value, _lo, _hi = measure(res.tallies, res.layout, res.encounters,
+                              parse_figure("mean_time_to_down:Defender", "t"))  # fmt: skip
+    assert np.isnan(value)  # never downed: no time-to-down to measure
+    record = res.meta["precision"]
+    assert res.encounters == 8000 and record["cap_reached"] and not record["met"]
+    assert record["unmeasured"] == ["mean_time_to_down:Defender"]
+    assert "never measured: mean_time_to_down:Defender" in describe_record(record)
+    measured = simlab.simulate(duel, 8000, precision=0.05,
+                               precision_on=["mean_time_to_down:Defender"])  # fmt: skip
+    assert "unmeasured" not in measured.meta["precision"]
+
+
 def test_precision_in_the_scenario_is_validated_and_used(duel: Any) -> None:
     text = SS_DUEL.read_text().replace("max_rounds: 100", "max_rounds: 100\nprecision: 0.01")
     scn = simlab.loads(text)
@@ -231,17 +253,27 @@ def test_a_comparison_records_the_stop_of_the_variant_that_set_it(duel: Any) -> 
     assert ab.precision["widest"] == alone[1]["widest"]
 
 
-def test_a_sweep_run_to_a_precision_says_where_its_points_stopped(
-    tmp_path: Path, duel: Any
+def test_a_sweep_run_to_a_precision_says_what_its_points_ran(
+    duel: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Each point stops on its own: the terminal and the page give the points' stops and
-    the cap, not the cap as every point's sample size (they said "64,000 encounters per
-    point" of points that ran 2,000 and 4,000)."""
-    sw = simlab.sweep(duel, {"Defender.guard": [0, 3]}, n=64_000, precision=0.01, exact=False)
-    stops = [p.result.encounters for p in sw.points]
-    assert stops == [2000, 4000]
-    said = "2,000–4,000 encounters per point (run to precision 0.01, cap 64,000)"
-    assert said in repr(sw)
+    """Its header, terminal and page, said "128,000 encounters per point", the cap, while
+    its points stopped far sooner: it gives the counts they ran and the cap."""
+    from rich.console import Console
+
+    from simlab.report import terminal
+    from simlab.report.tuning_terminal import print_sweep
+
+    sw = simlab.sweep(duel, {"Defender.guard": [0, 3]}, n=128_000, precision=0.01, exact=False)
+    stops = sorted(p.result.encounters for p in sw.points)
+    assert stops[0] < stops[-1] < 128_000
+    said = (f"{stops[0]:,}–{stops[-1]:,} encounters per point (each run to precision 0.01, "
+            "cap 128,000)")  # fmt: skip
+    console = Console(width=200, force_terminal=False, record=True)
+    monkeypatch.setattr(terminal, "console", console)
+    print_sweep(sw)
+    assert said in console.export_text().splitlines()[0]
     simlab.write_sweep(sw, tmp_path)
     assert said in (tmp_path / "sweep.md").read_text()
-    assert "64,000 encounters per point" not in (tmp_path / "sweep.md").read_text()
+    assert "128,000 encounters a point" not in repr(sw)
+    plain = simlab.sweep(duel, {"Defender.guard": [0, 3]}, n=2000, exact=False)
+    assert plain.per_point() == "2,000 encounters per point"

@@ -230,6 +230,44 @@ def test_plot_sweep_names_what_a_mistyped_name_could_be(duel: Any) -> None:
     plt.close(fig)
 
 
+def test_sweep_pictures_keep_their_legends_beside_the_data(
+    duel: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a second varied field, each damage-curve panel had its own legend inside it,
+    six entries naming the pair again on every one ("strike.profile[9]=6 · Attacker ·
+    strike · Defender (exact)"): they covered the curves, the y axis labels and the next
+    panel. A picture has one legend beside its panels, naming what tells its lines apart
+    (the second field's values), as the outcome curves have theirs beside the axes."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    from simlab.report import tuning
+    from simlab.tuning.sweep import moving_pairs
+
+    drawn: list[Figure] = []
+
+    def keep(draw: Any, size: tuple[float, float]) -> bytes:
+        fig = Figure(figsize=size, layout="constrained")
+        FigureCanvasAgg(fig)
+        draw(fig)
+        fig.canvas.draw()
+        drawn.append(fig)
+        return b""
+
+    monkeypatch.setattr(tuning, "_png", keep)
+    sw = simlab.sweep(duel, {"Defender.guard": [0, 1, 2], "strike.profile[9]": [6, 8]}, n=1000)
+    tuning._sweep_pictures(sw, moving_pairs(sw.attacks())[0])
+    damage = drawn[0]
+    assert [ax.get_legend() for ax in damage.axes] == [None] * len(damage.axes)
+    (legend,) = damage.legends
+    names = [t.get_text() for t in legend.get_texts()]
+    assert {"strike.profile[9]=6", "strike.profile[9]=8 (exact)"} <= set(names), names
+    assert not any("Attacker" in name for name in names), names
+    for fig in drawn:
+        box = (fig.legends or [fig.axes[0].get_legend()])[0].get_window_extent()
+        assert all(box.x0 >= ax.get_window_extent().x1 for ax in fig.axes), fig
+
+
 @pytest.mark.parametrize(
     ("text", "values"),
     [("a.b=0:3", (0, 1, 2, 3)), ("a.b=5:5", (5,)), ("a.b=1,3,7", (1, 3, 7)),
@@ -296,7 +334,7 @@ def test_a_sweep_of_dice_and_lists_is_drawn_by_category(tmp_path: Path) -> None:
     fig.canvas.draw()
     assert [t.get_text() for t in ax.get_xticklabels()] == ["1d6+3", "2d6+3"]
     labels = [line.get_label() for line in ax.get_lines()]
-    assert "Plate Knight.hp=20 · Swordsman · longsword · Plate Knight" in labels
+    assert "Plate Knight.hp=20" in labels  # the one pair drawn is the picture's own
     plt.close(fig)
     written = simlab.write_sweep(sw, tmp_path)
     assert (tmp_path / "sweep.html").is_file() and any(k.startswith("damage-") for k in written)

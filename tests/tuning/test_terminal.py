@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
+import simlab
 from simlab.cli import main
 from simlab.report import terminal
 
@@ -64,6 +66,29 @@ def test_sweep_of_a_grid_fits_80_columns(monkeypatch: pytest.MonkeyPatch) -> Non
     assert text.count("±") >= 4 * (2 + 2 + 2 + 2)  # attacks, time-to-down, sides
 
 
+def test_sweep_of_a_duel_grid_prints_every_exact_mean_whole_in_80_columns(
+    monkeypatch: pytest.MonkeyPatch, duel: Any
+) -> None:
+    """Two varied fields and the exact mean columns are wider than 80 columns with the
+    tables' usual spacing: rich cut the exact means at the right edge short (``7.2112``
+    printed ``7.``). Every one is printed whole, no line over 80."""
+    from rich.console import Console
+
+    from simlab.report.terminal import plain_number
+    from simlab.report.tuning_terminal import print_sweep
+
+    console = Console(width=80, force_terminal=False, record=True)
+    monkeypatch.setattr(terminal, "console", console)
+    sweep = simlab.sweep(duel, {"strike.profile[9]": [5, 6], "Defender.hp": [20, 30]}, n=1000)
+    print_sweep(sweep)
+    text = console.export_text()
+    assert max(len(line) for line in text.splitlines()) <= 80, text
+    exact = [*sweep.attacks().exact_mean_damage, *sweep.combatants().exact_mean_time_to_down]
+    printed = set(re.findall(r"(?<![\d.])\d+(?:\.\d+)?(?![\d.])", text))
+    missing = {plain_number(v, 4) for v in exact if v == v} - printed
+    assert not missing, text
+
+
 def test_sweep_with_crits_and_exact_fits_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
     text = _run_at_80(monkeypatch, "sweep", QUICKSTART, "--vary", "Brute.guard=0:3",
                       "-n", 2000)  # fmt: skip
@@ -107,6 +132,22 @@ def test_compare_fits_80_columns_and_marks_what_changed(monkeypatch: pytest.Monk
     assert any("down rate" in line for line in changed), text
     assert "independent 95%" not in text  # only in a wide terminal
     assert "narrower" in text
+
+
+def test_compare_says_what_its_mean_time_to_down_is_over(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The mean time-to-down compared is over the encounters in which the combatant went
+    down: the sweep's tables say "mean if downed", the comparison said nothing, and a
+    Novice Hero downed in 7% of the encounters instead of 49% read as lasting 2.75 rounds
+    longer. The notes under the table and on the page say what it is over."""
+    said = "mean time-to-down: among the encounters in which the combatant went down"
+    monkeypatch.chdir(tmp_path)  # a short --out: "wrote 3 files to out" fits 80 columns
+    text = _run_at_80(monkeypatch, "compare", QUICKSTART, "--set", "Brute.guard=1", "-n", 4000,
+                      "--out", "out")  # fmt: skip
+    assert any("mean time-to-down" in line for line in text.splitlines() if "✱" in line[:3])
+    assert said in " ".join(text.split())
+    assert said in " ".join((tmp_path / "out/compare.md").read_text().split())
 
 
 def test_compare_keeps_a_long_pair_and_its_figures_on_one_line_in_80_columns(
@@ -183,3 +224,41 @@ def test_compare_of_a_fight_counts_its_unchanged_figures(monkeypatch: pytest.Mon
     assert counted == sum(int(n) for n in re.findall(r" (\d+)(?:,|$)", found.group(2)))
     listed = [line for line in text.splitlines() if line.lstrip().startswith("✱")]
     assert listed and all(line.split()[0] in ("✱", "✱✱") for line in listed)
+
+
+def test_field_heading_breaks_after_dots_underscores_and_hyphens() -> None:
+    """A part longer than the width keeps a line of its own, and no empty line follows
+    the last one (it pushed the heading a line above its neighbours')."""
+    from simlab.report.tuning_terminal import field_heading
+
+    assert field_heading("Plate Knight.bonus_defense", 6) == "Plate Knight.\nbonus_\ndefense"
+    assert field_heading("stone-strike.profile[9]", 6) == "stone-\nstrike.\nprofile[9]"
+    assert field_heading("Orc.hp", 6) == "Orc.hp"
+
+
+def test_compare_shows_a_marked_difference_with_an_interval_that_excludes_0(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A difference whose paired interval excludes 0 (marked ✱) was printed to the
+    interval's decimals with its half-width rounded up, ``+0.05 ± 0.06``: as printed it
+    reached past 0. It gets the decimals that keep it on its side of 0."""
+    import pandas as pd
+    from rich.console import Console
+
+    from simlab.report.tuning_terminal import compare_table
+
+    console = Console(width=80, force_terminal=False, record=True)
+    monkeypatch.setattr(terminal, "console", console)
+    frame = pd.DataFrame({
+        "figure": ["mean_damage", "mean_damage"],
+        "on": ["Archer shortbow → Raider 3", "Raider 1 club → Lancer"],
+        "a": [2.3113, 2.4530], "b": [2.3661, 2.4163], "diff": [0.0548, -0.0367],
+        "diff_ci_lo": [0.0039, -0.0688], "diff_ci_hi": [0.1057, -0.0046],
+        "diff_ci_independent_lo": [-0.03, -0.17], "diff_ci_independent_hi": [0.14, 0.1],
+        "changed": True, "changed_holm": False, "narrowing": [1.5, 4.1],
+    })  # fmt: skip
+    console.print(compare_table(frame))
+    shown = re.findall(r"([+-][\d.]+) ± ([\d.]+)", console.export_text())
+    assert len(shown) == 2, console.export_text()
+    for diff, half in shown:
+        assert abs(float(diff)) >= float(half), (diff, half)

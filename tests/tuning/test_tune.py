@@ -184,6 +184,27 @@ class _Parabola(_Evaluator):
         return Evaluation(value, (value - 10) ** 2, (value - 10) ** 2, (value - 10) ** 2, "exact")
 
 
+class _Wobble(_Evaluator):
+    """A rate rising from 0.078 at 30 to 0.2 at 90, a hair lower at 31 (noise): the
+    figure of a death rate against the Troll's HP, simulated."""
+
+    def _measure(self, value: float) -> Evaluation:
+        figure = 0.077 if value == 31 else 0.078 + (value - 30) * 0.002
+        return Evaluation(value, figure, figure - 0.009, figure + 0.009, "simulated")
+
+
+def test_an_unreachable_target_gives_the_closest_end(duel: Any) -> None:
+    """A target below every figure: the answer was the end's neighbour, 31, whose figure
+    the noise put a hair closer, rather than the end of the range, 30 — as if the search
+    had found something there. It is the end, the way to widen the range."""
+    target = parse_target("down_rate:Defender=0.05")
+    result = TuneResult("x", "r", 0, 1, "Defender.hp", 30, 90, True, target)
+    _search(_Wobble(duel, "Defender.hp", target, 1, 0, lambda s: None, False), result)
+    assert not result.reachable and result.consistent is None
+    assert result.value == 30
+    assert [e.value for e in result.neighbours()] == [31]
+
+
 def test_non_monotone_figure_is_said_and_every_crossing_found(duel: Any) -> None:
     target = parse_target("mean_rounds=16")
     result = TuneResult("x", "r", 0, 1, "Defender.hp", 0, 20, True, target)
