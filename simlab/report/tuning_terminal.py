@@ -396,13 +396,13 @@ def unmatched_note(comparison: Comparison) -> str:
     return " ".join(lines)
 
 
-#: What the terminal's comparison table shows, printed under it.
 #: What a comparison's mean time-to-down is the mean of (terminal and pages).
 MEAN_TIME_TO_DOWN_NOTE = (
     "mean time-to-down: among the encounters in which the combatant went down (its down "
     "rate says how many)."
 )
 
+#: What the terminal's comparison table shows, printed under it.
 COMPARE_TERMINAL_NOTE = (
     "✱ changed: the paired interval excludes 0 (this figure alone at the 95% level: "
     "about one in twenty unchanged figures is marked so by chance). ✱✱ changed after "
