@@ -165,3 +165,25 @@ def validate_file(path: Path, text: str) -> Result:
     """Write ``text`` to ``path`` and run ``simlab validate`` on it."""
     path.write_text(text)
     return CliRunner().invoke(main, ["validate", str(path)])
+
+
+# ---------------------------------------------------------------------------------------
+# Small scenarios
+# ---------------------------------------------------------------------------------------
+
+#: opposed-tiers: a hidden archer against a frail raider, who falls in the surprise round
+#: (round 0 of the tallies, docs/rules/opposed-tiers.md) in most encounters.
+AMBUSH = """
+scenario: ambush
+rules: opposed-tiers
+encounters: 2000
+seed: 4
+max_rounds: 10
+attacks: {shortbow: {ranged: true}, club: {}}
+sides:
+  party:
+    - {name: Scout, hp: 16, tier: novice, weapon_sl: 2, defense_sl: 1, reflex: 3,
+       hidden: true, attacks: [shortbow]}
+  raiders:
+    - {name: Rat, hp: 6, tier: novice, attacks: [club]}
+"""

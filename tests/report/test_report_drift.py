@@ -14,6 +14,7 @@ from simlab.analysis.drift import DEFAULT_ALPHA, chi2_homogeneity, compare, comp
 from simlab.analysis.drift import total_variation as tv
 from simlab.report.results import ScenarioRun
 from tests.report.report_synthetic import Truth, synthetic_result
+from tests.support import AMBUSH
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
@@ -173,24 +174,6 @@ def test_time_to_down_under_another_round_cap_compares_round_with_round() -> Non
     later = down[13:].sum() / base.result.encounters
     assert later > 0.05
     assert table.loc[("time_to_down", "Defender"), "change"] == pytest.approx(later)
-
-
-#: A hidden archer against a frail raider, who falls in the surprise round (round 0 of
-#: the tallies) in most encounters.
-AMBUSH = """
-scenario: ambush
-rules: opposed-tiers
-encounters: 2000
-seed: 4
-max_rounds: 10
-attacks: {shortbow: {ranged: true}, club: {}}
-sides:
-  party:
-    - {name: Scout, hp: 16, tier: novice, weapon_sl: 2, defense_sl: 1, reflex: 3,
-       hidden: true, attacks: [shortbow]}
-  raiders:
-    - {name: Rat, hp: 6, tier: novice, attacks: [club]}
-"""
 
 
 def test_time_to_down_counts_the_falls_of_the_surprise_round() -> None:

@@ -21,6 +21,7 @@ from simlab import api
 from simlab.analysis.summary import summary
 from simlab.report import terminal
 from simlab.report.render import render_report
+from tests.support import AMBUSH
 
 ROOT = Path(__file__).resolve().parents[2]
 SKIRMISH = ROOT / "scenarios/zones-3d6/skirmish.yaml"
@@ -215,24 +216,6 @@ def test_drift_table_fits_80_columns_without_cutting_a_word() -> None:
     words = set(text.split())
     for row in drift.table[drift.table.significant].itertuples():
         assert row.figure in words, row.figure  # never folded inside a word
-
-
-#: A hidden archer against a frail raider: most raiders fall in the surprise round,
-#: which opposed-tiers tallies as round 0 (docs/rules/opposed-tiers.md).
-AMBUSH = """
-scenario: ambush
-rules: opposed-tiers
-encounters: 2000
-seed: 4
-max_rounds: 10
-attacks: {shortbow: {ranged: true}, club: {}}
-sides:
-  party:
-    - {name: Scout, hp: 16, tier: novice, weapon_sl: 2, defense_sl: 1, reflex: 3,
-       hidden: true, attacks: [shortbow]}
-  raiders:
-    - {name: Rat, hp: 6, tier: novice, attacks: [club]}
-"""
 
 
 def test_a_fall_in_the_surprise_round_is_round_0_in_every_median(tmp_path: Path) -> None:
