@@ -188,8 +188,8 @@ def test_many_scenarios_report_progress_and_a_table_of_contents(
     assert external_references(html) == []
     markdown = (tmp_path / "report.md").read_text(encoding="utf-8")
     contents = markdown.split("## Contents")[1].split("\n## ")[0]
-    assert [line.split(" | ")[0] for line in contents.strip().splitlines()[2:]] == [
-        "| quickstart", "| party-3v3"]  # fmt: skip
+    table = [line for line in contents.splitlines() if line.startswith("|")]
+    assert [line.split(" | ")[0] for line in table[2:]] == ["| quickstart", "| party-3v3"]
 
 
 def test_format_p() -> None:
