@@ -299,6 +299,28 @@ class ScenarioBase(StrictModel):
         None when it designates only what it says."""
         return lookalike_problem(self.name_claims(), name)
 
+    def attack_problem(self, attack: str, defender: str | None = None) -> str | None:
+        """What is wrong with a figure of ``attack`` (at ``defender``, when named): no
+        combatant makes it, or ``defender`` is on the side of everyone who does, so the
+        figure could never be measured. None when the attack can be made so."""
+        makers = self.attack_makers()
+        if not _attacking_sides(attack, None, makers):
+            return f"expected an attack some combatant makes; got {attack!r}, which nobody uses"
+        if defender is not None and not _can_target(attack, None, defender, makers):
+            return _no_target(attack, defender)
+        return None
+
+    def attack_makers(self) -> list[tuple[str, str, list[str]]]:
+        """(side, name, attacks) of every combatant, ``count:`` copies apart, in the
+        order of :meth:`combatant_names`; a rule system whose combatants make attacks
+        listed elsewhere (Shattered Spirits' Spirits) says so in its own."""
+        out: list[tuple[str, str, list[str]]] = []
+        for side, members in self.sides.items():  # type: ignore[attr-defined]
+            for m in members:
+                names = [m.name] if m.count == 1 else [f"{m.name} {k + 1}" for k in range(m.count)]
+                out += [(side, name, list(m.attacks)) for name in names]
+        return out
+
     def name_claims(self) -> list[NameClaim]:
         """Every name the combatant entries give, in order (see :func:`entry_claims`)."""
         claims: list[NameClaim] = []
@@ -313,6 +335,7 @@ class ScenarioBase(StrictModel):
         """Every name an ``expect:`` entry uses must exist in the scenario."""
         attacks: dict[str, Any] = getattr(self, "attacks", {})
         sides: dict[str, list[Any]] = getattr(self, "sides", {})
+        makers = self.attack_makers() if self.expect else []
         names = [name for _, name in self.combatant_names()]
         shown = ", ".join(dict.fromkeys(m.name for ms in sides.values() for m in ms))
         claims = self.name_claims() if self.expect else []
@@ -332,18 +355,14 @@ class ScenarioBase(StrictModel):
                                         f"scenario ({shown}); got {name!r}", name)  # fmt: skip
                 if name is not None:
                     _refuse_lookalikes(claims, name, ("expect", i, key))
-            used = spec.attack is None or spec.attacker is None or _attacking_sides(spec, sides)
+            used = (spec.attack is None or spec.attacker is None
+                    or _attacking_sides(spec.attack, spec.attacker, makers))  # fmt: skip
             if not used:
                 raise located_error(("expect", i, "attacker"), f"expected a combatant that "
                                     f"uses {spec.attack!r}; got {spec.attacker!r}",
                                     spec.attacker)  # fmt: skip
             if spec.defender is not None and spec.attack is not None:
-                attackers, targets = _attacking_sides(spec, sides), _sides_of(spec.defender, sides)
-                if not any(a != d for a in attackers for d in targets):
-                    raise located_error(("expect", i, "defender"), f"expected a combatant "
-                                        f"that {spec.attack!r} can target, on another side "
-                                        f"than its attackers; got {spec.defender!r}",
-                                        spec.defender)  # fmt: skip
+                _refuse_untargetable(spec.attack, spec.attacker, spec.defender, makers, i)
             if spec.side is not None and spec.side not in sides:
                 raise located_error(("expect", i, "side"), f"expected a side of this "
                                     f"scenario ({', '.join(sides)}); got {spec.side!r}",
@@ -434,22 +453,35 @@ class ScenarioBase(StrictModel):
         return out
 
 
-def _attacking_sides(spec: Expectation, sides: dict[str, list[Any]]) -> set[str]:
-    """The sides of the combatants that make ``spec.attack`` (of ``spec.attacker``'s
-    copies only, when it names one)."""
-    return {side for side, members in sides.items() for m in members
-            if spec.attack in m.attacks
-            and (spec.attacker is None or copies_of(spec.attacker, _member_names(m)))}  # fmt: skip
+#: (side, name, attacks) of one combatant (:meth:`ScenarioBase.attack_makers`).
+Maker = tuple[str, str, list[str]]
 
 
-def _sides_of(name: str, sides: dict[str, list[Any]]) -> set[str]:
-    """The sides of the combatants ``name`` designates (itself or its copies)."""
-    return {side for side, members in sides.items() for m in members
-            if copies_of(name, _member_names(m))}  # fmt: skip
+def _attacking_sides(attack: str | None, attacker: str | None, makers: list[Maker]) -> set[str]:
+    """The sides of the combatants that make ``attack`` (of ``attacker``'s copies only,
+    when it names one)."""
+    return {side for side, name, attacks in makers
+            if attack in attacks and (attacker is None or copies_of(attacker, [name]))}  # fmt: skip
 
 
-def _member_names(member: Any) -> list[str]:
-    """Names of one combatant entry's copies (its own name when ``count`` is 1)."""
-    if member.count == 1:
-        return [member.name]
-    return [f"{member.name} {k + 1}" for k in range(member.count)]
+def _can_target(attack: str, attacker: str | None, defender: str, makers: list[Maker]) -> bool:
+    """Whether some combatant that makes ``attack`` (``attacker``'s copies, when named)
+    has ``defender`` (or one of its copies) on another side: an attack is only ever made
+    at an enemy."""
+    targets = {side for side, name, _ in makers if copies_of(defender, [name])}
+    return any(a != d for a in _attacking_sides(attack, attacker, makers) for d in targets)
+
+
+def _refuse_untargetable(attack: str, attacker: str | None, defender: str,
+                         makers: list[Maker], i: int) -> None:  # fmt: skip
+    """Refuse ``expect[i]``'s ``defender`` when ``attack`` can never be made at it."""
+    if not _can_target(attack, attacker, defender, makers):
+        raise located_error(("expect", i, "defender"), _no_target(attack, defender), defender)
+
+
+def _no_target(attack: str, defender: str) -> str:
+    """The message for a ``defender`` that ``attack`` can never be made at."""
+    return (
+        f"expected a combatant that {attack!r} can target, on another side than its "
+        f"attackers; got {defender!r}"
+    )

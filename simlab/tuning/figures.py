@@ -175,8 +175,9 @@ _WHAT = {**{f: "attack" for f in ATTACK_FIGURES}, **{f: "combatant" for f in COM
 
 def check_figure(ref: FigureRef, layout: Layout, label: str, scenario: Any = None) -> None:
     """Check that what ``ref`` is measured on exists in a scenario's layout, and (given
-    the ``scenario``) that a name of ``count:`` copies pools no combatant of its own
-    (``Orc`` beside an ``Orc 3``).
+    the ``scenario``) that an attack figure's attack is made by someone, at a defender it
+    can target (:meth:`~simlab.scenario.common.ScenarioBase.attack_problem`), and that a
+    name of ``count:`` copies pools no combatant of its own (``Orc`` beside an ``Orc 3``).
 
     Raises
     ------
@@ -208,6 +209,11 @@ def check_figure(ref: FigureRef, layout: Layout, label: str, scenario: Any = Non
     if ref.figure == "event_rate" and ref.arg not in layout.events:
         known = ", ".join(layout.events) or "none in these rules"
         raise InputError(f"{label}: expected an event ({known}); got {ref.arg!r}")
+    if ref.figure in ATTACK_FIGURES and scenario is not None:
+        attack, _, defender = ref.on.partition("/")
+        problem = scenario.attack_problem(attack, defender or None)
+        if problem is not None:
+            raise InputError(f"{label}: {problem}")
     for name in _combatants_named(ref) if scenario is not None else []:
         problem = scenario.pooling_problem(name)
         if problem is not None:

@@ -81,6 +81,23 @@ def test_bad_expect_entries_are_located(expect: str, line: int, words: str) -> N
     assert words in message
 
 
+SPIRITS = (ROOT / "scenarios/shattered-spirits/spirits-2v3.yaml").read_text()
+
+
+def test_a_spirits_attack_is_one_its_spirit_makes() -> None:
+    """A Spirit makes the attacks under its ``spirit:``: a spec of Kestrel's talon-rake was
+    refused as an attack Kestrel does not use, and one at its own party is still refused."""
+    spec = (
+        "  - {figure: hit_rate, attacker: Kestrel, attack: talon-rake, defender: %s, "
+        "at_least: 0.1}\n"
+    )
+    loads(SPIRITS.replace("expect:\n", "expect:\n" + spec % "Brute", 1), "s.yaml")
+    with pytest.raises(ScenarioError) as info:
+        loads(SPIRITS.replace("expect:\n", "expect:\n" + spec % "Mira", 1), "s.yaml")
+    assert ("expected a combatant that 'talon-rake' can target, on another side than its "
+            "attackers; got 'Mira'") in info.value.problems[0].message  # fmt: skip
+
+
 BRUTES = "    - {name: Brute, hp: 30, guard: 2, speed: 5, attacks: [stone-strike]}\n"
 TWO_BRUTES_AND_A_THIRD = BRUTES.replace("name: Brute,", "name: Brute, count: 2,") + (
     "    - {name: Brute 3, hp: 90, guard: 4, speed: 5, attacks: [stone-strike]}\n"

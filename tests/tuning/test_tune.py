@@ -156,6 +156,45 @@ def test_a_crit_rate_target_in_rules_without_crits_exits_2() -> None:
             "'crit_rate'") in " ".join(done.output.split())  # fmt: skip
 
 
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize(
+    ("scenario", "target", "expected"),
+    [
+        # the benchmark fight defines 'bash' and nobody lists it: every value measured nothing
+        ("benchmarks/glitters-d20-fight.yaml", "hit_rate:bash=0.5",
+         "expected an attack some combatant makes; got 'bash', which nobody uses"),
+        # Aldric is on the side of everyone with a warhammer
+        ("glitters-d20/party-vs-monsters.yaml", "hit_rate:warhammer/Aldric=0.5",
+         "expected a combatant that 'warhammer' can target, on another side than its "
+         "attackers; got 'Aldric'"),
+    ],
+)  # fmt: skip
+def test_a_target_that_can_never_be_measured_exits_2(
+    scenario: str, target: str, expected: str
+) -> None:
+    """Such a target ran every value and printed '—' for each; ``--precision-on`` ran to
+    its cap."""
+    path = ROOT / "scenarios" / scenario
+    for option, value in (("--target", target), ("--precision-on", target.split("=")[0])):
+        args = ["--vary", "Troll.hp=30:60" if "monsters" in scenario else "Ogre.hp=30:60"]
+        command = (["tune", str(path), *args, "--target", target] if option == "--target" else
+                   ["run", str(path), "--precision", "0.1", option, value])  # fmt: skip
+        done = CliRunner().invoke(main, [*command, "-n", "500"])
+        assert done.exit_code == 2, done.output
+        assert f"{option} {value}: {expected}" in " ".join(done.output.split())
+
+
+def test_a_spirits_attack_is_a_target() -> None:
+    """A Spirit makes the attacks under its ``spirit:`` (docs/rules/shattered-spirits.md):
+    a figure of one is measured, not refused as an attack nobody makes."""
+    path = ROOT / "scenarios/shattered-spirits/spirits-2v3.yaml"
+    found = simlab.tune(path, "Brute.hp=20:24", "hit_rate:talon-rake/Brute=0.5", n=500,
+                        exact=False)  # fmt: skip
+    assert all(0 < e.figure < 1 for e in found.evaluations)
+
+
 def test_monotonicity_is_judged_beyond_noise() -> None:
     def ev(x: float, f: float, half: float) -> Evaluation:
         return Evaluation(x, f, f - half, f + half, "simulated" if half else "exact")

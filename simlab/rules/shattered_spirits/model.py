@@ -508,6 +508,12 @@ class Scenario(ScenarioBase):
         """(side, name) of every slot of :meth:`slots`, in order."""
         return [(slot.side_name, slot.name) for slot in self.slots()]
 
+    def attack_makers(self) -> list[tuple[str, str, list[str]]]:
+        """(side, name, attacks) of every slot of :meth:`slots`: a Spirit makes the
+        attacks listed under its ``spirit:``, not its character's."""
+        return [(slot.side_name, slot.name, list((slot.spirit or slot.member).attacks))
+                for slot in self.slots()]  # fmt: skip
+
     @property
     def uses_features(self) -> list[str]:
         """The later-draft features this scenario uses (Spirits, Stances,
