@@ -193,16 +193,32 @@ def _estimate(row: Any, name: str) -> str:
     return estimate(row[name], row[f"{name}_ci95_lo"], row[f"{name}_ci95_hi"])
 
 
+#: The sweep's note under its tables, part by part: always, with an exact column, and
+#: with the table of the pairs the sweep leaves flat (:func:`sweep_note`).
 SWEEP_NOTE = (
-    "Every point ran on the same seed (common random numbers). exact: the exact mean "
-    "damage against a fresh defender, or the exact mean time-to-down of a duel (among "
-    "the encounters downed by the round cap, as simulated), where the exact engine "
-    "answers the point. mean if downed: among the encounters in which the combatant went "
-    "down; median: the round by which half of all "
-    "encounters had it down (—: fewer than half did). unchanged across the sweep: the "
-    "attack pairs whose 95% intervals share a value at every point and whose exact "
-    "answer stays the same."
+    "Every point ran on the same seed (common random numbers).",
+    "exact: the exact mean damage against a fresh defender, or the exact mean "
+    "time-to-down of a duel (among the encounters downed by the round cap, as "
+    "simulated), where the exact engine answers the point.",
+    "mean if downed: among the encounters in which the combatant went down; median: the "
+    "round by which half of all encounters had it down (—: fewer than half did).",
+    "unchanged across the sweep: the attack pairs whose 95% intervals share a value at "
+    "every point and whose exact answer stays the same.",
 )
+
+
+def sweep_note(sweep: SweepResult) -> str:
+    """The note under a sweep's tables: what its columns mean, the exact column's and the
+    unchanged pairs' only where the tables have them."""
+    from simlab.tuning.sweep import moving_pairs
+
+    always, exact, downs, flat = SWEEP_NOTE
+    exact_shown = any(frame[column].notna().any() for frame, column in (
+        (sweep.attacks(), "exact_mean_damage"),
+        (sweep.combatants(), "exact_mean_time_to_down")))  # fmt: skip
+    flat_shown = not moving_pairs(sweep.attacks())[1].empty
+    parts = [always, *([exact] if exact_shown else []), downs, *([flat] if flat_shown else [])]
+    return " ".join(parts)
 
 
 def print_sweep(sweep: SweepResult) -> None:
@@ -215,7 +231,7 @@ def print_sweep(sweep: SweepResult) -> None:
     for table in sweep_attack_tables(sweep):
         terminal.console.print(_fitted(table))
     terminal.console.print(_fitted(sweep_combatants_table(sweep)))
-    terminal.console.print(SWEEP_NOTE, markup=False, highlight=False)
+    terminal.console.print(sweep_note(sweep), markup=False, highlight=False)
     terminal.console.print(_fitted(sweep_sides_table(sweep)))
 
 

@@ -89,6 +89,20 @@ def test_sweep_of_a_duel_grid_prints_every_exact_mean_whole_in_80_columns(
     assert not missing, text
 
 
+def test_sweep_note_explains_only_the_columns_and_tables_printed(duel: Any) -> None:
+    """The note under a sweep explained an exact column and a table of unchanged pairs
+    that a sweep without them does not print."""
+    from simlab.report.tuning_terminal import sweep_note
+
+    plain = simlab.sweep(duel, {"strike.profile[9]": [5, 8]}, n=1000, exact=False)
+    note = sweep_note(plain)
+    assert "exact:" not in note and "unchanged across the sweep" not in note
+    assert "mean if downed" in note
+    both = simlab.sweep(duel, {"Defender.hp": [20, 30]}, n=1000)  # the attack is not moved
+    note = sweep_note(both)
+    assert "exact: the exact mean damage" in note and "unchanged across the sweep:" in note
+
+
 def test_sweep_with_crits_and_exact_fits_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
     text = _run_at_80(monkeypatch, "sweep", QUICKSTART, "--vary", "Brute.guard=0:3",
                       "-n", 2000)  # fmt: skip
