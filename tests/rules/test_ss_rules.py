@@ -285,6 +285,21 @@ sides:
     - {name: Imp, hp: 30, speed: 5, attacks_per_turn: 2, attacks: [finish], target: random}
 """
 
+# The same fights under the other reading of each parameter they exercise: statuses from
+# profiles last the encounter; Wound dice keep the highest; a Spirit that Manifests
+# earns its character no Momentum; Sealed lasts two more Rounds; a Sunder costs no
+# Fatigue (docs/rules/shattered-spirits.md, "Parameters").
+RESOURCES_ENCOUNTER = RESOURCES.replace(
+    "params: {stun_per_level: 2}", "params: {stun_per_level: 2, statuses_last: encounter}"
+)
+WOUNDS_HIGHEST = WOUNDS.replace(
+    "params: {strain_meter: 4}", "params: {strain_meter: 4, wound_roll: highest}"
+)
+SPIRITS_ALT = SPIRITS.replace(
+    "melee_manifest_cost: 1}",
+    "melee_manifest_cost: 1,\n         manifest_momentum: false, sealed_rounds: 2, fatigue_per_sunder: 0}",
+)
+
 FEATURE_EVENT_NAMES = ("suppressed", "sealed", "harm", "momentum_spent", "reinforcement",
                        "sunder", "fatigue")  # fmt: skip
 
@@ -299,6 +314,9 @@ SCENARIOS = {
     "spirits": (SPIRITS, 1500, 808),
     "engagement": (ENGAGEMENT, 1500, 909),
     "momentum": (MOMENTUM, 1500, 1010),
+    "resources_encounter": (RESOURCES_ENCOUNTER, 2000, 1111),
+    "wounds_highest": (WOUNDS_HIGHEST, 2000, 1212),
+    "spirits_alt": (SPIRITS_ALT, 1500, 1313),
 }
 
 # ---------------------------------------------------------------------------------------
@@ -670,7 +688,9 @@ class Oracle:
         overflow."""
         k = f.wounds
         lo, hi = (1, 6) if k == 0 else (k, 6 * k)
-        if self.prm.wound_roll == "sum" and not lo <= roll <= hi:
+        if self.prm.wound_roll == "highest" and k > 0:
+            lo, hi = 1, 6  # the highest of k d6
+        if not lo <= roll <= hi:
             self.fail("wounds", rec, f"wound_roll {roll} outside {lo}..{hi} with {k} Wounds")
         if k == 0:
             self.first_wound_rolls[roll] += 1
@@ -1076,6 +1096,21 @@ def momentum() -> Run:
     return _run("momentum")
 
 
+@pytest.fixture(scope="module")
+def resources_encounter() -> Run:
+    return _run("resources_encounter")
+
+
+@pytest.fixture(scope="module")
+def wounds_highest() -> Run:
+    return _run("wounds_highest")
+
+
+@pytest.fixture(scope="module")
+def spirits_alt() -> Run:
+    return _run("spirits_alt")
+
+
 def _errors(run: Run, rule: str) -> list[str]:
     return run.oracle.errors.get(rule, [])
 
@@ -1170,6 +1205,14 @@ COVERAGE = [
     ("momentum", "block paid in momentum", 1000),
     ("momentum", "block refused: no momentum", 500),
     ("momentum", "melee manifest paid", 1000),
+    ("resources_encounter", "profile exposed/impaired", 500),
+    ("resources_encounter", "exposed or impaired", 500),
+    ("wounds_highest", "wound roll with 1 wounds", 500),
+    ("wounds_highest", "wound roll with 2 wounds", 100),
+    ("wounds_highest", "death", 100),
+    ("spirits_alt", "melee manifest unpaid", 1000),  # Manifesting earns no Momentum
+    ("spirits_alt", "sealed", 50),
+    ("spirits_alt", "sunder armor", 50),
 ]
 
 
@@ -1352,6 +1395,23 @@ def test_wound_roll_distribution(wounds: Run) -> None:
     assert abs(twos.mean() - 7) <= K_SIGMA * sd
 
 
+def test_wound_roll_highest_distribution(wounds_highest: Run) -> None:
+    """``wound_roll: highest`` (docs/rules/shattered-spirits.md, "Parameters"): with k
+    Wounds the roll keeps the highest of k d6, P(r) = (r^k − (r − 1)^k)/6^k; the first
+    Wound is still 2d6 keep the lower."""
+    first = wounds_highest.oracle.first_wound_rolls
+    total = sum(first.values())
+    assert total > 1000
+    for r in range(1, 7):
+        assert _bound(first[r], total, (13 - 2 * r) / 36), (r, dict(first))
+    for k, at_least in ((1, 500), (2, 100)):
+        rolls = Counter(wounds_highest.oracle.later_wound_rolls[k])
+        n = sum(rolls.values())
+        assert n > at_least
+        for r in range(1, 7):
+            assert _bound(rolls[r], n, (r**k - (r - 1) ** k) / 6**k), (k, r, dict(rolls))
+
+
 def test_wounds_death_and_dead_never_attacked(wounds: Run) -> None:
     """Death when the Strain Meter is full: dead_rate > 0, and the dead stay out."""
     table = wounds.result.combatants().set_index("combatant")
@@ -1507,10 +1567,13 @@ def test_rushing_stun_between_attacks(rushing: Run) -> None:
     assert checked > 1000
 
 
-def test_feature_events_match_replay(spirits: Run) -> None:
+@pytest.mark.parametrize("key", ["spirits", "spirits_alt"])
+def test_feature_events_match_replay(request: pytest.FixtureRequest, key: str) -> None:
     """Each feature event (seed 001: Suppressed, Sealed, Harm, Momentum spent,
     reinforcement, Sunder, Fatigue) is tallied in exactly the encounters, and the round,
-    in which the replay saw it happen first."""
+    in which the replay saw it happen first; also with Sealed lasting two more Rounds
+    and a Sunder costing no Fatigue."""
+    spirits = request.getfixturevalue(key)
     layout = spirits.result.layout
     names = [name for _, name in layout.combatants]
     for event in FEATURE_EVENT_NAMES:
