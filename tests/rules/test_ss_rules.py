@@ -297,7 +297,8 @@ WOUNDS_HIGHEST = WOUNDS.replace(
 )
 SPIRITS_ALT = SPIRITS.replace(
     "melee_manifest_cost: 1}",
-    "melee_manifest_cost: 1,\n         manifest_momentum: false, sealed_rounds: 2, fatigue_per_sunder: 0}",
+    "melee_manifest_cost: 1,\n"
+    "         manifest_momentum: false, sealed_rounds: 2, fatigue_per_sunder: 0}",
 )
 
 FEATURE_EVENT_NAMES = ("suppressed", "sealed", "harm", "momentum_spent", "reinforcement",
