@@ -148,9 +148,17 @@ EXAMPLE_DEATH = THRESHOLDS.replace(
     "params: {target_unconscious: true}", "params: {target_unconscious: true, dead_at: minus_vigor}"
 )
 
+# The mixed fight with the optional surprise round off (docs/rules/opposed-tiers.md,
+# "Parameters": `surprise_round: false`): the hidden archer and brawler take their turns
+# in initiative order from round 1 like everyone else.
+NO_SURPRISE = MIXED.replace(
+    "max_rounds: 8\n", "max_rounds: 8\nparams: {surprise_round: false}\n", 1
+)
+
 SCENARIOS = {"mixed": (MIXED, 600, 31), "params": (PARAMS, 600, 32),
              "thresholds": (THRESHOLDS, 300, 33),
-             "example_death": (EXAMPLE_DEATH, 300, 34)}  # fmt: skip
+             "example_death": (EXAMPLE_DEATH, 300, 34),
+             "no_surprise": (NO_SURPRISE, 600, 35)}  # fmt: skip
 
 
 @functools.cache
@@ -432,6 +440,15 @@ def test_every_attack_replays(run: tuple[Any, pd.DataFrame]) -> None:
 # ---------------------------------------------------------------------------------------
 # Single rules, each forced to fire
 # ---------------------------------------------------------------------------------------
+
+
+def test_no_surprise_round_when_it_is_off() -> None:
+    """``surprise_round: false``: no round 0, yet the hidden combatants do attack (the
+    replay above checks that they act in initiative order from round 1)."""
+    scn, trace = traced("no_surprise")
+    assert not scn.params.surprise_round
+    assert trace["round"].min() == 1
+    assert {"Archer", "Brawler"} <= set(trace.attacker)
 
 
 def test_ties_go_to_the_defender() -> None:
