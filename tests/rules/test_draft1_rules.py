@@ -146,8 +146,18 @@ sides:
     - {name: D, endurance: 100000, health: 100000, exposed: 2, guard: 3}
 """
 
+# The mixed fight under the remaining readings (docs/rules/shattered-spirits-draft1.md,
+# "Parameters"): Advantage with Disadvantage rolls with Disadvantage; a fumble is never
+# paid in tokens and costs no Exposed.
+MIXED_ALT = MIXED.replace(
+    "params: {shaken_roll_modifier: -1, momentum_per_refresh: 2}",
+    "params: {shaken_roll_modifier: -1, momentum_per_refresh: 2,\n"
+    "         advantage_with_disadvantage: disadvantage, fumble_tokens: none, fumble_exposed: 0}",
+)
+
 SCENARIOS = {
     "mixed": (MIXED, 600, 31),
+    "mixed_alt": (MIXED_ALT, 600, 36),
     "params": (PARAMS, 600, 32),
     "alternation": (ALTERNATION, 20, 33),
     "extremes": (EXTREMES, 600, 34),
@@ -474,6 +484,10 @@ def test_the_scenarios_exercise_every_rule() -> None:
     assert {1, 3}.issubset(set(trace.fumble))
     _, trace = traced("params")
     assert {2, 3}.issubset(set(trace.fumble))  # momentum-first, then Exposed
+    scn, trace = traced("mixed_alt")
+    assert scn.params.fumble_tokens == "none" and scn.params.fumble_exposed == 0
+    assert set(trace.fumble) == {0, 3} and (trace.fumble == 3).sum() > 20  # never paid
+    assert (trace.attack == "both").sum() > 100  # Advantage with Disadvantage
     assert (trace.overflow == 1).sum() > 20
 
 
