@@ -536,7 +536,8 @@ def sweep(
 ) -> Any:
     """Run a scenario at every value of the varied fields on the same seed.
 
-    ``vary`` maps ``NAME.FIELD`` to its values (``{"Defender.guard": range(5)}``);
+    ``vary`` maps ``NAME.FIELD`` to its values (``{"Defender.guard": range(5)}``), or
+    spells them as ``--vary`` does (``"Defender.guard=0:4"``, or a list of such texts);
     several fields make a grid. Returns a :class:`simlab.tuning.sweep.SweepResult`
     whose tables (``attacks()``, ``combatants()``, ``sides()``) have one column per
     varied field; :func:`simlab.plot_sweep` draws its curves. With ``precision``, each

@@ -165,6 +165,15 @@ class ExactResult:
     refusals: list[tuple[Subject, str]]
     overrides: list[str] = field(default_factory=list)
 
+    def __repr__(self) -> str:
+        """One line: what was solved and where the tables are (the dataclass's own repr
+        printed every pair's damage distribution as an array)."""
+        duel = "the duel's time-to-down" if self.duel is not None else "no time-to-down"
+        pairs = f"{len(self.pairs)} pair{'s' * (len(self.pairs) != 1)}"
+        return (f"<ExactResult {self.scenario} · rules {self.rules}: {pairs} and {duel} "
+                f"solved, {len(self.refusals)} refused; .attacks(), .damage_pmf(), "
+                ".time_to_down(), .refusals>")  # fmt: skip
+
     def attacks(self) -> pd.DataFrame:
         """Hit rate, crit rate and mean damage of every solved pair."""
         columns = ["attacker", "attack", "defender", "hit_rate", "crit_rate", "mean_damage"]

@@ -15,7 +15,9 @@ simulated one (open black diamonds, "exact" in the legend); for a duel, the exac
 time-to-down curve too. Copies of one ``count:`` entry are pooled under one label
 (``Ogre ×2``, see :func:`copy_labels`); ``pool=False`` draws each copy.
 Without ``ax=``, a new pyplot figure is made (the notebook's backend); reports draw on
-figures of their own, rendered with the Agg backend (:mod:`simlab.report.render`).
+figures of their own, rendered with the Agg backend (:mod:`simlab.report.render`). A
+figure without a layout engine is given constrained layout (:func:`axes_or_new`), so that
+a legend beside one panel does not cover the next.
 """
 
 from __future__ import annotations
@@ -185,13 +187,20 @@ def _unpack(result: Result | ScenarioRun, exact: Any) -> tuple[Result, dict[str,
 
 
 def axes_or_new(ax: Axes | None, size: tuple[float, float] = (6.0, 3.5)) -> Axes:
-    """``ax``, or the axes of a new figure of ``size`` inches when it is ``None``."""
-    if ax is not None:
-        return ax
-    import matplotlib.pyplot as plt  # the notebook's backend; reports draw on Agg figures
+    """``ax``, or the axes of a new figure of ``size`` inches when it is ``None``.
 
-    _, new = plt.subplots(figsize=size)
-    return new
+    A figure without a layout engine (``plt.subplots``' default) gets matplotlib's
+    constrained layout: it makes room for the legends drawn beside the axes and for long
+    tick labels, which would otherwise cover the next panel or be cut off when saved.
+    """
+    if ax is None:
+        import matplotlib.pyplot as plt  # the notebook's backend; reports draw on Agg figures
+
+        _, ax = plt.subplots(figsize=size)
+    root = ax.figure.figure  # a subfigure's figure is the whole figure
+    if root.get_layout_engine() is None:
+        root.set_layout_engine("constrained")
+    return ax
 
 
 def _exact_pmfs(

@@ -56,6 +56,11 @@ class Variation:
     label: str
 
 
+#: What a sweep varies: ``{NAME.FIELD: values}``, ``"NAME.FIELD=LO:HI"``, or a list of
+#: such texts or of :class:`Variation`.
+Vary = Mapping[str, Iterable[Any]] | str | Iterable[str | Variation]
+
+
 def parse_vary(text: str, option: str = "--vary") -> Variation:
     """Read ``NAME.FIELD=LO:HI`` (integers, both ends included), ``NAME.FIELD=LO:HI:STEP``
     (every STEP-th integer from LO, HI included when a step lands on it) or
@@ -110,12 +115,15 @@ def _split_values(spec: str) -> list[str]:
     return [*parts, spec[start:]]
 
 
-def _variations(vary: Mapping[str, Iterable[Any]] | Iterable[Variation]) -> list[Variation]:
+def _variations(vary: Vary) -> list[Variation]:
     """The varied fields of ``vary``: a mapping's values each a list, tuple, range or
-    numpy array of values (:func:`~simlab.tuning.overrides.plain_value`), or
-    :class:`Variation` objects."""
+    numpy array of values (:func:`~simlab.tuning.overrides.plain_value`), a
+    ``NAME.FIELD=LO:HI`` text as ``--vary`` takes it (:func:`parse_vary`), or a list of
+    such texts or :class:`Variation` objects."""
+    if isinstance(vary, str):
+        return [parse_vary(vary, "vary")]
     if not isinstance(vary, Mapping):
-        return list(vary)
+        return [_variation(item) for item in _items(vary)]
     variations = []
     for key, values in vary.items():
         label = f"vary {key!r}"
@@ -126,6 +134,24 @@ def _variations(vary: Mapping[str, Iterable[Any]] | Iterable[Variation]) -> list
             raise InputError(f"{label}: expected at most {MAX_POINTS:,} values; got more")
         variations.append(Variation(str(key), tuple(plain_value(taken)), label))
     return variations
+
+
+def _items(vary: Any) -> list[Any]:
+    """The items of a ``vary`` that is not a mapping (nor a text)."""
+    if isinstance(vary, bytes) or not isinstance(vary, Iterable):
+        raise InputError(f"vary: expected a mapping of NAME.FIELD to values, a "
+                         f"'NAME.FIELD=LO:HI' or a list of them; got {vary!r}")  # fmt: skip
+    return list(itertools.islice(vary, MAX_POINTS + 1))
+
+
+def _variation(item: Any) -> Variation:
+    """One item of a list ``vary``: a :class:`Variation` or a ``NAME.FIELD=LO:HI`` text."""
+    if isinstance(item, Variation):
+        return item
+    if isinstance(item, str):
+        return parse_vary(item, "vary")
+    raise InputError(f"vary: expected 'NAME.FIELD=LO:HI' or 'NAME.FIELD=v1,v2,...' in the "
+                     f"list; got {item!r}")  # fmt: skip
 
 
 @dataclass
@@ -346,9 +372,7 @@ def moving_pairs(attacks: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     return pairs[moving].reset_index(drop=True), pairs[~moving].reset_index(drop=True)
 
 
-def sweep_points(
-    scenario: ScenarioBase, vary: Mapping[str, Iterable[Any]] | Iterable[Variation]
-) -> SweepResult:
+def sweep_points(scenario: ScenarioBase, vary: Vary) -> SweepResult:
     """Build and validate every point of a sweep (nothing is simulated yet).
 
     Raises
@@ -380,7 +404,7 @@ def sweep_points(
 
 def sweep(
     scenario: ScenarioBase,
-    vary: Mapping[str, Iterable[Any]] | Iterable[Variation],
+    vary: Vary,
     n: int | None = None,
     seed: int | None = None,
     *,
@@ -396,9 +420,11 @@ def sweep(
     ----------
     scenario : ScenarioBase
         The scenario to vary.
-    vary : mapping of str to iterable
+    vary : mapping of str to iterable, str or list of str
         ``{"Defender.guard": range(0, 5)}``: each ``NAME.FIELD`` (spelled as for
-        :func:`simlab.override`) and its values; several fields make a grid.
+        :func:`simlab.override`) and its values; several fields make a grid. Or as
+        ``--vary`` spells them: ``"Defender.guard=0:4"``, ``["Orc.hp=8:16:2",
+        "claw.damage=1d6,1d8"]``.
     n, seed : int, optional
         Encounters per point and seed (default: the scenario's); every point uses both.
     threads : int, optional

@@ -190,6 +190,21 @@ class TuneResult:
     meta: dict[str, Any] = dataclasses.field(default_factory=dict)
     overrides: tuple[str, ...] = ()
 
+    def __repr__(self) -> str:
+        """One line: the value found, its figure and where the rest is (the dataclass's
+        own repr listed every evaluation, some 1.5 kB for a short search)."""
+        found = next((e for e in self.evaluations if e.value == self.value), None)
+        answer = "nothing evaluated"
+        if found is not None:
+            answer = (f"{self.field}={_show(self.value)} gives {found.figure:.4g} "
+                      f"[{found.lo:.4g}, {found.hi:.4g}] ({found.method})")  # fmt: skip
+        if not self.reachable:
+            answer += ", the closest end: the target is not reached"
+        return (f"<TuneResult {self.scenario} · rules {self.rules} · {self.field} over "
+                f"{_show(self.lo)}..{_show(self.hi)} for {self.target}: {answer}; "
+                f"{len(self.evaluations)} values evaluated; .value, .best, .evaluations, "
+                ".how()>")  # fmt: skip
+
     @property
     def best(self) -> Evaluation:
         """The evaluation at :attr:`value`."""

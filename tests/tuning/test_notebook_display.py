@@ -33,3 +33,26 @@ def test_a_comparison_shows_one_line_with_how_many_figures_changed(duel: Any) ->
         f"<Comparison ss-duel vs Defender.guard=2 · 1,000 encounters on the same dice · 8 ranges:"
         f" {changed} of {len(ab.figures)} figures changed (paired 95% interval); .figures>"
     )
+
+
+def test_a_tuning_shows_one_line_with_the_value_found(duel: Any) -> None:
+    """The dataclass's repr listed every evaluation (about 1.5 kB)."""
+    tu = simlab.tune(duel, "Defender.hp=10:40", "median_time_to_down:Defender=5", n=1000)
+    assert tu.reachable
+    best = tu.best
+    assert repr(tu) == (
+        f"<TuneResult ss-duel · rules shattered-spirits · Defender.hp over 10..40 for "
+        f"median_time_to_down:Defender=5: Defender.hp={tu.value} gives {best.figure:.4g} "
+        f"[{best.lo:.4g}, {best.hi:.4g}] ({best.method}); {len(tu.evaluations)} values "
+        f"evaluated; .value, .best, .evaluations, .how()>"
+    )
+
+
+def test_an_exact_answer_shows_one_line(duel: Any) -> None:
+    """The dataclass's repr printed every pair's damage distribution as an array."""
+    ex = simlab.exact(duel)
+    assert ex.duel is not None and not ex.refusals
+    assert repr(ex) == (
+        "<ExactResult ss-duel · rules shattered-spirits: 1 pair and the duel's time-to-down "
+        "solved, 0 refused; .attacks(), .damage_pmf(), .time_to_down(), .refusals>"
+    )

@@ -407,6 +407,29 @@ def test_a_vary_value_that_is_not_a_list_is_an_input_error(duel: Any, values: An
         simlab.sweep(duel, {"Defender.guard": values}, n=100, exact=False)
 
 
+@pytest.mark.parametrize("vary", ["Defender.guard=0:1", ["Defender.guard=0,1"]])
+def test_a_sweep_takes_vary_as_the_command_line_spells_it(duel: Any, vary: Any) -> None:
+    """``simlab.tune`` takes ``"Defender.hp=5:60"``, so a notebook tries the same text
+    in ``simlab.sweep``: it iterated over the text's characters and failed with an
+    AttributeError deep inside."""
+    spelled = simlab.sweep(duel, vary, n=1000, exact=False)
+    mapped = simlab.sweep(duel, {"Defender.guard": [0, 1]}, n=1000, exact=False)
+    assert [p.set for p in spelled.points] == [p.set for p in mapped.points]
+    for a, b in zip(spelled.points, mapped.points, strict=True):
+        _tallies_equal(a.result, b.result)
+
+
+@pytest.mark.parametrize(
+    ("vary", "message"),
+    [(5, r"vary: expected a mapping of NAME\.FIELD to values, .*; got 5"),
+     ([("Defender.guard", [0, 1])], r"vary: expected 'NAME\.FIELD=LO:HI' .*; got \("),
+     ("Defender.guard", r"vary Defender\.guard: expected NAME\.FIELD=LO:HI")],
+)  # fmt: skip
+def test_a_vary_of_another_shape_is_an_input_error(duel: Any, vary: Any, message: str) -> None:
+    with pytest.raises(simlab.api.InputError, match=message):
+        simlab.sweep(duel, vary, n=100, exact=False)
+
+
 def test_a_huge_range_in_the_api_is_refused_before_it_is_made() -> None:
     """``range(10**20)`` is refused from its first values past the limit, not listed."""
     from simlab.errors import InputError

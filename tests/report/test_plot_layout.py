@@ -1,0 +1,56 @@
+"""Plots in a notebook's own figures: a legend beside a panel neither covers the next
+panel nor is cut off when the figure is saved."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import matplotlib
+import pytest
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+
+import simlab
+from tests.tuning.cases import SS_DUEL
+
+
+@pytest.fixture(scope="module")
+def res() -> Any:
+    return simlab.simulate(simlab.load(SS_DUEL), n=2000, seed=3)
+
+
+def _legend_box(ax: Any) -> Any:
+    ax.figure.canvas.draw()
+    return ax.get_legend().get_window_extent()
+
+
+def test_a_legend_beside_the_left_panel_leaves_the_right_panel_clear(res: Any) -> None:
+    """``plt.subplots(1, 2)`` has no layout engine: the damage legend, placed beside the
+    left axes, was drawn over the right panel's y axis and curves."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.5))
+    simlab.plot_damage_pmf(res, "Attacker", "strike", ax=left)
+    simlab.plot_time_to_down(res, ax=right)
+    box, neighbour = _legend_box(left), right.get_tightbbox()
+    plt.close(fig)
+    assert box.x1 <= neighbour.x0, (box, neighbour)
+
+
+def test_a_new_figure_keeps_its_legend_when_saved(res: Any) -> None:
+    """Without ``ax=``, the legend beside the axes lay outside the figure: savefig cut it."""
+    simlab.plot_damage_pmf(res, "Attacker", "strike")
+    fig = plt.gcf()
+    fig.savefig(io.BytesIO(), format="png")
+    box, width = _legend_box(fig.axes[0]), fig.bbox.width
+    plt.close(fig)
+    assert box.x0 >= 0 and box.x1 <= width, (box, width)
+
+
+def test_a_figure_with_its_own_layout_keeps_it(res: Any) -> None:
+    fig, ax = plt.subplots(layout="tight")
+    engine = fig.get_layout_engine()
+    simlab.plot_damage_pmf(res, "Attacker", "strike", ax=ax)
+    plt.close(fig)
+    assert fig.get_layout_engine() is engine
