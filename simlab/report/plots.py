@@ -250,8 +250,11 @@ def _pair_frames(res: Result, attacker: str, attack: str, defender: str | list[s
         wanted = [defender] if isinstance(defender, str) else defender
         mine = mine[mine.defender.isin([_label_of(d, labels) for d in wanted])]
     if mine.empty:
-        raise ValueError(f"expected an attack that happened; got {attacker} {attack} → "
-                         f"{defender or 'anyone'} never made")  # fmt: skip
+        pairs = pmf[["attacker", "attack"]].drop_duplicates().itertuples(index=False)
+        made = ", ".join(f"{a} {k}" for a, k in pairs)
+        at = "" if defender is None else f" at {defender}"
+        raise ValueError(f"expected an attacker and attack that happened ({made}); got "
+                         f"{attacker!r} {attack!r}{at}, never made")  # fmt: skip
     answers = _exact_pmfs(exact, labels)
     frames = []
     for d, group in mine.groupby("defender", sort=False):

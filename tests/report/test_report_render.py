@@ -148,8 +148,18 @@ def test_plot_time_to_down_and_rates(run: ScenarioRun) -> None:
 
 
 def test_plot_refuses_an_attack_that_never_happened(run: ScenarioRun) -> None:
-    with pytest.raises(ValueError, match="never made"):
-        simlab.plot_damage_pmf(run, "Kaito", "stone-strike")
+    """The message names the attacks there are, as the other plots name their choices."""
+    made = run.result.damage_pmf()[["attacker", "attack"]].drop_duplicates()
+    listed = ", ".join(f"{a} {k}" for a, k in made.itertuples(index=False))
+    for draw, got in ((lambda: simlab.plot_damage_pmf(run, "Kaito", "stone-strike"),
+                       "got 'Kaito' 'stone-strike', never made"),
+                      (lambda: simlab.plot_damage_at_least(run, "Nobody", "quick-jab",
+                                                           defender="Brute"),
+                       "got 'Nobody' 'quick-jab' at Brute, never made")):  # fmt: skip
+        with pytest.raises(ValueError) as info:
+            draw()
+        assert str(info.value) == f"expected an attacker and attack that happened ({listed}); {got}"
+    plt.close("all")
 
 
 @pytest.mark.parametrize(
