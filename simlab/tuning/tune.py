@@ -128,13 +128,16 @@ def parse_range(text: str, option: str = "--vary") -> tuple[str, float, float]:
 
 @dataclass(frozen=True)
 class Evaluation:
-    """The figure at one value: ``lo``/``hi`` its 95% interval (equal to it when exact)."""
+    """The figure at one value: ``lo``/``hi`` its 95% interval (equal to it when exact);
+    ``encounters`` the encounters simulated for it (None when exact), which differ from
+    value to value when each runs to a precision."""
 
     value: float
     figure: float
     lo: float
     hi: float
     method: str  # "exact" or "simulated"
+    encounters: int | None = None
 
     def contains(self, target: float) -> bool:
         """Whether the target is consistent with this figure."""
@@ -256,7 +259,8 @@ class TuneResult:
             "reachable": self.reachable, "monotone": self.monotone, "how": self.how(),
             "precision": self.precision,
             "evaluations": [{"set": {self.field: _json(e.value)}, "figure": _num(e.figure),
-                             "figure_ci": [_num(e.lo), _num(e.hi)], "method": e.method}
+                             "figure_ci": [_num(e.lo), _num(e.hi)], "method": e.method,
+                             **({"encounters": e.encounters} if e.encounters else {})}
                             for e in self.evaluations],
         }  # fmt: skip
 
@@ -298,7 +302,7 @@ class _Evaluator:
             return Evaluation(value, figure, figure, figure, "exact")
         res = self.simulate(scn)
         x, lo, hi = measure(res.tallies, res.layout, res.encounters, self.target.figure)
-        return Evaluation(value, x, lo, hi, "simulated")
+        return Evaluation(value, x, lo, hi, "simulated", res.encounters)
 
     def _exact(self, scn: ScenarioBase) -> float | None:
         if not self.exact:

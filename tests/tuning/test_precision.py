@@ -237,6 +237,18 @@ def test_sweep_points_and_comparisons_run_to_the_precision(duel: Any) -> None:
     assert ab.document()["precision"]["encounters"] == max(stops)
 
 
+def test_tune_run_to_a_precision_records_each_values_stop(duel: Any) -> None:
+    """tune.json gave every value's figure but not how many encounters it ran, which
+    under --precision differs from value to value: each evaluation now says, and equals
+    a run of that value to the same precision."""
+    found = simlab.tune(duel, "Defender.guard=0:3", "hit_rate:strike=0.7", n=128_000,
+                        precision=0.01, exact=False)  # fmt: skip
+    for e, saved in zip(found.evaluations, found.document()["evaluations"], strict=True):
+        alone = simlab.simulate(duel.with_({"Defender.guard": e.value}), 128_000,
+                                precision=0.01, threads=1)  # fmt: skip
+        assert e.encounters == saved["encounters"] == alone.encounters < 128_000
+
+
 def test_a_comparison_records_the_stop_of_the_variant_that_set_it(duel: Any) -> None:
     """A (row 9 as written) stops at 8,000 encounters, B (row 9 at 8) at 16,000: the
     record of the comparison is B's, its checkpoints ending at the stop and its widest
