@@ -311,9 +311,10 @@ class ScenarioBase(StrictModel):
         return None
 
     def attack_makers(self) -> list[tuple[str, str, list[str]]]:
-        """(side, name, attacks) of every combatant, ``count:`` copies apart, in the
-        order of :meth:`combatant_names`; a rule system whose combatants make attacks
-        listed elsewhere (Shattered Spirits' Spirits) says so in its own."""
+        """(side, name, attacks) of every combatant, ``count:`` copies apart (``Orc 1``,
+        ``Orc 2``), in order; a rule system whose combatants are not one per copy of an
+        entry, or make attacks listed elsewhere (Shattered Spirits' Spirits and
+        reinforcements), says so in its own."""
         out: list[tuple[str, str, list[str]]] = []
         for side, members in self.sides.items():  # type: ignore[attr-defined]
             for m in members:
@@ -335,8 +336,8 @@ class ScenarioBase(StrictModel):
         """Every name an ``expect:`` entry uses must exist in the scenario."""
         attacks: dict[str, Any] = getattr(self, "attacks", {})
         sides: dict[str, list[Any]] = getattr(self, "sides", {})
-        makers = self.attack_makers() if self.expect else []
-        names = [name for _, name in self.combatant_names()]
+        makers = self.attack_makers()
+        names = [name for _, name, _ in makers]
         shown = ", ".join(dict.fromkeys(m.name for ms in sides.values() for m in ms))
         claims = self.name_claims() if self.expect else []
         for i, spec in enumerate(self.expect):
@@ -442,15 +443,9 @@ class ScenarioBase(StrictModel):
         return out
 
     def combatant_names(self) -> list[tuple[str, str]]:
-        """(side, name) of every combatant after expanding ``count:`` copies, in order."""
-        out: list[tuple[str, str]] = []
-        for side, members in self.sides.items():  # type: ignore[attr-defined]
-            for member in members:
-                if member.count == 1:
-                    out.append((side, member.name))
-                else:
-                    out.extend((side, f"{member.name} {k + 1}") for k in range(member.count))
-        return out
+        """(side, name) of every combatant after expanding ``count:`` copies, in order
+        (those of :meth:`attack_makers`)."""
+        return [(side, name) for side, name, _ in self.attack_makers()]
 
 
 #: (side, name, attacks) of one combatant (:meth:`ScenarioBase.attack_makers`).

@@ -504,10 +504,6 @@ class Scenario(ScenarioBase):
                                           where, "Spirit", how)  # fmt: skip
         return claims
 
-    def combatant_names(self) -> list[tuple[str, str]]:
-        """(side, name) of every slot of :meth:`slots`, in order."""
-        return [(slot.side_name, slot.name) for slot in self.slots()]
-
     def attack_makers(self) -> list[tuple[str, str, list[str]]]:
         """(side, name, attacks) of every slot of :meth:`slots`: a Spirit makes the
         attacks listed under its ``spirit:``, not its character's."""
