@@ -169,8 +169,8 @@ def simulate(
     precision_on_argument(precision, precision_on)
     trace_rows = None
     meta: dict[str, Any] = {}
-    if scenario.source is not None and scenario.source.overrides:
-        meta["overrides"] = list(scenario.source.overrides)
+    if scenario.overrides:
+        meta["overrides"] = list(scenario.overrides)
     if precision is not None and not trace:
         from simlab.tuning.precision import precision_rule, run_to_precision
 

@@ -420,8 +420,9 @@ def exact(scenario: ScenarioBase | str | os.PathLike[str]) -> ExactResult:
         refusals.append((TIME_TO_DOWN, str(err)))
     if not pairs and duel is None:
         raise ExactUnsupported(_nothing_message(scenario, refusals))
-    overrides = list(scenario.source.overrides) if scenario.source is not None else []
-    return ExactResult(scenario.scenario, scenario.rules, pairs, duel, refusals, overrides)
+    return ExactResult(
+        scenario.scenario, scenario.rules, pairs, duel, refusals, list(scenario.overrides)
+    )
 
 
 # -- checking a simulation -----------------------------------------------------------------

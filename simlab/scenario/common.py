@@ -407,6 +407,12 @@ class ScenarioBase(StrictModel):
         """The YAML source this scenario was read from (positions for error messages)."""
         return self._source
 
+    @property
+    def overrides(self) -> tuple[str, ...]:
+        """The changes that made this scenario from its file, ``NAME.FIELD=VALUE`` in
+        order (``--set``, :func:`simlab.override`); none for a scenario as loaded."""
+        return () if self._source is None else tuple(self._source.overrides)
+
     def model_copy(self, *, update: Any = None, deep: bool = False) -> Any:
         """A copy of the scenario. With ``update`` it is refused: pydantic's copy skips
         validation (a ``max_rounds`` of 0 would run); :meth:`with_` validates."""

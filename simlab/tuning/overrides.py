@@ -194,12 +194,6 @@ def override(
     return apply_overrides(scenario, _as_overrides(changes))
 
 
-def overrides_of(scenario: ScenarioBase) -> tuple[str, ...]:
-    """The overrides that made ``scenario`` from its file, ``NAME.FIELD=VALUE`` in order
-    (none for a scenario as loaded)."""
-    return () if scenario.source is None else scenario.source.overrides
-
-
 def apply_overrides(scenario: ScenarioBase, overrides: list[Override]) -> ScenarioBase:
     """Apply parsed overrides to the scenario's document and validate it (see :func:`override`)."""
     from simlab.scenario.load import from_source

@@ -29,7 +29,6 @@ from simlab.tuning.overrides import (
     Override,
     apply_overrides,
     argument_label,
-    overrides_of,
     parse_value,
     plain_value,
     refuse_run_changes,
@@ -391,7 +390,7 @@ def sweep_points(scenario: ScenarioBase, vary: Vary) -> SweepResult:
     if total > MAX_POINTS:
         raise InputError(f"expected a sweep of at most {MAX_POINTS:,} points; got {total:,}")
     result = SweepResult(scenario.scenario, scenario.rules, scenario.seed, scenario.encounters,
-                         variations, overrides=overrides_of(scenario))  # fmt: skip
+                         variations, overrides=scenario.overrides)  # fmt: skip
     labels = ", ".join(v.label for v in variations)
     for values in itertools.product(*(v.values for v in variations)):
         changes = [Override(v.target, x, v.label) for v, x in zip(variations, values, strict=True)]

@@ -36,7 +36,6 @@ from simlab.tuning.overrides import (
     Override,
     apply_overrides,
     argument_label,
-    overrides_of,
     parse_value,
     plain_value,
     refuse_run_changes,
@@ -395,7 +394,7 @@ def tune(
         check_figure(target.figure, layout, target.label, variant)
         check_rounds(target, layout.max_rounds)
     result = TuneResult(scenario.scenario, scenario.rules, seed, n, name, lo, hi, integer, target,
-                        overrides=overrides_of(scenario))  # fmt: skip
+                        overrides=scenario.overrides)  # fmt: skip
     result.precision = scenario.precision if precision is None else precision
     _search(evaluate, result)
     return result
