@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simlab.analysis import stats
 from simlab.analysis.result import Result
 from simlab.analysis.summary import summary
 from simlab.errors import ExactUnsupported, InputError
@@ -320,10 +321,10 @@ def _mean_by_the_cap(pmf: dict[str, float]) -> float:
     """The exact mean round of first down among the encounters downed by the round cap,
     the figure a run measures as ``mean_time_to_down``, from an exact summary's
     P(first down in round r) up to the cap; NaN when it is never downed by then."""
-    rounds = np.array([int(r) for r in pmf], dtype=float)
-    shares = np.array(list(pmf.values()), dtype=float)
-    total = shares.sum()
-    return float(np.dot(rounds, shares) / total) if total > 0 else float("nan")
+    rounds = [int(r) for r in pmf]
+    shares = np.zeros(max(rounds, default=-1) + 1)
+    shares[rounds] = list(pmf.values())
+    return stats.histogram_mean_var(shares)[0]
 
 
 def pair_figures(rules: str) -> list[str]:
