@@ -203,7 +203,7 @@ class SweepResult:
                 f"{self.seed}: .attacks(), .combatants(), .sides(), "
                 "simlab.plot_sweep>")  # fmt: skip
 
-    def per_point(self, unit: str = "per point") -> str:
+    def per_point(self) -> str:
         """The encounters each point ran: ``5,000 encounters per point``; run to a
         precision, where each point stops on its own, the counts they stopped at and
         the cap: ``3,125–6,250 encounters per point (each run to precision 0.01, cap
@@ -211,13 +211,13 @@ class SweepResult:
         found = [p.result.meta.get("precision") for p in self.points if p.result is not None]
         records = [r for r in found if r is not None]
         if not records or len(records) < len(found):
-            return f"{self.encounters:,} encounters {unit}"
+            return f"{self.encounters:,} encounters per point"
         stops = [r["encounters"] for r in records]
         counts = f"{min(stops):,}" if min(stops) == max(stops) else f"{min(stops):,}–{max(stops):,}"
         short = sum(not r["met"] for r in records)
         capped = f"; {short} reached the cap before the precision" if short else ""
-        return (f"{counts} encounters {unit} (each run to precision {records[0]['half_width']:g}, "
-                f"cap {self.encounters:,}{capped})")  # fmt: skip
+        return (f"{counts} encounters per point (each run to precision "
+                f"{records[0]['half_width']:g}, cap {self.encounters:,}{capped})")  # fmt: skip
 
     @property
     def fields(self) -> list[str]:
