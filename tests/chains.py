@@ -1,0 +1,164 @@
+"""Small exact computations that the statistical tests compare the simulator with.
+
+Written from docs/rules/<system>.md alone, in plain numpy and Python, and sharing no code
+with the simulator's kernels nor with ``simlab.exact``: dice sums, one attack's damage
+distribution for the simple attacks the tests use, the attack at which running damage
+first reaches a threshold, and the checks of a per-encounter sum (``status_damage``,
+``momentum_spent``) that the tallies only keep per batch.
+
+Imported as ``tests.chains`` (see ``tests/support.py``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from scipy import stats
+
+from tests.support import K_SIGMA
+
+# ---------------------------------------------------------------------------------------
+# Dice
+# ---------------------------------------------------------------------------------------
+
+
+def dice_pmf(count: int, sides: int) -> np.ndarray:
+    """``pmf[t]`` = P(the sum of ``count`` d``sides`` is t) (``count`` 0: always 0)."""
+    pmf = np.ones(1)
+    for _ in range(count):
+        pmf = np.convolve(pmf, np.r_[0.0, np.full(sides, 1.0 / sides)])
+    return pmf
+
+
+def shifted(pmf: np.ndarray, offset: int, floor: int = 0) -> np.ndarray:
+    """The pmf of ``max(X + offset, floor)`` for X ~ ``pmf`` (values from 0)."""
+    out = np.zeros(max(len(pmf) + offset, floor + 1))
+    for value, p in enumerate(pmf):
+        out[max(value + offset, floor)] += p
+    return out
+
+
+def mixture(parts: Sequence[tuple[float, np.ndarray]]) -> np.ndarray:
+    """Σ weight · pmf over ``parts`` (pmfs of different lengths padded with zeros)."""
+    out = np.zeros(max(len(pmf) for _, pmf in parts))
+    for weight, pmf in parts:
+        out[: len(pmf)] += weight * pmf
+    return out
+
+
+def pmf_mean_var(pmf: np.ndarray) -> tuple[float, float]:
+    """Mean and variance of a pmf over 0, 1, 2, …"""
+    values = np.arange(len(pmf))
+    mean = float(values @ pmf)
+    return mean, float(((values - mean) ** 2) @ pmf)
+
+
+# ---------------------------------------------------------------------------------------
+# Running damage
+# ---------------------------------------------------------------------------------------
+
+
+def attacks_to_reach(need: int, attacks: Sequence[np.ndarray], steps: int) -> np.ndarray:
+    """P(running damage first reaches ``need`` at attack k), k = 1..``steps``.
+
+    The attacks deal independent damage, attack k drawn from
+    ``attacks[(k - 1) % len(attacks)]``; the defender goes down at the attack whose
+    running total reaches ``need``, and receives no more. Returns ``out`` with
+    ``out[k]`` that probability (``out[0]`` = 0); ``1 - out.sum()`` is P(still standing
+    after ``steps`` attacks).
+    """
+    out = np.zeros(steps + 1)
+    standing = np.zeros(need)  # standing[s]: s damage so far, not yet down
+    standing[0] = 1.0
+    for k in range(1, steps + 1):
+        dealt = np.convolve(standing, attacks[(k - 1) % len(attacks)])
+        out[k] = dealt[need:].sum()
+        standing = dealt[:need]
+    return out
+
+
+def attack_rounds(pattern: Sequence[int], rounds: int) -> int:
+    """How many attacks are made in ``rounds`` rounds when round r makes
+    ``pattern[(r - 1) % len(pattern)]`` attacks."""
+    return sum(pattern[r % len(pattern)] for r in range(rounds))
+
+
+# ---------------------------------------------------------------------------------------
+# Per-encounter sums kept per batch
+# ---------------------------------------------------------------------------------------
+
+
+def batch_sizes(encounters: int, batches: int) -> np.ndarray:
+    """Encounters in each batch: encounter e belongs to batch ``e * batches // encounters``
+    (simlab.engine.tallies)."""
+    batch = np.arange(encounters) * batches // encounters
+    return np.bincount(batch, minlength=batches)
+
+
+def per_encounter_verdict(
+    sums: np.ndarray, encounters: int, mean: float, var: float
+) -> tuple[float, float]:
+    """How a per-encounter quantity's batch sums agree with its exact mean and variance.
+
+    Parameters
+    ----------
+    sums : numpy.ndarray
+        The tally's sums per batch, shape (B,).
+    encounters : int
+        Encounters simulated.
+    mean, var : float
+        Exact mean and variance of the quantity in one encounter.
+
+    Returns
+    -------
+    z, p : float
+        ``z``: the overall mean's distance from ``mean`` in standard errors,
+        σ = sqrt(var / encounters); ``p``: the p-value of Σ_b z_b² ~ χ²(B), z_b each
+        batch mean's standardised distance (batches hold hundreds of encounters, so each
+        z_b is close to normal), which also fails when the spread between batches is not
+        the exact variance's.
+    """
+    sizes = batch_sizes(encounters, len(sums))
+    z = (sums.sum() / encounters - mean) / math.sqrt(var / encounters)
+    z_b = (sums - sizes * mean) / np.sqrt(sizes * var)
+    return float(z), float(stats.chi2.sf(float(z_b @ z_b), len(sums)))
+
+
+def per_encounter_ok(sums: np.ndarray, encounters: int, mean: float, var: float) -> bool:
+    """Whether :func:`per_encounter_verdict` passes: |z| ≤ ``K_SIGMA`` and p > 1e-4."""
+    z, p = per_encounter_verdict(sums, encounters, mean, var)
+    return abs(z) <= K_SIGMA and p > 1e-4
+
+
+# ---------------------------------------------------------------------------------------
+# A chain over a small state
+# ---------------------------------------------------------------------------------------
+
+State = tuple[int, ...]
+Step = Callable[[State], list[tuple[float, State]]]
+
+
+def step_all(states: dict[State, float], step: Step) -> dict[State, float]:
+    """Advance a distribution over states by one ``step`` (state → [(p, next)])."""
+    out: dict[State, float] = {}
+    for state, p in states.items():
+        for q, nxt in step(state):
+            out[nxt] = out.get(nxt, 0.0) + p * q
+    return out
+
+
+def outcomes(pmf: np.ndarray) -> list[tuple[float, int]]:
+    """(probability, value) of every value of ``pmf`` that can happen."""
+    return [(float(p), v) for v, p in enumerate(pmf) if p > 0]
+
+
+def sum_d6(count: int) -> np.ndarray:
+    """P(sum of ``count`` d6 = t), by listing the faces (an independent check of
+    :func:`dice_pmf` for the small counts used)."""
+    pmf = np.zeros(6 * count + 1)
+    for faces in itertools.product(range(1, 7), repeat=count):
+        pmf[sum(faces)] += 6.0**-count
+    return pmf

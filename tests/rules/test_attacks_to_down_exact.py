@@ -1,0 +1,270 @@
+"""Attacks-to-down (``down_attacks``, ``mean_attacks_to_down``) against an exact chain.
+
+In a duel whose attacker makes several attacks a turn, the number of attacks the
+defender received up to and including the one that downed it is not its round of
+first down. Each case here is a duel of independent attacks (no statuses, reactions or
+anything else a hit changes), so the running damage is a Markov chain over the damage
+dealt so far, stepped once per attack in the attacker's order (:func:`tests.chains.
+attacks_to_reach`), and the defender goes down at the first attack whose running total
+reaches what it can take. Every attack's damage distribution is written here from
+docs/rules/<system>.md, independently of ``simlab.exact`` and the kernels.
+
+Each system is played on the path its kernels take for such a duel (the plain-duel
+paths) and, with a bystander added to the defender's side (who never attacks and is only
+targeted once the defender is down), on the general path, whose counting of received
+attacks is separate code.
+
+False alarms. Fixed seeds, so each test always passes or always fails. The histogram of
+attacks received (plus the never-down cell) by a chi-square test (cells with expected
+count < 5 merged) at p > 1e-4; ``mean_attacks_to_down`` within k = 4.5 standard errors
+of the exact conditional mean, σ² the exact conditional variance over the encounters in
+which it went down. Ten cases × two comparisons: family-wise rate ≲ 2e-3.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+
+import simlab
+from tests.chains import attack_rounds, attacks_to_reach, dice_pmf, mixture, shifted
+from tests.support import K_SIGMA, chi_square_p
+
+P_MIN = 1e-4
+N = 40_000
+SEED = 5150
+
+# ---------------------------------------------------------------------------------------
+# One attack's damage, per system (docs/rules/<system>.md, "An attack")
+# ---------------------------------------------------------------------------------------
+
+
+def glitters_attack(bonus: int, mit: int, dice: int, sides: int, flat: int) -> np.ndarray:
+    """docs/rules/glitters-d20.md, "An attack": a d20; a natural 20 is a critical hit
+    and always hits, else natural + bonus ≥ MIT hits; damage = the dice + flat (ASM
+    included), a critical adding one bonus die per damage die, the first at its
+    maximum; at least 0."""
+    p_crit = 1 / 20
+    p_hit = sum(1 for n in range(1, 20) if n + bonus >= mit) / 20
+    normal = shifted(dice_pmf(dice, sides), flat)
+    crit = shifted(dice_pmf(2 * dice - 1, sides), flat + sides)
+    return mixture([(1 - p_hit - p_crit, np.ones(1)), (p_hit, normal), (p_crit, crit)])
+
+
+def two_d6() -> np.ndarray:
+    """P(2d6 = t)."""
+    return dice_pmf(2, 6)
+
+
+def ss_attack(profile: Sequence[int], modifier: int, guard: int) -> np.ndarray:
+    """docs/rules/shattered-spirits.md, "An attack": 2d6 + modifier reads row 2..12
+    (above 12 row 12, below 2 a miss); a row of 0 damage and no status is a miss; damage
+    = the row's − Guard, floor 0."""
+    out = np.zeros(max(profile) + 1)
+    for roll, p in enumerate(two_d6()):
+        if p == 0:
+            continue
+        total = roll + modifier
+        damage = 0 if total < 2 else max(profile[min(total, 12) - 2] - guard, 0)
+        out[damage] += p
+    return out
+
+
+def zones_roll(bonus: int) -> np.ndarray:
+    """P(3d6 + bonus = t) for t ≥ 0 (bonuses here keep totals non-negative)."""
+    return shifted(dice_pmf(3, 6), bonus)
+
+
+def zones_attack(bonus: int, evasion: int, sides: int, flat: int, faces: set[int]) -> np.ndarray:
+    """docs/rules/zones-3d6.md, "An attack": 3d6 + bonus against 3d6 + evasion, ties
+    hit; a hit rolls one base die, a face among the Base Defense ``faces`` counting 0,
+    plus the bonus damage ``flat``, at least 1."""
+    attack, evade = zones_roll(bonus), zones_roll(evasion)
+    p_hit = sum(pa * evade[: a + 1].sum() for a, pa in enumerate(attack))
+    damage = np.zeros(sides + flat + 2)
+    for face in range(1, sides + 1):
+        damage[max((0 if face in faces else face) + flat, 1)] += 1 / sides
+    return mixture([(1 - p_hit, np.ones(1)), (p_hit, damage)])
+
+
+def tiers_attack(attack_sl: int, defense_sl: int, modifier: int) -> np.ndarray:
+    """docs/rules/opposed-tiers.md, "An attack", Novices without gear: 2d6 + skill level
+    against 2d6 + skill level; a hit needs the greater total, a critical at least twice
+    the defense; damage 2d6 (a critical: the Journeyman's 3d6) + ``modifier``, at least
+    0."""
+    d = two_d6()
+    p_hit = p_crit = 0.0
+    for a, pa in enumerate(d):
+        for b, pb in enumerate(d):
+            atk, dfn = a + attack_sl, b + defense_sl
+            if pa * pb and atk > dfn:
+                p_hit += pa * pb
+                p_crit += pa * pb * (atk >= 2 * dfn)
+    normal = shifted(dice_pmf(2, 6), modifier)
+    crit = shifted(dice_pmf(3, 6), modifier)
+    return mixture([(1 - p_hit, np.ones(1)), (p_hit - p_crit, normal), (p_crit, crit)])
+
+
+# ---------------------------------------------------------------------------------------
+# Cases: scenario, the attack sequence, attacks per round, what downs the defender
+# ---------------------------------------------------------------------------------------
+
+BYSTANDER = {
+    "glitters-d20": "{name: Bystander, hp: 100000, dc: 30}",
+    "shattered-spirits": "{name: Bystander, hp: 100000}",
+    "zones-3d6": "{name: Bystander, hp: 100000}",
+    "opposed-tiers": "{name: Bystander, hp: 100000}",
+}
+
+GLITTERS = """
+scenario: atd-glitters
+rules: glitters-d20
+max_rounds: 60
+attacks:
+  maul: {damage: 2d6, type: bludgeoning, bonus: 2, hand: two-handed}
+  mace: {damage: 1d8+1, type: bludgeoning, bonus: 4}
+  dagger: {damage: 1d4, type: piercing, bonus: 3, hand: offhand, attribute: null}
+sides:
+  a: [{name: A, hp: 10, attributes: {str: 12}, attacks: [maul, mace, dagger]}]
+  b:
+    - {name: D, hp: 40, dc: 13{defense}}
+"""
+
+
+def glitters_case(parry: bool) -> tuple[list[np.ndarray], list[int], int]:
+    """The maul (two-handed: no offhand attack that turn), then the mace and the dagger
+    (docs/rules/glitters-d20.md, "A turn": main-hand and two-handed attacks in rotation,
+    the offhand attack after a one-handed one). STR 12: ASM +2 on the maul and mace.
+    With Parry (+2 MIT) the first attack after each of the defender's turns is parried:
+    the first attack of every one of the attacker's turns (and the dagger never)."""
+    parried = 2 if parry else 0
+    maul = glitters_attack(2, 13 + parried, 2, 6, 2)
+    mace = glitters_attack(4, 13 + parried, 1, 8, 3)
+    dagger = glitters_attack(3, 13, 1, 4, 0)
+    return [maul, mace, dagger], [1, 2], 40
+
+
+SS = """
+scenario: atd-ss
+rules: shattered-spirits
+max_rounds: 40
+attacks:
+  jab: {profile: [0, 0, 1, 1, 2, 2, 3, 3, 4, 5, 6]}
+  hook: {profile: [0, 0, 0, 2, 2, 3, 4, 5, 6, 7, 9], modifier: -1}
+sides:
+  a: [{name: A, hp: 10, attacks_per_turn: 2, attacks: [jab, hook]}]
+  b:
+    - {name: D, hp: 30, guard: 1}
+"""
+
+
+def ss_case() -> tuple[list[np.ndarray], list[int], int]:
+    """Two attacks a Turn, jab then hook (docs/rules/shattered-spirits.md: attacks in
+    rotation, ``attacks_per_turn``); Guard 1; Downed at 0 HP (damage ≥ 30)."""
+    jab = ss_attack([0, 0, 1, 1, 2, 2, 3, 3, 4, 5, 6], 0, 1)
+    hook = ss_attack([0, 0, 0, 2, 2, 3, 4, 5, 6, 7, 9], -1, 1)
+    return [jab, hook], [2], 30
+
+
+ZONES = """
+scenario: atd-zones
+rules: zones-3d6
+max_rounds: 40
+attacks:
+  sword: {damage: 1d6+1, bonus: 1}
+  knife: {damage: 1d4, bonus: 3}
+sides:
+  a: [{name: A, hp: 10, attacks: [sword, knife]}]
+  b:
+    - {name: D, hp: 24, evasion: 2, base_defense: [1, 2]}
+"""
+
+
+def zones_case() -> tuple[list[np.ndarray], list[int], int]:
+    """Three attacks a turn (``attacks_per_turn`` 3 by default) from the rotation sword,
+    knife (docs/rules/zones-3d6.md); out when HP drops below 0 (damage ≥ 25)."""
+    sword = zones_attack(1, 2, 6, 1, {1, 2})
+    knife = zones_attack(3, 2, 4, 0, {1, 2})
+    return [sword, knife], [3], 25
+
+
+TIERS = """
+scenario: atd-tiers
+rules: opposed-tiers
+max_rounds: 40
+params: {attacks_per_turn: 2}
+attacks: {axe: {damage_modifier: 1}, club: {damage_modifier: -2}}
+sides:
+  a: [{name: A, hp: 10, weapon_sl: 1, attacks: [axe, club]}]
+  b:
+    - {name: D, hp: 25, defense_sl: 1}
+"""
+
+
+def tiers_case() -> tuple[list[np.ndarray], list[int], int]:
+    """Two attacks a turn (``attacks_per_turn: 2``), axe then club (docs/rules/
+    opposed-tiers.md); falls at Health ≤ 0 (damage ≥ 25)."""
+    return [tiers_attack(1, 1, 1), tiers_attack(1, 1, -2)], [2], 25
+
+
+CASES = {
+    "glitters": (GLITTERS.replace("{defense}", ""), lambda: glitters_case(False)),
+    "glitters-parry": (GLITTERS.replace("{defense}", ", defense: parry"),
+                       lambda: glitters_case(True)),  # fmt: skip
+    "ss": (SS, ss_case),
+    "zones": (ZONES, zones_case),
+    "tiers": (TIERS, tiers_case),
+}
+
+
+def exact_attacks_to_down(name: str, cap: int) -> np.ndarray:
+    """P(down at the k-th attack received), k = 0..(attacks made in ``cap`` rounds)."""
+    attacks, pattern, need = CASES[name][1]()
+    return attacks_to_reach(need, attacks, attack_rounds(pattern, cap))
+
+
+def with_bystander(text: str, rules: str) -> str:
+    """``text`` with an idle, unhittable-in-practice ally listed after the defender: no
+    longer a duel, so the general kernel plays it."""
+    return text + f"    - {BYSTANDER[rules]}\n"
+
+
+@pytest.mark.parametrize("general", [False, True], ids=["duel-path", "general-path"])
+@pytest.mark.parametrize("name", list(CASES))
+def test_attacks_to_down_match_the_chain(name: str, general: bool) -> None:
+    """The defender's attacks-received histogram and mean match the chain."""
+    text = CASES[name][0]
+    scn = simlab.loads(text, f"{name}.yaml")
+    if general:
+        scn = simlab.loads(with_bystander(text, scn.rules), f"{name}.yaml")
+    res = simlab.simulate(scn, n=N, seed=SEED, threads=1)
+    names = [m for _, m in res.layout.combatants]
+    d = names.index("D")
+    pmf = exact_attacks_to_down(name, scn.max_rounds)
+    hist = res.tallies.down_attacks[d]
+    assert hist.sum() == res.tallies.down_round[d].sum()
+    assert hist[len(pmf) :].sum() == 0 and hist[0] == 0, "more attacks than the cap allows"
+    observed = np.append(hist[1 : len(pmf)], N - hist.sum())
+    expected = np.append(pmf[1:], 1 - pmf.sum())
+    assert chi_square_p(observed, expected) > P_MIN, (name, observed[:30], expected[:30] * N)
+
+    k = np.arange(len(pmf))
+    p_down = pmf.sum()
+    mean = float(k @ pmf) / p_down
+    var = float((k * k) @ pmf) / p_down - mean**2
+    row = res.combatants().set_index("combatant").loc["D"]
+    sigma = np.sqrt(var / row.downed)
+    assert abs(row.mean_attacks_to_down - mean) <= K_SIGMA * sigma, (row.mean_attacks_to_down, mean)
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_attacks_to_down_differ_from_rounds(name: str) -> None:
+    """Guard against a vacuous case: more than one attack a round on average, the
+    defender down by the cap in nearly every encounter, after several attacks."""
+    _, pattern, _ = CASES[name][1]()
+    assert sum(pattern) / len(pattern) >= 1.5
+    pmf = exact_attacks_to_down(name, simlab.loads(CASES[name][0], "c.yaml").max_rounds)
+    assert pmf.sum() > 0.999
+    assert float(np.arange(len(pmf)) @ pmf) > 5
