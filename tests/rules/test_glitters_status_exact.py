@@ -18,6 +18,8 @@ Frozen round (plus the never-frozen cell) by a chi-square test at p > 1e-4.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -47,9 +49,10 @@ max_rounds: 6
 params: {{burning_decay: {decay}}}
 attacks:
   sword: {{damage: 1d6, type: slashing, bonus: 3}}
+  brand: {{damage: 1d6, type: fire, bonus: 1}}
   torch: {{damage: 1d4, type: fire, bonus: 2, hand: offhand}}
 sides:
-  a: [{{name: A, hp: 10, initiative: 50, attacks: [sword, torch]}}]
+  a: [{{name: A, hp: 10, initiative: 50, attacks: [sword, brand, torch]}}]
   b: [{{name: D, hp: 100000, dc: 12, defense: parry, {affinity}: [fire]}}]
 """
 
@@ -63,21 +66,23 @@ STATUS_CASES = {
 def status_damage_pmf(case: str, rounds: int) -> np.ndarray:
     """P(the defender takes t status damage in an encounter of ``rounds`` rounds).
 
-    docs/rules/glitters-d20.md: the sword (main hand) is parried — Parry +2 to MIT, ready
-    again at each of the defender's turns and before its first, spent on the first
-    attack after it — the torch (offhand) is not. A slashing hit adds a level of
-    Bleeding, a fire hit one of Burning (a critical too; nothing freezes here). At the
+    docs/rules/glitters-d20.md: the main-hand attacks, sword and brand in rotation, are
+    parried — Parry +2 to MIT, ready again at each of the defender's turns and before
+    its first, spent on the first attack after it — the offhand torch is not. A slashing
+    hit adds a level of Bleeding, a fire hit one of Burning (a critical too; nothing
+    freezes here), so Burning can build up in the brand's rounds. At the
     start of the defender's turn Bleeding L deals L and drops to L − 1, then Burning
     deals 1d4 fire damage (vulnerability ×2, resistance ×½ rounded down) and loses
     ``burning_decay`` levels. The chain's state: (Bleeding, Burning, damage so far).
     """
     decay, _, fire = STATUS_CASES[case]
-    p_sword, p_torch = d20_hits(3, 12 + 2), d20_hits(2, 12)
+    p_sword, p_brand, p_torch = d20_hits(3, 12 + 2), d20_hits(1, 12 + 2), d20_hits(2, 12)
 
-    def attacker_turn(s: State) -> list[tuple[float, State]]:
+    def attacker_turn(s: State, main_slashes: bool, p_main: float) -> list[tuple[float, State]]:
         bleeding, burning, total = s
-        return [(ps * pt, (bleeding + hs, burning + ht, total))
-                for hs, ps in ((1, p_sword), (0, 1 - p_sword))
+        return [(pm * pt, (bleeding + hm * main_slashes, burning + hm * (not main_slashes) + ht,
+                           total))
+                for hm, pm in ((1, p_main), (0, 1 - p_main))
                 for ht, pt in ((1, p_torch), (0, 1 - p_torch))]  # fmt: skip
 
     def defender_turn(s: State) -> list[tuple[float, State]]:
@@ -90,8 +95,11 @@ def status_damage_pmf(case: str, rounds: int) -> np.ndarray:
         return [(0.25, (bleeding, after, total + fire(die))) for die in range(1, 5)]
 
     states: dict[State, float] = {(0, 0, 0): 1.0}
-    for _ in range(rounds):
-        states = step_all(step_all(states, attacker_turn), defender_turn)
+    for r in range(rounds):
+        sword = r % 2 == 0
+        turn = functools.partial(attacker_turn, main_slashes=sword,
+                                 p_main=p_sword if sword else p_brand)  # fmt: skip
+        states = step_all(step_all(states, turn), defender_turn)
     pmf = np.zeros(max(s[2] for s in states) + 1)
     for (_, _, total), p in states.items():
         pmf[total] += p
