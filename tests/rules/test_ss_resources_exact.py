@@ -1,0 +1,350 @@
+"""shattered-spirits Stun damage, Momentum spent and Wound deaths against exact chains.
+
+Three tallies the duel tests leave out, each in a small scenario whose state is small
+enough to enumerate, written from docs/rules/shattered-spirits.md alone:
+
+* ``status_damage`` — Stun beyond ``stun_max`` becomes damage, and Stun never wears
+  off, so against a defender that is never Downed an encounter's status damage is
+  max(0, all Stun inflicted − ``stun_max``), all Stun being the rows' ``stun N`` times
+  ``stun_per_level`` plus Rushing N at the end of each of the six Phases;
+* ``momentum_spent`` and its event — Momentum gained at each Respite, spent on an
+  attack priced in it (passed over when it cannot be paid) and on an Evade priced in
+  it (once per Turn, for a hit whose damage reaches the threshold);
+* the ``out`` and ``dead`` events and the first Wound of a ``downed: wounds``
+  defender — a chain over (damage taken since its last Wound, Wounds, Strain segments).
+
+False alarms. Fixed seeds, so each test always passes or always fails. A per-encounter
+sum (status damage, Momentum spent): its mean within k = 4.5 standard errors (σ² the
+exact variance) and the 32 standardised batch means against χ²(32) at p > 1e-4
+(:func:`tests.chains.per_encounter_verdict`); a sum the chain says is certain must be
+exactly that. An event's round (plus the never cell) by a chi-square test at p > 1e-4.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+
+import simlab
+from tests.chains import State, dice_pmf, outcomes, per_encounter_verdict, step_all
+from tests.support import K_SIGMA, chi_square_p
+
+P_MIN = 1e-4
+N = 40_000
+SEED = 1337
+
+
+def row_probabilities(modifier: int = 0) -> np.ndarray:
+    """``out[row]``, row 0..10 for results 2..12, and ``out[11]`` a miss (below 2): 2d6
+    + modifier, above 12 reading row 12 (docs/rules/shattered-spirits.md, "An
+    attack")."""
+    out = np.zeros(12)
+    for roll, p in enumerate(dice_pmf(2, 6)):
+        if p:
+            total = roll + modifier
+            out[11 if total < 2 else min(total, 12) - 2] += p
+    return out
+
+
+def event_hist(res: simlab.Result, combatant: str, event: str) -> np.ndarray:
+    """The round histogram of ``event`` for ``combatant``."""
+    c = [m for _, m in res.layout.combatants].index(combatant)
+    return res.tallies.event_round[c, res.layout.events.index(event)]
+
+
+def assert_rounds_match(hist: np.ndarray, pmf: np.ndarray, what: str) -> None:
+    """Chi-square of an event's rounds 1..R and its never cell against ``pmf``."""
+    n = N
+    assert hist[0] == 0 and pmf[0] == 0, what
+    observed = np.append(hist[1:], n - hist.sum())
+    expected = np.append(pmf[1:], 1 - pmf.sum())
+    assert np.all(observed[expected == 0] == 0), (what, observed, expected)
+    assert chi_square_p(observed, expected) > P_MIN, (what, observed, expected * n)
+
+
+def assert_sum_matches(sums: np.ndarray, pmf: np.ndarray, what: str) -> None:
+    """A per-encounter sum's batch tallies against its exact distribution ``pmf``."""
+    values = np.arange(len(pmf))
+    mean = float(values @ pmf)
+    var = float(((values - mean) ** 2) @ pmf)
+    if var < 1e-12:
+        assert sums.sum() == round(mean) * N, (what, sums.sum() / N, mean)
+        return
+    z, p = per_encounter_verdict(sums, N, mean, var)
+    assert abs(z) <= K_SIGMA and p > P_MIN, (what, z, p, mean)
+
+
+# ---------------------------------------------------------------------------------------
+# Stun beyond the maximum
+# ---------------------------------------------------------------------------------------
+
+STUN = """
+scenario: sse-stun
+rules: shattered-spirits
+max_rounds: 5
+params: {{stun_per_level: {per_level}}}
+attacks:
+  daze:
+    profile: [0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4]
+    status: {{8: [stun 1], 9: [stun 1], 10: [stun 2], 11: [stun 2], 12: [stun 3]}}
+sides:
+  a: [{{name: A, hp: 10, attacks_per_turn: 2, attacks: [daze]}}]
+  b: [{{name: D, hp: 100000, stun_max: 9, rushing: {rushing}}}]
+"""
+
+#: case → (stun_per_level, the defender's Rushing N)
+STUN_CASES = {"profile-stun": (1, 0), "rushing-and-double-stun": (2, 1)}
+DAZE_STUN = {8: 1, 9: 1, 10: 2, 11: 2, 12: 3}
+
+
+def stun_damage_pmf(case: str, rounds: int, attacks_per_round: int) -> np.ndarray:
+    """P(the defender takes t damage from Stun in an encounter): max(0, S − 9), S the
+    Stun of every hit's row (rows 8..12 of the daze; N × ``stun_per_level``) plus
+    Rushing N × 6 Phases × rounds (docs/rules/shattered-spirits.md, "Status
+    damage")."""
+    per_level, rushing = STUN_CASES[case]
+    rows = row_probabilities()
+    one = np.zeros(3 * per_level + 1)
+    for row, p in enumerate(rows[:11]):
+        one[DAZE_STUN.get(row + 2, 0) * per_level] += p
+    stun = np.zeros(1 + 6 * rushing * rounds)
+    stun[-1] = 1.0
+    for _ in range(rounds * attacks_per_round):
+        stun = np.convolve(stun, one)
+    damage = np.zeros(max(len(stun) - 9, 1))
+    for s, p in enumerate(stun):
+        damage[max(s - 9, 0)] += p
+    return damage
+
+
+@pytest.mark.parametrize("case", list(STUN_CASES))
+def test_stun_damage_matches_the_chain(case: str) -> None:
+    per_level, rushing = STUN_CASES[case]
+    scn = simlab.loads(STUN.format(per_level=per_level, rushing=rushing), f"{case}.yaml")
+    res = simlab.simulate(scn, n=N, seed=SEED, threads=1)
+    pmf = stun_damage_pmf(case, scn.max_rounds, 2)
+    assert 0.05 < pmf[0] < 0.95 or rushing, "the maximum matters in the plain case"
+    assert_sum_matches(res.tallies.status_damage[1], pmf, case)
+    assert res.tallies.status_damage[0].sum() == 0
+
+
+# ---------------------------------------------------------------------------------------
+# Momentum
+# ---------------------------------------------------------------------------------------
+
+MOMENTUM = """
+scenario: sse-momentum
+rules: shattered-spirits
+max_rounds: 6
+attacks:
+  lunge: {profile: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]}
+  power: {profile: [0, 0, 2, 4, 6, 8, 8, 9, 10, 11, 12], momentum_cost: 3}
+sides:
+  a: [{name: A, hp: 10, attacks_per_turn: 2, attacks: [ATTACKS]}]
+  b: [{name: D, hp: 100000,
+       react: {evade: {when_damage_at_least: 8, momentum_cost: 3}}}]
+"""
+
+LUNGE = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+POWER = [0, 0, 2, 4, 6, 8, 8, 9, 10, 11, 12]
+MOMENTUM_CASES = {"evade": ["lunge"], "evade-and-priced-attack": ["lunge", "power"]}
+COSTS = {"lunge": 0, "power": 3}
+PROFILES = {"lunge": LUNGE, "power": POWER}
+
+
+def p_evade_trigger(profile: Sequence[int], threshold: int) -> float:
+    """P(a roll's row deals at least ``threshold``): a hit (the row deals damage; no
+    status) that the defender sees coming."""
+    rows = row_probabilities()
+    return float(sum(p for row, p in enumerate(rows[:11]) if profile[row] >= threshold))
+
+
+def momentum_chain(case: str, rounds: int) -> tuple[dict[State, float], list[dict[State, float]]]:
+    """The chain of docs/rules/shattered-spirits.md, "Momentum": the state after each
+    round, (A's Momentum, A's rotation position, D's Momentum, A spent, D spent).
+
+    At each Respite both gain 2. A makes two attacks a Turn in rotation, passing over an
+    attack priced beyond its Momentum (and paying for the one it makes). D Evades a hit
+    whose damage reaches 8 when it holds the 3 Momentum the Evade costs, at most once
+    per Turn (the reroll cannot be Evaded again). Returns the final distribution and
+    the distribution after each round.
+    """
+    rotation = MOMENTUM_CASES[case]
+    triggers = {a: p_evade_trigger(PROFILES[a], 8) for a in rotation}
+    states: dict[State, float] = {(0, 0, 0, 0, 0): 1.0}
+    history = []
+
+    def attack(s: State, evaded: bool) -> list[tuple[float, State, bool]]:
+        m_a, pos, m_d, spent_a, spent_d = s
+        for k in range(len(rotation)):  # pass over what A cannot pay for
+            name = rotation[(pos + k) % len(rotation)]
+            if COSTS[name] <= m_a:
+                break
+        pos = (pos + k + 1) % len(rotation)
+        m_a, spent_a = m_a - COSTS[name], spent_a + COSTS[name]
+        q = triggers[name] if not evaded and m_d >= 3 else 0.0
+        out = [(1 - q, (m_a, pos, m_d, spent_a, spent_d), evaded)]
+        if q:
+            out.append((q, (m_a, pos, m_d - 3, spent_a, spent_d + 3), True))
+        return out
+
+    for _ in range(rounds):
+        turn = {(m_a + 2, pos, m_d + 2, sa, sd, 0): p
+                for (m_a, pos, m_d, sa, sd), p in states.items()}  # fmt: skip
+        for _ in range(2):
+            nxt: dict[State, float] = {}
+            for (*s, evaded), p in turn.items():
+                for q, s2, e2 in attack(tuple(s), bool(evaded)):
+                    key = (*s2, int(e2))
+                    nxt[key] = nxt.get(key, 0.0) + p * q
+            turn = nxt
+        states = {}
+        for (*s, _), p in turn.items():
+            states[tuple(s)] = states.get(tuple(s), 0.0) + p
+        history.append(states)
+    return states, history
+
+
+def spent_pmf(states: dict[State, float], who: int) -> np.ndarray:
+    """P(combatant ``who`` (3: A, 4: D) spent t Momentum)."""
+    pmf = np.zeros(max(s[who] for s in states) + 1)
+    for s, p in states.items():
+        pmf[s[who]] += p
+    return pmf
+
+
+def first_spent_pmf(history: list[dict[State, float]], who: int) -> np.ndarray:
+    """P(combatant ``who`` first spends Momentum in round r), r = 0..R."""
+    ever = [0.0] + [sum(p for s, p in states.items() if s[who] > 0) for states in history]
+    return np.clip(np.diff(ever, prepend=0.0), 0.0, None)  # rounding noise below 0
+
+
+@pytest.mark.parametrize("case", list(MOMENTUM_CASES))
+def test_momentum_spent_matches_the_chain(case: str) -> None:
+    """Each side's Momentum spent per encounter and the round it first spent some."""
+    text = MOMENTUM.replace("ATTACKS", ", ".join(MOMENTUM_CASES[case]))
+    scn = simlab.loads(text, f"{case}.yaml")
+    res = simlab.simulate(scn, n=N, seed=SEED, threads=1)
+    final, history = momentum_chain(case, scn.max_rounds)
+    assert sum(final.values()) == pytest.approx(1.0)
+    for who, name in ((3, "A"), (4, "D")):
+        c = [m for _, m in res.layout.combatants].index(name)
+        assert_sum_matches(res.tallies.momentum_spent[c], spent_pmf(final, who), f"{case} {name}")
+        assert_rounds_match(event_hist(res, name, "momentum_spent"),
+                            first_spent_pmf(history, who), f"{case} {name}")  # fmt: skip
+
+
+def test_momentum_cases_are_not_trivial() -> None:
+    """Guard: D's spending varies, and the priced attack changes it and A's."""
+    plain, _ = momentum_chain("evade", 6)
+    priced, _ = momentum_chain("evade-and-priced-attack", 6)
+    d_plain, d_priced = spent_pmf(plain, 4), spent_pmf(priced, 4)
+    assert d_plain.max() < 0.7 and d_priced.max() < 0.7
+    means = [float(np.arange(len(d)) @ d) for d in (d_plain, d_priced)]
+    assert abs(means[0] - means[1]) > 0.2
+    assert len(spent_pmf(plain, 3)) == 1 and spent_pmf(priced, 3)[0] == 0
+
+
+# ---------------------------------------------------------------------------------------
+# Wounds: first Wound, death and out
+# ---------------------------------------------------------------------------------------
+
+WOUNDS = """
+scenario: sse-wounds
+rules: shattered-spirits
+max_rounds: 6
+params: {{wound_roll: {wound_roll}, strain_meter: {meter}}}
+attacks:
+  cut: {{profile: [0, 0, 1, 2, 2, 3, 3, 4, 5, 6, 7]}}
+sides:
+  a: [{{name: A, hp: 10, attacks_per_turn: 2, attacks: [cut]}}]
+  b:
+    - {{name: D, hp: 8, downed: wounds}}
+"""
+
+CUT = [0, 0, 1, 2, 2, 3, 3, 4, 5, 6, 7]
+#: case → (wound_roll, strain_meter)
+WOUND_CASES = {"sum": ("sum", 10), "highest-meter-6": ("highest", 6)}
+
+
+def wound_segments(wounds: int, how: str) -> np.ndarray:
+    """P(a Wound adds s segments): ceil(roll / 2), the roll 2d6 keep the lower with no
+    Wounds yet, else one d6 per Wound, summed (``highest``: the highest die)
+    (docs/rules/shattered-spirits.md, "An attack": Wounds)."""
+    if wounds == 0:
+        roll = np.zeros(7)
+        for a in range(1, 7):
+            for b in range(1, 7):
+                roll[min(a, b)] += 1 / 36
+    elif how == "sum":
+        roll = dice_pmf(wounds, 6)
+    else:
+        roll = np.zeros(7)
+        for top in range(1, 7):
+            roll[top] = (top / 6) ** wounds - ((top - 1) / 6) ** wounds
+    segments = np.zeros((len(roll) + 1) // 2 + 1)
+    for r, p in enumerate(roll):
+        segments[(r + 1) // 2] += p
+    return segments
+
+
+def wounds_chain(case: str, rounds: int, hp: int = 8) -> dict[str, np.ndarray]:
+    """P(first Wound / death in round r), r = 0..``rounds``.
+
+    Two cuts a round; a cut's damage takes HP; at 0 HP the defender rolls a Wound
+    (:func:`wound_segments`), dies (and is out) once its segments fill the Strain Meter,
+    else returns to full HP less the overflow (the cut deals at most 7 < 8 HP, so the
+    overflow never Downs it again). State: (damage since the last Wound, Wounds,
+    segments)."""
+    how, meter = WOUND_CASES[case]
+    cut = row_probabilities()[:11]
+    damage = [(float(p), CUT[row]) for row, p in enumerate(cut)]
+    first, dead = np.zeros(rounds + 1), np.zeros(rounds + 1)
+
+    def one_cut(s: State) -> list[tuple[float, State]]:
+        taken, wounds, segments = s
+        out = []
+        for p, d in damage:
+            if taken + d < hp:
+                out.append((p, (taken + d, wounds, segments)))
+                continue
+            for q, seg in outcomes(wound_segments(wounds, how)):
+                if segments + seg >= meter:
+                    out.append((p * q, (-1, wounds + 1, meter)))
+                else:
+                    out.append((p * q, (taken + d - hp, wounds + 1, segments + seg)))
+        return out
+
+    def settled(s: State) -> list[tuple[float, State]]:
+        return [(1.0, s)] if s[0] < 0 else one_cut(s)
+
+    states: dict[State, float] = {(0, 0, 0): 1.0}
+    for r in range(1, rounds + 1):
+        before_wound = sum(p for s, p in states.items() if s[1] == 0)
+        before_dead = sum(p for s, p in states.items() if s[0] < 0)
+        states = step_all(step_all(states, settled), settled)
+        first[r] = before_wound - sum(p for s, p in states.items() if s[1] == 0)
+        dead[r] = sum(p for s, p in states.items() if s[0] < 0) - before_dead
+    return {"first": first, "dead": dead}
+
+
+@pytest.mark.parametrize("bystander", [False, True], ids=["duel-path", "general-path"])
+@pytest.mark.parametrize("case", list(WOUND_CASES))
+def test_wounds_out_and_dead_match_the_chain(case: str, bystander: bool) -> None:
+    """First Wound (time-to-down), ``dead`` and ``out`` of a ``wounds`` defender; a
+    bystander on its side (never attacked while it stands) takes the fight off the
+    plain-duel path."""
+    how, meter = WOUND_CASES[case]
+    text = WOUNDS.format(wound_roll=how, meter=meter)
+    if bystander:
+        text += "    - {name: Bystander, hp: 100000}\n"
+    scn = simlab.loads(text, f"{case}.yaml")
+    res = simlab.simulate(scn, n=N, seed=SEED, threads=1)
+    chain = wounds_chain(case, scn.max_rounds)
+    assert 0.2 < chain["dead"].sum() < 0.95, "the cap leaves some alive"
+    d = [m for _, m in res.layout.combatants].index("D")
+    assert_rounds_match(res.tallies.down_round[d], chain["first"], f"{case} first Wound")
+    assert_rounds_match(event_hist(res, "D", "dead"), chain["dead"], f"{case} dead")
+    assert_rounds_match(event_hist(res, "D", "out"), chain["dead"], f"{case} out")
