@@ -23,89 +23,23 @@ which it went down. Ten cases × two comparisons: family-wise rate ≲ 2e-3.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 import pytest
 
 import simlab
-from tests.chains import attack_rounds, attacks_to_reach, dice_pmf, mixture, shifted
+from tests.chains import (
+    attack_rounds,
+    attacks_to_reach,
+    glitters_attack,
+    ss_attack,
+    tiers_attack,
+    zones_attack,
+)
 from tests.support import K_SIGMA, chi_square_p
 
 P_MIN = 1e-4
 N = 40_000
 SEED = 5150
-
-# ---------------------------------------------------------------------------------------
-# One attack's damage, per system (docs/rules/<system>.md, "An attack")
-# ---------------------------------------------------------------------------------------
-
-
-def glitters_attack(bonus: int, mit: int, dice: int, sides: int, flat: int) -> np.ndarray:
-    """docs/rules/glitters-d20.md, "An attack": a d20; a natural 20 is a critical hit
-    and always hits, else natural + bonus ≥ MIT hits; damage = the dice + flat (ASM
-    included), a critical adding one bonus die per damage die, the first at its
-    maximum; at least 0."""
-    p_crit = 1 / 20
-    p_hit = sum(1 for n in range(1, 20) if n + bonus >= mit) / 20
-    normal = shifted(dice_pmf(dice, sides), flat)
-    crit = shifted(dice_pmf(2 * dice - 1, sides), flat + sides)
-    return mixture([(1 - p_hit - p_crit, np.ones(1)), (p_hit, normal), (p_crit, crit)])
-
-
-def two_d6() -> np.ndarray:
-    """P(2d6 = t)."""
-    return dice_pmf(2, 6)
-
-
-def ss_attack(profile: Sequence[int], modifier: int, guard: int) -> np.ndarray:
-    """docs/rules/shattered-spirits.md, "An attack": 2d6 + modifier reads row 2..12
-    (above 12 row 12, below 2 a miss); a row of 0 damage and no status is a miss; damage
-    = the row's − Guard, floor 0."""
-    out = np.zeros(max(profile) + 1)
-    for roll, p in enumerate(two_d6()):
-        if p == 0:
-            continue
-        total = roll + modifier
-        damage = 0 if total < 2 else max(profile[min(total, 12) - 2] - guard, 0)
-        out[damage] += p
-    return out
-
-
-def zones_roll(bonus: int) -> np.ndarray:
-    """P(3d6 + bonus = t) for t ≥ 0 (bonuses here keep totals non-negative)."""
-    return shifted(dice_pmf(3, 6), bonus)
-
-
-def zones_attack(bonus: int, evasion: int, sides: int, flat: int, faces: set[int]) -> np.ndarray:
-    """docs/rules/zones-3d6.md, "An attack": 3d6 + bonus against 3d6 + evasion, ties
-    hit; a hit rolls one base die, a face among the Base Defense ``faces`` counting 0,
-    plus the bonus damage ``flat``, at least 1."""
-    attack, evade = zones_roll(bonus), zones_roll(evasion)
-    p_hit = sum(pa * evade[: a + 1].sum() for a, pa in enumerate(attack))
-    damage = np.zeros(sides + flat + 2)
-    for face in range(1, sides + 1):
-        damage[max((0 if face in faces else face) + flat, 1)] += 1 / sides
-    return mixture([(1 - p_hit, np.ones(1)), (p_hit, damage)])
-
-
-def tiers_attack(attack_sl: int, defense_sl: int, modifier: int) -> np.ndarray:
-    """docs/rules/opposed-tiers.md, "An attack", Novices without gear: 2d6 + skill level
-    against 2d6 + skill level; a hit needs the greater total, a critical at least twice
-    the defense; damage 2d6 (a critical: the Journeyman's 3d6) + ``modifier``, at least
-    0."""
-    d = two_d6()
-    p_hit = p_crit = 0.0
-    for a, pa in enumerate(d):
-        for b, pb in enumerate(d):
-            atk, dfn = a + attack_sl, b + defense_sl
-            if pa * pb and atk > dfn:
-                p_hit += pa * pb
-                p_crit += pa * pb * (atk >= 2 * dfn)
-    normal = shifted(dice_pmf(2, 6), modifier)
-    crit = shifted(dice_pmf(3, 6), modifier)
-    return mixture([(1 - p_hit, np.ones(1)), (p_hit - p_crit, normal), (p_crit, crit)])
-
 
 # ---------------------------------------------------------------------------------------
 # Cases: scenario, the attack sequence, attacks per round, what downs the defender
@@ -211,8 +145,10 @@ def tiers_case() -> tuple[list[np.ndarray], list[int], int]:
 
 CASES = {
     "glitters": (GLITTERS.replace("{defense}", ""), lambda: glitters_case(False)),
-    "glitters-parry": (GLITTERS.replace("{defense}", ", defense: parry"),
-                       lambda: glitters_case(True)),  # fmt: skip
+    "glitters-parry": (
+        GLITTERS.replace("{defense}", ", defense: parry"),
+        lambda: glitters_case(True),
+    ),
     "ss": (SS, ss_case),
     "zones": (ZONES, zones_case),
     "tiers": (TIERS, tiers_case),

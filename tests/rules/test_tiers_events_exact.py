@@ -1,0 +1,136 @@
+"""opposed-tiers events — ``out``, ``unconscious``, ``dead`` — against an exact chain.
+
+A player character's conditions are thresholds of the damage it has taken
+(docs/rules/opposed-tiers.md, "Health and conditions"): falling at Health ≤ 0,
+unconscious at Health ≤ −⌈Vigor/2⌉, dead below −Vigor. When the attacks it receives
+are independent of one another and it stays a target until it leaves the fight, the
+running damage is a Markov chain stepped once per attack (:func:`tests.chains.
+attacks_to_reach`), and each event's round is the round of the attack at which the
+running total first reaches its threshold, provided that attack is still made. Two
+cases, each with Novices and no gear (attack damage: :func:`tests.chains.tiers_attack`):
+
+* ``fight-on`` (``fallen_fight_on: true``), a duel: the fallen character keeps taking
+  turns, so the fight goes on and it is attacked until it is unconscious, which takes
+  it out and ends the encounter; it is dead only when that same attack overshoots.
+* ``finish-off`` (``target_unconscious: true``, two attacks a turn), with an idle
+  bystander on its side to keep the fight going: the attacker's focus stays on it while
+  it is a target, through falling and unconsciousness, until it is dead, which is when
+  it is out.
+
+False alarms. Fixed seed, so each test always passes or always fails. Each event's
+round histogram (plus the never cell) by a chi-square test (cells with expected count
+< 5 merged) at p > 1e-4; three events × two cases.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import simlab
+from tests.chains import attack_rounds, attacks_to_reach, tiers_attack
+from tests.support import chi_square_p
+
+P_MIN = 1e-4
+N = 40_000
+SEED = 2718
+
+HP, VIGOR = 8, 7
+
+SCENARIO = """
+scenario: ote-{name}
+rules: opposed-tiers
+max_rounds: {cap}
+params: {params}
+attacks: {{axe: {{damage_modifier: 1}}}}
+sides:
+  a: [{{name: A, hp: 10, weapon_sl: 1, attacks: [axe]}}]
+  b:
+    - {{name: D, player: true, hp: {hp}, vigor: {vigor}, defense_sl: 2}}
+"""
+
+#: case → (params, round cap, attacks per turn, a bystander on D's side, the event that
+#: takes D out)
+CASES = {
+    "fight-on": ("{fallen_fight_on: true}", 5, 1, False, "unconscious"),
+    "finish-off": ("{target_unconscious: true, attacks_per_turn: 2}", 4, 2, True, "dead"),
+}
+
+
+def thresholds() -> dict[str, int]:
+    """Damage taken at which each condition is reached: Health ≤ 0 falling, ≤ −⌈V/2⌉
+    unconscious (``unconscious_rounding: up``), < −V dead (``dead_at: below``)."""
+    return {"down": HP, "unconscious": HP + math.ceil(VIGOR / 2), "dead": HP + VIGOR + 1}
+
+
+def event_rounds(case: str) -> dict[str, np.ndarray]:
+    """P(each of down, unconscious, dead, out first happens in round r), r = 0..cap.
+
+    An event whose threshold lies beyond the one that takes the defender out happens
+    only when the attack that takes it out reaches it too (no attack follows)."""
+    _, cap, per_turn, _, out_event = CASES[case]
+    axe = tiers_attack(1, 2, 1)
+    steps = attack_rounds([per_turn], cap)
+    limit = thresholds()[out_event]
+    out: dict[str, np.ndarray] = {}
+    for event, need in thresholds().items():
+        by_attack = attacks_to_reach(need, [axe], steps)
+        if need > limit:  # reached only by the attack that takes it out: the joint chain
+            by_attack = overshoot(limit, need, axe, steps)
+        out[event] = by_attack_to_rounds(by_attack, per_turn, cap)
+    out["out"] = out[out_event]
+    return out
+
+
+def overshoot(limit: int, need: int, attack: np.ndarray, steps: int) -> np.ndarray:
+    """P(the attack that first takes the running total to ``limit`` takes it to
+    ``need`` or more, at attack k)."""
+    out = np.zeros(steps + 1)
+    standing = np.zeros(limit)
+    standing[0] = 1.0
+    for k in range(1, steps + 1):
+        dealt = np.convolve(standing, attack)
+        out[k] = dealt[need:].sum()
+        standing = dealt[:limit]
+    return out
+
+
+def by_attack_to_rounds(by_attack: np.ndarray, per_turn: int, cap: int) -> np.ndarray:
+    """Sum a per-attack pmf into rounds of ``per_turn`` attacks: index 0..cap."""
+    rounds = np.zeros(cap + 1)
+    for k in range(1, len(by_attack)):
+        rounds[(k - 1) // per_turn + 1] += by_attack[k]
+    return rounds
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_fall_unconscious_dead_and_out_match_the_chain(case: str) -> None:
+    """The defender's time-to-down and each event's round match the chain."""
+    params, cap, _, bystander, _ = CASES[case]
+    text = SCENARIO.format(name=case, cap=cap, params=params, hp=HP, vigor=VIGOR)
+    if bystander:
+        text += "    - {name: Bystander, hp: 100000}\n"
+    res = simlab.simulate(simlab.loads(text, f"{case}.yaml"), n=N, seed=SEED, threads=1)
+    exact = event_rounds(case)
+    events = res.layout.events
+    tallied = {e: res.tallies.event_round[1, events.index(e)] for e in events}
+    tallied["down"] = res.tallies.down_round[1]
+    for event, pmf in exact.items():
+        hist = tallied[event]
+        assert hist[0] == 0, (case, event)
+        observed = np.append(hist[1:], N - hist.sum())
+        expected = np.append(pmf[1:], 1 - pmf.sum())
+        assert np.all(observed[expected == 0] == 0), (case, event, observed)
+        assert chi_square_p(observed, expected) > P_MIN, (case, event, observed, expected * N)
+
+
+def test_event_cases_are_not_trivial() -> None:
+    """Guard: every event happens in some but not all encounters, and dead is rare in
+    the duel (only by overshooting) but common when the defender is finished off."""
+    duel, finish = event_rounds("fight-on"), event_rounds("finish-off")
+    for rounds in (duel, finish):
+        for pmf in rounds.values():
+            assert 0.01 < pmf.sum() < 0.99
+    assert duel["dead"].sum() < duel["unconscious"].sum() - 0.2 < finish["dead"].sum()
