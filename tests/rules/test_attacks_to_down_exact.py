@@ -204,3 +204,25 @@ def test_attacks_to_down_differ_from_rounds(name: str) -> None:
     pmf = exact_attacks_to_down(name, simlab.loads(CASES[name][0], "c.yaml").max_rounds)
     assert pmf.sum() > 0.999
     assert float(np.arange(len(pmf)) @ pmf) > 5
+
+
+@pytest.mark.parametrize("name", ["zones", "ss"])
+def test_out_event_is_the_round_of_the_down(name: str) -> None:
+    """zones-3d6's ``out`` (HP below 0: docs/rules/zones-3d6.md, "Time-to-down") and a
+    ``downed: defeat`` combatant's ``out`` in shattered-spirits (out at 0 HP:
+    docs/rules/shattered-spirits.md, "An attack") happen in the round of the attack
+    that downs it: the chain's attacks summed into rounds of the attacker's attacks a
+    turn."""
+    scn = simlab.loads(CASES[name][0], f"{name}.yaml")
+    res = simlab.simulate(scn, n=N, seed=SEED + 1, threads=1)
+    (per_turn,) = CASES[name][1]()[1]
+    by_attack = exact_attacks_to_down(name, scn.max_rounds)
+    by_round = np.zeros(scn.max_rounds + 1)
+    for k in range(1, len(by_attack)):
+        by_round[(k - 1) // per_turn + 1] += by_attack[k]
+    d = [m for _, m in res.layout.combatants].index("D")
+    out = res.tallies.event_round[d, res.layout.events.index("out")]
+    assert np.array_equal(out, res.tallies.down_round[d])
+    observed = np.append(out[1:], N - out.sum())
+    expected = np.append(by_round[1:], 1 - by_round.sum())
+    assert chi_square_p(observed, expected) > P_MIN, (name, observed, expected * N)
