@@ -11,7 +11,9 @@ enough to enumerate, written from docs/rules/shattered-spirits.md alone:
   attack priced in it (passed over when it cannot be paid) and on an Evade priced in
   it (once per Turn, for a hit whose damage reaches the threshold);
 * the ``out`` and ``dead`` events and the first Wound of a ``downed: wounds``
-  defender — a chain over (damage taken since its last Wound, Wounds, Strain segments).
+  defender, and the ``sunder`` and ``fatigue`` events of one that Sunders Armor in place
+  of a Wound — a chain over (damage taken since its last Wound, Wounds, Strain segments,
+  Armor charges left).
 
 False alarms. Fixed seeds, so each test always passes or always fails. A per-encounter
 sum (status damage, Momentum spent): its mean within k = 4.5 standard errors (σ² the
@@ -22,7 +24,7 @@ exactly that. An event's round (plus the never cell) by a chi-square test at p >
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pytest
@@ -261,12 +263,16 @@ attacks:
 sides:
   a: [{{name: A, hp: 10, attacks_per_turn: 2, attacks: [cut]}}]
   b:
-    - {{name: D, hp: 8, downed: wounds}}
+    - {{name: D, hp: 8, downed: wounds{sunder}}}
 """
 
 CUT = [0, 0, 1, 2, 2, 3, 3, 4, 5, 6, 7]
-#: case → (wound_roll, strain_meter)
-WOUND_CASES = {"sum": ("sum", 10), "highest-meter-6": ("highest", 6)}
+#: case → (wound_roll, strain_meter, Armor charges to Sunder, their segment threshold)
+WOUND_CASES = {
+    "sum": ("sum", 10, 0, 0),
+    "highest-meter-6": ("highest", 6, 0, 0),
+    "sunder-at-3": ("sum", 10, 1, 3),
+}
 
 
 def wound_segments(wounds: int, how: str) -> np.ndarray:
@@ -291,43 +297,57 @@ def wound_segments(wounds: int, how: str) -> np.ndarray:
 
 
 def wounds_chain(case: str, rounds: int, hp: int = 8) -> dict[str, np.ndarray]:
-    """P(first Wound / death in round r), r = 0..``rounds``.
+    """P(first Wound / death / first Sunder in round r), r = 0..``rounds``.
 
     Two cuts a round; a cut's damage takes HP; at 0 HP the defender rolls a Wound
-    (:func:`wound_segments`), dies (and is out) once its segments fill the Strain Meter,
-    else returns to full HP less the overflow (the cut deals at most 7 < 8 HP, so the
-    overflow never Downs it again). State: (damage since the last Wound, Wounds,
-    segments)."""
-    how, meter = WOUND_CASES[case]
+    (:func:`wound_segments`). When that Wound would add at least the Sunder threshold's
+    segments and an Armor charge is left, it Sunders one and takes Fatigue instead (no
+    segments, and the Wound count, which sets the next roll, does not rise); else it
+    dies (and is out) once its segments fill the Strain Meter. Either way, still alive,
+    it returns to full HP less the overflow (a cut deals at most 7 < 8 HP, so the
+    overflow never Downs it again). State: (damage since the last Wound roll, Wounds,
+    segments, Armor charges left); damage −1 once dead.
+    """
+    how, meter, armor, sunder_at = WOUND_CASES[case]
     cut = row_probabilities()[:11]
     damage = [(float(p), CUT[row]) for row, p in enumerate(cut)]
-    first, dead = np.zeros(rounds + 1), np.zeros(rounds + 1)
+    first, dead, sunder = np.zeros(rounds + 1), np.zeros(rounds + 1), np.zeros(rounds + 1)
 
     def one_cut(s: State) -> list[tuple[float, State]]:
-        taken, wounds, segments = s
+        taken, wounds, segments, charges = s
         out = []
         for p, d in damage:
             if taken + d < hp:
-                out.append((p, (taken + d, wounds, segments)))
+                out.append((p, (taken + d, wounds, segments, charges)))
                 continue
+            overflow = taken + d - hp
             for q, seg in outcomes(wound_segments(wounds, how)):
-                if segments + seg >= meter:
-                    out.append((p * q, (-1, wounds + 1, meter)))
+                if charges > 0 and seg >= sunder_at:
+                    out.append((p * q, (overflow, wounds, segments, charges - 1)))
+                elif segments + seg >= meter:
+                    out.append((p * q, (-1, wounds + 1, meter, charges)))
                 else:
-                    out.append((p * q, (taken + d - hp, wounds + 1, segments + seg)))
+                    out.append((p * q, (overflow, wounds + 1, segments + seg, charges)))
         return out
 
     def settled(s: State) -> list[tuple[float, State]]:
         return [(1.0, s)] if s[0] < 0 else one_cut(s)
 
-    states: dict[State, float] = {(0, 0, 0): 1.0}
+    def mass(states: dict[State, float], which: Callable[[State], bool]) -> float:
+        return sum(p for s, p in states.items() if which(s))
+
+    def rolled(s: State) -> bool:  # has rolled a Wound (or Sundered in its place)
+        return s[1] > 0 or s[3] < armor
+
+    states: dict[State, float] = {(0, 0, 0, armor): 1.0}
     for r in range(1, rounds + 1):
-        before_wound = sum(p for s, p in states.items() if s[1] == 0)
-        before_dead = sum(p for s, p in states.items() if s[0] < 0)
+        before = [mass(states, rolled), mass(states, lambda s: s[0] < 0),
+                  mass(states, lambda s: s[3] < armor)]  # fmt: skip
         states = step_all(step_all(states, settled), settled)
-        first[r] = before_wound - sum(p for s, p in states.items() if s[1] == 0)
-        dead[r] = sum(p for s, p in states.items() if s[0] < 0) - before_dead
-    return {"first": first, "dead": dead}
+        first[r] = mass(states, rolled) - before[0]
+        dead[r] = mass(states, lambda s: s[0] < 0) - before[1]
+        sunder[r] = mass(states, lambda s: s[3] < armor) - before[2]
+    return {"first": first, "dead": dead, "sunder": sunder}
 
 
 @pytest.mark.parametrize("bystander", [False, True], ids=["duel-path", "general-path"])
@@ -336,15 +356,20 @@ def test_wounds_out_and_dead_match_the_chain(case: str, bystander: bool) -> None
     """First Wound (time-to-down), ``dead`` and ``out`` of a ``wounds`` defender; a
     bystander on its side (never attacked while it stands) takes the fight off the
     plain-duel path."""
-    how, meter = WOUND_CASES[case]
-    text = WOUNDS.format(wound_roll=how, meter=meter)
+    how, meter, armor, sunder_at = WOUND_CASES[case]
+    sunder = f", sunder: {{armor: {armor}, when_segments_at_least: {sunder_at}}}" if armor else ""
+    text = WOUNDS.format(wound_roll=how, meter=meter, sunder=sunder)
     if bystander:
         text += "    - {name: Bystander, hp: 100000}\n"
     scn = simlab.loads(text, f"{case}.yaml")
     res = simlab.simulate(scn, n=N, seed=SEED, threads=1)
     chain = wounds_chain(case, scn.max_rounds)
-    assert 0.2 < chain["dead"].sum() < 0.95, "the cap leaves some alive"
+    assert 0.1 < chain["dead"].sum() < 0.95, "the cap leaves some alive"
     d = [m for _, m in res.layout.combatants].index("D")
     assert_rounds_match(res.tallies.down_round[d], chain["first"], f"{case} first Wound")
     assert_rounds_match(event_hist(res, "D", "dead"), chain["dead"], f"{case} dead")
     assert_rounds_match(event_hist(res, "D", "out"), chain["dead"], f"{case} out")
+    if armor:
+        assert 0.2 < chain["sunder"].sum() < 0.99
+        for event in ("sunder", "fatigue"):
+            assert_rounds_match(event_hist(res, "D", event), chain["sunder"], f"{case} {event}")
