@@ -11,14 +11,11 @@ Imported as ``tests.chains`` (see ``tests/support.py``).
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
 from scipy import stats
-
-from tests.support import K_SIGMA
 
 # ---------------------------------------------------------------------------------------
 # Dice
@@ -47,13 +44,6 @@ def mixture(parts: Sequence[tuple[float, np.ndarray]]) -> np.ndarray:
     for weight, pmf in parts:
         out[: len(pmf)] += weight * pmf
     return out
-
-
-def pmf_mean_var(pmf: np.ndarray) -> tuple[float, float]:
-    """Mean and variance of a pmf over 0, 1, 2, …"""
-    values = np.arange(len(pmf))
-    mean = float(values @ pmf)
-    return mean, float(((values - mean) ** 2) @ pmf)
 
 
 # ---------------------------------------------------------------------------------------
@@ -198,12 +188,6 @@ def per_encounter_verdict(
     return float(z), float(stats.chi2.sf(float(z_b @ z_b), len(sums)))
 
 
-def per_encounter_ok(sums: np.ndarray, encounters: int, mean: float, var: float) -> bool:
-    """Whether :func:`per_encounter_verdict` passes: |z| ≤ ``K_SIGMA`` and p > 1e-4."""
-    z, p = per_encounter_verdict(sums, encounters, mean, var)
-    return abs(z) <= K_SIGMA and p > 1e-4
-
-
 # ---------------------------------------------------------------------------------------
 # A chain over a small state
 # ---------------------------------------------------------------------------------------
@@ -224,12 +208,3 @@ def step_all(states: dict[State, float], step: Step) -> dict[State, float]:
 def outcomes(pmf: np.ndarray) -> list[tuple[float, int]]:
     """(probability, value) of every value of ``pmf`` that can happen."""
     return [(float(p), v) for v, p in enumerate(pmf) if p > 0]
-
-
-def sum_d6(count: int) -> np.ndarray:
-    """P(sum of ``count`` d6 = t), by listing the faces (an independent check of
-    :func:`dice_pmf` for the small counts used)."""
-    pmf = np.zeros(6 * count + 1)
-    for faces in itertools.product(range(1, 7), repeat=count):
-        pmf[sum(faces)] += 6.0**-count
-    return pmf

@@ -10,15 +10,19 @@ reaches what it can take. Every attack's damage distribution is written here fro
 docs/rules/<system>.md, independently of ``simlab.exact`` and the kernels.
 
 Each system is played on the path its kernels take for such a duel (the plain-duel
-paths) and, with a bystander added to the defender's side (who never attacks and is only
-targeted once the defender is down), on the general path, whose counting of received
-attacks is separate code.
+paths; a defender with Parry is never a plain duel in glitters-d20, so that case takes
+the general path both times) and, with a bystander added to the defender's side (who
+never attacks and is only targeted once the defender is down), on the general path,
+whose counting of received attacks is separate code. Two more tests check that the
+``out`` event of zones-3d6 and of a ``downed: defeat`` shattered-spirits defender is the
+round of that attack.
 
 False alarms. Fixed seeds, so each test always passes or always fails. The histogram of
 attacks received (plus the never-down cell) by a chi-square test (cells with expected
 count < 5 merged) at p > 1e-4; ``mean_attacks_to_down`` within k = 4.5 standard errors
 of the exact conditional mean, σ² the exact conditional variance over the encounters in
-which it went down. Ten cases × two comparisons: family-wise rate ≲ 2e-3.
+which it went down (P(|z| > 4.5) ≈ 6.8e-6). Ten runs × two comparisons and two ``out``
+histograms: family-wise rate ≲ 2.5e-3.
 """
 
 from __future__ import annotations
