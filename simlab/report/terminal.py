@@ -149,11 +149,11 @@ def rounded_down(bound: float, digits: int) -> float:
 
 def decimals(x: Any, digits: int = 3) -> str:
     """``x`` to ``digits`` decimals for pages and interval tables: "—" for a missing
-    value, "not reached" for an infinite one (a median no round reaches)."""
+    value, :data:`NOT_REACHED` for an infinite one (a median no round reaches)."""
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "—"
     if isinstance(x, float) and math.isinf(x):
-        return "not reached"
+        return NOT_REACHED
     return f"{x:.{digits}f}"
 
 
@@ -184,11 +184,33 @@ def plain_number(value: float, digits: int = 3) -> str:
     return "0" if text in ("", "-0") else text
 
 
-def rounds_label(value: float, cap: int | None = None) -> str:
-    """A round: ``7``; one never reached is ``> cap`` (or ``not reached``)."""
+#: How every table and page writes a median time-to-down that fewer than half of the
+#: encounters reach by the round cap (README, "Output files"): one phrase, everywhere.
+NOT_REACHED = "not reached"
+
+#: What a median time-to-down is, said the same way under every table and on every page
+#: that shows one (the run's, the sweep's and the report's).
+MEDIAN_NOTE = (
+    "median: the round by which half of all encounters had it down (not reached: fewer "
+    "than half did by the round cap)."
+)
+
+
+def rounds_label(value: float) -> str:
+    """A round: ``7``; a median no round reaches by the cap (NaN or inf) is
+    :data:`NOT_REACHED`."""
     if pd.isna(value) or value == math.inf:
-        return "not reached" if cap is None else f"> {cap}"
+        return NOT_REACHED
     return f"{value:.0f}"
+
+
+def median_and_interval(median: float, lo: float, hi: float) -> str:
+    """A median time-to-down with its 95% interval, ``7 [6, 8]`` or ``30 [28, not
+    reached]``; :data:`NOT_REACHED` alone when neither it nor its interval is reached."""
+    cells = [rounds_label(x) for x in (median, lo, hi)]
+    if all(cell == NOT_REACHED for cell in cells):
+        return NOT_REACHED
+    return f"{cells[0]} [{cells[1]}, {cells[2]}]"
 
 
 def is_wide() -> bool:
@@ -265,9 +287,9 @@ def attacks_table(result: Result) -> Table:
 #: What the time-to-down table's figures mean, printed under it.
 TIME_TO_DOWN_NOTE = (
     "down rate: share of all encounters in which it went down = P(downed by round {cap}, "
-    "the round cap). median: the round by which half of all encounters had it downed "
-    "(> {cap}: fewer than half did). median if downed: among the encounters it went "
-    "down in. capped: encounters that lasted to the round cap with it standing."
+    "the round cap). " + MEDIAN_NOTE + " median if downed: among the encounters it went "
+    "down in (—: it never did). capped: encounters that lasted to the round cap with it "
+    "standing."
 )
 
 
@@ -295,7 +317,6 @@ def combatants_table(result: Result, with_events: bool = True) -> Table:
     and (``with_events``) event rates and, where statuses deal damage, status damage per
     encounter."""
     table = console_table("time-to-down (rounds)")
-    cap = result.layout.max_rounds
     rows = result.combatants()
     headers, extra = _event_cells(result, rows) if with_events else ([], [[]] * len(rows))
     name_column(table, "combatant", list(rows.combatant))
@@ -305,7 +326,7 @@ def combatants_table(result: Result, with_events: bool = True) -> Table:
     for row, more in zip(rows.itertuples(), extra, strict=True):
         table.add_row(row.combatant, row.side,
                       estimate(row.down_rate, row.down_rate_ci95_lo, row.down_rate_ci95_hi),
-                      rounds_label(row.median_time_to_down, cap),
+                      rounds_label(row.median_time_to_down),
                       "—" if pd.isna(row.median_time_to_down_when_downed)
                       else rounds_label(row.median_time_to_down_when_downed),
                       f"{row.capped:,}", *more)  # fmt: skip
@@ -398,7 +419,7 @@ def exact_duel_table(duel: DuelExact) -> Table:
     name_column(table, "side", [duel.side])
     for column in ("mean", "sd", "median", "down by round cap"):
         number_column(table, column)
-    median = "not reached" if duel.median is None else str(duel.median)
+    median = NOT_REACHED if duel.median is None else str(duel.median)
     if duel.median is not None and capped_median(duel) is None:
         median += f" (> cap {len(duel.pmf) - 1})"
     table.add_row(duel.defender, duel.side, f"{duel.mean:.5f}", f"{duel.variance**0.5:.4f}",
@@ -498,8 +519,7 @@ def specs_table(specs: pd.DataFrame) -> Table:
     table.add_column("verdict")
     for name, s in zip(names, specs.itertuples(), strict=True):
         if s.figure == "median_time_to_down":
-            lo, hi = rounds_label(s.ci_lo), rounds_label(s.ci_hi)
-            measured = f"{rounds_label(s.measured)} [{lo}, {hi}]"
+            measured = median_and_interval(s.measured, s.ci_lo, s.ci_hi)
         else:
             measured = estimate(s.measured, s.ci_lo, s.ci_hi)
         verdict = "[green]PASS[/green]" if s.verdict == "pass" else "[bold red]FAIL[/bold red]"

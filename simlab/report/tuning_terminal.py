@@ -20,6 +20,8 @@ import pandas as pd
 
 from simlab.report import terminal
 from simlab.report.terminal import (
+    MEDIAN_NOTE,
+    NOT_REACHED,
     bounds,
     console_table,
     covering_half,
@@ -133,7 +135,7 @@ def sweep_combatants_table(sweep: SweepResult) -> Table:
     for column in ("down rate", "mean if\ndowned", "median", *(["exact\nmean"] if exact else [])):
         number_column(table, column)
     for name, r, last in _grouped(frame, "combatant"):
-        median = "—" if pd.isna(r.median_time_to_down) else rounds_label(r.median_time_to_down)
+        median = rounds_label(r.median_time_to_down)
         table.add_row(name, *(str(r[f]) for f in sweep.fields), _estimate(r, "down_rate"),
                       _estimate(r, "mean_time_to_down"), median,
                       *([_exact_cell(r.exact_mean_time_to_down)] if exact else []),
@@ -200,8 +202,7 @@ SWEEP_NOTE = (
     "exact: the exact mean damage against a fresh defender, or the exact mean "
     "time-to-down of a duel (among the encounters downed by the round cap, as "
     "simulated), where the exact engine answers the point.",
-    "mean if downed: among the encounters in which the combatant went down; median: the "
-    "round by which half of all encounters had it down (—: fewer than half did).",
+    "mean if downed: among the encounters in which the combatant went down. " + MEDIAN_NOTE,
     "unchanged across the sweep: the attack pairs whose 95% intervals share a value at "
     "every point and whose exact answer stays the same.",
 )
@@ -431,9 +432,9 @@ COMPARE_TERMINAL_NOTE = (
 
 def _figure_text(value: float, lo: float, hi: float, method: str) -> str:
     """A tuned figure: ``3 (exact)``, or ``0.497 ± 0.004`` (its 95% interval); a time
-    (median time-to-down) that half of the encounters never reach is ``not reached``."""
+    (median time-to-down) that half of the encounters never reach is :data:`NOT_REACHED`."""
     if math.isinf(value):
-        return "not reached" + (" (exact)" if method == "exact" else "")
+        return NOT_REACHED + (" (exact)" if method == "exact" else "")
     if method == "exact":
         return f"{value:.4g} (exact)"
     return estimate(value, lo, hi)
