@@ -42,6 +42,7 @@ from simlab.report.terminal import (
     NOT_REACHED,
     decimals,
     format_p,
+    formatted,
     median_and_interval,
     rounds_label,
     value_and_bounds,
@@ -168,7 +169,7 @@ EXACT_LABELS = {"hit_rate": "hit", "crit_rate": "crit", "mean_damage": "mean"}
 def _exact_figure(entry: dict[str, Any], figure: str, digits: int) -> str:
     """An exact figure of an attack row, or "—" where the fight moves it (its caveat)."""
     value = pair_answer(entry, figure)
-    return "—" if math.isnan(value) else f"{value:.{digits}f}"
+    return "—" if math.isnan(value) else formatted(value, f".{digits}f")
 
 
 MEAN_HEADERS = {
@@ -244,7 +245,8 @@ def drift_status(row: Any) -> str:
 
 def drift_cells(row: Any) -> list[str]:
     """The displayed cells of one drift-table row (see :data:`DRIFT_HEADER`)."""
-    change = f"TV {row.change:.3f}" if row.kind == "pmf" else f"{row.change:+.4g}"
+    change = (f"TV {formatted(row.change, '.3f')}" if row.kind == "pmf"
+              else formatted(row.change, "+.4g"))  # fmt: skip
     tol = (
         f"TV {row.tolerance:g}"
         if row.kind == "pmf"
@@ -712,7 +714,7 @@ def drift_lines(drift: DriftReport | None) -> list[str]:
             what = f"distribution moved (total variation {r.change:.3f})"
         else:
             what = (f"{_drift_value(r, r.baseline)} → {_drift_value(r, r.current)} "
-                    f"({r.change:+.4g})")  # fmt: skip
+                    f"({formatted(r.change, '+.4g')})")  # fmt: skip
         out.append(
             f"{r.scenario} ({r.rules}): {r.figure} {r.subject}: {what}, Holm p {_p_is(r.p_holm)}"
         )

@@ -97,6 +97,30 @@ def format_p(p: float) -> str:
     return f"< {SMALLEST_P:g}" if p < SMALLEST_P else f"{p:.2g}"
 
 
+def formatted(value: float, spec: str) -> str:
+    """``format(value, spec)`` for people: a number that rounds to zero as written is
+    written without a sign, ``0.000`` and not ``-0.000`` (a difference of -0.0003 to three
+    decimals) nor ``+0.000``. Python 3.10, which simlab supports, has no ``z`` option
+    that would say so in ``spec``; every table and page formats its numbers through here.
+
+    Parameters
+    ----------
+    value : float
+        The number.
+    spec : str
+        A format specification, such as ``"+.3f"`` or ``".4g"``.
+
+    Returns
+    -------
+    str
+        The number as ``spec`` writes it, unsigned where it reads as zero.
+    """
+    text = format(value, spec)
+    if text[:1] in "+-" and float(text) == 0:
+        return text[1:]
+    return text
+
+
 def estimate(value: float, lo: float, hi: float, most: int = 3) -> str:
     """A figure with its interval as ``value ± half-width``, to the interval's precision.
 
@@ -116,7 +140,7 @@ def estimate(value: float, lo: float, hi: float, most: int = 3) -> str:
     if not math.isfinite(half) or half <= 0:
         return plain_number(value)
     digits = min(max(-math.floor(math.log10(half)), 0), most)
-    shown = f"{value:.{digits}f}"
+    shown = formatted(value, f".{digits}f")
     return f"{shown} ± {rounded_up(covering_half(shown, lo, hi), digits):.{digits}f}"
 
 
@@ -154,7 +178,7 @@ def decimals(x: Any, digits: int = 3) -> str:
         return "—"
     if isinstance(x, float) and math.isinf(x):
         return NOT_REACHED
-    return f"{x:.{digits}f}"
+    return formatted(x, f".{digits}f")
 
 
 def value_and_bounds(value: Any, lo: Any, hi: Any, digits: int = 3) -> str:
@@ -175,13 +199,13 @@ def _bound(x: Any, rounded: Callable[[float, int], float], digits: int, sign: st
     """One bound of :func:`bounds`, rounded by ``rounded`` when it is a finite number."""
     if not (isinstance(x, float | int) and math.isfinite(x)):
         return decimals(x, digits)
-    return f"{rounded(x, digits):{sign}.{digits}f}"
+    return formatted(rounded(x, digits), f"{sign}.{digits}f")
 
 
 def plain_number(value: float, digits: int = 3) -> str:
     """A number without trailing zeros: ``10``, ``10.2``, ``0.125``."""
-    text = f"{value:.{digits}f}".rstrip("0").rstrip(".")
-    return "0" if text in ("", "-0") else text
+    text = formatted(value, f".{digits}f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 #: How every table and page writes a median time-to-down that fewer than half of the
@@ -486,7 +510,7 @@ def check_table(check: pd.DataFrame) -> Table:
         number_column(table, column)
     for figure, r in zip(figures, check.itertuples(), strict=True):
         table.add_row(figure, _check_cell(r.simulated), _check_cell(r.exact),
-                      f"{r.std_error:.2g}", f"{r.z:+.2f}", format_p(r.p_value))  # fmt: skip
+                      f"{r.std_error:.2g}", formatted(r.z, "+.2f"), format_p(r.p_value))  # fmt: skip
     return table
 
 

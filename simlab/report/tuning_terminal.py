@@ -27,6 +27,7 @@ from simlab.report.terminal import (
     covering_half,
     decimals,
     estimate,
+    formatted,
     is_wide,
     name_column,
     number_column,
@@ -121,7 +122,7 @@ def _flat_pairs_table(frame: pd.DataFrame, figures: list[str]) -> Table:
 def _value_range(values: pd.Series, digits: int) -> str:
     """``lo–hi`` of ``values`` to ``digits`` decimals, or one number when both read the
     same."""
-    lo, hi = (f"{v:.{digits}f}" for v in (values.min(), values.max()))
+    lo, hi = (formatted(v, f".{digits}f") for v in (values.min(), values.max()))
     return lo if lo == hi else f"{lo}–{hi}"
 
 
@@ -329,7 +330,7 @@ def interval_digits(width: float, least: int = 2, most: int = 4) -> int:
 
 
 def _number(value: float, digits: int, sign: str = "") -> str:
-    return "—" if pd.isna(value) else f"{value:{sign}.{digits}f}"
+    return "—" if pd.isna(value) else formatted(value, f"{sign}.{digits}f")
 
 
 def _diff(diff: float, lo: float, hi: float, digits: int) -> str:
@@ -342,7 +343,7 @@ def _diff(diff: float, lo: float, hi: float, digits: int) -> str:
     if pd.isna(diff):
         return "—"
     if pd.isna(half):
-        return f"{diff:+.{digits}f}"
+        return formatted(diff, f"+.{digits}f")
     if half <= 0 and diff == 0:
         return "0"
     if 0 < half < 0.5 * 10**-digits:  # finer than the decimals shown: a rare figure
@@ -351,7 +352,7 @@ def _diff(diff: float, lo: float, hi: float, digits: int) -> str:
         return f"{shown} ± {rounded_up(covering, -math.floor(math.log10(covering))):.0e}"
     while (lo > 0 or hi < 0) and digits < MOST_DIFF_DIGITS and _crosses_0(diff, lo, hi, digits):
         digits += 1
-    shown = f"{diff:+.{digits}f}"
+    shown = formatted(diff, f"+.{digits}f")
     return f"{shown} ± {rounded_up(covering_half(shown, lo, hi), digits):.{digits}f}"
 
 
@@ -364,7 +365,7 @@ def _crosses_0(diff: float, lo: float, hi: float, digits: int) -> bool:
     ``[lo, hi]`` from it (:func:`~simlab.report.terminal.covering_half`, rounded up)
     reaches past 0 (reaching 0 itself is the rounding outwards of an interval that ends
     near it: ``+0.008 ± 0.008``)."""
-    shown = f"{diff:+.{digits}f}"
+    shown = formatted(diff, f"+.{digits}f")
     return abs(float(shown)) < rounded_up(covering_half(shown, lo, hi), digits)
 
 
