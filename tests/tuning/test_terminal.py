@@ -304,3 +304,20 @@ def test_a_difference_that_rounds_to_zero_has_no_sign(monkeypatch: pytest.Monkey
     console.print(compare_table(frame))
     text = console.export_text()
     assert " 0.000 ± 0.004 " in text and "-0.0" not in text, text
+
+
+def test_a_sweep_of_three_long_fields_stacks_its_points_in_80_columns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Three varied fields with long names took a column each, and the time-to-down
+    table ran past 80 columns: its edge cut the median, ``not reache``. Where a column
+    per field does not fit, each point's values share one column, ``20 · 1 · 1d8``,
+    named field by field in a line above the tables; every figure is whole."""
+    text = _run_at_80(monkeypatch, "sweep", PLATE, "--vary", "Plate Knight.hp=20,30",
+                      "--vary", "Plate Knight.bonus_defense=0,1",
+                      "--vary", "longsword.damage=1d8,1d10", "-n", 2000)  # fmt: skip
+    assert "point: Plate Knight.hp · Plate Knight.bonus_defense · longsword.damage" in text
+    assert re.search(r"^ Swordsman +20 · 0 · 1d8 +[\d.]+ ± ", text, re.M), text
+    assert text.count("not reached") == len(re.findall(r"not reache", text)) > 0, text
+    heading = _heading_cells(text[text.index("time-to-down (rounds") :])
+    assert heading[-1] == ["combatant", "point", "down rate", "downed", "median"], heading
