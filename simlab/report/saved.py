@@ -2,9 +2,10 @@
 
 A report drawn again (``simlab report --from``), the checks of ``simlab check --from`` and
 the drift gate read a scenario's ids, ``expect:`` specs, drift tolerances, exact answers,
-precision record, overrides and ``count:`` copies from ``results.json``. A hand-edited or corrupted entry
-is refused here, as ``results.json: duel: expect[0].combatant: expected …; got …``
-(exit code 2), rather than failing halfway through a report or being measured on nothing.
+precision record, overrides and ``count:`` copies from ``results.json``. A hand-edited
+or corrupted entry is refused here, as ``results.json: duel: expect[0].combatant:
+expected …; got …`` (exit code 2), rather than failing halfway through a report or
+being measured on nothing.
 """
 
 from __future__ import annotations

@@ -510,7 +510,8 @@ def check_table(check: pd.DataFrame) -> Table:
         number_column(table, column)
     for figure, r in zip(figures, check.itertuples(), strict=True):
         table.add_row(figure, _check_cell(r.simulated), _check_cell(r.exact),
-                      f"{r.std_error:.2g}", formatted(r.z, "+.2f"), format_p(r.p_value))  # fmt: skip
+                      f"{r.std_error:.2g}", formatted(r.z, "+.2f"),
+                      format_p(r.p_value))  # fmt: skip
     return table
 
 

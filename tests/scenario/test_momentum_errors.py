@@ -65,23 +65,28 @@ def test_an_override_that_makes_a_price_unpayable_is_refused_naming_it() -> None
 def test_a_spirit_and_a_reaction_priced_beyond_it_are_refused() -> None:
     """A Spirit pays from its character's Momentum; a reaction priced in Momentum is
     paid in place of its token: both are held to the character's most."""
-    spirit = PRICED.replace("attacks: [strike, haymaker], tokens: {momentum: 1}}",
-                            "attacks: [strike], tokens: {momentum: 1},\n"
-                            "       spirit: {name: Wisp, hp: 5, attacks: [haymaker]}}")
+    spirit = PRICED.replace(
+        "attacks: [strike, haymaker], tokens: {momentum: 1}}",
+        "attacks: [strike], tokens: {momentum: 1},\n"
+        "       spirit: {name: Wisp, hp: 5, attacks: [haymaker]}}",
+    )
     assert_one_error(spirit % 12, 11, ["the Spirit 'Wisp' of 'Brawler'", "got 12"])
     reaction = PRICED.replace(
         "{name: Dummy, hp: 500, attacks: [strike]}",
         "{name: Dummy, hp: 500, attacks: [strike],\n"
-        "       react: {evade: {when_damage_at_least: 1, momentum_cost: 11}}}")
+        "       react: {evade: {when_damage_at_least: 1, momentum_cost: 11}}}",
+    )
     assert_one_error(reaction % 11, 17, ["at most 10", "tokens.momentum 0", "got 11",
                                          "'Dummy' could never evade"])  # fmt: skip
 
 
 def test_a_reinforcement_holds_what_it_gains_from_its_arrival() -> None:
     """A reinforcement arriving from round 3 is in the fight for 3 of the 5 Respites."""
-    late = PRICED.replace("{name: Dummy, hp: 500, attacks: [strike]}",
-                          "{name: Dummy, hp: 500, attacks: [strike]}\n"
-                          "    - {name: Late, hp: 5, attacks: [haymaker],\n"
-                          "       reinforce: {cap: 1, from_round: 3}}")
+    late = PRICED.replace(
+        "{name: Dummy, hp: 500, attacks: [strike]}",
+        "{name: Dummy, hp: 500, attacks: [strike]}\n"
+        "    - {name: Late, hp: 5, attacks: [haymaker],\n"
+        "       reinforce: {cap: 1, from_round: 3}}",
+    )
     assert_one_error(late % 7, 11, ["at most 6", "3 Respites from round 3", "'Late'"])
     simlab.loads(late % 6, "s.yaml")

@@ -482,8 +482,9 @@ class Scenario(ScenarioBase):
         its Spirit (a Spirit pays from its character's Momentum)."""
         makers = [(repr(member.name), list(member.attacks))]
         if member.spirit is not None:
-            makers.append((f"the Spirit {member.spirit.name!r} of {member.name!r}, which "
-                           "pays from its character's Momentum,", member.spirit.attacks))
+            spirit = (f"the Spirit {member.spirit.name!r} of {member.name!r}, which pays "
+                      "from its character's Momentum,")  # fmt: skip
+            makers.append((spirit, member.spirit.attacks))
         return makers
 
     DAMAGE_SOURCES: ClassVar[str] = (
