@@ -151,6 +151,8 @@ def simulate(
     Returns
     -------
     Result
+        Its ``meta["copies"]`` names the copies of each entry that makes several
+        (:meth:`~simlab.scenario.common.ScenarioBase.copy_groups`), which plots pool.
 
     Raises
     ------
@@ -168,7 +170,7 @@ def simulate(
     precision = scenario.precision if precision is None else precision
     precision_on_argument(precision, precision_on)
     trace_rows = None
-    meta: dict[str, Any] = {}
+    meta: dict[str, Any] = {"copies": scenario.copy_groups()}
     if scenario.overrides:
         meta["overrides"] = list(scenario.overrides)
     if precision is not None and not trace:

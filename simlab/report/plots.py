@@ -116,21 +116,35 @@ def copies_differ(res: Result, copies: list[int], figure: str = "damage") -> boo
 
 def copy_groups(result: Result | ScenarioRun,
                 figure: str = "damage") -> list[tuple[str, list[str], bool]]:  # fmt: skip
-    """Copies of each ``count:`` entry: ``(base name, copy names, pooled)``.
+    """Copies of each ``count:`` entry: ``(entry name, copy names, pooled)``.
 
     A scenario's ``count: n`` entry becomes combatants ``Ogre 1`` … ``Ogre n`` on one side
     with one profile; in ``figure`` (``damage`` or ``time_to_down``) they are pooled
-    unless they differ there (:func:`copies_differ`).
+    unless they differ there (:func:`copies_differ`). The entries are those the run
+    recorded (``Result.meta["copies"]``, :meth:`ScenarioBase.copy_groups`), so a
+    combatant listed apart whose name reads as one more copy (``Ogre 3`` beside ``Ogre``,
+    count: 2) is never pooled with them; a result that records none (a results file
+    written before simlab recorded them) is grouped by the names, as it was then.
     """
     res = result if isinstance(result, Result) else result.result
-    groups: dict[tuple[str, str], list[int]] = {}
     names = [name for _, name in res.layout.combatants]
-    for c, (side, name) in enumerate(res.layout.combatants):
+    groups = res.meta.get("copies")
+    if groups is None:
+        groups = _groups_by_name(res)
+    return [(entry, list(members),
+             not copies_differ(res, [names.index(m) for m in members], figure))
+            for entry, members in groups.items() if len(members) > 1]  # fmt: skip
+
+
+def _groups_by_name(res: Result) -> dict[str, list[str]]:
+    """Copies told by their names alone (``Ogre 1``, ``Ogre 2`` on one side): how results
+    that do not record their entries are grouped."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for side, name in res.layout.combatants:
         match = _COPY.fullmatch(name)
         if match:
-            groups.setdefault((side, match.group(1)), []).append(c)
-    return [(base, [names[c] for c in members], not copies_differ(res, members, figure))
-            for (_, base), members in groups.items() if len(members) > 1]  # fmt: skip
+            groups.setdefault((side, match.group(1)), []).append(name)
+    return {base: members for (_, base), members in groups.items()}
 
 
 def copy_labels(result: Result | ScenarioRun, figure: str = "damage") -> dict[str, str]:

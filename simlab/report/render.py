@@ -37,7 +37,16 @@ from simlab.exact import pair_answer
 from simlab.report import plots
 from simlab.report.files import atomic_write
 from simlab.report.results import ScenarioRun, save_results
-from simlab.report.terminal import decimals, format_p, value_and_bounds
+from simlab.report.terminal import (
+    MEDIAN_NOTE,
+    NOT_REACHED,
+    decimals,
+    format_p,
+    formatted,
+    median_and_interval,
+    rounds_label,
+    value_and_bounds,
+)
 
 __all__ = ["render_report"]
 
@@ -160,7 +169,7 @@ EXACT_LABELS = {"hit_rate": "hit", "crit_rate": "crit", "mean_damage": "mean"}
 def _exact_figure(entry: dict[str, Any], figure: str, digits: int) -> str:
     """An exact figure of an attack row, or "—" where the fight moves it (its caveat)."""
     value = pair_answer(entry, figure)
-    return "—" if math.isnan(value) else f"{value:.{digits}f}"
+    return "—" if math.isnan(value) else formatted(value, f".{digits}f")
 
 
 MEAN_HEADERS = {
@@ -189,18 +198,9 @@ def _combatant_rows(res: Result) -> tuple[list[str], list[list[str]]]:
 
 
 def _median_cell(row: Any) -> str:
-    """The median time-to-down with its interval; just "not reached" when no end is."""
-    ends = (row.median_time_to_down, row.median_time_to_down_ci95_lo,
-            row.median_time_to_down_ci95_hi)  # fmt: skip
-    if all(pd.isna(x) for x in ends):
-        return "not reached"
-    median, lo, hi = (_rounds(x) for x in ends)
-    return value_and_bounds(median, lo, hi, 0)
-
-
-def _rounds(x: float) -> float:
-    """A round, or inf ("not reached") where NaN says it was never reached."""
-    return math.inf if pd.isna(x) else float(x)
+    """The median time-to-down with its interval (:func:`median_and_interval`)."""
+    return median_and_interval(row.median_time_to_down, row.median_time_to_down_ci95_lo,
+                               row.median_time_to_down_ci95_hi)  # fmt: skip
 
 
 def _outcome_rows(res: Result) -> list[list[str]]:
@@ -215,13 +215,20 @@ def _spec_rows(specs: pd.DataFrame | None, run: ScenarioRun) -> list[list[str]]:
         return []
     rows = []
     for s in specs[(specs.scenario == run.scenario) & (specs.rules == run.rules)].itertuples():
-        digits = 0 if s.figure == "median_time_to_down" else 3
         verdict = s.verdict.upper() + (" (borderline: the interval crosses the bound)"
                                        if s.borderline else "")  # fmt: skip
         spec = s.spec + (f" — {s.note}" if s.note else "")
-        measured = value_and_bounds(s.measured, s.ci_lo, s.ci_hi, digits)
+        measured = _measured(s)
         rows.append([spec, measured, f"{s.n:,}", verdict])
     return rows
+
+
+def _measured(spec: Any) -> str:
+    """A spec's measured figure with its 95% interval; a median time-to-down in rounds
+    (:func:`median_and_interval`)."""
+    if spec.figure == "median_time_to_down":
+        return median_and_interval(spec.measured, spec.ci_lo, spec.ci_hi)
+    return value_and_bounds(spec.measured, spec.ci_lo, spec.ci_hi)
 
 
 def _p_is(p: float) -> str:
@@ -238,15 +245,21 @@ def drift_status(row: Any) -> str:
 
 def drift_cells(row: Any) -> list[str]:
     """The displayed cells of one drift-table row (see :data:`DRIFT_HEADER`)."""
-    change = f"TV {row.change:.3f}" if row.kind == "pmf" else f"{row.change:+.4g}"
+    change = (f"TV {formatted(row.change, '.3f')}" if row.kind == "pmf"
+              else formatted(row.change, "+.4g"))  # fmt: skip
     tol = (
         f"TV {row.tolerance:g}"
         if row.kind == "pmf"
         else (f"{row.tolerance:g} × max(|base|, 1)" if row.kind == "mean" else f"{row.tolerance:g}")
     )
-    digits = 0 if row.kind == "median" else 4  # medians are whole rounds
-    return [drift_status(row), row.figure, row.subject, decimals(row.baseline, digits),
-            decimals(row.current, digits), change, format_p(row.p_holm), tol]  # fmt: skip
+    return [drift_status(row), row.figure, row.subject, _drift_value(row, row.baseline),
+            _drift_value(row, row.current), change, format_p(row.p_holm), tol]  # fmt: skip
+
+
+def _drift_value(row: Any, value: float) -> str:
+    """A drift row's baseline or current figure: a median in whole rounds, NaN there
+    being a median the round cap does not reach (:data:`NOT_REACHED`)."""
+    return rounds_label(value) if row.kind == "median" else decimals(value, 4)
 
 
 def _drift_rows(drift: DriftReport | None, run: ScenarioRun) -> list[list[str]]:
@@ -353,10 +366,17 @@ def _unique(name: str, seen: set[str]) -> str:
 TOC_HEADER = ["scenario", "rules", "specs", "win rate", "hit rate per attack",
               "median time-to-down (rounds)"]  # fmt: skip
 #: What the table of contents shows, said above it on both pages.
-TOC_NOTE = ("One row per scenario: its specs, win rates, hit rate of each attack (all "
-            "defenders together) and median time-to-down (the round by which half of all "
-            "encounters had the combatant downed; — when fewer than half did). Copies are "
-            "pooled (Ogre ×2).")  # fmt: skip
+TOC_NOTE = ("One row per scenario: its specs (— when it has none), win rates, hit rate "
+            "of each attack (all defenders together) and median time-to-down per "
+            "combatant. " + MEDIAN_NOTE + " Copies are pooled (Ogre ×2).")  # fmt: skip
+#: What the time-to-down table and curves show, said above them on both pages.
+TIME_TO_DOWN_NOTE = (
+    "The down rate is the share of all encounters in which the combatant went down (= "
+    "P(downed by the round cap)). " + MEDIAN_NOTE + " The median when downed counts only "
+    "the encounters in which it went down (—: it never did). Curves: P(downed by round r) "
+    "over all encounters, with a pointwise 95% band (Wilson); an encounter its side won "
+    "counts as one it was never downed in."
+)
 #: At most this many attacks and combatants named in a table-of-contents row.
 TOC_ITEMS = 8
 
@@ -392,7 +412,7 @@ def _headline(run: ScenarioRun, specs: pd.DataFrame | None) -> list[str]:
     for lab, members in pools.items():
         down = res.tallies.down_round[members].sum(axis=0)
         m = _median_round(down, res.encounters * len(members))
-        medians.append(f"{lab}: {'—' if m is None else m}")
+        medians.append(f"{lab}: {NOT_REACHED if m is None else m}")
     verdicts = _spec_rows(specs, run)
     failed = sum(row[-1].startswith("FAIL") for row in verdicts)
     spec = "—" if not verdicts else (f"{failed} FAIL" if failed else f"{len(verdicts)} pass")
@@ -608,12 +628,7 @@ black diamonds: the exact answer against a fresh defender, where the exact engin
 Copies of one entry are pooled (Ogre ×2); the tables list each copy.</p>
 {% for n in s.copies_apart %}<p class="note">{{ n }}.</p>{% endfor %}
 {{ pictures(s, 'damage') }}
-<h3>Time-to-down</h3><p class="note">The down rate is the share of all encounters in
-which the combatant went down (= P(downed by the round cap)). The median time-to-down is
-the round by which half of all encounters had it downed ("not reached" when fewer than
-half did); the median when downed counts only the encounters in which it went down.
-Curves: P(downed by round r) over all encounters, with a pointwise 95% band (Wilson);
-an encounter its side won counts as one it was never downed in.</p>
+<h3>Time-to-down</h3><p class="note">{{ time_to_down_note }}</p>
 {{ table(s.combatant_header, s.combatants) }}
 {{ pictures(s, 'survival') }}
 <h3>Outcome</h3>{{ table(OUTCOME_HEADER, s.outcome) }}
@@ -698,7 +713,8 @@ def drift_lines(drift: DriftReport | None) -> list[str]:
         if r.kind == "pmf":
             what = f"distribution moved (total variation {r.change:.3f})"
         else:
-            what = f"{decimals(r.baseline, 4)} → {decimals(r.current, 4)} ({r.change:+.4g})"
+            what = (f"{_drift_value(r, r.baseline)} → {_drift_value(r, r.current)} "
+                    f"({formatted(r.change, '+.4g')})")  # fmt: skip
         out.append(
             f"{r.scenario} ({r.rules}): {r.figure} {r.subject}: {what}, Holm p {_p_is(r.p_holm)}"
         )
@@ -709,8 +725,7 @@ def spec_failures(specs: pd.DataFrame | None) -> list[str]:
     """One line per failed spec."""
     if specs is None or specs.empty:
         return []
-    return [f"{s.scenario} ({s.rules}): {s.spec}: measured "
-            f"{value_and_bounds(s.measured, s.ci_lo, s.ci_hi)}"
+    return [f"{s.scenario} ({s.rules}): {s.spec}: measured {_measured(s)}"
             for s in specs[specs.verdict == "fail"].itertuples()]  # fmt: skip
 
 
@@ -742,7 +757,8 @@ def _markdown(sections: list[Section], title: str, drift: DriftReport | None,
                 out += [_md_table(DRIFT_HEADER, changed), ""]
             out += [f"{len(s.drift) - len(changed)} other figures unchanged.", ""]
         out += ["### Attacks", "", _md_table(s.attack_header, s.attacks), ""]
-        out += ["### Time-to-down", "", _md_table(s.combatant_header, s.combatants), ""]
+        out += ["### Time-to-down", "", md_text(TIME_TO_DOWN_NOTE), "",
+                _md_table(s.combatant_header, s.combatants), ""]  # fmt: skip
         out += ["### Outcome", "", _md_table(OUTCOME_HEADER, s.outcome), ""]
         out += ["### Plots", "", *(md_link(p.title, f"{PNG_DIR}/{p.file}") for p in s.pictures)]
     return "\n".join(out) + "\n"
@@ -821,6 +837,7 @@ def render_report(
         alpha=None if drift is None else f"{drift.alpha:g}", drift_lines=drift_lines(drift),
         spec_failures=spec_failures(specs), table=_html_table, pictures=_html_pictures,
         SPEC_HEADER=SPEC_HEADER, TOC_HEADER=TOC_HEADER, toc_note=TOC_NOTE,
+        time_to_down_note=TIME_TO_DOWN_NOTE,
         DRIFT_HEADER=DRIFT_HEADER, OUTCOME_HEADER=OUTCOME_HEADER,
     )  # fmt: skip
     markdown = _markdown(sections, title, drift, specs, baseline)

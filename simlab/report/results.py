@@ -31,8 +31,12 @@ Format 1 (``"format": 1``)::
         "draws": {"count", "rate", "ci"}, "rounds_counts": {"r": n}, "mean_rounds": …,
         "other_tallies": {name: {"shape": […], "index": […], "values": […]}},
         "exact": null | {"attacks": […], "time_to_down": {…} | null, "refusals": […]},
-        "expect": [{…}], "drift_tolerance": {"rate": 0.02, …}}]}
+        "expect": [{…}], "drift_tolerance": {"rate": 0.02, …},
+        "copies": {"Orc": ["Orc 1", "Orc 2"]}}]}
 
+``copies`` names the copies of each scenario entry that makes several (``count:``),
+which the report's plots pool; a file written before it was recorded pools copies by
+their names (``Orc 1``, ``Orc 2``), as simlab did then.
 ``run`` is the run identity every file of the folder carries
 (:func:`simlab.report.files.run_identity`); a file whose ``run`` disagrees with its
 scenarios, or a folder whose files disagree, is refused when read. Counts are checked
@@ -352,6 +356,7 @@ def scenario_document(run: ScenarioRun) -> dict[str, Any]:
         "exact": run.exact, "expect": run.expect, "drift_tolerance": run.drift_tolerance,
         **({"precision": res.meta["precision"]} if "precision" in res.meta else {}),
         **({"overrides": res.meta["overrides"]} if "overrides" in res.meta else {}),
+        **({"copies": res.meta["copies"]} if "copies" in res.meta else {}),
     }  # fmt: skip
 
 
@@ -550,6 +555,8 @@ def scenario_run(doc: dict[str, Any]) -> ScenarioRun:
         result.meta["precision"] = doc["precision"]
     if doc.get("overrides"):
         result.meta["overrides"] = list(doc["overrides"])
+    if doc.get("copies") is not None:
+        result.meta["copies"] = {entry: list(names) for entry, names in doc["copies"].items()}
     return ScenarioRun(result=result, source=doc.get("source"), exact=doc.get("exact"),
                        expect=list(doc.get("expect", [])),
                        drift_tolerance=dict(doc.get("drift_tolerance", {})),

@@ -2,9 +2,10 @@
 
 A report drawn again (``simlab report --from``), the checks of ``simlab check --from`` and
 the drift gate read a scenario's ids, ``expect:`` specs, drift tolerances, exact answers,
-precision record and overrides from ``results.json``. A hand-edited or corrupted entry
-is refused here, as ``results.json: duel: expect[0].combatant: expected …; got …``
-(exit code 2), rather than failing halfway through a report or being measured on nothing.
+precision record, overrides and ``count:`` copies from ``results.json``. A hand-edited
+or corrupted entry is refused here, as ``results.json: duel: expect[0].combatant:
+expected …; got …`` (exit code 2), rather than failing halfway through a report or
+being measured on nothing.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from simlab.errors import InputError
 from simlab.scenario.common import DriftTolerance, Expectation, copies_of
 from simlab.scenario.validation import validate_saved
 
-__all__ = ["check_about", "check_expect"]
+__all__ = ["check_about", "check_copies", "check_expect"]
 
 #: A key of a saved distribution: a whole number written as text (``"12"``).
 _Bin = Annotated[str, Field(pattern=r"^\d{1,6}$")]
@@ -80,6 +81,7 @@ class _About(_Saved):
     exact: _Exact | None = None
     expect: list[dict[str, Any]] = Field(default_factory=list)
     drift_tolerance: dict[str, Any] = Field(default_factory=dict)
+    copies: dict[str, list[str]] | None = None
 
 
 def check_about(doc: dict[str, Any], layout: Layout) -> None:
@@ -105,6 +107,23 @@ def check_about(doc: dict[str, Any], layout: Layout) -> None:
     for i, spec in enumerate(about.expect):
         where = f"{about.scenario}: expect[{i}]"
         check_expect(validate_saved(Expectation, spec, where), layout, where)
+    if about.copies is not None:
+        check_copies(about.copies, layout, f"{about.scenario}: copies")
+
+
+def check_copies(copies: dict[str, list[str]], layout: Layout, where: str) -> None:
+    """Refuse a record of ``count:`` copies that is not what simlab writes: an entry
+    whose copies are not at least two combatants of these results, or a combatant
+    that is a copy of two entries."""
+    names = [name for _, name in layout.combatants]
+    seen: set[str] = set()
+    for entry, members in copies.items():
+        strangers = [m for m in members if m not in names or m in seen]
+        if len(members) < 2 or len(set(members)) < len(members) or strangers:
+            raise InputError(f"{where}.{entry}: expected the names of its copies, at least "
+                             f"two combatants of these results and of no other entry; got "
+                             f"{members!r:.120}")  # fmt: skip
+        seen.update(members)
 
 
 def check_expect(spec: Expectation, layout: Layout, where: str) -> None:

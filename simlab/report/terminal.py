@@ -97,6 +97,30 @@ def format_p(p: float) -> str:
     return f"< {SMALLEST_P:g}" if p < SMALLEST_P else f"{p:.2g}"
 
 
+def formatted(value: float, spec: str) -> str:
+    """``format(value, spec)`` for people: a number that rounds to zero as written is
+    written without a sign, ``0.000`` and not ``-0.000`` (a difference of -0.0003 to three
+    decimals) nor ``+0.000``. Python 3.10, which simlab supports, has no ``z`` option
+    that would say so in ``spec``; every table and page formats its numbers through here.
+
+    Parameters
+    ----------
+    value : float
+        The number.
+    spec : str
+        A format specification, such as ``"+.3f"`` or ``".4g"``.
+
+    Returns
+    -------
+    str
+        The number as ``spec`` writes it, unsigned where it reads as zero.
+    """
+    text = format(value, spec)
+    if text[:1] in "+-" and float(text) == 0:
+        return text[1:]
+    return text
+
+
 def estimate(value: float, lo: float, hi: float, most: int = 3) -> str:
     """A figure with its interval as ``value ± half-width``, to the interval's precision.
 
@@ -116,7 +140,7 @@ def estimate(value: float, lo: float, hi: float, most: int = 3) -> str:
     if not math.isfinite(half) or half <= 0:
         return plain_number(value)
     digits = min(max(-math.floor(math.log10(half)), 0), most)
-    shown = f"{value:.{digits}f}"
+    shown = formatted(value, f".{digits}f")
     return f"{shown} ± {rounded_up(covering_half(shown, lo, hi), digits):.{digits}f}"
 
 
@@ -149,12 +173,12 @@ def rounded_down(bound: float, digits: int) -> float:
 
 def decimals(x: Any, digits: int = 3) -> str:
     """``x`` to ``digits`` decimals for pages and interval tables: "—" for a missing
-    value, "not reached" for an infinite one (a median no round reaches)."""
+    value, :data:`NOT_REACHED` for an infinite one (a median no round reaches)."""
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "—"
     if isinstance(x, float) and math.isinf(x):
-        return "not reached"
-    return f"{x:.{digits}f}"
+        return NOT_REACHED
+    return formatted(x, f".{digits}f")
 
 
 def value_and_bounds(value: Any, lo: Any, hi: Any, digits: int = 3) -> str:
@@ -175,20 +199,42 @@ def _bound(x: Any, rounded: Callable[[float, int], float], digits: int, sign: st
     """One bound of :func:`bounds`, rounded by ``rounded`` when it is a finite number."""
     if not (isinstance(x, float | int) and math.isfinite(x)):
         return decimals(x, digits)
-    return f"{rounded(x, digits):{sign}.{digits}f}"
+    return formatted(rounded(x, digits), f"{sign}.{digits}f")
 
 
 def plain_number(value: float, digits: int = 3) -> str:
     """A number without trailing zeros: ``10``, ``10.2``, ``0.125``."""
-    text = f"{value:.{digits}f}".rstrip("0").rstrip(".")
-    return "0" if text in ("", "-0") else text
+    text = formatted(value, f".{digits}f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
-def rounds_label(value: float, cap: int | None = None) -> str:
-    """A round: ``7``; one never reached is ``> cap`` (or ``not reached``)."""
+#: How every table and page writes a median time-to-down that fewer than half of the
+#: encounters reach by the round cap (README, "Output files"): one phrase, everywhere.
+NOT_REACHED = "not reached"
+
+#: What a median time-to-down is, said the same way under every table and on every page
+#: that shows one (the run's, the sweep's and the report's).
+MEDIAN_NOTE = (
+    "median: the round by which half of all encounters had it down (not reached: fewer "
+    "than half did by the round cap)."
+)
+
+
+def rounds_label(value: float) -> str:
+    """A round: ``7``; a median no round reaches by the cap (NaN or inf) is
+    :data:`NOT_REACHED`."""
     if pd.isna(value) or value == math.inf:
-        return "not reached" if cap is None else f"> {cap}"
+        return NOT_REACHED
     return f"{value:.0f}"
+
+
+def median_and_interval(median: float, lo: float, hi: float) -> str:
+    """A median time-to-down with its 95% interval, ``7 [6, 8]`` or ``30 [28, not
+    reached]``; :data:`NOT_REACHED` alone when neither it nor its interval is reached."""
+    cells = [rounds_label(x) for x in (median, lo, hi)]
+    if all(cell == NOT_REACHED for cell in cells):
+        return NOT_REACHED
+    return f"{cells[0]} [{cells[1]}, {cells[2]}]"
 
 
 def is_wide() -> bool:
@@ -265,9 +311,9 @@ def attacks_table(result: Result) -> Table:
 #: What the time-to-down table's figures mean, printed under it.
 TIME_TO_DOWN_NOTE = (
     "down rate: share of all encounters in which it went down = P(downed by round {cap}, "
-    "the round cap). median: the round by which half of all encounters had it downed "
-    "(> {cap}: fewer than half did). median if downed: among the encounters it went "
-    "down in. capped: encounters that lasted to the round cap with it standing."
+    "the round cap). " + MEDIAN_NOTE + " median if downed: among the encounters it went "
+    "down in (—: it never did). capped: encounters that lasted to the round cap with it "
+    "standing."
 )
 
 
@@ -295,7 +341,6 @@ def combatants_table(result: Result, with_events: bool = True) -> Table:
     and (``with_events``) event rates and, where statuses deal damage, status damage per
     encounter."""
     table = console_table("time-to-down (rounds)")
-    cap = result.layout.max_rounds
     rows = result.combatants()
     headers, extra = _event_cells(result, rows) if with_events else ([], [[]] * len(rows))
     name_column(table, "combatant", list(rows.combatant))
@@ -305,7 +350,7 @@ def combatants_table(result: Result, with_events: bool = True) -> Table:
     for row, more in zip(rows.itertuples(), extra, strict=True):
         table.add_row(row.combatant, row.side,
                       estimate(row.down_rate, row.down_rate_ci95_lo, row.down_rate_ci95_hi),
-                      rounds_label(row.median_time_to_down, cap),
+                      rounds_label(row.median_time_to_down),
                       "—" if pd.isna(row.median_time_to_down_when_downed)
                       else rounds_label(row.median_time_to_down_when_downed),
                       f"{row.capped:,}", *more)  # fmt: skip
@@ -398,7 +443,7 @@ def exact_duel_table(duel: DuelExact) -> Table:
     name_column(table, "side", [duel.side])
     for column in ("mean", "sd", "median", "down by round cap"):
         number_column(table, column)
-    median = "not reached" if duel.median is None else str(duel.median)
+    median = NOT_REACHED if duel.median is None else str(duel.median)
     if duel.median is not None and capped_median(duel) is None:
         median += f" (> cap {len(duel.pmf) - 1})"
     table.add_row(duel.defender, duel.side, f"{duel.mean:.5f}", f"{duel.variance**0.5:.4f}",
@@ -465,7 +510,8 @@ def check_table(check: pd.DataFrame) -> Table:
         number_column(table, column)
     for figure, r in zip(figures, check.itertuples(), strict=True):
         table.add_row(figure, _check_cell(r.simulated), _check_cell(r.exact),
-                      f"{r.std_error:.2g}", f"{r.z:+.2f}", format_p(r.p_value))  # fmt: skip
+                      f"{r.std_error:.2g}", formatted(r.z, "+.2f"),
+                      format_p(r.p_value))  # fmt: skip
     return table
 
 
@@ -498,8 +544,7 @@ def specs_table(specs: pd.DataFrame) -> Table:
     table.add_column("verdict")
     for name, s in zip(names, specs.itertuples(), strict=True):
         if s.figure == "median_time_to_down":
-            lo, hi = rounds_label(s.ci_lo), rounds_label(s.ci_hi)
-            measured = f"{rounds_label(s.measured)} [{lo}, {hi}]"
+            measured = median_and_interval(s.measured, s.ci_lo, s.ci_hi)
         else:
             measured = estimate(s.measured, s.ci_lo, s.ci_hi)
         verdict = "[green]PASS[/green]" if s.verdict == "pass" else "[bold red]FAIL[/bold red]"

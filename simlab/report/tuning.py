@@ -40,7 +40,14 @@ from simlab.report.render import (
     md_link,
     md_text,
 )
-from simlab.report.terminal import bounds, decimals, format_p, rounds_label, value_and_bounds
+from simlab.report.terminal import (
+    MEDIAN_NOTE,
+    bounds,
+    decimals,
+    format_p,
+    rounds_label,
+    value_and_bounds,
+)
 from simlab.report.tuning_terminal import (
     MEAN_TIME_TO_DOWN_NOTE,
     interval_digits,
@@ -283,8 +290,7 @@ _DAMAGE_NOTE = ("{figures} (misses 0) of each attack against "
                 "ran on the same seed (common random numbers).")  # fmt: skip
 _OUTCOME_NOTE = ("Down rate; mean time-to-down among the encounters in which the "
                  "combatant went down by the round cap (dashed: the exact duel's, read "
-                 "the same way); median time-to-down, the round by which half of all encounters "
-                 "had it down (not reached: fewer than half did).")  # fmt: skip
+                 "the same way). " + MEDIAN_NOTE)  # fmt: skip
 _SIDES_NOTE = "Win rate of each side, and the draw rate, at every point."
 _COMPARE_NOTE = ("diff = B − A. Paired: the 95% interval of the difference measured on the "
                  "same dice (K contiguous ranges of encounters, t on the per-range "

@@ -20,11 +20,14 @@ import pandas as pd
 
 from simlab.report import terminal
 from simlab.report.terminal import (
+    MEDIAN_NOTE,
+    NOT_REACHED,
     bounds,
     console_table,
     covering_half,
     decimals,
     estimate,
+    formatted,
     is_wide,
     name_column,
     number_column,
@@ -62,11 +65,12 @@ def _exact_cell(value: float) -> str:
     return "—" if pd.isna(value) else plain_number(value, 4)
 
 
-def sweep_attack_tables(sweep: SweepResult) -> list[Table]:
+def sweep_attack_tables(sweep: SweepResult, stacked: bool = False) -> list[Table]:
     """The damage curves as terminal tables: one per attack pair the sweep moves
     (:func:`simlab.tuning.sweep.moving_pairs`) with one row per point, figures as
     ``value ± half-width``, no crit column for a rule system without crits; then one
-    table of the pairs it leaves flat, each figure as the range of its estimates."""
+    table of the pairs it leaves flat, each figure as the range of its estimates.
+    ``stacked``: the varied values in one ``point`` column (:func:`point_cells`)."""
     from simlab.tuning.sweep import PAIR, moving_pairs, pair_figures
 
     frame = sweep.attacks()
@@ -77,14 +81,14 @@ def sweep_attack_tables(sweep: SweepResult) -> list[Table]:
     tables = []
     for (attacker, attack, defender), curve in curves.groupby(PAIR, sort=False):
         table = console_table(f"{pair_heading(attacker, attack, defender)} (± 95% interval)")
-        _field_columns(table, sweep)
+        _field_columns(table, sweep, stacked)
         exact = bool(curve.exact_mean_damage.notna().any())
         for column in ("hit rate", *(["crit rate"] if crits else []), "mean damage",
                        *(["exact\nmean"] if exact else [])):  # fmt: skip
             number_column(table, column)
         for _, r in curve.iterrows():
             crit = [_estimate(r, "crit_rate")] if crits else []
-            table.add_row(*(str(r[f]) for f in sweep.fields), _estimate(r, "hit_rate"),
+            table.add_row(*point_cells(r, sweep, stacked), _estimate(r, "hit_rate"),
                           *crit, _estimate(r, "mean_damage"),
                           *([_exact_cell(r.exact_mean_damage)] if exact else []))  # fmt: skip
         tables.append(table)
@@ -119,37 +123,39 @@ def _flat_pairs_table(frame: pd.DataFrame, figures: list[str]) -> Table:
 def _value_range(values: pd.Series, digits: int) -> str:
     """``lo–hi`` of ``values`` to ``digits`` decimals, or one number when both read the
     same."""
-    lo, hi = (f"{v:.{digits}f}" for v in (values.min(), values.max()))
+    lo, hi = (formatted(v, f".{digits}f") for v in (values.min(), values.max()))
     return lo if lo == hi else f"{lo}–{hi}"
 
 
-def sweep_combatants_table(sweep: SweepResult) -> Table:
-    """Down rate, time-to-down and win rate at every point, as a terminal table."""
+def sweep_combatants_table(sweep: SweepResult, stacked: bool = False) -> Table:
+    """Down rate, time-to-down and win rate at every point, as a terminal table
+    (``stacked``: the varied values in one column, :func:`point_cells`)."""
     frame = sweep.combatants()
     table = console_table("time-to-down (rounds, ± 95% interval)")
     name_column(table, "combatant", list(frame.combatant))
-    _field_columns(table, sweep)
+    _field_columns(table, sweep, stacked)
     exact = bool(frame.exact_mean_time_to_down.notna().any())
     for column in ("down rate", "mean if\ndowned", "median", *(["exact\nmean"] if exact else [])):
         number_column(table, column)
     for name, r, last in _grouped(frame, "combatant"):
-        median = "—" if pd.isna(r.median_time_to_down) else rounds_label(r.median_time_to_down)
-        table.add_row(name, *(str(r[f]) for f in sweep.fields), _estimate(r, "down_rate"),
+        median = rounds_label(r.median_time_to_down)
+        table.add_row(name, *point_cells(r, sweep, stacked), _estimate(r, "down_rate"),
                       _estimate(r, "mean_time_to_down"), median,
                       *([_exact_cell(r.exact_mean_time_to_down)] if exact else []),
                       end_section=last)  # fmt: skip
     return table
 
 
-def sweep_sides_table(sweep: SweepResult) -> Table:
-    """Win rate of each side (and the draw rate) at every point, as a terminal table."""
+def sweep_sides_table(sweep: SweepResult, stacked: bool = False) -> Table:
+    """Win rate of each side (and the draw rate) at every point, as a terminal table
+    (``stacked``: the varied values in one column, :func:`point_cells`)."""
     frame = sweep.sides()
     table = console_table("outcome (± 95% interval)")
     name_column(table, "side", [str(s) for s in frame.side])
-    _field_columns(table, sweep)
+    _field_columns(table, sweep, stacked)
     number_column(table, "win rate")
     for name, r, last in _grouped(frame, "side"):
-        table.add_row(name, *(str(r[f]) for f in sweep.fields), _estimate(r, "win_rate"),
+        table.add_row(name, *point_cells(r, sweep, stacked), _estimate(r, "win_rate"),
                       end_section=last)  # fmt: skip
     return table
 
@@ -162,14 +168,35 @@ def _grouped(frame: pd.DataFrame, key: str) -> Iterator[tuple[str, Any, bool]]:
             yield (str(row[key]) if k == 0 else ""), row, k == len(group) - 1
 
 
-def _field_columns(table: Table, sweep: SweepResult) -> None:
+def _field_columns(table: Table, sweep: SweepResult, stacked: bool = False) -> None:
     """A column per varied field, headed by its whole name (``Orc.hp``): in a table of
     combatants, ``hp`` alone beside the Hero would read as the Hero's. A long name is
     broken after its dots, underscores and hyphens (:func:`field_heading`), on lines
-    half as wide when several fields share the table."""
+    half as wide when several fields share the table. ``stacked``: one column,
+    ``point``, whose fields :func:`point_key` names above the tables."""
+    if stacked:
+        name_column(table, POINT, [])
+        return
     width = FIELD_HEADING_WIDTH if len(sweep.fields) == 1 else FIELD_HEADING_WIDTH // 2
     for name in sweep.fields:
         name_column(table, field_heading(name, width), [])
+
+
+#: The heading of the one column of a stacked sweep table, and what parts its values.
+POINT = "point"
+POINT_SEPARATOR = " · "
+
+
+def point_cells(row: Any, sweep: SweepResult, stacked: bool = False) -> list[str]:
+    """The varied fields' values of a table row: one cell each, or (``stacked``) one cell
+    of them all in the order of ``sweep.fields``, ``20 · 1 · 1d8``."""
+    cells = [str(row[f]) for f in sweep.fields]
+    return [POINT_SEPARATOR.join(cells)] if stacked else cells
+
+
+def point_key(sweep: SweepResult) -> str:
+    """The line above stacked tables that says which field each value of a point is."""
+    return f"{POINT}: {POINT_SEPARATOR.join(sweep.fields)}"
 
 
 #: The widest line of a varied field's heading in a sweep of one field.
@@ -200,8 +227,7 @@ SWEEP_NOTE = (
     "exact: the exact mean damage against a fresh defender, or the exact mean "
     "time-to-down of a duel (among the encounters downed by the round cap, as "
     "simulated), where the exact engine answers the point.",
-    "mean if downed: among the encounters in which the combatant went down; median: the "
-    "round by which half of all encounters had it down (—: fewer than half did).",
+    "mean if downed: among the encounters in which the combatant went down. " + MEDIAN_NOTE,
     "unchanged across the sweep: the attack pairs whose 95% intervals share a value at "
     "every point and whose exact answer stays the same.",
 )
@@ -223,16 +249,41 @@ def sweep_note(sweep: SweepResult) -> str:
 
 def print_sweep(sweep: SweepResult) -> None:
     """Print a sweep's damage curves, time-to-down and win rates as tables that fit the
-    terminal (80 columns and up)."""
+    terminal (80 columns and up). A column per varied field where every table fits so;
+    else (three or more fields, long names) one ``point`` column holds each point's
+    values, ``20 · 1 · 1d8``, and a line above the tables names the fields in order."""
     fixed = f" · with {', '.join(sweep.overrides)}" if sweep.overrides else ""
     terminal.console.print(f"{sweep.scenario}{fixed} · {sweep.per_point()} · seed {sweep.seed} "
                   f"· varied: {', '.join(sweep.fields)}", markup=False,
                   highlight=False)  # fmt: skip
-    for table in sweep_attack_tables(sweep):
-        terminal.console.print(_fitted(table))
-    terminal.console.print(_fitted(sweep_combatants_table(sweep)))
+    tables = _sweep_tables(sweep, stacked=False)
+    if not all(_fits(table) for table in tables):
+        tables = _sweep_tables(sweep, stacked=True)
+        terminal.console.print(point_key(sweep), markup=False, highlight=False)
+    *attacks, combatants, sides = tables
+    for table in attacks:
+        terminal.console.print(table)
+    terminal.console.print(combatants)
     terminal.console.print(sweep_note(sweep), markup=False, highlight=False)
-    terminal.console.print(_fitted(sweep_sides_table(sweep)))
+    terminal.console.print(sides)
+
+
+def _sweep_tables(sweep: SweepResult, stacked: bool) -> list[Table]:
+    """Every table of a sweep, in print order, each :func:`_fitted`."""
+    tables = [*sweep_attack_tables(sweep, stacked), sweep_combatants_table(sweep, stacked),
+              sweep_sides_table(sweep, stacked)]  # fmt: skip
+    return [_fitted(table) for table in tables]
+
+
+def _fits(table: Table) -> bool:
+    """Whether ``table`` prints whole in the terminal: where its columns cannot shrink to
+    the terminal's width (numbers never wrap), rich lays it out wider and the terminal's
+    edge cuts it, ``not reached`` printed ``not reache``."""
+    from rich.segment import Segment
+
+    console = terminal.console
+    lines = Segment.split_lines(console.render(table, console.options))
+    return all(Segment.get_line_length(line) <= console.width for line in lines)
 
 
 def _fitted(table: Table) -> Table:
@@ -328,7 +379,7 @@ def interval_digits(width: float, least: int = 2, most: int = 4) -> int:
 
 
 def _number(value: float, digits: int, sign: str = "") -> str:
-    return "—" if pd.isna(value) else f"{value:{sign}.{digits}f}"
+    return "—" if pd.isna(value) else formatted(value, f"{sign}.{digits}f")
 
 
 def _diff(diff: float, lo: float, hi: float, digits: int) -> str:
@@ -341,7 +392,7 @@ def _diff(diff: float, lo: float, hi: float, digits: int) -> str:
     if pd.isna(diff):
         return "—"
     if pd.isna(half):
-        return f"{diff:+.{digits}f}"
+        return formatted(diff, f"+.{digits}f")
     if half <= 0 and diff == 0:
         return "0"
     if 0 < half < 0.5 * 10**-digits:  # finer than the decimals shown: a rare figure
@@ -350,7 +401,7 @@ def _diff(diff: float, lo: float, hi: float, digits: int) -> str:
         return f"{shown} ± {rounded_up(covering, -math.floor(math.log10(covering))):.0e}"
     while (lo > 0 or hi < 0) and digits < MOST_DIFF_DIGITS and _crosses_0(diff, lo, hi, digits):
         digits += 1
-    shown = f"{diff:+.{digits}f}"
+    shown = formatted(diff, f"+.{digits}f")
     return f"{shown} ± {rounded_up(covering_half(shown, lo, hi), digits):.{digits}f}"
 
 
@@ -363,7 +414,7 @@ def _crosses_0(diff: float, lo: float, hi: float, digits: int) -> bool:
     ``[lo, hi]`` from it (:func:`~simlab.report.terminal.covering_half`, rounded up)
     reaches past 0 (reaching 0 itself is the rounding outwards of an interval that ends
     near it: ``+0.008 ± 0.008``)."""
-    shown = f"{diff:+.{digits}f}"
+    shown = formatted(diff, f"+.{digits}f")
     return abs(float(shown)) < rounded_up(covering_half(shown, lo, hi), digits)
 
 
@@ -431,9 +482,9 @@ COMPARE_TERMINAL_NOTE = (
 
 def _figure_text(value: float, lo: float, hi: float, method: str) -> str:
     """A tuned figure: ``3 (exact)``, or ``0.497 ± 0.004`` (its 95% interval); a time
-    (median time-to-down) that half of the encounters never reach is ``not reached``."""
+    (median time-to-down) that half of the encounters never reach is :data:`NOT_REACHED`."""
     if math.isinf(value):
-        return "not reached" + (" (exact)" if method == "exact" else "")
+        return NOT_REACHED + (" (exact)" if method == "exact" else "")
     if method == "exact":
         return f"{value:.4g} (exact)"
     return estimate(value, lo, hi)

@@ -322,6 +322,14 @@ class ScenarioBase(StrictModel):
                 out += [(side, name, list(m.attacks)) for name in names]
         return out
 
+    def copy_groups(self) -> dict[str, list[str]]:
+        """The copies of every entry that makes several (``count:``, and in
+        shattered-spirits a reinforcement's cap and the Spirits of copies): entry name →
+        its copies' names, ``{"Orc": ["Orc 1", "Orc 2"]}``. Figures pool copies by these
+        entries, never by a name that merely reads as a copy (``Orc 3`` listed apart)."""
+        return {claim.name: [f"{claim.name} {k}" for k in range(1, claim.copies + 1)]
+                for claim in self.name_claims() if claim.copies > 1}  # fmt: skip
+
     def name_claims(self) -> list[NameClaim]:
         """Every name the combatant entries give, in order (see :func:`entry_claims`)."""
         claims: list[NameClaim] = []

@@ -60,26 +60,34 @@ class Override:
         return f"{self.target}={value}"
 
 
-#: Scenario fields that set how a run is played, not the fight: a sweep, a comparison
-#: and a tune play every variant with one seed and one number of encounters.
-RUN_FIELDS = ("seed", "encounters")
+#: Scenario fields that set how a run is played, not the fight, each with how it is set
+#: for every variant at once: a sweep, a comparison and a tune play every variant with
+#: one seed, one number of encounters and one precision. A precision varied point by
+#: point would change only how long each point runs, not what it measures: the points
+#: would stop at different counts, no longer on the same sample, and a sweep of it
+#: would draw the same figures with narrower bands.
+RUN_FIELDS = {
+    "seed": "seed= and n=, or --seed and -n",
+    "encounters": "seed= and n=, or --seed and -n",
+    "precision": "precision=, or --precision H, which runs every variant to H",
+}
 
 
 def refuse_run_changes(before: ScenarioBase, after: ScenarioBase, label: str, kind: str) -> None:
     """Refuse a variant of ``before`` that changes a :data:`RUN_FIELDS` field: a ``kind``
-    (sweep, comparison, tune) would play it with the common seed and count all the same,
-    under a label that says otherwise.
+    (sweep, comparison, tune) would play it with the common seed, count and precision
+    all the same, under a label that says otherwise.
 
     Raises
     ------
     InputError
-        Naming ``label`` and the field.
+        Naming ``label``, the field and the option that sets it for every variant.
     """
-    for name in RUN_FIELDS:
+    for name, option in RUN_FIELDS.items():
         if getattr(after, name) != getattr(before, name):
             raise InputError(f"{label}: expected a change to the fight; got one to {name!r}, "
                              f"which a {kind} keeps the same for every variant (set it with "
-                             "seed= and n=, or --seed and -n)")  # fmt: skip
+                             f"{option})")  # fmt: skip
 
 
 def argument_label(option: str, text: str) -> str:

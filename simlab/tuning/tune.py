@@ -198,8 +198,8 @@ class TuneResult:
         found = next((e for e in self.evaluations if e.value == self.value), None)
         answer = "nothing evaluated"
         if found is not None:
-            answer = (f"{self.field}={_show(self.value)} gives {found.figure:.4g} "
-                      f"[{found.lo:.4g}, {found.hi:.4g}] ({found.method})")  # fmt: skip
+            answer = (f"{self.field}={_show(self.value)} gives {_figure(found.figure)} "
+                      f"[{_figure(found.lo)}, {_figure(found.hi)}] ({found.method})")  # fmt: skip
         if not self.reachable:
             answer += ", the closest end: the target is not reached"
         return (f"<TuneResult {self.scenario} · rules {self.rules} · {self.field} over "
@@ -274,6 +274,14 @@ def _num(x: float) -> float | None:
 
 def _show(x: float) -> str:
     return f"{x:g}"
+
+
+def _figure(x: float) -> str:
+    """A figure to 4 digits; an infinite one is a median time-to-down the round cap does
+    not reach, written as every table writes it (``not reached``)."""
+    from simlab.report.terminal import NOT_REACHED
+
+    return NOT_REACHED if math.isinf(x) else f"{x:.4g}"
 
 
 class _Evaluator:

@@ -215,3 +215,45 @@ def test_side_by_side_panels_give_a_defender_one_colour(party: ScenarioRun) -> N
     plt.close(fig)
     assert len(bars) == 3
     assert {k.split(" (n=")[0]: v for k, v in bars.items()} == steps
+
+
+def test_a_combatant_named_like_one_more_copy_is_not_pooled_with_them(tmp_path: Path) -> None:
+    """``Skeleton`` (count: 2) plays as ``Skeleton 1`` and ``Skeleton 2``; a third
+    skeleton listed apart as ``Skeleton 3`` is a combatant of its own. The damage plots
+    pooled by the name pattern and drew "Skeleton ×3": they pool by the scenario's
+    entries, recorded with the run and in results.json, so ``report --from`` does too."""
+    from simlab.report.results import load_results, save_results
+
+    text = SKELETONS.read_text().replace(
+        "attacks: [rusty-spear]}",
+        "attacks: [rusty-spear]}\n    - {name: Skeleton 3, hp: 13, attributes: {str: 10, "
+        "dex: 14}, dc: 9, armor: leather, armor_bc: 2, attacks: [rusty-spear]}",
+    )
+    path = tmp_path / "three.yaml"
+    path.write_text(text)
+    run = api.run_scenario(path, n=2000, seed=5)
+    assert run.result.meta["copies"] == {"Skeleton": ["Skeleton 1", "Skeleton 2"]}
+    save_results(run, tmp_path / "results.json")
+    (again,) = load_results(tmp_path / "results.json")
+    for each in (run, again):
+        assert [g[:2] for g in plots.copy_groups(each)] == [
+            ("Skeleton", ["Skeleton 1", "Skeleton 2"])]  # fmt: skip
+        attackers = set(plots.pooled_damage_pmf(each).attacker)
+        assert "Skeleton 3" in attackers and "Skeleton ×3" not in attackers, attackers
+    render_report([again], tmp_path / "report")
+    page = (tmp_path / "report/report.md").read_text(encoding="utf-8")
+    assert "×3" not in page and "Skeleton 3" in page
+
+
+def test_a_hand_edited_record_of_copies_is_refused(tmp_path: Path, skeletons: ScenarioRun) -> None:
+    import json
+
+    from simlab.errors import InputError
+    from simlab.report.results import load_results, save_results
+
+    path = save_results(skeletons, tmp_path / "results.json")
+    doc = json.loads(path.read_text())
+    doc["scenarios"][0]["copies"] = {"Skeleton": ["Skeleton 1", "Nobody"]}
+    path.write_text(json.dumps(doc))
+    with pytest.raises(InputError, match=r"copies\.Skeleton: expected the names of its copies"):
+        load_results(path)

@@ -71,18 +71,22 @@ def test_report_shows_specs_drift_and_exact_overlay(tmp_path: Path) -> None:
     assert external_references(html) == []
 
 
-def test_both_pages_say_what_a_dash_in_the_contents_means(tmp_path: Path) -> None:
-    """The contents write a median time-to-down fewer than half of the encounters reach as
-    "—" (the table below as "not reached"): report.md says so above its contents, as
-    report.html does (report.md said nothing, and "—" is also "no specs" there)."""
+def test_both_pages_write_a_median_past_the_cap_as_not_reached(tmp_path: Path) -> None:
+    """A median time-to-down fewer than half of the encounters reach by the round cap
+    reads "not reached" in the contents as in the table below (the contents wrote "—",
+    which there also means "no specs"), and both pages say what it means, in the words
+    of the terminal's note."""
+    from simlab.report.terminal import MEDIAN_NOTE
+
     run = api.run_scenario(ROOT / "scenarios/zones-3d6/skirmish.yaml", n=2000, seed=6)
     median = run.result.combatants().set_index("combatant").median_time_to_down
     assert median.isna()["Warden"]
     render_report([run], tmp_path)
     for page in ("report.md", "report.html"):
         text = (tmp_path / page).read_text(encoding="utf-8")
-        assert "— when fewer than half did" in text, page
-        assert "Warden: —" in text and "not reached" in text, page
+        assert "Warden: not reached" in text, page
+        assert "Warden: —" not in text and "&gt; " not in text, page
+        assert text.count(MEDIAN_NOTE) == 2, page  # above the contents, above the table
 
 
 def test_html_check_catches_external_references() -> None:

@@ -85,6 +85,34 @@ def test_skirmish_down_rate_and_down_by_the_last_round_agree_everywhere(tmp_path
     assert warden["time_to_down"]["median_time_to_down_when_downed"] is not None
 
 
+def test_a_median_past_the_cap_reads_not_reached_in_run_and_sweep() -> None:
+    """A median time-to-down fewer than half of the encounters reach by the round cap was
+    ``> 30`` in the run's table and ``—`` in the sweep's, "not reached" on the pages: it
+    reads "not reached" in both terminals too, and both notes explain it in the same
+    words (:data:`~simlab.report.terminal.MEDIAN_NOTE`)."""
+    import simlab
+    from simlab.report.tuning_terminal import print_sweep
+
+    run = api.run_scenario(SKIRMISH, n=2000, seed=6)
+    text = _terminal_text(run.result, 80)
+    assert re.search(r"^ ?Warden .* not reached ", text, re.M), text
+    assert "> 30" not in text and terminal.MEDIAN_NOTE in " ".join(text.split())
+    sweep = simlab.sweep(simlab.load(SKIRMISH), {"Warden.hp": [14, 16]}, n=2000, seed=6,
+                         exact=False)  # fmt: skip
+    saved = terminal.console
+    terminal.console = Console(width=80, record=True, force_terminal=False)
+    try:
+        print_sweep(sweep)
+        text = terminal.console.export_text()
+    finally:
+        terminal.console = saved
+    lines = text.splitlines()
+    first = next(k for k, line in enumerate(lines) if re.match(r"^ ?Warden +14 ", line))
+    for line in lines[first : first + 2]:  # Warden's median, at both points
+        assert line.rstrip().endswith(" not reached"), text
+    assert terminal.MEDIAN_NOTE in " ".join(text.split())
+
+
 def test_quickstart_at_80_columns_fits_and_cuts_no_name() -> None:
     """Issue 20: `simlab run` of the quickstart with COLUMNS=80: no line over 80
     characters, every combatant, attack and side name whole, no `0` p-values."""

@@ -171,7 +171,8 @@ def test_the_independent_interval_is_shown_rounded_outwards() -> None:
     from simlab.report.terminal import bounds
 
     assert bounds(-0.05231, 0.01202, 3, sign="+") == "[-0.053, +0.013]"
-    assert bounds(0.0004, -0.0004, 3, sign="+") == "[+0.000, +0.000]"
+    # a bound that reads as zero has no sign (terminal.formatted): never -0.000
+    assert bounds(0.0004, -0.0004, 3, sign="+") == "[0.000, 0.000]"
     assert bounds(0.125, 0.125, 3, sign="+") == "[+0.125, +0.125]"  # exact: as it is
     assert bounds(float("nan"), float("nan"), 3, sign="+") == "[—, —]"
 

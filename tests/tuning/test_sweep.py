@@ -448,3 +448,20 @@ def test_a_sweep_of_the_seed_or_the_count_is_refused(field: str) -> None:
     duel = simlab.load(SS_DUEL)
     with pytest.raises(InputError, match=f"got one to '{field}', which a sweep keeps the same"):
         simlab.sweep(duel, {field: [100, 200]}, n=300)
+
+
+def test_a_sweep_of_the_precision_exits_2_naming_the_option_to_use() -> None:
+    """``--vary precision=…`` ran each point to its own precision: the points stopped at
+    different counts and drew the same figures with narrower or wider bands, which no
+    balance question asks. It is refused like a varied seed or count, naming
+    ``--precision``, which runs every point to one precision."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    done = CliRunner().invoke(main, ["sweep", str(SS_DUEL), "--vary", "precision=0.01,0.001",
+                                     "-n", "2000"])  # fmt: skip
+    assert done.exit_code == 2, done.output
+    assert "--vary precision=0.01,0.001: expected a change to the fight; got one to " \
+           "'precision'" in done.output  # fmt: skip
+    assert "--precision H" in done.output and "Traceback" not in done.output

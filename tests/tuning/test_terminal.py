@@ -276,3 +276,48 @@ def test_compare_shows_a_marked_difference_with_an_interval_that_excludes_0(
     assert len(shown) == 2, console.export_text()
     for diff, half in shown:
         assert abs(float(diff)) >= float(half), (diff, half)
+
+
+def test_a_difference_that_rounds_to_zero_has_no_sign(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A difference of -0.0003 shown to three decimals printed ``-0.000`` (Python 3.10
+    has no ``z`` format option): in the terminal's table, on the page and in every
+    interval bound, a number that reads as zero reads ``0.000``, whatever its sign."""
+    import pandas as pd
+    from rich.console import Console
+
+    from simlab.report.terminal import bounds, decimals, formatted
+    from simlab.report.tuning_terminal import compare_table
+
+    assert formatted(-0.0003, "+.3f") == formatted(0.0001, "+.3f") == "0.000"
+    assert formatted(-0.0, ".4g") == "0" and formatted(-0.002, "+.3f") == "-0.002"
+    assert decimals(-0.00004, 4) == "0.0000"  # the page's A, B and diff columns
+    assert bounds(-0.004, -0.00001, 3, sign="+") == "[-0.004, 0.000]"
+    console = Console(width=80, force_terminal=False, record=True)
+    monkeypatch.setattr(terminal, "console", console)
+    frame = pd.DataFrame({
+        "figure": ["mean_damage"], "on": ["Kaito quick-jab → Brute"],
+        "a": [1.3878], "b": [1.3875], "diff": [-0.0003],
+        "diff_ci_lo": [-0.0033], "diff_ci_hi": [0.0027],
+        "diff_ci_independent_lo": [-0.008], "diff_ci_independent_hi": [0.007],
+        "changed": [False], "changed_holm": [False], "narrowing": [2.7],
+    })  # fmt: skip
+    console.print(compare_table(frame))
+    text = console.export_text()
+    assert " 0.000 ± 0.004 " in text and "-0.0" not in text, text
+
+
+def test_a_sweep_of_three_long_fields_stacks_its_points_in_80_columns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Three varied fields with long names took a column each, and the time-to-down
+    table ran past 80 columns: its edge cut the median, ``not reache``. Where a column
+    per field does not fit, each point's values share one column, ``20 · 1 · 1d8``,
+    named field by field in a line above the tables; every figure is whole."""
+    text = _run_at_80(monkeypatch, "sweep", PLATE, "--vary", "Plate Knight.hp=20,30",
+                      "--vary", "Plate Knight.bonus_defense=0,1",
+                      "--vary", "longsword.damage=1d8,1d10", "-n", 2000)  # fmt: skip
+    assert "point: Plate Knight.hp · Plate Knight.bonus_defense · longsword.damage" in text
+    assert re.search(r"^ Swordsman +20 · 0 · 1d8 +[\d.]+ ± ", text, re.M), text
+    assert text.count("not reached") == len(re.findall(r"not reache", text)) > 0, text
+    heading = _heading_cells(text[text.index("time-to-down (rounds") :])
+    assert heading[-1] == ["combatant", "point", "down rate", "downed", "median"], heading

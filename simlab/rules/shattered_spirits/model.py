@@ -7,9 +7,9 @@ default, so a designer can change it in the scenario's ``params:`` block.
 from __future__ import annotations
 
 import re
-from typing import Annotated, ClassVar, Literal, NamedTuple
+from typing import Annotated, Any, ClassVar, Literal, NamedTuple
 
-from pydantic import AfterValidator, Field, field_validator, model_validator
+from pydantic import AfterValidator, Field, ValidationError, field_validator, model_validator
 
 from simlab.scenario.common import (
     MAX_COMBATANTS,
@@ -435,6 +435,58 @@ class Scenario(ScenarioBase):
                                             f"({known}); got {name!r}", name)  # fmt: skip
         return self
 
+    @model_validator(mode="after")
+    def _payable_prices(self) -> Scenario:
+        """Every attack a combatant (or its Spirit) lists, and every reaction it has,
+        costs at most the Momentum it can ever hold (:meth:`most_momentum`): one priced
+        above that would never be paid, and so silently never made."""
+        for side, members in self.sides.items():
+            for i, member in enumerate(members):
+                most, how = self.most_momentum(member)
+                for maker, attacks in self._priced_makers(member):
+                    for name in dict.fromkeys(attacks):
+                        attack = self.attacks.get(name)
+                        if attack is not None and attack.momentum_cost > most:
+                            raise _unpayable(("attacks", name, "momentum_cost"),
+                                             attack.momentum_cost, most, how,
+                                             f"{maker} could never make {name!r}")  # fmt: skip
+                for kind in ("block", "evade"):
+                    reaction = getattr(member.react, kind)
+                    if reaction is not None and reaction.momentum_cost > most:
+                        raise _unpayable(("sides", side, i, "react", kind, "momentum_cost"),
+                                         reaction.momentum_cost, most, how,
+                                         f"{member.name!r} could never {kind}")  # fmt: skip
+        return self
+
+    def most_momentum(self, member: Combatant) -> tuple[int, str]:
+        """The most Momentum ``member`` (each copy) can ever hold, and how it adds up.
+
+        Momentum comes from ``tokens.momentum`` at the start and ``momentum_per_respite``
+        at each Respite, one at the start of every round, and nothing else grants any
+        (docs/rules/shattered-spirits.md, "Momentum"): so at most its tokens plus
+        ``momentum_per_respite`` × the Respites it is in the fight for, ``max_rounds``
+        (a reinforcement: from its first possible arrival, ``from_round``, on). Spending,
+        Suppressed Respites and ``manifest_momentum: false`` only lower what it holds.
+        """
+        per = self.params.momentum_per_respite
+        first = 1 if member.reinforce is None else member.reinforce.from_round
+        respites = max(self.max_rounds - first + 1, 0)
+        arriving = "" if member.reinforce is None else f" from round {first}"
+        how = (f"tokens.momentum {member.tokens.momentum} + momentum_per_respite {per} × "
+               f"{respites} Respites{arriving} by max_rounds {self.max_rounds}")  # fmt: skip
+        return member.tokens.momentum + per * respites, how
+
+    @staticmethod
+    def _priced_makers(member: Combatant) -> list[tuple[str, list[str]]]:
+        """Who makes which attacks paid from ``member``'s Momentum: the entry itself, and
+        its Spirit (a Spirit pays from its character's Momentum)."""
+        makers = [(repr(member.name), list(member.attacks))]
+        if member.spirit is not None:
+            spirit = (f"the Spirit {member.spirit.name!r} of {member.name!r}, which pays "
+                      "from its character's Momentum,")  # fmt: skip
+            makers.append((spirit, member.spirit.attacks))
+        return makers
+
     DAMAGE_SOURCES: ClassVar[str] = (
         "a combatant or Spirit with an attack it can make (with engagement: declared, a "
         "Melee attack needs an Engaged enemy), or Rushing terrain"
@@ -530,6 +582,14 @@ class Scenario(ScenarioBase):
             ),
         }
         return [name for name, used in found.items() if used]
+
+
+def _unpayable(loc: tuple[Any, ...], cost: int, most: int, how: str,
+               never: str) -> ValidationError:  # fmt: skip
+    """The error of a price in Momentum above the most its payer can hold."""
+    return located_error(loc, f"expected a momentum_cost of at most {most}, the most Momentum "
+                         f"its payer can ever hold ({how}); got {cost}: {never}",
+                         cost)  # fmt: skip
 
 
 class Slot(NamedTuple):
