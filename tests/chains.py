@@ -117,6 +117,28 @@ def tiers_attack(attack_sl: int, defense_sl: int, modifier: int) -> np.ndarray:
     return mixture([(1 - p_hit, np.ones(1)), (p_hit - p_crit, normal), (p_crit, crit)])
 
 
+def wound_segments(wounds: int, how: str) -> np.ndarray:
+    """P(a Wound — or a Spirit's Harm, rolled the same way — adds s segments):
+    ceil(roll / 2), the roll 2d6 keep the lower with no Wounds yet, else one d6 per
+    Wound, summed (``highest``: the highest die) (docs/rules/shattered-spirits.md, "An
+    attack": Wounds; "Spirits": Harm)."""
+    if wounds == 0:
+        roll = np.zeros(7)
+        for a in range(1, 7):
+            for b in range(1, 7):
+                roll[min(a, b)] += 1 / 36
+    elif how == "sum":
+        roll = dice_pmf(wounds, 6)
+    else:
+        roll = np.zeros(7)
+        for top in range(1, 7):
+            roll[top] = (top / 6) ** wounds - ((top - 1) / 6) ** wounds
+    segments = np.zeros((len(roll) + 1) // 2 + 1)
+    for r, p in enumerate(roll):
+        segments[(r + 1) // 2] += p
+    return segments
+
+
 # ---------------------------------------------------------------------------------------
 # Running damage
 # ---------------------------------------------------------------------------------------
