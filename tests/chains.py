@@ -117,6 +117,28 @@ def tiers_attack(attack_sl: int, defense_sl: int, modifier: int) -> np.ndarray:
     return mixture([(1 - p_hit, np.ones(1)), (p_hit - p_crit, normal), (p_crit, crit)])
 
 
+def wound_segments(wounds: int, how: str) -> np.ndarray:
+    """P(a Wound — or a Spirit's Harm, rolled the same way — adds s segments):
+    ceil(roll / 2), the roll 2d6 keep the lower with no Wounds yet, else one d6 per
+    Wound, summed (``highest``: the highest die) (docs/rules/shattered-spirits.md, "An
+    attack": Wounds; "Spirits": Harm)."""
+    if wounds == 0:
+        roll = np.zeros(7)
+        for a in range(1, 7):
+            for b in range(1, 7):
+                roll[min(a, b)] += 1 / 36
+    elif how == "sum":
+        roll = dice_pmf(wounds, 6)
+    else:
+        roll = np.zeros(7)
+        for top in range(1, 7):
+            roll[top] = (top / 6) ** wounds - ((top - 1) / 6) ** wounds
+    segments = np.zeros((len(roll) + 1) // 2 + 1)
+    for r, p in enumerate(roll):
+        segments[(r + 1) // 2] += p
+    return segments
+
+
 # ---------------------------------------------------------------------------------------
 # Running damage
 # ---------------------------------------------------------------------------------------
@@ -208,3 +230,42 @@ def step_all(states: dict[State, float], step: Step) -> dict[State, float]:
 def outcomes(pmf: np.ndarray) -> list[tuple[float, int]]:
     """(probability, value) of every value of ``pmf`` that can happen."""
     return [(float(p), v) for v, p in enumerate(pmf) if p > 0]
+
+
+def draft1_attack(
+    profile: Sequence[int],
+    modifier: int = 0,
+    net_advantage: int = 0,
+    glancing: bool = False,
+    guard: int = 0,
+    exposed: int = 0,
+    status: dict[int, int] | None = None,
+) -> list[tuple[float, int, int]]:
+    """docs/rules/shattered-spirits-draft1.md, "An attack" (no reaction, no Impaired, no
+    damage modifier, the default parameters): (probability, damage, Exposed the hit
+    adds to the target) of every outcome.
+
+    2d6 (net Advantage: 3d6 keep the highest two; net Disadvantage: the lowest two) +
+    ``modifier``; above 12 reads row 12 and adds 2 when row 12 deals any; below 2 (or a
+    row of 0 damage) misses and deals nothing; Glancing halves rounding up; + the
+    target's ``exposed``; − ``guard``, floor 0. ``status`` maps a row (2..12) to the
+    Exposed it inflicts on a hit.
+    """
+    status = status or {}
+    n_dice = 2 if net_advantage == 0 else 3
+    out: dict[tuple[int, int], float] = {}
+    for dice in np.ndindex(*(6,) * n_dice):
+        kept = sorted(d + 1 for d in dice)
+        if n_dice == 3:
+            kept = kept[1:] if net_advantage > 0 else kept[:2]
+        roll = sum(kept) + modifier
+        row = min(roll, 12)
+        if roll < 2 or profile[row - 2] == 0:
+            key = (0, 0)
+        else:
+            damage = profile[row - 2] + (2 if roll > 12 else 0)
+            if glancing:
+                damage = -(-damage // 2)
+            key = (max(damage + exposed - guard, 0), status.get(row, 0))
+        out[key] = out.get(key, 0.0) + 6.0**-n_dice
+    return [(p, damage, gain) for (damage, gain), p in sorted(out.items())]

@@ -30,7 +30,14 @@ import numpy as np
 import pytest
 
 import simlab
-from tests.chains import State, dice_pmf, outcomes, per_encounter_verdict, step_all
+from tests.chains import (
+    State,
+    dice_pmf,
+    outcomes,
+    per_encounter_verdict,
+    step_all,
+    wound_segments,
+)
 from tests.support import K_SIGMA, chi_square_p
 
 P_MIN = 1e-4
@@ -273,27 +280,6 @@ WOUND_CASES = {
     "highest-meter-6": ("highest", 6, 0, 0),
     "sunder-at-3": ("sum", 10, 1, 3),
 }
-
-
-def wound_segments(wounds: int, how: str) -> np.ndarray:
-    """P(a Wound adds s segments): ceil(roll / 2), the roll 2d6 keep the lower with no
-    Wounds yet, else one d6 per Wound, summed (``highest``: the highest die)
-    (docs/rules/shattered-spirits.md, "An attack": Wounds)."""
-    if wounds == 0:
-        roll = np.zeros(7)
-        for a in range(1, 7):
-            for b in range(1, 7):
-                roll[min(a, b)] += 1 / 36
-    elif how == "sum":
-        roll = dice_pmf(wounds, 6)
-    else:
-        roll = np.zeros(7)
-        for top in range(1, 7):
-            roll[top] = (top / 6) ** wounds - ((top - 1) / 6) ** wounds
-    segments = np.zeros((len(roll) + 1) // 2 + 1)
-    for r, p in enumerate(roll):
-        segments[(r + 1) // 2] += p
-    return segments
 
 
 def wounds_chain(case: str, rounds: int, hp: int = 8) -> dict[str, np.ndarray]:

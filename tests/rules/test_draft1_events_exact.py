@@ -1,0 +1,248 @@
+"""shattered-spirits-draft1: attacks-to-down and the ``shaken`` and ``downed`` rounds
+against an exact chain.
+
+A passive defender (no plan) against one attacker whose plan is played every Round,
+each Technique in the Phase of its Speed (docs/rules/shattered-spirits-draft1.md, "How a
+Round is played"): so a Round is a fixed sequence of attacks, plan order within a Phase.
+Damage takes Vigor, then Endurance — reaching 0 Endurance Shakes the defender, and with
+``endurance_overflow: false`` the damage beyond it is lost — then Health, whose 0 Downs
+it ("An attack"). A row that inflicts Exposed makes the defender take more from the
+later attacks of the Round (``statuses_last: round``) or of the encounter
+(``encounter``). The chain's state is (damage counted toward the thresholds, Shaken,
+Exposed), stepped once per attack, with each attack's outcomes from
+:func:`tests.chains.draft1_attack` (written from the rules text, sharing nothing with
+the kernels or ``simlab.exact``, which refuses Exposed and ``endurance_overflow:
+false``).
+
+The plain-duel cases are played twice: as a plain duel (the kernels' duel path; with one
+Technique of 2d6 a Round, its pair loop) and with an idle bystander on the defender's
+side (the general path). Rows inflicting Exposed always take the general path.
+
+False alarms. Fixed seeds, so each test always passes or always fails. Each histogram
+(attacks received at the Down, the Down's round, the ``downed`` and ``shaken`` rounds,
+each with its never cell) by a chi-square test at p > 1e-4 (cells with expected count
+< 5 merged); ``mean_attacks_to_down`` within k = 4.5 standard errors of the chain's
+conditional mean (σ² its conditional variance). Six runs × five comparisons:
+family-wise false-alarm rate ≲ 3e-3.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+import simlab
+from tests.chains import State, draft1_attack, step_all
+from tests.support import K_SIGMA, chi_square_p
+
+P_MIN = 1e-4
+N = 40_000
+SEED = 1975
+
+HEADER = """
+scenario: d1e-{name}
+rules: shattered-spirits-draft1
+max_rounds: {rounds}
+params: {params}
+"""
+
+FLICK = [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5]
+LUNGE = [0, 1, 1, 2, 3, 3, 4, 5, 6, 7, 8]
+RAKE = [1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 6]
+MAUL = [0, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+RAKE_EXPOSED = {8: 1, 9: 1, 10: 2, 11: 2, 12: 3}
+
+#: name → (params, max_rounds, body, defender (vigor, endurance, health, guard),
+#: the Round's attacks in Phase order as draft1_attack keyword arguments)
+CASES: dict[str, tuple[str, int, str, tuple[int, int, int, int], list[dict]]] = {
+    # Two Techniques whose plan order is not their Phase order; Advantage and the
+    # overflow damage on the lunge, Glancing on the flick; Vigor; the excess beyond
+    # Endurance lost.
+    "overflow-lost": (
+        "{endurance_overflow: false}",
+        30,
+        """
+techniques:
+  lunge: {profile: [0, 1, 1, 2, 3, 3, 4, 5, 6, 7, 8], advantage: 1, modifier: 1, ap: 2,
+          speed: 3}
+  flick: {profile: [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5], glancing: true, ap: 1, speed: 1}
+sides:
+  a: [{name: A, endurance: 10, health: 10, plan: [lunge, flick]}]
+  b:
+    - {name: D, vigor: 2, endurance: 9, health: 12, guard: 1}
+""",
+        (2, 9, 12, 1),
+        [
+            {"profile": FLICK, "glancing": True},
+            {"profile": LUNGE, "modifier": 1, "net_advantage": 1},
+        ],
+    ),
+    # One Technique of 2d6 a Round (the duel path's pair loop), overflow kept.
+    "single": (
+        "{}",
+        30,
+        """
+techniques:
+  lunge: {profile: [0, 1, 1, 2, 3, 3, 4, 5, 6, 7, 8], modifier: 1, ap: 3, speed: 2}
+sides:
+  a: [{name: A, endurance: 10, health: 10, plan: [lunge]}]
+  b:
+    - {name: D, endurance: 8, health: 9, guard: 1}
+""",
+        (0, 8, 9, 1),
+        [{"profile": LUNGE, "modifier": 1}],
+    ),
+    # The rake's rows 8..12 inflict Exposed, which the later maul (and, lasting the
+    # encounter, every later attack) adds to its damage.
+    "exposed-round": (
+        "{statuses_last: round}",
+        30,
+        """
+techniques:
+  maul: {profile: [0, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10], ap: 2, speed: 5}
+  rake: {profile: [1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 6], ap: 1, speed: 2,
+         status: {8: [exposed 1], 9: [exposed 1], 10: [exposed 2], 11: [exposed 2],
+                  12: [exposed 3]}}
+sides:
+  a: [{name: A, endurance: 10, health: 10, plan: [maul, rake]}]
+  b:
+    - {name: D, endurance: 14, health: 16, guard: 2}
+""",
+        (0, 14, 16, 2),
+        [{"profile": RAKE, "status": RAKE_EXPOSED}, {"profile": MAUL}],
+    ),
+}
+CASES["exposed-encounter"] = (
+    "{statuses_last: encounter}",
+    *CASES["exposed-round"][1:],
+)
+
+BYSTANDER = "    - {name: Bystander, endurance: 100000, health: 100000}\n"
+
+
+@functools.cache
+def chain(
+    name: str, exposed_lasts_round: bool | None = None, overflow: bool | None = None
+) -> dict[str, np.ndarray]:
+    """P(Downed at the k-th attack received), P(Downed / Shaken in round r).
+
+    State: (damage counted, Shaken, Exposed). An attack adds its damage (which reads
+    Exposed) to the count; the count reaching Vigor + Endurance Shakes the defender,
+    and without ``endurance_overflow`` the count is set to that (the excess lost); the
+    count reaching Vigor + Endurance + Health Downs it. A hit's Exposed adds up; at the
+    End Phase it wears off under ``statuses_last: round``. ``exposed_lasts_round`` and
+    ``overflow`` override the case's parameters.
+    """
+    params, rounds, _, (vigor, endurance, health, guard), attacks = CASES[name]
+    if overflow is None:
+        overflow = "endurance_overflow: false" not in params
+    if exposed_lasts_round is None:
+        exposed_lasts_round = "encounter" not in params
+    shaken_at, down_at = vigor + endurance, vigor + endurance + health
+    per_round = len(attacks)
+    by_attack = np.zeros(rounds * per_round + 1)
+    down, shaken = np.zeros(rounds + 1), np.zeros(rounds + 1)
+    states: dict[State, float] = {(0, 0, 0): 1.0}
+    k = 0
+    for r in range(1, rounds + 1):
+        for attack in attacks:
+            k += 1
+            nxt: dict[State, float] = {}
+            for (taken, is_shaken, exposed), p in states.items():
+                for q, damage, gain in draft1_attack(**attack, guard=guard, exposed=exposed):
+                    t, s = taken + damage, is_shaken
+                    if not s and t >= shaken_at:
+                        s = 1
+                        shaken[r] += p * q
+                        t = t if overflow else shaken_at
+                    if t >= down_at:
+                        by_attack[k] += p * q
+                        down[r] += p * q
+                        continue
+                    key = (t, s, exposed + gain)
+                    nxt[key] = nxt.get(key, 0.0) + p * q
+            states = nxt
+        if exposed_lasts_round:
+            states = step_all(states, lambda s: [(1.0, (s[0], s[1], 0))])
+    return {"attacks": by_attack, "down": down, "shaken": shaken}
+
+
+def assert_hist_matches(hist: np.ndarray, pmf: np.ndarray, what: str) -> None:
+    """Chi-square of a histogram's cells 1.. (and its never cell) against ``pmf``."""
+    assert hist[0] == 0 and hist[len(pmf) :].sum() == 0, what
+    observed = np.append(hist[1 : len(pmf)], N - hist.sum())
+    expected = np.append(pmf[1:], 1 - pmf.sum())
+    assert np.all(observed[expected <= 0] == 0), (what, observed, expected)
+    assert chi_square_p(observed, expected) > P_MIN, (what, observed[:40], expected[:40] * N)
+
+
+def text_of(name: str, bystander: bool) -> str:
+    """The scenario of case ``name``, with an idle bystander on the defender's side."""
+    params, rounds, body, _, _ = CASES[name]
+    text = HEADER.format(name=name, rounds=rounds, params=params) + body
+    return text + BYSTANDER if bystander else text
+
+
+RUNS = [
+    ("overflow-lost", False),
+    ("overflow-lost", True),
+    ("single", False),
+    ("single", True),
+    ("exposed-round", False),
+    ("exposed-encounter", False),
+]
+
+
+@pytest.mark.parametrize(("name", "bystander"), RUNS,
+                         ids=[f"{n}-{'general' if b else 'path'}" for n, b in RUNS])  # fmt: skip
+def test_down_shaken_and_attacks_match_the_chain(name: str, bystander: bool) -> None:
+    """``down_attacks``, ``mean_attacks_to_down``, ``down_round`` and the ``downed`` and
+    ``shaken`` events of the defender match the chain."""
+    scn = simlab.loads(text_of(name, bystander), f"{name}.yaml")
+    res = simlab.simulate(scn, n=N, seed=SEED, threads=1)
+    exact = chain(name)
+    d = [m for _, m in res.layout.combatants].index("D")
+    events = res.layout.events
+    assert_hist_matches(res.tallies.down_attacks[d], exact["attacks"], f"{name} attacks")
+    assert_hist_matches(res.tallies.down_round[d], exact["down"], f"{name} down")
+    downed = res.tallies.event_round[d, events.index("downed")]
+    assert np.array_equal(downed, res.tallies.down_round[d]), name
+    shaken = res.tallies.event_round[d, events.index("shaken")]
+    assert_hist_matches(shaken, exact["shaken"], f"{name} shaken")
+
+    pmf = exact["attacks"]
+    k = np.arange(len(pmf))
+    p_down = pmf.sum()
+    mean = float(k @ pmf) / p_down
+    var = float((k * k) @ pmf) / p_down - mean**2
+    row = res.combatants().set_index("combatant").loc["D"]
+    sigma = np.sqrt(var / row.downed)
+    assert abs(row.mean_attacks_to_down - mean) <= K_SIGMA * sigma, (row.mean_attacks_to_down, mean)
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_draft1_cases_are_not_trivial(name: str) -> None:
+    """Guard against vacuous cases: several attacks to the Down, Shaken rounds ahead of
+    it, most encounters decided before the cap yet not all in one round; the lost
+    excess and the Exposed move the chain."""
+    exact = chain(name)
+    assert exact["down"].sum() > 0.9 and exact["down"].max() < 0.5
+    assert float(np.arange(len(exact["attacks"])) @ exact["attacks"]) > 4
+    mean_shaken = float(np.arange(len(exact["shaken"])) @ exact["shaken"])
+    assert mean_shaken < float(np.arange(len(exact["down"])) @ exact["down"]) - 1
+
+
+def test_draft1_perturbations_move_the_chain() -> None:
+    """The readings the cases add each move the exact Down round noticeably: Exposed
+    lasting the Round against the encounter, and the excess beyond Endurance lost
+    against kept."""
+
+    def mean_round(pmf: np.ndarray) -> float:
+        return float(np.arange(len(pmf)) @ pmf)
+
+    round_, encounter = chain("exposed-round")["down"], chain("exposed-encounter")["down"]
+    assert mean_round(round_) - mean_round(encounter) > 0.3
+    kept = chain("overflow-lost", overflow=True)["down"]
+    assert mean_round(chain("overflow-lost")["down"]) - mean_round(kept) > 0.2
