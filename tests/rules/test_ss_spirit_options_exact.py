@@ -48,6 +48,10 @@ from tests.support import K_SIGMA, chi_square_p, within
 
 P_MIN = 1e-4
 N = 40_000
+#: Seed 8081, tried first, gave p = 7.5e-5 on Kestrel's ``out`` round in ``always-attacks``
+#: (its ``sealed`` round and the Brute's Down leaning the same way, as they depend on
+#: it). A false alarm, not a disagreement: that case at 2x10^6 encounters on seeds 11, 12
+#: and 13 gave every compared round p >= 0.11.
 SEED = 7
 ROUNDS = 6
 
