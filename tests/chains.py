@@ -3,8 +3,9 @@
 Written from docs/rules/<system>.md alone, in plain numpy and Python, and sharing no code
 with the simulator's kernels nor with ``simlab.exact``: dice sums, one attack's damage
 distribution for the simple attacks the tests use, the attack at which running damage
-first reaches a threshold, and the checks of a per-encounter sum (``status_damage``,
-``momentum_spent``) that the tallies only keep per batch.
+first reaches a threshold; and the comparisons the tests share: a histogram of rounds
+or attacks by chi-square, a per-encounter sum (``status_damage``, ``momentum_spent``)
+that the tallies only keep per batch, the mean attacks to down.
 
 Imported as ``tests.chains`` (see ``tests/support.py``).
 """
@@ -16,6 +17,9 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 from scipy import stats
+
+import simlab
+from tests.support import K_SIGMA, chi_square_p
 
 # ---------------------------------------------------------------------------------------
 # Dice
@@ -208,6 +212,63 @@ def per_encounter_verdict(
     z = (sums.sum() / encounters - mean) / math.sqrt(var / encounters)
     z_b = (sums - sizes * mean) / np.sqrt(sizes * var)
     return float(z), float(stats.chi2.sf(float(z_b @ z_b), len(sums)))
+
+
+# ---------------------------------------------------------------------------------------
+# Comparisons of simulated tallies with an exact distribution
+# ---------------------------------------------------------------------------------------
+
+#: A chi-square or batch test below this p-value fails.
+P_MIN = 1e-4
+#: Expected cells below this are impossible: the simulator must never land in them.
+IMPOSSIBLE = 1e-12
+
+
+def event_rounds(res: simlab.Result, combatant: str, event: str) -> np.ndarray:
+    """The histogram, by round, of the first time ``event`` happened to ``combatant``."""
+    c = [name for _, name in res.layout.combatants].index(combatant)
+    return res.tallies.event_round[c, res.layout.events.index(event)]
+
+
+def assert_rounds_match(encounters: int, hist: np.ndarray, pmf: np.ndarray, what: str) -> None:
+    """A histogram of rounds (or of attacks) 1.. over ``encounters``, with the encounters
+    it never counts as one more cell, against the exact ``pmf`` (cell 0 empty in both): no
+    count where the chain says none can be, and a chi-square p above :data:`P_MIN`."""
+    assert hist[0] == 0 and pmf[0] == 0 and hist[len(pmf) :].sum() == 0, what
+    observed = np.append(hist[1 : len(pmf)], encounters - hist.sum())
+    expected = np.append(pmf[1:], 1 - pmf.sum())
+    assert np.all(observed[expected <= IMPOSSIBLE] == 0), (what, observed, expected)
+    p = chi_square_p(observed, expected)
+    assert p > P_MIN, (what, p, observed[:40], expected[:40] * encounters)
+
+
+def assert_sum_matches(encounters: int, sums: np.ndarray, pmf: np.ndarray, what: str) -> None:
+    """A per-encounter quantity kept as batch sums (``status_damage``, ``momentum_spent``,
+    a pair's ``attempts``) against its exact ``pmf`` over one encounter: equal to the
+    certain value where the chain says it cannot vary, else within ``K_SIGMA`` standard
+    errors with batch means that fit (:func:`per_encounter_verdict`, p above
+    :data:`P_MIN`)."""
+    values = np.arange(len(pmf))
+    mean = float(values @ pmf)
+    var = float(((values - mean) ** 2) @ pmf)
+    if var < IMPOSSIBLE:
+        assert sums.sum() == round(mean) * encounters, (what, sums.sum() / encounters, mean)
+        return
+    z, p = per_encounter_verdict(sums, encounters, mean, var)
+    assert abs(z) <= K_SIGMA and p > P_MIN, (what, z, p, mean)
+
+
+def assert_mean_attacks_to_down(res: simlab.Result, combatant: str, pmf: np.ndarray) -> None:
+    """``combatants()``' ``mean_attacks_to_down`` of ``combatant`` within ``K_SIGMA``
+    standard errors of the mean of ``pmf`` (attacks received until down, a defective
+    pmf: the rest never down) given that it went down."""
+    k = np.arange(len(pmf))
+    p_down = pmf.sum()
+    mean = float(k @ pmf) / p_down
+    var = float((k * k) @ pmf) / p_down - mean**2
+    row = res.combatants().set_index("combatant").loc[combatant]
+    sigma = math.sqrt(var / row.downed)
+    assert abs(row.mean_attacks_to_down - mean) <= K_SIGMA * sigma, (row.mean_attacks_to_down, mean)
 
 
 # ---------------------------------------------------------------------------------------

@@ -32,6 +32,8 @@ import pytest
 
 import simlab
 from tests.chains import (
+    P_MIN,
+    assert_mean_attacks_to_down,
     attack_rounds,
     attacks_to_reach,
     glitters_attack,
@@ -39,9 +41,8 @@ from tests.chains import (
     tiers_attack,
     zones_attack,
 )
-from tests.support import K_SIGMA, chi_square_p
+from tests.support import chi_square_p
 
-P_MIN = 1e-4
 N = 40_000
 SEED = 5150
 
@@ -190,13 +191,7 @@ def test_attacks_to_down_match_the_chain(name: str, general: bool) -> None:
     expected = np.append(pmf[1:], 1 - pmf.sum())
     assert chi_square_p(observed, expected) > P_MIN, (name, observed[:30], expected[:30] * N)
 
-    k = np.arange(len(pmf))
-    p_down = pmf.sum()
-    mean = float(k @ pmf) / p_down
-    var = float((k * k) @ pmf) / p_down - mean**2
-    row = res.combatants().set_index("combatant").loc["D"]
-    sigma = np.sqrt(var / row.downed)
-    assert abs(row.mean_attacks_to_down - mean) <= K_SIGMA * sigma, (row.mean_attacks_to_down, mean)
+    assert_mean_attacks_to_down(res, "D", pmf)
 
 
 @pytest.mark.parametrize("name", list(CASES))

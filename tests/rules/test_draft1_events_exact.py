@@ -34,10 +34,14 @@ import numpy as np
 import pytest
 
 import simlab
-from tests.chains import State, draft1_attack, step_all
-from tests.support import K_SIGMA, chi_square_p
+from tests.chains import (
+    State,
+    assert_mean_attacks_to_down,
+    assert_rounds_match,
+    draft1_attack,
+    step_all,
+)
 
-P_MIN = 1e-4
 N = 40_000
 SEED = 1975
 
@@ -169,15 +173,6 @@ def chain(
     return {"attacks": by_attack, "down": down, "shaken": shaken}
 
 
-def assert_hist_matches(hist: np.ndarray, pmf: np.ndarray, what: str) -> None:
-    """Chi-square of a histogram's cells 1.. (and its never cell) against ``pmf``."""
-    assert hist[0] == 0 and hist[len(pmf) :].sum() == 0, what
-    observed = np.append(hist[1 : len(pmf)], N - hist.sum())
-    expected = np.append(pmf[1:], 1 - pmf.sum())
-    assert np.all(observed[expected <= 0] == 0), (what, observed, expected)
-    assert chi_square_p(observed, expected) > P_MIN, (what, observed[:40], expected[:40] * N)
-
-
 def text_of(name: str, bystander: bool) -> str:
     """The scenario of case ``name``, with an idle bystander on the defender's side."""
     params, rounds, body, _, _ = CASES[name]
@@ -205,21 +200,14 @@ def test_down_shaken_and_attacks_match_the_chain(name: str, bystander: bool) -> 
     exact = chain(name)
     d = [m for _, m in res.layout.combatants].index("D")
     events = res.layout.events
-    assert_hist_matches(res.tallies.down_attacks[d], exact["attacks"], f"{name} attacks")
-    assert_hist_matches(res.tallies.down_round[d], exact["down"], f"{name} down")
+    assert_rounds_match(N, res.tallies.down_attacks[d], exact["attacks"], f"{name} attacks")
+    assert_rounds_match(N, res.tallies.down_round[d], exact["down"], f"{name} down")
     downed = res.tallies.event_round[d, events.index("downed")]
     assert np.array_equal(downed, res.tallies.down_round[d]), name
     shaken = res.tallies.event_round[d, events.index("shaken")]
-    assert_hist_matches(shaken, exact["shaken"], f"{name} shaken")
+    assert_rounds_match(N, shaken, exact["shaken"], f"{name} shaken")
 
-    pmf = exact["attacks"]
-    k = np.arange(len(pmf))
-    p_down = pmf.sum()
-    mean = float(k @ pmf) / p_down
-    var = float((k * k) @ pmf) / p_down - mean**2
-    row = res.combatants().set_index("combatant").loc["D"]
-    sigma = np.sqrt(var / row.downed)
-    assert abs(row.mean_attacks_to_down - mean) <= K_SIGMA * sigma, (row.mean_attacks_to_down, mean)
+    assert_mean_attacks_to_down(res, "D", exact["attacks"])
 
 
 @pytest.mark.parametrize("name", list(CASES))

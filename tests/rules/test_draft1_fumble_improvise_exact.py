@@ -36,10 +36,15 @@ import numpy as np
 import pytest
 
 import simlab
-from tests.chains import State, draft1_attack, step_all
+from tests.chains import (
+    P_MIN,
+    State,
+    assert_rounds_match,
+    draft1_attack,
+    step_all,
+)
 from tests.support import chi_square_p
 
-P_MIN = 1e-4
 N = 40_000
 SEED = 2718
 ROUNDS = 12
@@ -110,15 +115,6 @@ def fumble_chain(name: str, exposed: int = 2) -> np.ndarray:
     return down
 
 
-def assert_rounds_match(hist: np.ndarray, pmf: np.ndarray, what: str) -> None:
-    """Chi-square of a round histogram's rounds 1.. (and its never cell) against ``pmf``."""
-    assert hist[0] == 0 and pmf[0] == 0, what
-    observed = np.append(hist[1:], N - hist.sum())
-    expected = np.append(pmf[1:], 1 - pmf.sum())
-    assert np.all(observed[expected <= 1e-15] == 0), (what, observed, expected)
-    assert chi_square_p(observed, expected) > P_MIN, (what, observed, expected * N)
-
-
 @pytest.mark.parametrize("name", list(FUMBLE_CASES))
 def test_fumble_exposed_matches_the_chain(name: str) -> None:
     """A's Down round matches the chain; A is Shaken in round 0 of every encounter and
@@ -129,7 +125,7 @@ def test_fumble_exposed_matches_the_chain(name: str) -> None:
                           threads=1)  # fmt: skip
     names = [m for _, m in res.layout.combatants]
     a, d = names.index("A"), names.index("D")
-    assert_rounds_match(res.tallies.down_round[a], fumble_chain(name), f"{name} down")
+    assert_rounds_match(N, res.tallies.down_round[a], fumble_chain(name), f"{name} down")
     shaken = res.tallies.event_round[:, res.layout.events.index("shaken")]
     assert shaken[a, 0] == N and shaken[a].sum() == N and shaken[d].sum() == 0
     if name == "round":
@@ -224,9 +220,9 @@ def test_improvise_matches_the_chain() -> None:
     exact = improvise_chain()
     names = [m for _, m in res.layout.combatants]
     d = names.index("D")
-    assert_rounds_match(res.tallies.down_round[d], exact["down"], "improvise down")
+    assert_rounds_match(N, res.tallies.down_round[d], exact["down"], "improvise down")
     shaken = res.tallies.event_round[d, res.layout.events.index("shaken")]
-    assert_rounds_match(shaken, exact["shaken"], "improvise shaken")
+    assert_rounds_match(N, shaken, exact["shaken"], "improvise shaken")
     lunges = res.tallies.attempts[
         res.layout.pair(names.index("Striker"), res.layout.attacks.index("lunge"), d)
     ]

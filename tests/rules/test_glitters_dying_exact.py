@@ -32,10 +32,15 @@ import numpy as np
 import pytest
 
 import simlab
-from tests.chains import State, dice_pmf, outcomes, shifted, step_all
-from tests.support import chi_square_p
+from tests.chains import (
+    State,
+    assert_rounds_match,
+    dice_pmf,
+    outcomes,
+    shifted,
+    step_all,
+)
 
-P_MIN = 1e-4
 N = 40_000
 SEED = 6502
 ROUNDS = 12
@@ -140,15 +145,6 @@ def chain(name: str) -> dict[str, np.ndarray]:
     return out
 
 
-def assert_rounds_match(hist: np.ndarray, pmf: np.ndarray, what: str) -> None:
-    """Chi-square of a round histogram (and its never cell) against ``pmf``."""
-    assert hist[0] == 0 and pmf[0] == 0, what
-    observed = np.append(hist[1:], N - hist.sum())
-    expected = np.append(pmf[1:], 1 - pmf.sum())
-    assert np.all(observed[expected <= 1e-15] == 0), (what, observed, expected)
-    assert chi_square_p(observed, expected) > P_MIN, (what, observed, expected * N)
-
-
 @pytest.mark.parametrize("name", list(CASES))
 def test_dying_hero_matches_the_chain(name: str) -> None:
     """The Hero's Down round and its ``stable`` and ``dead`` rounds match the chain."""
@@ -157,10 +153,10 @@ def test_dying_hero_matches_the_chain(name: str) -> None:
     res = simlab.simulate(scn, n=N, seed=SEED, threads=1)
     exact = chain(name)
     h = [m for _, m in res.layout.combatants].index("Hero")
-    assert_rounds_match(res.tallies.down_round[h], exact["down"], f"{name} down")
+    assert_rounds_match(N, res.tallies.down_round[h], exact["down"], f"{name} down")
     for event in ("stable", "dead"):
         hist = res.tallies.event_round[h, res.layout.events.index(event)]
-        assert_rounds_match(hist, exact[event], f"{name} {event}")
+        assert_rounds_match(N, hist, exact[event], f"{name} {event}")
 
 
 def test_dying_cases_are_not_trivial() -> None:

@@ -37,10 +37,18 @@ import numpy as np
 import pytest
 
 import simlab
-from tests.chains import State, dice_pmf, glitters_attack, outcomes, per_encounter_verdict, step_all
-from tests.support import K_SIGMA, chi_square_p
+from tests.chains import (
+    P_MIN,
+    State,
+    assert_rounds_match,
+    dice_pmf,
+    glitters_attack,
+    outcomes,
+    per_encounter_verdict,
+    step_all,
+)
+from tests.support import K_SIGMA
 
-P_MIN = 1e-4
 N = 40_000
 SEED = 3141
 ROUNDS = 10
@@ -169,15 +177,6 @@ def chain(name: str, tick_while_down: bool = False) -> dict[str, np.ndarray]:
     return out
 
 
-def assert_rounds_match(hist: np.ndarray, pmf: np.ndarray, what: str) -> None:
-    """Chi-square of a round histogram (and its never cell) against ``pmf``."""
-    assert hist[0] == 0 and pmf[0] == 0, what
-    observed = np.append(hist[1:], N - hist.sum())
-    expected = np.append(pmf[1:], 1 - pmf.sum())
-    assert np.all(observed[expected <= 1e-15] == 0), (what, observed, expected)
-    assert chi_square_p(observed, expected) > P_MIN, (what, observed, expected * N)
-
-
 def moments(pmf: np.ndarray) -> tuple[float, float]:
     """Mean and variance of ``pmf`` (values 0, 1, …)."""
     values = np.arange(len(pmf))
@@ -194,10 +193,10 @@ def test_dying_hero_statuses_match_the_chain(name: str) -> None:
     res = simlab.simulate(scn, n=N, seed=SEED, threads=1)
     exact = chain(name)
     h = [m for _, m in res.layout.combatants].index("Hero")
-    assert_rounds_match(res.tallies.down_round[h], exact["down"], f"{name} down")
+    assert_rounds_match(N, res.tallies.down_round[h], exact["down"], f"{name} down")
     for event in ("stable", "dead"):
         hist = res.tallies.event_round[h, res.layout.events.index(event)]
-        assert_rounds_match(hist, exact[event], f"{name} {event}")
+        assert_rounds_match(N, hist, exact[event], f"{name} {event}")
     mean, var = moments(exact["status"])
     z, p = per_encounter_verdict(res.tallies.status_damage[h], N, mean, var)
     assert abs(z) <= K_SIGMA and p > P_MIN, (name, z, p, mean)

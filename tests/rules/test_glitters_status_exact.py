@@ -24,10 +24,15 @@ import numpy as np
 import pytest
 
 import simlab
-from tests.chains import State, outcomes, per_encounter_verdict, step_all
+from tests.chains import (
+    P_MIN,
+    State,
+    outcomes,
+    per_encounter_verdict,
+    step_all,
+)
 from tests.support import K_SIGMA, chi_square_p
 
-P_MIN = 1e-4
 N = 40_000
 SEED = 8086
 

@@ -32,15 +32,15 @@ import pytest
 import simlab
 from tests.chains import (
     State,
+    assert_rounds_match,
+    assert_sum_matches,
     dice_pmf,
+    event_rounds,
     outcomes,
-    per_encounter_verdict,
     step_all,
     wound_segments,
 )
-from tests.support import K_SIGMA, chi_square_p
 
-P_MIN = 1e-4
 N = 40_000
 SEED = 1337
 
@@ -55,34 +55,6 @@ def row_probabilities(modifier: int = 0) -> np.ndarray:
             total = roll + modifier
             out[11 if total < 2 else min(total, 12) - 2] += p
     return out
-
-
-def event_hist(res: simlab.Result, combatant: str, event: str) -> np.ndarray:
-    """The round histogram of ``event`` for ``combatant``."""
-    c = [m for _, m in res.layout.combatants].index(combatant)
-    return res.tallies.event_round[c, res.layout.events.index(event)]
-
-
-def assert_rounds_match(hist: np.ndarray, pmf: np.ndarray, what: str) -> None:
-    """Chi-square of an event's rounds 1..R and its never cell against ``pmf``."""
-    n = N
-    assert hist[0] == 0 and pmf[0] == 0, what
-    observed = np.append(hist[1:], n - hist.sum())
-    expected = np.append(pmf[1:], 1 - pmf.sum())
-    assert np.all(observed[expected == 0] == 0), (what, observed, expected)
-    assert chi_square_p(observed, expected) > P_MIN, (what, observed, expected * n)
-
-
-def assert_sum_matches(sums: np.ndarray, pmf: np.ndarray, what: str) -> None:
-    """A per-encounter sum's batch tallies against its exact distribution ``pmf``."""
-    values = np.arange(len(pmf))
-    mean = float(values @ pmf)
-    var = float(((values - mean) ** 2) @ pmf)
-    if var < 1e-12:
-        assert sums.sum() == round(mean) * N, (what, sums.sum() / N, mean)
-        return
-    z, p = per_encounter_verdict(sums, N, mean, var)
-    assert abs(z) <= K_SIGMA and p > P_MIN, (what, z, p, mean)
 
 
 # ---------------------------------------------------------------------------------------
@@ -135,7 +107,7 @@ def test_stun_damage_matches_the_chain(case: str) -> None:
     res = simlab.simulate(scn, n=N, seed=SEED, threads=1)
     pmf = stun_damage_pmf(case, scn.max_rounds, 2)
     assert 0.05 < pmf[0] < 0.95 or rushing, "the maximum matters in the plain case"
-    assert_sum_matches(res.tallies.status_damage[1], pmf, case)
+    assert_sum_matches(N, res.tallies.status_damage[1], pmf, case)
     assert res.tallies.status_damage[0].sum() == 0
 
 
@@ -240,8 +212,10 @@ def test_momentum_spent_matches_the_chain(case: str) -> None:
     assert sum(final.values()) == pytest.approx(1.0)
     for who, name in ((3, "A"), (4, "D")):
         c = [m for _, m in res.layout.combatants].index(name)
-        assert_sum_matches(res.tallies.momentum_spent[c], spent_pmf(final, who), f"{case} {name}")
-        assert_rounds_match(event_hist(res, name, "momentum_spent"),
+        assert_sum_matches(
+            N, res.tallies.momentum_spent[c], spent_pmf(final, who), f"{case} {name}"
+        )
+        assert_rounds_match(N, event_rounds(res, name, "momentum_spent"),
                             first_spent_pmf(history, who), f"{case} {name}")  # fmt: skip
 
 
@@ -352,10 +326,12 @@ def test_wounds_out_and_dead_match_the_chain(case: str, bystander: bool) -> None
     chain = wounds_chain(case, scn.max_rounds)
     assert 0.1 < chain["dead"].sum() < 0.95, "the cap leaves some alive"
     d = [m for _, m in res.layout.combatants].index("D")
-    assert_rounds_match(res.tallies.down_round[d], chain["first"], f"{case} first Wound")
-    assert_rounds_match(event_hist(res, "D", "dead"), chain["dead"], f"{case} dead")
-    assert_rounds_match(event_hist(res, "D", "out"), chain["dead"], f"{case} out")
+    assert_rounds_match(N, res.tallies.down_round[d], chain["first"], f"{case} first Wound")
+    assert_rounds_match(N, event_rounds(res, "D", "dead"), chain["dead"], f"{case} dead")
+    assert_rounds_match(N, event_rounds(res, "D", "out"), chain["dead"], f"{case} out")
     if armor:
         assert 0.2 < chain["sunder"].sum() < 0.99
         for event in ("sunder", "fatigue"):
-            assert_rounds_match(event_hist(res, "D", event), chain["sunder"], f"{case} {event}")
+            assert_rounds_match(
+                N, event_rounds(res, "D", event), chain["sunder"], f"{case} {event}"
+            )

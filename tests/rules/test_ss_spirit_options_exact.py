@@ -43,10 +43,18 @@ import numpy as np
 import pytest
 
 import simlab
-from tests.chains import State, outcomes, per_encounter_verdict, ss_attack, step_all, wound_segments
-from tests.support import K_SIGMA, chi_square_p, within
+from tests.chains import (
+    P_MIN,
+    State,
+    assert_rounds_match,
+    assert_sum_matches,
+    outcomes,
+    ss_attack,
+    step_all,
+    wound_segments,
+)
+from tests.support import chi_square_p, within
 
-P_MIN = 1e-4
 N = 40_000
 #: Seed 8081, tried first, gave p = 7.5e-5 on Kestrel's ``out`` round in ``always-attacks``
 #: (its ``sealed`` round and the Brute's Down leaning the same way, as they depend on
@@ -272,28 +280,6 @@ def harm_segments(harms: int) -> list[tuple[float, int]]:
     return outcomes(wound_segments(harms, "sum"))
 
 
-def assert_hist_matches(hist: np.ndarray, pmf: np.ndarray, what: str) -> None:
-    """Chi-square of a histogram's cells 1.. (and its never cell) against ``pmf``."""
-    assert hist[0] == 0 and pmf[0] == 0 and hist[len(pmf) :].sum() == 0, what
-    observed = np.append(hist[1 : len(pmf)], N - hist.sum())
-    expected = np.append(pmf[1:], 1 - pmf.sum())
-    assert np.all(observed[expected <= 1e-12] == 0), (what, observed, expected)
-    assert chi_square_p(observed, expected) > P_MIN, (what, observed, expected * N)
-
-
-def assert_per_encounter(sums: np.ndarray, pmf: np.ndarray, what: str) -> None:
-    """A per-encounter count kept per batch (``sums``) against its exact ``pmf``: equal
-    when the count cannot vary, else :func:`tests.chains.per_encounter_verdict`."""
-    values = np.arange(len(pmf))
-    mean = float(values @ pmf)
-    var = float(((values - mean) ** 2) @ pmf)
-    if var < 1e-12:
-        assert sums.sum() == round(mean) * N, (what, sums.sum(), mean)
-    else:
-        z, p = per_encounter_verdict(sums, N, mean, var)
-        assert abs(z) <= K_SIGMA and p > P_MIN, (what, z, p, mean)
-
-
 @functools.cache
 def simulated(name: str) -> simlab.Result:
     """Case ``name`` simulated once."""
@@ -313,16 +299,16 @@ def test_spirit_options_match_the_chain(name: str) -> None:
     events = res.layout.events
     for event, who in WHO.items():
         hist = res.tallies.event_round[names.index(who), events.index(event)]
-        assert_hist_matches(hist, exact[event], f"{name} {event}")
+        assert_rounds_match(N, hist, exact[event], f"{name} {event}")
     kestrel, brute, kaito = (names.index(m) for m in ("Kestrel", "Brute", "Kaito"))
     assert np.array_equal(res.tallies.down_round[kestrel],
                           res.tallies.event_round[kestrel, events.index("harm")])  # fmt: skip
-    assert_hist_matches(res.tallies.down_round[brute], exact["down"], f"{name} Brute down")
+    assert_rounds_match(N, res.tallies.down_round[brute], exact["down"], f"{name} Brute down")
     attacks = res.tallies.down_attacks[brute]
-    assert_hist_matches(attacks[: len(exact["attacks"])], exact["attacks"], f"{name} attacks")
+    assert_rounds_match(N, attacks[: len(exact["attacks"])], exact["attacks"], f"{name} attacks")
 
     pair = res.layout.pair(kestrel, res.layout.attacks.index("jab"), brute)
-    assert_per_encounter(res.tallies.attempts[pair], exact["jabs"], f"{name} jabs")
+    assert_sum_matches(N, res.tallies.attempts[pair], exact["jabs"], f"{name} jabs")
     made = int(res.tallies.attempts[pair].sum())
     if made:
         pmf = ss_attack(JAB, 0, 0)
@@ -331,7 +317,7 @@ def test_spirit_options_match_the_chain(name: str) -> None:
         assert within(int(res.tallies.hits[pair].sum()), made, 1 - pmf[0])
         assert chi_square_p(hist, pmf) > P_MIN, (name, hist, pmf * made)
 
-    assert_per_encounter(res.tallies.momentum_spent[kaito], exact["spent"], f"{name} spent")
+    assert_sum_matches(N, res.tallies.momentum_spent[kaito], exact["spent"], f"{name} spent")
 
 
 def mean_of(pmf: np.ndarray) -> float:

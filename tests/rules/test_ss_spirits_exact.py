@@ -42,18 +42,20 @@ import pytest
 
 import simlab
 from tests.chains import (
+    P_MIN,
     State,
+    assert_rounds_match,
     attack_rounds,
     attacks_to_reach,
+    event_rounds,
     outcomes,
     per_encounter_verdict,
     ss_attack,
     step_all,
     wound_segments,
 )
-from tests.support import K_SIGMA, chi_square_p, within
+from tests.support import K_SIGMA, within
 
-P_MIN = 1e-4
 N = 40_000
 SEED = 4242
 
@@ -165,21 +167,6 @@ def spirit_chain(name: str) -> tuple[dict[str, np.ndarray], np.ndarray]:
     return first, spent
 
 
-def event_hist(res: simlab.Result, combatant: str, event: str) -> np.ndarray:
-    """The round histogram of ``event`` for ``combatant``."""
-    c = [m for _, m in res.layout.combatants].index(combatant)
-    return res.tallies.event_round[c, res.layout.events.index(event)]
-
-
-def assert_rounds_match(hist: np.ndarray, pmf: np.ndarray, what: str) -> None:
-    """Chi-square of an event's rounds 1..R and its never cell against ``pmf``."""
-    assert hist[0] == 0 and pmf[0] == 0, what
-    observed = np.append(hist[1:], N - hist.sum())
-    expected = np.append(pmf[1:], 1 - pmf.sum())
-    assert np.all(observed[expected <= 1e-15] == 0), (what, observed, expected)
-    assert chi_square_p(observed, expected) > P_MIN, (what, observed, expected * N)
-
-
 @pytest.mark.parametrize("name", list(CASES))
 def test_spirit_events_and_momentum_match_the_chain(name: str) -> None:
     """Kestrel's ``harm`` (and first Spirit Downed) and ``out`` rounds, Kaito's
@@ -193,9 +180,9 @@ def test_spirit_events_and_momentum_match_the_chain(name: str) -> None:
     names = [m for _, m in res.layout.combatants]
     for event, who in (("harm", "Kestrel"), ("out", "Kestrel"), ("suppressed", "Kaito"),
                        ("sealed", "Kaito"), ("momentum_spent", "Kaito")):  # fmt: skip
-        assert_rounds_match(event_hist(res, who, event), first[event], f"{name} {event}")
+        assert_rounds_match(N, event_rounds(res, who, event), first[event], f"{name} {event}")
     assert np.array_equal(res.tallies.down_round[names.index("Kestrel")],
-                          event_hist(res, "Kestrel", "harm"))  # fmt: skip
+                          event_rounds(res, "Kestrel", "harm"))  # fmt: skip
     values = np.arange(len(spent))
     mean = float(values @ spent)
     var = float(((values - mean) ** 2) @ spent)
@@ -247,9 +234,9 @@ def test_reinforcements_arrive_on_schedule() -> None:
     by_attack = attacks_to_reach(10, [ss_attack(JAB, 0, 0)], attack_rounds([2], 2))
     p_stands = 1 - by_attack.sum()
     assert 0.2 < p_stands < 0.8
-    arrived = event_hist(res, "Whelp 1", "reinforcement")
+    arrived = event_rounds(res, "Whelp 1", "reinforcement")
     for slot, r in ARRIVES.items():
-        hist = event_hist(res, slot, "reinforcement")
+        hist = event_rounds(res, slot, "reinforcement")
         assert hist.sum() == hist[r] == arrived.sum(), (slot, hist)
     assert within(int(arrived.sum()), N, p_stands), (arrived.sum() / N, p_stands)
     brute = [m for _, m in res.layout.combatants].index("Brute")

@@ -30,10 +30,14 @@ import numpy as np
 import pytest
 
 import simlab
-from tests.chains import attack_rounds, attacks_to_reach, tiers_attack
+from tests.chains import (
+    P_MIN,
+    attack_rounds,
+    attacks_to_reach,
+    tiers_attack,
+)
 from tests.support import chi_square_p
 
-P_MIN = 1e-4
 N = 40_000
 SEED = 2718
 
