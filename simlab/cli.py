@@ -551,8 +551,10 @@ def report(
         terminal.print_drift(drift, str(baseline))
     if not specs.empty:
         terminal.print_specs(specs)
-    click.echo(f"wrote {out}/report.html, report.md, results.json and "
-               f"{len(written) - 3} PNGs ({len(runs)} scenarios)")  # fmt: skip
+    pngs, scenarios_run = len(written) - 3, len(runs)
+    click.echo(f"wrote {out}/report.html, report.md, results.json and {pngs} "
+               f"PNG{'s' * (pngs != 1)} ({scenarios_run} "
+               f"scenario{'s' * (scenarios_run != 1)})")  # fmt: skip
     if drift is not None and not drift.ok:
         sys.exit(EXIT_CHECK_FAILED)
 
