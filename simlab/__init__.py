@@ -30,8 +30,9 @@ __all__ = ["__version__", "exact", "plots", "plot_sweep", *_API, *_PLOTS]
 
 
 def __dir__() -> list[str]:
-    """The public API, for tab completion (the names load lazily, so ``globals()`` lacks them)."""
-    return sorted({*globals(), *__all__})
+    """The public API, for tab completion (the names load lazily, so ``globals()`` lacks
+    them), without this module's own imports (``Any``, ``annotations``)."""
+    return sorted({*globals(), *__all__} - {"Any", "annotations"})
 
 
 def __getattr__(name: str) -> Any:

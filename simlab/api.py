@@ -585,7 +585,7 @@ def compare(
         raise InputError("expected a second scenario or changes to compare with; got neither")
     if changes:
         changed = override(second, changes)
-        refuse_run_changes(second, changed, f"changes {_changes_label(changes)}", "comparison")
+        refuse_run_changes(second, changed, _changes_argument(changes), "comparison")
         second = changed
     labels = (_label(a, first), _label(b, second) if b is not None else _changes_label(changes))
     if b is not None and changes:
@@ -622,6 +622,20 @@ def _nearness(widest: dict[str, Any] | None) -> float:
 
 def _label(given: Any, scenario: ScenarioBase) -> str:
     return scenario.scenario if isinstance(given, ScenarioBase) else os.fspath(given)
+
+
+def _changes_argument(changes: Any) -> str:
+    """How a comparison's changes are named in a message refusing a change to how it runs:
+    as the command line typed them (``--set seed=3``: each parsed change carries its
+    label), those of the run's own fields if any, else ``changes ...``."""
+    from simlab.tuning.overrides import RUN_FIELDS
+
+    if not isinstance(changes, str | Mapping):
+        parsed = [c for c in changes if isinstance(getattr(c, "label", None), str)]
+        if parsed and len(parsed) == len(changes):
+            run = [c for c in parsed if getattr(c, "target", None) in RUN_FIELDS]
+            return ", ".join(c.label for c in run or parsed)
+    return f"changes {_changes_label(changes)}"
 
 
 def _changes_label(changes: Any) -> str:

@@ -551,8 +551,10 @@ def report(
         terminal.print_drift(drift, str(baseline))
     if not specs.empty:
         terminal.print_specs(specs)
-    click.echo(f"wrote {out}/report.html, report.md, results.json and "
-               f"{len(written) - 3} PNGs ({len(runs)} scenarios)")  # fmt: skip
+    pngs, scenarios_run = len(written) - 3, len(runs)
+    click.echo(f"wrote {out}/report.html, report.md, results.json and {pngs} "
+               f"PNG{'s' * (pngs != 1)} ({scenarios_run} "
+               f"scenario{'s' * (scenarios_run != 1)})")  # fmt: skip
     if drift is not None and not drift.ok:
         sys.exit(EXIT_CHECK_FAILED)
 
@@ -659,13 +661,15 @@ def baseline_update(
 # -- tuning ------------------------------------------------------------------------------------
 
 
-def _tuning_options(per: str, writes: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """-n, --seed, --threads and --out of sweep and compare."""
+def _tuning_options(per: str, writes: str, scenario: str = "the scenario's",
+                    ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:  # fmt: skip
+    """-n, --seed, --threads and --out of sweep, compare and tune, whose defaults are
+    those of ``scenario`` (A's in a comparison)."""
     options = [
         click.option("-n", "--encounters", type=ENCOUNTERS,
-                     help=f"Encounters per {per} (default: the scenario's)."),
+                     help=f"Encounters per {per} (default: {scenario})."),
         click.option("--seed", type=SEED,
-                     help="Seed (default: the (first) scenario's)."),
+                     help=f"Seed (default: {scenario})."),
         click.option("--threads", type=THREADS,
                      help="Threads (default: all cores)."),
         click.option("--out", type=click.Path(file_okay=False), help=f"Write {writes}."),
@@ -734,7 +738,7 @@ def sweep(
 @click.argument("a", type=click.Path(dir_okay=False))
 @click.argument("b", type=click.Path(dir_okay=False), required=False)
 @SET
-@_tuning_options("variant", "compare.json, compare.html and compare.md")
+@_tuning_options("variant", "compare.json, compare.html and compare.md", "A's")
 @PRECISION
 @handle_errors
 def compare(

@@ -14,6 +14,7 @@ def test_dir_lists_the_public_api() -> None:
     for name in ("load", "simulate", "exact", "plots", "plot_damage_pmf", "write_report"):
         assert name in names
     assert names == sorted(names)
+    assert {"Any", "annotations"}.isdisjoint(names)  # typing's and __future__'s, not simlab's
 
 
 def test_every_listed_name_resolves() -> None:

@@ -595,7 +595,7 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
     if moved.empty:
         return
     table = console_table(f"{len(moved)} of {len(drift.table)} figures statistically different "
-                   "from the baseline (all of them: report.md)")  # fmt: skip
+                   "from the baseline (every figure compared: report.html)")  # fmt: skip
     if is_wide():
         for column in ("scenario", "rules", *DRIFT_HEADER):
             table.add_column(column)

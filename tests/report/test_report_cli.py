@@ -43,6 +43,7 @@ def test_report_writes_everything(tmp_path: Path) -> None:
     doc = json.loads((tmp_path / "results.json").read_text())
     assert doc["scenarios"][0]["seed"] == 5 and doc["scenarios"][0]["encounters"] == 2000
     assert "3 specs pass" in done.output
+    assert done.output.rstrip().endswith("PNGs (1 scenario)")  # not "(1 scenarios)"
 
 
 def test_report_from_saved_results_needs_no_simulation(baseline: Path, tmp_path: Path) -> None:
@@ -67,6 +68,12 @@ def test_report_exits_1_on_drift_listing_it_first(baseline: Path, tmp_path: Path
     assert "damage_pmf Brute stone-strike → Kaito" in "\n".join(lines[1:12])
     markdown = (tmp_path / "r/report.md").read_text()
     assert "**DRIFT**" in markdown.split("## quickstart")[0]
+    # The table of moved figures sends the reader to the page that lists every figure
+    # compared, ok ones included (report.md lists only those that moved, and counts the
+    # rest): it said "all of them: report.md".
+    assert "(every figure compared: report.html)" in " ".join(done.stdout.split())
+    assert "<td>ok</td>" in (tmp_path / "r/report.html").read_text()
+    assert "| ok |" not in markdown and "other figures unchanged." in markdown
 
 
 def test_baseline_update_without_scenarios_reruns_the_baseline(baseline: Path,

@@ -311,6 +311,28 @@ def test_compare_refuses_what_it_would_ignore(extra: dict[str, Any], words: str)
     assert words in str(err.value)
 
 
+@pytest.mark.parametrize(("command", "default"),
+                         [("compare", "A's"), ("sweep", "the scenario's"),
+                          ("tune", "the scenario's")])  # fmt: skip
+def test_help_names_whose_seed_and_count_a_run_takes(command: str, default: str) -> None:
+    """The help said "the (first) scenario's" for sweep and tune, which take one."""
+    done = CliRunner().invoke(main, [command, "--help"], terminal_width=200)
+    assert f"Seed (default: {default})." in done.output
+    assert "(default: the (first)" not in done.output
+
+
+def test_cli_refusal_of_a_run_field_names_the_set_argument() -> None:
+    """``simlab compare A --set seed=3`` named the change ``changes seed=3``, the Python
+    argument's name, where the command line had ``--set``; among several, only the
+    ``--set`` that changes how the comparison runs is named."""
+    done = CliRunner().invoke(main, ["compare", str(SS_DUEL), "--set", "Defender.guard=2",
+                                     "--set", "seed=3", "-n", "200"])  # fmt: skip
+    assert done.exit_code == 2
+    message = " ".join(done.output.split())
+    assert "--set seed=3: expected a change to the fight; got one to 'seed'" in message
+    assert "changes seed=3" not in message and "Defender.guard" not in message
+
+
 def test_a_mean_time_to_down_one_variant_lacks_is_not_compared(fight: Any) -> None:
     """With Guard 3 the second Brute never goes down: B has no mean time-to-down for it.
     The figure is one only A has (not compared), not a figure whose paired interval
