@@ -19,24 +19,26 @@ encounter). The swinger W fumbles often and D's jab deals its damage + W's Expos
 Down round depends on how many fumbles its tokens pay for. With ``none`` its Focus
 never pays; with ``fumble_cost: 2`` three Focus pay for one fumble, not three. The
 order of the tokens shows only where Momentum has another use: Improvise (``improvise:
-{replace: jab, use: lunge}``, ``improvise_cost`` 2, ``momentum_per_refresh`` 1). The
+{replace: tap, use: lunge}``, ``improvise_cost`` 2, ``momentum_per_refresh`` 1). The
 Striker's lunge can fumble; paid with Momentum first (``momentum-first``) a fumble puts
 off its next Improvise, paid with Focus first it does not while Focus lasts.
 
 Block ("An attack": the defender sees the would-be damage; at its threshold, a hit,
 holding ``reaction_cost`` Grit, it pays and the roll is lowered by 1 and read again).
-D Blocks a hit of at least 4 damage with 4 Grit and ``reaction_cost: 2``: two Blocks
-instead of four. The chain's state: (D's damage, Grit).
+T Blocks a hit of at least 5 damage with 6 Grit and ``reaction_cost: 2``: three Blocks
+instead of six. A Block-only defender: whether a Block may follow an Evade does not
+arise. The chain's state: (T's damage, Grit).
 
 Attack outcomes from :func:`tests.chains.draft1_attack` or the enumeration below,
 written from the rules text and sharing nothing with the kernels or ``simlab.exact``.
 
 False alarms. Fixed seeds, so each test always passes or always fails. Each round
 histogram, with its never cell, by chi-square (cells expecting fewer than 5 merged) at
-p > 1e-4: 14 comparisons, family-wise false-alarm rate ≲ 1.4e-3. Each guard shows the
-parameter moves the exact mean round by at least 0.15 rounds, where the simulated mean's
-standard error is below 0.015 (N = 40,000, round standard deviations below 3): a
-simulator keeping the default would fail its chi-square test.
+p > 1e-4: 15 comparisons, family-wise false-alarm rate ≲ 1.5e-3. Each guard shows the
+parameter moves the exact mean round (Block: the mean attack at the Down) by more than
+0.15, or the share of encounters A loses by more than 0.03, where the simulated mean's
+standard error is below 0.025 (N = 40,000, standard deviations below 5) and the
+share's below 0.0025: a simulator keeping the default would fail its chi-square test.
 """
 
 from __future__ import annotations
@@ -239,3 +241,163 @@ def test_fumble_payment_cases_are_not_trivial() -> None:
         down = fumble_chain(*case)
         assert down.sum() > 0.99, name
         assert base - mean_round(down) > MOVES, (name, base, mean_round(down))
+
+
+# ---------------------------------------------------------------------------------------
+# The order of a fumble's tokens, through Improvise
+# ---------------------------------------------------------------------------------------
+
+LUNGE = [0, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21]
+LUNGE_MODIFIER = -2
+TAP = [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2]
+D_HP = 20  # D: 8 Endurance + 12 Health, Guard 1
+
+IMPROVISE = """
+scenario: d1p-improvise-{order}
+rules: shattered-spirits-draft1
+max_rounds: {rounds}
+params: {{momentum_per_refresh: 1, improvise_cost: 2, fumble_tokens: {order}}}
+techniques:
+  tap: {{profile: {tap}, ap: 2, speed: 3}}
+  lunge: {{profile: {lunge}, disadvantage: 1, modifier: -2, ap: 2, speed: 2}}
+sides:
+  a:
+    - {{name: Striker, endurance: 10, health: 10, tokens: {{momentum: 3, focus: 3}},
+       plan: [tap], improvise: {{replace: tap, use: lunge}}}}
+  b: [{{name: D, endurance: 8, health: 12, guard: 1}}]
+"""
+
+
+@functools.cache
+def improvise_chain(order: str) -> np.ndarray:
+    """P(D is Downed in round r). At each Refresh the Striker gains 1 Momentum and,
+    holding 2, pays them and lunges; a lunge's fumble (no damage) is paid with 1 token,
+    in ``order``'s order, else costs Exposed, which nothing here reads; otherwise it
+    taps. The chain's state: (D's damage, Momentum, Focus)."""
+    pf = p_fumble(LUNGE_MODIFIER)
+    lunge = draft1_attack(LUNGE, modifier=LUNGE_MODIFIER, net_advantage=-1, guard=1)
+    tap = draft1_attack(TAP, guard=1)
+    down = np.zeros(ROUNDS + 1)
+    states: dict[State, float] = {(0, 3, 3): 1.0}
+    for r in range(1, ROUNDS + 1):
+        nxt: dict[State, float] = {}
+        for (taken, momentum, focus), p in states.items():
+            momentum += 1
+            moves: list[tuple[float, int, int, int]] = []  # (q, damage, momentum, focus)
+            if momentum >= 2:
+                momentum -= 2
+                tokens = {"momentum": momentum, "focus": focus}
+                first = (
+                    ("momentum", "focus") if order == "momentum-first" else ("focus", "momentum")
+                )
+                payer = next((t for t in first if tokens[t] >= 1), None)
+                if payer is not None:
+                    tokens[payer] -= 1
+                moves.append((pf, 0, tokens["momentum"], tokens["focus"]))
+                # the lunge's other outcomes: a miss without a fumble deals 0 too
+                moves.extend(
+                    (q - (pf if dmg == 0 else 0), dmg, momentum, focus) for q, dmg, _ in lunge
+                )
+            else:
+                moves.extend((q, dmg, momentum, focus) for q, dmg, _ in tap)
+            for q, damage, mom, fo in moves:
+                if taken + damage >= D_HP:
+                    down[r] += p * q
+                else:
+                    key = (taken + damage, mom, fo)
+                    nxt[key] = nxt.get(key, 0.0) + p * q
+        states = nxt
+    return down
+
+
+def test_momentum_first_matches_the_chain() -> None:
+    """D's Down round matches the chain with ``fumble_tokens: momentum-first``."""
+    text = IMPROVISE.format(order="momentum-first", rounds=ROUNDS, tap=TAP, lunge=LUNGE)
+    res = simlab.simulate(simlab.loads(text, "improvise.yaml"), n=N, seed=SEED, threads=1)
+    d = [m for _, m in res.layout.combatants].index("D")
+    exact = improvise_chain("momentum-first")
+    assert_rounds_match(N, res.tallies.down_round[d], exact, "momentum-first down")
+
+
+def test_momentum_first_is_not_trivial() -> None:
+    """Guard: D is Downed in most encounters, and paying a fumble with Momentum
+    first moves its mean Down round by more than the tests' resolution."""
+    assert p_fumble(LUNGE_MODIFIER) > 0.1
+    first = improvise_chain("momentum-first")
+    assert first.sum() > 0.95
+    moved = mean_round(first) - mean_round(improvise_chain("focus-first"))
+    assert moved > MOVES, moved
+
+
+# ---------------------------------------------------------------------------------------
+# Block with reaction_cost
+# ---------------------------------------------------------------------------------------
+
+STRIKE = [0, 0, 1, 1, 2, 3, 5, 7, 9, 11, 13]
+BLOCK_AT, GRIT, T_HP = 5, 6, 40  # T: 10 Endurance + 30 Health
+
+BLOCK = """
+scenario: d1p-block-{cost}
+rules: shattered-spirits-draft1
+max_rounds: {rounds}
+params: {{reaction_cost: {cost}}}
+techniques:
+  strike: {{profile: {strike}, ap: 1, speed: 2}}
+sides:
+  a: [{{name: A, endurance: 10, health: 10, plan: [strike, strike, strike]}}]
+  b:
+    - {{name: T, endurance: 10, health: 30, tokens: {{grit: {grit}}},
+       react: {{block: {{when_damage_at_least: {block_at}}}}}}}
+"""
+
+
+@functools.cache
+def block_chain(cost: int) -> np.ndarray:
+    """P(T is Downed at its k-th attack received). Each strike reads 2d6's row; when
+    that damage reaches ``BLOCK_AT`` and T holds ``cost`` Grit, T pays and the roll is
+    lowered by 1 and read again (never below 2 here: Blocked rolls are 7 or more). The
+    chain's state: (T's damage, Grit)."""
+    two = np.zeros(13)
+    for a in range(1, 7):
+        for b in range(1, 7):
+            two[a + b] += 1 / 36
+    steps = 3 * ROUNDS
+    down = np.zeros(steps + 1)
+    states: dict[State, float] = {(0, GRIT): 1.0}
+    for k in range(1, steps + 1):
+        nxt: dict[State, float] = {}
+        for (taken, grit), p in states.items():
+            for roll in range(2, 13):
+                damage, left = STRIKE[roll - 2], grit
+                if damage >= BLOCK_AT and grit >= cost:
+                    damage, left = STRIKE[roll - 3], grit - cost
+                if taken + damage >= T_HP:
+                    down[k] += p * two[roll]
+                else:
+                    key = (taken + damage, left)
+                    nxt[key] = nxt.get(key, 0.0) + p * two[roll]
+        states = nxt
+    return down
+
+
+def test_block_cost_matches_the_chain() -> None:
+    """T's attacks received at its Down (three a Round, so its Down round follows)
+    match the chain with ``reaction_cost: 2``."""
+    text = BLOCK.format(cost=2, rounds=ROUNDS, strike=STRIKE, grit=GRIT, block_at=BLOCK_AT)
+    res = simlab.simulate(simlab.loads(text, "block.yaml"), n=N, seed=SEED, threads=1)
+    t = [m for _, m in res.layout.combatants].index("T")
+    exact = block_chain(2)
+    assert_rounds_match(N, res.tallies.down_attacks[t], exact, "block down_attacks")
+    rounds = np.zeros(ROUNDS + 1)
+    for k, p in enumerate(exact):
+        rounds[(k + 2) // 3] += p
+    assert_rounds_match(N, res.tallies.down_round[t], rounds, "block down round")
+
+
+def test_block_cost_is_not_trivial() -> None:
+    """Guard: T is Downed in almost every encounter, and two Grit a Block moves the
+    attack that Downs it by more than the tests' resolution."""
+    two = block_chain(2)
+    assert two.sum() > 0.99
+    moved = mean_round(block_chain(1)) - mean_round(two)
+    assert moved > 3 * MOVES, moved
