@@ -113,13 +113,21 @@ def _progress(precision: float | None) -> Callable[..., Any]:
     return lambda *_args: contextlib.nullcontext(None)
 
 
+def _say(line: str) -> None:
+    """Print a note through the terminal's console, wrapped at its width as the tables'
+    notes are (``click.echo`` printed it on one line of 200 columns and more)."""
+    from simlab.report import terminal
+
+    terminal.console.print(line, markup=False, highlight=False)
+
+
 def _precision_line(result: Any) -> None:
     """Say how a precision-stopped run was obtained."""
     record = result.meta.get("precision")
     if record is not None:
         from simlab.tuning.precision import describe_record
 
-        click.echo(f"precision: {describe_record(record)}")
+        _say(f"precision: {describe_record(record)}")
 
 
 def _with_sets(scenario: Any, sets: tuple[str, ...], varied: tuple[str, ...] = ()) -> Any:
@@ -776,9 +784,9 @@ def compare(
     if result.precision is not None:
         from simlab.tuning.precision import describe_record
 
-        click.echo(f"precision: {describe_record(result.precision)} (A stopped at "
-                   f"{result.precision['stops'][0]:,}, B at {result.precision['stops'][1]:,}; "
-                   "both compared at the larger)")  # fmt: skip
+        _say(f"precision: {describe_record(result.precision)} (A stopped at "
+             f"{result.precision['stops'][0]:,}, B at {result.precision['stops'][1]:,}; "
+             "both compared at the larger)")  # fmt: skip
     if out:
         written = api.write_compare(result, out)
         click.echo(f"wrote {len(written)} files to {out}")
@@ -791,8 +799,8 @@ def _note_unused_settings(first: Any, second: Any, given: dict[str, int | None])
         own, used = getattr(second, key), getattr(first, key)
         if value is None and own != used:
             spell = "{:,}" if key == "encounters" else "{}"  # a seed is a name, not a size
-            click.echo(f"note: B's own {key} ({spell.format(own)}) was not used; both ran on "
-                       f"A's ({spell.format(used)}), on the same dice")  # fmt: skip
+            _say(f"note: B's own {key} ({spell.format(own)}) was not used; both ran on "
+                 f"A's ({spell.format(used)}), on the same dice")  # fmt: skip
 
 
 @main.command()
