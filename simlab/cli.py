@@ -211,8 +211,21 @@ def validate(scenario: str) -> None:
     scn = load(scenario)
     fighters = len(scn.combatant_names())
     attacks = len(scn.attacks)  # type: ignore[attr-defined]
-    click.echo(f"ok: {scenario}: scenario {scn.scenario!r}, rules {scn.rules}, "
-               f"{fighters} combatants, {attacks} attacks")  # fmt: skip
+    _echo_wrapped(f"ok: {scenario}: scenario {scn.scenario!r}, rules {scn.rules}, "
+                  f"{fighters} combatants, {attacks} attacks")  # fmt: skip
+
+
+def _echo_wrapped(line: str) -> None:
+    """``click.echo`` of ``line`` broken at spaces to the width the terminal's console
+    prints at (the terminal's, or ``COLUMNS``; not broken in a pipe without ``COLUMNS``),
+    for ``validate``, which imports no rich (README targets: it starts in under 0.5 s)."""
+    import shutil
+    import textwrap
+
+    if sys.stdout.isatty() or os.environ.get("COLUMNS"):
+        width = max(shutil.get_terminal_size().columns, 40)  # terminal.NARROWEST
+        line = textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False)
+    click.echo(line)
 
 
 def _prepare_out(out: str | None, what: str = "--out") -> None:
