@@ -573,9 +573,9 @@ def report(
     if not specs.empty:
         terminal.print_specs(specs)
     pngs, scenarios_run = len(written) - 3, len(runs)
-    click.echo(f"wrote {out}/report.html, report.md, results.json and {pngs} "
-               f"PNG{'s' * (pngs != 1)} ({scenarios_run} "
-               f"scenario{'s' * (scenarios_run != 1)})")  # fmt: skip
+    _say(f"wrote {out}/report.html, report.md, results.json and {pngs} "
+         f"PNG{'s' * (pngs != 1)} ({scenarios_run} "
+         f"scenario{'s' * (scenarios_run != 1)})")  # fmt: skip
     if drift is not None and not drift.ok:
         sys.exit(EXIT_CHECK_FAILED)
 
@@ -675,8 +675,8 @@ def baseline_update(
     else:
         runs = _runs(scenarios, encounters, seed, threads, from_)
     written = api.save_results(runs, Path(path))
-    click.echo(f"wrote baseline {written} ({len(runs)} scenarios: "
-               f"{', '.join(r.scenario for r in runs)})")  # fmt: skip
+    _say(f"wrote baseline {written} ({len(runs)} scenarios: "
+         f"{', '.join(r.scenario for r in runs)})")  # fmt: skip
 
 
 # -- tuning ------------------------------------------------------------------------------------
