@@ -561,7 +561,7 @@ def compare(
     n: int | None = None,
     seed: int | None = None,
     threads: int | None = None,
-    ranges: int = 32,
+    ranges: int | None = None,
     progress: runner.Progress | None = None,
     precision: float | None = None,
     precision_on: Sequence[Any] = (),
@@ -573,9 +573,12 @@ def compare(
     ``figures`` table has A, B, B − A, the paired 95% interval and the interval two
     independent runs would give (see :mod:`simlab.tuning.compare`). With
     ``precision``, A and B are each run to that precision (``n`` the cap) and both are
-    compared at the larger of the two stops.
+    compared at the larger of the two stops. ``ranges`` is K, the ranges the intervals
+    come from: 2 to 1,000 and at most one an encounter (more is refused); by default 32,
+    or one an encounter under 32.
     """
     from simlab.tuning.compare import compare as run
+    from simlab.tuning.compare import ranges_for
     from simlab.tuning.overrides import refuse_run_changes
 
     function_argument(progress, "progress")
@@ -593,6 +596,8 @@ def compare(
     record = None
     precision_on_argument(first.precision if precision is None else precision, precision_on)
     if precision is not None or first.precision is not None:
+        # refused before the runs to a precision; their stop is at least min(cap, 1,000)
+        ranges_for(ranges, encounters_and_seed(first, n, seed)[0])
         n, record = _precision_stop(first, second, n, seed, threads, precision, precision_on)
     result = run(first, second, n, seed, threads=threads, ranges=ranges, labels=labels,
                  progress=progress)  # fmt: skip

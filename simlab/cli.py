@@ -113,13 +113,21 @@ def _progress(precision: float | None) -> Callable[..., Any]:
     return lambda *_args: contextlib.nullcontext(None)
 
 
+def _say(line: str) -> None:
+    """Print a note through the terminal's console, wrapped at its width as the tables'
+    notes are (``click.echo`` printed it on one line of 200 columns and more)."""
+    from simlab.report import terminal
+
+    terminal.console.print(line, markup=False, highlight=False)
+
+
 def _precision_line(result: Any) -> None:
     """Say how a precision-stopped run was obtained."""
     record = result.meta.get("precision")
     if record is not None:
         from simlab.tuning.precision import describe_record
 
-        click.echo(f"precision: {describe_record(record)}")
+        _say(f"precision: {describe_record(record)}")
 
 
 def _with_sets(scenario: Any, sets: tuple[str, ...], varied: tuple[str, ...] = ()) -> Any:
@@ -203,8 +211,21 @@ def validate(scenario: str) -> None:
     scn = load(scenario)
     fighters = len(scn.combatant_names())
     attacks = len(scn.attacks)  # type: ignore[attr-defined]
-    click.echo(f"ok: {scenario}: scenario {scn.scenario!r}, rules {scn.rules}, "
-               f"{fighters} combatants, {attacks} attacks")  # fmt: skip
+    _echo_wrapped(f"ok: {scenario}: scenario {scn.scenario!r}, rules {scn.rules}, "
+                  f"{fighters} combatants, {attacks} attacks")  # fmt: skip
+
+
+def _echo_wrapped(line: str) -> None:
+    """``click.echo`` of ``line`` broken at spaces to the width the terminal's console
+    prints at (the terminal's, or ``COLUMNS``; not broken in a pipe without ``COLUMNS``),
+    for ``validate``, which imports no rich (README targets: it starts in under 0.5 s)."""
+    import shutil
+    import textwrap
+
+    if sys.stdout.isatty() or os.environ.get("COLUMNS"):
+        width = max(shutil.get_terminal_size().columns, 40)  # terminal.NARROWEST
+        line = textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False)
+    click.echo(line)
 
 
 def _prepare_out(out: str | None, what: str = "--out") -> None:
@@ -552,9 +573,9 @@ def report(
     if not specs.empty:
         terminal.print_specs(specs)
     pngs, scenarios_run = len(written) - 3, len(runs)
-    click.echo(f"wrote {out}/report.html, report.md, results.json and {pngs} "
-               f"PNG{'s' * (pngs != 1)} ({scenarios_run} "
-               f"scenario{'s' * (scenarios_run != 1)})")  # fmt: skip
+    _say(f"wrote {out}/report.html, report.md, results.json and {pngs} "
+         f"PNG{'s' * (pngs != 1)} ({scenarios_run} "
+         f"scenario{'s' * (scenarios_run != 1)})")  # fmt: skip
     if drift is not None and not drift.ok:
         sys.exit(EXIT_CHECK_FAILED)
 
@@ -654,8 +675,8 @@ def baseline_update(
     else:
         runs = _runs(scenarios, encounters, seed, threads, from_)
     written = api.save_results(runs, Path(path))
-    click.echo(f"wrote baseline {written} ({len(runs)} scenarios: "
-               f"{', '.join(r.scenario for r in runs)})")  # fmt: skip
+    _say(f"wrote baseline {written} ({len(runs)} scenarios: "
+         f"{', '.join(r.scenario for r in runs)})")  # fmt: skip
 
 
 # -- tuning ------------------------------------------------------------------------------------
@@ -776,9 +797,9 @@ def compare(
     if result.precision is not None:
         from simlab.tuning.precision import describe_record
 
-        click.echo(f"precision: {describe_record(result.precision)} (A stopped at "
-                   f"{result.precision['stops'][0]:,}, B at {result.precision['stops'][1]:,}; "
-                   "both compared at the larger)")  # fmt: skip
+        _say(f"precision: {describe_record(result.precision)} (A stopped at "
+             f"{result.precision['stops'][0]:,}, B at {result.precision['stops'][1]:,}; "
+             "both compared at the larger)")  # fmt: skip
     if out:
         written = api.write_compare(result, out)
         click.echo(f"wrote {len(written)} files to {out}")
@@ -791,8 +812,8 @@ def _note_unused_settings(first: Any, second: Any, given: dict[str, int | None])
         own, used = getattr(second, key), getattr(first, key)
         if value is None and own != used:
             spell = "{:,}" if key == "encounters" else "{}"  # a seed is a name, not a size
-            click.echo(f"note: B's own {key} ({spell.format(own)}) was not used; both ran on "
-                       f"A's ({spell.format(used)}), on the same dice")  # fmt: skip
+            _say(f"note: B's own {key} ({spell.format(own)}) was not used; both ran on "
+                 f"A's ({spell.format(used)}), on the same dice")  # fmt: skip
 
 
 @main.command()

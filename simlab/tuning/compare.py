@@ -58,6 +58,19 @@ def range_edges(n: int, ranges: int) -> list[tuple[int, int]]:
     return [(lo, hi - lo) for lo, hi in itertools.pairwise(edges)]
 
 
+def ranges_for(ranges: object, n: int) -> int:
+    """K for a comparison of ``n`` encounters: ``ranges`` when given (2 to
+    :data:`simlab.limits.MAX_RANGES` and at most ``n``, one range an encounter; more is
+    refused, not lowered), else :data:`DEFAULT_RANGES`, or ``n`` when fewer."""
+    if ranges is None:
+        return min(DEFAULT_RANGES, n)
+    k = whole_number_in(ranges, "ranges", 2, MAX_RANGES)
+    if k > n:
+        raise InputError(f"expected ranges of at most one encounter each (at most {n:,} "
+                         f"ranges for {n:,} encounters); got {k:,}")  # fmt: skip
+    return k
+
+
 def run_ranges(
     job: runner.Job,
     ranges: int = DEFAULT_RANGES,
@@ -155,7 +168,7 @@ def compare(
     seed: int | None = None,
     *,
     threads: int | None = None,
-    ranges: int = DEFAULT_RANGES,
+    ranges: int | None = None,
     labels: tuple[str, str] = ("A", "B"),
     progress: Callable[[int], None] | None = None,
 ) -> Comparison:
@@ -169,9 +182,10 @@ def compare(
         Encounters and seed for both (default: ``a``'s).
     threads : int, optional
         numba threads; the numbers do not depend on it.
-    ranges : int
+    ranges : int, optional
         K contiguous ranges of encounters the intervals are computed from, 2 to
-        :data:`simlab.limits.MAX_RANGES` (capped at ``n``).
+        :data:`simlab.limits.MAX_RANGES` and at most ``n`` (more is an InputError);
+        default :data:`DEFAULT_RANGES`, or ``n`` when fewer.
     labels : (str, str)
         Names of A and B in tables.
     progress : callable, optional
@@ -184,11 +198,13 @@ def compare(
     """
     from simlab.api import compile_job
 
-    ranges = whole_number_in(ranges, "ranges", 2, MAX_RANGES)
+    if ranges is not None:
+        whole_number_in(ranges, "ranges", 2, MAX_RANGES)
     n, seed = encounters_and_seed(a, n, seed)
     if n < 2:  # one range of one encounter: no interval, yet "no figure changed"
         raise InputError(f"expected at least 2 encounters for a comparison (its intervals "
                          f"come from 2 or more ranges of them); got {n}")  # fmt: skip
+    ranges = ranges_for(ranges, n)
     jobs = [compile_job(scn, n, seed) for scn in (a, b)]
     per_range = [run_ranges(job, ranges, threads, progress) for job in jobs]
     results = [

@@ -44,6 +44,23 @@ def test_validate_ok() -> None:
     assert "ok:" in done.stdout
 
 
+def test_validate_ok_fits_80_columns() -> None:
+    """``ok: PATH: scenario …, rules …, N combatants, M attacks`` (125 columns for the
+    glitters party) is broken at a space at ``COLUMNS=80``, and whole in a pipe."""
+    fight = "scenarios/glitters-d20/party-vs-monsters.yaml"
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    piped = subprocess.run([sys.executable, "-m", "simlab", "validate", fight], env=env,
+                           capture_output=True, text=True, cwd=ROOT, timeout=600)  # fmt: skip
+    narrow = subprocess.run([sys.executable, "-m", "simlab", "validate", fight],
+                            env={**env, "COLUMNS": "80"}, capture_output=True, text=True,
+                            cwd=ROOT, timeout=600)  # fmt: skip
+    assert piped.returncode == narrow.returncode == 0, narrow.stderr
+    assert len(piped.stdout.splitlines()) == 1
+    lines = narrow.stdout.splitlines()
+    assert len(lines) == 2 and max(len(line) for line in lines) <= 80, lines
+    assert " ".join(lines) == piped.stdout.strip()
+
+
 @pytest.mark.parametrize("command", ["validate", "run"])
 def test_bad_scenario_exits_2_with_location_and_no_traceback(tmp_path: Path, command: str) -> None:
     bad = tmp_path / "bad.yaml"

@@ -43,7 +43,33 @@ def test_report_writes_everything(tmp_path: Path) -> None:
     doc = json.loads((tmp_path / "results.json").read_text())
     assert doc["scenarios"][0]["seed"] == 5 and doc["scenarios"][0]["encounters"] == 2000
     assert "3 specs pass" in done.output
-    assert done.output.rstrip().endswith("PNGs (1 scenario)")  # not "(1 scenarios)"
+    assert " ".join(done.output.split()).endswith("PNGs (1 scenario)")  # not "(1 scenarios)"
+
+
+def test_what_report_and_baseline_update_wrote_fits_80_columns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``wrote reports/latest/report.html, … PNGs (1 scenario)`` (82 columns) and ``wrote
+    baseline PATH (N scenarios: every id)`` were printed whole; wrapped at 80."""
+    from rich.console import Console
+
+    from simlab.report import terminal
+
+    monkeypatch.setattr(terminal, "console", Console(width=80, force_terminal=False))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "s").mkdir()
+    for name in ("quickstart", "party-3v3", "spirits-2v3"):
+        (tmp_path / "s" / f"{name}.yaml").write_text(
+            (QUICKSTART.parent / f"{name}.yaml").read_text()
+        )
+    report = simlab("report", "s/quickstart.yaml", "-n", 500, "--out", "reports/latest")
+    update = simlab("baseline", "update", "s", "--baseline", "reports/baseline/results.json",
+                    "-n", 500)  # fmt: skip
+    for done in (report, update):
+        assert done.exit_code == 0, done.output
+        assert max(len(line) for line in done.stdout.splitlines()) <= 80, done.stdout
+    assert "wrote reports/latest/report.html" in report.stdout
+    assert "(3 scenarios: party-3v3, quickstart, spirits-2v3)" in " ".join(update.stdout.split())
 
 
 def test_report_from_saved_results_needs_no_simulation(baseline: Path, tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -274,6 +275,28 @@ def test_what_a_and_b_do_not_share_is_said(tmp_path: Path) -> None:
 def test_a_bad_number_of_ranges_is_an_input_error(duel: Any, ranges: Any, words: str) -> None:
     with pytest.raises(simlab.api.InputError, match=words):
         simlab.compare(duel, changes={"Defender.guard": 2}, n=1000, ranges=ranges)
+
+
+def test_more_ranges_than_encounters_are_refused_not_lowered(duel: Any) -> None:
+    """``ranges=K`` over ``n`` was quietly lowered to ``n``; it is refused, before any
+    run (to a precision too), naming what was expected and what was found."""
+    words = re.escape(
+        "expected ranges of at most one encounter each (at most 10 ranges for 10 encounters); "
+        "got 64"
+    )
+    with pytest.raises(simlab.api.InputError, match=words):
+        simlab.compare(duel, changes={"Defender.guard": 2}, n=10, ranges=64)
+    with pytest.raises(simlab.api.InputError, match=words):
+        simlab.compare(duel, changes={"Defender.guard": 2}, n=10, ranges=64, precision=0.01)
+    exactly = simlab.compare(duel, changes={"Defender.guard": 2}, n=10, ranges=10)
+    assert exactly.ranges == 10
+
+
+def test_the_default_ranges_are_one_an_encounter_under_32(duel: Any) -> None:
+    """K not asked for: 32, or one range an encounter when fewer, and said so."""
+    few = simlab.compare(duel, changes={"Defender.guard": 2}, n=10)
+    assert few.ranges == 10
+    assert simlab.compare(duel, changes={"Defender.guard": 2}, n=100).ranges == 32
 
 
 def test_a_count_written_as_a_float_compares_as_the_int(duel: Any) -> None:

@@ -200,6 +200,32 @@ def test_compare_of_the_same_scenario_says_nothing_changed(
     assert "───" not in text  # no empty table
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["run", QUICKSTART, "--precision", "0.01", "-n", 200_000],
+        ["compare", QUICKSTART, "--set", "Brute.guard=1", "--precision", "0.02", "-n", 100_000],
+        ["sweep", QUICKSTART, "--vary", "Brute.guard=0:1", "--precision", "0.02", "-n", 100_000],
+        ["tune", QUICKSTART, "--vary", "Brute.hp=5:30", "--target", "win_rate:party=0.5",
+         "--precision", "0.02", "-n", 100_000],
+    ],
+)  # fmt: skip
+def test_a_run_to_a_precision_says_so_within_80_columns(
+    monkeypatch: pytest.MonkeyPatch, command: list[object]
+) -> None:
+    """The ``precision:`` line of run and compare (200 columns and more, printed whole)
+    is wrapped, as sweep's and tune's words on the precision are."""
+    text = " ".join(_run_at_80(monkeypatch, *command).split())
+    assert ("precision: stopped at" if command[0] in ("run", "compare") else "precision") in text
+
+
+def test_a_note_on_b_s_own_settings_fits_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``note: B's own encounters (…) was not used; …`` (91 columns) is wrapped."""
+    duel = ROOT / "scenarios/benchmarks/ss-duel.yaml"
+    text = _run_at_80(monkeypatch, "compare", QUICKSTART, duel, "--seed", 7)
+    assert "note: B's own encounters (1,000,000) was not used" in " ".join(text.split())
+
+
 def test_tune_fits_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
     text = _run_at_80(monkeypatch, "tune", ROOT / "scenarios/benchmarks/ss-duel.yaml",
                       "--vary", "Defender.hp=5:60", "--target",
