@@ -148,21 +148,27 @@ def wound_segments(wounds: int, how: str) -> np.ndarray:
 # ---------------------------------------------------------------------------------------
 
 
-def attacks_to_reach(need: int, attacks: Sequence[np.ndarray], steps: int) -> np.ndarray:
+def attacks_to_reach(
+    need: int, attacks: Sequence[np.ndarray], steps: int, overshoot_to: int | None = None
+) -> np.ndarray:
     """P(running damage first reaches ``need`` at attack k), k = 1..``steps``.
 
     The attacks deal independent damage, attack k drawn from
     ``attacks[(k - 1) % len(attacks)]``; the defender goes down at the attack whose
     running total reaches ``need``, and receives no more. Returns ``out`` with
     ``out[k]`` that probability (``out[0]`` = 0); ``1 - out.sum()`` is P(still standing
-    after ``steps`` attacks).
+    after ``steps`` attacks). With ``overshoot_to`` (at least ``need``), ``out[k]`` is
+    P(the attack at which running damage first reaches ``need`` takes it to
+    ``overshoot_to`` or more, at attack k): the attacks that reach ``need`` and fall short
+    of ``overshoot_to`` count in no cell.
     """
+    top = need if overshoot_to is None else overshoot_to
     out = np.zeros(steps + 1)
     standing = np.zeros(need)  # standing[s]: s damage so far, not yet down
     standing[0] = 1.0
     for k in range(1, steps + 1):
         dealt = np.convolve(standing, attacks[(k - 1) % len(attacks)])
-        out[k] = dealt[need:].sum()
+        out[k] = dealt[top:].sum()
         standing = dealt[:need]
     return out
 
@@ -286,6 +292,36 @@ def step_all(states: dict[State, float], step: Step) -> dict[State, float]:
         for q, nxt in step(state):
             out[nxt] = out.get(nxt, 0.0) + p * q
     return out
+
+
+Outcomes = list[tuple[float, int]]
+
+
+def duel_attack(
+    states: dict[State, float],
+    by_x: bool,
+    damage: Callable[[State], Outcomes],
+    lethal: tuple[int, int],
+    down: tuple[np.ndarray, np.ndarray],
+    r: int,
+) -> dict[State, float]:
+    """One attack in round ``r`` of a duel in which both X and Y attack, over the states
+    (damage taken by X, damage taken by Y): X's at Y when ``by_x``, else Y's at X,
+    dealing ``damage(state)`` [(p, damage)]. A side whose damage taken reaches its
+    ``lethal`` (X's, Y's) is down and the duel over: that probability is added to its
+    ``down`` array at ``r`` and leaves the chain. Returns the states of the duel going on.
+    """
+    going: dict[State, float] = {}
+    for (x, y), p in states.items():
+        for q, dealt in damage((x, y)):
+            x2, y2 = (x, y + dealt) if by_x else (x + dealt, y)
+            if x2 >= lethal[0]:
+                down[0][r] += p * q
+            elif y2 >= lethal[1]:
+                down[1][r] += p * q
+            else:
+                going[(x2, y2)] = going.get((x2, y2), 0.0) + p * q
+    return going
 
 
 def outcomes(pmf: np.ndarray) -> list[tuple[float, int]]:

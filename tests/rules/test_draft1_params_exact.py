@@ -49,7 +49,7 @@ import numpy as np
 import pytest
 
 import simlab
-from tests.chains import State, assert_rounds_match, draft1_attack, step_all
+from tests.chains import State, assert_rounds_match, draft1_attack, duel_attack, step_all
 
 N = 40_000
 SEED = 4817
@@ -106,23 +106,18 @@ def duel_chain(start: str, shaken: int, both: str) -> dict[str, np.ndarray]:
             for m in (0, shaken)
         ],
     }
+    # an attacker past its Endurance is Shaken: its attack then takes the modifier
+    shaken_or_not = {
+        "A": lambda s: attacks["A"][int(s[0] >= A_END)],
+        "B": lambda s: attacks["B"][int(s[1] >= B_END)],
+    }
     down = {k: np.zeros(ROUNDS + 1) for k in ("A", "B")}
     states: dict[State, float] = {(0, 0): 1.0}
     for r in range(1, ROUNDS + 1):
         order = "ABA" if start == "players" or r == 1 else "BAA"
         for who in order:
-            nxt: dict[State, float] = {}
-            for (a, b), p in states.items():
-                own, end = (a, A_END) if who == "A" else (b, B_END)
-                for q, damage in attacks[who][int(own >= end)]:
-                    a2, b2 = (a, b + damage) if who == "A" else (a + damage, b)
-                    if a2 >= A_HP:
-                        down["A"][r] += p * q
-                    elif b2 >= B_HP:
-                        down["B"][r] += p * q
-                    else:
-                        nxt[(a2, b2)] = nxt.get((a2, b2), 0.0) + p * q
-            states = nxt
+            states = duel_attack(states, who == "A", shaken_or_not[who], (A_HP, B_HP),
+                                 (down["A"], down["B"]), r)  # fmt: skip
     return down
 
 

@@ -82,22 +82,9 @@ def event_rounds(case: str) -> dict[str, np.ndarray]:
     for event, need in thresholds().items():
         by_attack = attacks_to_reach(need, [axe], steps)
         if need > limit:  # reached only by the attack that takes it out: the joint chain
-            by_attack = overshoot(limit, need, axe, steps)
+            by_attack = attacks_to_reach(limit, [axe], steps, overshoot_to=need)
         out[event] = by_attack_to_rounds(by_attack, per_turn, cap)
     out["out"] = out[out_event]
-    return out
-
-
-def overshoot(limit: int, need: int, attack: np.ndarray, steps: int) -> np.ndarray:
-    """P(the attack that first takes the running total to ``limit`` takes it to
-    ``need`` or more, at attack k)."""
-    out = np.zeros(steps + 1)
-    standing = np.zeros(limit)
-    standing[0] = 1.0
-    for k in range(1, steps + 1):
-        dealt = np.convolve(standing, attack)
-        out[k] = dealt[need:].sum()
-        standing = dealt[:limit]
     return out
 
 

@@ -72,19 +72,6 @@ def text(name: str) -> str:
                            hp=HP, vigor=VIGOR, bystander=BYSTANDER_HP)  # fmt: skip
 
 
-def first_past(limit: int, need: int, attack: np.ndarray, steps: int) -> np.ndarray:
-    """P(the attack at which running damage first reaches ``limit`` takes it to ``need``
-    or more, at attack k) (``need`` ≥ ``limit``)."""
-    out = np.zeros(steps + 1)
-    below = np.zeros(limit)
-    below[0] = 1.0
-    for k in range(1, steps + 1):
-        dealt = np.convolve(below, attack)
-        out[k] = dealt[need:].sum()
-        below = dealt[:limit]
-    return out
-
-
 @functools.cache
 def chain(stays: bool) -> dict[str, np.ndarray]:
     """P(each event first happens in round r), r = 0..ROUNDS (one attack a round, so
@@ -92,7 +79,7 @@ def chain(stays: bool) -> dict[str, np.ndarray]:
     axe = tiers_attack(1, 2, 1)
     need = {"down": HP, "unconscious": HP + math.ceil(VIGOR / 2), "dead": HP + VIGOR + 1}
     leave = need["unconscious"] if stays else need["down"]
-    out = {event: first_past(leave, max(n, leave), axe, ROUNDS) if n >= leave
+    out = {event: attacks_to_reach(leave, [axe], ROUNDS, overshoot_to=n) if n >= leave
            else attacks_to_reach(n, [axe], ROUNDS) for event, n in need.items()}  # fmt: skip
     out["out"] = out["unconscious"] if stays else out["down"]
     bystander = attacks_to_reach(BYSTANDER_HP, [axe], ROUNDS)

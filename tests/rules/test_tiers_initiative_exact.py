@@ -28,7 +28,7 @@ import numpy as np
 import pytest
 
 import simlab
-from tests.chains import State, assert_rounds_match, dice_pmf, outcomes, tiers_attack
+from tests.chains import State, assert_rounds_match, dice_pmf, duel_attack, outcomes, tiers_attack
 
 N = 40_000
 SEED = 4423
@@ -82,17 +82,8 @@ def chain(count: int, sides: int, ties: str) -> dict[str, np.ndarray]:
         states: dict[State, float] = {(0, 0): weight}  # damage taken by X, by Y
         for r in range(1, ROUNDS + 1):
             for who in order:
-                nxt: dict[State, float] = {}
-                for (x, y), p in states.items():
-                    for q, damage in axe:
-                        x2, y2 = (x, y + damage) if who == "X" else (x + damage, y)
-                        if x2 >= HP:
-                            down["X"][r] += p * q
-                        elif y2 >= HP:
-                            down["Y"][r] += p * q
-                        else:
-                            nxt[(x2, y2)] = nxt.get((x2, y2), 0.0) + p * q
-                states = nxt
+                states = duel_attack(states, who == "X", lambda _: axe, (HP, HP),
+                                     (down["X"], down["Y"]), r)  # fmt: skip
     return down
 
 

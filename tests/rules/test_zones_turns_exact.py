@@ -33,7 +33,7 @@ import numpy as np
 import pytest
 
 import simlab
-from tests.chains import State, assert_rounds_match, outcomes, zones_attack
+from tests.chains import State, assert_rounds_match, duel_attack, outcomes, zones_attack
 
 N = 40_000
 SEED = 6151
@@ -99,17 +99,10 @@ def chain(die: int, ties: str, major: int, cost: int, x_apt: int) -> dict[str, n
         states: dict[State, float] = {(0, 0): weight}
         for r in range(1, ROUNDS + 1):
             for who in order:
-                nxt: dict[State, float] = {}
-                for (x, y), p in states.items():
-                    for q, damage in stab if who == "X" else maul:
-                        x2, y2 = (x, y + damage) if who == "X" else (x + damage, y)
-                        if x2 > X_HP:
-                            down["X"][r] += p * q
-                        elif y2 > Y_HP:
-                            down["Y"][r] += p * q
-                        else:
-                            nxt[(x2, y2)] = nxt.get((x2, y2), 0.0) + p * q
-                states = nxt
+                dealt = stab if who == "X" else maul
+                # out once damage taken exceeds HP
+                states = duel_attack(states, who == "X", lambda _, d=dealt: d,
+                                     (X_HP + 1, Y_HP + 1), (down["X"], down["Y"]), r)  # fmt: skip
     return down
 
 
