@@ -366,3 +366,51 @@ def draft1_attack(
             key = (max(damage + exposed - guard, 0), status.get(row, 0))
         out[key] = out.get(key, 0.0) + 6.0**-n_dice
     return [(p, damage, gain) for (damage, gain), p in sorted(out.items())]
+
+
+def p_fumble(modifier: int) -> float:
+    """docs/rules/shattered-spirits-draft1.md, "An attack": P(a roll with Disadvantage —
+    3d6 keep the lowest two — + ``modifier`` is below 2, a fumble)."""
+    return sum(sum(sorted(d)[:2]) + 2 + modifier < 2 for d in np.ndindex(6, 6, 6)) / 216
+
+
+def fumbler_down_rounds(
+    pf: float,
+    jab: Sequence[int],
+    hp: int,
+    focus: int,
+    cost: int | None,
+    exposed: int,
+    lasts: str,
+    rounds: int,
+) -> np.ndarray:
+    """docs/rules/shattered-spirits-draft1.md, "Fumbles": P(a fumbler is Downed in round
+    r), r = 0..``rounds``. Each Round it swings first, fumbling with probability ``pf``;
+    a fumble is paid with ``cost`` Focus while it holds that many (``cost`` None: never
+    paid), else it makes it ``exposed`` more Exposed, for the Round or the encounter
+    (``lasts``); then its opponent's ``jab`` (:func:`draft1_attack`, + its Exposed) hits
+    it, and it is Downed once the damage reaches ``hp``. The chain's state: (damage
+    taken, Exposed, Focus)."""
+    most = exposed * rounds
+    jabs = {e: draft1_attack(jab, exposed=e) for e in range(0, most + 1, max(exposed, 1))}
+    down = np.zeros(rounds + 1)
+
+    def swing(s: State) -> list[tuple[float, State]]:
+        taken, ex, fo = s
+        if cost is not None and fo >= cost:
+            return [(1 - pf, s), (pf, (taken, ex, fo - cost))]
+        return [(1 - pf, s), (pf, (taken, ex + exposed, fo))]
+
+    states: dict[State, float] = {(0, 0, focus): 1.0}
+    for r in range(1, rounds + 1):
+        states = step_all(states, swing)
+        going: dict[State, float] = {}
+        for (taken, ex, fo), p in states.items():
+            for q, damage, _ in jabs[ex]:
+                if taken + damage >= hp:
+                    down[r] += p * q
+                else:
+                    key = (taken + damage, 0 if lasts == "round" else ex, fo)
+                    going[key] = going.get(key, 0.0) + p * q
+        states = going
+    return down

@@ -41,7 +41,8 @@ from tests.chains import (
     State,
     assert_rounds_match,
     draft1_attack,
-    step_all,
+    fumbler_down_rounds,
+    p_fumble,
 )
 from tests.support import chi_square_p
 
@@ -80,39 +81,12 @@ def fumble_text(name: str) -> str:
     return FUMBLE.format(name=name, lasts=lasts, focus=focus, wild=WILD, jab=JAB)
 
 
-def p_fumble(modifier: int) -> float:
-    """P(a roll with Disadvantage — 3d6 keep the lowest two — + ``modifier`` is below 2)."""
-    rolls = np.ndindex(6, 6, 6)
-    return sum(sum(sorted(d)[:2]) + 2 + modifier < 2 for d in rolls) / 216
-
-
 @functools.cache
 def fumble_chain(name: str, exposed: int = 2) -> np.ndarray:
     """P(A is Downed in round r). ``exposed`` overrides ``fumble_exposed`` (to show the
     tests would notice a fumble's Exposed going unapplied)."""
     lasts, focus = FUMBLE_CASES[name]
-    pf = p_fumble(-1)
-    jabs = {e: draft1_attack(JAB, exposed=e) for e in range(0, 2 * ROUNDS + 1, 2)}
-    down = np.zeros(ROUNDS + 1)
-
-    def swing(s: State) -> list[tuple[float, State]]:
-        taken, ex, fo = s
-        fumbled = (taken, ex, fo - 1) if fo else (taken, ex + exposed, fo)
-        return [(1 - pf, s), (pf, fumbled)]
-
-    states: dict[State, float] = {(0, 0, focus): 1.0}
-    for r in range(1, ROUNDS + 1):
-        states = step_all(states, swing)
-        nxt: dict[State, float] = {}
-        for (taken, ex, fo), p in states.items():
-            for q, damage, _ in jabs[ex]:
-                if taken + damage >= 12:
-                    down[r] += p * q
-                else:
-                    key = (taken + damage, 0 if lasts == "round" else ex, fo)
-                    nxt[key] = nxt.get(key, 0.0) + p * q
-        states = nxt
-    return down
+    return fumbler_down_rounds(p_fumble(-1), JAB, 12, focus, 1, exposed, lasts, ROUNDS)
 
 
 @pytest.mark.parametrize("name", list(FUMBLE_CASES))

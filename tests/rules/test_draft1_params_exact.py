@@ -49,7 +49,14 @@ import numpy as np
 import pytest
 
 import simlab
-from tests.chains import State, assert_rounds_match, draft1_attack, duel_attack, step_all
+from tests.chains import (
+    State,
+    assert_rounds_match,
+    draft1_attack,
+    duel_attack,
+    fumbler_down_rounds,
+    p_fumble,
+)
 
 N = 40_000
 SEED = 4817
@@ -182,37 +189,13 @@ FUMBLE_CASES: dict[str, tuple[str, int, int]] = {
 }
 
 
-def p_fumble(modifier: int) -> float:
-    """P(3d6 keep the lowest two + ``modifier`` is below 2)."""
-    return sum(sum(sorted(d)[:2]) + 2 + modifier < 2 for d in np.ndindex(6, 6, 6)) / 216
-
-
 @functools.cache
 def fumble_chain(order: str, cost: int, focus: int) -> np.ndarray:
     """P(W is Downed in round r): W swings first each Round (its side takes the first
     Turn and, one Turn a side, every later Phase begins with it), then D jabs."""
-    pf = p_fumble(WILD_MODIFIER)
-    jabs = {e: draft1_attack(JAB, exposed=e) for e in range(0, 2 * ROUNDS + 1, 2)}
-    down = np.zeros(ROUNDS + 1)
-
-    def swing(s: State) -> list[tuple[float, State]]:
-        taken, ex, fo = s
-        paid = order != "none" and fo >= cost
-        fumbled = (taken, ex, fo - cost) if paid else (taken, ex + 2, fo)
-        return [(1 - pf, s), (pf, fumbled)]
-
-    states: dict[State, float] = {(0, 0, focus): 1.0}
-    for r in range(1, ROUNDS + 1):
-        states = step_all(states, swing)
-        nxt: dict[State, float] = {}
-        for (taken, ex, fo), p in states.items():
-            for q, damage, _ in jabs[ex]:
-                if taken + damage >= W_HP:
-                    down[r] += p * q
-                else:
-                    nxt[(taken + damage, ex, fo)] = nxt.get((taken + damage, ex, fo), 0.0) + p * q
-        states = nxt
-    return down
+    paid = None if order == "none" else cost
+    return fumbler_down_rounds(p_fumble(WILD_MODIFIER), JAB, W_HP, focus, paid, 2, "encounter",
+                               ROUNDS)  # fmt: skip
 
 
 @pytest.mark.parametrize("name", list(FUMBLE_CASES))
