@@ -324,6 +324,29 @@ def duel_attack(
     return going
 
 
+def duel_down_rounds(
+    x_first: float,
+    turns: tuple[int, int],
+    damage: tuple[Outcomes, Outcomes],
+    lethal: tuple[int, int],
+    rounds: int,
+) -> dict[str, np.ndarray]:
+    """P(X / Y is down in round r), r = 0..``rounds``, in a duel in which both attack:
+    X acts first in every round with probability ``x_first`` (the turn order is rolled
+    once an encounter), each making its ``turns`` attacks (X's, Y's) a turn, X dealing
+    ``damage[0]`` to Y and Y ``damage[1]`` to X, by :func:`duel_attack`."""
+    down = {k: np.zeros(rounds + 1) for k in ("X", "Y")}
+    x_turn, y_turn = "X" * turns[0], "Y" * turns[1]
+    for weight, order in ((x_first, x_turn + y_turn), (1 - x_first, y_turn + x_turn)):
+        states: dict[State, float] = {(0, 0): weight}
+        for r in range(1, rounds + 1):
+            for who in order:
+                dealt = damage[0] if who == "X" else damage[1]
+                states = duel_attack(states, who == "X", lambda _, d=dealt: d, lethal,
+                                     (down["X"], down["Y"]), r)  # fmt: skip
+    return down
+
+
 def outcomes(pmf: np.ndarray) -> list[tuple[float, int]]:
     """(probability, value) of every value of ``pmf`` that can happen."""
     return [(float(p), v) for v, p in enumerate(pmf) if p > 0]

@@ -30,7 +30,7 @@ import numpy as np
 import pytest
 
 import simlab
-from tests.chains import State, assert_rounds_match, duel_attack, glitters_attack, outcomes
+from tests.chains import assert_rounds_match, duel_down_rounds, glitters_attack, outcomes
 
 N = 40_000
 SEED = 7717
@@ -75,15 +75,7 @@ def p_x_first(ties: str, y_player: bool) -> float:
 def chain(ties: str, y_player: bool) -> dict[str, np.ndarray]:
     """P(X / Y is down in round r), r = 0..ROUNDS."""
     mace = outcomes(glitters_attack(BONUS, DC, 1, 4, 0))  # either's attack
-    down = {k: np.zeros(ROUNDS + 1) for k in ("X", "Y")}
-    first = p_x_first(ties, y_player)
-    for weight, order in ((first, "XY"), (1 - first, "YX")):
-        states: dict[State, float] = {(0, 0): weight}  # damage taken by X, by Y
-        for r in range(1, ROUNDS + 1):
-            for who in order:
-                states = duel_attack(states, who == "X", lambda _: mace, (HP, HP),
-                                     (down["X"], down["Y"]), r)  # fmt: skip
-    return down
+    return duel_down_rounds(p_x_first(ties, y_player), (1, 1), (mace, mace), (HP, HP), ROUNDS)
 
 
 @pytest.mark.parametrize("name", list(CASES))

@@ -28,7 +28,13 @@ import numpy as np
 import pytest
 
 import simlab
-from tests.chains import State, assert_rounds_match, dice_pmf, duel_attack, outcomes, tiers_attack
+from tests.chains import (
+    assert_rounds_match,
+    dice_pmf,
+    duel_down_rounds,
+    outcomes,
+    tiers_attack,
+)
 
 N = 40_000
 SEED = 4423
@@ -76,15 +82,8 @@ def p_x_first(count: int, sides: int, ties: str) -> float:
 def chain(count: int, sides: int, ties: str) -> dict[str, np.ndarray]:
     """P(X / Y falls in round r), r = 0..ROUNDS."""
     axe = outcomes(tiers_attack(3, 0, 0))  # either's attack: SL 3 against defense SL 0
-    down = {k: np.zeros(ROUNDS + 1) for k in ("X", "Y")}
     first = p_x_first(count, sides, ties)
-    for weight, order in ((first, "XY"), (1 - first, "YX")):
-        states: dict[State, float] = {(0, 0): weight}  # damage taken by X, by Y
-        for r in range(1, ROUNDS + 1):
-            for who in order:
-                states = duel_attack(states, who == "X", lambda _: axe, (HP, HP),
-                                     (down["X"], down["Y"]), r)  # fmt: skip
-    return down
+    return duel_down_rounds(first, (1, 1), (axe, axe), (HP, HP), ROUNDS)
 
 
 @pytest.mark.parametrize("name", list(CASES))

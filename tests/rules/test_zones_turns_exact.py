@@ -33,7 +33,7 @@ import numpy as np
 import pytest
 
 import simlab
-from tests.chains import State, assert_rounds_match, duel_attack, outcomes, zones_attack
+from tests.chains import assert_rounds_match, duel_down_rounds, outcomes, zones_attack
 
 N = 40_000
 SEED = 6151
@@ -92,18 +92,9 @@ def chain(die: int, ties: str, major: int, cost: int, x_apt: int) -> dict[str, n
     y_attacks = min(1, major // cost)
     stab = outcomes(zones_attack(4, 1, 6, 0, set()))  # X's 1d6, +4, against Y's Evasion +1
     maul = outcomes(zones_attack(4, 0, 6, 1, set()))  # Y's 1d6+1, +4, against X
-    down = {k: np.zeros(ROUNDS + 1) for k in ("X", "Y")}
-    first = p_x_first(die, ties)
-    for weight, order in ((first, "X" * x_attacks + "Y" * y_attacks),
-                          (1 - first, "Y" * y_attacks + "X" * x_attacks)):  # fmt: skip
-        states: dict[State, float] = {(0, 0): weight}
-        for r in range(1, ROUNDS + 1):
-            for who in order:
-                dealt = stab if who == "X" else maul
-                # out once damage taken exceeds HP
-                states = duel_attack(states, who == "X", lambda _, d=dealt: d,
-                                     (X_HP + 1, Y_HP + 1), (down["X"], down["Y"]), r)  # fmt: skip
-    return down
+    # out once damage taken exceeds HP
+    return duel_down_rounds(p_x_first(die, ties), (x_attacks, y_attacks), (stab, maul),
+                            (X_HP + 1, Y_HP + 1), ROUNDS)  # fmt: skip
 
 
 @pytest.mark.parametrize("name", list(CASES))
