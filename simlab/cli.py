@@ -222,8 +222,10 @@ def _echo_wrapped(line: str) -> None:
     import shutil
     import textwrap
 
-    if sys.stdout.isatty() or os.environ.get("COLUMNS"):
-        width = max(shutil.get_terminal_size().columns, 40)  # terminal.NARROWEST
+    from simlab.report.width import NARROWEST, fits_a_width
+
+    if fits_a_width():
+        width = max(shutil.get_terminal_size().columns, NARROWEST)
         line = textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False)
     click.echo(line)
 

@@ -21,6 +21,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from simlab.analysis.result import Result
+from simlab.report.width import NARROWEST, fits_a_width
 
 if TYPE_CHECKING:
     from simlab.analysis.drift import DriftReport
@@ -43,15 +44,10 @@ class _Console(Console):
         os.close(devnull)
 
 
-#: The narrowest width tables are laid out for: a terminal (or ``COLUMNS``) narrower than
-#: this gets lines that wrap, as rich cannot lay a table out in fewer columns than it has.
-NARROWEST = 40
-
-
 def _make_console() -> _Console:
     """A terminal, or ``COLUMNS`` set: its width, at least :data:`NARROWEST`. Otherwise
     (CI logs, pipes) a fixed width wide enough for the wide tables."""
-    if not (sys.stdout.isatty() or os.environ.get("COLUMNS")):
+    if not fits_a_width():
         return _Console(width=WIDE + 20)
     made = _Console()
     made.width = max(made.width, NARROWEST)

@@ -1,0 +1,18 @@
+"""How wide printed output is laid out: one rule for the tables (rich, in
+:mod:`simlab.report.terminal`) and for the lines ``simlab validate`` prints without rich
+(it imports nothing it does not use, README "Targets")."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+#: The narrowest width tables are laid out for: a terminal (or ``COLUMNS``) narrower than
+#: this gets lines that wrap, as rich cannot lay a table out in fewer columns than it has.
+NARROWEST = 40
+
+
+def fits_a_width() -> bool:
+    """Whether output is laid out to a width: it goes to a terminal, or ``COLUMNS`` says
+    how wide. Otherwise (CI logs, pipes) a line is not broken for a width."""
+    return sys.stdout.isatty() or bool(os.environ.get("COLUMNS"))
