@@ -633,13 +633,12 @@ def _changes_argument(changes: Any) -> str:
     """How a comparison's changes are named in a message refusing a change to how it runs:
     as the command line typed them (``--set seed=3``: each parsed change carries its
     label), those of the run's own fields if any, else ``changes ...``."""
-    from simlab.tuning.overrides import RUN_FIELDS
+    from simlab.tuning.overrides import RUN_FIELDS, Override
 
-    if not isinstance(changes, str | Mapping):
-        parsed = [c for c in changes if isinstance(getattr(c, "label", None), str)]
-        if parsed and len(parsed) == len(changes):
-            run = [c for c in parsed if getattr(c, "target", None) in RUN_FIELDS]
-            return ", ".join(c.label for c in run or parsed)
+    parsed = not isinstance(changes, str | Mapping) and bool(changes)
+    if parsed and all(isinstance(c, Override) for c in changes):
+        run = [c for c in changes if c.target in RUN_FIELDS]
+        return ", ".join(c.label for c in run or changes)
     return f"changes {_changes_label(changes)}"
 
 
