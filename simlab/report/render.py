@@ -275,8 +275,7 @@ def _drift_rows(drift: DriftReport | None, run: ScenarioRun) -> list[list[str]]:
 # -- pictures ----------------------------------------------------------------------------
 
 
-EXACT_CAPTION = ("Bars and dots: simulated. Open black diamonds: the exact answer against a "
-                 "fresh defender.")  # fmt: skip
+EXACT_CAPTION = "Open black diamonds: the exact answer against a fresh defender."
 
 
 def _shared_legend(fig: Figure, *axes: Any) -> None:
@@ -297,37 +296,48 @@ def _shared_legend(fig: Figure, *axes: Any) -> None:
 
 def _damage_picture(run: ScenarioRun, slug: str, attacker: str, attack: str,
                     defenders: list[str], seen: set[str]) -> Picture:  # fmt: skip
+    exact_drawn = False
+
     def draw(fig: Figure) -> None:
+        nonlocal exact_drawn
         left, right = fig.subplots(1, 2)
-        plots.plot_damage_pmf(run, attacker, attack, defenders, ax=left)
+        drawn = plots.plot_damage_pmf(run, attacker, attack, defenders, ax=left)
         plots.plot_damage_at_least(run, attacker, attack, defenders, ax=right)
+        exact_drawn = bool((drawn.source == "exact").any())
         left.set_title("damage distribution")
         right.set_title("at least x damage (95% band)")
         _shared_legend(fig, left, right)
         fig.suptitle(f"{attacker} · {attack}", fontsize=12)
 
     name = _unique(f"{slug}-damage-{_slug(attacker)}-{_slug(attack)}.png", seen)
+    png = _png(draw, (11.0, 3.6))
+    # The exact answer is named only where it was drawn: a fight moves most pairs' damage.
     caption = (f"{attacker} · {attack}: damage per attack against "
-               f"{', '.join(defenders)} (misses count as 0). {EXACT_CAPTION}")  # fmt: skip
-    return Picture(name, f"{attacker} · {attack}: damage", _png(draw, (11.0, 3.6)), "damage",
-                   caption)  # fmt: skip
+               f"{', '.join(defenders)} (misses count as 0). Bars and dots: simulated."
+               f"{' ' + EXACT_CAPTION if exact_drawn else ''}")  # fmt: skip
+    return Picture(name, f"{attacker} · {attack}: damage", png, "damage", caption)
 
 
 def _pictures(run: ScenarioRun) -> list[Picture]:
     res = run.result
     slug = f"{_slug(run.rules)}-{_slug(run.scenario)}"
     rates_drawn = plots.pooled_hit_rates(run)
+    ticks = False
 
     def rates(fig: Figure) -> None:
-        plots.plot_hit_rates(run, ax=fig.add_subplot())
+        nonlocal ticks
+        drawn = plots.plot_hit_rates(run, ax=fig.add_subplot())
+        ticks = bool(drawn[["exact_hit_rate", "exact_crit_rate"]].notna().to_numpy().any())
 
+    png = _png(rates, (10.0, 1.4 + 0.32 * max(len(rates_drawn), 1)))
     out = [
         Picture(
             f"{slug}-hit-rates.png",
             f"hit{' and crit' if res.layout.crits else ''} rates (95% intervals)",
-            _png(rates, (10.0, 1.4 + 0.32 * max(len(rates_drawn), 1))),
+            png,
             caption="Bars: simulated rate with its 95% interval (copies that fought alike "
-            "pooled). Black tick: the exact rate against a fresh defender.",
+            "pooled)."
+            + (" Black tick: the exact rate against a fresh defender." if ticks else ""),
         )
     ]
     pmf = plots.pooled_damage_pmf(run)

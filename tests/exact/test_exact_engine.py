@@ -355,7 +355,7 @@ def test_report_leaves_out_what_a_fight_moves() -> None:
     hit and crit rate, and its mean damage (Mira's flame-lash exposes the Ogre) is a
     dash; its damage plot has no exact diamonds."""
     from simlab.report import plots
-    from simlab.report.render import _attack_rows, _exact_note
+    from simlab.report.render import _attack_rows, _exact_note, _pictures
     from simlab.report.results import ScenarioRun
 
     res = simlab.simulate(PARTY, n=500, seed=SEED, threads=1)
@@ -370,6 +370,11 @@ def test_report_leaves_out_what_a_fight_moves() -> None:
     assert shown.exact_hit_rate == jab["hit_rate"]
     damage = plots.plot_damage_pmf(res, "Kaito", "quick-jab", "Ogre", exact=doc, pool=False)
     assert set(damage.source) == {"simulated"}
+    # The captions name the exact answer only where it is drawn.
+    pictures = {p.title: p for p in _pictures(run)}
+    assert "Black tick: the exact rate" in pictures["hit and crit rates (95% intervals)"].caption
+    jab_damage = pictures["Kaito · quick-jab: damage"].caption
+    assert "Bars and dots: simulated." in jab_damage and "diamonds" not in jab_damage
     import matplotlib.pyplot as plt
 
     plt.close("all")
