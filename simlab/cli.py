@@ -220,14 +220,10 @@ def _echo_wrapped(line: str) -> None:
     prints at (the terminal's, or ``COLUMNS``; not broken in a pipe without ``COLUMNS``),
     for ``validate``, which imports no rich (README targets: it starts in under 0.5 s)."""
     import shutil
-    import textwrap
 
-    from simlab.report.width import NARROWEST, fits_a_width
+    from simlab.report.width import broken_at_spaces
 
-    if fits_a_width():
-        width = max(shutil.get_terminal_size().columns, NARROWEST)
-        line = textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False)
-    click.echo(line)
+    click.echo(broken_at_spaces(line, shutil.get_terminal_size().columns))
 
 
 def _prepare_out(out: str | None, what: str = "--out") -> None:

@@ -336,8 +336,7 @@ def _pictures(run: ScenarioRun) -> list[Picture]:
             f"hit{' and crit' if res.layout.crits else ''} rates (95% intervals)",
             png,
             caption="Bars: simulated rate with its 95% interval (copies that fought alike "
-            "pooled)."
-            + (" Black tick: the exact rate against a fresh defender." if ticks else ""),
+            "pooled)." + (" Black tick: the exact rate against a fresh defender." if ticks else ""),
         )
     ]
     pmf = plots.pooled_damage_pmf(run)

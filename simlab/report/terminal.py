@@ -21,7 +21,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from simlab.analysis.result import Result
-from simlab.report.width import NARROWEST, fits_a_width
+from simlab.report.width import NARROWEST, broken_at_spaces, fits_a_width
 
 if TYPE_CHECKING:
     from simlab.analysis.drift import DriftReport
@@ -69,9 +69,8 @@ def progress(total: int, what: str = "") -> Iterator[Callable[[int], None]]:
     of = f" of {what}" if what else ""
     if not sys.stdout.isatty():
         yield lambda _done: None
-        console.print(
-            f"simulated {total:,} encounters{of}", markup=False, highlight=False, soft_wrap=True
-        )
+        said = broken_at_spaces(f"simulated {total:,} encounters{of}", console.width)
+        console.print(said, markup=False, highlight=False, soft_wrap=True)
         return
     starting = f"starting{of} (a first run compiles the kernels: 10–30 s)"
     simulating = f"simulating{of}"
@@ -284,24 +283,56 @@ def attacks_table(result: Result) -> Table:
         # two spaces between columns (padding collapsed, and the rule's gap), none at
         # the edges: the numbers and an attacker's name with its attack fit in 80
         table.collapse_padding, table.pad_edge = True, False
-    for column in ("attempts", "hit rate", *(["crit rate"] if crits else []), "mean damage"):
+    headers = ("attempts", "hit rate", *(["crit rate"] if crits else []), "mean damage")
+    for column in headers:
         number_column(table, column)
     rows = list(zip(attacks, rates.itertuples(), damage.itertuples(), strict=True))
-    for k, (attack, r, d) in enumerate(rows):
+    figures = [_attack_figures(r, d, crits) for _, r, d in rows]
+    beside = [[r.defender, *cells] for (_, r, _), cells in zip(rows, figures, strict=True)]
+    labels = _group_labels(rates, attacks, _label_room(["at", *headers], beside))
+    for k, ((attack, r, _), cells) in enumerate(zip(rows, figures, strict=True)):
         first = k == 0 or rows[k - 1][0] != attack
         last = k + 1 < len(rows) and rows[k + 1][0] != attack
-        shown = attack if first else ""
-        names = [r.attacker, r.attack, r.defender] if wide else [shown, r.defender]
-        crit = [estimate(r.crit_rate, r.crit_rate_ci95_lo, r.crit_rate_ci95_hi)] if crits else []
-        table.add_row(
-            *names,
-            f"{r.attempts:,}",
-            estimate(r.hit_rate, r.hit_rate_ci95_lo, r.hit_rate_ci95_hi),
-            *crit,
-            estimate(d.mean_damage, d.mean_damage_ci95_lo, d.mean_damage_ci95_hi),
-            end_section=last and not first and not wide,  # a rule under a group of rows
-        )
-    return table  # fmt: skip
+        names = [r.attacker, r.attack, r.defender] if wide else [labels[k], r.defender]
+        # a rule under a group of rows
+        table.add_row(*names, *cells, end_section=last and not first and not wide)
+    return table
+
+
+def _attack_figures(r: Any, d: Any, crits: bool) -> list[str]:
+    """A row of the attacks table's figures: attempts, hit rate, crit rate (``crits``)
+    and mean damage, with their 95% intervals."""
+    crit = [estimate(r.crit_rate, r.crit_rate_ci95_lo, r.crit_rate_ci95_hi)] if crits else []
+    return [
+        f"{r.attempts:,}",
+        estimate(r.hit_rate, r.hit_rate_ci95_lo, r.hit_rate_ci95_hi),
+        *crit,
+        estimate(d.mean_damage, d.mean_damage_ci95_lo, d.mean_damage_ci95_hi),
+    ]
+
+
+def _label_room(headers: list[str], rows: list[list[str]]) -> int:
+    """The columns left for the narrow attacks table's first column (``attacker:
+    attack``) beside the others at the console's width, two spaces between columns."""
+    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(headers)]
+    return console.width - sum(widths) - 2 * len(widths)
+
+
+def _group_labels(rates: pd.DataFrame, attacks: list[str], room: int) -> list[str]:
+    """The first column of the narrow attacks table, row by row: ``attacker: attack`` on
+    the first row of its group of rows. Where that does not fit in ``room`` columns and
+    the group has a second row, the attacker goes on the first row and the attack,
+    indented, on the second, so that no wrapped name pushes a group's rows apart."""
+    labels = [""] * len(attacks)
+    for k, label in enumerate(attacks):
+        if k > 0 and attacks[k - 1] == label:
+            continue
+        attack = rates.attack.iloc[k]
+        if len(label) > room and attack and k + 1 < len(attacks) and attacks[k + 1] == label:
+            labels[k], labels[k + 1] = f"{rates.attacker.iloc[k]}:", f"  {attack}"
+        else:
+            labels[k] = label
+    return labels
 
 
 #: What the time-to-down table's figures mean, printed under it.

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
+import textwrap
 
 #: The narrowest width tables are laid out for: a terminal (or ``COLUMNS``) narrower than
 #: this gets lines that wrap, as rich cannot lay a table out in fewer columns than it has.
@@ -16,3 +17,13 @@ def fits_a_width() -> bool:
     """Whether output is laid out to a width: it goes to a terminal, or ``COLUMNS`` says
     how wide. Otherwise (CI logs, pipes) a line is not broken for a width."""
     return sys.stdout.isatty() or bool(os.environ.get("COLUMNS"))
+
+
+def broken_at_spaces(line: str, width: int) -> str:
+    """``line`` broken at spaces into lines of at most ``width`` columns where output is
+    laid out to a width (:func:`fits_a_width`); a word longer than that (a path) is kept
+    whole on a line of its own, and hyphenated names are not split."""
+    if not fits_a_width():
+        return line
+    return textwrap.fill(line, max(width, NARROWEST), break_long_words=False,
+                         break_on_hyphens=False)  # fmt: skip

@@ -82,14 +82,17 @@ def test_report_from_saved_results_needs_no_simulation(baseline: Path, tmp_path:
 
 
 def test_report_exits_1_on_drift_listing_it_first(baseline: Path, tmp_path: Path) -> None:
-    # A long path: the "simulated ... of PATH" line is not folded into a second line.
+    # A long path: the "simulated ... of PATH" line may break before the path, never
+    # inside it.
     (tmp_path / ("deep" * 20)).mkdir()
     changed = tmp_path / ("deep" * 20) / "quickstart.yaml"
     changed.write_text(QUICKSTART.read_text().replace(ROW_7, ROW_7_RAISED))
     done = simlab("report", changed, "-n", 4000, "--seed", 8, "--out", tmp_path / "r",
                   "--baseline", baseline)  # fmt: skip
     assert done.exit_code == 1, done.output
-    lines = [line for line in done.stdout.splitlines() if not line.startswith("simulated")]
+    said, _, rest = done.stdout.partition(str(changed))
+    assert said.startswith("simulated 4,000 encounters of")
+    lines = rest.splitlines()[1:]
     assert lines[0].startswith("DRIFT:")
     assert "damage_pmf Brute stone-strike → Kaito" in "\n".join(lines[1:12])
     markdown = (tmp_path / "r/report.md").read_text()

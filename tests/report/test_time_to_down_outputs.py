@@ -277,3 +277,25 @@ def test_a_fall_in_the_surprise_round_is_round_0_in_every_median(tmp_path: Path)
     markdown = (tmp_path / "report.md").read_text(encoding="utf-8")
     assert "Rat: 0" in markdown  # the contents
     assert re.search(r"^\| Rat \| raiders \| [^|]+ \| 0 \[0, 0\] \| 0 \|", markdown, re.M)
+
+
+def test_a_long_attacker_and_attack_at_80_columns_keep_their_rows_together() -> None:
+    """`Ghoul 1: ghoul-bite` does not fit beside the figures in 80 columns: the attacker
+    goes on the group's first row and the attack on its second, and every row of the
+    table carries figures (a name wrapped inside its cell pushed the rows apart)."""
+    result = api.simulate(ROOT / "scenarios/glitters-d20/party-vs-monsters.yaml", n=2000, seed=3)
+    saved = terminal.console
+    terminal.console = Console(width=80, record=True, force_terminal=False)
+    try:
+        terminal.console.print(terminal.attacks_table(result))
+        text = terminal.console.export_text()
+    finally:
+        terminal.console = saved
+    lines = [line.rstrip() for line in text.splitlines()]
+    assert max(len(line) for line in lines) <= 80, text
+    rows = [line for line in lines[3:] if line.strip()]
+    assert all(re.search(r"\d\s*$", line) for line in rows), text  # figures on every row
+    bite = next(k for k, line in enumerate(lines) if line.startswith("Ghoul 1: "))
+    assert lines[bite].split()[:3] == ["Ghoul", "1:", "Bruna"], text
+    assert lines[bite + 1].startswith("  ghoul-bite ") and "Aldric" in lines[bite + 1], text
+    assert any(line.startswith("Bruna: warhammer ") for line in lines), text  # fits: one line
