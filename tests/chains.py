@@ -360,16 +360,29 @@ def draft1_attack(
     guard: int = 0,
     exposed: int = 0,
     status: dict[int, int] | None = None,
+    *,
+    damage_modifier: int = 0,
+    impaired: int = 0,
+    cover: bool = False,
+    overflow_damage: int = 2,
+    exposed_per_level: int = 1,
+    impaired_per_level: int = 1,
+    glancing_divisor: int = 2,
+    cover_guard: int = 2,
 ) -> list[tuple[float, int, int]]:
-    """docs/rules/shattered-spirits-draft1.md, "An attack" (no reaction, no Impaired, no
-    damage modifier, the default parameters): (probability, damage, Exposed the hit
-    adds to the target) of every outcome.
+    """docs/rules/shattered-spirits-draft1.md, "An attack" (no reaction): (probability,
+    damage, Exposed the hit adds to the target) of every outcome.
 
     2d6 (net Advantage: 3d6 keep the highest two; net Disadvantage: the lowest two) +
-    ``modifier``; above 12 reads row 12 and adds 2 when row 12 deals any; below 2 (or a
-    row of 0 damage) misses and deals nothing; Glancing halves rounding up; + the
-    target's ``exposed``; − ``guard``, floor 0. ``status`` maps a row (2..12) to the
-    Exposed it inflicts on a hit.
+    ``modifier``; below 2 (or a row of 0 damage) misses and deals nothing; otherwise,
+    in the earlier draft's order: 1. the row's damage (row 12 above 12); 2. +
+    ``damage_modifier`` − ``impaired`` (the attacker's Impaired) × ``impaired_per_level``,
+    + ``overflow_damage`` above 12 (row 12 deals some here), floor 0; 3. Glancing divides
+    by ``glancing_divisor`` rounding up (a target in ``cover`` makes the attack Glancing,
+    or adds ``cover_guard`` to its Guard when it already is); 4. + the target's
+    ``exposed`` × ``exposed_per_level``; 5. − ``guard``, floor 0. ``status`` maps a row
+    (2..12) to the Exposed it inflicts on a hit. The keyword parameters' defaults are the
+    page's.
     """
     status = status or {}
     n_dice = 2 if net_advantage == 0 else 3
@@ -383,10 +396,18 @@ def draft1_attack(
         if roll < 2 or profile[row - 2] == 0:
             key = (0, 0)
         else:
-            damage = profile[row - 2] + (2 if roll > 12 else 0)
-            if glancing:
-                damage = -(-damage // 2)
-            key = (max(damage + exposed - guard, 0), status.get(row, 0))
+            damage = profile[row - 2] + damage_modifier - impaired * impaired_per_level
+            damage = max(damage + (overflow_damage if roll > 12 else 0), 0)
+            shield, glances = guard, glancing
+            if cover:
+                if glancing:
+                    shield += cover_guard
+                else:
+                    glances = True
+            if glances:
+                damage = -(-damage // glancing_divisor)
+            damage += exposed * exposed_per_level
+            key = (max(damage - shield, 0), status.get(row, 0))
         out[key] = out.get(key, 0.0) + 6.0**-n_dice
     return [(p, damage, gain) for (damage, gain), p in sorted(out.items())]
 
@@ -437,3 +458,60 @@ def fumbler_down_rounds(
                     going[key] = going.get(key, 0.0) + p * q
         states = going
     return down
+
+
+def draft1_passive_rounds(
+    attacks: Sequence[Callable[[int], list[tuple[float, int, int]]]],
+    toughness: tuple[int, int, int],
+    rounds: int,
+    exposed_lasts_round: bool = True,
+) -> dict[str, np.ndarray]:
+    """docs/rules/shattered-spirits-draft1.md, "How a Round is played" and "An attack": a
+    passive defender of (Vigor, Endurance, Health) ``toughness`` receives, every Round,
+    the ``attacks`` in order, each a function of the Exposed the defender has gained so
+    far to its outcomes (probability, damage, Exposed the hit adds), e.g. a
+    :func:`draft1_attack` (whose ``exposed`` then holds any starting level too).
+
+    Damage takes Vigor, then Endurance — its 0 Shakes — then Health (the excess beyond
+    Endurance goes on, ``endurance_overflow`` true), whose 0 Downs the defender; the
+    Exposed gained wears off at the End Phase unless it lasts the encounter. Returns
+    P(Downed at the k-th attack received) (``attacks``), P(Downed in round r)
+    (``down``) and P(Shaken in round r) (``shaken``). The chain's state: (damage taken,
+    Shaken, Exposed gained).
+    """
+    shaken_at, down_at = toughness[0] + toughness[1], sum(toughness)
+    by_attack = np.zeros(rounds * len(attacks) + 1)
+    down, shaken = np.zeros(rounds + 1), np.zeros(rounds + 1)
+    seen: dict[tuple[int, int], list[tuple[float, int, int]]] = {}
+    states: dict[State, float] = {(0, 0, 0): 1.0}
+    k = 0
+    for r in range(1, rounds + 1):
+        for i, attack in enumerate(attacks):
+            k += 1
+            nxt: dict[State, float] = {}
+            for (taken, is_shaken, gained), p in states.items():
+                if (i, gained) not in seen:
+                    seen[i, gained] = attack(gained)
+                for q, damage, gain in seen[i, gained]:
+                    t, s = taken + damage, is_shaken
+                    if not s and t >= shaken_at:
+                        s = 1
+                        shaken[r] += p * q
+                    if t >= down_at:
+                        by_attack[k] += p * q
+                        down[r] += p * q
+                        continue
+                    key = (t, s, gained + gain)
+                    nxt[key] = nxt.get(key, 0.0) + p * q
+            states = nxt
+        if exposed_lasts_round:
+            states = step_all(states, lambda s: [(1.0, (s[0], s[1], 0))])
+    return {"attacks": by_attack, "down": down, "shaken": shaken}
+
+
+def damage_pmf(outcomes: Sequence[tuple[float, int, int]]) -> np.ndarray:
+    """The pmf of the damage of :func:`draft1_attack`'s ``outcomes``."""
+    pmf = np.zeros(max(d for _, d, _ in outcomes) + 1)
+    for q, damage, _ in outcomes:
+        pmf[damage] += q
+    return pmf
