@@ -1,7 +1,7 @@
 """glitters-d20: ``hit_on_tie: false`` and ``frozen_lasts: thaw`` with Burning involved,
 each against an exact chain written from the rules text, sharing nothing with the
 kernels or ``simlab.exact`` (which solves the first duel from the engine's own reading,
-and refuses the second: its hits add statuses).
+and refuses the second: two attackers, hits that add statuses).
 
 docs/rules/glitters-d20.md. "A turn": the attacker (initiative +50 on a d20, against +0)
 acts first every round, its main-hand attack then its offhand attack; a second attacker
