@@ -86,6 +86,28 @@ def ss_attack(profile: Sequence[int], modifier: int, guard: int) -> np.ndarray:
     return out
 
 
+def reacted_damage(profile: Sequence[int], react_at: int, block_after_evade: bool) -> np.ndarray:
+    """P(an attack deals d) against a defender who always holds the tokens to Evade and
+    Block at ``react_at`` would-be damage (docs/rules/shattered-spirits.md and
+    shattered-spirits-draft1.md, "An attack"; 2d6 + 0 reads row 2..12, no Guard): a row
+    of at least ``react_at`` is Evaded, the whole 2d6 rerolled and its row read. One
+    reaction per attack (the pages' reading): the reroll's damage stands.
+    ``block_after_evade``: the other reading, in which a reroll still at the threshold is
+    Blocked too (its roll lowered by 1)."""
+    pmf = np.zeros(max(profile) + 1)
+    two = two_d6()
+    for roll in range(2, 13):
+        if profile[roll - 2] < react_at:
+            pmf[profile[roll - 2]] += two[roll]
+            continue
+        for again in range(2, 13):
+            damage = profile[again - 2]
+            if block_after_evade and damage >= react_at:
+                damage = profile[again - 3]
+            pmf[damage] += two[roll] * two[again]
+    return pmf
+
+
 def zones_roll(bonus: int) -> np.ndarray:
     """P(3d6 + bonus = t) for t ≥ 0 (bonuses here keep totals non-negative)."""
     return shifted(dice_pmf(3, 6), bonus)
@@ -246,6 +268,17 @@ def assert_rounds_match(encounters: int, hist: np.ndarray, pmf: np.ndarray, what
     assert np.all(observed[expected <= IMPOSSIBLE] == 0), (what, observed, expected)
     p = chi_square_p(observed, expected)
     assert p > P_MIN, (what, p, observed[:40], expected[:40] * encounters)
+
+
+def assert_damage_matches(hist: np.ndarray, pmf: np.ndarray, what: str) -> None:
+    """A pair's damage histogram (``damage_hist``: every attack made, 0 for a miss) against
+    the exact damage of one attack, the attacks independent of each other: none where
+    the chain says none can be, and a chi-square p above :data:`P_MIN`."""
+    assert hist[len(pmf) :].sum() == 0, (what, hist)
+    seen = hist[: len(pmf)]
+    assert np.all(seen[pmf <= IMPOSSIBLE] == 0), (what, seen, pmf)
+    p = chi_square_p(seen, pmf)
+    assert p > P_MIN, (what, p, seen, pmf * seen.sum())
 
 
 def assert_sum_matches(encounters: int, sums: np.ndarray, pmf: np.ndarray, what: str) -> None:

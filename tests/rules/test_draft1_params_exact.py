@@ -26,8 +26,11 @@ off its next Improvise, paid with Focus first it does not while Focus lasts.
 Block ("An attack": the defender sees the would-be damage; at its threshold, a hit,
 holding ``reaction_cost`` Grit, it pays and the roll is lowered by 1 and read again).
 T Blocks a hit of at least 5 damage with 6 Grit and ``reaction_cost: 2``: three Blocks
-instead of six. A Block-only defender: whether a Block may follow an Evade does not
-arise. The chain's state: (T's damage, Grit).
+instead of six. The chain's state: (T's damage, Grit).
+
+One reaction per attack ("An attack"): a defender who Evades and Blocks at the same
+threshold, with tokens for every strike, does not Block an Evade's reroll; each
+strike's damage is compared with the chain of one reaction.
 
 Attack outcomes from :func:`tests.chains.draft1_attack` or the enumeration below,
 written from the rules text and sharing nothing with the kernels or ``simlab.exact``.
@@ -44,6 +47,7 @@ share's below 0.0025: a simulator keeping the default would fail its chi-square 
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 import pytest
@@ -51,11 +55,13 @@ import pytest
 import simlab
 from tests.chains import (
     State,
+    assert_damage_matches,
     assert_rounds_match,
     draft1_attack,
     duel_attack,
     fumbler_down_rounds,
     p_fumble,
+    reacted_damage,
 )
 
 N = 40_000
@@ -379,3 +385,45 @@ def test_block_cost_is_not_trivial() -> None:
     assert two.sum() > 0.99
     moved = mean_round(block_chain(1)) - mean_round(two)
     assert moved > 3 * MOVES, moved
+
+
+# ---------------------------------------------------------------------------------------
+# One reaction per attack: an Evade's reroll is not Blocked
+# ---------------------------------------------------------------------------------------
+
+REACT_AT = 5  # both reactions' threshold
+BOTH = """
+scenario: d1p-evade-then-block
+rules: shattered-spirits-draft1
+max_rounds: {rounds}
+techniques:
+  strike: {{profile: {strike}, ap: 1, speed: 2}}
+sides:
+  a: [{{name: A, endurance: 10, health: 10, plan: [strike, strike, strike]}}]
+  b:
+    - {{name: T, endurance: 500, health: 500, tokens: {{grit: 99, reflex: 99}},
+       react: {{evade: {{when_damage_at_least: {at}}}, block: {{when_damage_at_least: {at}}}}}}}
+"""
+
+
+def test_an_evade_s_reroll_is_not_blocked() -> None:
+    """T holds enough Reflex and Grit for every strike of the encounter (three a Round
+    for ``ROUNDS`` Rounds, against 99 of each) and never goes down, so every strike's
+    damage is drawn alike: its histogram matches one reaction per attack
+    (:func:`tests.chains.reacted_damage`)."""
+    text = BOTH.format(rounds=ROUNDS, strike=STRIKE, at=REACT_AT)
+    res = simlab.simulate(simlab.loads(text, "both.yaml"), n=N, seed=SEED, threads=1)
+    names = [m for _, m in res.layout.combatants]
+    pair = res.layout.pair(names.index("A"), res.layout.attacks.index("strike"), names.index("T"))
+    hist = res.tallies.damage_hist[pair]
+    assert hist.sum() == 3 * ROUNDS * N
+    assert_damage_matches(hist, reacted_damage(STRIKE, REACT_AT, False), "strike at T")
+
+
+def test_block_after_evade_would_be_seen() -> None:
+    """Guard: the other reading moves the mean damage of a strike by many times its
+    standard error over the test's 3 × ``ROUNDS`` × N strikes."""
+    one, both = reacted_damage(STRIKE, REACT_AT, False), reacted_damage(STRIKE, REACT_AT, True)
+    values = np.arange(len(one))
+    sd = math.sqrt(float((values - values @ one) ** 2 @ one))
+    assert (values @ one - values @ both) > 20 * sd / math.sqrt(3 * ROUNDS * N)

@@ -42,10 +42,12 @@ import pytest
 import simlab
 from tests.chains import (
     State,
+    assert_damage_matches,
     assert_rounds_match,
     assert_sum_matches,
     event_rounds,
     outcomes,
+    reacted_damage,
     ss_attack,
     step_all,
     wound_segments,
@@ -502,3 +504,44 @@ def test_fatigue_per_sunder_cases_are_not_trivial() -> None:
     assert np.allclose(none["dead"], three["dead"])  # Fatigue does nothing
     assert mean_of(three["tired"]) > 3 and three["tired"][3] > 0.1 and three["tired"][6] > 0.1
     assert sunder_chain(0, sunder_needs_fatigue=True)["dead"].sum() > none["dead"].sum() + 0.1
+
+
+# ---------------------------------------------------------------------------------------
+# One reaction per attack: an Evade's reroll is not Blocked
+# ---------------------------------------------------------------------------------------
+
+REACT_AT, REACT_ROUNDS = 5, 20
+STRIKE = [0, 0, 1, 1, 2, 3, 5, 7, 9, 11, 13]
+BOTH = """
+scenario: ssp-evade-then-block
+rules: shattered-spirits
+max_rounds: {rounds}
+attacks:
+  strike: {{profile: {strike}}}
+sides:
+  a: [{{name: A, hp: 10, attacks: [strike]}}]
+  b:
+    - {{name: T, hp: 1000, tokens: {{grit: 99, reflex: 99}},
+       react: {{evade: {{when_damage_at_least: {at}}}, block: {{when_damage_at_least: {at}}}}}}}
+"""
+
+
+def test_an_evade_s_reroll_is_not_blocked() -> None:
+    """docs/rules/shattered-spirits.md, "An attack": one reaction per attack. T Evades
+    and Blocks at the same threshold and holds tokens for every strike (one a Turn for
+    ``REACT_ROUNDS`` Rounds, against 99 of each) and never goes down, so every strike's
+    damage is drawn alike: its histogram matches the chain of one reaction
+    (:func:`tests.chains.reacted_damage`), which a Block of the reroll would move by
+    many standard errors (the guard in test_draft1_params_exact.py, with 3x the strikes,
+    and here below)."""
+    text = BOTH.format(rounds=REACT_ROUNDS, strike=STRIKE, at=REACT_AT)
+    res = simlab.simulate(simlab.loads(text, "both.yaml"), n=N, seed=SEED, threads=1)
+    a, t = index_of(res, "A"), index_of(res, "T")
+    hist = res.tallies.damage_hist[res.layout.pair(a, res.layout.attacks.index("strike"), t)]
+    assert hist.sum() == REACT_ROUNDS * N
+    one = reacted_damage(STRIKE, REACT_AT, False)
+    assert_damage_matches(hist, one, "strike at T")
+    both = reacted_damage(STRIKE, REACT_AT, True)
+    values = np.arange(len(one))
+    sd = float(np.sqrt(((values - values @ one) ** 2) @ one))
+    assert values @ one - values @ both > 20 * sd / np.sqrt(REACT_ROUNDS * N)
