@@ -275,6 +275,8 @@ def _drift_rows(drift: DriftReport | None, run: ScenarioRun) -> list[list[str]]:
 # -- pictures ----------------------------------------------------------------------------
 
 
+#: How a sweep's legend names the exact answer of one of its lines (``report.tuning``).
+EXACT_SUFFIX = " (exact)"
 EXACT_CAPTION = "Open black diamonds: the exact answer against a fresh defender."
 
 
@@ -286,7 +288,8 @@ def _shared_legend(fig: Figure, *axes: Any) -> None:
         for handle, name in zip(*ax.get_legend_handles_labels(), strict=True):
             named.setdefault(name, handle)
     pairs = [(handle, name) for name, handle in named.items()]
-    pairs.sort(key=lambda hn: hn[1] == plots.EXACT_LABEL)  # the defenders first, exact last
+    # the simulated lines first, the exact answers last
+    pairs.sort(key=lambda hn: hn[1] == plots.EXACT_LABEL or hn[1].endswith(EXACT_SUFFIX))
     handles, names = [h for h, _ in pairs], [n for _, n in pairs]
     for ax in axes:
         if ax.get_legend() is not None:

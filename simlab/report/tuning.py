@@ -28,6 +28,7 @@ from simlab import __version__
 from simlab.report.files import atomic_write
 from simlab.report.plots import EXACT_STYLE, axes_or_new, legend_outside, only_rows
 from simlab.report.render import (
+    EXACT_SUFFIX,
     PNG_DIR,
     Picture,
     _bytes_writer,
@@ -126,7 +127,8 @@ def plot_sweep(
     data = data[columns].reset_index(drop=True)
     numeric = pd.api.types.is_numeric_dtype(data[x]) and not pd.api.types.is_bool_dtype(data[x])
     named = [c for c in subject if data[c].nunique() > 1] or ([] if others else subject)
-    for key, line in data.groupby([*others, *subject], sort=False):
+    lines = data.groupby([*others, *subject], sort=False)
+    for key, line in lines:
         keys = dict(zip([*others, *subject], key if isinstance(key, tuple) else (key,),
                         strict=True))  # fmt: skip
         name = " · ".join([*(f"{f}={keys[f]}" for f in others), *(str(keys[c]) for c in named)])
@@ -137,7 +139,10 @@ def plot_sweep(
                             color=drawn[0].get_color(), alpha=0.2, linewidth=0)  # fmt: skip
         exact = line.get(f"exact_{figure}")
         if exact is not None and exact.notna().any():
-            ax.plot(at, exact, **{**EXACT_STYLE, "label": f"{name} (exact)"})
+            # in the line's colour where there are several lines: two black dashes in
+            # the legend would not say which is which
+            color = drawn[0].get_color() if lines.ngroups > 1 else EXACT_STYLE["color"]
+            ax.plot(at, exact, **{**EXACT_STYLE, "color": color, "label": name + EXACT_SUFFIX})
     ax.set_xlabel(x)
     ax.set_ylabel(AXIS_LABELS.get(figure, figure.replace("_", " ")))
     _readable_axes(ax, figure, data[x] if numeric else None)

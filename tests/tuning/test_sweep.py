@@ -263,6 +263,14 @@ def test_sweep_pictures_keep_their_legends_beside_the_data(
     names = [t.get_text() for t in legend.get_texts()]
     assert {"strike.profile[9]=6", "strike.profile[9]=8 (exact)"} <= set(names), names
     assert not any("Attacker" in name for name in names), names
+    # the simulated lines first, then the exact ones, each in its line's colour (two
+    # black dashes could not be told apart)
+    exact = [name.endswith(" (exact)") for name in names]
+    assert exact == sorted(exact), names
+    colour = {name: h.get_color() for name, h in zip(names, legend.legend_handles, strict=True)}
+    for name in names:
+        if name.endswith(" (exact)"):
+            assert colour[name] == colour[name.removesuffix(" (exact)")], colour
     for fig in drawn:
         box = (fig.legends or [fig.axes[0].get_legend()])[0].get_window_extent()
         assert all(box.x0 >= ax.get_window_extent().x1 for ax in fig.axes), fig
