@@ -18,6 +18,7 @@ PNGs for CI job summaries.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -98,7 +99,9 @@ def plot_sweep(
     **on : str
         Narrow the lines drawn: ``attacker=``, ``attack=``, ``defender=``,
         ``combatant=``, ``side=``. One line per remaining subject (and per value of any
-        further varied field); the exact answer, where there is one, dashed. The legend,
+        further varied field: with several subjects, each subject keeps one colour and
+        each further value a line style, :func:`_line_style`); the exact answer, where
+        there is one, dashed (in its line's colour among several lines). The legend,
         beside the axes, names what tells the lines apart (the further fields' values,
         the subject's names that differ), or the subject of a single line.
 
@@ -133,7 +136,8 @@ def plot_sweep(
                         strict=True))  # fmt: skip
         name = " · ".join([*(f"{f}={keys[f]}" for f in others), *(str(keys[c]) for c in named)])
         at = line[x] if numeric else line[x].map(str)  # dice, lists: one category each
-        drawn = ax.plot(at, line[figure], marker="o", markersize=3, label=name)
+        drawn = ax.plot(at, line[figure], markersize=3, label=name,
+                        **_line_style(data, others, named, keys))  # fmt: skip
         if f"{figure}_ci95_lo" in line.columns:
             ax.fill_between(at, line[f"{figure}_ci95_lo"], line[f"{figure}_ci95_hi"],
                             color=drawn[0].get_color(), alpha=0.2, linewidth=0)  # fmt: skip
@@ -149,6 +153,28 @@ def plot_sweep(
     if len(ax.get_lines()) > 1:
         legend_outside(ax)
     return data
+
+
+#: How :func:`plot_sweep` tells apart the values of the further varied fields when the
+#: subjects already take the colours (dashes stay the exact answers').
+FURTHER_STYLES = (("-", "o"), (":", "s"), ("-.", "^"), ((0, (6, 2, 1, 2, 1, 2)), "v"))
+
+
+def _line_style(data: pd.DataFrame, others: Sequence[str], named: Sequence[str],
+                keys: dict[str, Any]) -> dict[str, Any]:  # fmt: skip
+    """The style of one line of :func:`plot_sweep`. With both further varied fields and
+    several subjects (every combatant at two shields), colours alone repeat past ten
+    lines and could not say which is which: each subject keeps one colour, each value of
+    the further fields a line style and marker of :data:`FURTHER_STYLES`; otherwise the
+    lines take the colours in turn."""
+    if not (others and named):
+        return {"marker": "o"}
+    subjects = list(dict.fromkeys(zip(*(data[c] for c in named), strict=True)))
+    values = list(dict.fromkeys(zip(*(data[f] for f in others), strict=True)))
+    subject = subjects.index(tuple(keys[c] for c in named))
+    linestyle, marker = FURTHER_STYLES[values.index(tuple(keys[f] for f in others))
+                                       % len(FURTHER_STYLES)]  # fmt: skip
+    return {"color": f"C{subject % 10}", "linestyle": linestyle, "marker": marker}
 
 
 #: What a sweep plot's y axis shows, where its figure's name does not say it all.
@@ -279,10 +305,12 @@ img { max-width: 100%; display: block; } figcaption { font-size: 0.8em; color: #
 </style></head><body>
 <h1>{{ title }}</h1>
 <p class="note">{{ identity }}</p>
-{% for heading, note, table, pictures in parts %}<h2>{{ heading }}</h2>
+{% for heading, note, table, pictures, folded in parts %}<h2>{{ heading }}</h2>
 <p class="note">{{ note }}</p>
 {% for p in pictures %}<figure><img alt="{{ p.title }}" src="{{ p.data_uri }}">
-<figcaption>{{ p.title }}</figcaption></figure>{% endfor %}{{ table }}
+<figcaption>{{ p.title }}</figcaption></figure>{% endfor %}
+{% if folded %}<details><summary>{{ folded }}</summary>{{ table }}</details>
+{% else %}{{ table }}{% endif %}
 {% endfor %}</body></html>
 """,
     autoescape=True,
@@ -311,6 +339,19 @@ _COMPARE_NOTE = ("diff = B − A. Paired: the 95% interval of the difference mea
 PagePart = tuple[str, str, tuple[list[str], list[list[str]]], list[Picture]]
 
 
+#: A page's table longer than this, under pictures that show its figures, is folded away.
+FOLDED_ROWS = 24
+
+
+def _folded(rows: list[list[str]], pictures: list[Picture]) -> str:
+    """The summary line a long table of a page is folded under, or "" to show it: a
+    table under pictures of its figures is their reference, and at every point of a
+    sweep (hundreds of rows) it buried the next section's pictures."""
+    if not pictures or len(rows) <= FOLDED_ROWS:
+        return ""
+    return f"the table: every figure at every point ({len(rows):,} rows)"
+
+
 def _write_page(out: Path, stem: str, title: str, identity: str,
                 parts: list[PagePart]) -> dict[str, Path]:  # fmt: skip
     written: dict[str, Path] = {}
@@ -318,7 +359,8 @@ def _write_page(out: Path, stem: str, title: str, identity: str,
         for p in pictures:
             written[p.file] = atomic_write(out / PNG_DIR / p.file, _bytes_writer(p.png))
     html = _PAGE.render(title=title, identity=identity, parts=[
-        (h, n, _html_table(*table), pics) for h, n, table, pics in parts])  # fmt: skip
+        (h, n, _html_table(*table), pics, _folded(table[1], pics))
+        for h, n, table, pics in parts])  # fmt: skip
     markdown = [f"# {md_text(title)}", "", md_text(identity), ""]
     for heading, note, table, pictures in parts:
         markdown += [f"## {md_text(heading)}", "", md_text(note), ""]

@@ -141,6 +141,23 @@ def test_sweep_files(tmp_path: Path, duel: Any) -> None:
     md = (tmp_path / "sweep.md").read_text()
     assert "png/damage-" in md
     assert all(p.exists() for p in written.values())
+    assert "<details>" not in html  # two points: every table short enough to show
+
+
+def test_a_long_sweep_table_under_its_pictures_is_folded(tmp_path: Path, duel: Any) -> None:
+    """At many points the table of every figure runs to hundreds of rows: under the
+    pictures that draw its figures it is folded away (the next section's pictures were
+    buried under it); the page says how many rows it holds."""
+    from simlab.report.tuning import FOLDED_ROWS
+
+    points = list(range(FOLDED_ROWS + 1))
+    simlab.write_sweep(simlab.sweep(duel, {"Defender.guard": points}, n=500), tmp_path)
+    html = (tmp_path / "sweep.html").read_text()
+    damage, rest = html.split("<h2>Time-to-down</h2>")
+    assert (
+        f"<details><summary>the table: every figure at every point ({len(points)} rows)" in damage
+    )
+    assert "<details>" in rest.split("<h2>Outcome</h2>")[0]  # each combatant at every point
 
 
 def test_sweep_page_of_a_system_without_crits_shows_no_crit_rate(tmp_path: Path) -> None:
@@ -473,3 +490,27 @@ def test_a_sweep_of_the_precision_exits_2_naming_the_option_to_use() -> None:
     assert "--vary precision=0.01,0.001: expected a change to the fight; got one to " \
            "'precision'" in done.output  # fmt: skip
     assert "--precision H" in done.output and "Traceback" not in done.output
+
+
+def test_sweep_lines_of_several_subjects_and_fields_are_told_apart(duel: Any) -> None:
+    """Every combatant at two values of a second field: sixteen lines took the ten
+    colours in turn, so two lines shared one. Each combatant keeps one colour and each
+    value of the second field a line style and marker."""
+    import matplotlib.pyplot as plt
+
+    from simlab.report.tuning import plot_sweep
+
+    sw = simlab.sweep(duel, {"Defender.guard": [0, 1], "strike.profile[9]": [6, 8]}, n=500)
+    fig, ax = plt.subplots()
+    plot_sweep(sw, "down_rate", ax=ax)
+    style = {line.get_label(): (line.get_color(), line.get_linestyle(), line.get_marker())
+             for line in ax.get_lines()}  # fmt: skip
+    plt.close(fig)
+    names = [f"strike.profile[9]={v} · {who}" for v in (6, 8) for who in ("Attacker", "Defender")]
+    assert set(names) <= set(style), style
+    colour, dash, mark = (dict(zip(names, (s[i] for s in map(style.get, names)), strict=True))
+                          for i in range(3))  # fmt: skip
+    for who in ("Attacker", "Defender"):
+        six, eight = f"strike.profile[9]=6 · {who}", f"strike.profile[9]=8 · {who}"
+        assert colour[six] == colour[eight] and (dash[six], mark[six]) != (dash[eight], mark[eight])
+    assert colour[names[0]] != colour[names[1]]
