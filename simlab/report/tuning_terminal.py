@@ -354,18 +354,33 @@ def compare_table(frame: pd.DataFrame) -> Table:
         table.padding, table.pad_edge = (0, 0), False
     # narrow: "×" alone, as a long pair ("Ghoul 2 ghoul-claw → Aldric") then keeps to
     # one line in 80 columns; the note below the table names it
-    for column in ("A", "B", "diff", *(["independent 95%"] if wide else []),
-                   "narrower\n×" if wide else "×"):  # fmt: skip
+    numbers = ("A", "B", "diff", *(["independent 95%"] if wide else []),
+               "narrower\n×" if wide else "×")  # fmt: skip
+    for column in numbers:
         number_column(table, column)
-    for r, label, on in zip(frame.itertuples(), labels, ons, strict=True):
+    marks, cells = [], []
+    for r in frame.itertuples():
         digits = interval_digits(r.diff_ci_hi - r.diff_ci_lo)
         independent = ([bounds(r.diff_ci_independent_lo, r.diff_ci_independent_hi, digits,
                                 sign="+")] if wide else [])  # fmt: skip
-        mark = "✱✱" if r.changed_holm else "✱" if r.changed else ""
-        table.add_row(mark, label, on, _number(r.a, digits),
-                      _number(r.b, digits), _diff(r.diff, r.diff_ci_lo, r.diff_ci_hi, digits),
-                      *independent, times_narrower(r.narrowing))  # fmt: skip
+        marks.append("✱✱" if r.changed_holm else "✱" if r.changed else "")
+        cells.append([_number(r.a, digits), _number(r.b, digits),
+                      _diff(r.diff, r.diff_ci_lo, r.diff_ci_hi, digits), *independent,
+                      times_narrower(r.narrowing)])  # fmt: skip
+    beside = [max(len(part) for part in h.split("\n")) for h in numbers]
+    widths = [max([w, *(len(row[i]) for row in cells)]) for i, w in enumerate(beside)]
+    room = (terminal.console.width - sum(widths) - max(len(m) for m in ["", *marks])
+            - max(len(label) for label in labels) - (len(widths) + 2))  # fmt: skip
+    for mark, label, on, row in zip(marks, labels, ons, cells, strict=True):
+        table.add_row(mark, label, _pair_broken(on, room), *row)
     return table
+
+
+def _pair_broken(on: str, room: int) -> str:
+    """A compared pair (``Bruna warhammer → Ghoul 2``) longer than the ``room`` its
+    column has, broken after its arrow, so that the defender's name stays whole (a
+    wrap inside the column put ``Ghoul`` and ``2`` on two lines)."""
+    return on.replace(" → ", " →\n", 1) if len(on) > room else on
 
 
 def interval_digits(width: float, least: int = 2, most: int = 4) -> int:

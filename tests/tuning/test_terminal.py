@@ -347,3 +347,32 @@ def test_a_sweep_of_three_long_fields_stacks_its_points_in_80_columns(
     assert text.count("not reached") == len(re.findall(r"not reache", text)) > 0, text
     heading = _heading_cells(text[text.index("time-to-down (rounds") :])
     assert heading[-1] == ["combatant", "point", "down rate", "downed", "median"], heading
+
+
+def test_compare_breaks_a_pair_too_long_for_its_column_after_the_arrow(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where the numbers leave the pair column less room than ``Bruna warhammer → Ghoul
+    2`` (four decimals), the pair breaks after its arrow: the defender's name stays
+    whole on the second line (a wrap inside the column left ``Ghoul`` and ``2`` apart)."""
+    import pandas as pd
+    from rich.console import Console
+
+    from simlab.report.tuning_terminal import compare_table
+
+    console = Console(width=80, force_terminal=False, record=True)
+    monkeypatch.setattr(terminal, "console", console)
+    frame = pd.DataFrame({
+        "figure": ["mean_time_to_down", "crit_rate"],
+        "on": ["Ghoul 2", "Bruna warhammer → Ghoul 2"],
+        "a": [2.86, 0.0496], "b": [5.23, 0.0492], "diff": [2.37, -0.0004],
+        "diff_ci_lo": [2.33, -0.0008], "diff_ci_hi": [2.41, -0.0001],
+        "diff_ci_independent_lo": [2.3, -0.002], "diff_ci_independent_hi": [2.44, 0.001],
+        "changed": [True, True], "changed_holm": [True, False], "narrowing": [1.1, 5.3],
+    })  # fmt: skip
+    console.print(compare_table(frame))
+    lines = console.export_text().splitlines()
+    assert max(len(line) for line in lines) <= 80, lines
+    row = next(k for k, line in enumerate(lines) if line.startswith("✱  crit rate"))
+    assert lines[row].split()[3:6] == ["Bruna", "warhammer", "→"], lines
+    assert lines[row + 1].split() == ["Ghoul", "2"], lines
