@@ -484,7 +484,8 @@ def print_refusals(refusals: list[tuple[str, str]], title: str, hint: str = "") 
         return
     console.print(f"[bold]{title}[/bold] ({len(refusals)}{hint}):")
     for what, reason in refusals:
-        console.print(f"  - {what}: {reason}", markup=False, highlight=False)
+        item = broken_at_spaces(f"  - {what}: {reason}", console.width, indent="    ")
+        console.print(item, markup=False, highlight=False, soft_wrap=True)
 
 
 def fight_caveats(solved: ExactResult) -> list[tuple[str, str]]:
@@ -609,7 +610,8 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
             f"baseline {baseline} (Holm p < {drift.alpha:g} and beyond tolerance):"
         )
         for line in lines:
-            console.print(f"  - {line}", markup=False, highlight=False)
+            item = broken_at_spaces(f"  - {line}", console.width, indent="    ")
+            console.print(item, markup=False, highlight=False, soft_wrap=True)
     else:
         console.print(
             f"no drift from the baseline {baseline} ({len(drift.table)} figures compared)",

@@ -19,11 +19,12 @@ def fits_a_width() -> bool:
     return sys.stdout.isatty() or bool(os.environ.get("COLUMNS"))
 
 
-def broken_at_spaces(line: str, width: int) -> str:
+def broken_at_spaces(line: str, width: int, indent: str = "") -> str:
     """``line`` broken at spaces into lines of at most ``width`` columns where output is
-    laid out to a width (:func:`fits_a_width`); a word longer than that (a path) is kept
+    laid out to a width (:func:`fits_a_width`), the lines after the first starting with
+    ``indent`` (under a list item's text); a word longer than that (a path) is kept
     whole on a line of its own, and hyphenated names are not split."""
     if not fits_a_width():
         return line
-    return textwrap.fill(line, max(width, NARROWEST), break_long_words=False,
-                         break_on_hyphens=False)  # fmt: skip
+    return textwrap.fill(line, max(width, NARROWEST), subsequent_indent=indent,
+                         break_long_words=False, break_on_hyphens=False)  # fmt: skip

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -246,6 +247,20 @@ def test_cli_exact_names_what_a_fight_moves() -> None:
             "undefended surprise attack in round 0") in text  # fmt: skip
     duel = run_cli("exact", str(DUEL))
     assert "in a fight" not in duel.stdout  # a duel's answer is its fight's
+
+
+def test_cli_exact_wraps_a_listed_item_under_its_text() -> None:
+    """At 80 columns a long item of the list of what a fight moves wraps with its
+    continuation lines indented under the item's text, not at the left edge."""
+    fight = ROOT / "scenarios/opposed-tiers/party-fight.yaml"
+    done = subprocess.run(
+        [sys.executable, "-m", "simlab", "exact", str(fight)], capture_output=True, text=True,
+        cwd=ROOT, timeout=600, env={**os.environ, "COLUMNS": "80"},
+    )  # fmt: skip
+    lines = done.stdout.splitlines()
+    first = next(k for k, line in enumerate(lines) if line.startswith("  - hit rate"))
+    assert lines[first + 1].startswith("    ") and lines[first + 1].strip(), lines
+    assert max(len(line) for line in lines) <= 80, lines
 
 
 def test_cli_exact_exits_2_when_nothing_can_be_solved(tmp_path: Path) -> None:
