@@ -297,6 +297,11 @@ def assert_sum_matches(encounters: int, sums: np.ndarray, pmf: np.ndarray, what:
     assert abs(z) <= K_SIGMA and p > P_MIN, (what, z, p, mean)
 
 
+def mean_round(pmf: np.ndarray) -> float:
+    """The mean round of a (defective) pmf of rounds, given the event happens."""
+    return float(np.arange(len(pmf)) @ pmf) / pmf.sum()
+
+
 def assert_mean_attacks_to_down(res: simlab.Result, combatant: str, pmf: np.ndarray) -> None:
     """``combatants()``' ``mean_attacks_to_down`` of ``combatant`` within ``K_SIGMA``
     standard errors of the mean of ``pmf`` (attacks received until down, a defective
@@ -308,6 +313,22 @@ def assert_mean_attacks_to_down(res: simlab.Result, combatant: str, pmf: np.ndar
     row = res.combatants().set_index("combatant").loc[combatant]
     sigma = math.sqrt(var / row.downed)
     assert abs(row.mean_attacks_to_down - mean) <= K_SIGMA * sigma, (row.mean_attacks_to_down, mean)
+
+
+def assert_draft1_down_matches(res: simlab.Result, combatant: str, exact: dict[str, np.ndarray],
+                               what: str) -> None:  # fmt: skip
+    """A draft1 defender's attacks received at its Down (``down_attacks`` and their
+    mean), its Down round, its ``downed`` event (the Down round itself) and its
+    ``shaken`` event rounds against a chain's ``attacks``, ``down`` and ``shaken``
+    (:func:`draft1_passive_rounds`)."""
+    c = [name for _, name in res.layout.combatants].index(combatant)
+    n, tallies = res.encounters, res.tallies
+    assert_rounds_match(n, tallies.down_attacks[c], exact["attacks"], f"{what} attacks")
+    assert_rounds_match(n, tallies.down_round[c], exact["down"], f"{what} down")
+    assert np.array_equal(event_rounds(res, combatant, "downed"), tallies.down_round[c]), what
+    shaken = event_rounds(res, combatant, "shaken")
+    assert_rounds_match(n, shaken, exact["shaken"], f"{what} shaken")
+    assert_mean_attacks_to_down(res, combatant, exact["attacks"])
 
 
 # ---------------------------------------------------------------------------------------
@@ -498,6 +519,7 @@ def draft1_passive_rounds(
     toughness: tuple[int, int, int],
     rounds: int,
     exposed_lasts_round: bool = True,
+    endurance_overflow: bool = True,
 ) -> dict[str, np.ndarray]:
     """docs/rules/shattered-spirits-draft1.md, "How a Round is played" and "An attack": a
     passive defender of (Vigor, Endurance, Health) ``toughness`` receives, every Round,
@@ -506,7 +528,8 @@ def draft1_passive_rounds(
     :func:`draft1_attack` (whose ``exposed`` then holds any starting level too).
 
     Damage takes Vigor, then Endurance — its 0 Shakes — then Health (the excess beyond
-    Endurance goes on, ``endurance_overflow`` true), whose 0 Downs the defender; the
+    Endurance goes on with ``endurance_overflow``, else it is lost), whose 0 Downs the
+    defender; the
     Exposed gained wears off at the End Phase unless it lasts the encounter. Returns
     P(Downed at the k-th attack received) (``attacks``), P(Downed in round r)
     (``down``) and P(Shaken in round r) (``shaken``). The chain's state: (damage taken,
@@ -530,6 +553,7 @@ def draft1_passive_rounds(
                     if not s and t >= shaken_at:
                         s = 1
                         shaken[r] += p * q
+                        t = t if endurance_overflow else shaken_at
                     if t >= down_at:
                         by_attack[k] += p * q
                         down[r] += p * q

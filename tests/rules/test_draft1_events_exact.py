@@ -34,13 +34,7 @@ import numpy as np
 import pytest
 
 import simlab
-from tests.chains import (
-    State,
-    assert_mean_attacks_to_down,
-    assert_rounds_match,
-    draft1_attack,
-    step_all,
-)
+from tests.chains import assert_draft1_down_matches, draft1_attack, draft1_passive_rounds
 
 N = 40_000
 SEED = 1975
@@ -132,45 +126,26 @@ def chain(
 ) -> dict[str, np.ndarray]:
     """P(Downed at the k-th attack received), P(Downed / Shaken in round r).
 
-    State: (damage counted, Shaken, Exposed). An attack adds its damage (which reads
-    Exposed) to the count; the count reaching Vigor + Endurance Shakes the defender,
-    and without ``endurance_overflow`` the count is set to that (the excess lost); the
-    count reaching Vigor + Endurance + Health Downs it. A hit's Exposed adds up; at the
-    End Phase it wears off under ``statuses_last: round``. ``exposed_lasts_round`` and
-    ``overflow`` override the case's parameters.
+    :func:`tests.chains.draft1_passive_rounds` of the case's attacks: an attack adds its
+    damage (which reads Exposed) to the count; the count reaching Vigor + Endurance
+    Shakes the defender, and without ``endurance_overflow`` the count is set to that (the
+    excess lost); the count reaching Vigor + Endurance + Health Downs it. A hit's Exposed
+    adds up; at the End Phase it wears off under ``statuses_last: round``.
+    ``exposed_lasts_round`` and ``overflow`` override the case's parameters.
     """
     params, rounds, _, (vigor, endurance, health, guard), attacks = CASES[name]
     if overflow is None:
         overflow = "endurance_overflow: false" not in params
     if exposed_lasts_round is None:
         exposed_lasts_round = "encounter" not in params
-    shaken_at, down_at = vigor + endurance, vigor + endurance + health
-    per_round = len(attacks)
-    by_attack = np.zeros(rounds * per_round + 1)
-    down, shaken = np.zeros(rounds + 1), np.zeros(rounds + 1)
-    states: dict[State, float] = {(0, 0, 0): 1.0}
-    k = 0
-    for r in range(1, rounds + 1):
-        for attack in attacks:
-            k += 1
-            nxt: dict[State, float] = {}
-            for (taken, is_shaken, exposed), p in states.items():
-                for q, damage, gain in draft1_attack(**attack, guard=guard, exposed=exposed):
-                    t, s = taken + damage, is_shaken
-                    if not s and t >= shaken_at:
-                        s = 1
-                        shaken[r] += p * q
-                        t = t if overflow else shaken_at
-                    if t >= down_at:
-                        by_attack[k] += p * q
-                        down[r] += p * q
-                        continue
-                    key = (t, s, exposed + gain)
-                    nxt[key] = nxt.get(key, 0.0) + p * q
-            states = nxt
-        if exposed_lasts_round:
-            states = step_all(states, lambda s: [(1.0, (s[0], s[1], 0))])
-    return {"attacks": by_attack, "down": down, "shaken": shaken}
+    made = [functools.partial(_attack_at, attack, guard) for attack in attacks]
+    return draft1_passive_rounds(made, (vigor, endurance, health), rounds,
+                                 exposed_lasts_round, overflow)  # fmt: skip
+
+
+def _attack_at(attack: dict[str, object], guard: int, exposed: int) -> list[tuple[float, int, int]]:
+    """The outcomes of one of a case's attacks at the defender's Guard and Exposed."""
+    return draft1_attack(**attack, guard=guard, exposed=exposed)  # type: ignore[arg-type]
 
 
 def text_of(name: str, bystander: bool) -> str:
@@ -197,17 +172,7 @@ def test_down_shaken_and_attacks_match_the_chain(name: str, bystander: bool) -> 
     ``shaken`` events of the defender match the chain."""
     scn = simlab.loads(text_of(name, bystander), f"{name}.yaml")
     res = simlab.simulate(scn, n=N, seed=SEED, threads=1)
-    exact = chain(name)
-    d = [m for _, m in res.layout.combatants].index("D")
-    events = res.layout.events
-    assert_rounds_match(N, res.tallies.down_attacks[d], exact["attacks"], f"{name} attacks")
-    assert_rounds_match(N, res.tallies.down_round[d], exact["down"], f"{name} down")
-    downed = res.tallies.event_round[d, events.index("downed")]
-    assert np.array_equal(downed, res.tallies.down_round[d]), name
-    shaken = res.tallies.event_round[d, events.index("shaken")]
-    assert_rounds_match(N, shaken, exact["shaken"], f"{name} shaken")
-
-    assert_mean_attacks_to_down(res, "D", exact["attacks"])
+    assert_draft1_down_matches(res, "D", chain(name), name)
 
 
 @pytest.mark.parametrize("name", list(CASES))

@@ -60,6 +60,7 @@ from tests.chains import (
     draft1_attack,
     duel_attack,
     fumbler_down_rounds,
+    mean_round,
     p_fumble,
     reacted_damage,
 )
@@ -144,11 +145,6 @@ def test_duel_matches_the_chain(name: str) -> None:
     for who in ("A", "B"):
         hist = res.tallies.down_round[names.index(who)]
         assert_rounds_match(N, hist, exact[who], f"{name} {who} down")
-
-
-def mean_round(pmf: np.ndarray) -> float:
-    """The mean round of a (defective) pmf of rounds, given the event happens."""
-    return float(np.arange(len(pmf)) @ pmf) / pmf.sum()
 
 
 def test_duel_cases_are_not_trivial() -> None:

@@ -56,8 +56,7 @@ import pytest
 import simlab
 from tests.chains import (
     assert_damage_matches,
-    assert_mean_attacks_to_down,
-    assert_rounds_match,
+    assert_draft1_down_matches,
     damage_pmf,
     draft1_attack,
     draft1_passive_rounds,
@@ -255,15 +254,7 @@ def test_parameter_matches_the_chain(name: str, bystander: bool) -> None:
         assert len(pmf) < len(hist), (technique, hist)
         assert_damage_matches(hist, pmf, f"{name} {technique}")
 
-    exact = chain(name)
-    assert_rounds_match(N, res.tallies.down_attacks[d], exact["attacks"], f"{name} attacks")
-    assert_rounds_match(N, res.tallies.down_round[d], exact["down"], f"{name} down")
-    events = res.layout.events
-    downed = res.tallies.event_round[d, events.index("downed")]
-    assert np.array_equal(downed, res.tallies.down_round[d]), name
-    shaken = res.tallies.event_round[d, events.index("shaken")]
-    assert_rounds_match(N, shaken, exact["shaken"], f"{name} shaken")
-    assert_mean_attacks_to_down(res, "D", exact["attacks"])
+    assert_draft1_down_matches(res, "D", chain(name), name)
 
 
 @pytest.mark.parametrize("name", list(CASES))

@@ -36,6 +36,7 @@ from tests.chains import (
     assert_rounds_match,
     event_rounds,
     glitters_attack,
+    mean_round,
     outcomes,
     step_all,
 )
@@ -113,11 +114,6 @@ def test_frozen_and_down_rounds_match_the_chain(lasts: str) -> None:
     assert_rounds_match(N, event_rounds(res, "D", "frozen"), exact["frozen"], f"{lasts} frozen")
     assert_rounds_match(N, res.tallies.down_round[1], exact["down"], f"{lasts} down")
     assert res.tallies.down_round[0].sum() == 0
-
-
-def mean_round(pmf: np.ndarray) -> float:
-    """The mean round of a (defective) pmf of rounds, given the event happens."""
-    return float(np.arange(len(pmf)) @ pmf) / pmf.sum()
 
 
 def test_thaw_is_not_trivial() -> None:

@@ -37,7 +37,13 @@ import numpy as np
 import pytest
 
 import simlab
-from tests.chains import assert_rounds_match, attacks_to_reach, event_rounds, tiers_attack
+from tests.chains import (
+    assert_rounds_match,
+    attacks_to_reach,
+    event_rounds,
+    mean_round,
+    tiers_attack,
+)
 
 N = 40_000
 SEED = 3907
@@ -100,11 +106,6 @@ def test_fallen_targets_match_the_chain(name: str) -> None:
     for what, pmf in exact.items():
         assert_rounds_match(N, tallied[what], pmf, f"{name} {what}")
     assert res.tallies.down_round[names.index("A")].sum() == 0
-
-
-def mean_round(pmf: np.ndarray) -> float:
-    """The mean round of a (defective) pmf of rounds, given the event happens."""
-    return float(np.arange(len(pmf)) @ pmf) / pmf.sum()
 
 
 def test_fallen_targets_are_not_trivial() -> None:

@@ -42,7 +42,14 @@ import numpy as np
 import pytest
 
 import simlab
-from tests.chains import assert_rounds_match, attacks_to_reach, dice_pmf, mixture, shifted
+from tests.chains import (
+    assert_rounds_match,
+    attacks_to_reach,
+    dice_pmf,
+    mean_round,
+    mixture,
+    shifted,
+)
 
 N = 40_000
 SEED = 3917
@@ -136,11 +143,6 @@ def test_params_match_the_chain(name: str) -> None:
     names = [m for _, m in res.layout.combatants]
     assert_rounds_match(N, res.tallies.down_round[names.index("D")], down_rounds(name), name)
     assert res.tallies.down_round[names.index("S")].sum() == 0
-
-
-def mean_round(pmf: np.ndarray) -> float:
-    """The mean round of a (defective) pmf of rounds, given the event happens."""
-    return float(np.arange(len(pmf)) @ pmf) / pmf.sum()
 
 
 def test_tiers_params_are_not_trivial() -> None:

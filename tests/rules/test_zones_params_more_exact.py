@@ -41,7 +41,14 @@ import numpy as np
 import pytest
 
 import simlab
-from tests.chains import assert_rounds_match, attacks_to_reach, dice_pmf, mixture, shifted
+from tests.chains import (
+    assert_rounds_match,
+    attacks_to_reach,
+    dice_pmf,
+    mean_round,
+    mixture,
+    shifted,
+)
 
 N = 40_000
 SEED = 4463
@@ -126,11 +133,6 @@ def test_edges_match_the_chain(name: str) -> None:
     names = [m for _, m in res.layout.combatants]
     assert_rounds_match(N, res.tallies.down_round[names.index("Y")], down_rounds(name), name)
     assert res.tallies.down_round[names.index("X")].sum() == 0
-
-
-def mean_round(pmf: np.ndarray) -> float:
-    """The mean round of a (defective) pmf of rounds, given the event happens."""
-    return float(np.arange(len(pmf)) @ pmf) / pmf.sum()
 
 
 def test_edge_params_are_not_trivial() -> None:

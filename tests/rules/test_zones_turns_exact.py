@@ -33,7 +33,7 @@ import numpy as np
 import pytest
 
 import simlab
-from tests.chains import assert_rounds_match, duel_down_rounds, outcomes, zones_attack
+from tests.chains import assert_rounds_match, duel_down_rounds, mean_round, outcomes, zones_attack
 
 N = 40_000
 SEED = 6151
@@ -106,11 +106,6 @@ def test_turns_match_the_chain(name: str) -> None:
     for who in ("X", "Y"):
         hist = res.tallies.down_round[names.index(who)]
         assert_rounds_match(N, hist, exact[who], f"{name} {who} down")
-
-
-def mean_round(pmf: np.ndarray) -> float:
-    """The mean round of a (defective) pmf of rounds, given the event happens."""
-    return float(np.arange(len(pmf)) @ pmf) / pmf.sum()
 
 
 def test_turn_cases_are_not_trivial() -> None:
