@@ -369,8 +369,10 @@ def compare_table(frame: pd.DataFrame) -> Table:
                       times_narrower(r.narrowing)])  # fmt: skip
     beside = [max(len(part) for part in h.split("\n")) for h in numbers]
     widths = [max([w, *(len(row[i]) for row in cells)]) for i, w in enumerate(beside)]
+    # between the columns: one space narrow, padding on both sides of each wide
+    gaps = len(widths) + 2 if not wide else 2 * (len(widths) + 3)
     room = (terminal.console.width - sum(widths) - max(len(m) for m in ["", *marks])
-            - max(len(label) for label in labels) - (len(widths) + 2))  # fmt: skip
+            - max(len(label) for label in labels) - gaps)  # fmt: skip
     for mark, label, on, row in zip(marks, labels, ons, cells, strict=True):
         table.add_row(mark, label, _pair_broken(on, room), *row)
     return table
