@@ -252,10 +252,19 @@ P_MIN = 1e-4
 IMPOSSIBLE = 1e-12
 
 
+def combatant_index(res: simlab.Result, combatant: str) -> int:
+    """Where ``combatant`` (a copy's own name) stands in ``res``' tallies."""
+    return [name for _, name in res.layout.combatants].index(combatant)
+
+
+def down_rounds(res: simlab.Result, combatant: str) -> np.ndarray:
+    """The histogram, by round, of ``combatant``'s Down (``down_round``)."""
+    return res.tallies.down_round[combatant_index(res, combatant)]
+
+
 def event_rounds(res: simlab.Result, combatant: str, event: str) -> np.ndarray:
     """The histogram, by round, of the first time ``event`` happened to ``combatant``."""
-    c = [name for _, name in res.layout.combatants].index(combatant)
-    return res.tallies.event_round[c, res.layout.events.index(event)]
+    return res.tallies.event_round[combatant_index(res, combatant), res.layout.events.index(event)]
 
 
 def assert_rounds_match(encounters: int, hist: np.ndarray, pmf: np.ndarray, what: str) -> None:
@@ -321,7 +330,7 @@ def assert_draft1_down_matches(res: simlab.Result, combatant: str, exact: dict[s
     mean), its Down round, its ``downed`` event (the Down round itself) and its
     ``shaken`` event rounds against a chain's ``attacks``, ``down`` and ``shaken``
     (:func:`draft1_passive_rounds`)."""
-    c = [name for _, name in res.layout.combatants].index(combatant)
+    c = combatant_index(res, combatant)
     n, tallies = res.encounters, res.tallies
     assert_rounds_match(n, tallies.down_attacks[c], exact["attacks"], f"{what} attacks")
     assert_rounds_match(n, tallies.down_round[c], exact["down"], f"{what} down")

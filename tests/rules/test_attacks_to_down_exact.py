@@ -36,6 +36,7 @@ from tests.chains import (
     assert_mean_attacks_to_down,
     attack_rounds,
     attacks_to_reach,
+    combatant_index,
     glitters_attack,
     ss_attack,
     tiers_attack,
@@ -219,7 +220,7 @@ def test_out_event_is_the_round_of_the_down(name: str) -> None:
     by_round = np.zeros(scn.max_rounds + 1)
     for k in range(1, len(by_attack)):
         by_round[(k - 1) // per_turn + 1] += by_attack[k]
-    d = [m for _, m in res.layout.combatants].index("D")
+    d = combatant_index(res, "D")
     out = res.tallies.event_round[d, res.layout.events.index("out")]
     assert np.array_equal(out, res.tallies.down_round[d])
     observed = np.append(out[1:], N - out.sum())

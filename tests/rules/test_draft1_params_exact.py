@@ -57,6 +57,7 @@ from tests.chains import (
     State,
     assert_damage_matches,
     assert_rounds_match,
+    combatant_index,
     draft1_attack,
     duel_attack,
     fumbler_down_rounds,
@@ -207,7 +208,7 @@ def test_fumble_payment_matches_the_chain(name: str) -> None:
     text = FUMBLE.format(name=name, rounds=ROUNDS, order=order, cost=cost, focus=focus,
                          wild=WILD, jab=JAB)  # fmt: skip
     res = simlab.simulate(simlab.loads(text, f"{name}.yaml"), n=N, seed=SEED, threads=1)
-    w = [m for _, m in res.layout.combatants].index("W")
+    w = combatant_index(res, "W")
     assert_rounds_match(N, res.tallies.down_round[w], fumble_chain(order, cost, focus), name)
 
 
@@ -294,7 +295,7 @@ def test_momentum_first_matches_the_chain() -> None:
     """D's Down round matches the chain with ``fumble_tokens: momentum-first``."""
     text = IMPROVISE.format(order="momentum-first", rounds=ROUNDS, tap=TAP, lunge=LUNGE)
     res = simlab.simulate(simlab.loads(text, "improvise.yaml"), n=N, seed=SEED, threads=1)
-    d = [m for _, m in res.layout.combatants].index("D")
+    d = combatant_index(res, "D")
     exact = improvise_chain("momentum-first")
     assert_rounds_match(N, res.tallies.down_round[d], exact, "momentum-first down")
 
@@ -365,7 +366,7 @@ def test_block_cost_matches_the_chain() -> None:
     match the chain with ``reaction_cost: 2``."""
     text = BLOCK.format(cost=2, rounds=ROUNDS, strike=STRIKE, grit=GRIT, block_at=BLOCK_AT)
     res = simlab.simulate(simlab.loads(text, "block.yaml"), n=N, seed=SEED, threads=1)
-    t = [m for _, m in res.layout.combatants].index("T")
+    t = combatant_index(res, "T")
     exact = block_chain(2)
     assert_rounds_match(N, res.tallies.down_attacks[t], exact, "block down_attacks")
     rounds = np.zeros(ROUNDS + 1)

@@ -35,6 +35,7 @@ import simlab
 from tests.chains import (
     State,
     assert_rounds_match,
+    combatant_index,
     dice_pmf,
     outcomes,
     shifted,
@@ -152,7 +153,7 @@ def test_dying_hero_matches_the_chain(name: str) -> None:
     assert scn.max_rounds == ROUNDS
     res = simlab.simulate(scn, n=N, seed=SEED, threads=1)
     exact = chain(name)
-    h = [m for _, m in res.layout.combatants].index("Hero")
+    h = combatant_index(res, "Hero")
     assert_rounds_match(N, res.tallies.down_round[h], exact["down"], f"{name} down")
     for event in ("stable", "dead"):
         hist = res.tallies.event_round[h, res.layout.events.index(event)]

@@ -41,6 +41,7 @@ from tests.chains import (
     P_MIN,
     State,
     assert_rounds_match,
+    combatant_index,
     dice_pmf,
     glitters_attack,
     outcomes,
@@ -192,7 +193,7 @@ def test_dying_hero_statuses_match_the_chain(name: str) -> None:
     assert scn.max_rounds == ROUNDS
     res = simlab.simulate(scn, n=N, seed=SEED, threads=1)
     exact = chain(name)
-    h = [m for _, m in res.layout.combatants].index("Hero")
+    h = combatant_index(res, "Hero")
     assert_rounds_match(N, res.tallies.down_round[h], exact["down"], f"{name} down")
     for event in ("stable", "dead"):
         hist = res.tallies.event_round[h, res.layout.events.index(event)]

@@ -45,6 +45,7 @@ from tests.chains import (
     assert_damage_matches,
     assert_rounds_match,
     assert_sum_matches,
+    combatant_index,
     event_rounds,
     outcomes,
     reacted_damage,
@@ -56,11 +57,6 @@ from tests.chains import (
 N = 40_000
 SEED = 2024
 ROUNDS = 6
-
-
-def index_of(res: simlab.Result, name: str) -> int:
-    """The combatant index of ``name`` in ``res``' layout."""
-    return [m for _, m in res.layout.combatants].index(name)
 
 
 def mean_of(pmf: np.ndarray) -> float:
@@ -198,12 +194,12 @@ def test_momentum_per_respite_matches_the_chain(gain: int) -> None:
     exact = momentum_chain(gain)
     assert sum(exact[f"spent {w}"].sum() for w in "AD") == pytest.approx(2.0)
     for who in "AD":
-        c = index_of(res, who)
+        c = combatant_index(res, who)
         assert_sum_matches(N, res.tallies.momentum_spent[c], exact[f"spent {who}"],
                            f"gain {gain} {who} spent")  # fmt: skip
         assert_rounds_match(N, event_rounds(res, who, "momentum_spent"), exact[f"first {who}"],
                             f"gain {gain} {who} first spent")  # fmt: skip
-    d = index_of(res, "D")
+    d = combatant_index(res, "D")
     assert_rounds_match(N, res.tallies.down_round[d], exact["down"], f"gain {gain} D down")
     received = res.tallies.down_attacks[d]
     assert_rounds_match(N, received[: len(exact["attacks"])], exact["attacks"],
@@ -356,9 +352,9 @@ def test_engagement_matches_the_chain(mode: str) -> None:
     res = engagement_run(mode)
     exact = engagement_chain(mode)
     layout = res.layout
-    axe, xan = index_of(res, "Axe"), index_of(res, "Xan")
+    axe, xan = combatant_index(res, "Axe"), combatant_index(res, "Xan")
     for foe in ("Xan", "Ymir"):
-        f = index_of(res, foe)
+        f = combatant_index(res, foe)
         assert_rounds_match(N, res.tallies.down_round[f], exact[f"down {foe}"],
                             f"{mode} {foe} down")  # fmt: skip
         hist = res.tallies.down_attacks[f]
@@ -484,7 +480,7 @@ def test_fatigue_per_sunder_matches_the_chain(fatigue: int) -> None:
     assert scn.params.fatigue_per_sunder == fatigue
     res = simlab.simulate(scn, n=N, seed=SEED, threads=1)
     exact = sunder_chain(fatigue)
-    d = index_of(res, "D")
+    d = combatant_index(res, "D")
     assert_rounds_match(N, res.tallies.down_round[d], exact["first"], f"{fatigue} first Wound")
     for event, key in (("dead", "dead"), ("out", "dead"), ("sunder", "sunder"),
                        ("fatigue", "fatigue")):  # fmt: skip
@@ -536,7 +532,7 @@ def test_an_evade_s_reroll_is_not_blocked() -> None:
     and here below)."""
     text = BOTH.format(rounds=REACT_ROUNDS, strike=STRIKE, at=REACT_AT)
     res = simlab.simulate(simlab.loads(text, "both.yaml"), n=N, seed=SEED, threads=1)
-    a, t = index_of(res, "A"), index_of(res, "T")
+    a, t = combatant_index(res, "A"), combatant_index(res, "T")
     hist = res.tallies.damage_hist[res.layout.pair(a, res.layout.attacks.index("strike"), t)]
     assert hist.sum() == REACT_ROUNDS * N
     one = reacted_damage(STRIKE, REACT_AT, False)

@@ -34,6 +34,7 @@ from tests.chains import (
     State,
     assert_rounds_match,
     assert_sum_matches,
+    combatant_index,
     dice_pmf,
     event_rounds,
     outcomes,
@@ -211,7 +212,7 @@ def test_momentum_spent_matches_the_chain(case: str) -> None:
     final, history = momentum_chain(case, scn.max_rounds)
     assert sum(final.values()) == pytest.approx(1.0)
     for who, name in ((3, "A"), (4, "D")):
-        c = [m for _, m in res.layout.combatants].index(name)
+        c = combatant_index(res, name)
         assert_sum_matches(
             N, res.tallies.momentum_spent[c], spent_pmf(final, who), f"{case} {name}"
         )
@@ -325,7 +326,7 @@ def test_wounds_out_and_dead_match_the_chain(case: str, bystander: bool) -> None
     res = simlab.simulate(scn, n=N, seed=SEED, threads=1)
     chain = wounds_chain(case, scn.max_rounds)
     assert 0.1 < chain["dead"].sum() < 0.95, "the cap leaves some alive"
-    d = [m for _, m in res.layout.combatants].index("D")
+    d = combatant_index(res, "D")
     assert_rounds_match(N, res.tallies.down_round[d], chain["first"], f"{case} first Wound")
     assert_rounds_match(N, event_rounds(res, "D", "dead"), chain["dead"], f"{case} dead")
     assert_rounds_match(N, event_rounds(res, "D", "out"), chain["dead"], f"{case} out")

@@ -47,6 +47,7 @@ from tests.chains import (
     assert_rounds_match,
     attack_rounds,
     attacks_to_reach,
+    combatant_index,
     event_rounds,
     outcomes,
     per_encounter_verdict,
@@ -239,5 +240,5 @@ def test_reinforcements_arrive_on_schedule() -> None:
         hist = event_rounds(res, slot, "reinforcement")
         assert hist.sum() == hist[r] == arrived.sum(), (slot, hist)
     assert within(int(arrived.sum()), N, p_stands), (arrived.sum() / N, p_stands)
-    brute = [m for _, m in res.layout.combatants].index("Brute")
+    brute = combatant_index(res, "Brute")
     assert arrived.sum() == N - res.tallies.down_round[brute, 1:3].sum()

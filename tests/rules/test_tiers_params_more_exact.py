@@ -46,6 +46,7 @@ from tests.chains import (
     assert_rounds_match,
     attacks_to_reach,
     dice_pmf,
+    down_rounds,
     mean_round,
     mixture,
     shifted,
@@ -126,7 +127,7 @@ def case_attack(name: str) -> np.ndarray:
 
 
 @functools.cache
-def down_rounds(name: str) -> np.ndarray:
+def chain(name: str) -> np.ndarray:
     """P(D falls in round r), r = 0..ROUNDS: one attack a round."""
     return attacks_to_reach(CASES[name][3], [case_attack(name)], ROUNDS)
 
@@ -140,9 +141,8 @@ def text(name: str) -> str:
 def test_params_match_the_chain(name: str) -> None:
     """D's Down round matches the chain; S is never touched."""
     res = simlab.simulate(simlab.loads(text(name), f"{name}.yaml"), n=N, seed=SEED, threads=1)
-    names = [m for _, m in res.layout.combatants]
-    assert_rounds_match(N, res.tallies.down_round[names.index("D")], down_rounds(name), name)
-    assert res.tallies.down_round[names.index("S")].sum() == 0
+    assert_rounds_match(N, down_rounds(res, "D"), chain(name), name)
+    assert down_rounds(res, "S").sum() == 0
 
 
 def test_tiers_params_are_not_trivial() -> None:
@@ -150,6 +150,6 @@ def test_tiers_params_are_not_trivial() -> None:
     mean Down round by more than 0.2 rounds."""
     for this, that in (("critical-weapon", "critical-form"), ("top-own", "top-extra"),
                        ("floor-0", "floor-2")):  # fmt: skip
-        a, b = down_rounds(this), down_rounds(that)
+        a, b = chain(this), chain(that)
         assert a.sum() > 0.95 and b.sum() > 0.95, (this, a.sum(), b.sum())
         assert abs(mean_round(a) - mean_round(b)) > 0.2, (this, mean_round(a), mean_round(b))

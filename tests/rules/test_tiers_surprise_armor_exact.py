@@ -31,7 +31,7 @@ import numpy as np
 import pytest
 
 import simlab
-from tests.chains import P_MIN, attacks_to_reach, dice_pmf, mixture
+from tests.chains import P_MIN, attacks_to_reach, combatant_index, dice_pmf, mixture
 from tests.support import chi_square_p, within
 
 N = 40_000
@@ -90,7 +90,7 @@ def test_surprise_armor_matches_the_chain(armor: bool) -> None:
     """D's Down round, round 0 included, matches the chain."""
     text = TEXT.format(armor=str(armor).lower(), rounds=ROUNDS)
     res = simlab.simulate(simlab.loads(text, "surprise.yaml"), n=N, seed=SEED, threads=1)
-    d = [m for _, m in res.layout.combatants].index("D")
+    d = combatant_index(res, "D")
     hist = res.tallies.down_round[d]
     exact = down_rounds(armor)
     assert hist[len(exact) :].sum() == 0

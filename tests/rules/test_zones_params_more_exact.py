@@ -45,6 +45,7 @@ from tests.chains import (
     assert_rounds_match,
     attacks_to_reach,
     dice_pmf,
+    down_rounds,
     mean_round,
     mixture,
     shifted,
@@ -112,7 +113,7 @@ def p_hit(name: str) -> float:
 
 
 @functools.cache
-def down_rounds(name: str) -> np.ndarray:
+def chain(name: str) -> np.ndarray:
     """P(Y is out in round r), r = 0..ROUNDS: a hit deals 1d6 (at least 1 already)."""
     hit = p_hit(name)
     stab = mixture([(1 - hit, np.ones(1)), (hit, dice_pmf(1, 6))])
@@ -130,16 +131,15 @@ def text(name: str) -> str:
 def test_edges_match_the_chain(name: str) -> None:
     """Y's Down round matches the chain; X is never touched."""
     res = simlab.simulate(simlab.loads(text(name), f"{name}.yaml"), n=N, seed=SEED, threads=1)
-    names = [m for _, m in res.layout.combatants]
-    assert_rounds_match(N, res.tallies.down_round[names.index("Y")], down_rounds(name), name)
-    assert res.tallies.down_round[names.index("X")].sum() == 0
+    assert_rounds_match(N, down_rounds(res, "Y"), chain(name), name)
+    assert down_rounds(res, "X").sum() == 0
 
 
 def test_edge_params_are_not_trivial() -> None:
     """Guard: Y is out in nearly every duel, and each parameter's other value moves X's
     hit rate by more than 0.1 and Y's mean Down round by more than 0.5 rounds."""
     for this, that in (("stack-true", "stack-false"), ("cancel-true", "cancel-false")):
-        a, b = down_rounds(this), down_rounds(that)
+        a, b = chain(this), chain(that)
         assert a.sum() > 0.95 and b.sum() > 0.95, (this, a.sum(), b.sum())
         assert abs(p_hit(this) - p_hit(that)) > 0.1, (this, p_hit(this), p_hit(that))
         assert abs(mean_round(a) - mean_round(b)) > 0.5, (this, mean_round(a), mean_round(b))

@@ -33,7 +33,14 @@ import numpy as np
 import pytest
 
 import simlab
-from tests.chains import assert_rounds_match, duel_down_rounds, mean_round, outcomes, zones_attack
+from tests.chains import (
+    assert_rounds_match,
+    down_rounds,
+    duel_down_rounds,
+    mean_round,
+    outcomes,
+    zones_attack,
+)
 
 N = 40_000
 SEED = 6151
@@ -102,10 +109,8 @@ def test_turns_match_the_chain(name: str) -> None:
     """X's and Y's Down rounds match the chain for each reading."""
     res = simlab.simulate(simlab.loads(text(name), f"{name}.yaml"), n=N, seed=SEED, threads=1)
     exact = chain(*CASES[name])
-    names = [m for _, m in res.layout.combatants]
     for who in ("X", "Y"):
-        hist = res.tallies.down_round[names.index(who)]
-        assert_rounds_match(N, hist, exact[who], f"{name} {who} down")
+        assert_rounds_match(N, down_rounds(res, who), exact[who], f"{name} {who} down")
 
 
 def test_turn_cases_are_not_trivial() -> None:
