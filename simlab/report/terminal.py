@@ -57,6 +57,14 @@ def _make_console() -> _Console:
 console = _make_console()
 
 
+def say_unbroken(line: str, indent: str = "") -> None:
+    """Print ``line`` as plain text, broken at spaces to the console's width
+    (:func:`~simlab.report.width.broken_at_spaces`: a path never split, the lines after
+    the first starting with ``indent``)."""
+    console.print(broken_at_spaces(line, console.width, indent), markup=False,
+                  highlight=False, soft_wrap=True)  # fmt: skip
+
+
 @contextmanager
 def progress(total: int, what: str = "") -> Iterator[Callable[[int], None]]:
     """A progress bar over ``total`` encounters (of ``what``, when named); yields the
@@ -69,8 +77,7 @@ def progress(total: int, what: str = "") -> Iterator[Callable[[int], None]]:
     of = f" of {what}" if what else ""
     if not sys.stdout.isatty():
         yield lambda _done: None
-        said = broken_at_spaces(f"simulated {total:,} encounters{of}", console.width)
-        console.print(said, markup=False, highlight=False, soft_wrap=True)
+        say_unbroken(f"simulated {total:,} encounters{of}")
         return
     starting = f"starting{of} (a first run compiles the kernels: 10–30 s)"
     simulating = f"simulating{of}"
@@ -484,8 +491,7 @@ def print_refusals(refusals: list[tuple[str, str]], title: str, hint: str = "") 
         return
     console.print(f"[bold]{title}[/bold] ({len(refusals)}{hint}):")
     for what, reason in refusals:
-        item = broken_at_spaces(f"  - {what}: {reason}", console.width, indent="    ")
-        console.print(item, markup=False, highlight=False, soft_wrap=True)
+        say_unbroken(f"  - {what}: {reason}", indent="    ")
 
 
 def fight_caveats(solved: ExactResult) -> list[tuple[str, str]]:
@@ -610,8 +616,7 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
             f"baseline {baseline} (Holm p < {drift.alpha:g} and beyond tolerance):"
         )
         for line in lines:
-            item = broken_at_spaces(f"  - {line}", console.width, indent="    ")
-            console.print(item, markup=False, highlight=False, soft_wrap=True)
+            say_unbroken(f"  - {line}", indent="    ")
     else:
         console.print(
             f"no drift from the baseline {baseline} ({len(drift.table)} figures compared)",
