@@ -22,7 +22,7 @@ from simlab.engine.tallies import Layout, TallyArrays
 from simlab.errors import InputError
 
 
-def _ci(name: str, level: float, end: str) -> str:
+def interval_column(name: str, level: float, end: str) -> str:
     """The column of an interval's ``end`` at ``level``: ``hit_rate_ci95_lo``, and
     ``hit_rate_ci99.9_lo`` at 0.999 (never the name of another level)."""
     return f"{name}_ci{level * 100:g}_{end}"
@@ -111,8 +111,8 @@ class Result:
             lo, hi, kind = stats.rate_interval(k, frame["attempts"].to_numpy(), level)
             frame[f"{name}s"] = k
             frame[f"{name}_rate"] = k / frame["attempts"].to_numpy()
-            frame[_ci(f"{name}_rate", level, "lo")] = lo
-            frame[_ci(f"{name}_rate", level, "hi")] = hi
+            frame[interval_column(f"{name}_rate", level, "lo")] = lo
+            frame[interval_column(f"{name}_rate", level, "hi")] = hi
             frame[f"{name}_rate_ci_kind"] = kind
         return frame
 
@@ -123,8 +123,8 @@ class Result:
             self.tallies.damage_sum[used], self.tallies.attempts[used], level
         )
         frame["mean_damage"] = mean
-        frame[_ci("mean_damage", level, "lo")] = lo
-        frame[_ci("mean_damage", level, "hi")] = hi
+        frame[interval_column("mean_damage", level, "lo")] = lo
+        frame[interval_column("mean_damage", level, "hi")] = hi
         frame["mean_damage_ci_kind"] = "batch-means"
         return frame
 
@@ -172,8 +172,8 @@ class Result:
                 columns={
                     "events": "downed",
                     "by_round": "down_by_round",
-                    "by_round_lo": _ci("down_by_round", level, "lo"),
-                    "by_round_hi": _ci("down_by_round", level, "hi"),
+                    "by_round_lo": interval_column("down_by_round", level, "lo"),
+                    "by_round_hi": interval_column("down_by_round", level, "hi"),
                     "ci_kind": "down_by_round_ci_kind",
                 }
             )
@@ -202,11 +202,12 @@ class Result:
             median, m_lo, m_hi = median_time_to_down(self.tallies.down_round[c], n, level)
             row: dict[str, Any] = {
                 "combatant": name, "side": side, "downed": downs, "down_rate": downs / n,
-                _ci("down_rate", level, "lo"): float(lo), _ci("down_rate", level, "hi"): float(hi),
+                interval_column("down_rate", level, "lo"): float(lo),
+                interval_column("down_rate", level, "hi"): float(hi),
                 "down_rate_ci_kind": str(kind),
                 "median_time_to_down": median,
-                _ci("median_time_to_down", level, "lo"): m_lo,
-                _ci("median_time_to_down", level, "hi"): m_hi,
+                interval_column("median_time_to_down", level, "lo"): m_lo,
+                interval_column("median_time_to_down", level, "hi"): m_hi,
                 "median_time_to_down_when_downed": _nan(
                     stats.histogram_median(self.tallies.down_round[c])),
                 "capped": int(self.tallies.censor_round[c, self.layout.max_rounds]),
@@ -240,17 +241,17 @@ class Result:
                 half = stats.normal_quantile(level) * np.sqrt(var / k) if k > 1 else np.nan
                 rows.append({
                     "combatant": name, "side": side, "event": event, "occurred": k,
-                    "rate": k / n, _ci("rate", level, "lo"): float(lo),
-                    _ci("rate", level, "hi"): float(hi), "rate_ci_kind": str(kind),
+                    "rate": k / n, interval_column("rate", level, "lo"): float(lo),
+                    interval_column("rate", level, "hi"): float(hi), "rate_ci_kind": str(kind),
                     "mean_round": mean if k else np.nan,
-                    _ci("mean_round", level, "lo"): mean - half,
-                    _ci("mean_round", level, "hi"): mean + half,
+                    interval_column("mean_round", level, "lo"): mean - half,
+                    interval_column("mean_round", level, "hi"): mean + half,
                     "median_round": stats.histogram_median(hist),
                 })  # fmt: skip
-        columns = ["combatant", "side", "event", "occurred", "rate", _ci("rate", level, "lo"),
-                   _ci("rate", level, "hi"), "rate_ci_kind", "mean_round",
-                   _ci("mean_round", level, "lo"), _ci("mean_round", level, "hi"),
-                   "median_round"]  # fmt: skip
+        columns = ["combatant", "side", "event", "occurred", "rate",
+                   interval_column("rate", level, "lo"), interval_column("rate", level, "hi"),
+                   "rate_ci_kind", "mean_round", interval_column("mean_round", level, "lo"),
+                   interval_column("mean_round", level, "hi"), "median_round"]  # fmt: skip
         return pd.DataFrame(rows, columns=columns)
 
     def event_pmf(self, combatant: int, event: int) -> dict[int, float]:
@@ -305,8 +306,8 @@ class Result:
             "combatant": [c for _, c in self.layout.combatants],
             "side": [side for side, _ in self.layout.combatants],
             column: mean,
-            _ci(column, level, "lo"): lo,
-            _ci(column, level, "hi"): hi,
+            interval_column(column, level, "lo"): lo,
+            interval_column(column, level, "hi"): hi,
             f"{column}_ci_kind": "batch-means",
         })  # fmt: skip
 
@@ -322,8 +323,8 @@ class Result:
                 "side": names,
                 "wins": wins,
                 "win_rate": wins / self.encounters,
-                _ci("win_rate", level, "lo"): lo,
-                _ci("win_rate", level, "hi"): hi,
+                interval_column("win_rate", level, "lo"): lo,
+                interval_column("win_rate", level, "hi"): hi,
                 "win_rate_ci_kind": kind,
             }
         )

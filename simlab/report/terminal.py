@@ -123,6 +123,17 @@ def formatted(value: float, spec: str) -> str:
     return text
 
 
+def level_percent(level: float) -> str:
+    """A confidence level as a percentage, with the decimals it takes to tell it from
+    100% to a tenth of what it falls short: 0.95 as ``95%``, 1 − 1.26·10⁻⁴ as
+    ``99.987%``."""
+    percent, short = level * 100, (1 - level) * 100
+    decimals = 0
+    while abs(round(percent, decimals) - percent) > short / 10 and decimals < 12:
+        decimals += 1
+    return f"{percent:.{decimals}f}%"
+
+
 def estimate(value: float, lo: float, hi: float, most: int = 3) -> str:
     """A figure with its interval as ``value ± half-width``, to the interval's precision.
 

@@ -53,10 +53,11 @@ from simlab.report.terminal import (
 from simlab.report.tuning_terminal import (
     MEAN_TIME_TO_DOWN_NOTE,
     interval_digits,
+    joint_intervals_note,
     times_narrower,
     unmatched_note,
 )
-from simlab.tuning.sweep import PAIR, PAIR_FIGURES, moving_pairs, pair_figures
+from simlab.tuning.sweep import PAIR, PAIR_FIGURES, moving_level, moving_pairs, pair_figures
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -244,16 +245,18 @@ def _sweep_pictures(sweep: SweepResult, moving: pd.DataFrame) -> list[Picture]:
     return pictures
 
 
-def _flat_note(flat: pd.DataFrame, total: int) -> str:
-    """What the damage-curve part says of the pairs it does not draw (:func:`moving_pairs`)."""
+def _flat_note(flat: pd.DataFrame, total: int, level: float) -> str:
+    """What the damage-curve part says of the pairs it does not draw (:func:`moving_pairs`,
+    its intervals at ``level``)."""
     if flat.empty:
         return ""
     by_attack = flat.groupby(PAIR[:2], sort=False)
     names = "; ".join(f"{attacker} {attack} → {', '.join(rows.defender)}"
                       for (attacker, attack), rows in by_attack)  # fmt: skip
     return (f" Not drawn, {len(flat)} of {total} pairs: the sweep did not move them (at "
-            f"every point their 95% intervals share a value, and their exact answer, "
-            f"where known, is the same); the table has their figures: {names}.")  # fmt: skip
+            f"every point their intervals share a value, and their exact answer, where "
+            f"known, is the same); the table has their figures: {names}. "
+            f"{joint_intervals_note(level)}")  # fmt: skip
 
 
 def _sweep_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
@@ -380,7 +383,7 @@ def render_sweep(sweep: SweepResult, out_dir: str | os.PathLike[str]) -> dict[st
     dict of str to Path
         What was written: ``html``, ``markdown`` and one entry per PNG.
     """
-    moving, flat = moving_pairs(sweep.attacks())
+    moving, flat = moving_pairs(sweep)
     pictures = _sweep_pictures(sweep, moving)
     fixed = f" with {', '.join(sweep.overrides)}" if sweep.overrides else ""
     identity = (f"scenario {sweep.scenario} ({sweep.rules}){fixed} · seed {sweep.seed} · "
@@ -388,7 +391,8 @@ def render_sweep(sweep: SweepResult, out_dir: str | os.PathLike[str]) -> dict[st
                 f"varied: {', '.join(sweep.fields)} · simlab {__version__}")  # fmt: skip
     named = [f.replace("_", " ") for f in pair_figures(sweep.rules)]
     figures = f"{', '.join(named[:-1])} and {named[-1]}".capitalize()
-    damage_note = _DAMAGE_NOTE.format(figures=figures) + _flat_note(flat, len(moving) + len(flat))
+    flat_note = _flat_note(flat, len(moving) + len(flat), moving_level(sweep))
+    damage_note = _DAMAGE_NOTE.format(figures=figures) + flat_note
     parts: list[PagePart] = [
         ("Damage curves", damage_note, _sweep_rows(sweep),
          [p for p in pictures if p.kind == "damage"]),

@@ -74,7 +74,7 @@ def sweep_attack_tables(sweep: SweepResult, stacked: bool = False) -> list[Table
     from simlab.tuning.sweep import PAIR, moving_pairs, pair_figures
 
     frame = sweep.attacks()
-    moving, flat = moving_pairs(frame)
+    moving, flat = moving_pairs(sweep)
     figures = pair_figures(sweep.rules)
     crits = "crit_rate" in figures
     curves = frame.merge(moving, on=PAIR, sort=False)
@@ -228,23 +228,34 @@ SWEEP_NOTE = (
     "time-to-down of a duel (among the encounters downed by the round cap, as "
     "simulated), where the exact engine answers the point.",
     "mean if downed: among the encounters in which the combatant went down. " + MEDIAN_NOTE,
-    "unchanged across the sweep: the attack pairs whose 95% intervals share a value at "
+    "unchanged across the sweep: the attack pairs whose intervals share a value at "
     "every point and whose exact answer stays the same.",
 )
+
+
+def joint_intervals_note(level: float) -> str:
+    """What the intervals that tell moving pairs from flat ones are
+    (:func:`simlab.tuning.sweep.moving_pairs`): each at ``level``, all of the sweep's
+    together at ``1 − FALSE_MOVE_RATE``."""
+    from simlab.tuning.sweep import FALSE_MOVE_RATE
+
+    return (f"Those intervals are each at {terminal.level_percent(level)}, so that all of "
+            f"the sweep's hold at once with {terminal.level_percent(1 - FALSE_MOVE_RATE)} "
+            f"confidence.")  # fmt: skip
 
 
 def sweep_note(sweep: SweepResult) -> str:
     """The note under a sweep's tables: what its columns mean, the exact column's and the
     unchanged pairs' only where the tables have them."""
-    from simlab.tuning.sweep import moving_pairs
+    from simlab.tuning.sweep import moving_level, moving_pairs
 
     always, exact, downs, flat = SWEEP_NOTE
     exact_shown = any(frame[column].notna().any() for frame, column in (
         (sweep.attacks(), "exact_mean_damage"),
         (sweep.combatants(), "exact_mean_time_to_down")))  # fmt: skip
-    flat_shown = not moving_pairs(sweep.attacks())[1].empty
-    parts = [always, *([exact] if exact_shown else []), downs, *([flat] if flat_shown else [])]
-    return " ".join(parts)
+    flat_shown = not moving_pairs(sweep)[1].empty
+    unchanged = [flat, joint_intervals_note(moving_level(sweep))] if flat_shown else []
+    return " ".join([always, *([exact] if exact_shown else []), downs, *unchanged])
 
 
 def print_sweep(sweep: SweepResult) -> None:

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from simlab.analysis import stats
-from simlab.analysis.result import Result
+from simlab.analysis.result import Result, interval_column
 from simlab.analysis.summary import summary
 from simlab.errors import ExactUnsupported, InputError
 from simlab.exact import pair_answer
@@ -35,13 +35,24 @@ from simlab.tuning.overrides import (
     refuse_run_changes,
 )
 
-__all__ = ["SweepResult", "Variation", "moving_pairs", "pair_figures", "parse_vary", "sweep"]
+__all__ = [
+    "SweepResult",
+    "Variation",
+    "moving_level",
+    "moving_pairs",
+    "pair_figures",
+    "parse_vary",
+    "sweep",
+]
 
 #: The figures of an attack pair a sweep follows.
 PAIR_FIGURES = ("hit_rate", "crit_rate", "mean_damage")
 PAIR = ["attacker", "attack", "defender"]
 #: Exact answers closer than this are the same answer (they are sums of fractions).
 EXACT_SAME = 1e-12
+#: The chance that a sweep which moves none of its attack pairs draws one of them as
+#: moving all the same (:func:`moving_pairs`).
+FALSE_MOVE_RATE = 0.05
 
 #: The most points a sweep may have (the product of every --vary's values).
 MAX_POINTS = 10_000
@@ -254,6 +265,12 @@ class SweepResult:
         ``exact_crit_rate``, ``exact_mean_damage`` (NaN elsewhere)."""
         return self._tidy("attacks", _attack_table)
 
+    def attack_intervals(self, level: float) -> pd.DataFrame:
+        """The intervals of hit rate, crit rate and mean damage at ``level`` of every
+        attack pair at every point, in the rows and order of :meth:`attacks`
+        (:func:`moving_pairs` reads them at the whole sweep's level)."""
+        return self._tidy(f"attacks at {level!r}", lambda p: _interval_table(p, level))
+
     def combatants(self) -> pd.DataFrame:
         """Down rate, mean and median time-to-down of every combatant at every point
         (:func:`simlab.tuning.figures.combatant_figures`), and ``exact_mean_time_to_down``
@@ -308,6 +325,11 @@ def _attack_table(point: SweepPoint) -> pd.DataFrame:
     return frame
 
 
+def _interval_table(point: SweepPoint, level: float) -> pd.DataFrame:
+    res = _result(point)
+    return res.hit_rates(level).merge(res.damage(level))
+
+
 def _combatant_table(point: SweepPoint) -> pd.DataFrame:
     res = _result(point)
     frame = combatant_figures(res.tallies, res.layout, res.encounters)
@@ -334,23 +356,31 @@ def pair_figures(rules: str) -> list[str]:
     return [f for f in PAIR_FIGURES if crits or f != "crit_rate"]
 
 
-def moving_pairs(attacks: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+def moving_pairs(sweep: SweepResult) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Split a sweep's attack pairs into those the sweep moves and those it leaves flat.
 
-    A pair *moves* when, for one of its figures (hit rate, crit rate, mean damage), the
-    95% intervals at the sweep's points have no value in common (the largest lower bound
-    is above the smallest upper bound), or its exact answer differs between points; a
-    pair measured at one point only has nothing to be flat against and is shown in full,
-    as moving. Otherwise every point is consistent with one value: its curve would be a
-    flat line inside its band (sweeping a combatant's HP leaves the hit rates of the
-    attacks that do not depend on it where they are). The sweep page draws the pairs
-    that move and names the others; the terminal gives each moving pair a table and the
-    flat ones one table of their ranges.
+    A pair *moves* when, for one of its figures (hit rate, crit rate where the rules
+    have crits, mean damage), its intervals at the sweep's points have no value in
+    common (the largest lower bound is above the smallest upper bound), or its exact
+    answer differs between points; a pair measured at one point only has nothing to be
+    flat against and is shown in full, as moving. Otherwise every point is consistent
+    with one value: its curve would be a flat line inside its band (sweeping a
+    combatant's HP leaves the hit rates of the attacks that do not depend on it where
+    they are). The sweep page draws the pairs that move and names the others; the
+    terminal gives each moving pair a table and the flat ones one table of their ranges.
+
+    The intervals are those of the whole sweep at once (Bonferroni): with ``m``
+    intervals compared, each is at level ``1 − FALSE_MOVE_RATE / m``
+    (:func:`joint_level`). Should every interval hold its true value, a pair whose true
+    value is the same at every point has intervals that all hold it, so they share it;
+    hence a sweep that moves nothing draws some pair as moving with chance at most
+    :data:`FALSE_MOVE_RATE`, whatever the number of pairs, points and figures. With each
+    at 95%, a 3v3 fight swept over 11 values drew pairs the sweep cannot move.
 
     Parameters
     ----------
-    attacks : pandas.DataFrame
-        ``SweepResult.attacks()``: one row per point and pair.
+    sweep : SweepResult
+        A sweep that has been run.
 
     Returns
     -------
@@ -358,18 +388,50 @@ def moving_pairs(attacks: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
         ``(moving, flat)``: the pairs (``attacker``, ``attack``, ``defender``) in the
         order they first appear.
     """
-    moves = []
-    for _, rows in attacks.groupby(PAIR, sort=False):
-        moved = len(rows) < 2
-        for figure in PAIR_FIGURES:
-            apart = rows[f"{figure}_ci95_lo"].max() > rows[f"{figure}_ci95_hi"].min()
-            exact = rows.get(f"exact_{figure}")
-            changed = exact is not None and exact.max() - exact.min() > EXACT_SAME
-            moved = moved or bool(apart) or bool(changed)
-        moves.append(moved)
-    pairs = attacks[PAIR].drop_duplicates().reset_index(drop=True)
-    moving = pd.Series(moves, dtype=bool)
-    return pairs[moving].reset_index(drop=True), pairs[~moving].reset_index(drop=True)
+    attacks = sweep.attacks()
+    figures = pair_figures(sweep.rules)
+    level = moving_level(sweep)
+    bounds = sweep.attack_intervals(level)
+    for figure in figures:
+        for end in ("lo", "hi"):
+            column = interval_column(figure, level, end)
+            attacks[column] = bounds[column].to_numpy()
+    return split_moving(attacks, figures, level)
+
+
+def moving_level(sweep: SweepResult) -> float:
+    """The level of each interval :func:`moving_pairs` compares in ``sweep``
+    (:func:`joint_level`)."""
+    return joint_level(sweep.attacks(), pair_figures(sweep.rules))
+
+
+def joint_level(attacks: pd.DataFrame, figures: list[str]) -> float:
+    """The level of each interval :func:`moving_pairs` compares: ``1 − FALSE_MOVE_RATE /
+    m``, ``m`` the intervals of ``figures`` of every pair seen at two points or more
+    (``attacks``: one row per point and pair); 0.95 (any) where there are none."""
+    sizes = attacks.groupby(PAIR, sort=False).size()
+    compared = int(sizes[sizes >= 2].sum()) * len(figures)
+    return 1 - FALSE_MOVE_RATE / compared if compared else 0.95
+
+
+def split_moving(
+    attacks: pd.DataFrame, figures: list[str], level: float
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """:func:`moving_pairs` on a table that holds each figure's interval at ``level``
+    (``hit_rate_ci95_lo`` … at 0.95, :func:`~simlab.analysis.result.interval_column`)
+    and, optionally, ``exact_<figure>``: the pairs whose intervals share no value or
+    whose exact answer changes, then the others."""
+    grouped = attacks.groupby(PAIR, sort=False)
+    moved = grouped.size() < 2
+    for figure in figures:
+        lowest_top = grouped[interval_column(figure, level, "hi")].min()
+        moved |= grouped[interval_column(figure, level, "lo")].max() > lowest_top
+        if f"exact_{figure}" in attacks:
+            exact = grouped[f"exact_{figure}"]
+            moved |= exact.max() - exact.min() > EXACT_SAME
+    pairs = moved.index.to_frame(index=False)
+    moves = moved.to_numpy()
+    return pairs[moves].reset_index(drop=True), pairs[~moves].reset_index(drop=True)
 
 
 def sweep_points(scenario: ScenarioBase, vary: Vary) -> SweepResult:

@@ -190,9 +190,9 @@ def test_sweep_page_draws_the_pairs_the_sweep_moves(tmp_path: Path, duel: Any) -
     moved = simlab.sweep(duel, {"Defender.guard": [0, 3]}, n=5000)
     still = simlab.sweep(duel, {"Attacker.hp": [10, 30]}, n=5000)
     pair = ["Attacker", "strike", "Defender"]
-    moving, flat = moving_pairs(moved.attacks())
+    moving, flat = moving_pairs(moved)
     assert moving.values.tolist() == [pair] and flat.empty
-    moving, flat = moving_pairs(still.attacks())
+    moving, flat = moving_pairs(still)
     assert moving.empty and flat.values.tolist() == [pair]
     simlab.write_sweep(moved, tmp_path / "moved")
     simlab.write_sweep(still, tmp_path / "still")
@@ -205,7 +205,7 @@ def test_sweep_page_draws_the_pairs_the_sweep_moves(tmp_path: Path, duel: Any) -
 
 def test_moving_pairs_reads_intervals_and_exact_answers() -> None:
     """A pair moves when its intervals share no value or its exact answer changes."""
-    from simlab.tuning.sweep import moving_pairs
+    from simlab.tuning.sweep import PAIR_FIGURES, split_moving
 
     def rows(pair: str, lo: list[float], hi: list[float], exact: list[float]) -> pd.DataFrame:
         frame = pd.DataFrame({"attacker": pair, "attack": "a", "defender": "d",
@@ -219,7 +219,7 @@ def test_moving_pairs_reads_intervals_and_exact_answers() -> None:
                          rows("touching", [0.1, 0.3], [0.3, 0.4], [0.2, 0.2]),
                          rows("exact", [0.1, 0.2], [0.3, 0.4], [0.2, 0.25]),
                          rows("one point", [0.1], [0.3], [0.2])])  # fmt: skip
-    moving, flat = moving_pairs(attacks)
+    moving, flat = split_moving(attacks, list(PAIR_FIGURES), 0.95)
     assert moving.attacker.tolist() == ["apart", "exact", "one point"]  # one: shown in full
     assert flat.attacker.tolist() == ["overlap", "touching"]
 
@@ -277,7 +277,7 @@ def test_sweep_pictures_keep_their_legends_beside_the_data(
 
     monkeypatch.setattr(tuning, "_png", keep)
     sw = simlab.sweep(duel, {"Defender.guard": [0, 1, 2], "strike.profile[9]": [6, 8]}, n=1000)
-    tuning._sweep_pictures(sw, moving_pairs(sw.attacks())[0])
+    tuning._sweep_pictures(sw, moving_pairs(sw)[0])
     damage = drawn[0]
     assert [ax.get_legend() for ax in damage.axes] == [None] * len(damage.axes)
     (legend,) = damage.legends
