@@ -317,9 +317,10 @@ def _roster(scenario: ScenarioBase) -> list[tuple[str, str, list[str]]]:
 
 
 def _solve_pair(
-    scenario: ScenarioBase, module: ModuleType, a: int, attack: str, d: int
+    scenario: ScenarioBase, module: ModuleType, roster: list[Any], a: int, attack: str, d: int
 ) -> PairExact:
-    roster = _roster(scenario)
+    """The exact answer of ``attack`` by combatant ``a`` at combatant ``d`` (their places
+    in ``roster``, :func:`_roster`)."""
     outcome = module.attack_outcome(scenario, a, attack, d)
     hook = getattr(module, "fight_caveats", None)
     caveats = {} if hook is None else dict(hook(scenario, a, attack, d))
@@ -341,7 +342,7 @@ def _solve_pairs(
                 if side_d == side_a:
                     continue
                 try:
-                    pairs.append(_solve_pair(scenario, module, a, attack, d))
+                    pairs.append(_solve_pair(scenario, module, roster, a, attack, d))
                 except ExactUnsupported as err:
                     refusals.append(((name_a, attack, name_d), str(err)))
     return pairs, refusals
