@@ -623,7 +623,7 @@ def attack_actions(p, st, rng, t, ch, batch, c, rnd, turn, standing, enc, trace,
                 return False
             pair = (c * p.attack.shape[1] + attack) * st.shape[1] + target
             record_attack(t, ch, pair, batch, tier, damage)
-            if sides_standing(standing) <= 1:
+            if st[DOWN, target] != 0 and sides_standing(standing) <= 1:
                 return False
             if p.attack[A_HAND, attack] == TWO_HANDED:
                 return True
