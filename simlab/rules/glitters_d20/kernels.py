@@ -347,25 +347,38 @@ def damage_dice(p, rng, attack, crit, trace, slot):
     """The attack's damage dice; on a critical hit one bonus die per damage die, the
     first bonus die at its maximum (docs/rules/glitters-d20.md "Critical"; 1d10 → 10 + 1d10).
 
-    The dice are traced in order (base dice, then bonus dice), the first eight.
+    The dice are traced in order (base dice, then bonus dice), the first eight. The bonus
+    dice in a second loop of their own, only on a critical hit, rather than one loop
+    over both that tests each die: instructions an attack (callgrind) the benchmark
+    fight 770.8 -> 744.4, ``party-vs-monsters`` 685.9 -> 661.6.
     """
-    total = 0
-    k = 0
     start = p.attack[A_TERM_START, attack]
     stop = start + p.attack[A_TERM_COUNT, attack]
-    for rep in range(2 if crit else 1):
-        for term in range(start, stop):
-            sides = p.terms[T_SIDES, term]
-            for i in range(p.terms[T_COUNT, term]):
-                if rep == 1 and term == start and i == 0:
-                    face = sides  # the first bonus die takes its maximum
-                else:
-                    face = roll_die(rng, STREAM_DAMAGE, sides)
-                if slot >= 0 and k < MAX_TRACED_DAMAGE_DICE:
-                    trace[slot, COL_DAMAGE_DICE + k] = face
-                k += 1
-                total += face
+    total, k = term_dice(p, rng, start, stop, False, trace, slot, 0)
+    if crit:
+        bonus, k = term_dice(p, rng, start, stop, True, trace, slot, k)
+        total += bonus
     return total
+
+
+@inline_kernel
+def term_dice(p, rng, start, stop, bonus, trace, slot, k):
+    """The dice of terms ``start .. stop-1`` (:func:`damage_dice`), the bonus dice when
+    ``bonus`` (the first at its maximum); ``k`` dice traced before them. Returns their
+    total and ``k`` after them."""
+    total = 0
+    for term in range(start, stop):
+        sides = p.terms[T_SIDES, term]
+        for i in range(p.terms[T_COUNT, term]):
+            if bonus and term == start and i == 0:
+                face = sides  # the first bonus die takes its maximum
+            else:
+                face = roll_die(rng, STREAM_DAMAGE, sides)
+            if slot >= 0 and k < MAX_TRACED_DAMAGE_DICE:
+                trace[slot, COL_DAMAGE_DICE + k] = face
+            k += 1
+            total += face
+    return total, k
 
 
 @inline_kernel
