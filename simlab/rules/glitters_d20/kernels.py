@@ -22,9 +22,11 @@ from __future__ import annotations
 import numpy as np
 
 from simlab.engine.encounter import (
+    _NO_HP,
+    FOCUS,
+    LOWEST_HP,
     attack_in_rotation,
     batch_bounds,
-    choose_target,
     chunk_range,
     clear_state,
     count_duel_attack,
@@ -49,6 +51,7 @@ from simlab.engine.rng import (
     STREAM_ORDER,
     STREAM_SAVE,
     STREAM_STATUS,
+    STREAM_TARGET,
     cursor_at,
     cursor_code,
     cursor_dice,
@@ -61,6 +64,7 @@ from simlab.engine.rng import (
     roll_die,
     roll_die_in_line,
     start_encounter,
+    uniform_index,
 )
 from simlab.rules.arrays import per_params
 from simlab.rules.glitters_d20.compile import (
@@ -596,6 +600,53 @@ def hand_attack(p, st, c, start, count, position):
 
 
 @inline_kernel
+def pick_target(enemies, out, hp, policy, rng):
+    """:func:`encounter.choose_target`, the same target, with the lowest HP worked out
+    only under ``lowest-hp`` and the standing enemies counted only under ``random``.
+    Instructions an attack (callgrind): the benchmark fight 744.4 -> 726.3,
+    ``party-vs-monsters`` 661.6 -> 649.3. The other systems keep the shared one: its
+    single loop ran the shattered-spirits fights faster (README, "Design notes")."""
+    if policy == FOCUS:
+        for k in range(enemies.shape[0]):
+            d = enemies[k]
+            if d < 0:
+                break
+            if out[d] == 0:
+                return d
+        return -1
+    if policy == LOWEST_HP:
+        lowest, lowest_hp = np.int64(-1), np.int64(_NO_HP)
+        for k in range(enemies.shape[0]):
+            d = enemies[k]
+            if d < 0:
+                break
+            take = int(out[d] == 0) * int(hp[d] < lowest_hp)
+            lowest += take * (d - lowest)
+            lowest_hp += take * (hp[d] - lowest_hp)
+        return lowest
+    count = 0
+    for k in range(enemies.shape[0]):
+        d = enemies[k]
+        if d < 0:
+            break
+        count += int(out[d] == 0)
+    if count == 0:
+        return -1
+    pick = uniform_index(rng, STREAM_TARGET, count)
+    chosen = -1
+    seen = 0
+    for k in range(enemies.shape[0]):
+        d = enemies[k]
+        if d < 0:
+            break
+        up = int(out[d] == 0)
+        take = up * int(seen == pick)
+        chosen += take * (d - chosen)
+        seen += up
+    return chosen
+
+
+@inline_kernel
 def strike(p, st, rng, c, attack, rnd, turn, standing, enc, trace, n_trace, traced):
     """``c`` makes ``attack`` at a target chosen by its policy (:func:`resolve_attack`).
 
@@ -604,7 +655,7 @@ def strike(p, st, rng, c, attack, rnd, turn, standing, enc, trace, n_trace, trac
     as with a call (four alternated rounds of ``bench_scenarios`` on one thread), for
     2.6 s more compile on the first run of ``party-vs-monsters`` (10.5 -> 13.0 s).
     """
-    target = choose_target(p.enemies[c], st[DOWN], st[HP], p.combatant[C_POLICY, c], rng)
+    target = pick_target(p.enemies[c], st[DOWN], st[HP], p.combatant[C_POLICY, c], rng)
     if target < 0:
         return target, 0, 0
     slot = traced_row(traced, trace, n_trace, enc, rnd, turn, KIND_ATTACK, c, attack, target,
