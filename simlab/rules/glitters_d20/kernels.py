@@ -22,7 +22,6 @@ from __future__ import annotations
 import numpy as np
 
 from simlab.engine.encounter import (
-    _NO_HP,
     FOCUS,
     LOWEST_HP,
     attack_in_rotation,
@@ -130,6 +129,7 @@ N_FIELDS = 23
 TIER_ROW = 21  # a row of a duel's tiers by natural die (duel_tiers): 1..20, 0 unused
 # a row of duel_dice_plan: the dice rolled, the damage added unrolled, then each die's faces
 PLAN_COUNT, PLAN_FIXED, PLAN_DICE = 0, 1, 2
+NO_HP = 1 << 62  # above any HP: the first standing enemy is lower (pick_target)
 
 # event_round axis 1 (compile.EVENTS)
 EVENT_DEAD, EVENT_STABLE, EVENT_FROZEN = 0, 1, 2
@@ -604,8 +604,8 @@ def pick_target(enemies, out, hp, policy, rng):
     """:func:`encounter.choose_target`, the same target, with the lowest HP worked out
     only under ``lowest-hp`` and the standing enemies counted only under ``random``.
     Instructions an attack (callgrind): the benchmark fight 744.4 -> 726.3,
-    ``party-vs-monsters`` 661.6 -> 649.3. The other systems keep the shared one: its
-    single loop ran the shattered-spirits fights faster (README, "Design notes")."""
+    ``party-vs-monsters`` 661.6 -> 649.3. The other systems keep the shared one (this
+    shape was not measured on them here)."""
     if policy == FOCUS:
         for k in range(enemies.shape[0]):
             d = enemies[k]
@@ -615,7 +615,7 @@ def pick_target(enemies, out, hp, policy, rng):
                 return d
         return -1
     if policy == LOWEST_HP:
-        lowest, lowest_hp = np.int64(-1), np.int64(_NO_HP)
+        lowest, lowest_hp = np.int64(-1), np.int64(NO_HP)
         for k in range(enemies.shape[0]):
             d = enemies[k]
             if d < 0:
