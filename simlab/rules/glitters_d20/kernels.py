@@ -32,7 +32,6 @@ from simlab.engine.encounter import (
     count_round_end,
     count_standing,
     flush_attack_counts,
-    initiative_order,
     next_in_rotation,
     record_attack,
     record_duel_ends,
@@ -40,6 +39,7 @@ from simlab.engine.encounter import (
     record_outcome,
     record_round_downs,
     sides_standing,
+    turn_order,
 )
 from simlab.engine.jit import chunked, inline_kernel, internal_kernel, kernel, unlikely
 from simlab.engine.rng import (
@@ -517,13 +517,6 @@ def resolve_attack(p, st, rng, attacker, attack, defender, rnd, standing, trace,
     return tier, damage
 
 
-@kernel
-def death_save(st, rng, c, rnd, trace, slot):
-    """A dying player character's death save on its turn (:func:`save_roll`), traced in
-    row ``slot`` (none when −1)."""
-    trace_save(st, trace, slot, c, save_roll(st, rng, c, rnd))
-
-
 @inline_kernel
 def trace_save(st, trace, slot, c, die):
     """Record a death save's die and ``c``'s state after it in trace row ``slot`` (none
@@ -540,6 +533,15 @@ def save_roll(st, rng, c, rnd):
 
     d20: a natural 20 stabilises at once; ≥ 10 is a save, ≤ 9 a fail; three saves make
     it stable, three fails dead.
+
+    In line, in the turn and in :func:`aftermath`, with the trace row closed apart
+    (:func:`trace_save`): as a kernel called for every save (``death_save``), each call
+    passed the state, RNG and trace arrays and, untraced, called :func:`close_row` for
+    nothing. Counted (callgrind, one thread): 72 instructions a save in the called
+    kernel, 50 more to call it; the benchmark fight 10,144 -> 10,045 instructions an
+    encounter with this, :func:`~simlab.engine.encounter.turn_order` in line and the
+    tally batch found by a compare (:func:`play_chunk`). Timed before (``bench_ab``), in
+    line in the turn gave 0.99-1.06x.
     """
     die = roll_die(rng, STREAM_SAVE, 20)
     if die == 20:
@@ -658,7 +660,7 @@ def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, standing, enc, trace, n_tr
     if st[DOWN, c] != 0:
         if st[DYING, c] != 0:
             slot = traced_row(traced, trace, n_trace, enc, rnd, turn, KIND_SAVE, c, -1, c, init)
-            death_save(st, rng, c, rnd, trace, slot)
+            trace_save(st, trace, slot, c, save_roll(st, rng, c, rnd))
         return True
     slot = traced_row(traced, trace, n_trace, enc, rnd, turn, KIND_TURN, c, -1, c, init)
     frozen = st[FROZEN, c] != 0
@@ -699,7 +701,7 @@ def roll_initiative(p, st, rng):
     """
     for c in range(st.shape[1]):
         st[INIT, c] = roll_die(rng, STREAM_ORDER, 20) + p.combatant[C_INITIATIVE, c]
-    initiative_order(rng, st[INIT], p.combatant[C_PLAYER], p.globals_[G_RANDOM_TIES], st[ORDER])
+    turn_order(rng, st[INIT], p.combatant[C_PLAYER], p.globals_[G_RANDOM_TIES], st[ORDER])
 
 
 @inline_kernel
@@ -775,8 +777,8 @@ def aftermath(max_rounds, st, rng, last, enc, trace, n_trace, traced):
 
     In line, its saves too (:func:`save_roll`; a row is traced only when ``traced``):
     the benchmark fight took 10,421 instructions an encounter with it a call that
-    called :func:`death_save` for each save (the trace arrays passed every time), 10,144
-    in line (callgrind, one thread)."""
+    called a ``death_save`` kernel for each save (the trace arrays passed every time),
+    10,144 in line (callgrind, one thread)."""
     for rnd in range(last + 1, max_rounds + 1):
         dying = False
         for k in range(st.shape[1]):
@@ -816,11 +818,15 @@ def play_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, stan
     (there are ``t.attempts.shape[0]`` chunks, each a contiguous slice; the caller sums
     the chunk axis). ``trace`` has one row per traced event when ``traced`` (then run
     with one chunk), or a single unused row otherwise; ``st``, ``standing`` and ``rng``
-    are the chunk's working arrays (:func:`chunk_scratch`)."""
+    are the chunk's working arrays (:func:`chunk_scratch`). An encounter's tally batch
+    is found by a compare, not a division (:func:`~simlab.engine.encounter.batch_bounds`;
+    counted with :func:`save_roll`'s change)."""
     n_batches = t.attempts.shape[2]
     lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
+    batch, next_batch = batch_bounds(lo, n_batches, n_total)
     for enc in range(lo, hi):
-        batch = enc * n_batches // n_total
+        if unlikely(enc >= next_batch):  # a new batch of tallies: rare
+            batch, next_batch = batch_bounds(enc, n_batches, n_total)
         play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, trace, n_trace, traced)
 
 
