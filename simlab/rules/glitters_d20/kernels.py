@@ -778,11 +778,13 @@ def aftermath(max_rounds, st, rng, last, enc, trace, n_trace, traced):
     In line, its saves too (:func:`save_roll`; a row is traced only when ``traced``):
     the benchmark fight took 10,421 instructions an encounter with it a call that
     called a ``death_save`` kernel for each save (the trace arrays passed every time),
-    10,144 in line (callgrind, one thread)."""
+    10,144 in line (callgrind, one thread). The combatant read from the turn order
+    is unsigned (no wraparound for a negative index,
+    :func:`~simlab.engine.encounter.sorted_ties`)."""
     for rnd in range(last + 1, max_rounds + 1):
         dying = False
         for k in range(st.shape[1]):
-            c = st[ORDER, k]
+            c = np.uint64(st[ORDER, k])
             if st[DYING, c] != 0:
                 dying = True
                 slot = traced_row(traced, trace, n_trace, enc, rnd, k + 1, KIND_SAVE, c, -1, c,
