@@ -27,20 +27,19 @@ from simlab.engine.encounter import (
     attack_in_rotation,
     batch_bounds,
     chunk_range,
-    clear_state,
     count_duel_attack,
     count_duel_attacks,
     count_duel_end,
     count_round_end,
     count_standing,
     flush_attack_counts,
-    initiative_order,
     next_in_rotation,
     record_duel_ends,
     record_event,
     record_outcome,
     record_round_downs,
     sides_standing,
+    turn_order,
 )
 from simlab.engine.jit import chunked, inline_kernel, internal_kernel, kernel, unlikely
 from simlab.engine.rng import (
@@ -62,6 +61,7 @@ from simlab.engine.rng import (
     outcomes_within,
     roll_die,
     roll_die_in_line,
+    roll_die_short,
     start_encounter,
     uniform_index,
 )
@@ -534,12 +534,31 @@ def resolve_attack(p, st, rng, attacker, attack, defender, rnd, standing, trace,
     return tier, damage
 
 
-@kernel
-def death_save(st, rng, c, rnd, trace, slot):
-    """A dying player character's death save on its turn (docs/rules/glitters-d20.md "HP 0").
+@inline_kernel
+def trace_save(st, trace, slot, c, die):
+    """Record a death save's die and ``c``'s state after it in trace row ``slot`` (none
+    when −1)."""
+    if slot >= 0:
+        trace[slot, COL_SAVE_DIE] = die
+        close_row(st, trace, slot, c)
+
+
+@inline_kernel
+def save_roll(st, rng, c, rnd):
+    """A dying player character's death save (docs/rules/glitters-d20.md "HP 0"); returns
+    the die.
 
     d20: a natural 20 stabilises at once; ≥ 10 is a save, ≤ 9 a fail; three saves make
     it stable, three fails dead.
+
+    In line, in the turn and in :func:`aftermath`, with the trace row closed apart
+    (:func:`trace_save`): as a kernel called for every save (``death_save``), each call
+    passed the state, RNG and trace arrays and, untraced, called :func:`close_row` for
+    nothing. Counted (callgrind, one thread): 72 instructions a save in the called
+    kernel, 50 more to call it; the benchmark fight 10,144 -> 10,045 instructions an
+    encounter with this, :func:`~simlab.engine.encounter.turn_order` in line and the
+    tally batch found by a compare (:func:`play_chunk`). Timed before (``bench_ab``), in
+    line in the turn gave 0.99-1.06x.
     """
     die = roll_die(rng, STREAM_SAVE, 20)
     if die == 20:
@@ -555,9 +574,7 @@ def death_save(st, rng, c, rnd, trace, slot):
             st[DEAD_ROUND, c] = rnd
     if st[STABLE_ROUND, c] > 0 or st[DEAD_ROUND, c] > 0:
         st[DYING, c] = 0
-    if slot >= 0:
-        trace[slot, COL_SAVE_DIE] = die
-    close_row(st, trace, slot, c)
+    return die
 
 
 @internal_kernel
@@ -568,13 +585,18 @@ def status_tick(p, st, rng, c, rnd, standing, trace, slot, kind):
     Bleeding L deals L, then drops to L − 1. Burning deals 1d4 fire damage (fire
     resistance, vulnerability and immunity apply), then loses ``burning_decay`` levels.
     The damage counts toward time-to-down.
+
+    Burning's d4 is :func:`~simlab.engine.rng.roll_die_short`'s (the stream draws a
+    word or two an encounter): 9,700 -> 9,614 instructions an encounter of the
+    benchmark fight (callgrind). The death save's d20 so drawn gave 9,881 and the
+    damage dice 10,015 against 10,003, left as they were.
     """
     if kind == KIND_BLEEDING:
         damage = st[BLEEDING, c]
         st[BLEEDING, c] -= 1
         raw = damage
     else:
-        raw = roll_die(rng, STREAM_STATUS, BURNING_DIE)
+        raw = roll_die_short(rng, STREAM_STATUS, BURNING_DIE)
         damage = type_damage(p, st, c, FIRE, raw)
         st[BURNING, c] = max(st[BURNING, c] - p.globals_[G_BURNING_DECAY], 0)
         if slot >= 0:
@@ -745,7 +767,7 @@ def take_turn(p, st, rng, t, tallies, ch, batch, c, rnd, turn, standing, enc, tr
     if st[DOWN, c] != 0:
         if st[DYING, c] != 0:
             slot = traced_row(traced, trace, n_trace, enc, rnd, turn, KIND_SAVE, c, -1, c, init)
-            death_save(st, rng, c, rnd, trace, slot)
+            trace_save(st, trace, slot, c, save_roll(st, rng, c, rnd))
         return True
     slot = traced_row(traced, trace, n_trace, enc, rnd, turn, KIND_TURN, c, -1, c, init)
     frozen = st[FROZEN, c] != 0
@@ -782,19 +804,37 @@ def roll_initiative(p, st, rng):
     Each combatant rolls d20 + its initiative bonus once, in listed order; highest
     first, and on a tie a player character goes before a monster (text). Remaining
     ties go in random order (shuffled before a stable sort), or in listed order with
-    ``initiative_ties: listed``.
+    ``initiative_ties: listed``. The d20s are :func:`~simlab.engine.rng.roll_die_short`'s,
+    like the shuffle's (the stream draws a few words): 9,738 -> 9,700 instructions an
+    encounter of the benchmark fight (callgrind).
     """
     for c in range(st.shape[1]):
-        st[INIT, c] = roll_die(rng, STREAM_ORDER, 20) + p.combatant[C_INITIATIVE, c]
-    initiative_order(rng, st[INIT], p.combatant[C_PLAYER], p.globals_[G_RANDOM_TIES], st[ORDER])
+        st[INIT, c] = roll_die_short(rng, STREAM_ORDER, 20) + p.combatant[C_INITIATIVE, c]
+    turn_order(rng, st[INIT], p.combatant[C_PLAYER], p.globals_[G_RANDOM_TIES], st[ORDER])
 
 
 @inline_kernel
 def reset(p, st, standing):
     """Start-of-encounter state: full HP, starting statuses (Burning and Freezing
-    cancelled one for one; Frozen if Freezing already exceeds STR), Parry ready."""
-    clear_state(st)
+    cancelled one for one; Frozen if Freezing already exceeds STR), Parry ready.
+
+    Only the fields this leaves at 0 are zeroed, in the loop that sets the others
+    (``INIT`` and ``ORDER`` are written by :func:`roll_initiative`): the whole state
+    zeroed first was a ``memset`` call per field, 23 an encounter, about 260
+    instructions of the benchmark fight's 10,600 in ``memset`` alone (callgrind). The
+    fields only a downed combatant sets (``go_down`` and the death saves) are zeroed
+    only for those down, as nothing sets ``DOWN`` back to 0 in an encounter: 9,614 ->
+    9,524 instructions an encounter. Tried and left out (callgrind): a copy of a start
+    state worked out once a chunk (its flat view a call to numba's reshape, then its
+    rows copied one by one: 10,645); the zeroed rows through a flat view made once a
+    chunk, one ``memset`` after reordering the fields (10,517) or three in this order
+    (10,584), against 10,003 then."""
     for c in range(st.shape[1]):
+        if st[DOWN, c] != 0:
+            st[DOWN, c], st[DOWN_ROUND, c], st[DOWN_RECEIVED, c], st[DYING, c] = 0, 0, 0, 0
+            st[SAVES, c], st[FAILS, c], st[STABLE_ROUND, c], st[DEAD_ROUND, c] = 0, 0, 0, 0
+        st[RECEIVED, c], st[MAIN_ROT, c], st[OFF_ROT, c], st[BLOCKING, c] = 0, 0, 0, 0
+        st[FROZEN, c], st[FROZEN_ROUND, c] = 0, 0
         st[HP, c] = p.combatant[C_HP, c]
         st[ARMOR_BC, c] = p.combatant[C_ARMOR_BC, c]
         st[SHIELD_BC, c] = p.combatant[C_SHIELD_BC, c]
@@ -822,6 +862,11 @@ def play_round(p, st, rng, t, tallies, ch, batch, rnd, standing, enc, trace, n_t
 def finish(st, t, ch, last_round, standing):
     """Record the encounter's winner, length, each combatant's down round and events."""
     record_outcome(t, ch, last_round, standing, st[DOWN_ROUND], st[DOWN_RECEIVED], 0)
+    happened = 0
+    for c in range(st.shape[1]):
+        happened |= st[DEAD_ROUND, c] | st[STABLE_ROUND, c] | st[FROZEN_ROUND, c]
+    if happened == 0:
+        return
     for c in range(st.shape[1]):
         record_event(t, ch, c, EVENT_DEAD, st[DEAD_ROUND, c], 0)
         record_event(t, ch, c, EVENT_STABLE, st[STABLE_ROUND, c], 0)
@@ -839,19 +884,27 @@ def anyone_dying(st):
     return dying != 0
 
 
-@internal_kernel
-def aftermath(p, st, rng, last, enc, trace, n_trace):
+@inline_kernel
+def aftermath(max_rounds, st, rng, last, enc, trace, n_trace, traced):
     """After the fight (round ``last``), dying player characters go on rolling one
     death save a round, in turn order, until stable or dead or the round cap
-    (``death_saves_after_fight``: nobody is there to heal them)."""
-    for rnd in range(last + 1, p.globals_[G_MAX_ROUNDS] + 1):
+    ``max_rounds`` (``death_saves_after_fight``: nobody is there to heal them).
+
+    In line, its saves too (:func:`save_roll`; a row is traced only when ``traced``):
+    the benchmark fight took 10,421 instructions an encounter with it a call that
+    called a ``death_save`` kernel for each save (the trace arrays passed every time),
+    10,144 in line (callgrind, one thread). The combatant read from the turn order
+    is unsigned (no wraparound for a negative index,
+    :func:`~simlab.engine.encounter.sorted_ties`)."""
+    for rnd in range(last + 1, max_rounds + 1):
         dying = False
         for k in range(st.shape[1]):
-            c = st[ORDER, k]
+            c = np.uint64(st[ORDER, k])
             if st[DYING, c] != 0:
                 dying = True
-                slot = open_row(trace, n_trace, enc, rnd, k + 1, KIND_SAVE, c, -1, c, st[INIT, c])
-                death_save(st, rng, c, rnd, trace, slot)
+                slot = traced_row(traced, trace, n_trace, enc, rnd, k + 1, KIND_SAVE, c, -1, c,
+                                  st[INIT, c])  # fmt: skip
+                trace_save(st, trace, slot, c, save_roll(st, rng, c, rnd))
         if not dying:
             return
 
@@ -872,7 +925,7 @@ def play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, tallies, ch, tra
                 last = rnd
                 break
     if p.globals_[G_SAVES_AFTER] != 0 and anyone_dying(st):
-        aftermath(p, st, rng, last, enc, trace, n_trace)
+        aftermath(max_rounds, st, rng, last, enc, trace, n_trace, traced)
     finish(st, t, ch, last, standing)
 
 
@@ -883,12 +936,16 @@ def play_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, stan
     (there are ``t.attempts.shape[0]`` chunks, each a contiguous slice; the caller sums
     the chunk axis). ``trace`` has one row per traced event when ``traced`` (then run
     with one chunk), or a single unused row otherwise; ``st``, ``standing`` and ``rng``
-    are the chunk's working arrays (:func:`chunk_scratch`)."""
+    are the chunk's working arrays (:func:`chunk_scratch`). An encounter's tally batch
+    is found by a compare, not a division (:func:`~simlab.engine.encounter.batch_bounds`;
+    counted with :func:`save_roll`'s change)."""
     n_batches = t.attempts.shape[2]
     lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
     tallies = attack_tallies(t, ch)
+    batch, next_batch = batch_bounds(lo, n_batches, n_total)
     for enc in range(lo, hi):
-        batch = enc * n_batches // n_total
+        if unlikely(enc >= next_batch):  # a new batch of tallies: rare
+            batch, next_batch = batch_bounds(enc, n_batches, n_total)
         play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, tallies, ch, trace, n_trace,
                        traced)  # fmt: skip
 
