@@ -61,10 +61,8 @@ class KernelParams(NamedTuple):
     ----------
     combatant : ndarray (N_COMBATANT_FIELDS, C)
         Per-combatant values, rows named by the ``C_*`` constants.
-    attack : ndarray (A, N_ATTACK_FIELDS)
-        Per-attack values, columns ``A_*``: attack-major, so that an attack's fields lie
-        at constant offsets from one address (instructions an attack, callgrind: the
-        benchmark fight 726.3 -> 724.2, ``party-vs-monsters`` 649.3 -> 646.2).
+    attack : ndarray (N_ATTACK_FIELDS, A)
+        Per-attack values, rows ``A_*``.
     terms : ndarray (N_TERM_FIELDS, T)
         Damage dice terms of all attacks (count, sides), ``A_TERM_START`` onwards.
     score : ndarray (C, A)
@@ -203,7 +201,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
     attack, terms = _attack_array(attacks, scenario.params)
     params = KernelParams(
         combatant=_combatant_array(combatants, lists, scenario.params),
-        attack=np.ascontiguousarray(attack.T),
+        attack=attack,
         terms=terms,
         score=np.array([[m.attribute(a.attribute) for a in attacks] for m in members],
                        dtype=np.int64).reshape(len(members), len(attacks)),

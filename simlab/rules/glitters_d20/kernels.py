@@ -277,7 +277,7 @@ def mitigation(p, st, defender, damage_type):
 def type_to_hit(p, attack, defender):
     """+3 to hit for bludgeoning against plate and piercing against mail
     (docs/rules/glitters-d20.md)."""
-    damage_type = p.attack[attack, A_TYPE]
+    damage_type = p.attack[A_TYPE, attack]
     armor = p.combatant[C_ARMOR, defender]
     if (damage_type == BLUDGEONING and armor == ARMOR_PLATE) or (
         damage_type == PIERCING and armor == ARMOR_MAIL
@@ -356,8 +356,8 @@ def damage_dice(p, rng, attack, crit, trace, slot):
     over both that tests each die: instructions an attack (callgrind) the benchmark
     fight 770.8 -> 744.4, ``party-vs-monsters`` 685.9 -> 661.6.
     """
-    start = p.attack[attack, A_TERM_START]
-    stop = start + p.attack[attack, A_TERM_COUNT]
+    start = p.attack[A_TERM_START, attack]
+    stop = start + p.attack[A_TERM_COUNT, attack]
     total, k = term_dice(p, rng, start, stop, False, trace, slot, 0)
     if crit:
         bonus, k = term_dice(p, rng, start, stop, True, trace, slot, k)
@@ -461,8 +461,8 @@ def inflict_status(p, st, c, damage_type, rnd):
 def attack_net(p, attack, defender):
     """The attack's net advantage: its own, less one for a ranged attack at a prone
     target (docs/rules/glitters-d20.md)."""
-    net = p.attack[attack, A_NET_ADVANTAGE]
-    if p.attack[attack, A_RANGED] != 0 and p.combatant[C_PRONE, defender] != 0:
+    net = p.attack[A_NET_ADVANTAGE, attack]
+    if p.attack[A_RANGED, attack] != 0 and p.combatant[C_PRONE, defender] != 0:
         net -= 1
     return net
 
@@ -473,8 +473,8 @@ def attack_outcome(p, attack, defender, natural, mit):
     ``mit`` (seed 003, "Attacking", "Critical Hits"): a natural die at least CT always
     hits and is critical; otherwise it hits when its total reaches MIT
     (``hit_on_tie``)."""
-    total = natural + p.attack[attack, A_BONUS] + type_to_hit(p, attack, defender)
-    crit = natural >= p.attack[attack, A_CT]
+    total = natural + p.attack[A_BONUS, attack] + type_to_hit(p, attack, defender)
+    crit = natural >= p.attack[A_CT, attack]
     hit = crit or total > mit or (total == mit and p.globals_[G_HIT_ON_TIE] != 0)
     return total, crit, hit
 
@@ -485,10 +485,10 @@ def hit_damage(p, st, attacker, attack, defender, dice):
     "Damage", "Damage Types"): dice + ASM + flat (floor 0), then the type's
     multiplier."""
     asm = p.score[attacker, attack] - 10
-    if p.attack[attack, A_DEX] != 0:
+    if p.attack[A_DEX, attack] != 0:
         asm -= st[FREEZING, attacker]  # Freezing: −1 DEX per level
-    raw = max(dice + asm + p.attack[attack, A_FLAT], 0)
-    return asm, raw, type_damage(p, st, defender, p.attack[attack, A_TYPE], raw)
+    raw = max(dice + asm + p.attack[A_FLAT, attack], 0)
+    return asm, raw, type_damage(p, st, defender, p.attack[A_TYPE, attack], raw)
 
 
 @inline_kernel
@@ -501,7 +501,7 @@ def resolve_attack(p, st, rng, attacker, attack, defender, rnd, standing, trace,
     (:func:`attack_outcome`), the damage dice the damage (:func:`hit_damage`). Returns
     (tier, damage).
     """
-    damage_type = p.attack[attack, A_TYPE]
+    damage_type = p.attack[A_TYPE, attack]
     mit = mitigation(p, st, defender, damage_type)
     parried = st[PARRY_READY, defender]
     if parried != 0:
@@ -709,11 +709,11 @@ def attack_actions(p, st, rng, t, tallies, ch, batch, c, rnd, turn, standing, en
                                           n_trace, traced)  # fmt: skip
             if target < 0:
                 return False
-            pair = (c * p.attack.shape[0] + attack) * st.shape[1] + target
+            pair = (c * p.attack.shape[1] + attack) * st.shape[1] + target
             tally_attack(tallies, t, pair, batch, tier, damage)
             if st[DOWN, target] != 0 and sides_standing(standing) <= 1:
                 return False
-            if p.attack[attack, A_HAND] == TWO_HANDED:
+            if p.attack[A_HAND, attack] == TWO_HANDED:
                 return True
     return True
 
@@ -990,7 +990,7 @@ def duel_tiers(p, st, attacker, tiers):
     HP."""
     defender = 1 - attacker
     for attack in range(tiers.shape[0]):
-        mit = mitigation(p, st, defender, p.attack[attack, A_TYPE])
+        mit = mitigation(p, st, defender, p.attack[A_TYPE, attack])
         for natural in range(1, 21):
             _, crit, hit = attack_outcome(p, attack, defender, natural, mit)
             tiers[attack, natural] = (2 if crit else 1) if hit else 0
@@ -1074,9 +1074,9 @@ def duel_damage_tables(p, st, attacker, sides, counts, spans, table):
     not fit ``table`` are left out: the attacker makes none of them."""
     defender = 1 - attacker
     for attack in range(counts.shape[0]):
-        start = p.attack[attack, A_TERM_START]
+        start = p.attack[A_TERM_START, attack]
         n = 0
-        for term in range(start, start + p.attack[attack, A_TERM_COUNT]):
+        for term in range(start, start + p.attack[A_TERM_COUNT, attack]):
             n += p.terms[T_COUNT, term]
         for crit in range(2):
             rolled = max(2 * n - 1, 0) if crit else n
@@ -1170,7 +1170,7 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, tiers, seen, end
                 )  # fmt: skip
                 hp -= damage
                 received += 1
-                two_handed = p.attack[attack, A_HAND] == TWO_HANDED
+                two_handed = p.attack[A_HAND, attack] == TWO_HANDED
             if hp > 0 and off_count > 0 and not two_handed and not blocks:
                 attack = p.attack_list[off_start + off]
                 off = next_in_rotation(off, off_count)
@@ -1529,7 +1529,7 @@ def duel_scratch(p, t, trace):
     words and buffer with the damage cursor's buffer and words (rows 0-3, 4, 5 and 6-9
     of ``cursors``), and the damage tables
     (:func:`duel_damage_sides`, :func:`duel_damage_tables`)."""
-    n_attacks = p.attack.shape[0]
+    n_attacks = p.attack.shape[1]
     st, standing, rng = chunk_scratch(p, t, trace)
     tiers = np.zeros((n_attacks, TIER_ROW), dtype=np.int64)
     seen = np.zeros((n_attacks, 3, t.damage_hist.shape[2]), dtype=np.int64)
@@ -1581,9 +1581,9 @@ def duel_dice_plan(p):
     a critical's bonus dice but the first. A miss (tier 0) rolls none.
     """
     faces = []
-    for attack in range(p.attack.shape[0]):
-        start = p.attack[attack, A_TERM_START]
-        terms = range(start, start + p.attack[attack, A_TERM_COUNT])
+    for attack in range(p.attack.shape[1]):
+        start = p.attack[A_TERM_START, attack]
+        terms = range(start, start + p.attack[A_TERM_COUNT, attack])
         faces.append([int(p.terms[T_SIDES, k]) for k in terms for _ in range(p.terms[T_COUNT, k])])
     width = PLAN_DICE + max((2 * len(dice) for dice in faces), default=0)
     plan = np.zeros((len(faces), 3, width), dtype=np.int64)
@@ -1617,8 +1617,8 @@ def duel_damage_shape(p):
     hands = [(c[C_MAIN_START, attacker], c[C_MAIN_COUNT, attacker]),
              (c[C_OFF_START, attacker], c[C_OFF_COUNT, attacker])]  # fmt: skip
     attacks = {int(a) for start, n in hands for a in p.attack_list[start : start + n]}
-    terms = [p.terms[:, p.attack[a, A_TERM_START] : p.attack[a, A_TERM_START]
-                     + p.attack[a, A_TERM_COUNT]] for a in attacks]  # fmt: skip
+    terms = [p.terms[:, p.attack[A_TERM_START, a] : p.attack[A_TERM_START, a]
+                     + p.attack[A_TERM_COUNT, a]] for a in attacks]  # fmt: skip
     faces = {int(f) for dice in terms for f in dice[T_SIDES]}
     if len(faces) != 1 or any((dice[T_COUNT] < 1).any() for dice in terms):
         return 0, 1
@@ -1669,7 +1669,7 @@ def duel_attacker(p):
     for hand_start, hand_count in ((C_MAIN_START, C_MAIN_COUNT), (C_OFF_START, C_OFF_COUNT)):
         start = c[hand_start, attacker]
         for attack in p.attack_list[start : start + c[hand_count, attacker]]:
-            kind = p.attack[attack, A_TYPE]
+            kind = p.attack[A_TYPE, attack]
             immune = p.immune[defender, kind] != 0
             if kind == CORROSIVE or (kind in STATUS_OF_TYPE and not immune
                                      and c[STATUS_OF_TYPE[kind], defender] == 0):  # fmt: skip
@@ -1720,8 +1720,8 @@ def pair_codes(p):
     """The rolls of two attacks' damage dice, over every pair of tiers together, of the
     one-attack duel of ``p`` (:func:`one_attack_duel`; :func:`duel_pair_tables`)."""
     attack = p.attack_list[p.combatant[C_MAIN_START, duel_attacker(p)]]
-    start = p.attack[attack, A_TERM_START]
-    n = int(p.terms[T_COUNT, start : start + p.attack[attack, A_TERM_COUNT]].sum())
+    start = p.attack[A_TERM_START, attack]
+    n = int(p.terms[T_COUNT, start : start + p.attack[A_TERM_COUNT, attack]].sum())
     sides = duel_damage_sides(p)
     return (1 + sides**n + sides ** (2 * n - 1)) ** 2
 
