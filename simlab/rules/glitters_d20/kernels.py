@@ -22,10 +22,9 @@ from __future__ import annotations
 import numpy as np
 
 from simlab.engine.encounter import (
-    FOCUS,
-    LOWEST_HP,
     attack_in_rotation,
     batch_bounds,
+    choose_target,
     chunk_range,
     count_duel_attack,
     count_duel_attacks,
@@ -49,7 +48,6 @@ from simlab.engine.rng import (
     STREAM_ORDER,
     STREAM_SAVE,
     STREAM_STATUS,
-    STREAM_TARGET,
     cursor_at,
     cursor_code,
     cursor_dice,
@@ -63,7 +61,6 @@ from simlab.engine.rng import (
     roll_die_in_line,
     roll_die_short,
     start_encounter,
-    uniform_index,
 )
 from simlab.rules.arrays import per_params
 from simlab.rules.glitters_d20.compile import (
@@ -129,7 +126,6 @@ N_FIELDS = 23
 TIER_ROW = 21  # a row of a duel's tiers by natural die (duel_tiers): 1..20, 0 unused
 # a row of duel_dice_plan: the dice rolled, the damage added unrolled, then each die's faces
 PLAN_COUNT, PLAN_FIXED, PLAN_DICE = 0, 1, 2
-NO_HP = 1 << 62  # above any HP: the first standing enemy is lower (pick_target)
 
 # event_round axis 1 (compile.EVENTS)
 EVENT_DEAD, EVENT_STABLE, EVENT_FROZEN = 0, 1, 2
@@ -622,53 +618,6 @@ def hand_attack(p, st, c, start, count, position):
 
 
 @inline_kernel
-def pick_target(enemies, out, hp, policy, rng):
-    """:func:`encounter.choose_target`, the same target, with the lowest HP worked out
-    only under ``lowest-hp`` and the standing enemies counted only under ``random``.
-    Instructions an attack (callgrind): the benchmark fight 744.4 -> 726.3,
-    ``party-vs-monsters`` 661.6 -> 649.3. The other systems keep the shared one (this
-    shape was not measured on them here)."""
-    if policy == FOCUS:
-        for k in range(enemies.shape[0]):
-            d = enemies[k]
-            if d < 0:
-                break
-            if out[d] == 0:
-                return d
-        return -1
-    if policy == LOWEST_HP:
-        lowest, lowest_hp = np.int64(-1), np.int64(NO_HP)
-        for k in range(enemies.shape[0]):
-            d = enemies[k]
-            if d < 0:
-                break
-            take = int(out[d] == 0) * int(hp[d] < lowest_hp)
-            lowest += take * (d - lowest)
-            lowest_hp += take * (hp[d] - lowest_hp)
-        return lowest
-    count = 0
-    for k in range(enemies.shape[0]):
-        d = enemies[k]
-        if d < 0:
-            break
-        count += int(out[d] == 0)
-    if count == 0:
-        return -1
-    pick = uniform_index(rng, STREAM_TARGET, count)
-    chosen = -1
-    seen = 0
-    for k in range(enemies.shape[0]):
-        d = enemies[k]
-        if d < 0:
-            break
-        up = int(out[d] == 0)
-        take = up * int(seen == pick)
-        chosen += take * (d - chosen)
-        seen += up
-    return chosen
-
-
-@inline_kernel
 def strike(p, st, rng, c, attack, rnd, turn, standing, enc, trace, n_trace, traced):
     """``c`` makes ``attack`` at a target chosen by its policy (:func:`resolve_attack`).
 
@@ -677,7 +626,7 @@ def strike(p, st, rng, c, attack, rnd, turn, standing, enc, trace, n_trace, trac
     as with a call (four alternated rounds of ``bench_scenarios`` on one thread), for
     2.6 s more compile on the first run of ``party-vs-monsters`` (10.5 -> 13.0 s).
     """
-    target = pick_target(p.enemies[c], st[DOWN], st[HP], p.combatant[C_POLICY, c], rng)
+    target = choose_target(p.enemies[c], st[DOWN], st[HP], p.combatant[C_POLICY, c], rng)
     if target < 0:
         return target, 0, 0
     slot = traced_row(traced, trace, n_trace, enc, rnd, turn, KIND_ATTACK, c, attack, target,
