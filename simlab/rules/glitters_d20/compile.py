@@ -117,6 +117,15 @@ def parry_value(member: Combatant, params: Params) -> int:
     return params.parry_value if member.parry_value is None else member.parry_value
 
 
+def standing_dodge(member: Combatant, params: Params) -> int:
+    """``member``'s DC while not Frozen: halved while Prone, rounded by ``params.rounding``
+    (docs/rules/glitters-d20.md "MIT"; the kernels' ``C_DC``)."""
+    dc = member.dodge(params.mit_base)
+    if member.prone:
+        return (dc + int(params.rounding == "up")) // 2
+    return dc
+
+
 def type_affinity(member: Combatant, damage_type: str) -> int:
     """−1 resistant, 0 neither or both, 1 vulnerable (docs/rules/glitters-d20.md [reading]: a
     resistance and a vulnerability to one type cancel)."""
@@ -145,7 +154,7 @@ def _combatant_array(
     out = np.zeros((N_COMBATANT_FIELDS, len(combatants)), dtype=np.int64)
     for c, (side, m) in enumerate(combatants):
         out[:, c] = [
-            side, m.hp, int(m.player), m.initiative, m.dodge(params.mit_base),
+            side, m.hp, int(m.player), m.initiative, standing_dodge(m, params),
             ARMOR_CODE[m.armor], int(m.armor in METAL_ARMOR), m.armor_bc, m.shield_bc,
             DEFENSE_CODE[m.defense], parry_value(m, params), int(m.prone),
             m.bleeding, m.burning, m.freezing,
