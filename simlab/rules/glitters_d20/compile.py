@@ -40,8 +40,8 @@ TYPE_BONUS = 3
 
 # Field indices of the kernel arrays (one int64 row per field keeps argument lists short).
 (A_BONUS, A_NET_ADVANTAGE, A_HAND, A_CT, A_RANGED, A_TYPE, A_FLAT, A_TERM_START,
- A_TERM_COUNT, A_DEX) = range(10)  # fmt: skip
-N_ATTACK_FIELDS = 10
+ A_TERM_COUNT, A_DEX, A_VS_ARMOR) = range(11)  # fmt: skip
+N_ATTACK_FIELDS = 11
 (C_SIDE, C_HP, C_PLAYER, C_INITIATIVE, C_DC, C_ARMOR, C_METAL, C_ARMOR_BC, C_SHIELD_BC,
  C_DEFENSE, C_PARRY, C_PRONE, C_BLEEDING, C_BURNING, C_FREEZING, C_STR, C_DEX, C_WILL,
  C_NO_BLEEDING, C_NO_BURNING, C_NO_FREEZING, C_POLICY, C_MAIN_START, C_MAIN_COUNT,
@@ -132,6 +132,13 @@ def type_affinity(member: Combatant, damage_type: str) -> int:
     return int(damage_type in member.vulnerable) - int(damage_type in member.resist)
 
 
+def vs_armor(attack: Attack) -> int:
+    """The armor code ``attack``'s type gets +3 to hit against (docs/rules/glitters-d20.md:
+    bludgeoning against plate, piercing against mail), −1 for none (the kernels'
+    ``A_VS_ARMOR``)."""
+    return {"bludgeoning": ARMOR_CODE["plate"], "piercing": ARMOR_CODE["mail"]}.get(attack.type, -1)
+
+
 def _attack_array(attacks: list[Attack], params: Params) -> tuple[np.ndarray, np.ndarray]:
     rows: list[list[int]] = []
     terms: list[tuple[int, int]] = []
@@ -141,7 +148,7 @@ def _attack_array(attacks: list[Attack], params: Params) -> tuple[np.ndarray, np
         rows.append([
             a.bonus, a.advantage - a.disadvantage, HAND_CODE[a.hand],
             critical_threshold(a, params), int(a.ranged), TYPE_CODE[a.type], a.damage.constant,
-            start, len(terms) - start, int(a.attribute == "dex"),
+            start, len(terms) - start, int(a.attribute == "dex"), vs_armor(a),
         ])  # fmt: skip
     return field_rows(rows, N_ATTACK_FIELDS), field_rows(terms, N_TERM_FIELDS)
 
