@@ -424,6 +424,10 @@ def inflict_status(p, st, c, damage_type, rnd):
     the type or to the status; one Burning and one Freezing cancel each other, so fire
     first removes a Freezing level and ice a Burning level. A Frozen combatant gains no
     Burning. Corrosive lowers BC by 1, the armor's first, then the shield's, not below 0.
+
+    Immunity to the type is read only for the three types that inflict a status (no
+    read for a piercing or bludgeoning hit): instructions an attack (callgrind) the
+    benchmark fight 644.0 -> 640.4.
     """
     if damage_type == CORROSIVE:
         if st[ARMOR_BC, c] > 0:
@@ -431,17 +435,19 @@ def inflict_status(p, st, c, damage_type, rnd):
         elif st[SHIELD_BC, c] > 0:
             st[SHIELD_BC, c] -= 1
         return
-    if p.immune[c, damage_type] != 0:
-        return
     if damage_type == SLASHING:
-        if p.combatant[C_NO_BLEEDING, c] == 0:
+        if p.combatant[C_NO_BLEEDING, c] == 0 and p.immune[c, SLASHING] == 0:
             st[BLEEDING, c] += 1
     elif damage_type == FIRE:
+        if p.immune[c, FIRE] != 0:
+            return
         if st[FREEZING, c] > 0:
             st[FREEZING, c] -= 1
         elif p.combatant[C_NO_BURNING, c] == 0 and st[FROZEN, c] == 0:
             st[BURNING, c] += 1
     elif damage_type == ICE:
+        if p.immune[c, ICE] != 0:
+            return
         if st[BURNING, c] > 0:
             st[BURNING, c] -= 1
         elif p.combatant[C_NO_FREEZING, c] == 0:
@@ -662,8 +668,9 @@ def attack_actions(p, st, rng, t, tallies, ch, batch, c, rnd, turn, standing, en
             if target < 0:
                 return False
             defender = np.uint64(target)
-            n_attacks, n_combatants = np.uint64(p.attack.shape[1]), np.uint64(st.shape[1])
-            pair = (c * n_attacks + np.uint64(attack)) * n_combatants + defender
+            pair = (c * np.uint64(p.attack.shape[1]) + np.uint64(attack)) * np.uint64(
+                st.shape[1]
+            ) + defender
             tally_attack(tallies, t, pair, batch, tier, damage)
             if st[DOWN, defender] != 0 and sides_standing(standing) <= 1:
                 return False
