@@ -40,8 +40,8 @@ TYPE_BONUS = 3
 
 # Field indices of the kernel arrays (one int64 row per field keeps argument lists short).
 (A_BONUS, A_NET_ADVANTAGE, A_HAND, A_CT, A_RANGED, A_TYPE, A_FLAT, A_TERM_START,
- A_TERM_COUNT, A_DEX) = range(10)  # fmt: skip
-N_ATTACK_FIELDS = 10
+ A_TERM_COUNT, A_DEX, A_VS_ARMOR) = range(11)  # fmt: skip
+N_ATTACK_FIELDS = 11
 (C_SIDE, C_HP, C_PLAYER, C_INITIATIVE, C_DC, C_ARMOR, C_METAL, C_ARMOR_BC, C_SHIELD_BC,
  C_DEFENSE, C_PARRY, C_PRONE, C_BLEEDING, C_BURNING, C_FREEZING, C_STR, C_DEX, C_WILL,
  C_NO_BLEEDING, C_NO_BURNING, C_NO_FREEZING, C_POLICY, C_MAIN_START, C_MAIN_COUNT,
@@ -117,10 +117,26 @@ def parry_value(member: Combatant, params: Params) -> int:
     return params.parry_value if member.parry_value is None else member.parry_value
 
 
+def standing_dodge(member: Combatant, params: Params) -> int:
+    """``member``'s DC while not Frozen: halved while Prone, rounded by ``params.rounding``
+    (docs/rules/glitters-d20.md "MIT"; the kernels' ``C_DC``)."""
+    dc = member.dodge(params.mit_base)
+    if member.prone:
+        return (dc + int(params.rounding == "up")) // 2
+    return dc
+
+
 def type_affinity(member: Combatant, damage_type: str) -> int:
     """−1 resistant, 0 neither or both, 1 vulnerable (docs/rules/glitters-d20.md [reading]: a
     resistance and a vulnerability to one type cancel)."""
     return int(damage_type in member.vulnerable) - int(damage_type in member.resist)
+
+
+def vs_armor(attack: Attack) -> int:
+    """The armor code ``attack``'s type gets +3 to hit against (docs/rules/glitters-d20.md:
+    bludgeoning against plate, piercing against mail), −1 for none (the kernels'
+    ``A_VS_ARMOR``)."""
+    return {"bludgeoning": ARMOR_CODE["plate"], "piercing": ARMOR_CODE["mail"]}.get(attack.type, -1)
 
 
 def _attack_array(attacks: list[Attack], params: Params) -> tuple[np.ndarray, np.ndarray]:
@@ -132,7 +148,7 @@ def _attack_array(attacks: list[Attack], params: Params) -> tuple[np.ndarray, np
         rows.append([
             a.bonus, a.advantage - a.disadvantage, HAND_CODE[a.hand],
             critical_threshold(a, params), int(a.ranged), TYPE_CODE[a.type], a.damage.constant,
-            start, len(terms) - start, int(a.attribute == "dex"),
+            start, len(terms) - start, int(a.attribute == "dex"), vs_armor(a),
         ])  # fmt: skip
     return field_rows(rows, N_ATTACK_FIELDS), field_rows(terms, N_TERM_FIELDS)
 
@@ -145,7 +161,7 @@ def _combatant_array(
     out = np.zeros((N_COMBATANT_FIELDS, len(combatants)), dtype=np.int64)
     for c, (side, m) in enumerate(combatants):
         out[:, c] = [
-            side, m.hp, int(m.player), m.initiative, m.dodge(params.mit_base),
+            side, m.hp, int(m.player), m.initiative, standing_dodge(m, params),
             ARMOR_CODE[m.armor], int(m.armor in METAL_ARMOR), m.armor_bc, m.shield_bc,
             DEFENSE_CODE[m.defense], parry_value(m, params), int(m.prone),
             m.bleeding, m.burning, m.freezing,
