@@ -391,7 +391,7 @@ def moving_pairs(sweep: SweepResult) -> tuple[pd.DataFrame, pd.DataFrame]:
     """
     attacks = sweep.attacks()
     figures = pair_figures(sweep.rules)
-    level = moving_level(sweep)
+    level = joint_level(attacks, figures)
     bounds = sweep.attack_intervals(level)
     for figure in figures:
         for end in ("lo", "hi"):
