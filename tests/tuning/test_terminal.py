@@ -30,6 +30,18 @@ def _run_at_80(monkeypatch: pytest.MonkeyPatch, *args: object) -> str:
     return str(done.output)
 
 
+def _compare_at_80(monkeypatch: pytest.MonkeyPatch, frame: Any) -> str:
+    """The text :func:`compare_table` of ``frame`` prints in an 80-column terminal."""
+    from rich.console import Console
+
+    from simlab.report.tuning_terminal import compare_table
+
+    console = Console(width=80, force_terminal=False, record=True)
+    monkeypatch.setattr(terminal, "console", console)
+    console.print(compare_table(frame))
+    return str(console.export_text())
+
+
 def _heading_cells(text: str) -> list[list[str]]:
     """The heading lines of the first table in ``text`` (those just above its rule, up to
     its title), each split into its cells (two or more spaces apart)."""
@@ -170,12 +182,7 @@ def test_compare_keeps_a_long_pair_and_its_figures_on_one_line_in_80_columns(
     """A fight's pair names run to 27 characters ("Ghoul 2 ghoul-claw → Aldric"): at 80
     columns each row of the comparison is still one line, every number whole."""
     import pandas as pd
-    from rich.console import Console
 
-    from simlab.report.tuning_terminal import compare_table
-
-    console = Console(width=80, force_terminal=False, record=True)
-    monkeypatch.setattr(terminal, "console", console)
     frame = pd.DataFrame({
         "figure": ["mean_time_to_down", "crit_rate"],
         "on": ["Ghoul 2", "Ghoul 2 ghoul-claw → Aldric"],
@@ -184,8 +191,7 @@ def test_compare_keeps_a_long_pair_and_its_figures_on_one_line_in_80_columns(
         "diff_ci_independent_lo": [2.3, -0.002], "diff_ci_independent_hi": [2.44, 0.008],
         "changed": [True, True], "changed_holm": [True, False], "narrowing": [1.1, 2.1],
     })  # fmt: skip
-    console.print(compare_table(frame))
-    lines = console.export_text().splitlines()
+    lines = _compare_at_80(monkeypatch, frame).splitlines()
     rows = [line for line in lines if line.startswith("✱")]
     assert len(rows) == 2 and max(len(line) for line in lines) <= 80, lines
     assert rows[1].split() == ["✱", "crit", "rate", "Ghoul", "2", "ghoul-claw", "→", "Aldric",
@@ -283,12 +289,7 @@ def test_compare_shows_a_marked_difference_with_an_interval_that_excludes_0(
     interval's decimals with its half-width rounded up, ``+0.05 ± 0.06``: as printed it
     reached past 0. It gets the decimals that keep it on its side of 0."""
     import pandas as pd
-    from rich.console import Console
 
-    from simlab.report.tuning_terminal import compare_table
-
-    console = Console(width=80, force_terminal=False, record=True)
-    monkeypatch.setattr(terminal, "console", console)
     frame = pd.DataFrame({
         "figure": ["mean_damage", "mean_damage"],
         "on": ["Archer shortbow → Raider 3", "Raider 1 club → Lancer"],
@@ -297,9 +298,9 @@ def test_compare_shows_a_marked_difference_with_an_interval_that_excludes_0(
         "diff_ci_independent_lo": [-0.03, -0.17], "diff_ci_independent_hi": [0.14, 0.1],
         "changed": True, "changed_holm": False, "narrowing": [1.5, 4.1],
     })  # fmt: skip
-    console.print(compare_table(frame))
-    shown = re.findall(r"([+-][\d.]+) ± ([\d.]+)", console.export_text())
-    assert len(shown) == 2, console.export_text()
+    text = _compare_at_80(monkeypatch, frame)
+    shown = re.findall(r"([+-][\d.]+) ± ([\d.]+)", text)
+    assert len(shown) == 2, text
     for diff, half in shown:
         assert abs(float(diff)) >= float(half), (diff, half)
 
@@ -309,17 +310,13 @@ def test_a_difference_that_rounds_to_zero_has_no_sign(monkeypatch: pytest.Monkey
     has no ``z`` format option): in the terminal's table, on the page and in every
     interval bound, a number that reads as zero reads ``0.000``, whatever its sign."""
     import pandas as pd
-    from rich.console import Console
 
     from simlab.report.terminal import bounds, decimals, formatted
-    from simlab.report.tuning_terminal import compare_table
 
     assert formatted(-0.0003, "+.3f") == formatted(0.0001, "+.3f") == "0.000"
     assert formatted(-0.0, ".4g") == "0" and formatted(-0.002, "+.3f") == "-0.002"
     assert decimals(-0.00004, 4) == "0.0000"  # the page's A, B and diff columns
     assert bounds(-0.004, -0.00001, 3, sign="+") == "[-0.004, 0.000]"
-    console = Console(width=80, force_terminal=False, record=True)
-    monkeypatch.setattr(terminal, "console", console)
     frame = pd.DataFrame({
         "figure": ["mean_damage"], "on": ["Kaito quick-jab → Brute"],
         "a": [1.3878], "b": [1.3875], "diff": [-0.0003],
@@ -327,8 +324,7 @@ def test_a_difference_that_rounds_to_zero_has_no_sign(monkeypatch: pytest.Monkey
         "diff_ci_independent_lo": [-0.008], "diff_ci_independent_hi": [0.007],
         "changed": [False], "changed_holm": [False], "narrowing": [2.7],
     })  # fmt: skip
-    console.print(compare_table(frame))
-    text = console.export_text()
+    text = _compare_at_80(monkeypatch, frame)
     assert " 0.000 ± 0.004 " in text and "-0.0" not in text, text
 
 
@@ -356,12 +352,7 @@ def test_compare_breaks_a_pair_too_long_for_its_column_after_the_arrow(
     2`` (four decimals), the pair breaks after its arrow: the defender's name stays
     whole on the second line (a wrap inside the column left ``Ghoul`` and ``2`` apart)."""
     import pandas as pd
-    from rich.console import Console
 
-    from simlab.report.tuning_terminal import compare_table
-
-    console = Console(width=80, force_terminal=False, record=True)
-    monkeypatch.setattr(terminal, "console", console)
     frame = pd.DataFrame({
         "figure": ["mean_time_to_down", "crit_rate"],
         "on": ["Ghoul 2", "Bruna warhammer → Ghoul 2"],
@@ -370,8 +361,7 @@ def test_compare_breaks_a_pair_too_long_for_its_column_after_the_arrow(
         "diff_ci_independent_lo": [2.3, -0.002], "diff_ci_independent_hi": [2.44, 0.001],
         "changed": [True, True], "changed_holm": [True, False], "narrowing": [1.1, 5.3],
     })  # fmt: skip
-    console.print(compare_table(frame))
-    lines = console.export_text().splitlines()
+    lines = _compare_at_80(monkeypatch, frame).splitlines()
     assert max(len(line) for line in lines) <= 80, lines
     row = next(k for k, line in enumerate(lines) if line.startswith("✱  crit rate"))
     assert lines[row].split()[3:6] == ["Bruna", "warhammer", "→"], lines
