@@ -8,7 +8,37 @@ that is the input's fault, 3 for an internal error.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+
+#: How alike a misspelt name and a known one must be (``difflib``'s ratio, case ignored)
+#: for a message to suggest it: 'armour' and 'armor' 0.91, 'maec' and 'mace' 0.75.
+SUGGEST_CUTOFF = 0.75
+
+
+def did_you_mean(found: object, known: Iterable[object]) -> str:
+    """The end of a message that suggests the known name ``found`` was meant to be.
+
+    Parameters
+    ----------
+    found : object
+        What the input gave: a key, a name or a choice.
+    known : iterable
+        What it could have been.
+
+    Returns
+    -------
+    str
+        ``"; did you mean 'armor'?"`` when ``found`` is text close to one known name
+        (:data:`SUGGEST_CUTOFF`), else ``""``.
+    """
+    if not isinstance(found, str) or not found:
+        return ""
+    import difflib  # only on the way out with an error: not at every start-up
+
+    by_lower = {str(name).lower(): str(name) for name in known}
+    close = difflib.get_close_matches(found.lower(), by_lower, n=1, cutoff=SUGGEST_CUTOFF)
+    return f"; did you mean {by_lower[close[0]]!r}?" if close else ""
 
 
 class SimlabError(Exception):

@@ -14,7 +14,7 @@ from typing import Annotated, Any, ClassVar, Literal, NamedTuple
 from pydantic import Field, PrivateAttr, ValidationError, field_validator, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from simlab.errors import InputError
+from simlab.errors import InputError, did_you_mean
 from simlab.limits import MAX_ENCOUNTERS, MAX_SEED
 from simlab.rules import has_crits
 from simlab.scenario.validation import StrictModel
@@ -356,12 +356,14 @@ class ScenarioBase(StrictModel):
             if spec.attack is not None and spec.attack not in attacks:
                 raise located_error(("expect", i, "attack"), "expected an attack defined "
                                     f"under 'attacks:' ({', '.join(attacks)}); got "
-                                    f"{spec.attack!r}", spec.attack)  # fmt: skip
+                                    f"{spec.attack!r}{did_you_mean(spec.attack, attacks)}",
+                                    spec.attack)  # fmt: skip
             for key in ("attacker", "defender", "combatant"):
                 name = getattr(spec, key)
                 if name is not None and not copies_of(name, names):
                     raise located_error(("expect", i, key), f"expected a combatant of this "
-                                        f"scenario ({shown}); got {name!r}", name)  # fmt: skip
+                                        f"scenario ({shown}); got {name!r}"
+                                        f"{did_you_mean(name, names)}", name)  # fmt: skip
                 if name is not None:
                     _refuse_lookalikes(claims, name, ("expect", i, key))
             used = (spec.attack is None or spec.attacker is None

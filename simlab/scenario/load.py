@@ -11,7 +11,7 @@ import os
 from typing import Any
 
 from simlab.arguments import describe, is_path
-from simlab.errors import InputError, Problem, ScenarioError
+from simlab.errors import InputError, Problem, ScenarioError, did_you_mean
 from simlab.rules import RULE_SYSTEMS, rule_module
 from simlab.scenario.common import ScenarioBase
 from simlab.scenario.source import YamlSource, parse_yaml, read_yaml
@@ -108,7 +108,8 @@ def _rules_id(source: YamlSource) -> str:
     if rules is None:
         message = f"expected key 'rules' with one of {known}; got nothing"
         raise ScenarioError([problem_at(source, (), message)])
-    message = f"expected one of {known}; got {describe_value(rules)}"
+    suggestion = did_you_mean(rules, RULE_SYSTEMS)
+    message = f"expected one of {known}; got {describe_value(rules)}{suggestion}"
     raise ScenarioError([problem_at(source, ("rules",), message)])
 
 
@@ -147,6 +148,7 @@ def _attack_problems(scenario: ScenarioBase, source: YamlSource) -> list[Problem
         for i, member in enumerate(members):
             for j, name in enumerate(member.attacks):
                 if name not in attacks:
-                    message = f"expected an attack defined under 'attacks:' ({known}); got {name!r}"
+                    message = (f"expected an attack defined under 'attacks:' ({known}); "
+                               f"got {name!r}{did_you_mean(name, attacks)}")  # fmt: skip
                     problems.append(problem_at(source, ("sides", side, i, "attacks", j), message))
     return problems

@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal, TypeVar, Union
 from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic_core import ErrorDetails
 
-from simlab.errors import InputError, Problem, ScenarioError
+from simlab.errors import InputError, Problem, ScenarioError, did_you_mean
 from simlab.scenario.source import Path, YamlSource, yaml_type_name
 
 M = TypeVar("M", bound=BaseModel)
@@ -492,10 +492,11 @@ def _message_unknown_key(error: _Resolved) -> str:
     keys = sorted(
         {key for slot in error.parent_slots if _is_model(slot.tp) for key in _model_keys(slot.tp)}
     )
-    found = f"unknown key {describe_value(error.path[-1] if error.path else '?')}"
+    key = error.path[-1] if error.path else "?"
+    found = f"unknown key {describe_value(key)}"
     if not keys:
         return f"{found}; expected no other keys here"
-    return f"{found}; expected one of: {', '.join(keys)}"
+    return f"{found}; expected one of: {', '.join(keys)}{did_you_mean(key, keys)}"
 
 
 def _message_missing(error: _Resolved) -> str:
@@ -520,7 +521,12 @@ _MESSAGE_BY_KIND: dict[str, Callable[[_Resolved], str]] = {
 def _message(error: _Resolved) -> str:
     """The whole designer-facing message for one error."""
     special = _MESSAGE_BY_KIND.get(error.kind)
-    return special(error) if special else f"expected {_expect(error)}; got {_got(error)}"
+    if special:
+        return special(error)
+    message = f"expected {_expect(error)}; got {_got(error)}"
+    if _EXPECT_BY_KIND.get(error.kind) is _expect_choice:
+        message += did_you_mean(error.error["input"], _choices(error))
+    return message
 
 
 def _merged_message(merged: _Merged) -> str:

@@ -24,7 +24,7 @@ import pandas as pd
 from simlab.analysis import stats
 from simlab.analysis.result import median_time_to_down
 from simlab.engine.tallies import Layout, TallyArrays
-from simlab.errors import InputError
+from simlab.errors import InputError, did_you_mean
 
 __all__ = ["FigureRef", "check_figure", "combatant_figures", "exact_measure", "figure_values",
            "measure", "pair_label", "parse_figure"]  # fmt: skip
@@ -191,18 +191,21 @@ def check_figure(ref: FigureRef, layout: Layout, label: str, scenario: Any = Non
         attack, _, defender = ref.on.partition("/")
         if attack not in layout.attacks:
             raise InputError(f"{label}: expected an attack of the scenario "
-                             f"({', '.join(layout.attacks)}); got {attack!r}")  # fmt: skip
+                             f"({', '.join(layout.attacks)}); got {attack!r}"
+                             f"{did_you_mean(attack, layout.attacks)}")  # fmt: skip
         if defender and not _chosen(layout, defender):
             raise InputError(f"{label}: expected a defender after '/' "
-                             f"({_names(layout)}); got {defender!r}")  # fmt: skip
+                             f"({_names(layout)}); got {defender!r}"
+                             f"{_suggest_name(layout, defender)}")  # fmt: skip
         if not _slots(layout, ref):
             raise InputError(f"{label}: expected an attack some combatant makes; "
                              f"got {ref.on!r}")  # fmt: skip
     elif ref.figure in COMBATANT_FIGURES and not _chosen(layout, ref.on):
-        raise InputError(f"{label}: expected a combatant ({_names(layout)}); got {ref.on!r}")
+        raise InputError(f"{label}: expected a combatant ({_names(layout)}); got {ref.on!r}"
+                         f"{_suggest_name(layout, ref.on)}")  # fmt: skip
     elif ref.figure == "win_rate" and ref.on not in layout.sides:
         raise InputError(f"{label}: expected a side ({', '.join(layout.sides)}); "
-                         f"got {ref.on!r}")  # fmt: skip
+                         f"got {ref.on!r}{did_you_mean(ref.on, layout.sides)}")  # fmt: skip
     if ref.figure == "down_by_round" and not 1 <= int(ref.arg) <= layout.max_rounds:
         raise InputError(f"{label}: expected a round from 1 to {layout.max_rounds} (the round "
                          f"cap) after '@'; got {ref.arg}")  # fmt: skip
@@ -231,6 +234,11 @@ def _combatants_named(ref: FigureRef) -> list[str]:
 
 def _names(layout: Layout) -> str:
     return ", ".join(dict.fromkeys(name for _, name in layout.combatants))
+
+
+def _suggest_name(layout: Layout, name: str) -> str:
+    """``; did you mean 'Troll'?`` for a combatant name close to ``name``, else ``""``."""
+    return did_you_mean(name, (known for _, known in layout.combatants))
 
 
 def _chosen(layout: Layout, name: str) -> list[int]:

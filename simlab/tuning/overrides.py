@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from simlab.errors import InputError, Problem, ScenarioError
+from simlab.errors import InputError, Problem, ScenarioError, did_you_mean
 from simlab.limits import MAX_INTEGER_DIGITS, too_many_digits
 from simlab.scenario.common import ScenarioBase
 from simlab.scenario.source import Path, YamlSource, parse_yaml
@@ -328,7 +328,10 @@ def _head(
         )
     if first in fields and first not in FIXED_FIELDS:
         return (first,), parts[1:]
-    raise InputError(f"{item.label}: expected {_known_names(data)}; got {first!r}")
+    combatants, attacks = _names_in(data)
+    known = [*combatants, *attacks, *fields]
+    raise InputError(f"{item.label}: expected {_known_names(data)}; got {first!r}"
+                     f"{did_you_mean(first, known)}")  # fmt: skip
 
 
 def _named(data: dict[str, Any], name: str, item: Override) -> Path | None:
@@ -352,10 +355,16 @@ def _sides(data: dict[str, Any]) -> list[tuple[str, list[Any]]]:
     return [(s, m) for s, m in sides.items() if isinstance(m, list)]
 
 
-def _known_names(data: dict[str, Any]) -> str:
+def _names_in(data: dict[str, Any]) -> tuple[list[Any], list[Any]]:
+    """The names of the combatants and of the attacks a scenario's data defines."""
     combatants = [m["name"] for _, ms in _sides(data) for m in ms
                   if isinstance(m, dict) and "name" in m]  # fmt: skip
     attacks = [a for key in ATTACK_KEYS if isinstance(data.get(key), dict) for a in data[key]]
+    return combatants, attacks
+
+
+def _known_names(data: dict[str, Any]) -> str:
+    combatants, attacks = _names_in(data)
     return (f"a combatant ({', '.join(map(str, combatants)) or 'none'}), an attack "
             f"({', '.join(map(str, attacks)) or 'none'}), params.FIELD or a scenario field "
             "such as max_rounds")  # fmt: skip

@@ -75,20 +75,23 @@ def test_valid_scenario_builds_the_model() -> None:
 def test_unknown_key_lists_allowed_keys_at_the_key() -> None:
     text = "sides:\n  party:\n    - name: Ada\n      hpp: 10\n      hp: 3\n"
     assert messages(text) == [
-        "s.yaml:4:7: unknown key 'hpp'; expected one of: attacks, guard, hp, name, speed"
+        "s.yaml:4:7: unknown key 'hpp'; expected one of: attacks, guard, hp, name, speed; "
+        "did you mean 'hp'?"
     ]
 
 
 def test_unknown_top_level_key() -> None:
     assert messages(GOOD + "sneed: 3\n") == [
         "s.yaml:7:1: unknown key 'sneed'; expected one of: "
-        "attacks, grid, rounds, seed, sides, tags, targeting"
+        "attacks, grid, rounds, seed, sides, tags, targeting; did you mean 'seed'?"
     ]
 
 
 def test_unknown_key_inside_a_dict_of_models() -> None:
     text = GOOD + "  claw: {dice: 1d4, bonsu: 1}\n"
-    assert messages(text) == ["s.yaml:7:21: unknown key 'bonsu'; expected one of: bonus, dice"]
+    assert messages(text) == [
+        "s.yaml:7:21: unknown key 'bonsu'; expected one of: bonus, dice; did you mean 'bonus'?"
+    ]
 
 
 def test_wrong_type_quotes_the_text_found() -> None:

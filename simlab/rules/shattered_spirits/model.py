@@ -11,6 +11,7 @@ from typing import Annotated, Any, ClassVar, Literal, NamedTuple
 
 from pydantic import AfterValidator, Field, ValidationError, field_validator, model_validator
 
+from simlab.errors import did_you_mean
 from simlab.scenario.common import (
     MAX_COMBATANTS,
     CombatantBase,
@@ -432,7 +433,9 @@ class Scenario(ScenarioBase):
                     if name not in self.attacks:
                         raise located_error(("sides", side, i, "spirit", "attacks", j),
                                             f"expected an attack defined under 'attacks:' "
-                                            f"({known}); got {name!r}", name)  # fmt: skip
+                                            f"({known}); got {name!r}"
+                                            f"{did_you_mean(name, self.attacks)}",
+                                            name)  # fmt: skip
         return self
 
     @model_validator(mode="after")

@@ -24,6 +24,7 @@ from pydantic import (
 )
 from pydantic_core.core_schema import ValidatorFunctionWrapHandler
 
+from simlab.errors import did_you_mean
 from simlab.rules.shattered_spirits.model import Attack, Reactions, Tokens, parse_status
 from simlab.scenario.common import CombatantBase, ScenarioBase
 from simlab.scenario.validation import StrictModel
@@ -91,7 +92,8 @@ def _known_technique(name: str) -> str:
     known = _KNOWN.get()
     if known is not None and name not in known.techniques:
         raise ValueError(
-            f"expected a technique defined under 'techniques:' ({known.listing()}); got {name!r}"
+            f"expected a technique defined under 'techniques:' ({known.listing()}); got "
+            f"{name!r}{did_you_mean(name, known.techniques)}"
         )
     return name
 

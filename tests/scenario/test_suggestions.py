@@ -1,0 +1,99 @@
+"""A misspelt name is answered with the name it is closest to ("did you mean …?").
+
+Every message keeps its "expected …; got …" form and its place; the suggestion is added
+at its end, and only when one known name is close enough (``errors.SUGGEST_CUTOFF``).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import simlab
+from simlab.errors import InputError, ScenarioError, did_you_mean
+from tests.support import assert_one_error
+from tests.tuning.cases import ROOT, SS_DUEL
+
+GLITTERS = """\
+scenario: t
+rules: glitters-d20
+encounters: 100
+max_rounds: 5
+attacks:
+  mace: {damage: 1d8+2, type: bludgeoning, bonus: 5}
+sides:
+  a:
+    - {name: Attacker, hp: 20, attacks: [mace]}
+  b:
+    - {name: Defender, hp: 40, dc: 12}
+"""
+
+
+@pytest.mark.parametrize(
+    ("found", "known", "suggested"),
+    [
+        ("armour", ["armor", "armor_bc", "attacks"], "armor"),
+        ("maec", ["mace", "sword"], "mace"),
+        ("defender", ["Attacker", "Defender"], "Defender"),  # case ignored, shown as known
+        ("hpp", ["hp", "name"], "hp"),
+    ],
+)
+def test_a_close_name_is_suggested(found: str, known: list[str], suggested: str) -> None:
+    assert did_you_mean(found, known) == f"; did you mean {suggested!r}?"
+
+
+@pytest.mark.parametrize(("found", "known"), [("zzz", ["mace", "sword"]), (3, ["3"]), ("", ["a"])])
+def test_nothing_is_suggested_when_nothing_is_close(found: object, known: list[str]) -> None:
+    assert did_you_mean(found, known) == ""
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "line", "words"),
+    [
+        ("dc: 12}", "dc: 12, armour: plate}", 11, ["key 'armour'", "did you mean 'armor'?"]),
+        ("bludgeoning", "bludgeonning", 6, ["got 'bludgeonning'; did you mean 'bludgeoning'?"]),
+        ("rules: glitters-d20", "rules: gliters-d20", 2, ["did you mean 'glitters-d20'?"]),
+        ("attacks: [mace]", "attacks: [maec]", 9, ["got 'maec'; did you mean 'mace'?"]),
+    ],
+)
+def test_a_scenario_file_suggests_the_name(old: str, new: str, line: int, words: list[str]) -> None:
+    assert_one_error(GLITTERS.replace(old, new), line, words)
+
+
+def test_a_far_name_gets_no_suggestion() -> None:
+    assert_one_error(GLITTERS.replace("[mace]", "[halberd]"), 9, ["got 'halberd'"])
+    with pytest.raises(ScenarioError) as caught:
+        simlab.loads(GLITTERS.replace("[mace]", "[halberd]"), "s.yaml")
+    assert "did you mean" not in str(caught.value)
+
+
+def test_an_expect_entry_suggests_the_combatant() -> None:
+    text = GLITTERS + "expect:\n  - {figure: down_rate, combatant: Defendr, at_least: 0.1}\n"
+    assert_one_error(text, 13, ["got 'Defendr'; did you mean 'Defender'?"])
+
+
+def test_a_spirits_attack_is_suggested() -> None:
+    path = ROOT / "scenarios/shattered-spirits/spirits-2v3.yaml"
+    text = path.read_text().replace("attacks: [talon-rake]", "attacks: [talon-rak]")
+    with pytest.raises(ScenarioError, match="did you mean 'talon-rake'"):
+        simlab.loads(text, "s.yaml")
+
+
+def test_a_technique_is_suggested() -> None:
+    path = ROOT / "scenarios/shattered-spirits-draft1/quickstart.yaml"
+    text = path.read_text().replace("plan: [stone-strike]", "plan: [stone-strik]")
+    with pytest.raises(ScenarioError, match="did you mean 'stone-strike'"):
+        simlab.loads(text, "s.yaml")
+
+
+def test_an_override_suggests_the_combatant() -> None:
+    with pytest.raises(InputError, match=r"got 'Defendr'; did you mean 'Defender'\?$"):
+        simlab.load(SS_DUEL).with_(["Defendr.guard=2"])
+
+
+@pytest.mark.parametrize(
+    ("target", "suggested"),
+    [("median_time_to_down:defender=3", "Defender"), ("hit_rate:strik=0.5", "strike")],
+)
+def test_a_tuning_target_suggests_the_name(target: str, suggested: str) -> None:
+    with pytest.raises(InputError, match=f"did you mean {suggested!r}"):
+        simlab.tune(SS_DUEL, "Defender.guard=0:3", target, n=1000)
