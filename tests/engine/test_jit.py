@@ -126,6 +126,35 @@ def test_the_shortcut_waits_for_the_first_compile(tmp_path):
     assert "BEFORE False AFTER True" in out
 
 
+_FEATURES = """
+import llvmlite.binding, numba
+from simlab.engine import jit
+print("AVX512", bool(llvmlite.binding.get_host_cpu_features().get("avx512f")))
+print("FEATURES", numba.config.CPU_FEATURES)
+"""
+
+
+def _features_line(out: str) -> str:
+    return next(line for line in out.splitlines() if line.startswith("FEATURES"))
+
+
+@pytest.mark.parametrize("users", [{}, {"NUMBA_CPU_NAME": "haswell"},
+                                   {"NUMBA_CPU_FEATURES": "+avx2"}])  # fmt: skip
+def test_wide_vectors_only_on_avx512_and_never_over_the_users_choice(users):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_CPU_")}
+    out = subprocess.run([sys.executable, "-c", _FEATURES], env={**env, **users}, check=True,
+                         capture_output=True, text=True).stdout  # fmt: skip
+    features = _features_line(out)
+    if users:
+        assert "prefer-256-bit" not in features
+        assert features == f"FEATURES {users.get('NUMBA_CPU_FEATURES')}"
+    elif "AVX512 True" in out:
+        assert features.endswith(",-prefer-256-bit")
+        assert "+avx512f" in features
+    else:
+        assert features == "FEATURES None"
+
+
 def _halve_or_triple(x):
     return x // 2 if x % 2 == 0 else 3 * x + 1
 
