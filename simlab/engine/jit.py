@@ -121,9 +121,16 @@ def mark_used(folder: str) -> None:
 _CACHE_DIR = kernel_cache_dir()
 
 
+#: Processors (LLVM's names) left at 256-bit vectors: the first AVX-512 server cores,
+#: which lower their clock while they run 512-bit multiplies, for the scalar code after
+#: them too (:func:`prefer_wide_vectors`).
+SLOWED_BY_WIDE_VECTORS = ("skylake-avx512", "cascadelake", "cooperlake")
+
+
 def prefer_wide_vectors() -> bool:
     """Let LLVM use 512-bit vectors on a machine with AVX-512, where its tuning for the
-    processor asks for 256 bits at most (``prefer-256-bit``). Returns whether it is set.
+    processor asks for 256 bits at most (``prefer-256-bit``), but on the processors of
+    :data:`SLOWED_BY_WIDE_VECTORS`. Returns whether it is set.
 
     The loops LLVM vectorises in the kernels (block 0 of a stream's dice for 128
     encounters at a time, ``rng.first_blocks``) then take eight encounters a step
@@ -148,6 +155,7 @@ def prefer_wide_vectors() -> bool:
         wide = bool(binding.get_host_cpu_features().get("avx512f"))
     except RuntimeError:  # LLVM cannot tell on this machine
         return False
+    wide = wide and binding.get_host_cpu_name() not in SLOWED_BY_WIDE_VECTORS
     if wide:
         config.CPU_FEATURES = codegen.get_host_cpu_features() + ",-prefer-256-bit"
     return wide

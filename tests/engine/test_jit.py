@@ -129,7 +129,8 @@ def test_the_shortcut_waits_for_the_first_compile(tmp_path):
 _FEATURES = """
 import llvmlite.binding, numba
 from simlab.engine import jit
-print("AVX512", bool(llvmlite.binding.get_host_cpu_features().get("avx512f")))
+wide = bool(llvmlite.binding.get_host_cpu_features().get("avx512f"))
+print("AVX512", wide and llvmlite.binding.get_host_cpu_name() not in jit.SLOWED_BY_WIDE_VECTORS)
 print("FEATURES", numba.config.CPU_FEATURES)
 """
 
