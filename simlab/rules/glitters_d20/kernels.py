@@ -22,7 +22,6 @@ from __future__ import annotations
 import numpy as np
 
 from simlab.engine.encounter import (
-    attack_in_rotation,
     batch_bounds,
     choose_target,
     chunk_range,
@@ -615,13 +614,16 @@ def status_tick(p, st, rng, c, rnd, standing, trace, slot, kind):
 def hand_attack(p, st, c, start, count, position):
     """The next of ``c``'s attacks for one hand, listed from ``p.combatant[start, c]``
     (``p.combatant[count, c]`` of them), in rotation, ``st[position, c]`` marking where
-    it stands; −1 if none. One attack is that attack, the rotation untouched (it stays
-    at 0): instructions an attack (callgrind) the benchmark fight 656.7 -> 652.3,
-    ``party-vs-monsters`` 586.0 -> 578.4."""
+    it stands; −1 if none. No branch on the count (which combatant acts is the turn
+    order's, which no predictor foresees): the entry at the rotation's place is read
+    (``attack_list`` ends with a spare entry, :mod:`.compile`, so that a hand without
+    attacks reads in bounds), the rotation moves on by a compare (one attack: it stays
+    at 0), and a hand without attacks gives −1 by a select."""
     n = p.combatant[count, c]
-    if n <= 1:
-        return p.attack_list[p.combatant[start, c]] if n == 1 else -1
-    return attack_in_rotation(p.attack_list, p.combatant[start, c], n, st, position, c)
+    at = st[position, c]
+    attack = p.attack_list[np.uint64(p.combatant[start, c] + at)]
+    st[position, c] = next_in_rotation(at, n)
+    return attack if n > 0 else -1
 
 
 @inline_kernel
@@ -653,15 +655,19 @@ def attack_actions(p, st, rng, t, tallies, ch, batch, c, rnd, turn, standing, en
     so that it is compiled once. False when the encounter is over: the sides are counted
     only when the target went down, the one way an attack ends it (instructions an
     attack, callgrind: the benchmark fight 811.1 -> 796.6, ``party-vs-monsters`` 716.6
-    -> 702.8)."""
+    -> 702.8).
+
+    After the main-hand attack one branch decides whether an offhand attack follows
+    (none after a two-handed attack, none for a blocker, none without offhand attacks),
+    and a blocker's Block is written by arithmetic, where the loop had a branch on each
+    of those; with :func:`hand_attack` free of its branch on the count, per attack
+    (callgrind, one thread, instructions and mispredicted conditional branches in its
+    branch model): the benchmark fight 638.5 -> 633.9 and 7.12 -> 6.50,
+    ``party-vs-monsters`` 562.5 -> 563.0 and 7.01 -> 6.71. Which combatant acts follows
+    the shuffled turn order, so a branch on its attacks or defence is a guess."""
+    attack = hand_attack(p, st, c, C_MAIN_START, C_MAIN_COUNT, MAIN_ROT)
     for hand in range(2):
-        if hand == 0:
-            attack = hand_attack(p, st, c, C_MAIN_START, C_MAIN_COUNT, MAIN_ROT)
-        elif p.combatant[C_DEFENSE, c] == DEFENSE_BLOCK:
-            st[BLOCKING, c] = 1
-            return True
-        else:
-            attack = hand_attack(p, st, c, C_OFF_START, C_OFF_COUNT, OFF_ROT)
+        two = 0
         if attack >= 0:
             target, tier, damage = strike(p, st, rng, c, attack, rnd, turn, standing, enc, trace,
                                           n_trace, traced)  # fmt: skip
@@ -674,8 +680,14 @@ def attack_actions(p, st, rng, t, tallies, ch, batch, c, rnd, turn, standing, en
             tally_attack(tallies, t, pair, batch, tier, damage)
             if st[DOWN, defender] != 0 and sides_standing(standing) <= 1:
                 return False
-            if p.attack[A_HAND, attack] == TWO_HANDED:
-                return True
+            two = int(p.attack[A_HAND, attack] == TWO_HANDED)
+        if hand == 1:
+            break
+        blocks = int(p.combatant[C_DEFENSE, c] == DEFENSE_BLOCK)
+        st[BLOCKING, c] = blocks & (1 - two)
+        if (blocks | two | int(p.combatant[C_OFF_COUNT, c] == 0)) != 0:
+            break
+        attack = hand_attack(p, st, c, C_OFF_START, C_OFF_COUNT, OFF_ROT)
     return True
 
 
