@@ -236,15 +236,18 @@ def effective_affinity(p, st, c, damage_type):
 @inline_kernel
 def type_damage(p, st, c, damage_type, amount):
     """Damage ``c`` takes from ``amount`` of ``damage_type``: vulnerability ×2,
-    resistance ×½ (rounded by ``params.rounding``), immunity ×0 (docs/rules/glitters-d20.md)."""
+    resistance ×½ (rounded by ``params.rounding``), immunity ×0 (docs/rules/glitters-d20.md).
+
+    Vulnerability doubles by a shift, not a branch (the defender and the damage type
+    follow the turn order; resistance, rare in the fights, keeps its branch): with
+    :func:`hit_damage`'s Freezing by a product, per attack (callgrind, instructions and
+    mispredicted conditional branches): the benchmark fight 633.9 -> 637.8 and 6.50 ->
+    6.35, ``party-vs-monsters`` 563.0 -> 566.2 and 6.71 -> 6.62."""
     if p.immune[c, damage_type] != 0:
         return 0
     affinity = effective_affinity(p, st, c, damage_type)
-    if affinity > 0:
-        return 2 * amount
-    if affinity < 0:
-        return halve(p, amount)
-    return amount
+    doubled = amount << int(affinity > 0)
+    return halve(p, amount) if affinity < 0 else doubled
 
 
 @inline_kernel
@@ -480,10 +483,10 @@ def attack_outcome(p, attack, defender, natural, mit):
 def hit_damage(p, st, attacker, attack, defender, dice):
     """(ASM, raw damage, damage) of a hit whose damage dice total ``dice`` (seed 003,
     "Damage", "Damage Types"): dice + ASM + flat (floor 0), then the type's
-    multiplier."""
-    asm = p.score[attacker, attack] - 10
-    if p.attack[A_DEX, attack] != 0:
-        asm -= st[FREEZING, attacker]  # Freezing: −1 DEX per level
+    multiplier. Freezing lowers a DEX attack's ASM by a product with ``A_DEX``, not a
+    branch on the attack (counted with :func:`type_damage`'s shift)."""
+    # Freezing: −1 DEX per level; A_DEX is 0 or 1
+    asm = p.score[attacker, attack] - 10 - st[FREEZING, attacker] * p.attack[A_DEX, attack]
     raw = max(dice + asm + p.attack[A_FLAT, attack], 0)
     return asm, raw, type_damage(p, st, defender, p.attack[A_TYPE, attack], raw)
 
