@@ -56,10 +56,12 @@ from simlab.engine.rng import (
     cursor_loaded,
     dice_source,
     first_blocks,
+    forget_batch,
     new_state,
     outcomes_within,
     roll_die,
     roll_die_in_line,
+    roll_die_marked,
     roll_die_short,
     start_encounter,
 )
@@ -365,7 +367,12 @@ def damage_dice(p, rng, attack, crit, trace, slot):
 def term_dice(p, rng, start, stop, bonus, trace, slot, k):
     """The dice of terms ``start .. stop-1`` (:func:`damage_dice`), the bonus dice when
     ``bonus`` (the first at its maximum); ``k`` dice traced before them. Returns their
-    total and ``k`` after them."""
+    total and ``k`` after them. The dice are ``rng.roll_die_marked``'s (the same dice as
+    ``roll_die``'s; nothing else draws from the damage stream in a fight): a new batch
+    is found by one compare of the die's size, which changes with the attack from roll
+    to roll. Per attack (callgrind, instructions and mispredicted conditional
+    branches): the benchmark fight 624.3 -> 628.7 and 5.77 -> 5.52,
+    ``party-vs-monsters`` 556.6 -> 561.6 and 6.06 -> 5.84."""
     total = 0
     for term in range(start, stop):
         sides = p.terms[T_SIDES, term]
@@ -373,7 +380,7 @@ def term_dice(p, rng, start, stop, bonus, trace, slot, k):
             if bonus and term == start and i == 0:
                 face = sides  # the first bonus die takes its maximum
             else:
-                face = roll_die(rng, STREAM_DAMAGE, sides)
+                face = roll_die_marked(rng, STREAM_DAMAGE, sides)
             if slot >= 0 and k < MAX_TRACED_DAMAGE_DICE:
                 trace[slot, COL_DAMAGE_DICE + k] = face
             k += 1
@@ -938,6 +945,7 @@ def play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, tallies, ch, tra
                    traced):  # fmt: skip
     """Play encounter number ``enc`` to its end and add it to chunk ``ch`` of the tallies."""
     start_encounter(rng, k0, k1, enc)
+    forget_batch(rng, STREAM_DAMAGE)  # damage dice: roll_die_marked
     reset(p, st, standing)
     roll_initiative(p, st, rng)
     max_rounds = p.globals_[G_MAX_ROUNDS]
