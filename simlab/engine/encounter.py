@@ -259,15 +259,30 @@ def record_outcome(t, ch, last_round, standing, down_round, down_received, never
     never : int
         The ``down_round`` of a combatant that never went down.
     """
+    record_end(t, ch, last_round, standing)
+    for c in range(down_round.shape[0]):
+        record_down(t, ch, c, last_round, down_round[c], down_received[c], never)
+
+
+@inline_kernel
+def record_end(t, ch, last_round, standing):
+    """:func:`record_outcome`'s winner (or draw) and length of the encounter."""
     t.winner[ch, winner_of(standing)] += 1
     t.rounds[ch, last_round] += 1
-    for c in range(down_round.shape[0]):
-        down = down_round[c]
-        if down != never:
-            t.down_round[ch, c, down] += 1
-            t.down_attacks[ch, c, min(down_received[c], t.down_attacks.shape[2] - 1)] += 1
-        else:
-            t.censor_round[ch, c, last_round] += 1
+
+
+@inline_kernel
+def record_down(t, ch, c, last_round, down, received, never):
+    """:func:`record_outcome` for combatant ``c``: its down round ``down`` (``never`` if
+    it did not go down, then censored at ``last_round``) and the attacks it had
+    ``received`` then. Returns whether it went down, so that a caller can branch once
+    on it for its own work too (glitters-d20's ``finish``)."""
+    if down != never:
+        t.down_round[ch, c, down] += 1
+        t.down_attacks[ch, c, min(received, t.down_attacks.shape[2] - 1)] += 1
+        return True
+    t.censor_round[ch, c, last_round] += 1
+    return False
 
 
 @inline_kernel

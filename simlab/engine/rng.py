@@ -500,6 +500,31 @@ def roll_die(state, stream, sides):
 
 
 @inline_kernel
+def roll_die_marked(state, stream, sides):
+    """:func:`roll_die`, the same die, for a stream drawn through this alone: a batch
+    used up is marked by a die size of 0, so that one compare of the size finds when a
+    new batch starts, where :func:`roll_die` tests the dice left as well (two branches,
+    each a guess when the die's size changes from roll to roll). The mark must be set
+    at the encounter's start too (:func:`forget_batch`)."""
+    row = stream * STATE_COLUMNS  # the stream's words (module docstring)
+    if state[row + _BATCH_SIDES] != sides:
+        _start_batch(state, stream, sides)
+    x = np.uint64(state[row + _BATCH_X]) * np.uint64(sides)
+    state[row + _BATCH_X] = x & _MASK32
+    left = np.int64(state[row + _BATCH_LEFT]) - 1
+    state[row + _BATCH_LEFT] = left
+    state[row + _BATCH_SIDES] = sides if left != 0 else 0
+    return np.int64(x >> _SHIFT32) + 1
+
+
+@inline_kernel
+def forget_batch(state, stream):
+    """Mark the stream's batch as used up for :func:`roll_die_marked` (after
+    :func:`start_encounter`, which empties every batch but keeps its size)."""
+    state[stream * STATE_COLUMNS + _BATCH_SIDES] = 0
+
+
+@inline_kernel
 def roll_die_short(state, stream, sides):
     """:func:`roll_die`, the same die, its words drawn a block at a time
     (:func:`_next_u32_short`): for a stream that draws only a few words an encounter,

@@ -226,7 +226,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
         immune=np.array([[int(t in m.immune) for t in DAMAGE_TYPES] for m in members],
                         dtype=np.int64),
         globals_=_globals(scenario),
-        attack_list=ints(attack_list),
+        attack_list=ints([*attack_list, -1]),  # a spare entry (kernels.hand_attack)
         enemies=enemy_rows(side_of),
     )  # fmt: skip
     layout = Layout(

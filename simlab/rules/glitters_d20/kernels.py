@@ -12,7 +12,8 @@ from ``STREAM_STATUS``, death saves from ``STREAM_SAVE``, random targets from
 
 ``p`` is a :class:`~simlab.rules.glitters_d20.compile.KernelParams`. Per-encounter state
 lives in one int64 array ``st[field, combatant]`` allocated once per chunk; its
-``ORDER`` row holds the turn order. When tracing, every turn, status tick, death save
+``ORDER`` row holds the turn order (and ``QUEUE`` the dying after the fight,
+:func:`aftermath`). When tracing, every turn, status tick, death save
 and attack writes one row of ``trace`` (see :data:`TRACE_COLUMNS`); otherwise nothing
 is written. Nothing here allocates but :func:`run_block`.
 """
@@ -22,7 +23,6 @@ from __future__ import annotations
 import numpy as np
 
 from simlab.engine.encounter import (
-    attack_in_rotation,
     batch_bounds,
     choose_target,
     chunk_range,
@@ -33,9 +33,10 @@ from simlab.engine.encounter import (
     count_standing,
     flush_attack_counts,
     next_in_rotation,
+    record_down,
     record_duel_ends,
+    record_end,
     record_event,
-    record_outcome,
     record_round_downs,
     sides_standing,
     turn_order,
@@ -55,10 +56,12 @@ from simlab.engine.rng import (
     cursor_loaded,
     dice_source,
     first_blocks,
+    forget_batch,
     new_state,
     outcomes_within,
     roll_die,
     roll_die_in_line,
+    roll_die_marked,
     roll_die_short,
     start_encounter,
 )
@@ -121,8 +124,8 @@ from simlab.rules.glitters_d20.compile import (
 # state fields
 (HP, DOWN, DOWN_ROUND, RECEIVED, DOWN_RECEIVED, MAIN_ROT, OFF_ROT, INIT, ORDER, ARMOR_BC,
  SHIELD_BC, BLOCKING, PARRY_READY, BLEEDING, BURNING, FREEZING, FROZEN, FROZEN_ROUND,
- DYING, SAVES, FAILS, STABLE_ROUND, DEAD_ROUND) = range(23)  # fmt: skip
-N_FIELDS = 23
+ DYING, SAVES, FAILS, STABLE_ROUND, DEAD_ROUND, QUEUE) = range(24)  # fmt: skip
+N_FIELDS = 24
 
 TIER_ROW = 21  # a row of a duel's tiers by natural die (duel_tiers): 1..20, 0 unused
 # a row of duel_dice_plan: the dice rolled, the damage added unrolled, then each die's faces
@@ -237,15 +240,18 @@ def effective_affinity(p, st, c, damage_type):
 @inline_kernel
 def type_damage(p, st, c, damage_type, amount):
     """Damage ``c`` takes from ``amount`` of ``damage_type``: vulnerability ×2,
-    resistance ×½ (rounded by ``params.rounding``), immunity ×0 (docs/rules/glitters-d20.md)."""
+    resistance ×½ (rounded by ``params.rounding``), immunity ×0 (docs/rules/glitters-d20.md).
+
+    Vulnerability doubles by a shift, not a branch (the defender and the damage type
+    follow the turn order; resistance, rare in the fights, keeps its branch): with
+    :func:`hit_damage`'s Freezing by a product, per attack (callgrind, instructions and
+    mispredicted conditional branches): the benchmark fight 633.9 -> 637.8 and 6.50 ->
+    6.35, ``party-vs-monsters`` 563.0 -> 566.2 and 6.71 -> 6.62."""
     if p.immune[c, damage_type] != 0:
         return 0
     affinity = effective_affinity(p, st, c, damage_type)
-    if affinity > 0:
-        return 2 * amount
-    if affinity < 0:
-        return halve(p, amount)
-    return amount
+    doubled = amount << int(affinity > 0)
+    return halve(p, amount) if affinity < 0 else doubled
 
 
 @inline_kernel
@@ -361,7 +367,12 @@ def damage_dice(p, rng, attack, crit, trace, slot):
 def term_dice(p, rng, start, stop, bonus, trace, slot, k):
     """The dice of terms ``start .. stop-1`` (:func:`damage_dice`), the bonus dice when
     ``bonus`` (the first at its maximum); ``k`` dice traced before them. Returns their
-    total and ``k`` after them."""
+    total and ``k`` after them. The dice are ``rng.roll_die_marked``'s (the same dice as
+    ``roll_die``'s; nothing else draws from the damage stream in a fight): a new batch
+    is found by one compare of the die's size, which changes with the attack from roll
+    to roll. Per attack (callgrind, instructions and mispredicted conditional
+    branches): the benchmark fight 624.3 -> 628.7 and 5.77 -> 5.52,
+    ``party-vs-monsters`` 556.6 -> 561.6 and 6.06 -> 5.84."""
     total = 0
     for term in range(start, stop):
         sides = p.terms[T_SIDES, term]
@@ -369,7 +380,7 @@ def term_dice(p, rng, start, stop, bonus, trace, slot, k):
             if bonus and term == start and i == 0:
                 face = sides  # the first bonus die takes its maximum
             else:
-                face = roll_die(rng, STREAM_DAMAGE, sides)
+                face = roll_die_marked(rng, STREAM_DAMAGE, sides)
             if slot >= 0 and k < MAX_TRACED_DAMAGE_DICE:
                 trace[slot, COL_DAMAGE_DICE + k] = face
             k += 1
@@ -481,10 +492,10 @@ def attack_outcome(p, attack, defender, natural, mit):
 def hit_damage(p, st, attacker, attack, defender, dice):
     """(ASM, raw damage, damage) of a hit whose damage dice total ``dice`` (seed 003,
     "Damage", "Damage Types"): dice + ASM + flat (floor 0), then the type's
-    multiplier."""
-    asm = p.score[attacker, attack] - 10
-    if p.attack[A_DEX, attack] != 0:
-        asm -= st[FREEZING, attacker]  # Freezing: −1 DEX per level
+    multiplier. Freezing lowers a DEX attack's ASM by a product with ``A_DEX``, not a
+    branch on the attack (counted with :func:`type_damage`'s shift)."""
+    # Freezing: −1 DEX per level; A_DEX is 0 or 1
+    asm = p.score[attacker, attack] - 10 - st[FREEZING, attacker] * p.attack[A_DEX, attack]
     raw = max(dice + asm + p.attack[A_FLAT, attack], 0)
     return asm, raw, type_damage(p, st, defender, p.attack[A_TYPE, attack], raw)
 
@@ -615,13 +626,16 @@ def status_tick(p, st, rng, c, rnd, standing, trace, slot, kind):
 def hand_attack(p, st, c, start, count, position):
     """The next of ``c``'s attacks for one hand, listed from ``p.combatant[start, c]``
     (``p.combatant[count, c]`` of them), in rotation, ``st[position, c]`` marking where
-    it stands; −1 if none. One attack is that attack, the rotation untouched (it stays
-    at 0): instructions an attack (callgrind) the benchmark fight 656.7 -> 652.3,
-    ``party-vs-monsters`` 586.0 -> 578.4."""
+    it stands; −1 if none. No branch on the count (which combatant acts is the turn
+    order's, which no predictor foresees): the entry at the rotation's place is read
+    (``attack_list`` ends with a spare entry, :mod:`.compile`, so that a hand without
+    attacks reads in bounds), the rotation moves on by a compare (one attack: it stays
+    at 0), and a hand without attacks gives −1 by a select."""
     n = p.combatant[count, c]
-    if n <= 1:
-        return p.attack_list[p.combatant[start, c]] if n == 1 else -1
-    return attack_in_rotation(p.attack_list, p.combatant[start, c], n, st, position, c)
+    at = st[position, c]
+    attack = p.attack_list[np.uint64(p.combatant[start, c] + at)]
+    st[position, c] = next_in_rotation(at, n)
+    return attack if n > 0 else -1
 
 
 @inline_kernel
@@ -653,30 +667,57 @@ def attack_actions(p, st, rng, t, tallies, ch, batch, c, rnd, turn, standing, en
     so that it is compiled once. False when the encounter is over: the sides are counted
     only when the target went down, the one way an attack ends it (instructions an
     attack, callgrind: the benchmark fight 811.1 -> 796.6, ``party-vs-monsters`` 716.6
-    -> 702.8)."""
-    for hand in range(2):
-        if hand == 0:
-            attack = hand_attack(p, st, c, C_MAIN_START, C_MAIN_COUNT, MAIN_ROT)
-        elif p.combatant[C_DEFENSE, c] == DEFENSE_BLOCK:
-            st[BLOCKING, c] = 1
-            return True
-        else:
-            attack = hand_attack(p, st, c, C_OFF_START, C_OFF_COUNT, OFF_ROT)
-        if attack >= 0:
-            target, tier, damage = strike(p, st, rng, c, attack, rnd, turn, standing, enc, trace,
-                                          n_trace, traced)  # fmt: skip
-            if target < 0:
-                return False
-            defender = np.uint64(target)
-            pair = (c * np.uint64(p.attack.shape[1]) + np.uint64(attack)) * np.uint64(
-                st.shape[1]
-            ) + defender
-            tally_attack(tallies, t, pair, batch, tier, damage)
-            if st[DOWN, defender] != 0 and sides_standing(standing) <= 1:
-                return False
-            if p.attack[A_HAND, attack] == TWO_HANDED:
-                return True
+    -> 702.8).
+
+    After the main-hand attack one branch decides whether an offhand attack follows
+    (none after a two-handed attack, none for a blocker, none without offhand attacks),
+    and a blocker's Block is written by arithmetic, where the loop had a branch on each
+    of those; with :func:`hand_attack` free of its branch on the count, per attack
+    (callgrind, one thread, instructions and mispredicted conditional branches in its
+    branch model): the benchmark fight 638.5 -> 633.9 and 7.12 -> 6.50,
+    ``party-vs-monsters`` 562.5 -> 563.0 and 7.01 -> 6.71. Which combatant acts follows
+    the shuffled turn order, so a branch on its attacks or defence is a guess. The
+    offhand action as data (:func:`offhand_action`), so that the loop over a turn's
+    attacks branches only on whether one more follows (not on the hand as well): 637.3
+    -> 624.3 and 5.72 -> 5.77, 564.6 -> 556.6 and 6.12 -> 6.06."""
+    attack = hand_attack(p, st, c, C_MAIN_START, C_MAIN_COUNT, MAIN_ROT)
+    more = 1  # the offhand action is still to come
+    if attack < 0:  # no main-hand attack: the offhand action alone
+        attack = offhand_action(p, st, c, 0, 1)
+        more = 0
+    while attack >= 0:
+        target, tier, damage = strike(p, st, rng, c, attack, rnd, turn, standing, enc, trace,
+                                      n_trace, traced)  # fmt: skip
+        if target < 0:
+            return False
+        defender = np.uint64(target)
+        pair = (c * np.uint64(p.attack.shape[1]) + np.uint64(attack)) * np.uint64(
+            st.shape[1]
+        ) + defender
+        tally_attack(tallies, t, pair, batch, tier, damage)
+        if st[DOWN, defender] != 0 and sides_standing(standing) <= 1:
+            return False
+        attack = offhand_action(p, st, c, int(p.attack[A_HAND, attack] == TWO_HANDED), more)
+        more = 0
     return True
+
+
+@inline_kernel
+def offhand_action(p, st, c, two, more):
+    """``c``'s offhand action after its main action (``two`` 1 when that was a
+    two-handed attack, which takes the offhand action too), when ``more`` is 1 (0 once
+    it is taken): a blocker Blocks, anyone else with offhand attacks makes the next in
+    rotation (:func:`hand_attack`, its rotation moved only then), returned; −1 when no
+    offhand attack follows. Without a branch: the caller's loop branches once, on the
+    attack returned."""
+    blocks = int(p.combatant[C_DEFENSE, c] == DEFENSE_BLOCK)
+    st[BLOCKING, c] |= more & blocks & (1 - two)
+    n = p.combatant[C_OFF_COUNT, c]
+    go = more & (1 - blocks) & (1 - two) & int(n > 0)
+    at = st[OFF_ROT, c]
+    attack = p.attack_list[np.uint64(p.combatant[C_OFF_START, c] + at)]
+    st[OFF_ROT, c] = next_in_rotation(at, n) if go != 0 else at
+    return attack if go != 0 else -1
 
 
 @inline_kernel
@@ -787,15 +828,17 @@ def reset(p, st, standing):
     instructions of the benchmark fight's 10,600 in ``memset`` alone (callgrind). The
     fields only a downed combatant sets (``go_down`` and the death saves) are zeroed
     only for those down, as nothing sets ``DOWN`` back to 0 in an encounter: 9,614 ->
-    9,524 instructions an encounter. Tried and left out (callgrind): a copy of a start
-    state worked out once a chunk (its flat view a call to numba's reshape, then its
-    rows copied one by one: 10,645); the zeroed rows through a flat view made once a
-    chunk, one ``memset`` after reordering the fields (10,517) or three in this order
-    (10,584), against 10,003 then."""
+    9,524 instructions an encounter. That is done at the end of the encounter before
+    (:func:`finish`, the chunk's state starting at zero), under the branch on whether
+    the combatant went down that its tally takes anyway, instead of a second branch on
+    it here that no predictor foresees: per attack (callgrind, instructions and
+    mispredicted conditional branches) the benchmark fight 633.2 -> 637.3 and 5.98 ->
+    5.72, ``party-vs-monsters`` 558.7 -> 564.6 and 6.25 -> 6.12. Tried and left out
+    (callgrind): a copy of a start state worked out once a chunk (its flat view a call
+    to numba's reshape, then its rows copied one by one: 10,645); the zeroed rows
+    through a flat view made once a chunk, one ``memset`` after reordering the fields
+    (10,517) or three in this order (10,584), against 10,003 then."""
     for c in range(st.shape[1]):
-        if st[DOWN, c] != 0:
-            st[DOWN, c], st[DOWN_ROUND, c], st[DOWN_RECEIVED, c], st[DYING, c] = 0, 0, 0, 0
-            st[SAVES, c], st[FAILS, c], st[STABLE_ROUND, c], st[DEAD_ROUND, c] = 0, 0, 0, 0
         st[RECEIVED, c], st[MAIN_ROT, c], st[OFF_ROT, c], st[BLOCKING, c] = 0, 0, 0, 0
         st[FROZEN, c], st[FROZEN_ROUND, c] = 0, 0
         st[HP, c] = p.combatant[C_HP, c]
@@ -828,17 +871,23 @@ def play_round(p, st, rng, t, tallies, ch, batch, rnd, standing, enc, trace, n_t
 
 @inline_kernel
 def finish(st, t, ch, last_round, standing):
-    """Record the encounter's winner, length, each combatant's down round and events."""
-    record_outcome(t, ch, last_round, standing, st[DOWN_ROUND], st[DOWN_RECEIVED], 0)
+    """Record the encounter's winner, length, each combatant's down round and events
+    (``encounter.record_outcome``, its parts), then zero the fields only a downed
+    combatant sets, for the next encounter (:func:`reset`), under the same branch on
+    whether it went down as its down round's tally."""
+    record_end(t, ch, last_round, standing)
     happened = 0
     for c in range(st.shape[1]):
         happened |= st[DEAD_ROUND, c] | st[STABLE_ROUND, c] | st[FROZEN_ROUND, c]
-    if happened == 0:
-        return
+    if happened != 0:
+        for c in range(st.shape[1]):
+            record_event(t, ch, c, EVENT_DEAD, st[DEAD_ROUND, c], 0)
+            record_event(t, ch, c, EVENT_STABLE, st[STABLE_ROUND, c], 0)
+            record_event(t, ch, c, EVENT_FROZEN, st[FROZEN_ROUND, c], 0)
     for c in range(st.shape[1]):
-        record_event(t, ch, c, EVENT_DEAD, st[DEAD_ROUND, c], 0)
-        record_event(t, ch, c, EVENT_STABLE, st[STABLE_ROUND, c], 0)
-        record_event(t, ch, c, EVENT_FROZEN, st[FROZEN_ROUND, c], 0)
+        if record_down(t, ch, c, last_round, st[DOWN_ROUND, c], st[DOWN_RECEIVED, c], 0):
+            st[DOWN, c], st[DOWN_ROUND, c], st[DOWN_RECEIVED, c], st[DYING, c] = 0, 0, 0, 0
+            st[SAVES, c], st[FAILS, c], st[STABLE_ROUND, c], st[DEAD_ROUND, c] = 0, 0, 0, 0
 
 
 @inline_kernel
@@ -863,18 +912,32 @@ def aftermath(max_rounds, st, rng, last, enc, trace, n_trace, traced):
     called a ``death_save`` kernel for each save (the trace arrays passed every time),
     10,144 in line (callgrind, one thread). The combatant read from the turn order
     is unsigned (no wraparound for a negative index,
-    :func:`~simlab.engine.encounter.sorted_ties`)."""
+    :func:`~simlab.engine.encounter.sorted_ties`).
+
+    The dying are listed once, in turn order, by their place in it (the ``QUEUE`` row,
+    which only this uses; the list made without a branch), and each round goes through
+    that list and keeps those still dying, instead of asking every combatant every round
+    whether it is dying, a branch on who went down that no predictor foresees. Per
+    attack (callgrind, instructions and mispredicted conditional branches): the
+    benchmark fight 637.8 -> 633.2 and 6.35 -> 5.98, ``party-vs-monsters`` 566.2 ->
+    558.7 and 6.62 -> 6.25."""
+    n = 0
+    for k in range(st.shape[1]):
+        st[QUEUE, n] = k
+        n += int(st[DYING, np.uint64(st[ORDER, k])] != 0)
     for rnd in range(last + 1, max_rounds + 1):
-        dying = False
-        for k in range(st.shape[1]):
-            c = np.uint64(st[ORDER, k])
-            if st[DYING, c] != 0:
-                dying = True
-                slot = traced_row(traced, trace, n_trace, enc, rnd, k + 1, KIND_SAVE, c, -1, c,
-                                  st[INIT, c])  # fmt: skip
-                trace_save(st, trace, slot, c, save_roll(st, rng, c, rnd))
-        if not dying:
+        if n == 0:
             return
+        left = 0
+        for j in range(n):
+            k = st[QUEUE, j]
+            c = np.uint64(st[ORDER, k])
+            slot = traced_row(traced, trace, n_trace, enc, rnd, k + 1, KIND_SAVE, c, -1, c,
+                              st[INIT, c])  # fmt: skip
+            trace_save(st, trace, slot, c, save_roll(st, rng, c, rnd))
+            st[QUEUE, left] = k
+            left += int(st[DYING, c] != 0)
+        n = left
 
 
 @inline_kernel
@@ -882,6 +945,7 @@ def play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, tallies, ch, tra
                    traced):  # fmt: skip
     """Play encounter number ``enc`` to its end and add it to chunk ``ch`` of the tallies."""
     start_encounter(rng, k0, k1, enc)
+    forget_batch(rng, STREAM_DAMAGE)  # damage dice: roll_die_marked
     reset(p, st, standing)
     roll_initiative(p, st, rng)
     max_rounds = p.globals_[G_MAX_ROUNDS]
