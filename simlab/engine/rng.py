@@ -493,10 +493,7 @@ def roll_die(state, stream, sides):
     row = stream * STATE_COLUMNS  # the stream's words (module docstring)
     if state[row + _BATCH_LEFT] == 0 or state[row + _BATCH_SIDES] != sides:
         _start_batch(state, stream, sides)
-    x = np.uint64(state[row + _BATCH_X]) * np.uint64(sides)
-    state[row + _BATCH_X] = x & _MASK32
-    state[row + _BATCH_LEFT] -= 1
-    return np.int64(x >> _SHIFT32) + 1
+    return _take_dice(state, stream, 1, np.uint64(sides)) + 1
 
 
 @inline_kernel
@@ -539,15 +536,8 @@ def roll_die_short(state, stream, sides):
         u = np.uint64(_next_u32_short(state, stream))
         while not _accepts(u, span):
             u = np.uint64(_next_u32_short(state, stream))
-        state[row + _BATCH_X] = u
-        state[row + _BATCH_LEFT] = k
-        state[row + _BATCH_SIDES] = sides
-        state[row + _BATCH_SIZE] = k
-        state[row + _BATCH_RANGE] = span
-    x = np.uint64(state[row + _BATCH_X]) * np.uint64(sides)
-    state[row + _BATCH_X] = x & _MASK32
-    state[row + _BATCH_LEFT] -= 1
-    return np.int64(x >> _SHIFT32) + 1
+        _hold_batch(state, row, u, k, sides, span)
+    return _take_dice(state, stream, 1, np.uint64(sides)) + 1
 
 
 @inline_kernel
@@ -596,6 +586,14 @@ def _begin_batch(state, stream, sides):
     u = np.uint64(next_u32(state, stream))
     if (u * span) & _MASK32 < span:
         u = _accepted_from(state, stream, span, u)
+    _hold_batch(state, row, u, k, sides, span)
+
+
+@inline_kernel
+def _hold_batch(state, row, u, k, sides, span):
+    """Make the accepted word ``u`` the batch in hand of the stream at ``row``: ``k``
+    dice of ``sides`` faces, ``span`` outcomes (:func:`_begin_batch`,
+    :func:`roll_die_short`)."""
     state[row + _BATCH_X] = u
     state[row + _BATCH_LEFT] = k
     state[row + _BATCH_SIDES] = sides

@@ -329,9 +329,9 @@ def _head(
     if first in fields and first not in FIXED_FIELDS:
         return (first,), parts[1:]
     combatants, attacks = _names_in(data)
-    known = [*combatants, *attacks, *fields]
-    raise InputError(f"{item.label}: expected {_known_names(data)}; got {first!r}"
-                     f"{did_you_mean(first, known)}")  # fmt: skip
+    suggestion = did_you_mean(first, [*combatants, *attacks, *fields])
+    raise InputError(f"{item.label}: expected {_known_names(combatants, attacks)}; got "
+                     f"{first!r}{suggestion}")  # fmt: skip
 
 
 def _named(data: dict[str, Any], name: str, item: Override) -> Path | None:
@@ -363,8 +363,7 @@ def _names_in(data: dict[str, Any]) -> tuple[list[Any], list[Any]]:
     return combatants, attacks
 
 
-def _known_names(data: dict[str, Any]) -> str:
-    combatants, attacks = _names_in(data)
+def _known_names(combatants: list[Any], attacks: list[Any]) -> str:
     return (f"a combatant ({', '.join(map(str, combatants)) or 'none'}), an attack "
             f"({', '.join(map(str, attacks)) or 'none'}), params.FIELD or a scenario field "
             "such as max_rounds")  # fmt: skip
