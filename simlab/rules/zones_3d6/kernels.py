@@ -11,7 +11,8 @@ random targets from ``STREAM_TARGET``.
 
 ``p`` is a :class:`~simlab.rules.zones_3d6.compile.KernelParams`. Per-encounter state
 lives in one int64 array ``st[field, combatant]`` allocated once per chunk; its
-``ORDER`` row holds the turn order (combatant at each position). Traced, dice are
+``ORDER`` row holds the turn order (combatant at each position), and ``turns`` the
+round's attacks in that order (:func:`plan_turns`). Traced, dice are
 written to the attack's trace row ``ev``, which the traced rolls also use as working
 memory (untraced, :func:`untraced_roll` keeps them in local variables): nothing here
 allocates but :func:`run_block`.
