@@ -11,7 +11,8 @@ random targets from ``STREAM_TARGET``.
 
 ``p`` is a :class:`~simlab.rules.zones_3d6.compile.KernelParams`. Per-encounter state
 lives in one int64 array ``st[field, combatant]`` allocated once per chunk; its
-``ORDER`` row holds the turn order (combatant at each position). Traced, dice are
+``ORDER`` row holds the turn order (combatant at each position), and ``turns`` the
+round's attacks in that order (:func:`plan_turns`). Traced, dice are
 written to the attack's trace row ``ev``, which the traced rolls also use as working
 memory (untraced, :func:`untraced_roll` keeps them in local variables): nothing here
 allocates but :func:`run_block`.
@@ -55,11 +56,13 @@ from simlab.engine.rng import (
     dice_source,
     faces_of_code,
     first_blocks,
+    forget_batch,
     new_state,
     outcomes_within,
     roll_d6_sum,
     roll_die,
     roll_die_in_line,
+    roll_die_marked,
     start_encounter,
 )
 from simlab.rules.zones_3d6.compile import (
@@ -213,7 +216,8 @@ def untraced_roll(p, rng, table, column):
     seed 004, "Attacking and Evading"): the kept three held in local variables (without
     advantage, drawn at once and summed by ``rng.roll_d6_sum``; with it, one by one by
     ``rng.roll_die_in_line``: ``edge-vs-no-edge`` 1.08x as fast as with ``roll_die``,
-    the other fights 1.00-1.02x), and the edges and pressures applied to their sum.
+    the other fights 1.00-1.02x, and kept by :func:`keep_best_three`), and the edges
+    and pressures applied to their sum.
     Each edge raises a die below 6 by 1, so it adds 1 until the three show 18
     (:func:`apply_edge`, "Edge"); each pressure takes 1 off until they show 3
     (:func:`apply_pressure`, [default]). Draws the same dice, in the same order;
@@ -222,16 +226,7 @@ def untraced_roll(p, rng, table, column):
     if net == 0:  # all three kept: drawn at once, their sum looked up
         three = roll_d6_sum(rng, STREAM_ATTACK, 3)
     else:
-        a = b = c = 0  # the three kept so far, the one least worth keeping last (c)
-        for i in range(roll_dice_count(p, table, column)):
-            d = roll_die_in_line(rng, STREAM_ATTACK, 6)
-            if i == 0:
-                a = d
-            elif i == 1:
-                b = d
-            elif i == 2 or ((d > c) if net > 0 else (d < c)):  # the third die, or a better one
-                a, b, c = sort_three(a, b, d, net)
-        three = a + b + c
+        three = keep_best_three(rng, roll_dice_count(p, table, column), net)
     kept = min(three + max(table[ROLL_EDGE, column], 0), 18)
     pressure = max(table[ROLL_PRESSURE, column], 0)
     if p.globals_[G_PRESSURE_TOTAL] != 0:
@@ -240,18 +235,32 @@ def untraced_roll(p, rng, table, column):
 
 
 @inline_kernel
-def sort_three(a, b, c, net):
-    """``a, b, c`` ordered from the die most worth keeping to the least: highest first
-    with advantage (``net`` > 0), lowest first with disadvantage."""
-    if net == 0:
-        return a, b, c
-    if (a < b) if net > 0 else (a > b):
-        a, b = b, a
-    if (b < c) if net > 0 else (b > c):
-        b, c = c, b
-    if (a < b) if net > 0 else (a > b):
-        a, b = b, a
-    return a, b, c
+def keep_best_three(rng, n, net):
+    """The sum of the three dice kept of ``n`` d6 rolled one by one with net advantage
+    (``net`` > 0: the highest three) or disadvantage (the lowest three)
+    (docs/rules/zones-3d6.md [default]: 4d6 keep 3).
+
+    The dice are taken times ``sign`` (+1, or -1 with disadvantage, so that the lowest
+    are the highest). The first three are drawn one after the other, not in a loop, and
+    put in order (``a`` >= ``b`` >= ``c``) by ``min`` and ``max``; each further die goes
+    into place the same way, with no branch on the dice or on which die is drawn. Ties
+    do not matter: only the sum is used. Against a loop over all ``n`` dice that
+    branched on the die's place and on whether it beat the third (the same dice),
+    callgrind, one thread, per attack: the zones-3d6 benchmark fight 512.5 -> 507.3
+    instructions, 5.91 -> 5.10 mispredicted branches; ``skirmish`` 503.9 -> 507.3,
+    6.04 -> 5.67. All ``n`` in one such loop: 527.7 and 5.52, 518.9 and 5.96 (the loop's exit, four
+    dice a roll, then a guess of its own).
+    """
+    sign = 1 if net > 0 else -1
+    x = sign * roll_die_in_line(rng, STREAM_ATTACK, 6)
+    y = sign * roll_die_in_line(rng, STREAM_ATTACK, 6)
+    z = sign * roll_die_in_line(rng, STREAM_ATTACK, 6)
+    a, c = max(max(x, y), z), min(min(x, y), z)
+    b = x + y + z - a - c
+    for _ in range(n - 3):
+        d = sign * roll_die_in_line(rng, STREAM_ATTACK, 6)
+        a, b, c = max(a, d), max(b, min(a, d)), max(c, min(b, d))
+    return sign * (a + b + c)
 
 
 @inline_kernel
@@ -285,13 +294,25 @@ def roll_total(p, ev, col, table, column, n):
 def base_damage(p, rng, ev, attack, defender, traced):
     """Roll the base damage dice; dice showing a Base Defense face count 0 (docs/rules/zones-3d6.md
     "Armor"; seed 004, "Determining Damage Reduction"). When ``traced``, the first four
-    dice go to ``ev``."""
+    dice go to ``ev``.
+
+    The dice are ``rng.roll_die_marked``'s (the same as ``roll_die``'s; the damage stream
+    is drawn through this alone, its mark set at the encounter's start,
+    :func:`play_encounter`): one compare finds a new batch, where the die's size changes
+    with the attack. With :func:`make_attack` tallying a hit and a miss apart, against
+    ``roll_die`` and one tally, callgrind, one thread, per attack: the zones-3d6 benchmark
+    fight 517.2 -> 502.1 instructions, 4.68 -> 4.38 mispredicted branches;
+    ``skirmish`` 514.0 -> 499.8, 5.18 -> 5.10. Each alone: the marked dice 524.2 and
+    4.53, 521.4 and 5.14 (more instructions, and as many guesses on ``skirmish``); the
+    tallies apart 502.0 and 4.67, 499.1 and 5.24 (fewer instructions, the guesses moved
+    to the die's size).
+    """
     total = 0
     k = 0
     start = p.attack[A_TERM_START, attack]
     for term in range(start, start + p.attack[A_TERM_COUNT, attack]):
         for _ in range(p.terms[T_COUNT, term]):
-            face = roll_die(rng, STREAM_DAMAGE, p.terms[T_SIDES, term])
+            face = roll_die_marked(rng, STREAM_DAMAGE, p.terms[T_SIDES, term])
             if traced and k < MAX_TRACED_DAMAGE_DICE:
                 ev[COL_DAMAGE_DICE + k] = face
             k += 1
@@ -437,10 +458,10 @@ def resolve_attack(p, st, rng, attacker, attack, defender, rnd, standing, ev, tr
         ev[COL_BONUS] = 0
         for i in range(MAX_TRACED_DAMAGE_DICE):
             ev[COL_DAMAGE_DICE + i] = 0
-    if hit:
-        damage = hit_damage(p, rng, ev, attacker, attack, defender, traced)
     st[RECEIVED, defender] += 1
-    take_damage(p, st, defender, damage, rnd, standing)
+    if hit:  # a miss takes no HP (HP never starts below 0)
+        damage = hit_damage(p, rng, ev, attacker, attack, defender, traced)
+        take_damage(p, st, defender, damage, rnd, standing)
     if traced:
         ev[COL_HIT], ev[COL_DAMAGE] = hit, damage
         ev[COL_HP_AFTER], ev[COL_OUT] = st[HP, defender], st[OUT, defender]
@@ -472,43 +493,71 @@ def reset(p, st, standing):
 
 
 @inline_kernel
-def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, standing, enc, trace, n_trace, traced):
-    """Actor ``c``'s turn: one attack per Major action it spends on attacking, capped by
-    ``attacks_per_turn`` (compiled in), attacks in rotation (docs/rules/zones-3d6.md "Per turn").
-
-    Returns False as soon as at most one side is left standing.
-    """
-    count = p.combatant[C_ATTACK_COUNT, c]
-    if count == 0:
-        return True
-    n_combatants = st.shape[1]
-    n_attacks = p.attack.shape[1]
-    for _ in range(p.combatant[C_ATTACKS_PER_TURN, c]):
-        target = choose_target(p.enemies[c], st[OUT], st[HP], p.combatant[C_POLICY, c], rng)
-        if target < 0:
-            return False
-        attack = attack_in_rotation(p.attack_list, p.combatant[C_ATTACK_START, c], count, st,
-                                    ROTATION, c)  # fmt: skip
-        slot = min(n_trace[0], trace.shape[0] - 1)
-        ev = trace[slot]
-        hit, damage = resolve_attack(p, st, rng, c, attack, target, rnd, standing, ev, traced)
-        record_attack(t, ch, (c * n_attacks + attack) * n_combatants + target, batch, hit, damage)
-        if traced:
-            ev[0], ev[1], ev[2], ev[3], ev[4], ev[5] = enc, rnd, turn, c, attack, target
-            ev[6] = st[INIT, c]
-            n_trace[0] += 1
-        if sides_standing(standing) <= 1:
-            return False
-    return True
+def plan_turns(p, st, turns):
+    """The round's attacks in the order :func:`play_round` makes them, once an encounter
+    (the turn order holds for every round): ``turns[0, j]`` is the actor making the
+    round's ``j``-th attack and ``turns[1, j]`` its turn (place in the initiative order,
+    from 1). Each actor with attacks makes its ``attacks_per_turn`` (compiled in) in its
+    turn, one after the other; actors without attacks have none (docs/rules/zones-3d6.md
+    "Per turn")."""
+    j = 0
+    for k in range(st.shape[1]):
+        c = st[ORDER, k]
+        if p.combatant[C_ATTACK_COUNT, c] > 0:
+            for _ in range(p.combatant[C_ATTACKS_PER_TURN, c]):
+                turns[0, j] = c
+                turns[1, j] = k + 1
+                j += 1
 
 
 @inline_kernel
-def play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace, traced):
-    """Every standing actor takes its turn in initiative order; False when it is over."""
-    for k in range(st.shape[1]):
-        c = st[ORDER, k]
-        if st[OUT, c] == 0 and not take_turn(
-            p, st, rng, t, ch, batch, c, rnd, k + 1, standing, enc, trace, n_trace, traced
+def make_attack(p, st, rng, t, ch, batch, c, rnd, turn, standing, enc, trace, n_trace, traced):
+    """One attack of actor ``c``'s turn: a target by its policy, its next attack in
+    rotation (docs/rules/zones-3d6.md "Per turn").
+
+    Returns False as soon as at most one side is left standing. A hit and a miss are
+    tallied apart, the outcome a constant on each side, so that the compiled code
+    branches on the hit once (:func:`resolve_attack` takes no HP on a miss); counted
+    with :func:`base_damage`'s marked dice (see there).
+    """
+    n_combatants = st.shape[1]
+    n_attacks = p.attack.shape[1]
+    target = choose_target(p.enemies[c], st[OUT], st[HP], p.combatant[C_POLICY, c], rng)
+    if target < 0:
+        return False
+    attack = attack_in_rotation(p.attack_list, p.combatant[C_ATTACK_START, c],
+                                p.combatant[C_ATTACK_COUNT, c], st, ROTATION, c)  # fmt: skip
+    slot = min(n_trace[0], trace.shape[0] - 1)
+    ev = trace[slot]
+    hit, damage = resolve_attack(p, st, rng, c, attack, target, rnd, standing, ev, traced)
+    pair = (c * n_attacks + attack) * n_combatants + target
+    if hit:  # the outcome a constant on each side: no second branch on the hit
+        record_attack(t, ch, pair, batch, 1, damage)
+    else:
+        record_attack(t, ch, pair, batch, 0, 0)
+    if traced:
+        ev[0], ev[1], ev[2], ev[3], ev[4], ev[5] = enc, rnd, turn, c, attack, target
+        ev[6] = st[INIT, c]
+        n_trace[0] += 1
+    return sides_standing(standing) > 1
+
+
+@inline_kernel
+def play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace, traced, turns):
+    """Every standing actor takes its turn in initiative order, its attacks one after
+    the other; False when the encounter is over.
+
+    The round is one loop over its attacks (:func:`plan_turns`): an actor standing at
+    its turn's first attack stands at its last, as only its enemies take damage in it.
+    Against a loop over the turns, each a loop over its attacks (the same attacks),
+    callgrind, one thread, per attack: the zones-3d6 benchmark fight 507.3 -> 517.2
+    instructions, 5.10 -> 4.68 mispredicted branches; ``skirmish`` 507.3 -> 514.0,
+    5.67 -> 5.18 (the turn's loop had guessed its end at each turn).
+    """
+    for j in range(turns.shape[1]):
+        c = turns[0, j]
+        if st[OUT, c] == 0 and not make_attack(
+            p, st, rng, t, ch, batch, c, rnd, turns[1, j], standing, enc, trace, n_trace, traced
         ):
             return False
     return True
@@ -523,16 +572,19 @@ def finish(st, t, ch, last_round, standing):
 
 
 @inline_kernel
-def play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, trace, n_trace, traced):
+def play_encounter(p, st, rng, standing, turns, k0, k1, enc, batch, t, ch, trace, n_trace,
+                   traced):  # fmt: skip
     """Play encounter number ``enc`` to its end and add it to chunk ``ch`` of the tallies."""
     start_encounter(rng, k0, k1, enc)
+    forget_batch(rng, STREAM_DAMAGE)  # roll_die_marked's mark (base_damage)
     reset(p, st, standing)
     roll_initiative(p, st, rng)
+    plan_turns(p, st, turns)
     max_rounds = p.globals_[G_MAX_ROUNDS]
     last = max_rounds
     for rnd in range(1, max_rounds + 1):
         if not play_round(p, st, rng, t, ch, batch, rnd, standing, enc, trace, n_trace,
-                          traced):  # fmt: skip
+                          traced, turns):  # fmt: skip
             last = rnd
             break
     finish(st, t, ch, last, standing)
@@ -540,40 +592,51 @@ def play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, trace, n_tra
 
 @inline_kernel
 def play_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing, rng,
-               traced):  # fmt: skip
+               turns, traced):  # fmt: skip
     """Play chunk ``ch`` of encounters ``first .. first+count-1``, adding into ``t[ch]``
     (there are ``t.attempts.shape[0]`` chunks, each a contiguous slice; the caller sums
     the chunk axis). ``trace`` has one row per attack when ``traced`` (then run with one
-    chunk), or a single scratch row otherwise; ``st``, ``standing`` and ``rng`` are the
-    chunk's working arrays (:func:`chunk_scratch`)."""
+    chunk), or a single scratch row otherwise; ``st``, ``standing``, ``rng`` and
+    ``turns`` are the chunk's working arrays (:func:`chunk_scratch`)."""
     n_batches = t.attempts.shape[2]
     lo, hi = chunk_range(first, count, ch, t.attempts.shape[0])
     for enc in range(lo, hi):
         batch = enc * n_batches // n_total
-        play_encounter(p, st, rng, standing, k0, k1, enc, batch, t, ch, trace, n_trace, traced)
+        play_encounter(p, st, rng, standing, turns, k0, k1, enc, batch, t, ch, trace, n_trace,
+                       traced)  # fmt: skip
 
 
 @kernel
-def run_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing, rng):
+def run_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing, rng,
+              turns):  # fmt: skip
     """:func:`play_chunk`, traced when ``trace`` has more than one row."""
     play_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing, rng,
-               trace.shape[0] > 1)  # fmt: skip
+               turns, trace.shape[0] > 1)  # fmt: skip
 
 
 @kernel
 def run_untraced_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing,
-                       rng):  # fmt: skip
+                       rng, turns):  # fmt: skip
     """:func:`play_chunk` compiled without its trace, for untraced runs: the rolls keep
     their dice in local variables (:func:`untraced_roll`) and nothing is written to a
     trace row (opposed-tiers' ``run_untraced_chunk`` says why such writes cost)."""
     play_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch, st, standing, rng,
-               False)  # fmt: skip
+               turns, False)  # fmt: skip
+
+
+def state_scratch(p):
+    """An encounter's state, the head count of each side and the RNG state."""
+    st = np.zeros((N_FIELDS, p.combatant.shape[1]), dtype=np.int64)
+    return st, np.zeros(p.globals_[G_N_SIDES], dtype=np.int64), new_state()
 
 
 def chunk_scratch(p, t, trace):
-    """The working arrays of one chunk of :func:`run_chunk`: state, standing, RNG."""
-    st = np.zeros((N_FIELDS, p.combatant.shape[1]), dtype=np.int64)
-    return st, np.zeros(p.globals_[G_N_SIDES], dtype=np.int64), new_state()
+    """The working arrays of one chunk of :func:`run_chunk`: those of
+    :func:`state_scratch` and the round's attacks (:func:`plan_turns`), as many as the
+    actors with attacks make in a round."""
+    c = p.combatant
+    armed = c[C_ATTACK_COUNT] > 0
+    return (*state_scratch(p), np.zeros((2, int(c[C_ATTACKS_PER_TURN][armed].sum())), np.int64))
 
 
 run_block = chunked(run_chunk, chunk_scratch)
@@ -947,7 +1010,7 @@ def rounds_of_attacks(ends, per_turn):
 
 def duel_scratch(p, t, trace):
     """The working arrays of one chunk of :func:`run_duel_chunk`: those of
-    :func:`chunk_scratch`, a trace row, the roll and damage tables with their dice,
+    :func:`state_scratch`, a trace row, the roll and damage tables with their dice,
     attack counts, duel ends by round (or by attacks made) and the dice cursors' words
     and buffers."""
     c, attacker = p.combatant, duel_attacker(p)
@@ -956,7 +1019,7 @@ def duel_scratch(p, t, trace):
     # duel ends by attacks made, at most the round cap's (one_attack_duels)
     most_attacks = p.globals_[G_MAX_ROUNDS] * int(c[C_ATTACKS_PER_TURN, attacker])
     return (
-        *chunk_scratch(p, t, trace),
+        *state_scratch(p),
         np.zeros(N_TRACE, dtype=np.int64),
         np.zeros((n_slots, width), dtype=np.int64),
         np.zeros((5, n_slots), dtype=np.int64),
