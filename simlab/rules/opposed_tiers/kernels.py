@@ -365,11 +365,17 @@ def take_damage(p, st, c, damage, rnd, standing, linked):
     (down, time-to-down), unconscious, dead (docs/rules/opposed-tiers.md).
 
     Above 0 Health its condition is standing, which leaves its condition and role as
-    they were: the usual hit returns at once.
+    they were: the usual hit returns at once. Returns whether the encounter is over (at
+    most one side has anyone standing), which only a fall can change: asked only here,
+    on the fall's branch, instead of after every attack (a loop over the sides), the
+    end of the encounter costs no branch of its own on the usual attack: instructions
+    and mispredicted branches an attack (callgrind's branch model, one thread) of
+    ``party-fight`` 582.5 / 4.82 -> 566.0 / 4.43, of the benchmark fight 532.4 / 4.29
+    -> 513.3 / 4.08.
     """
     st[HP, c] -= damage
     if st[HP, c] > 0:
-        return
+        return False
     level = max(condition(p, c, st[HP, c]), st[LEVEL, c])
     st[LEVEL, c] = level
     if level >= FALLING and st[DOWN_ROUND, c] == NOT_YET:
@@ -380,13 +386,15 @@ def take_damage(p, st, c, damage, rnd, standing, linked):
     if level >= DEAD and st[DEAD_ROUND, c] == NOT_YET:
         st[DEAD_ROUND, c] = rnd
     update_role(p, st, c, rnd, standing, linked)
+    return sides_standing(standing) <= 1
 
 
 @inline_kernel
 def resolve_attack(p, st, rng, attacker, attack, defender, rnd, surprise, standing, scratch, ev,
                    traced):  # fmt: skip
     """One attack (docs/rules/opposed-tiers.md; seed 002, "The Attack!", "Defense!"). Returns the
-    tier (0 miss, 1 hit, 2 critical) and the damage.
+    tier (0 miss, 1 hit, 2 critical), the damage and whether the encounter is over
+    (:func:`take_damage`).
 
     Attack = weapon dice + weapon SL + the weapon's modifier; it hits iff it beats the
     defense (a tie goes to the defender) and is a critical iff it is at least twice the
@@ -413,14 +421,14 @@ def resolve_attack(p, st, rng, attacker, attack, defender, rnd, surprise, standi
     elif traced:
         clear(ev, COL_DAMAGE_DICE, COL_DAMAGE - COL_DAMAGE_DICE)
     st[RECEIVED, defender] += 1
-    take_damage(p, st, defender, damage, rnd, standing, True)
+    over = take_damage(p, st, defender, damage, rnd, standing, True)
     tier = 2 if critical else int(hit)
     if traced:
         ev[COL_ATTACK_TOTAL], ev[COL_DEFENSE_TOTAL] = total, defense
         ev[COL_HIT], ev[COL_HIT + 1], ev[COL_DAMAGE] = int(hit), int(critical), damage
         ev[COL_HP_AFTER], ev[COL_STATE] = st[HP, defender], st[LEVEL, defender]
         ev[COL_OUT] = int(st[OUT_ROUND, defender] != NOT_YET)
-    return tier, damage
+    return tier, damage, over
 
 
 @internal_kernel
@@ -502,14 +510,14 @@ def take_turn(p, st, rng, t, ch, batch, c, rnd, turn, surprise, standing, enc, t
                                     ROTATION, c)  # fmt: skip
         slot = min(n_trace[0], trace.shape[0] - 1)
         ev = trace[slot]
-        tier, damage = resolve_attack(p, st, rng, c, attack, target, rnd, surprise,
-                                      standing, scratch, ev, traced)  # fmt: skip
+        tier, damage, over = resolve_attack(p, st, rng, c, attack, target, rnd, surprise,
+                                            standing, scratch, ev, traced)  # fmt: skip
         record_attack(t, ch, (c * n_attacks + attack) * n_combatants + target, batch, tier, damage)
         if traced:
             ev[0], ev[1], ev[2], ev[3], ev[4], ev[5] = enc, rnd, turn, c, attack, target
             ev[6], ev[7] = surprise, st[INIT, c]
             n_trace[0] += 1
-        if sides_standing(standing) <= 1:
+        if over:
             return False
     return True
 
