@@ -561,7 +561,7 @@ def link_turns(p, st, surprise):
     last = np.int64(NOBODY)
     st[FIRST, 0] = NOBODY
     for k in range(st.shape[1]):
-        c = k if surprise else st[ORDER, k]
+        c = np.int64(k) if surprise else st[ORDER, k]
         st[PREV, c] = UNLINKED
         if st[ACTS, c] == 0 or (surprise and p.combatant[C_HIDDEN, c] == 0):
             continue
