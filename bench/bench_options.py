@@ -21,13 +21,12 @@ run with every variant below 20 M attacks/s (the issue-19 target) or below 0.7x.
 from __future__ import annotations
 
 import argparse
-import time
 import typing
 from pathlib import Path
 from typing import Any
 
 import simlab
-from bench.bench_scenarios import ROOT, scenarios_in, shown_path
+from bench.bench_scenarios import ROOT, best_speeds, scenarios_in, shown_path
 from bench.rounds import split_count
 from simlab.errors import InputError
 
@@ -56,13 +55,7 @@ def alternatives(field: Any) -> list[Any]:
 
 def attacks_per_second(scenario: Any, n: int, threads: int) -> float:
     """Attacks resolved a second: the best of two runs of ``n`` encounters."""
-    best, attacks = float("inf"), 0
-    for _ in range(2):
-        started = time.perf_counter()
-        result = simlab.simulate(scenario, n=n, threads=threads)
-        best = min(best, time.perf_counter() - started)
-        attacks = int(result.tallies.attempts.sum())
-    return attacks / best
+    return best_speeds(scenario, n, threads, 2)[1]
 
 
 def compared(variant: Any, scenario: Any, n: int, threads: int) -> tuple[float, float]:
