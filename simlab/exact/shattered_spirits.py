@@ -158,7 +158,10 @@ def _row_damage(
             guard += prm.cover_guard
         else:
             glancing = True
-    damage = max(damage - guard, 0)
+    if damage <= guard:  # Guard: the damage less it, or a hit it stops (guard_mode)
+        damage = 0
+    elif prm.guard_mode == "subtract":
+        damage -= guard
     if glancing:  # halving (by the divisor), rounding up: text rule 1
         damage = -(-damage // prm.glancing_divisor)
     return damage

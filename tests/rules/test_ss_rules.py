@@ -90,6 +90,11 @@ sides:
     - {name: T4, hp: 100000, guard: 6, impaired: 3}
 """
 
+# The same attacks and targets with Guard read as a threshold (guard_mode): a hit of at
+# most the Guard is stopped, a larger one passes whole.
+DAMAGE_THRESHOLD = DAMAGE.replace("cover_guard: 3}", "cover_guard: 3, guard_mode: threshold}")
+assert DAMAGE_THRESHOLD != DAMAGE
+
 # Vigor, HP, Downed as defeat, Stun and its overflow, profile Exposed/Impaired,
 # focus / lowest-hp / random targeting, turn order, end of the encounter.
 RESOURCES = """
@@ -318,6 +323,7 @@ SCENARIOS = {
     "resources_encounter": (RESOURCES_ENCOUNTER, 2000, 1111),
     "wounds_highest": (WOUNDS_HIGHEST, 2000, 1212),
     "spirits_alt": (SPIRITS_ALT, 1500, 1313),
+    "damage_threshold": (DAMAGE_THRESHOLD, 1500, 1414),
 }
 
 # ---------------------------------------------------------------------------------------
@@ -658,7 +664,14 @@ class Oracle:
             else:
                 glancing = True
                 self.cases["cover grants glancing"] += 1
-        dmg = max(dmg - guard, 0)
+        if dmg <= guard:
+            if prm.guard_mode == "threshold" and dmg > 0:
+                self.cases["guard stops the hit"] += 1
+            dmg = 0
+        elif prm.guard_mode == "subtract":
+            dmg -= guard
+        elif guard > 0:
+            self.cases["guard lets the hit through whole"] += 1
         if glancing:
             dmg = -(-dmg // prm.glancing_divisor)
             self.cases["glancing"] += 1
@@ -1112,6 +1125,11 @@ def spirits_alt() -> Run:
     return _run("spirits_alt")
 
 
+@pytest.fixture(scope="module")
+def damage_threshold() -> Run:
+    return _run("damage_threshold")
+
+
 def _errors(run: Run, rule: str) -> list[str]:
     return run.oracle.errors.get(rule, [])
 
@@ -1154,6 +1172,9 @@ COVERAGE = [
     ("damage", "cover grants glancing", 2000),
     ("damage", "cover adds guard", 1000),
     ("damage", "glancing", 5000),
+    ("damage_threshold", "guard stops the hit", 500),
+    ("damage_threshold", "guard lets the hit through whole", 2000),
+    ("damage_threshold", "cover adds guard", 1000),
     ("resources", "vigor partly absorbs", 200),
     ("resources", "stun overflow", 200),
     ("resources", "downed by stun", 20),

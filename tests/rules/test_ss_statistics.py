@@ -134,6 +134,16 @@ sides:
   a: [{{name: A, hp: 10, attacks_per_turn: 5, attacks: [plain, tiered, spiky, flat, graze]}}]
   b: [{{name: D, hp: 100000, guard: 1, exposed: 1, cover: true}}]
 """,
+    # Guard read as a threshold (guard_mode): hits of at most 3 stopped, larger ones whole;
+    # Exposed and Cover's Glancing on top.
+    "guard-threshold": """
+attacks:
+{profiles}
+  graze: {{profile: [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 10], glancing: true, damage_modifier: 1}}
+sides:
+  a: [{{name: A, hp: 10, attacks_per_turn: 5, attacks: [plain, tiered, spiky, flat, graze]}}]
+  b: [{{name: D, hp: 100000, guard: 3, exposed: 1}}]
+""",
     # Reactions that cannot fire (no tokens; threshold out of reach) leave attacks alone.
     "idle-reactions": """
 attacks:
@@ -149,6 +159,7 @@ PARAMS = {
     "guard-exposed-impaired": "{exposed_per_level: 2}",
     "cover": "{cover_guard: 1}",
     "divisor": "{glancing_divisor: 3, cover_guard: 3}",
+    "guard-threshold": "{guard_mode: threshold}",
 }
 
 

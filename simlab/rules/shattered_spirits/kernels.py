@@ -104,6 +104,7 @@ from simlab.rules.shattered_spirits.compile import (
     G_FATIGUE_PER_SUNDER,
     G_FEATURES,
     G_GLANCING_DIVISOR,
+    G_GUARD_THRESHOLD,
     G_HARM_METER,
     G_IMPAIRED_PER_LEVEL,
     G_MANIFEST_MOMENTUM,
@@ -248,9 +249,11 @@ def row_damage(p, st, attack, row, attacker, defender):
     """Damage of ``row`` against ``defender``, in the docs/rules/shattered-spirits.md damage order.
 
     1. the row's damage; 2. + the attack's damage modifier + Exposed on the target −
-    Impaired on the attacker; 3. − Guard, floor 0; 4. Glancing divides, rounding up
-    (text rule 1). Cover makes the attack Glancing, or adds ``cover_guard`` Guard when it
-    already is. A ``miss`` row deals nothing.
+    Impaired on the attacker; 3. − Guard, floor 0 (``guard_mode: subtract``), or nothing
+    when the damage is at most the Guard and the whole of it when larger
+    (``threshold``); 4. Glancing divides, rounding up (text rule 1). Cover makes the
+    attack Glancing, or adds ``cover_guard`` Guard when it already is. A ``miss`` row
+    deals nothing.
     """
     if row_tier(p, attack, row) == 0:
         return 0
@@ -268,7 +271,9 @@ def row_damage(p, st, attack, row, attacker, defender):
             guard += g[G_COVER_GUARD]
         else:
             glancing = True
-    damage = max(damage - guard, 0)
+    stopped = damage <= guard
+    damage = damage if g[G_GUARD_THRESHOLD] != 0 else damage - guard
+    damage = 0 if stopped else damage
     if glancing:
         damage = (damage + g[G_GLANCING_DIVISOR] - 1) // g[G_GLANCING_DIVISOR]
     return damage

@@ -329,6 +329,11 @@ class Params(StrictModel):
         Tokens paid for one Block (Grit) or Evade (Reflex).
     momentum_per_respite
         Momentum gained at each Respite (text: 2).
+    guard_mode
+        How Guard applies (step 3 of the damage order; the seed text says only to apply
+        it): ``subtract`` takes it off the damage, floor 0 [default reading];
+        ``threshold`` stops a hit whose damage is at most the Guard and lets a larger one
+        through whole.
     cover_guard
         Guard that Cover adds when the attack is already Glancing (earlier-draft terrain
         rule, kept as an option: 0 turns it off).
@@ -365,6 +370,7 @@ class Params(StrictModel):
     strain_meter: int = Field(10, ge=1, le=999)
     reaction_cost: int = Field(1, ge=0, le=10)
     momentum_per_respite: int = Field(2, ge=0, le=10)
+    guard_mode: Literal["subtract", "threshold"] = "subtract"
     cover_guard: int = Field(2, ge=0, le=99)
     statuses_last: Literal["round", "encounter"] = "round"
     engagement: Literal["everyone", "declared"] = "everyone"

@@ -139,7 +139,8 @@ class Params(StrictModel):
         Major actions per turn (text: 3); at least ``attack_cost``, so that a turn holds
         an attack.
     attack_cost
-        Major actions an attack costs (text: 1).
+        Major actions an attack costs (1 [default]: the seed text does not price an
+        attack in Major actions).
     """
 
     edges_stack: bool = True
