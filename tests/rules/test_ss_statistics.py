@@ -135,7 +135,7 @@ sides:
   b: [{{name: D, hp: 100000, guard: 1, exposed: 1, cover: true}}]
 """,
     # Guard read as a threshold (guard_mode): hits of at most 3 stopped, larger ones whole;
-    # Exposed and Cover's Glancing on top.
+    # Exposed and a Glancing attack on top.
     "guard-threshold": """
 attacks:
 {profiles}
