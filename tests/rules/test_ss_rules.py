@@ -67,12 +67,13 @@ sides:
     - {name: Dummy2, hp: 100000, speed: 6, attacks: [tiers, hot]}
 """
 
-# Damage order: damage modifier, Exposed, Impaired, Guard, Glancing, Cover; random targets.
+# Damage order: damage modifier, Exposed, Impaired, Guard, Glancing, Cover; random targets;
+# Exposed, Impaired and the Glancing divisor off their defaults.
 DAMAGE = """
 scenario: ss-rules-damage
 rules: shattered-spirits
 max_rounds: 3
-params: {exposed_per_level: 2, impaired_per_level: 1, glancing_divisor: 3, cover_guard: 3}
+params: {exposed_per_level: 2, impaired_per_level: 2, glancing_divisor: 3, cover_guard: 3}
 attacks:
   slash: {profile: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12], damage_modifier: 2}
   graze: {profile: [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9], glancing: true}
@@ -305,6 +306,13 @@ SPIRITS_ALT = SPIRITS.replace(
     "melee_manifest_cost: 1,\n"
     "         manifest_momentum: false, sealed_rounds: 2, fatigue_per_sunder: 0}",
 )
+# Manifesting at Melee range priced at 2 Momentum, off its default, by a character that
+# starts with 3: paid at the first Respite, later passed over whenever it holds only 1
+# (which would pay the default).
+MOMENTUM_MANIFEST_2 = MOMENTUM.replace(
+    "melee_manifest_cost: 1}", "melee_manifest_cost: 2}"
+).replace("tokens: {momentum: 2}", "tokens: {momentum: 3}")
+assert "tokens: {momentum: 3}" in MOMENTUM_MANIFEST_2
 
 FEATURE_EVENT_NAMES = ("suppressed", "sealed", "harm", "momentum_spent", "reinforcement",
                        "sunder", "fatigue")  # fmt: skip
@@ -324,6 +332,7 @@ SCENARIOS = {
     "wounds_highest": (WOUNDS_HIGHEST, 2000, 1212),
     "spirits_alt": (SPIRITS_ALT, 1500, 1313),
     "damage_threshold": (DAMAGE_THRESHOLD, 1500, 1414),
+    "momentum_manifest_2": (MOMENTUM_MANIFEST_2, 1500, 1515),
 }
 
 # ---------------------------------------------------------------------------------------
@@ -625,6 +634,8 @@ class Oracle:
                         at_melee = True
                     else:
                         self.cases["melee manifest unpaid"] += 1
+                        if f.momentum > 0:  # enough for a lower cost than the scenario's
+                            self.cases["melee manifest unpaid with some momentum"] += 1
                 if self.declared:
                     # At Melee range: Engaged with its character's foes; else with nobody.
                     for g in self.fighters:
@@ -1130,6 +1141,11 @@ def damage_threshold() -> Run:
     return _run("damage_threshold")
 
 
+@pytest.fixture(scope="module")
+def momentum_manifest_2() -> Run:
+    return _run("momentum_manifest_2")
+
+
 def _errors(run: Run, rule: str) -> list[str]:
     return run.oracle.errors.get(rule, [])
 
@@ -1227,6 +1243,8 @@ COVERAGE = [
     ("momentum", "block paid in momentum", 1000),
     ("momentum", "block refused: no momentum", 500),
     ("momentum", "melee manifest paid", 1000),
+    ("momentum_manifest_2", "melee manifest paid", 1000),
+    ("momentum_manifest_2", "melee manifest unpaid with some momentum", 1000),
     ("resources_encounter", "profile exposed/impaired", 500),
     ("resources_encounter", "exposed or impaired", 500),
     ("wounds_highest", "wound roll with 1 wounds", 500),

@@ -156,7 +156,7 @@ sides:
 }
 PARAMS = {
     "bonus-size": "{bonus_size: 2}",
-    "guard-exposed-impaired": "{exposed_per_level: 2}",
+    "guard-exposed-impaired": "{exposed_per_level: 2, impaired_per_level: 2}",
     "cover": "{cover_guard: 1}",
     "divisor": "{glancing_divisor: 3, cover_guard: 3}",
     "guard-threshold": "{guard_mode: threshold}",
