@@ -1,7 +1,7 @@
-"""shattered-spirits ``momentum_per_respite``, ``engagement``, ``fatigue_per_sunder`` and
-``reaction_cost`` against exact chains.
+"""shattered-spirits ``momentum_per_respite``, ``engagement``, ``fatigue_per_sunder``,
+``reaction_cost`` and ``statuses_last`` against exact chains.
 
-Four parameters of docs/rules/shattered-spirits.md ("Parameters"; "Spirits, Momentum,
+Five parameters of docs/rules/shattered-spirits.md ("Parameters"; "Spirits, Momentum,
 Stances, Reinforcements, Sunder, Engagement"), each set away from its default in a
 small scenario whose state is small enough to enumerate, the chains written from that
 page alone:
@@ -24,7 +24,10 @@ page alone:
   reading: taking 0 Fatigue is taking none);
 * ``reaction_cost`` (2; default 1) — a defender with 6 Grit Blocks every strike whose
   damage reaches 5 while it can pay: three Blocks at 2 Grit each instead of six. The
-  chain gives its Down round.
+  chain gives its Down round;
+* ``statuses_last`` (``round``, the default, and ``encounter``) — a strike whose rows
+  inflict Exposed, once a Round: cleared before the next strike, or built up for the
+  encounter. The chain gives the defender's Down round under each.
 
 False alarms. Fixed seeds, so each test always passes or always fails. A round or an
 attacks-received histogram (plus the never cell) by a chi-square test at p > 1e-4
@@ -612,3 +615,69 @@ def test_block_cost_is_not_trivial() -> None:
     two = block_chain(2)
     assert two.sum() > 0.99
     assert mean_of(block_chain(1)) - mean_of(two) > 0.3
+
+
+# ---------------------------------------------------------------------------------------
+# statuses_last: Exposed from a profile kept for the encounter
+# ---------------------------------------------------------------------------------------
+
+EXPOSING = {8: 1, 10: 1, 12: 2}  # the Exposed a strike's row inflicts
+EXPOSE = """
+scenario: ssp-statuses-{last}
+rules: shattered-spirits
+max_rounds: {rounds}
+params: {{statuses_last: {last}}}
+attacks:
+  strike: {{profile: {strike}, status: {{8: [exposed 1], 10: [exposed 1], 12: [exposed 2]}}}}
+sides:
+  a: [{{name: A, hp: 10, attacks: [strike]}}]
+  b: [{{name: T, hp: {hp}}}]
+"""
+
+
+@functools.cache
+def expose_chain(last: str) -> np.ndarray:
+    """P(T is Downed in round k) when A strikes once a Round. A hit deals its row's damage
+    plus T's Exposed (one damage a level), then its row's Exposed is added; with
+    ``statuses_last: round`` it is gone at the End of the Round, before A's next strike,
+    so no strike ever meets it; with ``encounter`` it builds up. The chain's state: (T's
+    damage taken, its Exposed)."""
+    two = np.zeros(13)
+    for a in range(1, 7):
+        for b in range(1, 7):
+            two[a + b] += 1 / 36
+    down = np.zeros(BLOCK_ROUNDS + 1)
+    states: dict[State, float] = {(0, 0): 1.0}
+    for k in range(1, BLOCK_ROUNDS + 1):
+        nxt: dict[State, float] = {}
+        for (taken, exposed), p in states.items():
+            for roll in range(2, 13):
+                hit = STRIKE[roll - 2] > 0 or roll in EXPOSING  # a row with nothing misses
+                damage = STRIKE[roll - 2] + exposed if hit else 0
+                if taken + damage >= T_HP:
+                    down[k] += p * two[roll]
+                    continue
+                kept = exposed + EXPOSING.get(roll, 0) if last == "encounter" else 0
+                key = (taken + damage, kept)
+                nxt[key] = nxt.get(key, 0.0) + p * two[roll]
+        states = nxt
+    return down
+
+
+@pytest.mark.parametrize("last", ["round", "encounter"])
+def test_profile_exposed_matches_the_chain(last: str) -> None:
+    """docs/rules/shattered-spirits.md, ``statuses_last``: T's Down round under each
+    reading matches the chain."""
+    text = EXPOSE.format(last=last, rounds=BLOCK_ROUNDS, strike=STRIKE, hp=T_HP)
+    res = simlab.simulate(simlab.loads(text, "expose.yaml"), n=N, seed=SEED, threads=1)
+    t = combatant_index(res, "T")
+    assert_rounds_match(N, res.tallies.down_round[t], expose_chain(last), f"{last} down round")
+
+
+def test_profile_exposed_is_not_trivial() -> None:
+    """Guard: T is Downed within the cap in almost every encounter under both readings,
+    and Exposed kept for the encounter brings its Down round forward by far more than
+    the chi-square above resolves (a standard error of about 0.01 round)."""
+    kept, cleared = expose_chain("encounter"), expose_chain("round")
+    assert kept.sum() > 0.99 and cleared.sum() > 0.99
+    assert mean_of(cleared) - mean_of(kept) > 0.3
