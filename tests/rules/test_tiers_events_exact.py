@@ -7,7 +7,8 @@ are independent of one another and it stays a target until it leaves the fight, 
 running damage is a Markov chain stepped once per attack (:func:`tests.chains.
 attacks_to_reach`), and each event's round is the round of the attack at which the
 running total first reaches its threshold, provided that attack is still made. Two
-cases, each with Novices and no gear (attack damage: :func:`tests.chains.tiers_attack`):
+cases, each with Novices and no gear (attack damage: :func:`tests.chains.tiers_attack`),
+and each again with one threshold parameter away from its default:
 
 * ``fight-on`` (``fallen_fight_on: true``), a duel: the fallen character keeps taking
   turns, so the fight goes on and it is attacked until it is unconscious, which takes
@@ -16,10 +17,15 @@ cases, each with Novices and no gear (attack damage: :func:`tests.chains.tiers_a
   bystander on its side to keep the fight going: the attacker's focus stays on it while
   it is a target, through falling and unconsciousness, until it is dead, which is when
   it is out.
+* ``fight-on-round-down`` (``unconscious_rounding: down``): the duel again; Vigor 7 is
+  odd, so unconsciousness comes at −⌊7/2⌋ = −3 instead of −4, one damage sooner.
+* ``finish-off-minus-vigor`` (``dead_at: minus_vigor``): finished off again; dead at
+  Health −7 itself instead of below it, one damage sooner.
 
 False alarms. Fixed seed, so each test always passes or always fails. Each event's
 round histogram (plus the never cell) by a chi-square test (cells with expected count
-< 5 merged) at p > 1e-4; three events × two cases.
+< 5 merged) at p > 1e-4; four events × four cases. A guard shows each non-default reading
+moves its event's rate by many standard errors, so its case is not the default's again.
 """
 
 from __future__ import annotations
@@ -56,17 +62,25 @@ sides:
 """
 
 #: case → (params, round cap, attacks per turn, a bystander on D's side, the event that
-#: takes D out)
+#: takes D out, (unconscious_rounding, dead_at) as the chain reads them)
 CASES = {
-    "fight-on": ("{fallen_fight_on: true}", 5, 1, False, "unconscious"),
-    "finish-off": ("{target_unconscious: true, attacks_per_turn: 2}", 4, 2, True, "dead"),
-}
+    "fight-on": ("{fallen_fight_on: true}", 5, 1, False, "unconscious", ("up", "below")),
+    "finish-off": ("{target_unconscious: true, attacks_per_turn: 2}", 4, 2, True, "dead",
+                   ("up", "below")),
+    "fight-on-round-down": ("{fallen_fight_on: true, unconscious_rounding: down}", 5, 1, False,
+                            "unconscious", ("down", "below")),
+    "finish-off-minus-vigor": ("{target_unconscious: true, attacks_per_turn: 2, "
+                               "dead_at: minus_vigor}", 4, 2, True, "dead", ("up", "minus_vigor")),
+}  # fmt: skip
 
 
-def thresholds() -> dict[str, int]:
-    """Damage taken at which each condition is reached: Health ≤ 0 falling, ≤ −⌈V/2⌉
-    unconscious (``unconscious_rounding: up``), < −V dead (``dead_at: below``)."""
-    return {"down": HP, "unconscious": HP + math.ceil(VIGOR / 2), "dead": HP + VIGOR + 1}
+def thresholds(rounding: str, dead_at: str) -> dict[str, int]:
+    """Damage taken at which each condition is reached: Health ≤ 0 falling; unconscious at
+    ≤ −⌈V/2⌉ (``rounding`` up) or ≤ −⌊V/2⌋ (down); dead at < −V (``dead_at`` below) or
+    ≤ −V (minus_vigor)."""
+    half = math.ceil(VIGOR / 2) if rounding == "up" else math.floor(VIGOR / 2)
+    dead = VIGOR + 1 if dead_at == "below" else VIGOR
+    return {"down": HP, "unconscious": HP + half, "dead": HP + dead}
 
 
 def event_rounds(case: str) -> dict[str, np.ndarray]:
@@ -74,12 +88,13 @@ def event_rounds(case: str) -> dict[str, np.ndarray]:
 
     An event whose threshold lies beyond the one that takes the defender out happens
     only when the attack that takes it out reaches it too (no attack follows)."""
-    _, cap, per_turn, _, out_event = CASES[case]
+    _, cap, per_turn, _, out_event, readings = CASES[case]
     axe = tiers_attack(1, 2, 1)
     steps = attack_rounds([per_turn], cap)
-    limit = thresholds()[out_event]
+    need_for = thresholds(*readings)
+    limit = need_for[out_event]
     out: dict[str, np.ndarray] = {}
-    for event, need in thresholds().items():
+    for event, need in need_for.items():
         by_attack = attacks_to_reach(need, [axe], steps)
         if need > limit:  # reached only by the attack that takes it out: the joint chain
             by_attack = attacks_to_reach(limit, [axe], steps, overshoot_to=need)
@@ -99,7 +114,7 @@ def by_attack_to_rounds(by_attack: np.ndarray, per_turn: int, cap: int) -> np.nd
 @pytest.mark.parametrize("case", list(CASES))
 def test_fall_unconscious_dead_and_out_match_the_chain(case: str) -> None:
     """The defender's time-to-down and each event's round match the chain."""
-    params, cap, _, bystander, _ = CASES[case]
+    params, cap, _, bystander, _, _ = CASES[case]
     text = SCENARIO.format(name=case, cap=cap, params=params, hp=HP, vigor=VIGOR)
     if bystander:
         text += "    - {name: Bystander, hp: 100000}\n"
@@ -125,3 +140,17 @@ def test_event_cases_are_not_trivial() -> None:
         for pmf in rounds.values():
             assert 0.01 < pmf.sum() < 0.99
     assert duel["dead"].sum() < duel["unconscious"].sum() - 0.2 < finish["dead"].sum()
+
+
+@pytest.mark.parametrize(
+    ("reading", "default", "event"),
+    [("fight-on-round-down", "fight-on", "unconscious"),
+     ("finish-off-minus-vigor", "finish-off", "dead")],
+)  # fmt: skip
+def test_threshold_readings_change_the_answer(reading: str, default: str, event: str) -> None:
+    """Guard: the non-default reading makes its event more likely than the default does,
+    by more than 10 standard errors of a rate at N encounters (σ ≤ 0.5/√N), and by at
+    least as much in each round so far (the threshold is one damage sooner)."""
+    new, old = event_rounds(reading)[event], event_rounds(default)[event]
+    assert new.sum() - old.sum() > 10 * 0.5 / math.sqrt(N), (new.sum(), old.sum())
+    assert np.all(np.cumsum(new) >= np.cumsum(old) - 1e-12)

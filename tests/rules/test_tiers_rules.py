@@ -96,7 +96,9 @@ sides:
        target: lowest-hp}
 """
 
-# Every parameter away from its default, on the scenario's own tier table.
+# Every parameter away from its default, on the scenario's own tier table. Here
+# `target_fallen: false` changes nothing: a fallen character who fights on stays a target
+# (PASSED_OVER below checks it where it matters).
 PARAMS = """
 scenario: tr-params
 rules: opposed-tiers
@@ -155,21 +157,42 @@ NO_SURPRISE = MIXED.replace(
     "max_rounds: 8\n", "max_rounds: 8\nparams: {surprise_round: false}\n", 1
 )
 
+# `target_fallen: false` with `fallen_fight_on: false`: a player character who falls is
+# out at once, so the raiders must turn to another target. Scout and Sage are light and
+# listed before Guard, Vigor large enough that most falls stop short of unconsciousness;
+# the raiders use every policy (focus, lowest-hp, random), each of which would often pick
+# a fallen character if it were still a target.
+PASSED_OVER = """
+scenario: tr-passed-over
+rules: opposed-tiers
+max_rounds: 10
+params: {target_fallen: false, fallen_fight_on: false}
+attacks:
+  club: {damage_modifier: 1}
+  knife: {}
+sides:
+  party:
+    - {name: Scout, player: true, hp: 5, vigor: 12, defense_sl: -1, attacks: [knife]}
+    - {name: Sage, player: true, hp: 7, vigor: 12, attacks: [knife], target: random}
+    - {name: Guard, player: true, hp: 14, vigor: 10, defense_sl: 1, armor: light,
+       attacks: [knife]}
+  raiders:
+    - {name: Raider, count: 2, hp: 9, weapon_sl: 1, attacks: [club]}
+    - {name: Stalker, hp: 9, weapon_sl: 1, attacks: [club], target: lowest-hp}
+    - {name: Slinger, hp: 7, attacks: [knife], target: random}
+"""
+
 SCENARIOS = {"mixed": (MIXED, 600, 31), "params": (PARAMS, 600, 32),
              "thresholds": (THRESHOLDS, 300, 33),
              "example_death": (EXAMPLE_DEATH, 300, 34),
-             "no_surprise": (NO_SURPRISE, 600, 35)}  # fmt: skip
+             "no_surprise": (NO_SURPRISE, 600, 35),
+             "passed_over": (PASSED_OVER, 600, 36)}  # fmt: skip
 
 
 @functools.cache
 def traced(name: str) -> tuple[Any, pd.DataFrame]:
     """The scenario ``name`` and the trace of its run (simulated once per session)."""
     return simulate_traced(name, *SCENARIOS[name])
-
-
-@pytest.fixture(scope="module", params=list(SCENARIOS))
-def run(request: pytest.FixtureRequest) -> tuple[Any, pd.DataFrame]:
-    return traced(request.param)
 
 
 # ---------------------------------------------------------------------------------------
@@ -316,12 +339,21 @@ def expected_targets(attacker: Actor, team: list[Actor], prm: Any) -> list[str]:
     return [a.name for a in enemies]
 
 
-def check_attack(row: Any, scn: Any, by_name: dict[str, Actor], team: list[Actor]) -> None:
+def check_attack(row: Any, scn: Any, by_name: dict[str, Actor], team: list[Actor],
+                 cases: Counter[str]) -> None:  # fmt: skip
+    """Replay one traced attack, counting in ``cases`` the situations it exercised."""
     prm = scn.params
     attacker, defender = by_name[row.attacker], by_name[row.defender]
     weapon = scn.attacks[row.attack]
     assert acts(attacker, prm), "only a combatant that still acts attacks"
-    assert row.defender in expected_targets(attacker, team, prm), row
+    targets = expected_targets(attacker, team, prm)
+    assert row.defender in targets, row
+    if not prm.target_fallen:  # would the choice differ if the fallen were targets?
+        as_if = prm.model_copy(update={"target_fallen": True})
+        if expected_targets(attacker, team, as_if) != targets:
+            cases[f"fallen passed over ({attacker.spec.target})"] += 1
+    if defender.level in (1, 2):
+        cases[("fallen", "unconscious")[defender.level - 1] + " attacked"] += 1
     a = attacker.dice
     atk = total_from_faces(a["attack"], faces(row, "atk_die", 6), row.atk_roll)
     assert row.atk_total == atk + attacker.spec.weapon_sl + weapon.modifier
@@ -354,6 +386,8 @@ def check_attack(row: Any, scn: Any, by_name: dict[str, Actor], team: list[Actor
     assert row.hp_after == defender.hp
     assert row.state_after == defender.level, row
     assert row.out == int(not acts(defender, prm) and not targetable(defender, prm))
+    if defender.spec.player and defender.level == 1 and row.out:
+        cases["fallen player out at once"] += 1
 
 
 def per_turn(scn: Any, actor: Actor) -> int:
@@ -382,7 +416,8 @@ def sides_acting(team: list[Actor], prm: Any) -> set[int]:
 
 
 def take_turn(actor: Actor, records: list[Any], i: int, rnd: int, pos: int, scn: Any,
-              by_name: dict[str, Actor], team: list[Actor]) -> tuple[int, bool]:  # fmt: skip
+              by_name: dict[str, Actor], team: list[Actor],
+              cases: Counter[str]) -> tuple[int, bool]:  # fmt: skip
     """Replay one turn from record ``i``; returns the next record and whether it is over."""
     prm = scn.params
     for _ in range(per_turn(scn, actor)):
@@ -392,15 +427,16 @@ def take_turn(actor: Actor, records: list[Any], i: int, rnd: int, pos: int, scn:
         row = records[i]
         assert (row.round, row.turn, row.attacker) == (rnd, pos, actor.name), row
         assert row.surprise == int(rnd == 0)
-        check_attack(row, scn, by_name, team)
+        check_attack(row, scn, by_name, team, cases)
         i += 1
         if len(sides_acting(team, prm)) <= 1:
             return i, True
     return i, False
 
 
-def replay_encounter(rows: pd.DataFrame, scn: Any) -> None:
-    """Replay one encounter: the surprise round, every turn of every round, the end."""
+def replay_encounter(rows: pd.DataFrame, scn: Any, cases: Counter[str]) -> None:
+    """Replay one encounter: the surprise round, every turn of every round, the end;
+    ``cases`` counts the situations met (:data:`COVERAGE`)."""
     prm = scn.params
     team = actors(scn)
     by_name = {a.name: a for a in team}
@@ -410,7 +446,7 @@ def replay_encounter(rows: pd.DataFrame, scn: Any) -> None:
     if prm.surprise_round and hidden:  # round 0, listed order
         for actor in hidden:
             if acts(actor, prm) and not over:
-                i, over = take_turn(actor, records, i, 0, 0, scn, by_name, team)
+                i, over = take_turn(actor, records, i, 0, 0, scn, by_name, team, cases)
     else:
         assert (rows["round"] > 0).all()
     positions = check_turn_order(records, scn, team)
@@ -420,7 +456,7 @@ def replay_encounter(rows: pd.DataFrame, scn: Any) -> None:
             if over or name is None or not by_name[name].spec.attacks:
                 continue
             if acts(by_name[name], prm):
-                i, over = take_turn(by_name[name], records, i, rnd, pos, scn, by_name, team)
+                i, over = take_turn(by_name[name], records, i, rnd, pos, scn, by_name, team, cases)
     assert i == len(records), "every recorded attack is accounted for"
     for actor in team:  # never seen at a position: fell first, or the fight was short
         if actor.spec.attacks and actor.name not in positions.values():
@@ -431,10 +467,59 @@ def replay_encounter(rows: pd.DataFrame, scn: Any) -> None:
             ), actor.name
 
 
-def test_every_attack_replays(run: tuple[Any, pd.DataFrame]) -> None:
-    scn, trace = run
+def replay_all(scn: Any, trace: pd.DataFrame) -> Counter[str]:
+    """Replay every encounter of ``trace``; the cases met, counted."""
+    cases: Counter[str] = Counter()
     for _, rows in trace.groupby("encounter", sort=True):
-        replay_encounter(rows, scn)
+        replay_encounter(rows, scn, cases)
+    return cases
+
+
+@functools.cache
+def replayed(name: str) -> Counter[str]:
+    """The cases met replaying scenario ``name`` (replayed once per session)."""
+    return replay_all(*traced(name))
+
+
+@pytest.mark.parametrize("name", list(SCENARIOS))
+def test_every_attack_replays(name: str) -> None:
+    """Every traced attack of scenario ``name`` replays (the replay asserts each rule)."""
+    replayed(name)
+
+
+# Each case must occur many times in the scenario built for it, so that the replay above
+# exercised it (a check that never fires proves nothing).
+COVERAGE = [
+    ("mixed", "fallen attacked", 200),
+    ("params", "fallen attacked", 200),
+    ("thresholds", "fallen attacked", 100),
+    ("thresholds", "unconscious attacked", 200),
+    ("example_death", "unconscious attacked", 200),
+    ("passed_over", "fallen player out at once", 300),
+    ("passed_over", "fallen passed over (focus)", 300),
+    ("passed_over", "fallen passed over (lowest-hp)", 300),
+    ("passed_over", "fallen passed over (random)", 300),
+]
+
+
+@pytest.mark.parametrize(("name", "case", "at_least"), COVERAGE)
+def test_case_occurs(name: str, case: str, at_least: int) -> None:
+    assert replayed(name)[case] >= at_least, dict(replayed(name))
+
+
+def test_the_replay_tells_target_fallen_apart() -> None:
+    """The passed-over fight simulated with ``target_fallen: true`` does not replay as
+    the scenario with ``false`` (a fall there leaves the character a target, not out, and
+    later attacks may pick it), yet replays as the scenario it came from. So the replay
+    fails if the kernel ignores the parameter."""
+    flipped = PASSED_OVER.replace("target_fallen: false", "target_fallen: true")
+    _, trace = simulate_traced("passed_over_true", flipped, 200, 36)
+    as_written = simlab.loads(PASSED_OVER, "passed_over.yaml")
+    assert not as_written.params.target_fallen
+    with pytest.raises(AssertionError):
+        replay_all(as_written, trace)
+    as_flipped = simlab.loads(flipped, "passed_over_true.yaml")
+    assert replay_all(as_flipped, trace)["fallen attacked"] > 100, "and replays as true"
 
 
 # ---------------------------------------------------------------------------------------
