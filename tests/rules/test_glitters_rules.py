@@ -142,6 +142,12 @@ sides:
     - {name: Ogre, hp: 60, attacks: [club], target: lowest-hp}
 """
 
+# The death-save scenario with the saves stopping when the fight ends: the players left
+# dying then stay dying (neither stable nor dead).
+NO_SAVES_AFTER = DEATH.replace(
+    "max_rounds: 14\n", "max_rounds: 14\nparams: {death_saves_after_fight: false}\n"
+)
+
 # The attack's own CT replacing the scenario's (pierce: 20 against the scenario's 18).
 REPLACE_CT = PARAMS.replace(
     "critical_threshold: 18,", "critical_threshold: 18, attack_critical_threshold: replace,"
@@ -153,6 +159,7 @@ SCENARIOS = {
     "replace_ct": (REPLACE_CT, 400, 25),
     "worked": (WORKED, 300, 23),
     "death": (DEATH, 400, 24),
+    "no_saves_after": (NO_SAVES_AFTER, 400, 26),
 }
 
 
@@ -163,8 +170,9 @@ def traced(name: str) -> tuple[Any, pd.DataFrame]:
 
 
 @pytest.fixture(scope="module", params=list(SCENARIOS))
-def run(request: pytest.FixtureRequest) -> tuple[Any, pd.DataFrame]:
-    return traced(request.param)
+def run(request: pytest.FixtureRequest) -> str:
+    """The name of a scenario of ``SCENARIOS``."""
+    return request.param
 
 
 # ---------------------------------------------------------------------------------------
@@ -504,8 +512,15 @@ def turn_order(records: list[Any], scn: Any, team: list[Actor]) -> dict[int, Act
     return {row.turn: by_name[row.attacker] for row in first}
 
 
-def replay_encounter(rows: pd.DataFrame, scn: Any) -> None:
-    """Replay one encounter: every turn, tick, attack and save, then the end."""
+def replay_encounter(rows: pd.DataFrame, scn: Any) -> Counter[str]:
+    """Replay one encounter: every turn, tick, attack and save, then the end.
+
+    Returns
+    -------
+    Counter
+        The cases the encounter went through, for the coverage checks.
+    """
+    cases: Counter[str] = Counter()
     prm = scn.params
     team = actors(scn)
     records = rows_of(rows)
@@ -526,6 +541,8 @@ def replay_encounter(rows: pd.DataFrame, scn: Any) -> None:
         if done:
             last = rnd
             break
+    if done and any(a.dying for a in team):
+        cases["dying when the fight ends"] += 1
     if prm.death_rules == "permadeath" and prm.death_saves_after_fight:
         for rnd in range(last + 1, scn.max_rounds + 1):
             for pos in sorted(positions):
@@ -533,16 +550,44 @@ def replay_encounter(rows: pd.DataFrame, scn: Any) -> None:
                 if actor.dying:
                     assert records[i].round == rnd
                     i = death_save(records[i], actor, prm, i)
+                    cases["save after the fight"] += 1
+    else:  # the saves stop with the fight: the dying stay dying
+        late = [r for r in records[i:] if r.kind == SAVE]
+        assert not late, f"a death save after the fight: {late[0]}"
     assert i == len(records), "every recorded row is accounted for"
     for actor in team:  # no row at all: down before its first turn, or the fight was over
         if actor not in positions.values():
             assert actor.down or records[-1].round == 1
+    return cases
 
 
-def test_every_row_replays(run: tuple[Any, pd.DataFrame]) -> None:
-    scn, trace = run
+@functools.cache
+def replayed(name: str) -> Counter[str]:
+    """Replay every encounter of scenario ``name``; the cases met, summed."""
+    scn, trace = traced(name)
+    cases: Counter[str] = Counter()
     for _, rows in trace.groupby("encounter", sort=True):
-        replay_encounter(rows, scn)
+        cases += replay_encounter(rows, scn)
+    return cases
+
+
+def test_every_row_replays(run: str) -> None:
+    replayed(run)
+
+
+# Each case must occur many times in the scenario built for it, so that the replay above
+# exercised it (a check that never fires proves nothing).
+COVERAGE = [
+    ("death", "dying when the fight ends", 300),
+    ("death", "save after the fight", 300),
+    ("no_saves_after", "dying when the fight ends", 300),
+]
+
+
+@pytest.mark.parametrize(("name", "case", "at_least"), COVERAGE)
+def test_case_occurs(name: str, case: str, at_least: int) -> None:
+    cases = replayed(name)
+    assert cases[case] >= at_least, dict(cases)
 
 
 # ---------------------------------------------------------------------------------------

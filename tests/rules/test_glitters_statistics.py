@@ -12,10 +12,10 @@ False alarms. Seeds are fixed, so each test always passes or always fails; thres
 bound the chance that a seed is unlucky for a correct simulator. Rates are compared
 within k = 4.5 standard errors, σ = sqrt(p(1 − p)/attempts) with 60,000 attempts per
 pair: P(|z| > 4.5) ≈ 6.8e-6 per comparison. Damage distributions use a chi-square test
-(cells with expected count < 5 merged) at p > 1e-4. About 50 comparisons make the
-family-wise false-alarm rate ≲ 5e-3. A one-point error in a hit rate gives z ≈ 2.5 per
-pair here, but every case has several pairs; a wrong critical die shifts the PMF far
-beyond the chi-square bound.
+(cells with expected count < 5 merged) at p > 1e-4. About 60 comparisons (the Parry
+case included) make the family-wise false-alarm rate ≲ 5e-3. A one-point error in a
+hit rate gives z ≈ 2.5 per pair here, but every case has several pairs; a wrong
+critical die shifts the PMF far beyond the chi-square bound.
 """
 
 from __future__ import annotations
@@ -217,3 +217,58 @@ def test_death_saves_match_the_chain() -> None:
     var = sum(r * r * p for r, p in deaths.items()) / p_dead - mean**2
     n_dead = int(res.tallies.event_round[0, res.layout.events.index("dead")].sum())
     assert abs(dead.mean_round - mean) <= K_SIGMA * np.sqrt(var / n_dead), (dead.mean_round, mean)
+
+
+# A parrying defender, one round: the attacker's main-hand sword is the first attack
+# after the defender's turn (or before its first turn), so always parried; the offhand
+# knife right after it in the same turn never is. Piercing adds no status.
+PARRY = """
+scenario: gs-parry
+rules: glitters-d20
+max_rounds: 1
+params: {{parry_value: {value}}}
+attacks:
+  sword: {{damage: 1d8, type: piercing, bonus: 5}}
+  knife: {{damage: 1d4, type: piercing, bonus: 5, hand: offhand}}
+sides:
+  a: [{{name: A, hp: 10, attacks: [sword, knife]}}]
+  b: [{{name: D, hp: 100000, dc: 12, defense: parry}}]
+"""
+PARRY_DC, PARRY_BONUS = 12, 5
+
+
+def parry_hit_rate(mit: int) -> float:
+    """P(hit) of a +5 attack against ``mit``, from docs/rules/glitters-d20.md: a natural
+    20 always hits, else natural + bonus ≥ MIT (ties hit by default)."""
+    return sum(n == 20 or n + PARRY_BONUS >= mit for n in range(1, 21)) / 20
+
+
+def parry_exact(value: int) -> dict[str, float]:
+    """Each attack's exact hit rate: MIT = DC, plus ``value`` on the parried sword."""
+    return {"sword": parry_hit_rate(PARRY_DC + value), "knife": parry_hit_rate(PARRY_DC)}
+
+
+@pytest.mark.parametrize("value", [2, 4])
+def test_parry_value_matches_exact(value: int) -> None:
+    """The simulated hit and crit rates of a parried and an unparried attack match the
+    enumeration above within K_SIGMA standard errors; ``simlab.exact`` agrees on the
+    parried one."""
+    scn = simlab.loads(PARRY.format(value=value), f"parry{value}.yaml")
+    res = simlab.simulate(scn, n=N_ENCOUNTERS, seed=SEED + value, threads=2)
+    layout = res.layout
+    for attack, p_hit in parry_exact(value).items():
+        pair = layout.pair(0, layout.attacks.index(attack), 1)
+        attempts = int(res.tallies.attempts[pair].sum())
+        assert attempts == N_ENCOUNTERS, attack
+        assert within(int(res.tallies.hits[pair].sum()), attempts, p_hit), (attack, p_hit)
+        assert within(int(res.tallies.crits[pair].sum()), attempts, 1 / 20), attack
+    # simlab.exact takes the defender's Parry as ready, true of the sword only
+    assert attack_outcome(scn, 0, "sword", 1).hit_rate == pytest.approx(parry_exact(value)["sword"])
+
+
+def test_parry_value_changes_the_exact_hit_rate() -> None:
+    """Guard against a vacuous case: parry_value 4 lowers the parried sword's exact hit
+    rate below the default 2's, and leaves the unparried knife's as it is."""
+    two, four = parry_exact(2), parry_exact(4)
+    assert four["sword"] < two["sword"] < two["knife"]
+    assert four["knife"] == two["knife"]
