@@ -25,6 +25,7 @@ from simlab.exact.opposed_tiers import (
     hit_and_critical,
     total_pmf,
 )
+from tests.chains import assert_rounds_match
 
 
 def brute_totals(texts: list[str], bonus: int = 0) -> dict[int, Fraction]:
@@ -222,3 +223,23 @@ def test_surprise_caveats_and_refusals() -> None:
     off = simlab.loads(hidden.replace("max_rounds: 40", "params: {surprise_round: false}"))
     assert fight_caveats(off, 0, "bow", 1) == {}
     assert duel_time_to_down(off).capped_pmf.sum() > 0.99
+
+
+def test_no_surprise_round_simulated_matches_the_exact_duel() -> None:
+    """``surprise_round: false`` (docs/rules/opposed-tiers.md): a hidden archer gets no
+    round 0, so the simulated Down round of its target is that of the plain duel the
+    exact engine answers (chi-square, ``tests.chains.assert_rounds_match``). With the
+    surprise round kept, the target is Downed sooner on average (the volley of round 0
+    at an undefended target), so the parameter is not idle."""
+    hidden = SCENARIO.replace("attacks: [sword]}", "attacks: [bow], hidden: true}")
+    off = simlab.loads(hidden.replace("max_rounds: 40", "params: {surprise_round: false}"))
+    res = simlab.simulate(off, n=40_000, seed=2026, threads=1)
+    b = [name for _, name in res.layout.combatants].index("B")
+    pmf = duel_time_to_down(off).capped_pmf
+    assert_rounds_match(40_000, res.tallies.down_round[b], pmf, "no surprise round: B down")
+    on = simlab.simulate(simlab.loads(hidden.replace("max_rounds: 40", "max_rounds: 30")),
+                         n=40_000, seed=2026, threads=1)  # fmt: skip
+    rounds = np.arange(res.tallies.down_round[b].size)
+    mean_off = rounds @ res.tallies.down_round[b] / res.tallies.down_round[b].sum()
+    mean_on = rounds @ on.tallies.down_round[b] / on.tallies.down_round[b].sum()
+    assert mean_on < mean_off - 0.2, (mean_on, mean_off)
