@@ -357,6 +357,35 @@ def step_all(states: dict[State, float], step: Step) -> dict[State, float]:
     return out
 
 
+def blocked_down(
+    profile: Sequence[int], block_at: int, grit: int, hp: int, cost: int, strikes: int
+) -> np.ndarray:
+    """P(a Blocking defender is Downed at the k-th strike), k = 1..``strikes``, in the two
+    Shattered Spirits drafts (docs/rules/shattered-spirits.md and -draft1.md, "Reactions";
+    ``reaction_cost``): each strike reads 2d6's row of ``profile`` (rows 2..12); when that
+    damage reaches ``block_at`` and the defender holds ``cost`` Grit of its ``grit``, it
+    pays and the roll drops by 1 and is read again (the caller's profile keeps a Blocked
+    roll on a row); at ``hp`` damage taken it is Downed. Every strike may be Blocked (one
+    a Turn). The chain's state: (damage taken, Grit left)."""
+    two = two_d6()
+    down = np.zeros(strikes + 1)
+    states: dict[State, float] = {(0, grit): 1.0}
+    for k in range(1, strikes + 1):
+        nxt: dict[State, float] = {}
+        for (taken, left), p in states.items():
+            for roll in range(2, 13):
+                damage, after = profile[roll - 2], left
+                if damage >= block_at and left >= cost:
+                    damage, after = profile[roll - 3], left - cost
+                if taken + damage >= hp:
+                    down[k] += p * two[roll]
+                else:
+                    key = (taken + damage, after)
+                    nxt[key] = nxt.get(key, 0.0) + p * two[roll]
+        states = nxt
+    return down
+
+
 Outcomes = list[tuple[float, int]]
 
 

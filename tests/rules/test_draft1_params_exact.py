@@ -58,6 +58,7 @@ from tests.chains import (
     State,
     assert_damage_matches,
     assert_rounds_match,
+    blocked_down,
     combatant_index,
     draft1_attack,
     duel_attack,
@@ -348,31 +349,10 @@ sides:
 
 @functools.cache
 def block_chain(cost: int) -> np.ndarray:
-    """P(T is Downed at its k-th attack received). Each strike reads 2d6's row; when
-    that damage reaches ``BLOCK_AT`` and T holds ``cost`` Grit, T pays and the roll is
-    lowered by 1 and read again (never below 2 here: Blocked rolls are 7 or more). The
-    chain's state: (T's damage, Grit)."""
-    two = np.zeros(13)
-    for a in range(1, 7):
-        for b in range(1, 7):
-            two[a + b] += 1 / 36
-    steps = 3 * ROUNDS
-    down = np.zeros(steps + 1)
-    states: dict[State, float] = {(0, GRIT): 1.0}
-    for k in range(1, steps + 1):
-        nxt: dict[State, float] = {}
-        for (taken, grit), p in states.items():
-            for roll in range(2, 13):
-                damage, left = STRIKE[roll - 2], grit
-                if damage >= BLOCK_AT and grit >= cost:
-                    damage, left = STRIKE[roll - 3], grit - cost
-                if taken + damage >= T_HP:
-                    down[k] += p * two[roll]
-                else:
-                    key = (taken + damage, left)
-                    nxt[key] = nxt.get(key, 0.0) + p * two[roll]
-        states = nxt
-    return down
+    """P(T is Downed at its k-th attack received), ``cost`` Grit a Block
+    (:func:`tests.chains.blocked_down`; Blocked rolls are 7 or more here, so the row read
+    stays a row)."""
+    return blocked_down(STRIKE, BLOCK_AT, GRIT, T_HP, cost, 3 * ROUNDS)
 
 
 def test_block_cost_matches_the_chain() -> None:

@@ -51,12 +51,14 @@ from tests.chains import (
     assert_damage_matches,
     assert_rounds_match,
     assert_sum_matches,
+    blocked_down,
     combatant_index,
     event_rounds,
     outcomes,
     reacted_damage,
     ss_attack,
     step_all,
+    two_d6,
     wound_segments,
 )
 
@@ -571,31 +573,10 @@ sides:
 
 @functools.cache
 def block_chain(cost: int) -> np.ndarray:
-    """P(T is Downed at the k-th strike, in round k: one strike a Turn). Each strike reads
-    2d6's row; when that damage reaches ``BLOCK_AT`` and T holds ``cost`` Grit, T pays
-    and the roll drops by 1 and is read again (Blocked rolls are 8 or more here, so the
-    row read stays a row). A Block is a reaction once per Turn, and each of A's Turns is
-    one strike. The chain's state: (T's damage taken, its Grit)."""
-    two = np.zeros(13)
-    for a in range(1, 7):
-        for b in range(1, 7):
-            two[a + b] += 1 / 36
-    down = np.zeros(BLOCK_ROUNDS + 1)
-    states: dict[State, float] = {(0, GRIT): 1.0}
-    for k in range(1, BLOCK_ROUNDS + 1):
-        nxt: dict[State, float] = {}
-        for (taken, grit), p in states.items():
-            for roll in range(2, 13):
-                damage, left = STRIKE[roll - 2], grit
-                if damage >= BLOCK_AT and grit >= cost:
-                    damage, left = STRIKE[roll - 3], grit - cost
-                if taken + damage >= T_HP:
-                    down[k] += p * two[roll]
-                else:
-                    key = (taken + damage, left)
-                    nxt[key] = nxt.get(key, 0.0) + p * two[roll]
-        states = nxt
-    return down
+    """P(T is Downed at the k-th strike, in round k: one strike a Turn, and a Block is a
+    reaction once per Turn), ``cost`` Grit a Block (:func:`tests.chains.blocked_down`;
+    Blocked rolls are 8 or more here, so the row read stays a row)."""
+    return blocked_down(STRIKE, BLOCK_AT, GRIT, T_HP, cost, BLOCK_ROUNDS)
 
 
 def test_block_cost_matches_the_chain() -> None:
@@ -642,10 +623,7 @@ def expose_chain(last: str) -> np.ndarray:
     ``statuses_last: round`` it is gone at the End of the Round, before A's next strike,
     so no strike ever meets it; with ``encounter`` it builds up. The chain's state: (T's
     damage taken, its Exposed)."""
-    two = np.zeros(13)
-    for a in range(1, 7):
-        for b in range(1, 7):
-            two[a + b] += 1 / 36
+    two = two_d6()
     down = np.zeros(BLOCK_ROUNDS + 1)
     states: dict[State, float] = {(0, 0): 1.0}
     for k in range(1, BLOCK_ROUNDS + 1):
