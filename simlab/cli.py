@@ -25,8 +25,22 @@ EXIT_OK, EXIT_CHECK_FAILED, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
 
+#: The indent of an error's continued lines, so that each problem's start stands out.
+ERROR_INDENT = "  "
+
+
 def _fail(message: str, code: int) -> None:
-    click.echo(message, err=True)
+    """Print ``message`` on stderr, each of its lines (one a problem) broken at spaces to
+    the terminal's width when stderr is laid out to one (``report.width``; a pipe or a
+    CI log without ``COLUMNS`` gets one line a problem), then exit with ``code``."""
+    import shutil
+
+    from simlab.report.width import broken_at_spaces
+
+    width = shutil.get_terminal_size().columns
+    lines = [broken_at_spaces(line, width, ERROR_INDENT, sys.stderr)
+             for line in message.splitlines()]  # fmt: skip
+    click.echo("\n".join(lines), err=True)
     sys.exit(code)
 
 
