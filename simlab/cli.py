@@ -30,18 +30,27 @@ ERROR_INDENT = "  "
 
 
 def _fail(message: str, code: int) -> None:
-    """Print ``message`` on stderr, each of its lines (one a problem) broken at spaces to
-    the terminal's width when stderr is laid out to one (``report.width``; a pipe or a
-    CI log without ``COLUMNS`` gets one line a problem), then exit with ``code``."""
-    import shutil
+    """Print ``message`` on stderr and exit with ``code``. Where stderr is a terminal,
+    each of its lines (one a problem) is broken at spaces to the terminal's width; in a
+    pipe or a CI log a problem keeps one line, whatever ``COLUMNS`` says (pytest-xdist's
+    workers set it), so that ``grep`` finds it whole."""
+    if sys.stderr.isatty():
+        from simlab.report.width import wrapped
 
-    from simlab.report.width import broken_at_spaces
-
-    width = shutil.get_terminal_size().columns
-    lines = [broken_at_spaces(line, width, ERROR_INDENT, sys.stderr)
-             for line in message.splitlines()]  # fmt: skip
-    click.echo("\n".join(lines), err=True)
+        message = "\n".join(wrapped(line, _stderr_width(), ERROR_INDENT)
+                            for line in message.splitlines())  # fmt: skip
+    click.echo(message, err=True)
     sys.exit(code)
+
+
+def _stderr_width() -> int:
+    """The width of the terminal stderr shows in: ``COLUMNS`` when set, else the
+    terminal's own (stdout may be a pipe), else 80."""
+    with contextlib.suppress(ValueError):
+        return int(os.environ.get("COLUMNS", ""))
+    with contextlib.suppress(OSError, ValueError):
+        return os.get_terminal_size(sys.stderr.fileno()).columns
+    return 80
 
 
 def handle_errors(command: Callable[..., Any]) -> Callable[..., Any]:

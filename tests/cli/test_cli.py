@@ -62,15 +62,7 @@ def test_validate_ok_fits_80_columns() -> None:
     assert " ".join(lines) == piped.stdout.strip()
 
 
-def _misspelt_key(tmp_path: Path) -> Path:
-    """The quickstart with a key ``hp`` misspelt beside ``hp``: a message of over 200
-    columns."""
-    bad = tmp_path / "bad.yaml"
-    bad.write_text(QUICKSTART.read_text().replace("hp: 30", "hp: 30, hpp: 30", 1))
-    return bad
-
-
-def _stderr_in_a_terminal(args: list[str], env: dict[str, str]) -> str:
+def _stderr_in_a_terminal(args: list[str], env: dict[str, str], cwd: Path) -> str:
     """What ``simlab ARGS`` writes to stderr when stderr is an 80-column terminal (a
     pseudo-terminal) and stdout a pipe, as the terminal shows it."""
     import fcntl
@@ -81,7 +73,7 @@ def _stderr_in_a_terminal(args: list[str], env: dict[str, str]) -> str:
     leader, follower = pty.openpty()
     fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     subprocess.run([sys.executable, "-m", "simlab", *args], env=env, stdout=subprocess.PIPE,
-                   stderr=follower, cwd=ROOT, timeout=600)  # fmt: skip
+                   stderr=follower, cwd=cwd, timeout=600)  # fmt: skip
     os.close(follower)
     shown = b""
     with contextlib.suppress(OSError):  # EIO once everything written has been read
@@ -94,25 +86,29 @@ def _stderr_in_a_terminal(args: list[str], env: dict[str, str]) -> str:
 def test_an_error_is_broken_at_spaces_in_a_terminal_and_one_line_in_a_pipe(
     tmp_path: Path,
 ) -> None:
-    """A long message (here a misspelt key, listing every key it could be) is broken at
-    spaces, its continued lines indented, where stderr is a terminal or ``COLUMNS``
-    says how wide; in a pipe (a CI log) each problem stays on one line for ``grep``."""
-    bad = _misspelt_key(tmp_path)
+    """A long message (a misspelt key, listing every key it could be) is broken at
+    spaces to the terminal's width, its later lines indented, where stderr is a
+    terminal; in a pipe (a CI log) each problem stays on one line for ``grep``, even
+    where ``COLUMNS`` is set."""
+    (tmp_path / "bad.yaml").write_text(
+        QUICKSTART.read_text().replace("hp: 30", "hp: 30, hpp: 30", 1)
+    )
     env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
-    piped = subprocess.run([sys.executable, "-m", "simlab", "validate", str(bad)], env=env,
-                           capture_output=True, text=True, cwd=ROOT, timeout=600)  # fmt: skip
-    assert piped.returncode == 2
-    problem = piped.stderr.strip()
+    command = [sys.executable, "-m", "simlab", "validate", "bad.yaml"]
+    piped = [
+        subprocess.run(
+            command, env=given, capture_output=True, text=True, cwd=tmp_path, timeout=600
+        )
+        for given in (env, {**env, "COLUMNS": "80"})
+    ]
+    assert [done.returncode for done in piped] == [2, 2]
+    problem = piped[0].stderr.strip()
+    assert piped[1].stderr.strip() == problem
     assert "\n" not in problem and len(problem) > 160 and "did you mean 'hp'?" in problem
-    narrow = subprocess.run([sys.executable, "-m", "simlab", "validate", str(bad)],
-                            env={**env, "COLUMNS": "80"}, capture_output=True, text=True,
-                            cwd=ROOT, timeout=600)  # fmt: skip
-    terminal_shows = _stderr_in_a_terminal(["validate", str(bad)], env)
-    for shown in (narrow.stderr, terminal_shows):
-        lines = shown.strip().splitlines()
-        assert len(lines) >= 3 and max(len(line) for line in lines) <= 80, shown
-        assert all(line.startswith("  ") for line in lines[1:]), shown
-        assert " ".join(line.strip() for line in lines) == problem
+    lines = _stderr_in_a_terminal(["validate", "bad.yaml"], env, tmp_path).strip().splitlines()
+    assert len(lines) >= 3 and max(len(line) for line in lines) <= 80, lines
+    assert all(line.startswith("  ") for line in lines[1:]), lines
+    assert " ".join(line.strip() for line in lines) == problem
 
 
 @pytest.mark.parametrize("command", ["validate", "run"])
