@@ -319,8 +319,9 @@ class Fraction(click.ParamType):
 def whole_number(text: str) -> int | None:
     """The whole number ``text`` writes (``"200_000"``, ``"2e5"``, ``"2.5E5"``, ``"-3"``),
     or None when it writes none (``"1.5"``, ``"1,000"``, ``"1e-2"``, ``"nan"``). A number
-    past 10**18 either way comes back as ±(10**18 + 1), out of any range a count is
-    checked against, rather than made at the size ``1e999999999`` asks for."""
+    of more than 21 digits comes back as ±(:data:`BEYOND_ANY_RANGE`), out of every range
+    a number is checked against (a seed's goes to 2**64 - 1, 20 digits), rather than
+    made at the size ``1e999999999`` asks for."""
     import re
     from decimal import Decimal, InvalidOperation
 
@@ -331,12 +332,18 @@ def whole_number(text: str) -> int | None:
     try:
         number = Decimal(digits)
     except InvalidOperation:  # an exponent past what Decimal holds (1e99999999999999999999)
-        number = Decimal(re.split("[eE]", digits)[0]).scaleb(19)
+        number = Decimal(re.split("[eE]", digits)[0]).scaleb(22)
     if number != number.to_integral_value():
         return None
-    if number and number.adjusted() > 18:
-        return 10**18 + 1 if number > 0 else -(10**18 + 1)
+    if number and number.adjusted() > 20:
+        return BEYOND_ANY_RANGE if number > 0 else -BEYOND_ANY_RANGE
     return int(number)
+
+
+#: What :func:`whole_number` gives for a number of more than 21 digits: past the top of
+#: every option's range (a seed's, :data:`~simlab.limits.MAX_SEED`, is below 2 * 10**19),
+#: so that it is refused, never taken as another number.
+BEYOND_ANY_RANGE = 10**21 + 1
 
 
 #: A count of encounters (``-n``, ``--block-size``).

@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 from rich.console import Console
 
+from simlab.cli import BEYOND_ANY_RANGE, whole_number
 from simlab.report import terminal
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -133,6 +134,11 @@ def test_bad_scenario_exits_2_with_location_and_no_traceback(tmp_path: Path, com
         (["--seed", "-1"], "'--seed': expected a seed from 0 to 18446744073709551615 "
                            "(2**64 - 1); got -1"),
         (["--seed", "x"], "'--seed': expected a whole number such as 7; got 'x'"),
+        (["--seed", "18446744073709551616"], "'--seed': expected a seed from 0 to "
+                                             "18446744073709551615 (2**64 - 1); got "
+                                             "18446744073709551616"),
+        (["--seed", "1e30"], "'--seed': expected a seed from 0 to 18446744073709551615 "
+                             "(2**64 - 1); got 1e30"),
         (["--scheduler", "foo"], "expected --scheduler as a Dask scheduler's address such as "
                                  "tcp://host:8786; got 'foo'"),
         (["--scheduler", "http://x:8786"], "got 'http://x:8786' (unknown address scheme"),
@@ -149,18 +155,31 @@ def test_bad_options_exit_2(args: list[str], words: str) -> None:
     ("text", "count"),
     [
         ("200000", 200_000), ("200_000", 200_000), ("2e5", 200_000), ("2.5E5", 250_000),
-        (" 7 ", 7), ("+5", 5), ("-3", -3), ("2.50e5", 250_000), ("1e20", 10**18 + 1),
-        ("1e999999999", 10**18 + 1), ("-1e20", -(10**18 + 1)), ("0e25", 0),
-        ("1e9999999999999999999", 10**18 + 1), ("0e9999999999999999999", 0),
-        ("2.5e99999999999999999999", 10**18 + 1),
+        (" 7 ", 7), ("+5", 5), ("-3", -3), ("2.50e5", 250_000), ("1e20", 10**20),
+        ("12345678901234567890", 12345678901234567890), ("-1e20", -(10**20)),
+        ("999999999999999999999", 10**21 - 1), ("1e21", BEYOND_ANY_RANGE),
+        ("1e999999999", BEYOND_ANY_RANGE), ("-1e21", -BEYOND_ANY_RANGE), ("0e25", 0),
+        ("1e9999999999999999999", BEYOND_ANY_RANGE), ("0e9999999999999999999", 0),
+        ("2.5e99999999999999999999", BEYOND_ANY_RANGE),
         ("1.5", None), ("1.25e1", None), ("1,000", None), ("1e-2", None), ("_1", None),
         ("1__0", None), ("0x10", None), ("nan", None), ("inf", None), ("", None),
     ],
 )  # fmt: skip
 def test_a_count_is_written_in_digits_or_scientific_notation(text: str, count: int | None) -> None:
-    from simlab.cli import whole_number
-
     assert whole_number(text) == count
+
+
+def test_a_seed_of_twenty_digits_is_the_seed_used() -> None:
+    """A seed up to 2**64 - 1 is taken as written: the run says so and plays as the
+    same seed given through ``--set``. (Numbers past 10**18 were once all read as
+    10**18 + 1, a valid seed: another run, without a word.)"""
+    seed = "12345678901234567890"
+    done = simlab("run", str(QUICKSTART), "-n", "500", "--seed", seed)
+    as_set = simlab("run", str(QUICKSTART), "-n", "500", "--set", f"seed={seed}")
+    assert done.returncode == as_set.returncode == 0, done.stderr + as_set.stderr
+    assert f"seed {seed}" in " ".join(done.stdout.split())  # however the line is broken
+    tables = [text.stdout.split(" attacks (± 95% interval)")[1] for text in (done, as_set)]
+    assert tables[0] == tables[1]
 
 
 def test_run_takes_a_count_in_scientific_notation() -> None:
