@@ -11,7 +11,10 @@ pmf       damage per attack, time-to-down per         χ² of homogeneity (2 × 
           encounter length                            expected count is ≥ 5)
 mean      mean damage per attack, mean rounds,        t from batch-means standard errors
           mean damage from statuses per encounter     (Welch df), z from the histogram
-          (systems that tally it)                     variance for rounds
+          (systems that tally it)                     variance for rounds; none (noted)
+                                                      when a side's attacks fall in fewer
+                                                      than 2 batches, as no error can be
+                                                      estimated
 median    median time-to-down (round by which half    the χ² of its time-to-down
           of all encounters had it downed)
 ========  ==========================================  =====================================
@@ -203,14 +206,20 @@ class _Rows:
         return p
 
     def mean(self, figure: str, subject: str, m1: float, se1: float, m0: float, se0: float,
-             df: float = math.inf) -> None:  # fmt: skip
+             df: float = math.inf) -> bool:  # fmt: skip
         """Difference of two means in standard errors; Student t with ``df`` when the
-        errors are themselves estimated from few batches."""
+        errors are themselves estimated from few batches. A mean whose error cannot be
+        estimated (NaN: its units fall in fewer than 2 batches) is listed untested (test
+        ``none``, no p-value, never drifted); returns whether it was tested."""
+        if math.isnan(se1) or math.isnan(se0):
+            self.add(figure, subject, "mean", "none", m0, m1, m1 - m0, math.nan, math.nan)
+            return False
         z, p, _ = stats.z_test(m1 - m0, math.sqrt(se1**2 + se0**2), max(abs(m1), abs(m0)))
         if math.isfinite(df) and math.isfinite(z):
             p = float(2.0 * sps.t.sf(abs(z), df))
         self.add(figure, subject, "mean", "t" if math.isfinite(df) else "z", m0, m1,
                  m1 - m0, z, p)  # fmt: skip
+        return True
 
 
 def _pairs(res: Result) -> dict[tuple[str, str, str], int]:
@@ -238,7 +247,10 @@ def _attack_rows(rows: _Rows, cur: Result, base: Result, notes: list[str]) -> No
             rows.rate("crit_rate", subject, k1, n1, k0, n0)
         m1, se1, df1 = _batch_se(tc.damage_sum[pc], tc.attempts[pc])
         m0, se0, df0 = _batch_se(tb.damage_sum[pb], tb.attempts[pb])
-        rows.mean("mean_damage", subject, m1, se1, m0, se0, _welch_df(se1, df1, se0, df0))
+        if not rows.mean("mean_damage", subject, m1, se1, m0, se0, _welch_df(se1, df1, se0, df0)):
+            notes.append(f"{rows.label}: mean_damage of {subject} not tested, its attacks "
+                         f"too few to estimate its error ({n0:,} in the baseline, {n1:,} "
+                         "now: fewer than 2 of a run's batches have one)")  # fmt: skip
         rows.pmf("damage_pmf", subject, tc.damage_hist[pc], tb.damage_hist[pb])
     for pair in b_pairs.keys() - c_pairs.keys():
         notes.append(f"{rows.label}: {pair[0]} {pair[1]} → {pair[2]} is gone "

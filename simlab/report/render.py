@@ -237,9 +237,13 @@ def _p_is(p: float) -> str:
 
 
 def drift_status(row: Any) -> str:
-    """``DRIFT``, ``changed, within tolerance`` or ``ok`` for one drift-table row."""
+    """``DRIFT``, ``changed, within tolerance``, ``ok``, or ``not tested`` (a mean of
+    too few attacks to estimate its error, :mod:`simlab.analysis.drift`) for one
+    drift-table row."""
     if row.drifted:
         return "DRIFT"
+    if row.test == "none":
+        return "not tested"
     return "changed, within tolerance" if row.significant else "ok"
 
 
@@ -764,10 +768,13 @@ def _markdown(sections: list[Section], title: str, drift: DriftReport | None,
             out += ["### Balance specs", "", _md_table(SPEC_HEADER, s.specs), ""]
         if s.drift or s.notes:
             out += ["### Compared with the baseline", "", *(f"- {md_text(n)}" for n in s.notes), ""]
-            changed = [r for r in s.drift if r[0] != "ok"]
+            changed = [r for r in s.drift if r[0] not in ("ok", "not tested")]
             if changed:
                 out += [_md_table(DRIFT_HEADER, changed), ""]
-            out += [f"{len(s.drift) - len(changed)} other figures unchanged.", ""]
+            untested = sum(r[0] == "not tested" for r in s.drift)
+            unchanged = len(s.drift) - len(changed) - untested
+            out += [f"{unchanged} other figures unchanged"
+                    + (f"; {untested} not tested (see the notes)." if untested else "."), ""]
         out += ["### Attacks", "", _md_table(s.attack_header, s.attacks), ""]
         out += ["### Time-to-down", "", md_text(TIME_TO_DOWN_NOTE), "",
                 _md_table(s.combatant_header, s.combatants), ""]  # fmt: skip

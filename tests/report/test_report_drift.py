@@ -12,6 +12,8 @@ from scipy import stats as sps
 from simlab import api
 from simlab.analysis.drift import DEFAULT_ALPHA, chi2_homogeneity, compare, compare_results
 from simlab.analysis.drift import total_variation as tv
+from simlab.analysis.result import Result
+from simlab.report.render import drift_status
 from simlab.report.results import ScenarioRun
 from tests.report.report_synthetic import Truth, synthetic_result
 from tests.support import AMBUSH
@@ -100,6 +102,35 @@ def test_a_changed_hit_rate_is_caught_and_only_what_follows_from_it() -> None:
     row = report.drifted.iloc[0]
     assert row.change == pytest.approx(0.06, abs=0.01)
     assert row.p_holm < DEFAULT_ALPHA and row.beyond_tolerance
+
+
+def _one_attack(result: Result, damage: int) -> None:
+    """Leave A's attacks on B in ``result`` as one hit of ``damage``, in one batch."""
+    t, pair = result.tallies, result.layout.pair(0, 0, 1)
+    for tally in (t.attempts, t.hits, t.crits, t.damage_sum, t.damage_hist):
+        tally[pair] = 0
+    t.attempts[pair, 3], t.hits[pair, 3], t.damage_sum[pair, 3] = 1, 1, damage
+    t.damage_hist[pair, damage] = 1
+
+
+def test_a_mean_of_one_attack_a_run_is_noted_untested_not_drifted() -> None:
+    """A pair attacked once in each run (a fight's rare pairing) has no error to test
+    its mean damage against: one batch has attacks. It is listed as not tested, with a
+    note, where its 5 -> 2 once drifted at p = 0 as if both means were certain."""
+    rng = np.random.default_rng(13)
+    base, cur = (synthetic_result(Truth(), 50_000, rng) for _ in range(2))
+    _one_attack(base, 5)
+    _one_attack(cur, 2)
+    report = compare_results([cur], [base])
+    row = report.table[(report.table.figure == "mean_damage")
+                       & (report.table.subject == "A strike → B")].iloc[0]  # fmt: skip
+    assert row.test == "none" and math.isnan(row.p_value) and not row.drifted
+    assert row.change == -3 and row.beyond_tolerance
+    assert any("mean_damage of A strike → B not tested" in note for note in report.notes)
+    assert drift_status(row) == "not tested"
+    other = report.table[report.table.subject == "B strike → A"]
+    assert (other[other.figure == "mean_damage"].test == "t").all()
+    assert report.ok
 
 
 def test_a_change_within_tolerance_is_reported_but_does_not_drift() -> None:
