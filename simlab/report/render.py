@@ -773,8 +773,8 @@ def _markdown(sections: list[Section], title: str, drift: DriftReport | None,
                 out += [_md_table(DRIFT_HEADER, changed), ""]
             untested = sum(r[0] == "not tested" for r in s.drift)
             unchanged = len(s.drift) - len(changed) - untested
-            out += [f"{unchanged} other figures unchanged"
-                    + (f"; {untested} not tested (see the notes)." if untested else "."), ""]
+            untested_note = f"; {untested} not tested (see the notes)" if untested else ""
+            out += [f"{unchanged} other figures unchanged{untested_note}.", ""]
         out += ["### Attacks", "", _md_table(s.attack_header, s.attacks), ""]
         out += ["### Time-to-down", "", md_text(TIME_TO_DOWN_NOTE), "",
                 _md_table(s.combatant_header, s.combatants), ""]  # fmt: skip
