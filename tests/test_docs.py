@@ -92,3 +92,34 @@ def test_readme_summary_example_names_every_key() -> None:
     keys = {*doc, *doc["attacks"][0], *first, *first["time_to_down"], *doc["sides"][0]}
     assert keys - shown == set()
     assert '"scenario": "quickstart"' in example and '"seed": 7' in example
+
+
+#: The README's Python blocks run with smaller samples: what is tested is that each call
+#: works as written, in order, not the figures.
+SMALLER = {"n=200_000": "n=20_000", "n=50_000": "n=5_000", "check=True": "n=20_000, check=True"}
+
+
+@pytest.mark.slow  # four blocks: simulations, a sweep, a comparison, a report with plots
+def test_readme_python_blocks_run_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every Python block of the README runs as written, one after another in one
+    namespace, as a designer pastes them into a notebook (``moving_pairs`` was once
+    shown taking ``sw.attacks()``, and a later block's ``res`` replaced the quickstart's
+    result that the plotting block draws). Paths are relative to a folder holding the
+    repository's scenarios and baseline, as a clone's root does."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```python\n(.*?)^```", text, re.S | re.M)
+    assert len(blocks) >= 4
+    (tmp_path / "scenarios").symlink_to(ROOT / "scenarios")
+    (tmp_path / "reports").mkdir()
+    (tmp_path / "reports/baseline").symlink_to(ROOT / "reports/baseline")
+    monkeypatch.chdir(tmp_path)
+    namespace: dict[str, object] = {}
+    for block in blocks:
+        for given, smaller in SMALLER.items():
+            block = block.replace(given, smaller)
+        exec(compile(block, "README.md", "exec"), namespace)
+    assert (tmp_path / "reports/mine/report.html").is_file()
+    assert (tmp_path / "out/guard").is_dir() and (tmp_path / "out/row9").is_dir()
