@@ -366,6 +366,8 @@ class ScenarioBase(StrictModel):
                                         f"{did_you_mean(name, names)}", name)  # fmt: skip
                 if name is not None:
                     _refuse_lookalikes(claims, name, ("expect", i, key))
+            if _lists_undefined(makers, attacks):
+                continue  # who can make what is unknown until the loader names the typo
             used = (spec.attack is None or spec.attacker is None
                     or _attacking_sides(spec.attack, spec.attacker, makers))  # fmt: skip
             if not used:
@@ -466,6 +468,13 @@ class ScenarioBase(StrictModel):
 
 #: (side, name, attacks) of one combatant (:meth:`ScenarioBase.attack_makers`).
 Maker = tuple[str, str, list[str]]
+
+
+def _lists_undefined(makers: list[Maker], attacks: dict[str, Any]) -> bool:
+    """Whether a combatant lists an attack not defined under ``attacks:`` (a typo the
+    loader reports where it is, ``load._attack_problems``): until it is mended, who can
+    make an attack is not known, and an ``expect:`` entry is not refused for it."""
+    return any(name not in attacks for _, _, listed in makers for name in listed)
 
 
 def _attacking_sides(attack: str | None, attacker: str | None, makers: list[Maker]) -> set[str]:

@@ -6,11 +6,15 @@ Each case changes one line of a valid scenario and asserts the ``file:line`` and
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import simlab
 from simlab.errors import InputError, ScenarioError
 from tests.support import errors_of, validate_file
+
+ROOT = Path(__file__).resolve().parents[2]
 
 VALID = """\
 scenario: t
@@ -409,3 +413,24 @@ def test_an_override_of_a_name_is_refused() -> None:
         with pytest.raises(InputError, match=rf"^--set {change}: expected a field other than "
                                              "'name'"):  # fmt: skip
             scn.with_([change])
+
+
+@pytest.mark.parametrize(
+    ("path", "attack"),
+    [("scenarios/shattered-spirits/quickstart.yaml", "stone-strike"),
+     ("scenarios/zones-3d6/skirmish.yaml", "longsword")],
+)  # fmt: skip
+def test_a_misspelt_attack_in_a_list_is_named_before_what_expect_makes_of_it(
+    tmp_path, path: str, attack: str
+) -> None:  # type: ignore[no-untyped-def]
+    """A combatant's ``attacks: [stone-strik]`` is reported where it is, with the name it
+    was close to. It once hid behind its ``expect:`` entry's message (no one could make
+    ``stone-strike`` at Kaito any more), which pointed at the wrong line."""
+    text = (ROOT / path).read_text().replace(f"attacks: [{attack}", f"attacks: [{attack[:-1]}")
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if f"[{attack[:-1]}]" in t
+                or f"[{attack[:-1]}," in t)  # fmt: skip
+    done = validate_file(tmp_path / "typo.yaml", text)
+    assert done.exit_code == 2, done.output
+    assert f"typo.yaml:{line}:" in done.output
+    assert f"got {attack[:-1]!r}; did you mean {attack!r}?" in done.output
+    assert "can target" not in done.output
