@@ -14,6 +14,9 @@ from dataclasses import dataclass
 #: How alike a misspelt name and a known one must be (``difflib``'s ratio, case ignored)
 #: for a message to suggest it: 'armour' and 'armor' 0.91, 'maec' and 'mace' 0.75.
 SUGGEST_CUTOFF = 0.75
+#: The fewest letters a misspelt name and a known one must begin with alike (all of the
+#: misspelt one's but its last) to be suggested below that likeness: 'enemy', 'enemies'.
+STEM_LETTERS = 4
 
 
 def did_you_mean(found: object, known: Iterable[object]) -> str:
@@ -38,7 +41,19 @@ def did_you_mean(found: object, known: Iterable[object]) -> str:
 
     by_lower = {str(name).lower(): str(name) for name in known}
     close = difflib.get_close_matches(found.lower(), by_lower, n=1, cutoff=SUGGEST_CUTOFF)
+    close = close or _one_sharing_the_stem(found.lower(), by_lower)
     return f"; did you mean {by_lower[close[0]]!r}?" if close else ""
+
+
+def _one_sharing_the_stem(found: str, known: Iterable[str]) -> list[str]:
+    """The one known name that starts with all of ``found`` but its last letter (at least
+    :data:`STEM_LETTERS` of them): 'enemy' for 'enemies', a plural or a tense the
+    likeness cutoff misses. An empty list when several do, or ``found`` is shorter."""
+    stem = found[:-1]
+    if len(stem) < STEM_LETTERS:
+        return []
+    sharing = [name for name in known if name.startswith(stem)]
+    return sharing if len(sharing) == 1 else []
 
 
 class SimlabError(Exception):

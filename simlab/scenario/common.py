@@ -378,8 +378,8 @@ class ScenarioBase(StrictModel):
                 _refuse_untargetable(spec.attack, spec.attacker, spec.defender, makers, i)
             if spec.side is not None and spec.side not in sides:
                 raise located_error(("expect", i, "side"), f"expected a side of this "
-                                    f"scenario ({', '.join(sides)}); got {spec.side!r}",
-                                    spec.side)  # fmt: skip
+                                    f"scenario ({', '.join(sides)}); got {spec.side!r}"
+                                    f"{did_you_mean(spec.side, sides)}", spec.side)  # fmt: skip
         return self
 
     @model_validator(mode="after")

@@ -133,7 +133,8 @@ def _event_problems(scenario: ScenarioBase, source: YamlSource) -> list[Problem]
         problem_at(
             source,
             ("expect", i, "event"),
-            f"expected an event of rules {scenario.rules} ({known}); got {event!r}",
+            f"expected an event of rules {scenario.rules} ({known}); got {event!r}"
+            f"{did_you_mean(event, events)}",
         )
         for i, event in named
         if event not in events

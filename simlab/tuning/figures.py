@@ -211,7 +211,8 @@ def check_figure(ref: FigureRef, layout: Layout, label: str, scenario: Any = Non
                          f"cap) after '@'; got {ref.arg}")  # fmt: skip
     if ref.figure == "event_rate" and ref.arg not in layout.events:
         known = ", ".join(layout.events) or "none in these rules"
-        raise InputError(f"{label}: expected an event ({known}); got {ref.arg!r}")
+        raise InputError(f"{label}: expected an event ({known}); got {ref.arg!r}"
+                         f"{did_you_mean(ref.arg, layout.events)}")  # fmt: skip
     if ref.figure in ATTACK_FIGURES and scenario is not None:
         attack, _, defender = ref.on.partition("/")
         problem = scenario.attack_problem(attack, defender or None)

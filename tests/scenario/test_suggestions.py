@@ -35,13 +35,19 @@ sides:
         ("maec", ["mace", "sword"], "mace"),
         ("defender", ["Attacker", "Defender"], "Defender"),  # case ignored, shown as known
         ("hpp", ["hp", "name"], "hp"),
+        ("enemy", ["party", "enemies"], "enemies"),  # the stem alike, below the cutoff
     ],
 )
 def test_a_close_name_is_suggested(found: str, known: list[str], suggested: str) -> None:
     assert did_you_mean(found, known) == f"; did you mean {suggested!r}?"
 
 
-@pytest.mark.parametrize(("found", "known"), [("zzz", ["mace", "sword"]), (3, ["3"]), ("", ["a"])])
+@pytest.mark.parametrize(
+    ("found", "known"),
+    [("zzz", ["mace", "sword"]), (3, ["3"]), ("", ["a"]),
+     ("sides", ["sidearm", "sideline"]),  # two share the stem: neither is suggested
+     ("ene", ["enemies"])],  # a stem of 2 letters says too little
+)  # fmt: skip
 def test_nothing_is_suggested_when_nothing_is_close(found: object, known: list[str]) -> None:
     assert did_you_mean(found, known) == ""
 
@@ -69,6 +75,22 @@ def test_a_far_name_gets_no_suggestion() -> None:
 def test_an_expect_entry_suggests_the_combatant() -> None:
     text = GLITTERS + "expect:\n  - {figure: down_rate, combatant: Defendr, at_least: 0.1}\n"
     assert_one_error(text, 13, ["got 'Defendr'; did you mean 'Defender'?"])
+
+
+@pytest.mark.parametrize(
+    ("entry", "words"),
+    [("{figure: win_rate, side: heros, at_least: 0.1}", "got 'heros'; did you mean 'heroes'?"),
+     ("{figure: event_rate, combatant: Defender, event: deadd, at_most: 0.5}",
+      "got 'deadd'; did you mean 'dead'?")],
+)  # fmt: skip
+def test_an_expect_entry_suggests_the_side_and_the_event(entry: str, words: str) -> None:
+    text = GLITTERS.replace("  a:\n", "  heroes:\n") + f"expect:\n  - {entry}\n"
+    assert_one_error(text, 13, [words])
+
+
+def test_a_tuning_target_suggests_the_event() -> None:
+    with pytest.raises(InputError, match="got 'deadd'; did you mean 'dead'"):
+        simlab.tune(SS_DUEL, "Defender.guard=0:3", "event_rate:Defender@deadd=0.5", n=1000)
 
 
 def test_a_spirits_attack_is_suggested() -> None:
