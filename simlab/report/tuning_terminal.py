@@ -518,6 +518,13 @@ def _figure_text(value: float, lo: float, hi: float, method: str) -> str:
     return estimate(value, lo, hi)
 
 
+def _unmeasured(figure: str) -> str:
+    """Why a tuning's figure can have been measured at no value: what it needs."""
+    if "time_to_down" in figure:
+        return "the combatant never went down (a time-to-down needs it to)"
+    return "what it is measured on never happened (no attack made, no encounter counted)"
+
+
 def print_tune(result: TuneResult) -> None:
     """Print a tuning: the closest value, its neighbours, the consistent range, and how."""
     best, t = result.best, result.target
@@ -528,12 +535,17 @@ def print_tune(result: TuneResult) -> None:
                  [result.field, str(t.figure), "method"], rows)  # fmt: skip
     say = functools.partial(terminal.console.print, markup=False, highlight=False)
     figure = _figure_text(best.figure, best.lo, best.hi, best.method)
-    if not result.reachable:
+    if not result.measured:
+        say(f"unreachable: {t.figure} was measured at no value of {result.field} tried "
+            f"({result.lo:g}..{result.hi:g}): {_unmeasured(t.figure.figure)}")  # fmt: skip
+    elif not result.reachable:
         say(f"unreachable: {t} is outside what {result.field} = {result.lo:g}..{result.hi:g} "
             f"reaches; closest: {result.field}={result.value:g} gives {figure}")  # fmt: skip
     else:
         say(f"{result.field}={result.value:g} gives {t.figure} = {figure} (target {t.value:g})")
-    if result.consistent is None:
+    if not result.measured:
+        pass  # nothing to be consistent with: said above
+    elif result.consistent is None:
         between = [(a, b) for a, b in itertools.pairwise(result.evaluations)
                    if min(a.figure, b.figure) <= t.value <= max(a.figure, b.figure)]  # fmt: skip
         where = (f"; it lies between {result.field}={between[0][0].value:g} and "

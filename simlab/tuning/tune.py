@@ -200,12 +200,20 @@ class TuneResult:
         if found is not None:
             answer = (f"{self.field}={_show(self.value)} gives {_figure(found.figure)} "
                       f"[{_figure(found.lo)}, {_figure(found.hi)}] ({found.method})")  # fmt: skip
-        if not self.reachable:
+        if not self.measured:
+            answer = "no value gave the figure"
+        elif not self.reachable:
             answer += ", the closest end: the target is not reached"
         return (f"<TuneResult {self.scenario} · rules {self.rules} · {self.field} over "
                 f"{_show(self.lo)}..{_show(self.hi)} for {self.target}: {answer}; "
                 f"{len(self.evaluations)} values evaluated; .value, .best, .evaluations, "
                 ".how()>")  # fmt: skip
+
+    @property
+    def measured(self) -> bool:
+        """Whether some value evaluated gave the figure at all (a time-to-down of a
+        combatant nobody downs, at every value, gives none)."""
+        return any(math.isfinite(e.figure) for e in self.evaluations)
 
     @property
     def best(self) -> Evaluation:
@@ -231,7 +239,8 @@ class TuneResult:
                   if methods == {"simulated"} else
                   f"the exact engine where it answers and simulation elsewhere "
                   f"({size}, seed {self.seed})")  # fmt: skip
-        search = ("bisection (the figure is monotone in the field over the values tried)"
+        search = ("a grid (no value gave the figure)" if not self.measured else
+                  "bisection (the figure is monotone in the field over the values tried)"
                   if self.monotone else
                   "a grid and bisection of every crossing (the figure is NOT monotone in "
                   "the field)")  # fmt: skip
@@ -255,7 +264,8 @@ class TuneResult:
             "value": _json(self.value), "figure": _num(best.figure),
             "figure_ci": [_num(best.lo), _num(best.hi)], "method": best.method,
             "consistent": None if self.consistent is None else [_json(x) for x in self.consistent],
-            "reachable": self.reachable, "monotone": self.monotone, "how": self.how(),
+            "reachable": self.reachable, "measured": self.measured,
+            "monotone": self.monotone, "how": self.how(),
             "precision": self.precision,
             "evaluations": [{"set": {self.field: _json(e.value)}, "figure": _num(e.figure),
                              "figure_ci": [_num(e.lo), _num(e.hi)], "method": e.method,

@@ -103,6 +103,23 @@ def test_unreachable_target_exits_1_with_the_closest_end(tmp_path: Path) -> None
     assert doc["reachable"] is False and doc["value"] == 20 and doc["consistent"] is None
 
 
+def test_a_figure_no_value_gives_is_said_so_not_called_monotone(tmp_path: Path) -> None:
+    """In ``ss-duel`` nobody attacks the Attacker: its time-to-down is measured at no
+    value. The tuning says that, where it once reported the closest end's "—" and a
+    bisection of a figure "monotone over the values tried"."""
+    out = tmp_path / "tune"
+    done = CliRunner().invoke(main, ["tune", str(SS_DUEL), "--vary", "Defender.hp=5:60",
+                                     "--target", "mean_time_to_down:Attacker=5", "-n", "2000",
+                                     "--out", str(out)])  # fmt: skip
+    assert done.exit_code == 1, done.output
+    text = " ".join(done.output.split())
+    assert "was measured at no value of Defender.hp tried (5..60)" in text
+    assert "monotone" not in text and "closest" not in text
+    doc = json.loads((out / "tune.json").read_text())
+    assert doc["measured"] is False and doc["reachable"] is False and doc["figure"] is None
+    assert "no value gave the figure" in doc["how"]
+
+
 @pytest.mark.parametrize(
     ("argument", "option", "expected"),
     [
