@@ -263,6 +263,29 @@ def test_cli_exact_wraps_a_listed_item_under_its_text() -> None:
     assert max(len(line) for line in lines) <= 80, lines
 
 
+def test_cli_exact_tells_the_uncapped_mean_from_the_one_check_compares() -> None:
+    """Under a round cap that binds, the duel's table gives the mean without the cap
+    (10.17 rounds for ``ss-duel`` under a cap of 5) and, marked apart, the mean among
+    fights the defender is down by the cap: the number ``run --check`` compares, which
+    it printed as ``exact`` beside the same word "mean" (4.96), in 80 columns."""
+    duel = ROOT / "scenarios/benchmarks/ss-duel.yaml"
+    done = subprocess.run(
+        [sys.executable, "-m", "simlab", "exact", str(duel), "--set", "max_rounds=5"],
+        capture_output=True, text=True, cwd=ROOT, timeout=600, env={**os.environ, "COLUMNS": "80"},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80 and "…" not in done.stdout, lines
+    heading = lines[next(k for k, line in enumerate(lines) if "time-to-down" in line) + 2]
+    assert heading.split() == ["combatant", "no", "cap", "no", "cap", "no", "cap", "down", "by",
+                               "cap", "round", "cap"]  # fmt: skip
+    solved = exact(simlab.load(duel).with_(max_rounds=5)).duel
+    _, if_down, _ = solved.capped_moments()
+    row = next(line for line in lines if line.startswith(" Defender")).split()
+    assert float(row[1]) == pytest.approx(solved.mean, abs=1e-5) and solved.mean > 10
+    assert float(row[-2]) == pytest.approx(if_down, abs=1e-5) and if_down < 5
+
+
 def test_cli_exact_exits_2_when_nothing_can_be_solved(tmp_path: Path) -> None:
     bad = tmp_path / "unsolvable.yaml"
     bad.write_text(UNSOLVABLE)
