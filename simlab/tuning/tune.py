@@ -405,12 +405,14 @@ def tune(
         lambda scn: simulate(scn, n, seed, threads=threads, progress=progress,
                              precision=precision, precision_on=precision_on), exact)  # fmt: skip
     evaluate.label = label
+    caps = []
     for end in (lo, hi):  # both ends valid before anything runs
         variant = evaluate.variant(end)
         refuse_run_changes(scenario, variant, evaluate.label, "tune")
         layout = compile_job(variant, n, seed).layout
         check_figure(target.figure, layout, target.label, variant)
-        check_rounds(target, layout.max_rounds)
+        caps.append(layout.max_rounds)
+    check_rounds(target, max(caps))  # within some value's cap (max_rounds may be the field)
     result = TuneResult(scenario.scenario, scenario.rules, seed, n, name, lo, hi, integer, target,
                         overrides=scenario.overrides)  # fmt: skip
     result.precision = scenario.precision if precision is None else precision

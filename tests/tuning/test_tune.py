@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 import simlab
 from simlab.cli import main
+from simlab.errors import InputError
 from simlab.exact.engine import exact
 from simlab.tuning.figures import exact_measure, measure, parse_figure
 from simlab.tuning.tune import (
@@ -408,3 +409,13 @@ def test_a_pooled_figure_the_exact_engine_does_not_give_is_simulated(
         total = (damage.mean_damage[mine] * damage.attempts[mine]).sum()
         expected = total / damage.attempts[mine].sum()
     assert result.best.figure == pytest.approx(expected, rel=1e-12)
+
+
+def test_a_round_target_is_checked_against_the_largest_cap_a_varied_cap_gives() -> None:
+    """Tuning ``max_rounds`` itself: a target of 5 rounds lies within the caps of most
+    values of 1..100; it was refused against the cap of 1 at the range's low end. (The
+    duel's median is 10 at every cap, so it is unreachable, and said so.)"""
+    result = simlab.tune(SS_DUEL, "max_rounds=1:100", "median_time_to_down:Defender=5", n=2000)
+    assert not result.reachable and result.value == 100
+    with pytest.raises(InputError, match=r"from 1 to 100 \(the round cap\); got 101"):
+        simlab.tune(SS_DUEL, "max_rounds=1:100", "median_time_to_down:Defender=101", n=2000)
