@@ -27,7 +27,7 @@ from simlab.arguments import (
     precision_on_argument,
 )
 from simlab.engine import runner
-from simlab.errors import ExactUnsupported, InputError
+from simlab.errors import ExactUnsupported, InputError, ScenarioError
 from simlab.limits import MAX_ENCOUNTERS, encounters_and_seed, whole_number_in
 from simlab.report.files import output_unit, run_identity, scenario_hash, write_json, write_parquet
 from simlab.rules import rule_module
@@ -418,8 +418,7 @@ def run_scenarios(
         share a scenario id under the same rules.
     """
     function_argument(progress, "progress")
-    paths = scenario_paths(items)
-    loaded = [(path, override(load(path), overrides or {})) for path in paths]
+    loaded = _load_every(scenario_paths(items), overrides)
     ids: dict[tuple[str, str], Path] = {}
     for path, scn in loaded:
         key = (scn.rules, scn.scenario)
@@ -441,6 +440,26 @@ def run_scenarios(
                                      source=path.as_posix(), precision=precision,
                                      precision_on=precision_on))  # fmt: skip
     return runs
+
+
+def _load_every(paths: list[Path], overrides: Any) -> list[tuple[Path, ScenarioBase]]:
+    """Every scenario at ``paths``, with ``overrides`` applied; the problems of every file
+    that cannot be loaded, together, so that a folder's mistakes are listed at once.
+
+    Raises
+    ------
+    ScenarioError
+        With every problem of every file that failed.
+    """
+    loaded, problems = [], []
+    for path in paths:
+        try:
+            loaded.append((path, override(load(path), overrides or {})))
+        except ScenarioError as err:
+            problems += err.problems
+    if problems:
+        raise ScenarioError(problems)
+    return loaded
 
 
 def write_report(

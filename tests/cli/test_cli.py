@@ -387,3 +387,19 @@ def test_report_refuses_a_bad_alpha_before_simulating(tmp_path: Path, alpha: str
     assert done.returncode == 2
     assert f"'--alpha': expected a threshold in (0, 1), such as 0.01; got {alpha}" in done.stderr
     assert "simulated" not in done.stdout + done.stderr and not out.exists()
+
+
+@pytest.mark.parametrize("command", ["report", "check"])
+def test_every_broken_file_of_a_folder_is_listed_at_once(tmp_path: Path, command: str) -> None:
+    """A folder of scenarios with mistakes in two files lists both files' problems before
+    anything runs, where only the first file's were shown, one round trip each."""
+    text = QUICKSTART.read_text()
+    (tmp_path / "a.yaml").write_text(text.replace("hp: 30", "hp: thirty", 1))
+    (tmp_path / "b.yaml").write_text(text.replace("hp: 24", "hpp: 24", 1))
+    (tmp_path / "c.yaml").write_text(text)
+    out = ["-n", "100", "--out", str(tmp_path / "out")] if command == "report" else []
+    done = simlab(command, str(tmp_path), *out)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "a.yaml:" in done.stderr and "got 'thirty'" in done.stderr
+    assert "b.yaml:" in done.stderr and "unknown key 'hpp'" in done.stderr
+    assert "c.yaml" not in done.stderr and not (tmp_path / "out").exists()
