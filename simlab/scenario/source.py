@@ -31,7 +31,14 @@ from ruamel.yaml.events import (
 from ruamel.yaml.scalarbool import ScalarBoolean
 
 from simlab.errors import Problem, ScenarioError
-from simlab.limits import MAX_DEPTH, MAX_NODES, MAX_SCENARIO_BYTES, read_bounded, too_many_digits
+from simlab.limits import (
+    MAX_DEPTH,
+    MAX_INTEGER_DIGITS,
+    MAX_NODES,
+    MAX_SCENARIO_BYTES,
+    read_bounded,
+    too_many_digits,
+)
 
 Path = tuple[Any, ...]
 Position = tuple[int, int]
@@ -259,7 +266,33 @@ class _Constructor(RoundTripConstructor):
         return super().construct_yaml_int(node)
 
 
+    def construct_yaml_float(self, node: Any) -> Any:
+        """A whole number written with an exponent (``2e5``, ``2.5e5``) as the integer
+        it is, as ``-n 2e5`` reads on the command line, so that ``encounters: 2e5`` or
+        ``--set encounters=1e6`` is a count; any other float as a float (``30.0`` stays
+        one: a count refuses it, quoting it as written)."""
+        number = _whole_in_exponent_form(str(node.value))
+        return super().construct_yaml_float(node) if number is None else number
+
+
+def _whole_in_exponent_form(text: str) -> int | None:
+    """The integer ``text`` writes in exponent form (``2e5``, ``-1.5E3``, ``1_000e3``),
+    or None: not that form, a fraction (``1.25e1``), or more digits than any field takes
+    (:data:`~simlab.limits.MAX_INTEGER_DIGITS`)."""
+    from decimal import Decimal
+
+    digits = text.replace("_", "")
+    if not _EXPONENT_FORM.fullmatch(digits):
+        return None
+    number = Decimal(digits)
+    if number != number.to_integral_value() or number.adjusted() >= MAX_INTEGER_DIGITS:
+        return None
+    return int(number)
+
+
+_EXPONENT_FORM = re.compile(r"[+-]?\d+(?:\.\d+)?[eE]\+?\d+")
 _Constructor.add_constructor("tag:yaml.org,2002:int", _Constructor.construct_yaml_int)
+_Constructor.add_constructor("tag:yaml.org,2002:float", _Constructor.construct_yaml_float)
 
 
 def _refuse_at(event: Event, filename: str, message: str) -> None:

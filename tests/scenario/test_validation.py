@@ -105,6 +105,8 @@ def test_wrong_type_quotes_the_text_found() -> None:
         ('"5"', "expected an integer; got '5'"),
         ("true", "expected an integer; got true"),
         ("2.5", "expected an integer; got 2.5"),
+        ("30.0", "expected an integer; got 30.0"),  # a fraction written, even of 0
+        ("1.25e1", "expected an integer; got 12.5"),
         ("[1, 2]", "expected an integer; got a list"),
         ("{a: 1}", "expected an integer; got a mapping"),
         ("", "expected an integer; got an empty value"),
@@ -113,6 +115,19 @@ def test_wrong_type_quotes_the_text_found() -> None:
 def test_strict_integers(value: str, message: str) -> None:
     text = f"sides:\n  party:\n    - name: Ada\n      hp: {value}\n"
     assert messages(text) == [f"s.yaml:4:{11 if value else 7}: {message}"]
+
+
+@pytest.mark.parametrize(
+    ("written", "read"),
+    [("2e5", 200_000), ("2.5E5", 250_000), ("1_0e2", 1000), ("-3e2", -300), ("2.0", 2.0),
+     ("1.25e1", 12.5), ("1e999999", float("inf"))],
+)  # fmt: skip
+def test_a_whole_number_in_exponent_form_is_an_integer(written: str, read: object) -> None:
+    """``encounters: 2e5`` is the count 200,000, as ``-n 2e5`` is on the command line
+    (it was the float 200000.0, refused as "got 200000.0"); a fraction, or a number
+    written with a decimal point and no exponent, stays a float."""
+    value = parse_yaml(f"value: {written}").data["value"]
+    assert value == read and type(value) is type(read)
 
 
 def test_integer_accepted_for_float_and_other_types_named() -> None:
