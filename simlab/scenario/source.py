@@ -265,7 +265,6 @@ class _Constructor(RoundTripConstructor):
             raise _LongInteger(problem=problem, problem_mark=node.start_mark)
         return super().construct_yaml_int(node)
 
-
     def construct_yaml_float(self, node: Any) -> Any:
         """A whole number written with an exponent (``2e5``, ``2.5e5``) as the integer
         it is, as ``-n 2e5`` reads on the command line, so that ``encounters: 2e5`` or
