@@ -186,11 +186,45 @@ def entry(args: list[str] | None = None) -> None:
     streams are flushed, and the process ends there with the command's status
     (:func:`_exit_now`). Tests call :func:`main`, which returns as click's commands do.
     """
+    sys.stderr = _StderrThatOutlivesItsReader(sys.stderr)
     try:
         main(args)
     except SystemExit as done:
         _exit_now(done.code)
     _exit_now(EXIT_OK)
+
+
+class _StderrThatOutlivesItsReader:
+    """Standard error whose reader may stop reading (``simlab run … 2>&1 | head -1``):
+    the rest of a message goes nowhere and the command exits with its own status, where
+    the closed pipe ended it with Python's status 1 halfway through a usage error's
+    lines. As rich's console does for standard output (``report.terminal._Console``)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        """Write ``text``; into nothing once the reader is gone."""
+        try:
+            return int(self._stream.write(text))
+        except BrokenPipeError:
+            self._to_nowhere()
+            return len(text)
+
+    def flush(self) -> None:
+        """Flush; nothing to flush once the reader is gone."""
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            self._to_nowhere()
+
+    def _to_nowhere(self) -> None:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, self._stream.fileno())
+        os.close(devnull)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
 
 
 def _exit_now(status: object) -> None:

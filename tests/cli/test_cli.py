@@ -276,6 +276,20 @@ def test_a_reader_that_stops_reading_stops_the_printing_only(
     assert (out / ("summary.json" if command[0] == "run" else "sweep.json")).exists()
 
 
+@pytest.mark.parametrize(("args", "status"), [(["-n", "1.5"], 2), (["--set", "Brute.hp=x"], 2)])
+def test_a_reader_of_errors_that_stops_reading_leaves_the_exit_status(
+    args: list[str], status: int
+) -> None:
+    """``simlab run … 2>&1 | head -1``: the reader of standard error goes before the
+    message is written (the pipe's reading end closed at once); the command still exits
+    with its status, 2 for invalid input, where the closed pipe made it 1."""
+    command = [sys.executable, "-m", "simlab", "run", str(QUICKSTART), *args]
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
+    assert child.stderr is not None
+    child.stderr.close()
+    assert child.wait(timeout=600) == status
+
+
 def test_run_writes_event_and_status_tables_of_systems_that_have_them(tmp_path: Path) -> None:
     """A system with events and damaging statuses (glitters-d20) adds their Parquet
     tables, equal to the Python API's on the same seed, and a terminal column."""
