@@ -578,8 +578,12 @@ def _read_document(p: Path) -> dict[str, Any]:
 
     try:
         doc = json.loads(read_bounded(os.fspath(p), MAX_RESULTS_BYTES, refuse).decode("utf-8"))
-    except ValueError as err:
-        raise refuse(str(err)) from None
+    except json.JSONDecodeError as err:  # a scenario, or any other text
+        raise refuse(f"a file that is not JSON (line {err.lineno}, column {err.colno}: "
+                     f"{err.msg.lower()}); simlab report --out and baseline update write "
+                     "one") from None  # fmt: skip
+    except ValueError as err:  # not UTF-8
+        raise refuse(f"a file that is not text ({err})") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         got = doc.get("format") if isinstance(doc, dict) else type(doc).__name__
         raise InputError(f"{p}: expected results format {FORMAT}; got {got!r}")

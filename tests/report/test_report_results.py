@@ -91,7 +91,12 @@ def test_tallies_it_does_not_know_by_name_are_kept(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("content", "words"),
-    [(None, "no such file"), ("{not json", "expected a results.json file"),
+    [(None, "no such file"),
+     ("{not json", r"expected a results.json file; got a file that is not JSON \(line 1, "
+                   "column 2: expecting property name"),
+     ("scenario: quickstart\nrules: shattered-spirits\n",  # a scenario given for results
+      r"got a file that is not JSON \(line 1, column 1: expecting value\); simlab report"),
+     ("\udcff", "got a file that is not text"),
      ('{"format": 2, "scenarios": []}', "expected results format 1; got 2"),
      ('{"format": 1, "scenarios": [{"scenario": "x"}]}', "expected a complete results.json")],
 )  # fmt: skip
@@ -99,7 +104,7 @@ def test_bad_results_files_are_input_errors(tmp_path: Path, content: str | None,
                                             words: str) -> None:  # fmt: skip
     path = tmp_path / "results.json"
     if content is not None:
-        path.write_text(content)
+        path.write_bytes(content.encode("utf-8", "surrogateescape"))
     with pytest.raises(InputError, match=words):
         load_results(path)
 
