@@ -141,10 +141,14 @@ def estimate(value: float, lo: float, hi: float, most: int = 3) -> str:
     ``most``), and the half-width is measured from the value as shown and rounded up, so
     the interval shown is never narrower than the true one: ``0.972 ± 0.002``,
     ``3.41 ± 0.02``, ``10.2 ± 0.4``. A rate at 0 or 1 has a one-sided interval, shown as
-    its bound (``0 (< 3e-06)``, ``1 (> 0.9998)``).
+    its bound (``0 (< 3e-06)``, ``1 (> 0.9998)``). A figure whose interval could not be
+    estimated (a mean of attacks that fall in a single batch of the run) is marked
+    ``2 (?)``, where a bare number is one with no spread at all.
     """
     if pd.isna(value):
         return "—"
+    if pd.isna(lo) or pd.isna(hi):
+        return f"{plain_number(value)} (?)"
     half = max(value - lo, hi - value)
     if value == 0 and lo == 0 and hi > 0:
         return f"0 (< {_one_digit_up(hi):.1g})"

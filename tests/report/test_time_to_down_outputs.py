@@ -8,6 +8,7 @@ rate, so every output must give the two figures consistently. And the terminal m
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import subprocess
@@ -139,6 +140,9 @@ def test_numbers_to_a_sensible_precision() -> None:
     assert terminal.estimate(0.0, 0.0, 1.23e-6) == "0 (< 2e-06)"  # up, never narrower
     assert terminal.estimate(0.0, 0.0, 0.0095) == "0 (< 0.01)"
     assert terminal.estimate(1.0, 0.99982, 1.0) == "1 (> 0.999)"
+    # an interval that could not be estimated is marked, where a bare number has no spread
+    assert terminal.estimate(2.0, math.nan, math.nan) == "2 (?)"
+    assert terminal.estimate(5.0, 5.0, 5.0) == "5"
     assert terminal.format_p(0.0) == "< 1e-16"
     assert terminal.format_p(3e-20) == "< 1e-16"
     assert terminal.format_p(0.0123) == "0.012"
