@@ -395,7 +395,7 @@ THREADS = WholeNumber(1, 2**63 - 1, "a thread count", " such as 2", "of at least
     "-n", "--encounters", type=ENCOUNTERS, help="Encounters to run (200000, 200_000 or 2e5)."
 )
 @click.option("--seed", type=SEED, help="Seed (default: scenario's).")
-@click.option("--out", type=click.Path(file_okay=False), help="Write summary.json + Parquet.")
+@click.option("--out", type=click.Path(), help="Write summary.json + Parquet.")
 @click.option("--threads", type=THREADS, help="Threads (default: all cores).")
 @click.option(
     "--block-size",
@@ -474,7 +474,7 @@ def _connect(scheduler: str | None) -> object:
 
 @main.command(name="exact")
 @SCENARIO
-@click.option("--out", type=click.Path(file_okay=False), help="Write summary.json + Parquet.")
+@click.option("--out", type=click.Path(), help="Write summary.json + Parquet.")
 @SET
 @handle_errors
 def exact_command(scenario: str, out: str | None, sets: tuple[str, ...]) -> None:
@@ -578,7 +578,7 @@ def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
 @_sample_options
 @click.option(
     "--out",
-    type=click.Path(file_okay=False),
+    type=click.Path(),
     default=DEFAULT_REPORT_DIR,
     show_default=True,
     help="Folder for report.html, report.md, PNGs, results.json.",
@@ -755,7 +755,7 @@ def _tuning_options(per: str, writes: str, scenario: str = "the scenario's",
                      help=f"Seed (default: {scenario})."),
         click.option("--threads", type=THREADS,
                      help="Threads (default: all cores)."),
-        click.option("--out", type=click.Path(file_okay=False), help=f"Write {writes}."),
+        click.option("--out", type=click.Path(), help=f"Write {writes}."),
     ]  # fmt: skip
 
     def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -926,6 +926,7 @@ def tune(
     goal = parse_target(_only_one(target, "--target"))
     scn = _with_sets(api.load(scenario), sets, (field[0],))
     _check_threads(threads)
+    _prepare_out(out)
     result = api.tune(scn, field, goal, encounters, seed, threads=threads,
                       exact=not no_exact, precision=precision,
                       precision_on=precision_on)  # fmt: skip

@@ -337,7 +337,7 @@ def test_out_on_a_file_or_over_other_files_exits_2_and_writes_nothing(tmp_path: 
     a_file = tmp_path / "notes.txt"
     a_file.write_text("mine")
     for out, words in [
-        (a_file, "is a file"),  # click says so first
+        (a_file, f"--out {a_file}: expected a folder; got a file"),
         (a_file / "out", "expected a folder path; got the file"),
         (tmp_path, "expected a new or empty folder, or one simlab wrote"),
         ("", "--out: expected a folder path; got an empty one"),  # not the current folder
@@ -348,6 +348,29 @@ def test_out_on_a_file_or_over_other_files_exits_2_and_writes_nothing(tmp_path: 
         no_traceback(done)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
     assert a_file.read_text() == "mine"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["report", str(QUICKSTART), "-n", "100"], ["exact", str(QUICKSTART)],
+     ["sweep", str(QUICKSTART), "--vary", "Brute.guard=0:1", "-n", "100"],
+     ["compare", str(QUICKSTART), "--set", "Brute.guard=1", "-n", "100"],
+     ["tune", str(QUICKSTART), "--vary", "Brute.hp=20:40", "--target", "win_rate:party=0.5",
+      "-n", "100"]],
+)  # fmt: skip
+def test_every_command_refuses_out_on_a_file_before_it_starts(
+    tmp_path: Path, command: list[str]
+) -> None:
+    """``--out`` on a file is refused in the "expected …; got …" form before anything is
+    simulated or printed, by every command that writes (``tune`` once printed its whole
+    search first)."""
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("mine")
+    done = simlab(*command, "--out", str(a_file))
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip() == f"--out {a_file}: expected a folder; got a file"
+    assert done.stdout == "" and a_file.read_text() == "mine"
+    no_traceback(done)
 
 
 @pytest.mark.parametrize(
