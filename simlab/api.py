@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import numbers
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +22,6 @@ from simlab.arguments import (
     flag_argument,
     function_argument,
     instance_argument,
-    is_path,
     path_argument,
     precision_on_argument,
 )
@@ -32,7 +31,7 @@ from simlab.limits import MAX_ENCOUNTERS, encounters_and_seed, whole_number_in
 from simlab.report.files import output_unit, run_identity, scenario_hash, write_json, write_parquet
 from simlab.rules import rule_module
 from simlab.scenario.common import ScenarioBase
-from simlab.scenario.load import load, loads, scenario_of
+from simlab.scenario.load import load, loads, scenario_of, scenario_paths
 
 if TYPE_CHECKING:
     from simlab.exact.engine import ExactResult
@@ -306,36 +305,6 @@ def write_exact(
 
 
 # -- balance reports -------------------------------------------------------------------------
-
-
-def scenario_paths(items: Sequence[str | os.PathLike[str]] | str | os.PathLike[str]) -> list[Path]:
-    """Scenario files named on a command line: files as given, folders searched recursively
-    for ``*.yaml`` / ``*.yml`` (sorted).
-
-    Raises
-    ------
-    InputError
-        When ``items`` is not a path or a list of them (a loaded scenario: see
-        :func:`run_scenario`), or an item does not exist or a folder holds no scenario.
-    """
-    if is_path(items):  # one path, not a sequence of characters
-        items = [items]  # type: ignore[list-item]
-    elif isinstance(items, ScenarioBase | Mapping | bytes) or not isinstance(items, Iterable):
-        raise InputError("expected scenario paths (a path or a list of paths; run_scenario "
-                         f"runs a loaded scenario); got {describe(items)}")  # fmt: skip
-    out: list[Path] = []
-    for item in items:
-        path = Path(path_argument(item, "the path of a scenario file or folder", "items"))
-        if path.is_dir():
-            found = sorted(f for f in path.rglob("*") if f.suffix in (".yaml", ".yml"))
-            if not found:
-                raise InputError(f"{path}: expected a folder with scenario files; got none")
-            out += found
-        elif path.exists():
-            out.append(path)
-        else:
-            raise InputError(f"{path}: expected a scenario file or folder; got no such file")
-    return list(dict.fromkeys(out))
 
 
 def run_scenario(

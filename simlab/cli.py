@@ -259,17 +259,28 @@ def _threads_at_work() -> bool:
 
 
 @main.command()
-@SCENARIO
+@click.argument("scenarios", nargs=-1, required=True, type=click.Path())
 @handle_errors
-def validate(scenario: str) -> None:
-    """Check a scenario file and report every mistake with its line and column."""
-    from simlab.scenario.load import load  # not simlab.api: no pandas, numba or scipy
+def validate(scenarios: tuple[str, ...]) -> None:
+    """Check scenario files (every one in a folder given) and report every mistake with
+    its line and column; exit 2 when any file has one."""
+    # not simlab.api: no pandas, numba or scipy
+    from simlab.errors import ScenarioError
+    from simlab.scenario.load import load, scenario_paths
 
-    scn = load(scenario)
-    fighters = len(scn.combatant_names())
-    attacks = len(scn.attacks)  # type: ignore[attr-defined]
-    _echo_wrapped(f"ok: {scenario}: scenario {scn.scenario!r}, rules {scn.rules}, "
-                  f"{fighters} combatants, {attacks} attacks")  # fmt: skip
+    problems = []
+    for path in scenario_paths(scenarios):
+        try:
+            scn = load(path)
+        except ScenarioError as err:
+            problems += err.problems
+            continue
+        fighters = len(scn.combatant_names())
+        attacks = len(scn.attacks)  # type: ignore[attr-defined]
+        _echo_wrapped(f"ok: {path}: scenario {scn.scenario!r}, rules {scn.rules}, "
+                      f"{fighters} combatants, {attacks} attacks")  # fmt: skip
+    if problems:
+        raise ScenarioError(problems)
 
 
 def _echo_wrapped(line: str) -> None:

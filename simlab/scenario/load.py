@@ -8,9 +8,11 @@ but nobody defined). Every problem is reported with ``file:line:col``.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
-from simlab.arguments import describe, is_path
+from simlab.arguments import describe, is_path, path_argument
 from simlab.errors import InputError, Problem, ScenarioError, did_you_mean
 from simlab.rules import RULE_SYSTEMS, rule_module
 from simlab.scenario.common import ScenarioBase
@@ -153,3 +155,33 @@ def _attack_problems(scenario: ScenarioBase, source: YamlSource) -> list[Problem
                                f"got {name!r}{did_you_mean(name, attacks)}")  # fmt: skip
                     problems.append(problem_at(source, ("sides", side, i, "attacks", j), message))
     return problems
+
+
+def scenario_paths(items: Sequence[str | os.PathLike[str]] | str | os.PathLike[str]) -> list[Path]:
+    """Scenario files named on a command line: files as given, folders searched recursively
+    for ``*.yaml`` / ``*.yml`` (sorted).
+
+    Raises
+    ------
+    InputError
+        When ``items`` is not a path or a list of them (a loaded scenario: see
+        :func:`run_scenario`), or an item does not exist or a folder holds no scenario.
+    """
+    if is_path(items):  # one path, not a sequence of characters
+        items = [items]  # type: ignore[list-item]
+    elif isinstance(items, ScenarioBase | Mapping | bytes) or not isinstance(items, Iterable):
+        raise InputError("expected scenario paths (a path or a list of paths; run_scenario "
+                         f"runs a loaded scenario); got {describe(items)}")  # fmt: skip
+    out: list[Path] = []
+    for item in items:
+        path = Path(path_argument(item, "the path of a scenario file or folder", "items"))
+        if path.is_dir():
+            found = sorted(f for f in path.rglob("*") if f.suffix in (".yaml", ".yml"))
+            if not found:
+                raise InputError(f"{path}: expected a folder with scenario files; got none")
+            out += found
+        elif path.exists():
+            out.append(path)
+        else:
+            raise InputError(f"{path}: expected a scenario file or folder; got no such file")
+    return list(dict.fromkeys(out))

@@ -6,6 +6,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -353,7 +354,7 @@ entry(sys.argv[2:])
 @pytest.mark.parametrize(
     ("args", "status", "stream", "text"),
     [(["validate", str(QUICKSTART)], 0, "stdout", "scenario 'quickstart'"),
-     (["validate", "no-such-file.yaml"], 2, "stderr", "expected a readable YAML file"),
+     (["validate", "no-such-file.yaml"], 2, "stderr", "expected a scenario file or folder"),
      (["run", str(QUICKSTART), "-n", "2000"], 0, "stdout", "win rate")],
     ids=["ok", "bad input", "run"],
 )  # fmt: skip
@@ -417,3 +418,20 @@ def test_every_broken_file_of_a_folder_is_listed_at_once(tmp_path: Path, command
     assert "a.yaml:" in done.stderr and "got 'thirty'" in done.stderr
     assert "b.yaml:" in done.stderr and "unknown key 'hpp'" in done.stderr
     assert "c.yaml" not in done.stderr and not (tmp_path / "out").exists()
+
+
+def test_validate_takes_several_files_and_folders_and_lists_every_problem(tmp_path: Path) -> None:
+    """``simlab validate scenarios/`` checks every scenario under the folder, as
+    ``report`` and ``check`` take them: one ``ok`` line a good file, every problem of
+    every bad one, exit 2 when there is one (a folder was refused as "a directory")."""
+    (tmp_path / "bad.yaml").write_text(QUICKSTART.read_text().replace("hp: 30", "hp: thirty", 1))
+    (tmp_path / "also-bad.yaml").write_text(QUICKSTART.read_text().replace("hp: 24", "hpp: 24", 1))
+    done = simlab("validate", "scenarios/zones-3d6", str(tmp_path), str(QUICKSTART))
+    assert done.returncode == 2, done.stderr
+    assert re.findall(r"^ok: (\S+):", done.stdout, re.M) == [
+        *(str(p.relative_to(ROOT)) for p in sorted((ROOT / "scenarios/zones-3d6").glob("*.yaml"))),
+        str(QUICKSTART),
+    ]
+    assert "bad.yaml:" in done.stderr and "got 'thirty'" in done.stderr
+    assert "also-bad.yaml:" in done.stderr and "unknown key 'hpp'" in done.stderr
+    assert simlab("validate", "scenarios/zones-3d6").returncode == 0
