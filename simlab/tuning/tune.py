@@ -211,9 +211,10 @@ class TuneResult:
 
     @property
     def measured(self) -> bool:
-        """Whether some value evaluated gave the figure at all (a time-to-down of a
-        combatant nobody downs, at every value, gives none)."""
-        return any(math.isfinite(e.figure) for e in self.evaluations)
+        """Whether some value evaluated gave the figure at all (a mean time-to-down of a
+        combatant nobody downs, at every value, gives none; a median not reached within
+        the round cap is a figure, ``inf``)."""
+        return any(not math.isnan(e.figure) for e in self.evaluations)
 
     @property
     def best(self) -> Evaluation:
