@@ -24,6 +24,7 @@ from rich.text import Text
 
 from simlab.analysis.result import Result
 from simlab.report.width import NARROWEST, broken_at_spaces, fits_a_width, items, listed, packed
+from simlab.report.words import counted
 
 if TYPE_CHECKING:
     from simlab.analysis.drift import DriftReport
@@ -734,14 +735,15 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
     lines = drift_lines(drift)
     if lines:
         console.print(
-            f"[bold red]DRIFT[/bold red]: {len(lines)} figure(s) moved from the "
+            f"[bold red]DRIFT[/bold red]: {counted(len(lines), 'figure')} moved from the "
             f"baseline {baseline} (Holm p < {drift.alpha:g} and beyond tolerance):"
         )
         for line in lines:
             say_unbroken(f"  - {line}", indent="    ")
     else:
         console.print(
-            f"no drift from the baseline {baseline} ({len(drift.table)} figures compared)",
+            f"no drift from the baseline {baseline} ({counted(len(drift.table), 'figure')} "
+            "compared)",
             markup=False,
             highlight=False,
         )

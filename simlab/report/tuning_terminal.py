@@ -40,6 +40,7 @@ from simlab.report.terminal import (
     rounds_label,
 )
 from simlab.report.width import at_separators, items, listed
+from simlab.report.words import counted
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -483,7 +484,7 @@ def unmatched_note(comparison: Comparison) -> str:
             named = [f"{FIGURE_LABELS.get(f, f)}{' of ' + on if on else ''}"
                      for f, on in only[:NAMED_UNMATCHED]]  # fmt: skip
             more = len(only) - len(named)
-            lines.append(f"Not compared, {len(only)} figures only {side} has: "
+            lines.append(f"Not compared, {counted(len(only), 'figure')} only {side} has: "
                          f"{', '.join(named)}{f' and {more} more' if more else ''}.")  # fmt: skip
     return " ".join(lines)
 

@@ -228,10 +228,10 @@ def test_a_run_to_a_precision_says_so_within_80_columns(
 
 
 def test_a_note_on_b_s_own_settings_fits_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``note: B's own encounters (…) was not used; …`` (91 columns) is wrapped."""
+    """``note: B's own encounters (…) were not used; …`` (92 columns) is wrapped."""
     duel = ROOT / "scenarios/benchmarks/ss-duel.yaml"
     text = _run_at_80(monkeypatch, "compare", QUICKSTART, duel, "--seed", 7)
-    assert "note: B's own encounters (1,000,000) was not used" in " ".join(text.split())
+    assert "note: B's own encounters (1,000,000) were not used" in " ".join(text.split())
 
 
 def test_tune_fits_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
