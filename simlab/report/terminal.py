@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -60,11 +60,11 @@ def _make_console() -> _Console:
 console = _make_console()
 
 
-def say_unbroken(line: str, indent: str = "") -> None:
+def say_unbroken(line: str, indent: str = "", whole: Iterable[str] = ()) -> None:
     """Print ``line`` as plain text, broken at spaces to the console's width
-    (:func:`~simlab.report.width.broken_at_spaces`: a path never split, the lines after
-    the first starting with ``indent``)."""
-    console.print(broken_at_spaces(line, console.width, indent), markup=False,
+    (:func:`~simlab.report.width.broken_at_spaces`: a path never split, nor a name of
+    ``whole``, the lines after the first starting with ``indent``)."""
+    console.print(broken_at_spaces(line, console.width, indent, whole), markup=False,
                   highlight=False, soft_wrap=True)  # fmt: skip
 
 
@@ -607,13 +607,15 @@ def exact_duel_table(duel: DuelExact) -> Table:
     return table
 
 
-def print_refusals(refusals: list[tuple[str, str]], title: str, hint: str = "") -> None:
-    """List what has no exact answer, each with the feature that prevents it."""
+def print_refusals(refusals: list[tuple[str, str]], title: str, hint: str = "",
+                   names: Iterable[str] = ()) -> None:  # fmt: skip
+    """List what has no exact answer, each with the feature that prevents it, never
+    breaking one of ``names`` (the combatants') at a space inside it."""
     if not refusals:
         return
     console.print(f"[bold]{title}[/bold] ({len(refusals)}{hint}):")
     for what, reason in refusals:
-        say_unbroken(f"  - {what}: {reason}", indent="    ")
+        say_unbroken(f"  - {what}: {reason}", indent="    ", whole=names)
 
 
 def fight_caveats(solved: ExactResult) -> list[tuple[str, str]]:
@@ -647,10 +649,11 @@ def print_exact(solved: ExactResult) -> None:
         console.print(exact_attacks_table(solved))
     if solved.duel is not None:
         console.print(exact_duel_table(solved.duel))
+    names = {name for p in solved.pairs for name in (p.attacker, p.defender)}
     print_refusals(fight_caveats(solved), "in a fight these move away from the answer above",
-                   "; `simlab run --check` does not compare them")  # fmt: skip
+                   "; `simlab run --check` does not compare them", names)  # fmt: skip
     refusals = [(describe(s), r) for s, r in solved.refusals]
-    print_refusals(refusals, "not solved exactly", "; use `simlab run` to simulate them")
+    print_refusals(refusals, "not solved exactly", "; use `simlab run` to simulate them", names)
 
 
 def _check_cell(value: float) -> str:
@@ -678,7 +681,8 @@ def print_check(check: pd.DataFrame) -> None:
 
     if len(check):
         console.print(check_table(check))
-    print_refusals(list(check.attrs.get("skipped", [])), "not checked")
+    names = {*check.get("attacker", []), *check.get("defender", [])}
+    print_refusals(list(check.attrs.get("skipped", [])), "not checked", names=names)
     console.print(f"check: {check_verdict(check)}", markup=False, highlight=False)
 
 

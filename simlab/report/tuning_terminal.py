@@ -524,7 +524,8 @@ def print_tune(result: TuneResult) -> None:
              _figure_text(e.figure, e.lo, e.hi, e.method), e.method] for e in shown]  # fmt: skip
     _print_table(f"{result.field} for {t} (the value and its neighbours)",
                  [result.field, str(t.figure), "method"], rows)  # fmt: skip
-    say = functools.partial(terminal.console.print, markup=False, highlight=False)
+    # each line broken at spaces, but not inside the field's or the target's names
+    say = functools.partial(terminal.say_unbroken, whole=[result.field, str(t), str(t.figure)])
     figure = _figure_text(best.figure, best.lo, best.hi, best.method)
     if not result.reachable:
         say(f"unreachable: {t} is outside what {result.field} = {result.lo:g}..{result.hi:g} "

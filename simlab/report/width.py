@@ -8,7 +8,7 @@ import os
 import re
 import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 #: The narrowest width tables are laid out for: a terminal (or ``COLUMNS``) narrower than
 #: this gets lines that wrap, as rich cannot lay a table out in fewer columns than it has.
@@ -21,19 +21,27 @@ def fits_a_width() -> bool:
     return sys.stdout.isatty() or bool(os.environ.get("COLUMNS"))
 
 
-def broken_at_spaces(line: str, width: int, indent: str = "") -> str:
+def broken_at_spaces(line: str, width: int, indent: str = "", whole: Iterable[str] = ()) -> str:
     """``line`` broken at spaces into lines of at most ``width`` columns where output is
     laid out to a width (:func:`fits_a_width`), the lines after the first starting with
     ``indent`` (under a list item's text); a word longer than that (a path) is kept
-    whole on a line of its own, and hyphenated names are not split."""
-    return wrapped(line, width, indent) if fits_a_width() else line
+    whole on a line of its own, and hyphenated names are not split, nor the names in
+    ``whole`` at a space inside them (``Raider Chief``)."""
+    return wrapped(line, width, indent, whole) if fits_a_width() else line
 
 
-def wrapped(line: str, width: int, indent: str = "") -> str:
+def wrapped(line: str, width: int, indent: str = "", whole: Iterable[str] = ()) -> str:
     """``line`` broken at spaces into lines of at most ``width`` columns (at least
     :data:`NARROWEST`), as :func:`broken_at_spaces` breaks it, whatever the output."""
+    for name in sorted({n for n in whole if " " in n}, key=len, reverse=True):
+        line = line.replace(name, name.replace(" ", _GLUE))
     return textwrap.fill(line, max(width, NARROWEST), subsequent_indent=indent,
-                         break_long_words=False, break_on_hyphens=False)  # fmt: skip
+                         break_long_words=False,
+                         break_on_hyphens=False).replace(_GLUE, " ")  # fmt: skip
+
+
+#: What stands for a space inside a name while a line is broken (never in printed text).
+_GLUE = "\x00"
 
 
 def packed(parts: Sequence[str], width: int, indent: str = "") -> list[str]:

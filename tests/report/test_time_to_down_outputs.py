@@ -229,6 +229,21 @@ def test_check_table_breaks_a_pair_between_names_only() -> None:
     assert not broken_names(text, ["Novice Bandit", "Raider Chief"]), text
 
 
+def test_a_listed_refusal_never_breaks_a_combatant_s_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a fight moves away from the exact answer, listed at 80 columns, was broken
+    at any space: ``… Raider 4, Raider`` / ``Chief: Scout's 'shortbow' …``."""
+    monkeypatch.setenv("COLUMNS", "80")
+    console = Console(width=80, record=True, force_terminal=False)
+    monkeypatch.setattr(terminal, "console", console)
+    names = ["Raider 1", "Raider 2", "Raider 3", "Raider 4", "Raider Chief"]
+    what = f"hit rate of Scout: shortbow → {', '.join(names)}"
+    reason = "Scout's 'shortbow' is an undefended surprise attack in round 0"
+    terminal.print_refusals([(what, reason)], "in a fight", names={"Scout", *names})
+    text = console.export_text()
+    assert max(len(line) for line in text.splitlines()) <= 80, text
+    assert not broken_names(text, names), text
+
+
 def test_summary_documents_time_to_down_keys() -> None:
     """Every key of summary.json's time_to_down is named in the README."""
     res = api.simulate(api.load(QUICKSTART), n=300, seed=1)
