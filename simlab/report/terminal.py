@@ -742,8 +742,10 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
             f"[bold red]DRIFT[/bold red]: {counted(len(lines), 'figure')} moved from the "
             f"baseline {baseline} (Holm p < {drift.alpha:g} and beyond tolerance):"
         )
+        # the names of the figures' subjects whole: "Raider Chief", "Scout shortbow"
+        names = {part for s in drift.table.subject for part in str(s).split(" → ")}
         for line in lines:
-            say_unbroken(f"  - {line}", indent="    ")
+            say_unbroken(f"  - {line}", indent="    ", whole=names)
     else:
         console.print(
             f"no drift from the baseline {baseline} ({counted(len(drift.table), 'figure')} "
