@@ -20,6 +20,7 @@ from typing import Any
 import click
 
 from simlab.limits import MAX_ENCOUNTERS, MAX_SEED
+from simlab.report.words import counted
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
@@ -275,10 +276,10 @@ def validate(scenarios: tuple[str, ...]) -> None:
         except ScenarioError as err:
             problems += err.problems
             continue
-        fighters = len(scn.combatant_names())
-        attacks = len(scn.attacks)  # type: ignore[attr-defined]
+        fighters = counted(len(scn.combatant_names()), "combatant")
+        attacks = counted(len(scn.attacks), "attack")  # type: ignore[attr-defined]
         _echo_wrapped(f"ok: {path}: scenario {scn.scenario!r}, rules {scn.rules}, "
-                      f"{fighters} combatants, {attacks} attacks")  # fmt: skip
+                      f"{fighters}, {attacks}")  # fmt: skip
     if problems:
         raise ScenarioError(problems)
 
@@ -748,7 +749,7 @@ def baseline_update(
     else:
         runs = _runs(scenarios, encounters, seed, threads, from_)
     written = api.save_results(runs, Path(path))
-    _say(f"wrote baseline {written} ({len(runs)} scenarios: "
+    _say(f"wrote baseline {written} ({counted(len(runs), 'scenario')}: "
          f"{', '.join(r.scenario for r in runs)})")  # fmt: skip
 
 
@@ -885,7 +886,8 @@ def _note_unused_settings(first: Any, second: Any, given: dict[str, int | None])
         own, used = getattr(second, key), getattr(first, key)
         if value is None and own != used:
             spell = "{:,}" if key == "encounters" else "{}"  # a seed is a name, not a size
-            _say(f"note: B's own {key} ({spell.format(own)}) was not used; both ran on "
+            was = "were" if key == "encounters" else "was"  # B's own encounters were
+            _say(f"note: B's own {key} ({spell.format(own)}) {was} not used; both ran on "
                  f"A's ({spell.format(used)}), on the same dice")  # fmt: skip
 
 

@@ -7,8 +7,10 @@ Imported as ``tests.support``: pytest puts the repository root on ``sys.path``
 from __future__ import annotations
 
 import functools
+import itertools
+import re
 from collections import namedtuple
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -165,6 +167,27 @@ def validate_file(path: Path, text: str) -> Result:
     """Write ``text`` to ``path`` and run ``simlab validate`` on it."""
     path.write_text(text)
     return CliRunner().invoke(main, ["validate", str(path)])
+
+
+def broken_names(text: str, names: Iterable[str]) -> list[str]:
+    """Where printed ``text`` breaks one of ``names`` at a space inside it: the first
+    words end a table cell (two spaces or the line's end after them) and the rest starts
+    the next line in the same column (``Raider`` / ``Chief``, read as a row of its own);
+    or a line ends with them and the next one starts with the rest (``varied: Plate`` /
+    ``Knight.hp``). Each place as the two lines."""
+    lines = text.splitlines()
+    found = []
+    for name in names:
+        words = name.split(" ")
+        for i in range(1, len(words)):
+            head, tail = re.escape(" ".join(words[:i])), re.escape(" ".join(words[i:]))
+            for line, below in itertools.pairwise(lines):
+                for m in re.finditer(rf"(?<!\S){head}(?= {{2,}}| *$)", line):
+                    in_column = re.match(rf"{tail}(?!\w)", below[m.start() :])
+                    wrapped = not line[m.end() :].strip() and re.match(rf" *{tail}(?!\w)", below)
+                    if in_column or wrapped:
+                        found.append(f"{line.rstrip()!r} / {below.rstrip()!r}")
+    return found
 
 
 # ---------------------------------------------------------------------------------------

@@ -535,7 +535,8 @@ def check_verdict(check: pd.DataFrame, k: float = CHECK_Z) -> str:
         return "no figure could be checked against an exact answer"
     bad = check[~(check.z.abs() <= k)]
     if bad.empty:
-        return f"all {n} figures within {k:g} standard errors of the exact answer"
+        every = "the one figure" if n == 1 else f"all {n} figures"
+        return f"{every} within {k:g} standard errors of the exact answer"
     which = "; ".join(
         f"{r.figure} {r.attacker} {r.attack} → {r.defender} (z = {r.z:.2f})".replace("  ", " ")
         for r in bad.itertuples()

@@ -217,6 +217,18 @@ def axes_or_new(ax: Axes | None, size: tuple[float, float] = (6.0, 3.5)) -> Axes
     return ax
 
 
+def set_title(ax: Axes, parts: list[str], fontsize: float) -> None:
+    """The title of ``ax``, its ``parts`` joined by spaces: broken between two parts
+    where it would run past the figure's edge (the last of three panels side by side in
+    a notebook cut it off), each part whole (a name, ``(95% band)``)."""
+    whole = [part.replace(" ", NO_BREAK) for part in parts]
+    ax.set_title(" ".join(whole), fontsize=fontsize, wrap=True)
+
+
+#: A space a title is not broken at (matplotlib breaks wrapped text at spaces only).
+NO_BREAK = "\u00a0"
+
+
 def _exact_pmfs(
     exact: dict[str, Any] | None, labels: dict[str, str]
 ) -> dict[tuple[str, str, str], dict[int, float]]:
@@ -360,7 +372,7 @@ def plot_damage_pmf(
     _integer_axis(ax, data.damage)
     ax.set_xlabel("damage per attack (miss = 0)")
     ax.set_ylabel("probability")
-    ax.set_title(f"{data.attrs['attacker']} · {attack}: damage distribution", fontsize=11)
+    set_title(ax, [f"{data.attrs['attacker']} ·", f"{attack}:", "damage distribution"], 11)
     legend_outside(ax)
     ax.grid(alpha=0.3, axis="y")
     return data
@@ -426,8 +438,8 @@ def plot_damage_at_least(
     ax.set_xlabel("damage x")
     ax.set_ylabel("P(damage ≥ x)")
     ax.set_ylim(0, 1.02)
-    title = f"{data.attrs['attacker']} · {attack}: at least x damage (95% band)"
-    ax.set_title(title, fontsize=11)
+    title = [f"{data.attrs['attacker']} ·", f"{attack}:", "at least x damage", "(95% band)"]
+    set_title(ax, title, fontsize=11)
     legend_outside(ax)
     ax.grid(alpha=0.3)
     return drawn
@@ -501,8 +513,8 @@ def plot_time_to_down(
     ax.set_xlabel("round r")
     ax.set_ylabel("P(downed by round r)")
     ax.set_ylim(-0.02, 1.02)
-    where = f" · {side}" if side else ""
-    ax.set_title(f"time-to-down over all encounters (95% band){where}", fontsize=10)
+    whose = [f"{side}:"] if side else []
+    set_title(ax, [*whose, "time-to-down", "over all encounters", "(95% band)"], fontsize=10)
     ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
     return table.reset_index(drop=True)

@@ -47,6 +47,7 @@ from simlab.report.terminal import (
     rounds_label,
     value_and_bounds,
 )
+from simlab.report.words import counted
 
 __all__ = ["render_report"]
 
@@ -585,11 +586,13 @@ def _exact_note(run: ScenarioRun) -> str:
         return "no exact answers for these rules"
     pairs = run.exact.get("attacks", [])
     duel = " and the duel's time-to-down" if run.exact.get("combatants") else ""
-    note = f"{len(pairs)} pair(s){duel} solved exactly; drawn as open black diamonds on the plots"
+    note = (f"{counted(len(pairs), 'pair')}{duel} solved exactly; drawn as open black diamonds "
+            "on the plots")  # fmt: skip
     moved = sum(bool(p.get("caveats")) for p in pairs)
     if moved:
-        note += (f"; {moved} pair(s) have figures a fight moves away from the answer, left "
-                 "out (—; `simlab exact` says why)")  # fmt: skip
+        have = "has" if moved == 1 else "have"
+        note += (f"; {counted(moved, 'pair')} {have} figures a fight moves away from the "
+                 "answer, left out (—; `simlab exact` says why)")  # fmt: skip
     return note
 
 
@@ -748,7 +751,7 @@ def spec_failures(specs: pd.DataFrame | None) -> list[str]:
 def _markdown(sections: list[Section], title: str, drift: DriftReport | None,
               specs: pd.DataFrame | None, baseline: str | None) -> str:  # fmt: skip
     out = [f"# {md_text(title)}", "",
-           f"simlab {__version__} · {len(sections)} scenario(s) · full report with inline "
+           f"simlab {__version__} · {counted(len(sections), 'scenario')} · full report with inline "
            "plots: `report.html`"]  # fmt: skip
     if baseline is not None:
         lines = drift_lines(drift)

@@ -9,19 +9,22 @@ from __future__ import annotations
 import math
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 from rich import box
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.markup import escape
+from rich.measure import Measurement
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from simlab.analysis.result import Result
-from simlab.report.width import NARROWEST, broken_at_spaces, fits_a_width
+from simlab.report.width import NARROWEST, broken_at_spaces, fits_a_width, items, listed, packed
+from simlab.report.words import counted
 
 if TYPE_CHECKING:
     from simlab.analysis.drift import DriftReport
@@ -57,12 +60,22 @@ def _make_console() -> _Console:
 console = _make_console()
 
 
-def say_unbroken(line: str, indent: str = "") -> None:
+def say_unbroken(line: str, indent: str = "", whole: Iterable[str] = ()) -> None:
     """Print ``line`` as plain text, broken at spaces to the console's width
-    (:func:`~simlab.report.width.broken_at_spaces`: a path never split, the lines after
-    the first starting with ``indent``)."""
-    console.print(broken_at_spaces(line, console.width, indent), markup=False,
+    (:func:`~simlab.report.width.broken_at_spaces`: a path never split, nor a name of
+    ``whole``, the lines after the first starting with ``indent``)."""
+    console.print(broken_at_spaces(line, console.width, indent, whole), markup=False,
                   highlight=False, soft_wrap=True)  # fmt: skip
+
+
+def say_items(parts: list[str], bold: str = "") -> None:
+    """Print a heading line of items (:func:`~simlab.report.width.items`) broken only
+    between two parts at the console's width, never inside ``label value`` or a name,
+    its later lines indented by two spaces; ``bold``: what it starts with, in bold."""
+    text = Text("\n".join(packed(parts, console.width, "  ")))
+    if bold:
+        text.stylize("bold", 0, len(bold))
+    console.print(text, soft_wrap=True)
 
 
 @contextmanager
@@ -265,10 +278,53 @@ def console_table(title: str) -> Table:
                  min_width=min(len(title), 80))  # fmt: skip
 
 
-def name_column(table: Table, header: str, names: list[str]) -> None:
-    """A column of names that may wrap between words but never cuts a word."""
-    longest = max((len(w) for n in [header, *names] for w in str(n).split()), default=1)
+def name_column(table: Table, header: str, names: Sequence[str | Parts]) -> None:
+    """A column of names, each kept whole: at least as wide as the longest (or the
+    longest part of a :class:`Parts` cell, which breaks between its parts only) and as
+    the header's longest line. A name is never broken at a space inside it (``Raider
+    Chief`` split over two rows read as ``Raider`` and a row of its own)."""
+    widths = [n.narrowest if isinstance(n, Parts) else len(str(n)) for n in names]
+    longest = max([*(len(line) for line in header.split("\n")), *widths], default=1)
     table.add_column(header, overflow="fold", min_width=max(longest, 1))
+
+
+class Parts:
+    """A table cell of several names (``Raider Chief: club → Warden``) that is broken
+    only between its parts, each kept whole (:func:`~simlab.report.width.packed`), its
+    later lines starting with ``indent``; rich would break it at any space."""
+
+    def __init__(self, parts: Sequence[str], indent: str = "") -> None:
+        self.parts, self.indent = [p for p in parts if p] or [""], indent
+
+    def __str__(self) -> str:
+        return " ".join(self.parts)
+
+    @property
+    def narrowest(self) -> int:
+        """The width of its longest part, on a line of its own."""
+        return max([len(self.parts[0]), *(len(self.indent + p) for p in self.parts[1:])])
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(self.narrowest, len(str(self)))
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        lines = packed(self.parts, options.max_width, self.indent)
+        yield Text("\n".join(lines), overflow="fold", end="")
+
+
+def pair_parts(attacker: str, attack: str, defender: str) -> list[str]:
+    """The parts of :func:`pair_heading`, broken after the attacker and after the arrow
+    only: ``Raider Chief:`` / ``club →`` / ``Warden``."""
+    if not attack:
+        return [f"{attacker} →", defender]
+    return [f"{attacker}:", f"{attack} →", defender]
+
+
+def arrow_parts(pair: str) -> list[str]:
+    """A pair written as one text (``Raider Chief club → Warden``, the drift gate's and
+    compare's), in parts broken after its arrow only."""
+    before, arrow, after = pair.partition(" → ")
+    return [f"{before} →", after] if arrow else [pair]
 
 
 def number_column(table: Table, header: str) -> None:
@@ -286,38 +342,46 @@ def attacks_table(result: Result) -> Table:
     """Hit rate, crit rate and mean damage of every attack pairing, with 95% intervals.
 
     In a narrow terminal, attacker and attack share one column, named on the first row
-    of their pairings, and the defender has its own (``at``); the crit rate is left out
-    for rule systems without crits (``Layout.crits``).
+    of their pairings, and the defender has its own (``at``); where a name does not fit
+    beside the figures whole, each attack heads a row of its own with its defenders
+    indented under it (:func:`_headed_rows`). The crit rate is left out for rule
+    systems without crits (``Layout.crits``).
     """
     rates = result.hit_rates()
     damage = result.damage()
     crits = result.layout.crits
     table = console_table(f"{result.scenario} · attacks (± 95% interval)")
-    wide = is_wide()
-    attacks = [f"{r.attacker}: {r.attack}" if r.attack else r.attacker
-               for r in rates.itertuples()]  # fmt: skip
-    if wide:
+    headers = ("attempts", "hit rate", *(["crit rate"] if crits else []), "mean damage")
+    figures = [_attack_figures(r, d, crits)
+               for r, d in zip(rates.itertuples(), damage.itertuples(), strict=True)]  # fmt: skip
+    if is_wide():
         for column in ("attacker", "attack", "defender"):
             name_column(table, column, list(rates[column]))
-    else:
-        name_column(table, "attack", attacks)
+        for column in headers:
+            number_column(table, column)
+        for r, cells in zip(rates.itertuples(), figures, strict=True):
+            table.add_row(r.attacker, r.attack, r.defender, *cells)
+        return table
+    # two spaces between columns (padding collapsed, and the rule's gap), none at the
+    # edges: the numbers and an attacker's name with its attack fit in 80
+    table.collapse_padding, table.pad_edge = True, False
+    groups = _attack_groups(rates)
+    beside = [[r.defender, *cells] for r, cells in zip(rates.itertuples(), figures, strict=True)]
+    room = _label_room(["at", *headers], beside)
+    labels = [_label_lines(attacker, attack, room) for attacker, attack, _ in groups]
+    if all(labels):
+        name_column(table, "attack", [line for lines in labels if lines for line in lines])
         name_column(table, "at", list(rates.defender))
-        # two spaces between columns (padding collapsed, and the rule's gap), none at
-        # the edges: the numbers and an attacker's name with its attack fit in 80
-        table.collapse_padding, table.pad_edge = True, False
-    headers = ("attempts", "hit rate", *(["crit rate"] if crits else []), "mean damage")
+        rows = _beside_rows(groups, labels, beside)
+    else:
+        room = _label_room(list(headers), figures)
+        name_column(table, HEADED_HEADER, [])
+        rows = _headed_rows(groups, [r.defender for r in rates.itertuples()], figures, room)
     for column in headers:
         number_column(table, column)
-    rows = list(zip(attacks, rates.itertuples(), damage.itertuples(), strict=True))
-    figures = [_attack_figures(r, d, crits) for _, r, d in rows]
-    beside = [[r.defender, *cells] for (_, r, _), cells in zip(rows, figures, strict=True)]
-    labels = _group_labels(rates, attacks, _label_room(["at", *headers], beside))
-    for k, ((attack, r, _), cells) in enumerate(zip(rows, figures, strict=True)):
-        first = k == 0 or rows[k - 1][0] != attack
-        last = k + 1 < len(rows) and rows[k + 1][0] != attack
-        names = [r.attacker, r.attack, r.defender] if wide else [labels[k], r.defender]
-        # a rule under a group of rows
-        table.add_row(*names, *cells, end_section=last and not first and not wide)
+    blank = [""] * (len(table.columns) - 1)
+    for *names, end in rows:
+        table.add_row(*names, *blank[len(names) - 1 :], end_section=end)
     return table
 
 
@@ -334,27 +398,73 @@ def _attack_figures(r: Any, d: Any, crits: bool) -> list[str]:
 
 
 def _label_room(headers: list[str], rows: list[list[str]]) -> int:
-    """The columns left for the narrow attacks table's first column (``attacker:
-    attack``) beside the others at the console's width, two spaces between columns."""
+    """The columns left for the narrow attacks table's first column beside the columns
+    of ``headers`` and their cells (``rows``) at the console's width, two spaces between
+    columns."""
     widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(headers)]
     return console.width - sum(widths) - 2 * len(widths)
 
 
-def _group_labels(rates: pd.DataFrame, attacks: list[str], room: int) -> list[str]:
-    """The first column of the narrow attacks table, row by row: ``attacker: attack`` on
-    the first row of its group of rows. Where that does not fit in ``room`` columns and
-    the group has a second row, the attacker goes on the first row and the attack,
-    indented, on the second, so that no wrapped name pushes a group's rows apart."""
-    labels = [""] * len(attacks)
-    for k, label in enumerate(attacks):
-        if k > 0 and attacks[k - 1] == label:
-            continue
-        attack = rates.attack.iloc[k]
-        if len(label) > room and attack and k + 1 < len(attacks) and attacks[k + 1] == label:
-            labels[k], labels[k + 1] = f"{rates.attacker.iloc[k]}:", f"  {attack}"
+#: The narrow attacks table's name column where each attack heads its own row
+#: (:func:`_headed_rows`): the attack, and under it, indented, the defenders.
+HEADED_HEADER = "attack\n  at"
+
+
+def _attack_groups(rates: pd.DataFrame) -> list[tuple[str, str, list[int]]]:
+    """The attacks table's groups of rows, in order: (attacker, attack, row numbers) of
+    each run of rows of one attacker's attack."""
+    groups: list[tuple[str, str, list[int]]] = []
+    for k, r in enumerate(rates.itertuples()):
+        if groups and groups[-1][:2] == (r.attacker, r.attack):
+            groups[-1][2].append(k)
         else:
-            labels[k] = label
-    return labels
+            groups.append((r.attacker, r.attack, [k]))
+    return groups
+
+
+def _label_lines(attacker: str, attack: str, room: int) -> list[str] | None:
+    """An attack's name in the narrow table's first column of ``room`` columns:
+    ``attacker: attack`` on one line; or, where that does not fit, the attacker on one
+    and the attack, indented, on the next; None where a name does not fit whole."""
+    label = f"{attacker}: {attack}" if attack else attacker
+    if len(label) <= room:
+        return [label]
+    if attack and len(attacker) + 1 <= room and len(attack) + 2 <= room:
+        return [f"{attacker}:", f"  {attack}"]
+    return None
+
+
+def _beside_rows(groups: list[tuple[str, str, list[int]]], labels: list[list[str] | None],
+                 beside: list[list[str]]) -> list[list[Any]]:  # fmt: skip
+    """The narrow attacks table's rows where every name fits beside the figures: the
+    attack's name (:func:`_label_lines`) on the first rows of its group, the defender
+    and the figures beside; an attack named on two lines and with one defender gets a
+    row of its own for the second. A blank line follows a group of more than one line,
+    as each row then ends with whether it ends such a group."""
+    rows: list[list[Any]] = []
+    for g, ((_, _, ks), lines) in enumerate(zip(groups, labels, strict=True)):
+        lines = lines or []
+        height = max(len(ks), len(lines))
+        for i in range(height):
+            label = lines[i] if i < len(lines) else ""
+            cells = beside[ks[i]] if i < len(ks) else []
+            end = i == height - 1 and height > 1 and g + 1 < len(groups)
+            rows.append([label, *cells, end])
+    return rows
+
+
+def _headed_rows(groups: list[tuple[str, str, list[int]]], defenders: list[str],
+                 figures: list[list[str]], room: int) -> list[list[Any]]:  # fmt: skip
+    """The narrow attacks table's rows where a name does not fit beside the figures
+    whole (``Raider Chief:`` beside ``Raider Chief`` under ``at``): each attack on a row
+    of its own (:func:`_label_lines`, in the ``room`` of the one name column), then a
+    row per defender, its name indented, with the figures."""
+    rows: list[list[Any]] = []
+    for attacker, attack, ks in groups:
+        heading = _label_lines(attacker, attack, room) or [f"{attacker}:", f"  {attack}"]
+        rows += [[line, False] for line in heading]
+        rows += [[f"  {defenders[k]}", *figures[k], False] for k in ks]
+    return rows
 
 
 #: What the time-to-down table's figures mean, printed under it.
@@ -448,9 +558,10 @@ def sides_table(result: Result) -> Table:
 def print_result(result: Result) -> None:
     """Print the three tables of a run, headed by its identity (seed, n, rules)."""
     overrides = result.meta.get("overrides")
-    changed = f" · with {escape(', '.join(overrides))}" if overrides else ""
-    console.print(f"[bold]{escape(result.scenario)}[/bold]{changed} · rules {result.rules} · "
-                  f"{result.encounters:,} encounters · seed {result.seed}")  # fmt: skip
+    changed = [listed("with", overrides)] if overrides else []
+    say_items(items(result.scenario, *changed, f"rules {result.rules}",
+                    f"{result.encounters:,} encounters", f"seed {result.seed}"),
+              bold=result.scenario)  # fmt: skip
     console.print(attacks_table(result))
     n_extra = len(result.layout.events) + len(result.layout.per_encounter_tallies)
     inline = is_wide() and n_extra <= INLINE_EVENT_COLUMNS
@@ -471,7 +582,7 @@ def exact_attacks_table(solved: ExactResult) -> Table:
     from simlab.rules import has_crits
 
     table = console_table(f"{solved.scenario} · attacks (exact, against a fresh defender)")
-    pairs = [pair_heading(*p.key) for p in solved.pairs]
+    pairs = [Parts(pair_parts(*p.key), indent="  ") for p in solved.pairs]
     crits = has_crits(solved.rules)
     name_column(table, "attack", pairs)
     for column in ("hit rate", *(["crit rate"] if crits else []), "mean damage"):
@@ -502,13 +613,15 @@ def exact_duel_table(duel: DuelExact) -> Table:
     return table
 
 
-def print_refusals(refusals: list[tuple[str, str]], title: str, hint: str = "") -> None:
-    """List what has no exact answer, each with the feature that prevents it."""
+def print_refusals(refusals: list[tuple[str, str]], title: str, hint: str = "",
+                   names: Iterable[str] = ()) -> None:  # fmt: skip
+    """List what has no exact answer, each with the feature that prevents it, never
+    breaking one of ``names`` (the combatants') at a space inside it."""
     if not refusals:
         return
     console.print(f"[bold]{title}[/bold] ({len(refusals)}{hint}):")
     for what, reason in refusals:
-        say_unbroken(f"  - {what}: {reason}", indent="    ")
+        say_unbroken(f"  - {what}: {reason}", indent="    ", whole=names)
 
 
 def fight_caveats(solved: ExactResult) -> list[tuple[str, str]]:
@@ -535,16 +648,18 @@ def print_exact(solved: ExactResult) -> None:
     """Print an exact answer: attacks, the duel's time-to-down, and what was refused."""
     from simlab.exact.engine import describe
 
-    changed = f" · with {escape(', '.join(solved.overrides))}" if solved.overrides else ""
-    console.print(f"[bold]{escape(solved.scenario)}[/bold]{changed} · rules {solved.rules} · exact")
+    changed = [listed("with", solved.overrides)] if solved.overrides else []
+    say_items(items(solved.scenario, *changed, f"rules {solved.rules}", "exact"),
+              bold=solved.scenario)  # fmt: skip
     if solved.pairs:
         console.print(exact_attacks_table(solved))
     if solved.duel is not None:
         console.print(exact_duel_table(solved.duel))
+    names = {name for p in solved.pairs for name in (p.attacker, p.defender)}
     print_refusals(fight_caveats(solved), "in a fight these move away from the answer above",
-                   "; `simlab run --check` does not compare them")  # fmt: skip
+                   "; `simlab run --check` does not compare them", names)  # fmt: skip
     refusals = [(describe(s), r) for s, r in solved.refusals]
-    print_refusals(refusals, "not solved exactly", "; use `simlab run` to simulate them")
+    print_refusals(refusals, "not solved exactly", "; use `simlab run` to simulate them", names)
 
 
 def _check_cell(value: float) -> str:
@@ -554,7 +669,7 @@ def _check_cell(value: float) -> str:
 def check_table(check: pd.DataFrame) -> Table:
     """Simulated vs exact, per figure, in standard errors."""
     table = console_table("check against the exact answers")
-    figures = [f"{r.figure}: {pair_heading(r.attacker, r.attack, r.defender)}"
+    figures = [Parts([f"{r.figure}:", *pair_parts(r.attacker, r.attack, r.defender)], "  ")
                for r in check.itertuples()]  # fmt: skip
     name_column(table, "figure", figures)
     for column in ("simulated", "exact", "std error", "z", "p"):
@@ -572,7 +687,8 @@ def print_check(check: pd.DataFrame) -> None:
 
     if len(check):
         console.print(check_table(check))
-    print_refusals(list(check.attrs.get("skipped", [])), "not checked")
+    names = {*check.get("attacker", []), *check.get("defender", [])}
+    print_refusals(list(check.attrs.get("skipped", [])), "not checked", names=names)
     console.print(f"check: {check_verdict(check)}", markup=False, highlight=False)
 
 
@@ -629,14 +745,17 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
     lines = drift_lines(drift)
     if lines:
         console.print(
-            f"[bold red]DRIFT[/bold red]: {len(lines)} figure(s) moved from the "
+            f"[bold red]DRIFT[/bold red]: {counted(len(lines), 'figure')} moved from the "
             f"baseline {baseline} (Holm p < {drift.alpha:g} and beyond tolerance):"
         )
+        # the names of the figures' subjects whole: "Raider Chief", "Scout shortbow"
+        names = {part for s in drift.table.subject for part in str(s).split(" → ")}
         for line in lines:
-            say_unbroken(f"  - {line}", indent="    ")
+            say_unbroken(f"  - {line}", indent="    ", whole=names)
     else:
         console.print(
-            f"no drift from the baseline {baseline} ({len(drift.table)} figures compared)",
+            f"no drift from the baseline {baseline} ({counted(len(drift.table), 'figure')} "
+            "compared)",
             markup=False,
             highlight=False,
         )
@@ -654,8 +773,8 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
             table.add_row(row.scenario, row.rules, *drift_cells(row))
     else:  # status, what, baseline → current, change, Holm p
         cells = [drift_cells(row) for row in moved.itertuples()]
-        what = [f"{row.scenario}: {c[1]} {c[2]}" for row, c in zip(moved.itertuples(), cells,
-                                                                     strict=True)]  # fmt: skip
+        what = [Parts([f"{row.scenario}:", c[1], *arrow_parts(c[2])], "  ")
+                for row, c in zip(moved.itertuples(), cells, strict=True)]  # fmt: skip
         table.add_column("status", no_wrap=True)
         name_column(table, "figure", what)
         for column in ("baseline → current", "change", "Holm p"):

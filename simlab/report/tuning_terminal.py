@@ -22,6 +22,8 @@ from simlab.report import terminal
 from simlab.report.terminal import (
     MEDIAN_NOTE,
     NOT_REACHED,
+    Parts,
+    arrow_parts,
     bounds,
     console_table,
     covering_half,
@@ -32,10 +34,13 @@ from simlab.report.terminal import (
     name_column,
     number_column,
     pair_heading,
+    pair_parts,
     plain_number,
     rounded_up,
     rounds_label,
 )
+from simlab.report.width import at_separators, items, listed
+from simlab.report.words import counted
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -104,7 +109,7 @@ def _flat_pairs_table(frame: pd.DataFrame, figures: list[str]) -> Table:
     from simlab.tuning.sweep import PAIR
 
     pairs = frame.groupby(PAIR, sort=False)
-    names = [pair_heading(*key) for key, _ in pairs]
+    names = [Parts(pair_parts(*key), indent="  ") for key, _ in pairs]
     table = console_table("unchanged across the sweep (lowest–highest over the points)")
     name_column(table, "attack", names)
     for figure in figures:
@@ -194,9 +199,12 @@ def point_cells(row: Any, sweep: SweepResult, stacked: bool = False) -> list[str
     return [POINT_SEPARATOR.join(cells)] if stacked else cells
 
 
-def point_key(sweep: SweepResult) -> str:
-    """The line above stacked tables that says which field each value of a point is."""
-    return f"{POINT}: {POINT_SEPARATOR.join(sweep.fields)}"
+def point_key(sweep: SweepResult) -> list[str]:
+    """The line above stacked tables that says which field each value of a point is,
+    ``point: Plate Knight.hp · Swordsman.hp``, in the parts it may be broken into
+    (:func:`~simlab.report.width.items`)."""
+    first, *rest = items(*sweep.fields)
+    return [f"{POINT}: {first}", *rest]
 
 
 #: The widest line of a varied field's heading in a sweep of one field.
@@ -263,14 +271,13 @@ def print_sweep(sweep: SweepResult) -> None:
     terminal (80 columns and up). A column per varied field where every table fits so;
     else (three or more fields, long names) one ``point`` column holds each point's
     values, ``20 · 1 · 1d8``, and a line above the tables names the fields in order."""
-    fixed = f" · with {', '.join(sweep.overrides)}" if sweep.overrides else ""
-    terminal.console.print(f"{sweep.scenario}{fixed} · {sweep.per_point()} · seed {sweep.seed} "
-                  f"· varied: {', '.join(sweep.fields)}", markup=False,
-                  highlight=False)  # fmt: skip
+    fixed = [listed("with", sweep.overrides)] if sweep.overrides else []
+    terminal.say_items(items(sweep.scenario, *fixed, at_separators(sweep.per_point()),
+                             f"seed {sweep.seed}", listed("varied:", sweep.fields)))  # fmt: skip
     tables = _sweep_tables(sweep, stacked=False)
     if not all(_fits(table) for table in tables):
         tables = _sweep_tables(sweep, stacked=True)
-        terminal.console.print(point_key(sweep), markup=False, highlight=False)
+        terminal.say_items(point_key(sweep))
     *attacks, combatants, sides = tables
     for table in attacks:
         terminal.console.print(table)
@@ -353,7 +360,10 @@ def compare_table(frame: pd.DataFrame) -> Table:
     difference with its paired 95% interval and how much narrower it is than two
     independent runs' (the independent interval itself too in a wide terminal)."""
     labels = [FIGURE_LABELS.get(f, f.replace("_", " ")) for f in frame.figure]
-    ons = [on or "—" for on in frame.on]
+    # a pair (``Bruna warhammer → Ghoul 2``) longer than the room its column has breaks
+    # after its arrow, the defender's name whole (a wrap inside the column put ``Ghoul``
+    # and ``2`` on two lines)
+    ons = [Parts(arrow_parts(on or "—")) for on in frame.on]
     table = console_table("A/B on the same dice (diff = B − A, ± paired 95% interval)")
     table.add_column("", no_wrap=True)  # ✱ or ✱✱, flush left
     name_column(table, "figure", labels)
@@ -378,22 +388,9 @@ def compare_table(frame: pd.DataFrame) -> Table:
         cells.append([_number(r.a, digits), _number(r.b, digits),
                       _diff(r.diff, r.diff_ci_lo, r.diff_ci_hi, digits), *independent,
                       times_narrower(r.narrowing)])  # fmt: skip
-    beside = [max(len(part) for part in h.split("\n")) for h in numbers]
-    widths = [max([w, *(len(row[i]) for row in cells)]) for i, w in enumerate(beside)]
-    # between the columns: one space narrow, padding on both sides of each wide
-    gaps = len(widths) + 2 if not wide else 2 * (len(widths) + 3)
-    room = (terminal.console.width - sum(widths) - max(len(m) for m in ["", *marks])
-            - max(len(label) for label in labels) - gaps)  # fmt: skip
     for mark, label, on, row in zip(marks, labels, ons, cells, strict=True):
-        table.add_row(mark, label, _pair_broken(on, room), *row)
+        table.add_row(mark, label, on, *row)
     return table
-
-
-def _pair_broken(on: str, room: int) -> str:
-    """A compared pair (``Bruna warhammer → Ghoul 2``) longer than the ``room`` its
-    column has, broken after its arrow, so that the defender's name stays whole (a
-    wrap inside the column put ``Ghoul`` and ``2`` on two lines)."""
-    return on.replace(" → ", " →\n", 1) if len(on) > room else on
 
 
 def interval_digits(width: float, least: int = 2, most: int = 4) -> int:
@@ -451,9 +448,10 @@ def print_compare(comparison: Comparison) -> None:
     intervals, the figures that changed first; past :data:`MOST_UNCHANGED_LISTED`
     unchanged ones, those are counted by kind instead (:func:`shown_figures`)."""
     a, b = comparison.labels
-    terminal.console.print(f"A: {a}  ·  B: {b}  ({comparison.a.encounters:,} encounters each, the "
-                  f"same dice; intervals from {comparison.ranges} paired ranges)",
-                  markup=False, highlight=False)  # fmt: skip
+    terminal.say_items([*items(f"A: {a}", at_separators(f"B: {b}")),
+                        *at_separators(f"({comparison.a.encounters:,} encounters each, the same "
+                                       f"dice; intervals from {comparison.ranges} paired "
+                                       "ranges)")])  # fmt: skip
     listed, counted = shown_figures(comparison.figures)
     if listed.empty:
         terminal.console.print("No shared figure changed: every paired interval contains 0.",
@@ -486,7 +484,7 @@ def unmatched_note(comparison: Comparison) -> str:
             named = [f"{FIGURE_LABELS.get(f, f)}{' of ' + on if on else ''}"
                      for f, on in only[:NAMED_UNMATCHED]]  # fmt: skip
             more = len(only) - len(named)
-            lines.append(f"Not compared, {len(only)} figures only {side} has: "
+            lines.append(f"Not compared, {counted(len(only), 'figure')} only {side} has: "
                          f"{', '.join(named)}{f' and {more} more' if more else ''}.")  # fmt: skip
     return " ".join(lines)
 
@@ -533,7 +531,8 @@ def print_tune(result: TuneResult) -> None:
              _figure_text(e.figure, e.lo, e.hi, e.method), e.method] for e in shown]  # fmt: skip
     _print_table(f"{result.field} for {t} (the value and its neighbours)",
                  [result.field, str(t.figure), "method"], rows)  # fmt: skip
-    say = functools.partial(terminal.console.print, markup=False, highlight=False)
+    # each line broken at spaces, but not inside the field's or the target's names
+    say = functools.partial(terminal.say_unbroken, whole=[result.field, str(t), str(t.figure)])
     figure = _figure_text(best.figure, best.lo, best.hi, best.method)
     if not result.measured:
         say(f"unreachable: {t.figure} was measured at no value of {result.field} tried "

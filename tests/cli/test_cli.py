@@ -47,6 +47,13 @@ def test_validate_ok() -> None:
     assert "ok:" in done.stdout
 
 
+def test_validate_counts_in_words() -> None:
+    """A duel of one attack printed ``2 combatants, 1 attacks``."""
+    done = simlab("validate", "scenarios/benchmarks/ss-duel.yaml")
+    assert done.returncode == 0, done.stderr
+    assert " ".join(done.stdout.split()).endswith("rules shattered-spirits, 2 combatants, 1 attack")
+
+
 def test_validate_ok_fits_80_columns() -> None:
     """``ok: PATH: scenario …, rules …, N combatants, M attacks`` (125 columns for the
     glitters party) is broken at a space at ``COLUMNS=80``, and whole in a pipe."""

@@ -16,6 +16,8 @@ import matplotlib.pyplot as plt
 import simlab
 from tests.tuning.cases import SS_DUEL
 
+QUICKSTART = SS_DUEL.parents[1] / "shattered-spirits/quickstart.yaml"
+
 
 @pytest.fixture(scope="module")
 def res() -> Any:
@@ -54,3 +56,26 @@ def test_a_figure_with_its_own_layout_keeps_it(res: Any) -> None:
     simlab.plot_damage_pmf(res, "Attacker", "strike", ax=ax)
     plt.close(fig)
     assert fig.get_layout_engine() is engine
+
+
+def test_three_panels_in_a_row_keep_every_title_within_the_figure() -> None:
+    """README's snippet (damage, at least x damage and time-to-down side by side,
+    ``figsize=(15, 4)``): the third panel's title ran past the figure's right edge and
+    ``savefig`` cut it, ``time-to-down over all encounters (95% band) · par``. A title
+    that does not fit is broken between its parts, each whole: a name, ``(95% band)``."""
+    scn = simlab.load(QUICKSTART)
+    res = simlab.simulate(scn, n=2000, seed=7)
+    fig, (a, b, c) = plt.subplots(1, 3, figsize=(15, 4))
+    simlab.plot_damage_pmf(res, "Brute", "stone-strike", "Kaito", ax=a, exact=simlab.exact(scn))
+    simlab.plot_damage_at_least(res, "Brute", "stone-strike", ax=b)
+    simlab.plot_time_to_down(res, side="party", ax=c)
+    fig.savefig(io.BytesIO(), format="png")
+    boxes = [ax.title.get_window_extent() for ax in (a, b, c)]
+    width = fig.bbox.width
+    lines = c.title._get_wrapped_text().split("\n")  # what was drawn
+    plt.close(fig)
+    assert all(box.x0 >= 0 and box.x1 <= width for box in boxes), (boxes, width)
+    assert [line.replace("\u00a0", " ") for line in lines] == [
+        "party: time-to-down over all encounters",
+        "(95% band)",
+    ], lines

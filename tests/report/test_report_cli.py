@@ -72,6 +72,13 @@ def test_what_report_and_baseline_update_wrote_fits_80_columns(
     assert "(3 scenarios: party-3v3, quickstart, spirits-2v3)" in " ".join(update.stdout.split())
 
 
+def test_baseline_update_of_one_scenario_says_1_scenario(tmp_path: Path) -> None:
+    """``wrote baseline PATH (1 scenarios: quickstart)``: the count agrees with its noun."""
+    done = simlab("baseline", "update", QUICKSTART, "--baseline", tmp_path / "b.json", "-n", 500)
+    assert done.exit_code == 0, done.output
+    assert " ".join(done.output.split()).endswith("(1 scenario: quickstart)"), done.output
+
+
 def test_report_from_saved_results_needs_no_simulation(baseline: Path, tmp_path: Path) -> None:
     done = simlab("report", "--from", baseline, "--out", tmp_path, "--baseline", baseline)
     assert done.exit_code == 0, done.output

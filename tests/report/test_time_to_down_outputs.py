@@ -22,7 +22,7 @@ from simlab import api
 from simlab.analysis.summary import summary
 from simlab.report import terminal
 from simlab.report.render import render_report
-from tests.support import AMBUSH
+from tests.support import AMBUSH, broken_names
 
 ROOT = Path(__file__).resolve().parents[2]
 SKIRMISH = ROOT / "scenarios/zones-3d6/skirmish.yaml"
@@ -216,6 +216,38 @@ def test_check_p_values_are_never_printed_as_zero() -> None:
     assert "< 1e-16" in console.export_text()
 
 
+def test_check_table_breaks_a_pair_between_names_only() -> None:
+    """A pair too long for the figure column was broken at any space: ``Novice`` /
+    ``Bandit: club → Raider`` / ``Chief``. It breaks after the figure, the attacker or
+    the arrow only, every name whole."""
+    import pandas as pd
+
+    from simlab.exact.engine import CHECK_COLUMNS
+
+    check = pd.DataFrame([("mean_damage", "Novice Bandit", "club", "Raider Chief", 0.5432,
+                           0.5432, 0.00012, -12.23, 1e-20)], columns=CHECK_COLUMNS)  # fmt: skip
+    console = Console(width=80, record=True)
+    console.print(terminal.check_table(check))
+    text = console.export_text()
+    assert max(len(line) for line in text.splitlines()) <= 80, text
+    assert not broken_names(text, ["Novice Bandit", "Raider Chief"]), text
+
+
+def test_a_listed_refusal_never_breaks_a_combatant_s_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a fight moves away from the exact answer, listed at 80 columns, was broken
+    at any space: ``… Raider 4, Raider`` / ``Chief: Scout's 'shortbow' …``."""
+    monkeypatch.setenv("COLUMNS", "80")
+    console = Console(width=80, record=True, force_terminal=False)
+    monkeypatch.setattr(terminal, "console", console)
+    names = ["Raider 1", "Raider 2", "Raider 3", "Raider 4", "Raider Chief"]
+    what = f"hit rate of Scout: shortbow → {', '.join(names)}"
+    reason = "Scout's 'shortbow' is an undefended surprise attack in round 0"
+    terminal.print_refusals([(what, reason)], "in a fight", names={"Scout", *names})
+    text = console.export_text()
+    assert max(len(line) for line in text.splitlines()) <= 80, text
+    assert not broken_names(text, names), text
+
+
 def test_summary_documents_time_to_down_keys() -> None:
     """Every key of summary.json's time_to_down is named in the README."""
     res = api.simulate(api.load(QUICKSTART), n=300, seed=1)
@@ -303,3 +335,38 @@ def test_a_long_attacker_and_attack_at_80_columns_keep_their_rows_together() -> 
     assert lines[bite].split()[:3] == ["Ghoul", "1:", "Bruna"], text
     assert lines[bite + 1].startswith("  ghoul-bite ") and "Aldric" in lines[bite + 1], text
     assert any(line.startswith("Bruna: warhammer ") for line in lines), text  # fits: one line
+
+
+@pytest.mark.parametrize(("path", "n"), [("opposed-tiers/party-fight.yaml", 20_000),
+                                         ("opposed-tiers/novice-duel.yaml", 20_000),
+                                         ("opposed-tiers/novice-duel.yaml", 2000)])  # fmt: skip
+def test_a_name_with_a_space_is_never_broken_in_the_run_tables(path: str, n: int) -> None:
+    """`Raider Chief:` did not fit beside the figures at 80 columns: the attacks table
+    printed `Raider` on one row and `Chief:` on the next, and a defender `Raider` /
+    `Chief` under `at` read as a row of pooled Raiders. Each name is printed whole, every
+    row of figures beside its defender's whole name; where the names do not fit beside
+    the figures, each attack heads a row of its own, its defenders indented under it."""
+    result = api.simulate(ROOT / "scenarios" / path, n=n, seed=3)
+    text = _terminal_text(result, 80)
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= 80, text
+    assert not broken_names(text, result.combatants().combatant), text
+    attacks = text.split("time-to-down")[0]
+    for r in result.hit_rates().itertuples():
+        whole, parted = rf"{r.attacker}: {r.attack}", rf"{r.attacker}:\s.*\n  {r.attack}"
+        assert re.search(rf"^({whole}|{parted})(\s|$)", attacks, re.M), (r.attack, attacks)
+        row = rf"(^|  ){re.escape(r.defender)}\s+{r.attempts:,}\s+{ESTIMATE}"
+        assert re.search(row, attacks, re.M), (r.defender, attacks)
+
+
+def test_an_attack_named_on_a_line_of_its_own_is_indented() -> None:
+    """The quickstart at its 200,000 encounters: `Brute: stone-strike` does not fit
+    beside the figures; as in a group of several defenders (`Ghoul 1:` / `  ghoul-bite`),
+    the attacker goes on the row and the attack, indented, on the next line (it was
+    printed at the left edge, where an attacker's name goes)."""
+    result = api.simulate(QUICKSTART, n=200_000, seed=7)
+    lines = _terminal_text(result, 80).split("time-to-down")[0].splitlines()
+    assert max(len(line) for line in lines) <= 80, lines
+    brute = next(k for k, line in enumerate(lines) if line.startswith("Brute"))
+    assert lines[brute].split()[:2] == ["Brute:", "Kaito"], lines
+    assert lines[brute + 1].rstrip() == "  stone-strike", lines

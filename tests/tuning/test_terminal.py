@@ -12,6 +12,7 @@ from click.testing import CliRunner
 import simlab
 from simlab.cli import main
 from simlab.report import terminal
+from tests.support import broken_names
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
@@ -56,7 +57,7 @@ def _heading_cells(text: str) -> list[list[str]]:
 
 
 def test_sweep_of_a_grid_fits_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
-    text = _run_at_80(monkeypatch, "sweep", PLATE, "--vary", "Plate Knight.hp=20,30",
+    text = _run_at_80(monkeypatch, "sweep", PLATE, "--vary", "Swordsman.hp=20,30",
                       "--vary", "Plate Knight.bonus_defense=0:1", "-n", 2000)  # fmt: skip
     # A table for the attack pair the sweep moves, named whole in its title, both varied
     # fields as columns; the Plate Knight's own attack, which neither field touches, in
@@ -68,12 +69,13 @@ def test_sweep_of_a_grid_fits_80_columns(monkeypatch: pytest.MonkeyPatch) -> Non
     # underscore: "hp" alone would read as the Swordsman's in the combatants' table.
     assert _heading_cells(text) == [
         ["Plate Knight."],
-        ["Plate Knight.", "bonus_", "exact"],
+        ["Swordsman.", "bonus_", "exact"],
         ["hp", "defense", "hit rate", "mean damage", "mean"],
     ]
     combatants = _heading_cells(text[text.index("time-to-down (rounds") :])
     assert combatants[-1][:3] == ["combatant", "hp", "defense"]
-    assert "bonus_" in combatants[-2] and "Knight." in " ".join(combatants[-2])
+    assert combatants[-2][:2] == ["Swordsman.", "bonus_"]
+    assert combatants[-3] == ["Plate Knight."], combatants  # whole: a name is not broken
     assert "crit" not in text  # zones-3d6 has no crits
     assert text.count("±") >= 4 * (2 + 2 + 2 + 2)  # attacks, time-to-down, sides
 
@@ -146,7 +148,7 @@ def test_unchanged_pairs_show_the_range_of_their_estimates() -> None:
                           "mean_damage": [4.6031, 4.6079, 4.6, 1.0, 1.0, 1.0],
                           "exact_mean_damage": [4.6182] * 3 + [float("nan")] * 3})  # fmt: skip
     table = _flat_pairs_table(frame, ["hit_rate", "mean_damage"])  # no crits
-    cells = [list(column.cells) for column in table.columns]
+    cells = [[str(cell) for cell in column.cells] for column in table.columns]
     assert cells == [["A: x → D", "B: x → D"], ["0.546–0.547", "0.250"],
                      ["4.60–4.61", "1.00"], ["4.6182", "—"]]  # fmt: skip
 
@@ -226,10 +228,10 @@ def test_a_run_to_a_precision_says_so_within_80_columns(
 
 
 def test_a_note_on_b_s_own_settings_fits_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``note: B's own encounters (…) was not used; …`` (91 columns) is wrapped."""
+    """``note: B's own encounters (…) were not used; …`` (92 columns) is wrapped."""
     duel = ROOT / "scenarios/benchmarks/ss-duel.yaml"
     text = _run_at_80(monkeypatch, "compare", QUICKSTART, duel, "--seed", 7)
-    assert "note: B's own encounters (1,000,000) was not used" in " ".join(text.split())
+    assert "note: B's own encounters (1,000,000) were not used" in " ".join(text.split())
 
 
 def test_tune_fits_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -366,3 +368,36 @@ def test_compare_breaks_a_pair_too_long_for_its_column_after_the_arrow(
     row = next(k for k, line in enumerate(lines) if line.startswith("✱  crit rate"))
     assert lines[row].split()[3:6] == ["Bruna", "warhammer", "→"], lines
     assert lines[row + 1].split() == ["Ghoul", "2"], lines
+
+
+def test_a_heading_line_breaks_between_its_items_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A heading too long for 80 columns was broken at any space: ``… · 1,000 encounters
+    · seed`` with ``1`` alone below, ``varied: Plate`` / ``Knight.hp, …``. It breaks only
+    after a `` · `` or a ``, ``, the later lines indented: never inside ``label value``
+    nor inside a name."""
+    run = _run_at_80(monkeypatch, "run", ROOT / "scenarios/benchmarks/ss-duel.yaml", "-n", 1000,
+                     "--set", "max_rounds=50")  # fmt: skip
+    assert run.splitlines()[1:3] == [
+        "ss-duel · with max_rounds=50 · rules shattered-spirits · 1,000 encounters ·",
+        "  seed 1",
+    ], run
+    sweep = _run_at_80(monkeypatch, "sweep", PLATE, "--vary", "Plate Knight.hp=20:24:4",
+                       "--vary", "Swordsman.hp=20,24", "--vary", "Plate Knight.bonus_defense=1,2",
+                       "-n", 500)  # fmt: skip
+    assert sweep.splitlines()[1:4] == [
+        "longsword-vs-plate · 500 encounters per point · seed 4 ·",
+        "  varied: Plate Knight.hp, Swordsman.hp, Plate Knight.bonus_defense",
+        "point: Plate Knight.hp · Swordsman.hp · Plate Knight.bonus_defense",
+    ], sweep
+    assert not broken_names(sweep, ["Plate Knight"]), sweep
+
+
+def test_a_sweep_never_breaks_a_name_in_a_column_heading(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two fields of the Plate Knight: the combatants' table headed a field's column
+    ``Plate`` / ``Knight.`` / ``hp``, the name broken at its space. A field's heading
+    breaks after a dot, an underscore or a hyphen only; where the columns do not fit so,
+    each point's values share one column, the fields named whole above the tables."""
+    text = _run_at_80(monkeypatch, "sweep", PLATE, "--vary", "Plate Knight.hp=20,30",
+                      "--vary", "Plate Knight.bonus_defense=0:1", "-n", 500)  # fmt: skip
+    assert not broken_names(text, ["Plate Knight"]), text
+    assert "point: Plate Knight.hp · Plate Knight.bonus_defense" in text
