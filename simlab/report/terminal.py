@@ -736,6 +736,12 @@ def print_specs(specs: pd.DataFrame) -> None:
     console.print(line, markup=False, highlight=False)
 
 
+def _subject_names(drift: DriftReport) -> set[str]:
+    """The combatant and attack names a drift report's notes may hold, to keep whole:
+    every part of a subject compared (``Raider Chief``, ``Brute 1 stone-strike``)."""
+    return {part for s in drift.table.subject for part in str(s).split(" → ")}
+
+
 def print_drift(drift: DriftReport, baseline: str) -> None:
     """The drift gate's output: the drifted figures first, then a table of the figures that
     are statistically different (drifted, or changed within tolerance); every figure
@@ -743,13 +749,13 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
     from simlab.report.render import DRIFT_HEADER, drift_cells, drift_lines
 
     lines = drift_lines(drift)
+    names = _subject_names(drift)
     if lines:
         console.print(
             f"[bold red]DRIFT[/bold red]: {counted(len(lines), 'figure')} moved from the "
             f"baseline {baseline} (Holm p < {drift.alpha:g} and beyond tolerance):"
         )
         # the names of the figures' subjects whole: "Raider Chief", "Scout shortbow"
-        names = {part for s in drift.table.subject for part in str(s).split(" → ")}
         for line in lines:
             say_unbroken(f"  - {line}", indent="    ", whole=names)
     else:
@@ -759,8 +765,8 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
             markup=False,
             highlight=False,
         )
-    for note in drift.notes:
-        console.print(f"  note: {note}", markup=False, highlight=False)
+    for note in drift.notes:  # continued lines under the note's text, names whole
+        say_unbroken(f"  note: {note}", indent="        ", whole=names)
     moved = drift.table[drift.table.significant | drift.table.drifted]
     if moved.empty:
         return

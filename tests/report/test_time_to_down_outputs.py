@@ -258,7 +258,11 @@ def test_summary_documents_time_to_down_keys() -> None:
     json.dumps(summary(res), allow_nan=False)
 
 
-def test_drift_table_fits_80_columns_without_cutting_a_word() -> None:
+def test_drift_table_fits_80_columns_without_cutting_a_word(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The drifted figures, the notes and the table within 80 columns (``COLUMNS``
+    says so, as a terminal would), a note's later lines under its text."""
     import numpy as np
 
     from simlab.analysis.drift import compare_results
@@ -269,6 +273,9 @@ def test_drift_table_fits_80_columns_without_cutting_a_word() -> None:
     cur = synthetic_result(Truth(hit=0.7, winner=[0.7, 0.25, 0.05]), 50_000, rng)
     drift = compare_results([cur], [base])
     assert not drift.ok
+    note = "synthetic (synthetic): mean_damage of A strike → B not tested, its attacks " * 2
+    drift.notes.append(note.strip())
+    monkeypatch.setenv("COLUMNS", "80")
     saved = terminal.console
     terminal.console = Console(width=80, record=True, force_terminal=False)
     try:
@@ -277,6 +284,9 @@ def test_drift_table_fits_80_columns_without_cutting_a_word() -> None:
     finally:
         terminal.console = saved
     assert max(len(line) for line in text.splitlines()) <= 80
+    lines = text.splitlines()
+    first = next(k for k, line in enumerate(lines) if line.startswith("  note: synthetic"))
+    assert lines[first + 1].startswith("        ") and lines[first + 1].strip(), lines
     words = set(text.split())
     for row in drift.table[drift.table.significant].itertuples():
         assert row.figure in words, row.figure  # never folded inside a word
