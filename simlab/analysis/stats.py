@@ -33,6 +33,7 @@ __all__ = [
     "RARE_EVENT_THRESHOLD",
     "clopper_pearson_interval",
     "cumulative_incidence",
+    "exact_rate_difference",
     "first_round_reaching",
     "histogram_mean_var",
     "histogram_median",
@@ -348,6 +349,71 @@ def rate_interval(
         c_lo[rare], c_hi[rare] = clopper_pearson_interval(k[rare], n[rare], level)
     kind = np.where(rare, "clopper-pearson", "wilson")
     return np.where(rare, c_lo, w_lo), np.where(rare, c_hi, w_hi), kind
+
+
+def exact_rate_difference(
+    k1: int, n1: int, k2: int, n2: int, level: float = 0.95
+) -> tuple[float, float, float]:
+    """Exact conditional test and interval of the difference ``k2/n2 − k1/n1`` of two rates.
+
+    Made for rates of rare events, where no normal approximation holds. The test is
+    run on the rarer of the two kinds, events or non-events (a rate near 1 is tested on
+    its failures). Given the ``m`` of that kind in both samples, equal rates make the
+    second sample's count ``c`` binomial ``(m, n2 / (n1 + n2))`` when the counts are
+    Poisson (the limit of rare events; for binomial counts this is wider than Fisher's
+    hypergeometric test, so conservative).
+
+    Parameters
+    ----------
+    k1, n1 : int
+        Events and trials of the first sample (``n1 > 0``).
+    k2, n2 : int
+        Events and trials of the second sample (``n2 > 0``).
+    level : float, default 0.95
+        Two-sided confidence level of the interval.
+
+    Returns
+    -------
+    lo, hi, p : float
+        The interval of the difference and the two-sided p-value (twice the smaller
+        binomial tail of ``c``, at most 1). The interval maps the Clopper–Pearson
+        interval ``[s_lo, s_hi]`` of the share ``c / m`` onto differences through
+        ``m s / n2 − m (1 − s) / n1``, which is the observed difference at ``s = c / m``,
+        0 at the null share and increasing in ``s``: the interval excludes 0 exactly
+        when ``p < 1 − level``. With no event of the rarer kind at all, ``(0, 0, 1)``.
+    """
+    _check_level(level)
+    if min(n1, n2) <= 0 or not (0 <= k1 <= n1 and 0 <= k2 <= n2):
+        raise ValueError(f"expected 0 <= k <= n and n > 0; got {k1}/{n1} and {k2}/{n2}")
+    flip = k1 + k2 > (n1 - k1) + (n2 - k2)
+    if flip:
+        k1, k2 = n1 - k1, n2 - k2
+    m = k1 + k2
+    if m == 0:
+        return 0.0, 0.0, 1.0
+    below, above = _binomial_tails(k2, m, n2 / (n1 + n2))
+    p = min(1.0, 2.0 * min(below, above))
+    s_lo, s_hi = (float(x) for x in clopper_pearson_interval(k2, m, level))
+    lo, hi = (m * s / n2 - m * (1.0 - s) / n1 for s in (s_lo, s_hi))
+    return (-hi, -lo, p) if flip else (lo, hi, p)
+
+
+#: Up to this many trials `_binomial_tails` sums the probabilities itself (no scipy).
+_TAIL_SUM_MAX = 5000
+
+
+def _binomial_tails(k: int, m: int, share: float) -> tuple[float, float]:
+    """``P(X <= k)`` and ``P(X >= k)`` for ``X`` binomial ``(m, share)``, ``0 < share < 1``."""
+    if m > _TAIL_SUM_MAX:
+        from scipy import special
+
+        above = 1.0 if k == 0 else float(special.bdtrc(k - 1, m, share))
+        return float(special.bdtr(k, m, share)), above
+    log_share, log_rest = math.log(share), math.log1p(-share)
+    log_m = math.lgamma(m + 1)
+    pmf = [math.exp(log_m - math.lgamma(j + 1) - math.lgamma(m - j + 1) + j * log_share
+                    + (m - j) * log_rest) for j in range(m + 1)]  # fmt: skip
+    return min(1.0, math.fsum(pmf[: k + 1])), min(1.0, math.fsum(pmf[k:]))
 
 
 def two_proportion_z(

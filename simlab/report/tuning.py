@@ -17,6 +17,7 @@ PNGs for CI job summaries.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -51,6 +52,7 @@ from simlab.report.terminal import (
     value_and_bounds,
 )
 from simlab.report.tuning_terminal import (
+    FEW_EVENTS_NOTE,
     MEAN_TIME_TO_DOWN_NOTE,
     interval_digits,
     joint_intervals_note,
@@ -335,7 +337,9 @@ _COMPARE_NOTE = ("diff = B − A. Paired: the 95% interval of the difference mea
                  "excludes 0 come first: CHANGED when the change also holds after Holm's "
                  "correction for all the figures compared (Holm p below 0.05), changed "
                  "when it holds for this figure alone (about one in twenty unchanged "
-                 "figures is marked so by chance). " + MEAN_TIME_TO_DOWN_NOTE)  # fmt: skip
+                 "figures is marked so by chance). "
+                 + FEW_EVENTS_NOTE.replace("under ×", "under narrower ×") + " "
+                 + MEAN_TIME_TO_DOWN_NOTE)  # fmt: skip
 
 
 #: One part of a page: heading, note, (table header, rows), pictures.
@@ -415,7 +419,8 @@ def compare_rows(comparison: Comparison) -> list[list[str]]:
     for r in comparison.figures.itertuples():
         # as many decimals as the paired interval needs, so that a rare figure moved a
         # little on the same dice reads 0.0000014 [...], not 0.0000 [-0.0001, -0.0000]
-        n = interval_digits(r.diff_ci_hi - r.diff_ci_lo, least=4, most=12)
+        needed = interval_digits(r.diff_ci_hi - r.diff_ci_lo, least=4, most=12)
+        n = _off_0(r.diff_ci_lo, r.diff_ci_hi, needed)
         status = "CHANGED" if r.changed_holm else "changed" if r.changed else "same"
         rows.append([status, r.figure, r.on or "—", decimals(r.a, n), decimals(r.b, n),
                      decimals(r.diff, n), bounds(r.diff_ci_lo, r.diff_ci_hi, n),
@@ -423,6 +428,15 @@ def compare_rows(comparison: Comparison) -> list[list[str]]:
                      bounds(r.diff_ci_independent_lo, r.diff_ci_independent_hi, n),
                      times_narrower(r.narrowing)])  # fmt: skip
     return rows
+
+
+def _off_0(lo: float, hi: float, digits: int) -> int:
+    """``digits``, or more where an interval that excludes 0 would reach it with its
+    bounds rounded outwards (``[-0.000004, 0.000000]`` for a hi of -1e-07): the
+    decimals of its bound nearest 0."""
+    if lo > 0 or hi < 0:
+        return max(digits, -math.floor(math.log10(min(abs(lo), abs(hi)))))
+    return digits
 
 
 def _unbroken(text: str) -> str:

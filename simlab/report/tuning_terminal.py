@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from simlab.analysis.stats import RARE_EVENT_THRESHOLD
 from simlab.report import terminal
 from simlab.report.terminal import (
     MEDIAN_NOTE,
@@ -410,9 +411,13 @@ def _number(value: float, digits: int, sign: str = "") -> str:
 def _diff(diff: float, lo: float, hi: float, digits: int) -> str:
     """``+0.052 ± 0.004``; ``0`` when A and B agree on every encounter; a difference
     finer than ``digits`` decimals (a rare figure, moved a little on the same dice) in
-    powers of ten, ``-1.4e-06 ± 8e-07``, not ``-0.0000 ± 0.0001``. An interval that
-    excludes 0 gets the decimals it takes not to reach past 0 as printed:
-    ``+0.055 ± 0.051``, not ``+0.05 ± 0.06`` beside a ✱."""
+    powers of ten, ``-1.4e-06 ± 8e-07``, not ``-0.0000 ± 0.0001``.
+
+    An interval that excludes 0 gets the digits it takes not to reach 0 as printed:
+    ``+0.055 ± 0.051``, not ``+0.05 ± 0.06`` beside a ✱, and ``-1.56e-06 ± 1.5e-06``,
+    not ``-1.6e-06 ± 2e-06``. One too lopsided for any ``±`` to keep off 0 (an exact
+    test's, on few events) is written with its bounds: ``+0.050 [+0.016, +0.113]``.
+    """
     half = max(diff - lo, hi - diff)
     if pd.isna(diff):
         return "—"
@@ -420,27 +425,70 @@ def _diff(diff: float, lo: float, hi: float, digits: int) -> str:
         return formatted(diff, f"+.{digits}f")
     if half <= 0 and diff == 0:
         return "0"
-    if 0 < half < 0.5 * 10**-digits:  # finer than the decimals shown: a rare figure
-        shown = f"{diff:+.1e}"
-        covering = covering_half(shown, lo, hi)
-        return f"{shown} ± {rounded_up(covering, -math.floor(math.log10(covering))):.0e}"
-    while (lo > 0 or hi < 0) and digits < MOST_DIFF_DIGITS and _crosses_0(diff, lo, hi, digits):
-        digits += 1
-    shown = formatted(diff, f"+.{digits}f")
-    return f"{shown} ± {rounded_up(covering_half(shown, lo, hi), digits):.{digits}f}"
+    excludes_0 = lo > 0 or hi < 0
+    if excludes_0 and half >= abs(diff):
+        return _diff_and_bounds(diff, lo, hi, digits)
+    if half >= 0.5 * 10**-digits:
+        while excludes_0 and digits < MOST_DIFF_DIGITS and _reaches_0(diff, lo, hi, digits):
+            digits += 1
+        if not (excludes_0 and _reaches_0(diff, lo, hi, digits)):
+            return _decimal_diff(diff, lo, hi, digits)
+    # finer than the decimals shown (a rare figure), or still reaching 0 at the most
+    # decimals: in powers of ten, with as many significant digits as it takes
+    significant = 1
+    while excludes_0 and _reaches_0_in_powers(diff, lo, hi, significant):
+        if significant == MOST_SIGNIFICANT:
+            return _diff_and_bounds(diff, lo, hi, digits)
+        significant += 1
+    return " ± ".join(_powers_of_ten(diff, lo, hi, significant))
 
 
 #: The most decimals a difference is given to show that its interval excludes 0.
 MOST_DIFF_DIGITS = 6
+#: The most significant digits a difference in powers of ten is given to show the same.
+MOST_SIGNIFICANT = 12
 
 
-def _crosses_0(diff: float, lo: float, hi: float, digits: int) -> bool:
+def _diff_and_bounds(diff: float, lo: float, hi: float, digits: int) -> str:
+    """``+0.050 [+0.016, +0.113]``: the difference and its interval, to the decimals
+    that keep both bounds, rounded outwards, off 0."""
+    nearest = min(abs(lo), abs(hi))
+    if nearest > 0:
+        digits = max(digits, -math.floor(math.log10(nearest)))
+    return f"{formatted(diff, f'+.{digits}f')} {bounds(lo, hi, digits, sign='+')}"
+
+
+def _decimal_diff(diff: float, lo: float, hi: float, digits: int) -> str:
+    """``diff ± half`` to ``digits`` decimals, the half-width rounded up to cover
+    ``[lo, hi]`` from the difference as printed."""
+    shown = formatted(diff, f"+.{digits}f")
+    return f"{shown} ± {rounded_up(covering_half(shown, lo, hi), digits):.{digits}f}"
+
+
+def _reaches_0(diff: float, lo: float, hi: float, digits: int) -> bool:
     """Whether ``diff`` printed to ``digits`` decimals with the half-width that covers
     ``[lo, hi]`` from it (:func:`~simlab.report.terminal.covering_half`, rounded up)
-    reaches past 0 (reaching 0 itself is the rounding outwards of an interval that ends
-    near it: ``+0.008 ± 0.008``)."""
+    reaches 0 or past it: ``+0.008 ± 0.008`` reads as an interval that holds 0."""
     shown = formatted(diff, f"+.{digits}f")
-    return abs(float(shown)) < rounded_up(covering_half(shown, lo, hi), digits)
+    return abs(float(shown)) <= rounded_up(covering_half(shown, lo, hi), digits)
+
+
+def _powers_of_ten(diff: float, lo: float, hi: float, significant: int) -> tuple[str, str]:
+    """``diff`` in powers of ten to one more significant digit than ``significant``, and
+    the half-width that covers ``[lo, hi]`` from it as printed, rounded up to
+    ``significant`` digits: ``-1.4e-06``, ``8e-07``."""
+    shown = f"{diff:+.{significant}e}"
+    covering = covering_half(shown, lo, hi)
+    if covering <= 0:
+        return shown, f"{0:.{significant - 1}e}"
+    places = significant - 1 - math.floor(math.log10(covering))
+    return shown, f"{rounded_up(covering, places):.{significant - 1}e}"
+
+
+def _reaches_0_in_powers(diff: float, lo: float, hi: float, significant: int) -> bool:
+    """:func:`_reaches_0` for :func:`_powers_of_ten`'s ``diff ± half``."""
+    shown, half = _powers_of_ten(diff, lo, hi, significant)
+    return abs(float(shown)) <= float(half)
 
 
 def print_compare(comparison: Comparison) -> None:
@@ -495,6 +543,13 @@ MEAN_TIME_TO_DOWN_NOTE = (
     "rate says how many)."
 )
 
+#: How a figure whose change rests on few events is tested (terminal and page alike).
+FEW_EVENTS_NOTE = (
+    f"— under ×: fewer than {RARE_EVENT_THRESHOLD} of the figure's events differ between "
+    "A and B (a rare crit, say), too few for the paired interval; it is tested as two "
+    "independent runs would be (a rate by an exact test of its counts, a mean damage by "
+    "the independent interval)."
+)
 #: What the terminal's comparison table shows, printed under it.
 COMPARE_TERMINAL_NOTE = (
     "✱ changed: the paired interval excludes 0 (this figure alone at the 95% level: "
@@ -502,7 +557,10 @@ COMPARE_TERMINAL_NOTE = (
     "Holm's correction for all the figures compared (the chance that any unchanged one "
     "is marked stays under 5%). The paired interval is measured on the same dice; "
     "narrower × (× in a narrow terminal): how many times narrower it is than the "
-    "interval two independent runs of this size would give. " + MEAN_TIME_TO_DOWN_NOTE
+    "interval two independent runs of this size would give. "
+    + FEW_EVENTS_NOTE
+    + " "
+    + MEAN_TIME_TO_DOWN_NOTE
 )
 
 

@@ -22,6 +22,34 @@ chance alone. So every figure also gets the p-value of its paired t statistic
 and its Holm adjustment over all the figures compared (``p_holm``): a change whose
 adjusted p is below 0.05 holds with the chance that *any* unchanged figure is marked
 kept under 5% (``changed_holm``).
+
+**Changes that rest on few events.** The paired t treats the mean of the d_k as
+normal. For a rate, and for a mean damage (whose damage comes only from hits), d_k is
+made of the events (crits, hits, downs…) that happen in one variant and not in the
+other, and of the change in the number of trials. When those differing events are few,
+that mean is far from normal: raising one combatant's HP adds a few attacks at it in
+most ranges; with a crit rate of 1e-4 they almost never crit, so the crit rate falls by
+a hair in nearly every range, while the rare range where an added attack does crit
+(the jump that balances the others) seldom comes up in a run. The d_k are then all
+slightly negative, their sd tiny, and t large: a crit rate that cannot change was
+marked changed after Holm's correction. The spread of the d_k cannot show this: the
+jump that is missing is what is rare.
+
+So the events that differ are counted first (:func:`differing_events`: on each range,
+the events one variant has more than the other, the fewer of events and non-events for
+a rate; a lower bound of the events that differ, since a gain and a loss in one range
+cancel). Fewer than :data:`FEWEST_DIFFERING` (10, the count below which the rate
+intervals, too, leave the normal approximation for Clopper–Pearson) and the figure is
+tested as if A and B were independent runs, which common random numbers, correlating
+the two positively, make conservative: a rate by the exact conditional test of its
+whole-run counts (:func:`simlab.analysis.stats.exact_rate_difference`, on the rarer of
+events and non-events, with the interval that test gives), a mean damage by the
+independent interval and its t. The row's ``test`` says which (``paired``, ``exact``,
+``independent``); ``changed`` and ``p`` are then that test's. A change of a few events
+is thus found only when it would show between independent runs: that is the price of
+not marking rare figures that did not change. A mean time-to-down and the mean rounds
+are always paired: every downed encounter, or every encounter, adds to them, and none
+is a rare event.
 """
 
 from __future__ import annotations
@@ -29,7 +57,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -38,17 +66,23 @@ from simlab.analysis import stats
 from simlab.analysis.result import Result
 from simlab.engine import runner
 from simlab.engine.pieces import Pace
-from simlab.engine.tallies import TallyArrays, merge, new_tallies
+from simlab.engine.tallies import Layout, TallyArrays, merge, new_tallies
 from simlab.errors import InputError
 from simlab.limits import MAX_RANGES, encounters_and_seed, whole_number_in
 from simlab.scenario.common import ScenarioBase
-from simlab.tuning.figures import figure_values
+from simlab.tuning.figures import RATES, Counts, figure_counts, figure_values
 
-__all__ = ["Comparison", "compare", "run_ranges"]
+__all__ = ["Comparison", "compare", "differing_events", "run_ranges"]
 
 #: Contiguous ranges of encounters a comparison is measured on (the batch-means K).
 DEFAULT_RANGES = 32
 LEVEL = 0.95
+#: Fewer events than this that differ between A and B, and the paired t is not trusted:
+#: the count at which the rate intervals, too, stop trusting a normal approximation.
+FEWEST_DIFFERING = stats.RARE_EVENT_THRESHOLD
+
+#: A run's (or a range's) figures and the counts behind its rates and mean damages.
+Measured = tuple[dict[tuple[str, str], float], dict[tuple[str, str], Counts]]
 
 
 def range_edges(n: int, ranges: int) -> list[tuple[int, int]]:
@@ -103,11 +137,13 @@ class Comparison:
         How A and B are named (file names, or the overrides).
     figures : pandas.DataFrame
         One row per figure both share: ``figure, on, a, b, diff`` (b − a),
-        ``diff_ci_lo/hi`` (paired), ``diff_ci_independent_lo/hi``, ``changed`` (the
-        paired interval excludes 0), ``p`` (the paired t test's two-sided p-value),
+        ``diff_ci_lo/hi`` (paired, or as ``test`` says), ``diff_ci_independent_lo/hi``,
+        ``changed`` (that interval excludes 0), ``p`` (its test's two-sided p-value),
         ``p_holm`` and ``changed_holm`` (Holm-adjusted over all figures, below 0.05),
-        ``narrowing`` (independent width / paired width); changed figures first, the
-        most significant first.
+        ``test`` (``paired``; ``exact`` or ``independent`` for a rate or a mean damage
+        whose change rests on too few events, see the module docstring),
+        ``narrowing`` (independent width / paired width; NaN where the test is not
+        paired); changed figures first, the most significant first.
     ranges : int
         K, the number of ranges the intervals are computed from.
     precision : dict or None
@@ -148,7 +184,7 @@ class Comparison:
                  "diff_ci_independent": [_num(r.diff_ci_independent_lo),
                                          _num(r.diff_ci_independent_hi)],
                  "changed": bool(r.changed), "p": _num(r.p), "p_holm": _num(r.p_holm),
-                 "changed_holm": bool(r.changed_holm)}
+                 "changed_holm": bool(r.changed_holm), "test": r.test}
                 for r in self.figures.itertuples()
             ],
             "only_in_a": [{"figure": f, "on": on} for f, on in self.only_in_a],
@@ -210,15 +246,20 @@ def compare(
     results = [
         _result(scn, job, parts) for scn, job, parts in zip((a, b), jobs, per_range, strict=True)
     ]
-    values = [[figure_values(t, job.layout, count) for t, (_, count) in
+    values = [[_measured(t, job.layout, count) for t, (_, count) in
                zip(parts, range_edges(n, ranges), strict=True)]
               for job, parts in zip(jobs, per_range, strict=True)]  # fmt: skip
-    whole = [figure_values(r.tallies, r.layout, n) for r in results]
+    whole = [_measured(r.tallies, r.layout, n) for r in results]
     table = _difference_table(whole, values)
-    only_a = [k for k in whole[0] if k not in whole[1]]
-    only_b = [k for k in whole[1] if k not in whole[0]]
+    only_a = [k for k in whole[0][0] if k not in whole[1][0]]
+    only_b = [k for k in whole[1][0] if k not in whole[0][0]]
     return Comparison(results[0], results[1], labels, table, len(values[0]),
                       only_in_a=only_a, only_in_b=only_b)  # fmt: skip
+
+
+def _measured(tallies: TallyArrays, layout: Layout, n: int) -> Measured:
+    """The figures of a run or a range, and the counts behind its rates and mean damages."""
+    return figure_values(tallies, layout, n), figure_counts(tallies, layout, n)
 
 
 def _result(scenario: ScenarioBase, job: runner.Job, parts: list[TallyArrays]) -> Result:
@@ -232,20 +273,22 @@ def _result(scenario: ScenarioBase, job: runner.Job, parts: list[TallyArrays]) -
                   meta={"scenario_hash": scenario_hash(scenario)})  # fmt: skip
 
 
-def _difference_table(
-    whole: list[dict[tuple[str, str], float]], per_range: list[list[dict[tuple[str, str], float]]]
-) -> pd.DataFrame:
+def _difference_table(whole: list[Measured], per_range: list[list[Measured]]) -> pd.DataFrame:
+    """One row per figure A and B share (:attr:`Comparison.figures`), from each
+    variant's figures and counts over the whole run (``whole``) and on each range."""
     rows = []
-    for key in [k for k in whole[0] if k in whole[1]]:
-        a_k = np.array([v.get(key, np.nan) for v in per_range[0]])
-        b_k = np.array([v.get(key, np.nan) for v in per_range[1]])
-        diff = whole[1][key] - whole[0][key]
-        paired, independent, p = _paired_stats(diff, a_k, b_k)
-        rows.append({"figure": key[0], "on": key[1], "a": whole[0][key], "b": whole[1][key],
-                     "diff": diff, "diff_ci_lo": diff - paired, "diff_ci_hi": diff + paired,
-                     "diff_ci_independent_lo": diff - independent,
-                     "diff_ci_independent_hi": diff + independent,
-                     "p": p})  # fmt: skip
+    for key in [k for k in whole[0][0] if k in whole[1][0]]:
+        a_k, b_k = (np.array([v.get(key, np.nan) for v, _ in parts]) for parts in per_range)
+        diff = whole[1][0][key] - whole[0][0][key]
+        spread = _spreads(diff, a_k, b_k)
+        lo, hi, p, test = diff - spread.paired, diff + spread.paired, spread.p, "paired"
+        if key in whole[0][1] and _too_few_differ(key, per_range):
+            lo, hi, p, test = _few_events_test(key, diff, whole, spread)
+        rows.append({"figure": key[0], "on": key[1], "a": whole[0][0][key],
+                     "b": whole[1][0][key], "diff": diff, "diff_ci_lo": lo, "diff_ci_hi": hi,
+                     "diff_ci_independent_lo": diff - spread.independent,
+                     "diff_ci_independent_hi": diff + spread.independent,
+                     "p": p, "test": test})  # fmt: skip
     frame = pd.DataFrame(rows)
     if frame.empty:
         return frame
@@ -253,7 +296,8 @@ def _difference_table(
     frame["changed"] = (frame.diff_ci_lo > 0) | (frame.diff_ci_hi < 0)
     frame["p_holm"] = stats.holm_adjust(frame.p.to_numpy())
     frame["changed_holm"] = frame.changed & (frame.p_holm < 1 - LEVEL)
-    frame["narrowing"] = (frame.diff_ci_independent_hi - frame.diff_ci_independent_lo) / (2 * half)
+    independent = frame.diff_ci_independent_hi - frame.diff_ci_independent_lo
+    frame["narrowing"] = (independent / (2 * half)).where(frame.test == "paired")
     diff, width = frame["diff"].abs().to_numpy(), half.to_numpy()
     with np.errstate(divide="ignore", invalid="ignore"):
         strength = np.where(width > 0, diff / width, np.where(diff > 0, np.inf, 0.0))
@@ -261,24 +305,72 @@ def _difference_table(
     return frame.iloc[order].reset_index(drop=True)
 
 
-def _paired_stats(diff: float, a_k: np.ndarray, b_k: np.ndarray) -> tuple[float, float, float]:
+class _Spreads(NamedTuple):
+    """Half-widths of the paired and independent 95% intervals, and their t tests' p."""
+
+    paired: float
+    independent: float
+    p: float
+    p_independent: float
+
+
+def _spreads(diff: float, a_k: np.ndarray, b_k: np.ndarray) -> _Spreads:
     """Of ``diff`` = mean(b) − mean(a) measured on ranges ``a_k``, ``b_k``: the
     half-widths of the paired and the independent 95% interval, and the two-sided
-    p-value of the paired t statistic ``diff / (sd(b_k − a_k) / √K)`` (below 0.05
+    p-values of the paired t statistic ``diff / (sd(b_k − a_k) / √K)`` (below 0.05
     exactly when the paired interval excludes 0; with no spread between ranges, 1 for
-    no difference and 0 for one). NaN with fewer than two ranges measured."""
+    no difference and 0 for one) and of the independent one. NaN with fewer than two
+    ranges measured."""
     keep = np.isfinite(a_k) & np.isfinite(b_k)
     m = int(keep.sum())
     if m < 2:
-        return np.nan, np.nan, np.nan
+        return _Spreads(np.nan, np.nan, np.nan, np.nan)
     t = stats.t_quantile(m - 1, LEVEL)
     sd = float(np.std(b_k[keep] - a_k[keep], ddof=1))
-    paired = t * sd / np.sqrt(m)
-    independent = t * np.sqrt(np.var(a_k[keep], ddof=1) + np.var(b_k[keep], ddof=1)) / np.sqrt(m)
+    sd_independent = float(np.sqrt(np.var(a_k[keep], ddof=1) + np.var(b_k[keep], ddof=1)))
+    return _Spreads(t * sd / np.sqrt(m), t * sd_independent / np.sqrt(m),
+                    _t_p(diff, sd, m), _t_p(diff, sd_independent, m))  # fmt: skip
+
+
+def _t_p(diff: float, sd: float, m: int) -> float:
+    """Two-sided p of ``diff / (sd / √m)`` with ``m − 1`` degrees of freedom."""
     if not np.isfinite(diff):
-        p = np.nan
-    elif sd == 0:
-        p = 1.0 if diff == 0 else 0.0
-    else:
-        p = stats.t_two_sided_p(diff / (sd / np.sqrt(m)), m - 1)
-    return float(paired), float(independent), p
+        return np.nan
+    if sd == 0:
+        return 1.0 if diff == 0 else 0.0
+    return stats.t_two_sided_p(diff / (sd / np.sqrt(m)), m - 1)
+
+
+def differing_events(a: list[Counts], b: list[Counts], rate: bool) -> int:
+    """At least how many of a figure's events differ between A and B, from its counts
+    on each range (``a[k]``, ``b[k]``): on each range, how many more events one variant
+    has than the other (a gain and a loss in one range cancel), and for a mean damage at
+    least one where the damage differs with as many hits; for a rate, the fewer of its
+    events and its non-events that differ so (a rate near 1 rests on its failures)."""
+    ranges = list(zip(a, b, strict=True))
+    events = sum(max(abs(y.events - x.events), int(y.total != x.total)) for x, y in ranges)
+    if not rate:
+        return events
+    others = sum(abs((y.trials - y.events) - (x.trials - x.events)) for x, y in ranges)
+    return min(events, others)
+
+
+def _too_few_differ(key: tuple[str, str], per_range: list[list[Measured]]) -> bool:
+    """Whether fewer than :data:`FEWEST_DIFFERING` of the figure's events differ."""
+    none = Counts(0, 0, 0)
+    a, b = ([counts.get(key, none) for _, counts in parts] for parts in per_range)
+    return differing_events(a, b, key[0] in RATES) < FEWEST_DIFFERING
+
+
+def _few_events_test(
+    key: tuple[str, str], diff: float, whole: list[Measured], spread: _Spreads
+) -> tuple[float, float, float, str]:
+    """(lo, hi, p, test) of a figure whose change rests on too few events for the paired
+    t, tested as two independent runs: a rate by the exact test of its counts
+    (:func:`simlab.analysis.stats.exact_rate_difference`), a mean damage by the
+    independent interval."""
+    if key[0] in RATES:
+        (k1, n1, _), (k2, n2, _) = (counts[key] for _, counts in whole)
+        lo, hi, p = stats.exact_rate_difference(k1, n1, k2, n2, LEVEL)
+        return lo, hi, p, "exact"
+    return diff - spread.independent, diff + spread.independent, spread.p_independent, "independent"

@@ -16,7 +16,7 @@ which a combatant first went down in round r), over all encounters:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -26,8 +26,8 @@ from simlab.analysis.result import median_time_to_down
 from simlab.engine.tallies import Layout, TallyArrays
 from simlab.errors import InputError, did_you_mean
 
-__all__ = ["FigureRef", "check_figure", "combatant_figures", "exact_measure", "figure_values",
-           "measure", "pair_label", "parse_figure"]  # fmt: skip
+__all__ = ["Counts", "FigureRef", "check_figure", "combatant_figures", "exact_measure",
+           "figure_counts", "figure_values", "measure", "pair_label", "parse_figure"]  # fmt: skip
 
 
 def pair_label(attacker: str, attack: str, defender: str) -> str:
@@ -95,6 +95,49 @@ def figure_values(tallies: TallyArrays, layout: Layout, n: int) -> dict[tuple[st
         out["win_rate", side] = float(tallies.winner[s] / n)
     out["draw_rate", ""] = float(tallies.winner[-1] / n)
     out["mean_rounds", ""] = stats.histogram_mean_var(tallies.rounds)[0]
+    return out
+
+
+class Counts(NamedTuple):
+    """The whole numbers behind a rate or a mean damage (:func:`figure_counts`).
+
+    Attributes
+    ----------
+    events : int
+        A rate's events (hits, crits, downs, wins, draws); a mean damage's hits, the
+        only attacks that carry damage.
+    trials : int
+        Attacks, or encounters.
+    total : int
+        The figure's numerator: ``events`` for a rate, the damage dealt for a mean damage.
+    """
+
+    events: int
+    trials: int
+    total: int
+
+
+def figure_counts(tallies: TallyArrays, layout: Layout, n: int) -> dict[tuple[str, str], Counts]:
+    """The counts behind every rate and mean damage of :func:`figure_values`, by the
+    same keys (a mean time-to-down and the mean rounds have none: every downed
+    encounter, or every encounter, adds to them)."""
+    out: dict[tuple[str, str], Counts] = {}
+    attempts = tallies.attempts.sum(axis=1)
+    hits, crits, damage = (x.sum(axis=1) for x in (tallies.hits, tallies.crits, tallies.damage_sum))
+    for p in np.flatnonzero(attempts):
+        a, k, d = layout.unpair(int(p))
+        on = pair_label(layout.combatants[a][1], layout.attacks[k], layout.combatants[d][1])
+        tried = int(attempts[p])
+        out["hit_rate", on] = Counts(int(hits[p]), tried, int(hits[p]))
+        if layout.crits:
+            out["crit_rate", on] = Counts(int(crits[p]), tried, int(crits[p]))
+        out["mean_damage", on] = Counts(int(hits[p]), tried, int(damage[p]))
+    for c, (_, name) in enumerate(layout.combatants):
+        downs = int(tallies.down_round[c].sum())
+        out["down_rate", name] = Counts(downs, n, downs)
+    for s, side in enumerate(layout.sides):
+        out["win_rate", side] = Counts(int(tallies.winner[s]), n, int(tallies.winner[s]))
+    out["draw_rate", ""] = Counts(int(tallies.winner[-1]), n, int(tallies.winner[-1]))
     return out
 
 
