@@ -23,6 +23,7 @@ def _run_at_80(monkeypatch: pytest.MonkeyPatch, *args: object) -> str:
     from rich.console import Console
 
     monkeypatch.setattr(terminal, "console", Console(width=80, force_terminal=False))
+    monkeypatch.setenv("COLUMNS", "80")  # as a terminal says how wide: lines broken to it
     done = CliRunner().invoke(main, [str(a) for a in args])
     assert done.exit_code == 0, done.output
     lines = done.output.splitlines()
