@@ -48,11 +48,13 @@ from simlab.report.terminal import (
     bounds,
     decimals,
     format_p,
+    formatted,
     rounds_label,
     value_and_bounds,
 )
 from simlab.report.tuning_terminal import (
     FEW_EVENTS_NOTE,
+    FIGURE_LABELS,
     MEAN_TIME_TO_DOWN_NOTE,
     interval_digits,
     joint_intervals_note,
@@ -422,12 +424,18 @@ def compare_rows(comparison: Comparison) -> list[list[str]]:
         needed = interval_digits(r.diff_ci_hi - r.diff_ci_lo, least=4, most=12)
         n = _off_0(r.diff_ci_lo, r.diff_ci_hi, needed)
         status = "CHANGED" if r.changed_holm else "changed" if r.changed else "same"
-        rows.append([status, r.figure, r.on or "—", decimals(r.a, n), decimals(r.b, n),
-                     decimals(r.diff, n), bounds(r.diff_ci_lo, r.diff_ci_hi, n),
+        rows.append([status, FIGURE_LABELS.get(r.figure, r.figure), r.on or "—",
+                     decimals(r.a, n), decimals(r.b, n), _signed(r.diff, n),
+                     bounds(r.diff_ci_lo, r.diff_ci_hi, n, sign="+"),
                      _unbroken(format_p(r.p_holm)),
-                     bounds(r.diff_ci_independent_lo, r.diff_ci_independent_hi, n),
+                     bounds(r.diff_ci_independent_lo, r.diff_ci_independent_hi, n, sign="+"),
                      times_narrower(r.narrowing)])  # fmt: skip
     return rows
+
+
+def _signed(diff: float, digits: int) -> str:
+    """A difference with its sign, ``+0.140`` or ``-0.015``, as the terminal writes it."""
+    return formatted(diff, f"+.{digits}f") if math.isfinite(diff) else decimals(diff, digits)
 
 
 def _off_0(lo: float, hi: float, digits: int) -> int:

@@ -217,6 +217,24 @@ def test_a_rare_figure_moved_a_little_reads_as_such() -> None:
     assert cells[3:7] == ["0.0002339", "0.0002325", "-0.0000014",
                           "[-0.0000021, -0.0000006]"]  # fmt: skip
     assert (cells[0], cells[7]) == ("changed", "0.31")  # this figure alone, not after Holm
+    assert cells[1] == "crit rate"  # the figure as the terminal names it
+
+
+def test_the_page_signs_every_difference_as_the_terminal_does() -> None:
+    """``compare.md`` and ``compare.html`` wrote a rise as ``0.1399`` beside a fall's
+    ``-0.1399``; a difference and its bounds carry their sign, ``+0.1399``."""
+    from types import SimpleNamespace
+
+    from simlab.report.tuning import compare_rows
+
+    row = SimpleNamespace(changed=True, figure="down_rate", on="Kaito", a=0.8593, b=0.9991,
+                          diff=0.1398, diff_ci_lo=0.1360, diff_ci_hi=0.1437,
+                          diff_ci_independent_lo=0.1359, diff_ci_independent_hi=0.1438,
+                          p_holm=1e-20, changed_holm=True, narrowing=1.0)  # fmt: skip
+    comparison = SimpleNamespace(figures=SimpleNamespace(itertuples=lambda: iter([row])))
+    (cells,) = compare_rows(comparison)  # type: ignore[arg-type]
+    assert cells[1] == "down rate"
+    assert cells[5:7] == ["+0.1398", "[+0.1360, +0.1437]"] and cells[8] == "[+0.1359, +0.1438]"
 
 
 @pytest.mark.parametrize(
