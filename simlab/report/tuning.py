@@ -135,8 +135,14 @@ def plot_sweep(
     data = data[columns].reset_index(drop=True)
     numeric = pd.api.types.is_numeric_dtype(data[x]) and not pd.api.types.is_bool_dtype(data[x])
     named = [c for c in subject if data[c].nunique() > 1] or ([] if others else subject)
-    lines = data.groupby([*others, *subject], sort=False)
+    # a line with nothing to draw (a time-to-down of one never downed) gets no legend entry
+    lines = [
+        (key, line)
+        for key, line in data.groupby([*others, *subject], sort=False)
+        if line[[c for c in line.columns if c.endswith(figure)]].notna().any().any()
+    ]
     for key, line in lines:
+        exact = line.get(f"exact_{figure}")
         keys = dict(zip([*others, *subject], key if isinstance(key, tuple) else (key,),
                         strict=True))  # fmt: skip
         name = " · ".join([*(f"{f}={keys[f]}" for f in others), *(str(keys[c]) for c in named)])
@@ -146,16 +152,15 @@ def plot_sweep(
         if f"{figure}_ci95_lo" in line.columns:
             ax.fill_between(at, line[f"{figure}_ci95_lo"], line[f"{figure}_ci95_hi"],
                             color=drawn[0].get_color(), alpha=0.2, linewidth=0)  # fmt: skip
-        exact = line.get(f"exact_{figure}")
         if exact is not None and exact.notna().any():
             # in the line's colour where there are several lines: two black dashes in
             # the legend would not say which is which
-            color = drawn[0].get_color() if lines.ngroups > 1 else EXACT_STYLE["color"]
+            color = drawn[0].get_color() if len(lines) > 1 else EXACT_STYLE["color"]
             ax.plot(at, exact, **{**EXACT_STYLE, "color": color, "label": name + EXACT_SUFFIX})
     ax.set_xlabel(x)
     ax.set_ylabel(AXIS_LABELS.get(figure, figure.replace("_", " ")))
     _readable_axes(ax, figure, data[x] if numeric else None)
-    if len(ax.get_lines()) > 1:
+    if ax.get_lines():  # a single line too: the legend names its subject
         legend_outside(ax)
     return data
 
@@ -223,18 +228,24 @@ def _readable_axes(ax: Axes, figure: str, x: pd.Series | None) -> None:
 
 def _sweep_pictures(sweep: SweepResult, moving: pd.DataFrame) -> list[Picture]:
     pictures = []
-    figures = pair_figures(sweep.rules)
+    attacks = sweep.attacks()
     for pair in moving.itertuples(index=False):
         title = f"{pair.attacker} {pair.attack} → {pair.defender}: damage curve"
+        rows = attacks
+        for key in PAIR:
+            rows = only_rows(rows, key, getattr(pair, key))
+        figures = _drawn_figures(sweep.rules, rows)
 
-        def damage_curve(fig: Figure, p: Any = pair) -> None:
-            axes = fig.subplots(1, len(figures))
-            for ax, figure in zip(axes, figures, strict=True):
+        def damage_curve(fig: Figure, p: Any = pair, shown: list[str] = figures) -> None:
+            axes = fig.subplots(1, len(shown), squeeze=False)[0]
+            for ax, figure in zip(axes, shown, strict=True):
                 plot_sweep(sweep, figure, ax=ax, attacker=p.attacker, attack=p.attack,
                            defender=p.defender)  # fmt: skip
             _shared_legend(fig, *axes)
 
-        size = (13.0 * len(figures) / len(PAIR_FIGURES), 3.4)
+        # at the page's 100 dpi, three panels as wide as the page (1,100 px): shown at
+        # full size, their ticks as legible as the other pictures'
+        size = (11.0 * len(figures) / len(PAIR_FIGURES), 3.4)
         pictures.append(Picture(f"damage-{_slug(title)}.png", title, _png(damage_curve, size),
                                 "damage"))  # fmt: skip
     for figure, title in (("down_rate", "Down rate"), ("mean_time_to_down", "Mean time-to-down"),
@@ -247,6 +258,18 @@ def _sweep_pictures(sweep: SweepResult, moving: pd.DataFrame) -> list[Picture]:
         kind = "sides" if figure == "win_rate" else "outcome"
         pictures.append(Picture(f"{_slug(figure)}.png", title, _png(curve, (7.0, 3.6)), kind))
     return pictures
+
+
+def _drawn_figures(rules: str, rows: pd.DataFrame) -> list[str]:
+    """The figures of a pair's damage curve (:func:`pair_figures`), but its crit rate
+    where it is 0 at every point, simulated and exact: a flat line at 0 (an attack that
+    cannot crit this defender) says nothing the other panels do not."""
+    figures = list(pair_figures(rules))
+    exact = rows.get("exact_crit_rate")
+    never = (rows["crit_rate"] == 0).all() if "crit_rate" in rows else False
+    if never and "crit_rate" in figures and (exact is None or (exact.fillna(0) == 0).all()):
+        figures.remove("crit_rate")
+    return figures
 
 
 def _flat_note(flat: pd.DataFrame, total: int, level: float) -> str:

@@ -179,7 +179,7 @@ def test_sweep_page_of_a_system_without_crits_shows_no_crit_rate(tmp_path: Path)
     from simlab.report.render import DPI
 
     width = matplotlib.image.imread(curves[0]).shape[1]
-    assert width == pytest.approx(13.0 * 2 / 3 * DPI, abs=2)  # two panels, not three
+    assert width == pytest.approx(11.0 * 2 / 3 * DPI, abs=2)  # two panels, not three
 
 
 def test_sweep_page_draws_the_pairs_the_sweep_moves(tmp_path: Path, duel: Any) -> None:
@@ -235,6 +235,34 @@ def test_plot_sweep_draws_and_returns_its_data(duel: Any) -> None:
     np.testing.assert_allclose(ax.get_lines()[0].get_ydata(), data.mean_damage)
     np.testing.assert_allclose(ax.get_lines()[1].get_ydata(), data.exact_mean_damage)
     plt.close(fig)
+
+
+def test_plot_sweep_names_what_it_draws_and_only_that(duel: Any) -> None:
+    """In ``ss-duel`` nobody attacks the Attacker: its mean time-to-down has no value at
+    any point, so it gets no line and no legend entry (the legend listed it beside
+    nothing). The Defender's one line is named by a legend too (a single line had none,
+    so nothing said whose it was), its exact answer black where it is the only line."""
+    import matplotlib.pyplot as plt
+
+    sw = simlab.sweep(duel, {"Defender.guard": range(0, 3)}, n=5000)
+    fig, ax = plt.subplots()
+    simlab.plot_sweep(sw, "mean_time_to_down", ax=ax)
+    names = [text.get_text() for text in ax.get_legend().get_texts()]
+    assert names == ["Defender", "Defender (exact)"]
+    assert ax.get_lines()[1].get_color() == "black"
+    plt.close(fig)
+
+
+def test_a_pair_that_never_crits_gets_no_crit_rate_panel() -> None:
+    """A sweep's damage curve leaves out a crit-rate panel that is 0 at every point,
+    simulated and exact: an empty flat line (an attack that cannot crit)."""
+    from simlab.report.tuning import _drawn_figures
+
+    rows = pd.DataFrame({"crit_rate": [0.0, 0.0], "exact_crit_rate": [0.0, None]})
+    assert _drawn_figures("shattered-spirits", rows) == ["hit_rate", "mean_damage"]
+    rows["crit_rate"] = [0.0, 0.01]
+    assert _drawn_figures("shattered-spirits", rows) == ["hit_rate", "crit_rate", "mean_damage"]
+    assert _drawn_figures("zones-3d6", rows) == ["hit_rate", "mean_damage"]
 
 
 def test_plot_sweep_names_what_a_mistyped_name_could_be(duel: Any) -> None:
