@@ -64,6 +64,8 @@ EXACT_MARKER: dict[str, Any] = {"linestyle": "none", "marker": "D", "markersize"
                                 "markerfacecolor": "none", "markeredgecolor": "black",
                                 "markeredgewidth": 1.3, "zorder": 5}  # fmt: skip
 EXACT_LABEL = "exact (fresh defender)"
+#: How a time-to-down legend names a combatant's exact curve: ``Defender: exact``.
+EXACT_CURVE_SUFFIX = ": exact"
 LEGEND_FONT = 9
 _COPY = re.compile(r"(.+) (\d+)")
 
@@ -508,7 +510,7 @@ def plot_time_to_down(
         if known is not None:
             ax.step(known["round"], known.down_by_round, where="post", **{**EXACT_STYLE,
                     "marker": None, "color": line[0].get_color()},
-                    label=f"{name}: exact")  # fmt: skip
+                    label=f"{name}{EXACT_CURVE_SUFFIX}")  # fmt: skip
     ax.axhline(0.5, color="grey", linestyle=":", linewidth=0.8)
     ax.set_xlabel("round r")
     ax.set_ylabel("P(downed by round r)")
