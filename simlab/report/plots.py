@@ -222,9 +222,23 @@ def axes_or_new(ax: Axes | None, size: tuple[float, float] = (6.0, 3.5)) -> Axes
 def set_title(ax: Axes, parts: list[str], fontsize: float) -> None:
     """The title of ``ax``, its ``parts`` joined by spaces: broken between two parts
     where it would run past the figure's edge (the last of three panels side by side in
-    a notebook cut it off), each part whole (a name, ``(95% band)``)."""
-    whole = [part.replace(" ", NO_BREAK) for part in parts]
-    ax.set_title(" ".join(whole), fontsize=fontsize, wrap=True)
+    a notebook cut it off) or be wider than the axes (over a legend beside them, or the
+    next panel), each part whole (a name, ``(95% band)``)."""
+    _over_axes(ax.set_title(_unbroken(parts), fontsize=fontsize, wrap=True), ax)
+
+
+def _unbroken(parts: list[str]) -> str:
+    """``parts`` joined by spaces, to be broken between two of them only."""
+    return " ".join(part.replace(" ", NO_BREAK) for part in parts)
+
+
+def _over_axes(text: Any, ax: Axes) -> None:
+    """Wrap ``text`` (a title or axis label, ``wrap=True``) to the width of ``ax`` as
+    well as the figure's: matplotlib wraps at the figure's edges only, and a title wider
+    than its axes ran over the legend beside them or the next panel."""
+    to_figure = getattr(text, "_get_wrap_line_width", None)
+    if to_figure is not None:  # matplotlib's (private) measure of the room to wrap to
+        text._get_wrap_line_width = lambda: min(to_figure(), ax.get_window_extent().width)
 
 
 #: A space a title is not broken at (matplotlib breaks wrapped text at spaces only).
@@ -492,6 +506,8 @@ def plot_time_to_down(
         The rows of :meth:`Result.time_to_down` that were drawn (``round, downed,
         down_by_round`` and its band).
     """
+    from matplotlib.ticker import MaxNLocator
+
     res, exact = _unpack(result, exact)
     table = res.time_to_down(LEVEL)
     if side is not None:
@@ -499,6 +515,7 @@ def plot_time_to_down(
     if combatant is not None:
         table = only_rows(table, "combatant", combatant)
     ax = axes_or_new(ax)
+    last = 0  # the last round in which any curve drawn rises
     for name, group in table.groupby("combatant", sort=False):
         rounds = np.append(0, group["round"])
         line = ax.step(rounds, np.append(0.0, group.down_by_round), where="post",
@@ -506,20 +523,50 @@ def plot_time_to_down(
         ax.fill_between(rounds, np.append(0.0, group.down_by_round_ci95_lo),
                         np.append(0.0, group.down_by_round_ci95_hi), step="post", alpha=0.2,
                         color=line[0].get_color())  # fmt: skip
+        rises = group["round"][group.downed > 0]
+        last = max(last, int(rises.max()) if len(rises) else 0)
         known = _exact_down_by_round(exact, str(name))
         if known is not None:
-            ax.step(known["round"], known.down_by_round, where="post", **{**EXACT_STYLE,
-                    "marker": None, "color": line[0].get_color()},
-                    label=f"{name}{EXACT_CURVE_SUFFIX}")  # fmt: skip
+            # On top of the simulated curve it matches, thin and black, so that both show.
+            ax.step(known["round"], known.down_by_round, where="post",
+                    **EXACT_CURVE_STYLE, label=f"{name}{EXACT_CURVE_SUFFIX}")  # fmt: skip
+            short = known.down_by_round.iloc[-1] - known.down_by_round
+            last = max(last, int(known["round"][short > EXACT_TAIL].min()) + 1
+                       if (short > EXACT_TAIL).any() else 0)  # fmt: skip
     ax.axhline(0.5, color="grey", linestyle=":", linewidth=0.8)
-    ax.set_xlabel("round r")
+    cap = int(table["round"].max()) if len(table) else 0
+    shown = _rounds_shown(last, cap)
+    ax.set_xlim(-0.3, shown + 0.3)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # rounds are whole numbers
+    label = (
+        ["round r"]
+        if shown >= cap
+        else ["round r", f"(round cap {cap}:", f"no curve rises after round {last})"]
+    )
+    _over_axes(ax.set_xlabel(_unbroken(label), wrap=True), ax)
     ax.set_ylabel("P(downed by round r)")
     ax.set_ylim(-0.02, 1.02)
     whose = [f"{side}:"] if side else []
     set_title(ax, [*whose, "time-to-down", "over all encounters", "(95% band)"], fontsize=10)
-    ax.legend(fontsize=7)
+    legend_outside(ax)
     ax.grid(alpha=0.3)
     return table.reset_index(drop=True)
+
+
+#: A duel's exact time-to-down curve: black, thin and dashed, drawn over the simulated
+#: curve it matches (in that curve's colour it lay hidden under it).
+EXACT_CURVE_STYLE: dict[str, Any] = {"color": "black", "linestyle": (0, (4, 3)),
+                                     "linewidth": 1.0, "zorder": 4}  # fmt: skip
+#: The exact curve's rise left after a round (of P(downed)) below which the axis may end:
+#: a quarter of a pixel of a 3-inch-high axis at 100 dpi.
+EXACT_TAIL = 1e-3
+
+
+def _rounds_shown(last: int, cap: int) -> int:
+    """The last round a time-to-down axis shows: the round cap, or, where every curve
+    has stopped rising well before it, the last round any rises in (``last``) and a
+    margin of a fifth of that (at least 2 rounds), so the flat end is still seen."""
+    return min(cap, last + max(2, math.ceil(last / 5)))
 
 
 def pooled_hit_rates(result: Result | ScenarioRun, pool: bool = True) -> pd.DataFrame:
@@ -597,10 +644,11 @@ def plot_hit_rates(
         ax.barh(y + offset, value, height=height * 0.95, xerr=err, capsize=2,
                 label=f"{name} rate (simulated)")  # fmt: skip
         ex = rates[f"exact_{column}"].to_numpy(dtype=float)
-        if np.isfinite(ex).any():
+        if np.isfinite(ex).any():  # named once, by whichever rate has ticks first
+            named = "exact" in ax.get_legend_handles_labels()[1]
             ax.plot(ex, y + offset, linestyle="none", marker="|", markersize=14,
                     markeredgewidth=2, color="black",
-                    label="exact" if i == 0 else None)  # fmt: skip
+                    label=None if named else "exact")  # fmt: skip
     ax.set_yticks(y, [f"{a} · {k} → {d}" for a, k, d in keys], fontsize=LEGEND_FONT)
     ax.invert_yaxis()
     ax.set_xlim(0, 1)

@@ -432,7 +432,7 @@ def _pictures(run: ScenarioRun, drawn_exact: ExactDrawn) -> list[Picture]:
                                       for name in ax.get_legend_handles_labels()[1])  # fmt: skip
 
         name = _unique(f"{slug}-survival-{_slug(side)}.png", seen)
-        out.append(Picture(name, f"time-to-down · {side}", _png(survival, (7.0, 3.4)), "survival"))
+        out.append(Picture(name, f"time-to-down · {side}", _png(survival, (8.5, 3.4)), "survival"))
 
     def outcome(fig: Figure) -> None:
         plots.plot_win_rates(run, ax=fig.add_subplot())
