@@ -44,6 +44,7 @@ __all__ = [
     "copies_differ",
     "copy_groups",
     "copy_labels",
+    "damage_by_defender",
     "legend_outside",
     "plot_before_after",
     "plot_damage_at_least",
@@ -106,11 +107,16 @@ def copies_differ(res: Result, copies: list[int], figure: str = "damage") -> boo
     in turn and are targeted in turn, so the second one can meet weakened defenders, or
     be attacked only once the first is down.
     """
+    return _any_differ(COPY_FIGURES[figure](res, copies))
+
+
+def _any_differ(comparisons: list[list[np.ndarray]]) -> bool:
+    """Whether, in any of ``comparisons`` (histograms of copies), a copy's histogram
+    differs from the first's as the drift gate calls drift (:func:`copies_differ`)."""
     from simlab.analysis.drift import DEFAULT_ALPHA, DEFAULT_TOLERANCE, chi2_homogeneity
     from simlab.analysis.drift import total_variation as tv
 
-    tests = [(rows[0], other) for rows in COPY_FIGURES[figure](res, copies)
-             for other in rows[1:]]  # fmt: skip
+    tests = [(rows[0], other) for rows in comparisons for other in rows[1:]]
     return any(chi2_homogeneity(first, other)[2] < DEFAULT_ALPHA / len(tests)
                and tv(first, other) >= DEFAULT_TOLERANCE["pmf"]
                for first, other in tests)  # fmt: skip
@@ -281,6 +287,37 @@ def pooled_damage_pmf(result: Result | ScenarioRun, pool: bool = True) -> pd.Dat
     return pmf.groupby(keys, sort=False, as_index=False)["count"].sum()
 
 
+Labels = dict[str, str]
+
+
+def _pool_alike_defenders(res: Result, mine: pd.DataFrame,
+                          labels: Labels) -> tuple[pd.DataFrame, Labels]:  # fmt: skip
+    """One attack's damage (``mine``) with copies that the whole fight tells apart
+    (:func:`copy_groups`) pooled as its defenders all the same, where the damage this
+    attack did to each copy is alike (:func:`copies_differ`'s test): identical curves of
+    ``Raider 1`` … ``Raider 4`` hid each other. Returns the rows and the labels."""
+    labels = dict(labels)
+    there = set(mine.defender)
+    for entry, members, pooled in copy_groups(res):
+        present = [m for m in members if m in there and labels.get(m) == m]
+        if pooled or len(present) < 2:
+            continue
+        top = int(mine.damage.max()) + 1
+        hists = []
+        for m in present:
+            rows = mine[mine.defender == m]
+            hist = np.zeros(top, dtype=np.int64)
+            hist[rows.damage.to_numpy()] = rows["count"].to_numpy()
+            hists.append(hist)
+        if not _any_differ([hists]):
+            labels.update({m: f"{entry} ×{len(present)}" for m in present})
+    if any(labels.get(d, d) != d for d in there):
+        mine = mine.assign(defender=mine.defender.map(lambda d: labels.get(d, d)))
+        keys = ["attacker", "attack", "defender", "damage"]
+        mine = mine.groupby(keys, sort=False, as_index=False)["count"].sum()
+    return mine, labels
+
+
 def _pair_frames(res: Result, attacker: str, attack: str, defender: str | list[str] | None,
                  exact: dict[str, Any] | None, pool: bool) -> pd.DataFrame:  # fmt: skip
     """Simulated (and exact) damage distribution of one attacker's attack, per defender."""
@@ -288,6 +325,9 @@ def _pair_frames(res: Result, attacker: str, attack: str, defender: str | list[s
     pmf = pooled_damage_pmf(res, pool)
     attacker = _label_of(attacker, labels)
     mine = pmf[(pmf.attacker == attacker) & (pmf.attack == attack)]
+    fought_alike = labels
+    if pool and not mine.empty:
+        mine, labels = _pool_alike_defenders(res, mine, labels)
     if defender is not None:
         wanted = [defender] if isinstance(defender, str) else defender
         mine = mine[mine.defender.isin([_label_of(d, labels) for d in wanted])]
@@ -317,7 +357,30 @@ def _pair_frames(res: Result, attacker: str, attack: str, defender: str | list[s
                                                         for v in values]}))  # fmt: skip
     data = pd.concat(frames, ignore_index=True)
     data.attrs["attacker"] = attacker
+    # copies pooled in this plot only, where the whole fight tells them apart
+    data.attrs["pooled"] = {lab: [n for n, to in labels.items() if to == lab]
+                            for lab in dict.fromkeys(data.defender)
+                            if lab not in fought_alike.values()}  # fmt: skip
     return data
+
+
+def damage_by_defender(result: Result | ScenarioRun, attacker: str, attack: str,
+                       pool: bool = True) -> pd.DataFrame:  # fmt: skip
+    """The simulated damage distribution of ``attacker``'s ``attack`` against each
+    defender, as the damage plots draw it (copies pooled where they took alike damage).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``defender, damage, count, attempts, probability``; ``attrs["pooled"]``: the
+        copies pooled in this plot only (the fight tells them apart, this attack's damage
+        to each does not), by label.
+    """
+    res, _ = _unpack(result, None)
+    data = _pair_frames(res, attacker, attack, None, None, pool)
+    sim = data[data.source == "simulated"].drop(columns="source").reset_index(drop=True)
+    sim.attrs = dict(data.attrs)
+    return sim
 
 
 def legend_outside(ax: Axes, ncol: int = 1) -> None:
@@ -372,6 +435,15 @@ def plot_damage_pmf(
     groups = list(data.groupby("defender", sort=False))
     width = 0.8 / len(groups)
     exact_drawn = False
+    # A diamond no wider than its bar (at least 3 pt): 6 pt diamonds of six defenders'
+    # bars side by side piled over one another.
+    top = float(data.damage.max()) + 1.2
+    points = ax.get_window_extent().width * 72.0 / ax.figure.dpi * width / top
+    marker = {
+        **EXACT_MARKER,
+        "markersize": float(np.clip(points, 3.0, 6.0)),
+        "markeredgewidth": 1.0 if points < 6.0 else EXACT_MARKER["markeredgewidth"],
+    }
     for i, (d, group) in enumerate(groups):
         shift = (i - (len(groups) - 1) / 2) * width
         sim = group[group.source == "simulated"]
@@ -382,7 +454,7 @@ def plot_damage_pmf(
         seen = set(sim.damage[sim.probability > 0])
         ex = ex[(ex.probability > 0) | ex.damage.isin(seen)]
         if not ex.empty:
-            ax.plot(ex.damage + shift, ex.probability, **EXACT_MARKER,
+            ax.plot(ex.damage + shift, ex.probability, **marker,
                     label=None if exact_drawn else EXACT_LABEL)  # fmt: skip
             exact_drawn = True
     _integer_axis(ax, data.damage)

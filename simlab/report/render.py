@@ -58,7 +58,8 @@ DPI = 100
 FONT: dict[str, Any] = {"font.size": 10, "axes.titlesize": 11, "axes.labelsize": 10,
                         "xtick.labelsize": 9, "ytick.labelsize": 9,
                         "legend.fontsize": 9}  # fmt: skip
-#: At most this many defenders per damage plot (the rest are in the tables).
+#: At most this many defenders per damage plot (the rest are in the tables, and its
+#: caption names them).
 MAX_DEFENDERS = 6
 
 
@@ -145,6 +146,7 @@ class Section:
     headline: list[str] = field(default_factory=list)
     copies_apart: list[str] = field(default_factory=list)
     copies_pooled: list[str] = field(default_factory=list)
+    damage_skipped: list[str] = field(default_factory=list)
 
 
 # -- formatting --------------------------------------------------------------------------
@@ -369,9 +371,70 @@ def _shared_legend(fig: Figure, *axes: Any) -> None:
     fig.legend(handles, names, loc="outside right upper", frameon=False)
 
 
+#: A defender's damage is drawn only where its bars say something: the 95% band of its
+#: "at least x" curve is nowhere wider than this, a quarter of the probability axis. The
+#: widest band, at P = 0.5, is about 1.96 / √n wide, so about 60 attacks are needed; a
+#: pair of 2 attacks drew a bar of probability 1 and a band from 0.16 to 1 that squashed
+#: the other defenders' bars.
+MAX_BAND = 0.25
+
+
+@dataclass
+class DamageDefenders:
+    """The defenders one attack's damage plot draws, and those it leaves out."""
+
+    drawn: list[str]
+    rare: list[tuple[str, int, float]]  # (defender, attacks, widest band) left out
+    beyond: list[str]  # past MAX_DEFENDERS: in the attacks table only
+    pooled: dict[str, list[str]]  # a pooled label: its copies
+
+    def left_out_text(self) -> str:
+        """What the caption says of the defenders left out (empty when none)."""
+        said = []
+        if self.rare:
+            pairs = ", ".join(f"{d} (n={n:,})" for d, n, _ in self.rare)
+            its = "its" if len(self.rare) == 1 else "their"
+            widest = max(w for *_, w in self.rare)
+            said.append(f"Left out, made too rarely to draw: vs {pairs} — the 95% band of "
+                        f"{its} damage would be up to {widest:.2f} wide, more than "
+                        f"{MAX_BAND:g}; the attacks table has {its} figures.")  # fmt: skip
+        if self.beyond:
+            said.append(f"Not drawn (at most {MAX_DEFENDERS} defenders a plot): vs "
+                        f"{', '.join(self.beyond)}; the attacks table has them.")  # fmt: skip
+        return " ".join(said)
+
+
+def _widest_band(counts: Any, attempts: int) -> float:
+    """The widest 95% interval of P(damage ≥ x) over x, from the damage counts."""
+    import numpy as np
+
+    from simlab.analysis import stats
+
+    at_least = np.asarray(counts)[::-1].cumsum()[::-1]
+    lo, hi, _ = stats.rate_interval(at_least, attempts, plots.LEVEL)
+    return float(np.max(np.asarray(hi) - np.asarray(lo)))
+
+
+def _damage_defenders(run: ScenarioRun, attacker: str, attack: str) -> DamageDefenders:
+    """Which defenders ``attacker``'s ``attack`` plot draws (:data:`MAX_BAND`,
+    :data:`MAX_DEFENDERS`), copies pooled where its damage to each was alike."""
+    data = plots.damage_by_defender(run, attacker, attack)
+    drawn, rare = [], []
+    for d, group in data.groupby("defender", sort=False):
+        attempts = int(group.attempts.iloc[0])
+        widest = _widest_band(group["count"].to_numpy(), attempts)
+        if widest > MAX_BAND:
+            rare.append((str(d), attempts, widest))
+        else:
+            drawn.append(str(d))
+    return DamageDefenders(drawn[:MAX_DEFENDERS], rare, drawn[MAX_DEFENDERS:],
+                           dict(data.attrs.get("pooled", {})))  # fmt: skip
+
+
 def _damage_picture(run: ScenarioRun, slug: str, attacker: str, attack: str,
-                    defenders: list[str], seen: set[str],
+                    choice: DamageDefenders, seen: set[str],
                     drawn_exact: ExactDrawn) -> Picture:  # fmt: skip
+    defenders = choice.drawn
     exact_drawn = False
 
     def draw(fig: Figure) -> None:
@@ -389,13 +452,19 @@ def _damage_picture(run: ScenarioRun, slug: str, attacker: str, attack: str,
     png = _png(draw, (11.0, 3.6))
     drawn_exact.damage_plots += exact_drawn
     # The exact answer is named only where it was drawn: a fight moves most pairs' damage.
-    caption = (f"{attacker} · {attack}: damage per attack against "
-               f"{', '.join(defenders)} (misses count as 0). Bars and dots: simulated."
-               f"{' ' + EXACT_CAPTION if exact_drawn else ''}")  # fmt: skip
+    pooled = [f"{label} pools {', '.join(names)}: the damage this attack did to each is alike."
+              for label, names in choice.pooled.items() if label in defenders]  # fmt: skip
+    caption = " ".join([f"{attacker} · {attack}: damage per attack against "
+                        f"{', '.join(defenders)} (misses count as 0). Bars and dots: simulated.",
+                        *([EXACT_CAPTION] if exact_drawn else []), *pooled,
+                        choice.left_out_text()]).strip()  # fmt: skip
     return Picture(name, f"{attacker} · {attack}: damage", png, "damage", caption)
 
 
-def _pictures(run: ScenarioRun, drawn_exact: ExactDrawn) -> list[Picture]:
+def _pictures(run: ScenarioRun, drawn_exact: ExactDrawn,
+              skipped: list[str]) -> list[Picture]:  # fmt: skip
+    """The scenario's plots; ``skipped`` gets a line for each attack whose damage plot
+    would show only defenders it was made on too rarely to draw."""
     res = run.result
     slug = f"{_slug(run.rules)}-{_slug(run.scenario)}"
     rates_drawn = plots.pooled_hit_rates(run)
@@ -420,9 +489,11 @@ def _pictures(run: ScenarioRun, drawn_exact: ExactDrawn) -> list[Picture]:
     pmf = plots.pooled_damage_pmf(run)
     seen: set[str] = set()
     for attacker, attack in dict.fromkeys(zip(pmf.attacker, pmf.attack, strict=True)):
-        mine = pmf[(pmf.attacker == attacker) & (pmf.attack == attack)]
-        defenders = list(dict.fromkeys(mine.defender))[:MAX_DEFENDERS]
-        out.append(_damage_picture(run, slug, attacker, attack, defenders, seen, drawn_exact))
+        choice = _damage_defenders(run, attacker, attack)
+        if choice.drawn:
+            out.append(_damage_picture(run, slug, attacker, attack, choice, seen, drawn_exact))
+        else:
+            skipped.append(f"{attacker} · {attack}: {choice.left_out_text()}")
     for side in res.layout.sides:
 
         def survival(fig: Figure, s: str = side) -> None:
@@ -621,7 +692,8 @@ def _section(run: ScenarioRun, specs: pd.DataFrame | None, drift: DriftReport | 
              anchors: set[str], before: ScenarioRun | None) -> Section:  # fmt: skip
     res = run.result
     drawn_exact = ExactDrawn()
-    pictures = _pictures(run, drawn_exact)
+    skipped: list[str] = []
+    pictures = _pictures(run, drawn_exact, skipped)
     identity: list[tuple[str, str | Prose]]
     identity = [("rules", run.rules), ("encounters", f"{res.encounters:,}"),
                 ("seed", str(res.seed)), ("simlab version", run.simlab_version),
@@ -639,8 +711,9 @@ def _section(run: ScenarioRun, specs: pd.DataFrame | None, drift: DriftReport | 
     header, combatants = _combatant_rows(res)
     notes = [n for n in (drift.notes if drift else []) if n.startswith(f"{label(run)}:")]
     apart = [f"{', '.join(names)} fought differently (a damage distribution differs by "
-             "more than the drift tolerance), so the damage plots show each copy"
-             for _, names, pooled in plots.copy_groups(run) if not pooled]  # fmt: skip
+             "more than the drift tolerance), so the damage plots show each copy, pooled only "
+             f"as defenders of an attack whose damage to each was alike ({entry} ×{len(names)})"
+             for entry, names, pooled in plots.copy_groups(run) if not pooled]  # fmt: skip
     pooled = [f"{entry} ×{len(names)}" for entry, names, alike in plots.copy_groups(run)
               if alike]  # fmt: skip
     anchor = _anchor(f"{run.rules}-{run.scenario}", anchors)
@@ -648,7 +721,7 @@ def _section(run: ScenarioRun, specs: pd.DataFrame | None, drift: DriftReport | 
         pictures += _drift_pictures(run, before, drift)
     return Section(run, anchor, identity, attack_header, attacks, header, combatants,
                    _outcome_rows(res), _spec_rows(specs, run), _drift_rows(drift, run), notes,
-                   pictures, _headline(run, specs), apart, pooled)  # fmt: skip
+                   pictures, _headline(run, specs), apart, pooled, skipped)  # fmt: skip
 
 
 def _anchor(scenario: str, seen: set[str]) -> str:
@@ -756,6 +829,9 @@ black diamonds: the exact answer against a fresh defender, where the exact engin
 {% if s.copies_pooled %}Copies of one entry are pooled ({{ s.copies_pooled|join(', ') }});
 the tables list each copy.{% endif %}</p>
 {% for n in s.copies_apart %}<p class="note">{{ n }}.</p>{% endfor %}
+{% if s.damage_skipped %}<p class="note">No damage plot, every defender attacked too rarely
+to draw:</p><ul class="note">{% for n in s.damage_skipped %}<li>{{ n }}</li>{% endfor %}</ul>
+{% endif %}
 {{ pictures(s, 'damage') }}
 <h3>Time-to-down</h3><p class="note">{{ time_to_down_note }}</p>
 {{ table(s.combatant_header, s.combatants) }}

@@ -93,3 +93,53 @@ def test_a_time_to_down_legend_is_legible_and_beside_the_data(duel: ScenarioRun)
     plt.close(fig)
     assert min(sizes) >= 9, sizes
     assert box.x0 >= axes_box.x1, (box, axes_box)
+
+
+PARTY = ROOT / "scenarios/opposed-tiers/party-fight.yaml"
+
+
+def test_copies_told_apart_are_pooled_where_an_attack_hurt_them_alike() -> None:
+    """party-fight's four Raiders fought differently, so each was drawn: the Warden's
+    longsword drew four identical curves that hid each other under a legend naming all
+    four, and 6 pt diamonds of six defenders piled over the bars. Where the damage an
+    attack did to each copy is alike (the test that pools copies), they are one pool."""
+    run = api.run_scenario(PARTY, n=3000, seed=3)
+    assert plots.copy_groups(run) == [
+        ("Raider", ["Raider 1", "Raider 2", "Raider 3", "Raider 4"], False)
+    ]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 3.6))
+    plots.plot_damage_pmf(run, "Warden", "longsword", ax=left)
+    drawn = plots.plot_damage_at_least(run, "Warden", "longsword", ax=right)
+    names = [t.get_text() for t in right.get_legend().get_texts()]
+    diamonds = [line.get_markersize() for line in left.get_lines() if line.get_marker() == "D"]
+    plt.close(fig)
+    assert list(dict.fromkeys(drawn.defender)) == ["Raider ×4", "Cutthroat", "Raider Chief"]
+    assert "vs Raider ×4" in names and not any("Raider 1" in name for name in names), names
+    assert diamonds and max(diamonds) < plots.EXACT_MARKER["markersize"], diamonds
+    # Pooled for this plot only: the pool's members are said, for the caption.
+    assert plots.damage_by_defender(run, "Warden", "longsword").attrs["pooled"] == {
+        "Raider ×4": ["Raider 1", "Raider 2", "Raider 3", "Raider 4"]
+    }
+
+
+def test_a_defender_attacked_too_rarely_is_left_out_and_named(tmp_path: Path) -> None:
+    """spirits-2v3's Whelps bit Mira twice in 20,000 encounters: a bar of probability 1
+    and a band from 0.16 to 1 squashed the other defenders. A defender whose band would
+    be wider than MAX_BAND is left out of the plot, and the caption says which and why."""
+    from simlab.report.render import MAX_BAND, _damage_defenders, _widest_band, render_report
+
+    run = api.run_scenario(SPIRITS, n=3000, seed=3)
+    choice = _damage_defenders(run, "Brute", "stone-strike")
+    assert choice.drawn == ["Kaito"]
+    assert [(d, n) for d, n, _ in choice.rare] == [("Mira", 7)]
+    assert choice.rare[0][2] > MAX_BAND
+    data = plots.damage_by_defender(run, "Brute", "stone-strike")
+    kaito = data[data.defender == "Kaito"]
+    assert _widest_band(kaito["count"].to_numpy(), int(kaito.attempts.iloc[0])) <= MAX_BAND
+    render_report([run], tmp_path)
+    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    caption = next(c for c in html.split("<figcaption>")
+                   if c.startswith("Brute · stone-strike: damage"))  # fmt: skip
+    assert "against Kaito (misses" in caption
+    assert "Left out, made too rarely to draw: vs Mira (n=7)" in caption, caption
+    assert f"more than {MAX_BAND:g}" in caption
