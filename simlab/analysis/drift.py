@@ -15,8 +15,10 @@ mean      mean damage per attack, mean rounds,        t from batch-means standar
                                                       when a side's attacks fall in fewer
                                                       than 2 batches, as no error can be
                                                       estimated
-median    median time-to-down (round by which half    the χ² of its time-to-down
-          of all encounters had it downed)
+median    median time-to-down (round by which half    the χ² of its time-to-down, and only
+          of all encounters had it downed)            if the median itself moved: a median
+                                                      that did not move is never listed
+                                                      as changed, whatever the p
 ========  ==========================================  =====================================
 
 The p-values of all figures of a run (every scenario together) are Holm-adjusted. A
@@ -24,9 +26,13 @@ figure **drifts** only when its adjusted p is below ``alpha`` (default 0.01) *an
 change reaches the practical tolerance of its kind (the scenario's ``drift_tolerance:``,
 see :class:`simlab.scenario.common.DriftTolerance`): absolute change for rates, total
 variation distance for distributions, change relative to max(|baseline|, 1) for means,
-rounds for medians. Monte Carlo noise alone therefore almost never raises an alarm
-(Holm keeps the chance of any false significance below ``alpha``), and a tiny real
-change that does not matter to a designer does not either.
+rounds for medians. A figure is **significant** (``changed, within tolerance`` on the
+pages when it does not drift) when its adjusted p is below ``alpha``; a median
+time-to-down only when, besides, the median itself moved (baseline and current differ):
+its p is its time-to-down distribution's, and a distribution that changed around an
+unmoved median is not a changed median. Monte Carlo noise alone therefore almost never
+raises an alarm (Holm keeps the chance of any false significance below ``alpha``), and a
+tiny real change that does not matter to a designer does not either.
 """
 
 from __future__ import annotations
@@ -415,7 +421,10 @@ def _finish(rows: list[dict[str, Any]], notes: list[str], alpha: float) -> Drift
     table = pd.DataFrame({c: [r[c] for r in rows] for c in DRIFT_COLUMNS[:-3]})
     p = table.p_value.to_numpy(dtype=float)
     table["p_holm"] = stats.holm_adjust(p) if len(p) else p
-    table["significant"] = table.p_holm < alpha
+    # A median row borrows its time-to-down's χ² p: the distribution moved, which its
+    # own row says; the median is statistically different only if it moved too.
+    unmoved_median = (table.kind == "median") & (table.change == 0)
+    table["significant"] = (table.p_holm < alpha) & ~unmoved_median
     table["drifted"] = table.significant & table.beyond_tolerance
     table = table.sort_values(["drifted", "p_holm"], ascending=[False, True], kind="stable")
     return DriftReport(table.reset_index(drop=True), alpha, notes)

@@ -44,6 +44,7 @@ __all__ = [
     "copies_differ",
     "copy_groups",
     "copy_labels",
+    "damage_by_defender",
     "legend_outside",
     "plot_before_after",
     "plot_damage_at_least",
@@ -64,6 +65,8 @@ EXACT_MARKER: dict[str, Any] = {"linestyle": "none", "marker": "D", "markersize"
                                 "markerfacecolor": "none", "markeredgecolor": "black",
                                 "markeredgewidth": 1.3, "zorder": 5}  # fmt: skip
 EXACT_LABEL = "exact (fresh defender)"
+#: How a time-to-down legend names a combatant's exact curve: ``Defender: exact``.
+EXACT_CURVE_SUFFIX = ": exact"
 LEGEND_FONT = 9
 _COPY = re.compile(r"(.+) (\d+)")
 
@@ -104,11 +107,16 @@ def copies_differ(res: Result, copies: list[int], figure: str = "damage") -> boo
     in turn and are targeted in turn, so the second one can meet weakened defenders, or
     be attacked only once the first is down.
     """
+    return _any_differ(COPY_FIGURES[figure](res, copies))
+
+
+def _any_differ(comparisons: list[list[np.ndarray]]) -> bool:
+    """Whether, in any of ``comparisons`` (histograms of copies), a copy's histogram
+    differs from the first's as the drift gate calls drift (:func:`copies_differ`)."""
     from simlab.analysis.drift import DEFAULT_ALPHA, DEFAULT_TOLERANCE, chi2_homogeneity
     from simlab.analysis.drift import total_variation as tv
 
-    tests = [(rows[0], other) for rows in COPY_FIGURES[figure](res, copies)
-             for other in rows[1:]]  # fmt: skip
+    tests = [(rows[0], other) for rows in comparisons for other in rows[1:]]
     return any(chi2_homogeneity(first, other)[2] < DEFAULT_ALPHA / len(tests)
                and tv(first, other) >= DEFAULT_TOLERANCE["pmf"]
                for first, other in tests)  # fmt: skip
@@ -220,9 +228,23 @@ def axes_or_new(ax: Axes | None, size: tuple[float, float] = (6.0, 3.5)) -> Axes
 def set_title(ax: Axes, parts: list[str], fontsize: float) -> None:
     """The title of ``ax``, its ``parts`` joined by spaces: broken between two parts
     where it would run past the figure's edge (the last of three panels side by side in
-    a notebook cut it off), each part whole (a name, ``(95% band)``)."""
-    whole = [part.replace(" ", NO_BREAK) for part in parts]
-    ax.set_title(" ".join(whole), fontsize=fontsize, wrap=True)
+    a notebook cut it off) or be wider than the axes (over a legend beside them, or the
+    next panel), each part whole (a name, ``(95% band)``)."""
+    _over_axes(ax.set_title(_unbroken(parts), fontsize=fontsize, wrap=True), ax)
+
+
+def _unbroken(parts: list[str]) -> str:
+    """``parts`` joined by spaces, to be broken between two of them only."""
+    return " ".join(part.replace(" ", NO_BREAK) for part in parts)
+
+
+def _over_axes(text: Any, ax: Axes) -> None:
+    """Wrap ``text`` (a title or axis label, ``wrap=True``) to the width of ``ax`` as
+    well as the figure's: matplotlib wraps at the figure's edges only, and a title wider
+    than its axes ran over the legend beside them or the next panel."""
+    to_figure = getattr(text, "_get_wrap_line_width", None)
+    if to_figure is not None:  # matplotlib's (private) measure of the room to wrap to
+        text._get_wrap_line_width = lambda: min(to_figure(), ax.get_window_extent().width)
 
 
 #: A space a title is not broken at (matplotlib breaks wrapped text at spaces only).
@@ -265,6 +287,37 @@ def pooled_damage_pmf(result: Result | ScenarioRun, pool: bool = True) -> pd.Dat
     return pmf.groupby(keys, sort=False, as_index=False)["count"].sum()
 
 
+Labels = dict[str, str]
+
+
+def _pool_alike_defenders(res: Result, mine: pd.DataFrame,
+                          labels: Labels) -> tuple[pd.DataFrame, Labels]:  # fmt: skip
+    """One attack's damage (``mine``) with copies that the whole fight tells apart
+    (:func:`copy_groups`) pooled as its defenders all the same, where the damage this
+    attack did to each copy is alike (:func:`copies_differ`'s test): identical curves of
+    ``Raider 1`` … ``Raider 4`` hid each other. Returns the rows and the labels."""
+    labels = dict(labels)
+    there = set(mine.defender)
+    for entry, members, pooled in copy_groups(res):
+        present = [m for m in members if m in there and labels.get(m) == m]
+        if pooled or len(present) < 2:
+            continue
+        top = int(mine.damage.max()) + 1
+        hists = []
+        for m in present:
+            rows = mine[mine.defender == m]
+            hist = np.zeros(top, dtype=np.int64)
+            hist[rows.damage.to_numpy()] = rows["count"].to_numpy()
+            hists.append(hist)
+        if not _any_differ([hists]):
+            labels.update({m: f"{entry} ×{len(present)}" for m in present})
+    if any(labels.get(d, d) != d for d in there):
+        mine = mine.assign(defender=mine.defender.map(lambda d: labels.get(d, d)))
+        keys = ["attacker", "attack", "defender", "damage"]
+        mine = mine.groupby(keys, sort=False, as_index=False)["count"].sum()
+    return mine, labels
+
+
 def _pair_frames(res: Result, attacker: str, attack: str, defender: str | list[str] | None,
                  exact: dict[str, Any] | None, pool: bool) -> pd.DataFrame:  # fmt: skip
     """Simulated (and exact) damage distribution of one attacker's attack, per defender."""
@@ -272,6 +325,9 @@ def _pair_frames(res: Result, attacker: str, attack: str, defender: str | list[s
     pmf = pooled_damage_pmf(res, pool)
     attacker = _label_of(attacker, labels)
     mine = pmf[(pmf.attacker == attacker) & (pmf.attack == attack)]
+    fought_alike = labels
+    if pool and not mine.empty:
+        mine, labels = _pool_alike_defenders(res, mine, labels)
     if defender is not None:
         wanted = [defender] if isinstance(defender, str) else defender
         mine = mine[mine.defender.isin([_label_of(d, labels) for d in wanted])]
@@ -301,7 +357,30 @@ def _pair_frames(res: Result, attacker: str, attack: str, defender: str | list[s
                                                         for v in values]}))  # fmt: skip
     data = pd.concat(frames, ignore_index=True)
     data.attrs["attacker"] = attacker
+    # copies pooled in this plot only, where the whole fight tells them apart
+    data.attrs["pooled"] = {lab: [n for n, to in labels.items() if to == lab]
+                            for lab in dict.fromkeys(data.defender)
+                            if lab not in fought_alike.values()}  # fmt: skip
     return data
+
+
+def damage_by_defender(result: Result | ScenarioRun, attacker: str, attack: str,
+                       pool: bool = True) -> pd.DataFrame:  # fmt: skip
+    """The simulated damage distribution of ``attacker``'s ``attack`` against each
+    defender, as the damage plots draw it (copies pooled where they took alike damage).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``defender, damage, count, attempts, probability``; ``attrs["pooled"]``: the
+        copies pooled in this plot only (the fight tells them apart, this attack's damage
+        to each does not), by label.
+    """
+    res, _ = _unpack(result, None)
+    data = _pair_frames(res, attacker, attack, None, None, pool)
+    sim = data[data.source == "simulated"].drop(columns="source").reset_index(drop=True)
+    sim.attrs = dict(data.attrs)
+    return sim
 
 
 def legend_outside(ax: Axes, ncol: int = 1) -> None:
@@ -356,6 +435,15 @@ def plot_damage_pmf(
     groups = list(data.groupby("defender", sort=False))
     width = 0.8 / len(groups)
     exact_drawn = False
+    # A diamond no wider than its bar (at least 3 pt): 6 pt diamonds of six defenders'
+    # bars side by side piled over one another.
+    top = float(data.damage.max()) + 1.2
+    points = ax.get_window_extent().width * 72.0 / ax.figure.dpi * width / top
+    marker = {
+        **EXACT_MARKER,
+        "markersize": float(np.clip(points, 3.0, 6.0)),
+        "markeredgewidth": 1.0 if points < 6.0 else EXACT_MARKER["markeredgewidth"],
+    }
     for i, (d, group) in enumerate(groups):
         shift = (i - (len(groups) - 1) / 2) * width
         sim = group[group.source == "simulated"]
@@ -366,7 +454,7 @@ def plot_damage_pmf(
         seen = set(sim.damage[sim.probability > 0])
         ex = ex[(ex.probability > 0) | ex.damage.isin(seen)]
         if not ex.empty:
-            ax.plot(ex.damage + shift, ex.probability, **EXACT_MARKER,
+            ax.plot(ex.damage + shift, ex.probability, **marker,
                     label=None if exact_drawn else EXACT_LABEL)  # fmt: skip
             exact_drawn = True
     _integer_axis(ax, data.damage)
@@ -490,6 +578,8 @@ def plot_time_to_down(
         The rows of :meth:`Result.time_to_down` that were drawn (``round, downed,
         down_by_round`` and its band).
     """
+    from matplotlib.ticker import MaxNLocator
+
     res, exact = _unpack(result, exact)
     table = res.time_to_down(LEVEL)
     if side is not None:
@@ -497,6 +587,7 @@ def plot_time_to_down(
     if combatant is not None:
         table = only_rows(table, "combatant", combatant)
     ax = axes_or_new(ax)
+    last = 0  # the last round in which any curve drawn rises
     for name, group in table.groupby("combatant", sort=False):
         rounds = np.append(0, group["round"])
         line = ax.step(rounds, np.append(0.0, group.down_by_round), where="post",
@@ -504,20 +595,50 @@ def plot_time_to_down(
         ax.fill_between(rounds, np.append(0.0, group.down_by_round_ci95_lo),
                         np.append(0.0, group.down_by_round_ci95_hi), step="post", alpha=0.2,
                         color=line[0].get_color())  # fmt: skip
+        rises = group["round"][group.downed > 0]
+        last = max(last, int(rises.max()) if len(rises) else 0)
         known = _exact_down_by_round(exact, str(name))
         if known is not None:
-            ax.step(known["round"], known.down_by_round, where="post", **{**EXACT_STYLE,
-                    "marker": None, "color": line[0].get_color()},
-                    label=f"{name}: exact")  # fmt: skip
+            # On top of the simulated curve it matches, thin and black, so that both show.
+            ax.step(known["round"], known.down_by_round, where="post",
+                    **EXACT_CURVE_STYLE, label=f"{name}{EXACT_CURVE_SUFFIX}")  # fmt: skip
+            short = known.down_by_round.iloc[-1] - known.down_by_round
+            last = max(last, int(known["round"][short > EXACT_TAIL].min()) + 1
+                       if (short > EXACT_TAIL).any() else 0)  # fmt: skip
     ax.axhline(0.5, color="grey", linestyle=":", linewidth=0.8)
-    ax.set_xlabel("round r")
+    cap = int(table["round"].max()) if len(table) else 0
+    shown = _rounds_shown(last, cap)
+    ax.set_xlim(-0.3, shown + 0.3)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # rounds are whole numbers
+    label = (
+        ["round r"]
+        if shown >= cap
+        else ["round r", f"(round cap {cap}:", f"no curve rises after round {last})"]
+    )
+    _over_axes(ax.set_xlabel(_unbroken(label), wrap=True), ax)
     ax.set_ylabel("P(downed by round r)")
     ax.set_ylim(-0.02, 1.02)
     whose = [f"{side}:"] if side else []
     set_title(ax, [*whose, "time-to-down", "over all encounters", "(95% band)"], fontsize=10)
-    ax.legend(fontsize=7)
+    legend_outside(ax)
     ax.grid(alpha=0.3)
     return table.reset_index(drop=True)
+
+
+#: A duel's exact time-to-down curve: black, thin and dashed, drawn over the simulated
+#: curve it matches (in that curve's colour it lay hidden under it).
+EXACT_CURVE_STYLE: dict[str, Any] = {"color": "black", "linestyle": (0, (4, 3)),
+                                     "linewidth": 1.0, "zorder": 4}  # fmt: skip
+#: The exact curve's rise left after a round (of P(downed)) below which the axis may end:
+#: a quarter of a pixel of a 3-inch-high axis at 100 dpi.
+EXACT_TAIL = 1e-3
+
+
+def _rounds_shown(last: int, cap: int) -> int:
+    """The last round a time-to-down axis shows: the round cap, or, where every curve
+    has stopped rising well before it, the last round any rises in (``last``) and a
+    margin of a fifth of that (at least 2 rounds), so the flat end is still seen."""
+    return min(cap, last + max(2, math.ceil(last / 5)))
 
 
 def pooled_hit_rates(result: Result | ScenarioRun, pool: bool = True) -> pd.DataFrame:
@@ -595,10 +716,11 @@ def plot_hit_rates(
         ax.barh(y + offset, value, height=height * 0.95, xerr=err, capsize=2,
                 label=f"{name} rate (simulated)")  # fmt: skip
         ex = rates[f"exact_{column}"].to_numpy(dtype=float)
-        if np.isfinite(ex).any():
+        if np.isfinite(ex).any():  # named once, by whichever rate has ticks first
+            named = "exact" in ax.get_legend_handles_labels()[1]
             ax.plot(ex, y + offset, linestyle="none", marker="|", markersize=14,
                     markeredgewidth=2, color="black",
-                    label="exact" if i == 0 else None)  # fmt: skip
+                    label=None if named else "exact")  # fmt: skip
     ax.set_yticks(y, [f"{a} · {k} → {d}" for a, k, d in keys], fontsize=LEGEND_FONT)
     ax.invert_yaxis()
     ax.set_xlim(0, 1)

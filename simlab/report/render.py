@@ -58,7 +58,8 @@ DPI = 100
 FONT: dict[str, Any] = {"font.size": 10, "axes.titlesize": 11, "axes.labelsize": 10,
                         "xtick.labelsize": 9, "ytick.labelsize": 9,
                         "legend.fontsize": 9}  # fmt: skip
-#: At most this many defenders per damage plot (the rest are in the tables).
+#: At most this many defenders per damage plot (the rest are in the tables, and its
+#: caption names them).
 MAX_DEFENDERS = 6
 
 
@@ -78,13 +79,61 @@ class Picture:
         return "data:image/png;base64," + base64.b64encode(self.png).decode("ascii")
 
 
+@dataclass(frozen=True)
+class Prose:
+    """A line of the report with code spans in it (a command: ``simlab exact``): in
+    ``<code>`` on the HTML page, a code span in ``report.md``, between backticks as
+    plain text. Only the report's own words are code; names are always plain text."""
+
+    parts: tuple[tuple[str, bool], ...]
+
+    @classmethod
+    def of(cls, *parts: str | tuple[str]) -> Prose:
+        """``Prose.of("see ", ("simlab exact",), " for why")``: a 1-tuple is code."""
+        return cls(tuple((p[0], True) if isinstance(p, tuple) else (p, False) for p in parts))
+
+    def __str__(self) -> str:
+        return "".join(f"`{text}`" if code else text for text, code in self.parts)
+
+    def html(self) -> Any:
+        """The line for the HTML page, escaped, code spans in ``<code>``."""
+        from markupsafe import Markup, escape
+
+        return Markup("").join(Markup("<code>{}</code>").format(text) if code else escape(text)
+                               for text, code in self.parts)  # fmt: skip
+
+    def md(self) -> str:
+        """The line for ``report.md``: names escaped (:func:`md_text`), code spans kept."""
+        return "".join(f"`{text}`" if code else md_text(text) for text, code in self.parts)
+
+
+def _html_text(value: str | Prose) -> Any:
+    """A table cell or line for the HTML page: escaped, a :class:`Prose`'s code in ``<code>``."""
+    from markupsafe import escape
+
+    return value.html() if isinstance(value, Prose) else escape(value)
+
+
+def _md_value(value: str | Prose) -> str:
+    return value.md() if isinstance(value, Prose) else md_text(value)
+
+
+@dataclass
+class ExactDrawn:
+    """What of the exact answers one scenario's plots drew, for its "exact engine" line."""
+
+    damage_plots: int = 0  # damage plots with open black diamonds
+    ticks: bool = False  # black ticks on the hit-rate plot
+    curves: int = 0  # exact time-to-down curves (a duel's)
+
+
 @dataclass
 class Section:
     """What the report shows for one scenario."""
 
     run: ScenarioRun
     anchor: str
-    identity: list[tuple[str, str]]
+    identity: list[tuple[str, str | Prose]]
     attack_header: list[str]
     attacks: list[list[str]]
     combatant_header: list[str]
@@ -96,6 +145,8 @@ class Section:
     pictures: list[Picture] = field(default_factory=list)
     headline: list[str] = field(default_factory=list)
     copies_apart: list[str] = field(default_factory=list)
+    copies_pooled: list[str] = field(default_factory=list)
+    damage_skipped: list[str] = field(default_factory=list)
 
 
 # -- formatting --------------------------------------------------------------------------
@@ -151,16 +202,21 @@ def _attack_rows(run: ScenarioRun) -> tuple[list[str], list[list[str]]]:
     for r, d in zip(rates.itertuples(), damage.itertuples(), strict=True):
         ex = answers.get((r.attacker, r.attack, r.defender))
         figures = [] if ex is None else [_exact_figure(ex, f, n) for f, n in exact_digits]
+        if all(f == NO_EXACT for f in figures):  # no exact figure at all: one mark
+            figures = []
         crit = [value_and_bounds(r.crit_rate, r.crit_rate_ci95_lo, r.crit_rate_ci95_hi)]
         rows.append([r.attacker, r.attack, r.defender, f"{r.attempts:,}",
                      value_and_bounds(r.hit_rate, r.hit_rate_ci95_lo, r.hit_rate_ci95_hi),
                      *(crit if crits else []),
                      value_and_bounds(d.mean_damage, d.mean_damage_ci95_lo,
                                       d.mean_damage_ci95_hi, 2),
-                     " / ".join(figures) or "—"])  # fmt: skip
+                     " / ".join(figures) or NO_EXACT])  # fmt: skip
     return header, rows
 
 
+#: An exact figure the page does not give (not solved, or moved by the fight), and a row's
+#: exact cell with none of its figures: one mark, which the "exact engine" line explains.
+NO_EXACT = "—"
 #: The exact figures of an attack row, in order, with their decimals.
 EXACT_DIGITS = (("hit_rate", 4), ("crit_rate", 4), ("mean_damage", 3))
 #: Their names in the exact column's header.
@@ -170,7 +226,20 @@ EXACT_LABELS = {"hit_rate": "hit", "crit_rate": "crit", "mean_damage": "mean"}
 def _exact_figure(entry: dict[str, Any], figure: str, digits: int) -> str:
     """An exact figure of an attack row, or "—" where the fight moves it (its caveat)."""
     value = pair_answer(entry, figure)
-    return "—" if math.isnan(value) else formatted(value, f".{digits}f")
+    return NO_EXACT if math.isnan(value) else formatted(value, f".{digits}f")
+
+
+#: Column headers of events whose name alone reads badly as "<event> rate"; every other
+#: event is "<event> rate" with its underscores as spaces.
+EVENT_HEADERS = {
+    "momentum_spent": "rate of spending Momentum",
+    "reinforcement": "arrival rate (reinforcement)",
+}
+
+
+def event_header(event: str) -> str:
+    """The combatant table's header of an event's rate (:data:`EVENT_HEADERS`)."""
+    return EVENT_HEADERS.get(event, f"{event.replace('_', ' ')} rate")
 
 
 MEAN_HEADERS = {
@@ -195,7 +264,7 @@ def _combatant_rows(res: Result) -> tuple[list[str], list[list[str]]]:
             rows[-1].append(value_and_bounds(m[f"mean_{name}"], m[f"mean_{name}_ci95_lo"],
                                 m[f"mean_{name}_ci95_hi"], 2))  # fmt: skip
     extra = [MEAN_HEADERS[name] for name, _ in means]
-    return COMBATANT_HEADER + [f"{e} rate" for e in events] + extra, rows
+    return COMBATANT_HEADER + [event_header(e) for e in events] + extra, rows
 
 
 def _median_cell(row: Any) -> str:
@@ -302,8 +371,70 @@ def _shared_legend(fig: Figure, *axes: Any) -> None:
     fig.legend(handles, names, loc="outside right upper", frameon=False)
 
 
+#: A defender's damage is drawn only where its bars say something: the 95% band of its
+#: "at least x" curve is nowhere wider than this, a quarter of the probability axis. The
+#: widest band, at P = 0.5, is about 1.96 / √n wide, so about 60 attacks are needed; a
+#: pair of 2 attacks drew a bar of probability 1 and a band from 0.16 to 1 that squashed
+#: the other defenders' bars.
+MAX_BAND = 0.25
+
+
+@dataclass
+class DamageDefenders:
+    """The defenders one attack's damage plot draws, and those it leaves out."""
+
+    drawn: list[str]
+    rare: list[tuple[str, int, float]]  # (defender, attacks, widest band) left out
+    beyond: list[str]  # past MAX_DEFENDERS: in the attacks table only
+    pooled: dict[str, list[str]]  # a pooled label: its copies
+
+    def left_out_text(self) -> str:
+        """What the caption says of the defenders left out (empty when none)."""
+        said = []
+        if self.rare:
+            pairs = ", ".join(f"{d} (n={n:,})" for d, n, _ in self.rare)
+            its = "its" if len(self.rare) == 1 else "their"
+            widest = max(w for *_, w in self.rare)
+            said.append(f"Left out, made too rarely to draw: vs {pairs} — the 95% band of "
+                        f"{its} damage would be up to {widest:.2f} wide, more than "
+                        f"{MAX_BAND:g}; the attacks table has {its} figures.")  # fmt: skip
+        if self.beyond:
+            said.append(f"Not drawn (at most {MAX_DEFENDERS} defenders a plot): vs "
+                        f"{', '.join(self.beyond)}; the attacks table has them.")  # fmt: skip
+        return " ".join(said)
+
+
+def _widest_band(counts: Any, attempts: int) -> float:
+    """The widest 95% interval of P(damage ≥ x) over x, from the damage counts."""
+    import numpy as np
+
+    from simlab.analysis import stats
+
+    at_least = np.asarray(counts)[::-1].cumsum()[::-1]
+    lo, hi, _ = stats.rate_interval(at_least, attempts, plots.LEVEL)
+    return float(np.max(np.asarray(hi) - np.asarray(lo)))
+
+
+def _damage_defenders(run: ScenarioRun, attacker: str, attack: str) -> DamageDefenders:
+    """Which defenders ``attacker``'s ``attack`` plot draws (:data:`MAX_BAND`,
+    :data:`MAX_DEFENDERS`), copies pooled where its damage to each was alike."""
+    data = plots.damage_by_defender(run, attacker, attack)
+    drawn, rare = [], []
+    for d, group in data.groupby("defender", sort=False):
+        attempts = int(group.attempts.iloc[0])
+        widest = _widest_band(group["count"].to_numpy(), attempts)
+        if widest > MAX_BAND:
+            rare.append((str(d), attempts, widest))
+        else:
+            drawn.append(str(d))
+    return DamageDefenders(drawn[:MAX_DEFENDERS], rare, drawn[MAX_DEFENDERS:],
+                           dict(data.attrs.get("pooled", {})))  # fmt: skip
+
+
 def _damage_picture(run: ScenarioRun, slug: str, attacker: str, attack: str,
-                    defenders: list[str], seen: set[str]) -> Picture:  # fmt: skip
+                    choice: DamageDefenders, seen: set[str],
+                    drawn_exact: ExactDrawn) -> Picture:  # fmt: skip
+    defenders = choice.drawn
     exact_drawn = False
 
     def draw(fig: Figure) -> None:
@@ -319,14 +450,21 @@ def _damage_picture(run: ScenarioRun, slug: str, attacker: str, attack: str,
 
     name = _unique(f"{slug}-damage-{_slug(attacker)}-{_slug(attack)}.png", seen)
     png = _png(draw, (11.0, 3.6))
+    drawn_exact.damage_plots += exact_drawn
     # The exact answer is named only where it was drawn: a fight moves most pairs' damage.
-    caption = (f"{attacker} · {attack}: damage per attack against "
-               f"{', '.join(defenders)} (misses count as 0). Bars and dots: simulated."
-               f"{' ' + EXACT_CAPTION if exact_drawn else ''}")  # fmt: skip
+    pooled = [f"{label} pools {', '.join(names)}: the damage this attack did to each is alike."
+              for label, names in choice.pooled.items() if label in defenders]  # fmt: skip
+    caption = " ".join([f"{attacker} · {attack}: damage per attack against "
+                        f"{', '.join(defenders)} (misses count as 0). Bars and dots: simulated.",
+                        *([EXACT_CAPTION] if exact_drawn else []), *pooled,
+                        choice.left_out_text()]).strip()  # fmt: skip
     return Picture(name, f"{attacker} · {attack}: damage", png, "damage", caption)
 
 
-def _pictures(run: ScenarioRun) -> list[Picture]:
+def _pictures(run: ScenarioRun, drawn_exact: ExactDrawn,
+              skipped: list[str]) -> list[Picture]:  # fmt: skip
+    """The scenario's plots; ``skipped`` gets a line for each attack whose damage plot
+    would show only defenders it was made on too rarely to draw."""
     res = run.result
     slug = f"{_slug(run.rules)}-{_slug(run.scenario)}"
     rates_drawn = plots.pooled_hit_rates(run)
@@ -338,6 +476,7 @@ def _pictures(run: ScenarioRun) -> list[Picture]:
         ticks = bool(drawn[["exact_hit_rate", "exact_crit_rate"]].notna().to_numpy().any())
 
     png = _png(rates, (10.0, 1.4 + 0.32 * max(len(rates_drawn), 1)))
+    drawn_exact.ticks = ticks
     out = [
         Picture(
             f"{slug}-hit-rates.png",
@@ -350,16 +489,21 @@ def _pictures(run: ScenarioRun) -> list[Picture]:
     pmf = plots.pooled_damage_pmf(run)
     seen: set[str] = set()
     for attacker, attack in dict.fromkeys(zip(pmf.attacker, pmf.attack, strict=True)):
-        mine = pmf[(pmf.attacker == attacker) & (pmf.attack == attack)]
-        defenders = list(dict.fromkeys(mine.defender))[:MAX_DEFENDERS]
-        out.append(_damage_picture(run, slug, attacker, attack, defenders, seen))
+        choice = _damage_defenders(run, attacker, attack)
+        if choice.drawn:
+            out.append(_damage_picture(run, slug, attacker, attack, choice, seen, drawn_exact))
+        else:
+            skipped.append(f"{attacker} · {attack}: {choice.left_out_text()}")
     for side in res.layout.sides:
 
         def survival(fig: Figure, s: str = side) -> None:
-            plots.plot_time_to_down(run, side=s, ax=fig.add_subplot())
+            ax = fig.add_subplot()
+            plots.plot_time_to_down(run, side=s, ax=ax)
+            drawn_exact.curves += sum(name.endswith(plots.EXACT_CURVE_SUFFIX)
+                                      for name in ax.get_legend_handles_labels()[1])  # fmt: skip
 
         name = _unique(f"{slug}-survival-{_slug(side)}.png", seen)
-        out.append(Picture(name, f"time-to-down · {side}", _png(survival, (7.0, 3.4)), "survival"))
+        out.append(Picture(name, f"time-to-down · {side}", _png(survival, (8.5, 3.4)), "survival"))
 
     def outcome(fig: Figure) -> None:
         plots.plot_win_rates(run, ax=fig.add_subplot())
@@ -385,14 +529,16 @@ TOC_HEADER = ["scenario", "rules", "specs", "win rate", "hit rate per attack",
 #: What the table of contents shows, said above it on both pages.
 TOC_NOTE = ("One row per scenario: its specs (— when it has none), win rates, hit rate "
             "of each attack (all defenders together) and median time-to-down per "
-            "combatant. " + MEDIAN_NOTE + " Copies are pooled (Ogre ×2).")  # fmt: skip
+            "combatant. " + MEDIAN_NOTE + " Copies of one entry are pooled, named with "
+            "their number (×2).")  # fmt: skip
 #: What the time-to-down table and curves show, said above them on both pages.
 TIME_TO_DOWN_NOTE = (
     "The down rate is the share of all encounters in which the combatant went down (= "
     "P(downed by the round cap)). " + MEDIAN_NOTE + " The median when downed counts only "
     "the encounters in which it went down (—: it never did). Curves: P(downed by round r) "
     "over all encounters, with a pointwise 95% band (Wilson); an encounter its side won "
-    "counts as one it was never downed in."
+    "counts as one it was never downed in. An event's rate is the share of all encounters in "
+    "which it happened at least once."
 )
 #: At most this many attacks and combatants named in a table-of-contents row.
 TOC_ITEMS = 8
@@ -545,12 +691,16 @@ def _drift_pictures(run: ScenarioRun, before: ScenarioRun, drift: DriftReport) -
 def _section(run: ScenarioRun, specs: pd.DataFrame | None, drift: DriftReport | None,
              anchors: set[str], before: ScenarioRun | None) -> Section:  # fmt: skip
     res = run.result
+    drawn_exact = ExactDrawn()
+    skipped: list[str] = []
+    pictures = _pictures(run, drawn_exact, skipped)
+    identity: list[tuple[str, str | Prose]]
     identity = [("rules", run.rules), ("encounters", f"{res.encounters:,}"),
                 ("seed", str(res.seed)), ("simlab version", run.simlab_version),
                 ("round cap", str(res.layout.max_rounds)),
                 ("scenario file", run.source or "—"),
                 ("mean encounter length", f"{res.mean_rounds():.2f} rounds"),
-                ("exact engine", _exact_note(run))]  # fmt: skip
+                ("exact engine", _exact_note(run, drawn_exact))]  # fmt: skip
     if "precision" in res.meta:
         from simlab.tuning.precision import describe_record
 
@@ -561,15 +711,17 @@ def _section(run: ScenarioRun, specs: pd.DataFrame | None, drift: DriftReport | 
     header, combatants = _combatant_rows(res)
     notes = [n for n in (drift.notes if drift else []) if n.startswith(f"{label(run)}:")]
     apart = [f"{', '.join(names)} fought differently (a damage distribution differs by "
-             "more than the drift tolerance), so the damage plots show each copy"
-             for _, names, pooled in plots.copy_groups(run) if not pooled]  # fmt: skip
+             "more than the drift tolerance), so the damage plots show each copy, pooled only "
+             f"as defenders of an attack whose damage to each was alike ({entry} ×{len(names)})"
+             for entry, names, pooled in plots.copy_groups(run) if not pooled]  # fmt: skip
+    pooled = [f"{entry} ×{len(names)}" for entry, names, alike in plots.copy_groups(run)
+              if alike]  # fmt: skip
     anchor = _anchor(f"{run.rules}-{run.scenario}", anchors)
-    pictures = _pictures(run)
     if drift is not None and before is not None:
         pictures += _drift_pictures(run, before, drift)
     return Section(run, anchor, identity, attack_header, attacks, header, combatants,
                    _outcome_rows(res), _spec_rows(specs, run), _drift_rows(drift, run), notes,
-                   pictures, _headline(run, specs), apart)  # fmt: skip
+                   pictures, _headline(run, specs), apart, pooled, skipped)  # fmt: skip
 
 
 def _anchor(scenario: str, seen: set[str]) -> str:
@@ -581,19 +733,44 @@ def _anchor(scenario: str, seen: set[str]) -> str:
     return anchor
 
 
-def _exact_note(run: ScenarioRun) -> str:
+def _exact_note(run: ScenarioRun, drawn: ExactDrawn) -> str | Prose:
+    """The "exact engine" line: what was solved, what the fight moves away from its
+    answer, and what the plots draw of it; nothing is said to be drawn that was not."""
     if run.exact is None:
         return "no exact answers for these rules"
     pairs = run.exact.get("attacks", [])
     duel = " and the duel's time-to-down" if run.exact.get("combatants") else ""
-    note = (f"{counted(len(pairs), 'pair')}{duel} solved exactly; drawn as open black diamonds "
-            "on the plots")  # fmt: skip
+    why = ("— in the exact column: no exact figure (not solved, or one the fight moves away "
+           "from the answer; ", ("simlab exact",), " says why)")  # fmt: skip
+    if not pairs and not duel:
+        reasons = [r["reason"].split("\n")[0] for r in run.exact.get("refusals", [])
+                   if r.get("figure") == "scenario"]  # fmt: skip
+        reason = reasons[0].split(" exactly: ", 1)[-1].split("; expected")[0] if reasons else ""
+        return Prose.of(f"no pair solved exactly{f' ({reason})' if reason else ''}, so nothing "
+                        "is drawn on the plots; ", *why)  # fmt: skip
+    solved = f"{counted(len(pairs), 'pair')}{duel} solved exactly"
     moved = sum(bool(p.get("caveats")) for p in pairs)
     if moved:
-        have = "has" if moved == 1 else "have"
-        note += (f"; {counted(moved, 'pair')} {have} figures a fight moves away from the "
-                 "answer, left out (—; `simlab exact` says why)")  # fmt: skip
-    return note
+        every = moved == len(pairs) > 1
+        have = "has" if moved == 1 or every else "have"
+        who = "every one" if every else counted(moved, "pair")
+        solved += f"; {who} {have} figures a fight moves away from the answer"
+    shown = []
+    if drawn.damage_plots:
+        shown.append(f"open black diamonds on {counted(drawn.damage_plots, 'damage plot')}")
+    if drawn.ticks:
+        shown.append("black ticks on the hit-rate plot")
+    if drawn.curves:
+        shown.append("a thin black dashed time-to-down curve")
+    if shown:
+        said = f"drawn as {', '.join(shown[:-1])}{' and ' if len(shown) > 1 else ''}{shown[-1]}"
+    elif moved == len(pairs):
+        said = ", so nothing is drawn on the plots"
+    else:
+        said = "; none of them is on a plot"
+    if shown:
+        said = f"; {said}"
+    return Prose.of(f"{solved}{said}; ", *why)
 
 
 _HTML = jinja2.Template(
@@ -605,8 +782,11 @@ body { font-family: sans-serif; margin: 1.5em auto; max-width: 1100px; color: #2
 h1 { font-size: 1.5em; } h2 { border-bottom: 1px solid #ccc; margin-top: 2em; }
 h3 { font-size: 1.05em; margin-top: 1.4em; }
 table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }
+div.scroll { overflow-x: auto; max-width: 100%; }
+div.scroll > table { margin: 0; } td.num { white-space: nowrap; }
+code { font-size: 0.95em; background: #f3f3f3; padding: 0 0.2em; }
 th, td { border: 1px solid #ddd; padding: 0.2em 0.5em; text-align: left; }
-th { background: #f3f3f3; } td.num { text-align: right; }
+th { background: #f3f3f3; }
 .bad { color: #b00; font-weight: bold; } .pass { color: #070; }
 .note { color: #666; font-size: 0.9em; } img { max-width: 100%; display: block; }
 figure { margin: 0.8em 0; } figcaption { font-size: 0.9em; color: #444; }
@@ -614,7 +794,7 @@ table.toc td { vertical-align: top; } table.toc td:nth-child(-n+2) { white-space
 </style></head>
 <body>
 <h1>{{ title }}</h1>
-<p class="note">simlab {{ version }} · {{ sections|length }} scenario(s){% if baseline %}
+<p class="note">simlab {{ version }} · {{ scenarios }}{% if baseline %}
  · compared with baseline {{ baseline }} (Holm-adjusted p &lt; {{ alpha }} and beyond
  tolerance){% endif %}</p>
 {% if drift_lines %}<h2>Drift</h2><p class="note">Each scenario's "Compared with the
@@ -626,13 +806,15 @@ baseline" shows the drifted distributions and curves before (grey) and after (co
 <li class="bad">{{ line }}</li>{% endfor %}</ul>{% endif %}
 <h2>Contents</h2>
 <p class="note">{{ toc_note }}</p>
-<table class="toc"><tr>{% for h in TOC_HEADER %}<th>{{ h }}</th>{% endfor %}</tr>
+<div class="scroll"><table class="toc">
+<tr>{% for h in TOC_HEADER %}<th>{{ h }}</th>{% endfor %}</tr>
 {% for s in sections %}<tr><td><a href="#{{ s.anchor }}">{{ s.headline[0] }}</a></td>
 {% for c in s.headline[1:] %}<td{% if 'FAIL' in c %} class="bad"{% endif %}>{{ c }}</td>
-{% endfor %}</tr>{% endfor %}</table>
+{% endfor %}</tr>{% endfor %}</table></div>
 {% for s in sections %}
 <h2 id="{{ s.anchor }}">{{ s.run.scenario }} <small>({{ s.run.rules }})</small></h2>
-<table>{% for k, v in s.identity %}<tr><th>{{ k }}</th><td>{{ v }}</td></tr>{% endfor %}</table>
+<table>{% for k, v in s.identity %}<tr><th>{{ k }}</th><td>{{ show(v) }}</td></tr>
+{% endfor %}</table>
 {% if s.specs %}<h3>Balance specs</h3>{{ table(SPEC_HEADER, s.specs) }}{% endif %}
 {% if s.drift or s.notes %}<h3>Compared with the baseline</h3>
 {% for n in s.notes %}<p class="note">{{ n }}</p>{% endfor %}
@@ -644,8 +826,12 @@ baseline" shows the drifted distributions and curves before (grey) and after (co
 {{ pictures(s, 'rates') }}
 <h3>Damage</h3><p class="note">Misses count as 0 damage. Bars and dots: simulated; open
 black diamonds: the exact answer against a fresh defender, where the exact engine gives one.
-Copies of one entry are pooled (Ogre ×2); the tables list each copy.</p>
+{% if s.copies_pooled %}Copies of one entry are pooled ({{ s.copies_pooled|join(', ') }});
+the tables list each copy.{% endif %}</p>
 {% for n in s.copies_apart %}<p class="note">{{ n }}.</p>{% endfor %}
+{% if s.damage_skipped %}<p class="note">No damage plot, every defender attacked too rarely
+to draw:</p><ul class="note">{% for n in s.damage_skipped %}<li>{{ n }}</li>{% endfor %}</ul>
+{% endif %}
 {{ pictures(s, 'damage') }}
 <h3>Time-to-down</h3><p class="note">{{ time_to_down_note }}</p>
 {{ table(s.combatant_header, s.combatants) }}
@@ -666,10 +852,11 @@ _PICTURES = jinja2.Template(
 )
 
 _TABLE = jinja2.Template(
-    """<table><tr>{% for h in header %}<th>{{ h }}</th>{% endfor %}</tr>
+    """<div class="scroll"><table><tr>{% for h in header %}<th>{{ h }}</th>{% endfor %}</tr>
 {% for row in rows %}<tr>{% for c in row %}<td{% if c == 'DRIFT' or c.startswith('FAIL')
-%} class="bad"{% elif c.startswith('PASS') %} class="pass"{% endif %}>{{ c }}</td>{% endfor %}</tr>
-{% endfor %}</table>""",
+%} class="bad"{% elif c.startswith('PASS') %} class="pass"{% elif number(c) %} class="num"{%
+endif %}>{{ c }}</td>{% endfor %}</tr>
+{% endfor %}</table></div>""",
     autoescape=True,
 )
 
@@ -677,7 +864,17 @@ _TABLE = jinja2.Template(
 def _html_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> Any:
     from markupsafe import Markup
 
-    return Markup(_TABLE.render(header=header, rows=rows))
+    return Markup(_TABLE.render(header=header, rows=rows, number=_is_figure))
+
+
+#: A cell that is a figure (``0.979 [0.976, 0.981]``, ``6 [6, 6]``, ``not reached``,
+#: ``TV 0.115``): kept on one line, as a wide table scrolls in its own box.
+_FIGURE = re.compile(r"[-+<≥]?\s?[0-9.,]+(e-?\d+)?( \[[^\]]*\])?|—( \[—, —\])?|not reached|"
+                     r"TV [0-9.]+|< 1e-16|[-+]?[0-9.,]+( / ([0-9.]+|—))+")  # fmt: skip
+
+
+def _is_figure(cell: str) -> bool:
+    return bool(_FIGURE.fullmatch(cell))
 
 
 def _html_pictures(section: Section, kind: str) -> Any:
@@ -766,7 +963,7 @@ def _markdown(sections: list[Section], title: str, drift: DriftReport | None,
     out += ["", "## Contents", "", md_text(TOC_NOTE), "", toc]
     for s in sections:
         out += ["", f"## {md_text(s.run.scenario)} ({s.run.rules})", "",
-                md_text(" · ".join(f"{k}: {v}" for k, v in s.identity)), ""]  # fmt: skip
+                " · ".join(f"{md_text(k)}: {_md_value(v)}" for k, v in s.identity), ""]  # fmt: skip
         if s.specs:
             out += ["### Balance specs", "", _md_table(SPEC_HEADER, s.specs), ""]
         if s.drift or s.notes:
@@ -777,13 +974,24 @@ def _markdown(sections: list[Section], title: str, drift: DriftReport | None,
             untested = sum(r[0] == "not tested" for r in s.drift)
             unchanged = len(s.drift) - len(changed) - untested
             untested_note = f"; {untested} not tested (see the notes)" if untested else ""
-            out += [f"{unchanged} other figures unchanged{untested_note}.", ""]
+            out += [f"{_unchanged(unchanged, bool(changed), bool(untested))}{untested_note}.",
+                    ""]  # fmt: skip
         out += ["### Attacks", "", _md_table(s.attack_header, s.attacks), ""]
         out += ["### Time-to-down", "", md_text(TIME_TO_DOWN_NOTE), "",
                 _md_table(s.combatant_header, s.combatants), ""]  # fmt: skip
         out += ["### Outcome", "", _md_table(OUTCOME_HEADER, s.outcome), ""]
         out += ["### Plots", "", *(md_link(p.title, f"{PNG_DIR}/{p.file}") for p in s.pictures)]
     return "\n".join(out) + "\n"
+
+
+def _unchanged(n: int, changed: bool, untested: bool) -> str:
+    """``20 other figures unchanged`` under a table of changed ones; ``All 20 figures
+    unchanged`` with none above it (and every figure tested)."""
+    if changed:
+        return f"{counted(n, 'other figure')} unchanged"
+    if untested or n == 1:
+        return f"{counted(n, 'figure')} unchanged"
+    return f"All {n} figures unchanged"
 
 
 def _text_writer(text: str) -> Callable[[Path], None]:
@@ -856,6 +1064,7 @@ def render_report(
             written[p.file] = atomic_write(out / PNG_DIR / p.file, _bytes_writer(p.png))
     html = _HTML.render(
         title=title, version=__version__, sections=sections, baseline=baseline,
+        scenarios=counted(len(sections), "scenario"), show=_html_text,
         alpha=None if drift is None else f"{drift.alpha:g}", drift_lines=drift_lines(drift),
         spec_failures=spec_failures(specs), table=_html_table, pictures=_html_pictures,
         SPEC_HEADER=SPEC_HEADER, TOC_HEADER=TOC_HEADER, toc_note=TOC_NOTE,

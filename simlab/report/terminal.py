@@ -746,7 +746,7 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
     """The drift gate's output: the drifted figures first, then a table of the figures that
     are statistically different (drifted, or changed within tolerance); every figure
     compared is in the report files."""
-    from simlab.report.render import DRIFT_HEADER, drift_cells, drift_lines
+    from simlab.report.render import drift_lines
 
     lines = drift_lines(drift)
     names = _subject_names(drift)
@@ -770,26 +770,69 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
     moved = drift.table[drift.table.significant | drift.table.drifted]
     if moved.empty:
         return
-    table = console_table(f"{len(moved)} of {len(drift.table)} figures statistically different "
-                   "from the baseline (every figure compared: report.html)")  # fmt: skip
-    if is_wide():
-        for column in ("scenario", "rules", *DRIFT_HEADER):
-            table.add_column(column)
-        for row in moved.itertuples():
-            table.add_row(row.scenario, row.rules, *drift_cells(row))
-    else:  # status, what, baseline → current, change, Holm p
-        cells = [drift_cells(row) for row in moved.itertuples()]
-        what = [Parts([f"{row.scenario}:", c[1], *arrow_parts(c[2])], "  ")
-                for row, c in zip(moved.itertuples(), cells, strict=True)]  # fmt: skip
-        table.add_column("status", no_wrap=True)
-        name_column(table, "figure", what)
-        for column in ("baseline → current", "change", "Holm p"):
-            number_column(table, column)
-        for c, name in zip(cells, what, strict=True):
-            status = "changed" if c[0].startswith("changed") else c[0]
-            moved_from = "" if c[3] == c[4] == "—" else f"{c[3]} → {c[4]}"
-            table.add_row(status, name, moved_from, c[5], c[6])
+    title = (f"{len(moved)} of {len(drift.table)} figures statistically different from the "
+             "baseline (every figure compared: report.html)")  # fmt: skip
+    table = _wide_drift_table(title, moved) if is_wide() else None
+    wide = table is not None and _narrowest(table) <= console.width
+    if not wide:
+        table = _narrow_drift_table(title, moved)
     console.print(table)
-    if not is_wide():
+    if not wide:
         console.print('status "changed": statistically different, within tolerance.',
                       markup=False, highlight=False)  # fmt: skip
+
+
+def _narrowest(table: Table) -> int:
+    """The fewest columns ``table`` fits in without cutting a word (measured with room
+    to spare: rich measures a table at most as wide as the room it is given)."""
+    return Measurement.get(console, console.options.update_width(10_000), table).minimum
+
+
+def _scenario_parts(row: Any) -> list[str]:
+    """``quickstart (shattered-spirits)``, broken between the two only."""
+    return [row.scenario, f"({row.rules})"]
+
+
+def _wide_drift_table(title: str, moved: pd.DataFrame) -> Table:
+    """Every column of the report's drift table, a scenario with its rules in one column;
+    no cell narrower than its longest word or name (:func:`print_drift` lays the table
+    out narrow where these do not fit, rather than cut a word)."""
+    from simlab.report.render import DRIFT_HEADER, drift_cells
+
+    table = console_table(title)
+    rows = list(moved.itertuples())
+    cells = [drift_cells(row) for row in rows]
+    scenarios = [Parts(_scenario_parts(row)) for row in rows]
+    subjects = [Parts(arrow_parts(c[2]), "  ") for c in cells]
+    name_column(table, "scenario", scenarios)
+    for header in DRIFT_HEADER:
+        if header == "subject":
+            name_column(table, header, subjects)
+        elif header == "Holm p":
+            number_column(table, header)
+        else:  # a cell broken at its spaces, never narrower than its longest word
+            table.add_column(header, overflow="fold")
+    for scenario, subject, c in zip(scenarios, subjects, cells, strict=True):
+        table.add_row(scenario, *c[:2], subject, *c[3:])
+    return table
+
+
+def _narrow_drift_table(title: str, moved: pd.DataFrame) -> Table:
+    """Status, what (scenario, rules, figure and subject, broken between names only),
+    baseline → current, change and Holm p."""
+    from simlab.report.render import drift_cells
+
+    table = console_table(title)
+    cells = [drift_cells(row) for row in moved.itertuples()]
+    what = [Parts([*_scenario_parts(row)[:-1], f"{_scenario_parts(row)[-1]}:", c[1],
+                   *arrow_parts(c[2])], "  ")
+            for row, c in zip(moved.itertuples(), cells, strict=True)]  # fmt: skip
+    table.add_column("status", no_wrap=True)
+    name_column(table, "figure", what)
+    for column in ("baseline → current", "change", "Holm p"):
+        number_column(table, column)
+    for c, name in zip(cells, what, strict=True):
+        status = "changed" if c[0].startswith("changed") else c[0]
+        moved_from = "" if c[3] == c[4] == "—" else f"{c[3]} → {c[4]}"
+        table.add_row(status, name, moved_from, c[5], c[6])
+    return table

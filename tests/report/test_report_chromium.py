@@ -71,3 +71,34 @@ def test_every_image_of_the_report_loads_in_chromium(tmp_path: Path) -> None:
     broken = [i["alt"] for i in images if not (i["complete"] and i["width"] > 0
                                                and i["height"] > 0)]  # fmt: skip
     assert broken == ["control"], f"images that did not load: {broken}"
+
+
+WIDTH_PROBE = """<script>
+window.addEventListener("load", () => {
+  const out = document.createElement("pre");
+  out.id = "simlab-width-probe";
+  out.textContent = JSON.stringify({page: document.documentElement.scrollWidth,
+                                    window: document.documentElement.clientWidth});
+  document.body.appendChild(out);
+});
+</script>"""
+
+
+def test_a_wide_table_scrolls_in_its_box_not_the_page(tmp_path: Path) -> None:
+    """spirits-2v3's time-to-down table (13 columns) made the page 1342 px wide in a
+    1280 px window, its last column cut off: it scrolls inside a box of its own."""
+    browser = chromium()
+    run = api.run_scenario(ROOT / "scenarios/shattered-spirits/spirits-2v3.yaml", n=1000)
+    render_report([run], tmp_path / "report")
+    html = (tmp_path / "report/report.html").read_text(encoding="utf-8")
+    probe = tmp_path / "probe.html"
+    probe.write_text(html.replace("</body>", WIDTH_PROBE + "</body>"), encoding="utf-8")
+    done = subprocess.run(
+        [browser, *FLAGS, "--window-size=1280,1600", f"--user-data-dir={tmp_path / 'profile'}",
+         "--dump-dom", probe.as_uri()],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    match = re.search(r'<pre id="simlab-width-probe">(.*?)</pre>', done.stdout, re.S)
+    assert match, f"chromium did not render the page: {done.stderr[-2000:]}"
+    width = json.loads(match.group(1).replace("&quot;", '"'))
+    assert width["page"] <= width["window"], width

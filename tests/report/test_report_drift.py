@@ -225,3 +225,22 @@ def test_time_to_down_counts_the_falls_of_the_surprise_round() -> None:
     assert base.result.tallies.down_round[1][0] > 1000
     assert row.change == pytest.approx(0.5 * np.abs(shares(later) - shares(base)).sum())
     assert row.drifted
+
+
+def test_a_median_that_did_not_move_is_not_listed_as_changed() -> None:
+    """The median row borrows its time-to-down's χ² p: Kaito's median read 7 → 7,
+    change 0, "changed, within tolerance" at Holm p < 1e-16. Only a median that moved is
+    significant; the time-to-down row still says the distribution changed."""
+    rng = np.random.default_rng(21)
+    base = synthetic_result(Truth(), 50_000, rng)
+    # A's falls in rounds 2 and 3 move to round 3: the curve changes, the median (round
+    # 6, by which 55% of encounters had it down) does not.
+    down = ([0.0, 0.0, 0.15, 0.15, 0.15, 0.1, 0.05, 0.05, 0.0, 0.0], Truth().down[1])
+    cur = synthetic_result(Truth(down=down), 50_000, rng)
+    report = compare_results([cur], [base])
+    rows = report.table[report.table.subject == "A"].set_index("figure")
+    assert rows.loc["time_to_down"].significant
+    median = rows.loc["median_time_to_down"]
+    assert median.baseline == median.current == 6 and median.change == 0
+    assert median.p_holm < DEFAULT_ALPHA  # the distribution's p, still shown
+    assert not median.significant and drift_status(median) == "ok"

@@ -292,6 +292,47 @@ def test_drift_table_fits_80_columns_without_cutting_a_word(
         assert row.figure in words, row.figure  # never folded inside a word
 
 
+@pytest.mark.parametrize("width", [130, 80])
+def test_drift_table_cuts_no_word_with_long_names(
+    monkeypatch: pytest.MonkeyPatch, width: int
+) -> None:
+    """A CI log (130 columns, no ``COLUMNS``) cut the wide drift table's words with "…"
+    (``shattered-s…``, ``median_time…``): ten columns of long names do not fit. A table
+    whose words do not all fit whole is laid out narrow, every name whole, at 130
+    columns as at 80."""
+    import numpy as np
+
+    from simlab.analysis.drift import compare_results
+    from tests.report.report_synthetic import Truth, synthetic_result
+
+    rng = np.random.default_rng(4)
+    base = synthetic_result(Truth(), 50_000, rng)
+    down = ([0.0, 0.0, 0.0, 0.05, 0.15, 0.15, 0.15, 0.1, 0.05, 0.05], Truth().down[1])
+    cur = synthetic_result(Truth(hit=0.7, down=down), 50_000, rng)
+    for res in (base, cur):
+        res.scenario, res.rules = "draft1-techniques-3v3", "shattered-spirits-draft1"
+    drift = compare_results([cur], [base])
+    moved = drift.table[drift.table.significant]
+    assert "median_time_to_down" in set(moved.figure)
+    if width == 80:
+        monkeypatch.setenv("COLUMNS", "80")
+    else:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    saved = terminal.console
+    terminal.console = terminal._make_console()
+    terminal.console.record, terminal.console.width = True, width
+    try:
+        terminal.print_drift(drift, "base.json")
+        text = terminal.console.export_text()
+    finally:
+        terminal.console = saved
+    assert "…" not in text
+    assert max(len(line) for line in text.splitlines()) <= width
+    words = {w.rstrip(":") for w in text.split()}
+    for row in moved.itertuples():
+        assert {row.scenario, f"({row.rules})", row.figure} <= words, row
+
+
 def test_a_fall_in_the_surprise_round_is_round_0_in_every_median(tmp_path: Path) -> None:
     """Round 0 is the surprise round: a raider that falls in it in most encounters has a
     median time-to-down of 0, as its median among the encounters it fell in says, in

@@ -1,0 +1,125 @@
+"""What the report's pages say about a scenario: the exact engine's line, the exact
+column's mark, the combatant table's headers, copies, counts and the drift summary."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from simlab import api
+from simlab.report.results import ScenarioRun
+
+ROOT = Path(__file__).resolve().parents[2]
+# No pair solved (Spirits); every solved pair moved by the fight (Shaken); copies pooled
+# (Skeleton ×2); a duel whose exact answers are drawn, without copies.
+SPIRITS = ROOT / "scenarios/shattered-spirits/spirits-2v3.yaml"
+DRAFT1_FIGHT = ROOT / "scenarios/benchmarks/shattered-spirits-draft1-fight.yaml"
+SKELETONS = ROOT / "scenarios/glitters-d20/knight-vs-skeleton.yaml"
+QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
+
+
+@pytest.fixture(scope="module")
+def runs() -> list[ScenarioRun]:
+    return [api.run_scenario(path, n=1500, seed=3)
+            for path in (SPIRITS, DRAFT1_FIGHT, SKELETONS, QUICKSTART)]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def pages(runs: list[ScenarioRun], tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    out = tmp_path_factory.mktemp("pages")
+    written, _, _ = api.write_report(runs, out / "first")
+    api.write_report(runs, out / "again", baseline=written["results"])
+    return {name: (out / "again" / name).read_text(encoding="utf-8")
+            for name in ("report.html", "report.md")}  # fmt: skip
+
+
+def _sections(page: str, marker: str) -> dict[str, str]:
+    """Each scenario's part of a page, by scenario id (``marker``: how a section starts)."""
+    parts = re.split(marker, page)
+    return {m: text for m, text in zip(parts[1::2], parts[2::2], strict=True)}
+
+
+def _html_sections(html: str) -> dict[str, str]:
+    return _sections(html, r'<h2 id="[^"]*">([^<]+) <small>')
+
+
+def _exact_line(section: str) -> str:
+    found = re.search(r"<th>exact engine</th><td>(.*?)</td>", section, re.S)
+    assert found, section[:500]
+    return found.group(1)
+
+
+def test_the_exact_line_says_drawn_only_for_what_is_drawn(pages: dict[str, str]) -> None:
+    """spirits-2v3 read "0 pairs solved exactly; drawn as open black diamonds on the
+    plots"; draft1-fight, every solved pair moved away by the fight, said they were drawn
+    too. Where nothing is drawn the line says so, and why."""
+    html = _html_sections(pages["report.html"])
+    spirits, draft1 = _exact_line(html["spirits-2v3"]), _exact_line(html["draft1-fight"])
+    for line in (spirits, draft1):
+        assert "drawn as" not in line and "nothing is drawn on the plots" in line, line
+    assert spirits.startswith("no pair solved exactly (spirits:"), spirits
+    assert "every one has figures a fight moves away from the answer" in draft1, draft1
+    quickstart = _exact_line(html["quickstart"])
+    assert "drawn as open black diamonds on 2 damage plots" in quickstart, quickstart
+
+
+def test_a_code_span_is_code_on_both_pages(pages: dict[str, str]) -> None:
+    """The HTML showed Markdown's backticks raw ("`simlab exact` says why") and report.md
+    escaped them (\\`simlab exact\\`)."""
+    html, md = pages["report.html"], pages["report.md"]
+    assert "<code>simlab exact</code> says why" in html
+    assert "`simlab exact`" not in html
+    assert "`simlab exact` says why" in md and "\\`" not in md
+
+
+def test_the_exact_column_has_one_mark_for_no_answer(pages: dict[str, str]) -> None:
+    """The exact column showed "—" for a pair not solved and "— / — / —" for one whose
+    every figure the fight moves; the line above explains "—" only."""
+    for name, page in pages.items():
+        assert "— / — / —" not in page and "— / —" not in page.replace("— / — ", ""), name
+        assert "— in the exact column: no exact figure" in page, name
+    draft1 = _sections(pages["report.md"], r"\n## ([^\n(]+) \(")["draft1-fight"]
+    rows = [line for line in draft1.split("### Attacks")[1].split("###")[0].splitlines()
+            if line.startswith("| ") and "attacker" not in line]  # fmt: skip
+    assert rows and all(line.rstrip(" |").endswith("| —") for line in rows), rows
+
+
+def test_event_columns_have_readable_headers(pages: dict[str, str]) -> None:
+    """``momentum_spent rate`` and ``reinforcement rate`` were the tallies' raw names."""
+    headers = {
+        "report.html": re.findall(r"<th>([^<]*)</th>", pages["report.html"]),
+        "report.md": [cell.strip() for line in pages["report.md"].splitlines()
+                      if line.startswith("| combatant |") for cell in line.split("|")],
+    }  # fmt: skip
+    for name, found in headers.items():
+        assert "momentum_spent rate" not in found and "reinforcement rate" not in found, name
+        assert {"rate of spending Momentum", "arrival rate (reinforcement)"} <= set(found), name
+
+
+def test_every_table_scrolls_in_its_own_box(pages: dict[str, str]) -> None:
+    """spirits-2v3's time-to-down table made the page 1342 px wide at a 1280 px window,
+    its last column cut: a wide table scrolls within its box; its figures stay on one
+    line."""
+    html = pages["report.html"]
+    spirits = _html_sections(html)["spirits-2v3"].split("<h3>Time-to-down</h3>")[1]
+    assert re.match(r'<p class="note">[^<]*</p>\s*<div class="scroll"><table><tr><th>combatant',
+                    spirits), spirits[:600]  # fmt: skip
+    assert '<div class="scroll"><table class="toc">\n<tr>' in html
+    assert "div.scroll { overflow-x: auto;" in html
+    assert '<td class="num">0.000</td>' in html or '<td class="num">1.000</td>' in html
+
+
+def test_counts_copies_and_the_drift_summary_in_words(pages: dict[str, str]) -> None:
+    html, md = pages["report.html"], pages["report.md"]
+    assert "4 scenarios" in html and "scenario(s)" not in html
+    # Nothing moved: no table of changed figures above, so no "other".
+    assert re.search(r"\nAll \d+ figures unchanged\.\n", md), md
+    assert "other figures unchanged" not in md
+    sections = _html_sections(html)
+    skeletons = sections["knight-vs-skeleton"].split("<h3>Damage</h3>")[1].split("<h3>")[0]
+    assert "Copies of one entry are pooled (Skeleton ×2)" in skeletons
+    for scenario in ("quickstart", "draft1-fight"):
+        assert "Copies of one entry are pooled" not in sections[scenario], scenario
+    assert "Ogre" not in html
