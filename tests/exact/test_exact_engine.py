@@ -393,7 +393,7 @@ def test_report_leaves_out_what_a_fight_moves() -> None:
     hit and crit rate, and its mean damage (Mira's flame-lash exposes the Ogre) is a
     dash; its damage plot has no exact diamonds."""
     from simlab.report import plots
-    from simlab.report.render import _attack_rows, _exact_note, _pictures
+    from simlab.report.render import ExactDrawn, _attack_rows, _exact_note, _pictures
     from simlab.report.results import ScenarioRun
 
     res = simlab.simulate(PARTY, n=500, seed=SEED, threads=1)
@@ -402,14 +402,14 @@ def test_report_leaves_out_what_a_fight_moves() -> None:
     jab = next(e for e in doc["attacks"] if (e["attacker"], e["defender"]) == ("Kaito", "Ogre"))
     row = next(r for r in _attack_rows(run)[1] if r[:3] == ["Kaito", "quick-jab", "Ogre"])
     assert row[-1] == f"{jab['hit_rate']:.4f} / {jab['crit_rate']:.4f} / —"
-    assert "fight moves away from the answer" in _exact_note(run)
+    assert "fight moves away from the answer" in str(_exact_note(run, ExactDrawn()))
     rates = plots.plot_hit_rates(res, exact=doc, pool=False)
     shown = rates[(rates.attacker == "Kaito") & (rates.defender == "Ogre")].iloc[0]
     assert shown.exact_hit_rate == jab["hit_rate"]
     damage = plots.plot_damage_pmf(res, "Kaito", "quick-jab", "Ogre", exact=doc, pool=False)
     assert set(damage.source) == {"simulated"}
     # The captions name the exact answer only where it is drawn.
-    pictures = {p.title: p for p in _pictures(run)}
+    pictures = {p.title: p for p in _pictures(run, ExactDrawn(), [])}
     assert "Black tick: the exact rate" in pictures["hit and crit rates (95% intervals)"].caption
     jab_damage = pictures["Kaito · quick-jab: damage"].caption
     assert "Bars and dots: simulated." in jab_damage and "diamonds" not in jab_damage
