@@ -356,19 +356,34 @@ EXACT_CAPTION = "Open black diamonds: the exact answer against a fresh defender.
 
 def _shared_legend(fig: Figure, *axes: Any) -> None:
     """One legend for side-by-side panels, beside them (right), instead of one per panel:
-    every name any panel gives a line, once."""
+    every name any panel gives a line, once. A defender's bar (``vs Raider ×4
+    (n=228,141)``) and its curve (``vs Raider ×4``) are one entry, both marks side by
+    side: the legend listed every defender twice."""
+    from matplotlib.legend_handler import HandlerTuple
+
     named: dict[str, Any] = {}
     for ax in axes:
         for handle, name in zip(*ax.get_legend_handles_labels(), strict=True):
             named.setdefault(name, handle)
-    pairs = [(handle, name) for name, handle in named.items()]
+    marks: dict[str, tuple[str, list[Any]]] = {}  # by name without its count
+    for name, handle in named.items():
+        label, handles = marks.setdefault(_COUNT.sub("", name), (name, []))
+        marks[_COUNT.sub("", name)] = (max(label, name, key=len), [*handles, handle])
+    pairs = [(tuple(handles) if len(handles) > 1 else handles[0], label)
+             for label, handles in marks.values()]  # fmt: skip
     # the simulated lines first, the exact answers last
     pairs.sort(key=lambda hn: hn[1] == plots.EXACT_LABEL or hn[1].endswith(EXACT_SUFFIX))
     handles, names = [h for h, _ in pairs], [n for _, n in pairs]
     for ax in axes:
         if ax.get_legend() is not None:
             ax.get_legend().remove()
-    fig.legend(handles, names, loc="outside right upper", frameon=False)
+    fig.legend(handles, names, loc="outside right upper", frameon=False,
+               handler_map={tuple: HandlerTuple(ndivide=None)})  # fmt: skip
+
+
+#: The count a legend name ends with (``vs Raider ×4 (n=228,141)``), which its other mark
+#: in another panel does not carry.
+_COUNT = re.compile(r" \(n=[\d,]+\)$")
 
 
 #: A defender's damage is drawn only where its bars say something: the 95% band of its

@@ -143,3 +143,27 @@ def test_a_defender_attacked_too_rarely_is_left_out_and_named(tmp_path: Path) ->
     assert "against Kaito (misses" in caption
     assert "Left out, made too rarely to draw: vs Mira (n=7)" in caption, caption
     assert f"more than {MAX_BAND:g}" in caption
+
+
+def test_a_defender_s_bar_and_curve_are_one_legend_entry() -> None:
+    """The damage picture's legend gave each defender twice: its bar, ``vs Raider ×4
+    (n=228,141)``, and its curve in the other panel, ``vs Raider ×4``. One entry now
+    shows both marks, named with the count; the exact answers stay last."""
+    from matplotlib.figure import Figure
+
+    from simlab.report import plots
+    from simlab.report.render import _shared_legend
+
+    fig = Figure(layout="constrained")
+    left, right = fig.subplots(1, 2)
+    for name, n in (("Raider ×4", "228,141"), ("Cutthroat", "12,978")):
+        left.bar([0], [1], label=f"vs {name} (n={n})")
+        right.plot([0, 1], [1, 0], label=f"vs {name}")
+    right.plot([0], [1], "D", label=plots.EXACT_LABEL)
+    _shared_legend(fig, left, right)
+    (legend,) = fig.legends
+    assert [t.get_text() for t in legend.get_texts()] == [
+        "vs Raider ×4 (n=228,141)", "vs Cutthroat (n=12,978)", plots.EXACT_LABEL]  # fmt: skip
+    # each defender's entry draws both marks: a bar and a line (two artists)
+    rows = legend._legend_handle_box.get_children()[0].get_children()
+    assert [len(row.get_children()[0].get_children()) for row in rows] == [2, 2, 1]
