@@ -419,13 +419,22 @@ def _load_every(paths: list[Path], overrides: Any) -> list[tuple[Path, ScenarioB
     ------
     ScenarioError
         With every problem of every file that failed.
+    InputError
+        Naming the file, when an override does not fit it (a combatant it does not have).
     """
     loaded, problems = [], []
     for path in paths:
         try:
-            loaded.append((path, override(load(path), overrides or {})))
+            scenario = load(path)
         except ScenarioError as err:
             problems += err.problems
+            continue
+        try:
+            loaded.append((path, override(scenario, overrides or {})))
+        except ScenarioError as err:
+            problems += err.problems
+        except InputError as err:  # an override this file has no field for: say which file
+            raise InputError(f"{path}: {err}") from None
     if problems:
         raise ScenarioError(problems)
     return loaded

@@ -555,6 +555,23 @@ def _sample_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return command
 
 
+def _refuse_with_from(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
+                      sets: tuple[str, ...], set_option: str, precision: float | None,
+                      threads: int | None) -> None:  # fmt: skip
+    """Refuse what only a simulation uses beside ``--from`` (saved results are read as
+    they are), naming it: scenarios, ``-n``, ``--seed``, ``--set``, ``--precision``,
+    ``--threads``."""
+    from simlab.errors import InputError
+
+    given = [name for name, value in (("scenarios", scenarios), ("-n", encounters),
+                                      ("--seed", seed), (set_option, sets),
+                                      ("--precision", precision), ("--threads", threads))
+             if value not in (None, ())]  # fmt: skip
+    if given:
+        raise InputError(f"expected either scenarios to simulate or --from saved results, "
+                         f"which are read as they are; got --from with {', '.join(given)}")
+
+
 def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
           threads: int | None, from_: str | None, sets: tuple[str, ...] = (),
           precision: float | None = None, precision_on: tuple[str, ...] = (),
@@ -566,9 +583,7 @@ def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
     from simlab.errors import InputError
 
     if from_ is not None:
-        if scenarios or encounters or seed is not None or sets or precision is not None:
-            raise InputError("expected either scenarios to simulate or --from saved results; "
-                             "got both")  # fmt: skip
+        _refuse_with_from(scenarios, encounters, seed, sets, set_option, precision, threads)
         return api.load_results(from_, name="--from")
     if not scenarios:
         raise InputError("expected at least one scenario file or folder (or --from); got none")

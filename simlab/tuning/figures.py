@@ -193,7 +193,8 @@ def parse_figure(text: str, label: str) -> FigureRef:
     figure, on, arg = figure.strip(), on.strip(), arg.strip()
     known = ATTACK_FIGURES + COMBATANT_FIGURES + SIDE_FIGURES + SCENARIO_FIGURES
     if figure not in known:
-        raise InputError(f"{label}: expected a figure ({', '.join(known)}); got {figure!r}")
+        raise InputError(f"{label}: expected a figure ({', '.join(known)}); got {figure!r}"
+                         f"{did_you_mean(figure, known)}")  # fmt: skip
     if figure in SCENARIO_FIGURES and on:
         raise InputError(f"{label}: expected nothing after {figure} (a figure of the whole "
                          f"scenario); got {rest!r}")  # fmt: skip

@@ -442,3 +442,13 @@ def test_validate_takes_several_files_and_folders_and_lists_every_problem(tmp_pa
     assert "bad.yaml:" in done.stderr and "got 'thirty'" in done.stderr
     assert "also-bad.yaml:" in done.stderr and "unknown key 'hpp'" in done.stderr
     assert simlab("validate", "scenarios/zones-3d6").returncode == 0
+
+
+def test_a_set_that_does_not_fit_a_file_of_a_folder_names_the_file(tmp_path: Path) -> None:
+    """``report DIR --set Warden.hp=30`` where one file has no Warden: the message says
+    which file, where it named only the combatants that file has."""
+    done = simlab("report", "scenarios/opposed-tiers", "--set", "Warden.hp=30", "-n", "100",
+                  "--out", str(tmp_path / "out"))  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.startswith("scenarios/opposed-tiers/novice-duel.yaml: --set Warden.hp=30:")
+    assert not (tmp_path / "out").exists()

@@ -196,7 +196,24 @@ def test_report_refuses_a_missing_baseline_before_simulating(tmp_path: Path) -> 
 def test_report_needs_scenarios_or_results(tmp_path: Path) -> None:
     assert simlab("report", "--out", tmp_path).exit_code == 2
     both = simlab("report", QUICKSTART, "--from", tmp_path)
-    assert both.exit_code == 2 and "got both" in both.output
+    assert both.exit_code == 2 and "got --from with scenarios" in both.output
+
+
+@pytest.mark.parametrize(
+    ("command", "options", "named"),
+    [("check", ["-n", "5000"], "-n"), ("check", ["--set", "Kaito.hp=5"], "--set"),
+     ("report", ["--seed", "3"], "--seed"), ("report", ["--threads", "1"], "--threads")],
+)  # fmt: skip
+def test_what_only_a_simulation_uses_is_named_beside_from(
+    tmp_path: Path, command: str, options: list[str], named: str
+) -> None:
+    """Saved results are read as they are: ``-n``, ``--seed``, ``--set`` or ``--threads``
+    beside ``--from`` is refused, naming it (the message said "got both" of scenarios
+    and results where no scenario was given; ``--threads`` passed unsaid)."""
+    done = simlab(command, "--from", ROOT / "reports/baseline/results.json", *options,
+                  *(["--out", tmp_path / "out"] if command == "report" else []))  # fmt: skip
+    assert done.exit_code == 2
+    assert f"got --from with {named}" in done.output and not (tmp_path / "out").exists()
 
 
 def test_report_takes_folders(tmp_path: Path) -> None:

@@ -88,6 +88,12 @@ def test_an_expect_entry_suggests_the_side_and_the_event(entry: str, words: str)
     assert_one_error(text, 13, [words])
 
 
+def test_a_misspelt_figure_is_suggested_in_a_target() -> None:
+    """``--target win_rte:party=0.5`` got no suggestion where ``expect:`` gave one."""
+    with pytest.raises(InputError, match="got 'win_rte'; did you mean 'win_rate'"):
+        simlab.tune(SS_DUEL, "Defender.guard=0:3", "win_rte:party=0.5", n=1000)
+
+
 def test_a_tuning_target_suggests_the_event() -> None:
     with pytest.raises(InputError, match="got 'deadd'; did you mean 'dead'"):
         simlab.tune(SS_DUEL, "Defender.guard=0:3", "event_rate:Defender@deadd=0.5", n=1000)
