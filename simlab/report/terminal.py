@@ -322,9 +322,14 @@ def pair_parts(attacker: str, attack: str, defender: str) -> list[str]:
 
 def arrow_parts(pair: str) -> list[str]:
     """A pair written as one text (``Raider Chief club → Warden``, the drift gate's and
-    compare's), in parts broken after its arrow only."""
+    compare's), in parts broken before its attack or after its arrow only: ``Raider
+    Chief`` / ``club →`` / ``Warden`` (the attacker's name whole, the attack the last
+    word before the arrow), so that a narrow column needs no more than the longest."""
     before, arrow, after = pair.partition(" → ")
-    return [f"{before} →", after] if arrow else [pair]
+    if not arrow:
+        return [pair]
+    attacker, _, attack = before.rpartition(" ")
+    return [attacker, f"{attack} →", after] if attacker else [f"{before} →", after]
 
 
 def number_column(table: Table, header: str) -> None:

@@ -201,6 +201,28 @@ def test_compare_keeps_a_long_pair_and_its_figures_on_one_line_in_80_columns(
                                "0.048", "0.051", "+0.003", "±", "0.002", "2.1"]  # fmt: skip
 
 
+def test_compare_keeps_every_number_whole_beside_a_wide_difference(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A rare figure's difference needs many digits to stay off 0 (``-0.001170 ±
+    0.001164``); beside a long pair it cut the × column to ``1`` for ``1.5``. The pair
+    now breaks before its attack too, so that every number keeps its width."""
+    import pandas as pd
+
+    frame = pd.DataFrame({
+        "figure": ["down_rate", "crit_rate"],
+        "on": ["Warden", "Berserker runed-axe → Raider 3"],
+        "a": [0.246, 0.091], "b": [0.145, 0.090], "diff": [-0.101, -0.00117],
+        "diff_ci_lo": [-0.107, -0.002334], "diff_ci_hi": [-0.095, -0.000006],
+        "diff_ci_independent_lo": [-0.11, -0.008], "diff_ci_independent_hi": [-0.09, 0.006],
+        "changed": [True, True], "changed_holm": [True, False], "narrowing": [1.5, 4.7],
+    })  # fmt: skip
+    lines = _compare_at_80(monkeypatch, frame).splitlines()
+    rows = [line for line in lines if line.startswith("✱")]
+    assert max(len(line) for line in lines) <= 80, lines
+    assert rows[0].split()[-1] == "1.5" and rows[1].split()[-1] == "4.7", rows
+
+
 def test_compare_of_the_same_scenario_says_nothing_changed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
