@@ -568,8 +568,10 @@ def _refuse_with_from(scenarios: tuple[str, ...], encounters: int | None, seed: 
                                       ("--precision", precision), ("--threads", threads))
              if value not in (None, ())]  # fmt: skip
     if given:
-        raise InputError(f"expected either scenarios to simulate or --from saved results, "
-                         f"which are read as they are; got --from with {', '.join(given)}")
+        raise InputError(
+            f"expected either scenarios to simulate or --from saved results, "
+            f"which are read as they are; got --from with {', '.join(given)}"
+        )
 
 
 def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
