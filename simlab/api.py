@@ -434,7 +434,7 @@ def _load_every(paths: list[Path], overrides: Any) -> list[tuple[Path, ScenarioB
         except ScenarioError as err:
             problems += err.problems
         except InputError as err:  # an override this file has no field for: say which file
-            raise InputError(f"{path}: {err}") from None
+            raise InputError(f"{err} (in {path})") from None
     if problems:
         raise ScenarioError(problems)
     return loaded

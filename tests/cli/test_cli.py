@@ -450,5 +450,6 @@ def test_a_set_that_does_not_fit_a_file_of_a_folder_names_the_file(tmp_path: Pat
     done = simlab("report", "scenarios/opposed-tiers", "--set", "Warden.hp=30", "-n", "100",
                   "--out", str(tmp_path / "out"))  # fmt: skip
     assert done.returncode == 2
-    assert done.stderr.startswith("scenarios/opposed-tiers/novice-duel.yaml: --set Warden.hp=30:")
+    assert done.stderr.startswith("--set Warden.hp=30: expected a combatant")
+    assert done.stderr.strip().endswith("(in scenarios/opposed-tiers/novice-duel.yaml)")
     assert not (tmp_path / "out").exists()
