@@ -365,12 +365,14 @@ def _shared_legend(fig: Figure, *axes: Any) -> None:
     for ax in axes:
         for handle, name in zip(*ax.get_legend_handles_labels(), strict=True):
             named.setdefault(name, handle)
-    marks: dict[str, tuple[str, list[Any]]] = {}  # by name without its count
+    marks: dict[str, list[tuple[str, Any]]] = {}  # by name without its count
     for name, handle in named.items():
-        label, handles = marks.setdefault(_COUNT.sub("", name), (name, []))
-        marks[_COUNT.sub("", name)] = (max(label, name, key=len), [*handles, handle])
-    pairs = [(tuple(handles) if len(handles) > 1 else handles[0], label)
-             for label, handles in marks.values()]  # fmt: skip
+        marks.setdefault(_COUNT.sub("", name), []).append((name, handle))
+    pairs: list[tuple[Any, str]] = [
+        (tuple(h for _, h in mark) if len(mark) > 1 else mark[0][1],
+         max((n for n, _ in mark), key=len))
+        for mark in marks.values()
+    ]  # fmt: skip
     # the simulated lines first, the exact answers last
     pairs.sort(key=lambda hn: hn[1] == plots.EXACT_LABEL or hn[1].endswith(EXACT_SUFFIX))
     handles, names = [h for h, _ in pairs], [n for _, n in pairs]

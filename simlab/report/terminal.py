@@ -829,8 +829,7 @@ def _narrow_drift_table(title: str, moved: pd.DataFrame) -> Table:
 
     table = console_table(title)
     cells = [drift_cells(row) for row in moved.itertuples()]
-    what = [Parts([*_scenario_parts(row)[:-1], f"{_scenario_parts(row)[-1]}:", c[1],
-                   *arrow_parts(c[2])], "  ")
+    what = [Parts([row.scenario, f"({row.rules}):", c[1], *arrow_parts(c[2])], "  ")
             for row, c in zip(moved.itertuples(), cells, strict=True)]  # fmt: skip
     table.add_column("status", no_wrap=True)
     name_column(table, "figure", what)
