@@ -41,6 +41,7 @@ from simlab.report.terminal import (
     MEDIAN_NOTE,
     NOT_REACHED,
     decimals,
+    decimals_to_decide,
     format_p,
     formatted,
     median_and_interval,
@@ -298,7 +299,8 @@ def _measured(spec: Any) -> str:
     (:func:`median_and_interval`)."""
     if spec.figure == "median_time_to_down":
         return median_and_interval(spec.measured, spec.ci_lo, spec.ci_hi)
-    return value_and_bounds(spec.measured, spec.ci_lo, spec.ci_hi)
+    digits = decimals_to_decide(spec.measured, spec.low, spec.high, 3)
+    return value_and_bounds(spec.measured, spec.ci_lo, spec.ci_hi, digits)
 
 
 def _p_is(p: float) -> str:

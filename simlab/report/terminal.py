@@ -147,7 +147,13 @@ def level_percent(level: float) -> str:
     return f"{percent:.{decimals}f}%"
 
 
-def estimate(value: float, lo: float, hi: float, most: int = 3) -> str:
+def estimate(
+    value: float,
+    lo: float,
+    hi: float,
+    most: int = 3,
+    against: tuple[float, float] = (-math.inf, math.inf),
+) -> str:
     """A figure with its interval as ``value ± half-width``, to the interval's precision.
 
     The number of decimals follows the half-width's first significant digit (at most
@@ -156,7 +162,9 @@ def estimate(value: float, lo: float, hi: float, most: int = 3) -> str:
     ``3.41 ± 0.02``, ``10.2 ± 0.4``. A rate at 0 or 1 has a one-sided interval, shown as
     its bound (``0 (< 3e-06)``, ``1 (> 0.9998)``). A figure whose interval could not be
     estimated (a mean of attacks that fall in a single batch of the run) is marked
-    ``2 (?)``, where a bare number is one with no spread at all.
+    ``2 (?)``, where a bare number is one with no spread at all. A figure held against
+    bounds ``against`` (a spec's) gets the decimals it needs to read on the side of
+    each where it lies (:func:`decimals_to_decide`).
     """
     if pd.isna(value):
         return "—"
@@ -169,9 +177,29 @@ def estimate(value: float, lo: float, hi: float, most: int = 3) -> str:
         return f"1 (> {math.floor(lo * 10**most) / 10**most:.{most}f})"
     if not math.isfinite(half) or half <= 0:
         return plain_number(value)
-    digits = min(max(-math.floor(math.log10(half)), 0), most)
+    digits = decimals_to_decide(value, *against, min(max(-math.floor(math.log10(half)), 0), most))
     shown = formatted(value, f".{digits}f")
     return f"{shown} ± {rounded_up(covering_half(shown, lo, hi), digits):.{digits}f}"
+
+
+def decimals_to_decide(value: float, low: float, high: float, least: int) -> int:
+    """The decimals, ``least`` or more, that ``value`` needs to read on the side of
+    each bound (``low``, ``high``; ``±inf`` for none) where it lies: a spec measured at
+    0.91664 against "at least 0.9167" fails, and printed as ``0.917`` it would read as
+    passing (at most 9 decimals)."""
+    digits = least
+    while digits < 9 and _side_shown(value, low, digits) + _side_shown(value, high, digits):
+        digits += 1
+    return digits
+
+
+def _side_shown(value: float, bound: float, digits: int) -> int:
+    """1 when ``value`` rounded to ``digits`` decimals lies on another side of
+    ``bound`` than ``value`` (or on it, where ``value`` is not), else 0."""
+    if not (math.isfinite(value) and math.isfinite(bound)):
+        return 0
+    shown = round(value, digits)
+    return int((shown > bound) - (shown < bound) != (value > bound) - (value < bound))
 
 
 def covering_half(shown: str, lo: float, hi: float) -> float:
@@ -718,7 +746,7 @@ def specs_table(specs: pd.DataFrame) -> Table:
         if s.figure == "median_time_to_down":
             measured = median_and_interval(s.measured, s.ci_lo, s.ci_hi)
         else:
-            measured = estimate(s.measured, s.ci_lo, s.ci_hi)
+            measured = estimate(s.measured, s.ci_lo, s.ci_hi, against=(s.low, s.high))
         verdict = "[green]PASS[/green]" if s.verdict == "pass" else "[bold red]FAIL[/bold red]"
         if s.borderline:
             verdict += " (borderline: interval crosses the bound)"

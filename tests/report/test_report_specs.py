@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +13,7 @@ from scipy import stats as sps
 from simlab.analysis.specs import evaluate, evaluate_all
 from simlab.cli import main
 from simlab.errors import ScenarioError
+from simlab.report import render, terminal
 from simlab.report.results import ScenarioRun
 from simlab.scenario.load import loads
 from tests.report.report_synthetic import Truth, synthetic_result
@@ -189,6 +191,29 @@ def test_borderline_and_strict() -> None:
     run = ScenarioRun(result=res, expect=[spec])
     assert list(evaluate_all([run]).verdict) == ["pass"]
     assert list(evaluate_all([run], strict=True).verdict) == ["fail"]
+
+
+@pytest.mark.parametrize("between", [0, 0.5])
+def test_a_figure_beside_its_bound_is_shown_on_its_side_of_it(between: float) -> None:
+    """A bound where the measured figure's three decimals (what its interval asks for)
+    round it to, or between it and there: so rounded, the figure would read as on the
+    bound or past it."""
+    res = _result()
+    measured = evaluate(res, {"figure": "hit_rate", "attack": "strike", "at_least": 0}).measured
+    rounded = round(measured, 3)
+    assert rounded != measured
+    bound = rounded + between * (measured - rounded)
+    spec = {"figure": "hit_rate", "attack": "strike", "at_least": bound}
+    specs = evaluate_all([ScenarioRun(result=res, expect=[spec])])
+    s = next(specs.itertuples())
+    assert s.verdict == ("pass" if measured >= bound else "fail")
+    with terminal.console.capture() as seen:
+        terminal.console.print(terminal.specs_table(specs))
+    html = render._measured(s)
+    for text in (seen.get(), html):
+        shown = float(re.search(r"(0\.\d+) [±[]", text).group(1))  # type: ignore[union-attr]
+        assert (shown >= bound) == (measured >= bound), (text, measured, bound)
+        assert shown != bound
 
 
 def _wilson(k: int, n: int) -> tuple[float, float]:
