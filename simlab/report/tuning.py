@@ -141,11 +141,13 @@ def plot_sweep(
         for key, line in data.groupby([*others, *subject], sort=False)
         if line[[c for c in line.columns if c.endswith(figure)]].notna().any().any()
     ]
+    names = _line_names(lines, others, subject, named, figure)
     for key, line in lines:
+        if key not in names:  # drawn with the line it coincides with
+            continue
         exact = line.get(f"exact_{figure}")
-        keys = dict(zip([*others, *subject], key if isinstance(key, tuple) else (key,),
-                        strict=True))  # fmt: skip
-        name = " · ".join([*(f"{f}={keys[f]}" for f in others), *(str(keys[c]) for c in named)])
+        keys = _keys(key, others, subject)
+        name = names[key]
         at = line[x] if numeric else line[x].map(str)  # dice, lists: one category each
         drawn = ax.plot(at, line[figure], markersize=3, label=name,
                         **_line_style(data, others, named, keys))  # fmt: skip
@@ -163,6 +165,38 @@ def plot_sweep(
     if ax.get_lines():  # a single line too: the legend names its subject
         legend_outside(ax)
     return data
+
+
+def _keys(key: Any, others: Sequence[str], subject: Sequence[str]) -> dict[str, Any]:
+    """The further varied fields' values and the subject of one line of
+    :func:`plot_sweep`, by name."""
+    return dict(zip([*others, *subject], key if isinstance(key, tuple) else (key,), strict=True))
+
+
+def _line_names(
+    lines: list[tuple[Any, pd.DataFrame]],
+    others: Sequence[str],
+    subject: Sequence[str],
+    named: Sequence[str],
+    figure: str,
+) -> dict[Any, str]:
+    """The legend name of each line :func:`plot_sweep` draws, by its group key. Lines
+    whose figures are the same at every value (two sides that never win, a side and
+    the draws) are drawn once, named together (``enemies = draw``): drawn one over the
+    other, the first would hide under the second."""
+    names: dict[Any, str] = {}
+    drawn: dict[tuple[Any, ...], Any] = {}
+    for key, line in lines:
+        keys = _keys(key, others, subject)
+        name = " · ".join([*(f"{f}={keys[f]}" for f in others), *(str(keys[c]) for c in named)])
+        figures = line[[c for c in line.columns if c.endswith(figure) or "_ci95_" in c]]
+        same = (*(keys[f] for f in others), tuple(figures.round(12).itertuples(index=False)))
+        if same in drawn:
+            names[drawn[same]] += f" = {name}"
+        else:
+            drawn[same] = key
+            names[key] = name
+    return names
 
 
 #: How :func:`plot_sweep` tells apart the values of the further varied fields when the

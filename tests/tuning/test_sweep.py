@@ -255,6 +255,25 @@ def test_plot_sweep_names_what_it_draws_and_only_that(duel: Any) -> None:
     plt.close(fig)
 
 
+def test_lines_that_coincide_are_drawn_once_and_named_together(duel: Any) -> None:
+    """In ``ss-duel`` the defender, who does not fight back, never wins, and no duel
+    reaches the round cap: its side's win rate and the draws are 0 at every point.
+    Drawn one over the other, the first line hid under the second; they are one line,
+    its legend naming both."""
+    import matplotlib.pyplot as plt
+
+    sw = simlab.sweep(duel, {"Defender.guard": range(0, 3)}, n=2000)
+    fig, ax = plt.subplots()
+    data = simlab.plot_sweep(sw, "win_rate", ax=ax)
+    zero = [side for side, rows in data.groupby("side") if (rows.win_rate == 0).all()]
+    assert len(zero) == 2, data
+    names = [text.get_text() for text in ax.get_legend().get_texts()]
+    assert " = ".join(zero) in names, names
+    drawn = [line for line in ax.get_lines() if "exact" not in line.get_label()]
+    assert len(drawn) == data.side.nunique() - 1
+    plt.close(fig)
+
+
 def test_a_pair_that_never_crits_gets_no_crit_rate_panel() -> None:
     """A sweep's damage curve leaves out a crit-rate panel that is 0 at every point,
     simulated and exact: an empty flat line (an attack that cannot crit)."""
