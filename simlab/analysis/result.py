@@ -192,7 +192,8 @@ class Result:
         downed (NaN when its down rate is below one half) with the interval read off the
         band of :meth:`time_to_down`; ``median_time_to_down_when_downed`` is the median
         round among the encounters in which it went down. ``capped`` counts the
-        encounters that lasted to the round cap with it never downed.
+        encounters that reached the round cap with it never downed: those the cap
+        stopped, and those its side won in that last round.
         """
         n = self.encounters
         rows = []

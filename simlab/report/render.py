@@ -177,7 +177,7 @@ ATTACK_HEADER = ["attacker", "attack", "defender", "attempts", "hit rate [95%]",
                  "crit rate [95%]", "mean damage [95%]", "exact hit / crit / mean"]  # fmt: skip
 COMBATANT_HEADER = ["combatant", "side", "down rate = P(downed by the round cap) [95%]",
                     "median time-to-down [95%]",
-                    "median when downed", "capped (standing at the round cap)"]  # fmt: skip
+                    "median when downed", "capped (standing at the end of the round cap's round)"]  # fmt: skip
 OUTCOME_HEADER = ["side", "wins", "win rate [95%]"]
 SPEC_HEADER = ["spec", "measured [95%]", "n", "verdict"]
 DRIFT_HEADER = ["status", "figure", "subject", "baseline", "current", "change", "Holm p",
@@ -554,7 +554,9 @@ TOC_NOTE = ("One row per scenario: its specs (— when it has none), win rates, 
 TIME_TO_DOWN_NOTE = (
     "The down rate is the share of all encounters in which the combatant went down (= "
     "P(downed by the round cap)). " + MEDIAN_NOTE + " The median when downed counts only "
-    "the encounters in which it went down (—: it never did). Curves: P(downed by round r) "
+    "the encounters in which it went down (—: it never did). Capped: the encounters that "
+    "reached the round cap with it standing at their end, stopped by the cap or won in "
+    "that round. Curves: P(downed by round r) "
     "over all encounters, with a pointwise 95% band (Wilson); an encounter its side won "
     "counts as one it was never downed in. An event's rate is the share of all encounters in "
     "which it happened at least once."

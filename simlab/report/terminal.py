@@ -504,8 +504,8 @@ def _headed_rows(groups: list[tuple[str, str, list[int]]], defenders: list[str],
 TIME_TO_DOWN_NOTE = (
     "down rate: share of all encounters in which it went down = P(downed by round {cap}, "
     "the round cap). " + MEDIAN_NOTE + " median if downed: among the encounters it went "
-    "down in (—: it never did). capped: encounters that lasted to the round cap with it "
-    "standing."
+    "down in (—: it never did). capped: encounters that reached round {cap} (the cap) "
+    "with it standing at their end: stopped by the cap, or won in that round."
 )
 
 
