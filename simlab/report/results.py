@@ -590,6 +590,16 @@ def _read_document(p: Path) -> dict[str, Any]:
     return doc
 
 
+def _what_is_wrong(err: Exception) -> str:
+    """What reading a results document failed on, in words: a missing entry, a list
+    too short, or a value of another kind or size than the format's."""
+    if isinstance(err, KeyError):
+        return f"no {err.args[0]!r} entry"
+    if isinstance(err, IndexError):
+        return "a list shorter than its counts say"
+    return f"a value of another kind or size than the format's ({err})"
+
+
 def _refuse_repeats(runs: list[ScenarioRun], p: Path) -> None:
     """Refuse a file with one scenario twice (rules id and scenario id): the drift gate
     and ``baseline update`` would use one of the two and silently drop the other."""
@@ -630,8 +640,8 @@ def load_results(path: str | os.PathLike[str], *, name: str = "path") -> list[Sc
     except InputError as err:
         raise InputError(f"{p}: {err}") from None
     except (KeyError, TypeError, ValueError, IndexError, OverflowError, AttributeError) as err:
-        raise InputError(f"{p}: expected a complete results.json; got a problem with "
-                         f"{type(err).__name__}: {err}") from None  # fmt: skip
+        raise InputError(f"{p}: expected a complete results.json; got "
+                         f"{_what_is_wrong(err)}") from None  # fmt: skip
     _refuse_repeats(runs, p)
     stamped = doc.get("run")
     if isinstance(stamped, dict) and stamped != run_identity([r.result for r in runs]) | {

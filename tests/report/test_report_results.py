@@ -98,7 +98,8 @@ def test_tallies_it_does_not_know_by_name_are_kept(tmp_path: Path) -> None:
       r"got a file that is not JSON \(line 1, column 1: expecting value\); simlab report"),
      ("\udcff", "got a file that is not text"),
      ('{"format": 2, "scenarios": []}', "expected results format 1; got 2"),
-     ('{"format": 1, "scenarios": [{"scenario": "x"}]}', "expected a complete results.json")],
+     ('{"format": 1, "scenarios": [{"scenario": "x"}]}', "expected a complete results.json"),
+     ('{"format": 1}', "expected a complete results.json; got no 'scenarios' entry$")],
 )  # fmt: skip
 def test_bad_results_files_are_input_errors(tmp_path: Path, content: str | None,
                                             words: str) -> None:  # fmt: skip
