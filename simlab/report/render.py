@@ -1006,13 +1006,14 @@ def _markdown(sections: list[Section], title: str, drift: DriftReport | None,
 
 
 def _unchanged(n: int, changed: bool, untested: bool) -> str:
-    """``20 other figures unchanged`` under a table of changed ones; ``All 20 figures
-    unchanged`` with none above it (and every figure tested)."""
+    """``20 other figures not statistically different from the baseline`` under a table
+    of changed ones; ``All 20 figures …`` with none above it (and every figure tested).
+    Not "unchanged": every figure of a new run moves a little."""
     if changed:
-        return f"{counted(n, 'other figure')} unchanged"
+        return f"{counted(n, 'other figure')} not statistically different from the baseline"
     if untested or n == 1:
-        return f"{counted(n, 'figure')} unchanged"
-    return f"All {n} figures unchanged"
+        return f"{counted(n, 'figure')} not statistically different from the baseline"
+    return f"All {n} figures not statistically different from the baseline"
 
 
 def _text_writer(text: str) -> Callable[[Path], None]:

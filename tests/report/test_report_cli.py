@@ -109,7 +109,10 @@ def test_report_exits_1_on_drift_listing_it_first(baseline: Path, tmp_path: Path
     # rest): it said "all of them: report.md".
     assert "(every figure compared: report.html)" in " ".join(done.stdout.split())
     assert "<td>ok</td>" in (tmp_path / "r/report.html").read_text()
-    assert "| ok |" not in markdown and "other figures unchanged." in markdown
+    assert (
+        "| ok |" not in markdown
+        and "other figures not statistically different from the baseline." in markdown
+    )
 
 
 def test_baseline_update_without_scenarios_reruns_the_baseline(baseline: Path,

@@ -115,8 +115,8 @@ def test_counts_copies_and_the_drift_summary_in_words(pages: dict[str, str]) -> 
     html, md = pages["report.html"], pages["report.md"]
     assert "4 scenarios" in html and "scenario(s)" not in html
     # Nothing moved: no table of changed figures above, so no "other".
-    assert re.search(r"\nAll \d+ figures unchanged\.\n", md), md
-    assert "other figures unchanged" not in md
+    assert re.search(r"\nAll \d+ figures not statistically different from the baseline\.\n", md), md
+    assert "other figures" not in md
     sections = _html_sections(html)
     skeletons = sections["knight-vs-skeleton"].split("<h3>Damage</h3>")[1].split("<h3>")[0]
     assert "Copies of one entry are pooled (Skeleton ×2)" in skeletons
