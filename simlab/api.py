@@ -132,7 +132,7 @@ def simulate(
         known; on a cluster after each task).
     client : distributed.Client, optional
         Run the blocks as tasks on this Dask cluster instead of local threads; the
-        result is identical.
+        result is identical. Not with ``threads``: each worker plays on its own.
     check : bool
         Also compare the result with the exact answers wherever one exists
         (``Result.check``: figure, simulated, exact, standard error, z, p-value; see
@@ -160,6 +160,9 @@ def simulate(
     """
     function_argument(progress, "progress")
     client_argument(client)
+    if client is not None and threads is not None:  # a cluster's workers set their own
+        raise InputError("expected threads= or client=; got both (on a cluster each worker "
+                         "plays on its own threads: NUMBA_NUM_THREADS, --nthreads)")  # fmt: skip
     flag_argument(trace, "trace")
     flag_argument(check, "check")
     scenario = scenario_of(scenario)

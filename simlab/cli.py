@@ -448,6 +448,12 @@ def run(
 
     scn = _with_sets(api.load(scenario), sets)
     _check_threads(threads)
+    if threads is not None and scheduler is not None:
+        from simlab.errors import InputError
+
+        raise InputError("expected --threads or --scheduler; got both (on a cluster "
+                         "each worker plays on its own threads: NUMBA_NUM_THREADS, "
+                         "--nthreads)")  # fmt: skip
     _prepare_out(out)
     n = encounters or scn.encounters
     client = _connect(scheduler)

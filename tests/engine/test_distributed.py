@@ -97,3 +97,21 @@ def test_run_command_plays_on_the_scheduler_it_is_given(client) -> None:  # type
     assert any("run_range" in task["key"] for task in stream.data)
     assert remote.stdout == local.stdout
     assert "4,000 encounters" in remote.stdout
+
+
+def test_threads_beside_a_cluster_are_refused(client) -> None:  # type: ignore[no-untyped-def]
+    """A cluster's workers play on their own threads: ``threads`` beside it would go
+    unread. Refused, in Python and on the command line (exit 2), before anything runs."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+    from simlab.errors import InputError
+
+    duel = simlab.load(ROOT / "scenarios" / "benchmarks" / "ss-duel.yaml")
+    with pytest.raises(InputError, match=r"expected threads= or client=; got both"):
+        simlab.simulate(duel, n=1000, threads=1, client=client)
+    args = ["run", str(ROOT / "scenarios/benchmarks/ss-duel.yaml"), "-n", "1000", "--threads",
+            "1", "--scheduler", client.scheduler.address]  # fmt: skip
+    done = CliRunner().invoke(main, args)
+    assert done.exit_code == 2, done.output
+    assert "expected --threads or --scheduler; got both" in done.output
