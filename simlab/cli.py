@@ -754,11 +754,7 @@ def baseline_update(
         old = api.load_results(path)
         runs = []
         for run in old:
-            if not run.source:
-                from simlab.errors import InputError
-
-                raise InputError(f"{path}: expected each scenario's source file; "
-                                 f"got none for {run.scenario!r}")  # fmt: skip
+            _check_recorded_source(path, run)
             more = _runs(
                 (run.source,),
                 encounters or run.result.encounters,
@@ -774,6 +770,22 @@ def baseline_update(
     written = api.save_results(runs, Path(path))
     _say(f"wrote baseline {written} ({counted(len(runs), 'scenario')}: "
          f"{', '.join(r.scenario for r in runs)})")  # fmt: skip
+
+
+def _check_recorded_source(path: str, run: Any) -> None:
+    """Refuse a baseline's scenario whose recorded file is missing: none recorded, or
+    none at that path, which is relative to the folder the baseline was made in."""
+    from pathlib import Path
+
+    from simlab.errors import InputError
+
+    if not run.source:
+        raise InputError(f"{path}: expected each scenario's source file; "
+                         f"got none for {run.scenario!r}")  # fmt: skip
+    if not Path(run.source).exists():
+        raise InputError(f"{path}: expected the file of scenario {run.scenario!r}, {run.source} "
+                         "(as it was named where the baseline was made: run baseline update "
+                         "from that folder, or name the scenarios); got no such file here")  # fmt: skip
 
 
 # -- tuning ------------------------------------------------------------------------------------

@@ -156,6 +156,28 @@ def test_baseline_update_names_a_recorded_override_that_no_longer_applies(
     assert json.loads(path.read_text()) == doc
 
 
+def test_baseline_update_from_another_folder_says_where_its_paths_are_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A baseline records its scenario files as they were named (``rep/quickstart.yaml``,
+    relative to the folder it was made in). Re-run from elsewhere, the message said only
+    "no such file", as if the path had been typed."""
+    (tmp_path / "rep").mkdir()
+    (tmp_path / "rep" / "quickstart.yaml").write_text(QUICKSTART.read_text())
+    path = tmp_path / "results.json"
+    monkeypatch.chdir(tmp_path)
+    assert simlab("baseline", "update", "rep/quickstart.yaml", "--baseline", path, "-n",
+                  500).exit_code == 0  # fmt: skip
+    before = path.read_text()
+    monkeypatch.chdir(tmp_path / "rep")
+    done = simlab("baseline", "update", "--baseline", path)
+    assert done.exit_code == 2, done.output
+    assert done.output.startswith(f"{path}: expected the file of scenario 'quickstart', "
+                                  "rep/quickstart.yaml (as it was named where the baseline "
+                                  "was made"), done.output  # fmt: skip
+    assert path.read_text() == before
+
+
 @pytest.mark.parametrize("kind", ["scenario", "empty", "other JSON", "FIFO", "folder"])
 def test_baseline_update_never_overwrites_what_simlab_did_not_write(
     tmp_path: Path, kind: str
