@@ -783,9 +783,10 @@ def _check_recorded_source(path: str, run: Any) -> None:
         raise InputError(f"{path}: expected each scenario's source file; "
                          f"got none for {run.scenario!r}")  # fmt: skip
     if not Path(run.source).exists():
-        raise InputError(f"{path}: expected the file of scenario {run.scenario!r}, {run.source} "
-                         "(as it was named where the baseline was made: run baseline update "
-                         "from that folder, or name the scenarios); got no such file here")  # fmt: skip
+        raise InputError(f"{path}: expected the file of scenario {run.scenario!r}, "
+                         f"{run.source} (as it was named where the baseline was made: run "
+                         "baseline update from that folder, or name the scenarios); got no "
+                         "such file here")  # fmt: skip
 
 
 # -- tuning ------------------------------------------------------------------------------------
