@@ -65,6 +65,8 @@ EXACT_MARKER: dict[str, Any] = {"linestyle": "none", "marker": "D", "markersize"
                                 "markerfacecolor": "none", "markeredgecolor": "black",
                                 "markeredgewidth": 1.3, "zorder": 5}  # fmt: skip
 EXACT_LABEL = "exact (fresh defender)"
+#: A simulated rate's 95% interval on the hit-rate plot: grey, unlike the exact marks.
+INTERVAL_WHISKERS: dict[str, Any] = {"ecolor": "0.45", "elinewidth": 1.0, "capthick": 1.0}
 #: How a time-to-down legend names a combatant's exact curve: ``Defender: exact``.
 EXACT_CURVE_SUFFIX = ": exact"
 LEGEND_FONT = 9
@@ -681,7 +683,8 @@ def plot_hit_rates(
     """Hit and crit rate of every pair (or one attacker's), with 95% intervals.
 
     Copies are pooled unless ``pool=False``; a rule system without crits (no crit in any
-    pair) shows hit rates only. The exact rate is a black tick.
+    pair) shows hit rates only. The exact rate is an open black diamond (as on the
+    damage plots); the simulated rate's interval, grey whiskers.
 
     Returns
     -------
@@ -713,13 +716,14 @@ def plot_hit_rates(
         offset = (i - (len(drawn) - 1) / 2) * height
         value = rates[column].to_numpy(dtype=float)
         err = np.vstack([value - rates[f"{column}_ci95_lo"], rates[f"{column}_ci95_hi"] - value])
+        # grey whiskers, so that no interval reads as an exact answer's mark
         ax.barh(y + offset, value, height=height * 0.95, xerr=err, capsize=2,
-                label=f"{name} rate (simulated)")  # fmt: skip
+                error_kw=INTERVAL_WHISKERS,
+                label=f"{name} rate (simulated, 95% interval)")  # fmt: skip
         ex = rates[f"exact_{column}"].to_numpy(dtype=float)
-        if np.isfinite(ex).any():  # named once, by whichever rate has ticks first
+        if np.isfinite(ex).any():  # named once, by whichever rate has diamonds first
             named = "exact" in ax.get_legend_handles_labels()[1]
-            ax.plot(ex, y + offset, linestyle="none", marker="|", markersize=14,
-                    markeredgewidth=2, color="black",
+            ax.plot(ex, y + offset, **{**EXACT_MARKER, "markersize": min(6.0, 40 * height)},
                     label=None if named else "exact")  # fmt: skip
     ax.set_yticks(y, [f"{a} · {k} → {d}" for a, k, d in keys], fontsize=LEGEND_FONT)
     ax.invert_yaxis()

@@ -124,7 +124,7 @@ class ExactDrawn:
     """What of the exact answers one scenario's plots drew, for its "exact engine" line."""
 
     damage_plots: int = 0  # damage plots with open black diamonds
-    ticks: bool = False  # black ticks on the hit-rate plot
+    ticks: bool = False  # open black diamonds on the hit-rate plot
     curves: int = 0  # exact time-to-down curves (a duel's)
 
 
@@ -781,7 +781,7 @@ def _exact_note(run: ScenarioRun, drawn: ExactDrawn) -> str | Prose:
     if drawn.damage_plots:
         shown.append(f"open black diamonds on {counted(drawn.damage_plots, 'damage plot')}")
     if drawn.ticks:
-        shown.append("black ticks on the hit-rate plot")
+        shown.append("open black diamonds on the hit-rate plot")
     if drawn.curves:
         shown.append("a thin black dashed time-to-down curve")
     if shown:

@@ -29,7 +29,7 @@ def duel() -> ScenarioRun:
 
 def test_the_hit_rate_legend_names_the_exact_ticks_whichever_rate_has_them() -> None:
     """bleeding-duel's exact hit rates are moved by the fight (a parry on some attacks),
-    its crit rates are not: black ticks on the crit bars, and no "exact" in the legend,
+    its crit rates are not: exact diamonds on the crit bars, and no "exact" in the legend,
     which named the ticks only when the hit rate had them."""
     run = api.run_scenario(BLEEDING, n=1000, seed=3)
     fig, ax = plt.subplots()
@@ -38,6 +38,24 @@ def test_the_hit_rate_legend_names_the_exact_ticks_whichever_rate_has_them() -> 
     plt.close(fig)
     assert drawn.exact_hit_rate.isna().all() and drawn.exact_crit_rate.notna().any()
     assert names[-1] == "exact", names
+
+
+def test_an_interval_on_the_hit_rate_plot_does_not_look_like_an_exact_answer() -> None:
+    """The bars' 95% whiskers were black vertical strokes, like the exact answers'
+    ticks: a pair the engine does not answer seemed to have an answer. The exact answer
+    is an open black diamond, as on the damage plots; the whiskers are grey."""
+    run = api.run_scenario(BLEEDING, n=1000, seed=3)
+    fig, ax = plt.subplots()
+    plots.plot_hit_rates(run, ax=ax)
+    exact = [line for line in ax.get_lines() if line.get_marker() == "D"]
+    caps = [line for line in ax.get_lines() if line.get_marker() != "D"]
+    whiskers = [c for c in ax.collections if c.get_segments()]  # the error bars' lines
+    plt.close(fig)
+    assert exact and all(line.get_markerfacecolor() == "none" for line in exact)
+    assert whiskers and caps
+    colors = [rgba for c in whiskers for rgba in c.get_colors()]
+    colors += [matplotlib.colors.to_rgba(line.get_markeredgecolor()) for line in caps]
+    assert not any(np.allclose(rgba[:3], 0) for rgba in colors), colors  # none black
 
 
 def _time_to_down(run: ScenarioRun, side: str) -> tuple[object, object]:
