@@ -398,6 +398,32 @@ def exact_rate_difference(
     return (-hi, -lo, p) if flip else (lo, hi, p)
 
 
+def binomial_two_sided_p(k: int, n: int, p: float) -> float:
+    """Exact two-sided p-value of ``k`` events in ``n`` trials of rate ``p``: twice the
+    smaller binomial tail, at most 1 (the doubling rule). For a rare event, whose count
+    is far from normal: 1 crit in 15,000 attempts where 0.17 are expected reads as
+    z = +1.97, p = 0.049 under the normal approximation; its exact p is 0.31.
+
+    Parameters
+    ----------
+    k, n : int
+        Events and trials, ``0 <= k <= n``, ``n > 0``.
+    p : float
+        The rate tested. At 0 or 1 an event count is certain: p-value 1 if ``k`` is that
+        count, else 0.
+
+    Returns
+    -------
+    float
+    """
+    if not 0 <= k <= n or n <= 0:
+        raise ValueError(f"expected 0 <= k <= n and n > 0; got {k} of {n}")
+    if p <= 0.0 or p >= 1.0:
+        return 1.0 if k == (0 if p <= 0.0 else n) else 0.0
+    below, above = _binomial_tails(k, n, p)
+    return min(1.0, 2.0 * min(below, above))
+
+
 #: Up to this many trials `_binomial_tails` sums the probabilities itself (no scipy).
 _TAIL_SUM_MAX = 5000
 

@@ -55,6 +55,9 @@ __all__ = [
 #: Verdict threshold of ``simlab run --check``, in standard errors: P(|z| > 4.5) ≈ 6.8e-6
 #: per figure for a correct simulator, so even a hundred figures rarely raise an alarm.
 CHECK_Z = 4.5
+#: The two-sided p-value of :data:`CHECK_Z`: the verdict's threshold for every figure, a
+#: rare event's exact binomial p included.
+CHECK_P = math.erfc(CHECK_Z / math.sqrt(2.0))
 CHECK_COLUMNS = ["figure", "attacker", "attack", "defender", "simulated", "exact",
                  "std_error", "z", "p_value"]  # fmt: skip
 SIMULATE_HINT = "use `simlab run` to simulate it"
@@ -437,6 +440,18 @@ def _z_row(figure: str, key: Pair, simulated: float, exact_value: float, se: flo
     return (figure, *key, simulated, exact_value, se, z, p)
 
 
+def _rate_row(figure: str, key: Pair, simulated: float, exact_value: float, n: int) -> tuple:
+    """:func:`_z_row` of a rate from ``n`` trials (binomial standard error). Where fewer
+    than ``RARE_EVENT_THRESHOLD`` events (or non-events) are expected, the count is far
+    from normal and its p-value is the exact binomial one
+    (:func:`simlab.analysis.stats.binomial_two_sided_p`)."""
+    row = _z_row(figure, key, simulated, exact_value, _rate_se(exact_value, n))
+    if n * min(exact_value, 1.0 - exact_value) >= stats.RARE_EVENT_THRESHOLD:
+        return row
+    k = min(max(round(simulated * n), 0), n)
+    return (*row[:-1], stats.binomial_two_sided_p(k, n, exact_value))
+
+
 def _rate_se(p: float, n: int) -> float:
     """Standard error of a rate from n trials; float sums may put p a hair outside [0, 1]."""
     p = min(max(p, 0.0), 1.0)
@@ -447,15 +462,14 @@ def _pair_rows(pair: PairExact, rate: Any, dmg: Any, crits: bool) -> list[tuple]
     """The check rows of one pair: hit rate, crit rate (where the rules have crits) and
     mean damage, but the figures a fight can move (``pair.caveats``)."""
     n = int(rate.attempts)
-    figures = {
-        "hit_rate": (float(rate.hit_rate), pair.hit_rate, _rate_se(pair.hit_rate, n)),
-        "crit_rate": (float(rate.crit_rate), pair.crit_rate, _rate_se(pair.crit_rate, n)),
-        "mean_damage": (float(dmg.mean_damage), pair.mean_damage,
-                        math.sqrt(max(pair.damage_variance, 0.0) / n)),
-    }  # fmt: skip
-    if not crits:
-        del figures["crit_rate"]
-    return [_z_row(f, pair.key, *v) for f, v in figures.items() if f not in pair.caveats]
+    rates = {"hit_rate": (float(rate.hit_rate), pair.hit_rate)}
+    if crits:
+        rates["crit_rate"] = (float(rate.crit_rate), pair.crit_rate)
+    rows = [_rate_row(f, pair.key, *v, n) for f, v in rates.items() if f not in pair.caveats]
+    if "mean_damage" not in pair.caveats:
+        rows.append(_z_row("mean_damage", pair.key, float(dmg.mean_damage), pair.mean_damage,
+                           math.sqrt(max(pair.damage_variance, 0.0) / n)))  # fmt: skip
+    return rows
 
 
 def _duel_rows(res: Result, duel: DuelExact) -> list[tuple]:
@@ -466,8 +480,7 @@ def _duel_rows(res: Result, duel: DuelExact) -> list[tuple]:
     downs = hist.sum()
     p_down, mean, var = duel.capped_moments()
     key = (duel.attacker, "", duel.defender)
-    rows = [_z_row("down_by_round_cap", key, downs / res.encounters, p_down,
-                   _rate_se(p_down, res.encounters))]  # fmt: skip
+    rows = [_rate_row("down_by_round_cap", key, downs / res.encounters, p_down, res.encounters)]
     if downs == 0 or p_down == 0:
         return rows
     simulated = float(np.dot(np.arange(len(hist)), hist) / downs)
@@ -529,16 +542,22 @@ def check_result(scenario: ScenarioBase, res: Result) -> pd.DataFrame:
 
 
 def check_verdict(check: pd.DataFrame, k: float = CHECK_Z) -> str:
-    """One line: whether every compared figure is within ``k`` standard errors."""
+    """One line: whether every compared figure is within ``k`` standard errors: whether
+    its p-value is at least that of ``k`` (for a rare event's rate, the exact binomial
+    p-value, :func:`_rate_row`)."""
     n = len(check)
     if n == 0:
         return "no figure could be checked against an exact answer"
-    bad = check[~(check.z.abs() <= k)]
+    p = math.erfc(k / math.sqrt(2.0))
+    bad = check[~(check.p_value >= p)]
     if bad.empty:
         every = "the one figure" if n == 1 else f"all {n} figures"
         return f"{every} within {k:g} standard errors of the exact answer"
     which = "; ".join(
-        f"{r.figure} {r.attacker} {r.attack} → {r.defender} (z = {r.z:.2f})".replace("  ", " ")
+        f"{r.figure} {r.attacker} {r.attack} → {r.defender} (z = {r.z:.2f}, "
+        f"p = {r.p_value:.2g})".replace("  ", " ")
         for r in bad.itertuples()
     )
-    return f"{len(bad)} of {n} figures more than {k:g} standard errors from exact: {which}"
+    return (f"{len(bad)} of {n} figure{'s' if n > 1 else ''} further from exact than "
+            f"{k:g} standard errors "
+            f"(p < {p:.2g}): {which}")  # fmt: skip

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import os
 import subprocess
 import sys
@@ -22,6 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+import scipy.stats as sps
 
 import simlab
 import simlab.exact.shattered_spirits as ss_exact
@@ -429,8 +431,32 @@ def test_check_catches_a_wrong_answer() -> None:
     assert bad[["figure", "attacker"]].values.tolist() == [["hit_rate", "Kaito"]]
     assert check.loc[bad.index[0], "p_value"] < 1e-6
     verdict = check_verdict(check)
-    assert verdict.startswith("1 of 6 figures more than 4.5 standard errors from exact")
+    assert verdict.startswith("1 of 6 figures further from exact than 4.5 standard errors")
     assert "hit_rate Kaito quick-jab → Brute" in verdict
+
+
+@pytest.mark.parametrize(
+    ("k", "expected", "fails"),
+    [(6, 1.0, False), (20, 3.0, True), (1, 0.17, False), (0, 8.0, False)],
+)
+def test_a_rare_rate_is_checked_by_its_exact_binomial_p(k: int, expected: float,
+                                                        fails: bool) -> None:  # fmt: skip
+    """Where fewer than 10 events are expected the count is far from normal. 6 crits in
+    15,000 attempts where 1 is expected is z = +5.0: a correct simulator failed the
+    check, though the exact chance of so many is 6e-4. The p-value of such a rate is the
+    exact binomial one (twice the smaller tail), and the verdict reads that p."""
+    from simlab.exact.engine import _rate_row
+
+    n = 15_000
+    row = _rate_row("crit_rate", ("A", "bite", "B"), k / n, expected / n, n)
+    check = pd.DataFrame([row], columns=CHECK_COLUMNS)
+    tail = (sps.binom.sf(k - 1, n, expected / n) if k > expected
+            else sps.binom.cdf(k, n, expected / n))  # fmt: skip
+    assert check.p_value[0] == pytest.approx(min(2 * tail, 1.0), rel=1e-9)
+    assert check_verdict(check).startswith("1 of 1 figure further" if fails else "the one")
+    normal = math.erfc(abs(check.z[0]) / math.sqrt(2))
+    if (k, expected) == (6, 1.0):  # what the normal approximation said
+        assert check.z[0] > CHECK_Z and normal < 1e-5 < check.p_value[0]
 
 
 CERTAIN_DAMAGE = """
