@@ -55,9 +55,6 @@ __all__ = [
 #: Verdict threshold of ``simlab run --check``, in standard errors: P(|z| > 4.5) ≈ 6.8e-6
 #: per figure for a correct simulator, so even a hundred figures rarely raise an alarm.
 CHECK_Z = 4.5
-#: The two-sided p-value of :data:`CHECK_Z`: the verdict's threshold for every figure, a
-#: rare event's exact binomial p included.
-CHECK_P = math.erfc(CHECK_Z / math.sqrt(2.0))
 CHECK_COLUMNS = ["figure", "attacker", "attack", "defender", "simulated", "exact",
                  "std_error", "z", "p_value"]  # fmt: skip
 SIMULATE_HINT = "use `simlab run` to simulate it"

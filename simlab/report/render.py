@@ -124,7 +124,7 @@ class ExactDrawn:
     """What of the exact answers one scenario's plots drew, for its "exact engine" line."""
 
     damage_plots: int = 0  # damage plots with open black diamonds
-    ticks: bool = False  # open black diamonds on the hit-rate plot
+    hit_rate_marks: bool = False  # open black diamonds on the hit-rate plot
     curves: int = 0  # exact time-to-down curves (a duel's)
 
 
@@ -488,22 +488,23 @@ def _pictures(run: ScenarioRun, drawn_exact: ExactDrawn,
     res = run.result
     slug = f"{_slug(run.rules)}-{_slug(run.scenario)}"
     rates_drawn = plots.pooled_hit_rates(run)
-    ticks = False
+    marked = False
 
     def rates(fig: Figure) -> None:
-        nonlocal ticks
+        nonlocal marked
         drawn = plots.plot_hit_rates(run, ax=fig.add_subplot())
-        ticks = bool(drawn[["exact_hit_rate", "exact_crit_rate"]].notna().to_numpy().any())
+        marked = bool(drawn[["exact_hit_rate", "exact_crit_rate"]].notna().to_numpy().any())
 
     png = _png(rates, (10.0, 1.4 + 0.32 * max(len(rates_drawn), 1)))
-    drawn_exact.ticks = ticks
+    drawn_exact.hit_rate_marks = marked
     out = [
         Picture(
             f"{slug}-hit-rates.png",
             f"hit{' and crit' if res.layout.crits else ''} rates (95% intervals)",
             png,
-            caption="Bars: simulated rate with its 95% interval (copies that fought alike "
-            "pooled)." + (" Black tick: the exact rate against a fresh defender." if ticks else ""),
+            caption="Bars: simulated rate with its 95% interval, grey (copies that fought "
+            "alike pooled)."
+            + (" Open black diamond: the exact rate against a fresh defender." if marked else ""),
         )
     ]
     pmf = plots.pooled_damage_pmf(run)
@@ -780,7 +781,7 @@ def _exact_note(run: ScenarioRun, drawn: ExactDrawn) -> str | Prose:
     shown = []
     if drawn.damage_plots:
         shown.append(f"open black diamonds on {counted(drawn.damage_plots, 'damage plot')}")
-    if drawn.ticks:
+    if drawn.hit_rate_marks:
         shown.append("open black diamonds on the hit-rate plot")
     if drawn.curves:
         shown.append("a thin black dashed time-to-down curve")
