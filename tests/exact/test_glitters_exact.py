@@ -190,6 +190,23 @@ def test_caveats_and_engine() -> None:
     assert duel.duel is not None and duel.refusals == []
 
 
+def test_caveats_name_a_combatant_once_quoted() -> None:
+    """A possessive is written on the bare name (``A's DEX``), as the attacker's is
+    (``A's 'acid'``): a quoted name and then ``'s`` read ``'A''s``."""
+    scn = simlab.loads(SCENARIO, "ge.yaml")
+    corroded = scn.with_({"Fencer.defense": "none", "Fencer.attacks": ["frost", "acid"]})
+    assert fight_caveats(corroded, 0, "club", 1)["hit_rate"] == "A's 'acid' corrodes Knight's BC"
+    dex = fight_caveats(scn.with_({"Fencer.defense": "none"}), 0, "acid", 2)
+    assert dex["mean_damage"] == "Freezing lowers A's DEX"
+    fencer = SCENARIO[SCENARIO.index("    - {name: Fencer") :]
+    duel = simlab.loads(SCENARIO.replace(fencer, ""), "ge.yaml").with_(
+        {"A.attacks": ["acid"], "Knight.defense": "none"}
+    )
+    assert [r for s, r in engine.exact(duel).refusals if s == "time_to_down"] == [
+        "'acid' corrodes Knight's BC hit by hit"
+    ]
+
+
 # -- duel time-to-down ---------------------------------------------------------------------
 
 TRAINING = Path(__file__).resolve().parents[2] / "scenarios" / "glitters-d20" / "training-duel.yaml"
