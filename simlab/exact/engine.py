@@ -308,12 +308,10 @@ def exact_module(rules: str) -> ModuleType:
 
 
 def _roster(scenario: ScenarioBase) -> list[tuple[str, str, list[str]]]:
-    """(side, name, distinct attacks) of every combatant after ``count:`` expansion."""
-    names = scenario.combatant_names()
-    members = _members(scenario)
-    return [
-        (s, n, list(dict.fromkeys(m.attacks))) for (s, n), m in zip(names, members, strict=True)
-    ]
+    """(side, name, distinct attacks) of every combatant after ``count:`` expansion: every
+    attack it can make (``attack_makers``), those listed elsewhere than its ``attacks``
+    included (the earlier draft's Improvised Technique)."""
+    return [(s, n, list(dict.fromkeys(attacks))) for s, n, attacks in scenario.attack_makers()]
 
 
 def _solve_pair(
@@ -356,11 +354,6 @@ def _duel_roles(scenario: ScenarioBase) -> tuple[int, int] | None:
         return None
     opponents = [c for c, (s, _, _) in enumerate(roster) if s != roster[attackers[0]][0]]
     return (attackers[0], opponents[0]) if len(opponents) == 1 else None
-
-
-def _members(scenario: ScenarioBase) -> list[Any]:
-    sides: dict[str, list[Any]] = scenario.sides  # type: ignore[attr-defined]
-    return [m for group in sides.values() for m in group for _ in range(m.count)]
 
 
 def _solve_duel(scenario: ScenarioBase, module: ModuleType) -> DuelExact:

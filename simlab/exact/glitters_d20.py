@@ -235,7 +235,7 @@ def fight_caveats(scenario: Scenario, attacker: int, attack: str, defender: int)
         for name in dict.fromkeys(member.attacks):
             kind = scenario.attacks[name].type
             if kind == "corrosive" and dfd.bc > 0:
-                why = f"{names[c][1]}'s {name!r} corrodes {names[defender][1]!r}'s BC"
+                why = f"{names[c][1]}'s {name!r} corrodes {names[defender][1]}'s BC"
                 reasons.update(dict.fromkeys(moved, why))
             if kind == "ice" and "freezing" not in dfd.status_immune and "ice" not in dfd.immune:
                 why = f"{names[c][1]}'s {name!r} can freeze {names[defender][1]!r}"
@@ -246,7 +246,7 @@ def fight_caveats(scenario: Scenario, attacker: int, attack: str, defender: int)
             scenario.attacks[n].type == "ice" for s, m in members if s != members[attacker][0]
             for n in m.attacks
         ):  # fmt: skip
-            reasons.setdefault("mean_damage", f"Freezing lowers {names[attacker][1]!r}'s DEX")
+            reasons.setdefault("mean_damage", f"Freezing lowers {names[attacker][1]}'s DEX")
     return reasons
 
 
@@ -264,7 +264,7 @@ def _history_problem(scenario: Scenario, a: int, d: int) -> str | None:
     for name in dict.fromkeys(attacker.attacks):
         kind = scenario.attacks[name].type
         if kind == "corrosive" and defender.bc > 0:
-            return f"{name!r} corrodes {names[d]!r}'s BC hit by hit"
+            return f"{name!r} corrodes {names[d]}'s BC hit by hit"
         status = STATUS_OF_TYPE.get(kind)
         if status and kind not in defender.immune and status not in defender.status_immune:
             return f"{name!r} ({kind}) adds {status} to {names[d]!r}, which acts every turn"

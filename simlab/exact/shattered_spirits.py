@@ -385,14 +385,15 @@ def status_source(scenario: Any, target: int, status: str) -> str | None:
 
     Used by both Shattered Spirits drafts (docs/rules/shattered-spirits.md,
     docs/rules/shattered-spirits-draft1.md): a status counts when some combatant on another side has
-    an attack whose non-miss row inflicts it.
+    an attack it can make (``attack_makers``: the earlier draft's Improvised Technique too)
+    whose non-miss row inflicts it.
     """
-    combatants = expand(scenario)
+    makers = scenario.attack_makers()
     names = scenario.combatant_names()
-    for c, (side, member) in enumerate(combatants):
-        if side == combatants[target][0]:
+    for c, (side, _, attacks) in enumerate(makers):
+        if side == makers[target][0]:
             continue
-        for name in dict.fromkeys(member.attacks):
+        for name in dict.fromkeys(attacks):
             attack = scenario.attacks[name]
             for row, statuses in attack.status.items():
                 for text in statuses:

@@ -318,7 +318,7 @@ def _can_fumble(scenario: Scenario, c: int) -> str | None:
     side, member = combatants[c]
     blockers = any(m.react.block is not None for s, m in combatants if s != side)
     low = min(prm.shaken_roll_modifier, 0) - int(blockers)
-    for name in dict.fromkeys(member.plan):
+    for name in dict.fromkeys(scenario.attack_makers()[c][2]):  # its Improvised one too
         if 2 + scenario.techniques[name].modifier + member.roll_modifier + low < 2:
             who = scenario.combatant_names()[c][1]
             return f"{who!r} can fumble with {name!r} and gain Exposed during the fight"

@@ -261,3 +261,29 @@ def test_exact_engine_solves_the_example_duel() -> None:
     root = Path(__file__).resolve().parents[2]
     res = simlab.exact(root / "scenarios/shattered-spirits-draft1/training-dummy.yaml")
     assert len(res.pairs) == 2 and res.duel is not None and not res.refusals
+
+
+IMPROVISED = DUEL.replace(
+    "speed: 1}\nsides:",
+    "speed: 1}\n  poke: {profile: [0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 6], modifier: -3, ap: 1, "
+    "speed: 1, status: {12: [exposed 1]}}\nsides:",
+).replace("plan: [strike, jab]}", "plan: [strike, jab], improvise: {replace: jab, use: poke}}")
+
+
+def test_an_improvised_technique_is_solved_like_any_other() -> None:
+    """A Technique a combatant plays only when it Improvises (seed 000, "Rounds in
+    Shattered Spirits") is one of its attacks like those of its plan: `simlab exact`
+    solves its pairs (the same fresh-defender computation), the fight caveats read its
+    statuses and fumbles, and an ``expect:`` may name it."""
+    assert IMPROVISED != DUEL and "use: poke" in IMPROVISED
+    scn = simlab.loads(IMPROVISED.replace("guard: 1}", "guard: 1, plan: [jab]}"), "d.yaml")
+    solved = {(p.attacker, p.attack, p.defender): p for p in simlab.exact(scn).pairs}
+    assert set(solved) == {("A", "strike", "D"), ("A", "jab", "D"), ("A", "poke", "D"),
+                           ("D", "jab", "A")}  # fmt: skip
+    assert solved[("A", "poke", "D")].hit_rate == attack_outcome(scn, 0, "poke", 1).hit_rate
+    assert (
+        "'poke' can inflict 'exposed 1' on 'D'" in fight_caveats(scn, 0, "strike", 1)["mean_damage"]
+    )
+    assert "'A' can fumble with 'poke'" in fight_caveats(scn, 1, "jab", 0)["mean_damage"]
+    spec = "expect:\n  - {figure: hit_rate, attacker: A, attack: poke, defender: D, at_least: 0}\n"
+    assert simlab.loads(IMPROVISED + spec, "d.yaml").expect[0].attack == "poke"

@@ -190,6 +190,60 @@ def test_caveats_and_engine() -> None:
     assert duel.duel is not None and duel.refusals == []
 
 
+def test_caveats_name_a_combatant_once_quoted() -> None:
+    """A possessive is written on the bare name (``A's DEX``), as the attacker's is
+    (``A's 'acid'``): a quoted name and then ``'s`` read ``'A''s``."""
+    scn = simlab.loads(SCENARIO, "ge.yaml")
+    corroded = scn.with_({"Fencer.defense": "none", "Fencer.attacks": ["frost", "acid"]})
+    assert fight_caveats(corroded, 0, "club", 1)["hit_rate"] == "A's 'acid' corrodes Knight's BC"
+    dex = fight_caveats(scn.with_({"Fencer.defense": "none"}), 0, "acid", 2)
+    assert dex["mean_damage"] == "Freezing lowers A's DEX"
+    fencer = SCENARIO[SCENARIO.index("    - {name: Fencer") :]
+    duel = simlab.loads(SCENARIO.replace(fencer, ""), "ge.yaml").with_(
+        {"A.attacks": ["acid"], "Knight.defense": "none"}
+    )
+    assert [r for s, r in engine.exact(duel).refusals if s == "time_to_down"] == [
+        "'acid' corrodes Knight's BC hit by hit"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("armor", "attack", "natural_at_least"),
+    [
+        ("none", "cut", 11),  # MIT = DC 8 + armor_bc 2 + shield_bc 1, whatever the kind
+        ("plate", "cut", 11),
+        ("plate", "club", 8),  # +3 to hit: bludgeoning against plate
+        ("mail", "stab", 8),  # +3 to hit: piercing against mail
+        ("mail", "zap", 9),  # lightning ignores metal armor's BC: MIT 8 + 1
+        ("leather", "zap", 11),  # not metal: its BC counts
+    ],
+)
+def test_armor_kind_sets_no_bc(armor: str, attack: str, natural_at_least: int) -> None:
+    """``armor_bc`` is the armor's BC; the kind only makes mail and plate metal and gives
+    bludgeoning (piercing) +3 to hit against plate (mail) (seed 003, "Damage Types";
+    docs/rules/glitters-d20.md, "Armor")."""
+    text = f"""
+scenario: armor
+rules: glitters-d20
+attacks:
+  cut: {{damage: 1d6, type: slashing}}
+  club: {{damage: 1d6, type: bludgeoning}}
+  stab: {{damage: 1d6, type: piercing}}
+  zap: {{damage: 1d6, type: lightning}}
+sides:
+  a: [{{name: A, hp: 10, attacks: [{attack}]}}]
+  b: [{{name: B, hp: 10, dc: 8, armor: {armor}, armor_bc: 2, shield_bc: 1}}]
+"""
+    bare = text.replace(", armor_bc: 2", "")
+    assert attack_outcome(simlab.loads(text, "a.yaml"), 0, attack, 1).hit_rate == pytest.approx(
+        (21 - natural_at_least) / 20
+    )
+    without_bc = attack_outcome(simlab.loads(bare, "a.yaml"), 0, attack, 1).hit_rate
+    lightning_on_metal = attack == "zap" and armor == "mail"
+    shift = 0 if lightning_on_metal else 2
+    assert without_bc == pytest.approx((21 - natural_at_least + shift) / 20)
+
+
 # -- duel time-to-down ---------------------------------------------------------------------
 
 TRAINING = Path(__file__).resolve().parents[2] / "scenarios" / "glitters-d20" / "training-duel.yaml"

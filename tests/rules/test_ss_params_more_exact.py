@@ -46,6 +46,7 @@ import numpy as np
 import pytest
 
 import simlab
+from simlab.engine.tallies import TallyArrays
 from tests.chains import (
     State,
     assert_damage_matches,
@@ -508,6 +509,16 @@ def test_fatigue_per_sunder_cases_are_not_trivial() -> None:
     assert np.allclose(none["dead"], three["dead"])  # Fatigue does nothing
     assert mean_of(three["tired"]) > 3 and three["tired"][3] > 0.1 and three["tired"][6] > 0.1
     assert sunder_chain(0, sunder_needs_fatigue=True)["dead"].sum() > none["dead"].sum() + 0.1
+
+
+def test_fatigue_amount_is_not_observable() -> None:
+    """docs/rules/shattered-spirits.md, "Sunder and Fatigue": Fatigue has no effect and
+    its amount is not reported, so every amount above 0 gives the same tallies, to the
+    integer; only 0 differs (no ``fatigue`` event)."""
+    tallies = [simlab.simulate(simlab.loads(sunder_text(f), "f.yaml"), n=2000, seed=SEED).tallies
+               for f in (1, 3)]  # fmt: skip
+    for name, one, three in zip(TallyArrays._fields, *tallies, strict=True):
+        assert np.array_equal(one, three), name
 
 
 # ---------------------------------------------------------------------------------------

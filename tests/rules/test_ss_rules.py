@@ -294,7 +294,9 @@ sides:
 # The same fights under the other reading of each parameter they exercise: statuses from
 # profiles last the encounter; Wound dice keep the highest; a Spirit that Manifests
 # earns its character no Momentum; Sealed lasts two more Rounds; a Sunder costs no
-# Fatigue (docs/rules/shattered-spirits.md, "Parameters").
+# Fatigue; the Reinforcements source is destroyed in Round 2, so the third Imp (due in
+# Round 3) never comes; an attack its maker cannot pay for is waited for, not passed over
+# (docs/rules/shattered-spirits.md, "Parameters").
 RESOURCES_ENCOUNTER = RESOURCES.replace(
     "params: {stun_per_level: 2}", "params: {stun_per_level: 2, statuses_last: encounter}"
 )
@@ -304,8 +306,13 @@ WOUNDS_HIGHEST = WOUNDS.replace(
 SPIRITS_ALT = SPIRITS.replace(
     "melee_manifest_cost: 1}",
     "melee_manifest_cost: 1,\n"
-    "         manifest_momentum: false, sealed_rounds: 2, fatigue_per_sunder: 0}",
+    "         manifest_momentum: false, sealed_rounds: 2, fatigue_per_sunder: 0,\n"
+    "         source_destroyed_round: 2}",
 )
+MOMENTUM_WAIT = MOMENTUM.replace(
+    "melee_manifest_cost: 1}", "melee_manifest_cost: 1, unpaid_attack: wait}"
+)
+assert "unpaid_attack: wait" in MOMENTUM_WAIT
 # Manifesting at Melee range priced at 2 Momentum, off its default, by a character that
 # starts with 3: paid at the first Respite, later passed over whenever it holds only 1
 # (which would pay the default).
@@ -333,6 +340,7 @@ SCENARIOS = {
     "spirits_alt": (SPIRITS_ALT, 1500, 1313),
     "damage_threshold": (DAMAGE_THRESHOLD, 1500, 1414),
     "momentum_manifest_2": (MOMENTUM_MANIFEST_2, 1500, 1515),
+    "momentum_wait": (MOMENTUM_WAIT, 1500, 1616),
 }
 
 # ---------------------------------------------------------------------------------------
@@ -600,6 +608,9 @@ class Oracle:
         prm = self.prm
         for f in self.fighters:
             if f.arrives == rnd and f.owner is None:
+                if prm.source_destroyed_round and rnd > prm.source_destroyed_round:
+                    self.cases["reinforcement stopped: source destroyed"] += 1
+                    continue
                 f.absent = False
                 f.note("reinforcement", rnd)
                 self.cases["reinforcement arrives"] += 1
@@ -869,13 +880,18 @@ class Oracle:
 
     def affordable(self, f: Fighter) -> str | None:
         """The attack ``f`` makes next (its rotation not yet moved past it): attacks priced
-        in Momentum beyond what its payer holds are passed over [default reading]; None
-        when it can pay for none (the rotation then comes round to where it was)."""
+        in Momentum beyond what its payer holds are passed over (``unpaid_attack: next``);
+        None when it can pay for none (the rotation then comes round to where it was).
+        With ``unpaid_attack: wait``, None at the first it cannot pay for, the rotation
+        staying on it."""
         attacks = f.spec.attacks
         for _ in attacks:
             name = attacks[f.rotation % len(attacks)]
             if self.sc.attacks[name].momentum_cost <= f.payer.momentum:
                 return name
+            if self.prm.unpaid_attack == "wait":
+                self.cases["priced attack waited for"] += 1
+                return None
             f.rotation += 1
             self.cases["priced attack passed over"] += 1
         self.cases["no attack affordable"] += 1
@@ -1146,6 +1162,11 @@ def momentum_manifest_2() -> Run:
     return _run("momentum_manifest_2")
 
 
+@pytest.fixture(scope="module")
+def momentum_wait() -> Run:
+    return _run("momentum_wait")
+
+
 def _errors(run: Run, rule: str) -> list[str]:
     return run.oracle.errors.get(rule, [])
 
@@ -1253,6 +1274,11 @@ COVERAGE = [
     ("spirits_alt", "melee manifest unpaid", 1000),  # Manifesting earns no Momentum
     ("spirits_alt", "sealed", 50),
     ("spirits_alt", "sunder armor", 50),
+    ("spirits_alt", "reinforcement arrives", 1000),
+    ("spirits_alt", "reinforcement stopped: source destroyed", 300),
+    ("momentum_wait", "priced attack waited for", 3000),
+    ("momentum_wait", "priced attack paid", 3000),
+    ("momentum_wait", "priced attack paid by the character", 1000),
 ]
 
 

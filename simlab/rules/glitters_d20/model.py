@@ -79,10 +79,13 @@ class Combatant(CombatantBase):
     rolls death saves when down. ``initiative`` adds to its d20 initiative roll.
     ``attributes`` maps attribute names (:data:`ATTRIBUTES`: ``str``, ``dex``,
     ``speed``, ``int``, ``will``; any other is refused) to scores (10 when not given):
-    attacks add ``attribute − 10`` (ASM) to damage, Freezing lowers ``dex``, Frozen comes
-    when Freezing exceeds ``str``, Burning above ``will`` incapacitates. Mitigation: ``dc``
-    (its dodge part), ``armor`` (its kind: ``mail`` and ``plate`` are metal) with
-    ``armor_bc``, and ``shield_bc``; or ``mit`` as a shortcut that sets DC to ``mit`` less
+    attacks add ``attribute − 10`` (ASM) to damage, Freezing lowers ``dex`` by 1 per level
+    (seed 003, "Status Effects"), Frozen comes when Freezing exceeds ``str``, Burning above
+    ``will`` incapacitates. Mitigation: ``dc`` (its dodge part), ``armor_bc`` (the armor's
+    BC) and ``shield_bc``, and ``armor``, the armor's kind, which gives no BC: it decides
+    only that ``mail`` and ``plate`` are metal (lightning ignores their BC) and that
+    bludgeoning (piercing) gets +3 to hit against plate (mail) (seed 003, "Damage Types");
+    or ``mit`` as a shortcut that sets DC to ``mit`` less
     the BCs (and less ``params.mit_base``). ``defense`` is its policy: ``block`` (offhand
     action, doubles the shield's BC until its next turn) or ``parry`` (reaction:
     ``parry_value``, default ``params.parry_value``, added to MIT against the first attack

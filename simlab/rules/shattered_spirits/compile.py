@@ -69,8 +69,8 @@ N_ROW_FIELDS = 5
  G_DUEL_ATTACKER, G_DYNAMIC_ORDER, G_ANY_ABSENT, G_MELEE_MANIFEST_COST, G_MANIFEST_MOMENTUM,
  G_HARM_METER, G_SEALED_ROUNDS, G_FATIGUE_PER_SUNDER, G_EV_SUPPRESSED, G_EV_SEALED, G_EV_HARM,
  G_EV_MOMENTUM, G_EV_REINFORCEMENT, G_EV_SUNDER, G_EV_FATIGUE, G_FEATURES,
- G_DECLARED, G_GUARD_THRESHOLD) = range(32)  # fmt: skip
-N_GLOBAL_FIELDS = 32
+ G_DECLARED, G_GUARD_THRESHOLD, G_UNPAID_WAIT, G_SOURCE_DESTROYED) = range(34)  # fmt: skip
+N_GLOBAL_FIELDS = 34
 # the feature events' G_EV_* fields, in FEATURE_EVENTS order (−1 when not in the layout)
 EVENT_FIELDS = {"suppressed": G_EV_SUPPRESSED, "sealed": G_EV_SEALED, "harm": G_EV_HARM,
                 "momentum_spent": G_EV_MOMENTUM, "reinforcement": G_EV_REINFORCEMENT,
@@ -203,6 +203,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
         prm.melee_manifest_cost, int(prm.manifest_momentum), prm.harm_meter,
         prm.sealed_rounds, prm.fatigue_per_sunder, *event_codes, int(bool(features)),
         int(prm.engagement == "declared"), int(prm.guard_mode == "threshold"),
+        int(prm.unpaid_attack == "wait"), prm.source_destroyed_round,
     ])  # fmt: skip
     params = KernelParams(
         combatant=combatant,

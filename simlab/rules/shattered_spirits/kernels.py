@@ -114,9 +114,11 @@ from simlab.rules.shattered_spirits.compile import (
     G_N_SIDES,
     G_REACTION_COST,
     G_SEALED_ROUNDS,
+    G_SOURCE_DESTROYED,
     G_STATUSES_LAST_ROUND,
     G_STRAIN_METER,
     G_STUN_PER_LEVEL,
+    G_UNPAID_WAIT,
     G_WOUND_ROLL,
     NO_REACTION,
     R_DAMAGE,
@@ -637,7 +639,11 @@ def reset(p, st, standing):
 @inline_kernel
 def arrive(p, st, rnd, standing):
     """Reinforcements (seed 001, "Arenas and Movement"): the slots due in round ``rnd``
-    join the fight at its start (the source is never destroyed [default])."""
+    join the fight at its start, unless the source was destroyed in an earlier round
+    (``source_destroyed_round``; 0: never)."""
+    destroyed = p.globals_[G_SOURCE_DESTROYED]
+    if destroyed > 0 and rnd > destroyed:
+        return
     for c in range(st.shape[1]):
         if p.combatant[C_ARRIVES, c] == rnd and p.combatant[C_OWNER, c] < 0:
             st[OUT, c] = 0
@@ -742,15 +748,20 @@ def momentum_payer(p, c):
 
 @inline_kernel
 def affordable_attack(p, st, c):
-    """The attack ``c`` makes next, passing over those priced in Momentum
-    (``momentum_cost``) beyond what its payer holds [default reading]; ``NO_ATTACK`` when
-    it can pay for none. An attack without a price is taken at once, as
-    :func:`next_attack` would."""
+    """The attack ``c`` makes next, by ``unpaid_attack`` when its rotation comes to one
+    priced in Momentum (``momentum_cost``) beyond what its payer holds: ``next`` passes
+    over it [default reading], ``NO_ATTACK`` when it can pay for none; ``wait`` gives
+    ``NO_ATTACK`` and leaves the rotation on it. An attack without a price is taken at
+    once, as :func:`next_attack` would."""
     payer = momentum_payer(p, c)
-    for _ in range(p.combatant[C_ATTACK_COUNT, c]):
+    count = p.combatant[C_ATTACK_COUNT, c]
+    for _ in range(count):
         attack = next_attack(p, st, c)
         if p.attack[A_MOMENTUM_COST, attack] <= st[MOMENTUM, payer]:
             return attack
+        if p.globals_[G_UNPAID_WAIT] != 0:  # step back: the rotation waits on it
+            st[ROTATION, c] = st[ROTATION, c] - 1 if st[ROTATION, c] > 0 else count - 1
+            return NO_ATTACK
     return NO_ATTACK
 
 

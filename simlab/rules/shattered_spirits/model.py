@@ -108,9 +108,8 @@ class Attack(StrictModel):
     scenario declares engagements) or ``ranged`` (any enemy; seed 001, "Range").
     ``momentum_cost`` prices the attack in Momentum (seed 001, "Resources in Combat" names
     Momentum as a resource without saying what it buys, so what costs Momentum is the
-    scenario's to say) [default reading: an attack its maker cannot pay for is passed over
-    and the next attack of its rotation is made instead; with none it can pay for, that
-    attack is not made; a Spirit pays from its character's Momentum].
+    scenario's to say); a Spirit pays from its character's Momentum. What an attacker does
+    when it cannot pay is ``Params.unpaid_attack``.
     """
 
     profile: list[int] = Field(min_length=11, max_length=11)
@@ -197,8 +196,9 @@ class Stance(StrictModel):
 
 
 class StancePolicy(StrictModel):
-    """When to change Stance at Respite [default form of the policy]: take ``switch_to``
-    while HP is below ``when_hp_below``, else the first Stance listed."""
+    """When to change Stance at Respite: take ``switch_to`` while HP is below
+    ``when_hp_below``, else the first Stance listed. The form of a policy the scenario
+    writes (the text leaves the choice to whoever plays), not a reading of a rule."""
 
     switch_to: str = Field(min_length=1, max_length=60)
     when_hp_below: int = Field(ge=1, le=100_000)
@@ -230,7 +230,8 @@ class Reinforce(StrictModel):
     """Reinforcements (seed 001, "Arenas and Movement": a Reinforcements source creates new
     enemies at the start of each Round after the first). The entry is not present at the
     start: ``per_round`` copies arrive at the start of each Round from ``from_round``,
-    until ``cap`` have arrived. The source is never destroyed [default]."""
+    until ``cap`` have arrived, or until the source is destroyed
+    (``Params.source_destroyed_round``)."""
 
     per_round: int = Field(1, ge=1, le=64)
     cap: int = Field(ge=1, le=64)
@@ -358,7 +359,20 @@ class Params(StrictModel):
         Rounds beyond the current one that Sealed adds to Suppressed [default 1: Sealed is
         a Suppression that also lasts the next Round].
     fatigue_per_sunder
-        Fatigue taken for each Sunder.
+        Fatigue taken for each Sunder. Fatigue has no effect (the text gives it none) and
+        its amount is not reported: what it changes is only whether a Sunder counts as the
+        ``fatigue`` event (0: never).
+    unpaid_attack
+        What an attacker does when the attack its rotation comes to costs more Momentum
+        (``Attack.momentum_cost``) than its payer holds (seed 001, "Resources in Combat",
+        leaves Momentum's uses open): ``next`` [default reading] passes over it to the next
+        attack of the rotation it can pay for (none: that attack of its Turn is not made);
+        ``wait`` makes no attack then, and the rotation stays on the priced attack, so it is
+        made once it can be paid.
+    source_destroyed_round
+        The Round in which every Reinforcements source is destroyed (seed 001, "Arenas and
+        Movement": a source can be destroyed): reinforcements arrive at the start of
+        Rounds up to this one, none later. 0 [default]: the source is never destroyed.
     """
 
     bonus_size: int = Field(1, ge=0, le=10)
@@ -379,6 +393,8 @@ class Params(StrictModel):
     harm_meter: int = Field(10, ge=1, le=999)
     sealed_rounds: int = Field(1, ge=0, le=10)
     fatigue_per_sunder: int = Field(1, ge=0, le=10)
+    unpaid_attack: Literal["next", "wait"] = "next"
+    source_destroyed_round: int = Field(0, ge=0, le=1000)
 
 
 class Scenario(ScenarioBase):

@@ -318,3 +318,14 @@ class Scenario(ScenarioBase):
             return handler(value)
         finally:
             _KNOWN.reset(token)
+
+    def attack_makers(self) -> list[tuple[str, str, list[str]]]:
+        """(side, name, Techniques) of every combatant, ``count:`` copies apart: its plan,
+        then the Technique its Improvise policy plays in place of one of them (seed 000,
+        "Rounds in Shattered Spirits"), which it makes in the Rounds it Improvises."""
+        out = super().attack_makers()
+        members = [m for ms in self.sides.values() for m in ms for _ in range(m.count)]
+        for (_, _, attacks), member in zip(out, members, strict=True):
+            if member.improvise is not None and member.improvise.use not in attacks:
+                attacks.append(member.improvise.use)
+        return out
