@@ -412,7 +412,8 @@ def test_report_leaves_out_what_a_fight_moves() -> None:
     assert set(damage.source) == {"simulated"}
     # The captions name the exact answer only where it is drawn.
     pictures = {p.title: p for p in _pictures(run, ExactDrawn(), [])}
-    assert "Open black diamond: the exact rate" in pictures["hit and crit rates (95% intervals)"].caption
+    rates_caption = pictures["hit and crit rates (95% intervals)"].caption
+    assert "Open black diamond: the exact rate" in rates_caption
     jab_damage = pictures["Kaito · quick-jab: damage"].caption
     assert "Bars and dots: simulated." in jab_damage and "diamonds" not in jab_damage
     import matplotlib.pyplot as plt
