@@ -218,7 +218,7 @@ def apply_overrides(scenario: ScenarioBase, overrides: list[Override]) -> Scenar
     key_positions = {p: at for p, at in source.key_positions.items() if at[0] >= 0}
     changed_by: dict[tuple[Any, ...], Override] = {}
     for k, item in enumerate(overrides):
-        path = resolve(data, item, tuple(type(scenario).model_fields))
+        path = resolve(data, item, scenario)
         earlier = _overlapping(changed_by, tuple(path))
         if earlier is not None:
             raise InputError(f"{item.label}: expected each field changed once; "
@@ -273,17 +273,19 @@ def _mark(positions: dict[Path, Any], keys: dict[Path, Any], path: Path, at: Any
 # -- resolving NAME.FIELD to a path in the document -------------------------------------------
 
 
-def resolve(data: dict[str, Any], item: Override, fields: tuple[str, ...]) -> Path:
-    """The document path an override's ``NAME.FIELD`` designates.
+def resolve(data: dict[str, Any], item: Override, scenario: ScenarioBase) -> Path:
+    """The document path an override's ``NAME.FIELD`` designates in ``data``, the
+    document of ``scenario`` (validated: it gives the values the document leaves out).
 
     Raises
     ------
     InputError
         Naming the override when NAME is neither a combatant, an attack, ``params`` nor a
-        scenario field, or when a ``[ROW]`` is not a row of a profile chart.
+        scenario field, when a ``[ROW]`` is not a row of a profile chart, or when a field
+        follows a value that is not a mapping (``Kaito.hp.x``, ``profile[9].x``).
     """
     parts = item.target.split(".")
-    head, rest = _head(data, parts, item, fields)
+    head, rest = _head(data, parts, item, tuple(type(scenario).model_fields))
     if not rest and head[0] in ("sides", *ATTACK_KEYS):
         raise InputError(f"{item.label}: expected NAME.FIELD (a field of {parts[0]!r}); "
                          f"got only the name")  # fmt: skip
@@ -296,6 +298,8 @@ def resolve(data: dict[str, Any], item: Override, fields: tuple[str, ...]) -> Pa
     path = list(head)
     node: Any = _at(data, head)
     for i, part in enumerate(rest):
+        if node is None:  # absent from the file (params:, a default): the value it has
+            node = _validated_at(scenario, path)
         if i and node is not None and not isinstance(node, dict):
             kind = "a list" if isinstance(node, list) else f"the value {node!r}"
             raise InputError(f"{item.label}: expected a field of a mapping after "
@@ -306,9 +310,24 @@ def resolve(data: dict[str, Any], item: Override, fields: tuple[str, ...]) -> Pa
         path.append(key)
         node = node.get(key) if isinstance(node, dict) else None
         if match:
-            path.append(_profile_position(node, field, int(match["row"]), item))
-            node = None
+            row = _profile_position(node, field, int(match["row"]), item)
+            path.append(row)
+            node = node[row]
     return tuple(path)
+
+
+def _validated_at(scenario: ScenarioBase, path: list[Any]) -> Any:
+    """The value at document ``path`` in the validated ``scenario`` (its defaults
+    filled in), or None where it has none."""
+    node: Any = scenario.model_dump(by_alias=True)
+    for key in path:
+        if isinstance(node, dict):
+            node = node.get(key)
+        elif isinstance(node, list) and isinstance(key, int) and 0 <= key < len(node):
+            node = node[key]
+        else:
+            return None
+    return node
 
 
 def _head(
@@ -381,7 +400,8 @@ def _profile_position(node: Any, field: str, row: int, item: Override) -> int:
     """Index of row ``row`` of a profile chart (rows 2..12 on 2d6)."""
     if field != "profile" or not isinstance(node, list):
         raise InputError(f"{item.label}: expected [ROW] only after a profile chart "
-                         f"(profile[9] is row 9); got {field}[{row}]")  # fmt: skip
+                         f"(profile[9] is row 9); got {field}[{row}]"
+                         f"{did_you_mean(field, ['profile'])}")  # fmt: skip
     last = PROFILE_FIRST_ROW + len(node) - 1
     if not PROFILE_FIRST_ROW <= row <= last:
         raise InputError(f"{item.label}: expected a row of the profile chart, "

@@ -92,6 +92,9 @@ def test_yaml_values_from_the_command_line() -> None:
         ("Defender.guard=[1", "expected a YAML value after '='"),
         ("Defender..hp=3", "expected NAME.FIELD with a field between each pair of dots"),
         ("Defender.hp.x=3", "expected a field of a mapping after 'hp'; got 'x' under the value"),
+        ("strike.profile[9].x=3", "after 'profile[9]'; got 'x' under the value 6"),
+        ("params.strain_meter.x=3", "after 'strain_meter'; got 'x' under the value 10"),
+        ("strike.profil[9]=8", "got profil[9]; did you mean 'profile'?"),
         ("Defender.name=Attacker", "expected a field other than 'name'"),
     ],
 )
