@@ -49,6 +49,12 @@ GRID = 5
 RESOLUTION = 1 / 1024
 #: Exact figures equal the target within this (relative) tolerance.
 EXACT_TOLERANCE = 1e-9
+#: Two figures closer than this (relative to the larger) differ by rounding alone: the
+#: exact engine sums hundreds of terms, each rounded to half an ulp (1.1e-16 relative),
+#: so one figure may come out 1e-16 apart at two values (a down rate of 1 read as
+#: 0.9999999999999998); 1e-12 is some ten thousand ulps, and a figure a field moves
+#: moves by far more than that.
+ROUNDING = 1e-12
 
 
 @dataclass(frozen=True)
@@ -553,7 +559,10 @@ def _monotone(done: list[Evaluation]) -> bool:
 
 
 def _reverses(a: Evaluation, b: Evaluation, sign: int) -> bool:
-    """Whether going from ``a`` to ``b`` the figure moves against ``sign`` beyond noise."""
+    """Whether going from ``a`` to ``b`` the figure moves against ``sign`` beyond noise
+    (either interval) and beyond rounding (:data:`ROUNDING`: an exact interval has none)."""
     if sign * (b.figure - a.figure) >= 0 or math.isnan(a.figure - b.figure):
+        return False
+    if math.isclose(a.figure, b.figure, rel_tol=ROUNDING):
         return False
     return not (a.lo <= b.figure <= a.hi or b.lo <= a.figure <= b.hi)

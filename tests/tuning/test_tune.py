@@ -223,6 +223,22 @@ def test_monotonicity_is_judged_beyond_noise() -> None:
     assert _monotone([ev(1, 3, 0), ev(2, 3, 0), ev(3, 2, 0)])
 
 
+def test_exact_figures_apart_by_rounding_alone_do_not_reverse(tmp_path: Path) -> None:
+    """``ss-duel``'s exact down rate is 1 at every HP, summed to 0.9999999999999998 at
+    one value and 0.9999999999999999 at the next: that step up by 1e-16 broke the
+    monotonicity of an exact figure, whose interval has no width, and the tuning said
+    "the figure is NOT monotone"."""
+    exact_one = [1.0, 0.9999999999999998, 0.9999999999999999, 0.9999999999999996]
+    assert _monotone([Evaluation(x, f, f, f, "exact") for x, f in enumerate(exact_one)])
+    assert not _monotone([Evaluation(x, f, f, f, "exact") for x, f in enumerate([1, 1.5, 1])])
+    done = CliRunner().invoke(main, ["tune", str(SS_DUEL), "--vary", "Defender.hp=5:60",
+                                     "--target", "down_rate:Defender=0.5",
+                                     "--out", str(tmp_path)])  # fmt: skip
+    assert done.exit_code == 1, done.output
+    assert "NOT monotone" not in done.output
+    assert json.loads((tmp_path / "tune.json").read_text())["monotone"] is True
+
+
 def test_a_target_no_value_hits_gives_the_closest_and_no_range(duel: Any) -> None:
     """Mean damage falls with Guard in steps; 2 lies between two of them: the closest value
     is reported, and no value is consistent (exact figures have no noise)."""
