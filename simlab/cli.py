@@ -915,7 +915,8 @@ def _note_unused_settings(first: Any, second: Any, given: dict[str, int | None])
     required=True,
     multiple=True,
     metavar="NAME.FIELD=LO:HI",
-    help="The field to tune and its range (integers when both ends are).",
+    help="The field to tune and its range (integers when both ends are; no STEP: tune "
+    "bisects).",
 )
 @click.option(
     "--target",

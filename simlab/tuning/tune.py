@@ -118,7 +118,7 @@ def parse_range(text: str, option: str = "--vary") -> tuple[str, float, float]:
     Raises
     ------
     InputError
-        Naming the argument when the form is wrong or LO ≥ HI.
+        Naming the argument when the form is wrong (a STEP too) or LO ≥ HI.
     """
     label = argument_label(option, text)
     name, equals, spec = text.partition("=")
@@ -126,6 +126,9 @@ def parse_range(text: str, option: str = "--vary") -> tuple[str, float, float]:
     if not equals or not name.strip() or not colon:
         raise InputError(f"{label}: expected NAME.FIELD=LO:HI (e.g. Defender.hp=5:60); "
                          f"got {text!r}")  # fmt: skip
+    if ":" in hi_text:  # sweep's LO:HI:STEP
+        raise InputError(f"{label}: expected LO:HI without a STEP (tune bisects the range; "
+                         f"simlab sweep takes a STEP); got {spec!r}")  # fmt: skip
     lo, hi = (parse_value(part.strip(), label) for part in (lo_text, hi_text))
     _check_range(lo, hi, label, repr(spec))
     return name.strip(), lo, hi

@@ -139,6 +139,9 @@ def test_a_figure_no_value_gives_is_said_so_not_called_monotone(tmp_path: Path) 
         ("Defender.hp=5", "--vary", "expected NAME.FIELD=LO:HI"),
         ("Nobody.hp=5:60", "--vary", "expected a combatant"),
         ("Defender.hp=x:60", "--vary", "LO < HI"),
+        ("Defender.hp=5:60:5", "--vary",
+         "expected LO:HI without a STEP (tune bisects the range; simlab sweep takes a STEP); "
+         "got '5:60:5'"),
         ("Defender.hp=30", "--set", "varied by --vary too"),
         ("median_time_to_down:Defender=1000", "--target",
          "expected a number of rounds from 1 to 100 (the round cap); got 1000"),
