@@ -23,7 +23,8 @@ from simlab.limits import MAX_INTEGER_DIGITS, too_many_digits
 from simlab.scenario.common import ScenarioBase
 from simlab.scenario.source import Path, YamlSource, parse_yaml
 
-__all__ = ["Override", "apply_overrides", "override", "parse_assignment", "parse_value"]
+__all__ = ["Override", "apply_overrides", "override", "parse_assignment", "parse_value",
+           "spelled_value"]  # fmt: skip
 
 #: The first row of a profile chart: ``profile[9]`` is row 9 of the 2d6 chart (rows 2..12).
 PROFILE_FIRST_ROW = 2
@@ -56,8 +57,12 @@ class Override:
 
     def spelled(self) -> str:
         """``NAME.FIELD=VALUE`` as a reader would type it (``Defender.guard=2``)."""
-        value = self.value if isinstance(self.value, str) else json.dumps(self.value)
-        return f"{self.target}={value}"
+        return f"{self.target}={spelled_value(self.value)}"
+
+
+def spelled_value(value: Any) -> str:
+    """An override's value as a reader would type it: ``2``, ``1d8``, ``[0, 1]``."""
+    return value if isinstance(value, str) else json.dumps(value)
 
 
 #: Scenario fields that set how a run is played, not the fight, each with how it is set

@@ -384,6 +384,10 @@ def test_parse_vary(text: str, values: tuple[Any, ...]) -> None:
          "--vary Defender.guard=2:3", "--vary Defender.guard=0:1 changes it too"),
         (["--vary", "Defender.guard=0:2", "--set", "Defender.guard=1"],
          "--set Defender.guard=1", "varied by --vary too"),
+        (["--vary", "Defender.guard=1,1"], "--vary Defender.guard=1,1",
+         "expected each value once; got 1 twice"),
+        (["--vary", "Defender.hp=20,30,20,20"], "--vary Defender.hp=20,30,20,20",
+         "expected each value once; got 20 3 times"),
     ],
 )  # fmt: skip
 def test_bad_vary_exits_2_names_it_writes_nothing(
@@ -506,6 +510,17 @@ def test_a_sweep_takes_vary_as_the_command_line_spells_it(duel: Any, vary: Any) 
 def test_a_vary_of_another_shape_is_an_input_error(duel: Any, vary: Any, message: str) -> None:
     with pytest.raises(simlab.api.InputError, match=message):
         simlab.sweep(duel, vary, n=100, exact=False)
+
+
+@pytest.mark.parametrize(
+    ("values", "got"), [([1, 1], "1 twice"), ([[0] * 11, [1] * 11, [0] * 11], "[0, 0")]
+)
+def test_a_value_given_twice_is_an_input_error(duel: Any, values: Any, got: str) -> None:
+    """Its point ran twice, its rows alike in every table: a pivot on the field failed."""
+    field = "Defender.guard" if values[0] == 1 else "strike.profile"
+    with pytest.raises(simlab.api.InputError, match=rf"^vary '{field}': expected each value "
+                       rf"once; got {re.escape(got)}"):  # fmt: skip
+        simlab.sweep(duel, {field: values}, n=100, exact=False)
 
 
 def test_a_huge_range_in_the_api_is_refused_before_it_is_made() -> None:
