@@ -44,12 +44,15 @@ class Override:
     """One change to a scenario: ``target`` (``NAME.FIELD``) set to ``value``.
 
     ``label`` names the override in error messages: the ``--set`` argument as typed on
-    the command line, or the key of the mapping given in Python.
+    the command line, or the key of the mapping given in Python. ``one_of`` marks a
+    value that is one of several its argument gives (a sweep's or a tune's ``--vary``):
+    a problem of the scenario it makes names the value too (:meth:`named`).
     """
 
     target: str
     value: Any
     label: str
+    one_of: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "value", plain_value(self.value))  # numpy's, made Python's
@@ -58,6 +61,11 @@ class Override:
     def spelled(self) -> str:
         """``NAME.FIELD=VALUE`` as a reader would type it (``Defender.guard=2``)."""
         return f"{self.target}={spelled_value(self.value)}"
+
+    def named(self) -> str:
+        """How a problem of the scenario it makes names it: its label, or, for one value
+        of several, ``params.ap_per_round=1 from --vary params.ap_per_round=3,1``."""
+        return f"{self.spelled()} from {self.label}" if self.one_of else self.label
 
 
 def spelled_value(value: Any) -> str:
@@ -261,10 +269,10 @@ def _name_override(problem: Problem, overrides: list[Override]) -> Problem:
     """``problem`` named after the override it is located at; a problem located in the
     file (which validated before the overrides) says which overrides brought it."""
     if problem.line is None or problem.line >= 0:
-        labels = ", ".join(item.label for item in overrides)
+        labels = ", ".join(item.named() for item in overrides)
         message = f"{problem.message} (with {labels})"
         return Problem(problem.file, problem.line, problem.col, message)
-    return Problem(overrides[-problem.line - 1].label, None, None, problem.message)
+    return Problem(overrides[-problem.line - 1].named(), None, None, problem.message)
 
 
 def _mark(positions: dict[Path, Any], keys: dict[Path, Any], path: Path, at: Any) -> None:

@@ -457,7 +457,8 @@ def sweep_points(scenario: ScenarioBase, vary: Vary) -> SweepResult:
                          variations, overrides=scenario.overrides)  # fmt: skip
     labels = ", ".join(v.label for v in variations)
     for values in itertools.product(*(v.values for v in variations)):
-        changes = [Override(v.target, x, v.label) for v, x in zip(variations, values, strict=True)]
+        changes = [Override(v.target, x, v.label, one_of=True)
+                   for v, x in zip(variations, values, strict=True)]  # fmt: skip
         variant = apply_overrides(scenario, changes)
         refuse_run_changes(scenario, variant, labels, "sweep")
         result.points.append(SweepPoint(

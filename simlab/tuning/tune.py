@@ -315,7 +315,7 @@ class _Evaluator:
         self.label = f"--vary {name}"
 
     def variant(self, value: float) -> ScenarioBase:
-        return apply_overrides(self.scenario, [Override(self.name, value, self.label)])
+        return apply_overrides(self.scenario, [Override(self.name, value, self.label, one_of=True)])
 
     def __call__(self, value: float) -> Evaluation:
         if value not in self.done:
