@@ -707,7 +707,7 @@ def _write_unit(
 
 def tune(
     scenario: ScenarioBase | str | os.PathLike[str],
-    vary: str | tuple[str, float, float],
+    vary: str | tuple[str, float, float] | Mapping[str, tuple[float, float]],
     target: str | Any,
     n: int | None = None,
     seed: int | None = None,
@@ -720,33 +720,45 @@ def tune(
 ) -> Any:
     """Find the value of one field that brings a figure to a target, on common random numbers.
 
-    ``vary`` is ``"Defender.hp=5:60"`` (integers when both ends are) or
-    ``("Defender.hp", 5, 60)``; ``target`` is ``"median_time_to_down:Defender=5"``
+    ``vary`` is ``"Defender.hp=5:60"`` (integers when both ends are),
+    ``("Defender.hp", 5, 60)`` or ``{"Defender.hp": (5, 60)}``; ``target`` is ``"median_time_to_down:Defender=5"``
     (``FIGURE[:ON[@ARG]]=VALUE``, the figures of ``expect:``). The exact engine answers
     where it gives the figure, simulation (same seed at every value) elsewhere. Returns a
     :class:`simlab.tuning.tune.TuneResult`: the closest value, its figure with interval,
     every value evaluated and the range consistent with the target; see
     :mod:`simlab.tuning.tune` for the search.
     """
-    from simlab.tuning.tune import parse_range, parse_target
+    from simlab.tuning.tune import parse_target
     from simlab.tuning.tune import tune as search
 
     function_argument(progress, "progress")
     flag_argument(exact, "exact")
     loaded = scenario_of(scenario)
-    if isinstance(vary, str):
-        name, lo, hi = parse_range(vary)
-    elif isinstance(vary, (tuple, list)) and len(vary) == 3:
-        name, lo, hi = vary
-    else:
-        raise InputError(f"vary: expected 'NAME.FIELD=LO:HI' or (NAME.FIELD, LO, HI); "
-                         f"got {vary!r}")  # fmt: skip
+    name, lo, hi = _tune_range(vary)
     goal = parse_target(target) if isinstance(target, str) else target
     result = search(loaded, name, lo, hi, goal, n, seed, threads=threads, exact=exact,
                     precision=precision, precision_on=precision_on,
                     progress=progress)  # fmt: skip
     result.meta["scenario_hash"] = scenario_hash(loaded)
     return result
+
+
+def _tune_range(vary: Any) -> tuple[Any, Any, Any]:
+    """(NAME.FIELD, LO, HI) of :func:`tune`'s ``vary``: ``"Defender.hp=5:60"``,
+    ``("Defender.hp", 5, 60)`` or ``{"Defender.hp": (5, 60)}`` (a sweep's mapping, of one
+    field to its two ends)."""
+    from simlab.tuning.tune import parse_range
+
+    if isinstance(vary, str):
+        return parse_range(vary)
+    if isinstance(vary, (tuple, list)) and len(vary) == 3:
+        return tuple(vary)
+    if isinstance(vary, Mapping) and len(vary) == 1:
+        ((name, ends),) = vary.items()
+        if isinstance(ends, (tuple, list)) and len(ends) == 2:
+            return name, *ends
+    raise InputError(f"vary: expected 'NAME.FIELD=LO:HI', (NAME.FIELD, LO, HI) or "
+                     f"{{NAME.FIELD: (LO, HI)}}; got {vary!r}")  # fmt: skip
 
 
 def write_tune(result: Any, out_dir: str | os.PathLike[str]) -> dict[str, Path]:

@@ -321,12 +321,19 @@ def test_tune_refuses_a_second_vary_or_target(twice: list[str], expected: str) -
     assert "got 2" in done.output
 
 
+#: The forms of tune's ``vary``, as its message names them.
+FORMS = "vary: expected 'NAME.FIELD=LO:HI', (NAME.FIELD, LO, HI) or {NAME.FIELD: (LO, HI)}; got"
+
+
 @pytest.mark.parametrize(
     ("vary", "extra", "words"),
     [
         (("Defender.hp", 60, 5), {}, "--vary Defender.hp=60:5: expected LO:HI with numbers"),
         (("Defender.hp", 5, 5), {}, "expected LO:HI with numbers LO < HI"),
-        (("Defender.hp", 5), {}, "vary: expected 'NAME.FIELD=LO:HI' or (NAME.FIELD, LO, HI)"),
+        (("Defender.hp", 5), {}, FORMS),
+        ({"Defender.hp": range(5, 61)}, {}, FORMS),
+        ({"Defender.hp": (5, 60), "Attacker.hp": (5, 60)}, {}, FORMS),
+        ({"Defender.hp": 5}, {}, FORMS),
         ("seed=1:100", {"exact": False}, "got one to 'seed', which a tune keeps the same"),
         ("encounters=100:1000", {}, "got one to 'encounters', which a tune keeps the same"),
         ("Defender.hp=5:60", {"threads": "x"}, "expected threads as a whole number"),
@@ -347,6 +354,15 @@ def test_the_api_checks_every_argument_even_when_the_exact_engine_answers(
     with pytest.raises(InputError) as err:
         simlab.tune(duel, vary, "median_time_to_down:Defender=5", n=200, **extra)
     assert words in str(err.value)
+
+
+def test_a_mapping_of_one_field_to_its_ends_tunes_it(duel: Any) -> None:
+    """``simlab.sweep`` takes ``{NAME.FIELD: values}``, so a notebook tries a mapping in
+    ``simlab.tune`` too: one field to its two ends is the tuple form."""
+    target = "median_time_to_down:Defender=5"
+    as_tuple = simlab.tune(duel, ("Defender.hp", 5, 40), target, n=2000)
+    as_mapping = simlab.tune(duel, {"Defender.hp": (5, 40)}, target, n=2000)
+    assert as_mapping.document() == as_tuple.document()
 
 
 def test_an_exact_median_past_the_round_cap_is_not_reached_as_in_a_run(duel: Any) -> None:
