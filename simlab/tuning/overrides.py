@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from simlab.arguments import spelled_as
 from simlab.errors import InputError, Problem, ScenarioError, did_you_mean
 from simlab.limits import MAX_INTEGER_DIGITS, too_many_digits
 from simlab.scenario.common import ScenarioBase
@@ -74,16 +75,18 @@ def spelled_value(value: Any) -> str:
 
 
 #: Scenario fields that set how a run is played, not the fight, each with how it is set
-#: for every variant at once: a sweep, a comparison and a tune play every variant with
+#: for every variant at once, in Python and on the command line: a sweep, a comparison
+#: and a tune play every variant with
 #: one seed, one number of encounters and one precision. A precision varied point by
 #: point would change only how long each point runs, not what it measures: the points
 #: would stop at different counts, no longer on the same sample, and a sweep of it
 #: would draw the same figures with narrower bands.
 RUN_FIELDS = {
-    "seed": "seed= and n=, or --seed and -n",
-    "encounters": "seed= and n=, or --seed and -n",
-    "precision": "precision=, or --precision H, which runs every variant to H",
-}
+    "seed": ("seed= and n=", "--seed and -n"),
+    "encounters": ("seed= and n=", "--seed and -n"),
+    "precision": ("precision=, which runs every variant to it",
+                  "--precision H, which runs every variant to H"),
+}  # fmt: skip
 
 
 def refuse_run_changes(before: ScenarioBase, after: ScenarioBase, label: str, kind: str) -> None:
@@ -94,13 +97,14 @@ def refuse_run_changes(before: ScenarioBase, after: ScenarioBase, label: str, ki
     Raises
     ------
     InputError
-        Naming ``label``, the field and the option that sets it for every variant.
+        Naming ``label``, the field and the argument that sets it for every variant, as
+        the reader of ``label`` spells it (:func:`~simlab.arguments.spelled_as`).
     """
-    for name, option in RUN_FIELDS.items():
+    for name, options in RUN_FIELDS.items():
         if getattr(after, name) != getattr(before, name):
             raise InputError(f"{label}: expected a change to the fight; got one to {name!r}, "
                              f"which a {kind} keeps the same for every variant (set it with "
-                             f"{option})")  # fmt: skip
+                             f"{spelled_as(label, *options)})")  # fmt: skip
 
 
 def argument_label(option: str, text: str) -> str:
@@ -182,7 +186,8 @@ def _as_overrides(
         changes = [changes]
     if isinstance(changes, Mapping):
         return [Override(str(k), v, f"override {k!r}") for k, v in changes.items()]
-    return [c if isinstance(c, Override) else parse_assignment(str(c)) for c in changes]
+    return [c if isinstance(c, Override) else parse_assignment(str(c), "override")
+            for c in changes]  # fmt: skip
 
 
 def override(
@@ -196,7 +201,8 @@ def override(
         A scenario loaded with :func:`simlab.load` or :func:`simlab.loads`.
     changes : mapping, str or iterable of str
         ``{"Defender.guard": 2, "strike.profile[9]": 8}`` (Python values), or strings
-        ``"Defender.guard=2"`` (values read as YAML), one or several. A NAME is a
+        ``"Defender.guard=2"`` (values read as YAML, named ``override Defender.guard=2``
+        in messages), one or several. A NAME is a
         combatant entry's ``name`` or an attack's name; ``params.FIELD`` is a rule
         parameter; a bare field (``max_rounds``) is a scenario field. ``profile[R]`` is
         row R of the 2..12 chart. Deeper fields are reached with more dots

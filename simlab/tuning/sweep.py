@@ -446,7 +446,7 @@ def sweep_points(scenario: ScenarioBase, vary: Vary) -> SweepResult:
     """
     variations = _variations(vary)
     if not variations:
-        raise InputError("expected at least one --vary NAME.FIELD=LO:HI; got none")
+        raise InputError("vary: expected at least one NAME.FIELD and its values; got none")
     total = 1
     for v in variations:
         _check_values(v)

@@ -26,7 +26,7 @@ import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from simlab.errors import ExactUnsupported, InputError
 from simlab.limits import encounters_and_seed
@@ -41,7 +41,7 @@ from simlab.tuning.overrides import (
     refuse_run_changes,
 )
 
-__all__ = ["Evaluation", "Target", "TuneResult", "parse_range", "parse_target", "tune"]
+__all__ = ["Evaluation", "Range", "Target", "TuneResult", "parse_range", "parse_target", "tune"]
 
 #: Values of the coarse grid the search starts from (both ends included).
 GRID = 5
@@ -112,7 +112,17 @@ def check_rounds(target: Target, cap: int) -> None:
                          f"round cap); got {target.value:g}")  # fmt: skip
 
 
-def parse_range(text: str, option: str = "--vary") -> tuple[str, float, float]:
+class Range(NamedTuple):
+    """The field a tune searches and the ends of its range; ``label`` names it in
+    messages as it was given (``--vary Defender.hp=5:60``)."""
+
+    field: str
+    lo: Any
+    hi: Any
+    label: str
+
+
+def parse_range(text: str, option: str = "--vary") -> Range:
     """Read ``NAME.FIELD=LO:HI`` (integers for an integer field; numbers otherwise).
 
     Raises
@@ -131,7 +141,7 @@ def parse_range(text: str, option: str = "--vary") -> tuple[str, float, float]:
                          f"simlab sweep takes a STEP); got {spec!r}")  # fmt: skip
     lo, hi = (parse_value(part.strip(), label) for part in (lo_text, hi_text))
     _check_range(lo, hi, label, repr(spec))
-    return name.strip(), lo, hi
+    return Range(name.strip(), lo, hi, label)
 
 
 @dataclass(frozen=True)
@@ -312,7 +322,7 @@ class _Evaluator:
         self.scenario, self.name, self.target = scenario, name, target
         self.n, self.seed, self.simulate, self.exact = n, seed, simulate, exact
         self.done: dict[float, Evaluation] = {}
-        self.label = f"--vary {name}"
+        self.label = argument_label("vary", name)
 
     def variant(self, value: float) -> ScenarioBase:
         return apply_overrides(self.scenario, [Override(self.name, value, self.label, one_of=True)])
@@ -356,6 +366,7 @@ def tune(
     precision: float | None = None,
     precision_on: Sequence[Any] = (),
     progress: Callable[[int], None] | None = None,
+    label: str | None = None,
 ) -> TuneResult:
     """Search ``name`` over ``lo..hi`` for the value whose figure is closest to ``target``.
 
@@ -382,6 +393,9 @@ def tune(
         :func:`simlab.simulate`.
     progress : callable, optional
         Called with the number of encounters finished.
+    label : str, optional
+        How messages name the range (:class:`Range`); by default as the Python argument
+        ``vary``: ``vary Defender.hp=5:60``.
 
     Returns
     -------
@@ -397,13 +411,13 @@ def tune(
     from simlab.api import compile_job, simulate
 
     if isinstance(target, str):
-        target = parse_target(target)
+        target = parse_target(target, "target")
     if not isinstance(target, Target):
         raise InputError(f"target: expected FIGURE[:ON]=VALUE (e.g. 'win_rate:party=0.5'); "
                          f"got {target!r}")  # fmt: skip
     n, seed = encounters_and_seed(scenario, n, seed)
     lo, hi = plain_value(lo), plain_value(hi)  # numpy's numbers, made Python's
-    label = f"--vary {name}={lo}:{hi}"
+    label = label or argument_label("vary", f"{name}={lo}:{hi}")
     if not isinstance(name, str) or not name.strip():
         raise InputError(f"{label}: expected NAME.FIELD (e.g. 'Defender.hp'); got {name!r}")
     _check_range(lo, hi, label, f"{lo!r}:{hi!r}")

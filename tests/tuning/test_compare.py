@@ -338,7 +338,7 @@ def test_changes_given_as_one_string_name_b_as_typed(duel: Any) -> None:
         ({"changes": {"seed": 5}}, "got one to 'seed', which a comparison keeps the same"),
         ({"changes": {"encounters": 500}}, "got one to 'encounters'"),
         ({"changes": {"Defender.guard": 2}, "precision_on": ["hit_rate:strike"]},
-         "--precision-on: expected --precision H"),
+         "precision_on: expected precision= (or precision: in the scenario)"),
     ],
 )  # fmt: skip
 def test_compare_refuses_what_it_would_ignore(extra: dict[str, Any], words: str) -> None:

@@ -154,7 +154,8 @@ def test_bad_precision_arguments_exit_2(tmp_path: Path, args: list[str], expecte
 
 @pytest.mark.parametrize("half_width", ["0.01", True, None])
 def test_a_precision_that_is_not_a_number_is_an_input_error(half_width: object) -> None:
-    with pytest.raises(simlab.api.InputError, match="--precision: expected a half-width in"):
+    with pytest.raises(simlab.api.InputError, match=r"^expected a half-width in \(0, 1\] for "
+                       "precision; got"):  # fmt: skip
         precision_rule(half_width)  # type: ignore[arg-type]
 
 

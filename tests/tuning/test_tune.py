@@ -328,7 +328,7 @@ FORMS = "vary: expected 'NAME.FIELD=LO:HI', (NAME.FIELD, LO, HI) or {NAME.FIELD:
 @pytest.mark.parametrize(
     ("vary", "extra", "words"),
     [
-        (("Defender.hp", 60, 5), {}, "--vary Defender.hp=60:5: expected LO:HI with numbers"),
+        (("Defender.hp", 60, 5), {}, "vary Defender.hp=60:5: expected LO:HI with numbers"),
         (("Defender.hp", 5, 5), {}, "expected LO:HI with numbers LO < HI"),
         (("Defender.hp", 5), {}, FORMS),
         ({"Defender.hp": range(5, 61)}, {}, FORMS),
@@ -339,7 +339,7 @@ FORMS = "vary: expected 'NAME.FIELD=LO:HI', (NAME.FIELD, LO, HI) or {NAME.FIELD:
         ("Defender.hp=5:60", {"threads": "x"}, "expected threads as a whole number"),
         ("Defender.hp=5:60", {"precision": 2}, "expected a half-width in (0, 1]"),
         ("Defender.hp=5:60", {"precision_on": ["hit_rate:strike"]},
-         "--precision-on: expected --precision H"),
+         "precision_on: expected precision= (or precision: in the scenario)"),
         ("Defender.hp=5:60", {"progress": 5}, "expected a function for progress; got 5"),
     ],
 )  # fmt: skip
