@@ -958,8 +958,9 @@ def tune(
 ) -> None:
     """Find the value of a field whose figure is closest to a target.
 
-    Exit 1 when the target is outside the range the figure reaches (the closest end is
-    given); 2 for a bad --vary or --target.
+    --precision H runs each simulated value until the target's figure is known to ±H
+    (--precision-on names other figures instead). Exit 1 when the target is outside the
+    range the figure reaches (the closest end is given); 2 for a bad --vary or --target.
     """
     from simlab import api
     from simlab.report.tuning_terminal import print_tune

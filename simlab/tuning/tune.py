@@ -191,6 +191,8 @@ class TuneResult:
     overrides : tuple of str
         The changes every value shares (``--set``, :func:`simlab.override`),
         ``NAME.FIELD=VALUE`` in order.
+    precision, precision_on : float or None, tuple of str
+        The precision each simulated value ran to, and the figures it was checked on.
     """
 
     scenario: str
@@ -210,6 +212,7 @@ class TuneResult:
     precision: float | None = None
     meta: dict[str, Any] = dataclasses.field(default_factory=dict)
     overrides: tuple[str, ...] = ()
+    precision_on: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
         """One line: the value found, its figure and where the rest is (the dataclass's
@@ -249,10 +252,11 @@ class TuneResult:
     def how(self) -> str:
         """How the value was obtained, in one sentence (reports and ``tune.json``)."""
         methods = {e.method for e in self.evaluations}
+        on = f" on {', '.join(self.precision_on)}" if self.precision_on else ""
         size = (
             f"{self.encounters:,} encounters a value"
             if self.precision is None
-            else f"each value run to precision {self.precision:g}, cap {self.encounters:,}"
+            else f"each value run to precision {self.precision:g}{on}, cap {self.encounters:,}"
         )
         source = ("the exact engine" if methods == {"exact"} else
                   f"simulation ({size}, seed {self.seed}, the same dice at every value)"
@@ -390,7 +394,8 @@ def tune(
         Use the exact engine where it gives the figure.
     precision, precision_on : optional
         Run each simulated value to this precision (``n`` is the cap), as for
-        :func:`simlab.simulate`.
+        :func:`simlab.simulate`; checked on ``precision_on``, by default on the target's
+        figure (:func:`_precision_on`).
     progress : callable, optional
         Called with the number of encounters finished.
     label : str, optional
@@ -416,13 +421,14 @@ def tune(
         raise InputError(f"target: expected FIGURE[:ON]=VALUE (e.g. 'win_rate:party=0.5'); "
                          f"got {target!r}")  # fmt: skip
     n, seed = encounters_and_seed(scenario, n, seed)
+    precision = scenario.precision if precision is None else precision
+    precision_on = _precision_on(precision, precision_on, target)
     lo, hi = plain_value(lo), plain_value(hi)  # numpy's numbers, made Python's
     label = label or argument_label("vary", f"{name}={lo}:{hi}")
     if not isinstance(name, str) or not name.strip():
         raise InputError(f"{label}: expected NAME.FIELD (e.g. 'Defender.hp'); got {name!r}")
     _check_range(lo, hi, label, f"{lo!r}:{hi!r}")
-    _check_run_options(threads, scenario.precision if precision is None else precision,
-                       precision_on)  # fmt: skip
+    _check_run_options(threads, precision, precision_on)
     integer = all(isinstance(x, int) and not isinstance(x, bool) for x in (lo, hi))
     evaluate = _Evaluator(
         scenario, name, target, n, seed,
@@ -438,10 +444,20 @@ def tune(
         caps.append(layout.max_rounds)
     check_rounds(target, max(caps))  # within some value's cap (max_rounds may be the field)
     result = TuneResult(scenario.scenario, scenario.rules, seed, n, name, lo, hi, integer, target,
-                        overrides=scenario.overrides)  # fmt: skip
-    result.precision = scenario.precision if precision is None else precision
+                        overrides=scenario.overrides, precision=precision,
+                        precision_on=tuple(map(str, precision_on)))  # fmt: skip
     _search(evaluate, result)
     return result
+
+
+def _precision_on(precision: float | None, precision_on: Sequence[Any], target: Target) -> Any:
+    """The figures each simulated value is run to ``precision`` on: those named, else the
+    target's. A tune asks for that figure known well enough to tell the values apart; the
+    rule on every rate and mean of the fight (a rare pair's among them) ran most values to
+    the cap long after it was."""
+    if precision is None or precision_on:
+        return precision_on
+    return (target.figure,)
 
 
 def _check_range(lo: Any, hi: Any, label: str, got: str) -> None:

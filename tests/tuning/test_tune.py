@@ -454,3 +454,21 @@ def test_a_round_target_is_checked_against_the_largest_cap_a_varied_cap_gives() 
     assert not result.reachable and result.value == 100
     with pytest.raises(InputError, match=r"from 1 to 100 \(the round cap\); got 101"):
         simlab.tune(SS_DUEL, "max_rounds=1:100", "median_time_to_down:Defender=101", n=2000)
+
+
+def test_a_tune_to_a_precision_checks_its_target_figure_by_default(fight: Any) -> None:
+    """``--precision`` without ``--precision-on`` held every rate and mean of the fight
+    (rare pairs among them) to H, and ran most values to the cap long after the target's
+    win rate was known: it now checks the target's figure, as ``precision_on`` would,
+    and a ``precision_on`` given still wins."""
+    target = "win_rate:party=0.5"
+    found = simlab.tune(fight, "Kaito.hp=5:60", target, n=20_000, precision=0.05)
+    assert all(e.encounters < 20_000 for e in found.evaluations)
+    assert found.precision_on == ("win_rate:party",)
+    assert "each value run to precision 0.05 on win_rate:party, cap 20,000" in found.how()
+    named = simlab.tune(fight, "Kaito.hp=5:60", target, n=20_000, precision=0.05,
+                        precision_on=["win_rate:party"])  # fmt: skip
+    assert named.document() == found.document()
+    other = simlab.tune(fight, "Kaito.hp=5:60", target, n=20_000, precision=0.05,
+                        precision_on=["mean_rounds"])  # fmt: skip
+    assert other.precision_on == ("mean_rounds",) and "on mean_rounds" in other.how()
