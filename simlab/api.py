@@ -624,7 +624,12 @@ def _nearness(widest: dict[str, Any] | None) -> float:
 
 
 def _label(given: Any, scenario: ScenarioBase) -> str:
-    return scenario.scenario if isinstance(given, ScenarioBase) else os.fspath(given)
+    """How a comparison names a variant: the path given, or a loaded scenario's id with
+    the overrides it carries (``ss-duel with strike.profile[9]=8``, ``scn.with_``)."""
+    if not isinstance(given, ScenarioBase):
+        return os.fspath(given)
+    changed = f" with {', '.join(scenario.overrides)}" if scenario.overrides else ""
+    return scenario.scenario + changed
 
 
 def _changes_argument(changes: Any) -> str:

@@ -174,6 +174,7 @@ class Comparison:
 
     def document(self) -> dict[str, Any]:
         """The ``compare.json`` document."""
+        changed = self.overrides()
         return {
             "a": self.labels[0], "b": self.labels[1], "scenario_a": self.a.scenario,
             "scenario_b": self.b.scenario, "rules": self.a.rules, "seed": self.a.seed,
@@ -190,7 +191,14 @@ class Comparison:
             "only_in_a": [{"figure": f, "on": on} for f, on in self.only_in_a],
             "only_in_b": [{"figure": f, "on": on} for f, on in self.only_in_b],
             **({"precision": self.precision} if self.precision else {}),
+            **({"overrides": changed} if any(changed.values()) else {}),
         }  # fmt: skip
+
+    def overrides(self) -> dict[str, list[str]]:
+        """The changes each variant's scenario carries (``--set``, :func:`simlab.override`,
+        ``scn.with_``), ``NAME.FIELD=VALUE`` in order: ``{"a": [...], "b": [...]}``."""
+        return {"a": list(self.a.meta.get("overrides", [])),
+                "b": list(self.b.meta.get("overrides", []))}  # fmt: skip
 
 
 def _num(x: Any) -> float | None:
@@ -268,9 +276,10 @@ def _result(scenario: ScenarioBase, job: runner.Job, parts: list[TallyArrays]) -
         total = merge(total, part)
     from simlab.report.files import scenario_hash
 
+    overrides = {"overrides": list(scenario.overrides)} if scenario.overrides else {}
     return Result(scenario=scenario.scenario, rules=scenario.rules, encounters=job.n,
                   seed=job.seed, layout=job.layout, tallies=total,
-                  meta={"scenario_hash": scenario_hash(scenario)})  # fmt: skip
+                  meta={"scenario_hash": scenario_hash(scenario), **overrides})  # fmt: skip
 
 
 def _difference_table(whole: list[Measured], per_range: list[list[Measured]]) -> pd.DataFrame:

@@ -89,6 +89,31 @@ def test_same_scenario_has_no_difference(duel: Any) -> None:
         np.testing.assert_array_equal(x, y)
 
 
+def test_a_changed_scenario_compared_in_python_is_named_with_its_changes(
+    tmp_path: Path, duel: Any
+) -> None:
+    """``simlab.compare(duel, duel.with_(...))``, the README's own example: the repr,
+    compare.md and compare.json named B ``ss-duel`` like A, and compare.json kept no
+    overrides, so that the page did not say what was compared. B is named with its
+    changes, as the command line's ``--set`` names it, and compare.json lists them."""
+    ab = simlab.compare(duel, duel.with_({"strike.profile[9]": 8}), n=2000)
+    assert ab.labels == ("ss-duel", "ss-duel with strike.profile[9]=8")
+    assert "vs ss-duel with strike.profile[9]=8 ·" in repr(ab)
+    simlab.write_compare(ab, tmp_path / "py")
+    doc = json.loads((tmp_path / "py/compare.json").read_text())
+    assert doc["b"] == "ss-duel with strike.profile[9]=8"
+    assert doc["overrides"] == {"a": [], "b": ["strike.profile[9]=8"]}
+    assert "B: ss-duel with strike.profile[9]=8" in (tmp_path / "py/compare.md").read_text()
+    cli = CliRunner().invoke(main, ["compare", str(SS_DUEL), "--set", "strike.profile[9]=8",
+                                    "-n", "2000", "--out", str(tmp_path / "cli")])  # fmt: skip
+    assert cli.exit_code == 0, cli.output
+    cli_doc = json.loads((tmp_path / "cli/compare.json").read_text())
+    assert cli_doc["overrides"] == doc["overrides"] and cli_doc["figures"] == doc["figures"]
+    plain = simlab.compare(duel, changes={"Defender.guard": 2}, n=200).document()
+    assert plain["overrides"] == {"a": [], "b": ["Defender.guard=2"]}
+    assert "overrides" not in simlab.compare(duel, duel, n=200).document()
+
+
 def test_cli_compare_file_and_set_agree(tmp_path: Path) -> None:
     """`compare A B` with B the edited copy equals `compare A --set ...`; compare.json."""
     copy = tmp_path / "row9.yaml"
