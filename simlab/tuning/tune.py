@@ -224,6 +224,8 @@ class TuneResult:
                       f"[{_figure(found.lo)}, {_figure(found.hi)}] ({found.method})")  # fmt: skip
         if not self.measured:
             answer = "no value gave the figure"
+        elif self.flat:
+            answer += ", as every value does"
         elif not self.reachable:
             answer += ", the closest end: the target is not reached"
         return (f"<TuneResult {self.scenario} · rules {self.rules} · {self.field} over "
@@ -233,10 +235,25 @@ class TuneResult:
 
     @property
     def measured(self) -> bool:
-        """Whether some value evaluated gave the figure at all (a mean time-to-down of a
-        combatant nobody downs, at every value, gives none; a median not reached within
-        the round cap is a figure, ``inf``)."""
-        return any(not math.isnan(e.figure) for e in self.evaluations)
+        """Whether some value evaluated gave the figure a value: a mean time-to-down of a
+        combatant nobody downs gives none (NaN), and a median time-to-down that the
+        round cap does not reach (``inf``, ``not reached``) at every value gives nothing
+        a target in rounds can be held against either."""
+        return any(math.isfinite(e.figure) for e in self.evaluations)
+
+    @property
+    def flat(self) -> bool:
+        """Whether every value evaluated gave the same figure with the same interval (to
+        rounding, :data:`ROUNDING`): on the same dice, the field changed nothing the
+        figure counts, over the values tried (a field the rules do not read for it).
+        Nothing is tuned then, where a figure that moves a little within its noise is
+        still searched."""
+        first, *rest = self.evaluations
+        return bool(rest) and all(
+            math.isclose(getattr(e, x), getattr(first, x), rel_tol=ROUNDING)
+            for e in rest
+            for x in ("figure", "lo", "hi")
+        )
 
     @property
     def best(self) -> Evaluation:
@@ -264,6 +281,7 @@ class TuneResult:
                   f"the exact engine where it answers and simulation elsewhere "
                   f"({size}, seed {self.seed})")  # fmt: skip
         search = ("a grid (no value gave the figure)" if not self.measured else
+                  "a grid (the figure is the same at every value tried)" if self.flat else
                   "bisection (the figure is monotone in the field over the values tried)"
                   if self.monotone else
                   "a grid and bisection of every crossing (the figure is NOT monotone in "

@@ -104,13 +104,17 @@ def test_unreachable_target_exits_1_with_the_closest_end(tmp_path: Path) -> None
     assert doc["reachable"] is False and doc["value"] == 20 and doc["consistent"] is None
 
 
-def test_a_figure_no_value_gives_is_said_so_not_called_monotone(tmp_path: Path) -> None:
+@pytest.mark.parametrize("figure", ["mean_time_to_down", "median_time_to_down"])
+def test_a_figure_no_value_gives_is_said_so_not_called_monotone(
+    tmp_path: Path, figure: str
+) -> None:
     """In ``ss-duel`` nobody attacks the Attacker: its time-to-down is measured at no
     value. The tuning says that, where it once reported the closest end's "—" and a
-    bisection of a figure "monotone over the values tried"."""
+    bisection of a figure "monotone over the values tried"; and for the median, not
+    reached at every value, where it said "closest: Defender.hp=5 gives not reached"."""
     out = tmp_path / "tune"
     done = CliRunner().invoke(main, ["tune", str(SS_DUEL), "--vary", "Defender.hp=5:60",
-                                     "--target", "mean_time_to_down:Attacker=5", "-n", "2000",
+                                     "--target", f"{figure}:Attacker=5", "-n", "2000",
                                      "--out", str(out)])  # fmt: skip
     assert done.exit_code == 1, done.output
     text = " ".join(done.output.split())
@@ -214,6 +218,65 @@ def test_a_spirits_attack_is_a_target() -> None:
     found = simlab.tune(path, "Brute.hp=20:24", "hit_rate:talon-rake/Brute=0.5", n=500,
                         exact=False)  # fmt: skip
     assert all(0 < e.figure < 1 for e in found.evaluations)
+
+
+def test_a_figure_the_field_does_not_move_is_said_so(tmp_path: Path) -> None:
+    """The hero's vigor does not enter a novice duel's win rate: 0.515 [0.50114, 0.52884]
+    at every value. The tuning printed ``0.52 ± 0.02``, an interval that holds the target
+    0.5, beside "no figure's interval contains 0.5", called the figure monotone and the
+    target "outside what Novice Hero.vigor = 1..30 reaches". It shows the interval that
+    leaves 0.5 out and says the field does not move the figure."""
+    path = ROOT / "scenarios/opposed-tiers/novice-duel.yaml"
+    done = CliRunner().invoke(main, ["tune", str(path), "--vary", "Novice Hero.vigor=1:30",
+                                     "--target", "win_rate:hero=0.5", "-n", "5000",
+                                     "--out", str(tmp_path)])  # fmt: skip
+    assert done.exit_code == 1, done.output
+    text = " ".join(done.output.split())
+    assert "0.515 [0.501, 0.529]" in text and "± 0.02" not in text
+    assert ("unreachable: win_rate:hero is 0.515 [0.501, 0.529] at every value of Novice "
+            "Hero.vigor tried (1..30): the field does not move it") in text  # fmt: skip
+    assert "by a grid (the figure is the same at every value tried)" in text
+    assert "monotone" not in text and "outside what" not in text
+    doc = json.loads((tmp_path / "tune.json").read_text())
+    assert len({(e["figure"], *e["figure_ci"]) for e in doc["evaluations"]}) == 1
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_a_tuned_figure_shows_the_verdict_its_interval_gives(seed: int) -> None:
+    """Every interval printed holds the target exactly when the figure is consistent
+    with it: printed as the tables print one, an interval that leaves the target out by
+    less than its rounding held it."""
+    import math
+    import re
+
+    import numpy as np
+
+    from simlab.report.tuning_terminal import _tuned_figure
+
+    rng = np.random.default_rng(seed)
+    target = float(rng.uniform(0.05, 0.95))
+    half = float(10 ** rng.uniform(-4, -1)) * min(target, 1 - target)  # a rate's interval
+    value = target + float(rng.choice([-1, 1])) * half * float(rng.uniform(0.5, 1.5))
+    lo, hi = value - half * float(rng.uniform(0.8, 1)), value + half * float(rng.uniform(0.8, 1))
+    e = Evaluation(1, value, lo, hi, "simulated")
+    shown = _tuned_figure(e, target)
+    numbers = [float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", shown)]
+    if "±" in shown:
+        low, high = numbers[0] - numbers[1], numbers[0] + numbers[1]
+    else:
+        low, high = numbers[1], numbers[2]
+    assert (low <= target <= high) == e.contains(target), (shown, lo, hi, target)
+    assert low <= lo + 1e-12 and hi - 1e-12 <= high and math.isfinite(high)
+
+
+def test_an_exact_figure_reads_on_its_side_of_the_target() -> None:
+    """An exact 0.49999 printed to 4 digits, ``0.5 (exact)``, beside "no value is
+    consistent with 0.5"."""
+    from simlab.report.tuning_terminal import _tuned_figure
+
+    assert _tuned_figure(Evaluation(1, 0.49999, 0.49999, 0.49999, "exact"), 0.5) == (
+        "0.49999 (exact)")  # fmt: skip
+    assert _tuned_figure(Evaluation(1, 0.4, 0.4, 0.4, "exact"), 0.5) == "0.4 (exact)"
 
 
 def test_monotonicity_is_judged_beyond_noise() -> None:
