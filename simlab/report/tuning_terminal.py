@@ -57,8 +57,9 @@ __all__ = ["print_compare", "print_sweep", "print_tune", "times_narrower"]
 
 
 def times_narrower(ratio: float) -> str:
-    """How many times narrower the paired interval is (∞ when it has no width at all)."""
-    return "∞" if ratio == float("inf") else decimals(ratio, 1)
+    """How many times narrower the paired interval is; "—" where there is no ratio (a
+    figure tested otherwise, or one whose B − A is the same on every range)."""
+    return decimals(ratio, 1)
 
 
 def _print_table(title: str, header: list[str], rows: list[list[str]]) -> None:
@@ -504,17 +505,43 @@ def print_compare(comparison: Comparison) -> None:
                                        f"dice; intervals from {comparison.ranges} paired "
                                        "ranges)")])  # fmt: skip
     listed, counted = shown_figures(comparison.figures)
-    if listed.empty:
-        terminal.console.print("No shared figure changed: every paired interval contains 0.",
-                               markup=False, highlight=False)  # fmt: skip
-    else:
+    _notes(identical_note(comparison), "" if len(listed) else NONE_CHANGED)
+    if len(listed):
         terminal.console.print(compare_table(listed))
-    if not counted.empty:
-        terminal.console.print(unchanged_line(counted), markup=False, highlight=False)
-    terminal.console.print(COMPARE_TERMINAL_NOTE, markup=False, highlight=False)
-    note = unmatched_note(comparison)
-    if note:
-        terminal.console.print(note, markup=False, highlight=False)
+    marked = bool(listed.changed.astype(bool).any())
+    _notes(
+        unchanged_line(counted) if len(counted) else "",
+        MARKS_NOTE if marked else "",
+        COMPARE_TERMINAL_NOTE if len(listed) else "",
+        unmatched_note(comparison),
+    )
+
+
+def _notes(*lines: str) -> None:
+    """Print each line that is not empty, as a note (wrapped, no markup)."""
+    for line in filter(None, lines):
+        terminal.console.print(line, markup=False, highlight=False)
+
+
+#: What the terminal says where a comparison lists no figure.
+NONE_CHANGED = "No shared figure changed: every paired interval contains 0."
+
+
+def identical_note(comparison: Comparison) -> str:
+    """What a comparison of B with A itself (the same scenario, by its hash) says: that
+    B is A, and which of B's changes changed nothing (a ``--set`` to the value the file
+    has: ``Bruna.hp is already 32``); "" for a B that is not A."""
+    a, b = (run.meta for run in (comparison.a, comparison.b))
+    if a.get("scenario_hash") is None or a.get("scenario_hash") != b.get("scenario_hash"):
+        return ""
+    idle = [o for o in b.get("overrides", []) if o not in a.get("overrides", [])]
+    if not idle:
+        return "B is identical to A (the same scenario): every difference is 0."
+    already = ", ".join("{} is already {}".format(*o.split("=", 1)) for o in idle)
+    return (
+        f"B is identical to A: {already}, so {', '.join(idle)} "
+        f"{'changes' if len(idle) == 1 else 'change'} nothing."
+    )
 
 
 #: The most unmatched figures :func:`unmatched_note` names on each side.
@@ -551,14 +578,19 @@ FEW_EVENTS_NOTE = (
     f"— under ×: fewer than {RARE_EVENT_THRESHOLD} of the figure's events differ between "
     "A and B (a rare crit, say), too few for the paired interval; it is tested as two "
     "independent runs would be (a rate by an exact test of its counts, a mean damage by "
-    "the independent interval)."
+    "the independent interval). Or B − A is the same on every range: its paired interval "
+    "has no width to compare."
 )
-#: What the terminal's comparison table shows, printed under it.
-COMPARE_TERMINAL_NOTE = (
+#: What the terminal's marks mean, printed under a table that has one.
+MARKS_NOTE = (
     "✱ changed: the paired interval excludes 0 (this figure alone at the 95% level: "
     "about one in twenty unchanged figures is marked so by chance). ✱✱ changed after "
     "Holm's correction for all the figures compared (the chance that any unchanged one "
-    "is marked stays under 5%). The paired interval is measured on the same dice; "
+    "is marked stays under 5%)."
+)
+#: What the terminal's comparison table shows, printed under it.
+COMPARE_TERMINAL_NOTE = (
+    "The paired interval is measured on the same dice; "
     "narrower × (× in a narrow terminal): how many times narrower it is than the "
     "interval two independent runs of this size would give. "
     + FEW_EVENTS_NOTE

@@ -143,7 +143,8 @@ class Comparison:
         ``test`` (``paired``; ``exact`` or ``independent`` for a rate or a mean damage
         whose change rests on too few events, see the module docstring),
         ``narrowing`` (independent width / paired width; NaN where the test is not
-        paired); changed figures first, the most significant first.
+        paired, or B − A is the same on every range: no width to narrow); changed
+        figures first, the most significant first.
     ranges : int
         K, the number of ranges the intervals are computed from.
     precision : dict or None
@@ -306,7 +307,7 @@ def _difference_table(whole: list[Measured], per_range: list[list[Measured]]) ->
     frame["p_holm"] = stats.holm_adjust(frame.p.to_numpy())
     frame["changed_holm"] = frame.changed & (frame.p_holm < 1 - LEVEL)
     independent = frame.diff_ci_independent_hi - frame.diff_ci_independent_lo
-    frame["narrowing"] = (independent / (2 * half)).where(frame.test == "paired")
+    frame["narrowing"] = (independent / (2 * half)).where((frame.test == "paired") & (half > 0))
     diff, width = frame["diff"].abs().to_numpy(), half.to_numpy()
     with np.errstate(divide="ignore", invalid="ignore"):
         strength = np.where(width > 0, diff / width, np.where(diff > 0, np.inf, 0.0))

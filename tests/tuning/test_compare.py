@@ -84,6 +84,7 @@ def test_same_scenario_has_no_difference(duel: Any) -> None:
     cmp = simlab.compare(duel, duel, n=5000)
     assert (cmp.figures["diff"].fillna(0) == 0).all()
     assert not cmp.figures.changed.any()
+    assert cmp.figures.narrowing.isna().all()  # no paired width to compare: not ∞
     _tallies = [cmp.a.tallies, cmp.b.tallies]
     for x, y in zip(*_tallies, strict=True):
         np.testing.assert_array_equal(x, y)
@@ -112,6 +113,34 @@ def test_a_changed_scenario_compared_in_python_is_named_with_its_changes(
     plain = simlab.compare(duel, changes={"Defender.guard": 2}, n=200).document()
     assert plain["overrides"] == {"a": [], "b": ["Defender.guard=2"]}
     assert "overrides" not in simlab.compare(duel, duel, n=200).document()
+
+
+PARTY = SS_DUEL.parents[1] / "glitters-d20/party-vs-monsters.yaml"
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        ([str(PARTY), "--set", "Bruna.hp=32"],
+         "B is identical to A: Bruna.hp is already 32, so Bruna.hp=32 changes nothing."),
+        ([str(SS_DUEL), str(SS_DUEL)], "B is identical to A (the same scenario): every "
+         "difference is 0."),
+    ],
+)  # fmt: skip
+def test_a_b_identical_to_a_is_said_so(tmp_path: Path, args: list[str], said: str) -> None:
+    """Bruna's HP is 32 in the file: ``--set Bruna.hp=32`` compared A with itself and
+    said nothing of it; the same file twice showed ``∞`` under × for the figures whose
+    paired interval has no width; and both printed the legend of ✱ and ✱✱, which no row
+    had."""
+    done = CliRunner().invoke(main, ["compare", *args, "-n", "2000", "--out", str(tmp_path)])
+    assert done.exit_code == 0, done.output
+    text = " ".join(done.output.split())
+    assert said in text
+    assert "✱" not in done.output and "∞" not in done.output
+    assert said in (tmp_path / "compare.md").read_text()
+    changed = CliRunner().invoke(main, ["compare", str(SS_DUEL), "--set", "strike.profile[9]=8",
+                                        "-n", "2000"])  # fmt: skip
+    assert "identical" not in changed.output and "✱ changed: the paired" in changed.output
 
 
 def test_cli_compare_file_and_set_agree(tmp_path: Path) -> None:
