@@ -36,6 +36,7 @@ from simlab.scenario.load import load, loads, scenario_of, scenario_paths
 if TYPE_CHECKING:
     from simlab.exact.engine import ExactResult
     from simlab.report.results import ScenarioRun
+    from simlab.tuning.tune import Range
 
 __all__ = [
     "compare",
@@ -626,7 +627,12 @@ def _nearness(widest: dict[str, Any] | None) -> float:
 
 
 def _label(given: Any, scenario: ScenarioBase) -> str:
-    return scenario.scenario if isinstance(given, ScenarioBase) else os.fspath(given)
+    """How a comparison names a variant: the path given, or a loaded scenario's id with
+    the overrides it carries (``ss-duel with strike.profile[9]=8``, ``scn.with_``)."""
+    if not isinstance(given, ScenarioBase):
+        return os.fspath(given)
+    changed = f" with {', '.join(scenario.overrides)}" if scenario.overrides else ""
+    return scenario.scenario + changed
 
 
 def _changes_argument(changes: Any) -> str:
@@ -710,7 +716,7 @@ def _write_unit(
 
 def tune(
     scenario: ScenarioBase | str | os.PathLike[str],
-    vary: str | tuple[str, float, float],
+    vary: str | tuple[str, float, float] | Mapping[str, tuple[float, float]] | Range,
     target: str | Any,
     n: int | None = None,
     seed: int | None = None,
@@ -723,33 +729,52 @@ def tune(
 ) -> Any:
     """Find the value of one field that brings a figure to a target, on common random numbers.
 
-    ``vary`` is ``"Defender.hp=5:60"`` (integers when both ends are) or
-    ``("Defender.hp", 5, 60)``; ``target`` is ``"median_time_to_down:Defender=5"``
-    (``FIGURE[:ON[@ARG]]=VALUE``, the figures of ``expect:``). The exact engine answers
+    ``vary`` is ``"Defender.hp=5:60"`` (integers when both ends are),
+    ``("Defender.hp", 5, 60)`` or ``{"Defender.hp": (5, 60)}``; ``target`` is
+    ``"median_time_to_down:Defender=5"`` (``FIGURE[:ON[@ARG]]=VALUE``, the figures of
+    ``expect:``). The exact engine answers
     where it gives the figure, simulation (same seed at every value) elsewhere. Returns a
     :class:`simlab.tuning.tune.TuneResult`: the closest value, its figure with interval,
     every value evaluated and the range consistent with the target; see
     :mod:`simlab.tuning.tune` for the search.
     """
-    from simlab.tuning.tune import parse_range, parse_target
+    from simlab.tuning.tune import parse_target
     from simlab.tuning.tune import tune as search
 
     function_argument(progress, "progress")
     flag_argument(exact, "exact")
     loaded = scenario_of(scenario)
-    if isinstance(vary, str):
-        name, lo, hi = parse_range(vary)
-    elif isinstance(vary, (tuple, list)) and len(vary) == 3:
-        name, lo, hi = vary
-    else:
-        raise InputError(f"vary: expected 'NAME.FIELD=LO:HI' or (NAME.FIELD, LO, HI); "
-                         f"got {vary!r}")  # fmt: skip
-    goal = parse_target(target) if isinstance(target, str) else target
-    result = search(loaded, name, lo, hi, goal, n, seed, threads=threads, exact=exact,
-                    precision=precision, precision_on=precision_on,
-                    progress=progress)  # fmt: skip
+    field = _tune_range(vary)
+    goal = parse_target(target, "target") if isinstance(target, str) else target
+    result = search(loaded, field.field, field.lo, field.hi, goal, n, seed, threads=threads,
+                    exact=exact, precision=precision, precision_on=precision_on,
+                    progress=progress, label=field.label)  # fmt: skip
     result.meta["scenario_hash"] = scenario_hash(loaded)
     return result
+
+
+def _tune_range(vary: Any) -> Range:
+    """The field and range of :func:`tune`'s ``vary``: ``"Defender.hp=5:60"``,
+    ``("Defender.hp", 5, 60)`` or ``{"Defender.hp": (5, 60)}`` (a sweep's mapping, of one
+    field to its two ends), named ``vary Defender.hp=5:60`` in messages; or the
+    :class:`~simlab.tuning.tune.Range` the command line parsed, named as it gives it."""
+    from simlab.tuning.overrides import argument_label
+    from simlab.tuning.tune import Range, parse_range
+
+    if isinstance(vary, Range):
+        return vary
+    if isinstance(vary, str):
+        return parse_range(vary, "vary")
+    ends: Any = None
+    if isinstance(vary, (tuple, list)) and len(vary) == 3:
+        name, *ends = vary
+    elif isinstance(vary, Mapping) and len(vary) == 1:
+        ((name, ends),) = vary.items()
+    if isinstance(ends, (tuple, list)) and len(ends) == 2:
+        lo, hi = ends
+        return Range(name, lo, hi, argument_label("vary", f"{name}={lo}:{hi}"))
+    raise InputError(f"vary: expected 'NAME.FIELD=LO:HI', (NAME.FIELD, LO, HI) or "
+                     f"{{NAME.FIELD: (LO, HI)}}; got {vary!r}")  # fmt: skip
 
 
 def write_tune(result: Any, out_dir: str | os.PathLike[str]) -> dict[str, Path]:

@@ -112,19 +112,31 @@ def client_argument(value: Any) -> None:
         raise InputError(f"expected a Dask distributed.Client for client; got {describe(value)}")
 
 
-def precision_on_argument(precision: object, precision_on: object) -> None:
+def spelled_as(label: str, python: str, command_line: str) -> str:
+    """``command_line`` where ``label`` names a command-line argument, else ``python``:
+    how a message points to another argument in the words its reader typed. A label
+    names its argument as given (``--set Defender.guard=2``, ``vary 'Defender.guard'``),
+    and only the command line's start with ``--``."""
+    return command_line if label.startswith("--") else python
+
+
+def precision_on_argument(precision: object, precision_on: Any) -> None:
     """Refuse ``precision_on`` without a ``precision`` (given, or the scenario's): the
-    figures it names would go unread.
+    figures it names would go unread. Figures the command line parsed carry its label
+    (:class:`~simlab.tuning.figures.FigureRef`): its message names ``--precision-on``.
 
     Raises
     ------
     simlab.errors.InputError
-        ``--precision-on: expected --precision H (or precision: in the scenario) to go
-        with it; got none``.
+        ``precision_on: expected precision= (or precision: in the scenario) to go with
+        it; got none``; from the command line ``--precision-on: expected --precision H
+        …``.
     """
     if precision is None and precision_on:
-        raise InputError("--precision-on: expected --precision H (or precision: in the "
-                         "scenario) to go with it; got none")  # fmt: skip
+        first = next(iter((precision_on,) if isinstance(precision_on, str) else precision_on))
+        label = spelled_as(getattr(first, "label", ""), "precision_on", "--precision-on")
+        raise InputError(f"{label}: expected {spelled_as(label, 'precision=', '--precision H')} "
+                         "(or precision: in the scenario) to go with it; got none")  # fmt: skip
 
 
 def flag_argument(value: object, name: str) -> None:

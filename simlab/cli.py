@@ -127,6 +127,18 @@ def PRECISION(command: Callable[..., Any]) -> Callable[..., Any]:  # noqa: N802 
     )(command)  # fmt: skip
 
 
+def _figures(precision_on: tuple[str, ...]) -> tuple[Any, ...]:
+    """The ``--precision-on`` figures, parsed, each with its label: a message about one
+    names ``--precision-on`` (the Python API's, ``precision_on``)."""
+    if not precision_on:
+        return ()
+    from simlab.tuning.figures import parse_figure
+    from simlab.tuning.overrides import argument_label
+
+    return tuple(parse_figure(text, argument_label("--precision-on", text))
+                 for text in precision_on)  # fmt: skip
+
+
 def _progress(precision: float | None) -> Callable[..., Any]:
     """The progress bar factory; none when a run to a precision is not on a terminal (the
     bar's closing "simulated N encounters" would give the cap, not the stop)."""
@@ -460,7 +472,8 @@ def run(
     with _progress(precision if precision is not None else scn.precision)(n) as advance:
         result = api.simulate(scn, n, seed, threads=threads, block_size=block_size,
                               progress=advance, client=client, check=check,
-                              precision=precision, precision_on=precision_on)  # fmt: skip
+                              precision=precision,
+                              precision_on=_figures(precision_on))  # fmt: skip
     terminal.print_result(result)
     _precision_line(result)
     if result.check is not None:
@@ -604,7 +617,7 @@ def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
         overrides = [parse_assignment(s, set_option) for s in sets]
     return api.run_scenarios(scenarios, encounters, seed, threads=threads,
                              progress=_progress(precision), overrides=overrides,
-                             precision=precision, precision_on=precision_on,
+                             precision=precision, precision_on=_figures(precision_on),
                              with_specs_only=with_specs_only)  # fmt: skip
 
 
@@ -858,7 +871,7 @@ def sweep(
     with _progress(precision or scn.precision)(n * points, f"{points} points") as advance:
         result = api.sweep(scn, variations, n, seed, threads=threads, exact=not no_exact,
                            progress=advance, precision=precision,
-                           precision_on=precision_on)  # fmt: skip
+                           precision_on=_figures(precision_on))  # fmt: skip
     print_sweep(result)
     if out:
         written = api.write_sweep(result, out)
@@ -901,7 +914,7 @@ def compare(
     with _progress(precision or first.precision)(2 * n, "A and B") as advance:
         result = api.compare(a, b, changes=changes, n=n, seed=seed, threads=threads,
                              progress=advance, precision=precision,
-                             precision_on=precision_on)  # fmt: skip
+                             precision_on=_figures(precision_on))  # fmt: skip
     print_compare(result)
     _note_unused_settings(first, second, given={"seed": seed, "encounters": encounters})
     if result.precision is not None:
@@ -934,7 +947,7 @@ def _note_unused_settings(first: Any, second: Any, given: dict[str, int | None])
     required=True,
     multiple=True,
     metavar="NAME.FIELD=LO:HI",
-    help="The field to tune and its range (integers when both ends are).",
+    help="The field to tune and its range (integers when both ends are; no STEP: tune bisects).",
 )
 @click.option(
     "--target",
@@ -964,8 +977,9 @@ def tune(
 ) -> None:
     """Find the value of a field whose figure is closest to a target.
 
-    Exit 1 when the target is outside the range the figure reaches (the closest end is
-    given); 2 for a bad --vary or --target.
+    --precision H runs each simulated value until the target's figure is known to ±H
+    (--precision-on names other figures instead). Exit 1 when the target is outside the
+    range the figure reaches (the closest end is given); 2 for a bad --vary or --target.
     """
     from simlab import api
     from simlab.report.tuning_terminal import print_tune
@@ -973,12 +987,12 @@ def tune(
 
     field = parse_range(_only_one(vary, "--vary"))
     goal = parse_target(_only_one(target, "--target"))
-    scn = _with_sets(api.load(scenario), sets, (field[0],))
+    scn = _with_sets(api.load(scenario), sets, (field.field,))
     _check_threads(threads)
     _prepare_out(out)
     result = api.tune(scn, field, goal, encounters, seed, threads=threads,
                       exact=not no_exact, precision=precision,
-                      precision_on=precision_on)  # fmt: skip
+                      precision_on=_figures(precision_on))  # fmt: skip
     print_tune(result)
     if out:
         written = api.write_tune(result, out)

@@ -56,6 +56,7 @@ from simlab.report.tuning_terminal import (
     FEW_EVENTS_NOTE,
     FIGURE_LABELS,
     MEAN_TIME_TO_DOWN_NOTE,
+    identical_note,
     interval_digits,
     joint_intervals_note,
     times_narrower,
@@ -516,7 +517,8 @@ def render_compare(comparison: Comparison, out_dir: str | os.PathLike[str]) -> d
     identity = (f"A: {a} · B: {b} · rules {comparison.a.rules} · seed {comparison.a.seed} · "
                 f"{comparison.a.encounters:,} encounters each, the same dice · "
                 f"K = {comparison.ranges} ranges · simlab {__version__}")  # fmt: skip
-    note = " ".join(filter(None, (_COMPARE_NOTE, unmatched_note(comparison))))
+    note = " ".join(filter(None, (identical_note(comparison), _COMPARE_NOTE,
+                                  unmatched_note(comparison))))  # fmt: skip
     parts: list[PagePart] = [("Figures", note, (COMPARE_HEADER, compare_rows(comparison)), [])]
     return _write_page(Path(out_dir), "compare", "A/B comparison", identity, parts)
 

@@ -29,6 +29,7 @@ from simlab.report.terminal import (
     console_table,
     covering_half,
     decimals,
+    decimals_to_decide,
     estimate,
     formatted,
     is_wide,
@@ -37,8 +38,10 @@ from simlab.report.terminal import (
     pair_heading,
     pair_parts,
     plain_number,
+    rounded_down,
     rounded_up,
     rounds_label,
+    value_and_bounds,
 )
 from simlab.report.width import at_separators, items, listed
 from simlab.report.words import counted
@@ -48,14 +51,15 @@ if TYPE_CHECKING:
 
     from simlab.tuning.compare import Comparison
     from simlab.tuning.sweep import SweepResult
-    from simlab.tuning.tune import TuneResult
+    from simlab.tuning.tune import Evaluation, TuneResult
 
 __all__ = ["print_compare", "print_sweep", "print_tune", "times_narrower"]
 
 
 def times_narrower(ratio: float) -> str:
-    """How many times narrower the paired interval is (∞ when it has no width at all)."""
-    return "∞" if ratio == float("inf") else decimals(ratio, 1)
+    """How many times narrower the paired interval is; "—" where there is no ratio (a
+    figure tested otherwise, or one whose B − A is the same on every range)."""
+    return decimals(ratio, 1)
 
 
 def _print_table(title: str, header: list[str], rows: list[list[str]]) -> None:
@@ -501,17 +505,43 @@ def print_compare(comparison: Comparison) -> None:
                                        f"dice; intervals from {comparison.ranges} paired "
                                        "ranges)")])  # fmt: skip
     listed, counted = shown_figures(comparison.figures)
-    if listed.empty:
-        terminal.console.print("No shared figure changed: every paired interval contains 0.",
-                               markup=False, highlight=False)  # fmt: skip
-    else:
+    _notes(identical_note(comparison), "" if len(listed) else NONE_CHANGED)
+    if len(listed):
         terminal.console.print(compare_table(listed))
-    if not counted.empty:
-        terminal.console.print(unchanged_line(counted), markup=False, highlight=False)
-    terminal.console.print(COMPARE_TERMINAL_NOTE, markup=False, highlight=False)
-    note = unmatched_note(comparison)
-    if note:
-        terminal.console.print(note, markup=False, highlight=False)
+    marked = bool(listed.changed.astype(bool).any())
+    _notes(
+        unchanged_line(counted) if len(counted) else "",
+        MARKS_NOTE if marked else "",
+        COMPARE_TERMINAL_NOTE if len(listed) else "",
+        unmatched_note(comparison),
+    )
+
+
+def _notes(*lines: str) -> None:
+    """Print each line that is not empty, as a note (wrapped, no markup)."""
+    for line in filter(None, lines):
+        terminal.console.print(line, markup=False, highlight=False)
+
+
+#: What the terminal says where a comparison lists no figure.
+NONE_CHANGED = "No shared figure changed: every paired interval contains 0."
+
+
+def identical_note(comparison: Comparison) -> str:
+    """What a comparison of B with A itself (the same scenario, by its hash) says: that
+    B is A, and which of B's changes changed nothing (a ``--set`` to the value the file
+    has: ``Bruna.hp is already 32``); "" for a B that is not A."""
+    a, b = (run.meta for run in (comparison.a, comparison.b))
+    if a.get("scenario_hash") is None or a.get("scenario_hash") != b.get("scenario_hash"):
+        return ""
+    idle = [o for o in b.get("overrides", []) if o not in a.get("overrides", [])]
+    if not idle:
+        return "B is identical to A (the same scenario): every difference is 0."
+    already = ", ".join("{} is already {}".format(*o.split("=", 1)) for o in idle)
+    return (
+        f"B is identical to A: {already}, so {', '.join(idle)} "
+        f"{'changes' if len(idle) == 1 else 'change'} nothing."
+    )
 
 
 #: The most unmatched figures :func:`unmatched_note` names on each side.
@@ -548,14 +578,19 @@ FEW_EVENTS_NOTE = (
     f"— under ×: fewer than {RARE_EVENT_THRESHOLD} of the figure's events differ between "
     "A and B (a rare crit, say), too few for the paired interval; it is tested as two "
     "independent runs would be (a rate by an exact test of its counts, a mean damage by "
-    "the independent interval)."
+    "the independent interval). Or B − A is the same on every range: its paired interval "
+    "has no width to compare."
 )
-#: What the terminal's comparison table shows, printed under it.
-COMPARE_TERMINAL_NOTE = (
+#: What the terminal's marks mean, printed under a table that has one.
+MARKS_NOTE = (
     "✱ changed: the paired interval excludes 0 (this figure alone at the 95% level: "
     "about one in twenty unchanged figures is marked so by chance). ✱✱ changed after "
     "Holm's correction for all the figures compared (the chance that any unchanged one "
-    "is marked stays under 5%). The paired interval is measured on the same dice; "
+    "is marked stays under 5%)."
+)
+#: What the terminal's comparison table shows, printed under it.
+COMPARE_TERMINAL_NOTE = (
+    "The paired interval is measured on the same dice; "
     "narrower × (× in a narrow terminal): how many times narrower it is than the "
     "interval two independent runs of this size would give. "
     + FEW_EVENTS_NOTE
@@ -574,8 +609,51 @@ def _figure_text(value: float, lo: float, hi: float, method: str) -> str:
     return estimate(value, lo, hi)
 
 
+#: The most decimals a tuned figure is given for its interval to leave its target out.
+MOST_DECIDING_DIGITS = 9
+
+
+def _tuned_figure(e: Evaluation, target: float) -> str:
+    """A tuned figure shown so as to agree with its verdict, whether it is consistent
+    with ``target`` (:meth:`~simlab.tuning.tune.Evaluation.contains`). An interval that
+    holds the target is shown as every table shows one (never narrower than it, it
+    holds the target too); one that leaves it out, as ``value [lo, hi]`` to the decimals
+    that keep it out, rounded outwards: ``0.515 [0.501, 0.529]`` for a target of 0.5,
+    where ``0.52 ± 0.02`` held it. An exact figure gets the decimals that put it on its
+    side of the target (:func:`~simlab.report.terminal.decimals_to_decide`)."""
+    if e.contains(target) or not all(map(math.isfinite, (e.figure, e.lo, e.hi))):
+        return _figure_text(e.figure, e.lo, e.hi, e.method)
+    if e.method == "exact":
+        return f"{_on_its_side(e.figure, target)} (exact)"
+    digits = decimals_to_decide(e.figure, target, target, _leaving_out(e.lo, e.hi, target))
+    return value_and_bounds(e.figure, e.lo, e.hi, digits)
+
+
+def _on_its_side(value: float, target: float) -> str:
+    """``value`` to 4 significant digits, or to the decimals that keep it on its side of
+    ``target`` where those would show it on the target or past it."""
+    shown = f"{value:.4g}"
+    if (float(shown) > target) == (value > target) and float(shown) != target:
+        return shown
+    return plain_number(value, decimals_to_decide(value, target, target, 4))
+
+
+def _leaving_out(lo: float, hi: float, target: float) -> int:
+    """The decimals of the half-width of ``[lo, hi]``, or more, that keep ``target``
+    out of it rounded outwards (at most :data:`MOST_DECIDING_DIGITS`)."""
+    digits = interval_digits(hi - lo, least=0)
+    while digits < MOST_DECIDING_DIGITS and rounded_down(lo, digits) <= target:
+        if rounded_up(hi, digits) < target:
+            break
+        digits += 1
+    return digits
+
+
 def _unmeasured(figure: str) -> str:
     """Why a tuning's figure can have been measured at no value: what it needs."""
+    if figure == "median_time_to_down":
+        return ("fewer than half of the encounters had the combatant down by the round cap "
+                "(a median time-to-down needs half)")  # fmt: skip
     if "time_to_down" in figure:
         return "the combatant never went down (a time-to-down needs it to)"
     return "what it is measured on never happened (no attack made, no encounter counted)"
@@ -586,15 +664,19 @@ def print_tune(result: TuneResult) -> None:
     best, t = result.best, result.target
     shown = sorted([*result.neighbours(), best], key=lambda e: e.value)
     rows = [[f"{e.value:g}" + ("  ◀" if e is best else ""),
-             _figure_text(e.figure, e.lo, e.hi, e.method), e.method] for e in shown]  # fmt: skip
+             _tuned_figure(e, t.value), e.method] for e in shown]  # fmt: skip
     _print_table(f"{result.field} for {t} (the value and its neighbours)",
                  [result.field, str(t.figure), "method"], rows)  # fmt: skip
     # each line broken at spaces, but not inside the field's or the target's names
     say = functools.partial(terminal.say_unbroken, whole=[result.field, str(t), str(t.figure)])
-    figure = _figure_text(best.figure, best.lo, best.hi, best.method)
+    figure = _tuned_figure(best, t.value)
+    tried = f"{result.field} tried ({result.lo:g}..{result.hi:g})"
     if not result.measured:
-        say(f"unreachable: {t.figure} was measured at no value of {result.field} tried "
-            f"({result.lo:g}..{result.hi:g}): {_unmeasured(t.figure.figure)}")  # fmt: skip
+        say(f"unreachable: {t.figure} was measured at no value of {tried}: "
+            f"{_unmeasured(t.figure.figure)}")  # fmt: skip
+    elif result.flat and not result.reachable:
+        say(f"unreachable: {t.figure} is {figure} at every value of {tried}: the field "
+            "does not move it")  # fmt: skip
     elif not result.reachable:
         say(f"unreachable: {t} is outside what {result.field} = {result.lo:g}..{result.hi:g} "
             f"reaches; closest: {result.field}={result.value:g} gives {figure}")  # fmt: skip

@@ -143,7 +143,8 @@ class Comparison:
         ``test`` (``paired``; ``exact`` or ``independent`` for a rate or a mean damage
         whose change rests on too few events, see the module docstring),
         ``narrowing`` (independent width / paired width; NaN where the test is not
-        paired); changed figures first, the most significant first.
+        paired, or B − A is the same on every range: no width to narrow); changed
+        figures first, the most significant first.
     ranges : int
         K, the number of ranges the intervals are computed from.
     precision : dict or None
@@ -174,6 +175,7 @@ class Comparison:
 
     def document(self) -> dict[str, Any]:
         """The ``compare.json`` document."""
+        changed = self.overrides()
         return {
             "a": self.labels[0], "b": self.labels[1], "scenario_a": self.a.scenario,
             "scenario_b": self.b.scenario, "rules": self.a.rules, "seed": self.a.seed,
@@ -190,7 +192,14 @@ class Comparison:
             "only_in_a": [{"figure": f, "on": on} for f, on in self.only_in_a],
             "only_in_b": [{"figure": f, "on": on} for f, on in self.only_in_b],
             **({"precision": self.precision} if self.precision else {}),
+            **({"overrides": changed} if any(changed.values()) else {}),
         }  # fmt: skip
+
+    def overrides(self) -> dict[str, list[str]]:
+        """The changes each variant's scenario carries (``--set``, :func:`simlab.override`,
+        ``scn.with_``), ``NAME.FIELD=VALUE`` in order: ``{"a": [...], "b": [...]}``."""
+        return {"a": list(self.a.meta.get("overrides", [])),
+                "b": list(self.b.meta.get("overrides", []))}  # fmt: skip
 
 
 def _num(x: Any) -> float | None:
@@ -268,9 +277,10 @@ def _result(scenario: ScenarioBase, job: runner.Job, parts: list[TallyArrays]) -
         total = merge(total, part)
     from simlab.report.files import scenario_hash
 
+    overrides = {"overrides": list(scenario.overrides)} if scenario.overrides else {}
     return Result(scenario=scenario.scenario, rules=scenario.rules, encounters=job.n,
                   seed=job.seed, layout=job.layout, tallies=total,
-                  meta={"scenario_hash": scenario_hash(scenario)})  # fmt: skip
+                  meta={"scenario_hash": scenario_hash(scenario), **overrides})  # fmt: skip
 
 
 def _difference_table(whole: list[Measured], per_range: list[list[Measured]]) -> pd.DataFrame:
@@ -297,7 +307,7 @@ def _difference_table(whole: list[Measured], per_range: list[list[Measured]]) ->
     frame["p_holm"] = stats.holm_adjust(frame.p.to_numpy())
     frame["changed_holm"] = frame.changed & (frame.p_holm < 1 - LEVEL)
     independent = frame.diff_ci_independent_hi - frame.diff_ci_independent_lo
-    frame["narrowing"] = (independent / (2 * half)).where(frame.test == "paired")
+    frame["narrowing"] = (independent / (2 * half)).where((frame.test == "paired") & (half > 0))
     diff, width = frame["diff"].abs().to_numpy(), half.to_numpy()
     with np.errstate(divide="ignore", invalid="ignore"):
         strength = np.where(width > 0, diff / width, np.where(diff > 0, np.inf, 0.0))

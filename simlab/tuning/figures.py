@@ -15,7 +15,7 @@ which a combatant first went down in round r), over all encounters:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -168,6 +168,8 @@ class FigureRef:
     figure: str
     on: str = ""
     arg: str = ""
+    #: How messages name the argument it was read from (``--precision-on hit_rate:strike``).
+    label: str = field(default="", compare=False, repr=False)
 
     def __str__(self) -> str:
         at = f"@{self.arg}" if self.arg else ""
@@ -210,7 +212,7 @@ def parse_figure(text: str, label: str) -> FigureRef:
         raise InputError(f"{label}: expected no '@' argument for {figure}; got @{arg}")
     if needed in ("damage", "round") and not arg.isdigit():
         raise InputError(f"{label}: expected a whole number of {needed} after '@'; got {arg!r}")
-    return FigureRef(figure, on, arg)
+    return FigureRef(figure, on, arg, label)
 
 
 _WHAT = {**{f: "attack" for f in ATTACK_FIGURES}, **{f: "combatant" for f in COMBATANT_FIGURES},

@@ -18,12 +18,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from simlab.arguments import spelled_as
 from simlab.errors import InputError, Problem, ScenarioError, did_you_mean
 from simlab.limits import MAX_INTEGER_DIGITS, too_many_digits
 from simlab.scenario.common import ScenarioBase
 from simlab.scenario.source import Path, YamlSource, parse_yaml
 
-__all__ = ["Override", "apply_overrides", "override", "parse_assignment", "parse_value"]
+__all__ = ["Override", "apply_overrides", "override", "parse_assignment", "parse_value",
+           "spelled_value"]  # fmt: skip
 
 #: The first row of a profile chart: ``profile[9]`` is row 9 of the 2d6 chart (rows 2..12).
 PROFILE_FIRST_ROW = 2
@@ -43,12 +45,15 @@ class Override:
     """One change to a scenario: ``target`` (``NAME.FIELD``) set to ``value``.
 
     ``label`` names the override in error messages: the ``--set`` argument as typed on
-    the command line, or the key of the mapping given in Python.
+    the command line, or the key of the mapping given in Python. ``one_of`` marks a
+    value that is one of several its argument gives (a sweep's or a tune's ``--vary``):
+    a problem of the scenario it makes names the value too (:meth:`named`).
     """
 
     target: str
     value: Any
     label: str
+    one_of: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "value", plain_value(self.value))  # numpy's, made Python's
@@ -56,21 +61,32 @@ class Override:
 
     def spelled(self) -> str:
         """``NAME.FIELD=VALUE`` as a reader would type it (``Defender.guard=2``)."""
-        value = self.value if isinstance(self.value, str) else json.dumps(self.value)
-        return f"{self.target}={value}"
+        return f"{self.target}={spelled_value(self.value)}"
+
+    def named(self) -> str:
+        """How a problem of the scenario it makes names it: its label, or, for one value
+        of several, ``params.ap_per_round=1 from --vary params.ap_per_round=3,1``."""
+        return f"{self.spelled()} from {self.label}" if self.one_of else self.label
+
+
+def spelled_value(value: Any) -> str:
+    """An override's value as a reader would type it: ``2``, ``1d8``, ``[0, 1]``."""
+    return value if isinstance(value, str) else json.dumps(value)
 
 
 #: Scenario fields that set how a run is played, not the fight, each with how it is set
-#: for every variant at once: a sweep, a comparison and a tune play every variant with
+#: for every variant at once, in Python and on the command line: a sweep, a comparison
+#: and a tune play every variant with
 #: one seed, one number of encounters and one precision. A precision varied point by
 #: point would change only how long each point runs, not what it measures: the points
 #: would stop at different counts, no longer on the same sample, and a sweep of it
 #: would draw the same figures with narrower bands.
 RUN_FIELDS = {
-    "seed": "seed= and n=, or --seed and -n",
-    "encounters": "seed= and n=, or --seed and -n",
-    "precision": "precision=, or --precision H, which runs every variant to H",
-}
+    "seed": ("seed= and n=", "--seed and -n"),
+    "encounters": ("seed= and n=", "--seed and -n"),
+    "precision": ("precision=, which runs every variant to it",
+                  "--precision H, which runs every variant to H"),
+}  # fmt: skip
 
 
 def refuse_run_changes(before: ScenarioBase, after: ScenarioBase, label: str, kind: str) -> None:
@@ -81,13 +97,14 @@ def refuse_run_changes(before: ScenarioBase, after: ScenarioBase, label: str, ki
     Raises
     ------
     InputError
-        Naming ``label``, the field and the option that sets it for every variant.
+        Naming ``label``, the field and the argument that sets it for every variant, as
+        the reader of ``label`` spells it (:func:`~simlab.arguments.spelled_as`).
     """
-    for name, option in RUN_FIELDS.items():
+    for name, options in RUN_FIELDS.items():
         if getattr(after, name) != getattr(before, name):
             raise InputError(f"{label}: expected a change to the fight; got one to {name!r}, "
                              f"which a {kind} keeps the same for every variant (set it with "
-                             f"{option})")  # fmt: skip
+                             f"{spelled_as(label, *options)})")  # fmt: skip
 
 
 def argument_label(option: str, text: str) -> str:
@@ -169,7 +186,8 @@ def _as_overrides(
         changes = [changes]
     if isinstance(changes, Mapping):
         return [Override(str(k), v, f"override {k!r}") for k, v in changes.items()]
-    return [c if isinstance(c, Override) else parse_assignment(str(c)) for c in changes]
+    return [c if isinstance(c, Override) else parse_assignment(str(c), "override")
+            for c in changes]  # fmt: skip
 
 
 def override(
@@ -183,7 +201,8 @@ def override(
         A scenario loaded with :func:`simlab.load` or :func:`simlab.loads`.
     changes : mapping, str or iterable of str
         ``{"Defender.guard": 2, "strike.profile[9]": 8}`` (Python values), or strings
-        ``"Defender.guard=2"`` (values read as YAML), one or several. A NAME is a
+        ``"Defender.guard=2"`` (values read as YAML, named ``override Defender.guard=2``
+        in messages), one or several. A NAME is a
         combatant entry's ``name`` or an attack's name; ``params.FIELD`` is a rule
         parameter; a bare field (``max_rounds``) is a scenario field. ``profile[R]`` is
         row R of the 2..12 chart. Deeper fields are reached with more dots
@@ -218,7 +237,7 @@ def apply_overrides(scenario: ScenarioBase, overrides: list[Override]) -> Scenar
     key_positions = {p: at for p, at in source.key_positions.items() if at[0] >= 0}
     changed_by: dict[tuple[Any, ...], Override] = {}
     for k, item in enumerate(overrides):
-        path = resolve(data, item, tuple(type(scenario).model_fields))
+        path = resolve(data, item, scenario)
         earlier = _overlapping(changed_by, tuple(path))
         if earlier is not None:
             raise InputError(f"{item.label}: expected each field changed once; "
@@ -256,10 +275,10 @@ def _name_override(problem: Problem, overrides: list[Override]) -> Problem:
     """``problem`` named after the override it is located at; a problem located in the
     file (which validated before the overrides) says which overrides brought it."""
     if problem.line is None or problem.line >= 0:
-        labels = ", ".join(item.label for item in overrides)
+        labels = ", ".join(item.named() for item in overrides)
         message = f"{problem.message} (with {labels})"
         return Problem(problem.file, problem.line, problem.col, message)
-    return Problem(overrides[-problem.line - 1].label, None, None, problem.message)
+    return Problem(overrides[-problem.line - 1].named(), None, None, problem.message)
 
 
 def _mark(positions: dict[Path, Any], keys: dict[Path, Any], path: Path, at: Any) -> None:
@@ -273,17 +292,19 @@ def _mark(positions: dict[Path, Any], keys: dict[Path, Any], path: Path, at: Any
 # -- resolving NAME.FIELD to a path in the document -------------------------------------------
 
 
-def resolve(data: dict[str, Any], item: Override, fields: tuple[str, ...]) -> Path:
-    """The document path an override's ``NAME.FIELD`` designates.
+def resolve(data: dict[str, Any], item: Override, scenario: ScenarioBase) -> Path:
+    """The document path an override's ``NAME.FIELD`` designates in ``data``, the
+    document of ``scenario`` (validated: it gives the values the document leaves out).
 
     Raises
     ------
     InputError
         Naming the override when NAME is neither a combatant, an attack, ``params`` nor a
-        scenario field, or when a ``[ROW]`` is not a row of a profile chart.
+        scenario field, when a ``[ROW]`` is not a row of a profile chart, or when a field
+        follows a value that is not a mapping (``Kaito.hp.x``, ``profile[9].x``).
     """
     parts = item.target.split(".")
-    head, rest = _head(data, parts, item, fields)
+    head, rest = _head(data, parts, item, tuple(type(scenario).model_fields))
     if not rest and head[0] in ("sides", *ATTACK_KEYS):
         raise InputError(f"{item.label}: expected NAME.FIELD (a field of {parts[0]!r}); "
                          f"got only the name")  # fmt: skip
@@ -296,6 +317,8 @@ def resolve(data: dict[str, Any], item: Override, fields: tuple[str, ...]) -> Pa
     path = list(head)
     node: Any = _at(data, head)
     for i, part in enumerate(rest):
+        if node is None:  # absent from the file (params:, a default): the value it has
+            node = _validated_at(scenario, path)
         if i and node is not None and not isinstance(node, dict):
             kind = "a list" if isinstance(node, list) else f"the value {node!r}"
             raise InputError(f"{item.label}: expected a field of a mapping after "
@@ -306,9 +329,24 @@ def resolve(data: dict[str, Any], item: Override, fields: tuple[str, ...]) -> Pa
         path.append(key)
         node = node.get(key) if isinstance(node, dict) else None
         if match:
-            path.append(_profile_position(node, field, int(match["row"]), item))
-            node = None
+            row = _profile_position(node, field, int(match["row"]), item)
+            path.append(row)
+            node = node[row]
     return tuple(path)
+
+
+def _validated_at(scenario: ScenarioBase, path: list[Any]) -> Any:
+    """The value at document ``path`` in the validated ``scenario`` (its defaults
+    filled in), or None where it has none."""
+    node: Any = scenario.model_dump(by_alias=True)
+    for key in path:
+        if isinstance(node, dict):
+            node = node.get(key)
+        elif isinstance(node, list) and isinstance(key, int) and 0 <= key < len(node):
+            node = node[key]
+        else:
+            return None
+    return node
 
 
 def _head(
@@ -381,7 +419,8 @@ def _profile_position(node: Any, field: str, row: int, item: Override) -> int:
     """Index of row ``row`` of a profile chart (rows 2..12 on 2d6)."""
     if field != "profile" or not isinstance(node, list):
         raise InputError(f"{item.label}: expected [ROW] only after a profile chart "
-                         f"(profile[9] is row 9); got {field}[{row}]")  # fmt: skip
+                         f"(profile[9] is row 9); got {field}[{row}]"
+                         f"{did_you_mean(field, ['profile'])}")  # fmt: skip
     last = PROFILE_FIRST_ROW + len(node) - 1
     if not PROFILE_FIRST_ROW <= row <= last:
         raise InputError(f"{item.label}: expected a row of the profile chart, "

@@ -33,6 +33,7 @@ from simlab.engine import runner
 from simlab.engine.tallies import Layout, TallyArrays, merge
 from simlab.errors import InputError
 from simlab.tuning.figures import FigureRef, check_figure, measure, pair_label, parse_figure
+from simlab.tuning.overrides import argument_label
 
 __all__ = ["PrecisionRule", "checkpoints", "coarsen", "precision_rule", "run_to_precision",
            "stop_at_precision", "widest"]  # fmt: skip
@@ -65,7 +66,9 @@ def precision_rule(
     layout: Layout | None = None,
     scenario: Any = None,
 ) -> PrecisionRule:
-    """A :class:`PrecisionRule` from ``--precision H`` and ``--precision-on`` arguments.
+    """A :class:`PrecisionRule` from the ``precision`` and ``precision_on`` arguments
+    (``--precision H`` is checked by the command line; its ``--precision-on`` figures come
+    parsed, each with its label).
 
     Raises
     ------
@@ -76,13 +79,12 @@ def precision_rule(
         (:func:`simlab.tuning.figures.check_figure`).
     """
     if isinstance(half_width, bool) or not isinstance(half_width, numbers.Real):
-        raise InputError(f"--precision: expected a half-width in (0, 1]; got {half_width!r}")
+        raise InputError(f"expected a half-width in (0, 1] for precision; got {half_width!r}")
     if not 0 < half_width <= 1:
-        raise InputError(f"--precision {half_width:g}: expected a half-width in (0, 1]; "
-                         f"got {half_width:g}")  # fmt: skip
+        raise InputError(f"expected a half-width in (0, 1] for precision; got {half_width:g}")
     refs = []
     for item in (on,) if isinstance(on, str) else on:  # one figure, written alone
-        label = f"--precision-on {item}"
+        label = getattr(item, "label", "") or argument_label("precision_on", str(item))
         ref = item if isinstance(item, FigureRef) else parse_figure(str(item), label)
         if layout is not None:
             check_figure(ref, layout, label, scenario)

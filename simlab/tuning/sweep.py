@@ -33,6 +33,7 @@ from simlab.tuning.overrides import (
     parse_value,
     plain_value,
     refuse_run_changes,
+    spelled_value,
 )
 
 __all__ = [
@@ -445,11 +446,10 @@ def sweep_points(scenario: ScenarioBase, vary: Vary) -> SweepResult:
     """
     variations = _variations(vary)
     if not variations:
-        raise InputError("expected at least one --vary NAME.FIELD=LO:HI; got none")
+        raise InputError("vary: expected at least one NAME.FIELD and its values; got none")
     total = 1
     for v in variations:
-        if not v.values:
-            raise InputError(f"{v.label}: expected at least one value; got none")
+        _check_values(v)
         total *= len(v.values)
     if total > MAX_POINTS:
         raise InputError(f"expected a sweep of at most {MAX_POINTS:,} points; got {total:,}")
@@ -457,12 +457,27 @@ def sweep_points(scenario: ScenarioBase, vary: Vary) -> SweepResult:
                          variations, overrides=scenario.overrides)  # fmt: skip
     labels = ", ".join(v.label for v in variations)
     for values in itertools.product(*(v.values for v in variations)):
-        changes = [Override(v.target, x, v.label) for v, x in zip(variations, values, strict=True)]
+        changes = [Override(v.target, x, v.label, one_of=True)
+                   for v, x in zip(variations, values, strict=True)]  # fmt: skip
         variant = apply_overrides(scenario, changes)
         refuse_run_changes(scenario, variant, labels, "sweep")
         result.points.append(SweepPoint(
             {v.target: x for v, x in zip(variations, values, strict=True)}, variant))  # fmt: skip
     return result
+
+
+def _check_values(variation: Variation) -> None:
+    """Refuse a varied field with no value, or with a value given twice: its points would
+    be run twice, their rows alike in every table (a pivot on the field then fails)."""
+    values = variation.values
+    if not values:
+        raise InputError(f"{variation.label}: expected at least one value; got none")
+    for k, value in enumerate(values):
+        if value in values[:k]:
+            count = values.count(value)
+            times = "twice" if count == 2 else f"{count} times"
+            raise InputError(f"{variation.label}: expected each value once; got "
+                             f"{spelled_value(value)} {times}")  # fmt: skip
 
 
 def sweep(

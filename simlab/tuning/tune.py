@@ -26,7 +26,7 @@ import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from simlab.errors import ExactUnsupported, InputError
 from simlab.limits import encounters_and_seed
@@ -41,7 +41,7 @@ from simlab.tuning.overrides import (
     refuse_run_changes,
 )
 
-__all__ = ["Evaluation", "Target", "TuneResult", "parse_range", "parse_target", "tune"]
+__all__ = ["Evaluation", "Range", "Target", "TuneResult", "parse_range", "parse_target", "tune"]
 
 #: Values of the coarse grid the search starts from (both ends included).
 GRID = 5
@@ -49,6 +49,12 @@ GRID = 5
 RESOLUTION = 1 / 1024
 #: Exact figures equal the target within this (relative) tolerance.
 EXACT_TOLERANCE = 1e-9
+#: Two figures closer than this (relative to the larger) differ by rounding alone: the
+#: exact engine sums hundreds of terms, each rounded to half an ulp (1.1e-16 relative),
+#: so one figure may come out 1e-16 apart at two values (a down rate of 1 read as
+#: 0.9999999999999998); 1e-12 is some ten thousand ulps, and a figure a field moves
+#: moves by far more than that.
+ROUNDING = 1e-12
 
 
 @dataclass(frozen=True)
@@ -106,13 +112,23 @@ def check_rounds(target: Target, cap: int) -> None:
                          f"round cap); got {target.value:g}")  # fmt: skip
 
 
-def parse_range(text: str, option: str = "--vary") -> tuple[str, float, float]:
+class Range(NamedTuple):
+    """The field a tune searches and the ends of its range; ``label`` names it in
+    messages as it was given (``--vary Defender.hp=5:60``)."""
+
+    field: str
+    lo: Any
+    hi: Any
+    label: str
+
+
+def parse_range(text: str, option: str = "--vary") -> Range:
     """Read ``NAME.FIELD=LO:HI`` (integers for an integer field; numbers otherwise).
 
     Raises
     ------
     InputError
-        Naming the argument when the form is wrong or LO ≥ HI.
+        Naming the argument when the form is wrong (a STEP too) or LO ≥ HI.
     """
     label = argument_label(option, text)
     name, equals, spec = text.partition("=")
@@ -120,9 +136,12 @@ def parse_range(text: str, option: str = "--vary") -> tuple[str, float, float]:
     if not equals or not name.strip() or not colon:
         raise InputError(f"{label}: expected NAME.FIELD=LO:HI (e.g. Defender.hp=5:60); "
                          f"got {text!r}")  # fmt: skip
+    if ":" in hi_text:  # sweep's LO:HI:STEP
+        raise InputError(f"{label}: expected LO:HI without a STEP (tune bisects the range; "
+                         f"simlab sweep takes a STEP); got {spec!r}")  # fmt: skip
     lo, hi = (parse_value(part.strip(), label) for part in (lo_text, hi_text))
     _check_range(lo, hi, label, repr(spec))
-    return name.strip(), lo, hi
+    return Range(name.strip(), lo, hi, label)
 
 
 @dataclass(frozen=True)
@@ -172,6 +191,8 @@ class TuneResult:
     overrides : tuple of str
         The changes every value shares (``--set``, :func:`simlab.override`),
         ``NAME.FIELD=VALUE`` in order.
+    precision, precision_on : float or None, tuple of str
+        The precision each simulated value ran to, and the figures it was checked on.
     """
 
     scenario: str
@@ -191,6 +212,7 @@ class TuneResult:
     precision: float | None = None
     meta: dict[str, Any] = dataclasses.field(default_factory=dict)
     overrides: tuple[str, ...] = ()
+    precision_on: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
         """One line: the value found, its figure and where the rest is (the dataclass's
@@ -202,6 +224,8 @@ class TuneResult:
                       f"[{_figure(found.lo)}, {_figure(found.hi)}] ({found.method})")  # fmt: skip
         if not self.measured:
             answer = "no value gave the figure"
+        elif self.flat:
+            answer += ", as every value does"
         elif not self.reachable:
             answer += ", the closest end: the target is not reached"
         return (f"<TuneResult {self.scenario} · rules {self.rules} · {self.field} over "
@@ -211,10 +235,25 @@ class TuneResult:
 
     @property
     def measured(self) -> bool:
-        """Whether some value evaluated gave the figure at all (a mean time-to-down of a
-        combatant nobody downs, at every value, gives none; a median not reached within
-        the round cap is a figure, ``inf``)."""
-        return any(not math.isnan(e.figure) for e in self.evaluations)
+        """Whether some value evaluated gave the figure a value: a mean time-to-down of a
+        combatant nobody downs gives none (NaN), and a median time-to-down that the
+        round cap does not reach (``inf``, ``not reached``) at every value gives nothing
+        a target in rounds can be held against either."""
+        return any(math.isfinite(e.figure) for e in self.evaluations)
+
+    @property
+    def flat(self) -> bool:
+        """Whether every value evaluated gave the same figure with the same interval (to
+        rounding, :data:`ROUNDING`): on the same dice, the field changed nothing the
+        figure counts, over the values tried (a field the rules do not read for it).
+        Nothing is tuned then, where a figure that moves a little within its noise is
+        still searched."""
+        first, *rest = self.evaluations
+        return bool(rest) and all(
+            math.isclose(getattr(e, x), getattr(first, x), rel_tol=ROUNDING)
+            for e in rest
+            for x in ("figure", "lo", "hi")
+        )
 
     @property
     def best(self) -> Evaluation:
@@ -230,10 +269,11 @@ class TuneResult:
     def how(self) -> str:
         """How the value was obtained, in one sentence (reports and ``tune.json``)."""
         methods = {e.method for e in self.evaluations}
+        on = f" on {', '.join(self.precision_on)}" if self.precision_on else ""
         size = (
             f"{self.encounters:,} encounters a value"
             if self.precision is None
-            else f"each value run to precision {self.precision:g}, cap {self.encounters:,}"
+            else f"each value run to precision {self.precision:g}{on}, cap {self.encounters:,}"
         )
         source = ("the exact engine" if methods == {"exact"} else
                   f"simulation ({size}, seed {self.seed}, the same dice at every value)"
@@ -241,6 +281,7 @@ class TuneResult:
                   f"the exact engine where it answers and simulation elsewhere "
                   f"({size}, seed {self.seed})")  # fmt: skip
         search = ("a grid (no value gave the figure)" if not self.measured else
+                  "a grid (the figure is the same at every value tried)" if self.flat else
                   "bisection (the figure is monotone in the field over the values tried)"
                   if self.monotone else
                   "a grid and bisection of every crossing (the figure is NOT monotone in "
@@ -303,10 +344,10 @@ class _Evaluator:
         self.scenario, self.name, self.target = scenario, name, target
         self.n, self.seed, self.simulate, self.exact = n, seed, simulate, exact
         self.done: dict[float, Evaluation] = {}
-        self.label = f"--vary {name}"
+        self.label = argument_label("vary", name)
 
     def variant(self, value: float) -> ScenarioBase:
-        return apply_overrides(self.scenario, [Override(self.name, value, self.label)])
+        return apply_overrides(self.scenario, [Override(self.name, value, self.label, one_of=True)])
 
     def __call__(self, value: float) -> Evaluation:
         if value not in self.done:
@@ -347,6 +388,7 @@ def tune(
     precision: float | None = None,
     precision_on: Sequence[Any] = (),
     progress: Callable[[int], None] | None = None,
+    label: str | None = None,
 ) -> TuneResult:
     """Search ``name`` over ``lo..hi`` for the value whose figure is closest to ``target``.
 
@@ -370,9 +412,13 @@ def tune(
         Use the exact engine where it gives the figure.
     precision, precision_on : optional
         Run each simulated value to this precision (``n`` is the cap), as for
-        :func:`simlab.simulate`.
+        :func:`simlab.simulate`; checked on ``precision_on``, by default on the target's
+        figure (:func:`_precision_on`).
     progress : callable, optional
         Called with the number of encounters finished.
+    label : str, optional
+        How messages name the range (:class:`Range`); by default as the Python argument
+        ``vary``: ``vary Defender.hp=5:60``.
 
     Returns
     -------
@@ -388,18 +434,19 @@ def tune(
     from simlab.api import compile_job, simulate
 
     if isinstance(target, str):
-        target = parse_target(target)
+        target = parse_target(target, "target")
     if not isinstance(target, Target):
         raise InputError(f"target: expected FIGURE[:ON]=VALUE (e.g. 'win_rate:party=0.5'); "
                          f"got {target!r}")  # fmt: skip
     n, seed = encounters_and_seed(scenario, n, seed)
+    precision = scenario.precision if precision is None else precision
+    precision_on = _precision_on(precision, precision_on, target)
     lo, hi = plain_value(lo), plain_value(hi)  # numpy's numbers, made Python's
-    label = f"--vary {name}={lo}:{hi}"
+    label = label or argument_label("vary", f"{name}={lo}:{hi}")
     if not isinstance(name, str) or not name.strip():
         raise InputError(f"{label}: expected NAME.FIELD (e.g. 'Defender.hp'); got {name!r}")
     _check_range(lo, hi, label, f"{lo!r}:{hi!r}")
-    _check_run_options(threads, scenario.precision if precision is None else precision,
-                       precision_on)  # fmt: skip
+    _check_run_options(threads, precision, precision_on)
     integer = all(isinstance(x, int) and not isinstance(x, bool) for x in (lo, hi))
     evaluate = _Evaluator(
         scenario, name, target, n, seed,
@@ -415,10 +462,20 @@ def tune(
         caps.append(layout.max_rounds)
     check_rounds(target, max(caps))  # within some value's cap (max_rounds may be the field)
     result = TuneResult(scenario.scenario, scenario.rules, seed, n, name, lo, hi, integer, target,
-                        overrides=scenario.overrides)  # fmt: skip
-    result.precision = scenario.precision if precision is None else precision
+                        overrides=scenario.overrides, precision=precision,
+                        precision_on=tuple(map(str, precision_on)))  # fmt: skip
     _search(evaluate, result)
     return result
+
+
+def _precision_on(precision: float | None, precision_on: Sequence[Any], target: Target) -> Any:
+    """The figures each simulated value is run to ``precision`` on: those named, else the
+    target's. A tune asks for that figure known well enough to tell the values apart; the
+    rule on every rate and mean of the fight (a rare pair's among them) ran most values to
+    the cap long after it was."""
+    if precision is None or precision_on:
+        return precision_on
+    return (target.figure,)
 
 
 def _check_range(lo: Any, hi: Any, label: str, got: str) -> None:
@@ -553,7 +610,10 @@ def _monotone(done: list[Evaluation]) -> bool:
 
 
 def _reverses(a: Evaluation, b: Evaluation, sign: int) -> bool:
-    """Whether going from ``a`` to ``b`` the figure moves against ``sign`` beyond noise."""
+    """Whether going from ``a`` to ``b`` the figure moves against ``sign`` beyond noise
+    (either interval) and beyond rounding (:data:`ROUNDING`: an exact interval has none)."""
     if sign * (b.figure - a.figure) >= 0 or math.isnan(a.figure - b.figure):
+        return False
+    if math.isclose(a.figure, b.figure, rel_tol=ROUNDING):
         return False
     return not (a.lo <= b.figure <= a.hi or b.lo <= a.figure <= b.hi)

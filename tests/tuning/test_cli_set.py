@@ -67,6 +67,30 @@ def test_bad_set_exits_2_names_it_writes_nothing(tmp_path: Path, command: str) -
     assert not out.exists()
 
 
+@pytest.mark.parametrize("command", ["run", "sweep", "compare", "tune"])
+@pytest.mark.parametrize(
+    ("target", "under"),
+    [
+        ("strike.profile[9].x", "'profile[9]'; got 'x' under the value 6"),
+        ("params.strain_meter.x", "'strain_meter'; got 'x' under the value 10"),
+    ],
+)
+def test_a_field_below_a_row_or_an_absent_param_exits_2_naming_it(
+    command: str, target: str, under: str
+) -> None:
+    """A field after a ``[ROW]``, or below a scalar ``params:`` field the file leaves out,
+    is refused as ``Defender.hp.x`` is: it was an internal error (a TypeError) after a row,
+    and a problem at the file's line 5 (``scenario:``) below an absent param."""
+    option, value = ("--vary", "1:2") if command in ("sweep", "tune") else ("--set", "8")
+    args = [command, str(SS_DUEL), option, f"{target}={value}", "-n", "100"]
+    if command == "tune":
+        args += ["--target", "down_rate:Defender=0.5"]
+    done = CliRunner().invoke(main, args)
+    assert done.exit_code == 2, done.output
+    assert (f"{option} {target}={value}: expected a field of a mapping after {under}"
+            in " ".join(done.output.split()))  # fmt: skip
+
+
 @pytest.mark.parametrize("command", ["run", "exact", "compare"])
 def test_a_field_set_twice_exits_2_naming_both(command: str) -> None:
     """``--set Defender.guard=1 --set Defender.guard=2``: the second would silently win."""

@@ -84,9 +84,63 @@ def test_same_scenario_has_no_difference(duel: Any) -> None:
     cmp = simlab.compare(duel, duel, n=5000)
     assert (cmp.figures["diff"].fillna(0) == 0).all()
     assert not cmp.figures.changed.any()
+    assert cmp.figures.narrowing.isna().all()  # no paired width to compare: not ∞
     _tallies = [cmp.a.tallies, cmp.b.tallies]
     for x, y in zip(*_tallies, strict=True):
         np.testing.assert_array_equal(x, y)
+
+
+def test_a_changed_scenario_compared_in_python_is_named_with_its_changes(
+    tmp_path: Path, duel: Any
+) -> None:
+    """``simlab.compare(duel, duel.with_(...))``, the README's own example: the repr,
+    compare.md and compare.json named B ``ss-duel`` like A, and compare.json kept no
+    overrides, so that the page did not say what was compared. B is named with its
+    changes, as the command line's ``--set`` names it, and compare.json lists them."""
+    ab = simlab.compare(duel, duel.with_({"strike.profile[9]": 8}), n=2000)
+    assert ab.labels == ("ss-duel", "ss-duel with strike.profile[9]=8")
+    assert "vs ss-duel with strike.profile[9]=8 ·" in repr(ab)
+    simlab.write_compare(ab, tmp_path / "py")
+    doc = json.loads((tmp_path / "py/compare.json").read_text())
+    assert doc["b"] == "ss-duel with strike.profile[9]=8"
+    assert doc["overrides"] == {"a": [], "b": ["strike.profile[9]=8"]}
+    assert "B: ss-duel with strike.profile[9]=8" in (tmp_path / "py/compare.md").read_text()
+    cli = CliRunner().invoke(main, ["compare", str(SS_DUEL), "--set", "strike.profile[9]=8",
+                                    "-n", "2000", "--out", str(tmp_path / "cli")])  # fmt: skip
+    assert cli.exit_code == 0, cli.output
+    cli_doc = json.loads((tmp_path / "cli/compare.json").read_text())
+    assert cli_doc["overrides"] == doc["overrides"] and cli_doc["figures"] == doc["figures"]
+    plain = simlab.compare(duel, changes={"Defender.guard": 2}, n=200).document()
+    assert plain["overrides"] == {"a": [], "b": ["Defender.guard=2"]}
+    assert "overrides" not in simlab.compare(duel, duel, n=200).document()
+
+
+PARTY = SS_DUEL.parents[1] / "glitters-d20/party-vs-monsters.yaml"
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        ([str(PARTY), "--set", "Bruna.hp=32"],
+         "B is identical to A: Bruna.hp is already 32, so Bruna.hp=32 changes nothing."),
+        ([str(SS_DUEL), str(SS_DUEL)], "B is identical to A (the same scenario): every "
+         "difference is 0."),
+    ],
+)  # fmt: skip
+def test_a_b_identical_to_a_is_said_so(tmp_path: Path, args: list[str], said: str) -> None:
+    """Bruna's HP is 32 in the file: ``--set Bruna.hp=32`` compared A with itself and
+    said nothing of it; the same file twice showed ``∞`` under × for the figures whose
+    paired interval has no width; and both printed the legend of ✱ and ✱✱, which no row
+    had."""
+    done = CliRunner().invoke(main, ["compare", *args, "-n", "2000", "--out", str(tmp_path)])
+    assert done.exit_code == 0, done.output
+    text = " ".join(done.output.split())
+    assert said in text
+    assert "✱" not in done.output and "∞" not in done.output
+    assert said in (tmp_path / "compare.md").read_text()
+    changed = CliRunner().invoke(main, ["compare", str(SS_DUEL), "--set", "strike.profile[9]=8",
+                                        "-n", "2000"])  # fmt: skip
+    assert "identical" not in changed.output and "✱ changed: the paired" in changed.output
 
 
 def test_cli_compare_file_and_set_agree(tmp_path: Path) -> None:
@@ -338,7 +392,7 @@ def test_changes_given_as_one_string_name_b_as_typed(duel: Any) -> None:
         ({"changes": {"seed": 5}}, "got one to 'seed', which a comparison keeps the same"),
         ({"changes": {"encounters": 500}}, "got one to 'encounters'"),
         ({"changes": {"Defender.guard": 2}, "precision_on": ["hit_rate:strike"]},
-         "--precision-on: expected --precision H"),
+         "precision_on: expected precision= (or precision: in the scenario)"),
     ],
 )  # fmt: skip
 def test_compare_refuses_what_it_would_ignore(extra: dict[str, Any], words: str) -> None:

@@ -92,6 +92,9 @@ def test_yaml_values_from_the_command_line() -> None:
         ("Defender.guard=[1", "expected a YAML value after '='"),
         ("Defender..hp=3", "expected NAME.FIELD with a field between each pair of dots"),
         ("Defender.hp.x=3", "expected a field of a mapping after 'hp'; got 'x' under the value"),
+        ("strike.profile[9].x=3", "after 'profile[9]'; got 'x' under the value 6"),
+        ("params.strain_meter.x=3", "after 'strain_meter'; got 'x' under the value 10"),
+        ("strike.profil[9]=8", "got profil[9]; did you mean 'profile'?"),
         ("Defender.name=Attacker", "expected a field other than 'name'"),
     ],
 )
@@ -99,7 +102,7 @@ def test_bad_override_names_the_argument(duel: Any, arg: str, words: str) -> Non
     with pytest.raises(InputError) as err:
         duel.with_([arg])
     message = str(err.value)
-    assert message.startswith(f"--set {arg}: "), message
+    assert message.startswith(f"override {arg}: "), message
     assert words in message
     assert "ss-duel.yaml" not in message  # located at the argument, not in the file
 
@@ -131,7 +134,7 @@ def test_names_with_dots_and_ambiguity() -> None:
 
 def test_chained_overrides_name_the_right_argument(duel: Any) -> None:
     once = duel.with_({"Defender.guard": 2})
-    with pytest.raises(InputError, match=r"^--set Attacker.hp=x: expected an integer"):
+    with pytest.raises(InputError, match=r"^override Attacker.hp=x: expected an integer"):
         once.with_(["Attacker.hp=x"])
     assert once.with_({"Attacker.hp": 5}).sides["defender"][0].guard == 2
 
@@ -164,4 +167,4 @@ def test_a_file_problem_an_override_brings_names_the_override() -> None:
     assert first.startswith(f"{path}:56:"), first
     plan = "(quick-jab 1 + quick-jab 1 + quick-jab 1)"
     assert first.endswith(f"expected a plan costing at most 1 AP; got 3 AP {plan} "
-                          "(with --set params.ap_per_round=1)"), first  # fmt: skip
+                          "(with override params.ap_per_round=1)"), first  # fmt: skip

@@ -154,7 +154,8 @@ def test_bad_precision_arguments_exit_2(tmp_path: Path, args: list[str], expecte
 
 @pytest.mark.parametrize("half_width", ["0.01", True, None])
 def test_a_precision_that_is_not_a_number_is_an_input_error(half_width: object) -> None:
-    with pytest.raises(simlab.api.InputError, match="--precision: expected a half-width in"):
+    with pytest.raises(simlab.api.InputError, match=r"^expected a half-width in \(0, 1\] for "
+                       "precision; got"):  # fmt: skip
         precision_rule(half_width)  # type: ignore[arg-type]
 
 
@@ -240,12 +241,13 @@ def test_sweep_points_and_comparisons_run_to_the_precision(duel: Any) -> None:
 def test_tune_run_to_a_precision_records_each_values_stop(duel: Any) -> None:
     """tune.json gave every value's figure but not how many encounters it ran, which
     under --precision differs from value to value: each evaluation now says, and equals
-    a run of that value to the same precision."""
+    a run of that value to the same precision on the target's figure (the tune's own)."""
     found = simlab.tune(duel, "Defender.guard=0:3", "hit_rate:strike=0.7", n=128_000,
                         precision=0.01, exact=False)  # fmt: skip
     for e, saved in zip(found.evaluations, found.document()["evaluations"], strict=True):
         alone = simlab.simulate(duel.with_({"Defender.guard": e.value}), 128_000,
-                                precision=0.01, threads=1)  # fmt: skip
+                                precision=0.01, precision_on=["hit_rate:strike"],
+                                threads=1)  # fmt: skip
         assert e.encounters == saved["encounters"] == alone.encounters < 128_000
 
 

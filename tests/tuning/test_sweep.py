@@ -18,7 +18,7 @@ import simlab
 from simlab.cli import main
 from simlab.engine import runner
 from simlab.tuning.sweep import parse_vary
-from tests.tuning.cases import SS_DUEL
+from tests.tuning.cases import ROOT, SS_DUEL
 
 matplotlib.use("Agg")
 
@@ -384,6 +384,10 @@ def test_parse_vary(text: str, values: tuple[Any, ...]) -> None:
          "--vary Defender.guard=2:3", "--vary Defender.guard=0:1 changes it too"),
         (["--vary", "Defender.guard=0:2", "--set", "Defender.guard=1"],
          "--set Defender.guard=1", "varied by --vary too"),
+        (["--vary", "Defender.guard=1,1"], "--vary Defender.guard=1,1",
+         "expected each value once; got 1 twice"),
+        (["--vary", "Defender.hp=20,30,20,20"], "--vary Defender.hp=20,30,20,20",
+         "expected each value once; got 20 3 times"),
     ],
 )  # fmt: skip
 def test_bad_vary_exits_2_names_it_writes_nothing(
@@ -506,6 +510,43 @@ def test_a_sweep_takes_vary_as_the_command_line_spells_it(duel: Any, vary: Any) 
 def test_a_vary_of_another_shape_is_an_input_error(duel: Any, vary: Any, message: str) -> None:
     with pytest.raises(simlab.api.InputError, match=message):
         simlab.sweep(duel, vary, n=100, exact=False)
+
+
+@pytest.mark.parametrize(
+    ("values", "got"), [([1, 1], "1 twice"), ([[0] * 11, [1] * 11, [0] * 11], "[0, 0")]
+)
+def test_a_value_given_twice_is_an_input_error(duel: Any, values: Any, got: str) -> None:
+    """Its point ran twice, its rows alike in every table: a pivot on the field failed."""
+    field = "Defender.guard" if values[0] == 1 else "strike.profile"
+    with pytest.raises(simlab.api.InputError, match=rf"^vary '{field}': expected each value "
+                       rf"once; got {re.escape(got)}"):  # fmt: skip
+        simlab.sweep(duel, {field: values}, n=100, exact=False)
+
+
+@pytest.mark.parametrize("command", ["sweep", "tune"])
+def test_an_invalid_point_is_named_with_its_values(command: str) -> None:
+    """One value of a --vary makes a plan of the file cost too much: the problem names
+    that value (and, in a grid, the other fields' values at the point), where it named
+    only the whole --vary and left the designer to work out which point it was."""
+    path = ROOT / "scenarios/shattered-spirits-draft1/techniques-3v3.yaml"
+    args = (["--vary", "params.ap_per_round=3,1", "--vary", "Kaito.vigor=3,4"]
+            if command == "sweep" else
+            ["--vary", "params.ap_per_round=1:6", "--target", "win_rate:party=0.5"])  # fmt: skip
+    done = CliRunner().invoke(main, [command, str(path), *args, "-n", "1000"])
+    assert done.exit_code == 2, done.output
+    first = " ".join(done.output.splitlines()[0].split())
+    point = ("params.ap_per_round=1 from --vary params.ap_per_round=3,1, Kaito.vigor=3 from "
+             "--vary Kaito.vigor=3,4" if command == "sweep" else
+             "params.ap_per_round=1 from --vary params.ap_per_round=1:6")  # fmt: skip
+    assert first.startswith(f"{path}:56:"), first
+    assert first.endswith(f"expected a plan costing at most 1 AP; got 3 AP (quick-jab 1 + "
+                          f"quick-jab 1 + quick-jab 1) (with {point})"), first  # fmt: skip
+
+
+def test_an_invalid_value_of_a_python_sweep_is_named(duel: Any) -> None:
+    with pytest.raises(simlab.api.InputError, match=r"^Defender\.guard=-1 from vary "
+                       r"'Defender\.guard': expected a number ≥ 0; got -1"):  # fmt: skip
+        simlab.sweep(duel, {"Defender.guard": [0, -1]}, n=100, exact=False)
 
 
 def test_a_huge_range_in_the_api_is_refused_before_it_is_made() -> None:

@@ -104,13 +104,17 @@ def test_unreachable_target_exits_1_with_the_closest_end(tmp_path: Path) -> None
     assert doc["reachable"] is False and doc["value"] == 20 and doc["consistent"] is None
 
 
-def test_a_figure_no_value_gives_is_said_so_not_called_monotone(tmp_path: Path) -> None:
+@pytest.mark.parametrize("figure", ["mean_time_to_down", "median_time_to_down"])
+def test_a_figure_no_value_gives_is_said_so_not_called_monotone(
+    tmp_path: Path, figure: str
+) -> None:
     """In ``ss-duel`` nobody attacks the Attacker: its time-to-down is measured at no
     value. The tuning says that, where it once reported the closest end's "—" and a
-    bisection of a figure "monotone over the values tried"."""
+    bisection of a figure "monotone over the values tried"; and for the median, not
+    reached at every value, where it said "closest: Defender.hp=5 gives not reached"."""
     out = tmp_path / "tune"
     done = CliRunner().invoke(main, ["tune", str(SS_DUEL), "--vary", "Defender.hp=5:60",
-                                     "--target", "mean_time_to_down:Attacker=5", "-n", "2000",
+                                     "--target", f"{figure}:Attacker=5", "-n", "2000",
                                      "--out", str(out)])  # fmt: skip
     assert done.exit_code == 1, done.output
     text = " ".join(done.output.split())
@@ -139,6 +143,9 @@ def test_a_figure_no_value_gives_is_said_so_not_called_monotone(tmp_path: Path) 
         ("Defender.hp=5", "--vary", "expected NAME.FIELD=LO:HI"),
         ("Nobody.hp=5:60", "--vary", "expected a combatant"),
         ("Defender.hp=x:60", "--vary", "LO < HI"),
+        ("Defender.hp=5:60:5", "--vary",
+         "expected LO:HI without a STEP (tune bisects the range; simlab sweep takes a STEP); "
+         "got '5:60:5'"),
         ("Defender.hp=30", "--set", "varied by --vary too"),
         ("median_time_to_down:Defender=1000", "--target",
          "expected a number of rounds from 1 to 100 (the round cap); got 1000"),
@@ -213,6 +220,65 @@ def test_a_spirits_attack_is_a_target() -> None:
     assert all(0 < e.figure < 1 for e in found.evaluations)
 
 
+def test_a_figure_the_field_does_not_move_is_said_so(tmp_path: Path) -> None:
+    """The hero's vigor does not enter a novice duel's win rate: 0.515 [0.50114, 0.52884]
+    at every value. The tuning printed ``0.52 ± 0.02``, an interval that holds the target
+    0.5, beside "no figure's interval contains 0.5", called the figure monotone and the
+    target "outside what Novice Hero.vigor = 1..30 reaches". It shows the interval that
+    leaves 0.5 out and says the field does not move the figure."""
+    path = ROOT / "scenarios/opposed-tiers/novice-duel.yaml"
+    done = CliRunner().invoke(main, ["tune", str(path), "--vary", "Novice Hero.vigor=1:30",
+                                     "--target", "win_rate:hero=0.5", "-n", "5000",
+                                     "--out", str(tmp_path)])  # fmt: skip
+    assert done.exit_code == 1, done.output
+    text = " ".join(done.output.split())
+    assert "0.515 [0.501, 0.529]" in text and "± 0.02" not in text
+    assert ("unreachable: win_rate:hero is 0.515 [0.501, 0.529] at every value of Novice "
+            "Hero.vigor tried (1..30): the field does not move it") in text  # fmt: skip
+    assert "by a grid (the figure is the same at every value tried)" in text
+    assert "monotone" not in text and "outside what" not in text
+    doc = json.loads((tmp_path / "tune.json").read_text())
+    assert len({(e["figure"], *e["figure_ci"]) for e in doc["evaluations"]}) == 1
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_a_tuned_figure_shows_the_verdict_its_interval_gives(seed: int) -> None:
+    """Every interval printed holds the target exactly when the figure is consistent
+    with it: printed as the tables print one, an interval that leaves the target out by
+    less than its rounding held it."""
+    import math
+    import re
+
+    import numpy as np
+
+    from simlab.report.tuning_terminal import _tuned_figure
+
+    rng = np.random.default_rng(seed)
+    target = float(rng.uniform(0.05, 0.95))
+    half = float(10 ** rng.uniform(-4, -1)) * min(target, 1 - target)  # a rate's interval
+    value = target + float(rng.choice([-1, 1])) * half * float(rng.uniform(0.5, 1.5))
+    lo, hi = value - half * float(rng.uniform(0.8, 1)), value + half * float(rng.uniform(0.8, 1))
+    e = Evaluation(1, value, lo, hi, "simulated")
+    shown = _tuned_figure(e, target)
+    numbers = [float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", shown)]
+    if "±" in shown:
+        low, high = numbers[0] - numbers[1], numbers[0] + numbers[1]
+    else:
+        low, high = numbers[1], numbers[2]
+    assert (low <= target <= high) == e.contains(target), (shown, lo, hi, target)
+    assert low <= lo + 1e-12 and hi - 1e-12 <= high and math.isfinite(high)
+
+
+def test_an_exact_figure_reads_on_its_side_of_the_target() -> None:
+    """An exact 0.49999 printed to 4 digits, ``0.5 (exact)``, beside "no value is
+    consistent with 0.5"."""
+    from simlab.report.tuning_terminal import _tuned_figure
+
+    assert _tuned_figure(Evaluation(1, 0.49999, 0.49999, 0.49999, "exact"), 0.5) == (
+        "0.49999 (exact)")  # fmt: skip
+    assert _tuned_figure(Evaluation(1, 0.4, 0.4, 0.4, "exact"), 0.5) == "0.4 (exact)"
+
+
 def test_monotonicity_is_judged_beyond_noise() -> None:
     def ev(x: float, f: float, half: float) -> Evaluation:
         return Evaluation(x, f, f - half, f + half, "simulated" if half else "exact")
@@ -221,6 +287,22 @@ def test_monotonicity_is_judged_beyond_noise() -> None:
     assert not _monotone([ev(1, 0.2, 0.01), ev(2, 0.5, 0.01), ev(3, 0.3, 0.01)])
     assert not _monotone([ev(1, 2, 0), ev(2, 3, 0), ev(3, 2, 0)])
     assert _monotone([ev(1, 3, 0), ev(2, 3, 0), ev(3, 2, 0)])
+
+
+def test_exact_figures_apart_by_rounding_alone_do_not_reverse(tmp_path: Path) -> None:
+    """``ss-duel``'s exact down rate is 1 at every HP, summed to 0.9999999999999998 at
+    one value and 0.9999999999999999 at the next: that step up by 1e-16 broke the
+    monotonicity of an exact figure, whose interval has no width, and the tuning said
+    "the figure is NOT monotone"."""
+    exact_one = [1.0, 0.9999999999999998, 0.9999999999999999, 0.9999999999999996]
+    assert _monotone([Evaluation(x, f, f, f, "exact") for x, f in enumerate(exact_one)])
+    assert not _monotone([Evaluation(x, f, f, f, "exact") for x, f in enumerate([1, 1.5, 1])])
+    done = CliRunner().invoke(main, ["tune", str(SS_DUEL), "--vary", "Defender.hp=5:60",
+                                     "--target", "down_rate:Defender=0.5",
+                                     "--out", str(tmp_path)])  # fmt: skip
+    assert done.exit_code == 1, done.output
+    assert "NOT monotone" not in done.output
+    assert json.loads((tmp_path / "tune.json").read_text())["monotone"] is True
 
 
 def test_a_target_no_value_hits_gives_the_closest_and_no_range(duel: Any) -> None:
@@ -302,18 +384,25 @@ def test_tune_refuses_a_second_vary_or_target(twice: list[str], expected: str) -
     assert "got 2" in done.output
 
 
+#: The forms of tune's ``vary``, as its message names them.
+FORMS = "vary: expected 'NAME.FIELD=LO:HI', (NAME.FIELD, LO, HI) or {NAME.FIELD: (LO, HI)}; got"
+
+
 @pytest.mark.parametrize(
     ("vary", "extra", "words"),
     [
-        (("Defender.hp", 60, 5), {}, "--vary Defender.hp=60:5: expected LO:HI with numbers"),
+        (("Defender.hp", 60, 5), {}, "vary Defender.hp=60:5: expected LO:HI with numbers"),
         (("Defender.hp", 5, 5), {}, "expected LO:HI with numbers LO < HI"),
-        (("Defender.hp", 5), {}, "vary: expected 'NAME.FIELD=LO:HI' or (NAME.FIELD, LO, HI)"),
+        (("Defender.hp", 5), {}, FORMS),
+        ({"Defender.hp": range(5, 61)}, {}, FORMS),
+        ({"Defender.hp": (5, 60), "Attacker.hp": (5, 60)}, {}, FORMS),
+        ({"Defender.hp": 5}, {}, FORMS),
         ("seed=1:100", {"exact": False}, "got one to 'seed', which a tune keeps the same"),
         ("encounters=100:1000", {}, "got one to 'encounters', which a tune keeps the same"),
         ("Defender.hp=5:60", {"threads": "x"}, "expected threads as a whole number"),
         ("Defender.hp=5:60", {"precision": 2}, "expected a half-width in (0, 1]"),
         ("Defender.hp=5:60", {"precision_on": ["hit_rate:strike"]},
-         "--precision-on: expected --precision H"),
+         "precision_on: expected precision= (or precision: in the scenario)"),
         ("Defender.hp=5:60", {"progress": 5}, "expected a function for progress; got 5"),
     ],
 )  # fmt: skip
@@ -328,6 +417,15 @@ def test_the_api_checks_every_argument_even_when_the_exact_engine_answers(
     with pytest.raises(InputError) as err:
         simlab.tune(duel, vary, "median_time_to_down:Defender=5", n=200, **extra)
     assert words in str(err.value)
+
+
+def test_a_mapping_of_one_field_to_its_ends_tunes_it(duel: Any) -> None:
+    """``simlab.sweep`` takes ``{NAME.FIELD: values}``, so a notebook tries a mapping in
+    ``simlab.tune`` too: one field to its two ends is the tuple form."""
+    target = "median_time_to_down:Defender=5"
+    as_tuple = simlab.tune(duel, ("Defender.hp", 5, 40), target, n=2000)
+    as_mapping = simlab.tune(duel, {"Defender.hp": (5, 40)}, target, n=2000)
+    assert as_mapping.document() == as_tuple.document()
 
 
 def test_an_exact_median_past_the_round_cap_is_not_reached_as_in_a_run(duel: Any) -> None:
@@ -419,3 +517,21 @@ def test_a_round_target_is_checked_against_the_largest_cap_a_varied_cap_gives() 
     assert not result.reachable and result.value == 100
     with pytest.raises(InputError, match=r"from 1 to 100 \(the round cap\); got 101"):
         simlab.tune(SS_DUEL, "max_rounds=1:100", "median_time_to_down:Defender=101", n=2000)
+
+
+def test_a_tune_to_a_precision_checks_its_target_figure_by_default(fight: Any) -> None:
+    """``--precision`` without ``--precision-on`` held every rate and mean of the fight
+    (rare pairs among them) to H, and ran most values to the cap long after the target's
+    win rate was known: it now checks the target's figure, as ``precision_on`` would,
+    and a ``precision_on`` given still wins."""
+    target = "win_rate:party=0.5"
+    found = simlab.tune(fight, "Kaito.hp=5:60", target, n=20_000, precision=0.05)
+    assert all(e.encounters < 20_000 for e in found.evaluations)
+    assert found.precision_on == ("win_rate:party",)
+    assert "each value run to precision 0.05 on win_rate:party, cap 20,000" in found.how()
+    named = simlab.tune(fight, "Kaito.hp=5:60", target, n=20_000, precision=0.05,
+                        precision_on=["win_rate:party"])  # fmt: skip
+    assert named.document() == found.document()
+    other = simlab.tune(fight, "Kaito.hp=5:60", target, n=20_000, precision=0.05,
+                        precision_on=["mean_rounds"])  # fmt: skip
+    assert other.precision_on == ("mean_rounds",) and "on mean_rounds" in other.how()
