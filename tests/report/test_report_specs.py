@@ -137,9 +137,9 @@ def test_tune_and_precision_refuse_a_name_that_would_pool_a_lookalike(figure: st
 
     scn = loads(BASE.replace(BRUTES, TWO_BRUTES_AND_A_THIRD), "q.yaml")
     pooled = "expected a name that designates only the copies of the combatant entry 'Brute'"
-    with pytest.raises(InputError, match=f"^--target {figure}=0.5: {pooled}"):
+    with pytest.raises(InputError, match=f"^target {figure}=0.5: {pooled}"):
         simlab.tune(scn, "Kaito.hp=10:20", f"{figure}=0.5", n=1000, exact=False)
-    with pytest.raises(InputError, match=f"^--precision-on {figure}: {pooled}"):
+    with pytest.raises(InputError, match=f"^precision_on {figure}: {pooled}"):
         simlab.simulate(scn, n=1000, precision=0.1, precision_on=[figure])
     simlab.simulate(scn, n=1000, precision=0.1, precision_on=["down_rate:Brute 3"])
 

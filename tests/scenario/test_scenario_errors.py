@@ -256,7 +256,9 @@ def test_a_misspelled_status_exits_2_from_the_file_and_from_set(tmp_path) -> Non
     assert done.exit_code == 2, done.output
     assert "status.yaml:9:19: expected 'stun N'" in done.output
     scn = simlab.loads(VALID)
-    with pytest.raises(ScenarioError, match=r"^--set jab.status.12=\[stunn 2\]: expected 'stun N'"):
+    with pytest.raises(
+        ScenarioError, match=r"^override jab.status.12=\[stunn 2\]: expected 'stun N'"
+    ):
         scn.with_(["jab.status.12=[stunn 2]"])
 
 
@@ -410,7 +412,7 @@ def test_an_override_of_a_name_is_refused() -> None:
     change it (to a taken name or any other)."""
     scn = simlab.loads(_two_sides("zones-3d6", ["Kaito"], ["Brute"]))
     for change in ("Brute.name=Kaito", "Brute.name=Ogre"):
-        with pytest.raises(InputError, match=rf"^--set {change}: expected a field other than "
+        with pytest.raises(InputError, match=rf"^override {change}: expected a field other than "
                                              "'name'"):  # fmt: skip
             scn.with_([change])
 
