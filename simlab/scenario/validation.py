@@ -513,6 +513,8 @@ _MESSAGE_BY_KIND: dict[str, Callable[[_Resolved], str]] = {
     "invalid_key": _message_key_not_text,
     "value_error": _message_verbatim,
     "assertion_error": _message_verbatim,
+    # a dice expression's own message already says what was expected and what was found
+    "dice_expression": _message_verbatim,
     "extra_forbidden": _message_unknown_key,
     "missing": _message_missing,
 }
