@@ -23,6 +23,7 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 from pydantic_core.core_schema import ValidatorFunctionWrapHandler
 
 from simlab.dice import Dice, DiceExpr, parse_dice
+from simlab.errors import did_you_mean
 from simlab.scenario.common import CombatantBase, ScenarioBase
 from simlab.scenario.validation import StrictModel
 
@@ -103,9 +104,10 @@ class Tier(StrictModel):
         missing = [roll for roll in ROLLS if getattr(self, roll) is None]
         if missing and not amends:
             why = "a tier of the scenario's own table" if not context.builtin else "a new tier"
+            meant = did_you_mean(self.name, BUILTIN_NAMES) if context.builtin else ""
             raise ValueError(
                 f"expected attack, defense and damage dice for {why} ({self.name!r}); "
-                f"got no {', '.join(missing)}"
+                f"got no {', '.join(missing)}{meant}"
             )
         return self
 
@@ -247,7 +249,8 @@ class Combatant(CombatantBase):
             return name
         if name not in context.table:
             known = ", ".join(context.table)
-            raise ValueError(f"expected a tier of the tier table ({known}); got {name!r}")
+            raise ValueError(f"expected a tier of the tier table ({known}); got {name!r}"
+                             f"{did_you_mean(name, context.table)}")  # fmt: skip
         return name
 
     @field_validator("shield", "armor")
@@ -265,9 +268,8 @@ class Combatant(CombatantBase):
         if kind not in types:
             known = ", ".join(sorted(types)) or "none defined"
             article = "an" if gear == "armor" else "a"
-            raise ValueError(
-                f"expected {article} {gear} type of tier {tier!r} ({known}); got {kind!r}"
-            )
+            raise ValueError(f"expected {article} {gear} type of tier {tier!r} ({known}); "
+                             f"got {kind!r}{did_you_mean(kind, types)}")  # fmt: skip
         return kind
 
     @model_validator(mode="after")

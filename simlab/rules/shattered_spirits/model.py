@@ -68,13 +68,22 @@ def parse_status(
     marker = size is None and name not in EFFECT_STATUSES
     if match is None or (name not in sized and not marker):
         why = note if name in EFFECT_STATUSES else ""
-        raise ValueError(f"expected {_status_shapes(sized)}{why}; got {text!r}")
+        meant = "" if why else _misspelt_status(name, size, sized)
+        raise ValueError(f"expected {_status_shapes(sized)}{why}; got {text!r}{meant}")
     if size is None and name in sized:
         raise ValueError(f"expected a size for {name!r}, like '{name} 2'; got {text!r}")
     if size is not None and int(size) < 1:
         raise ValueError(f"expected a size from 1 to {MAX_STATUS_SIZE} for {name!r}, like "
                          f"'{name} 2'; got {text!r}")  # fmt: skip
     return name, int(size) if size is not None else 1
+
+
+def _misspelt_status(name: str, size: str | None, sized: tuple[str, ...]) -> str:
+    """``; did you mean 'exposed 1'?`` for ``exposd 1``: the sized status of these rules
+    that a refused word with a number is close to, written with its number."""
+    if size is None:
+        return ""
+    return did_you_mean(f"{name} {size}", [f"{status} {size}" for status in sized])
 
 
 def _status_shapes(sized: tuple[str, ...]) -> str:
@@ -291,7 +300,8 @@ class Combatant(CombatantBase):
         if policy is not None and policy.switch_to not in names:
             shown = ", ".join(names) or "none"
             raise located_error(("stance_policy", "switch_to"), "expected a Stance listed "
-                                f"under 'stances:' ({shown}); got {policy.switch_to!r}",
+                                f"under 'stances:' ({shown}); got {policy.switch_to!r}"
+                                f"{did_you_mean(policy.switch_to, names)}",
                                 policy.switch_to)  # fmt: skip
         if self.reinforce is not None and self.count != 1:
             raise located_error(("count",), "expected no count with 'reinforce:' (its cap "
@@ -424,10 +434,11 @@ class Scenario(ScenarioBase):
             for i, member in enumerate(members):
                 for j, name in enumerate(member.engaged_with):
                     if entries.get(name, side) == side:
-                        foes = ", ".join(n for n, s in entries.items() if s != side)
+                        foes = [n for n, s in entries.items() if s != side]
                         raise located_error(("sides", side, i, "engaged_with", j),
-                                            f"expected an enemy entry ({foes}); got "
-                                            f"{name!r}", name)  # fmt: skip
+                                            f"expected an enemy entry ({', '.join(foes)}); "
+                                            f"got {name!r}{did_you_mean(name, foes)}",
+                                            name)  # fmt: skip
         return self
 
     @model_validator(mode="after")
