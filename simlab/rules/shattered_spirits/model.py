@@ -104,22 +104,15 @@ def _checked_status(text: str) -> str:
 StatusText = Annotated[str, AfterValidator(_checked_status)]
 
 
-class Attack(StrictModel):
-    """An attack's profile chart and modifiers (docs/rules/shattered-spirits.md "Profile", "Attack
-    roll").
+class AttackProfile(StrictModel):
+    """An attack's profile chart and roll modifiers, read alike by both drafts
+    (docs/rules/shattered-spirits.md "Profile", "Attack roll").
 
     ``profile`` is the damage on rows 2..12; ``status`` maps a row to the statuses it
     inflicts; ``tier`` maps a row to ``miss``/``hit``/``crit`` (rows not given use the
     default: no damage and no status is a miss, anything else a hit). ``modifier`` adds
     to the attack roll, ``damage_modifier`` to the damage (step 2 of the damage order).
     ``advantage``/``disadvantage`` count instances; ``glancing`` makes every hit Glancing.
-    ``range`` is ``melee`` (only at creatures the attacker is Engaged with, when the
-    scenario declares engagements) or ``ranged`` (any enemy; seed 001, "Range").
-    ``momentum_cost`` prices the attack in Momentum (seed 001, "Resources in Combat" names
-    Momentum as a resource without saying what it buys, so what costs Momentum is the
-    scenario's to say) [default reading: an attack its maker cannot pay for is passed over
-    and the next attack of its rotation is made instead; with none it can pay for, that
-    attack is not made; a Spirit pays from its character's Momentum].
     """
 
     profile: list[int] = Field(min_length=11, max_length=11)
@@ -130,8 +123,6 @@ class Attack(StrictModel):
     advantage: int = Field(0, ge=0, le=10)
     disadvantage: int = Field(0, ge=0, le=10)
     glancing: bool = False
-    range: Literal["melee", "ranged"] = "melee"
-    momentum_cost: int = Field(0, ge=0, le=99)
 
     @field_validator("profile")
     @classmethod
@@ -158,24 +149,55 @@ class Attack(StrictModel):
         return "hit" if has_effect else "miss"
 
 
-class Reaction(StrictModel):
-    """A threshold policy: react when the attack would deal at least this much damage.
+class Attack(AttackProfile):
+    """An attack of the later draft: its profile (:class:`AttackProfile`), its range and
+    its price.
+
+    ``range`` is ``melee`` (only at creatures the attacker is Engaged with, when the
+    scenario declares engagements) or ``ranged`` (any enemy; seed 001, "Range").
+    ``momentum_cost`` prices the attack in Momentum (seed 001, "Resources in Combat" names
+    Momentum as a resource without saying what it buys, so what costs Momentum is the
+    scenario's to say) [default reading: an attack its maker cannot pay for is passed over
+    and the next attack of its rotation is made instead; with none it can pay for, that
+    attack is not made; a Spirit pays from its character's Momentum].
+    """
+
+    range: Literal["melee", "ranged"] = "melee"
+    momentum_cost: int = Field(0, ge=0, le=99)
+
+
+class Threshold(StrictModel):
+    """A threshold policy: react when the attack would deal at least this much damage."""
+
+    when_damage_at_least: int = Field(ge=0, le=999)
+
+
+class Reaction(Threshold):
+    """A reaction of the later draft: its threshold, and its price.
 
     ``momentum_cost`` > 0 pays the reaction with that much Momentum in place of its
     token (Grit for Block, Reflex for Evade): a scenario may price reactions in Momentum
     (seed 001, "Resources in Combat", leaves what Momentum buys open).
     """
 
-    when_damage_at_least: int = Field(ge=0, le=999)
     momentum_cost: int = Field(0, ge=0, le=99)
 
 
-class Reactions(StrictModel):
-    """Block (paid in Grit; Deflect −1 to the roll) and Evade (paid in Reflex; reroll).
+class ThresholdReactions(StrictModel):
+    """Block (paid in Grit; Deflect −1 to the roll) and Evade (paid in Reflex; reroll),
+    each a threshold policy, as both drafts read them.
 
     docs/rules/shattered-spirits.md "Reactions": one reaction per trigger. When both could fire,
     Evade is tried first (it is the stronger answer to a big hit), then Block.
     """
+
+    block: Threshold | None = None
+    evade: Threshold | None = None
+
+
+class Reactions(ThresholdReactions):
+    """The later draft's reactions, which a scenario may price in Momentum
+    (:class:`Reaction`)."""
 
     block: Reaction | None = None
     evade: Reaction | None = None
