@@ -35,7 +35,13 @@ def did_you_mean(found: object, known: Iterable[object]) -> str:
         ``"; did you mean 'armor'?"`` when ``found`` is text close to one known name
         (:func:`closest_name`), else ``""``.
     """
-    name = closest_name(found, known)
+    return suggestion(closest_name(found, known))
+
+
+def suggestion(name: str | None) -> str:
+    """``"; did you mean 'armor'?"``: the end of a message naming the known name a found
+    one was meant to be (:func:`closest_name`, or a name known to stand for it); ``""``
+    for None."""
     return "" if name is None else f"; did you mean {name!r}?"
 
 

@@ -155,6 +155,8 @@ class Combatant(CombatantBase):
     plan: list[PlanItem] = Field(default_factory=list, max_length=20)
     improvise: Improvise | None = None
 
+    KEYS_NOT_WRITTEN: ClassVar[tuple[str, ...]] = ("attacks",)  # set from the plan
+
     @model_validator(mode="before")
     @classmethod
     def _attacks_from_plan(cls, data: Any) -> Any:
@@ -306,6 +308,7 @@ class Scenario(ScenarioBase):
     sides: dict[str, list[Combatant]]
 
     DAMAGE_SOURCES: ClassVar[str] = "a combatant with a plan of Techniques"
+    KEYS_ELSEWHERE: ClassVar[dict[str, str]] = {"attacks": "techniques"}
 
     @property
     def attacks(self) -> dict[str, Technique]:
