@@ -24,7 +24,7 @@ from pydantic_core.core_schema import ValidatorFunctionWrapHandler
 
 from simlab.dice import Dice, DiceExpr, parse_dice
 from simlab.errors import did_you_mean
-from simlab.scenario.common import CombatantBase, ScenarioBase
+from simlab.scenario.common import CombatantBase, ScenarioBase, located_error
 from simlab.scenario.validation import StrictModel
 
 ROLLS = ("attack", "defense", "damage")
@@ -282,6 +282,19 @@ class Combatant(CombatantBase):
                 f"expected key 'vigor' for {who} (it sets the unconscious and dead "
                 "thresholds); got nothing"
             )
+        return self
+
+    @model_validator(mode="after")
+    def _gear_tier_with_gear(self) -> Combatant:
+        """``shield_tier`` and ``armor_tier`` set the dice of a shield or armor: without
+        ``shield:`` (``armor:``) there are none, and the tier could never matter."""
+        for gear in GEAR:
+            tier = getattr(self, f"{gear}_tier")
+            if tier is not None and getattr(self, gear) is None:
+                article = "an" if gear == "armor" else "a"
+                raise located_error((f"{gear}_tier",), f"expected '{gear}: TYPE' with "
+                                    f"{article} {gear}_tier (the tier of its {gear}'s dice); "
+                                    f"got no {gear}", tier)  # fmt: skip
         return self
 
     def skill_tier(self, skill: str, first: str) -> str:

@@ -256,6 +256,14 @@ class Spirit(StrictModel):
     manifest: Literal["always", "melee", "never"] = "always"
     recall_below: int = Field(0, ge=0, le=100_000)
 
+    @model_validator(mode="after")
+    def _recalled_only_if_manifested(self) -> Spirit:
+        if self.manifest == "never" and self.recall_below > 0:
+            raise located_error(("recall_below",), "expected manifest: always or melee with "
+                                "recall_below (a Spirit never Manifested is never Recalled); "
+                                "got manifest: never", self.recall_below)  # fmt: skip
+        return self
+
 
 class Reinforce(StrictModel):
     """Reinforcements (seed 001, "Arenas and Movement": a Reinforcements source creates new
@@ -280,6 +288,13 @@ class Sunder(StrictModel):
     armor: int = Field(0, ge=0, le=99)
     wielded: int = Field(0, ge=0, le=99)
     when_segments_at_least: int = Field(1, ge=1, le=99)
+
+    @model_validator(mode="after")
+    def _a_charge(self) -> Sunder:
+        if self.armor == 0 and self.wielded == 0:
+            raise located_error((), "expected a Sunder charge (armor or wielded above 0); "
+                                "got armor: 0, wielded: 0", None)  # fmt: skip
+        return self
 
 
 class Combatant(CombatantBase):
@@ -333,10 +348,56 @@ class Combatant(CombatantBase):
                                 "Sunder replaces a Wound); got 'downed: defeat'", None)  # fmt: skip
         return self
 
+    @model_validator(mode="after")
+    def _stances_taken(self) -> Combatant:
+        """With ``stances:``, the Stance taken sets the Phase and the attacks a Turn, so
+        the combatant's own ``speed`` and ``attacks_per_turn`` could never matter; and a
+        Stance is taken only when it is the first listed or the policy's ``switch_to``
+        (a ``switch_to`` that is the first changes nothing)."""
+        if not self.stances:
+            return self
+        for key in ("speed", "attacks_per_turn"):
+            if key in self.model_fields_set:
+                value = getattr(self, key)
+                raise located_error((key,), f"expected {key} under each Stance, not beside "
+                                    f"'stances:' (the Stance taken sets it); got {key}: "
+                                    f"{value}", value)  # fmt: skip
+        first, policy = self.stances[0].name, self.stance_policy
+        if policy is not None and policy.switch_to == first:
+            raise located_error(("stance_policy", "switch_to"), "expected a Stance other "
+                                f"than the first listed ({first!r}, taken otherwise); got "
+                                f"{first!r}", first)  # fmt: skip
+        for j, stance in enumerate(self.stances[1:], 1):
+            if policy is None or stance.name != policy.switch_to:
+                raise located_error(("stances", j, "name"), _never_taken(first, policy,
+                                    stance.name), stance.name)  # fmt: skip
+        return self
+
+    @model_validator(mode="after")
+    def _wielded_with_block(self) -> Combatant:
+        """A Wielded item is Sundered only for an attack the combatant Blocked: without
+        ``react: {block: …}`` its charges could never be used."""
+        sunder = self.sunder
+        if sunder is not None and sunder.wielded > 0 and self.react.block is None:
+            raise located_error(("sunder", "wielded"), "expected 'react: {block: …}' with "
+                                "wielded charges (a Wielded item is Sundered only for an "
+                                "attack it Blocked); got no block", sunder.wielded)  # fmt: skip
+        return self
+
     @property
     def copies(self) -> int:
         """Slots this entry fills: its ``count``, or its reinforcement ``cap``."""
         return self.reinforce.cap if self.reinforce is not None else self.count
+
+
+def _never_taken(first: str, policy: StancePolicy | None, name: str) -> str:
+    """The message for a Stance that is neither the first listed nor ``switch_to``."""
+    if policy is None:
+        return (f"expected a stance_policy to take a Stance other than the first listed "
+                f"({first!r}); got {name!r}, which is never taken")  # fmt: skip
+    return (f"expected only the Stances taken: the first listed ({first!r}) and "
+            f"stance_policy's switch_to ({policy.switch_to!r}); got {name!r}, which is "
+            "never taken")  # fmt: skip
 
 
 class Params(StrictModel):
