@@ -31,7 +31,7 @@ from simlab.limits import MAX_ENCOUNTERS, encounters_and_seed, whole_number_in
 from simlab.report.files import output_unit, run_identity, scenario_hash, write_json, write_parquet
 from simlab.rules import rule_module
 from simlab.scenario.common import ScenarioBase
-from simlab.scenario.load import load, loads, scenario_of, scenario_paths
+from simlab.scenario.load import id_clash, load, loads, scenario_of, scenario_paths
 
 if TYPE_CHECKING:
     from simlab.exact.engine import ExactResult
@@ -388,17 +388,15 @@ def run_scenarios(
     ------
     InputError
         On any invalid scenario (before anything is simulated), or when two files
-        share a scenario id under the same rules.
+        share a scenario id under the same rules (a :class:`ScenarioError` located at
+        the later file's ``scenario:``, :func:`simlab.scenario.load.id_clash`).
     """
     function_argument(progress, "progress")
     loaded = _load_every(scenario_paths(items), overrides)
-    ids: dict[tuple[str, str], Path] = {}
-    for path, scn in loaded:
-        key = (scn.rules, scn.scenario)
-        if key in ids:
-            raise InputError(f"{path}: expected a scenario id not used by {ids[key]} under "
-                             f"the same rules; got {scn.scenario!r} again")  # fmt: skip
-        ids[key] = path
+    seen: dict[tuple[str, str], Path] = {}
+    clashes = [clash for path, scn in loaded if (clash := id_clash(path, scn, seen))]
+    if clashes:
+        raise ScenarioError(clashes)
     if with_specs_only:
         loaded = [(path, scn) for path, scn in loaded if scn.expect]
     runs = []

@@ -278,15 +278,22 @@ def validate(scenarios: tuple[str, ...]) -> None:
     """Check scenario files (every one in a folder given) and report every mistake with
     its line and column; exit 2 when any file has one."""
     # not simlab.api: no pandas, numba or scipy
+    from pathlib import Path
+
     from simlab.errors import ScenarioError
-    from simlab.scenario.load import load, scenario_paths
+    from simlab.scenario.load import id_clash, load, scenario_paths
 
     problems = []
+    seen: dict[tuple[str, str], Path] = {}
     for path in scenario_paths(scenarios):
         try:
             scn = load(path)
         except ScenarioError as err:
             problems += err.problems
+            continue
+        clash = id_clash(path, scn, seen)
+        if clash is not None:  # what report, check and baseline update refuse
+            problems.append(clash)
             continue
         fighters = counted(len(scn.combatant_names()), "combatant")
         attacks = counted(len(scn.attacks), "attack")  # type: ignore[attr-defined]

@@ -33,16 +33,45 @@ def did_you_mean(found: object, known: Iterable[object]) -> str:
     -------
     str
         ``"; did you mean 'armor'?"`` when ``found`` is text close to one known name
-        (:data:`SUGGEST_CUTOFF`), else ``""``.
+        (:func:`closest_name`), else ``""``.
+    """
+    return suggestion(closest_name(found, known))
+
+
+def suggestion(name: str | None) -> str:
+    """``"; did you mean 'armor'?"``: the end of a message naming the known name a found
+    one was meant to be (:func:`closest_name`, or a name known to stand for it); ``""``
+    for None."""
+    return "" if name is None else f"; did you mean {name!r}?"
+
+
+def closest_name(found: object, known: Iterable[object]) -> str | None:
+    """The one known name ``found`` is a likely misspelling of, as it is written there.
+
+    Parameters
+    ----------
+    found : object
+        What the input gave: a key, a name or a choice.
+    known : iterable
+        What it could have been.
+
+    Returns
+    -------
+    str or None
+        The known name closest to ``found`` (:data:`SUGGEST_CUTOFF`), else the one that
+        shares all of its letters but the last (:data:`STEM_LETTERS`), else the one it
+        starts with ('crit' for 'critical'); None when ``found`` is not text or no known
+        name is close.
     """
     if not isinstance(found, str) or not found:
-        return ""
+        return None
     import difflib  # only on the way out with an error: not at every start-up
 
     by_lower = {str(name).lower(): str(name) for name in known}
-    close = difflib.get_close_matches(found.lower(), by_lower, n=1, cutoff=SUGGEST_CUTOFF)
-    close = close or _one_sharing_the_stem(found.lower(), by_lower)
-    return f"; did you mean {by_lower[close[0]]!r}?" if close else ""
+    lower = found.lower()
+    close = difflib.get_close_matches(lower, by_lower, n=1, cutoff=SUGGEST_CUTOFF)
+    close = close or _one_sharing_the_stem(lower, by_lower) or _one_it_extends(lower, by_lower)
+    return by_lower[close[0]] if close else None
 
 
 def _one_sharing_the_stem(found: str, known: Iterable[str]) -> list[str]:
@@ -54,6 +83,15 @@ def _one_sharing_the_stem(found: str, known: Iterable[str]) -> list[str]:
         return []
     sharing = [name for name in known if name.startswith(stem)]
     return sharing if len(sharing) == 1 else []
+
+
+def _one_it_extends(found: str, known: Iterable[str]) -> list[str]:
+    """The one known name of at least :data:`STEM_LETTERS` letters that ``found`` starts
+    with and is at most twice as long as: 'crit' for 'critical', the word written out in
+    full. An empty list when several are, or none."""
+    extended = [name for name in known if len(name) >= STEM_LETTERS
+                and found.startswith(name) and len(found) <= 2 * len(name)]  # fmt: skip
+    return extended if len(extended) == 1 else []
 
 
 class SimlabError(Exception):

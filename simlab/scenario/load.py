@@ -157,6 +157,41 @@ def _attack_problems(scenario: ScenarioBase, source: YamlSource) -> list[Problem
     return problems
 
 
+def id_clash(
+    path: Path, scenario: ScenarioBase, seen: dict[tuple[str, str], Path]
+) -> Problem | None:
+    """The problem of a scenario whose id another file of the same run already has under
+    the same rules, located at its ``scenario:`` value; None when the id is new, which
+    ``seen`` then records.
+
+    Figures, reports and baselines tell scenarios apart by rules and id, so
+    ``validate``, ``report``, ``check`` and ``baseline update`` refuse a folder that
+    holds two files of one id alike.
+
+    Parameters
+    ----------
+    path : Path
+        The file ``scenario`` was loaded from.
+    scenario : ScenarioBase
+        The loaded scenario.
+    seen : dict
+        (rules, id) → the file that first had it, for the files before this one.
+
+    Returns
+    -------
+    Problem or None
+    """
+    key = (scenario.rules, scenario.scenario)
+    first = seen.setdefault(key, path)
+    if first == path:
+        return None
+    message = (f"expected a scenario id not used by {first} under the same rules; got "
+               f"{scenario.scenario!r} again")  # fmt: skip
+    if scenario.source is None:
+        return Problem(str(path), None, None, message)
+    return problem_at(scenario.source, ("scenario",), message)
+
+
 def scenario_paths(items: Sequence[str | os.PathLike[str]] | str | os.PathLike[str]) -> list[Path]:
     """Scenario files named on a command line: files as given, folders searched recursively
     for ``*.yaml`` / ``*.yml`` (sorted).

@@ -13,12 +13,12 @@ import types
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, TypeVar, Union
+from typing import Annotated, Any, ClassVar, Literal, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic_core import ErrorDetails
 
-from simlab.errors import InputError, Problem, ScenarioError, did_you_mean
+from simlab.errors import InputError, Problem, ScenarioError, closest_name, did_you_mean, suggestion
 from simlab.scenario.source import Path, YamlSource, yaml_type_name
 
 M = TypeVar("M", bound=BaseModel)
@@ -36,6 +36,13 @@ class StrictModel(BaseModel):
     """
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    #: Fields the model sets itself, which a designer never writes: an unknown-key
+    #: message does not list them among the keys expected.
+    KEYS_NOT_WRITTEN: ClassVar[tuple[str, ...]] = ()
+    #: Keys of other rule systems that stand for one of this model's: ``{"attacks":
+    #: "techniques"}``; an unknown key among them is answered with the key it stands for.
+    KEYS_ELSEWHERE: ClassVar[dict[str, str]] = {}
 
 
 def validate(
@@ -71,7 +78,7 @@ def validate(
     try:
         return model_cls.model_validate(target)
     except ValidationError as exc:
-        errors = [_resolve(model_cls, target, error) for error in exc.errors()]
+        errors = _without_misspelt_missing([_resolve(model_cls, target, e) for e in exc.errors()])
         problems = [_to_problem(source, path_prefix, item) for item in _choose(errors)]
         raise ScenarioError(_sorted_unique(problems)) from None
 
@@ -487,16 +494,38 @@ def _message_verbatim(error: _Resolved) -> str:
     return msg
 
 
+def _listed_keys(error: _Resolved) -> list[str]:
+    """The keys a designer may write where an unknown key was found, sorted."""
+    models = [slot.tp for slot in error.parent_slots if _is_model(slot.tp)]
+    return sorted({key for model in models for key in _model_keys(model)
+                   if key not in model.KEYS_NOT_WRITTEN})  # fmt: skip
+
+
+def _meant_key(error: _Resolved) -> str | None:
+    """The key an unknown key was meant to be: the one it stands for in another rule
+    system (``KEYS_ELSEWHERE``), else the one it is a likely misspelling of."""
+    key = error.path[-1] if error.path else None
+    models = [slot.tp for slot in error.parent_slots if _is_model(slot.tp)]
+    elsewhere = {k: v for model in models for k, v in model.KEYS_ELSEWHERE.items()}
+    return elsewhere.get(key) if key in elsewhere else closest_name(key, _listed_keys(error))
+
+
+def _without_misspelt_missing(errors: list[_Resolved]) -> list[_Resolved]:
+    """The errors without a missing key that an unknown key beside it was meant to be:
+    ``endurence`` is one problem, its unknown key ending "did you mean 'endurance'?",
+    not that and ``expected key 'endurance'; got nothing`` as well."""
+    meant = {(*e.path[:-1], _meant_key(e)) for e in errors if e.kind == "extra_forbidden"}
+    return [e for e in errors if e.kind != "missing" or e.path not in meant]
+
+
 def _message_unknown_key(error: _Resolved) -> str:
-    """``unknown key 'hpp'; expected one of: hp, name``."""
-    keys = sorted(
-        {key for slot in error.parent_slots if _is_model(slot.tp) for key in _model_keys(slot.tp)}
-    )
+    """``unknown key 'hpp'; expected one of: hp, name; did you mean 'hp'?``."""
+    keys = _listed_keys(error)
     key = error.path[-1] if error.path else "?"
     found = f"unknown key {describe_value(key)}"
     if not keys:
         return f"{found}; expected no other keys here"
-    return f"{found}; expected one of: {', '.join(keys)}{did_you_mean(key, keys)}"
+    return f"{found}; expected one of: {', '.join(keys)}{suggestion(_meant_key(error))}"
 
 
 def _message_missing(error: _Resolved) -> str:
@@ -513,6 +542,8 @@ _MESSAGE_BY_KIND: dict[str, Callable[[_Resolved], str]] = {
     "invalid_key": _message_key_not_text,
     "value_error": _message_verbatim,
     "assertion_error": _message_verbatim,
+    # a dice expression's own message already says what was expected and what was found
+    "dice_expression": _message_verbatim,
     "extra_forbidden": _message_unknown_key,
     "missing": _message_missing,
 }

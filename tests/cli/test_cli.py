@@ -444,6 +444,31 @@ def test_validate_takes_several_files_and_folders_and_lists_every_problem(tmp_pa
     assert simlab("validate", "scenarios/zones-3d6").returncode == 0
 
 
+def test_validate_refuses_two_files_of_one_id_as_report_does(tmp_path: Path) -> None:
+    """A folder whose files share a scenario id under the same rules passed ``validate``
+    and was then refused by ``report``, ``check`` and ``baseline update`` with no line
+    (walk B, 3): both refuse it now, at the later file's ``scenario:`` value."""
+    for name in ("a.yaml", "b.yaml"):
+        (tmp_path / name).write_text(QUICKSTART.read_text())
+    zones = (ROOT / "scenarios/zones-3d6/training-duel.yaml").read_text()
+    (tmp_path / "c.yaml").write_text(zones.replace("zones-training-duel", "quickstart", 1))
+    problem = (f"{tmp_path}/b.yaml:5:11: expected a scenario id not used by {tmp_path}/a.yaml "
+               "under the same rules; got 'quickstart' again")  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}  # ok lines unbroken
+    done = subprocess.run([sys.executable, "-m", "simlab", "validate", str(tmp_path)], env=env,
+                          capture_output=True, text=True, cwd=ROOT, timeout=600)  # fmt: skip
+    assert done.returncode == 2
+    assert re.findall(r"^ok: (\S+):", done.stdout, re.M) == [
+        f"{tmp_path}/{name}" for name in ("a.yaml", "c.yaml")
+    ]
+    assert done.stderr.strip() == problem
+    baseline = ["baseline", "update", "--baseline", str(tmp_path / "base.json")]
+    for command in (["report", "--out", str(tmp_path / "out")], ["check"], baseline):
+        refused = simlab(*command, str(tmp_path), "-n", "100")
+        assert refused.returncode == 2
+        assert refused.stderr.strip() == problem
+
+
 def test_a_set_that_does_not_fit_a_file_of_a_folder_names_the_file(tmp_path: Path) -> None:
     """``report DIR --set Warden.hp=30`` where one file has no Warden: the message says
     which file, where it named only the combatants that file has."""

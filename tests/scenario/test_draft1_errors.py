@@ -118,3 +118,45 @@ def test_cli_exits_2_with_the_line(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert f"{bad}:15:" in result.output
     assert "expected a plan costing at most 3 AP; got 4 AP" in result.output
+
+
+#: What the earlier draft's compiler reads of a Technique and of a reaction: nothing the
+#: later draft added (walk B, 1: `range` and `momentum_cost` were accepted and ignored).
+TECHNIQUE_KEYS = ("advantage, ap, damage_modifier, disadvantage, glancing, modifier, "
+                  "profile, speed, status, tier")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "problem"),
+    [
+        ("ap: 2, speed: 4}", "ap: 2, speed: 4, momentum_cost: 1}",
+         f"s.yaml:7:74: unknown key 'momentum_cost'; expected one of: {TECHNIQUE_KEYS}"),
+        ("ap: 2, speed: 4}", "ap: 2, speed: 4, range: ranged}",
+         f"s.yaml:7:74: unknown key 'range'; expected one of: {TECHNIQUE_KEYS}"),
+        ("plan: [jab, jab, kick]}",
+         "plan: [jab, jab, kick],\n       react: {evade: {when_damage_at_least: 3, "
+         "momentum_cost: 1}}}",
+         "s.yaml:16:49: unknown key 'momentum_cost'; expected one of: when_damage_at_least"),
+    ],
+)  # fmt: skip
+def test_the_later_drafts_keys_are_refused(old: str, new: str, problem: str) -> None:
+    assert old in VALID
+    assert errors_of(VALID.replace(old, new, 1)) == [problem]
+
+
+def test_the_models_accept_only_what_the_compiler_reads() -> None:
+    from simlab.rules.shattered_spirits_draft1.model import Combatant, Technique
+
+    assert ", ".join(sorted(Technique.model_fields)) == TECHNIQUE_KEYS
+    reaction = Combatant.model_fields["react"].annotation
+    assert sorted(reaction.model_fields) == ["block", "evade"]  # type: ignore[union-attr]
+    evade = reaction.model_fields["evade"].annotation  # type: ignore[union-attr]
+    assert sorted(evade.__args__[0].model_fields) == ["when_damage_at_least"]
+
+
+def test_cli_refuses_a_techniques_momentum_cost_with_exit_2(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    text = VALID.replace("ap: 2, speed: 4}", "ap: 2, speed: 4, momentum_cost: 50}")
+    result = validate_file(bad, text)
+    assert result.exit_code == 2
+    assert result.output.startswith(f"{bad}:7:74: unknown key 'momentum_cost'; expected one of")

@@ -6,11 +6,13 @@ at its end, and only when one known name is close enough (``errors.SUGGEST_CUTOF
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import simlab
 from simlab.errors import InputError, ScenarioError, did_you_mean
-from tests.support import assert_one_error
+from tests.support import assert_one_error, errors_of, validate_file
 from tests.tuning.cases import ROOT, SS_DUEL
 
 GLITTERS = """\
@@ -125,3 +127,88 @@ def test_an_override_suggests_the_combatant() -> None:
 def test_a_tuning_target_suggests_the_name(target: str, suggested: str) -> None:
     with pytest.raises(InputError, match=f"did you mean {suggested!r}"):
         simlab.tune(SS_DUEL, "Defender.guard=0:3", target, n=1000)
+
+
+def test_a_choice_written_out_in_full_is_suggested() -> None:
+    """'critical' for the choice 'crit': below the likeness cutoff, and longer than the
+    stem rule reaches; the known name it starts with is suggested."""
+    assert did_you_mean("critical", ["miss", "hit", "crit"]) == "; did you mean 'crit'?"
+    assert did_you_mean("hitting", ["miss", "hit", "crit"]) == ""  # 'hit' is too short
+    assert did_you_mean("criticality", ["crit"]) == ""  # more than twice as long
+
+
+SPIRITS = """\
+scenario: t
+rules: shattered-spirits
+params: {engagement: declared}
+attacks:
+  blade: {profile: [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9], tier: {12: crit}, status: {11: [stun 1]}}
+sides:
+  a:
+    - name: Kestrel
+      hp: 20
+      attacks: [blade]
+      engaged_with: [Ghoul]
+      stances:
+        - {name: steady, speed: 3}
+        - {name: frenzy, speed: 1}
+      stance_policy: {switch_to: frenzy, when_hp_below: 10}
+  b:
+    - {name: Ghoul, hp: 30, attacks: [blade]}
+"""
+
+TIERS = """\
+scenario: t
+rules: opposed-tiers
+tiers:
+  - {name: veteran, attack: 6d6, defense: 6d6, damage: 6d6, shield: {light: 1d12}}
+  - {name: journeyman, damage: 2d6+1d4}
+attacks:
+  sword: {}
+sides:
+  a:
+    - {name: A, hp: 10, tier: veteran, shield: light, attacks: [sword]}
+  b:
+    - {name: B, hp: 10, attacks: [sword]}
+"""
+
+#: (scenario, old, new, the one problem it must give) — names refused without a
+#: suggestion before (walk B, 12), and the other name lists of the models.
+NAMES = [
+    (SPIRITS, "engaged_with: [Ghoul]", "engaged_with: [Ghul]",
+     "s.yaml:11:22: expected an enemy entry (Ghoul); got 'Ghul'; did you mean 'Ghoul'?"),
+    (SPIRITS, "switch_to: frenzy", "switch_to: frenzyy",
+     "s.yaml:15:34: expected a Stance listed under 'stances:' (steady, frenzy); got "
+     "'frenzyy'; did you mean 'frenzy'?"),
+    (SPIRITS, "12: crit}", "12: critical}",
+     "s.yaml:5:66: expected one of 'miss', 'hit', 'crit'; got 'critical'; did you mean "
+     "'crit'?"),
+    (SPIRITS, "[stun 1]", "[stnu 1]",
+     "s.yaml:5:87: expected 'stun N', 'exposed N' or 'impaired N' (N from 1 to 999), or a "
+     "one-word marker such as 'staggered'; got 'stnu 1'; did you mean 'stun 1'?"),
+    (TIERS, "tier: veteran,", "tier: veterann,",
+     "s.yaml:10:31: expected a tier of the tier table (novice, journeyman, adept, master, "
+     "veteran); got 'veterann'; did you mean 'veteran'?"),
+    (TIERS, "shield: light,", "shield: lihgt,",
+     "s.yaml:10:48: expected a shield type of tier 'veteran' (light); got 'lihgt'; did you "
+     "mean 'light'?"),
+    (TIERS, "name: journeyman,", "name: journeymen,",
+     "s.yaml:5:5: expected attack, defense and damage dice for a new tier ('journeymen'); "
+     "got no attack, defense; did you mean 'journeyman'?"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "old", "new", "problem"), NAMES)
+def test_a_misspelt_name_of_the_scenario_is_suggested(
+    text: str, old: str, new: str, problem: str
+) -> None:
+    assert old in text
+    assert errors_of(text.replace(old, new)) == [problem]
+
+
+def test_the_cli_suggests_the_tier_and_exits_2(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    result = validate_file(path, TIERS.replace("tier: veteran,", "tier: veterann,"))
+    assert result.exit_code == 2
+    assert f"{path}:10:31: expected a tier of the tier table" in result.output
+    assert result.output.rstrip().endswith("got 'veterann'; did you mean 'veteran'?")

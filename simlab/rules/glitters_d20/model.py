@@ -139,6 +139,16 @@ class Combatant(CombatantBase):
             raise ValueError("expected a shield (shield_bc > 0) to block; got shield_bc: 0")
         return self
 
+    @model_validator(mode="after")
+    def _parry_value_with_parry(self) -> Combatant:
+        """``parry_value`` is read only by a Parry: without ``defense: parry`` it could
+        never matter, so it is refused where it is written."""
+        if self.parry_value is not None and self.defense != "parry":
+            raise located_error(("parry_value",), "expected 'defense: parry' with a "
+                                "parry_value (what a Parry adds to MIT); got defense: "
+                                f"{self.defense}", self.parry_value)  # fmt: skip
+        return self
+
     @property
     def bc(self) -> int:
         """Starting BC: armor plus shield (docs/rules/glitters-d20.md, MIT = DC + BC)."""

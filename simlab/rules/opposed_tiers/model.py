@@ -23,7 +23,8 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 from pydantic_core.core_schema import ValidatorFunctionWrapHandler
 
 from simlab.dice import Dice, DiceExpr, parse_dice
-from simlab.scenario.common import CombatantBase, ScenarioBase
+from simlab.errors import did_you_mean
+from simlab.scenario.common import CombatantBase, ScenarioBase, located_error
 from simlab.scenario.validation import StrictModel
 
 ROLLS = ("attack", "defense", "damage")
@@ -103,9 +104,10 @@ class Tier(StrictModel):
         missing = [roll for roll in ROLLS if getattr(self, roll) is None]
         if missing and not amends:
             why = "a tier of the scenario's own table" if not context.builtin else "a new tier"
+            meant = did_you_mean(self.name, BUILTIN_NAMES) if context.builtin else ""
             raise ValueError(
                 f"expected attack, defense and damage dice for {why} ({self.name!r}); "
-                f"got no {', '.join(missing)}"
+                f"got no {', '.join(missing)}{meant}"
             )
         return self
 
@@ -247,7 +249,8 @@ class Combatant(CombatantBase):
             return name
         if name not in context.table:
             known = ", ".join(context.table)
-            raise ValueError(f"expected a tier of the tier table ({known}); got {name!r}")
+            raise ValueError(f"expected a tier of the tier table ({known}); got {name!r}"
+                             f"{did_you_mean(name, context.table)}")  # fmt: skip
         return name
 
     @field_validator("shield", "armor")
@@ -265,9 +268,8 @@ class Combatant(CombatantBase):
         if kind not in types:
             known = ", ".join(sorted(types)) or "none defined"
             article = "an" if gear == "armor" else "a"
-            raise ValueError(
-                f"expected {article} {gear} type of tier {tier!r} ({known}); got {kind!r}"
-            )
+            raise ValueError(f"expected {article} {gear} type of tier {tier!r} ({known}); "
+                             f"got {kind!r}{did_you_mean(kind, types)}")  # fmt: skip
         return kind
 
     @model_validator(mode="after")
@@ -280,6 +282,19 @@ class Combatant(CombatantBase):
                 f"expected key 'vigor' for {who} (it sets the unconscious and dead "
                 "thresholds); got nothing"
             )
+        return self
+
+    @model_validator(mode="after")
+    def _gear_tier_with_gear(self) -> Combatant:
+        """``shield_tier`` and ``armor_tier`` set the dice of a shield or armor: without
+        ``shield:`` (``armor:``) there are none, and the tier could never matter."""
+        for gear in GEAR:
+            tier = getattr(self, f"{gear}_tier")
+            if tier is not None and getattr(self, gear) is None:
+                article = "an" if gear == "armor" else "a"
+                raise located_error((f"{gear}_tier",), f"expected '{gear}: TYPE' with "
+                                    f"{article} {gear}_tier (the tier of its {gear}'s dice); "
+                                    f"got no {gear}", tier)  # fmt: skip
         return self
 
     def skill_tier(self, skill: str, first: str) -> str:

@@ -16,6 +16,7 @@ from simlab.rules.arrays import attack_lists, enemy_rows, field_rows, ints
 from simlab.rules.shattered_spirits.model import (
     ROWS,
     Attack,
+    AttackProfile,
     Combatant,
     Reaction,
     Scenario,
@@ -124,7 +125,7 @@ def expand(scenario: Scenario) -> list[tuple[int, Combatant]]:
     return scenario.expanded()
 
 
-def attack_rows(attack: Attack) -> dict[str, list[int]]:
+def attack_rows(attack: AttackProfile) -> dict[str, list[int]]:
     """Per profile row 2..12: tier code and the sizes of Stun, Exposed and Impaired."""
     rows: dict[str, list[int]] = {"tier": [], "stun": [], "exposed": [], "impaired": []}
     for row in ROWS:

@@ -68,13 +68,22 @@ def parse_status(
     marker = size is None and name not in EFFECT_STATUSES
     if match is None or (name not in sized and not marker):
         why = note if name in EFFECT_STATUSES else ""
-        raise ValueError(f"expected {_status_shapes(sized)}{why}; got {text!r}")
+        meant = "" if why else _misspelt_status(name, size, sized)
+        raise ValueError(f"expected {_status_shapes(sized)}{why}; got {text!r}{meant}")
     if size is None and name in sized:
         raise ValueError(f"expected a size for {name!r}, like '{name} 2'; got {text!r}")
     if size is not None and int(size) < 1:
         raise ValueError(f"expected a size from 1 to {MAX_STATUS_SIZE} for {name!r}, like "
                          f"'{name} 2'; got {text!r}")  # fmt: skip
     return name, int(size) if size is not None else 1
+
+
+def _misspelt_status(name: str, size: str | None, sized: tuple[str, ...]) -> str:
+    """``; did you mean 'exposed 1'?`` for ``exposd 1``: the sized status of these rules
+    that a refused word with a number is close to, written with its number."""
+    if size is None:
+        return ""
+    return did_you_mean(f"{name} {size}", [f"{status} {size}" for status in sized])
 
 
 def _status_shapes(sized: tuple[str, ...]) -> str:
@@ -95,21 +104,15 @@ def _checked_status(text: str) -> str:
 StatusText = Annotated[str, AfterValidator(_checked_status)]
 
 
-class Attack(StrictModel):
-    """An attack's profile chart and modifiers (docs/rules/shattered-spirits.md "Profile", "Attack
-    roll").
+class AttackProfile(StrictModel):
+    """An attack's profile chart and roll modifiers, read alike by both drafts
+    (docs/rules/shattered-spirits.md "Profile", "Attack roll").
 
     ``profile`` is the damage on rows 2..12; ``status`` maps a row to the statuses it
     inflicts; ``tier`` maps a row to ``miss``/``hit``/``crit`` (rows not given use the
     default: no damage and no status is a miss, anything else a hit). ``modifier`` adds
     to the attack roll, ``damage_modifier`` to the damage (step 2 of the damage order).
     ``advantage``/``disadvantage`` count instances; ``glancing`` makes every hit Glancing.
-    ``range`` is ``melee`` (only at creatures the attacker is Engaged with, when the
-    scenario declares engagements) or ``ranged`` (any enemy; seed 001, "Range").
-    ``momentum_cost`` prices the attack in Momentum (seed 001, "Resources in Combat" names
-    Momentum as a resource without saying what it buys, so what costs Momentum is the
-    scenario's to say); a Spirit pays from its character's Momentum. What an attacker does
-    when it cannot pay is ``Params.unpaid_attack``.
     """
 
     profile: list[int] = Field(min_length=11, max_length=11)
@@ -120,8 +123,6 @@ class Attack(StrictModel):
     advantage: int = Field(0, ge=0, le=10)
     disadvantage: int = Field(0, ge=0, le=10)
     glancing: bool = False
-    range: Literal["melee", "ranged"] = "melee"
-    momentum_cost: int = Field(0, ge=0, le=99)
 
     @field_validator("profile")
     @classmethod
@@ -148,24 +149,54 @@ class Attack(StrictModel):
         return "hit" if has_effect else "miss"
 
 
-class Reaction(StrictModel):
-    """A threshold policy: react when the attack would deal at least this much damage.
+class Attack(AttackProfile):
+    """An attack of the later draft: its profile (:class:`AttackProfile`), its range and
+    its price.
+
+    ``range`` is ``melee`` (only at creatures the attacker is Engaged with, when the
+    scenario declares engagements) or ``ranged`` (any enemy; seed 001, "Range").
+    ``momentum_cost`` prices the attack in Momentum (seed 001, "Resources in Combat" names
+    Momentum as a resource without saying what it buys, so what costs Momentum is the
+    scenario's to say); a Spirit pays from its character's Momentum. What an attacker does
+    when it cannot pay is ``Params.unpaid_attack``.
+    """
+
+    range: Literal["melee", "ranged"] = "melee"
+    momentum_cost: int = Field(0, ge=0, le=99)
+
+
+class Threshold(StrictModel):
+    """A threshold policy: react when the attack would deal at least this much damage."""
+
+    when_damage_at_least: int = Field(ge=0, le=999)
+
+
+class Reaction(Threshold):
+    """A reaction of the later draft: its threshold, and its price.
 
     ``momentum_cost`` > 0 pays the reaction with that much Momentum in place of its
     token (Grit for Block, Reflex for Evade): a scenario may price reactions in Momentum
     (seed 001, "Resources in Combat", leaves what Momentum buys open).
     """
 
-    when_damage_at_least: int = Field(ge=0, le=999)
     momentum_cost: int = Field(0, ge=0, le=99)
 
 
-class Reactions(StrictModel):
-    """Block (paid in Grit; Deflect −1 to the roll) and Evade (paid in Reflex; reroll).
+class ThresholdReactions(StrictModel):
+    """Block (paid in Grit; Deflect −1 to the roll) and Evade (paid in Reflex; reroll),
+    each a threshold policy, as both drafts read them.
 
     docs/rules/shattered-spirits.md "Reactions": one reaction per trigger. When both could fire,
     Evade is tried first (it is the stronger answer to a big hit), then Block.
     """
+
+    block: Threshold | None = None
+    evade: Threshold | None = None
+
+
+class Reactions(ThresholdReactions):
+    """The later draft's reactions, which a scenario may price in Momentum
+    (:class:`Reaction`)."""
 
     block: Reaction | None = None
     evade: Reaction | None = None
@@ -225,6 +256,14 @@ class Spirit(StrictModel):
     manifest: Literal["always", "melee", "never"] = "always"
     recall_below: int = Field(0, ge=0, le=100_000)
 
+    @model_validator(mode="after")
+    def _recalled_only_if_manifested(self) -> Spirit:
+        if self.manifest == "never" and self.recall_below > 0:
+            raise located_error(("recall_below",), "expected manifest: always or melee with "
+                                "recall_below (a Spirit never Manifested is never Recalled); "
+                                "got manifest: never", self.recall_below)  # fmt: skip
+        return self
+
 
 class Reinforce(StrictModel):
     """Reinforcements (seed 001, "Arenas and Movement": a Reinforcements source creates new
@@ -250,6 +289,13 @@ class Sunder(StrictModel):
     armor: int = Field(0, ge=0, le=99)
     wielded: int = Field(0, ge=0, le=99)
     when_segments_at_least: int = Field(1, ge=1, le=99)
+
+    @model_validator(mode="after")
+    def _a_charge(self) -> Sunder:
+        if self.armor == 0 and self.wielded == 0:
+            raise located_error((), "expected a Sunder charge (armor or wielded above 0); "
+                                "got armor: 0, wielded: 0", None)  # fmt: skip
+        return self
 
 
 class Combatant(CombatantBase):
@@ -292,7 +338,8 @@ class Combatant(CombatantBase):
         if policy is not None and policy.switch_to not in names:
             shown = ", ".join(names) or "none"
             raise located_error(("stance_policy", "switch_to"), "expected a Stance listed "
-                                f"under 'stances:' ({shown}); got {policy.switch_to!r}",
+                                f"under 'stances:' ({shown}); got {policy.switch_to!r}"
+                                f"{did_you_mean(policy.switch_to, names)}",
                                 policy.switch_to)  # fmt: skip
         if self.reinforce is not None and self.count != 1:
             raise located_error(("count",), "expected no count with 'reinforce:' (its cap "
@@ -302,10 +349,56 @@ class Combatant(CombatantBase):
                                 "Sunder replaces a Wound); got 'downed: defeat'", None)  # fmt: skip
         return self
 
+    @model_validator(mode="after")
+    def _stances_taken(self) -> Combatant:
+        """With ``stances:``, the Stance taken sets the Phase and the attacks a Turn, so
+        the combatant's own ``speed`` and ``attacks_per_turn`` could never matter; and a
+        Stance is taken only when it is the first listed or the policy's ``switch_to``
+        (a ``switch_to`` that is the first changes nothing)."""
+        if not self.stances:
+            return self
+        for key in ("speed", "attacks_per_turn"):
+            if key in self.model_fields_set:
+                value = getattr(self, key)
+                raise located_error((key,), f"expected {key} under each Stance, not beside "
+                                    f"'stances:' (the Stance taken sets it); got {key}: "
+                                    f"{value}", value)  # fmt: skip
+        first, policy = self.stances[0].name, self.stance_policy
+        if policy is not None and policy.switch_to == first:
+            raise located_error(("stance_policy", "switch_to"), "expected a Stance other "
+                                f"than the first listed ({first!r}, taken otherwise); got "
+                                f"{first!r}", first)  # fmt: skip
+        for j, stance in enumerate(self.stances[1:], 1):
+            if policy is None or stance.name != policy.switch_to:
+                raise located_error(("stances", j, "name"), _never_taken(first, policy,
+                                    stance.name), stance.name)  # fmt: skip
+        return self
+
+    @model_validator(mode="after")
+    def _wielded_with_block(self) -> Combatant:
+        """A Wielded item is Sundered only for an attack the combatant Blocked: without
+        ``react: {block: …}`` its charges could never be used."""
+        sunder = self.sunder
+        if sunder is not None and sunder.wielded > 0 and self.react.block is None:
+            raise located_error(("sunder", "wielded"), "expected 'react: {block: …}' with "
+                                "wielded charges (a Wielded item is Sundered only for an "
+                                "attack it Blocked); got no block", sunder.wielded)  # fmt: skip
+        return self
+
     @property
     def copies(self) -> int:
         """Slots this entry fills: its ``count``, or its reinforcement ``cap``."""
         return self.reinforce.cap if self.reinforce is not None else self.count
+
+
+def _never_taken(first: str, policy: StancePolicy | None, name: str) -> str:
+    """The message for a Stance that is neither the first listed nor ``switch_to``."""
+    if policy is None:
+        return (f"expected a stance_policy to take a Stance other than the first listed "
+                f"({first!r}); got {name!r}, which is never taken")  # fmt: skip
+    return (f"expected only the Stances taken: the first listed ({first!r}) and "
+            f"stance_policy's switch_to ({policy.switch_to!r}); got {name!r}, which is "
+            "never taken")  # fmt: skip
 
 
 class Params(StrictModel):
@@ -440,10 +533,11 @@ class Scenario(ScenarioBase):
             for i, member in enumerate(members):
                 for j, name in enumerate(member.engaged_with):
                     if entries.get(name, side) == side:
-                        foes = ", ".join(n for n, s in entries.items() if s != side)
+                        foes = [n for n, s in entries.items() if s != side]
                         raise located_error(("sides", side, i, "engaged_with", j),
-                                            f"expected an enemy entry ({foes}); got "
-                                            f"{name!r}", name)  # fmt: skip
+                                            f"expected an enemy entry ({', '.join(foes)}); "
+                                            f"got {name!r}{did_you_mean(name, foes)}",
+                                            name)  # fmt: skip
         return self
 
     @model_validator(mode="after")

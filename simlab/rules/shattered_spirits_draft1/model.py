@@ -2,9 +2,14 @@
 seed 000).
 
 The earlier draft keeps the later draft's profile charts, statuses, tokens and reactions,
-so those models are imported from :mod:`simlab.rules.shattered_spirits.model`; what is
-new is here: Techniques (a profile plus an AP cost and a Speed), each combatant's plan
-for a Round, Endurance and Health, Focus, Improvise and the earlier draft's parameters.
+so those models are imported from :mod:`simlab.rules.shattered_spirits.model` — the
+parts both drafts read (:class:`~simlab.rules.shattered_spirits.model.AttackProfile`,
+:class:`~simlab.rules.shattered_spirits.model.ThresholdReactions`), never the later
+draft's additions (an attack's ``range`` and ``momentum_cost``, a reaction's
+``momentum_cost``), which a Technique or a reaction here refuses as unknown keys. What
+is new is here: Techniques (a profile plus an AP cost and a Speed), each combatant's
+plan for a Round, Endurance and Health, Focus, Improvise and the earlier draft's
+parameters.
 
 Every [default] reading of docs/rules/shattered-spirits-draft1.md is a field of :class:`Params` with
 that default, so a designer can change it in the scenario's ``params:`` block.
@@ -25,7 +30,12 @@ from pydantic import (
 from pydantic_core.core_schema import ValidatorFunctionWrapHandler
 
 from simlab.errors import did_you_mean
-from simlab.rules.shattered_spirits.model import Attack, Reactions, Tokens, parse_status
+from simlab.rules.shattered_spirits.model import (
+    AttackProfile,
+    ThresholdReactions,
+    Tokens,
+    parse_status,
+)
 from simlab.scenario.common import CombatantBase, ScenarioBase
 from simlab.scenario.validation import StrictModel
 
@@ -62,13 +72,14 @@ def _draft_status(text: str) -> str:
 DraftStatusText = Annotated[str, AfterValidator(_draft_status)]
 
 
-class Technique(Attack):
+class Technique(AttackProfile):
     """A Technique with a Profile (docs/rules/shattered-spirits-draft1.md; seed 000, "Making
     Attacks", "Rounds").
 
     The profile chart, statuses, tiers, roll and damage modifiers, ``advantage``,
     ``disadvantage`` and ``glancing`` are read as in the later draft (see
-    :class:`simlab.rules.shattered_spirits.model.Attack`), with two differences:
+    :class:`simlab.rules.shattered_spirits.model.AttackProfile`; the later draft's
+    ``range`` and ``momentum_cost`` are not keys here), with two differences:
     Advantage and Disadvantage are present or absent (several instances add nothing, see
     ``Params.advantage_with_disadvantage``), and there is no Stun in the earlier draft,
     so a ``stun N`` status is refused. ``ap`` is what the Technique costs from the
@@ -125,7 +136,8 @@ class Combatant(CombatantBase):
     ``params.ap_per_round``); each resolves in the Phase of its Speed. ``improvise`` is
     an optional Improvise policy. ``guard``, ``cover``, ``roll_modifier``, ``exposed``,
     ``impaired``, ``tokens`` and ``react`` are read as in the later draft; ``tokens``
-    also holds ``focus``. The scenario's ``attacks`` of a combatant are its plan's
+    also holds ``focus``, and a reaction is its threshold alone (no ``momentum_cost``).
+    The scenario's ``attacks`` of a combatant are its plan's
     Techniques (set from ``plan``; ``attacks:`` itself is not accepted).
     """
 
@@ -138,10 +150,12 @@ class Combatant(CombatantBase):
     exposed: int = Field(0, ge=0, le=99)
     impaired: int = Field(0, ge=0, le=99)
     tokens: DraftTokens = DraftTokens()
-    react: Reactions = Reactions()
+    react: ThresholdReactions = ThresholdReactions()
     ap: int | None = Field(None, ge=0, le=20)
     plan: list[PlanItem] = Field(default_factory=list, max_length=20)
     improvise: Improvise | None = None
+
+    KEYS_NOT_WRITTEN: ClassVar[tuple[str, ...]] = ("attacks",)  # set from the plan
 
     @model_validator(mode="before")
     @classmethod
@@ -294,6 +308,7 @@ class Scenario(ScenarioBase):
     sides: dict[str, list[Combatant]]
 
     DAMAGE_SOURCES: ClassVar[str] = "a combatant with a plan of Techniques"
+    KEYS_ELSEWHERE: ClassVar[dict[str, str]] = {"attacks": "techniques"}
 
     @property
     def attacks(self) -> dict[str, Technique]:

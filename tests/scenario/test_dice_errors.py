@@ -1,0 +1,109 @@
+"""A bad dice expression in a scenario is reported with one "expected …; got …".
+
+The dice parser's own message is the message, at the dice's line and column: it was
+wrapped in a second one (``expected a valid value (expected at least 1 die in a term;
+got 0 in '0d6'); got '0d6'``), pydantic's wording of a custom error leaking through.
+Every dice field of the three rule systems that have dice is covered.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import simlab
+from tests.support import errors_of, validate_file
+
+GLITTERS = """\
+scenario: t
+rules: glitters-d20
+attacks:
+  mace: {damage: DICE, type: bludgeoning}
+sides:
+  a: [{name: A, hp: 20, attacks: [mace]}]
+  b: [{name: B, hp: 20, dc: 10}]
+"""
+
+ZONES = """\
+scenario: t
+rules: zones-3d6
+attacks:
+  spear: {damage: DICE}
+sides:
+  a: [{name: A, hp: 20, attacks: [spear]}]
+  b: [{name: B, hp: 20}]
+"""
+
+TIERS = """\
+scenario: t
+rules: opposed-tiers
+params: {initiative_dice: INITIATIVE}
+tiers:
+  - name: veteran
+    attack: ATTACK
+    defense: DEFENSE
+    damage: DAMAGE
+    shield: {light: SHIELD}
+    armor: {light: ARMOR}
+attacks:
+  sword: {}
+sides:
+  a: [{name: A, hp: 20, attacks: [sword]}]
+  b: [{name: B, hp: 20}]
+"""
+
+#: Where each dice field's value starts: (template, placeholder, line, column).
+FIELDS = [
+    (GLITTERS, "DICE", 4, 18),
+    (ZONES, "DICE", 4, 19),
+    (TIERS, "INITIATIVE", 3, 27),
+    (TIERS, "ATTACK", 6, 13),
+    (TIERS, "DEFENSE", 7, 14),
+    (TIERS, "DAMAGE", 8, 13),
+    (TIERS, "SHIELD", 9, 21),
+    (TIERS, "ARMOR", 10, 20),
+]
+GOOD = {"INITIATIVE": "2d6", "ATTACK": "6d6", "DEFENSE": "6d6", "DAMAGE": "6d6",
+        "SHIELD": "1d12", "ARMOR": "1d12", "DICE": "1d6"}  # fmt: skip
+#: A bad expression and the one message it must give.
+BAD = [
+    ("2d", "expected a dice expression like 2d6, 3d6kh2 or 1d10+4; got '2d' (unexpected "
+           "end after 'd')"),
+    ("d0", "expected at least 1 side on a die; got 0 in 'd0'"),
+    ("0d6", "expected at least 1 die in a term; got 0 in '0d6'"),
+    ("1d6+", "expected a dice expression like 2d6, 3d6kh2 or 1d10+4; got '1d6+' (unexpected "
+             "end after '+')"),
+    ("3d6kh5", "expected to keep 1 to 3 dice in a term; got 5 in '3d6kh5'"),
+]  # fmt: skip
+
+
+def _with(template: str, placeholder: str, dice: str) -> str:
+    """``template`` with ``dice`` at ``placeholder`` and good dice everywhere else."""
+    text = template.replace(placeholder, dice)
+    for name, good in GOOD.items():
+        text = text.replace(name, good)
+    return text
+
+
+@pytest.mark.parametrize(("template", "placeholder", "line", "col"), FIELDS)
+@pytest.mark.parametrize(("dice", "message"), BAD)
+def test_a_bad_dice_expression_gives_one_expected_and_one_got(
+    template: str, placeholder: str, line: int, col: int, dice: str, message: str
+) -> None:
+    text = _with(template, placeholder, dice)
+    assert errors_of(text) == [f"s.yaml:{line}:{col}: {message}"]
+
+
+@pytest.mark.parametrize(("template", "placeholder", "line", "col"), FIELDS)
+def test_the_good_dice_load(template: str, placeholder: str, line: int, col: int) -> None:
+    simlab.loads(_with(template, placeholder, "1d6"), "s.yaml")
+
+
+def test_the_cli_prints_the_dice_message_alone_and_exits_2(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    result = validate_file(path, _with(GLITTERS, "DICE", "0d6"))
+    assert result.exit_code == 2
+    assert result.output.strip() == (
+        f"{path}:4:18: expected at least 1 die in a term; got 0 in '0d6'"
+    )

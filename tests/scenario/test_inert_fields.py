@@ -1,0 +1,131 @@
+"""A field that could never matter, for want of the field it works with, is refused.
+
+As ``defense: block`` without a shield is refused (``expected a shield (shield_bc > 0)
+to block; got shield_bc: 0``), so are a ``parry_value`` without ``defense: parry``, a
+``shield_tier`` or ``armor_tier`` without a shield or armor, and ``recall_below`` on a
+Spirit that never Manifests (walk B, 2), and the others of the kind: a Sunder without
+charges, Wielded charges without a Block, a combatant's ``speed`` or
+``attacks_per_turn`` beside ``stances:`` (the Stance taken sets them), and a Stance that
+is never taken. Each is reported at the field, ``file:line:col``, exit code 2.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import simlab
+from simlab.errors import ScenarioError
+from tests.support import errors_of, validate_file
+
+GLITTERS = """\
+scenario: t
+rules: glitters-d20
+attacks:
+  mace: {damage: 1d6, type: bludgeoning}
+sides:
+  a: [{name: A, hp: 20, attacks: [mace]}]
+  b: [{name: B, hp: 20, dc: 10, defense: parry, parry_value: 4}]
+"""
+
+TIERS = """\
+scenario: t
+rules: opposed-tiers
+attacks:
+  sword: {}
+sides:
+  a: [{name: A, hp: 20, shield: light, shield_tier: adept, attacks: [sword]}]
+  b: [{name: B, hp: 20, armor: heavy, armor_tier: master}]
+"""
+
+SPIRITS = """\
+scenario: t
+rules: shattered-spirits
+attacks:
+  blade: {profile: [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9]}
+sides:
+  a:
+    - name: A
+      hp: 20
+      attacks: [blade]
+      downed: wounds
+      react: {block: {when_damage_at_least: 3}}
+      sunder: {armor: 1, wielded: 1}
+      stances:
+        - {name: steady, speed: 3}
+        - {name: frenzy, speed: 1, attacks_per_turn: 2}
+      stance_policy: {switch_to: frenzy, when_hp_below: 10}
+      spirit: {name: Hawk, hp: 8, attacks: [blade], manifest: always, recall_below: 3}
+  b: [{name: B, hp: 20, attacks: [blade]}]
+"""
+
+CASES = [
+    (GLITTERS, "defense: parry, parry_value: 4", "parry_value: 4",
+     "s.yaml:7:46: expected 'defense: parry' with a parry_value (what a Parry adds to MIT); "
+     "got defense: none"),
+    (GLITTERS, "defense: parry, parry_value: 4", "defense: block, shield_bc: 1, parry_value: 4",
+     "s.yaml:7:76: expected 'defense: parry' with a parry_value (what a Parry adds to MIT); "
+     "got defense: block"),
+    (TIERS, "shield: light, shield_tier: adept", "shield_tier: adept",
+     "s.yaml:6:38: expected 'shield: TYPE' with a shield_tier (the tier of its shield's "
+     "dice); got no shield"),
+    (TIERS, "armor: heavy, armor_tier: master", "armor_tier: master",
+     "s.yaml:7:37: expected 'armor: TYPE' with an armor_tier (the tier of its armor's dice); "
+     "got no armor"),
+    (SPIRITS, "manifest: always", "manifest: never",
+     "s.yaml:17:84: expected manifest: always or melee with recall_below (a Spirit never "
+     "Manifested is never Recalled); got manifest: never"),
+    (SPIRITS, "{armor: 1, wielded: 1}", "{armor: 0}",
+     "s.yaml:12:15: expected a Sunder charge (armor or wielded above 0); got armor: 0, "
+     "wielded: 0"),
+    (SPIRITS, "      react: {block: {when_damage_at_least: 3}}\n", "",
+     "s.yaml:11:35: expected 'react: {block: …}' with wielded charges (a Wielded item is "
+     "Sundered only for an attack it Blocked); got no block"),
+    (SPIRITS, "      attacks: [blade]\n", "      attacks: [blade]\n      speed: 2\n",
+     "s.yaml:10:14: expected speed under each Stance, not beside 'stances:' (the Stance "
+     "taken sets it); got speed: 2"),
+    (SPIRITS, "      attacks: [blade]\n", "      attacks: [blade]\n      attacks_per_turn: 1\n",
+     "s.yaml:10:25: expected attacks_per_turn under each Stance, not beside 'stances:' (the "
+     "Stance taken sets it); got attacks_per_turn: 1"),
+    (SPIRITS, "      stance_policy: {switch_to: frenzy, when_hp_below: 10}\n", "",
+     "s.yaml:15:18: expected a stance_policy to take a Stance other than the first listed "
+     "('steady'); got 'frenzy', which is never taken"),
+    (SPIRITS, "attacks_per_turn: 2}\n", "attacks_per_turn: 2}\n        - {name: calm, speed: 5}\n",
+     "s.yaml:16:18: expected only the Stances taken: the first listed ('steady') and "
+     "stance_policy's switch_to ('frenzy'); got 'calm', which is never taken"),
+    (SPIRITS, "switch_to: frenzy", "switch_to: steady",
+     "s.yaml:16:34: expected a Stance other than the first listed ('steady', taken "
+     "otherwise); got 'steady'"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("text", [GLITTERS, TIERS, SPIRITS])
+def test_the_fields_load_with_what_they_work_with(text: str) -> None:
+    simlab.loads(text, "s.yaml")
+
+
+@pytest.mark.parametrize(("text", "old", "new", "problem"), CASES)
+def test_a_field_that_could_never_matter_is_refused_at_its_line(
+    text: str, old: str, new: str, problem: str
+) -> None:
+    assert old in text
+    assert errors_of(text.replace(old, new, 1)) == [problem]
+
+
+def test_recall_below_0_is_no_recall_and_loads_with_manifest_never() -> None:
+    simlab.loads(SPIRITS.replace("manifest: always, recall_below: 3", "manifest: never"), "s")
+
+
+def test_an_override_that_stops_the_parry_drops_the_parry_value_too() -> None:
+    scn = simlab.loads(GLITTERS, "s.yaml")
+    with pytest.raises(ScenarioError, match="expected 'defense: parry' with a"):
+        scn.with_({"B.defense": "none"})
+    assert scn.with_({"B.defense": "none", "B.parry_value": None}).sides["b"][0].defense == "none"
+
+
+def test_the_cli_refuses_a_shield_tier_without_a_shield_with_exit_2(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    result = validate_file(path, TIERS.replace("shield: light, shield_tier", "shield_tier"))
+    assert result.exit_code == 2
+    assert result.output.startswith(f"{path}:6:38: expected 'shield: TYPE' with a shield_tier")
