@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal, TypeVar, Union
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, ValidationInfo
 from pydantic_core import ErrorDetails
 
 from simlab.errors import InputError, Problem, ScenarioError, closest_name, did_you_mean, suggestion
@@ -43,6 +43,20 @@ class StrictModel(BaseModel):
     #: Keys of other rule systems that stand for one of this model's: ``{"attacks":
     #: "techniques"}``; an unknown key among them is answered with the key it stands for.
     KEYS_ELSEWHERE: ClassVar[dict[str, str]] = {}
+
+
+#: The validation context's key that says whether the document is the file as written
+#: (no ``--set``/``--vary`` override applied): :func:`as_written`.
+AS_WRITTEN = "as_written"
+
+
+def as_written(info: ValidationInfo) -> bool:
+    """Whether a model validator checks the file as written, not a document that
+    overrides changed. A field that works only with another (``parry_value`` without
+    ``defense: parry``) is refused where the designer wrote it, as a value nothing
+    reads; left behind by an override (a sweep or comparison that turns a defense off)
+    it is what the designer asked for, and accepted."""
+    return bool((info.context or {}).get(AS_WRITTEN, True))
 
 
 def validate(
@@ -76,7 +90,7 @@ def validate(
     """
     target = source.data if data is None else data
     try:
-        return model_cls.model_validate(target)
+        return model_cls.model_validate(target, context={AS_WRITTEN: not source.overrides})
     except ValidationError as exc:
         errors = _without_misspelt_missing([_resolve(model_cls, target, e) for e in exc.errors()])
         problems = [_to_problem(source, path_prefix, item) for item in _choose(errors)]

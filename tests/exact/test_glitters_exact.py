@@ -179,11 +179,9 @@ def test_caveats_and_engine() -> None:
     without_knight = simlab.loads(SCENARIO.replace(knight, ""), "ge.yaml")
 
     def variant(attacks: list[str], fencer_attacks: list[str]) -> object:
-        """A against the fencer alone, both attacks changed, the fencer not parrying (and
-        so without the parry_value only a Parry reads)."""
+        """A against the fencer alone, both attacks changed, the fencer not parrying."""
         return without_knight.with_({"A.attacks": attacks, "Fencer.attacks": fencer_attacks,
-                                     "Fencer.defense": "none",
-                                     "Fencer.parry_value": None})  # fmt: skip
+                                     "Fencer.defense": "none"})  # fmt: skip
 
     assert fight_caveats(variant(["club"], []), 0, "club", 1) == {}
     dex = fight_caveats(variant(["acid"], ["frost"]), 0, "acid", 1)

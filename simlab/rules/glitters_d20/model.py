@@ -16,7 +16,7 @@ from pydantic_core.core_schema import ValidatorFunctionWrapHandler
 from simlab.dice import Dice, DiceExpr
 from simlab.rules.zones_3d6.model import base_dice_problem
 from simlab.scenario.common import CombatantBase, ScenarioBase, located_error
-from simlab.scenario.validation import StrictModel
+from simlab.scenario.validation import StrictModel, as_written
 
 DamageType = Literal[
     "slashing", "bludgeoning", "piercing", "fire", "poison", "force",
@@ -140,10 +140,10 @@ class Combatant(CombatantBase):
         return self
 
     @model_validator(mode="after")
-    def _parry_value_with_parry(self) -> Combatant:
+    def _parry_value_with_parry(self, info: ValidationInfo) -> Combatant:
         """``parry_value`` is read only by a Parry: without ``defense: parry`` it could
-        never matter, so it is refused where it is written."""
-        if self.parry_value is not None and self.defense != "parry":
+        never matter, so it is refused where it is written (:func:`as_written`)."""
+        if self.parry_value is not None and self.defense != "parry" and as_written(info):
             raise located_error(("parry_value",), "expected 'defense: parry' with a "
                                 "parry_value (what a Parry adds to MIT); got defense: "
                                 f"{self.defense}", self.parry_value)  # fmt: skip

@@ -25,7 +25,7 @@ from pydantic_core.core_schema import ValidatorFunctionWrapHandler
 from simlab.dice import Dice, DiceExpr, parse_dice
 from simlab.errors import did_you_mean
 from simlab.scenario.common import CombatantBase, ScenarioBase, located_error
-from simlab.scenario.validation import StrictModel
+from simlab.scenario.validation import StrictModel, as_written
 
 ROLLS = ("attack", "defense", "damage")
 GEAR = ("shield", "armor")
@@ -285,9 +285,12 @@ class Combatant(CombatantBase):
         return self
 
     @model_validator(mode="after")
-    def _gear_tier_with_gear(self) -> Combatant:
+    def _gear_tier_with_gear(self, info: ValidationInfo) -> Combatant:
         """``shield_tier`` and ``armor_tier`` set the dice of a shield or armor: without
-        ``shield:`` (``armor:``) there are none, and the tier could never matter."""
+        ``shield:`` (``armor:``) there are none, and the tier could never matter: refused
+        where it is written (:func:`as_written`)."""
+        if not as_written(info):
+            return self
         for gear in GEAR:
             tier = getattr(self, f"{gear}_tier")
             if tier is not None and getattr(self, gear) is None:

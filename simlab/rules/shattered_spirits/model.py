@@ -9,7 +9,14 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, ClassVar, Literal, NamedTuple
 
-from pydantic import AfterValidator, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from simlab.errors import did_you_mean
 from simlab.scenario.common import (
@@ -21,7 +28,7 @@ from simlab.scenario.common import (
     entry_claims,
     located_error,
 )
-from simlab.scenario.validation import StrictModel
+from simlab.scenario.validation import StrictModel, as_written
 
 ROWS = tuple(range(2, 13))
 TIERS = ("miss", "hit", "crit")
@@ -257,8 +264,9 @@ class Spirit(StrictModel):
     recall_below: int = Field(0, ge=0, le=100_000)
 
     @model_validator(mode="after")
-    def _recalled_only_if_manifested(self) -> Spirit:
-        if self.manifest == "never" and self.recall_below > 0:
+    def _recalled_only_if_manifested(self, info: ValidationInfo) -> Spirit:
+        """Refused where it is written (:func:`as_written`)."""
+        if self.manifest == "never" and self.recall_below > 0 and as_written(info):
             raise located_error(("recall_below",), "expected manifest: always or melee with "
                                 "recall_below (a Spirit never Manifested is never Recalled); "
                                 "got manifest: never", self.recall_below)  # fmt: skip
@@ -291,8 +299,9 @@ class Sunder(StrictModel):
     when_segments_at_least: int = Field(1, ge=1, le=99)
 
     @model_validator(mode="after")
-    def _a_charge(self) -> Sunder:
-        if self.armor == 0 and self.wielded == 0:
+    def _a_charge(self, info: ValidationInfo) -> Sunder:
+        """Refused where it is written (:func:`as_written`): a sweep of charges from 0."""
+        if self.armor == 0 and self.wielded == 0 and as_written(info):
             raise located_error((), "expected a Sunder charge (armor or wielded above 0); "
                                 "got armor: 0, wielded: 0", None)  # fmt: skip
         return self
@@ -375,11 +384,13 @@ class Combatant(CombatantBase):
         return self
 
     @model_validator(mode="after")
-    def _wielded_with_block(self) -> Combatant:
+    def _wielded_with_block(self, info: ValidationInfo) -> Combatant:
         """A Wielded item is Sundered only for an attack the combatant Blocked: without
-        ``react: {block: …}`` its charges could never be used."""
+        ``react: {block: …}`` its charges could never be used (refused where they are
+        written, :func:`as_written`)."""
         sunder = self.sunder
-        if sunder is not None and sunder.wielded > 0 and self.react.block is None:
+        if (sunder is not None and sunder.wielded > 0 and self.react.block is None
+                and as_written(info)):  # fmt: skip
             raise located_error(("sunder", "wielded"), "expected 'react: {block: …}' with "
                                 "wielded charges (a Wielded item is Sundered only for an "
                                 "attack it Blocked); got no block", sunder.wielded)  # fmt: skip
