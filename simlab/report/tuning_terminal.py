@@ -310,13 +310,17 @@ def _fitted(table: Table) -> Table:
     not fit the terminal otherwise (as the run's attack table): two varied fields and
     an exact column are wider than 80 columns, and rich would cut the numbers at the
     right edge short, an exact mean of ``7.2112`` printed ``7.``."""
+    if _natural_width(table) > terminal.console.width:
+        table.collapse_padding, table.pad_edge = True, False
+    return table
+
+
+def _natural_width(table: Table) -> int:
+    """How wide ``table`` is laid out with room to spare: no cell broken over lines."""
     from rich.measure import Measurement
 
     console = terminal.console
-    unbounded = console.options.update_width(UNBOUNDED)
-    if Measurement.get(console, unbounded, table).maximum > console.width:
-        table.collapse_padding, table.pad_edge = True, False
-    return table
+    return Measurement.get(console, console.options.update_width(UNBOUNDED), table).maximum
 
 
 #: A width no table reaches, to measure a table's natural width.
@@ -359,7 +363,26 @@ def unchanged_line(unchanged: pd.DataFrame) -> str:
 def compare_table(frame: pd.DataFrame) -> Table:
     """Figures of a comparison (rows of ``Comparison.figures``) as a terminal table: the
     difference with its paired 95% interval and how much narrower it is than two
-    independent runs' (the independent interval itself too in a wide terminal)."""
+    independent runs' (the independent interval itself too in a wide terminal).
+
+    In a wide terminal, the first wide layout (:data:`COMPARE_LAYOUTS`) in which every
+    pair keeps to one line; else the tight one where it fits, pairs broken after their
+    arrows; else the narrow one. A layout wider than the terminal would be cut at its
+    edge, ``4.0`` printed ``4.``.
+    """
+    layouts = COMPARE_LAYOUTS if is_wide() else COMPARE_LAYOUTS[-1:]
+    tables = [_compare_layout(frame, layout) for layout in layouts]
+    whole = [t for t in tables[:-1] if _natural_width(t) <= terminal.console.width]
+    return (whole or [t for t in tables[1:] if _fits(t)] or tables[-1:])[0]
+
+
+#: The layouts of the comparison table, widest first: the independent interval with
+#: padded columns, with one space of padding between columns, and without it.
+COMPARE_LAYOUTS = ("padded", "tight", "narrow")
+
+
+def _compare_layout(frame: pd.DataFrame, layout: str) -> Table:
+    """:func:`compare_table` in one of :data:`COMPARE_LAYOUTS`."""
     labels = [FIGURE_LABELS.get(f, f.replace("_", " ")) for f in frame.figure]
     # a pair (``Bruna warhammer → Ghoul 2``) longer than the room its column has breaks
     # after its arrow, the defender's name whole (a wrap inside the column put ``Ghoul``
@@ -369,7 +392,9 @@ def compare_table(frame: pd.DataFrame) -> Table:
     table.add_column("", no_wrap=True)  # ✱ or ✱✱, flush left
     name_column(table, "figure", labels)
     name_column(table, "on", ons)
-    wide = is_wide()
+    wide = layout != "narrow"
+    if layout == "tight":
+        table.collapse_padding, table.pad_edge = True, False
     # narrow: one space between columns (the rule's gap, no padding), none at the
     # edges, so that a figure and a pair keep to one line in 80 columns
     if not wide:
