@@ -176,8 +176,8 @@ def _png(draw: Callable[[Figure], None], size: tuple[float, float]) -> bytes:
 ATTACK_HEADER = ["attacker", "attack", "defender", "attempts", "hit rate [95%]",
                  "crit rate [95%]", "mean damage [95%]", "exact hit / crit / mean"]  # fmt: skip
 COMBATANT_HEADER = ["combatant", "side", "down rate = P(downed by the round cap) [95%]",
-                    "median time-to-down [95%]",
-                    "median when downed", "capped (standing at the end of the round cap's round)"]  # fmt: skip
+                    "median time-to-down [95%]", "median when downed",
+                    "capped (standing at the end of the round cap's round)"]  # fmt: skip
 OUTCOME_HEADER = ["side", "wins", "win rate [95%]"]
 SPEC_HEADER = ["spec", "measured [95%]", "n", "verdict"]
 DRIFT_HEADER = ["status", "figure", "subject", "baseline", "current", "change", "Holm p",
