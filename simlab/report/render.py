@@ -40,13 +40,15 @@ from simlab.report.results import ScenarioRun, save_results
 from simlab.report.terminal import (
     MEDIAN_NOTE,
     NOT_REACHED,
+    RATE_RANGE,
     decimals,
-    decimals_to_decide,
+    figure_range,
     format_p,
     formatted,
+    interval_cell,
+    measured_cell,
     median_and_interval,
     rounds_label,
-    value_and_bounds,
 )
 from simlab.report.words import counted
 
@@ -205,12 +207,10 @@ def _attack_rows(run: ScenarioRun) -> tuple[list[str], list[list[str]]]:
         figures = [] if ex is None else [_exact_figure(ex, f, n) for f, n in exact_digits]
         if all(f == NO_EXACT for f in figures):  # no exact figure at all: one mark
             figures = []
-        crit = [value_and_bounds(r.crit_rate, r.crit_rate_ci95_lo, r.crit_rate_ci95_hi)]
+        crit = [interval_cell(r, "crit_rate", bracketed=True)]
         rows.append([r.attacker, r.attack, r.defender, f"{r.attempts:,}",
-                     value_and_bounds(r.hit_rate, r.hit_rate_ci95_lo, r.hit_rate_ci95_hi),
-                     *(crit if crits else []),
-                     value_and_bounds(d.mean_damage, d.mean_damage_ci95_lo,
-                                      d.mean_damage_ci95_hi, 2),
+                     interval_cell(r, "hit_rate", bracketed=True), *(crit if crits else []),
+                     interval_cell(d, "mean_damage", bracketed=True),
                      " / ".join(figures) or NO_EXACT])  # fmt: skip
     return header, rows
 
@@ -227,7 +227,7 @@ EXACT_LABELS = {"hit_rate": "hit", "crit_rate": "crit", "mean_damage": "mean"}
 def _exact_figure(entry: dict[str, Any], figure: str, digits: int) -> str:
     """An exact figure of an attack row, or "—" where the fight moves it (its caveat)."""
     value = pair_answer(entry, figure)
-    return NO_EXACT if math.isnan(value) else formatted(value, f".{digits}f")
+    return NO_EXACT if math.isnan(value) else decimals(value, digits, figure_range(figure))
 
 
 #: Column headers of events whose name alone reads badly as "<event> rate"; every other
@@ -256,14 +256,14 @@ def _combatant_rows(res: Result) -> tuple[list[str], list[list[str]]]:
     rows = []
     for c, row in enumerate(table.itertuples()):
         rows.append([row.combatant, row.side,
-                     value_and_bounds(row.down_rate, row.down_rate_ci95_lo, row.down_rate_ci95_hi),
+                     interval_cell(row, "down_rate", bracketed=True),
                      _median_cell(row),
                      decimals(row.median_time_to_down_when_downed, 0), f"{row.capped:,}",
-                     *(decimals(float(table[f"{e}_rate"].iloc[c])) for e in events)])  # fmt: skip
+                     *(decimals(float(table[f"{e}_rate"].iloc[c]), 3, RATE_RANGE)
+                       for e in events)])  # fmt: skip
         for name, per_combatant in means:
             m = per_combatant.iloc[c]
-            rows[-1].append(value_and_bounds(m[f"mean_{name}"], m[f"mean_{name}_ci95_lo"],
-                                m[f"mean_{name}_ci95_hi"], 2))  # fmt: skip
+            rows[-1].append(interval_cell(m, f"mean_{name}", bracketed=True))
     extra = [MEAN_HEADERS[name] for name, _ in means]
     return COMBATANT_HEADER + [event_header(e) for e in events] + extra, rows
 
@@ -277,7 +277,7 @@ def _median_cell(row: Any) -> str:
 def _outcome_rows(res: Result) -> list[list[str]]:
     wins = res.win_rates()
     return [[r.side, f"{r.wins:,}",
-             value_and_bounds(r.win_rate, r.win_rate_ci95_lo, r.win_rate_ci95_hi)]
+             interval_cell(r, "win_rate", bracketed=True)]
             for r in wins.itertuples()]  # fmt: skip
 
 
@@ -295,12 +295,8 @@ def _spec_rows(specs: pd.DataFrame | None, run: ScenarioRun) -> list[list[str]]:
 
 
 def _measured(spec: Any) -> str:
-    """A spec's measured figure with its 95% interval; a median time-to-down in rounds
-    (:func:`median_and_interval`)."""
-    if spec.figure == "median_time_to_down":
-        return median_and_interval(spec.measured, spec.ci_lo, spec.ci_hi)
-    digits = decimals_to_decide(spec.measured, spec.low, spec.high, 3)
-    return value_and_bounds(spec.measured, spec.ci_lo, spec.ci_hi, digits)
+    """A spec's measured figure with its 95% interval, as the pages show one."""
+    return measured_cell(spec, bracketed=True)
 
 
 def _p_is(p: float) -> str:

@@ -47,10 +47,11 @@ from simlab.report.terminal import (
     MEDIAN_NOTE,
     bounds,
     decimals,
+    figure_range,
     format_p,
     formatted,
+    interval_cell,
     rounds_label,
-    value_and_bounds,
 )
 from simlab.report.tuning_terminal import (
     FEW_EVENTS_NOTE,
@@ -338,7 +339,7 @@ def _combatant_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
     header = [*sweep.fields, "combatant", "down rate [95%]", "mean time-to-down [95%]",
               "median time-to-down", "exact mean time-to-down"]  # fmt: skip
     rows = [[*(str(r[f]) for f in sweep.fields), r.combatant, _interval(r, "down_rate"),
-             _interval(r, "mean_time_to_down", 2), rounds_label(r.median_time_to_down),
+             _interval(r, "mean_time_to_down"), rounds_label(r.median_time_to_down),
              decimals(r.exact_mean_time_to_down, 3)] for _, r in frame.iterrows()]  # fmt: skip
     return header, rows
 
@@ -351,9 +352,9 @@ def _side_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
     return header, rows
 
 
-def _interval(row: Any, name: str, digits: int = 4) -> str:
-    """Figure ``name`` of a table row with its 95% interval, rounded outwards."""
-    return value_and_bounds(row[name], row[f"{name}_ci95_lo"], row[f"{name}_ci95_hi"], digits)
+def _interval(row: Any, name: str) -> str:
+    """Figure ``name`` of a table row with its 95% interval, as every page shows one."""
+    return interval_cell(row, name, bracketed=True)
 
 
 _PAGE = jinja2.Template(
@@ -482,7 +483,8 @@ def compare_rows(comparison: Comparison) -> list[list[str]]:
         n = _off_0(r.diff_ci_lo, r.diff_ci_hi, needed)
         status = "CHANGED" if r.changed_holm else "changed" if r.changed else "same"
         rows.append([status, FIGURE_LABELS.get(r.figure, r.figure), r.on or "—",
-                     decimals(r.a, n), decimals(r.b, n), _signed(r.diff, n),
+                     decimals(r.a, n, figure_range(r.figure)),
+                     decimals(r.b, n, figure_range(r.figure)), _signed(r.diff, n),
                      bounds(r.diff_ci_lo, r.diff_ci_hi, n, sign="+"),
                      _unbroken(format_p(r.p_holm)),
                      bounds(r.diff_ci_independent_lo, r.diff_ci_independent_hi, n, sign="+"),

@@ -30,9 +30,13 @@ from simlab.report.terminal import (
     covering_half,
     decimals,
     estimate,
+    figure_range,
     formatted,
+    interval_cell,
     is_wide,
+    median_and_interval,
     name_column,
+    nonzero_decimals,
     number_column,
     pair_heading,
     pair_parts,
@@ -68,7 +72,7 @@ def _print_table(title: str, header: list[str], rows: list[list[str]]) -> None:
 
 
 def _exact_cell(value: float) -> str:
-    return "—" if pd.isna(value) else plain_number(value, 4)
+    return "—" if pd.isna(value) else plain_number(value, nonzero_decimals(value, 4))
 
 
 def sweep_attack_tables(sweep: SweepResult, stacked: bool = False) -> list[Table]:
@@ -119,17 +123,20 @@ def _flat_pairs_table(frame: pd.DataFrame, figures: list[str]) -> Table:
     if exact:
         number_column(table, "exact\nmean")
     for name, (_, rows) in zip(names, pairs, strict=True):
-        cells = [_value_range(rows[f], 3 if f.endswith("_rate") else 2) for f in figures]
+        cells = [_value_range(rows[f], f) for f in figures]
         if exact:
             cells.append(_exact_cell(rows.exact_mean_damage.iloc[0]))
         table.add_row(name, *cells)
     return table
 
 
-def _value_range(values: pd.Series, digits: int) -> str:
-    """``lo–hi`` of ``values`` to ``digits`` decimals, or one number when both read the
-    same."""
-    lo, hi = (formatted(v, f".{digits}f") for v in (values.min(), values.max()))
+def _value_range(values: pd.Series, figure: str) -> str:
+    """``lo–hi`` of ``values`` of ``figure``, to 3 decimals for a rate and 2 for a mean
+    (more where one would read as 0 and is not), or one number when both read the same."""
+    ends = (values.min(), values.max())
+    digits = max(nonzero_decimals(x, 3 if figure.endswith("_rate") else 2, figure_range(figure))
+                 for x in ends)  # fmt: skip
+    lo, hi = (formatted(x, f".{digits}f") for x in ends)
     return lo if lo == hi else f"{lo}–{hi}"
 
 
@@ -225,8 +232,8 @@ def field_heading(name: str, width: int = FIELD_HEADING_WIDTH) -> str:
 
 
 def _estimate(row: Any, name: str) -> str:
-    """Figure ``name`` of a table row as ``value ± half-width`` (its 95% interval)."""
-    return estimate(row[name], row[f"{name}_ci95_lo"], row[f"{name}_ci95_hi"])
+    """Figure ``name`` of a table row with its 95% interval (``value ± half-width``)."""
+    return interval_cell(row, name)
 
 
 #: The sweep's note under its tables, part by part: always, with an exact column, and
@@ -411,7 +418,7 @@ def _compare_layout(frame: pd.DataFrame, layout: str) -> Table:
         independent = ([bounds(r.diff_ci_independent_lo, r.diff_ci_independent_hi, digits,
                                 sign="+")] if wide else [])  # fmt: skip
         marks.append("✱✱" if r.changed_holm else "✱" if r.changed else "")
-        cells.append([_number(r.a, digits), _number(r.b, digits),
+        cells.append([_number(r.a, digits, r.figure), _number(r.b, digits, r.figure),
                       _diff(r.diff, r.diff_ci_lo, r.diff_ci_hi, digits), *independent,
                       times_narrower(r.narrowing)])  # fmt: skip
     for mark, label, on, row in zip(marks, labels, ons, cells, strict=True):
@@ -429,8 +436,10 @@ def interval_digits(width: float, least: int = 2, most: int = 4) -> int:
     return min(max(-math.floor(math.log10(half)), least), most)
 
 
-def _number(value: float, digits: int, sign: str = "") -> str:
-    return "—" if pd.isna(value) else formatted(value, f"{sign}.{digits}f")
+def _number(value: float, digits: int, figure: str) -> str:
+    """A figure of A or B to ``digits`` decimals, or those it needs not to read as 0 or 1
+    when it is not (:func:`~simlab.report.terminal.nonzero_decimals`)."""
+    return decimals(value, digits, figure_range(figure))
 
 
 def _diff(diff: float, lo: float, hi: float, digits: int) -> str:
@@ -589,14 +598,17 @@ COMPARE_TERMINAL_NOTE = (
 )
 
 
-def _figure_text(value: float, lo: float, hi: float, method: str) -> str:
-    """A tuned figure: ``3 (exact)``, or ``0.497 ± 0.004`` (its 95% interval); a time
-    (median time-to-down) that half of the encounters never reach is :data:`NOT_REACHED`."""
+def _figure_text(figure: str, value: float, lo: float, hi: float, method: str) -> str:
+    """A tuned ``figure``: ``3 (exact)``, or ``0.497 ± 0.004`` (its 95% interval, as
+    every table shows one), a median time-to-down in rounds, ``4 [4, 5]``; a time that
+    half of the encounters never reach is :data:`NOT_REACHED`."""
     if math.isinf(value):
         return NOT_REACHED + (" (exact)" if method == "exact" else "")
     if method == "exact":
         return f"{value:.4g} (exact)"
-    return estimate(value, lo, hi)
+    if figure == "median_time_to_down":
+        return median_and_interval(value, lo, hi)
+    return estimate(value, lo, hi, figure_range(figure))
 
 
 def _unmeasured(figure: str) -> str:
@@ -611,12 +623,13 @@ def print_tune(result: TuneResult) -> None:
     best, t = result.best, result.target
     shown = sorted([*result.neighbours(), best], key=lambda e: e.value)
     rows = [[f"{e.value:g}" + ("  ◀" if e is best else ""),
-             _figure_text(e.figure, e.lo, e.hi, e.method), e.method] for e in shown]  # fmt: skip
+             _figure_text(t.figure.figure, e.figure, e.lo, e.hi, e.method), e.method]
+            for e in shown]  # fmt: skip
     _print_table(f"{result.field} for {t} (the value and its neighbours)",
                  [result.field, str(t.figure), "method"], rows)  # fmt: skip
     # each line broken at spaces, but not inside the field's or the target's names
     say = functools.partial(terminal.say_unbroken, whole=[result.field, str(t), str(t.figure)])
-    figure = _figure_text(best.figure, best.lo, best.hi, best.method)
+    figure = _figure_text(t.figure.figure, best.figure, best.lo, best.hi, best.method)
     if not result.measured:
         say(f"unreachable: {t.figure} was measured at no value of {result.field} tried "
             f"({result.lo:g}..{result.hi:g}): {_unmeasured(t.figure.figure)}")  # fmt: skip
