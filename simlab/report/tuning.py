@@ -27,6 +27,8 @@ import jinja2
 import pandas as pd
 
 from simlab import __version__
+from simlab.arguments import instance_argument
+from simlab.errors import InputError, did_you_mean
 from simlab.report.files import atomic_write
 from simlab.report.plots import EXACT_STYLE, axes_or_new, legend_outside, only_rows
 from simlab.report.render import (
@@ -62,14 +64,20 @@ from simlab.report.tuning_terminal import (
     times_narrower,
     unmatched_note,
 )
-from simlab.tuning.sweep import PAIR, PAIR_FIGURES, moving_level, moving_pairs, pair_figures
+from simlab.tuning.sweep import (
+    PAIR,
+    PAIR_FIGURES,
+    SweepResult,
+    moving_level,
+    moving_pairs,
+    pair_figures,
+)
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
     from simlab.tuning.compare import Comparison
-    from simlab.tuning.sweep import SweepResult
 
 __all__ = ["plot_sweep", "render_compare", "render_sweep"]
 
@@ -117,13 +125,17 @@ def plot_sweep(
         The rows drawn: the varied fields, the subject columns, the figure, its band
         (``*_ci95_lo/hi``) and ``exact_<figure>`` when known.
     """
+    instance_argument(sweep, SweepResult, "simlab.sweep", "sweep")
     if figure not in _TABLES:
-        raise ValueError(f"expected one of {', '.join(_TABLES)}; got {figure!r}")
+        raise InputError(f"expected figure= one of {', '.join(_TABLES)}; got "
+                         f"{figure!r}{did_you_mean(figure, _TABLES)}")  # fmt: skip
     table, subject = _TABLES[figure]
     data = getattr(sweep, table)()
     for key, value in on.items():
         if key not in data.columns:
-            raise ValueError(f"expected one of {', '.join(subject)} to narrow by; got {key!r}")
+            narrow = ", ".join(f"{c}=" for c in subject)
+            raise InputError(f"expected one of {narrow} to narrow {figure} by; got "
+                             f"{key}={did_you_mean(key, subject)}")  # fmt: skip
         data = only_rows(data, key, value)
     x, *others = sweep.fields
     ax = axes_or_new(ax)

@@ -17,6 +17,7 @@ from click.testing import CliRunner
 import simlab
 from simlab.cli import main
 from simlab.engine import runner
+from simlab.errors import InputError
 from simlab.tuning.sweep import parse_vary
 from tests.tuning.cases import SS_DUEL
 
@@ -293,9 +294,9 @@ def test_plot_sweep_names_what_a_mistyped_name_could_be(duel: Any) -> None:
 
     sw = simlab.sweep(duel, {"Defender.guard": range(0, 2)}, n=1000, exact=False)
     fig, ax = plt.subplots()
-    with pytest.raises(ValueError, match="expected defender= one of Defender; got 'Defnder'"):
+    with pytest.raises(InputError, match="expected defender= one of Defender; got 'Defnder'"):
         simlab.plot_sweep(sw, "mean_damage", ax=ax, defender="Defnder")
-    with pytest.raises(ValueError, match=r"expected side= one of .*draw; got 'nobody'"):
+    with pytest.raises(InputError, match=r"expected side= one of .*draw; got 'nobody'"):
         simlab.plot_sweep(sw, "win_rate", ax=ax, side="nobody")
     assert ax.get_lines() == []
     plt.close(fig)
