@@ -397,8 +397,10 @@ ENCOUNTERS = WholeNumber(1, MAX_ENCOUNTERS, "a count", " such as 200000, 200_000
                          f"from 1 to {MAX_ENCOUNTERS:,} (1e11)")  # fmt: skip
 #: A seed: any 64-bit unsigned number.
 SEED = WholeNumber(0, MAX_SEED, "a seed", " such as 7", f"from 0 to {MAX_SEED} (2**64 - 1)")
-#: A thread count; the machine's own top is checked later (:func:`_check_threads`).
-THREADS = WholeNumber(1, 2**63 - 1, "a thread count", " such as 2", "of at least 1")
+#: A thread count: any whole number here, its range checked once, against the cores
+#: numba may use, with the message of every command (:func:`_check_threads`).
+THREADS = WholeNumber(-(2**63), 2**63 - 1, "a thread count", " such as 2",
+                      "from 1 to the cores numba may use")  # fmt: skip
 
 
 @main.command()
@@ -521,13 +523,17 @@ def _only_one(given: tuple[str, ...], option: str) -> str:
 
 
 def _check_threads(threads: int | None) -> None:
-    """Refuse more ``--threads`` than numba may use, before anything runs (the check
-    :func:`simlab.engine.runner.use_threads` makes at the run)."""
+    """Refuse a ``--threads`` below 1 or above what numba may use, before anything runs
+    (the check :func:`simlab.engine.runner.use_threads` makes at the run): ``--threads:
+    expected a thread count from 1 to 2; got 0``, the one message for both ends, on
+    every command that takes it."""
     if threads is not None:
         from simlab.engine.runner import max_threads
-        from simlab.limits import whole_number_in
+        from simlab.errors import InputError
 
-        whole_number_in(threads, "--threads", 1, max_threads())
+        top = max_threads()
+        if not 1 <= threads <= top:
+            raise InputError(f"--threads: expected a thread count from 1 to {top}; got {threads}")
 
 
 # -- balance reports ---------------------------------------------------------------------------
