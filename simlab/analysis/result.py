@@ -21,6 +21,13 @@ from simlab.analysis import stats
 from simlab.engine.tallies import Layout, TallyArrays
 from simlab.errors import InputError
 
+#: The ``*_ci_kind`` of a mean over independent encounters (a mean time-to-down, an
+#: event's mean round): mean ± z · sd / √n.
+NORMAL_CI_KIND = "normal"
+#: The ``*_ci_kind`` of a median time-to-down: the rounds at which the pointwise band of
+#: P(downed by round r) (Wilson, Clopper–Pearson when rare) reaches one half.
+MEDIAN_CI_KIND = "band-crossing"
+
 
 def interval_column(name: str, level: float, end: str) -> str:
     """The column of an interval's ``end`` at ``level``: ``hit_rate_ci95_lo``, and
@@ -190,8 +197,9 @@ class Result:
 
         ``median_time_to_down`` is the round by which half of all encounters had it
         downed (NaN when its down rate is below one half) with the interval read off the
-        band of :meth:`time_to_down`; ``median_time_to_down_when_downed`` is the median
-        round among the encounters in which it went down. ``capped`` counts the
+        band of :meth:`time_to_down` (kind :data:`MEDIAN_CI_KIND`);
+        ``median_time_to_down_when_downed`` is the median round among the encounters in
+        which it went down. ``capped`` counts the
         encounters that reached the round cap with it never downed: those the cap
         stopped, and those its side won in that last round.
         """
@@ -209,6 +217,7 @@ class Result:
                 "median_time_to_down": median,
                 interval_column("median_time_to_down", level, "lo"): m_lo,
                 interval_column("median_time_to_down", level, "hi"): m_hi,
+                "median_time_to_down_ci_kind": MEDIAN_CI_KIND,
                 "median_time_to_down_when_downed": _nan(
                     stats.histogram_median(self.tallies.down_round[c])),
                 "capped": int(self.tallies.censor_round[c, self.layout.max_rounds]),
@@ -229,7 +238,8 @@ class Result:
         round it first happened in; an encounter in which it never happened counts
         toward the rate only. Columns: ``combatant, side, event, occurred, rate`` with its
         interval, and, over the encounters where it happened, ``mean_round`` with a
-        normal interval (encounters are independent), ``median_round``.
+        normal interval (encounters are independent; kind :data:`NORMAL_CI_KIND`),
+        ``median_round``.
         """
         n = self.encounters
         rows = []
@@ -247,12 +257,14 @@ class Result:
                     "mean_round": mean if k else np.nan,
                     interval_column("mean_round", level, "lo"): mean - half,
                     interval_column("mean_round", level, "hi"): mean + half,
+                    "mean_round_ci_kind": NORMAL_CI_KIND,
                     "median_round": stats.histogram_median(hist),
                 })  # fmt: skip
         columns = ["combatant", "side", "event", "occurred", "rate",
                    interval_column("rate", level, "lo"), interval_column("rate", level, "hi"),
                    "rate_ci_kind", "mean_round", interval_column("mean_round", level, "lo"),
-                   interval_column("mean_round", level, "hi"), "median_round"]  # fmt: skip
+                   interval_column("mean_round", level, "hi"), "mean_round_ci_kind",
+                   "median_round"]  # fmt: skip
         return pd.DataFrame(rows, columns=columns)
 
     def event_pmf(self, combatant: int, event: int) -> dict[int, float]:

@@ -681,7 +681,8 @@ def pooled_hit_rates(result: Result | ScenarioRun, pool: bool = True) -> pd.Data
     -------
     pandas.DataFrame
         ``attacker, attack, defender, attempts, hits, crits`` and ``hit_rate``,
-        ``crit_rate`` with their 95% intervals (Wilson, Clopper–Pearson when rare).
+        ``crit_rate`` with their 95% intervals (Wilson, Clopper–Pearson when rare, as
+        ``*_ci_kind`` says).
     """
     res = result_of(result)
     rates = res.hit_rates(LEVEL)
@@ -694,9 +695,10 @@ def pooled_hit_rates(result: Result | ScenarioRun, pool: bool = True) -> pd.Data
     sums = rates.groupby(keys, sort=False, as_index=False)[["attempts", "hits", "crits"]].sum()
     for name in ("hit", "crit"):
         k, n = sums[f"{name}s"].to_numpy(), sums.attempts.to_numpy()
-        lo, hi, _ = stats.rate_interval(k, n, LEVEL)
+        lo, hi, kind = stats.rate_interval(k, n, LEVEL)
         sums[f"{name}_rate"] = k / n
         sums[f"{name}_rate_ci95_lo"], sums[f"{name}_rate_ci95_hi"] = lo, hi
+        sums[f"{name}_rate_ci_kind"] = kind
     return sums
 
 

@@ -302,7 +302,19 @@ def _difference_table(whole: list[Measured], per_range: list[list[Measured]]) ->
     with np.errstate(divide="ignore", invalid="ignore"):
         strength = np.where(width > 0, diff / width, np.where(diff > 0, np.inf, 0.0))
     order = np.lexsort((-np.nan_to_num(strength), ~frame.changed.to_numpy()))
-    return frame.iloc[order].reset_index(drop=True)
+    frame = frame.iloc[order].reset_index(drop=True)
+    frame.attrs = dict(FIGURES_CI_KINDS)
+    return frame
+
+
+#: The methods of :attr:`Comparison.figures`' intervals, in its ``attrs`` (the README:
+#: every interval column's method is in a ``*_ci_kind`` column or the ``attrs``).
+FIGURES_CI_KINDS = {
+    "level": LEVEL,
+    "diff_ci_kind": "as the row's test says: paired (t on the K ranges' differences), "
+                    "exact (the exact test of the rate's counts) or independent",
+    "diff_ci_independent_kind": "independent (t on the K ranges of A and of B)",
+}  # fmt: skip
 
 
 class _Spreads(NamedTuple):
