@@ -463,7 +463,7 @@ def run(
         terminal.print_check(result.check)
     if out:
         written = api.write_results(result, out)
-        click.echo(f"wrote {len(written)} files to {out}")
+        click.echo(f"wrote {counted(len(written), 'file')} to {out}")
 
 
 def _connect(scheduler: str | None) -> object:
@@ -507,7 +507,7 @@ def exact_command(scenario: str, out: str | None, sets: tuple[str, ...]) -> None
     terminal.print_exact(solved)
     if out:
         written = api.write_exact(solved, out, scenario_hash(scn))
-        click.echo(f"wrote {len(written)} files to {out}")
+        click.echo(f"wrote {counted(len(written), 'file')} to {out}")
 
 
 def _only_one(given: tuple[str, ...], option: str) -> str:
@@ -842,14 +842,14 @@ def sweep(
     _check_threads(threads)
     _prepare_out(out)
     n = encounters or scn.encounters
-    with _progress(precision or scn.precision)(n * points, f"{points} points") as advance:
+    with _progress(precision or scn.precision)(n * points, counted(points, "point")) as advance:
         result = api.sweep(scn, variations, n, seed, threads=threads, exact=not no_exact,
                            progress=advance, precision=precision,
                            precision_on=precision_on)  # fmt: skip
     print_sweep(result)
     if out:
         written = api.write_sweep(result, out)
-        click.echo(f"wrote {len(written)} files to {out}")
+        click.echo(f"wrote {counted(len(written), 'file')} to {out}")
 
 
 @main.command()
@@ -899,7 +899,7 @@ def compare(
              "both compared at the larger)")  # fmt: skip
     if out:
         written = api.write_compare(result, out)
-        click.echo(f"wrote {len(written)} files to {out}")
+        click.echo(f"wrote {counted(len(written), 'file')} to {out}")
 
 
 def _note_unused_settings(first: Any, second: Any, given: dict[str, int | None]) -> None:
@@ -969,6 +969,6 @@ def tune(
     print_tune(result)
     if out:
         written = api.write_tune(result, out)
-        click.echo(f"wrote {len(written)} file to {out}")
+        click.echo(f"wrote {counted(len(written), 'file')} to {out}")
     if not result.reachable:
         sys.exit(EXIT_CHECK_FAILED)

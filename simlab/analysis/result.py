@@ -20,6 +20,7 @@ import pandas as pd
 from simlab.analysis import stats
 from simlab.engine.tallies import Layout, TallyArrays
 from simlab.errors import InputError
+from simlab.report.words import counted
 
 #: The ``*_ci_kind`` of a mean over independent encounters (a mean time-to-down, an
 #: event's mean round): mean ± z · sd / √n.
@@ -84,9 +85,10 @@ class Result:
         """One line: what was run and where the figures are (a notebook shows this for
         ``res``; the dataclass's own repr printed every tally array, some 14 kB)."""
         pairs = int(np.count_nonzero(self.tallies.attempts.sum(axis=1)))
-        return (f"<Result {self.scenario} · rules {self.rules} · {self.encounters:,} "
-                f"encounters · seed {self.seed}: {len(self.layout.combatants)} combatants, "
-                f"{pairs} attack pair{'' if pairs == 1 else 's'}; .hit_rates(), .damage(), "
+        return (f"<Result {self.scenario} · rules {self.rules} · "
+                f"{counted(self.encounters, 'encounter')} · seed {self.seed}: "
+                f"{counted(len(self.layout.combatants), 'combatant')}, "
+                f"{counted(pairs, 'attack pair')}; .hit_rates(), .damage(), "
                 f".time_to_down(), .combatants(), .win_rates()>")  # fmt: skip
 
     # -- attacks -----------------------------------------------------------------------

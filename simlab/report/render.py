@@ -837,7 +837,8 @@ baseline" shows the drifted distributions and curves before (grey) and after (co
 {% for n in s.notes %}<p class="note">{{ n }}</p>{% endfor %}
 {{ pictures(s, 'drift') }}
 {% if s.drift %}<details{% if s.drift[0][0] == 'DRIFT' %} open{% endif %}>
-<summary>{{ s.drift|length }} figures</summary>{{ table(DRIFT_HEADER, s.drift) }}</details>
+<summary>{{ counted(s.drift|length, "figure") }}</summary>
+{{ table(DRIFT_HEADER, s.drift) }}</details>
 {% endif %}{% endif %}
 <h3>Attacks</h3>{{ table(s.attack_header, s.attacks) }}
 {{ pictures(s, 'rates') }}
@@ -1081,7 +1082,7 @@ def render_report(
             written[p.file] = atomic_write(out / PNG_DIR / p.file, _bytes_writer(p.png))
     html = _HTML.render(
         title=title, version=__version__, sections=sections, baseline=baseline,
-        scenarios=counted(len(sections), "scenario"), show=_html_text,
+        scenarios=counted(len(sections), "scenario"), counted=counted, show=_html_text,
         alpha=None if drift is None else f"{drift.alpha:g}", drift_lines=drift_lines(drift),
         spec_failures=spec_failures(specs), table=_html_table, pictures=_html_pictures,
         SPEC_HEADER=SPEC_HEADER, TOC_HEADER=TOC_HEADER, toc_note=TOC_NOTE,

@@ -90,7 +90,7 @@ def progress(total: int, what: str = "") -> Iterator[Callable[[int], None]]:
     of = f" of {what}" if what else ""
     if not sys.stdout.isatty():
         yield lambda _done: None
-        say_unbroken(f"simulated {total:,} encounters{of}")
+        say_unbroken(f"simulated {counted(total, 'encounter')}{of}")
         return
     starting = f"starting{of} (a first run compiles the kernels: 10–30 s)"
     simulating = f"simulating{of}"
@@ -726,7 +726,7 @@ def print_result(result: Result) -> None:
     overrides = result.meta.get("overrides")
     changed = [listed("with", overrides)] if overrides else []
     say_items(items(result.scenario, *changed, f"rules {result.rules}",
-                    f"{result.encounters:,} encounters", f"seed {result.seed}"),
+                    counted(result.encounters, "encounter"), f"seed {result.seed}"),
               bold=result.scenario)  # fmt: skip
     console.print(attacks_table(result))
     n_extra = len(result.layout.events) + len(result.layout.per_encounter_tallies)
@@ -943,8 +943,8 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
     moved = drift.table[drift.table.significant | drift.table.drifted]
     if moved.empty:
         return
-    title = (f"{len(moved)} of {len(drift.table)} figures statistically different from the "
-             "baseline (every figure compared: report.html)")  # fmt: skip
+    title = (f"{len(moved)} of {counted(len(drift.table), 'figure')} statistically different "
+             "from the baseline (every figure compared: report.html)")  # fmt: skip
     table = _wide_drift_table(title, moved) if is_wide() else None
     wide = table is not None and _narrowest(table) <= console.width
     if not wide:

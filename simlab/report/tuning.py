@@ -64,6 +64,7 @@ from simlab.report.tuning_terminal import (
     times_narrower,
     unmatched_note,
 )
+from simlab.report.words import counted
 from simlab.tuning.sweep import (
     PAIR,
     PAIR_FIGURES,
@@ -327,7 +328,8 @@ def _flat_note(flat: pd.DataFrame, total: int, level: float) -> str:
     by_attack = flat.groupby(PAIR[:2], sort=False)
     names = "; ".join(f"{attacker} {attack} → {', '.join(rows.defender)}"
                       for (attacker, attack), rows in by_attack)  # fmt: skip
-    return (f" Not drawn, {len(flat)} of {total} pairs: the sweep did not move them (at "
+    return (f" Not drawn, {len(flat)} of {counted(total, 'pair')}: the sweep did not move "
+            f"them (at "
             f"every point their intervals share a value, and their exact answer, where "
             f"known, is the same); the table has their figures: {names}. "
             f"{joint_intervals_note(level)}")  # fmt: skip
@@ -463,7 +465,7 @@ def render_sweep(sweep: SweepResult, out_dir: str | os.PathLike[str]) -> dict[st
     pictures = _sweep_pictures(sweep, moving)
     fixed = f" with {', '.join(sweep.overrides)}" if sweep.overrides else ""
     identity = (f"scenario {sweep.scenario} ({sweep.rules}){fixed} · seed {sweep.seed} · "
-                f"{sweep.per_point()} · {len(sweep.points)} points · "
+                f"{sweep.per_point()} · {counted(len(sweep.points), 'point')} · "
                 f"varied: {', '.join(sweep.fields)} · simlab {__version__}")  # fmt: skip
     named = [f.replace("_", " ") for f in pair_figures(sweep.rules)]
     figures = f"{', '.join(named[:-1])} and {named[-1]}".capitalize()
@@ -528,7 +530,7 @@ def render_compare(comparison: Comparison, out_dir: str | os.PathLike[str]) -> d
     """Write ``compare.html`` and ``compare.md`` into ``out_dir``, atomically."""
     a, b = comparison.labels
     identity = (f"A: {a} · B: {b} · rules {comparison.a.rules} · seed {comparison.a.seed} · "
-                f"{comparison.a.encounters:,} encounters each, the same dice · "
+                f"{counted(comparison.a.encounters, 'encounter')} each, the same dice · "
                 f"K = {comparison.ranges} ranges · simlab {__version__}")  # fmt: skip
     note = " ".join(filter(None, (_COMPARE_NOTE, unmatched_note(comparison))))
     parts: list[PagePart] = [("Figures", note, (COMPARE_HEADER, compare_rows(comparison)), [])]

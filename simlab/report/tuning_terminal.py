@@ -531,9 +531,7 @@ def print_compare(comparison: Comparison) -> None:
     unchanged ones, those are counted by kind instead (:func:`shown_figures`)."""
     a, b = comparison.labels
     terminal.say_items([*items(f"A: {a}", at_separators(f"B: {b}")),
-                        *at_separators(f"({comparison.a.encounters:,} encounters each, the same "
-                                       f"dice; intervals from {comparison.ranges} paired "
-                                       "ranges)")])  # fmt: skip
+                        *at_separators(_how_compared(comparison))])  # fmt: skip
     listed, counted = shown_figures(comparison.figures)
     if listed.empty:
         terminal.console.print("No shared figure changed: every paired interval contains 0.",
@@ -546,6 +544,12 @@ def print_compare(comparison: Comparison) -> None:
     note = unmatched_note(comparison)
     if note:
         terminal.console.print(note, markup=False, highlight=False)
+
+
+def _how_compared(comparison: Comparison) -> str:
+    """``(20,000 encounters each, the same dice; intervals from 32 paired ranges)``."""
+    return (f"({counted(comparison.a.encounters, 'encounter')} each, the same dice; "
+            f"intervals from {counted(comparison.ranges, 'paired range')})")  # fmt: skip
 
 
 #: The most unmatched figures :func:`unmatched_note` names on each side.

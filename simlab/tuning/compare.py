@@ -69,6 +69,7 @@ from simlab.engine.pieces import Pace
 from simlab.engine.tallies import Layout, TallyArrays, merge, new_tallies
 from simlab.errors import InputError
 from simlab.limits import MAX_RANGES, encounters_and_seed, whole_number_in
+from simlab.report.words import counted
 from simlab.scenario.common import ScenarioBase
 from simlab.tuning.figures import RATES, Counts, figure_counts, figure_values
 
@@ -168,8 +169,9 @@ class Comparison:
         printed both runs' tallies, some 28 kB)."""
         changed = int(self.figures.changed.sum()) if len(self.figures) else 0
         a, b = self.labels
-        return (f"<Comparison {a} vs {b} · {self.a.encounters:,} encounters on the same dice"
-                f" · {self.ranges} ranges: {changed} of {len(self.figures)} figures changed"
+        return (f"<Comparison {a} vs {b} · {counted(self.a.encounters, 'encounter')} on the "
+                f"same dice · {counted(self.ranges, 'range')}: {changed} of "
+                f"{counted(len(self.figures), 'figure')} changed"
                 f" (paired 95% interval); .figures>")  # fmt: skip
 
     def document(self) -> dict[str, Any]:

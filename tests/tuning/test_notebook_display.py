@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import simlab
+from tests.tuning.cases import SS_DUEL
 
 
 def test_a_result_shows_one_line(duel: Any) -> None:
@@ -56,3 +57,30 @@ def test_an_exact_answer_shows_one_line(duel: Any) -> None:
         "<ExactResult ss-duel · rules shattered-spirits: 1 pair and the duel's time-to-down "
         "solved, 0 refused; .attacks(), .damage_pmf(), .time_to_down(), .refusals>"
     )
+
+
+def test_a_count_of_one_is_singular_in_reprs_and_headers(
+    duel: Any, monkeypatch: Any, capsys: Any
+) -> None:
+    """``1 points``, ``1 encounters``, ``(1 values)`` in the reprs and the terminal's
+    headers (A.md 21)."""
+    from click.testing import CliRunner
+    from rich.console import Console
+
+    from simlab.cli import main
+    from simlab.report import terminal
+
+    sw = simlab.sweep(duel, {"Defender.guard": [1]}, n=1, exact=False)
+    assert "· 1 point of Defender.guard (1 value) · 1 encounter per point ·" in repr(sw)
+    assert "· 1 encounter · seed 1:" in repr(simlab.simulate(duel, n=1))
+    monkeypatch.setattr(terminal, "console", Console(width=80, force_terminal=False))
+    monkeypatch.setenv("COLUMNS", "80")
+    sweep = CliRunner().invoke(main, ["sweep", str(SS_DUEL), "--vary", "Defender.guard=1",
+                                      "-n", "1", "--no-exact"])  # fmt: skip
+    run = CliRunner().invoke(main, ["run", str(SS_DUEL), "-n", "1"])
+    printed = sweep.output + run.output + capsys.readouterr().out
+    assert "simulated 1 encounter of 1 point" in printed
+    assert "1 encounter per point" in printed
+    assert "simulated 1 encounter\n" in printed and "· 1 encounter · seed 1" in printed
+    for plural in ("1 points", "1 encounters", "1 values"):
+        assert plural not in printed

@@ -203,7 +203,7 @@ def test_sweep_page_draws_the_pairs_the_sweep_moves(tmp_path: Path, duel: Any) -
     assert "png/damage-" in (tmp_path / "moved/sweep.md").read_text()
     md = (tmp_path / "still/sweep.md").read_text()
     assert "png/damage-" not in md
-    assert "Not drawn, 1 of 1 pairs" in md and "Attacker strike → Defender" in md
+    assert "Not drawn, 1 of 1 pair:" in md and "Attacker strike → Defender" in md
     assert "| 30 | Attacker | strike | Defender |" in md  # the table keeps the pair
 
 
