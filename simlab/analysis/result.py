@@ -82,14 +82,25 @@ class Result:
     check: pd.DataFrame | None = None
 
     def __repr__(self) -> str:
-        """One line: what was run and where the figures are (a notebook shows this for
-        ``res``; the dataclass's own repr printed every tally array, some 14 kB)."""
+        """One line: what was run (with the changes it was run with) and every method
+        that gives one of its tables (a notebook shows this for ``res``; the dataclass's
+        own repr printed every tally array, some 14 kB)."""
         pairs = int(np.count_nonzero(self.tallies.attempts.sum(axis=1)))
-        return (f"<Result {self.scenario} · rules {self.rules} · "
+        changed = self.meta.get("overrides")
+        fixed = f" · with {', '.join(changed)}" if changed else ""
+        methods = ", ".join(f".{name}()" for name in self._table_methods())
+        return (f"<Result {self.scenario}{fixed} · rules {self.rules} · "
                 f"{counted(self.encounters, 'encounter')} · seed {self.seed}: "
                 f"{counted(len(self.layout.combatants), 'combatant')}, "
-                f"{counted(pairs, 'attack pair')}; .hit_rates(), .damage(), "
-                f".time_to_down(), .combatants(), .win_rates()>")  # fmt: skip
+                f"{counted(pairs, 'attack pair')}; {methods}>")  # fmt: skip
+
+    def _table_methods(self) -> list[str]:
+        """The methods that give this run's tables: every table a run has, and
+        ``events``, ``status_damage`` and ``momentum_spent`` where the rule system or the
+        scenario has them (``Layout.events``, ``Layout.per_encounter_tallies``)."""
+        return ["hit_rates", "damage", "damage_pmf", "time_to_down", "combatants",
+                *(["events"] if self.layout.events else []),
+                *self.layout.per_encounter_tallies, "win_rates"]  # fmt: skip
 
     # -- attacks -----------------------------------------------------------------------
 

@@ -207,12 +207,14 @@ class SweepResult:
     )
 
     def __repr__(self) -> str:
-        """One line: what was varied and where the tables are (the dataclass's own repr
-        printed every point's scenario and tallies, some 30 kB for two points)."""
+        """One line: what was varied, over which changes shared by every point, and
+        every method that gives one of its tables (the dataclass's own repr printed every
+        point's scenario and tallies, some 30 kB for two points)."""
         varied = ", ".join(f"{v.target} ({counted(len(v.values), 'value')})" for v in self.vary)
-        return (f"<SweepResult {self.scenario} · rules {self.rules} · "
+        fixed = f" · with {', '.join(self.overrides)}" if self.overrides else ""
+        return (f"<SweepResult {self.scenario}{fixed} · rules {self.rules} · "
                 f"{counted(len(self.points), 'point')} of {varied} · {self.per_point()} · seed "
-                f"{self.seed}: .attacks(), .combatants(), .sides(), "
+                f"{self.seed}: .attacks(), .combatants(), .sides(), .damage_pmf(), "
                 "simlab.plot_sweep>")  # fmt: skip
 
     def per_point(self) -> str:
