@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import jinja2
 import pandas as pd
@@ -352,11 +352,12 @@ EXACT_SUFFIX = " (exact)"
 EXACT_CAPTION = "Open black diamonds: the exact answer against a fresh defender."
 
 
-def _shared_legend(fig: Figure, *axes: Any) -> None:
-    """One legend for side-by-side panels, beside them (right), instead of one per panel:
-    every name any panel gives a line, once. A defender's bar (``vs Raider ×4
-    (n=228,141)``) and its curve (``vs Raider ×4``) are one entry, both marks side by
-    side: the legend listed every defender twice."""
+def _shared_legend(fig: Figure, *axes: Any, below: bool = False, ncol: int = 1) -> Any:
+    """One legend for side-by-side panels, beside them (right; ``below``: under them, in
+    ``ncol`` columns), instead of one per panel: every name any panel gives a line,
+    once. A defender's bar (``vs Raider ×4 (n=228,141)``) and its curve (``vs Raider
+    ×4``) are one entry, both marks side by side: the legend listed every defender
+    twice. Returns the legend."""
     from matplotlib.legend_handler import HandlerTuple
 
     named: dict[str, Any] = {}
@@ -377,8 +378,10 @@ def _shared_legend(fig: Figure, *axes: Any) -> None:
     for ax in axes:
         if ax.get_legend() is not None:
             ax.get_legend().remove()
-    fig.legend(handles, names, loc="outside right upper", frameon=False,
-               handler_map={tuple: HandlerTuple(ndivide=None)})  # fmt: skip
+    where: Literal["outside lower center", "outside right upper"]
+    where = "outside lower center" if below else "outside right upper"
+    return fig.legend(handles, names, loc=where, frameon=False, ncol=ncol,
+                      handler_map={tuple: HandlerTuple(ndivide=None)})  # fmt: skip
 
 
 #: The count a legend name ends with (``vs Raider ×4 (n=228,141)``), which its other mark

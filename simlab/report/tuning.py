@@ -17,6 +17,7 @@ PNGs for CI job summaries.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from collections.abc import Sequence
@@ -163,8 +164,8 @@ def plot_sweep(
         keys = _keys(key, others, subject)
         name = names[key]
         at = line[x] if numeric else line[x].map(str)  # dice, lists: one category each
-        drawn = ax.plot(at, line[figure], markersize=3, label=name,
-                        **_line_style(data, others, named, keys))  # fmt: skip
+        drawn = ax.plot(at, line[figure], label=name,
+                        **{"markersize": 3, **_line_style(data, others, named, keys)})  # fmt: skip
         if f"{figure}_ci95_lo" in line.columns:
             ax.fill_between(at, line[f"{figure}_ci95_lo"], line[f"{figure}_ci95_hi"],
                             color=drawn[0].get_color(), alpha=0.2, linewidth=0)  # fmt: skip
@@ -214,25 +215,45 @@ def _line_names(
 
 
 #: How :func:`plot_sweep` tells apart the values of the further varied fields when the
-#: subjects already take the colours (dashes stay the exact answers').
-FURTHER_STYLES = (("-", "o"), (":", "s"), ("-.", "^"), ((0, (6, 2, 1, 2, 1, 2)), "v"))
+#: subjects already take the colours (dashes stay the exact answers'): line styles that
+#: read apart at a glance, and markers.
+LINE_STYLES = ("-", ":", "-.", (0, (1, 3)))
+MARKERS = ("o", "s", "^", "v", "D", "P", "X", "*")
+#: Their markers' size, large enough to tell a square from a circle (the lines' own: 3).
+FURTHER_MARKER_SIZE = 5
 
 
 def _line_style(data: pd.DataFrame, others: Sequence[str], named: Sequence[str],
                 keys: dict[str, Any]) -> dict[str, Any]:  # fmt: skip
     """The style of one line of :func:`plot_sweep`. With both further varied fields and
     several subjects (every combatant at two shields), colours alone repeat past ten
-    lines and could not say which is which: each subject keeps one colour, each value of
-    the further fields a line style and marker of :data:`FURTHER_STYLES`; otherwise the
-    lines take the colours in turn."""
+    lines and could not say which is which: each subject keeps one colour, and the
+    further fields' values take a line style and a marker (:func:`_further_style`);
+    otherwise the lines take the colours in turn."""
     if not (others and named):
         return {"marker": "o"}
     subjects = list(dict.fromkeys(zip(*(data[c] for c in named), strict=True)))
-    values = list(dict.fromkeys(zip(*(data[f] for f in others), strict=True)))
     subject = subjects.index(tuple(keys[c] for c in named))
-    linestyle, marker = FURTHER_STYLES[values.index(tuple(keys[f] for f in others))
-                                       % len(FURTHER_STYLES)]  # fmt: skip
-    return {"color": f"C{subject % 10}", "linestyle": linestyle, "marker": marker}
+    return {"color": f"C{subject % 10}", **_further_style(data, others, keys)}
+
+
+def _further_style(data: pd.DataFrame, others: Sequence[str],
+                   keys: dict[str, Any]) -> dict[str, Any]:  # fmt: skip
+    """The line style and marker of the further fields' values ``keys``: one further
+    field, each value both of its own; two or more, the first field's value the line
+    style and the rest's the marker, so that each combination is a style × marker of its
+    own and each field is read off one of them (with three fields, four combinations
+    shared three styles and two differed by their marker only)."""
+    first, rest = others[0], list(others[1:])
+    style = list(dict.fromkeys(data[first])).index(keys[first])
+    if not rest:
+        mark = style
+    else:
+        combos = list(dict.fromkeys(zip(*(data[f] for f in rest), strict=True)))
+        mark = combos.index(tuple(keys[f] for f in rest)) + style // len(LINE_STYLES)
+    return {"linestyle": LINE_STYLES[style % len(LINE_STYLES)],
+            "marker": MARKERS[mark % len(MARKERS)],
+            "markersize": FURTHER_MARKER_SIZE}  # fmt: skip
 
 
 #: What a sweep plot's y axis shows, where its figure's name does not say it all.
@@ -289,7 +310,7 @@ def _sweep_pictures(sweep: SweepResult, moving: pd.DataFrame) -> list[Picture]:
             for ax, figure in zip(axes, shown, strict=True):
                 plot_sweep(sweep, figure, ax=ax, attacker=p.attacker, attack=p.attack,
                            defender=p.defender)  # fmt: skip
-            _shared_legend(fig, *axes)
+            _legend_below_when_long(fig, axes, _shared_legend(fig, *axes))
 
         # at the page's 100 dpi, three panels as wide as the page (1,100 px): shown at
         # full size, their ticks as legible as the other pictures'
@@ -299,13 +320,39 @@ def _sweep_pictures(sweep: SweepResult, moving: pd.DataFrame) -> list[Picture]:
     for figure, title in (("down_rate", "Down rate"), ("mean_time_to_down", "Mean time-to-down"),
                           ("median_time_to_down", "Median time-to-down"),
                           ("win_rate", "Win rate")):  # fmt: skip
-
-        def curve(fig: Figure, f: str = figure) -> None:
-            plot_sweep(sweep, f, ax=fig.subplots())
-
+        curve = functools.partial(_outcome_curve, sweep=sweep, figure=figure)
         kind = "sides" if figure == "win_rate" else "outcome"
         pictures.append(Picture(f"{_slug(figure)}.png", title, _png(curve, (7.0, 3.6)), kind))
     return pictures
+
+
+def _outcome_curve(fig: Figure, sweep: SweepResult, figure: str) -> None:
+    """The picture of one of a sweep's down-rate, time-to-down or win-rate curves."""
+    ax = fig.subplots()
+    plot_sweep(sweep, figure, ax=ax)
+    _legend_below_when_long(fig, [ax], ax.get_legend())
+
+
+#: A legend beside a sweep's plots wider than this share of the picture goes under them
+#: instead: a line named by three varied fields and its subject
+#: (``Plate Knight.bonus_defense=0 · longsword.damage=1d6+3 · Plate Knight``) took 70% of
+#: the picture and left the curves a strip 120 px wide.
+LONG_LEGEND = 0.3
+
+
+def _legend_below_when_long(fig: Figure, axes: Sequence[Axes], legend: Any) -> None:
+    """Move ``legend``, beside ``axes``, under them where it is wider than
+    :data:`LONG_LEGEND` of the picture, in as many columns as the picture's width holds,
+    and make the picture taller by its height: the plots keep the picture's width."""
+    if legend is None:
+        return
+    width = legend.get_window_extent().width
+    if width <= LONG_LEGEND * fig.bbox.width:
+        return
+    legend.remove()
+    below = _shared_legend(fig, *axes, below=True, ncol=max(1, int(fig.bbox.width // width)))
+    height = below.get_window_extent().height / fig.dpi
+    fig.set_figheight(fig.get_figheight() + height)
 
 
 def _drawn_figures(rules: str, rows: pd.DataFrame) -> list[str]:
