@@ -77,25 +77,33 @@ def function_argument(value: object, name: str) -> None:
         raise InputError(f"expected a function for {name}; got {describe(value)}")
 
 
-def instance_argument(value: object, kind: type, made_by: str) -> None:
-    """Refuse ``value`` unless it is a ``kind`` (what a writer writes).
+def instance_argument(value: object, kind: type | tuple[type, ...],
+                      made_by: str | tuple[str, ...], name: str = "") -> None:  # fmt: skip
+    """Refuse ``value`` unless it is a ``kind`` (what a writer writes, what a plot draws).
 
     Parameters
     ----------
     value : object
         The argument as given.
-    kind : type
-        The class expected.
-    made_by : str
-        The function that makes one, for the message (``"simlab.tune"``).
+    kind : type or tuple of types
+        The class expected, or the classes.
+    made_by : str or tuple of str
+        The function that makes one (of each), for the message (``"simlab.tune"``).
+    name : str, optional
+        The argument's name, for the message (``"result"``).
 
     Raises
     ------
     simlab.errors.InputError
-        ``expected a TuneResult (simlab.tune); got a SweepResult``.
+        ``expected a TuneResult (simlab.tune); got a SweepResult``; with ``name``,
+        ``expected a SweepResult (simlab.sweep) for sweep; got a Result``.
     """
-    if not isinstance(value, kind):
-        raise InputError(f"expected {_with_article(kind.__name__)} ({made_by}); "
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    makers = made_by if isinstance(made_by, tuple) else (made_by,)
+    if not isinstance(value, kinds):
+        expected = " or ".join(f"{_with_article(k.__name__)} ({m})"
+                               for k, m in zip(kinds, makers, strict=True))  # fmt: skip
+        raise InputError(f"expected {expected}{f' for {name}' if name else ''}; "
                          f"got {describe(value)}")  # fmt: skip
 
 

@@ -416,8 +416,10 @@ ENCOUNTERS = WholeNumber(1, MAX_ENCOUNTERS, "a count", " such as 200000, 200_000
                          f"from 1 to {MAX_ENCOUNTERS:,} (1e11)")  # fmt: skip
 #: A seed: any 64-bit unsigned number.
 SEED = WholeNumber(0, MAX_SEED, "a seed", " such as 7", f"from 0 to {MAX_SEED} (2**64 - 1)")
-#: A thread count; the machine's own top is checked later (:func:`_check_threads`).
-THREADS = WholeNumber(1, 2**63 - 1, "a thread count", " such as 2", "of at least 1")
+#: A thread count: any whole number here, its range checked once, against the cores
+#: numba may use, with the message of every command (:func:`_check_threads`).
+THREADS = WholeNumber(-(2**63), 2**63 - 1, "a thread count", " such as 2",
+                      "from 1 to the cores numba may use")  # fmt: skip
 
 
 @main.command()
@@ -487,7 +489,7 @@ def run(
         terminal.print_check(result.check)
     if out:
         written = api.write_results(result, out)
-        click.echo(f"wrote {len(written)} files to {out}")
+        click.echo(f"wrote {counted(len(written), 'file')} to {out}")
 
 
 def _connect(scheduler: str | None) -> object:
@@ -531,7 +533,7 @@ def exact_command(scenario: str, out: str | None, sets: tuple[str, ...]) -> None
     terminal.print_exact(solved)
     if out:
         written = api.write_exact(solved, out, scenario_hash(scn))
-        click.echo(f"wrote {len(written)} files to {out}")
+        click.echo(f"wrote {counted(len(written), 'file')} to {out}")
 
 
 def _only_one(given: tuple[str, ...], option: str) -> str:
@@ -547,13 +549,17 @@ def _only_one(given: tuple[str, ...], option: str) -> str:
 
 
 def _check_threads(threads: int | None) -> None:
-    """Refuse more ``--threads`` than numba may use, before anything runs (the check
-    :func:`simlab.engine.runner.use_threads` makes at the run)."""
+    """Refuse a ``--threads`` below 1 or above what numba may use, before anything runs
+    (the check :func:`simlab.engine.runner.use_threads` makes at the run): ``--threads:
+    expected a thread count from 1 to 2; got 0``, the one message for both ends, on
+    every command that takes it."""
     if threads is not None:
         from simlab.engine.runner import max_threads
-        from simlab.limits import whole_number_in
+        from simlab.errors import InputError
 
-        whole_number_in(threads, "--threads", 1, max_threads())
+        top = max_threads()
+        if not 1 <= threads <= top:
+            raise InputError(f"--threads: expected a thread count from 1 to {top}; got {threads}")
 
 
 # -- balance reports ---------------------------------------------------------------------------
@@ -875,14 +881,14 @@ def sweep(
     _check_threads(threads)
     _prepare_out(out)
     n = encounters or scn.encounters
-    with _progress(precision or scn.precision)(n * points, f"{points} points") as advance:
+    with _progress(precision or scn.precision)(n * points, counted(points, "point")) as advance:
         result = api.sweep(scn, variations, n, seed, threads=threads, exact=not no_exact,
                            progress=advance, precision=precision,
                            precision_on=_figures(precision_on))  # fmt: skip
     print_sweep(result)
     if out:
         written = api.write_sweep(result, out)
-        click.echo(f"wrote {len(written)} files to {out}")
+        click.echo(f"wrote {counted(len(written), 'file')} to {out}")
 
 
 @main.command()
@@ -932,7 +938,7 @@ def compare(
              "both compared at the larger)")  # fmt: skip
     if out:
         written = api.write_compare(result, out)
-        click.echo(f"wrote {len(written)} files to {out}")
+        click.echo(f"wrote {counted(len(written), 'file')} to {out}")
 
 
 def _note_unused_settings(first: Any, second: Any, given: dict[str, int | None]) -> None:
@@ -1003,6 +1009,6 @@ def tune(
     print_tune(result)
     if out:
         written = api.write_tune(result, out)
-        click.echo(f"wrote {len(written)} file to {out}")
+        click.echo(f"wrote {counted(len(written), 'file')} to {out}")
     if not result.reachable:
         sys.exit(EXIT_CHECK_FAILED)

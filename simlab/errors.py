@@ -139,12 +139,14 @@ class ScenarioError(InputError):
 
     def __init__(self, problems: list[Problem]):
         from simlab.limits import MAX_PROBLEMS
+        from simlab.report.words import counted
 
         self.problems = list(problems)
         lines = [str(p) for p in self.problems[:MAX_PROBLEMS]]
         more = len(self.problems) - MAX_PROBLEMS
         if more > 0:
-            lines.append(f"... and {more} more problems (only the first {MAX_PROBLEMS} shown)")
+            lines.append(f"... and {counted(more, 'more problem')} (only the first "
+                         f"{MAX_PROBLEMS} shown)")  # fmt: skip
         super().__init__("\n".join(lines))
 
 

@@ -194,6 +194,66 @@ def test_a_writer_refuses_an_out_dir_that_is_not_a_path(
         _write(name, made[WRITERS[name][0]], out)
 
 
+#: Each public plot function, called with ``bad`` where its result goes.
+PLOTS: dict[str, Callable[[Any], object]] = {
+    "plot_damage_pmf": lambda bad: simlab.plot_damage_pmf(bad, "Kaito", "quick-jab"),
+    "plot_damage_at_least": lambda bad: simlab.plot_damage_at_least(bad, "Kaito", "quick-jab"),
+    "plot_time_to_down": lambda bad: simlab.plot_time_to_down(bad),
+    "plot_survival": lambda bad: simlab.plot_survival(bad),
+    "plot_hit_rates": lambda bad: simlab.plot_hit_rates(bad),
+    "plot_win_rates": lambda bad: simlab.plot_win_rates(bad),
+}
+
+
+def test_every_public_plot_is_tested_here() -> None:
+    from simlab import _PLOTS
+
+    assert set(PLOTS) == set(_PLOTS)
+
+
+@pytest.mark.parametrize("name", PLOTS)
+def test_a_plot_refuses_what_it_does_not_draw(name: str, made: dict[str, Any]) -> None:
+    """``plot_hit_rates(sweep_result)`` raised an AttributeError (A.md 6)."""
+    import matplotlib.pyplot as plt
+
+    expected = "a Result (simlab.simulate) or a ScenarioRun (simlab.run_scenarios) for result"
+    for obj, got in [(5, "5"), (made["sweep"], "a SweepResult"),
+                     (made["compare"], "a Comparison")]:  # fmt: skip
+        with pytest.raises(InputError, match=_words(f"expected {expected}; got {got}")):
+            PLOTS[name](obj)
+    plt.close("all")
+
+
+def test_plot_sweep_refuses_what_it_does_not_draw_and_names_what_was_meant(
+    made: dict[str, Any],
+) -> None:
+    """``plot_sweep(result)`` raised an AttributeError, a misspelt figure or name a
+    ValueError, which ``except simlab.errors.InputError`` missed, with no did-you-mean."""
+    import matplotlib.pyplot as plt
+
+    for obj, got in [(made["result"], "a Result"), (made["compare"], "a Comparison"), (5, "5")]:
+        with pytest.raises(InputError, match=_words(f"expected a SweepResult (simlab.sweep) "
+                                                    f"for sweep; got {got}")):  # fmt: skip
+            simlab.plot_sweep(obj)
+    sweep = made["sweep"]
+    misspelt = [
+        (lambda: simlab.plot_sweep(sweep, "mean_damag"),
+         "got 'mean_damag'; did you mean 'mean_damage'?"),
+        (lambda: simlab.plot_sweep(sweep, "mean_damage", defender="Defendr"),
+         "expected defender= one of Defender; got 'Defendr'; did you mean 'Defender'?"),
+        (lambda: simlab.plot_sweep(sweep, "mean_damage", defendr="Defender"),
+         "got defendr=; did you mean 'defender'?"),
+        (lambda: simlab.plot_damage_pmf(made["result"], "Kaito", "quick-jib"),
+         "never made; did you mean 'quick-jab'?"),
+        (lambda: simlab.plot_damage_pmf(made["result"], "Kaitoo", "quick-jab"),
+         "never made; did you mean 'Kaito'?"),
+    ]  # fmt: skip
+    for draw, words in misspelt:
+        with pytest.raises(InputError, match=_words(words)):
+            draw()
+    plt.close("all")
+
+
 def test_report_writers_take_only_scenario_runs(made: dict[str, Any], tmp_path: Path) -> None:
     runs = "expected a ScenarioRun or a list of them (simlab.run_scenarios, simlab.load_results)"
     alone = "a Result (simlab.write_results writes one alone)"

@@ -123,3 +123,21 @@ def test_readme_python_blocks_run_in_order(tmp_path: Path, monkeypatch: pytest.M
         exec(compile(block, "README.md", "exec"), namespace)
     assert (tmp_path / "reports/mine/report.html").is_file()
     assert (tmp_path / "out/guard").is_dir() and (tmp_path / "out/row9").is_dir()
+
+
+def test_readme_says_how_long_the_scenario_hash_is() -> None:
+    """README called ``scenario_hash`` "a SHA-256 of the validated scenario"; it is 16 hex
+    digits, the first 64 bits of one (A.md 18). The field stays as it is: stored
+    baselines hold it."""
+    import hashlib
+    import json
+
+    import simlab
+    from simlab.report.files import scenario_hash
+
+    scn = simlab.load(ROOT / "scenarios/benchmarks/ss-duel.yaml")
+    digest = hashlib.sha256(json.dumps(scn.model_dump(mode="json"), sort_keys=True).encode())
+    assert scenario_hash(scn) == digest.hexdigest()[:16]
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    said = "`scenario_hash` being the first 64 bits of a SHA-256 of the validated scenario"
+    assert f"{said}, as 16 hex digits" in readme

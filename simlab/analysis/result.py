@@ -20,6 +20,14 @@ import pandas as pd
 from simlab.analysis import stats
 from simlab.engine.tallies import Layout, TallyArrays
 from simlab.errors import InputError
+from simlab.report.words import counted
+
+#: The ``*_ci_kind`` of a mean over independent encounters (a mean time-to-down, an
+#: event's mean round): mean ± z · sd / √n.
+NORMAL_CI_KIND = "normal"
+#: The ``*_ci_kind`` of a median time-to-down: the rounds at which the pointwise band of
+#: P(downed by round r) (Wilson, Clopper–Pearson when rare) reaches one half.
+MEDIAN_CI_KIND = "band-crossing"
 
 
 def interval_column(name: str, level: float, end: str) -> str:
@@ -74,13 +82,25 @@ class Result:
     check: pd.DataFrame | None = None
 
     def __repr__(self) -> str:
-        """One line: what was run and where the figures are (a notebook shows this for
-        ``res``; the dataclass's own repr printed every tally array, some 14 kB)."""
+        """One line: what was run (with the changes it was run with) and every method
+        that gives one of its tables (a notebook shows this for ``res``; the dataclass's
+        own repr printed every tally array, some 14 kB)."""
         pairs = int(np.count_nonzero(self.tallies.attempts.sum(axis=1)))
-        return (f"<Result {self.scenario} · rules {self.rules} · {self.encounters:,} "
-                f"encounters · seed {self.seed}: {len(self.layout.combatants)} combatants, "
-                f"{pairs} attack pair{'' if pairs == 1 else 's'}; .hit_rates(), .damage(), "
-                f".time_to_down(), .combatants(), .win_rates()>")  # fmt: skip
+        changed = self.meta.get("overrides")
+        fixed = f" · with {', '.join(changed)}" if changed else ""
+        methods = ", ".join(f".{name}()" for name in self._table_methods())
+        return (f"<Result {self.scenario}{fixed} · rules {self.rules} · "
+                f"{counted(self.encounters, 'encounter')} · seed {self.seed}: "
+                f"{counted(len(self.layout.combatants), 'combatant')}, "
+                f"{counted(pairs, 'attack pair')}; {methods}>")  # fmt: skip
+
+    def _table_methods(self) -> list[str]:
+        """The methods that give this run's tables: every table a run has, and
+        ``events``, ``status_damage`` and ``momentum_spent`` where the rule system or the
+        scenario has them (``Layout.events``, ``Layout.per_encounter_tallies``)."""
+        return ["hit_rates", "damage", "damage_pmf", "time_to_down", "combatants",
+                *(["events"] if self.layout.events else []),
+                *self.layout.per_encounter_tallies, "win_rates"]  # fmt: skip
 
     # -- attacks -----------------------------------------------------------------------
 
@@ -190,8 +210,9 @@ class Result:
 
         ``median_time_to_down`` is the round by which half of all encounters had it
         downed (NaN when its down rate is below one half) with the interval read off the
-        band of :meth:`time_to_down`; ``median_time_to_down_when_downed`` is the median
-        round among the encounters in which it went down. ``capped`` counts the
+        band of :meth:`time_to_down` (kind :data:`MEDIAN_CI_KIND`);
+        ``median_time_to_down_when_downed`` is the median round among the encounters in
+        which it went down. ``capped`` counts the
         encounters that reached the round cap with it never downed: those the cap
         stopped, and those its side won in that last round.
         """
@@ -209,6 +230,7 @@ class Result:
                 "median_time_to_down": median,
                 interval_column("median_time_to_down", level, "lo"): m_lo,
                 interval_column("median_time_to_down", level, "hi"): m_hi,
+                "median_time_to_down_ci_kind": MEDIAN_CI_KIND,
                 "median_time_to_down_when_downed": _nan(
                     stats.histogram_median(self.tallies.down_round[c])),
                 "capped": int(self.tallies.censor_round[c, self.layout.max_rounds]),
@@ -229,7 +251,8 @@ class Result:
         round it first happened in; an encounter in which it never happened counts
         toward the rate only. Columns: ``combatant, side, event, occurred, rate`` with its
         interval, and, over the encounters where it happened, ``mean_round`` with a
-        normal interval (encounters are independent), ``median_round``.
+        normal interval (encounters are independent; kind :data:`NORMAL_CI_KIND`),
+        ``median_round``.
         """
         n = self.encounters
         rows = []
@@ -247,12 +270,14 @@ class Result:
                     "mean_round": mean if k else np.nan,
                     interval_column("mean_round", level, "lo"): mean - half,
                     interval_column("mean_round", level, "hi"): mean + half,
+                    "mean_round_ci_kind": NORMAL_CI_KIND,
                     "median_round": stats.histogram_median(hist),
                 })  # fmt: skip
         columns = ["combatant", "side", "event", "occurred", "rate",
                    interval_column("rate", level, "lo"), interval_column("rate", level, "hi"),
                    "rate_ci_kind", "mean_round", interval_column("mean_round", level, "lo"),
-                   interval_column("mean_round", level, "hi"), "median_round"]  # fmt: skip
+                   interval_column("mean_round", level, "hi"), "mean_round_ci_kind",
+                   "median_round"]  # fmt: skip
         return pd.DataFrame(rows, columns=columns)
 
     def event_pmf(self, combatant: int, event: int) -> dict[int, float]:

@@ -32,6 +32,7 @@ import pandas as pd
 from simlab import __version__
 from simlab.analysis import stats
 from simlab.errors import ExactUnsupported
+from simlab.report.words import counted
 from simlab.rules import RULE_SYSTEMS
 from simlab.scenario.common import ScenarioBase
 from simlab.scenario.load import scenario_of
@@ -169,7 +170,7 @@ class ExactResult:
         """One line: what was solved and where the tables are (the dataclass's own repr
         printed every pair's damage distribution as an array)."""
         duel = "the duel's time-to-down" if self.duel is not None else "no time-to-down"
-        pairs = f"{len(self.pairs)} pair{'s' * (len(self.pairs) != 1)}"
+        pairs = counted(len(self.pairs), "pair")
         return (f"<ExactResult {self.scenario} · rules {self.rules}: {pairs} and {duel} "
                 f"solved, {len(self.refusals)} refused; .attacks(), .damage_pmf(), "
                 ".time_to_down(), .refusals>")  # fmt: skip
@@ -548,6 +549,5 @@ def check_verdict(check: pd.DataFrame, k: float = CHECK_Z) -> str:
         f"p = {r.p_value:.2g})".replace("  ", " ")
         for r in bad.itertuples()
     )
-    return (f"{len(bad)} of {n} figure{'s' if n > 1 else ''} further from exact than "
-            f"{k:g} standard errors "
-            f"(p < {p:.2g}): {which}")  # fmt: skip
+    return (f"{len(bad)} of {counted(n, 'figure')} further from exact than {k:g} standard "
+            f"errors (p < {p:.2g}): {which}")  # fmt: skip

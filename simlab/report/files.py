@@ -133,7 +133,8 @@ def write_parquet(path: Path, frame: pd.DataFrame) -> Path:
 
 
 def scenario_hash(scenario: Any) -> str:
-    """A short SHA-256 of a loaded scenario's content (every field, defaults filled in).
+    """The first 64 bits, as 16 hex digits, of the SHA-256 of a loaded scenario's content
+    (every field, defaults filled in). Stored baselines hold it: not to be lengthened.
 
     Two files that differ only in comments or layout have the same hash.
     """

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NoReturn, cast
 
 import numpy as np
 import pandas as pd
@@ -136,7 +136,7 @@ def copy_groups(result: Result | ScenarioRun,
     count: 2) is never pooled with them; a result that records none (a results file
     written before simlab recorded them) is grouped by the names, as it was then.
     """
-    res = result if isinstance(result, Result) else result.result
+    res = result_of(result)
     names = [name for _, name in res.layout.combatants]
     groups = res.meta.get("copies")
     if groups is None:
@@ -168,7 +168,7 @@ def copy_labels(result: Result | ScenarioRun, figure: str = "damage") -> dict[st
     dict of str to str
         Combatant name → the label plots use.
     """
-    res = result if isinstance(result, Result) else result.result
+    res = result_of(result)
     labels = {name: name for _, name in res.layout.combatants}
     for base, names, pooled in copy_groups(res, figure):
         if pooled:
@@ -188,21 +188,43 @@ def only_rows(table: pd.DataFrame, column: str, wanted: Any) -> pd.DataFrame:
 
     Raises
     ------
-    ValueError
-        Naming the names there are, when one wanted is in no row: a mistyped name
-        (``defender="Defnder"``) drew an empty plot and said nothing.
+    simlab.errors.InputError
+        Naming the names there are, and the one meant where it is close to one, when one
+        wanted is in no row: a mistyped name (``defender="Defnder"``) drew an empty plot
+        and said nothing.
     """
+    from simlab.errors import InputError, did_you_mean
+
     names = [wanted] if isinstance(wanted, str) else list(wanted)
     there = list(dict.fromkeys(table[column].map(str)))
     missing = [name for name in names if str(name) not in there]
     if missing:
-        raise ValueError(f"expected {column}= one of {', '.join(there)}; got {missing[0]!r}")
+        raise InputError(f"expected {column}= one of {', '.join(there)}; got "
+                         f"{missing[0]!r}{did_you_mean(missing[0], there)}")  # fmt: skip
     return table[table[column].map(str).isin([str(name) for name in names])]
+
+
+def result_of(result: object) -> Result:
+    """The :class:`Result` a plot draws: ``result``, or a ScenarioRun's.
+
+    Raises
+    ------
+    simlab.errors.InputError
+        For anything else: ``expected a Result (simlab.simulate) or a ScenarioRun
+        (simlab.run_scenarios) for result; got a SweepResult`` (it was an
+        AttributeError).
+    """
+    from simlab.arguments import instance_argument
+    from simlab.report.results import ScenarioRun
+
+    instance_argument(result, (Result, ScenarioRun), ("simlab.simulate", "simlab.run_scenarios"),
+                      "result")  # fmt: skip
+    return result if isinstance(result, Result) else cast("ScenarioRun", result).result
 
 
 def _unpack(result: Result | ScenarioRun, exact: Any) -> tuple[Result, dict[str, Any] | None]:
     """The Result, and the exact answers as a summary document (or None)."""
-    res = result if isinstance(result, Result) else result.result
+    res = result_of(result)
     if exact is None and not isinstance(result, Result):
         exact = result.exact
     if exact is not None and not isinstance(exact, dict):
@@ -279,7 +301,7 @@ def pooled_damage_pmf(result: Result | ScenarioRun, pool: bool = True) -> pd.Dat
     pandas.DataFrame
         ``attacker, attack, defender, damage, count`` (names are labels when pooled).
     """
-    res = result if isinstance(result, Result) else result.result
+    res = result_of(result)
     pmf = res.damage_pmf()[["attacker", "attack", "defender", "damage", "count"]]
     if not pool:
         return pmf
@@ -334,11 +356,7 @@ def _pair_frames(res: Result, attacker: str, attack: str, defender: str | list[s
         wanted = [defender] if isinstance(defender, str) else defender
         mine = mine[mine.defender.isin([_label_of(d, labels) for d in wanted])]
     if mine.empty:
-        pairs = pmf[["attacker", "attack"]].drop_duplicates().itertuples(index=False)
-        made = ", ".join(f"{a} {k}" for a, k in pairs)
-        at = "" if defender is None else f" at {defender}"
-        raise ValueError(f"expected an attacker and attack that happened ({made}); got "
-                         f"{attacker!r} {attack!r}{at}, never made")  # fmt: skip
+        _never_made(pmf, attacker, attack, defender)
     answers = _exact_pmfs(exact, labels)
     frames = []
     for d, group in mine.groupby("defender", sort=False):
@@ -364,6 +382,21 @@ def _pair_frames(res: Result, attacker: str, attack: str, defender: str | list[s
                             for lab in dict.fromkeys(data.defender)
                             if lab not in fought_alike.values()}  # fmt: skip
     return data
+
+
+def _never_made(pmf: pd.DataFrame, attacker: str, attack: str,
+                defender: str | list[str] | None) -> NoReturn:  # fmt: skip
+    """Refuse an attacker's attack that has no damage to draw, naming those made and
+    the one meant where a name is close to one (``'Kaitoo'`` for ``'Kaito'``)."""
+    from simlab.errors import InputError, did_you_mean
+
+    pairs = list(pmf[["attacker", "attack"]].drop_duplicates().itertuples(index=False))
+    made = ", ".join(f"{a} {k}" for a, k in pairs)
+    at = "" if defender is None else f" at {defender}"
+    attacks = [k for a, k in pairs if a == attacker]  # its name right: the attack's wrong
+    meant = did_you_mean(*((attack, attacks) if attacks else (attacker, {a for a, _ in pairs})))
+    raise InputError(f"expected an attacker and attack that happened ({made}); got "
+                     f"{attacker!r} {attack!r}{at}, never made{meant}")  # fmt: skip
 
 
 def damage_by_defender(result: Result | ScenarioRun, attacker: str, attack: str,
@@ -650,9 +683,10 @@ def pooled_hit_rates(result: Result | ScenarioRun, pool: bool = True) -> pd.Data
     -------
     pandas.DataFrame
         ``attacker, attack, defender, attempts, hits, crits`` and ``hit_rate``,
-        ``crit_rate`` with their 95% intervals (Wilson, Clopper–Pearson when rare).
+        ``crit_rate`` with their 95% intervals (Wilson, Clopper–Pearson when rare, as
+        ``*_ci_kind`` says).
     """
-    res = result if isinstance(result, Result) else result.result
+    res = result_of(result)
     rates = res.hit_rates(LEVEL)
     if not pool:
         return rates
@@ -663,9 +697,10 @@ def pooled_hit_rates(result: Result | ScenarioRun, pool: bool = True) -> pd.Data
     sums = rates.groupby(keys, sort=False, as_index=False)[["attempts", "hits", "crits"]].sum()
     for name in ("hit", "crit"):
         k, n = sums[f"{name}s"].to_numpy(), sums.attempts.to_numpy()
-        lo, hi, _ = stats.rate_interval(k, n, LEVEL)
+        lo, hi, kind = stats.rate_interval(k, n, LEVEL)
         sums[f"{name}_rate"] = k / n
         sums[f"{name}_rate_ci95_lo"], sums[f"{name}_rate_ci95_hi"] = lo, hi
+        sums[f"{name}_rate_ci_kind"] = kind
     return sums
 
 

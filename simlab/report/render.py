@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import jinja2
 import pandas as pd
@@ -40,13 +40,15 @@ from simlab.report.results import ScenarioRun, save_results
 from simlab.report.terminal import (
     MEDIAN_NOTE,
     NOT_REACHED,
+    RATE_RANGE,
     decimals,
-    decimals_to_decide,
+    figure_range,
     format_p,
     formatted,
+    interval_cell,
+    measured_cell,
     median_and_interval,
     rounds_label,
-    value_and_bounds,
 )
 from simlab.report.words import counted
 
@@ -205,12 +207,10 @@ def _attack_rows(run: ScenarioRun) -> tuple[list[str], list[list[str]]]:
         figures = [] if ex is None else [_exact_figure(ex, f, n) for f, n in exact_digits]
         if all(f == NO_EXACT for f in figures):  # no exact figure at all: one mark
             figures = []
-        crit = [value_and_bounds(r.crit_rate, r.crit_rate_ci95_lo, r.crit_rate_ci95_hi)]
+        crit = [interval_cell(r, "crit_rate", bracketed=True)]
         rows.append([r.attacker, r.attack, r.defender, f"{r.attempts:,}",
-                     value_and_bounds(r.hit_rate, r.hit_rate_ci95_lo, r.hit_rate_ci95_hi),
-                     *(crit if crits else []),
-                     value_and_bounds(d.mean_damage, d.mean_damage_ci95_lo,
-                                      d.mean_damage_ci95_hi, 2),
+                     interval_cell(r, "hit_rate", bracketed=True), *(crit if crits else []),
+                     interval_cell(d, "mean_damage", bracketed=True),
                      " / ".join(figures) or NO_EXACT])  # fmt: skip
     return header, rows
 
@@ -227,7 +227,7 @@ EXACT_LABELS = {"hit_rate": "hit", "crit_rate": "crit", "mean_damage": "mean"}
 def _exact_figure(entry: dict[str, Any], figure: str, digits: int) -> str:
     """An exact figure of an attack row, or "—" where the fight moves it (its caveat)."""
     value = pair_answer(entry, figure)
-    return NO_EXACT if math.isnan(value) else formatted(value, f".{digits}f")
+    return NO_EXACT if math.isnan(value) else decimals(value, digits, figure_range(figure))
 
 
 #: Column headers of events whose name alone reads badly as "<event> rate"; every other
@@ -256,14 +256,14 @@ def _combatant_rows(res: Result) -> tuple[list[str], list[list[str]]]:
     rows = []
     for c, row in enumerate(table.itertuples()):
         rows.append([row.combatant, row.side,
-                     value_and_bounds(row.down_rate, row.down_rate_ci95_lo, row.down_rate_ci95_hi),
+                     interval_cell(row, "down_rate", bracketed=True),
                      _median_cell(row),
                      decimals(row.median_time_to_down_when_downed, 0), f"{row.capped:,}",
-                     *(decimals(float(table[f"{e}_rate"].iloc[c])) for e in events)])  # fmt: skip
+                     *(decimals(float(table[f"{e}_rate"].iloc[c]), 3, RATE_RANGE)
+                       for e in events)])  # fmt: skip
         for name, per_combatant in means:
             m = per_combatant.iloc[c]
-            rows[-1].append(value_and_bounds(m[f"mean_{name}"], m[f"mean_{name}_ci95_lo"],
-                                m[f"mean_{name}_ci95_hi"], 2))  # fmt: skip
+            rows[-1].append(interval_cell(m, f"mean_{name}", bracketed=True))
     extra = [MEAN_HEADERS[name] for name, _ in means]
     return COMBATANT_HEADER + [event_header(e) for e in events] + extra, rows
 
@@ -277,7 +277,7 @@ def _median_cell(row: Any) -> str:
 def _outcome_rows(res: Result) -> list[list[str]]:
     wins = res.win_rates()
     return [[r.side, f"{r.wins:,}",
-             value_and_bounds(r.win_rate, r.win_rate_ci95_lo, r.win_rate_ci95_hi)]
+             interval_cell(r, "win_rate", bracketed=True)]
             for r in wins.itertuples()]  # fmt: skip
 
 
@@ -295,12 +295,8 @@ def _spec_rows(specs: pd.DataFrame | None, run: ScenarioRun) -> list[list[str]]:
 
 
 def _measured(spec: Any) -> str:
-    """A spec's measured figure with its 95% interval; a median time-to-down in rounds
-    (:func:`median_and_interval`)."""
-    if spec.figure == "median_time_to_down":
-        return median_and_interval(spec.measured, spec.ci_lo, spec.ci_hi)
-    digits = decimals_to_decide(spec.measured, spec.low, spec.high, 3)
-    return value_and_bounds(spec.measured, spec.ci_lo, spec.ci_hi, digits)
+    """A spec's measured figure with its 95% interval, as the pages show one."""
+    return measured_cell(spec, bracketed=True)
 
 
 def _p_is(p: float) -> str:
@@ -356,11 +352,12 @@ EXACT_SUFFIX = " (exact)"
 EXACT_CAPTION = "Open black diamonds: the exact answer against a fresh defender."
 
 
-def _shared_legend(fig: Figure, *axes: Any) -> None:
-    """One legend for side-by-side panels, beside them (right), instead of one per panel:
-    every name any panel gives a line, once. A defender's bar (``vs Raider ×4
-    (n=228,141)``) and its curve (``vs Raider ×4``) are one entry, both marks side by
-    side: the legend listed every defender twice."""
+def _shared_legend(fig: Figure, *axes: Any, below: bool = False, ncol: int = 1) -> Any:
+    """One legend for side-by-side panels, beside them (right; ``below``: under them, in
+    ``ncol`` columns), instead of one per panel: every name any panel gives a line,
+    once. A defender's bar (``vs Raider ×4 (n=228,141)``) and its curve (``vs Raider
+    ×4``) are one entry, both marks side by side: the legend listed every defender
+    twice. Returns the legend."""
     from matplotlib.legend_handler import HandlerTuple
 
     named: dict[str, Any] = {}
@@ -381,8 +378,10 @@ def _shared_legend(fig: Figure, *axes: Any) -> None:
     for ax in axes:
         if ax.get_legend() is not None:
             ax.get_legend().remove()
-    fig.legend(handles, names, loc="outside right upper", frameon=False,
-               handler_map={tuple: HandlerTuple(ndivide=None)})  # fmt: skip
+    where: Literal["outside lower center", "outside right upper"]
+    where = "outside lower center" if below else "outside right upper"
+    return fig.legend(handles, names, loc=where, frameon=False, ncol=ncol,
+                      handler_map={tuple: HandlerTuple(ndivide=None)})  # fmt: skip
 
 
 #: The count a legend name ends with (``vs Raider ×4 (n=228,141)``), which its other mark
@@ -842,7 +841,8 @@ baseline" shows the drifted distributions and curves before (grey) and after (co
 {% for n in s.notes %}<p class="note">{{ n }}</p>{% endfor %}
 {{ pictures(s, 'drift') }}
 {% if s.drift %}<details{% if s.drift[0][0] == 'DRIFT' %} open{% endif %}>
-<summary>{{ s.drift|length }} figures</summary>{{ table(DRIFT_HEADER, s.drift) }}</details>
+<summary>{{ counted(s.drift|length, "figure") }}</summary>
+{{ table(DRIFT_HEADER, s.drift) }}</details>
 {% endif %}{% endif %}
 <h3>Attacks</h3>{{ table(s.attack_header, s.attacks) }}
 {{ pictures(s, 'rates') }}
@@ -1087,7 +1087,7 @@ def render_report(
             written[p.file] = atomic_write(out / PNG_DIR / p.file, _bytes_writer(p.png))
     html = _HTML.render(
         title=title, version=__version__, sections=sections, baseline=baseline,
-        scenarios=counted(len(sections), "scenario"), show=_html_text,
+        scenarios=counted(len(sections), "scenario"), counted=counted, show=_html_text,
         alpha=None if drift is None else f"{drift.alpha:g}", drift_lines=drift_lines(drift),
         spec_failures=spec_failures(specs), table=_html_table, pictures=_html_pictures,
         SPEC_HEADER=SPEC_HEADER, TOC_HEADER=TOC_HEADER, toc_note=TOC_NOTE,

@@ -76,6 +76,7 @@ from simlab.report.files import (
     write_json,
 )
 from simlab.report.saved import check_about
+from simlab.report.words import counted
 
 FORMAT = 1
 LEVEL = 0.95
@@ -221,14 +222,14 @@ def _check_counts(t: TallyArrays, n: int, layout: Layout) -> None:
     for c, name in enumerate(names):
         downs, standing = int(t.down_round[c].sum()), int(t.censor_round[c].sum())
         if downs + standing > n:
-            raise InputError(f"expected {name} downed or left standing in at most {n} "
-                             f"encounters; got {downs} and {standing}")  # fmt: skip
+            raise InputError(f"expected {name} downed or left standing in at most "
+                             f"{counted(n, 'encounter')}; got {downs} and {standing}")  # fmt: skip
         for e, event in enumerate(layout.events):
             if int(t.event_round[c, e].sum()) > n:
-                raise InputError(f"expected {name}'s {event} in at most {n} encounters; "
+                raise InputError(f"expected {name}'s {event} in at most {counted(n, 'encounter')}; "
                                  f"got {int(t.event_round[c, e].sum())}")  # fmt: skip
     if int(t.winner.sum()) != n:
-        raise InputError(f"expected wins and draws to add up to {n} encounters; "
+        raise InputError(f"expected wins and draws to add up to {counted(n, 'encounter')}; "
                          f"got {int(t.winner.sum())}")  # fmt: skip
 
 
@@ -248,7 +249,8 @@ def _check_totals(t: TallyArrays, n: int, layout: Layout) -> None:
         _check_damage_total(t.damage_sum[p], t.damage_hist[p], layout, int(p))
     rounds = sum(int(count) for count in t.rounds)
     if rounds != n:
-        raise InputError(f"expected rounds counts adding up to {n} encounters; got {rounds}")
+        raise InputError(f"expected rounds counts adding up to {counted(n, 'encounter')}; "
+                         f"got {rounds}")  # fmt: skip
 
 
 def _pair_name(layout: Layout, p: int) -> str:

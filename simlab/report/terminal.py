@@ -90,7 +90,7 @@ def progress(total: int, what: str = "") -> Iterator[Callable[[int], None]]:
     of = f" of {what}" if what else ""
     if not sys.stdout.isatty():
         yield lambda _done: None
-        say_unbroken(f"simulated {total:,} encounters{of}")
+        say_unbroken(f"simulated {counted(total, 'encounter')}{of}")
         return
     starting = f"starting{of} (a first run compiles the kernels: 10–30 s)"
     simulating = f"simulating{of}"
@@ -147,39 +147,142 @@ def level_percent(level: float) -> str:
     return f"{percent:.{decimals}f}%"
 
 
+#: The values a rate can take, and those of every other figure simlab shows with an
+#: interval (a mean damage, a time-to-down in rounds, a count per encounter): an
+#: interval shown never reaches beyond them (:func:`estimate`).
+RATE_RANGE = (0.0, 1.0)
+NON_NEGATIVE = (0.0, math.inf)
+#: The most decimals a figure is shown to (an interval of float noise around it).
+MOST_DECIMALS = 12
+
+
+def figure_range(figure: str) -> tuple[float, float]:
+    """The values figure ``figure`` (``hit_rate``, ``mean_damage``…) can take: a rate's
+    [0, 1] (:data:`RATE_RANGE`), any other's [0, ∞) (:data:`NON_NEGATIVE`)."""
+    return RATE_RANGE if figure.endswith("_rate") else NON_NEGATIVE
+
+
 def estimate(
     value: float,
     lo: float,
     hi: float,
-    most: int = 3,
+    within: tuple[float, float] = NON_NEGATIVE,
     against: tuple[float, float] = (-math.inf, math.inf),
+    bracketed: bool = False,
 ) -> str:
-    """A figure with its interval as ``value ± half-width``, to the interval's precision.
+    """A figure with its 95% interval, as every table and page shows one (README,
+    "Output files").
 
-    The number of decimals follows the half-width's first significant digit (at most
-    ``most``), and the half-width is measured from the value as shown and rounded up, so
-    the interval shown is never narrower than the true one: ``0.972 ± 0.002``,
-    ``3.41 ± 0.02``, ``10.2 ± 0.4``. A rate at 0 or 1 has a one-sided interval, shown as
-    its bound (``0 (< 3e-06)``, ``1 (> 0.9998)``). A figure whose interval could not be
-    estimated (a mean of attacks that fall in a single batch of the run) is marked
-    ``2 (?)``, where a bare number is one with no spread at all. A figure held against
-    bounds ``against`` (a spec's) gets the decimals it needs to read on the side of
-    each where it lies (:func:`decimals_to_decide`).
+    The decimals are :func:`interval_decimals`'. The figure is ``value ± half-width``,
+    the half-width measured from the value as shown and rounded up, so that the
+    interval shown is never narrower than the true one: ``0.547 ± 0.009``, ``3.41 ±
+    0.02``, ``0.9167 ± 0.0010``. Where that would reach beyond the values the figure
+    can take (``within``, :func:`figure_range`), or onto one of their limits that the
+    interval stays off, it is ``value [lo, hi]``, the bounds rounded outwards
+    (:func:`value_and_bounds`): ``0.3 [0.008, 0.91]``, not ``0.3 ± 0.7``; ``8 [0,
+    104]``, not ``8 ± 96``. ``bracketed``: always so (the pages, whose headers say
+    [95%]).
+
+    A rate at 0 or 1 has a one-sided interval, shown as its bound (``0 (< 3e-06)``,
+    ``1 (> 0.9998)``; bracketed, ``0 [0, 0.0007]``). A figure whose interval
+    could not be estimated (a mean of attacks that fall in a single batch of the run)
+    is marked ``2 (?)``, where a bare number is one with no spread at all. A figure
+    held against bounds ``against`` (a spec's) gets the decimals it needs to read on
+    the side of each where it lies (:func:`decimals_to_decide`).
     """
     if pd.isna(value):
         return "—"
     if pd.isna(lo) or pd.isna(hi):
-        return f"{plain_number(value)} (?)"
+        return f"{plain_number(value, nonzero_decimals(value, 3))} (?)"
+    lo, hi = max(lo, within[0]), min(hi, within[1])  # the figure lies within them
     half = max(value - lo, hi - value)
-    if value == 0 and lo == 0 and hi > 0:
-        return f"0 (< {_one_digit_up(hi):.1g})"
-    if value == 1 and hi == 1 and lo < 1:
-        return f"1 (> {math.floor(lo * 10**most) / 10**most:.{most}f})"
     if not math.isfinite(half) or half <= 0:
-        return plain_number(value)
-    digits = decimals_to_decide(value, *against, min(max(-math.floor(math.log10(half)), 0), most))
+        return plain_number(value, nonzero_decimals(value, 3))
+    one_sided = _one_sided(value, lo, hi, within, bracketed)
+    if one_sided:
+        return one_sided
+    digits = decimals_to_decide(value, *against, half_decimals(half))
+    if not bracketed:
+        more = decimals_to_decide(value, *against, interval_decimals(value, lo, hi))
+        shown, covering = _plus_minus(value, lo, hi, more)
+        if not _strays(shown, covering, lo, hi, within):
+            return f"{shown} ± {covering}"
+    return value_and_bounds(value, lo, hi, digits, within)
+
+
+def interval_cell(row: Any, name: str, bracketed: bool = False) -> str:
+    """Figure ``name`` of a table's row (a Series, or a tuple of ``itertuples``) with
+    its 95% interval (``<name>_ci95_lo/hi``), by :func:`estimate`, within the values
+    it can take (:func:`figure_range`)."""
+    cells = [f"{name}{end}" for end in ("", "_ci95_lo", "_ci95_hi")]
+    value, lo, hi = (row[c] if isinstance(row, pd.Series) else getattr(row, c) for c in cells)
+    return estimate(value, lo, hi, figure_range(name), bracketed=bracketed)
+
+
+def interval_decimals(value: float, lo: float, hi: float) -> int:
+    """The decimals a figure with its interval ``[lo, hi]`` is shown to: those of its
+    half-width's first significant digit, and one more where rounding the figure to
+    them would show an interval more than half as wide again as the true one
+    (``0.9167 ± 0.0010``, not ``0.917 ± 0.002``, for 0.91667 in [0.91571, 0.91763]).
+    At most :data:`MOST_DECIMALS`."""
+    half = max(value - lo, hi - value)
+    digits = half_decimals(half)
+    shown_half = float(_plus_minus(value, lo, hi, digits)[1])
+    return min(digits + (shown_half - half > half / 2), MOST_DECIMALS)
+
+
+def half_decimals(half: float) -> int:
+    """The decimals of a half-width's first significant digit (none for one of 1 or
+    more), at most :data:`MOST_DECIMALS`."""
+    return min(max(-math.floor(math.log10(half)), 0), MOST_DECIMALS)
+
+
+def _plus_minus(value: float, lo: float, hi: float, digits: int) -> tuple[str, str]:
+    """``value`` to ``digits`` decimals and the half-width, rounded up to them, that
+    reaches both ends of ``[lo, hi]`` from it as printed."""
     shown = formatted(value, f".{digits}f")
-    return f"{shown} ± {rounded_up(covering_half(shown, lo, hi), digits):.{digits}f}"
+    return shown, f"{rounded_up(covering_half(shown, lo, hi), digits):.{digits}f}"
+
+
+def _strays(shown: str, half: str, lo: float, hi: float, within: tuple[float, float]) -> bool:
+    """Whether ``shown ± half`` reaches beyond the values ``within``, or onto a limit of
+    them that ``[lo, hi]`` stays off (``0.003 ± 0.003`` for a rate that is not 0)."""
+    from decimal import Decimal  # exact: 0.7 + 0.3 is 1, not 0.9999999999999999
+
+    low, high = within
+    below, above = Decimal(shown) - Decimal(half), Decimal(shown) + Decimal(half)
+    return below < low or above > high or below == low < lo or above == high > hi
+
+
+def _one_sided(value: float, lo: float, hi: float, within: tuple[float, float],
+               bracketed: bool = False) -> str:  # fmt: skip
+    """A figure at a limit of its values ``within`` with an interval that reaches away
+    from it only, as that bound rounded outwards, ``0 (< 3e-06)`` or ``1 (> 0.9998)``
+    (``bracketed``: ``0 [0, 3e-06]``, ``1 [0.9998, 1]``); "" for any other."""
+    low, high = within
+    if value == lo == low == 0 < hi:
+        first = -math.floor(math.log10(hi))
+        digits = _off_the_limit(high - hi, first)  # 0 (< 0.96), not 0 (< 1), for a rate
+        up = rounded_up(hi, digits)
+        bound = f"{up:.1g}" if digits == first else f"{up:.{digits}f}"
+        return f"0 [0, {bound}]" if bracketed else f"0 (< {bound})"
+    if value == hi == high > lo:
+        digits = _off_the_limit(lo - low, _off_the_limit(high - lo, 0))
+        bound = f"{rounded_down(lo, digits):.{digits}f}"
+        top = plain_number(high)
+        return f"{top} [{bound}, {top}]" if bracketed else f"{top} (> {bound})"
+    return ""
+
+
+def nonzero_decimals(x: float, digits: int, within: tuple[float, float] = (0, 0)) -> int:
+    """``digits``, or more for a number that would read as 0 to them, or as a limit of
+    ``within`` (a rate's 1), that it is not: the decimals of its first significant digit
+    (``0.0003``, never ``0.000``, for a rate that happened; ``0.9995``, never
+    ``1.000``, for one that did not always)."""
+    limits = {0.0, *(limit for limit in within if math.isfinite(limit))} - {x}
+    while digits < MOST_DECIMALS and float(formatted(x, f".{digits}f")) in limits:
+        digits += 1
+    return digits
 
 
 def decimals_to_decide(value: float, low: float, high: float, least: int) -> int:
@@ -210,14 +313,6 @@ def covering_half(shown: str, lo: float, hi: float) -> float:
     return max(centre - lo, hi - centre)
 
 
-def _one_digit_up(bound: float) -> float:
-    """``bound`` rounded *up* to one significant digit (1.23e-06 to 2e-06), so that a
-    one-sided interval shown is never narrower than the true one."""
-    if not math.isfinite(bound):
-        return bound
-    return rounded_up(bound, -math.floor(math.log10(bound)))
-
-
 def rounded_up(half: float, digits: int) -> float:
     """A half-width (or an upper bound) rounded *up* to ``digits`` decimals, so that the
     interval shown is never narrower than the true one."""
@@ -229,19 +324,60 @@ def rounded_down(bound: float, digits: int) -> float:
     return math.floor(bound * 10**digits + 1e-9) / 10**digits
 
 
-def decimals(x: Any, digits: int = 3) -> str:
+def decimals(x: Any, digits: int = 3, within: tuple[float, float] | None = None) -> str:
     """``x`` to ``digits`` decimals for pages and interval tables: "—" for a missing
-    value, :data:`NOT_REACHED` for an infinite one (a median no round reaches)."""
+    value, :data:`NOT_REACHED` for an infinite one (a median no round reaches).
+    ``within``: the values of a figure ``x`` is, which it is shown with the decimals it
+    needs not to read as a limit of them, or as 0, that it is not
+    (:func:`nonzero_decimals`)."""
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "—"
     if isinstance(x, float) and math.isinf(x):
         return NOT_REACHED
+    if within is not None:
+        digits = nonzero_decimals(x, digits, within)
     return formatted(x, f".{digits}f")
 
 
-def value_and_bounds(value: Any, lo: Any, hi: Any, digits: int = 3) -> str:
-    """``value [lo, hi]`` to ``digits`` decimals, the bounds as in :func:`bounds`."""
-    return f"{decimals(value, digits)} {bounds(lo, hi, digits)}"
+def value_and_bounds(value: Any, lo: Any, hi: Any, digits: int = 3,
+                     within: tuple[float, float] = (-math.inf, math.inf)) -> str:  # fmt: skip
+    """``value [lo, hi]`` to ``digits`` decimals, the bounds rounded outwards as in
+    :func:`bounds`. The value, where it is not 0, gets the decimals it needs not to read
+    as 0 or as a limit of ``within`` (:func:`nonzero_decimals`); a lower bound that
+    would read as the limit of ``within`` it stays off is its first significant digit
+    (``0.003 [0.0008, 0.007]``), and so is the value when smaller than 0.0001, written
+    as powers of ten as those are (``4e-05 [8e-06, 0.00013]``, as ``0 (< 3e-06)``); an
+    upper bound gets the decimals it needs to stay off the upper limit."""
+    low, high = within
+    if isinstance(value, float | int) and 0 < abs(value) < SMALL:
+        significant = max(digits + math.floor(math.log10(abs(value))) + 1, 1)
+        shown = f"{value:.{significant}g}"
+    else:
+        shown = decimals(value, digits, within)
+    upper = _bound(hi, rounded_up, _off_the_limit(high - hi, digits), "")
+    return f"{shown} [{_lower_bound(lo, digits, low)}, {upper}]"
+
+
+#: Below this a figure or a bound is written as powers of ten (``8e-06``): as decimals it
+#: would start with ``0.0000``.
+SMALL = 1e-4
+
+
+def _lower_bound(lo: Any, digits: int, low: float) -> str:
+    """A lower bound rounded down to ``digits`` decimals; where that would read as 0, the
+    lower limit ``low`` of a figure's values that it stays off, rounded down to its first
+    significant digit (``0.0008``, ``8e-06``)."""
+    if isinstance(lo, float | int) and low == 0 < lo and rounded_down(lo, digits) == 0:
+        return f"{rounded_down(lo, -math.floor(math.log10(lo))):.1g}"
+    return _bound(lo, rounded_down, digits, "")
+
+
+def _off_the_limit(gap: Any, digits: int) -> int:
+    """``digits``, or the decimals of ``gap``'s first significant digit where more: a
+    bound ``gap`` off a limit, rounded outwards to them, stays off it."""
+    if not (isinstance(gap, float | int) and 0 < gap < math.inf):
+        return digits
+    return max(digits, -math.floor(math.log10(gap)))
 
 
 def bounds(lo: Any, hi: Any, digits: int = 3, sign: str = "") -> str:
@@ -421,13 +557,9 @@ def attacks_table(result: Result) -> Table:
 def _attack_figures(r: Any, d: Any, crits: bool) -> list[str]:
     """A row of the attacks table's figures: attempts, hit rate, crit rate (``crits``)
     and mean damage, with their 95% intervals."""
-    crit = [estimate(r.crit_rate, r.crit_rate_ci95_lo, r.crit_rate_ci95_hi)] if crits else []
-    return [
-        f"{r.attempts:,}",
-        estimate(r.hit_rate, r.hit_rate_ci95_lo, r.hit_rate_ci95_hi),
-        *crit,
-        estimate(d.mean_damage, d.mean_damage_ci95_lo, d.mean_damage_ci95_hi),
-    ]
+    crit = [interval_cell(r, "crit_rate")] if crits else []
+    return [f"{r.attempts:,}", interval_cell(r, "hit_rate"), *crit,
+            interval_cell(d, "mean_damage")]  # fmt: skip
 
 
 def _label_room(headers: list[str], rows: list[list[str]]) -> int:
@@ -514,12 +646,13 @@ def _event_cells(result: Result, rows: pd.DataFrame) -> tuple[list[str], list[li
     spent per encounter."""
     events = list(result.layout.events)
     headers = [f"{e}\nrate" for e in events]
-    cells = [[f"{row[f'{e}_rate']:.3f}" for e in events] for _, row in rows.iterrows()]
+    cells = [[decimals(row[f"{e}_rate"], 3, RATE_RANGE) for e in events]
+             for _, row in rows.iterrows()]  # fmt: skip
     for name in result.layout.per_encounter_tallies:
         headers.append(MEAN_HEADERS[name])
         column = f"mean_{name}"
         for extra, (_, s) in zip(cells, result.per_encounter(name).iterrows(), strict=True):
-            extra.append(estimate(s[column], s[f"{column}_ci95_lo"], s[f"{column}_ci95_hi"]))
+            extra.append(interval_cell(s, column))
     return headers, cells
 
 
@@ -541,7 +674,7 @@ def combatants_table(result: Result, with_events: bool = True) -> Table:
         number_column(table, column)
     for row, more in zip(rows.itertuples(), extra, strict=True):
         table.add_row(row.combatant, row.side,
-                      estimate(row.down_rate, row.down_rate_ci95_lo, row.down_rate_ci95_hi),
+                      interval_cell(row, "down_rate"),
                       rounds_label(row.median_time_to_down),
                       "—" if pd.isna(row.median_time_to_down_when_downed)
                       else rounds_label(row.median_time_to_down_when_downed),
@@ -583,7 +716,7 @@ def sides_table(result: Result) -> Table:
         table.add_row(
             row.side,
             f"{row.wins:,}",
-            estimate(row.win_rate, row.win_rate_ci95_lo, row.win_rate_ci95_hi),
+            interval_cell(row, "win_rate"),
         )
     return table
 
@@ -593,7 +726,7 @@ def print_result(result: Result) -> None:
     overrides = result.meta.get("overrides")
     changed = [listed("with", overrides)] if overrides else []
     say_items(items(result.scenario, *changed, f"rules {result.rules}",
-                    f"{result.encounters:,} encounters", f"seed {result.seed}"),
+                    counted(result.encounters, "encounter"), f"seed {result.seed}"),
               bold=result.scenario)  # fmt: skip
     console.print(attacks_table(result))
     n_extra = len(result.layout.events) + len(result.layout.per_encounter_tallies)
@@ -743,16 +876,23 @@ def specs_table(specs: pd.DataFrame) -> Table:
         number_column(table, column)
     table.add_column("verdict")
     for name, s in zip(names, specs.itertuples(), strict=True):
-        if s.figure == "median_time_to_down":
-            measured = median_and_interval(s.measured, s.ci_lo, s.ci_hi)
-        else:
-            measured = estimate(s.measured, s.ci_lo, s.ci_hi, against=(s.low, s.high))
+        measured = measured_cell(s)
         verdict = "[green]PASS[/green]" if s.verdict == "pass" else "[bold red]FAIL[/bold red]"
         if s.borderline:
             verdict += " (borderline: interval crosses the bound)"
         where = [s.scenario, s.rules] if wide else []
         table.add_row(*where, escape(name), measured, f"{s.n:,}", verdict)
     return table
+
+
+def measured_cell(spec: Any, bracketed: bool = False) -> str:
+    """A spec's measured figure with its 95% interval (:func:`estimate`, with the
+    decimals it needs to read on its own side of the spec's bounds); a median
+    time-to-down in rounds (:func:`median_and_interval`)."""
+    if spec.figure == "median_time_to_down":
+        return median_and_interval(spec.measured, spec.ci_lo, spec.ci_hi)
+    return estimate(spec.measured, spec.ci_lo, spec.ci_hi, figure_range(spec.figure),
+                    (spec.low, spec.high), bracketed)  # fmt: skip
 
 
 def print_specs(specs: pd.DataFrame) -> None:
@@ -803,8 +943,8 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
     moved = drift.table[drift.table.significant | drift.table.drifted]
     if moved.empty:
         return
-    title = (f"{len(moved)} of {len(drift.table)} figures statistically different from the "
-             "baseline (every figure compared: report.html)")  # fmt: skip
+    title = (f"{len(moved)} of {counted(len(drift.table), 'figure')} statistically different "
+             "from the baseline (every figure compared: report.html)")  # fmt: skip
     table = _wide_drift_table(title, moved) if is_wide() else None
     wide = table is not None and _narrowest(table) <= console.width
     if not wide:

@@ -17,6 +17,7 @@ PNGs for CI job summaries.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from collections.abc import Sequence
@@ -27,6 +28,8 @@ import jinja2
 import pandas as pd
 
 from simlab import __version__
+from simlab.arguments import instance_argument
+from simlab.errors import InputError, did_you_mean
 from simlab.report.files import atomic_write
 from simlab.report.plots import EXACT_STYLE, axes_or_new, legend_outside, only_rows
 from simlab.report.render import (
@@ -47,10 +50,11 @@ from simlab.report.terminal import (
     MEDIAN_NOTE,
     bounds,
     decimals,
+    figure_range,
     format_p,
     formatted,
+    interval_cell,
     rounds_label,
-    value_and_bounds,
 )
 from simlab.report.tuning_terminal import (
     FEW_EVENTS_NOTE,
@@ -62,14 +66,21 @@ from simlab.report.tuning_terminal import (
     times_narrower,
     unmatched_note,
 )
-from simlab.tuning.sweep import PAIR, PAIR_FIGURES, moving_level, moving_pairs, pair_figures
+from simlab.report.words import counted
+from simlab.tuning.sweep import (
+    PAIR,
+    PAIR_FIGURES,
+    SweepResult,
+    moving_level,
+    moving_pairs,
+    pair_figures,
+)
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
     from simlab.tuning.compare import Comparison
-    from simlab.tuning.sweep import SweepResult
 
 __all__ = ["plot_sweep", "render_compare", "render_sweep"]
 
@@ -117,13 +128,17 @@ def plot_sweep(
         The rows drawn: the varied fields, the subject columns, the figure, its band
         (``*_ci95_lo/hi``) and ``exact_<figure>`` when known.
     """
+    instance_argument(sweep, SweepResult, "simlab.sweep", "sweep")
     if figure not in _TABLES:
-        raise ValueError(f"expected one of {', '.join(_TABLES)}; got {figure!r}")
+        raise InputError(f"expected figure= one of {', '.join(_TABLES)}; got "
+                         f"{figure!r}{did_you_mean(figure, _TABLES)}")  # fmt: skip
     table, subject = _TABLES[figure]
     data = getattr(sweep, table)()
     for key, value in on.items():
         if key not in data.columns:
-            raise ValueError(f"expected one of {', '.join(subject)} to narrow by; got {key!r}")
+            narrow = ", ".join(f"{c}=" for c in subject)
+            raise InputError(f"expected one of {narrow} to narrow {figure} by; got "
+                             f"{key}={did_you_mean(key, subject)}")  # fmt: skip
         data = only_rows(data, key, value)
     x, *others = sweep.fields
     ax = axes_or_new(ax)
@@ -150,8 +165,8 @@ def plot_sweep(
         keys = _keys(key, others, subject)
         name = names[key]
         at = line[x] if numeric else line[x].map(str)  # dice, lists: one category each
-        drawn = ax.plot(at, line[figure], markersize=3, label=name,
-                        **_line_style(data, others, named, keys))  # fmt: skip
+        drawn = ax.plot(at, line[figure], label=name,
+                        **{"markersize": 3, **_line_style(data, others, named, keys)})  # fmt: skip
         if f"{figure}_ci95_lo" in line.columns:
             ax.fill_between(at, line[f"{figure}_ci95_lo"], line[f"{figure}_ci95_hi"],
                             color=drawn[0].get_color(), alpha=0.2, linewidth=0)  # fmt: skip
@@ -201,25 +216,45 @@ def _line_names(
 
 
 #: How :func:`plot_sweep` tells apart the values of the further varied fields when the
-#: subjects already take the colours (dashes stay the exact answers').
-FURTHER_STYLES = (("-", "o"), (":", "s"), ("-.", "^"), ((0, (6, 2, 1, 2, 1, 2)), "v"))
+#: subjects already take the colours (dashes stay the exact answers'): line styles that
+#: read apart at a glance, and markers.
+LINE_STYLES = ("-", ":", "-.", (0, (1, 3)))
+MARKERS = ("o", "s", "^", "v", "D", "P", "X", "*")
+#: Their markers' size, large enough to tell a square from a circle (the lines' own: 3).
+FURTHER_MARKER_SIZE = 5
 
 
 def _line_style(data: pd.DataFrame, others: Sequence[str], named: Sequence[str],
                 keys: dict[str, Any]) -> dict[str, Any]:  # fmt: skip
     """The style of one line of :func:`plot_sweep`. With both further varied fields and
     several subjects (every combatant at two shields), colours alone repeat past ten
-    lines and could not say which is which: each subject keeps one colour, each value of
-    the further fields a line style and marker of :data:`FURTHER_STYLES`; otherwise the
-    lines take the colours in turn."""
+    lines and could not say which is which: each subject keeps one colour, and the
+    further fields' values take a line style and a marker (:func:`_further_style`);
+    otherwise the lines take the colours in turn."""
     if not (others and named):
         return {"marker": "o"}
     subjects = list(dict.fromkeys(zip(*(data[c] for c in named), strict=True)))
-    values = list(dict.fromkeys(zip(*(data[f] for f in others), strict=True)))
     subject = subjects.index(tuple(keys[c] for c in named))
-    linestyle, marker = FURTHER_STYLES[values.index(tuple(keys[f] for f in others))
-                                       % len(FURTHER_STYLES)]  # fmt: skip
-    return {"color": f"C{subject % 10}", "linestyle": linestyle, "marker": marker}
+    return {"color": f"C{subject % 10}", **_further_style(data, others, keys)}
+
+
+def _further_style(data: pd.DataFrame, others: Sequence[str],
+                   keys: dict[str, Any]) -> dict[str, Any]:  # fmt: skip
+    """The line style and marker of the further fields' values ``keys``: one further
+    field, each value both of its own; two or more, the first field's value the line
+    style and the rest's the marker, so that each combination is a style × marker of its
+    own and each field is read off one of them (with three fields, four combinations
+    shared three styles and two differed by their marker only)."""
+    first, rest = others[0], list(others[1:])
+    style = list(dict.fromkeys(data[first])).index(keys[first])
+    if not rest:
+        mark = style
+    else:
+        combos = list(dict.fromkeys(zip(*(data[f] for f in rest), strict=True)))
+        mark = combos.index(tuple(keys[f] for f in rest)) + style // len(LINE_STYLES)
+    return {"linestyle": LINE_STYLES[style % len(LINE_STYLES)],
+            "marker": MARKERS[mark % len(MARKERS)],
+            "markersize": FURTHER_MARKER_SIZE}  # fmt: skip
 
 
 #: What a sweep plot's y axis shows, where its figure's name does not say it all.
@@ -276,7 +311,7 @@ def _sweep_pictures(sweep: SweepResult, moving: pd.DataFrame) -> list[Picture]:
             for ax, figure in zip(axes, shown, strict=True):
                 plot_sweep(sweep, figure, ax=ax, attacker=p.attacker, attack=p.attack,
                            defender=p.defender)  # fmt: skip
-            _shared_legend(fig, *axes)
+            _legend_below_when_long(fig, axes, _shared_legend(fig, *axes))
 
         # at the page's 100 dpi, three panels as wide as the page (1,100 px): shown at
         # full size, their ticks as legible as the other pictures'
@@ -286,13 +321,39 @@ def _sweep_pictures(sweep: SweepResult, moving: pd.DataFrame) -> list[Picture]:
     for figure, title in (("down_rate", "Down rate"), ("mean_time_to_down", "Mean time-to-down"),
                           ("median_time_to_down", "Median time-to-down"),
                           ("win_rate", "Win rate")):  # fmt: skip
-
-        def curve(fig: Figure, f: str = figure) -> None:
-            plot_sweep(sweep, f, ax=fig.subplots())
-
+        curve = functools.partial(_outcome_curve, sweep=sweep, figure=figure)
         kind = "sides" if figure == "win_rate" else "outcome"
         pictures.append(Picture(f"{_slug(figure)}.png", title, _png(curve, (7.0, 3.6)), kind))
     return pictures
+
+
+def _outcome_curve(fig: Figure, sweep: SweepResult, figure: str) -> None:
+    """The picture of one of a sweep's down-rate, time-to-down or win-rate curves."""
+    ax = fig.subplots()
+    plot_sweep(sweep, figure, ax=ax)
+    _legend_below_when_long(fig, [ax], ax.get_legend())
+
+
+#: A legend beside a sweep's plots wider than this share of the picture goes under them
+#: instead: a line named by three varied fields and its subject
+#: (``Plate Knight.bonus_defense=0 · longsword.damage=1d6+3 · Plate Knight``) took 70% of
+#: the picture and left the curves a strip 120 px wide.
+LONG_LEGEND = 0.3
+
+
+def _legend_below_when_long(fig: Figure, axes: Sequence[Axes], legend: Any) -> None:
+    """Move ``legend``, beside ``axes``, under them where it is wider than
+    :data:`LONG_LEGEND` of the picture, in as many columns as the picture's width holds,
+    and make the picture taller by its height: the plots keep the picture's width."""
+    if legend is None:
+        return
+    width = legend.get_window_extent().width
+    if width <= LONG_LEGEND * fig.bbox.width:
+        return
+    legend.remove()
+    below = _shared_legend(fig, *axes, below=True, ncol=max(1, int(fig.bbox.width // width)))
+    height = below.get_window_extent().height / fig.dpi
+    fig.set_figheight(fig.get_figheight() + height)
 
 
 def _drawn_figures(rules: str, rows: pd.DataFrame) -> list[str]:
@@ -315,7 +376,8 @@ def _flat_note(flat: pd.DataFrame, total: int, level: float) -> str:
     by_attack = flat.groupby(PAIR[:2], sort=False)
     names = "; ".join(f"{attacker} {attack} → {', '.join(rows.defender)}"
                       for (attacker, attack), rows in by_attack)  # fmt: skip
-    return (f" Not drawn, {len(flat)} of {total} pairs: the sweep did not move them (at "
+    return (f" Not drawn, {len(flat)} of {counted(total, 'pair')}: the sweep did not move "
+            f"them (at "
             f"every point their intervals share a value, and their exact answer, where "
             f"known, is the same); the table has their figures: {names}. "
             f"{joint_intervals_note(level)}")  # fmt: skip
@@ -339,7 +401,7 @@ def _combatant_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
     header = [*sweep.fields, "combatant", "down rate [95%]", "mean time-to-down [95%]",
               "median time-to-down", "exact mean time-to-down"]  # fmt: skip
     rows = [[*(str(r[f]) for f in sweep.fields), r.combatant, _interval(r, "down_rate"),
-             _interval(r, "mean_time_to_down", 2), rounds_label(r.median_time_to_down),
+             _interval(r, "mean_time_to_down"), rounds_label(r.median_time_to_down),
              decimals(r.exact_mean_time_to_down, 3)] for _, r in frame.iterrows()]  # fmt: skip
     return header, rows
 
@@ -352,9 +414,9 @@ def _side_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
     return header, rows
 
 
-def _interval(row: Any, name: str, digits: int = 4) -> str:
-    """Figure ``name`` of a table row with its 95% interval, rounded outwards."""
-    return value_and_bounds(row[name], row[f"{name}_ci95_lo"], row[f"{name}_ci95_hi"], digits)
+def _interval(row: Any, name: str) -> str:
+    """Figure ``name`` of a table row with its 95% interval, as every page shows one."""
+    return interval_cell(row, name, bracketed=True)
 
 
 _PAGE = jinja2.Template(
@@ -451,7 +513,7 @@ def render_sweep(sweep: SweepResult, out_dir: str | os.PathLike[str]) -> dict[st
     pictures = _sweep_pictures(sweep, moving)
     fixed = f" with {', '.join(sweep.overrides)}" if sweep.overrides else ""
     identity = (f"scenario {sweep.scenario} ({sweep.rules}){fixed} · seed {sweep.seed} · "
-                f"{sweep.per_point()} · {len(sweep.points)} points · "
+                f"{sweep.per_point()} · {counted(len(sweep.points), 'point')} · "
                 f"varied: {', '.join(sweep.fields)} · simlab {__version__}")  # fmt: skip
     named = [f.replace("_", " ") for f in pair_figures(sweep.rules)]
     figures = f"{', '.join(named[:-1])} and {named[-1]}".capitalize()
@@ -483,7 +545,8 @@ def compare_rows(comparison: Comparison) -> list[list[str]]:
         n = _off_0(r.diff_ci_lo, r.diff_ci_hi, needed)
         status = "CHANGED" if r.changed_holm else "changed" if r.changed else "same"
         rows.append([status, FIGURE_LABELS.get(r.figure, r.figure), r.on or "—",
-                     decimals(r.a, n), decimals(r.b, n), _signed(r.diff, n),
+                     decimals(r.a, n, figure_range(r.figure)),
+                     decimals(r.b, n, figure_range(r.figure)), _signed(r.diff, n),
                      bounds(r.diff_ci_lo, r.diff_ci_hi, n, sign="+"),
                      _unbroken(format_p(r.p_holm)),
                      bounds(r.diff_ci_independent_lo, r.diff_ci_independent_hi, n, sign="+"),
@@ -515,7 +578,7 @@ def render_compare(comparison: Comparison, out_dir: str | os.PathLike[str]) -> d
     """Write ``compare.html`` and ``compare.md`` into ``out_dir``, atomically."""
     a, b = comparison.labels
     identity = (f"A: {a} · B: {b} · rules {comparison.a.rules} · seed {comparison.a.seed} · "
-                f"{comparison.a.encounters:,} encounters each, the same dice · "
+                f"{counted(comparison.a.encounters, 'encounter')} each, the same dice · "
                 f"K = {comparison.ranges} ranges · simlab {__version__}")  # fmt: skip
     note = " ".join(filter(None, (identical_note(comparison), _COMPARE_NOTE,
                                   unmatched_note(comparison))))  # fmt: skip

@@ -31,9 +31,13 @@ from simlab.report.terminal import (
     decimals,
     decimals_to_decide,
     estimate,
+    figure_range,
     formatted,
+    interval_cell,
     is_wide,
+    median_and_interval,
     name_column,
+    nonzero_decimals,
     number_column,
     pair_heading,
     pair_parts,
@@ -72,7 +76,7 @@ def _print_table(title: str, header: list[str], rows: list[list[str]]) -> None:
 
 
 def _exact_cell(value: float) -> str:
-    return "—" if pd.isna(value) else plain_number(value, 4)
+    return "—" if pd.isna(value) else plain_number(value, nonzero_decimals(value, 4))
 
 
 def sweep_attack_tables(sweep: SweepResult, stacked: bool = False) -> list[Table]:
@@ -123,17 +127,20 @@ def _flat_pairs_table(frame: pd.DataFrame, figures: list[str]) -> Table:
     if exact:
         number_column(table, "exact\nmean")
     for name, (_, rows) in zip(names, pairs, strict=True):
-        cells = [_value_range(rows[f], 3 if f.endswith("_rate") else 2) for f in figures]
+        cells = [_value_range(rows[f], f) for f in figures]
         if exact:
             cells.append(_exact_cell(rows.exact_mean_damage.iloc[0]))
         table.add_row(name, *cells)
     return table
 
 
-def _value_range(values: pd.Series, digits: int) -> str:
-    """``lo–hi`` of ``values`` to ``digits`` decimals, or one number when both read the
-    same."""
-    lo, hi = (formatted(v, f".{digits}f") for v in (values.min(), values.max()))
+def _value_range(values: pd.Series, figure: str) -> str:
+    """``lo–hi`` of ``values`` of ``figure``, to 3 decimals for a rate and 2 for a mean
+    (more where one would read as 0 and is not), or one number when both read the same."""
+    ends = (values.min(), values.max())
+    digits = max(nonzero_decimals(x, 3 if figure.endswith("_rate") else 2, figure_range(figure))
+                 for x in ends)  # fmt: skip
+    lo, hi = (formatted(x, f".{digits}f") for x in ends)
     return lo if lo == hi else f"{lo}–{hi}"
 
 
@@ -229,8 +236,8 @@ def field_heading(name: str, width: int = FIELD_HEADING_WIDTH) -> str:
 
 
 def _estimate(row: Any, name: str) -> str:
-    """Figure ``name`` of a table row as ``value ± half-width`` (its 95% interval)."""
-    return estimate(row[name], row[f"{name}_ci95_lo"], row[f"{name}_ci95_hi"])
+    """Figure ``name`` of a table row with its 95% interval (``value ± half-width``)."""
+    return interval_cell(row, name)
 
 
 #: The sweep's note under its tables, part by part: always, with an exact column, and
@@ -314,13 +321,17 @@ def _fitted(table: Table) -> Table:
     not fit the terminal otherwise (as the run's attack table): two varied fields and
     an exact column are wider than 80 columns, and rich would cut the numbers at the
     right edge short, an exact mean of ``7.2112`` printed ``7.``."""
+    if _natural_width(table) > terminal.console.width:
+        table.collapse_padding, table.pad_edge = True, False
+    return table
+
+
+def _natural_width(table: Table) -> int:
+    """How wide ``table`` is laid out with room to spare: no cell broken over lines."""
     from rich.measure import Measurement
 
     console = terminal.console
-    unbounded = console.options.update_width(UNBOUNDED)
-    if Measurement.get(console, unbounded, table).maximum > console.width:
-        table.collapse_padding, table.pad_edge = True, False
-    return table
+    return Measurement.get(console, console.options.update_width(UNBOUNDED), table).maximum
 
 
 #: A width no table reaches, to measure a table's natural width.
@@ -363,7 +374,26 @@ def unchanged_line(unchanged: pd.DataFrame) -> str:
 def compare_table(frame: pd.DataFrame) -> Table:
     """Figures of a comparison (rows of ``Comparison.figures``) as a terminal table: the
     difference with its paired 95% interval and how much narrower it is than two
-    independent runs' (the independent interval itself too in a wide terminal)."""
+    independent runs' (the independent interval itself too in a wide terminal).
+
+    In a wide terminal, the first wide layout (:data:`COMPARE_LAYOUTS`) in which every
+    pair keeps to one line; else the tight one where it fits, pairs broken after their
+    arrows; else the narrow one. A layout wider than the terminal would be cut at its
+    edge, ``4.0`` printed ``4.``.
+    """
+    layouts = COMPARE_LAYOUTS if is_wide() else COMPARE_LAYOUTS[-1:]
+    tables = [_compare_layout(frame, layout) for layout in layouts]
+    whole = [t for t in tables[:-1] if _natural_width(t) <= terminal.console.width]
+    return (whole or [t for t in tables[1:] if _fits(t)] or tables[-1:])[0]
+
+
+#: The layouts of the comparison table, widest first: the independent interval with
+#: padded columns, with one space of padding between columns, and without it.
+COMPARE_LAYOUTS = ("padded", "tight", "narrow")
+
+
+def _compare_layout(frame: pd.DataFrame, layout: str) -> Table:
+    """:func:`compare_table` in one of :data:`COMPARE_LAYOUTS`."""
     labels = [FIGURE_LABELS.get(f, f.replace("_", " ")) for f in frame.figure]
     # a pair (``Bruna warhammer → Ghoul 2``) longer than the room its column has breaks
     # after its arrow, the defender's name whole (a wrap inside the column put ``Ghoul``
@@ -373,7 +403,9 @@ def compare_table(frame: pd.DataFrame) -> Table:
     table.add_column("", no_wrap=True)  # ✱ or ✱✱, flush left
     name_column(table, "figure", labels)
     name_column(table, "on", ons)
-    wide = is_wide()
+    wide = layout != "narrow"
+    if layout == "tight":
+        table.collapse_padding, table.pad_edge = True, False
     # narrow: one space between columns (the rule's gap, no padding), none at the
     # edges, so that a figure and a pair keep to one line in 80 columns
     if not wide:
@@ -390,7 +422,7 @@ def compare_table(frame: pd.DataFrame) -> Table:
         independent = ([bounds(r.diff_ci_independent_lo, r.diff_ci_independent_hi, digits,
                                 sign="+")] if wide else [])  # fmt: skip
         marks.append("✱✱" if r.changed_holm else "✱" if r.changed else "")
-        cells.append([_number(r.a, digits), _number(r.b, digits),
+        cells.append([_number(r.a, digits, r.figure), _number(r.b, digits, r.figure),
                       _diff(r.diff, r.diff_ci_lo, r.diff_ci_hi, digits), *independent,
                       times_narrower(r.narrowing)])  # fmt: skip
     for mark, label, on, row in zip(marks, labels, ons, cells, strict=True):
@@ -408,8 +440,10 @@ def interval_digits(width: float, least: int = 2, most: int = 4) -> int:
     return min(max(-math.floor(math.log10(half)), least), most)
 
 
-def _number(value: float, digits: int, sign: str = "") -> str:
-    return "—" if pd.isna(value) else formatted(value, f"{sign}.{digits}f")
+def _number(value: float, digits: int, figure: str) -> str:
+    """A figure of A or B to ``digits`` decimals, or those it needs not to read as 0 or 1
+    when it is not (:func:`~simlab.report.terminal.nonzero_decimals`)."""
+    return decimals(value, digits, figure_range(figure))
 
 
 def _diff(diff: float, lo: float, hi: float, digits: int) -> str:
@@ -501,9 +535,7 @@ def print_compare(comparison: Comparison) -> None:
     unchanged ones, those are counted by kind instead (:func:`shown_figures`)."""
     a, b = comparison.labels
     terminal.say_items([*items(f"A: {a}", at_separators(f"B: {b}")),
-                        *at_separators(f"({comparison.a.encounters:,} encounters each, the same "
-                                       f"dice; intervals from {comparison.ranges} paired "
-                                       "ranges)")])  # fmt: skip
+                        *at_separators(_how_compared(comparison))])  # fmt: skip
     listed, counted = shown_figures(comparison.figures)
     _notes(identical_note(comparison), "" if len(listed) else NONE_CHANGED)
     if len(listed):
@@ -542,6 +574,12 @@ def identical_note(comparison: Comparison) -> str:
         f"B is identical to A: {already}, so {', '.join(idle)} "
         f"{'changes' if len(idle) == 1 else 'change'} nothing."
     )
+
+
+def _how_compared(comparison: Comparison) -> str:
+    """``(20,000 encounters each, the same dice; intervals from 32 paired ranges)``."""
+    return (f"({counted(comparison.a.encounters, 'encounter')} each, the same dice; "
+            f"intervals from {counted(comparison.ranges, 'paired range')})")  # fmt: skip
 
 
 #: The most unmatched figures :func:`unmatched_note` names on each side.
@@ -599,30 +637,34 @@ COMPARE_TERMINAL_NOTE = (
 )
 
 
-def _figure_text(value: float, lo: float, hi: float, method: str) -> str:
-    """A tuned figure: ``3 (exact)``, or ``0.497 ± 0.004`` (its 95% interval); a time
-    (median time-to-down) that half of the encounters never reach is :data:`NOT_REACHED`."""
+def _figure_text(figure: str, value: float, lo: float, hi: float, method: str) -> str:
+    """A tuned ``figure``: ``3 (exact)``, or ``0.497 ± 0.004`` (its 95% interval, as
+    every table shows one), a median time-to-down in rounds, ``4 [4, 5]``; a time that
+    half of the encounters never reach is :data:`NOT_REACHED`."""
     if math.isinf(value):
         return NOT_REACHED + (" (exact)" if method == "exact" else "")
     if method == "exact":
         return f"{value:.4g} (exact)"
-    return estimate(value, lo, hi)
+    if figure == "median_time_to_down":
+        return median_and_interval(value, lo, hi)
+    return estimate(value, lo, hi, figure_range(figure))
 
 
 #: The most decimals a tuned figure is given for its interval to leave its target out.
 MOST_DECIDING_DIGITS = 9
 
 
-def _tuned_figure(e: Evaluation, target: float) -> str:
+def _tuned_figure(figure: str, e: Evaluation, target: float) -> str:
     """A tuned figure shown so as to agree with its verdict, whether it is consistent
     with ``target`` (:meth:`~simlab.tuning.tune.Evaluation.contains`). An interval that
     holds the target is shown as every table shows one (never narrower than it, it
     holds the target too); one that leaves it out, as ``value [lo, hi]`` to the decimals
     that keep it out, rounded outwards: ``0.515 [0.501, 0.529]`` for a target of 0.5,
     where ``0.52 ± 0.02`` held it. An exact figure gets the decimals that put it on its
-    side of the target (:func:`~simlab.report.terminal.decimals_to_decide`)."""
+    side of the target (:func:`~simlab.report.terminal.decimals_to_decide`). ``figure``
+    names what it is (``win_rate``…), as for :func:`_figure_text`."""
     if e.contains(target) or not all(map(math.isfinite, (e.figure, e.lo, e.hi))):
-        return _figure_text(e.figure, e.lo, e.hi, e.method)
+        return _figure_text(figure, e.figure, e.lo, e.hi, e.method)
     if e.method == "exact":
         return f"{_on_its_side(e.figure, target)} (exact)"
     digits = decimals_to_decide(e.figure, target, target, _leaving_out(e.lo, e.hi, target))
@@ -664,12 +706,12 @@ def print_tune(result: TuneResult) -> None:
     best, t = result.best, result.target
     shown = sorted([*result.neighbours(), best], key=lambda e: e.value)
     rows = [[f"{e.value:g}" + ("  ◀" if e is best else ""),
-             _tuned_figure(e, t.value), e.method] for e in shown]  # fmt: skip
+             _tuned_figure(t.figure.figure, e, t.value), e.method] for e in shown]  # fmt: skip
     _print_table(f"{result.field} for {t} (the value and its neighbours)",
                  [result.field, str(t.figure), "method"], rows)  # fmt: skip
     # each line broken at spaces, but not inside the field's or the target's names
     say = functools.partial(terminal.say_unbroken, whole=[result.field, str(t), str(t.figure)])
-    figure = _tuned_figure(best, t.value)
+    figure = _tuned_figure(t.figure.figure, best, t.value)
     tried = f"{result.field} tried ({result.lo:g}..{result.hi:g})"
     if not result.measured:
         say(f"unreachable: {t.figure} was measured at no value of {tried}: "

@@ -69,6 +69,7 @@ from simlab.engine.pieces import Pace
 from simlab.engine.tallies import Layout, TallyArrays, merge, new_tallies
 from simlab.errors import InputError
 from simlab.limits import MAX_RANGES, encounters_and_seed, whole_number_in
+from simlab.report.words import counted
 from simlab.scenario.common import ScenarioBase
 from simlab.tuning.figures import RATES, Counts, figure_counts, figure_values
 
@@ -169,8 +170,9 @@ class Comparison:
         printed both runs' tallies, some 28 kB)."""
         changed = int(self.figures.changed.sum()) if len(self.figures) else 0
         a, b = self.labels
-        return (f"<Comparison {a} vs {b} · {self.a.encounters:,} encounters on the same dice"
-                f" · {self.ranges} ranges: {changed} of {len(self.figures)} figures changed"
+        return (f"<Comparison {a} vs {b} · {counted(self.a.encounters, 'encounter')} on the "
+                f"same dice · {counted(self.ranges, 'range')}: {changed} of "
+                f"{counted(len(self.figures), 'figure')} changed"
                 f" (paired 95% interval); .figures>")  # fmt: skip
 
     def document(self) -> dict[str, Any]:
@@ -312,7 +314,19 @@ def _difference_table(whole: list[Measured], per_range: list[list[Measured]]) ->
     with np.errstate(divide="ignore", invalid="ignore"):
         strength = np.where(width > 0, diff / width, np.where(diff > 0, np.inf, 0.0))
     order = np.lexsort((-np.nan_to_num(strength), ~frame.changed.to_numpy()))
-    return frame.iloc[order].reset_index(drop=True)
+    frame = frame.iloc[order].reset_index(drop=True)
+    frame.attrs = dict(FIGURES_CI_KINDS)
+    return frame
+
+
+#: The methods of :attr:`Comparison.figures`' intervals, in its ``attrs`` (the README:
+#: every interval column's method is in a ``*_ci_kind`` column or the ``attrs``).
+FIGURES_CI_KINDS = {
+    "level": LEVEL,
+    "diff_ci_kind": "as the row's test says: paired (t on the K ranges' differences), "
+                    "exact (the exact test of the rate's counts) or independent",
+    "diff_ci_independent_kind": "independent (t on the K ranges of A and of B)",
+}  # fmt: skip
 
 
 class _Spreads(NamedTuple):

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from simlab.analysis import stats
-from simlab.analysis.result import median_time_to_down
+from simlab.analysis.result import NORMAL_CI_KIND, interval_column, median_time_to_down
 from simlab.engine.tallies import Layout, TallyArrays
 from simlab.errors import InputError, did_you_mean
 
@@ -51,19 +51,22 @@ def combatant_figures(
 
     Columns: ``combatant, side, down_rate`` with its Wilson (Clopper–Pearson when rare)
     interval, ``mean_time_to_down`` (among encounters in which it went down) with a
-    normal interval (encounters are independent), ``median_time_to_down`` (see the
-    module docstring).
+    normal interval (encounters are independent), each with its ``*_ci_kind``, and
+    ``median_time_to_down`` (see the module docstring).
     """
     z = stats.normal_quantile(level)
     rows = []
     for c, (side, name) in enumerate(layout.combatants):
         downs, mean, var, median = _down_figures(tallies.down_round[c], n)
-        lo, hi, _ = stats.rate_interval(downs, n, level)
+        lo, hi, kind = stats.rate_interval(downs, n, level)
         half = z * np.sqrt(var / downs) if downs > 1 else np.nan
         rows.append({"combatant": name, "side": side, "down_rate": downs / n,
-                     "down_rate_ci95_lo": float(lo), "down_rate_ci95_hi": float(hi),
-                     "mean_time_to_down": mean, "mean_time_to_down_ci95_lo": mean - half,
-                     "mean_time_to_down_ci95_hi": mean + half,
+                     interval_column("down_rate", level, "lo"): float(lo),
+                     interval_column("down_rate", level, "hi"): float(hi),
+                     "down_rate_ci_kind": str(kind), "mean_time_to_down": mean,
+                     interval_column("mean_time_to_down", level, "lo"): mean - half,
+                     interval_column("mean_time_to_down", level, "hi"): mean + half,
+                     "mean_time_to_down_ci_kind": NORMAL_CI_KIND,
                      "median_time_to_down": median})  # fmt: skip
     return pd.DataFrame(rows)
 

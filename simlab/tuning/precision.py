@@ -32,6 +32,7 @@ from simlab.analysis import stats
 from simlab.engine import runner
 from simlab.engine.tallies import Layout, TallyArrays, merge
 from simlab.errors import InputError
+from simlab.report.words import counted
 from simlab.tuning.figures import FigureRef, check_figure, measure, pair_label, parse_figure
 from simlab.tuning.overrides import argument_label
 
@@ -276,9 +277,9 @@ def stop_at_precision(
 
 def describe_record(record: dict[str, Any]) -> str:
     """One sentence on how a precision-stopped run was obtained (terminal and reports)."""
-    how = (f"stopped at {record['encounters']:,} encounters (cap {record['cap']:,}): "
+    how = (f"stopped at {counted(record['encounters'], 'encounter')} (cap {record['cap']:,}): "
            f"{record['rule']}" if record["met"] else
-           f"cap of {record['cap']:,} encounters reached before the precision was met "
+           f"cap of {counted(record['cap'], 'encounter')} reached before the precision was met "
            f"({record['rule']})")  # fmt: skip
     widest = record.get("widest")
     if widest:

@@ -23,6 +23,7 @@ from simlab.analysis.summary import summary
 from simlab.errors import ExactUnsupported, InputError
 from simlab.exact import pair_answer
 from simlab.limits import encounters_and_seed
+from simlab.report.words import counted
 from simlab.rules import has_crits
 from simlab.scenario.common import ScenarioBase
 from simlab.tuning.figures import combatant_figures
@@ -207,12 +208,14 @@ class SweepResult:
     )
 
     def __repr__(self) -> str:
-        """One line: what was varied and where the tables are (the dataclass's own repr
-        printed every point's scenario and tallies, some 30 kB for two points)."""
-        varied = ", ".join(f"{v.target} ({len(v.values)} values)" for v in self.vary)
-        return (f"<SweepResult {self.scenario} · rules {self.rules} · {len(self.points)} "
-                f"points of {varied} · {self.per_point()} · seed "
-                f"{self.seed}: .attacks(), .combatants(), .sides(), "
+        """One line: what was varied, over which changes shared by every point, and
+        every method that gives one of its tables (the dataclass's own repr printed every
+        point's scenario and tallies, some 30 kB for two points)."""
+        varied = ", ".join(f"{v.target} ({counted(len(v.values), 'value')})" for v in self.vary)
+        fixed = f" · with {', '.join(self.overrides)}" if self.overrides else ""
+        return (f"<SweepResult {self.scenario}{fixed} · rules {self.rules} · "
+                f"{counted(len(self.points), 'point')} of {varied} · {self.per_point()} · seed "
+                f"{self.seed}: .attacks(), .combatants(), .sides(), .damage_pmf(), "
                 "simlab.plot_sweep>")  # fmt: skip
 
     def per_point(self) -> str:
@@ -223,12 +226,13 @@ class SweepResult:
         found = [p.result.meta.get("precision") for p in self.points if p.result is not None]
         records = [r for r in found if r is not None]
         if not records or len(records) < len(found):
-            return f"{self.encounters:,} encounters per point"
+            return f"{counted(self.encounters, 'encounter')} per point"
         stops = [r["encounters"] for r in records]
-        counts = f"{min(stops):,}" if min(stops) == max(stops) else f"{min(stops):,}–{max(stops):,}"
+        counts = (counted(min(stops), "encounter") if min(stops) == max(stops)
+                  else f"{min(stops):,}–{max(stops):,} encounters")  # fmt: skip
         short = sum(not r["met"] for r in records)
         capped = f"; {short} reached the cap before the precision" if short else ""
-        return (f"{counts} encounters per point (each run to precision "
+        return (f"{counts} per point (each run to precision "
                 f"{records[0]['half_width']:g}, cap {self.encounters:,}{capped})")  # fmt: skip
 
     @property

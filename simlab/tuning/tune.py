@@ -30,6 +30,7 @@ from typing import Any, NamedTuple
 
 from simlab.errors import ExactUnsupported, InputError
 from simlab.limits import encounters_and_seed
+from simlab.report.words import counted
 from simlab.scenario.common import ScenarioBase
 from simlab.tuning.figures import FigureRef, check_figure, exact_measure, measure, parse_figure
 from simlab.tuning.overrides import (
@@ -230,7 +231,8 @@ class TuneResult:
             answer += ", the closest end: the target is not reached"
         return (f"<TuneResult {self.scenario} · rules {self.rules} · {self.field} over "
                 f"{_show(self.lo)}..{_show(self.hi)} for {self.target}: {answer}; "
-                f"{len(self.evaluations)} values evaluated; .value, .best, .evaluations, "
+                f"{counted(len(self.evaluations), 'value')} evaluated; .value, .best, "
+                ".evaluations, "
                 ".how()>")  # fmt: skip
 
     @property
@@ -271,7 +273,7 @@ class TuneResult:
         methods = {e.method for e in self.evaluations}
         on = f" on {', '.join(self.precision_on)}" if self.precision_on else ""
         size = (
-            f"{self.encounters:,} encounters a value"
+            f"{counted(self.encounters, 'encounter')} a value"
             if self.precision is None
             else f"each value run to precision {self.precision:g}{on}, cap {self.encounters:,}"
         )
@@ -289,8 +291,8 @@ class TuneResult:
         kind = "integers" if self.integer else "numbers"
         fixed = f" with {', '.join(self.overrides)}" if self.overrides else ""
         return (f"tuned {self.field} over {_show(self.lo)}..{_show(self.hi)} ({kind}){fixed} "
-                f"for {self.target} by {search}, {len(self.evaluations)} values evaluated by "
-                f"{source}")  # fmt: skip
+                f"for {self.target} by {search}, {counted(len(self.evaluations), 'value')} "
+                f"evaluated by {source}")  # fmt: skip
 
     def document(self) -> dict[str, Any]:
         """The ``tune.json`` document."""

@@ -136,8 +136,8 @@ def test_bad_scenario_exits_2_with_location_and_no_traceback(tmp_path: Path, com
     ("args", "words"),
     [
         (["-n", "0"], "Invalid value for '-n'"),
-        (["--threads", "4096"], "expected --threads from 1 to"),
-        (["--threads", "0"], "'--threads': expected a thread count of at least 1; got 0"),
+        (["--threads", "4096"], "--threads: expected a thread count from 1 to"),
+        (["--threads", "0"], "--threads: expected a thread count from 1 to"),
         (["--threads", "two"], "'--threads': expected a whole number such as 2; got 'two'"),
         (["--seed", "-1"], "'--seed': expected a seed from 0 to 18446744073709551615 "
                            "(2**64 - 1); got -1"),
@@ -478,3 +478,38 @@ def test_a_set_that_does_not_fit_a_file_of_a_folder_names_the_file(tmp_path: Pat
     assert done.stderr.startswith("--set Warden.hp=30: expected a combatant")
     assert done.stderr.strip().endswith("(in scenarios/opposed-tiers/novice-duel.yaml)")
     assert not (tmp_path / "out").exists()
+
+
+#: Every command that takes --threads, with what else it needs to start.
+THREADED = {
+    "run": ["run", str(QUICKSTART)],
+    "sweep": ["sweep", str(QUICKSTART), "--vary", "Brute.guard=0:1"],
+    "compare": ["compare", str(QUICKSTART), "--set", "Brute.guard=1"],
+    "tune": ["tune", str(QUICKSTART), "--vary", "Brute.hp=5:30", "--target",
+             "win_rate:party=0.5"],
+    "report": ["report", str(QUICKSTART)],
+    "check": ["check", str(QUICKSTART)],
+    "baseline update": ["baseline", "update", str(QUICKSTART), "--baseline", "base.json"],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("command", THREADED)
+def test_every_command_refuses_a_thread_count_out_of_range_in_one_message(
+    command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--threads 0`` gave click's usage error, "expected a thread count of at least 1",
+    which implied that 3 would do on a 2-core machine; ``--threads 3`` gave "expected
+    --threads from 1 to 2" (A.md 16). Both ends now give one message, in simlab's form."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+    from simlab.engine.runner import max_threads
+
+    monkeypatch.chdir(tmp_path)
+    top = max_threads()
+    expected = f"--threads: expected a thread count from 1 to {top}; got"
+    for threads in (0, top + 1):
+        done = CliRunner().invoke(main, [*THREADED[command], "-n", "100", "--threads",
+                                         str(threads)])  # fmt: skip
+        assert done.exit_code == 2, done.output
+        assert done.output.strip() == f"{expected} {threads}", done.output

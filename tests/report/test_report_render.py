@@ -17,6 +17,7 @@ import matplotlib.pyplot as plt
 
 import simlab
 from simlab import api
+from simlab.errors import InputError
 from simlab.report.render import render_report
 from simlab.report.results import ScenarioRun
 from simlab.rules import RULE_SYSTEMS
@@ -161,7 +162,7 @@ def test_plot_refuses_an_attack_that_never_happened(run: ScenarioRun) -> None:
                       (lambda: simlab.plot_damage_at_least(run, "Nobody", "quick-jab",
                                                            defender="Brute"),
                        "got 'Nobody' 'quick-jab' at Brute, never made")):  # fmt: skip
-        with pytest.raises(ValueError) as info:
+        with pytest.raises(InputError) as info:
             draw()
         assert str(info.value) == f"expected an attacker and attack that happened ({listed}); {got}"
     plt.close("all")
@@ -184,7 +185,7 @@ def test_plot_names_the_choices_for_a_mistyped_name(
     run: ScenarioRun, draw: Any, words: str
 ) -> None:
     """A name in no row drew an empty plot and said nothing."""
-    with pytest.raises(ValueError, match=re.escape(words)):
+    with pytest.raises(InputError, match=re.escape(words)):
         draw(run)
     plt.close("all")
 

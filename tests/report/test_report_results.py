@@ -171,9 +171,9 @@ def test_an_alpha_that_is_not_a_p_value_threshold_is_an_input_error(
         (lambda s: s["attacks"][0].__setitem__("damage_counts", {"0": 1}),
          r"expected the damage counts of \S+'s \S+ on \S+ to add up to its \d+ attempts; got 1"),
         (lambda s: s.__setitem__("rounds_counts", {}),
-         "expected rounds counts adding up to 3000 encounters; got 0"),
+         "expected rounds counts adding up to 3,000 encounters; got 0"),
         (lambda s: s["rounds_counts"].__setitem__("1", s["rounds_counts"].get("1", 0) + 1),
-         "expected rounds counts adding up to 3000 encounters; got 3001"),
+         "expected rounds counts adding up to 3,000 encounters; got 3001"),
         (lambda s: s["attacks"][0].__setitem__("pair", [-1, 0, -1]),
          r"expected an attack pair \[attacker, attack, defender\] of the 2 combatants and "
          r"\d+ attacks; got \[-1, 0, -1\]"),
@@ -254,9 +254,9 @@ def _drop_second_combatant(s: dict) -> None:
         (_drop_second_combatant, "expected 2 combatant entries, one per combatant of the "
          "layout; got 1"),
         (lambda s: s["combatants"][1]["events"]["out"].__setitem__("round_counts", {"3": 5000}),
-         "expected Brute's out in at most 3000 encounters; got 5000"),
+         "expected Brute's out in at most 3,000 encounters; got 5000"),
         (lambda s: s["combatants"][0].__setitem__("censor_round_counts", {"4": 3000}),
-         "expected Kaito downed or left standing in at most 3000 encounters"),
+         "expected Kaito downed or left standing in at most 3,000 encounters"),
         (lambda s: s["attacks"][0]["batches"].__setitem__("damage", [2**62] * 32),
          "expected the damage total of Kaito's quick-jab on Brute to be the sum of its "
          "damage counts"),

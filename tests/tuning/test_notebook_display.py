@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import simlab
+from tests.tuning.cases import SS_DUEL
 
 
 def test_a_result_shows_one_line(duel: Any) -> None:
@@ -13,7 +14,8 @@ def test_a_result_shows_one_line(duel: Any) -> None:
     text = repr(res)
     assert text == (
         "<Result ss-duel · rules shattered-spirits · 1,000 encounters · seed 1: 2 combatants, "
-        "1 attack pair; .hit_rates(), .damage(), .time_to_down(), .combatants(), .win_rates()>"
+        "1 attack pair; .hit_rates(), .damage(), .damage_pmf(), .time_to_down(), "
+        ".combatants(), .events(), .status_damage(), .win_rates()>"
     )
 
 
@@ -22,7 +24,7 @@ def test_a_sweep_shows_one_line(duel: Any) -> None:
     assert repr(sw) == (
         "<SweepResult ss-duel · rules shattered-spirits · 3 points of Defender.guard (3 values)"
         " · 500 encounters per point · seed 1: .attacks(), .combatants(), .sides(),"
-        " simlab.plot_sweep>"
+        " .damage_pmf(), simlab.plot_sweep>"
     )
 
 
@@ -56,3 +58,72 @@ def test_an_exact_answer_shows_one_line(duel: Any) -> None:
         "<ExactResult ss-duel · rules shattered-spirits: 1 pair and the duel's time-to-down "
         "solved, 0 refused; .attacks(), .damage_pmf(), .time_to_down(), .refusals>"
     )
+
+
+def test_a_count_of_one_is_singular_in_reprs_and_headers(
+    duel: Any, monkeypatch: Any, capsys: Any
+) -> None:
+    """``1 points``, ``1 encounters``, ``(1 values)`` in the reprs and the terminal's
+    headers (A.md 21)."""
+    from click.testing import CliRunner
+    from rich.console import Console
+
+    from simlab.cli import main
+    from simlab.report import terminal
+
+    sw = simlab.sweep(duel, {"Defender.guard": [1]}, n=1, exact=False)
+    assert "· 1 point of Defender.guard (1 value) · 1 encounter per point ·" in repr(sw)
+    assert "· 1 encounter · seed 1:" in repr(simlab.simulate(duel, n=1))
+    monkeypatch.setattr(terminal, "console", Console(width=80, force_terminal=False))
+    monkeypatch.setenv("COLUMNS", "80")
+    sweep = CliRunner().invoke(main, ["sweep", str(SS_DUEL), "--vary", "Defender.guard=1",
+                                      "-n", "1", "--no-exact"])  # fmt: skip
+    run = CliRunner().invoke(main, ["run", str(SS_DUEL), "-n", "1"])
+    printed = sweep.output + run.output + capsys.readouterr().out
+    assert "simulated 1 encounter of 1 point" in printed
+    assert "1 encounter per point" in printed
+    assert "simulated 1 encounter\n" in printed and "· 1 encounter · seed 1" in printed
+    for plural in ("1 points", "1 encounters", "1 values"):
+        assert plural not in printed
+
+
+def _tables_given(obj: Any) -> set[str]:
+    """The public methods of ``obj`` that, called with no argument, give a table with
+    rows; of a Result's per-encounter tables (zeros where nothing is tallied), those its
+    layout tallies."""
+    import pandas as pd
+
+    names = set()
+    for name in dir(obj):
+        method = getattr(obj, name)
+        if name.startswith("_") or not callable(method):
+            continue
+        try:
+            table = method()
+        except TypeError:  # takes arguments
+            continue
+        if isinstance(table, pd.DataFrame) and len(table):
+            names.add(name)
+    layout = getattr(obj, "layout", None)
+    if layout is not None:
+        names -= {"status_damage", "momentum_spent"} - set(layout.per_encounter_tallies)
+    return names
+
+
+def test_a_repr_lists_every_table_method_and_the_shared_changes(duel: Any) -> None:
+    """The quickstart's repr left out ``.damage_pmf()``, ``.events()`` and
+    ``.status_damage()``; a sweep's ``.damage_pmf()`` and the changes every point shares
+    (``scn.with_(...)``), which the terminal's heading shows (A.md 22)."""
+    import re
+
+    from tests.tuning.cases import ROOT
+
+    res = simlab.simulate(ROOT / "scenarios/shattered-spirits/quickstart.yaml", n=500)
+    listed = set(re.findall(r"\.(\w+)\(\)", repr(res)))
+    assert listed == _tables_given(res), repr(res)
+    sw = simlab.sweep(duel.with_({"Defender.hp": 20}), {"Defender.guard": [0, 1]}, n=200,
+                      exact=False)  # fmt: skip
+    assert set(re.findall(r"\.(\w+)\(\)", repr(sw))) == _tables_given(sw), repr(sw)
+    assert repr(sw).startswith("<SweepResult ss-duel · with Defender.hp=20 · rules")
+    changed = simlab.simulate(duel.with_({"Defender.hp": 20}), n=200)
+    assert repr(changed).startswith("<Result ss-duel · with Defender.hp=20 · rules")

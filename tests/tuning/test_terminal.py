@@ -427,3 +427,76 @@ def test_a_sweep_never_breaks_a_name_in_a_column_heading(monkeypatch: pytest.Mon
                       "--vary", "Plate Knight.bonus_defense=0:1", "-n", 500)  # fmt: skip
     assert not broken_names(text, ["Plate Knight"]), text
     assert "point: Plate Knight.hp · Plate Knight.bonus_defense" in text
+
+
+def _compare_rows(text: str) -> list[str]:
+    """The rows of the comparison table in ``text``, each with its lines joined (a pair
+    broken after its arrow continues on the lines below its row's first)."""
+    from simlab.report.tuning_terminal import FIGURE_LABELS
+
+    labels = "|".join(re.escape(label) for label in sorted(FIGURE_LABELS.values(), key=len,
+                                                             reverse=True))  # fmt: skip
+    starts = re.compile(rf"^\s*(✱✱|✱)?\s*({labels})\s")
+    lines = text.splitlines()
+    rule = next(k for k, line in enumerate(lines) if set(line.strip()) == {"─"})
+    rows: list[str] = []
+    for line in lines[rule + 1 :]:
+        if starts.match(line) or not rows:
+            rows.append(line)
+        else:
+            rows[-1] += f" {line}"
+    return rows
+
+
+def _numbers(row: str) -> list[str]:
+    """Every number printed in a row of a table, as printed."""
+    return re.findall(r"[+-]?\d[\d,]*\.?\d*(?:e[+-]?\d+)?", row)
+
+
+@pytest.fixture(scope="module")
+def comparisons(duel: Any) -> list[Any]:
+    """The figures the terminal lists of two real comparisons: the duel's row 9 raised
+    to 8 (A.md 2) and a fight's Warden at 30 HP (pairs of up to 31 characters)."""
+    from simlab.report.tuning_terminal import shown_figures
+
+    fight = simlab.load(ROOT / "scenarios/opposed-tiers/party-fight.yaml")
+    return [shown_figures(simlab.compare(duel, changes={"strike.profile[9]": 8},
+                                         n=20_000).figures)[0],
+            shown_figures(simlab.compare(fight, changes={"Warden.hp": 30},
+                                         n=5_000).figures)[0]]  # fmt: skip
+
+
+def test_compare_cuts_no_number_at_any_width_from_80_to_200(comparisons: list[Any]) -> None:
+    """At exactly 110 columns the wide layout was one column too wide and rich cut its
+    last column: ``4.`` for ``4.0``, ``narrowe`` (A.md 2). At every width every number
+    reads as it does at 200 columns (the independent interval only where it is shown),
+    and from 110 to 120 columns the duel's pair keeps to at most two lines."""
+    from rich.console import Console
+
+    from simlab.report.tuning_terminal import compare_table
+
+    saved = terminal.console
+    try:
+        for frame in comparisons:
+            texts = {}
+            for width in (200, *range(80, 200)):
+                terminal.console = Console(width=width, force_terminal=False, record=True)
+                terminal.console.print(compare_table(frame))
+                texts[width] = terminal.console.export_text()
+            widest = _compare_rows(texts[200])
+            assert len(widest) == len(frame)
+            for width, text in texts.items():
+                rows = _compare_rows(text)
+                assert "×" in text and len(rows) == len(frame), (width, text)
+                wide = "independent 95%" in text
+                for row, whole in zip(rows, widest, strict=True):
+                    expected = whole if wide else re.sub(r"\[[^[]*\]([^[]*)$", r"\1", whole)
+                    assert sorted(_numbers(row)) == sorted(_numbers(expected)), (width, row, whole)
+        for width in range(110, 121):
+            terminal.console = Console(width=width, force_terminal=False, record=True)
+            terminal.console.print(compare_table(comparisons[0]))
+            text = terminal.console.export_text()
+            assert "independent 95%" in text
+            assert "Attacker strike →" in text and "          strike →" not in text, text
+    finally:
+        terminal.console = saved

@@ -1,0 +1,184 @@
+"""One rule for a figure shown with its 95% interval, in every table and page (A.md 3, 19).
+
+(a) the interval shown is never narrower than the true one; (b) the figure has the
+decimals of its interval, one more where rounding it would show the interval more than
+half as wide again (a ``--precision`` run's to the precision reached); (c) where
+``value ± half`` would reach past what the figure can be (below 0, above 1 for a rate), or
+onto 0 or 1 where the interval does not, it is ``value [lo, hi]``, and a figure that is
+not 0 never reads as 0.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from rich.console import Console
+
+import simlab
+from simlab.report import terminal
+from simlab.report.terminal import NON_NEGATIVE, RATE_RANGE, estimate
+
+ROOT = Path(__file__).resolve().parents[2]
+DUEL = ROOT / "scenarios/benchmarks/ss-duel.yaml"
+PARTY = ROOT / "scenarios/opposed-tiers/party-fight.yaml"
+
+
+def shown_interval(text: str, within: tuple[float, float]) -> tuple[float, float, float]:
+    """The value and the interval a cell printed by :func:`estimate` stands for."""
+    if " ± " in text:
+        value, half = (float(x) for x in text.split(" ± "))
+        return value, value - half, value + half
+    if m := re.fullmatch(r"(\S+) \[(\S+), (\S+)\]", text):
+        return float(m[1]), float(m[2]), float(m[3])
+    if m := re.fullmatch(r"(\S+) \(([<>]) (\S+)\)", text):
+        bound = float(m[3])
+        return (float(m[1]), within[0], bound) if m[2] == "<" else (float(m[1]), bound, within[1])
+    raise AssertionError(f"not a figure with its interval: {text!r}")
+
+
+@pytest.mark.parametrize(
+    ("value", "lo", "hi", "within", "before", "after"),
+    [
+        # the precision reached, not three decimals at most: ± 0.000958 read as ± 0.002
+        (0.91667, 0.91571, 0.91763, RATE_RANGE, "0.917 ± 0.002", "0.9167 ± 0.0010"),
+        (0.97183, 0.97125, 0.97241, RATE_RANGE, "0.972 ± 0.001", "0.9718 ± 0.0007"),
+        # past 0 or 1, or onto 0 that the interval excludes: its bounds, rounded outwards
+        (1 / 3, 0.0084, 0.9057, RATE_RANGE, "0.3 ± 0.7", "0.3 [0.008, 0.91]"),
+        (8.0, -88.0, 104.0, NON_NEGATIVE, "8 ± 96", "8 [0, 104]"),
+        (0.0031, 0.00098, 0.0068, RATE_RANGE, "0.003 ± 0.004", "0.003 [0.0009, 0.007]"),
+        (0.9995, 0.998, 0.99995, RATE_RANGE, "1.000 ± 0.002", "0.9995 [0.998, 0.99995]"),
+        # never 0.000 for a rate that happened
+        (0.000097, 0.0000025, 0.000349, RATE_RANGE, "0.000 ± 0.001", "0.0001 [2e-06, 0.0004]"),
+        (0.0000415, 0.0000083, 0.00013, RATE_RANGE, "0.000 ± 0.001", "4e-05 [8e-06, 0.00013]"),
+        # as it was
+        (0.547, 0.538, 0.556, RATE_RANGE, "0.547 ± 0.009", "0.547 ± 0.009"),
+        (3.4127, 3.397, 3.428, NON_NEGATIVE, "3.41 ± 0.02", "3.41 ± 0.02"),
+        (1.0, 0.99982, 1.0, RATE_RANGE, "1 (> 0.999)", "1 (> 0.9998)"),
+    ],
+)
+def test_the_rule_on_the_walk_s_figures(value: float, lo: float, hi: float,
+                                        within: tuple[float, float], before: str,
+                                        after: str) -> None:  # fmt: skip
+    assert estimate(value, lo, hi, within) == after, before
+
+
+def _random_intervals(seed: int) -> list[tuple[float, float, float, tuple[float, float]]]:
+    """Rates and means of every size, with intervals as simlab's methods give them:
+    Wilson's and Clopper–Pearson's within [0, 1], a t-interval that may reach below 0."""
+    rng = np.random.default_rng(seed)
+    cases = []
+    for _ in range(3000):
+        n = int(10 ** rng.uniform(0, 7))
+        k = int(rng.binomial(n, 10 ** rng.uniform(-6, 0)))
+        p = k / n
+        half = 1.96 * math.sqrt(max(p * (1 - p), 1 / n) / n) * rng.uniform(0.5, 1.5)
+        lo, hi = max(p - half * rng.uniform(0.2, 1), 0.0), min(p + half, 1.0)
+        lo, hi = (0.0 if k == 0 else lo), (1.0 if k == n else hi)
+        cases.append((p, min(lo, p), max(hi, p), RATE_RANGE))
+        mean = 10 ** rng.uniform(-3, 2)
+        spread = mean * 10 ** rng.uniform(-4, 1)
+        cases.append((mean, mean - spread, mean + spread * rng.uniform(0.8, 1.2), NON_NEGATIVE))
+    return cases
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_every_figure_shown_holds_its_interval_and_stays_within_its_values(seed: int) -> None:
+    for value, lo, hi, within in _random_intervals(seed):
+        text = estimate(value, lo, hi, within)
+        shown, low, high = shown_interval(text, within)
+        true_lo, true_hi = max(lo, within[0]), min(hi, within[1])
+        assert low <= true_lo + 1e-12 and true_hi <= high + 1e-12, (value, lo, hi, text)  # (a)
+        assert within[0] <= low and high <= within[1], (value, lo, hi, text)  # (c)
+        for limit in within:  # (c): onto a limit only where the interval reaches it
+            assert limit not in (low, high) or limit in (true_lo, true_hi), (value, lo, hi, text)
+        assert (shown == 0) == (value == 0), (value, lo, hi, text)  # never 0.000
+        if " ± " in text:  # (b)
+            half = max(value - true_lo, true_hi - value)
+            assert (high - low) / 2 <= 1.5 * half + 1e-12, (value, lo, hi, text)
+
+
+def _cell(text: str, row_start: str, column: int) -> str:
+    """The cell ``column`` (0: the first after the names) of the row of ``text`` that
+    starts with ``row_start``, cells two or more spaces apart."""
+    line = next(line for line in text.splitlines() if line.strip().startswith(row_start))
+    return re.split(r"\s{2,}", line.strip()[len(row_start) :].strip())[column]
+
+
+def _printed(print_: Any) -> str:
+    """What ``print_`` prints on :data:`terminal.console`, 80 columns wide."""
+    saved = terminal.console
+    terminal.console = Console(width=80, record=True, force_terminal=False)
+    try:
+        print_()
+        return str(terminal.console.export_text())
+    finally:
+        terminal.console = saved
+
+
+def test_a_precision_run_prints_its_figures_to_the_precision_reached() -> None:
+    """``--precision 0.001 --precision-on hit_rate:strike`` stopped at ± 0.000958 and the
+    table read ``0.917 ± 0.002`` beside it (A.md 3)."""
+    duel = simlab.load(DUEL)
+    res = simlab.simulate(duel, n=1_000_000, precision=0.001, precision_on=["hit_rate:strike"])
+    r = res.hit_rates().iloc[0]
+    reached = max(r.hit_rate - r.hit_rate_ci95_lo, r.hit_rate_ci95_hi - r.hit_rate)
+    assert reached <= 0.001
+    text = _printed(lambda: terminal.console.print(terminal.attacks_table(res)))
+    cell = _cell(text, "Attacker:", 2)
+    value, half = cell.split(" ± ")
+    assert len(value.partition(".")[2]) == 4 and float(half) <= 1.5 * reached, cell
+
+
+def test_a_figure_reads_the_same_in_the_run_the_sweep_and_the_page(tmp_path: Path) -> None:
+    """The party fight's rare crits: the sweep printed ``0.000 ± 0.001`` and its page
+    ``0.0000 [0.0000, 0.0004]`` for a rate of 0.0001 whose interval excludes 0, a third
+    form beside ``0.003 [0.001, 0.007]`` (A.md 19). A sweep point is the run with the same
+    ``--set`` bit for bit, so each of its figures must be printed as the run prints it,
+    and the page must give the same decimals in its bracketed form."""
+    fight = simlab.load(PARTY)
+    sweep = simlab.sweep(fight, {"Warden.hp": [15]}, n=5000, exact=False)
+    run = simlab.simulate(fight.with_({"Warden.hp": 15}), n=5000)
+    simlab.write_sweep(sweep, tmp_path)
+    page = (tmp_path / "sweep.md").read_text()
+    from simlab.report.tuning_terminal import sweep_attack_tables
+
+    tables = _printed(lambda: [terminal.console.print(t) for t in sweep_attack_tables(sweep)])
+    rates = run.hit_rates()
+    rare = rates[(rates.crit_rate > 0) & (rates.crit_rate < 0.001)]
+    assert len(rare), "no rare crit to show"
+    for r in rates.itertuples():
+        cell = terminal.interval_cell(r, "crit_rate")
+        shown, low, _ = shown_interval(cell, RATE_RANGE)
+        assert shown > 0 if r.crit_rate > 0 else shown == 0, cell
+        assert low > 0 if r.crits > 0 else True, cell
+        title = f"{r.attacker}: {r.attack} → {r.defender} (± 95% interval)"
+        block = tables[tables.index(title) :]
+        assert _cell(block, "15", 1) == cell, (title, block[:400])
+        row = f"| 15 | {r.attacker} | {r.attack} | {r.defender} | "
+        cells = next(line for line in page.splitlines() if line.startswith(row)).split(" | ")
+        assert cells[5] == terminal.interval_cell(r, "crit_rate", bracketed=True), cells
+
+
+def test_tune_shows_a_median_with_its_interval_in_rounds() -> None:
+    """``tune … --target median_time_to_down:Defender=5``: ``4 ± 1`` for the interval
+    [4, 5] read as if 3 were plausible (A.md 19); a median reads as everywhere else."""
+    from simlab.report.tuning_terminal import _figure_text
+
+    assert _figure_text("median_time_to_down", 4.0, 4.0, 5.0, "simulated") == "4 [4, 5]"
+    assert _figure_text("crit_rate", 0.003, 0.0009, 0.007, "simulated") == "0.003 [0.0009, 0.007]"
+
+
+def test_compare_never_prints_a_rare_figure_of_a_or_b_as_0() -> None:
+    """A and B are printed to the decimals of their difference's interval: a crit rate of
+    0.0003 beside a difference known to ± 0.002 read ``0.000``."""
+    from simlab.report.tuning_terminal import _number
+
+    assert _number(0.0003, 3, "crit_rate") == "0.0003"
+    assert _number(0.9996, 3, "hit_rate") == "0.9996"
+    assert _number(0.0, 3, "crit_rate") == "0.000"
+    assert _number(12.5, 2, "mean_damage") == "12.50"
