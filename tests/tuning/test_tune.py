@@ -259,7 +259,7 @@ def test_a_tuned_figure_shows_the_verdict_its_interval_gives(seed: int) -> None:
     value = target + float(rng.choice([-1, 1])) * half * float(rng.uniform(0.5, 1.5))
     lo, hi = value - half * float(rng.uniform(0.8, 1)), value + half * float(rng.uniform(0.8, 1))
     e = Evaluation(1, value, lo, hi, "simulated")
-    shown = _tuned_figure(e, target)
+    shown = _tuned_figure("win_rate", e, target)
     numbers = [float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", shown)]
     if "±" in shown:
         low, high = numbers[0] - numbers[1], numbers[0] + numbers[1]
@@ -274,9 +274,9 @@ def test_an_exact_figure_reads_on_its_side_of_the_target() -> None:
     consistent with 0.5"."""
     from simlab.report.tuning_terminal import _tuned_figure
 
-    assert _tuned_figure(Evaluation(1, 0.49999, 0.49999, 0.49999, "exact"), 0.5) == (
+    assert _tuned_figure("win_rate", Evaluation(1, 0.49999, 0.49999, 0.49999, "exact"), 0.5) == (
         "0.49999 (exact)")  # fmt: skip
-    assert _tuned_figure(Evaluation(1, 0.4, 0.4, 0.4, "exact"), 0.5) == "0.4 (exact)"
+    assert _tuned_figure("win_rate", Evaluation(1, 0.4, 0.4, 0.4, "exact"), 0.5) == "0.4 (exact)"
 
 
 def test_monotonicity_is_judged_beyond_noise() -> None:
