@@ -210,3 +210,43 @@ sides:
   raiders:
     - {name: Rat, hp: 6, tier: novice, attacks: [club]}
 """
+
+
+#: The smallest duel of each rule system but draft1 (one attack, attacker A and
+#: defender B at 20 HP): scenarios the input-error tests change one key or value of.
+GLITTERS_DUEL = """\
+scenario: t
+rules: glitters-d20
+attacks:
+  mace: {damage: 1d6, type: bludgeoning}
+sides:
+  a: [{name: A, hp: 20, attacks: [mace]}]
+  b: [{name: B, hp: 20, dc: 10}]
+"""
+ZONES_DUEL = """\
+scenario: t
+rules: zones-3d6
+attacks:
+  spear: {damage: 1d6}
+sides:
+  a: [{name: A, hp: 20, attacks: [spear]}]
+  b: [{name: B, hp: 20}]
+"""
+TIERS_DUEL = """\
+scenario: t
+rules: opposed-tiers
+attacks:
+  sword: {}
+sides:
+  a: [{name: A, hp: 20, attacks: [sword]}]
+  b: [{name: B, hp: 20}]
+"""
+SPIRITS_DUEL = """\
+scenario: t
+rules: shattered-spirits
+attacks:
+  blade: {profile: [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9]}
+sides:
+  a: [{name: A, hp: 20, attacks: [blade]}]
+  b: [{name: B, hp: 20}]
+"""

@@ -13,27 +13,11 @@ from pathlib import Path
 import pytest
 
 import simlab
-from tests.support import errors_of, validate_file
+from tests.support import GLITTERS_DUEL, ZONES_DUEL, errors_of, validate_file
 
-GLITTERS = """\
-scenario: t
-rules: glitters-d20
-attacks:
-  mace: {damage: DICE, type: bludgeoning}
-sides:
-  a: [{name: A, hp: 20, attacks: [mace]}]
-  b: [{name: B, hp: 20, dc: 10}]
-"""
+GLITTERS = GLITTERS_DUEL.replace("damage: 1d6", "damage: DICE")
 
-ZONES = """\
-scenario: t
-rules: zones-3d6
-attacks:
-  spear: {damage: DICE}
-sides:
-  a: [{name: A, hp: 20, attacks: [spear]}]
-  b: [{name: B, hp: 20}]
-"""
+ZONES = ZONES_DUEL.replace("damage: 1d6", "damage: DICE")
 
 TIERS = """\
 scenario: t

@@ -18,35 +18,16 @@ import pytest
 
 import simlab
 from simlab.errors import ScenarioError
-from tests.support import errors_of, validate_file
+from tests.support import GLITTERS_DUEL, SPIRITS_DUEL, TIERS_DUEL, errors_of, validate_file
 
-GLITTERS = """\
-scenario: t
-rules: glitters-d20
-attacks:
-  mace: {damage: 1d6, type: bludgeoning}
-sides:
-  a: [{name: A, hp: 20, attacks: [mace]}]
-  b: [{name: B, hp: 20, dc: 10, defense: parry, parry_value: 4}]
-"""
+GLITTERS = GLITTERS_DUEL.replace("dc: 10}", "dc: 10, defense: parry, parry_value: 4}")
 
-TIERS = """\
-scenario: t
-rules: opposed-tiers
-attacks:
-  sword: {}
-sides:
-  a: [{name: A, hp: 20, shield: light, shield_tier: adept, attacks: [sword]}]
-  b: [{name: B, hp: 20, armor: heavy, armor_tier: master}]
-"""
+TIERS = TIERS_DUEL.replace("hp: 20, attacks", "hp: 20, shield: light, shield_tier: adept, attacks")
+TIERS = TIERS.replace("{name: B, hp: 20}", "{name: B, hp: 20, armor: heavy, armor_tier: master}")
 
-SPIRITS = """\
-scenario: t
-rules: shattered-spirits
-attacks:
-  blade: {profile: [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9]}
-sides:
-  a:
+SPIRITS = SPIRITS_DUEL.replace(
+    "  a: [{name: A, hp: 20, attacks: [blade]}]",
+    """  a:
     - name: A
       hp: 20
       attacks: [blade]
@@ -57,9 +38,8 @@ sides:
         - {name: steady, speed: 3}
         - {name: frenzy, speed: 1, attacks_per_turn: 2}
       stance_policy: {switch_to: frenzy, when_hp_below: 10}
-      spirit: {name: Hawk, hp: 8, attacks: [blade], manifest: always, recall_below: 3}
-  b: [{name: B, hp: 20, attacks: [blade]}]
-"""
+      spirit: {name: Hawk, hp: 8, attacks: [blade], manifest: always, recall_below: 3}""",
+).replace("{name: B, hp: 20}", "{name: B, hp: 20, attacks: [blade]}")
 
 CASES = [
     (GLITTERS, "defense: parry, parry_value: 4", "parry_value: 4",

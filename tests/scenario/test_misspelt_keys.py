@@ -12,47 +12,22 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import errors_of, validate_file
+from tests.support import (
+    GLITTERS_DUEL,
+    SPIRITS_DUEL,
+    TIERS_DUEL,
+    ZONES_DUEL,
+    errors_of,
+    validate_file,
+)
 
-GLITTERS = """\
-scenario: t
-rules: glitters-d20
-attacks:
-  mace: {damage: 1d6, type: bludgeoning}
-sides:
-  a: [{name: A, hp: 20, attacks: [mace]}]
-  b: [{name: B, hp: 20, dc: 10}]
-"""
+GLITTERS = GLITTERS_DUEL
 
-ZONES = """\
-scenario: t
-rules: zones-3d6
-attacks:
-  spear: {damage: 1d6}
-sides:
-  a: [{name: A, hp: 20, attacks: [spear]}]
-  b: [{name: B, hp: 20}]
-"""
+ZONES = ZONES_DUEL
 
-TIERS = """\
-scenario: t
-rules: opposed-tiers
-attacks:
-  sword: {}
-sides:
-  a: [{name: A, hp: 20, attacks: [sword]}]
-  b: [{name: B, hp: 20}]
-"""
+TIERS = TIERS_DUEL
 
-SPIRITS = """\
-scenario: t
-rules: shattered-spirits
-attacks:
-  blade: {profile: [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9]}
-sides:
-  a: [{name: A, hp: 20, attacks: [blade]}]
-  b: [{name: B, hp: 20}]
-"""
+SPIRITS = SPIRITS_DUEL
 
 DRAFT1 = """\
 scenario: t
