@@ -436,10 +436,37 @@ def is_wide() -> bool:
     return console.width >= WIDE
 
 
+class _FittingTable(Table):
+    """A table that closes up its columns, one space between them instead of two, where
+    its figures would not fit the console otherwise: rich crops a table wider than the
+    console at its right edge, and a count of 621 read as 62 (figures never wrap,
+    :func:`number_column`)."""
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        if self._unbroken_width(console, options) > options.max_width:
+            self.padding = (0, 1, 0, 0)
+        return super().__rich_console__(console, options)
+
+    def _unbroken_width(self, console: Console, options: ConsoleOptions) -> int:
+        """The width the table needs without breaking any figure or name: a column that
+        never wraps as wide as its widest cell, a column of names as its ``min_width``,
+        and a column that may wrap (a spec, a pair broken at its arrow) 1, with their
+        padding (a space each side) and the blank rule between two of them."""
+        width = 3 * len(self.columns) - 1
+        for column in self.columns:
+            if column.no_wrap:
+                cells = [column.header, *column.cells]
+                width += max(Measurement.get(console, options, c).maximum for c in cells)
+            else:
+                width += column.min_width or 1
+        return width
+
+
 def console_table(title: str) -> Table:
-    """A table that fits the console: no vertical rules, a line under the header."""
-    return Table(title=title, box=box.SIMPLE_HEAD, show_edge=False,
-                 min_width=min(len(title), 80))  # fmt: skip
+    """A table that fits the console: no vertical rules, a line under the header, its
+    columns closed up where its figures would not fit otherwise (:class:`_FittingTable`)."""
+    return _FittingTable(title=title, box=box.SIMPLE_HEAD, show_edge=False,
+                         min_width=min(len(title), 80))  # fmt: skip
 
 
 def name_column(table: Table, header: str, names: Sequence[str | Parts]) -> None:

@@ -422,3 +422,22 @@ def test_an_attack_named_on_a_line_of_its_own_is_indented() -> None:
     brute = next(k for k, line in enumerate(lines) if line.startswith("Brute"))
     assert lines[brute].split()[:2] == ["Brute:", "Kaito"], lines
     assert lines[brute + 1].rstrip() == "  stone-strike", lines
+
+
+def test_a_table_too_wide_by_a_little_closes_up_and_cuts_no_figure() -> None:
+    """At 80 columns one wide down rate (``0.9997 [0.9992, 0.9999]``) pushed the
+    time-to-down table two columns past the edge: rich cropped it, the header read
+    ``cappe`` and Sato's 621 capped encounters read 62. The columns close up instead,
+    and every count is printed whole."""
+    result = api.simulate(ROOT / "scenarios/shattered-spirits-draft1/techniques-3v3.yaml",
+                          n=20_000, seed=1, threads=1)  # fmt: skip
+    text = _terminal_text(result, 80)
+    table = text[text.index("time-to-down (rounds)") : text.index("events (share")]
+    lines = table.splitlines()
+    assert max(len(line) for line in lines) <= 80, table
+    assert "capped" in table, table
+    rows = result.combatants()
+    for r in rows.itertuples():
+        line = next(line for line in lines if line.split()[:1] == [r.combatant.split()[0]]
+                    and r.combatant in line)  # fmt: skip
+        assert line.split()[-1] == f"{r.capped:,}", (line, r.capped)

@@ -391,7 +391,7 @@ def test_compare_breaks_a_pair_too_long_for_its_column_after_the_arrow(
     })  # fmt: skip
     lines = _compare_at_80(monkeypatch, frame).splitlines()
     assert max(len(line) for line in lines) <= 80, lines
-    row = next(k for k, line in enumerate(lines) if line.startswith("✱  crit rate"))
+    row = next(k for k, line in enumerate(lines) if re.match(r"✱\s+crit rate", line))
     assert lines[row].split()[3:6] == ["Bruna", "warhammer", "→"], lines
     assert lines[row + 1].split() == ["Ghoul", "2"], lines
 
