@@ -158,6 +158,10 @@ def plot_sweep(
         if line[[c for c in line.columns if c.endswith(figure)]].notna().any().any()
     ]
     names = _line_names(lines, others, subject, named, figure)
+    # every line's colour by its place among all of the sweep's subjects, so that a line
+    # left out or drawn with another does not move the colours of the rest
+    order = [key for key, _ in data.groupby([*others, *subject], sort=False)]
+    exact_drawn: dict[tuple[Any, ...], Any] = {}
     for key, line in lines:
         if key not in names:  # drawn with the line it coincides with
             continue
@@ -165,22 +169,38 @@ def plot_sweep(
         keys = _keys(key, others, subject)
         name = names[key]
         at = line[x] if numeric else line[x].map(str)  # dice, lists: one category each
-        drawn = ax.plot(at, line[figure], label=name,
-                        **{"markersize": 3, **_line_style(data, others, named, keys)})  # fmt: skip
+        style = {"markersize": 3, "color": f"C{order.index(key) % 10}",
+                 **_line_style(data, others, named, keys)}  # fmt: skip
+        drawn = ax.plot(at, line[figure], label=name, **style)
         if f"{figure}_ci95_lo" in line.columns:
             ax.fill_between(at, line[f"{figure}_ci95_lo"], line[f"{figure}_ci95_hi"],
                             color=drawn[0].get_color(), alpha=0.2, linewidth=0)  # fmt: skip
         if exact is not None and exact.notna().any():
-            # in the line's colour where there are several lines: two black dashes in
-            # the legend would not say which is which
-            color = drawn[0].get_color() if len(lines) > 1 else EXACT_STYLE["color"]
-            ax.plot(at, exact, **{**EXACT_STYLE, "color": color, "label": name + EXACT_SUFFIX})
+            _exact_line(ax, at, exact, name, drawn[0].get_color() if len(lines) > 1 else None,
+                        exact_drawn)  # fmt: skip
     ax.set_xlabel(x)
     ax.set_ylabel(AXIS_LABELS.get(figure, figure.replace("_", " ")))
     _readable_axes(ax, figure, data[x] if numeric else None)
     if ax.get_lines():  # a single line too: the legend names its subject
         legend_outside(ax)
     return data
+
+
+def _exact_line(ax: Axes, at: pd.Series, exact: pd.Series, name: str, color: Any,
+                drawn: dict[tuple[Any, ...], Any]) -> None:  # fmt: skip
+    """A line's exact answer, dashed, in the line's ``color`` where there are several
+    lines (two black dashes in the legend would not say which is which), black where it
+    is the only one. An answer the same at every point as one drawn already (every
+    combination of a grid solves the same pair alike) is not drawn again: its line's
+    name joins the first one's legend entry."""
+    same = (tuple(at), tuple(exact.round(12)))
+    if same in drawn:
+        first = drawn[same]
+        first.set_label(first.get_label().removesuffix(EXACT_SUFFIX) + f" = {name}" + EXACT_SUFFIX)
+        return
+    (line,) = ax.plot(at, exact, **{**EXACT_STYLE, "color": color or EXACT_STYLE["color"],
+                                    "label": name + EXACT_SUFFIX})  # fmt: skip
+    drawn[same] = line
 
 
 def _keys(key: Any, others: Sequence[str], subject: Sequence[str]) -> dict[str, Any]:
@@ -199,20 +219,36 @@ def _line_names(
     """The legend name of each line :func:`plot_sweep` draws, by its group key. Lines
     whose figures are the same at every value (two sides that never win, a side and
     the draws) are drawn once, named together (``enemies = draw``): drawn one over the
-    other, the first would hide under the second."""
-    names: dict[Any, str] = {}
-    drawn: dict[tuple[Any, ...], Any] = {}
+    other, the first would hide under the second. In a grid, one subject's line the same
+    at every value of the further fields is named once for them all (``draw (every
+    Plate Knight.bonus_defense)``)."""
+    groups: dict[tuple[Any, ...], list[Any]] = {}
     for key, line in lines:
-        keys = _keys(key, others, subject)
-        name = " · ".join([*(f"{f}={keys[f]}" for f in others), *(str(keys[c]) for c in named)])
         figures = line[[c for c in line.columns if c.endswith(figure) or "_ci95_" in c]]
-        same = (*(keys[f] for f in others), tuple(figures.round(12).itertuples(index=False)))
-        if same in drawn:
-            names[drawn[same]] += f" = {name}"
-        else:
-            drawn[same] = key
-            names[key] = name
+        groups.setdefault(tuple(figures.round(12).itertuples(index=False)), []).append(key)
+    combinations = len({tuple(_keys(k, others, subject)[f] for f in others) for k, _ in lines})
+    names: dict[Any, str] = {}
+    for keys in groups.values():
+        names[keys[0]] = _merged_name([_keys(k, others, subject) for k in keys], others,
+                                      subject, named, combinations)  # fmt: skip
     return names
+
+
+def _merged_name(members: list[dict[str, Any]], others: Sequence[str], subject: Sequence[str],
+                 named: Sequence[str], combinations: int) -> str:  # fmt: skip
+    """The legend name of the lines ``members`` (their fields' values and subjects by
+    name), drawn as one: ``defender = draw (every FIELD)`` when each of their subjects
+    is there at every combination of the further fields, else their names joined by
+    `` = ``."""
+    by_subject: dict[tuple[Any, ...], int] = {}
+    for m in members:
+        who = tuple(m[c] for c in (named or subject))
+        by_subject[who] = by_subject.get(who, 0) + 1
+    if others and combinations > 1 and set(by_subject.values()) == {combinations}:
+        subjects = " = ".join(" · ".join(map(str, s)) for s in by_subject)
+        return f"{subjects} (every {', '.join(others)})"
+    return " = ".join(" · ".join([*(f"{f}={m[f]}" for f in others), *(str(m[c]) for c in named)])
+                      for m in members)  # fmt: skip
 
 
 #: How :func:`plot_sweep` tells apart the values of the further varied fields when the

@@ -333,7 +333,9 @@ def test_sweep_pictures_keep_their_legends_beside_the_data(
     assert [ax.get_legend() for ax in damage.axes] == [None] * len(damage.axes)
     (legend,) = damage.legends
     names = [t.get_text() for t in legend.get_texts()]
-    assert {"strike.profile[9]=6", "strike.profile[9]=8 (exact)"} <= set(names), names
+    assert "strike.profile[9]=6" in names, names
+    # the exact hit rate does not depend on profile[9]: one entry for both lines
+    assert "strike.profile[9]=6 = strike.profile[9]=8 (exact)" in names, names
     assert not any("Attacker" in name for name in names), names
     # the simulated lines first, then the exact ones, each in its line's colour (two
     # black dashes could not be told apart)
@@ -342,7 +344,8 @@ def test_sweep_pictures_keep_their_legends_beside_the_data(
     colour = {name: h.get_color() for name, h in zip(names, legend.legend_handles, strict=True)}
     for name in names:
         if name.endswith(" (exact)"):
-            assert colour[name] == colour[name.removesuffix(" (exact)")], colour
+            first = name.removesuffix(" (exact)").split(" = ")[0]
+            assert colour[name] == colour[first], colour
     for fig in drawn:  # beside the panels, or under them where it is long
         box = (fig.legends or [fig.axes[0].get_legend()])[0].get_window_extent()
         assert all(box.x0 >= ax.get_window_extent().x1 or box.y1 <= ax.get_window_extent().y0
@@ -589,7 +592,7 @@ def test_a_sweep_of_the_precision_exits_2_naming_the_option_to_use() -> None:
     assert "--precision H" in done.output and "Traceback" not in done.output
 
 
-def test_sweep_lines_of_several_subjects_and_fields_are_told_apart(duel: Any) -> None:
+def test_sweep_lines_of_several_subjects_and_fields_are_told_apart(fight: Any) -> None:
     """Every combatant at two values of a second field: sixteen lines took the ten
     colours in turn, so two lines shared one. Each combatant keeps one colour and each
     value of the second field a line style and marker."""
@@ -597,20 +600,64 @@ def test_sweep_lines_of_several_subjects_and_fields_are_told_apart(duel: Any) ->
 
     from simlab.report.tuning import plot_sweep
 
-    sw = simlab.sweep(duel, {"Defender.guard": [0, 1], "strike.profile[9]": [6, 8]}, n=500)
+    sw = simlab.sweep(fight, {"Kaito.hp": [12, 24], "Brute.hp": [20, 40]}, n=500)
     fig, ax = plt.subplots()
-    plot_sweep(sw, "down_rate", ax=ax)
+    plot_sweep(sw, "mean_time_to_down", ax=ax)
     style = {line.get_label(): (line.get_color(), line.get_linestyle(), line.get_marker())
              for line in ax.get_lines()}  # fmt: skip
     plt.close(fig)
-    names = [f"strike.profile[9]={v} · {who}" for v in (6, 8) for who in ("Attacker", "Defender")]
+    names = [f"Brute.hp={v} · {who}" for v in (20, 40) for who in ("Kaito", "Mira")]
     assert set(names) <= set(style), style
     colour, dash, mark = (dict(zip(names, (s[i] for s in map(style.get, names)), strict=True))
                           for i in range(3))  # fmt: skip
-    for who in ("Attacker", "Defender"):
-        six, eight = f"strike.profile[9]=6 · {who}", f"strike.profile[9]=8 · {who}"
-        assert colour[six] == colour[eight] and (dash[six], mark[six]) != (dash[eight], mark[eight])
+    for who in ("Kaito", "Mira"):
+        low, high = f"Brute.hp=20 · {who}", f"Brute.hp=40 · {who}"
+        assert colour[low] == colour[high] and (dash[low], mark[low]) != (dash[high], mark[high])
     assert colour[names[0]] != colour[names[1]]
+
+
+def test_a_line_the_same_at_every_value_of_a_grid_is_drawn_once(duel: Any) -> None:
+    """A grid's draws, 0 at every point for every value of the further field, were drawn
+    once per value, each hiding the others and each named in the legend; and a pair's
+    exact answer, the same for every combination, got a legend entry per combination.
+    Each is drawn once, named once."""
+    import matplotlib.pyplot as plt
+
+    from simlab.report.tuning import plot_sweep
+
+    sw = simlab.sweep(duel, {"Defender.guard": [0, 1], "strike.profile[9]": [6, 8]}, n=500)
+    fig, ax = plt.subplots()
+    plot_sweep(sw, "win_rate", ax=ax)
+    labels = [line.get_label() for line in ax.get_lines()]
+    plt.close(fig)
+    assert labels == ["attacker (every strike.profile[9])",
+                      "defender = draw (every strike.profile[9])"], labels  # fmt: skip
+    fig, ax = plt.subplots()
+    plot_sweep(sw, "hit_rate", ax=ax)
+    exact = [line.get_label() for line in ax.get_lines() if line.get_label().endswith("(exact)")]
+    plt.close(fig)
+    assert len(exact) == 1, exact  # the hit rate does not depend on profile[9]
+
+
+def test_a_line_left_out_moves_no_other_line_s_colour(fight: Any) -> None:
+    """On a sweep page, the median plot drew Berserker and Raider 2 as one line, and the
+    palette moved along by one for every later combatant: a colour named another
+    combatant than on the page's other plots. Each line keeps its subject's colour."""
+    import matplotlib.pyplot as plt
+
+    from simlab.report.tuning import plot_sweep
+
+    sw = simlab.sweep(fight, {"Kaito.hp": [12, 24]}, n=500)
+    colours = []
+    for figure in ("down_rate", "median_time_to_down", "mean_time_to_down"):
+        fig, ax = plt.subplots()
+        plot_sweep(sw, figure, ax=ax)
+        colours.append({line.get_label().split(" = ")[-1]: line.get_color()
+                        for line in ax.get_lines()})  # fmt: skip
+        plt.close(fig)
+    for name in colours[0]:
+        seen = {c[name] for c in colours if name in c}
+        assert len(seen) == 1, (name, colours)
 
 
 PLATE = Path(__file__).resolve().parents[2] / "scenarios/zones-3d6/longsword-vs-plate.yaml"
