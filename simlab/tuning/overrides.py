@@ -248,7 +248,8 @@ def apply_overrides(scenario: ScenarioBase, overrides: list[Override]) -> Scenar
         whole = path[:-1] if isinstance(path[-1], int) else path
         _mark(positions, key_positions, whole, _sentinel(k))
     applied = source.overrides + tuple(o.spelled() for o in overrides)
-    changed = YamlSource(source.filename, data, positions, key_positions, applied)
+    done = source.written + tuple(changed_by)
+    changed = YamlSource(source.filename, data, positions, key_positions, applied, done)
     try:
         return from_source(changed)
     except ScenarioError as err:
