@@ -925,7 +925,7 @@ def compare(
     _prepare_out(out)
     n = encounters or first.encounters
     with _progress(precision or first.precision)(2 * n, "A and B") as advance:
-        result = api.compare(a, b, changes=changes, n=n, seed=seed, threads=threads,
+        result = api.compare_variants(a, b, changes=changes, n=n, seed=seed, threads=threads,
                              progress=advance, precision=precision,
                              precision_on=_figures(precision_on))  # fmt: skip
     print_compare(result)
