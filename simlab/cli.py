@@ -116,15 +116,34 @@ SET = click.option(
 
 def PRECISION(command: Callable[..., Any]) -> Callable[..., Any]:  # noqa: N802 (an option, like SET)
     """--precision H and --precision-on FIGURE[:ON]: run until the figures are known to ±H."""
-    command = click.option(
-        "--precision-on", "precision_on", multiple=True, metavar="FIGURE[:ON]",
-        help="Apply --precision only to these figures (repeatable): hit_rate:strike, "
-             "win_rate:party, mean_rounds.")(command)  # fmt: skip
-    return click.option(
-        "--precision", type=Fraction("a half-width", up_to_one=True), metavar="H",
-        help="Simulate in fixed stages until every reported rate's 95% half-width is at "
-             "most H (means: H × max(|mean|, 1)); -n is then a cap. See README, Targets.",
-    )(command)  # fmt: skip
+    return _precision_options(
+        "Simulate in fixed stages until every reported rate's 95% half-width is at most H "
+        "(means: H × max(|mean|, 1)); -n is then a cap. See README, Targets.",
+        "Apply --precision only to these figures (repeatable): hit_rate:strike, "
+        "win_rate:party, mean_rounds.",
+    )(command)
+
+
+def TUNE_PRECISION(command: Callable[..., Any]) -> Callable[..., Any]:  # noqa: N802 (an option)
+    """tune's --precision H and --precision-on: by default only the target's figure."""
+    return _precision_options(
+        "Simulate each value in fixed stages until the target's figure has a 95% half-width "
+        "of at most H (a mean: H × max(|mean|, 1)); -n is then a cap. See README, Targets.",
+        "Apply --precision to these figures in place of the target's (repeatable): "
+        "hit_rate:strike, win_rate:party, mean_rounds.",
+    )(command)
+
+
+def _precision_options(precision: str, on: str) -> Callable[..., Any]:
+    """The --precision and --precision-on options, with their help texts."""
+
+    def add(command: Callable[..., Any]) -> Callable[..., Any]:
+        command = click.option("--precision-on", "precision_on", multiple=True,
+                               metavar="FIGURE[:ON]", help=on)(command)  # fmt: skip
+        return click.option("--precision", type=Fraction("a half-width", up_to_one=True),
+                            metavar="H", help=precision)(command)  # fmt: skip
+
+    return add
 
 
 def _figures(precision_on: tuple[str, ...]) -> tuple[Any, ...]:
@@ -973,7 +992,7 @@ def _note_unused_settings(first: Any, second: Any, given: dict[str, int | None])
 @SET
 @_tuning_options("simulated value", "tune.json")
 @click.option("--no-exact", is_flag=True, help="Simulate every value (no exact engine).")
-@PRECISION
+@TUNE_PRECISION
 @handle_errors
 def tune(
     scenario: str,

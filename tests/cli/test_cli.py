@@ -513,3 +513,20 @@ def test_every_command_refuses_a_thread_count_out_of_range_in_one_message(
                                          str(threads)])  # fmt: skip
         assert done.exit_code == 2, done.output
         assert done.output.strip() == f"{expected} {threads}", done.output
+
+
+def test_tune_help_says_precision_is_on_the_target_figure() -> None:
+    """tune runs each value until the target's figure is known to ±H, not every reported
+    rate, which ``run``'s shared option text said in ``tune --help`` (walk R1, N9)."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    def option_text(command: str) -> str:
+        shown = CliRunner().invoke(main, [command, "--help"], terminal_width=200).output
+        return next(line for line in shown.splitlines() if "--precision H" in line
+                    and "  " in line.strip())  # fmt: skip
+
+    assert "until the target's figure has a 95% half-width of at most H" in option_text("tune")
+    assert "every reported rate" not in option_text("tune")
+    assert "every reported rate's 95% half-width is at most H" in option_text("run")
