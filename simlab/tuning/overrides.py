@@ -185,7 +185,7 @@ def _as_overrides(
     if isinstance(changes, str):
         changes = [changes]
     if isinstance(changes, Mapping):
-        return [Override(str(k), v, f"override {k!r}") for k, v in changes.items()]
+        return [Override(str(k), v, f"override {k}") for k, v in changes.items()]
     return [c if isinstance(c, Override) else parse_assignment(str(c), "override")
             for c in changes]  # fmt: skip
 

@@ -131,17 +131,17 @@ def test_the_cli_refuses_a_shield_tier_without_a_shield_with_exit_2(tmp_path: Pa
     ("text", "changes", "problem"),
     [
         (GLITTERS, {"B.defense": "none", "B.parry_value": 3},
-         "override 'B.parry_value': expected 'defense: parry' with a parry_value"),
+         "override B.parry_value: expected 'defense: parry' with a parry_value"),
         (TIERS, {"A.shield": None, "A.shield_tier": "master"},
-         "override 'A.shield_tier': expected 'shield: TYPE' with a shield_tier"),
+         "override A.shield_tier: expected 'shield: TYPE' with a shield_tier"),
         (TIERS, {"B.armor": None, "B.armor_tier": "adept"},
-         "override 'B.armor_tier': expected 'armor: TYPE' with an armor_tier"),
+         "override B.armor_tier: expected 'armor: TYPE' with an armor_tier"),
         (SPIRITS, {"A.spirit.manifest": "never", "A.spirit.recall_below": 2},
-         "override 'A.spirit.recall_below': expected manifest: always or melee with"),
+         "override A.spirit.recall_below: expected manifest: always or melee with"),
         (SPIRITS, {"A.react.block": None, "A.sunder.wielded": 2},
-         "override 'A.sunder.wielded': expected 'react: {block: …}' with wielded charges"),
+         "override A.sunder.wielded: expected 'react: {block: …}' with wielded charges"),
         (SPIRITS, {"A.react.block": None, "A.sunder": {"wielded": 2}},
-         "override 'A.sunder': expected 'react: {block: …}' with wielded charges"),
+         "override A.sunder: expected 'react: {block: …}' with wielded charges"),
     ],
 )  # fmt: skip
 def test_an_override_that_writes_such_a_field_is_refused(
@@ -190,7 +190,7 @@ def test_a_source_destroyed_before_the_first_arrival_is_refused_naming_the_entry
     scn = simlab.loads(REINFORCED, "s.yaml")
     assert scn.with_({"params.source_destroyed_round": 1}).params.source_destroyed_round == 1
     late = simlab.loads(text.replace("round: 2}", "round: 4}"), "s.yaml")
-    with pytest.raises(ScenarioError, match=r"^override 'Shade.reinforce.from_round': expected "
+    with pytest.raises(ScenarioError, match=r"^override Shade.reinforce.from_round: expected "
                        r"source_destroyed_round 0 \(never\) or at least the from_round of "
                        r"'Shade' \(5"):  # fmt: skip
         late.with_({"Shade.reinforce.from_round": 5})
