@@ -249,3 +249,18 @@ def test_report_takes_folders(tmp_path: Path) -> None:
     done = simlab("report", folder, "-n", 500, "--out", tmp_path / "out")
     assert done.exit_code == 2
     assert "expected a scenario id not used by" in done.output
+
+
+def test_a_baseline_whose_scenarios_are_a_mapping_is_refused_with_exit_2(
+    tmp_path: Path,
+) -> None:
+    """It was read as 0 scenarios: "no drift … (0 figures compared)", exit 0 (walk R1, N14)."""
+    fake = tmp_path / "fake.json"
+    fake.write_text('{"format": 1, "scenarios": {}}')
+    done = simlab("report", QUICKSTART, "-n", 200, "--baseline", fake, "--out", tmp_path / "r")
+    assert done.exit_code == 2, done.output
+    assert f"{fake}: expected a list of scenarios; got a mapping" in done.output
+    fake.write_text("[1, 2]")
+    done = simlab("report", "--from", fake, "--out", tmp_path / "r")
+    assert done.exit_code == 2, done.output
+    assert f"{fake}: expected a JSON object; got a list" in done.output
