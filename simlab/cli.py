@@ -811,10 +811,33 @@ def baseline_update(
             )
             runs += more
     else:
+        before = _baseline_scenarios(path)
         runs = _runs(scenarios, encounters, seed, threads, from_)
     written = api.save_results(runs, Path(path))
     _say(f"wrote baseline {written} ({counted(len(runs), 'scenario')}: "
          f"{', '.join(r.scenario for r in runs)})")  # fmt: skip
+    if scenarios or from_ is not None:
+        kept = {(r.rules, r.scenario) for r in runs}
+        dropped = [name for key, name in before.items() if key not in kept]
+        if dropped:
+            _say(f"dropped from the baseline: {', '.join(dropped)} (the new baseline has "
+                 "only the scenarios given; name these too to keep them)")  # fmt: skip
+
+
+def _baseline_scenarios(path: str) -> dict[tuple[str, str], str]:
+    """The scenarios of the baseline at ``path`` that a new one replaces, (rules, id) →
+    id: none when there is none, or when it cannot be read (it is replaced anyway)."""
+    import os
+
+    from simlab import api
+    from simlab.errors import InputError
+
+    if not os.path.lexists(path):
+        return {}
+    try:
+        return {(r.rules, r.scenario): r.scenario for r in api.load_results(path)}
+    except InputError:
+        return {}
 
 
 def _check_recorded_source(path: str, run: Any) -> None:

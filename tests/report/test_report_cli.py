@@ -264,3 +264,19 @@ def test_a_baseline_whose_scenarios_are_a_mapping_is_refused_with_exit_2(
     done = simlab("report", "--from", fake, "--out", tmp_path / "r")
     assert done.exit_code == 2, done.output
     assert f"{fake}: expected a JSON object; got a list" in done.output
+
+
+def test_baseline_update_of_some_scenarios_names_those_it_drops(tmp_path: Path) -> None:
+    """``baseline update SCENARIO --baseline EXISTING`` writes a new baseline of SCENARIO
+    alone, as documented; it dropped the others without a word (walk R1, N15)."""
+    base = tmp_path / "b.json"
+    party = QUICKSTART.parent / "party-3v3.yaml"
+    first = simlab("baseline", "update", QUICKSTART, party, "--baseline", base, "-n", 300)
+    assert first.exit_code == 0, first.output
+    assert "dropped" not in first.output
+    done = simlab("baseline", "update", QUICKSTART, "--baseline", base, "-n", 300)
+    assert done.exit_code == 0, done.output
+    said = " ".join(done.output.split())
+    assert "(1 scenario: quickstart) dropped from the baseline: party-3v3 (the new baseline " \
+           "has only the scenarios given; name these too to keep them)" in said, said
+    assert [s["scenario"] for s in json.loads(base.read_text())["scenarios"]] == ["quickstart"]
