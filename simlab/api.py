@@ -568,7 +568,8 @@ def compare(
     """Compare two variants on the same dice, with paired intervals of every difference.
 
     B is the scenario ``b``, or ``a`` with ``changes`` (as for :func:`override`); both
-    together are refused (``b.with_(changes)`` is ``b`` with changes). Returns a :class:`simlab.tuning.compare.Comparison`; its
+    together are refused (``b.with_(changes)`` is ``b`` with changes). Returns a
+    :class:`simlab.tuning.compare.Comparison`; its
     ``figures`` table has A, B, B − A, the paired 95% interval and the interval two
     independent runs would give (see :mod:`simlab.tuning.compare`). With
     ``precision``, A and B are each run to that precision (``n`` the cap) and both are

@@ -277,6 +277,8 @@ def test_baseline_update_of_some_scenarios_names_those_it_drops(tmp_path: Path) 
     done = simlab("baseline", "update", QUICKSTART, "--baseline", base, "-n", 300)
     assert done.exit_code == 0, done.output
     said = " ".join(done.output.split())
-    assert "(1 scenario: quickstart) dropped from the baseline: party-3v3 (the new baseline " \
-           "has only the scenarios given; name these too to keep them)" in said, said
+    assert (
+        "(1 scenario: quickstart) dropped from the baseline: party-3v3 (the new baseline "
+        "has only the scenarios given; name these too to keep them)" in said
+    ), said
     assert [s["scenario"] for s in json.loads(base.read_text())["scenarios"]] == ["quickstart"]

@@ -161,8 +161,9 @@ def test_the_cli_refuses_an_override_that_writes_such_a_field_with_exit_2(
     path.write_text(TIERS.replace("shield: light, shield_tier: adept, ", ""), encoding="utf-8")
     result = CliRunner().invoke(main, ["run", str(path), "--set", "A.shield_tier=adept"])
     assert result.exit_code == 2
-    assert result.output.startswith("--set A.shield_tier=adept: expected 'shield: TYPE' with "
-                                    "a shield_tier (the tier of its shield's dice); got no shield")  # fmt: skip
+    assert result.output.startswith("--set A.shield_tier=adept: expected 'shield: TYPE' with a "
+                                    "shield_tier (the tier of its shield's dice); got no "
+                                    "shield")  # fmt: skip
     glitters = tmp_path / "g.yaml"
     glitters.write_text(GLITTERS.replace("defense: parry, parry_value: 4", "defense: none"))
     result = CliRunner().invoke(main, ["sweep", str(glitters), "--vary", "B.parry_value=2,6"])

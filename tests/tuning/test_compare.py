@@ -457,8 +457,8 @@ def test_b_and_changes_together_are_refused_in_python_and_named_once_by_the_cli(
         simlab.compare(duel, duel.with_({"Defender.guard": 2}), changes={"Defender.hp": 3})
     ab = simlab.compare(duel, duel.with_({"Defender.guard": 2, "Defender.hp": 3}), n=200)
     assert repr(ab).count("Defender.hp=3") == 1
-    result = CliRunner().invoke(main, ["compare", str(SS_DUEL), str(SS_DUEL), "--set", "Defender.hp=3",
-                                       "-n", "200", "--out", str(tmp_path / "c")])  # fmt: skip
+    args = [str(SS_DUEL), str(SS_DUEL), "--set", "Defender.hp=3", "-n", "200"]
+    result = CliRunner().invoke(main, ["compare", *args, "--out", str(tmp_path / "c")])
     assert result.exit_code == 0, result.output
     document = json.loads((tmp_path / "c" / "compare.json").read_text())
     assert document["b"] == f"{SS_DUEL} with Defender.hp=3"

@@ -570,7 +570,7 @@ class Scenario(ScenarioBase):
                     continue
                 message = (f"expected source_destroyed_round 0 (never) or at least the "
                            f"from_round of {member.name!r} ({first}: its reinforcements "
-                           f"arrive from then); got {last}, and none ever arrives")
+                           f"arrive from then); got {last}, and none ever arrives")  # fmt: skip
                 at = ("params", "source_destroyed_round") if as_written(info) else where
                 raise located_error(at, message, last)
         return self
