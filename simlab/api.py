@@ -567,8 +567,9 @@ def compare(
 ) -> Any:
     """Compare two variants on the same dice, with paired intervals of every difference.
 
-    B is the scenario ``b``, or ``a`` with ``changes`` (as for :func:`override`), or
-    ``b`` with ``changes``. Returns a :class:`simlab.tuning.compare.Comparison`; its
+    B is the scenario ``b``, or ``a`` with ``changes`` (as for :func:`override`); both
+    together are refused (``b.with_(changes)`` is ``b`` with changes). Returns a
+    :class:`simlab.tuning.compare.Comparison`; its
     ``figures`` table has A, B, B − A, the paired 95% interval and the interval two
     independent runs would give (see :mod:`simlab.tuning.compare`). With
     ``precision``, A and B are each run to that precision (``n`` the cap) and both are
@@ -576,6 +577,29 @@ def compare(
     come from: 2 to 1,000 and at most one an encounter (more is refused); by default 32,
     or one an encounter under 32.
     """
+    if b is not None and changes:
+        raise InputError("expected b or changes; got both (pass b.with_(changes) as b to "
+                         "compare A with b changed)")  # fmt: skip
+    return compare_variants(a, b, changes=changes, n=n, seed=seed, threads=threads,
+                            ranges=ranges, progress=progress, precision=precision,
+                            precision_on=precision_on)  # fmt: skip
+
+
+def compare_variants(
+    a: ScenarioBase | str | os.PathLike[str],
+    b: ScenarioBase | str | os.PathLike[str] | None = None,
+    *,
+    changes: Any = None,
+    n: int | None = None,
+    seed: int | None = None,
+    threads: int | None = None,
+    ranges: int | None = None,
+    progress: runner.Progress | None = None,
+    precision: float | None = None,
+    precision_on: Sequence[Any] = (),
+) -> Any:
+    """:func:`compare`, where B may also be ``b`` with ``changes``, named ``B with
+    CHANGES`` (``simlab compare A B --set ...``)."""
     from simlab.tuning.compare import compare as run
     from simlab.tuning.compare import ranges_for
     from simlab.tuning.overrides import refuse_run_changes

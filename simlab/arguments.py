@@ -123,7 +123,7 @@ def client_argument(value: Any) -> None:
 def spelled_as(label: str, python: str, command_line: str) -> str:
     """``command_line`` where ``label`` names a command-line argument, else ``python``:
     how a message points to another argument in the words its reader typed. A label
-    names its argument as given (``--set Defender.guard=2``, ``vary 'Defender.guard'``),
+    names its argument as given (``--set Defender.guard=2``, ``vary Defender.guard``),
     and only the command line's start with ``--``."""
     return command_line if label.startswith("--") else python
 

@@ -116,15 +116,34 @@ SET = click.option(
 
 def PRECISION(command: Callable[..., Any]) -> Callable[..., Any]:  # noqa: N802 (an option, like SET)
     """--precision H and --precision-on FIGURE[:ON]: run until the figures are known to ±H."""
-    command = click.option(
-        "--precision-on", "precision_on", multiple=True, metavar="FIGURE[:ON]",
-        help="Apply --precision only to these figures (repeatable): hit_rate:strike, "
-             "win_rate:party, mean_rounds.")(command)  # fmt: skip
-    return click.option(
-        "--precision", type=Fraction("a half-width", up_to_one=True), metavar="H",
-        help="Simulate in fixed stages until every reported rate's 95% half-width is at "
-             "most H (means: H × max(|mean|, 1)); -n is then a cap. See README, Targets.",
-    )(command)  # fmt: skip
+    return _precision_options(
+        "Simulate in fixed stages until every reported rate's 95% half-width is at most H "
+        "(means: H × max(|mean|, 1)); -n is then a cap. See README, Targets.",
+        "Apply --precision only to these figures (repeatable): hit_rate:strike, "
+        "win_rate:party, mean_rounds.",
+    )(command)
+
+
+def TUNE_PRECISION(command: Callable[..., Any]) -> Callable[..., Any]:  # noqa: N802 (an option)
+    """tune's --precision H and --precision-on: by default only the target's figure."""
+    return _precision_options(
+        "Simulate each value in fixed stages until the target's figure has a 95% half-width "
+        "of at most H (a mean: H × max(|mean|, 1)); -n is then a cap. See README, Targets.",
+        "Apply --precision to these figures in place of the target's (repeatable): "
+        "hit_rate:strike, win_rate:party, mean_rounds.",
+    )(command)
+
+
+def _precision_options(precision: str, on: str) -> Callable[..., Any]:
+    """The --precision and --precision-on options, with their help texts."""
+
+    def add(command: Callable[..., Any]) -> Callable[..., Any]:
+        command = click.option("--precision-on", "precision_on", multiple=True,
+                               metavar="FIGURE[:ON]", help=on)(command)  # fmt: skip
+        return click.option("--precision", type=Fraction("a half-width", up_to_one=True),
+                            metavar="H", help=precision)(command)  # fmt: skip
+
+    return add
 
 
 def _figures(precision_on: tuple[str, ...]) -> tuple[Any, ...]:
@@ -792,10 +811,33 @@ def baseline_update(
             )
             runs += more
     else:
+        before = _baseline_scenarios(path)
         runs = _runs(scenarios, encounters, seed, threads, from_)
     written = api.save_results(runs, Path(path))
     _say(f"wrote baseline {written} ({counted(len(runs), 'scenario')}: "
          f"{', '.join(r.scenario for r in runs)})")  # fmt: skip
+    if scenarios or from_ is not None:
+        kept = {(r.rules, r.scenario) for r in runs}
+        dropped = [name for key, name in before.items() if key not in kept]
+        if dropped:
+            _say(f"dropped from the baseline: {', '.join(dropped)} (the new baseline has "
+                 "only the scenarios given; name these too to keep them)")  # fmt: skip
+
+
+def _baseline_scenarios(path: str) -> dict[tuple[str, str], str]:
+    """The scenarios of the baseline at ``path`` that a new one replaces, (rules, id) →
+    id: none when there is none, or when it cannot be read (it is replaced anyway)."""
+    import os
+
+    from simlab import api
+    from simlab.errors import InputError
+
+    if not os.path.lexists(path):
+        return {}
+    try:
+        return {(r.rules, r.scenario): r.scenario for r in api.load_results(path)}
+    except InputError:
+        return {}
 
 
 def _check_recorded_source(path: str, run: Any) -> None:
@@ -925,7 +967,7 @@ def compare(
     _prepare_out(out)
     n = encounters or first.encounters
     with _progress(precision or first.precision)(2 * n, "A and B") as advance:
-        result = api.compare(a, b, changes=changes, n=n, seed=seed, threads=threads,
+        result = api.compare_variants(a, b, changes=changes, n=n, seed=seed, threads=threads,
                              progress=advance, precision=precision,
                              precision_on=_figures(precision_on))  # fmt: skip
     print_compare(result)
@@ -973,7 +1015,7 @@ def _note_unused_settings(first: Any, second: Any, given: dict[str, int | None])
 @SET
 @_tuning_options("simulated value", "tune.json")
 @click.option("--no-exact", is_flag=True, help="Simulate every value (no exact engine).")
-@PRECISION
+@TUNE_PRECISION
 @handle_errors
 def tune(
     scenario: str,

@@ -586,10 +586,29 @@ def _read_document(p: Path) -> dict[str, Any]:
                      "one") from None  # fmt: skip
     except ValueError as err:  # not UTF-8
         raise refuse(f"a file that is not text ({err})") from None
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        got = doc.get("format") if isinstance(doc, dict) else type(doc).__name__
-        raise InputError(f"{p}: expected results format {FORMAT}; got {got!r}")
+    if not isinstance(doc, dict):
+        raise InputError(f"{p}: expected a JSON object; got {_json_kind(doc)}")
+    if doc.get("format") != FORMAT:
+        raise InputError(f"{p}: expected results format {FORMAT}; got {doc.get('format')!r}")
+    if "scenarios" in doc and not isinstance(doc["scenarios"], list):
+        raise InputError(f"{p}: expected a list of scenarios; got "
+                         f"{_json_kind(doc['scenarios'])}")  # fmt: skip
     return doc
+
+
+def _json_kind(value: Any) -> str:
+    """What a JSON value is, in words: ``a list``, ``a mapping``, ``a number``."""
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, bool):
+        return f"{str(value).lower()}"
+    if isinstance(value, int | float):
+        return f"a number ({value!r})"
+    if isinstance(value, str):
+        return f"a string ({value!r})"
+    return "null"
 
 
 def _what_is_wrong(err: Exception) -> str:

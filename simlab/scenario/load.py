@@ -183,7 +183,7 @@ def id_clash(
     """
     key = (scenario.rules, scenario.scenario)
     first = seen.setdefault(key, path)
-    if first == path:
+    if first == path or same_file(first, path):  # one file by two spellings, or a link
         return None
     message = (f"expected a scenario id not used by {first} under the same rules; got "
                f"{scenario.scenario!r} again")  # fmt: skip
@@ -219,4 +219,22 @@ def scenario_paths(items: Sequence[str | os.PathLike[str]] | str | os.PathLike[s
             out.append(path)
         else:
             raise InputError(f"{path}: expected a scenario file or folder; got no such file")
-    return list(dict.fromkeys(out))
+    # one file named twice (a folder and a file in it, wb/../one/duel.yaml and
+    # one/duel.yaml, a symbolic link) is one scenario, as first named
+    firsts: dict[Path, Path] = {}
+    for path in out:
+        firsts.setdefault(_resolved(path), path)
+    return list(firsts.values())
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` name one file (resolved: ``..``, symbolic links)."""
+    return _resolved(a) == _resolved(b)
+
+
+def _resolved(path: Path) -> Path:
+    """``path`` resolved (``..``, symbolic links), or as given if it cannot be."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # a loop of links
+        return path

@@ -76,6 +76,9 @@ class YamlSource:
     overrides : tuple of str
         The overrides applied to the file's document, ``NAME.FIELD=VALUE`` in order
         (``simlab.override``, ``--set``): results and reports say that they were.
+    written : tuple of tuple
+        The document paths those overrides wrote (a field that could never matter is
+        refused where it was written: :func:`simlab.scenario.validation.written`).
     """
 
     filename: str
@@ -83,6 +86,7 @@ class YamlSource:
     positions: dict[Path, Position] = field(default_factory=dict)
     key_positions: dict[Path, Position] = field(default_factory=dict)
     overrides: tuple[str, ...] = ()
+    written: tuple[Path, ...] = ()
 
     def locate(self, path: Path) -> Located:
         """Return the position of the value at ``path``, or of its nearest located ancestor.

@@ -48,6 +48,10 @@ class StrictModel(BaseModel):
 #: The validation context's key that says whether the document is the file as written
 #: (no ``--set``/``--vary`` override applied): :func:`as_written`.
 AS_WRITTEN = "as_written"
+#: The validation context's key for what overrides wrote: the ``id`` of each mapping or
+#: list of the document on an overridden path, to the paths under it that were written
+#: (``()``: all of it, a value an override gave): :func:`written`.
+WRITTEN = "written"
 
 
 def as_written(info: ValidationInfo) -> bool:
@@ -55,8 +59,49 @@ def as_written(info: ValidationInfo) -> bool:
     overrides changed. A field that works only with another (``parry_value`` without
     ``defense: parry``) is refused where the designer wrote it, as a value nothing
     reads; left behind by an override (a sweep or comparison that turns a defense off)
-    it is what the designer asked for, and accepted."""
+    it is what the designer asked for, and accepted: see :func:`written`."""
     return bool((info.context or {}).get(AS_WRITTEN, True))
+
+
+def written(info: ValidationInfo, data: Any, path: Path) -> bool:
+    """Whether the field at ``path`` of ``data`` (the raw mapping a model validator of
+    ``mode="wrap"`` was given) was written by the designer: in the file as written, every
+    field was; in a document that overrides changed, only what an override wrote
+    (``--set Scout.shield_tier=veteran``), not a field an override left behind by
+    changing the one it works with (``--vary Fencer.defense=none,parry``). A field that
+    could never matter is refused where it was written: an override that writes one is
+    the slip the refusal is for."""
+    context = info.context or {}
+    if context.get(AS_WRITTEN, True):
+        return True
+    paths: Sequence[Path] = context.get(WRITTEN, {}).get(id(data), ())
+    return any(tuple(path[: len(done)]) == tuple(done) for done in paths)
+
+
+def _context(source: YamlSource) -> dict[str, Any]:
+    """The validation context of ``source``: :func:`as_written`, :func:`written`."""
+    if not source.overrides:
+        return {AS_WRITTEN: True}
+    done: dict[int, list[Path]] = {}
+    for path in source.written:
+        node: Any = source.data
+        for i, key in enumerate(path):
+            done.setdefault(id(node), []).append(tuple(path[i:]))
+            try:
+                node = node[key]
+            except (KeyError, IndexError, TypeError):
+                break
+        else:
+            _all_written(node, done)
+    return {AS_WRITTEN: False, WRITTEN: done}
+
+
+def _all_written(node: Any, done: dict[int, list[Path]]) -> None:
+    """Mark every mapping and list in ``node`` (a value an override gave) as written."""
+    if isinstance(node, (dict, list)):
+        done.setdefault(id(node), []).append(())
+        for item in node.values() if isinstance(node, dict) else node:
+            _all_written(item, done)
 
 
 def validate(
@@ -90,7 +135,7 @@ def validate(
     """
     target = source.data if data is None else data
     try:
-        return model_cls.model_validate(target, context={AS_WRITTEN: not source.overrides})
+        return model_cls.model_validate(target, context=_context(source))
     except ValidationError as exc:
         errors = _without_misspelt_missing([_resolve(model_cls, target, e) for e in exc.errors()])
         problems = [_to_problem(source, path_prefix, item) for item in _choose(errors)]

@@ -185,7 +185,7 @@ def _as_overrides(
     if isinstance(changes, str):
         changes = [changes]
     if isinstance(changes, Mapping):
-        return [Override(str(k), v, f"override {k!r}") for k, v in changes.items()]
+        return [Override(str(k), v, f"override {k}") for k, v in changes.items()]
     return [c if isinstance(c, Override) else parse_assignment(str(c), "override")
             for c in changes]  # fmt: skip
 
@@ -248,7 +248,8 @@ def apply_overrides(scenario: ScenarioBase, overrides: list[Override]) -> Scenar
         whole = path[:-1] if isinstance(path[-1], int) else path
         _mark(positions, key_positions, whole, _sentinel(k))
     applied = source.overrides + tuple(o.spelled() for o in overrides)
-    changed = YamlSource(source.filename, data, positions, key_positions, applied)
+    done = source.written + tuple(changed_by)
+    changed = YamlSource(source.filename, data, positions, key_positions, applied, done)
     try:
         return from_source(changed)
     except ScenarioError as err:

@@ -139,7 +139,7 @@ def _variations(vary: Vary) -> list[Variation]:
         return [_variation(item) for item in _items(vary)]
     variations = []
     for key, values in vary.items():
-        label = f"vary {key!r}"
+        label = f"vary {key}"
         if isinstance(values, str | bytes | Mapping) or not isinstance(values, Iterable):
             raise InputError(f"{label}: expected a list or range of values; got {values!r}")
         taken = list(itertools.islice(values, MAX_POINTS + 1))  # range(10**20) is iterable

@@ -138,8 +138,9 @@ def parse_range(text: str, option: str = "--vary") -> Range:
         raise InputError(f"{label}: expected NAME.FIELD=LO:HI (e.g. Defender.hp=5:60); "
                          f"got {text!r}")  # fmt: skip
     if ":" in hi_text:  # sweep's LO:HI:STEP
+        sweep = "simlab sweep" if option.startswith("--") else "simlab.sweep"
         raise InputError(f"{label}: expected LO:HI without a STEP (tune bisects the range; "
-                         f"simlab sweep takes a STEP); got {spec!r}")  # fmt: skip
+                         f"{sweep} takes a STEP); got {spec!r}")  # fmt: skip
     lo, hi = (parse_value(part.strip(), label) for part in (lo_text, hi_text))
     _check_range(lo, hi, label, repr(spec))
     return Range(name.strip(), lo, hi, label)

@@ -513,3 +513,43 @@ def test_every_command_refuses_a_thread_count_out_of_range_in_one_message(
                                          str(threads)])  # fmt: skip
         assert done.exit_code == 2, done.output
         assert done.output.strip() == f"{expected} {threads}", done.output
+
+
+def test_tune_help_says_precision_is_on_the_target_figure() -> None:
+    """tune runs each value until the target's figure is known to ±H, not every reported
+    rate, which ``run``'s shared option text said in ``tune --help`` (walk R1, N9)."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    def option_text(command: str) -> str:
+        shown = CliRunner().invoke(main, [command, "--help"], terminal_width=200).output
+        return next(line for line in shown.splitlines() if "--precision H" in line
+                    and "  " in line.strip())  # fmt: skip
+
+    assert "until the target's figure has a 95% half-width of at most H" in option_text("tune")
+    assert "every reported rate" not in option_text("tune")
+    assert "every reported rate's 95% half-width is at most H" in option_text("run")
+
+
+def test_one_file_named_by_two_spellings_is_one_scenario(tmp_path: Path) -> None:
+    """``one/duel.yaml`` and ``wb/../one/duel.yaml`` (or a symbolic link to it) are one
+    file: it was refused as clashing with itself (walk R1, N12). Two files of one id
+    still clash."""
+    from simlab.scenario.load import id_clash, load, scenario_paths
+
+    (tmp_path / "one").mkdir()
+    (tmp_path / "wb").mkdir()
+    (tmp_path / "one" / "duel.yaml").write_text(QUICKSTART.read_text())
+    (tmp_path / "link.yaml").symlink_to(tmp_path / "one" / "duel.yaml")
+    names = ["one/duel.yaml", "wb/../one/duel.yaml", "link.yaml"]
+    done = simlab("validate", *names, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert re.findall(r"^ok: (\S+):", done.stdout, re.M) == ["one/duel.yaml"]
+    assert scenario_paths([tmp_path / n for n in names]) == [tmp_path / "one/duel.yaml"]
+    scn, seen = load(tmp_path / "one/duel.yaml"), {}
+    assert id_clash(tmp_path / "one/duel.yaml", scn, seen) is None
+    assert id_clash(tmp_path / "wb/../one/duel.yaml", scn, seen) is None
+    (tmp_path / "copy.yaml").write_text(QUICKSTART.read_text())
+    clash = id_clash(tmp_path / "copy.yaml", scn, seen)
+    assert clash is not None and clash.message.startswith("expected a scenario id not used by")

@@ -249,3 +249,36 @@ def test_report_takes_folders(tmp_path: Path) -> None:
     done = simlab("report", folder, "-n", 500, "--out", tmp_path / "out")
     assert done.exit_code == 2
     assert "expected a scenario id not used by" in done.output
+
+
+def test_a_baseline_whose_scenarios_are_a_mapping_is_refused_with_exit_2(
+    tmp_path: Path,
+) -> None:
+    """It was read as 0 scenarios: "no drift … (0 figures compared)", exit 0 (walk R1, N14)."""
+    fake = tmp_path / "fake.json"
+    fake.write_text('{"format": 1, "scenarios": {}}')
+    done = simlab("report", QUICKSTART, "-n", 200, "--baseline", fake, "--out", tmp_path / "r")
+    assert done.exit_code == 2, done.output
+    assert f"{fake}: expected a list of scenarios; got a mapping" in done.output
+    fake.write_text("[1, 2]")
+    done = simlab("report", "--from", fake, "--out", tmp_path / "r")
+    assert done.exit_code == 2, done.output
+    assert f"{fake}: expected a JSON object; got a list" in done.output
+
+
+def test_baseline_update_of_some_scenarios_names_those_it_drops(tmp_path: Path) -> None:
+    """``baseline update SCENARIO --baseline EXISTING`` writes a new baseline of SCENARIO
+    alone, as documented; it dropped the others without a word (walk R1, N15)."""
+    base = tmp_path / "b.json"
+    party = QUICKSTART.parent / "party-3v3.yaml"
+    first = simlab("baseline", "update", QUICKSTART, party, "--baseline", base, "-n", 300)
+    assert first.exit_code == 0, first.output
+    assert "dropped" not in first.output
+    done = simlab("baseline", "update", QUICKSTART, "--baseline", base, "-n", 300)
+    assert done.exit_code == 0, done.output
+    said = " ".join(done.output.split())
+    assert (
+        "(1 scenario: quickstart) dropped from the baseline: party-3v3 (the new baseline "
+        "has only the scenarios given; name these too to keep them)" in said
+    ), said
+    assert [s["scenario"] for s in json.loads(base.read_text())["scenarios"]] == ["quickstart"]

@@ -99,7 +99,11 @@ def test_tallies_it_does_not_know_by_name_are_kept(tmp_path: Path) -> None:
      ("\udcff", "got a file that is not text"),
      ('{"format": 2, "scenarios": []}', "expected results format 1; got 2"),
      ('{"format": 1, "scenarios": [{"scenario": "x"}]}', "expected a complete results.json"),
-     ('{"format": 1}', "expected a complete results.json; got no 'scenarios' entry$")],
+     ('{"format": 1}', "expected a complete results.json; got no 'scenarios' entry$"),
+     # walk R1, N14: a mapping was read as 0 scenarios, a baseline with nothing to compare
+     ('{"format": 1, "scenarios": {}}', "expected a list of scenarios; got a mapping$"),
+     ("[1, 2]", "expected a JSON object; got a list$"),
+     ('"results"', r"expected a JSON object; got a string \('results'\)$")],
 )  # fmt: skip
 def test_bad_results_files_are_input_errors(tmp_path: Path, content: str | None,
                                             words: str) -> None:  # fmt: skip

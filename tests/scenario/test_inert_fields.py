@@ -15,8 +15,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 import simlab
+from simlab.cli import main
 from simlab.errors import ScenarioError
 from tests.support import GLITTERS_DUEL, SPIRITS_DUEL, TIERS_DUEL, errors_of, validate_file
 
@@ -123,3 +125,73 @@ def test_the_cli_refuses_a_shield_tier_without_a_shield_with_exit_2(tmp_path: Pa
     result = validate_file(path, TIERS.replace("shield: light, shield_tier", "shield_tier"))
     assert result.exit_code == 2
     assert result.output.startswith(f"{path}:6:38: expected 'shield: TYPE' with a shield_tier")
+
+
+@pytest.mark.parametrize(
+    ("text", "changes", "problem"),
+    [
+        (GLITTERS, {"B.defense": "none", "B.parry_value": 3},
+         "override B.parry_value: expected 'defense: parry' with a parry_value"),
+        (TIERS, {"A.shield": None, "A.shield_tier": "master"},
+         "override A.shield_tier: expected 'shield: TYPE' with a shield_tier"),
+        (TIERS, {"B.armor": None, "B.armor_tier": "adept"},
+         "override B.armor_tier: expected 'armor: TYPE' with an armor_tier"),
+        (SPIRITS, {"A.spirit.manifest": "never", "A.spirit.recall_below": 2},
+         "override A.spirit.recall_below: expected manifest: always or melee with"),
+        (SPIRITS, {"A.react.block": None, "A.sunder.wielded": 2},
+         "override A.sunder.wielded: expected 'react: {block: …}' with wielded charges"),
+        (SPIRITS, {"A.react.block": None, "A.sunder": {"wielded": 2}},
+         "override A.sunder: expected 'react: {block: …}' with wielded charges"),
+    ],
+)  # fmt: skip
+def test_an_override_that_writes_such_a_field_is_refused(
+    text: str, changes: dict[str, object], problem: str
+) -> None:
+    """Left behind by an override, the field is accepted; written by one while the
+    field it works with is missing, it is the slip the refusal is for (walk R1, N3)."""
+    with pytest.raises(ScenarioError) as err:
+        simlab.loads(text, "s.yaml").with_(changes)
+    assert str(err.value).startswith(problem)
+
+
+def test_the_cli_refuses_an_override_that_writes_such_a_field_with_exit_2(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "t.yaml"
+    path.write_text(TIERS.replace("shield: light, shield_tier: adept, ", ""), encoding="utf-8")
+    result = CliRunner().invoke(main, ["run", str(path), "--set", "A.shield_tier=adept"])
+    assert result.exit_code == 2
+    assert result.output.startswith("--set A.shield_tier=adept: expected 'shield: TYPE' with a "
+                                    "shield_tier (the tier of its shield's dice); got no "
+                                    "shield")  # fmt: skip
+    glitters = tmp_path / "g.yaml"
+    glitters.write_text(GLITTERS.replace("defense: parry, parry_value: 4", "defense: none"))
+    result = CliRunner().invoke(main, ["sweep", str(glitters), "--vary", "B.parry_value=2,6"])
+    assert result.exit_code == 2
+    assert result.output.startswith("B.parry_value=2 from --vary B.parry_value=2,6: expected "
+                                    "'defense: parry' with a parry_value")  # fmt: skip
+
+
+REINFORCED = SPIRITS_DUEL.replace(
+    "  b: [{name: B, hp: 20}]",
+    "  b:\n    - {name: B, hp: 20}\n    - {name: Shade, hp: 5, reinforce: {cap: 2, from_round: 3}}",
+)
+
+
+def test_a_source_destroyed_before_the_first_arrival_is_refused_naming_the_entry() -> None:
+    """``source_destroyed_round`` before an entry's ``from_round``: that entry never
+    arrives (walk R1, N11). Refused at the Round's line in the file as written; an
+    override may set the Round (a sweep from 1), not write an arrival after it."""
+    text = REINFORCED.replace("attacks:\n", "params: {source_destroyed_round: 2}\nattacks:\n")
+    assert errors_of(text) == [
+        "s.yaml:3:34: expected source_destroyed_round 0 (never) or at least the from_round "
+        "of 'Shade' (3: its reinforcements arrive from then); got 2, and none ever arrives"
+    ]
+    simlab.loads(text.replace("round: 2}", "round: 3}"), "s.yaml")
+    scn = simlab.loads(REINFORCED, "s.yaml")
+    assert scn.with_({"params.source_destroyed_round": 1}).params.source_destroyed_round == 1
+    late = simlab.loads(text.replace("round: 2}", "round: 4}"), "s.yaml")
+    with pytest.raises(ScenarioError, match=r"^override Shade.reinforce.from_round: expected "
+                       r"source_destroyed_round 0 \(never\) or at least the from_round of "
+                       r"'Shade' \(5"):  # fmt: skip
+        late.with_({"Shade.reinforce.from_round": 5})

@@ -29,7 +29,7 @@ PYTHON_CALLS: list[tuple[Callable[[Any], Any], str]] = [
     (lambda d: simlab.sweep(d, {}, n=1000),
      "vary: expected at least one NAME.FIELD and its values; got none"),
     (lambda d: simlab.sweep(d, {"seed": [1, 2]}, n=1000),
-     "vary 'seed': expected a change to the fight; got one to 'seed', which a sweep keeps "
+     "vary seed: expected a change to the fight; got one to 'seed', which a sweep keeps "
      "the same for every variant (set it with seed= and n=)"),
     (lambda d: simlab.tune(d, ("seed", 1, 3), TARGET, n=1000),
      "vary seed=1:3: expected a change to the fight; got one to 'seed', which a tune keeps "
@@ -40,6 +40,13 @@ PYTHON_CALLS: list[tuple[Callable[[Any], Any], str]] = [
                            precision_on=["hit_rat:strike"]),
      "precision_on hit_rat:strike: expected a figure"),
     (lambda d: d.with_("Defender.guard=x"), "override Defender.guard=x: expected an integer"),
+    (lambda d: d.with_({"Defender.guard": "x"}),
+     "override Defender.guard: expected an integer; got 'x'"),
+    (lambda d: simlab.sweep(d, {"Defender.guard": ["x"]}, n=100),
+     "Defender.guard=x from vary Defender.guard: expected an integer; got 'x'"),
+    (lambda d: simlab.tune(d, "Defender.hp=5:60:5", TARGET),
+     "vary Defender.hp=5:60:5: expected LO:HI without a STEP (tune bisects the range; "
+     "simlab.sweep takes a STEP); got '5:60:5'"),
 ]  # fmt: skip
 
 

@@ -16,6 +16,7 @@ import simlab
 from simlab.api import compile_job
 from simlab.cli import main
 from simlab.engine import runner
+from simlab.errors import InputError
 from simlab.tuning.compare import range_edges, run_ranges
 from tests.tuning.cases import SS_DUEL
 
@@ -442,3 +443,22 @@ def test_a_mean_time_to_down_one_variant_lacks_is_not_compared(fight: Any) -> No
     assert ab.figures[["a", "b", "diff", "diff_ci_lo", "diff_ci_hi"]].notna().all().all()
     compared = set(zip(ab.figures.figure, ab.figures.on, strict=True))
     assert ("mean_time_to_down", "Brute 2") not in compared
+
+
+def test_b_and_changes_together_are_refused_in_python_and_named_once_by_the_cli(
+    tmp_path: Path,
+) -> None:
+    """``b`` and ``changes`` are alternatives: together they named the change twice
+    (``ss-duel with Defender.guard=2, Defender.hp=3 with Defender.hp=3``, walk R1, N5).
+    ``b.with_(changes)`` names it once; so does ``simlab compare A B --set``."""
+    duel = simlab.load(SS_DUEL)
+    with pytest.raises(InputError, match=r"^expected b or changes; got both \(pass "
+                       r"b\.with_\(changes\) as b"):  # fmt: skip
+        simlab.compare(duel, duel.with_({"Defender.guard": 2}), changes={"Defender.hp": 3})
+    ab = simlab.compare(duel, duel.with_({"Defender.guard": 2, "Defender.hp": 3}), n=200)
+    assert repr(ab).count("Defender.hp=3") == 1
+    args = [str(SS_DUEL), str(SS_DUEL), "--set", "Defender.hp=3", "-n", "200"]
+    result = CliRunner().invoke(main, ["compare", *args, "--out", str(tmp_path / "c")])
+    assert result.exit_code == 0, result.output
+    document = json.loads((tmp_path / "c" / "compare.json").read_text())
+    assert document["b"] == f"{SS_DUEL} with Defender.hp=3"

@@ -108,7 +108,7 @@ def test_bad_override_names_the_argument(duel: Any, arg: str, words: str) -> Non
 
 
 def test_python_override_names_its_key(duel: Any) -> None:
-    with pytest.raises(InputError, match=r"^override 'Defender.guard': expected an integer"):
+    with pytest.raises(InputError, match=r"^override Defender.guard: expected an integer"):
         simlab.override(duel, {"Defender.guard": "two"})
 
 
@@ -118,7 +118,7 @@ def test_python_override_names_its_key(duel: Any) -> None:
 def test_python_override_of_too_many_digits_names_its_key(duel: Any, value: Any) -> None:
     """A Python integer longer than a file may write is refused like the file's, naming
     the override (Python cannot show a decimal of 5,001 digits at all)."""
-    with pytest.raises(InputError, match=r"^override 'Defender.hp': expected an integer of "
+    with pytest.raises(InputError, match=r"^override Defender.hp: expected an integer of "
                        r"at most 100 digits; got a number with [\d,]+ digits$"):  # fmt: skip
         simlab.override(duel, {"Defender.hp": value})
 

@@ -491,7 +491,7 @@ def test_a_sweep_over_numpy_values_is_the_sweep_over_their_python_values(
 
 @pytest.mark.parametrize("values", [2, "12", {"a": 1}])
 def test_a_vary_value_that_is_not_a_list_is_an_input_error(duel: Any, values: Any) -> None:
-    with pytest.raises(simlab.api.InputError, match=r"vary 'Defender\.guard': expected a list or"):
+    with pytest.raises(simlab.api.InputError, match=r"vary Defender\.guard: expected a list or"):
         simlab.sweep(duel, {"Defender.guard": values}, n=100, exact=False)
 
 
@@ -524,7 +524,7 @@ def test_a_vary_of_another_shape_is_an_input_error(duel: Any, vary: Any, message
 def test_a_value_given_twice_is_an_input_error(duel: Any, values: Any, got: str) -> None:
     """Its point ran twice, its rows alike in every table: a pivot on the field failed."""
     field = "Defender.guard" if values[0] == 1 else "strike.profile"
-    with pytest.raises(simlab.api.InputError, match=rf"^vary '{field}': expected each value "
+    with pytest.raises(simlab.api.InputError, match=rf"^vary {field}: expected each value "
                        rf"once; got {re.escape(got)}"):  # fmt: skip
         simlab.sweep(duel, {field: values}, n=100, exact=False)
 
@@ -551,7 +551,7 @@ def test_an_invalid_point_is_named_with_its_values(command: str) -> None:
 
 def test_an_invalid_value_of_a_python_sweep_is_named(duel: Any) -> None:
     with pytest.raises(simlab.api.InputError, match=r"^Defender\.guard=-1 from vary "
-                       r"'Defender\.guard': expected a number ≥ 0; got -1"):  # fmt: skip
+                       r"Defender\.guard: expected a number ≥ 0; got -1"):  # fmt: skip
         simlab.sweep(duel, {"Defender.guard": [0, -1]}, n=100, exact=False)
 
 

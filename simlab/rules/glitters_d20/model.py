@@ -10,13 +10,19 @@ from __future__ import annotations
 from contextvars import ContextVar
 from typing import Any, ClassVar, Literal
 
-from pydantic import Field, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    Field,
+    ModelWrapValidatorHandler,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_core.core_schema import ValidatorFunctionWrapHandler
 
 from simlab.dice import Dice, DiceExpr
 from simlab.rules.zones_3d6.model import base_dice_problem
 from simlab.scenario.common import CombatantBase, ScenarioBase, located_error
-from simlab.scenario.validation import StrictModel, as_written
+from simlab.scenario.validation import StrictModel, written
 
 DamageType = Literal[
     "slashing", "bludgeoning", "piercing", "fire", "poison", "force",
@@ -139,11 +145,16 @@ class Combatant(CombatantBase):
             raise ValueError("expected a shield (shield_bc > 0) to block; got shield_bc: 0")
         return self
 
-    @model_validator(mode="after")
-    def _parry_value_with_parry(self, info: ValidationInfo) -> Combatant:
+    @model_validator(mode="wrap")
+    @classmethod
+    def _parry_value_with_parry(
+        cls, data: Any, handler: ModelWrapValidatorHandler[Combatant], info: ValidationInfo
+    ) -> Combatant:
         """``parry_value`` is read only by a Parry: without ``defense: parry`` it could
-        never matter, so it is refused where it is written (:func:`as_written`)."""
-        if self.parry_value is not None and self.defense != "parry" and as_written(info):
+        never matter, so it is refused where it is written (:func:`written`)."""
+        self = handler(data)
+        if (self.parry_value is not None and self.defense != "parry"
+                and written(info, data, ("parry_value",))):  # fmt: skip
             raise located_error(("parry_value",), "expected 'defense: parry' with a "
                                 "parry_value (what a Parry adds to MIT); got defense: "
                                 f"{self.defense}", self.parry_value)  # fmt: skip

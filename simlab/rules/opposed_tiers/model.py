@@ -19,13 +19,19 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import Field, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    Field,
+    ModelWrapValidatorHandler,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_core.core_schema import ValidatorFunctionWrapHandler
 
 from simlab.dice import Dice, DiceExpr, parse_dice
 from simlab.errors import did_you_mean
 from simlab.scenario.common import CombatantBase, ScenarioBase, located_error
-from simlab.scenario.validation import StrictModel, as_written
+from simlab.scenario.validation import StrictModel, written
 
 ROLLS = ("attack", "defense", "damage")
 GEAR = ("shield", "armor")
@@ -284,16 +290,19 @@ class Combatant(CombatantBase):
             )
         return self
 
-    @model_validator(mode="after")
-    def _gear_tier_with_gear(self, info: ValidationInfo) -> Combatant:
+    @model_validator(mode="wrap")
+    @classmethod
+    def _gear_tier_with_gear(
+        cls, data: Any, handler: ModelWrapValidatorHandler[Combatant], info: ValidationInfo
+    ) -> Combatant:
         """``shield_tier`` and ``armor_tier`` set the dice of a shield or armor: without
         ``shield:`` (``armor:``) there are none, and the tier could never matter: refused
-        where it is written (:func:`as_written`)."""
-        if not as_written(info):
-            return self
+        where it is written (:func:`written`)."""
+        self = handler(data)
         for gear in GEAR:
             tier = getattr(self, f"{gear}_tier")
-            if tier is not None and getattr(self, gear) is None:
+            if (tier is not None and getattr(self, gear) is None
+                    and written(info, data, (f"{gear}_tier",))):  # fmt: skip
                 article = "an" if gear == "armor" else "a"
                 raise located_error((f"{gear}_tier",), f"expected '{gear}: TYPE' with "
                                     f"{article} {gear}_tier (the tier of its {gear}'s dice); "

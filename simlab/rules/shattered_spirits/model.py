@@ -12,6 +12,7 @@ from typing import Annotated, Any, ClassVar, Literal, NamedTuple
 from pydantic import (
     AfterValidator,
     Field,
+    ModelWrapValidatorHandler,
     ValidationError,
     ValidationInfo,
     field_validator,
@@ -28,7 +29,7 @@ from simlab.scenario.common import (
     entry_claims,
     located_error,
 )
-from simlab.scenario.validation import StrictModel, as_written
+from simlab.scenario.validation import StrictModel, as_written, written
 
 ROWS = tuple(range(2, 13))
 TIERS = ("miss", "hit", "crit")
@@ -263,10 +264,15 @@ class Spirit(StrictModel):
     manifest: Literal["always", "melee", "never"] = "always"
     recall_below: int = Field(0, ge=0, le=100_000)
 
-    @model_validator(mode="after")
-    def _recalled_only_if_manifested(self, info: ValidationInfo) -> Spirit:
-        """Refused where it is written (:func:`as_written`)."""
-        if self.manifest == "never" and self.recall_below > 0 and as_written(info):
+    @model_validator(mode="wrap")
+    @classmethod
+    def _recalled_only_if_manifested(
+        cls, data: Any, handler: ModelWrapValidatorHandler[Spirit], info: ValidationInfo
+    ) -> Spirit:
+        """Refused where it is written (:func:`written`)."""
+        self = handler(data)
+        if (self.manifest == "never" and self.recall_below > 0
+                and written(info, data, ("recall_below",))):  # fmt: skip
             raise located_error(("recall_below",), "expected manifest: always or melee with "
                                 "recall_below (a Spirit never Manifested is never Recalled); "
                                 "got manifest: never", self.recall_below)  # fmt: skip
@@ -300,7 +306,8 @@ class Sunder(StrictModel):
 
     @model_validator(mode="after")
     def _a_charge(self, info: ValidationInfo) -> Sunder:
-        """Refused where it is written (:func:`as_written`): a sweep of charges from 0."""
+        """Refused in the file as written (:func:`as_written`); an override may give 0
+        charges (a sweep of charges from 0)."""
         if self.armor == 0 and self.wielded == 0 and as_written(info):
             raise located_error((), "expected a Sunder charge (armor or wielded above 0); "
                                 "got armor: 0, wielded: 0", None)  # fmt: skip
@@ -383,14 +390,18 @@ class Combatant(CombatantBase):
                                     stance.name), stance.name)  # fmt: skip
         return self
 
-    @model_validator(mode="after")
-    def _wielded_with_block(self, info: ValidationInfo) -> Combatant:
+    @model_validator(mode="wrap")
+    @classmethod
+    def _wielded_with_block(
+        cls, data: Any, handler: ModelWrapValidatorHandler[Combatant], info: ValidationInfo
+    ) -> Combatant:
         """A Wielded item is Sundered only for an attack the combatant Blocked: without
         ``react: {block: …}`` its charges could never be used (refused where they are
-        written, :func:`as_written`)."""
+        written, :func:`written`)."""
+        self = handler(data)
         sunder = self.sunder
         if (sunder is not None and sunder.wielded > 0 and self.react.block is None
-                and as_written(info)):  # fmt: skip
+                and written(info, data, ("sunder", "wielded"))):  # fmt: skip
             raise located_error(("sunder", "wielded"), "expected 'react: {block: …}' with "
                                 "wielded charges (a Wielded item is Sundered only for an "
                                 "attack it Blocked); got no block", sunder.wielded)  # fmt: skip
@@ -535,6 +546,33 @@ class Scenario(ScenarioBase):
                                     f"'reinforce:' on side {side!r} (reinforcements alone "
                                     "have lost before they arrive); got only reinforcements",
                                     None)  # fmt: skip
+        return self
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _arrives_before_the_source_falls(
+        cls, data: Any, handler: ModelWrapValidatorHandler[Scenario], info: ValidationInfo
+    ) -> Scenario:
+        """A ``reinforce:`` entry whose first arrival (``from_round``) comes after the
+        Round its source is destroyed in (``source_destroyed_round``) never arrives:
+        refused at ``source_destroyed_round`` in the file as written, and where an override
+        writes the entry's ``reinforce:``; an override of the Round may leave it behind (a
+        sweep of the Round from 1): :func:`written`."""
+        self = handler(data)
+        last = self.params.source_destroyed_round
+        for side, members in self.sides.items():
+            for i, member in enumerate(members):
+                first = member.reinforce.from_round if member.reinforce else 0
+                if not 0 < last < first:
+                    continue
+                where = ("sides", side, i, "reinforce", "from_round")
+                if not written(info, data, where):
+                    continue
+                message = (f"expected source_destroyed_round 0 (never) or at least the "
+                           f"from_round of {member.name!r} ({first}: its reinforcements "
+                           f"arrive from then); got {last}, and none ever arrives")  # fmt: skip
+                at = ("params", "source_destroyed_round") if as_written(info) else where
+                raise located_error(at, message, last)
         return self
 
     @model_validator(mode="after")
