@@ -27,6 +27,7 @@ from typing import Any, Literal
 
 import jinja2
 import pandas as pd
+from markupsafe import Markup
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
@@ -317,8 +318,7 @@ def drift_status(row: Any) -> str:
 
 def drift_cells(row: Any) -> list[str]:
     """The displayed cells of one drift-table row (see :data:`DRIFT_HEADER`)."""
-    change = (f"TV {formatted(row.change, '.3f')}" if row.kind == "pmf"
-              else formatted(row.change, "+.4g"))  # fmt: skip
+    change = drift_change(row)
     tol = (
         f"TV {row.tolerance:g}"
         if row.kind == "pmf"
@@ -326,6 +326,21 @@ def drift_cells(row: Any) -> list[str]:
     )
     return [drift_status(row), row.figure, row.subject, _drift_value(row, row.baseline),
             _drift_value(row, row.current), change, format_p(row.p_holm), tol]  # fmt: skip
+
+
+def drift_change(row: Any) -> str:
+    """A drift row's change as the tables and lists show it: ``TV 0.115`` for a
+    distribution; for a median that one of the runs does not reach by the round cap
+    (its change is infinite), ``not reached now`` or ``reached now``, never ``+inf``;
+    else signed, to the decimals of the figures it is the change of (``0.0649 → 0.0122``
+    changed by ``-0.0527``, not ``-0.05262``)."""
+    if row.kind == "pmf":
+        return f"TV {formatted(row.change, '.3f')}"
+    if row.kind == "median":
+        if math.isinf(row.change) or math.isnan(row.change):
+            return f"{'not reached' if pd.isna(row.current) else 'reached'} now"
+        return formatted(row.change, "+.0f")
+    return formatted(row.change, "+.4f")
 
 
 def _drift_value(row: Any, value: float) -> str:
@@ -794,11 +809,10 @@ def _exact_note(run: ScenarioRun, drawn: ExactDrawn) -> str | Prose:
     return Prose.of(f"{solved}{said}; ", *why)
 
 
-_HTML = jinja2.Template(
-    """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<title>{{ title }}</title>
-<style>
+#: The stylesheet of every page simlab writes (report, drift, sweep, compare, tune): a
+#: figure stays on one line (``td.num``) and a table wider than the page scrolls in its
+#: own box (``div.scroll``), on every page alike.
+STYLESHEET = """\
 body { font-family: sans-serif; margin: 1.5em auto; max-width: 1100px; color: #222; }
 h1 { font-size: 1.5em; } h2 { border-bottom: 1px solid #ccc; margin-top: 2em; }
 h3 { font-size: 1.05em; margin-top: 1.4em; }
@@ -812,7 +826,14 @@ th { background: #f3f3f3; }
 .note { color: #666; font-size: 0.9em; } img { max-width: 100%; display: block; }
 figure { margin: 0.8em 0; } figcaption { font-size: 0.9em; color: #444; }
 table.toc td { vertical-align: top; } table.toc td:nth-child(-n+2) { white-space: nowrap; }
-</style></head>
+"""
+
+_HTML = jinja2.Template(
+    """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>{{ title }}</title>
+<style>
+{{ stylesheet }}</style></head>
 <body>
 <h1>{{ title }}</h1>
 <p class="note">simlab {{ version }} · {{ scenarios }}{% if baseline %}
@@ -951,8 +972,9 @@ def drift_lines(drift: DriftReport | None) -> list[str]:
         if r.kind == "pmf":
             what = f"distribution moved (total variation {r.change:.3f})"
         else:
-            what = (f"{_drift_value(r, r.baseline)} → {_drift_value(r, r.current)} "
-                    f"({formatted(r.change, '+.4g')})")  # fmt: skip
+            what = f"{_drift_value(r, r.baseline)} → {_drift_value(r, r.current)}"
+            if math.isfinite(r.change):  # "6 → not reached" says the change itself
+                what += f" ({drift_change(r)})"
         out.append(
             f"{r.scenario} ({r.rules}): {r.figure} {r.subject}: {what}, Holm p {_p_is(r.p_holm)}"
         )
@@ -1086,7 +1108,8 @@ def render_report(
         for p in s.pictures:
             written[p.file] = atomic_write(out / PNG_DIR / p.file, _bytes_writer(p.png))
     html = _HTML.render(
-        title=title, version=__version__, sections=sections, baseline=baseline,
+        stylesheet=Markup(STYLESHEET), title=title, version=__version__, sections=sections,
+        baseline=baseline,
         scenarios=counted(len(sections), "scenario"), counted=counted, show=_html_text,
         alpha=None if drift is None else f"{drift.alpha:g}", drift_lines=drift_lines(drift),
         spec_failures=spec_failures(specs), table=_html_table, pictures=_html_pictures,

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import jinja2
 import pandas as pd
+from markupsafe import Markup
 
 from simlab import __version__
 from simlab.arguments import instance_argument
@@ -35,6 +36,7 @@ from simlab.report.plots import EXACT_STYLE, axes_or_new, legend_outside, only_r
 from simlab.report.render import (
     EXACT_SUFFIX,
     PNG_DIR,
+    STYLESHEET,
     Picture,
     _bytes_writer,
     _html_table,
@@ -423,13 +425,7 @@ _PAGE = jinja2.Template(
     """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{{ title }}</title>
 <style>
-body { font-family: sans-serif; margin: 1.5em auto; max-width: 1100px; color: #222; }
-table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }
-th, td { border: 1px solid #ddd; padding: 0.2em 0.5em; text-align: left; }
-th { background: #f3f3f3; } .note { color: #666; font-size: 0.85em; }
-.bad { color: #b00; font-weight: bold; } .pass { color: #070; }
-img { max-width: 100%; display: block; } figcaption { font-size: 0.8em; color: #555; }
-</style></head><body>
+{{ stylesheet }}</style></head><body>
 <h1>{{ title }}</h1>
 <p class="note">{{ identity }}</p>
 {% for heading, note, table, pictures, folded in parts %}<h2>{{ heading }}</h2>
@@ -487,7 +483,7 @@ def _write_page(out: Path, stem: str, title: str, identity: str,
     for _, _, _, pictures in parts:
         for p in pictures:
             written[p.file] = atomic_write(out / PNG_DIR / p.file, _bytes_writer(p.png))
-    html = _PAGE.render(title=title, identity=identity, parts=[
+    html = _PAGE.render(stylesheet=Markup(STYLESHEET), title=title, identity=identity, parts=[
         (h, n, _html_table(*table), pics, _folded(table[1], pics))
         for h, n, table, pics in parts])  # fmt: skip
     markdown = [f"# {md_text(title)}", "", md_text(identity), ""]

@@ -146,6 +146,11 @@ def test_sweep_files(tmp_path: Path, duel: Any) -> None:
     assert "png/damage-" in md
     assert all(p.exists() for p in written.values())
     assert "<details>" not in html  # two points: every table short enough to show
+    # The report's stylesheet: figures on one line, a wide table scrolling in its box
+    # (the page wrapped '0.543 [0.538,' over '0.548]', as it had no such rules).
+    assert "td.num { white-space: nowrap; }" in html
+    assert "div.scroll { overflow-x: auto;" in html and '<div class="scroll"><table>' in html
+    assert "&gt;" not in html.split("</style>")[0]
 
 
 def test_a_long_sweep_table_under_its_pictures_is_folded(
