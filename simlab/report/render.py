@@ -742,7 +742,7 @@ def _section(run: ScenarioRun, specs: pd.DataFrame | None, drift: DriftReport | 
 
         identity.insert(2, ("sample size", describe_record(res.meta["precision"])))
     if res.meta.get("overrides"):
-        identity.insert(0, ("overrides (--set)", ", ".join(res.meta["overrides"])))
+        identity.insert(0, ("overrides (--set)", _overrides_cell(res.meta)))
     attack_header, attacks = _attack_rows(run)
     header, combatants = _combatant_rows(res)
     notes = [n for n in (drift.notes if drift else []) if n.startswith(f"{label(run)}:")]
@@ -838,7 +838,8 @@ _HTML = jinja2.Template(
 <h1>{{ title }}</h1>
 <p class="note">simlab {{ version }} · {{ scenarios }}{% if baseline %}
  · compared with baseline {{ baseline }} (Holm-adjusted p &lt; {{ alpha }} and beyond
- tolerance){% endif %}</p>
+ tolerance){% endif %}</p>{% if overrides %}
+<p class="note">{{ overrides }}</p>{% endif %}
 {% if drift_lines %}<h2>Drift</h2><p class="note">Each scenario's "Compared with the
 baseline" shows the drifted distributions and curves before (grey) and after (colour).</p>
 <ul>{% for line in drift_lines %}
@@ -981,6 +982,41 @@ def drift_lines(drift: DriftReport | None) -> list[str]:
     return out
 
 
+def overrides_note(runs: Sequence[ScenarioRun]) -> str:
+    """What the head of a report says of the ``--set`` overrides its scenarios ran with:
+    which they are, and in which scenarios one changes nothing (the field already has
+    that value, as compare says "B is identical to A: … already …"); "" without any.
+
+    ``Run with --set Brute.hp=30; Brute.hp=30 changes nothing in party-3v3 and
+    quickstart (Brute.hp is already 30 there)``."""
+    every: list[str] = []
+    for run in runs:
+        every += [o for o in run.result.meta.get("overrides", ()) if o not in every]
+    if not every:
+        return ""
+    some = "" if all(run.result.meta.get("overrides") for run in runs) else " (some scenarios)"
+    said = [f"Run with --set {', '.join(every)}{some}"]
+    for item in every:
+        idle = [run.result.scenario for run in runs
+                if item in run.result.meta.get("idle_overrides", ())]  # fmt: skip
+        if idle:
+            field, value = item.split("=", 1)
+            where = ", ".join(idle[:-1]) + " and " * (len(idle) > 1) + idle[-1]
+            if len(idle) == len(runs) > 1:
+                where = "every scenario"
+            said.append(f"{item} changes nothing in {where} ({field} is already {value} there)")
+    return "; ".join(said)
+
+
+def _overrides_cell(meta: dict[str, Any]) -> str:
+    """A scenario's overrides as its identity table lists them, one that changes nothing
+    said so: ``Brute.hp=30 (changes nothing: Brute.hp is already 30)``."""
+    idle = meta.get("idle_overrides", ())
+    return ", ".join(
+        f"{o} (changes nothing: {o.split('=', 1)[0]} is already {o.split('=', 1)[1]})"
+        if o in idle else o for o in meta["overrides"])  # fmt: skip
+
+
 def spec_failures(specs: pd.DataFrame | None) -> list[str]:
     """One line per failed spec."""
     if specs is None or specs.empty:
@@ -990,10 +1026,13 @@ def spec_failures(specs: pd.DataFrame | None) -> list[str]:
 
 
 def _markdown(sections: list[Section], title: str, drift: DriftReport | None,
-              specs: pd.DataFrame | None, baseline: str | None) -> str:  # fmt: skip
+              specs: pd.DataFrame | None, baseline: str | None,
+              overrides: str = "") -> str:  # fmt: skip
     out = [f"# {md_text(title)}", "",
            f"simlab {__version__} · {counted(len(sections), 'scenario')} · full report with inline "
            "plots: `report.html`"]  # fmt: skip
+    if overrides:
+        out += ["", md_text(overrides)]
     if baseline is not None:
         lines = drift_lines(drift)
         out += ["", "## Drift", ""]
@@ -1109,7 +1148,7 @@ def render_report(
             written[p.file] = atomic_write(out / PNG_DIR / p.file, _bytes_writer(p.png))
     html = _HTML.render(
         stylesheet=Markup(STYLESHEET), title=title, version=__version__, sections=sections,
-        baseline=baseline,
+        baseline=baseline, overrides=overrides_note(runs),
         scenarios=counted(len(sections), "scenario"), counted=counted, show=_html_text,
         alpha=None if drift is None else f"{drift.alpha:g}", drift_lines=drift_lines(drift),
         spec_failures=spec_failures(specs), table=_html_table, pictures=_html_pictures,
@@ -1117,7 +1156,7 @@ def render_report(
         time_to_down_note=TIME_TO_DOWN_NOTE,
         DRIFT_HEADER=DRIFT_HEADER, OUTCOME_HEADER=OUTCOME_HEADER,
     )  # fmt: skip
-    markdown = _markdown(sections, title, drift, specs, baseline)
+    markdown = _markdown(sections, title, drift, specs, baseline, overrides_note(runs))
     written["html"] = atomic_write(out / "report.html", _text_writer(html))
     written["markdown"] = atomic_write(out / "report.md", _text_writer(markdown))
     if write_results:

@@ -76,6 +76,9 @@ class YamlSource:
     overrides : tuple of str
         The overrides applied to the file's document, ``NAME.FIELD=VALUE`` in order
         (``simlab.override``, ``--set``): results and reports say that they were.
+    idle : tuple of str
+        Those of ``overrides`` that change nothing, each setting a field to the value it
+        already has (``Brute.hp=30`` on a Brute of 30 hp): reports say so.
     """
 
     filename: str
@@ -83,6 +86,7 @@ class YamlSource:
     positions: dict[Path, Position] = field(default_factory=dict)
     key_positions: dict[Path, Position] = field(default_factory=dict)
     overrides: tuple[str, ...] = ()
+    idle: tuple[str, ...] = ()
 
     def locate(self, path: Path) -> Located:
         """Return the position of the value at ``path``, or of its nearest located ancestor.
