@@ -228,6 +228,11 @@ def _unpack(result: Result | ScenarioRun, exact: Any) -> tuple[Result, dict[str,
     if exact is None and not isinstance(result, Result):
         exact = result.exact
     if exact is not None and not isinstance(exact, dict):
+        from simlab.arguments import instance_argument
+        from simlab.exact.engine import ExactResult
+
+        instance_argument(exact, (ExactResult, dict), ("simlab.exact", "ExactResult.summary"),
+                          "exact")  # fmt: skip
         exact = exact.summary()
     return res, exact
 
@@ -243,6 +248,11 @@ def axes_or_new(ax: Axes | None, size: tuple[float, float] = (6.0, 3.5)) -> Axes
         import matplotlib.pyplot as plt  # the notebook's backend; reports draw on Agg figures
 
         _, ax = plt.subplots(figsize=size)
+    from matplotlib.axes import Axes as AxesClass
+
+    from simlab.arguments import instance_argument
+
+    instance_argument(ax, AxesClass, "matplotlib.pyplot.subplots", "ax")
     root = ax.figure.figure  # a subfigure's figure is the whole figure
     if root.get_layout_engine() is None:
         root.set_layout_engine("constrained")
@@ -395,6 +405,14 @@ def _never_made(pmf: pd.DataFrame, attacker: str, attack: str,
     at = "" if defender is None else f" at {defender}"
     attacks = [k for a, k in pairs if a == attacker]  # its name right: the attack's wrong
     meant = did_you_mean(*((attack, attacks) if attacks else (attacker, {a for a, _ in pairs})))
+    if attack in attacks and defender is not None:  # made, but not at that defender
+        made_at = set(pmf[(pmf.attacker == attacker) & (pmf.attack == attack)].defender)
+        wrong = [d for d in ([defender] if isinstance(defender, str) else defender)
+                 if d not in made_at]  # fmt: skip
+        named = wrong[0] if wrong else defender
+        raise InputError(f"expected a defender of {attacker} {attack} "
+                         f"({', '.join(sorted(map(str, made_at)))}); got {named!r}, never "
+                         f"attacked{did_you_mean(str(named), made_at)}")  # fmt: skip
     raise InputError(f"expected an attacker and attack that happened ({made}); got "
                      f"{attacker!r} {attack!r}{at}, never made{meant}")  # fmt: skip
 

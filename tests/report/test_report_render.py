@@ -179,6 +179,20 @@ def test_plot_refuses_an_attack_that_never_happened(run: ScenarioRun) -> None:
          "expected side= one of party, enemies; got 'heroes'"),
         (lambda run: simlab.plot_hit_rates(run, attacker="Kaitoo"),
          "expected attacker= one of Kaito, Brute; got 'Kaitoo'"),
+        # the attack spelt right, the defender not: the defender is the one meant
+        (lambda run: simlab.plot_damage_pmf(run, "Kaito", "quick-jab", defender="Brutte"),
+         "expected a defender of Kaito quick-jab (Brute); got 'Brutte', never attacked; "
+         "did you mean 'Brute'?"),
+        # of the wrong type: named, where each was an AttributeError
+        (lambda run: simlab.plot_damage_pmf(run, "Kaito", "quick-jab", exact=5),
+         "expected an ExactResult (simlab.exact) or a dict (ExactResult.summary) for exact; "
+         "got 5"),
+        (lambda run: simlab.plot_damage_at_least(run, "Kaito", "quick-jab", exact=run.result),
+         "for exact; got a Result"),
+        (lambda run: simlab.plot_hit_rates(run, ax=5),
+         "expected an Axes (matplotlib.pyplot.subplots) for ax; got 5"),
+        (lambda run: simlab.plot_damage_pmf(run, "Kaito", "quick-jab", ax="left"),
+         "for ax; got"),
     ],
 )  # fmt: skip
 def test_plot_names_the_choices_for_a_mistyped_name(
