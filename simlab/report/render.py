@@ -529,15 +529,18 @@ def _pictures(run: ScenarioRun, drawn_exact: ExactDrawn,
         else:
             skipped.append(f"{attacker} · {attack}: {choice.left_out_text()}")
     for side in res.layout.sides:
+        never: list[str] = []
 
-        def survival(fig: Figure, s: str = side) -> None:
+        def survival(fig: Figure, s: str = side, got: list[str] = never) -> None:
             ax = fig.add_subplot()
-            plots.plot_time_to_down(run, side=s, ax=ax)
+            got[:] = plots.never_downed(plots.plot_time_to_down(run, side=s, ax=ax))
             drawn_exact.curves += sum(name.endswith(plots.EXACT_CURVE_SUFFIX)
                                       for name in ax.get_legend_handles_labels()[1])  # fmt: skip
 
         name = _unique(f"{slug}-survival-{_slug(side)}.png", seen)
-        out.append(Picture(name, f"time-to-down · {side}", _png(survival, (8.5, 3.4)), "survival"))
+        png = _png(survival, (8.5, 3.4))
+        out.append(Picture(name, f"time-to-down · {side}", png, "survival",
+                           survival_caption(side, never, res)))  # fmt: skip
 
     def outcome(fig: Figure) -> None:
         plots.plot_win_rates(run, ax=fig.add_subplot())
@@ -545,6 +548,22 @@ def _pictures(run: ScenarioRun, drawn_exact: ExactDrawn,
     size = (5.0, 1.2 + 0.35 * (len(res.layout.sides) + 1))
     out.append(Picture(f"{slug}-outcome.png", "outcome", _png(outcome, size), "outcome"))
     return out
+
+
+def survival_caption(side: str, never: list[str], res: Result) -> str:
+    """The caption of a side's time-to-down plot: what its curves and its dotted line
+    are, and who of the side is never downed (a flat line at 0, which the axis label
+    once called "no curve rises after round 0")."""
+    members = [name for s, name in res.layout.combatants if s == side]
+    if never and len(never) == len(members):
+        return (f"{side}: {', '.join(never)} never downed in "
+                f"{counted(res.encounters, 'encounter')} (round cap "
+                f"{res.layout.max_rounds}): no curve rises.")  # fmt: skip
+    said = (f"{side}: P(downed by round r) over all encounters, with 95% bands. Dotted "
+            "line at 0.5: the median time-to-down is the round where a curve crosses it.")
+    if never:
+        said += f" {', '.join(never)} never downed (a flat line at 0)."
+    return said
 
 
 def _unique(name: str, seen: set[str]) -> str:

@@ -276,3 +276,31 @@ def test_md_text_escapes_only_markup(text: str, escaped: str) -> None:
     from simlab.report.render import md_text
 
     assert md_text(text) == escaped
+
+
+def test_time_to_down_plot_names_its_median_line_and_a_combatant_never_downed() -> None:
+    """The dotted line at 0.5 was in no legend or caption; the plot of a combatant never
+    downed was a flat line at 0 labelled "no curve rises after round 0". The line is
+    named in the legend, and the never-downed plot says so in its title, legend and
+    caption (the report's)."""
+    from simlab.report import plots
+    from simlab.report.render import survival_caption
+
+    duel = api.run_scenario(ROOT / "scenarios/benchmarks/glitters-d20-duel.yaml", n=2000)
+    fig, (left, right) = plt.subplots(1, 2)
+    plots.plot_time_to_down(duel, side="defender", ax=left)
+    names = [t.get_text() for t in left.get_legend().get_texts()]
+    assert names[-1] == "median: where a curve crosses 0.5"
+    (dotted,) = [line for line in left.get_lines() if line.get_label() == names[-1]]
+    assert list(dotted.get_ydata()) == [0.5, 0.5] and dotted.get_linestyle() == ":"
+    drawn = plots.plot_time_to_down(duel, side="attacker", ax=right)
+    assert plots.never_downed(drawn) == ["Attacker"]
+    assert "Attacker never downed" in right.get_title().replace("\u00a0", " ")
+    assert "rises" not in right.get_xlabel() and "median" not in str(
+        right.get_legend_handles_labels()
+    )
+    assert [t.get_text() for t in right.get_legend().get_texts()] == ["Attacker (never downed)"]
+    caption = survival_caption("attacker", ["Attacker"], duel.result)
+    assert caption.startswith("attacker: Attacker never downed in 2,000 encounters")
+    assert "Dotted line at 0.5: the median" in survival_caption("defender", [], duel.result)
+    plt.close(fig)
