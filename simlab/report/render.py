@@ -559,8 +559,10 @@ def survival_caption(side: str, never: list[str], res: Result) -> str:
         return (f"{side}: {', '.join(never)} never downed in "
                 f"{counted(res.encounters, 'encounter')} (round cap "
                 f"{res.layout.max_rounds}): no curve rises.")  # fmt: skip
-    said = (f"{side}: P(downed by round r) over all encounters, with 95% bands. Dotted "
-            "line at 0.5: the median time-to-down is the round where a curve crosses it.")
+    said = (
+        f"{side}: P(downed by round r) over all encounters, with 95% bands. Dotted "
+        "line at 0.5: the median time-to-down is the round where a curve crosses it."
+    )
     if never:
         said += f" {', '.join(never)} never downed (a flat line at 0)."
     return said
