@@ -469,11 +469,13 @@ def _damage_picture(run: ScenarioRun, slug: str, attacker: str, attack: str,
                     drawn_exact: ExactDrawn) -> Picture:  # fmt: skip
     defenders = choice.drawn
     exact_drawn = False
+    unharmed: list[str] = []
 
     def draw(fig: Figure) -> None:
         nonlocal exact_drawn
         left, right = fig.subplots(1, 2)
         drawn = plots.plot_damage_pmf(run, attacker, attack, defenders, ax=left)
+        unharmed[:] = no_damage(drawn)
         plots.plot_damage_at_least(run, attacker, attack, defenders, ax=right)
         exact_drawn = bool((drawn.source == "exact").any())
         left.set_title("damage distribution")
@@ -490,8 +492,27 @@ def _damage_picture(run: ScenarioRun, slug: str, attacker: str, attack: str,
     caption = " ".join([f"{attacker} · {attack}: damage per attack against "
                         f"{', '.join(defenders)} (misses count as 0). Bars and dots: simulated.",
                         *([EXACT_CAPTION] if exact_drawn else []), *pooled,
+                        *(_no_damage_text(unharmed, attack) if unharmed else []),
                         choice.left_out_text()]).strip()  # fmt: skip
     return Picture(name, f"{attacker} · {attack}: damage", png, "damage", caption)
+
+
+def no_damage(drawn: pd.DataFrame) -> list[str]:
+    """The defenders of a damage plot (what :func:`simlab.plots.plot_damage_pmf` drew)
+    that took 0 from every attack simulated: their bar is a line at 0 against the axis
+    and their "at least x" curve lies under the others at (0, 1)."""
+    sim = drawn[drawn.source == "simulated"]
+    hurt = sim[(sim.damage > 0) & (sim["count"] > 0)].defender
+    return [str(d) for d in dict.fromkeys(sim.defender) if d not in set(hurt)]
+
+
+def _no_damage_text(unharmed: list[str], attack: str) -> list[str]:
+    """The caption's words for the defenders :func:`no_damage` found: their legend
+    entries point at nothing to be seen."""
+    who = ", ".join(unharmed[:-1]) + " and " * (len(unharmed) > 1) + unharmed[-1]
+    return [f"{who} {'take' if len(unharmed) > 1 else 'takes'} no damage from {attack} "
+            "(0 from every attack): a bar of height 1 at 0, and a curve hidden under "
+            "the others."]  # fmt: skip
 
 
 def _pictures(run: ScenarioRun, drawn_exact: ExactDrawn,

@@ -304,3 +304,21 @@ def test_time_to_down_plot_names_its_median_line_and_a_combatant_never_downed() 
     assert caption.startswith("attacker: Attacker never downed in 2,000 encounters")
     assert "Dotted line at 0.5: the median" in survival_caption("defender", [], duel.result)
     plt.close(fig)
+
+
+def test_a_damage_plot_says_which_defender_takes_no_damage() -> None:
+    """Ysolde's firebolt does the Imp no damage: its legend entry ``vs Imp (n=…)``
+    pointed at a bar hidden against the axis and a curve under the others, and the
+    caption said nothing. The caption names it."""
+    from simlab.report import render
+
+    party = api.run_scenario(ROOT / "scenarios/glitters-d20/party-vs-monsters.yaml", n=2000)
+    fig, ax = plt.subplots()
+    drawn = simlab.plot_damage_pmf(party, "Ysolde", "firebolt", ax=ax)
+    assert render.no_damage(drawn) == ["Imp"]
+    plt.close(fig)
+    pictures = render._pictures(party, render.ExactDrawn(), [])
+    (firebolt,) = [p for p in pictures if p.title.startswith("Ysolde · firebolt")]
+    assert "Imp takes no damage from firebolt (0 from every attack)" in firebolt.caption
+    unharmed = [p for p in pictures if p.kind == "damage" and "takes no damage" in p.caption]
+    assert unharmed == [firebolt]  # every other attack hurts every defender it is drawn on
