@@ -797,8 +797,9 @@ def plot_hit_rates(
         ex = rates[f"exact_{column}"].to_numpy(dtype=float)
         if np.isfinite(ex).any():  # named once, by whichever rate has diamonds first
             named = "exact" in ax.get_legend_handles_labels()[1]
+            # drawn whole over the axes' edge: a rate of 0 or 1 was half a diamond
             ax.plot(ex, y + offset, **{**EXACT_MARKER, "markersize": min(6.0, 40 * height)},
-                    label=None if named else "exact")  # fmt: skip
+                    label=None if named else "exact", clip_on=False)  # fmt: skip
     ax.set_yticks(y, [f"{a} · {k} → {d}" for a, k, d in keys], fontsize=LEGEND_FONT)
     ax.invert_yaxis()
     ax.set_xlim(0, 1)

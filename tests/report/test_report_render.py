@@ -147,6 +147,9 @@ def test_plot_time_to_down_and_rates(run: ScenarioRun) -> None:
     assert axes[0].get_xlabel().replace("\u00a0", " ").startswith("round r")
     rates = simlab.plot_hit_rates(run, ax=axes[1])
     assert len(rates) == 2 and rates.exact_hit_rate.notna().all()
+    # exact diamonds drawn whole at the axes' edges (a rate of 1 was half clipped)
+    diamonds = [line for line in axes[1].get_lines() if line.get_marker() == "D"]
+    assert diamonds and not any(line.get_clip_on() for line in diamonds)
     assert len(axes[1].patches) == 2 * len(rates)  # hit and crit bars: the quickstart has crits
     wins = simlab.plots.plot_win_rates(run, ax=axes[2])
     assert list(wins.side) == ["party", "enemies", "draw"]
