@@ -176,6 +176,8 @@ def simulate(
     meta: dict[str, Any] = {"copies": scenario.copy_groups()}
     if scenario.overrides:
         meta["overrides"] = list(scenario.overrides)
+    if scenario.idle_overrides:
+        meta["idle_overrides"] = list(scenario.idle_overrides)
     if precision is not None and not trace:
         from simlab.tuning.precision import precision_rule, run_to_precision
 

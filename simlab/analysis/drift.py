@@ -254,13 +254,23 @@ def _attack_rows(rows: _Rows, cur: Result, base: Result, notes: list[str]) -> No
         m1, se1, df1 = _batch_se(tc.damage_sum[pc], tc.attempts[pc])
         m0, se0, df0 = _batch_se(tb.damage_sum[pb], tb.attempts[pb])
         if not rows.mean("mean_damage", subject, m1, se1, m0, se0, _welch_df(se1, df1, se0, df0)):
-            notes.append(f"{rows.label}: mean_damage of {subject} not tested, its attacks "
-                         f"too few to estimate its error ({n0:,} in the baseline, {n1:,} "
-                         "now: fewer than 2 of a run's batches have one)")  # fmt: skip
+            notes.append(f"{rows.label}: mean_damage of {subject} not tested: "
+                         f"{_too_few(se0, n0, se1, n1)}")  # fmt: skip
         rows.pmf("damage_pmf", subject, tc.damage_hist[pc], tb.damage_hist[pb])
     for pair in b_pairs.keys() - c_pairs.keys():
         notes.append(f"{rows.label}: {pair[0]} {pair[1]} → {pair[2]} is gone "
                      "(in the baseline, not in this run)")  # fmt: skip
+
+
+def _too_few(se0: float, n0: int, se1: float, n1: int) -> str:
+    """Which run's attacks are too few to estimate the error of their mean damage (NaN
+    error: they fall in fewer than 2 of its batches), and how many each run has."""
+    runs = [run for run, se in (("the baseline", se0), ("this run", se1)) if math.isnan(se)]
+    which = " and in ".join(runs)
+    return (
+        f"too few attacks in {which} to estimate its error ({n0:,} in the baseline, "
+        f"{n1:,} in this run; fewer than 2 of a run's batches have one)"
+    )
 
 
 def _ttd_hist(res: Result, c: int, rounds: int) -> np.ndarray:

@@ -279,10 +279,13 @@ def _refusal_summary(subject: Subject, reason: str) -> dict[str, Any]:
 
 
 def describe(subject: Subject) -> str:
-    """A refusal's subject as text: ``"Kaito quick-jab → Brute"`` or ``"time_to_down"``."""
+    """A refusal's subject as text: ``"Kaito: quick-jab → Brute"`` (the pair form of
+    every table and list, :func:`simlab.report.terminal.pair_heading`; ``Kaito → Brute``
+    for a duel's time-to-down) or ``"time_to_down"``."""
     if isinstance(subject, str):
         return subject
-    return f"{subject[0]} {subject[1]} → {subject[2]}"
+    who = f"{subject[0]}: {subject[1]}" if subject[1] else subject[0]
+    return f"{who} → {subject[2]}"
 
 
 # -- solving -------------------------------------------------------------------------------
@@ -480,7 +483,8 @@ def _duel_rows(res: Result, duel: DuelExact) -> list[tuple]:
 
 def _skipped(pairs: list[PairExact], solved: ExactResult, seen: set[Pair]) -> list[tuple[str, str]]:
     """(what, reason) of every figure not compared: fight caveats and refusals."""
-    out = [(f"{f} {describe(p.key)}", r) for p in pairs for f, r in p.caveats.items()]
+    out = [(f"{f.replace('_', ' ')} of {describe(p.key)}", r)
+           for p in pairs for f, r in p.caveats.items()]  # fmt: skip
     out += [(describe(s), r) for s, r in solved.refusals if isinstance(s, str) or s in seen]
     return out
 
@@ -545,8 +549,8 @@ def check_verdict(check: pd.DataFrame, k: float = CHECK_Z) -> str:
         every = "the one figure" if n == 1 else f"all {n} figures"
         return f"{every} within {k:g} standard errors of the exact answer"
     which = "; ".join(
-        f"{r.figure} {r.attacker} {r.attack} → {r.defender} (z = {r.z:.2f}, "
-        f"p = {r.p_value:.2g})".replace("  ", " ")
+        f"{r.figure} of {describe((r.attacker, r.attack, r.defender))} (z = {r.z:.2f}, "
+        f"p = {r.p_value:.2g})"
         for r in bad.itertuples()
     )
     return (f"{len(bad)} of {counted(n, 'figure')} further from exact than {k:g} standard "

@@ -227,7 +227,7 @@ def fight_caveats(scenario: Scenario, attacker: int, attack: str, defender: int)
     moved = ("hit_rate", "mean_damage")
     if dfd.defense != "none":
         verb = {"block": "blocks", "parry": "parries"}[dfd.defense]
-        why = f"{names[defender][1]!r} {verb} on only some attacks"
+        why = f"{names[defender][1]} {verb} on only some attacks"
         reasons.update(dict.fromkeys(moved, why))
     for c, (side, member) in enumerate(members):
         if side == members[defender][0]:
@@ -238,7 +238,7 @@ def fight_caveats(scenario: Scenario, attacker: int, attack: str, defender: int)
                 why = f"{names[c][1]}'s {name!r} corrodes {names[defender][1]}'s BC"
                 reasons.update(dict.fromkeys(moved, why))
             if kind == "ice" and "freezing" not in dfd.status_immune and "ice" not in dfd.immune:
-                why = f"{names[c][1]}'s {name!r} can freeze {names[defender][1]!r}"
+                why = f"{names[c][1]}'s {name!r} can freeze {names[defender][1]}"
                 reasons.update(dict.fromkeys(moved, why))
     if a.attribute == "dex":
         atk = members[attacker][1]
@@ -257,17 +257,17 @@ def _history_problem(scenario: Scenario, a: int, d: int) -> str | None:
     attacker, defender = members[a], members[d]
     names = [n for _, n in scenario.combatant_names()]
     if defender.defense != "none":
-        return f"{names[d]!r} {defender.defense}s on some attacks only (defense policy)"
+        return f"{names[d]} {defender.defense}s on some attacks only (defense policy)"
     for who, member in ((a, attacker), (d, defender)):
         if member.bleeding or member.burning or member.freezing:
-            return f"{names[who]!r} starts with statuses that act every turn"
+            return f"{names[who]} starts with statuses that act every turn"
     for name in dict.fromkeys(attacker.attacks):
         kind = scenario.attacks[name].type
         if kind == "corrosive" and defender.bc > 0:
             return f"{name!r} corrodes {names[d]}'s BC hit by hit"
         status = STATUS_OF_TYPE.get(kind)
         if status and kind not in defender.immune and status not in defender.status_immune:
-            return f"{name!r} ({kind}) adds {status} to {names[d]!r}, which acts every turn"
+            return f"{name!r} ({kind}) adds {status} to {names[d]}, which acts every turn"
     return None
 
 

@@ -224,7 +224,7 @@ def check_reactions(
             continue
         if any(p > 0 and dmg >= reaction.when_damage_at_least for p, dmg in hits):
             raise ExactUnsupported(
-                f"reactions depend on tokens spent earlier (defender {name!r} has "
+                f"reactions depend on tokens spent earlier (defender {name} has "
                 f"react: {kind} and can pay for it); expected a defender without reactions"
             )
 
@@ -310,7 +310,7 @@ def _duel_roles(scenario: Scenario) -> tuple[int, int]:
     for c, (_, m) in enumerate(expand(scenario)):
         if m.rushing > 0:
             raise ExactUnsupported(
-                f"Rushing terrain adds Stun every Phase (combatant {_name(scenario, c)!r} has "
+                f"Rushing terrain adds Stun every Phase (combatant {_name(scenario, c)} has "
                 f"rushing: {m.rushing})"
             )
     return a, d
@@ -400,7 +400,7 @@ def status_source(scenario: Any, target: int, status: str) -> str | None:
                     kind, size = parse_status(text)
                     if kind == status and size > 0 and attack.row_tier(row) != "miss":
                         return (f"{names[c][1]}'s {name!r} can inflict {text!r} on "
-                                f"{names[target][1]!r} during the fight")  # fmt: skip
+                                f"{names[target][1]} during the fight")  # fmt: skip
     return None
 
 

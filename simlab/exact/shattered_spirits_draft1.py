@@ -231,7 +231,7 @@ def _duel(scenario: Scenario) -> tuple[int, int]:
     if expand(scenario)[a][1].improvise is not None:
         who = scenario.combatant_names()[a][1]
         raise ExactUnsupported(
-            f"Improvise depends on the Momentum left ({who!r} has an improvise policy)"
+            f"Improvise depends on the Momentum left ({who} has an improvise policy)"
         )
     return a, d
 
@@ -321,7 +321,7 @@ def _can_fumble(scenario: Scenario, c: int) -> str | None:
     for name in dict.fromkeys(scenario.attack_makers()[c][2]):  # its Improvised one too
         if 2 + scenario.techniques[name].modifier + member.roll_modifier + low < 2:
             who = scenario.combatant_names()[c][1]
-            return f"{who!r} can fumble with {name!r} and gain Exposed during the fight"
+            return f"{who} can fumble with {name!r} and gain Exposed during the fight"
     return None
 
 

@@ -228,6 +228,11 @@ def _unpack(result: Result | ScenarioRun, exact: Any) -> tuple[Result, dict[str,
     if exact is None and not isinstance(result, Result):
         exact = result.exact
     if exact is not None and not isinstance(exact, dict):
+        from simlab.arguments import instance_argument
+        from simlab.exact.engine import ExactResult
+
+        instance_argument(exact, (ExactResult, dict), ("simlab.exact", "ExactResult.summary"),
+                          "exact")  # fmt: skip
         exact = exact.summary()
     return res, exact
 
@@ -243,6 +248,11 @@ def axes_or_new(ax: Axes | None, size: tuple[float, float] = (6.0, 3.5)) -> Axes
         import matplotlib.pyplot as plt  # the notebook's backend; reports draw on Agg figures
 
         _, ax = plt.subplots(figsize=size)
+    from matplotlib.axes import Axes as AxesClass
+
+    from simlab.arguments import instance_argument
+
+    instance_argument(ax, AxesClass, "matplotlib.pyplot.subplots", "ax")
     root = ax.figure.figure  # a subfigure's figure is the whole figure
     if root.get_layout_engine() is None:
         root.set_layout_engine("constrained")
@@ -395,6 +405,14 @@ def _never_made(pmf: pd.DataFrame, attacker: str, attack: str,
     at = "" if defender is None else f" at {defender}"
     attacks = [k for a, k in pairs if a == attacker]  # its name right: the attack's wrong
     meant = did_you_mean(*((attack, attacks) if attacks else (attacker, {a for a, _ in pairs})))
+    if attack in attacks and defender is not None:  # made, but not at that defender
+        made_at = set(pmf[(pmf.attacker == attacker) & (pmf.attack == attack)].defender)
+        wrong = [d for d in ([defender] if isinstance(defender, str) else defender)
+                 if d not in made_at]  # fmt: skip
+        named = wrong[0] if wrong else defender
+        raise InputError(f"expected a defender of {attacker} {attack} "
+                         f"({', '.join(sorted(map(str, made_at)))}); got {named!r}, never "
+                         f"attacked{did_you_mean(str(named), made_at)}")  # fmt: skip
     raise InputError(f"expected an attacker and attack that happened ({made}); got "
                      f"{attacker!r} {attack!r}{at}, never made{meant}")  # fmt: skip
 
@@ -623,10 +641,11 @@ def plot_time_to_down(
         table = only_rows(table, "combatant", combatant)
     ax = axes_or_new(ax)
     last = 0  # the last round in which any curve drawn rises
+    never = never_downed(table)
     for name, group in table.groupby("combatant", sort=False):
         rounds = np.append(0, group["round"])
         line = ax.step(rounds, np.append(0.0, group.down_by_round), where="post",
-                       label=str(name))  # fmt: skip
+                       label=f"{name}{NEVER_DOWNED_SUFFIX if name in never else ''}")  # fmt: skip
         ax.fill_between(rounds, np.append(0.0, group.down_by_round_ci95_lo),
                         np.append(0.0, group.down_by_round_ci95_hi), step="post", alpha=0.2,
                         color=line[0].get_color())  # fmt: skip
@@ -640,24 +659,44 @@ def plot_time_to_down(
             short = known.down_by_round.iloc[-1] - known.down_by_round
             last = max(last, int(known["round"][short > EXACT_TAIL].min()) + 1
                        if (short > EXACT_TAIL).any() else 0)  # fmt: skip
-    ax.axhline(0.5, color="grey", linestyle=":", linewidth=0.8)
+    drawn = list(dict.fromkeys(table.combatant))
     cap = int(table["round"].max()) if len(table) else 0
+    if set(drawn) - set(never):  # a curve that rises: where it crosses one half, its median
+        ax.axhline(0.5, color="grey", linestyle=":", linewidth=0.8, label=MEDIAN_LINE_LABEL)
     shown = _rounds_shown(last, cap)
     ax.set_xlim(-0.3, shown + 0.3)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # rounds are whole numbers
     label = (
         ["round r"]
-        if shown >= cap
+        if shown >= cap or last == 0  # none rises: the title says that none is downed
         else ["round r", f"(round cap {cap}:", f"no curve rises after round {last})"]
     )
     _over_axes(ax.set_xlabel(_unbroken(label), wrap=True), ax)
     ax.set_ylabel("P(downed by round r)")
     ax.set_ylim(-0.02, 1.02)
     whose = [f"{side}:"] if side else []
-    set_title(ax, [*whose, "time-to-down", "over all encounters", "(95% band)"], fontsize=10)
+    if drawn and set(drawn) <= set(never):  # a flat line at 0: say why, not "after round 0"
+        title = [*whose, "time-to-down:", f"{', '.join(map(str, drawn))} never downed",
+                 f"(round cap {cap})"]  # fmt: skip
+    else:
+        title = [*whose, "time-to-down", "over all encounters", "(95% band)"]
+    set_title(ax, title, fontsize=10)
     legend_outside(ax)
     ax.grid(alpha=0.3)
     return table.reset_index(drop=True)
+
+
+#: The legend entry of the time-to-down plots' dotted line at one half.
+MEDIAN_LINE_LABEL = "median: where a curve crosses 0.5"
+#: A time-to-down curve's legend entry, after its name, where it is never downed.
+NEVER_DOWNED_SUFFIX = " (never downed)"
+
+
+def never_downed(table: pd.DataFrame) -> list[str]:
+    """The combatants of a :meth:`Result.time_to_down` table never downed in any
+    encounter (their curve a flat line at 0)."""
+    downs = table.groupby("combatant", sort=False).downed.sum()
+    return [str(name) for name, n in downs.items() if n == 0]
 
 
 #: A duel's exact time-to-down curve: black, thin and dashed, drawn over the simulated
@@ -758,8 +797,9 @@ def plot_hit_rates(
         ex = rates[f"exact_{column}"].to_numpy(dtype=float)
         if np.isfinite(ex).any():  # named once, by whichever rate has diamonds first
             named = "exact" in ax.get_legend_handles_labels()[1]
+            # drawn whole over the axes' edge: a rate of 0 or 1 was half a diamond
             ax.plot(ex, y + offset, **{**EXACT_MARKER, "markersize": min(6.0, 40 * height)},
-                    label=None if named else "exact")  # fmt: skip
+                    label=None if named else "exact", clip_on=False)  # fmt: skip
     ax.set_yticks(y, [f"{a} · {k} → {d}" for a, k, d in keys], fontsize=LEGEND_FONT)
     ax.invert_yaxis()
     ax.set_xlim(0, 1)

@@ -27,6 +27,7 @@ from typing import Any, Literal
 
 import jinja2
 import pandas as pd
+from markupsafe import Markup
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
@@ -317,8 +318,7 @@ def drift_status(row: Any) -> str:
 
 def drift_cells(row: Any) -> list[str]:
     """The displayed cells of one drift-table row (see :data:`DRIFT_HEADER`)."""
-    change = (f"TV {formatted(row.change, '.3f')}" if row.kind == "pmf"
-              else formatted(row.change, "+.4g"))  # fmt: skip
+    change = drift_change(row)
     tol = (
         f"TV {row.tolerance:g}"
         if row.kind == "pmf"
@@ -326,6 +326,21 @@ def drift_cells(row: Any) -> list[str]:
     )
     return [drift_status(row), row.figure, row.subject, _drift_value(row, row.baseline),
             _drift_value(row, row.current), change, format_p(row.p_holm), tol]  # fmt: skip
+
+
+def drift_change(row: Any) -> str:
+    """A drift row's change as the tables and lists show it: ``TV 0.115`` for a
+    distribution; for a median that one of the runs does not reach by the round cap
+    (its change is infinite), ``not reached now`` or ``reached now``, never ``+inf``;
+    else signed, to the decimals of the figures it is the change of (``0.0649 → 0.0122``
+    changed by ``-0.0527``, not ``-0.05262``)."""
+    if row.kind == "pmf":
+        return f"TV {formatted(row.change, '.3f')}"
+    if row.kind == "median":
+        if math.isinf(row.change) or math.isnan(row.change):
+            return f"{'not reached' if pd.isna(row.current) else 'reached'} now"
+        return formatted(row.change, "+.0f")
+    return formatted(row.change, "+.4f")
 
 
 def _drift_value(row: Any, value: float) -> str:
@@ -454,11 +469,13 @@ def _damage_picture(run: ScenarioRun, slug: str, attacker: str, attack: str,
                     drawn_exact: ExactDrawn) -> Picture:  # fmt: skip
     defenders = choice.drawn
     exact_drawn = False
+    unharmed: list[str] = []
 
     def draw(fig: Figure) -> None:
         nonlocal exact_drawn
         left, right = fig.subplots(1, 2)
         drawn = plots.plot_damage_pmf(run, attacker, attack, defenders, ax=left)
+        unharmed[:] = no_damage(drawn)
         plots.plot_damage_at_least(run, attacker, attack, defenders, ax=right)
         exact_drawn = bool((drawn.source == "exact").any())
         left.set_title("damage distribution")
@@ -475,8 +492,27 @@ def _damage_picture(run: ScenarioRun, slug: str, attacker: str, attack: str,
     caption = " ".join([f"{attacker} · {attack}: damage per attack against "
                         f"{', '.join(defenders)} (misses count as 0). Bars and dots: simulated.",
                         *([EXACT_CAPTION] if exact_drawn else []), *pooled,
+                        *(_no_damage_text(unharmed, attack) if unharmed else []),
                         choice.left_out_text()]).strip()  # fmt: skip
     return Picture(name, f"{attacker} · {attack}: damage", png, "damage", caption)
+
+
+def no_damage(drawn: pd.DataFrame) -> list[str]:
+    """The defenders of a damage plot (what :func:`simlab.plots.plot_damage_pmf` drew)
+    that took 0 from every attack simulated: their bar is a line at 0 against the axis
+    and their "at least x" curve lies under the others at (0, 1)."""
+    sim = drawn[drawn.source == "simulated"]
+    hurt = sim[(sim.damage > 0) & (sim["count"] > 0)].defender
+    return [str(d) for d in dict.fromkeys(sim.defender) if d not in set(hurt)]
+
+
+def _no_damage_text(unharmed: list[str], attack: str) -> list[str]:
+    """The caption's words for the defenders :func:`no_damage` found: their legend
+    entries point at nothing to be seen."""
+    who = ", ".join(unharmed[:-1]) + " and " * (len(unharmed) > 1) + unharmed[-1]
+    return [f"{who} {'take' if len(unharmed) > 1 else 'takes'} no damage from {attack} "
+            "(0 from every attack): a bar of height 1 at 0, and a curve hidden under "
+            "the others."]  # fmt: skip
 
 
 def _pictures(run: ScenarioRun, drawn_exact: ExactDrawn,
@@ -514,15 +550,18 @@ def _pictures(run: ScenarioRun, drawn_exact: ExactDrawn,
         else:
             skipped.append(f"{attacker} · {attack}: {choice.left_out_text()}")
     for side in res.layout.sides:
+        never: list[str] = []
 
-        def survival(fig: Figure, s: str = side) -> None:
+        def survival(fig: Figure, s: str = side, got: list[str] = never) -> None:
             ax = fig.add_subplot()
-            plots.plot_time_to_down(run, side=s, ax=ax)
+            got[:] = plots.never_downed(plots.plot_time_to_down(run, side=s, ax=ax))
             drawn_exact.curves += sum(name.endswith(plots.EXACT_CURVE_SUFFIX)
                                       for name in ax.get_legend_handles_labels()[1])  # fmt: skip
 
         name = _unique(f"{slug}-survival-{_slug(side)}.png", seen)
-        out.append(Picture(name, f"time-to-down · {side}", _png(survival, (8.5, 3.4)), "survival"))
+        png = _png(survival, (8.5, 3.4))
+        out.append(Picture(name, f"time-to-down · {side}", png, "survival",
+                           survival_caption(side, never, res)))  # fmt: skip
 
     def outcome(fig: Figure) -> None:
         plots.plot_win_rates(run, ax=fig.add_subplot())
@@ -530,6 +569,24 @@ def _pictures(run: ScenarioRun, drawn_exact: ExactDrawn,
     size = (5.0, 1.2 + 0.35 * (len(res.layout.sides) + 1))
     out.append(Picture(f"{slug}-outcome.png", "outcome", _png(outcome, size), "outcome"))
     return out
+
+
+def survival_caption(side: str, never: list[str], res: Result) -> str:
+    """The caption of a side's time-to-down plot: what its curves and its dotted line
+    are, and who of the side is never downed (a flat line at 0, which the axis label
+    once called "no curve rises after round 0")."""
+    members = [name for s, name in res.layout.combatants if s == side]
+    if never and len(never) == len(members):
+        return (f"{side}: {', '.join(never)} never downed in "
+                f"{counted(res.encounters, 'encounter')} (round cap "
+                f"{res.layout.max_rounds}): no curve rises.")  # fmt: skip
+    said = (
+        f"{side}: P(downed by round r) over all encounters, with 95% bands. Dotted "
+        "line at 0.5: the median time-to-down is the round where a curve crosses it."
+    )
+    if never:
+        said += f" {', '.join(never)} never downed (a flat line at 0)."
+    return said
 
 
 def _unique(name: str, seen: set[str]) -> str:
@@ -727,7 +784,7 @@ def _section(run: ScenarioRun, specs: pd.DataFrame | None, drift: DriftReport | 
 
         identity.insert(2, ("sample size", describe_record(res.meta["precision"])))
     if res.meta.get("overrides"):
-        identity.insert(0, ("overrides (--set)", ", ".join(res.meta["overrides"])))
+        identity.insert(0, ("overrides (--set)", _overrides_cell(res.meta)))
     attack_header, attacks = _attack_rows(run)
     header, combatants = _combatant_rows(res)
     notes = [n for n in (drift.notes if drift else []) if n.startswith(f"{label(run)}:")]
@@ -794,11 +851,10 @@ def _exact_note(run: ScenarioRun, drawn: ExactDrawn) -> str | Prose:
     return Prose.of(f"{solved}{said}; ", *why)
 
 
-_HTML = jinja2.Template(
-    """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<title>{{ title }}</title>
-<style>
+#: The stylesheet of every page simlab writes (report, drift, sweep, compare, tune): a
+#: figure stays on one line (``td.num``) and a table wider than the page scrolls in its
+#: own box (``div.scroll``), on every page alike.
+STYLESHEET = """\
 body { font-family: sans-serif; margin: 1.5em auto; max-width: 1100px; color: #222; }
 h1 { font-size: 1.5em; } h2 { border-bottom: 1px solid #ccc; margin-top: 2em; }
 h3 { font-size: 1.05em; margin-top: 1.4em; }
@@ -812,12 +868,20 @@ th { background: #f3f3f3; }
 .note { color: #666; font-size: 0.9em; } img { max-width: 100%; display: block; }
 figure { margin: 0.8em 0; } figcaption { font-size: 0.9em; color: #444; }
 table.toc td { vertical-align: top; } table.toc td:nth-child(-n+2) { white-space: nowrap; }
-</style></head>
+"""
+
+_HTML = jinja2.Template(
+    """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>{{ title }}</title>
+<style>
+{{ stylesheet }}</style></head>
 <body>
 <h1>{{ title }}</h1>
 <p class="note">simlab {{ version }} · {{ scenarios }}{% if baseline %}
  · compared with baseline {{ baseline }} (Holm-adjusted p &lt; {{ alpha }} and beyond
- tolerance){% endif %}</p>
+ tolerance){% endif %}</p>{% if overrides %}
+<p class="note">{{ overrides }}</p>{% endif %}
 {% if drift_lines %}<h2>Drift</h2><p class="note">Each scenario's "Compared with the
 baseline" shows the drifted distributions and curves before (grey) and after (colour).</p>
 <ul>{% for line in drift_lines %}
@@ -951,12 +1015,48 @@ def drift_lines(drift: DriftReport | None) -> list[str]:
         if r.kind == "pmf":
             what = f"distribution moved (total variation {r.change:.3f})"
         else:
-            what = (f"{_drift_value(r, r.baseline)} → {_drift_value(r, r.current)} "
-                    f"({formatted(r.change, '+.4g')})")  # fmt: skip
+            what = f"{_drift_value(r, r.baseline)} → {_drift_value(r, r.current)}"
+            if math.isfinite(r.change):  # "6 → not reached" says the change itself
+                what += f" ({drift_change(r)})"
         out.append(
             f"{r.scenario} ({r.rules}): {r.figure} {r.subject}: {what}, Holm p {_p_is(r.p_holm)}"
         )
     return out
+
+
+def overrides_note(runs: Sequence[ScenarioRun]) -> str:
+    """What the head of a report says of the ``--set`` overrides its scenarios ran with:
+    which they are, and in which scenarios one changes nothing (the field already has
+    that value, as compare says "B is identical to A: … already …"); "" without any.
+
+    ``Run with --set Brute.hp=30; Brute.hp=30 changes nothing in party-3v3 and
+    quickstart (Brute.hp is already 30 there)``."""
+    every: list[str] = []
+    for run in runs:
+        every += [o for o in run.result.meta.get("overrides", ()) if o not in every]
+    if not every:
+        return ""
+    some = "" if all(run.result.meta.get("overrides") for run in runs) else " (some scenarios)"
+    said = [f"Run with --set {', '.join(every)}{some}"]
+    for item in every:
+        idle = [run.result.scenario for run in runs
+                if item in run.result.meta.get("idle_overrides", ())]  # fmt: skip
+        if idle:
+            field, value = item.split("=", 1)
+            where = ", ".join(idle[:-1]) + " and " * (len(idle) > 1) + idle[-1]
+            if len(idle) == len(runs) > 1:
+                where = "every scenario"
+            said.append(f"{item} changes nothing in {where} ({field} is already {value} there)")
+    return "; ".join(said)
+
+
+def _overrides_cell(meta: dict[str, Any]) -> str:
+    """A scenario's overrides as its identity table lists them, one that changes nothing
+    said so: ``Brute.hp=30 (changes nothing: Brute.hp is already 30)``."""
+    idle = meta.get("idle_overrides", ())
+    return ", ".join(
+        f"{o} (changes nothing: {o.split('=', 1)[0]} is already {o.split('=', 1)[1]})"
+        if o in idle else o for o in meta["overrides"])  # fmt: skip
 
 
 def spec_failures(specs: pd.DataFrame | None) -> list[str]:
@@ -968,10 +1068,13 @@ def spec_failures(specs: pd.DataFrame | None) -> list[str]:
 
 
 def _markdown(sections: list[Section], title: str, drift: DriftReport | None,
-              specs: pd.DataFrame | None, baseline: str | None) -> str:  # fmt: skip
+              specs: pd.DataFrame | None, baseline: str | None,
+              overrides: str = "") -> str:  # fmt: skip
     out = [f"# {md_text(title)}", "",
            f"simlab {__version__} · {counted(len(sections), 'scenario')} · full report with inline "
            "plots: `report.html`"]  # fmt: skip
+    if overrides:
+        out += ["", md_text(overrides)]
     if baseline is not None:
         lines = drift_lines(drift)
         out += ["", "## Drift", ""]
@@ -1086,7 +1189,8 @@ def render_report(
         for p in s.pictures:
             written[p.file] = atomic_write(out / PNG_DIR / p.file, _bytes_writer(p.png))
     html = _HTML.render(
-        title=title, version=__version__, sections=sections, baseline=baseline,
+        stylesheet=Markup(STYLESHEET), title=title, version=__version__, sections=sections,
+        baseline=baseline, overrides=overrides_note(runs),
         scenarios=counted(len(sections), "scenario"), counted=counted, show=_html_text,
         alpha=None if drift is None else f"{drift.alpha:g}", drift_lines=drift_lines(drift),
         spec_failures=spec_failures(specs), table=_html_table, pictures=_html_pictures,
@@ -1094,7 +1198,7 @@ def render_report(
         time_to_down_note=TIME_TO_DOWN_NOTE,
         DRIFT_HEADER=DRIFT_HEADER, OUTCOME_HEADER=OUTCOME_HEADER,
     )  # fmt: skip
-    markdown = _markdown(sections, title, drift, specs, baseline)
+    markdown = _markdown(sections, title, drift, specs, baseline, overrides_note(runs))
     written["html"] = atomic_write(out / "report.html", _text_writer(html))
     written["markdown"] = atomic_write(out / "report.md", _text_writer(markdown))
     if write_results:

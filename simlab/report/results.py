@@ -358,6 +358,8 @@ def scenario_document(run: ScenarioRun) -> dict[str, Any]:
         "exact": run.exact, "expect": run.expect, "drift_tolerance": run.drift_tolerance,
         **({"precision": res.meta["precision"]} if "precision" in res.meta else {}),
         **({"overrides": res.meta["overrides"]} if "overrides" in res.meta else {}),
+        **({"idle_overrides": res.meta["idle_overrides"]}
+           if "idle_overrides" in res.meta else {}),
         **({"copies": res.meta["copies"]} if "copies" in res.meta else {}),
     }  # fmt: skip
 
@@ -557,6 +559,8 @@ def scenario_run(doc: dict[str, Any]) -> ScenarioRun:
         result.meta["precision"] = doc["precision"]
     if doc.get("overrides"):
         result.meta["overrides"] = list(doc["overrides"])
+    if doc.get("idle_overrides"):
+        result.meta["idle_overrides"] = list(doc["idle_overrides"])
     if doc.get("copies") is not None:
         result.meta["copies"] = {entry: list(names) for entry, names in doc["copies"].items()}
     return ScenarioRun(result=result, source=doc.get("source"), exact=doc.get("exact"),

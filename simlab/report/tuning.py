@@ -25,7 +25,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import jinja2
+import numpy as np
 import pandas as pd
+from markupsafe import Markup
 
 from simlab import __version__
 from simlab.arguments import instance_argument
@@ -35,6 +37,7 @@ from simlab.report.plots import EXACT_STYLE, axes_or_new, legend_outside, only_r
 from simlab.report.render import (
     EXACT_SUFFIX,
     PNG_DIR,
+    STYLESHEET,
     Picture,
     _bytes_writer,
     _html_table,
@@ -359,8 +362,30 @@ def _sweep_pictures(sweep: SweepResult, moving: pd.DataFrame) -> list[Picture]:
                           ("win_rate", "Win rate")):  # fmt: skip
         curve = functools.partial(_outcome_curve, sweep=sweep, figure=figure)
         kind = "sides" if figure == "win_rate" else "outcome"
-        pictures.append(Picture(f"{_slug(figure)}.png", title, _png(curve, (7.0, 3.6)), kind))
+        caption = median_gaps(sweep) if figure == "median_time_to_down" else ""
+        pictures.append(Picture(f"{_slug(figure)}.png", title, _png(curve, (7.0, 3.6)), kind,
+                                ": ".join(filter(None, (title, caption)))))  # fmt: skip
     return pictures
+
+
+def median_gaps(sweep: SweepResult) -> str:
+    """What the median time-to-down plot leaves out: the points where a combatant's
+    median is not reached by the round cap (fewer than half the encounters had it down),
+    which it has no height to draw at; "" where every median is reached. Its lines
+    stopped short, or were one lone dot, with nothing to say why."""
+    frame = sweep.combatants()
+    missing = frame[~np.isfinite(frame.median_time_to_down.to_numpy(dtype=float))]
+    if missing.empty:
+        return ""
+    points = len(sweep.points)
+    named = []
+    for name, rows in missing.groupby("combatant", sort=False):
+        where = "at every point" if len(rows) == points else f"{len(rows)} of {points} points"
+        named.append(f"{name} ({where})")
+    return (
+        f"not drawn where the median is not reached by the round cap (fewer than half "
+        f"the encounters had the combatant down): {', '.join(named)}."
+    )
 
 
 def _outcome_curve(fig: Figure, sweep: SweepResult, figure: str) -> None:
@@ -422,12 +447,15 @@ def _flat_note(flat: pd.DataFrame, total: int, level: float) -> str:
 def _sweep_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
     frame = sweep.attacks()
     crits = "crit_rate" in pair_figures(sweep.rules)
+    # every exact answer the damage curves draw dashed: the hit rate's too, which the
+    # table left out
+    exact = ["hit_rate", *(["crit_rate"] if crits else []), "mean_damage"]
     header = [*sweep.fields, "attacker", "attack", "defender", "hit rate [95%]",
               *(["crit rate [95%]"] if crits else []), "mean damage [95%]",
-              "exact mean damage"]  # fmt: skip
+              *(f"exact {f.replace('_', ' ')}" for f in exact)]  # fmt: skip
     rows = [[*(str(r[f]) for f in sweep.fields), r.attacker, r.attack, r.defender,
              _interval(r, "hit_rate"), *([_interval(r, "crit_rate")] if crits else []),
-             _interval(r, "mean_damage"), decimals(r.exact_mean_damage, 4)]
+             _interval(r, "mean_damage"), *(decimals(r[f"exact_{f}"], 4) for f in exact)]
             for _, r in frame.iterrows()]  # fmt: skip
     return header, rows
 
@@ -459,19 +487,13 @@ _PAGE = jinja2.Template(
     """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{{ title }}</title>
 <style>
-body { font-family: sans-serif; margin: 1.5em auto; max-width: 1100px; color: #222; }
-table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }
-th, td { border: 1px solid #ddd; padding: 0.2em 0.5em; text-align: left; }
-th { background: #f3f3f3; } .note { color: #666; font-size: 0.85em; }
-.bad { color: #b00; font-weight: bold; } .pass { color: #070; }
-img { max-width: 100%; display: block; } figcaption { font-size: 0.8em; color: #555; }
-</style></head><body>
+{{ stylesheet }}</style></head><body>
 <h1>{{ title }}</h1>
 <p class="note">{{ identity }}</p>
 {% for heading, note, table, pictures, folded in parts %}<h2>{{ heading }}</h2>
 <p class="note">{{ note }}</p>
 {% for p in pictures %}<figure><img alt="{{ p.title }}" src="{{ p.data_uri }}">
-<figcaption>{{ p.title }}</figcaption></figure>{% endfor %}
+<figcaption>{{ p.caption or p.title }}</figcaption></figure>{% endfor %}
 {% if folded %}<details><summary>{{ folded }}</summary>{{ table }}</details>
 {% else %}{{ table }}{% endif %}
 {% endfor %}</body></html>
@@ -523,7 +545,7 @@ def _write_page(out: Path, stem: str, title: str, identity: str,
     for _, _, _, pictures in parts:
         for p in pictures:
             written[p.file] = atomic_write(out / PNG_DIR / p.file, _bytes_writer(p.png))
-    html = _PAGE.render(title=title, identity=identity, parts=[
+    html = _PAGE.render(stylesheet=Markup(STYLESHEET), title=title, identity=identity, parts=[
         (h, n, _html_table(*table), pics, _folded(table[1], pics))
         for h, n, table, pics in parts])  # fmt: skip
     markdown = [f"# {md_text(title)}", "", md_text(identity), ""]

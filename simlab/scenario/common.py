@@ -425,6 +425,12 @@ class ScenarioBase(StrictModel):
         order (``--set``, :func:`simlab.override`); none for a scenario as loaded."""
         return () if self._source is None else tuple(self._source.overrides)
 
+    @property
+    def idle_overrides(self) -> tuple[str, ...]:
+        """Those of :attr:`overrides` that change nothing: each sets a field to the value
+        the scenario already has (``Brute.hp=30`` on a Brute of 30 hp)."""
+        return () if self._source is None else tuple(self._source.idle)
+
     def model_copy(self, *, update: Any = None, deep: bool = False) -> Any:
         """A copy of the scenario. With ``update`` it is refused: pydantic's copy skips
         validation (a ``max_rounds`` of 0 would run); :meth:`with_` validates."""

@@ -11,6 +11,7 @@ naming the override (``--set Defender.guard=x: expected an integer; got 'x'``).
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import math
 import re
@@ -251,9 +252,31 @@ def apply_overrides(scenario: ScenarioBase, overrides: list[Override]) -> Scenar
     done = source.written + tuple(changed_by)
     changed = YamlSource(source.filename, data, positions, key_positions, applied, done)
     try:
-        return from_source(changed)
+        result = from_source(changed)
     except ScenarioError as err:
         raise ScenarioError([_name_override(p, overrides) for p in err.problems]) from None
+    idle = source.idle + _idle(scenario, result, overrides)
+    if idle:
+        result._source = dataclasses.replace(changed, idle=idle)
+    return result
+
+
+def _idle(before: ScenarioBase, after: ScenarioBase, overrides: list[Override]) -> tuple[str, ...]:
+    """Those of ``overrides`` that change nothing in ``before`` (``after`` is ``before``
+    with all of them): its content, by :func:`simlab.report.files.scenario_hash`, is the
+    same with the override as without it. One that only validates with others is not."""
+    from simlab.report.files import scenario_hash
+
+    if len(overrides) == 1:
+        same = scenario_hash(after) == scenario_hash(before)
+        return (overrides[0].spelled(),) if same else ()
+    idle = []
+    for item in overrides:
+        try:
+            idle += list(apply_overrides(before, [item]).idle_overrides)
+        except (ScenarioError, InputError):
+            continue
+    return tuple(idle)
 
 
 def _overlapping(

@@ -246,7 +246,7 @@ def test_fight_caveats() -> None:
     scn = simlab.loads(two_sided.replace("disadvantage: 1,", "disadvantage: 1, modifier: -1,"),
                        "duel.yaml")  # fmt: skip
     assert set(fight_caveats(scn, 0, "strike", 1)) == {"mean_damage"}  # D's jab fumbles
-    assert "'D' can fumble" in fight_caveats(scn, 0, "strike", 1)["mean_damage"]
+    assert "D can fumble" in fight_caveats(scn, 0, "strike", 1)["mean_damage"]
     assert set(fight_caveats(scn, 1, "jab", 0)) == {"mean_damage"}  # so does A's
     scn = simlab.loads(two_sided, "duel.yaml")
     assert fight_caveats(scn, 0, "strike", 1) == fight_caveats(scn, 1, "jab", 0) == {}
@@ -282,8 +282,9 @@ def test_an_improvised_technique_is_solved_like_any_other() -> None:
                            ("D", "jab", "A")}  # fmt: skip
     assert solved[("A", "poke", "D")].hit_rate == attack_outcome(scn, 0, "poke", 1).hit_rate
     assert (
-        "'poke' can inflict 'exposed 1' on 'D'" in fight_caveats(scn, 0, "strike", 1)["mean_damage"]
+        "'poke' can inflict 'exposed 1' on D during the fight"
+        in fight_caveats(scn, 0, "strike", 1)["mean_damage"]
     )
-    assert "'A' can fumble with 'poke'" in fight_caveats(scn, 1, "jab", 0)["mean_damage"]
+    assert "A can fumble with 'poke'" in fight_caveats(scn, 1, "jab", 0)["mean_damage"]
     spec = "expect:\n  - {figure: hit_rate, attacker: A, attack: poke, defender: D, at_least: 0}\n"
     assert simlab.loads(IMPROVISED + spec, "d.yaml").expect[0].attack == "poke"

@@ -233,7 +233,7 @@ def test_cli_exact_lists_refusals_with_the_hint() -> None:
     done = run_cli("exact", str(PARTY))
     assert done.returncode == 0, done.stderr
     assert "not solved exactly (7; use `simlab run` to simulate them)" in done.stdout
-    assert "Ogre crushing-blow → Kaito: reactions depend on tokens" in done.stdout
+    assert "Ogre: crushing-blow → Kaito: reactions depend on tokens" in done.stdout
 
 
 def test_cli_exact_names_what_a_fight_moves() -> None:
@@ -368,8 +368,8 @@ def test_check_skips_figures_a_fight_can_move() -> None:
     assert "mean_damage" not in set(against_enemies.figure)
     assert "hit_rate" in set(against_enemies.figure)  # ...but the rolls are
     skipped = dict(res.check.attrs["skipped"])
-    assert "'exposed 1'" in skipped["mean_damage Kaito quick-jab → Ogre"]
-    assert "'impaired 1'" in skipped["mean_damage Ogre crushing-blow → Sato"]
+    assert "'exposed 1'" in skipped["mean damage of Kaito: quick-jab → Ogre"]
+    assert "'impaired 1'" in skipped["mean damage of Ogre: crushing-blow → Sato"]
     assert not any(res.check.defender.isin(["Kaito", "Mira"]))  # reactions: refused
 
 
@@ -433,7 +433,7 @@ def test_check_catches_a_wrong_answer() -> None:
     assert check.loc[bad.index[0], "p_value"] < 1e-6
     verdict = check_verdict(check)
     assert verdict.startswith("1 of 6 figures further from exact than 4.5 standard errors")
-    assert "hit_rate Kaito quick-jab → Brute" in verdict
+    assert "hit_rate of Kaito: quick-jab → Brute (z = " in verdict
 
 
 @pytest.mark.parametrize(

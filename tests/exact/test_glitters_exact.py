@@ -168,7 +168,7 @@ def test_caveats_and_engine() -> None:
     assert set(fight_caveats(scn, 0, "club", 1)) == {"hit_rate", "mean_damage"}  # Block
     parry = fight_caveats(scn, 0, "zap", 2)
     assert set(parry) == {"hit_rate", "mean_damage"}
-    assert parry["hit_rate"] == "'Fencer' parries on only some attacks"
+    assert parry["hit_rate"] == "Fencer parries on only some attacks"
     frost = fight_caveats(scn, 2, "frost", 0)  # the fencer's frost can freeze A
     assert set(frost) == {"hit_rate", "mean_damage"} and "freeze" in frost["hit_rate"]
     solved = engine.exact(scn)

@@ -228,7 +228,7 @@ def test_reactions_are_unsupported_only_when_they_can_fire() -> None:
     scenario = simlab.loads(
         HAND_SCENARIO.replace("react: {block", "tokens: {grit: 2}, react: {block")
     )
-    with pytest.raises(ExactUnsupported, match=r"reactions.*'Wary'.*react: block"):
+    with pytest.raises(ExactUnsupported, match=r"reactions.*defender Wary has react: block"):
         attack_outcome(scenario, 0, "strike", 6)
     # no tokens: the block can never be paid for
     assert attack_outcome(simlab.loads(HAND_SCENARIO), 0, "strike", 6).hit_rate > 0

@@ -6,14 +6,22 @@ import math
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats as sps
 
 from simlab import api
-from simlab.analysis.drift import DEFAULT_ALPHA, chi2_homogeneity, compare, compare_results
+from simlab.analysis.drift import (
+    DEFAULT_ALPHA,
+    DRIFT_COLUMNS,
+    DriftReport,
+    chi2_homogeneity,
+    compare,
+    compare_results,
+)
 from simlab.analysis.drift import total_variation as tv
 from simlab.analysis.result import Result
-from simlab.report.render import drift_status
+from simlab.report.render import drift_cells, drift_change, drift_lines, drift_status
 from simlab.report.results import ScenarioRun
 from tests.report.report_synthetic import Truth, synthetic_result
 from tests.support import AMBUSH
@@ -244,3 +252,54 @@ def test_a_median_that_did_not_move_is_not_listed_as_changed() -> None:
     assert median.baseline == median.current == 6 and median.change == 0
     assert median.p_holm < DEFAULT_ALPHA  # the distribution's p, still shown
     assert not median.significant and drift_status(median) == "ok"
+
+
+def test_the_note_of_an_untested_mean_names_the_run_with_too_few_attacks() -> None:
+    """The note read "its attacks too few … (1 in the baseline, 20,059 now)", as if the
+    20,059 were too few too: it names the run whose attacks are too few."""
+    rng = np.random.default_rng(13)
+    base, cur = (synthetic_result(Truth(), 50_000, rng) for _ in range(2))
+    _one_attack(base, 5)
+    report = compare_results([cur], [base])
+    note = next(n for n in report.notes if "mean_damage of A strike → B" in n)
+    assert "too few attacks in the baseline to estimate its error (1 in the baseline" in note
+    assert "in this run to estimate" not in note and "and in" not in note
+    _one_attack(cur, 2)
+    both = compare_results([cur], [base]).notes
+    assert any("too few attacks in the baseline and in this run to" in n for n in both)
+
+
+def _drift_report(**row: object) -> DriftReport:
+    cells = {c: math.nan for c in DRIFT_COLUMNS}
+    cells.update(scenario="s", rules="r", subject="Kaito", test="chi2", tolerance=1.0,
+                 beyond_tolerance=True, significant=True, drifted=True, p_holm=1e-20)  # fmt: skip
+    cells.update(row)
+    return DriftReport(pd.DataFrame([cells]), DEFAULT_ALPHA, [])
+
+
+def test_a_median_no_longer_reached_reads_not_reached_never_inf() -> None:
+    """``median_time_to_down Kaito: 6 → not reached (+inf)``: the change of a median one
+    run does not reach is said in words, in the table and in the list."""
+    report = _drift_report(figure="median_time_to_down", kind="median", baseline=6.0,
+                           current=math.nan, change=math.inf)  # fmt: skip
+    row = next(report.table.itertuples())
+    assert drift_change(row) == "not reached now"
+    assert "inf" not in " ".join(drift_cells(row))
+    (line,) = drift_lines(report)
+    assert "Kaito: 6 → not reached, Holm p" in line and "inf" not in line
+    back = _drift_report(figure="median_time_to_down", kind="median", baseline=math.nan,
+                         current=6.0, change=math.inf)  # fmt: skip
+    assert drift_change(next(back.table.itertuples())) == "reached now"
+
+
+def test_a_change_has_the_decimals_of_its_figures() -> None:
+    """``0.0649 → 0.0122 (-0.05262)`` and ``12.3948 → 5.2325 (-7.162)``: the change is
+    written to the figures' four decimals."""
+    report = _drift_report(figure="hit_rate", kind="rate", baseline=0.0649, current=0.0122,
+                           change=0.0122 - 0.0649)  # fmt: skip
+    row = next(report.table.itertuples())
+    assert drift_cells(row)[3:6] == ["0.0649", "0.0122", "-0.0527"]
+    assert "0.0649 → 0.0122 (-0.0527)" in drift_lines(report)[0]
+    mean = _drift_report(figure="mean_damage", kind="mean", baseline=12.3948, current=5.2325,
+                         change=5.2325 - 12.3948)  # fmt: skip
+    assert drift_cells(next(mean.table.itertuples()))[5] == "-7.1623"

@@ -147,6 +147,9 @@ def test_plot_time_to_down_and_rates(run: ScenarioRun) -> None:
     assert axes[0].get_xlabel().replace("\u00a0", " ").startswith("round r")
     rates = simlab.plot_hit_rates(run, ax=axes[1])
     assert len(rates) == 2 and rates.exact_hit_rate.notna().all()
+    # exact diamonds drawn whole at the axes' edges (a rate of 1 was half clipped)
+    diamonds = [line for line in axes[1].get_lines() if line.get_marker() == "D"]
+    assert diamonds and not any(line.get_clip_on() for line in diamonds)
     assert len(axes[1].patches) == 2 * len(rates)  # hit and crit bars: the quickstart has crits
     wins = simlab.plots.plot_win_rates(run, ax=axes[2])
     assert list(wins.side) == ["party", "enemies", "draw"]
@@ -179,6 +182,20 @@ def test_plot_refuses_an_attack_that_never_happened(run: ScenarioRun) -> None:
          "expected side= one of party, enemies; got 'heroes'"),
         (lambda run: simlab.plot_hit_rates(run, attacker="Kaitoo"),
          "expected attacker= one of Kaito, Brute; got 'Kaitoo'"),
+        # the attack spelt right, the defender not: the defender is the one meant
+        (lambda run: simlab.plot_damage_pmf(run, "Kaito", "quick-jab", defender="Brutte"),
+         "expected a defender of Kaito quick-jab (Brute); got 'Brutte', never attacked; "
+         "did you mean 'Brute'?"),
+        # of the wrong type: named, where each was an AttributeError
+        (lambda run: simlab.plot_damage_pmf(run, "Kaito", "quick-jab", exact=5),
+         "expected an ExactResult (simlab.exact) or a dict (ExactResult.summary) for exact; "
+         "got 5"),
+        (lambda run: simlab.plot_damage_at_least(run, "Kaito", "quick-jab", exact=run.result),
+         "for exact; got a Result"),
+        (lambda run: simlab.plot_hit_rates(run, ax=5),
+         "expected an Axes (matplotlib.pyplot.subplots) for ax; got 5"),
+        (lambda run: simlab.plot_damage_pmf(run, "Kaito", "quick-jab", ax="left"),
+         "for ax; got"),
     ],
 )  # fmt: skip
 def test_plot_names_the_choices_for_a_mistyped_name(
@@ -262,3 +279,49 @@ def test_md_text_escapes_only_markup(text: str, escaped: str) -> None:
     from simlab.report.render import md_text
 
     assert md_text(text) == escaped
+
+
+def test_time_to_down_plot_names_its_median_line_and_a_combatant_never_downed() -> None:
+    """The dotted line at 0.5 was in no legend or caption; the plot of a combatant never
+    downed was a flat line at 0 labelled "no curve rises after round 0". The line is
+    named in the legend, and the never-downed plot says so in its title, legend and
+    caption (the report's)."""
+    from simlab.report import plots
+    from simlab.report.render import survival_caption
+
+    duel = api.run_scenario(ROOT / "scenarios/benchmarks/glitters-d20-duel.yaml", n=2000)
+    fig, (left, right) = plt.subplots(1, 2)
+    plots.plot_time_to_down(duel, side="defender", ax=left)
+    names = [t.get_text() for t in left.get_legend().get_texts()]
+    assert names[-1] == "median: where a curve crosses 0.5"
+    (dotted,) = [line for line in left.get_lines() if line.get_label() == names[-1]]
+    assert list(dotted.get_ydata()) == [0.5, 0.5] and dotted.get_linestyle() == ":"
+    drawn = plots.plot_time_to_down(duel, side="attacker", ax=right)
+    assert plots.never_downed(drawn) == ["Attacker"]
+    assert "Attacker never downed" in right.get_title().replace("\u00a0", " ")
+    assert "rises" not in right.get_xlabel() and "median" not in str(
+        right.get_legend_handles_labels()
+    )
+    assert [t.get_text() for t in right.get_legend().get_texts()] == ["Attacker (never downed)"]
+    caption = survival_caption("attacker", ["Attacker"], duel.result)
+    assert caption.startswith("attacker: Attacker never downed in 2,000 encounters")
+    assert "Dotted line at 0.5: the median" in survival_caption("defender", [], duel.result)
+    plt.close(fig)
+
+
+def test_a_damage_plot_says_which_defender_takes_no_damage() -> None:
+    """Ysolde's firebolt does the Imp no damage: its legend entry ``vs Imp (n=…)``
+    pointed at a bar hidden against the axis and a curve under the others, and the
+    caption said nothing. The caption names it."""
+    from simlab.report import render
+
+    party = api.run_scenario(ROOT / "scenarios/glitters-d20/party-vs-monsters.yaml", n=2000)
+    fig, ax = plt.subplots()
+    drawn = simlab.plot_damage_pmf(party, "Ysolde", "firebolt", ax=ax)
+    assert render.no_damage(drawn) == ["Imp"]
+    plt.close(fig)
+    pictures = render._pictures(party, render.ExactDrawn(), [])
+    (firebolt,) = [p for p in pictures if p.title.startswith("Ysolde · firebolt")]
+    assert "Imp takes no damage from firebolt (0 from every attack)" in firebolt.caption
+    unharmed = [p for p in pictures if p.kind == "damage" and "takes no damage" in p.caption]
+    assert unharmed == [firebolt]  # every other attack hurts every defender it is drawn on

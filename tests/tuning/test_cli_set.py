@@ -179,3 +179,32 @@ def test_a_set_value_of_5000_digits_exits_2_naming_it(args: list[str]) -> None:
     assert f"{args[0]} Defender.hp=" in output and "99..." in output
     assert "expected an integer of at most 100 digits; got a number with 5,000 digits" in output
     assert len(done.output) < 400 and "internal error" not in done.output
+
+
+def test_report_heads_its_page_with_the_overrides_and_where_they_change_nothing(
+    tmp_path: Path,
+) -> None:
+    """The report (and its drift page) named ``--set Brute.hp=30`` only in each
+    scenario's identity table, as a change even where Brute already had 30 hp. Its head
+    names the overrides, and the scenarios they leave unchanged (as compare's "B is
+    identical to A: … already …")."""
+    other = tmp_path / "weaker.yaml"
+    other.write_text(SS_DUEL.read_text().replace("scenario: ss-duel", "scenario: weaker")
+                     .replace("{name: Defender, hp: 30", "{name: Defender, hp: 20"))  # fmt: skip
+    cli = CliRunner()
+    done = cli.invoke(main, ["report", str(SS_DUEL), str(other), "-n", "500",
+                             "--set", "Defender.hp=30", "--out", str(tmp_path / "r")])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    said = ("Run with --set Defender.hp=30; Defender.hp=30 changes nothing in ss-duel "
+            "(Defender.hp is already 30 there)")  # fmt: skip
+    md = (tmp_path / "r/report.md").read_text()
+    head = md.split("## Contents")[0]
+    assert said in head
+    assert said in (tmp_path / "r/report.html").read_text().split("<h2>Contents</h2>")[0]
+    assert "Defender.hp=30 (changes nothing: Defender.hp is already 30)" in md
+    entries = json.loads((tmp_path / "r/results.json").read_text())["scenarios"]
+    assert [e.get("idle_overrides") for e in entries] == [["Defender.hp=30"], None]
+    again = cli.invoke(main, ["report", "--from", str(tmp_path / "r/results.json"),
+                              "--out", str(tmp_path / "again")])  # fmt: skip
+    assert again.exit_code == 0, again.output
+    assert said in (tmp_path / "again/report.md").read_text()

@@ -106,6 +106,12 @@ def test_sweep_page_gives_the_win_rates_and_says_a_median_is_not_reached(
     never_half = point.result.tallies.down_round[2].sum() < point.result.encounters / 2
     assert never_half and re.search(r"^\| 22 \| Brute 1 \|.*\| not reached \| — \|$", page,
                                     re.M)  # fmt: skip
+    # The median plot has no height for it: its caption says what it leaves out, where
+    # the line stopped short with nothing to say why.
+    html = (tmp_path / "sweep.html").read_text()
+    caption = re.search(r"<figcaption>Median time-to-down: ([^<]*)</figcaption>", html)
+    assert caption and caption[1].startswith("not drawn where the median is not reached")
+    assert re.search(r"Brute 1 \((at every point|1 of 2 points)\)", caption[1]), caption[1]
 
 
 def test_cli_sweep_point_is_cli_run_with_set(tmp_path: Path) -> None:
@@ -146,6 +152,16 @@ def test_sweep_files(tmp_path: Path, duel: Any) -> None:
     assert "png/damage-" in md
     assert all(p.exists() for p in written.values())
     assert "<details>" not in html  # two points: every table short enough to show
+    # The exact hit rate the damage curves draw dashed has its column, as the mean has.
+    header = next(line for line in md.splitlines() if line.startswith("| Defender.guard"))
+    assert "| exact hit rate | exact crit rate | exact mean damage |" in header
+    exact = sw.attacks().exact_hit_rate.iloc[0]
+    assert f"| {exact:.4f} |" in md
+    # The report's stylesheet: figures on one line, a wide table scrolling in its box
+    # (the page wrapped '0.543 [0.538,' over '0.548]', as it had no such rules).
+    assert "td.num { white-space: nowrap; }" in html
+    assert "div.scroll { overflow-x: auto;" in html and '<div class="scroll"><table>' in html
+    assert "&gt;" not in html.split("</style>")[0]
 
 
 def test_a_long_sweep_table_under_its_pictures_is_folded(
