@@ -42,7 +42,7 @@ from simlab.report.terminal import (
     NOT_REACHED,
     RATE_RANGE,
     decimals,
-    figure_range,
+    exact_number,
     format_p,
     formatted,
     interval_cell,
@@ -219,7 +219,7 @@ def _attack_rows(run: ScenarioRun) -> tuple[list[str], list[list[str]]]:
 #: exact cell with none of its figures: one mark, which the "exact engine" line explains.
 NO_EXACT = "—"
 #: The exact figures of an attack row, in order, with their decimals.
-EXACT_DIGITS = (("hit_rate", 4), ("crit_rate", 4), ("mean_damage", 3))
+EXACT_DIGITS = (("hit_rate", 4), ("crit_rate", 4), ("mean_damage", 4))
 #: Their names in the exact column's header.
 EXACT_LABELS = {"hit_rate": "hit", "crit_rate": "crit", "mean_damage": "mean"}
 
@@ -227,7 +227,7 @@ EXACT_LABELS = {"hit_rate": "hit", "crit_rate": "crit", "mean_damage": "mean"}
 def _exact_figure(entry: dict[str, Any], figure: str, digits: int) -> str:
     """An exact figure of an attack row, or "—" where the fight moves it (its caveat)."""
     value = pair_answer(entry, figure)
-    return NO_EXACT if math.isnan(value) else decimals(value, digits, figure_range(figure))
+    return NO_EXACT if math.isnan(value) else exact_number(value, figure)
 
 
 #: Column headers of events whose name alone reads badly as "<event> rate"; every other

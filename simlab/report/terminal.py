@@ -25,6 +25,7 @@ from rich.text import Text
 from simlab.analysis.result import Result
 from simlab.report.width import NARROWEST, broken_at_spaces, fits_a_width, items, listed, packed
 from simlab.report.words import counted
+from simlab.scenario.common import RATE_FIGURES
 
 if TYPE_CHECKING:
     from simlab.analysis.drift import DriftReport
@@ -158,8 +159,11 @@ MOST_DECIMALS = 12
 
 def figure_range(figure: str) -> tuple[float, float]:
     """The values figure ``figure`` (``hit_rate``, ``mean_damage``…) can take: a rate's
-    [0, 1] (:data:`RATE_RANGE`), any other's [0, ∞) (:data:`NON_NEGATIVE`)."""
-    return RATE_RANGE if figure.endswith("_rate") else NON_NEGATIVE
+    [0, 1] (:data:`RATE_RANGE`), any other's [0, ∞) (:data:`NON_NEGATIVE`). A rate is
+    any share of attacks or encounters, ``down_by_round`` and ``damage_at_least`` too
+    (:data:`~simlab.scenario.common.RATE_FIGURES`), not only a name ending in ``_rate``."""
+    rate = figure in RATE_FIGURES or figure.endswith("_rate")
+    return RATE_RANGE if rate else NON_NEGATIVE
 
 
 def estimate(
@@ -201,13 +205,26 @@ def estimate(
     one_sided = _one_sided(value, lo, hi, within, bracketed)
     if one_sided:
         return one_sided
-    digits = decimals_to_decide(value, *against, half_decimals(half))
-    if not bracketed:
-        more = decimals_to_decide(value, *against, interval_decimals(value, lo, hi))
-        shown, covering = _plus_minus(value, lo, hi, more)
-        if not _strays(shown, covering, lo, hi, within):
+    more = decimals_to_decide(value, *against, interval_decimals(value, lo, hi))
+    shown, covering = _plus_minus(value, lo, hi, more)
+    if not _strays(shown, covering, lo, hi, within):
+        if not bracketed:
             return f"{shown} ± {covering}"
+        digits = more  # the page's decimals are the terminal's: 0.062 [0.053, 0.073]
+    else:
+        least = decimals_to_decide(value, *against, half_decimals(half))
+        digits = _bracket_decimals(value, lo, hi, least, within)
     return value_and_bounds(value, lo, hi, digits, within)
+
+
+def _bracket_decimals(value: float, lo: float, hi: float, digits: int,
+                      within: tuple[float, float]) -> int:  # fmt: skip
+    """``digits``, or one more where ``value [lo, hi]`` to ``digits`` decimals (its
+    bounds rounded outwards) would show an interval more than half as wide again as
+    the true one: rule (b) for the bracketed form."""
+    text = value_and_bounds(value, lo, hi, digits, within)
+    low, high = (float(x) for x in text[text.rindex("[") + 1 : -1].split(", "))
+    return min(digits + (high - low > 1.5 * (hi - lo)), MOST_DECIMALS)
 
 
 def interval_cell(row: Any, name: str, bracketed: bool = False) -> str:
@@ -394,6 +411,19 @@ def _bound(x: Any, rounded: Callable[[float, int], float], digits: int, sign: st
     if not (isinstance(x, float | int) and math.isfinite(x)):
         return decimals(x, digits)
     return formatted(rounded(x, digits), f"{sign}.{digits}f")
+
+
+#: The decimals of an exact answer beside simulated figures, in every table and page.
+EXACT_DECIMALS = 4
+
+
+def exact_number(value: Any, figure: str = "") -> str:
+    """An exact answer (of figure ``figure``) as every table and page writes it: to
+    :data:`EXACT_DECIMALS` decimals, trailing zeros kept, more where it would read as 0
+    or as a rate's 1 that it is not (``0.00005``); "—" where there is none."""
+    if value is None or pd.isna(value):
+        return "—"
+    return decimals(float(value), EXACT_DECIMALS, figure_range(figure) if figure else (0, 0))
 
 
 def plain_number(value: float, digits: int = 3) -> str:

@@ -48,8 +48,10 @@ from simlab.report.render import (
 )
 from simlab.report.terminal import (
     MEDIAN_NOTE,
+    RATE_RANGE,
     bounds,
     decimals,
+    exact_number,
     figure_range,
     format_p,
     formatted,
@@ -281,7 +283,7 @@ def _readable_axes(ax: Axes, figure: str, x: pd.Series | None) -> None:
     if figure == "median_time_to_down":
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     lo, hi = ax.get_ylim()
-    rate = figure.endswith("_rate")
+    rate = figure_range(figure) == RATE_RANGE
     least = MIN_RATE_SPAN if rate else MIN_MEAN_SPAN * max(abs(lo), abs(hi), 1.0)
     if hi - lo >= least:
         return
@@ -391,7 +393,7 @@ def _sweep_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
               "exact mean damage"]  # fmt: skip
     rows = [[*(str(r[f]) for f in sweep.fields), r.attacker, r.attack, r.defender,
              _interval(r, "hit_rate"), *([_interval(r, "crit_rate")] if crits else []),
-             _interval(r, "mean_damage"), decimals(r.exact_mean_damage, 4)]
+             _interval(r, "mean_damage"), exact_number(r.exact_mean_damage)]
             for _, r in frame.iterrows()]  # fmt: skip
     return header, rows
 
@@ -402,7 +404,7 @@ def _combatant_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
               "median time-to-down", "exact mean time-to-down"]  # fmt: skip
     rows = [[*(str(r[f]) for f in sweep.fields), r.combatant, _interval(r, "down_rate"),
              _interval(r, "mean_time_to_down"), rounds_label(r.median_time_to_down),
-             decimals(r.exact_mean_time_to_down, 3)] for _, r in frame.iterrows()]  # fmt: skip
+             exact_number(r.exact_mean_time_to_down)] for _, r in frame.iterrows()]  # fmt: skip
     return header, rows
 
 

@@ -23,6 +23,7 @@ from simlab.report import terminal
 from simlab.report.terminal import (
     MEDIAN_NOTE,
     NOT_REACHED,
+    RATE_RANGE,
     Parts,
     arrow_parts,
     bounds,
@@ -31,6 +32,7 @@ from simlab.report.terminal import (
     decimals,
     decimals_to_decide,
     estimate,
+    exact_number,
     figure_range,
     formatted,
     interval_cell,
@@ -76,7 +78,7 @@ def _print_table(title: str, header: list[str], rows: list[list[str]]) -> None:
 
 
 def _exact_cell(value: float) -> str:
-    return "—" if pd.isna(value) else plain_number(value, nonzero_decimals(value, 4))
+    return exact_number(value)
 
 
 def sweep_attack_tables(sweep: SweepResult, stacked: bool = False) -> list[Table]:
@@ -138,8 +140,8 @@ def _value_range(values: pd.Series, figure: str) -> str:
     """``lo–hi`` of ``values`` of ``figure``, to 3 decimals for a rate and 2 for a mean
     (more where one would read as 0 and is not), or one number when both read the same."""
     ends = (values.min(), values.max())
-    digits = max(nonzero_decimals(x, 3 if figure.endswith("_rate") else 2, figure_range(figure))
-                 for x in ends)  # fmt: skip
+    within = figure_range(figure)
+    digits = max(nonzero_decimals(x, 3 if within == RATE_RANGE else 2, within) for x in ends)
     lo, hi = (formatted(x, f".{digits}f") for x in ends)
     return lo if lo == hi else f"{lo}–{hi}"
 
