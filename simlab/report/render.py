@@ -48,6 +48,7 @@ from simlab.report.terminal import (
     interval_cell,
     measured_cell,
     median_and_interval,
+    percent,
     rounds_label,
 )
 from simlab.report.words import counted
@@ -584,10 +585,10 @@ def _headline(run: ScenarioRun, specs: pd.DataFrame | None) -> list[str]:
     """One table-of-contents row: the scenario's headline figures."""
     res = run.result
     wins = res.win_rates()
-    outcome = " · ".join(f"{r.side}: {r.win_rate:.0%}" for r in wins.itertuples())
+    outcome = " · ".join(f"{r.side}: {percent(r.win_rate)}" for r in wins.itertuples())
     rates = plots.pooled_hit_rates(run)
     by_attack = rates.groupby(["attacker", "attack"], sort=False)[["hits", "attempts"]].sum()
-    hits = [f"{a} {k}: {h / n:.0%}" for (a, k), (h, n) in by_attack.iterrows()]
+    hits = [f"{a} {k}: {percent(h / n)}" for (a, k), (h, n) in by_attack.iterrows()]
     labels = plots.copy_labels(run, "time_to_down")
     pools: dict[str, list[int]] = {}
     for c, (_, name) in enumerate(res.layout.combatants):

@@ -426,6 +426,13 @@ def exact_number(value: Any, figure: str = "") -> str:
     return decimals(float(value), EXACT_DECIMALS, figure_range(figure) if figure else (0, 0))
 
 
+def percent(rate: float) -> str:
+    """A rate as a whole percentage, with the decimals it needs not to read as 0% or
+    100% that it is not: ``62%``, ``99.8%`` for 0.9984, ``0.2%`` for 0.0016, ``100%``
+    only for 1."""
+    return f"{formatted(rate * 100, f'.{nonzero_decimals(rate * 100, 0, (0, 100))}f')}%"
+
+
 def plain_number(value: float, digits: int = 3) -> str:
     """A number without trailing zeros: ``10``, ``10.2``, ``0.125``."""
     text = formatted(value, f".{digits}f")

@@ -239,3 +239,15 @@ def test_an_exact_answer_reads_the_same_everywhere() -> None:
     assert terminal.exact_number(0.00004, "crit_rate") == "0.00004"
     assert terminal.exact_number(0.99996, "hit_rate") == "0.99996"
     assert terminal.exact_number(float("nan")) == "—"
+
+
+def test_the_contents_row_never_rounds_a_rate_to_100_or_0_percent() -> None:
+    """``a: 100% · b: 0% · draw: 0%`` for a win rate of 0.99837 and 0.00163 draws
+    (R1 N6, R2 9)."""
+    from simlab.report import render
+
+    assert render.percent is terminal.percent  # the contents row's percentages
+    cases = {0.99837: "99.8%", 0.00163: "0.2%", 0.9999: "99.99%", 0.0001: "0.01%",
+             1.0: "100%", 0.0: "0%", 0.62: "62%", 0.5: "50%"}  # fmt: skip
+    for rate, text in cases.items():
+        assert terminal.percent(rate) == text
