@@ -40,8 +40,8 @@ from simlab.report.results import ScenarioRun, save_results
 from simlab.report.terminal import (
     MEDIAN_NOTE,
     NOT_REACHED,
-    RATE_RANGE,
     decimals,
+    event_rate_cells,
     exact_number,
     format_p,
     formatted,
@@ -254,19 +254,19 @@ def _combatant_rows(res: Result) -> tuple[list[str], list[list[str]]]:
     table = res.combatants()
     events = list(res.layout.events)
     means = [(name, res.per_encounter(name)) for name in res.layout.per_encounter_tallies]
+    rates = event_rate_cells(res, bracketed=True)
     rows = []
     for c, row in enumerate(table.itertuples()):
         rows.append([row.combatant, row.side,
                      interval_cell(row, "down_rate", bracketed=True),
                      _median_cell(row),
                      decimals(row.median_time_to_down_when_downed, 0), f"{row.capped:,}",
-                     *(decimals(float(table[f"{e}_rate"].iloc[c]), 3, RATE_RANGE)
-                       for e in events)])  # fmt: skip
+                     *rates[c]])  # fmt: skip
         for name, per_combatant in means:
             m = per_combatant.iloc[c]
             rows[-1].append(interval_cell(m, f"mean_{name}", bracketed=True))
     extra = [MEAN_HEADERS[name] for name, _ in means]
-    return COMBATANT_HEADER + [event_header(e) for e in events] + extra, rows
+    return COMBATANT_HEADER + [f"{event_header(e)} [95%]" for e in events] + extra, rows
 
 
 def _median_cell(row: Any) -> str:

@@ -52,7 +52,7 @@ def combatant_figures(
     Columns: ``combatant, side, down_rate`` with its Wilson (Clopper–Pearson when rare)
     interval, ``mean_time_to_down`` (among encounters in which it went down) with a
     normal interval (encounters are independent), each with its ``*_ci_kind``, and
-    ``median_time_to_down`` (see the module docstring).
+    ``median_time_to_down`` (see the module docstring) with its interval in rounds.
     """
     z = stats.normal_quantile(level)
     rows = []
@@ -68,6 +68,9 @@ def combatant_figures(
                      interval_column("mean_time_to_down", level, "hi"): mean + half,
                      "mean_time_to_down_ci_kind": NORMAL_CI_KIND,
                      "median_time_to_down": median})  # fmt: skip
+        _, m_lo, m_hi = median_time_to_down(tallies.down_round[c], n, level)
+        rows[-1][interval_column("median_time_to_down", level, "lo")] = m_lo
+        rows[-1][interval_column("median_time_to_down", level, "hi")] = m_hi
     return pd.DataFrame(rows)
 
 

@@ -180,7 +180,7 @@ def test_compare_never_prints_a_rare_figure_of_a_or_b_as_0() -> None:
 
     assert _number(0.0003, 3, "crit_rate") == "0.0003"
     assert _number(0.9996, 3, "hit_rate") == "0.9996"
-    assert _number(0.0, 3, "crit_rate") == "0.000"
+    assert _number(0.0, 3, "crit_rate") == "0"  # never happened: 0, as a run shows it
     assert _number(12.5, 2, "mean_damage") == "12.50"
 
 
@@ -251,3 +251,22 @@ def test_the_contents_row_never_rounds_a_rate_to_100_or_0_percent() -> None:
              1.0: "100%", 0.0: "0%", 0.62: "62%", 0.5: "50%"}  # fmt: skip
     for rate, text in cases.items():
         assert terminal.percent(rate) == text
+
+
+def test_run_shows_event_rates_and_medians_by_the_rule() -> None:
+    """Event rates read ``0.000`` and ``1.000`` with no interval beside rates that read
+    ``0 (< 0.0002)`` (R2 8), and the median had its interval on the page only (R2 7)."""
+    fight = simlab.load(PARTY)
+    res = simlab.simulate(fight, n=2000)
+    text = _printed(lambda: terminal.print_result(res))
+    assert max(len(line) for line in text.splitlines()) <= 80
+    events = text[text.index("events (share of encounters)") :]
+    row = next(line for line in events.splitlines() if line.startswith(" Raider 1 "))
+    assert re.fullmatch(r" Raider 1\s+0\.99.*?\s{2,}0 \(< \S+\)\s+0 \(< \S+\)\s*", row), row
+    assert not re.search(r"\b[01]\.0+\b(?! ±)", events.split("down rate:")[0]), events
+    down = text[text.index("time-to-down (rounds)") :]
+    assert _cell(down, "Raider 1", 2) == "3 [3, 3]", down
+    assert "[6, not reached]" in " ".join(text.split()), "the note explains the open form"
+    cells = terminal.event_rate_cells(res, bracketed=True)
+    raider = [name for _, name in res.layout.combatants].index("Raider 1")
+    assert cells[raider][1].startswith("0 [0, "), cells[raider]
