@@ -22,7 +22,12 @@ import numpy as np
 import pandas as pd
 
 from simlab.analysis import stats
-from simlab.analysis.result import NORMAL_CI_KIND, interval_column, median_time_to_down
+from simlab.analysis.result import (
+    MEDIAN_CI_KIND,
+    NORMAL_CI_KIND,
+    interval_column,
+    median_time_to_down,
+)
 from simlab.engine.tallies import Layout, TallyArrays
 from simlab.errors import InputError, did_you_mean
 
@@ -71,6 +76,7 @@ def combatant_figures(
         _, m_lo, m_hi = median_time_to_down(tallies.down_round[c], n, level)
         rows[-1][interval_column("median_time_to_down", level, "lo")] = m_lo
         rows[-1][interval_column("median_time_to_down", level, "hi")] = m_hi
+        rows[-1]["median_time_to_down_ci_kind"] = MEDIAN_CI_KIND
     return pd.DataFrame(rows)
 
 
