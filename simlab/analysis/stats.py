@@ -401,8 +401,8 @@ def exact_rate_difference(
 def binomial_two_sided_p(k: int, n: int, p: float) -> float:
     """Exact two-sided p-value of ``k`` events in ``n`` trials of rate ``p``: twice the
     smaller binomial tail, at most 1 (the doubling rule). For a rare event, whose count
-    is far from normal: 1 crit in 15,000 attempts where 0.17 are expected reads as
-    z = +1.97, p = 0.049 under the normal approximation; its exact p is 0.31.
+    is far from normal: 1 crit in 15,000 attempts where 0.175 are expected reads as
+    z = +1.97, p = 0.049 under the normal approximation; its exact p is 0.32.
 
     Parameters
     ----------

@@ -57,7 +57,10 @@ __all__ = [
 #: per figure for a correct simulator, so even a hundred figures rarely raise an alarm.
 CHECK_Z = 4.5
 CHECK_COLUMNS = ["figure", "attacker", "attack", "defender", "simulated", "exact",
-                 "std_error", "z", "p_value"]  # fmt: skip
+                 "std_error", "z", "p_value", "p_kind"]  # fmt: skip
+#: ``p_kind`` of a row whose p-value is the exact binomial one (a rare rate), not the
+#: normal one of its z.
+BINOMIAL_P = "binomial"
 SIMULATE_HINT = "use `simlab run` to simulate it"
 TIME_TO_DOWN = "time_to_down"
 
@@ -431,7 +434,7 @@ def _z_row(figure: str, key: Pair, simulated: float, exact_value: float, se: flo
     (:func:`simlab.analysis.stats.z_test`: rounding is no difference, and a standard error
     that is only rounding is shown as 0)."""
     z, p, se = stats.z_test(simulated - exact_value, se, exact_value)
-    return (figure, *key, simulated, exact_value, se, z, p)
+    return (figure, *key, simulated, exact_value, se, z, p, "normal")
 
 
 def _rate_row(figure: str, key: Pair, simulated: float, exact_value: float, n: int) -> tuple:
@@ -443,7 +446,7 @@ def _rate_row(figure: str, key: Pair, simulated: float, exact_value: float, n: i
     if n * min(exact_value, 1.0 - exact_value) >= stats.RARE_EVENT_THRESHOLD:
         return row
     k = min(max(round(simulated * n), 0), n)
-    return (*row[:-1], stats.binomial_two_sided_p(k, n, exact_value))
+    return (*row[:-2], stats.binomial_two_sided_p(k, n, exact_value), BINOMIAL_P)
 
 
 def _rate_se(p: float, n: int) -> float:
@@ -503,8 +506,9 @@ def check_simulation(res: Result, solved: ExactResult) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Columns :data:`CHECK_COLUMNS`; ``attrs["skipped"]`` lists (what, reason) of the
-        figures not compared, as text.
+        Columns :data:`CHECK_COLUMNS` (``p_kind``: ``normal``, the p of ``z``, or
+        :data:`BINOMIAL_P`, the exact binomial p of a rare rate); ``attrs["skipped"]``
+        lists (what, reason) of the figures not compared, as text.
     """
     index = ["attacker", "attack", "defender"]
     rates = res.hit_rates().set_index(index)
@@ -547,7 +551,7 @@ def check_verdict(check: pd.DataFrame, k: float = CHECK_Z) -> str:
     bad = check[~(check.p_value >= p)]
     if bad.empty:
         every = "the one figure" if n == 1 else f"all {n} figures"
-        return f"{every} within {k:g} standard errors of the exact answer"
+        return f"{every} within {k:g} standard errors (p ≥ {p:.2g}) of the exact answer"
     which = "; ".join(
         f"{r.figure} of {describe((r.attacker, r.attack, r.defender))} (z = {r.z:.2f}, "
         f"p = {r.p_value:.2g})"

@@ -142,6 +142,19 @@ def scenario_hash(scenario: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+#: A scenario's fields that no figure of a run depends on: words for people.
+WORDS_ONLY = ("description",)
+
+
+def results_hash(scenario: Any) -> str:
+    """:func:`scenario_hash` of the fields a run's figures depend on (every field but
+    :data:`WORDS_ONLY`): two scenarios with the same one give the same figures on the same
+    dice. Compared only (B identical to A), never stored."""
+    content = {k: v for k, v in scenario.model_dump(mode="json").items() if k not in WORDS_ONLY}
+    text = json.dumps(content, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
 def run_identity(results: list[Any], method: str = "simulation") -> dict[str, Any]:
     """The identity every file of an output unit carries.
 

@@ -41,14 +41,15 @@ from simlab.report.results import ScenarioRun, save_results
 from simlab.report.terminal import (
     MEDIAN_NOTE,
     NOT_REACHED,
-    RATE_RANGE,
     decimals,
-    figure_range,
+    event_rate_cells,
+    exact_number,
     format_p,
     formatted,
     interval_cell,
     measured_cell,
     median_and_interval,
+    percent,
     rounds_label,
 )
 from simlab.report.words import counted
@@ -220,7 +221,7 @@ def _attack_rows(run: ScenarioRun) -> tuple[list[str], list[list[str]]]:
 #: exact cell with none of its figures: one mark, which the "exact engine" line explains.
 NO_EXACT = "—"
 #: The exact figures of an attack row, in order, with their decimals.
-EXACT_DIGITS = (("hit_rate", 4), ("crit_rate", 4), ("mean_damage", 3))
+EXACT_DIGITS = (("hit_rate", 4), ("crit_rate", 4), ("mean_damage", 4))
 #: Their names in the exact column's header.
 EXACT_LABELS = {"hit_rate": "hit", "crit_rate": "crit", "mean_damage": "mean"}
 
@@ -228,7 +229,7 @@ EXACT_LABELS = {"hit_rate": "hit", "crit_rate": "crit", "mean_damage": "mean"}
 def _exact_figure(entry: dict[str, Any], figure: str, digits: int) -> str:
     """An exact figure of an attack row, or "—" where the fight moves it (its caveat)."""
     value = pair_answer(entry, figure)
-    return NO_EXACT if math.isnan(value) else decimals(value, digits, figure_range(figure))
+    return NO_EXACT if math.isnan(value) else exact_number(value, figure)
 
 
 #: Column headers of events whose name alone reads badly as "<event> rate"; every other
@@ -254,19 +255,19 @@ def _combatant_rows(res: Result) -> tuple[list[str], list[list[str]]]:
     table = res.combatants()
     events = list(res.layout.events)
     means = [(name, res.per_encounter(name)) for name in res.layout.per_encounter_tallies]
+    rates = event_rate_cells(res, bracketed=True)
     rows = []
     for c, row in enumerate(table.itertuples()):
         rows.append([row.combatant, row.side,
                      interval_cell(row, "down_rate", bracketed=True),
                      _median_cell(row),
                      decimals(row.median_time_to_down_when_downed, 0), f"{row.capped:,}",
-                     *(decimals(float(table[f"{e}_rate"].iloc[c]), 3, RATE_RANGE)
-                       for e in events)])  # fmt: skip
+                     *rates[c]])  # fmt: skip
         for name, per_combatant in means:
             m = per_combatant.iloc[c]
             rows[-1].append(interval_cell(m, f"mean_{name}", bracketed=True))
     extra = [MEAN_HEADERS[name] for name, _ in means]
-    return COMBATANT_HEADER + [event_header(e) for e in events] + extra, rows
+    return COMBATANT_HEADER + [f"{event_header(e)} [95%]" for e in events] + extra, rows
 
 
 def _median_cell(row: Any) -> str:
@@ -641,10 +642,10 @@ def _headline(run: ScenarioRun, specs: pd.DataFrame | None) -> list[str]:
     """One table-of-contents row: the scenario's headline figures."""
     res = run.result
     wins = res.win_rates()
-    outcome = " · ".join(f"{r.side}: {r.win_rate:.0%}" for r in wins.itertuples())
+    outcome = " · ".join(f"{r.side}: {percent(r.win_rate)}" for r in wins.itertuples())
     rates = plots.pooled_hit_rates(run)
     by_attack = rates.groupby(["attacker", "attack"], sort=False)[["hits", "attempts"]].sum()
-    hits = [f"{a} {k}: {h / n:.0%}" for (a, k), (h, n) in by_attack.iterrows()]
+    hits = [f"{a} {k}: {percent(h / n)}" for (a, k), (h, n) in by_attack.iterrows()]
     labels = plots.copy_labels(run, "time_to_down")
     pools: dict[str, list[int]] = {}
     for c, (_, name) in enumerate(res.layout.combatants):

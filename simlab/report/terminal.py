@@ -25,6 +25,7 @@ from rich.text import Text
 from simlab.analysis.result import Result
 from simlab.report.width import NARROWEST, broken_at_spaces, fits_a_width, items, listed, packed
 from simlab.report.words import counted
+from simlab.scenario.common import RATE_FIGURES
 
 if TYPE_CHECKING:
     from simlab.analysis.drift import DriftReport
@@ -158,8 +159,11 @@ MOST_DECIMALS = 12
 
 def figure_range(figure: str) -> tuple[float, float]:
     """The values figure ``figure`` (``hit_rate``, ``mean_damage``…) can take: a rate's
-    [0, 1] (:data:`RATE_RANGE`), any other's [0, ∞) (:data:`NON_NEGATIVE`)."""
-    return RATE_RANGE if figure.endswith("_rate") else NON_NEGATIVE
+    [0, 1] (:data:`RATE_RANGE`), any other's [0, ∞) (:data:`NON_NEGATIVE`). A rate is
+    any share of attacks or encounters, ``down_by_round`` and ``damage_at_least`` too
+    (:data:`~simlab.scenario.common.RATE_FIGURES`), not only a name ending in ``_rate``."""
+    rate = figure in RATE_FIGURES or figure.endswith("_rate")
+    return RATE_RANGE if rate else NON_NEGATIVE
 
 
 def estimate(
@@ -201,13 +205,26 @@ def estimate(
     one_sided = _one_sided(value, lo, hi, within, bracketed)
     if one_sided:
         return one_sided
-    digits = decimals_to_decide(value, *against, half_decimals(half))
-    if not bracketed:
-        more = decimals_to_decide(value, *against, interval_decimals(value, lo, hi))
-        shown, covering = _plus_minus(value, lo, hi, more)
-        if not _strays(shown, covering, lo, hi, within):
+    more = decimals_to_decide(value, *against, interval_decimals(value, lo, hi))
+    shown, covering = _plus_minus(value, lo, hi, more)
+    if not _strays(shown, covering, lo, hi, within):
+        if not bracketed:
             return f"{shown} ± {covering}"
+        digits = more  # the page's decimals are the terminal's: 0.062 [0.053, 0.073]
+    else:
+        least = decimals_to_decide(value, *against, half_decimals(half))
+        digits = _bracket_decimals(value, lo, hi, least, within)
     return value_and_bounds(value, lo, hi, digits, within)
+
+
+def _bracket_decimals(value: float, lo: float, hi: float, digits: int,
+                      within: tuple[float, float]) -> int:  # fmt: skip
+    """``digits``, or one more where ``value [lo, hi]`` to ``digits`` decimals (its
+    bounds rounded outwards) would show an interval more than half as wide again as
+    the true one: rule (b) for the bracketed form."""
+    text = value_and_bounds(value, lo, hi, digits, within)
+    low, high = (float(x) for x in text[text.rindex("[") + 1 : -1].split(", "))
+    return min(digits + (high - low > 1.5 * (hi - lo)), MOST_DECIMALS)
 
 
 def interval_cell(row: Any, name: str, bracketed: bool = False) -> str:
@@ -396,6 +413,26 @@ def _bound(x: Any, rounded: Callable[[float, int], float], digits: int, sign: st
     return formatted(rounded(x, digits), f"{sign}.{digits}f")
 
 
+#: The decimals of an exact answer beside simulated figures, in every table and page.
+EXACT_DECIMALS = 4
+
+
+def exact_number(value: Any, figure: str = "") -> str:
+    """An exact answer (of figure ``figure``) as every table and page writes it: to
+    :data:`EXACT_DECIMALS` decimals, trailing zeros kept, more where it would read as 0
+    or as a rate's 1 that it is not (``0.00005``); "—" where there is none."""
+    if value is None or pd.isna(value):
+        return "—"
+    return decimals(float(value), EXACT_DECIMALS, figure_range(figure) if figure else (0, 0))
+
+
+def percent(rate: float) -> str:
+    """A rate as a whole percentage, with the decimals it needs not to read as 0% or
+    100% that it is not: ``62%``, ``99.8%`` for 0.9984, ``0.2%`` for 0.0016, ``100%``
+    only for 1."""
+    return f"{formatted(rate * 100, f'.{nonzero_decimals(rate * 100, 0, (0, 100))}f')}%"
+
+
 def plain_number(value: float, digits: int = 3) -> str:
     """A number without trailing zeros: ``10``, ``10.2``, ``0.125``."""
     text = formatted(value, f".{digits}f")
@@ -409,8 +446,9 @@ NOT_REACHED = "not reached"
 #: What a median time-to-down is, said the same way under every table and on every page
 #: that shows one (the run's, the sweep's and the report's).
 MEDIAN_NOTE = (
-    "median: the round by which half of all encounters had it down (not reached: fewer "
-    "than half did by the round cap)."
+    "median: the round by which half of all encounters had it down, with its 95% "
+    "interval (not reached: fewer than half did by the round cap; [6, not reached]: "
+    "the median may lie from round 6 to beyond the cap)."
 )
 
 
@@ -429,6 +467,14 @@ def median_and_interval(median: float, lo: float, hi: float) -> str:
     if all(cell == NOT_REACHED for cell in cells):
         return NOT_REACHED
     return f"{cells[0]} [{cells[1]}, {cells[2]}]"
+
+
+def median_cell(row: Any) -> str:
+    """A table row's median time-to-down with its interval (``median_time_to_down`` and
+    its ``_ci95_lo/hi``), by :func:`median_and_interval`."""
+    names = ("median_time_to_down", "median_time_to_down_ci95_lo", "median_time_to_down_ci95_hi")
+    cells = (row[c] if isinstance(row, pd.Series) else getattr(row, c) for c in names)
+    return median_and_interval(*cells)
 
 
 def is_wide() -> bool:
@@ -673,14 +719,24 @@ def _event_cells(result: Result, rows: pd.DataFrame) -> tuple[list[str], list[li
     spent per encounter."""
     events = list(result.layout.events)
     headers = [f"{e}\nrate" for e in events]
-    cells = [[decimals(row[f"{e}_rate"], 3, RATE_RANGE) for e in events]
-             for _, row in rows.iterrows()]  # fmt: skip
+    cells = event_rate_cells(result)
     for name in result.layout.per_encounter_tallies:
         headers.append(MEAN_HEADERS[name])
         column = f"mean_{name}"
         for extra, (_, s) in zip(cells, result.per_encounter(name).iterrows(), strict=True):
             extra.append(interval_cell(s, column))
     return headers, cells
+
+
+def event_rate_cells(result: Result, bracketed: bool = False) -> list[list[str]]:
+    """Per combatant (in the layout's order), each event's rate with its 95% interval
+    (:meth:`Result.events`) by the display rule: never ``0.000`` for a rate that is not
+    0, nor ``1.000`` for one that is not 1."""
+    events = result.events()
+    n = len(result.layout.events)
+    cells = [estimate(r.rate, r.rate_ci95_lo, r.rate_ci95_hi, RATE_RANGE, bracketed=bracketed)
+             for r in events.itertuples()]  # fmt: skip
+    return [cells[c * n : (c + 1) * n] for c in range(len(result.layout.combatants))]
 
 
 #: Headers of the per-encounter means (``Layout.per_encounter_tallies``).
@@ -702,7 +758,7 @@ def combatants_table(result: Result, with_events: bool = True) -> Table:
     for row, more in zip(rows.itertuples(), extra, strict=True):
         table.add_row(row.combatant, row.side,
                       interval_cell(row, "down_rate"),
-                      rounds_label(row.median_time_to_down),
+                      median_cell(row),
                       "—" if pd.isna(row.median_time_to_down_when_downed)
                       else rounds_label(row.median_time_to_down_when_downed),
                       f"{row.capped:,}", *more)  # fmt: skip
@@ -720,17 +776,31 @@ def events_tables(result: Result) -> list[Table]:
     :data:`EVENT_COLUMNS_PER_TABLE` columns a table (none: no such column)."""
     rows = result.combatants()
     headers, cells = _event_cells(result, rows)
-    tables = []
-    for lo in range(0, len(headers), EVENT_COLUMNS_PER_TABLE):
-        hi = lo + EVENT_COLUMNS_PER_TABLE
-        table = console_table("events (share of encounters) and means per encounter")
-        name_column(table, "combatant", list(rows.combatant))
-        for column in headers[lo:hi]:
-            number_column(table, column)
-        for name, more in zip(rows.combatant, cells, strict=True):
-            table.add_row(name, *more[lo:hi])
+    title = "events (share of encounters)"
+    if result.layout.per_encounter_tallies:
+        title += " and means per encounter"
+    tables: list[Table] = []
+    lo = 0
+    while lo < len(headers):  # as many columns as fit the console, one at least
+        hi = min(lo + EVENT_COLUMNS_PER_TABLE, len(headers))
+        while True:
+            table = console_table(title)
+            name_column(table, "combatant", list(rows.combatant))
+            for column in headers[lo:hi]:
+                number_column(table, column)
+            for name, more in zip(rows.combatant, cells, strict=True):
+                table.add_row(name, *more[lo:hi])
+            if hi - lo == 1 or fits_console(table):
+                break
+            hi -= 1
         tables.append(table)
+        lo = hi
     return tables
+
+
+def fits_console(table: Table) -> bool:
+    """Whether ``table`` fits :data:`console`'s width uncut, each cell on one line."""
+    return console.measure(table).maximum <= console.width
 
 
 def sides_table(result: Result) -> Table:
@@ -758,7 +828,10 @@ def print_result(result: Result) -> None:
     console.print(attacks_table(result))
     n_extra = len(result.layout.events) + len(result.layout.per_encounter_tallies)
     inline = is_wide() and n_extra <= INLINE_EVENT_COLUMNS
-    console.print(combatants_table(result, with_events=inline))
+    table = combatants_table(result, with_events=inline)
+    if inline and not fits_console(table):  # the events' intervals take more room
+        inline, table = False, combatants_table(result, with_events=False)
+    console.print(table)
     for table in [] if inline else events_tables(result):
         console.print(table)
     console.print(TIME_TO_DOWN_NOTE.format(cap=result.layout.max_rounds), markup=False,
@@ -861,6 +934,8 @@ def _check_cell(value: float) -> str:
 
 def check_table(check: pd.DataFrame) -> Table:
     """Simulated vs exact, per figure, in standard errors."""
+    from simlab.exact.engine import BINOMIAL_P
+
     table = console_table("check against the exact answers")
     figures = [Parts([f"{r.figure}:", *pair_parts(r.attacker, r.attack, r.defender)], "  ")
                for r in check.itertuples()]  # fmt: skip
@@ -868,18 +943,29 @@ def check_table(check: pd.DataFrame) -> Table:
     for column in ("simulated", "exact", "std error", "z", "p"):
         number_column(table, column)
     for figure, r in zip(figures, check.itertuples(), strict=True):
+        mark = BINOMIAL_MARK if getattr(r, "p_kind", "") == BINOMIAL_P else ""
         table.add_row(figure, _check_cell(r.simulated), _check_cell(r.exact),
                       f"{r.std_error:.2g}", formatted(r.z, "+.2f"),
-                      format_p(r.p_value))  # fmt: skip
+                      format_p(r.p_value) + mark)  # fmt: skip
     return table
+
+
+#: The mark of a ``--check`` row whose p is the exact binomial one, and its footnote.
+BINOMIAL_MARK = "*"
+BINOMIAL_NOTE = (
+    "* exact binomial p: fewer than 10 events (or non-events) are expected, so the count "
+    "is far from normal; z is shown for scale, and the verdict reads this p."
+)
 
 
 def print_check(check: pd.DataFrame) -> None:
     """Print the ``--check`` table, the figures not compared, and the verdict line."""
-    from simlab.exact.engine import check_verdict
+    from simlab.exact.engine import BINOMIAL_P, check_verdict
 
     if len(check):
         console.print(check_table(check))
+        if (check.get("p_kind", pd.Series(dtype=str)) == BINOMIAL_P).any():
+            console.print(BINOMIAL_NOTE, markup=False, highlight=False)
     names = {*check.get("attacker", []), *check.get("defender", [])}
     print_refusals(list(check.attrs.get("skipped", [])), "not checked", names=names)
     console.print(f"check: {check_verdict(check)}", markup=False, highlight=False)

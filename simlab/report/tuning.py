@@ -51,20 +51,24 @@ from simlab.report.render import (
 )
 from simlab.report.terminal import (
     MEDIAN_NOTE,
+    RATE_RANGE,
     bounds,
     decimals,
+    exact_number,
     figure_range,
     format_p,
     formatted,
     interval_cell,
-    rounds_label,
+    median_cell,
 )
 from simlab.report.tuning_terminal import (
     FEW_EVENTS_NOTE,
     FIGURE_LABELS,
     MEAN_TIME_TO_DOWN_NOTE,
+    _number,
+    compare_digits,
     identical_note,
-    interval_digits,
+    independent_bounds,
     joint_intervals_note,
     times_narrower,
     unmatched_note,
@@ -320,7 +324,7 @@ def _readable_axes(ax: Axes, figure: str, x: pd.Series | None) -> None:
     if figure == "median_time_to_down":
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     lo, hi = ax.get_ylim()
-    rate = figure.endswith("_rate")
+    rate = figure_range(figure) == RATE_RANGE
     least = MIN_RATE_SPAN if rate else MIN_MEAN_SPAN * max(abs(lo), abs(hi), 1.0)
     if hi - lo >= least:
         return
@@ -455,7 +459,7 @@ def _sweep_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
               *(f"exact {f.replace('_', ' ')}" for f in exact)]  # fmt: skip
     rows = [[*(str(r[f]) for f in sweep.fields), r.attacker, r.attack, r.defender,
              _interval(r, "hit_rate"), *([_interval(r, "crit_rate")] if crits else []),
-             _interval(r, "mean_damage"), *(decimals(r[f"exact_{f}"], 4) for f in exact)]
+             _interval(r, "mean_damage"), *(exact_number(r[f"exact_{f}"], f) for f in exact)]
             for _, r in frame.iterrows()]  # fmt: skip
     return header, rows
 
@@ -463,10 +467,10 @@ def _sweep_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
 def _combatant_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
     frame = sweep.combatants()
     header = [*sweep.fields, "combatant", "down rate [95%]", "mean time-to-down [95%]",
-              "median time-to-down", "exact mean time-to-down"]  # fmt: skip
+              "median time-to-down [95%]", "exact mean time-to-down"]  # fmt: skip
     rows = [[*(str(r[f]) for f in sweep.fields), r.combatant, _interval(r, "down_rate"),
-             _interval(r, "mean_time_to_down"), rounds_label(r.median_time_to_down),
-             decimals(r.exact_mean_time_to_down, 3)] for _, r in frame.iterrows()]  # fmt: skip
+             _interval(r, "mean_time_to_down"), median_cell(r),
+             exact_number(r.exact_mean_time_to_down)] for _, r in frame.iterrows()]  # fmt: skip
     return header, rows
 
 
@@ -599,15 +603,15 @@ def compare_rows(comparison: Comparison) -> list[list[str]]:
     for r in comparison.figures.itertuples():
         # as many decimals as the paired interval needs, so that a rare figure moved a
         # little on the same dice reads 0.0000014 [...], not 0.0000 [-0.0001, -0.0000]
-        needed = interval_digits(r.diff_ci_hi - r.diff_ci_lo, least=4, most=12)
-        n = _off_0(r.diff_ci_lo, r.diff_ci_hi, needed)
+        # (the terminal's, and beyond its 4 decimals where the interval is that narrow)
+        n = _off_0(r.diff_ci_lo, r.diff_ci_hi, compare_digits(r, most=12))
         status = "CHANGED" if r.changed_holm else "changed" if r.changed else "same"
+        none = r.diff == r.diff_ci_lo == r.diff_ci_hi == 0  # B − A is 0 in every encounter
         rows.append([status, FIGURE_LABELS.get(r.figure, r.figure), r.on or "—",
-                     decimals(r.a, n, figure_range(r.figure)),
-                     decimals(r.b, n, figure_range(r.figure)), _signed(r.diff, n),
-                     bounds(r.diff_ci_lo, r.diff_ci_hi, n, sign="+"),
-                     _unbroken(format_p(r.p_holm)),
-                     bounds(r.diff_ci_independent_lo, r.diff_ci_independent_hi, n, sign="+"),
+                     _number(r.a, n, r.figure), _number(r.b, n, r.figure),
+                     "0" if none else _signed(r.diff, n),
+                     "[0, 0]" if none else bounds(r.diff_ci_lo, r.diff_ci_hi, n, sign="+"),
+                     _unbroken(format_p(r.p_holm)), independent_bounds(r, n),
                      times_narrower(r.narrowing)])  # fmt: skip
     return rows
 

@@ -23,6 +23,7 @@ from simlab.report import terminal
 from simlab.report.terminal import (
     MEDIAN_NOTE,
     NOT_REACHED,
+    RATE_RANGE,
     Parts,
     arrow_parts,
     bounds,
@@ -31,11 +32,13 @@ from simlab.report.terminal import (
     decimals,
     decimals_to_decide,
     estimate,
+    exact_number,
     figure_range,
     formatted,
     interval_cell,
     is_wide,
     median_and_interval,
+    median_cell,
     name_column,
     nonzero_decimals,
     number_column,
@@ -44,7 +47,6 @@ from simlab.report.terminal import (
     plain_number,
     rounded_down,
     rounded_up,
-    rounds_label,
     value_and_bounds,
 )
 from simlab.report.width import at_separators, items, listed
@@ -76,7 +78,7 @@ def _print_table(title: str, header: list[str], rows: list[list[str]]) -> None:
 
 
 def _exact_cell(value: float) -> str:
-    return "—" if pd.isna(value) else plain_number(value, nonzero_decimals(value, 4))
+    return exact_number(value)
 
 
 def sweep_attack_tables(sweep: SweepResult, stacked: bool = False) -> list[Table]:
@@ -138,8 +140,8 @@ def _value_range(values: pd.Series, figure: str) -> str:
     """``lo–hi`` of ``values`` of ``figure``, to 3 decimals for a rate and 2 for a mean
     (more where one would read as 0 and is not), or one number when both read the same."""
     ends = (values.min(), values.max())
-    digits = max(nonzero_decimals(x, 3 if figure.endswith("_rate") else 2, figure_range(figure))
-                 for x in ends)  # fmt: skip
+    within = figure_range(figure)
+    digits = max(nonzero_decimals(x, 3 if within == RATE_RANGE else 2, within) for x in ends)
     lo, hi = (formatted(x, f".{digits}f") for x in ends)
     return lo if lo == hi else f"{lo}–{hi}"
 
@@ -155,7 +157,7 @@ def sweep_combatants_table(sweep: SweepResult, stacked: bool = False) -> Table:
     for column in ("down rate", "mean if\ndowned", "median", *(["exact\nmean"] if exact else [])):
         number_column(table, column)
     for name, r, last in _grouped(frame, "combatant"):
-        median = rounds_label(r.median_time_to_down)
+        median = median_cell(r)
         table.add_row(name, *point_cells(r, sweep, stacked), _estimate(r, "down_rate"),
                       _estimate(r, "mean_time_to_down"), median,
                       *([_exact_cell(r.exact_mean_time_to_down)] if exact else []),
@@ -418,9 +420,8 @@ def _compare_layout(frame: pd.DataFrame, layout: str) -> Table:
         number_column(table, column)
     marks, cells = [], []
     for r in frame.itertuples():
-        digits = interval_digits(r.diff_ci_hi - r.diff_ci_lo)
-        independent = ([bounds(r.diff_ci_independent_lo, r.diff_ci_independent_hi, digits,
-                                sign="+")] if wide else [])  # fmt: skip
+        digits = compare_digits(r)
+        independent = [independent_bounds(r, digits)] if wide else []
         marks.append("✱✱" if r.changed_holm else "✱" if r.changed else "")
         cells.append([_number(r.a, digits, r.figure), _number(r.b, digits, r.figure),
                       _diff(r.diff, r.diff_ci_lo, r.diff_ci_hi, digits), *independent,
@@ -428,6 +429,29 @@ def _compare_layout(frame: pd.DataFrame, layout: str) -> Table:
     for mark, label, on, row in zip(marks, labels, ons, cells, strict=True):
         table.add_row(mark, label, on, *row)
     return table
+
+
+def compare_digits(r: Any, least: int = 2, most: int = 4) -> int:
+    """The decimals of a comparison row ``r``'s A, B and difference: those of its paired
+    interval (:func:`interval_digits`), or, where that has no width (B identical to A on
+    the same dice), of its independent one: ``10.16``, not ``10.1590``."""
+    width = r.diff_ci_hi - r.diff_ci_lo
+    if not width > 0:
+        width = r.diff_ci_independent_hi - r.diff_ci_independent_lo
+    return interval_digits(width, least, most)
+
+
+def independent_bounds(r: Any, digits: int) -> str:
+    """A comparison row's independent 95% interval, its bounds rounded outwards to
+    ``digits`` decimals, or to those of a bound that is not 0 and would read as 0
+    (``[+0.0008, +0.007]``, not ``[0.000, +0.007]``)."""
+    lo, hi = r.diff_ci_independent_lo, r.diff_ci_independent_hi
+    if lo == hi == 0:  # a figure that cannot vary (the mean damage of 0 to an immune)
+        return "[0, 0]"
+    for bound, rounded in ((lo, rounded_down), (hi, rounded_up)):
+        if math.isfinite(bound) and bound != 0 and rounded(bound, digits) == 0:
+            digits = max(digits, -math.floor(math.log10(abs(bound))))
+    return bounds(lo, hi, digits, sign="+")
 
 
 def interval_digits(width: float, least: int = 2, most: int = 4) -> int:
@@ -442,8 +466,12 @@ def interval_digits(width: float, least: int = 2, most: int = 4) -> int:
 
 def _number(value: float, digits: int, figure: str) -> str:
     """A figure of A or B to ``digits`` decimals, or those it needs not to read as 0 or 1
-    when it is not (:func:`~simlab.report.terminal.nonzero_decimals`)."""
-    return decimals(value, digits, figure_range(figure))
+    when it is not (:func:`~simlab.report.terminal.nonzero_decimals`); ``0`` for one
+    that is 0, and ``1`` for a rate that is 1."""
+    within = figure_range(figure)
+    if value == 0 or (value == 1 and within == RATE_RANGE):
+        return f"{value:.0f}"
+    return decimals(value, digits, within)
 
 
 def _diff(diff: float, lo: float, hi: float, digits: int) -> str:
@@ -564,9 +592,13 @@ def identical_note(comparison: Comparison) -> str:
     B is A, and which of B's changes changed nothing (a ``--set`` to the value the file
     has: ``Bruna.hp is already 32``); "" for a B that is not A."""
     a, b = (run.meta for run in (comparison.a, comparison.b))
-    if a.get("scenario_hash") is None or a.get("scenario_hash") != b.get("scenario_hash"):
-        return ""
     idle = [o for o in b.get("overrides", []) if o not in a.get("overrides", [])]
+    if a.get("scenario_hash") is None or a.get("scenario_hash") != b.get("scenario_hash"):
+        if a.get("results_hash") is None or a.get("results_hash") != b.get("results_hash"):
+            return ""
+        changes = f" ({', '.join(idle)})" if idle else ""
+        return (f"B is identical to A in every figure: they differ only in words{changes}, "
+                "which change no result, so every difference is 0.")  # fmt: skip
     if not idle:
         return "B is identical to A (the same scenario): every difference is 0."
     already = ", ".join("{} is already {}".format(*o.split("=", 1)) for o in idle)

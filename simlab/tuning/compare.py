@@ -277,12 +277,13 @@ def _result(scenario: ScenarioBase, job: runner.Job, parts: list[TallyArrays]) -
     total = new_tallies(job.layout)
     for part in parts:
         total = merge(total, part)
-    from simlab.report.files import scenario_hash
+    from simlab.report.files import results_hash, scenario_hash
 
     overrides = {"overrides": list(scenario.overrides)} if scenario.overrides else {}
     return Result(scenario=scenario.scenario, rules=scenario.rules, encounters=job.n,
                   seed=job.seed, layout=job.layout, tallies=total,
-                  meta={"scenario_hash": scenario_hash(scenario), **overrides})  # fmt: skip
+                  meta={"scenario_hash": scenario_hash(scenario),
+                        "results_hash": results_hash(scenario), **overrides})  # fmt: skip
 
 
 def _difference_table(whole: list[Measured], per_range: list[list[Measured]]) -> pd.DataFrame:
@@ -294,12 +295,21 @@ def _difference_table(whole: list[Measured], per_range: list[list[Measured]]) ->
         diff = whole[1][0][key] - whole[0][0][key]
         spread = _spreads(diff, a_k, b_k)
         lo, hi, p, test = diff - spread.paired, diff + spread.paired, spread.p, "paired"
-        if key in whole[0][1] and _too_few_differ(key, per_range):
+        counted = key in whole[0][1]
+        if counted and _too_few_differ(key, per_range) and not _same_everywhere(key, per_range):
             lo, hi, p, test = _few_events_test(key, diff, whole, spread)
+        ind_lo, ind_hi = diff - spread.independent, diff + spread.independent
+        if counted and key[0] in RATES and not spread.independent > 0:
+            # a rate with no spread between ranges (0 or 1 in both runs): two
+            # independent runs could still differ, by as much as each rate's interval
+            # allows (a crit rate of 0 in both: [-0.0002, +0.0002] at 20,000 attacks)
+            (k1, n1, _), (k2, n2, _) = (counts[key] for _, counts in whole)
+            (lo1, hi1, _), (lo2, hi2, _) = (stats.rate_interval(k, n, LEVEL)
+                                            for k, n in ((k1, n1), (k2, n2)))  # fmt: skip
+            ind_lo, ind_hi = float(lo2 - hi1), float(hi2 - lo1)
         rows.append({"figure": key[0], "on": key[1], "a": whole[0][0][key],
                      "b": whole[1][0][key], "diff": diff, "diff_ci_lo": lo, "diff_ci_hi": hi,
-                     "diff_ci_independent_lo": diff - spread.independent,
-                     "diff_ci_independent_hi": diff + spread.independent,
+                     "diff_ci_independent_lo": ind_lo, "diff_ci_independent_hi": ind_hi,
                      "p": p, "test": test})  # fmt: skip
     frame = pd.DataFrame(rows)
     if frame.empty:
@@ -384,6 +394,15 @@ def _too_few_differ(key: tuple[str, str], per_range: list[list[Measured]]) -> bo
     none = Counts(0, 0, 0)
     a, b = ([counts.get(key, none) for _, counts in parts] for parts in per_range)
     return differing_events(a, b, key[0] in RATES) < FEWEST_DIFFERING
+
+
+def _same_everywhere(key: tuple[str, str], per_range: list[list[Measured]]) -> bool:
+    """Whether A and B have the same counts of the figure on every range: B − A is 0 in
+    every encounter (B identical to A on the same dice), so the paired interval, [0, 0],
+    is exact, and no test of few events is needed."""
+    none = Counts(0, 0, 0)
+    a, b = ([counts.get(key, none) for _, counts in parts] for parts in per_range)
+    return a == b
 
 
 def _few_events_test(

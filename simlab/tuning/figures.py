@@ -22,7 +22,12 @@ import numpy as np
 import pandas as pd
 
 from simlab.analysis import stats
-from simlab.analysis.result import NORMAL_CI_KIND, interval_column, median_time_to_down
+from simlab.analysis.result import (
+    MEDIAN_CI_KIND,
+    NORMAL_CI_KIND,
+    interval_column,
+    median_time_to_down,
+)
 from simlab.engine.tallies import Layout, TallyArrays
 from simlab.errors import InputError, did_you_mean
 
@@ -52,7 +57,7 @@ def combatant_figures(
     Columns: ``combatant, side, down_rate`` with its Wilson (Clopper–Pearson when rare)
     interval, ``mean_time_to_down`` (among encounters in which it went down) with a
     normal interval (encounters are independent), each with its ``*_ci_kind``, and
-    ``median_time_to_down`` (see the module docstring).
+    ``median_time_to_down`` (see the module docstring) with its interval in rounds.
     """
     z = stats.normal_quantile(level)
     rows = []
@@ -68,6 +73,10 @@ def combatant_figures(
                      interval_column("mean_time_to_down", level, "hi"): mean + half,
                      "mean_time_to_down_ci_kind": NORMAL_CI_KIND,
                      "median_time_to_down": median})  # fmt: skip
+        _, m_lo, m_hi = median_time_to_down(tallies.down_round[c], n, level)
+        rows[-1][interval_column("median_time_to_down", level, "lo")] = m_lo
+        rows[-1][interval_column("median_time_to_down", level, "hi")] = m_hi
+        rows[-1]["median_time_to_down_ci_kind"] = MEDIAN_CI_KIND
     return pd.DataFrame(rows)
 
 

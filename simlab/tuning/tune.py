@@ -187,7 +187,9 @@ class TuneResult:
         False when the target is outside the figures reached over the range (``value``
         is then the closest end).
     monotone : bool
-        Whether the figure was monotone over the values evaluated.
+        Whether the figure was monotone over the values evaluated (``tune.json``: null
+        where it did not move, :attr:`searched`; ``flat`` says whether every value gave
+        the same figure).
     evaluations : list of Evaluation
         Every value evaluated, in increasing order.
     overrides : tuple of str
@@ -221,9 +223,14 @@ class TuneResult:
         own repr listed every evaluation, some 1.5 kB for a short search)."""
         found = next((e for e in self.evaluations if e.value == self.value), None)
         answer = "nothing evaluated"
-        if found is not None:
-            answer = (f"{self.field}={_show(self.value)} gives {_figure(found.figure)} "
-                      f"[{_figure(found.lo)}, {_figure(found.hi)}] ({found.method})")  # fmt: skip
+        if found is not None:  # by the display rule, as the terminal shows it
+            from simlab.report.tuning_terminal import _figure_text
+
+            shown = _figure_text(self.target.figure.figure, found.figure, found.lo, found.hi,
+                                 found.method)  # fmt: skip
+            if found.method != "exact":
+                shown += f" ({found.method})"
+            answer = f"{self.field}={_show(self.value)} gives {shown}"
         if not self.measured:
             answer = "no value gave the figure"
         elif self.flat:
@@ -257,6 +264,14 @@ class TuneResult:
             for e in rest
             for x in ("figure", "lo", "hi")
         )
+
+    @property
+    def searched(self) -> bool:
+        """Whether the figure moved with the field, so that :attr:`monotone` says
+        something: not where no value gave it (:attr:`measured`), nor where every value
+        gave the same (:attr:`flat`). ``tune.json``'s ``monotone`` is null then, as the
+        terminal says "by a grid", not "monotone"."""
+        return self.measured and not self.flat
 
     @property
     def best(self) -> Evaluation:
@@ -310,8 +325,9 @@ class TuneResult:
             "figure_ci": [_num(best.lo), _num(best.hi)], "method": best.method,
             "consistent": None if self.consistent is None else [_json(x) for x in self.consistent],
             "reachable": self.reachable, "measured": self.measured,
-            "monotone": self.monotone, "how": self.how(),
-            "precision": self.precision,
+            "flat": self.flat, "monotone": self.monotone if self.searched else None,
+            "how": self.how(), "precision": self.precision,
+            "precision_on": list(self.precision_on),
             "evaluations": [{"set": {self.field: _json(e.value)}, "figure": _num(e.figure),
                              "figure_ci": [_num(e.lo), _num(e.hi)], "method": e.method,
                              **({"encounters": e.encounters} if e.encounters else {})}

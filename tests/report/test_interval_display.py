@@ -180,5 +180,93 @@ def test_compare_never_prints_a_rare_figure_of_a_or_b_as_0() -> None:
 
     assert _number(0.0003, 3, "crit_rate") == "0.0003"
     assert _number(0.9996, 3, "hit_rate") == "0.9996"
-    assert _number(0.0, 3, "crit_rate") == "0.000"
+    assert _number(0.0, 3, "crit_rate") == "0"  # never happened: 0, as a run shows it
     assert _number(12.5, 2, "mean_damage") == "12.50"
+
+
+def test_every_probability_figure_is_shown_as_a_rate() -> None:
+    """``down_by_round`` and ``damage_at_least`` are shares of encounters or attacks:
+    ``tune`` printed a rate of 0.99667 as ``1.00 ± 0.02`` and one of 0 as ``0.0000
+    [0.0000, 0.0003]``, the range of a mean (R1 N1)."""
+    from simlab.scenario.common import RATE_FIGURES
+    from simlab.tuning.figures import RATES
+
+    for figure in {*RATE_FIGURES, *RATES}:
+        assert terminal.figure_range(figure) == RATE_RANGE, figure
+    for figure in ("mean_damage", "median_time_to_down", "mean_time_to_down", "mean_rounds"):
+        assert terminal.figure_range(figure) == NON_NEGATIVE, figure
+    down = terminal.figure_range("down_by_round")
+    assert estimate(0.99667, 0.98157, 0.99992, down) == "0.997 [0.98, 0.99992]"
+    assert estimate(0.0, 0.0, 0.0003, terminal.figure_range("damage_at_least")) == "0 (< 0.0003)"
+
+
+@pytest.mark.parametrize(
+    ("value", "lo", "hi", "within", "terminal_text", "page"),
+    [
+        # the pages skipped the extra decimal of rule (b): 0.06 [0.05, 0.08] (R1 N2, R2 2)
+        (0.0626, 0.0532, 0.0721, RATE_RANGE, "0.063 ± 0.010", "0.063 [0.053, 0.073]"),
+        (1.706, 1.593, 1.819, NON_NEGATIVE, "1.71 ± 0.12", "1.71 [1.59, 1.82]"),
+        (13.80, 13.683, 13.926, NON_NEGATIVE, "13.80 ± 0.13", "13.80 [13.68, 13.93]"),
+        (0.0068, 0.0055, 0.0081, RATE_RANGE, "0.0068 ± 0.0013", "0.0068 [0.0055, 0.0081]"),
+    ],
+)
+def test_a_page_shows_a_figure_to_the_terminal_s_decimals(value: float, lo: float, hi: float,
+                                                          within: tuple[float, float],
+                                                          terminal_text: str,
+                                                          page: str) -> None:  # fmt: skip
+    assert estimate(value, lo, hi, within) == terminal_text
+    assert estimate(value, lo, hi, within, bracketed=True) == page
+
+
+@pytest.mark.parametrize("seed", [3])
+def test_the_page_and_the_terminal_give_every_figure_the_same_decimals(seed: int) -> None:
+    for value, lo, hi, within in _random_intervals(seed):
+        text = estimate(value, lo, hi, within)
+        page = estimate(value, lo, hi, within, bracketed=True)
+        if " ± " in text and value >= terminal.SMALL:  # below: powers of ten on the page
+            assert page.split(" [")[0] == text.split(" ± ")[0], (value, lo, hi, text, page)
+        elif " [" in text:
+            assert page == text, (value, lo, hi)
+
+
+def test_an_exact_answer_reads_the_same_everywhere() -> None:
+    """``7.9529`` in the sweep's terminal table, ``7.953`` on its page, and ``4.213``
+    beside ``4.7573`` in one column (R2 15)."""
+    from simlab.report.tuning_terminal import _exact_cell
+
+    assert terminal.exact_number(7.95291) == _exact_cell(7.95291) == "7.9529"
+    assert terminal.exact_number(4.21300) == "4.2130"
+    assert terminal.exact_number(0.00004, "crit_rate") == "0.00004"
+    assert terminal.exact_number(0.99996, "hit_rate") == "0.99996"
+    assert terminal.exact_number(float("nan")) == "—"
+
+
+def test_the_contents_row_never_rounds_a_rate_to_100_or_0_percent() -> None:
+    """``a: 100% · b: 0% · draw: 0%`` for a win rate of 0.99837 and 0.00163 draws
+    (R1 N6, R2 9)."""
+    from simlab.report import render
+
+    assert render.percent is terminal.percent  # the contents row's percentages
+    cases = {0.99837: "99.8%", 0.00163: "0.2%", 0.9999: "99.99%", 0.0001: "0.01%",
+             1.0: "100%", 0.0: "0%", 0.62: "62%", 0.5: "50%"}  # fmt: skip
+    for rate, text in cases.items():
+        assert terminal.percent(rate) == text
+
+
+def test_run_shows_event_rates_and_medians_by_the_rule() -> None:
+    """Event rates read ``0.000`` and ``1.000`` with no interval beside rates that read
+    ``0 (< 0.0002)`` (R2 8), and the median had its interval on the page only (R2 7)."""
+    fight = simlab.load(PARTY)
+    res = simlab.simulate(fight, n=2000)
+    text = _printed(lambda: terminal.print_result(res))
+    assert max(len(line) for line in text.splitlines()) <= 80
+    events = text[text.index("events (share of encounters)") :]
+    row = next(line for line in events.splitlines() if line.startswith(" Raider 1 "))
+    assert re.fullmatch(r" Raider 1\s+0\.99.*?\s{2,}0 \(< \S+\)\s+0 \(< \S+\)\s*", row), row
+    assert not re.search(r"\b[01]\.0+\b(?! ±)", events.split("down rate:")[0]), events
+    down = text[text.index("time-to-down (rounds)") :]
+    assert _cell(down, "Raider 1", 2) == "3 [3, 3]", down
+    assert "[6, not reached]" in " ".join(text.split()), "the note explains the open form"
+    cells = terminal.event_rate_cells(res, bracketed=True)
+    raider = [name for _, name in res.layout.combatants].index("Raider 1")
+    assert cells[raider][1].startswith("0 [0, "), cells[raider]

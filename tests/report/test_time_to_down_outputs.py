@@ -211,11 +211,41 @@ def test_check_p_values_are_never_printed_as_zero() -> None:
 
     from simlab.exact.engine import CHECK_COLUMNS
 
-    check = pd.DataFrame([("hit_rate", "A", "x", "B", 0.5, 0.4, 0.001, 100.0, 0.0)],
+    check = pd.DataFrame([("hit_rate", "A", "x", "B", 0.5, 0.4, 0.001, 100.0, 0.0, "normal")],
                          columns=CHECK_COLUMNS)  # fmt: skip
     console = Console(width=80, record=True)
     console.print(terminal.check_table(check))
     assert "< 1e-16" in console.export_text()
+
+
+def test_check_marks_an_exact_binomial_p_and_words_its_verdict_for_it() -> None:
+    """``crit_rate … +1.97  0.32``: a z that implies p = 0.049 beside an exact p, with no
+    mark, and a verdict of "standard errors" only (R1 N10)."""
+    import pandas as pd
+
+    from simlab.exact.engine import CHECK_COLUMNS, check_verdict
+
+    check = pd.DataFrame([("crit_rate", "A", "x", "B", 1 / 15000, 0.175 / 15000, 3.4e-05, 1.97,
+                           0.32, "binomial"),
+                          ("hit_rate", "A", "x", "B", 0.5, 0.5, 0.004, 0.1, 0.92, "normal")],
+                         columns=CHECK_COLUMNS)  # fmt: skip
+    saved = terminal.console
+    terminal.console = Console(width=80, record=True)
+    try:
+        terminal.print_check(check)
+        text = terminal.console.export_text()
+    finally:
+        terminal.console = saved
+    assert "0.32*" in text and "0.92*" not in text, text
+    assert "* exact binomial p" in text, text
+    from simlab.analysis.stats import binomial_two_sided_p
+
+    # the README's and the docstring's example: p = 0.32, not 0.31
+    assert round(binomial_two_sided_p(1, 15000, 0.175 / 15000), 2) == 0.32
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    assert "0.175 are expected is z = +1.97 but p = 0.32" in " ".join(readme.split())
+    assert check_verdict(check) == ("all 2 figures within 4.5 standard errors (p ≥ 6.8e-06) "
+                                    "of the exact answer")  # fmt: skip
 
 
 def test_check_table_breaks_a_pair_between_names_only() -> None:
@@ -227,7 +257,8 @@ def test_check_table_breaks_a_pair_between_names_only() -> None:
     from simlab.exact.engine import CHECK_COLUMNS
 
     check = pd.DataFrame([("mean_damage", "Novice Bandit", "club", "Raider Chief", 0.5432,
-                           0.5432, 0.00012, -12.23, 1e-20)], columns=CHECK_COLUMNS)  # fmt: skip
+                           0.5432, 0.00012, -12.23, 1e-20, "normal")],
+                         columns=CHECK_COLUMNS)  # fmt: skip
     console = Console(width=80, record=True)
     console.print(terminal.check_table(check))
     text = console.export_text()

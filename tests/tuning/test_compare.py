@@ -289,7 +289,8 @@ def test_the_page_signs_every_difference_as_the_terminal_does() -> None:
     comparison = SimpleNamespace(figures=SimpleNamespace(itertuples=lambda: iter([row])))
     (cells,) = compare_rows(comparison)  # type: ignore[arg-type]
     assert cells[1] == "down rate"
-    assert cells[5:7] == ["+0.1398", "[+0.1360, +0.1437]"] and cells[8] == "[+0.1359, +0.1438]"
+    # to the decimals of the interval, as the terminal's +0.140 ± 0.004 (R1 N7)
+    assert cells[5:7] == ["+0.140", "[+0.136, +0.144]"] and cells[8] == "[+0.135, +0.144]"
 
 
 @pytest.mark.parametrize(
@@ -462,3 +463,49 @@ def test_b_and_changes_together_are_refused_in_python_and_named_once_by_the_cli(
     assert result.exit_code == 0, result.output
     document = json.loads((tmp_path / "c" / "compare.json").read_text())
     assert document["b"] == f"{SS_DUEL} with Defender.hp=3"
+
+
+def test_an_identical_b_shows_every_difference_as_0_and_no_spread(tmp_path: Path) -> None:
+    """``--set Troll.hp=60`` (already 60): the page's "paired 95%" read ``[-0.0050,
+    +0.0050]``, the exact test's interval for two independent runs, and the terminal
+    ``0.000 ± 0.002``; A and B read ``10.1590`` and ``0.0000`` and a rate 0 in both runs
+    had the independent interval ``[0.0000, 0.0000]`` (R1 N7, R2 6). With the same dice
+    B − A is 0 in every encounter: ``0`` and ``[0, 0]``."""
+    done = CliRunner().invoke(main, ["compare", str(PARTY), "--set", "Troll.hp=60", "-n", "2000",
+                                     "--out", str(tmp_path)])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert " ± " not in done.output and "0.0000" not in done.output, done.output
+    doc = json.loads((tmp_path / "compare.json").read_text())
+    for f in doc["figures"]:
+        assert f["diff_ci"] == [0, 0] and f["test"] == "paired", f
+    rows = [line.split(" | ") for line in (tmp_path / "compare.md").read_text().splitlines()
+            if line.startswith("| same |")]  # fmt: skip
+    assert rows
+    for row in rows:
+        assert row[5:7] == ["0", "[0, 0]"], row
+        assert "0.0000" not in " ".join(row) and not re.search(r"\d\.\d*0\b \|", row[3]), row
+        assert "rate" not in row[1] or row[8] != "[0, 0]", row  # two runs could differ
+
+
+def test_a_b_that_differs_from_a_in_words_only_is_identical(duel: Any) -> None:
+    """``compare A --set description=foo`` was not said to be identical: the scenario's
+    hash covers its description, which changes no figure (R1 N7)."""
+    from simlab.report.tuning_terminal import identical_note
+
+    cmp = simlab.compare(duel, duel.with_({"description": "foo"}), n=1000)
+    assert identical_note(cmp).startswith("B is identical to A in every figure")
+    assert (cmp.figures["diff"] == 0).all()
+    assert cmp.a.meta["scenario_hash"] != cmp.b.meta["scenario_hash"]  # files keep theirs
+
+
+def test_an_independent_bound_that_is_not_0_never_reads_as_0() -> None:
+    """The wide terminal printed ``[0.000, +0.007]`` for an independent interval from
+    +0.0008 (R1 N7)."""
+    from types import SimpleNamespace
+
+    from simlab.report.tuning_terminal import independent_bounds
+
+    r = SimpleNamespace(diff_ci_independent_lo=0.00081, diff_ci_independent_hi=0.0065)
+    assert independent_bounds(r, 3) == "[+0.0008, +0.0065]"
+    r = SimpleNamespace(diff_ci_independent_lo=-0.0065, diff_ci_independent_hi=-0.00081)
+    assert independent_bounds(r, 3) == "[-0.0065, -0.0008]"

@@ -42,10 +42,16 @@ def test_a_tuning_shows_one_line_with_the_value_found(duel: Any) -> None:
     tu = simlab.tune(duel, "Defender.hp=10:40", "median_time_to_down:Defender=5", n=1000)
     assert tu.reachable
     best = tu.best
+    # by the display rule, as the terminal shows it: 5 (exact), 4 [4, 5] (simulated)
+    shown = (
+        f"{best.figure:.0f} (exact)"
+        if best.method == "exact"
+        else (f"{best.figure:.0f} [{best.lo:.0f}, {best.hi:.0f}] (simulated)")
+    )
     assert repr(tu) == (
         f"<TuneResult ss-duel · rules shattered-spirits · Defender.hp over 10..40 for "
-        f"median_time_to_down:Defender=5: Defender.hp={tu.value} gives {best.figure:.4g} "
-        f"[{best.lo:.4g}, {best.hi:.4g}] ({best.method}); {len(tu.evaluations)} values "
+        f"median_time_to_down:Defender=5: Defender.hp={tu.value} gives {shown}; "
+        f"{len(tu.evaluations)} values "
         f"evaluated; .value, .best, .evaluations, .how()>"
     )
 

@@ -239,6 +239,31 @@ def test_a_figure_the_field_does_not_move_is_said_so(tmp_path: Path) -> None:
     assert "monotone" not in text and "outside what" not in text
     doc = json.loads((tmp_path / "tune.json").read_text())
     assert len({(e["figure"], *e["figure_ci"]) for e in doc["evaluations"]}) == 1
+    # tune.json said "monotone": true with no "flat" (R1 N8)
+    assert doc["flat"] is True and doc["monotone"] is None and doc["precision_on"] == []
+
+
+def test_tune_json_and_the_repr_say_what_the_terminal_says(tmp_path: Path) -> None:
+    """tune.json had no ``flat`` nor ``precision_on``, and called a median never reached
+    monotone; the repr printed ``0.5023 [0.5023, 0.5023] (exact)`` and ``0.9133 [0.876,
+    0.9402]`` (R1 N8)."""
+    duel = simlab.load(SS_DUEL)
+    exact = simlab.tune(duel, "Defender.hp=5:60", "down_by_round:Defender@5=0.5")
+    assert "gives 0.5023 (exact);" in repr(exact), repr(exact)
+    simulated = simlab.tune(duel, "Defender.hp=5:60", "down_by_round:Defender@5=0.5",
+                            exact=False, n=2000)  # fmt: skip
+    best = simulated.best
+    from simlab.report.terminal import estimate
+
+    shown = estimate(best.figure, best.lo, best.hi, (0.0, 1.0))
+    assert f"gives {shown} (simulated);" in repr(simulated), repr(simulated)
+    doc = simulated.document()
+    assert doc["flat"] is False and doc["monotone"] is True and doc["precision_on"] == []
+    out = tmp_path / "never"
+    CliRunner().invoke(main, ["tune", str(SS_DUEL), "--vary", "Defender.hp=5:60", "--target",
+                              "median_time_to_down:Attacker=5", "-n", "2000",
+                              "--out", str(out)])  # fmt: skip
+    assert json.loads((out / "tune.json").read_text())["monotone"] is None
 
 
 @pytest.mark.parametrize("seed", range(200))
@@ -302,7 +327,7 @@ def test_exact_figures_apart_by_rounding_alone_do_not_reverse(tmp_path: Path) ->
                                      "--out", str(tmp_path)])  # fmt: skip
     assert done.exit_code == 1, done.output
     assert "NOT monotone" not in done.output
-    assert json.loads((tmp_path / "tune.json").read_text())["monotone"] is True
+    assert json.loads((tmp_path / "tune.json").read_text())["monotone"] is not False
 
 
 def test_a_target_no_value_hits_gives_the_closest_and_no_range(duel: Any) -> None:
