@@ -134,6 +134,7 @@ def test_a_precision_run_prints_its_figures_to_the_precision_reached() -> None:
     assert len(value.partition(".")[2]) == 4 and float(half) <= 1.5 * reached, cell
 
 
+@pytest.mark.slow  # a sweep page written with its pictures: about 13 s
 def test_a_figure_reads_the_same_in_the_run_the_sweep_and_the_page(tmp_path: Path) -> None:
     """The party fight's rare crits: the sweep printed ``0.000 ± 0.001`` and its page
     ``0.0000 [0.0000, 0.0004]`` for a rate of 0.0001 whose interval excludes 0, a third
