@@ -213,7 +213,7 @@ def test_every_public_plot_is_tested_here() -> None:
 
 @pytest.mark.parametrize("name", PLOTS)
 def test_a_plot_refuses_what_it_does_not_draw(name: str, made: dict[str, Any]) -> None:
-    """``plot_hit_rates(sweep_result)`` raised an AttributeError (A.md 6)."""
+    """``plot_hit_rates(sweep_result)`` raised an AttributeError."""
     import matplotlib.pyplot as plt
 
     expected = "a Result (simlab.simulate) or a ScenarioRun (simlab.run_scenarios) for result"

@@ -127,7 +127,7 @@ def test_readme_python_blocks_run_in_order(tmp_path: Path, monkeypatch: pytest.M
 
 def test_readme_says_how_long_the_scenario_hash_is() -> None:
     """README called ``scenario_hash`` "a SHA-256 of the validated scenario"; it is 16 hex
-    digits, the first 64 bits of one (A.md 18). The field stays as it is: stored
+    digits, the first 64 bits of one. The field stays as it is: stored
     baselines hold it."""
     import hashlib
     import json

@@ -54,7 +54,7 @@ def test_notebook_runs(path: Path) -> None:
         for out in cell.get("outputs", []):
             shown = out.get("text", "") + out.get("data", {}).get("text/plain", "")
             assert not re.search(r"\d[eE][-+]\d\d", shown), f"{path.name}: {shown[:400]}"
-            # no signed zero: .round(4) of a tiny negative difference read -0.0000 (R2 16)
+            # no signed zero: .round(4) of a tiny negative difference read -0.0000
             assert not re.search(r"-0(\.0+)?(?![\d.])", shown), f"{path.name}: {shown[:400]}"
     last = notebook.cells[-2]
     assert any("encounter" in str(out) for out in last.outputs)

@@ -1,4 +1,4 @@
-"""Every interval column the API returns or writes has its method (A.md 17).
+"""Every interval column the API returns or writes has its method.
 
 README: "Interval columns carry their level in the name (``_ci95_``); the method is in
 the ``*_ci_kind`` column or ``DataFrame.attrs``." A sweep's ``combatants()`` (and its

@@ -446,8 +446,8 @@ def test_validate_takes_several_files_and_folders_and_lists_every_problem(tmp_pa
 
 def test_validate_refuses_two_files_of_one_id_as_report_does(tmp_path: Path) -> None:
     """A folder whose files share a scenario id under the same rules passed ``validate``
-    and was then refused by ``report``, ``check`` and ``baseline update`` with no line
-    (walk B, 3): both refuse it now, at the later file's ``scenario:`` value."""
+    and was then refused by ``report``, ``check`` and ``baseline update`` with no line:
+    both refuse it now, at the later file's ``scenario:`` value."""
     for name in ("a.yaml", "b.yaml"):
         (tmp_path / name).write_text(QUICKSTART.read_text())
     zones = (ROOT / "scenarios/zones-3d6/training-duel.yaml").read_text()
@@ -499,7 +499,7 @@ def test_every_command_refuses_a_thread_count_out_of_range_in_one_message(
 ) -> None:
     """``--threads 0`` gave click's usage error, "expected a thread count of at least 1",
     which implied that 3 would do on a 2-core machine; ``--threads 3`` gave "expected
-    --threads from 1 to 2" (A.md 16). Both ends now give one message, in simlab's form."""
+    --threads from 1 to 2". Both ends now give one message, in simlab's form."""
     from click.testing import CliRunner
 
     from simlab.cli import main
@@ -517,7 +517,7 @@ def test_every_command_refuses_a_thread_count_out_of_range_in_one_message(
 
 def test_tune_help_says_precision_is_on_the_target_figure() -> None:
     """tune runs each value until the target's figure is known to ±H, not every reported
-    rate, which ``run``'s shared option text said in ``tune --help`` (walk R1, N9)."""
+    rate, which ``run``'s shared option text said in ``tune --help``."""
     from click.testing import CliRunner
 
     from simlab.cli import main
@@ -534,7 +534,7 @@ def test_tune_help_says_precision_is_on_the_target_figure() -> None:
 
 def test_one_file_named_by_two_spellings_is_one_scenario(tmp_path: Path) -> None:
     """``one/duel.yaml`` and ``wb/../one/duel.yaml`` (or a symbolic link to it) are one
-    file: it was refused as clashing with itself (walk R1, N12). Two files of one id
+    file: it was refused as clashing with itself. Two files of one id
     still clash."""
     from simlab.scenario.load import id_clash, load, scenario_paths
 

@@ -1,4 +1,4 @@
-"""One rule for a figure shown with its 95% interval, in every table and page (A.md 3, 19).
+"""One rule for a figure shown with its 95% interval, in every table and page.
 
 (a) the interval shown is never narrower than the true one; (b) the figure has the
 decimals of its interval, one more where rounding it would show the interval more than
@@ -122,7 +122,7 @@ def _printed(print_: Any) -> str:
 
 def test_a_precision_run_prints_its_figures_to_the_precision_reached() -> None:
     """``--precision 0.001 --precision-on hit_rate:strike`` stopped at ± 0.000958 and the
-    table read ``0.917 ± 0.002`` beside it (A.md 3)."""
+    table read ``0.917 ± 0.002`` beside it."""
     duel = simlab.load(DUEL)
     res = simlab.simulate(duel, n=1_000_000, precision=0.001, precision_on=["hit_rate:strike"])
     r = res.hit_rates().iloc[0]
@@ -138,7 +138,7 @@ def test_a_precision_run_prints_its_figures_to_the_precision_reached() -> None:
 def test_a_figure_reads_the_same_in_the_run_the_sweep_and_the_page(tmp_path: Path) -> None:
     """The party fight's rare crits: the sweep printed ``0.000 ± 0.001`` and its page
     ``0.0000 [0.0000, 0.0004]`` for a rate of 0.0001 whose interval excludes 0, a third
-    form beside ``0.003 [0.001, 0.007]`` (A.md 19). A sweep point is the run with the same
+    form beside ``0.003 [0.001, 0.007]``. A sweep point is the run with the same
     ``--set`` bit for bit, so each of its figures must be printed as the run prints it,
     and the page must give the same decimals in its bracketed form."""
     fight = simlab.load(PARTY)
@@ -167,7 +167,7 @@ def test_a_figure_reads_the_same_in_the_run_the_sweep_and_the_page(tmp_path: Pat
 
 def test_tune_shows_a_median_with_its_interval_in_rounds() -> None:
     """``tune … --target median_time_to_down:Defender=5``: ``4 ± 1`` for the interval
-    [4, 5] read as if 3 were plausible (A.md 19); a median reads as everywhere else."""
+    [4, 5] read as if 3 were plausible; a median reads as everywhere else."""
     from simlab.report.tuning_terminal import _figure_text
 
     assert _figure_text("median_time_to_down", 4.0, 4.0, 5.0, "simulated") == "4 [4, 5]"
@@ -188,7 +188,7 @@ def test_compare_never_prints_a_rare_figure_of_a_or_b_as_0() -> None:
 def test_every_probability_figure_is_shown_as_a_rate() -> None:
     """``down_by_round`` and ``damage_at_least`` are shares of encounters or attacks:
     ``tune`` printed a rate of 0.99667 as ``1.00 ± 0.02`` and one of 0 as ``0.0000
-    [0.0000, 0.0003]``, the range of a mean (R1 N1)."""
+    [0.0000, 0.0003]``, the range of a mean."""
     from simlab.scenario.common import RATE_FIGURES
     from simlab.tuning.figures import RATES
 
@@ -204,7 +204,7 @@ def test_every_probability_figure_is_shown_as_a_rate() -> None:
 @pytest.mark.parametrize(
     ("value", "lo", "hi", "within", "terminal_text", "page"),
     [
-        # the pages skipped the extra decimal of rule (b): 0.06 [0.05, 0.08] (R1 N2, R2 2)
+        # the pages skipped the extra decimal of rule (b): 0.06 [0.05, 0.08]
         (0.0626, 0.0532, 0.0721, RATE_RANGE, "0.063 ± 0.010", "0.063 [0.053, 0.073]"),
         (1.706, 1.593, 1.819, NON_NEGATIVE, "1.71 ± 0.12", "1.71 [1.59, 1.82]"),
         (13.80, 13.683, 13.926, NON_NEGATIVE, "13.80 ± 0.13", "13.80 [13.68, 13.93]"),
@@ -232,7 +232,7 @@ def test_the_page_and_the_terminal_give_every_figure_the_same_decimals(seed: int
 
 def test_an_exact_answer_reads_the_same_everywhere() -> None:
     """``7.9529`` in the sweep's terminal table, ``7.953`` on its page, and ``4.213``
-    beside ``4.7573`` in one column (R2 15)."""
+    beside ``4.7573`` in one column."""
     from simlab.report.tuning_terminal import _exact_cell
 
     assert terminal.exact_number(7.95291) == _exact_cell(7.95291) == "7.9529"
@@ -243,8 +243,7 @@ def test_an_exact_answer_reads_the_same_everywhere() -> None:
 
 
 def test_the_contents_row_never_rounds_a_rate_to_100_or_0_percent() -> None:
-    """``a: 100% · b: 0% · draw: 0%`` for a win rate of 0.99837 and 0.00163 draws
-    (R1 N6, R2 9)."""
+    """``a: 100% · b: 0% · draw: 0%`` for a win rate of 0.99837 and 0.00163 draws."""
     from simlab.report import render
 
     assert render.percent is terminal.percent  # the contents row's percentages
@@ -256,7 +255,7 @@ def test_the_contents_row_never_rounds_a_rate_to_100_or_0_percent() -> None:
 
 def test_run_shows_event_rates_and_medians_by_the_rule() -> None:
     """Event rates read ``0.000`` and ``1.000`` with no interval beside rates that read
-    ``0 (< 0.0002)`` (R2 8), and the median had its interval on the page only (R2 7)."""
+    ``0 (< 0.0002)``, and the median had its interval on the page only."""
     fight = simlab.load(PARTY)
     res = simlab.simulate(fight, n=2000)
     text = _printed(lambda: terminal.print_result(res))

@@ -254,7 +254,7 @@ def test_report_takes_folders(tmp_path: Path) -> None:
 def test_a_baseline_whose_scenarios_are_a_mapping_is_refused_with_exit_2(
     tmp_path: Path,
 ) -> None:
-    """It was read as 0 scenarios: "no drift … (0 figures compared)", exit 0 (walk R1, N14)."""
+    """It was read as 0 scenarios: "no drift … (0 figures compared)", exit 0."""
     fake = tmp_path / "fake.json"
     fake.write_text('{"format": 1, "scenarios": {}}')
     done = simlab("report", QUICKSTART, "-n", 200, "--baseline", fake, "--out", tmp_path / "r")
@@ -268,7 +268,7 @@ def test_a_baseline_whose_scenarios_are_a_mapping_is_refused_with_exit_2(
 
 def test_baseline_update_of_some_scenarios_names_those_it_drops(tmp_path: Path) -> None:
     """``baseline update SCENARIO --baseline EXISTING`` writes a new baseline of SCENARIO
-    alone, as documented; it dropped the others without a word (walk R1, N15)."""
+    alone, as documented; it dropped the others without a word."""
     base = tmp_path / "b.json"
     party = QUICKSTART.parent / "party-3v3.yaml"
     first = simlab("baseline", "update", QUICKSTART, party, "--baseline", base, "-n", 300)

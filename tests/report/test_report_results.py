@@ -100,7 +100,7 @@ def test_tallies_it_does_not_know_by_name_are_kept(tmp_path: Path) -> None:
      ('{"format": 2, "scenarios": []}', "expected results format 1; got 2"),
      ('{"format": 1, "scenarios": [{"scenario": "x"}]}', "expected a complete results.json"),
      ('{"format": 1}', "expected a complete results.json; got no 'scenarios' entry$"),
-     # walk R1, N14: a mapping was read as 0 scenarios, a baseline with nothing to compare
+     # a mapping was read as 0 scenarios, a baseline with nothing to compare
      ('{"format": 1, "scenarios": {}}', "expected a list of scenarios; got a mapping$"),
      ("[1, 2]", "expected a JSON object; got a list$"),
      ('"results"', r"expected a JSON object; got a string \('results'\)$")],

@@ -133,7 +133,7 @@ def test_quickstart_at_80_columns_fits_and_cuts_no_name() -> None:
 
 def test_numbers_to_a_sensible_precision() -> None:
     # to the interval's precision: 0.972 ± 0.001, three decimals at most, showed a true
-    # ± 0.0006 as ± 0.001 (A.md 3)
+    # ± 0.0006 as ± 0.001
     assert terminal.estimate(0.97183, 0.97125, 0.97241) == "0.9718 ± 0.0007"
     assert terminal.estimate(3.4127, 3.397, 3.428) == "3.41 ± 0.02"
     assert terminal.estimate(10.2, 9.81, 10.6) == "10.2 ± 0.4"
@@ -220,7 +220,7 @@ def test_check_p_values_are_never_printed_as_zero() -> None:
 
 def test_check_marks_an_exact_binomial_p_and_words_its_verdict_for_it() -> None:
     """``crit_rate … +1.97  0.32``: a z that implies p = 0.049 beside an exact p, with no
-    mark, and a verdict of "standard errors" only (R1 N10)."""
+    mark, and a verdict of "standard errors" only."""
     import pandas as pd
 
     from simlab.exact.engine import CHECK_COLUMNS, check_verdict

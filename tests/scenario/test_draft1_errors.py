@@ -121,7 +121,7 @@ def test_cli_exits_2_with_the_line(tmp_path: Path) -> None:
 
 
 #: What the earlier draft's compiler reads of a Technique and of a reaction: nothing the
-#: later draft added (walk B, 1: `range` and `momentum_cost` were accepted and ignored).
+#: later draft added (`range` and `momentum_cost` were accepted and ignored).
 TECHNIQUE_KEYS = ("advantage, ap, damage_modifier, disadvantage, glancing, modifier, "
                   "profile, speed, status, tier")  # fmt: skip
 

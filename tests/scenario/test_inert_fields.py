@@ -3,7 +3,7 @@
 As ``defense: block`` without a shield is refused (``expected a shield (shield_bc > 0)
 to block; got shield_bc: 0``), so are a ``parry_value`` without ``defense: parry``, a
 ``shield_tier`` or ``armor_tier`` without a shield or armor, and ``recall_below`` on a
-Spirit that never Manifests (walk B, 2), and the others of the kind: a Sunder without
+Spirit that never Manifests, and the others of the kind: a Sunder without
 charges, Wielded charges without a Block, a combatant's ``speed`` or
 ``attacks_per_turn`` beside ``stances:`` (the Stance taken sets them), and a Stance that
 is never taken. Each is reported at the field, ``file:line:col``, exit code 2 — in the
@@ -148,7 +148,7 @@ def test_an_override_that_writes_such_a_field_is_refused(
     text: str, changes: dict[str, object], problem: str
 ) -> None:
     """Left behind by an override, the field is accepted; written by one while the
-    field it works with is missing, it is the slip the refusal is for (walk R1, N3)."""
+    field it works with is missing, it is the slip the refusal is for."""
     with pytest.raises(ScenarioError) as err:
         simlab.loads(text, "s.yaml").with_(changes)
     assert str(err.value).startswith(problem)
@@ -180,7 +180,7 @@ REINFORCED = SPIRITS_DUEL.replace(
 
 def test_a_source_destroyed_before_the_first_arrival_is_refused_naming_the_entry() -> None:
     """``source_destroyed_round`` before an entry's ``from_round``: that entry never
-    arrives (walk R1, N11). Refused at the Round's line in the file as written; an
+    arrives. Refused at the Round's line in the file as written; an
     override may set the Round (a sweep from 1), not write an arrival after it."""
     text = REINFORCED.replace("attacks:\n", "params: {source_destroyed_round: 2}\nattacks:\n")
     assert errors_of(text) == [

@@ -1,6 +1,6 @@
 """A misspelt required key is one problem: the unknown key, with the key it was meant to be.
 
-It was two (walk B, 19): ``expected key 'endurance'; got nothing`` at the entry, and
+It was two: ``expected key 'endurance'; got nothing`` at the entry, and
 ``unknown key 'endurence'; …; did you mean 'endurance'?`` at the key. The missing key is
 not reported when an unknown key beside it is a likely misspelling of it, in every rule
 system; a key that does not stand for the missing one leaves both problems.
@@ -70,7 +70,7 @@ def test_a_misspelt_required_key_is_one_problem(
 
 
 def test_draft1_does_not_list_attacks_among_its_combatant_keys() -> None:
-    """``attacks`` is set from the plan, and refused when written (walk B, 19)."""
+    """``attacks`` is set from the plan, and refused when written."""
     (problem,) = errors_of(DRAFT1.replace("plan: [jab]", "plan: [jab], speed: 2"))
     assert problem == (
         "s.yaml:6:57: unknown key 'speed'; expected one of: ap, count, cover, endurance, "

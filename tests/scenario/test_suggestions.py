@@ -173,7 +173,7 @@ sides:
 """
 
 #: (scenario, old, new, the one problem it must give) — names refused without a
-#: suggestion before (walk B, 12), and the other name lists of the models.
+#: suggestion before, and the other name lists of the models.
 NAMES = [
     (SPIRITS, "engaged_with: [Ghoul]", "engaged_with: [Ghul]",
      "s.yaml:11:22: expected an enemy entry (Ghoul); got 'Ghul'; did you mean 'Ghoul'?"),

@@ -289,7 +289,7 @@ def test_the_page_signs_every_difference_as_the_terminal_does() -> None:
     comparison = SimpleNamespace(figures=SimpleNamespace(itertuples=lambda: iter([row])))
     (cells,) = compare_rows(comparison)  # type: ignore[arg-type]
     assert cells[1] == "down rate"
-    # to the decimals of the interval, as the terminal's +0.140 ± 0.004 (R1 N7)
+    # to the decimals of the interval, as the terminal's +0.140 ± 0.004
     assert cells[5:7] == ["+0.140", "[+0.136, +0.144]"] and cells[8] == "[+0.135, +0.144]"
 
 
@@ -450,7 +450,7 @@ def test_b_and_changes_together_are_refused_in_python_and_named_once_by_the_cli(
     tmp_path: Path,
 ) -> None:
     """``b`` and ``changes`` are alternatives: together they named the change twice
-    (``ss-duel with Defender.guard=2, Defender.hp=3 with Defender.hp=3``, walk R1, N5).
+    (``ss-duel with Defender.guard=2, Defender.hp=3 with Defender.hp=3``).
     ``b.with_(changes)`` names it once; so does ``simlab compare A B --set``."""
     duel = simlab.load(SS_DUEL)
     with pytest.raises(InputError, match=r"^expected b or changes; got both \(pass "
@@ -469,7 +469,7 @@ def test_an_identical_b_shows_every_difference_as_0_and_no_spread(tmp_path: Path
     """``--set Troll.hp=60`` (already 60): the page's "paired 95%" read ``[-0.0050,
     +0.0050]``, the exact test's interval for two independent runs, and the terminal
     ``0.000 ± 0.002``; A and B read ``10.1590`` and ``0.0000`` and a rate 0 in both runs
-    had the independent interval ``[0.0000, 0.0000]`` (R1 N7, R2 6). With the same dice
+    had the independent interval ``[0.0000, 0.0000]``. With the same dice
     B − A is 0 in every encounter: ``0`` and ``[0, 0]``."""
     done = CliRunner().invoke(main, ["compare", str(PARTY), "--set", "Troll.hp=60", "-n", "2000",
                                      "--out", str(tmp_path)])  # fmt: skip
@@ -489,7 +489,7 @@ def test_an_identical_b_shows_every_difference_as_0_and_no_spread(tmp_path: Path
 
 def test_a_b_that_differs_from_a_in_words_only_is_identical(duel: Any) -> None:
     """``compare A --set description=foo`` was not said to be identical: the scenario's
-    hash covers its description, which changes no figure (R1 N7)."""
+    hash covers its description, which changes no figure."""
     from simlab.report.tuning_terminal import identical_note
 
     cmp = simlab.compare(duel, duel.with_({"description": "foo"}), n=1000)
@@ -500,7 +500,7 @@ def test_a_b_that_differs_from_a_in_words_only_is_identical(duel: Any) -> None:
 
 def test_an_independent_bound_that_is_not_0_never_reads_as_0() -> None:
     """The wide terminal printed ``[0.000, +0.007]`` for an independent interval from
-    +0.0008 (R1 N7)."""
+    +0.0008."""
     from types import SimpleNamespace
 
     from simlab.report.tuning_terminal import independent_bounds

@@ -70,7 +70,7 @@ def test_a_count_of_one_is_singular_in_reprs_and_headers(
     duel: Any, monkeypatch: Any, capsys: Any
 ) -> None:
     """``1 points``, ``1 encounters``, ``(1 values)`` in the reprs and the terminal's
-    headers (A.md 21)."""
+    headers."""
     from click.testing import CliRunner
     from rich.console import Console
 
@@ -119,7 +119,7 @@ def _tables_given(obj: Any) -> set[str]:
 def test_a_repr_lists_every_table_method_and_the_shared_changes(duel: Any) -> None:
     """The quickstart's repr left out ``.damage_pmf()``, ``.events()`` and
     ``.status_damage()``; a sweep's ``.damage_pmf()`` and the changes every point shares
-    (``scn.with_(...)``), which the terminal's heading shows (A.md 22)."""
+    (``scn.with_(...)``), which the terminal's heading shows."""
     import re
 
     from tests.tuning.cases import ROOT

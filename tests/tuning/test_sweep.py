@@ -685,7 +685,7 @@ def test_a_sweep_of_three_fields_keeps_its_plots_wide_and_its_lines_apart(
     """Three varied fields name each line with two of them and its subject: the legend
     beside the down-rate plot took 70% of the picture and left the curves a strip 120 px
     wide, and 4 combinations of the further fields shared 3 line styles, two of them told
-    apart by their marker only (A.md 23). The legend goes under the plot, which keeps the
+    apart by their marker only. The legend goes under the plot, which keeps the
     picture's width; each combination is a style × marker of its own, the second field's
     value the line style and the third's the marker."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg

@@ -456,7 +456,7 @@ def _numbers(row: str) -> list[str]:
 @pytest.fixture(scope="module")
 def comparisons(duel: Any) -> list[Any]:
     """The figures the terminal lists of two real comparisons: the duel's row 9 raised
-    to 8 (A.md 2) and a fight's Warden at 30 HP (pairs of up to 31 characters)."""
+    to 8 and a fight's Warden at 30 HP (pairs of up to 31 characters)."""
     from simlab.report.tuning_terminal import shown_figures
 
     fight = simlab.load(ROOT / "scenarios/opposed-tiers/party-fight.yaml")
@@ -468,7 +468,7 @@ def comparisons(duel: Any) -> list[Any]:
 
 def test_compare_cuts_no_number_at_any_width_from_80_to_200(comparisons: list[Any]) -> None:
     """At exactly 110 columns the wide layout was one column too wide and rich cut its
-    last column: ``4.`` for ``4.0``, ``narrowe`` (A.md 2). At every width every number
+    last column: ``4.`` for ``4.0``, ``narrowe``. At every width every number
     reads as it does at 200 columns (the independent interval only where it is shown),
     and from 110 to 120 columns the duel's pair keeps to at most two lines."""
     from rich.console import Console

@@ -239,14 +239,14 @@ def test_a_figure_the_field_does_not_move_is_said_so(tmp_path: Path) -> None:
     assert "monotone" not in text and "outside what" not in text
     doc = json.loads((tmp_path / "tune.json").read_text())
     assert len({(e["figure"], *e["figure_ci"]) for e in doc["evaluations"]}) == 1
-    # tune.json said "monotone": true with no "flat" (R1 N8)
+    # tune.json said "monotone": true with no "flat"
     assert doc["flat"] is True and doc["monotone"] is None and doc["precision_on"] == []
 
 
 def test_tune_json_and_the_repr_say_what_the_terminal_says(tmp_path: Path) -> None:
     """tune.json had no ``flat`` nor ``precision_on``, and called a median never reached
     monotone; the repr printed ``0.5023 [0.5023, 0.5023] (exact)`` and ``0.9133 [0.876,
-    0.9402]`` (R1 N8)."""
+    0.9402]``."""
     duel = simlab.load(SS_DUEL)
     exact = simlab.tune(duel, "Defender.hp=5:60", "down_by_round:Defender@5=0.5")
     assert "gives 0.5023 (exact);" in repr(exact), repr(exact)
