@@ -176,8 +176,6 @@ def simulate(
     meta: dict[str, Any] = {"copies": scenario.copy_groups()}
     if scenario.overrides:
         meta["overrides"] = list(scenario.overrides)
-    if scenario.idle_overrides:
-        meta["idle_overrides"] = list(scenario.idle_overrides)
     if precision is not None and not trace:
         from simlab.tuning.precision import precision_rule, run_to_precision
 
@@ -351,6 +349,8 @@ def run_scenario(
 
     result = simulate(scenario, n, seed, threads=threads, progress=progress,
                       precision=precision, precision_on=precision_on)  # fmt: skip
+    if scenario.idle_overrides:  # the report says which change nothing
+        result.meta["idle_overrides"] = list(scenario.idle_overrides)
     try:
         answers: dict[str, Any] = exact(scenario).summary()
     except ExactUnsupported as err:

@@ -251,6 +251,9 @@ class ScenarioBase(StrictModel):
     drift_tolerance: DriftTolerance = Field(default_factory=DriftTolerance)
 
     _source: Any = PrivateAttr(default=None)
+    #: The scenario this one was made from and the overrides that made it, as spelled
+    #: (one :func:`simlab.override` step), for :attr:`idle_overrides`; None as loaded.
+    _made_from: Any = PrivateAttr(default=None)
 
     @field_validator("sides", check_fields=False)
     @classmethod
@@ -428,8 +431,14 @@ class ScenarioBase(StrictModel):
     @property
     def idle_overrides(self) -> tuple[str, ...]:
         """Those of :attr:`overrides` that change nothing: each sets a field to the value
-        the scenario already has (``Brute.hp=30`` on a Brute of 30 hp)."""
-        return () if self._source is None else tuple(self._source.idle)
+        the scenario already has (``Brute.hp=30`` on a Brute of 30 hp). Worked out when
+        asked (:func:`simlab.tuning.overrides.idle_overrides`)."""
+        if self._made_from is None:
+            return ()
+        from simlab.tuning.overrides import idle_overrides
+
+        before, overrides = self._made_from
+        return before.idle_overrides + idle_overrides(before, self, overrides)
 
     def model_copy(self, *, update: Any = None, deep: bool = False) -> Any:
         """A copy of the scenario. With ``update`` it is refused: pydantic's copy skips

@@ -79,9 +79,6 @@ class YamlSource:
     written : tuple of tuple
         The document paths those overrides wrote (a field that could never matter is
         refused where it was written: :func:`simlab.scenario.validation.written`).
-    idle : tuple of str
-        Those of ``overrides`` that change nothing, each setting a field to the value it
-        already has (``Brute.hp=30`` on a Brute of 30 hp): reports say so.
     """
 
     filename: str
@@ -90,7 +87,6 @@ class YamlSource:
     key_positions: dict[Path, Position] = field(default_factory=dict)
     overrides: tuple[str, ...] = ()
     written: tuple[Path, ...] = ()
-    idle: tuple[str, ...] = ()
 
     def locate(self, path: Path) -> Located:
         """Return the position of the value at ``path``, or of its nearest located ancestor.

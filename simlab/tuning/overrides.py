@@ -11,11 +11,10 @@ naming the override (``--set Defender.guard=x: expected an integer; got 'x'``).
 from __future__ import annotations
 
 import copy
-import dataclasses
 import json
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -255,25 +254,30 @@ def apply_overrides(scenario: ScenarioBase, overrides: list[Override]) -> Scenar
         result = from_source(changed)
     except ScenarioError as err:
         raise ScenarioError([_name_override(p, overrides) for p in err.problems]) from None
-    idle = source.idle + _idle(scenario, result, overrides)
-    if idle:
-        result._source = dataclasses.replace(changed, idle=idle)
+    result._made_from = (scenario, tuple(o.spelled() for o in overrides))
     return result
 
 
-def _idle(before: ScenarioBase, after: ScenarioBase, overrides: list[Override]) -> tuple[str, ...]:
-    """Those of ``overrides`` that change nothing in ``before`` (``after`` is ``before``
-    with all of them): its content, by :func:`simlab.report.files.scenario_hash`, is the
-    same with the override as without it. One that only validates with others is not."""
+def idle_overrides(before: ScenarioBase, after: ScenarioBase,
+                   spelled: Sequence[str]) -> tuple[str, ...]:  # fmt: skip
+    """Those of the overrides ``spelled`` (``NAME.FIELD=VALUE``) that change nothing in
+    ``before`` (``after`` is ``before`` with all of them): its content, by
+    :func:`simlab.report.files.scenario_hash`, is the same with the override as without
+    it. One that only validates with others is not.
+    Asked for only where a report says so (:attr:`ScenarioBase.idle_overrides`): each
+    override applied alone is a validation of its own, which a sweep's points and a
+    tune's values need not pay for."""
     from simlab.report.files import scenario_hash
 
-    if len(overrides) == 1:
+    if len(spelled) == 1:
         same = scenario_hash(after) == scenario_hash(before)
-        return (overrides[0].spelled(),) if same else ()
+        return tuple(spelled) if same else ()
     idle = []
-    for item in overrides:
+    for text in spelled:
         try:
-            idle += list(apply_overrides(before, [item]).idle_overrides)
+            idle += list(
+                apply_overrides(before, [parse_assignment(text, "override")]).idle_overrides
+            )
         except (ScenarioError, InputError):
             continue
     return tuple(idle)
