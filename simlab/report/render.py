@@ -52,7 +52,7 @@ from simlab.report.terminal import (
     percent,
     rounds_label,
 )
-from simlab.report.words import counted
+from simlab.report.words import already, counted
 
 __all__ = ["render_report"]
 
@@ -1043,11 +1043,10 @@ def overrides_note(runs: Sequence[ScenarioRun]) -> str:
         idle = [run.result.scenario for run in runs
                 if item in run.result.meta.get("idle_overrides", ())]  # fmt: skip
         if idle:
-            field, value = item.split("=", 1)
             where = ", ".join(idle[:-1]) + " and " * (len(idle) > 1) + idle[-1]
             if len(idle) == len(runs) > 1:
                 where = "every scenario"
-            said.append(f"{item} changes nothing in {where} ({field} is already {value} there)")
+            said.append(f"{item} changes nothing in {where} ({already(item)} there)")
     return "; ".join(said)
 
 
@@ -1056,8 +1055,8 @@ def _overrides_cell(meta: dict[str, Any]) -> str:
     said so: ``Brute.hp=30 (changes nothing: Brute.hp is already 30)``."""
     idle = meta.get("idle_overrides", ())
     return ", ".join(
-        f"{o} (changes nothing: {o.split('=', 1)[0]} is already {o.split('=', 1)[1]})"
-        if o in idle else o for o in meta["overrides"])  # fmt: skip
+        f"{o} (changes nothing: {already(o)})" if o in idle else o
+        for o in meta["overrides"])  # fmt: skip
 
 
 def spec_failures(specs: pd.DataFrame | None) -> list[str]:

@@ -50,7 +50,7 @@ from simlab.report.terminal import (
     value_and_bounds,
 )
 from simlab.report.width import at_separators, items, listed
-from simlab.report.words import counted
+from simlab.report.words import already, counted
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -601,9 +601,9 @@ def identical_note(comparison: Comparison) -> str:
                 "which change no result, so every difference is 0.")  # fmt: skip
     if not idle:
         return "B is identical to A (the same scenario): every difference is 0."
-    already = ", ".join("{} is already {}".format(*o.split("=", 1)) for o in idle)
+    said = ", ".join(already(o) for o in idle)
     return (
-        f"B is identical to A: {already}, so {', '.join(idle)} "
+        f"B is identical to A: {said}, so {', '.join(idle)} "
         f"{'changes' if len(idle) == 1 else 'change'} nothing."
     )
 
