@@ -302,13 +302,19 @@ def nonzero_decimals(x: float, digits: int, within: tuple[float, float] = (0, 0)
     return digits
 
 
+#: The most decimals a figure is given to read on its side of a bound or target.
+MOST_DECIDING_DIGITS = 9
+
+
 def decimals_to_decide(value: float, low: float, high: float, least: int) -> int:
     """The decimals, ``least`` or more, that ``value`` needs to read on the side of
     each bound (``low``, ``high``; ``±inf`` for none) where it lies: a spec measured at
     0.91664 against "at least 0.9167" fails, and printed as ``0.917`` it would read as
-    passing (at most 9 decimals)."""
+    passing (at most :data:`MOST_DECIDING_DIGITS`)."""
     digits = least
-    while digits < 9 and _side_shown(value, low, digits) + _side_shown(value, high, digits):
+    while digits < MOST_DECIDING_DIGITS and _side_shown(value, low, digits) + _side_shown(
+        value, high, digits
+    ):
         digits += 1
     return digits
 

@@ -22,6 +22,7 @@ from simlab.analysis.stats import RARE_EVENT_THRESHOLD
 from simlab.report import terminal
 from simlab.report.terminal import (
     MEDIAN_NOTE,
+    MOST_DECIDING_DIGITS,
     NOT_REACHED,
     RATE_RANGE,
     Parts,
@@ -680,10 +681,6 @@ def _figure_text(figure: str, value: float, lo: float, hi: float, method: str) -
     if figure == "median_time_to_down":
         return median_and_interval(value, lo, hi)
     return estimate(value, lo, hi, figure_range(figure))
-
-
-#: The most decimals a tuned figure is given for its interval to leave its target out.
-MOST_DECIDING_DIGITS = 9
 
 
 def _tuned_figure(figure: str, e: Evaluation, target: float) -> str:
