@@ -312,8 +312,8 @@ def decimals_to_decide(value: float, low: float, high: float, least: int) -> int
     0.91664 against "at least 0.9167" fails, and printed as ``0.917`` it would read as
     passing (at most :data:`MOST_DECIDING_DIGITS`)."""
     digits = least
-    while digits < MOST_DECIDING_DIGITS and _side_shown(value, low, digits) + _side_shown(
-        value, high, digits
+    while digits < MOST_DECIDING_DIGITS and any(
+        _side_shown(value, bound, digits) for bound in (low, high)
     ):
         digits += 1
     return digits
