@@ -349,8 +349,7 @@ def run_scenario(
 
     result = simulate(scenario, n, seed, threads=threads, progress=progress,
                       precision=precision, precision_on=precision_on)  # fmt: skip
-    if scenario.idle_overrides:  # the report says which change nothing
-        result.meta["idle_overrides"] = list(scenario.idle_overrides)
+    note_idle_overrides(result, scenario)
     try:
         answers: dict[str, Any] = exact(scenario).summary()
     except ExactUnsupported as err:
@@ -363,6 +362,16 @@ def run_scenario(
         expect=[e.model_dump(exclude_defaults=True) for e in scenario.expect],
         drift_tolerance=scenario.drift_tolerance.model_dump(),
     )
+
+
+def note_idle_overrides(result: Result, scenario: ScenarioBase) -> None:
+    """Record in ``result.meta["idle_overrides"]`` the scenario's ``--set`` overrides
+    that change nothing (the field already had that value,
+    :attr:`ScenarioBase.idle_overrides`), for the report's head and identity table and
+    the terminal's head. Not done by :func:`simulate`: working it out costs a
+    validation an override, which every point of a sweep or a tune would pay."""
+    if scenario.idle_overrides:
+        result.meta["idle_overrides"] = list(scenario.idle_overrides)
 
 
 def run_scenarios(

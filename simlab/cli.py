@@ -502,6 +502,7 @@ def run(
                               progress=advance, client=client, check=check,
                               precision=precision,
                               precision_on=_figures(precision_on))  # fmt: skip
+    api.note_idle_overrides(result, scn)
     terminal.print_result(result)
     _precision_line(result)
     if result.check is not None:
@@ -714,12 +715,23 @@ def report(
         terminal.print_drift(drift, str(baseline))
     if not specs.empty:
         terminal.print_specs(specs)
+    _say_overrides(runs)
     pngs, scenarios_run = len(written) - 3, len(runs)
     _say(f"wrote {out}/report.html, report.md, results.json and {pngs} "
          f"PNG{'s' * (pngs != 1)} ({scenarios_run} "
          f"scenario{'s' * (scenarios_run != 1)})")  # fmt: skip
     if drift is not None and not drift.ok:
         sys.exit(EXIT_CHECK_FAILED)
+
+
+def _say_overrides(runs: list[Any]) -> None:
+    """Say, as the report's head does, which ``--set`` overrides the runs were made
+    with and in which scenarios one changes nothing (``render.overrides_note``)."""
+    from simlab.report.render import overrides_note
+
+    note = overrides_note(runs)
+    if note:
+        _say(f"{note}.")
 
 
 def _drawing(i: int, total: int, scenario: str) -> None:
@@ -754,6 +766,7 @@ def check(
     runs = _runs(scenarios, encounters, seed, threads, from_, sets, with_specs_only=True)
     specs = evaluate_all(runs, strict=strict)
     terminal.print_specs(specs)
+    _say_overrides(runs)
     if (specs.verdict == "fail").any():
         sys.exit(EXIT_CHECK_FAILED)
 

@@ -52,7 +52,7 @@ from simlab.report.terminal import (
     percent,
     rounds_label,
 )
-from simlab.report.words import already, counted
+from simlab.report.words import already, counted, overrides_said
 
 __all__ = ["render_report"]
 
@@ -785,7 +785,7 @@ def _section(run: ScenarioRun, specs: pd.DataFrame | None, drift: DriftReport | 
 
         identity.insert(2, ("sample size", describe_record(res.meta["precision"])))
     if res.meta.get("overrides"):
-        identity.insert(0, ("overrides (--set)", _overrides_cell(res.meta)))
+        identity.insert(0, ("overrides (--set)", ", ".join(overrides_said(res.meta))))
     attack_header, attacks = _attack_rows(run)
     header, combatants = _combatant_rows(res)
     notes = [n for n in (drift.notes if drift else []) if n.startswith(f"{label(run)}:")]
@@ -1048,15 +1048,6 @@ def overrides_note(runs: Sequence[ScenarioRun]) -> str:
                 where = "every scenario"
             said.append(f"{item} changes nothing in {where} ({already(item)} there)")
     return "; ".join(said)
-
-
-def _overrides_cell(meta: dict[str, Any]) -> str:
-    """A scenario's overrides as its identity table lists them, one that changes nothing
-    said so: ``Brute.hp=30 (changes nothing: Brute.hp is already 30)``."""
-    idle = meta.get("idle_overrides", ())
-    return ", ".join(
-        f"{o} (changes nothing: {already(o)})" if o in idle else o
-        for o in meta["overrides"])  # fmt: skip
 
 
 def spec_failures(specs: pd.DataFrame | None) -> list[str]:

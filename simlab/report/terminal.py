@@ -24,7 +24,7 @@ from rich.text import Text
 
 from simlab.analysis.result import Result
 from simlab.report.width import NARROWEST, broken_at_spaces, fits_a_width, items, listed, packed
-from simlab.report.words import counted
+from simlab.report.words import counted, overrides_said
 from simlab.scenario.common import RATE_FIGURES
 
 if TYPE_CHECKING:
@@ -826,7 +826,7 @@ def sides_table(result: Result) -> Table:
 
 def print_result(result: Result) -> None:
     """Print the three tables of a run, headed by its identity (seed, n, rules)."""
-    overrides = result.meta.get("overrides")
+    overrides = overrides_said(result.meta)
     changed = [listed("with", overrides)] if overrides else []
     say_items(items(result.scenario, *changed, f"rules {result.rules}",
                     counted(result.encounters, "encounter"), f"seed {result.seed}"),

@@ -187,7 +187,7 @@ def test_report_heads_its_page_with_the_overrides_and_where_they_change_nothing(
     """The report (and its drift page) named ``--set Brute.hp=30`` only in each
     scenario's identity table, as a change even where Brute already had 30 hp. Its head
     names the overrides, and the scenarios they leave unchanged (as compare's "B is
-    identical to A: … already …")."""
+    identical to A: … already …"), and so does the terminal."""
     other = tmp_path / "weaker.yaml"
     other.write_text(SS_DUEL.read_text().replace("scenario: ss-duel", "scenario: weaker")
                      .replace("{name: Defender, hp: 30", "{name: Defender, hp: 20"))  # fmt: skip
@@ -200,6 +200,7 @@ def test_report_heads_its_page_with_the_overrides_and_where_they_change_nothing(
     md = (tmp_path / "r/report.md").read_text()
     head = md.split("## Contents")[0]
     assert said in head
+    assert said in " ".join(done.output.split())  # the terminal says it too, wrapped
     assert said in (tmp_path / "r/report.html").read_text().split("<h2>Contents</h2>")[0]
     assert "Defender.hp=30 (changes nothing: Defender.hp is already 30)" in md
     entries = json.loads((tmp_path / "r/results.json").read_text())["scenarios"]
@@ -208,3 +209,15 @@ def test_report_heads_its_page_with_the_overrides_and_where_they_change_nothing(
                               "--out", str(tmp_path / "again")])  # fmt: skip
     assert again.exit_code == 0, again.output
     assert said in (tmp_path / "again/report.md").read_text()
+
+
+def test_run_heads_its_tables_with_an_override_that_changes_nothing() -> None:
+    """``simlab run --set Defender.hp=30`` on a Defender of 30 hp headed its tables
+    "with Defender.hp=30", as if the run had changed something; the report says so of
+    such an override, and now the terminal does too. A real change is listed alone."""
+    done = CliRunner().invoke(main, ["run", str(SS_DUEL), "-n", "500", "--set",
+                                     "Defender.hp=30", "--set", "Defender.guard=2"])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert "Defender.hp=30 (changes nothing: Defender.hp is already 30)" in done.output
+    assert "Defender.guard=2 (" not in done.output
+    assert "Defender.guard=2" in done.output
