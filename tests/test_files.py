@@ -178,3 +178,31 @@ def test_simulated_tallies_do_not_depend_on_how_the_run_loop_splits_blocks(
     assert sum(sizes) == 5000 and len(sizes) > 15
     for name, a, b in zip(whole._fields, whole, cut, strict=True):
         assert np.array_equal(a, b), name
+
+
+def test_a_mount_point_is_refused_before_any_work() -> None:
+    """A mount point cannot be swapped with a staging folder (the exchange fails with
+    "device or resource busy"): the walkthrough's report ran whole, then lost it. It is
+    refused up front, naming a folder inside it to use instead. ``/`` is a mount point
+    on every machine; without the check it was refused for holding other files."""
+    with pytest.raises(OutputError, match=r"got a mount point .*such as /report"):
+        prepare_output("/")
+
+
+def test_an_empty_mount_point_is_refused_too(tmp_path: Path) -> None:
+    """The case the walkthrough met: an empty, writable mount (a Docker volume)."""
+    import subprocess
+
+    mnt = tmp_path / "mnt"
+    mnt.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "none", str(mnt)],
+                             capture_output=True).returncode == 0  # fmt: skip
+    if not mounted:
+        pytest.skip("mounting a tmpfs needs privileges this machine does not give")
+    try:
+        assert os.path.ismount(mnt) and not any(mnt.iterdir())
+        with pytest.raises(OutputError, match="got a mount point"):
+            prepare_output(mnt)
+        prepare_output(mnt / "report")  # a folder inside it is fine
+    finally:
+        subprocess.run(["umount", str(mnt)], check=True)

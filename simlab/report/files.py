@@ -310,9 +310,9 @@ def prepare_output(out_dir: str | os.PathLike[str], what: str = "--out") -> Path
     Raises
     ------
     OutputError
-        When ``out_dir`` is empty or a file, lies under a file, holds files simlab did
-        not write, or its nearest existing folder cannot be written, or its name holds a
-        NUL byte.
+        When ``out_dir`` is empty or a file, lies under a file, is a mount point, holds
+        files simlab did not write, or its nearest existing folder cannot be written, or
+        its name holds a NUL byte.
     """
     _refuse_empty(out_dir, what, "a folder path")
     out = Path(out_dir)
@@ -382,7 +382,14 @@ def _nearest_existing(path: Path) -> Path:
 
 
 def _require_replaceable(out: Path, what: str) -> None:
-    """Refuse to replace ``out`` when it holds anything simlab did not write there."""
+    """Refuse to replace ``out`` when it is a mount point, which no rename can replace
+    (the swap would fail after the whole run), or when it holds anything simlab did not
+    write there."""
+    if os.path.ismount(out):
+        raise OutputError(f"{what} {out}: expected a folder simlab can replace; got a mount "
+                          "point (the output is written beside the folder and swapped in "
+                          "whole, which a mount point refuses); name a folder inside it, "
+                          f"such as {out / 'report'}; nothing was written")  # fmt: skip
     foreign = _foreign_entries(out)
     if not foreign:
         return
