@@ -60,8 +60,8 @@ def closest_name(found: object, known: Iterable[object]) -> str | None:
     str or None
         The known name closest to ``found`` (:data:`SUGGEST_CUTOFF`), else the one that
         shares all of its letters but the last (:data:`STEM_LETTERS`), else the one it
-        starts with ('crit' for 'critical'); None when ``found`` is not text or no known
-        name is close.
+        starts with ('crit' for 'critical'), else the one a single edit away ('cut' for
+        'kut'); None when ``found`` is not text or no known name is close.
     """
     if not isinstance(found, str) or not found:
         return None
@@ -70,7 +70,8 @@ def closest_name(found: object, known: Iterable[object]) -> str | None:
     by_lower = {str(name).lower(): str(name) for name in known}
     lower = found.lower()
     close = difflib.get_close_matches(lower, by_lower, n=1, cutoff=SUGGEST_CUTOFF)
-    close = close or _one_sharing_the_stem(lower, by_lower) or _one_it_extends(lower, by_lower)
+    close = (close or _one_sharing_the_stem(lower, by_lower) or _one_it_extends(lower, by_lower)
+             or _one_edit_away(lower, by_lower))  # fmt: skip
     return by_lower[close[0]] if close else None
 
 
@@ -92,6 +93,32 @@ def _one_it_extends(found: str, known: Iterable[str]) -> list[str]:
     extended = [name for name in known if len(name) >= STEM_LETTERS
                 and found.startswith(name) and len(found) <= 2 * len(name)]  # fmt: skip
     return extended if len(extended) == 1 else []
+
+
+def _one_edit_away(found: str, known: Iterable[str]) -> list[str]:
+    """The one known name of at least three letters that ``found`` turns into by one
+    edit: a letter changed, added or dropped, or two neighbours swapped ('cut' for 'kut',
+    'axe' for 'xae'). A short name's one wrong letter is below the likeness cutoff ('kut'
+    and 'cut' 0.67). An empty list when several are, or none."""
+    near = [name for name in known if len(name) >= 3 and _edits_apart_is_one(found, name)]
+    return near if len(near) == 1 else []
+
+
+def _edits_apart_is_one(a: str, b: str) -> bool:
+    """Whether ``a`` becomes ``b`` by exactly one change, insertion, deletion or swap of
+    neighbours."""
+    if abs(len(a) - len(b)) > 1 or a == b:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
+        )
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
 class SimlabError(Exception):

@@ -342,6 +342,14 @@ class ScenarioBase(StrictModel):
                 claims += entry_claims(m.name, ("sides", side, i, "name"), m.count, where)
         return claims
 
+    def _attack_key(self) -> str:
+        """What an attack's name must be, as a message says it: ``an attack defined
+        under 'attacks:'``, or in a system whose attacks are written under another key
+        (``KEYS_ELSEWHERE``: the earlier draft's ``techniques:``), that key's."""
+        key = self.KEYS_ELSEWHERE.get("attacks", "attacks")
+        noun = "an attack" if key == "attacks" else f"a {key.removesuffix('s')}"
+        return f"{noun} defined under '{key}:'"
+
     @model_validator(mode="after")
     def _expect_references(self) -> Any:
         """Every name an ``expect:`` entry uses must exist in the scenario."""
@@ -357,9 +365,9 @@ class ScenarioBase(StrictModel):
                                     f"have; got 'crit_rate': {self.rules} has no critical "
                                     "hits", spec.figure)  # fmt: skip
             if spec.attack is not None and spec.attack not in attacks:
-                raise located_error(("expect", i, "attack"), "expected an attack defined "
-                                    f"under 'attacks:' ({', '.join(attacks)}); got "
-                                    f"{spec.attack!r}{did_you_mean(spec.attack, attacks)}",
+                raise located_error(("expect", i, "attack"), f"expected {self._attack_key()} "
+                                    f"({', '.join(attacks)}); got {spec.attack!r}"
+                                    f"{did_you_mean(spec.attack, attacks)}",
                                     spec.attack)  # fmt: skip
             for key in ("attacker", "defender", "combatant"):
                 name = getattr(spec, key)

@@ -38,6 +38,10 @@ sides:
         ("defender", ["Attacker", "Defender"], "Defender"),  # case ignored, shown as known
         ("hpp", ["hp", "name"], "hp"),
         ("enemy", ["party", "enemies"], "enemies"),  # the stem alike, below the cutoff
+        ("kut", ["cut", "heavy-cut", "feint"], "cut"),  # one letter of three: 0.67 alike
+        ("Kut", ["cut", "feint"], "cut"),
+        ("xae", ["axe", "bow"], "axe"),  # two neighbours swapped
+        ("bw", ["bow", "axe"], "bow"),  # a letter dropped
     ],
 )
 def test_a_close_name_is_suggested(found: str, known: list[str], suggested: str) -> None:
@@ -48,7 +52,9 @@ def test_a_close_name_is_suggested(found: str, known: list[str], suggested: str)
     ("found", "known"),
     [("zzz", ["mace", "sword"]), (3, ["3"]), ("", ["a"]),
      ("sides", ["sidearm", "sideline"]),  # two share the stem: neither is suggested
-     ("ene", ["enemies"])],  # a stem of 2 letters says too little
+     ("ene", ["enemies"]),  # a stem of 2 letters says too little
+     ("kut", ["cut", "hut"]),  # one edit from two names: neither
+     ("ab", ["ax"])],  # a known name of 2 letters is not guessed at
 )  # fmt: skip
 def test_nothing_is_suggested_when_nothing_is_close(found: object, known: list[str]) -> None:
     assert did_you_mean(found, known) == ""
@@ -212,3 +218,17 @@ def test_the_cli_suggests_the_tier_and_exits_2(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert f"{path}:10:31: expected a tier of the tier table" in result.output
     assert result.output.rstrip().endswith("got 'veterann'; did you mean 'veteran'?")
+
+
+def test_an_expect_entry_of_the_earlier_draft_names_techniques() -> None:
+    """An unknown attack in a draft1 ``expect:`` entry said "defined under 'attacks:'",
+    a key the earlier draft refuses ("did you mean 'techniques'?"), and 'kut' got no
+    suggestion."""
+    path = ROOT / "scenarios/shattered-spirits-draft1/quickstart.yaml"
+    entry = "{figure: hit_rate, attack: stone-strke, at_least: 0.1}"
+    text = path.read_text() + f"expect:\n  - {entry}\n"
+    with pytest.raises(ScenarioError) as caught:
+        simlab.loads(text, "s.yaml")
+    message = str(caught.value)
+    assert "expected a technique defined under 'techniques:' (" in message
+    assert message.endswith("got 'stone-strke'; did you mean 'stone-strike'?")
