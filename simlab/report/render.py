@@ -568,8 +568,15 @@ def _pictures(run: ScenarioRun, drawn_exact: ExactDrawn,
         plots.plot_win_rates(run, ax=fig.add_subplot())
 
     size = (5.0, 1.2 + 0.35 * (len(res.layout.sides) + 1))
-    out.append(Picture(f"{slug}-outcome.png", "outcome", _png(outcome, size), "outcome"))
+    out.append(Picture(f"{slug}-outcome.png", "outcome", _png(outcome, size), "outcome",
+                       OUTCOME_CAPTION.format(cap=res.layout.max_rounds)))  # fmt: skip
     return out
+
+
+#: The caption of a scenario's outcome plot (its round cap filled in).
+OUTCOME_CAPTION = ("Bars: the share of encounters each side won, with its 95% interval; "
+                   "draw: no side won (still fighting at the round cap, round {cap}, or "
+                   "every side down at once).")  # fmt: skip
 
 
 def survival_caption(side: str, never: list[str], res: Result) -> str:

@@ -325,3 +325,15 @@ def test_a_damage_plot_says_which_defender_takes_no_damage() -> None:
     assert "Imp takes no damage from firebolt (0 from every attack)" in firebolt.caption
     unharmed = [p for p in pictures if p.kind == "damage" and "takes no damage" in p.caption]
     assert unharmed == [firebolt]  # every other attack hurts every defender it is drawn on
+
+
+def test_the_outcome_plot_has_a_caption_saying_what_a_draw_is() -> None:
+    """Every plot of the report had a caption saying what it draws but the outcome plot,
+    captioned "outcome": what a draw counts (the round cap, or every side down) was said
+    nowhere near it."""
+    from simlab.report.render import ExactDrawn, _pictures
+
+    duel = api.run_scenario(ROOT / "scenarios/benchmarks/glitters-d20-duel.yaml", n=500)
+    (outcome,) = [p for p in _pictures(duel, ExactDrawn(), []) if p.kind == "outcome"]
+    assert outcome.caption.startswith("Bars: the share of encounters each side won")
+    assert "round cap, round 100" in outcome.caption
