@@ -340,8 +340,32 @@ def _yaml_problem(exc: YAMLError, filename: str) -> Problem:
         )
     if isinstance(exc, MarkedYAMLError):
         what = f"{exc.problem} ({exc.context})" if exc.context else str(exc.problem)
+        plain = _plain_yaml_problem(what)
+        if plain is not None:
+            what = f"{plain}; the YAML parser says: {exc.problem}"
         return Problem(filename, line, col, f"expected valid YAML syntax; got {what}")
     return Problem(filename, line, col, f"expected valid YAML; got {exc}")
+
+
+#: What the YAML parser's commonest complaints mean in a scenario file, in a designer's
+#: words: (a phrase of the parser's message, what was found).
+_PLAIN_YAML = (
+    ("expected <block end>", "a line indented differently from the lines before it (the "
+     "keys of one mapping, and the items of one list, start in the same column)"),
+    ("mapping values are not allowed here", "a ':' where no key can start (a line "
+     "indented deeper than the key above it, or a value holding ': ' that needs quotes)"),
+    ("could not find expected ':'", "a key without its ':', or a line that goes on from "
+     "the one above it"),
+    ("'\\t' that cannot start any token", "a tab (YAML indents with spaces only)"),
+    ("'<stream end>' (while parsing a flow", "the end of the file inside a '[' or '{' "
+     "that is never closed"),
+)  # fmt: skip
+
+
+def _plain_yaml_problem(what: str) -> str | None:
+    """What the parser's message ``what`` means, in a designer's words
+    (:data:`_PLAIN_YAML`); None for a message not listed there."""
+    return next((plain for phrase, plain in _PLAIN_YAML if phrase in what), None)
 
 
 def _end_of_file(problem: str) -> str:

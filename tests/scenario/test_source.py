@@ -99,7 +99,30 @@ def test_syntax_error_is_located() -> None:
 
 def test_tab_indentation_is_a_syntax_error() -> None:
     (message,) = problems("a: 1\n\tb: 2\n")
-    assert message.startswith("s.yaml:2:1: expected valid YAML syntax; got found character")
+    assert message.startswith(
+        "s.yaml:2:1: expected valid YAML syntax; got a tab (YAML "
+        "indents with spaces only); the YAML parser says: found character"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "at", "plain"),
+    [
+        # the first key of a mapping indented one space more than the next
+        ("attacks:\n   sword: {}\n  axe: {}\n", "3:3",
+         "a line indented differently from the lines before it"),
+        ("seed: 42\n  max_rounds: 20\n", "2:13", "a ':' where no key can start"),
+        ("rules: [glitters-d20\n", "2:1", "the end of the file inside a '[' or '{' that is "
+                                          "never closed"),
+        ('{"scenario": "x", "rules": ', "1:28", "the end of the file inside a '[' or '{'"),
+    ],
+)  # fmt: skip
+def test_common_syntax_errors_are_said_in_plain_words(text: str, at: str, plain: str) -> None:
+    """A newcomer's mistakes got the parser's words alone ("expected <block end>, but
+    found '<block mapping start>'"): they are said plainly first, the parser's after."""
+    (message,) = problems(text)
+    assert message.startswith(f"s.yaml:{at}: expected valid YAML syntax; got {plain}")
+    assert "; the YAML parser says: " in message
 
 
 @pytest.mark.parametrize(
