@@ -221,7 +221,9 @@ class Result:
         for c, (side, name) in enumerate(self.layout.combatants):
             downs = int(self.tallies.down_round[c].sum())
             lo, hi, kind = stats.rate_interval(downs, n, level)
-            median, m_lo, m_hi = median_time_to_down(self.tallies.down_round[c], n, level)
+            median, m_lo, m_hi = median_time_to_down(
+                self.tallies.down_round[c], n, level, self.layout.first_round
+            )
             row: dict[str, Any] = {
                 "combatant": name, "side": side, "downed": downs, "down_rate": downs / n,
                 interval_column("down_rate", level, "lo"): float(lo),
@@ -365,7 +367,7 @@ def _nan(x: float | None) -> float:
 
 
 def median_time_to_down(
-    first_round: np.ndarray, encounters: int, level: float = 0.95
+    first_round: np.ndarray, encounters: int, level: float = 0.95, earliest: int = 0
 ) -> tuple[float, float, float]:
     """Median time-to-down over all encounters and its interval.
 
@@ -378,19 +380,25 @@ def median_time_to_down(
         All encounters (times the combatants pooled).
     level : float
         The interval's level.
+    earliest : int
+        The first round in which anyone can go down (``Layout.first_round``): the
+        interval starts there at the earliest. Before it the chance is 0 by the rules,
+        though the band of a few encounters reaches one half there.
 
     Returns
     -------
     median, lo, hi : float
         The first round by which half of all encounters had it downed, round 0 included;
-        the interval's ends are the first rounds where the upper and lower edge of the
-        pointwise band of P(downed by round r) (:func:`simlab.analysis.stats.rate_interval`,
-        as in :func:`~simlab.analysis.stats.cumulative_incidence`) reach one half. NaN
-        where the curve (or that edge) never reaches one half by the round cap.
+        the interval's ends are the first rounds from ``earliest`` where the upper and
+        lower edge of the pointwise band of P(downed by round r)
+        (:func:`simlab.analysis.stats.rate_interval`, as in
+        :func:`~simlab.analysis.stats.cumulative_incidence`) reach one half. NaN where
+        the curve (or that edge) never reaches one half by the round cap.
     """
     rounds = np.arange(len(first_round))
     by_round = np.cumsum(first_round)
     lo, hi, _ = stats.rate_interval(by_round, encounters, level)
+    possible = rounds >= earliest
     return (_nan(stats.first_round_reaching(rounds, by_round / encounters)),
-            _nan(stats.first_round_reaching(rounds, hi)),
+            _nan(stats.first_round_reaching(rounds[possible], hi[possible])),
             _nan(stats.first_round_reaching(rounds, lo)))  # fmt: skip

@@ -141,7 +141,8 @@ def _measure_combatant(res: Result, spec: Expectation) -> tuple[float, float, fl
         last = upto.iloc[-1]
         return float(last.by_round), float(last.by_round_lo), float(last.by_round_hi), total
     median, lo, hi = (math.inf if math.isnan(x) else x
-                      for x in median_time_to_down(down, total, LEVEL))  # fmt: skip
+                      for x in median_time_to_down(down, total, LEVEL,
+                                                   res.layout.first_round))  # fmt: skip
     return median, lo, hi, total
 
 

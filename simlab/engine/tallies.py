@@ -92,6 +92,10 @@ class Layout:
     momentum : bool
         Whether the scenario spends Momentum (``momentum_spent``; Shattered Spirits with
         Spirits or attacks and reactions priced in Momentum).
+    first_round : int
+        The first round in which anyone can go down: 1, or 0 in an opposed-tiers
+        scenario with a surprise round (round 0). A median time-to-down's interval starts
+        there at the earliest.
     """
 
     sides: list[str]
@@ -107,6 +111,7 @@ class Layout:
     statuses: bool = False
     crits: bool = True
     momentum: bool = False
+    first_round: int = 1
 
     @property
     def per_encounter_tallies(self) -> list[str]:

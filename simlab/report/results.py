@@ -304,7 +304,9 @@ def _combatant_entries(res: Result) -> list[dict[str, Any]]:
     for c, (side, name) in enumerate(res.layout.combatants):
         downs = int(t.down_round[c].sum())
         lo, hi, _ = stats.rate_interval(downs, n, LEVEL)
-        median, m_lo, m_hi = median_time_to_down(t.down_round[c], n)
+        median, m_lo, m_hi = median_time_to_down(
+            t.down_round[c], n, earliest=res.layout.first_round
+        )
         events = {
             event: {"rate": int(t.event_round[c, e].sum()) / n,
                     "round_counts": _counts(t.event_round[c, e])}
@@ -460,6 +462,9 @@ def _layout(doc: dict[str, Any]) -> Layout:
     for key in ("sides", "combatants", "attacks", "events"):
         if len(kwargs.get(key, [])) > _MAX_AXIS:
             raise InputError(f"expected at most {_MAX_AXIS} layout {key}; got more")
+    if kwargs.get("first_round", 1) not in (0, 1) or isinstance(kwargs.get("first_round"), bool):
+        raise InputError("expected layout first_round 0 or 1; got "
+                         f"{kwargs['first_round']!r:.60}")  # fmt: skip
     for key in ("statuses", "crits", "momentum"):
         if not isinstance(kwargs.get(key, False), bool):
             raise InputError(f"expected layout {key} as true or false; got {kwargs[key]!r:.60}")

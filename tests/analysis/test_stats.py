@@ -11,6 +11,7 @@ import pytest
 from scipy import special
 from scipy import stats as sps
 
+import simlab
 from simlab.analysis.stats import (
     clopper_pearson_interval,
     cumulative_incidence,
@@ -29,6 +30,7 @@ from simlab.analysis.stats import (
     z_test,
 )
 from simlab.errors import InputError
+from tests.support import AMBUSH, GLITTERS_DUEL, TIERS_DUEL
 
 CASES = [(0, 1), (0, 10), (10, 10), (1, 10), (3, 10), (9, 10), (0, 250), (17, 250), (500, 1000)]
 
@@ -354,3 +356,20 @@ def test_z_test_reads_rounding_as_no_difference_relative_to_the_figure() -> None
     z, p, se = z_test(0.3, 0.1, 5.0)
     assert (z, se) == (pytest.approx(3.0), 0.1)
     assert p == pytest.approx(2 * sps.norm.sf(3.0))
+
+
+@pytest.mark.parametrize(
+    ("text", "earliest"),
+    [(GLITTERS_DUEL, 1), (TIERS_DUEL, 1), (AMBUSH, 0)],
+)
+def test_a_median_interval_starts_at_the_first_round_anyone_can_go_down(
+    text: str, earliest: int
+) -> None:
+    """After one encounter every median read ``3 [0, not reached]``: the band of one
+    encounter reaches one half at round 0, a round that exists only as opposed-tiers'
+    surprise round. The interval starts at the first round anyone can go down
+    (``Layout.first_round``): round 1, or round 0 with a surprise round."""
+    res = simlab.simulate(simlab.loads(text, "t.yaml"), n=1, seed=3)
+    assert res.layout.first_round == earliest
+    lows = res.combatants()["median_time_to_down_ci95_lo"]
+    assert list(lows) == [earliest] * len(lows)

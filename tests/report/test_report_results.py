@@ -268,6 +268,8 @@ def _drop_second_combatant(s: dict) -> None:
                                                           ["party", "Kaito"]]),
          "expected each of the layout's combatant names once; got 'Kaito' more than once"),
         (lambda s: s["layout"].__setitem__("side_of", [0, 7]), "expected layout side_of"),
+        (lambda s: s["layout"].__setitem__("first_round", 2),
+         "expected layout first_round 0 or 1; got 2"),
     ],
 )  # fmt: skip
 def test_results_that_no_run_can_write_are_refused(
@@ -292,3 +294,14 @@ def test_a_results_file_with_one_scenario_twice_is_refused(run: ScenarioRun,
     with pytest.raises(InputError, match="expected each scenario once; got 'quickstart' "
                        "\\(rules shattered-spirits\\) twice"):  # fmt: skip
         load_results(path)
+
+
+def test_the_first_round_anyone_can_go_down_is_saved_and_read_back(tmp_path: Path) -> None:
+    """A report drawn again from results.json gives the median interval the same first
+    round as the run: round 0 only with opposed-tiers' surprise round."""
+    from tests.support import AMBUSH
+
+    ambush = api.run_scenario(simlab.loads(AMBUSH, "a.yaml"), n=200)
+    path = simlab.save_results(ambush, tmp_path / "results.json")
+    (again,) = load_results(path)
+    assert again.result.layout.first_round == ambush.result.layout.first_round == 0

@@ -321,6 +321,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
         damage_bins=_damage_bins(scenario, combatants),
         side_of=side_of,
         attacks_per_round=per_round,
+        first_round=0 if surprise_happens(scenario) else 1,
     )
     return params, layout
 
