@@ -256,9 +256,36 @@ def half_decimals(half: float) -> int:
 
 def _plus_minus(value: float, lo: float, hi: float, digits: int) -> tuple[str, str]:
     """``value`` to ``digits`` decimals and the half-width, rounded up to them, that
-    reaches both ends of ``[lo, hi]`` from it as printed."""
-    shown = formatted(value, f".{digits}f")
-    return shown, f"{rounded_up(covering_half(shown, lo, hi), digits):.{digits}f}"
+    reaches both ends of ``[lo, hi]`` from it as printed, each :func:`written` so:
+    ``0.547``, ``0.009``; ``8e-05``, ``5e-05``."""
+    shown = written(value, digits)
+    return shown, written(rounded_up(covering_half(shown, lo, hi), digits), digits)
+
+
+def written(x: float, digits: int) -> str:
+    """``x`` to ``digits`` decimals, as a figure, its half-width and its bounds are
+    written in every table and page: below :data:`SMALL` (``0.0000`` as decimals), in
+    powers of ten to the same last decimal, its trailing zeros kept as decimals keep
+    them (``8e-05``, not ``0.00008``; ``1.0e-05`` for ``0.000010``).
+
+    Parameters
+    ----------
+    x : float
+        The number, rounded to ``digits`` decimals here (bounds come rounded outwards).
+    digits : int
+        The decimals it is written to.
+
+    Returns
+    -------
+    str
+        The number, unsigned where it reads as zero (:func:`formatted`).
+    """
+    text = formatted(x, f".{digits}f")
+    shown = float(text)
+    if not 0 < abs(shown) < SMALL:
+        return text
+    significant = digits + math.floor(math.log10(abs(shown))) + 1
+    return f"{shown:.{max(significant, 1) - 1}e}"
 
 
 def _strays(shown: str, half: str, lo: float, hi: float, within: tuple[float, float]) -> bool:
@@ -368,16 +395,17 @@ def value_and_bounds(value: Any, lo: Any, hi: Any, digits: int = 3,
     :func:`bounds`. The value, where it is not 0, gets the decimals it needs not to read
     as 0 or as a limit of ``within`` (:func:`nonzero_decimals`); a lower bound that
     would read as the limit of ``within`` it stays off is its first significant digit
-    (``0.003 [0.0008, 0.007]``), and so is the value when smaller than 0.0001, written
-    as powers of ten as those are (``4e-05 [8e-06, 0.00013]``, as ``0 (< 3e-06)``); an
-    upper bound gets the decimals it needs to stay off the upper limit."""
+    (``0.003 [0.0008, 0.007]``); an upper bound gets the decimals it needs to stay off
+    the upper limit. A value below 0.0001 gets its first significant digit at least,
+    and it and its bounds below 0.0001 are written as powers of ten (:func:`written`):
+    ``4e-05 [8e-06, 0.00013]``, ``9e-05 [4e-05, 0.00018]``, as ``0 (< 3e-06)``."""
     low, high = within
     if isinstance(value, float | int) and 0 < abs(value) < SMALL:
-        significant = max(digits + math.floor(math.log10(abs(value))) + 1, 1)
-        shown = f"{value:.{significant}g}"
+        first = -math.floor(math.log10(float(f"{abs(value):.0e}")))  # 9.7e-05: 0.0001
+        shown = written(value, max(digits, first))
     else:
         shown = decimals(value, digits, within)
-    upper = _bound(hi, rounded_up, _off_the_limit(high - hi, digits), "")
+    upper = _written_bound(hi, rounded_up, _off_the_limit(high - hi, digits))
     return f"{shown} [{_lower_bound(lo, digits, low)}, {upper}]"
 
 
@@ -392,7 +420,16 @@ def _lower_bound(lo: Any, digits: int, low: float) -> str:
     significant digit (``0.0008``, ``8e-06``)."""
     if isinstance(lo, float | int) and low == 0 < lo and rounded_down(lo, digits) == 0:
         return f"{rounded_down(lo, -math.floor(math.log10(lo))):.1g}"
-    return _bound(lo, rounded_down, digits, "")
+    return _written_bound(lo, rounded_down, digits)
+
+
+def _written_bound(x: Any, rounded: Callable[[float, int], float], digits: int) -> str:
+    """A bound of a figure's interval rounded by ``rounded`` to ``digits`` decimals and
+    :func:`written` as the figure is (``4e-05``, not ``0.00004``); one that is not a
+    finite number as :func:`decimals` gives it."""
+    if not (isinstance(x, float | int) and math.isfinite(x)):
+        return decimals(x, digits)
+    return written(rounded(x, digits), digits)
 
 
 def _off_the_limit(gap: Any, digits: int) -> int:
