@@ -161,9 +161,14 @@ def figure_range(figure: str) -> tuple[float, float]:
     """The values figure ``figure`` (``hit_rate``, ``mean_damage``…) can take: a rate's
     [0, 1] (:data:`RATE_RANGE`), any other's [0, ∞) (:data:`NON_NEGATIVE`). A rate is
     any share of attacks or encounters, ``down_by_round`` and ``damage_at_least`` too
-    (:data:`~simlab.scenario.common.RATE_FIGURES`), not only a name ending in ``_rate``."""
-    rate = figure in RATE_FIGURES or figure.endswith("_rate")
+    (:data:`~simlab.scenario.common.RATE_FIGURES`, and ``--check``'s
+    :data:`DOWN_BY_CAP`), not only a name ending in ``_rate``."""
+    rate = figure in RATE_FIGURES or figure.endswith("_rate") or figure == DOWN_BY_CAP
     return RATE_RANGE if rate else NON_NEGATIVE
+
+
+#: ``simlab run --check``'s P(downed by the round cap), a rate too.
+DOWN_BY_CAP = "down_by_round_cap"
 
 
 def estimate(
@@ -971,12 +976,21 @@ def print_exact(solved: ExactResult) -> None:
     print_refusals(refusals, "not solved exactly", "; use `simlab run` to simulate them", names)
 
 
-def _check_cell(value: float) -> str:
-    return f"{value:.4g}" if pd.notna(value) else "—"
+def _simulated_cell(value: float, figure: str) -> str:
+    """A simulated figure of the ``--check`` table to 4 significant digits, or to the
+    decimals it needs not to read as 0 or as a rate's 1 that it is not (``0.99996``,
+    not ``1``); "—" where there is none."""
+    if pd.isna(value):
+        return "—"
+    within = figure_range(figure)
+    text = f"{value:.4g}"
+    limits = {0.0, *(limit for limit in within if math.isfinite(limit))} - {value}
+    return decimals(value, EXACT_DECIMALS, within) if float(text) in limits else text
 
 
 def check_table(check: pd.DataFrame) -> Table:
-    """Simulated vs exact, per figure, in standard errors."""
+    """Simulated vs exact, per figure, in standard errors; the exact answer as every
+    table writes one (:func:`exact_number`: ``0.1520``, ``0.9999997``)."""
     from simlab.exact.engine import BINOMIAL_P
 
     table = console_table("check against the exact answers")
@@ -987,7 +1001,8 @@ def check_table(check: pd.DataFrame) -> Table:
         number_column(table, column)
     for figure, r in zip(figures, check.itertuples(), strict=True):
         mark = BINOMIAL_MARK if getattr(r, "p_kind", "") == BINOMIAL_P else ""
-        table.add_row(figure, _check_cell(r.simulated), _check_cell(r.exact),
+        table.add_row(figure, _simulated_cell(r.simulated, r.figure),
+                      exact_number(r.exact, r.figure),
                       f"{r.std_error:.2g}", formatted(r.z, "+.2f"),
                       format_p(r.p_value) + mark)  # fmt: skip
     return table

@@ -248,6 +248,32 @@ def test_check_marks_an_exact_binomial_p_and_words_its_verdict_for_it() -> None:
                                     "of the exact answer")  # fmt: skip
 
 
+def test_check_writes_an_exact_answer_to_4_decimals_and_never_as_1() -> None:
+    """The exact column of ``run --check`` read ``0.152`` for 0.15201, ``0.05`` and, for
+    an exact P(downed by round 20) of 0.9999997, ``1``. An exact answer has 4 decimals,
+    trailing zeros kept, more where it would read as 0 or 1 that it is not; nor does a
+    simulated rate read as 1 that is not."""
+    import pandas as pd
+
+    from simlab.exact.engine import CHECK_COLUMNS
+
+    check = pd.DataFrame([("hit_rate", "Guard", "cudgel", "Sellsword", 0.1523, 0.15201,
+                           0.00049, 0.61, 0.54, "normal"),
+                          ("crit_rate", "Guard", "cudgel", "Sellsword", 0.05164, 0.05,
+                           0.00091, 1.79, 0.073, "normal"),
+                          ("mean_damage", "Guard", "cudgel", "Sellsword", 6.138, 6.135015,
+                           0.0066, 0.42, 0.67, "normal"),
+                          ("down_by_round_cap", "Sellsword", "", "Guard", 0.99996,
+                           0.9999997, 1.2e-06, 0.25, 1.0, "binomial")],
+                         columns=CHECK_COLUMNS)  # fmt: skip
+    console = Console(width=80, record=True)
+    console.print(terminal.check_table(check))
+    text = console.export_text()
+    for simulated, exact in [("0.1523", "0.1520"), ("0.05164", "0.0500"), ("6.138", "6.1350"),
+                             ("0.99996", "0.9999997")]:  # fmt: skip
+        assert re.search(rf"\s{simulated}\s+{exact}\s", text), (simulated, exact, text)
+
+
 def test_check_table_breaks_a_pair_between_names_only() -> None:
     """A pair too long for the figure column was broken at any space: ``Novice`` /
     ``Bandit: club → Raider`` / ``Chief``. It breaks after the figure, the attacker or
