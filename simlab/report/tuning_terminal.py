@@ -690,9 +690,12 @@ def _tuned_figure(figure: str, e: Evaluation, target: float) -> str:
     holds the target too); one that leaves it out, as ``value [lo, hi]`` to the decimals
     that keep it out, rounded outwards: ``0.515 [0.501, 0.529]`` for a target of 0.5,
     where ``0.52 ± 0.02`` held it. An exact figure gets the decimals that put it on its
-    side of the target (:func:`~simlab.report.terminal.decimals_to_decide`). ``figure``
-    names what it is (``win_rate``…), as for :func:`_figure_text`."""
-    if e.contains(target) or not all(map(math.isfinite, (e.figure, e.lo, e.hi))):
+    side of the target (:func:`~simlab.report.terminal.decimals_to_decide`). A median
+    time-to-down, and its interval, is in whole rounds, ``6 [6, 6]``, never ``6.0000
+    [6.0000, 6.0000]``: so shown, it leaves out a target its interval leaves out.
+    ``figure`` names what it is (``win_rate``…), as for :func:`_figure_text`."""
+    whole_rounds = figure == "median_time_to_down"
+    if e.contains(target) or whole_rounds or not all(map(math.isfinite, (e.figure, e.lo, e.hi))):
         return _figure_text(figure, e.figure, e.lo, e.hi, e.method)
     if e.method == "exact":
         return f"{_on_its_side(e.figure, target)} (exact)"
