@@ -525,6 +525,23 @@ def median_cell(row: Any) -> str:
     return median_and_interval(*cells)
 
 
+def broken_medians(cells: Sequence[str]) -> list[str]:
+    """A column of medians with their intervals (:func:`median_and_interval`) in the
+    fewest columns that keep every figure whole: a cell longer than the longest figure
+    or interval among them broken between the two, ``not reached`` / ``[9, not
+    reached]``, where ``5 [5, 5]`` keeps to its line."""
+    parts = [_median_parts(cell) for cell in cells]
+    width = max((len(part) for cell in parts for part in cell), default=0)
+    return [cell if len(cell) <= width else "\n".join(cell_parts)
+            for cell, cell_parts in zip(cells, parts, strict=True)]  # fmt: skip
+
+
+def _median_parts(cell: str) -> list[str]:
+    """A median cell's figure and interval, ``["30", "[28, not reached]"]``."""
+    figure, bracket, interval = cell.partition(" [")
+    return [figure, f"[{interval}"] if bracket else [cell]
+
+
 def is_wide() -> bool:
     """Whether the console is wide enough for the tables' extra columns."""
     return console.width >= WIDE
@@ -791,26 +808,77 @@ def event_rate_cells(result: Result, bracketed: bool = False) -> list[list[str]]
 MEAN_HEADERS = {"status_damage": "status dmg\nper enc.", "momentum_spent": "momentum\nper enc."}
 
 
-def combatants_table(result: Result, with_events: bool = True) -> Table:
+def combatants_table(result: Result, with_events: bool = True, broken: bool = False,
+                     columns: slice = slice(None)) -> Table:  # fmt: skip
     """Per combatant: down rate (= P(downed by the round cap)), median time-to-down over
     all encounters and among those it was downed in, encounters capped with it standing,
     and (``with_events``) event rates and, where statuses deal damage, status damage per
-    encounter."""
+    encounter. ``broken``: the medians broken between figure and interval where long
+    (:func:`broken_medians`); ``columns``: those of the columns after the combatant's
+    name (side, down rate…) alone (:func:`time_to_down_tables`)."""
     table = console_table("time-to-down (rounds)")
     rows = result.combatants()
     headers, extra = _event_cells(result, rows) if with_events else ([], [[]] * len(rows))
+    headers = ["side", "down rate", "median", "median\nif downed", "capped", *headers]
+    medians = [median_cell(row) for row in rows.itertuples()]
+    cells = [[row.side, interval_cell(row, "down_rate"), median,
+              "—" if pd.isna(row.median_time_to_down_when_downed)
+              else rounds_label(row.median_time_to_down_when_downed),
+              f"{row.capped:,}", *more]
+             for row, median, more in zip(rows.itertuples(),
+                                          broken_medians(medians) if broken else medians,
+                                          extra, strict=True)]  # fmt: skip
     name_column(table, "combatant", list(rows.combatant))
-    name_column(table, "side", list(rows.side))
-    for column in ("down rate", "median", "median\nif downed", "capped", *headers):
-        number_column(table, column)
-    for row, more in zip(rows.itertuples(), extra, strict=True):
-        table.add_row(row.combatant, row.side,
-                      interval_cell(row, "down_rate"),
-                      median_cell(row),
-                      "—" if pd.isna(row.median_time_to_down_when_downed)
-                      else rounds_label(row.median_time_to_down_when_downed),
-                      f"{row.capped:,}", *more)  # fmt: skip
+    for header in headers[columns]:
+        if header == "side":
+            name_column(table, header, list(rows.side))
+        else:
+            number_column(table, header)
+    for name, row_cells in zip(rows.combatant, cells, strict=True):
+        table.add_row(name, *row_cells[columns])
     return table
+
+
+def time_to_down_tables(result: Result, with_events: bool = False) -> list[Table]:
+    """The time-to-down table (:func:`combatants_table`) laid out to print whole in the
+    console's width: where it would not, its medians broken between figure and interval
+    (``not reached`` / ``[9, not reached]``); where even so it would not (a long name),
+    its columns spread over as few tables as print whole, each headed by the
+    combatants' names (:func:`fitted_tables`)."""
+    whole = combatants_table(result, with_events)
+    if prints_whole(whole):
+        return [whole]
+    broken = combatants_table(result, with_events, broken=True)
+    if prints_whole(broken):
+        return [broken]
+    count = len(broken.columns) - 1
+    return fitted_tables(lambda columns: combatants_table(result, with_events, True, columns),
+                         count)  # fmt: skip
+
+
+def fitted_tables(build: Callable[[slice], Table], count: int) -> list[Table]:
+    """The tables of ``count`` columns beside a table's names, as many a table as print
+    whole (:func:`prints_whole`), one at least; ``build(columns)`` makes the table of a
+    slice of them."""
+    tables: list[Table] = []
+    lo = 0
+    while lo < count:
+        hi = count
+        while hi - lo > 1 and not prints_whole(build(slice(lo, hi))):
+            hi -= 1
+        tables.append(build(slice(lo, hi)))
+        lo = hi
+    return tables
+
+
+def prints_whole(table: Table) -> bool:
+    """Whether ``table`` prints whole at the console's width: where its columns cannot
+    shrink to it (numbers never wrap, names are kept whole), rich lays it out wider and
+    the terminal's edge cuts it, ``capped`` printed ``capp``."""
+    from rich.segment import Segment
+
+    lines = Segment.split_lines(console.render(table, console.options))
+    return all(Segment.get_line_length(line) <= console.width for line in lines)
 
 
 #: Event and per-encounter columns that fit beside the time-to-down columns of a wide
@@ -876,10 +944,10 @@ def print_result(result: Result) -> None:
     console.print(attacks_table(result))
     n_extra = len(result.layout.events) + len(result.layout.per_encounter_tallies)
     inline = is_wide() and n_extra <= INLINE_EVENT_COLUMNS
-    table = combatants_table(result, with_events=inline)
-    if inline and not fits_console(table):  # the events' intervals take more room
-        inline, table = False, combatants_table(result, with_events=False)
-    console.print(table)
+    if inline and not fits_console(combatants_table(result)):  # the events take more room
+        inline = False
+    for table in time_to_down_tables(result, with_events=inline):
+        console.print(table)
     for table in [] if inline else events_tables(result):
         console.print(table)
     console.print(TIME_TO_DOWN_NOTE.format(cap=result.layout.max_rounds), markup=False,

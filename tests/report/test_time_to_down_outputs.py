@@ -498,3 +498,92 @@ def test_a_table_too_wide_by_a_little_closes_up_and_cuts_no_figure() -> None:
         line = next(line for line in lines if line.split()[:1] == [r.combatant.split()[0]]
                     and r.combatant in line)  # fmt: skip
         assert line.split()[-1] == f"{r.capped:,}", (line, r.capped)
+
+
+#: glitters-d20, three against three (walk 2's brawl): Iskra is down in about half the
+#: fights, so that her median reads ``not reached [9, not reached]`` (-n 2000, seed 1).
+BRAWL = """
+scenario: cult-brawl
+rules: glitters-d20
+seed: 1
+max_rounds: 25
+params: {death_rules: permadeath, burning_decay: 1}
+attacks:
+  longsword: {damage: 1d8+1, type: slashing, bonus: 4}
+  frost-bolt: {damage: 1d6, type: ice, bonus: 5, attribute: int, ranged: true}
+  rapier: {damage: 1d6, type: piercing, bonus: 5, attribute: dex}
+  torch: {damage: 1d6, type: fire, bonus: 5}
+  sickle: {damage: 1d8, type: slashing, bonus: 5}
+  mace: {damage: 2d8, type: bludgeoning, bonus: 6, hand: two-handed}
+sides:
+  heroes:
+    - {name: Brenna, hp: 24, player: true, attributes: {str: 14}, dc: 10, armor: mail,
+       armor_bc: 3, shield_bc: 2, defense: block, attacks: [longsword]}
+    - {name: Iskra, hp: 16, player: true, attributes: {int: 15, str: 9}, dc: 11,
+       attacks: [frost-bolt], target: lowest-hp}
+    - {name: Tomas, hp: 18, player: true, attributes: {dex: 15}, dc: 12, defense: parry,
+       parry_value: 3, attacks: [rapier]}
+  cult:
+    - {name: Acolyte, count: 2, hp: 18, dc: 12, attacks: [torch, sickle], target: random}
+    - {name: Zealot, hp: 51, dc: 12, armor: plate, armor_bc: 2, attacks: [mace],
+       status_immune: [bleeding]}
+"""
+
+
+def _brawl(renamed: dict[str, str]) -> object:
+    """:data:`BRAWL` with ``name: X`` renamed (attacks too), simulated (2,000, seed 1)."""
+    text = BRAWL
+    for old, new in renamed.items():
+        text = re.sub(rf"\b{re.escape(old)}\b", new, text)
+    return api.simulate(api.loads(text), n=2000, seed=1)
+
+
+def _column_cells(block: str, header: str, names: list[str]) -> dict[str, str]:
+    """The cell of each of ``names`` in the column ``header`` of the table that has one
+    in ``block``: the word that ends where the header ends (numbers align right)."""
+    lines = block.splitlines()
+    top = next(k for k, line in enumerate(lines) if re.search(rf"\b{header}\b", line))
+    end = re.search(rf"\b{header}\b", lines[top]).end()  # type: ignore[union-attr]
+    cells = {}
+    for line in lines[top + 2 :]:
+        name = next((n for n in names if line.startswith((n + "  ", " " + n + "  "))), None)
+        if name and name not in cells:
+            cells[name] = line[:end].split()[-1]
+    return cells
+
+
+@pytest.mark.parametrize(("width", "brenna", "layout"),
+                         [(80, "Brenna", "broken"), (100, "Brenna", "whole"),
+                          (80, "Brother Castellan Aldemar", "split"),
+                          (100, "Brother Castellan Aldemar", "broken"),
+                          (130, "Brother Castellan Aldemar", "whole")])  # fmt: skip
+def test_the_time_to_down_table_prints_every_column_whole(width: int, brenna: str,
+                                                          layout: str) -> None:  # fmt: skip
+    """Walk 2, #3: at 80 columns the table lost its last column, ``capped``, to rich's
+    crop, beside ``not reached [9, not reached]`` or a name of 25 characters. A median
+    breaks between its figure and its interval where the table would not fit otherwise;
+    where even so it would not, the columns go on in a second table, each under the
+    names: every column whole, at every width."""
+    result = _brawl({"Brenna": brenna})
+    text = _terminal_text(result, width)
+    block = text[text.index("time-to-down (rounds)") : text.index("down rate: share")]
+    assert max(len(line) for line in block.splitlines()) <= width, block
+    rows = result.combatants()  # type: ignore[attr-defined]
+    names = list(rows.combatant)
+    assert not broken_names(block, names), block
+    capped = _column_cells(block, "capped", names)
+    assert capped == {r.combatant: f"{r.capped:,}" for r in rows.itertuples()}, block
+    assert terminal.median_cell(rows.set_index("combatant").loc["Iskra"]) == (
+        "not reached [9, not reached]")  # fmt: skip
+    lines = block.splitlines()
+    header = next(line for line in lines if "combatant" in line)
+    end = header.index(" median ") + len(" median")  # the median column's right edge
+    k = next(k for k, line in enumerate(lines) if line.split()[:1] == ["Iskra"])
+    median, below = lines[k][:end], lines[k + 1][:end]
+    tables = block.count("time-to-down (rounds)")
+    assert tables == (2 if layout == "split" else 1), block
+    if layout == "whole":  # room for the whole table: every median on its line
+        assert median.endswith("  not reached [9, not reached]"), block
+        assert lines[k + 1].split()[:1] == ["Tomas"], block
+    else:  # broken between the figure and its interval, under each other
+        assert median.endswith("  not reached") and below.strip() == "[9, not reached]", block
