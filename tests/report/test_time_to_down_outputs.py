@@ -587,3 +587,33 @@ def test_the_time_to_down_table_prints_every_column_whole(width: int, brenna: st
         assert lines[k + 1].split()[:1] == ["Tomas"], block
     else:  # broken between the figure and its interval, under each other
         assert median.endswith("  not reached") and below.strip() == "[9, not reached]", block
+
+
+@pytest.mark.parametrize("width", [80, 100])
+def test_a_sweep_of_three_fields_prints_every_median_whole(width: int) -> None:
+    """Walk 2, #4: a sweep of three fields printed its time-to-down medians cut at 80
+    columns, ``5 [5, 5`` and ``[7, not reached``, the point's values broken over three
+    lines beside them. A median goes on two lines instead, its figure over its interval,
+    where the table would not fit otherwise."""
+    import simlab
+    from simlab.report.tuning_terminal import print_sweep
+
+    vary = ["Zealot.hp=50:52", "mace.damage=2d8,2d6+2", "Iskra.hp=15,16"]
+    sweep = simlab.sweep(api.loads(BRAWL), vary, n=1000, seed=1, exact=False)
+    saved = terminal.console
+    terminal.console = Console(width=width, record=True, force_terminal=False)
+    try:
+        print_sweep(sweep)
+        text = terminal.console.export_text()
+    finally:
+        terminal.console = saved
+    block = text[text.index("time-to-down (rounds") : text.index("Every point ran")]
+    assert max(len(line) for line in block.splitlines()) <= width, block
+    medians = {terminal.median_cell(r) for _, r in sweep.combatants().iterrows()}
+    assert any(m.endswith(", not reached]") and len(m) > 16 for m in medians), medians
+    for median in medians:
+        figure, _, interval = median.partition(" [")
+        whole = rf"  {re.escape(median)} *$"
+        broken = rf"  {re.escape(figure)} *\n +\[{re.escape(interval)} *$"
+        assert re.search(whole if not interval else f"{whole}|{broken}", block, re.M), median
+    assert re.search(r"^ *median *$|\bmedian *$", block, re.M), block  # the heading whole
