@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 from rich import box
-from rich.console import Console, ConsoleOptions, RenderResult
+from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.markup import escape
 from rich.measure import Measurement
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
@@ -525,21 +526,23 @@ def median_cell(row: Any) -> str:
     return median_and_interval(*cells)
 
 
-def broken_medians(cells: Sequence[str]) -> list[str]:
-    """A column of medians with their intervals (:func:`median_and_interval`) in the
-    fewest columns that keep every figure whole: a cell longer than the longest figure
-    or interval among them broken between the two, ``not reached`` / ``[9, not
-    reached]``, where ``5 [5, 5]`` keeps to its line."""
-    parts = [_median_parts(cell) for cell in cells]
+def broken_figures(cells: Sequence[str]) -> list[str]:
+    """A column of figures with their intervals (:func:`estimate`,
+    :func:`median_and_interval`) in the fewest columns that keep every figure whole: a
+    cell longer than the longest figure or interval among them broken between the two,
+    ``not reached`` / ``[9, not reached]``, ``0.655`` / ``± 0.007``, where ``5 [5, 5]``
+    keeps to its line beside ``not reached [9, not reached]``."""
+    parts = [_figure_parts(cell) for cell in cells]
     width = max((len(part) for cell in parts for part in cell), default=0)
     return [cell if len(cell) <= width else "\n".join(cell_parts)
             for cell, cell_parts in zip(cells, parts, strict=True)]  # fmt: skip
 
 
-def _median_parts(cell: str) -> list[str]:
-    """A median cell's figure and interval, ``["30", "[28, not reached]"]``."""
-    figure, bracket, interval = cell.partition(" [")
-    return [figure, f"[{interval}"] if bracket else [cell]
+def _figure_parts(cell: str) -> list[str]:
+    """A cell's figure and its interval, ``["30", "[28, not reached]"]``, ``["0.655",
+    "± 0.007"]``, ``["0", "(< 0.002)"]``; the cell alone where it has none."""
+    match = re.search(r" (?=[±\[(])", cell)
+    return [cell[: match.start()], cell[match.end() :]] if match else [cell]
 
 
 def is_wide() -> bool:
@@ -645,51 +648,63 @@ def pair_heading(attacker: str, attack: str, defender: str) -> str:
     return f"{who} → {defender}"
 
 
-def attacks_table(result: Result) -> Table:
+def attacks_table(result: Result) -> Table | Group:
     """Hit rate, crit rate and mean damage of every attack pairing, with 95% intervals.
 
-    In a narrow terminal, attacker and attack share one column, named on the first row
-    of their pairings, and the defender has its own (``at``); where a name does not fit
-    beside the figures whole, each attack heads a row of its own with its defenders
-    indented under it (:func:`_headed_rows`). The crit rate is left out for rule
-    systems without crits (``Layout.crits``).
+    From :data:`WIDE` columns on, attacker, attack and defender have columns of their
+    own, where those print whole. Narrower, attacker and attack share one column, named
+    on the first row of their pairings, and the defender has its own (``at``); where a
+    name does not fit beside the figures whole, each attack heads a row of its own with
+    its defenders indented under it (:func:`_headed_tables`). The crit rate is left out
+    for rule systems without crits (``Layout.crits``).
     """
     rates = result.hit_rates()
     damage = result.damage()
     crits = result.layout.crits
-    table = console_table(f"{result.scenario} · attacks (± 95% interval)")
-    headers = ("attempts", "hit rate", *(["crit rate"] if crits else []), "mean damage")
+    title = f"{result.scenario} · attacks (± 95% interval)"
+    headers = ["attempts", "hit rate", *(["crit rate"] if crits else []), "mean damage"]
     figures = [_attack_figures(r, d, crits)
                for r, d in zip(rates.itertuples(), damage.itertuples(), strict=True)]  # fmt: skip
     if is_wide():
+        table = console_table(title)
         for column in ("attacker", "attack", "defender"):
             name_column(table, column, list(rates[column]))
         for column in headers:
             number_column(table, column)
         for r, cells in zip(rates.itertuples(), figures, strict=True):
             table.add_row(r.attacker, r.attack, r.defender, *cells)
-        return table
-    # two spaces between columns (padding collapsed, and the rule's gap), none at the
-    # edges: the numbers and an attacker's name with its attack fit in 80
-    table.collapse_padding, table.pad_edge = True, False
+        if prints_whole(table):  # else long names: laid out as in a narrow terminal
+            return table
     groups = _attack_groups(rates)
     beside = [[r.defender, *cells] for r, cells in zip(rates.itertuples(), figures, strict=True)]
     room = _label_room(["at", *headers], beside)
     labels = [_label_lines(attacker, attack, room) for attacker, attack, _ in groups]
-    if all(labels):
-        name_column(table, "attack", [line for lines in labels if lines for line in lines])
-        name_column(table, "at", list(rates.defender))
-        rows = _beside_rows(groups, labels, beside)
-    else:
-        room = _label_room(list(headers), figures)
-        name_column(table, HEADED_HEADER, [])
-        rows = _headed_rows(groups, [r.defender for r in rates.itertuples()], figures, room)
+    if not all(labels):
+        return _headed_tables(title, groups, list(rates.defender), headers, figures)
+    table = _narrow_table(title)
+    name_column(table, "attack", [line for lines in labels if lines for line in lines])
+    name_column(table, "at", list(rates.defender))
     for column in headers:
         number_column(table, column)
+    _add_rows(table, _beside_rows(groups, labels, beside))
+    return table
+
+
+def _narrow_table(title: str) -> Table:
+    """A table with two spaces between columns (padding collapsed, and the rule's gap)
+    and none at the edges: the numbers and an attacker's name with its attack fit in
+    80."""
+    table = console_table(title)
+    table.collapse_padding, table.pad_edge = True, False
+    return table
+
+
+def _add_rows(table: Table, rows: list[list[Any]]) -> None:
+    """Add ``rows`` (their cells, then whether each ends a section) to ``table``, the
+    cells a row lacks blank."""
     blank = [""] * (len(table.columns) - 1)
     for *names, end in rows:
         table.add_row(*names, *blank[len(names) - 1 :], end_section=end)
-    return table
 
 
 def _attack_figures(r: Any, d: Any, crits: bool) -> list[str]:
@@ -702,9 +717,11 @@ def _attack_figures(r: Any, d: Any, crits: bool) -> list[str]:
 
 def _label_room(headers: list[str], rows: list[list[str]]) -> int:
     """The columns left for the narrow attacks table's first column beside the columns
-    of ``headers`` and their cells (``rows``) at the console's width, two spaces between
-    columns."""
-    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(headers)]
+    of ``headers`` and their cells (``rows``; a cell, or a header, of several lines as
+    wide as its longest) at the console's width, two spaces between columns."""
+    widths = [max(len(line) for cell in [h, *(row[i] for row in rows)]
+                  for line in cell.split("\n"))
+              for i, h in enumerate(headers)]  # fmt: skip
     return console.width - sum(widths) - 2 * len(widths)
 
 
@@ -754,6 +771,45 @@ def _beside_rows(groups: list[tuple[str, str, list[int]]], labels: list[list[str
             end = i == height - 1 and height > 1 and g + 1 < len(groups)
             rows.append([label, *cells, end])
     return rows
+
+
+def _headed_tables(title: str, groups: list[tuple[str, str, list[int]]],
+                   defenders: list[str], headers: list[str],
+                   figures: list[list[str]]) -> Table | Group:  # fmt: skip
+    """The narrow attacks table where a name does not fit beside the figures whole:
+    each attack heads a row of its own, its defenders indented under it
+    (:func:`_headed_rows`), every name whole on its line, as ``simlab exact`` writes
+    them. Where those lines and the figures are wider than the console, each figure
+    goes on two lines, its value over its interval (``0.655`` / ``± 0.007``,
+    :func:`broken_figures`), and so does each header (``mean`` / ``damage``); where
+    even so they are, the figures' columns are spread over tables
+    (:func:`fitted_tables`)."""
+    table = _headed_table(title, groups, defenders, headers, figures)
+    if prints_whole(table):
+        return table
+    columns = [broken_figures([row[k] for row in figures]) for k in range(len(headers))]
+    broken = [list(row) for row in zip(*columns, strict=True)]
+    headers = [header.replace(" ", "\n") for header in headers]
+    table = _headed_table(title, groups, defenders, headers, broken)
+    if prints_whole(table):
+        return table
+    return Group(*fitted_tables(
+        lambda some: _headed_table(title, groups, defenders, headers[some],
+                                   [row[some] for row in broken]), len(headers)))  # fmt: skip
+
+
+def _headed_table(title: str, groups: list[tuple[str, str, list[int]]],
+                  defenders: list[str], headers: list[str],
+                  figures: list[list[str]]) -> Table:  # fmt: skip
+    """The attacks table of :func:`_headed_tables` with the figures ``figures`` under
+    ``headers``: its first column as wide as its longest line, no name broken in it."""
+    table = _narrow_table(title)
+    rows = _headed_rows(groups, defenders, figures, _label_room(headers, figures))
+    name_column(table, HEADED_HEADER, [row[0] for row in rows])
+    for column in headers:
+        number_column(table, column)
+    _add_rows(table, rows)
+    return table
 
 
 def _headed_rows(groups: list[tuple[str, str, list[int]]], defenders: list[str],
@@ -814,7 +870,7 @@ def combatants_table(result: Result, with_events: bool = True, broken: bool = Fa
     all encounters and among those it was downed in, encounters capped with it standing,
     and (``with_events``) event rates and, where statuses deal damage, status damage per
     encounter. ``broken``: the medians broken between figure and interval where long
-    (:func:`broken_medians`); ``columns``: those of the columns after the combatant's
+    (:func:`broken_figures`); ``columns``: those of the columns after the combatant's
     name (side, down rate…) alone (:func:`time_to_down_tables`)."""
     table = console_table("time-to-down (rounds)")
     rows = result.combatants()
@@ -826,7 +882,7 @@ def combatants_table(result: Result, with_events: bool = True, broken: bool = Fa
               else rounds_label(row.median_time_to_down_when_downed),
               f"{row.capped:,}", *more]
              for row, median, more in zip(rows.itertuples(),
-                                          broken_medians(medians) if broken else medians,
+                                          broken_figures(medians) if broken else medians,
                                           extra, strict=True)]  # fmt: skip
     name_column(table, "combatant", list(rows.combatant))
     for header in headers[columns]:

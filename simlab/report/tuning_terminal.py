@@ -28,7 +28,7 @@ from simlab.report.terminal import (
     Parts,
     arrow_parts,
     bounds,
-    broken_medians,
+    broken_figures,
     console_table,
     covering_half,
     decimals,
@@ -153,7 +153,7 @@ def sweep_combatants_table(sweep: SweepResult, stacked: bool = False,
     """Down rate, time-to-down and win rate at every point, as a terminal table
     (``stacked``: the varied values in one column, :func:`point_cells`; ``broken``: the
     medians broken between figure and interval where long,
-    :func:`~simlab.report.terminal.broken_medians`)."""
+    :func:`~simlab.report.terminal.broken_figures`)."""
     frame = sweep.combatants()
     table = console_table("time-to-down (rounds, ± 95% interval)")
     name_column(table, "combatant", list(frame.combatant))
@@ -163,7 +163,7 @@ def sweep_combatants_table(sweep: SweepResult, stacked: bool = False,
         number_column(table, column)
     rows = list(_grouped(frame, "combatant"))
     medians = [median_cell(r) for _, r, _ in rows]
-    for (name, r, last), median in zip(rows, broken_medians(medians) if broken else medians,
+    for (name, r, last), median in zip(rows, broken_figures(medians) if broken else medians,
                                        strict=True):  # fmt: skip
         table.add_row(name, *point_cells(r, sweep, stacked), _estimate(r, "down_rate"),
                       _estimate(r, "mean_time_to_down"), median,

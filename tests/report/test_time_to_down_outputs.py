@@ -617,3 +617,35 @@ def test_a_sweep_of_three_fields_prints_every_median_whole(width: int) -> None:
         broken = rf"  {re.escape(figure)} *\n +\[{re.escape(interval)} *$"
         assert re.search(whole if not interval else f"{whole}|{broken}", block, re.M), median
     assert re.search(r"^ *median *$|\bmedian *$", block, re.M), block  # the heading whole
+
+
+LONG_DEFENDER = {"Acolyte": "Acolyte of the Ashen Flame"}
+LONG_ATTACK = {"longsword": "bastard-sword-of-the-northern-march"}
+LONG_NAMES = {**LONG_DEFENDER, **LONG_ATTACK, "Brenna": "Brother Castellan Aldemar the Younger"}
+
+
+@pytest.mark.parametrize(("renamed", "width"),
+                         [(LONG_DEFENDER, 80), (LONG_ATTACK, 80), (LONG_NAMES, 80),
+                          (LONG_NAMES, 100), (LONG_NAMES, 130)])  # fmt: skip
+def test_the_attacks_table_keeps_long_names_whole(renamed: dict[str, str], width: int) -> None:
+    """Walk 2, #5: at 80 columns ``Acolyte of the Ashen Flame 1`` was broken at a space,
+    ``Flame 1`` flush left where attackers stand, and ``bastard-sword-of-the-no`` /
+    ``rthern-march`` inside a word. Every name is whole on its line, as ``simlab exact``
+    writes them; the figures go on two lines, value over interval, to leave room."""
+    result = _brawl(renamed)
+    text = _terminal_text(result, width)
+    block = text[: text.index("time-to-down (rounds)")]
+    lines = block.splitlines()
+    assert max(len(line) for line in lines) <= width, block
+    rates = result.hit_rates()  # type: ignore[attr-defined]
+    names = {*rates.attacker, *rates.defender}
+    assert not broken_names(block, names), block
+    for attack in set(rates.attack):
+        assert re.search(rf"(^|\s){re.escape(attack)}(\s|$)", block, re.M), (attack, block)
+    heads = ("attack", "───", *(f"{a}:" for a in rates.attacker))  # headers, an attack
+    for line in lines[2:]:  # flush left (past the heading line): no name's continuation
+        assert line[:1] in ("", " ") or line.startswith(heads), (line, block)
+    for r in rates.itertuples():
+        hit = terminal.interval_cell(r, "hit_rate").split(" ")[0]
+        row = rf"(^|  ){re.escape(r.defender)}\s+{r.attempts:,}\s+{re.escape(hit)}\s"
+        assert re.search(row, block, re.M), (r.attacker, r.attack, r.defender, block)
