@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 from rich import box
-from rich.console import Console, ConsoleOptions, RenderResult
+from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.markup import escape
 from rich.measure import Measurement
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
@@ -161,9 +162,14 @@ def figure_range(figure: str) -> tuple[float, float]:
     """The values figure ``figure`` (``hit_rate``, ``mean_damage``…) can take: a rate's
     [0, 1] (:data:`RATE_RANGE`), any other's [0, ∞) (:data:`NON_NEGATIVE`). A rate is
     any share of attacks or encounters, ``down_by_round`` and ``damage_at_least`` too
-    (:data:`~simlab.scenario.common.RATE_FIGURES`), not only a name ending in ``_rate``."""
-    rate = figure in RATE_FIGURES or figure.endswith("_rate")
+    (:data:`~simlab.scenario.common.RATE_FIGURES`, and ``--check``'s
+    :data:`DOWN_BY_CAP`), not only a name ending in ``_rate``."""
+    rate = figure in RATE_FIGURES or figure.endswith("_rate") or figure == DOWN_BY_CAP
     return RATE_RANGE if rate else NON_NEGATIVE
+
+
+#: ``simlab run --check``'s P(downed by the round cap), a rate too.
+DOWN_BY_CAP = "down_by_round_cap"
 
 
 def estimate(
@@ -256,9 +262,36 @@ def half_decimals(half: float) -> int:
 
 def _plus_minus(value: float, lo: float, hi: float, digits: int) -> tuple[str, str]:
     """``value`` to ``digits`` decimals and the half-width, rounded up to them, that
-    reaches both ends of ``[lo, hi]`` from it as printed."""
-    shown = formatted(value, f".{digits}f")
-    return shown, f"{rounded_up(covering_half(shown, lo, hi), digits):.{digits}f}"
+    reaches both ends of ``[lo, hi]`` from it as printed, each :func:`written` so:
+    ``0.547``, ``0.009``; ``8e-05``, ``5e-05``."""
+    shown = written(value, digits)
+    return shown, written(rounded_up(covering_half(shown, lo, hi), digits), digits)
+
+
+def written(x: float, digits: int) -> str:
+    """``x`` to ``digits`` decimals, as a figure, its half-width and its bounds are
+    written in every table and page: below :data:`SMALL` (``0.0000`` as decimals), in
+    powers of ten to the same last decimal, its trailing zeros kept as decimals keep
+    them (``8e-05``, not ``0.00008``; ``1.0e-05`` for ``0.000010``).
+
+    Parameters
+    ----------
+    x : float
+        The number, rounded to ``digits`` decimals here (bounds come rounded outwards).
+    digits : int
+        The decimals it is written to.
+
+    Returns
+    -------
+    str
+        The number, unsigned where it reads as zero (:func:`formatted`).
+    """
+    text = formatted(x, f".{digits}f")
+    shown = float(text)
+    if not 0 < abs(shown) < SMALL:
+        return text
+    significant = digits + math.floor(math.log10(abs(shown))) + 1
+    return f"{shown:.{max(significant, 1) - 1}e}"
 
 
 def _strays(shown: str, half: str, lo: float, hi: float, within: tuple[float, float]) -> bool:
@@ -368,16 +401,17 @@ def value_and_bounds(value: Any, lo: Any, hi: Any, digits: int = 3,
     :func:`bounds`. The value, where it is not 0, gets the decimals it needs not to read
     as 0 or as a limit of ``within`` (:func:`nonzero_decimals`); a lower bound that
     would read as the limit of ``within`` it stays off is its first significant digit
-    (``0.003 [0.0008, 0.007]``), and so is the value when smaller than 0.0001, written
-    as powers of ten as those are (``4e-05 [8e-06, 0.00013]``, as ``0 (< 3e-06)``); an
-    upper bound gets the decimals it needs to stay off the upper limit."""
+    (``0.003 [0.0008, 0.007]``); an upper bound gets the decimals it needs to stay off
+    the upper limit. A value below 0.0001 gets its first significant digit at least,
+    and it and its bounds below 0.0001 are written as powers of ten (:func:`written`):
+    ``4e-05 [8e-06, 0.00013]``, ``9e-05 [4e-05, 0.00018]``, as ``0 (< 3e-06)``."""
     low, high = within
     if isinstance(value, float | int) and 0 < abs(value) < SMALL:
-        significant = max(digits + math.floor(math.log10(abs(value))) + 1, 1)
-        shown = f"{value:.{significant}g}"
+        first = -math.floor(math.log10(float(f"{abs(value):.0e}")))  # 9.7e-05: 0.0001
+        shown = written(value, max(digits, first))
     else:
         shown = decimals(value, digits, within)
-    upper = _bound(hi, rounded_up, _off_the_limit(high - hi, digits), "")
+    upper = _written_bound(hi, rounded_up, _off_the_limit(high - hi, digits))
     return f"{shown} [{_lower_bound(lo, digits, low)}, {upper}]"
 
 
@@ -392,7 +426,16 @@ def _lower_bound(lo: Any, digits: int, low: float) -> str:
     significant digit (``0.0008``, ``8e-06``)."""
     if isinstance(lo, float | int) and low == 0 < lo and rounded_down(lo, digits) == 0:
         return f"{rounded_down(lo, -math.floor(math.log10(lo))):.1g}"
-    return _bound(lo, rounded_down, digits, "")
+    return _written_bound(lo, rounded_down, digits)
+
+
+def _written_bound(x: Any, rounded: Callable[[float, int], float], digits: int) -> str:
+    """A bound of a figure's interval rounded by ``rounded`` to ``digits`` decimals and
+    :func:`written` as the figure is (``4e-05``, not ``0.00004``); one that is not a
+    finite number as :func:`decimals` gives it."""
+    if not (isinstance(x, float | int) and math.isfinite(x)):
+        return decimals(x, digits)
+    return written(rounded(x, digits), digits)
 
 
 def _off_the_limit(gap: Any, digits: int) -> int:
@@ -481,6 +524,25 @@ def median_cell(row: Any) -> str:
     names = ("median_time_to_down", "median_time_to_down_ci95_lo", "median_time_to_down_ci95_hi")
     cells = (row[c] if isinstance(row, pd.Series) else getattr(row, c) for c in names)
     return median_and_interval(*cells)
+
+
+def broken_figures(cells: Sequence[str]) -> list[str]:
+    """A column of figures with their intervals (:func:`estimate`,
+    :func:`median_and_interval`) in the fewest columns that keep every figure whole: a
+    cell longer than the longest figure or interval among them broken between the two,
+    ``not reached`` / ``[9, not reached]``, ``0.655`` / ``± 0.007``, where ``5 [5, 5]``
+    keeps to its line beside ``not reached [9, not reached]``."""
+    parts = [_figure_parts(cell) for cell in cells]
+    width = max((len(part) for cell in parts for part in cell), default=0)
+    return [cell if len(cell) <= width else "\n".join(cell_parts)
+            for cell, cell_parts in zip(cells, parts, strict=True)]  # fmt: skip
+
+
+def _figure_parts(cell: str) -> list[str]:
+    """A cell's figure and its interval, ``["30", "[28, not reached]"]``, ``["0.655",
+    "± 0.007"]``, ``["0", "(< 0.002)"]``; the cell alone where it has none."""
+    match = re.search(r" (?=[±\[(])", cell)
+    return [cell[: match.start()], cell[match.end() :]] if match else [cell]
 
 
 def is_wide() -> bool:
@@ -586,51 +648,63 @@ def pair_heading(attacker: str, attack: str, defender: str) -> str:
     return f"{who} → {defender}"
 
 
-def attacks_table(result: Result) -> Table:
+def attacks_table(result: Result) -> Table | Group:
     """Hit rate, crit rate and mean damage of every attack pairing, with 95% intervals.
 
-    In a narrow terminal, attacker and attack share one column, named on the first row
-    of their pairings, and the defender has its own (``at``); where a name does not fit
-    beside the figures whole, each attack heads a row of its own with its defenders
-    indented under it (:func:`_headed_rows`). The crit rate is left out for rule
-    systems without crits (``Layout.crits``).
+    From :data:`WIDE` columns on, attacker, attack and defender have columns of their
+    own, where those print whole. Narrower, attacker and attack share one column, named
+    on the first row of their pairings, and the defender has its own (``at``); where a
+    name does not fit beside the figures whole, each attack heads a row of its own with
+    its defenders indented under it (:func:`_headed_tables`). The crit rate is left out
+    for rule systems without crits (``Layout.crits``).
     """
     rates = result.hit_rates()
     damage = result.damage()
     crits = result.layout.crits
-    table = console_table(f"{result.scenario} · attacks (± 95% interval)")
-    headers = ("attempts", "hit rate", *(["crit rate"] if crits else []), "mean damage")
+    title = f"{result.scenario} · attacks (± 95% interval)"
+    headers = ["attempts", "hit rate", *(["crit rate"] if crits else []), "mean damage"]
     figures = [_attack_figures(r, d, crits)
                for r, d in zip(rates.itertuples(), damage.itertuples(), strict=True)]  # fmt: skip
     if is_wide():
+        table = console_table(title)
         for column in ("attacker", "attack", "defender"):
             name_column(table, column, list(rates[column]))
         for column in headers:
             number_column(table, column)
         for r, cells in zip(rates.itertuples(), figures, strict=True):
             table.add_row(r.attacker, r.attack, r.defender, *cells)
-        return table
-    # two spaces between columns (padding collapsed, and the rule's gap), none at the
-    # edges: the numbers and an attacker's name with its attack fit in 80
-    table.collapse_padding, table.pad_edge = True, False
+        if prints_whole(table):  # else long names: laid out as in a narrow terminal
+            return table
     groups = _attack_groups(rates)
     beside = [[r.defender, *cells] for r, cells in zip(rates.itertuples(), figures, strict=True)]
     room = _label_room(["at", *headers], beside)
     labels = [_label_lines(attacker, attack, room) for attacker, attack, _ in groups]
-    if all(labels):
-        name_column(table, "attack", [line for lines in labels if lines for line in lines])
-        name_column(table, "at", list(rates.defender))
-        rows = _beside_rows(groups, labels, beside)
-    else:
-        room = _label_room(list(headers), figures)
-        name_column(table, HEADED_HEADER, [])
-        rows = _headed_rows(groups, [r.defender for r in rates.itertuples()], figures, room)
+    if not all(labels):
+        return _headed_tables(title, groups, list(rates.defender), headers, figures)
+    table = _narrow_table(title)
+    name_column(table, "attack", [line for lines in labels if lines for line in lines])
+    name_column(table, "at", list(rates.defender))
     for column in headers:
         number_column(table, column)
+    _add_rows(table, _beside_rows(groups, labels, beside))
+    return table
+
+
+def _narrow_table(title: str) -> Table:
+    """A table with two spaces between columns (padding collapsed, and the rule's gap)
+    and none at the edges: the numbers and an attacker's name with its attack fit in
+    80."""
+    table = console_table(title)
+    table.collapse_padding, table.pad_edge = True, False
+    return table
+
+
+def _add_rows(table: Table, rows: list[list[Any]]) -> None:
+    """Add ``rows`` (their cells, then whether each ends a section) to ``table``, the
+    cells a row lacks blank."""
     blank = [""] * (len(table.columns) - 1)
     for *names, end in rows:
         table.add_row(*names, *blank[len(names) - 1 :], end_section=end)
-    return table
 
 
 def _attack_figures(r: Any, d: Any, crits: bool) -> list[str]:
@@ -643,9 +717,11 @@ def _attack_figures(r: Any, d: Any, crits: bool) -> list[str]:
 
 def _label_room(headers: list[str], rows: list[list[str]]) -> int:
     """The columns left for the narrow attacks table's first column beside the columns
-    of ``headers`` and their cells (``rows``) at the console's width, two spaces between
-    columns."""
-    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(headers)]
+    of ``headers`` and their cells (``rows``; a cell, or a header, of several lines as
+    wide as its longest) at the console's width, two spaces between columns."""
+    widths = [max(len(line) for cell in [h, *(row[i] for row in rows)]
+                  for line in cell.split("\n"))
+              for i, h in enumerate(headers)]  # fmt: skip
     return console.width - sum(widths) - 2 * len(widths)
 
 
@@ -695,6 +771,45 @@ def _beside_rows(groups: list[tuple[str, str, list[int]]], labels: list[list[str
             end = i == height - 1 and height > 1 and g + 1 < len(groups)
             rows.append([label, *cells, end])
     return rows
+
+
+def _headed_tables(title: str, groups: list[tuple[str, str, list[int]]],
+                   defenders: list[str], headers: list[str],
+                   figures: list[list[str]]) -> Table | Group:  # fmt: skip
+    """The narrow attacks table where a name does not fit beside the figures whole:
+    each attack heads a row of its own, its defenders indented under it
+    (:func:`_headed_rows`), every name whole on its line, as ``simlab exact`` writes
+    them. Where those lines and the figures are wider than the console, each figure
+    goes on two lines, its value over its interval (``0.655`` / ``± 0.007``,
+    :func:`broken_figures`), and so does each header (``mean`` / ``damage``); where
+    even so they are, the figures' columns are spread over tables
+    (:func:`fitted_tables`)."""
+    table = _headed_table(title, groups, defenders, headers, figures)
+    if prints_whole(table):
+        return table
+    columns = [broken_figures([row[k] for row in figures]) for k in range(len(headers))]
+    broken = [list(row) for row in zip(*columns, strict=True)]
+    headers = [header.replace(" ", "\n") for header in headers]
+    table = _headed_table(title, groups, defenders, headers, broken)
+    if prints_whole(table):
+        return table
+    return Group(*fitted_tables(
+        lambda some: _headed_table(title, groups, defenders, headers[some],
+                                   [row[some] for row in broken]), len(headers)))  # fmt: skip
+
+
+def _headed_table(title: str, groups: list[tuple[str, str, list[int]]],
+                  defenders: list[str], headers: list[str],
+                  figures: list[list[str]]) -> Table:  # fmt: skip
+    """The attacks table of :func:`_headed_tables` with the figures ``figures`` under
+    ``headers``: its first column as wide as its longest line, no name broken in it."""
+    table = _narrow_table(title)
+    rows = _headed_rows(groups, defenders, figures, _label_room(headers, figures))
+    name_column(table, HEADED_HEADER, [row[0] for row in rows])
+    for column in headers:
+        number_column(table, column)
+    _add_rows(table, rows)
+    return table
 
 
 def _headed_rows(groups: list[tuple[str, str, list[int]]], defenders: list[str],
@@ -749,26 +864,77 @@ def event_rate_cells(result: Result, bracketed: bool = False) -> list[list[str]]
 MEAN_HEADERS = {"status_damage": "status dmg\nper enc.", "momentum_spent": "momentum\nper enc."}
 
 
-def combatants_table(result: Result, with_events: bool = True) -> Table:
+def combatants_table(result: Result, with_events: bool = True, broken: bool = False,
+                     columns: slice = slice(None)) -> Table:  # fmt: skip
     """Per combatant: down rate (= P(downed by the round cap)), median time-to-down over
     all encounters and among those it was downed in, encounters capped with it standing,
     and (``with_events``) event rates and, where statuses deal damage, status damage per
-    encounter."""
+    encounter. ``broken``: the medians broken between figure and interval where long
+    (:func:`broken_figures`); ``columns``: those of the columns after the combatant's
+    name (side, down rate…) alone (:func:`time_to_down_tables`)."""
     table = console_table("time-to-down (rounds)")
     rows = result.combatants()
     headers, extra = _event_cells(result, rows) if with_events else ([], [[]] * len(rows))
+    headers = ["side", "down rate", "median", "median\nif downed", "capped", *headers]
+    medians = [median_cell(row) for row in rows.itertuples()]
+    cells = [[row.side, interval_cell(row, "down_rate"), median,
+              "—" if pd.isna(row.median_time_to_down_when_downed)
+              else rounds_label(row.median_time_to_down_when_downed),
+              f"{row.capped:,}", *more]
+             for row, median, more in zip(rows.itertuples(),
+                                          broken_figures(medians) if broken else medians,
+                                          extra, strict=True)]  # fmt: skip
     name_column(table, "combatant", list(rows.combatant))
-    name_column(table, "side", list(rows.side))
-    for column in ("down rate", "median", "median\nif downed", "capped", *headers):
-        number_column(table, column)
-    for row, more in zip(rows.itertuples(), extra, strict=True):
-        table.add_row(row.combatant, row.side,
-                      interval_cell(row, "down_rate"),
-                      median_cell(row),
-                      "—" if pd.isna(row.median_time_to_down_when_downed)
-                      else rounds_label(row.median_time_to_down_when_downed),
-                      f"{row.capped:,}", *more)  # fmt: skip
+    for header in headers[columns]:
+        if header == "side":
+            name_column(table, header, list(rows.side))
+        else:
+            number_column(table, header)
+    for name, row_cells in zip(rows.combatant, cells, strict=True):
+        table.add_row(name, *row_cells[columns])
     return table
+
+
+def time_to_down_tables(result: Result, with_events: bool = False) -> list[Table]:
+    """The time-to-down table (:func:`combatants_table`) laid out to print whole in the
+    console's width: where it would not, its medians broken between figure and interval
+    (``not reached`` / ``[9, not reached]``); where even so it would not (a long name),
+    its columns spread over as few tables as print whole, each headed by the
+    combatants' names (:func:`fitted_tables`)."""
+    whole = combatants_table(result, with_events)
+    if prints_whole(whole):
+        return [whole]
+    broken = combatants_table(result, with_events, broken=True)
+    if prints_whole(broken):
+        return [broken]
+    count = len(broken.columns) - 1
+    return fitted_tables(lambda columns: combatants_table(result, with_events, True, columns),
+                         count)  # fmt: skip
+
+
+def fitted_tables(build: Callable[[slice], Table], count: int) -> list[Table]:
+    """The tables of ``count`` columns beside a table's names, as many a table as print
+    whole (:func:`prints_whole`), one at least; ``build(columns)`` makes the table of a
+    slice of them."""
+    tables: list[Table] = []
+    lo = 0
+    while lo < count:
+        hi = count
+        while hi - lo > 1 and not prints_whole(build(slice(lo, hi))):
+            hi -= 1
+        tables.append(build(slice(lo, hi)))
+        lo = hi
+    return tables
+
+
+def prints_whole(table: Table) -> bool:
+    """Whether ``table`` prints whole at the console's width: where its columns cannot
+    shrink to it (numbers never wrap, names are kept whole), rich lays it out wider and
+    the terminal's edge cuts it, ``capped`` printed ``capp``."""
+    from rich.segment import Segment
+
+    lines = Segment.split_lines(console.render(table, console.options))
+    return all(Segment.get_line_length(line) <= console.width for line in lines)
 
 
 #: Event and per-encounter columns that fit beside the time-to-down columns of a wide
@@ -834,10 +1000,10 @@ def print_result(result: Result) -> None:
     console.print(attacks_table(result))
     n_extra = len(result.layout.events) + len(result.layout.per_encounter_tallies)
     inline = is_wide() and n_extra <= INLINE_EVENT_COLUMNS
-    table = combatants_table(result, with_events=inline)
-    if inline and not fits_console(table):  # the events' intervals take more room
-        inline, table = False, combatants_table(result, with_events=False)
-    console.print(table)
+    if inline and not fits_console(combatants_table(result)):  # the events take more room
+        inline = False
+    for table in time_to_down_tables(result, with_events=inline):
+        console.print(table)
     for table in [] if inline else events_tables(result):
         console.print(table)
     console.print(TIME_TO_DOWN_NOTE.format(cap=result.layout.max_rounds), markup=False,
@@ -934,12 +1100,21 @@ def print_exact(solved: ExactResult) -> None:
     print_refusals(refusals, "not solved exactly", "; use `simlab run` to simulate them", names)
 
 
-def _check_cell(value: float) -> str:
-    return f"{value:.4g}" if pd.notna(value) else "—"
+def _simulated_cell(value: float, figure: str) -> str:
+    """A simulated figure of the ``--check`` table to 4 significant digits, or to the
+    decimals it needs not to read as 0 or as a rate's 1 that it is not (``0.99996``,
+    not ``1``); "—" where there is none."""
+    if pd.isna(value):
+        return "—"
+    within = figure_range(figure)
+    text = f"{value:.4g}"
+    limits = {0.0, *(limit for limit in within if math.isfinite(limit))} - {value}
+    return decimals(value, EXACT_DECIMALS, within) if float(text) in limits else text
 
 
 def check_table(check: pd.DataFrame) -> Table:
-    """Simulated vs exact, per figure, in standard errors."""
+    """Simulated vs exact, per figure, in standard errors; the exact answer as every
+    table writes one (:func:`exact_number`: ``0.1520``, ``0.9999997``)."""
     from simlab.exact.engine import BINOMIAL_P
 
     table = console_table("check against the exact answers")
@@ -950,7 +1125,8 @@ def check_table(check: pd.DataFrame) -> Table:
         number_column(table, column)
     for figure, r in zip(figures, check.itertuples(), strict=True):
         mark = BINOMIAL_MARK if getattr(r, "p_kind", "") == BINOMIAL_P else ""
-        table.add_row(figure, _check_cell(r.simulated), _check_cell(r.exact),
+        table.add_row(figure, _simulated_cell(r.simulated, r.figure),
+                      exact_number(r.exact, r.figure),
                       f"{r.std_error:.2g}", formatted(r.z, "+.2f"),
                       format_p(r.p_value) + mark)  # fmt: skip
     return table

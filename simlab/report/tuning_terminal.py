@@ -28,6 +28,7 @@ from simlab.report.terminal import (
     Parts,
     arrow_parts,
     bounds,
+    broken_figures,
     console_table,
     covering_half,
     decimals,
@@ -147,9 +148,12 @@ def _value_range(values: pd.Series, figure: str) -> str:
     return lo if lo == hi else f"{lo}–{hi}"
 
 
-def sweep_combatants_table(sweep: SweepResult, stacked: bool = False) -> Table:
+def sweep_combatants_table(sweep: SweepResult, stacked: bool = False,
+                           broken: bool = False) -> Table:  # fmt: skip
     """Down rate, time-to-down and win rate at every point, as a terminal table
-    (``stacked``: the varied values in one column, :func:`point_cells`)."""
+    (``stacked``: the varied values in one column, :func:`point_cells`; ``broken``: the
+    medians broken between figure and interval where long,
+    :func:`~simlab.report.terminal.broken_figures`)."""
     frame = sweep.combatants()
     table = console_table("time-to-down (rounds, ± 95% interval)")
     name_column(table, "combatant", list(frame.combatant))
@@ -157,8 +161,10 @@ def sweep_combatants_table(sweep: SweepResult, stacked: bool = False) -> Table:
     exact = bool(frame.exact_mean_time_to_down.notna().any())
     for column in ("down rate", "mean if\ndowned", "median", *(["exact\nmean"] if exact else [])):
         number_column(table, column)
-    for name, r, last in _grouped(frame, "combatant"):
-        median = median_cell(r)
+    rows = list(_grouped(frame, "combatant"))
+    medians = [median_cell(r) for _, r, _ in rows]
+    for (name, r, last), median in zip(rows, broken_figures(medians) if broken else medians,
+                                       strict=True):  # fmt: skip
         table.add_row(name, *point_cells(r, sweep, stacked), _estimate(r, "down_rate"),
                       _estimate(r, "mean_time_to_down"), median,
                       *([_exact_cell(r.exact_mean_time_to_down)] if exact else []),
@@ -302,21 +308,24 @@ def print_sweep(sweep: SweepResult) -> None:
 
 
 def _sweep_tables(sweep: SweepResult, stacked: bool) -> list[Table]:
-    """Every table of a sweep, in print order, each :func:`_fitted`."""
+    """Every table of a sweep, in print order, each :func:`_fitted`; ``stacked``, the
+    time-to-down table's medians broken between figure and interval where it would not
+    print whole otherwise (three fields' points beside ``not reached [8, not
+    reached]``)."""
     tables = [*sweep_attack_tables(sweep, stacked), sweep_combatants_table(sweep, stacked),
               sweep_sides_table(sweep, stacked)]  # fmt: skip
-    return [_fitted(table) for table in tables]
+    tables = [_fitted(table) for table in tables]
+    if stacked and not _fits(tables[-2]):
+        tables[-2] = _fitted(sweep_combatants_table(sweep, stacked, broken=True))
+    return tables
 
 
 def _fits(table: Table) -> bool:
     """Whether ``table`` prints whole in the terminal: where its columns cannot shrink to
     the terminal's width (numbers never wrap), rich lays it out wider and the terminal's
-    edge cuts it, ``not reached`` printed ``not reache``."""
-    from rich.segment import Segment
-
-    console = terminal.console
-    lines = Segment.split_lines(console.render(table, console.options))
-    return all(Segment.get_line_length(line) <= console.width for line in lines)
+    edge cuts it, ``not reached`` printed ``not reache``
+    (:func:`~simlab.report.terminal.prints_whole`)."""
+    return terminal.prints_whole(table)
 
 
 def _fitted(table: Table) -> Table:
@@ -690,9 +699,12 @@ def _tuned_figure(figure: str, e: Evaluation, target: float) -> str:
     holds the target too); one that leaves it out, as ``value [lo, hi]`` to the decimals
     that keep it out, rounded outwards: ``0.515 [0.501, 0.529]`` for a target of 0.5,
     where ``0.52 ± 0.02`` held it. An exact figure gets the decimals that put it on its
-    side of the target (:func:`~simlab.report.terminal.decimals_to_decide`). ``figure``
-    names what it is (``win_rate``…), as for :func:`_figure_text`."""
-    if e.contains(target) or not all(map(math.isfinite, (e.figure, e.lo, e.hi))):
+    side of the target (:func:`~simlab.report.terminal.decimals_to_decide`). A median
+    time-to-down, and its interval, is in whole rounds, ``6 [6, 6]``, never ``6.0000
+    [6.0000, 6.0000]``: so shown, it leaves out a target its interval leaves out.
+    ``figure`` names what it is (``win_rate``…), as for :func:`_figure_text`."""
+    whole_rounds = figure == "median_time_to_down"
+    if e.contains(target) or whole_rounds or not all(map(math.isfinite, (e.figure, e.lo, e.hi))):
         return _figure_text(figure, e.figure, e.lo, e.hi, e.method)
     if e.method == "exact":
         return f"{_on_its_side(e.figure, target)} (exact)"

@@ -567,14 +567,19 @@ def _search(evaluate: _Evaluator, result: TuneResult) -> None:
 
 
 def _closest(evaluate: _Evaluator, t: float, consistent: tuple[float, float] | None) -> Evaluation:
-    """The evaluated value whose figure is closest to ``t``; among ties (an exact median
-    is a whole round), the one nearest the middle of the consistent range."""
-    middle = sum(consistent) / 2 if consistent else -math.inf
+    """The evaluated value whose figure is closest to ``t``; among ties (a median is a
+    whole round), the one nearest the middle of the consistent range, or, with none (a
+    target of 4.5 rounds, which every value from 4 to 5 rounds is as close to), nearest
+    where the figure crosses ``t``, as the terminal says "it lies between" them."""
+    done = sorted(evaluate.done.values(), key=lambda e: e.value)
+    middles = ([sum(consistent) / 2] if consistent else
+               [(a.value + b.value) / 2 for a, b in itertools.pairwise(done)
+                if _brackets(a, b, t)])  # fmt: skip
 
     def key(e: Evaluation) -> tuple[float, float, float]:
-        return (_distance(e, t), abs(e.value - middle), e.value)
+        return (_distance(e, t), min((abs(e.value - m) for m in middles), default=0), e.value)
 
-    return min(evaluate.done.values(), key=key)
+    return min(done, key=key)
 
 
 def _distance(e: Evaluation, t: float) -> float:

@@ -55,6 +55,11 @@ def shown_interval(text: str, within: tuple[float, float]) -> tuple[float, float
         # never 0.000 for a rate that happened
         (0.000097, 0.0000025, 0.000349, RATE_RANGE, "0.000 ± 0.001", "0.0001 [2e-06, 0.0004]"),
         (0.0000415, 0.0000083, 0.00013, RATE_RANGE, "0.000 ± 0.001", "4e-05 [8e-06, 0.00013]"),
+        # below 0.0001 the figure, its half-width and its bounds as powers of ten alike
+        (9e-05, 4.1e-05, 1.75e-4, RATE_RANGE, "9e-05 [0.00004, 0.00018]", "9e-05 [4e-05, 0.00018]"),
+        (8e-05, 3.5e-05, 1.3e-04, RATE_RANGE, "0.00008 ± 0.00005", "8e-05 ± 5e-05"),
+        (1.2e-04, 8e-05, 1.6e-04, RATE_RANGE, "0.00012 ± 0.00004", "0.00012 ± 4e-05"),
+        (7.2e-06, 1e-06, 2e-05, RATE_RANGE, "7e-06 [1e-06, 0.00002]", "7e-06 [1e-06, 2e-05]"),
         # as it was
         (0.547, 0.538, 0.556, RATE_RANGE, "0.547 ± 0.009", "0.547 ± 0.009"),
         (3.4127, 3.397, 3.428, NON_NEGATIVE, "3.41 ± 0.02", "3.41 ± 0.02"),
@@ -209,6 +214,9 @@ def test_every_probability_figure_is_shown_as_a_rate() -> None:
         (1.706, 1.593, 1.819, NON_NEGATIVE, "1.71 ± 0.12", "1.71 [1.59, 1.82]"),
         (13.80, 13.683, 13.926, NON_NEGATIVE, "13.80 ± 0.13", "13.80 [13.68, 13.93]"),
         (0.0068, 0.0055, 0.0081, RATE_RANGE, "0.0068 ± 0.0013", "0.0068 [0.0055, 0.0081]"),
+        # below 0.0001, powers of ten on both: the page wrote 9e-05 [0.00004, 0.00018]
+        (8e-05, 3.5e-05, 1.3e-04, RATE_RANGE, "8e-05 ± 5e-05", "8e-05 [3e-05, 0.00013]"),
+        (9e-05, 4.1e-05, 1.75e-04, RATE_RANGE, "9e-05 [4e-05, 0.00018]", "9e-05 [4e-05, 0.00018]"),
     ],
 )
 def test_a_page_shows_a_figure_to_the_terminal_s_decimals(value: float, lo: float, hi: float,
@@ -224,10 +232,12 @@ def test_the_page_and_the_terminal_give_every_figure_the_same_decimals(seed: int
     for value, lo, hi, within in _random_intervals(seed):
         text = estimate(value, lo, hi, within)
         page = estimate(value, lo, hi, within, bracketed=True)
-        if " ± " in text and value >= terminal.SMALL:  # below: powers of ten on the page
+        if " ± " in text and value >= terminal.SMALL:  # below: its first digit on the page
             assert page.split(" [")[0] == text.split(" ± ")[0], (value, lo, hi, text, page)
         elif " [" in text:
             assert page == text, (value, lo, hi)
+        # below 0.0001 a figure, its half-width and its bounds are powers of ten on both
+        assert not re.search(r"\b0\.0000+[1-9]", text + page), (value, lo, hi, text, page)
 
 
 def test_an_exact_answer_reads_the_same_everywhere() -> None:

@@ -248,6 +248,32 @@ def test_check_marks_an_exact_binomial_p_and_words_its_verdict_for_it() -> None:
                                     "of the exact answer")  # fmt: skip
 
 
+def test_check_writes_an_exact_answer_to_4_decimals_and_never_as_1() -> None:
+    """The exact column of ``run --check`` read ``0.152`` for 0.15201, ``0.05`` and, for
+    an exact P(downed by round 20) of 0.9999997, ``1``. An exact answer has 4 decimals,
+    trailing zeros kept, more where it would read as 0 or 1 that it is not; nor does a
+    simulated rate read as 1 that is not."""
+    import pandas as pd
+
+    from simlab.exact.engine import CHECK_COLUMNS
+
+    check = pd.DataFrame([("hit_rate", "Guard", "cudgel", "Sellsword", 0.1523, 0.15201,
+                           0.00049, 0.61, 0.54, "normal"),
+                          ("crit_rate", "Guard", "cudgel", "Sellsword", 0.05164, 0.05,
+                           0.00091, 1.79, 0.073, "normal"),
+                          ("mean_damage", "Guard", "cudgel", "Sellsword", 6.138, 6.135015,
+                           0.0066, 0.42, 0.67, "normal"),
+                          ("down_by_round_cap", "Sellsword", "", "Guard", 0.99996,
+                           0.9999997, 1.2e-06, 0.25, 1.0, "binomial")],
+                         columns=CHECK_COLUMNS)  # fmt: skip
+    console = Console(width=80, record=True)
+    console.print(terminal.check_table(check))
+    text = console.export_text()
+    for simulated, exact in [("0.1523", "0.1520"), ("0.05164", "0.0500"), ("6.138", "6.1350"),
+                             ("0.99996", "0.9999997")]:  # fmt: skip
+        assert re.search(rf"\s{simulated}\s+{exact}\s", text), (simulated, exact, text)
+
+
 def test_check_table_breaks_a_pair_between_names_only() -> None:
     """A pair too long for the figure column was broken at any space: ``Novice`` /
     ``Bandit: club → Raider`` / ``Chief``. It breaks after the figure, the attacker or
@@ -472,3 +498,154 @@ def test_a_table_too_wide_by_a_little_closes_up_and_cuts_no_figure() -> None:
         line = next(line for line in lines if line.split()[:1] == [r.combatant.split()[0]]
                     and r.combatant in line)  # fmt: skip
         assert line.split()[-1] == f"{r.capped:,}", (line, r.capped)
+
+
+#: glitters-d20, three against three (walk 2's brawl): Iskra is down in about half the
+#: fights, so that her median reads ``not reached [9, not reached]`` (-n 2000, seed 1).
+BRAWL = """
+scenario: cult-brawl
+rules: glitters-d20
+seed: 1
+max_rounds: 25
+params: {death_rules: permadeath, burning_decay: 1}
+attacks:
+  longsword: {damage: 1d8+1, type: slashing, bonus: 4}
+  frost-bolt: {damage: 1d6, type: ice, bonus: 5, attribute: int, ranged: true}
+  rapier: {damage: 1d6, type: piercing, bonus: 5, attribute: dex}
+  torch: {damage: 1d6, type: fire, bonus: 5}
+  sickle: {damage: 1d8, type: slashing, bonus: 5}
+  mace: {damage: 2d8, type: bludgeoning, bonus: 6, hand: two-handed}
+sides:
+  heroes:
+    - {name: Brenna, hp: 24, player: true, attributes: {str: 14}, dc: 10, armor: mail,
+       armor_bc: 3, shield_bc: 2, defense: block, attacks: [longsword]}
+    - {name: Iskra, hp: 16, player: true, attributes: {int: 15, str: 9}, dc: 11,
+       attacks: [frost-bolt], target: lowest-hp}
+    - {name: Tomas, hp: 18, player: true, attributes: {dex: 15}, dc: 12, defense: parry,
+       parry_value: 3, attacks: [rapier]}
+  cult:
+    - {name: Acolyte, count: 2, hp: 18, dc: 12, attacks: [torch, sickle], target: random}
+    - {name: Zealot, hp: 51, dc: 12, armor: plate, armor_bc: 2, attacks: [mace],
+       status_immune: [bleeding]}
+"""
+
+
+def _brawl(renamed: dict[str, str]) -> object:
+    """:data:`BRAWL` with ``name: X`` renamed (attacks too), simulated (2,000, seed 1)."""
+    text = BRAWL
+    for old, new in renamed.items():
+        text = re.sub(rf"\b{re.escape(old)}\b", new, text)
+    return api.simulate(api.loads(text), n=2000, seed=1)
+
+
+def _column_cells(block: str, header: str, names: list[str]) -> dict[str, str]:
+    """The cell of each of ``names`` in the column ``header`` of the table that has one
+    in ``block``: the word that ends where the header ends (numbers align right)."""
+    lines = block.splitlines()
+    top = next(k for k, line in enumerate(lines) if re.search(rf"\b{header}\b", line))
+    end = re.search(rf"\b{header}\b", lines[top]).end()  # type: ignore[union-attr]
+    cells = {}
+    for line in lines[top + 2 :]:
+        name = next((n for n in names if line.startswith((n + "  ", " " + n + "  "))), None)
+        if name and name not in cells:
+            cells[name] = line[:end].split()[-1]
+    return cells
+
+
+@pytest.mark.parametrize(("width", "brenna", "layout"),
+                         [(80, "Brenna", "broken"), (100, "Brenna", "whole"),
+                          (80, "Brother Castellan Aldemar", "split"),
+                          (100, "Brother Castellan Aldemar", "broken"),
+                          (130, "Brother Castellan Aldemar", "whole")])  # fmt: skip
+def test_the_time_to_down_table_prints_every_column_whole(width: int, brenna: str,
+                                                          layout: str) -> None:  # fmt: skip
+    """Walk 2, #3: at 80 columns the table lost its last column, ``capped``, to rich's
+    crop, beside ``not reached [9, not reached]`` or a name of 25 characters. A median
+    breaks between its figure and its interval where the table would not fit otherwise;
+    where even so it would not, the columns go on in a second table, each under the
+    names: every column whole, at every width."""
+    result = _brawl({"Brenna": brenna})
+    text = _terminal_text(result, width)
+    block = text[text.index("time-to-down (rounds)") : text.index("down rate: share")]
+    assert max(len(line) for line in block.splitlines()) <= width, block
+    rows = result.combatants()  # type: ignore[attr-defined]
+    names = list(rows.combatant)
+    assert not broken_names(block, names), block
+    capped = _column_cells(block, "capped", names)
+    assert capped == {r.combatant: f"{r.capped:,}" for r in rows.itertuples()}, block
+    assert terminal.median_cell(rows.set_index("combatant").loc["Iskra"]) == (
+        "not reached [9, not reached]")  # fmt: skip
+    lines = block.splitlines()
+    header = next(line for line in lines if "combatant" in line)
+    end = header.index(" median ") + len(" median")  # the median column's right edge
+    k = next(k for k, line in enumerate(lines) if line.split()[:1] == ["Iskra"])
+    median, below = lines[k][:end], lines[k + 1][:end]
+    tables = block.count("time-to-down (rounds)")
+    assert tables == (2 if layout == "split" else 1), block
+    if layout == "whole":  # room for the whole table: every median on its line
+        assert median.endswith("  not reached [9, not reached]"), block
+        assert lines[k + 1].split()[:1] == ["Tomas"], block
+    else:  # broken between the figure and its interval, under each other
+        assert median.endswith("  not reached") and below.strip() == "[9, not reached]", block
+
+
+@pytest.mark.parametrize("width", [80, 100])
+def test_a_sweep_of_three_fields_prints_every_median_whole(width: int) -> None:
+    """Walk 2, #4: a sweep of three fields printed its time-to-down medians cut at 80
+    columns, ``5 [5, 5`` and ``[7, not reached``, the point's values broken over three
+    lines beside them. A median goes on two lines instead, its figure over its interval,
+    where the table would not fit otherwise."""
+    import simlab
+    from simlab.report.tuning_terminal import print_sweep
+
+    vary = ["Zealot.hp=50:52", "mace.damage=2d8,2d6+2", "Iskra.hp=15,16"]
+    sweep = simlab.sweep(api.loads(BRAWL), vary, n=1000, seed=1, exact=False)
+    saved = terminal.console
+    terminal.console = Console(width=width, record=True, force_terminal=False)
+    try:
+        print_sweep(sweep)
+        text = terminal.console.export_text()
+    finally:
+        terminal.console = saved
+    block = text[text.index("time-to-down (rounds") : text.index("Every point ran")]
+    assert max(len(line) for line in block.splitlines()) <= width, block
+    medians = {terminal.median_cell(r) for _, r in sweep.combatants().iterrows()}
+    assert any(m.endswith(", not reached]") and len(m) > 16 for m in medians), medians
+    for median in medians:
+        figure, _, interval = median.partition(" [")
+        whole = rf"  {re.escape(median)} *$"
+        broken = rf"  {re.escape(figure)} *\n +\[{re.escape(interval)} *$"
+        assert re.search(whole if not interval else f"{whole}|{broken}", block, re.M), median
+    assert re.search(r"^ *median *$|\bmedian *$", block, re.M), block  # the heading whole
+
+
+LONG_DEFENDER = {"Acolyte": "Acolyte of the Ashen Flame"}
+LONG_ATTACK = {"longsword": "bastard-sword-of-the-northern-march"}
+LONG_NAMES = {**LONG_DEFENDER, **LONG_ATTACK, "Brenna": "Brother Castellan Aldemar the Younger"}
+
+
+@pytest.mark.parametrize(("renamed", "width"),
+                         [(LONG_DEFENDER, 80), (LONG_ATTACK, 80), (LONG_NAMES, 80),
+                          (LONG_NAMES, 100), (LONG_NAMES, 130)])  # fmt: skip
+def test_the_attacks_table_keeps_long_names_whole(renamed: dict[str, str], width: int) -> None:
+    """Walk 2, #5: at 80 columns ``Acolyte of the Ashen Flame 1`` was broken at a space,
+    ``Flame 1`` flush left where attackers stand, and ``bastard-sword-of-the-no`` /
+    ``rthern-march`` inside a word. Every name is whole on its line, as ``simlab exact``
+    writes them; the figures go on two lines, value over interval, to leave room."""
+    result = _brawl(renamed)
+    text = _terminal_text(result, width)
+    block = text[: text.index("time-to-down (rounds)")]
+    lines = block.splitlines()
+    assert max(len(line) for line in lines) <= width, block
+    rates = result.hit_rates()  # type: ignore[attr-defined]
+    names = {*rates.attacker, *rates.defender}
+    assert not broken_names(block, names), block
+    for attack in set(rates.attack):
+        assert re.search(rf"(^|\s){re.escape(attack)}(\s|$)", block, re.M), (attack, block)
+    heads = ("attack", "───", *(f"{a}:" for a in rates.attacker))  # headers, an attack
+    for line in lines[2:]:  # flush left (past the heading line): no name's continuation
+        assert line[:1] in ("", " ") or line.startswith(heads), (line, block)
+    for r in rates.itertuples():
+        hit = terminal.interval_cell(r, "hit_rate").split(" ")[0]
+        row = rf"(^|  ){re.escape(r.defender)}\s+{r.attempts:,}\s+{re.escape(hit)}\s"
+        assert re.search(row, block, re.M), (r.attacker, r.attack, r.defender, block)

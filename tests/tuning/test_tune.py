@@ -304,6 +304,19 @@ def test_an_exact_figure_reads_on_its_side_of_the_target() -> None:
     assert _tuned_figure("win_rate", Evaluation(1, 0.4, 0.4, 0.4, "exact"), 0.5) == "0.4 (exact)"
 
 
+def test_a_median_the_target_lies_outside_reads_in_whole_rounds() -> None:
+    """A median time-to-down whose interval left the target out read ``6.0000 [6.0000,
+    6.0000]`` (target 3), ``4.0000 [4.0000, 4.0000]`` (target 4.5): whole rounds, as a
+    median is, already keep the target out."""
+    from simlab.report.tuning_terminal import _tuned_figure
+
+    median = "median_time_to_down"
+    assert _tuned_figure(median, Evaluation(0, 6.0, 6.0, 6.0, "simulated"), 3) == "6 [6, 6]"
+    assert _tuned_figure(median, Evaluation(21, 4.0, 4.0, 4.0, "simulated"), 4.5) == "4 [4, 4]"
+    assert _tuned_figure(median, Evaluation(9, 7.0, 6.0, 8.0, "simulated"), 9) == "7 [6, 8]"
+    assert _tuned_figure(median, Evaluation(1, 5.0, 5.0, 5.0, "simulated"), 5) == "5 [5, 5]"
+
+
 def test_monotonicity_is_judged_beyond_noise() -> None:
     def ev(x: float, f: float, half: float) -> Evaluation:
         return Evaluation(x, f, f - half, f + half, "simulated" if half else "exact")
@@ -367,6 +380,27 @@ def test_an_unreachable_target_gives_the_closest_end(duel: Any) -> None:
     assert not result.reachable and result.consistent is None
     assert result.value == 30
     assert [e.value for e in result.neighbours()] == [31]
+
+
+class _Rounds(_Evaluator):
+    """A median time-to-down in whole rounds against the Guard's HP, simulated with no
+    spread: 3 rounds up to 16, 4 from 17 to 24, 5 from 25 to 30, 6 beyond."""
+
+    def _measure(self, value: float) -> Evaluation:
+        figure = 3.0 if value < 17 else 4.0 if value <= 24 else 5.0 if value <= 30 else 6.0
+        return Evaluation(value, figure, figure, figure, "simulated")
+
+
+def test_a_tie_with_no_value_consistent_is_broken_where_the_figure_crosses(duel: Any) -> None:
+    """A target of 4.5 rounds: every value from 17 to 30 is 0.5 away. The tuning gave
+    the first of them evaluated, 21, beside "it lies between Guard.hp=24 and 25"; the
+    value given is the one next to that crossing."""
+    target = parse_target("median_time_to_down:Defender=4.5")
+    result = TuneResult("x", "r", 0, 1, "Defender.hp", 5, 40, True, target)
+    _search(_Rounds(duel, "Defender.hp", target, 1, 0, lambda s: None, False), result)
+    assert result.reachable and result.consistent is None
+    assert result.value == 24
+    assert [e.value for e in result.neighbours()] == [23, 25]
 
 
 def test_non_monotone_figure_is_said_and_every_crossing_found(duel: Any) -> None:
