@@ -460,11 +460,12 @@ class ScenarioBase(StrictModel):
     def with_(self, changes: Any = None, /, **fields: Any) -> Any:
         """A new scenario with fields changed, validated like the file (see
         :func:`simlab.override`): ``scn.with_({"Defender.guard": 2})``, or top-level
-        fields as keywords, ``scn.with_(max_rounds=50)``."""
-        from simlab.tuning.overrides import override
+        fields as keywords, ``scn.with_(max_rounds=50)``, or both (a field both change
+        is refused, as any field changed twice)."""
+        from simlab.tuning.overrides import as_overrides, override
 
-        if fields:
-            changes = {**(changes or {}), **fields}
+        if fields:  # changes of any kind, checked as such, and the keywords' with them
+            changes = [*as_overrides(changes or {}), *as_overrides(fields)]
         return override(self, changes or {})
 
     def expanded(self) -> list[tuple[int, Any]]:

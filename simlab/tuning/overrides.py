@@ -18,14 +18,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from simlab.arguments import spelled_as
+from simlab.arguments import describe, spelled_as
 from simlab.errors import InputError, Problem, ScenarioError, did_you_mean
 from simlab.limits import MAX_INTEGER_DIGITS, too_many_digits
 from simlab.scenario.common import ScenarioBase
 from simlab.scenario.source import Path, YamlSource, parse_yaml
 
-__all__ = ["Override", "apply_overrides", "override", "parse_assignment", "parse_value",
-           "spelled_value"]  # fmt: skip
+__all__ = ["Override", "apply_overrides", "as_overrides", "check_value", "override",
+           "parse_assignment", "parse_value", "spelled_value"]  # fmt: skip
 
 #: The first row of a profile chart: ``profile[9]`` is row 9 of the 2d6 chart (rows 2..12).
 PROFILE_FIRST_ROW = 2
@@ -57,7 +57,7 @@ class Override:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "value", plain_value(self.value))  # numpy's, made Python's
-        _refuse_long_integers(self.value, self.label)
+        check_value(self.value, self.label)
 
     def spelled(self) -> str:
         """``NAME.FIELD=VALUE`` as a reader would type it (``Defender.guard=2``)."""
@@ -114,19 +114,26 @@ def argument_label(option: str, text: str) -> str:
     return f"{option} {shown}"
 
 
-def _refuse_long_integers(value: Any, label: str) -> None:
-    """Refuse an integer of more than :data:`~simlab.limits.MAX_INTEGER_DIGITS` digits
-    anywhere in a Python override's value, as the YAML reader refuses it in a file
-    (README, "Limits"): Python cannot even show a decimal of more than 4,300 digits."""
+def check_value(value: Any, label: str) -> None:
+    """Refuse, anywhere in a Python override's value, what no scenario file could write:
+    an integer of more than :data:`~simlab.limits.MAX_INTEGER_DIGITS` digits, as the
+    YAML reader refuses it in a file (README, "Limits": Python cannot even show a
+    decimal of more than 4,300 digits), or a value that is not a number, a text, a
+    bool, None, nor a list or mapping of them (a set, bytes, an object), which
+    validation and the record of overrides (:meth:`Override.spelled`) cannot read."""
     if isinstance(value, dict):
         for item in [*value, *value.values()]:
-            _refuse_long_integers(item, label)
+            check_value(item, label)
     elif isinstance(value, list):
         for item in value:
-            _refuse_long_integers(item, label)
+            check_value(item, label)
     elif isinstance(value, int) and abs(value) >= 10**MAX_INTEGER_DIGITS:
         digits = math.floor(math.log10(abs(value))) + 1
         raise InputError(f"{label}: {too_many_digits(digits)}")
+    elif value is not None and not isinstance(value, bool | int | float | str):
+        raise InputError(f"{label}: expected a value a scenario file can hold (a number, a "
+                         f"text, true or false, or a list or mapping of them); got "
+                         f"{describe(value)}")  # fmt: skip
 
 
 def parse_value(text: str, label: str) -> Any:
@@ -177,15 +184,26 @@ def plain_value(value: Any) -> Any:
     return value
 
 
-def _as_overrides(
+def as_overrides(
     changes: Mapping[str, Any] | Iterable[str] | Iterable[Override],
 ) -> list[Override]:
     """Overrides from a mapping (values as Python values) or ``NAME.FIELD=VALUE`` strings
-    (one string is one override, not its characters)."""
+    (one string is one override, not its characters).
+
+    Raises
+    ------
+    InputError
+        Naming ``changes`` when it is none of those (``scn.with_(5)`` raised a
+        TypeError, "'int' object is not iterable").
+    """
     if isinstance(changes, str):
         changes = [changes]
     if isinstance(changes, Mapping):
         return [Override(str(k), v, f"override {k}") for k, v in changes.items()]
+    if isinstance(changes, bytes | bytearray) or not isinstance(changes, Iterable):
+        raise InputError(f"changes: expected a mapping of NAME.FIELD to values, a "
+                         f"'NAME.FIELD=VALUE' text or a list of them; got "
+                         f"{describe(changes)}")  # fmt: skip
     return [c if isinstance(c, Override) else parse_assignment(str(c), "override")
             for c in changes]  # fmt: skip
 
@@ -218,7 +236,7 @@ def override(
     InputError
         Naming the override, when a name or value is not what the scenario expects.
     """
-    return apply_overrides(scenario, _as_overrides(changes))
+    return apply_overrides(scenario, as_overrides(changes))
 
 
 def apply_overrides(scenario: ScenarioBase, overrides: list[Override]) -> ScenarioBase:

@@ -31,6 +31,7 @@ from simlab.tuning.overrides import (
     Override,
     apply_overrides,
     argument_label,
+    check_value,
     parse_value,
     plain_value,
     refuse_run_changes,
@@ -145,7 +146,10 @@ def _variations(vary: Vary) -> list[Variation]:
         taken = list(itertools.islice(values, MAX_POINTS + 1))  # range(10**20) is iterable
         if len(taken) > MAX_POINTS:
             raise InputError(f"{label}: expected at most {MAX_POINTS:,} values; got more")
-        variations.append(Variation(str(key), tuple(plain_value(taken)), label))
+        values = tuple(plain_value(taken))
+        for value in values:  # before _check_values spells one given twice
+            check_value(value, label)
+        variations.append(Variation(str(key), values, label))
     return variations
 
 

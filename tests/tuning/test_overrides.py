@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -121,6 +122,24 @@ def test_python_override_of_too_many_digits_names_its_key(duel: Any, value: Any)
     with pytest.raises(InputError, match=r"^override Defender.hp: expected an integer of "
                        r"at most 100 digits; got a number with [\d,]+ digits$"):  # fmt: skip
         simlab.override(duel, {"Defender.hp": value})
+
+
+@pytest.mark.parametrize(
+    ("value", "got"),
+    [({0, 1, 2}, "a set"), (b"3", "bytes"), (object(), "an object"), ([1, {2}], "a set"),
+     ({(12, 1): ["stun 1"]}, "a tuple")],
+    ids=["set", "bytes", "object", "in-a-list", "key"],
+)  # fmt: skip
+def test_python_override_no_file_could_write_names_its_key(duel: Any, value: Any, got: str) -> None:
+    """A set, bytes or any object raised ``TypeError: Object of type set is not JSON
+    serializable`` (the record of overrides spells each value as JSON); in a sweep too."""
+    words = re.escape("expected a value a scenario file can hold (a number, a text, true or "
+                      f"false, or a list or mapping of them); got {got}")  # fmt: skip
+    with pytest.raises(InputError, match=rf"^override strike.profile: {words}$"):
+        duel.with_({"strike.profile": value})
+    for values in ([value], [value, value]):  # a value given twice is spelled in its message
+        with pytest.raises(InputError, match=r"^vary strike.profile: "):
+            simlab.sweep(duel, {"strike.profile": values}, n=10)
 
 
 def test_names_with_dots_and_ambiguity() -> None:
