@@ -45,15 +45,16 @@ class Override:
     """One change to a scenario: ``target`` (``NAME.FIELD``) set to ``value``.
 
     ``label`` names the override in error messages: the ``--set`` argument as typed on
-    the command line, or the key of the mapping given in Python. ``one_of`` marks a
-    value that is one of several its argument gives (a sweep's or a tune's ``--vary``):
-    a problem of the scenario it makes names the value too (:meth:`named`).
+    the command line, or the key of the mapping given in Python (``keyed``). ``one_of``
+    marks a value that is one of several its argument gives (a sweep's or a tune's
+    ``--vary``): a problem of the scenario it makes names the value too (:meth:`named`).
     """
 
     target: str
     value: Any
     label: str
     one_of: bool = False
+    keyed: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "value", plain_value(self.value))  # numpy's, made Python's
@@ -67,6 +68,13 @@ class Override:
         """How a problem of the scenario it makes names it: its label, or, for one value
         of several, ``params.ap_per_round=1 from --vary params.ap_per_round=3,1``."""
         return f"{self.spelled()} from {self.label}" if self.one_of else self.label
+
+    def brought(self) -> str:
+        """How a problem in the file that the override brings names it, among those of
+        the same change (:meth:`named`), always with its value: a Python mapping's key
+        gets it, ``override params.ap_per_round=1`` as the command line's ``--set
+        params.ap_per_round=1`` (the value is what broke the file's line)."""
+        return f"{self.label}={spelled_value(self.value)}" if self.keyed else self.named()
 
 
 def spelled_value(value: Any) -> str:
@@ -199,7 +207,7 @@ def as_overrides(
     if isinstance(changes, str):
         changes = [changes]
     if isinstance(changes, Mapping):
-        return [Override(str(k), v, f"override {k}") for k, v in changes.items()]
+        return [Override(str(k), v, f"override {k}", keyed=True) for k, v in changes.items()]
     if isinstance(changes, bytes | bytearray) or not isinstance(changes, Iterable):
         raise InputError(f"changes: expected a mapping of NAME.FIELD to values, a "
                          f"'NAME.FIELD=VALUE' text or a list of them; got "
@@ -321,7 +329,7 @@ def _name_override(problem: Problem, overrides: list[Override]) -> Problem:
     """``problem`` named after the override it is located at; a problem located in the
     file (which validated before the overrides) says which overrides brought it."""
     if problem.line is None or problem.line >= 0:
-        labels = ", ".join(item.named() for item in overrides)
+        labels = ", ".join(item.brought() for item in overrides)
         message = f"{problem.message} (with {labels})"
         return Problem(problem.file, problem.line, problem.col, message)
     return Problem(overrides[-problem.line - 1].named(), None, None, problem.message)

@@ -187,3 +187,21 @@ def test_a_file_problem_an_override_brings_names_the_override() -> None:
     plan = "(quick-jab 1 + quick-jab 1 + quick-jab 1)"
     assert first.endswith(f"expected a plan costing at most 1 AP; got 3 AP {plan} "
                           "(with override params.ap_per_round=1)"), first  # fmt: skip
+
+
+def test_a_file_problem_a_python_mapping_brings_names_its_value() -> None:
+    """A Python mapping's override is named by its key alone where the problem is its
+    own value (``override Brute.guard: expected an integer``); a problem of the file it
+    brings read ``(with override params.ap_per_round)``, without the value that broke the
+    line, where the command line's reads ``(with --set params.ap_per_round=1)``."""
+    path = ROOT / "scenarios/shattered-spirits-draft1/techniques-3v3.yaml"
+    with pytest.raises(InputError) as err:
+        simlab.load(path).with_({"params.ap_per_round": 1, "max_rounds": 40})
+    first = str(err.value).splitlines()[0]
+    assert first.startswith(f"{path}:56:"), first
+    assert first.endswith("got 3 AP (quick-jab 1 + quick-jab 1 + quick-jab 1) (with override "
+                          "params.ap_per_round=1, override max_rounds=40)"), first  # fmt: skip
+    with pytest.raises(InputError, match=r"\(with override Brute.attacks=\[\]\)$"):
+        simlab.load(ROOT / "scenarios/shattered-spirits/quickstart.yaml").with_(
+            {"Brute.attacks": []}
+        )
