@@ -95,6 +95,18 @@ def test_a_numpy_seed_and_count_are_written_as_python_ints(tmp_path: Path) -> No
     )
 
 
+def test_a_seed_written_as_a_float_is_taken_as_a_count_is() -> None:
+    """``seed=1e3`` was refused with "expected a seed between 0 and 2**64-1; got 1000.0",
+    as if out of range, while ``n=1e3`` was taken; a fraction says what is wrong."""
+    as_float = simlab.simulate(QUICKSTART, n=300, seed=1e3)
+    assert type(as_float.seed) is int and as_float.seed == 1000
+    as_int = simlab.simulate(QUICKSTART, n=300, seed=1000)
+    for name, counts in as_int.tallies._asdict().items():
+        assert np.array_equal(getattr(as_float.tallies, name), counts), name
+    with pytest.raises(InputError, match=r"^expected a seed as a whole number; got 2\.5$"):
+        simlab.simulate(QUICKSTART, n=300, seed=2.5)
+
+
 def test_sweeps_comparisons_and_tunings_take_numpy_counts_and_seeds(tmp_path: Path) -> None:
     """Each is written (JSON) after running on numpy's numbers, as on Python's."""
     duel = ROOT / "scenarios/benchmarks/ss-duel.yaml"
