@@ -236,7 +236,8 @@ def compare(
     labels : (str, str)
         Names of A and B in tables.
     progress : callable, optional
-        Called with the number of encounters finished (of both runs: 2n in all).
+        Called with the encounters played since its last call, after each range (the
+        calls add up to both runs' encounters: 2n in all).
 
     Returns
     -------

@@ -519,7 +519,8 @@ def sweep(
         Also ask the exact engine at every point (hit, crit, mean damage per pair; a
         duel's mean time-to-down) where it answers.
     progress : callable, optional
-        Called with the number of encounters finished after each block.
+        Called with the encounters played since its last call, as for
+        :func:`simlab.simulate` (the calls add up to the encounters of every point).
     precision, precision_on : optional
         Run every point to a precision (``n`` is then the cap; each point stops on its
         own), as for :func:`simlab.simulate`.

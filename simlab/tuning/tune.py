@@ -434,7 +434,9 @@ def tune(
         :func:`simlab.simulate`; checked on ``precision_on``, by default on the target's
         figure (:func:`_precision_on`).
     progress : callable, optional
-        Called with the number of encounters finished.
+        Called with the encounters played since its last call, as for
+        :func:`simlab.simulate` (the calls add up to the encounters of every value
+        simulated).
     label : str, optional
         How messages name the range (:class:`Range`); by default as the Python argument
         ``vary``: ``vary Defender.hp=5:60``.
