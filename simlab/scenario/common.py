@@ -438,7 +438,14 @@ class ScenarioBase(StrictModel):
         from simlab.tuning.overrides import idle_overrides
 
         before, overrides = self._made_from
-        return before.idle_overrides + idle_overrides(before, self, overrides)
+        if len(self.overrides) == len(before.overrides) + len(overrides):
+            return before.idle_overrides + idle_overrides(before, self, overrides)
+        # a field changed again: its one entry (the value in effect) is idle when the
+        # file has that value, whatever the earlier change set it to
+        root = before
+        while root._made_from is not None:
+            root = root._made_from[0]
+        return idle_overrides(root, self, self.overrides)
 
     def model_copy(self, *, update: Any = None, deep: bool = False) -> Any:
         """A copy of the scenario. With ``update`` it is refused: pydantic's copy skips

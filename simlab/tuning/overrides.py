@@ -273,8 +273,7 @@ def apply_overrides(scenario: ScenarioBase, overrides: list[Override]) -> Scenar
         # A changed row (a list item, a row key) is checked with its chart: errors name it.
         whole = path[:-1] if isinstance(path[-1], int) else path
         _mark(positions, key_positions, whole, _sentinel(k))
-    applied = source.overrides + tuple(o.spelled() for o in overrides)
-    done = source.written + tuple(changed_by)
+    applied, done = _recorded(source, changed_by, data)
     changed = YamlSource(source.filename, data, positions, key_positions, applied, done)
     try:
         result = from_source(changed)
@@ -282,6 +281,31 @@ def apply_overrides(scenario: ScenarioBase, overrides: list[Override]) -> Scenar
         raise ScenarioError([_name_override(p, overrides) for p in err.problems]) from None
     result._made_from = (scenario, tuple(o.spelled() for o in overrides))
     return result
+
+
+def _recorded(source: YamlSource, changed_by: dict[tuple[Any, ...], Override],
+              data: dict[str, Any]) -> tuple[tuple[str, ...], tuple[Path, ...]]:  # fmt: skip
+    """The overrides a changed scenario records (``NAME.FIELD=VALUE``) and the document
+    paths they wrote: ``source``'s own, then those of ``changed_by`` (``data`` is the
+    document with them). One entry a field, with the value in effect: a later change of
+    a field an earlier override set (``scn.with_({"Brute.guard": 3}).with_({"Brute.guard":
+    4})``, or a whole ``profile`` after a row of it) replaces it, and a later change of a
+    part of what an earlier one set (a row after the whole ``profile``) records the whole
+    as it now is. The record lists each change once, as one ``--set`` each would make it."""
+    entries = dict(zip(source.written, source.overrides, strict=True))
+    for path, item in changed_by.items():
+        spelled = item.spelled()
+        for earlier in [p for p in entries if _overlaps(p, path)]:
+            target = entries.pop(earlier).partition("=")[0]
+            if len(earlier) < len(path):  # the later one changed a part of it
+                path, spelled = earlier, f"{target}={spelled_value(_at(data, earlier))}"
+        entries[path] = spelled
+    return tuple(entries.values()), tuple(entries)
+
+
+def _overlaps(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    """Whether the document paths ``a`` and ``b`` are one, or one holds the other."""
+    return a[: len(b)] == b or b[: len(a)] == a
 
 
 def idle_overrides(before: ScenarioBase, after: ScenarioBase,
@@ -315,7 +339,7 @@ def _overlapping(
     """The earlier override that changes ``path``, a part of it or what holds it
     (``profile`` and ``profile[9]``), if any: both would apply, the last winning."""
     for earlier, item in changed_by.items():
-        if earlier[: len(path)] == path or path[: len(earlier)] == earlier:
+        if _overlaps(earlier, path):
             return item
     return None
 

@@ -37,6 +37,20 @@ def test_a_comparison_shows_one_line_with_how_many_figures_changed(duel: Any) ->
     )
 
 
+def test_a_comparison_of_a_b_identical_to_a_says_so(duel: Any) -> None:
+    """It read "0 of 14 figures changed" only, where the terminal says "B is identical
+    to A: …"."""
+    ab = simlab.compare(duel, changes={"Defender.hp": 30}, n=1000, ranges=8)
+    assert repr(ab) == (
+        f"<Comparison ss-duel vs Defender.hp=30 · 1,000 encounters on the same dice · 8 ranges:"
+        f" 0 of {len(ab.figures)} figures changed (paired 95% interval); B is identical to A: "
+        "Defender.hp is already 30, so Defender.hp=30 changes nothing; .figures>"
+    )
+    itself = simlab.compare(duel, duel, n=1000, ranges=8)
+    assert repr(itself).endswith("changed (paired 95% interval); B is identical to A (the same "
+                                 "scenario): every difference is 0; .figures>")  # fmt: skip
+
+
 def test_a_tuning_shows_one_line_with_the_value_found(duel: Any) -> None:
     """The dataclass's repr listed every evaluation (about 1.5 kB)."""
     tu = simlab.tune(duel, "Defender.hp=10:40", "median_time_to_down:Defender=5", n=1000)

@@ -205,3 +205,39 @@ def test_a_file_problem_a_python_mapping_brings_names_its_value() -> None:
         simlab.load(ROOT / "scenarios/shattered-spirits/quickstart.yaml").with_(
             {"Brute.attacks": []}
         )
+
+
+def test_a_field_changed_again_in_a_chain_is_recorded_once_with_the_value_in_effect(
+    duel: Any,
+) -> None:
+    """``with_({"Defender.guard": 3}).with_({"Defender.guard": 4})`` recorded both,
+    ``Defender.guard=3, Defender.guard=4`` in the repr and ``meta["overrides"]``, though
+    only 4 is in effect (and the pair, given again as ``--set``, is refused)."""
+    from simlab.report.files import scenario_hash
+
+    chained = duel.with_({"Defender.guard": 3, "Attacker.hp": 20}).with_({"Defender.guard": 4})
+    assert chained.overrides == ("Attacker.hp=20", "Defender.guard=4")
+    assert chained.source.written == (("sides", "attacker", 0, "hp"),
+                                       ("sides", "defender", 0, "guard"))  # fmt: skip
+    result = simlab.simulate(chained, n=10)
+    assert result.meta["overrides"] == ["Attacker.hp=20", "Defender.guard=4"]
+    assert "· with Attacker.hp=20, Defender.guard=4 ·" in repr(result)
+    row_then_whole = duel.with_({"strike.profile[9]": 8}).with_({"strike.profile": [0] * 11})
+    assert row_then_whole.overrides == ("strike.profile=[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]",)
+    whole_then_row = duel.with_({"strike.profile": [0] * 11}).with_({"strike.profile[9]": 8})
+    assert whole_then_row.overrides == ("strike.profile=[0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0]",)
+    for scn in (chained, whole_then_row):  # the record makes the same scenario, given again
+        assert scenario_hash(duel.with_(list(scn.overrides))) == scenario_hash(scn)
+
+
+def test_a_field_changed_again_is_idle_when_the_file_has_its_value(duel: Any) -> None:
+    """Whether the one entry changes nothing is asked of the file, not of the earlier
+    change: ``Defender.hp=30`` after ``Defender.hp=20`` is the file's 30."""
+    assert duel.with_({"Defender.hp": 20}).with_({"Defender.hp": 30}).idle_overrides == (
+        "Defender.hp=30",
+    )
+    assert duel.with_({"Defender.hp": 30}).with_({"Defender.hp": 20}).idle_overrides == ()
+    twice = duel.with_({"Defender.guard": 2}).with_({"Defender.guard": 2})
+    assert twice.overrides == ("Defender.guard=2",) and twice.idle_overrides == ()
+    kept = duel.with_({"Defender.hp": 30}).with_({"Defender.guard": 2})
+    assert kept.idle_overrides == ("Defender.hp=30",)
