@@ -166,16 +166,19 @@ class Comparison:
     only_in_b: list[tuple[str, str]] = field(default_factory=list)
 
     def __repr__(self) -> str:
-        """One line: what was compared and how much changed (the dataclass's own repr
-        printed both runs' tallies, some 28 kB), and, where B is A, that it is, in the
-        terminal's words (``B is identical to A: Brute.hp is already 30, …``)."""
+        """One line: what was compared (run to a precision that stopped at its cap, that
+        it did) and how much changed (the dataclass's own repr printed both runs'
+        tallies, some 28 kB), and, where B is A, that it is, in the terminal's words
+        (``B is identical to A: Brute.hp is already 30, …``)."""
         from simlab.report.tuning_terminal import identical_note
 
         changed = int(self.figures.changed.sum()) if len(self.figures) else 0
         a, b = self.labels
         same = identical_note(self).removesuffix(".")
-        return (f"<Comparison {a} vs {b} · {counted(self.a.encounters, 'encounter')} on the "
-                f"same dice · {counted(self.ranges, 'range')}: {changed} of "
+        capped = (self.precision or {}).get("cap_reached", False)
+        cap = " (the cap, reached before the precision was met)" if capped else ""
+        return (f"<Comparison {a} vs {b} · {counted(self.a.encounters, 'encounter')}{cap} on "
+                f"the same dice · {counted(self.ranges, 'range')}: {changed} of "
                 f"{counted(len(self.figures), 'figure')} changed"
                 f" (paired 95% interval){f'; {same}' if same else ''}; .figures>")  # fmt: skip
 

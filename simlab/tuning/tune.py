@@ -150,7 +150,8 @@ def parse_range(text: str, option: str = "--vary") -> Range:
 class Evaluation:
     """The figure at one value: ``lo``/``hi`` its 95% interval (equal to it when exact);
     ``encounters`` the encounters simulated for it (None when exact), which differ from
-    value to value when each runs to a precision."""
+    value to value when each runs to a precision; ``capped`` whether that run reached
+    its cap before the precision was met."""
 
     value: float
     figure: float
@@ -158,6 +159,7 @@ class Evaluation:
     hi: float
     method: str  # "exact" or "simulated"
     encounters: int | None = None
+    capped: bool = False
 
     def contains(self, target: float) -> bool:
         """Whether the target is consistent with this figure."""
@@ -293,11 +295,12 @@ class TuneResult:
             if self.precision is None
             else f"each value run to precision {self.precision:g}{on}, cap {self.encounters:,}"
         )
+        capped = self._capped()
         source = ("the exact engine" if methods == {"exact"} else
-                  f"simulation ({size}, seed {self.seed}, the same dice at every value)"
-                  if methods == {"simulated"} else
+                  f"simulation ({size}, seed {self.seed}, the same dice at every "
+                  f"value{capped})" if methods == {"simulated"} else
                   f"the exact engine where it answers and simulation elsewhere "
-                  f"({size}, seed {self.seed})")  # fmt: skip
+                  f"({size}, seed {self.seed}{capped})")  # fmt: skip
         search = ("a grid (no value gave the figure)" if not self.measured else
                   "a grid (the figure is the same at every value tried)" if self.flat else
                   "bisection (the figure is monotone in the field over the values tried)"
@@ -309,6 +312,23 @@ class TuneResult:
         return (f"tuned {self.field} over {_show(self.lo)}..{_show(self.hi)} ({kind}){fixed} "
                 f"for {self.target} by {search}, {counted(len(self.evaluations), 'value')} "
                 f"evaluated by {source}")  # fmt: skip
+
+    def capped_values(self) -> int | None:
+        """How many values simulated to the precision reached the cap before it was met;
+        None when the values were not run to a precision."""
+        if self.precision is None:
+            return None
+        return sum(e.capped for e in self.evaluations)
+
+    def _capped(self) -> str:
+        """``; 15 of 15 values simulated reached the cap before the precision`` for
+        :meth:`how`, as a sweep's header says it of its points; "" where none did."""
+        capped = self.capped_values()
+        if not capped:
+            return ""
+        simulated = sum(e.method == "simulated" for e in self.evaluations)
+        return (f"; {capped} of {counted(simulated, 'value')} simulated reached the cap "
+                "before the precision")  # fmt: skip
 
     def document(self) -> dict[str, Any]:
         """The ``tune.json`` document."""
@@ -327,10 +347,12 @@ class TuneResult:
             "reachable": self.reachable, "measured": self.measured,
             "flat": self.flat, "monotone": self.monotone if self.searched else None,
             "how": self.how(), "precision": self.precision,
-            "precision_on": list(self.precision_on),
+            "precision_on": list(self.precision_on), "capped_values": self.capped_values(),
             "evaluations": [{"set": {self.field: _json(e.value)}, "figure": _num(e.figure),
                              "figure_ci": [_num(e.lo), _num(e.hi)], "method": e.method,
-                             **({"encounters": e.encounters} if e.encounters else {})}
+                             **({"encounters": e.encounters} if e.encounters else {}),
+                             **({"cap_reached": e.capped} if e.encounters and
+                                self.precision is not None else {})}
                             for e in self.evaluations],
         }  # fmt: skip
 
@@ -380,7 +402,8 @@ class _Evaluator:
             return Evaluation(value, figure, figure, figure, "exact")
         res = self.simulate(scn)
         x, lo, hi = measure(res.tallies, res.layout, res.encounters, self.target.figure)
-        return Evaluation(value, x, lo, hi, "simulated", res.encounters)
+        capped = res.meta.get("precision", {}).get("cap_reached", False)
+        return Evaluation(value, x, lo, hi, "simulated", res.encounters, capped)
 
     def _exact(self, scn: ScenarioBase) -> float | None:
         if not self.exact:

@@ -560,3 +560,29 @@ def test_a_tune_to_a_precision_checks_its_target_figure_by_default(fight: Any) -
     other = simlab.tune(fight, "Kaito.hp=5:60", target, n=20_000, precision=0.05,
                         precision_on=["mean_rounds"])  # fmt: skip
     assert other.precision_on == ("mean_rounds",) and "on mean_rounds" in other.how()
+
+
+def test_a_tune_to_a_precision_says_how_many_values_reached_the_cap(tmp_path: Path) -> None:
+    """Every value stopped at the cap, far from the precision asked, while ``how`` (the
+    terminal's ``how:`` line and ``tune.json``'s) said "each value run to precision
+    1e-06"; a sweep's header and ``simlab run`` say when the cap came first."""
+    out = tmp_path / "tune"
+    args = ["tune", str(SS_DUEL), "--vary", "Defender.hp=5:40", "--target",
+            "mean_time_to_down:Defender=5", "-n", "2000", "--precision", "1e-6",
+            "--no-exact"]  # fmt: skip
+    done = CliRunner().invoke(main, [*args, "--out", str(out)])
+    assert done.exit_code == 0, done.output
+    doc = json.loads((out / "tune.json").read_text())
+    k = len(doc["evaluations"])
+    said = f"; {k} of {k} values simulated reached the cap before the precision)"
+    assert doc["how"].endswith(said) and said in " ".join(done.output.split())
+    assert doc["capped_values"] == k and all(e["cap_reached"] for e in doc["evaluations"])
+    met = simlab.tune(SS_DUEL, "Defender.hp=5:40", "mean_time_to_down:Defender=5", n=2000,
+                      exact=False, precision=0.5)  # fmt: skip
+    assert "cap" in met.how() and "reached the cap" not in met.how()
+    assert met.document()["capped_values"] == 0
+    assert not any(e["cap_reached"] for e in met.document()["evaluations"])
+    plain = simlab.tune(SS_DUEL, "Defender.hp=5:40", "mean_time_to_down:Defender=5", n=2000,
+                        exact=False).document()  # fmt: skip
+    assert plain["capped_values"] is None
+    assert not any("cap_reached" in e for e in plain["evaluations"])
