@@ -214,8 +214,8 @@ class TuneResult:
         is then the closest end).
     monotone : bool
         Whether the figure was monotone over the values evaluated (``tune.json``: null
-        where it did not move, :attr:`searched`; ``flat`` says whether every value gave
-        the same figure).
+        where it did not move, :attr:`searched`; ``flat`` says whether the field does not
+        move the figure, :attr:`flat`).
     evaluations : list of Evaluation
         Every value evaluated, in increasing order.
     overrides : tuple of str
@@ -322,8 +322,8 @@ class TuneResult:
     @property
     def searched(self) -> bool:
         """Whether the figure moved with the field, so that :attr:`monotone` says
-        something: not where no value gave it (:attr:`measured`), nor where every value
-        gave the same (:attr:`flat`). ``tune.json``'s ``monotone`` is null then, as the
+        something: not where no value gave it (:attr:`measured`), nor where the field
+        does not move it (:attr:`flat`). ``tune.json``'s ``monotone`` is null then, as the
         terminal says "by a grid", not "monotone"."""
         return self.measured and not self.flat
 
