@@ -128,9 +128,11 @@ def simulate(
         Also return one row per attack with the raw dice (``Result.trace``); for small
         runs (at most 10,000 encounters), played on one thread.
     progress : callable, optional
-        Called with the number of encounters finished, as the run goes (locally after
-        each kernel call of the calling thread, at most 0.2 s apart once the speed is
-        known; on a cluster after each task).
+        Called as the run goes with the encounters played since its last call: an
+        increment, not a running total (the calls add up to the encounters simulated,
+        so ``bar.update(k)``, not ``bar.n = k``); locally after each kernel call of the
+        calling thread, at most 0.2 s apart once the speed is known; on a cluster after
+        each task.
     client : distributed.Client, optional
         Run the blocks as tasks on this Dask cluster instead of local threads; the
         result is identical. Not with ``threads``: each worker plays on its own.

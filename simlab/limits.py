@@ -75,14 +75,19 @@ def whole_number_in(value: object, what: str, lo: int, hi: int) -> int:
 
 
 def seed_value(seed: object) -> int:
-    """``seed`` as a Python int, when it is an integer from 0 to :data:`MAX_SEED` (numpy's
-    included: a run's seed is written to JSON, which takes no numpy number).
+    """``seed`` as a Python int, when it is a whole number from 0 to :data:`MAX_SEED`:
+    an int, a numpy integer (a run's seed is written to JSON, which takes no numpy
+    number) or a float with no fraction (``seed=1e3``, taken as ``n=1e3`` is, and as
+    ``--seed 1e3`` and a file's ``seed: 1e3`` are).
 
     Raises
     ------
     simlab.errors.InputError
-        If ``seed`` is not an integer in 0..2**64-1 (a bool, a float, a text, None).
+        ``expected a seed as a whole number; got 1.5`` for a fraction, a bool, a text or
+        None; ``expected a seed between 0 and 2**64-1; got -1`` for one out of range.
     """
+    import math
+    import numbers
     import operator
 
     from simlab.errors import InputError
@@ -91,7 +96,12 @@ def seed_value(seed: object) -> int:
         value = None if isinstance(seed, bool) else operator.index(seed)  # type: ignore[arg-type]
     except TypeError:
         value = None
-    if value is None or not 0 <= value <= MAX_SEED:
+    if value is None and isinstance(seed, numbers.Real) and not isinstance(seed, bool):
+        whole = math.isfinite(float(seed)) and float(seed).is_integer()
+        value = int(float(seed)) if whole else None
+    if value is None:
+        raise InputError(f"expected a seed as a whole number; got {seed!r}")
+    if not 0 <= value <= MAX_SEED:
         raise InputError(f"expected a seed between 0 and 2**64-1; got {seed!r}")
     return int(value)
 

@@ -80,6 +80,28 @@ def test_compare_names_its_second_scenario() -> None:
         simlab.compare(None, DUEL, n=N)
 
 
+CHANGES = (
+    "changes: expected a mapping of NAME.FIELD to values, a 'NAME.FIELD=VALUE' text "
+    "or a list of them"
+)
+
+
+@pytest.mark.parametrize(("bad", "got"), [(5, "5"), (2.5, "2.5"), (b"Defender.guard=2", "bytes")])
+def test_changes_of_the_wrong_type_are_refused(bad: object, got: str) -> None:
+    """``scn.with_(5)``, ``simlab.override(scn, 5)`` and ``compare(changes=5)`` raised
+    ``TypeError: 'int' object is not iterable``."""
+    duel = simlab.load(DUEL)
+    calls = [
+        lambda: duel.with_(bad),
+        lambda: duel.with_(bad, max_rounds=5),  # a TypeError: 'int' object is not a mapping
+        lambda: simlab.override(duel, bad),
+        lambda: simlab.compare(duel, changes=bad, n=N),
+    ]
+    for call in calls:
+        with pytest.raises(InputError, match=_words(f"{CHANGES}; got {got}")):
+            call()
+
+
 @pytest.mark.parametrize(("bad", "got"), [(None, "None"), (7, "7"), ({}, "a dict")])
 def test_load_takes_only_a_path(bad: object, got: str) -> None:
     words = _words(f"expected the path of a scenario file; got {got}")
@@ -251,6 +273,33 @@ def test_plot_sweep_refuses_what_it_does_not_draw_and_names_what_was_meant(
     for draw, words in misspelt:
         with pytest.raises(InputError, match=_words(words)):
             draw()
+    plt.close("all")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "words"),
+    [({"before": "x"}, "an array of numbers over 0, 1, … for before; got 'x'"),
+     ({"after": [0.1, "a"]}, "an array of numbers over 0, 1, … for after; got a list holding 'a'"),
+     ({"after": [[0.1]]}, "for after; got a list holding a list"),
+     ({"before": 0.5}, "for before; got 0.5"),
+     ({"ax": None}, "expected an Axes (matplotlib.pyplot.subplots) for ax; got None"),
+     ({"bars": "yes"}, "expected True or False for bars; got 'yes'"),
+     ({"where": "mid"}, "expected 'pre' or 'post' for where; got 'mid'")],
+)  # fmt: skip
+def test_plot_before_after_names_its_argument_of_the_wrong_type(
+    arguments: dict[str, Any], words: str
+) -> None:
+    """``plot_before_after(ax, "x", [0.2], …)`` raised numpy's ``ValueError: could not
+    convert string to float: 'x'`` from inside the plot."""
+    import matplotlib.pyplot as plt
+
+    from simlab import plots
+
+    _, ax = plt.subplots()
+    given = {"ax": ax, "before": [0.2, 0.8], "after": [0.5, 0.5], "xlabel": "damage",
+             "ylabel": "p", **arguments}  # fmt: skip
+    with pytest.raises(InputError, match=_words(words)):
+        plots.plot_before_after(**given)
     plt.close("all")
 
 

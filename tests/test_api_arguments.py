@@ -95,6 +95,18 @@ def test_a_numpy_seed_and_count_are_written_as_python_ints(tmp_path: Path) -> No
     )
 
 
+def test_a_seed_written_as_a_float_is_taken_as_a_count_is() -> None:
+    """``seed=1e3`` was refused with "expected a seed between 0 and 2**64-1; got 1000.0",
+    as if out of range, while ``n=1e3`` was taken; a fraction says what is wrong."""
+    as_float = simlab.simulate(QUICKSTART, n=300, seed=1e3)
+    assert type(as_float.seed) is int and as_float.seed == 1000
+    as_int = simlab.simulate(QUICKSTART, n=300, seed=1000)
+    for name, counts in as_int.tallies._asdict().items():
+        assert np.array_equal(getattr(as_float.tallies, name), counts), name
+    with pytest.raises(InputError, match=r"^expected a seed as a whole number; got 2\.5$"):
+        simlab.simulate(QUICKSTART, n=300, seed=2.5)
+
+
 def test_sweeps_comparisons_and_tunings_take_numpy_counts_and_seeds(tmp_path: Path) -> None:
     """Each is written (JSON) after running on numpy's numbers, as on Python's."""
     duel = ROOT / "scenarios/benchmarks/ss-duel.yaml"
@@ -120,3 +132,27 @@ def test_a_scenario_is_changed_by_with_only() -> None:
     with pytest.raises(InputError, match="got an assignment to 'max_rounds'"):
         scn.max_rounds = 5  # type: ignore[misc]
     assert scn.model_copy().max_rounds == scn.max_rounds
+
+
+def test_progress_is_told_increments_and_says_so() -> None:
+    """``progress=`` receives the encounters played since its last call, which the
+    command line's bar adds up (``advance=``); its docs said "the number of encounters
+    finished", which a callback read as a running total (``bar.n = k``)."""
+    from simlab.tuning import compare, sweep, tune
+
+    duel = ROOT / "scenarios/benchmarks/ss-duel.yaml"
+    told: dict[str, list[int]] = {k: [] for k in ("simulate", "sweep", "compare", "tune")}
+    simlab.simulate(duel, n=3000, threads=1, block_size=1000, progress=told["simulate"].append)
+    simlab.sweep(duel, {"Defender.guard": [0, 1]}, n=500, exact=False,
+                 progress=told["sweep"].append)  # fmt: skip
+    simlab.compare(duel, changes={"Defender.guard": 2}, n=500, progress=told["compare"].append)
+    found = simlab.tune(duel, "Defender.hp=5:40", "down_rate:Defender=0.5", n=500, exact=False,
+                        progress=told["tune"].append)  # fmt: skip
+    simulated = sum(e.encounters or 0 for e in found.evaluations)
+    assert [sum(calls) for calls in told.values()] == [3000, 1000, 1000, simulated]
+    assert max(told["simulate"]) <= 1000 and len(told["compare"]) == 2 * 32
+    for function in (simlab.simulate, sweep.sweep, compare.compare, tune.tune):
+        entry = (function.__doc__ or "").split("progress : callable, optional")[1]
+        assert "since its last call" in " ".join(entry.split()[:16]), function.__name__
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert "is called with the encounters played since its last call, an increment" in readme

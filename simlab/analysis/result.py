@@ -82,15 +82,18 @@ class Result:
     check: pd.DataFrame | None = None
 
     def __repr__(self) -> str:
-        """One line: what was run (with the changes it was run with) and every method
-        that gives one of its tables (a notebook shows this for ``res``; the dataclass's
-        own repr printed every tally array, some 14 kB)."""
+        """One line: what was run (with the changes it was run with; a run to a
+        precision that stopped at its cap says so, as ``simlab run`` does) and every
+        method that gives one of its tables (a notebook shows this for ``res``; the
+        dataclass's own repr printed every tally array, some 14 kB)."""
         pairs = int(np.count_nonzero(self.tallies.attempts.sum(axis=1)))
         changed = self.meta.get("overrides")
         fixed = f" · with {', '.join(changed)}" if changed else ""
         methods = ", ".join(f".{name}()" for name in self._table_methods())
+        capped = self.meta.get("precision", {}).get("cap_reached", False)
+        cap = " (the cap, reached before the precision was met)" if capped else ""
         return (f"<Result {self.scenario}{fixed} · rules {self.rules} · "
-                f"{counted(self.encounters, 'encounter')} · seed {self.seed}: "
+                f"{counted(self.encounters, 'encounter')}{cap} · seed {self.seed}: "
                 f"{counted(len(self.layout.combatants), 'combatant')}, "
                 f"{counted(pairs, 'attack pair')}; {methods}>")  # fmt: skip
 

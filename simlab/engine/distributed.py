@@ -54,7 +54,7 @@ def run_dask(
         Encounters per task (default: :func:`cluster_block_size` for the workers
         connected now). The result does not depend on it.
     progress : callable, optional
-        Called with the number of encounters finished as each task completes.
+        Called with the encounters of each task as it completes (an increment).
     first, count : int, optional
         Run only encounters ``first .. first+count-1`` (default: all of them).
     """

@@ -86,7 +86,7 @@ def run_range(
     largest : int, optional
         The most encounters a kernel call plays (default: all ``count``).
     progress : callable, optional
-        Called with the encounters played as the run goes.
+        Called with the encounters played since its last call, as the run goes.
     """
     from simlab.engine.rng import key_from_seed
 
@@ -130,8 +130,8 @@ def run_local(
     block_size : int
         Encounters a kernel call plays at most; the result does not depend on it.
     progress : callable, optional
-        Called with the number of encounters finished, after each piece the calling
-        thread plays.
+        Called with the encounters played since its last call, after each piece the
+        calling thread plays.
     """
     return run_local_range(job, 0, job.n, threads, block_size, progress)
 

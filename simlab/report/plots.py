@@ -23,6 +23,7 @@ a legend beside one panel does not cover the next.
 from __future__ import annotations
 
 import math
+import numbers
 import re
 from typing import TYPE_CHECKING, Any, Literal, NoReturn, cast
 
@@ -831,11 +832,27 @@ def plot_before_after(ax: Axes, before: np.ndarray, after: np.ndarray, xlabel: s
     pandas.DataFrame
         ``x, baseline, current`` (a shorter series is padded: 0 for a distribution, its
         last value for a curve).
+
+    Raises
+    ------
+    simlab.errors.InputError
+        Naming the argument, when ``ax`` is not a matplotlib Axes, ``before`` or
+        ``after`` not an array of numbers, ``bars`` not True or False or ``where``
+        neither ``"pre"`` nor ``"post"``.
     """
+    from matplotlib.axes import Axes as AxesClass
+
+    from simlab.arguments import describe, flag_argument, instance_argument
+    from simlab.errors import InputError
+
+    instance_argument(ax, AxesClass, "matplotlib.pyplot.subplots", "ax")
+    before, after = _series(before, "before"), _series(after, "after")
+    flag_argument(bars, "bars")
+    if where not in ("pre", "post"):
+        raise InputError(f"expected 'pre' or 'post' for where; got {describe(where)}")
     size = max(len(before), len(after))
 
     def pad(v: np.ndarray) -> np.ndarray:
-        v = np.asarray(v, dtype=float)
         fill = 0.0 if bars or not len(v) else v[-1]
         return np.concatenate([v, np.full(size - len(v), fill)])
 
@@ -855,6 +872,32 @@ def plot_before_after(ax: Axes, before: np.ndarray, after: np.ndarray, xlabel: s
     ax.grid(alpha=0.3)
     legend_outside(ax)
     return data
+
+
+def _series(value: object, name: str) -> np.ndarray:
+    """``value``, an argument of :func:`plot_before_after` named ``name``, as a 1-D
+    array of floats.
+
+    Raises
+    ------
+    simlab.errors.InputError
+        When it is not one: a text, a number alone, a nested list, an item that is not a
+        number (``"x"`` raised numpy's ValueError from inside the plot).
+    """
+    from simlab.arguments import describe
+    from simlab.errors import InputError
+
+    try:
+        series = None if isinstance(value, str | bytes) else np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        series = None
+    if series is None or series.ndim != 1:
+        got = describe(value)
+        if isinstance(value, list | tuple):  # the first item that is not a number
+            item = next((x for x in value if not isinstance(x, numbers.Real)), None)
+            got += "" if item is None else f" holding {describe(item)}"
+        raise InputError(f"expected an array of numbers over 0, 1, … for {name}; got {got}")
+    return series
 
 
 def plot_win_rates(result: Result | ScenarioRun, ax: Axes | None = None) -> pd.DataFrame:

@@ -757,9 +757,13 @@ def print_tune(result: TuneResult) -> None:
     if not result.measured:
         say(f"unreachable: {t.figure} was measured at no value of {tried}: "
             f"{_unmeasured(t.figure.figure)}")  # fmt: skip
-    elif result.flat and not result.reachable:
+    elif result.identical and not result.reachable:
         say(f"unreachable: {t.figure} is {figure} at every value of {tried}: the field "
             "does not move it")  # fmt: skip
+    elif result.flat and not result.reachable:
+        say(f"unreachable: {t.figure} is {figure} at {result.field}={result.value:g} and "
+            f"within its noise at every value of {tried}, no two significantly apart on the "
+            "same dice: the field does not move it measurably")  # fmt: skip
     elif not result.reachable:
         say(f"unreachable: {t} is outside what {result.field} = {result.lo:g}..{result.hi:g} "
             f"reaches; closest: {result.field}={result.value:g} gives {figure}")  # fmt: skip

@@ -446,7 +446,14 @@ class ScenarioBase(StrictModel):
         from simlab.tuning.overrides import idle_overrides
 
         before, overrides = self._made_from
-        return before.idle_overrides + idle_overrides(before, self, overrides)
+        if len(self.overrides) == len(before.overrides) + len(overrides):
+            return before.idle_overrides + idle_overrides(before, self, overrides)
+        # a field changed again: its one entry (the value in effect) is idle when the
+        # file has that value, whatever the earlier change set it to
+        root = before
+        while root._made_from is not None:
+            root = root._made_from[0]
+        return idle_overrides(root, self, self.overrides)
 
     def model_copy(self, *, update: Any = None, deep: bool = False) -> Any:
         """A copy of the scenario. With ``update`` it is refused: pydantic's copy skips
@@ -468,11 +475,12 @@ class ScenarioBase(StrictModel):
     def with_(self, changes: Any = None, /, **fields: Any) -> Any:
         """A new scenario with fields changed, validated like the file (see
         :func:`simlab.override`): ``scn.with_({"Defender.guard": 2})``, or top-level
-        fields as keywords, ``scn.with_(max_rounds=50)``."""
-        from simlab.tuning.overrides import override
+        fields as keywords, ``scn.with_(max_rounds=50)``, or both (a field both change
+        is refused, as any field changed twice)."""
+        from simlab.tuning.overrides import as_overrides, override
 
-        if fields:
-            changes = {**(changes or {}), **fields}
+        if fields:  # changes of any kind, checked as such, and the keywords' with them
+            changes = [*as_overrides(changes or {}), *as_overrides(fields)]
         return override(self, changes or {})
 
     def expanded(self) -> list[tuple[int, Any]]:

@@ -166,14 +166,21 @@ class Comparison:
     only_in_b: list[tuple[str, str]] = field(default_factory=list)
 
     def __repr__(self) -> str:
-        """One line: what was compared and how much changed (the dataclass's own repr
-        printed both runs' tallies, some 28 kB)."""
+        """One line: what was compared (run to a precision that stopped at its cap, that
+        it did) and how much changed (the dataclass's own repr printed both runs'
+        tallies, some 28 kB), and, where B is A, that it is, in the terminal's words
+        (``B is identical to A: Brute.hp is already 30, …``)."""
+        from simlab.report.tuning_terminal import identical_note
+
         changed = int(self.figures.changed.sum()) if len(self.figures) else 0
         a, b = self.labels
-        return (f"<Comparison {a} vs {b} · {counted(self.a.encounters, 'encounter')} on the "
-                f"same dice · {counted(self.ranges, 'range')}: {changed} of "
+        same = identical_note(self).removesuffix(".")
+        capped = (self.precision or {}).get("cap_reached", False)
+        cap = " (the cap, reached before the precision was met)" if capped else ""
+        return (f"<Comparison {a} vs {b} · {counted(self.a.encounters, 'encounter')}{cap} on "
+                f"the same dice · {counted(self.ranges, 'range')}: {changed} of "
                 f"{counted(len(self.figures), 'figure')} changed"
-                f" (paired 95% interval); .figures>")  # fmt: skip
+                f" (paired 95% interval){f'; {same}' if same else ''}; .figures>")  # fmt: skip
 
     def document(self) -> dict[str, Any]:
         """The ``compare.json`` document."""
@@ -236,7 +243,8 @@ def compare(
     labels : (str, str)
         Names of A and B in tables.
     progress : callable, optional
-        Called with the number of encounters finished (of both runs: 2n in all).
+        Called with the encounters played since its last call, after each range (the
+        calls add up to both runs' encounters: 2n in all).
 
     Returns
     -------

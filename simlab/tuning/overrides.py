@@ -18,14 +18,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from simlab.arguments import spelled_as
+from simlab.arguments import describe, spelled_as
 from simlab.errors import InputError, Problem, ScenarioError, did_you_mean
 from simlab.limits import MAX_INTEGER_DIGITS, too_many_digits
 from simlab.scenario.common import ScenarioBase
 from simlab.scenario.source import Path, YamlSource, parse_yaml
 
-__all__ = ["Override", "apply_overrides", "override", "parse_assignment", "parse_value",
-           "spelled_value"]  # fmt: skip
+__all__ = ["Override", "apply_overrides", "as_overrides", "check_value", "override",
+           "parse_assignment", "parse_value", "spelled_value"]  # fmt: skip
 
 #: The first row of a profile chart: ``profile[9]`` is row 9 of the 2d6 chart (rows 2..12).
 PROFILE_FIRST_ROW = 2
@@ -45,19 +45,20 @@ class Override:
     """One change to a scenario: ``target`` (``NAME.FIELD``) set to ``value``.
 
     ``label`` names the override in error messages: the ``--set`` argument as typed on
-    the command line, or the key of the mapping given in Python. ``one_of`` marks a
-    value that is one of several its argument gives (a sweep's or a tune's ``--vary``):
-    a problem of the scenario it makes names the value too (:meth:`named`).
+    the command line, or the key of the mapping given in Python (``keyed``). ``one_of``
+    marks a value that is one of several its argument gives (a sweep's or a tune's
+    ``--vary``): a problem of the scenario it makes names the value too (:meth:`named`).
     """
 
     target: str
     value: Any
     label: str
     one_of: bool = False
+    keyed: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "value", plain_value(self.value))  # numpy's, made Python's
-        _refuse_long_integers(self.value, self.label)
+        check_value(self.value, self.label)
 
     def spelled(self) -> str:
         """``NAME.FIELD=VALUE`` as a reader would type it (``Defender.guard=2``)."""
@@ -67,6 +68,13 @@ class Override:
         """How a problem of the scenario it makes names it: its label, or, for one value
         of several, ``params.ap_per_round=1 from --vary params.ap_per_round=3,1``."""
         return f"{self.spelled()} from {self.label}" if self.one_of else self.label
+
+    def brought(self) -> str:
+        """How a problem in the file that the override brings names it, among those of
+        the same change (:meth:`named`), always with its value: a Python mapping's key
+        gets it, ``override params.ap_per_round=1`` as the command line's ``--set
+        params.ap_per_round=1`` (the value is what broke the file's line)."""
+        return f"{self.label}={spelled_value(self.value)}" if self.keyed else self.named()
 
 
 def spelled_value(value: Any) -> str:
@@ -114,19 +122,26 @@ def argument_label(option: str, text: str) -> str:
     return f"{option} {shown}"
 
 
-def _refuse_long_integers(value: Any, label: str) -> None:
-    """Refuse an integer of more than :data:`~simlab.limits.MAX_INTEGER_DIGITS` digits
-    anywhere in a Python override's value, as the YAML reader refuses it in a file
-    (README, "Limits"): Python cannot even show a decimal of more than 4,300 digits."""
+def check_value(value: Any, label: str) -> None:
+    """Refuse, anywhere in a Python override's value, what no scenario file could write:
+    an integer of more than :data:`~simlab.limits.MAX_INTEGER_DIGITS` digits, as the
+    YAML reader refuses it in a file (README, "Limits": Python cannot even show a
+    decimal of more than 4,300 digits), or a value that is not a number, a text, a
+    bool, None, nor a list or mapping of them (a set, bytes, an object), which
+    validation and the record of overrides (:meth:`Override.spelled`) cannot read."""
     if isinstance(value, dict):
         for item in [*value, *value.values()]:
-            _refuse_long_integers(item, label)
+            check_value(item, label)
     elif isinstance(value, list):
         for item in value:
-            _refuse_long_integers(item, label)
+            check_value(item, label)
     elif isinstance(value, int) and abs(value) >= 10**MAX_INTEGER_DIGITS:
         digits = math.floor(math.log10(abs(value))) + 1
         raise InputError(f"{label}: {too_many_digits(digits)}")
+    elif value is not None and not isinstance(value, bool | int | float | str):
+        raise InputError(f"{label}: expected a value a scenario file can hold (a number, a "
+                         f"text, true or false, or a list or mapping of them); got "
+                         f"{describe(value)}")  # fmt: skip
 
 
 def parse_value(text: str, label: str) -> Any:
@@ -177,15 +192,26 @@ def plain_value(value: Any) -> Any:
     return value
 
 
-def _as_overrides(
+def as_overrides(
     changes: Mapping[str, Any] | Iterable[str] | Iterable[Override],
 ) -> list[Override]:
     """Overrides from a mapping (values as Python values) or ``NAME.FIELD=VALUE`` strings
-    (one string is one override, not its characters)."""
+    (one string is one override, not its characters).
+
+    Raises
+    ------
+    InputError
+        Naming ``changes`` when it is none of those (``scn.with_(5)`` raised a
+        TypeError, "'int' object is not iterable").
+    """
     if isinstance(changes, str):
         changes = [changes]
     if isinstance(changes, Mapping):
-        return [Override(str(k), v, f"override {k}") for k, v in changes.items()]
+        return [Override(str(k), v, f"override {k}", keyed=True) for k, v in changes.items()]
+    if isinstance(changes, bytes | bytearray) or not isinstance(changes, Iterable):
+        raise InputError(f"changes: expected a mapping of NAME.FIELD to values, a "
+                         f"'NAME.FIELD=VALUE' text or a list of them; got "
+                         f"{describe(changes)}")  # fmt: skip
     return [c if isinstance(c, Override) else parse_assignment(str(c), "override")
             for c in changes]  # fmt: skip
 
@@ -218,7 +244,7 @@ def override(
     InputError
         Naming the override, when a name or value is not what the scenario expects.
     """
-    return apply_overrides(scenario, _as_overrides(changes))
+    return apply_overrides(scenario, as_overrides(changes))
 
 
 def apply_overrides(scenario: ScenarioBase, overrides: list[Override]) -> ScenarioBase:
@@ -247,8 +273,7 @@ def apply_overrides(scenario: ScenarioBase, overrides: list[Override]) -> Scenar
         # A changed row (a list item, a row key) is checked with its chart: errors name it.
         whole = path[:-1] if isinstance(path[-1], int) else path
         _mark(positions, key_positions, whole, _sentinel(k))
-    applied = source.overrides + tuple(o.spelled() for o in overrides)
-    done = source.written + tuple(changed_by)
+    applied, done = _recorded(source, changed_by, data)
     changed = YamlSource(source.filename, data, positions, key_positions, applied, done)
     try:
         result = from_source(changed)
@@ -256,6 +281,31 @@ def apply_overrides(scenario: ScenarioBase, overrides: list[Override]) -> Scenar
         raise ScenarioError([_name_override(p, overrides) for p in err.problems]) from None
     result._made_from = (scenario, tuple(o.spelled() for o in overrides))
     return result
+
+
+def _recorded(source: YamlSource, changed_by: dict[tuple[Any, ...], Override],
+              data: dict[str, Any]) -> tuple[tuple[str, ...], tuple[Path, ...]]:  # fmt: skip
+    """The overrides a changed scenario records (``NAME.FIELD=VALUE``) and the document
+    paths they wrote: ``source``'s own, then those of ``changed_by`` (``data`` is the
+    document with them). One entry a field, with the value in effect: a later change of
+    a field an earlier override set (``scn.with_({"Brute.guard": 3}).with_({"Brute.guard":
+    4})``, or a whole ``profile`` after a row of it) replaces it, and a later change of a
+    part of what an earlier one set (a row after the whole ``profile``) records the whole
+    as it now is. The record lists each change once, as one ``--set`` each would make it."""
+    entries = dict(zip(source.written, source.overrides, strict=True))
+    for path, item in changed_by.items():
+        spelled = item.spelled()
+        for earlier in [p for p in entries if _overlaps(p, path)]:
+            target = entries.pop(earlier).partition("=")[0]
+            if len(earlier) < len(path):  # the later one changed a part of it
+                path, spelled = earlier, f"{target}={spelled_value(_at(data, earlier))}"
+        entries[path] = spelled
+    return tuple(entries.values()), tuple(entries)
+
+
+def _overlaps(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    """Whether the document paths ``a`` and ``b`` are one, or one holds the other."""
+    return a[: len(b)] == b or b[: len(a)] == a
 
 
 def idle_overrides(before: ScenarioBase, after: ScenarioBase,
@@ -289,7 +339,7 @@ def _overlapping(
     """The earlier override that changes ``path``, a part of it or what holds it
     (``profile`` and ``profile[9]``), if any: both would apply, the last winning."""
     for earlier, item in changed_by.items():
-        if earlier[: len(path)] == path or path[: len(earlier)] == earlier:
+        if _overlaps(earlier, path):
             return item
     return None
 
@@ -303,7 +353,7 @@ def _name_override(problem: Problem, overrides: list[Override]) -> Problem:
     """``problem`` named after the override it is located at; a problem located in the
     file (which validated before the overrides) says which overrides brought it."""
     if problem.line is None or problem.line >= 0:
-        labels = ", ".join(item.named() for item in overrides)
+        labels = ", ".join(item.brought() for item in overrides)
         message = f"{problem.message} (with {labels})"
         return Problem(problem.file, problem.line, problem.col, message)
     return Problem(overrides[-problem.line - 1].named(), None, None, problem.message)

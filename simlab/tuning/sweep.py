@@ -31,6 +31,7 @@ from simlab.tuning.overrides import (
     Override,
     apply_overrides,
     argument_label,
+    check_value,
     parse_value,
     plain_value,
     refuse_run_changes,
@@ -145,7 +146,10 @@ def _variations(vary: Vary) -> list[Variation]:
         taken = list(itertools.islice(values, MAX_POINTS + 1))  # range(10**20) is iterable
         if len(taken) > MAX_POINTS:
             raise InputError(f"{label}: expected at most {MAX_POINTS:,} values; got more")
-        variations.append(Variation(str(key), tuple(plain_value(taken)), label))
+        values = tuple(plain_value(taken))
+        for value in values:  # before _check_values spells one given twice
+            check_value(value, label)
+        variations.append(Variation(str(key), values, label))
     return variations
 
 
@@ -515,7 +519,8 @@ def sweep(
         Also ask the exact engine at every point (hit, crit, mean damage per pair; a
         duel's mean time-to-down) where it answers.
     progress : callable, optional
-        Called with the number of encounters finished after each block.
+        Called with the encounters played since its last call, as for
+        :func:`simlab.simulate` (the calls add up to the encounters of every point).
     precision, precision_on : optional
         Run every point to a precision (``n`` is then the cap; each point stops on its
         own), as for :func:`simlab.simulate`.

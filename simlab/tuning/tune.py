@@ -17,6 +17,19 @@ reported is the evaluated one whose figure is closest to the target; its neighbo
 evaluated too. The **consistent range** is the set of values whose figure's 95% interval
 contains the target (an exact figure: equals it), found by bisecting from the reported
 value towards each end; it is null when the reported value itself is not consistent.
+
+**A figure the field does not move** (:attr:`TuneResult.flat`) is searched by a grid
+and said so, not called monotone: the same figure at every value (an exact one, or a
+field the rules do not read for it), or, simulated, one that no value moves beyond its
+noise. Each simulated value (not run to a precision) is played in the contiguous ranges
+of encounters a comparison pairs (the same tallies as one run, bit for bit), so the
+figures at two values are paired on the same dice, range by range, as ``simlab compare``
+pairs A and B: the figure is flat when the ends are not significantly apart (paired 95%
+interval of the difference), nor any two values after Holm's correction over the pairs.
+Common random numbers make a real move, however small, stand out of that pairing where
+it stays inside each figure's own interval (a Brute's HP raised by one moves the mean
+length by 0.03 rounds, ±0.008 paired, inside intervals of ±0.08); the ends' test, the
+most telling for a figure that moves one way, keeps it from reading as flat.
 """
 
 from __future__ import annotations
@@ -27,6 +40,8 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
+
+import numpy as np
 
 from simlab.errors import ExactUnsupported, InputError
 from simlab.limits import encounters_and_seed
@@ -56,6 +71,11 @@ EXACT_TOLERANCE = 1e-9
 #: 0.9999999999999998); 1e-12 is some ten thousand ulps, and a figure a field moves
 #: moves by far more than that.
 ROUNDING = 1e-12
+#: Two values' figures are significantly apart below this p-value (:func:`paired_p`).
+SIGNIFICANCE = 0.05
+#: How a tuning says that no value moved the figure beyond its noise.
+WITHIN_NOISE = ("no value tried moves the figure beyond its noise: on the same dice, no two "
+                "values' figures are significantly apart")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -150,7 +170,11 @@ def parse_range(text: str, option: str = "--vary") -> Range:
 class Evaluation:
     """The figure at one value: ``lo``/``hi`` its 95% interval (equal to it when exact);
     ``encounters`` the encounters simulated for it (None when exact), which differ from
-    value to value when each runs to a precision."""
+    value to value when each runs to a precision; ``capped`` whether that run reached
+    its cap before the precision was met; ``per_range`` the figure on each of the
+    contiguous ranges of encounters the run was played in (a simulated value not run to
+    a precision), which pair it with another value's on the same dice
+    (:func:`paired_p`)."""
 
     value: float
     figure: float
@@ -158,6 +182,8 @@ class Evaluation:
     hi: float
     method: str  # "exact" or "simulated"
     encounters: int | None = None
+    capped: bool = False
+    per_range: tuple[float, ...] = dataclasses.field(default=(), repr=False)
 
     def contains(self, target: float) -> bool:
         """Whether the target is consistent with this figure."""
@@ -188,8 +214,8 @@ class TuneResult:
         is then the closest end).
     monotone : bool
         Whether the figure was monotone over the values evaluated (``tune.json``: null
-        where it did not move, :attr:`searched`; ``flat`` says whether every value gave
-        the same figure).
+        where it did not move, :attr:`searched`; ``flat`` says whether the field does not
+        move the figure, :attr:`flat`).
     evaluations : list of Evaluation
         Every value evaluated, in increasing order.
     overrides : tuple of str
@@ -233,8 +259,10 @@ class TuneResult:
             answer = f"{self.field}={_show(self.value)} gives {shown}"
         if not self.measured:
             answer = "no value gave the figure"
-        elif self.flat:
+        elif self.identical:
             answer += ", as every value does"
+        elif self.within_noise:
+            answer += ", and no value moves it beyond its noise"
         elif not self.reachable:
             answer += ", the closest end: the target is not reached"
         return (f"<TuneResult {self.scenario} · rules {self.rules} · {self.field} over "
@@ -253,11 +281,17 @@ class TuneResult:
 
     @property
     def flat(self) -> bool:
+        """Whether the field does not move the figure over the values tried: every value
+        gave the same figure (:attr:`identical`), or, simulated on the same dice, no
+        value moved it beyond its noise (:attr:`within_noise`). Nothing is tuned then:
+        the search was a grid, whatever order the noise put the figures in."""
+        return self.identical or self.within_noise
+
+    @property
+    def identical(self) -> bool:
         """Whether every value evaluated gave the same figure with the same interval (to
         rounding, :data:`ROUNDING`): on the same dice, the field changed nothing the
-        figure counts, over the values tried (a field the rules do not read for it).
-        Nothing is tuned then, where a figure that moves a little within its noise is
-        still searched."""
+        figure counts, over the values tried (a field the rules do not read for it)."""
         first, *rest = self.evaluations
         return bool(rest) and all(
             math.isclose(getattr(e, x), getattr(first, x), rel_tol=ROUNDING)
@@ -266,10 +300,30 @@ class TuneResult:
         )
 
     @property
+    def within_noise(self) -> bool:
+        """Whether, simulated on the same dice, no value moved the figure beyond its
+        noise: the ends' figures are not significantly apart (paired 95% interval of
+        their difference, :func:`paired_p`), nor, after Holm's correction over all the
+        pairs, any two values' (a figure that rises and falls back). A real move,
+        however small, that the pairing tells from noise is not flat: the ends' test
+        alone, the most telling for a figure that moves one way, marks it. False where
+        a value is exact or was run to a precision (its own sample size: nothing to
+        pair with), or a figure was not measured."""
+        done = self.evaluations
+        if len(done) < 2 or not all(e.per_range and math.isfinite(e.figure) for e in done):
+            return False
+        from simlab.analysis.stats import holm_adjust
+
+        pairs = [paired_p(a, b) for a, b in itertools.combinations(done, 2)]
+        return paired_p(done[0], done[-1]) >= SIGNIFICANCE and bool(
+            np.nanmin(holm_adjust(pairs), initial=1.0) >= SIGNIFICANCE
+        )
+
+    @property
     def searched(self) -> bool:
         """Whether the figure moved with the field, so that :attr:`monotone` says
-        something: not where no value gave it (:attr:`measured`), nor where every value
-        gave the same (:attr:`flat`). ``tune.json``'s ``monotone`` is null then, as the
+        something: not where no value gave it (:attr:`measured`), nor where the field
+        does not move it (:attr:`flat`). ``tune.json``'s ``monotone`` is null then, as the
         terminal says "by a grid", not "monotone"."""
         return self.measured and not self.flat
 
@@ -293,13 +347,15 @@ class TuneResult:
             if self.precision is None
             else f"each value run to precision {self.precision:g}{on}, cap {self.encounters:,}"
         )
+        capped = self._capped()
         source = ("the exact engine" if methods == {"exact"} else
-                  f"simulation ({size}, seed {self.seed}, the same dice at every value)"
-                  if methods == {"simulated"} else
+                  f"simulation ({size}, seed {self.seed}, the same dice at every "
+                  f"value{capped})" if methods == {"simulated"} else
                   f"the exact engine where it answers and simulation elsewhere "
-                  f"({size}, seed {self.seed})")  # fmt: skip
+                  f"({size}, seed {self.seed}{capped})")  # fmt: skip
         search = ("a grid (no value gave the figure)" if not self.measured else
-                  "a grid (the figure is the same at every value tried)" if self.flat else
+                  "a grid (the figure is the same at every value tried)" if self.identical else
+                  f"a grid ({WITHIN_NOISE})" if self.within_noise else
                   "bisection (the figure is monotone in the field over the values tried)"
                   if self.monotone else
                   "a grid and bisection of every crossing (the figure is NOT monotone in "
@@ -309,6 +365,23 @@ class TuneResult:
         return (f"tuned {self.field} over {_show(self.lo)}..{_show(self.hi)} ({kind}){fixed} "
                 f"for {self.target} by {search}, {counted(len(self.evaluations), 'value')} "
                 f"evaluated by {source}")  # fmt: skip
+
+    def capped_values(self) -> int | None:
+        """How many values simulated to the precision reached the cap before it was met;
+        None when the values were not run to a precision."""
+        if self.precision is None:
+            return None
+        return sum(e.capped for e in self.evaluations)
+
+    def _capped(self) -> str:
+        """``; 15 of 15 values simulated reached the cap before the precision`` for
+        :meth:`how`, as a sweep's header says it of its points; "" where none did."""
+        capped = self.capped_values()
+        if not capped:
+            return ""
+        simulated = sum(e.method == "simulated" for e in self.evaluations)
+        return (f"; {capped} of {counted(simulated, 'value')} simulated reached the cap "
+                "before the precision")  # fmt: skip
 
     def document(self) -> dict[str, Any]:
         """The ``tune.json`` document."""
@@ -327,10 +400,12 @@ class TuneResult:
             "reachable": self.reachable, "measured": self.measured,
             "flat": self.flat, "monotone": self.monotone if self.searched else None,
             "how": self.how(), "precision": self.precision,
-            "precision_on": list(self.precision_on),
+            "precision_on": list(self.precision_on), "capped_values": self.capped_values(),
             "evaluations": [{"set": {self.field: _json(e.value)}, "figure": _num(e.figure),
                              "figure_ci": [_num(e.lo), _num(e.hi)], "method": e.method,
-                             **({"encounters": e.encounters} if e.encounters else {})}
+                             **({"encounters": e.encounters} if e.encounters else {}),
+                             **({"cap_reached": e.capped} if e.encounters and
+                                self.precision is not None else {})}
                             for e in self.evaluations],
         }  # fmt: skip
 
@@ -355,11 +430,57 @@ def _figure(x: float) -> str:
     return NOT_REACHED if math.isinf(x) else f"{x:.4g}"
 
 
+def paired_p(a: Evaluation, b: Evaluation) -> float:
+    """The two-sided p-value of the difference between the figures at two simulated
+    values, paired on the same dice: b − a over the whole runs, against the spread of
+    the differences range by range (``per_range``, the ranges of encounters both
+    played), by Student's t, as :func:`simlab.compare` pairs A and B (batch means of
+    the paired differences). 1 for figures that differ on no range; NaN with fewer than
+    two ranges measured at both values."""
+    from simlab.tuning.compare import _t_p
+
+    a_k, b_k = np.array(a.per_range), np.array(b.per_range)
+    keep = np.isfinite(a_k) & np.isfinite(b_k)
+    m = int(keep.sum())
+    if m < 2:
+        return math.nan
+    sd = float(np.std(b_k[keep] - a_k[keep], ddof=1))
+    return float(_t_p(b.figure - a.figure, sd, m))
+
+
+#: A simulated value's run, and the tallies and size of each range of encounters it was
+#: played in (none when run to a precision).
+Played = tuple[Any, list[tuple[Any, int]]]
+
+
+def _in_ranges(scenario: ScenarioBase, n: int, seed: int, threads: int | None,
+               progress: Callable[[int], None] | None) -> Played:  # fmt: skip
+    """``simlab.simulate(scenario, n, seed)``, played in the contiguous ranges of
+    encounters a comparison pairs (:func:`simlab.tuning.compare.run_ranges`): merged,
+    their tallies are the whole run's bit for bit; each range's, with its size, pairs the
+    figure with another value's on the same dice (:func:`paired_p`)."""
+    from simlab.analysis.result import Result
+    from simlab.api import compile_job
+    from simlab.engine.tallies import merge, new_tallies
+    from simlab.tuning.compare import range_edges, ranges_for, run_ranges
+
+    job = compile_job(scenario, n, seed)
+    ranges = ranges_for(None, job.n)
+    parts = run_ranges(job, ranges, threads, progress)
+    total = new_tallies(job.layout)
+    for part in parts:
+        total = merge(total, part)
+    result = Result(scenario=scenario.scenario, rules=scenario.rules, encounters=job.n,
+                    seed=job.seed, layout=job.layout, tallies=total)  # fmt: skip
+    sizes = [count for _, count in range_edges(job.n, ranges)]
+    return result, list(zip(parts, sizes, strict=True))
+
+
 class _Evaluator:
     """Measures the target's figure at a value of the field, once per value."""
 
     def __init__(self, scenario: ScenarioBase, name: str, target: Target, n: int, seed: int,
-                 simulate: Callable[[ScenarioBase], Any], exact: bool) -> None:  # fmt: skip
+                 simulate: Callable[[ScenarioBase], Played], exact: bool) -> None:  # fmt: skip
         self.scenario, self.name, self.target = scenario, name, target
         self.n, self.seed, self.simulate, self.exact = n, seed, simulate, exact
         self.done: dict[float, Evaluation] = {}
@@ -378,9 +499,12 @@ class _Evaluator:
         figure = self._exact(scn)
         if figure is not None:
             return Evaluation(value, figure, figure, figure, "exact")
-        res = self.simulate(scn)
-        x, lo, hi = measure(res.tallies, res.layout, res.encounters, self.target.figure)
-        return Evaluation(value, x, lo, hi, "simulated", res.encounters)
+        res, ranges = self.simulate(scn)
+        ref = self.target.figure
+        x, lo, hi = measure(res.tallies, res.layout, res.encounters, ref)
+        capped = res.meta.get("precision", {}).get("cap_reached", False)
+        per_range = tuple(measure(part, res.layout, count, ref)[0] for part, count in ranges)
+        return Evaluation(value, x, lo, hi, "simulated", res.encounters, capped, per_range)
 
     def _exact(self, scn: ScenarioBase) -> float | None:
         if not self.exact:
@@ -434,7 +558,9 @@ def tune(
         :func:`simlab.simulate`; checked on ``precision_on``, by default on the target's
         figure (:func:`_precision_on`).
     progress : callable, optional
-        Called with the number of encounters finished.
+        Called with the encounters played since its last call, as for
+        :func:`simlab.simulate` (the calls add up to the encounters of every value
+        simulated).
     label : str, optional
         How messages name the range (:class:`Range`); by default as the Python argument
         ``vary``: ``vary Defender.hp=5:60``.
@@ -467,10 +593,14 @@ def tune(
     _check_range(lo, hi, label, f"{lo!r}:{hi!r}")
     _check_run_options(threads, precision, precision_on)
     integer = all(isinstance(x, int) and not isinstance(x, bool) for x in (lo, hi))
-    evaluate = _Evaluator(
-        scenario, name, target, n, seed,
-        lambda scn: simulate(scn, n, seed, threads=threads, progress=progress,
-                             precision=precision, precision_on=precision_on), exact)  # fmt: skip
+
+    def play(scn: ScenarioBase) -> Played:
+        if precision is None:  # in ranges, which pair the values' figures
+            return _in_ranges(scn, n, seed, threads, progress)
+        return simulate(scn, n, seed, threads=threads, progress=progress,
+                        precision=precision, precision_on=precision_on), []  # fmt: skip
+
+    evaluate = _Evaluator(scenario, name, target, n, seed, play, exact)
     evaluate.label = label
     caps = []
     for end in (lo, hi):  # both ends valid before anything runs

@@ -216,10 +216,23 @@ def test_key_from_seed(seed, key):
     assert rng.key_from_seed(seed) == key
 
 
-@pytest.mark.parametrize("seed", [-1, 2**64, 1.5, "3", True, None])
+@pytest.mark.parametrize("seed", [-1, 2**64, -1.0, 1e20])
 def test_key_from_seed_rejects(seed):
     with pytest.raises(InputError, match=r"expected a seed between 0 and 2\*\*64-1; got"):
         rng.key_from_seed(seed)
+
+
+@pytest.mark.parametrize("seed", [1.5, float("nan"), float("inf"), "3", True, None])
+def test_key_from_seed_rejects_what_is_not_a_whole_number(seed):
+    """A float was refused as if out of range ("between 0 and 2**64-1; got 1000.0")."""
+    with pytest.raises(InputError, match=rf"^expected a seed as a whole number; got {seed!r}$"):
+        rng.key_from_seed(seed)
+
+
+def test_key_from_seed_takes_a_float_with_no_fraction():
+    """As ``n=1e3`` is taken, and ``--seed 1e3``: the same key as the int."""
+    assert rng.key_from_seed(1e3) == rng.key_from_seed(1000)
+    assert rng.key_from_seed(np.float64(7.0)) == rng.key_from_seed(7)
 
 
 def test_new_state_layout():

@@ -37,6 +37,36 @@ def test_a_comparison_shows_one_line_with_how_many_figures_changed(duel: Any) ->
     )
 
 
+def test_a_comparison_of_a_b_identical_to_a_says_so(duel: Any) -> None:
+    """It read "0 of 14 figures changed" only, where the terminal says "B is identical
+    to A: …"."""
+    ab = simlab.compare(duel, changes={"Defender.hp": 30}, n=1000, ranges=8)
+    assert repr(ab) == (
+        f"<Comparison ss-duel vs Defender.hp=30 · 1,000 encounters on the same dice · 8 ranges:"
+        f" 0 of {len(ab.figures)} figures changed (paired 95% interval); B is identical to A: "
+        "Defender.hp is already 30, so Defender.hp=30 changes nothing; .figures>"
+    )
+    itself = simlab.compare(duel, duel, n=1000, ranges=8)
+    assert repr(itself).endswith("changed (paired 95% interval); B is identical to A (the same "
+                                 "scenario): every difference is 0; .figures>")  # fmt: skip
+
+
+def test_a_run_and_a_comparison_that_stopped_at_the_cap_say_so(duel: Any) -> None:
+    """Run to a precision they did not meet, their reprs read "2,000 encounters", as if
+    it had been, where ``meta["precision"]`` says ``cap_reached`` and the sweep's repr
+    and ``simlab run`` say so."""
+    cap = "2,000 encounters (the cap, reached before the precision was met)"
+    capped = simlab.simulate(duel, n=2000, precision=1e-6)
+    assert capped.meta["precision"]["cap_reached"]
+    assert f"· {cap} · seed 1:" in repr(capped)
+    ab = simlab.compare(duel, changes={"Defender.guard": 2}, n=2000, precision=1e-6)
+    assert repr(ab).startswith(f"<Comparison ss-duel vs Defender.guard=2 · {cap} on the same")
+    met = simlab.simulate(duel, n=2000, precision=0.5)
+    assert "· 1,000 encounters · seed 1:" in repr(met)
+    ab = simlab.compare(duel, changes={"Defender.guard": 2}, n=2000, precision=0.5)
+    assert "· 1,000 encounters on the same dice ·" in repr(ab)
+
+
 def test_a_tuning_shows_one_line_with_the_value_found(duel: Any) -> None:
     """The dataclass's repr listed every evaluation (about 1.5 kB)."""
     tu = simlab.tune(duel, "Defender.hp=10:40", "median_time_to_down:Defender=5", n=1000)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -123,6 +124,24 @@ def test_python_override_of_too_many_digits_names_its_key(duel: Any, value: Any)
         simlab.override(duel, {"Defender.hp": value})
 
 
+@pytest.mark.parametrize(
+    ("value", "got"),
+    [({0, 1, 2}, "a set"), (b"3", "bytes"), (object(), "an object"), ([1, {2}], "a set"),
+     ({(12, 1): ["stun 1"]}, "a tuple")],
+    ids=["set", "bytes", "object", "in-a-list", "key"],
+)  # fmt: skip
+def test_python_override_no_file_could_write_names_its_key(duel: Any, value: Any, got: str) -> None:
+    """A set, bytes or any object raised ``TypeError: Object of type set is not JSON
+    serializable`` (the record of overrides spells each value as JSON); in a sweep too."""
+    words = re.escape("expected a value a scenario file can hold (a number, a text, true or "
+                      f"false, or a list or mapping of them); got {got}")  # fmt: skip
+    with pytest.raises(InputError, match=rf"^override strike.profile: {words}$"):
+        duel.with_({"strike.profile": value})
+    for values in ([value], [value, value]):  # a value given twice is spelled in its message
+        with pytest.raises(InputError, match=r"^vary strike.profile: "):
+            simlab.sweep(duel, {"strike.profile": values}, n=10)
+
+
 def test_names_with_dots_and_ambiguity() -> None:
     text = SS_2V2.read_text().replace("name: Kaito", "name: Dr. K")
     scn = simlab.loads(text)
@@ -168,3 +187,57 @@ def test_a_file_problem_an_override_brings_names_the_override() -> None:
     plan = "(quick-jab 1 + quick-jab 1 + quick-jab 1)"
     assert first.endswith(f"expected a plan costing at most 1 AP; got 3 AP {plan} "
                           "(with override params.ap_per_round=1)"), first  # fmt: skip
+
+
+def test_a_file_problem_a_python_mapping_brings_names_its_value() -> None:
+    """A Python mapping's override is named by its key alone where the problem is its
+    own value (``override Brute.guard: expected an integer``); a problem of the file it
+    brings read ``(with override params.ap_per_round)``, without the value that broke the
+    line, where the command line's reads ``(with --set params.ap_per_round=1)``."""
+    path = ROOT / "scenarios/shattered-spirits-draft1/techniques-3v3.yaml"
+    with pytest.raises(InputError) as err:
+        simlab.load(path).with_({"params.ap_per_round": 1, "max_rounds": 40})
+    first = str(err.value).splitlines()[0]
+    assert first.startswith(f"{path}:56:"), first
+    assert first.endswith("got 3 AP (quick-jab 1 + quick-jab 1 + quick-jab 1) (with override "
+                          "params.ap_per_round=1, override max_rounds=40)"), first  # fmt: skip
+    with pytest.raises(InputError, match=r"\(with override Brute.attacks=\[\]\)$"):
+        simlab.load(ROOT / "scenarios/shattered-spirits/quickstart.yaml").with_(
+            {"Brute.attacks": []}
+        )
+
+
+def test_a_field_changed_again_in_a_chain_is_recorded_once_with_the_value_in_effect(
+    duel: Any,
+) -> None:
+    """``with_({"Defender.guard": 3}).with_({"Defender.guard": 4})`` recorded both,
+    ``Defender.guard=3, Defender.guard=4`` in the repr and ``meta["overrides"]``, though
+    only 4 is in effect (and the pair, given again as ``--set``, is refused)."""
+    from simlab.report.files import scenario_hash
+
+    chained = duel.with_({"Defender.guard": 3, "Attacker.hp": 20}).with_({"Defender.guard": 4})
+    assert chained.overrides == ("Attacker.hp=20", "Defender.guard=4")
+    assert chained.source.written == (("sides", "attacker", 0, "hp"),
+                                       ("sides", "defender", 0, "guard"))  # fmt: skip
+    result = simlab.simulate(chained, n=10)
+    assert result.meta["overrides"] == ["Attacker.hp=20", "Defender.guard=4"]
+    assert "· with Attacker.hp=20, Defender.guard=4 ·" in repr(result)
+    row_then_whole = duel.with_({"strike.profile[9]": 8}).with_({"strike.profile": [0] * 11})
+    assert row_then_whole.overrides == ("strike.profile=[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]",)
+    whole_then_row = duel.with_({"strike.profile": [0] * 11}).with_({"strike.profile[9]": 8})
+    assert whole_then_row.overrides == ("strike.profile=[0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0]",)
+    for scn in (chained, whole_then_row):  # the record makes the same scenario, given again
+        assert scenario_hash(duel.with_(list(scn.overrides))) == scenario_hash(scn)
+
+
+def test_a_field_changed_again_is_idle_when_the_file_has_its_value(duel: Any) -> None:
+    """Whether the one entry changes nothing is asked of the file, not of the earlier
+    change: ``Defender.hp=30`` after ``Defender.hp=20`` is the file's 30."""
+    assert duel.with_({"Defender.hp": 20}).with_({"Defender.hp": 30}).idle_overrides == (
+        "Defender.hp=30",
+    )
+    assert duel.with_({"Defender.hp": 30}).with_({"Defender.hp": 20}).idle_overrides == ()
+    twice = duel.with_({"Defender.guard": 2}).with_({"Defender.guard": 2})
+    assert twice.overrides == ("Defender.guard=2",) and twice.idle_overrides == ()
+    kept = duel.with_({"Defender.hp": 30}).with_({"Defender.guard": 2})
+    assert kept.idle_overrides == ("Defender.hp=30",)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -594,3 +595,104 @@ def test_a_tune_to_a_precision_checks_its_target_figure_by_default(fight: Any) -
     other = simlab.tune(fight, "Kaito.hp=5:60", target, n=20_000, precision=0.05,
                         precision_on=["mean_rounds"])  # fmt: skip
     assert other.precision_on == ("mean_rounds",) and "on mean_rounds" in other.how()
+
+
+def test_a_tune_to_a_precision_says_how_many_values_reached_the_cap(tmp_path: Path) -> None:
+    """Every value stopped at the cap, far from the precision asked, while ``how`` (the
+    terminal's ``how:`` line and ``tune.json``'s) said "each value run to precision
+    1e-06"; a sweep's header and ``simlab run`` say when the cap came first."""
+    out = tmp_path / "tune"
+    args = ["tune", str(SS_DUEL), "--vary", "Defender.hp=5:40", "--target",
+            "mean_time_to_down:Defender=5", "-n", "2000", "--precision", "1e-6",
+            "--no-exact"]  # fmt: skip
+    done = CliRunner().invoke(main, [*args, "--out", str(out)])
+    assert done.exit_code == 0, done.output
+    doc = json.loads((out / "tune.json").read_text())
+    k = len(doc["evaluations"])
+    said = f"; {k} of {k} values simulated reached the cap before the precision)"
+    assert doc["how"].endswith(said) and said in " ".join(done.output.split())
+    assert doc["capped_values"] == k and all(e["cap_reached"] for e in doc["evaluations"])
+    met = simlab.tune(SS_DUEL, "Defender.hp=5:40", "mean_time_to_down:Defender=5", n=2000,
+                      exact=False, precision=0.5)  # fmt: skip
+    assert "cap" in met.how() and "reached the cap" not in met.how()
+    assert met.document()["capped_values"] == 0
+    assert not any(e["cap_reached"] for e in met.document()["evaluations"])
+    plain = simlab.tune(SS_DUEL, "Defender.hp=5:40", "mean_time_to_down:Defender=5", n=2000,
+                        exact=False).document()  # fmt: skip
+    assert plain["capped_values"] is None
+    assert not any("cap_reached" in e for e in plain["evaluations"])
+
+
+def test_a_figure_that_moves_only_by_noise_is_flat(tmp_path: Path) -> None:
+    """A natural 20's crit rate does not depend on the attack bonus: 0.0490 ± 0.0012 at
+    every bonus, but never the very same figure, as only an exact one is. The tuning
+    called it monotone ("by bisection") and pointed to an end of the range as if a
+    trend led there; on the same dice no two values' figures are significantly apart,
+    and it says that the field does not move it."""
+    path = ROOT / "scenarios/glitters-d20/knight-vs-skeleton.yaml"
+    done = CliRunner().invoke(main, ["tune", str(path), "--vary", "rusty-spear.bonus=0:10",
+                                     "--target", "crit_rate:rusty-spear=0.06", "-n", "20000",
+                                     "--out", str(tmp_path)])  # fmt: skip
+    assert done.exit_code == 1, done.output
+    text = " ".join(done.output.split())
+    assert ("and within its noise at every value of rusty-spear.bonus tried (0..10), no two "
+            "significantly apart on the same dice: the field does not move it measurably"
+            ) in text  # fmt: skip
+    assert "by a grid (no value tried moves the figure beyond its noise" in text
+    assert "monotone" not in text and "outside what" not in text
+    doc = json.loads((tmp_path / "tune.json").read_text())
+    assert len({e["figure"] for e in doc["evaluations"]}) > 1  # not the same figure
+    assert doc["flat"] is True and doc["monotone"] is None and not doc["reachable"]
+    found = simlab.tune(path, "rusty-spear.bonus=0:10", "crit_rate:rusty-spear=0.06", n=20000)
+    assert found.flat and found.within_noise and not found.identical
+    assert repr(found).endswith("(simulated), and no value moves it beyond its noise; 6 values "
+                                "evaluated; .value, .best, .evaluations, .how()>")  # fmt: skip
+
+
+def test_a_small_real_move_the_pairing_tells_from_noise_is_not_flat() -> None:
+    """A Brute's HP raised by one lengthens the quickstart fight by 0.03 rounds: each
+    figure lies inside the other's 95% interval (±0.08), which alone would call it
+    noise, but on the same dice the move is far beyond its noise (p ~ 1e-8)."""
+    from simlab.tuning.tune import paired_p
+
+    found = simlab.tune(ROOT / "scenarios/shattered-spirits/quickstart.yaml", "Brute.hp=29:30",
+                        "mean_rounds=7.5", n=2000, exact=False)  # fmt: skip
+    a, b = found.evaluations
+    assert a.lo <= b.figure <= a.hi and b.lo <= a.figure <= b.hi
+    assert paired_p(a, b) < 1e-6
+    assert not found.flat and found.monotone
+    assert "by bisection (the figure is monotone" in found.how()
+    assert found.document()["flat"] is False and found.document()["monotone"] is True
+
+
+def test_no_value_moving_a_figure_beyond_noise_is_judged_on_every_pair() -> None:
+    """The ends' paired test marks a figure moving one way; a figure that rises and
+    falls back, its ends alike, is marked by the pairs between (Holm-corrected). Exact
+    values, and values run to a precision (no ranges to pair), are flat only when they
+    give the very same figure."""
+    import numpy as np
+
+    base = 0.5 + 0.05 * np.cos(np.arange(32) * 2.0)  # the ranges' luck, shared
+
+    def ev(x: int, shift: float) -> Evaluation:  # its own luck: a wobble about 0
+        k = base + shift + 0.001 * np.sin(np.arange(32) + x)
+        return Evaluation(x, float(k.mean()), float(k.mean()) - 0.02, float(k.mean()) + 0.02,
+                          "simulated", 3200, per_range=tuple(k))  # fmt: skip
+
+    def result(evaluations: list[Evaluation]) -> TuneResult:
+        target = parse_target("win_rate:party=0.9")
+        return TuneResult("x", "r", 0, 3200, "Brute.hp", 0, 4, True, target,
+                          evaluations=evaluations)  # fmt: skip
+
+    noise = result([ev(x, 0.0) for x in range(5)])
+    assert noise.within_noise and noise.flat and not noise.identical
+    one_way = result([ev(x, 0.002 * x) for x in range(5)])  # inside each other's ±0.02
+    first, last = one_way.evaluations[0], one_way.evaluations[-1]
+    assert first.lo <= last.figure <= first.hi and not one_way.flat
+    rise_and_fall = result([ev(0, 0.0), ev(1, 0.01), ev(2, 0.0)])
+    from simlab.tuning.tune import paired_p
+
+    ends = rise_and_fall.evaluations
+    assert paired_p(ends[0], ends[-1]) >= 0.05 and not rise_and_fall.flat
+    unpaired = result([dataclasses.replace(e, per_range=()) for e in noise.evaluations])
+    assert not unpaired.flat
