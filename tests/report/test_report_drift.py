@@ -141,6 +141,45 @@ def test_a_mean_of_one_attack_a_run_is_noted_untested_not_drifted() -> None:
     assert report.ok
 
 
+def _crit_row(report: DriftReport) -> pd.Series:
+    table = report.table
+    return table[(table.figure == "crit_rate") & (table.subject == "A strike → B")].iloc[0]
+
+
+def test_a_rare_rate_of_a_small_run_is_tested_exactly() -> None:
+    """1 crit in 20 attacks against a baseline's crit rate of 0.001: the two-proportion z
+    read it as p < 1e-6, and the gate drifted (the walkthrough's 1 in 18 against 87 in
+    89,594, Holm p = 3.3e-11). Fewer than 10 crits are expected in the small run, so
+    the exact test of compare's rare events decides: p = 2 P(X >= 1), X binomial over
+    the crits of both runs with the small run's share of the attacks."""
+    rng = np.random.default_rng(31)
+    base = synthetic_result(Truth(crit=0.0016), 50_000, rng)
+    cur = synthetic_result(Truth(crit=0.0016), 4, rng)
+    t, pair = cur.tallies, cur.layout.pair(0, 0, 1)
+    t.crits[pair] = 0
+    t.crits[pair, np.flatnonzero(t.hits[pair])[0]] = 1
+    row = _crit_row(compare_results([cur], [base]))
+    k0, n0 = base.tallies.crits[pair].sum(), base.tallies.attempts[pair].sum()
+    n1 = t.attempts[pair].sum()
+    share = n1 / (n0 + n1)
+    assert row.test == "exact" and n1 * (k0 + 1) / (n0 + n1) < 10
+    assert row.p_value == pytest.approx(2 * (1 - (1 - share) ** (k0 + 1)), rel=1e-9)
+    assert 0.01 < row.p_value < 0.1
+    assert 2 * sps.norm.sf(abs(row.statistic)) < 1e-6  # what the z said
+    assert not row.significant and not row.drifted
+
+
+def test_a_rare_rate_that_changed_in_a_small_run_still_drifts() -> None:
+    """Every hit a crit in the small run (about 12 crits in 20 attacks) against a crit
+    rate of 0.001: the exact test finds it."""
+    rng = np.random.default_rng(32)
+    base = synthetic_result(Truth(crit=0.0016), 50_000, rng)
+    cur = synthetic_result(Truth(crit=1.0), 4, rng)
+    row = _crit_row(compare_results([cur], [base]))
+    assert row.test == "exact" and row.current > 0.3
+    assert row.p_holm < DEFAULT_ALPHA and row.drifted
+
+
 def test_a_change_within_tolerance_is_reported_but_does_not_drift() -> None:
     rng = np.random.default_rng(12)
     base = synthetic_result(Truth(), 400_000, rng)
