@@ -307,9 +307,8 @@ def _p_is(p: float) -> str:
 
 
 def drift_status(row: Any) -> str:
-    """``DRIFT``, ``changed, within tolerance``, ``ok``, or ``not tested`` (a mean of
-    too few attacks to estimate its error, :mod:`simlab.analysis.drift`) for one
-    drift-table row."""
+    """``DRIFT``, ``changed, within tolerance``, ``ok``, or ``not tested`` (a mean one
+    run has too few values for, :mod:`simlab.analysis.drift`) for one drift-table row."""
     if row.drifted:
         return "DRIFT"
     if row.test == "none":
