@@ -44,6 +44,8 @@ from simlab.report.terminal import (
     decimals,
     event_rate_cells,
     exact_number,
+    figure_number,
+    figure_range,
     format_p,
     formatted,
     interval_cell,
@@ -333,20 +335,26 @@ def drift_change(row: Any) -> str:
     distribution; for a median that one of the runs does not reach by the round cap
     (its change is infinite), ``not reached now`` or ``reached now``, never ``+inf``;
     else signed, to the decimals of the figures it is the change of (``0.0649 → 0.0122``
-    changed by ``-0.0527``, not ``-0.05262``)."""
+    changed by ``-0.0527``, not ``-0.05262``), a change that is not 0 never reading as
+    one (``0.0001 → 4e-05`` changed by ``-6e-05``, :func:`figure_number`)."""
     if row.kind == "pmf":
         return f"TV {formatted(row.change, '.3f')}"
     if row.kind == "median":
         if math.isinf(row.change) or math.isnan(row.change):
             return f"{'not reached' if pd.isna(row.current) else 'reached'} now"
         return formatted(row.change, "+.0f")
-    return formatted(row.change, "+.4f")
+    change = figure_number(row.change, 4)
+    return f"+{change}" if row.change > 0 and float(change) else change  # "0.0000" unsigned
 
 
 def _drift_value(row: Any, value: float) -> str:
     """A drift row's baseline or current figure: a median in whole rounds, NaN there
-    being a median the round cap does not reach (:data:`NOT_REACHED`)."""
-    return rounds_label(value) if row.kind == "median" else decimals(value, 4)
+    being a median the round cap does not reach (:data:`NOT_REACHED`); any other to 4
+    decimals, never reading as 0 or a rate's 1 that it is not (``4e-05``, not
+    ``0.0000``: :func:`figure_number`, the rule of every figure on the pages)."""
+    if row.kind == "median":
+        return rounds_label(value)
+    return figure_number(value, 4, figure_range(row.figure))
 
 
 def _drift_rows(drift: DriftReport | None, run: ScenarioRun) -> list[list[str]]:

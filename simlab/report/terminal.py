@@ -372,13 +372,20 @@ def value_and_bounds(value: Any, lo: Any, hi: Any, digits: int = 3,
     as powers of ten as those are (``4e-05 [8e-06, 0.00013]``, as ``0 (< 3e-06)``); an
     upper bound gets the decimals it needs to stay off the upper limit."""
     low, high = within
+    upper = _bound(hi, rounded_up, _off_the_limit(high - hi, digits), "")
+    return f"{figure_number(value, digits, within)} [{_lower_bound(lo, digits, low)}, {upper}]"
+
+
+def figure_number(value: Any, digits: int = 3,
+                  within: tuple[float, float] = (-math.inf, math.inf)) -> str:  # fmt: skip
+    """A figure as :func:`value_and_bounds` writes it: to ``digits`` decimals, or those it
+    needs not to read as 0 or as a limit of ``within`` that it is not
+    (:func:`decimals`); below :data:`SMALL`, where they would start ``0.0000``, as powers
+    of ten, to the significant digits those decimals give, at least one (``4e-05``)."""
     if isinstance(value, float | int) and 0 < abs(value) < SMALL:
         significant = max(digits + math.floor(math.log10(abs(value))) + 1, 1)
-        shown = f"{value:.{significant}g}"
-    else:
-        shown = decimals(value, digits, within)
-    upper = _bound(hi, rounded_up, _off_the_limit(high - hi, digits), "")
-    return f"{shown} [{_lower_bound(lo, digits, low)}, {upper}]"
+        return f"{value:.{significant}g}"
+    return decimals(value, digits, within)
 
 
 #: Below this a figure or a bound is written as powers of ten (``8e-06``): as decimals it

@@ -343,3 +343,22 @@ def test_a_change_has_the_decimals_of_its_figures() -> None:
     mean = _drift_report(figure="mean_damage", kind="mean", baseline=12.3948, current=5.2325,
                          change=5.2325 - 12.3948)  # fmt: skip
     assert drift_cells(next(mean.table.itertuples()))[5] == "-7.1623"
+
+
+def test_a_figure_below_0_0001_never_reads_as_0() -> None:
+    """2 deaths in 50,000 against 5 read ``0.0001 | 0.0000 | -0.0001`` on the page (and in
+    report.md and the terminal's drift lines), as if deaths were gone, and a real 0
+    read the same: below 0.0001 a figure and its change are written as powers of ten,
+    as every figure is (README, "Output files"); a 0 stays 0, a rate just under 1 does
+    not read as 1."""
+    report = _drift_report(figure="dead_rate", kind="rate", baseline=5 / 50_000,
+                           current=2 / 50_000, change=2 / 50_000 - 5 / 50_000)  # fmt: skip
+    row = next(report.table.itertuples())
+    assert drift_cells(row)[3:6] == ["0.0001", "4e-05", "-6e-05"]
+    assert "dead_rate Kaito: 0.0001 → 4e-05 (-6e-05), Holm p" in drift_lines(report)[0]
+    zero = _drift_report(figure="dead_rate", kind="rate", baseline=0.0, current=2 / 50_000,
+                         change=2 / 50_000)  # fmt: skip
+    assert drift_cells(next(zero.table.itertuples()))[3:6] == ["0.0000", "4e-05", "+4e-05"]
+    high = _drift_report(figure="hit_rate", kind="rate", baseline=0.99996, current=1.0,
+                         change=1.0 - 0.99996)  # fmt: skip
+    assert drift_cells(next(high.table.itertuples()))[3:6] == ["0.99996", "1.0000", "+4e-05"]
