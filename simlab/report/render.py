@@ -319,15 +319,19 @@ def drift_status(row: Any) -> str:
 
 
 def drift_cells(row: Any) -> list[str]:
-    """The displayed cells of one drift-table row (see :data:`DRIFT_HEADER`)."""
+    """The displayed cells of one drift-table row (see :data:`DRIFT_HEADER`). A median
+    that did not move has ``—`` for its Holm p: that p is its time-to-down's, on that
+    figure's row, and beside ``ok`` it read ``< 1e-16``."""
     change = drift_change(row)
     tol = (
         f"TV {row.tolerance:g}"
         if row.kind == "pmf"
         else (f"{row.tolerance:g} × max(|base|, 1)" if row.kind == "mean" else f"{row.tolerance:g}")
     )
+    unmoved = row.kind == "median" and row.change == 0
     return [drift_status(row), row.figure, row.subject, _drift_value(row, row.baseline),
-            _drift_value(row, row.current), change, format_p(row.p_holm), tol]  # fmt: skip
+            _drift_value(row, row.current), change, "—" if unmoved else format_p(row.p_holm),
+            tol]  # fmt: skip
 
 
 def drift_change(row: Any) -> str:

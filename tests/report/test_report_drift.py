@@ -362,3 +362,16 @@ def test_a_figure_below_0_0001_never_reads_as_0() -> None:
     high = _drift_report(figure="hit_rate", kind="rate", baseline=0.99996, current=1.0,
                          change=1.0 - 0.99996)  # fmt: skip
     assert drift_cells(next(high.table.itertuples()))[3:6] == ["0.99996", "1.0000", "+4e-05"]
+
+
+def test_a_median_that_did_not_move_shows_no_p() -> None:
+    """``ok | median_time_to_down | Guard | 3 | 3 | 0 | < 1e-16``: the p of an unmoved
+    median is its time-to-down's, listed on that row; an ok row shows ``—`` there. A
+    median that moved shows its p."""
+    still = _drift_report(figure="median_time_to_down", kind="median", baseline=3.0,
+                          current=3.0, change=0.0, significant=False, drifted=False)  # fmt: skip
+    cells = drift_cells(next(still.table.itertuples()))
+    assert cells[0] == "ok" and cells[5] == "0" and cells[6] == "—"
+    moved = _drift_report(figure="median_time_to_down", kind="median", baseline=3.0,
+                          current=4.0, change=1.0)  # fmt: skip
+    assert drift_cells(next(moved.table.itertuples()))[6] == "< 1e-16"
