@@ -290,7 +290,7 @@ def _spec_rows(specs: pd.DataFrame | None, run: ScenarioRun) -> list[list[str]]:
         return []
     rows = []
     for s in specs[(specs.scenario == run.scenario) & (specs.rules == run.rules)].itertuples():
-        verdict = s.verdict.upper() + (" (borderline: the interval crosses the bound)"
+        verdict = s.verdict.upper() + (" (borderline: the interval reaches past the bound)"
                                        if s.borderline else "")  # fmt: skip
         spec = s.spec + (f" — {s.note}" if s.note else "")
         measured = _measured(s)

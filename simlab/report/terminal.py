@@ -1005,7 +1005,7 @@ def specs_table(specs: pd.DataFrame) -> Table:
         measured = measured_cell(s)
         verdict = "[green]PASS[/green]" if s.verdict == "pass" else "[bold red]FAIL[/bold red]"
         if s.borderline:
-            verdict += " (borderline: interval crosses the bound)"
+            verdict += " (borderline: interval reaches past the bound)"
         where = [s.scenario, s.rules] if wide else []
         table.add_row(*where, escape(name), measured, f"{s.n:,}", verdict)
     return table
