@@ -743,7 +743,7 @@ def _drawing(i: int, total: int, scenario: str) -> None:
 @SCENARIOS
 @_sample_options
 @click.option(
-    "--strict", is_flag=True, help="Also fail a spec whose 95% interval crosses its bound."
+    "--strict", is_flag=True, help="Also fail a spec whose 95% interval reaches past its bound."
 )
 @SET
 @handle_errors

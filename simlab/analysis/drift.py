@@ -5,16 +5,22 @@ Every figure two runs share is compared with a test suited to its kind:
 ========  ==========================================  =====================================
 kind      figures                                     test
 ========  ==========================================  =====================================
-rate      hit, crit, down, event, win and draw rates  pooled two-proportion z
+rate      hit, crit, down, event, win and draw rates  pooled two-proportion z; where a run
+                                                      expects fewer than 10 events (or
+                                                      non-events), the exact test of
+                                                      ``simlab compare``'s rare events
 pmf       damage per attack, time-to-down per         χ² of homogeneity (2 × K, adjacent
           combatant (never downed is a bin),          sparse bins merged until every
           encounter length                            expected count is ≥ 5)
-mean      mean damage per attack, mean rounds,        t from batch-means standard errors
-          mean damage from statuses per encounter     (Welch df), z from the histogram
-          (systems that tally it)                     variance for rounds; none (noted)
-                                                      when a side's attacks fall in fewer
-                                                      than 2 batches, as no error can be
-                                                      estimated
+mean      mean damage per attack, mean rounds,        t from the two runs' batch-means
+          mean damage from statuses per encounter     errors pooled (the spread they share
+          (systems that tally it)                     if nothing changed), z from the
+                                                      histogram variance for rounds; none
+                                                      (noted) when a run's mean rests on
+                                                      fewer than 30 values that are not
+                                                      0, or neither run's values fall in
+                                                      2 batches, unless the means are
+                                                      the same
 median    median time-to-down (round by which half    the χ² of its time-to-down, and only
           of all encounters had it downed)            if the median itself moved: a median
                                                       that did not move is never listed
@@ -40,7 +46,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -151,11 +157,64 @@ def _batch_se(sums: np.ndarray, counts: np.ndarray) -> tuple[float, float, int]:
     return mean, (hi - lo) / (2.0 * stats.t_quantile(used - 1, level)), used - 1
 
 
-def _welch_df(se1: float, df1: int, se0: float, df0: int) -> float:
-    """Welch–Satterthwaite degrees of freedom of a difference of two estimated means."""
-    num = (se1**2 + se0**2) ** 2
-    den = (se1**4 / df1 if df1 else 0.0) + (se0**4 / df0 if df0 else 0.0)
-    return num / den if den > 0 else math.inf
+#: The fewest values that are not 0 a run's mean must rest on to be tested (attacks that
+#: dealt damage; batches with status damage or Momentum spent; encounters, for the
+#: encounter length): the usual count for a mean's normal approximation. A mean of fewer,
+#: mostly 0 and the rest skewed, is far from normal in the tails Holm's correction
+#: reads: one attack that crits for 30 against a mean of 3 is no 9-sigma event.
+FEWEST_VALUES = 30
+
+
+class _Mean(NamedTuple):
+    """One run's mean of a figure, for :meth:`_Rows.mean`.
+
+    Attributes
+    ----------
+    mean, se, df : float
+        The mean, its standard error (NaN where none can be computed: its units fall
+        in fewer than 2 batches) and that error's degrees of freedom (``inf`` for an
+        error from every unit).
+    units : int
+        The attacks or encounters averaged.
+    values : int
+        Of those, the values that are not 0, which the mean rests on
+        (:data:`FEWEST_VALUES`).
+    """
+
+    mean: float
+    se: float
+    df: float
+    units: int
+    values: int
+
+
+def _pooled_error(cur: _Mean, base: _Mean) -> tuple[float, float]:
+    """Standard error of the difference of two runs' means, and its degrees of freedom.
+
+    What the gate tests is that nothing changed, and then the two runs' values share
+    one spread, as the rate test shares one rate: its variance per unit is the
+    unit-weighted mean of each run's ``se² · units`` (over the runs whose error could
+    be computed), and the error of the difference is ``sqrt(var · (1/units₁ +
+    1/units₀))``, with Welch–Satterthwaite's degrees of freedom for that weighted sum.
+    For two runs of as many units this is ``sqrt(se₁² + se₀²)`` with Welch's df. A
+    small run's own spread is no estimate of its error: three attacks that all missed
+    have none, and a few encounters that all ended early miss the long ones that make
+    the spread (the encounter length of 30 skirmishes read as p = 2e-6 from their own
+    spread; at the baseline's, 0.008). NaN when neither run's error was computed.
+
+    Parameters
+    ----------
+    cur, base : _Mean
+        This run's and the baseline's mean.
+    """
+    used = [m for m in (cur, base) if math.isfinite(m.se)]
+    if not used:
+        return math.nan, math.inf
+    units = sum(m.units for m in used)
+    parts = [m.units * m.units * m.se**2 / units for m in used]  # weight × variance per unit
+    var = sum(parts)
+    den = sum(part**2 / m.df for part, m in zip(parts, used, strict=True))
+    return math.sqrt(var * (1 / cur.units + 1 / base.units)), var**2 / den if den > 0 else math.inf
 
 
 # -- figures of one scenario ---------------------------------------------------------------
@@ -194,12 +253,20 @@ class _Rows:
         self.pending.append((len(self.rows) - 1, k1, n1, k0, n0))
 
     def run_rates(self) -> None:
+        """The queued rate tests: the pooled two-proportion z, or where a run expects
+        few events (:func:`_few_expected`) the exact test of ``simlab compare``'s rare
+        events (:func:`simlab.analysis.stats.exact_rate_difference`); the row keeps
+        its z as the statistic, for scale."""
         if not self.pending:
             return
-        index, k1, n1, k0, n0 = (np.asarray(x) for x in zip(*self.pending, strict=True))
+        _, k1, n1, k0, n0 = (np.asarray(x) for x in zip(*self.pending, strict=True))
         z, p = stats.two_proportion_z(k1, n1, k0, n0)
-        for i, zi, pi in zip(index, z, p, strict=True):
-            self.rows[i]["statistic"], self.rows[i]["p_value"] = float(zi), float(pi)
+        for (i, *counts), zi, pi in zip(self.pending, z, p, strict=True):
+            row = self.rows[i]
+            row["statistic"], row["p_value"] = float(zi), float(pi)
+            if _few_expected(*counts):
+                a, m, b, n = counts  # this run's a of m, the baseline's b of n
+                row["test"], row["p_value"] = "exact", stats.exact_rate_difference(b, n, a, m)[2]
         self.pending.clear()
 
     def pmf(self, figure: str, subject: str, h1: np.ndarray, h0: np.ndarray) -> float:
@@ -211,21 +278,36 @@ class _Rows:
                  statistic, p)  # fmt: skip
         return p
 
-    def mean(self, figure: str, subject: str, m1: float, se1: float, m0: float, se0: float,
-             df: float = math.inf) -> bool:  # fmt: skip
-        """Difference of two means in standard errors; Student t with ``df`` when the
-        errors are themselves estimated from few batches. A mean whose error cannot be
-        estimated (NaN: its units fall in fewer than 2 batches) is listed untested (test
-        ``none``, no p-value, never drifted); returns whether it was tested."""
-        if math.isnan(se1) or math.isnan(se0):
+    def mean(self, figure: str, subject: str, cur: _Mean, base: _Mean) -> bool:
+        """Difference of two means in standard errors of the runs' pooled spread
+        (:func:`_pooled_error`); Student t with its df when the errors are themselves
+        estimated from few batches. A mean that one run has fewer than
+        :data:`FEWEST_VALUES` values for, or that neither run can estimate an error of,
+        is listed untested (test ``none``, no p-value, never drifted) unless the two
+        means are the same; returns whether it was tested."""
+        m1, m0 = cur.mean, base.mean
+        se, df = _pooled_error(cur, base)
+        same = abs(m1 - m0) <= stats.ROUNDING * max(1.0, abs(m1), abs(m0))
+        enough = min(cur.values, base.values) >= FEWEST_VALUES and math.isfinite(se)
+        if not (same or enough):
             self.add(figure, subject, "mean", "none", m0, m1, m1 - m0, math.nan, math.nan)
             return False
-        z, p, _ = stats.z_test(m1 - m0, math.sqrt(se1**2 + se0**2), max(abs(m1), abs(m0)))
+        z, p, _ = stats.z_test(m1 - m0, se, max(abs(m1), abs(m0)))
         if math.isfinite(df) and math.isfinite(z):
             p = float(2.0 * sps.t.sf(abs(z), df))
         self.add(figure, subject, "mean", "t" if math.isfinite(df) else "z", m0, m1,
                  m1 - m0, z, p)  # fmt: skip
         return True
+
+
+def _few_expected(k1: int, n1: int, k0: int, n0: int) -> bool:
+    """Whether a run expects fewer than :data:`~simlab.analysis.stats.RARE_EVENT_THRESHOLD`
+    events, or non-events, at the two runs' pooled rate: the count below which the rate
+    intervals and ``run --check`` leave the normal approximation, and below which the
+    two-proportion z is far from normal (1 crit in 18 attacks against 87 in 89,594 read
+    as p = 1.4e-13; the exact test gives 0.035)."""
+    pooled = (k1 + k0) / (n1 + n0)
+    return min(n1, n0) * min(pooled, 1.0 - pooled) < stats.RARE_EVENT_THRESHOLD
 
 
 def _pairs(res: Result) -> dict[tuple[str, str, str], int]:
@@ -251,25 +333,37 @@ def _attack_rows(rows: _Rows, cur: Result, base: Result, notes: list[str]) -> No
         k1, k0 = int(tc.crits[pc].sum()), int(tb.crits[pb].sum())
         if k1 or k0:
             rows.rate("crit_rate", subject, k1, n1, k0, n0)
-        m1, se1, df1 = _batch_se(tc.damage_sum[pc], tc.attempts[pc])
-        m0, se0, df0 = _batch_se(tb.damage_sum[pb], tb.attempts[pb])
-        if not rows.mean("mean_damage", subject, m1, se1, m0, se0, _welch_df(se1, df1, se0, df0)):
-            notes.append(f"{rows.label}: mean_damage of {subject} not tested: "
-                         f"{_too_few(se0, n0, se1, n1)}")  # fmt: skip
+        m1, m0 = _damage_mean(cur, pc), _damage_mean(base, pb)
+        if not rows.mean("mean_damage", subject, m1, m0):
+            notes.append(_untested(rows, "mean_damage", subject, m1, m0,
+                                   "attacks that dealt damage"))  # fmt: skip
         rows.pmf("damage_pmf", subject, tc.damage_hist[pc], tb.damage_hist[pb])
     for pair in b_pairs.keys() - c_pairs.keys():
         notes.append(f"{rows.label}: {pair[0]} {pair[1]} → {pair[2]} is gone "
                      "(in the baseline, not in this run)")  # fmt: skip
 
 
-def _too_few(se0: float, n0: int, se1: float, n1: int) -> str:
-    """Which run's attacks are too few to estimate the error of their mean damage (NaN
-    error: they fall in fewer than 2 of its batches), and how many each run has."""
-    runs = [run for run, se in (("the baseline", se0), ("this run", se1)) if math.isnan(se)]
-    which = " and in ".join(runs)
+def _damage_mean(res: Result, p: int) -> _Mean:
+    """Mean damage per attack of pair ``p``, its batch-means error, and its attacks, of
+    which those that dealt damage are what it rests on."""
+    t = res.tallies
+    mean, se, df = _batch_se(t.damage_sum[p], t.attempts[p])
+    return _Mean(mean, se, df, int(t.attempts[p].sum()), int(t.damage_hist[p, 1:].sum()))
+
+
+def _untested(rows: _Rows, figure: str, subject: str, cur: _Mean, base: _Mean,
+              values: str) -> str:  # fmt: skip
+    """The note on a mean not tested: which run has too few ``values`` (that are not 0)
+    for a normal test, and how many each has; or that neither could estimate an error."""
+    runs = [run for run, m in (("the baseline", base), ("this run", cur))
+            if m.values < FEWEST_VALUES]  # fmt: skip
+    if not runs:
+        return (f"{rows.label}: {figure} of {subject} not tested: no error can be estimated "
+                "(in each run, its values fall in fewer than 2 batches)")  # fmt: skip
     return (
-        f"too few attacks in {which} to estimate its error ({n0:,} in the baseline, "
-        f"{n1:,} in this run; fewer than 2 of a run's batches have one)"
+        f"{rows.label}: {figure} of {subject} not tested: too few {values} in "
+        f"{' and in '.join(runs)} ({base.values:,} in the baseline, {cur.values:,} in this "
+        f"run; a mean's test needs {FEWEST_VALUES} in each)"
     )
 
 
@@ -319,37 +413,36 @@ def _combatant_rows(rows: _Rows, cur: Result, base: Result, notes: list[str]) ->
         notes.append(f"{rows.label}: combatant {name} is gone (in the baseline only)")
     for tally in cur.layout.per_encounter_tallies:
         if tally in base.layout.per_encounter_tallies:
-            _per_encounter_rows(rows, cur, base, b_index, tally)
+            _per_encounter_rows(rows, cur, base, b_index, tally, notes)
 
 
-def _per_encounter(res: Result, c: int, tally: str) -> tuple[float, float, int]:
-    """Mean per encounter of combatant ``c``'s (C, B) ``tally``, its error and df."""
+def _per_encounter(res: Result, c: int, tally: str) -> _Mean:
+    """Mean per encounter of combatant ``c``'s (C, B) ``tally``, its error and df, resting
+    on the batches with any (a batch's encounters are not told apart)."""
     sums = getattr(res.tallies, tally)[c]
     batches = len(sums)
     # Encounter i is in batch i * B // n, so batch b holds ceil((b+1)n/B) − ceil(bn/B).
     encounters = np.diff(-(-np.arange(batches + 1, dtype=np.int64) * res.encounters // batches))
-    return _batch_se(sums, encounters)
+    return _Mean(*_batch_se(sums, encounters), res.encounters, int(np.count_nonzero(sums)))
 
 
-def _per_encounter_rows(
-    rows: _Rows, cur: Result, base: Result, b_index: dict[str, int], tally: str
-) -> None:
+def _per_encounter_rows(rows: _Rows, cur: Result, base: Result, b_index: dict[str, int],
+                        tally: str, notes: list[str]) -> None:  # fmt: skip
     """Mean per encounter of a per-combatant batch tally (damage from statuses, Momentum
     spent), for scenarios that tally it in both runs."""
+    values = f"batches with {tally.replace('_', ' ')}"
     for c, (_, name) in enumerate(cur.layout.combatants):
         if name in b_index:
-            m1, se1, df1 = _per_encounter(cur, c, tally)
-            m0, se0, df0 = _per_encounter(base, b_index[name], tally)
-            if m1 or m0:
-                rows.mean(f"mean_{tally}", name, m1, se1, m0, se0,
-                          _welch_df(se1, df1, se0, df0))  # fmt: skip
+            m1, m0 = _per_encounter(cur, c, tally), _per_encounter(base, b_index[name], tally)
+            if (m1.mean or m0.mean) and not rows.mean(f"mean_{tally}", name, m1, m0):
+                notes.append(_untested(rows, f"mean_{tally}", name, m1, m0, values))
 
 
 def _nan(x: float | None) -> float:
     return math.nan if x is None else float(x)
 
 
-def _outcome_rows(rows: _Rows, cur: Result, base: Result) -> None:
+def _outcome_rows(rows: _Rows, cur: Result, base: Result, notes: list[str]) -> None:
     n1, n0 = cur.encounters, base.encounters
     b_sides = {s: i for i, s in enumerate(base.layout.sides)}
     for i, side in enumerate(cur.layout.sides):
@@ -359,8 +452,16 @@ def _outcome_rows(rows: _Rows, cur: Result, base: Result) -> None:
     rows.rate("draw_rate", "draw", int(cur.tallies.winner[-1]), n1,
               int(base.tallies.winner[-1]), n0)  # fmt: skip
     rows.pmf("rounds_pmf", "encounter length", cur.tallies.rounds, base.tallies.rounds)
-    (m1, v1), (m0, v0) = (stats.histogram_mean_var(r.tallies.rounds) for r in (cur, base))
-    rows.mean("mean_rounds", "encounter length", m1, math.sqrt(v1 / n1), m0, math.sqrt(v0 / n0))
+    m1, m0 = _rounds_mean(cur), _rounds_mean(base)
+    if not rows.mean("mean_rounds", "encounter length", m1, m0):
+        notes.append(_untested(rows, "mean_rounds", "encounter length", m1, m0, "encounters"))
+
+
+def _rounds_mean(res: Result) -> _Mean:
+    """Mean encounter length and its normal error, from the histogram of rounds."""
+    mean, var = stats.histogram_mean_var(res.tallies.rounds)
+    return _Mean(mean, math.sqrt(var / res.encounters), math.inf, res.encounters,
+                 res.encounters)  # fmt: skip
 
 
 def key(res: Any) -> tuple[str, str]:
@@ -389,7 +490,7 @@ def scenario_rows(
     notes: list[str] = []
     _attack_rows(rows, cur, base, notes)
     _combatant_rows(rows, cur, base, notes)
-    _outcome_rows(rows, cur, base)
+    _outcome_rows(rows, cur, base, notes)
     rows.run_rates()
     return rows.rows, notes
 

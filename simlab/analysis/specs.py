@@ -3,8 +3,13 @@
 Each entry (:class:`simlab.scenario.common.Expectation`) names a figure, what it is
 measured on and a bound. :func:`evaluate` measures the figure with its 95% interval and
 gives a verdict: ``pass`` when the measured value is within the bound, ``fail``
-otherwise. When the interval crosses the bound the verdict is flagged ``borderline``
-(more encounters would settle it); ``strict=True`` counts a borderline pass as a failure.
+otherwise. When the interval reaches past the bound the verdict is flagged
+``borderline`` (more encounters would settle it); ``strict=True`` counts a borderline
+pass as a failure. A hit or crit rate that the exact engine answers as 0 (or 1) in every
+pair a spec covers, and that the fight does not move, is that value whatever the dice
+(the crit rate of an attack with no critical tier): its interval is that value alone,
+so "at most 0" passes, ``strict`` or not, where the simulated interval ``[0, 5e-06]``
+would always reach past it.
 
 Intervals: Wilson (Clopper–Pearson when rare) for rates and for ``down_by_round``
 (P(downed by round r) over all encounters: a rate out of every encounter), batch means
@@ -28,6 +33,7 @@ import pandas as pd
 from simlab.analysis import stats
 from simlab.analysis.result import Result, median_time_to_down
 from simlab.errors import InputError
+from simlab.exact import pair_answer
 from simlab.scenario.common import Expectation
 
 __all__ = ["SPEC_COLUMNS", "Verdict", "describe", "evaluate", "evaluate_all"]
@@ -52,7 +58,7 @@ class Verdict:
     passed : bool
         Whether the measured value satisfies the bound.
     borderline : bool
-        Whether the interval crosses the bound.
+        Whether the interval reaches past the bound.
     note : str
         The designer's note, or why nothing could be measured.
     """
@@ -198,7 +204,8 @@ def _possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
-def evaluate(res: Result, spec: Expectation | dict[str, Any]) -> Verdict:
+def evaluate(res: Result, spec: Expectation | dict[str, Any],
+             exact: dict[str, Any] | None = None) -> Verdict:  # fmt: skip
     """Measure one spec on a simulation and give its verdict.
 
     Parameters
@@ -207,6 +214,9 @@ def evaluate(res: Result, spec: Expectation | dict[str, Any]) -> Verdict:
         The simulation of the spec's scenario.
     spec : Expectation or dict
         An ``expect:`` entry (a dict is validated as one).
+    exact : dict, optional
+        The scenario's exact answers (``ScenarioRun.exact``): a hit or crit rate they
+        make certain (:func:`_certain`) has that value as its interval.
 
     Returns
     -------
@@ -216,6 +226,8 @@ def evaluate(res: Result, spec: Expectation | dict[str, Any]) -> Verdict:
     if not isinstance(spec, Expectation):
         spec = Expectation.model_validate(spec, strict=False)
     measured, lo, hi, n = _measure(res, spec)
+    if n and measured == _certain(res, spec, exact):
+        lo = hi = measured
     low, high = spec.bounds
     text = describe(spec)
     if n == 0 or math.isnan(measured):
@@ -225,6 +237,26 @@ def evaluate(res: Result, spec: Expectation | dict[str, Any]) -> Verdict:
     borderline = (lo < low <= hi) or (lo <= high < hi)
     return Verdict(text, spec.figure, measured, lo, hi, low, high, n, passed, borderline,
                    spec.note)  # fmt: skip
+
+
+def _certain(res: Result, spec: Expectation, exact: dict[str, Any] | None) -> float | None:
+    """The value a hit- or crit-rate spec's figure has whatever the dice, if the exact
+    answers make it certain: 0 (or 1) in every pair the spec covers that the run made,
+    and a figure the fight does not move (:func:`simlab.exact.pair_answer`); else None.
+
+    The crit rate of an attack with no critical tier is 0 by construction; simulated,
+    its interval still reaches above 0 (``0 [0, 5e-06]`` at 800,000 attacks).
+    """
+    if spec.figure not in ("hit_rate", "crit_rate") or not exact:
+        return None
+    answers = {(e["attacker"], e["attack"], e["defender"]): e for e in exact.get("attacks") or []}
+    names, values = _names(res), set()
+    for p in _attack_slots(res, spec):
+        if res.tallies.attempts[p].sum():
+            a, k, d = res.layout.unpair(p)
+            entry = answers.get((names[a], res.layout.attacks[k], names[d]))
+            values.add(math.nan if entry is None else pair_answer(entry, spec.figure))
+    return values.pop() if len(values) == 1 and values <= {0.0, 1.0} else None
 
 
 def evaluate_all(runs: Sequence[Any], strict: bool = False) -> pd.DataFrame:
@@ -241,12 +273,12 @@ def evaluate_all(runs: Sequence[Any], strict: bool = False) -> pd.DataFrame:
     -------
     pandas.DataFrame
         ``verdict`` is ``pass`` or ``fail``; ``borderline`` flags an interval that
-        crosses the bound.
+        reaches past the bound.
     """
     rows = []
     for run in runs:
         for spec in run.expect:
-            v = evaluate(run.result, spec)
+            v = evaluate(run.result, spec, run.exact)
             passed = v.passed and not (strict and v.borderline)
             rows.append((run.scenario, run.rules, v.spec, v.figure, v.measured, v.lo, v.hi,
                          v.low, v.high, v.n, "pass" if passed else "fail", v.borderline,

@@ -44,6 +44,8 @@ from simlab.report.terminal import (
     decimals,
     event_rate_cells,
     exact_number,
+    figure_number,
+    figure_range,
     format_p,
     formatted,
     interval_cell,
@@ -288,7 +290,7 @@ def _spec_rows(specs: pd.DataFrame | None, run: ScenarioRun) -> list[list[str]]:
         return []
     rows = []
     for s in specs[(specs.scenario == run.scenario) & (specs.rules == run.rules)].itertuples():
-        verdict = s.verdict.upper() + (" (borderline: the interval crosses the bound)"
+        verdict = s.verdict.upper() + (" (borderline: the interval reaches past the bound)"
                                        if s.borderline else "")  # fmt: skip
         spec = s.spec + (f" — {s.note}" if s.note else "")
         measured = _measured(s)
@@ -307,9 +309,8 @@ def _p_is(p: float) -> str:
 
 
 def drift_status(row: Any) -> str:
-    """``DRIFT``, ``changed, within tolerance``, ``ok``, or ``not tested`` (a mean of
-    too few attacks to estimate its error, :mod:`simlab.analysis.drift`) for one
-    drift-table row."""
+    """``DRIFT``, ``changed, within tolerance``, ``ok``, or ``not tested`` (a mean one
+    run has too few values for, :mod:`simlab.analysis.drift`) for one drift-table row."""
     if row.drifted:
         return "DRIFT"
     if row.test == "none":
@@ -318,15 +319,19 @@ def drift_status(row: Any) -> str:
 
 
 def drift_cells(row: Any) -> list[str]:
-    """The displayed cells of one drift-table row (see :data:`DRIFT_HEADER`)."""
+    """The displayed cells of one drift-table row (see :data:`DRIFT_HEADER`). A median
+    that did not move has ``—`` for its Holm p: that p is its time-to-down's, on that
+    figure's row, and beside ``ok`` it read ``< 1e-16``."""
     change = drift_change(row)
     tol = (
         f"TV {row.tolerance:g}"
         if row.kind == "pmf"
         else (f"{row.tolerance:g} × max(|base|, 1)" if row.kind == "mean" else f"{row.tolerance:g}")
     )
+    unmoved = row.kind == "median" and row.change == 0
     return [drift_status(row), row.figure, row.subject, _drift_value(row, row.baseline),
-            _drift_value(row, row.current), change, format_p(row.p_holm), tol]  # fmt: skip
+            _drift_value(row, row.current), change, "—" if unmoved else format_p(row.p_holm),
+            tol]  # fmt: skip
 
 
 def drift_change(row: Any) -> str:
@@ -334,20 +339,26 @@ def drift_change(row: Any) -> str:
     distribution; for a median that one of the runs does not reach by the round cap
     (its change is infinite), ``not reached now`` or ``reached now``, never ``+inf``;
     else signed, to the decimals of the figures it is the change of (``0.0649 → 0.0122``
-    changed by ``-0.0527``, not ``-0.05262``)."""
+    changed by ``-0.0527``, not ``-0.05262``), a change that is not 0 never reading as
+    one (``0.0001 → 4e-05`` changed by ``-6e-05``, :func:`figure_number`)."""
     if row.kind == "pmf":
         return f"TV {formatted(row.change, '.3f')}"
     if row.kind == "median":
         if math.isinf(row.change) or math.isnan(row.change):
             return f"{'not reached' if pd.isna(row.current) else 'reached'} now"
         return formatted(row.change, "+.0f")
-    return formatted(row.change, "+.4f")
+    change = figure_number(row.change, 4)
+    return f"+{change}" if row.change > 0 and float(change) else change  # "0.0000" unsigned
 
 
 def _drift_value(row: Any, value: float) -> str:
     """A drift row's baseline or current figure: a median in whole rounds, NaN there
-    being a median the round cap does not reach (:data:`NOT_REACHED`)."""
-    return rounds_label(value) if row.kind == "median" else decimals(value, 4)
+    being a median the round cap does not reach (:data:`NOT_REACHED`); any other to 4
+    decimals, never reading as 0 or a rate's 1 that it is not (``4e-05``, not
+    ``0.0000``: :func:`figure_number`, the rule of every figure on the pages)."""
+    if row.kind == "median":
+        return rounds_label(value)
+    return figure_number(value, 4, figure_range(row.figure))
 
 
 def _drift_rows(drift: DriftReport | None, run: ScenarioRun) -> list[list[str]]:

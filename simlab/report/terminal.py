@@ -406,13 +406,20 @@ def value_and_bounds(value: Any, lo: Any, hi: Any, digits: int = 3,
     and it and its bounds below 0.0001 are written as powers of ten (:func:`written`):
     ``4e-05 [8e-06, 0.00013]``, ``9e-05 [4e-05, 0.00018]``, as ``0 (< 3e-06)``."""
     low, high = within
+    upper = _written_bound(hi, rounded_up, _off_the_limit(high - hi, digits))
+    return f"{figure_number(value, digits, within)} [{_lower_bound(lo, digits, low)}, {upper}]"
+
+
+def figure_number(value: Any, digits: int = 3,
+                  within: tuple[float, float] = (-math.inf, math.inf)) -> str:  # fmt: skip
+    """A figure as :func:`value_and_bounds` writes it: to ``digits`` decimals, or those it
+    needs not to read as 0 or as a limit of ``within`` that it is not
+    (:func:`decimals`); below :data:`SMALL`, where they would start ``0.0000``, as powers
+    of ten, to the significant digits those decimals give, at least one (``4e-05``)."""
     if isinstance(value, float | int) and 0 < abs(value) < SMALL:
         first = -math.floor(math.log10(float(f"{abs(value):.0e}")))  # 9.7e-05: 0.0001
-        shown = written(value, max(digits, first))
-    else:
-        shown = decimals(value, digits, within)
-    upper = _written_bound(hi, rounded_up, _off_the_limit(high - hi, digits))
-    return f"{shown} [{_lower_bound(lo, digits, low)}, {upper}]"
+        return written(value, max(digits, first))
+    return decimals(value, digits, within)
 
 
 #: Below this a figure or a bound is written as powers of ten (``8e-06``): as decimals it
@@ -1174,7 +1181,7 @@ def specs_table(specs: pd.DataFrame) -> Table:
         measured = measured_cell(s)
         verdict = "[green]PASS[/green]" if s.verdict == "pass" else "[bold red]FAIL[/bold red]"
         if s.borderline:
-            verdict += " (borderline: interval crosses the bound)"
+            verdict += " (borderline: interval reaches past the bound)"
         where = [s.scenario, s.rules] if wide else []
         table.add_row(*where, escape(name), measured, f"{s.n:,}", verdict)
     return table

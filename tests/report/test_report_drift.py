@@ -141,6 +141,45 @@ def test_a_mean_of_one_attack_a_run_is_noted_untested_not_drifted() -> None:
     assert report.ok
 
 
+def _crit_row(report: DriftReport) -> pd.Series:
+    table = report.table
+    return table[(table.figure == "crit_rate") & (table.subject == "A strike → B")].iloc[0]
+
+
+def test_a_rare_rate_of_a_small_run_is_tested_exactly() -> None:
+    """1 crit in 20 attacks against a baseline's crit rate of 0.001: the two-proportion z
+    read it as p < 1e-6, and the gate drifted (the walkthrough's 1 in 18 against 87 in
+    89,594, Holm p = 3.3e-11). Fewer than 10 crits are expected in the small run, so
+    the exact test of compare's rare events decides: p = 2 P(X >= 1), X binomial over
+    the crits of both runs with the small run's share of the attacks."""
+    rng = np.random.default_rng(31)
+    base = synthetic_result(Truth(crit=0.0016), 50_000, rng)
+    cur = synthetic_result(Truth(crit=0.0016), 4, rng)
+    t, pair = cur.tallies, cur.layout.pair(0, 0, 1)
+    t.crits[pair] = 0
+    t.crits[pair, np.flatnonzero(t.hits[pair])[0]] = 1
+    row = _crit_row(compare_results([cur], [base]))
+    k0, n0 = base.tallies.crits[pair].sum(), base.tallies.attempts[pair].sum()
+    n1 = t.attempts[pair].sum()
+    share = n1 / (n0 + n1)
+    assert row.test == "exact" and n1 * (k0 + 1) / (n0 + n1) < 10
+    assert row.p_value == pytest.approx(2 * (1 - (1 - share) ** (k0 + 1)), rel=1e-9)
+    assert 0.01 < row.p_value < 0.1
+    assert 2 * sps.norm.sf(abs(row.statistic)) < 1e-6  # what the z said
+    assert not row.significant and not row.drifted
+
+
+def test_a_rare_rate_that_changed_in_a_small_run_still_drifts() -> None:
+    """Every hit a crit in the small run (about 12 crits in 20 attacks) against a crit
+    rate of 0.001: the exact test finds it."""
+    rng = np.random.default_rng(32)
+    base = synthetic_result(Truth(crit=0.0016), 50_000, rng)
+    cur = synthetic_result(Truth(crit=1.0), 4, rng)
+    row = _crit_row(compare_results([cur], [base]))
+    assert row.test == "exact" and row.current > 0.3
+    assert row.p_holm < DEFAULT_ALPHA and row.drifted
+
+
 def test_a_change_within_tolerance_is_reported_but_does_not_drift() -> None:
     rng = np.random.default_rng(12)
     base = synthetic_result(Truth(), 400_000, rng)
@@ -262,11 +301,12 @@ def test_the_note_of_an_untested_mean_names_the_run_with_too_few_attacks() -> No
     _one_attack(base, 5)
     report = compare_results([cur], [base])
     note = next(n for n in report.notes if "mean_damage of A strike → B" in n)
-    assert "too few attacks in the baseline to estimate its error (1 in the baseline" in note
-    assert "in this run to estimate" not in note and "and in" not in note
+    assert "too few attacks that dealt damage in the baseline (1 in the baseline" in note
+    assert "in this run (" not in note and "and in" not in note
     _one_attack(cur, 2)
     both = compare_results([cur], [base]).notes
-    assert any("too few attacks in the baseline and in this run to" in n for n in both)
+    assert any("too few attacks that dealt damage in the baseline and in this run (1 in" in n
+               for n in both)  # fmt: skip
 
 
 def _drift_report(**row: object) -> DriftReport:
@@ -303,3 +343,35 @@ def test_a_change_has_the_decimals_of_its_figures() -> None:
     mean = _drift_report(figure="mean_damage", kind="mean", baseline=12.3948, current=5.2325,
                          change=5.2325 - 12.3948)  # fmt: skip
     assert drift_cells(next(mean.table.itertuples()))[5] == "-7.1623"
+
+
+def test_a_figure_below_0_0001_never_reads_as_0() -> None:
+    """2 deaths in 50,000 against 5 read ``0.0001 | 0.0000 | -0.0001`` on the page (and in
+    report.md and the terminal's drift lines), as if deaths were gone, and a real 0
+    read the same: below 0.0001 a figure and its change are written as powers of ten,
+    as every figure is (README, "Output files"); a 0 stays 0, a rate just under 1 does
+    not read as 1."""
+    report = _drift_report(figure="dead_rate", kind="rate", baseline=5 / 50_000,
+                           current=2 / 50_000, change=2 / 50_000 - 5 / 50_000)  # fmt: skip
+    row = next(report.table.itertuples())
+    assert drift_cells(row)[3:6] == ["0.0001", "4e-05", "-6e-05"]
+    assert "dead_rate Kaito: 0.0001 → 4e-05 (-6e-05), Holm p" in drift_lines(report)[0]
+    zero = _drift_report(figure="dead_rate", kind="rate", baseline=0.0, current=2 / 50_000,
+                         change=2 / 50_000)  # fmt: skip
+    assert drift_cells(next(zero.table.itertuples()))[3:6] == ["0.0000", "4e-05", "+4e-05"]
+    high = _drift_report(figure="hit_rate", kind="rate", baseline=0.99996, current=1.0,
+                         change=1.0 - 0.99996)  # fmt: skip
+    assert drift_cells(next(high.table.itertuples()))[3:6] == ["0.99996", "1.0000", "+4e-05"]
+
+
+def test_a_median_that_did_not_move_shows_no_p() -> None:
+    """``ok | median_time_to_down | Guard | 3 | 3 | 0 | < 1e-16``: the p of an unmoved
+    median is its time-to-down's, listed on that row; an ok row shows ``—`` there. A
+    median that moved shows its p."""
+    still = _drift_report(figure="median_time_to_down", kind="median", baseline=3.0,
+                          current=3.0, change=0.0, significant=False, drifted=False)  # fmt: skip
+    cells = drift_cells(next(still.table.itertuples()))
+    assert cells[0] == "ok" and cells[5] == "0" and cells[6] == "—"
+    moved = _drift_report(figure="median_time_to_down", kind="median", baseline=3.0,
+                          current=4.0, change=1.0)  # fmt: skip
+    assert drift_cells(next(moved.table.itertuples()))[6] == "< 1e-16"

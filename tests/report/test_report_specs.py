@@ -193,6 +193,48 @@ def test_borderline_and_strict() -> None:
     assert list(evaluate_all([run], strict=True).verdict) == ["fail"]
 
 
+def _answer(attacker: str, defender: str, **caveats: str) -> dict[str, object]:
+    return {"attacker": attacker, "attack": "strike", "defender": defender, "hit_rate": 0.6,
+            "crit_rate": 0.0, "mean_damage": 2.0, "damage_pmf": {}, "caveats": caveats}  # fmt: skip
+
+
+def test_a_rate_the_exact_engine_makes_0_passes_at_most_0_even_strict() -> None:
+    """A crit rate of 0 in 40,000 attacks has the interval [0, 9e-05], which reaches past
+    "at most 0", so ``--strict`` failed it at any sample size, "borderline: interval
+    crosses the bound" though it only starts there. When the exact engine answers 0 for
+    every pair the spec covers, and the fight does not move that figure, the rate is 0
+    whatever the dice: its interval is [0, 0], and the spec passes."""
+    res = synthetic_result(Truth(crit=0.0), 4_000, np.random.default_rng(6))
+    spec = {"figure": "crit_rate", "attack": "strike", "at_most": 0}
+    alone = evaluate(res, spec)
+    assert alone.measured == 0 and alone.lo == 0 < alone.hi and alone.borderline
+    both = {"attacks": [_answer("A", "B"), _answer("B", "A")]}
+    certain = evaluate(res, spec, both)
+    assert (certain.measured, certain.lo, certain.hi) == (0, 0, 0)
+    assert certain.passed and not certain.borderline
+    run = ScenarioRun(result=res, exact=both, expect=[spec])
+    assert list(evaluate_all([run], strict=True).verdict) == ["pass"]
+    # one pair the fight moves (a caveat), or one not solved: the simulation decides
+    moved = {"attacks": [_answer("A", "B"), _answer("B", "A", crit_rate="a status")]}
+    assert evaluate(res, spec, moved).borderline
+    assert evaluate(res, spec, {"attacks": [_answer("A", "B")]}).borderline
+    assert not evaluate(res, {**spec, "attacker": "A"}, moved).borderline
+
+
+def test_a_borderline_verdict_says_its_interval_reaches_past_the_bound() -> None:
+    """The verdict read "interval crosses the bound", untrue of an interval that starts
+    at the bound (a rate of 0 against "at most 0")."""
+    res = synthetic_result(Truth(crit=0.0), 4_000, np.random.default_rng(6))
+    spec = {"figure": "crit_rate", "attack": "strike", "at_most": 0}
+    specs = evaluate_all([ScenarioRun(result=res, expect=[spec])], strict=True)
+    with terminal.console.capture() as seen:
+        terminal.console.print(terminal.specs_table(specs))
+    assert "reaches past the bound" in " ".join(seen.get().split())
+    assert "crosses" not in seen.get()
+    (row,) = render._spec_rows(specs, ScenarioRun(result=res))
+    assert row[-1] == "FAIL (borderline: the interval reaches past the bound)"
+
+
 @pytest.mark.parametrize("between", [0, 0.5])
 def test_a_figure_beside_its_bound_is_shown_on_its_side_of_it(between: float) -> None:
     """A bound where the measured figure's three decimals (what its interval asks for)
@@ -283,6 +325,17 @@ def test_check_fails_with_exit_1_and_shows_the_measured_figure(tmp_path: Path) -
     assert "1 of 2 specs failed" in done.output
     assert "party's win rate at least 0.9" in done.output
     assert "FAIL" in done.output
+
+
+def test_check_strict_passes_a_crit_rate_at_most_0_of_an_attack_without_crits(
+    tmp_path: Path,
+) -> None:
+    """quick-jab has no critical tier, and the exact engine says so: "at most 0" passes
+    under --strict, its measured figure a bare 0."""
+    path = _scenario(tmp_path, "  - {figure: crit_rate, attack: quick-jab, at_most: 0}\n")
+    done = CliRunner().invoke(main, ["check", str(path), "-n", "2000", "--strict"])
+    assert done.exit_code == 0, done.output
+    assert "PASS" in done.output and "borderline" not in done.output
 
 
 def test_check_without_specs_says_so(tmp_path: Path) -> None:
