@@ -32,6 +32,7 @@ import pandas as pd
 from simlab import __version__
 from simlab.analysis import stats
 from simlab.errors import ExactUnsupported
+from simlab.report.files import scenario_hash
 from simlab.report.words import counted
 from simlab.rules import RULE_SYSTEMS
 from simlab.scenario.common import ScenarioBase
@@ -160,6 +161,10 @@ class ExactResult:
     overrides : list of str
         The changes (``NAME.FIELD=VALUE``) that made the scenario from its file, as a
         run records them.
+    scenario_hash : str or None
+        :func:`simlab.report.files.scenario_hash` of the scenario solved, as a run
+        records its own (``Result.meta["scenario_hash"]``): the plots refuse the answers
+        of another scenario.
     """
 
     scenario: str
@@ -168,6 +173,7 @@ class ExactResult:
     duel: DuelExact | None
     refusals: list[tuple[Subject, str]]
     overrides: list[str] = field(default_factory=list)
+    scenario_hash: str | None = None
 
     def __repr__(self) -> str:
         """One line: what was solved and where the tables are (the dataclass's own repr
@@ -421,9 +427,8 @@ def exact(scenario: ScenarioBase | str | os.PathLike[str]) -> ExactResult:
         refusals.append((TIME_TO_DOWN, str(err)))
     if not pairs and duel is None:
         raise ExactUnsupported(_nothing_message(scenario, refusals))
-    return ExactResult(
-        scenario.scenario, scenario.rules, pairs, duel, refusals, list(scenario.overrides)
-    )
+    return ExactResult(scenario.scenario, scenario.rules, pairs, duel, refusals,
+                       list(scenario.overrides), scenario_hash(scenario))  # fmt: skip
 
 
 # -- checking a simulation -----------------------------------------------------------------

@@ -10,10 +10,11 @@ pandas DataFrame it drew, so a notebook can both look at a curve and use its num
 ``result`` is a :class:`simlab.analysis.result.Result` or a report's
 :class:`simlab.report.results.ScenarioRun` (whose saved exact answers are used by
 default). ``exact`` is an :class:`simlab.exact.engine.ExactResult` or its summary
-document; where it answers a pair, the exact damage distribution is drawn over the
-simulated one (open black diamonds, "exact" in the legend); for a duel, the exact
-time-to-down curve too. Copies of one ``count:`` entry are pooled under one label
-(``Ogre ×2``, see :func:`copy_labels`); ``pool=False`` draws each copy.
+document, of the scenario simulated (another's is refused); where it answers a pair,
+the exact damage distribution is drawn over the simulated one (open black diamonds,
+"exact" in the legend); for a duel, the exact time-to-down curve too. Copies of one
+``count:`` entry are pooled under one label (``Ogre ×2``, see :func:`copy_labels`);
+``pool=False`` draws each copy.
 Without ``ax=``, a new pyplot figure is made (the notebook's backend); reports draw on
 figures of their own, rendered with the Agg backend (:mod:`simlab.report.render`). A
 figure without a layout engine is given constrained layout (:func:`axes_or_new`), so that
@@ -223,18 +224,73 @@ def result_of(result: object) -> Result:
 
 
 def _unpack(result: Result | ScenarioRun, exact: Any) -> tuple[Result, dict[str, Any] | None]:
-    """The Result, and the exact answers as a summary document (or None)."""
-    res = result_of(result)
-    if exact is None and not isinstance(result, Result):
-        exact = result.exact
-    if exact is not None and not isinstance(exact, dict):
-        from simlab.arguments import instance_argument
-        from simlab.exact.engine import ExactResult
+    """The Result, and the exact answers as a summary document (or None): ``exact``, or
+    a ScenarioRun's own where it is None.
 
-        instance_argument(exact, (ExactResult, dict), ("simlab.exact", "ExactResult.summary"),
-                          "exact")  # fmt: skip
-        exact = exact.summary()
-    return res, exact
+    Raises
+    ------
+    simlab.errors.InputError
+        When ``exact`` is not an ExactResult or a summary, or answers another scenario
+        than the one simulated (:func:`_same_scenario`).
+    """
+    res = result_of(result)
+    if exact is None:
+        return res, None if isinstance(result, Result) else result.exact
+    if isinstance(exact, dict):
+        _same_scenario(_stamped_hash(exact), exact.get("scenario"), exact.get("overrides"), res)
+        return res, exact
+    from simlab.arguments import instance_argument
+    from simlab.exact.engine import ExactResult
+
+    instance_argument(exact, (ExactResult, dict), ("simlab.exact", "ExactResult.summary"),
+                      "exact")  # fmt: skip
+    _same_scenario(exact.scenario_hash, exact.scenario, exact.overrides, res)
+    return res, exact.summary()
+
+
+def _stamped_hash(summary: dict[str, Any]) -> str | None:
+    """The scenario hash of the run stamp of a ``summary.json`` that ``simlab exact
+    --out`` wrote (:func:`simlab.report.files.run_identity`), or None: a summary made
+    in Python (:meth:`ExactResult.summary`) has none."""
+    stamp = summary.get("run")
+    scenarios = stamp.get("scenarios") if isinstance(stamp, dict) else None
+    if not isinstance(scenarios, list) or len(scenarios) != 1:
+        return None
+    found = scenarios[0].get("scenario_hash") if isinstance(scenarios[0], dict) else None
+    return found if isinstance(found, str) else None
+
+
+def _same_scenario(solved: str | None, scenario: Any, overrides: Any, res: Result) -> None:
+    """Refuse exact answers of the scenario of hash ``solved`` (named ``scenario``, made
+    with ``overrides``) for the simulation ``res`` of another: drawn as "exact", the
+    answers of the scenario as written made a variant's simulation look wrong. Answers
+    or a simulation whose scenario hash is unknown (None) are taken as they are.
+
+    Raises
+    ------
+    simlab.errors.InputError
+        ``expected exact= answers of the scenario simulated (knight-vs-skeleton with
+        longsword.damage=2d10); got answers of knight-vs-skeleton with no changes; pass
+        exact=simlab.exact(<the scenario simulated>)``.
+    """
+    from simlab.errors import InputError
+
+    simulated = res.meta.get("scenario_hash")
+    if solved is None or simulated is None or solved == simulated:
+        return
+    ran = _scenario_words(res.scenario, res.meta.get("overrides"))
+    theirs = _scenario_words(scenario, overrides)
+    if theirs == ran:  # the file was edited between the two, or changed and changed back
+        theirs = f"another version of {ran} (its fields differ)"
+    raise InputError(f"expected exact= answers of the scenario simulated ({ran}); got answers "
+                     f"of {theirs}; pass exact=simlab.exact(<the scenario simulated>)")  # fmt: skip
+
+
+def _scenario_words(scenario: Any, overrides: Any) -> str:
+    """A scenario as a message names it: ``knight-vs-skeleton with longsword.damage=2d10``,
+    or ``… with no changes``."""
+    changed = ", ".join(map(str, overrides or [])) or "no changes"
+    return f"{scenario} with {changed}"
 
 
 def axes_or_new(ax: Axes | None, size: tuple[float, float] = (6.0, 3.5)) -> Axes:
