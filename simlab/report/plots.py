@@ -36,6 +36,7 @@ from simlab.exact import pair_answer
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
     from simlab.report.results import ScenarioRun
 
@@ -944,6 +945,7 @@ def plot_hit_rates(
         exact_crit_rate=[pair_answer(answers[k], "crit_rate") if k in answers else np.nan
                          for k in keys],
     ).reset_index(drop=True)  # fmt: skip
+    own = ax is None
     ax = axes_or_new(ax, (6.0, 0.9 + 0.32 * max(len(rates), 1)))
     y = np.arange(len(rates))
     drawn = [("hit_rate", "hit")] + ([("crit_rate", "crit")] if rates.crits.any() else [])
@@ -968,10 +970,42 @@ def plot_hit_rates(
     ax.set_xlabel("rate (95% interval)")
     handles, names = ax.get_legend_handles_labels()
     order = sorted(range(len(names)), key=lambda i: names[i] == "exact")  # exact last
-    ax.legend([handles[i] for i in order], [names[i] for i in order], fontsize=LEGEND_FONT,
-              loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=3, frameon=False)  # fmt: skip
+    handles, names = [handles[i] for i in order], [names[i] for i in order]
+    if own:
+        _legend_over_new_figure(ax, handles, names)
+    else:
+        ax.legend(handles, names, fontsize=LEGEND_FONT, loc="lower left",
+                  bbox_to_anchor=(0.0, 1.0), ncol=3, frameon=False)  # fmt: skip
     ax.grid(alpha=0.3, axis="x")
     return rates
+
+
+#: The narrowest (inches) the bars of a hit-rate plot on a new figure are drawn beside
+#: the pairs' names.
+MIN_BARS_WIDTH = 3.0
+#: What a new figure keeps free of a legend at its edges (inches).
+FIGURE_MARGIN = 0.2
+
+
+def _legend_over_new_figure(ax: Axes, handles: list[Any], names: list[str]) -> None:
+    """The legend of a hit-rate plot on a figure of its own: above the plot from the
+    figure's left edge, in as many columns as the figure's width holds, the figure made
+    taller by its height, and wider where the pairs' names leave the bars less than
+    :data:`MIN_BARS_WIDTH`. Three columns over the bars, 6 inches wide beside long
+    names, ran past the figure's edge: ``savefig`` cut the ``exact`` entry off, and
+    constrained layout gave up ("axes sizes collapsed to zero")."""
+    fig = cast("Figure", ax.figure)  # a new figure's, not a subfigure's
+    labels = max((t.get_window_extent().width for t in ax.get_yticklabels()), default=0.0)
+    fig.set_figwidth(max(fig.get_figwidth(), labels / fig.dpi + MIN_BARS_WIDTH + FIGURE_MARGIN))
+    for ncol in range(len(names), 0, -1):
+        legend = fig.legend(handles, names, loc="outside upper left", ncol=ncol,
+                            fontsize=LEGEND_FONT, frameon=False)  # fmt: skip
+        if ncol == 1 or legend.get_window_extent().width / fig.dpi <= (
+            fig.get_figwidth() - FIGURE_MARGIN
+        ):
+            break
+        legend.remove()
+    fig.set_figheight(fig.get_figheight() + legend.get_window_extent().height / fig.dpi)
 
 
 def at_least(pmf: np.ndarray) -> np.ndarray:

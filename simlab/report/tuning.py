@@ -22,7 +22,7 @@ import math
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import jinja2
 import numpy as np
@@ -33,7 +33,13 @@ from simlab import __version__
 from simlab.arguments import instance_argument
 from simlab.errors import InputError, did_you_mean
 from simlab.report.files import atomic_write
-from simlab.report.plots import EXACT_STYLE, axes_or_new, legend_outside, only_rows
+from simlab.report.plots import (
+    EXACT_STYLE,
+    FIGURE_MARGIN,
+    axes_or_new,
+    legend_outside,
+    only_rows,
+)
 from simlab.report.render import (
     EXACT_SUFFIX,
     PNG_DIR,
@@ -127,7 +133,9 @@ def plot_sweep(
         each further value a line style, :func:`_line_style`); the exact answer, where
         there is one, dashed (in its line's colour among several lines). The legend,
         beside the axes, names what tells the lines apart (the further fields' values,
-        the subject's names that differ), or the subject of a single line.
+        the subject's names that differ), or the subject of a single line; on a new
+        figure (no ``ax=``), a legend too wide to sit beside the plot goes under it
+        (:func:`_legend_below_when_long`).
 
     Returns
     -------
@@ -148,6 +156,7 @@ def plot_sweep(
                              f"{key}={did_you_mean(key, subject)}")  # fmt: skip
         data = only_rows(data, key, value)
     x, *others = sweep.fields
+    own = ax is None
     ax = axes_or_new(ax)
     columns = [*sweep.fields, *subject, figure]
     for end in ("lo", "hi"):
@@ -190,6 +199,8 @@ def plot_sweep(
     _readable_axes(ax, figure, data[x] if numeric else None)
     if ax.get_lines():  # a single line too: the legend names its subject
         legend_outside(ax)
+        if own:
+            _legend_on_new_figure(ax)
     return data
 
 
@@ -419,6 +430,43 @@ def _legend_below_when_long(fig: Figure, axes: Sequence[Axes], legend: Any) -> N
     below = _shared_legend(fig, *axes, below=True, ncol=max(1, int(fig.bbox.width // width)))
     height = below.get_window_extent().height / fig.dpi
     fig.set_figheight(fig.get_figheight() + height)
+
+
+def _legend_on_new_figure(ax: Axes) -> None:
+    """The legend of a sweep plot on a figure of its own (no ``ax=``) held by it: names
+    wider than the figure broken at their `` = `` joints (the lines drawn as one,
+    :func:`_line_names`, :func:`_exact_line`), the legend under the plot where too wide
+    beside it (:func:`_legend_below_when_long`), and the figure widened to a name that
+    is still wider. Beside the plot, ``savefig`` cut the names off at the figure's edge
+    and constrained layout gave up."""
+    fig, legend = cast("Figure", ax.figure), ax.get_legend()  # a new figure's
+    if legend is None:
+        return
+    room = 0.9 * (fig.bbox.width - FIGURE_MARGIN * fig.dpi)  # a handle's width is spared
+    handles, names = ax.get_legend_handles_labels()
+    widths = [t.get_window_extent().width for t in legend.get_texts()]
+    for handle, name, width in zip(handles, names, widths, strict=True):
+        if width > room:
+            handle.set_label(_broken(name, max(1, int(len(name) * room / width))))
+    legend_outside(ax)
+    _legend_below_when_long(fig, [ax], ax.get_legend())
+    for legend in [*fig.legends, ax.get_legend()]:
+        if legend is not None:
+            need = legend.get_window_extent().width / fig.dpi + FIGURE_MARGIN
+            fig.set_figwidth(max(fig.get_figwidth(), need))
+
+
+def _broken(name: str, chars: int) -> str:
+    """A legend ``name`` broken onto lines of at most ``chars`` characters at its
+    `` = `` joints, each line but the last ending with ``=`` (a part longer than that
+    stays whole)."""
+    lines: list[str] = []
+    for part in name.split(" = "):
+        if lines and len(lines[-1]) + 3 + len(part) <= chars:
+            lines[-1] += f" = {part}"
+        else:
+            lines.append(part)
+    return " =\n".join(lines)
 
 
 def _drawn_figures(rules: str, rows: pd.DataFrame) -> list[str]:
