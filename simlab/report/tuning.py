@@ -322,21 +322,33 @@ AXIS_LABELS = {
 #: it, a flat curve is stretched over the whole plot and its noise reads as a trend.
 MIN_RATE_SPAN = 0.05
 MIN_MEAN_SPAN = 0.2
+#: Figures in rounds, whose axis has whole rounds only, and the narrowest y range they
+#: show (rounds): two, so that at least two whole rounds are ticked (a constant median of
+#: 6 was ticked 5.40, 5.55, … 6.60).
+ROUND_FIGURES = ("mean_time_to_down", "median_time_to_down")
+MIN_ROUND_SPAN = 2.0
+#: The most swept values a sweep plot ticks every one of (matplotlib's ticks, 12, 16,
+#: …, 40, left the first of 10, 20, 30, 40 without a label).
+MAX_TICKED_VALUES = 12
 
 
 def _readable_axes(ax: Axes, figure: str, x: pd.Series | None) -> None:
-    """Integer ticks where the values ``x`` are integers (None: not numbers, one
-    category each); a y range no narrower than :data:`MIN_RATE_SPAN` for a rate (within
-    0..1) or :data:`MIN_MEAN_SPAN` × the mean's size for a mean."""
+    """Ticks at the swept values ``x`` (:func:`_swept_ticks`; None: not numbers, one
+    category each); whole rounds only for a figure in rounds (:data:`ROUND_FIGURES`);
+    a y range no narrower than :data:`MIN_RATE_SPAN` for a rate (within 0..1),
+    :data:`MIN_MEAN_SPAN` × the mean's size for a mean, and :data:`MIN_ROUND_SPAN` for
+    rounds."""
     from matplotlib.ticker import MaxNLocator
 
-    if x is not None and (pd.api.types.is_integer_dtype(x) or (x.dropna() % 1 == 0).all()):
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    if figure == "median_time_to_down":
+    if x is not None:
+        _swept_ticks(ax, x)
+    rounds = figure in ROUND_FIGURES
+    if rounds:
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     lo, hi = ax.get_ylim()
     rate = figure_range(figure) == RATE_RANGE
     least = MIN_RATE_SPAN if rate else MIN_MEAN_SPAN * max(abs(lo), abs(hi), 1.0)
+    least = max(least, MIN_ROUND_SPAN) if rounds else least
     if hi - lo >= least:
         return
     middle = (lo + hi) / 2
@@ -345,6 +357,24 @@ def _readable_axes(ax: Axes, figure: str, x: pd.Series | None) -> None:
         shift = max(0.0, -lo) - max(0.0, hi - 1.0)
         lo, hi = lo + shift, hi + shift
     ax.set_ylim(lo, hi)
+
+
+def _swept_ticks(ax: Axes, x: pd.Series) -> None:
+    """A tick at every swept value (numbers ``x``) where there are at most
+    :data:`MAX_TICKED_VALUES` of them, none closer to the next than a twice that
+    share of their range (labels that would run into each other); else matplotlib's
+    ticks, whole numbers where the values are."""
+    from matplotlib.ticker import MaxNLocator
+
+    values = np.unique(x.dropna().to_numpy(dtype=float))
+    span = float(np.ptp(values)) if len(values) else 0.0
+    gaps = np.diff(values)
+    if 0 < len(values) <= MAX_TICKED_VALUES and (
+        not len(gaps) or gaps.min() >= span / (2 * MAX_TICKED_VALUES)
+    ):
+        ax.set_xticks(values)
+    elif pd.api.types.is_integer_dtype(x) or (x.dropna() % 1 == 0).all():
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
 
 
 # -- sweep page ----------------------------------------------------------------------------
