@@ -32,6 +32,7 @@ import pandas as pd
 
 from simlab.analysis import stats
 from simlab.analysis.result import Result
+from simlab.arguments import flag_argument
 from simlab.exact import pair_answer
 
 if TYPE_CHECKING:
@@ -402,6 +403,7 @@ def pooled_damage_pmf(result: Result | ScenarioRun, pool: bool = True) -> pd.Dat
         ``attacker, attack, defender, damage, count`` (names are labels when pooled).
     """
     res = result_of(result)
+    flag_argument(pool, "pool")
     pmf = res.damage_pmf()[["attacker", "attack", "defender", "damage", "count"]]
     if not pool:
         return pmf
@@ -476,6 +478,7 @@ def _pair_frames(res: Result, attacker: str, attack: str, defender: str | list[s
     """Simulated (and exact) damage distribution of one attacker's attack, per defender
     (per copy and defender where ``attacker``, a base name, designates copies drawn
     each)."""
+    flag_argument(pool, "pool")
     labels = copy_labels(res) if pool else {n: n for _, n in res.layout.combatants}
     entries = copy_entries(res)
     pmf = pooled_damage_pmf(res, pool)
@@ -886,6 +889,7 @@ def pooled_hit_rates(result: Result | ScenarioRun, pool: bool = True) -> pd.Data
         ``*_ci_kind`` says).
     """
     res = result_of(result)
+    flag_argument(pool, "pool")
     rates = res.hit_rates(LEVEL)
     if not pool:
         return rates
@@ -929,6 +933,7 @@ def plot_hit_rates(
         ``exact_crit_rate`` (NaN where the exact engine has no answer).
     """
     res, exact = _unpack(result, exact)
+    flag_argument(pool, "pool")
     labels = copy_labels(res) if pool else {n: n for _, n in res.layout.combatants}
     rates = pooled_hit_rates(res, pool)
     if attacker is not None:

@@ -80,6 +80,8 @@ from simlab.report.tuning_terminal import (
     unmatched_note,
 )
 from simlab.report.words import counted
+from simlab.rules import has_crits
+from simlab.tuning.figures import refuse_crit_rate
 from simlab.tuning.sweep import (
     PAIR,
     PAIR_FIGURES,
@@ -121,9 +123,10 @@ def plot_sweep(
     sweep : SweepResult
         From :func:`simlab.sweep`.
     figure : str
-        ``hit_rate``, ``crit_rate``, ``mean_damage`` (per attack pair), ``down_rate``,
-        ``mean_time_to_down``, ``median_time_to_down`` (per combatant) or ``win_rate``
-        (per side, ``draw`` included).
+        ``hit_rate``, ``crit_rate`` (refused where the rules have no critical hits),
+        ``mean_damage`` (per attack pair), ``down_rate``, ``mean_time_to_down``,
+        ``median_time_to_down`` (per combatant) or ``win_rate`` (per side, ``draw``
+        included).
     ax : matplotlib Axes, optional
         Where to draw (default: a new figure).
     **on : str
@@ -147,6 +150,7 @@ def plot_sweep(
     if figure not in _TABLES:
         raise InputError(f"expected figure= one of {', '.join(_TABLES)}; got "
                          f"{figure!r}{did_you_mean(figure, _TABLES)}")  # fmt: skip
+    refuse_crit_rate(figure, has_crits(sweep.rules), "figure")
     table, subject = _TABLES[figure]
     data = getattr(sweep, table)()
     for key, value in on.items():
