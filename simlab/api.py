@@ -277,8 +277,8 @@ def write_exact(
 ) -> dict[str, Path]:
     """Write an exact answer's ``summary.json`` and Parquet tables to ``out_dir``, as one unit.
 
-    ``scenario_hash`` (:func:`simlab.report.files.scenario_hash`) goes into the run
-    identity stamped in every file.
+    ``scenario_hash`` (:func:`simlab.report.files.scenario_hash`, default the one
+    ``result`` holds) goes into the run identity stamped in every file.
 
     The tables are ``attacks``, ``damage_pmf`` and ``time_to_down`` (empty when the
     scenario is not a duel); the summary has ``simlab run``'s shape without intervals.
@@ -306,7 +306,7 @@ def write_exact(
         "time_to_down": result.time_to_down(),
     }
     identity = run_identity([result], method="exact")
-    identity["scenarios"][0]["scenario_hash"] = scenario_hash
+    identity["scenarios"][0]["scenario_hash"] = scenario_hash or result.scenario_hash
     return _write_tables(out, tables, result.summary(), identity)
 
 

@@ -246,6 +246,43 @@ def test_a_plot_refuses_what_it_does_not_draw(name: str, made: dict[str, Any]) -
     plt.close("all")
 
 
+@pytest.mark.parametrize("value", ["x", 1, None])
+def test_a_pool_that_is_not_true_or_false_is_refused(value: object, made: dict[str, Any]) -> None:
+    """``plot_damage_pmf(res, …, pool='x')`` was read as true, and drew silently."""
+    import matplotlib.pyplot as plt
+
+    from simlab import plots
+
+    res = made["result"]
+    for draw in (lambda: plots.plot_damage_pmf(res, "Kaito", "quick-jab", pool=value),
+                 lambda: plots.plot_damage_at_least(res, "Kaito", "quick-jab", pool=value),
+                 lambda: plots.plot_hit_rates(res, pool=value),
+                 lambda: plots.damage_by_defender(res, "Kaito", "quick-jab", pool=value),
+                 lambda: plots.pooled_damage_pmf(res, pool=value),
+                 lambda: plots.pooled_hit_rates(res, pool=value)):  # fmt: skip
+        with pytest.raises(InputError, match=_words(f"expected True or False for pool; got "
+                                                    f"{value!r}")):  # fmt: skip
+            draw()
+    plt.close("all")
+
+
+def test_plot_sweep_refuses_a_crit_rate_where_the_rules_have_no_crits() -> None:
+    """zones-3d6 has no critical hits: ``plot_sweep(sw, "crit_rate")`` drew a flat line
+    at 0, where ``tune`` and ``precision_on`` refuse the figure."""
+    import matplotlib.pyplot as plt
+
+    plate = simlab.load(ROOT / "scenarios/zones-3d6/longsword-vs-plate.yaml")
+    sweep = simlab.sweep(plate, {"Plate Knight.hp": [16, 20]}, n=N, exact=False)
+    fig, ax = plt.subplots()
+    with pytest.raises(InputError) as err:
+        simlab.plot_sweep(sweep, "crit_rate", ax=ax)
+    drawn = ax.get_lines()
+    plt.close(fig)
+    assert str(err.value) == ("figure: expected a figure these rules have; got 'crit_rate': "
+                              "they have no critical hits")  # fmt: skip
+    assert drawn == []
+
+
 def test_plot_sweep_refuses_what_it_does_not_draw_and_names_what_was_meant(
     made: dict[str, Any],
 ) -> None:

@@ -141,3 +141,20 @@ def test_readme_says_how_long_the_scenario_hash_is() -> None:
     readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
     said = "`scenario_hash` being the first 64 bits of a SHA-256 of the validated scenario"
     assert f"{said}, as 16 hex digits" in readme
+
+
+def test_readme_names_the_error_a_mistyped_plot_name_raises() -> None:
+    """README's "Plots in notebooks" called it a ``ValueError``, which
+    ``except ValueError:`` does not catch: it is an ``InputError``, as "Python API" says."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import simlab
+    from simlab.errors import SimlabError
+
+    res = simlab.simulate(ROOT / "scenarios/shattered-spirits/quickstart.yaml", n=50, seed=1)
+    with pytest.raises(SimlabError) as err:
+        simlab.plot_time_to_down(res, combatant="Kaitoo")
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    said = re.search(r'A mistyped name in a plot \(`combatant="Kaitoo"`\) is an? `(\w+)`', text)
+    assert said is not None and said.group(1) == type(err.value).__name__ == "InputError"

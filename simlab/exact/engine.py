@@ -32,6 +32,7 @@ import pandas as pd
 from simlab import __version__
 from simlab.analysis import stats
 from simlab.errors import ExactUnsupported
+from simlab.report.files import scenario_hash
 from simlab.report.words import counted
 from simlab.rules import RULE_SYSTEMS
 from simlab.scenario.common import ScenarioBase
@@ -160,6 +161,10 @@ class ExactResult:
     overrides : list of str
         The changes (``NAME.FIELD=VALUE``) that made the scenario from its file, as a
         run records them.
+    scenario_hash : str or None
+        :func:`simlab.report.files.scenario_hash` of the scenario solved, as a run
+        records its own (``Result.meta["scenario_hash"]``): the plots refuse the answers
+        of another scenario.
     """
 
     scenario: str
@@ -168,21 +173,51 @@ class ExactResult:
     duel: DuelExact | None
     refusals: list[tuple[Subject, str]]
     overrides: list[str] = field(default_factory=list)
+    scenario_hash: str | None = None
 
     def __repr__(self) -> str:
-        """One line: what was solved and where the tables are (the dataclass's own repr
-        printed every pair's damage distribution as an array)."""
+        """One line: what was solved, how many pairs have figures a fight moves away
+        from their answers, and where the tables are (the dataclass's own repr printed
+        every pair's damage distribution as an array)."""
         duel = "the duel's time-to-down" if self.duel is not None else "no time-to-down"
         pairs = counted(len(self.pairs), "pair")
+        moved = sum(1 for p in self.pairs if p.caveats)
+        caveats = (f"; in a fight, figures of {counted(moved, 'pair')} move away from these "
+                   "answers (.caveats(), column moved_by_fight)" if moved else "")  # fmt: skip
         return (f"<ExactResult {self.scenario} · rules {self.rules}: {pairs} and {duel} "
-                f"solved, {len(self.refusals)} refused; .attacks(), .damage_pmf(), "
+                f"solved, {len(self.refusals)} refused{caveats}; .attacks(), .damage_pmf(), "
                 ".time_to_down(), .refusals>")  # fmt: skip
 
     def attacks(self) -> pd.DataFrame:
-        """Hit rate, crit rate and mean damage of every solved pair."""
-        columns = ["attacker", "attack", "defender", "hit_rate", "crit_rate", "mean_damage"]
-        rows = [(*p.key, p.hit_rate, p.crit_rate, p.mean_damage) for p in self.pairs]
+        """Hit rate, crit rate and mean damage of every solved pair, against a fresh
+        defender.
+
+        Returns
+        -------
+        pandas.DataFrame
+            ``attacker, attack, defender, hit_rate, crit_rate, mean_damage`` and
+            ``moved_by_fight``: the figures a full fight moves away from this answer
+            (``"hit_rate, mean_damage"``; ``""`` when none), why in :meth:`caveats`.
+        """
+        columns = ["attacker", "attack", "defender", "hit_rate", "crit_rate", "mean_damage",
+                   "moved_by_fight"]  # fmt: skip
+        rows = [(*p.key, p.hit_rate, p.crit_rate, p.mean_damage, ", ".join(p.caveats))
+                for p in self.pairs]  # fmt: skip
         return pd.DataFrame(rows, columns=columns)
+
+    def caveats(self) -> pd.DataFrame:
+        """The figures a full fight moves away from the fresh-defender answers of
+        :meth:`attacks` (a surprise round's undefended shots, a status gained), with the
+        reason: one row per pair and figure, none where nothing moves.
+
+        Returns
+        -------
+        pandas.DataFrame
+            ``attacker, attack, defender, figure, reason``.
+        """
+        rows = [(*p.key, figure, reason) for p in self.pairs
+                for figure, reason in p.caveats.items()]  # fmt: skip
+        return pd.DataFrame(rows, columns=["attacker", "attack", "defender", "figure", "reason"])
 
     def damage_pmf(self) -> pd.DataFrame:
         """Damage distribution of every solved pair, one row per reachable damage."""
@@ -421,9 +456,8 @@ def exact(scenario: ScenarioBase | str | os.PathLike[str]) -> ExactResult:
         refusals.append((TIME_TO_DOWN, str(err)))
     if not pairs and duel is None:
         raise ExactUnsupported(_nothing_message(scenario, refusals))
-    return ExactResult(
-        scenario.scenario, scenario.rules, pairs, duel, refusals, list(scenario.overrides)
-    )
+    return ExactResult(scenario.scenario, scenario.rules, pairs, duel, refusals,
+                       list(scenario.overrides), scenario_hash(scenario))  # fmt: skip
 
 
 # -- checking a simulation -----------------------------------------------------------------

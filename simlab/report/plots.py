@@ -10,10 +10,11 @@ pandas DataFrame it drew, so a notebook can both look at a curve and use its num
 ``result`` is a :class:`simlab.analysis.result.Result` or a report's
 :class:`simlab.report.results.ScenarioRun` (whose saved exact answers are used by
 default). ``exact`` is an :class:`simlab.exact.engine.ExactResult` or its summary
-document; where it answers a pair, the exact damage distribution is drawn over the
-simulated one (open black diamonds, "exact" in the legend); for a duel, the exact
-time-to-down curve too. Copies of one ``count:`` entry are pooled under one label
-(``Ogre ×2``, see :func:`copy_labels`); ``pool=False`` draws each copy.
+document, of the scenario simulated (another's is refused); where it answers a pair,
+the exact damage distribution is drawn over the simulated one (open black diamonds,
+"exact" in the legend); for a duel, the exact time-to-down curve too. Copies of one
+``count:`` entry are pooled under one label (``Ogre ×2``, see :func:`copy_labels`);
+``pool=False`` draws each copy.
 Without ``ax=``, a new pyplot figure is made (the notebook's backend); reports draw on
 figures of their own, rendered with the Agg backend (:mod:`simlab.report.render`). A
 figure without a layout engine is given constrained layout (:func:`axes_or_new`), so that
@@ -32,10 +33,12 @@ import pandas as pd
 
 from simlab.analysis import stats
 from simlab.analysis.result import Result
+from simlab.arguments import flag_argument
 from simlab.exact import pair_answer
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
     from simlab.report.results import ScenarioRun
 
@@ -139,12 +142,17 @@ def copy_groups(result: Result | ScenarioRun,
     """
     res = result_of(result)
     names = [name for _, name in res.layout.combatants]
+    return [(entry, members, not copies_differ(res, [names.index(m) for m in members], figure))
+            for entry, members in copy_entries(res).items()]  # fmt: skip
+
+
+def copy_entries(res: Result) -> dict[str, list[str]]:
+    """The copies of each ``count:`` entry of two or more, by the entry's (base) name:
+    ``{"Ogre": ["Ogre 1", "Ogre 2"]}``, pooled or not (:func:`copy_groups`)."""
     groups = res.meta.get("copies")
     if groups is None:
         groups = _groups_by_name(res)
-    return [(entry, list(members),
-             not copies_differ(res, [names.index(m) for m in members], figure))
-            for entry, members in groups.items() if len(members) > 1]  # fmt: skip
+    return {entry: list(members) for entry, members in groups.items() if len(members) > 1}
 
 
 def _groups_by_name(res: Result) -> dict[str, list[str]]:
@@ -177,15 +185,43 @@ def copy_labels(result: Result | ScenarioRun, figure: str = "damage") -> dict[st
     return labels
 
 
-def _label_of(name: str, labels: dict[str, str]) -> str:
-    """The label a user's ``name`` designates: a combatant, a pool's base name or label."""
+def _designated(name: str, labels: dict[str, str], entries: dict[str, list[str]]) -> list[str]:
+    """The labels a user's ``name`` designates: a combatant's (its pool's, where it is
+    pooled); for the base name of a ``count:`` entry (``entries``, :func:`copy_entries`),
+    its pool's, or each copy's where they are not pooled (they fought differently, which
+    a larger sample tells: the base name failed then); any other name as it is (a pool's
+    label, or a name in no row, which the caller refuses)."""
     if name in labels:
-        return labels[name]
-    return next((lab for lab in labels.values() if lab.startswith(f"{name} ×")), name)
+        return [labels[name]]
+    if name in entries:
+        return list(dict.fromkeys(labels.get(m, m) for m in entries[name]))
+    return [name]
 
 
-def only_rows(table: pd.DataFrame, column: str, wanted: Any) -> pd.DataFrame:
+def _meant(found: object, known: Any, entries: dict[str, list[str]] | None = None) -> str:
+    """The end of a message suggesting the name meant (:func:`simlab.errors.did_you_mean`)
+    among the ``known`` ones and the base names of their ``count:`` copies
+    (``entries``). A base name, or a copy, is suggested as the base name with its copies
+    (``'Raider' (Raider 1, Raider 2)``): one copy of several alike names was an
+    arbitrary one ('Raider 4' for 'Raider')."""
+    from simlab.errors import closest_name, suggestion
+
+    known = [str(k) for k in known]
+    base_of = {m: base for base, members in (entries or {}).items() for m in members
+               if set(members) & set(known)}  # fmt: skip
+    close = closest_name(found, [*known, *dict.fromkeys(base_of.values())])
+    base = base_of.get(str(close), close)
+    if entries and base in entries and base not in known:
+        return f"; did you mean {base!r} ({', '.join(entries[base])})?"
+    return suggestion(close)
+
+
+def only_rows(table: pd.DataFrame, column: str, wanted: Any,
+              copies: dict[str, list[str]] | None = None) -> pd.DataFrame:  # fmt: skip
     """The rows of ``table`` whose ``column`` is ``wanted`` (a name, or a list of names).
+
+    ``copies`` (:func:`copy_entries`) are suggested by their base name where it is the
+    name meant.
 
     Raises
     ------
@@ -194,14 +230,14 @@ def only_rows(table: pd.DataFrame, column: str, wanted: Any) -> pd.DataFrame:
         wanted is in no row: a mistyped name (``defender="Defnder"``) drew an empty plot
         and said nothing.
     """
-    from simlab.errors import InputError, did_you_mean
+    from simlab.errors import InputError
 
     names = [wanted] if isinstance(wanted, str) else list(wanted)
     there = list(dict.fromkeys(table[column].map(str)))
     missing = [name for name in names if str(name) not in there]
     if missing:
         raise InputError(f"expected {column}= one of {', '.join(there)}; got "
-                         f"{missing[0]!r}{did_you_mean(missing[0], there)}")  # fmt: skip
+                         f"{missing[0]!r}{_meant(missing[0], there, copies)}")  # fmt: skip
     return table[table[column].map(str).isin([str(name) for name in names])]
 
 
@@ -224,18 +260,73 @@ def result_of(result: object) -> Result:
 
 
 def _unpack(result: Result | ScenarioRun, exact: Any) -> tuple[Result, dict[str, Any] | None]:
-    """The Result, and the exact answers as a summary document (or None)."""
-    res = result_of(result)
-    if exact is None and not isinstance(result, Result):
-        exact = result.exact
-    if exact is not None and not isinstance(exact, dict):
-        from simlab.arguments import instance_argument
-        from simlab.exact.engine import ExactResult
+    """The Result, and the exact answers as a summary document (or None): ``exact``, or
+    a ScenarioRun's own where it is None.
 
-        instance_argument(exact, (ExactResult, dict), ("simlab.exact", "ExactResult.summary"),
-                          "exact")  # fmt: skip
-        exact = exact.summary()
-    return res, exact
+    Raises
+    ------
+    simlab.errors.InputError
+        When ``exact`` is not an ExactResult or a summary, or answers another scenario
+        than the one simulated (:func:`_same_scenario`).
+    """
+    res = result_of(result)
+    if exact is None:
+        return res, None if isinstance(result, Result) else result.exact
+    if isinstance(exact, dict):
+        _same_scenario(_stamped_hash(exact), exact.get("scenario"), exact.get("overrides"), res)
+        return res, exact
+    from simlab.arguments import instance_argument
+    from simlab.exact.engine import ExactResult
+
+    instance_argument(exact, (ExactResult, dict), ("simlab.exact", "ExactResult.summary"),
+                      "exact")  # fmt: skip
+    _same_scenario(exact.scenario_hash, exact.scenario, exact.overrides, res)
+    return res, exact.summary()
+
+
+def _stamped_hash(summary: dict[str, Any]) -> str | None:
+    """The scenario hash of the run stamp of a ``summary.json`` that ``simlab exact
+    --out`` wrote (:func:`simlab.report.files.run_identity`), or None: a summary made
+    in Python (:meth:`ExactResult.summary`) has none."""
+    stamp = summary.get("run")
+    scenarios = stamp.get("scenarios") if isinstance(stamp, dict) else None
+    if not isinstance(scenarios, list) or len(scenarios) != 1:
+        return None
+    found = scenarios[0].get("scenario_hash") if isinstance(scenarios[0], dict) else None
+    return found if isinstance(found, str) else None
+
+
+def _same_scenario(solved: str | None, scenario: Any, overrides: Any, res: Result) -> None:
+    """Refuse exact answers of the scenario of hash ``solved`` (named ``scenario``, made
+    with ``overrides``) for the simulation ``res`` of another: drawn as "exact", the
+    answers of the scenario as written made a variant's simulation look wrong. Answers
+    or a simulation whose scenario hash is unknown (None) are taken as they are.
+
+    Raises
+    ------
+    simlab.errors.InputError
+        ``expected exact= answers of the scenario simulated (knight-vs-skeleton with
+        longsword.damage=2d10); got answers of knight-vs-skeleton with no changes; pass
+        exact=simlab.exact(<the scenario simulated>)``.
+    """
+    from simlab.errors import InputError
+
+    simulated = res.meta.get("scenario_hash")
+    if solved is None or simulated is None or solved == simulated:
+        return
+    ran = _scenario_words(res.scenario, res.meta.get("overrides"))
+    theirs = _scenario_words(scenario, overrides)
+    if theirs == ran:  # the file was edited between the two, or changed and changed back
+        theirs = f"another version of {ran} (its fields differ)"
+    raise InputError(f"expected exact= answers of the scenario simulated ({ran}); got answers "
+                     f"of {theirs}; pass exact=simlab.exact(<the scenario simulated>)")  # fmt: skip
+
+
+def _scenario_words(scenario: Any, overrides: Any) -> str:
+    """A scenario as a message names it: ``knight-vs-skeleton with longsword.damage=2d10``,
+    or ``… with no changes``."""
+    changed = ", ".join(map(str, overrides or [])) or "no changes"
+    return f"{scenario} with {changed}"
 
 
 def axes_or_new(ax: Axes | None, size: tuple[float, float] = (6.0, 3.5)) -> Axes:
@@ -313,6 +404,7 @@ def pooled_damage_pmf(result: Result | ScenarioRun, pool: bool = True) -> pd.Dat
         ``attacker, attack, defender, damage, count`` (names are labels when pooled).
     """
     res = result_of(result)
+    flag_argument(pool, "pool")
     pmf = res.damage_pmf()[["attacker", "attack", "defender", "damage", "count"]]
     if not pool:
         return pmf
@@ -338,82 +430,122 @@ def _pool_alike_defenders(res: Result, mine: pd.DataFrame,
         if pooled or len(present) < 2:
             continue
         top = int(mine.damage.max()) + 1
-        hists = []
-        for m in present:
-            rows = mine[mine.defender == m]
-            hist = np.zeros(top, dtype=np.int64)
-            hist[rows.damage.to_numpy()] = rows["count"].to_numpy()
-            hists.append(hist)
+        hists = [_histogram(mine[mine.defender == m], top) for m in present]
         if not _any_differ([hists]):
             labels.update({m: f"{entry} ×{len(present)}" for m in present})
-    if any(labels.get(d, d) != d for d in there):
-        mine = mine.assign(defender=mine.defender.map(lambda d: labels.get(d, d)))
-        keys = ["attacker", "attack", "defender", "damage"]
-        mine = mine.groupby(keys, sort=False, as_index=False)["count"].sum()
-    return mine, labels
+    return _relabelled(mine, labels), labels
+
+
+def _pool_alike_attackers(mine: pd.DataFrame, labels: Labels,
+                          entry: str) -> tuple[pd.DataFrame, Labels]:  # fmt: skip
+    """One attack's damage (``mine``) by the copies of ``entry`` that the whole fight
+    tells apart, pooled as its attackers where the damage each did to every defender
+    they all attacked is alike (:func:`_pool_alike_defenders`' test): the same copies
+    drawn each, one curve per copy and defender, hid each other. Returns the rows and
+    the labels."""
+    copies = list(dict.fromkeys(mine.attacker))
+    top = int(mine.damage.max()) + 1
+    comparisons = []
+    for _, rows in mine.groupby("defender", sort=False):
+        hists = [_histogram(rows[rows.attacker == c], top) for c in copies]
+        if all(h.sum() > 0 for h in hists):
+            comparisons.append(hists)
+    if len(copies) < 2 or not comparisons or _any_differ(comparisons):
+        return mine, labels
+    labels = {**labels, **{c: f"{entry} ×{len(copies)}" for c in copies}}
+    return _relabelled(mine, labels), labels
+
+
+def _histogram(rows: pd.DataFrame, top: int) -> np.ndarray:
+    """The counts of ``rows`` (of a damage distribution) over damage 0..top−1."""
+    hist = np.zeros(top, dtype=np.int64)
+    hist[rows.damage.to_numpy()] = rows["count"].to_numpy()
+    return hist
+
+
+def _relabelled(mine: pd.DataFrame, labels: Labels) -> pd.DataFrame:
+    """``mine`` (damage rows) with its attackers and defenders named by ``labels``, the
+    rows of one label summed."""
+    named = mine.assign(attacker=mine.attacker.map(lambda a: labels.get(a, a)),
+                        defender=mine.defender.map(lambda d: labels.get(d, d)))  # fmt: skip
+    if named[["attacker", "defender"]].equals(mine[["attacker", "defender"]]):
+        return mine
+    keys = ["attacker", "attack", "defender", "damage"]
+    return named.groupby(keys, sort=False, as_index=False)["count"].sum()
 
 
 def _pair_frames(res: Result, attacker: str, attack: str, defender: str | list[str] | None,
                  exact: dict[str, Any] | None, pool: bool) -> pd.DataFrame:  # fmt: skip
-    """Simulated (and exact) damage distribution of one attacker's attack, per defender."""
+    """Simulated (and exact) damage distribution of one attacker's attack, per defender
+    (per copy and defender where ``attacker``, a base name, designates copies drawn
+    each)."""
+    flag_argument(pool, "pool")
     labels = copy_labels(res) if pool else {n: n for _, n in res.layout.combatants}
+    entries = copy_entries(res)
     pmf = pooled_damage_pmf(res, pool)
-    attacker = _label_of(attacker, labels)
-    mine = pmf[(pmf.attacker == attacker) & (pmf.attack == attack)]
+    attackers = _designated(attacker, labels, entries)
+    mine = pmf[pmf.attacker.isin(attackers) & (pmf.attack == attack)]
     fought_alike = labels
+    if pool and len(attackers) > 1 and not mine.empty:
+        mine, labels = _pool_alike_attackers(mine, labels, attacker)
     if pool and not mine.empty:
         mine, labels = _pool_alike_defenders(res, mine, labels)
     if defender is not None:
         wanted = [defender] if isinstance(defender, str) else defender
-        mine = mine[mine.defender.isin([_label_of(d, labels) for d in wanted])]
+        mine = mine[mine.defender.isin([lab for d in wanted
+                                        for lab in _designated(d, labels, entries)])]  # fmt: skip
     if mine.empty:
-        _never_made(pmf, attacker, attack, defender)
+        _never_made(pmf, attacker, attackers, attack, defender, entries)
     answers = _exact_pmfs(exact, labels)
     frames = []
-    for d, group in mine.groupby("defender", sort=False):
+    for (a, d), group in mine.groupby(["attacker", "defender"], sort=False):
         attempts = int(group["count"].sum())
         top = int(group.damage.max())
-        counts = np.zeros(top + 1, dtype=np.int64)
-        counts[group.damage.to_numpy()] = group["count"].to_numpy()
-        frames.append(pd.DataFrame({"defender": d, "source": "simulated",
+        counts = _histogram(group, top + 1)
+        frames.append(pd.DataFrame({"attacker": a, "defender": d, "source": "simulated",
                                     "damage": np.arange(top + 1), "count": counts,
                                     "attempts": attempts,
                                     "probability": counts / attempts}))  # fmt: skip
-        known = answers.get((attacker, attack, str(d)))
+        known = answers.get((str(a), attack, str(d)))
         if known:
             values = np.arange(max(known) + 1)
-            frames.append(pd.DataFrame({"defender": d, "source": "exact", "damage": values,
-                                        "count": 0, "attempts": 0,
+            frames.append(pd.DataFrame({"attacker": a, "defender": d, "source": "exact",
+                                        "damage": values, "count": 0, "attempts": 0,
                                         "probability": [known.get(int(v), 0.0)
                                                         for v in values]}))  # fmt: skip
     data = pd.concat(frames, ignore_index=True)
-    data.attrs["attacker"] = attacker
+    drawn = list(dict.fromkeys(data.attacker))
+    data.attrs["attacker"] = drawn[0] if len(drawn) == 1 else attacker
     # copies pooled in this plot only, where the whole fight tells them apart
     data.attrs["pooled"] = {lab: [n for n, to in labels.items() if to == lab]
-                            for lab in dict.fromkeys(data.defender)
+                            for lab in dict.fromkeys([*data.attacker, *data.defender])
                             if lab not in fought_alike.values()}  # fmt: skip
     return data
 
 
-def _never_made(pmf: pd.DataFrame, attacker: str, attack: str,
-                defender: str | list[str] | None) -> NoReturn:  # fmt: skip
-    """Refuse an attacker's attack that has no damage to draw, naming those made and
-    the one meant where a name is close to one (``'Kaitoo'`` for ``'Kaito'``)."""
+def _never_made(pmf: pd.DataFrame, attacker: str, attackers: list[str], attack: str,
+                defender: str | list[str] | None,
+                entries: dict[str, list[str]]) -> NoReturn:  # fmt: skip
+    """Refuse an attacker's attack that has no damage to draw (``attackers``: the labels
+    ``attacker`` designates), naming those made and the one meant where a name is close
+    to one (``'Kaitoo'`` for ``'Kaito'``; a ``count:`` entry's base name with its copies,
+    ``entries``)."""
     from simlab.errors import InputError, did_you_mean
 
     pairs = list(pmf[["attacker", "attack"]].drop_duplicates().itertuples(index=False))
     made = ", ".join(f"{a} {k}" for a, k in pairs)
     at = "" if defender is None else f" at {defender}"
-    attacks = [k for a, k in pairs if a == attacker]  # its name right: the attack's wrong
-    meant = did_you_mean(*((attack, attacks) if attacks else (attacker, {a for a, _ in pairs})))
+    attacks = list(dict.fromkeys(k for a, k in pairs if a in attackers))  # the attack's wrong
+    meant = (did_you_mean(attack, attacks) if attacks
+             else _meant(attacker, dict.fromkeys(a for a, _ in pairs), entries))  # fmt: skip
     if attack in attacks and defender is not None:  # made, but not at that defender
-        made_at = set(pmf[(pmf.attacker == attacker) & (pmf.attack == attack)].defender)
+        made_at = set(pmf[pmf.attacker.isin(attackers) & (pmf.attack == attack)].defender)
         wrong = [d for d in ([defender] if isinstance(defender, str) else defender)
                  if d not in made_at]  # fmt: skip
         named = wrong[0] if wrong else defender
         raise InputError(f"expected a defender of {attacker} {attack} "
                          f"({', '.join(sorted(map(str, made_at)))}); got {named!r}, never "
-                         f"attacked{did_you_mean(str(named), made_at)}")  # fmt: skip
+                         f"attacked{_meant(str(named), made_at, entries)}")  # fmt: skip
     raise InputError(f"expected an attacker and attack that happened ({made}); got "
                      f"{attacker!r} {attack!r}{at}, never made{meant}")  # fmt: skip
 
@@ -426,9 +558,9 @@ def damage_by_defender(result: Result | ScenarioRun, attacker: str, attack: str,
     Returns
     -------
     pandas.DataFrame
-        ``defender, damage, count, attempts, probability``; ``attrs["pooled"]``: the
-        copies pooled in this plot only (the fight tells them apart, this attack's damage
-        to each does not), by label.
+        ``attacker, defender, damage, count, attempts, probability``;
+        ``attrs["pooled"]``: the copies pooled in this plot only (the fight tells them
+        apart, this attack's damage by or to each does not), by label.
     """
     res, _ = _unpack(result, None)
     data = _pair_frames(res, attacker, attack, None, None, pool)
@@ -466,7 +598,10 @@ def plot_damage_pmf(
     result : Result or ScenarioRun
         The simulation.
     attacker, attack : str
-        Whose attack (a copy's name, its base name or its pool's label).
+        Whose attack (a copy's name, its base name or its pool's label). A base name
+        designates every copy: their pool, or where the fight tells them apart, the
+        copies pooled for this plot where the damage each did is alike, else each copy
+        (as with ``pool=False``), named in the legend.
     defender : str or list of str, optional
         One defender or several; default every defender it was used against (one colour
         each).
@@ -480,13 +615,13 @@ def plot_damage_pmf(
     Returns
     -------
     pandas.DataFrame
-        ``defender, source ('simulated'/'exact'), damage, count, attempts,
+        ``attacker, defender, source ('simulated'/'exact'), damage, count, attempts,
         probability``: what was drawn (misses count as damage 0).
     """
     res, exact = _unpack(result, exact)
     data = _pair_frames(res, attacker, attack, defender, exact, pool)
     ax = axes_or_new(ax)
-    groups = list(data.groupby("defender", sort=False))
+    groups = _series(data)
     width = 0.8 / len(groups)
     exact_drawn = False
     # A diamond no wider than its bar (at least 3 pt): 6 pt diamonds of six defenders'
@@ -501,8 +636,9 @@ def plot_damage_pmf(
     for i, (d, group) in enumerate(groups):
         shift = (i - (len(groups) - 1) / 2) * width
         sim = group[group.source == "simulated"]
-        ax.bar(sim.damage + shift, sim.probability, width=width * 0.95, color=f"C{i}",
-               label=f"vs {d} (n={int(sim.attempts.iloc[0]):,})")  # fmt: skip
+        ax.bar(sim.damage + shift, sim.probability, width=width * 0.95,
+               color=_colour(i, len(groups)),
+               label=f"{d} (n={int(sim.attempts.iloc[0]):,})")  # fmt: skip
         ex = group[group.source == "exact"]
         # A diamond at 0 where neither answer has anything would only clutter the axis.
         seen = set(sim.damage[sim.probability > 0])
@@ -518,6 +654,26 @@ def plot_damage_pmf(
     legend_outside(ax)
     ax.grid(alpha=0.3, axis="y")
     return data
+
+
+def _series(data: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
+    """The rows of each curve of a damage plot (``data``, :func:`_pair_frames`) and its
+    legend name: ``vs Kaito``, or ``Raider 1 vs Kaito`` where several attackers (copies
+    drawn each) are drawn."""
+    several = data.attacker.nunique() > 1
+    return [(f"{a} vs {d}" if several else f"vs {d}", group)
+            for (a, d), group in data.groupby(["attacker", "defender"], sort=False)]  # fmt: skip
+
+
+def _colour(i: int, count: int) -> Any:
+    """The colour of curve ``i`` of ``count`` on a damage plot: ``Ci``, or, past the ten
+    colours of the cycle (every copy against every defender), one of twenty, so that no
+    two curves share one before the twenty-first."""
+    if count <= 10:
+        return f"C{i}"
+    from matplotlib import colormaps
+
+    return colormaps["tab20"](i % 20)
 
 
 def _integer_axis(ax: Axes, values: pd.Series) -> None:
@@ -545,14 +701,16 @@ def plot_damage_at_least(
     Returns
     -------
     pandas.DataFrame
-        ``defender, source, damage, at_least, at_least_ci95_lo, at_least_ci95_hi``
-        (intervals: Wilson, Clopper–Pearson when rare; NaN for the exact rows).
+        ``attacker, defender, source, damage, at_least, at_least_ci95_lo,
+        at_least_ci95_hi`` (intervals: Wilson, Clopper–Pearson when rare; NaN for the
+        exact rows).
     """
     res, exact = _unpack(result, exact)
     data = _pair_frames(res, attacker, attack, defender, exact, pool)
     frames = []
-    for (d, source), group in data.groupby(["defender", "source"], sort=False):
-        frame = pd.DataFrame({"defender": d, "source": source, "damage": group.damage,
+    for (a, d, source), group in data.groupby(["attacker", "defender", "source"], sort=False):
+        frame = pd.DataFrame({"attacker": a, "defender": d, "source": source,
+                              "damage": group.damage,
                               "at_least": at_least(group.probability.to_numpy())})  # fmt: skip
         if source == "simulated":
             counts = group["count"].to_numpy()[::-1].cumsum()[::-1]
@@ -565,12 +723,13 @@ def plot_damage_at_least(
     ax = axes_or_new(ax)
     exact_drawn = False
     # Defender i has colour Ci here and in plot_damage_pmf, so panels side by side agree.
-    for i, (d, group) in enumerate(drawn.groupby("defender", sort=False)):
-        sim = group[group.source == "simulated"]
-        ax.step(sim.damage, sim.at_least, where="pre", marker="o", markersize=4, color=f"C{i}",
-                label=f"vs {d}")  # fmt: skip
+    series = _series(drawn)
+    for i, (d, group) in enumerate(series):
+        sim, colour = group[group.source == "simulated"], _colour(i, len(series))
+        ax.step(sim.damage, sim.at_least, where="pre", marker="o", markersize=4, color=colour,
+                label=d)  # fmt: skip
         ax.fill_between(sim.damage, sim.at_least_ci95_lo, sim.at_least_ci95_hi, step="pre",
-                        alpha=0.25, color=f"C{i}")  # fmt: skip
+                        alpha=0.25, color=colour)  # fmt: skip
         ex = group[group.source == "exact"]
         if not ex.empty:
             ax.plot(ex.damage, ex.at_least, **EXACT_MARKER,
@@ -618,7 +777,8 @@ def plot_time_to_down(
     result : Result or ScenarioRun
         The simulation.
     combatant : str or list of str, optional
-        Which combatants (default: all, or all of ``side``).
+        Which combatants (default: all, or all of ``side``); a ``count:`` entry's base
+        name is each of its copies.
     ax : matplotlib Axes, optional
         Where to draw.
     side : str, optional
@@ -638,8 +798,11 @@ def plot_time_to_down(
     table = res.time_to_down(LEVEL)
     if side is not None:
         table = only_rows(table, "side", side)
-    if combatant is not None:
-        table = only_rows(table, "combatant", combatant)
+    if combatant is not None:  # a count: entry's base name is each of its copies
+        entries = copy_entries(res)
+        wanted = [combatant] if isinstance(combatant, str) else list(combatant)
+        named = [copy for name in wanted for copy in entries.get(str(name), [name])]
+        table = only_rows(table, "combatant", named, entries)
     ax = axes_or_new(ax)
     last = 0  # the last round in which any curve drawn rises
     never = never_downed(table)
@@ -727,6 +890,7 @@ def pooled_hit_rates(result: Result | ScenarioRun, pool: bool = True) -> pd.Data
         ``*_ci_kind`` says).
     """
     res = result_of(result)
+    flag_argument(pool, "pool")
     rates = res.hit_rates(LEVEL)
     if not pool:
         return rates
@@ -757,9 +921,11 @@ def plot_hit_rates(
 ) -> pd.DataFrame:
     """Hit and crit rate of every pair (or one attacker's), with 95% intervals.
 
-    Copies are pooled unless ``pool=False``; a rule system without crits (no crit in any
-    pair) shows hit rates only. The exact rate is an open black diamond (as on the
-    damage plots); the simulated rate's interval, grey whiskers.
+    Copies are pooled unless ``pool=False``; ``attacker=`` a ``count:`` entry's base
+    name is its pool, or each of its copies where they are not pooled. A rule system
+    without crits (no crit in any pair) shows hit rates only. The exact rate is an open
+    black diamond (as on the damage plots); the simulated rate's interval, grey
+    whiskers.
 
     Returns
     -------
@@ -768,10 +934,12 @@ def plot_hit_rates(
         ``exact_crit_rate`` (NaN where the exact engine has no answer).
     """
     res, exact = _unpack(result, exact)
+    flag_argument(pool, "pool")
     labels = copy_labels(res) if pool else {n: n for _, n in res.layout.combatants}
     rates = pooled_hit_rates(res, pool)
     if attacker is not None:
-        rates = only_rows(rates, "attacker", _label_of(attacker, labels))
+        entries = copy_entries(res)
+        rates = only_rows(rates, "attacker", _designated(attacker, labels, entries), entries)
     answers: dict[tuple[str, str, str], dict[str, Any]] = {}
     for e in (exact or {}).get("attacks", []):
         answers.setdefault((labels.get(e["attacker"], e["attacker"]), e["attack"],
@@ -783,6 +951,7 @@ def plot_hit_rates(
         exact_crit_rate=[pair_answer(answers[k], "crit_rate") if k in answers else np.nan
                          for k in keys],
     ).reset_index(drop=True)  # fmt: skip
+    own = ax is None
     ax = axes_or_new(ax, (6.0, 0.9 + 0.32 * max(len(rates), 1)))
     y = np.arange(len(rates))
     drawn = [("hit_rate", "hit")] + ([("crit_rate", "crit")] if rates.crits.any() else [])
@@ -807,10 +976,42 @@ def plot_hit_rates(
     ax.set_xlabel("rate (95% interval)")
     handles, names = ax.get_legend_handles_labels()
     order = sorted(range(len(names)), key=lambda i: names[i] == "exact")  # exact last
-    ax.legend([handles[i] for i in order], [names[i] for i in order], fontsize=LEGEND_FONT,
-              loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=3, frameon=False)  # fmt: skip
+    handles, names = [handles[i] for i in order], [names[i] for i in order]
+    if own:
+        _legend_over_new_figure(ax, handles, names)
+    else:
+        ax.legend(handles, names, fontsize=LEGEND_FONT, loc="lower left",
+                  bbox_to_anchor=(0.0, 1.0), ncol=3, frameon=False)  # fmt: skip
     ax.grid(alpha=0.3, axis="x")
     return rates
+
+
+#: The narrowest (inches) the bars of a hit-rate plot on a new figure are drawn beside
+#: the pairs' names.
+MIN_BARS_WIDTH = 3.0
+#: What a new figure keeps free of a legend at its edges (inches).
+FIGURE_MARGIN = 0.2
+
+
+def _legend_over_new_figure(ax: Axes, handles: list[Any], names: list[str]) -> None:
+    """The legend of a hit-rate plot on a figure of its own: above the plot from the
+    figure's left edge, in as many columns as the figure's width holds, the figure made
+    taller by its height, and wider where the pairs' names leave the bars less than
+    :data:`MIN_BARS_WIDTH`. Three columns over the bars, 6 inches wide beside long
+    names, ran past the figure's edge: ``savefig`` cut the ``exact`` entry off, and
+    constrained layout gave up ("axes sizes collapsed to zero")."""
+    fig = cast("Figure", ax.figure)  # a new figure's, not a subfigure's
+    labels = max((t.get_window_extent().width for t in ax.get_yticklabels()), default=0.0)
+    fig.set_figwidth(max(fig.get_figwidth(), labels / fig.dpi + MIN_BARS_WIDTH + FIGURE_MARGIN))
+    for ncol in range(len(names), 0, -1):
+        legend = fig.legend(handles, names, loc="outside upper left", ncol=ncol,
+                            fontsize=LEGEND_FONT, frameon=False)  # fmt: skip
+        if ncol == 1 or legend.get_window_extent().width / fig.dpi <= (
+            fig.get_figwidth() - FIGURE_MARGIN
+        ):
+            break
+        legend.remove()
+    fig.set_figheight(fig.get_figheight() + legend.get_window_extent().height / fig.dpi)
 
 
 def at_least(pmf: np.ndarray) -> np.ndarray:

@@ -22,7 +22,7 @@ import math
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import jinja2
 import numpy as np
@@ -33,7 +33,13 @@ from simlab import __version__
 from simlab.arguments import instance_argument
 from simlab.errors import InputError, did_you_mean
 from simlab.report.files import atomic_write
-from simlab.report.plots import EXACT_STYLE, axes_or_new, legend_outside, only_rows
+from simlab.report.plots import (
+    EXACT_STYLE,
+    FIGURE_MARGIN,
+    axes_or_new,
+    legend_outside,
+    only_rows,
+)
 from simlab.report.render import (
     EXACT_SUFFIX,
     PNG_DIR,
@@ -74,6 +80,8 @@ from simlab.report.tuning_terminal import (
     unmatched_note,
 )
 from simlab.report.words import counted
+from simlab.rules import has_crits
+from simlab.tuning.figures import refuse_crit_rate
 from simlab.tuning.sweep import (
     PAIR,
     PAIR_FIGURES,
@@ -115,9 +123,10 @@ def plot_sweep(
     sweep : SweepResult
         From :func:`simlab.sweep`.
     figure : str
-        ``hit_rate``, ``crit_rate``, ``mean_damage`` (per attack pair), ``down_rate``,
-        ``mean_time_to_down``, ``median_time_to_down`` (per combatant) or ``win_rate``
-        (per side, ``draw`` included).
+        ``hit_rate``, ``crit_rate`` (refused where the rules have no critical hits),
+        ``mean_damage`` (per attack pair), ``down_rate``, ``mean_time_to_down``,
+        ``median_time_to_down`` (per combatant) or ``win_rate`` (per side, ``draw``
+        included).
     ax : matplotlib Axes, optional
         Where to draw (default: a new figure).
     **on : str
@@ -127,7 +136,9 @@ def plot_sweep(
         each further value a line style, :func:`_line_style`); the exact answer, where
         there is one, dashed (in its line's colour among several lines). The legend,
         beside the axes, names what tells the lines apart (the further fields' values,
-        the subject's names that differ), or the subject of a single line.
+        the subject's names that differ), or the subject of a single line; on a new
+        figure (no ``ax=``), a legend too wide to sit beside the plot goes under it
+        (:func:`_legend_below_when_long`).
 
     Returns
     -------
@@ -139,6 +150,7 @@ def plot_sweep(
     if figure not in _TABLES:
         raise InputError(f"expected figure= one of {', '.join(_TABLES)}; got "
                          f"{figure!r}{did_you_mean(figure, _TABLES)}")  # fmt: skip
+    refuse_crit_rate(figure, has_crits(sweep.rules), "figure")
     table, subject = _TABLES[figure]
     data = getattr(sweep, table)()
     for key, value in on.items():
@@ -148,6 +160,7 @@ def plot_sweep(
                              f"{key}={did_you_mean(key, subject)}")  # fmt: skip
         data = only_rows(data, key, value)
     x, *others = sweep.fields
+    own = ax is None
     ax = axes_or_new(ax)
     columns = [*sweep.fields, *subject, figure]
     for end in ("lo", "hi"):
@@ -190,6 +203,8 @@ def plot_sweep(
     _readable_axes(ax, figure, data[x] if numeric else None)
     if ax.get_lines():  # a single line too: the legend names its subject
         legend_outside(ax)
+        if own:
+            _legend_on_new_figure(ax)
     return data
 
 
@@ -311,21 +326,33 @@ AXIS_LABELS = {
 #: it, a flat curve is stretched over the whole plot and its noise reads as a trend.
 MIN_RATE_SPAN = 0.05
 MIN_MEAN_SPAN = 0.2
+#: Figures in rounds, whose axis has whole rounds only, and the narrowest y range they
+#: show (rounds): two, so that at least two whole rounds are ticked (a constant median of
+#: 6 was ticked 5.40, 5.55, … 6.60).
+ROUND_FIGURES = ("mean_time_to_down", "median_time_to_down")
+MIN_ROUND_SPAN = 2.0
+#: The most swept values a sweep plot ticks every one of (matplotlib's ticks, 12, 16,
+#: …, 40, left the first of 10, 20, 30, 40 without a label).
+MAX_TICKED_VALUES = 12
 
 
 def _readable_axes(ax: Axes, figure: str, x: pd.Series | None) -> None:
-    """Integer ticks where the values ``x`` are integers (None: not numbers, one
-    category each); a y range no narrower than :data:`MIN_RATE_SPAN` for a rate (within
-    0..1) or :data:`MIN_MEAN_SPAN` × the mean's size for a mean."""
+    """Ticks at the swept values ``x`` (:func:`_swept_ticks`; None: not numbers, one
+    category each); whole rounds only for a figure in rounds (:data:`ROUND_FIGURES`);
+    a y range no narrower than :data:`MIN_RATE_SPAN` for a rate (within 0..1),
+    :data:`MIN_MEAN_SPAN` × the mean's size for a mean, and :data:`MIN_ROUND_SPAN` for
+    rounds."""
     from matplotlib.ticker import MaxNLocator
 
-    if x is not None and (pd.api.types.is_integer_dtype(x) or (x.dropna() % 1 == 0).all()):
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    if figure == "median_time_to_down":
+    if x is not None:
+        _swept_ticks(ax, x)
+    rounds = figure in ROUND_FIGURES
+    if rounds:
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     lo, hi = ax.get_ylim()
     rate = figure_range(figure) == RATE_RANGE
     least = MIN_RATE_SPAN if rate else MIN_MEAN_SPAN * max(abs(lo), abs(hi), 1.0)
+    least = max(least, MIN_ROUND_SPAN) if rounds else least
     if hi - lo >= least:
         return
     middle = (lo + hi) / 2
@@ -334,6 +361,24 @@ def _readable_axes(ax: Axes, figure: str, x: pd.Series | None) -> None:
         shift = max(0.0, -lo) - max(0.0, hi - 1.0)
         lo, hi = lo + shift, hi + shift
     ax.set_ylim(lo, hi)
+
+
+def _swept_ticks(ax: Axes, x: pd.Series) -> None:
+    """A tick at every swept value (numbers ``x``) where there are at most
+    :data:`MAX_TICKED_VALUES` of them, none closer to the next than a twice that
+    share of their range (labels that would run into each other); else matplotlib's
+    ticks, whole numbers where the values are."""
+    from matplotlib.ticker import MaxNLocator
+
+    values = np.unique(x.dropna().to_numpy(dtype=float))
+    span = float(np.ptp(values)) if len(values) else 0.0
+    gaps = np.diff(values)
+    if 0 < len(values) <= MAX_TICKED_VALUES and (
+        not len(gaps) or gaps.min() >= span / (2 * MAX_TICKED_VALUES)
+    ):
+        ax.set_xticks(values)
+    elif pd.api.types.is_integer_dtype(x) or (x.dropna() % 1 == 0).all():
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
 
 
 # -- sweep page ----------------------------------------------------------------------------
@@ -419,6 +464,43 @@ def _legend_below_when_long(fig: Figure, axes: Sequence[Axes], legend: Any) -> N
     below = _shared_legend(fig, *axes, below=True, ncol=max(1, int(fig.bbox.width // width)))
     height = below.get_window_extent().height / fig.dpi
     fig.set_figheight(fig.get_figheight() + height)
+
+
+def _legend_on_new_figure(ax: Axes) -> None:
+    """The legend of a sweep plot on a figure of its own (no ``ax=``) held by it: names
+    wider than the figure broken at their `` = `` joints (the lines drawn as one,
+    :func:`_line_names`, :func:`_exact_line`), the legend under the plot where too wide
+    beside it (:func:`_legend_below_when_long`), and the figure widened to a name that
+    is still wider. Beside the plot, ``savefig`` cut the names off at the figure's edge
+    and constrained layout gave up."""
+    fig, legend = cast("Figure", ax.figure), ax.get_legend()  # a new figure's
+    if legend is None:
+        return
+    room = 0.9 * (fig.bbox.width - FIGURE_MARGIN * fig.dpi)  # a handle's width is spared
+    handles, names = ax.get_legend_handles_labels()
+    widths = [t.get_window_extent().width for t in legend.get_texts()]
+    for handle, name, width in zip(handles, names, widths, strict=True):
+        if width > room:
+            handle.set_label(_broken(name, max(1, int(len(name) * room / width))))
+    legend_outside(ax)
+    _legend_below_when_long(fig, [ax], ax.get_legend())
+    for legend in [*fig.legends, ax.get_legend()]:
+        if legend is not None:
+            need = legend.get_window_extent().width / fig.dpi + FIGURE_MARGIN
+            fig.set_figwidth(max(fig.get_figwidth(), need))
+
+
+def _broken(name: str, chars: int) -> str:
+    """A legend ``name`` broken onto lines of at most ``chars`` characters at its
+    `` = `` joints, each line but the last ending with ``=`` (a part longer than that
+    stays whole)."""
+    lines: list[str] = []
+    for part in name.split(" = "):
+        if lines and len(lines[-1]) + 3 + len(part) <= chars:
+            lines[-1] += f" = {part}"
+        else:
+            lines.append(part)
+    return " =\n".join(lines)
 
 
 def _drawn_figures(rules: str, rows: pd.DataFrame) -> list[str]:

@@ -231,6 +231,22 @@ _WHAT = {**{f: "attack" for f in ATTACK_FIGURES}, **{f: "combatant" for f in COM
          "win_rate": "side"}  # fmt: skip
 
 
+def refuse_crit_rate(figure: str, crits: bool, label: str) -> None:
+    """Refuse the ``figure`` ``crit_rate`` of rules without critical hits (``crits``
+    False, :attr:`Layout.crits`): it is 0 by the rules, a target or a curve of it says
+    nothing.
+
+    Raises
+    ------
+    InputError
+        ``{label}: expected a figure these rules have; got 'crit_rate': they have no
+        critical hits``.
+    """
+    if figure == "crit_rate" and not crits:
+        raise InputError(f"{label}: expected a figure these rules have; got 'crit_rate': "
+                         "they have no critical hits")  # fmt: skip
+
+
 def check_figure(ref: FigureRef, layout: Layout, label: str, scenario: Any = None) -> None:
     """Check that what ``ref`` is measured on exists in a scenario's layout, and (given
     the ``scenario``) that an attack figure's attack is made by someone, at a defender it
@@ -242,9 +258,7 @@ def check_figure(ref: FigureRef, layout: Layout, label: str, scenario: Any = Non
     InputError
         Naming ``label`` and the names the scenario has.
     """
-    if ref.figure == "crit_rate" and not layout.crits:
-        raise InputError(f"{label}: expected a figure these rules have; got 'crit_rate': "
-                         "they have no critical hits")  # fmt: skip
+    refuse_crit_rate(ref.figure, layout.crits, label)
     if ref.figure in ATTACK_FIGURES:
         attack, _, defender = ref.on.partition("/")
         if attack not in layout.attacks:

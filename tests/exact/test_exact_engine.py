@@ -66,7 +66,8 @@ def test_attacks_table_has_every_pair_from_the_system_module() -> None:
     scn = simlab.load(QUICKSTART)
     table = simlab.exact(scn).attacks()  # the package is callable although imported
     assert list(table.columns) == ["attacker", "attack", "defender", "hit_rate", "crit_rate",
-                                   "mean_damage"]  # fmt: skip
+                                   "mean_damage", "moved_by_fight"]  # fmt: skip
+    assert (table.moved_by_fight == "").all()  # a duel of quickstart: nothing moves them
     assert list(zip(table.attacker, table.attack, table.defender, strict=True)) == [
         ("Kaito", "quick-jab", "Brute"),
         ("Brute", "stone-strike", "Kaito"),
@@ -76,6 +77,28 @@ def test_attacks_table_has_every_pair_from_the_system_module() -> None:
         assert (row.hit_rate, row.crit_rate, row.mean_damage) == (
             ref.hit_rate, ref.crit_rate, ref.mean_damage)  # fmt: skip
     assert table.crit_rate.iloc[1] == pytest.approx(3 / 36)  # rows 11 and 12 crit
+
+
+def test_answers_a_fight_moves_are_flagged_in_the_table_and_the_repr() -> None:
+    """knight-vs-skeleton's Knight blocks on only some attacks, so a fight moves the
+    rusty spear's hit rate and mean damage away from the fresh-defender answer (0.55
+    against some 0.47 simulated): ``attacks()`` and the repr gave it as a plain answer,
+    the reason only in ``pairs[i].caveats``."""
+    solved = exact(ROOT / "scenarios/glitters-d20/knight-vs-skeleton.yaml")
+    table = solved.attacks()
+    moved = table[table.moved_by_fight != ""]
+    assert list(moved.attacker) == ["Skeleton 1", "Skeleton 2"]
+    assert set(moved.moved_by_fight) == {"hit_rate, mean_damage"}
+    assert (table[table.attacker == "Knight"].moved_by_fight == "").all()
+    caveats = solved.caveats()
+    assert list(caveats.columns) == ["attacker", "attack", "defender", "figure", "reason"]
+    assert list(zip(caveats.attacker, caveats.figure, strict=True)) == [
+        ("Skeleton 1", "hit_rate"), ("Skeleton 1", "mean_damage"),
+        ("Skeleton 2", "hit_rate"), ("Skeleton 2", "mean_damage")]  # fmt: skip
+    assert set(caveats.reason) == {"Knight blocks on only some attacks"}
+    said = "1 refused; in a fight, figures of 2 pairs move away from these answers "
+    assert said + "(.caveats(), column moved_by_fight);" in repr(solved), repr(solved)
+    assert exact(DUEL).caveats().empty and "caveats" not in repr(exact(DUEL))
 
 
 def test_damage_pmf_is_tidy_and_consistent_with_the_means() -> None:

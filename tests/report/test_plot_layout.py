@@ -80,3 +80,45 @@ def test_three_panels_in_a_row_keep_every_title_within_the_figure() -> None:
         "party: time-to-down",
         "over all encounters (95% band)",
     ], lines
+
+
+def _legend_inside(fig: Any) -> tuple[list[str], bool]:
+    """The names of a figure's legend (its own or its one axes') and whether the whole
+    legend is within the figure, as saved."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # "constrained_layout not applied …"
+        fig.savefig(io.BytesIO(), format="png")
+    (legend,) = fig.legends or [ax.get_legend() for ax in fig.axes]
+    box, whole = legend.get_window_extent(), fig.bbox
+    inside = box.x0 >= 0 and box.y0 >= 0 and box.x1 <= whole.width and box.y1 <= whole.height
+    return [t.get_text() for t in legend.get_texts()], inside
+
+
+SKELETONS = SS_DUEL.parents[1] / "glitters-d20/knight-vs-skeleton.yaml"
+
+
+def test_a_new_hit_rate_figure_keeps_its_legend_when_saved() -> None:
+    """On its 6-inch default figure, the hit-rate legend ran in three columns from the
+    axes' left edge, past long pair names, off the figure: savefig cut "crit rate
+    (simulated, …" and lost the "exact" entry, and constrained layout gave up ("axes
+    sizes collapsed to zero")."""
+    scn = simlab.load(SKELETONS)
+    simlab.plot_hit_rates(simlab.simulate(scn, n=2000, seed=3), exact=simlab.exact(scn))
+    fig = plt.gcf()
+    names, inside = _legend_inside(fig)
+    plt.close(fig)
+    assert inside and names[-1] == "exact", names
+
+
+def test_a_new_sweep_figure_keeps_its_legend_when_saved() -> None:
+    """A sweep of party-fight draws a line per pair: the legend beside the plot, names
+    of four pairs drawn as one among them, was cut at the figure's right edge."""
+    scn = simlab.load(SS_DUEL.parents[1] / "opposed-tiers/party-fight.yaml")
+    sweep = simlab.sweep(scn, {"Warden.hp": [16, 32]}, n=300, seed=3)
+    simlab.plot_sweep(sweep, "hit_rate")
+    fig = plt.gcf()
+    names, inside = _legend_inside(fig)
+    plt.close(fig)
+    assert inside and len(names) > 30, names

@@ -104,6 +104,64 @@ def test_a_copy_name_or_the_base_name_draws_the_pool(skeletons: ScenarioRun) -> 
     assert one.attempts.iloc[0] < by_base.attempts.iloc[0]
 
 
+PARTY_FIGHT = ROOT / "scenarios/opposed-tiers/party-fight.yaml"
+
+
+def test_a_base_name_designates_copies_the_fight_tells_apart() -> None:
+    """party-fight's four Raiders pool as ``Raider ×4`` at n=500 and fight differently at
+    n=3000 (a larger sample tells them apart): ``"Raider"`` then failed with "never made;
+    did you mean 'Raider 4'?", though they made the club attack thousands of times. The
+    base name designates every copy: the Raiders pooled for this plot where their club
+    did alike damage, each copy with ``pool=False`` and in the tables that draw each."""
+    run = api.run_scenario(PARTY_FIGHT, n=3000, seed=3)
+    assert plots.copy_groups(run)[0][2] is False  # not pooled
+    copies = ["Raider 1", "Raider 2", "Raider 3", "Raider 4"]
+    fig, axes = plt.subplots(1, 4)
+    pooled = plots.plot_damage_at_least(run, "Raider", "club", ax=axes[0])
+    each = plots.plot_damage_pmf(run, "Raider", "club", ax=axes[1], pool=False)
+    names = [t.get_text() for t in axes[1].get_legend().get_texts()]
+    rates = plots.plot_hit_rates(run, attacker="Raider", ax=axes[2])
+    curves = plots.plot_time_to_down(run, combatant="Raider", ax=axes[3])
+    plt.close(fig)
+    assert set(pooled.attacker) == {"Raider ×4"}
+    assert plots.damage_by_defender(run, "Raider", "club").attrs["pooled"] == {"Raider ×4": copies}
+    assert list(dict.fromkeys(each.attacker)) == copies
+    assert any(name.startswith("Raider 4 vs Scout (n=") for name in names), names
+    assert list(rates.attacker.unique()) == copies
+    assert list(curves.combatant.unique()) == copies
+
+
+def test_a_base_name_draws_each_copy_where_they_did_different_damage(party: ScenarioRun) -> None:
+    """party-3v3's second Brute meets a defender the first has staggered: their
+    stone-strikes differ, so ``"Brute"`` draws each, named in the legend."""
+    fig, ax = plt.subplots()
+    drawn = plots.plot_damage_pmf(party, "Brute", "stone-strike", ax=ax)
+    names = [t.get_text().split(" (n=")[0] for t in ax.get_legend().get_texts()]
+    plt.close(fig)
+    assert list(dict.fromkeys(drawn.attacker)) == ["Brute 1", "Brute 2"]
+    assert "Brute 1 vs Kaito" in names and "Brute 2 vs Kaito" in names, names
+    assert drawn.attrs["attacker"] == "Brute"
+
+
+def test_a_name_meant_for_copies_is_suggested_with_them(skeletons: ScenarioRun) -> None:
+    """``combatant="Skeleton"`` (a base name) was refused with "did you mean 'Skeleton
+    2'?", one copy of two; it draws both, and a misspelling suggests the base name with
+    its copies."""
+    from simlab.errors import InputError
+
+    fig, ax = plt.subplots()
+    curves = plots.plot_time_to_down(skeletons, combatant="Skeleton", ax=ax)
+    plt.close(fig)
+    assert list(curves.combatant.unique()) == ["Skeleton 1", "Skeleton 2"]
+    for wrong in ("Skeletn", "Skeleton 3"):
+        with pytest.raises(InputError) as err:
+            plots.plot_time_to_down(skeletons, combatant=wrong)
+        assert str(err.value).endswith(
+            f"got {wrong!r}; did you mean 'Skeleton' (Skeleton 1, Skeleton 2)?"
+        ), err.value
+    plt.close("all")
+
+
 def test_report_of_copies_has_no_duplicate_image(skeletons: ScenarioRun, tmp_path: Path) -> None:
     render_report([skeletons], tmp_path)
     html = (tmp_path / "report.html").read_text(encoding="utf-8")

@@ -185,3 +185,39 @@ def test_a_defender_s_bar_and_curve_are_one_legend_entry() -> None:
     # each defender's entry draws both marks: a bar and a line (two artists)
     rows = legend._legend_handle_box.get_children()[0].get_children()
     assert [len(row.get_children()[0].get_children()) for row in rows] == [2, 2, 1]
+
+
+KNIGHT = ROOT / "scenarios/glitters-d20/knight-vs-skeleton.yaml"
+
+
+def test_exact_answers_of_another_scenario_are_refused(tmp_path: Path) -> None:
+    """``exact=simlab.exact(scn)`` of the scenario as written, over a variant's
+    simulation, drew the original's damage distribution as "exact (fresh defender)" over
+    the variant's bars, and an unrelated scenario's answers were taken as quietly. The
+    answers must be of the scenario simulated; a summary that does not say whose it is
+    is taken as it is."""
+    import json
+
+    import simlab
+    from simlab.errors import InputError
+
+    original = simlab.load(KNIGHT)
+    variant = original.with_({"longsword.damage": "2d10"})
+    res = simlab.simulate(variant, n=300, seed=3)
+    with pytest.raises(InputError) as err:
+        plots.plot_damage_pmf(res, "Knight", "longsword", exact=simlab.exact(original))
+    assert str(err.value) == (
+        "expected exact= answers of the scenario simulated (knight-vs-skeleton with "
+        "longsword.damage=2d10); got answers of knight-vs-skeleton with no changes; pass "
+        "exact=simlab.exact(<the scenario simulated>)"
+    )
+    api.write_exact(simlab.exact(original), tmp_path / "exact")
+    stamped = json.loads((tmp_path / "exact/summary.json").read_text(encoding="utf-8"))
+    for wrong in (stamped, simlab.exact(ROOT / "scenarios/zones-3d6/training-duel.yaml")):
+        with pytest.raises(InputError, match=r"^expected exact= answers of the scenario"):
+            plots.plot_hit_rates(res, exact=wrong)
+    drawn = plots.plot_hit_rates(res, exact=simlab.exact(variant))
+    unstamped = plots.plot_hit_rates(res, exact=simlab.exact(variant).summary())
+    plt.close("all")
+    assert drawn.exact_hit_rate.notna().any()
+    assert drawn.exact_hit_rate.equals(unstamped.exact_hit_rate)

@@ -257,6 +257,27 @@ def test_plot_sweep_draws_and_returns_its_data(duel: Any) -> None:
     plt.close(fig)
 
 
+def test_round_axes_of_a_sweep_have_whole_rounds_and_every_swept_value_a_tick() -> None:
+    """glitters' training duel downs the Dummy in round 6 whatever the Fighter's hp: the
+    constant median was ticked 5.40, 5.55, … 6.60 rounds (the mean time-to-down too),
+    and the x axis 12, 16, … 40, the first value swept (10) without a label."""
+    import matplotlib.pyplot as plt
+
+    scn = simlab.load(ROOT / "scenarios/glitters-d20/training-duel.yaml")
+    sw = simlab.sweep(scn, {"Fighter.hp": [10, 20, 30, 40]}, n=2000, seed=3)
+    fig, axes = plt.subplots(1, 2)
+    for ax, figure in zip(axes, ("median_time_to_down", "mean_time_to_down"), strict=True):
+        simlab.plot_sweep(sw, figure, ax=ax)
+    fig.canvas.draw()
+    for ax in axes:
+        low, high = ax.get_ylim()
+        shown = [t for t in ax.get_yticks() if low <= t <= high]
+        assert len(shown) >= 2 and all(t == round(t) for t in shown), shown
+        assert list(ax.get_xticks()) == [10, 20, 30, 40]
+        assert [t.get_text() for t in ax.get_xticklabels()] == ["10", "20", "30", "40"]
+    plt.close(fig)
+
+
 def test_plot_sweep_names_what_it_draws_and_only_that(duel: Any) -> None:
     """In ``ss-duel`` nobody attacks the Attacker: its mean time-to-down has no value at
     any point, so it gets no line and no legend entry (the legend listed it beside
