@@ -1047,7 +1047,7 @@ def plot_before_after(ax: Axes, before: np.ndarray, after: np.ndarray, xlabel: s
     from simlab.errors import InputError
 
     instance_argument(ax, AxesClass, "matplotlib.pyplot.subplots", "ax")
-    before, after = _series(before, "before"), _series(after, "after")
+    before, after = _numbers_argument(before, "before"), _numbers_argument(after, "after")
     flag_argument(bars, "bars")
     if where not in ("pre", "post"):
         raise InputError(f"expected 'pre' or 'post' for where; got {describe(where)}")
@@ -1075,7 +1075,7 @@ def plot_before_after(ax: Axes, before: np.ndarray, after: np.ndarray, xlabel: s
     return data
 
 
-def _series(value: object, name: str) -> np.ndarray:
+def _numbers_argument(value: object, name: str) -> np.ndarray:
     """``value``, an argument of :func:`plot_before_after` named ``name``, as a 1-D
     array of floats.
 
