@@ -306,8 +306,9 @@ def write_exact(
         "time_to_down": result.time_to_down(),
     }
     identity = run_identity([result], method="exact")
-    identity["scenarios"][0]["scenario_hash"] = scenario_hash or result.scenario_hash
-    return _write_tables(out, tables, result.summary(), identity)
+    solved = scenario_hash or result.scenario_hash
+    identity["scenarios"][0]["scenario_hash"] = solved
+    return _write_tables(out, tables, {**result.summary(), "scenario_hash": solved}, identity)
 
 
 # -- balance reports -------------------------------------------------------------------------

@@ -255,7 +255,9 @@ class ExactResult:
 
         No ``*_ci`` keys, no ``attempts``, ``encounters``, ``seed`` or
         ``interval_level`` (nothing was sampled); ``"method": "exact"`` and the
-        ``refusals`` are added; ``time_to_down.capped`` is a probability (not Downed by
+        ``refusals`` are added, and the ``scenario_hash`` of the scenario solved (a
+        run's summary has it in its run stamp), by which the plots' ``exact=`` refuses
+        the answers of another scenario; ``time_to_down.capped`` is a probability (not Downed by
         the round cap) and ``time_to_down.mean`` the uncapped mean. ``sides``, ``draw_rate`` and
         ``mean_rounds`` are not solved exactly (empty / null).
         """
@@ -271,6 +273,7 @@ class ExactResult:
             "mean_rounds": None,
             "refusals": [_refusal_summary(s, r) for s, r in self.refusals],
             **({"overrides": self.overrides} if self.overrides else {}),
+            "scenario_hash": self.scenario_hash,
         }
 
 

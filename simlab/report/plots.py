@@ -273,7 +273,9 @@ def _unpack(result: Result | ScenarioRun, exact: Any) -> tuple[Result, dict[str,
     if exact is None:
         return res, None if isinstance(result, Result) else result.exact
     if isinstance(exact, dict):
-        _same_scenario(_stamped_hash(exact), exact.get("scenario"), exact.get("overrides"), res)
+        solved = exact.get("scenario_hash")
+        solved = solved if isinstance(solved, str) else _stamped_hash(exact)
+        _same_scenario(solved, exact.get("scenario"), exact.get("overrides"), res)
         return res, exact
     from simlab.arguments import instance_argument
     from simlab.exact.engine import ExactResult
@@ -286,8 +288,8 @@ def _unpack(result: Result | ScenarioRun, exact: Any) -> tuple[Result, dict[str,
 
 def _stamped_hash(summary: dict[str, Any]) -> str | None:
     """The scenario hash of the run stamp of a ``summary.json`` that ``simlab exact
-    --out`` wrote (:func:`simlab.report.files.run_identity`), or None: a summary made
-    in Python (:meth:`ExactResult.summary`) has none."""
+    --out`` wrote (:func:`simlab.report.files.run_identity`), or None: a summary of an
+    earlier version (without its own ``scenario_hash``) that was not written has none."""
     stamp = summary.get("run")
     scenarios = stamp.get("scenarios") if isinstance(stamp, dict) else None
     if not isinstance(scenarios, list) or len(scenarios) != 1:
@@ -300,7 +302,8 @@ def _same_scenario(solved: str | None, scenario: Any, overrides: Any, res: Resul
     """Refuse exact answers of the scenario of hash ``solved`` (named ``scenario``, made
     with ``overrides``) for the simulation ``res`` of another: drawn as "exact", the
     answers of the scenario as written made a variant's simulation look wrong. Answers
-    or a simulation whose scenario hash is unknown (None) are taken as they are.
+    or a simulation whose scenario hash is unknown (None) are checked by scenario id
+    only.
 
     Raises
     ------
@@ -312,7 +315,10 @@ def _same_scenario(solved: str | None, scenario: Any, overrides: Any, res: Resul
     from simlab.errors import InputError
 
     simulated = res.meta.get("scenario_hash")
-    if solved is None or simulated is None or solved == simulated:
+    if solved is None or simulated is None:
+        if scenario is None or scenario == res.scenario:
+            return
+    elif solved == simulated:
         return
     ran = _scenario_words(res.scenario, res.meta.get("overrides"))
     theirs = _scenario_words(scenario, overrides)

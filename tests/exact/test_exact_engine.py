@@ -150,7 +150,8 @@ def test_summary_has_the_run_shape_without_intervals() -> None:
     json.dumps(doc, allow_nan=False)  # JSON-ready
     assert doc["method"] == "exact"
     skipped = {"encounters", "seed", "interval_level"}
-    assert _shape(doc) - {"method", "refusals"} == _shape(sim) - skipped
+    # scenario_hash: a run's summary.json has it in its run stamp, written with the file
+    assert _shape(doc) - {"method", "refusals", "scenario_hash"} == _shape(sim) - skipped
     assert _shape(doc["attacks"][0]) == _shape(sim["attacks"][0]) - {"attempts"} | {"caveats"}
     assert doc["attacks"][0]["caveats"] == {}  # a duel: nothing moves the answer
     defender = next(c for c in sim["combatants"] if c["name"] == "Defender")

@@ -221,3 +221,24 @@ def test_exact_answers_of_another_scenario_are_refused(tmp_path: Path) -> None:
     plt.close("all")
     assert drawn.exact_hit_rate.notna().any()
     assert drawn.exact_hit_rate.equals(unstamped.exact_hit_rate)
+
+
+def test_exact_summaries_of_another_scenario_are_refused() -> None:
+    """An ``ExactResult.summary()`` dict of the scenario as written, over a variant's
+    simulation, was drawn as "exact" unchecked (a diamond at 0.8 beside a bar at 0.5): it
+    carries its scenario hash now, and a summary without one is checked by scenario id."""
+    import simlab
+    from simlab.errors import InputError
+
+    original = simlab.load(KNIGHT)
+    res = simlab.simulate(original.with_({"longsword.bonus": 0}), n=300, seed=3)
+    other = simlab.exact(ROOT / "scenarios/zones-3d6/training-duel.yaml").summary()
+    hashless = {k: v for k, v in other.items() if k != "scenario_hash"}
+    for wrong in (simlab.exact(original).summary(), other, hashless):
+        with pytest.raises(InputError) as err:
+            plots.plot_hit_rates(res, exact=wrong)
+        assert str(err.value).startswith(
+            "expected exact= answers of the scenario simulated "
+            "(knight-vs-skeleton with longsword.bonus=0); got"
+        )
+    plt.close("all")
