@@ -303,7 +303,8 @@ def _same_scenario(solved: str | None, scenario: Any, overrides: Any, res: Resul
     with ``overrides``) for the simulation ``res`` of another: drawn as "exact", the
     answers of the scenario as written made a variant's simulation look wrong. Answers
     or a simulation whose scenario hash is unknown (None) are checked by scenario id
-    only.
+    only. Overrides that differ only in fields no exact answer reads
+    (:func:`_apart_in_runs_only`) are no other scenario.
 
     Raises
     ------
@@ -318,7 +319,7 @@ def _same_scenario(solved: str | None, scenario: Any, overrides: Any, res: Resul
     if solved is None or simulated is None:
         if scenario is None or scenario == res.scenario:
             return
-    elif solved == simulated:
+    elif solved == simulated or _apart_in_runs_only(overrides, res.meta.get("overrides")):
         return
     ran = _scenario_words(res.scenario, res.meta.get("overrides"))
     theirs = _scenario_words(scenario, overrides)
@@ -326,6 +327,24 @@ def _same_scenario(solved: str | None, scenario: Any, overrides: Any, res: Resul
         theirs = f"another version of {ran} (its fields differ)"
     raise InputError(f"expected exact= answers of the scenario simulated ({ran}); got answers "
                      f"of {theirs}; pass exact=simlab.exact(<the scenario simulated>)")  # fmt: skip
+
+
+def _apart_in_runs_only(solved: Any, simulated: Any) -> bool:
+    """Whether the overrides ``solved`` (of the exact answers) and ``simulated`` (of the
+    run) differ, but only in changes of fields that set how a run is played or describe
+    it (``seed``, ``encounters``, ``precision``, ``description``), which move no exact
+    answer: the scenario hashes differ, the answers do not. Comparing overrides, not a
+    hash of the fields the answers read, costs a simulation nothing."""
+    from simlab.report.files import WORDS_ONLY
+    from simlab.tuning.overrides import RUN_FIELDS
+
+    run_only = {*RUN_FIELDS, *WORDS_ONLY}
+
+    def of_the_fight(overrides: Any) -> list[str]:
+        return sorted(o for o in map(str, overrides or []) if o.partition("=")[0] not in run_only)
+
+    everything = sorted(map(str, solved or [])), sorted(map(str, simulated or []))
+    return everything[0] != everything[1] and of_the_fight(solved) == of_the_fight(simulated)
 
 
 def _scenario_words(scenario: Any, overrides: Any) -> str:

@@ -242,3 +242,26 @@ def test_exact_summaries_of_another_scenario_are_refused() -> None:
             "(knight-vs-skeleton with longsword.bonus=0); got"
         )
     plt.close("all")
+
+
+def test_exact_answers_are_taken_after_a_change_that_moves_none() -> None:
+    """A change of the seed, the number of encounters, the precision or the description
+    moves no exact answer: ``exact=simlab.exact(scn)`` over a simulation of
+    ``scn.with_({"seed": 99})`` was refused as another scenario's answers, while
+    ``simulate(scn, seed=99)`` was not. A change of the fight beside it is still refused."""
+    import simlab
+    from simlab.errors import InputError
+
+    original = simlab.load(KNIGHT)
+    solved = simlab.exact(original)
+    for change in ({"seed": 99}, {"encounters": 5000}, {"precision": 0.01},
+                   {"description": "another sample"}):  # fmt: skip
+        res = simlab.simulate(original.with_(change), n=200, seed=3)
+        assert plots.plot_hit_rates(res, exact=solved).exact_hit_rate.notna().any()
+        assert plots.plot_hit_rates(res, exact=solved.summary()).exact_hit_rate.notna().any()
+    variant = original.with_({"longsword.bonus": 0})
+    res = simlab.simulate(variant.with_({"seed": 99}), n=200, seed=3)
+    assert plots.plot_hit_rates(res, exact=simlab.exact(variant)).exact_hit_rate.notna().any()
+    with pytest.raises(InputError, match=r"^expected exact= answers of the scenario"):
+        plots.plot_hit_rates(res, exact=solved)
+    plt.close("all")
