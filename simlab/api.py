@@ -623,6 +623,8 @@ def compare_variants(
     second = first if b is None else scenario_of(b, "b")
     if b is None and not changes:
         raise InputError("expected a second scenario or changes to compare with; got neither")
+    if b is not None:
+        _refuse_run_overrides(first, second)
     if changes:
         changed = override(second, changes)
         refuse_run_changes(second, changed, _changes_argument(changes), "comparison")
@@ -640,6 +642,25 @@ def compare_variants(
                  progress=progress)  # fmt: skip
     result.precision = record
     return result
+
+
+def _refuse_run_overrides(a: ScenarioBase, b: ScenarioBase) -> None:
+    """Refuse a B made with overrides of a field that sets how the comparison is run
+    (``b=a.with_({"seed": 99})``) to a value other than A's: B is played on A's seed,
+    count and precision, under a label that says otherwise, as the ``changes`` that set
+    one are refused (two files with seeds of their own are not: no label claims one).
+
+    Raises
+    ------
+    InputError
+        ``b with seed=99: expected a change to the fight; got one to 'seed', …``.
+    """
+    from simlab.tuning.overrides import RUN_FIELDS, refuse_run_changes
+
+    run = [o for o in b.overrides if o.partition("=")[0] in RUN_FIELDS]
+    if run:
+        fields = [o.partition("=")[0] for o in run]
+        refuse_run_changes(a, b, f"b with {', '.join(run)}", "comparison", fields)
 
 
 def _precision_stop(a: ScenarioBase, b: ScenarioBase, n: int | None, seed: int | None,

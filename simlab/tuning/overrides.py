@@ -97,10 +97,11 @@ RUN_FIELDS = {
 }  # fmt: skip
 
 
-def refuse_run_changes(before: ScenarioBase, after: ScenarioBase, label: str, kind: str) -> None:
-    """Refuse a variant of ``before`` that changes a :data:`RUN_FIELDS` field: a ``kind``
-    (sweep, comparison, tune) would play it with the common seed, count and precision
-    all the same, under a label that says otherwise.
+def refuse_run_changes(before: ScenarioBase, after: ScenarioBase, label: str, kind: str,
+                       fields: Iterable[str] = tuple(RUN_FIELDS)) -> None:  # fmt: skip
+    """Refuse a variant of ``before`` that changes a :data:`RUN_FIELDS` field (of
+    ``fields``): a ``kind`` (sweep, comparison, tune) would play it with the common
+    seed, count and precision all the same, under a label that says otherwise.
 
     Raises
     ------
@@ -109,7 +110,7 @@ def refuse_run_changes(before: ScenarioBase, after: ScenarioBase, label: str, ki
         the reader of ``label`` spells it (:func:`~simlab.arguments.spelled_as`).
     """
     for name, options in RUN_FIELDS.items():
-        if getattr(after, name) != getattr(before, name):
+        if name in fields and getattr(after, name) != getattr(before, name):
             raise InputError(f"{label}: expected a change to the fight; got one to {name!r}, "
                              f"which a {kind} keeps the same for every variant (set it with "
                              f"{spelled_as(label, *options)})")  # fmt: skip

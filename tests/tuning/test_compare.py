@@ -408,6 +408,26 @@ def test_compare_refuses_what_it_would_ignore(extra: dict[str, Any], words: str)
     assert words in str(err.value)
 
 
+@pytest.mark.parametrize("run", [{"seed": 99}, {"encounters": 500}, {"precision": 0.01}])
+def test_compare_refuses_a_b_made_with_a_change_to_how_it_runs(run: dict[str, Any]) -> None:
+    """``compare(A, A.with_({"seed": 99}))`` named B "with seed=99" and played it on A's
+    seed, every difference 0; ``changes={"seed": 99}`` was refused. B made so is refused
+    in the same words, and a B whose run field is A's is taken."""
+    from simlab.errors import InputError
+
+    duel = simlab.load(SS_DUEL)
+    ((name, value),) = run.items()
+    with pytest.raises(InputError) as err:
+        simlab.compare(duel, duel.with_({**run, "Defender.guard": 2}), n=200, ranges=4)
+    assert str(err.value).startswith(f"b with {name}={value}: expected a change to the "
+                                     f"fight; got one to {name!r}, which a comparison keeps "
+                                     "the same for every variant (set it with ")  # fmt: skip
+    a = duel.with_(run)
+    assert simlab.compare(a, a.with_({"Defender.guard": 2}), n=200, ranges=4).labels[1] == (
+        f"ss-duel with {name}={value}, Defender.guard=2"
+    )
+
+
 @pytest.mark.parametrize(("command", "default"),
                          [("compare", "A's"), ("sweep", "the scenario's"),
                           ("tune", "the scenario's")])  # fmt: skip
