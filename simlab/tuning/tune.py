@@ -216,10 +216,11 @@ class TuneResult:
     reachable : bool
         False when the target is outside the figures reached over the range (``value``
         is then the closest end).
-    monotone : bool
-        Whether the figure was monotone over the values evaluated (``tune.json``: null
-        where it did not move, :attr:`searched`; ``flat`` says whether the field does not
-        move the figure, :attr:`flat`).
+    monotone : bool or None
+        Whether the figure was monotone over the values evaluated; None, as in
+        ``tune.json``, where it did not move with the field (:attr:`searched`: the field
+        does not move it, :attr:`flat`, or no value gave it), as the terminal then says
+        "by a grid".
     evaluations : list of Evaluation
         Every value evaluated, in increasing order.
     overrides : tuple of str
@@ -242,7 +243,7 @@ class TuneResult:
     value: float = math.nan
     consistent: tuple[float, float] | None = None
     reachable: bool = True
-    monotone: bool = True
+    monotone: bool | None = True
     precision: float | None = None
     meta: dict[str, Any] = dataclasses.field(default_factory=dict)
     overrides: tuple[str, ...] = ()
@@ -629,6 +630,8 @@ def tune(
     if precision is None and not result.identical and _may_be_flat(result.evaluations):
         evaluate.pair(lambda scn: _in_ranges(scn, n, seed, threads, None))
         result.evaluations = sorted(evaluate.done.values(), key=lambda e: e.value)
+    if not result.searched:  # flat, or measured nowhere: nothing was monotone or not
+        result.monotone = None
     return result
 
 

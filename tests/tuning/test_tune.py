@@ -645,6 +645,7 @@ def test_a_figure_that_moves_only_by_noise_is_flat(tmp_path: Path) -> None:
     assert doc["flat"] is True and doc["monotone"] is None and not doc["reachable"]
     found = simlab.tune(path, "rusty-spear.bonus=0:10", "crit_rate:rusty-spear=0.06", n=20000)
     assert found.flat and found.within_noise and not found.identical
+    assert found.monotone is None  # it was True, where tune.json said null, the terminal "grid"
     assert repr(found).endswith("(simulated), and no value moves it beyond its noise; 6 values "
                                 "evaluated; .value, .best, .evaluations, .how()>")  # fmt: skip
 
