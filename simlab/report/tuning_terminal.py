@@ -742,6 +742,15 @@ def _unmeasured(figure: str) -> str:
     return "what it is measured on never happened (no attack made, no encounter counted)"
 
 
+def _noise_words(result: TuneResult) -> str:
+    """Why a flat figure is within its noise, as the terminal says it: no two values
+    significantly apart on the same dice, or, run to a precision (unpaired), every
+    value's interval overlapping every other's."""
+    if result.precision is not None:
+        return "every value's 95% interval overlapping every other's"
+    return "no two significantly apart on the same dice"
+
+
 def print_tune(result: TuneResult) -> None:
     """Print a tuning: the closest value, its neighbours, the consistent range, and how."""
     best, t = result.best, result.target
@@ -762,8 +771,8 @@ def print_tune(result: TuneResult) -> None:
             "does not move it")  # fmt: skip
     elif result.flat and not result.reachable:
         say(f"unreachable: {t.figure} is {figure} at {result.field}={result.value:g} and "
-            f"within its noise at every value of {tried}, no two significantly apart on the "
-            "same dice: the field does not move it measurably")  # fmt: skip
+            f"within its noise at every value of {tried}, {_noise_words(result)}: the field "
+            "does not move it measurably")  # fmt: skip
     elif not result.reachable:
         say(f"unreachable: {t} is outside what {result.field} = {result.lo:g}..{result.hi:g} "
             f"reaches; closest: {result.field}={result.value:g} gives {figure}")  # fmt: skip

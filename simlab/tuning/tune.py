@@ -18,22 +18,24 @@ evaluated too. The **consistent range** is the set of values whose figure's 95% 
 contains the target (an exact figure: equals it), found by bisecting from the reported
 value towards each end; it is null when the reported value itself is not consistent.
 
-**A figure the field does not move** (:attr:`TuneResult.flat`) is searched by a grid
-and said so, not called monotone: the same figure at every value (an exact one, or a
-field the rules do not read for it), or, simulated, one that no value moves beyond its
-noise. Where every simulated value's interval overlaps every other's (and none was run to
-a precision), each value is played again in the contiguous ranges of encounters a
-comparison pairs (the same tallies as one run, bit for bit), so the figures at two values
-are paired on the same dice, range by range, as ``simlab compare`` pairs A and B: the
-figure is flat when the ends are not significantly apart (paired 95% interval of the
-difference), nor any two values after Holm's correction over the pairs. A figure two of
-whose values' intervals do not overlap moved, and is not played again: played in ranges
-from the start, every tune of a small sample took twice as long (``ss-2v2`` at 2×10⁴
-encounters a value, 0.28 s against 0.59 s).
-Common random numbers make a real move, however small, stand out of that pairing where
-it stays inside each figure's own interval (a Brute's HP raised by one moves the mean
-length by 0.03 rounds, ±0.008 paired, inside intervals of ±0.08); the ends' test, the
-most telling for a figure that moves one way, keeps it from reading as flat.
+**A figure the field does not move** (:attr:`TuneResult.flat`) is searched by a grid and
+said so, not called monotone: the same figure at every value (an exact one, or a field
+the rules do not read for it), or, simulated, one that no value moves beyond its noise.
+Values run to a precision stop at counts of their own and cannot be paired: their figure
+is flat when every value's 95% interval overlaps every other's. Where every simulated
+value's interval overlaps every other's (and none was run to a precision), each value is
+played again in the contiguous ranges of encounters a comparison pairs (the same tallies
+as one run, bit for bit), so the figures at two values are paired on the same dice,
+range by range, as ``simlab compare`` pairs A and B: the figure is flat when the ends
+are not significantly apart (paired 95% interval of the difference), nor any two values
+after Holm's correction over the pairs. A figure two of whose values' intervals do not
+overlap moved, and is not played again: played in ranges from the start, every tune of a
+small sample took twice as long (``ss-2v2`` at 2×10⁴ encounters a value, 0.28 s against
+0.59 s). Common random numbers make a real move, however small, stand out of that
+pairing where it stays inside each figure's own interval (a Brute's HP raised by one
+moves the mean length by 0.03 rounds, ±0.008 paired, inside intervals of ±0.08); the
+ends' test, the most telling for a figure that moves one way, keeps it from reading as
+flat.
 """
 
 from __future__ import annotations
@@ -78,8 +80,11 @@ ROUNDING = 1e-12
 #: Two values' figures are significantly apart below this p-value (:func:`paired_p`).
 SIGNIFICANCE = 0.05
 #: How a tuning says that no value moved the figure beyond its noise.
-WITHIN_NOISE = ("no value tried moves the figure beyond its noise: on the same dice, no two "
-                "values' figures are significantly apart")  # fmt: skip
+WITHIN_NOISE = "no value tried moves the figure beyond its noise: "
+#: Why a figure is within its noise, for values paired on the same dice and for values
+#: run to a precision (their own sample sizes: unpaired).
+NOISE_RULE = {"paired": "on the same dice, no two values' figures are significantly apart",
+              "unpaired": "every value's 95% interval overlaps every other's"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -311,10 +316,14 @@ class TuneResult:
         their difference, :func:`paired_p`), nor, after Holm's correction over all the
         pairs, any two values' (a figure that rises and falls back). A real move,
         however small, that the pairing tells from noise is not flat: the ends' test
-        alone, the most telling for a figure that moves one way, marks it. False where
-        a value is exact or was run to a precision (its own sample size: nothing to
-        pair with), or a figure was not measured."""
+        alone, the most telling for a figure that moves one way, marks it. Values run
+        to a precision (each its own sample size: nothing to pair with) are within
+        their noise when every value's 95% interval overlaps every other's
+        (:func:`_may_be_flat`). False where a value is exact, or a figure was not
+        measured."""
         done = self.evaluations
+        if self.precision is not None:
+            return _may_be_flat(done)
         if len(done) < 2 or not all(e.per_range and math.isfinite(e.figure) for e in done):
             return False
         from simlab.analysis.stats import holm_adjust
@@ -323,6 +332,12 @@ class TuneResult:
         return paired_p(done[0], done[-1]) >= SIGNIFICANCE and bool(
             np.nanmin(holm_adjust(pairs), initial=1.0) >= SIGNIFICANCE
         )
+
+    @property
+    def noise_rule(self) -> str:
+        """Why :attr:`within_noise` holds, in words (:data:`NOISE_RULE`): paired on the
+        same dice, or, for values run to a precision, intervals that all overlap."""
+        return NOISE_RULE["unpaired" if self.precision is not None else "paired"]
 
     @property
     def searched(self) -> bool:
@@ -360,7 +375,7 @@ class TuneResult:
                   f"({size}, seed {self.seed}{capped})")  # fmt: skip
         search = ("a grid (no value gave the figure)" if not self.measured else
                   "a grid (the figure is the same at every value tried)" if self.identical else
-                  f"a grid ({WITHIN_NOISE})" if self.within_noise else
+                  f"a grid ({WITHIN_NOISE}{self.noise_rule})" if self.within_noise else
                   "bisection (the figure is monotone in the field over the values tried)"
                   if self.monotone else
                   "a grid and bisection of every crossing (the figure is NOT monotone in "
@@ -642,7 +657,7 @@ def _may_be_flat(evaluations: list[Evaluation]) -> bool:
     a move no pairing takes back."""
     simulated = [e for e in evaluations if e.method == "simulated" and math.isfinite(e.figure)]
     return (len(simulated) == len(evaluations) >= 2
-            and max(e.lo for e in simulated) <= min(e.hi for e in simulated))  # fmt: skip
+            and bool(max(e.lo for e in simulated) <= min(e.hi for e in simulated)))  # fmt: skip
 
 
 def _precision_on(precision: float | None, precision_on: Sequence[Any], target: Target) -> Any:

@@ -650,6 +650,27 @@ def test_a_figure_that_moves_only_by_noise_is_flat(tmp_path: Path) -> None:
                                 "evaluated; .value, .best, .evaluations, .how()>")  # fmt: skip
 
 
+def test_a_figure_run_to_a_precision_within_its_noise_is_flat(tmp_path: Path) -> None:
+    """With ``precision=`` the crit rate above (values unpaired: each its own count) was
+    called "monotone" and steered to an end of the range, its figures 0.04911, 0.04916,
+    0.04913, …, every interval overlapping every other's: that is the rule there."""
+    path = ROOT / "scenarios/glitters-d20/knight-vs-skeleton.yaml"
+    found = simlab.tune(path, "rusty-spear.bonus=0:10", "crit_rate:rusty-spear=0.06",
+                        n=20000, precision=0.002)  # fmt: skip
+    assert found.flat and found.within_noise and not found.identical
+    assert found.monotone is None and found.document()["monotone"] is None
+    assert ("by a grid (no value tried moves the figure beyond its noise: every value's 95% "
+            "interval overlaps every other's)") in found.how()  # fmt: skip
+    assert "monotone" not in found.how()
+    done = CliRunner().invoke(main, ["tune", str(path), "--vary", "rusty-spear.bonus=0:10",
+                                     "--target", "crit_rate:rusty-spear=0.06", "-n", "20000",
+                                     "--precision", "0.002"])  # fmt: skip
+    assert done.exit_code == 1, done.output
+    assert ("within its noise at every value of rusty-spear.bonus tried (0..10), every value's "
+            "95% interval overlapping every other's: the field does not move it measurably"
+            ) in " ".join(done.output.split())  # fmt: skip
+
+
 def test_a_small_real_move_the_pairing_tells_from_noise_is_not_flat() -> None:
     """A Brute's HP raised by one lengthens the quickstart fight by 0.03 rounds: each
     figure lies inside the other's 95% interval (±0.08), which alone would call it
@@ -669,8 +690,8 @@ def test_a_small_real_move_the_pairing_tells_from_noise_is_not_flat() -> None:
 def test_no_value_moving_a_figure_beyond_noise_is_judged_on_every_pair() -> None:
     """The ends' paired test marks a figure moving one way; a figure that rises and
     falls back, its ends alike, is marked by the pairs between (Holm-corrected). Exact
-    values, and values run to a precision (no ranges to pair), are flat only when they
-    give the very same figure."""
+    values are flat only when they give the very same figure; values run to a precision
+    (no ranges to pair) when every interval overlaps every other's."""
     import numpy as np
 
     base = 0.5 + 0.05 * np.cos(np.arange(32) * 2.0)  # the ranges' luck, shared
@@ -697,6 +718,11 @@ def test_no_value_moving_a_figure_beyond_noise_is_judged_on_every_pair() -> None
     assert paired_p(ends[0], ends[-1]) >= 0.05 and not rise_and_fall.flat
     unpaired = result([dataclasses.replace(e, per_range=()) for e in noise.evaluations])
     assert not unpaired.flat
+    unpaired.precision = 0.02  # run to a precision: every interval overlaps every other's
+    assert unpaired.within_noise and unpaired.flat
+    apart = result([ev(0, 0.0), ev(1, 0.05)])  # intervals ±0.02, 0.05 apart
+    apart.precision = 0.02
+    assert not apart.flat
 
 
 def test_only_a_figure_that_may_not_move_is_played_again_in_ranges() -> None:
