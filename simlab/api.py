@@ -166,8 +166,8 @@ def simulate(
     if client is not None and threads is not None:  # a cluster's workers set their own
         raise InputError("expected threads= or client=; got both (on a cluster each worker "
                          "plays on its own threads: NUMBA_NUM_THREADS, --nthreads)")  # fmt: skip
-    flag_argument(trace, "trace")
-    flag_argument(check, "check")
+    trace = flag_argument(trace, "trace")
+    check = flag_argument(check, "check")
     scenario = scenario_of(scenario)
     job = compile_job(scenario, n, seed)
     if block_size is not None:
@@ -561,7 +561,7 @@ def sweep(
     from simlab.tuning.sweep import sweep as run
 
     function_argument(progress, "progress")
-    flag_argument(exact, "exact")
+    exact = flag_argument(exact, "exact")
     return run(scenario_of(scenario), vary, n, seed, threads=threads, exact=exact,
                progress=progress, precision=precision, precision_on=precision_on)  # fmt: skip
 
@@ -799,7 +799,7 @@ def tune(
     from simlab.tuning.tune import tune as search
 
     function_argument(progress, "progress")
-    flag_argument(exact, "exact")
+    exact = flag_argument(exact, "exact")
     loaded = scenario_of(scenario)
     field = _tune_range(vary)
     goal = parse_target(target, "target") if isinstance(target, str) else target

@@ -147,8 +147,9 @@ def precision_on_argument(precision: object, precision_on: Any) -> None:
                          "(or precision: in the scenario) to go with it; got none")  # fmt: skip
 
 
-def flag_argument(value: object, name: str) -> None:
-    """Refuse ``value`` unless it is True or False (``trace="yes"`` read as true, and
+def flag_argument(value: object, name: str) -> bool:
+    """``value`` as True or False: a bool, or numpy's (``np.True_``, a comparison of
+    arrays' items); anything else is refused (``trace="yes"`` read as true, and
     ``exact="no"`` too).
 
     Raises
@@ -156,5 +157,7 @@ def flag_argument(value: object, name: str) -> None:
     simlab.errors.InputError
         ``expected True or False for trace; got 'yes'``.
     """
-    if not isinstance(value, bool):
+    numpy_bool = hasattr(value, "dtype") and getattr(value.dtype, "kind", None) == "b"
+    if not isinstance(value, bool) and not (numpy_bool and getattr(value, "ndim", 1) == 0):
         raise InputError(f"expected True or False for {name}; got {describe(value)}")
+    return bool(value)

@@ -266,6 +266,26 @@ def test_a_pool_that_is_not_true_or_false_is_refused(value: object, made: dict[s
     plt.close("all")
 
 
+def test_numpy_bools_are_taken_as_true_or_false(made: dict[str, Any]) -> None:
+    """``pool=np.True_`` was refused as "expected True or False for pool; got a bool";
+    numpy's bools (what a comparison of arrays' items gives) are True or False, and a
+    numpy array of them is not one."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from simlab import plots
+
+    res = made["result"]
+    pooled = plots.plot_damage_pmf(res, "Kaito", "quick-jab", pool=np.True_)
+    assert pooled.equals(plots.plot_damage_pmf(res, "Kaito", "quick-jab", pool=True))
+    assert plots.plot_hit_rates(res, pool=np.False_).equals(plots.plot_hit_rates(res, pool=False))
+    with pytest.raises(InputError, match=_words("expected True or False for pool; got a ndarray")):
+        plots.plot_hit_rates(res, pool=np.array([True, False]))
+    plt.close("all")
+    checked = simlab.simulate(QUICKSTART, n=N, check=np.bool_(False), trace=np.False_)
+    assert checked.check is None
+
+
 def test_plot_sweep_refuses_a_crit_rate_where_the_rules_have_no_crits() -> None:
     """zones-3d6 has no critical hits: ``plot_sweep(sw, "crit_rate")`` drew a flat line
     at 0, where ``tune`` and ``precision_on`` refuse the figure."""

@@ -429,7 +429,7 @@ def pooled_damage_pmf(result: Result | ScenarioRun, pool: bool = True) -> pd.Dat
         ``attacker, attack, defender, damage, count`` (names are labels when pooled).
     """
     res = result_of(result)
-    flag_argument(pool, "pool")
+    pool = flag_argument(pool, "pool")
     pmf = res.damage_pmf()[["attacker", "attack", "defender", "damage", "count"]]
     if not pool:
         return pmf
@@ -504,7 +504,7 @@ def _pair_frames(res: Result, attacker: str, attack: str, defender: str | list[s
     """Simulated (and exact) damage distribution of one attacker's attack, per defender
     (per copy and defender where ``attacker``, a base name, designates copies drawn
     each)."""
-    flag_argument(pool, "pool")
+    pool = flag_argument(pool, "pool")
     labels = copy_labels(res) if pool else {n: n for _, n in res.layout.combatants}
     entries = copy_entries(res)
     pmf = pooled_damage_pmf(res, pool)
@@ -915,7 +915,7 @@ def pooled_hit_rates(result: Result | ScenarioRun, pool: bool = True) -> pd.Data
         ``*_ci_kind`` says).
     """
     res = result_of(result)
-    flag_argument(pool, "pool")
+    pool = flag_argument(pool, "pool")
     rates = res.hit_rates(LEVEL)
     if not pool:
         return rates
@@ -959,7 +959,7 @@ def plot_hit_rates(
         ``exact_crit_rate`` (NaN where the exact engine has no answer).
     """
     res, exact = _unpack(result, exact)
-    flag_argument(pool, "pool")
+    pool = flag_argument(pool, "pool")
     labels = copy_labels(res) if pool else {n: n for _, n in res.layout.combatants}
     rates = pooled_hit_rates(res, pool)
     if attacker is not None:
@@ -1073,7 +1073,7 @@ def plot_before_after(ax: Axes, before: np.ndarray, after: np.ndarray, xlabel: s
 
     instance_argument(ax, AxesClass, "matplotlib.pyplot.subplots", "ax")
     before, after = _numbers_argument(before, "before"), _numbers_argument(after, "after")
-    flag_argument(bars, "bars")
+    bars = flag_argument(bars, "bars")
     if where not in ("pre", "post"):
         raise InputError(f"expected 'pre' or 'post' for where; got {describe(where)}")
     size = max(len(before), len(after))
