@@ -339,6 +339,8 @@ def test_plot_sweep_refuses_what_it_does_not_draw_and_names_what_was_meant(
      ({"after": [0.1, "a"]}, "an array of numbers over 0, 1, … for after; got a list holding 'a'"),
      ({"after": [[0.1]]}, "for after; got a list holding a list"),
      ({"before": 0.5}, "for before; got 0.5"),
+     ({"before": [], "after": []}, "for before; got an empty list"),  # matplotlib's NaN limits
+     ({"after": ()}, "for after; got an empty tuple"),
      ({"ax": None}, "expected an Axes (matplotlib.pyplot.subplots) for ax; got None"),
      ({"bars": "yes"}, "expected True or False for bars; got 'yes'"),
      ({"where": "mid"}, "expected 'pre' or 'post' for where; got 'mid'")],

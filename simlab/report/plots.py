@@ -1108,7 +1108,7 @@ def _numbers_argument(value: object, name: str) -> np.ndarray:
     ------
     simlab.errors.InputError
         When it is not one: a text, a number alone, a nested list, an item that is not a
-        number (``"x"`` raised numpy's ValueError from inside the plot).
+        number (``"x"`` raised numpy's ValueError from inside the plot), or an empty one.
     """
     from simlab.arguments import describe
     from simlab.errors import InputError
@@ -1123,6 +1123,9 @@ def _numbers_argument(value: object, name: str) -> np.ndarray:
             item = next((x for x in value if not isinstance(x, numbers.Real)), None)
             got += "" if item is None else f" holding {describe(item)}"
         raise InputError(f"expected an array of numbers over 0, 1, … for {name}; got {got}")
+    if not len(series):  # matplotlib's "Axis limits cannot be NaN or Inf"
+        raise InputError(f"expected an array of numbers over 0, 1, … for {name}; got an "
+                         f"empty {type(value).__name__}")  # fmt: skip
     return series
 
 
