@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +21,7 @@ import pandas as pd
 from simlab.analysis import stats
 from simlab.analysis.result import Result, interval_column
 from simlab.analysis.summary import summary
+from simlab.arguments import describe
 from simlab.errors import ExactUnsupported, InputError
 from simlab.exact import pair_answer
 from simlab.limits import encounters_and_seed
@@ -131,7 +133,8 @@ def _split_values(spec: str) -> list[str]:
 
 def _variations(vary: Vary) -> list[Variation]:
     """The varied fields of ``vary``: a mapping's values each a list, tuple, range or
-    numpy array of values (:func:`~simlab.tuning.overrides.plain_value`), a
+    numpy array of values (:func:`~simlab.tuning.overrides.plain_value`; not a set, whose
+    order changes from one session to the next), a
     ``NAME.FIELD=LO:HI`` text as ``--vary`` takes it (:func:`parse_vary`), or a list of
     such texts or :class:`Variation` objects."""
     if isinstance(vary, str):
@@ -143,6 +146,10 @@ def _variations(vary: Vary) -> list[Variation]:
         label = f"vary {key}"
         if isinstance(values, str | bytes | Mapping) or not isinstance(values, Iterable):
             raise InputError(f"{label}: expected a list or range of values; got {values!r}")
+        if isinstance(values, AbstractSet):  # points and plot categories in no set order
+            raise InputError(f"{label}: expected a list or range of values, in the order to "
+                             f"sweep them; got {describe(values)}, which has no order (pass "
+                             "a list, or sorted(...))")  # fmt: skip
         taken = list(itertools.islice(values, MAX_POINTS + 1))  # range(10**20) is iterable
         if len(taken) > MAX_POINTS:
             raise InputError(f"{label}: expected at most {MAX_POINTS:,} values; got more")

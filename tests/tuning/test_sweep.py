@@ -532,6 +532,20 @@ def test_a_vary_value_that_is_not_a_list_is_an_input_error(duel: Any, values: An
         simlab.sweep(duel, {"Defender.guard": values}, n=100, exact=False)
 
 
+@pytest.mark.parametrize(("values", "kind"), [({0, 1, 2}, "a set"),
+                                              (frozenset({0, 1}), "a frozenset"),
+                                              ({0: 1, 1: 2}.keys(), "a dict_keys")])  # fmt: skip
+def test_a_set_of_vary_values_is_refused_as_unordered(duel: Any, values: Any, kind: str) -> None:
+    """A set was taken, its points and plot categories in an order that changed from one
+    session to the next (PYTHONHASHSEED), where an override's value refuses a set."""
+    with pytest.raises(InputError) as err:
+        simlab.sweep(duel, {"Defender.guard": values}, n=100, exact=False)
+    assert str(err.value) == (
+        "vary Defender.guard: expected a list or range of values, in the order to sweep "
+        f"them; got {kind}, which has no order (pass a list, or sorted(...))"
+    )
+
+
 @pytest.mark.parametrize("vary", ["Defender.guard=0:1", ["Defender.guard=0,1"]])
 def test_a_sweep_takes_vary_as_the_command_line_spells_it(duel: Any, vary: Any) -> None:
     """``simlab.tune`` takes ``"Defender.hp=5:60"``, so a notebook tries the same text
