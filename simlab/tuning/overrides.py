@@ -193,6 +193,23 @@ def plain_value(value: Any) -> Any:
     return value
 
 
+def whole_numbers(value: Any) -> Any:
+    """``value`` with every float that has no fraction made an integer (``30.0`` ->
+    ``30``), in lists and mappings too: a Python value of an override or a sweep, where
+    a notebook's numbers are often floats (``np.linspace(20, 40, 3)``, ``1e3``), as
+    ``simulate``'s ``n=1e3`` and ``seed=1e3`` are taken. A field of floats takes the
+    integer as the same number. Not for text (``--set Brute.hp=30.0`` is a fraction
+    written, as in the file), nor for tune's range ends, which choose between an
+    integer search and a continuous one."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, list):
+        return [whole_numbers(v) for v in value]
+    if isinstance(value, dict):
+        return {k: whole_numbers(v) for k, v in value.items()}
+    return value
+
+
 def as_overrides(
     changes: Mapping[str, Any] | Iterable[str] | Iterable[Override],
 ) -> list[Override]:
@@ -208,7 +225,8 @@ def as_overrides(
     if isinstance(changes, str):
         changes = [changes]
     if isinstance(changes, Mapping):
-        return [Override(str(k), v, f"override {k}", keyed=True) for k, v in changes.items()]
+        return [Override(str(k), whole_numbers(plain_value(v)), f"override {k}", keyed=True)
+                for k, v in changes.items()]  # fmt: skip
     if isinstance(changes, bytes | bytearray) or not isinstance(changes, Iterable):
         raise InputError(f"changes: expected a mapping of NAME.FIELD to values, a "
                          f"'NAME.FIELD=VALUE' text or a list of them; got "

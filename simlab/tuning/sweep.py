@@ -38,6 +38,7 @@ from simlab.tuning.overrides import (
     plain_value,
     refuse_run_changes,
     spelled_value,
+    whole_numbers,
 )
 
 __all__ = [
@@ -153,7 +154,7 @@ def _variations(vary: Vary) -> list[Variation]:
         taken = list(itertools.islice(values, MAX_POINTS + 1))  # range(10**20) is iterable
         if len(taken) > MAX_POINTS:
             raise InputError(f"{label}: expected at most {MAX_POINTS:,} values; got more")
-        values = tuple(plain_value(taken))
+        values = tuple(whole_numbers(plain_value(taken)))
         for value in values:  # before _check_values spells one given twice
             check_value(value, label)
         variations.append(Variation(str(key), values, label))

@@ -241,3 +241,20 @@ def test_a_field_changed_again_is_idle_when_the_file_has_its_value(duel: Any) ->
     assert twice.overrides == ("Defender.guard=2",) and twice.idle_overrides == ()
     kept = duel.with_({"Defender.hp": 30}).with_({"Defender.guard": 2})
     assert kept.idle_overrides == ("Defender.hp=30",)
+
+
+def test_a_python_float_with_no_fraction_is_taken_as_a_whole_number() -> None:
+    """``np.linspace(20, 40, 3)`` as a sweep's values, ``{"Brute.hp": 30.0}`` or
+    ``{"seed": 1e3}`` were refused "expected an integer; got 30.0", where ``simulate``
+    takes ``seed=1e3``. A Python float with no fraction is the whole number it is; a
+    fraction is still refused, and so is a text's ``30.0`` (a fraction written)."""
+    q = simlab.load(ROOT / "scenarios/shattered-spirits/quickstart.yaml")
+    assert q.with_({"Brute.hp": 30.0, "seed": 1e3}).overrides == ("Brute.hp=30", "seed=1000")
+    assert q.with_({"seed": 1e3}).seed == 1000
+    sweep = simlab.sweep(q, {"Brute.hp": np.linspace(20, 40, 3)}, n=50)
+    assert list(sweep.vary[0].values) == [20, 30, 40]
+    refused = "override Brute.hp: expected an integer; got 30.5"
+    with pytest.raises(InputError, match=re.escape(refused)):
+        q.with_({"Brute.hp": 30.5})
+    with pytest.raises(InputError, match=re.escape("expected an integer; got 30.0")):
+        q.with_(["Brute.hp=30.0"])
