@@ -181,7 +181,7 @@ def copy_labels(result: Result | ScenarioRun, figure: str = "damage") -> dict[st
     labels = {name: name for _, name in res.layout.combatants}
     for base, names, pooled in copy_groups(res, figure):
         if pooled:
-            labels.update({n: f"{base} ×{len(names)}" for n in names})
+            labels.update({n: _pool_label(base, names) for n in names})
     return labels
 
 
@@ -207,13 +207,19 @@ def _meant(found: object, known: Any, entries: dict[str, list[str]] | None = Non
     from simlab.errors import closest_name, suggestion
 
     known = [str(k) for k in known]
-    base_of = {m: base for base, members in (entries or {}).items() for m in members
-               if set(members) & set(known)}  # fmt: skip
+    base_of = {m: base for base, members in (entries or {}).items()
+               for m in [*members, _pool_label(base, members)]
+               if set(members) & set(known) or _pool_label(base, members) in known}  # fmt: skip
     close = closest_name(found, [*known, *dict.fromkeys(base_of.values())])
     base = base_of.get(str(close), close)
     if entries and base in entries and base not in known:
         return f"; did you mean {base!r} ({', '.join(entries[base])})?"
     return suggestion(close)
+
+
+def _pool_label(base: str, members: list[str]) -> str:
+    """The label of a ``count:`` entry's copies pooled (:func:`copy_labels`): ``Ogre ×2``."""
+    return f"{base} ×{len(members)}"
 
 
 def only_rows(table: pd.DataFrame, column: str, wanted: Any,

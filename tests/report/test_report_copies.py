@@ -162,6 +162,24 @@ def test_a_name_meant_for_copies_is_suggested_with_them(skeletons: ScenarioRun) 
     plt.close("all")
 
 
+def test_a_name_meant_for_pooled_copies_is_suggested_with_them() -> None:
+    """Where the copies are pooled (``Raider ×4``, a small sample that cannot tell them
+    apart), a misspelt base name got no suggestion, and ``Raider 5`` the pool's label
+    with its ``×``; a larger sample suggested ``'Raider' (Raider 1, …)``. Both do now."""
+    from simlab.errors import InputError
+
+    fight = api.simulate(ROOT / "scenarios/opposed-tiers/party-fight.yaml", n=500)
+    assert "Raider ×4" in plots.copy_labels(fight).values()  # pooled at this n
+    said = "did you mean 'Raider' (Raider 1, Raider 2, Raider 3, Raider 4)?"
+    for call in (lambda: plots.plot_damage_pmf(fight, "Raidr", "club"),
+                 lambda: plots.plot_hit_rates(fight, attacker="Raidr"),
+                 lambda: plots.plot_hit_rates(fight, attacker="Raider 5")):  # fmt: skip
+        with pytest.raises(InputError) as err:
+            call()
+        assert str(err.value).endswith(said), err.value
+    plt.close("all")
+
+
 def test_report_of_copies_has_no_duplicate_image(skeletons: ScenarioRun, tmp_path: Path) -> None:
     render_report([skeletons], tmp_path)
     html = (tmp_path / "report.html").read_text(encoding="utf-8")
