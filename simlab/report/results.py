@@ -68,6 +68,7 @@ from simlab.engine.tallies import Layout, TallyArrays, new_tallies
 from simlab.errors import InputError
 from simlab.limits import MAX_ENCOUNTERS, MAX_RESULTS_BYTES, MAX_SEED, read_bounded
 from simlab.report.files import (
+    MANIFEST,
     OutputError,
     check_unit,
     prepare_file,
@@ -663,8 +664,8 @@ def load_results(path: str | os.PathLike[str], *, name: str = "path") -> list[Sc
     p = results_path(results_path_argument(path, name))
     with reading_unit(p.parent):
         doc = _read_document(p)  # first: a huge file or a FIFO is refused before anything
-        if p.parent.is_dir() and p.name == RESULTS_NAME:
-            check_unit(p.parent)
+        if p.name == RESULTS_NAME and os.path.lexists(p.parent / MANIFEST):
+            check_unit(p.parent)  # an output folder: all its files of one run
     try:
         runs = [scenario_run(entry) for entry in doc["scenarios"]]
     except InputError as err:

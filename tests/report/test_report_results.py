@@ -305,3 +305,20 @@ def test_the_first_round_anyone_can_go_down_is_saved_and_read_back(tmp_path: Pat
     path = simlab.save_results(ambush, tmp_path / "results.json")
     (again,) = load_results(path)
     assert again.result.layout.first_round == ambush.result.layout.first_round == 0
+
+
+def test_a_baseline_beside_another_is_read_alone(run: ScenarioRun, tmp_path: Path) -> None:
+    """``--baseline bl/results.json`` was refused ("bl: expected the files of one run;
+    got small100.json is from another run") when another baseline sat beside it, as
+    ``baseline update`` writes them: a folder without a manifest is no output folder,
+    and its other files are not the baseline's. An output folder's are still checked."""
+    simlab.save_results(run, tmp_path / "results.json")
+    other = api.run_scenario(QUICKSTART, n=300, seed=5)
+    simlab.save_results(other, tmp_path / "small.json")
+    (again,) = load_results(tmp_path / "results.json")
+    assert again.result.encounters == run.result.encounters
+    simlab.write_report(run, tmp_path / "report")
+    simlab.save_results(other, tmp_path / "stray.json")
+    (tmp_path / "stray.json").rename(tmp_path / "report" / "stray.json")
+    with pytest.raises(InputError, match=r"expected the files of one run; got stray\.json"):
+        load_results(tmp_path / "report" / "results.json")
