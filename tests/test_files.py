@@ -206,3 +206,41 @@ def test_an_empty_mount_point_is_refused_too(tmp_path: Path) -> None:
         prepare_output(mnt / "report")  # a folder inside it is fine
     finally:
         subprocess.run(["umount", str(mnt)], check=True)
+
+
+def _bind(source: Path, target: Path) -> None:
+    """Bind-mount ``source`` on ``target``, or skip where the machine does not allow it."""
+    import subprocess
+
+    done = subprocess.run(["mount", "--bind", str(source), str(target)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip("bind mounts need privileges this machine does not give")
+
+
+def test_a_bind_mount_is_refused_as_a_folder_and_as_a_file(tmp_path: Path) -> None:
+    """A bind mount from the same file system (a Docker volume, a single-file mount) is
+    no mount point to ``os.path.ismount``: the report ran whole, then failed with
+    "device or resource busy", and so did ``baseline update`` onto a mounted file. The
+    mount table tells them."""
+    import subprocess
+
+    from simlab.report.files import prepare_file
+
+    (tmp_path / "src").mkdir()
+    (tmp_path / "out").mkdir()
+    (tmp_path / "a.json").write_text("{}")
+    (tmp_path / "b.json").write_text("{}")
+    _bind(tmp_path / "src", tmp_path / "out")
+    try:
+        assert not os.path.ismount(tmp_path / "out")
+        with pytest.raises(OutputError, match="got a mount point"):
+            prepare_output(tmp_path / "out")
+        prepare_output(tmp_path / "src")  # the folder mounted elsewhere is no mount point
+    finally:
+        subprocess.run(["umount", str(tmp_path / "out")], check=True)
+    _bind(tmp_path / "a.json", tmp_path / "b.json")
+    try:
+        with pytest.raises(OutputError, match="expected a file simlab can replace; got a mount"):
+            prepare_file(tmp_path / "b.json", "--baseline")
+    finally:
+        subprocess.run(["umount", str(tmp_path / "b.json")], check=True)

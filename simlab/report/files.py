@@ -340,14 +340,19 @@ def prepare_file(path: str | os.PathLike[str], what: str) -> Path:
     Raises
     ------
     OutputError
-        When ``path`` is empty or a folder, lies under a file, or its folder cannot be
-        written, or its name holds a NUL byte.
+        When ``path`` is empty or a folder, is a mount point, lies under a file, or its
+        folder cannot be written, or its name holds a NUL byte.
     """
     _refuse_empty(path, what, "a file path")
     target = Path(path)
     _refuse_nul(target, what, "a file path")
     if target.is_dir():
         raise OutputError(f"{what} {target}: expected a file; got a folder")
+    if target.exists() and is_mount_point(target):
+        raise OutputError(f"{what} {target}: expected a file simlab can replace; got a mount "
+                          "point (the file is written beside it and renamed over it, which a "
+                          "mount point refuses); name a file in a mounted folder instead; "
+                          "nothing was written")  # fmt: skip
     ancestor = _nearest_existing(target.parent)
     if not ancestor.is_dir():
         raise OutputError(f"{what} {target}: expected a file path; got the file {ancestor} on it")
@@ -381,11 +386,31 @@ def _nearest_existing(path: Path) -> Path:
     return path
 
 
+def is_mount_point(path: Path) -> bool:
+    """Whether ``path`` is a mount point, which no rename can replace: a file system's
+    root (``os.path.ismount``), or a folder or file bind-mounted from the same file
+    system (a Docker volume or single-file mount), which only the system's mount table
+    lists (Linux: ``/proc/self/mountinfo``, its fifth field, spaces written ``\\040``)."""
+    if os.path.ismount(path):
+        return True
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as table:
+            points = {_unescape_mount(line.split()[4]) for line in table if line.strip()}
+    except (OSError, IndexError):
+        return False
+    return os.path.realpath(path) in points
+
+
+def _unescape_mount(field: str) -> str:
+    """A mount table's path field as the path: ``\\040`` a space, ``\\011`` a tab, …"""
+    return re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), field)
+
+
 def _require_replaceable(out: Path, what: str) -> None:
     """Refuse to replace ``out`` when it is a mount point, which no rename can replace
     (the swap would fail after the whole run), or when it holds anything simlab did not
     write there."""
-    if os.path.ismount(out):
+    if is_mount_point(out):
         raise OutputError(f"{what} {out}: expected a folder simlab can replace; got a mount "
                           "point (the output is written beside the folder and swapped in "
                           "whole, which a mount point refuses); name a folder inside it, "
