@@ -969,7 +969,7 @@ def events_tables(result: Result) -> list[Table]:
                 number_column(table, column)
             for name, more in zip(rows.combatant, cells, strict=True):
                 table.add_row(name, *more[lo:hi])
-            if hi - lo == 1 or fits_console(table):
+            if hi - lo == 1 or prints_whole(table):
                 break
             hi -= 1
         tables.append(table)

@@ -649,3 +649,19 @@ def test_the_attacks_table_keeps_long_names_whole(renamed: dict[str, str], width
         hit = terminal.interval_cell(r, "hit_rate").split(" ")[0]
         row = rf"(^|  ){re.escape(r.defender)}\s+{r.attempts:,}\s+{re.escape(hit)}\s"
         assert re.search(row, block, re.M), (r.attacker, r.attack, r.defender, block)
+
+
+@pytest.mark.parametrize("width", [80, 100])
+def test_the_events_tables_print_every_column_whole_beside_a_long_name(width: int) -> None:
+    """Re-check of walk 2: beside a name of 25 characters the events table printed
+    ``status`` / ``per`` / ``0.86 ±`` at 80 columns, its last column cut; it measured
+    its width with rich's estimate, which the closed-up table exceeds. Its columns
+    go on in another table where they would not fit."""
+    result = _brawl({"Brenna": "Brother Castellan Aldemar"})
+    text = _terminal_text(result, width)
+    block = text[text.index("events (share of encounters)") : text.index("down rate: share")]
+    assert max(len(line) for line in block.splitlines()) <= width, block
+    assert "status dmg" in block and "per enc." in block, block
+    rows = result.combatants()  # type: ignore[attr-defined]
+    assert not broken_names(block, list(rows.combatant)), block
+    assert not any(line.rstrip().endswith(("±", "(<", "[")) for line in block.splitlines())
