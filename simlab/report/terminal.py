@@ -997,10 +997,22 @@ def sides_table(result: Result) -> Table:
     return table
 
 
+def _notes_breakable(parts: list[str]) -> list[str]:
+    """The heading's parts of its overrides (:func:`~simlab.report.width.listed`), the
+    note of one that changes nothing (:func:`~simlab.report.words.overrides_said`)
+    breakable between its words, the override itself whole: at 80 columns the note
+    beside a long name made one part of 88 columns and more."""
+    out: list[str] = []
+    for part in parts:
+        head, note, rest = part.partition(" (changes nothing:")
+        out += [head, *f"{note.strip()}{rest}".split(" ")] if note else [part]
+    return out
+
+
 def print_result(result: Result) -> None:
     """Print the three tables of a run, headed by its identity (seed, n, rules)."""
     overrides = overrides_said(result.meta)
-    changed = [listed("with", overrides)] if overrides else []
+    changed = [_notes_breakable(listed("with", overrides))] if overrides else []
     say_items(items(result.scenario, *changed, f"rules {result.rules}",
                     counted(result.encounters, "encounter"), f"seed {result.seed}"),
               bold=result.scenario)  # fmt: skip
