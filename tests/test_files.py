@@ -244,3 +244,21 @@ def test_a_bind_mount_is_refused_as_a_folder_and_as_a_file(tmp_path: Path) -> No
             prepare_file(tmp_path / "b.json", "--baseline")
     finally:
         subprocess.run(["umount", str(tmp_path / "b.json")], check=True)
+
+
+def test_a_link_given_as_the_output_folder_names_the_folder(tmp_path: Path) -> None:
+    """``--out`` a link to a folder replaced the link with a new folder beside it and
+    left the swapped link behind as a hidden staging entry. The folder it names is
+    replaced, and the link stays; a link to nothing is refused."""
+    real = tmp_path / "real"
+    real.mkdir()
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    with output_unit(link, IDENTITY) as folder:
+        write_json(folder / "summary.json", {"a": 1})
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert sorted(p.name for p in real.iterdir()) == [MANIFEST, "summary.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link", "real"]
+    (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
+    with pytest.raises(OutputError, match="got a link to nothing"):
+        prepare_output(tmp_path / "dangling")

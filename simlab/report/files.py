@@ -312,11 +312,18 @@ def prepare_output(out_dir: str | os.PathLike[str], what: str = "--out") -> Path
     OutputError
         When ``out_dir`` is empty or a file, lies under a file, is a mount point, holds
         files simlab did not write, or its nearest existing folder cannot be written, or
-        its name holds a NUL byte.
+        its name holds a NUL byte, or it is a link to nothing. A link to a folder names
+        that folder: the returned path is the folder's, which an output unit replaces,
+        leaving the link as it was.
     """
     _refuse_empty(out_dir, what, "a folder path")
     out = Path(out_dir)
     _refuse_nul(out, what, "a folder path")
+    if out.is_symlink():  # the folder it names is replaced, not the link by a folder
+        if not out.exists():
+            raise OutputError(f"{what} {out}: expected a folder, a link to one or a new "
+                              "path; got a link to nothing")  # fmt: skip
+        out = Path(os.path.realpath(out))
     if out.exists() and not out.is_dir():
         raise OutputError(f"{what} {out}: expected a folder; got a file")
     if out.is_dir():
