@@ -181,7 +181,7 @@ def copy_labels(result: Result | ScenarioRun, figure: str = "damage") -> dict[st
     labels = {name: name for _, name in res.layout.combatants}
     for base, names, pooled in copy_groups(res, figure):
         if pooled:
-            labels.update({n: _pool_label(base, names) for n in names})
+            labels.update({n: pool_label(base, names) for n in names})
     return labels
 
 
@@ -208,8 +208,8 @@ def _meant(found: object, known: Any, entries: dict[str, list[str]] | None = Non
 
     known = [str(k) for k in known]
     base_of = {m: base for base, members in (entries or {}).items()
-               for m in [*members, _pool_label(base, members)]
-               if set(members) & set(known) or _pool_label(base, members) in known}  # fmt: skip
+               for m in [*members, pool_label(base, members)]
+               if set(members) & set(known) or pool_label(base, members) in known}  # fmt: skip
     close = closest_name(found, [*known, *dict.fromkeys(base_of.values())])
     base = base_of.get(str(close), close)
     if entries and base in entries and base not in known:
@@ -217,8 +217,9 @@ def _meant(found: object, known: Any, entries: dict[str, list[str]] | None = Non
     return suggestion(close)
 
 
-def _pool_label(base: str, members: list[str]) -> str:
-    """The label of a ``count:`` entry's copies pooled (:func:`copy_labels`): ``Ogre ×2``."""
+def pool_label(base: str, members: list[str]) -> str:
+    """The label of copies of a ``count:`` entry pooled (:func:`copy_labels`; on a damage
+    plot, those it draws alike): ``Ogre ×2``."""
     return f"{base} ×{len(members)}"
 
 
@@ -463,7 +464,7 @@ def _pool_alike_defenders(res: Result, mine: pd.DataFrame,
         top = int(mine.damage.max()) + 1
         hists = [_histogram(mine[mine.defender == m], top) for m in present]
         if not _any_differ([hists]):
-            labels.update({m: f"{entry} ×{len(present)}" for m in present})
+            labels.update({m: pool_label(entry, present) for m in present})
     return _relabelled(mine, labels), labels
 
 
@@ -483,7 +484,7 @@ def _pool_alike_attackers(mine: pd.DataFrame, labels: Labels,
             comparisons.append(hists)
     if len(copies) < 2 or not comparisons or _any_differ(comparisons):
         return mine, labels
-    labels = {**labels, **{c: f"{entry} ×{len(copies)}" for c in copies}}
+    labels = {**labels, **{c: pool_label(entry, copies) for c in copies}}
     return _relabelled(mine, labels), labels
 
 

@@ -809,9 +809,10 @@ def _section(run: ScenarioRun, specs: pd.DataFrame | None, drift: DriftReport | 
     notes = [n for n in (drift.notes if drift else []) if n.startswith(f"{label(run)}:")]
     apart = [f"{', '.join(names)} fought differently (a damage distribution differs by "
              "more than the drift tolerance), so the damage plots show each copy, pooled only "
-             f"as defenders of an attack whose damage to each was alike ({entry} ×{len(names)})"
+             "as defenders of an attack whose damage to each was alike "
+             f"({plots.pool_label(entry, names)})"
              for entry, names, pooled in plots.copy_groups(run) if not pooled]  # fmt: skip
-    pooled = [f"{entry} ×{len(names)}" for entry, names, alike in plots.copy_groups(run)
+    pooled = [plots.pool_label(entry, names) for entry, names, alike in plots.copy_groups(run)
               if alike]  # fmt: skip
     anchor = _anchor(f"{run.rules}-{run.scenario}", anchors)
     if drift is not None and before is not None:
