@@ -468,39 +468,32 @@ def paired_p(a: Evaluation, b: Evaluation) -> float:
     return float(_t_p(b.figure - a.figure, sd, m))
 
 
-#: A simulated value's run, and the tallies and size of each range of encounters it was
-#: played in (none when run to a precision).
+#: A simulated value played in ranges (:func:`_in_ranges`): its layout, and the tallies
+#: and size of each range of encounters.
 Played = tuple[Any, list[tuple[Any, int]]]
 
 
-def _in_ranges(scenario: ScenarioBase, n: int, seed: int, threads: int | None,
-               progress: Callable[[int], None] | None) -> Played:  # fmt: skip
+def _in_ranges(scenario: ScenarioBase, n: int, seed: int, threads: int | None) -> Played:
     """``simlab.simulate(scenario, n, seed)``, played in the contiguous ranges of
-    encounters a comparison pairs (:func:`simlab.tuning.compare.run_ranges`): merged,
-    their tallies are the whole run's bit for bit; each range's, with its size, pairs the
-    figure with another value's on the same dice (:func:`paired_p`)."""
-    from simlab.analysis.result import Result
+    encounters a comparison pairs (:func:`simlab.tuning.compare.run_ranges`; merged,
+    their tallies are the whole run's bit for bit): the layout, and each range's tallies
+    with its size, which pair the figure with another value's on the same dice
+    (:func:`paired_p`)."""
     from simlab.api import compile_job
-    from simlab.engine.tallies import merge, new_tallies
     from simlab.tuning.compare import range_edges, ranges_for, run_ranges
 
     job = compile_job(scenario, n, seed)
     ranges = ranges_for(None, job.n)
-    parts = run_ranges(job, ranges, threads, progress)
-    total = new_tallies(job.layout)
-    for part in parts:
-        total = merge(total, part)
-    result = Result(scenario=scenario.scenario, rules=scenario.rules, encounters=job.n,
-                    seed=job.seed, layout=job.layout, tallies=total)  # fmt: skip
+    parts = run_ranges(job, ranges, threads, None)
     sizes = [count for _, count in range_edges(job.n, ranges)]
-    return result, list(zip(parts, sizes, strict=True))
+    return job.layout, list(zip(parts, sizes, strict=True))
 
 
 class _Evaluator:
     """Measures the target's figure at a value of the field, once per value."""
 
     def __init__(self, scenario: ScenarioBase, name: str, target: Target, n: int, seed: int,
-                 simulate: Callable[[ScenarioBase], Played], exact: bool) -> None:  # fmt: skip
+                 simulate: Callable[[ScenarioBase], Any], exact: bool) -> None:  # fmt: skip
         self.scenario, self.name, self.target = scenario, name, target
         self.n, self.seed, self.simulate, self.exact = n, seed, simulate, exact
         self.done: dict[float, Evaluation] = {}
@@ -519,12 +512,10 @@ class _Evaluator:
         figure = self._exact(scn)
         if figure is not None:
             return Evaluation(value, figure, figure, figure, "exact")
-        res, ranges = self.simulate(scn)
-        ref = self.target.figure
-        x, lo, hi = measure(res.tallies, res.layout, res.encounters, ref)
+        res = self.simulate(scn)
+        x, lo, hi = measure(res.tallies, res.layout, res.encounters, self.target.figure)
         capped = res.meta.get("precision", {}).get("cap_reached", False)
-        per_range = tuple(measure(part, res.layout, count, ref)[0] for part, count in ranges)
-        return Evaluation(value, x, lo, hi, "simulated", res.encounters, capped, per_range)
+        return Evaluation(value, x, lo, hi, "simulated", res.encounters, capped)
 
     def pair(self, play: Callable[[ScenarioBase], Played]) -> None:
         """Play every value evaluated again in ranges (:func:`_in_ranges`: the same
@@ -532,8 +523,8 @@ class _Evaluator:
         it with another value's on the same dice (:func:`paired_p`)."""
         ref = self.target.figure
         for value, e in self.done.items():
-            res, ranges = play(self.variant(value))
-            per_range = tuple(measure(part, res.layout, count, ref)[0] for part, count in ranges)
+            layout, ranges = play(self.variant(value))
+            per_range = tuple(measure(part, layout, count, ref)[0] for part, count in ranges)
             self.done[value] = dataclasses.replace(e, per_range=per_range)
 
     def _exact(self, scn: ScenarioBase) -> float | None:
@@ -624,9 +615,9 @@ def tune(
     _check_run_options(threads, precision, precision_on)
     integer = all(isinstance(x, int) and not isinstance(x, bool) for x in (lo, hi))
 
-    def play(scn: ScenarioBase) -> Played:
+    def play(scn: ScenarioBase) -> Any:
         return simulate(scn, n, seed, threads=threads, progress=progress,
-                        precision=precision, precision_on=precision_on), []  # fmt: skip
+                        precision=precision, precision_on=precision_on)  # fmt: skip
 
     evaluate = _Evaluator(scenario, name, target, n, seed, play, exact)
     evaluate.label = label
@@ -643,7 +634,7 @@ def tune(
                         precision_on=tuple(map(str, precision_on)))  # fmt: skip
     _search(evaluate, result)
     if precision is None and not result.identical and _may_be_flat(result.evaluations):
-        evaluate.pair(lambda scn: _in_ranges(scn, n, seed, threads, None))
+        evaluate.pair(lambda scn: _in_ranges(scn, n, seed, threads))
         result.evaluations = sorted(evaluate.done.values(), key=lambda e: e.value)
     if not result.searched:  # flat, or measured nowhere: nothing was monotone or not
         result.monotone = None
