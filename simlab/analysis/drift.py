@@ -306,8 +306,7 @@ def _few_expected(k1: int, n1: int, k0: int, n0: int) -> bool:
     intervals and ``run --check`` leave the normal approximation, and below which the
     two-proportion z is far from normal (1 crit in 18 attacks against 87 in 89,594 read
     as p = 1.4e-13; the exact test gives 0.035)."""
-    pooled = (k1 + k0) / (n1 + n0)
-    return min(n1, n0) * min(pooled, 1.0 - pooled) < stats.RARE_EVENT_THRESHOLD
+    return stats.few_expected(min(n1, n0), (k1 + k0) / (n1 + n0))
 
 
 def _pairs(res: Result) -> dict[tuple[str, str, str], int]:

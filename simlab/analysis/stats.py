@@ -34,6 +34,7 @@ __all__ = [
     "clopper_pearson_interval",
     "cumulative_incidence",
     "exact_rate_difference",
+    "few_expected",
     "first_round_reaching",
     "histogram_mean_var",
     "histogram_median",
@@ -50,6 +51,15 @@ __all__ = [
 
 #: Below this many successes (or failures) `rate_interval` switches to Clopper–Pearson.
 RARE_EVENT_THRESHOLD = 10
+
+
+def few_expected(trials: int, rate: float) -> bool:
+    """Whether ``trials`` at ``rate`` expect fewer than `RARE_EVENT_THRESHOLD` events, or
+    non-events: where a count is far from normal, and a test of it takes its exact
+    binomial tails (``run --check`` against an exact rate; the drift gate's rates, at
+    the two runs' pooled rate), not a normal z."""
+    return trials * min(rate, 1.0 - rate) < RARE_EVENT_THRESHOLD
+
 
 #: Slack used by `first_round_reaching` so that a share of exactly 0.5 is not missed
 #: because a division rounded to 0.49999999999999994.

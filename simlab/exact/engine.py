@@ -480,7 +480,7 @@ def _rate_row(figure: str, key: Pair, simulated: float, exact_value: float, n: i
     from normal and its p-value is the exact binomial one
     (:func:`simlab.analysis.stats.binomial_two_sided_p`)."""
     row = _z_row(figure, key, simulated, exact_value, _rate_se(exact_value, n))
-    if n * min(exact_value, 1.0 - exact_value) >= stats.RARE_EVENT_THRESHOLD:
+    if not stats.few_expected(n, exact_value):
         return row
     k = min(max(round(simulated * n), 0), n)
     return (*row[:-2], stats.binomial_two_sided_p(k, n, exact_value), BINOMIAL_P)
