@@ -919,14 +919,15 @@ def time_to_down_tables(result: Result, with_events: bool = False) -> list[Table
                          count)  # fmt: skip
 
 
-def fitted_tables(build: Callable[[slice], Table], count: int) -> list[Table]:
+def fitted_tables(build: Callable[[slice], Table], count: int,
+                  most: int | None = None) -> list[Table]:  # fmt: skip
     """The tables of ``count`` columns beside a table's names, as many a table as print
-    whole (:func:`prints_whole`), one at least; ``build(columns)`` makes the table of a
-    slice of them."""
+    whole (:func:`prints_whole`), one at least and ``most`` at most (None: no bound);
+    ``build(columns)`` makes the table of a slice of them."""
     tables: list[Table] = []
     lo = 0
     while lo < count:
-        hi = count
+        hi = count if most is None else min(lo + most, count)
         while hi - lo > 1 and not prints_whole(build(slice(lo, hi))):
             hi -= 1
         tables.append(build(slice(lo, hi)))
@@ -952,29 +953,24 @@ EVENT_COLUMNS_PER_TABLE = 5
 
 def events_tables(result: Result) -> list[Table]:
     """Event rates, status damage and Momentum spent per encounter of every combatant,
-    :data:`EVENT_COLUMNS_PER_TABLE` columns a table (none: no such column)."""
+    at most :data:`EVENT_COLUMNS_PER_TABLE` columns a table and as many as print whole
+    (:func:`fitted_tables`; none: no such column)."""
     rows = result.combatants()
     headers, cells = _event_cells(result, rows)
     title = "events (share of encounters)"
     if result.layout.per_encounter_tallies:
         title += " and means per encounter"
-    tables: list[Table] = []
-    lo = 0
-    while lo < len(headers):  # as many columns as fit the console, one at least
-        hi = min(lo + EVENT_COLUMNS_PER_TABLE, len(headers))
-        while True:
-            table = console_table(title)
-            name_column(table, "combatant", list(rows.combatant))
-            for column in headers[lo:hi]:
-                number_column(table, column)
-            for name, more in zip(rows.combatant, cells, strict=True):
-                table.add_row(name, *more[lo:hi])
-            if hi - lo == 1 or prints_whole(table):
-                break
-            hi -= 1
-        tables.append(table)
-        lo = hi
-    return tables
+
+    def build(columns: slice) -> Table:
+        table = console_table(title)
+        name_column(table, "combatant", list(rows.combatant))
+        for column in headers[columns]:
+            number_column(table, column)
+        for name, more in zip(rows.combatant, cells, strict=True):
+            table.add_row(name, *more[columns])
+        return table
+
+    return fitted_tables(build, len(headers), EVENT_COLUMNS_PER_TABLE)
 
 
 def fits_console(table: Table) -> bool:
