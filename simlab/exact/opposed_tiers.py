@@ -164,31 +164,60 @@ def attack_outcome(scenario: Scenario, attacker: int, attack: str, defender: int
     attack : str
         An attack name from ``attacks:``.
     """
+    return _outcome(scenario, attacker, attack, defender, surprise=False)
+
+
+def _outcome(scenario: Scenario, attacker: int, attack: str, defender: int,
+             surprise: bool) -> AttackOutcome:  # fmt: skip
+    """:func:`attack_outcome`, or with ``surprise`` that of a ranged attack in the surprise
+    round: undefended (it hits on any total above 0), never a critical, armor only with
+    ``surprise_armor``."""
     members = [m for _, m in expand(scenario)]
     atk, dfd, weapon = members[attacker], members[defender], scenario.attacks[attack]
     a_dice, d_dice = combatant_dice(scenario, atk), combatant_dice(scenario, dfd)
     attack_total = total_pmf([a_dice.attack], atk.weapon_sl + weapon.modifier)
-    defense_total = total_pmf([d_dice.defense, d_dice.shield], dfd.defense_sl)
+    defense_total = None if surprise else total_pmf([d_dice.defense, d_dice.shield],
+                                                    dfd.defense_sl)  # fmt: skip
     p_hit, p_crit = hit_and_critical(attack_total, defense_total)
     bonus = atk.form_sl + weapon.damage_modifier
-    pmf = damage_pmf(p_hit, p_crit, a_dice.damage, a_dice.critical, bonus, d_dice.armor,
+    armor = None if surprise and not scenario.params.surprise_armor else d_dice.armor
+    pmf = damage_pmf(p_hit, p_crit, a_dice.damage, a_dice.critical, bonus, armor,
                      scenario.params.damage_floor)  # fmt: skip
     return AttackOutcome.from_pmf(p_hit, p_crit, pmf)
+
+
+#: Below this, two exact answers are the same (float sums of one set of probabilities in
+#: another order differ by some 1e-16; no simulation could tell 1e-12 apart).
+SAME = 1e-12
+
+
+def _same_damage(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two damage distributions are the same, whatever their lengths."""
+    size = max(len(a), len(b))
+    return bool(np.allclose(np.pad(a, (0, size - len(a))), np.pad(b, (0, size - len(b))),
+                            rtol=0.0, atol=SAME))  # fmt: skip
 
 
 def fight_caveats(scenario: Scenario, attacker: int, attack: str, defender: int) -> dict[str, str]:
     """Figures of a pair that the surprise round moves away from :func:`attack_outcome`.
 
     In the surprise round a hidden combatant's ranged attacks are not defended against
-    and cannot crit (docs/rules/opposed-tiers.md), so its pooled hit rate, crit rate and damage
-    differ from those of a normal round. Nothing else in a fight changes an attack's odds.
+    and cannot crit (docs/rules/opposed-tiers.md), so its pooled hit rate, crit rate and
+    damage differ from those of a normal round — each where its surprise value differs:
+    the crit rate of an attack that cannot crit in a normal round either stays 0, and a
+    hit rate of 1 stays 1. Nothing else in a fight changes an attack's odds.
     """
     member = expand(scenario)[attacker][1]
-    if surprise_happens(scenario) and member.hidden and scenario.attacks[attack].ranged:
-        reason = (f"{scenario.combatant_names()[attacker][1]}'s {attack!r} is an undefended "
-                  "surprise attack in round 0")  # fmt: skip
-        return dict.fromkeys(("hit_rate", "crit_rate", "mean_damage"), reason)
-    return {}
+    if not (surprise_happens(scenario) and member.hidden and scenario.attacks[attack].ranged):
+        return {}
+    reason = (f"{scenario.combatant_names()[attacker][1]}'s {attack!r} is an undefended "
+              "surprise attack in round 0")  # fmt: skip
+    normal = _outcome(scenario, attacker, attack, defender, surprise=False)
+    surprise = _outcome(scenario, attacker, attack, defender, surprise=True)
+    same = {"hit_rate": abs(normal.hit_rate - surprise.hit_rate) <= SAME,
+            "crit_rate": abs(normal.crit_rate - surprise.crit_rate) <= SAME,
+            "mean_damage": _same_damage(normal.damage_pmf, surprise.damage_pmf)}  # fmt: skip
+    return {figure: reason for figure, kept in same.items() if not kept}
 
 
 def _duel(scenario: Scenario) -> tuple[int, int]:

@@ -24,6 +24,7 @@ naming the feature.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,7 +48,10 @@ __all__ = [
     "attack_outcome",
     "duel_time_to_down",
     "fight_caveats",
+    "rates_moved",
+    "reactions_paid_for",
     "roll_pmf",
+    "roll_tier",
     "status_source",
 ]
 
@@ -129,12 +133,17 @@ class AttackOutcome:
     row_pmf: np.ndarray
 
 
-def _row_pmf(scenario: Scenario, attacker: Combatant, attack: Attack) -> np.ndarray:
-    """P(row) for rows 2..12 at indices 2..12, P(roll below 2) at index 0."""
+def _roll_pmf(scenario: Scenario, attacker: Combatant, attack: Attack) -> dict[int, float]:
+    """P(modified roll = k) of ``attack`` by ``attacker``, unclamped (:func:`roll_pmf`)."""
     modifier = attack.modifier + attacker.roll_modifier
     net = attack.advantage - attack.disadvantage
+    return roll_pmf(net, scenario.params.bonus_size, modifier)
+
+
+def _row_pmf(scenario: Scenario, attacker: Combatant, attack: Attack) -> np.ndarray:
+    """P(row) for rows 2..12 at indices 2..12, P(roll below 2) at index 0."""
     rows = np.zeros(13)
-    for total, prob in roll_pmf(net, scenario.params.bonus_size, modifier).items():
+    for total, prob in _roll_pmf(scenario, attacker, attack).items():
         rows[0 if total < 2 else min(total, 12)] += prob
     return rows
 
@@ -207,6 +216,17 @@ def _name(scenario: Scenario, index: int) -> str:
     return scenario.combatant_names()[index][1]
 
 
+def reactions_paid_for(scenario: Any, defender: Any) -> tuple[str, ...]:
+    """The reactions (``"evade"``, ``"block"``) ``defender`` holds and has the tokens to
+    pay for, Evade first: Reflex for Evade, Grit for Block (docs/rules/shattered-spirits.md
+    "Reactions"). Neither draft gives tokens back during a fight, so a reaction not paid
+    for at the start never fires. Used by both drafts."""
+    cost = scenario.params.reaction_cost
+    pools = {"evade": defender.tokens.reflex, "block": defender.tokens.grit}
+    return tuple(kind for kind in ("evade", "block")
+                 if getattr(defender.react, kind) is not None and pools[kind] >= cost)  # fmt: skip
+
+
 def check_reactions(
     scenario: Scenario, defender: Combatant, name: str, hits: list[tuple[float, int]]
 ) -> None:
@@ -216,12 +236,8 @@ def check_reactions(
     reaction can fire when it is set, the defender holds the tokens to pay for it and
     some reachable hit reaches its threshold (docs/rules/shattered-spirits.md "Reactions").
     """
-    cost = scenario.params.reaction_cost
-    pools = {"evade": defender.tokens.reflex, "block": defender.tokens.grit}
-    for kind in ("evade", "block"):
+    for kind in reactions_paid_for(scenario, defender):
         reaction = getattr(defender.react, kind)
-        if reaction is None or pools[kind] < cost:
-            continue
         if any(p > 0 and dmg >= reaction.when_damage_at_least for p, dmg in hits):
             raise ExactUnsupported(
                 f"reactions depend on tokens spent earlier (defender {name} has "
@@ -404,14 +420,69 @@ def status_source(scenario: Any, target: int, status: str) -> str | None:
     return None
 
 
+#: The rates of an attack, each with the tiers its attacks count.
+RATE_TIERS = {"hit_rate": ("hit", "crit"), "crit_rate": ("crit",)}
+FIGURES = ("hit_rate", "crit_rate", "mean_damage")
+
+
+def roll_tier(attack: Any, roll: int) -> str:
+    """The tier of a modified roll: a miss below 2, row 12's above 12, else its row's
+    ("Extreme rolls"; the earlier draft reads them alike)."""
+    return "miss" if roll < 2 else str(attack.row_tier(min(roll, 12)))
+
+
+def rates_moved(
+    attack: Any, rolls: Iterable[int], reactions: Iterable[str], shift: int = 0
+) -> list[str]:
+    """The rates of ``attack`` (``hit_rate``, ``crit_rate``) that a fight can move away
+    from the fresh-defender answer, in :data:`RATE_TIERS` order. Used by both drafts.
+
+    A rate moves when something in the fight can take a roll from a tier it counts to
+    one it does not, or back: the attacker's rolls shifted by ``shift`` (the earlier
+    draft's Shaken modifier), an Evade's reroll (any roll the attack can land on) or a
+    Block (the roll less 1), each on a hit, once changed damage sets the reaction off.
+    The crit rate of an attack with no critical row among those rolls stays 0 (and a
+    hit rate stays 1 where no roll can become a miss), whatever the damage does.
+
+    Parameters
+    ----------
+    attack : AttackProfile
+        The attack or Technique, for its rows' tiers.
+    rolls : iterable of int
+        The modified rolls it can land on against a fresh defender.
+    reactions : iterable of str
+        The defender's reactions a fight can set off (:func:`reactions_paid_for`).
+    shift : int
+        Added to every roll once the fight changes the attacker's rolls; 0 when it does
+        not.
+
+    Returns
+    -------
+    list of str
+    """
+    rolls = set(rolls)
+    changes = [(r, r + shift) for r in rolls] if shift else []
+    reachable = rolls | {r + shift for r in rolls}
+    hits = [r for r in reachable if roll_tier(attack, r) != "miss"]
+    if "evade" in reactions:
+        changes += [(r, reroll) for r in hits for reroll in reachable]
+    if "block" in reactions:
+        changes += [(r, r - 1) for r in hits]
+    tiers = {r: roll_tier(attack, r) for change in changes for r in change}
+    return [figure for figure, counted in RATE_TIERS.items()
+            if any((tiers[r] in counted) != (tiers[s] in counted) for r, s in changes)]  # fmt: skip
+
+
 def fight_caveats(scenario: Scenario, a: int, attack: str, d: int) -> dict[str, str]:
     """Figures of an (attacker, attack, defender) pair that a full fight can move away
     from :func:`attack_outcome`'s fresh-defender answer (docs/rules/shattered-spirits.md "Damage
     order").
 
     Exposed on the defender and Impaired on the attacker change the damage; when the
-    defender holds a reaction, changed damage can also bring its threshold into reach
-    and so change the hit and crit rates too.
+    defender holds a reaction it can pay for, changed damage can also bring its
+    threshold into reach and so change the hit and crit rates too — each only where a
+    reaction can move a roll across its tiers (:func:`rates_moved`: not the crit rate of
+    an attack that cannot crit).
 
     Parameters
     ----------
@@ -433,7 +504,7 @@ def fight_caveats(scenario: Scenario, a: int, attack: str, d: int) -> dict[str, 
     )
     if not reason:
         return {}
-    defender = expand(scenario)[d][1]
-    reacts = defender.react.block is not None or defender.react.evade is not None
-    figures = ("hit_rate", "crit_rate", "mean_damage") if reacts else ("mean_damage",)
-    return dict.fromkeys(figures, str(reason))
+    profile = scenario.attacks[attack]
+    rolls = _roll_pmf(scenario, _combatant(scenario, a), profile)
+    moved = rates_moved(profile, rolls, reactions_paid_for(scenario, _combatant(scenario, d)))
+    return dict.fromkeys((*moved, "mean_damage"), str(reason))

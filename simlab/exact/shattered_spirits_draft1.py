@@ -34,8 +34,11 @@ import numpy as np
 from simlab.errors import ExactUnsupported
 from simlab.exact.chain import TimeToDown, duel_roles, time_to_reach
 from simlab.exact.shattered_spirits import (
+    FIGURES,
     AttackOutcome,
     check_reactions,
+    rates_moved,
+    reactions_paid_for,
     roll_pmf,
     status_source,
 )
@@ -330,8 +333,11 @@ def fight_caveats(scenario: Scenario, a: int, attack: str, d: int) -> dict[str, 
 
     docs/rules/shattered-spirits-draft1.md: Exposed on the defender (from an opponent's profile, or
     from its own fumbles) and Impaired on the attacker change the damage; the Shaken roll modifier
-    changes the attacker's rolls once it loses its Endurance; when the defender holds a reaction,
-    changed damage can also change the hit and crit rates.
+    changes the attacker's rolls once it loses its Endurance; when the defender holds a reaction
+    it can pay for, changed damage can also set it off. The hit and crit rates are named
+    only where one of these can move a roll across the tiers they count
+    (:func:`simlab.exact.shattered_spirits.rates_moved`): the crit rate of a Technique
+    with no critical row in reach stays 0 whatever the fight does to its damage.
 
     Parameters
     ----------
@@ -345,24 +351,26 @@ def fight_caveats(scenario: Scenario, a: int, attack: str, d: int) -> dict[str, 
     Returns
     -------
     dict of str to str
-        Figure name (``hit_rate``, ``crit_rate``, ``mean_damage``) → the reason.
+        Figure name (``hit_rate``, ``crit_rate``, ``mean_damage``) → the reason, in that
+        order.
     """
     prm = scenario.params
     caveats: dict[str, str] = {}
     attacker = _combatant(scenario, a)
+    technique = scenario.techniques[attack]
+    rolls = roll_distribution(scenario, technique, attacker)
+    reactions = reactions_paid_for(scenario, _combatant(scenario, d))
     can_be_hit = any(m.plan for s, m in expand(scenario) if s != expand(scenario)[a][0])
     if prm.shaken_roll_modifier != 0 and attacker.endurance > 0 and can_be_hit:
         reason = "the attacker's rolls change once it is Shaken (shaken_roll_modifier)"
-        caveats = dict.fromkeys(("hit_rate", "crit_rate", "mean_damage"), reason)
+        moved = rates_moved(technique, rolls, reactions, prm.shaken_roll_modifier)
+        caveats = dict.fromkeys((*moved, "mean_damage"), reason)
     damage_reason = (
         (prm.exposed_per_level and status_source(scenario, d, "exposed"))
         or (prm.exposed_per_level and prm.fumble_exposed and _can_fumble(scenario, d))
         or (prm.impaired_per_level and status_source(scenario, a, "impaired"))
     )
     if damage_reason:
-        defender = _combatant(scenario, d)
-        reacts = defender.react.block is not None or defender.react.evade is not None
-        figures = ("hit_rate", "crit_rate", "mean_damage") if reacts else ("mean_damage",)
-        for figure in figures:
+        for figure in (*rates_moved(technique, rolls, reactions), "mean_damage"):
             caveats.setdefault(figure, str(damage_reason))
-    return caveats
+    return {figure: caveats[figure] for figure in FIGURES if figure in caveats}

@@ -16,8 +16,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
 import simlab
+from simlab.cli import main
 from simlab.errors import ExactUnsupported
 from simlab.exact.shattered_spirits_draft1 import (
     attack_outcome,
@@ -253,7 +255,69 @@ def test_fight_caveats() -> None:
     scn = simlab.loads(two_sided.replace("max_rounds: 12",
                                          "max_rounds: 12\nparams: {shaken_roll_modifier: -1}"),
                        "duel.yaml")  # fmt: skip
-    assert set(fight_caveats(scn, 0, "strike", 1)) == {"hit_rate", "crit_rate", "mean_damage"}
+    assert set(fight_caveats(scn, 0, "strike", 1)) == {"hit_rate", "mean_damage"}  # no crit row
+    critting = scn.with_({"strike.tier": {12: "crit"}})
+    assert set(fight_caveats(critting, 0, "strike", 1)) == {"hit_rate", "crit_rate", "mean_damage"}
+
+
+# The training dummy's feint (scenarios/shattered-spirits-draft1/training-dummy.yaml), which
+# has no critical row, in a fight: Mira's flame-lash can make the Dummy Exposed, which
+# raises feint's damage up to the Dummy's Block threshold (3; 2 at most when fresh).
+FEINT_FIGHT = """
+scenario: feint-fight
+rules: shattered-spirits-draft1
+max_rounds: 20
+techniques:
+  feint: {profile: [0, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6], disadvantage: 1, modifier: -1,
+          glancing: true, ap: 1, speed: 1}
+  flame-lash: {profile: [0, 0, 0, 2, 3, 4, 5, 6, 7, 8, 10], tier: {12: crit},
+               status: {10: [exposed 1], 11: [exposed 1], 12: [exposed 2]}, ap: 2, speed: 3}
+sides:
+  student:
+    - {name: Student, endurance: 10, health: 10, plan: [feint], tokens: {focus: 1}}
+    - {name: Mira, endurance: 10, health: 10, plan: [flame-lash]}
+  dummy:
+    - {name: Dummy, endurance: 20, health: 25, vigor: 3, guard: 1, tokens: {grit: 3},
+       react: {block: {when_damage_at_least: 3}}}
+expect:
+  - {figure: crit_rate, attack: feint, defender: Dummy, at_most: 0}
+"""
+
+
+def _moved(text: str, overrides: dict[str, Any] | None = None) -> str:
+    """The ``moved_by_fight`` of Student: feint → Dummy in ``simlab.exact``."""
+    scn = simlab.loads(text, "fight.yaml").with_(overrides or {})
+    table = simlab.exact(scn).attacks().set_index(["attacker", "attack", "defender"])
+    return str(table.loc[("Student", "feint", "Dummy"), "moved_by_fight"])
+
+
+def test_a_fight_moves_the_figures_it_can_one_by_one() -> None:
+    """Exposed in the fight can push feint's damage to the Dummy's Block, which lowers
+    the roll by 1 and can turn a 2 into a fumble (a miss): the hit rate and the damage
+    move. Feint has no critical row, so whatever Blocks its crit rate stays 0: it is not
+    marked (it was, with every figure of the pair). A crit row in reach is moved by
+    the Block; a Dummy without Grit never Blocks, leaving only the damage."""
+    solved = simlab.exact(simlab.loads(FEINT_FIGHT, "fight.yaml"))
+    (feint,) = [p for p in solved.pairs if p.attack == "feint"]
+    assert feint.crit_rate == 0 and feint.hit_rate < 1
+    assert _moved(FEINT_FIGHT) == "hit_rate, mean_damage"
+    caveats = solved.caveats()
+    assert set(caveats[caveats.attack == "feint"].figure) == {"hit_rate", "mean_damage"}
+    assert _moved(FEINT_FIGHT, {"feint.tier": {11: "crit"}}) == "hit_rate, crit_rate, mean_damage"
+    assert _moved(FEINT_FIGHT, {"Dummy.tokens.grit": 0}) == "mean_damage"
+
+
+def test_check_strict_passes_at_most_0_on_a_crit_rate_the_fight_cannot_move(
+    tmp_path: Path,
+) -> None:
+    """``simlab check --strict`` of "feint's crit rate at most 0" in that fight: the exact
+    engine makes it 0 and the fight does not move it, so it is 0 whatever the dice (it
+    failed as borderline, the figure marked moved with the pair's hit rate)."""
+    path = tmp_path / "fight.yaml"
+    path.write_text(FEINT_FIGHT)
+    done = CliRunner().invoke(main, ["check", str(path), "-n", "300", "--strict"])
+    assert done.exit_code == 0, done.output
+    assert "PASS" in done.output and "borderline" not in done.output
 
 
 def test_exact_engine_solves_the_example_duel() -> None:

@@ -397,3 +397,25 @@ def test_fight_caveats_name_exposed_from_an_opponent() -> None:
     assert set(caveats) == {"mean_damage"}
     assert "exposed 1" in caveats["mean_damage"]
     assert fight_caveats(simlab.loads(text), 0, "strike", 1) == {}
+
+
+def test_fight_caveats_name_the_rates_a_reaction_can_move_one_by_one() -> None:
+    """A defender that Blocks at 10 damage never Blocks the fresh strike (9 at most after
+    Guard 1), but once Exposed it can: the Block lowers a roll of 4 to row 3, a miss, so
+    the hit rate moves with the damage. strike has no critical row: its crit rate stays 0
+    and is not named (it was, with every figure of the pair). A crit row is; a defender
+    without the Grit to pay never Blocks, leaving the damage alone."""
+    exposing = DUEL.read_text().replace("    profile: [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 10]",
+                                        "    profile: [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 10]\n"
+                                        "    status: {12: [exposed 1]}")  # fmt: skip
+    blocking = exposing.replace("guard: 1,", "guard: 1, tokens: {grit: 1}, "
+                                "react: {block: {when_damage_at_least: 10}},")  # fmt: skip
+    assert blocking != exposing != DUEL.read_text()
+    scn = simlab.loads(blocking)
+    assert attack_outcome(scn, 0, "strike", 1).crit_rate == 0
+    assert list(fight_caveats(scn, 0, "strike", 1)) == ["hit_rate", "mean_damage"]
+    critting = scn.with_({"strike.tier": {12: "crit"}})
+    assert list(fight_caveats(critting, 0, "strike", 1)) == ["hit_rate", "crit_rate",
+                                                              "mean_damage"]  # fmt: skip
+    penniless = scn.with_({"Defender.tokens.grit": 0})
+    assert list(fight_caveats(penniless, 0, "strike", 1)) == ["mean_damage"]

@@ -225,6 +225,23 @@ def test_surprise_caveats_and_refusals() -> None:
     assert duel_time_to_down(off).capped_pmf.sum() > 0.99
 
 
+def test_the_surprise_round_moves_only_the_figures_it_changes() -> None:
+    """A hidden archer whose attacks cannot crit in a normal round (2d6 + 2, at most 14,
+    against a defense of at least 14: 2d6 + 11 and a light shield) cannot crit in the
+    surprise round either: its crit rate stays 0 and is not named, while its hit rate
+    and damage move (the surprise shots are undefended). Against a defense of at most 3
+    (2d6 − 9, no shield) it hits every time, in a normal round and the surprise round
+    alike: its hit rate stays 1, and its crit rate (above 0, then 0) and damage move."""
+    hidden = SCENARIO.replace("attacks: [sword]}", "attacks: [bow], hidden: true}")
+    walled = simlab.loads(hidden.replace("defense_sl: 1,", "defense_sl: 11,"))
+    assert attack_outcome(walled, 0, "bow", 1).crit_rate == 0
+    assert list(fight_caveats(walled, 0, "bow", 1)) == ["hit_rate", "mean_damage"]
+    open_ = simlab.loads(hidden.replace("defense_sl: 1, shield: light,", "defense_sl: -9,"))
+    normal = attack_outcome(open_, 0, "bow", 1)
+    assert normal.hit_rate == pytest.approx(1.0, abs=1e-15) and 0 < normal.crit_rate < 1
+    assert list(fight_caveats(open_, 0, "bow", 1)) == ["crit_rate", "mean_damage"]
+
+
 def test_no_surprise_round_simulated_matches_the_exact_duel() -> None:
     """``surprise_round: false`` (docs/rules/opposed-tiers.md): a hidden archer gets no
     round 0, so the simulated Down round of its target is that of the plain duel the

@@ -4,15 +4,18 @@ column's mark, the combatant table's headers, copies, counts and the drift summa
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from simlab import api
+from simlab.report import render
 from simlab.report.results import ScenarioRun
 
 ROOT = Path(__file__).resolve().parents[2]
-# No pair solved (Spirits); every solved pair moved by the fight (Shaken); copies pooled
+# No pair solved (Spirits); every solved pair moved by the fight (Shaken: all but the crit
+# rates of Techniques that cannot crit); copies pooled
 # (Skeleton ×2); a duel whose exact answers are drawn, without copies.
 SPIRITS = ROOT / "scenarios/shattered-spirits/spirits-2v3.yaml"
 DRAFT1_FIGHT = ROOT / "scenarios/benchmarks/shattered-spirits-draft1-fight.yaml"
@@ -51,16 +54,29 @@ def _exact_line(section: str) -> str:
     return found.group(1)
 
 
-def test_the_exact_line_says_drawn_only_for_what_is_drawn(pages: dict[str, str]) -> None:
+def test_the_exact_line_says_drawn_only_for_what_is_drawn(
+    runs: list[ScenarioRun], pages: dict[str, str]
+) -> None:
     """spirits-2v3 read "0 pairs solved exactly; drawn as open black diamonds on the
     plots"; draft1-fight, every solved pair moved away by the fight, said they were drawn
-    too. Where nothing is drawn the line says so, and why."""
+    too. Where nothing is drawn the line says so, and why. draft1-fight's fight moves
+    the hit rate and damage of every pair, but not the crit rate of its Techniques
+    without a critical row (0 whatever the fight does): those answers alone are drawn,
+    on the hit-rate plot; were every figure moved, nothing would be."""
     html = _html_sections(pages["report.html"])
     spirits, draft1 = _exact_line(html["spirits-2v3"]), _exact_line(html["draft1-fight"])
-    for line in (spirits, draft1):
-        assert "drawn as" not in line and "nothing is drawn on the plots" in line, line
+    assert "drawn as" not in spirits and "nothing is drawn on the plots" in spirits, spirits
     assert spirits.startswith("no pair solved exactly (spirits:"), spirits
     assert "every one has figures a fight moves away from the answer" in draft1, draft1
+    assert "drawn as open black diamonds on the hit-rate plot;" in draft1, draft1
+    assert "damage plot" not in draft1, draft1
+    run = next(r for r in runs if r.scenario == "draft1-fight")
+    assert run.exact is not None
+    every = dict.fromkeys(("hit_rate", "crit_rate", "mean_damage"), "a status")
+    all_moved = [{**p, "caveats": every} for p in run.exact["attacks"]]
+    note = str(render._exact_note(replace(run, exact={**run.exact, "attacks": all_moved}),
+                                  render.ExactDrawn()))  # fmt: skip
+    assert "every one has figures a fight moves away from the answer, so nothing is drawn" in note
     quickstart = _exact_line(html["quickstart"])
     assert "drawn as open black diamonds on 2 damage plots" in quickstart, quickstart
 
@@ -83,7 +99,10 @@ def test_the_exact_column_has_one_mark_for_no_answer(pages: dict[str, str]) -> N
     draft1 = _sections(pages["report.md"], r"\n## ([^\n(]+) \(")["draft1-fight"]
     rows = [line for line in draft1.split("### Attacks")[1].split("###")[0].splitlines()
             if line.startswith("| ") and "attacker" not in line]  # fmt: skip
-    assert rows and all(line.rstrip(" |").endswith("| —") for line in rows), rows
+    # no figure, or only the crit rate of 0 of a Technique that cannot crit
+    ends = ("| —", "| — / 0.0000 / —")
+    assert rows and all(line.rstrip(" |").endswith(ends) for line in rows), rows
+    assert any(line.rstrip(" |").endswith(ends[1]) for line in rows), rows
 
 
 def test_event_columns_have_readable_headers(pages: dict[str, str]) -> None:
