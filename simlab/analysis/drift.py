@@ -60,6 +60,7 @@ __all__ = [
     "DEFAULT_TOLERANCE",
     "DRIFT_COLUMNS",
     "DriftReport",
+    "Untested",
     "chi2_homogeneity",
     "compare",
     "compare_results",
@@ -188,6 +189,29 @@ class _Mean(NamedTuple):
     values: int
 
 
+class Untested(NamedTuple):
+    """A mean the gate did not test (:data:`FEWEST_VALUES`), as its note says it.
+
+    Attributes
+    ----------
+    scenario : str
+        ``scenario (rules)``, as notes name it.
+    figure, subject : str
+        The figure (``mean_damage``) and what it is of (``Kaito quick-jab → Ogre``).
+    reason : str
+        Why, in words every mean untested for that reason shares (``too few attacks
+        that dealt damage in this run``), without the counts of values.
+    note : str
+        The whole note, counts of values included (``DriftReport.notes`` has it too).
+    """
+
+    scenario: str
+    figure: str
+    subject: str
+    reason: str
+    note: str
+
+
 def _pooled_error(cur: _Mean, base: _Mean) -> tuple[float, float]:
     """Standard error of the difference of two runs' means, and its degrees of freedom.
 
@@ -227,6 +251,7 @@ class _Rows:
     tolerance: dict[str, float]
     rows: list[dict[str, Any]] = field(default_factory=list)
     pending: list[tuple[int, int, int, int, int]] = field(default_factory=list)
+    untested: list[Untested] = field(default_factory=list)
 
     @property
     def label(self) -> str:
@@ -353,17 +378,21 @@ def _damage_mean(res: Result, p: int) -> _Mean:
 def _untested(rows: _Rows, figure: str, subject: str, cur: _Mean, base: _Mean,
               values: str) -> str:  # fmt: skip
     """The note on a mean not tested: which run has too few ``values`` (that are not 0)
-    for a normal test, and how many each has; or that neither could estimate an error."""
+    for a normal test, and how many each has; or that neither could estimate an error.
+    Recorded in ``rows.untested`` with its reason, for notes grouped by reason."""
     runs = [run for run, m in (("the baseline", base), ("this run", cur))
             if m.values < FEWEST_VALUES]  # fmt: skip
     if not runs:
-        return (f"{rows.label}: {figure} of {subject} not tested: no error can be estimated "
-                "(in each run, its values fall in fewer than 2 batches)")  # fmt: skip
-    return (
-        f"{rows.label}: {figure} of {subject} not tested: too few {values} in "
-        f"{' and in '.join(runs)} ({base.values:,} in the baseline, {cur.values:,} in this "
-        f"run; a mean's test needs {FEWEST_VALUES} in each)"
-    )
+        reason = ("no error can be estimated (in each run, its values fall in fewer than 2 "
+                  "batches)")  # fmt: skip
+        note = f"{rows.label}: {figure} of {subject} not tested: {reason}"
+    else:
+        reason = f"too few {values} in {' and in '.join(runs)}"
+        note = (f"{rows.label}: {figure} of {subject} not tested: {reason} "
+                f"({base.values:,} in the baseline, {cur.values:,} in this run; a mean's "
+                f"test needs {FEWEST_VALUES} in each)")  # fmt: skip
+    rows.untested.append(Untested(rows.label, figure, subject, reason, note))
+    return note
 
 
 def _ttd_hist(res: Result, c: int, rounds: int) -> np.ndarray:
@@ -485,13 +514,21 @@ def scenario_rows(
     tolerance : dict, optional
         Tolerance per kind (``rate``, ``pmf``, ``mean``, ``median``); defaults fill gaps.
     """
+    rows, notes = _compared(cur, base, tolerance)
+    return rows.rows, notes
+
+
+def _compared(
+    cur: Result, base: Result, tolerance: dict[str, float] | None
+) -> tuple[_Rows, list[str]]:
+    """:func:`scenario_rows`, its rows kept with the means it did not test."""
     rows = _Rows(cur.scenario, cur.rules, {**DEFAULT_TOLERANCE, **(tolerance or {})})
     notes: list[str] = []
     _attack_rows(rows, cur, base, notes)
     _combatant_rows(rows, cur, base, notes)
     _outcome_rows(rows, cur, base, notes)
     rows.run_rates()
-    return rows.rows, notes
+    return rows, notes
 
 
 # -- a whole run ---------------------------------------------------------------------------
@@ -509,12 +546,17 @@ class DriftReport:
     alpha : float
         The threshold on Holm-adjusted p-values.
     notes : list of str
-        What could not be compared (scenarios or figures in only one of the runs).
+        What could not be compared (scenarios or figures in only one of the runs) or
+        tested (a mean on too few values), one note each.
+    untested : list of Untested
+        The means not tested, each with its reason (their notes are in ``notes`` too),
+        for :meth:`untested_by_reason`.
     """
 
     table: pd.DataFrame
     alpha: float
     notes: list[str]
+    untested: list[Untested] = field(default_factory=list)
 
     @property
     def drifted(self) -> pd.DataFrame:
@@ -526,8 +568,21 @@ class DriftReport:
         """True when nothing drifted."""
         return not bool(self.table.drifted.any())
 
+    def untested_by_reason(self) -> dict[str, list[Untested]]:
+        """The means not tested, grouped by their reason (``too few attacks that dealt
+        damage in this run``), reasons in the order they first come.
 
-def _finish(rows: list[dict[str, Any]], notes: list[str], alpha: float) -> DriftReport:
+        A smoke run of a few encounters against a large baseline leaves dozens of means
+        untested for one or two reasons; the terminal says each reason once.
+        """
+        groups: dict[str, list[Untested]] = {}
+        for entry in self.untested:
+            groups.setdefault(entry.reason, []).append(entry)
+        return groups
+
+
+def _finish(rows: list[dict[str, Any]], notes: list[str], alpha: float,
+            untested: list[Untested]) -> DriftReport:  # fmt: skip
     table = pd.DataFrame({c: [r[c] for r in rows] for c in DRIFT_COLUMNS[:-3]})
     p = table.p_value.to_numpy(dtype=float)
     table["p_holm"] = stats.holm_adjust(p) if len(p) else p
@@ -537,7 +592,7 @@ def _finish(rows: list[dict[str, Any]], notes: list[str], alpha: float) -> Drift
     table["significant"] = (table.p_holm < alpha) & ~unmoved_median
     table["drifted"] = table.significant & table.beyond_tolerance
     table = table.sort_values(["drifted", "p_holm"], ascending=[False, True], kind="stable")
-    return DriftReport(table.reset_index(drop=True), alpha, notes)
+    return DriftReport(table.reset_index(drop=True), alpha, notes, untested)
 
 
 def compare_results(
@@ -565,18 +620,20 @@ def compare_results(
     by_key = {key(r): r for r in baseline}
     rows: list[dict[str, Any]] = []
     notes: list[str] = []
+    untested: list[Untested] = []
     for res in current:
         base = by_key.get(key(res))
         if base is None:
             notes.append(f"{label(res)}: no baseline yet (not compared)")
             continue
-        more, said = scenario_rows(res, base, (tolerances or {}).get(key(res)))
-        rows += more
+        compared, said = _compared(res, base, (tolerances or {}).get(key(res)))
+        rows += compared.rows
         notes += said
+        untested += compared.untested
     seen = {key(r) for r in current}
     notes += [f"{label(r)}: in the baseline but not run (not compared)"
               for k, r in by_key.items() if k not in seen]  # fmt: skip
-    return _finish(rows, notes, alpha)
+    return _finish(rows, notes, alpha, untested)
 
 
 def compare(current: Sequence[Any], baseline: Sequence[Any],

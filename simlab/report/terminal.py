@@ -1225,6 +1225,55 @@ def _subject_names(drift: DriftReport) -> set[str]:
     return {part for s in drift.table.subject for part in str(s).split(" → ")}
 
 
+#: The means a grouped "not tested" note names; report.md and report.html name them all.
+UNTESTED_NAMED = 3
+
+
+def drift_notes(drift: DriftReport) -> list[str]:
+    """The drift report's notes as the terminal says them: the means not tested for one
+    reason in one note, where more than one is (a smoke run of a few encounters left
+    some fifty, one note each, mostly for one reason), at the place of the first; every
+    other note as it is. The pages keep a note for each."""
+    groups = {reason: entries for reason, entries in drift.untested_by_reason().items()
+              if len(entries) > 1}  # fmt: skip
+    reason_of = {e.note: reason for reason, entries in groups.items() for e in entries}
+    out: list[str] = []
+    for note in drift.notes:
+        reason = reason_of.get(note)
+        if reason is None:
+            out.append(note)
+        elif reason in groups:
+            out.append(untested_note(reason, groups.pop(reason)))
+    return out
+
+
+def untested_note(reason: str, entries: Sequence[Any]) -> str:
+    """One note for the means not tested for one ``reason``
+    (:class:`~simlab.analysis.drift.Untested`): how many, why, and the first
+    :data:`UNTESTED_NAMED` of them by scenario and figure (``22 means not tested: too
+    few attacks that dealt damage in this run (a mean's test needs 30 in each):
+    skirmish (zones-3d6): mean_damage of Warden longsword → Cutthroat, Lancer spear →
+    Raider 2 … and 20 more; every one in report.md``)."""
+    from simlab.analysis.drift import FEWEST_VALUES
+
+    scenarios = list(dict.fromkeys(e.scenario for e in entries))
+    where = f" in {counted(len(scenarios), 'scenario')}" if len(scenarios) > 1 else ""
+    too_few = reason.startswith("too few")
+    needs = f" (a mean's test needs {FEWEST_VALUES} in each)" if too_few else ""
+    named: dict[str, dict[str, list[str]]] = {}
+    for e in entries[:UNTESTED_NAMED]:
+        named.setdefault(e.scenario, {}).setdefault(e.figure, []).append(e.subject)
+    shown = "; ".join(
+        f"{scenario}: " + "; ".join(f"{figure} of {', '.join(subjects)}"
+                                    for figure, subjects in figures.items())
+        for scenario, figures in named.items()
+    )  # fmt: skip
+    more = len(entries) - UNTESTED_NAMED
+    rest = f" and {more} more" if more > 0 else ""
+    return (f"{len(entries)} means not tested{where}: {reason}{needs}: {shown}{rest}; every "
+            "one in report.md")  # fmt: skip
+
+
 def print_drift(drift: DriftReport, baseline: str) -> None:
     """The drift gate's output: the drifted figures first, then a table of the figures that
     are statistically different (drifted, or changed within tolerance); every figure
@@ -1248,7 +1297,7 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
             markup=False,
             highlight=False,
         )
-    for note in drift.notes:  # continued lines under the note's text, names whole
+    for note in drift_notes(drift):  # continued lines under the note's text, names whole
         say_unbroken(f"  note: {note}", indent="        ", whole=names)
     moved = drift.table[drift.table.significant | drift.table.drifted]
     if moved.empty:

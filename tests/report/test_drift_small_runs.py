@@ -15,11 +15,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from rich.console import Console
 from scipy import stats as sps
 
 from simlab import api
 from simlab.analysis.drift import DEFAULT_ALPHA, FEWEST_VALUES, DriftReport, compare_results
 from simlab.analysis.result import Result
+from simlab.report import terminal
 from tests.report.report_synthetic import DAMAGE, Truth, synthetic_result
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -171,3 +173,62 @@ def test_smoke_runs_of_unchanged_scenarios_raise_false_alarms_at_the_holm_level(
     alarms = sum(not compare_results(_smoke(n, seed), baselines).ok for n, seed in runs)
     test = sps.binomtest(alarms, len(runs), DEFAULT_ALPHA, alternative="greater")
     assert test.pvalue > 1e-3, f"{alarms} of {len(runs)} smoke runs drifted"
+
+
+def _smoke_and_baseline(scenario: str, n: int, baseline: int, seed: int) -> tuple[Result, Result]:
+    """A synthetic scenario ``scenario``: a run of ``n`` encounters and its baseline."""
+    rng = np.random.default_rng(seed)
+    runs = synthetic_result(Truth(), n, rng), synthetic_result(Truth(), baseline, rng)
+    for res in runs:
+        res.scenario = scenario
+    return runs
+
+
+def test_means_not_tested_for_one_reason_are_one_note_at_80_columns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A smoke run of a few encounters against the nightly's baseline printed a note of
+    three or four lines for each mean not tested (48 to 58 notes for the example
+    scenarios at 10 to 100 encounters), nearly all for one reason. The terminal says
+    each reason once, with how many means and the first three, within 80 columns; a
+    reason of one mean keeps its note, counts and all. ``DriftReport.notes`` (what the
+    pages list) keeps a note for every one."""
+    pairs = [_smoke_and_baseline(f"smoke-{k}", 3, BASELINE, 60 + k) for k in range(4)]
+    pairs.append(_smoke_and_baseline("tiny", 3, 3, 70))
+    report = compare_results([cur for cur, _ in pairs], [base for _, base in pairs])
+    untested = [n for n in report.notes if " not tested: " in n]
+    assert len(untested) == 4 * 3 + 3  # mean damage both ways and mean rounds, each
+    monkeypatch.setenv("COLUMNS", "80")
+    saved = terminal.console
+    terminal.console = Console(width=80, record=True, force_terminal=False)
+    try:
+        terminal.print_drift(report, "base.json")
+        text = terminal.console.export_text()
+    finally:
+        terminal.console = saved
+    assert max(len(line) for line in text.splitlines()) <= 80, text
+    notes = [" ".join(note.split()) for note in text.split("  note: ")[1:]]
+    assert len(notes) == 4, text
+    assert notes[0] == (
+        "8 means not tested in 4 scenarios: too few attacks that dealt damage in this run "
+        f"(a mean's test needs {FEWEST_VALUES} in each): smoke-0 (synthetic): mean_damage "
+        "of A strike → B, B strike → A; smoke-1 (synthetic): mean_damage of A strike → B "
+        "and 5 more; every one in report.md"
+    )
+    assert notes[1].startswith("4 means not tested in 4 scenarios: too few encounters in "
+                               "this run (a mean's test needs 30 in each): smoke-0 "
+                               "(synthetic): mean_rounds of encounter length; smoke-1")  # fmt: skip
+    assert notes[2] == (
+        "2 means not tested: too few attacks that dealt damage in the baseline and in this "
+        "run (a mean's test needs 30 in each): tiny (synthetic): mean_damage of "
+        "A strike → B, B strike → A; every one in report.md"
+    )
+    (alone,) = [n for n in untested if n.startswith("tiny") and "mean_rounds" in n]
+    assert notes[3] == alone and "(3 in the baseline, 3 in this run;" in alone
+    groups = report.untested_by_reason()
+    assert {reason: len(entries) for reason, entries in groups.items()} == {
+        "too few attacks that dealt damage in this run": 8,
+        "too few encounters in this run": 4,
+        "too few attacks that dealt damage in the baseline and in this run": 2,
+        "too few encounters in the baseline and in this run": 1,
+    }
