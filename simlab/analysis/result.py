@@ -225,7 +225,7 @@ class Result:
             downs = int(self.tallies.down_round[c].sum())
             lo, hi, kind = stats.rate_interval(downs, n, level)
             median, m_lo, m_hi = median_time_to_down(
-                self.tallies.down_round[c], n, level, self.layout.first_round
+                self.tallies.down_round[c], n, level, self.layout.first_round_of([c])
             )
             row: dict[str, Any] = {
                 "combatant": name, "side": side, "downed": downs, "down_rate": downs / n,
@@ -384,9 +384,10 @@ def median_time_to_down(
     level : float
         The interval's level.
     earliest : int
-        The first round in which anyone can go down (``Layout.first_round``): the
-        interval starts there at the earliest. Before it the chance is 0 by the rules,
-        though the band of a few encounters reaches one half there.
+        The first round in which it (any of those pooled) can go down
+        (``Layout.first_round_of``): the interval starts there at the earliest. Before it
+        the chance is 0 by the rules, though the band of a few encounters reaches one
+        half there.
 
     Returns
     -------

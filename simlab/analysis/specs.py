@@ -148,7 +148,7 @@ def _measure_combatant(res: Result, spec: Expectation) -> tuple[float, float, fl
         return float(last.by_round), float(last.by_round_lo), float(last.by_round_hi), total
     median, lo, hi = (math.inf if math.isnan(x) else x
                       for x in median_time_to_down(down, total, LEVEL,
-                                                   res.layout.first_round))  # fmt: skip
+                                                   res.layout.first_round_of(chosen)))  # fmt: skip
     return median, lo, hi, total
 
 

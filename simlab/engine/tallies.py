@@ -35,6 +35,7 @@ batch-means intervals do not depend on how the work was split.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -92,10 +93,12 @@ class Layout:
     momentum : bool
         Whether the scenario spends Momentum (``momentum_spent``; Shattered Spirits with
         Spirits or attacks and reactions priced in Momentum).
-    first_round : int
-        The first round in which anyone can go down: 1, or 0 in an opposed-tiers
-        scenario with a surprise round (round 0). A median time-to-down's interval starts
-        there at the earliest.
+    first_rounds : list of int
+        Per combatant, the first round in which it can go down (it can first be
+        attacked): 1, or 0 for the enemies of a hidden combatant in an opposed-tiers
+        scenario with a surprise round (round 0); not given: 1 for every combatant. A
+        median time-to-down's interval starts there at the earliest
+        (:meth:`first_round_of`).
     """
 
     sides: list[str]
@@ -111,7 +114,34 @@ class Layout:
     statuses: bool = False
     crits: bool = True
     momentum: bool = False
-    first_round: int = 1
+    first_rounds: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        """Round 1 for every combatant where ``first_rounds`` is not given."""
+        if not self.first_rounds:
+            object.__setattr__(self, "first_rounds", [1] * len(self.combatants))
+
+    @property
+    def first_round(self) -> int:
+        """The first round in which anyone can go down: 0 when someone can in the
+        surprise round, else 1 (:meth:`first_round_of` every combatant)."""
+        return self.first_round_of(range(len(self.combatants)))
+
+    def first_round_of(self, combatants: Iterable[int]) -> int:
+        """The first round in which any of ``combatants`` (indices, one or several
+        pooled) can go down (``first_rounds``).
+
+        Parameters
+        ----------
+        combatants : iterable of int
+            Combatant indices.
+
+        Returns
+        -------
+        int
+            0 or 1; 1 for no combatant.
+        """
+        return min((self.first_rounds[c] for c in combatants), default=1)
 
     @property
     def per_encounter_tallies(self) -> list[str]:

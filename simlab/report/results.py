@@ -306,7 +306,7 @@ def _combatant_entries(res: Result) -> list[dict[str, Any]]:
         downs = int(t.down_round[c].sum())
         lo, hi, _ = stats.rate_interval(downs, n, LEVEL)
         median, m_lo, m_hi = median_time_to_down(
-            t.down_round[c], n, earliest=res.layout.first_round
+            t.down_round[c], n, earliest=res.layout.first_round_of([c])
         )
         events = {
             event: {"rate": int(t.event_round[c, e].sum()) / n,
@@ -454,6 +454,28 @@ def _require_results(target: Path, name: str) -> None:
 # -- reading -------------------------------------------------------------------------------
 
 
+def _zero_or_one(value: Any) -> bool:
+    """Whether ``value`` is the whole number 0 or 1 (not ``False`` or ``True``)."""
+    return value in (0, 1) and not isinstance(value, bool)
+
+
+def _first_rounds(doc: dict[str, Any], combatants: int) -> list[int]:
+    """A layout's ``first_rounds``, one 0 or 1 per combatant. A file written before they
+    were per combatant has one ``first_round`` for everyone (0 with a surprise round),
+    read as that round for each; one written before that, round 1 for each."""
+    first = doc.get("first_round", 1)
+    if not _zero_or_one(first):
+        raise InputError(f"expected layout first_round 0 or 1; got {first!r:.60}")
+    if "first_rounds" not in doc:
+        return [first] * combatants
+    rounds = doc["first_rounds"]
+    if not (isinstance(rounds, list) and len(rounds) == combatants
+            and all(_zero_or_one(r) for r in rounds)):  # fmt: skip
+        raise InputError(f"expected layout first_rounds, 0 or 1 for each of the {combatants} "
+                         f"combatants; got {rounds!r:.60}")  # fmt: skip
+    return list(rounds)
+
+
 def _layout(doc: dict[str, Any]) -> Layout:
     known = {f.name for f in dataclasses.fields(Layout)}
     kwargs = {k: v for k, v in doc.items() if k in known}
@@ -463,9 +485,7 @@ def _layout(doc: dict[str, Any]) -> Layout:
     for key in ("sides", "combatants", "attacks", "events"):
         if len(kwargs.get(key, [])) > _MAX_AXIS:
             raise InputError(f"expected at most {_MAX_AXIS} layout {key}; got more")
-    if kwargs.get("first_round", 1) not in (0, 1) or isinstance(kwargs.get("first_round"), bool):
-        raise InputError("expected layout first_round 0 or 1; got "
-                         f"{kwargs['first_round']!r:.60}")  # fmt: skip
+    kwargs["first_rounds"] = _first_rounds(doc, len(kwargs.get("combatants", [])))
     for key in ("statuses", "crits", "momentum"):
         if not isinstance(kwargs.get(key, False), bool):
             raise InputError(f"expected layout {key} as true or false; got {kwargs[key]!r:.60}")

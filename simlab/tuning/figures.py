@@ -73,7 +73,8 @@ def combatant_figures(
                      interval_column("mean_time_to_down", level, "hi"): mean + half,
                      "mean_time_to_down_ci_kind": NORMAL_CI_KIND,
                      "median_time_to_down": median})  # fmt: skip
-        _, m_lo, m_hi = median_time_to_down(tallies.down_round[c], n, level, layout.first_round)
+        _, m_lo, m_hi = median_time_to_down(tallies.down_round[c], n, level,
+                                            layout.first_round_of([c]))  # fmt: skip
         rows[-1][interval_column("median_time_to_down", level, "lo")] = m_lo
         rows[-1][interval_column("median_time_to_down", level, "hi")] = m_hi
         rows[-1]["median_time_to_down_ci_kind"] = MEDIAN_CI_KIND
@@ -400,7 +401,7 @@ def _combatant_measure(
     # Not reached by the round cap: beyond it, as far as a search is concerned.
     median, lo, hi = (np.inf if np.isnan(x) else x
                       for x in median_time_to_down(down, total, level,
-                                                   layout.first_round))  # fmt: skip
+                                                   layout.first_round_of(chosen)))  # fmt: skip
     return median, lo, hi
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from decimal import Decimal, localcontext
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -360,16 +361,38 @@ def test_z_test_reads_rounding_as_no_difference_relative_to_the_figure() -> None
 
 @pytest.mark.parametrize(
     ("text", "earliest"),
-    [(GLITTERS_DUEL, 1), (TIERS_DUEL, 1), (AMBUSH, 0)],
+    [(GLITTERS_DUEL, [1, 1]), (TIERS_DUEL, [1, 1]), (AMBUSH, [1, 0])],
 )
 def test_a_median_interval_starts_at_the_first_round_anyone_can_go_down(
-    text: str, earliest: int
+    text: str, earliest: list[int]
 ) -> None:
     """After one encounter every median read ``3 [0, not reached]``: the band of one
     encounter reaches one half at round 0, a round that exists only as opposed-tiers'
-    surprise round. The interval starts at the first round anyone can go down
-    (``Layout.first_round``): round 1, or round 0 with a surprise round."""
+    surprise round. The interval starts at the first round the combatant can go down
+    (``Layout.first_rounds``): round 1, or round 0 for the enemies of a hidden combatant
+    in a surprise round — not the hidden Scout itself, whom nobody attacks in round 0."""
     res = simlab.simulate(simlab.loads(text, "t.yaml"), n=1, seed=3)
-    assert res.layout.first_round == earliest
+    assert res.layout.first_round == min(earliest)
     lows = res.combatants()["median_time_to_down_ci95_lo"]
-    assert list(lows) == [earliest] * len(lows)
+    assert list(lows) == earliest
+
+
+def test_only_the_surprised_side_can_go_down_in_round_0() -> None:
+    """party-fight's hidden Scout shoots in the surprise round at the raiders; the party
+    is attacked from round 1. After a few encounters every median interval started at
+    round 0, the party's too; it starts at round 1 for the party and at round 0 for the
+    raiders, in the tables and in the specs: a party member's "median time-to-down at
+    least 1" no longer reaches past its bound, and passes ``--strict``."""
+    from simlab.analysis.specs import evaluate, evaluate_all
+    from simlab.report.results import ScenarioRun
+
+    root = Path(__file__).resolve().parents[2]
+    res = simlab.simulate(simlab.load(root / "scenarios/opposed-tiers/party-fight.yaml"), n=3,
+                          seed=1)  # fmt: skip
+    lows = res.combatants().set_index("side")["median_time_to_down_ci95_lo"]
+    assert set(lows["party"]) == {1.0} and set(lows["raiders"]) == {0.0}
+    spec = {"figure": "median_time_to_down", "combatant": "Warden", "at_least": 1}
+    warden = evaluate(res, spec)
+    assert warden.lo == 1 and warden.passed and not warden.borderline
+    checked = evaluate_all([ScenarioRun(result=res, expect=[spec])], strict=True)
+    assert list(checked.verdict) == ["pass"]

@@ -6,6 +6,7 @@ import json
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -270,6 +271,10 @@ def _drop_second_combatant(s: dict) -> None:
         (lambda s: s["layout"].__setitem__("side_of", [0, 7]), "expected layout side_of"),
         (lambda s: s["layout"].__setitem__("first_round", 2),
          "expected layout first_round 0 or 1; got 2"),
+        (lambda s: s["layout"].__setitem__("first_rounds", [1, 2]),
+         "expected layout first_rounds, 0 or 1 for each of the 2 combatants; got \\[1, 2\\]"),
+        (lambda s: s["layout"].__setitem__("first_rounds", [1]),
+         "expected layout first_rounds, 0 or 1 for each of the 2 combatants; got \\[1\\]"),
     ],
 )  # fmt: skip
 def test_results_that_no_run_can_write_are_refused(
@@ -298,13 +303,23 @@ def test_a_results_file_with_one_scenario_twice_is_refused(run: ScenarioRun,
 
 def test_the_first_round_anyone_can_go_down_is_saved_and_read_back(tmp_path: Path) -> None:
     """A report drawn again from results.json gives the median interval the same first
-    round as the run: round 0 only with opposed-tiers' surprise round."""
+    round as the run, combatant by combatant: round 0 only for the enemies of a hidden
+    combatant in opposed-tiers' surprise round (the Rat, not the hidden Scout). A file
+    written when the round was one for everyone is read so, for each combatant."""
     from tests.support import AMBUSH
 
     ambush = api.run_scenario(simlab.loads(AMBUSH, "a.yaml"), n=200)
     path = simlab.save_results(ambush, tmp_path / "results.json")
     (again,) = load_results(path)
-    assert again.result.layout.first_round == ambush.result.layout.first_round == 0
+    assert again.result.layout.first_rounds == ambush.result.layout.first_rounds == [1, 0]
+    assert again.result.layout.first_round == 0
+
+    def as_before(scenario: dict[str, Any]) -> None:
+        del scenario["layout"]["first_rounds"]
+        scenario["layout"]["first_round"] = 0
+
+    (older,) = load_results(_edited(ambush, tmp_path, as_before))
+    assert older.result.layout.first_rounds == [0, 0]
 
 
 def test_a_baseline_beside_another_is_read_alone(run: ScenarioRun, tmp_path: Path) -> None:

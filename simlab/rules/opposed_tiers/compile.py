@@ -200,6 +200,18 @@ def surprise_happens(scenario: Scenario) -> bool:
     )
 
 
+def first_rounds(scenario: Scenario) -> list[int]:
+    """The first round each combatant (after ``count:`` copies) can be attacked, and so go
+    down: 0 for the enemies of a hidden combatant with attacks when there is a surprise
+    round (round 0, docs/rules/opposed-tiers.md "Surprise round"), else 1 — a hidden
+    combatant's own side is not attacked before round 1, nor is anyone without one."""
+    members = scenario.expanded()
+    if not surprise_happens(scenario):
+        return [1] * len(members)
+    ambushers = {side for side, m in members if m.hidden and m.attacks}
+    return [0 if ambushers - {side} else 1 for side, _ in members]
+
+
 def whole_d6(dice: Dice) -> int:
     """How many d6 ``dice`` adds up when it is one term of d6, all kept, added (``3d6``,
     ``2d6+1``); 0 for any other expression (``2d6+1d4``, ``4d6kh3``, ``-1d6``)."""
@@ -321,7 +333,7 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
         damage_bins=_damage_bins(scenario, combatants),
         side_of=side_of,
         attacks_per_round=per_round,
-        first_round=0 if surprise_happens(scenario) else 1,
+        first_rounds=first_rounds(scenario),
     )
     return params, layout
 
