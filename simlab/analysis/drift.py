@@ -497,6 +497,10 @@ def key(res: Any) -> tuple[str, str]:
     return (res.rules, res.scenario)
 
 
+#: The note on a baseline scenario the run left out, after its label.
+NOT_RUN = "in the baseline but not run (not compared)"
+
+
 def label(res: Any) -> str:
     """``scenario (rules)``: how notes and lists name a scenario."""
     return f"{res.scenario} ({res.rules})"
@@ -551,12 +555,17 @@ class DriftReport:
     untested : list of Untested
         The means not tested, each with its reason (their notes are in ``notes`` too),
         for :meth:`untested_by_reason`.
+    not_run : list of str
+        The baseline's scenarios the run left out, as :func:`label` names them (their
+        notes are in ``notes`` too): a run of one scenario against a nightly baseline
+        leaves out all the others.
     """
 
     table: pd.DataFrame
     alpha: float
     notes: list[str]
     untested: list[Untested] = field(default_factory=list)
+    not_run: list[str] = field(default_factory=list)
 
     @property
     def drifted(self) -> pd.DataFrame:
@@ -582,7 +591,7 @@ class DriftReport:
 
 
 def _finish(rows: list[dict[str, Any]], notes: list[str], alpha: float,
-            untested: list[Untested]) -> DriftReport:  # fmt: skip
+            untested: list[Untested], not_run: list[str]) -> DriftReport:  # fmt: skip
     table = pd.DataFrame({c: [r[c] for r in rows] for c in DRIFT_COLUMNS[:-3]})
     p = table.p_value.to_numpy(dtype=float)
     table["p_holm"] = stats.holm_adjust(p) if len(p) else p
@@ -592,7 +601,7 @@ def _finish(rows: list[dict[str, Any]], notes: list[str], alpha: float,
     table["significant"] = (table.p_holm < alpha) & ~unmoved_median
     table["drifted"] = table.significant & table.beyond_tolerance
     table = table.sort_values(["drifted", "p_holm"], ascending=[False, True], kind="stable")
-    return DriftReport(table.reset_index(drop=True), alpha, notes, untested)
+    return DriftReport(table.reset_index(drop=True), alpha, notes, untested, not_run)
 
 
 def compare_results(
@@ -631,9 +640,9 @@ def compare_results(
         notes += said
         untested += compared.untested
     seen = {key(r) for r in current}
-    notes += [f"{label(r)}: in the baseline but not run (not compared)"
-              for k, r in by_key.items() if k not in seen]  # fmt: skip
-    return _finish(rows, notes, alpha, untested)
+    not_run = [label(r) for k, r in by_key.items() if k not in seen]
+    notes += [f"{name}: {NOT_RUN}" for name in not_run]
+    return _finish(rows, notes, alpha, untested, not_run)
 
 
 def compare(current: Sequence[Any], baseline: Sequence[Any],

@@ -1232,19 +1232,39 @@ UNTESTED_NAMED = 3
 def drift_notes(drift: DriftReport) -> list[str]:
     """The drift report's notes as the terminal says them: the means not tested for one
     reason in one note, where more than one is (a smoke run of a few encounters left
-    some fifty, one note each, mostly for one reason), at the place of the first; every
-    other note as it is. The pages keep a note for each."""
+    some fifty, one note each, mostly for one reason), and the baseline's scenarios the
+    run left out in one note (a run of one scenario against a nightly baseline leaves
+    out all the others), each at the place of the first; every other note as it is. The
+    pages keep a note for each untested mean."""
+    from simlab.analysis.drift import NOT_RUN
+
     groups = {reason: entries for reason, entries in drift.untested_by_reason().items()
               if len(entries) > 1}  # fmt: skip
     reason_of = {e.note: reason for reason, entries in groups.items() for e in entries}
+    if len(drift.not_run) > 1:
+        reason_of.update((f"{name}: {NOT_RUN}", NOT_RUN) for name in drift.not_run)
+        groups[NOT_RUN] = []
     out: list[str] = []
     for note in drift.notes:
         reason = reason_of.get(note)
-        if reason is None:
+        if reason == NOT_RUN:
+            if groups.pop(NOT_RUN, None) is not None:
+                out.append(not_run_note(drift.not_run))
+        elif reason is None:
             out.append(note)
         elif reason in groups:
             out.append(untested_note(reason, groups.pop(reason)))
     return out
+
+
+def not_run_note(names: Sequence[str]) -> str:
+    """One note for the baseline's scenarios a run left out: how many, and the first
+    :data:`UNTESTED_NAMED` (``28 scenarios in the baseline but not run (not compared):
+    bleeding-duel (glitters-d20), … and 25 more``)."""
+    more = len(names) - UNTESTED_NAMED
+    rest = f" and {more} more" if more > 0 else ""
+    return (f"{counted(len(names), 'scenario')} in the baseline but not run (not compared): "
+            f"{', '.join(names[:UNTESTED_NAMED])}{rest}")  # fmt: skip
 
 
 def untested_note(reason: str, entries: Sequence[Any]) -> str:

@@ -198,17 +198,8 @@ def test_means_not_tested_for_one_reason_are_one_note_at_80_columns(
     report = compare_results([cur for cur, _ in pairs], [base for _, base in pairs])
     untested = [n for n in report.notes if " not tested: " in n]
     assert len(untested) == 4 * 3 + 3  # mean damage both ways and mean rounds, each
-    monkeypatch.setenv("COLUMNS", "80")
-    saved = terminal.console
-    terminal.console = Console(width=80, record=True, force_terminal=False)
-    try:
-        terminal.print_drift(report, "base.json")
-        text = terminal.console.export_text()
-    finally:
-        terminal.console = saved
-    assert max(len(line) for line in text.splitlines()) <= 80, text
-    notes = [" ".join(note.split()) for note in text.split("  note: ")[1:]]
-    assert len(notes) == 4, text
+    notes = _printed_notes(report, monkeypatch)
+    assert len(notes) == 4, notes
     assert notes[0] == (
         "8 means not tested in 4 scenarios: too few attacks that dealt damage in this run "
         f"(a mean's test needs {FEWEST_VALUES} in each): smoke-0 (synthetic): mean_damage "
@@ -232,3 +223,36 @@ def test_means_not_tested_for_one_reason_are_one_note_at_80_columns(
         "too few attacks that dealt damage in the baseline and in this run": 2,
         "too few encounters in the baseline and in this run": 1,
     }
+
+
+def _printed_notes(report: DriftReport, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The notes :func:`terminal.print_drift` prints at 80 columns, each on one line."""
+    monkeypatch.setenv("COLUMNS", "80")
+    saved = terminal.console
+    terminal.console = Console(width=80, record=True, force_terminal=False)
+    try:
+        terminal.print_drift(report, "base.json")
+        text = terminal.console.export_text()
+    finally:
+        terminal.console = saved
+    assert max(len(line) for line in text.splitlines()) <= 80, text
+    return [" ".join(note.split()) for note in text.split("  note: ")[1:]]
+
+
+def test_baseline_scenarios_left_out_are_one_note(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run of one scenario against a nightly baseline of 29 printed a note for each of
+    the 28 it left out. The terminal says them in one note, with how many and the first
+    three; ``DriftReport.notes`` keeps one each, and one left out keeps its own note."""
+    pairs = [_smoke_and_baseline(f"scn-{k}", BASELINE, BASELINE, 80 + k) for k in range(6)]
+    report = compare_results([pairs[0][0]], [base for _, base in pairs])
+    assert report.not_run == [f"scn-{k} (synthetic)" for k in range(1, 6)]
+    assert sum(n.endswith(": in the baseline but not run (not compared)")
+               for n in report.notes) == 5  # fmt: skip
+    assert _printed_notes(report, monkeypatch) == [
+        "5 scenarios in the baseline but not run (not compared): scn-1 (synthetic), "
+        "scn-2 (synthetic), scn-3 (synthetic) and 2 more"
+    ]
+    alone = compare_results([pairs[0][0]], [pairs[0][1], pairs[1][1]])
+    assert _printed_notes(alone, monkeypatch) == [
+        "scn-1 (synthetic): in the baseline but not run (not compared)"
+    ]
