@@ -6,6 +6,7 @@ line is printed when the run finishes.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import re
@@ -545,6 +546,29 @@ def broken_figures(cells: Sequence[str]) -> list[str]:
             for cell, cell_parts in zip(cells, parts, strict=True)]  # fmt: skip
 
 
+def broken_columns(headers: Sequence[str],
+                   rows: Sequence[Sequence[str]]) -> tuple[list[str], list[list[str]]]:  # fmt: skip
+    """Columns of figures (``rows`` of cells under ``headers``) in fewer columns of the
+    console: each header on a line a word (``mean`` / ``damage``), each column's
+    figures broken between value and interval where long (:func:`broken_figures`).
+
+    Parameters
+    ----------
+    headers : Sequence[str]
+        The columns' headers.
+    rows : Sequence[Sequence[str]]
+        The cells of each row, a cell per header.
+
+    Returns
+    -------
+    tuple of (list of str, list of list of str)
+        The headers and rows, broken.
+    """
+    columns = [broken_figures([row[k] for row in rows]) for k in range(len(headers))]
+    broken = [list(row) for row in zip(*columns, strict=True)] if rows else []
+    return [header.replace(" ", "\n") for header in headers], broken
+
+
 def _figure_parts(cell: str) -> list[str]:
     """A cell's figure and its interval, ``["30", "[28, not reached]"]``, ``["0.655",
     "± 0.007"]``, ``["0", "(< 0.002)"]``; the cell alone where it has none."""
@@ -790,19 +814,15 @@ def _headed_tables(title: str, groups: list[tuple[str, str, list[int]]],
     goes on two lines, its value over its interval (``0.655`` / ``± 0.007``,
     :func:`broken_figures`), and so does each header (``mean`` / ``damage``); where
     even so they are, the figures' columns are spread over tables
-    (:func:`fitted_tables`)."""
-    table = _headed_table(title, groups, defenders, headers, figures)
-    if prints_whole(table):
-        return table
-    columns = [broken_figures([row[k] for row in figures]) for k in range(len(headers))]
-    broken = [list(row) for row in zip(*columns, strict=True)]
-    headers = [header.replace(" ", "\n") for header in headers]
-    table = _headed_table(title, groups, defenders, headers, broken)
-    if prints_whole(table):
-        return table
-    return Group(*fitted_tables(
-        lambda some: _headed_table(title, groups, defenders, headers[some],
-                                   [row[some] for row in broken]), len(headers)))  # fmt: skip
+    (:func:`tables_printed_whole`)."""
+    laid_out = {False: (headers, figures), True: broken_columns(headers, figures)}
+
+    def build(broken: bool, columns: slice) -> Table:
+        shown, cells = laid_out[broken]
+        return _headed_table(title, groups, defenders, shown[columns],
+                             [row[columns] for row in cells])  # fmt: skip
+
+    return one_renderable(tables_printed_whole(build))
 
 
 def _headed_table(title: str, groups: list[tuple[str, str, list[int]]],
@@ -904,19 +924,45 @@ def combatants_table(result: Result, with_events: bool = True, broken: bool = Fa
 
 def time_to_down_tables(result: Result, with_events: bool = False) -> list[Table]:
     """The time-to-down table (:func:`combatants_table`) laid out to print whole in the
-    console's width: where it would not, its medians broken between figure and interval
-    (``not reached`` / ``[9, not reached]``); where even so it would not (a long name),
-    its columns spread over as few tables as print whole, each headed by the
-    combatants' names (:func:`fitted_tables`)."""
-    whole = combatants_table(result, with_events)
-    if prints_whole(whole):
-        return [whole]
-    broken = combatants_table(result, with_events, broken=True)
-    if prints_whole(broken):
-        return [broken]
-    count = len(broken.columns) - 1
-    return fitted_tables(lambda columns: combatants_table(result, with_events, True, columns),
-                         count)  # fmt: skip
+    console's width (:func:`tables_printed_whole`): where it would not, its medians
+    broken between figure and interval (``not reached`` / ``[9, not reached]``); where
+    even so it would not (a long name), its columns spread over as few tables as print
+    whole, each headed by the combatants' names."""
+    return tables_printed_whole(functools.partial(combatants_table, result, with_events))
+
+
+def tables_printed_whole(build: Callable[[bool, slice], Table], names: int = 1) -> list[Table]:
+    """A table laid out to print whole at the console's width (:func:`prints_whole`), as
+    every table of names and figures is: as it is, where it prints so; else broken
+    (``build(True, ...)``: its figures on two lines, value over interval, where long,
+    :func:`broken_figures`, and its headers as the table breaks them); where even so it
+    would not (a long name), its columns after the ``names`` first spread over as few
+    tables as print whole, each beside those (:func:`fitted_tables`).
+
+    Parameters
+    ----------
+    build : Callable[[bool, slice], Table]
+        ``build(broken, columns)`` makes the table, broken or not, with the slice
+        ``columns`` of its columns after its names (``slice(None)``: all).
+    names : int
+        How many of its first columns name its rows (and are in every table).
+
+    Returns
+    -------
+    list of Table
+        One table, or the tables its columns are spread over, in order.
+    """
+    for broken in (False, True):
+        table = build(broken, slice(None))
+        if prints_whole(table):
+            return [table]
+    return fitted_tables(lambda columns: build(True, columns), len(table.columns) - names)
+
+
+def one_renderable(tables: Sequence[Table]) -> Table | Group:
+    """The table of ``tables`` where there is one, else a group of them that prints them
+    one under the other (:func:`tables_printed_whole`)."""
+    return tables[0] if len(tables) == 1 else Group(*tables)
 
 
 def fitted_tables(build: Callable[[slice], Table], count: int,
