@@ -539,7 +539,8 @@ def broken_figures(cells: Sequence[str]) -> list[str]:
     :func:`median_and_interval`) in the fewest columns that keep every figure whole: a
     cell longer than the longest figure or interval among them broken between the two,
     ``not reached`` / ``[9, not reached]``, ``0.655`` / ``± 0.007``, where ``5 [5, 5]``
-    keeps to its line beside ``not reached [9, not reached]``."""
+    keeps to its line beside ``not reached [9, not reached]``. A figure moved from
+    another (the drift gate's ``0.8593 → 0.7779``) breaks after its arrow."""
     parts = [_figure_parts(cell) for cell in cells]
     width = max((len(part) for cell in parts for part in cell), default=0)
     return [cell if len(cell) <= width else "\n".join(cell_parts)
@@ -571,8 +572,9 @@ def broken_columns(headers: Sequence[str],
 
 def _figure_parts(cell: str) -> list[str]:
     """A cell's figure and its interval, ``["30", "[28, not reached]"]``, ``["0.655",
-    "± 0.007"]``, ``["0", "(< 0.002)"]``; the cell alone where it has none."""
-    match = re.search(r" (?=[±\[(])", cell)
+    "± 0.007"]``, ``["0", "(< 0.002)"]``, or a figure and the one it moved to,
+    ``["0.8593 →", "0.7779"]``; the cell alone where it has none."""
+    match = re.search(r" (?=[±\[(])|(?<= →) ", cell)
     return [cell[: match.start()], cell[match.end() :]] if match else [cell]
 
 
@@ -1303,9 +1305,10 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
              "from the baseline (every figure compared: report.html)")  # fmt: skip
     table = _wide_drift_table(title, moved) if is_wide() else None
     wide = table is not None and _narrowest(table) <= console.width
-    if not wide:
-        table = _narrow_drift_table(title, moved)
-    console.print(table)
+    narrow = functools.partial(_narrow_drift_table, title, moved)
+    tables = [table] if wide else tables_printed_whole(narrow, names=2)
+    for table in tables:
+        console.print(table)
     if not wide:
         console.print('status "changed": statistically different, within tolerance.',
                       markup=False, highlight=False)  # fmt: skip
@@ -1346,9 +1349,13 @@ def _wide_drift_table(title: str, moved: pd.DataFrame) -> Table:
     return table
 
 
-def _narrow_drift_table(title: str, moved: pd.DataFrame) -> Table:
+def _narrow_drift_table(title: str, moved: pd.DataFrame, broken: bool = False,
+                        columns: slice = slice(None)) -> Table:  # fmt: skip
     """Status, what (scenario, rules, figure and subject, broken between names only),
-    baseline → current, change and Holm p."""
+    baseline → current, change and Holm p: the ``columns`` of these three alone;
+    ``broken``, baseline and current on two lines where long (``0.8593 →`` /
+    ``0.7779``, :func:`broken_figures`), and the header too, where a long name leaves
+    them too little room (:func:`print_drift`)."""
     from simlab.report.render import drift_cells
 
     table = console_table(title)
@@ -1357,10 +1364,12 @@ def _narrow_drift_table(title: str, moved: pd.DataFrame) -> Table:
             for row, c in zip(moved.itertuples(), cells, strict=True)]  # fmt: skip
     table.add_column("status", no_wrap=True)
     name_column(table, "figure", what)
-    for column in ("baseline → current", "change", "Holm p"):
+    moves = ["" if c[3] == c[4] == "—" else f"{c[3]} → {c[4]}" for c in cells]
+    moves = broken_figures(moves) if broken else moves
+    headers = ["baseline →\ncurrent" if broken else "baseline → current", "change", "Holm p"]
+    for column in headers[columns]:
         number_column(table, column)
-    for c, name in zip(cells, what, strict=True):
+    for c, name, moved_from in zip(cells, what, moves, strict=True):
         status = "changed" if c[0].startswith("changed") else c[0]
-        moved_from = "" if c[3] == c[4] == "—" else f"{c[3]} → {c[4]}"
-        table.add_row(status, name, moved_from, c[5], c[6])
+        table.add_row(status, name, *[moved_from, c[5], c[6]][columns])
     return table

@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.console import Console
@@ -22,7 +23,7 @@ from simlab import api
 from simlab.analysis.summary import summary
 from simlab.report import terminal
 from simlab.report.render import render_report
-from tests.support import AMBUSH, broken_names
+from tests.support import AMBUSH, broken_names, column_cells
 
 ROOT = Path(__file__).resolve().parents[2]
 SKIRMISH = ROOT / "scenarios/zones-3d6/skirmish.yaml"
@@ -665,3 +666,46 @@ def test_the_events_tables_print_every_column_whole_beside_a_long_name(width: in
     rows = result.combatants()  # type: ignore[attr-defined]
     assert not broken_names(block, list(rows.combatant)), block
     assert not any(line.rstrip().endswith(("±", "(<", "[")) for line in block.splitlines())
+
+
+#: A combatant's name of 39 characters (re-check of the fixed tables: 34 and more).
+GRAND_DUKE = "Grand Duke Ferdinand of the Sunken Keep"
+
+
+def _printed_at(width: int, print_it: Any) -> str:
+    """What ``print_it()`` prints to a terminal of ``width`` columns (``COLUMNS`` set)."""
+    saved, columns = terminal.console, os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = str(width)
+    terminal.console = Console(width=width, record=True, force_terminal=False)
+    try:
+        print_it()
+        return terminal.console.export_text()
+    finally:
+        terminal.console = saved
+        if columns is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = columns
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_the_drift_table_prints_every_column_beside_a_long_name(width: int) -> None:
+    """Re-check: beside a combatant of 39 characters the drift gate's table lost its
+    last column, ``Holm p``, at 80 columns. Baseline and current go on two lines there,
+    and where even so the table would not fit, its columns go on in a further table
+    under the figures: every figure's change and Holm p is printed, no name broken."""
+    from simlab.analysis.drift import compare_results
+    from simlab.report.render import drift_cells
+
+    base = _brawl({"Brenna": GRAND_DUKE})
+    current = _brawl({"Brenna": GRAND_DUKE, "hp: 24": "hp: 40"})
+    drift = compare_results([current], [base])  # type: ignore[list-item]
+    moved = drift.table[drift.table.significant | drift.table.drifted]
+    assert GRAND_DUKE in " ".join(moved.subject) and len(moved) > 3
+    text = _printed_at(width, lambda: terminal.print_drift(drift, "base.json"))
+    assert max(len(line) for line in text.splitlines()) <= width, text
+    assert not broken_names(text, [GRAND_DUKE]), text
+    rows = r"^ ?(DRIFT|changed|ok) "
+    cells = [drift_cells(row) for row in moved.itertuples()]
+    assert column_cells(text, "change", rows) == [c[5].split()[-1] for c in cells], text
+    assert column_cells(text, "p", rows) == [c[6].split()[-1] for c in cells], text
