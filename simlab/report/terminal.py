@@ -1175,24 +1175,35 @@ def _simulated_cell(value: float, figure: str) -> str:
     return decimals(value, EXACT_DECIMALS, within) if float(text) in limits else text
 
 
-def check_table(check: pd.DataFrame) -> Table:
+def check_table(check: pd.DataFrame) -> Table | Group:
     """Simulated vs exact, per figure, in standard errors; the exact answer as every
-    table writes one (:func:`exact_number`: ``0.1520``, ``0.9999997``)."""
+    table writes one (:func:`exact_number`: ``0.1520``, ``0.9999997``). Laid out to
+    print whole at the console's width (:func:`tables_printed_whole`): beside a long
+    name its headers go on a line a word, and where even so it would not fit, its
+    columns go on in a further table under the figures' names."""
     from simlab.exact.engine import BINOMIAL_P
 
-    table = console_table("check against the exact answers")
     figures = [Parts([f"{r.figure}:", *pair_parts(r.attacker, r.attack, r.defender)], "  ")
                for r in check.itertuples()]  # fmt: skip
-    name_column(table, "figure", figures)
-    for column in ("simulated", "exact", "std error", "z", "p"):
-        number_column(table, column)
-    for figure, r in zip(figures, check.itertuples(), strict=True):
-        mark = BINOMIAL_MARK if getattr(r, "p_kind", "") == BINOMIAL_P else ""
-        table.add_row(figure, _simulated_cell(r.simulated, r.figure),
-                      exact_number(r.exact, r.figure),
-                      f"{r.std_error:.2g}", formatted(r.z, "+.2f"),
-                      format_p(r.p_value) + mark)  # fmt: skip
-    return table
+    headers = ["simulated", "exact", "std error", "z", "p"]
+    rows = [[_simulated_cell(r.simulated, r.figure),
+             exact_number(r.exact, r.figure), f"{r.std_error:.2g}", formatted(r.z, "+.2f"),
+             format_p(r.p_value) + (BINOMIAL_MARK if getattr(r, "p_kind", "") == BINOMIAL_P
+                                    else "")]
+            for r in check.itertuples()]  # fmt: skip
+    laid_out = {False: (headers, rows), True: broken_columns(headers, rows)}
+
+    def build(broken: bool, columns: slice) -> Table:
+        shown, cells = laid_out[broken]
+        table = console_table("check against the exact answers")
+        name_column(table, "figure", figures)
+        for column in shown[columns]:
+            number_column(table, column)
+        for figure, row in zip(figures, cells, strict=True):
+            table.add_row(figure, *row[columns])
+        return table
+
+    return one_renderable(tables_printed_whole(build))
 
 
 #: The mark of a ``--check`` row whose p is the exact binomial one, and its footnote.

@@ -709,3 +709,38 @@ def test_the_drift_table_prints_every_column_beside_a_long_name(width: int) -> N
     cells = [drift_cells(row) for row in moved.itertuples()]
     assert column_cells(text, "change", rows) == [c[5].split()[-1] for c in cells], text
     assert column_cells(text, "p", rows) == [c[6].split()[-1] for c in cells], text
+
+
+#: The glitters-d20 training duel's fighter, warhammer and dummy, renamed long.
+LONG_DUEL = {"Fighter": GRAND_DUKE, "warhammer": "two-handed executioner's greatsword",
+             "Dummy": "Straw Effigy of the Drowned Chapel"}  # fmt: skip
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_run_check_prints_every_column_beside_long_names(width: int) -> None:
+    """Re-check: ``simlab run --check`` of a duel with names of 34–39 characters lost
+    its ``p`` column (and ``z``) at 80 columns. Its headers go on a line a word there,
+    and where even so the table would not fit, its columns go on in a further table
+    under the figures: every figure's simulated value, exact answer, z and p printed."""
+    from simlab.exact.engine import BINOMIAL_P
+
+    text = (ROOT / "scenarios/glitters-d20/training-duel.yaml").read_text(encoding="utf-8")
+    for old, new in LONG_DUEL.items():
+        text = text.replace(old, new)
+    check = api.simulate(api.loads(text), n=2000, seed=3, check=True).check
+    assert check is not None and len(check) >= 10
+    printed = _printed_at(width, lambda: terminal.print_check(check))
+    assert max(len(line) for line in printed.splitlines()) <= width, printed
+    assert not broken_names(printed, LONG_DUEL.values()), printed
+    rows = check.itertuples()
+    first_lines = r"^ ?[a-z_]+: "
+    expected = {
+        "exact": [terminal.exact_number(r.exact, r.figure) for r in rows],
+        "z": [terminal.formatted(r.z, "+.2f") for r in check.itertuples()],
+        "p": [terminal.format_p(r.p_value) + ("*" if r.p_kind == BINOMIAL_P else "")
+              for r in check.itertuples()],
+    }  # fmt: skip
+    for header, cells in expected.items():
+        assert column_cells(printed, header, first_lines) == cells, (header, printed)
+    simulated = column_cells(printed, "simulated", first_lines)
+    assert len(simulated) == len(check) and all(simulated), printed
