@@ -25,6 +25,7 @@ from rich.table import Table
 from rich.text import Text
 
 from simlab.analysis.result import Result
+from simlab.analysis.stats import normal_quantile
 from simlab.report.width import NARROWEST, broken_at_spaces, fits_a_width, items, listed, packed
 from simlab.report.words import counted, overrides_said
 from simlab.scenario.common import RATE_FIGURES
@@ -1163,16 +1164,22 @@ def print_exact(solved: ExactResult) -> None:
     print_refusals(refusals, "not solved exactly", "; use `simlab run` to simulate them", names)
 
 
-def _simulated_cell(value: float, figure: str) -> str:
-    """A simulated figure of the ``--check`` table to 4 significant digits, or to the
-    decimals it needs not to read as 0 or as a rate's 1 that it is not (``0.99996``,
-    not ``1``); "—" where there is none."""
+def _simulated_cell(value: float, figure: str, std_error: float) -> str:
+    """A simulated figure of the ``--check`` table to the decimals of the exact answers
+    beside it (:data:`EXACT_DECIMALS`), or to those its own precision calls for where
+    more (its 95% interval, ``± 1.96`` standard errors, as :func:`interval_decimals`
+    gives them), trailing zeros kept so that a column reads alike (``6.4400`` beside
+    ``6.4436``, never ``6.44``); more where it would read as 0 or as a rate's 1 that it
+    is not (``0.99996``). A figure at 0, or a rate at 1, is ``0`` or ``1`` (every
+    attempt missed, every encounter downed); "—" where there is none."""
     if pd.isna(value):
         return "—"
     within = figure_range(figure)
-    text = f"{value:.4g}"
-    limits = {0.0, *(limit for limit in within if math.isfinite(limit))} - {value}
-    return decimals(value, EXACT_DECIMALS, within) if float(text) in limits else text
+    if value in within:
+        return plain_number(value)
+    half = normal_quantile(0.95) * std_error
+    own = interval_decimals(value, value - half, value + half) if half > 0 else 0
+    return decimals(value, max(EXACT_DECIMALS, own), within)
 
 
 def check_table(check: pd.DataFrame) -> Table | Group:
@@ -1186,7 +1193,7 @@ def check_table(check: pd.DataFrame) -> Table | Group:
     figures = [Parts([f"{r.figure}:", *pair_parts(r.attacker, r.attack, r.defender)], "  ")
                for r in check.itertuples()]  # fmt: skip
     headers = ["simulated", "exact", "std error", "z", "p"]
-    rows = [[_simulated_cell(r.simulated, r.figure),
+    rows = [[_simulated_cell(r.simulated, r.figure, r.std_error),
              exact_number(r.exact, r.figure), f"{r.std_error:.2g}", formatted(r.z, "+.2f"),
              format_p(r.p_value) + (BINOMIAL_MARK if getattr(r, "p_kind", "") == BINOMIAL_P
                                     else "")]

@@ -253,7 +253,8 @@ def test_check_writes_an_exact_answer_to_4_decimals_and_never_as_1() -> None:
     """The exact column of ``run --check`` read ``0.152`` for 0.15201, ``0.05`` and, for
     an exact P(downed by round 20) of 0.9999997, ``1``. An exact answer has 4 decimals,
     trailing zeros kept, more where it would read as 0 or 1 that it is not; nor does a
-    simulated rate read as 1 that is not."""
+    simulated rate read as 1 that is not (it has the exact answers' decimals, 4 or
+    more)."""
     import pandas as pd
 
     from simlab.exact.engine import CHECK_COLUMNS
@@ -270,8 +271,8 @@ def test_check_writes_an_exact_answer_to_4_decimals_and_never_as_1() -> None:
     console = Console(width=80, record=True)
     console.print(terminal.check_table(check))
     text = console.export_text()
-    for simulated, exact in [("0.1523", "0.1520"), ("0.05164", "0.0500"), ("6.138", "6.1350"),
-                             ("0.99996", "0.9999997")]:  # fmt: skip
+    for simulated, exact in [("0.1523", "0.1520"), ("0.0516", "0.0500"), ("6.1380", "6.1350"),
+                             ("0.999960", "0.9999997")]:  # fmt: skip
         assert re.search(rf"\s{simulated}\s+{exact}\s", text), (simulated, exact, text)
 
 
@@ -744,3 +745,31 @@ def test_run_check_prints_every_column_beside_long_names(width: int) -> None:
         assert column_cells(printed, header, first_lines) == cells, (header, printed)
     simulated = column_cells(printed, "simulated", first_lines)
     assert len(simulated) == len(check) and all(simulated), printed
+
+
+def test_run_check_writes_every_simulated_figure_to_the_decimals_of_the_column() -> None:
+    """The simulated column of ``run --check`` dropped trailing zeros, ``6.44`` beside an
+    exact ``6.4436``, ``0.75`` beside ``0.7500``, and wrote others to 4 significant
+    digits (``0.08069``). A simulated figure has the exact answers' 4 decimals, or
+    more where its own interval is that narrow (``0.81235`` ± 0.00004), or where it
+    would read as 0 or 1 otherwise; a figure at 0, or a rate at 1, is ``0`` or ``1``."""
+    import pandas as pd
+
+    from simlab.exact.engine import CHECK_COLUMNS
+
+    check = pd.DataFrame([("mean_time_to_down", "Fighter", "", "Dummy", 6.44, 6.4436, 0.0029,
+                           -1.24, 0.21, "normal"),
+                          ("hit_rate", "Fighter", "dagger", "Dummy", 0.75, 0.75, 0.00059, 0.0,
+                           1.0, "normal"),
+                          ("crit_rate", "Fighter", "dagger", "Dummy", 0.08069, 0.0833, 0.0016,
+                           -1.65, 0.1, "normal"),
+                          ("hit_rate", "Fighter", "dagger", "Dummy", 0.812346, 0.8123, 2e-05,
+                           2.25, 0.024, "normal"),
+                          ("crit_rate", "Fighter", "shortsword", "Dummy", 0.0, 0.0001, 0.0001,
+                           -1.0, 0.37, "binomial"),
+                          ("down_by_round_cap", "Fighter", "", "Dummy", 1.0, 0.9999997,
+                           1.2e-06, 0.25, 1.0, "binomial")],
+                         columns=CHECK_COLUMNS)  # fmt: skip
+    printed = _printed_at(80, lambda: terminal.console.print(terminal.check_table(check)))
+    simulated = column_cells(printed, "simulated", r"^ ?[a-z_]+: ")
+    assert simulated == ["6.4400", "0.7500", "0.0807", "0.81235", "0", "1"], printed
