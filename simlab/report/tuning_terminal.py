@@ -28,6 +28,7 @@ from simlab.report.terminal import (
     Parts,
     arrow_parts,
     bounds,
+    broken_columns,
     broken_figures,
     console_table,
     covering_half,
@@ -55,6 +56,7 @@ from simlab.report.width import at_separators, items, listed
 from simlab.report.words import already, counted
 
 if TYPE_CHECKING:
+    from rich.console import Group
     from rich.table import Table
 
     from simlab.tuning.compare import Comparison
@@ -383,29 +385,43 @@ def unchanged_line(unchanged: pd.DataFrame) -> str:
     )
 
 
-def compare_table(frame: pd.DataFrame) -> Table:
+def compare_table(frame: pd.DataFrame) -> Table | Group:
     """Figures of a comparison (rows of ``Comparison.figures``) as a terminal table: the
     difference with its paired 95% interval and how much narrower it is than two
     independent runs' (the independent interval itself too in a wide terminal).
 
     In a wide terminal, the first wide layout (:data:`COMPARE_LAYOUTS`) in which every
     pair keeps to one line; else the tight one where it fits, pairs broken after their
-    arrows; else the narrow one. A layout wider than the terminal would be cut at its
-    edge, ``4.0`` printed ``4.``.
+    arrows; else the narrow one, laid out to print whole as every table is
+    (:func:`~simlab.report.terminal.tables_printed_whole`): beside a long name its
+    differences on two lines, value over interval, and where even so it would not fit,
+    its columns go on in a further table under the figures' names. A layout wider
+    than the terminal would be cut at its edge, ``4.0`` printed ``4.``.
     """
-    layouts = COMPARE_LAYOUTS if is_wide() else COMPARE_LAYOUTS[-1:]
-    tables = [_compare_layout(frame, layout) for layout in layouts]
-    whole = [t for t in tables[:-1] if _natural_width(t) <= terminal.console.width]
-    return (whole or [t for t in tables[1:] if _fits(t)] or tables[-1:])[0]
+    if is_wide():
+        tables = [_compare_layout(frame, layout) for layout in COMPARE_LAYOUTS[:-1]]
+        whole = [t for t in tables if _natural_width(t) <= terminal.console.width]
+        whole = whole or [t for t in tables[1:] if _fits(t)]
+        if whole:
+            return whole[0]
+    return terminal.one_renderable(terminal.tables_printed_whole(
+        lambda broken, columns: _compare_layout(frame, "narrow", broken, columns),
+        names=COMPARE_NAMES))  # fmt: skip
 
 
 #: The layouts of the comparison table, widest first: the independent interval with
 #: padded columns, with one space of padding between columns, and without it.
 COMPARE_LAYOUTS = ("padded", "tight", "narrow")
+#: The comparison table's columns that name its rows: the mark, the figure and its pair.
+COMPARE_NAMES = 3
 
 
-def _compare_layout(frame: pd.DataFrame, layout: str) -> Table:
-    """:func:`compare_table` in one of :data:`COMPARE_LAYOUTS`."""
+def _compare_layout(frame: pd.DataFrame, layout: str, broken: bool = False,
+                    columns: slice = slice(None)) -> Table:  # fmt: skip
+    """:func:`compare_table` in one of :data:`COMPARE_LAYOUTS`, with the ``columns`` of
+    its figures (after the :data:`COMPARE_NAMES`) alone; ``broken``, each difference
+    on two lines where long, value over interval
+    (:func:`~simlab.report.terminal.broken_columns`)."""
     labels = [FIGURE_LABELS.get(f, f.replace("_", " ")) for f in frame.figure]
     # a pair (``Bruna warhammer → Ghoul 2``) longer than the room its column has breaks
     # after its arrow, the defender's name whole (a wrap inside the column put ``Ghoul``
@@ -426,8 +442,6 @@ def _compare_layout(frame: pd.DataFrame, layout: str) -> Table:
     # one line in 80 columns; the note below the table names it
     numbers = ("A", "B", "diff", *(["independent 95%"] if wide else []),
                "narrower\n×" if wide else "×")  # fmt: skip
-    for column in numbers:
-        number_column(table, column)
     marks, cells = [], []
     for r in frame.itertuples():
         digits = compare_digits(r)
@@ -436,8 +450,11 @@ def _compare_layout(frame: pd.DataFrame, layout: str) -> Table:
         cells.append([_number(r.a, digits, r.figure), _number(r.b, digits, r.figure),
                       _diff(r.diff, r.diff_ci_lo, r.diff_ci_hi, digits), *independent,
                       times_narrower(r.narrowing)])  # fmt: skip
+    headers, cells = broken_columns(numbers, cells) if broken else (list(numbers), cells)
+    for column in headers[columns]:
+        number_column(table, column)
     for mark, label, on, row in zip(marks, labels, ons, cells, strict=True):
-        table.add_row(mark, label, on, *row)
+        table.add_row(mark, label, on, *row[columns])
     return table
 
 
