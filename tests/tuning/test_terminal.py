@@ -539,3 +539,47 @@ def test_compare_prints_every_column_beside_a_long_name(monkeypatch: pytest.Monk
     for header in ("A", "B", "diff"):
         cells = column_cells(text, header, rows)
         assert len(cells) == len(listed) and all(cells), (header, text)
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_a_sweep_prints_every_column_of_every_table_beside_long_names(
+    monkeypatch: pytest.MonkeyPatch, width: int
+) -> None:
+    """Re-check: a sweep of the training duel with names of 34–39 characters lost the
+    time-to-down table's median and exact columns at 80 columns, and the unchanged
+    pairs' exact mean. Where a table does not fit even with one ``point`` column, its
+    figures break between value and interval and its columns go on in a further table
+    under its names and points: every figure of every table printed."""
+    from rich.console import Console
+
+    from simlab.report.terminal import exact_number
+    from simlab.report.tuning_terminal import print_sweep
+
+    dummy = "Straw Effigy of the Drowned Chapel"
+    text = (ROOT / "scenarios/glitters-d20/training-duel.yaml").read_text(encoding="utf-8")
+    for old, new in {"Fighter": GRAND_DUKE, "warhammer": "two-handed executioner's greatsword",
+                     "Dummy": dummy}.items():  # fmt: skip
+        text = text.replace(old, new)
+    sweep = simlab.sweep(simlab.loads(text), {f"{dummy}.hp": [50, 60]}, n=1000, seed=1)
+    console = Console(width=width, force_terminal=False, record=True)
+    monkeypatch.setattr(terminal, "console", console)
+    monkeypatch.setenv("COLUMNS", str(width))
+    print_sweep(sweep)
+    printed = console.export_text()
+    assert max(len(line) for line in printed.splitlines()) <= width, printed
+    assert not broken_names(printed, [GRAND_DUKE, dummy]), printed
+    flat = printed[printed.index("unchanged across") : printed.index("time-to-down (rounds")]
+    pairs = sweep.attacks().drop_duplicates(["attacker", "attack", "defender"])
+    exact = [exact_number(v) for v in pairs.exact_mean_damage]
+    assert column_cells(flat, "mean", rf"^ ?{GRAND_DUKE}:") == exact, flat
+    assert len(column_cells(flat, "damage", rf"^ ?{GRAND_DUKE}:")) == len(pairs), flat
+    downs = printed[printed.index("time-to-down (rounds") : printed.index("Every point ran")]
+    points = r"^.* (50|60) "
+    by_combatant = sweep.combatants().groupby("combatant", sort=False)
+    exact = [exact_number(v) for _, rows in by_combatant for v in rows.exact_mean_time_to_down]
+    assert column_cells(downs, "mean", points) == exact, downs
+    for header in ("rate", "downed", "median"):
+        cells = column_cells(downs, header, points)
+        assert len(cells) == len(sweep.combatants()) and all(cells), (header, downs)
+    sides = printed[printed.index("outcome (") :]
+    assert len(column_cells(sides, "rate", points)) == len(sweep.sides()), sides
