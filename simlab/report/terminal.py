@@ -1095,24 +1095,32 @@ def exact_attacks_table(solved: ExactResult) -> Table:
     return table
 
 
-def exact_duel_table(duel: DuelExact) -> Table:
+def exact_duel_table(duel: DuelExact) -> Table | Group:
     """The duel defender's exact time-to-down: mean, sd and median without the round
     cap, the mean among the fights it is down by the cap (what a simulation measures as
-    ``mean_time_to_down`` and ``--check`` compares), and P(down by the cap)."""
+    ``mean_time_to_down`` and ``--check`` compares), and P(down by the cap); laid out to
+    print whole (:func:`tables_printed_whole`), its columns going on in a further table
+    under the defender's name where a long name leaves them too little room."""
     from simlab.exact.engine import capped_median
 
-    table = console_table("time-to-down (exact, rounds)")
-    name_column(table, "combatant", [duel.defender])
-    for column in ("mean\nno cap", "sd\nno cap", "median\nno cap", "mean if\ndown by cap",
-                   "down by\nround cap"):  # fmt: skip
-        number_column(table, column)
+    headers = ["mean\nno cap", "sd\nno cap", "median\nno cap", "mean if\ndown by cap",
+               "down by\nround cap"]  # fmt: skip
     median = NOT_REACHED if duel.median is None else str(duel.median)
     if duel.median is not None and capped_median(duel) is None:
         median += f" (> cap {len(duel.pmf) - 1})"
     down, if_down, _ = duel.capped_moments()
-    table.add_row(duel.defender, f"{duel.mean:.5f}", f"{duel.variance**0.5:.4f}",
-                  median, f"{if_down:.5f}" if down > 0 else "—", f"{down:.6f}")  # fmt: skip
-    return table
+    cells = [f"{duel.mean:.5f}", f"{duel.variance**0.5:.4f}", median,
+             f"{if_down:.5f}" if down > 0 else "—", f"{down:.6f}"]  # fmt: skip
+
+    def build(broken: bool, columns: slice) -> Table:
+        table = console_table("time-to-down (exact, rounds)")
+        name_column(table, "combatant", [duel.defender])
+        for column in headers[columns]:
+            number_column(table, column)
+        table.add_row(duel.defender, *cells[columns])
+        return table
+
+    return one_renderable(tables_printed_whole(build))
 
 
 def print_refusals(refusals: list[tuple[str, str]], title: str, hint: str = "",

@@ -773,3 +773,24 @@ def test_run_check_writes_every_simulated_figure_to_the_decimals_of_the_column()
     printed = _printed_at(80, lambda: terminal.console.print(terminal.check_table(check)))
     simulated = column_cells(printed, "simulated", r"^ ?[a-z_]+: ")
     assert simulated == ["6.4400", "0.7500", "0.0807", "0.81235", "0", "1"], printed
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_simlab_exact_prints_every_column_of_the_duel_beside_a_long_name(width: int) -> None:
+    """``simlab exact`` of the training duel with a dummy named with 34 characters lost
+    its last column, P(down by the round cap), at 80 columns. Its columns go on in a
+    further table under the defender's name where they would not fit."""
+    text = (ROOT / "scenarios/glitters-d20/training-duel.yaml").read_text(encoding="utf-8")
+    for old, new in LONG_DUEL.items():
+        text = text.replace(old, new)
+    solved = api.exact(api.loads(text))
+    assert solved.duel is not None
+    down, if_down, _ = solved.duel.capped_moments()
+    printed = _printed_at(width, lambda: terminal.print_exact(solved))
+    assert max(len(line) for line in printed.splitlines()) <= width, printed
+    assert not broken_names(printed, LONG_DUEL.values()), printed
+    row = rf"^ ?{re.escape(LONG_DUEL['Dummy'])} "
+    assert column_cells(printed, "round cap", row) == [f"{down:.6f}"], printed
+    assert column_cells(printed, "by cap", row) == [f"{if_down:.5f}"], printed
+    cells = " ".join(line for line in printed.splitlines() if re.match(row, line)).split()
+    assert f"{solved.duel.mean:.5f}" in cells and str(solved.duel.median) in cells, printed
