@@ -712,6 +712,9 @@ def test_the_drift_table_prints_every_column_beside_a_long_name(width: int) -> N
     assert column_cells(text, "p", rows) == [c[6].split()[-1] for c in cells], text
 
 
+#: The first line of a row of the ``--check`` table: the figure it compares.
+CHECK_ROW = r"^ ?(hit_rate|crit_rate|mean_damage|down_by_round_cap|mean_time_to_down): "
+
 #: The glitters-d20 training duel's fighter, warhammer and dummy, renamed long.
 LONG_DUEL = {"Fighter": GRAND_DUKE, "warhammer": "two-handed executioner's greatsword",
              "Dummy": "Straw Effigy of the Drowned Chapel"}  # fmt: skip
@@ -734,7 +737,6 @@ def test_run_check_prints_every_column_beside_long_names(width: int) -> None:
     assert max(len(line) for line in printed.splitlines()) <= width, printed
     assert not broken_names(printed, LONG_DUEL.values()), printed
     rows = check.itertuples()
-    first_lines = r"^ ?[a-z_]+: "
     expected = {
         "exact": [terminal.exact_number(r.exact, r.figure) for r in rows],
         "z": [terminal.formatted(r.z, "+.2f") for r in check.itertuples()],
@@ -742,8 +744,8 @@ def test_run_check_prints_every_column_beside_long_names(width: int) -> None:
               for r in check.itertuples()],
     }  # fmt: skip
     for header, cells in expected.items():
-        assert column_cells(printed, header, first_lines) == cells, (header, printed)
-    simulated = column_cells(printed, "simulated", first_lines)
+        assert column_cells(printed, header, CHECK_ROW) == cells, (header, printed)
+    simulated = column_cells(printed, "simulated", CHECK_ROW)
     assert len(simulated) == len(check) and all(simulated), printed
 
 
@@ -771,7 +773,7 @@ def test_run_check_writes_every_simulated_figure_to_the_decimals_of_the_column()
                            1.2e-06, 0.25, 1.0, "binomial")],
                          columns=CHECK_COLUMNS)  # fmt: skip
     printed = _printed_at(80, lambda: terminal.console.print(terminal.check_table(check)))
-    simulated = column_cells(printed, "simulated", r"^ ?[a-z_]+: ")
+    simulated = column_cells(printed, "simulated", CHECK_ROW)
     assert simulated == ["6.4400", "0.7500", "0.0807", "0.81235", "0", "1"], printed
 
 
