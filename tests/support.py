@@ -190,6 +190,32 @@ def broken_names(text: str, names: Iterable[str]) -> list[str]:
     return found
 
 
+def column_cells(text: str, header: str, row: str) -> list[str]:
+    """The cells of the right-aligned column ``header`` in every table of printed
+    ``text`` that has one, top to bottom: the rightmost ``header`` on the last line of
+    a table's heading (``current`` of ``baseline →`` / ``current``; ``mean`` of ``mean
+    damage`` and ``exact`` / ``mean`` is the exact mean's) heads it. A table's lines are
+    those under its rule as wide as it (the first line that is not, a note, ends it); on
+    each that matches the pattern ``row`` (a row's first line), its cell is the word
+    that ends where the header ends, "" where none does. An empty list where no table
+    has the column: it was cut at the terminal's edge."""
+    lines = text.splitlines()
+    rules = [k for k, line in enumerate(lines) if set(line.strip()) == {"─"}]
+    cells = []
+    for k, next_rule in zip(rules, [*rules[1:], len(lines)], strict=True):
+        headings = list(re.finditer(rf"(?<!\S){re.escape(header)}(?!\S)", lines[k - 1]))
+        if not headings:
+            continue
+        end = headings[-1].end()
+        for below in lines[k + 1 : next_rule]:
+            if len(below) != len(lines[k]):
+                break
+            if re.match(row, below):
+                word = re.search(r"(\S+)$", below[:end])
+                cells.append(word[1] if word and below[end : end + 1] in ("", " ") else "")
+    return cells
+
+
 # ---------------------------------------------------------------------------------------
 # Small scenarios
 # ---------------------------------------------------------------------------------------

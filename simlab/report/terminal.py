@@ -6,6 +6,7 @@ line is printed when the run finishes.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import re
@@ -24,6 +25,7 @@ from rich.table import Table
 from rich.text import Text
 
 from simlab.analysis.result import Result
+from simlab.analysis.stats import normal_quantile
 from simlab.report.width import NARROWEST, broken_at_spaces, fits_a_width, items, listed, packed
 from simlab.report.words import counted, overrides_said
 from simlab.scenario.common import RATE_FIGURES
@@ -538,17 +540,42 @@ def broken_figures(cells: Sequence[str]) -> list[str]:
     :func:`median_and_interval`) in the fewest columns that keep every figure whole: a
     cell longer than the longest figure or interval among them broken between the two,
     ``not reached`` / ``[9, not reached]``, ``0.655`` / ``± 0.007``, where ``5 [5, 5]``
-    keeps to its line beside ``not reached [9, not reached]``."""
+    keeps to its line beside ``not reached [9, not reached]``. A figure moved from
+    another (the drift gate's ``0.8593 → 0.7779``) breaks after its arrow."""
     parts = [_figure_parts(cell) for cell in cells]
     width = max((len(part) for cell in parts for part in cell), default=0)
     return [cell if len(cell) <= width else "\n".join(cell_parts)
             for cell, cell_parts in zip(cells, parts, strict=True)]  # fmt: skip
 
 
+def broken_columns(headers: Sequence[str],
+                   rows: Sequence[Sequence[str]]) -> tuple[list[str], list[list[str]]]:  # fmt: skip
+    """Columns of figures (``rows`` of cells under ``headers``) in fewer columns of the
+    console: each header on a line a word (``mean`` / ``damage``), each column's
+    figures broken between value and interval where long (:func:`broken_figures`).
+
+    Parameters
+    ----------
+    headers : Sequence[str]
+        The columns' headers.
+    rows : Sequence[Sequence[str]]
+        The cells of each row, a cell per header.
+
+    Returns
+    -------
+    tuple of (list of str, list of list of str)
+        The headers and rows, broken.
+    """
+    columns = [broken_figures([row[k] for row in rows]) for k in range(len(headers))]
+    broken = [list(row) for row in zip(*columns, strict=True)] if rows else []
+    return [header.replace(" ", "\n") for header in headers], broken
+
+
 def _figure_parts(cell: str) -> list[str]:
     """A cell's figure and its interval, ``["30", "[28, not reached]"]``, ``["0.655",
-    "± 0.007"]``, ``["0", "(< 0.002)"]``; the cell alone where it has none."""
-    match = re.search(r" (?=[±\[(])", cell)
+    "± 0.007"]``, ``["0", "(< 0.002)"]``, or a figure and the one it moved to,
+    ``["0.8593 →", "0.7779"]``; the cell alone where it has none."""
+    match = re.search(r" (?=[±\[(])|(?<= →) ", cell)
     return [cell[: match.start()], cell[match.end() :]] if match else [cell]
 
 
@@ -790,19 +817,15 @@ def _headed_tables(title: str, groups: list[tuple[str, str, list[int]]],
     goes on two lines, its value over its interval (``0.655`` / ``± 0.007``,
     :func:`broken_figures`), and so does each header (``mean`` / ``damage``); where
     even so they are, the figures' columns are spread over tables
-    (:func:`fitted_tables`)."""
-    table = _headed_table(title, groups, defenders, headers, figures)
-    if prints_whole(table):
-        return table
-    columns = [broken_figures([row[k] for row in figures]) for k in range(len(headers))]
-    broken = [list(row) for row in zip(*columns, strict=True)]
-    headers = [header.replace(" ", "\n") for header in headers]
-    table = _headed_table(title, groups, defenders, headers, broken)
-    if prints_whole(table):
-        return table
-    return Group(*fitted_tables(
-        lambda some: _headed_table(title, groups, defenders, headers[some],
-                                   [row[some] for row in broken]), len(headers)))  # fmt: skip
+    (:func:`tables_printed_whole`)."""
+    laid_out = {False: (headers, figures), True: broken_columns(headers, figures)}
+
+    def build(broken: bool, columns: slice) -> Table:
+        shown, cells = laid_out[broken]
+        return _headed_table(title, groups, defenders, shown[columns],
+                             [row[columns] for row in cells])  # fmt: skip
+
+    return one_renderable(tables_printed_whole(build))
 
 
 def _headed_table(title: str, groups: list[tuple[str, str, list[int]]],
@@ -904,19 +927,45 @@ def combatants_table(result: Result, with_events: bool = True, broken: bool = Fa
 
 def time_to_down_tables(result: Result, with_events: bool = False) -> list[Table]:
     """The time-to-down table (:func:`combatants_table`) laid out to print whole in the
-    console's width: where it would not, its medians broken between figure and interval
-    (``not reached`` / ``[9, not reached]``); where even so it would not (a long name),
-    its columns spread over as few tables as print whole, each headed by the
-    combatants' names (:func:`fitted_tables`)."""
-    whole = combatants_table(result, with_events)
-    if prints_whole(whole):
-        return [whole]
-    broken = combatants_table(result, with_events, broken=True)
-    if prints_whole(broken):
-        return [broken]
-    count = len(broken.columns) - 1
-    return fitted_tables(lambda columns: combatants_table(result, with_events, True, columns),
-                         count)  # fmt: skip
+    console's width (:func:`tables_printed_whole`): where it would not, its medians
+    broken between figure and interval (``not reached`` / ``[9, not reached]``); where
+    even so it would not (a long name), its columns spread over as few tables as print
+    whole, each headed by the combatants' names."""
+    return tables_printed_whole(functools.partial(combatants_table, result, with_events))
+
+
+def tables_printed_whole(build: Callable[[bool, slice], Table], names: int = 1) -> list[Table]:
+    """A table laid out to print whole at the console's width (:func:`prints_whole`), as
+    every table of names and figures is: as it is, where it prints so; else broken
+    (``build(True, ...)``: its figures on two lines, value over interval, where long,
+    :func:`broken_figures`, and its headers as the table breaks them); where even so it
+    would not (a long name), its columns after the ``names`` first spread over as few
+    tables as print whole, each beside those (:func:`fitted_tables`).
+
+    Parameters
+    ----------
+    build : Callable[[bool, slice], Table]
+        ``build(broken, columns)`` makes the table, broken or not, with the slice
+        ``columns`` of its columns after its names (``slice(None)``: all).
+    names : int
+        How many of its first columns name its rows (and are in every table).
+
+    Returns
+    -------
+    list of Table
+        One table, or the tables its columns are spread over, in order.
+    """
+    for broken in (False, True):
+        table = build(broken, slice(None))
+        if prints_whole(table):
+            return [table]
+    return fitted_tables(lambda columns: build(True, columns), len(table.columns) - names)
+
+
+def one_renderable(tables: Sequence[Table]) -> Table | Group:
+    """The table of ``tables`` where there is one, else a group of them that prints them
+    one under the other (:func:`tables_printed_whole`)."""
+    return tables[0] if len(tables) == 1 else Group(*tables)
 
 
 def fitted_tables(build: Callable[[slice], Table], count: int,
@@ -1046,24 +1095,32 @@ def exact_attacks_table(solved: ExactResult) -> Table:
     return table
 
 
-def exact_duel_table(duel: DuelExact) -> Table:
+def exact_duel_table(duel: DuelExact) -> Table | Group:
     """The duel defender's exact time-to-down: mean, sd and median without the round
     cap, the mean among the fights it is down by the cap (what a simulation measures as
-    ``mean_time_to_down`` and ``--check`` compares), and P(down by the cap)."""
+    ``mean_time_to_down`` and ``--check`` compares), and P(down by the cap); laid out to
+    print whole (:func:`tables_printed_whole`), its columns going on in a further table
+    under the defender's name where a long name leaves them too little room."""
     from simlab.exact.engine import capped_median
 
-    table = console_table("time-to-down (exact, rounds)")
-    name_column(table, "combatant", [duel.defender])
-    for column in ("mean\nno cap", "sd\nno cap", "median\nno cap", "mean if\ndown by cap",
-                   "down by\nround cap"):  # fmt: skip
-        number_column(table, column)
+    headers = ["mean\nno cap", "sd\nno cap", "median\nno cap", "mean if\ndown by cap",
+               "down by\nround cap"]  # fmt: skip
     median = NOT_REACHED if duel.median is None else str(duel.median)
     if duel.median is not None and capped_median(duel) is None:
         median += f" (> cap {len(duel.pmf) - 1})"
     down, if_down, _ = duel.capped_moments()
-    table.add_row(duel.defender, f"{duel.mean:.5f}", f"{duel.variance**0.5:.4f}",
-                  median, f"{if_down:.5f}" if down > 0 else "—", f"{down:.6f}")  # fmt: skip
-    return table
+    cells = [f"{duel.mean:.5f}", f"{duel.variance**0.5:.4f}", median,
+             f"{if_down:.5f}" if down > 0 else "—", f"{down:.6f}"]  # fmt: skip
+
+    def build(broken: bool, columns: slice) -> Table:
+        table = console_table("time-to-down (exact, rounds)")
+        name_column(table, "combatant", [duel.defender])
+        for column in headers[columns]:
+            number_column(table, column)
+        table.add_row(duel.defender, *cells[columns])
+        return table
+
+    return one_renderable(tables_printed_whole(build))
 
 
 def print_refusals(refusals: list[tuple[str, str]], title: str, hint: str = "",
@@ -1115,36 +1172,53 @@ def print_exact(solved: ExactResult) -> None:
     print_refusals(refusals, "not solved exactly", "; use `simlab run` to simulate them", names)
 
 
-def _simulated_cell(value: float, figure: str) -> str:
-    """A simulated figure of the ``--check`` table to 4 significant digits, or to the
-    decimals it needs not to read as 0 or as a rate's 1 that it is not (``0.99996``,
-    not ``1``); "—" where there is none."""
+def _simulated_cell(value: float, figure: str, std_error: float) -> str:
+    """A simulated figure of the ``--check`` table to the decimals of the exact answers
+    beside it (:data:`EXACT_DECIMALS`), or to those its own precision calls for where
+    more (its 95% interval, ``± 1.96`` standard errors, as :func:`interval_decimals`
+    gives them), trailing zeros kept so that a column reads alike (``6.4400`` beside
+    ``6.4436``, never ``6.44``); more where it would read as 0 or as a rate's 1 that it
+    is not (``0.99996``). A figure at 0, or a rate at 1, is ``0`` or ``1`` (every
+    attempt missed, every encounter downed); "—" where there is none."""
     if pd.isna(value):
         return "—"
     within = figure_range(figure)
-    text = f"{value:.4g}"
-    limits = {0.0, *(limit for limit in within if math.isfinite(limit))} - {value}
-    return decimals(value, EXACT_DECIMALS, within) if float(text) in limits else text
+    if value in within:
+        return plain_number(value)
+    half = normal_quantile(0.95) * std_error
+    own = interval_decimals(value, value - half, value + half) if half > 0 else 0
+    return decimals(value, max(EXACT_DECIMALS, own), within)
 
 
-def check_table(check: pd.DataFrame) -> Table:
+def check_table(check: pd.DataFrame) -> Table | Group:
     """Simulated vs exact, per figure, in standard errors; the exact answer as every
-    table writes one (:func:`exact_number`: ``0.1520``, ``0.9999997``)."""
+    table writes one (:func:`exact_number`: ``0.1520``, ``0.9999997``). Laid out to
+    print whole at the console's width (:func:`tables_printed_whole`): beside a long
+    name its headers go on a line a word, and where even so it would not fit, its
+    columns go on in a further table under the figures' names."""
     from simlab.exact.engine import BINOMIAL_P
 
-    table = console_table("check against the exact answers")
     figures = [Parts([f"{r.figure}:", *pair_parts(r.attacker, r.attack, r.defender)], "  ")
                for r in check.itertuples()]  # fmt: skip
-    name_column(table, "figure", figures)
-    for column in ("simulated", "exact", "std error", "z", "p"):
-        number_column(table, column)
-    for figure, r in zip(figures, check.itertuples(), strict=True):
-        mark = BINOMIAL_MARK if getattr(r, "p_kind", "") == BINOMIAL_P else ""
-        table.add_row(figure, _simulated_cell(r.simulated, r.figure),
-                      exact_number(r.exact, r.figure),
-                      f"{r.std_error:.2g}", formatted(r.z, "+.2f"),
-                      format_p(r.p_value) + mark)  # fmt: skip
-    return table
+    headers = ["simulated", "exact", "std error", "z", "p"]
+    rows = [[_simulated_cell(r.simulated, r.figure, r.std_error),
+             exact_number(r.exact, r.figure), f"{r.std_error:.2g}", formatted(r.z, "+.2f"),
+             format_p(r.p_value) + (BINOMIAL_MARK if getattr(r, "p_kind", "") == BINOMIAL_P
+                                    else "")]
+            for r in check.itertuples()]  # fmt: skip
+    laid_out = {False: (headers, rows), True: broken_columns(headers, rows)}
+
+    def build(broken: bool, columns: slice) -> Table:
+        shown, cells = laid_out[broken]
+        table = console_table("check against the exact answers")
+        name_column(table, "figure", figures)
+        for column in shown[columns]:
+            number_column(table, column)
+        for figure, row in zip(figures, cells, strict=True):
+            table.add_row(figure, *row[columns])
+        return table
+
+    return one_renderable(tables_printed_whole(build))
 
 
 #: The mark of a ``--check`` row whose p is the exact binomial one, and its footnote.
@@ -1326,9 +1400,10 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
              "from the baseline (every figure compared: report.html)")  # fmt: skip
     table = _wide_drift_table(title, moved) if is_wide() else None
     wide = table is not None and _narrowest(table) <= console.width
-    if not wide:
-        table = _narrow_drift_table(title, moved)
-    console.print(table)
+    narrow = functools.partial(_narrow_drift_table, title, moved)
+    tables = [table] if wide else tables_printed_whole(narrow, names=2)
+    for table in tables:
+        console.print(table)
     if not wide:
         console.print('status "changed": statistically different, within tolerance.',
                       markup=False, highlight=False)  # fmt: skip
@@ -1369,9 +1444,13 @@ def _wide_drift_table(title: str, moved: pd.DataFrame) -> Table:
     return table
 
 
-def _narrow_drift_table(title: str, moved: pd.DataFrame) -> Table:
+def _narrow_drift_table(title: str, moved: pd.DataFrame, broken: bool = False,
+                        columns: slice = slice(None)) -> Table:  # fmt: skip
     """Status, what (scenario, rules, figure and subject, broken between names only),
-    baseline → current, change and Holm p."""
+    baseline → current, change and Holm p: the ``columns`` of these three alone;
+    ``broken``, baseline and current on two lines where long (``0.8593 →`` /
+    ``0.7779``, :func:`broken_figures`), and the header too, where a long name leaves
+    them too little room (:func:`print_drift`)."""
     from simlab.report.render import drift_cells
 
     table = console_table(title)
@@ -1380,10 +1459,12 @@ def _narrow_drift_table(title: str, moved: pd.DataFrame) -> Table:
             for row, c in zip(moved.itertuples(), cells, strict=True)]  # fmt: skip
     table.add_column("status", no_wrap=True)
     name_column(table, "figure", what)
-    for column in ("baseline → current", "change", "Holm p"):
+    moves = ["" if c[3] == c[4] == "—" else f"{c[3]} → {c[4]}" for c in cells]
+    moves = broken_figures(moves) if broken else moves
+    headers = ["baseline →\ncurrent" if broken else "baseline → current", "change", "Holm p"]
+    for column in headers[columns]:
         number_column(table, column)
-    for c, name in zip(cells, what, strict=True):
+    for c, name, moved_from in zip(cells, what, moves, strict=True):
         status = "changed" if c[0].startswith("changed") else c[0]
-        moved_from = "" if c[3] == c[4] == "—" else f"{c[3]} → {c[4]}"
-        table.add_row(status, name, moved_from, c[5], c[6])
+        table.add_row(status, name, *[moved_from, c[5], c[6]][columns])
     return table

@@ -13,7 +13,7 @@ import functools
 import itertools
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
@@ -28,6 +28,7 @@ from simlab.report.terminal import (
     Parts,
     arrow_parts,
     bounds,
+    broken_columns,
     broken_figures,
     console_table,
     covering_half,
@@ -55,6 +56,7 @@ from simlab.report.width import at_separators, items, listed
 from simlab.report.words import already, counted
 
 if TYPE_CHECKING:
+    from rich.console import Group
     from rich.table import Table
 
     from simlab.tuning.compare import Comparison
@@ -89,52 +91,80 @@ def sweep_attack_tables(sweep: SweepResult, stacked: bool = False) -> list[Table
     ``value ± half-width``, no crit column for a rule system without crits; then one
     table of the pairs it leaves flat, each figure as the range of its estimates.
     ``stacked``: the varied values in one ``point`` column (:func:`point_cells`)."""
+    return [build(False, slice(None)) for build, _ in _attack_layouts(sweep, stacked)]
+
+
+#: A sweep's table as ``build(broken, columns)`` makes it
+#: (:func:`~simlab.report.terminal.tables_printed_whole`), and how many of its first
+#: columns name its rows.
+_Layout = tuple[Callable[[bool, slice], "Table"], int]
+
+
+def _attack_layouts(sweep: SweepResult, stacked: bool) -> list[_Layout]:
+    """The layouts of :func:`sweep_attack_tables`: a table per pair the sweep moves,
+    its rows named by the varied fields' columns, then the table of the pairs it leaves
+    flat, named by the pair."""
     from simlab.tuning.sweep import PAIR, moving_pairs, pair_figures
 
     frame = sweep.attacks()
     moving, flat = moving_pairs(sweep)
     figures = pair_figures(sweep.rules)
-    crits = "crit_rate" in figures
     curves = frame.merge(moving, on=PAIR, sort=False)
-    tables = []
-    for (attacker, attack, defender), curve in curves.groupby(PAIR, sort=False):
-        table = console_table(f"{pair_heading(attacker, attack, defender)} (± 95% interval)")
-        _field_columns(table, sweep, stacked)
-        exact = bool(curve.exact_mean_damage.notna().any())
-        for column in ("hit rate", *(["crit rate"] if crits else []), "mean damage",
-                       *(["exact\nmean"] if exact else [])):  # fmt: skip
-            number_column(table, column)
-        for _, r in curve.iterrows():
-            crit = [_estimate(r, "crit_rate")] if crits else []
-            table.add_row(*point_cells(r, sweep, stacked), _estimate(r, "hit_rate"),
-                          *crit, _estimate(r, "mean_damage"),
-                          *([_exact_cell(r.exact_mean_damage)] if exact else []))  # fmt: skip
-        tables.append(table)
+    fields = 1 if stacked else len(sweep.fields)
+    layouts: list[_Layout] = [
+        (functools.partial(_curve_table, sweep, pair, curve, figures, stacked), fields)
+        for pair, curve in curves.groupby(PAIR, sort=False)]  # fmt: skip
     if not flat.empty:
-        tables.append(_flat_pairs_table(frame.merge(flat, on=PAIR, sort=False), figures))
-    return tables
+        pairs = frame.merge(flat, on=PAIR, sort=False)
+        layouts.append((functools.partial(_flat_pairs_table, pairs, figures), 1))
+    return layouts
 
 
-def _flat_pairs_table(frame: pd.DataFrame, figures: list[str]) -> Table:
+def _curve_table(sweep: SweepResult, pair: tuple[str, str, str], curve: pd.DataFrame,
+                 figures: list[str], stacked: bool, broken: bool = False,
+                 columns: slice = slice(None)) -> Table:  # fmt: skip
+    """The damage curve of one attack pair (``curve``, a row per point) with the
+    ``columns`` of its figures after the varied fields' (``broken``:
+    :func:`~simlab.report.terminal.broken_columns`)."""
+    crits = "crit_rate" in figures
+    exact = bool(curve.exact_mean_damage.notna().any())
+    headers = ["hit rate", *(["crit rate"] if crits else []), "mean damage",
+               *(["exact\nmean"] if exact else [])]  # fmt: skip
+    rows = [[_estimate(r, "hit_rate"), *([_estimate(r, "crit_rate")] if crits else []),
+             _estimate(r, "mean_damage"), *([_exact_cell(r.exact_mean_damage)] if exact else [])]
+            for _, r in curve.iterrows()]  # fmt: skip
+    headers, rows = broken_columns(headers, rows) if broken else (headers, rows)
+    table = console_table(f"{pair_heading(*pair)} (± 95% interval)")
+    _field_columns(table, sweep, stacked)
+    for column in headers[columns]:
+        number_column(table, column)
+    for (_, r), cells in zip(curve.iterrows(), rows, strict=True):
+        table.add_row(*point_cells(r, sweep, stacked), *cells[columns])
+    return table
+
+
+def _flat_pairs_table(frame: pd.DataFrame, figures: list[str], broken: bool = False,
+                      columns: slice = slice(None)) -> Table:  # fmt: skip
     """The attack pairs a sweep leaves flat, one row each: every one of ``figures`` as
     the lowest and highest estimate over the points (``0.547–0.549``; one number when
-    they agree to the digits shown), and the exact mean damage where known."""
+    they agree to the digits shown), and the exact mean damage where known; the
+    ``columns`` of these alone (``broken``: their headers on a line a word)."""
     from simlab.tuning.sweep import PAIR
 
     pairs = frame.groupby(PAIR, sort=False)
     names = [Parts(pair_parts(*key), indent="  ") for key, _ in pairs]
+    exact = bool(frame.exact_mean_damage.notna().any())
+    headers = [f.replace("_", " ") for f in figures] + (["exact\nmean"] if exact else [])
+    rows = [[_value_range(pair[f], f) for f in figures]
+            + ([_exact_cell(pair.exact_mean_damage.iloc[0])] if exact else [])
+            for _, pair in pairs]  # fmt: skip
+    headers, rows = broken_columns(headers, rows) if broken else (headers, rows)
     table = console_table("unchanged across the sweep (lowest–highest over the points)")
     name_column(table, "attack", names)
-    for figure in figures:
-        number_column(table, figure.replace("_", " "))
-    exact = bool(frame.exact_mean_damage.notna().any())
-    if exact:
-        number_column(table, "exact\nmean")
-    for name, (_, rows) in zip(names, pairs, strict=True):
-        cells = [_value_range(rows[f], f) for f in figures]
-        if exact:
-            cells.append(_exact_cell(rows.exact_mean_damage.iloc[0]))
-        table.add_row(name, *cells)
+    for column in headers[columns]:
+        number_column(table, column)
+    for name, cells in zip(names, rows, strict=True):
+        table.add_row(name, *cells[columns])
     return table
 
 
@@ -148,40 +178,49 @@ def _value_range(values: pd.Series, figure: str) -> str:
     return lo if lo == hi else f"{lo}–{hi}"
 
 
-def sweep_combatants_table(sweep: SweepResult, stacked: bool = False,
-                           broken: bool = False) -> Table:  # fmt: skip
+def sweep_combatants_table(sweep: SweepResult, stacked: bool = False, broken: bool = False,
+                           columns: slice = slice(None)) -> Table:  # fmt: skip
     """Down rate, time-to-down and win rate at every point, as a terminal table
     (``stacked``: the varied values in one column, :func:`point_cells`; ``broken``: the
     medians broken between figure and interval where long,
-    :func:`~simlab.report.terminal.broken_figures`)."""
+    :func:`~simlab.report.terminal.broken_figures`; ``columns``: those of its figures,
+    after the combatant and the varied fields, alone)."""
     frame = sweep.combatants()
     table = console_table("time-to-down (rounds, ± 95% interval)")
     name_column(table, "combatant", list(frame.combatant))
     _field_columns(table, sweep, stacked)
     exact = bool(frame.exact_mean_time_to_down.notna().any())
-    for column in ("down rate", "mean if\ndowned", "median", *(["exact\nmean"] if exact else [])):
+    headers = ["down rate", "mean if\ndowned", "median", *(["exact\nmean"] if exact else [])]
+    for column in headers[columns]:
         number_column(table, column)
     rows = list(_grouped(frame, "combatant"))
     medians = [median_cell(r) for _, r, _ in rows]
     for (name, r, last), median in zip(rows, broken_figures(medians) if broken else medians,
                                        strict=True):  # fmt: skip
-        table.add_row(name, *point_cells(r, sweep, stacked), _estimate(r, "down_rate"),
-                      _estimate(r, "mean_time_to_down"), median,
-                      *([_exact_cell(r.exact_mean_time_to_down)] if exact else []),
+        cells = [_estimate(r, "down_rate"), _estimate(r, "mean_time_to_down"), median,
+                 *([_exact_cell(r.exact_mean_time_to_down)] if exact else [])]  # fmt: skip
+        table.add_row(name, *point_cells(r, sweep, stacked), *cells[columns],
                       end_section=last)  # fmt: skip
     return table
 
 
-def sweep_sides_table(sweep: SweepResult, stacked: bool = False) -> Table:
+def sweep_sides_table(sweep: SweepResult, stacked: bool = False, broken: bool = False,
+                      columns: slice = slice(None)) -> Table:  # fmt: skip
     """Win rate of each side (and the draw rate) at every point, as a terminal table
-    (``stacked``: the varied values in one column, :func:`point_cells`)."""
+    (``stacked``: the varied values in one column, :func:`point_cells`; ``broken``: the
+    win rates broken between figure and interval where long; ``columns``: as for
+    :func:`sweep_combatants_table`)."""
     frame = sweep.sides()
     table = console_table("outcome (± 95% interval)")
     name_column(table, "side", [str(s) for s in frame.side])
     _field_columns(table, sweep, stacked)
-    number_column(table, "win rate")
-    for name, r, last in _grouped(frame, "side"):
-        table.add_row(name, *point_cells(r, sweep, stacked), _estimate(r, "win_rate"),
+    grouped = list(_grouped(frame, "side"))
+    headers, rows = ["win rate"], [[_estimate(r, "win_rate")] for _, r, _ in grouped]
+    headers, rows = broken_columns(headers, rows) if broken else (headers, rows)
+    for column in headers[columns]:
+        number_column(table, column)
+    for (name, r, last), cells in zip(grouped, rows, strict=True):
+        table.add_row(name, *point_cells(r, sweep, stacked), *cells[columns],
                       end_section=last)  # fmt: skip
     return table
 
@@ -296,28 +335,38 @@ def print_sweep(sweep: SweepResult) -> None:
     terminal.say_items(items(sweep.scenario, *fixed, at_separators(sweep.per_point()),
                              f"seed {sweep.seed}", listed("varied:", sweep.fields)))  # fmt: skip
     tables = _sweep_tables(sweep, stacked=False)
-    if not all(_fits(table) for table in tables):
+    if not all(_fits(table) for group in tables for table in group):
         tables = _sweep_tables(sweep, stacked=True)
         terminal.say_items(point_key(sweep))
     *attacks, combatants, sides = tables
-    for table in attacks:
+    for table in [*itertools.chain(*attacks), *combatants]:
         terminal.console.print(table)
-    terminal.console.print(combatants)
     terminal.console.print(sweep_note(sweep), markup=False, highlight=False)
-    terminal.console.print(sides)
+    for table in sides:
+        terminal.console.print(table)
 
 
-def _sweep_tables(sweep: SweepResult, stacked: bool) -> list[Table]:
-    """Every table of a sweep, in print order, each :func:`_fitted`; ``stacked``, the
-    time-to-down table's medians broken between figure and interval where it would not
-    print whole otherwise (three fields' points beside ``not reached [8, not
-    reached]``)."""
-    tables = [*sweep_attack_tables(sweep, stacked), sweep_combatants_table(sweep, stacked),
-              sweep_sides_table(sweep, stacked)]  # fmt: skip
-    tables = [_fitted(table) for table in tables]
-    if stacked and not _fits(tables[-2]):
-        tables[-2] = _fitted(sweep_combatants_table(sweep, stacked, broken=True))
-    return tables
+def _sweep_tables(sweep: SweepResult, stacked: bool) -> list[list[Table]]:
+    """Every table of a sweep, in print order, each :func:`_fitted`; ``stacked``, each
+    laid out to print whole (:func:`~simlab.report.terminal.tables_printed_whole`):
+    where it would not otherwise, its figures broken between figure and interval (the
+    time-to-down table's medians, three fields' points beside ``not reached [8, not
+    reached]``), and where even so it would not (a long name), its columns spread over
+    tables under its names and points."""
+    fields = 1 if stacked else len(sweep.fields)
+    layouts: list[_Layout] = [
+        *_attack_layouts(sweep, stacked),
+        (functools.partial(sweep_combatants_table, sweep, stacked), 1 + fields),
+        (functools.partial(sweep_sides_table, sweep, stacked), 1 + fields),
+    ]
+    if not stacked:
+        return [[_fitted(build(False, slice(None)))] for build, _ in layouts]
+    return [terminal.tables_printed_whole(_fitted_build(build), names) for build, names in layouts]
+
+
+def _fitted_build(build: Callable[[bool, slice], Table]) -> Callable[[bool, slice], Table]:
+    """``build``, its tables :func:`_fitted`."""
+    return lambda broken, columns: _fitted(build(broken, columns))
 
 
 def _fits(table: Table) -> bool:
@@ -383,29 +432,43 @@ def unchanged_line(unchanged: pd.DataFrame) -> str:
     )
 
 
-def compare_table(frame: pd.DataFrame) -> Table:
+def compare_table(frame: pd.DataFrame) -> Table | Group:
     """Figures of a comparison (rows of ``Comparison.figures``) as a terminal table: the
     difference with its paired 95% interval and how much narrower it is than two
     independent runs' (the independent interval itself too in a wide terminal).
 
     In a wide terminal, the first wide layout (:data:`COMPARE_LAYOUTS`) in which every
     pair keeps to one line; else the tight one where it fits, pairs broken after their
-    arrows; else the narrow one. A layout wider than the terminal would be cut at its
-    edge, ``4.0`` printed ``4.``.
+    arrows; else the narrow one, laid out to print whole as every table is
+    (:func:`~simlab.report.terminal.tables_printed_whole`): beside a long name its
+    differences on two lines, value over interval, and where even so it would not fit,
+    its columns go on in a further table under the figures' names. A layout wider
+    than the terminal would be cut at its edge, ``4.0`` printed ``4.``.
     """
-    layouts = COMPARE_LAYOUTS if is_wide() else COMPARE_LAYOUTS[-1:]
-    tables = [_compare_layout(frame, layout) for layout in layouts]
-    whole = [t for t in tables[:-1] if _natural_width(t) <= terminal.console.width]
-    return (whole or [t for t in tables[1:] if _fits(t)] or tables[-1:])[0]
+    if is_wide():
+        tables = [_compare_layout(frame, layout) for layout in COMPARE_LAYOUTS[:-1]]
+        whole = [t for t in tables if _natural_width(t) <= terminal.console.width]
+        whole = whole or [t for t in tables[1:] if _fits(t)]
+        if whole:
+            return whole[0]
+    return terminal.one_renderable(terminal.tables_printed_whole(
+        lambda broken, columns: _compare_layout(frame, "narrow", broken, columns),
+        names=COMPARE_NAMES))  # fmt: skip
 
 
 #: The layouts of the comparison table, widest first: the independent interval with
 #: padded columns, with one space of padding between columns, and without it.
 COMPARE_LAYOUTS = ("padded", "tight", "narrow")
+#: The comparison table's columns that name its rows: the mark, the figure and its pair.
+COMPARE_NAMES = 3
 
 
-def _compare_layout(frame: pd.DataFrame, layout: str) -> Table:
-    """:func:`compare_table` in one of :data:`COMPARE_LAYOUTS`."""
+def _compare_layout(frame: pd.DataFrame, layout: str, broken: bool = False,
+                    columns: slice = slice(None)) -> Table:  # fmt: skip
+    """:func:`compare_table` in one of :data:`COMPARE_LAYOUTS`, with the ``columns`` of
+    its figures (after the :data:`COMPARE_NAMES`) alone; ``broken``, each difference
+    on two lines where long, value over interval
+    (:func:`~simlab.report.terminal.broken_columns`)."""
     labels = [FIGURE_LABELS.get(f, f.replace("_", " ")) for f in frame.figure]
     # a pair (``Bruna warhammer → Ghoul 2``) longer than the room its column has breaks
     # after its arrow, the defender's name whole (a wrap inside the column put ``Ghoul``
@@ -426,8 +489,6 @@ def _compare_layout(frame: pd.DataFrame, layout: str) -> Table:
     # one line in 80 columns; the note below the table names it
     numbers = ("A", "B", "diff", *(["independent 95%"] if wide else []),
                "narrower\n×" if wide else "×")  # fmt: skip
-    for column in numbers:
-        number_column(table, column)
     marks, cells = [], []
     for r in frame.itertuples():
         digits = compare_digits(r)
@@ -436,8 +497,11 @@ def _compare_layout(frame: pd.DataFrame, layout: str) -> Table:
         cells.append([_number(r.a, digits, r.figure), _number(r.b, digits, r.figure),
                       _diff(r.diff, r.diff_ci_lo, r.diff_ci_hi, digits), *independent,
                       times_narrower(r.narrowing)])  # fmt: skip
+    headers, cells = broken_columns(numbers, cells) if broken else (list(numbers), cells)
+    for column in headers[columns]:
+        number_column(table, column)
     for mark, label, on, row in zip(marks, labels, ons, cells, strict=True):
-        table.add_row(mark, label, on, *row)
+        table.add_row(mark, label, on, *row[columns])
     return table
 
 

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 import simlab
 from simlab.cli import main
 from simlab.report import terminal
-from tests.support import broken_names
+from tests.support import broken_names, column_cells
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
@@ -501,3 +501,85 @@ def test_compare_cuts_no_number_at_any_width_from_80_to_200(comparisons: list[An
             assert "Attacker strike →" in text and "          strike →" not in text, text
     finally:
         terminal.console = saved
+
+
+#: A combatant's name of 39 characters (re-check of the fixed tables: 34 and more).
+GRAND_DUKE = "Grand Duke Ferdinand of the Sunken Keep"
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_compare_prints_every_column_beside_a_long_name(monkeypatch: pytest.MonkeyPatch,
+                                                        width: int) -> None:  # fmt: skip
+    """Re-check: ``simlab compare`` of a combatant named with 39 characters lost its
+    ``diff`` and ``×`` columns at 80 columns. Each difference goes on two lines there,
+    value over interval, and where even so the table would not fit, its columns go on
+    in a further table under the figures: every figure's A, B, diff and × printed."""
+    from rich.console import Console
+
+    from simlab.report.tuning_terminal import (
+        FIGURE_LABELS,
+        print_compare,
+        shown_figures,
+        times_narrower,
+    )
+
+    scenario = simlab.loads(QUICKSTART.read_text(encoding="utf-8").replace("Kaito", GRAND_DUKE))
+    comparison = simlab.compare(scenario, changes={f"{GRAND_DUKE}.hp": 26}, n=2000)
+    console = Console(width=width, force_terminal=False, record=True)
+    monkeypatch.setattr(terminal, "console", console)
+    monkeypatch.setenv("COLUMNS", str(width))
+    print_compare(comparison)
+    text = console.export_text()
+    assert max(len(line) for line in text.splitlines()) <= width, text
+    assert not broken_names(text, [GRAND_DUKE]), text
+    listed = shown_figures(comparison.figures)[0]
+    labels = "|".join(re.escape(label) for label in FIGURE_LABELS.values())
+    rows = rf"^ ?(✱✱|✱)? *({labels}) "
+    assert column_cells(text, "×", rows) == [times_narrower(r) for r in listed.narrowing], text
+    for header in ("A", "B", "diff"):
+        cells = column_cells(text, header, rows)
+        assert len(cells) == len(listed) and all(cells), (header, text)
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_a_sweep_prints_every_column_of_every_table_beside_long_names(
+    monkeypatch: pytest.MonkeyPatch, width: int
+) -> None:
+    """Re-check: a sweep of the training duel with names of 34–39 characters lost the
+    time-to-down table's median and exact columns at 80 columns, and the unchanged
+    pairs' exact mean. Where a table does not fit even with one ``point`` column, its
+    figures break between value and interval and its columns go on in a further table
+    under its names and points: every figure of every table printed."""
+    from rich.console import Console
+
+    from simlab.report.terminal import exact_number
+    from simlab.report.tuning_terminal import print_sweep
+
+    dummy = "Straw Effigy of the Drowned Chapel"
+    text = (ROOT / "scenarios/glitters-d20/training-duel.yaml").read_text(encoding="utf-8")
+    for old, new in {"Fighter": GRAND_DUKE, "warhammer": "two-handed executioner's greatsword",
+                     "Dummy": dummy}.items():  # fmt: skip
+        text = text.replace(old, new)
+    sweep = simlab.sweep(simlab.loads(text), {f"{dummy}.hp": [50, 60]}, n=1000, seed=1)
+    console = Console(width=width, force_terminal=False, record=True)
+    monkeypatch.setattr(terminal, "console", console)
+    monkeypatch.setenv("COLUMNS", str(width))
+    print_sweep(sweep)
+    printed = console.export_text()
+    assert max(len(line) for line in printed.splitlines()) <= width, printed
+    assert not broken_names(printed, [GRAND_DUKE, dummy]), printed
+    flat = printed[printed.index("unchanged across") : printed.index("time-to-down (rounds")]
+    pairs = sweep.attacks().drop_duplicates(["attacker", "attack", "defender"])
+    exact = [exact_number(v) for v in pairs.exact_mean_damage]
+    assert column_cells(flat, "mean", rf"^ ?{GRAND_DUKE}:") == exact, flat
+    assert len(column_cells(flat, "damage", rf"^ ?{GRAND_DUKE}:")) == len(pairs), flat
+    downs = printed[printed.index("time-to-down (rounds") : printed.index("Every point ran")]
+    points = r"^.* (50|60) "
+    by_combatant = sweep.combatants().groupby("combatant", sort=False)
+    exact = [exact_number(v) for _, rows in by_combatant for v in rows.exact_mean_time_to_down]
+    assert column_cells(downs, "mean", points) == exact, downs
+    for header in ("rate", "downed", "median"):
+        cells = column_cells(downs, header, points)
+        assert len(cells) == len(sweep.combatants()) and all(cells), (header, downs)
+    sides = printed[printed.index("outcome (") :]
+    assert len(column_cells(sides, "rate", points)) == len(sweep.sides()), sides
