@@ -210,7 +210,7 @@ def parse_yaml(text: str, filename: str = "<string>") -> YamlSource:
         _scan_events(yaml, text, filename)
         tree = yaml.load(text)
     except YAMLError as exc:
-        raise ScenarioError([_yaml_problem(exc, filename)]) from None
+        raise ScenarioError([_yaml_problem(exc, filename, text)]) from None
     builder = _Builder(filename)
     data = builder.convert(tree, ())
     _require_mapping(data, builder, filename)
@@ -318,8 +318,8 @@ def _mark_position(event: Event) -> Located:
     return (mark.line + 1, mark.column + 1)
 
 
-def _yaml_problem(exc: YAMLError, filename: str) -> Problem:
-    """Turn a ruamel.yaml exception into a located Problem."""
+def _yaml_problem(exc: YAMLError, filename: str, text: str) -> Problem:
+    """Turn a ruamel.yaml exception about ``text`` into a located Problem."""
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     line = mark.line + 1 if mark is not None else None
     col = mark.column + 1 if mark is not None else None
@@ -338,6 +338,11 @@ def _yaml_problem(exc: YAMLError, filename: str) -> Problem:
             "expected a closing quote for the text opened here; got "
             + _end_of_file(str(getattr(exc, "problem", ""))),
         )
+    from simlab.scenario.flow_slips import flow_slip  # only on the way out with an error
+
+    slip = flow_slip(exc, text)
+    if slip is not None:
+        return Problem(filename, slip[0], slip[1], f"expected valid YAML syntax; got {slip[2]}")
     if isinstance(exc, MarkedYAMLError):
         what = f"{exc.problem} ({exc.context})" if exc.context else str(exc.problem)
         plain = _plain_yaml_problem(what)
@@ -357,8 +362,6 @@ _PLAIN_YAML = (
     ("could not find expected ':'", "a key without its ':', or a line that goes on from "
      "the one above it"),
     ("'\\t' that cannot start any token", "a tab (YAML indents with spaces only)"),
-    ("'<stream end>' (while parsing a flow", "the end of the file inside a '[' or '{' "
-     "that is never closed"),
 )  # fmt: skip
 
 
