@@ -184,6 +184,27 @@ def test_collection_keys_are_refused_at_the_key() -> None:
     ]
 
 
+def test_a_colon_after_a_closing_brace_is_a_slip_not_an_internal_error() -> None:
+    """``- {…, attacks: [club]}:`` made the entry a key, which ruamel failed to build
+    (``TypeError: unhashable type``): an internal error, exit code 3."""
+    text = "sides:\n  a:\n    - {name: Ogre, attacks: [club]}:\n"
+    assert problems(text) == [
+        "s.yaml:3:36: expected valid YAML syntax; got a ':' after the closing '}', which "
+        "makes the '{…}' a key"
+    ]
+
+
+def test_an_alias_of_a_collection_as_a_key_is_refused_at_the_alias() -> None:
+    """Such an alias holding a list failed in ruamel as above; one without a list was
+    refused at the collection it names, not where the key is written."""
+    assert problems("a: &m {x: [1]}\n? *m\n: 2\n") == [
+        "s.yaml:2:3: expected a plain key; got a mapping as a key"
+    ]
+    assert problems("a: &m [1]\nb: {*m : 2}\n") == [
+        "s.yaml:2:5: expected a plain key; got a list as a key"
+    ]
+
+
 def test_multiple_documents_are_refused() -> None:
     (message,) = problems("a: 1\n---\nb: 2\n")
     assert message.startswith("s.yaml:2:1: expected valid YAML syntax; got ")
