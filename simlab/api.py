@@ -206,6 +206,7 @@ def simulate(
         trace=trace_rows,
         meta={"scenario_hash": scenario_hash(scenario), **meta},
     )
+    result._simulated = scenario
     if check:
         from simlab.exact.engine import check_result
 
@@ -372,7 +373,8 @@ def note_idle_overrides(result: Result, scenario: ScenarioBase) -> None:
     that change nothing (the field already had that value,
     :attr:`ScenarioBase.idle_overrides`), for the report's head and identity table and
     the terminal's head. Not done by :func:`simulate`: working it out costs a
-    validation an override, which every point of a sweep or a tune would pay."""
+    validation an override, which every point of a sweep or a tune would pay (a
+    :class:`~simlab.analysis.result.Result`'s repr works it out when first shown)."""
     if scenario.idle_overrides:
         result.meta["idle_overrides"] = list(scenario.idle_overrides)
 

@@ -28,6 +28,9 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
 #: The indent of an error's continued lines, so that each problem's start stands out.
 ERROR_INDENT = "  "
+#: What an error's line is not broken inside: a quoted ': ' (YAML's key and value
+#: parted) split at its space reads as two stray quotes.
+_UNBROKEN = ("': '",)
 
 
 def _fail(message: str, code: int) -> None:
@@ -38,7 +41,7 @@ def _fail(message: str, code: int) -> None:
     if sys.stderr.isatty():
         from simlab.report.width import wrapped
 
-        message = "\n".join(wrapped(line, _stderr_width(), ERROR_INDENT)
+        message = "\n".join(wrapped(line, _stderr_width(), ERROR_INDENT, _UNBROKEN)
                             for line in message.splitlines())  # fmt: skip
     click.echo(message, err=True)
     sys.exit(code)

@@ -38,6 +38,31 @@ def did_you_mean(found: object, known: Iterable[object]) -> str:
     return suggestion(closest_name(found, known))
 
 
+def did_you_mean_items(found: object, known: Iterable[object]) -> str:
+    """The end of a message for an item of a list, which may be several known names with
+    no ',' between them (``[longsword mace]``).
+
+    Parameters
+    ----------
+    found : object
+        The item the input gave.
+    known : iterable
+        What each item could have been.
+
+    Returns
+    -------
+    str
+        ``"; did you mean 'longsword, mace'? (the items of a list are parted by
+        commas)"`` when ``found`` is known names parted by spaces, else
+        :func:`did_you_mean`'s ending.
+    """
+    known = list(known)
+    parts = found.split() if isinstance(found, str) else []
+    if len(parts) > 1 and set(parts) <= {str(name) for name in known}:
+        return f"; did you mean {', '.join(parts)!r}? (the items of a list are parted by commas)"
+    return did_you_mean(found, known)
+
+
 def suggestion(name: str | None) -> str:
     """``"; did you mean 'armor'?"``: the end of a message naming the known name a found
     one was meant to be (:func:`closest_name`, or a name known to stand for it); ``""``

@@ -9,6 +9,7 @@ damage, Wilson per round for P(downed by round r).
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from numbers import Integral
@@ -20,7 +21,7 @@ import pandas as pd
 from simlab.analysis import stats
 from simlab.engine.tallies import Layout, TallyArrays
 from simlab.errors import InputError
-from simlab.report.words import counted
+from simlab.report.words import counted, overrides_said
 
 #: The ``*_ci_kind`` of a mean over independent encounters (a mean time-to-down, an
 #: event's mean round): mean ± z · sd / √n.
@@ -80,14 +81,18 @@ class Result:
     trace: pd.DataFrame | None = None
     meta: dict[str, Any] = field(default_factory=dict)
     check: pd.DataFrame | None = None
+    #: The scenario simulated, whose overrides that change nothing the repr works out
+    #: when first shown (:meth:`_overrides_said`); None for a run read back from files.
+    _simulated: Any = field(default=None, init=False, repr=False, compare=False)
 
     def __repr__(self) -> str:
-        """One line: what was run (with the changes it was run with; a run to a
-        precision that stopped at its cap says so, as ``simlab run`` does) and every
-        method that gives one of its tables (a notebook shows this for ``res``; the
-        dataclass's own repr printed every tally array, some 14 kB)."""
+        """One line: what was run (with the changes it was run with, one that changes
+        nothing said so; a run to a precision that stopped at its cap says so, as
+        ``simlab run`` does) and every method that gives one of its tables (a notebook
+        shows this for ``res``; the dataclass's own repr printed every tally array, some
+        14 kB)."""
         pairs = int(np.count_nonzero(self.tallies.attempts.sum(axis=1)))
-        changed = self.meta.get("overrides")
+        changed = self._overrides_said()
         fixed = f" · with {', '.join(changed)}" if changed else ""
         methods = ", ".join(f".{name}()" for name in self._table_methods())
         capped = self.meta.get("precision", {}).get("cap_reached", False)
@@ -96,6 +101,23 @@ class Result:
                 f"{counted(self.encounters, 'encounter')}{cap} · seed {self.seed}: "
                 f"{counted(len(self.layout.combatants), 'combatant')}, "
                 f"{counted(pairs, 'attack pair')}; {methods}>")  # fmt: skip
+
+    def _overrides_said(self) -> list[str]:
+        """The run's overrides as the terminal's heading says them, one that changes
+        nothing said so (:func:`~simlab.report.words.overrides_said`): as a report's run
+        recorded them (``meta["idle_overrides"]``), else worked out from the scenario
+        simulated the first time they are shown. :func:`simlab.simulate` does not: it
+        costs a validation an override, which every point of a sweep would pay."""
+        meta = self.meta
+        if meta.get("overrides") and "idle_overrides" not in meta and self._simulated is not None:
+            meta = {**meta, "idle_overrides": self._idle_overrides}
+        return overrides_said(meta)
+
+    @functools.cached_property
+    def _idle_overrides(self) -> tuple[str, ...]:
+        """The overrides of the scenario simulated that change nothing, worked out once
+        (:attr:`~simlab.scenario.common.ScenarioBase.idle_overrides`)."""
+        return tuple(self._simulated.idle_overrides)
 
     def _table_methods(self) -> list[str]:
         """The methods that give this run's tables: every table a run has, and

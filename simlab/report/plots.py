@@ -1002,7 +1002,7 @@ def plot_hit_rates(
             # drawn whole over the axes' edge: a rate of 0 or 1 was half a diamond
             ax.plot(ex, y + offset, **{**EXACT_MARKER, "markersize": min(6.0, 40 * height)},
                     label=None if named else "exact", clip_on=False)  # fmt: skip
-    ax.set_yticks(y, [f"{a} · {k} → {d}" for a, k, d in keys], fontsize=LEGEND_FONT)
+    ax.set_yticks(y, [pair_name(*key) for key in keys], fontsize=LEGEND_FONT)
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
     ax.set_xlabel("rate (95% interval)")
@@ -1012,8 +1012,7 @@ def plot_hit_rates(
     if own:
         _legend_over_new_figure(ax, handles, names)
     else:
-        ax.legend(handles, names, fontsize=LEGEND_FONT, loc="lower left",
-                  bbox_to_anchor=(0.0, 1.0), ncol=3, frameon=False)  # fmt: skip
+        _legend_over_given_axes(ax, handles, names, keys)
     ax.grid(alpha=0.3, axis="x")
     return rates
 
@@ -1044,6 +1043,80 @@ def _legend_over_new_figure(ax: Axes, handles: list[Any], names: list[str]) -> N
             break
         legend.remove()
     fig.set_figheight(fig.get_figheight() + legend.get_window_extent().height / fig.dpi)
+
+
+#: The least share of a given figure's width that the pairs' names of a hit-rate plot
+#: are left beside its bars, above which its legend takes fewer columns.
+MIN_NAMES_SHARE = 0.25
+
+
+def _legend_over_given_axes(ax: Axes, handles: list[Any], names: list[str],
+                            pairs: list[tuple[str, str, str]]) -> None:  # fmt: skip
+    """The legend of a hit-rate plot on given axes: above them from their left edge, in
+    three columns, or fewer where three leave the pairs' names less than
+    :data:`MIN_NAMES_SHARE` of the figure's width; the names too wide for the room left
+    broken between their parts (:func:`pair_name`), and the figure's height is the
+    caller's to fit them (:func:`pair_name_lines`). Names of 34 to 37 characters pushed
+    the bars off a report's figure: constrained layout gave up ("axes sizes collapsed
+    to zero"), and the legend ran past the figure's edge."""
+    fig = ax.figure
+    whole, margin = fig.bbox.width, FIGURE_MARGIN * fig.dpi
+    for ncol in range(3, 0, -1):
+        legend = ax.legend(handles, names, fontsize=LEGEND_FONT, loc="lower left",
+                           bbox_to_anchor=(0.0, 1.0), ncol=ncol, frameon=False)  # fmt: skip
+        room = whole - legend.get_window_extent().width - 2 * margin
+        if ncol == 1 or room >= MIN_NAMES_SHARE * whole:
+            break
+    labels = ax.get_yticklabels()
+    widest = max(labels, key=lambda t: t.get_window_extent().width, default=None)
+    if widest is None or widest.get_window_extent().width <= room:
+        return
+    chars = int(len(widest.get_text()) * room / widest.get_window_extent().width)
+    ax.set_yticks(ax.get_yticks(), [pair_name(*pair, chars) for pair in pairs])
+
+
+def pair_name(attacker: str, attack: str, defender: str, chars: int | None = None) -> str:
+    """The name of a pair on a hit-rate plot, ``Kaito · quick-jab → Brute``, broken
+    between its parts onto lines of at most ``chars`` characters where given (a part
+    longer than that stays whole).
+
+    Parameters
+    ----------
+    attacker, attack, defender : str
+        The pair.
+    chars : int, optional
+        The most characters a line holds; default one line.
+
+    Returns
+    -------
+    str
+        The name, its lines joined by newlines.
+    """
+    parts = [f"{attacker} ·", f"{attack} →", defender]
+    lines: list[str] = []
+    for part in parts:
+        if lines and (chars is None or len(lines[-1]) + 1 + len(part) <= chars):
+            lines[-1] += f" {part}"
+        else:
+            lines.append(part)
+    return "\n".join(lines)
+
+
+def pair_name_lines(ax: Axes) -> int:
+    """The most lines a pair's name takes on a hit-rate plot drawn on ``ax``
+    (:func:`pair_name`): a figure sized by its pairs makes each row as tall.
+
+    Parameters
+    ----------
+    ax : matplotlib Axes
+        The axes :func:`plot_hit_rates` drew on.
+
+    Returns
+    -------
+    int
+        1 for names on one line.
+    """
+    return max((t.get_text().count("\n") + 1 for t in ax.get_yticklabels()), default=1)
 
 
 def at_least(pmf: np.ndarray) -> np.ndarray:

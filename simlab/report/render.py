@@ -416,6 +416,33 @@ def _shared_legend(fig: Figure, *axes: Any, below: bool = False, ncol: int = 1) 
 _COUNT = re.compile(r" \(n=[\d,]+\)$")
 
 
+#: A legend beside a picture's plots wider than this share of the picture goes under them
+#: instead: a sweep's line named by three varied fields and its subject
+#: (``Plate Knight.bonus_defense=0 · longsword.damage=1d6+3 · Plate Knight``) took 70% of
+#: the picture and left the curves a strip 120 px wide.
+LONG_LEGEND = 0.3
+
+
+def _legend_below_when_long(fig: Figure, axes: Sequence[Any], legend: Any,
+                            title: Any = None) -> None:  # fmt: skip
+    """Move ``legend``, beside ``axes`` at the picture's upper right, under them where it
+    is wider than :data:`LONG_LEGEND` of the picture or would reach the picture's
+    ``title`` (centred over it: a damage picture's attacker and attack), in as many
+    columns as the picture's width holds, and make the picture taller by its height: the
+    plots keep the picture's width. Beside a damage picture's plots, the names of
+    defenders of 37 characters ran over its title."""
+    if legend is None:
+        return
+    width, whole = legend.get_window_extent().width, fig.bbox.width
+    title_end = 0.0 if title is None else (whole + title.get_window_extent().width) / 2
+    if width <= LONG_LEGEND * whole and title_end + plots.FIGURE_MARGIN * fig.dpi <= whole - width:
+        return
+    legend.remove()
+    below = _shared_legend(fig, *axes, below=True, ncol=max(1, int(whole // width)))
+    height = below.get_window_extent().height / fig.dpi
+    fig.set_figheight(fig.get_figheight() + height)
+
+
 #: A defender's damage is drawn only where its bars say something: the 95% band of its
 #: "at least x" curve is nowhere wider than this, a quarter of the probability axis. The
 #: widest band, at P = 0.5, is about 1.96 / √n wide, so about 60 attacks are needed; a
@@ -492,8 +519,8 @@ def _damage_picture(run: ScenarioRun, slug: str, attacker: str, attack: str,
         exact_drawn = bool((drawn.source == "exact").any())
         left.set_title("damage distribution")
         right.set_title("at least x damage (95% band)")
-        _shared_legend(fig, left, right)
-        fig.suptitle(f"{attacker} · {attack}", fontsize=12)
+        title = fig.suptitle(f"{attacker} · {attack}", fontsize=12)
+        _legend_below_when_long(fig, [left, right], _shared_legend(fig, left, right), title)
 
     name = _unique(f"{slug}-damage-{_slug(attacker)}-{_slug(attack)}.png", seen)
     png = _png(draw, (11.0, 3.6))
@@ -534,14 +561,17 @@ def _pictures(run: ScenarioRun, drawn_exact: ExactDrawn,
     res = run.result
     slug = f"{_slug(run.rules)}-{_slug(run.scenario)}"
     rates_drawn = plots.pooled_hit_rates(run)
+    rows = max(len(rates_drawn), 1)
     marked = False
 
     def rates(fig: Figure) -> None:
         nonlocal marked
-        drawn = plots.plot_hit_rates(run, ax=fig.add_subplot())
+        ax = fig.add_subplot()
+        drawn = plots.plot_hit_rates(run, ax=ax)
         marked = bool(drawn[["exact_hit_rate", "exact_crit_rate"]].notna().to_numpy().any())
+        fig.set_figheight(1.4 + _row_height(plots.pair_name_lines(ax)) * rows)
 
-    png = _png(rates, (10.0, 1.4 + 0.32 * max(len(rates_drawn), 1)))
+    png = _png(rates, (10.0, 1.4 + _row_height(1) * rows))
     drawn_exact.hit_rate_marks = marked
     out = [
         Picture(
@@ -582,6 +612,13 @@ def _pictures(run: ScenarioRun, drawn_exact: ExactDrawn,
     out.append(Picture(f"{slug}-outcome.png", "outcome", _png(outcome, size), "outcome",
                        OUTCOME_CAPTION.format(cap=res.layout.max_rounds)))  # fmt: skip
     return out
+
+
+def _row_height(lines: int) -> float:
+    """The height (inches) of a row of the hit-rate picture whose pairs' names take
+    ``lines`` lines (:func:`simlab.plots.pair_name`): 0.32 for one, and 0.16 (a line of
+    9 pt text) for each further line."""
+    return 0.32 + 0.16 * (lines - 1)
 
 
 #: The caption of a scenario's outcome plot (its round cap filled in).

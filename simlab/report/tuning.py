@@ -47,6 +47,7 @@ from simlab.report.render import (
     Picture,
     _bytes_writer,
     _html_table,
+    _legend_below_when_long,
     _md_table,
     _png,
     _shared_legend,
@@ -442,28 +443,6 @@ def _outcome_curve(fig: Figure, sweep: SweepResult, figure: str) -> None:
     ax = fig.subplots()
     plot_sweep(sweep, figure, ax=ax)
     _legend_below_when_long(fig, [ax], ax.get_legend())
-
-
-#: A legend beside a sweep's plots wider than this share of the picture goes under them
-#: instead: a line named by three varied fields and its subject
-#: (``Plate Knight.bonus_defense=0 · longsword.damage=1d6+3 · Plate Knight``) took 70% of
-#: the picture and left the curves a strip 120 px wide.
-LONG_LEGEND = 0.3
-
-
-def _legend_below_when_long(fig: Figure, axes: Sequence[Axes], legend: Any) -> None:
-    """Move ``legend``, beside ``axes``, under them where it is wider than
-    :data:`LONG_LEGEND` of the picture, in as many columns as the picture's width holds,
-    and make the picture taller by its height: the plots keep the picture's width."""
-    if legend is None:
-        return
-    width = legend.get_window_extent().width
-    if width <= LONG_LEGEND * fig.bbox.width:
-        return
-    legend.remove()
-    below = _shared_legend(fig, *axes, below=True, ncol=max(1, int(fig.bbox.width // width)))
-    height = below.get_window_extent().height / fig.dpi
-    fig.set_figheight(fig.get_figheight() + height)
 
 
 def _legend_on_new_figure(ax: Axes) -> None:

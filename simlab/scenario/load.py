@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from simlab.arguments import describe, is_path, path_argument
-from simlab.errors import InputError, Problem, ScenarioError, did_you_mean
+from simlab.errors import InputError, Problem, ScenarioError, did_you_mean, did_you_mean_items
 from simlab.rules import RULE_SYSTEMS, rule_module
 from simlab.scenario.common import ScenarioBase
 from simlab.scenario.source import YamlSource, parse_yaml, read_yaml
@@ -152,7 +152,7 @@ def _attack_problems(scenario: ScenarioBase, source: YamlSource) -> list[Problem
             for j, name in enumerate(member.attacks):
                 if name not in attacks:
                     message = (f"expected an attack defined under 'attacks:' ({known}); "
-                               f"got {name!r}{did_you_mean(name, attacks)}")  # fmt: skip
+                               f"got {name!r}{did_you_mean_items(name, attacks)}")  # fmt: skip
                     problems.append(problem_at(source, ("sides", side, i, "attacks", j), message))
     return problems
 

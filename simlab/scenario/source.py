@@ -26,6 +26,7 @@ from ruamel.yaml.events import (
     CollectionEndEvent,
     CollectionStartEvent,
     Event,
+    MappingStartEvent,
     NodeEvent,
 )
 from ruamel.yaml.scalarbool import ScalarBoolean
@@ -210,7 +211,7 @@ def parse_yaml(text: str, filename: str = "<string>") -> YamlSource:
         _scan_events(yaml, text, filename)
         tree = yaml.load(text)
     except YAMLError as exc:
-        raise ScenarioError([_yaml_problem(exc, filename)]) from None
+        raise ScenarioError([_yaml_problem(exc, filename, text)]) from None
     builder = _Builder(filename)
     data = builder.convert(tree, ())
     _require_mapping(data, builder, filename)
@@ -232,9 +233,12 @@ def _refuse_unprintable(text: str, filename: str) -> None:
 def _scan_events(yaml: YAML, text: str, filename: str) -> None:
     """Check the event stream before anything is built: no explicit tags, nesting at most
     :data:`~simlab.limits.MAX_DEPTH` deep, at most :data:`~simlab.limits.MAX_NODES`
-    nodes. The parser is a state machine, so even hostile nesting is stopped early."""
+    nodes, no list or mapping as a key. The parser is a state machine, so even hostile
+    nesting is stopped early."""
     depth = nodes = 0
+    keys = _Keys(text, filename)
     for event in yaml.parse(text):
+        keys.see(event)
         tag = None if isinstance(event, AliasEvent) else getattr(event, "tag", None)
         if tag is not None:
             shown = _show_tag(str(getattr(tag, "value", tag)))
@@ -251,6 +255,76 @@ def _scan_events(yaml: YAML, text: str, filename: str) -> None:
             if nodes > MAX_NODES:
                 _refuse_at(event, filename, f"expected at most {MAX_NODES:_} values in a "
                            "scenario; got more")  # fmt: skip
+
+
+@dataclass
+class _Open:
+    """A list or mapping the event stream is inside: how many nodes it holds so far, and
+    its start when it is itself a mapping's key."""
+
+    mapping: bool
+    held: int = 0
+    key: Event | None = None
+
+
+class _Keys:
+    """Refuse a list or mapping written as a key, once the event stream has it whole.
+
+    ruamel builds such a key before simlab sees it, and fails with a ``TypeError`` when
+    it holds a list (``- {name: Ogre, attacks: [club]}:``, a ':' typed after an entry):
+    an internal error where a designer's slip was.
+    """
+
+    def __init__(self, text: str, filename: str) -> None:
+        self.text = text
+        self.filename = filename
+        self.open: list[_Open] = []
+        #: Whether each anchor of a list or mapping names a mapping.
+        self.anchored: dict[Any, bool] = {}
+
+    def see(self, event: Event) -> None:
+        """Follow one event; raise at the end of a list or mapping that is a key, or at
+        an alias of one as a key."""
+        if isinstance(event, CollectionEndEvent):
+            done = self.open.pop()
+            if done.key is not None:
+                self._refuse(done.key, done.mapping, event)
+            self._held()
+        elif isinstance(event, CollectionStartEvent):
+            mapping = isinstance(event, MappingStartEvent)
+            if event.anchor is not None:
+                self.anchored[event.anchor] = mapping
+            self.open.append(_Open(mapping, key=event if self._at_a_key() else None))
+        elif isinstance(event, NodeEvent):
+            if isinstance(event, AliasEvent) and self._at_a_key() and event.anchor in self.anchored:
+                kind = "a mapping" if self.anchored[event.anchor] else "a list"
+                _refuse_at(event, self.filename, f"expected a plain key; got {kind} as a key")
+            self._held()
+
+    def _at_a_key(self) -> bool:
+        """Whether the next node is a mapping's key."""
+        return bool(self.open) and self.open[-1].mapping and self.open[-1].held % 2 == 0
+
+    def _held(self) -> None:
+        """Count a node whole in the list or mapping it is in."""
+        if self.open:
+            self.open[-1].held += 1
+
+    def _refuse(self, start: Event, mapping: bool, end: Event) -> None:
+        """A ':' typed right after a closing bracket is the slip, said there; any other
+        list or mapping as a key is refused at its start, ``expected a plain key``."""
+        after = len(self.text) if end.end_mark is None else end.end_mark.index
+        colon = after + len(self.text[after:]) - len(self.text[after:].lstrip(" \t"))
+        closing = self.text[after - 1 : after]
+        if self.text.startswith(":", colon) and closing in ("}", "]"):
+            line = self.text.count("\n", 0, colon) + 1
+            col = colon - (self.text.rfind("\n", 0, colon) + 1) + 1
+            brackets = "'{…}'" if closing == "}" else "'[…]'"
+            message = (f"expected valid YAML syntax; got a ':' after the closing '{closing}', "
+                       f"which makes the {brackets} a key")  # fmt: skip
+            raise ScenarioError([Problem(self.filename, line, col, message)])
+        kind = "a mapping" if mapping else "a list"
+        _refuse_at(start, self.filename, f"expected a plain key; got {kind} as a key")
 
 
 class _LongInteger(MarkedYAMLError):
@@ -318,8 +392,8 @@ def _mark_position(event: Event) -> Located:
     return (mark.line + 1, mark.column + 1)
 
 
-def _yaml_problem(exc: YAMLError, filename: str) -> Problem:
-    """Turn a ruamel.yaml exception into a located Problem."""
+def _yaml_problem(exc: YAMLError, filename: str, text: str) -> Problem:
+    """Turn a ruamel.yaml exception about ``text`` into a located Problem."""
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     line = mark.line + 1 if mark is not None else None
     col = mark.column + 1 if mark is not None else None
@@ -338,6 +412,11 @@ def _yaml_problem(exc: YAMLError, filename: str) -> Problem:
             "expected a closing quote for the text opened here; got "
             + _end_of_file(str(getattr(exc, "problem", ""))),
         )
+    from simlab.scenario.flow_slips import flow_slip  # only on the way out with an error
+
+    slip = flow_slip(exc, text)
+    if slip is not None:
+        return Problem(filename, slip[0], slip[1], f"expected valid YAML syntax; got {slip[2]}")
     if isinstance(exc, MarkedYAMLError):
         what = f"{exc.problem} ({exc.context})" if exc.context else str(exc.problem)
         plain = _plain_yaml_problem(what)
@@ -357,8 +436,6 @@ _PLAIN_YAML = (
     ("could not find expected ':'", "a key without its ':', or a line that goes on from "
      "the one above it"),
     ("'\\t' that cannot start any token", "a tab (YAML indents with spaces only)"),
-    ("'<stream end>' (while parsing a flow", "the end of the file inside a '[' or '{' "
-     "that is never closed"),
 )  # fmt: skip
 
 

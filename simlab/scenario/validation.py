@@ -9,16 +9,25 @@ the model classes by walking the field types along the error's location.
 from __future__ import annotations
 
 import enum
+import re
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Annotated, Any, ClassVar, Literal, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict, ValidationError, ValidationInfo
 from pydantic_core import ErrorDetails
 
-from simlab.errors import InputError, Problem, ScenarioError, closest_name, did_you_mean, suggestion
+from simlab.errors import (
+    InputError,
+    Problem,
+    ScenarioError,
+    closest_name,
+    did_you_mean,
+    did_you_mean_items,
+    suggestion,
+)
 from simlab.scenario.source import Path, YamlSource, yaml_type_name
 
 M = TypeVar("M", bound=BaseModel)
@@ -561,8 +570,12 @@ def _listed_keys(error: _Resolved) -> list[str]:
 
 
 def _meant_key(error: _Resolved) -> str | None:
-    """The key an unknown key was meant to be: the one it stands for in another rule
-    system (``KEYS_ELSEWHERE``), else the one it is a likely misspelling of."""
+    """The key an unknown key was meant to be: the one written with its value run into
+    it (``damage:1d6``), the one it stands for in another rule system
+    (``KEYS_ELSEWHERE``), else the one it is a likely misspelling of."""
+    run_together = _run_together(error)
+    if run_together is not None:
+        return run_together["key"]
     key = error.path[-1] if error.path else None
     models = [slot.tp for slot in error.parent_slots if _is_model(slot.tp)]
     elsewhere = {k: v for model in models for k, v in model.KEYS_ELSEWHERE.items()}
@@ -577,8 +590,37 @@ def _without_misspelt_missing(errors: list[_Resolved]) -> list[_Resolved]:
     return [e for e in errors if e.kind != "missing" or e.path not in meant]
 
 
+#: A key and its value written as one key with no value: ``damage:1d6`` (no space after
+#: the ':'), ``damage 1d6`` (no ':'), ``damage=1d6``.
+_RUN_TOGETHER = re.compile(r"(?P<key>[^\s:=]+)(?P<between>:|\s*=\s*|\s+)(?P<value>\S.*)")
+
+
+def _run_together(error: _Resolved) -> re.Match[str] | None:
+    """The key and value an unknown key with no value was written for, when what it
+    starts with is a key of its mapping (``damage:1d6``, ``damage 1d6``); else None."""
+    key = error.path[-1] if error.path and error.kind == "extra_forbidden" else None
+    found = _RUN_TOGETHER.fullmatch(key) if isinstance(key, str) else None
+    if found is None or error.error["input"] is not None:
+        return None
+    return found if found["key"] in _listed_keys(error) else None
+
+
+def _run_together_column(error: _Resolved) -> int:
+    """How far into the key its slip is: just after its ':', or where the ':' belongs."""
+    found = _run_together(error)
+    if found is None:
+        return 0
+    return found.end("key") + (1 if found["between"] == ":" else 0)
+
+
 def _message_unknown_key(error: _Resolved) -> str:
-    """``unknown key 'hpp'; expected one of: hp, name; did you mean 'hp'?``."""
+    """``unknown key 'hpp'; expected one of: hp, name; did you mean 'hp'?``, or for a key
+    and its value written together, ``expected 'hp: 30' (…); got 'hp:30', …``."""
+    run_together = _run_together(error)
+    if run_together is not None:
+        meant = f"{run_together['key']}: {run_together['value']}"
+        return (f"expected {meant!r} (a key and its value are parted by ': '); got "
+                f"{run_together.group()!r}, a key with no value")  # fmt: skip
     keys = _listed_keys(error)
     key = error.path[-1] if error.path else "?"
     found = f"unknown key {describe_value(key)}"
@@ -615,7 +657,9 @@ def _message(error: _Resolved) -> str:
         return special(error)
     message = f"expected {_expect(error)}; got {_got(error)}"
     if _EXPECT_BY_KIND.get(error.kind) is _expect_choice:
-        message += did_you_mean(error.error["input"], _choices(error))
+        in_a_list = bool(error.path) and isinstance(error.path[-1], int)
+        meant = did_you_mean_items if in_a_list else did_you_mean
+        message += meant(error.error["input"], _choices(error))
     return message
 
 
@@ -637,7 +681,11 @@ def _to_problem(source: YamlSource, prefix: Path, item: _Resolved | _Merged) -> 
     if item.kind == "missing":
         return problem_at(source, path[:-1], _message(item), key=True)
     on_key = item.on_key or item.kind == "extra_forbidden"
-    return problem_at(source, path, _message(item), key=on_key)
+    problem = problem_at(source, path, _message(item), key=on_key)
+    shift = _run_together_column(item)
+    if shift and problem.col is not None and path in source.key_positions:
+        return replace(problem, col=problem.col + shift)
+    return problem
 
 
 def _sorted_unique(problems: list[Problem]) -> list[Problem]:

@@ -288,10 +288,12 @@ def _result(scenario: ScenarioBase, job: runner.Job, parts: list[TallyArrays]) -
     from simlab.report.files import results_hash, scenario_hash
 
     overrides = {"overrides": list(scenario.overrides)} if scenario.overrides else {}
-    return Result(scenario=scenario.scenario, rules=scenario.rules, encounters=job.n,
-                  seed=job.seed, layout=job.layout, tallies=total,
-                  meta={"scenario_hash": scenario_hash(scenario),
-                        "results_hash": results_hash(scenario), **overrides})  # fmt: skip
+    result = Result(scenario=scenario.scenario, rules=scenario.rules, encounters=job.n,
+                    seed=job.seed, layout=job.layout, tallies=total,
+                    meta={"scenario_hash": scenario_hash(scenario),
+                          "results_hash": results_hash(scenario), **overrides})  # fmt: skip
+    result._simulated = scenario
+    return result
 
 
 def _difference_table(whole: list[Measured], per_range: list[list[Measured]]) -> pd.DataFrame:

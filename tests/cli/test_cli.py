@@ -120,6 +120,32 @@ def test_an_error_is_broken_at_spaces_in_a_terminal_and_one_line_in_a_pipe(
     assert " ".join(line.strip() for line in lines) == problem
 
 
+def test_a_quoted_colon_and_space_is_not_broken_in_a_terminal(tmp_path: Path) -> None:
+    """The hint "a value holding ': ' needs quotes" was broken at the space inside the quotes,
+    ending one line with ``':`` and starting the next with ``'``. The file is named so
+    that a plain break at spaces would fall there."""
+    import textwrap
+
+    text = QUICKSTART.read_text().replace("guard: 1, speed", "guard: 1 speed", 1)
+    (tmp_path / "bad.yaml").write_text(text)
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    problem = simlab("validate", "bad.yaml", cwd=tmp_path).stderr.strip()
+    assert "holding ': ' needs quotes" in problem
+
+    def plainly_broken(name: str) -> list[str]:
+        shown = problem.replace("bad.yaml", name, 1)
+        return textwrap.wrap(shown, 80, subsequent_indent="  ", break_long_words=False,
+                             break_on_hyphens=False)  # fmt: skip
+
+    names = (f"{'b' * n}.yaml" for n in range(1, 80))
+    name = next(n for n in names if any(line.endswith("':") for line in plainly_broken(n)))
+    (tmp_path / name).write_text(text)
+    lines = _stderr_in_a_terminal(["validate", name], env, tmp_path).strip().splitlines()
+    assert max(len(line) for line in lines) <= 80, lines
+    assert not any(line.endswith("':") for line in lines), lines
+    assert " ".join(line.strip() for line in lines) == problem.replace("bad.yaml", name, 1)
+
+
 @pytest.mark.parametrize("command", ["validate", "run"])
 def test_bad_scenario_exits_2_with_location_and_no_traceback(tmp_path: Path, command: str) -> None:
     bad = tmp_path / "bad.yaml"

@@ -92,8 +92,8 @@ def test_duplicate_key_reports_second_occurrence() -> None:
 
 def test_syntax_error_is_located() -> None:
     assert problems("sides: [1, 2\nhp: 3\n") == [
-        "s.yaml:2:3: expected valid YAML syntax; got expected ',' or ']', "
-        "but got ':' (while parsing a flow sequence)"
+        "s.yaml:1:13: expected valid YAML syntax; got no ']' closing the '[' opened at 1:8 "
+        "before the next line"
     ]
 
 
@@ -112,9 +112,6 @@ def test_tab_indentation_is_a_syntax_error() -> None:
         ("attacks:\n   sword: {}\n  axe: {}\n", "3:3",
          "a line indented differently from the lines before it"),
         ("seed: 42\n  max_rounds: 20\n", "2:13", "a ':' where no key can start"),
-        ("rules: [glitters-d20\n", "2:1", "the end of the file inside a '[' or '{' that is "
-                                          "never closed"),
-        ('{"scenario": "x", "rules": ', "1:28", "the end of the file inside a '[' or '{'"),
     ],
 )  # fmt: skip
 def test_common_syntax_errors_are_said_in_plain_words(text: str, at: str, plain: str) -> None:
@@ -123,6 +120,32 @@ def test_common_syntax_errors_are_said_in_plain_words(text: str, at: str, plain:
     (message,) = problems(text)
     assert message.startswith(f"s.yaml:{at}: expected valid YAML syntax; got {plain}")
     assert "; the YAML parser says: " in message
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("rules: [glitters-d20\n", "1:8: expected valid YAML syntax; got a '[' never closed: "
+                                    "the file ends before its ']'"),
+        ('{"scenario": "x", "rules": ', "1:1: expected valid YAML syntax; got a '{' never "
+                                        "closed: the file ends before its '}'"),
+        ("a: {b: 1,\n", "1:4: expected valid YAML syntax; got a '{' never closed: the file "
+                        "ends before its '}'"),
+    ],
+)  # fmt: skip
+def test_a_bracket_never_closed_is_located_where_it_opens(text: str, expected: str) -> None:
+    """The end of the file was the place named ("2:1"), which says nothing of where the
+    bracket is; where it opens is the one place known."""
+    assert problems(text) == [f"s.yaml:{expected}"]
+
+
+def test_a_key_with_no_space_before_a_bracket_is_said_plainly() -> None:
+    """``8:[staggered]`` was "expected ',' or '}', but got '['": the ':' with no space
+    after it is part of the key, and the '[' right after it is the slip."""
+    assert problems("status: {8: [stun 2], 12:[staggered]}\n") == [
+        "s.yaml:1:26: expected valid YAML syntax; got no space between '12:' and '[' (a key "
+        "and its value are parted by ': ')"
+    ]
 
 
 @pytest.mark.parametrize(
@@ -158,6 +181,27 @@ def test_collection_keys_are_refused_at_the_key() -> None:
     assert problems("? [1, 2]\n: 3\n") == ["s.yaml:1:3: expected a plain key; got a list as a key"]
     assert problems("a: 1\nb: 2\n? [x]\n: 3\n") == [
         "s.yaml:3:3: expected a plain key; got a list as a key"
+    ]
+
+
+def test_a_colon_after_a_closing_brace_is_a_slip_not_an_internal_error() -> None:
+    """``- {…, attacks: [club]}:`` made the entry a key, which ruamel failed to build
+    (``TypeError: unhashable type``): an internal error, exit code 3."""
+    text = "sides:\n  a:\n    - {name: Ogre, attacks: [club]}:\n"
+    assert problems(text) == [
+        "s.yaml:3:36: expected valid YAML syntax; got a ':' after the closing '}', which "
+        "makes the '{…}' a key"
+    ]
+
+
+def test_an_alias_of_a_collection_as_a_key_is_refused_at_the_alias() -> None:
+    """Such an alias holding a list failed in ruamel as above; one without a list was
+    refused at the collection it names, not where the key is written."""
+    assert problems("a: &m {x: [1]}\n? *m\n: 2\n") == [
+        "s.yaml:2:3: expected a plain key; got a mapping as a key"
+    ]
+    assert problems("a: &m [1]\nb: {*m : 2}\n") == [
+        "s.yaml:2:5: expected a plain key; got a list as a key"
     ]
 
 

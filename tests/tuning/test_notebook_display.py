@@ -19,6 +19,41 @@ def test_a_result_shows_one_line(duel: Any) -> None:
     )
 
 
+def test_a_result_says_an_override_that_changes_nothing(duel: Any) -> None:
+    """The terminal's heading and the report say ``Defender.hp=30 (changes nothing:
+    Defender.hp is already 30)``; the repr said ``with Defender.hp=30`` as if it had."""
+    idle = simlab.simulate(duel.with_({"Defender.hp": 30, "Defender.guard": 2}), n=200)
+    assert repr(idle).startswith(
+        "<Result ss-duel · with Defender.hp=30 (changes nothing: Defender.hp is already 30), "
+        "Defender.guard=2 · rules shattered-spirits · 200 encounters"
+    )
+    moved = simlab.simulate(duel.with_({"Defender.hp": 20}), n=200)
+    assert repr(moved).startswith("<Result ss-duel · with Defender.hp=20 · rules")
+
+
+def test_simulate_leaves_the_idle_overrides_to_the_repr(duel: Any, monkeypatch: Any) -> None:
+    """Working out which overrides change nothing validates each one alone: a sweep's
+    points and a tune's values must not pay for it, so ``simulate`` does not; the repr
+    does, once, when shown."""
+    from simlab.tuning import overrides
+
+    asked = []
+    work_out = overrides.idle_overrides
+
+    def counted(*args: Any) -> tuple[str, ...]:
+        asked.append(args)
+        return work_out(*args)
+
+    monkeypatch.setattr(overrides, "idle_overrides", counted)
+    res = simlab.simulate(duel.with_({"Defender.hp": 30}), n=200)
+    simlab.sweep(duel.with_({"Defender.hp": 30}), {"Defender.guard": [0, 1]}, n=100,
+                 exact=False)  # fmt: skip
+    assert asked == []
+    first, again = repr(res), repr(res)
+    assert len(asked) == 1 and first == again
+    assert "Defender.hp=30 (changes nothing: Defender.hp is already 30)" in first
+
+
 def test_a_sweep_shows_one_line(duel: Any) -> None:
     sw = simlab.sweep(duel, {"Defender.guard": [0, 1, 2]}, n=500, exact=False)
     assert repr(sw) == (

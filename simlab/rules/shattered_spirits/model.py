@@ -19,7 +19,7 @@ from pydantic import (
     model_validator,
 )
 
-from simlab.errors import did_you_mean
+from simlab.errors import did_you_mean, did_you_mean_items
 from simlab.scenario.common import (
     MAX_COMBATANTS,
     CombatantBase,
@@ -599,7 +599,7 @@ class Scenario(ScenarioBase):
                         raise located_error(("sides", side, i, "spirit", "attacks", j),
                                             f"expected an attack defined under 'attacks:' "
                                             f"({known}); got {name!r}"
-                                            f"{did_you_mean(name, self.attacks)}",
+                                            f"{did_you_mean_items(name, self.attacks)}",
                                             name)  # fmt: skip
         return self
 

@@ -1,0 +1,305 @@
+"""Say in plain words what a designer slipped on inside ``{…}`` and ``[…]``.
+
+The scenarios write attacks, combatants and specs as one-line flow collections
+(``mace: {damage: 1d8+2, type: bludgeoning}``), where the YAML parser's complaints name
+tokens, not the slip: a missing comma is "expected ',' or '}', but got ':'" at the colon
+of the next key, a '}' left off is the same message a line below. This module reads the
+tokens before the parser stopped and says what is missing and where it belongs: a ','
+or a closing bracket right after the last thing written, a ',' or bracket too many where
+it stands. Only imported on the way out with a syntax error.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.tokens import (
+    FlowEntryToken,
+    FlowMappingEndToken,
+    FlowMappingStartToken,
+    FlowSequenceEndToken,
+    FlowSequenceStartToken,
+    KeyToken,
+    ScalarToken,
+    Token,
+    ValueToken,
+)
+
+#: A located message: 1-based line and column, and what was found, in plain words.
+Slip = tuple[int, int, str]
+
+_MISSING_SEPARATOR = re.compile(r"expected ',' or '(?P<closer>[\]}])', but got '(?P<got>.*)'")
+_BLOCK_END = re.compile(r"expected <block end>, but found '(?P<got>.*)'")
+_NO_ENTRY = re.compile(r"expected the node content, but found '(?P<got>.*)'")
+_CLOSERS = {"[": "]", "{": "}"}
+_OPENERS = (FlowMappingStartToken, FlowSequenceStartToken)
+_ENDS = (FlowMappingEndToken, FlowSequenceEndToken)
+_SPACES = re.compile(" *")
+_WORD = re.compile(r"[^\s,:\[\]{}]*")
+#: The longest text a message quotes of what was written; more is cut in its middle.
+_QUOTE_CHARS = 24
+
+
+@dataclass
+class _Before:
+    """The tokens the scanner read before the parser stopped at ``index``.
+
+    Parameters
+    ----------
+    tokens : list of Token
+        Every token that starts before ``index``, in order, without the zero-width ones
+        (a key's mark, a block's start or end).
+    opened : list of Token
+        The ``{`` and ``[`` still open at ``index``, outermost first.
+    starts : dict
+        The opening token of each closing one, by the closer's position in ``tokens``.
+    at : Token or None
+        The token the parser stopped at.
+    """
+
+    tokens: list[Token]
+    opened: list[Token]
+    starts: dict[int, Token]
+    at: Token | None
+
+
+def flow_slip(exc: YAMLError, text: str) -> Slip | None:
+    """What ``exc`` means when it is a slip in or just after a ``{…}`` or ``[…]``.
+
+    Parameters
+    ----------
+    exc : YAMLError
+        What ruamel.yaml raised while reading ``text``.
+    text : str
+        The YAML document.
+
+    Returns
+    -------
+    tuple of (int, int, str) or None
+        1-based line and column of the slip (where the missing ',' or bracket belongs,
+        or the stray one stands) and what was found there, in a designer's words
+        (``no ',' between '1d8+2' and 'type' …``); None for any other error.
+    """
+    mark = getattr(exc, "problem_mark", None)
+    if not isinstance(exc, MarkedYAMLError) or mark is None:
+        return None
+    problem, context = str(exc.problem or ""), str(exc.context or "")
+    before = _tokens_before(text, mark.index)
+    separator = _MISSING_SEPARATOR.fullmatch(problem)
+    if separator is not None and context.startswith("while parsing a flow"):
+        return _missing_separator(text, before, separator["closer"], separator["got"])
+    no_entry = _NO_ENTRY.fullmatch(problem)
+    if no_entry is not None:
+        return _no_entry(text, before, mark.index, no_entry["got"])
+    block_end = _BLOCK_END.fullmatch(problem)
+    if block_end is not None:
+        return _after_the_end(text, before, mark.index, block_end["got"])
+    if problem == "mapping values are not allowed here":
+        return _after_the_end(text, before, mark.index, ":")
+    return None
+
+
+def _tokens_before(text: str, index: int) -> _Before:
+    """Scan ``text`` up to ``index`` (:class:`_Before`); a scanner error there ends it."""
+    tokens: list[Token] = []
+    opened: list[Token] = []
+    starts: dict[int, Token] = {}
+    try:
+        for token in YAML(typ="rt").scan(text):
+            if token.start_mark.index >= index and not isinstance(token, KeyToken):
+                return _Before(tokens, opened, starts, token)
+            if token.start_mark.index == token.end_mark.index:
+                continue
+            if isinstance(token, _ENDS) and opened:
+                starts[len(tokens)] = opened.pop()
+            elif isinstance(token, _OPENERS):
+                opened.append(token)
+            tokens.append(token)
+    except YAMLError:
+        pass
+    return _Before(tokens, opened, starts, None)
+
+
+def _missing_separator(text: str, before: _Before, closer: str, got: str) -> Slip | None:
+    """A '{…}' or '[…]' whose entry is followed by something other than ',' or its
+    closing bracket: a wrong bracket, the end of the file, the next line (its closing
+    bracket left off), a ':' with no space after it, or the next entry (a ',' left off)."""
+    if not before.opened or not before.tokens or before.at is None:
+        return None
+    opener, last, at = before.opened[-1], before.tokens[-1], before.at
+    opened = f"the '{_char(text, opener)}' opened at {_shown(text, opener)}"
+    if got in _CLOSERS.values():
+        return _slip(text, at.start_mark.index, f"a '{got}' closing {opened} (a "
+                     f"'{_char(text, opener)}' closes with '{closer}')")  # fmt: skip
+    if got == "<stream end>":
+        return _never_closed(text, opener)
+    if _no_space_after_colon(last, at):
+        written = _written(text, last.start_mark.index, last.end_mark.index)
+        return _slip(text, at.start_mark.index, f"no space between {written!r} and "
+                     f"'{_char(text, at)}' (a key and its value are parted by ': ')")  # fmt: skip
+    split = _split(text, last, at)
+    if split is None:
+        return _slip(text, at.start_mark.index, f"a second ':' in one entry of {opened} "
+                     "(a value holding ': ' needs quotes)")  # fmt: skip
+    end, start = split
+    if _on_a_line_of_its_own(text, end, start, opener):
+        return _slip(text, end, f"no '{closer}' closing {opened} before the next line")
+    first = _first_written(text, before, end)
+    following = _written(text, start, _word_end(text, start))
+    kind = "entries" if closer == "}" else "items"
+    inside = f"the {kind} inside '{_char(text, opener)}…{closer}'"
+    hint = "; a value holding ': ' needs quotes" if isinstance(at, ValueToken) else ""
+    return _slip(text, end, f"no ',' between {first!r} and {following!r} ({inside} are "
+                 f"parted by commas{hint})")  # fmt: skip
+
+
+def _no_space_after_colon(last: Token, at: Token) -> bool:
+    """Whether a plain scalar ending in ':' runs straight into a '[' or '{' (``8:[stun]``):
+    a key whose ':' has no space after it, which YAML reads as part of the key."""
+    key = isinstance(last, ScalarToken) and last.plain and str(last.value).endswith(":")
+    return key and isinstance(at, _OPENERS) and at.start_mark.index == last.end_mark.index
+
+
+def _split(text: str, last: Token, at: Token) -> tuple[int, int] | None:
+    """Where what was written before the slip ends and what follows it starts, as
+    indices into ``text``; None for a second ':' in one entry.
+
+    YAML reads a value and the key after it with no ',' between (``1d8+2 type``), or a
+    value and the next line (``6`` and ``- {``), as one plain scalar: its last word, or
+    its last line, is what follows the slip.
+    """
+    plain = isinstance(last, ScalarToken) and last.plain
+    key = isinstance(at, ValueToken)
+    written = text[last.start_mark.index : last.end_mark.index] if plain else ""
+    runs = list(re.finditer(r"\s+" if key else r"[ \t]*\n\s*", written))
+    if runs:
+        return (last.start_mark.index + runs[-1].start(), last.start_mark.index + runs[-1].end())
+    return None if key else (last.end_mark.index, at.start_mark.index)
+
+
+def _on_a_line_of_its_own(text: str, end: int, start: int, opener: Token) -> bool:
+    """Whether what follows the slip starts a later line indented no deeper than the
+    line the bracket was opened on: the next entry of the file, not of the bracket."""
+    if text.count("\n", end, start) == 0:
+        return False
+    return _indent(text, start) <= _indent(text, opener.start_mark.index)
+
+
+def _never_closed(text: str, opener: Token) -> Slip:
+    """The end of the file inside a bracket: located at the bracket, the one place known."""
+    opening = _char(text, opener)
+    return _slip(text, opener.start_mark.index, f"a '{opening}' never closed: the file "
+                 f"ends before its '{_CLOSERS[opening]}'")  # fmt: skip
+
+
+def _no_entry(text: str, before: _Before, index: int, got: str) -> Slip | None:
+    """A ',' where an entry was expected (two in a row, or one first), a closing bracket
+    of the other kind there, or the end of the file after a ','."""
+    if not before.opened or not before.tokens:
+        return None
+    if got == "<stream end>":
+        return _never_closed(text, before.opened[-1])
+    opener, last = before.opened[-1], before.tokens[-1]
+    opening = _char(text, opener)
+    if got in _CLOSERS.values() and got != _CLOSERS[opening]:
+        return _slip(text, index, f"a stray '{got}' inside the '{opening}' opened at "
+                     f"{_shown(text, opener)} (a '{opening}' closes with "
+                     f"'{_CLOSERS[opening]}')")  # fmt: skip
+    if got != "," or not isinstance(last, (FlowEntryToken, *_OPENERS)):
+        return None
+    if isinstance(last, FlowEntryToken):
+        return _slip(text, index, "two ',' in a row (an entry left out between them, or a "
+                     "',' too many)")  # fmt: skip
+    return _slip(text, index, f"a ',' before the first entry of the '{_char(text, last)}'")
+
+
+def _after_the_end(text: str, before: _Before, index: int, got: str) -> Slip | None:
+    """Something after a closing bracket that ends a block entry: a ',' (which parts
+    entries only inside brackets), a closing bracket with nothing open, or more text."""
+    if not before.tokens or before.opened or not isinstance(before.tokens[-1], _ENDS):
+        return None
+    end = before.tokens[-1]
+    closing = _char(text, end)
+    if got == ",":
+        return _slip(text, index, f"a ',' after the closing '{closing}' (a ',' parts the "
+                     "entries inside '{…}' or '[…]' only)")  # fmt: skip
+    if got in _CLOSERS.values():
+        return _slip(text, index, f"a '{got}' with no '[' or '{{' open to close")
+    if text.count("\n", end.end_mark.index, index):
+        return None
+    start = _skip_blanks(text, end.end_mark.index)
+    opener = before.starts.get(len(before.tokens) - 1)
+    whose = "" if opener is None else f" of the '{_char(text, opener)}' opened at " \
+        f"{_shown(text, opener)}"  # fmt: skip
+    found = _written(text, start, _word_end(text, start))
+    return _slip(text, start, f"{found!r} after the closing '{closing}'{whose} (only a "
+                 "comment may follow it on its line)")  # fmt: skip
+
+
+def _first_written(text: str, before: _Before, end: int) -> str:
+    """What was written just before the slip: the last word or the whole bracket it ends."""
+    last = len(before.tokens) - 1
+    token = before.tokens[last]
+    begin = before.starts[last].start_mark.index if last in before.starts else None
+    if begin is None:
+        begin = token.start_mark.index
+        if isinstance(token, ScalarToken) and token.plain:
+            begin += _last_word_start(text[begin:end])
+    return _written(text, begin, end)
+
+
+def _last_word_start(written: str) -> int:
+    """Where the last word of ``written`` starts (a value may be several words)."""
+    runs = list(re.finditer(r"\s+", written.rstrip()))
+    return runs[-1].end() if runs else 0
+
+
+def _word_end(text: str, start: int) -> int:
+    """The end of the word that starts at ``start``: a key stops at its ':'."""
+    end = _WORD.match(text, start).end()  # type: ignore[union-attr]
+    return end if end > start else min(start + 1, len(text))
+
+
+def _written(text: str, begin: int, end: int) -> str:
+    """The text from ``begin`` to ``end`` on one line, its middle cut when long."""
+    shown = " ".join(text[begin:end].split())
+    half = (_QUOTE_CHARS - 1) // 2
+    return shown if len(shown) <= _QUOTE_CHARS else f"{shown[:half]}…{shown[-half:]}"
+
+
+def _skip_blanks(text: str, index: int) -> int:
+    """The first index from ``index`` on that is not a space or a tab."""
+    while index < len(text) and text[index] in " \t":
+        index += 1
+    return index
+
+
+def _char(text: str, token: Any) -> str:
+    """The bracket a token stands for, as written."""
+    return text[token.start_mark.index]
+
+
+def _at(text: str, index: int) -> tuple[int, int]:
+    """1-based (line, column) of ``index``."""
+    return (text.count("\n", 0, index) + 1, index - (text.rfind("\n", 0, index) + 1) + 1)
+
+
+def _slip(text: str, index: int, found: str) -> Slip:
+    """``found`` located at ``index``."""
+    return (*_at(text, index), found)
+
+
+def _shown(text: str, token: Token) -> str:
+    """Where a token starts, as a message names it: ``15:9``."""
+    line, col = _at(text, token.start_mark.index)
+    return f"{line}:{col}"
+
+
+def _indent(text: str, index: int) -> int:
+    """How many spaces start the line of ``index``."""
+    start = text.rfind("\n", 0, index) + 1
+    return _SPACES.match(text, start).end() - start  # type: ignore[union-attr]

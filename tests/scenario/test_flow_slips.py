@@ -1,0 +1,139 @@
+"""A slip inside a one-line ``{…}`` or ``[…]`` is said in plain words, where it is.
+
+The YAML parser said "expected ',' or '}', but got ':'" for a comma left off, at the
+colon of the next key, and the same a line below for a '}' left off; a missing space
+after a colon made an unknown key ``'damage:1d8+2'``. Each case here writes the slip
+with a ``|`` where the message must point: where the missing ',' or bracket belongs, or
+where the stray one stands.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import simlab
+from tests.support import errors_of, validate_file
+
+KNIGHT = """\
+scenario: t
+rules: glitters-d20
+attacks:
+  club: {damage: 1d6, type: bludgeoning}
+  mace: {damage: 1d8+2, type: bludgeoning, bonus: 5}
+  spear: {damage: 1d8, type: piercing}
+sides:
+  knight:
+    - {name: Knight, hp: 34, armor: plate, armor_bc: 7,
+       attacks: [club, mace]}
+  skeletons:
+    - {name: Skeleton, count: 2, hp: 13, resist: [slashing], attacks: [spear]}
+expect:
+  - {figure: win_rate, side: knight, at_least: 0.5}
+"""
+
+SYNTAX = "expected valid YAML syntax; got "
+COMMAS = "(the entries inside '{…}' are parted by commas"
+
+#: (text written, the slip with '|' where the message points, the message after "got")
+SLIPS = [
+    # a ',' left off between two entries, on one line and at a line's end
+    ("1d8+2, type", "1d8+2| type",
+     f"no ',' between '1d8+2' and 'type' {COMMAS}; a value holding ': ' needs quotes)"),
+    ("type: piercing}", "type: piercing| bonus: 4}",
+     f"no ',' between 'piercing' and 'bonus' {COMMAS}; a value holding ': ' needs quotes)"),
+    ("armor_bc: 7,", "armor_bc: 7|",
+     f"no ',' between '7' and 'attacks' {COMMAS}; a value holding ': ' needs quotes)"),
+    ("[slashing], attacks", "[slashing]| attacks",
+     f"no ',' between '[slashing]' and 'attacks' {COMMAS})"),
+    # a closing bracket left off, or the wrong one
+    ("bonus: 5}", "bonus: 5|", "no '}' closing the '{' opened at 5:9 before the next line"),
+    ("[club, mace]}", "[club, mace]|", "no '}' closing the '{' opened at 9:7 before the "
+                                       "next line"),
+    ("bonus: 5}", "bonus: 5|]", "a ']' closing the '{' opened at 5:9 (a '{' closes with '}')"),
+    ("1d8+2, type", "1d8+2, |]type", "a stray ']' inside the '{' opened at 5:9 (a '{' closes "
+                                     "with '}')"),
+    ("[club, mace]}", "[club, mace|}", "a '}' closing the '[' opened at 10:17 (a '[' closes "
+                                       "with ']')"),
+    ("{figure: win_rate, side: knight, at_least: 0.5}",
+     "|{figure: win_rate, side: knight, at_least: 0.5",
+     "a '{' never closed: the file ends before its '}'"),
+    # a ',' or a bracket too many, or more after the entry's end
+    ("1d8+2, type", "1d8+2,|, type", "two ',' in a row (an entry left out between them, or "
+                                     "a ',' too many)"),
+    ("{damage: 1d6,", "{|, damage: 1d6,", "a ',' before the first entry of the '{'"),
+    ("bonus: 5}", "bonus: 5}|,", "a ',' after the closing '}' (a ',' parts the entries "
+                                 "inside '{…}' or '[…]' only)"),
+    ("bonus: 5}", "bonus: 5}|}", "a '}' with no '[' or '{' open to close"),
+    ("bonus: 5}", "bonus: 5} |hand: off", "'hand' after the closing '}' of the '{' opened "
+                                          "at 5:9 (only a comment may follow it on its line)"),
+    ("bludgeoning,", "bludgeoning|: blunt,", "a second ':' in one entry of the '{' opened "
+                                             "at 5:9 (a value holding ': ' needs quotes)"),
+]  # fmt: skip
+
+
+def written(old: str, slip: str) -> tuple[str, str]:
+    """KNIGHT with its first ``old`` written as ``slip``, and where the '|' stood."""
+    assert old in KNIGHT
+    marked = KNIGHT.replace(old, slip, 1)
+    before = marked[: marked.index("|")]
+    line, col = before.count("\n") + 1, len(before) - before.rfind("\n")
+    return marked.replace("|", "", 1), f"{line}:{col}"
+
+
+def test_the_scenario_without_slips_loads() -> None:
+    assert simlab.loads(KNIGHT).scenario == "t"
+
+
+@pytest.mark.parametrize(("old", "slip", "got"), SLIPS)
+def test_a_slip_in_brackets_is_said_plainly_where_it_is(old: str, slip: str, got: str) -> None:
+    text, at = written(old, slip)
+    assert errors_of(text) == [f"s.yaml:{at}: {SYNTAX}{got}"]
+
+
+#: (text written, the slip with '|', the message): a key and its value written together,
+#: which YAML reads as one key with no value.
+RUN_TOGETHER = [
+    ("{damage: 1d8+2,", "{damage:|1d8+2,", "expected 'damage: 1d8+2' (a key and its value are "
+                                           "parted by ': '); got 'damage:1d8+2', a key with "
+                                           "no value"),
+    ("{damage: 1d8+2,", "{damage| 1d8+2,", "expected 'damage: 1d8+2' (a key and its value are "
+                                           "parted by ': '); got 'damage 1d8+2', a key with "
+                                           "no value"),
+    # a required key written so is not also missing
+    ("hp: 34,", "hp|=34,", "expected 'hp: 34' (a key and its value are parted by ': '); got "
+                           "'hp=34', a key with no value"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("old", "slip", "message"), RUN_TOGETHER)
+def test_a_key_run_into_its_value_is_said_plainly(old: str, slip: str, message: str) -> None:
+    text, at = written(old, slip)
+    assert errors_of(text) == [f"s.yaml:{at}: {message}"]
+
+
+@pytest.mark.parametrize(
+    ("old", "slip", "message"),
+    [
+        ("[club, mace]", "[|club mace]", "expected an attack defined under 'attacks:' (club, "
+         "mace, spear); got 'club mace'; did you mean 'club, mace'? (the items of a list are "
+         "parted by commas)"),
+        ("[slashing]", "[|slashing piercing]", "expected one of 'slashing', 'bludgeoning', "
+         "'piercing', 'fire', 'poison', 'force', 'ice', 'lightning', 'corrosive', 'holy', "
+         "'profane'; got 'slashing piercing'; did you mean 'slashing, piercing'? (the items "
+         "of a list are parted by commas)"),
+    ],
+)  # fmt: skip
+def test_list_items_with_no_comma_between_are_named(old: str, slip: str, message: str) -> None:
+    text, at = written(old, slip)
+    assert errors_of(text) == [f"s.yaml:{at}: {message}"]
+
+
+def test_validate_says_the_slip_and_exits_2(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    text, at = written("1d8+2, type", "1d8+2| type")
+    result = validate_file(path, text)
+    assert result.exit_code == 2
+    assert result.output.startswith(f"{path}:{at}: {SYNTAX}no ',' between '1d8+2' and 'type'")
+    assert "Traceback" not in result.output
