@@ -455,6 +455,36 @@ class ScenarioBase(StrictModel):
             root = root._made_from[0]
         return idle_overrides(root, self, self.overrides)
 
+    def __repr__(self) -> str:
+        """One line: the scenario, the changes that made it from its file (one that
+        changes nothing said so, as ``simlab run`` heads its tables), its run fields and
+        who is on each side (a notebook shows this for ``scn``; pydantic's own repr
+        printed every field, some 2,500 characters, the changes nowhere). Every field:
+        ``scn.model_dump()``."""
+        from simlab.report.words import counted, overrides_said
+
+        said = overrides_said({"overrides": self.overrides,
+                               "idle_overrides": self.idle_overrides})  # fmt: skip
+        changed = f" · with {', '.join(said)}" if said else ""
+        sides = "; ".join(f"{side}: {', '.join(names)}"
+                          for side, names in self._names_by_side().items())  # fmt: skip
+        key = self.KEYS_ELSEWHERE.get("attacks", "attacks")  # draft1's techniques:
+        attacks = counted(len(getattr(self, "attacks", {})), key.removesuffix("s"))
+        return (f"<Scenario {self.scenario}{changed} · rules {self.rules} · "
+                f"{counted(self.encounters, 'encounter')} · seed {self.seed} · "
+                f"{self.max_rounds} rounds at most: {sides}; {attacks} defined; "
+                ".model_dump() for every field>")  # fmt: skip
+
+    def __str__(self) -> str:
+        """As :meth:`__repr__` (``print(scn)``)."""
+        return repr(self)
+
+    def _names_by_side(self) -> dict[str, list[str]]:
+        """The combatants' names by side, ``count:`` copies as ``Raider ×3``."""
+        sides: dict[str, list[Any]] = getattr(self, "sides", {})
+        return {side: [m.name if m.count == 1 else f"{m.name} ×{m.count}" for m in members]
+                for side, members in sides.items()}  # fmt: skip
+
     def model_copy(self, *, update: Any = None, deep: bool = False) -> Any:
         """A copy of the scenario. With ``update`` it is refused: pydantic's copy skips
         validation (a ``max_rounds`` of 0 would run); :meth:`with_` validates."""

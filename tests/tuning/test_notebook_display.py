@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import simlab
-from tests.tuning.cases import SS_DUEL
+from tests.tuning.cases import ROOT, SS_DUEL
 
 
 def test_a_result_shows_one_line(duel: Any) -> None:
@@ -52,6 +52,24 @@ def test_simulate_leaves_the_idle_overrides_to_the_repr(duel: Any, monkeypatch: 
     first, again = repr(res), repr(res)
     assert len(asked) == 1 and first == again
     assert "Defender.hp=30 (changes nothing: Defender.hp is already 30)" in first
+
+
+def test_a_scenario_shows_one_line_with_its_changes(duel: Any) -> None:
+    """``scn.with_(...)`` left at the end of a cell showed pydantic's dump of every field
+    (some 2,500 characters) and not the changes that made it; ``print(scn)`` too."""
+    assert repr(duel) == (
+        "<Scenario ss-duel · rules shattered-spirits · 1,000,000 encounters · seed 1 · "
+        "100 rounds at most: attacker: Attacker; defender: Defender; 1 attack defined; "
+        ".model_dump() for every field>"
+    )
+    changed = duel.with_({"Defender.hp": 30, "Defender.guard": 2}).with_({"Defender.guard": 3})
+    assert str(changed) == repr(changed)
+    assert repr(changed).startswith(
+        "<Scenario ss-duel · with Defender.hp=30 (changes nothing: Defender.hp is already 30), "
+        "Defender.guard=3 · rules shattered-spirits"
+    )
+    fight = simlab.load(ROOT / "scenarios/shattered-spirits-draft1/techniques-3v3.yaml")
+    assert "enemies: Brute ×2, Ogre; 6 techniques defined;" in repr(fight)
 
 
 def test_a_sweep_shows_one_line(duel: Any) -> None:
@@ -186,8 +204,6 @@ def test_a_repr_lists_every_table_method_and_the_shared_changes(duel: Any) -> No
     ``.status_damage()``; a sweep's ``.damage_pmf()`` and the changes every point shares
     (``scn.with_(...)``), which the terminal's heading shows."""
     import re
-
-    from tests.tuning.cases import ROOT
 
     res = simlab.simulate(ROOT / "scenarios/shattered-spirits/quickstart.yaml", n=500)
     listed = set(re.findall(r"\.(\w+)\(\)", repr(res)))
