@@ -17,7 +17,7 @@ from simlab.errors import InputError, Problem, ScenarioError, did_you_mean, did_
 from simlab.rules import RULE_SYSTEMS, rule_module
 from simlab.scenario.common import ScenarioBase
 from simlab.scenario.source import YamlSource, parse_yaml, read_yaml
-from simlab.scenario.validation import describe_value, problem_at, validate
+from simlab.scenario.validation import describe_value, problem_at, sorted_unique, validate
 
 
 def load(path: str | os.PathLike[str]) -> ScenarioBase:
@@ -91,7 +91,13 @@ def scenario_of(value: object, name: str = "scenario") -> ScenarioBase:
 def from_source(source: YamlSource) -> ScenarioBase:
     """Validate a parsed YAML document as a scenario (both phases)."""
     model = rule_module(_rules_id(source), "model")
-    scenario: ScenarioBase = validate(model.Scenario, source)
+    try:
+        scenario: ScenarioBase = validate(model.Scenario, source)
+    except ScenarioError as error:
+        # a typo elsewhere in an entry hides its unknown attacks from the checks below:
+        # say them now, so that one round of fixes mends both
+        problems = error.problems + _written_attack_problems(source)
+        raise ScenarioError(sorted_unique(problems)) from None
     problems = reference_problems(scenario, source)
     if problems:
         raise ScenarioError(problems)
@@ -144,16 +150,39 @@ def _event_problems(scenario: ScenarioBase, source: YamlSource) -> list[Problem]
 
 
 def _attack_problems(scenario: ScenarioBase, source: YamlSource) -> list[Problem]:
-    attacks = scenario.attacks  # type: ignore[attr-defined]
-    known = ", ".join(sorted(attacks)) or "none defined"
+    """Attacks the validated scenario's combatants make that it does not define."""
+    sides: dict[str, list[Any]] = scenario.sides  # type: ignore[attr-defined]
+    listed = {(side, i): member.attacks for side, members in sides.items()
+              for i, member in enumerate(members)}  # fmt: skip
+    return _undefined_attacks(source, scenario.attacks, listed)  # type: ignore[attr-defined]
+
+
+def _written_attack_problems(source: YamlSource) -> list[Problem]:
+    """:func:`_attack_problems` read from the file as written, for a scenario that does not
+    validate: the ``attacks:`` lists of the combatant entries that are mappings, against
+    the ``attacks:`` mapping's names; nothing where either is not of its shape."""
+    attacks, sides = source.data.get("attacks"), source.data.get("sides")
+    if not isinstance(attacks, Mapping) or not isinstance(sides, Mapping):
+        return []
+    listed = {(side, i): entry["attacks"] for side, members in sides.items()
+              if isinstance(members, list) for i, entry in enumerate(members)
+              if isinstance(entry, Mapping) and isinstance(entry.get("attacks"), list)}  # fmt: skip
+    return _undefined_attacks(source, attacks, listed)
+
+
+def _undefined_attacks(
+    source: YamlSource, attacks: Mapping[str, Any], listed: Mapping[tuple[str, int], list[Any]]
+) -> list[Problem]:
+    """A problem at each name of the combatants' attack lists (``listed`` by side and
+    entry) that ``attacks`` does not define."""
+    known = ", ".join(sorted(map(str, attacks))) or "none defined"
     problems = []
-    for side, members in scenario.sides.items():  # type: ignore[attr-defined]
-        for i, member in enumerate(members):
-            for j, name in enumerate(member.attacks):
-                if name not in attacks:
-                    message = (f"expected an attack defined under 'attacks:' ({known}); "
-                               f"got {name!r}{did_you_mean_items(name, attacks)}")  # fmt: skip
-                    problems.append(problem_at(source, ("sides", side, i, "attacks", j), message))
+    for (side, i), names in listed.items():
+        for j, name in enumerate(names):
+            if isinstance(name, str) and name not in attacks:
+                message = (f"expected an attack defined under 'attacks:' ({known}); "
+                           f"got {name!r}{did_you_mean_items(name, attacks)}")  # fmt: skip
+                problems.append(problem_at(source, ("sides", side, i, "attacks", j), message))
     return problems
 
 

@@ -148,7 +148,7 @@ def validate(
     except ValidationError as exc:
         errors = _without_misspelt_missing([_resolve(model_cls, target, e) for e in exc.errors()])
         problems = [_to_problem(source, path_prefix, item) for item in _choose(errors)]
-        raise ScenarioError(_sorted_unique(problems)) from None
+        raise ScenarioError(sorted_unique(problems)) from None
 
 
 def validate_saved(model_cls: type[M], data: Any, where: str) -> M:
@@ -688,7 +688,7 @@ def _to_problem(source: YamlSource, prefix: Path, item: _Resolved | _Merged) -> 
     return problem
 
 
-def _sorted_unique(problems: list[Problem]) -> list[Problem]:
+def sorted_unique(problems: list[Problem]) -> list[Problem]:
     """Problems without repeats, in file order (unlocated ones last)."""
     unique = list(dict.fromkeys(problems))
     return sorted(unique, key=lambda p: (p.line is None, p.line or 0, p.col or 0))

@@ -94,3 +94,21 @@ def test_the_cli_prints_one_problem_and_exits_2(tmp_path: Path) -> None:
     assert result.output.count("\n") == 1
     assert result.output.startswith(f"{path}:6:17: unknown key 'endurence'")
     assert result.output.rstrip().endswith("did you mean 'endurance'?")
+
+
+@pytest.mark.parametrize("text", [GLITTERS, ZONES, TIERS, SPIRITS])
+def test_an_unknown_attack_is_said_beside_other_problems(text: str) -> None:
+    """An entry with a misspelt key and a misspelt attack said the key only; the attack
+    came once the key was mended, a second round of fixes for one entry."""
+    attack = text.split("attacks: [")[1].split("]")[0]
+    broken = text.replace("hp: 20, attacks: [", "hpp: 20, attacks: [x").replace(
+        "b: [{name: B, hp: 20", "b: [{name: B, hp: twenty"
+    )
+    problems = errors_of(broken)
+    assert len(problems) == 3, problems
+    assert "unknown key 'hpp'" in problems[0]
+    assert problems[1].startswith("s.yaml:6:") and problems[1].endswith(
+        f"expected an attack defined under 'attacks:' ({attack}); got 'x{attack}'; "
+        f"did you mean '{attack}'?"
+    )
+    assert problems[2].startswith("s.yaml:7:") and "got 'twenty'" in problems[2]
