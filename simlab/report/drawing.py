@@ -151,13 +151,20 @@ class _Spread(Generic[Job, Drawn]):
 
     def _hand_out(self, pool: ProcessPoolExecutor, ready: list[Future[None]], most: int) -> None:
         """Keep ``most`` jobs with the pool, which has a process started (or none could)."""
+        from concurrent.futures.process import BrokenProcessPool
+
         if all(f.done() and f.exception() is not None for f in ready):
             self.broken = True
         while not self.broken and self.todo and len(self.away) < most:
-            k = self.todo.popleft()
+            k = self.todo[0]
+            try:
+                with _interrupts_held():
+                    future = pool.submit(_draw_held, self.jobs[k])
+            except BrokenProcessPool:  # a process died since the last look: draw here
+                self.broken = True
+                return
+            self.away[future] = self.todo.popleft()
             self.tell(k)
-            with _interrupts_held():
-                self.away[pool.submit(_draw_held, self.jobs[k])] = k
 
     def _collect(self, block: bool) -> None:
         """Take what the pool has drawn; a job it failed on is drawn here (and raises
