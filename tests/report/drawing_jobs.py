@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import time
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -70,3 +72,19 @@ def paced_sketch(sketch: Any, context: tuple[Any, str]) -> Any:
     runs, marker = context
     _first_drawn_there(marker, 0, pace=0.5)
     return draw_sketch(sketch, runs)
+
+
+def ctrl_c_in_a_callback_at_3(job: int, drawn: list[int]) -> int:
+    """Job 3 gets a Ctrl-C in a weak reference's callback, as one can land in
+    matplotlib's clean-up of a figure; each job is noted in ``drawn``."""
+    if job == 3:
+
+        class Figure:
+            pass
+
+        figure = Figure()
+        gone = weakref.ref(figure, lambda _: signal.raise_signal(signal.SIGINT))
+        del figure  # the callback runs here: Python's own handler raises inside it
+        assert gone() is None
+    drawn.append(job)
+    return job

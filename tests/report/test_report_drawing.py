@@ -1,10 +1,17 @@
 """A report's plots drawn on several cores (``simlab.report.drawing``): the bytes drawn
-in one process, its error when a picture fails, and no process started for a small
-report."""
+in one process, its error when a picture fails, no process started for a small report,
+and a Ctrl-C that stops the drawing, every process of it, at once."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import pty
+import select
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +24,7 @@ from simlab.cli import main
 from simlab.errors import InputError
 from simlab.report import drawing
 from simlab.report.render import render_report
-from simlab.report.results import ScenarioRun
+from simlab.report.results import ScenarioRun, save_results
 from tests.report import drawing_jobs
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -153,3 +160,96 @@ def test_report_draws_on_as_many_processes_as_threads(
                                          "--out", str(tmp_path / f"r{len(threads)}")])  # fmt: skip
         assert done.exit_code == 0, done.output
     assert asked == [1, None]  # None: as many as numba may use, as a run's threads
+
+
+@pytest.mark.parametrize("processes", [1, 2])
+def test_a_ctrl_c_in_a_callback_still_stops_the_drawing(
+    processes: int, every_picture_pays: None, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """Python's own handler raised KeyboardInterrupt where the Ctrl-C came: in a weak
+    reference's callback (matplotlib's clean-up of a figure), Python printed "Exception
+    ignored" and dropped it, and the report went on to its end and was written."""
+    drawn: list[int] = []
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a terminal
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            drawing.draw_all(list(range(10)), drawing_jobs.ctrl_c_in_a_callback_at_3, drawn,
+                             processes)  # fmt: skip
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert drawn == [0, 1, 2, 3]  # stopped after the picture the Ctrl-C came in
+    assert signal.getsignal(signal.SIGINT) is previous
+    assert "Exception ignored" not in capfd.readouterr().err
+
+
+@pytest.mark.slow  # a report of four scenarios in a fresh process: about 6 s
+def test_ctrl_c_while_a_drawing_process_starts_stops_them_all_at_once(tmp_path: Path) -> None:
+    runs = api.run_scenarios([str(ROOT / "scenarios/shattered-spirits")], n=2000, seed=3)
+    save_results(runs, tmp_path / "results.json")
+    leader, follower = pty.openpty()
+    child = subprocess.Popen([sys.executable, "-m", "simlab", "report", "--from",
+                              str(tmp_path / "results.json"), "--out", str(tmp_path / "out")],
+                             stdout=follower, stderr=follower, cwd=tmp_path,
+                             start_new_session=True)  # fmt: skip
+    os.close(follower)
+    seen = b""
+    try:
+        # At the first scenario the other process is starting (importing matplotlib,
+        # pandas and scipy: 1.5-3 s); a Ctrl-C then neither waits for it nor lets it
+        # print a traceback of its interrupted imports.
+        seen = _read_until(leader, b"drawing 1/", 120)
+        time.sleep(0.3)
+        helpers = _spawned_children(child.pid)
+        assert helpers  # the report draws on two processes
+        sent = time.monotonic()
+        os.killpg(child.pid, signal.SIGINT)  # Ctrl-C: to every process of the terminal's group
+        child.wait(timeout=30)
+        waited = time.monotonic() - sent
+        seen += _read_until(leader, None, 5)
+    finally:
+        os.close(leader)
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 130, seen
+    assert b"interrupted" in seen and b"Traceback" not in seen
+    assert waited < 2.0
+    assert not any(_alive(pid) for pid in helpers)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results.json"]  # nothing staged left
+
+
+def _read_until(leader: int, word: bytes | None, seconds: float) -> bytes:
+    """What the terminal shows until ``word`` (None: until it closes)."""
+    seen, end = b"", time.monotonic() + seconds
+    while word is None or word not in seen:
+        left = end - time.monotonic()
+        if left <= 0:
+            assert word is None, f"no {word!r} on the terminal: {seen[-300:]!r}"
+            return seen
+        if select.select([leader], [], [], left)[0]:
+            try:
+                got = os.read(leader, 65536)
+            except OSError:  # closed: every process that held it has exited
+                return seen
+            if not got:
+                return seen
+            seen += got
+    return seen
+
+
+def _spawned_children(pid: int) -> list[int]:
+    """The drawing processes ``pid`` spawned (multiprocessing's ``spawn_main``)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            stat = (entry / "stat").read_text()
+            parent = int(stat.rsplit(")", 1)[1].split()[1])
+            if parent == pid and b"spawn_main" in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    with contextlib.suppress(OSError):
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        return state != "Z"
+    return False
