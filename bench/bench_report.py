@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import multiprocessing
+import os
 import pickle
 import resource
 import statistics
@@ -68,26 +69,28 @@ def timed(write: Callable[[], Any]) -> tuple[float, float]:
 
 
 def turns(runs: list[Any], ways: dict[str, Callable[[Path], None]], rounds: int,
-          folder: Path) -> dict[str, list[tuple[float, float]]]:  # fmt: skip
+          folder: Path) -> dict[str, list[tuple[float, float, float]]]:  # fmt: skip
     """Each way of writing the report of ``runs``, ``rounds`` times in turns; the seconds
-    of each, wall and CPU. Every file written must be the bytes of the first way's."""
-    seconds: dict[str, list[tuple[float, float]]] = {name: [] for name in ways}
+    of each, wall and CPU, and the machine's load (1-minute average) after it. Every
+    file written must be the bytes of the first way's."""
+    seconds: dict[str, list[tuple[float, float, float]]] = {name: [] for name in ways}
     first: dict[str, bytes] | None = None
     for r in range(rounds):
         for name, write in ways.items():
             out = folder / f"{name}-{r}"
-            seconds[name].append(timed(lambda: write(out)))  # noqa: B023 (called at once)
+            wall, cpu = timed(lambda: write(out))  # noqa: B023 (called at once)
+            seconds[name].append((wall, cpu, os.getloadavg()[0]))
             written = files(out)
             first = first or written
             assert written == first, f"{name} wrote other bytes than the first way"
     return seconds
 
 
-def say(what: str, seconds: dict[str, list[tuple[float, float]]], pictures: int) -> None:
+def say(what: str, seconds: dict[str, list[tuple[float, float, float]]], pictures: int) -> None:
     print(f"{what} ({pictures} PNGs), median of {len(next(iter(seconds.values())))} turns, "
-          "wall (CPU of every process):")  # fmt: skip
+          "wall (CPU of every process), each turn's wall [the load after it]:")  # fmt: skip
     for name, times in seconds.items():
-        each = ", ".join(f"{wall:.1f}" for wall, _ in times)
+        each = ", ".join(f"{wall:.1f} [{load:.1f}]" for wall, _, load in times)
         wall, cpu = (statistics.median(t[i] for t in times) for i in (0, 1))
         print(f"  {name:<24} {wall:6.2f} s ({cpu:6.2f} s CPU)   turns: {each}")
 
@@ -155,7 +158,7 @@ def main() -> None:
         pngs = len(list((folder / "whole/one process-0/png").iterdir()))
         say(f"whole report of {len(runs)} scenarios, writing only", whole, pngs)
         for name, times in whole.items():
-            wall = simulated + statistics.median(wall for wall, _ in times)
+            wall = simulated + statistics.median(t[0] for t in times)
             print(f"  {name:<24} {wall:6.2f} s with the simulation: the designer's wait")
         one = turns(quick, {"one process": one_process(quick), "every core": every_core(quick),
                             "two processes, forced": two_forced(quick)},
