@@ -467,6 +467,7 @@ def write_report(
     strict: bool = False,
     title: str = "simlab balance report",
     progress: Callable[[int, int, str], None] | None = None,
+    processes: int | None = 1,
 ) -> tuple[dict[str, Path], pd.DataFrame, Any]:
     """Render the balance report of ``runs`` into ``out_dir`` (HTML, Markdown, PNGs, JSON).
 
@@ -486,6 +487,14 @@ def write_report(
         Count borderline spec passes as failures.
     progress : callable, optional
         ``progress(i, total, "scenario (rules)")`` before each scenario is drawn.
+    processes : int or None
+        The most processes drawing the plots, from 1 (the default: this process alone)
+        to the threads numba may use (None: all of them, as ``simlab report`` does).
+        Others start only for pictures enough to pay for their start-up, one for every
+        12 (:mod:`simlab.report.drawing`); the files are the same bytes either way.
+        They are started with multiprocessing's ``spawn``, which imports a script's
+        ``__main__`` again: a script that asks for more than one process keeps its top
+        level under ``if __name__ == "__main__":``.
 
     Returns
     -------
@@ -503,6 +512,10 @@ def write_report(
     if baseline is not None:
         results_path_argument(baseline, "baseline")
     function_argument(progress, "progress")
+    if processes is not None:
+        processes = whole_number_in(processes, "processes", 1, 2**31)
+        if processes > 1:  # the most numba may use, which imports numba
+            whole_number_in(processes, "processes", 1, runner.max_threads())
     if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not 0 < alpha < 1:
         raise InputError(f"expected alpha between 0 and 1 (a p-value threshold); got {alpha!r}")
     specs = evaluate_all(runs, strict=strict)
@@ -515,7 +528,7 @@ def write_report(
         shown = os.fspath(baseline)
     written = _write_unit(out_dir, [r.result for r in runs], lambda folder: render_report(
         runs, folder, specs=specs, drift=drift, baseline=shown, title=title,
-        baseline_runs=before, progress=progress))  # fmt: skip
+        baseline_runs=before, progress=progress, processes=processes))  # fmt: skip
     return written, specs, drift
 
 

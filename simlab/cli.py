@@ -713,7 +713,8 @@ def report(
     _prepare_out(out)
     runs = _runs(scenarios, encounters, seed, threads, from_, sets, precision, precision_on)
     written, specs, drift = api.write_report(runs, out, baseline=baseline, alpha=alpha,
-                                             title=title, progress=_drawing)  # fmt: skip
+                                             title=title, progress=_drawing,
+                                             processes=threads)  # fmt: skip
     if drift is not None:
         terminal.print_drift(drift, str(baseline))
     if not specs.empty:

@@ -16,6 +16,7 @@ Plots are drawn on Agg figures of their own, whatever pyplot's backend.
 from __future__ import annotations
 
 import base64
+import functools
 import io
 import math
 import os
@@ -503,12 +504,21 @@ def _damage_defenders(run: ScenarioRun, attacker: str, attack: str) -> DamageDef
                            dict(data.attrs.get("pooled", {})))  # fmt: skip
 
 
-def _damage_picture(run: ScenarioRun, slug: str, attacker: str, attack: str,
-                    choice: DamageDefenders, seen: set[str],
-                    drawn_exact: ExactDrawn) -> Picture:  # fmt: skip
+#: What a damage plot's drawing tells its caption: the PNG (None: no defender to draw),
+#: the defenders drawn and left out, whether the exact answer is on it, and the
+#: defenders that took no damage.
+DamageDrawn = tuple[bytes | None, DamageDefenders, bool, list[str]]
+
+
+def _damage_png(run: ScenarioRun, attacker: str, attack: str) -> DamageDrawn:
+    """``attacker``'s ``attack`` damage plot (:func:`_damage_defenders` says against
+    whom), drawn in any process (:func:`draw_sketch`)."""
+    choice = _damage_defenders(run, attacker, attack)
     defenders = choice.drawn
     exact_drawn = False
     unharmed: list[str] = []
+    if not defenders:
+        return None, choice, exact_drawn, unharmed
 
     def draw(fig: Figure) -> None:
         nonlocal exact_drawn
@@ -522,8 +532,20 @@ def _damage_picture(run: ScenarioRun, slug: str, attacker: str, attack: str,
         title = fig.suptitle(f"{attacker} · {attack}", fontsize=12)
         _legend_below_when_long(fig, [left, right], _shared_legend(fig, left, right), title)
 
+    return _png(draw, (11.0, 3.6)), choice, exact_drawn, unharmed
+
+
+def _damage_picture(slug: str, attacker: str, attack: str, seen: set[str],
+                    drawn_exact: ExactDrawn, skipped: list[str],
+                    drawn: DamageDrawn) -> Picture | None:  # fmt: skip
+    """The damage plot's :class:`Picture`, named and captioned; None, and a line in
+    ``skipped``, where every defender was attacked too rarely to draw."""
+    png, choice, exact_drawn, unharmed = drawn
+    if png is None:
+        skipped.append(f"{attacker} · {attack}: {choice.left_out_text()}")
+        return None
+    defenders = choice.drawn
     name = _unique(f"{slug}-damage-{_slug(attacker)}-{_slug(attack)}.png", seen)
-    png = _png(draw, (11.0, 3.6))
     drawn_exact.damage_plots += exact_drawn
     # The exact answer is named only where it was drawn: a fight moves most pairs' damage.
     pooled = [f"{label} pools {', '.join(names)}: the damage this attack did to each is alike."
@@ -554,12 +576,45 @@ def _no_damage_text(unharmed: list[str], attack: str) -> list[str]:
             "the others."]  # fmt: skip
 
 
-def _pictures(run: ScenarioRun, drawn_exact: ExactDrawn,
-              skipped: list[str]) -> list[Picture]:  # fmt: skip
-    """The scenario's plots; ``skipped`` gets a line for each attack whose damage plot
-    would show only defenders it was made on too rarely to draw."""
-    res = run.result
-    slug = f"{_slug(run.rules)}-{_slug(run.scenario)}"
+@dataclass(frozen=True)
+class Sketch:
+    """One picture of the report to draw, small to send to a drawing process
+    (:mod:`simlab.report.drawing`): a function of this module (sent by its name), the
+    place of its scenario among the report's runs (None: ``args`` are all it needs) and
+    its other arguments. The function gives the PNG, with what the caption needs to
+    know of what it drew."""
+
+    draw: Callable[..., Any]
+    run: int | None = None
+    args: tuple[Any, ...] = ()
+
+
+def draw_sketch(sketch: Sketch, runs: Sequence[ScenarioRun]) -> Any:
+    """Draw one picture of the report, in this process or another.
+
+    Parameters
+    ----------
+    sketch : Sketch
+        The picture.
+    runs : sequence of ScenarioRun
+        The report's runs, which ``sketch.run`` is the place of one of.
+
+    Returns
+    -------
+    object
+        What ``sketch.draw`` gives: the PNG's bytes, or them and what its caption needs.
+    """
+    where = () if sketch.run is None else (runs[sketch.run],)
+    return sketch.draw(*where, *sketch.args)
+
+
+#: A planned picture: what to draw, and what makes its :class:`Picture` of the drawing
+#: (None: nothing to show).
+Planned = tuple[Sketch, Callable[[Any], Picture | None]]
+
+
+def _rates_png(run: ScenarioRun) -> tuple[bytes, bool]:
+    """The hit-rate plot, and whether an exact rate is marked on it."""
     rates_drawn = plots.pooled_hit_rates(run)
     rows = max(len(rates_drawn), 1)
     marked = False
@@ -572,9 +627,49 @@ def _pictures(run: ScenarioRun, drawn_exact: ExactDrawn,
         fig.set_figheight(1.4 + _row_height(plots.pair_name_lines(ax)) * rows)
 
     png = _png(rates, (10.0, 1.4 + _row_height(1) * rows))
-    drawn_exact.hit_rate_marks = marked
-    out = [
-        Picture(
+    return png, marked
+
+
+def _survival_png(run: ScenarioRun, side: str) -> tuple[bytes, list[str], int]:
+    """A side's time-to-down plot, its members never downed and its exact curves."""
+    never: list[str] = []
+    curves = 0
+
+    def survival(fig: Figure) -> None:
+        nonlocal curves
+        ax = fig.add_subplot()
+        never[:] = plots.never_downed(plots.plot_time_to_down(run, side=side, ax=ax))
+        curves = sum(name.endswith(plots.EXACT_CURVE_SUFFIX)
+                     for name in ax.get_legend_handles_labels()[1])  # fmt: skip
+
+    png = _png(survival, (8.5, 3.4))
+    return png, never, curves
+
+
+def _outcome_png(run: ScenarioRun) -> bytes:
+    """The win and draw rates."""
+
+    def outcome(fig: Figure) -> None:
+        plots.plot_win_rates(run, ax=fig.add_subplot())
+
+    size = (5.0, 1.2 + 0.35 * (len(run.result.layout.sides) + 1))
+    return _png(outcome, size)
+
+
+def _planned_pictures(run: ScenarioRun, at: int, drawn_exact: ExactDrawn,
+                      skipped: list[str]) -> list[Planned]:  # fmt: skip
+    """The scenario's plots, ``at`` its place among the report's runs; as they are
+    made into pictures, in order, ``drawn_exact`` learns what they drew of the exact
+    answers and ``skipped`` gets a line for each attack whose damage plot would show
+    only defenders it was made on too rarely to draw."""
+    res = run.result
+    slug = f"{_slug(run.rules)}-{_slug(run.scenario)}"
+    seen: set[str] = set()
+
+    def rates(drawn: tuple[bytes, bool]) -> Picture:
+        png, marked = drawn
+        drawn_exact.hit_rate_marks = marked
+        return Picture(
             f"{slug}-hit-rates.png",
             f"hit{' and crit' if res.layout.crits else ''} rates (95% intervals)",
             png,
@@ -582,35 +677,27 @@ def _pictures(run: ScenarioRun, drawn_exact: ExactDrawn,
             "alike pooled)."
             + (" Open black diamond: the exact rate against a fresh defender." if marked else ""),
         )
-    ]
-    pmf = plots.pooled_damage_pmf(run)
-    seen: set[str] = set()
-    for attacker, attack in dict.fromkeys(zip(pmf.attacker, pmf.attack, strict=True)):
-        choice = _damage_defenders(run, attacker, attack)
-        if choice.drawn:
-            out.append(_damage_picture(run, slug, attacker, attack, choice, seen, drawn_exact))
-        else:
-            skipped.append(f"{attacker} · {attack}: {choice.left_out_text()}")
-    for side in res.layout.sides:
-        never: list[str] = []
 
-        def survival(fig: Figure, s: str = side, got: list[str] = never) -> None:
-            ax = fig.add_subplot()
-            got[:] = plots.never_downed(plots.plot_time_to_down(run, side=s, ax=ax))
-            drawn_exact.curves += sum(name.endswith(plots.EXACT_CURVE_SUFFIX)
-                                      for name in ax.get_legend_handles_labels()[1])  # fmt: skip
-
+    def survival(side: str, drawn: tuple[bytes, list[str], int]) -> Picture:
+        png, never, curves = drawn
+        drawn_exact.curves += curves
         name = _unique(f"{slug}-survival-{_slug(side)}.png", seen)
-        png = _png(survival, (8.5, 3.4))
-        out.append(Picture(name, f"time-to-down · {side}", png, "survival",
-                           survival_caption(side, never, res)))  # fmt: skip
+        return Picture(name, f"time-to-down · {side}", png, "survival",
+                       survival_caption(side, never, res))  # fmt: skip
 
-    def outcome(fig: Figure) -> None:
-        plots.plot_win_rates(run, ax=fig.add_subplot())
+    def outcome(png: bytes) -> Picture:
+        return Picture(f"{slug}-outcome.png", "outcome", png, "outcome",
+                       OUTCOME_CAPTION.format(cap=res.layout.max_rounds))  # fmt: skip
 
-    size = (5.0, 1.2 + 0.35 * (len(res.layout.sides) + 1))
-    out.append(Picture(f"{slug}-outcome.png", "outcome", _png(outcome, size), "outcome",
-                       OUTCOME_CAPTION.format(cap=res.layout.max_rounds)))  # fmt: skip
+    out: list[Planned] = [(Sketch(_rates_png, at), rates)]
+    pmf = plots.pooled_damage_pmf(run)
+    for attacker, attack in dict.fromkeys(zip(pmf.attacker, pmf.attack, strict=True)):
+        out.append((Sketch(_damage_png, at, (attacker, attack)),
+                    functools.partial(_damage_picture, slug, attacker, attack, seen,
+                                      drawn_exact, skipped)))  # fmt: skip
+    for side in res.layout.sides:
+        out.append((Sketch(_survival_png, at, (side,)), functools.partial(survival, side)))
+    out.append((Sketch(_outcome_png, at), outcome))
     return out
 
 
@@ -619,6 +706,15 @@ def _row_height(lines: int) -> float:
     ``lines`` lines (:func:`simlab.plots.pair_name`): 0.32 for one, and 0.16 (a line of
     9 pt text) for each further line."""
     return 0.32 + 0.16 * (lines - 1)
+
+
+def _pictures(run: ScenarioRun, drawn_exact: ExactDrawn, skipped: list[str]) -> list[Picture]:
+    """The scenario's plots, drawn in this process one after the other (a report draws
+    every scenario's at once, :func:`_draw`); ``drawn_exact`` and ``skipped`` as
+    :func:`_planned_pictures` fills them."""
+    drawn = [finish(draw_sketch(sketch, [run]))
+             for sketch, finish in _planned_pictures(run, 0, drawn_exact, skipped)]  # fmt: skip
+    return [p for p in drawn if p is not None]
 
 
 #: The caption of a scenario's outcome plot (its round cap filled in).
@@ -748,12 +844,12 @@ def _trimmed(hist: Any) -> Any:
     return hist[: int(np.flatnonzero(hist)[-1]) + 1] if hist.any() else hist[:1]
 
 
-Drawing = tuple[str, tuple[float, float], Callable[[Figure], None]]
-
-
-def _damage_drift(before: Result, after: Result, subject: str) -> Drawing:
+def _damage_drift(before: Result, after: Result, subject: str) -> tuple[str, Sketch]:
     old, new = _pair_pmf(before, subject), _pair_pmf(after, subject)
+    return f"{subject}: damage per attack", Sketch(_damage_drift_png, None, (old, new, subject))
 
+
+def _damage_drift_png(old: Any, new: Any, subject: str) -> bytes:
     def draw(fig: Figure) -> None:
         left, right = fig.subplots(1, 2)
         plots.plot_before_after(left, old, new, "damage per attack (miss = 0)", "probability",
@@ -765,35 +861,41 @@ def _damage_drift(before: Result, after: Result, subject: str) -> Drawing:
         _shared_legend(fig, left, right)
         fig.suptitle(subject, fontsize=12)
 
-    return f"{subject}: damage per attack", (11.0, 3.6), draw
+    return _png(draw, (11.0, 3.6))
 
 
-def _down_drift(before: Result, after: Result, name: str) -> Drawing:
+def _down_drift(before: Result, after: Result, name: str) -> tuple[str, Sketch]:
     old, new = _down_by_round(before, name), _down_by_round(after, name)
+    return f"{name}: P(downed by round r)", Sketch(_down_drift_png, None, (old, new, name))
 
+
+def _down_drift_png(old: Any, new: Any, name: str) -> bytes:
     def draw(fig: Figure) -> None:
         ax = fig.add_subplot()
         plots.plot_before_after(ax, old, new, "round r", f"P({name} downed by round r)")
         ax.set_title(f"{name}: downed by round r, over all encounters")
 
-    return f"{name}: P(downed by round r)", (8.0, 3.4), draw
+    return _png(draw, (8.0, 3.4))
 
 
-def _rounds_drift(before: Result, after: Result, _: str) -> Drawing:
+def _rounds_drift(before: Result, after: Result, _: str) -> tuple[str, Sketch]:
     old, new = (_trimmed(r.tallies.rounds) for r in (before, after))
+    return "encounter length", Sketch(_rounds_drift_png, None, (old, new))
 
+
+def _rounds_drift_png(old: Any, new: Any) -> bytes:
     def draw(fig: Figure) -> None:
         ax = fig.add_subplot()
         plots.plot_before_after(ax, old / old.sum(), new / new.sum(), "rounds",
                                 "share of encounters", bars=True)  # fmt: skip
         ax.set_title("encounter length")
 
-    return "encounter length", (8.0, 3.4), draw
+    return _png(draw, (8.0, 3.4))
 
 
 #: Which picture shows a drifted figure: the attack's damage, a combatant's time-to-down or
 #: the encounter length.
-_DRIFT_PICTURE: dict[str, Callable[[Result, Result, str], Drawing]] = {
+_DRIFT_PICTURE: dict[str, Callable[[Result, Result, str], tuple[str, Sketch]]] = {
     "damage_pmf": _damage_drift, "mean_damage": _damage_drift, "hit_rate": _damage_drift,
     "crit_rate": _damage_drift, "time_to_down": _down_drift, "down_rate": _down_drift,
     "median_time_to_down": _down_drift, "rounds_pmf": _rounds_drift,
@@ -801,7 +903,7 @@ _DRIFT_PICTURE: dict[str, Callable[[Result, Result, str], Drawing]] = {
 }  # fmt: skip
 
 
-def _drift_pictures(run: ScenarioRun, before: ScenarioRun, drift: DriftReport) -> list[Picture]:
+def _drift_pictures(run: ScenarioRun, before: ScenarioRun, drift: DriftReport) -> list[Planned]:
     """A before/after plot of each drifted distribution and curve of ``run``."""
     t = drift.drifted
     t = t[(t.scenario == run.scenario) & (t.rules == run.rules)]
@@ -809,25 +911,49 @@ def _drift_pictures(run: ScenarioRun, before: ScenarioRun, drift: DriftReport) -
     wanted = dict.fromkeys((_DRIFT_PICTURE[f], s) for f, s in zip(t.figure, t.subject,
                                                                   strict=True)
                            if f in _DRIFT_PICTURE)  # fmt: skip
-    out: list[Picture] = []
+    out: list[Planned] = []
     seen: set[str] = set()
     for picture, subject in wanted:
-        what, size, draw = picture(before.result, run.result, subject)
+        what, sketch = picture(before.result, run.result, subject)
         name = _unique(f"{slug}-{_slug(what)}.png", seen)
-        out.append(Picture(name, f"drift · {what}", _png(draw, size), "drift",
-                           f"{what}: grey, the baseline; colour, this run."))  # fmt: skip
+        out.append((sketch, functools.partial(_drift_picture, name, what)))
     return out
+
+
+def _drift_picture(name: str, what: str, png: bytes) -> Picture:
+    return Picture(name, f"drift · {what}", png, "drift",
+                   f"{what}: grey, the baseline; colour, this run.")  # fmt: skip
 
 
 # -- the document ------------------------------------------------------------------------
 
 
-def _section(run: ScenarioRun, specs: pd.DataFrame | None, drift: DriftReport | None,
-             anchors: set[str], before: ScenarioRun | None) -> Section:  # fmt: skip
+@dataclass
+class Plan:
+    """One scenario's part of the report before its pictures are drawn: the pictures,
+    and what their drawings tell the section as they are made into pictures."""
+
+    run: ScenarioRun
+    pictures: list[Planned]
+    drawn_exact: ExactDrawn = field(default_factory=ExactDrawn)
+    skipped: list[str] = field(default_factory=list)
+
+
+def _plan(run: ScenarioRun, at: int, drift: DriftReport | None,
+          before: ScenarioRun | None) -> Plan:  # fmt: skip
+    """The pictures of ``run``, ``at`` its place among the report's runs: its plots, and
+    a before/after plot of each figure that drifted from ``before``."""
+    plan = Plan(run, [])
+    plan.pictures = _planned_pictures(run, at, plan.drawn_exact, plan.skipped)
+    if drift is not None and before is not None:
+        plan.pictures += _drift_pictures(run, before, drift)
+    return plan
+
+
+def _section(plan: Plan, pictures: list[Picture], specs: pd.DataFrame | None,
+             drift: DriftReport | None, anchors: set[str]) -> Section:  # fmt: skip
+    run, drawn_exact, skipped = plan.run, plan.drawn_exact, plan.skipped
     res = run.result
-    drawn_exact = ExactDrawn()
-    skipped: list[str] = []
-    pictures = _pictures(run, drawn_exact, skipped)
     identity: list[tuple[str, str | Prose]]
     identity = [("rules", run.rules), ("encounters", f"{res.encounters:,}"),
                 ("seed", str(res.seed)), ("simlab version", run.simlab_version),
@@ -852,8 +978,6 @@ def _section(run: ScenarioRun, specs: pd.DataFrame | None, drift: DriftReport | 
     pooled = [plots.pool_label(entry, names) for entry, names, alike in plots.copy_groups(run)
               if alike]  # fmt: skip
     anchor = _anchor(f"{run.rules}-{run.scenario}", anchors)
-    if drift is not None and before is not None:
-        pictures += _drift_pictures(run, before, drift)
     return Section(run, anchor, identity, attack_header, attacks, header, combatants,
                    _outcome_rows(res), _spec_rows(specs, run), _drift_rows(drift, run), notes,
                    pictures, _headline(run, specs), apart, pooled, skipped)  # fmt: skip
@@ -1167,6 +1291,32 @@ def _unchanged(n: int, changed: bool, untested: bool) -> str:
     return f"All {n} figures not statistically different from the baseline"
 
 
+def _draw(
+    plans: list[Plan],
+    runs: list[ScenarioRun],
+    processes: int | None,
+    progress: Callable[[int, int, str], None] | None,
+) -> list[Any]:
+    """Every planned picture drawn (:func:`simlab.report.drawing.draw_all`), in order;
+    ``progress`` told of each scenario as its first picture is taken to be drawn."""
+    from simlab.report.drawing import draw_all
+
+    owners = [at for at, plan in enumerate(plans) for _ in plan.pictures]
+    told = 0
+
+    def tell(up_to: int) -> None:
+        nonlocal told
+        while told < up_to:
+            told += 1
+            if progress is not None:
+                progress(told, len(runs), label(runs[told - 1]))
+
+    sketches = [sketch for plan in plans for sketch, _ in plan.pictures]
+    drawn = draw_all(sketches, draw_sketch, runs, processes, lambda k: tell(owners[k] + 1))
+    tell(len(runs))
+    return drawn
+
+
 def _text_writer(text: str) -> Callable[[Path], None]:
     def write(tmp: Path) -> None:
         tmp.write_text(text, encoding="utf-8")
@@ -1192,6 +1342,7 @@ def render_report(
     write_results: bool = True,
     baseline_runs: Sequence[ScenarioRun] = (),
     progress: Callable[[int, int, str], None] | None = None,
+    processes: int | None = 1,
 ) -> dict[str, Path]:
     """Write ``report.html``, ``report.md``, the PNGs and ``results.json`` into ``out_dir``.
 
@@ -1217,6 +1368,11 @@ def render_report(
     progress : callable, optional
         Called as ``progress(i, total, "scenario (rules)")`` before scenario ``i`` (from 1)
         is drawn, so a long report shows that it is moving.
+    processes : int or None
+        The most processes that draw the plots, this one included (None: as many as
+        numba may use threads); others start only for a report with pictures enough
+        to pay for their start-up (:mod:`simlab.report.drawing`). The files are the
+        same bytes either way.
 
     Returns
     -------
@@ -1224,13 +1380,14 @@ def render_report(
         What was written: ``html``, ``markdown``, ``results`` and one entry per PNG.
     """
     out = Path(out_dir)
-    anchors: set[str] = set()
     before = {key(r): r for r in baseline_runs}
+    plans = [_plan(run, at, drift, before.get(key(run))) for at, run in enumerate(runs)]
+    drawn = iter(_draw(plans, runs, processes, progress))
+    anchors: set[str] = set()
     sections = []
-    for i, run in enumerate(runs, 1):
-        if progress is not None:
-            progress(i, len(runs), label(run))
-        sections.append(_section(run, specs, drift, anchors, before.get(key(run))))
+    for plan in plans:
+        pictures = [p for _, finish in plan.pictures if (p := finish(next(drawn))) is not None]
+        sections.append(_section(plan, pictures, specs, drift, anchors))
     written: dict[str, Path] = {}
     for s in sections:
         for p in s.pictures:
