@@ -10,7 +10,7 @@ import functools
 import itertools
 import re
 from collections import namedtuple
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -276,3 +276,26 @@ sides:
   a: [{name: A, hp: 20, attacks: [blade]}]
   b: [{name: B, hp: 20}]
 """
+
+
+def printed_at(print_: Callable[[], Any], width: int = 80) -> str:
+    """What ``print_`` prints on the terminal's console (``report.terminal.console``) as
+    on a terminal of ``width`` columns (``COLUMNS`` set), as recorded text."""
+    import os
+
+    from rich.console import Console
+
+    from simlab.report import terminal
+
+    saved, columns = terminal.console, os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = str(width)
+    terminal.console = Console(width=width, record=True, force_terminal=False)
+    try:
+        print_()
+        return str(terminal.console.export_text())
+    finally:
+        terminal.console = saved
+        if columns is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = columns

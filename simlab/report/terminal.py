@@ -617,6 +617,19 @@ def console_table(title: str) -> Table:
                          min_width=min(len(title), 80))  # fmt: skip
 
 
+def numbers_table(title: str, header: str, names: Sequence[str | Parts],
+                  headers: Sequence[str], rows: Sequence[Sequence[str]]) -> Table:  # fmt: skip
+    """A table of a column of names (headed ``header``) and columns of figures
+    (``headers``), a row of cells in ``rows`` for each name."""
+    table = console_table(title)
+    name_column(table, header, names)
+    for column in headers:
+        number_column(table, column)
+    for name, cells in zip(names, rows, strict=True):
+        table.add_row(name, *cells)
+    return table
+
+
 def name_column(table: Table, header: str, names: Sequence[str | Parts]) -> None:
     """A column of names, each kept whole: at least as wide as the longest (or the
     longest part of a :class:`Parts` cell, which breaks between its parts only) and as
@@ -1210,13 +1223,8 @@ def check_table(check: pd.DataFrame) -> Table | Group:
 
     def build(broken: bool, columns: slice) -> Table:
         shown, cells = laid_out[broken]
-        table = console_table("check against the exact answers")
-        name_column(table, "figure", figures)
-        for column in shown[columns]:
-            number_column(table, column)
-        for figure, row in zip(figures, cells, strict=True):
-            table.add_row(figure, *row[columns])
-        return table
+        return numbers_table("check against the exact answers", "figure", figures,
+                             shown[columns], [row[columns] for row in cells])  # fmt: skip
 
     return one_renderable(tables_printed_whole(build))
 

@@ -45,6 +45,7 @@ from simlab.report.terminal import (
     name_column,
     nonzero_decimals,
     number_column,
+    numbers_table,
     pair_heading,
     pair_parts,
     plain_number,
@@ -159,13 +160,8 @@ def _flat_pairs_table(frame: pd.DataFrame, figures: list[str], broken: bool = Fa
             + ([_exact_cell(pair.exact_mean_damage.iloc[0])] if exact else [])
             for _, pair in pairs]  # fmt: skip
     headers, rows = broken_columns(headers, rows) if broken else (headers, rows)
-    table = console_table("unchanged across the sweep (lowest–highest over the points)")
-    name_column(table, "attack", names)
-    for column in headers[columns]:
-        number_column(table, column)
-    for name, cells in zip(names, rows, strict=True):
-        table.add_row(name, *cells[columns])
-    return table
+    return numbers_table("unchanged across the sweep (lowest–highest over the points)",
+                         "attack", names, headers[columns], [c[columns] for c in rows])  # fmt: skip
 
 
 def _value_range(values: pd.Series, figure: str) -> str:

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from rich.console import Console
 from scipy import stats as sps
 
 from simlab import api
@@ -23,6 +22,7 @@ from simlab.analysis.drift import DEFAULT_ALPHA, FEWEST_VALUES, DriftReport, com
 from simlab.analysis.result import Result
 from simlab.report import terminal
 from tests.report.report_synthetic import DAMAGE, Truth, synthetic_result
+from tests.support import printed_at
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Scenarios with status damage (glitters-d20), Momentum (shattered-spirits), an
@@ -228,13 +228,7 @@ def test_means_not_tested_for_one_reason_are_one_note_at_80_columns(
 def _printed_notes(report: DriftReport, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The notes :func:`terminal.print_drift` prints at 80 columns, each on one line."""
     monkeypatch.setenv("COLUMNS", "80")
-    saved = terminal.console
-    terminal.console = Console(width=80, record=True, force_terminal=False)
-    try:
-        terminal.print_drift(report, "base.json")
-        text = terminal.console.export_text()
-    finally:
-        terminal.console = saved
+    text = printed_at(lambda: terminal.print_drift(report, "base.json"))
     assert max(len(line) for line in text.splitlines()) <= 80, text
     return [" ".join(note.split()) for note in text.split("  note: ")[1:]]
 

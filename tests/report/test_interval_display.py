@@ -13,15 +13,14 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
-from rich.console import Console
 
 import simlab
 from simlab.report import terminal
 from simlab.report.terminal import NON_NEGATIVE, RATE_RANGE, estimate
+from tests.support import printed_at
 
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = ROOT / "scenarios/benchmarks/ss-duel.yaml"
@@ -114,17 +113,6 @@ def _cell(text: str, row_start: str, column: int) -> str:
     return re.split(r"\s{2,}", line.strip()[len(row_start) :].strip())[column]
 
 
-def _printed(print_: Any) -> str:
-    """What ``print_`` prints on :data:`terminal.console`, 80 columns wide."""
-    saved = terminal.console
-    terminal.console = Console(width=80, record=True, force_terminal=False)
-    try:
-        print_()
-        return str(terminal.console.export_text())
-    finally:
-        terminal.console = saved
-
-
 def test_a_precision_run_prints_its_figures_to_the_precision_reached() -> None:
     """``--precision 0.001 --precision-on hit_rate:strike`` stopped at ± 0.000958 and the
     table read ``0.917 ± 0.002`` beside it."""
@@ -133,7 +121,7 @@ def test_a_precision_run_prints_its_figures_to_the_precision_reached() -> None:
     r = res.hit_rates().iloc[0]
     reached = max(r.hit_rate - r.hit_rate_ci95_lo, r.hit_rate_ci95_hi - r.hit_rate)
     assert reached <= 0.001
-    text = _printed(lambda: terminal.console.print(terminal.attacks_table(res)))
+    text = printed_at(lambda: terminal.console.print(terminal.attacks_table(res)))
     cell = _cell(text, "Attacker:", 2)
     value, half = cell.split(" ± ")
     assert len(value.partition(".")[2]) == 4 and float(half) <= 1.5 * reached, cell
@@ -153,7 +141,7 @@ def test_a_figure_reads_the_same_in_the_run_the_sweep_and_the_page(tmp_path: Pat
     page = (tmp_path / "sweep.md").read_text()
     from simlab.report.tuning_terminal import sweep_attack_tables
 
-    tables = _printed(lambda: [terminal.console.print(t) for t in sweep_attack_tables(sweep)])
+    tables = printed_at(lambda: [terminal.console.print(t) for t in sweep_attack_tables(sweep)])
     rates = run.hit_rates()
     rare = rates[(rates.crit_rate > 0) & (rates.crit_rate < 0.001)]
     assert len(rare), "no rare crit to show"
@@ -268,7 +256,7 @@ def test_run_shows_event_rates_and_medians_by_the_rule() -> None:
     ``0 (< 0.0002)``, and the median had its interval on the page only."""
     fight = simlab.load(PARTY)
     res = simlab.simulate(fight, n=2000)
-    text = _printed(lambda: terminal.print_result(res))
+    text = printed_at(lambda: terminal.print_result(res))
     assert max(len(line) for line in text.splitlines()) <= 80
     events = text[text.index("events (share of encounters)") :]
     row = next(line for line in events.splitlines() if line.startswith(" Raider 1 "))

@@ -14,7 +14,6 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 from rich.console import Console
@@ -23,7 +22,7 @@ from simlab import api
 from simlab.analysis.summary import summary
 from simlab.report import terminal
 from simlab.report.render import render_report
-from tests.support import AMBUSH, broken_names, column_cells
+from tests.support import AMBUSH, broken_names, column_cells, printed_at
 
 ROOT = Path(__file__).resolve().parents[2]
 SKIRMISH = ROOT / "scenarios/zones-3d6/skirmish.yaml"
@@ -32,13 +31,7 @@ ESTIMATE = r"(\d+(?:\.\d+)?) ± (\d+(?:\.\d+)?)"
 
 
 def _terminal_text(result: object, width: int) -> str:
-    saved = terminal.console
-    terminal.console = Console(width=width, record=True, force_terminal=False)
-    try:
-        terminal.print_result(result)  # type: ignore[arg-type]
-        return terminal.console.export_text()
-    finally:
-        terminal.console = saved
+    return printed_at(lambda: terminal.print_result(result), width)  # type: ignore[arg-type]
 
 
 def _overlap(a: tuple[float, float], b: tuple[float, float]) -> bool:
@@ -101,13 +94,7 @@ def test_a_median_past_the_cap_reads_not_reached_in_run_and_sweep() -> None:
     assert "> 30" not in text and terminal.MEDIAN_NOTE in " ".join(text.split())
     sweep = simlab.sweep(simlab.load(SKIRMISH), {"Warden.hp": [14, 16]}, n=2000, seed=6,
                          exact=False)  # fmt: skip
-    saved = terminal.console
-    terminal.console = Console(width=80, record=True, force_terminal=False)
-    try:
-        print_sweep(sweep)
-        text = terminal.console.export_text()
-    finally:
-        terminal.console = saved
+    text = printed_at(lambda: print_sweep(sweep))
     lines = text.splitlines()
     first = next(k for k, line in enumerate(lines) if re.match(r"^ ?Warden +14 ", line))
     for line in lines[first : first + 2]:  # Warden's median, at both points
@@ -230,13 +217,7 @@ def test_check_marks_an_exact_binomial_p_and_words_its_verdict_for_it() -> None:
                            0.32, "binomial"),
                           ("hit_rate", "A", "x", "B", 0.5, 0.5, 0.004, 0.1, 0.92, "normal")],
                          columns=CHECK_COLUMNS)  # fmt: skip
-    saved = terminal.console
-    terminal.console = Console(width=80, record=True)
-    try:
-        terminal.print_check(check)
-        text = terminal.console.export_text()
-    finally:
-        terminal.console = saved
+    text = printed_at(lambda: terminal.print_check(check))
     assert "0.32*" in text and "0.92*" not in text, text
     assert "* exact binomial p" in text, text
     from simlab.analysis.stats import binomial_two_sided_p
@@ -337,13 +318,7 @@ def test_drift_table_fits_80_columns_without_cutting_a_word(
     note = "synthetic (synthetic): mean_damage of A strike → B not tested, its attacks " * 2
     drift.notes.append(note.strip())
     monkeypatch.setenv("COLUMNS", "80")
-    saved = terminal.console
-    terminal.console = Console(width=80, record=True, force_terminal=False)
-    try:
-        terminal.print_drift(drift, "base.json")
-        text = terminal.console.export_text()
-    finally:
-        terminal.console = saved
+    text = printed_at(lambda: terminal.print_drift(drift, "base.json"))
     assert max(len(line) for line in text.splitlines()) <= 80
     lines = text.splitlines()
     first = next(k for k, line in enumerate(lines) if line.startswith("  note: synthetic"))
@@ -432,13 +407,7 @@ def test_a_long_attacker_and_attack_at_80_columns_keep_their_rows_together() -> 
     goes on the group's first row and the attack on its second, and every row of the
     table carries figures (a name wrapped inside its cell pushed the rows apart)."""
     result = api.simulate(ROOT / "scenarios/glitters-d20/party-vs-monsters.yaml", n=5000, seed=3)
-    saved = terminal.console
-    terminal.console = Console(width=80, record=True, force_terminal=False)
-    try:
-        terminal.console.print(terminal.attacks_table(result))
-        text = terminal.console.export_text()
-    finally:
-        terminal.console = saved
+    text = printed_at(lambda: terminal.console.print(terminal.attacks_table(result)))
     lines = [line.rstrip() for line in text.splitlines()]
     assert max(len(line) for line in lines) <= 80, text
     rows = [line for line in lines[3:] if line.strip()]
@@ -602,13 +571,7 @@ def test_a_sweep_of_three_fields_prints_every_median_whole(width: int) -> None:
 
     vary = ["Zealot.hp=50:52", "mace.damage=2d8,2d6+2", "Iskra.hp=15,16"]
     sweep = simlab.sweep(api.loads(BRAWL), vary, n=1000, seed=1, exact=False)
-    saved = terminal.console
-    terminal.console = Console(width=width, record=True, force_terminal=False)
-    try:
-        print_sweep(sweep)
-        text = terminal.console.export_text()
-    finally:
-        terminal.console = saved
+    text = printed_at(lambda: print_sweep(sweep), width)
     block = text[text.index("time-to-down (rounds") : text.index("Every point ran")]
     assert max(len(line) for line in block.splitlines()) <= width, block
     medians = {terminal.median_cell(r) for _, r in sweep.combatants().iterrows()}
@@ -673,22 +636,6 @@ def test_the_events_tables_print_every_column_whole_beside_a_long_name(width: in
 GRAND_DUKE = "Grand Duke Ferdinand of the Sunken Keep"
 
 
-def _printed_at(width: int, print_it: Any) -> str:
-    """What ``print_it()`` prints to a terminal of ``width`` columns (``COLUMNS`` set)."""
-    saved, columns = terminal.console, os.environ.get("COLUMNS")
-    os.environ["COLUMNS"] = str(width)
-    terminal.console = Console(width=width, record=True, force_terminal=False)
-    try:
-        print_it()
-        return terminal.console.export_text()
-    finally:
-        terminal.console = saved
-        if columns is None:
-            del os.environ["COLUMNS"]
-        else:
-            os.environ["COLUMNS"] = columns
-
-
 @pytest.mark.parametrize("width", [80, 120])
 def test_the_drift_table_prints_every_column_beside_a_long_name(width: int) -> None:
     """Re-check: beside a combatant of 39 characters the drift gate's table lost its
@@ -703,7 +650,7 @@ def test_the_drift_table_prints_every_column_beside_a_long_name(width: int) -> N
     drift = compare_results([current], [base])  # type: ignore[list-item]
     moved = drift.table[drift.table.significant | drift.table.drifted]
     assert GRAND_DUKE in " ".join(moved.subject) and len(moved) > 3
-    text = _printed_at(width, lambda: terminal.print_drift(drift, "base.json"))
+    text = printed_at(lambda: terminal.print_drift(drift, "base.json"), width)
     assert max(len(line) for line in text.splitlines()) <= width, text
     assert not broken_names(text, [GRAND_DUKE]), text
     rows = r"^ ?(DRIFT|changed|ok) "
@@ -733,7 +680,7 @@ def test_run_check_prints_every_column_beside_long_names(width: int) -> None:
         text = text.replace(old, new)
     check = api.simulate(api.loads(text), n=2000, seed=3, check=True).check
     assert check is not None and len(check) >= 10
-    printed = _printed_at(width, lambda: terminal.print_check(check))
+    printed = printed_at(lambda: terminal.print_check(check), width)
     assert max(len(line) for line in printed.splitlines()) <= width, printed
     assert not broken_names(printed, LONG_DUEL.values()), printed
     rows = check.itertuples()
@@ -772,7 +719,7 @@ def test_run_check_writes_every_simulated_figure_to_the_decimals_of_the_column()
                           ("down_by_round_cap", "Fighter", "", "Dummy", 1.0, 0.9999997,
                            1.2e-06, 0.25, 1.0, "binomial")],
                          columns=CHECK_COLUMNS)  # fmt: skip
-    printed = _printed_at(80, lambda: terminal.console.print(terminal.check_table(check)))
+    printed = printed_at(lambda: terminal.console.print(terminal.check_table(check)), 80)
     simulated = column_cells(printed, "simulated", CHECK_ROW)
     assert simulated == ["6.4400", "0.7500", "0.0807", "0.81235", "0", "1"], printed
 
@@ -788,7 +735,7 @@ def test_simlab_exact_prints_every_column_of_the_duel_beside_a_long_name(width: 
     solved = api.exact(api.loads(text))
     assert solved.duel is not None
     down, if_down, _ = solved.duel.capped_moments()
-    printed = _printed_at(width, lambda: terminal.print_exact(solved))
+    printed = printed_at(lambda: terminal.print_exact(solved), width)
     assert max(len(line) for line in printed.splitlines()) <= width, printed
     assert not broken_names(printed, LONG_DUEL.values()), printed
     row = rf"^ ?{re.escape(LONG_DUEL['Dummy'])} "

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 import simlab
 from simlab.cli import main
+from tests.support import printed_at
 from tests.tuning.cases import SS_DUEL
 
 GUARD_2_MEAN = 83 / 36  # exact mean damage of ss-duel's strike against Guard 2
@@ -228,20 +229,12 @@ def test_a_long_note_on_an_idle_override_is_broken_at_80_columns() -> None:
     """The note "(changes nothing: … is already …)" was one part of the heading with its
     override: beside a list value the line ran to 110 columns at 80. The note breaks
     between its words; the override itself stays whole."""
-    from rich.console import Console
-
     from simlab.report import terminal
 
     res = simlab.simulate(simlab.load(SS_DUEL).with_(["strike.profile=[0, 0, 1, 2, 3, 4, 5, 6, "
                                                       "7, 8, 10]"]), n=200)  # fmt: skip
     res.meta["idle_overrides"] = list(res.meta["overrides"])
-    saved = terminal.console
-    terminal.console = Console(width=80, record=True, force_terminal=False)
-    try:
-        terminal.print_result(res)
-        text = terminal.console.export_text()
-    finally:
-        terminal.console = saved
+    text = printed_at(lambda: terminal.print_result(res))
     head = text[: text.index("attacks (")]
     assert max(len(line) for line in head.splitlines()) <= 80, head
     assert "with strike.profile=[0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 10] (changes" in head, head
