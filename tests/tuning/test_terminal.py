@@ -12,7 +12,7 @@ from click.testing import CliRunner
 import simlab
 from simlab.cli import main
 from simlab.report import terminal
-from tests.support import broken_names, column_cells
+from tests.support import broken_names, column_cells, printed_at
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
@@ -514,7 +514,6 @@ def test_compare_prints_every_column_beside_a_long_name(monkeypatch: pytest.Monk
     ``diff`` and ``×`` columns at 80 columns. Each difference goes on two lines there,
     value over interval, and where even so the table would not fit, its columns go on
     in a further table under the figures: every figure's A, B, diff and × printed."""
-    from rich.console import Console
 
     from simlab.report.tuning_terminal import (
         FIGURE_LABELS,
@@ -525,11 +524,7 @@ def test_compare_prints_every_column_beside_a_long_name(monkeypatch: pytest.Monk
 
     scenario = simlab.loads(QUICKSTART.read_text(encoding="utf-8").replace("Kaito", GRAND_DUKE))
     comparison = simlab.compare(scenario, changes={f"{GRAND_DUKE}.hp": 26}, n=2000)
-    console = Console(width=width, force_terminal=False, record=True)
-    monkeypatch.setattr(terminal, "console", console)
-    monkeypatch.setenv("COLUMNS", str(width))
-    print_compare(comparison)
-    text = console.export_text()
+    text = printed_at(lambda: print_compare(comparison), width)
     assert max(len(line) for line in text.splitlines()) <= width, text
     assert not broken_names(text, [GRAND_DUKE]), text
     listed = shown_figures(comparison.figures)[0]
@@ -550,7 +545,6 @@ def test_a_sweep_prints_every_column_of_every_table_beside_long_names(
     pairs' exact mean. Where a table does not fit even with one ``point`` column, its
     figures break between value and interval and its columns go on in a further table
     under its names and points: every figure of every table printed."""
-    from rich.console import Console
 
     from simlab.report.terminal import exact_number
     from simlab.report.tuning_terminal import print_sweep
@@ -561,11 +555,7 @@ def test_a_sweep_prints_every_column_of_every_table_beside_long_names(
                      "Dummy": dummy}.items():  # fmt: skip
         text = text.replace(old, new)
     sweep = simlab.sweep(simlab.loads(text), {f"{dummy}.hp": [50, 60]}, n=1000, seed=1)
-    console = Console(width=width, force_terminal=False, record=True)
-    monkeypatch.setattr(terminal, "console", console)
-    monkeypatch.setenv("COLUMNS", str(width))
-    print_sweep(sweep)
-    printed = console.export_text()
+    printed = printed_at(lambda: print_sweep(sweep), width)
     assert max(len(line) for line in printed.splitlines()) <= width, printed
     assert not broken_names(printed, [GRAND_DUKE, dummy]), printed
     flat = printed[printed.index("unchanged across") : printed.index("time-to-down (rounds")]
