@@ -588,12 +588,19 @@ class _FittingTable(Table):
     """A table that closes up its columns, one space between them instead of two, where
     its figures would not fit the console otherwise: rich crops a table wider than the
     console at its right edge, and a count of 621 read as 62 (figures never wrap,
-    :func:`number_column`)."""
+    :func:`number_column`). A table laid out closer already (compare's narrow layout,
+    no padding) is left as it is: closed up so, it would be wider."""
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        if self._unbroken_width(console, options) > options.max_width:
+        if self._padded() and self._unbroken_width(console, options) > options.max_width:
             self.padding = (0, 1, 0, 0)
         return super().__rich_console__(console, options)
+
+    def _padded(self) -> bool:
+        """Whether its columns have a space each side (rich's padding), which closing
+        up narrows."""
+        _, right, _, left = self.padding
+        return bool(left and right)
 
     def _unbroken_width(self, console: Console, options: ConsoleOptions) -> int:
         """The width the table needs without breaking any figure or name: a column that

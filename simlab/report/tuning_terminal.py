@@ -440,10 +440,12 @@ def compare_table(frame: pd.DataFrame) -> Table | Group:
     In a wide terminal, the first wide layout (:data:`COMPARE_LAYOUTS`) in which every
     pair keeps to one line; else the tight one where it fits, pairs broken after their
     arrows; else the narrow one, laid out to print whole as every table is
-    (:func:`~simlab.report.terminal.tables_printed_whole`): beside a long name its
-    differences on two lines, value over interval, and where even so it would not fit,
-    its columns go on in a further table under the figures' names. A layout wider
-    than the terminal would be cut at its edge, ``4.0`` printed ``4.``.
+    (:func:`~simlab.report.terminal.tables_printed_whole`): its long pairs broken after
+    their arrows first (before their attacks too where the numbers leave less room),
+    and where that is not enough (a long name), its differences on two lines, value
+    over interval, and where even so it would not fit, its columns go on in a further
+    table under the figures' names. A layout wider than the terminal would be cut at
+    its edge, ``4.0`` printed ``4.``.
     """
     if is_wide():
         tables = [_compare_layout(frame, layout) for layout in COMPARE_LAYOUTS[:-1]]
@@ -476,7 +478,10 @@ def _compare_layout(frame: pd.DataFrame, layout: str, broken: bool = False,
     ons = [Parts(arrow_parts(on or "—")) for on in frame.on]
     table = console_table("A/B on the same dice (diff = B − A, ± paired 95% interval)")
     table.add_column("", no_wrap=True)  # ✱ or ✱✱, flush left
-    name_column(table, "figure", labels)
+    # a figure's name never wraps, so that a row too wide takes its room from the pair
+    # alone: rich shrinks the widest columns that may wrap together, and the figure's,
+    # kept whole at its longest name, then pushed the last column off the terminal
+    table.add_column("figure", no_wrap=True)
     name_column(table, "on", ons)
     wide = layout != "narrow"
     if layout == "tight":
