@@ -424,9 +424,13 @@ def test_compare_breaks_its_long_pairs_before_its_differences(
 
     from simlab.report.tuning_terminal import compare_table
 
+    pairs = {
+        "Scout shortbow → Raider Chief": ("Scout", "shortbow", "Raider Chief"),
+        "Warden longsword → Raider Chief": ("Warden", "longsword", "Raider Chief"),
+    }
     console = Console(width=width, force_terminal=False, record=True)
     monkeypatch.setattr(terminal, "console", console)
-    console.print(compare_table(frame))
+    console.print(compare_table(frame, pairs))
     lines = console.export_text().splitlines()
     assert max(len(line) for line in lines) <= width, lines
     rows = [line for line in lines if line.startswith("✱")]
@@ -451,6 +455,28 @@ def _pair_cells(lines: list[str]) -> list[list[str]]:
         elif cells and line.strip():
             cells[-1].append(line.strip())
     return cells
+
+
+#: An attack named with spaces, whose last word compare took for the attack.
+GREATSWORD = "two-handed executioner's greatsword"
+
+
+def test_compare_breaks_a_pair_between_its_names_only(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Walkthrough: compare's ``on`` column broke a pair before the last word ahead of
+    its arrow, taken for the attack: ``Brute two-handed executioner's`` / ``greatsword
+    → Kaito``. At 80 columns the attack's name stays whole, the pair broken between its
+    attacker, attack and defender only, and every figure of the pair is printed."""
+    monkeypatch.chdir(tmp_path)  # a short path: the heading's line keeps to 80 columns
+    Path("duel.yaml").write_text(QUICKSTART.read_text().replace("stone-strike", GREATSWORD))
+    text = _run_at_80(monkeypatch, "compare", "duel.yaml", "--set", "Brute.hp=40", "-n", 2000)
+    named = [line for line in text.splitlines() if "two-handed" in line or "greatsword" in line]
+    assert len(named) >= 3 and all(GREATSWORD in line for line in named), text
+    rows = rf"^ ?✱?✱? +(hit|crit) rate +Brute +{re.escape(GREATSWORD)}"
+    for header in ("A", "B", "diff", "×"):
+        cells = column_cells(text, header, rows)
+        assert len(cells) == 2 and all(cells), (header, text)
 
 
 def test_a_heading_line_breaks_between_its_items_only(monkeypatch: pytest.MonkeyPatch) -> None:
