@@ -135,7 +135,9 @@ class Comparison:
     a, b : Result
         The two runs (same seed, same sample size, same dice).
     labels : (str, str)
-        How A and B are named (file names, or the overrides).
+        How A and B are named: the file given, or a scenario's id with the changes it
+        carries (``ss-duel with strike.profile[9]=8``), however B was asked for
+        (``--set``, ``changes=`` or ``a.with_``).
     figures : pandas.DataFrame
         One row per figure both share: ``figure, on, a, b, diff`` (b − a),
         ``diff_ci_lo/hi`` (paired, or as ``test`` says), ``diff_ci_independent_lo/hi``,
