@@ -628,7 +628,9 @@ def compare_variants(
     precision_on: Sequence[Any] = (),
 ) -> Any:
     """:func:`compare`, where B may also be ``b`` with ``changes``, named ``B with
-    CHANGES`` (``simlab compare A B --set ...``)."""
+    CHANGES`` (``simlab compare A B --set ...``). B made of ``a`` with ``changes`` is
+    named as ``a.with_(changes)`` is, by its scenario's id with the changes it carries
+    (``ss-duel with strike.profile[9]=8``), however A was given."""
     from simlab.tuning.compare import compare as run
     from simlab.tuning.compare import ranges_for
     from simlab.tuning.overrides import refuse_run_changes
@@ -644,7 +646,7 @@ def compare_variants(
         changed = override(second, changes)
         refuse_run_changes(second, changed, _changes_argument(changes), "comparison")
         second = changed
-    labels = (_label(a, first), _label(b, second) if b is not None else _changes_label(changes))
+    labels = (_label(a, first), _label(b, second) if b is not None else _label(second, second))
     if b is not None and changes:
         labels = (labels[0], f"{labels[1]} with {_changes_label(changes)}")
     record = None
@@ -700,7 +702,8 @@ def _nearness(widest: dict[str, Any] | None) -> float:
 
 def _label(given: Any, scenario: ScenarioBase) -> str:
     """How a comparison names a variant: the path given, or a loaded scenario's id with
-    the overrides it carries (``ss-duel with strike.profile[9]=8``, ``scn.with_``)."""
+    the overrides it carries (``ss-duel with strike.profile[9]=8``: ``scn.with_``, or A
+    with a comparison's ``changes``)."""
     if not isinstance(given, ScenarioBase):
         return os.fspath(given)
     changed = f" with {', '.join(scenario.overrides)}" if scenario.overrides else ""
@@ -721,7 +724,8 @@ def _changes_argument(changes: Any) -> str:
 
 
 def _changes_label(changes: Any) -> str:
-    """How B is named in a comparison's tables: its changes, as typed."""
+    """A comparison's changes, as typed: how B given with them is named after its file
+    (``B.yaml with Defender.hp=3``), and how a message refusing one names them."""
     if isinstance(changes, str):
         return changes
     if isinstance(changes, Mapping):

@@ -252,6 +252,7 @@ class _Rows:
     rows: list[dict[str, Any]] = field(default_factory=list)
     pending: list[tuple[int, int, int, int, int]] = field(default_factory=list)
     untested: list[Untested] = field(default_factory=list)
+    pairs: dict[tuple[str, str, str], tuple[str, str, str]] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -348,6 +349,7 @@ def _attack_rows(rows: _Rows, cur: Result, base: Result, notes: list[str]) -> No
     tc, tb = cur.tallies, base.tallies
     for pair, pc in c_pairs.items():
         subject = f"{pair[0]} {pair[1]} → {pair[2]}"
+        rows.pairs[rows.scenario, rows.rules, subject] = pair
         pb = b_pairs.get(pair)
         if pb is None:
             notes.append(f"{rows.label}: {subject} is new (not in the baseline)")
@@ -559,6 +561,10 @@ class DriftReport:
         The baseline's scenarios the run left out, as :func:`label` names them (their
         notes are in ``notes`` too): a run of one scenario against a nightly baseline
         leaves out all the others.
+    pairs : dict of (str, str, str) to (str, str, str)
+        The attack pairs compared, by the ``scenario``, ``rules`` and ``subject`` of
+        their rows (``Kaito quick-jab → Brute``): their attacker, attack and defender,
+        which the terminal breaks a long subject between.
     """
 
     table: pd.DataFrame
@@ -566,6 +572,7 @@ class DriftReport:
     notes: list[str]
     untested: list[Untested] = field(default_factory=list)
     not_run: list[str] = field(default_factory=list)
+    pairs: dict[tuple[str, str, str], tuple[str, str, str]] = field(default_factory=dict)
 
     @property
     def drifted(self) -> pd.DataFrame:
@@ -591,7 +598,8 @@ class DriftReport:
 
 
 def _finish(rows: list[dict[str, Any]], notes: list[str], alpha: float,
-            untested: list[Untested], not_run: list[str]) -> DriftReport:  # fmt: skip
+            untested: list[Untested], not_run: list[str],
+            pairs: dict[tuple[str, str, str], tuple[str, str, str]]) -> DriftReport:  # fmt: skip
     table = pd.DataFrame({c: [r[c] for r in rows] for c in DRIFT_COLUMNS[:-3]})
     p = table.p_value.to_numpy(dtype=float)
     table["p_holm"] = stats.holm_adjust(p) if len(p) else p
@@ -601,7 +609,7 @@ def _finish(rows: list[dict[str, Any]], notes: list[str], alpha: float,
     table["significant"] = (table.p_holm < alpha) & ~unmoved_median
     table["drifted"] = table.significant & table.beyond_tolerance
     table = table.sort_values(["drifted", "p_holm"], ascending=[False, True], kind="stable")
-    return DriftReport(table.reset_index(drop=True), alpha, notes, untested, not_run)
+    return DriftReport(table.reset_index(drop=True), alpha, notes, untested, not_run, pairs)
 
 
 def compare_results(
@@ -630,6 +638,7 @@ def compare_results(
     rows: list[dict[str, Any]] = []
     notes: list[str] = []
     untested: list[Untested] = []
+    pairs: dict[tuple[str, str, str], tuple[str, str, str]] = {}
     for res in current:
         base = by_key.get(key(res))
         if base is None:
@@ -639,10 +648,11 @@ def compare_results(
         rows += compared.rows
         notes += said
         untested += compared.untested
+        pairs.update(compared.pairs)
     seen = {key(r) for r in current}
     not_run = [label(r) for k, r in by_key.items() if k not in seen]
     notes += [f"{name}: {NOT_RUN}" for name in not_run]
-    return _finish(rows, notes, alpha, untested, not_run)
+    return _finish(rows, notes, alpha, untested, not_run, pairs)
 
 
 def compare(current: Sequence[Any], baseline: Sequence[Any],

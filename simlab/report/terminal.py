@@ -11,7 +11,7 @@ import math
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -588,12 +588,19 @@ class _FittingTable(Table):
     """A table that closes up its columns, one space between them instead of two, where
     its figures would not fit the console otherwise: rich crops a table wider than the
     console at its right edge, and a count of 621 read as 62 (figures never wrap,
-    :func:`number_column`)."""
+    :func:`number_column`). A table laid out closer already (compare's narrow layout,
+    no padding) is left as it is: closed up so, it would be wider."""
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        if self._unbroken_width(console, options) > options.max_width:
+        if self._padded() and self._unbroken_width(console, options) > options.max_width:
             self.padding = (0, 1, 0, 0)
         return super().__rich_console__(console, options)
+
+    def _padded(self) -> bool:
+        """Whether its columns have a space each side (rich's padding), which closing
+        up narrows."""
+        _, right, _, left = self.padding
+        return bool(left and right)
 
     def _unbroken_width(self, console: Console, options: ConsoleOptions) -> int:
         """The width the table needs without breaking any figure or name: a column that
@@ -672,16 +679,31 @@ def pair_parts(attacker: str, attack: str, defender: str) -> list[str]:
     return [f"{attacker}:", f"{attack} →", defender]
 
 
-def arrow_parts(pair: str) -> list[str]:
-    """A pair written as one text (``Raider Chief club → Warden``, the drift gate's and
-    compare's), in parts broken before its attack or after its arrow only: ``Raider
-    Chief`` / ``club →`` / ``Warden`` (the attacker's name whole, the attack the last
-    word before the arrow), so that a narrow column needs no more than the longest."""
-    before, arrow, after = pair.partition(" → ")
-    if not arrow:
-        return [pair]
-    attacker, _, attack = before.rpartition(" ")
-    return [attacker, f"{attack} →", after] if attacker else [f"{before} →", after]
+def label_parts(label: str, names: Sequence[str] | None = None) -> list[str]:
+    """A pair written as one text (``Raider Chief club → Warden``, the drift gate's
+    subject and compare's ``on``) in the parts a narrow column breaks it between, each
+    kept whole: its attacker, its attack with the arrow and its defender, ``Raider
+    Chief`` / ``club →`` / ``Warden``, where ``names`` gives those three (the text
+    cannot say where an attack named with spaces, ``two-handed greatsword``, starts);
+    else before and after its arrow only; the text alone where it is not a pair.
+
+    Parameters
+    ----------
+    label : str
+        The pair as written, or a combatant's or a side's name.
+    names : Sequence of str, optional
+        The pair's attacker, attack and defender, as the table's rows were made from.
+
+    Returns
+    -------
+    list of str
+        The parts, which joined with spaces give ``label``.
+    """
+    if names is not None:
+        attacker, attack, defender = names
+        return [attacker, f"{attack} →", defender]
+    before, arrow, after = label.partition(" → ")
+    return [f"{before} →", after] if arrow else [label]
 
 
 def number_column(table: Table, header: str) -> None:
@@ -1303,8 +1325,12 @@ def print_specs(specs: pd.DataFrame) -> None:
 
 def _subject_names(drift: DriftReport) -> set[str]:
     """The combatant and attack names a drift report's notes may hold, to keep whole:
-    every part of a subject compared (``Raider Chief``, ``Brute 1 stone-strike``)."""
-    return {part for s in drift.table.subject for part in str(s).split(" → ")}
+    every name of a subject compared (``Raider Chief``, ``stone-strike``, ``two-handed
+    greatsword``; ``Brute 1 stone-strike`` where the report does not name its parts)."""
+    paired = {subject for _, _, subject in drift.pairs}
+    names = {name for pair in drift.pairs.values() for name in pair}
+    return names | {part for s in drift.table.subject if s not in paired
+                    for part in str(s).split(" → ")}  # fmt: skip
 
 
 #: The means a grouped "not tested" note names; report.md and report.html name them all.
@@ -1406,9 +1432,9 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
         return
     title = (f"{len(moved)} of {counted(len(drift.table), 'figure')} statistically different "
              "from the baseline (every figure compared: report.html)")  # fmt: skip
-    table = _wide_drift_table(title, moved) if is_wide() else None
+    table = _wide_drift_table(title, moved, drift.pairs) if is_wide() else None
     wide = table is not None and _narrowest(table) <= console.width
-    narrow = functools.partial(_narrow_drift_table, title, moved)
+    narrow = functools.partial(_narrow_drift_table, title, moved, drift.pairs)
     tables = [table] if wide else tables_printed_whole(narrow, names=2)
     for table in tables:
         console.print(table)
@@ -1428,17 +1454,28 @@ def _scenario_parts(row: Any) -> list[str]:
     return [row.scenario, f"({row.rules})"]
 
 
-def _wide_drift_table(title: str, moved: pd.DataFrame) -> Table:
+#: The attack pairs of a drift report by scenario, rules and subject (DriftReport.pairs).
+SubjectPairs = Mapping[tuple[str, str, str], Sequence[str]]
+
+
+def _subject_parts(pairs: SubjectPairs, row: Any) -> list[str]:
+    """A drift row's subject in the parts a narrow column breaks it between: an attack
+    pair's attacker, attack and defender (``pairs``, :func:`label_parts`)."""
+    return label_parts(row.subject, pairs.get((row.scenario, row.rules, row.subject)))
+
+
+def _wide_drift_table(title: str, moved: pd.DataFrame, pairs: SubjectPairs) -> Table:
     """Every column of the report's drift table, a scenario with its rules in one column;
     no cell narrower than its longest word or name (:func:`print_drift` lays the table
-    out narrow where these do not fit, rather than cut a word)."""
+    out narrow where these do not fit, rather than cut a word); a subject broken
+    between its names only (``pairs``, :func:`_subject_parts`)."""
     from simlab.report.render import DRIFT_HEADER, drift_cells
 
     table = console_table(title)
     rows = list(moved.itertuples())
     cells = [drift_cells(row) for row in rows]
     scenarios = [Parts(_scenario_parts(row)) for row in rows]
-    subjects = [Parts(arrow_parts(c[2]), "  ") for c in cells]
+    subjects = [Parts(_subject_parts(pairs, row), "  ") for row in rows]
     name_column(table, "scenario", scenarios)
     for header in DRIFT_HEADER:
         if header == "subject":
@@ -1452,9 +1489,10 @@ def _wide_drift_table(title: str, moved: pd.DataFrame) -> Table:
     return table
 
 
-def _narrow_drift_table(title: str, moved: pd.DataFrame, broken: bool = False,
+def _narrow_drift_table(title: str, moved: pd.DataFrame, pairs: SubjectPairs, broken: bool = False,
                         columns: slice = slice(None)) -> Table:  # fmt: skip
-    """Status, what (scenario, rules, figure and subject, broken between names only),
+    """Status, what (scenario, rules, figure and subject, broken between names only, an
+    attack pair's between its attacker, attack and defender, ``pairs``),
     baseline → current, change and Holm p: the ``columns`` of these three alone;
     ``broken``, baseline and current on two lines where long (``0.8593 →`` /
     ``0.7779``, :func:`broken_figures`), and the header too, where a long name leaves
@@ -1463,7 +1501,7 @@ def _narrow_drift_table(title: str, moved: pd.DataFrame, broken: bool = False,
 
     table = console_table(title)
     cells = [drift_cells(row) for row in moved.itertuples()]
-    what = [Parts([row.scenario, f"({row.rules}):", c[1], *arrow_parts(c[2])], "  ")
+    what = [Parts([row.scenario, f"({row.rules}):", c[1], *_subject_parts(pairs, row)], "  ")
             for row, c in zip(moved.itertuples(), cells, strict=True)]  # fmt: skip
     table.add_column("status", no_wrap=True)
     name_column(table, "figure", what)

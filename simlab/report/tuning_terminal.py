@@ -13,7 +13,7 @@ import functools
 import itertools
 import math
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
@@ -26,7 +26,6 @@ from simlab.report.terminal import (
     NOT_REACHED,
     RATE_RANGE,
     Parts,
-    arrow_parts,
     bounds,
     broken_columns,
     broken_figures,
@@ -40,6 +39,7 @@ from simlab.report.terminal import (
     formatted,
     interval_cell,
     is_wide,
+    label_parts,
     median_and_interval,
     median_cell,
     name_column,
@@ -428,7 +428,8 @@ def unchanged_line(unchanged: pd.DataFrame) -> str:
     )
 
 
-def compare_table(frame: pd.DataFrame) -> Table | Group:
+def compare_table(frame: pd.DataFrame,
+                  pairs: Mapping[str, Sequence[str]] | None = None) -> Table | Group:  # fmt: skip
     """Figures of a comparison (rows of ``Comparison.figures``) as a terminal table: the
     difference with its paired 95% interval and how much narrower it is than two
     independent runs' (the independent interval itself too in a wide terminal).
@@ -436,19 +437,25 @@ def compare_table(frame: pd.DataFrame) -> Table | Group:
     In a wide terminal, the first wide layout (:data:`COMPARE_LAYOUTS`) in which every
     pair keeps to one line; else the tight one where it fits, pairs broken after their
     arrows; else the narrow one, laid out to print whole as every table is
-    (:func:`~simlab.report.terminal.tables_printed_whole`): beside a long name its
-    differences on two lines, value over interval, and where even so it would not fit,
-    its columns go on in a further table under the figures' names. A layout wider
-    than the terminal would be cut at its edge, ``4.0`` printed ``4.``.
+    (:func:`~simlab.report.terminal.tables_printed_whole`): its long pairs broken after
+    their arrows first (before their attacks too where the numbers leave less room),
+    and where that is not enough (a long name), its differences on two lines, value
+    over interval, and where even so it would not fit, its columns go on in a further
+    table under the figures' names. A layout wider than the terminal would be cut at
+    its edge, ``4.0`` printed ``4.``. A pair breaks between its attacker, attack and
+    defender only, as ``pairs`` (:attr:`~simlab.tuning.compare.Comparison.pairs`) name
+    them, an attack named with spaces kept whole; a pair not in ``pairs``, after its
+    arrow only.
     """
+    pairs = pairs or {}
     if is_wide():
-        tables = [_compare_layout(frame, layout) for layout in COMPARE_LAYOUTS[:-1]]
+        tables = [_compare_layout(frame, pairs, layout) for layout in COMPARE_LAYOUTS[:-1]]
         whole = [t for t in tables if _natural_width(t) <= terminal.console.width]
         whole = whole or [t for t in tables[1:] if _fits(t)]
         if whole:
             return whole[0]
     return terminal.one_renderable(terminal.tables_printed_whole(
-        lambda broken, columns: _compare_layout(frame, "narrow", broken, columns),
+        lambda broken, columns: _compare_layout(frame, pairs, "narrow", broken, columns),
         names=COMPARE_NAMES))  # fmt: skip
 
 
@@ -459,8 +466,8 @@ COMPARE_LAYOUTS = ("padded", "tight", "narrow")
 COMPARE_NAMES = 3
 
 
-def _compare_layout(frame: pd.DataFrame, layout: str, broken: bool = False,
-                    columns: slice = slice(None)) -> Table:  # fmt: skip
+def _compare_layout(frame: pd.DataFrame, pairs: Mapping[str, Sequence[str]], layout: str,
+                    broken: bool = False, columns: slice = slice(None)) -> Table:  # fmt: skip
     """:func:`compare_table` in one of :data:`COMPARE_LAYOUTS`, with the ``columns`` of
     its figures (after the :data:`COMPARE_NAMES`) alone; ``broken``, each difference
     on two lines where long, value over interval
@@ -468,11 +475,14 @@ def _compare_layout(frame: pd.DataFrame, layout: str, broken: bool = False,
     labels = [FIGURE_LABELS.get(f, f.replace("_", " ")) for f in frame.figure]
     # a pair (``Bruna warhammer → Ghoul 2``) longer than the room its column has breaks
     # after its arrow, the defender's name whole (a wrap inside the column put ``Ghoul``
-    # and ``2`` on two lines)
-    ons = [Parts(arrow_parts(on or "—")) for on in frame.on]
+    # and ``2`` on two lines), and before its attack where need be
+    ons = [Parts(label_parts(on or "—", pairs.get(on))) for on in frame.on]
     table = console_table("A/B on the same dice (diff = B − A, ± paired 95% interval)")
     table.add_column("", no_wrap=True)  # ✱ or ✱✱, flush left
-    name_column(table, "figure", labels)
+    # a figure's name never wraps, so that a row too wide takes its room from the pair
+    # alone: rich shrinks the widest columns that may wrap together, and the figure's,
+    # kept whole at its longest name, then pushed the last column off the terminal
+    table.add_column("figure", no_wrap=True)
     name_column(table, "on", ons)
     wide = layout != "narrow"
     if layout == "tight":
@@ -637,7 +647,7 @@ def print_compare(comparison: Comparison) -> None:
     listed, counted = shown_figures(comparison.figures)
     _notes(identical_note(comparison), "" if len(listed) else NONE_CHANGED)
     if len(listed):
-        terminal.console.print(compare_table(listed))
+        terminal.console.print(compare_table(listed, comparison.pairs))
     marked = bool(listed.changed.astype(bool).any())
     _notes(
         unchanged_line(counted) if len(counted) else "",

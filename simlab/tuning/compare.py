@@ -71,7 +71,7 @@ from simlab.errors import InputError
 from simlab.limits import MAX_RANGES, encounters_and_seed, whole_number_in
 from simlab.report.words import counted
 from simlab.scenario.common import ScenarioBase
-from simlab.tuning.figures import RATES, Counts, figure_counts, figure_values
+from simlab.tuning.figures import RATES, Counts, figure_counts, figure_values, labelled_pairs
 
 __all__ = ["Comparison", "compare", "differing_events", "run_ranges"]
 
@@ -135,7 +135,9 @@ class Comparison:
     a, b : Result
         The two runs (same seed, same sample size, same dice).
     labels : (str, str)
-        How A and B are named (file names, or the overrides).
+        How A and B are named: the file given, or a scenario's id with the changes it
+        carries (``ss-duel with strike.profile[9]=8``), however B was asked for
+        (``--set``, ``changes=`` or ``a.with_``).
     figures : pandas.DataFrame
         One row per figure both share: ``figure, on, a, b, diff`` (b − a),
         ``diff_ci_lo/hi`` (paired, or as ``test`` says), ``diff_ci_independent_lo/hi``,
@@ -154,6 +156,11 @@ class Comparison:
     only_in_a, only_in_b : list of (str, str)
         The (figure, on) pairs one of the two has and the other does not (an attack
         pair, a combatant or a side of one only): not compared.
+    pairs : dict of str to (str, str, str)
+        The attack pairs of A and B by the ``on`` that names each
+        (``Kaito quick-jab → Brute``): their attacker, attack and defender
+        (:func:`~simlab.tuning.figures.labelled_pairs`), which the terminal breaks a
+        long pair between.
     """
 
     a: Result
@@ -164,6 +171,7 @@ class Comparison:
     precision: dict[str, Any] | None = None
     only_in_a: list[tuple[str, str]] = field(default_factory=list)
     only_in_b: list[tuple[str, str]] = field(default_factory=list)
+    pairs: dict[str, tuple[str, str, str]] = field(default_factory=dict)
 
     def __repr__(self) -> str:
         """One line: what was compared (run to a precision that stopped at its cap, that
@@ -272,8 +280,9 @@ def compare(
     table = _difference_table(whole, values)
     only_a = [k for k in whole[0][0] if k not in whole[1][0]]
     only_b = [k for k in whole[1][0] if k not in whole[0][0]]
+    pairs = {**labelled_pairs(jobs[0].layout), **labelled_pairs(jobs[1].layout)}
     return Comparison(results[0], results[1], labels, table, len(values[0]),
-                      only_in_a=only_a, only_in_b=only_b)  # fmt: skip
+                      only_in_a=only_a, only_in_b=only_b, pairs=pairs)  # fmt: skip
 
 
 def _measured(tallies: TallyArrays, layout: Layout, n: int) -> Measured:

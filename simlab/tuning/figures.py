@@ -15,6 +15,7 @@ which a combatant first went down in round r), over all encounters:
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -32,12 +33,33 @@ from simlab.engine.tallies import Layout, TallyArrays
 from simlab.errors import InputError, did_you_mean
 
 __all__ = ["Counts", "FigureRef", "check_figure", "combatant_figures", "exact_measure",
-           "figure_counts", "figure_values", "measure", "pair_label", "parse_figure"]  # fmt: skip
+           "figure_counts", "figure_values", "labelled_pairs", "measure", "pair_label",
+           "parse_figure"]  # fmt: skip
 
 
 def pair_label(attacker: str, attack: str, defender: str) -> str:
     """How an attack pair is named in comparison tables: ``Kaito quick-jab → Brute``."""
     return f"{attacker} {attack} → {defender}"
+
+
+def labelled_pairs(layout: Layout) -> dict[str, tuple[str, str, str]]:
+    """Every attack pair of ``layout`` by its :func:`pair_label`: its attacker, attack and
+    defender, which a narrow table breaks a long pair between (the label alone does not
+    say where an attack named with spaces, ``two-handed greatsword``, starts).
+
+    Parameters
+    ----------
+    layout : Layout
+        A run's names and sizes.
+
+    Returns
+    -------
+    dict of str to (str, str, str)
+        ``{"Kaito quick-jab → Brute": ("Kaito", "quick-jab", "Brute"), …}``.
+    """
+    names = [name for _, name in layout.combatants]
+    pairs = itertools.product(names, layout.attacks, names)
+    return {pair_label(*pair): pair for pair in pairs}
 
 
 def _down_figures(down_round: np.ndarray, n: int) -> tuple[int, float, float, float]:

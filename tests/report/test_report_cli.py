@@ -282,3 +282,35 @@ def test_baseline_update_of_some_scenarios_names_those_it_drops(tmp_path: Path) 
         "has only the scenarios given; name these too to keep them)" in said
     ), said
     assert [s["scenario"] for s in json.loads(base.read_text())["scenarios"]] == ["quickstart"]
+
+
+#: An attack named with spaces, whose last word the drift gate took for the attack.
+GREATSWORD = "two-handed executioner's greatsword"
+
+
+def test_the_drift_gate_breaks_a_subject_between_its_names_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Walkthrough: the drift gate's table broke a subject before the last word ahead of
+    its arrow, taken for the attack: ``Brute two-handed executioner's`` / ``greatsword
+    → Kaito``. At 80 columns the attack's name stays whole, the subject broken between
+    its attacker, attack and defender only."""
+    from rich.console import Console
+
+    from simlab.report import terminal
+
+    scenario = tmp_path / "duel.yaml"
+    scenario.write_text(QUICKSTART.read_text().replace("stone-strike", GREATSWORD))
+    base = tmp_path / "base.json"
+    assert simlab("baseline", "update", scenario, "--baseline", base, "-n", 2000).exit_code == 0
+    monkeypatch.setattr(terminal, "console", Console(width=80, force_terminal=False))
+    monkeypatch.setenv("COLUMNS", "80")
+    done = simlab("report", scenario, "--set", "Kaito.guard=3", "-n", 2000, "--out",
+                  tmp_path / "r", "--baseline", base)  # fmt: skip
+    assert done.exit_code == 1, done.output
+    drift = done.output[: done.output.index("balance specs")]
+    table = drift[drift.index("statistically different from") :]
+    assert GREATSWORD in table, drift
+    assert max(len(line) for line in drift.splitlines()) <= 80, drift
+    named = [line for line in drift.splitlines() if "two-handed" in line or "greatsword" in line]
+    assert all(GREATSWORD in line for line in named), drift

@@ -116,6 +116,26 @@ def test_a_changed_scenario_compared_in_python_is_named_with_its_changes(
     assert "overrides" not in simlab.compare(duel, duel, n=200).document()
 
 
+def test_every_way_of_asking_for_a_changed_b_names_it_alike(tmp_path: Path, duel: Any) -> None:
+    """Walkthrough: ``simlab compare A --set 'strike.profile[9]=8'`` and
+    ``simlab.compare(duel, changes=...)`` named B ``strike.profile[9]=8`` (the terminal,
+    compare.json's ``"b"``, the repr), where ``simlab.compare(duel, duel.with_(...))``
+    named it ``ss-duel with strike.profile[9]=8``, as the README says. Every way names
+    it by the scenario's id with the changes it carries."""
+    named = "ss-duel with strike.profile[9]=8"
+    ways = [simlab.compare(duel, duel.with_(ROW9), n=200, ranges=4),
+            simlab.compare(duel, changes=ROW9, n=200, ranges=4),
+            simlab.compare(SS_DUEL, changes="strike.profile[9]=8", n=200, ranges=4)]  # fmt: skip
+    assert [ab.labels[1] for ab in ways] == [named] * 3
+    assert all(f" vs {named} · " in repr(ab) for ab in ways)
+    cli = CliRunner().invoke(main, ["compare", str(SS_DUEL), "--set", "strike.profile[9]=8",
+                                    "-n", "200", "--out", str(tmp_path)])  # fmt: skip
+    assert cli.exit_code == 0, cli.output
+    assert f"B: {named}" in " ".join(cli.output.split()), cli.output
+    assert json.loads((tmp_path / "compare.json").read_text())["b"] == named
+    assert f"B: {named}" in (tmp_path / "compare.md").read_text()
+
+
 PARTY = SS_DUEL.parents[1] / "glitters-d20/party-vs-monsters.yaml"
 
 
@@ -381,10 +401,10 @@ def test_a_count_written_as_a_float_compares_as_the_int(duel: Any) -> None:
 
 
 def test_changes_given_as_one_string_name_b_as_typed(duel: Any) -> None:
-    """``changes="Defender.guard=2"``: B named by the string (it read "D, e, f, …")."""
+    """``changes="Defender.guard=2"``: B named with the change (it read "D, e, f, …")."""
     as_text = simlab.compare(duel, changes="Defender.guard=2", n=1000, ranges=4)
     as_mapping = simlab.compare(duel, changes={"Defender.guard": 2}, n=1000, ranges=4)
-    assert as_text.labels[1] == "Defender.guard=2" == as_mapping.labels[1]
+    assert as_text.labels[1] == "ss-duel with Defender.guard=2" == as_mapping.labels[1]
     assert as_text.figures.equals(as_mapping.figures)
 
 

@@ -85,7 +85,8 @@ def test_a_comparison_shows_one_line_with_how_many_figures_changed(duel: Any) ->
     ab = simlab.compare(duel, changes="Defender.guard=2", n=1000, ranges=8)
     changed = int(ab.figures.changed.sum())
     assert repr(ab) == (
-        f"<Comparison ss-duel vs Defender.guard=2 · 1,000 encounters on the same dice · 8 ranges:"
+        f"<Comparison ss-duel vs ss-duel with Defender.guard=2 · 1,000 encounters on the same "
+        f"dice · 8 ranges:"
         f" {changed} of {len(ab.figures)} figures changed (paired 95% interval); .figures>"
     )
 
@@ -95,7 +96,8 @@ def test_a_comparison_of_a_b_identical_to_a_says_so(duel: Any) -> None:
     to A: …"."""
     ab = simlab.compare(duel, changes={"Defender.hp": 30}, n=1000, ranges=8)
     assert repr(ab) == (
-        f"<Comparison ss-duel vs Defender.hp=30 · 1,000 encounters on the same dice · 8 ranges:"
+        f"<Comparison ss-duel vs ss-duel with Defender.hp=30 · 1,000 encounters on the same dice · "
+        f"8 ranges:"
         f" 0 of {len(ab.figures)} figures changed (paired 95% interval); B is identical to A: "
         "Defender.hp is already 30, so Defender.hp=30 changes nothing; .figures>"
     )
@@ -113,7 +115,9 @@ def test_a_run_and_a_comparison_that_stopped_at_the_cap_say_so(duel: Any) -> Non
     assert capped.meta["precision"]["cap_reached"]
     assert f"· {cap} · seed 1:" in repr(capped)
     ab = simlab.compare(duel, changes={"Defender.guard": 2}, n=2000, precision=1e-6)
-    assert repr(ab).startswith(f"<Comparison ss-duel vs Defender.guard=2 · {cap} on the same")
+    assert repr(ab).startswith(
+        f"<Comparison ss-duel vs ss-duel with Defender.guard=2 · {cap} on the same"
+    )
     met = simlab.simulate(duel, n=2000, precision=0.5)
     assert "· 1,000 encounters · seed 1:" in repr(met)
     ab = simlab.compare(duel, changes={"Defender.guard": 2}, n=2000, precision=0.5)
