@@ -13,6 +13,7 @@ import contextlib
 import functools
 import gc
 import os
+import re
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -348,7 +349,9 @@ class WholeNumber(click.ParamType):
     """A whole number on the command line from ``low`` to ``high``, written in digits
     (``200000``, ``200_000``) or in scientific notation (``2e5``, ``2.5E5``), as a
     designer writes a large count. Anything else fails with exit code 2, before
-    anything runs, in the form "expected …; got …".
+    anything runs, in the form "expected …; got …": a number written with a fraction
+    (``1.5``, and ``1.0`` too) as a scenario file and ``--set`` refuse it
+    (``expected an integer; got 1.0``), any other text with an example of a count.
 
     Parameters
     ----------
@@ -371,6 +374,8 @@ class WholeNumber(click.ParamType):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         """The number ``value`` stands for, or a usage error saying what was expected."""
         number = value if isinstance(value, int) else whole_number(str(value))
+        if number is None and _FRACTION_WRITTEN.fullmatch(str(value).strip()):
+            self.fail(f"expected an integer; got {str(value).strip()}", param, ctx)
         if number is None:
             self.fail(f"expected a whole number{self.example}; got {value!r}", param, ctx)
         if not self.low <= number <= self.high:
@@ -405,15 +410,16 @@ class Fraction(click.ParamType):
 
 def whole_number(text: str) -> int | None:
     """The whole number ``text`` writes (``"200_000"``, ``"2e5"``, ``"2.5E5"``, ``"-3"``),
-    or None when it writes none (``"1.5"``, ``"1,000"``, ``"1e-2"``, ``"nan"``). A number
-    of more than 21 digits comes back as ±(:data:`BEYOND_ANY_RANGE`), out of every range
-    a number is checked against (a seed's goes to 2**64 - 1, 20 digits), rather than
-    made at the size ``1e999999999`` asks for."""
-    import re
+    or None when it writes none (``"1.5"``, ``"1,000"``, ``"1e-2"``, ``"nan"``), or writes
+    it with a fraction (``"1.0"``: a decimal point is a whole number's only in
+    scientific notation, as a scenario file and ``--set`` read it). A number of more
+    than 21 digits comes back as ±(:data:`BEYOND_ANY_RANGE`), out of every range a
+    number is checked against (a seed's goes to 2**64 - 1, 20 digits), rather than made
+    at the size ``1e999999999`` asks for."""
     from decimal import Decimal, InvalidOperation
 
     text = text.strip()
-    if not re.fullmatch(r"[+-]?\d+(?:_\d+)*(?:\.\d+)?(?:[eE]\+?\d+)?", text):
+    if not re.fullmatch(r"[+-]?\d+(?:_\d+)*(?:(?:\.\d+)?[eE]\+?\d+)?", text):
         return None
     digits = text.replace("_", "")
     try:
@@ -426,6 +432,10 @@ def whole_number(text: str) -> int | None:
         return BEYOND_ANY_RANGE if number > 0 else -BEYOND_ANY_RANGE
     return int(number)
 
+
+#: A number written with a fraction (``1.0``, ``1.5``, ``.5``, ``1.25e1``, ``1e-2``), which
+#: a whole-number option refuses as a scenario file and ``--set`` do.
+_FRACTION_WRITTEN = re.compile(r"[+-]?(?:\d+(?:_\d+)*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 
 #: What :func:`whole_number` gives for a number of more than 21 digits: past the top of
 #: every option's range (a seed's, :data:`~simlab.limits.MAX_SEED`, is below 2 * 10**19),

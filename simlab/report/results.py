@@ -40,12 +40,13 @@ their names (``Orc 1``, ``Orc 2``), as simlab did then.
 ``run`` is the run identity every file of the folder carries
 (:func:`simlab.report.files.run_identity`); a file whose ``run`` disagrees with its
 scenarios, or a folder whose files disagree, is refused when read. Counts are checked
-when read too (whole numbers, 0 ≤ hits, crits ≤ attempts, …), and so is what is read
-beside them (:mod:`simlab.report.saved`): a corrupted file is refused rather than
-compared. Counts are what the statistical tests use; the rates and
-intervals are there for people and other tools. Tally arrays this module does not know
-by name (a rule system may add some) are kept losslessly in ``other_tallies`` as sparse
-(flat index, value) lists.
+when read too (whole numbers, 0 ≤ hits, crits ≤ attempts in each batch, …), and so are
+the totals and figures stored beside them (:mod:`simlab.report.derived`) and what is
+read beside them (:mod:`simlab.report.saved`): a corrupted or hand-edited file is
+refused, naming the place in it, rather than compared. Counts are what the statistical
+tests use; the totals, rates and intervals are there for people and other tools. Tally
+arrays this module does not know by name (a rule system may add some) are kept
+losslessly in ``other_tallies`` as sparse (flat index, value) lists.
 """
 
 from __future__ import annotations
@@ -67,6 +68,15 @@ from simlab.arguments import describe, path_argument
 from simlab.engine.tallies import Layout, TallyArrays, new_tallies
 from simlab.errors import InputError
 from simlab.limits import MAX_ENCOUNTERS, MAX_RESULTS_BYTES, MAX_SEED, read_bounded
+from simlab.report.derived import (
+    EntryError,
+    JsonPath,
+    check_figures,
+    json_path,
+    line_of,
+    same,
+    shown,
+)
 from simlab.report.files import (
     MANIFEST,
     OutputError,
@@ -179,97 +189,6 @@ def _num(x: Any) -> float | None:
 def _counts(hist: np.ndarray) -> dict[str, int]:
     """A histogram as ``{"bin": count}`` for its non-empty bins."""
     return {str(int(i)): int(hist[i]) for i in np.flatnonzero(hist)}
-
-
-def _uncounts(counts: dict[str, int], size: int, what: str) -> np.ndarray:
-    out = np.zeros(size, dtype=np.int64)
-    for key, value in counts.items():
-        i = int(key)
-        if not 0 <= i < size:
-            raise InputError(f"expected {what} bins below {size}; got bin {key}")
-        out[i] = _whole(value, f"each {what} count")
-    return out
-
-
-#: The largest count a results file may hold (tallies are 64-bit integers).
-MAX_COUNT = 2**62
-#: The largest size of a tally axis read from a file (bins, rounds, names).
-_MAX_AXIS = 100_000
-
-
-def _whole(value: Any, what: str, top: int = MAX_COUNT) -> int:
-    """``value`` when it is a whole number from 0 to ``top``, else an InputError."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
-        raise InputError(f"expected {what} as a whole number from 0 to {top:_}; got {value!r}")
-    return value
-
-
-def _wholes(values: Any, size: int, what: str) -> list[int]:
-    if not isinstance(values, list) or len(values) != size:
-        raise InputError(f"expected {size} {what} counts; got {values!r:.60}")
-    return [_whole(v, f"each {what} count") for v in values]
-
-
-def _check_counts(t: TallyArrays, n: int, layout: Layout) -> None:
-    """Refuse tallies no simulation can produce (a corrupted or hand-edited file)."""
-    names = [name for _, name in layout.combatants]
-    for p in np.flatnonzero((t.hits > t.attempts).any(axis=1) | (t.crits > t.attempts).any(axis=1)):
-        a, k, d = layout.unpair(int(p))
-        raise InputError(f"expected hits and crits at most the attempts of {names[a]}'s "
-                         f"{layout.attacks[k]} on {names[d]}; got "
-                         f"{int(t.hits[p].sum())} hits, {int(t.crits[p].sum())} crits, "
-                         f"{int(t.attempts[p].sum())} attempts")  # fmt: skip
-    _check_totals(t, n, layout)
-    for c, name in enumerate(names):
-        downs, standing = int(t.down_round[c].sum()), int(t.censor_round[c].sum())
-        if downs + standing > n:
-            raise InputError(f"expected {name} downed or left standing in at most "
-                             f"{counted(n, 'encounter')}; got {downs} and {standing}")  # fmt: skip
-        for e, event in enumerate(layout.events):
-            if int(t.event_round[c, e].sum()) > n:
-                raise InputError(f"expected {name}'s {event} in at most {counted(n, 'encounter')}; "
-                                 f"got {int(t.event_round[c, e].sum())}")  # fmt: skip
-    if int(t.winner.sum()) != n:
-        raise InputError(f"expected wins and draws to add up to {counted(n, 'encounter')}; "
-                         f"got {int(t.winner.sum())}")  # fmt: skip
-
-
-def _check_totals(t: TallyArrays, n: int, layout: Layout) -> None:
-    """Refuse histograms that do not count what they histogram: one damage count per
-    attempt of a pair, one rounds count per encounter (summed as Python ints: no 64-bit
-    wrap-around can make a corrupted total come out right)."""
-    names = [name for _, name in layout.combatants]
-    attempts = t.attempts.astype(object).sum(axis=1)
-    damages = t.damage_hist.astype(object).sum(axis=1)
-    for p in np.flatnonzero(attempts != damages):
-        a, k, d = layout.unpair(int(p))
-        raise InputError(f"expected the damage counts of {names[a]}'s {layout.attacks[k]} on "
-                         f"{names[d]} to add up to its {attempts[p]} attempts; "
-                         f"got {damages[p]}")  # fmt: skip
-    for p in np.flatnonzero(attempts):
-        _check_damage_total(t.damage_sum[p], t.damage_hist[p], layout, int(p))
-    rounds = sum(int(count) for count in t.rounds)
-    if rounds != n:
-        raise InputError(f"expected rounds counts adding up to {counted(n, 'encounter')}; "
-                         f"got {rounds}")  # fmt: skip
-
-
-def _pair_name(layout: Layout, p: int) -> str:
-    """``Kaito's quick-jab on Brute``: the attack pair in tally slot ``p``."""
-    a, k, d = layout.unpair(int(p))
-    names = [name for _, name in layout.combatants]
-    return f"{names[a]}'s {layout.attacks[k]} on {names[d]}"
-
-
-def _check_damage_total(sums: np.ndarray, hist: np.ndarray, layout: Layout, p: int) -> None:
-    """Refuse pair ``p`` when its damage total (the batch sums) disagrees with its damage
-    counts: the total is their sum exactly, or more when the last bin holds damage of
-    at least its value (summed as Python ints, as :func:`_check_totals`)."""
-    total = sum(int(x) for x in sums)
-    counted = sum(d * int(count) for d, count in enumerate(hist))
-    if total < counted or (total > counted and not hist[-1]):
-        raise InputError(f"expected the damage total of {_pair_name(layout, p)} to be the "
-                         f"sum of its damage counts, {counted}; got {total}")  # fmt: skip
 
 
 def _attack_entries(res: Result) -> list[dict[str, Any]]:
@@ -454,6 +373,80 @@ def _require_results(target: Path, name: str) -> None:
 # -- reading -------------------------------------------------------------------------------
 
 
+def _uncounts(counts: Any, size: int, what: str, at: JsonPath) -> np.ndarray:
+    """A ``{"bin": count}`` histogram read back, each count checked where it is."""
+    if not isinstance(counts, dict):
+        raise EntryError(at, f"expected {what} counts as a mapping; got {shown(counts, 60)}")
+    out = np.zeros(size, dtype=np.int64)
+    for key, value in counts.items():
+        i = int(key)
+        if not 0 <= i < size:
+            raise EntryError((*at, key), f"expected {what} bins below {size}; got bin {key}")
+        out[i] = _whole(value, f"each {what} count", (*at, key))
+    return out
+
+
+#: The largest count a results file may hold (tallies are 64-bit integers).
+MAX_COUNT = 2**62
+#: The largest size of a tally axis read from a file (bins, rounds, names).
+_MAX_AXIS = 100_000
+
+
+def _whole(value: Any, what: str, at: JsonPath, top: int = MAX_COUNT) -> int:
+    """``value`` when it is a whole number from 0 to ``top``, else an EntryError at ``at``."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
+        raise EntryError(at, f"expected {what} as a whole number from 0 to {top:_}; "
+                             f"got {value!r}")  # fmt: skip
+    return value
+
+
+def _wholes(values: Any, size: int, what: str, at: JsonPath) -> list[int]:
+    if not isinstance(values, list) or len(values) != size:
+        raise EntryError(at, f"expected {size} {what} counts; got {values!r:.60}")
+    return [_whole(v, f"each {what} count", (*at, j)) for j, v in enumerate(values)]
+
+
+def _total(counts: np.ndarray) -> int:
+    """The sum of counts read from a file, as a Python int: no 64-bit wrap-around can
+    make a corrupted total come out right."""
+    return sum(int(count) for count in counts.ravel())
+
+
+def _pair_name(layout: Layout, p: int) -> str:
+    """``Kaito's quick-jab on Brute``: the attack pair in tally slot ``p``."""
+    a, k, d = layout.unpair(int(p))
+    names = [name for _, name in layout.combatants]
+    return f"{names[a]}'s {layout.attacks[k]} on {names[d]}"
+
+
+def _check_batches(t: TallyArrays, p: int, at: JsonPath, pair: str) -> None:
+    """Refuse a batch of pair ``p`` with more hits or crits than attempts (a corrupted or
+    hand-edited file), naming the batch and its own counts."""
+    for b in np.flatnonzero((t.hits[p] > t.attempts[p]) | (t.crits[p] > t.attempts[p])):
+        key = "hits" if t.hits[p, b] > t.attempts[p, b] else "crits"
+        raise EntryError((*at, "batches", key, int(b)),
+                         f"expected the hits and crits of batch {b} of {pair} at most its "
+                         f"{t.attempts[p, b]} attempts; got {t.hits[p, b]} hits and "
+                         f"{t.crits[p, b]} crits")  # fmt: skip
+
+
+def _check_damage(t: TallyArrays, p: int, at: JsonPath, pair: str) -> None:
+    """Refuse pair ``p`` when its damage counts do not count its attempts, one each, or
+    its damage total (the batch sums) is not what they add up to: their sum exactly, or
+    more when the last bin holds damage of at least its value."""
+    attempts, counts = _total(t.attempts[p]), _total(t.damage_hist[p])
+    if counts != attempts:
+        raise EntryError((*at, "damage_counts"),
+                         f"expected the damage counts of {pair} to add up to its {attempts} "
+                         f"attempts; got {counts}")  # fmt: skip
+    total = _total(t.damage_sum[p])
+    counted = sum(d * int(count) for d, count in enumerate(t.damage_hist[p]))
+    if total < counted or (total > counted and not t.damage_hist[p, -1]):
+        raise EntryError((*at, "batches", "damage"),
+                         f"expected the damage total of {pair} to be the sum of its damage "
+                         f"counts, {counted}; got {total}")  # fmt: skip
+
+
 def _zero_or_one(value: Any) -> bool:
     """Whether ``value`` is the whole number 0 or 1 (not ``False`` or ``True``)."""
     return value in (0, 1) and not isinstance(value, bool)
@@ -465,13 +458,15 @@ def _first_rounds(doc: dict[str, Any], combatants: int) -> list[int]:
     read as that round for each; one written before that, round 1 for each."""
     first = doc.get("first_round", 1)
     if not _zero_or_one(first):
-        raise InputError(f"expected layout first_round 0 or 1; got {first!r:.60}")
+        raise EntryError(("layout", "first_round"),
+                         f"expected layout first_round 0 or 1; got {first!r:.60}")  # fmt: skip
     if "first_rounds" not in doc:
         return [first] * combatants
     rounds = doc["first_rounds"]
     if not (isinstance(rounds, list) and len(rounds) == combatants
             and all(_zero_or_one(r) for r in rounds)):  # fmt: skip
-        raise InputError(f"expected layout first_rounds, 0 or 1 for each of the {combatants} "
+        raise EntryError(("layout", "first_rounds"),
+                         f"expected layout first_rounds, 0 or 1 for each of the {combatants} "
                          f"combatants; got {rounds!r:.60}")  # fmt: skip
     return list(rounds)
 
@@ -480,108 +475,184 @@ def _layout(doc: dict[str, Any]) -> Layout:
     known = {f.name for f in dataclasses.fields(Layout)}
     kwargs = {k: v for k, v in doc.items() if k in known}
     for key in ("max_rounds", "damage_bins", "batches", "attack_bins", "attacks_per_round"):
-        if key in kwargs and _whole(kwargs[key], f"layout {key}", _MAX_AXIS) < 1:
-            raise InputError(f"expected layout {key} of at least 1; got {kwargs[key]}")
+        at = ("layout", key)
+        if key in kwargs and _whole(kwargs[key], f"layout {key}", at, _MAX_AXIS) < 1:
+            raise EntryError(at, f"expected layout {key} of at least 1; got {kwargs[key]}")
     for key in ("sides", "combatants", "attacks", "events"):
         if len(kwargs.get(key, [])) > _MAX_AXIS:
-            raise InputError(f"expected at most {_MAX_AXIS} layout {key}; got more")
+            raise EntryError(("layout", key), f"expected at most {_MAX_AXIS} layout {key}; "
+                                              "got more")  # fmt: skip
     kwargs["first_rounds"] = _first_rounds(doc, len(kwargs.get("combatants", [])))
     for key in ("statuses", "crits", "momentum"):
         if not isinstance(kwargs.get(key, False), bool):
-            raise InputError(f"expected layout {key} as true or false; got {kwargs[key]!r:.60}")
+            raise EntryError(("layout", key), f"expected layout {key} as true or false; "
+                                              f"got {kwargs[key]!r:.60}")  # fmt: skip
     for key in ("sides", "attacks", "events"):
-        _distinct_texts(kwargs.get(key, []), f"layout {key}")
+        _distinct_texts(kwargs.get(key, []), f"layout {key}", ("layout", key))
     kwargs["combatants"] = _layout_combatants(kwargs.get("combatants", []), kwargs["sides"])
     sides = [kwargs["sides"].index(side) for side, _ in kwargs["combatants"]]
     if kwargs.setdefault("side_of", sides) != sides:
-        raise InputError(f"expected layout side_of {sides}, the sides of the layout's "
+        raise EntryError(("layout", "side_of"),
+                         f"expected layout side_of {sides}, the sides of the layout's "
                          f"combatants; got {kwargs['side_of']!r:.60}")  # fmt: skip
     return Layout(**kwargs)
 
 
-def _distinct_texts(values: Any, what: str) -> list[str]:
-    """``values`` when it is a list of distinct texts (names), else an InputError."""
+def _distinct_texts(values: Any, what: str, at: JsonPath) -> list[str]:
+    """``values`` when it is a list of distinct texts (names), else an EntryError."""
     if not isinstance(values, list) or not all(isinstance(v, str) and v for v in values):
-        raise InputError(f"expected {what} as a list of names; got {values!r:.60}")
+        raise EntryError(at, f"expected {what} as a list of names; got {values!r:.60}")
     twice = [v for v in dict.fromkeys(values) if values.count(v) > 1]
     if twice:
-        raise InputError(f"expected each of {what} once; got {twice[0]!r} more than once")
+        raise EntryError(at, f"expected each of {what} once; got {twice[0]!r} more than once")
     return values
 
 
 def _layout_combatants(entries: Any, sides: list[str]) -> list[tuple[str, str]]:
     """The layout's (side, name) pairs: each a side of the layout and a name of its own."""
+    at = ("layout", "combatants")
     if not isinstance(entries, list) or not all(
         isinstance(e, list) and len(e) == 2 and e[0] in sides for e in entries
     ):
-        raise InputError(f"expected layout combatants as [side, name] pairs, each side one "
-                         f"of {sides}; got {entries!r:.60}")  # fmt: skip
-    _distinct_texts([name for _, name in entries], "the layout's combatant names")
+        raise EntryError(at, f"expected layout combatants as [side, name] pairs, each side "
+                             f"one of {sides}; got {entries!r:.60}")  # fmt: skip
+    _distinct_texts([name for _, name in entries], "the layout's combatant names", at)
     return [(side, name) for side, name in entries]
 
 
-def _pair_index(pair: Any, layout: Layout) -> int:
+def _pair_index(pair: Any, layout: Layout, at: JsonPath) -> int:
     """The tally slot of an attack entry's ``pair``: the [attacker, attack, defender]
     positions of the layout's combatants and attacks."""
     c, k = len(layout.combatants), len(layout.attacks)
     whole = isinstance(pair, list) and len(pair) == 3 and all(
         isinstance(i, int) and not isinstance(i, bool) for i in pair)  # fmt: skip
     if not (whole and 0 <= pair[0] < c and 0 <= pair[1] < k and 0 <= pair[2] < c):
-        raise InputError(f"expected an attack pair [attacker, attack, defender] of the "
-                         f"{c} combatants and {k} attacks; got {pair!r:.60}")  # fmt: skip
+        raise EntryError(at, f"expected an attack pair [attacker, attack, defender] of the "
+                             f"{c} combatants and {k} attacks; got {pair!r:.60}")  # fmt: skip
     return layout.pair(*pair)
 
 
-def _tallies(doc: dict[str, Any], layout: Layout) -> TallyArrays:
+def _tallies(doc: dict[str, Any], layout: Layout, n: int) -> TallyArrays:
+    """The tallies of a scenario entry, refused where no run of ``n`` encounters could
+    have counted them (a corrupted or hand-edited file)."""
     t = new_tallies(layout)
-    for entry in doc["attacks"]:
-        p = _pair_index(entry["pair"], layout)
-        batches, size = entry["batches"], layout.batches
-        t.attempts[p] = _wholes(batches["attempts"], size, "attempt")
-        t.hits[p] = _wholes(batches["hits"], size, "hit")
-        t.crits[p] = _wholes(batches["crits"], size, "crit")
-        t.damage_sum[p] = _wholes(batches["damage"], size, "damage")
-        t.damage_hist[p] = _uncounts(entry["damage_counts"], layout.damage_bins, "damage")
-    r1 = layout.max_rounds + 1
+    made: dict[int, int] = {}
+    for i, entry in enumerate(doc["attacks"]):
+        p = _attack_tallies(entry, ("attacks", i), layout, t)
+        if p in made:
+            raise EntryError(("attacks", i, "pair"),
+                             f"expected each attack pair once; got {entry['pair']} again "
+                             f"(attacks[{made[p]}])")  # fmt: skip
+        made[p] = i
     if len(doc["combatants"]) != len(layout.combatants):
-        raise InputError(f"expected {len(layout.combatants)} combatant entries, one per "
+        raise EntryError(("combatants",),
+                         f"expected {len(layout.combatants)} combatant entries, one per "
                          f"combatant of the layout; got {len(doc['combatants'])}")  # fmt: skip
     for c, entry in enumerate(doc["combatants"]):
-        t.down_round[c] = _uncounts(entry["down_round_counts"], r1, "round")
-        t.censor_round[c] = _uncounts(entry["censor_round_counts"], r1, "round")
-        t.down_attacks[c] = _uncounts(entry["attacks_to_down_counts"], layout.attack_bins,
-                                      "attack count")  # fmt: skip
-        for e, event in enumerate(layout.events):
-            counts = entry["events"][event]["round_counts"]
-            t.event_round[c, e] = _uncounts(counts, r1, "round")
-    t.winner[:] = _wholes(
-        [*(s["wins"] for s in doc["sides"]), doc["draws"]["count"]], len(t.winner), "win"
-    )
-    t.rounds[:] = _uncounts(doc["rounds_counts"], r1, "round")
+        _combatant_tallies(entry, c, layout, t, n)
+    wins: list[tuple[JsonPath, Any]] = [
+        (("sides", s, "wins"), side["wins"]) for s, side in enumerate(doc["sides"])
+    ]
+    if len(wins) != len(layout.sides):
+        raise EntryError(("sides",), f"expected {len(layout.sides)} side entries, one per "
+                                     f"side of the layout; got {len(wins)}")  # fmt: skip
+    wins.append((("draws", "count"), doc["draws"]["count"]))
+    t.winner[:] = [_whole(count, "each win count", at) for at, count in wins]
+    if _total(t.winner) != n:
+        raise EntryError(("sides",), f"expected wins and draws to add up to "
+                                     f"{counted(n, 'encounter')}; "
+                                     f"got {_total(t.winner)}")  # fmt: skip
+    t.rounds[:] = _uncounts(doc["rounds_counts"], layout.max_rounds + 1, "round",
+                            ("rounds_counts",))  # fmt: skip
+    if _total(t.rounds) != n:
+        raise EntryError(("rounds_counts",), f"expected rounds counts adding up to "
+                                             f"{counted(n, 'encounter')}; "
+                                             f"got {_total(t.rounds)}")  # fmt: skip
     for name, sparse in doc.get("other_tallies", {}).items():
         if name in t._fields:
-            array = getattr(t, name)
-            if list(array.shape) != sparse["shape"]:
-                raise InputError(f"expected tally {name!r} of shape {list(array.shape)}; "
-                                 f"got {sparse['shape']}")  # fmt: skip
-            flat = array.ravel()
-            flat[_wholes(sparse["index"], len(sparse["index"]), f"{name} index")] = _wholes(
-                sparse["values"], len(sparse["index"]), name
-            )
+            _other_tally(getattr(t, name), sparse, name, ("other_tallies", name))
     return t
 
 
+def _attack_tallies(entry: dict[str, Any], at: JsonPath, layout: Layout, t: TallyArrays) -> int:
+    """Read an attack entry's batches and damage counts into its pair's tallies; the
+    pair's slot."""
+    p = _pair_index(entry["pair"], layout, (*at, "pair"))
+    batches, size = entry["batches"], layout.batches
+    read = (("attempts", "attempt", t.attempts), ("hits", "hit", t.hits),
+            ("crits", "crit", t.crits), ("damage", "damage", t.damage_sum))  # fmt: skip
+    for key, what, array in read:
+        array[p] = _wholes(batches[key], size, what, (*at, "batches", key))
+    t.damage_hist[p] = _uncounts(entry["damage_counts"], layout.damage_bins, "damage",
+                                 (*at, "damage_counts"))  # fmt: skip
+    pair = _pair_name(layout, p)
+    if not t.attempts[p].any():
+        raise EntryError((*at, "batches", "attempts"),
+                         f"expected attempts of {pair} in some batch (an entry is written "
+                         "for each attack made); got none")  # fmt: skip
+    _check_batches(t, p, at, pair)
+    _check_damage(t, p, at, pair)
+    return p
+
+
+def _combatant_tallies(entry: dict[str, Any], c: int, layout: Layout, t: TallyArrays,
+                       n: int) -> None:  # fmt: skip
+    """Read combatant ``c``'s entry into its tallies: it goes down or is left standing
+    at most once an encounter, and so does each of its rule events."""
+    at, r1 = ("combatants", c), layout.max_rounds + 1
+    name = layout.combatants[c][1]
+    t.down_round[c] = _uncounts(entry["down_round_counts"], r1, "round",
+                                (*at, "down_round_counts"))  # fmt: skip
+    t.censor_round[c] = _uncounts(entry["censor_round_counts"], r1, "round",
+                                  (*at, "censor_round_counts"))  # fmt: skip
+    t.down_attacks[c] = _uncounts(entry["attacks_to_down_counts"], layout.attack_bins,
+                                  "attack count", (*at, "attacks_to_down_counts"))  # fmt: skip
+    downs, standing = _total(t.down_round[c]), _total(t.censor_round[c])
+    if downs + standing > n:
+        raise EntryError((*at, "censor_round_counts"),
+                         f"expected {name} downed or left standing in at most "
+                         f"{counted(n, 'encounter')}; got {downs} and {standing}")  # fmt: skip
+    for e, event in enumerate(layout.events):
+        where = (*at, "events", event, "round_counts")
+        t.event_round[c, e] = _uncounts(entry["events"][event]["round_counts"], r1, "round",
+                                        where)  # fmt: skip
+        if _total(t.event_round[c, e]) > n:
+            raise EntryError(where, f"expected {name}'s {event} in at most "
+                                    f"{counted(n, 'encounter')}; "
+                                    f"got {_total(t.event_round[c, e])}")  # fmt: skip
+
+
+def _other_tally(array: np.ndarray, sparse: dict[str, Any], name: str, at: JsonPath) -> None:
+    """Fill ``array`` from its sparse (flat index, value) entry."""
+    if list(array.shape) != sparse["shape"]:
+        raise EntryError((*at, "shape"), f"expected tally {name!r} of shape "
+                                         f"{list(array.shape)}; got {sparse['shape']}")  # fmt: skip
+    size = len(sparse["index"])
+    index = _wholes(sparse["index"], size, f"{name} index", (*at, "index"))
+    array.ravel()[index] = _wholes(sparse["values"], size, name, (*at, "values"))
+
+
 def scenario_run(doc: dict[str, Any]) -> ScenarioRun:
-    """Rebuild a :class:`ScenarioRun` from its ``results.json`` entry."""
+    """Rebuild a :class:`ScenarioRun` from its ``results.json`` entry.
+
+    Raises
+    ------
+    InputError
+        When the entry is not what simlab writes: its counts impossible, a total or
+        figure stored beside them other than theirs
+        (:func:`simlab.report.derived.check_figures`), or what is read beside them of
+        another shape (:func:`simlab.report.saved.check_about`); an
+        :class:`~simlab.report.derived.EntryError` names the place in the entry.
+    """
     layout = _layout(doc["layout"])
     check_about(doc, layout)
-    n = _whole(doc["encounters"], "encounters", MAX_ENCOUNTERS)
-    tallies = _tallies(doc, layout)
-    _check_counts(tallies, n, layout)
+    n = _whole(doc["encounters"], "encounters", ("encounters",), MAX_ENCOUNTERS)
+    tallies = _tallies(doc, layout, n)
     result = Result(scenario=doc["scenario"], rules=doc["rules"], encounters=n,
-                    seed=_whole(doc["seed"], "the seed", MAX_SEED), layout=layout,
+                    seed=_whole(doc["seed"], "the seed", ("seed",), MAX_SEED), layout=layout,
                     tallies=tallies, meta={"scenario_hash": doc.get("scenario_hash")})  # fmt: skip
     if doc.get("precision") is not None:
+        _check_precision(doc["precision"], n)
         result.meta["precision"] = doc["precision"]
     if doc.get("overrides"):
         result.meta["overrides"] = list(doc["overrides"])
@@ -589,10 +660,25 @@ def scenario_run(doc: dict[str, Any]) -> ScenarioRun:
         result.meta["idle_overrides"] = list(doc["idle_overrides"])
     if doc.get("copies") is not None:
         result.meta["copies"] = {entry: list(names) for entry, names in doc["copies"].items()}
-    return ScenarioRun(result=result, source=doc.get("source"), exact=doc.get("exact"),
-                       expect=list(doc.get("expect", [])),
-                       drift_tolerance=dict(doc.get("drift_tolerance", {})),
-                       simlab_version=str(doc.get("simlab_version", "unknown")))  # fmt: skip
+    run = ScenarioRun(result=result, source=doc.get("source"), exact=doc.get("exact"),
+                      expect=list(doc.get("expect", [])),
+                      drift_tolerance=dict(doc.get("drift_tolerance", {})),
+                      simlab_version=str(doc.get("simlab_version", "unknown")))  # fmt: skip
+    check_figures(doc, scenario_document(run), layout)
+    return run
+
+
+def _check_precision(record: dict[str, Any], n: int) -> None:
+    """Refuse a precision record that disagrees with the run: the encounters it stopped
+    at are the run's (the report says them), within its cap."""
+    if record["encounters"] != n:
+        raise EntryError(("precision", "encounters"),
+                         f"expected {n}, the encounters of the run; got "
+                         f"{shown(record['encounters'])}")  # fmt: skip
+    if record["cap"] < n:
+        raise EntryError(("precision", "cap"),
+                         f"expected a cap of at least the {counted(n, 'encounter')} of the "
+                         f"run; got {record['cap']}")  # fmt: skip
 
 
 def results_path(path: str | os.PathLike[str]) -> Path:
@@ -601,15 +687,16 @@ def results_path(path: str | os.PathLike[str]) -> Path:
     return p / RESULTS_NAME if p.is_dir() else p
 
 
-def _read_document(p: Path) -> dict[str, Any]:
-    """The JSON document of the results file ``p``: a regular file of at most
-    :data:`~simlab.limits.MAX_RESULTS_BYTES`, in simlab's results format."""
+def _read_document(p: Path) -> tuple[dict[str, Any], str]:
+    """The JSON document of the results file ``p`` and its text: a regular file of at
+    most :data:`~simlab.limits.MAX_RESULTS_BYTES`, in simlab's results format."""
 
     def refuse(got: str) -> InputError:
         return InputError(f"{p}: expected a results.json file; got {got}")
 
     try:
-        doc = json.loads(read_bounded(os.fspath(p), MAX_RESULTS_BYTES, refuse).decode("utf-8"))
+        text = read_bounded(os.fspath(p), MAX_RESULTS_BYTES, refuse).decode("utf-8")
+        doc = json.loads(text)
     except json.JSONDecodeError as err:  # a scenario, or any other text
         raise refuse(f"a file that is not JSON (line {err.lineno}, column {err.colno}: "
                      f"{err.msg.lower()}); simlab report --out and baseline update write "
@@ -623,7 +710,7 @@ def _read_document(p: Path) -> dict[str, Any]:
     if "scenarios" in doc and not isinstance(doc["scenarios"], list):
         raise InputError(f"{p}: expected a list of scenarios; got "
                          f"{_json_kind(doc['scenarios'])}")  # fmt: skip
-    return doc
+    return doc, text
 
 
 def _json_kind(value: Any) -> str:
@@ -662,6 +749,32 @@ def _refuse_repeats(runs: list[ScenarioRun], p: Path) -> None:
         seen.add((run.rules, run.scenario))
 
 
+def _scenario_runs(doc: dict[str, Any], text: str, p: Path) -> list[ScenarioRun]:
+    """The scenario runs of a results document; a refusal located in a scenario's entry
+    says where in the file (``results.json:78: scenarios[0].attacks[0].hits
+    (quickstart): expected …; got …``)."""
+    runs = []
+    for i, entry in enumerate(doc["scenarios"]):
+        try:
+            runs.append(scenario_run(entry))
+        except EntryError as err:
+            label = f" ({entry['scenario']})" if isinstance(entry.get("scenario"), str) else ""
+            raise InputError(_located(p, text, ("scenarios", i, *err.path), label,
+                                      err.message)) from None  # fmt: skip
+        except InputError as err:
+            raise InputError(f"{p}: {err}") from None
+    if not same(doc["interval_level"], LEVEL):
+        raise InputError(_located(p, text, ("interval_level",), "",
+                                  f"expected {LEVEL}, the level of every interval the file "
+                                  f"holds; got {shown(doc['interval_level'])}"))  # fmt: skip
+    return runs
+
+
+def _located(p: Path, text: str, path: JsonPath, label: str, message: str) -> str:
+    """``results.json:78: scenarios[0].attacks[0].hits (quickstart): MESSAGE``."""
+    return f"{p}:{line_of(text, path)}: {json_path(path)}{label}: {message}"
+
+
 def load_results(path: str | os.PathLike[str], *, name: str = "path") -> list[ScenarioRun]:
     """Read a ``results.json`` (or the one in a folder) back into scenario runs.
 
@@ -678,18 +791,18 @@ def load_results(path: str | os.PathLike[str], *, name: str = "path") -> list[Sc
         When the file is missing, is not a regular file of at most
         :data:`~simlab.limits.MAX_RESULTS_BYTES` (``/dev/zero``, a FIFO: refused unread),
         is not JSON, or is not a format this version reads; when its counts are
-        impossible (corrupted); when the folder's files come from different runs
+        impossible (corrupted) or a total or figure stored beside them is not theirs (a
+        hand edit; the message names its line and place in the file); when the
+        folder's files come from different runs
         (:func:`simlab.report.files.check_unit`); when ``path`` is not a path.
     """
     p = results_path(results_path_argument(path, name))
     with reading_unit(p.parent):
-        doc = _read_document(p)  # first: a huge file or a FIFO is refused before anything
+        doc, text = _read_document(p)  # first: a huge file or a FIFO is refused before anything
         if p.name == RESULTS_NAME and os.path.lexists(p.parent / MANIFEST):
             check_unit(p.parent)  # an output folder: all its files of one run
     try:
-        runs = [scenario_run(entry) for entry in doc["scenarios"]]
-    except InputError as err:
-        raise InputError(f"{p}: {err}") from None
+        runs = _scenario_runs(doc, text, p)
     except (KeyError, TypeError, ValueError, IndexError, OverflowError, AttributeError) as err:
         raise InputError(f"{p}: expected a complete results.json; got "
                          f"{_what_is_wrong(err)}") from None  # fmt: skip

@@ -197,6 +197,8 @@ def test_bad_options_exit_2(args: list[str], words: str) -> None:
         ("2.5e99999999999999999999", BEYOND_ANY_RANGE),
         ("1.5", None), ("1.25e1", None), ("1,000", None), ("1e-2", None), ("_1", None),
         ("1__0", None), ("0x10", None), ("nan", None), ("inf", None), ("", None),
+        # a fraction written, as a scenario file and --set read it (1.0 ran 1 encounter)
+        ("1.0", None), ("200000.0", None), ("2.", None), ("1_000.0", None),
     ],
 )  # fmt: skip
 def test_a_count_is_written_in_digits_or_scientific_notation(text: str, count: int | None) -> None:
@@ -214,6 +216,48 @@ def test_a_seed_of_twenty_digits_is_the_seed_used() -> None:
     assert f"seed {seed}" in " ".join(done.stdout.split())  # however the line is broken
     tables = [text.stdout.split(" attacks (± 95% interval)")[1] for text in (done, as_set)]
     assert tables[0] == tables[1]
+
+
+WHOLE_NUMBER_OPTIONS = [
+    ["run", QUICKSTART, "-n"], ["run", QUICKSTART, "--seed"], ["run", QUICKSTART, "--threads"],
+    ["run", QUICKSTART, "--block-size"], ["report", QUICKSTART, "-n"],
+    ["check", QUICKSTART, "--seed"], ["baseline", "update", QUICKSTART, "--threads"],
+    ["sweep", QUICKSTART, "--vary", "Brute.hp=20:30", "-n"],
+    ["compare", QUICKSTART, "--set", "Brute.hp=20", "--seed"],
+    ["tune", QUICKSTART, "--vary", "Brute.hp=5:60", "--target", "win_rate:party=0.5", "-n"],
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("command", WHOLE_NUMBER_OPTIONS, ids=lambda c: f"{c[0]} {c[-1]}")
+@pytest.mark.parametrize("value", ["1.0", "20000.0", "1.5"])
+def test_a_fraction_written_is_refused_by_every_whole_number_option(
+    command: list[object], value: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``-n 1.0`` ran 1 encounter and ``--seed 1.0`` seed 1, where ``encounters: 1.0``
+    in the file and ``--set encounters=1.0`` are refused: the README's one rule, a
+    fraction written is a number with a fraction, in the file's and --set's words."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    here = tmp_path / "here"  # where reports and baselines would go
+    here.mkdir()
+    monkeypatch.chdir(here)
+    small = [] if command[-1] == "-n" else ["-n", "100"]  # were it read, a quick run
+    done = CliRunner().invoke(main, [*map(str, command[:-1]), *small, str(command[-1]), value])
+    assert done.exit_code == 2, done.output
+    option = {"-n": "'-n' / '--encounters'"}.get(str(command[-1]), f"'{command[-1]}'")
+    refusal = f"Error: Invalid value for {option}: expected an integer; got {value}\n"
+    assert refusal in done.output
+    assert not any(here.rglob("*.*")), "nothing is written"
+    scenario = tmp_path / "q.yaml"
+    scenario.write_text(re.sub(r"(?m)^encounters: .*$", f"encounters: {value}",
+                               QUICKSTART.read_text()))  # fmt: skip
+    in_file = CliRunner().invoke(main, ["validate", str(scenario)])
+    as_set = CliRunner().invoke(main, ["run", str(QUICKSTART), "--set", f"seed={value}"])
+    assert in_file.exit_code == as_set.exit_code == 2
+    for refused in (in_file, as_set):
+        assert refused.output.rstrip().endswith(f": expected an integer; got {value}")
 
 
 def test_run_takes_a_count_in_scientific_notation() -> None:

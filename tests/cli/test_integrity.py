@@ -396,7 +396,7 @@ def test_absurd_encounter_counts_exit_2(tmp_path: Path, value: str, words: str) 
     ("corrupt", "words"),
     [
         (lambda a: a["batches"]["hits"].__setitem__(0, a["batches"]["attempts"][0] + 5),
-         "expected hits and crits at most the attempts"),
+         "batches.hits[0] (glitters-d20-duel): expected the hits and crits of batch 0 of "),
         (lambda a: a["batches"]["attempts"].__setitem__(0, -3),
          "expected each attempt count as a whole number from 0"),
         (lambda a: a["batches"]["damage"].__setitem__(0, 1e300),

@@ -171,37 +171,47 @@ def test_an_alpha_that_is_not_a_p_value_threshold_is_an_input_error(
 
 
 @pytest.mark.parametrize(
-    ("corrupt", "words"),
+    ("corrupt", "where", "words"),
     [
         (lambda s: s["attacks"][0].__setitem__("damage_counts", {"0": 1}),
+         "attacks[0].damage_counts",
          r"expected the damage counts of \S+'s \S+ on \S+ to add up to its \d+ attempts; got 1"),
-        (lambda s: s.__setitem__("rounds_counts", {}),
+        (lambda s: s.__setitem__("rounds_counts", {}), "rounds_counts",
          "expected rounds counts adding up to 3,000 encounters; got 0"),
         (lambda s: s["rounds_counts"].__setitem__("1", s["rounds_counts"].get("1", 0) + 1),
-         "expected rounds counts adding up to 3,000 encounters; got 3001"),
-        (lambda s: s["attacks"][0].__setitem__("pair", [-1, 0, -1]),
+         "rounds_counts", "expected rounds counts adding up to 3,000 encounters; got 3001"),
+        (lambda s: s["attacks"][0].__setitem__("pair", [-1, 0, -1]), "attacks[0].pair",
          r"expected an attack pair \[attacker, attack, defender\] of the 2 combatants and "
          r"\d+ attacks; got \[-1, 0, -1\]"),
-        (lambda s: s["attacks"][0].__setitem__("pair", [0, 99, 1]),
+        (lambda s: s["attacks"][0].__setitem__("pair", [0, 99, 1]), "attacks[0].pair",
          "expected an attack pair .*; got \\[0, 99, 1\\]"),
-        (lambda s: s["attacks"][0].__setitem__("pair", [0, 0]),
+        (lambda s: s["attacks"][0].__setitem__("pair", [0, 0]), "attacks[0].pair",
          "expected an attack pair .*; got \\[0, 0\\]"),
-        (lambda s: s["attacks"][0].__setitem__("pair", [True, 0, 1]),
+        (lambda s: s["attacks"][0].__setitem__("pair", [True, 0, 1]), "attacks[0].pair",
          "expected an attack pair .*; got \\[True, 0, 1\\]"),
     ],
 )  # fmt: skip
 def test_results_whose_counts_disagree_are_refused(
-    run: ScenarioRun, tmp_path: Path, corrupt: object, words: str
+    run: ScenarioRun, tmp_path: Path, corrupt: object, where: str, words: str
 ) -> None:
     """Histograms must count what they histogram, and pairs index the scenario's own
     combatants and attacks: these files were read, and a pair [-1, 0, -1] filled
-    another pair's tallies."""
+    another pair's tallies. The message says where, in the file's own terms."""
     path = simlab.save_results(run, tmp_path / "results.json")
     doc = json.loads(path.read_text())
     corrupt(doc["scenarios"][0])  # type: ignore[operator]
     path.write_text(json.dumps(doc))
-    with pytest.raises(InputError, match=rf"{re.escape(str(path))}: {words}"):
+    with pytest.raises(InputError, match=_refusal(path, where, words)):
         load_results(path)
+
+
+def _refusal(path: Path, where: str, words: str) -> str:
+    """The pattern of a refusal at ``where`` in the quickstart entry of the file ``path``
+    (one line: the tests write it with ``json.dumps``)."""
+    return (
+        rf"^{re.escape(str(path))}:1: scenarios\[0\]\.{re.escape(where)} \(quickstart\): "
+        f"{words}"
+    )
 
 
 def _edited(run: ScenarioRun, tmp_path: Path, edit: object) -> Path:
@@ -254,38 +264,43 @@ def _drop_second_combatant(s: dict) -> None:
 
 
 @pytest.mark.parametrize(
-    ("edit", "words"),
+    ("edit", "where", "words"),
     [
-        (_drop_second_combatant, "expected 2 combatant entries, one per combatant of the "
-         "layout; got 1"),
+        (_drop_second_combatant, "combatants",
+         "expected 2 combatant entries, one per combatant of the layout; got 1"),
         (lambda s: s["combatants"][1]["events"]["out"].__setitem__("round_counts", {"3": 5000}),
+         "combatants[1].events.out.round_counts",
          "expected Brute's out in at most 3,000 encounters; got 5000"),
         (lambda s: s["combatants"][0].__setitem__("censor_round_counts", {"4": 3000}),
+         "combatants[0].censor_round_counts",
          "expected Kaito downed or left standing in at most 3,000 encounters"),
         (lambda s: s["attacks"][0]["batches"].__setitem__("damage", [2**62] * 32),
+         "attacks[0].batches.damage",
          "expected the damage total of Kaito's quick-jab on Brute to be the sum of its "
          "damage counts"),
         (lambda s: s["layout"].__setitem__("combatants", [["party", "Kaito"],
                                                           ["party", "Kaito"]]),
+         "layout.combatants",
          "expected each of the layout's combatant names once; got 'Kaito' more than once"),
-        (lambda s: s["layout"].__setitem__("side_of", [0, 7]), "expected layout side_of"),
-        (lambda s: s["layout"].__setitem__("first_round", 2),
+        (lambda s: s["layout"].__setitem__("side_of", [0, 7]), "layout.side_of",
+         "expected layout side_of"),
+        (lambda s: s["layout"].__setitem__("first_round", 2), "layout.first_round",
          "expected layout first_round 0 or 1; got 2"),
-        (lambda s: s["layout"].__setitem__("first_rounds", [1, 2]),
+        (lambda s: s["layout"].__setitem__("first_rounds", [1, 2]), "layout.first_rounds",
          "expected layout first_rounds, 0 or 1 for each of the 2 combatants; got \\[1, 2\\]"),
-        (lambda s: s["layout"].__setitem__("first_rounds", [1]),
+        (lambda s: s["layout"].__setitem__("first_rounds", [1]), "layout.first_rounds",
          "expected layout first_rounds, 0 or 1 for each of the 2 combatants; got \\[1\\]"),
     ],
 )  # fmt: skip
 def test_results_that_no_run_can_write_are_refused(
-    run: ScenarioRun, tmp_path: Path, edit: object, words: str
+    run: ScenarioRun, tmp_path: Path, edit: object, where: str, words: str
 ) -> None:
     """Counts and names no simulation can produce: a combatant's entry cut away (its
     tallies read as zeros: it never went down), more events or standings than
     encounters, a damage total its damage counts do not add up to, two combatants of
     one name (the drift gate compared one of them), side indices of no side."""
     path = _edited(run, tmp_path, edit)
-    with pytest.raises(InputError, match=rf"{re.escape(str(path))}: {words}"):
+    with pytest.raises(InputError, match=_refusal(path, where, words)):
         load_results(path)
 
 
