@@ -299,14 +299,14 @@ def test_the_drift_gate_breaks_a_subject_between_its_names_only(
 
     from simlab.report import terminal
 
-    scenario = tmp_path / "duel.yaml"
-    scenario.write_text(QUICKSTART.read_text().replace("stone-strike", GREATSWORD))
-    base = tmp_path / "base.json"
-    assert simlab("baseline", "update", scenario, "--baseline", base, "-n", 2000).exit_code == 0
+    monkeypatch.chdir(tmp_path)  # short paths: a path is one word, which no width breaks
+    Path("duel.yaml").write_text(QUICKSTART.read_text().replace("stone-strike", GREATSWORD))
+    assert simlab("baseline", "update", "duel.yaml", "--baseline", "base.json", "-n",
+                  2000).exit_code == 0  # fmt: skip
     monkeypatch.setattr(terminal, "console", Console(width=80, force_terminal=False))
     monkeypatch.setenv("COLUMNS", "80")
-    done = simlab("report", scenario, "--set", "Kaito.guard=3", "-n", 2000, "--out",
-                  tmp_path / "r", "--baseline", base)  # fmt: skip
+    done = simlab("report", "duel.yaml", "--set", "Kaito.guard=3", "-n", 2000, "--out", "r",
+                  "--baseline", "base.json")  # fmt: skip
     assert done.exit_code == 1, done.output
     drift = done.output[: done.output.index("balance specs")]
     table = drift[drift.index("statistically different from") :]
