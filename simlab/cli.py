@@ -642,20 +642,23 @@ def _refuse_with_from(scenarios: tuple[str, ...], encounters: int | None, seed: 
 def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
           threads: int | None, from_: str | None, sets: tuple[str, ...] = (),
           precision: float | None = None, precision_on: tuple[str, ...] = (),
-          with_specs_only: bool = False, set_option: str = "--set") -> list[Any]:  # fmt: skip
+          with_specs_only: bool = False, set_option: str = "--set",
+          draws: bool = False) -> list[Any]:  # fmt: skip
     """Simulate the scenarios named, or read saved results (exactly one of the two);
     ``with_specs_only``: only the scenarios that have ``expect:`` entries; ``set_option``
-    names the ``sets`` in messages."""
+    names the ``sets`` in messages; ``draws``: the command draws on ``threads`` cores
+    too (``report``), so that they mean something beside ``--from``."""
     from simlab import api
     from simlab.errors import InputError
 
+    _check_threads(threads)
     if from_ is not None:
-        _refuse_with_from(scenarios, encounters, seed, sets, set_option, precision, threads)
+        _refuse_with_from(scenarios, encounters, seed, sets, set_option, precision,
+                          None if draws else threads)  # fmt: skip
         return api.load_results(from_, name="--from")
     if not scenarios:
         raise InputError("expected at least one scenario file or folder (or --from); got none")
 
-    _check_threads(threads)
     overrides = None
     if sets:
         from simlab.tuning.overrides import parse_assignment
@@ -721,7 +724,8 @@ def report(
     if baseline is not None:
         api.load_results(baseline, name="--baseline")  # a bad baseline fails before simulating
     _prepare_out(out)
-    runs = _runs(scenarios, encounters, seed, threads, from_, sets, precision, precision_on)
+    runs = _runs(scenarios, encounters, seed, threads, from_, sets, precision, precision_on,
+                 draws=True)  # fmt: skip
     written, specs, drift = api.write_report(runs, out, baseline=baseline, alpha=alpha,
                                              title=title, progress=_drawing,
                                              processes=threads)  # fmt: skip

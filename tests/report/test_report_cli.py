@@ -227,14 +227,15 @@ def test_report_needs_scenarios_or_results(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("command", "options", "named"),
     [("check", ["-n", "5000"], "-n"), ("check", ["--set", "Kaito.hp=5"], "--set"),
-     ("report", ["--seed", "3"], "--seed"), ("report", ["--threads", "1"], "--threads")],
+     ("report", ["--seed", "3"], "--seed"), ("check", ["--threads", "1"], "--threads")],
 )  # fmt: skip
 def test_what_only_a_simulation_uses_is_named_beside_from(
     tmp_path: Path, command: str, options: list[str], named: str
 ) -> None:
     """Saved results are read as they are: ``-n``, ``--seed``, ``--set`` or ``--threads``
     beside ``--from`` is refused, naming it (the message said "got both" of scenarios
-    and results where no scenario was given; ``--threads`` passed unsaid)."""
+    and results where no scenario was given; ``--threads`` passed unsaid). ``report``
+    takes ``--threads`` beside ``--from``: it draws on that many cores."""
     done = simlab(command, "--from", ROOT / "reports/baseline/results.json", *options,
                   *(["--out", tmp_path / "out"] if command == "report" else []))  # fmt: skip
     assert done.exit_code == 2

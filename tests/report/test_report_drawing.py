@@ -160,6 +160,14 @@ def test_report_draws_on_as_many_processes_as_threads(
                                          "--out", str(tmp_path / f"r{len(threads)}")])  # fmt: skip
         assert done.exit_code == 0, done.output
     assert asked == [1, None]  # None: as many as numba may use, as a run's threads
+    asked.clear()  # saved results are drawn as the run would draw them
+    done = CliRunner().invoke(main, ["report", "--from", str(tmp_path / "r0"), "--threads",
+                                     "1", "--out", str(tmp_path / "again")])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert asked == [1]
+    done = CliRunner().invoke(main, ["report", "--from", str(tmp_path / "r0"), "--threads",
+                                     "0", "--out", str(tmp_path / "none")])  # fmt: skip
+    assert done.exit_code == 2 and "--threads: expected a thread count from 1 to" in done.output
 
 
 @pytest.mark.parametrize("processes", [1, 2])
