@@ -1089,10 +1089,16 @@ def _notes_breakable(parts: list[str]) -> list[str]:
     return out
 
 
+def overrides_heading(said: list[str]) -> list[list[str]]:
+    """The parts of a heading that name a run's overrides, ``said`` as
+    :func:`~simlab.report.words.overrides_said` says them (none: no part), the note of
+    one that changes nothing breakable between its words."""
+    return [_notes_breakable(listed("with", said))] if said else []
+
+
 def print_result(result: Result) -> None:
     """Print the three tables of a run, headed by its identity (seed, n, rules)."""
-    overrides = overrides_said(result.meta)
-    changed = [_notes_breakable(listed("with", overrides))] if overrides else []
+    changed = overrides_heading(overrides_said(result.meta))
     say_items(items(result.scenario, *changed, f"rules {result.rules}",
                     counted(result.encounters, "encounter"), f"seed {result.seed}"),
               bold=result.scenario)  # fmt: skip

@@ -327,7 +327,7 @@ def print_sweep(sweep: SweepResult) -> None:
     terminal (80 columns and up). A column per varied field where every table fits so;
     else (three or more fields, long names) one ``point`` column holds each point's
     values, ``20 · 1 · 1d8``, and a line above the tables names the fields in order."""
-    fixed = [listed("with", sweep.overrides)] if sweep.overrides else []
+    fixed = terminal.overrides_heading(sweep.overrides_said())
     terminal.say_items(items(sweep.scenario, *fixed, at_separators(sweep.per_point()),
                              f"seed {sweep.seed}", listed("varied:", sweep.fields)))  # fmt: skip
     tables = _sweep_tables(sweep, stacked=False)

@@ -9,6 +9,7 @@ every point of a sweep reuses the kernels compiled for the first.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
@@ -25,7 +26,7 @@ from simlab.arguments import describe
 from simlab.errors import ExactUnsupported, InputError
 from simlab.exact import pair_answer
 from simlab.limits import encounters_and_seed
-from simlab.report.words import counted
+from simlab.report.words import counted, overrides_said
 from simlab.rules import has_crits
 from simlab.scenario.common import ScenarioBase
 from simlab.tuning.figures import combatant_figures
@@ -218,13 +219,29 @@ class SweepResult:
     _made: dict[str, tuple[list[tuple[Any, Any]], pd.DataFrame]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    #: The scenario swept, whose shared overrides that change nothing are worked out
+    #: when first shown (:meth:`overrides_said`); None for a sweep read back from files.
+    _swept: Any = field(default=None, init=False, repr=False, compare=False)
+
+    def overrides_said(self) -> list[str]:
+        """The changes every point shares as a run's heading says them, one that changes
+        nothing said so (``Brute.hp=30 (changes nothing: Brute.hp is already 30)``,
+        :func:`~simlab.report.words.overrides_said`), worked out the first time asked:
+        :func:`sweep` does not pay for it."""
+        idle = self._idle_overrides if self.overrides and self._swept is not None else ()
+        return overrides_said({"overrides": self.overrides, "idle_overrides": idle})
+
+    @functools.cached_property
+    def _idle_overrides(self) -> tuple[str, ...]:
+        return tuple(self._swept.idle_overrides)
 
     def __repr__(self) -> str:
         """One line: what was varied, over which changes shared by every point, and
         every method that gives one of its tables (the dataclass's own repr printed every
         point's scenario and tallies, some 30 kB for two points)."""
         varied = ", ".join(f"{v.target} ({counted(len(v.values), 'value')})" for v in self.vary)
-        fixed = f" · with {', '.join(self.overrides)}" if self.overrides else ""
+        said = self.overrides_said()
+        fixed = f" · with {', '.join(said)}" if said else ""
         return (f"<SweepResult {self.scenario}{fixed} · rules {self.rules} · "
                 f"{counted(len(self.points), 'point')} of {varied} · {self.per_point()} · seed "
                 f"{self.seed}: .attacks(), .combatants(), .sides(), .damage_pmf(), "
@@ -471,6 +488,7 @@ def sweep_points(scenario: ScenarioBase, vary: Vary) -> SweepResult:
         raise InputError(f"expected a sweep of at most {MAX_POINTS:,} points; got {total:,}")
     result = SweepResult(scenario.scenario, scenario.rules, scenario.seed, scenario.encounters,
                          variations, overrides=scenario.overrides)  # fmt: skip
+    result._swept = scenario
     labels = ", ".join(v.label for v in variations)
     for values in itertools.product(*(v.values for v in variations)):
         changes = [Override(v.target, x, v.label, one_of=True)

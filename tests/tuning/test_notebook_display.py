@@ -72,6 +72,41 @@ def test_a_scenario_shows_one_line_with_its_changes(duel: Any) -> None:
     assert "enemies: Brute ×2, Ogre; 6 techniques defined;" in repr(fight)
 
 
+def test_a_sweep_says_a_shared_override_that_changes_nothing(
+    duel: Any, monkeypatch: Any, tmp_path: Any
+) -> None:
+    """A sweep's repr and its terminal heading said ``with Defender.hp=30`` as if it
+    changed something, where a run's say so; worked out when first shown, once, not by
+    :func:`simlab.sweep`."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+    from simlab.tuning import overrides
+
+    asked = []
+    work_out = overrides.idle_overrides
+
+    def counted(*args: Any) -> tuple[str, ...]:
+        asked.append(args)
+        return work_out(*args)
+
+    monkeypatch.setattr(overrides, "idle_overrides", counted)
+    sw = simlab.sweep(duel.with_({"Defender.hp": 30}), {"Defender.guard": [0, 1]}, n=100,
+                      exact=False)  # fmt: skip
+    assert asked == []
+    first, again = repr(sw), repr(sw)
+    assert len(asked) == 1 and first == again
+    assert first.startswith(
+        "<SweepResult ss-duel · with Defender.hp=30 (changes nothing: Defender.hp is "
+        "already 30) · rules"
+    )
+    done = CliRunner().invoke(main, ["sweep", str(SS_DUEL), "--set", "Defender.hp=30",
+                                     "--vary", "Defender.guard=0,1", "-n", "200"])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    head = " ".join(done.output[: done.output.index("varied")].split())
+    assert "with Defender.hp=30 (changes nothing: Defender.hp is already 30)" in head
+
+
 def test_a_sweep_shows_one_line(duel: Any) -> None:
     sw = simlab.sweep(duel, {"Defender.guard": [0, 1, 2]}, n=500, exact=False)
     assert repr(sw) == (
