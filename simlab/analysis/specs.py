@@ -283,4 +283,14 @@ def evaluate_all(runs: Sequence[Any], strict: bool = False) -> pd.DataFrame:
             rows.append((run.scenario, run.rules, v.spec, v.figure, v.measured, v.lo, v.hi,
                          v.low, v.high, v.n, "pass" if passed else "fail", v.borderline,
                          v.note))  # fmt: skip
-    return pd.DataFrame(rows, columns=SPEC_COLUMNS)
+    frame = pd.DataFrame(rows, columns=SPEC_COLUMNS)
+    frame.attrs["names"] = sorted(set().union(*(_spec_names(run.result.layout) for run in runs)))
+    return frame
+
+
+def _spec_names(layout: Any) -> set[str]:
+    """The names a spec's text may hold, for a table to keep whole: the sides, the
+    combatants (and the base names of ``count:`` copies, ``Orc Warrior``) and attacks."""
+    combatants = {name for _, name in layout.combatants}
+    bases = {re.sub(r" \d+$", "", name) for name in combatants}
+    return {*layout.sides, *combatants, *bases, *layout.attacks}

@@ -26,7 +26,15 @@ from rich.text import Text
 
 from simlab.analysis.result import Result
 from simlab.analysis.stats import normal_quantile
-from simlab.report.width import NARROWEST, broken_at_spaces, fits_a_width, items, listed, packed
+from simlab.report.width import (
+    NARROWEST,
+    broken_at_spaces,
+    fits_a_width,
+    items,
+    listed,
+    packed,
+    words_keeping,
+)
 from simlab.report.words import counted, overrides_said
 from simlab.scenario.common import RATE_FIGURES
 
@@ -1295,13 +1303,15 @@ def specs_table(specs: pd.DataFrame) -> Table:
     for column in ("measured [95%]", "n"):
         number_column(table, column)
     table.add_column("verdict")
+    whole = specs.attrs.get("names", ())
     for name, s in zip(names, specs.itertuples(), strict=True):
         measured = measured_cell(s)
         verdict = "[green]PASS[/green]" if s.verdict == "pass" else "[bold red]FAIL[/bold red]"
         if s.borderline:
             verdict += " (borderline: interval reaches past the bound)"
         where = [s.scenario, s.rules] if wide else []
-        table.add_row(*where, escape(name), measured, f"{s.n:,}", verdict)
+        # broken between words, a name whole: "Grand Duke Ferdinand of the Sunken Keep's"
+        table.add_row(*where, Parts(words_keeping(name, whole)), measured, f"{s.n:,}", verdict)
     return table
 
 

@@ -44,6 +44,14 @@ def wrapped(line: str, width: int, indent: str = "", whole: Iterable[str] = ()) 
 _GLUE = "\x00"
 
 
+def words_keeping(text: str, whole: Iterable[str] = ()) -> list[str]:
+    """The words of ``text``, each name of ``whole`` that holds a space one word with it
+    (``Raider Chief's``): the parts :func:`packed` breaks a sentence between."""
+    for name in sorted({n for n in whole if " " in n}, key=len, reverse=True):
+        text = text.replace(name, name.replace(" ", _GLUE))
+    return [word.replace(_GLUE, " ") for word in text.split(" ") if word]
+
+
 def packed(parts: Sequence[str], width: int, indent: str = "") -> list[str]:
     """``parts`` joined by spaces on lines of at most ``width`` columns, broken only
     between two parts: each part (a name, ``label value``, an item with the separator

@@ -375,3 +375,28 @@ def test_a_crit_rate_spec_in_rules_without_crits_is_an_error_at_its_line(tmp_pat
     line = path.read_text().splitlines().index("expect:") + 2
     assert f"plate.yaml:{line}:14: expected a figure these rules have; got 'crit_rate': " \
            "zones-3d6 has no critical hits" in done.output  # fmt: skip
+
+
+def test_the_specs_table_keeps_names_whole_at_80_columns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Re-check: the spec's text was broken at any space, a name of 39 characters across
+    two lines (``Grand Duke Ferdinand of the`` / ``Sunken Keep's …``) and an attack named
+    with spaces too. It breaks between words; each name stays on one line."""
+    from rich.console import Console
+
+    from tests.support import broken_names
+
+    monkeypatch.setattr(terminal, "console", Console(width=80, force_terminal=False))
+    monkeypatch.setenv("COLUMNS", "80")
+    duke, sword = "Grand Duke Ferdinand of the Sunken Keep", "two-handed executioner's greatsword"
+    text = QUICKSTART.read_text().replace("Kaito", duke).replace("stone-strike", sword)
+    (tmp_path / "long.yaml").write_text(text)
+    result = CliRunner().invoke(main, ["check", str(tmp_path / "long.yaml"), "-n", "2000"])
+    assert result.exit_code == 0, result.output
+    table = result.output[result.output.index("balance specs") :]
+    assert max(len(line) for line in table.splitlines()) <= 80, table
+    lines = [line.strip() for line in table.splitlines()]
+    assert sum(duke in line for line in lines) == 2, table  # both specs that name it
+    assert any(sword in line for line in lines), table
+    assert not broken_names(table, [duke, sword]), table
