@@ -33,9 +33,7 @@ def broken_at_spaces(line: str, width: int, indent: str = "", whole: Iterable[st
 def wrapped(line: str, width: int, indent: str = "", whole: Iterable[str] = ()) -> str:
     """``line`` broken at spaces into lines of at most ``width`` columns (at least
     :data:`NARROWEST`), as :func:`broken_at_spaces` breaks it, whatever the output."""
-    for name in sorted({n for n in whole if " " in n}, key=len, reverse=True):
-        line = line.replace(name, name.replace(" ", _GLUE))
-    return textwrap.fill(line, max(width, NARROWEST), subsequent_indent=indent,
+    return textwrap.fill(_glued(line, whole), max(width, NARROWEST), subsequent_indent=indent,
                          break_long_words=False,
                          break_on_hyphens=False).replace(_GLUE, " ")  # fmt: skip
 
@@ -47,9 +45,15 @@ _GLUE = "\x00"
 def words_keeping(text: str, whole: Iterable[str] = ()) -> list[str]:
     """The words of ``text``, each name of ``whole`` that holds a space one word with it
     (``Raider Chief's``): the parts :func:`packed` breaks a sentence between."""
+    return [word.replace(_GLUE, " ") for word in _glued(text, whole).split(" ") if word]
+
+
+def _glued(text: str, whole: Iterable[str]) -> str:
+    """``text`` with the spaces inside each name of ``whole`` glued (:data:`_GLUE`), the
+    longest names first (``Raider Chief`` before ``Raider``)."""
     for name in sorted({n for n in whole if " " in n}, key=len, reverse=True):
         text = text.replace(name, name.replace(" ", _GLUE))
-    return [word.replace(_GLUE, " ") for word in text.split(" ") if word]
+    return text
 
 
 def packed(parts: Sequence[str], width: int, indent: str = "") -> list[str]:
