@@ -88,13 +88,15 @@ class Result:
     def __repr__(self) -> str:
         """One line: what was run (with the changes it was run with, one that changes
         nothing said so; a run to a precision that stopped at its cap says so, as
-        ``simlab run`` does) and every method that gives one of its tables (a notebook
-        shows this for ``res``; the dataclass's own repr printed every tally array, some
-        14 kB)."""
+        ``simlab run`` does) and every method that gives one of its tables, and its
+        ``.check`` and ``.trace`` tables where it has them (a notebook shows this for
+        ``res``; the dataclass's own repr printed every tally array, some 14 kB)."""
         pairs = int(np.count_nonzero(self.tallies.attempts.sum(axis=1)))
         changed = self._overrides_said()
         fixed = f" · with {', '.join(changed)}" if changed else ""
-        methods = ", ".join(f".{name}()" for name in self._table_methods())
+        methods = ", ".join([*(f".{name}()" for name in self._table_methods()),
+                             *(f".{name}" for name in ("check", "trace")
+                               if getattr(self, name) is not None)])  # fmt: skip
         capped = self.meta.get("precision", {}).get("cap_reached", False)
         cap = " (the cap, reached before the precision was met)" if capped else ""
         return (f"<Result {self.scenario}{fixed} · rules {self.rules} · "

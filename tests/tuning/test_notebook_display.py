@@ -19,6 +19,15 @@ def test_a_result_shows_one_line(duel: Any) -> None:
     )
 
 
+def test_a_result_names_its_check_and_trace_tables(duel: Any) -> None:
+    """``simulate(check=True)`` and ``trace=True`` give a result a ``.check`` and a
+    ``.trace`` table, which its one line did not name."""
+    checked = repr(simlab.simulate(duel, n=200, check=True))
+    assert checked.endswith(".win_rates(), .check>") and ".trace" not in checked
+    traced = repr(simlab.simulate(duel, n=5, trace=True))
+    assert traced.endswith(".win_rates(), .trace>") and ".check" not in traced
+
+
 def test_a_result_says_an_override_that_changes_nothing(duel: Any) -> None:
     """The terminal's heading and the report say ``Defender.hp=30 (changes nothing:
     Defender.hp is already 30)``; the repr said ``with Defender.hp=30`` as if it had."""
