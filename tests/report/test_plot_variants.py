@@ -1,0 +1,132 @@
+"""Two runs drawn on one axes can be told apart (``label=``, colours after the first
+call's), and exact answers asked for but not drawn are said (a UserWarning)."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import matplotlib
+import pytest
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+from matplotlib.colors import to_rgba
+from matplotlib.container import BarContainer
+
+import simlab
+from simlab.errors import InputError
+from tests.tuning.cases import SS_DUEL
+
+QUICKSTART = SS_DUEL.parents[1] / "shattered-spirits/quickstart.yaml"
+#: The quickstart with a block reaction on Kaito: the exact engine refuses the Brute's
+#: stone-strike against him (reactions depend on tokens spent earlier).
+BLOCK = {"Kaito.react": {"block": {"when_damage_at_least": 6}}, "Kaito.tokens": {"grit": 2}}
+
+
+@pytest.fixture(scope="module")
+def runs() -> dict[str, Any]:
+    scn = simlab.load(QUICKSTART)
+    blk = scn.with_(BLOCK)
+    return {"scn": scn, "blk": blk, "base": simlab.simulate(scn, n=1000, seed=3),
+            "block": simlab.simulate(blk, n=1000, seed=3)}  # fmt: skip
+
+
+@pytest.fixture
+def ax() -> Any:
+    fig, ax = plt.subplots()
+    yield ax
+    plt.close(fig)
+
+
+def _names(ax: Any) -> list[str]:
+    return ax.get_legend_handles_labels()[1]
+
+
+def _bar_faces(ax: Any) -> list[tuple[bool, Any]]:
+    """Per bar series drawn, whether it is filled and its colour (face or edge)."""
+    out = []
+    for c in ax.containers:
+        if isinstance(c, BarContainer):
+            patch = c.patches[0]
+            filled = patch.get_fill()
+            out.append((filled, patch.get_facecolor() if filled else patch.get_edgecolor()))
+    return out
+
+
+def test_two_runs_time_to_down_are_named_by_their_labels(runs: dict[str, Any], ax: Any) -> None:
+    """Both curves were named "Kaito", and the median line was listed twice."""
+    simlab.plot_time_to_down(runs["base"], combatant="Kaito", ax=ax, label="base")
+    simlab.plot_time_to_down(runs["block"], combatant="Kaito", ax=ax, label="guard 3")
+    assert _names(ax) == ["base · Kaito", "median: where a curve crosses 0.5", "guard 3 · Kaito"]
+    lines = {line.get_label(): line.get_color() for line in ax.get_lines()}
+    assert lines["base · Kaito"] != lines["guard 3 · Kaito"]
+
+
+def test_two_runs_damage_bars_take_other_colours_and_show_through(
+    runs: dict[str, Any], ax: Any
+) -> None:
+    """The second run's bars were drawn in the first's blue at the same places, over them."""
+    simlab.plot_damage_pmf(runs["base"], "Brute", "stone-strike", ax=ax, label="base")
+    simlab.plot_damage_pmf(runs["block"], "Brute", "stone-strike", ax=ax, label="block")
+    names = _names(ax)
+    assert [n.split(" (n=")[0] for n in names] == ["base · vs Kaito", "block · vs Kaito"]
+    (first_filled, first), (second_filled, second) = _bar_faces(ax)
+    assert first_filled and not second_filled  # the first run's bars show through
+    assert to_rgba(first) != to_rgba(second)
+
+
+def test_two_runs_at_least_curves_take_other_colours(runs: dict[str, Any], ax: Any) -> None:
+    simlab.plot_damage_at_least(runs["base"], "Brute", "stone-strike", ax=ax, label="base")
+    simlab.plot_damage_at_least(runs["block"], "Brute", "stone-strike", ax=ax, label="block")
+    lines = {line.get_label(): line.get_color() for line in ax.get_lines()}
+    assert set(lines) == {"base · vs Kaito", "block · vs Kaito"}
+    assert to_rgba(lines["base · vs Kaito"]) != to_rgba(lines["block · vs Kaito"])
+
+
+def test_two_runs_hit_rates_are_labelled_and_both_show(runs: dict[str, Any], ax: Any) -> None:
+    simlab.plot_hit_rates(runs["base"], ax=ax, label="base")
+    simlab.plot_hit_rates(runs["block"], ax=ax, label="block")
+    assert sum(n.startswith("base · ") for n in _names(ax)) == 2
+    assert sum(n.startswith("block · ") for n in _names(ax)) == 2
+    faces = _bar_faces(ax)
+    assert [filled for filled, _ in faces] == [True, True, False, False]
+    assert len({to_rgba(colour) for _, colour in faces}) == 4
+
+
+def test_without_a_label_a_fresh_axes_is_drawn_as_before(runs: dict[str, Any], ax: Any) -> None:
+    simlab.plot_damage_pmf(runs["base"], "Brute", "stone-strike", ax=ax)
+    assert [n.split(" (n=")[0] for n in _names(ax)] == ["vs Kaito"]
+    assert _bar_faces(ax) == [(True, to_rgba("C0"))]
+
+
+def test_a_label_that_is_no_text_is_refused(runs: dict[str, Any], ax: Any) -> None:
+    with pytest.raises(InputError, match="expected a text for label; got"):
+        simlab.plot_time_to_down(runs["base"], ax=ax, label=3)
+
+
+def test_a_refused_time_to_down_says_why(runs: dict[str, Any], ax: Any) -> None:
+    """The quickstart's time-to-down is refused (both attack): nothing was drawn and
+    nothing said why."""
+    with pytest.warns(UserWarning, match="exact answers not drawn: time-to-down of Kaito, "
+                      "Brute: the exact engine refused it .a duel needs exactly one"):  # fmt: skip
+        simlab.plot_time_to_down(runs["base"], ax=ax, exact=simlab.exact(runs["scn"]))
+
+
+@pytest.mark.parametrize("plot", [simlab.plot_damage_pmf, simlab.plot_damage_at_least])
+def test_a_refused_pair_says_why(runs: dict[str, Any], ax: Any, plot: Any) -> None:
+    exact = simlab.exact(runs["blk"])
+    with pytest.warns(UserWarning, match="Brute · stone-strike → Kaito: the exact engine "
+                      "refused it .reactions depend on tokens spent earlier"):  # fmt: skip
+        drawn = plot(runs["block"], "Brute", "stone-strike", "Kaito", ax=ax, exact=exact)
+    assert list(drawn.attrs["exact_not_drawn"]) == ["Brute · stone-strike → Kaito"]
+
+
+def test_exact_answers_drawn_say_nothing(runs: dict[str, Any], ax: Any) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        drawn = simlab.plot_damage_pmf(runs["base"], "Brute", "stone-strike", ax=ax,
+                                       exact=simlab.exact(runs["scn"]))  # fmt: skip
+        simlab.plot_hit_rates(runs["base"], ax=ax, exact=simlab.exact(runs["scn"]))
+    assert (drawn.source == "exact").any()
