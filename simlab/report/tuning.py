@@ -58,6 +58,7 @@ from simlab.report.render import (
 )
 from simlab.report.terminal import (
     MEDIAN_NOTE,
+    NOT_REACHED,
     RATE_RANGE,
     bounds,
     decimals,
@@ -141,6 +142,11 @@ def plot_sweep(
         figure (no ``ax=``), a legend too wide to sit beside the plot goes under it
         (:func:`_legend_below_when_long`).
 
+        ``median_time_to_down`` takes whole rounds only: its interval is an error bar at
+        each value, and a median not reached by the round cap a ▲ on the top edge in its
+        line's colour (legend: ``not reached``), an interval whose upper end is not
+        reached an arrow up to that edge (:func:`_median_marks`).
+
     Returns
     -------
     pandas.DataFrame
@@ -172,17 +178,20 @@ def plot_sweep(
     data = data[columns].reset_index(drop=True)
     numeric = pd.api.types.is_numeric_dtype(data[x]) and not pd.api.types.is_bool_dtype(data[x])
     named = [c for c in subject if data[c].nunique() > 1] or ([] if others else subject)
-    # a line with nothing to draw (a time-to-down of one never downed) gets no legend entry
+    # a line with nothing to draw (a time-to-down of one never downed) gets no legend entry;
+    # a median not reached is drawn (:func:`_median_marks`), so its line always is
     lines = [
         (key, line)
         for key, line in data.groupby([*others, *subject], sort=False)
-        if line[[c for c in line.columns if c.endswith(figure)]].notna().any().any()
+        if figure == MEDIAN
+        or line[[c for c in line.columns if c.endswith(figure)]].notna().any().any()
     ]
     names = _line_names(lines, others, subject, named, figure)
     # every line's colour by its place among all of the sweep's subjects, so that a line
     # left out or drawn with another does not move the colours of the rest
     order = [key for key, _ in data.groupby([*others, *subject], sort=False)]
     exact_drawn: dict[tuple[Any, ...], Any] = {}
+    stacked: dict[float, int] = {}  # the not-reached marks drawn at each swept value
     for key, line in lines:
         if key not in names:  # drawn with the line it coincides with
             continue
@@ -193,12 +202,16 @@ def plot_sweep(
         style = {"markersize": 3, "color": f"C{order.index(key) % 10}",
                  **_line_style(data, others, named, keys)}  # fmt: skip
         drawn = ax.plot(at, line[figure], label=name, **style)
-        if f"{figure}_ci95_lo" in line.columns:
+        if figure == MEDIAN:
+            _median_marks(ax, at, line, drawn[0].get_color(), stacked)
+        elif f"{figure}_ci95_lo" in line.columns:
             ax.fill_between(at, line[f"{figure}_ci95_lo"], line[f"{figure}_ci95_hi"],
                             color=drawn[0].get_color(), alpha=0.2, linewidth=0)  # fmt: skip
         if exact is not None and exact.notna().any():
             _exact_line(ax, at, exact, name, drawn[0].get_color() if len(lines) > 1 else None,
                         exact_drawn)  # fmt: skip
+    if stacked:
+        ax.plot([], [], **NOT_REACHED_STYLE, color="0.3", label=NOT_REACHED_LABEL)
     ax.set_xlabel(x)
     ax.set_ylabel(AXIS_LABELS.get(figure, figure.replace("_", " ")))
     _readable_axes(ax, figure, data[x] if numeric else None)
@@ -207,6 +220,47 @@ def plot_sweep(
         if own:
             _legend_on_new_figure(ax)
     return data
+
+
+MEDIAN = "median_time_to_down"
+#: The mark of a median not reached by the round cap, at the top edge of a sweep plot,
+#: and its legend entry. Left out, the line stopped short and read as missing data.
+NOT_REACHED_STYLE: dict[str, Any] = {"marker": "^", "markersize": 7, "linestyle": "none"}
+NOT_REACHED_LABEL = f"{NOT_REACHED} (fewer than half down by the round cap)"
+#: How far apart (points) the not-reached marks of several lines at one value are.
+NOT_REACHED_SPACING = 8.0
+
+
+def _median_marks(ax: Axes, at: pd.Series, line: pd.DataFrame, color: Any,
+                  stacked: dict[float, int]) -> None:  # fmt: skip
+    """A median time-to-down's interval as an error bar at each swept value (it takes
+    whole rounds only: a band between values suggested fractional ones), an upper end
+    not reached as an arrow up to the top edge, and a median not reached as a
+    :data:`NOT_REACHED_STYLE` mark on that edge; ``stacked`` counts the marks at each
+    value, so that several lines' marks there sit side by side, not one over another."""
+    from matplotlib.transforms import offset_copy
+
+    xs = np.asarray(ax.xaxis.convert_units(list(at)), dtype=float)  # categories: 0, 1, …
+    lo = line[f"{MEDIAN}_ci95_lo"].to_numpy(dtype=float)
+    hi = line[f"{MEDIAN}_ci95_hi"].to_numpy(dtype=float)
+    bounded = np.isfinite(lo) & np.isfinite(hi)
+    ax.errorbar(xs[bounded], (lo + hi)[bounded] / 2, yerr=(hi - lo)[bounded] / 2, fmt="none",
+                ecolor=color, elinewidth=1, capsize=3)  # fmt: skip
+    edge = ax.get_xaxis_transform()  # x in data, y in axes (1: the top edge)
+    open_ended = np.isfinite(lo) & ~np.isfinite(hi)
+    for x, low in zip(xs[open_ended], lo[open_ended], strict=True):
+        ax.plot([x], [low], marker="_", markersize=6, color=color)  # the bar's lower cap
+        ax.annotate("", xy=(x, 1), xycoords=edge, xytext=(x, low), textcoords="data",
+                    arrowprops={"arrowstyle": "-|>", "color": color, "shrinkA": 0,
+                                "shrinkB": 0, "linewidth": 1})  # fmt: skip
+    for x in xs[~np.isfinite(line[MEDIAN].to_numpy(dtype=float))]:
+        count = stacked.get(x, 0)
+        stacked[x] = count + 1
+        # the first on the edge's own transform, which widens the x range to it as a line does
+        shift = NOT_REACHED_SPACING * count
+        place = edge if not count else offset_copy(edge, fig=cast("Figure", ax.figure),
+                                                   x=shift, units="points")  # fmt: skip
+        ax.plot([x], [1.0], **NOT_REACHED_STYLE, color=color, transform=place, clip_on=False)
 
 
 def _exact_line(ax: Axes, at: pd.Series, exact: pd.Series, name: str, color: Any,
@@ -419,10 +473,10 @@ def _sweep_pictures(sweep: SweepResult, moving: pd.DataFrame) -> list[Picture]:
 
 
 def median_gaps(sweep: SweepResult) -> str:
-    """What the median time-to-down plot leaves out: the points where a combatant's
-    median is not reached by the round cap (fewer than half the encounters had it down),
-    which it has no height to draw at; "" where every median is reached. Its lines
-    stopped short, or were one lone dot, with nothing to say why."""
+    """What the median time-to-down plot's marks on its top edge mean: the points where
+    a combatant's median is not reached by the round cap (fewer than half the encounters
+    had it down), which have no height to draw at, and the arrows of intervals whose
+    upper end is not reached; "" where every median is reached."""
     frame = sweep.combatants()
     missing = frame[~np.isfinite(frame.median_time_to_down.to_numpy(dtype=float))]
     if missing.empty:
@@ -433,8 +487,9 @@ def median_gaps(sweep: SweepResult) -> str:
         where = "at every point" if len(rows) == points else f"{len(rows)} of {points} points"
         named.append(f"{name} ({where})")
     return (
-        f"not drawn where the median is not reached by the round cap (fewer than half "
-        f"the encounters had the combatant down): {', '.join(named)}."
+        f"▲ on the top edge where the median is not reached by the round cap (fewer than "
+        f"half the encounters had the combatant down): {', '.join(named)}; an arrow up to "
+        f"the edge, an interval whose upper end is not reached."
     )
 
 

@@ -106,11 +106,11 @@ def test_sweep_page_gives_the_win_rates_and_says_a_median_is_not_reached(
     never_half = point.result.tallies.down_round[2].sum() < point.result.encounters / 2
     assert never_half and re.search(r"^\| 22 \| Brute 1 \|.*\| not reached \| — \|$", page,
                                     re.M)  # fmt: skip
-    # The median plot has no height for it: its caption says what it leaves out, where
-    # the line stopped short with nothing to say why.
+    # The median plot has no height for it: it marks it on the top edge, and its caption
+    # says what the mark means, where the line stopped short with nothing to say why.
     html = (tmp_path / "sweep.html").read_text()
     caption = re.search(r"<figcaption>Median time-to-down: ([^<]*)</figcaption>", html)
-    assert caption and caption[1].startswith("not drawn where the median is not reached")
+    assert caption and caption[1].startswith("▲ on the top edge where the median is not reached")
     assert re.search(r"Brute 1 \((at every point|1 of 2 points)\)", caption[1]), caption[1]
 
 
@@ -275,6 +275,86 @@ def test_round_axes_of_a_sweep_have_whole_rounds_and_every_swept_value_a_tick() 
         assert len(shown) >= 2 and all(t == round(t) for t in shown), shown
         assert list(ax.get_xticks()) == [10, 20, 30, 40]
         assert [t.get_text() for t in ax.get_xticklabels()] == ["10", "20", "30", "40"]
+    plt.close(fig)
+
+
+QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
+
+
+def _not_reached_marks(ax: Any) -> list[Any]:
+    """The ▲ marks on the top edge of a median sweep plot (y in axes coordinates)."""
+    on_edge = (True, False)  # x in data, y not
+    marks = [line for line in ax.get_lines() if line.get_marker() == "^"]
+    return [m for m in marks if len(m.get_xdata())
+            and m.get_transform().contains_branch_seperately(ax.transData) == on_edge]  # fmt: skip
+
+
+def test_a_median_not_reached_is_marked_on_the_sweep_plot_not_left_out() -> None:
+    """The quickstart swept over Kaito's guard 0..4: Kaito goes down in fewer than half
+    the encounters at guard 3 and 4, the Brute at 0..2. The median plot left those
+    values out (the curves stopped, read as missing data, where the tables say "not
+    reached"): each is now a mark on the top edge in its line's colour, named in the
+    legend, so that every point of every line is drawn."""
+    import matplotlib.pyplot as plt
+
+    sw = simlab.sweep(simlab.load(QUICKSTART), {"Kaito.guard": range(0, 5)}, n=2000)
+    fig, ax = plt.subplots()
+    data = simlab.plot_sweep(sw, "median_time_to_down", ax=ax)
+    missing = data[data.median_time_to_down.isna()]
+    assert set(missing.combatant) == {"Kaito", "Brute"}, data  # the case this is about
+    colour = {line.get_label(): line.get_color() for line in ax.get_lines()}
+    marked = sorted((float(m.get_xdata()[0]), m.get_color()) for m in _not_reached_marks(ax))
+    assert all(m.get_ydata()[0] == 1.0 for m in _not_reached_marks(ax))  # the top edge
+    assert marked == sorted((float(r["Kaito.guard"]), colour[r.combatant])
+                            for _, r in missing.iterrows())  # fmt: skip
+    drawn = sum(int(np.isfinite(line.get_ydata()).sum()) for line in ax.get_lines()
+                if line.get_label() in ("Kaito", "Brute"))  # fmt: skip
+    assert drawn + len(marked) == len(data)  # no point silently missing
+    names = [text.get_text() for text in ax.get_legend().get_texts()]
+    assert names == ["Kaito", "Brute", "not reached (fewer than half down by the round cap)"]
+    plt.close(fig)
+
+
+def test_a_median_interval_is_whole_rounds_and_an_end_not_reached_reaches_the_edge() -> None:
+    """The median's 95% interval takes whole rounds: drawn as a band between the swept
+    values it had sloped edges, as if it took fractional ones; it is an error bar at
+    each value. An upper end not reached by the round cap (Kaito at 28 hp and guard 2,
+    300 encounters: ``[13, not reached]``) was left out with its median; it is an arrow
+    up to the top edge."""
+    import matplotlib.pyplot as plt
+    from matplotlib.collections import LineCollection, PolyCollection
+
+    scn = simlab.load(QUICKSTART).with_({"Kaito.guard": 2})
+    sw = simlab.sweep(scn, {"Kaito.hp": [20, 24, 28]}, n=300)
+    fig, ax = plt.subplots()
+    data = simlab.plot_sweep(sw, "median_time_to_down", ax=ax)
+    lo, hi = data.median_time_to_down_ci95_lo, data.median_time_to_down_ci95_hi
+    open_ended = data[lo.notna() & hi.isna()]
+    assert len(open_ended), data  # the case this is about
+    assert not [c for c in ax.collections if isinstance(c, PolyCollection)]  # no band
+    bars = [s for c in ax.collections if isinstance(c, LineCollection) for s in c.get_segments()]
+    assert sorted((s[0][0], s[0][1], s[1][1]) for s in bars) == sorted(
+        (float(r["Kaito.hp"]), r.median_time_to_down_ci95_lo, r.median_time_to_down_ci95_hi)
+        for _, r in data[lo.notna() & hi.notna()].iterrows())  # fmt: skip
+    arrows = [(t.xyann, t.xy) for t in ax.texts if getattr(t, "arrow_patch", None)]
+    assert sorted(arrows) == sorted(((float(r["Kaito.hp"]), r.median_time_to_down_ci95_lo),
+                                     (float(r["Kaito.hp"]), 1.0))
+                                    for _, r in open_ended.iterrows())  # fmt: skip
+    plt.close(fig)
+
+
+def test_a_median_sweep_plot_with_every_median_reached_has_no_marks() -> None:
+    """Where every median is reached (Kaito at guard 0..2), nothing is on the top edge
+    and the legend names the line only."""
+    import matplotlib.pyplot as plt
+
+    sw = simlab.sweep(simlab.load(QUICKSTART), {"Kaito.guard": range(0, 3)}, n=2000)
+    fig, ax = plt.subplots()
+    data = simlab.plot_sweep(sw, "median_time_to_down", ax=ax, combatant="Kaito")
+    assert data.median_time_to_down.notna().all(), data
+    assert not _not_reached_marks(ax) and not ax.texts
+    np.testing.assert_allclose(ax.get_lines()[0].get_ydata(), data.median_time_to_down)
+    assert [text.get_text() for text in ax.get_legend().get_texts()] == ["Kaito"]
     plt.close(fig)
 
 
