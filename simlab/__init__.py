@@ -11,6 +11,7 @@ matplotlib only when something is plotted)::
     sw = simlab.sweep(scn, vary={"Defender.guard": range(5)})   # tuning: same dice
     simlab.compare(scn, changes={"strike.profile[9]": 8}).figures
     simlab.tune(scn, "Defender.hp=5:60", "median_time_to_down:Defender=5").value
+    simlab.check(res)               # the scenario's expect: specs, simlab check's table
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ __version__ = "0.1.0"
 # Not "report": that name is the simlab.report subpackage.
 _API = ("load", "loads", "simulate", "write_results", "run_scenarios", "write_report",
         "load_results", "save_results", "override", "sweep", "compare", "write_sweep",
-        "write_compare", "tune", "write_tune")  # fmt: skip
+        "write_compare", "tune", "write_tune", "check")  # fmt: skip
 _PLOTS = ("plot_damage_pmf", "plot_damage_at_least", "plot_time_to_down", "plot_survival",
           "plot_hit_rates", "plot_win_rates")  # fmt: skip
 

@@ -22,6 +22,7 @@ from simlab.arguments import (
     flag_argument,
     function_argument,
     instance_argument,
+    is_path,
     path_argument,
     precision_on_argument,
 )
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from simlab.tuning.tune import Range
 
 __all__ = [
+    "check",
     "compare",
     "compile_job",
     "exact",  # noqa: F822  (lazy: see __getattr__)
@@ -348,12 +350,19 @@ def run_scenario(
     if not isinstance(scenario, ScenarioBase):
         path, scenario = scenario, scenario_of(scenario)
         source = source or os.fspath(path)
-    from simlab.exact.engine import exact
-    from simlab.report.results import ScenarioRun
-
     result = simulate(scenario, n, seed, threads=threads, progress=progress,
                       precision=precision, precision_on=precision_on)  # fmt: skip
     note_idle_overrides(result, scenario)
+    return _report_run(result, scenario, source)
+
+
+def _report_run(result: Result, scenario: ScenarioBase, source: str | None) -> ScenarioRun:
+    """``result`` of ``scenario`` as a report's run: with the scenario's exact answers
+    (when the rule system has no exact engine, none and the reason as the only
+    refusal), its ``expect:`` entries and drift tolerances."""
+    from simlab.exact.engine import exact
+    from simlab.report.results import ScenarioRun
+
     try:
         answers: dict[str, Any] = exact(scenario).summary()
     except ExactUnsupported as err:
@@ -366,6 +375,75 @@ def run_scenario(
         expect=[e.model_dump(exclude_defaults=True) for e in scenario.expect],
         drift_tolerance=scenario.drift_tolerance.model_dump(),
     )
+
+
+def check(
+    subject: Result | ScenarioRun | ScenarioBase | str | os.PathLike[str],
+    n: int | None = None,
+    seed: int | None = None,
+    *,
+    strict: bool = False,
+    threads: int | None = None,
+) -> pd.DataFrame:
+    """Check a scenario's balance specs (its ``expect:`` entries): ``simlab check``'s table.
+
+    Parameters
+    ----------
+    subject : Result, ScenarioRun, ScenarioBase or path
+        What was simulated: a :class:`Result` of :func:`simulate` (or a sweep's point,
+        a comparison's ``a`` or ``b``), measured against the specs of the scenario it
+        simulated; a report's run (:func:`run_scenario`, :func:`load_results`); or a
+        scenario, or the path of one, simulated first.
+    n, seed : int, optional
+        For a scenario: the encounters and seed to simulate (default: the scenario's).
+        Refused with what is already simulated.
+    strict : bool
+        Count a borderline pass (an interval that reaches past the bound) as a failure,
+        as ``simlab check --strict`` does.
+    threads : int, optional
+        numba threads, for a scenario simulated here.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per spec (:func:`simlab.analysis.specs.evaluate_all`): ``spec`` (its
+        text), ``figure``, ``measured`` with its 95% interval (``ci_lo``, ``ci_hi``),
+        the bounds ``low`` and ``high``, ``n`` (what it was measured on), ``verdict``
+        (``pass`` or ``fail``), ``borderline`` and ``note``; no rows when the scenario
+        has no ``expect:``.
+
+    Raises
+    ------
+    InputError
+        Naming the argument of the wrong type, or a ``Result`` that does not know the
+        scenario it simulated.
+    """
+    from simlab.analysis.specs import evaluate_all
+    from simlab.report.results import ScenarioRun
+
+    strict = flag_argument(strict, "strict")
+    if isinstance(subject, Result | ScenarioRun):
+        for name, value in (("n", n), ("seed", seed), ("threads", threads)):
+            if value is not None:  # a Result is measured as it was simulated
+                raise InputError(f"{name}: expected none with a {type(subject).__name__}, "
+                                 f"already simulated; got {name}={value!r}")  # fmt: skip
+        run = subject if isinstance(subject, ScenarioRun) else _checked_run(subject)
+        return evaluate_all([run], strict=strict)
+    if not isinstance(subject, ScenarioBase) and not is_path(subject):
+        raise InputError(f"expected a Result (simlab.simulate), a ScenarioRun "
+                         f"(simlab.run_scenario), a scenario (simlab.load) or the path of a "
+                         f"scenario file for subject; got {describe(subject)}")  # fmt: skip
+    return evaluate_all([run_scenario(subject, n, seed, threads=threads)], strict=strict)
+
+
+def _checked_run(result: Result) -> ScenarioRun:
+    """A result as the run :func:`check` measures: with the specs and exact answers of
+    the scenario it simulated, which :func:`simulate` keeps on it."""
+    if result._simulated is None:
+        raise InputError("subject: expected a Result that knows the scenario it simulated "
+                         "(simlab.simulate, a sweep's point, a comparison's a or b); got one "
+                         "without it: check the scenario instead")  # fmt: skip
+    return _report_run(result, result._simulated, None)
 
 
 def note_idle_overrides(result: Result, scenario: ScenarioBase) -> None:

@@ -136,6 +136,19 @@ class ScenarioRun:
         """The rules id."""
         return self.result.rules
 
+    def __repr__(self) -> str:
+        """One line, as a :class:`Result`'s: the scenario (with the changes it was run
+        with), its rules, sample size and seed, and how many ``expect:`` specs it has to
+        check (the dataclass's own repr printed the whole exact-answer document)."""
+        result = self.result
+        changed = result._overrides_said()
+        fixed = f" · with {', '.join(changed)}" if changed else ""
+        specs = counted(len(self.expect), "spec")
+        checked = f"{specs} (simlab.check)" if self.expect else "no specs"
+        return (f"<ScenarioRun {self.scenario}{fixed} · rules {self.rules} · "
+                f"{counted(result.encounters, 'encounter')} · seed {result.seed}: "
+                f"{checked}; .result, .exact, .expect>")  # fmt: skip
+
 
 def run_list(runs: object) -> list[ScenarioRun]:
     """``runs`` as a list: one :class:`ScenarioRun`, or a list or tuple of them.

@@ -1,0 +1,111 @@
+"""``simlab.check``: a scenario's ``expect:`` specs checked from Python, on what a notebook
+has (a result, a variant, a path), and a report run's one-line repr."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import simlab
+from simlab.errors import InputError
+from simlab.report.results import ScenarioRun
+
+ROOT = Path(__file__).resolve().parents[1]
+QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
+BASE = QUICKSTART.read_text().split("\nexpect:")[0]  # the scenario without its own specs
+N = 2000
+
+
+def _with_specs(*entries: str) -> simlab.api.ScenarioBase:
+    return simlab.loads(BASE + "\nexpect:\n" + "".join(f"  - {e}\n" for e in entries))
+
+
+def test_a_result_is_checked_against_the_specs_of_the_scenario_it_simulated() -> None:
+    scn = _with_specs("{figure: win_rate, side: enemies, at_least: 0.5}",
+                      "{figure: win_rate, side: party, at_least: 0.9}")  # fmt: skip
+    res = simlab.simulate(scn, n=N)
+    specs = simlab.check(res)
+    wins = res.win_rates().set_index("side").win_rate
+    assert list(specs.spec) == ["enemies' win rate at least 0.5", "party's win rate at least 0.9"]
+    assert list(specs.verdict) == ["pass", "fail"]
+    assert list(specs.measured) == [wins["enemies"], wins["party"]]
+    assert list(specs.n) == [N, N]
+
+
+def test_a_variant_is_checked_against_its_own_numbers() -> None:
+    """A comparison's ``b`` (or ``scn.with_``) is measured as changed: here Kaito with
+    far more hp is no longer downed in 6 to 9 rounds."""
+    scn = simlab.load(QUICKSTART)
+    ab = simlab.compare(scn, changes={"Kaito.hp": 80}, n=N)
+    before, after = simlab.check(ab.a), simlab.check(ab.b)
+    assert before.set_index("figure").verdict["median_time_to_down"] == "pass"
+    assert after.set_index("figure").verdict["median_time_to_down"] == "fail"
+
+
+def test_a_scenario_or_its_path_is_simulated_first() -> None:
+    by_path = simlab.check(QUICKSTART, n=N, seed=3)
+    by_result = simlab.check(simlab.simulate(QUICKSTART, n=N, seed=3))
+    assert len(by_path) == 3
+    assert by_path.equals(by_result)
+    run = simlab.api.run_scenario(QUICKSTART, n=N)
+    assert simlab.check(run).equals(simlab.check(run.result))
+
+
+def test_strict_fails_a_borderline_pass() -> None:
+    """A bound inside the interval of the measured figure: a pass, borderline; a failure
+    with ``strict=True``, as ``simlab check --strict``."""
+    first = simlab.simulate(simlab.loads(BASE), n=N)
+    rates = first.hit_rates().set_index(["attack", "defender"]).loc[("stone-strike", "Kaito")]
+    bound = (rates.hit_rate_ci95_lo + rates.hit_rate) / 2
+    scn = _with_specs(f"{{figure: hit_rate, attack: stone-strike, at_least: {bound}}}")
+    res = simlab.simulate(scn, n=N)  # the same seed: the same dice as the first run
+    lenient, strict = simlab.check(res), simlab.check(res, strict=True)
+    assert lenient.borderline.tolist() == [True]
+    assert lenient.verdict.tolist() == ["pass"]
+    assert strict.verdict.tolist() == ["fail"]
+
+
+def test_the_exact_answers_settle_a_rate_that_cannot_happen() -> None:
+    """quick-jab has no critical tier: "at most 0" passes even strict, as on the command
+    line (the exact engine's answer, which the check works out for the result)."""
+    res = simlab.simulate(_with_specs("{figure: crit_rate, attack: quick-jab, at_most: 0}"), n=N)
+    specs = simlab.check(res, strict=True)
+    assert specs.verdict.tolist() == ["pass"]
+    assert specs.borderline.tolist() == [False]
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "words"),
+    [
+        ((None,), {}, "for subject; got None"),
+        (
+            ({"scenario": "quickstart"},),
+            {},
+            "a scenario (simlab.load) or the path of a scenario file for subject; got a dict",
+        ),
+        (("result",), {"n": 100}, "n: expected none with a Result, already simulated"),
+        (("result",), {"seed": 3}, "seed: expected none with a Result"),
+        (("result",), {"strict": "yes"}, "expected True or False for strict; got 'yes'"),
+        (("saved",), {}, "subject: expected a Result that knows the scenario it simulated"),
+    ],
+)
+def test_bad_arguments_are_named(args: tuple[object, ...], kwargs: dict[str, object],
+                                 words: str, tmp_path: Path) -> None:  # fmt: skip
+    res = simlab.simulate(QUICKSTART, n=200)
+    saved = simlab.save_results([simlab.api.run_scenario(QUICKSTART, n=200)], tmp_path / "r")
+    made = {"result": res, "saved": simlab.load_results(saved)[0].result}
+    given = [made.get(a, a) if isinstance(a, str) else a for a in args]
+    with pytest.raises(InputError) as info:
+        simlab.check(*given, **kwargs)
+    assert words in str(info.value)
+
+
+def test_a_report_run_shows_as_one_line() -> None:
+    run = simlab.api.run_scenario(simlab.load(QUICKSTART).with_({"Brute.hp": 31}), n=N)
+    shown = repr(run)
+    assert shown == ("<ScenarioRun quickstart · with Brute.hp=31 · rules shattered-spirits · "
+                     "2,000 encounters · seed 7: 3 specs (simlab.check); .result, .exact, "
+                     ".expect>")  # fmt: skip
+    bare = ScenarioRun(result=run.result)
+    assert "\n" not in repr(bare) and repr(bare).endswith(": no specs; .result, .exact, .expect>")
