@@ -190,6 +190,7 @@ def test_a_defender_s_bar_and_curve_are_one_legend_entry() -> None:
 KNIGHT = ROOT / "scenarios/glitters-d20/knight-vs-skeleton.yaml"
 
 
+@pytest.mark.filterwarnings("ignore:exact answers not drawn")  # said where they are tested
 def test_exact_answers_of_another_scenario_are_refused(tmp_path: Path) -> None:
     """``exact=simlab.exact(scn)`` of the scenario as written, over a variant's
     simulation, drew the original's damage distribution as "exact (fresh defender)" over
@@ -244,6 +245,7 @@ def test_exact_summaries_of_another_scenario_are_refused() -> None:
     plt.close("all")
 
 
+@pytest.mark.filterwarnings("ignore:exact answers not drawn")  # said where they are tested
 def test_exact_answers_are_taken_after_a_change_that_moves_none() -> None:
     """A change of the seed, the number of encounters, the precision or the description
     moves no exact answer: ``exact=simlab.exact(scn)`` over a simulation of
