@@ -40,13 +40,11 @@ def test_a_result_says_an_override_that_changes_nothing(duel: Any) -> None:
     assert repr(moved).startswith("<Result ss-duel · with Defender.hp=20 · rules")
 
 
-def test_simulate_leaves_the_idle_overrides_to_the_repr(duel: Any, monkeypatch: Any) -> None:
-    """Working out which overrides change nothing validates each one alone: a sweep's
-    points and a tune's values must not pay for it, so ``simulate`` does not; the repr
-    does, once, when shown."""
+def _count_idle_asks(monkeypatch: Any) -> list[tuple[Any, ...]]:
+    """The calls to ``overrides.idle_overrides`` from now on, each one's arguments."""
     from simlab.tuning import overrides
 
-    asked = []
+    asked: list[tuple[Any, ...]] = []
     work_out = overrides.idle_overrides
 
     def counted(*args: Any) -> tuple[str, ...]:
@@ -54,6 +52,14 @@ def test_simulate_leaves_the_idle_overrides_to_the_repr(duel: Any, monkeypatch: 
         return work_out(*args)
 
     monkeypatch.setattr(overrides, "idle_overrides", counted)
+    return asked
+
+
+def test_simulate_leaves_the_idle_overrides_to_the_repr(duel: Any, monkeypatch: Any) -> None:
+    """Working out which overrides change nothing validates each one alone: a sweep's
+    points and a tune's values must not pay for it, so ``simulate`` does not; the repr
+    does, once, when shown."""
+    asked = _count_idle_asks(monkeypatch)
     res = simlab.simulate(duel.with_({"Defender.hp": 30}), n=200)
     simlab.sweep(duel.with_({"Defender.hp": 30}), {"Defender.guard": [0, 1]}, n=100,
                  exact=False)  # fmt: skip
@@ -90,16 +96,8 @@ def test_a_sweep_says_a_shared_override_that_changes_nothing(
     from click.testing import CliRunner
 
     from simlab.cli import main
-    from simlab.tuning import overrides
 
-    asked = []
-    work_out = overrides.idle_overrides
-
-    def counted(*args: Any) -> tuple[str, ...]:
-        asked.append(args)
-        return work_out(*args)
-
-    monkeypatch.setattr(overrides, "idle_overrides", counted)
+    asked = _count_idle_asks(monkeypatch)
     sw = simlab.sweep(duel.with_({"Defender.hp": 30}), {"Defender.guard": [0, 1]}, n=100,
                       exact=False)  # fmt: skip
     assert asked == []
