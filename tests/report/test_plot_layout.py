@@ -99,6 +99,7 @@ def _legend_inside(fig: Any) -> tuple[list[str], bool]:
 SKELETONS = SS_DUEL.parents[1] / "glitters-d20/knight-vs-skeleton.yaml"
 
 
+@pytest.mark.filterwarnings("ignore:exact answers not drawn")  # said where they are tested
 def test_a_new_hit_rate_figure_keeps_its_legend_when_saved() -> None:
     """On its 6-inch default figure, the hit-rate legend ran in three columns from the
     axes' left edge, past long pair names, off the figure: savefig cut "crit rate
