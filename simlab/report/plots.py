@@ -35,6 +35,7 @@ from simlab.analysis import stats
 from simlab.analysis.result import Result
 from simlab.arguments import flag_argument
 from simlab.exact import pair_answer
+from simlab.report.width import packed
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -1239,13 +1240,7 @@ def pair_name(attacker: str, attack: str, defender: str, chars: int | None = Non
         The name, its lines joined by newlines.
     """
     parts = [f"{attacker} ·", f"{attack} →", defender]
-    lines: list[str] = []
-    for part in parts:
-        if lines and (chars is None or len(lines[-1]) + 1 + len(part) <= chars):
-            lines[-1] += f" {part}"
-        else:
-            lines.append(part)
-    return "\n".join(lines)
+    return " ".join(parts) if chars is None else "\n".join(packed(parts, chars))
 
 
 def pair_name_lines(ax: Axes) -> int:
