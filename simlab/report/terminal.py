@@ -1207,7 +1207,7 @@ def print_exact(solved: ExactResult) -> None:
     """Print an exact answer: attacks, the duel's time-to-down, and what was refused."""
     from simlab.exact.engine import describe
 
-    changed = [listed("with", solved.overrides)] if solved.overrides else []
+    changed = overrides_heading(list(solved.overrides))
     say_items(items(solved.scenario, *changed, f"rules {solved.rules}", "exact"),
               bold=solved.scenario)  # fmt: skip
     if solved.pairs:
