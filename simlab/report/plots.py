@@ -405,6 +405,14 @@ def _bars_before(ax: Axes) -> bool:
     return any(isinstance(c, BarContainer) for c in ax.containers)
 
 
+def _bar_sets_before(ax: Axes) -> int:
+    """How many sets of bars earlier calls drew on ``ax``: a win-rate plot's colour
+    starts after them, whether or not they had a ``label=`` to count in the legend."""
+    from matplotlib.container import BarContainer
+
+    return sum(isinstance(c, BarContainer) for c in ax.containers)
+
+
 #: Bars drawn over the bars of an earlier call on the same axes: outlines in their own
 #: colour, through which the earlier bars show.
 OVER_BARS: dict[str, Any] = {"fill": False, "linewidth": 1.5}
@@ -1350,24 +1358,46 @@ def _numbers_argument(value: object, name: str) -> np.ndarray:
     return series
 
 
-def plot_win_rates(result: Result | ScenarioRun, ax: Axes | None = None) -> pd.DataFrame:
+def plot_win_rates(
+    result: Result | ScenarioRun, ax: Axes | None = None, label: str | None = None
+) -> pd.DataFrame:
     """Win rate of each side and the draw rate, with 95% intervals.
+
+    ``label=`` names the run's bars in a legend (``"guard 3"``), to tell two runs drawn
+    on the same axes apart, as on the damage and hit-rate plots: bars drawn where an
+    earlier call drew bars are outlines in the next colour, so that both show. The
+    sides are those of the first run drawn.
 
     Returns
     -------
     pandas.DataFrame
         :meth:`Result.win_rates`, as drawn.
     """
+    label = _label_argument(label)
     res, _ = _unpack(result, None)
     wins = res.win_rates(LEVEL)
     ax = axes_or_new(ax, (4.5, 0.9 + 0.35 * len(wins)))
+    before = _bar_sets_before(ax)
+    over = before > 0
+    colour = WIN_COLOURS[before % len(WIN_COLOURS)]
     value = wins.win_rate.to_numpy(dtype=float)
     err = np.vstack([value - wins.win_rate_ci95_lo, wins.win_rate_ci95_hi - value])
-    ax.barh(np.arange(len(wins)), value, xerr=err, capsize=3, color="tab:green")
-    ax.set_yticks(np.arange(len(wins)), list(wins.side), fontsize=LEGEND_FONT)
-    ax.invert_yaxis()
+    # an outline's whiskers in its colour, so that each run's interval is told apart
+    ax.barh(np.arange(len(wins)), value, xerr=err, capsize=3, label=label,
+            **({**OVER_BARS, "edgecolor": colour, "error_kw": {"ecolor": colour}}
+               if over else {"color": colour}))  # fmt: skip
+    if not over:
+        ax.set_yticks(np.arange(len(wins)), list(wins.side), fontsize=LEGEND_FONT)
+        ax.invert_yaxis()
     ax.set_xlim(0, 1)
     ax.set_xlabel("share of encounters (95% interval)")
     ax.set_title("outcome", fontsize=10)
     ax.grid(alpha=0.3, axis="x")
+    if ax.get_legend_handles_labels()[1]:
+        ax.legend(fontsize=LEGEND_FONT, frameon=False)
     return wins
+
+
+#: The colours of the runs' bars on a win-rate plot: green first, as it always was, then
+#: matplotlib's cycle without its green.
+WIN_COLOURS = ("tab:green", *(f"C{k}" for k in range(10) if k != 2))

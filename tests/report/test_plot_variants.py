@@ -95,6 +95,28 @@ def test_two_runs_hit_rates_are_labelled_and_both_show(runs: dict[str, Any], ax:
     assert len({to_rgba(colour) for _, colour in faces}) == 4
 
 
+def test_two_runs_win_rates_are_labelled_and_both_show(runs: dict[str, Any], ax: Any) -> None:
+    """plot_win_rates took no label=, and a second call drew its bars in the same green
+    over the first's."""
+    simlab.plot_win_rates(runs["base"], ax=ax, label="base")
+    simlab.plot_win_rates(runs["block"], ax=ax, label="block")
+    assert _names(ax) == ["base", "block"]
+    assert ax.get_legend() is not None
+    (first_filled, first), (second_filled, second) = _bar_faces(ax)
+    assert first_filled and not second_filled  # the first run's bars show through
+    assert to_rgba(first) == to_rgba("tab:green") and to_rgba(second) != to_rgba(first)
+    sides = [t.get_text() for t in ax.get_yticklabels()]
+    assert sides == list(runs["base"].win_rates().side)
+
+
+def test_win_rates_without_a_label_are_drawn_as_before(runs: dict[str, Any], ax: Any) -> None:
+    simlab.plot_win_rates(runs["base"], ax=ax)
+    assert _names(ax) == [] and ax.get_legend() is None
+    assert _bar_faces(ax) == [(True, to_rgba("tab:green"))]
+    simlab.plot_win_rates(runs["block"], ax=ax)  # unlabelled too: another colour
+    assert to_rgba(_bar_faces(ax)[1][1]) != to_rgba("tab:green")
+
+
 def test_without_a_label_a_fresh_axes_is_drawn_as_before(runs: dict[str, Any], ax: Any) -> None:
     simlab.plot_damage_pmf(runs["base"], "Brute", "stone-strike", ax=ax)
     assert [n.split(" (n=")[0] for n in _names(ax)] == ["vs Kaito"]
@@ -104,6 +126,8 @@ def test_without_a_label_a_fresh_axes_is_drawn_as_before(runs: dict[str, Any], a
 def test_a_label_that_is_no_text_is_refused(runs: dict[str, Any], ax: Any) -> None:
     with pytest.raises(InputError, match="expected a text for label; got"):
         simlab.plot_time_to_down(runs["base"], ax=ax, label=3)
+    with pytest.raises(InputError, match="expected a text for label; got"):
+        simlab.plot_win_rates(runs["base"], ax=ax, label=3)
 
 
 def test_a_refused_time_to_down_says_why(runs: dict[str, Any], ax: Any) -> None:
