@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from dataclasses import dataclass, field
 from numbers import Integral
 from typing import Any
@@ -66,7 +67,8 @@ class Result:
     tallies : TallyArrays
         The merged integer tallies.
     trace : pandas.DataFrame or None
-        One row per attack with the raw dice, when run with ``trace=True``.
+        One row per attack with the raw dice, when run with ``trace=True``: every code a
+        number, as the rules pages list them; :meth:`readable_trace` names them.
     check : pandas.DataFrame or None
         The simulation compared with the exact answers, when run with ``check=True``
         (see :func:`simlab.exact.engine.check_simulation`).
@@ -89,14 +91,17 @@ class Result:
         """One line: what was run (with the changes it was run with, one that changes
         nothing said so; a run to a precision that stopped at its cap says so, as
         ``simlab run`` does) and every method that gives one of its tables, and its
-        ``.check`` and ``.trace`` tables where it has them (a notebook shows this for
+        ``.check`` and ``.trace`` tables where it has them, the trace's readable form
+        too (a notebook shows this for
         ``res``; the dataclass's own repr printed every tally array, some 14 kB)."""
         pairs = int(np.count_nonzero(self.tallies.attempts.sum(axis=1)))
         changed = self._overrides_said()
         fixed = f" · with {', '.join(changed)}" if changed else ""
         methods = ", ".join([*(f".{name}()" for name in self._table_methods()),
                              *(f".{name}" for name in ("check", "trace")
-                               if getattr(self, name) is not None)])  # fmt: skip
+                               if getattr(self, name) is not None),
+                             *([".readable_trace()"] if self.trace is not None else [])
+                             ])  # fmt: skip
         capped = self.meta.get("precision", {}).get("cap_reached", False)
         cap = " (the cap, reached before the precision was met)" if capped else ""
         return (f"<Result {self.scenario}{fixed} · rules {self.rules} · "
@@ -128,6 +133,38 @@ class Result:
         return ["hit_rates", "damage", "damage_pmf", "time_to_down", "combatants",
                 *(["events"] if self.layout.events else []),
                 *self.layout.per_encounter_tallies, "win_rates"]  # fmt: skip
+
+    # -- trace -------------------------------------------------------------------------
+
+    def readable_trace(self) -> pd.DataFrame:
+        """:attr:`trace` to be read roll by roll: each code named, each roll's dice in
+        one column.
+
+        A code column (a tier, a reaction, a fumble, a row's kind, a state; see
+        :data:`TRACE_CODES` and the rule system's page under ``docs/rules/``) becomes an
+        ordered categorical of its names (``miss < hit < crit``), and numbered dice
+        (``die1..3``, ``reroll_die1..3``, ``atk_die1..6``…) one text column of the dice
+        rolled (``dice``: ``"6 3"``; a die not rolled, traced as 0, left out). Numbers
+        that are numbers in the rules (``phase``, the round, rolls and totals) stay so.
+        Shattered Spirits' trace thus fits the 20 columns a notebook shows, ``reaction``
+        and ``final_roll`` among them. :attr:`trace` itself keeps the numbers.
+
+        Raises
+        ------
+        InputError
+            When the run has no trace (run it with ``trace=True``).
+        """
+        if self.trace is None:
+            raise InputError("expected a run with a trace; got none (simulate with trace=True)")
+        table = self.trace.copy()
+        for column, names in TRACE_CODES.get(self.rules, {}).items():
+            table[column] = pd.Categorical.from_codes(table[column], names, ordered=True)
+        for name, columns in _dice_groups(list(table.columns)).items():
+            dice = table[columns].to_numpy()
+            at = table.columns.get_loc(columns[0])
+            table = table.drop(columns=columns)
+            table.insert(at, name, [" ".join(str(d) for d in row if d) for row in dice])
+        return table
 
     # -- attacks -----------------------------------------------------------------------
 
@@ -387,6 +424,34 @@ class Result:
     def mean_rounds(self) -> float:
         """Mean encounter length in rounds."""
         return stats.histogram_mean_var(self.tallies.rounds)[0]
+
+
+#: The names of each rule system's coded trace columns, code 0 first (the rules pages
+#: under ``docs/rules/`` list them; glitters-d20's kinds are its ``KIND_NAMES``).
+TRACE_CODES: dict[str, dict[str, tuple[str, ...]]] = {
+    "shattered-spirits": {"reaction": ("none", "Block", "Evade"),
+                          "tier": ("miss", "hit", "crit")},
+    "shattered-spirits-draft1": {"reaction": ("none", "Block", "Evade"),
+                                 "tier": ("miss", "hit", "crit"),
+                                 "fumble": ("none", "Focus", "Momentum", "Exposed")},
+    "opposed-tiers": {"state_after": ("standing", "falling", "unconscious", "dead")},
+    "glitters-d20": {"kind": ("turn", "attack", "bleeding", "burning", "save")},
+}  # fmt: skip
+
+_NUMBERED_DIE = re.compile(r"(.*(?:die|d20_))(\d+)")
+
+
+def _dice_groups(columns: list[str]) -> dict[str, list[str]]:
+    """The trace's numbered dice columns by the one column that holds them: ``die1..3``
+    as ``dice``, ``atk_die1..6`` as ``atk_dice``, ``d20_1..5`` as ``d20s``."""
+    groups: dict[str, list[str]] = {}
+    for column in columns:
+        found = _NUMBERED_DIE.fullmatch(column)
+        if found:
+            stem = found.group(1)
+            name = stem[:-1] + "s" if stem.endswith("_") else stem[: -len("die")] + "dice"
+            groups.setdefault(name, []).append(column)
+    return groups
 
 
 def _nan(x: float | None) -> float:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import simlab
+from simlab.errors import InputError
 from tests.tuning.cases import ROOT, SS_DUEL
 
 
@@ -25,7 +26,7 @@ def test_a_result_names_its_check_and_trace_tables(duel: Any) -> None:
     checked = repr(simlab.simulate(duel, n=200, check=True))
     assert checked.endswith(".win_rates(), .check>") and ".trace" not in checked
     traced = repr(simlab.simulate(duel, n=5, trace=True))
-    assert traced.endswith(".win_rates(), .trace>") and ".check" not in traced
+    assert traced.endswith(".win_rates(), .trace, .readable_trace()>") and ".check" not in traced
 
 
 def test_a_result_says_an_override_that_changes_nothing(duel: Any) -> None:
@@ -235,7 +236,7 @@ def _tables_given(obj: Any) -> set[str]:
             continue
         try:
             table = method()
-        except TypeError:  # takes arguments
+        except (TypeError, InputError):  # takes arguments, or has no table for this run
             continue
         if isinstance(table, pd.DataFrame) and len(table):
             names.add(name)
@@ -254,6 +255,8 @@ def test_a_repr_lists_every_table_method_and_the_shared_changes(duel: Any) -> No
     res = simlab.simulate(ROOT / "scenarios/shattered-spirits/quickstart.yaml", n=500)
     listed = set(re.findall(r"\.(\w+)\(\)", repr(res)))
     assert listed == _tables_given(res), repr(res)
+    traced = simlab.simulate(duel, n=5, trace=True)
+    assert set(re.findall(r"\.(\w+)\(\)", repr(traced))) == _tables_given(traced), repr(traced)
     sw = simlab.sweep(duel.with_({"Defender.hp": 20}), {"Defender.guard": [0, 1]}, n=200,
                       exact=False)  # fmt: skip
     assert set(re.findall(r"\.(\w+)\(\)", repr(sw))) == _tables_given(sw), repr(sw)
