@@ -770,3 +770,29 @@ def test_only_a_figure_that_may_not_move_is_played_again_in_ranges() -> None:
     flat = simlab.tune(path, "rusty-spear.bonus=0:10", "crit_rate:rusty-spear=0.06", n=20000)
     assert flat.within_noise
     assert all(len(e.per_range) == 32 for e in flat.evaluations)
+
+
+GLITTERS_DUEL = Path(__file__).resolve().parents[2] / "scenarios/glitters-d20/training-duel.yaml"
+
+
+def _tuned_rows(target: str) -> dict[str, str]:
+    """``simlab tune``'s rows of the glitters training duel over Dummy.hp=5:60 for
+    ``target``: each value's figure as printed, by value."""
+    done = CliRunner().invoke(main, ["tune", str(GLITTERS_DUEL), "--vary", "Dummy.hp=5:60",
+                                     "--target", target])  # fmt: skip
+    assert done.exit_code in (0, 1), done.output
+    rows = [line.replace("◀", "").strip().split(maxsplit=1) for line in done.output.splitlines()]
+    return {row[0]: row[1].rsplit(" exact", 1)[0].strip() for row in rows
+            if len(row) == 2 and row[0].isdigit() and row[1].endswith("exact")}  # fmt: skip
+
+
+def test_an_exact_rate_a_hair_below_1_never_reads_as_1() -> None:
+    """The Dummy's down rate, 1 − 4·10⁻¹⁶ at every HP (down by the cap of 40 rounds),
+    read ``1 (exact)``, as if certain; and P(down by round 10) of 0.9999916 at HP 31,
+    beside a target of 0.99999, read ``1`` where the decimals that show it below 1
+    would have shown it on the target (``0.99999``)."""
+    downs = _tuned_rows("down_rate:Dummy=0.5")
+    assert downs and set(downs.values()) == {"> 0.99999999 (exact)"}, downs
+    by_round = _tuned_rows("down_by_round:Dummy@10=0.99999")
+    assert by_round["31"] == "0.999992 (exact)", by_round
+    assert all(not cell.startswith(("1 ", "0.99999 ")) for cell in by_round.values()), by_round
