@@ -1152,7 +1152,8 @@ def print_result(result: Result) -> None:
 
 def exact_attacks_table(solved: ExactResult) -> Table:
     """Exact hit rate, crit rate (where the rules have crits) and mean damage of every
-    solved pair (fresh defender)."""
+    solved pair (fresh defender); a rate to 5 decimals, never reading as 0 or 1 that it
+    is not (:func:`exact_number`)."""
     from simlab.rules import has_crits
 
     table = console_table(f"{solved.scenario} · attacks (exact, against a fresh defender)")
@@ -1162,8 +1163,9 @@ def exact_attacks_table(solved: ExactResult) -> Table:
     for column in ("hit rate", *(["crit rate"] if crits else []), "mean damage"):
         number_column(table, column)
     for pair, p in zip(pairs, solved.pairs, strict=True):
-        crit = [f"{p.crit_rate:.5f}"] if crits else []
-        table.add_row(pair, f"{p.hit_rate:.5f}", *crit, f"{p.mean_damage:.4f}")
+        crit = [exact_number(p.crit_rate, "crit_rate", 5)] if crits else []
+        table.add_row(pair, exact_number(p.hit_rate, "hit_rate", 5), *crit,
+                      f"{p.mean_damage:.4f}")  # fmt: skip
     return table
 
 

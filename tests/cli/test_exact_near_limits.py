@@ -62,3 +62,26 @@ def test_an_exact_number_reads_as_a_limit_only_at_it(
     value: float, figure: str, digits: int, written: str
 ) -> None:
     assert exact_number(value, figure, digits) == written
+
+
+def test_exact_attacks_table_writes_a_rate_just_below_1_as_below_1() -> None:
+    """A pair's exact hit rate of 0.9999996 read ``1.00000`` in ``simlab exact``'s
+    attacks table, a crit rate of 3·10⁻⁷ ``0.00000``; exactly 1 and 0 read so still."""
+    from types import SimpleNamespace
+
+    from rich.console import Console
+
+    from simlab.report import terminal
+
+    def pair(defender: str, hit: float, crit: float) -> SimpleNamespace:
+        return SimpleNamespace(key=("Hero", "sword", defender), hit_rate=hit, crit_rate=crit,
+                               mean_damage=4.0)  # fmt: skip
+
+    pairs = [pair("Ogre", 1 - 4e-7, 3e-7), pair("Pell", 1.0, 0.0)]
+    solved = SimpleNamespace(scenario="duel", rules="glitters-d20", pairs=pairs)
+    console = Console(width=80, record=True)
+    console.print(terminal.exact_attacks_table(solved))  # type: ignore[arg-type]
+    rows = {line.split()[3]: line.split()[4:] for line in console.export_text().splitlines()
+            if "→" in line}  # fmt: skip
+    assert rows["Ogre"][:2] == ["0.9999996", "0.0000003"], rows
+    assert rows["Pell"][:2] == ["1.00000", "0.00000"], rows
