@@ -334,15 +334,22 @@ def _one_sided(value: float, lo: float, hi: float, within: tuple[float, float],
     return ""
 
 
-def nonzero_decimals(x: float, digits: int, within: tuple[float, float] = (0, 0)) -> int:
+def nonzero_decimals(x: float, digits: int, within: tuple[float, float] = (0, 0),
+                     most: int = MOST_DECIMALS) -> int:  # fmt: skip
     """``digits``, or more for a number that would read as 0 to them, or as a limit of
     ``within`` (a rate's 1), that it is not: the decimals of its first significant digit
     (``0.0003``, never ``0.000``, for a rate that happened; ``0.9995``, never
-    ``1.000``, for one that did not always)."""
-    limits = {0.0, *(limit for limit in within if math.isfinite(limit))} - {x}
-    while digits < MOST_DECIMALS and float(formatted(x, f".{digits}f")) in limits:
+    ``1.000``, for one that did not always), at most ``most``."""
+    limits = _limits(x, within)
+    while digits < most and float(formatted(x, f".{digits}f")) in limits:
         digits += 1
     return digits
+
+
+def _limits(x: float, within: tuple[float, float]) -> set[float]:
+    """0 and the finite limits of ``within``, but ``x`` itself: what ``x`` must not
+    read as when it is not that."""
+    return {0.0, *(limit for limit in within if math.isfinite(limit))} - {x}
 
 
 #: The most decimals a figure is given to read on its side of a bound or target.
@@ -483,13 +490,29 @@ def _bound(x: Any, rounded: Callable[[float, int], float], digits: int, sign: st
 EXACT_DECIMALS = 4
 
 
-def exact_number(value: Any, figure: str = "") -> str:
+#: The most decimals an exact answer is written to; one closer to 0 or to a rate's 1 than
+#: they show is written as beyond them (:func:`exact_number`).
+EXACT_MOST_DECIMALS = 8
+
+
+def exact_number(value: Any, figure: str = "", digits: int = EXACT_DECIMALS) -> str:
     """An exact answer (of figure ``figure``) as every table and page writes it: to
-    :data:`EXACT_DECIMALS` decimals, trailing zeros kept, more where it would read as 0
-    or as a rate's 1 that it is not (``0.00005``); "—" where there is none."""
+    ``digits`` decimals (:data:`EXACT_DECIMALS`), trailing zeros kept, more where it
+    would read as 0 or as a rate's 1 that it is not (``0.00005``, ``0.99999999``); "—"
+    where there is none. One that would still read so at
+    :data:`EXACT_MOST_DECIMALS` is written as beyond it, ``> 0.99999999`` or ``<
+    1e-08``: a P(down by the round cap) of 1 − 4·10⁻¹⁶ is not certain (nor is one
+    that a sum of floats puts at 1 + 9·10⁻¹⁶), and ``1.000000`` read as if it were."""
     if value is None or pd.isna(value):
         return "—"
-    return decimals(float(value), EXACT_DECIMALS, figure_range(figure) if figure else (0, 0))
+    x, within = float(value), figure_range(figure) if figure else (0.0, 0.0)
+    digits = nonzero_decimals(x, digits, within, max(digits, EXACT_MOST_DECIMALS))
+    shown = float(formatted(x, f".{digits}f"))
+    if shown not in _limits(x, within):
+        return formatted(x, f".{digits}f")
+    if shown == 0:
+        return f"< {10.0**-digits:.0e}"
+    return f"> {formatted(shown - 10.0**-digits, f'.{digits}f')}"
 
 
 def percent(rate: float) -> str:
@@ -1129,7 +1152,8 @@ def print_result(result: Result) -> None:
 
 def exact_attacks_table(solved: ExactResult) -> Table:
     """Exact hit rate, crit rate (where the rules have crits) and mean damage of every
-    solved pair (fresh defender)."""
+    solved pair (fresh defender); a rate to 5 decimals, never reading as 0 or 1 that it
+    is not (:func:`exact_number`)."""
     from simlab.rules import has_crits
 
     table = console_table(f"{solved.scenario} · attacks (exact, against a fresh defender)")
@@ -1139,8 +1163,9 @@ def exact_attacks_table(solved: ExactResult) -> Table:
     for column in ("hit rate", *(["crit rate"] if crits else []), "mean damage"):
         number_column(table, column)
     for pair, p in zip(pairs, solved.pairs, strict=True):
-        crit = [f"{p.crit_rate:.5f}"] if crits else []
-        table.add_row(pair, f"{p.hit_rate:.5f}", *crit, f"{p.mean_damage:.4f}")
+        crit = [exact_number(p.crit_rate, "crit_rate", 5)] if crits else []
+        table.add_row(pair, exact_number(p.hit_rate, "hit_rate", 5), *crit,
+                      f"{p.mean_damage:.4f}")  # fmt: skip
     return table
 
 
@@ -1159,7 +1184,7 @@ def exact_duel_table(duel: DuelExact) -> Table | Group:
         median += f" (> cap {len(duel.pmf) - 1})"
     down, if_down, _ = duel.capped_moments()
     cells = [f"{duel.mean:.5f}", f"{duel.variance**0.5:.4f}", median,
-             f"{if_down:.5f}" if down > 0 else "—", f"{down:.6f}"]  # fmt: skip
+             f"{if_down:.5f}" if down > 0 else "—", exact_number(down, DOWN_BY_CAP, 6)]  # fmt: skip
 
     def build(broken: bool, columns: slice) -> Table:
         table = console_table("time-to-down (exact, rounds)")

@@ -21,6 +21,8 @@ import pandas as pd
 from simlab.analysis.stats import RARE_EVENT_THRESHOLD
 from simlab.report import terminal
 from simlab.report.terminal import (
+    EXACT_DECIMALS,
+    EXACT_MOST_DECIMALS,
     MEDIAN_NOTE,
     MOST_DECIDING_DIGITS,
     NOT_REACHED,
@@ -756,7 +758,7 @@ def _figure_text(figure: str, value: float, lo: float, hi: float, method: str) -
     if math.isinf(value):
         return NOT_REACHED + (" (exact)" if method == "exact" else "")
     if method == "exact":
-        return f"{value:.4g} (exact)"
+        return f"{_off_the_limits(f'{value:.4g}', value, figure)} (exact)"
     if figure == "median_time_to_down":
         return median_and_interval(value, lo, hi)
     return estimate(value, lo, hi, figure_range(figure))
@@ -777,18 +779,43 @@ def _tuned_figure(figure: str, e: Evaluation, target: float) -> str:
     if e.contains(target) or whole_rounds or not all(map(math.isfinite, (e.figure, e.lo, e.hi))):
         return _figure_text(figure, e.figure, e.lo, e.hi, e.method)
     if e.method == "exact":
-        return f"{_on_its_side(e.figure, target)} (exact)"
+        return f"{_on_its_side(e.figure, target, figure)} (exact)"
     digits = decimals_to_decide(e.figure, target, target, _leaving_out(e.lo, e.hi, target))
     return value_and_bounds(e.figure, e.lo, e.hi, digits)
 
 
-def _on_its_side(value: float, target: float) -> str:
+def _off_the_limits(shown: str, value: float, figure: str, decide: float = math.nan) -> str:
+    """``shown``, an exact ``value`` of ``figure`` as written, or where it reads as a
+    rate's 0 or 1 that ``value`` is not, ``value`` with the decimals that show it is not
+    (and, given a target ``decide``, that keep it on its side of it), as every exact
+    answer is written then (:func:`~simlab.report.terminal.exact_number`: ``0.99999``,
+    ``> 0.99999999``): a down rate of 1 − 4·10⁻¹⁶ read ``1 (exact)``, as if certain."""
+    within = figure_range(figure)
+    limits = set(within) - {value}
+    if within != RATE_RANGE or float(shown) not in limits:
+        return shown
+    digits = EXACT_DECIMALS
+    while True:
+        more = nonzero_decimals(value, digits, within, EXACT_MOST_DECIMALS)
+        if not math.isnan(decide):
+            more = decimals_to_decide(value, decide, decide, more)
+        if more == digits:
+            break
+        digits = more
+    written = formatted(value, f".{digits}f")
+    return exact_number(value, figure) if float(written) in limits else written
+
+
+def _on_its_side(value: float, target: float, figure: str) -> str:
     """``value`` to 4 significant digits, or to the decimals that keep it on its side of
-    ``target`` where those would show it on the target or past it."""
+    ``target`` where those would show it on the target or past it, and off a rate's 0
+    or 1 that it is not (:func:`_off_the_limits`): ``0.999992``, not ``1``, nor
+    ``0.99999``, for 0.9999916 beside a target of 0.99999."""
     shown = f"{value:.4g}"
     if (float(shown) > target) == (value > target) and float(shown) != target:
-        return shown
-    return plain_number(value, decimals_to_decide(value, target, target, 4))
+        return _off_the_limits(shown, value, figure, decide=target)
+    return _off_the_limits(plain_number(value, decimals_to_decide(value, target, target, 4)),
+                           value, figure, decide=target)  # fmt: skip
 
 
 def _leaving_out(lo: float, hi: float, target: float) -> int:

@@ -16,6 +16,7 @@ which a combatant first went down in round r), over all encounters:
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -245,9 +246,37 @@ def parse_figure(text: str, label: str) -> FigureRef:
                          f" (the {needed}); got no '@'")  # fmt: skip
     if arg and not needed:
         raise InputError(f"{label}: expected no '@' argument for {figure}; got @{arg}")
-    if needed in ("damage", "round") and not arg.isdigit():
-        raise InputError(f"{label}: expected a whole number of {needed} after '@'; got {arg!r}")
+    if needed in ("damage", "round") and not (arg.isascii() and arg.isdigit()):
+        _refuse_number_argument(figure, on, arg, needed, label)
     return FigureRef(figure, on, arg, label)
+
+
+#: What a designer may write around the number after ``@``: ``r3``, ``round 3``,
+#: ``3rd``, ``3.0``, ``8+``, ``>=8``, ``≥8``; a refusal suggests the number alone.
+_NUMBER_WRITTEN_AROUND = re.compile(
+    r"(?:rounds?|r|>=|≥)?\s*([0-9]+)(?:\.0*|st|nd|rd|th|\+)?", re.IGNORECASE
+)
+
+
+def _refuse_number_argument(figure: str, on: str, arg: str, needed: str, label: str) -> None:
+    """Refuse ``arg``, which is not a whole number in digits, after ``@`` of ``figure``
+    (a ``damage`` or a ``round``), with the spelling it takes and, where ``arg`` writes
+    one such number among words or signs (``r3``, ``3rd``, ``8+``), that spelling.
+
+    Raises
+    ------
+    InputError
+        ``{label}: expected a round in digits after '@'; got 'r3'; did you mean
+        'down_by_round:Pell@3'?``, or without the question ``(such as
+        down_by_round:Pell@3)`` after ``'@'``.
+    """
+    meant = _NUMBER_WRITTEN_AROUND.fullmatch(arg)
+    if meant:
+        raise InputError(f"{label}: expected a {needed} in digits after '@'; got {arg!r}; "
+                         f"did you mean '{figure}:{on}@{int(meant[1])}'?")  # fmt: skip
+    example = {"round": "3", "damage": "8"}[needed]
+    raise InputError(f"{label}: expected a {needed} in digits after '@' (such as "
+                     f"{figure}:{on}@{example}); got {arg!r}")  # fmt: skip
 
 
 _WHAT = {**{f: "attack" for f in ATTACK_FIGURES}, **{f: "combatant" for f in COMBATANT_FIGURES},

@@ -137,7 +137,8 @@ def test_a_figure_no_value_gives_is_said_so_not_called_monotone(
         ("median_time_to_down:Defender=soon", "--target", "expected a number"),
         ("median_time_to_down:Defender", "--target", "got no '='"),
         ("down_by_round:Defender=0.5", "--target", "got no '@'"),
-        ("down_by_round:Defender@x=0.5", "--target", "whole number"),
+        ("down_by_round:Defender@x=0.5", "--target",
+         "expected a round in digits after '@' (such as down_by_round:Defender@3); got 'x'"),
         ("win_rate:nobody=0.5", "--target", "expected a side"),
         ("draw_rate:x=0.5", "--target", "expected nothing after draw_rate"),
         ("Defender.hp=60:5", "--vary", "LO < HI"),
@@ -170,6 +171,37 @@ def test_bad_arguments_exit_2_naming_them(
     assert f"{option} {argument}" in done.output and expected in done.output
     assert "Traceback" not in done.output
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("written", "meant"),
+    [("r3", "down_by_round:Defender@3"), ("round 3", "down_by_round:Defender@3"),
+     ("3rd", "down_by_round:Defender@3"), ("3.0", "down_by_round:Defender@3"),
+     ("³", None), ("٣", None), ("-3", None)],
+)  # fmt: skip
+def test_a_round_after_at_not_in_digits_exits_2_with_the_spelling(
+    written: str, meant: str | None
+) -> None:
+    """A round written as a designer might (``@r3``, ``@3rd``) is refused with the
+    spelling it takes; a digit of another script (``³``, which ``str.isdigit`` accepts
+    and ``int`` does not) is refused too, not an internal error (exit 3)."""
+    target = f"down_by_round:Defender@{written}=0.5"
+    done = CliRunner().invoke(main, ["tune", str(SS_DUEL), "--vary", "Defender.hp=5:60",
+                                     "--target", target])  # fmt: skip
+    assert done.exit_code == 2, done.output
+    text = " ".join(done.output.split())
+    assert f"--target {target}: expected a round in digits after '@'" in text
+    assert (f"did you mean '{meant}'?" in text) if meant else "did you mean" not in text
+
+
+def test_a_damage_after_at_in_a_precision_figure_is_read_alike() -> None:
+    done = CliRunner().invoke(main, ["run", str(SS_DUEL), "-n", "1000", "--precision", "0.1",
+                                     "--precision-on", "damage_at_least:strike@≥8"])  # fmt: skip
+    assert done.exit_code == 2, done.output
+    assert ("--precision-on damage_at_least:strike@≥8: expected a damage in digits after "
+            "'@'; got '≥8'; did you mean 'damage_at_least:strike@8'?") in " ".join(
+        done.output.split()
+    )  # fmt: skip
 
 
 def test_a_crit_rate_target_in_rules_without_crits_exits_2() -> None:
@@ -738,3 +770,29 @@ def test_only_a_figure_that_may_not_move_is_played_again_in_ranges() -> None:
     flat = simlab.tune(path, "rusty-spear.bonus=0:10", "crit_rate:rusty-spear=0.06", n=20000)
     assert flat.within_noise
     assert all(len(e.per_range) == 32 for e in flat.evaluations)
+
+
+GLITTERS_DUEL = Path(__file__).resolve().parents[2] / "scenarios/glitters-d20/training-duel.yaml"
+
+
+def _tuned_rows(target: str) -> dict[str, str]:
+    """``simlab tune``'s rows of the glitters training duel over Dummy.hp=5:60 for
+    ``target``: each value's figure as printed, by value."""
+    done = CliRunner().invoke(main, ["tune", str(GLITTERS_DUEL), "--vary", "Dummy.hp=5:60",
+                                     "--target", target])  # fmt: skip
+    assert done.exit_code in (0, 1), done.output
+    rows = [line.replace("◀", "").strip().split(maxsplit=1) for line in done.output.splitlines()]
+    return {row[0]: row[1].rsplit(" exact", 1)[0].strip() for row in rows
+            if len(row) == 2 and row[0].isdigit() and row[1].endswith("exact")}  # fmt: skip
+
+
+def test_an_exact_rate_a_hair_below_1_never_reads_as_1() -> None:
+    """The Dummy's down rate, 1 − 4·10⁻¹⁶ at every HP (down by the cap of 40 rounds),
+    read ``1 (exact)``, as if certain; and P(down by round 10) of 0.9999916 at HP 31,
+    beside a target of 0.99999, read ``1`` where the decimals that show it below 1
+    would have shown it on the target (``0.99999``)."""
+    downs = _tuned_rows("down_rate:Dummy=0.5")
+    assert downs and set(downs.values()) == {"> 0.99999999 (exact)"}, downs
+    by_round = _tuned_rows("down_by_round:Dummy@10=0.99999")
+    assert by_round["31"] == "0.999992 (exact)", by_round
+    assert all(not cell.startswith(("1 ", "0.99999 ")) for cell in by_round.values()), by_round
