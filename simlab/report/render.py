@@ -1049,7 +1049,8 @@ def _exact_note(run: ScenarioRun, drawn: ExactDrawn) -> str | Prose:
 #: figure stays on one line (``td.num``) and a table wider than the page scrolls in its
 #: own box (``div.scroll``), on every page alike.
 STYLESHEET = """\
-body { font-family: sans-serif; margin: 1.5em auto; max-width: 1100px; color: #222; }
+body { font-family: sans-serif; margin: 1.5em auto; padding: 0 0.8em; max-width: 1100px;
+       color: #222; }
 h1 { font-size: 1.5em; } h2 { border-bottom: 1px solid #ccc; margin-top: 2em; }
 h3 { font-size: 1.05em; margin-top: 1.4em; }
 table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }

@@ -80,3 +80,12 @@ def test_the_hit_rate_caption_names_only_what_its_plot_draws(report: str) -> Non
         assert "grey whiskers: their 95% intervals" in caption and "grey (" not in caption
     assert "pooled" not in alone
     assert "Copies that fought alike are pooled: Skeleton ×2." in pooled
+
+
+def test_the_text_keeps_a_margin_on_a_phone(report: str, compare_page: str) -> None:
+    """The body's margin was ``auto`` beside a width of at most 1100 px: below that width
+    it is 0, and at 420 px every line of text touched the screen's edges."""
+    for name, page in (("report", report), ("compare", compare_page)):
+        body = re.search(r"body \{([^}]*)\}", _head(page))
+        assert body, name
+        assert re.search(r"padding: 0 [\d.]+em;", body.group(1)), (name, body.group(1))
