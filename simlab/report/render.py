@@ -656,6 +656,21 @@ def _outcome_png(run: ScenarioRun) -> bytes:
     return _png(outcome, size)
 
 
+#: The hit-rate plot's caption: its whiskers are grey, so that none reads as an exact mark.
+RATES_CAPTION = "Bars: simulated rates; grey whiskers: their 95% intervals."
+RATES_EXACT = " Open black diamond: the exact rate against a fresh defender."
+
+
+def _pooled_note(res: Result) -> str:
+    """The hit-rate caption's sentence on pooled copies, or "" when no copies are pooled:
+    it used to read "grey (copies that fought alike pooled)" under every plot, as if grey
+    bars were pooled copies, where there were neither."""
+    pools = sorted({label for name, label in plots.copy_labels(res).items() if label != name})
+    if not pools:
+        return ""
+    return f" Copies that fought alike are pooled: {', '.join(pools)}."
+
+
 def _planned_pictures(run: ScenarioRun, at: int, drawn_exact: ExactDrawn,
                       skipped: list[str]) -> list[Planned]:  # fmt: skip
     """The scenario's plots, ``at`` its place among the report's runs; as they are
@@ -673,9 +688,7 @@ def _planned_pictures(run: ScenarioRun, at: int, drawn_exact: ExactDrawn,
             f"{slug}-hit-rates.png",
             f"hit{' and crit' if res.layout.crits else ''} rates (95% intervals)",
             png,
-            caption="Bars: simulated rate with its 95% interval, grey (copies that fought "
-            "alike pooled)."
-            + (" Open black diamond: the exact rate against a fresh defender." if marked else ""),
+            caption=RATES_CAPTION + _pooled_note(res) + (RATES_EXACT if marked else ""),
         )
 
     def survival(side: str, drawn: tuple[bytes, list[str], int]) -> Picture:
@@ -1036,7 +1049,8 @@ def _exact_note(run: ScenarioRun, drawn: ExactDrawn) -> str | Prose:
 #: figure stays on one line (``td.num``) and a table wider than the page scrolls in its
 #: own box (``div.scroll``), on every page alike.
 STYLESHEET = """\
-body { font-family: sans-serif; margin: 1.5em auto; max-width: 1100px; color: #222; }
+body { font-family: sans-serif; margin: 1.5em auto; padding: 0 0.8em; max-width: 1100px;
+       color: #222; }
 h1 { font-size: 1.5em; } h2 { border-bottom: 1px solid #ccc; margin-top: 2em; }
 h3 { font-size: 1.05em; margin-top: 1.4em; }
 table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }
@@ -1054,6 +1068,7 @@ table.toc td { vertical-align: top; } table.toc td:nth-child(-n+2) { white-space
 _HTML = jinja2.Template(
     """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{ title }}</title>
 <style>
 {{ stylesheet }}</style></head>
@@ -1135,8 +1150,10 @@ def _html_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> Any:
 
 
 #: A cell that is a figure (``0.979 [0.976, 0.981]``, ``6 [6, 6]``, ``not reached``,
-#: ``TV 0.115``): kept on one line, as a wide table scrolls in its own box.
-_FIGURE = re.compile(r"[-+<≥]?\s?[0-9.,]+(e-?\d+)?( \[[^\]]*\])?|—( \[—, —\])?|not reached|"
+#: ``TV 0.115``, a comparison's ``[-0.60, -0.55]``): kept on one line, as a wide table
+#: scrolls in its own box.
+_FIGURE = re.compile(r"[-+<≥]?\s?[0-9.,]+(e-?\d+)?( \[[^\]]*\])?|\[[-+0-9.,e ]+\]|—( \[—, —\])?|"
+                     r"not reached|"
                      r"TV [0-9.]+|< 1e-16|[-+]?[0-9.,]+( / ([0-9.]+|—))+")  # fmt: skip
 
 

@@ -605,7 +605,9 @@ def _interval(row: Any, name: str) -> str:
 
 _PAGE = jinja2.Template(
     """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{{ title }}</title>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{ title }}</title>
 <style>
 {{ stylesheet }}</style></head><body>
 <h1>{{ title }}</h1>
