@@ -420,11 +420,11 @@ def _yaml_problem(exc: YAMLError, filename: str, text: str) -> Problem:
     slip = flow_slip(exc, text)
     if slip is not None:
         return Problem(filename, slip[0], slip[1], f"expected valid YAML syntax; got {slip[2]}")
-    from simlab.scenario.block_slips import run_together_slip
+    from simlab.scenario.block_slips import dash_slip, run_together_slip
 
-    run_together = run_together_slip(exc, text)
-    if run_together is not None:
-        return Problem(filename, *run_together)
+    block_slip = run_together_slip(exc, text) or dash_slip(exc, text)
+    if block_slip is not None:
+        return Problem(filename, *block_slip)
     if isinstance(exc, MarkedYAMLError):
         what = f"{exc.problem} ({exc.context})" if exc.context else str(exc.problem)
         plain = _plain_yaml_problem(what)

@@ -1,4 +1,5 @@
-"""A key run into its value on a line of its own (``hp:24``) is said where it is.
+"""A key run into its value on a line of its own (``hp:24``), or a list item's '-' run
+into its key (``-name: Kaito``), is said where it is.
 
 YAML reads ``hp:24`` as text, not as a key, so the parser stopped at the line after it
 ("a key without its ':', or a line that goes on from the one above it"), or, for the
@@ -101,6 +102,28 @@ def test_other_syntax_errors_are_said_as_before(old: str, slip: str, got: str) -
     text, at = written(old, slip)
     [problem] = errors_of(text)
     assert problem.startswith(f"s.yaml:{at}: expected valid YAML syntax; got {got}")
+
+
+ITEM = "(a list item starts with '- ')"
+
+
+@pytest.mark.parametrize(
+    ("old", "slip", "message"),
+    [
+        # the first item of a list (YAML reads it as a key), and a later one
+        ("    - name: Kaito", "    -|name: Kaito", f"expected '- name: Kaito' {ITEM}; got "
+                                                  "'-name: Kaito'"),
+        ("    - name: Brute", "    -|name: Brute", f"expected '- name: Brute' {ITEM}; got "
+                                                  "'-name: Brute'"),
+        # an item written in brackets
+        ("[jab]\n  enemies", "[jab]\n    -|{name: X, hp: 3, attacks: [jab]}\n  enemies",
+         f"expected '- {{name: X, hp: 3, attacks: [jab]}}' {ITEM}; got "
+         "'-{name: X, hp: 3, attacks: [jab]}'"),
+    ],
+)  # fmt: skip
+def test_a_dash_run_into_its_item_is_said_on_its_line(old: str, slip: str, message: str) -> None:
+    text, at = written(old, slip)
+    assert errors_of(text) == [f"s.yaml:{at}: {message}"]
 
 
 def test_text_that_is_no_key_and_value_is_still_not_a_mapping() -> None:
