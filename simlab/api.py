@@ -32,7 +32,15 @@ from simlab.limits import MAX_ENCOUNTERS, encounters_and_seed, whole_number_in
 from simlab.report.files import output_unit, run_identity, scenario_hash, write_json, write_parquet
 from simlab.rules import rule_module
 from simlab.scenario.common import ScenarioBase
-from simlab.scenario.load import id_clash, load, loads, scenario_of, scenario_paths
+from simlab.scenario.load import (
+    id_clash,
+    load,
+    loads,
+    scenario_of,
+    scenario_paths,
+    written_id_clash,
+)
+from simlab.scenario.validation import sorted_unique
 
 if TYPE_CHECKING:
     from simlab.exact.engine import ExactResult
@@ -487,10 +495,6 @@ def run_scenarios(
     """
     function_argument(progress, "progress")
     loaded = _load_every(scenario_paths(items), overrides)
-    seen: dict[tuple[str, str], Path] = {}
-    clashes = [clash for path, scn in loaded if (clash := id_clash(path, scn, seen))]
-    if clashes:
-        raise ScenarioError(clashes)
     if with_specs_only:
         loaded = [(path, scn) for path, scn in loaded if scn.expect]
     runs = []
@@ -509,7 +513,9 @@ def run_scenarios(
 
 def _load_every(paths: list[Path], overrides: Any) -> list[tuple[Path, ScenarioBase]]:
     """Every scenario at ``paths``, with ``overrides`` applied; the problems of every file
-    that cannot be loaded, together, so that a folder's mistakes are listed at once.
+    that cannot be loaded, together, so that a folder's mistakes are listed at once, and
+    a scenario id that two files have under the same rules (:func:`id_clash`, beside the
+    problems of a file that does not load: :func:`written_id_clash`).
 
     Raises
     ------
@@ -519,18 +525,24 @@ def _load_every(paths: list[Path], overrides: Any) -> list[tuple[Path, ScenarioB
         Naming the file, when an override does not fit it (a combatant it does not have).
     """
     loaded, problems = [], []
+    seen: dict[tuple[str, str], Path] = {}
     for path in paths:
         try:
             scenario = load(path)
         except ScenarioError as err:
-            problems += err.problems
+            clash = written_id_clash(path, seen)
+            problems += sorted_unique(err.problems + ([] if clash is None else [clash]))
             continue
         try:
             loaded.append((path, override(scenario, overrides or {})))
         except ScenarioError as err:
-            problems += err.problems
+            clash = id_clash(path, scenario, seen)
+            problems += err.problems + ([] if clash is None else [clash])
+            continue
         except InputError as err:  # an override this file has no field for: say which file
             raise InputError(f"{err} (in {path})") from None
+        clash = id_clash(path, loaded[-1][1], seen)
+        problems += [] if clash is None else [clash]
     if problems:
         raise ScenarioError(problems)
     return loaded

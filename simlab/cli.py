@@ -304,7 +304,8 @@ def validate(scenarios: tuple[str, ...]) -> None:
     from pathlib import Path
 
     from simlab.errors import ScenarioError
-    from simlab.scenario.load import id_clash, load, scenario_paths
+    from simlab.scenario.load import id_clash, load, scenario_paths, written_id_clash
+    from simlab.scenario.validation import sorted_unique
 
     problems = []
     seen: dict[tuple[str, str], Path] = {}
@@ -312,7 +313,8 @@ def validate(scenarios: tuple[str, ...]) -> None:
         try:
             scn = load(path)
         except ScenarioError as err:
-            problems += err.problems
+            clash = written_id_clash(path, seen)
+            problems += sorted_unique(err.problems + ([] if clash is None else [clash]))
             continue
         clash = id_clash(path, scn, seen)
         if clash is not None:  # what report, check and baseline update refuse

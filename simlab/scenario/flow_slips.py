@@ -6,7 +6,8 @@ tokens, not the slip: a missing comma is "expected ',' or '}', but got ':'" at t
 of the next key, a '}' left off is the same message a line below. This module reads the
 tokens before the parser stopped and says what is missing and where it belongs: a ','
 or a closing bracket right after the last thing written, a ',' or bracket too many where
-it stands. Only imported on the way out with a syntax error.
+it stands, a ' #' that made the rest of the line a comment where it starts. Only imported
+on the way out with a syntax error.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ _OPENERS = (FlowMappingStartToken, FlowSequenceStartToken)
 _ENDS = (FlowMappingEndToken, FlowSequenceEndToken)
 _SPACES = re.compile(" *")
 _WORD = re.compile(r"[^\s,:\[\]{}]*")
+#: A comment: a '#' after a space, or first on its line.
+_COMMENT = re.compile(r"(?:(?<=[ \t])|(?<=^))#", re.M)
 #: The longest text a message quotes of what was written; more is cut in its middle.
 _QUOTE_CHARS = 24
 
@@ -146,6 +149,11 @@ def _missing_separator(text: str, before: _Before, closer: str, got: str) -> Sli
         return _slip(text, at.start_mark.index, f"a second ':' in one entry of {opened} "
                      "(a value holding ': ' needs quotes)")  # fmt: skip
     end, start = split
+    comment = _COMMENT.search(text, end, start)
+    if comment is not None:
+        return _slip(text, comment.start(), f"a '#' inside {opened}, which starts a "
+                     "comment: the rest of its line is not read (a value holding ' #' needs "
+                     "quotes)")  # fmt: skip
     if _on_a_line_of_its_own(text, end, start, opener):
         return _slip(text, end, f"no '{closer}' closing {opened} before the next line")
     first = _first_written(text, before, end)

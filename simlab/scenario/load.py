@@ -211,14 +211,48 @@ def id_clash(
     Problem or None
     """
     key = (scenario.rules, scenario.scenario)
+    return _clash(path, key, scenario.source, seen)
+
+
+def written_id_clash(path: Path, seen: dict[tuple[str, str], Path]) -> Problem | None:
+    """:func:`id_clash` for a file that does not load, from its ``rules:`` and
+    ``scenario:`` as written, so that the clash is said beside the file's other problems
+    rather than only once they are mended; None when the file is no YAML mapping, or
+    either is not text (its own problem then says so), or the id is new.
+
+    Parameters
+    ----------
+    path : Path
+        The file that did not load.
+    seen : dict
+        As for :func:`id_clash`; a new id is recorded, for the files after this one.
+
+    Returns
+    -------
+    Problem or None
+    """
+    try:
+        source = read_yaml(path)
+    except ScenarioError:
+        return None
+    rules, ident = source.data.get("rules"), source.data.get("scenario")
+    if not (isinstance(rules, str) and rules in RULE_SYSTEMS and isinstance(ident, str)):
+        return None
+    return _clash(path, (rules, ident), source, seen)
+
+
+def _clash(
+    path: Path, key: tuple[str, str], source: YamlSource | None, seen: dict[tuple[str, str], Path]
+) -> Problem | None:
+    """The problem of ``key`` (rules, id) when ``seen`` has it from another file."""
     first = seen.setdefault(key, path)
     if first == path or same_file(first, path):  # one file by two spellings, or a link
         return None
     message = (f"expected a scenario id not used by {first} under the same rules; got "
-               f"{scenario.scenario!r} again")  # fmt: skip
-    if scenario.source is None:
+               f"{key[1]!r} again")  # fmt: skip
+    if source is None:
         return Problem(str(path), None, None, message)
-    return problem_at(scenario.source, ("scenario",), message)
+    return problem_at(source, ("scenario",), message)
 
 
 def scenario_paths(items: Sequence[str | os.PathLike[str]] | str | os.PathLike[str]) -> list[Path]:

@@ -395,6 +395,9 @@ def _mark_position(event: Event) -> Located:
 def _yaml_problem(exc: YAMLError, filename: str, text: str) -> Problem:
     """Turn a ruamel.yaml exception about ``text`` into a located Problem."""
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    key_start = getattr(exc, "context_mark", None)
+    if _KEY_WITHOUT_COLON in str(getattr(exc, "problem", "")) and key_start is not None:
+        mark = key_start  # the parser notices on the line after: the slip is the key's line
     line = mark.line + 1 if mark is not None else None
     col = mark.column + 1 if mark is not None else None
     if isinstance(exc, _LongInteger):
@@ -417,6 +420,11 @@ def _yaml_problem(exc: YAMLError, filename: str, text: str) -> Problem:
     slip = flow_slip(exc, text)
     if slip is not None:
         return Problem(filename, slip[0], slip[1], f"expected valid YAML syntax; got {slip[2]}")
+    from simlab.scenario.block_slips import dash_slip, run_together_slip
+
+    block_slip = run_together_slip(exc, text) or dash_slip(exc, text)
+    if block_slip is not None:
+        return Problem(filename, *block_slip)
     if isinstance(exc, MarkedYAMLError):
         what = f"{exc.problem} ({exc.context})" if exc.context else str(exc.problem)
         plain = _plain_yaml_problem(what)
@@ -426,6 +434,7 @@ def _yaml_problem(exc: YAMLError, filename: str, text: str) -> Problem:
     return Problem(filename, line, col, f"expected valid YAML; got {exc}")
 
 
+_KEY_WITHOUT_COLON = "could not find expected ':'"
 #: What the YAML parser's commonest complaints mean in a scenario file, in a designer's
 #: words: (a phrase of the parser's message, what was found).
 _PLAIN_YAML = (
@@ -433,8 +442,8 @@ _PLAIN_YAML = (
      "keys of one mapping, and the items of one list, start in the same column)"),
     ("mapping values are not allowed here", "a ':' where no key can start (a line "
      "indented deeper than the key above it, or a value holding ': ' that needs quotes)"),
-    ("could not find expected ':'", "a key without its ':', or a line that goes on from "
-     "the one above it"),
+    (_KEY_WITHOUT_COLON, "a key without its ':', or a line that goes on from the one "
+     "above it"),
     ("'\\t' that cannot start any token", "a tab (YAML indents with spaces only)"),
 )  # fmt: skip
 

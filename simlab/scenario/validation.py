@@ -605,12 +605,38 @@ def _run_together(error: _Resolved) -> re.Match[str] | None:
     return found if found["key"] in _listed_keys(error) else None
 
 
+def _mapping_as_text(error: _Resolved) -> re.Match[str] | None:
+    """The key and value a mapping written as one text was meant to hold, when that text
+    starts with one of its keys: ``strain_meter:8``, alone on the line under
+    ``params:``, is text to YAML, not a mapping; else None."""
+    written = error.error["input"]
+    if error.kind not in _MAPPING_KINDS or not isinstance(written, str):
+        return None
+    found = _RUN_TOGETHER.fullmatch(written)
+    keys = {key for slot in error.slots if _is_model(slot.tp) for key in _model_keys(slot.tp)}
+    return found if found is not None and found["key"] in keys else None
+
+
+_MAPPING_KINDS = ("dict_type", "model_type", "model_attributes_type", "dataclass_type")
+
+
 def _run_together_column(error: _Resolved) -> int:
-    """How far into the key its slip is: just after its ':', or where the ':' belongs."""
-    found = _run_together(error)
+    """How far into the key (or the text) its slip is: just after its ':', or where the
+    ':' belongs."""
+    found = _run_together(error) or _mapping_as_text(error)
     if found is None:
         return 0
     return found.end("key") + (1 if found["between"] == ":" else 0)
+
+
+def _message_mapping(error: _Resolved) -> str:
+    """``expected a mapping; got 'hp'``, or for a mapping of one key written as one text,
+    ``expected 'strain_meter: 8' (…); got 'strain_meter:8'``."""
+    found = _mapping_as_text(error)
+    if found is None:
+        return f"expected {_expect(error)}; got {_got(error)}"
+    meant = f"{found['key']}: {found['value']}"
+    return f"expected {meant!r} (a key and its value are parted by ': '); got {found.group()!r}"
 
 
 def _message_unknown_key(error: _Resolved) -> str:
@@ -647,6 +673,7 @@ _MESSAGE_BY_KIND: dict[str, Callable[[_Resolved], str]] = {
     "dice_expression": _message_verbatim,
     "extra_forbidden": _message_unknown_key,
     "missing": _message_missing,
+    **dict.fromkeys(_MAPPING_KINDS, _message_mapping),
 }
 
 
@@ -683,7 +710,8 @@ def _to_problem(source: YamlSource, prefix: Path, item: _Resolved | _Merged) -> 
     on_key = item.on_key or item.kind == "extra_forbidden"
     problem = problem_at(source, path, _message(item), key=on_key)
     shift = _run_together_column(item)
-    if shift and problem.col is not None and path in source.key_positions:
+    exact = source.key_positions if on_key else source.positions
+    if shift and problem.col is not None and path in exact:
         return replace(problem, col=problem.col + shift)
     return problem
 

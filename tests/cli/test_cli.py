@@ -485,10 +485,12 @@ def test_report_refuses_a_bad_alpha_before_simulating(tmp_path: Path, alpha: str
 def test_every_broken_file_of_a_folder_is_listed_at_once(tmp_path: Path, command: str) -> None:
     """A folder of scenarios with mistakes in two files lists both files' problems before
     anything runs, where only the first file's were shown, one round trip each."""
+    # an id of its own each: two files of one id are refused too (test_id_clash.py)
     text = QUICKSTART.read_text()
-    (tmp_path / "a.yaml").write_text(text.replace("hp: 30", "hp: thirty", 1))
-    (tmp_path / "b.yaml").write_text(text.replace("hp: 24", "hpp: 24", 1))
-    (tmp_path / "c.yaml").write_text(text)
+    for name, old, new in (("a", "hp: 30", "hp: thirty"), ("b", "hp: 24", "hpp: 24"),
+                           ("c", "", "")):  # fmt: skip
+        own = text.replace("scenario: quickstart", f"scenario: {name}", 1).replace(old, new, 1)
+        (tmp_path / f"{name}.yaml").write_text(own)
     out = ["-n", "100", "--out", str(tmp_path / "out")] if command == "report" else []
     done = simlab(command, str(tmp_path), *out)
     assert done.returncode == 2, done.stdout + done.stderr
@@ -501,8 +503,12 @@ def test_validate_takes_several_files_and_folders_and_lists_every_problem(tmp_pa
     """``simlab validate scenarios/`` checks every scenario under the folder, as
     ``report`` and ``check`` take them: one ``ok`` line a good file, every problem of
     every bad one, exit 2 when there is one (a folder was refused as "a directory")."""
-    (tmp_path / "bad.yaml").write_text(QUICKSTART.read_text().replace("hp: 30", "hp: thirty", 1))
-    (tmp_path / "also-bad.yaml").write_text(QUICKSTART.read_text().replace("hp: 24", "hpp: 24", 1))
+    # ids of their own: QUICKSTART's with it would be refused too (test_id_clash.py)
+    text = QUICKSTART.read_text().replace("scenario: quickstart", "scenario: copy", 1)
+    (tmp_path / "bad.yaml").write_text(text.replace("hp: 30", "hp: thirty", 1))
+    (tmp_path / "also-bad.yaml").write_text(
+        text.replace("hp: 24", "hpp: 24", 1).replace("scenario: copy", "scenario: other-copy", 1)
+    )
     done = simlab("validate", "scenarios/zones-3d6", str(tmp_path), str(QUICKSTART))
     assert done.returncode == 2, done.stderr
     assert re.findall(r"^ok: (\S+):", done.stdout, re.M) == [

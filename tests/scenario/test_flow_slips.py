@@ -35,6 +35,9 @@ expect:
 
 SYNTAX = "expected valid YAML syntax; got "
 COMMAS = "(the entries inside '{…}' are parted by commas"
+COMMENT = (
+    "which starts a comment: the rest of its line is not read (a value holding ' #' needs quotes)"
+)
 
 #: (text written, the slip with '|' where the message points, the message after "got")
 SLIPS = [
@@ -70,6 +73,13 @@ SLIPS = [
                                           "at 5:9 (only a comment may follow it on its line)"),
     ("bludgeoning,", "bludgeoning|: blunt,", "a second ':' in one entry of the '{' opened "
                                              "at 5:9 (a value holding ': ' needs quotes)"),
+    # a ' #' in a value, which starts a comment that hides the rest of the line
+    ("name: Knight,", "name: Knight |#1,", f"a '#' inside the '{{' opened at 9:7, {COMMENT}"),
+    ("name: Knight,", "name: Sir Knight |#1,", f"a '#' inside the '{{' opened at 9:7, {COMMENT}"),
+    ("{damage: 1d8+2,", "{damage: 1d8+2 |#avg 6.5,", f"a '#' inside the '{{' opened at 5:9, "
+                                                      f"{COMMENT}"),
+    ("[slashing], attacks", "[slashing |#none], attacks", f"a '#' inside the '[' opened at "
+                                                          f"12:50, {COMMENT}"),
 ]  # fmt: skip
 
 
@@ -84,6 +94,12 @@ def written(old: str, slip: str) -> tuple[str, str]:
 
 def test_the_scenario_without_slips_loads() -> None:
     assert simlab.loads(KNIGHT).scenario == "t"
+
+
+def test_a_comment_after_a_comma_inside_brackets_still_loads() -> None:
+    text = KNIGHT.replace("armor_bc: 7,", "armor_bc: 7,  # plate and shield")
+    text = text.replace("[club, mace]", "[club,  # the first\n       mace]")
+    assert simlab.loads(text).scenario == "t"
 
 
 @pytest.mark.parametrize(("old", "slip", "got"), SLIPS)

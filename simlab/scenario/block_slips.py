@@ -1,0 +1,153 @@
+"""Say in plain words a key run into its value on a line of a block mapping, or a list
+item's '-' run into its key.
+
+``hp:24`` on a line of its own (no space after the ':') is no key to YAML but text, so
+the parser stops at the line after it, "could not find expected ':'", or, for the first
+key of a list item (``- name:Kaito``), at the ':' of the next key, "mapping values are
+not allowed here". This module finds the line the slip is on and says what was meant:
+``expected 'hp: 24' (a key and its value are parted by ': '); got 'hp:24'``, as a key
+run into its value inside ``{…}`` is said (:mod:`simlab.scenario.validation`); likewise
+``-name: Kaito``, a key to YAML, which the parser found wrong only at that line or the
+next. Only imported on the way out with a syntax error.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+#: A located message: 1-based line and column, and the whole message.
+Slip = tuple[int, int, str]
+
+#: A key and its value written as one piece of text: ``hp:24``, ``hp=24``, ``hp = 24``,
+#: or ``hp 24`` (a number or dice: two words of text may be a line that goes on from the
+#: one above it); a key as the scenarios write them (letters, digits, '_' and '-').
+_RUN_TOGETHER = re.compile(
+    r"(?P<key>[A-Za-z_][\w-]*)(?:(?P<between>:|[ \t]*=[ \t]*)(?P<value>[^\s#].*?)"
+    r"|[ \t]+(?P<word>[-+]?\d[^\s#:]*))"
+)
+_COMMENT = re.compile(r"[ \t]+#.*")
+#: A line that starts with a '-' run into a key or a bracket: a list item's '- ' slipped.
+_DASH_RUN_ON = re.compile(r"[ \t]*(?:-[ \t]+)*(?P<dash>-)(?=[A-Za-z_{\[])")
+#: A line's indentation and the '- ' of the list items it starts.
+_LINE_START = re.compile(r"[ \t]*(?:-[ \t]+)*")
+#: What may stand before the first ':' of a line: its indentation and a plain key.
+_KEY_BEFORE_COLON = re.compile(r"[ \t]*(?:-[ \t]+)*[^\s:#\[\]{},'\"][^:#]*")
+
+
+def run_together_slip(exc: YAMLError, text: str) -> Slip | None:
+    """What ``exc`` means when it comes of a key run into its value on a block line.
+
+    Parameters
+    ----------
+    exc : YAMLError
+        What ruamel.yaml raised while reading ``text``.
+    text : str
+        The YAML document.
+
+    Returns
+    -------
+    tuple of (int, int, str) or None
+        1-based line and column just after the key's ':' (or where its ':' belongs) and
+        the message (``expected 'hp: 24' (…); got 'hp:24'``); None for any other error.
+    """
+    if not isinstance(exc, MarkedYAMLError) or exc.problem_mark is None:
+        return None
+    start = _start_of_the_slip(exc, text)
+    return None if start is None else _slip_at(text, start)
+
+
+def dash_slip(exc: YAMLError, text: str) -> Slip | None:
+    """What ``exc`` means when a list item's '-' has no space after it (``-name: Kaito``),
+    which YAML reads as part of a key: the parser stops at that line or the one below.
+
+    Parameters
+    ----------
+    exc : YAMLError
+        What ruamel.yaml raised while reading ``text``.
+    text : str
+        The YAML document.
+
+    Returns
+    -------
+    tuple of (int, int, str) or None
+        1-based line and column just after the '-' and the message (``expected
+        '- name: Kaito' (a list item starts with '- '); got '-name: Kaito'``); None for
+        any other error.
+    """
+    mark = getattr(exc, "problem_mark", None)
+    if not isinstance(exc, MarkedYAMLError) or mark is None:
+        return None
+    line_start = text.rfind("\n", 0, mark.index) + 1
+    above = _line_above(text, line_start)
+    for start in (line_start,) if above is None else (line_start, above):
+        found = _DASH_RUN_ON.match(text, start)
+        if found is not None:
+            written = _COMMENT.sub("", text[found.start("dash") : _line_end(text, start)])
+            meant = f"- {written[1:]}"
+            message = (f"expected {meant!r} (a list item starts with '- '); got "
+                       f"{written!r}")  # fmt: skip
+            return _located(text, found.end("dash"), message)
+    return None
+
+
+def _line_above(text: str, line_start: int) -> int | None:
+    """The start of the nearest line above ``line_start`` with text (not blank, not only
+    a comment); None on the first line."""
+    while line_start > 0:
+        line_start = text.rfind("\n", 0, line_start - 1) + 1
+        content = text[line_start : _line_end(text, line_start)].strip()
+        if content and not content.startswith("#"):
+            return line_start
+    return None
+
+
+def _line_end(text: str, start: int) -> int:
+    """The end of the line that ``start`` is on (before its line break)."""
+    end = text.find("\n", start)
+    return len(text) if end < 0 else end
+
+
+def _located(text: str, index: int, message: str) -> Slip:
+    """``message`` at the 1-based line and column of ``index``."""
+    return (text.count("\n", 0, index) + 1, index - (text.rfind("\n", 0, index) + 1) + 1, message)
+
+
+def _start_of_the_slip(exc: MarkedYAMLError, text: str) -> int | None:
+    """Where the text that YAML could not read as a key starts: the simple key it was
+    scanning (a later key of a mapping), or the first line of a plain scalar that runs
+    on to the line the parser stopped on (the first key of a list item)."""
+    problem, context = str(exc.problem or ""), str(exc.context or "")
+    if problem == "could not find expected ':'" and context == "while scanning a simple key":
+        return None if exc.context_mark is None else int(exc.context_mark.index)
+    if problem == "mapping values are not allowed here":
+        return _multi_line_plain_start(text, exc.problem_mark.index)
+    return None
+
+
+def _multi_line_plain_start(text: str, index: int) -> int | None:
+    """Where the text of the line above ``index`` starts (after its indentation and a
+    list item's '- ') when the ':' at ``index`` ends the first key of its line: the
+    parser read that line and the key as one text (``name:Kaito`` and ``hp``), which a
+    ':' cannot follow; else None."""
+    line_start = text.rfind("\n", 0, index) + 1
+    if not _KEY_BEFORE_COLON.fullmatch(text, line_start, index) or line_start == 0:
+        return None
+    above_end = line_start - 1
+    while above_end > 0 and text[:above_end].endswith("\n"):  # blank lines between
+        above_end -= 1
+    above_start = text.rfind("\n", 0, above_end) + 1
+    return _LINE_START.match(text, above_start).end()  # type: ignore[union-attr]
+
+
+def _slip_at(text: str, start: int) -> Slip | None:
+    """The slip of the line from ``start`` on, when it is a key run into its value."""
+    written = _COMMENT.sub("", text[start : _line_end(text, start)]).rstrip()
+    found = _RUN_TOGETHER.fullmatch(written)
+    if found is None:
+        return None
+    meant = f"{found['key']}: {found['value'] or found['word']}"
+    message = (f"expected {meant!r} (a key and its value are parted by ': '); got "
+               f"{written!r}")  # fmt: skip
+    return _located(text, start + found.end("key") + (1 if found["between"] == ":" else 0), message)

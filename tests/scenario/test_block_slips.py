@@ -1,0 +1,139 @@
+"""A key run into its value on a line of its own (``hp:24``), or a list item's '-' run
+into its key (``-name: Kaito``), is said where it is.
+
+YAML reads ``hp:24`` as text, not as a key, so the parser stopped at the line after it
+("a key without its ':', or a line that goes on from the one above it"), or, for the
+first key of a list item, at the ':' of the next key ("a ':' where no key can start").
+Each case writes the slip with a ``|`` where the message must point: just after the
+key's ':', or where its ':' belongs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import simlab
+from tests.support import errors_of, validate_file
+
+KAITO = """\
+scenario: t
+rules: shattered-spirits
+seed: 1
+params:
+  strain_meter: 8
+attacks:
+  jab:
+    profile: [0, 0, 1, 2, 2, 3, 3, 4, 4, 5, 6]
+    modifier: 1
+sides:
+  party:
+    - name: Kaito
+      hp: 24
+      guard: 1
+      attacks: [jab]
+  enemies:
+    - name: Brute
+      hp: 30
+      attacks: [jab]
+"""
+
+PARTED = "(a key and its value are parted by ': ')"
+
+#: (text written, the slip with '|' where the message points, the message)
+SLIPS = [
+    # a key between others, the last of a list item, of a mapping, of the file
+    ("hp: 24", "hp:|24", f"expected 'hp: 24' {PARTED}; got 'hp:24'"),
+    ("guard: 1", "guard:|1", f"expected 'guard: 1' {PARTED}; got 'guard:1'"),
+    ("strain_meter: 8", "strain_meter:|8", f"expected 'strain_meter: 8' {PARTED}; got "
+                                           "'strain_meter:8'"),
+    ("seed: 1", "seed:|1", f"expected 'seed: 1' {PARTED}; got 'seed:1'"),
+    ("scenario: t", "scenario:|t", f"expected 'scenario: t' {PARTED}; got 'scenario:t'"),
+    # the first key of a list item, which YAML reads on into the next line
+    ("name: Kaito", "name:|Kaito", f"expected 'name: Kaito' {PARTED}; got 'name:Kaito'"),
+    ("name: Brute", "name:|Brute", f"expected 'name: Brute' {PARTED}; got 'name:Brute'"),
+    # '=' for ':', and a comment after the slip
+    ("hp: 24", "hp| = 24  # full", f"expected 'hp: 24' {PARTED}; got 'hp = 24'"),
+    ("modifier: 1", "modifier|=1", f"expected 'modifier: 1' {PARTED}; got 'modifier=1'"),
+    # a mapping of one key, which YAML reads as one text
+    ("    - name: Brute\n      hp: 30\n      attacks: [jab]\n", "    - name:|Brute\n",
+     f"expected 'name: Brute' {PARTED}; got 'name:Brute'"),
+    ("    - name: Brute\n      hp: 30\n      attacks: [jab]\n", "    - hp|=30\n",
+     f"expected 'hp: 30' {PARTED}; got 'hp=30'"),
+    # no ':' at all before a number
+    ("guard: 1", "guard| 1", f"expected 'guard: 1' {PARTED}; got 'guard 1'"),
+    ("seed: 1", "seed|  1", f"expected 'seed: 1' {PARTED}; got 'seed  1'"),
+]  # fmt: skip
+
+
+def written(old: str, slip: str) -> tuple[str, str]:
+    """KAITO with its first ``old`` written as ``slip``, and where the '|' stood."""
+    assert old in KAITO
+    marked = KAITO.replace(old, slip, 1)
+    before = marked[: marked.index("|")]
+    line, col = before.count("\n") + 1, len(before) - before.rfind("\n")
+    return marked.replace("|", "", 1), f"{line}:{col}"
+
+
+def test_the_scenario_without_slips_loads() -> None:
+    assert simlab.loads(KAITO).scenario == "t"
+
+
+@pytest.mark.parametrize(("old", "slip", "message"), SLIPS)
+def test_a_key_run_into_its_value_is_said_on_its_line(old: str, slip: str, message: str) -> None:
+    text, at = written(old, slip)
+    assert errors_of(text) == [f"s.yaml:{at}: {message}"]
+
+
+@pytest.mark.parametrize(
+    ("old", "slip", "got"),
+    [
+        # a line with no ':', said at that line, not the next one
+        ("guard: 1", "|guard the gate", "a key without its ':'"),
+        ("seed: 1", "|one more seed", "a key without its ':'"),
+        # a value holding ': ', and a line indented deeper than the key above it
+        ("name: Brute", "name: Brute|: the big one", "a ':' where no key can start"),
+        ("hp: 30", "  hp|: 30", "a ':' where no key can start"),
+        ("- name: Brute", "- a:b\n    - c: d|: e", "a ':' where no key can start"),
+    ],
+)  # fmt: skip
+def test_other_syntax_errors_are_said_as_before(old: str, slip: str, got: str) -> None:
+    text, at = written(old, slip)
+    [problem] = errors_of(text)
+    assert problem.startswith(f"s.yaml:{at}: expected valid YAML syntax; got {got}")
+
+
+ITEM = "(a list item starts with '- ')"
+
+
+@pytest.mark.parametrize(
+    ("old", "slip", "message"),
+    [
+        # the first item of a list (YAML reads it as a key), and a later one
+        ("    - name: Kaito", "    -|name: Kaito", f"expected '- name: Kaito' {ITEM}; got "
+                                                  "'-name: Kaito'"),
+        ("    - name: Brute", "    -|name: Brute", f"expected '- name: Brute' {ITEM}; got "
+                                                  "'-name: Brute'"),
+        # an item written in brackets
+        ("[jab]\n  enemies", "[jab]\n    -|{name: X, hp: 3, attacks: [jab]}\n  enemies",
+         f"expected '- {{name: X, hp: 3, attacks: [jab]}}' {ITEM}; got "
+         "'-{name: X, hp: 3, attacks: [jab]}'"),
+    ],
+)  # fmt: skip
+def test_a_dash_run_into_its_item_is_said_on_its_line(old: str, slip: str, message: str) -> None:
+    text, at = written(old, slip)
+    assert errors_of(text) == [f"s.yaml:{at}: {message}"]
+
+
+def test_text_that_is_no_key_and_value_is_still_not_a_mapping() -> None:
+    text, at = written("strain_meter: 8", "|eight")
+    assert errors_of(text) == [f"s.yaml:{at}: expected a mapping; got 'eight'"]
+
+
+def test_validate_says_the_slip_at_its_line_and_exits_2(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    text, at = written("hp: 24", "hp:|24")
+    result = validate_file(path, text)
+    assert result.exit_code == 2
+    assert result.output == f"{path}:{at}: expected 'hp: 24' {PARTED}; got 'hp:24'\n"
