@@ -210,6 +210,25 @@ def _with_sets(scenario: Any, sets: tuple[str, ...], varied: tuple[str, ...] = (
 @click.version_option(package_name="simlab")
 def main() -> None:
     """Monte Carlo balance analysis for tabletop combat rules."""
+    from simlab.engine import compiling
+
+    click.get_current_context().with_resource(compiling.listening(_compile_notice()))
+
+
+#: What the command line says on standard error when a run starts compiling kernels.
+COMPILE_NOTICE = "compiling the kernels (a first run: 10–30 s; later runs load them from the cache)"
+
+
+def _compile_notice() -> Callable[[], None] | None:
+    """How a command tells that its run is compiling kernels (numba is silent for the
+    10–30 s of a first run): a line on standard error, when that is a terminal. So a
+    run piped or sent to a file (``simlab run X > out.txt``) says it too, not only the
+    progress bar of a run on a terminal, and ``simlab tune``, which has no bar. Not into
+    a log or a test's captured output; and the Python API's own notice (on the
+    ``simlab`` logger) never shows in a command: this listener, the outer one, wins."""
+    if not sys.stderr.isatty():
+        return None
+    return lambda: click.echo(COMPILE_NOTICE, err=True)
 
 
 def entry(args: list[str] | None = None) -> None:

@@ -623,3 +623,39 @@ def test_one_file_named_by_two_spellings_is_one_scenario(tmp_path: Path) -> None
     (tmp_path / "copy.yaml").write_text(QUICKSTART.read_text())
     clash = id_clash(tmp_path / "copy.yaml", scn, seen)
     assert clash is not None and clash.message.startswith("expected a scenario id not used by")
+
+
+SS_DUEL = ROOT / "scenarios/benchmarks/ss-duel.yaml"
+
+
+def test_a_command_says_a_compile_in_its_own_words_only(monkeypatch, caplog) -> None:
+    """A command's run that compiles says so on standard error when it is a terminal
+    (a run piped to a file too), never through the Python API's logger; into a test's
+    or a log's captured output, nothing."""
+    from click.testing import CliRunner
+
+    from simlab import cli
+    from simlab.engine import compiling, runner
+
+    play = runner.run_range
+
+    def compiles_first(*args, **kwargs):
+        compiling.compile_starting()
+        return play(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "run_range", compiles_first)
+    caplog.set_level("INFO", logger="simlab")
+    # piped, a run to a precision shows no progress: the API alone would say it
+    done = CliRunner().invoke(cli.main, ["run", str(SS_DUEL), "-n", "2000", "--precision", "0.1"])
+    assert done.exit_code == 0, done.output
+    assert "compiling" not in done.output and not caplog.records
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    listener = cli._compile_notice()
+    assert listener is not None
+    listener()
+    assert sys.stderr.getvalue() == cli.COMPILE_NOTICE + "\n"
