@@ -164,7 +164,8 @@ def _figures(precision_on: tuple[str, ...]) -> tuple[Any, ...]:
 
 def _progress(precision: float | None) -> Callable[..., Any]:
     """The progress bar factory; none when a run to a precision is not on a terminal (the
-    bar's closing "simulated N encounters" would give the cap, not the stop)."""
+    bar's closing "simulated N encounters" would give the cap, not the stop: ``run``
+    says the stop itself, :func:`_say_simulated`)."""
     from simlab.report import terminal
 
     if precision is None or sys.stdout.isatty():
@@ -178,6 +179,17 @@ def _say(line: str) -> None:
     from simlab.report import terminal
 
     terminal.console.print(line, markup=False, highlight=False)
+
+
+def _say_simulated(result: Any) -> None:
+    """Say what a run to a precision simulated, where a plain run's progress says it
+    (before the tables, when standard output is not a terminal): the stop, and whether
+    the precision was met or the cap reached."""
+    record = result.meta.get("precision")
+    if record is not None and not sys.stdout.isatty():
+        from simlab.report import terminal
+
+        terminal.say_unbroken(terminal.simulated_line(result.encounters, precision=record))
 
 
 def _precision_line(result: Any) -> None:
@@ -534,6 +546,7 @@ def run(
                               progress=advance, client=client, check=check,
                               precision=precision,
                               precision_on=_figures(precision_on))  # fmt: skip
+    _say_simulated(result)
     api.note_idle_overrides(result, scn)
     terminal.print_result(result)
     _precision_line(result)

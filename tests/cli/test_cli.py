@@ -628,6 +628,30 @@ def test_one_file_named_by_two_spellings_is_one_scenario(tmp_path: Path) -> None
 SS_DUEL = ROOT / "scenarios/benchmarks/ss-duel.yaml"
 
 
+@pytest.mark.parametrize(
+    ("args", "how"),
+    [(["-n", "200000", "--precision", "0.01"], "(precision met; cap 200,000)"),
+     (["-n", "2000", "--precision", "0.001"], "(cap reached before the precision was met)")],
+    ids=["met", "cap"],
+)  # fmt: skip
+def test_a_run_to_a_precision_says_what_it_simulated_before_its_tables(
+    args: list[str], how: str
+) -> None:
+    """Piped, a plain run says ``simulated N encounters`` before its tables; a run to a
+    precision says it too, with its stop and how it stopped, not the cap it was given."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    plain = CliRunner().invoke(main, ["run", str(SS_DUEL), "-n", "2000"])
+    done = CliRunner().invoke(main, ["run", str(SS_DUEL), *args])
+    assert done.exit_code == 0, done.output
+    assert plain.stdout.splitlines()[0] == "simulated 2,000 encounters"
+    first, head = done.stdout.splitlines()[:2]
+    stop = int(re.search(r"· ([\d,]+) encounters ·", head)[1].replace(",", ""))  # type: ignore[index]
+    assert first == f"simulated {stop:,} encounters {how}"
+
+
 def test_a_command_says_a_compile_in_its_own_words_only(monkeypatch, caplog) -> None:
     """A command's run that compiles says so on standard error when it is a terminal
     (a run piped to a file too), never through the Python API's logger; into a test's
