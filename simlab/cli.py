@@ -237,10 +237,22 @@ def _compile_notice() -> Callable[[], None] | None:
     run piped or sent to a file (``simlab run X > out.txt``) says it too, not only the
     progress bar of a run on a terminal, and ``simlab tune``, which has no bar. Not into
     a log or a test's captured output; and the Python API's own notice (on the
-    ``simlab`` logger) never shows in a command: this listener, the outer one, wins."""
+    ``simlab`` logger) never shows in a command: this listener, the outer one, wins.
+    With standard output a terminal too, the line goes through its console, which
+    prints it above a progress bar (written beside it, the bar's next frame erased it)."""
     if not sys.stderr.isatty():
         return None
-    return lambda: click.echo(COMPILE_NOTICE, err=True)
+    return _say_compiling
+
+
+def _say_compiling() -> None:
+    """Print :data:`COMPILE_NOTICE` (see :func:`_compile_notice`)."""
+    if not sys.stdout.isatty():
+        click.echo(COMPILE_NOTICE, err=True)
+        return
+    from simlab.report import terminal
+
+    terminal.console.print(COMPILE_NOTICE, markup=False, highlight=False)
 
 
 def entry(args: list[str] | None = None) -> None:

@@ -683,3 +683,20 @@ def test_a_command_says_a_compile_in_its_own_words_only(monkeypatch, caplog) -> 
     assert listener is not None
     listener()
     assert sys.stderr.getvalue() == cli.COMPILE_NOTICE + "\n"
+
+
+def test_a_compile_on_a_terminal_is_said_above_the_progress_bar(monkeypatch) -> None:
+    """With standard output a terminal too, the notice goes through its console (which
+    prints above a live bar), not beside the bar, whose next frame would erase it."""
+    from simlab import cli
+
+    screen = Console(file=io.StringIO(), force_terminal=True, width=200)
+    monkeypatch.setattr(terminal, "console", screen)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    listener = cli._compile_notice()
+    assert listener is not None
+    with terminal.progress(10) as advance:
+        listener()
+        advance(10)
+    assert cli.COMPILE_NOTICE in screen.file.getvalue()
