@@ -9,6 +9,7 @@ import dataclasses
 import numbers
 import os
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -188,24 +189,26 @@ def simulate(
     meta: dict[str, Any] = {"copies": scenario.copy_groups()}
     if scenario.overrides:
         meta["overrides"] = list(scenario.overrides)
-    if precision is not None and not trace:
-        from simlab.tuning.precision import precision_rule, run_to_precision
+    with told_of_compiles(progress, scenario.rules):
+        if precision is not None and not trace:
+            from simlab.tuning.precision import precision_rule, run_to_precision
 
-        rule = precision_rule(precision, precision_on, job.layout, scenario)
-        tallies, stop, meta["precision"] = run_to_precision(
-            job, rule, threads=threads, block_size=block_size, progress=progress, client=client
-        )
-        job = dataclasses.replace(job, n=stop)
-    elif trace:
-        tallies, rows = runner.run_trace(job)
-        columns = runner.kernels(job.rules).TRACE_COLUMNS
-        trace_rows = _name_trace(pd.DataFrame(rows, columns=list(columns)), job)
-    elif client is not None:
-        from simlab.engine.distributed import run_dask
+            rule = precision_rule(precision, precision_on, job.layout, scenario)
+            tallies, stop, meta["precision"] = run_to_precision(
+                job, rule, threads=threads, block_size=block_size, progress=progress,
+                client=client)  # fmt: skip
+            job = dataclasses.replace(job, n=stop)
+        elif trace:
+            tallies, rows = runner.run_trace(job)
+            columns = runner.kernels(job.rules).TRACE_COLUMNS
+            trace_rows = _name_trace(pd.DataFrame(rows, columns=list(columns)), job)
+        elif client is not None:
+            from simlab.engine.distributed import run_dask
 
-        tallies = run_dask(job, client, block_size, progress)
-    else:
-        tallies = runner.run_local(job, threads, block_size or runner.DEFAULT_BLOCK, progress)
+            tallies = run_dask(job, client, block_size, progress)
+        else:
+            block = block_size or runner.DEFAULT_BLOCK
+            tallies = runner.run_local(job, threads, block, progress)
     result = Result(
         scenario=scenario.scenario,
         rules=scenario.rules,
@@ -222,6 +225,15 @@ def simulate(
 
         result.check = check_result(scenario, result)
     return result
+
+
+def told_of_compiles(progress: runner.Progress | None, rules: str) -> AbstractContextManager[None]:
+    """While inside, a first compile of kernels is said on the ``simlab`` logger once
+    (:mod:`simlab.engine.compiling`), unless the caller shows a ``progress`` of its own
+    (or an outer run, the command line's, already listens). A warm run says nothing."""
+    from simlab.engine import compiling
+
+    return compiling.listening(None if progress is not None else compiling.say_compiling(rules))
 
 
 def _name_trace(frame: pd.DataFrame, job: runner.Job) -> pd.DataFrame:
@@ -667,8 +679,10 @@ def sweep(
 
     function_argument(progress, "progress")
     exact = flag_argument(exact, "exact")
-    return run(scenario_of(scenario), vary, n, seed, threads=threads, exact=exact,
-               progress=progress, precision=precision, precision_on=precision_on)  # fmt: skip
+    loaded = scenario_of(scenario)
+    with told_of_compiles(progress, loaded.rules):
+        return run(loaded, vary, n, seed, threads=threads, exact=exact, progress=progress,
+                   precision=precision, precision_on=precision_on)  # fmt: skip
 
 
 def compare(
@@ -741,12 +755,14 @@ def compare_variants(
         labels = (labels[0], f"{labels[1]} with {_changes_label(changes)}")
     record = None
     precision_on_argument(first.precision if precision is None else precision, precision_on)
-    if precision is not None or first.precision is not None:
-        # refused before the runs to a precision; their stop is at least min(cap, 1,000)
-        ranges_for(ranges, encounters_and_seed(first, n, seed)[0])
-        n, record = _precision_stop(first, second, n, seed, threads, precision, precision_on)
-    result = run(first, second, n, seed, threads=threads, ranges=ranges, labels=labels,
-                 progress=progress)  # fmt: skip
+    with told_of_compiles(progress, first.rules):
+        if precision is not None or first.precision is not None:
+            # refused before the runs to a precision; their stop is at least min(cap, 1,000)
+            ranges_for(ranges, encounters_and_seed(first, n, seed)[0])
+            n, record = _precision_stop(first, second, n, seed, threads, precision,
+                                        precision_on)  # fmt: skip
+        result = run(first, second, n, seed, threads=threads, ranges=ranges, labels=labels,
+                     progress=progress)  # fmt: skip
     result.precision = record
     return result
 
@@ -912,9 +928,11 @@ def tune(
     loaded = scenario_of(scenario)
     field = _tune_range(vary)
     goal = parse_target(target, "target") if isinstance(target, str) else target
-    result = search(loaded, field.field, field.lo, field.hi, goal, n, seed, threads=threads,
-                    exact=exact, precision=precision, precision_on=precision_on,
-                    progress=progress, label=field.label)  # fmt: skip
+    with told_of_compiles(progress, loaded.rules):
+        result = search(loaded, field.field, field.lo, field.hi, goal, n, seed,
+                        threads=threads, exact=exact, precision=precision,
+                        precision_on=precision_on, progress=progress,
+                        label=field.label)  # fmt: skip
     result.meta["scenario_hash"] = scenario_hash(loaded)
     return result
 

@@ -164,7 +164,8 @@ def _figures(precision_on: tuple[str, ...]) -> tuple[Any, ...]:
 
 def _progress(precision: float | None) -> Callable[..., Any]:
     """The progress bar factory; none when a run to a precision is not on a terminal (the
-    bar's closing "simulated N encounters" would give the cap, not the stop)."""
+    bar's closing "simulated N encounters" would give the cap, not the stop: ``run``
+    says the stop itself, :func:`_say_simulated`)."""
     from simlab.report import terminal
 
     if precision is None or sys.stdout.isatty():
@@ -178,6 +179,17 @@ def _say(line: str) -> None:
     from simlab.report import terminal
 
     terminal.console.print(line, markup=False, highlight=False)
+
+
+def _say_simulated(result: Any) -> None:
+    """Say what a run to a precision simulated, where a plain run's progress says it
+    (before the tables, when standard output is not a terminal): the stop, and whether
+    the precision was met or the cap reached."""
+    record = result.meta.get("precision")
+    if record is not None and not sys.stdout.isatty():
+        from simlab.report import terminal
+
+        terminal.say_unbroken(terminal.simulated_line(result.encounters, precision=record))
 
 
 def _precision_line(result: Any) -> None:
@@ -210,6 +222,37 @@ def _with_sets(scenario: Any, sets: tuple[str, ...], varied: tuple[str, ...] = (
 @click.version_option(package_name="simlab")
 def main() -> None:
     """Monte Carlo balance analysis for tabletop combat rules."""
+    from simlab.engine import compiling
+
+    click.get_current_context().with_resource(compiling.listening(_compile_notice()))
+
+
+#: What the command line says on standard error when a run starts compiling kernels.
+COMPILE_NOTICE = "compiling the kernels (a first run: 10–30 s; later runs load them from the cache)"
+
+
+def _compile_notice() -> Callable[[], None] | None:
+    """How a command tells that its run is compiling kernels (numba is silent for the
+    10–30 s of a first run): a line on standard error, when that is a terminal. So a
+    run piped or sent to a file (``simlab run X > out.txt``) says it too, not only the
+    progress bar of a run on a terminal, and ``simlab tune``, which has no bar. Not into
+    a log or a test's captured output; and the Python API's own notice (on the
+    ``simlab`` logger) never shows in a command: this listener, the outer one, wins.
+    With standard output a terminal too, the line goes through its console, which
+    prints it above a progress bar (written beside it, the bar's next frame erased it)."""
+    if not sys.stderr.isatty():
+        return None
+    return _say_compiling
+
+
+def _say_compiling() -> None:
+    """Print :data:`COMPILE_NOTICE` (see :func:`_compile_notice`)."""
+    if not sys.stdout.isatty():
+        click.echo(COMPILE_NOTICE, err=True)
+        return
+    from simlab.report import terminal
+
+    terminal.console.print(COMPILE_NOTICE, markup=False, highlight=False)
 
 
 def entry(args: list[str] | None = None) -> None:
@@ -517,6 +560,7 @@ def run(
                               progress=advance, client=client, check=check,
                               precision=precision,
                               precision_on=_figures(precision_on))  # fmt: skip
+    _say_simulated(result)
     api.note_idle_overrides(result, scn)
     terminal.print_result(result)
     _precision_line(result)

@@ -37,7 +37,7 @@ import numpy as np
 from numba.core.caching import FunctionCache
 from numba.core.registry import CPUDispatcher
 
-from simlab.engine import POOL_THREAD_PREFIX, compile_flags, liveness
+from simlab.engine import POOL_THREAD_PREFIX, compile_flags, compiling, liveness
 from simlab.engine.pieces import Pace, Pieces
 
 Arrays = tuple[np.ndarray, ...]
@@ -244,8 +244,9 @@ class _KernelCache(FunctionCache):
 
     def load_overload(self, sig: Any, target_context: Any) -> Any:
         """The cached compile result of ``sig``, or None when there is none (and numba
-        is about to compile it: :func:`speed_up_compiles` runs first). The cache folder
-        is marked as used (:func:`mark_used`)."""
+        is about to compile it: the run's listener is told,
+        :func:`simlab.engine.compiling.compile_starting`, and :func:`speed_up_compiles`
+        runs). The cache folder is marked as used (:func:`mark_used`)."""
         from numba.core.runtime import rtsys
 
         mark_used(_CACHE_DIR)
@@ -253,6 +254,7 @@ class _KernelCache(FunctionCache):
         with self._guard_against_spurious_io_errors():
             loaded = self._load_overload(sig, target_context)
         if loaded is None:
+            compiling.compile_starting()
             speed_up_compiles()
         return loaded
 

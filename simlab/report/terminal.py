@@ -102,7 +102,7 @@ def progress(total: int, what: str = "") -> Iterator[Callable[[int], None]]:
     of = f" of {what}" if what else ""
     if not sys.stdout.isatty():
         yield lambda _done: None
-        say_unbroken(f"simulated {counted(total, 'encounter')}{of}")
+        say_unbroken(simulated_line(total, what))
         return
     starting = f"starting{of} (a first run compiles the kernels: 10–30 s)"
     simulating = f"simulating{of}"
@@ -111,6 +111,20 @@ def progress(total: int, what: str = "") -> Iterator[Callable[[int], None]]:
     with Progress(*columns, console=console, transient=True) as bar:
         task = bar.add_task(escape(starting), total=total)
         yield lambda done: bar.update(task, advance=done, description=escape(simulating))
+
+
+def simulated_line(encounters: int, what: str = "", precision: Any = None) -> str:
+    """What a run simulated, said before its tables where no progress bar showed it
+    (standard output not a terminal): ``simulated 2,000 encounters``, ``of`` ``what``
+    when named. A run to a precision (its record, ``Result.meta["precision"]``) adds
+    how it stopped: ``(precision met; cap 200,000)`` or ``(cap reached before the
+    precision was met)``."""
+    of = f" of {what}" if what else ""
+    how = ""
+    if precision is not None:
+        how = (f" (precision met; cap {precision['cap']:,})" if precision["met"]
+               else " (cap reached before the precision was met)")  # fmt: skip
+    return f"simulated {counted(encounters, 'encounter')}{of}{how}"
 
 
 #: p-values below this are shown as "< 1e-16": a double cannot resolve smaller ones.

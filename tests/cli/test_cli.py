@@ -629,3 +629,80 @@ def test_one_file_named_by_two_spellings_is_one_scenario(tmp_path: Path) -> None
     (tmp_path / "copy.yaml").write_text(QUICKSTART.read_text())
     clash = id_clash(tmp_path / "copy.yaml", scn, seen)
     assert clash is not None and clash.message.startswith("expected a scenario id not used by")
+
+
+SS_DUEL = ROOT / "scenarios/benchmarks/ss-duel.yaml"
+
+
+@pytest.mark.parametrize(
+    ("args", "how"),
+    [(["-n", "200000", "--precision", "0.01"], "(precision met; cap 200,000)"),
+     (["-n", "2000", "--precision", "0.001"], "(cap reached before the precision was met)")],
+    ids=["met", "cap"],
+)  # fmt: skip
+def test_a_run_to_a_precision_says_what_it_simulated_before_its_tables(
+    args: list[str], how: str
+) -> None:
+    """Piped, a plain run says ``simulated N encounters`` before its tables; a run to a
+    precision says it too, with its stop and how it stopped, not the cap it was given."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    plain = CliRunner().invoke(main, ["run", str(SS_DUEL), "-n", "2000"])
+    done = CliRunner().invoke(main, ["run", str(SS_DUEL), *args])
+    assert done.exit_code == 0, done.output
+    assert plain.stdout.splitlines()[0] == "simulated 2,000 encounters"
+    first, head = done.stdout.splitlines()[:2]
+    stop = int(re.search(r"· ([\d,]+) encounters ·", head)[1].replace(",", ""))  # type: ignore[index]
+    assert first == f"simulated {stop:,} encounters {how}"
+
+
+def test_a_command_says_a_compile_in_its_own_words_only(monkeypatch, caplog) -> None:
+    """A command's run that compiles says so on standard error when it is a terminal
+    (a run piped to a file too), never through the Python API's logger; into a test's
+    or a log's captured output, nothing."""
+    from click.testing import CliRunner
+
+    from simlab import cli
+    from simlab.engine import compiling, runner
+
+    play = runner.run_range
+
+    def compiles_first(*args, **kwargs):
+        compiling.compile_starting()
+        return play(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "run_range", compiles_first)
+    caplog.set_level("INFO", logger="simlab")
+    # piped, a run to a precision shows no progress: the API alone would say it
+    done = CliRunner().invoke(cli.main, ["run", str(SS_DUEL), "-n", "2000", "--precision", "0.1"])
+    assert done.exit_code == 0, done.output
+    assert "compiling" not in done.output and not caplog.records
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    listener = cli._compile_notice()
+    assert listener is not None
+    listener()
+    assert sys.stderr.getvalue() == cli.COMPILE_NOTICE + "\n"
+
+
+def test_a_compile_on_a_terminal_is_said_above_the_progress_bar(monkeypatch) -> None:
+    """With standard output a terminal too, the notice goes through its console (which
+    prints above a live bar), not beside the bar, whose next frame would erase it."""
+    from simlab import cli
+
+    screen = Console(file=io.StringIO(), force_terminal=True, width=200)
+    monkeypatch.setattr(terminal, "console", screen)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    listener = cli._compile_notice()
+    assert listener is not None
+    with terminal.progress(10) as advance:
+        listener()
+        advance(10)
+    assert cli.COMPILE_NOTICE in screen.file.getvalue()
