@@ -107,7 +107,7 @@ def without_cycle_collector(command: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-SCENARIO = click.argument("scenario", type=click.Path(dir_okay=False))
+SCENARIO = click.argument("scenario", type=click.Path())
 SET = click.option(
     "--set",
     "sets",
@@ -1011,8 +1011,8 @@ def sweep(
 
 
 @main.command()
-@click.argument("a", type=click.Path(dir_okay=False))
-@click.argument("b", type=click.Path(dir_okay=False), required=False)
+@click.argument("a", type=click.Path())
+@click.argument("b", type=click.Path(), required=False)
 @SET
 @_tuning_options("variant", "compare.json, compare.html and compare.md", "A's")
 @PRECISION

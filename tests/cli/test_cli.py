@@ -300,6 +300,26 @@ def test_missing_file_exits_2() -> None:
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.parametrize(
+    "args",
+    [["run", "{folder}"], ["exact", "{folder}"], ["sweep", "{folder}", "--vary", "A.hp=1,2"],
+     ["compare", "{folder}", "--set", "A.hp=1"], ["compare", str(QUICKSTART), "{folder}"]],
+)  # fmt: skip
+def test_a_folder_where_one_file_is_read_is_said_in_simlabs_words(
+    tmp_path: Path, args: list[str]
+) -> None:
+    """A command that reads one scenario, given a folder, says so as it says a missing
+    file (``FOLDER: expected a readable YAML file; got a directory``), where click's own
+    usage error spoke of 'SCENARIO' and a 'File'."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    result = CliRunner().invoke(main, [a.format(folder=tmp_path) for a in args])
+    assert result.exit_code == 2
+    assert result.output == f"{tmp_path}: expected a readable YAML file; got a directory\n"
+
+
 def test_run_prints_tables_and_writes_outputs(tmp_path: Path) -> None:
     out = tmp_path / "out"
     done = simlab("run", str(QUICKSTART), "-n", "3000", "--seed", "4", "--out", str(out))
