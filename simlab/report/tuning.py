@@ -476,7 +476,7 @@ def _sweep_pictures(sweep: SweepResult, moving: pd.DataFrame) -> list[Picture]:
         rows = attacks
         for key in PAIR:
             rows = only_rows(rows, key, getattr(pair, key))
-        figures = _drawn_figures(sweep.rules, rows)
+        figures = pair_figures(sweep.rules, rows)
 
         def damage_curve(fig: Figure, p: Any = pair, shown: list[str] = figures) -> None:
             axes = fig.subplots(1, len(shown), squeeze=False)[0]
@@ -567,18 +567,6 @@ def _broken(name: str, chars: int) -> str:
     return " =\n".join(lines)
 
 
-def _drawn_figures(rules: str, rows: pd.DataFrame) -> list[str]:
-    """The figures of a pair's damage curve (:func:`pair_figures`), but its crit rate
-    where it is 0 at every point, simulated and exact: a flat line at 0 (an attack that
-    cannot crit this defender) says nothing the other panels do not."""
-    figures = list(pair_figures(rules))
-    exact = rows.get("exact_crit_rate")
-    never = (rows["crit_rate"] == 0).all() if "crit_rate" in rows else False
-    if never and "crit_rate" in figures and (exact is None or (exact.fillna(0) == 0).all()):
-        figures.remove("crit_rate")
-    return figures
-
-
 def _flat_note(flat: pd.DataFrame, total: int, level: float) -> str:
     """What the damage-curve part says of the pairs it does not draw (:func:`moving_pairs`,
     its intervals at ``level``)."""
@@ -596,7 +584,7 @@ def _flat_note(flat: pd.DataFrame, total: int, level: float) -> str:
 
 def _sweep_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
     frame = sweep.attacks()
-    crits = "crit_rate" in pair_figures(sweep.rules)
+    crits = "crit_rate" in pair_figures(sweep.rules, frame)
     # every exact answer the damage curves draw dashed: the hit rate's too, which the
     # table left out
     exact = ["hit_rate", *(["crit_rate"] if crits else []), "mean_damage"]
@@ -725,7 +713,8 @@ def render_sweep(sweep: SweepResult, out_dir: str | os.PathLike[str]) -> dict[st
     identity = (f"scenario {sweep.scenario} ({sweep.rules}){fixed} · seed {sweep.seed} · "
                 f"{sweep.per_point()} · {counted(len(sweep.points), 'point')} · "
                 f"varied: {', '.join(sweep.fields)} · simlab {__version__}")  # fmt: skip
-    named = [f.replace("_", " ") for f in pair_figures(sweep.rules)]
+    # no crit rate where no pair crits (:func:`pair_figures`): no panel shows one
+    named = [f.replace("_", " ") for f in pair_figures(sweep.rules, sweep.attacks())]
     figures = f"{', '.join(named[:-1])} and {named[-1]}".capitalize()
     flat_note = _flat_note(flat, len(moving) + len(flat), moving_level(sweep))
     damage_note = _DAMAGE_NOTE.format(figures=figures) + flat_note

@@ -91,7 +91,8 @@ def _exact_cell(value: float) -> str:
 def sweep_attack_tables(sweep: SweepResult, stacked: bool = False) -> list[Table]:
     """The damage curves as terminal tables: one per attack pair the sweep moves
     (:func:`simlab.tuning.sweep.moving_pairs`) with one row per point, figures as
-    ``value ± half-width``, no crit column for a rule system without crits; then one
+    ``value ± half-width``, no crit column for a rule system without crits, nor where
+    no pair of the table crits (:func:`~simlab.tuning.sweep.pair_figures`); then one
     table of the pairs it leaves flat, each figure as the range of its estimates.
     ``stacked``: the varied values in one ``point`` column (:func:`point_cells`)."""
     return [build(False, slice(None)) for build, _ in _attack_layouts(sweep, stacked)]
@@ -111,15 +112,16 @@ def _attack_layouts(sweep: SweepResult, stacked: bool) -> list[_Layout]:
 
     frame = sweep.attacks()
     moving, flat = moving_pairs(sweep)
-    figures = pair_figures(sweep.rules)
     curves = frame.merge(moving, on=PAIR, sort=False)
     fields = 1 if stacked else len(sweep.fields)
     layouts: list[_Layout] = [
-        (functools.partial(_curve_table, sweep, pair, curve, figures, stacked), fields)
+        (functools.partial(_curve_table, sweep, pair, curve,
+                           pair_figures(sweep.rules, curve), stacked), fields)
         for pair, curve in curves.groupby(PAIR, sort=False)]  # fmt: skip
     if not flat.empty:
         pairs = frame.merge(flat, on=PAIR, sort=False)
-        layouts.append((functools.partial(_flat_pairs_table, pairs, figures), 1))
+        layouts.append((functools.partial(_flat_pairs_table, pairs,
+                                          pair_figures(sweep.rules, pairs)), 1))  # fmt: skip
     return layouts
 
 

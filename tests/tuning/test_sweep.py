@@ -158,7 +158,12 @@ def test_sweep_files(tmp_path: Path, duel: Any) -> None:
     assert "<details>" not in html  # two points: every table short enough to show
     # The exact hit rate the damage curves draw dashed has its column, as the mean has.
     header = next(line for line in md.splitlines() if line.startswith("| Defender.guard"))
-    assert "| exact hit rate | exact crit rate | exact mean damage |" in header
+    assert "| exact hit rate | exact mean damage |" in header
+    # The duel's strike has no crit row: no crit panel, and so neither a crit rate in
+    # the note on the curves (it listed one) nor columns of 0s in their table.
+    note = next(line for line in md.splitlines() if line.endswith("common random numbers)."))
+    assert note.startswith("Hit rate and mean damage (misses 0) of each attack"), note
+    assert "crit" not in header
     exact = sw.attacks().exact_hit_rate.iloc[0]
     assert f"| {exact:.4f} |" in md
     # The report's stylesheet: figures on one line, a wide table scrolling in its box
@@ -456,13 +461,13 @@ def test_lines_that_coincide_are_drawn_once_and_named_together(duel: Any) -> Non
 def test_a_pair_that_never_crits_gets_no_crit_rate_panel() -> None:
     """A sweep's damage curve leaves out a crit-rate panel that is 0 at every point,
     simulated and exact: an empty flat line (an attack that cannot crit)."""
-    from simlab.report.tuning import _drawn_figures
+    from simlab.tuning.sweep import pair_figures
 
     rows = pd.DataFrame({"crit_rate": [0.0, 0.0], "exact_crit_rate": [0.0, None]})
-    assert _drawn_figures("shattered-spirits", rows) == ["hit_rate", "mean_damage"]
+    assert pair_figures("shattered-spirits", rows) == ["hit_rate", "mean_damage"]
     rows["crit_rate"] = [0.0, 0.01]
-    assert _drawn_figures("shattered-spirits", rows) == ["hit_rate", "crit_rate", "mean_damage"]
-    assert _drawn_figures("zones-3d6", rows) == ["hit_rate", "mean_damage"]
+    assert pair_figures("shattered-spirits", rows) == ["hit_rate", "crit_rate", "mean_damage"]
+    assert pair_figures("zones-3d6", rows) == ["hit_rate", "mean_damage"]
 
 
 def test_plot_sweep_names_what_a_mistyped_name_could_be(duel: Any) -> None:
