@@ -118,10 +118,12 @@ SMALLEST_P = 1e-16
 
 
 def format_p(p: float) -> str:
-    """A p-value to two significant digits; ``< 1e-16`` below what a double resolves."""
+    """A p-value to two significant digits, trailing zeros kept so that a column of them
+    reads alike (``0.10`` beside ``0.23``, ``1.0``; not ``0.1``, ``1``); ``< 1e-16``
+    below what a double resolves."""
     if pd.isna(p):
         return "—"
-    return f"< {SMALLEST_P:g}" if p < SMALLEST_P else f"{p:.2g}"
+    return f"< {SMALLEST_P:g}" if p < SMALLEST_P else f"{p:#.2g}"
 
 
 def formatted(value: float, spec: str) -> str:
