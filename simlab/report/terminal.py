@@ -132,10 +132,12 @@ SMALLEST_P = 1e-16
 
 
 def format_p(p: float) -> str:
-    """A p-value to two significant digits; ``< 1e-16`` below what a double resolves."""
+    """A p-value to two significant digits, trailing zeros kept so that a column of them
+    reads alike (``0.10`` beside ``0.23``, ``1.0``; not ``0.1``, ``1``); ``< 1e-16``
+    below what a double resolves."""
     if pd.isna(p):
         return "—"
-    return f"< {SMALLEST_P:g}" if p < SMALLEST_P else f"{p:.2g}"
+    return f"< {SMALLEST_P:g}" if p < SMALLEST_P else f"{p:#.2g}"
 
 
 def formatted(value: float, spec: str) -> str:
@@ -946,11 +948,12 @@ TIME_TO_DOWN_NOTE = (
 
 
 def _event_cells(result: Result, rows: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
-    """Headers and per-combatant cells of the event rates, status damage and Momentum
-    spent per encounter."""
+    """Headers and per-combatant cells of the event rates (:func:`shown_events`), status
+    damage and Momentum spent per encounter."""
     events = list(result.layout.events)
-    headers = [f"{e}\nrate" for e in events]
-    cells = event_rate_cells(result)
+    shown = [events.index(e) for e in shown_events(result)]
+    headers = [f"{events[i]}\nrate" for i in shown]
+    cells = [[rates[i] for i in shown] for rates in event_rate_cells(result)]
     for name in result.layout.per_encounter_tallies:
         headers.append(MEAN_HEADERS[name])
         column = f"mean_{name}"
@@ -968,6 +971,16 @@ def event_rate_cells(result: Result, bracketed: bool = False) -> list[list[str]]
     cells = [estimate(r.rate, r.rate_ci95_lo, r.rate_ci95_hi, RATE_RANGE, bracketed=bracketed)
              for r in events.itertuples()]  # fmt: skip
     return [cells[c * n : (c + 1) * n] for c in range(len(result.layout.combatants))]
+
+
+def shown_events(result: Result) -> list[str]:
+    """The events of ``result`` whose rates the terminal shows: not one that is the down
+    itself (:func:`simlab.rules.down_events`: zones-3d6's ``out``), whose column only
+    repeated the down rate. The JSON and Parquet outputs keep every event."""
+    from simlab.rules import down_events
+
+    down = down_events(result.rules)
+    return [e for e in result.layout.events if e not in down]
 
 
 #: Headers of the per-encounter means (``Layout.per_encounter_tallies``).
@@ -1148,7 +1161,7 @@ def print_result(result: Result) -> None:
                     counted(result.encounters, "encounter"), f"seed {result.seed}"),
               bold=result.scenario)  # fmt: skip
     console.print(attacks_table(result))
-    n_extra = len(result.layout.events) + len(result.layout.per_encounter_tallies)
+    n_extra = len(shown_events(result)) + len(result.layout.per_encounter_tallies)
     inline = is_wide() and n_extra <= INLINE_EVENT_COLUMNS
     if inline and not fits_console(combatants_table(result)):  # the events take more room
         inline = False

@@ -143,9 +143,9 @@ def plot_sweep(
         (:func:`_legend_below_when_long`).
 
         ``median_time_to_down`` takes whole rounds only: its interval is an error bar at
-        each value, and a median not reached by the round cap a ▲ on the top edge in its
-        line's colour (legend: ``not reached``), an interval whose upper end is not
-        reached an arrow up to that edge (:func:`_median_marks`).
+        each value, and a median not reached by the round cap its line's marker on the
+        top edge, in its colour, under an arrow (legend: ``not reached``), an interval
+        whose upper end is not reached an arrow up to that edge (:func:`_median_marks`).
 
     Returns
     -------
@@ -203,7 +203,7 @@ def plot_sweep(
                  **_line_style(data, others, named, keys)}  # fmt: skip
         drawn = ax.plot(at, line[figure], label=name, **style)
         if figure == MEDIAN:
-            _median_marks(ax, at, line, drawn[0].get_color(), stacked)
+            _median_marks(ax, at, line, drawn[0], stacked)
         elif f"{figure}_ci95_lo" in line.columns:
             ax.fill_between(at, line[f"{figure}_ci95_lo"], line[f"{figure}_ci95_hi"],
                             color=drawn[0].get_color(), alpha=0.2, linewidth=0)  # fmt: skip
@@ -211,7 +211,7 @@ def plot_sweep(
             _exact_line(ax, at, exact, name, drawn[0].get_color() if len(lines) > 1 else None,
                         exact_drawn)  # fmt: skip
     if stacked:
-        ax.plot([], [], **NOT_REACHED_STYLE, color="0.3", label=NOT_REACHED_LABEL)
+        ax.plot([], [], **NOT_REACHED_LEGEND, color="0.3", label=NOT_REACHED_LABEL)
     ax.set_xlabel(x)
     ax.set_ylabel(AXIS_LABELS.get(figure, figure.replace("_", " ")))
     _readable_axes(ax, figure, data[x] if numeric else None)
@@ -223,23 +223,47 @@ def plot_sweep(
 
 
 MEDIAN = "median_time_to_down"
-#: The mark of a median not reached by the round cap, at the top edge of a sweep plot,
-#: and its legend entry. Left out, the line stopped short and read as missing data.
-NOT_REACHED_STYLE: dict[str, Any] = {"marker": "^", "markersize": 7, "linestyle": "none"}
+
+
+def _arrow_path(below: bool) -> Any:
+    """An arrow pointing up (a stem and a head), as a marker's path; ``below``: over a
+    dot, the mark of any line on the edge it points past."""
+    from matplotlib.path import Path as Shape
+
+    arrow = Shape([(0, -0.5), (0, 0.1), (-0.3, 0.1), (0, 0.5), (0.3, 0.1), (-0.3, 0.1)],
+                  [Shape.MOVETO, Shape.LINETO, Shape.MOVETO, Shape.LINETO, Shape.LINETO,
+                   Shape.CLOSEPOLY])  # fmt: skip
+    if not below:
+        return arrow
+    dot = Shape.circle((0, -0.75), 0.22)
+    return Shape.make_compound_path(arrow, dot)
+
+
+#: The mark of a median not reached by the round cap, at the top edge of a sweep plot:
+#: the line's own marker on the edge (a line's colour alone did not tell two lines of
+#: one subject apart) under an arrow pointing past it; and its legend entry, a grey dot
+#: under an arrow. Left out, the line stopped short and read as missing data.
+NOT_REACHED_STYLE: dict[str, Any] = {"markersize": 6, "linestyle": "none"}
+NOT_REACHED_ARROW: dict[str, Any] = {"marker": _arrow_path(below=False), "markersize": 8,
+                                     "linestyle": "none", "markeredgewidth": 1.2}  # fmt: skip
+NOT_REACHED_LEGEND: dict[str, Any] = {"marker": _arrow_path(below=True), "markersize": 15,
+                                      "linestyle": "none", "markeredgewidth": 1.2}  # fmt: skip
 NOT_REACHED_LABEL = f"{NOT_REACHED} (fewer than half down by the round cap)"
 #: How far apart (points) the not-reached marks of several lines at one value are.
 NOT_REACHED_SPACING = 8.0
 
 
-def _median_marks(ax: Axes, at: pd.Series, line: pd.DataFrame, color: Any,
+def _median_marks(ax: Axes, at: pd.Series, line: pd.DataFrame, drawn: Any,
                   stacked: dict[float, int]) -> None:  # fmt: skip
     """A median time-to-down's interval as an error bar at each swept value (it takes
     whole rounds only: a band between values suggested fractional ones), an upper end
-    not reached as an arrow up to the top edge, and a median not reached as a
-    :data:`NOT_REACHED_STYLE` mark on that edge; ``stacked`` counts the marks at each
-    value, so that several lines' marks there sit side by side, not one over another."""
+    not reached as an arrow up to the top edge, and a median not reached as the marker
+    of its line ``drawn`` on that edge, in its colour, under an arrow
+    (:data:`NOT_REACHED_STYLE`); ``stacked`` counts the marks at each value, so that
+    several lines' marks there sit side by side, not one over another."""
     from matplotlib.transforms import offset_copy
 
+    color = drawn.get_color()
     xs = np.asarray(ax.xaxis.convert_units(list(at)), dtype=float)  # categories: 0, 1, …
     lo = line[f"{MEDIAN}_ci95_lo"].to_numpy(dtype=float)
     hi = line[f"{MEDIAN}_ci95_hi"].to_numpy(dtype=float)
@@ -260,7 +284,12 @@ def _median_marks(ax: Axes, at: pd.Series, line: pd.DataFrame, color: Any,
         shift = NOT_REACHED_SPACING * count
         place = edge if not count else offset_copy(edge, fig=cast("Figure", ax.figure),
                                                    x=shift, units="points")  # fmt: skip
-        ax.plot([x], [1.0], **NOT_REACHED_STYLE, color=color, transform=place, clip_on=False)
+        ax.plot([x], [1.0], **NOT_REACHED_STYLE, marker=drawn.get_marker(), color=color,
+                transform=place, clip_on=False)  # fmt: skip
+        above = (NOT_REACHED_STYLE["markersize"] + NOT_REACHED_ARROW["markersize"]) / 2 + 1
+        ax.plot([x], [1.0], **NOT_REACHED_ARROW, color=color, clip_on=False,
+                transform=offset_copy(edge, fig=cast("Figure", ax.figure), x=shift, y=above,
+                                      units="points"))  # fmt: skip
 
 
 def _exact_line(ax: Axes, at: pd.Series, exact: pd.Series, name: str, color: Any,
@@ -447,7 +476,7 @@ def _sweep_pictures(sweep: SweepResult, moving: pd.DataFrame) -> list[Picture]:
         rows = attacks
         for key in PAIR:
             rows = only_rows(rows, key, getattr(pair, key))
-        figures = _drawn_figures(sweep.rules, rows)
+        figures = pair_figures(sweep.rules, rows)
 
         def damage_curve(fig: Figure, p: Any = pair, shown: list[str] = figures) -> None:
             axes = fig.subplots(1, len(shown), squeeze=False)[0]
@@ -487,9 +516,10 @@ def median_gaps(sweep: SweepResult) -> str:
         where = "at every point" if len(rows) == points else f"{len(rows)} of {points} points"
         named.append(f"{name} ({where})")
     return (
-        f"▲ on the top edge where the median is not reached by the round cap (fewer than "
-        f"half the encounters had the combatant down): {', '.join(named)}; an arrow up to "
-        f"the edge, an interval whose upper end is not reached."
+        f"A line's marker on the top edge, under an arrow ↑, where the median is not "
+        f"reached by the round cap (fewer than half the encounters had the combatant "
+        f"down): {', '.join(named)}; an arrow up to the edge, an interval whose upper end "
+        f"is not reached."
     )
 
 
@@ -537,18 +567,6 @@ def _broken(name: str, chars: int) -> str:
     return " =\n".join(lines)
 
 
-def _drawn_figures(rules: str, rows: pd.DataFrame) -> list[str]:
-    """The figures of a pair's damage curve (:func:`pair_figures`), but its crit rate
-    where it is 0 at every point, simulated and exact: a flat line at 0 (an attack that
-    cannot crit this defender) says nothing the other panels do not."""
-    figures = list(pair_figures(rules))
-    exact = rows.get("exact_crit_rate")
-    never = (rows["crit_rate"] == 0).all() if "crit_rate" in rows else False
-    if never and "crit_rate" in figures and (exact is None or (exact.fillna(0) == 0).all()):
-        figures.remove("crit_rate")
-    return figures
-
-
 def _flat_note(flat: pd.DataFrame, total: int, level: float) -> str:
     """What the damage-curve part says of the pairs it does not draw (:func:`moving_pairs`,
     its intervals at ``level``)."""
@@ -566,7 +584,7 @@ def _flat_note(flat: pd.DataFrame, total: int, level: float) -> str:
 
 def _sweep_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
     frame = sweep.attacks()
-    crits = "crit_rate" in pair_figures(sweep.rules)
+    crits = "crit_rate" in pair_figures(sweep.rules, frame)
     # every exact answer the damage curves draw dashed: the hit rate's too, which the
     # table left out
     exact = ["hit_rate", *(["crit_rate"] if crits else []), "mean_damage"]
@@ -695,7 +713,8 @@ def render_sweep(sweep: SweepResult, out_dir: str | os.PathLike[str]) -> dict[st
     identity = (f"scenario {sweep.scenario} ({sweep.rules}){fixed} · seed {sweep.seed} · "
                 f"{sweep.per_point()} · {counted(len(sweep.points), 'point')} · "
                 f"varied: {', '.join(sweep.fields)} · simlab {__version__}")  # fmt: skip
-    named = [f.replace("_", " ") for f in pair_figures(sweep.rules)]
+    # no crit rate where no pair crits (:func:`pair_figures`): no panel shows one
+    named = [f.replace("_", " ") for f in pair_figures(sweep.rules, sweep.attacks())]
     figures = f"{', '.join(named[:-1])} and {named[-1]}".capitalize()
     flat_note = _flat_note(flat, len(moving) + len(flat), moving_level(sweep))
     damage_note = _DAMAGE_NOTE.format(figures=figures) + flat_note

@@ -50,7 +50,6 @@ from simlab.report.terminal import (
     numbers_table,
     pair_heading,
     pair_parts,
-    plain_number,
     rounded_down,
     rounded_up,
     value_and_bounds,
@@ -91,7 +90,8 @@ def _exact_cell(value: float) -> str:
 def sweep_attack_tables(sweep: SweepResult, stacked: bool = False) -> list[Table]:
     """The damage curves as terminal tables: one per attack pair the sweep moves
     (:func:`simlab.tuning.sweep.moving_pairs`) with one row per point, figures as
-    ``value ± half-width``, no crit column for a rule system without crits; then one
+    ``value ± half-width``, no crit column for a rule system without crits, nor where
+    no pair of the table crits (:func:`~simlab.tuning.sweep.pair_figures`); then one
     table of the pairs it leaves flat, each figure as the range of its estimates.
     ``stacked``: the varied values in one ``point`` column (:func:`point_cells`)."""
     return [build(False, slice(None)) for build, _ in _attack_layouts(sweep, stacked)]
@@ -111,15 +111,16 @@ def _attack_layouts(sweep: SweepResult, stacked: bool) -> list[_Layout]:
 
     frame = sweep.attacks()
     moving, flat = moving_pairs(sweep)
-    figures = pair_figures(sweep.rules)
     curves = frame.merge(moving, on=PAIR, sort=False)
     fields = 1 if stacked else len(sweep.fields)
     layouts: list[_Layout] = [
-        (functools.partial(_curve_table, sweep, pair, curve, figures, stacked), fields)
+        (functools.partial(_curve_table, sweep, pair, curve,
+                           pair_figures(sweep.rules, curve), stacked), fields)
         for pair, curve in curves.groupby(PAIR, sort=False)]  # fmt: skip
     if not flat.empty:
         pairs = frame.merge(flat, on=PAIR, sort=False)
-        layouts.append((functools.partial(_flat_pairs_table, pairs, figures), 1))
+        layouts.append((functools.partial(_flat_pairs_table, pairs,
+                                          pair_figures(sweep.rules, pairs)), 1))  # fmt: skip
     return layouts
 
 
@@ -758,7 +759,7 @@ def _figure_text(figure: str, value: float, lo: float, hi: float, method: str) -
     if math.isinf(value):
         return NOT_REACHED + (" (exact)" if method == "exact" else "")
     if method == "exact":
-        return f"{_off_the_limits(f'{value:.4g}', value, figure)} (exact)"
+        return f"{_exact_text(value, figure)} (exact)"
     if figure == "median_time_to_down":
         return median_and_interval(value, lo, hi)
     return estimate(value, lo, hi, figure_range(figure))
@@ -806,16 +807,29 @@ def _off_the_limits(shown: str, value: float, figure: str, decide: float = math.
     return exact_number(value, figure) if float(written) in limits else written
 
 
+def _exact_text(value: float, figure: str) -> str:
+    """An exact tuned ``figure`` as every table writes an exact answer
+    (:func:`~simlab.report.terminal.exact_number`: 4 decimals, trailing zeros kept, so
+    that the figures of a column read alike, ``0.5140`` beside ``0.5471`` where 4
+    significant digits wrote ``0.514``; more where it would read as a rate's 0 or 1
+    that it is not); a median time-to-down in whole rounds, ``5``."""
+    if figure == "median_time_to_down":
+        return f"{value:g}"
+    return exact_number(value, figure)
+
+
 def _on_its_side(value: float, target: float, figure: str) -> str:
-    """``value`` to 4 significant digits, or to the decimals that keep it on its side of
-    ``target`` where those would show it on the target or past it, and off a rate's 0
-    or 1 that it is not (:func:`_off_the_limits`): ``0.999992``, not ``1``, nor
-    ``0.99999``, for 0.9999916 beside a target of 0.99999."""
-    shown = f"{value:.4g}"
+    """``value`` as :func:`_exact_text` writes it, or to the decimals that keep it on its
+    side of ``target`` where those would show it on the target or past it, and off a
+    rate's 0 or 1 that it is not (:func:`_off_the_limits`): ``0.999992``, not ``1``,
+    nor ``0.99999``, for 0.9999916 beside a target of 0.99999."""
+    shown = _exact_text(value, figure)
+    if not shown[0].isdigit():  # "> 0.99999999", "< 1e-08": beyond what decimals show
+        return shown
     if (float(shown) > target) == (value > target) and float(shown) != target:
-        return _off_the_limits(shown, value, figure, decide=target)
-    return _off_the_limits(plain_number(value, decimals_to_decide(value, target, target, 4)),
-                           value, figure, decide=target)  # fmt: skip
+        return shown
+    digits = decimals_to_decide(value, target, target, EXACT_DECIMALS)
+    return _off_the_limits(formatted(value, f".{digits}f"), value, figure, decide=target)
 
 
 def _leaving_out(lo: float, hi: float, target: float) -> int:

@@ -45,3 +45,20 @@ def has_crits(rules: str) -> bool:
     ``CRITS`` (True when it does not say; zones-3d6 has none), so that no table shows a
     crit rate that is 0 by the rules, and no spec or target asks for one."""
     return bool(getattr(rule_module(rules, "model"), "CRITS", True))
+
+
+def down_events(rules: str) -> tuple[str, ...]:
+    """The events of the rule system ``rules`` that are a combatant's down itself: its
+    ``model`` module's ``DOWN_EVENTS`` (none when it does not say; zones-3d6's ``out``),
+    whose rate a table beside the down rate would only repeat.
+
+    Parameters
+    ----------
+    rules : str
+        A rules id, a key of :data:`RULE_SYSTEMS`.
+
+    Returns
+    -------
+    tuple of str
+    """
+    return tuple(getattr(rule_module(rules, "model"), "DOWN_EVENTS", ()))

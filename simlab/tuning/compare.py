@@ -71,7 +71,14 @@ from simlab.errors import InputError
 from simlab.limits import MAX_RANGES, encounters_and_seed, whole_number_in
 from simlab.report.words import counted
 from simlab.scenario.common import ScenarioBase
-from simlab.tuning.figures import RATES, Counts, figure_counts, figure_values, labelled_pairs
+from simlab.tuning.figures import (
+    RATES,
+    Counts,
+    figure_counts,
+    figure_values,
+    labelled_pairs,
+    never_crits,
+)
 
 __all__ = ["Comparison", "compare", "differing_events", "run_ranges"]
 
@@ -307,9 +314,13 @@ def _result(scenario: ScenarioBase, job: runner.Job, parts: list[TallyArrays]) -
 
 def _difference_table(whole: list[Measured], per_range: list[list[Measured]]) -> pd.DataFrame:
     """One row per figure A and B share (:attr:`Comparison.figures`), from each
-    variant's figures and counts over the whole run (``whole``) and on each range."""
+    variant's figures and counts over the whole run (``whole``) and on each range; but
+    no crit rate of a pair that crits in neither (:func:`never_crits`: an attack that
+    cannot crit read ``0 → 0``)."""
     rows = []
     for key in [k for k in whole[0][0] if k in whole[1][0]]:
+        if key[0] == "crit_rate" and never_crits([counts[key].events for _, counts in whole]):
+            continue
         a_k, b_k = (np.array([v.get(key, np.nan) for v, _ in parts]) for parts in per_range)
         diff = whole[1][0][key] - whole[0][0][key]
         spread = _spreads(diff, a_k, b_k)

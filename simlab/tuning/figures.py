@@ -34,7 +34,8 @@ from simlab.engine.tallies import Layout, TallyArrays
 from simlab.errors import InputError, did_you_mean
 
 __all__ = ["Counts", "FigureRef", "check_figure", "combatant_figures", "exact_measure",
-           "figure_counts", "figure_values", "labelled_pairs", "measure", "pair_label",
+           "figure_counts", "figure_values", "labelled_pairs", "measure", "never_crits",
+           "pair_label",
            "parse_figure"]  # fmt: skip
 
 
@@ -281,6 +282,30 @@ def _refuse_number_argument(figure: str, on: str, arg: str, needed: str, label: 
 
 _WHAT = {**{f: "attack" for f in ATTACK_FIGURES}, **{f: "combatant" for f in COMBATANT_FIGURES},
          "win_rate": "side"}  # fmt: skip
+
+
+def never_crits(simulated: Any, exact: Any = None) -> bool:
+    """Whether a crit rate says nothing: 0 in every run ``simulated`` (rates or crit
+    counts: every point of a sweep, A and B of a comparison) and in every exact answer
+    ``exact`` that is known (NaN: none). So is the crit rate of an attack that cannot
+    crit (a shattered-spirits profile with no ``crit`` row), whose tables and curves
+    would only repeat 0; the rules without any crit (:func:`simlab.rules.has_crits`)
+    have no crit rate at all.
+
+    Parameters
+    ----------
+    simulated : array-like of float
+        Crit rates or crit counts.
+    exact : array-like of float, optional
+        Exact crit rates, NaN where unknown.
+
+    Returns
+    -------
+    bool
+    """
+    answers = np.asarray([] if exact is None else exact, dtype=float)
+    return bool((np.asarray(simulated, dtype=float) == 0).all()
+                and (np.nan_to_num(answers) == 0).all())  # fmt: skip
 
 
 def refuse_crit_rate(figure: str, crits: bool, label: str) -> None:

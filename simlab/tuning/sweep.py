@@ -29,7 +29,7 @@ from simlab.limits import encounters_and_seed
 from simlab.report.words import counted, overrides_said
 from simlab.rules import has_crits
 from simlab.scenario.common import ScenarioBase
-from simlab.tuning.figures import combatant_figures
+from simlab.tuning.figures import combatant_figures, never_crits
 from simlab.tuning.overrides import (
     Override,
     apply_overrides,
@@ -383,10 +383,28 @@ def _mean_by_the_cap(pmf: dict[str, float]) -> float:
     return stats.histogram_mean_var(shares)[0]
 
 
-def pair_figures(rules: str) -> list[str]:
+def pair_figures(rules: str, rows: pd.DataFrame | None = None) -> list[str]:
     """The figures of :data:`PAIR_FIGURES` a sweep shows under ``rules``: no crit rate
-    where the rules have no crits (:func:`simlab.rules.has_crits`)."""
-    crits = has_crits(rules)
+    where the rules have no crits (:func:`simlab.rules.has_crits`), nor for the pairs
+    ``rows`` (of :meth:`SweepResult.attacks`: every point of one pair's curve, or of
+    every pair) where it is 0 at every point, simulated and exact
+    (:func:`~simlab.tuning.figures.never_crits`): a flat line at 0, or a column of 0s
+    (an attack that cannot crit), says nothing the other figures do not.
+
+    Parameters
+    ----------
+    rules : str
+        A rules id.
+    rows : pandas.DataFrame, optional
+        With ``crit_rate`` and, where known, ``exact_crit_rate``.
+
+    Returns
+    -------
+    list of str
+    """
+    crits = has_crits(rules) and (
+        rows is None or not never_crits(rows["crit_rate"], rows.get("exact_crit_rate"))
+    )
     return [f for f in PAIR_FIGURES if crits or f != "crit_rate"]
 
 

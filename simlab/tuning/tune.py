@@ -442,14 +442,6 @@ def _show(x: float) -> str:
     return f"{x:g}"
 
 
-def _figure(x: float) -> str:
-    """A figure to 4 digits; an infinite one is a median time-to-down the round cap does
-    not reach, written as every table writes it (``not reached``)."""
-    from simlab.report.terminal import NOT_REACHED
-
-    return NOT_REACHED if math.isinf(x) else f"{x:.4g}"
-
-
 def paired_p(a: Evaluation, b: Evaluation) -> float:
     """The two-sided p-value of the difference between the figures at two simulated
     values, paired on the same dice: b − a over the whole runs, against the spread of

@@ -268,3 +268,18 @@ def test_run_shows_event_rates_and_medians_by_the_rule() -> None:
     cells = terminal.event_rate_cells(res, bracketed=True)
     raider = [name for _, name in res.layout.combatants].index("Raider 1")
     assert cells[raider][1].startswith("0 [0, "), cells[raider]
+
+
+def test_the_p_values_of_a_check_read_alike_in_their_column() -> None:
+    """``run --check``'s p column wrote two significant digits without their trailing
+    zeros: ``0.1`` under ``0.23``, and ``1``; each keeps them now (``0.10``, ``1.0``)."""
+    import pandas as pd
+
+    from simlab.exact.engine import BINOMIAL_P, CHECK_COLUMNS
+
+    rows = [["hit_rate", "A", "jab", "B", 0.5, 0.5, 0.01, 0.1, p, kind]
+            for p, kind in ((0.23, "normal"), (0.1, "normal"), (1.0, BINOMIAL_P))]  # fmt: skip
+    check = pd.DataFrame(rows, columns=CHECK_COLUMNS)
+    text = printed_at(lambda: terminal.console.print(terminal.check_table(check)))
+    column = [line.split()[-1] for line in text.splitlines() if " jab " in line]
+    assert column == ["0.23", "0.10", "1.0*"], text

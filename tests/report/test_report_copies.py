@@ -269,8 +269,8 @@ def test_many_scenarios_report_progress_and_a_table_of_contents(
 
 
 def test_format_p() -> None:
-    assert [format_p(p) for p in (0.0, 3e-17, 2.3e-7, 0.034, 1.0)] == [
-        "< 1e-16", "< 1e-16", "2.3e-07", "0.034", "1"]  # fmt: skip
+    assert [format_p(p) for p in (0.0, 3e-17, 2.3e-7, 0.034, 1.0, 0.1)] == [
+        "< 1e-16", "< 1e-16", "2.3e-07", "0.034", "1.0", "0.10"]  # fmt: skip
 
 
 def test_median_round_by_hand() -> None:

@@ -745,3 +745,21 @@ def test_simlab_exact_prints_every_column_of_the_duel_beside_a_long_name(width: 
     assert column_cells(printed, "by cap", row) == [f"{if_down:.5f}"], printed
     cells = " ".join(line for line in printed.splitlines() if re.match(row, line)).split()
     assert f"{solved.duel.mean:.5f}" in cells and str(solved.duel.median) in cells, printed
+
+
+@pytest.mark.parametrize("width", [80, 160])
+def test_zones_3d6_prints_no_events_table_that_repeats_the_down_rate(width: int) -> None:
+    """zones-3d6's only event, ``out``, is the down itself (docs/rules/zones-3d6.md): its
+    "events" table (at 80 columns; wide, columns beside the time-to-down's) had only an
+    ``out rate`` column, the down rate again. It is left out of the terminal; the
+    summary and the Parquet outputs keep the out rate. A system whose events are its
+    own (shattered-spirits' out and dead, walk 2's brawl) keeps its table."""
+    result = api.simulate(SKIRMISH, n=500, seed=1, threads=1)
+    text = _terminal_text(result, width)
+    assert "down rate" in text and "events (share" not in text, text
+    assert not re.search(r"\bout\b", text), text
+    out = summary(result)["combatants"][0]
+    assert out["out_rate"] == out["down_rate"]
+    assert set(result.events().event) == {"out"}  # the events frame (Parquet) keeps it
+    other = _terminal_text(api.simulate(QUICKSTART, n=500, seed=1, threads=1), width)
+    assert re.search(r"\bout\b", other) and re.search(r"\bdead\b", other), other

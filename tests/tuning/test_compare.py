@@ -315,17 +315,20 @@ def test_the_page_signs_every_difference_as_the_terminal_does() -> None:
 
 @pytest.mark.parametrize(
     ("rules_path", "crits"),
-    [("zones-3d6/longsword-vs-plate.yaml", False), ("shattered-spirits/quickstart.yaml", True)],
-)
-def test_crit_rate_compared_only_where_the_rules_have_crits(rules_path: str, crits: bool) -> None:
+    [("zones-3d6/longsword-vs-plate.yaml", set()),
+     ("shattered-spirits/quickstart.yaml", {"Brute stone-strike → Kaito"})],
+)  # fmt: skip
+def test_crit_rate_compared_only_where_the_rules_have_crits(rules_path: str,
+                                                             crits: set[str]) -> None:  # fmt: skip
     """zones-3d6 has no critical hits: a comparison lists no crit rate of 0 beside 0 for
-    every pair; a system with crits lists one for each pair."""
+    every pair; in the quickstart, the stone-strike can crit (rows 11 and 12), the
+    quick-jab cannot (no crit row): only the stone-strike's is listed, the jab's read
+    ``0 → 0``."""
     scenario = simlab.load(Path(__file__).resolve().parents[2] / "scenarios" / rules_path)
     figures = simlab.compare(scenario, changes={"max_rounds": 25}, n=2_000).figures
     hit_pairs = set(figures.query("figure == 'hit_rate'").on)
-    assert hit_pairs
-    crit_pairs = set(figures.query("figure == 'crit_rate'").on)
-    assert crit_pairs == (hit_pairs if crits else set())
+    assert crits < hit_pairs  # a pair left without its crit rate in each
+    assert set(figures.query("figure == 'crit_rate'").on) == crits
 
 
 def test_what_a_and_b_do_not_share_is_said(tmp_path: Path) -> None:
@@ -549,3 +552,18 @@ def test_an_independent_bound_that_is_not_0_never_reads_as_0() -> None:
     assert independent_bounds(r, 3) == "[+0.0008, +0.0065]"
     r = SimpleNamespace(diff_ci_independent_lo=-0.0065, diff_ci_independent_hi=-0.00081)
     assert independent_bounds(r, 3) == "[-0.0065, -0.0008]"
+
+
+def test_a_pair_that_cannot_crit_has_no_crit_rate_row(tmp_path: Path) -> None:
+    """ss-duel's strike has no crit row: the comparison's tables gave it a crit rate of
+    ``0 → 0`` (terminal, compare.md, compare.html, compare.json), a figure it cannot
+    have; its hit rate and mean damage are still compared."""
+    done = CliRunner().invoke(main, ["compare", str(SS_DUEL), "--set", "Defender.hp=28",
+                                     "-n", "400", "--out", str(tmp_path)])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    shown = {name: (tmp_path / name).read_text() for name in ("compare.md", "compare.html")}
+    shown["terminal"] = done.output
+    for name, text in shown.items():
+        assert "hit rate" in text and "crit rate" not in text, name
+    figures = {f["figure"] for f in json.loads((tmp_path / "compare.json").read_text())["figures"]}
+    assert {"hit_rate", "mean_damage"} <= figures and "crit_rate" not in figures

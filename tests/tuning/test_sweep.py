@@ -109,8 +109,12 @@ def test_sweep_page_gives_the_win_rates_and_says_a_median_is_not_reached(
     # The median plot has no height for it: it marks it on the top edge, and its caption
     # says what the mark means, where the line stopped short with nothing to say why.
     html = (tmp_path / "sweep.html").read_text()
-    caption = re.search(r"<figcaption>Median time-to-down: ([^<]*)</figcaption>", html)
-    assert caption and caption[1].startswith("▲ on the top edge where the median is not reached")
+    caption = re.search(
+        r"<figcaption>Median time-to-down: ([^<]*)</figcaption>", html.replace("&#39;", "'")
+    )
+    assert caption and caption[1].startswith(
+        "A line's marker on the top edge, under an arrow ↑, where the median is not reached"
+    )
     assert re.search(r"Brute 1 \((at every point|1 of 2 points)\)", caption[1]), caption[1]
 
 
@@ -154,7 +158,12 @@ def test_sweep_files(tmp_path: Path, duel: Any) -> None:
     assert "<details>" not in html  # two points: every table short enough to show
     # The exact hit rate the damage curves draw dashed has its column, as the mean has.
     header = next(line for line in md.splitlines() if line.startswith("| Defender.guard"))
-    assert "| exact hit rate | exact crit rate | exact mean damage |" in header
+    assert "| exact hit rate | exact mean damage |" in header
+    # The duel's strike has no crit row: no crit panel, and so neither a crit rate in
+    # the note on the curves (it listed one) nor columns of 0s in their table.
+    note = next(line for line in md.splitlines() if line.endswith("common random numbers)."))
+    assert note.startswith("Hit rate and mean damage (misses 0) of each attack"), note
+    assert "crit" not in header
     exact = sw.attacks().exact_hit_rate.iloc[0]
     assert f"| {exact:.4f} |" in md
     # The report's stylesheet: figures on one line, a wide table scrolling in its box
@@ -281,12 +290,38 @@ def test_round_axes_of_a_sweep_have_whole_rounds_and_every_swept_value_a_tick() 
 QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
 
 
+def _where(mark: Any) -> Any:
+    """Where the single point ``mark`` is drawn (display coordinates)."""
+    return mark.get_transform().transform((mark.get_xdata()[0], mark.get_ydata()[0]))
+
+
+def _on_the_edge(ax: Any) -> list[Any]:
+    """The single marks drawn on the top edge of a median sweep plot or just above it."""
+    top = ax.transAxes.transform((0, 1))[1]
+    return [m for m in ax.get_lines() if len(m.get_xdata()) == 1
+            and -1e-6 < _where(m)[1] - top < 20 * ax.figure.dpi / 72]  # fmt: skip
+
+
+def _is_arrow(mark: Any) -> bool:
+    """Whether ``mark`` is drawn as an arrow pointing up (a path whose head is its top)."""
+    from matplotlib.path import Path as Shape
+
+    shape = mark.get_marker()
+    return isinstance(shape, Shape) and shape.vertices[:, 1].argmax() == 3
+
+
 def _not_reached_marks(ax: Any) -> list[Any]:
-    """The ▲ marks on the top edge of a median sweep plot (y in axes coordinates)."""
-    on_edge = (True, False)  # x in data, y not
-    marks = [line for line in ax.get_lines() if line.get_marker() == "^"]
-    return [m for m in marks if len(m.get_xdata())
-            and m.get_transform().contains_branch_seperately(ax.transData) == on_edge]  # fmt: skip
+    """The marks on the top edge of a median sweep plot (its lines' own markers), not the
+    arrows over them."""
+    top = ax.transAxes.transform((0, 1))[1]
+    return [m for m in _on_the_edge(ax) if not _is_arrow(m) and abs(_where(m)[1] - top) < 1e-6]
+
+
+def _arrows_over(ax: Any, mark: Any) -> list[Any]:
+    """The arrows drawn just above the not-reached ``mark``, pointing up from it."""
+    (x, y) = _where(mark)
+    return [a for a in _on_the_edge(ax)
+            if _is_arrow(a) and abs(_where(a)[0] - x) < 0.5 and _where(a)[1] > y]  # fmt: skip
 
 
 def test_a_median_not_reached_is_marked_on_the_sweep_plot_not_left_out() -> None:
@@ -312,6 +347,36 @@ def test_a_median_not_reached_is_marked_on_the_sweep_plot_not_left_out() -> None
     assert drawn + len(marked) == len(data)  # no point silently missing
     names = [text.get_text() for text in ax.get_legend().get_texts()]
     assert names == ["Kaito", "Brute", "not reached (fewer than half down by the round cap)"]
+    plt.close(fig)
+
+
+def test_a_median_not_reached_is_marked_with_its_lines_marker_under_an_arrow() -> None:
+    """Swept over two fields, the lines of one combatant share a colour and differ by
+    their marker (Kaito at Brute.hp 20: circles; at 35: squares). A median not reached
+    was a ▲ in the line's colour only, so the two Kaito lines' marks on the top edge read
+    alike: each mark is its line's marker and colour, under an arrow of that colour; the
+    legend's entry is grey, a dot under an arrow."""
+    import matplotlib.pyplot as plt
+
+    scn = simlab.load(QUICKSTART)
+    sw = simlab.sweep(scn, {"Kaito.guard": [0, 4], "Brute.hp": [20, 35]}, n=500)
+    fig, ax = plt.subplots()
+    data = simlab.plot_sweep(sw, "median_time_to_down", ax=ax)
+    fig.canvas.draw()
+    missing = data[data.median_time_to_down.isna()]
+    style = {line.get_label(): (line.get_marker(), line.get_color()) for line in ax.get_lines()}
+    wanted = sorted((float(r["Kaito.guard"]), *style[f"Brute.hp={r['Brute.hp']} · {r.combatant}"])
+                    for _, r in missing.iterrows())  # fmt: skip
+    assert len({(m, c) for _, m, c in wanted}) >= 3, wanted  # the case this is about
+    marks = _not_reached_marks(ax)
+    assert sorted((float(m.get_xdata()[0]), m.get_marker(), m.get_color()) for m in marks) == wanted
+    for mark in marks:
+        arrows = _arrows_over(ax, mark)
+        assert [a.get_color() for a in arrows] == [mark.get_color()], mark.get_xdata()
+    legend = ax.get_legend()
+    entry = legend.get_lines()[-1]
+    assert legend.get_texts()[-1].get_text().startswith("not reached")
+    assert _is_arrow(entry) and entry.get_color() == "0.3"
     plt.close(fig)
 
 
@@ -396,13 +461,13 @@ def test_lines_that_coincide_are_drawn_once_and_named_together(duel: Any) -> Non
 def test_a_pair_that_never_crits_gets_no_crit_rate_panel() -> None:
     """A sweep's damage curve leaves out a crit-rate panel that is 0 at every point,
     simulated and exact: an empty flat line (an attack that cannot crit)."""
-    from simlab.report.tuning import _drawn_figures
+    from simlab.tuning.sweep import pair_figures
 
     rows = pd.DataFrame({"crit_rate": [0.0, 0.0], "exact_crit_rate": [0.0, None]})
-    assert _drawn_figures("shattered-spirits", rows) == ["hit_rate", "mean_damage"]
+    assert pair_figures("shattered-spirits", rows) == ["hit_rate", "mean_damage"]
     rows["crit_rate"] = [0.0, 0.01]
-    assert _drawn_figures("shattered-spirits", rows) == ["hit_rate", "crit_rate", "mean_damage"]
-    assert _drawn_figures("zones-3d6", rows) == ["hit_rate", "mean_damage"]
+    assert pair_figures("shattered-spirits", rows) == ["hit_rate", "crit_rate", "mean_damage"]
+    assert pair_figures("zones-3d6", rows) == ["hit_rate", "mean_damage"]
 
 
 def test_plot_sweep_names_what_a_mistyped_name_could_be(duel: Any) -> None:

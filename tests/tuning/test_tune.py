@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -334,7 +335,8 @@ def test_an_exact_figure_reads_on_its_side_of_the_target() -> None:
 
     assert _tuned_figure("win_rate", Evaluation(1, 0.49999, 0.49999, 0.49999, "exact"), 0.5) == (
         "0.49999 (exact)")  # fmt: skip
-    assert _tuned_figure("win_rate", Evaluation(1, 0.4, 0.4, 0.4, "exact"), 0.5) == "0.4 (exact)"
+    assert _tuned_figure("win_rate", Evaluation(1, 0.4, 0.4, 0.4, "exact"), 0.5) == (
+        "0.4000 (exact)")  # fmt: skip
 
 
 def test_a_median_the_target_lies_outside_reads_in_whole_rounds() -> None:
@@ -796,3 +798,17 @@ def test_an_exact_rate_a_hair_below_1_never_reads_as_1() -> None:
     by_round = _tuned_rows("down_by_round:Dummy@10=0.99999")
     assert by_round["31"] == "0.999992 (exact)", by_round
     assert all(not cell.startswith(("1 ", "0.99999 ")) for cell in by_round.values()), by_round
+
+
+def test_the_exact_figures_of_a_tune_read_alike_in_their_column() -> None:
+    """A natural d20's hit rates are multiples of 0.05: written to 4 significant digits,
+    the neighbours' column read ``0.55``, ``0.6``, ``0.65`` (``0.514`` beside ``0.5471``
+    elsewhere), trailing zeros dropped. Every exact figure is written as every table
+    writes an exact answer, to 4 decimals."""
+    duel = ROOT / "scenarios/benchmarks/glitters-d20-duel.yaml"
+    done = CliRunner().invoke(main, ["tune", str(duel), "--vary", "mace.bonus=0:10",
+                                     "--target", "hit_rate:mace=0.62", "-n", "200"])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    figures = re.findall(r"^ \d+ .*? (\S+) \(exact\) +exact", done.output, re.M)
+    assert figures == ["0.5500", "0.6000", "0.6500"], done.output
+    assert "gives hit_rate:mace = 0.6000 (exact)" in done.output

@@ -19,6 +19,9 @@ from simlab.scenario.validation import StrictModel
 DEFAULT_SIDES = 6
 #: A hit is a hit: zones-3d6 has no critical hits (``simlab.rules.has_crits``).
 CRITS = False
+#: Its ``out`` event is the down itself (no separate death rule): its rate is the down
+#: rate (``simlab.rules.down_events``).
+DOWN_EVENTS = ("out",)
 MAX_FACE = 1000
 # Largest damage die among the scenario's attacks, while its sides are being validated.
 _DAMAGE_SIDES: ContextVar[int | None] = ContextVar("_DAMAGE_SIDES", default=None)
