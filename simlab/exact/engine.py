@@ -540,12 +540,20 @@ def check_simulation(res: Result, solved: ExactResult) -> pd.DataFrame:
     (exact conditional sd / sqrt(downs)). Figures a fight can move
     (``PairExact.caveats``) are not compared.
 
+    A figure whose exact answer is certain (no spread: a rate of exactly 0 or 1, the
+    same damage on every attack) and which the simulation matched has nothing to test:
+    it is no row (a z of 0 over a standard error of 0), and is not counted by
+    :func:`check_verdict`; ``attrs["certain"]`` names it. A certain figure the
+    simulation broke (a crit where none can happen) is a row, and fails (z ±inf, p 0).
+
     Returns
     -------
     pandas.DataFrame
         Columns :data:`CHECK_COLUMNS` (``p_kind``: ``normal``, the p of ``z``, or
         :data:`BINOMIAL_P`, the exact binomial p of a rare rate); ``attrs["skipped"]``
-        lists (what, reason) of the figures not compared, as text.
+        lists (what, reason) of the figures not compared, as text, and
+        ``attrs["certain"]`` (figure, attacker, attack, defender, exact) of those
+        certain and simulated so.
     """
     index = ["attacker", "attack", "defender"]
     rates = res.hit_rates().set_index(index)
@@ -557,9 +565,25 @@ def check_simulation(res: Result, solved: ExactResult) -> pd.DataFrame:
             for r in _pair_rows(p, rates.loc[p.key], damage.loc[p.key], crits)]  # fmt: skip
     if solved.duel is not None:
         rows += _duel_rows(res, solved.duel)
-    frame = pd.DataFrame(rows, columns=CHECK_COLUMNS)
+    certain = [r for r in rows if _certain_and_matched(r)]
+    tested = [r for r in rows if not _certain_and_matched(r)]
+    frame = pd.DataFrame(tested, columns=CHECK_COLUMNS)
     frame.attrs["skipped"] = _skipped(compared, solved, seen)
+    frame.attrs["certain"] = [(*r[:4], r[CHECK_COLUMNS.index("exact")]) for r in certain]
     return frame
+
+
+def _certain_and_matched(row: tuple) -> bool:
+    """Whether a check row tests nothing: its exact answer is certain (standard error 0,
+    :func:`simlab.analysis.stats.z_test`) and the simulation matched it (z 0)."""
+    cells = dict(zip(CHECK_COLUMNS, row, strict=True))
+    return bool(cells["std_error"] == 0 and cells["z"] == 0)
+
+
+def _figure_of(figure: str, key: Pair) -> str:
+    """A figure of a pair as the verdict and the note name it: ``crit_rate of Kaito:
+    quick-jab → Brute``."""
+    return f"{figure} of {describe(key)}"
 
 
 def check_result(scenario: ScenarioBase, res: Result) -> pd.DataFrame:
@@ -578,11 +602,18 @@ def check_result(scenario: ScenarioBase, res: Result) -> pd.DataFrame:
 
 
 def check_verdict(check: pd.DataFrame, k: float = CHECK_Z) -> str:
-    """One line: whether every compared figure is within ``k`` standard errors: whether
+    """One line: whether every figure tested is within ``k`` standard errors: whether
     its p-value is at least that of ``k`` (for a rare event's rate, the exact binomial
-    p-value, :func:`_rate_row`)."""
+    p-value, :func:`_rate_row`). The figures certain and simulated so
+    (``check.attrs["certain"]``, :func:`check_simulation`) are not counted: they test
+    nothing."""
     n = len(check)
     if n == 0:
+        certain = len(check.attrs.get("certain", []))
+        if certain:
+            every = ("the one figure compared is" if certain == 1
+                     else f"all {certain} figures compared are")  # fmt: skip
+            return f"nothing to test: {every} certain and simulated so"
         return "no figure could be checked against an exact answer"
     p = math.erfc(k / math.sqrt(2.0))
     bad = check[~(check.p_value >= p)]
@@ -590,7 +621,7 @@ def check_verdict(check: pd.DataFrame, k: float = CHECK_Z) -> str:
         every = "the one figure" if n == 1 else f"all {n} figures"
         return f"{every} within {k:g} standard errors (p ≥ {p:.2g}) of the exact answer"
     which = "; ".join(
-        f"{r.figure} of {describe((r.attacker, r.attack, r.defender))} (z = {r.z:.2f}, "
+        f"{_figure_of(r.figure, (r.attacker, r.attack, r.defender))} (z = {r.z:.2f}, "
         f"p = {r.p_value:.2g})"
         for r in bad.itertuples()
     )

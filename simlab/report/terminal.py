@@ -1291,9 +1291,22 @@ def _simulated_cell(value: float, figure: str, std_error: float) -> str:
     return decimals(value, max(EXACT_DECIMALS, own), within)
 
 
+def format_std_error(se: float) -> str:
+    """A standard error of the ``--check`` table to two significant digits, trailing
+    zeros kept as the p column keeps them (:func:`format_p`), so that a column reads
+    alike (``0.00030`` beside ``0.00072``, not ``0.0003``); one of 10 or more is whole
+    (``12``, not ``12.``), one of a certain figure ``0``."""
+    if pd.isna(se):
+        return "—"
+    if se == 0:
+        return "0"
+    return f"{se:.0f}" if se >= 10 else f"{se:#.2g}"
+
+
 def check_table(check: pd.DataFrame) -> Table | Group:
     """Simulated vs exact, per figure, in standard errors; the exact answer as every
-    table writes one (:func:`exact_number`: ``0.1520``, ``0.9999997``). Laid out to
+    table writes one (:func:`exact_number`: ``0.1520``, ``0.9999997``), a standard
+    error as :func:`format_std_error` does. Laid out to
     print whole at the console's width (:func:`tables_printed_whole`): beside a long
     name its headers go on a line a word, and where even so it would not fit, its
     columns go on in a further table under the figures' names."""
@@ -1303,7 +1316,7 @@ def check_table(check: pd.DataFrame) -> Table | Group:
                for r in check.itertuples()]  # fmt: skip
     headers = ["simulated", "exact", "std error", "z", "p"]
     rows = [[_simulated_cell(r.simulated, r.figure, r.std_error),
-             exact_number(r.exact, r.figure), f"{r.std_error:.2g}", formatted(r.z, "+.2f"),
+             exact_number(r.exact, r.figure), format_std_error(r.std_error), formatted(r.z, "+.2f"),
              format_p(r.p_value) + (BINOMIAL_MARK if getattr(r, "p_kind", "") == BINOMIAL_P
                                     else "")]
             for r in check.itertuples()]  # fmt: skip
@@ -1326,16 +1339,47 @@ BINOMIAL_NOTE = (
 
 
 def print_check(check: pd.DataFrame) -> None:
-    """Print the ``--check`` table, the figures not compared, and the verdict line."""
+    """Print the ``--check`` table, the figures certain and simulated so (no row: they
+    test nothing, :func:`certain_note`), the figures not compared, and the verdict
+    line."""
     from simlab.exact.engine import BINOMIAL_P, check_verdict
 
     if len(check):
         console.print(check_table(check))
         if (check.get("p_kind", pd.Series(dtype=str)) == BINOMIAL_P).any():
             console.print(BINOMIAL_NOTE, markup=False, highlight=False)
-    names = {*check.get("attacker", []), *check.get("defender", [])}
+    certain = list(check.attrs.get("certain", []))
+    names = {*check.get("attacker", []), *check.get("defender", []),
+             *(c[1] for c in certain), *(c[3] for c in certain)}  # fmt: skip
+    if certain:
+        say_unbroken(certain_note(certain), indent="  ", whole=names)
     print_refusals(list(check.attrs.get("skipped", [])), "not checked", names=names)
     console.print(f"check: {check_verdict(check)}", markup=False, highlight=False)
+
+
+def certain_note(certain: list[tuple[str, str, str, str, float]]) -> str:
+    """The line under the ``--check`` table naming the figures whose exact answer is
+    certain (a rate of exactly 0 or 1, the same damage on every attack) and which the
+    simulation matched (``check.attrs["certain"]``: figure, attacker, attack, defender,
+    exact): such a figure has nothing to test (a z of 0 over a standard error of 0), so
+    it is no row of the table nor a figure of the verdict.
+
+    Parameters
+    ----------
+    certain : list of tuple
+        (figure, attacker, attack, defender, exact answer), as
+        :func:`simlab.exact.engine.check_simulation` lists them.
+
+    Returns
+    -------
+    str
+        ``certain and simulated so, nothing to test: crit_rate of Kaito: quick-jab →
+        Brute (exact 0)``, the figures separated by ``; ``.
+    """
+    figures = "; ".join(f"{figure} of {pair_heading(attacker, attack, defender)} "
+                        f"(exact {plain_number(exact, EXACT_DECIMALS)})"
+                        for figure, attacker, attack, defender, exact in certain)  # fmt: skip
+    return f"certain and simulated so, nothing to test: {figures}"
 
 
 # -- balance specs and the drift gate (simlab check / report) ------------------------------

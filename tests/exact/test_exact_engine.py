@@ -31,6 +31,7 @@ from simlab.analysis.summary import summary as sim_summary
 from simlab.errors import ExactUnsupported
 from simlab.exact import pair_answer
 from simlab.exact.engine import CHECK_COLUMNS, CHECK_Z, check_simulation, check_verdict, exact
+from tests.support import printed_at
 
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = ROOT / "scenarios/benchmarks/ss-duel.yaml"
@@ -326,9 +327,16 @@ def test_cli_run_check_prints_the_comparison_and_verdict() -> None:
     done = run_cli("run", str(QUICKSTART), "-n", "20000", "--threads", "1", "--check")
     assert done.returncode == 0, done.stderr
     assert "check against the exact answers" in done.stdout
-    verdict = "check: all 6 figures within 4.5 standard errors (p ≥ 6.8e-06) of the exact answer"
-    assert verdict in " ".join(done.stdout.split())
+    said = " ".join(done.stdout.split())
+    verdict = "check: all 5 figures within 4.5 standard errors (p ≥ 6.8e-06) of the exact answer"
+    assert verdict in said
     assert "time_to_down: a duel needs exactly one combatant" in done.stdout
+    # The jab cannot crit: its crit rate of 0, simulated 0, is no row (a z-test of
+    # nothing, whose p of 1.0 drew in the footnote of the binomial p), but one note.
+    table = done.stdout[done.stdout.index("check against") : done.stdout.index("certain and")]
+    assert "crit_rate: Kaito" not in table and "*" not in done.stdout, done.stdout
+    assert ("certain and simulated so, nothing to test: crit_rate of Kaito: quick-jab → Brute "
+            "(exact 0)") in said  # fmt: skip
 
 
 def test_cli_run_check_on_an_unsolvable_scenario_still_exits_0(tmp_path: Path) -> None:
@@ -355,11 +363,12 @@ def test_simulate_check_on_the_duel() -> None:
     _assert_all_close(res.check)
     assert set(res.check.figure) == {
         "hit_rate",
-        "crit_rate",
         "mean_damage",
         "down_by_round_cap",
         "mean_time_to_down",
     }
+    # its attack cannot crit: nothing to test, and said so
+    assert [c[0] for c in res.check.attrs["certain"]] == ["crit_rate"]
     ttd = res.check[res.check.figure == "mean_time_to_down"].iloc[0]
     assert ttd.exact == pytest.approx(10.16650, abs=5e-6)
     assert ttd.std_error == pytest.approx(2.3167 / np.sqrt(50_000), rel=1e-3)
@@ -370,7 +379,7 @@ def test_simulate_check_on_multi_pair_scenarios(path: Path) -> None:
     res = simlab.simulate(path, n=20_000, seed=SEED, threads=1, check=True)
     assert res.check is not None
     _assert_all_close(res.check)
-    assert len(res.check) >= 6
+    assert len(res.check) >= 5
     assert check_verdict(res.check).startswith(f"all {len(res.check)} figures within 4.5")
 
 
@@ -458,7 +467,7 @@ def test_check_catches_a_wrong_answer() -> None:
     assert bad[["figure", "attacker"]].values.tolist() == [["hit_rate", "Kaito"]]
     assert check.loc[bad.index[0], "p_value"] < 1e-6
     verdict = check_verdict(check)
-    assert verdict.startswith("1 of 6 figures further from exact than 4.5 standard errors")
+    assert verdict.startswith("1 of 5 figures further from exact than 4.5 standard errors")
     assert "hit_rate of Kaito: quick-jab → Brute (z = " in verdict
 
 
@@ -501,15 +510,80 @@ sides:
 
 def test_check_passes_a_certain_figure_whatever_its_rounding() -> None:
     """Damage that is the same on every hit (999, 1) is certain: its exact mean and
-    standard error carry only float rounding (5e-15), which is no spread to divide by."""
+    standard error carry only float rounding (5e-15), which is no spread to divide by;
+    so are these attacks' hit rate (1 + 2e-16: a sum of floats) and crit rate (0).
+    Simulated so, none has anything to test: no row, each one of ``attrs["certain"]``,
+    and the verdict says so."""
+    from simlab.report import terminal
+
     scn = simlab.loads(CERTAIN_DAMAGE)
     res = simlab.simulate(scn, n=2000, seed=SEED, threads=1)
     check = check_simulation(res, exact(scn))
-    damage = check[check.figure == "mean_damage"]
-    assert sorted(damage.exact) == pytest.approx([1.0, 999.0], rel=1e-14)
-    assert (check.z == 0).all(), check
-    assert (damage.std_error == 0).all(), damage  # shown as 0, not as rounding (5e-15)
-    assert check_verdict(check).startswith(f"all {len(check)} figures within 4.5")
+    assert check.empty, check
+    certain = {c[:4]: c[4] for c in check.attrs["certain"]}
+    assert certain[("mean_damage", "A", "crush", "B")] == pytest.approx(999.0, rel=1e-14)
+    assert certain[("mean_damage", "B", "tap", "A")] == pytest.approx(1.0, rel=1e-14)
+    assert certain[("hit_rate", "A", "crush", "B")] == pytest.approx(1.0, rel=1e-14)
+    assert len(certain) == 6
+    verdict = "nothing to test: all 6 figures compared are certain and simulated so"
+    assert check_verdict(check) == verdict
+    text = " ".join(printed_at(lambda: terminal.print_check(check)).split())
+    assert "check against the exact answers" not in text, text
+    assert "mean_damage of A: crush → B (exact 999); hit_rate of B: tap → A (exact 1)" in text
+    assert f"check: {verdict}" in text
+
+
+def test_a_certain_figure_simulated_so_is_a_note_not_a_row() -> None:
+    """``crit_rate: Kaito: quick-jab → Brute  0  0.0000  0  0.00  1.0*``: an attack that
+    cannot crit, simulated without a crit, was a z-test of nothing (std error 0), counted
+    in the verdict, and its ``*`` drew in the footnote on the exact binomial p. It is
+    one line under the table now, and no figure of the verdict."""
+    from simlab.report import terminal
+
+    res = simlab.simulate(QUICKSTART, n=2000, seed=SEED, threads=1, check=True)
+    assert res.check is not None
+    jab = ("crit_rate", "Kaito", "quick-jab", "Brute")
+    assert jab not in {tuple(r) for r in res.check[CHECK_COLUMNS[:4]].itertuples(index=False)}
+    assert res.check.attrs["certain"] == [(*jab, 0.0)]
+    text = printed_at(lambda: terminal.print_check(res.check))
+    table = text[: text.index("certain and")]
+    assert "crit_rate: Kaito" not in table and "* exact binomial p" not in text, text
+    assert ("certain and simulated so, nothing to test: crit_rate of Kaito: quick-jab → Brute "
+            "(exact 0)") in " ".join(text.split())  # fmt: skip
+    assert "check: all 5 figures within 4.5" in " ".join(text.split()), text
+
+
+@pytest.mark.parametrize(("attacker", "figure", "certain"),
+                         [("Brute", "crit_rate", 0.0), ("Kaito", "hit_rate", 1.0)])  # fmt: skip
+def test_a_broken_certainty_is_a_failing_row(attacker: str, figure: str, certain: float) -> None:
+    """A rate that is certain by the exact answer (0, or 1) and simulated otherwise (a
+    crit where none can happen, a miss where every attack hits) is a row, and fails."""
+    from simlab.report import terminal
+
+    res = simlab.simulate(QUICKSTART, n=2000, seed=SEED, threads=1)
+    solved = exact(QUICKSTART)
+    k = next(i for i, p in enumerate(solved.pairs) if p.attacker == attacker)
+    solved.pairs[k] = dataclasses.replace(solved.pairs[k], **{figure: certain})
+    check = check_simulation(res, solved)
+    row = check[(check.figure == figure) & (check.attacker == attacker)]
+    assert len(row) == 1 and math.isinf(row.z.iloc[0]) and row.p_value.iloc[0] == 0, check
+    assert (figure, attacker) not in {c[:2] for c in check.attrs["certain"]}
+    text = " ".join(printed_at(lambda: terminal.print_check(check)).split())
+    assert f" {figure}: {attacker}:" in text
+    assert check_verdict(check).startswith("1 of ")
+    assert f"{figure} of {attacker}:" in check_verdict(check)
+
+
+def test_a_check_of_certain_figures_only_says_there_is_nothing_to_test() -> None:
+    """Where every figure compared is certain and simulated so, the verdict says that,
+    not that no figure could be checked, nor that all 0 are within 4.5 errors."""
+    check = pd.DataFrame([], columns=CHECK_COLUMNS)
+    check.attrs["certain"] = [("crit_rate", "A", "jab", "B", 0.0)]
+    assert check_verdict(check) == ("nothing to test: the one figure compared is certain and "
+                                    "simulated so")  # fmt: skip
+    check.attrs["certain"] *= 2
+    assert check_verdict(check) == ("nothing to test: all 2 figures compared are certain and "
+                                    "simulated so")  # fmt: skip
 
 
 def test_check_flags_any_change_of_a_certain_figure() -> None:

@@ -283,3 +283,20 @@ def test_the_p_values_of_a_check_read_alike_in_their_column() -> None:
     text = printed_at(lambda: terminal.console.print(terminal.check_table(check)))
     column = [line.split()[-1] for line in text.splitlines() if " jab " in line]
     assert column == ["0.23", "0.10", "1.0*"], text
+
+
+def test_the_standard_errors_of_a_check_read_alike_in_their_column() -> None:
+    """``run --check``'s std error column wrote two significant digits without their
+    trailing zeros, ``0.0003`` above ``0.00072``: each keeps them now, as the p column
+    does (``0.00030``); one of 10 or more is whole (``12``, not ``12.``), a certain
+    figure's ``0``."""
+    import pandas as pd
+
+    from simlab.exact.engine import CHECK_COLUMNS
+
+    rows = [["mean_damage", "A", "jab", "B", 10.0, 10.0, se, 0.1, 0.92, "normal"]
+            for se in (0.0003, 0.00072, 0.0022, 0.1, 12.3, 2e-05, 0.0)]  # fmt: skip
+    check = pd.DataFrame(rows, columns=CHECK_COLUMNS)
+    text = printed_at(lambda: terminal.console.print(terminal.check_table(check)))
+    column = [line.split()[-3] for line in text.splitlines() if " jab " in line]
+    assert column == ["0.00030", "0.00072", "0.0022", "0.10", "12", "2.0e-05", "0"], text
