@@ -54,6 +54,7 @@ from simlab.report.terminal import (
     median_and_interval,
     percent,
     rounds_label,
+    shown_events,
 )
 from simlab.report.words import already, counted, overrides_said
 
@@ -255,10 +256,15 @@ MEAN_HEADERS = {
 
 
 def _combatant_rows(res: Result) -> tuple[list[str], list[list[str]]]:
+    """The combatant table: down rate and time-to-down, then the rates of the events
+    the terminal shows too (:func:`shown_events`: not zones-3d6's ``out``, the down
+    itself, whose column repeated the down rate) and the per-encounter means."""
     table = res.combatants()
-    events = list(res.layout.events)
+    every = list(res.layout.events)
+    events = shown_events(res)
+    shown = [every.index(e) for e in events]
     means = [(name, res.per_encounter(name)) for name in res.layout.per_encounter_tallies]
-    rates = event_rate_cells(res, bracketed=True)
+    rates = [[cells[i] for i in shown] for cells in event_rate_cells(res, bracketed=True)]
     rows = []
     for c, row in enumerate(table.itertuples()):
         rows.append([row.combatant, row.side,

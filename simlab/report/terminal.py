@@ -974,9 +974,10 @@ def event_rate_cells(result: Result, bracketed: bool = False) -> list[list[str]]
 
 
 def shown_events(result: Result) -> list[str]:
-    """The events of ``result`` whose rates the terminal shows: not one that is the down
-    itself (:func:`simlab.rules.down_events`: zones-3d6's ``out``), whose column only
-    repeated the down rate. The JSON and Parquet outputs keep every event."""
+    """The events of ``result`` whose rates the terminal and the report's combatant
+    table (HTML and Markdown) show: not one that is the down itself
+    (:func:`simlab.rules.down_events`: zones-3d6's ``out``), whose column only repeated
+    the down rate. The JSON and Parquet outputs keep every event."""
     from simlab.rules import down_events
 
     down = down_events(result.rules)

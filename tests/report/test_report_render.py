@@ -90,6 +90,32 @@ def test_both_pages_write_a_median_past_the_cap_as_not_reached(tmp_path: Path) -
         assert text.count(MEDIAN_NOTE) == 2, page  # above the contents, above the table
 
 
+def test_zones_3d6_pages_show_no_out_rate_that_repeats_the_down_rate(tmp_path: Path) -> None:
+    """zones-3d6's only event, ``out``, is the down itself: the report's combatant table
+    (HTML and Markdown) had an ``out rate [95%]`` column beside the down rate, the same
+    figure again, which the terminal had already left out. The pages leave it out too;
+    results.json keeps the out rate, and a system whose events are its own
+    (shattered-spirits' out and dead) keeps their columns."""
+    import json
+
+    from simlab.report.render import _combatant_rows
+
+    run = api.run_scenario(ROOT / "scenarios/zones-3d6/training-duel.yaml", n=300, seed=6)
+    written = render_report([run], tmp_path)
+    for page in ("report.md", "report.html"):
+        text = (tmp_path / page).read_text(encoding="utf-8")
+        assert "down rate = P(downed by the round cap) [95%]" in text, page
+        assert "out rate" not in text, page
+    header, rows = _combatant_rows(run.result)
+    assert all(len(row) == len(header) for row in rows), (header, rows)
+    saved = json.loads(written["results"].read_text(encoding="utf-8"))["scenarios"][0]
+    first = saved["combatants"][0]
+    assert first["events"]["out"]["rate"] == first["down_rate"]
+    header, rows = _combatant_rows(simlab.simulate(QUICKSTART, n=300, seed=6))
+    assert {"out rate [95%]", "dead rate [95%]"} <= set(header)
+    assert all(len(row) == len(header) for row in rows)
+
+
 def test_html_check_catches_external_references() -> None:
     bad = [
         '<img src="https://example.org/a.png">',
