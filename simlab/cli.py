@@ -227,32 +227,37 @@ def main() -> None:
     click.get_current_context().with_resource(compiling.listening(_compile_notice()))
 
 
-#: What the command line says on standard error when a run starts compiling kernels.
-COMPILE_NOTICE = "compiling the kernels (a first run: 10–30 s; later runs load them from the cache)"
+def _compile_notice() -> Callable[[str], None] | None:
+    """How a command tells that its run is compiling a rule system's kernels (numba is
+    silent for the 10–30 s of a first run). With standard output a terminal, on it: its
+    progress bar says so (``terminal.say_compiling``), where it said that it *may* be
+    compiling on every run, and a command with no bar (``simlab tune``) prints a line.
+    Piped or sent to a file (``simlab run X > out.txt``), a line on standard error, when
+    that is a terminal; not into a log or a test's captured output. The Python API's own
+    notice (on the ``simlab`` logger) never shows in a command: this listener, the outer
+    one, wins."""
+    if sys.stdout.isatty():
+        return _say_compiling_on_the_terminal
+    if sys.stderr.isatty():
+        return _say_compiling_on_stderr
+    return None
 
 
-def _compile_notice() -> Callable[[], None] | None:
-    """How a command tells that its run is compiling kernels (numba is silent for the
-    10–30 s of a first run): a line on standard error, when that is a terminal. So a
-    run piped or sent to a file (``simlab run X > out.txt``) says it too, not only the
-    progress bar of a run on a terminal, and ``simlab tune``, which has no bar. Not into
-    a log or a test's captured output; and the Python API's own notice (on the
-    ``simlab`` logger) never shows in a command: this listener, the outer one, wins.
-    With standard output a terminal too, the line goes through its console, which
-    prints it above a progress bar (written beside it, the bar's next frame erased it)."""
-    if not sys.stderr.isatty():
-        return None
-    return _say_compiling
-
-
-def _say_compiling() -> None:
-    """Print :data:`COMPILE_NOTICE` (see :func:`_compile_notice`)."""
-    if not sys.stdout.isatty():
-        click.echo(COMPILE_NOTICE, err=True)
-        return
+def _say_compiling_on_the_terminal(rules: str) -> None:
+    """Say in the progress bar (or a line) that the kernels of ``rules`` are compiling
+    (:func:`_compile_notice`; the terminal's module, pandas and rich are imported only
+    by a command that shows something)."""
     from simlab.report import terminal
 
-    terminal.console.print(COMPILE_NOTICE, markup=False, highlight=False)
+    terminal.say_compiling(rules)
+
+
+def _say_compiling_on_stderr(rules: str) -> None:
+    """Print on standard error that the kernels of ``rules`` are compiling
+    (:func:`_compile_notice`)."""
+    from simlab.engine.compiling import compile_notice
+
+    click.echo(compile_notice(rules), err=True)
 
 
 def entry(args: list[str] | None = None) -> None:

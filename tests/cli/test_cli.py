@@ -422,16 +422,64 @@ def test_atomic_write_leaves_old_file_when_interrupted(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == [target]
 
 
-def test_progress_bar_says_kernels_may_compile_until_the_first_block(monkeypatch) -> None:
+@pytest.fixture
+def on_a_terminal(monkeypatch) -> Console:
+    """Standard output a terminal (a fake one: the returned console records what it
+    draws), on a numba whose cache tells of a compile."""
+    from simlab.engine import jit
+
     screen = Console(file=io.StringIO(), force_terminal=True, width=200)
     monkeypatch.setattr(terminal, "console", screen)
-    monkeypatch.setattr(terminal.sys.stdout, "isatty", lambda: True)
-    with terminal.progress(10, "duel [a]") as advance:
-        before = screen.file.getvalue()
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setattr(jit, "LIGHT_CACHE_LOADS", True)
+    return screen
+
+
+def test_a_warm_progress_bar_says_starting_and_never_compiling(on_a_terminal) -> None:
+    from simlab import cli
+    from simlab.engine import compiling
+
+    with compiling.listening(cli._compile_notice()), terminal.progress(10, "duel [a]") as advance:
+        before = on_a_terminal.file.getvalue()
         advance(10)
-    frames = screen.file.getvalue()
-    assert "starting of duel [a] (a first run compiles the kernels" in before
+    frames = on_a_terminal.file.getvalue()
+    assert "starting of duel [a]" in before
     assert frames.rfind("simulating of duel [a]") > frames.rfind("starting of duel [a]")
+    assert "compil" not in frames
+
+
+def test_the_progress_bar_says_compiling_when_a_compile_begins(on_a_terminal) -> None:
+    """The bar names the rule system its run compiles (the run's own ``listening``
+    names it, as the API's runs do), once, and says nothing else of it: no line."""
+    from simlab import cli
+    from simlab.engine import compiling
+
+    with (
+        compiling.listening(cli._compile_notice()),
+        terminal.progress(10, "duel [a]") as advance,
+        compiling.listening(None, "shattered-spirits"),
+    ):
+        compiling.compile_starting()
+        said = on_a_terminal.file.getvalue()
+        compiling.compile_starting()
+        advance(10)
+    frames = on_a_terminal.file.getvalue()
+    assert "compiling the shattered-spirits kernels (a first run: 10–30 s)" in said
+    assert frames.rfind("simulating of duel [a]") > frames.rfind("compiling the")
+    assert "later runs load them" not in frames  # the bar says it: no line above it
+
+
+def test_a_command_on_a_terminal_with_no_bar_says_a_compile_in_a_line(on_a_terminal) -> None:
+    """``simlab tune`` shows no bar: the compile is said in a line on the terminal."""
+    from simlab import cli
+    from simlab.engine import compiling
+
+    with compiling.listening(cli._compile_notice(), "glitters-d20"):
+        compiling.compile_starting()
+    assert on_a_terminal.file.getvalue() == (
+        "compiling the glitters-d20 kernels (a first run: 10–30 s; "
+        "later runs load them from the cache)\n"
+    )
 
 
 _ENTRY = """
@@ -705,24 +753,34 @@ def test_a_command_says_a_compile_in_its_own_words_only(monkeypatch, caplog) -> 
             return True
 
     monkeypatch.setattr(sys, "stderr", Terminal())
-    listener = cli._compile_notice()
+    listener = cli._compile_notice()  # standard output piped, standard error a terminal
     assert listener is not None
-    listener()
-    assert sys.stderr.getvalue() == cli.COMPILE_NOTICE + "\n"
+    listener("shattered-spirits")
+    assert sys.stderr.getvalue() == (
+        "compiling the shattered-spirits kernels (a first run: 10–30 s; "
+        "later runs load them from the cache)\n"
+    )
 
 
-def test_a_compile_on_a_terminal_is_said_above_the_progress_bar(monkeypatch) -> None:
-    """With standard output a terminal too, the notice goes through its console (which
-    prints above a live bar), not beside the bar, whose next frame would erase it."""
-    from simlab import cli
+def test_a_run_on_a_terminal_says_in_its_bar_that_it_compiles(on_a_terminal, monkeypatch) -> None:
+    """Through the Python API's run, which names its rule system to the command's
+    listener; and a second rule system's first compile is said too (a report's)."""
+    from simlab import api, cli
+    from simlab.engine import compiling, runner
 
-    screen = Console(file=io.StringIO(), force_terminal=True, width=200)
-    monkeypatch.setattr(terminal, "console", screen)
-    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
-    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
-    listener = cli._compile_notice()
-    assert listener is not None
-    with terminal.progress(10) as advance:
-        listener()
-        advance(10)
-    assert cli.COMPILE_NOTICE in screen.file.getvalue()
+    play = runner.run_range
+
+    def compiles_first(*args, **kwargs):
+        compiling.compile_starting()
+        return play(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "run_range", compiles_first)
+    with compiling.listening(cli._compile_notice()):
+        with terminal.progress(2000, "ss-duel") as advance:
+            api.simulate(SS_DUEL, 2000, progress=advance)
+        first = on_a_terminal.file.getvalue()
+        with terminal.progress(2000, "zones") as advance:
+            api.simulate(ROOT / "scenarios/benchmarks/zones-3d6-duel.yaml", 2000,
+                         progress=advance)  # fmt: skip
+    assert "compiling the shattered-spirits kernels (a first run: 10–30 s)" in first
+    assert "compiling the zones-3d6 kernels" in on_a_terminal.file.getvalue()[len(first) :]
