@@ -726,6 +726,82 @@ def test_a_run_to_a_precision_says_what_it_simulated_before_its_tables(
     assert first == f"simulated {stop:,} encounters {how}"
 
 
+def _stop(scenario: Path, n: int, precision: float, **changes: int) -> int:
+    """Where a run of ``scenario`` (``changes`` made) to ``precision`` under the cap ``n``
+    stops, by the Python API."""
+    import simlab
+
+    scn = simlab.load(scenario)
+    if changes:
+        scn = scn.with_(changes)
+    return simlab.simulate(scn, n, precision=precision).encounters
+
+
+@pytest.mark.parametrize(
+    ("precision", "how"),
+    [(0.02, "(precision met; cap 20,000)"),
+     (0.001, "(cap reached before the precision was met)")],
+    ids=["met", "cap"],
+)  # fmt: skip
+def test_a_sweep_to_a_precision_says_what_it_simulated_before_its_tables(
+    precision: float, how: str
+) -> None:
+    """As a plain sweep says ``simulated N encounters of K points``: N the points'
+    stops added up, not the cap times the points."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    args = ["sweep", str(SS_DUEL), "--vary", "Defender.hp=20,30", "-n", "20000"]
+    done = CliRunner().invoke(main, [*args, "--precision", str(precision)], terminal_width=80)
+    assert done.exit_code == 0, done.output
+    stops = sum(_stop(SS_DUEL, 20000, precision, **{"Defender.hp": hp}) for hp in (20, 30))
+    said = " ".join(done.stdout.split("\n")[:2])  # the cap's line is broken at 80 columns
+    assert said.startswith(f"simulated {stops:,} encounters of 2 points {how}")
+
+
+def test_a_comparison_to_a_precision_says_what_it_simulated_before_its_tables() -> None:
+    """Both variants at the larger stop, as a plain comparison says its 2n."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    args = ["compare", str(SS_DUEL), "--set", "Defender.hp=20", "-n", "20000"]
+    done = CliRunner().invoke(main, [*args, "--precision", "0.02"])
+    assert done.exit_code == 0, done.output
+    stop = max(_stop(SS_DUEL, 20000, 0.02), _stop(SS_DUEL, 20000, 0.02, **{"Defender.hp": 20}))
+    assert done.stdout.splitlines()[0] == (
+        f"simulated {2 * stop:,} encounters of A and B (precision met; cap 20,000)"
+    )
+
+
+def test_a_report_says_what_each_run_to_a_precision_simulated(tmp_path: Path) -> None:
+    """``report --precision``; and a scenario's own ``precision:`` (whose cap a bar's
+    closing line gave), beside a plain scenario, in every command that runs scenarios
+    (``baseline update`` here: the quickest, no pictures)."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    stop = _stop(SS_DUEL, 20000, 0.02)
+    done = CliRunner().invoke(main, ["report", str(SS_DUEL), "-n", "20000", "--precision",
+                                     "0.02", "--out", str(tmp_path / "report")])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert done.stdout.splitlines()[0] == (
+        f"simulated {stop:,} encounters of {SS_DUEL.as_posix()} (precision met; cap 20,000)"
+    )
+    own = tmp_path / "own.yaml"
+    text = SS_DUEL.read_text().replace("scenario: ss-duel", "scenario: own-precision")
+    own.write_text(text + "precision: 0.02\n")
+    done = CliRunner().invoke(main, ["baseline", "update", str(SS_DUEL), str(own), "-n",
+                                     "20000", "--baseline", str(tmp_path / "b.json")])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert done.stdout.splitlines()[:2] == [
+        f"simulated 20,000 encounters of {SS_DUEL.as_posix()}",
+        f"simulated {stop:,} encounters of {own.as_posix()} (precision met; cap 20,000)",
+    ]
+
+
 def test_a_command_says_a_compile_in_its_own_words_only(monkeypatch, caplog) -> None:
     """A command's run that compiles says so on standard error when it is a terminal
     (a run piped to a file too), never through the Python API's logger; into a test's
