@@ -230,10 +230,11 @@ def simulate(
 def told_of_compiles(progress: runner.Progress | None, rules: str) -> AbstractContextManager[None]:
     """While inside, a first compile of kernels is said on the ``simlab`` logger once
     (:mod:`simlab.engine.compiling`), unless the caller shows a ``progress`` of its own
-    (or an outer run, the command line's, already listens). A warm run says nothing."""
+    (or an outer run, the command line's, already listens: the run names ``rules`` to
+    it). A warm run says nothing."""
     from simlab.engine import compiling
 
-    return compiling.listening(None if progress is not None else compiling.say_compiling(rules))
+    return compiling.listening(None if progress is not None else compiling.say_compiling, rules)
 
 
 def _name_trace(frame: pd.DataFrame, job: runner.Job) -> pd.DataFrame:

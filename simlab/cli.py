@@ -164,7 +164,7 @@ def _figures(precision_on: tuple[str, ...]) -> tuple[Any, ...]:
 
 def _progress(precision: float | None) -> Callable[..., Any]:
     """The progress bar factory; none when a run to a precision is not on a terminal (the
-    bar's closing "simulated N encounters" would give the cap, not the stop: ``run``
+    bar's closing "simulated N encounters" would give the cap, not the stop: the command
     says the stop itself, :func:`_say_simulated`)."""
     from simlab.report import terminal
 
@@ -181,15 +181,25 @@ def _say(line: str) -> None:
     terminal.console.print(line, markup=False, highlight=False)
 
 
-def _say_simulated(result: Any) -> None:
-    """Say what a run to a precision simulated, where a plain run's progress says it
-    (before the tables, when standard output is not a terminal): the stop, and whether
-    the precision was met or the cap reached."""
-    record = result.meta.get("precision")
-    if record is not None and not sys.stdout.isatty():
+def _say_simulated(encounters: int, what: str = "", precision: Any = None) -> None:
+    """Say what a run to a precision (its record; None: a plain run, whose progress said
+    it) simulated, in the words a plain run's progress says it in
+    (``terminal.simulated_line``), before the tables, when standard output is not a
+    terminal: the encounters run, of ``what``, and whether the precision was met or the
+    cap reached."""
+    if precision is not None and not sys.stdout.isatty():
         from simlab.report import terminal
 
-        terminal.say_unbroken(terminal.simulated_line(result.encounters, precision=record))
+        terminal.say_unbroken(terminal.simulated_line(encounters, what, precision))
+
+
+def _sweep_precision(sweep: Any) -> dict[str, Any] | None:
+    """A sweep run to a precision, as :func:`_say_simulated` says it: its cap (each
+    point's), met when every point met the precision; None for a plain sweep."""
+    found = [p.result.meta.get("precision") for p in sweep.points if p.result is not None]
+    if not found or None in found:
+        return None
+    return {"cap": sweep.encounters, "met": all(record["met"] for record in found)}
 
 
 def _precision_line(result: Any) -> None:
@@ -227,32 +237,37 @@ def main() -> None:
     click.get_current_context().with_resource(compiling.listening(_compile_notice()))
 
 
-#: What the command line says on standard error when a run starts compiling kernels.
-COMPILE_NOTICE = "compiling the kernels (a first run: 10–30 s; later runs load them from the cache)"
+def _compile_notice() -> Callable[[str], None] | None:
+    """How a command tells that its run is compiling a rule system's kernels (numba is
+    silent for the 10–30 s of a first run). With standard output a terminal, on it: its
+    progress bar says so (``terminal.say_compiling``), where it said that it *may* be
+    compiling on every run, and a command with no bar (``simlab tune``) prints a line.
+    Piped or sent to a file (``simlab run X > out.txt``), a line on standard error, when
+    that is a terminal; not into a log or a test's captured output. The Python API's own
+    notice (on the ``simlab`` logger) never shows in a command: this listener, the outer
+    one, wins."""
+    if sys.stdout.isatty():
+        return _say_compiling_on_the_terminal
+    if sys.stderr.isatty():
+        return _say_compiling_on_stderr
+    return None
 
 
-def _compile_notice() -> Callable[[], None] | None:
-    """How a command tells that its run is compiling kernels (numba is silent for the
-    10–30 s of a first run): a line on standard error, when that is a terminal. So a
-    run piped or sent to a file (``simlab run X > out.txt``) says it too, not only the
-    progress bar of a run on a terminal, and ``simlab tune``, which has no bar. Not into
-    a log or a test's captured output; and the Python API's own notice (on the
-    ``simlab`` logger) never shows in a command: this listener, the outer one, wins.
-    With standard output a terminal too, the line goes through its console, which
-    prints it above a progress bar (written beside it, the bar's next frame erased it)."""
-    if not sys.stderr.isatty():
-        return None
-    return _say_compiling
-
-
-def _say_compiling() -> None:
-    """Print :data:`COMPILE_NOTICE` (see :func:`_compile_notice`)."""
-    if not sys.stdout.isatty():
-        click.echo(COMPILE_NOTICE, err=True)
-        return
+def _say_compiling_on_the_terminal(rules: str) -> None:
+    """Say in the progress bar (or a line) that the kernels of ``rules`` are compiling
+    (:func:`_compile_notice`; the terminal's module, pandas and rich are imported only
+    by a command that shows something)."""
     from simlab.report import terminal
 
-    terminal.console.print(COMPILE_NOTICE, markup=False, highlight=False)
+    terminal.say_compiling(rules)
+
+
+def _say_compiling_on_stderr(rules: str) -> None:
+    """Print on standard error that the kernels of ``rules`` are compiling
+    (:func:`_compile_notice`)."""
+    from simlab.engine.compiling import compile_notice
+
+    click.echo(compile_notice(rules), err=True)
 
 
 def entry(args: list[str] | None = None) -> None:
@@ -560,7 +575,7 @@ def run(
                               progress=advance, client=client, check=check,
                               precision=precision,
                               precision_on=_figures(precision_on))  # fmt: skip
-    _say_simulated(result)
+    _say_simulated(result.encounters, precision=result.meta.get("precision"))
     api.note_idle_overrides(result, scn)
     terminal.print_result(result)
     _precision_line(result)
@@ -710,10 +725,20 @@ def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
         from simlab.tuning.overrides import parse_assignment
 
         overrides = [parse_assignment(s, set_option) for s in sets]
-    return api.run_scenarios(scenarios, encounters, seed, threads=threads,
-                             progress=_progress(precision), overrides=overrides,
-                             precision=precision, precision_on=_figures(precision_on),
+    from simlab.report import terminal
+
+    # Piped, each run is said from its result once all have run (a bar's closing line
+    # would give a run to a precision's cap, which may be its scenario's own ``precision:``)
+    shown = sys.stdout.isatty()
+    runs = api.run_scenarios(scenarios, encounters, seed, threads=threads,
+                             progress=terminal.progress if shown else None,
+                             overrides=overrides, precision=precision,
+                             precision_on=_figures(precision_on),
                              with_specs_only=with_specs_only)  # fmt: skip
+    for run in [] if shown else runs:
+        terminal.say_unbroken(terminal.simulated_line(
+            run.result.encounters, run.source or "", run.result.meta.get("precision")))  # fmt: skip
+    return runs
 
 
 @main.command()
@@ -1004,6 +1029,8 @@ def sweep(
         result = api.sweep(scn, variations, n, seed, threads=threads, exact=not no_exact,
                            progress=advance, precision=precision,
                            precision_on=_figures(precision_on))  # fmt: skip
+    simulated = sum(p.result.encounters for p in result.points if p.result is not None)
+    _say_simulated(simulated, counted(points, "point"), _sweep_precision(result))
     print_sweep(result)
     if out:
         written = api.write_sweep(result, out)
@@ -1047,6 +1074,7 @@ def compare(
         result = api.compare_variants(a, b, changes=changes, n=n, seed=seed, threads=threads,
                              progress=advance, precision=precision,
                              precision_on=_figures(precision_on))  # fmt: skip
+    _say_simulated(2 * result.a.encounters, "A and B", result.precision)
     print_compare(result)
     _note_unused_settings(first, second, given={"seed": seed, "encounters": encounters})
     if result.precision is not None:

@@ -4,15 +4,15 @@ The first run of a rule system (after installing or upgrading simlab, or with a 
 ``NUMBA_CACHE_DIR``) compiles its kernels: 10–30 s on 2 cores, a traced run's some 7 s
 more. In a notebook that looks like a hang. Only numba's cache knows whether a kernel
 is about to be compiled: ``jit._KernelCache`` calls :func:`compile_starting` when a
-kernel is not in it. A run that wants to be told listens (:func:`listening`); the first
-compile inside calls its listener once, and a warm run, whose kernels all come from the
-cache, calls nothing.
+kernel is not in it. A run that wants to be told listens (:func:`listening`), naming its
+rule system; the first compile of each rule system inside calls the listener once, with
+that name, and a warm run, whose kernels all come from the cache, calls nothing.
 
 Who listens: the Python API, when its caller passed no ``progress`` of its own, logs
 one line through the ``simlab`` logger (:func:`say_compiling`), which prints it on
 standard error unless the program has set up logging of its own; the command line
-prints its own line (``cli._compile_notice``). This module imports nothing heavy: the
-command line's start-up imports it.
+says it in its own way (``cli._compile_notice``: on a terminal, its progress bar).
+This module imports nothing heavy: the command line's start-up imports it.
 """
 
 from __future__ import annotations
@@ -21,8 +21,11 @@ import logging
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 
-Listener = Callable[[], None]
+#: A listener is called with the name of the rule system whose kernels compile ("" when
+#: no run inside named one).
+Listener = Callable[[str], None]
 
 #: The logger :func:`say_compiling` logs through, at INFO. Silence it with
 #: ``logging.getLogger("simlab").setLevel(logging.WARNING)``.
@@ -50,48 +53,84 @@ if logger.level == logging.NOTSET:  # INFO shows, where the root logger's WARNIN
 if not any(isinstance(h, _ToStderr) for h in logger.handlers):
     logger.addHandler(_ToStderr())
 
-_LISTENERS: list[Listener | None] = []
+
+@dataclass
+class _Listening:
+    """The outer :func:`listening`: its listener, the rule systems of the runs inside it
+    (innermost last) and those whose compile it has told of."""
+
+    listener: Listener | None
+    runs: list[str] = field(default_factory=list)
+    told: set[str] = field(default_factory=set)
+
+
+_LISTENING: list[_Listening] = []
 
 
 @contextmanager
-def listening(listener: Listener | None) -> Iterator[None]:
-    """Call ``listener`` once, when the first kernel is compiled inside the ``with``.
+def listening(listener: Listener | None, rules: str = "") -> Iterator[None]:
+    """Call ``listener`` once for each rule system whose kernels start compiling inside
+    the ``with``.
 
     Parameters
     ----------
     listener : callable or None
-        Called with no arguments, just before numba starts compiling (on whichever
-        thread compiles); None: say nothing (a caller showing its own progress).
+        Called with the rule system's name, just before numba starts compiling its first
+        kernel (on whichever thread compiles); None: say nothing (a caller showing its
+        own progress).
+    rules : str, optional
+        The rule system run inside. A ``listening`` inside another names the rule system
+        of its own run (each of a report's scenarios) and changes nothing else.
 
     Notes
     -----
-    An outer ``listening`` wins: inside one, another changes nothing, so a command or a
-    sweep that runs many simulations tells of a compile once, in its own words.
+    An outer ``listening`` wins: inside one, another's listener is not called, so a
+    command or a sweep that runs many simulations tells of a rule system's compile once,
+    in its own words.
     """
-    if _LISTENERS:
-        yield
+    if _LISTENING:
+        _LISTENING[0].runs.append(rules)
+        try:
+            yield
+        finally:
+            _LISTENING[0].runs.pop()
         return
-    _LISTENERS.append(listener)
+    _LISTENING.append(_Listening(listener, [rules]))
     try:
         yield
     finally:
-        _LISTENERS.clear()
+        _LISTENING.clear()
 
 
 def compile_starting() -> None:
-    """Tell the listener, if any, that a kernel is about to be compiled: the first
-    time only (numba compiles under one lock, so calls never overlap)."""
-    if _LISTENERS and _LISTENERS[0] is not None:
-        listener, _LISTENERS[0] = _LISTENERS[0], None
-        listener()
+    """Tell the listener, if any, that a kernel is about to be compiled: the first time
+    for each rule system (numba compiles under one lock, so calls never overlap)."""
+    if not _LISTENING or (listener := _LISTENING[0].listener) is None:
+        return
+    now = _LISTENING[0]
+    rules = next((name for name in reversed(now.runs) if name), "")
+    if rules not in now.told:
+        now.told.add(rules)
+        listener(rules)
 
 
-def say_compiling(rules: str) -> Listener:
+def say_compiling(rules: str) -> None:
     """The Python API's listener: log that the kernels of ``rules`` are being compiled."""
-    return lambda: logger.info(compiling_message(rules))
+    logger.info(compiling_message(rules))
 
 
 def compiling_message(rules: str) -> str:
     """The line that says the kernels of the rule system ``rules`` are being compiled."""
-    return (f"simlab: compiling the {rules} kernels (a first run: 10–30 s; "
+    return f"simlab: {compile_notice(rules)}"
+
+
+def compile_notice(rules: str) -> str:
+    """``compiling the RULES kernels (a first run: 10–30 s; later runs load them from the
+    cache)``, the words of :func:`compiling_message` and of the command line's line."""
+    return (f"compiling {kernels_of(rules)} (a first run: 10–30 s; "
             "later runs load them from the cache)")  # fmt: skip
+
+
+def kernels_of(rules: str) -> str:
+    """``the RULES kernels``; ``the kernels`` when ``rules`` is empty (not named)."""
+    return f"the {rules} kernels" if rules else "the kernels"

@@ -26,6 +26,7 @@ from rich.text import Text
 
 from simlab.analysis.result import Result
 from simlab.analysis.stats import normal_quantile
+from simlab.engine.compiling import compile_notice, kernels_of
 from simlab.report.width import (
     NARROWEST,
     broken_at_spaces,
@@ -90,27 +91,64 @@ def say_items(parts: list[str], bold: str = "") -> None:
     console.print(text, soft_wrap=True)
 
 
+#: While a progress bar shows, the function that makes it say that a rule system's
+#: kernels are compiling (:func:`say_compiling`).
+_LIVE_BAR: list[Callable[[str], None]] = []
+
+
 @contextmanager
 def progress(total: int, what: str = "") -> Iterator[Callable[[int], None]]:
     """A progress bar over ``total`` encounters (of ``what``, when named); yields the
     function that advances it.
 
-    Until the first block is done the bar says that the kernels may be compiling: the
-    first run of a rule system after installing simlab compiles them, which takes 10–30 s
-    on 2 cores and would otherwise look like a hang.
+    Until the first block is done the bar says ``starting``, and ``compiling the RULES
+    kernels (a first run: 10–30 s)`` from when the run starts compiling them
+    (:func:`say_compiling`, which the command line's compile listener calls): the first
+    run of a rule system after installing simlab compiles them, which would otherwise
+    look like a hang. A warm run, which compiles nothing, never says it. Where numba
+    has no hook that tells of a compile (``jit.LIGHT_CACHE_LOADS`` false), ``starting``
+    says that a first run compiles.
     """
     of = f" of {what}" if what else ""
     if not sys.stdout.isatty():
         yield lambda _done: None
         say_unbroken(simulated_line(total, what))
         return
-    starting = f"starting{of} (a first run compiles the kernels: 10–30 s)"
     simulating = f"simulating{of}"
     count = TextColumn("{task.completed:,}/{task.total:,}")
     columns = (TextColumn("{task.description}"), BarColumn(), count, TimeRemainingColumn())
     with Progress(*columns, console=console, transient=True) as bar:
-        task = bar.add_task(escape(starting), total=total)
-        yield lambda done: bar.update(task, advance=done, description=escape(simulating))
+        task = bar.add_task(escape(_starting(of)), total=total)
+
+        def compiling(rules: str) -> None:
+            said = f"compiling {kernels_of(rules)} (a first run: 10–30 s)"
+            bar.update(task, description=escape(said), refresh=True)
+
+        _LIVE_BAR.append(compiling)
+        try:
+            yield lambda done: bar.update(task, advance=done, description=escape(simulating))
+        finally:
+            _LIVE_BAR.remove(compiling)
+
+
+def _starting(of: str) -> str:
+    """What a progress bar says before its first block: ``starting``; without numba's
+    hook that tells of a compile, that a first run compiles the kernels too."""
+    from simlab.engine import jit
+
+    if jit.LIGHT_CACHE_LOADS:
+        return f"starting{of}"
+    return f"starting{of} (a first run compiles the kernels: 10–30 s)"
+
+
+def say_compiling(rules: str) -> None:
+    """Say on the terminal that the kernels of the rule system ``rules`` are compiling:
+    in the progress bar that shows; with none (``simlab tune``), a line
+    (:func:`~simlab.engine.compiling.compile_notice`)."""
+    if _LIVE_BAR:
+        _LIVE_BAR[-1](rules)
+        return
+    console.print(compile_notice(rules), markup=False, highlight=False)
 
 
 def simulated_line(encounters: int, what: str = "", precision: Any = None) -> str:

@@ -422,16 +422,64 @@ def test_atomic_write_leaves_old_file_when_interrupted(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == [target]
 
 
-def test_progress_bar_says_kernels_may_compile_until_the_first_block(monkeypatch) -> None:
+@pytest.fixture
+def on_a_terminal(monkeypatch) -> Console:
+    """Standard output a terminal (a fake one: the returned console records what it
+    draws), on a numba whose cache tells of a compile."""
+    from simlab.engine import jit
+
     screen = Console(file=io.StringIO(), force_terminal=True, width=200)
     monkeypatch.setattr(terminal, "console", screen)
-    monkeypatch.setattr(terminal.sys.stdout, "isatty", lambda: True)
-    with terminal.progress(10, "duel [a]") as advance:
-        before = screen.file.getvalue()
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setattr(jit, "LIGHT_CACHE_LOADS", True)
+    return screen
+
+
+def test_a_warm_progress_bar_says_starting_and_never_compiling(on_a_terminal) -> None:
+    from simlab import cli
+    from simlab.engine import compiling
+
+    with compiling.listening(cli._compile_notice()), terminal.progress(10, "duel [a]") as advance:
+        before = on_a_terminal.file.getvalue()
         advance(10)
-    frames = screen.file.getvalue()
-    assert "starting of duel [a] (a first run compiles the kernels" in before
+    frames = on_a_terminal.file.getvalue()
+    assert "starting of duel [a]" in before
     assert frames.rfind("simulating of duel [a]") > frames.rfind("starting of duel [a]")
+    assert "compil" not in frames
+
+
+def test_the_progress_bar_says_compiling_when_a_compile_begins(on_a_terminal) -> None:
+    """The bar names the rule system its run compiles (the run's own ``listening``
+    names it, as the API's runs do), once, and says nothing else of it: no line."""
+    from simlab import cli
+    from simlab.engine import compiling
+
+    with (
+        compiling.listening(cli._compile_notice()),
+        terminal.progress(10, "duel [a]") as advance,
+        compiling.listening(None, "shattered-spirits"),
+    ):
+        compiling.compile_starting()
+        said = on_a_terminal.file.getvalue()
+        compiling.compile_starting()
+        advance(10)
+    frames = on_a_terminal.file.getvalue()
+    assert "compiling the shattered-spirits kernels (a first run: 10–30 s)" in said
+    assert frames.rfind("simulating of duel [a]") > frames.rfind("compiling the")
+    assert "later runs load them" not in frames  # the bar says it: no line above it
+
+
+def test_a_command_on_a_terminal_with_no_bar_says_a_compile_in_a_line(on_a_terminal) -> None:
+    """``simlab tune`` shows no bar: the compile is said in a line on the terminal."""
+    from simlab import cli
+    from simlab.engine import compiling
+
+    with compiling.listening(cli._compile_notice(), "glitters-d20"):
+        compiling.compile_starting()
+    assert on_a_terminal.file.getvalue() == (
+        "compiling the glitters-d20 kernels (a first run: 10–30 s; "
+        "later runs load them from the cache)\n"
+    )
 
 
 _ENTRY = """
@@ -678,6 +726,82 @@ def test_a_run_to_a_precision_says_what_it_simulated_before_its_tables(
     assert first == f"simulated {stop:,} encounters {how}"
 
 
+def _stop(scenario: Path, n: int, precision: float, **changes: int) -> int:
+    """Where a run of ``scenario`` (``changes`` made) to ``precision`` under the cap ``n``
+    stops, by the Python API."""
+    import simlab
+
+    scn = simlab.load(scenario)
+    if changes:
+        scn = scn.with_(changes)
+    return simlab.simulate(scn, n, precision=precision).encounters
+
+
+@pytest.mark.parametrize(
+    ("precision", "how"),
+    [(0.02, "(precision met; cap 20,000)"),
+     (0.001, "(cap reached before the precision was met)")],
+    ids=["met", "cap"],
+)  # fmt: skip
+def test_a_sweep_to_a_precision_says_what_it_simulated_before_its_tables(
+    precision: float, how: str
+) -> None:
+    """As a plain sweep says ``simulated N encounters of K points``: N the points'
+    stops added up, not the cap times the points."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    args = ["sweep", str(SS_DUEL), "--vary", "Defender.hp=20,30", "-n", "20000"]
+    done = CliRunner().invoke(main, [*args, "--precision", str(precision)], terminal_width=80)
+    assert done.exit_code == 0, done.output
+    stops = sum(_stop(SS_DUEL, 20000, precision, **{"Defender.hp": hp}) for hp in (20, 30))
+    said = " ".join(done.stdout.split("\n")[:2])  # the cap's line is broken at 80 columns
+    assert said.startswith(f"simulated {stops:,} encounters of 2 points {how}")
+
+
+def test_a_comparison_to_a_precision_says_what_it_simulated_before_its_tables() -> None:
+    """Both variants at the larger stop, as a plain comparison says its 2n."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    args = ["compare", str(SS_DUEL), "--set", "Defender.hp=20", "-n", "20000"]
+    done = CliRunner().invoke(main, [*args, "--precision", "0.02"])
+    assert done.exit_code == 0, done.output
+    stop = max(_stop(SS_DUEL, 20000, 0.02), _stop(SS_DUEL, 20000, 0.02, **{"Defender.hp": 20}))
+    assert done.stdout.splitlines()[0] == (
+        f"simulated {2 * stop:,} encounters of A and B (precision met; cap 20,000)"
+    )
+
+
+def test_a_report_says_what_each_run_to_a_precision_simulated(tmp_path: Path) -> None:
+    """``report --precision``; and a scenario's own ``precision:`` (whose cap a bar's
+    closing line gave), beside a plain scenario, in every command that runs scenarios
+    (``baseline update`` here: the quickest, no pictures)."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    stop = _stop(SS_DUEL, 20000, 0.02)
+    done = CliRunner().invoke(main, ["report", str(SS_DUEL), "-n", "20000", "--precision",
+                                     "0.02", "--out", str(tmp_path / "report")])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert done.stdout.splitlines()[0] == (
+        f"simulated {stop:,} encounters of {SS_DUEL.as_posix()} (precision met; cap 20,000)"
+    )
+    own = tmp_path / "own.yaml"
+    text = SS_DUEL.read_text().replace("scenario: ss-duel", "scenario: own-precision")
+    own.write_text(text + "precision: 0.02\n")
+    done = CliRunner().invoke(main, ["baseline", "update", str(SS_DUEL), str(own), "-n",
+                                     "20000", "--baseline", str(tmp_path / "b.json")])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert done.stdout.splitlines()[:2] == [
+        f"simulated 20,000 encounters of {SS_DUEL.as_posix()}",
+        f"simulated {stop:,} encounters of {own.as_posix()} (precision met; cap 20,000)",
+    ]
+
+
 def test_a_command_says_a_compile_in_its_own_words_only(monkeypatch, caplog) -> None:
     """A command's run that compiles says so on standard error when it is a terminal
     (a run piped to a file too), never through the Python API's logger; into a test's
@@ -705,24 +829,34 @@ def test_a_command_says_a_compile_in_its_own_words_only(monkeypatch, caplog) -> 
             return True
 
     monkeypatch.setattr(sys, "stderr", Terminal())
-    listener = cli._compile_notice()
+    listener = cli._compile_notice()  # standard output piped, standard error a terminal
     assert listener is not None
-    listener()
-    assert sys.stderr.getvalue() == cli.COMPILE_NOTICE + "\n"
+    listener("shattered-spirits")
+    assert sys.stderr.getvalue() == (
+        "compiling the shattered-spirits kernels (a first run: 10–30 s; "
+        "later runs load them from the cache)\n"
+    )
 
 
-def test_a_compile_on_a_terminal_is_said_above_the_progress_bar(monkeypatch) -> None:
-    """With standard output a terminal too, the notice goes through its console (which
-    prints above a live bar), not beside the bar, whose next frame would erase it."""
-    from simlab import cli
+def test_a_run_on_a_terminal_says_in_its_bar_that_it_compiles(on_a_terminal, monkeypatch) -> None:
+    """Through the Python API's run, which names its rule system to the command's
+    listener; and a second rule system's first compile is said too (a report's)."""
+    from simlab import api, cli
+    from simlab.engine import compiling, runner
 
-    screen = Console(file=io.StringIO(), force_terminal=True, width=200)
-    monkeypatch.setattr(terminal, "console", screen)
-    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
-    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
-    listener = cli._compile_notice()
-    assert listener is not None
-    with terminal.progress(10) as advance:
-        listener()
-        advance(10)
-    assert cli.COMPILE_NOTICE in screen.file.getvalue()
+    play = runner.run_range
+
+    def compiles_first(*args, **kwargs):
+        compiling.compile_starting()
+        return play(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "run_range", compiles_first)
+    with compiling.listening(cli._compile_notice()):
+        with terminal.progress(2000, "ss-duel") as advance:
+            api.simulate(SS_DUEL, 2000, progress=advance)
+        first = on_a_terminal.file.getvalue()
+        with terminal.progress(2000, "zones") as advance:
+            api.simulate(ROOT / "scenarios/benchmarks/zones-3d6-duel.yaml", 2000,
+                         progress=advance)  # fmt: skip
+    assert "compiling the shattered-spirits kernels (a first run: 10–30 s)" in first
+    assert "compiling the zones-3d6 kernels" in on_a_terminal.file.getvalue()[len(first) :]

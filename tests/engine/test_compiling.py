@@ -31,7 +31,7 @@ import sys
 sys.path.insert(0, sys.argv[1])
 from simlab.engine import compiling
 import tiny_kernels
-with compiling.listening(compiling.say_compiling("tiny")):
+with compiling.listening(compiling.say_compiling, "tiny"):
     print("TWICE", tiny_kernels.twice(21), tiny_kernels.thrice(1))
 """
 
@@ -117,3 +117,16 @@ def test_the_notice_is_silenced_as_any_logger_is(caplog, compile_in_each_run, mo
     monkeypatch.setattr(compiling.logger, "level", logging.WARNING)
     simlab.simulate(DUEL, n=3000)
     assert said(caplog) == []
+
+
+def test_a_command_is_told_of_each_rule_systems_first_compile_by_name() -> None:
+    """The outer listener (a command's) hears the rule system each inner run names, once
+    each: a report over two rule systems' scenarios says both compiles, not the first."""
+    heard: list[str] = []
+    with compiling.listening(heard.append):
+        for rules in ("zones-3d6", "zones-3d6", "glitters-d20"):
+            with compiling.listening(compiling.say_compiling, rules):
+                compiling.compile_starting()
+                compiling.compile_starting()
+        compiling.compile_starting()  # outside any named run
+    assert heard == ["zones-3d6", "glitters-d20", ""]
