@@ -356,3 +356,22 @@ def test_report_md_names_the_scenarios_the_gate_did_not_compare(
     said = " ".join(drift.split())
     assert "Not compared: qs2 (shattered-spirits), with no baseline yet;" in said
     assert "quickstart (shattered-spirits), in the baseline but not run" in said
+
+
+def test_a_baseline_of_another_results_format_is_replaced_and_said_so(
+    baseline: Path, tmp_path: Path
+) -> None:
+    """A baseline an older simlab wrote (another ``format``) was refused by ``baseline
+    update`` as "not simlab's results", so it could not be replaced but by deleting it,
+    and the gate said only ``expected results format 1; got 0``."""
+    doc = json.loads(baseline.read_text())
+    old = tmp_path / "results.json"
+    old.write_text(json.dumps(doc | {"format": 0, "simlab_version": "0.0.9"}))
+    gate = simlab("report", "--from", baseline, "--out", tmp_path / "r", "--baseline", old)
+    assert gate.exit_code == 2
+    said = " ".join(gate.output.split())
+    assert "got format 0 (written by simlab 0.0.9), which this simlab does not read" in said
+    assert "simlab baseline update SCENARIO|DIR... --baseline FILE" in said
+    update = simlab("baseline", "update", QUICKSTART, "--baseline", old, "-n", 500)
+    assert update.exit_code == 0, update.output
+    assert json.loads(old.read_text())["format"] == doc["format"]
