@@ -631,7 +631,8 @@ def write_report(
         shown = os.fspath(baseline)
     written = _write_unit(out_dir, [r.result for r in runs], lambda folder: render_report(
         runs, folder, specs=specs, drift=drift, baseline=shown, title=title,
-        baseline_runs=before, progress=progress, processes=processes))  # fmt: skip
+        baseline_runs=before, progress=progress, processes=processes,
+        shown_out=os.fspath(out_dir)))  # fmt: skip
     return written, specs, drift
 
 

@@ -810,7 +810,17 @@ def report(
          f"PNG{'s' * (pngs != 1)} ({scenarios_run} "
          f"scenario{'s' * (scenarios_run != 1)})")  # fmt: skip
     if drift is not None and not drift.ok:
+        _say_drifted(drift, str(baseline), out)
         sys.exit(EXIT_CHECK_FAILED)
+
+
+def _say_drifted(drift: Any, baseline: str, out: str) -> None:
+    """The drift gate's verdict again at the end, where a CI log is read from, with what
+    to do when the change was meant (the first lines may be a screen or more above)."""
+    from simlab.report.render import baseline_hint, drift_verdict
+
+    _say(f"drift gate failed (exit code {EXIT_CHECK_FAILED}): {drift_verdict(drift, baseline)}")
+    _say(baseline_hint(out, baseline))
 
 
 def _say_overrides(runs: list[Any]) -> None:

@@ -561,6 +561,10 @@ class DriftReport:
         The baseline's scenarios the run left out, as :func:`label` names them (their
         notes are in ``notes`` too): a run of one scenario against a nightly baseline
         leaves out all the others.
+    no_baseline : list of str
+        The run's scenarios the baseline does not hold, as :func:`label` names them
+        (their notes are in ``notes`` too): new since the baseline, or renamed (then the
+        old name is in ``not_run``).
     pairs : dict of (str, str, str) to (str, str, str)
         The attack pairs compared, by the ``scenario``, ``rules`` and ``subject`` of
         their rows (``Kaito quick-jab → Brute``): their attacker, attack and defender,
@@ -573,6 +577,7 @@ class DriftReport:
     untested: list[Untested] = field(default_factory=list)
     not_run: list[str] = field(default_factory=list)
     pairs: dict[tuple[str, str, str], tuple[str, str, str]] = field(default_factory=dict)
+    no_baseline: list[str] = field(default_factory=list)
 
     @property
     def drifted(self) -> pd.DataFrame:
@@ -599,7 +604,8 @@ class DriftReport:
 
 def _finish(rows: list[dict[str, Any]], notes: list[str], alpha: float,
             untested: list[Untested], not_run: list[str],
-            pairs: dict[tuple[str, str, str], tuple[str, str, str]]) -> DriftReport:  # fmt: skip
+            pairs: dict[tuple[str, str, str], tuple[str, str, str]],
+            no_baseline: list[str]) -> DriftReport:  # fmt: skip
     table = pd.DataFrame({c: [r[c] for r in rows] for c in DRIFT_COLUMNS[:-3]})
     p = table.p_value.to_numpy(dtype=float)
     table["p_holm"] = stats.holm_adjust(p) if len(p) else p
@@ -609,7 +615,8 @@ def _finish(rows: list[dict[str, Any]], notes: list[str], alpha: float,
     table["significant"] = (table.p_holm < alpha) & ~unmoved_median
     table["drifted"] = table.significant & table.beyond_tolerance
     table = table.sort_values(["drifted", "p_holm"], ascending=[False, True], kind="stable")
-    return DriftReport(table.reset_index(drop=True), alpha, notes, untested, not_run, pairs)
+    return DriftReport(table.reset_index(drop=True), alpha, notes, untested, not_run, pairs,
+                       no_baseline)  # fmt: skip
 
 
 def compare_results(
@@ -639,9 +646,11 @@ def compare_results(
     notes: list[str] = []
     untested: list[Untested] = []
     pairs: dict[tuple[str, str, str], tuple[str, str, str]] = {}
+    no_baseline: list[str] = []
     for res in current:
         base = by_key.get(key(res))
         if base is None:
+            no_baseline.append(label(res))
             notes.append(f"{label(res)}: no baseline yet (not compared)")
             continue
         compared, said = _compared(res, base, (tolerances or {}).get(key(res)))
@@ -652,7 +661,7 @@ def compare_results(
     seen = {key(r) for r in current}
     not_run = [label(r) for k, r in by_key.items() if k not in seen]
     notes += [f"{name}: {NOT_RUN}" for name in not_run]
-    return _finish(rows, notes, alpha, untested, not_run, pairs)
+    return _finish(rows, notes, alpha, untested, not_run, pairs, no_baseline)
 
 
 def compare(current: Sequence[Any], baseline: Sequence[Any],

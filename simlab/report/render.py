@@ -1084,11 +1084,14 @@ _HTML = jinja2.Template(
  · compared with baseline {{ baseline }} (Holm-adjusted p &lt; {{ alpha }} and beyond
  tolerance){% endif %}</p>{% if overrides %}
 <p class="note">{{ overrides }}</p>{% endif %}
-{% if drift_lines %}<h2>Drift</h2><p class="note">Each scenario's "Compared with the
+{% if drift_lines %}<h2>Drift</h2><p class="bad">{{ drift_verdict }}</p>
+<p class="note">Each scenario's "Compared with the
 baseline" shows the drifted distributions and curves before (grey) and after (colour).</p>
 <ul>{% for line in drift_lines %}
 <li class="bad">{{ line }}</li>{% endfor %}</ul>
-{% elif baseline %}<p class="pass">No figure drifted from the baseline.</p>{% endif %}
+<p class="note">{{ baseline_hint }}</p>
+{% elif baseline %}<p class="pass">{{ drift_verdict }}</p>{% endif %}
+{% if not_compared %}<p class="note">{{ not_compared }}</p>{% endif %}
 {% if spec_failures %}<h2>Failed specs</h2><ul>{% for line in spec_failures %}
 <li class="bad">{{ line }}</li>{% endfor %}</ul>{% endif %}
 <h2>Contents</h2>
@@ -1210,6 +1213,44 @@ def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
+def drift_verdict(drift: DriftReport, baseline: str) -> str:
+    """The drift gate's verdict in one sentence, for the head of a report (a CI job's
+    summary): how many figures drifted of how many compared, from which baseline, and
+    by what rule (``14 of 480 figures drifted from the baseline …``)."""
+    compared = counted(len(drift.table), "figure")
+    drifted = len(drift.drifted)
+    if not drifted:
+        return f"No figure drifted from the baseline {baseline} ({compared} compared)."
+    return (f"{drifted} of {compared} drifted from the baseline {baseline} (Holm-adjusted "
+            f"p < {drift.alpha:g} and beyond the scenario's tolerance).")  # fmt: skip
+
+
+def not_compared(drift: DriftReport) -> str:
+    """The scenarios the drift gate did not compare, in one sentence ("" when it compared
+    every one): new since the baseline, and the baseline's that were not run; a scenario
+    renamed since the baseline is in both, and a run that leaves one out is not gated
+    on it."""
+    parts = []
+    if drift.no_baseline:
+        parts.append(f"{', '.join(drift.no_baseline)}, with no baseline yet")
+    if drift.not_run:
+        parts.append(f"{', '.join(drift.not_run)}, in the baseline but not run")
+    if not parts:
+        return ""
+    renamed = " (a scenario renamed since the baseline is in both)" if len(parts) == 2 else ""
+    return f"Not compared: {'; '.join(parts)}{renamed}."
+
+
+def baseline_hint(out_dir: str | os.PathLike[str], baseline: str) -> str:
+    """What to do when a drift is meant (a deliberate rules change): adopt the run just
+    written as the baseline, and commit it (``baseline update --from``)."""
+    from simlab.report.results import results_path
+
+    return (f"If the change is intended, make this run the baseline and commit it: "
+            f"simlab baseline update --from {os.fspath(out_dir)} --baseline "
+            f"{results_path(baseline)}")  # fmt: skip
+
+
 def drift_lines(drift: DriftReport | None) -> list[str]:
     """One line per drifted figure: ``scenario: figure subject: base → current (…)``."""
     if drift is None:
@@ -1261,20 +1302,31 @@ def spec_failures(specs: pd.DataFrame | None) -> list[str]:
             for s in specs[specs.verdict == "fail"].itertuples()]  # fmt: skip
 
 
+def _md_drift(drift: DriftReport, baseline: str,
+              out_dir: str | os.PathLike[str]) -> list[str]:  # fmt: skip
+    """report.md's Drift section, read at a glance in a CI job's summary: the verdict in
+    bold, the scenarios not compared, the drifted figures and what to do with a drift
+    that was meant."""
+    said = [f"**{'DRIFT' if not drift.ok else 'OK'}:** {md_text(drift_verdict(drift, baseline))}"]
+    if skipped := not_compared(drift):
+        said += ["", md_text(skipped)]
+    if not drift.ok:
+        said += ["", *(f"- **DRIFT** {md_text(line)}" for line in drift_lines(drift))]
+        hint, command = baseline_hint(out_dir, baseline).split(": ", 1)
+        said += ["", f"{md_text(hint)}: `{command}`"]
+    return said
+
+
 def _markdown(sections: list[Section], title: str, drift: DriftReport | None,
               specs: pd.DataFrame | None, baseline: str | None,
-              overrides: str = "") -> str:  # fmt: skip
+              overrides: str = "", out_dir: str | os.PathLike[str] = ".") -> str:  # fmt: skip
     out = [f"# {md_text(title)}", "",
            f"simlab {__version__} · {counted(len(sections), 'scenario')} · full report with inline "
            "plots: `report.html`"]  # fmt: skip
     if overrides:
         out += ["", md_text(overrides)]
-    if baseline is not None:
-        lines = drift_lines(drift)
-        out += ["", "## Drift", ""]
-        out += [f"- **DRIFT** {md_text(line)}" for line in lines] or [
-            f"No figure drifted from the baseline `{baseline}`."
-        ]
+    if baseline is not None and drift is not None:
+        out += ["", "## Drift", "", *_md_drift(drift, baseline, out_dir)]
     failures = spec_failures(specs)
     if failures:
         out += ["", "## Failed specs", "", *(f"- **FAIL** {md_text(line)}" for line in failures)]
@@ -1366,6 +1418,7 @@ def render_report(
     baseline_runs: Sequence[ScenarioRun] = (),
     progress: Callable[[int, int, str], None] | None = None,
     processes: int | None = 1,
+    shown_out: str | None = None,
 ) -> dict[str, Path]:
     """Write ``report.html``, ``report.md``, the PNGs and ``results.json`` into ``out_dir``.
 
@@ -1396,6 +1449,9 @@ def render_report(
         numba may use threads); others start only for a report with pictures enough
         to pay for their start-up (:mod:`simlab.report.drawing`). The files are the
         same bytes either way.
+    shown_out : str, optional
+        The report's folder as the user named it (``out_dir`` may be a temporary folder
+        renamed into place), in the command that adopts a drifted run as the baseline.
 
     Returns
     -------
@@ -1403,6 +1459,7 @@ def render_report(
         What was written: ``html``, ``markdown``, ``results`` and one entry per PNG.
     """
     out = Path(out_dir)
+    shown_out = os.fspath(out_dir) if shown_out is None else shown_out
     before = {key(r): r for r in baseline_runs}
     plans = [_plan(run, at, drift, before.get(key(run))) for at, run in enumerate(runs)]
     drawn = iter(_draw(plans, runs, processes, progress))
@@ -1420,12 +1477,16 @@ def render_report(
         baseline=baseline, overrides=overrides_note(runs),
         scenarios=counted(len(sections), "scenario"), counted=counted, show=_html_text,
         alpha=None if drift is None else f"{drift.alpha:g}", drift_lines=drift_lines(drift),
+        drift_verdict=drift_verdict(drift, baseline) if drift and baseline else "",
+        not_compared=not_compared(drift) if drift else "",
+        baseline_hint=baseline_hint(shown_out, baseline) if baseline else "",
         spec_failures=spec_failures(specs), table=_html_table, pictures=_html_pictures,
         SPEC_HEADER=SPEC_HEADER, TOC_HEADER=TOC_HEADER, toc_note=TOC_NOTE,
         time_to_down_note=TIME_TO_DOWN_NOTE,
         DRIFT_HEADER=DRIFT_HEADER, OUTCOME_HEADER=OUTCOME_HEADER,
     )  # fmt: skip
-    markdown = _markdown(sections, title, drift, specs, baseline, overrides_note(runs))
+    markdown = _markdown(sections, title, drift, specs, baseline, overrides_note(runs),
+                         shown_out)  # fmt: skip
     written["html"] = atomic_write(out / "report.html", _text_writer(html))
     written["markdown"] = atomic_write(out / "report.md", _text_writer(markdown))
     if write_results:

@@ -378,9 +378,16 @@ def _require_results(target: Path, name: str) -> None:
         doc = json.loads(data.decode("utf-8"))
     except ValueError:
         raise refuse("a file that is not JSON" if data.strip() else "an empty file") from None
-    if not (isinstance(doc, dict) and doc.get("format") == FORMAT
+    # Results of another format are simlab's too (an older simlab's baseline): a new
+    # baseline replaces them, which is how one moves to this version's format.
+    if not (isinstance(doc, dict) and _is_format_number(doc.get("format"))
             and isinstance(doc.get("scenarios"), list)):  # fmt: skip
         raise refuse(f"a JSON file that is not simlab's results (format {FORMAT})")
+
+
+def _is_format_number(value: Any) -> bool:
+    """Whether ``value`` is what a results file's ``format`` holds: a whole number."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 # -- reading -------------------------------------------------------------------------------
@@ -719,11 +726,24 @@ def _read_document(p: Path) -> tuple[dict[str, Any], str]:
     if not isinstance(doc, dict):
         raise InputError(f"{p}: expected a JSON object; got {_json_kind(doc)}")
     if doc.get("format") != FORMAT:
-        raise InputError(f"{p}: expected results format {FORMAT}; got {doc.get('format')!r}")
+        raise InputError(f"{p}: expected results format {FORMAT}; got {_format_said(doc)}")
     if "scenarios" in doc and not isinstance(doc["scenarios"], list):
         raise InputError(f"{p}: expected a list of scenarios; got "
                          f"{_json_kind(doc['scenarios'])}")  # fmt: skip
     return doc, text
+
+
+def _format_said(doc: dict[str, Any]) -> str:
+    """What a results document of another format is, and what to do: ``format 0
+    (written by simlab 0.0.9), which this simlab does not read; write it again from the
+    scenarios (simlab baseline update SCENARIO|DIR... --baseline FILE)``."""
+    if "format" not in doc:
+        return "no 'format' entry"
+    version = doc.get("simlab_version")
+    by = f" (written by simlab {version})" if isinstance(version, str) else ""
+    return (f"format {doc['format']!r}{by}, which this simlab does not read; write it "
+            "again from the scenarios (simlab baseline update SCENARIO|DIR... --baseline "
+            "FILE, or simlab report SCENARIO|DIR... --out DIR)")  # fmt: skip
 
 
 def _json_kind(value: Any) -> str:

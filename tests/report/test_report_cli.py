@@ -315,3 +315,63 @@ def test_the_drift_gate_breaks_a_subject_between_its_names_only(
     assert max(len(line) for line in drift.splitlines()) <= 80, drift
     named = [line for line in drift.splitlines() if "two-handed" in line or "greatsword" in line]
     assert all(GREATSWORD in line for line in named), drift
+
+
+def test_a_drift_says_its_verdict_and_what_to_do_at_the_end_and_in_report_md(
+    baseline: Path, tmp_path: Path
+) -> None:
+    """A CI log is read from its end and report.md is the job's summary: both say how
+    many figures drifted of how many, from which baseline, and the command that adopts
+    a deliberate change (the verdict was only a screen or more above, the summary's
+    Drift section a bare list, neither said what to do)."""
+    changed = tmp_path / "quickstart.yaml"
+    changed.write_text(QUICKSTART.read_text().replace(ROW_7, ROW_7_RAISED))
+    out = tmp_path / "r"
+    done = simlab("report", changed, "-n", 4000, "--seed", 8, "--out", out, "--baseline", baseline)
+    assert done.exit_code == 1, done.output
+    end = " ".join(done.stdout.split()[-60:])
+    assert "drift gate failed (exit code 1):" in end
+    assert f"drifted from the baseline {baseline}" in end
+    adopt = f"simlab baseline update --from {out} --baseline {baseline}"
+    assert end.endswith(adopt)
+    drift = (out / "report.md").read_text().split("## Drift")[1].split("\n## ")[0]
+    assert drift.lstrip().startswith("**DRIFT:** ")
+    assert "figures drifted from the baseline" in drift.splitlines()[2]
+    assert f"`{adopt}`" in drift
+
+
+def test_report_md_names_the_scenarios_the_gate_did_not_compare(
+    baseline: Path, tmp_path: Path
+) -> None:
+    """A scenario renamed since the baseline escapes the gate: the run's new name has no
+    baseline and the old one is not run. The terminal noted both; the job summary
+    (report.md) said only "No figure drifted"."""
+    renamed = tmp_path / "quickstart.yaml"
+    renamed.write_text(QUICKSTART.read_text().replace("scenario: quickstart", "scenario: qs2"))
+    out = tmp_path / "r"
+    done = simlab("report", renamed, "-n", 500, "--out", out, "--baseline", baseline)
+    assert done.exit_code == 0, done.output
+    drift = (out / "report.md").read_text().split("## Drift")[1].split("\n## ")[0]
+    assert "**OK:** No figure drifted" in drift
+    said = " ".join(drift.split())
+    assert "Not compared: qs2 (shattered-spirits), with no baseline yet;" in said
+    assert "quickstart (shattered-spirits), in the baseline but not run" in said
+
+
+def test_a_baseline_of_another_results_format_is_replaced_and_said_so(
+    baseline: Path, tmp_path: Path
+) -> None:
+    """A baseline an older simlab wrote (another ``format``) was refused by ``baseline
+    update`` as "not simlab's results", so it could not be replaced but by deleting it,
+    and the gate said only ``expected results format 1; got 0``."""
+    doc = json.loads(baseline.read_text())
+    old = tmp_path / "results.json"
+    old.write_text(json.dumps(doc | {"format": 0, "simlab_version": "0.0.9"}))
+    gate = simlab("report", "--from", baseline, "--out", tmp_path / "r", "--baseline", old)
+    assert gate.exit_code == 2
+    said = " ".join(gate.output.split())
+    assert "got format 0 (written by simlab 0.0.9), which this simlab does not read" in said
+    assert "simlab baseline update SCENARIO|DIR... --baseline FILE" in said
+    update = simlab("baseline", "update", QUICKSTART, "--baseline", old, "-n", 500)
+    assert update.exit_code == 0, update.output
+    assert json.loads(old.read_text())["format"] == doc["format"]

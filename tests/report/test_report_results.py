@@ -98,7 +98,8 @@ def test_tallies_it_does_not_know_by_name_are_kept(tmp_path: Path) -> None:
      ("scenario: quickstart\nrules: shattered-spirits\n",  # a scenario given for results
       r"got a file that is not JSON \(line 1, column 1: expecting value\); simlab report"),
      ("\udcff", "got a file that is not text"),
-     ('{"format": 2, "scenarios": []}', "expected results format 1; got 2"),
+     ('{"format": 2, "scenarios": []}', "expected results format 1; got format 2, which"),
+     ('{"scenarios": []}', "expected results format 1; got no 'format' entry$"),
      ('{"format": 1, "scenarios": [{"scenario": "x"}]}', "expected a complete results.json"),
      ('{"format": 1}', "expected a complete results.json; got no 'scenarios' entry$"),
      # a mapping was read as 0 scenarios, a baseline with nothing to compare
