@@ -9,7 +9,7 @@ import dataclasses
 import numbers
 import os
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -489,11 +489,14 @@ def run_scenarios(
     precision: float | None = None,
     precision_on: Sequence[Any] = (),
     with_specs_only: bool = False,
+    on_run: Any = None,
 ) -> list[ScenarioRun]:
     """Load every scenario named (files or folders) first, then simulate each.
 
     ``progress``, when given, is a context manager factory ``progress(total, what)``
-    yielding the per-block callback (as :func:`simlab.report.terminal.progress`).
+    yielding the per-block callback (as :func:`simlab.report.terminal.progress`);
+    ``on_run``, when given, is called with each :class:`ScenarioRun` as soon as it has
+    run (the command line, piped, says what each simulated as it goes).
     ``overrides`` (as for :func:`override`) are applied to every scenario;
     ``precision`` and ``precision_on`` run each to a precision (see :func:`simulate`).
     With ``with_specs_only``, only the scenarios that have ``expect:`` entries are
@@ -507,20 +510,19 @@ def run_scenarios(
         the later file's ``scenario:``, :func:`simlab.scenario.load.id_clash`).
     """
     function_argument(progress, "progress")
+    function_argument(on_run, "on_run")
     loaded = _load_every(scenario_paths(items), overrides)
     if with_specs_only:
         loaded = [(path, scn) for path, scn in loaded if scn.expect]
     runs = []
     for path, scn in loaded:
         total = scn.encounters if n is None else n
-        if progress is None:
-            runs.append(run_scenario(scn, n, seed, threads=threads, source=path.as_posix(),
-                                     precision=precision, precision_on=precision_on))  # fmt: skip
-            continue
-        with progress(total, path.as_posix()) as advance:
+        with progress(total, path.as_posix()) if progress else nullcontext() as advance:
             runs.append(run_scenario(scn, n, seed, threads=threads, progress=advance,
                                      source=path.as_posix(), precision=precision,
                                      precision_on=precision_on))  # fmt: skip
+        if on_run is not None:
+            on_run(runs[-1])
     return runs
 
 

@@ -727,18 +727,24 @@ def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
         overrides = [parse_assignment(s, set_option) for s in sets]
     from simlab.report import terminal
 
-    # Piped, each run is said from its result once all have run (a bar's closing line
+    # Piped, each run is said from its result as soon as it has run (a bar's closing line
     # would give a run to a precision's cap, which may be its scenario's own ``precision:``)
     shown = sys.stdout.isatty()
-    runs = api.run_scenarios(scenarios, encounters, seed, threads=threads,
+    return api.run_scenarios(scenarios, encounters, seed, threads=threads,
                              progress=terminal.progress if shown else None,
                              overrides=overrides, precision=precision,
                              precision_on=_figures(precision_on),
-                             with_specs_only=with_specs_only)  # fmt: skip
-    for run in [] if shown else runs:
-        terminal.say_unbroken(terminal.simulated_line(
-            run.result.encounters, run.source or "", run.result.meta.get("precision")))  # fmt: skip
-    return runs
+                             with_specs_only=with_specs_only,
+                             on_run=None if shown else _say_run)  # fmt: skip
+
+
+def _say_run(run: Any) -> None:
+    """Say what one scenario's run simulated (``terminal.simulated_line``): its stop,
+    and how a run to a precision stopped."""
+    from simlab.report import terminal
+
+    terminal.say_unbroken(terminal.simulated_line(
+        run.result.encounters, run.source or "", run.result.meta.get("precision")))  # fmt: skip
 
 
 @main.command()

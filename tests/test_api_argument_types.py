@@ -4,6 +4,7 @@ never a TypeError or AttributeError from deep inside, nor a wrong file."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -415,6 +416,29 @@ def test_a_progress_that_is_not_a_function_is_refused_first(
         with pytest.raises(InputError, match=words):
             call()
     assert not (tmp_path / "report").exists()
+
+
+def test_run_scenarios_tells_of_each_run_as_soon_as_it_has_run() -> None:
+    """``on_run`` hears of each scenario's run before the next one starts (the command
+    line, piped, says what each simulated as it goes, where it said them all at the end);
+    one that is not a function is refused before anything runs."""
+    heard: list[str] = []
+
+    @contextlib.contextmanager
+    def progress(total: int, what: str) -> Any:
+        heard.append(f"start {Path(what).name}")
+        yield lambda _done: None
+
+    runs = simlab.run_scenarios(
+        [QUICKSTART, DUEL],
+        n=N,
+        progress=progress,
+        on_run=lambda run: heard.append(f"ran {run.scenario}"),
+    )
+    assert heard == ["start quickstart.yaml", "ran quickstart", "start ss-duel.yaml", "ran ss-duel"]
+    assert [run.scenario for run in runs] == ["quickstart", "ss-duel"]
+    with pytest.raises(InputError, match=_words("expected a function for on_run; got 5")):
+        simlab.run_scenarios(QUICKSTART, n=N, on_run=5)
 
 
 @pytest.mark.parametrize(("client", "got"), [(5, "5"), ("localhost:8786", "'localhost:8786'")])
