@@ -88,6 +88,16 @@ def within(successes: int, attempts: int, p: float, k_sigma: float = K_SIGMA) ->
     return bool(abs(successes / attempts - p) <= k_sigma * sigma)
 
 
+def assert_same_tallies(a: Any, b: Any, encounters: int) -> None:
+    """Two runs' tallies equal array by array (the array named on a mismatch), the first
+    of ``encounters`` encounters that made attacks: two runs that played nothing would
+    be equal too."""
+    played = int(np.sum(a.winner))  # each encounter won by a side or drawn
+    assert played == encounters and int(np.sum(a.attempts)) > 0, (played, encounters)
+    for name, x, y in zip(a._fields, a, b, strict=True):
+        assert np.array_equal(x, y), name
+
+
 # ---------------------------------------------------------------------------------------
 # Traces and the combatants they name
 # ---------------------------------------------------------------------------------------
