@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import re
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 from scipy import stats as sps
 
 import simlab
+import simlab.exact.shattered_spirits as ss_exact
 from simlab.cli import main
 from simlab.errors import InputError
 from simlab.exact.engine import exact
@@ -292,7 +295,13 @@ def test_tune_json_and_the_repr_say_what_the_terminal_says(tmp_path: Path) -> No
     0.9402]``."""
     duel = simlab.load(SS_DUEL)
     exact = simlab.tune(duel, "Defender.hp=5:60", "down_by_round:Defender@5=0.5")
-    assert "gives 0.5023 (exact);" in repr(exact), repr(exact)
+    # P(down by round 5) = P(five strikes deal at least its hp), by convolution; the hp
+    # that brings it nearest 0.5 is the one tune finds
+    strike = ss_exact.attack_outcome(duel, 0, "strike", 1).damage_pmf
+    five = functools.reduce(np.convolve, [strike] * 5)
+    by_round_5 = {hp: float(five[hp:].sum()) for hp in range(5, 61)}
+    assert exact.value == min(by_round_5, key=lambda hp: abs(by_round_5[hp] - 0.5))
+    assert f"gives {by_round_5[exact.value]:.4f} (exact);" in repr(exact), repr(exact)
     simulated = simlab.tune(duel, "Defender.hp=5:60", "down_by_round:Defender@5=0.5",
                             exact=False, n=2000)  # fmt: skip
     best = simulated.best
