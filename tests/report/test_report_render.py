@@ -286,13 +286,16 @@ def test_markdown_report_shows_names_as_typed(tmp_path: Path) -> None:
                  "_Bo_ `tick`", "&lt;script&gt;x&lt;/script&gt;", "great_axe"):  # fmt: skip
         assert name in page
     assert "<em>" not in page and "<code>tick" not in page and "<b>" not in page
-    for table in re.findall(r"<table>.*?</table>", page, flags=re.S):
+    tables = re.findall(r"<table>.*?</table>", page, flags=re.S)
+    assert len(tables) >= 3, page  # attacks, combatants, time-to-down at least
+    for table in tables:
         widths = {
             row.count("<td>") + row.count("<th>")
             for row in re.findall(r"<tr>.*?</tr>", table, re.S)
         }
         assert len(widths) == 1  # every row as wide as the header: no cell split
     links = re.findall(r'<a href="(png/[^"]+)">', page)
+    assert links, page
     assert sorted(links) == sorted(f"png/{p.name}" for p in (tmp_path / "out/png").glob("*.png"))
 
 
