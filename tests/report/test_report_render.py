@@ -107,12 +107,15 @@ def test_zones_3d6_pages_show_no_out_rate_that_repeats_the_down_rate(tmp_path: P
         assert "down rate = P(downed by the round cap) [95%]" in text, page
         assert "out rate" not in text, page
     header, rows = _combatant_rows(run.result)
+    assert len(rows) == len(run.result.layout.combatants), rows  # a row for each
     assert all(len(row) == len(header) for row in rows), (header, rows)
     saved = json.loads(written["results"].read_text(encoding="utf-8"))["scenarios"][0]
     first = saved["combatants"][0]
     assert first["events"]["out"]["rate"] == first["down_rate"]
-    header, rows = _combatant_rows(simlab.simulate(QUICKSTART, n=300, seed=6))
+    quickstart = simlab.simulate(QUICKSTART, n=300, seed=6)
+    header, rows = _combatant_rows(quickstart)
     assert {"out rate [95%]", "dead rate [95%]"} <= set(header)
+    assert len(rows) == len(quickstart.layout.combatants), rows
     assert all(len(row) == len(header) for row in rows)
 
 
