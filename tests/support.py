@@ -76,6 +76,7 @@ def _rest_p(observed: np.ndarray, expected_prob: np.ndarray) -> float:
     seen = total - round(float(observed[top]))
     if rest <= 0:
         return 1.0 if seen == 0 else 0.0
+    assert total > 0, "nothing observed: a pmf of several outcomes cannot be compared"
     return float(stats.binomtest(seen, total, min(rest, 1.0)).pvalue)
 
 

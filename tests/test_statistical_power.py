@@ -65,9 +65,11 @@ def test_the_chi_square_helper_tests_a_rare_outcome_it_cannot_pool() -> None:
     """An outcome expected 0.4 times in 40,000 cannot make a chi-square cell of its own:
     the helper pooled everything into one cell and returned 1, whatever was seen (10 where
     0.4 are expected passed). It tests the rare count exactly instead: 10 fails, 0 or 1
-    passes."""
+    passes; with nothing observed there is nothing to compare, and it says so."""
     expected = np.array([0.0, 1 - 1e-5, 1e-5])
     assert chi_square_p(np.array([0, 39_990, 10]), expected) < 1e-6
     assert chi_square_p(np.array([0, 40_000, 0]), expected) == pytest.approx(1.0)
     assert chi_square_p(np.array([0, 39_999, 1]), expected) > 0.3
     assert chi_square_p(np.array([0, 40_000, 0]), np.array([0.0, 1.0, 0.0])) == 1.0
+    with pytest.raises(AssertionError, match="nothing observed"):
+        chi_square_p(np.zeros(3, dtype=int), expected)  # it returned 1
