@@ -37,7 +37,10 @@ def chi_square_p(observed: np.ndarray, expected_prob: np.ndarray) -> float:
 
     Cells are merged in order of the outcome (adjacent damages or rounds) until each
     holds an expected count of at least 5; a remainder below 5 joins the last cell.
-    Outcomes of probability 0 must never be observed (checked by the caller).
+    Where that leaves one cell (all but one outcome expected fewer than 5 times in all),
+    the p-value is the exact binomial test of the count outside the likeliest outcome
+    (:func:`_rest_p`): one cell has nothing to compare. Outcomes of probability 0 must
+    never be observed (checked by the caller).
     """
     n = observed.sum()
     expected = expected_prob * n
@@ -58,10 +61,23 @@ def chi_square_p(observed: np.ndarray, expected_prob: np.ndarray) -> float:
             obs_cells.append(o_acc)
             exp_cells.append(e_acc)
     if len(obs_cells) < 2:
-        return 1.0
+        return _rest_p(observed, expected_prob)
     exp_arr = np.asarray(exp_cells)
     exp_arr *= n / exp_arr.sum()  # renormalise float rounding so the totals agree
     return float(stats.chisquare(np.asarray(obs_cells), exp_arr).pvalue)
+
+
+def _rest_p(observed: np.ndarray, expected_prob: np.ndarray) -> float:
+    """Two-sided exact binomial p-value of the count outside the likeliest outcome,
+    against the probability of the other outcomes (1 where the pmf has no other)."""
+    top = int(np.argmax(expected_prob))
+    rest = float(np.delete(expected_prob, top).sum())
+    total = round(float(observed.sum()))
+    seen = total - round(float(observed[top]))
+    if rest <= 0:
+        return 1.0 if seen == 0 else 0.0
+    assert total > 0, "nothing observed: a pmf of several outcomes cannot be compared"
+    return float(stats.binomtest(seen, total, min(rest, 1.0)).pvalue)
 
 
 K_SIGMA = 4.5  # how far, in standard errors, a simulated rate may be from the exact one
@@ -71,6 +87,16 @@ def within(successes: int, attempts: int, p: float, k_sigma: float = K_SIGMA) ->
     """Whether the observed rate is within ``k_sigma`` binomial standard errors of ``p``."""
     sigma = np.sqrt(p * (1 - p) / attempts)
     return bool(abs(successes / attempts - p) <= k_sigma * sigma)
+
+
+def assert_same_tallies(a: Any, b: Any, encounters: int) -> None:
+    """Two runs' tallies equal array by array (the array named on a mismatch), the first
+    of ``encounters`` encounters that made attacks: two runs that played nothing would
+    be equal too."""
+    played = int(np.sum(a.winner))  # each encounter won by a side or drawn
+    assert played == encounters and int(np.sum(a.attempts)) > 0, (played, encounters)
+    for name, x, y in zip(a._fields, a, b, strict=True):
+        assert np.array_equal(x, y), name
 
 
 # ---------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ import pytest
 from scipy import stats as sps
 
 import simlab
-from tests.support import K_SIGMA, within
+from tests.support import K_SIGMA, chi_square_p, within
 
 ROOT = Path(__file__).resolve().parents[1]
 ENCOUNTERS = 60_000  # the smallest sample of the rule systems' statistical tests
@@ -59,3 +59,17 @@ def test_a_one_point_error_in_a_hit_rate_is_caught(rules: str) -> None:
             if 0 < moved < 1:
                 assert attempts >= attempts_to_catch(moved), (rules, attempts, moved)
                 assert not within(hits, attempts, moved), f"{rules}: 1-point error missed"
+
+
+def test_the_chi_square_helper_tests_a_rare_outcome_it_cannot_pool() -> None:
+    """An outcome expected 0.4 times in 40,000 cannot make a chi-square cell of its own:
+    the helper pooled everything into one cell and returned 1, whatever was seen (10 where
+    0.4 are expected passed). It tests the rare count exactly instead: 10 fails, 0 or 1
+    passes; with nothing observed there is nothing to compare, and it says so."""
+    expected = np.array([0.0, 1 - 1e-5, 1e-5])
+    assert chi_square_p(np.array([0, 39_990, 10]), expected) < 1e-6
+    assert chi_square_p(np.array([0, 40_000, 0]), expected) == pytest.approx(1.0)
+    assert chi_square_p(np.array([0, 39_999, 1]), expected) > 0.3
+    assert chi_square_p(np.array([0, 40_000, 0]), np.array([0.0, 1.0, 0.0])) == 1.0
+    with pytest.raises(AssertionError, match="nothing observed"):
+        chi_square_p(np.zeros(3, dtype=int), expected)  # it returned 1

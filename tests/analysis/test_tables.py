@@ -82,7 +82,9 @@ def test_hit_rates_from_the_tallies(skirmish: Result) -> None:
 def test_damage_and_its_distribution_from_the_tallies(skirmish: Result) -> None:
     t = skirmish.tallies
     pmf = skirmish.damage_pmf()
-    for _, row in skirmish.damage().iterrows():
+    table = skirmish.damage()
+    assert len(table) == int((t.attempts.sum(axis=1) > 0).sum()) > 0  # a row for every pair
+    for _, row in table.iterrows():
         p = _pair_tallies(skirmish, row)
         mean, lo, hi = batch_means(t.damage_sum[p], t.attempts[p])
         assert row.mean_damage == pytest.approx(mean, abs=TOL)

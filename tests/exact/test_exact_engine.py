@@ -371,7 +371,24 @@ def test_simulate_check_on_the_duel() -> None:
     assert [c[0] for c in res.check.attrs["certain"]] == ["crit_rate"]
     ttd = res.check[res.check.figure == "mean_time_to_down"].iloc[0]
     assert ttd.exact == pytest.approx(10.16650, abs=5e-6)
-    assert ttd.std_error == pytest.approx(2.3167 / np.sqrt(50_000), rel=1e-3)
+    mean, var = _rounds_to_down(simlab.load(DUEL), need=30, cap=100)
+    downs = int(res.tallies.down_round[1].sum())
+    assert ttd.exact == pytest.approx(mean, abs=1e-9)
+    assert ttd.std_error == pytest.approx(math.sqrt(var / downs), rel=1e-6)
+
+
+def _rounds_to_down(scenario: object, need: int, cap: int) -> tuple[float, float]:
+    """Mean and variance of the Defender's round of down in ss-duel (one strike a round,
+    its damage independent of the rest), given down by ``cap``: the damage not yet
+    ``need`` is convolved with one strike's damage pmf round by round."""
+    strike = ss_exact.attack_outcome(scenario, 0, "strike", 1).damage_pmf  # type: ignore[arg-type]
+    alive, down_by = np.array([1.0]), [0.0]
+    for _ in range(cap):
+        alive = np.convolve(alive, strike)[:need]
+        down_by.append(1.0 - alive.sum())
+    pmf, rounds = np.diff(down_by) / down_by[-1], np.arange(1, cap + 1)
+    mean = float(rounds @ pmf)
+    return mean, float((rounds - mean) ** 2 @ pmf)
 
 
 @pytest.mark.parametrize("path", [QUICKSTART, PARTY])

@@ -107,12 +107,15 @@ def test_zones_3d6_pages_show_no_out_rate_that_repeats_the_down_rate(tmp_path: P
         assert "down rate = P(downed by the round cap) [95%]" in text, page
         assert "out rate" not in text, page
     header, rows = _combatant_rows(run.result)
+    assert len(rows) == len(run.result.layout.combatants), rows  # a row for each
     assert all(len(row) == len(header) for row in rows), (header, rows)
     saved = json.loads(written["results"].read_text(encoding="utf-8"))["scenarios"][0]
     first = saved["combatants"][0]
     assert first["events"]["out"]["rate"] == first["down_rate"]
-    header, rows = _combatant_rows(simlab.simulate(QUICKSTART, n=300, seed=6))
+    quickstart = simlab.simulate(QUICKSTART, n=300, seed=6)
+    header, rows = _combatant_rows(quickstart)
     assert {"out rate [95%]", "dead rate [95%]"} <= set(header)
+    assert len(rows) == len(quickstart.layout.combatants), rows
     assert all(len(row) == len(header) for row in rows)
 
 
@@ -286,13 +289,16 @@ def test_markdown_report_shows_names_as_typed(tmp_path: Path) -> None:
                  "_Bo_ `tick`", "&lt;script&gt;x&lt;/script&gt;", "great_axe"):  # fmt: skip
         assert name in page
     assert "<em>" not in page and "<code>tick" not in page and "<b>" not in page
-    for table in re.findall(r"<table>.*?</table>", page, flags=re.S):
+    tables = re.findall(r"<table>.*?</table>", page, flags=re.S)
+    assert len(tables) >= 3, page  # attacks, combatants, time-to-down at least
+    for table in tables:
         widths = {
             row.count("<td>") + row.count("<th>")
             for row in re.findall(r"<tr>.*?</tr>", table, re.S)
         }
         assert len(widths) == 1  # every row as wide as the header: no cell split
     links = re.findall(r'<a href="(png/[^"]+)">', page)
+    assert links, page
     assert sorted(links) == sorted(f"png/{p.name}" for p in (tmp_path / "out/png").glob("*.png"))
 
 

@@ -145,9 +145,16 @@ def test_tune_and_precision_refuse_a_name_that_would_pool_a_lookalike(figure: st
 
 
 def test_rate_bounds_at_the_ends_and_other_figures_beyond_one_load() -> None:
-    loads(BASE + "\nexpect:\n  - {figure: draw_rate, between: [0, 1]}\n"
-          "  - {figure: mean_rounds, at_least: 40}\n"
-          "  - {figure: mean_damage, attack: quick-jab, at_least: 1.5}\n")  # fmt: skip
+    """A rate's bounds 0 and 1 are accepted; figures that are not rates take bounds beyond
+    1, kept as written."""
+    scn = loads(BASE + "\nexpect:\n  - {figure: draw_rate, between: [0, 1]}\n"
+                "  - {figure: mean_rounds, at_least: 40}\n"
+                "  - {figure: mean_damage, attack: quick-jab, at_least: 1.5}\n")  # fmt: skip
+    assert [(e.figure, e.bounds) for e in scn.expect] == [
+        ("draw_rate", (0.0, 1.0)),
+        ("mean_rounds", (40.0, float("inf"))),
+        ("mean_damage", (1.5, float("inf"))),
+    ]
 
 
 def test_bad_drift_tolerance_is_located() -> None:

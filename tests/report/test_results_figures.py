@@ -68,11 +68,6 @@ BRUTE = ("scenarios", 0, "combatants", 1)
 PAIR = "Kaito's quick-jab on Brute"
 
 
-def _sum(key: str) -> Any:
-    """An attack figure's value: its batches' ``key`` counts added up (the test's own sum)."""
-    return lambda doc: sum(_at(doc, ATTACK)["batches"][key])
-
-
 def _was(doc: dict[str, Any], where: tuple[str | int, ...]) -> Any:
     """The figure as simlab wrote it (the reader must ask for just that)."""
     return _at(doc, where)

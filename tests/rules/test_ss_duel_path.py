@@ -9,13 +9,13 @@ clearing the mark. The cases cover each rule that the short loop still applies.
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 import simlab
 from simlab.api import compile_job
 from simlab.engine import runner
 from simlab.rules.shattered_spirits.compile import G_DUEL_ATTACKER
+from tests.support import assert_same_tallies
 
 SEED = 7
 N = 20_000
@@ -95,9 +95,7 @@ def test_plain_duel_path_gives_the_general_tallies(case):
     assert job.params.globals_[G_DUEL_ATTACKER] >= 0
     fast = runner.run_range(job, 0, N, 3)
     general = runner.run_range(_general(job), 0, N, 3)
-    assert fast.attempts.sum() > 0
-    for name, a, b in zip(fast._fields, fast, general, strict=True):
-        assert np.array_equal(a, b), name
+    assert_same_tallies(fast, general, N)
 
 
 @pytest.mark.parametrize(("n", "first", "count", "chunks"), [(13, 0, 13, 2), (1000, 377, 400, 3)])
@@ -107,8 +105,7 @@ def test_plain_duel_path_on_few_encounters_and_a_part_of_a_run(n, first, count, 
     job = compile_job(_scenario("duel", PLAIN["rotation, two per turn"]), n, SEED)
     fast = runner.run_range(job, first, count, chunks)
     general = runner.run_range(_general(job), first, count, chunks)
-    for name, a, b in zip(fast._fields, fast, general, strict=True):
-        assert np.array_equal(a, b), name
+    assert_same_tallies(fast, general, count)
 
 
 def test_plain_duel_path_with_a_trace_matches_without():

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import re
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
+from scipy import stats as sps
 
 import simlab
+import simlab.exact.shattered_spirits as ss_exact
 from simlab.cli import main
 from simlab.errors import InputError
 from simlab.exact.engine import exact
@@ -266,13 +270,21 @@ def test_a_figure_the_field_does_not_move_is_said_so(tmp_path: Path) -> None:
                                      "--out", str(tmp_path)])  # fmt: skip
     assert done.exit_code == 1, done.output
     text = " ".join(done.output.split())
-    assert "0.515 [0.501, 0.529]" in text and "± 0.02" not in text
-    assert ("unreachable: win_rate:hero is 0.515 [0.501, 0.529] at every value of Novice "
+    doc = json.loads((tmp_path / "tune.json").read_text())
+    assert len({(e["figure"], *e["figure_ci"]) for e in doc["evaluations"]}) == 1
+    # The figure is the hero's wins in a plain run of the same dice, its interval the
+    # Wilson interval of that count, both worked out here; the interval leaves 0.5 out.
+    wins = int(simlab.simulate(path, n=5000).win_rates().set_index("side").wins["hero"])
+    wilson = sps.binomtest(wins, 5000).proportion_ci(0.95, method="wilson")
+    assert doc["figure"] == wins / 5000
+    assert doc["figure_ci"] == pytest.approx([wilson.low, wilson.high], rel=1e-9)
+    assert not wilson.low <= 0.5 <= wilson.high
+    shown = f"{wins / 5000:.3f} [{wilson.low:.3f}, {wilson.high:.3f}]"
+    assert shown in text and "± 0.02" not in text
+    assert (f"unreachable: win_rate:hero is {shown} at every value of Novice "
             "Hero.vigor tried (1..30): the field does not move it") in text  # fmt: skip
     assert "by a grid (the figure is the same at every value tried)" in text
     assert "monotone" not in text and "outside what" not in text
-    doc = json.loads((tmp_path / "tune.json").read_text())
-    assert len({(e["figure"], *e["figure_ci"]) for e in doc["evaluations"]}) == 1
     # tune.json said "monotone": true with no "flat"
     assert doc["flat"] is True and doc["monotone"] is None and doc["precision_on"] == []
 
@@ -283,7 +295,13 @@ def test_tune_json_and_the_repr_say_what_the_terminal_says(tmp_path: Path) -> No
     0.9402]``."""
     duel = simlab.load(SS_DUEL)
     exact = simlab.tune(duel, "Defender.hp=5:60", "down_by_round:Defender@5=0.5")
-    assert "gives 0.5023 (exact);" in repr(exact), repr(exact)
+    # P(down by round 5) = P(five strikes deal at least its hp), by convolution; the hp
+    # that brings it nearest 0.5 is the one tune finds
+    strike = ss_exact.attack_outcome(duel, 0, "strike", 1).damage_pmf
+    five = functools.reduce(np.convolve, [strike] * 5)
+    by_round_5 = {hp: float(five[hp:].sum()) for hp in range(5, 61)}
+    assert exact.value == min(by_round_5, key=lambda hp: abs(by_round_5[hp] - 0.5))
+    assert f"gives {by_round_5[exact.value]:.4f} (exact);" in repr(exact), repr(exact)
     simulated = simlab.tune(duel, "Defender.hp=5:60", "down_by_round:Defender@5=0.5",
                             exact=False, n=2000)  # fmt: skip
     best = simulated.best
