@@ -595,15 +595,26 @@ def _connect(scheduler: str | None) -> object:
         from simlab.errors import InputError
 
         raise InputError("expected simlab[dask] installed for --scheduler; got no dask") from err
+    import logging
+
     from simlab.errors import InputError
 
+    if not os.environ.get("SIMLAB_DEBUG"):  # a lost scheduler is said once, by simlab,
+        # not again at exit as the client's traceback of its last try to reconnect
+        logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
     try:
-        return Client(scheduler, timeout=10)
+        client = Client(scheduler, timeout=10)
     except OSError as err:
         raise InputError(f"expected a reachable Dask scheduler at {scheduler}; got {err}") from err
     except (ValueError, TypeError) as err:  # distributed's parse of the address
         raise InputError("expected --scheduler as a Dask scheduler's address such as "
                          f"tcp://host:8786; got {scheduler!r} ({err})") from err  # fmt: skip
+    if not client.scheduler_info()["workers"]:
+        from simlab.engine.distributed import WORKERS_WAIT
+
+        click.echo(f"no Dask worker connected to {scheduler} yet; waiting up to "
+                   f"{WORKERS_WAIT:g} s for one", err=True)  # fmt: skip
+    return client
 
 
 @main.command(name="exact")

@@ -8,16 +8,31 @@ workers. Start workers with ``NUMBA_NUM_THREADS=1``: Dask already gives each wor
 process its own core. Unless told otherwise, a run is cut into ``TASKS_PER_WORKER``
 blocks per worker (at most :data:`~simlab.engine.runner.DEFAULT_BLOCK` encounters each),
 so that every worker gets work and a slow one holds up the end little.
+
+A cluster that cannot play the run ends it with an
+:class:`~simlab.errors.InputError` that says what happened, never a hang: no worker
+connected within :data:`WORKERS_WAIT` seconds (at the start, or after the last one
+left), a task that killed worker after worker, or the scheduler gone. The job goes to the
+cluster as a task of its own rather than scattered data, so a worker that dies takes
+nothing with it that the scheduler cannot make again.
 """
 
 from __future__ import annotations
 
+import re
+from concurrent.futures import CancelledError
 from typing import Any
 
 from simlab.engine.runner import DEFAULT_BLOCK, Job, Progress, blocks, run_range
 from simlab.engine.tallies import TallyArrays, merge, new_tallies
+from simlab.errors import InputError
 
 TASKS_PER_WORKER = 4
+#: Seconds a run waits for a worker when the scheduler has none: at the start, or once
+#: the last one has left mid-run (a nanny restarts a killed worker within seconds).
+WORKERS_WAIT = 30.0
+#: Seconds between looks at the workers while no task completes.
+_LOOK_EVERY = 1.0
 
 
 def cluster_block_size(n: int, workers: int) -> int:
@@ -57,21 +72,107 @@ def run_dask(
         Called with the encounters of each task as it completes (an increment).
     first, count : int, optional
         Run only encounters ``first .. first+count-1`` (default: all of them).
-    """
-    from distributed import as_completed
 
+    Raises
+    ------
+    InputError
+        When no worker is connected for :data:`WORKERS_WAIT` seconds (at the start or
+        mid-run), a task kills worker after worker, or the scheduler is lost.
+    """
     if count is None:
         count = job.n - first
+    address = client.scheduler.address
+    _wait_for_a_worker(client, address, "at the start of the run")
     if block_size is None:
         block_size = cluster_block_size(count, len(client.scheduler_info()["workers"]))
-    job_future = client.scatter(job, broadcast=True)
+    job_future = client.submit(_the_job, job, pure=False)
     futures = {
         client.submit(run_range, job_future, lo, size, 1, pure=False): size
         for lo, size in blocks(first, count, block_size)
     }
     total = new_tallies(job.layout)
-    for future in as_completed(futures):
-        total = merge(total, future.result())
+    for future in _as_they_complete(client, address, futures):
+        total = merge(total, _tallies_of(client, address, future))
         if progress is not None:
             progress(futures[future])
     return total
+
+
+def _the_job(job: Job) -> Job:
+    """``job`` itself: as a task, the job is made again if the worker holding it dies."""
+    return job
+
+
+def _as_they_complete(client: Any, address: str, futures: Any) -> Any:
+    """Yield ``futures`` as they complete; while none does, see that a worker is there
+    to play them (:func:`_a_worker_is_left`)."""
+    from distributed import wait
+
+    pending = set(futures)
+    while pending:
+        try:
+            done, pending = wait(pending, timeout=_LOOK_EVERY, return_when="FIRST_COMPLETED")
+        except TimeoutError:  # an OSError: caught before them
+            _a_worker_is_left(client, address)
+            continue
+        except (OSError, CancelledError) as err:
+            raise _tasks_lost(address, err) from err
+        yield from done
+
+
+def _wait_for_a_worker(client: Any, address: str, when: str) -> None:
+    """Return once a worker is connected to the scheduler; an
+    :class:`~simlab.errors.InputError` when none is within :data:`WORKERS_WAIT` s."""
+    try:
+        client.wait_for_workers(1, timeout=WORKERS_WAIT)
+    except TimeoutError:
+        raise InputError(
+            f"expected a Dask worker connected to the scheduler at {address} {when}; got "
+            f"none within {WORKERS_WAIT:g} s (start some: NUMBA_NUM_THREADS=1 dask worker "
+            f"{address} --nworkers CORES --nthreads 1)"
+        ) from None
+    except (OSError, CancelledError) as err:
+        raise _tasks_lost(address, err) from err
+
+
+def _a_worker_is_left(client: Any, address: str) -> None:
+    """Return at once while a worker is connected, else wait for one (an
+    :class:`~simlab.errors.InputError` when none comes)."""
+    if not client.scheduler_info()["workers"]:
+        _wait_for_a_worker(client, address, "after its last worker left, mid-run")
+
+
+def _tallies_of(client: Any, address: str, future: Any) -> TallyArrays:
+    """The tallies a task returned; an :class:`~simlab.errors.InputError` for a task the
+    cluster could not play. A completed task whose worker left before its tallies came
+    is played again, so this too sees that a worker is there."""
+    from distributed import KilledWorker
+
+    while True:
+        try:
+            return future.result(timeout=_LOOK_EVERY)
+        except TimeoutError:  # an OSError: caught before them
+            _a_worker_is_left(client, address)
+            continue
+        except KilledWorker as err:
+            raise InputError(
+                f"expected the Dask workers at {address} to play the run; got a task that "
+                f"killed one worker after another ({err}): out of memory, or a worker "
+                "without simlab's kernels? See the workers' logs"
+            ) from err
+        except (OSError, CancelledError) as err:
+            raise _tasks_lost(address, err) from err
+
+
+def _tasks_lost(address: str, err: BaseException) -> InputError:
+    """The error for tasks the cluster dropped: ``err`` says why (Dask's reason, such as
+    ``scheduler-connection-lost`` or ``lost dependencies``, when it gives one)."""
+    text = str(err)
+    reason = re.search(r"reason: ([^.\n]+)", text)
+    why = reason.group(1) if reason else (text.splitlines() or [type(err).__name__])[0]
+    return InputError(
+        f"expected the Dask cluster at {address} to play the run to its end; got its "
+        f"tasks dropped ({why}): the scheduler stopped or the connection to it broke, or "
+        "the scheduler or a worker runs another simlab version (see their logs); nothing "
+        "was written"
+    )

@@ -115,3 +115,88 @@ def test_threads_beside_a_cluster_are_refused(client) -> None:  # type: ignore[n
     done = CliRunner().invoke(main, args)
     assert done.exit_code == 2, done.output
     assert "expected --threads or --scheduler; got both" in done.output
+
+
+@pytest.fixture
+def workers_wait(monkeypatch):  # type: ignore[no-untyped-def]
+    """A run waits half a second, not half a minute, for a worker."""
+    from simlab.engine import distributed as on_dask
+
+    monkeypatch.setattr(on_dask, "WORKERS_WAIT", 0.5)
+
+
+def test_a_scheduler_without_workers_is_said_not_waited_on(workers_wait) -> None:  # type: ignore[no-untyped-def]
+    """A scheduler no worker has joined: ``run --scheduler`` says it waits, for how long,
+    then that none came and how to start one (exit 2), not an internal error."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None) as empty:
+        address = empty.scheduler_address
+        args = ["run", str(ROOT / "scenarios/benchmarks/ss-duel.yaml"), "-n", "100",
+                "--scheduler", address]  # fmt: skip
+        done = CliRunner().invoke(main, args)
+    assert done.exit_code == 2, done.output
+    assert f"no Dask worker connected to {address} yet; waiting up to 0.5 s" in done.output
+    assert (f"expected a Dask worker connected to the scheduler at {address} at the start of "
+            "the run; got none within 0.5 s (start some: NUMBA_NUM_THREADS=1 dask worker "
+            f"{address}") in done.output  # fmt: skip
+
+
+def _kills_workers_once(kill) -> object:  # type: ignore[no-untyped-def]
+    """A progress callback that calls ``kill`` when the first task completes."""
+    killed: list[bool] = []
+
+    def progress(_: int) -> None:
+        if not killed:
+            killed.append(True)
+            kill()
+
+    return progress
+
+
+def test_workers_that_all_leave_mid_run_end_it_with_a_message(workers_wait) -> None:  # type: ignore[no-untyped-def]
+    """The last worker leaves mid-run and none comes back: the run ends with an
+    InputError saying so, not a hang nor Dask's 'cancelled' internal error."""
+    from simlab.errors import InputError
+
+    duel = simlab.load(ROOT / "scenarios/benchmarks/ss-duel.yaml")
+    with (
+        distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) as lone,
+        distributed.Client(lone) as c,
+        pytest.raises(InputError, match=r"after its last worker left, mid-run; got none"),
+    ):
+        simlab.simulate(duel, n=400, client=c, block_size=1,
+                        progress=_kills_workers_once(lambda: lone.scale(0)))  # fmt: skip
+
+
+def test_workers_restarted_mid_run_finish_it_with_the_same_numbers(client) -> None:  # type: ignore[no-untyped-def]
+    """Every worker process dies mid-run and its nanny starts a new one: the run goes on
+    (the job is a task the scheduler makes again, not scattered data lost with the
+    workers) and gives the local run's tallies."""
+    import signal
+
+    def kill_every_worker() -> None:
+        for pid in client.run(os.getpid).values():
+            os.kill(pid, signal.SIGKILL)
+
+    scn = simlab.load(ROOT / "scenarios/benchmarks/ss-duel.yaml")
+    local = simlab.simulate(scn, n=6_000, seed=8, threads=1)
+    remote = simlab.simulate(scn, n=6_000, seed=8, client=client, block_size=500,
+                             progress=_kills_workers_once(kill_every_worker))  # fmt: skip
+    for a, b in zip(local.tallies, remote.tallies, strict=True):
+        assert np.array_equal(a, b)
+
+
+def test_a_scheduler_lost_mid_run_ends_it_with_a_message() -> None:
+    """The scheduler goes away mid-run: an InputError naming it and Dask's reason."""
+    from simlab.errors import InputError
+
+    duel = simlab.load(ROOT / "scenarios/benchmarks/ss-duel.yaml")
+    cluster = distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None)
+    address = cluster.scheduler_address
+    dropped = rf"expected the Dask cluster at {address} to play the run to its end; got its tasks"
+    with distributed.Client(cluster) as c, pytest.raises(InputError, match=dropped):
+        simlab.simulate(duel, n=400, client=c, block_size=1,
+                        progress=_kills_workers_once(cluster.close))  # fmt: skip
