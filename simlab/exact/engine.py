@@ -33,7 +33,7 @@ from simlab import __version__
 from simlab.analysis import stats
 from simlab.errors import ExactUnsupported
 from simlab.report.files import scenario_hash
-from simlab.report.words import counted
+from simlab.report.words import counted, p_said
 from simlab.rules import RULE_SYSTEMS
 from simlab.scenario.common import ScenarioBase
 from simlab.scenario.load import scenario_of
@@ -622,7 +622,7 @@ def check_verdict(check: pd.DataFrame, k: float = CHECK_Z) -> str:
         return f"{every} within {k:g} standard errors (p ≥ {p:.2g}) of the exact answer"
     which = "; ".join(
         f"{_figure_of(r.figure, (r.attacker, r.attack, r.defender))} (z = {r.z:.2f}, "
-        f"p = {r.p_value:.2g})"
+        f"{p_said(r.p_value)})"
         for r in bad.itertuples()
     )
     return (f"{len(bad)} of {counted(n, 'figure')} further from exact than {k:g} standard "

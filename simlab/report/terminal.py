@@ -36,7 +36,7 @@ from simlab.report.width import (
     packed,
     words_keeping,
 )
-from simlab.report.words import counted, overrides_said
+from simlab.report.words import counted, format_p, overrides_said
 from simlab.scenario.common import RATE_FIGURES
 
 if TYPE_CHECKING:
@@ -163,19 +163,6 @@ def simulated_line(encounters: int, what: str = "", precision: Any = None) -> st
         how = (f" (precision met; cap {precision['cap']:,})" if precision["met"]
                else " (cap reached before the precision was met)")  # fmt: skip
     return f"simulated {counted(encounters, 'encounter')}{of}{how}"
-
-
-#: p-values below this are shown as "< 1e-16": a double cannot resolve smaller ones.
-SMALLEST_P = 1e-16
-
-
-def format_p(p: float) -> str:
-    """A p-value to two significant digits, trailing zeros kept so that a column of them
-    reads alike (``0.10`` beside ``0.23``, ``1.0``; not ``0.1``, ``1``); ``< 1e-16``
-    below what a double resolves."""
-    if pd.isna(p):
-        return "—"
-    return f"< {SMALLEST_P:g}" if p < SMALLEST_P else f"{p:#.2g}"
 
 
 def formatted(value: float, spec: str) -> str:

@@ -31,3 +31,23 @@ def overrides_said(meta: dict[str, Any]) -> list[str]:
     idle = meta.get("idle_overrides", ())
     return [f"{o} (changes nothing: {already(o)})" if o in idle else o
             for o in meta.get("overrides", ())]  # fmt: skip
+
+
+#: p-values below this are shown as "< 1e-16": a double cannot resolve smaller ones.
+SMALLEST_P = 1e-16
+
+
+def format_p(p: float) -> str:
+    """A p-value to two significant digits, trailing zeros kept so that a column of them
+    reads alike (``0.10`` beside ``0.23``, ``1.0``; not ``0.1``, ``1``); ``< 1e-16``
+    below what a double resolves; "—" for none (NaN)."""
+    if p != p:  # NaN
+        return "—"
+    return f"< {SMALLEST_P:g}" if p < SMALLEST_P else f"{p:#.2g}"
+
+
+def p_said(p: float) -> str:
+    """A p-value in a sentence, as :func:`format_p` writes it: ``p = 0.0012``, ``p <
+    1e-16``."""
+    shown = format_p(p)
+    return f"p {shown}" if shown.startswith("<") else f"p = {shown}"

@@ -589,6 +589,8 @@ def test_a_broken_certainty_is_a_failing_row(attacker: str, figure: str, certain
     assert f" {figure}: {attacker}:" in text
     assert check_verdict(check).startswith("1 of ")
     assert f"{figure} of {attacker}:" in check_verdict(check)
+    # its p as the table writes it (p = 0 read as a p the double resolved)
+    assert check_verdict(check).endswith(", p < 1e-16)")
 
 
 def test_a_check_of_certain_figures_only_says_there_is_nothing_to_test() -> None:
