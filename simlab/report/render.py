@@ -157,6 +157,14 @@ class Section:
     copies_pooled: list[str] = field(default_factory=list)
     damage_skipped: list[str] = field(default_factory=list)
 
+    @property
+    def time_to_down_note(self) -> str:
+        """:data:`TIME_TO_DOWN_NOTE`, and what an event's rate is where the combatant
+        table shows one (zones-3d6's shows none: its one event is the down itself)."""
+        plain = {*COMBATANT_HEADER, *MEAN_HEADERS.values()}
+        events = any(header not in plain for header in self.combatant_header)
+        return TIME_TO_DOWN_NOTE + (EVENTS_NOTE if events else "")
+
 
 # -- formatting --------------------------------------------------------------------------
 
@@ -786,9 +794,10 @@ TIME_TO_DOWN_NOTE = (
     "reached the round cap with it standing at their end, stopped by the cap or won in "
     "that round. Curves: P(downed by round r) "
     "over all encounters, with a pointwise 95% band (Wilson); an encounter its side won "
-    "counts as one it was never downed in. An event's rate is the share of all encounters in "
-    "which it happened at least once."
+    "counts as one it was never downed in."
 )
+#: Added to :data:`TIME_TO_DOWN_NOTE` where the table shows an event's rate.
+EVENTS_NOTE = " An event's rate is the share of all encounters in which it happened at least once."
 #: At most this many attacks and combatants named in a table-of-contents row.
 TOC_ITEMS = 8
 
@@ -1124,7 +1133,7 @@ the tables list each copy.{% endif %}</p>
 to draw:</p><ul class="note">{% for n in s.damage_skipped %}<li>{{ n }}</li>{% endfor %}</ul>
 {% endif %}
 {{ pictures(s, 'damage') }}
-<h3>Time-to-down</h3><p class="note">{{ time_to_down_note }}</p>
+<h3>Time-to-down</h3><p class="note">{{ s.time_to_down_note }}</p>
 {{ table(s.combatant_header, s.combatants) }}
 {{ pictures(s, 'survival') }}
 <h3>Outcome</h3>{{ table(OUTCOME_HEADER, s.outcome) }}
@@ -1348,7 +1357,7 @@ def _markdown(sections: list[Section], title: str, drift: DriftReport | None,
             out += [f"{_unchanged(unchanged, bool(changed), bool(untested))}{untested_note}.",
                     ""]  # fmt: skip
         out += ["### Attacks", "", _md_table(s.attack_header, s.attacks), ""]
-        out += ["### Time-to-down", "", md_text(TIME_TO_DOWN_NOTE), "",
+        out += ["### Time-to-down", "", md_text(s.time_to_down_note), "",
                 _md_table(s.combatant_header, s.combatants), ""]  # fmt: skip
         out += ["### Outcome", "", _md_table(OUTCOME_HEADER, s.outcome), ""]
         out += ["### Plots", "", *(md_link(p.title, f"{PNG_DIR}/{p.file}") for p in s.pictures)]
@@ -1482,7 +1491,6 @@ def render_report(
         baseline_hint=baseline_hint(shown_out, baseline) if baseline else "",
         spec_failures=spec_failures(specs), table=_html_table, pictures=_html_pictures,
         SPEC_HEADER=SPEC_HEADER, TOC_HEADER=TOC_HEADER, toc_note=TOC_NOTE,
-        time_to_down_note=TIME_TO_DOWN_NOTE,
         DRIFT_HEADER=DRIFT_HEADER, OUTCOME_HEADER=OUTCOME_HEADER,
     )  # fmt: skip
     markdown = _markdown(sections, title, drift, specs, baseline, overrides_note(runs),

@@ -106,6 +106,7 @@ def test_zones_3d6_pages_show_no_out_rate_that_repeats_the_down_rate(tmp_path: P
         text = (tmp_path / page).read_text(encoding="utf-8")
         assert "down rate = P(downed by the round cap) [95%]" in text, page
         assert "out rate" not in text, page
+        assert "An event's rate" not in text, page  # the note of a column not shown
     header, rows = _combatant_rows(run.result)
     assert len(rows) == len(run.result.layout.combatants), rows  # a row for each
     assert all(len(row) == len(header) for row in rows), (header, rows)
@@ -113,6 +114,8 @@ def test_zones_3d6_pages_show_no_out_rate_that_repeats_the_down_rate(tmp_path: P
     first = saved["combatants"][0]
     assert first["events"]["out"]["rate"] == first["down_rate"]
     quickstart = simlab.simulate(QUICKSTART, n=300, seed=6)
+    render_report([api.run_scenario(QUICKSTART, n=300, seed=6)], tmp_path / "qs")
+    assert "An event's rate" in (tmp_path / "qs/report.md").read_text(encoding="utf-8")
     header, rows = _combatant_rows(quickstart)
     assert {"out rate [95%]", "dead rate [95%]"} <= set(header)
     assert len(rows) == len(quickstart.layout.combatants), rows
