@@ -24,7 +24,7 @@ def client():  # type: ignore[no-untyped-def]
     os.environ["NUMBA_NUM_THREADS"] = "1"  # inherited by the worker processes only
     try:
         cluster = distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
         )
     finally:
         if saved is None:
@@ -135,7 +135,7 @@ def test_a_scheduler_without_workers_is_said_not_waited_on(workers_wait) -> None
 
     from simlab.cli import main
 
-    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None) as empty:
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0") as empty:
         address = empty.scheduler_address
         args = ["run", str(ROOT / "scenarios/benchmarks/ss-duel.yaml"), "-n", "100",
                 "--scheduler", address]  # fmt: skip
@@ -166,7 +166,7 @@ def test_workers_that_all_leave_mid_run_end_it_with_a_message(workers_wait) -> N
 
     duel = simlab.load(ROOT / "scenarios/benchmarks/ss-duel.yaml")
     with (
-        distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) as lone,
+        distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=":0") as lone,
         distributed.Client(lone) as c,
         pytest.raises(InputError, match=r"after its last worker left, mid-run; got none"),
     ):
@@ -197,7 +197,7 @@ def test_a_scheduler_lost_mid_run_ends_it_with_a_message() -> None:
     from simlab.errors import InputError
 
     duel = simlab.load(ROOT / "scenarios/benchmarks/ss-duel.yaml")
-    cluster = distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None)
+    cluster = distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=":0")
     address = cluster.scheduler_address
     dropped = rf"expected the Dask cluster at {address} to play the run to its end; got its tasks"
     with distributed.Client(cluster) as c, pytest.raises(InputError, match=dropped):
