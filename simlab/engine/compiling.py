@@ -17,41 +17,52 @@ This module imports nothing heavy: the command line's start-up imports it.
 
 from __future__ import annotations
 
-import logging
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import logging
 
 #: A listener is called with the name of the rule system whose kernels compile ("" when
 #: no run inside named one).
 Listener = Callable[[str], None]
 
-#: The logger :func:`say_compiling` logs through, at INFO. Silence it with
+#: The name of the logger :func:`say_compiling` logs through, at INFO. Silence it with
 #: ``logging.getLogger("simlab").setLevel(logging.WARNING)``.
-logger = logging.getLogger("simlab")
+LOGGER = "simlab"
 
 
-class _ToStderr(logging.Handler):
-    """Prints a record's message on standard error as it is at that moment (a notebook
-    replaces it for each cell), while the program has set up no logging of its own
-    (no handler on the root logger); with one, the record goes to the program's
-    handlers instead, as any library's does."""
+def _logger() -> logging.Logger:
+    """The ``simlab`` logger, made ready at its first use (``logging`` is imported only
+    by a run that has something to say, not by ``simlab validate``): at INFO unless the
+    program set its level, with a handler that prints on standard error while the
+    program has set up no logging of its own (no handler on the root logger); with one,
+    the record goes to the program's handlers instead, as any library's does."""
+    import logging
 
-    def emit(self, record: logging.LogRecord) -> None:
-        if logging.getLogger().handlers:
-            return
-        try:
-            sys.stderr.write(self.format(record) + "\n")
-            sys.stderr.flush()
-        except Exception:  # logging's own rule: a message never raises
-            self.handleError(record)
+    class ToStderr(logging.Handler):
+        """Prints a record on standard error as it is at that moment (a notebook
+        replaces it for each cell), unless the root logger has handlers."""
 
+        def emit(self, record: logging.LogRecord) -> None:
+            if logging.getLogger().handlers:
+                return
+            try:
+                sys.stderr.write(self.format(record) + "\n")
+                sys.stderr.flush()
+            except Exception:  # logging's own rule: a message never raises
+                self.handleError(record)
 
-if logger.level == logging.NOTSET:  # INFO shows, where the root logger's WARNING would not
-    logger.setLevel(logging.INFO)
-if not any(isinstance(h, _ToStderr) for h in logger.handlers):
-    logger.addHandler(_ToStderr())
+    logger = logging.getLogger(LOGGER)
+    if not getattr(logger, "_simlab_ready", False):
+        if logger.level == logging.NOTSET:  # INFO shows, where the root's WARNING would not
+            logger.setLevel(logging.INFO)
+        logger.addHandler(ToStderr())
+        logger._simlab_ready = True  # type: ignore[attr-defined]
+    return logger
 
 
 @dataclass
@@ -116,7 +127,7 @@ def compile_starting() -> None:
 
 def say_compiling(rules: str) -> None:
     """The Python API's listener: log that the kernels of ``rules`` are being compiled."""
-    logger.info(compiling_message(rules))
+    _logger().info(compiling_message(rules))
 
 
 def compiling_message(rules: str) -> str:

@@ -52,6 +52,7 @@ def test_validate_imports_no_numpy_pandas_scipy_or_numba() -> None:
     modules = imported_by("validate", str(DUEL))
     assert "simlab.scenario.load" in modules
     assert not {"numpy", "pandas", "scipy", "numba", "pyarrow", "rich"} & modules
+    assert "logging" not in modules  # only a run that compiles says so through it (10 ms)
 
 
 def test_run_imports_no_scipy_stats_matplotlib_dask_or_exact_engine() -> None:

@@ -114,7 +114,7 @@ def test_a_run_that_compiles_nothing_says_nothing(caplog):
 
 
 def test_the_notice_is_silenced_as_any_logger_is(caplog, compile_in_each_run, monkeypatch):
-    monkeypatch.setattr(compiling.logger, "level", logging.WARNING)
+    monkeypatch.setattr(logging.getLogger(compiling.LOGGER), "level", logging.WARNING)
     simlab.simulate(DUEL, n=3000)
     assert said(caplog) == []
 
