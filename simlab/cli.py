@@ -195,11 +195,14 @@ def _say_simulated(encounters: int, what: str = "", precision: Any = None) -> No
 
 def _sweep_precision(sweep: Any) -> dict[str, Any] | None:
     """A sweep run to a precision, as :func:`_say_simulated` says it: its cap (each
-    point's), met when every point met the precision; None for a plain sweep."""
+    point's), met when every point met the precision, and how many of its points reached
+    the cap; None for a plain sweep."""
     found = [p.result.meta.get("precision") for p in sweep.points if p.result is not None]
     if not found or None in found:
         return None
-    return {"cap": sweep.encounters, "met": all(record["met"] for record in found)}
+    capped = sum(not record["met"] for record in found)
+    return {"cap": sweep.encounters, "met": capped == 0, "capped": capped,
+            "points": len(found)}  # fmt: skip
 
 
 def _precision_line(result: Any) -> None:

@@ -156,12 +156,17 @@ def simulated_line(encounters: int, what: str = "", precision: Any = None) -> st
     (standard output not a terminal): ``simulated 2,000 encounters``, ``of`` ``what``
     when named. A run to a precision (its record, ``Result.meta["precision"]``) adds
     how it stopped: ``(precision met; cap 200,000)`` or ``(cap reached before the
-    precision was met)``."""
+    precision was met)``; a sweep's (``capped`` of its ``points`` reached the cap) says
+    at how many points, where not at every one: ``(cap reached at 1 of 3 points before
+    the precision was met)``."""
     of = f" of {what}" if what else ""
     how = ""
-    if precision is not None:
-        how = (f" (precision met; cap {precision['cap']:,})" if precision["met"]
-               else " (cap reached before the precision was met)")  # fmt: skip
+    if precision is not None and precision["met"]:
+        how = f" (precision met; cap {precision['cap']:,})"
+    elif precision is not None:
+        capped, points = precision.get("capped", 1), precision.get("points", 1)
+        where = f" at {capped} of {points} points" if capped < points else ""
+        how = f" (cap reached{where} before the precision was met)"
     return f"simulated {counted(encounters, 'encounter')}{of}{how}"
 
 

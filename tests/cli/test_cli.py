@@ -740,24 +740,26 @@ def _stop(scenario: Path, n: int, precision: float, **changes: int) -> int:
 @pytest.mark.parametrize(
     ("precision", "how"),
     [(0.02, "(precision met; cap 20,000)"),
-     (0.001, "(cap reached before the precision was met)")],
-    ids=["met", "cap"],
+     (0.001, "(cap reached before the precision was met)"),
+     (0.005, "(cap reached at 1 of 3 points before the precision was met)")],
+    ids=["met", "cap", "cap-at-some"],
 )  # fmt: skip
 def test_a_sweep_to_a_precision_says_what_it_simulated_before_its_tables(
     precision: float, how: str
 ) -> None:
     """As a plain sweep says ``simulated N encounters of K points``: N the points'
-    stops added up, not the cap times the points."""
+    stops added up, not the cap times the points; where only some points reached the
+    cap, how many (it read 'cap reached' as if every one had)."""
     from click.testing import CliRunner
 
     from simlab.cli import main
 
-    args = ["sweep", str(SS_DUEL), "--vary", "Defender.hp=20,30", "-n", "20000"]
+    args = ["sweep", str(SS_DUEL), "--vary", "Defender.hp=5,20,30", "-n", "20000"]
     done = CliRunner().invoke(main, [*args, "--precision", str(precision)], terminal_width=80)
     assert done.exit_code == 0, done.output
-    stops = sum(_stop(SS_DUEL, 20000, precision, **{"Defender.hp": hp}) for hp in (20, 30))
-    said = " ".join(done.stdout.split("\n")[:2])  # the cap's line is broken at 80 columns
-    assert said.startswith(f"simulated {stops:,} encounters of 2 points {how}")
+    stops = sum(_stop(SS_DUEL, 20000, precision, **{"Defender.hp": hp}) for hp in (5, 20, 30))
+    said = " ".join(done.stdout.split())  # the line is broken at 80 columns
+    assert said.startswith(f"simulated {stops:,} encounters of 3 points {how} ")
 
 
 def test_a_comparison_to_a_precision_says_what_it_simulated_before_its_tables() -> None:
