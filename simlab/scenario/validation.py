@@ -222,9 +222,22 @@ def describe_value(value: Any) -> str:
     if isinstance(value, str):
         shown = repr(value)
         return shown if len(shown) <= _MAX_SHOWN else shown[: _MAX_SHOWN - 4] + "...'"
-    if isinstance(value, (int, float)):
+    if isinstance(value, int):
+        return _whole_number(value)
+    if isinstance(value, float):
         return repr(value)
     return yaml_type_name(value)
+
+
+def _whole_number(value: int) -> str:
+    """A whole number as a scenario writes it: ``5``; from a million on with ``_``
+    between thousands (``100_000_000_000``, as the examples' ``encounters:``); one too long
+    to read (beyond 24 digits: ``1e99`` read as a whole number) by its size, ``1e+99``."""
+    if abs(value) < 10**6:
+        return str(value)
+    if abs(value) < 10**24:
+        return f"{value:_}"
+    return f"{float(value):.3g}"
 
 
 # --- walking the model types along an error location ---------------------------------

@@ -214,6 +214,18 @@ def test_an_integer_of_4301_digits_exits_2_located(tmp_path) -> None:  # type: i
     assert "internal error" not in done.output
 
 
+@pytest.mark.parametrize(
+    ("written", "said"),
+    [("1_000_000_000_000", "got 1_000_000_000_000"), ("1e99", "got 1e+99")],
+)
+def test_a_large_number_is_said_as_a_scenario_writes_it(written: str, said: str) -> None:
+    """``encounters: 1e99`` was said as 100 digits beside a limit of 12
+    (``expected a number ≤ 100000000000; got 1000…0``): thousands are parted by ``_`` as
+    the examples write them, and a number beyond reading by its size."""
+    problems = errors_of(VALID.replace("encounters: 100", f"encounters: {written}", 1))
+    assert problems == [f"s.yaml:3:13: expected a number ≤ 100_000_000_000; {said}"]
+
+
 SHAPES = "expected 'stun N', 'exposed N' or 'impaired N' (N from 1 to 999), or a one-word marker"
 
 
