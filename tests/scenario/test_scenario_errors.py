@@ -235,6 +235,8 @@ SHAPES = "expected 'stun N', 'exposed N' or 'impaired N' (N from 1 to 999), or a
         ("[stunn 2]", 19, [SHAPES, "got 'stunn 2'"]),
         ("[exposd 1]", 19, [SHAPES, "got 'exposd 1'"]),
         ("[bleeding 2]", 19, [SHAPES, "got 'bleeding 2'"]),
+        ("[stun2]", 19, [SHAPES, "got 'stun2'; did you mean 'stun 2'?"]),
+        ("[exposed10]", 19, [SHAPES, "got 'exposed10'; did you mean 'exposed 10'?"]),
         ("[staggered, staggered 2]", 30, [SHAPES, "got 'staggered 2'"]),
         ("[stun 0]", 19, ["expected a size from 1 to 999 for 'stun', like 'stun 2'; got 'stun 0'"]),
         ("[exposed 2, impaired 0]", 30, ["a size from 1 to 999 for 'impaired'", "'impaired 0'"]),

@@ -72,7 +72,7 @@ def parse_status(
         Saying what was expected, for any other shape.
     """
     match = _STATUS.match(text.strip().lower())
-    name, size = match.groups() if match else ("", None)
+    name, size = match.groups() if match else _run_together_status(text)
     marker = size is None and name not in EFFECT_STATUSES
     if match is None or (name not in sized and not marker):
         why = note if name in EFFECT_STATUSES else ""
@@ -84,6 +84,18 @@ def parse_status(
         raise ValueError(f"expected a size from 1 to {MAX_STATUS_SIZE} for {name!r}, like "
                          f"'{name} 2'; got {text!r}")  # fmt: skip
     return name, int(size) if size is not None else 1
+
+
+#: A status and its size with no space between them: ``stun2``.
+_RUN_TOGETHER_STATUS = re.compile(r"^([a-z][a-z-]*?)(\d{1,3})$")
+
+
+def _run_together_status(text: str) -> tuple[str, str | None]:
+    """The name and size of a status written without the space between them (``stun2``,
+    refused, then answered "did you mean 'stun 2'?" by :func:`_misspelt_status`); else
+    no name and no size."""
+    found = _RUN_TOGETHER_STATUS.match(text.strip().lower())
+    return (found[1], found[2]) if found else ("", None)
 
 
 def _misspelt_status(name: str, size: str | None, sized: tuple[str, ...]) -> str:
