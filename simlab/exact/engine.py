@@ -565,8 +565,10 @@ def check_simulation(res: Result, solved: ExactResult) -> pd.DataFrame:
             for r in _pair_rows(p, rates.loc[p.key], damage.loc[p.key], crits)]  # fmt: skip
     if solved.duel is not None:
         rows += _duel_rows(res, solved.duel)
-    certain = [r for r in rows if _certain_and_matched(r)]
-    tested = [r for r in rows if not _certain_and_matched(r)]
+    certain: list[tuple] = []
+    tested: list[tuple] = []
+    for row in rows:
+        (certain if _certain_and_matched(row) else tested).append(row)
     frame = pd.DataFrame(tested, columns=CHECK_COLUMNS)
     frame.attrs["skipped"] = _skipped(compared, solved, seen)
     frame.attrs["certain"] = [(*r[:4], r[CHECK_COLUMNS.index("exact")]) for r in certain]
@@ -580,9 +582,10 @@ def _certain_and_matched(row: tuple) -> bool:
     return bool(cells["std_error"] == 0 and cells["z"] == 0)
 
 
-def _figure_of(figure: str, key: Pair) -> str:
-    """A figure of a pair as the verdict and the note name it: ``crit_rate of Kaito:
-    quick-jab → Brute``."""
+def figure_of(figure: str, key: Pair) -> str:
+    """A figure of a pair as the check's verdict and its note of certain figures
+    (``simlab.report.terminal.certain_note``) name it: ``crit_rate of Kaito: quick-jab →
+    Brute``."""
     return f"{figure} of {describe(key)}"
 
 
@@ -621,7 +624,7 @@ def check_verdict(check: pd.DataFrame, k: float = CHECK_Z) -> str:
         every = "the one figure" if n == 1 else f"all {n} figures"
         return f"{every} within {k:g} standard errors (p ≥ {p:.2g}) of the exact answer"
     which = "; ".join(
-        f"{_figure_of(r.figure, (r.attacker, r.attack, r.defender))} (z = {r.z:.2f}, "
+        f"{figure_of(r.figure, (r.attacker, r.attack, r.defender))} (z = {r.z:.2f}, "
         f"{p_said(r.p_value)})"
         for r in bad.itertuples()
     )

@@ -1407,7 +1407,9 @@ def certain_note(certain: list[tuple[str, str, str, str, float]]) -> str:
         ``certain and simulated so, nothing to test: crit_rate of Kaito: quick-jab →
         Brute (exact 0)``, the figures separated by ``; ``.
     """
-    figures = "; ".join(f"{figure} of {pair_heading(attacker, attack, defender)} "
+    from simlab.exact.engine import figure_of  # a check table's: its engine is loaded
+
+    figures = "; ".join(f"{figure_of(figure, (attacker, attack, defender))} "
                         f"(exact {plain_number(exact, EXACT_DECIMALS)})"
                         for figure, attacker, attack, defender, exact in certain)  # fmt: skip
     return f"certain and simulated so, nothing to test: {figures}"
