@@ -397,17 +397,11 @@ def _series_before(ax: Axes) -> int:
     return sum(name not in shared for name in ax.get_legend_handles_labels()[1])
 
 
-def _bars_before(ax: Axes) -> bool:
-    """Whether ``ax`` holds bars an earlier call drew: bars of the same positions drawn
-    over them would hide them, so later ones are outlines (:data:`OVER_BARS`)."""
-    from matplotlib.container import BarContainer
-
-    return any(isinstance(c, BarContainer) for c in ax.containers)
-
-
 def _bar_sets_before(ax: Axes) -> int:
-    """How many sets of bars earlier calls drew on ``ax``: a win-rate plot's colour
-    starts after them, whether or not they had a ``label=`` to count in the legend."""
+    """How many sets of bars earlier calls drew on ``ax``: where there are any, bars of
+    the same positions drawn over them would hide them, so later ones are outlines
+    (:data:`OVER_BARS`); a win-rate plot's colour starts after them, whether or not they
+    had a ``label=`` to count in the legend."""
     from matplotlib.container import BarContainer
 
     return sum(isinstance(c, BarContainer) for c in ax.containers)
@@ -767,7 +761,7 @@ def plot_damage_pmf(
     ax = axes_or_new(ax)
     groups = _series(data)
     width = 0.8 / len(groups)
-    before, over = _series_before(ax), _bars_before(ax)
+    before, over = _series_before(ax), _bar_sets_before(ax) > 0
     exact_drawn = _in_legend(ax, EXACT_LABEL)
     # A diamond no wider than its bar (at least 3 pt): 6 pt diamonds of six defenders'
     # bars side by side piled over one another.
@@ -1138,7 +1132,7 @@ def plot_hit_rates(
                                if np.isnan(rate)})  # fmt: skip
     own = ax is None
     ax = axes_or_new(ax, (6.0, 0.9 + 0.32 * max(len(rates), 1)))
-    before, over = _series_before(ax), _bars_before(ax)
+    before, over = _series_before(ax), _bar_sets_before(ax) > 0
     y = np.arange(len(rates))
     drawn = [("hit_rate", "hit")] + ([("crit_rate", "crit")] if rates.crits.any() else [])
     height = 0.8 / len(drawn)
