@@ -70,6 +70,14 @@ def suggestion(name: str | None) -> str:
     return "" if name is None else f"; did you mean {name!r}?"
 
 
+def key_and_value_run_together(key: str, value: str, written: str) -> str:
+    """What a key run into its value means: ``expected 'hp: 24' (a key and its value are
+    parted by ': '); got 'hp:24'`` for ``written`` (on a line of its own, inside ``{…}``,
+    or as a mapping's one text), said the same wherever it is found."""
+    return (f"expected {f'{key}: {value}'!r} (a key and its value are parted by ': '); got "
+            f"{written!r}")  # fmt: skip
+
+
 def closest_name(found: object, known: Iterable[object]) -> str | None:
     """The one known name ``found`` is a likely misspelling of, as it is written there.
 

@@ -17,6 +17,8 @@ import re
 
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+from simlab.errors import key_and_value_run_together
+
 #: A located message: 1-based line and column, and the whole message.
 Slip = tuple[int, int, str]
 
@@ -147,7 +149,5 @@ def _slip_at(text: str, start: int) -> Slip | None:
     found = _RUN_TOGETHER.fullmatch(written)
     if found is None:
         return None
-    meant = f"{found['key']}: {found['value'] or found['word']}"
-    message = (f"expected {meant!r} (a key and its value are parted by ': '); got "
-               f"{written!r}")  # fmt: skip
+    message = key_and_value_run_together(found["key"], found["value"] or found["word"], written)
     return _located(text, start + found.end("key") + (1 if found["between"] == ":" else 0), message)

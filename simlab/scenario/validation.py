@@ -26,6 +26,7 @@ from simlab.errors import (
     closest_name,
     did_you_mean,
     did_you_mean_items,
+    key_and_value_run_together,
     suggestion,
 )
 from simlab.scenario.source import Path, YamlSource, yaml_type_name
@@ -648,8 +649,7 @@ def _message_mapping(error: _Resolved) -> str:
     found = _mapping_as_text(error)
     if found is None:
         return f"expected {_expect(error)}; got {_got(error)}"
-    meant = f"{found['key']}: {found['value']}"
-    return f"expected {meant!r} (a key and its value are parted by ': '); got {found.group()!r}"
+    return key_and_value_run_together(found["key"], found["value"], found.group())
 
 
 def _message_unknown_key(error: _Resolved) -> str:
@@ -657,9 +657,9 @@ def _message_unknown_key(error: _Resolved) -> str:
     and its value written together, ``expected 'hp: 30' (…); got 'hp:30', …``."""
     run_together = _run_together(error)
     if run_together is not None:
-        meant = f"{run_together['key']}: {run_together['value']}"
-        return (f"expected {meant!r} (a key and its value are parted by ': '); got "
-                f"{run_together.group()!r}, a key with no value")  # fmt: skip
+        said = key_and_value_run_together(run_together["key"], run_together["value"],
+                                          run_together.group())  # fmt: skip
+        return f"{said}, a key with no value"
     keys = _listed_keys(error)
     key = error.path[-1] if error.path else "?"
     found = f"unknown key {describe_value(key)}"
