@@ -268,11 +268,9 @@ def _combatant_rows(res: Result) -> tuple[list[str], list[list[str]]]:
     the terminal shows too (:func:`shown_events`: not zones-3d6's ``out``, the down
     itself, whose column repeated the down rate) and the per-encounter means."""
     table = res.combatants()
-    every = list(res.layout.events)
     events = shown_events(res)
-    shown = [every.index(e) for e in events]
     means = [(name, res.per_encounter(name)) for name in res.layout.per_encounter_tallies]
-    rates = [[cells[i] for i in shown] for cells in event_rate_cells(res, bracketed=True)]
+    rates = event_rate_cells(res, bracketed=True)
     rows = []
     for c, row in enumerate(table.itertuples()):
         rows.append([row.combatant, row.side,

@@ -980,10 +980,8 @@ TIME_TO_DOWN_NOTE = (
 def _event_cells(result: Result, rows: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
     """Headers and per-combatant cells of the event rates (:func:`shown_events`), status
     damage and Momentum spent per encounter."""
-    events = list(result.layout.events)
-    shown = [events.index(e) for e in shown_events(result)]
-    headers = [f"{events[i]}\nrate" for i in shown]
-    cells = [[rates[i] for i in shown] for rates in event_rate_cells(result)]
+    headers = [f"{event}\nrate" for event in shown_events(result)]
+    cells = event_rate_cells(result)
     for name in result.layout.per_encounter_tallies:
         headers.append(MEAN_HEADERS[name])
         column = f"mean_{name}"
@@ -993,14 +991,15 @@ def _event_cells(result: Result, rows: pd.DataFrame) -> tuple[list[str], list[li
 
 
 def event_rate_cells(result: Result, bracketed: bool = False) -> list[list[str]]:
-    """Per combatant (in the layout's order), each event's rate with its 95% interval
-    (:meth:`Result.events`) by the display rule: never ``0.000`` for a rate that is not
-    0, nor ``1.000`` for one that is not 1."""
-    events = result.events()
-    n = len(result.layout.events)
+    """Per combatant (in the layout's order), the rate of each event a table shows
+    (:func:`shown_events`) with its 95% interval (:meth:`Result.events`) by the display
+    rule: never ``0.000`` for a rate that is not 0, nor ``1.000`` for one that is not 1."""
+    events = list(result.layout.events)
+    shown = [events.index(e) for e in shown_events(result)]
+    n = len(events)
     cells = [estimate(r.rate, r.rate_ci95_lo, r.rate_ci95_hi, RATE_RANGE, bracketed=bracketed)
-             for r in events.itertuples()]  # fmt: skip
-    return [cells[c * n : (c + 1) * n] for c in range(len(result.layout.combatants))]
+             for r in result.events().itertuples()]  # fmt: skip
+    return [[cells[c * n + i] for i in shown] for c in range(len(result.layout.combatants))]
 
 
 def shown_events(result: Result) -> list[str]:
