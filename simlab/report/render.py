@@ -161,9 +161,7 @@ class Section:
     def time_to_down_note(self) -> str:
         """:data:`TIME_TO_DOWN_NOTE`, and what an event's rate is where the combatant
         table shows one (zones-3d6's shows none: its one event is the down itself)."""
-        plain = {*COMBATANT_HEADER, *MEAN_HEADERS.values()}
-        events = any(header not in plain for header in self.combatant_header)
-        return TIME_TO_DOWN_NOTE + (EVENTS_NOTE if events else "")
+        return TIME_TO_DOWN_NOTE + (EVENTS_NOTE if shown_events(self.run.result) else "")
 
 
 # -- formatting --------------------------------------------------------------------------
