@@ -801,16 +801,20 @@ def attacks_table(result: Result) -> Table | Group:
     own, where those print whole. Narrower, attacker and attack share one column, named
     on the first row of their pairings, and the defender has its own (``at``); where a
     name does not fit beside the figures whole, each attack heads a row of its own with
-    its defenders indented under it (:func:`_headed_tables`). The crit rate is left out
-    for rule systems without crits (``Layout.crits``).
+    its defenders indented under it (:func:`_headed_tables`). A pair with no crit in
+    the run (:func:`crit_rate_said`) reads :data:`NO_CRIT` in the crit rate's column,
+    not a simulated 0 with its interval; the column is left out where no pair of the
+    table says one (a rule system without crits too).
     """
     rates = result.hit_rates()
     damage = result.damage()
-    crits = result.layout.crits
+    said = crit_rate_said(result, rates)
+    crits = any(said)
     title = f"{result.scenario} · attacks (± 95% interval)"
     headers = ["attempts", "hit rate", *(["crit rate"] if crits else []), "mean damage"]
-    figures = [_attack_figures(r, d, crits)
-               for r, d in zip(rates.itertuples(), damage.itertuples(), strict=True)]  # fmt: skip
+    figures = [_attack_figures(r, d, crits, says)
+               for r, d, says in zip(rates.itertuples(), damage.itertuples(), said,
+                                     strict=True)]  # fmt: skip
     if is_wide():
         table = console_table(title)
         for column in ("attacker", "attack", "defender"):
@@ -853,10 +857,47 @@ def _add_rows(table: Table, rows: list[list[Any]]) -> None:
         table.add_row(*names, *blank[len(names) - 1 :], end_section=end)
 
 
-def _attack_figures(r: Any, d: Any, crits: bool) -> list[str]:
-    """A row of the attacks table's figures: attempts, hit rate, crit rate (``crits``)
-    and mean damage, with their 95% intervals."""
-    crit = [interval_cell(r, "crit_rate")] if crits else []
+#: The crit rate's cell of a pair whose crit rate says nothing (:func:`crit_rate_said`).
+NO_CRIT = "—"
+#: What :data:`NO_CRIT` means, under an attacks table that shows it.
+NO_CRIT_NOTE = (
+    "crit rate —: that pair did not crit once in the run (as an attack that cannot crit)."
+)
+
+
+def crit_rate_said(result: Result, rates: pd.DataFrame | None = None) -> list[bool]:
+    """Per attack pair (the rows of ``rates``, :meth:`Result.hit_rates`), whether its
+    crit rate says something: not in a rule system without crits
+    (``Layout.crits``), nor for a pair with no crit in the run, whose rate would read
+    ``0 (< 2e-05)`` beside pairs that crit, for an attack that cannot crit (a
+    shattered-spirits profile with no ``crit`` row). One rule with the sweep's and the
+    comparison's tables (:func:`~simlab.tuning.figures.never_crits`).
+
+    Parameters
+    ----------
+    result : Result
+        The run.
+    rates : pandas.DataFrame, optional
+        Its :meth:`~Result.hit_rates` (computed here when not given).
+
+    Returns
+    -------
+    list of bool
+        One per pair, in the rows' order.
+    """
+    from simlab.tuning.figures import never_crits
+
+    rates = result.hit_rates() if rates is None else rates
+    if not result.layout.crits:
+        return [False] * len(rates)
+    return [not never_crits([crits]) for crits in rates.crits]
+
+
+def _attack_figures(r: Any, d: Any, crits: bool, says: bool = True) -> list[str]:
+    """A row of the attacks table's figures: attempts, hit rate, crit rate (``crits``;
+    :data:`NO_CRIT` where it says nothing, ``says`` false) and mean damage, with their
+    95% intervals."""
+    crit = [interval_cell(r, "crit_rate") if says else NO_CRIT] if crits else []
     return [f"{r.attempts:,}", interval_cell(r, "hit_rate"), *crit,
             interval_cell(d, "mean_damage")]  # fmt: skip
 
@@ -1191,6 +1232,9 @@ def print_result(result: Result) -> None:
                     counted(result.encounters, "encounter"), f"seed {result.seed}"),
               bold=result.scenario)  # fmt: skip
     console.print(attacks_table(result))
+    said = crit_rate_said(result)
+    if any(said) and not all(said):
+        console.print(NO_CRIT_NOTE, markup=False, highlight=False)
     n_extra = len(shown_events(result)) + len(result.layout.per_encounter_tallies)
     inline = is_wide() and n_extra <= INLINE_EVENT_COLUMNS
     if inline and not fits_console(combatants_table(result)):  # the events take more room
