@@ -407,6 +407,46 @@ FIGURE_LABELS = {
 }  # fmt: skip
 
 
+#: The unit of a figure whose name does not say it, as ``run``'s tables name it (its
+#: time-to-down table is in rounds); a rate is a share, which its name says.
+FIGURE_UNITS = {"mean_damage": "HP", "mean_time_to_down": "rounds",
+                "median_time_to_down": "rounds"}  # fmt: skip
+
+
+def figure_labels(figures: Sequence[str], one_line: bool = True) -> list[str]:
+    """The names of ``figures`` as a table of A and B gives them, each with its unit
+    where its name does not say it (:data:`FIGURE_UNITS`): ``mean damage (HP)``,
+    ``mean time-to-down (rounds)``, beside ``hit rate`` and ``mean rounds``, so that a
+    row of rates is not read as a row of rounds. Not ``one_line`` (a narrow table), a
+    unit that would make its name longer than the longest name without one goes on a
+    line of its own under it, and the names' column is no wider for it.
+
+    Parameters
+    ----------
+    figures : Sequence of str
+        Figure names (``hit_rate``, ``mean_time_to_down``…).
+    one_line : bool
+        Each name and its unit on one line.
+
+    Returns
+    -------
+    list of str
+        The labels, in order.
+    """
+    bare = [FIGURE_LABELS.get(f, f.replace("_", " ")) for f in figures]
+    room = max((len(label) for label in bare), default=0)
+    labels = []
+    for figure, label in zip(figures, bare, strict=True):
+        unit = FIGURE_UNITS.get(figure)
+        if unit is None:
+            labels.append(label)
+        elif one_line or len(f"{label} ({unit})") <= room:
+            labels.append(f"{label} ({unit})")
+        else:
+            labels.append(f"{label}\n({unit})")
+    return labels
+
+
 #: Past this many unchanged figures, the terminal counts them instead of listing them.
 MOST_UNCHANGED_LISTED = 12
 
@@ -451,10 +491,11 @@ def compare_table(frame: pd.DataFrame,
     arrow only.
     """
     pairs = pairs or {}
-    if is_wide():
-        tables = [_compare_layout(frame, pairs, layout) for layout in COMPARE_LAYOUTS[:-1]]
+    if is_wide():  # a figure's unit beside its name, or where that is too wide, under it
+        tables = [_compare_layout(frame, pairs, layout, one_line=one_line)
+                  for one_line in (True, False) for layout in COMPARE_LAYOUTS[:-1]]  # fmt: skip
         whole = [t for t in tables if _natural_width(t) <= terminal.console.width]
-        whole = whole or [t for t in tables[1:] if _fits(t)]
+        whole = whole or [t for t in tables[1::2] if _fits(t)]
         if whole:
             return whole[0]
     return terminal.one_renderable(terminal.tables_printed_whole(
@@ -470,12 +511,15 @@ COMPARE_NAMES = 3
 
 
 def _compare_layout(frame: pd.DataFrame, pairs: Mapping[str, Sequence[str]], layout: str,
-                    broken: bool = False, columns: slice = slice(None)) -> Table:  # fmt: skip
+                    broken: bool = False, columns: slice = slice(None),
+                    one_line: bool | None = None) -> Table:  # fmt: skip
     """:func:`compare_table` in one of :data:`COMPARE_LAYOUTS`, with the ``columns`` of
     its figures (after the :data:`COMPARE_NAMES`) alone; ``broken``, each difference
     on two lines where long, value over interval
-    (:func:`~simlab.report.terminal.broken_columns`)."""
-    labels = [FIGURE_LABELS.get(f, f.replace("_", " ")) for f in frame.figure]
+    (:func:`~simlab.report.terminal.broken_columns`); ``one_line``, each figure's unit
+    beside its name (:func:`figure_labels`; by default in the wide layouts only)."""
+    one_line = layout != "narrow" if one_line is None else one_line
+    labels = figure_labels(list(frame.figure), one_line)
     # a pair (``Bruna warhammer → Ghoul 2``) longer than the room its column has breaks
     # after its arrow, the defender's name whole (a wrap inside the column put ``Ghoul``
     # and ``2`` on two lines), and before its attack where need be

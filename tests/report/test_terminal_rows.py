@@ -39,3 +39,26 @@ def test_a_run_in_which_no_pair_crits_has_no_crit_rate_column() -> None:
     res = simlab.simulate(simlab.load(QUICKSTART).with_({"stone-strike.tier": {}}), n=300)
     text = printed_at(lambda: terminal.print_result(res))
     assert "crit rate" not in text and "Kaito: quick-jab" in text
+
+
+def test_compare_names_the_unit_of_each_figure_that_is_not_a_rate() -> None:
+    """A and B of rates, rounds and HP side by side read alike: ``0.86 0.93`` beside
+    ``7.20 7.40`` under one header. Each name now says its unit, at 80 columns under it
+    where beside it the names' column would be wider, and from 110 beside it."""
+    from simlab.report.tuning_terminal import compare_table
+
+    quickstart = simlab.load(QUICKSTART)
+    ab = simlab.compare(quickstart, changes={"Brute.hp": 34}, n=300)
+    for width in (80, 140):
+        text = printed_at(lambda ab=ab: terminal.console.print(compare_table(ab.figures, ab.pairs)),
+                          width)  # fmt: skip
+        assert max(len(line) for line in text.splitlines()) <= width
+        lines = text.splitlines()
+        downs = [k for k, line in enumerate(lines) if "mean time-to-down" in line]
+        damages = [line for line in lines if "mean damage" in line]
+        assert downs and damages, text
+        for k in downs:  # its unit beside it, or alone on the next line
+            assert "mean time-to-down (rounds)" in lines[k] or lines[k + 1].strip() == "(rounds)"
+        assert all("mean damage (HP)" in line for line in damages), text
+        assert all("(" not in line.split("rate")[0] for line in lines if " rate " in line)
+    assert "mean time-to-down (rounds)" in text  # 140 columns: beside its name
