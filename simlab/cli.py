@@ -190,7 +190,7 @@ def _say_simulated(encounters: int, what: str = "", precision: Any = None) -> No
     if precision is not None and not sys.stdout.isatty():
         from simlab.report import terminal
 
-        terminal.say_unbroken(terminal.simulated_line(encounters, what, precision))
+        terminal.say_simulated(terminal.simulated_line(encounters, what, precision))
 
 
 def _sweep_precision(sweep: Any) -> dict[str, Any] | None:
@@ -757,7 +757,7 @@ def _say_run(run: Any) -> None:
     and how a run to a precision stopped."""
     from simlab.report import terminal
 
-    terminal.say_unbroken(terminal.simulated_line(
+    terminal.say_simulated(terminal.simulated_line(
         run.result.encounters, run.source or "", run.result.meta.get("precision")))  # fmt: skip
 
 

@@ -81,6 +81,18 @@ def say_unbroken(line: str, indent: str = "", whole: Iterable[str] = ()) -> None
                   highlight=False, soft_wrap=True)  # fmt: skip
 
 
+def say_simulated(line: str) -> None:
+    """Print a :func:`simulated_line`: on a terminal broken at spaces as every note is
+    (:func:`say_unbroken`); piped or sent to a file, where it is the line a tool reads
+    (``grep 'simulated .* of PATH'``), on one line whatever ``COLUMNS`` says, as an
+    error keeps one line there: at 80 columns a long path put the path on a line of
+    its own, and how the run stopped on a third."""
+    if sys.stdout.isatty():
+        say_unbroken(line)
+        return
+    console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
 def say_items(parts: list[str], bold: str = "") -> None:
     """Print a heading line of items (:func:`~simlab.report.width.items`) broken only
     between two parts at the console's width, never inside ``label value`` or a name,
@@ -112,7 +124,7 @@ def progress(total: int, what: str = "") -> Iterator[Callable[[int], None]]:
     of = f" of {what}" if what else ""
     if not sys.stdout.isatty():
         yield lambda _done: None
-        say_unbroken(simulated_line(total, what))
+        say_simulated(simulated_line(total, what))
         return
     simulating = f"simulating{of}"
     count = TextColumn("{task.completed:,}/{task.total:,}")

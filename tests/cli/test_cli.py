@@ -805,6 +805,28 @@ def test_a_report_says_what_each_run_to_a_precision_simulated(tmp_path: Path) ->
     )
 
 
+def test_a_piped_simulated_line_keeps_to_one_line_at_80_columns(tmp_path: Path,
+                                                                monkeypatch) -> None:  # fmt: skip
+    """Piped, the ``simulated N encounters of PATH`` line is what a tool reads: at
+    ``COLUMNS=80`` a long path went on a line of its own and how the run stopped on a
+    third, and ``grep 'simulated .* of PATH'`` found neither."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    folder = tmp_path / "a-rather-long-folder-name-for-scenarios" / "and-one-more-level"
+    folder.mkdir(parents=True)
+    duel = folder / "ss-duel.yaml"
+    duel.write_text(SS_DUEL.read_text() + "precision: 0.2\n")  # the longest line
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setattr(terminal, "console", Console(width=80))  # writes to the runner's
+    done = CliRunner().invoke(main, ["baseline", "update", str(duel), "-n", "300",
+                                     "--baseline", str(tmp_path / "b.json")])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    first = done.stdout.splitlines()[0]
+    assert first == f"simulated 300 encounters of {duel.as_posix()} (precision met; cap 300)"
+
+
 def test_a_command_says_a_compile_in_its_own_words_only(monkeypatch, caplog) -> None:
     """A command's run that compiles says so on standard error when it is a terminal
     (a run piped to a file too), never through the Python API's logger; into a test's
