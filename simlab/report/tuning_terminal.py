@@ -185,6 +185,7 @@ def sweep_combatants_table(sweep: SweepResult, stacked: bool = False, broken: bo
     :func:`~simlab.report.terminal.broken_figures`; ``columns``: those of its figures,
     after the combatant and the varied fields, alone)."""
     frame = sweep.combatants()
+    frame = frame[~frame.combatant.isin(never_attacked(sweep))]
     table = console_table("time-to-down (rounds, ± 95% interval)")
     name_column(table, "combatant", list(frame.combatant))
     _field_columns(table, sweep, stacked)
@@ -201,6 +202,40 @@ def sweep_combatants_table(sweep: SweepResult, stacked: bool = False, broken: bo
         table.add_row(name, *point_cells(r, sweep, stacked), *cells[columns],
                       end_section=last)  # fmt: skip
     return table
+
+
+def never_attacked(sweep: SweepResult) -> list[str]:
+    """The combatants of a sweep that no one attacks at any of its points, and so never
+    go down at any (the fighter of a one-sided duel against a dummy): the time-to-down
+    table leaves out their rows of ``0 (< 0.008)`` and ``not reached`` at every point,
+    which say nothing the sweep moves, and :func:`never_attacked_note` names them.
+
+    Parameters
+    ----------
+    sweep : SweepResult
+        The sweep.
+
+    Returns
+    -------
+    list of str
+        Their names, in the order of the sweep's combatants.
+    """
+    attacks, combatants = sweep.attacks(), sweep.combatants()
+    attacked = set(attacks.defender[attacks.attempts > 0])
+    downed = set(combatants.combatant[combatants.down_rate > 0])
+    names = dict.fromkeys(combatants.combatant)
+    return [name for name in names if name not in attacked | downed]
+
+
+def never_attacked_note(names: Sequence[str]) -> str:
+    """The line that says which combatants :func:`never_attacked` leaves out of the
+    time-to-down table: ``Not listed, Fighter: never down at any point, as no one
+    attacks it.``; "" for none."""
+    if not names:
+        return ""
+    them = "it" if len(names) == 1 else "them"
+    return (f"Not listed, {', '.join(names)}: never down at any point, as no one attacks "
+            f"{them}.")  # fmt: skip
 
 
 def sweep_sides_table(sweep: SweepResult, stacked: bool = False, broken: bool = False,
@@ -340,6 +375,9 @@ def print_sweep(sweep: SweepResult) -> None:
     *attacks, combatants, sides = tables
     for table in [*itertools.chain(*attacks), *combatants]:
         terminal.console.print(table)
+    left_out = never_attacked(sweep)
+    if left_out:  # each name whole: "Grand Duke Ferdinand of the Sunken Keep"
+        terminal.say_unbroken(never_attacked_note(left_out), whole=left_out)
     terminal.console.print(sweep_note(sweep), markup=False, highlight=False)
     for table in sides:
         terminal.console.print(table)

@@ -62,3 +62,20 @@ def test_compare_names_the_unit_of_each_figure_that_is_not_a_rate() -> None:
         assert all("mean damage (HP)" in line for line in damages), text
         assert all("(" not in line.split("rate")[0] for line in lines if " rate " in line)
     assert "mean time-to-down (rounds)" in text  # 140 columns: beside its name
+
+
+def test_a_sweep_leaves_out_a_combatant_no_one_attacks_and_says_so() -> None:
+    """A one-sided duel listed the fighter, whom the dummy never attacks, at every
+    point: ``0 (< 0.008)``, ``not reached``. A two-sided fight keeps both."""
+    from simlab.report.tuning_terminal import print_sweep
+
+    duel = simlab.load(ROOT / "scenarios/glitters-d20/training-duel.yaml")
+    sweep = simlab.sweep(duel, {"Dummy.hp": [10, 14]}, n=100, exact=False)
+    text = printed_at(lambda: print_sweep(sweep))
+    downs = text[text.index("time-to-down") : text.index("Every point")]
+    assert "Dummy" in downs and "Fighter" not in downs.split("Not listed")[0], downs
+    assert "Not listed, Fighter: never down at any point, as no one attacks it." in text
+    both = simlab.sweep(simlab.load(QUICKSTART), {"Brute.hp": [30, 32]}, n=100, exact=False)
+    text = printed_at(lambda: print_sweep(both))
+    downs = text[text.index("time-to-down") : text.index("Every point")]
+    assert "Kaito" in downs and "Brute" in downs and "Not listed" not in text

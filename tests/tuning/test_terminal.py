@@ -633,7 +633,7 @@ def test_a_sweep_prints_every_column_of_every_table_beside_long_names(
     under its names and points: every figure of every table printed."""
 
     from simlab.report.terminal import exact_number
-    from simlab.report.tuning_terminal import print_sweep
+    from simlab.report.tuning_terminal import never_attacked, print_sweep
 
     dummy = "Straw Effigy of the Drowned Chapel"
     text = (ROOT / "scenarios/glitters-d20/training-duel.yaml").read_text(encoding="utf-8")
@@ -651,11 +651,14 @@ def test_a_sweep_prints_every_column_of_every_table_beside_long_names(
     assert len(column_cells(flat, "damage", rf"^ ?{GRAND_DUKE}:")) == len(pairs), flat
     downs = printed[printed.index("time-to-down (rounds") : printed.index("Every point ran")]
     points = r"^.* (50|60) "
-    by_combatant = sweep.combatants().groupby("combatant", sort=False)
+    combatants = sweep.combatants()  # but the Grand Duke, whom no one attacks: not listed
+    combatants = combatants[~combatants.combatant.isin(never_attacked(sweep))]
+    assert never_attacked(sweep) == [GRAND_DUKE]
+    by_combatant = combatants.groupby("combatant", sort=False)
     exact = [exact_number(v) for _, rows in by_combatant for v in rows.exact_mean_time_to_down]
     assert column_cells(downs, "mean", points) == exact, downs
     for header in ("rate", "downed", "median"):
         cells = column_cells(downs, header, points)
-        assert len(cells) == len(sweep.combatants()) and all(cells), (header, downs)
+        assert len(cells) == len(combatants) and all(cells), (header, downs)
     sides = printed[printed.index("outcome (") :]
     assert len(column_cells(sides, "rate", points)) == len(sweep.sides()), sides
