@@ -764,7 +764,7 @@ def compare_variants(
             # refused before the runs to a precision; their stop is at least min(cap, 1,000)
             ranges_for(ranges, encounters_and_seed(first, n, seed)[0])
             n, record = _precision_stop(first, second, n, seed, threads, precision,
-                                        precision_on)  # fmt: skip
+                                        precision_on, progress)  # fmt: skip
         result = run(first, second, n, seed, threads=threads, ranges=ranges, labels=labels,
                      progress=progress)  # fmt: skip
     result.precision = record
@@ -792,11 +792,13 @@ def _refuse_run_overrides(a: ScenarioBase, b: ScenarioBase) -> None:
 
 def _precision_stop(a: ScenarioBase, b: ScenarioBase, n: int | None, seed: int | None,
                     threads: int | None, precision: float | None,
-                    precision_on: Sequence[Any]) -> tuple[int, dict[str, Any]]:  # fmt: skip
+                    precision_on: Sequence[Any], progress: runner.Progress | None = None,
+                    ) -> tuple[int, dict[str, Any]]:  # fmt: skip
     """The sample size of a comparison run to a precision: the larger of A's and B's
     stops, with the record of the variant that set it (its checkpoints, its widest
-    figure; at equal stops, the one whose widest figure is nearer its limit)."""
-    records = [simulate(scn, n, seed, threads=threads, precision=precision,
+    figure; at equal stops, the one whose widest figure is nearer its limit). Each
+    run advances ``progress`` as it goes (a bar that sat at "starting" through both)."""
+    records = [simulate(scn, n, seed, threads=threads, progress=progress, precision=precision,
                         precision_on=precision_on).meta["precision"] for scn in (a, b)]  # fmt: skip
     last = max(records, key=lambda r: (r["encounters"], _nearness(r["widest"])))
     record = {**last, "met": all(r["met"] for r in records),

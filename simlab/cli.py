@@ -1100,7 +1100,11 @@ def compare(
     _check_threads(threads)
     _prepare_out(out)
     n = encounters or first.encounters
-    with _progress(precision or first.precision)(2 * n, "A and B") as advance:
+    to_precision = (precision or first.precision) is not None
+    # to a precision: A, then B, each to it, then both at the larger stop; no total
+    within = "A, then B, to the precision; then both" if to_precision else "A and B"
+    with _progress(precision or first.precision)(None if to_precision else 2 * n,
+                                                 within) as advance:  # fmt: skip
         result = api.compare_variants(a, b, changes=changes, n=n, seed=seed, threads=threads,
                              progress=advance, precision=precision,
                              precision_on=_figures(precision_on))  # fmt: skip

@@ -109,9 +109,12 @@ _LIVE_BAR: list[Callable[[str], None]] = []
 
 
 @contextmanager
-def progress(total: int, what: str = "") -> Iterator[Callable[[int], None]]:
+def progress(total: int | None, what: str = "") -> Iterator[Callable[[int], None]]:
     """A progress bar over ``total`` encounters (of ``what``, when named); yields the
-    function that advances it.
+    function that advances it. ``total`` None: runs whose count is not known ahead
+    (``compare --precision`` runs A, then B, each to the precision, then both at the
+    larger stop), a bar that says the encounters simulated so far (``12,000
+    encounters so far``).
 
     Until the first block is done the bar says ``starting``, and ``compiling the RULES
     kernels (a first run: 10–30 s)`` from when the run starts compiling them
@@ -124,11 +127,14 @@ def progress(total: int, what: str = "") -> Iterator[Callable[[int], None]]:
     of = f" of {what}" if what else ""
     if not sys.stdout.isatty():
         yield lambda _done: None
-        say_simulated(simulated_line(total, what))
+        if total is not None:  # else the command says it, which knows the count
+            say_simulated(simulated_line(total, what))
         return
     simulating = f"simulating{of}"
-    count = TextColumn("{task.completed:,}/{task.total:,}")
-    columns = (TextColumn("{task.description}"), BarColumn(), count, TimeRemainingColumn())
+    count = TextColumn("{task.completed:,}/{task.total:,}" if total is not None
+                       else "{task.completed:,} encounters so far")  # fmt: skip
+    columns = (TextColumn("{task.description}"), BarColumn(), count,
+               *([TimeRemainingColumn()] if total is not None else []))  # fmt: skip
     with Progress(*columns, console=console, transient=True) as bar:
         task = bar.add_task(escape(_starting(of)), total=total)
 

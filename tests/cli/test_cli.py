@@ -827,6 +827,27 @@ def test_a_piped_simulated_line_keeps_to_one_line_at_80_columns(tmp_path: Path,
     assert first == f"simulated 300 encounters of {duel.as_posix()} (precision met; cap 300)"
 
 
+def test_compare_to_a_precision_moves_its_bar_through_a_and_b(on_a_terminal) -> None:
+    """``compare --precision``'s bar sat at "starting" while A, then B, ran to the
+    precision: their runs did not advance it, and its total (twice the cap) was no count
+    they would reach. Each of them advances it now, and the bar counts the encounters
+    so far, A's, B's and then both at the larger stop."""
+    from simlab import api
+
+    calls: list[int] = []
+    ab = api.compare(SS_DUEL, changes={"Defender.hp": 20}, n=4000, precision=0.1,
+                     progress=calls.append)  # fmt: skip
+    stops = ab.precision["stops"]
+    assert sum(calls) == sum(stops) + 2 * max(stops), (calls, stops)
+    with terminal.progress(None, "A, then B, to the precision; then both") as advance:
+        before = on_a_terminal.file.getvalue()
+        advance(1500)
+    frames = on_a_terminal.file.getvalue()
+    assert "starting of A, then B, to the precision; then both" in before
+    assert "1,500 encounters so far" in frames
+    assert frames.rfind("simulating of A, then B") > frames.rfind("starting of A")
+
+
 def test_a_command_says_a_compile_in_its_own_words_only(monkeypatch, caplog) -> None:
     """A command's run that compiles says so on standard error when it is a terminal
     (a run piped to a file too), never through the Python API's logger; into a test's
