@@ -879,8 +879,11 @@ def _add_rows(table: Table, rows: list[list[Any]]) -> None:
 NO_CRIT = "—"
 #: What :data:`NO_CRIT` means, under an attacks table that shows it.
 NO_CRIT_NOTE = (
-    "crit rate —: that pair did not crit once in the run (as an attack that cannot crit)."
+    "crit rate —: no crit in the run (the attack cannot crit, or crits too rarely for "
+    "this many encounters)."
 )
+#: Why an attacks table of a rule system with crits has no crit rate column.
+NO_CRIT_COLUMN_NOTE = "crit rate left out: no attack made a crit in the run."
 
 
 def crit_rate_said(result: Result, rates: pd.DataFrame | None = None) -> list[bool]:
@@ -1253,6 +1256,8 @@ def print_result(result: Result) -> None:
     said = crit_rate_said(result)
     if any(said) and not all(said):
         console.print(NO_CRIT_NOTE, markup=False, highlight=False)
+    elif result.layout.crits and not any(said):
+        console.print(NO_CRIT_COLUMN_NOTE, markup=False, highlight=False)
     n_extra = len(shown_events(result)) + len(result.layout.per_encounter_tallies)
     inline = is_wide() and n_extra <= INLINE_EVENT_COLUMNS
     if inline and not fits_console(combatants_table(result)):  # the events take more room
