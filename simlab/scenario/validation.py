@@ -328,6 +328,8 @@ class _Resolved:
     on_key: bool
     slots: list[_Slot]
     parent_slots: list[_Slot]
+    #: The model validated: the path leads from it.
+    root: type[BaseModel] | None = None
 
     @property
     def kind(self) -> str:
@@ -368,9 +370,8 @@ def _resolve(model_cls: type[BaseModel], data: Any, error: ErrorDetails) -> _Res
             part = _key_named(walk.node, part)
             walk.on_key = True
         _advance(walk, part, missing_here)
-    return _Resolved(
-        error, tuple(walk.path), walk.site, walk.branch, walk.on_key, walk.slots, walk.parent_slots
-    )
+    return _Resolved(error, tuple(walk.path), walk.site, walk.branch, walk.on_key, walk.slots,
+                     walk.parent_slots, model_cls)  # fmt: skip
 
 
 def _key_named(node: Any, label: Any) -> Any:
@@ -662,10 +663,66 @@ def _message_unknown_key(error: _Resolved) -> str:
         return f"{said}, a key with no value"
     keys = _listed_keys(error)
     key = error.path[-1] if error.path else "?"
-    found = f"unknown key {describe_value(key)}"
+    found = f"unknown key {describe_value(key)}{_key_of_other_rules(error)}"
     if not keys:
         return f"{found}; expected no other keys here"
     return f"{found}; expected one of: {', '.join(keys)}{suggestion(_meant_key(error))}"
+
+
+def _key_of_other_rules(error: _Resolved) -> str:
+    """``" (a key of rules glitters-d20, but this scenario's rules are zones-3d6)"``: an
+    unknown key that the scenarios of other rule systems take at the same place (a
+    combatant's ``dc:`` in a zones-3d6 file, one copied from a glitters-d20 file); ``""``
+    for any other key, or a model that is no rule system's scenario."""
+    rules = _rules_of(error.root)
+    if rules is None or error.root is None or not error.path:
+        return ""
+    where = _as_other_rules_write_it(error.root, error.path[:-1])
+    others = [other for other, model in _scenario_models().items()
+              if other != rules and error.path[-1] in _keys_at(model, where)]  # fmt: skip
+    if not others:
+        return ""
+    named = ", ".join(others[:-1]) + " and " + others[-1] if len(others) > 1 else others[0]
+    return f" (a key of rules {named}, but this scenario's rules are {rules})"
+
+
+def _as_other_rules_write_it(model: type[BaseModel], path: Path) -> Path:
+    """``path`` of a document ``model`` validates, with each key that stands for another
+    rule system's (``KEYS_ELSEWHERE``: draft1's ``techniques``) written as that one's."""
+    slots, written = _unwrap([_Slot(model)]), []
+    for part in path:
+        stands_for = {mine: theirs for slot in slots if _is_model(slot.tp)
+                      for theirs, mine in slot.tp.KEYS_ELSEWHERE.items()}  # fmt: skip
+        written.append(stands_for.get(part, part))
+        slots = _unwrap(s for slot in slots for s in _step_into(slot, part))
+    return tuple(written)
+
+
+def _scenario_models() -> dict[str, type[BaseModel]]:
+    """The scenario model of each rule system, by its ``rules:`` name."""
+    from simlab.rules import RULE_SYSTEMS, rule_module  # the rule models import this module
+
+    return {rules: rule_module(rules, "model").Scenario for rules in RULE_SYSTEMS}
+
+
+def _rules_of(model: type[BaseModel] | None) -> str | None:
+    """The rule system whose scenario ``model`` is; None for another model."""
+    return next((rules for rules, scenario in _scenario_models().items() if scenario is model),
+                None)  # fmt: skip
+
+
+def _keys_at(model: type[BaseModel], path: Path) -> set[str]:
+    """The keys a designer may write in the mapping at ``path`` (mapping keys and list
+    indices from the root, as most rule systems write them: ``attacks``, not draft1's
+    ``techniques``) of a document that ``model`` validates, read from the model types
+    along it; none where the path leads to no model."""
+    slots = _unwrap([_Slot(model)])
+    for part in path:
+        own = {theirs: mine for slot in slots if _is_model(slot.tp)
+               for theirs, mine in slot.tp.KEYS_ELSEWHERE.items()}  # fmt: skip
+        slots = _unwrap(s for slot in slots for s in _step_into(slot, own.get(part, part)))
+    return {key for slot in slots if _is_model(slot.tp) for key in _model_keys(slot.tp)
+            if key not in slot.tp.KEYS_NOT_WRITTEN}  # fmt: skip
 
 
 def _message_missing(error: _Resolved) -> str:
