@@ -698,6 +698,33 @@ def _as_other_rules_write_it(model: type[BaseModel], path: Path) -> Path:
     return tuple(written)
 
 
+def every_rules_key() -> set[str]:
+    """Every key a scenario of any rule system takes, at any place, read from the models:
+    what tells a key from a word of a value.
+
+    Returns
+    -------
+    set of str
+    """
+    keys: set[str] = set()
+    seen: set[type[BaseModel]] = set()
+
+    def visit(tp: Any) -> None:
+        for slot in _unwrap([_Slot(tp)]):
+            if not _is_model(slot.tp):
+                for arg in typing.get_args(slot.tp):
+                    visit(arg)
+            elif slot.tp not in seen:
+                seen.add(slot.tp)
+                for key, info in _model_keys(slot.tp).items():
+                    keys.add(key)
+                    visit(info.annotation)
+
+    for model in _scenario_models().values():
+        visit(model)
+    return keys
+
+
 def _scenario_models() -> dict[str, type[BaseModel]]:
     """The scenario model of each rule system, by its ``rules:`` name."""
     from simlab.rules import RULE_SYSTEMS, rule_module  # the rule models import this module
