@@ -30,7 +30,7 @@ from ruamel.yaml.tokens import (
     ValueToken,
 )
 
-from simlab.errors import closest_name
+from simlab.errors import colon_inside_a_value
 
 #: A located message: 1-based line and column, and what was found, in plain words.
 Slip = tuple[int, int, str]
@@ -179,11 +179,9 @@ def _a_key(text: str, start: int, colon: int) -> bool:
     ``type``), not a word of the value (``Goblin Chief: Scout``: a ':' in a value). A
     word on a later line than the value it follows is a key: ``7`` at a line's end and
     ``attacks: […]`` below it, a ',' left off at the line's end."""
-    from simlab.scenario.validation import every_rules_key  # imports the rule models
+    from simlab.scenario.validation import like_a_key  # imports the rule models
 
-    word = text[start:colon].strip()
-    keys = every_rules_key()
-    return word in keys or closest_name(word, keys) is not None
+    return like_a_key(text[start:colon].strip())
 
 
 def _colon_in_a_value(text: str, before: _Before) -> Slip:
@@ -193,16 +191,11 @@ def _colon_in_a_value(text: str, before: _Before) -> Slip:
     tokens, colon = before.tokens, before.at.start_mark.index
     value_start = tokens[-1].start_mark.index
     end = _VALUE_END.match(text, colon).end()  # type: ignore[union-attr]
-    value = text[value_start:end].strip()
-    quoted = f"'{value}'" if '"' in value else f'"{value}"'
     key = tokens[-3] if len(tokens) >= 3 and isinstance(tokens[-2], ValueToken) else None
+    written = None
     if isinstance(key, ScalarToken):
         written = _written(text, key.start_mark.index, key.end_mark.index)
-        of, meant = f" of {written!r}", f"{written}: {quoted}"
-    else:
-        of, meant = "", quoted
-    return _slip(text, colon, f"a ':' inside the value{of} (a value holding ': ' needs "
-                 f"quotes: {meant})")  # fmt: skip
+    return _slip(text, colon, colon_inside_a_value(written, text[value_start:end].strip()))
 
 
 def _no_space_after_colon(last: Token, at: Token) -> bool:

@@ -477,9 +477,9 @@ def _yaml_problem(exc: YAMLError, filename: str, text: str) -> Problem:
     slip = flow_slip(exc, text)
     if slip is not None:
         return Problem(filename, slip[0], slip[1], f"expected valid YAML syntax; got {slip[2]}")
-    from simlab.scenario.block_slips import dash_slip, run_together_slip
+    from simlab.scenario.block_slips import colon_slip, dash_slip, run_together_slip
 
-    block_slip = run_together_slip(exc, text) or dash_slip(exc, text)
+    block_slip = run_together_slip(exc, text) or dash_slip(exc, text) or colon_slip(exc, text)
     if block_slip is not None:
         return Problem(filename, *block_slip)
     if isinstance(exc, MarkedYAMLError):

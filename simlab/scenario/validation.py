@@ -725,6 +725,24 @@ def every_rules_key() -> set[str]:
     return keys
 
 
+def like_a_key(word: str) -> bool:
+    """Whether ``word`` is a key of some rule system (:func:`every_rules_key`) or close to
+    one (:func:`~simlab.errors.closest_name`): a key a ',' or a line break was left off
+    before (``1d8+2 type: …``), rather than a word of a value (``Goblin Chief: Scout``).
+
+    Parameters
+    ----------
+    word : str
+        The word written before a ':'.
+
+    Returns
+    -------
+    bool
+    """
+    keys = every_rules_key()
+    return word in keys or closest_name(word, keys) is not None
+
+
 def _scenario_models() -> dict[str, type[BaseModel]]:
     """The scenario model of each rule system, by its ``rules:`` name."""
     from simlab.rules import RULE_SYSTEMS, rule_module  # the rule models import this module
