@@ -663,10 +663,40 @@ def _message_unknown_key(error: _Resolved) -> str:
         return f"{said}, a key with no value"
     keys = _listed_keys(error)
     key = error.path[-1] if error.path else "?"
-    found = f"unknown key {describe_value(key)}{_key_of_other_rules(error)}"
+    found = f"unknown key {describe_value(key)}{_whose_key(error)}"
     if not keys:
         return f"{found}; expected no other keys here"
     return f"{found}; expected one of: {', '.join(keys)}{suggestion(_meant_key(error))}"
+
+
+#: The places of a scenario where a key may be written in the wrong one, as a message
+#: names them, with a path to each (any side, attack or combatant).
+_PLACES = (
+    ("the file's top level", ()),
+    ("'{}:'", ("params",)),
+    ("an attack under '{}:'", ("attacks", "")),
+    ("a combatant under '{}:'", ("sides", "", 0)),
+)
+
+
+def _whose_key(error: _Resolved) -> str:
+    """Where an unknown key belongs, when the scenario's rules take it at another place
+    (:data:`_PLACES`) or other rules take it at this one (:func:`_key_of_other_rules`);
+    ``""`` otherwise."""
+    return _key_of_another_place(error) or _key_of_other_rules(error)
+
+
+def _key_of_another_place(error: _Resolved) -> str:
+    """``" (a key of the file's top level)"``: an unknown key that this scenario's rules
+    take at another place (``encounters:`` in a combatant, ``initiative_ties:`` at the
+    top level, not under ``params:``); ``""`` for any other key, or a model that is no
+    rule system's scenario."""
+    if _rules_of(error.root) is None or error.root is None or not error.path:
+        return ""
+    own = getattr(error.root, "KEYS_ELSEWHERE", {})  # draft1: attacks under techniques:
+    places = [name.format(own.get(path[0], path[0]) if path else "") for name, path in _PLACES
+              if error.path[-1] in _keys_at(error.root, path)]  # fmt: skip
+    return f" (a key of {' and '.join(places)})" if places else ""
 
 
 def _key_of_other_rules(error: _Resolved) -> str:

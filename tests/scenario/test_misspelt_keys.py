@@ -74,8 +74,8 @@ def test_draft1_does_not_list_attacks_among_its_combatant_keys() -> None:
     """``attacks`` is set from the plan, and refused when written."""
     (problem,) = errors_of(DRAFT1.replace("plan: [jab]", "plan: [jab], speed: 2"))
     assert problem == (
-        "s.yaml:6:57: unknown key 'speed' (a key of rules shattered-spirits, but this "
-        "scenario's rules are shattered-spirits-draft1); expected one of: ap, count, cover, "
+        "s.yaml:6:57: unknown key 'speed' (a key of an attack under 'techniques:'); "
+        "expected one of: ap, count, cover, "
         "endurance, exposed, guard, health, impaired, improvise, name, plan, react, roll_modifier, "
         "target, tokens, vigor"
     )

@@ -1,9 +1,11 @@
-"""A key of another rule system says whose key it is, and which rules the file has.
+"""A key of another rule system, or of another place, says whose key it is.
 
 A designer who copies a combatant or an attack from a scenario of other rules (a
 glitters-d20 ``dc:`` into a zones-3d6 file) read only "unknown key 'dc'" and this
 system's keys; the message now says that ``dc`` is a key of glitters-d20 and that this
-scenario's rules are zones-3d6. The keys of each system are read from its models.
+scenario's rules are zones-3d6. Likewise a key written at the wrong place of its own
+rules (``encounters:`` in a combatant) says where it belongs. The keys of each system
+are read from its models.
 """
 
 from __future__ import annotations
@@ -107,6 +109,30 @@ def _slipped(text: str, old: str, new: str) -> tuple[str, str]:
     before = marked[: marked.index("|")]
     line, col = before.count("\n") + 1, len(before) - before.rfind("\n")
     return marked.replace("|", "", 1), f"{line}:{col}"
+
+
+@pytest.mark.parametrize(
+    ("text", "old", "new", "place"),
+    [
+        (ZONES, "hp: 30,", "hp: 30, |encounters: 10,", "the file's top level"),
+        (ZONES, "encounters: 100", "encounters: 100\n|initiative_ties: listed", "'params:'"),
+        (ZONES, "{damage: 1d6+2}", "{damage: 1d6+2, |hp: 3}", "a combatant under 'sides:'"),
+        (ZONES, "hp: 30,", "hp: 30, |edge: 1,", "an attack under 'attacks:'"),
+        # this scenario's own place first, though other rules take it here too
+        (GLITTERS, "{damage: 1d6,", "{damage: 1d6, |armor: plate,",
+         "a combatant under 'sides:'"),
+        (TIERS, "{modifier: 1}", "{modifier: 1, |attacks_per_turn: 2}",
+         "'params:' and a combatant under 'sides:'"),
+    ],
+)  # fmt: skip
+def test_a_key_of_another_place_says_where_it_belongs(
+    text: str, old: str, new: str, place: str
+) -> None:
+    written, where = _slipped(text, old, new)
+    (problem,) = errors_of(written)
+    key = new.split("|")[1].split(":")[0]
+    assert problem.startswith(f"s.yaml:{where}: unknown key {key!r} (a key of {place}); "
+                              "expected one of: ")  # fmt: skip
 
 
 def test_a_key_no_rule_system_has_is_said_as_before() -> None:
