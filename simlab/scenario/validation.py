@@ -828,6 +828,8 @@ def _message(error: _Resolved) -> str:
     if special:
         return special(error)
     message = f"expected {_expect(error)}; got {_got(error)}"
+    if error.kind in _NUMBER_KINDS:
+        message += _number_hint(error.error["input"])
     if _EXPECT_BY_KIND.get(error.kind) is _expect_choice:
         in_a_list = bool(error.path) and isinstance(error.path[-1], int)
         meant = did_you_mean_items if in_a_list else did_you_mean
@@ -839,7 +841,49 @@ def _merged_message(merged: _Merged) -> str:
     """``expected an integer or text; got a list`` for a union no branch fit."""
     expected = list(dict.fromkeys(_expect(error) for error in merged.branches))
     joined = ", ".join(expected[:-1]) + " or " + expected[-1] if len(expected) > 1 else expected[0]
-    return f"expected {joined}; got {_got(merged.branches[0])}"
+    first = merged.branches[0]
+    numbers = any(error.kind in _NUMBER_KINDS for error in merged.branches)
+    hint = _number_hint(first.error["input"]) if numbers else ""
+    return f"expected {joined}; got {_got(first)}{hint}"
+
+
+_NUMBER_KINDS = ("int_type", "int_parsing", "float_type", "float_parsing")
+_NUMBER = r"[-+]?\d[\d_]*(?:\.\d+)?"
+_QUOTED_NUMBER = re.compile(_NUMBER)
+_THOUSANDS = re.compile(r"[-+]?\d{1,3}(?:,\d{3})+")
+_THOUSANDFOLD = re.compile(rf"(?P<number>{_NUMBER})[ \t]*(?P<suffix>[kK]|M)")
+_PERCENT = re.compile(rf"(?P<number>{_NUMBER})[ \t]*%")
+_WITH_A_UNIT = re.compile(rf"(?P<number>{_NUMBER})[ \t]*[A-Za-z]+")
+
+
+def _number_hint(written: Any) -> str:
+    """How the number a field was given as text is written (``" (write 10_000)"`` for
+    ``10k``): one in quotes, with ',' between thousands, ``k`` or ``M`` for thousands or
+    millions, ``%`` for a share, a unit after it (``40hp``); ``""`` for other text."""
+    if not isinstance(written, str):
+        return ""
+    from decimal import Decimal
+
+    text = written.strip()
+    if _QUOTED_NUMBER.fullmatch(text):
+        return f" (a number in quotes is text: write {text} without them)"
+    if _THOUSANDS.fullmatch(text):
+        return f" (write {text.replace(',', '_')}: a ',' does not part thousands)"
+    found = _THOUSANDFOLD.fullmatch(text)
+    if found is not None:
+        number = Decimal(found["number"].replace("_", "")) * (
+            1000 if found["suffix"] in "kK" else 1_000_000
+        )
+        if number == number.to_integral_value():
+            return f" (write {int(number):_})"
+    found = _PERCENT.fullmatch(text)
+    if found is not None:
+        share = Decimal(found["number"].replace("_", "")) / 100
+        return f" (a share is written as a fraction: {share.normalize():f})"
+    found = _WITH_A_UNIT.fullmatch(text)
+    if found is not None:
+        return f" (a number is written without a unit: {found['number']})"
+    return ""
 
 
 # --- placing ---------------------------------------------------------------------------

@@ -102,7 +102,17 @@ def test_wrong_type_quotes_the_text_found() -> None:
 @pytest.mark.parametrize(
     ("value", "message"),
     [
-        ('"5"', "expected an integer; got '5'"),
+        ('"5"', "expected an integer; got '5' (a number in quotes is text: write 5 without them)"),
+        # text that a designer meant as a number: said how it is written
+        ("40hp", "expected an integer; got '40hp' (a number is written without a unit: 40)"),
+        ("10k", "expected an integer; got '10k' (write 10_000)"),
+        ("1.5M", "expected an integer; got '1.5M' (write 1_500_000)"),
+        (
+            "100,000",
+            "expected an integer; got '100,000' (write 100_000: a ',' does not part thousands)",
+        ),
+        ("2d6", "expected an integer; got '2d6'"),
+        ("ten", "expected an integer; got 'ten'"),
         ("true", "expected an integer; got true"),
         ("2.5", "expected an integer; got 2.5"),
         ("30.0", "expected an integer; got 30.0"),  # a fraction written, even of 0

@@ -1,0 +1,57 @@
+"""A number written as text says how it is written as a number.
+
+``hp: 40hp``, ``encounters: 10k``, ``encounters: 100,000``, ``at_least: 50%`` and
+``hp: "16"`` read only "expected an integer; got '10k'"; the message now ends with what
+to write (``(write 10_000)``), at the value.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.support import errors_of, validate_file
+
+GLITTERS = """\
+scenario: t
+rules: glitters-d20
+encounters: 100
+attacks:
+  club: {damage: 1d6, type: bludgeoning}
+sides:
+  knight:
+    - {name: Knight, hp: 34, attacks: [club]}
+  dummy:
+    - {name: Dummy, hp: 60, dc: 8}
+expect:
+  - {figure: win_rate, side: knight, at_least: 0.5}
+"""
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("at_least: 0.5", "at_least: |50%", "expected a number; got '50%' (a share is written "
+                                            "as a fraction: 0.5)"),
+        ("at_least: 0.5", "at_least: |12.5 %", "expected a number; got '12.5 %' (a share is "
+                                               "written as a fraction: 0.125)"),
+        # a field that may also be left empty
+        ("dc: 8", "dc: |8dc", "expected an integer; got '8dc' (a number is written without a "
+                              "unit: 8)"),
+        ("encounters: 100", "encounters: |2K", "expected an integer; got '2K' (write 2_000)"),
+    ],
+)  # fmt: skip
+def test_a_number_written_as_text_says_how_to_write_it(old: str, new: str, message: str) -> None:
+    assert old in GLITTERS
+    marked = GLITTERS.replace(old, new, 1)
+    before = marked[: marked.index("|")]
+    where = f"{before.count(chr(10)) + 1}:{len(before) - before.rfind(chr(10))}"
+    assert errors_of(marked.replace("|", "", 1)) == [f"s.yaml:{where}: {message}"]
+
+
+def test_validate_says_it_and_exits_2(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    result = validate_file(path, GLITTERS.replace("encounters: 100", "encounters: 10k"))
+    assert result.exit_code == 2
+    assert result.output == f"{path}:3:13: expected an integer; got '10k' (write 10_000)\n"
