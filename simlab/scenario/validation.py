@@ -649,8 +649,21 @@ def _message_mapping(error: _Resolved) -> str:
     ``expected 'strain_meter: 8' (…); got 'strain_meter:8'``."""
     found = _mapping_as_text(error)
     if found is None:
-        return f"expected {_expect(error)}; got {_got(error)}"
+        return f"expected {_expect(error)}; got {_got(error)}{_entries_as_a_list(error)}"
     return key_and_value_run_together(found["key"], found["value"], found.group())
+
+
+def _entries_as_a_list(error: _Resolved) -> str:
+    """The end of the message for a mapping written as a list of its entries, each a
+    mapping of one key (``[damage: 1d6]``, or lines that start with ``- cut: …``), which
+    says how a mapping is written; ``""`` for any other value."""
+    written = error.error["input"]
+    if not isinstance(written, list) or not written:
+        return ""
+    if not all(isinstance(item, dict) and len(item) == 1 for item in written):
+        return ""
+    return (" of 'key: value' entries (a mapping's entries go inside '{…}', not '[…]', or "
+            "on lines of their own without '- ')")  # fmt: skip
 
 
 def _message_unknown_key(error: _Resolved) -> str:
