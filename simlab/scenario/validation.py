@@ -843,6 +843,8 @@ def _message(error: _Resolved) -> str:
     message = f"expected {_expect(error)}; got {_got(error)}"
     if error.kind in _NUMBER_KINDS:
         message += _number_hint(error.error["input"])
+    if error.kind == "list_type":
+        message += _list_hint(error.error["input"])
     if _EXPECT_BY_KIND.get(error.kind) is _expect_choice:
         in_a_list = bool(error.path) and isinstance(error.path[-1], int)
         meant = did_you_mean_items if in_a_list else did_you_mean
@@ -858,6 +860,19 @@ def _merged_message(merged: _Merged) -> str:
     numbers = any(error.kind in _NUMBER_KINDS for error in merged.branches)
     hint = _number_hint(first.error["input"]) if numbers else ""
     return f"expected {joined}; got {_got(first)}{hint}"
+
+
+def _list_hint(written: Any) -> str:
+    """How a list is written, for a value given where one is expected: ``" (a list is
+    written inside '[…]': [cut])"`` for text (``attacks: cut``), the items of a list
+    starting with ``- `` for a mapping (a side's one combatant without its ``- ``);
+    ``""`` for an empty value."""
+    if isinstance(written, dict):
+        return " (a list's items each start with '- ', or go inside '[…]')"
+    if isinstance(written, str):
+        items = ", ".join(item.strip() for item in written.split(",") if item.strip())
+        return f" (a list is written inside '[…]': [{items}])"
+    return "" if written is None else " (a list is written inside '[…]')"
 
 
 _NUMBER_KINDS = ("int_type", "int_parsing", "float_type", "float_parsing")

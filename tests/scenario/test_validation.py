@@ -154,9 +154,24 @@ def test_integer_accepted_for_float_and_other_types_named() -> None:
 def test_list_and_mapping_types() -> None:
     text = "sides:\n  party: {name: Ada}\nattacks: [bite]\n"
     assert messages(text) == [
-        "s.yaml:2:10: expected a list; got a mapping",
+        "s.yaml:2:10: expected a list; got a mapping (a list's items each start with '- ', or "
+        "go inside '[…]')",
         "s.yaml:3:10: expected a mapping; got a list",
     ]
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("bite", "expected a list; got 'bite' (a list is written inside '[…]': [bite])"),
+        ("bite, claw", "expected a list; got 'bite, claw' (a list is written inside '[…]': "
+                       "[bite, claw])"),
+        ("3", "expected a list; got 3 (a list is written inside '[…]')"),
+    ],
+)  # fmt: skip
+def test_a_list_written_without_brackets_says_how_it_is_written(value: str, message: str) -> None:
+    text = f"sides:\n  party:\n    - name: Ada\n      hp: 3\n      attacks: {value}\n"
+    assert messages(text) == [f"s.yaml:5:16: {message}"]
 
 
 def test_missing_key_points_at_the_parent_key() -> None:
