@@ -78,6 +78,16 @@ def key_and_value_run_together(key: str, value: str, written: str) -> str:
             f"{written!r}")  # fmt: skip
 
 
+def colon_inside_a_value(key: str | None, value: str) -> str:
+    """What a ':' inside a plain value means, said the same in a ``{…}`` and on a line of
+    its own: ``a ':' inside the value of 'name' (a value holding ': ' needs quotes:
+    name: "Goblin: Scout")``, the value quoted as it needs to be (``key`` None: a value
+    of no key found)."""
+    quoted = f"'{value}'" if '"' in value else f'"{value}"'
+    of, meant = ("", quoted) if key is None else (f" of {key!r}", f"{key}: {quoted}")
+    return f"a ':' inside the value{of} (a value holding ': ' needs quotes: {meant})"
+
+
 def closest_name(found: object, known: Iterable[object]) -> str | None:
     """The one known name ``found`` is a likely misspelling of, as it is written there.
 

@@ -1,5 +1,5 @@
-"""Say in plain words a key run into its value on a line of a block mapping, or a list
-item's '-' run into its key.
+"""Say in plain words a key run into its value on a line of a block mapping, a list
+item's '-' run into its key, or a ':' inside a value.
 
 ``hp:24`` on a line of its own (no space after the ':') is no key to YAML but text, so
 the parser stops at the line after it, "could not find expected ':'", or, for the first
@@ -8,7 +8,9 @@ not allowed here". This module finds the line the slip is on and says what was m
 ``expected 'hp: 24' (a key and its value are parted by ': '); got 'hp:24'``, as a key
 run into its value inside ``{…}`` is said (:mod:`simlab.scenario.validation`); likewise
 ``-name: Kaito``, a key to YAML, which the parser found wrong only at that line or the
-next. Only imported on the way out with a syntax error.
+next; and ``name: Goblin: Scout``, which YAML reads as a second key on one line
+("mapping values are not allowed here"), as a ':' inside a value that needs quotes.
+Only imported on the way out with a syntax error.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import re
 
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
-from simlab.errors import key_and_value_run_together
+from simlab.errors import colon_inside_a_value, key_and_value_run_together
 
 #: A located message: 1-based line and column, and the whole message.
 Slip = tuple[int, int, str]
@@ -34,6 +36,12 @@ _COMMENT = re.compile(r"[ \t]+#.*")
 _DASH_RUN_ON = re.compile(r"[ \t]*(?:-[ \t]+)*(?P<dash>-)(?=[A-Za-z_{\[])")
 #: A line's indentation and the '- ' of the list items it starts.
 _LINE_START = re.compile(r"[ \t]*(?:-[ \t]+)*")
+#: What stands before a ':' inside a value: a line's indentation, a plain key, its ': '
+#: and the start of a plain value (not a bracket or a quote).
+_KEY_AND_VALUE_BEFORE = re.compile(
+    r"[ \t]*(?:-[ \t]+)*(?P<key>[^\s:#\[\]{},'\"][^:#]*?):[ \t]+"
+    r"(?P<value>[^\s#\[\]{},'\"|>&*!%@`][^#]*)"
+)
 #: What may stand before the first ':' of a line: its indentation and a plain key.
 _KEY_BEFORE_COLON = re.compile(r"[ \t]*(?:-[ \t]+)*[^\s:#\[\]{},'\"][^:#]*")
 
@@ -92,6 +100,48 @@ def dash_slip(exc: YAMLError, text: str) -> Slip | None:
                        f"{written!r}")  # fmt: skip
             return _located(text, found.end("dash"), message)
     return None
+
+
+def colon_slip(exc: YAMLError, text: str) -> Slip | None:
+    """What ``exc`` means when a ':' stands inside the plain value of a key on its line
+    (``name: Goblin: Scout``), which YAML reads as a second key on one line.
+
+    Parameters
+    ----------
+    exc : YAMLError
+        What ruamel.yaml raised while reading ``text``.
+    text : str
+        The YAML document.
+
+    Returns
+    -------
+    tuple of (int, int, str) or None
+        1-based line and column of the ':' and the message (``expected valid YAML
+        syntax; got a ':' inside the value of 'name' (…: name: "Goblin: Scout")``); None
+        for any other error.
+    """
+    mark = getattr(exc, "problem_mark", None)
+    if not isinstance(exc, MarkedYAMLError) or mark is None:
+        return None
+    if str(exc.problem or "") != "mapping values are not allowed here":
+        return None
+    line_start = text.rfind("\n", 0, mark.index) + 1
+    found = _KEY_AND_VALUE_BEFORE.fullmatch(text, line_start, mark.index)
+    if found is None or _ends_with_a_key(found["value"]):
+        return None
+    value = _COMMENT.sub("", text[found.start("value") : _line_end(text, mark.index)]).strip()
+    message = f"expected valid YAML syntax; got {colon_inside_a_value(found['key'], value)}"
+    return _located(text, mark.index, message)
+
+
+def _ends_with_a_key(value: str) -> bool:
+    """Whether the last word of a value before a ':' is a key (:func:`~simlab.scenario.
+    validation.like_a_key`): two keys on one line (``hp: 7 attacks: [claw]``), not a
+    ':' inside a value."""
+    from simlab.scenario.validation import like_a_key  # imports the rule models
+
+    words = value.split()
+    return bool(words) and like_a_key(words[-1])
 
 
 def _line_above(text: str, line_start: int) -> int | None:

@@ -30,6 +30,8 @@ from ruamel.yaml.tokens import (
     ValueToken,
 )
 
+from simlab.errors import colon_inside_a_value
+
 #: A located message: 1-based line and column, and what was found, in plain words.
 Slip = tuple[int, int, str]
 
@@ -40,6 +42,8 @@ _CLOSERS = {"[": "]", "{": "}"}
 _OPENERS = (FlowMappingStartToken, FlowSequenceStartToken)
 _ENDS = (FlowMappingEndToken, FlowSequenceEndToken)
 _SPACES = re.compile(" *")
+#: What a value goes on with after a ':' in it: up to its entry's end, or a comment.
+_VALUE_END = re.compile(r"(?:[^,\[\]{}\n#]|(?<!\s)#)*")
 _WORD = re.compile(r"[^\s,:\[\]{}]*")
 #: A comment: a '#' after a space, or first on its line.
 _COMMENT = re.compile(r"(?:(?<=[ \t])|(?<=^))#", re.M)
@@ -145,9 +149,11 @@ def _missing_separator(text: str, before: _Before, closer: str, got: str) -> Sli
         return _slip(text, at.start_mark.index, f"no space between {written!r} and "
                      f"'{_char(text, at)}' (a key and its value are parted by ': ')")  # fmt: skip
     split = _split(text, last, at)
-    if split is None:
+    if split is None and not (isinstance(last, ScalarToken) and last.plain):
         return _slip(text, at.start_mark.index, f"a second ':' in one entry of {opened} "
                      "(a value holding ': ' needs quotes)")  # fmt: skip
+    if split is None:
+        return _colon_in_a_value(text, before)
     end, start = split
     comment = _COMMENT.search(text, end, start)
     if comment is not None:
@@ -156,6 +162,8 @@ def _missing_separator(text: str, before: _Before, closer: str, got: str) -> Sli
                      "quotes)")  # fmt: skip
     if _on_a_line_of_its_own(text, end, start, opener):
         return _slip(text, end, f"no '{closer}' closing {opened} before the next line")
+    if isinstance(at, ValueToken) and not _a_key(text, start, at.start_mark.index):
+        return _colon_in_a_value(text, before)
     first = _first_written(text, before, end)
     following = _written(text, start, _word_end(text, start))
     kind = "entries" if closer == "}" else "items"
@@ -163,6 +171,31 @@ def _missing_separator(text: str, before: _Before, closer: str, got: str) -> Sli
     hint = "; a value holding ': ' needs quotes" if isinstance(at, ValueToken) else ""
     return _slip(text, end, f"no ',' between {first!r} and {following!r} ({inside} are "
                  f"parted by commas{hint})")  # fmt: skip
+
+
+def _a_key(text: str, start: int, colon: int) -> bool:
+    """Whether the word before a ':' (from ``start``), in a value with no ',' after it, is
+    a key of some rule system or close to one (``1d8+2 type: …``: a ',' left off before
+    ``type``), not a word of the value (``Goblin Chief: Scout``: a ':' in a value). A
+    word on a later line than the value it follows is a key: ``7`` at a line's end and
+    ``attacks: […]`` below it, a ',' left off at the line's end."""
+    from simlab.scenario.validation import like_a_key  # imports the rule models
+
+    return like_a_key(text[start:colon].strip())
+
+
+def _colon_in_a_value(text: str, before: _Before) -> Slip:
+    """A ':' inside a plain value (``{name: Goblin: Scout}``), which YAML reads as a key's:
+    said at the ':' with the value quoted, as it should be written."""
+    assert before.at is not None
+    tokens, colon = before.tokens, before.at.start_mark.index
+    value_start = tokens[-1].start_mark.index
+    end = _VALUE_END.match(text, colon).end()  # type: ignore[union-attr]
+    key = tokens[-3] if len(tokens) >= 3 and isinstance(tokens[-2], ValueToken) else None
+    written = None
+    if isinstance(key, ScalarToken):
+        written = _written(text, key.start_mark.index, key.end_mark.index)
+    return _slip(text, colon, colon_inside_a_value(written, text[value_start:end].strip()))
 
 
 def _no_space_after_colon(last: Token, at: Token) -> bool:

@@ -156,13 +156,70 @@ def read_yaml(path: str | os.PathLike[str]) -> YamlSource:
     """
     filename = os.fspath(path)
     data = _read_bytes(filename)
+    _refuse_other_unicode(data, filename)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line, col = _byte_position(data, exc.start)
-        message = f"expected UTF-8 text; got the byte 0x{data[exc.start]:02x}"
+        byte = data[exc.start]
+        message = f"expected UTF-8 text; got the byte 0x{byte:02x}{_single_byte_reading(byte)}"
         raise ScenarioError([Problem(filename, line, col, message)]) from None
     return parse_yaml(text, filename)
+
+
+#: The byte-order marks of the Unicode encodings other than UTF-8, UTF-32's first: its
+#: little-endian mark starts with UTF-16's.
+_BYTE_ORDER_MARKS = (
+    (b"\x00\x00\xfe\xff", "UTF-32"),
+    (b"\xff\xfe\x00\x00", "UTF-32"),
+    (b"\xfe\xff", "UTF-16"),
+    (b"\xff\xfe", "UTF-16"),
+)
+#: The first four bytes of a UTF-32 or UTF-16 file that starts with a character of
+#: ASCII and has no byte-order mark: its zero bytes (YAML 1.2, "Character Encodings").
+_ZERO_BYTES = (
+    (re.compile(b"\x00\x00\x00[^\x00]", re.S), "UTF-32"),
+    (re.compile(b"[^\x00]\x00\x00\x00", re.S), "UTF-32"),
+    (re.compile(b"\x00[^\x00]", re.S), "UTF-16"),
+    (re.compile(b"[^\x00]\x00", re.S), "UTF-16"),
+)
+
+
+def _refuse_other_unicode(data: bytes, filename: str) -> None:
+    """Raise for a file saved as UTF-16 or UTF-32 (a Windows editor's "Unicode"), told
+    by its byte-order mark or the zero bytes of its first character: read as UTF-8,
+    it is its first byte, or a NUL, that is wrong, which says nothing of the slip."""
+    for mark, encoding in _BYTE_ORDER_MARKS:
+        if data.startswith(mark):
+            shown = " ".join(f"0x{byte:02x}" for byte in mark)
+            _refuse_encoding(filename, encoding, f"it starts with {encoding}'s byte-order "
+                             f"mark {shown}")  # fmt: skip
+    for zeros, encoding in _ZERO_BYTES:
+        if zeros.match(data):
+            _refuse_encoding(filename, encoding, "zero bytes between its first characters, "
+                             "and no byte-order mark")  # fmt: skip
+
+
+def _refuse_encoding(filename: str, encoding: str, told_by: str) -> None:
+    """Raise for a file of ``encoding``, at its start, saying how to mend it."""
+    message = (f"expected UTF-8 text (scenarios are read as UTF-8); got {encoding} text "
+               f"({told_by}): save the file as UTF-8 in the editor, or convert it "
+               f"with 'iconv -f {encoding} -t UTF-8'")  # fmt: skip
+    raise ScenarioError([Problem(filename, 1, 1, message)])
+
+
+def _single_byte_reading(byte: int) -> str:
+    """What a byte that is no UTF-8 reads as in the one-byte encoding a file was likely
+    saved in, with what to do: ``" ('é' in Latin-1: save the file as UTF-8)"``; ``""``
+    for a byte no such encoding gives a printable character."""
+    encoding = "Latin-1" if byte >= 0xA0 else "Windows-1252"  # alike from 0xa0 on
+    try:
+        char = bytes([byte]).decode("cp1252")
+    except UnicodeDecodeError:  # 0x81, 0x8d, 0x8f, 0x90, 0x9d: none in Windows-1252
+        return ""
+    if not char.isprintable() or char.isspace():
+        return ""
+    return f" ({char!r} in {encoding}: save the file as UTF-8)"
 
 
 def _read_bytes(filename: str) -> bytes:
@@ -420,9 +477,9 @@ def _yaml_problem(exc: YAMLError, filename: str, text: str) -> Problem:
     slip = flow_slip(exc, text)
     if slip is not None:
         return Problem(filename, slip[0], slip[1], f"expected valid YAML syntax; got {slip[2]}")
-    from simlab.scenario.block_slips import dash_slip, run_together_slip
+    from simlab.scenario.block_slips import colon_slip, dash_slip, run_together_slip
 
-    block_slip = run_together_slip(exc, text) or dash_slip(exc, text)
+    block_slip = run_together_slip(exc, text) or dash_slip(exc, text) or colon_slip(exc, text)
     if block_slip is not None:
         return Problem(filename, *block_slip)
     if isinstance(exc, MarkedYAMLError):

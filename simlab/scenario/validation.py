@@ -328,6 +328,8 @@ class _Resolved:
     on_key: bool
     slots: list[_Slot]
     parent_slots: list[_Slot]
+    #: The model validated: the path leads from it.
+    root: type[BaseModel] | None = None
 
     @property
     def kind(self) -> str:
@@ -368,9 +370,8 @@ def _resolve(model_cls: type[BaseModel], data: Any, error: ErrorDetails) -> _Res
             part = _key_named(walk.node, part)
             walk.on_key = True
         _advance(walk, part, missing_here)
-    return _Resolved(
-        error, tuple(walk.path), walk.site, walk.branch, walk.on_key, walk.slots, walk.parent_slots
-    )
+    return _Resolved(error, tuple(walk.path), walk.site, walk.branch, walk.on_key, walk.slots,
+                     walk.parent_slots, model_cls)  # fmt: skip
 
 
 def _key_named(node: Any, label: Any) -> Any:
@@ -648,8 +649,21 @@ def _message_mapping(error: _Resolved) -> str:
     ``expected 'strain_meter: 8' (…); got 'strain_meter:8'``."""
     found = _mapping_as_text(error)
     if found is None:
-        return f"expected {_expect(error)}; got {_got(error)}"
+        return f"expected {_expect(error)}; got {_got(error)}{_entries_as_a_list(error)}"
     return key_and_value_run_together(found["key"], found["value"], found.group())
+
+
+def _entries_as_a_list(error: _Resolved) -> str:
+    """The end of the message for a mapping written as a list of its entries, each a
+    mapping of one key (``[damage: 1d6]``, or lines that start with ``- cut: …``), which
+    says how a mapping is written; ``""`` for any other value."""
+    written = error.error["input"]
+    if not isinstance(written, list) or not written:
+        return ""
+    if not all(isinstance(item, dict) and len(item) == 1 for item in written):
+        return ""
+    return (" of 'key: value' entries (a mapping's entries go inside '{…}', not '[…]', or "
+            "on lines of their own without '- ')")  # fmt: skip
 
 
 def _message_unknown_key(error: _Resolved) -> str:
@@ -662,10 +676,141 @@ def _message_unknown_key(error: _Resolved) -> str:
         return f"{said}, a key with no value"
     keys = _listed_keys(error)
     key = error.path[-1] if error.path else "?"
-    found = f"unknown key {describe_value(key)}"
+    found = f"unknown key {describe_value(key)}{_whose_key(error)}"
     if not keys:
         return f"{found}; expected no other keys here"
     return f"{found}; expected one of: {', '.join(keys)}{suggestion(_meant_key(error))}"
+
+
+#: The places of a scenario where a key may be written in the wrong one, as a message
+#: names them, with a path to each (any side, attack or combatant).
+_PLACES = (
+    ("the file's top level", ()),
+    ("'{}:'", ("params",)),
+    ("an attack under '{}:'", ("attacks", "")),
+    ("a combatant under '{}:'", ("sides", "", 0)),
+)
+
+
+def _whose_key(error: _Resolved) -> str:
+    """Where an unknown key belongs, when the scenario's rules take it at another place
+    (:data:`_PLACES`) or other rules take it at this one (:func:`_key_of_other_rules`);
+    ``""`` otherwise."""
+    return _key_of_another_place(error) or _key_of_other_rules(error)
+
+
+def _key_of_another_place(error: _Resolved) -> str:
+    """``" (a key of the file's top level)"``: an unknown key that this scenario's rules
+    take at another place (``encounters:`` in a combatant, ``initiative_ties:`` at the
+    top level, not under ``params:``); ``""`` for any other key, or a model that is no
+    rule system's scenario."""
+    if _rules_of(error.root) is None or error.root is None or not error.path:
+        return ""
+    own = getattr(error.root, "KEYS_ELSEWHERE", {})  # draft1: attacks under techniques:
+    places = [name.format(own.get(path[0], path[0]) if path else "") for name, path in _PLACES
+              if error.path[-1] in _keys_at(error.root, path)]  # fmt: skip
+    return f" (a key of {' and '.join(places)})" if places else ""
+
+
+def _key_of_other_rules(error: _Resolved) -> str:
+    """``" (a key of rules glitters-d20, but this scenario's rules are zones-3d6)"``: an
+    unknown key that the scenarios of other rule systems take at the same place (a
+    combatant's ``dc:`` in a zones-3d6 file, one copied from a glitters-d20 file); ``""``
+    for any other key, or a model that is no rule system's scenario."""
+    rules = _rules_of(error.root)
+    if rules is None or error.root is None or not error.path:
+        return ""
+    where = _as_other_rules_write_it(error.root, error.path[:-1])
+    others = [other for other, model in _scenario_models().items()
+              if other != rules and error.path[-1] in _keys_at(model, where)]  # fmt: skip
+    if not others:
+        return ""
+    named = ", ".join(others[:-1]) + " and " + others[-1] if len(others) > 1 else others[0]
+    return f" (a key of rules {named}, but this scenario's rules are {rules})"
+
+
+def _as_other_rules_write_it(model: type[BaseModel], path: Path) -> Path:
+    """``path`` of a document ``model`` validates, with each key that stands for another
+    rule system's (``KEYS_ELSEWHERE``: draft1's ``techniques``) written as that one's."""
+    slots, written = _unwrap([_Slot(model)]), []
+    for part in path:
+        stands_for = {mine: theirs for slot in slots if _is_model(slot.tp)
+                      for theirs, mine in slot.tp.KEYS_ELSEWHERE.items()}  # fmt: skip
+        written.append(stands_for.get(part, part))
+        slots = _unwrap(s for slot in slots for s in _step_into(slot, part))
+    return tuple(written)
+
+
+def every_rules_key() -> set[str]:
+    """Every key a scenario of any rule system takes, at any place, read from the models:
+    what tells a key from a word of a value.
+
+    Returns
+    -------
+    set of str
+    """
+    keys: set[str] = set()
+    seen: set[type[BaseModel]] = set()
+
+    def visit(tp: Any) -> None:
+        for slot in _unwrap([_Slot(tp)]):
+            if not _is_model(slot.tp):
+                for arg in typing.get_args(slot.tp):
+                    visit(arg)
+            elif slot.tp not in seen:
+                seen.add(slot.tp)
+                for key, info in _model_keys(slot.tp).items():
+                    keys.add(key)
+                    visit(info.annotation)
+
+    for model in _scenario_models().values():
+        visit(model)
+    return keys
+
+
+def like_a_key(word: str) -> bool:
+    """Whether ``word`` is a key of some rule system (:func:`every_rules_key`) or close to
+    one (:func:`~simlab.errors.closest_name`): a key a ',' or a line break was left off
+    before (``1d8+2 type: …``), rather than a word of a value (``Goblin Chief: Scout``).
+
+    Parameters
+    ----------
+    word : str
+        The word written before a ':'.
+
+    Returns
+    -------
+    bool
+    """
+    keys = every_rules_key()
+    return word in keys or closest_name(word, keys) is not None
+
+
+def _scenario_models() -> dict[str, type[BaseModel]]:
+    """The scenario model of each rule system, by its ``rules:`` name."""
+    from simlab.rules import RULE_SYSTEMS, rule_module  # the rule models import this module
+
+    return {rules: rule_module(rules, "model").Scenario for rules in RULE_SYSTEMS}
+
+
+def _rules_of(model: type[BaseModel] | None) -> str | None:
+    """The rule system whose scenario ``model`` is; None for another model."""
+    return next((rules for rules, scenario in _scenario_models().items() if scenario is model),
+                None)  # fmt: skip
+
+
+def _keys_at(model: type[BaseModel], path: Path) -> set[str]:
+    """The keys a designer may write in the mapping at ``path`` (mapping keys and list
+    indices from the root, as most rule systems write them: ``attacks``, not draft1's
+    ``techniques``) of a document that ``model`` validates, read from the model types
+    along it; none where the path leads to no model."""
+    slots = _unwrap([_Slot(model)])
+    for part in path:
+        own = {theirs: mine for slot in slots if _is_model(slot.tp)
+               for theirs, mine in slot.tp.KEYS_ELSEWHERE.items()}  # fmt: skip
+        slots = _unwrap(s for slot in slots for s in _step_into(slot, own.get(part, part)))
+    return {key for slot in slots if _is_model(slot.tp) for key in _model_keys(slot.tp)
+            if key not in slot.tp.KEYS_NOT_WRITTEN}  # fmt: skip
 
 
 def _message_missing(error: _Resolved) -> str:
@@ -696,6 +841,10 @@ def _message(error: _Resolved) -> str:
     if special:
         return special(error)
     message = f"expected {_expect(error)}; got {_got(error)}"
+    if error.kind in _NUMBER_KINDS:
+        message += _number_hint(error.error["input"])
+    if error.kind == "list_type":
+        message += _list_hint(error.error["input"])
     if _EXPECT_BY_KIND.get(error.kind) is _expect_choice:
         in_a_list = bool(error.path) and isinstance(error.path[-1], int)
         meant = did_you_mean_items if in_a_list else did_you_mean
@@ -707,7 +856,62 @@ def _merged_message(merged: _Merged) -> str:
     """``expected an integer or text; got a list`` for a union no branch fit."""
     expected = list(dict.fromkeys(_expect(error) for error in merged.branches))
     joined = ", ".join(expected[:-1]) + " or " + expected[-1] if len(expected) > 1 else expected[0]
-    return f"expected {joined}; got {_got(merged.branches[0])}"
+    first = merged.branches[0]
+    numbers = any(error.kind in _NUMBER_KINDS for error in merged.branches)
+    hint = _number_hint(first.error["input"]) if numbers else ""
+    return f"expected {joined}; got {_got(first)}{hint}"
+
+
+def _list_hint(written: Any) -> str:
+    """How a list is written, for a value given where one is expected: ``" (a list is
+    written inside '[…]': [cut])"`` for text (``attacks: cut``), the items of a list
+    starting with ``- `` for a mapping (a side's one combatant without its ``- ``);
+    ``""`` for an empty value."""
+    if isinstance(written, dict):
+        return " (a list's items each start with '- ', or go inside '[…]')"
+    if isinstance(written, str):
+        items = ", ".join(item.strip() for item in written.split(",") if item.strip())
+        return f" (a list is written inside '[…]': [{items}])"
+    return "" if written is None else " (a list is written inside '[…]')"
+
+
+_NUMBER_KINDS = ("int_type", "int_parsing", "float_type", "float_parsing")
+_NUMBER = r"[-+]?\d[\d_]*(?:\.\d+)?"
+_QUOTED_NUMBER = re.compile(_NUMBER)
+_THOUSANDS = re.compile(r"[-+]?\d{1,3}(?:,\d{3})+")
+_THOUSANDFOLD = re.compile(rf"(?P<number>{_NUMBER})[ \t]*(?P<suffix>[kK]|M)")
+_PERCENT = re.compile(rf"(?P<number>{_NUMBER})[ \t]*%")
+_WITH_A_UNIT = re.compile(rf"(?P<number>{_NUMBER})[ \t]*[A-Za-z]+")
+
+
+def _number_hint(written: Any) -> str:
+    """How the number a field was given as text is written (``" (write 10_000)"`` for
+    ``10k``): one in quotes, with ',' between thousands, ``k`` or ``M`` for thousands or
+    millions, ``%`` for a share, a unit after it (``40hp``); ``""`` for other text."""
+    if not isinstance(written, str):
+        return ""
+    from decimal import Decimal
+
+    text = written.strip()
+    if _QUOTED_NUMBER.fullmatch(text):
+        return f" (a number in quotes is text: write {text} without them)"
+    if _THOUSANDS.fullmatch(text):
+        return f" (write {text.replace(',', '_')}: a ',' does not part thousands)"
+    found = _THOUSANDFOLD.fullmatch(text)
+    if found is not None:
+        number = Decimal(found["number"].replace("_", "")) * (
+            1000 if found["suffix"] in "kK" else 1_000_000
+        )
+        if number == number.to_integral_value():
+            return f" (write {int(number):_})"
+    found = _PERCENT.fullmatch(text)
+    if found is not None:
+        share = Decimal(found["number"].replace("_", "")) / 100
+        return f" (a share is written as a fraction: {share.normalize():f})"
+    found = _WITH_A_UNIT.fullmatch(text)
+    if found is not None:
+        return f" (a number is written without a unit: {found['number']})"
+    return ""
 
 
 # --- placing ---------------------------------------------------------------------------

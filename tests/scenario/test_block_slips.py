@@ -92,16 +92,34 @@ def test_a_key_run_into_its_value_is_said_on_its_line(old: str, slip: str, messa
         # a line with no ':', said at that line, not the next one
         ("guard: 1", "|guard the gate", "a key without its ':'"),
         ("seed: 1", "|one more seed", "a key without its ':'"),
-        # a value holding ': ', and a line indented deeper than the key above it
-        ("name: Brute", "name: Brute|: the big one", "a ':' where no key can start"),
+        # a line indented deeper than the key above it, two keys on one line
         ("hp: 30", "  hp|: 30", "a ':' where no key can start"),
-        ("- name: Brute", "- a:b\n    - c: d|: e", "a ':' where no key can start"),
+        ("hp: 30\n", "hp: 30 attacks|: [jab]\n", "a ':' where no key can start"),
     ],
 )  # fmt: skip
 def test_other_syntax_errors_are_said_as_before(old: str, slip: str, got: str) -> None:
     text, at = written(old, slip)
     [problem] = errors_of(text)
     assert problem.startswith(f"s.yaml:{at}: expected valid YAML syntax; got {got}")
+
+
+@pytest.mark.parametrize(
+    ("old", "slip", "got"),
+    [
+        ("name: Brute", "name: Brute|: the big one", "a ':' inside the value of 'name' (a value "
+                                                     "holding ': ' needs quotes: name: "
+                                                     '"Brute: the big one")'),
+        ("name: Brute", "name: Brute the|: big one  # a title", "a ':' inside the value of "
+                                                              "'name' (a value holding ': ' "
+                                                              "needs quotes: name: \"Brute "
+                                                              'the: big one")'),
+        ("- name: Brute", "- a:b\n    - c: d|: e", "a ':' inside the value of 'c' (a value "
+                                                "holding ': ' needs quotes: c: \"d: e\")"),
+    ],
+)  # fmt: skip
+def test_a_colon_inside_a_value_says_it_needs_quotes(old: str, slip: str, got: str) -> None:
+    text, at = written(old, slip)
+    assert errors_of(text) == [f"s.yaml:{at}: expected valid YAML syntax; got {got}"]
 
 
 ITEM = "(a list item starts with '- ')"

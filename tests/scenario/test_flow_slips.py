@@ -71,8 +71,28 @@ SLIPS = [
     ("bonus: 5}", "bonus: 5}|}", "a '}' with no '[' or '{' open to close"),
     ("bonus: 5}", "bonus: 5} |hand: off", "'hand' after the closing '}' of the '{' opened "
                                           "at 5:9 (only a comment may follow it on its line)"),
-    ("bludgeoning,", "bludgeoning|: blunt,", "a second ':' in one entry of the '{' opened "
-                                             "at 5:9 (a value holding ': ' needs quotes)"),
+    # a ':' inside a value, which YAML reads as a key's, said with the value quoted
+    ("bludgeoning,", "bludgeoning|: blunt,", "a ':' inside the value of 'type' (a value "
+                                             "holding ': ' needs quotes: type: "
+                                             "\"bludgeoning: blunt\")"),
+    ("name: Knight,", "name: Sir Knight|: Scout,", "a ':' inside the value of 'name' (a value "
+                                                  "holding ': ' needs quotes: name: \"Sir "
+                                                  "Knight: Scout\")"),
+    ("count: 2,", "count: 2, note: the ogre|: wait,", "a ':' inside the value of 'note' (a "
+                                                      "value holding ': ' needs quotes: "
+                                                      "note: \"the ogre: wait\")"),
+    ("bonus: 5}", "bonus: 5, note: Ogre|: \"big\"}", "a ':' inside the value of 'note' (a "
+                                                   "value holding ': ' needs quotes: note: "
+                                                   "'Ogre: \"big\"')"),
+    # a misspelt key after a ',' left off is still the ',' left off
+    ("1d8+2, type", "1d8+2| tpye", f"no ',' between '1d8+2' and 'tpye' {COMMAS}; a value "
+                                   "holding ': ' needs quotes)"),
+    ("1d8+2, type", "1d8+2| Type", f"no ',' between '1d8+2' and 'Type' {COMMAS}; a value "
+                                   "holding ': ' needs quotes)"),
+    # a ':' after a quoted value
+    ("bludgeoning,", "\"bludgeoning\"|: blunt,", "a second ':' in one entry of the '{' "
+                                               "opened at 5:9 (a value holding ': ' needs "
+                                               "quotes)"),
     # a ' #' in a value, which starts a comment that hides the rest of the line
     ("name: Knight,", "name: Knight |#1,", f"a '#' inside the '{{' opened at 9:7, {COMMENT}"),
     ("name: Knight,", "name: Sir Knight |#1,", f"a '#' inside the '{{' opened at 9:7, {COMMENT}"),
@@ -152,4 +172,15 @@ def test_validate_says_the_slip_and_exits_2(tmp_path: Path) -> None:
     result = validate_file(path, text)
     assert result.exit_code == 2
     assert result.output.startswith(f"{path}:{at}: {SYNTAX}no ',' between '1d8+2' and 'type'")
+    assert "Traceback" not in result.output
+
+
+def test_validate_says_a_colon_in_a_name_needs_quotes(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    text, at = written("{name: Skeleton, count: 2,", "{name: Goblin|: Scout, count: 2,")
+    result = validate_file(path, text)
+    assert result.exit_code == 2
+    assert result.output.startswith(f"{path}:{at}: {SYNTAX}a ':' inside the value of 'name' "
+                                    "(a value holding ': ' needs quotes: name: "
+                                    '"Goblin: Scout")')  # fmt: skip
     assert "Traceback" not in result.output

@@ -65,7 +65,8 @@ def test_a_misspelt_required_key_is_one_problem(
     assert old in text
     problems = errors_of(text.replace(old, new, 1))
     assert len(problems) == 1, problems
-    assert problems[0].startswith(f"s.yaml:{where}: unknown key {key!r}; expected one of: ")
+    assert problems[0].startswith(f"s.yaml:{where}: unknown key {key!r}")
+    assert "; expected one of: " in problems[0]
     assert problems[0].endswith(f"; did you mean {meant!r}?")
 
 
@@ -73,8 +74,9 @@ def test_draft1_does_not_list_attacks_among_its_combatant_keys() -> None:
     """``attacks`` is set from the plan, and refused when written."""
     (problem,) = errors_of(DRAFT1.replace("plan: [jab]", "plan: [jab], speed: 2"))
     assert problem == (
-        "s.yaml:6:57: unknown key 'speed'; expected one of: ap, count, cover, endurance, "
-        "exposed, guard, health, impaired, improvise, name, plan, react, roll_modifier, "
+        "s.yaml:6:57: unknown key 'speed' (a key of an attack under 'techniques:'); "
+        "expected one of: ap, count, cover, "
+        "endurance, exposed, guard, health, impaired, improvise, name, plan, react, roll_modifier, "
         "target, tokens, vigor"
     )
 

@@ -241,7 +241,59 @@ def test_read_yaml_directory_and_bad_encoding(tmp_path: Path) -> None:
     path.write_bytes(b"a: 1\nname: caf\xe9\n")
     with pytest.raises(ScenarioError) as caught:
         read_yaml(path)
-    assert str(caught.value) == f"{path}:2:10: expected UTF-8 text; got the byte 0xe9"
+    assert str(caught.value) == (
+        f"{path}:2:10: expected UTF-8 text; got the byte 0xe9 ('é' in Latin-1: save the file "
+        "as UTF-8)"
+    )
+
+
+def test_a_windows_quote_is_read_as_one(tmp_path: Path) -> None:
+    path = tmp_path / "quote.yaml"
+    path.write_bytes(b"a: 1\nname: Ogre\x92s club\n")
+    with pytest.raises(ScenarioError) as caught:
+        read_yaml(path)
+    assert str(caught.value) == (
+        f"{path}:2:11: expected UTF-8 text; got the byte 0x92 ('’' in Windows-1252: save the "
+        "file as UTF-8)"
+    )
+
+
+ENCODED = "scenario: t\nrules: zones-3d6\n"
+
+
+@pytest.mark.parametrize(
+    ("encoding", "named", "told_by"),
+    [
+        ("utf-16", "UTF-16", "it starts with UTF-16's byte-order mark 0xff 0xfe"),
+        ("utf-32", "UTF-32", "it starts with UTF-32's byte-order mark 0xff 0xfe 0x00 0x00"),
+        ("utf-16-le", "UTF-16", "zero bytes between its first characters, and no byte-order "
+                                "mark"),
+        ("utf-16-be", "UTF-16", "zero bytes between its first characters, and no byte-order "
+                                "mark"),
+        ("utf-32-be", "UTF-32", "zero bytes between its first characters, and no byte-order "
+                                "mark"),
+    ],
+)  # fmt: skip
+def test_a_file_saved_as_utf16_or_utf32_is_said_so(
+    tmp_path: Path, encoding: str, named: str, told_by: str
+) -> None:
+    path = tmp_path / "unicode.yaml"
+    path.write_bytes(ENCODED.encode(encoding))
+    with pytest.raises(ScenarioError) as caught:
+        read_yaml(path)
+    assert str(caught.value) == (
+        f"{path}:1:1: expected UTF-8 text (scenarios are read as UTF-8); got {named} text "
+        f"({told_by}): save the file as UTF-8 in the editor, or convert it with "
+        f"'iconv -f {named} -t UTF-8'"
+    )
+
+
+def test_a_utf8_file_with_a_byte_order_mark_reads_as_without(tmp_path: Path) -> None:
+    path = tmp_path / "bom.yaml"
+    path.write_bytes(("name: Écuyer\n" + ENCODED).encode("utf-8-sig"))
+    source = read_yaml(path)
+    assert source.data == {"name": "Écuyer", "scenario": "t", "rules": "zones-3d6"}
+    assert source.key_positions[("name",)] == (1, 1)
 
 
 def test_parse_errors_name_the_file_in_read_yaml(tmp_path: Path) -> None:
@@ -330,3 +382,17 @@ def test_large_file_fifo_and_device_are_refused_without_reading(tmp_path: Path) 
         read_yaml(fifo)
     with pytest.raises(ScenarioError, match="got a device"):
         read_yaml("/dev/zero")
+
+
+def test_validate_says_utf16_with_exit_code_2(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    path = tmp_path / "unicode.yaml"
+    path.write_bytes(ENCODED.encode("utf-16"))
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    assert result.exit_code == 2
+    assert result.output.startswith(f"{path}:1:1: expected UTF-8 text")
+    assert "got UTF-16 text" in result.output
+    assert "Traceback" not in result.output

@@ -102,7 +102,17 @@ def test_wrong_type_quotes_the_text_found() -> None:
 @pytest.mark.parametrize(
     ("value", "message"),
     [
-        ('"5"', "expected an integer; got '5'"),
+        ('"5"', "expected an integer; got '5' (a number in quotes is text: write 5 without them)"),
+        # text that a designer meant as a number: said how it is written
+        ("40hp", "expected an integer; got '40hp' (a number is written without a unit: 40)"),
+        ("10k", "expected an integer; got '10k' (write 10_000)"),
+        ("1.5M", "expected an integer; got '1.5M' (write 1_500_000)"),
+        (
+            "100,000",
+            "expected an integer; got '100,000' (write 100_000: a ',' does not part thousands)",
+        ),
+        ("2d6", "expected an integer; got '2d6'"),
+        ("ten", "expected an integer; got 'ten'"),
         ("true", "expected an integer; got true"),
         ("2.5", "expected an integer; got 2.5"),
         ("30.0", "expected an integer; got 30.0"),  # a fraction written, even of 0
@@ -144,9 +154,24 @@ def test_integer_accepted_for_float_and_other_types_named() -> None:
 def test_list_and_mapping_types() -> None:
     text = "sides:\n  party: {name: Ada}\nattacks: [bite]\n"
     assert messages(text) == [
-        "s.yaml:2:10: expected a list; got a mapping",
+        "s.yaml:2:10: expected a list; got a mapping (a list's items each start with '- ', or "
+        "go inside '[…]')",
         "s.yaml:3:10: expected a mapping; got a list",
     ]
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("bite", "expected a list; got 'bite' (a list is written inside '[…]': [bite])"),
+        ("bite, claw", "expected a list; got 'bite, claw' (a list is written inside '[…]': "
+                       "[bite, claw])"),
+        ("3", "expected a list; got 3 (a list is written inside '[…]')"),
+    ],
+)  # fmt: skip
+def test_a_list_written_without_brackets_says_how_it_is_written(value: str, message: str) -> None:
+    text = f"sides:\n  party:\n    - name: Ada\n      hp: 3\n      attacks: {value}\n"
+    assert messages(text) == [f"s.yaml:5:16: {message}"]
 
 
 def test_missing_key_points_at_the_parent_key() -> None:
