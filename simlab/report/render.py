@@ -301,12 +301,20 @@ def _spec_rows(specs: pd.DataFrame | None, run: ScenarioRun) -> list[list[str]]:
         return []
     rows = []
     for s in specs[(specs.scenario == run.scenario) & (specs.rules == run.rules)].itertuples():
-        verdict = s.verdict.upper() + (" (borderline: the interval reaches past the bound)"
-                                       if s.borderline else "")  # fmt: skip
+        verdict = s.verdict.upper() + _borderline_said(s)
         spec = s.spec + (f" — {s.note}" if s.note else "")
         measured = _measured(s)
         rows.append([spec, measured, f"{s.n:,}", verdict])
     return rows
+
+
+def _borderline_said(spec: Any) -> str:
+    """What a spec's verdict adds when its interval reaches past the bound: that it is a
+    pass failed only by ``strict`` (its measured value is within the bound), or that it
+    is borderline; "" otherwise."""
+    if getattr(spec, "failed_by_strict", False):
+        return " (strict: a borderline pass, the interval reaching past the bound)"
+    return " (borderline: the interval reaches past the bound)" if spec.borderline else ""
 
 
 def _measured(spec: Any) -> str:
@@ -1303,7 +1311,9 @@ def spec_failures(specs: pd.DataFrame | None) -> list[str]:
     """One line per failed spec."""
     if specs is None or specs.empty:
         return []
+    strict = " (a borderline pass, failed by strict)"
     return [f"{s.scenario} ({s.rules}): {s.spec}: measured {_measured(s)}"
+            f"{strict * bool(getattr(s, 'failed_by_strict', False))}"
             for s in specs[specs.verdict == "fail"].itertuples()]  # fmt: skip
 
 
