@@ -924,21 +924,21 @@ def baseline_update(
     from pathlib import Path
 
     from simlab import api
-    from simlab.report.results import prepare_results_file
+    from simlab.report.results import prepare_results_file, recorded_runs
 
     prepare_results_file(path, "--baseline")
     if not scenarios and from_ is None:
-        old = api.load_results(path)
         runs = []
-        for run in old:
-            _check_recorded_source(path, run)
+        # an older simlab's baseline too: its scenarios are run again in this format
+        for recorded in recorded_runs(path):
+            source = _check_recorded_source(path, recorded)
             more = _runs(
-                (run.source,),
-                encounters or run.result.encounters,
-                run.result.seed if seed is None else seed,
+                (source,),
+                encounters or recorded.encounters,
+                recorded.seed if seed is None else seed,
                 threads,
                 None,
-                tuple(run.result.meta.get("overrides", ())),
+                recorded.overrides,
                 set_option=f"{path}: override",
             )
             runs += more
@@ -972,8 +972,8 @@ def _baseline_scenarios(path: str) -> dict[tuple[str, str], str]:
         return {}
 
 
-def _check_recorded_source(path: str, run: Any) -> None:
-    """Refuse a baseline's scenario whose recorded file is missing: none recorded, or
+def _check_recorded_source(path: str, run: Any) -> str:
+    """A baseline's scenario's recorded file; refused when missing: none recorded, or
     none at that path, which is relative to the folder the baseline was made in."""
     from pathlib import Path
 
@@ -987,6 +987,7 @@ def _check_recorded_source(path: str, run: Any) -> None:
                          f"{run.source} (as it was named where the baseline was made: run "
                          "baseline update from that folder, or name the scenarios); got no "
                          "such file here")  # fmt: skip
+    return str(run.source)
 
 
 # -- tuning ------------------------------------------------------------------------------------
