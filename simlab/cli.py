@@ -825,8 +825,9 @@ def report(
     if not specs.empty:
         terminal.print_specs(specs)
     _say_overrides(runs)
-    pngs, scenarios_run = len(written) - 3, len(runs)
-    _say(f"wrote {out}/report.html, report.md, results.json and {pngs} "
+    pngs, scenarios_run = sum(name.endswith(".png") for name in written), len(runs)
+    drift_json = ", drift.json" if "drift" in written else ""
+    _say(f"wrote {out}/report.html, report.md, results.json{drift_json} and {pngs} "
          f"PNG{'s' * (pngs != 1)} ({scenarios_run} "
          f"scenario{'s' * (scenarios_run != 1)})")  # fmt: skip
     if drift is not None and not drift.ok:

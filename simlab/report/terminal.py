@@ -1566,7 +1566,7 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
     """The drift gate's output: the drifted figures first, then a table of the figures that
     are statistically different (drifted, or changed within tolerance); every figure
     compared is in the report files."""
-    from simlab.report.render import drift_lines
+    from simlab.report.render import drift_lines, sample_sizes_note
 
     lines = drift_lines(drift)
     names = _subject_names(drift)
@@ -1585,7 +1585,8 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
             markup=False,
             highlight=False,
         )
-    for note in drift_notes(drift):  # continued lines under the note's text, names whole
+    sizes = sample_sizes_note(drift)  # the power differs: "no drift" says less
+    for note in [sizes] * bool(sizes) + drift_notes(drift):  # continued lines, names whole
         say_unbroken(f"  note: {note}", indent="        ", whole=names)
     moved = drift.table[drift.table.significant | drift.table.drifted]
     if moved.empty:
