@@ -1381,7 +1381,8 @@ def _markdown(sections: list[Section], title: str, drift: DriftReport | None,
         if s.specs:
             out += ["### Balance specs", "", _md_table(SPEC_HEADER, s.specs), ""]
         if s.drift or s.notes:
-            out += ["### Compared with the baseline", "", *(f"- {md_text(n)}" for n in s.notes), ""]
+            notes = [f"- {md_text(n)}" for n in s.notes]
+            out += ["### Compared with the baseline", "", *notes, *[""] * bool(notes)]
             changed = [r for r in s.drift if r[0] not in ("ok", "not tested")]
             if changed:
                 out += [_md_table(DRIFT_HEADER, changed), ""]

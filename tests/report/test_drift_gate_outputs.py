@@ -98,7 +98,10 @@ def test_drift_json_holds_the_verdict_and_every_figure_of_the_drift_report(
     results = json.loads((out / "results.json").read_text())
     assert doc["run"] == results["run"]
     assert "drift.json" in json.loads((out / MANIFEST).read_text())["files"]
-    assert "Sample sizes differ" not in (out / "report.md").read_text()
+    markdown = (out / "report.md").read_text()
+    assert "Sample sizes differ" not in markdown
+    # a section with no notes on its comparison had two blank lines under its heading
+    assert "### Compared with the baseline\n\n|" in markdown and "\n\n\n" not in markdown
 
 
 def test_the_report_command_exits_with_the_code_drift_json_says(
