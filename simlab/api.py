@@ -430,8 +430,9 @@ def check(
         One row per spec (:func:`simlab.analysis.specs.evaluate_all`): ``spec`` (its
         text), ``figure``, ``measured`` with its 95% interval (``ci_lo``, ``ci_hi``),
         the bounds ``low`` and ``high``, ``n`` (what it was measured on), ``verdict``
-        (``pass`` or ``fail``), ``borderline`` and ``note``; no rows when the scenario
-        has no ``expect:``.
+        (``pass`` or ``fail``), ``borderline``, ``note`` and ``failed_by_strict`` (a
+        borderline pass that ``strict`` failed); no rows when the scenario has no
+        ``expect:``.
 
     Raises
     ------

@@ -825,8 +825,9 @@ def report(
     if not specs.empty:
         terminal.print_specs(specs)
     _say_overrides(runs)
-    pngs, scenarios_run = len(written) - 3, len(runs)
-    _say(f"wrote {out}/report.html, report.md, results.json and {pngs} "
+    pngs, scenarios_run = sum(name.endswith(".png") for name in written), len(runs)
+    drift_json = ", drift.json" if "drift" in written else ""
+    _say(f"wrote {out}/report.html, report.md, results.json{drift_json} and {pngs} "
          f"PNG{'s' * (pngs != 1)} ({scenarios_run} "
          f"scenario{'s' * (scenarios_run != 1)})")  # fmt: skip
     if drift is not None and not drift.ok:
@@ -924,21 +925,21 @@ def baseline_update(
     from pathlib import Path
 
     from simlab import api
-    from simlab.report.results import prepare_results_file
+    from simlab.report.results import prepare_results_file, recorded_runs
 
     prepare_results_file(path, "--baseline")
     if not scenarios and from_ is None:
-        old = api.load_results(path)
         runs = []
-        for run in old:
-            _check_recorded_source(path, run)
+        # an older simlab's baseline too: its scenarios are run again in this format
+        for recorded in recorded_runs(path):
+            source = _check_recorded_source(path, recorded)
             more = _runs(
-                (run.source,),
-                encounters or run.result.encounters,
-                run.result.seed if seed is None else seed,
+                (source,),
+                encounters or recorded.encounters,
+                recorded.seed if seed is None else seed,
                 threads,
                 None,
-                tuple(run.result.meta.get("overrides", ())),
+                recorded.overrides,
                 set_option=f"{path}: override",
             )
             runs += more
@@ -972,8 +973,8 @@ def _baseline_scenarios(path: str) -> dict[tuple[str, str], str]:
         return {}
 
 
-def _check_recorded_source(path: str, run: Any) -> None:
-    """Refuse a baseline's scenario whose recorded file is missing: none recorded, or
+def _check_recorded_source(path: str, run: Any) -> str:
+    """A baseline's scenario's recorded file; refused when missing: none recorded, or
     none at that path, which is relative to the folder the baseline was made in."""
     from pathlib import Path
 
@@ -987,6 +988,7 @@ def _check_recorded_source(path: str, run: Any) -> None:
                          f"{run.source} (as it was named where the baseline was made: run "
                          "baseline update from that folder, or name the scenarios); got no "
                          "such file here")  # fmt: skip
+    return str(run.source)
 
 
 # -- tuning ------------------------------------------------------------------------------------

@@ -60,6 +60,7 @@ __all__ = [
     "DEFAULT_TOLERANCE",
     "DRIFT_COLUMNS",
     "DriftReport",
+    "SampleSizes",
     "Untested",
     "chi2_homogeneity",
     "compare",
@@ -210,6 +211,27 @@ class Untested(NamedTuple):
     subject: str
     reason: str
     note: str
+
+
+class SampleSizes(NamedTuple):
+    """The encounters of one scenario compared, in the baseline and in this run.
+
+    A test's power follows the smaller of the two: a run of fewer encounters than the
+    baseline's detects only larger changes, which a reader of "no figure drifted"
+    should know (:meth:`DriftReport.sizes_differ`).
+
+    Attributes
+    ----------
+    scenario, rules : str
+        The scenario compared.
+    baseline, current : int
+        Its encounters in the baseline and in this run.
+    """
+
+    scenario: str
+    rules: str
+    baseline: int
+    current: int
 
 
 def _pooled_error(cur: _Mean, base: _Mean) -> tuple[float, float]:
@@ -569,6 +591,8 @@ class DriftReport:
         The attack pairs compared, by the ``scenario``, ``rules`` and ``subject`` of
         their rows (``Kaito quick-jab → Brute``): their attacker, attack and defender,
         which the terminal breaks a long subject between.
+    sizes : list of SampleSizes
+        The encounters of each scenario compared, in the baseline and in this run.
     """
 
     table: pd.DataFrame
@@ -578,6 +602,7 @@ class DriftReport:
     not_run: list[str] = field(default_factory=list)
     pairs: dict[tuple[str, str, str], tuple[str, str, str]] = field(default_factory=dict)
     no_baseline: list[str] = field(default_factory=list)
+    sizes: list[SampleSizes] = field(default_factory=list)
 
     @property
     def drifted(self) -> pd.DataFrame:
@@ -588,6 +613,21 @@ class DriftReport:
     def ok(self) -> bool:
         """True when nothing drifted."""
         return not bool(self.table.drifted.any())
+
+    @property
+    def borderline(self) -> pd.Series:
+        """Per row of :attr:`table`, whether the figure met one of drift's two conditions
+        but not the other: statistically different within its tolerance (``changed``),
+        or changed beyond its tolerance by a difference its samples cannot tell from
+        noise (a smaller run's power). A figure not tested is not borderline."""
+        t = self.table
+        one = t.significant != t.beyond_tolerance
+        return one & ~t.drifted & (t.test != "none")
+
+    def sizes_differ(self) -> list[SampleSizes]:
+        """The scenarios compared whose baseline and run differ in sample size (the
+        baseline at 200,000 encounters, tonight's run at 50,000), in the run's order."""
+        return [s for s in self.sizes if s.baseline != s.current]
 
     def untested_by_reason(self) -> dict[str, list[Untested]]:
         """The means not tested, grouped by their reason (``too few attacks that dealt
@@ -647,12 +687,14 @@ def compare_results(
     untested: list[Untested] = []
     pairs: dict[tuple[str, str, str], tuple[str, str, str]] = {}
     no_baseline: list[str] = []
+    sizes: list[SampleSizes] = []
     for res in current:
         base = by_key.get(key(res))
         if base is None:
             no_baseline.append(label(res))
             notes.append(f"{label(res)}: no baseline yet (not compared)")
             continue
+        sizes.append(SampleSizes(res.scenario, res.rules, base.encounters, res.encounters))
         compared, said = _compared(res, base, (tolerances or {}).get(key(res)))
         rows += compared.rows
         notes += said
@@ -661,7 +703,9 @@ def compare_results(
     seen = {key(r) for r in current}
     not_run = [label(r) for k, r in by_key.items() if k not in seen]
     notes += [f"{name}: {NOT_RUN}" for name in not_run]
-    return _finish(rows, notes, alpha, untested, not_run, pairs, no_baseline)
+    report = _finish(rows, notes, alpha, untested, not_run, pairs, no_baseline)
+    report.sizes = sizes
+    return report
 
 
 def compare(current: Sequence[Any], baseline: Sequence[Any],

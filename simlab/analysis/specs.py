@@ -40,7 +40,7 @@ __all__ = ["SPEC_COLUMNS", "Verdict", "describe", "evaluate", "evaluate_all"]
 
 LEVEL = 0.95
 SPEC_COLUMNS = ["scenario", "rules", "spec", "figure", "measured", "ci_lo", "ci_hi", "low", "high",
-                "n", "verdict", "borderline", "note"]  # fmt: skip
+                "n", "verdict", "borderline", "note", "failed_by_strict"]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -273,7 +273,8 @@ def evaluate_all(runs: Sequence[Any], strict: bool = False) -> pd.DataFrame:
     -------
     pandas.DataFrame
         ``verdict`` is ``pass`` or ``fail``; ``borderline`` flags an interval that
-        reaches past the bound.
+        reaches past the bound; ``failed_by_strict`` a borderline pass that ``strict``
+        counted as a failure (its measured value is within the bound).
     """
     rows = []
     for run in runs:
@@ -282,7 +283,7 @@ def evaluate_all(runs: Sequence[Any], strict: bool = False) -> pd.DataFrame:
             passed = v.passed and not (strict and v.borderline)
             rows.append((run.scenario, run.rules, v.spec, v.figure, v.measured, v.lo, v.hi,
                          v.low, v.high, v.n, "pass" if passed else "fail", v.borderline,
-                         v.note))  # fmt: skip
+                         v.note, v.passed and not passed))  # fmt: skip
     frame = pd.DataFrame(rows, columns=SPEC_COLUMNS)
     frame.attrs["names"] = sorted(set().union(*(_spec_names(run.result.layout) for run in runs)))
     return frame

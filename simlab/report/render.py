@@ -38,6 +38,7 @@ from simlab.analysis.result import Result
 from simlab.exact import pair_answer
 from simlab.report import plots
 from simlab.report.files import atomic_write
+from simlab.report.gate import write_drift_json
 from simlab.report.results import ScenarioRun, save_results
 from simlab.report.terminal import (
     MEDIAN_NOTE,
@@ -301,12 +302,20 @@ def _spec_rows(specs: pd.DataFrame | None, run: ScenarioRun) -> list[list[str]]:
         return []
     rows = []
     for s in specs[(specs.scenario == run.scenario) & (specs.rules == run.rules)].itertuples():
-        verdict = s.verdict.upper() + (" (borderline: the interval reaches past the bound)"
-                                       if s.borderline else "")  # fmt: skip
+        verdict = s.verdict.upper() + _borderline_said(s)
         spec = s.spec + (f" — {s.note}" if s.note else "")
         measured = _measured(s)
         rows.append([spec, measured, f"{s.n:,}", verdict])
     return rows
+
+
+def _borderline_said(spec: Any) -> str:
+    """What a spec's verdict adds when its interval reaches past the bound: that it is a
+    pass failed only by ``strict`` (its measured value is within the bound), or that it
+    is borderline; "" otherwise."""
+    if getattr(spec, "failed_by_strict", False):
+        return " (strict: a borderline pass, the interval reaching past the bound)"
+    return " (borderline: the interval reaches past the bound)" if spec.borderline else ""
 
 
 def _measured(spec: Any) -> str:
@@ -1224,10 +1233,37 @@ def drift_verdict(drift: DriftReport, baseline: str) -> str:
     by what rule (``14 of 480 figures drifted from the baseline …``)."""
     compared = counted(len(drift.table), "figure")
     drifted = len(drift.drifted)
+    sizes = sample_sizes_note(drift)
+    sizes = f" {sizes}" if sizes else ""
     if not drifted:
-        return f"No figure drifted from the baseline {baseline} ({compared} compared)."
+        return f"No figure drifted from the baseline {baseline} ({compared} compared).{sizes}"
     return (f"{drifted} of {compared} drifted from the baseline {baseline} (Holm-adjusted "
-            f"p < {drift.alpha:g} and beyond the scenario's tolerance).")  # fmt: skip
+            f"p < {drift.alpha:g} and beyond the scenario's tolerance).{sizes}")  # fmt: skip
+
+
+#: The scenarios a note on sample sizes names for one pair of sizes; the rest are counted.
+SIZES_NAMED = 3
+
+
+def sample_sizes_note(drift: DriftReport) -> str:
+    """What the verdict says when the baseline and this run differ in sample size ("" when
+    they do not): both sizes, the scenarios at each pair of them, and what it means
+    (``Sample sizes differ: 50,000 encounters in this run, 200,000 in the baseline
+    (quickstart (shattered-spirits), …). A test's power follows the smaller sample:
+    fewer encounters detect only larger changes.``)."""
+    groups: dict[tuple[int, int], list[str]] = {}
+    for s in drift.sizes_differ():
+        groups.setdefault((s.current, s.baseline), []).append(f"{s.scenario} ({s.rules})")
+    if not groups:
+        return ""
+    parts = []
+    for (current, base), names in groups.items():
+        more = len(names) - SIZES_NAMED
+        where = ", ".join(names[:SIZES_NAMED]) + (f" and {more} more" if more > 0 else "")
+        parts.append(f"{counted(current, 'encounter')} in this run, {base:,} in the baseline "
+                     f"({where})")  # fmt: skip
+    return (f"Sample sizes differ: {'; '.join(parts)}. A test's power follows the smaller "
+            "sample: fewer encounters detect only larger changes.")  # fmt: skip
 
 
 def not_compared(drift: DriftReport) -> str:
@@ -1303,7 +1339,9 @@ def spec_failures(specs: pd.DataFrame | None) -> list[str]:
     """One line per failed spec."""
     if specs is None or specs.empty:
         return []
+    strict = " (a borderline pass, failed by strict)"
     return [f"{s.scenario} ({s.rules}): {s.spec}: measured {_measured(s)}"
+            f"{strict * bool(getattr(s, 'failed_by_strict', False))}"
             for s in specs[specs.verdict == "fail"].itertuples()]  # fmt: skip
 
 
@@ -1343,7 +1381,8 @@ def _markdown(sections: list[Section], title: str, drift: DriftReport | None,
         if s.specs:
             out += ["### Balance specs", "", _md_table(SPEC_HEADER, s.specs), ""]
         if s.drift or s.notes:
-            out += ["### Compared with the baseline", "", *(f"- {md_text(n)}" for n in s.notes), ""]
+            notes = [f"- {md_text(n)}" for n in s.notes]
+            out += ["### Compared with the baseline", "", *notes, *[""] * bool(notes)]
             changed = [r for r in s.drift if r[0] not in ("ok", "not tested")]
             if changed:
                 out += [_md_table(DRIFT_HEADER, changed), ""]
@@ -1425,7 +1464,8 @@ def render_report(
     processes: int | None = 1,
     shown_out: str | None = None,
 ) -> dict[str, Path]:
-    """Write ``report.html``, ``report.md``, the PNGs and ``results.json`` into ``out_dir``.
+    """Write ``report.html``, ``report.md``, the PNGs, ``results.json`` and, with a
+    baseline, ``drift.json`` (:mod:`simlab.report.gate`) into ``out_dir``.
 
     Parameters
     ----------
@@ -1461,7 +1501,8 @@ def render_report(
     Returns
     -------
     dict of str to Path
-        What was written: ``html``, ``markdown``, ``results`` and one entry per PNG.
+        What was written: ``html``, ``markdown``, ``results``, ``drift`` (``drift.json``,
+        with a ``drift`` and a ``baseline``) and one entry per PNG.
     """
     out = Path(out_dir)
     shown_out = os.fspath(out_dir) if shown_out is None else shown_out
@@ -1493,6 +1534,8 @@ def render_report(
                          shown_out)  # fmt: skip
     written["html"] = atomic_write(out / "report.html", _text_writer(html))
     written["markdown"] = atomic_write(out / "report.md", _text_writer(markdown))
+    if drift is not None and baseline is not None:
+        written["drift"] = write_drift_json(out, drift, baseline, runs, baseline_runs)
     if write_results:
         written["results"] = save_results(runs, out / "results.json")
     return written

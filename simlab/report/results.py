@@ -847,3 +847,106 @@ def load_results(path: str | os.PathLike[str], *, name: str = "path") -> list[Sc
         raise InputError(f"{p}: expected the scenarios of the run it names; got scenarios "
                          "from another run (its 'run' field disagrees)")  # fmt: skip
     return runs
+
+
+# -- a baseline's recipe -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """How a baseline's scenario was run, for ``baseline update`` to run it again.
+
+    Attributes
+    ----------
+    scenario : str
+        The scenario id.
+    source : str or None
+        Its file, as it was named where the baseline was made.
+    encounters, seed : int
+        Its sample size and seed.
+    overrides : tuple of str
+        The ``--set`` overrides it ran with.
+    """
+
+    scenario: str
+    source: str | None
+    encounters: int
+    seed: int
+    overrides: tuple[str, ...] = ()
+
+
+def recorded_runs(path: str | os.PathLike[str]) -> list[Recorded]:
+    """How each scenario of the baseline at ``path`` was run: read and checked whole
+    (:func:`load_results`) in this format; in another (an older simlab's baseline,
+    which this version cannot compare with), read for those fields alone, which every
+    format of simlab's has recorded.
+
+    Raises
+    ------
+    InputError
+        As :func:`load_results` for a file of this format; for one of another, when an
+        entry lacks its scenario, file, sample size or seed, naming the command that
+        writes the baseline again from its scenario files.
+    """
+    p = results_path(path)
+    try:
+        runs = load_results(p)
+    except InputError:
+        doc = _other_format(p)
+        if doc is None:
+            raise
+        return _recorded_of_other_format(doc, p)
+    return [Recorded(r.scenario, r.source, r.result.encounters, r.result.seed,
+                     tuple(r.result.meta.get("overrides", ()))) for r in runs]  # fmt: skip
+
+
+def _other_format(p: Path) -> dict[str, Any] | None:
+    """The document at ``p`` when it is simlab's results of another format than this
+    version's (what :func:`prepare_results_file` lets a new baseline replace), else
+    None."""
+    try:
+        doc = json.loads(read_bounded(os.fspath(p), MAX_RESULTS_BYTES, OSError).decode("utf-8"))
+    except (OSError, ValueError):
+        return None
+    if (isinstance(doc, dict) and _is_format_number(doc.get("format"))
+            and doc["format"] != FORMAT and isinstance(doc.get("scenarios"), list)):  # fmt: skip
+        return doc
+    return None
+
+
+def _recorded_entry(entry: Any) -> Recorded | None:
+    """One scenario entry of another format as a :class:`Recorded`; None when it lacks
+    (or garbles) its id, file, sample size or seed."""
+    if not isinstance(entry, dict):
+        return None
+    scenario, source = entry.get("scenario"), entry.get("source")
+    n, seed, overrides = entry.get("encounters"), entry.get("seed"), entry.get("overrides", [])
+    texts = isinstance(overrides, list) and all(isinstance(o, str) for o in overrides)
+    if not (texts and isinstance(scenario, str) and isinstance(source, str) and source):
+        return None
+    if not (isinstance(n, int) and isinstance(seed, int) and n > 0 and seed >= 0):
+        return None
+    if isinstance(n, bool) or isinstance(seed, bool):
+        return None
+    return Recorded(scenario, source, n, seed, tuple(overrides))
+
+
+def _recorded_of_other_format(doc: dict[str, Any], p: Path) -> list[Recorded]:
+    """The scenarios of a baseline of another format, as they were run; an InputError
+    naming the command that writes it again from its files where one cannot be read."""
+    recorded = [_recorded_entry(e) for e in doc["scenarios"]]
+    if all(r is not None for r in recorded) and recorded:
+        return [r for r in recorded if r is not None]
+    version = doc.get("simlab_version")
+    by = f" (written by simlab {version})" if isinstance(version, str) else ""
+    entries = [e for e in doc["scenarios"] if isinstance(e, dict)]
+    files = [e["source"] for e in entries if isinstance(e.get("source"), str) and e["source"]]
+    sizes = {e.get("encounters") for e in entries}
+    size = sizes.pop() if len(sizes) == 1 else None
+    n = f" -n {size}" if _is_format_number(size) else ""
+    named = " ".join(files) if len(files) == len(doc["scenarios"]) and files else "SCENARIO|DIR..."
+    raise InputError(f"{p}: expected, in a baseline of format {doc['format']}{by}, each "
+                     "scenario's file, sample size and seed, to run it again; got "
+                     f"{'no scenarios' if not recorded else 'an entry without them'}; write "
+                     f"it again from the scenario files: simlab baseline update {named}{n} "
+                     f"--baseline {p}")  # fmt: skip

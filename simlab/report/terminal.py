@@ -1502,7 +1502,9 @@ def specs_table(specs: pd.DataFrame) -> Table:
     for name, s in zip(names, specs.itertuples(), strict=True):
         measured = measured_cell(s)
         verdict = "[green]PASS[/green]" if s.verdict == "pass" else "[bold red]FAIL[/bold red]"
-        if s.borderline:
+        if getattr(s, "failed_by_strict", False):  # within its bound: only --strict fails it
+            verdict += " (--strict: a borderline pass, its interval reaching past the bound)"
+        elif s.borderline:
             verdict += " (borderline: interval reaches past the bound)"
         where = [s.scenario, s.rules] if wide else []
         # broken between words, a name whole: "Grand Duke Ferdinand of the Sunken Keep's"
@@ -1531,7 +1533,21 @@ def print_specs(specs: pd.DataFrame) -> None:
     line = (f"check: {failed} of {n} specs failed" if failed and n > 1
             else "check: the spec failed" if failed
             else "check: the spec passes" if n == 1 else f"check: all {n} specs pass")  # fmt: skip
-    console.print(line, markup=False, highlight=False)
+    console.print(line + strict_failures(specs), markup=False, highlight=False)
+
+
+def strict_failures(specs: pd.DataFrame) -> str:
+    """What a verdict's count adds for the failures that are borderline passes counted
+    as failures by ``--strict`` ("" without any): `` (1 of them a borderline pass,
+    failed by --strict)``; `` (a borderline pass, failed by --strict)`` when every
+    failure is one."""
+    strict = int(specs.failed_by_strict.sum()) if "failed_by_strict" in specs else 0
+    if not strict:
+        return ""
+    passes = "a borderline pass" if strict == 1 else "borderline passes"
+    if strict == int((specs.verdict == "fail").sum()):
+        return f" ({'all ' * (strict > 1)}{passes}, failed by --strict)"
+    return f" ({strict} of them {passes}, failed by --strict)"
 
 
 def _subject_names(drift: DriftReport) -> set[str]:
@@ -1617,7 +1633,7 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
     """The drift gate's output: the drifted figures first, then a table of the figures that
     are statistically different (drifted, or changed within tolerance); every figure
     compared is in the report files."""
-    from simlab.report.render import drift_lines
+    from simlab.report.render import drift_lines, sample_sizes_note
 
     lines = drift_lines(drift)
     names = _subject_names(drift)
@@ -1636,7 +1652,8 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
             markup=False,
             highlight=False,
         )
-    for note in drift_notes(drift):  # continued lines under the note's text, names whole
+    sizes = sample_sizes_note(drift)  # the power differs: "no drift" says less
+    for note in [sizes] * bool(sizes) + drift_notes(drift):  # continued lines, names whole
         say_unbroken(f"  note: {note}", indent="        ", whole=names)
     moved = drift.table[drift.table.significant | drift.table.drifted]
     if moved.empty:

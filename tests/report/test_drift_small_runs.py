@@ -198,7 +198,11 @@ def test_means_not_tested_for_one_reason_are_one_note_at_80_columns(
     report = compare_results([cur for cur, _ in pairs], [base for _, base in pairs])
     untested = [n for n in report.notes if " not tested: " in n]
     assert len(untested) == 4 * 3 + 3  # mean damage both ways and mean rounds, each
-    notes = _printed_notes(report, monkeypatch)
+    sizes, *notes = _printed_notes(report, monkeypatch)
+    # first the sample sizes (3 encounters against 50,000; tiny's are alike), then the rest
+    assert sizes.startswith("Sample sizes differ: 3 encounters in this run, 50,000 in the "
+                            "baseline (smoke-0 (synthetic), smoke-1 (synthetic), smoke-2 "
+                            "(synthetic) and 1 more).")  # fmt: skip
     assert len(notes) == 4, notes
     assert notes[0] == (
         "8 means not tested in 4 scenarios: too few attacks that dealt damage in this run "
