@@ -54,6 +54,7 @@ from scipy import stats as sps
 
 from simlab.analysis import stats
 from simlab.analysis.result import Result, median_time_to_down
+from simlab.rules import RULE_SYSTEMS, down_events
 
 __all__ = [
     "DEFAULT_ALPHA",
@@ -438,6 +439,9 @@ def _combatant_rows(rows: _Rows, cur: Result, base: Result, notes: list[str]) ->
     b_index = {name: c for c, (_, name) in enumerate(base.layout.combatants)}
     n1, n0 = cur.encounters, base.encounters
     seen = set()
+    # an event that is the down itself (zones-3d6's out) would be the down rate again: one
+    # drift counted twice, and one more figure for Holm's correction
+    repeats_down = down_events(cur.rules) if cur.rules in RULE_SYSTEMS else ()  # or synthetic
     for c, (_, name) in enumerate(cur.layout.combatants):
         cb = b_index.get(name)
         if cb is None:
@@ -456,7 +460,7 @@ def _combatant_rows(rows: _Rows, cur: Result, base: Result, notes: list[str]) ->
             rows.add("median_time_to_down", name, "median", "chi2", _nan(med0), _nan(med1),
                      change, rows.rows[-1]["statistic"], p)  # fmt: skip
         for e, event in enumerate(cur.layout.events):
-            if event in base.layout.events:
+            if event in base.layout.events and event not in repeats_down:
                 e0 = base.layout.events.index(event)
                 k1 = int(cur.tallies.event_round[c, e].sum())
                 k0 = int(base.tallies.event_round[cb, e0].sum())

@@ -375,3 +375,14 @@ def test_a_median_that_did_not_move_shows_no_p() -> None:
     moved = _drift_report(figure="median_time_to_down", kind="median", baseline=3.0,
                           current=4.0, change=1.0)  # fmt: skip
     assert drift_cells(next(moved.table.itertuples()))[6] == "< 1e-16"
+
+
+def test_an_event_that_is_the_down_itself_is_not_compared_twice() -> None:
+    """zones-3d6's ``out`` is the down itself: its rate beside the down rate counted one
+    drift twice and gave Holm's correction one more figure to correct for."""
+    duel = api.load(ROOT / "scenarios/zones-3d6/training-duel.yaml")
+    baseline = api.simulate(duel, n=2000, seed=1)
+    current = api.simulate(duel.with_({"Pell.hp": 20}), n=2000, seed=2)
+    assert "out" in current.layout.events
+    figures = set(compare_results([current], [baseline]).table.figure)
+    assert "down_rate" in figures and "out_rate" not in figures, figures
