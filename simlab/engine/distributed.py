@@ -20,6 +20,7 @@ nothing with it that the scheduler cannot make again.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from concurrent.futures import CancelledError
 from typing import Any
 
@@ -81,21 +82,64 @@ def run_dask(
     """
     if count is None:
         count = job.n - first
+    (tallies,) = run_dask_ranges(job, client, [(first, count)], block_size, progress)
+    return tallies
+
+
+def run_dask_ranges(
+    job: Job,
+    client: Any,
+    ranges: Sequence[tuple[int, int]],
+    block_size: int | None = None,
+    progress: Progress | None = None,
+) -> list[TallyArrays]:
+    """The tallies of each of ``ranges`` of ``job``'s encounters, played on a Dask
+    cluster: every range's blocks are sent at once, so that the workers play the ranges
+    side by side (a comparison's, :func:`simlab.tuning.compare.run_ranges`).
+
+    Parameters
+    ----------
+    job : Job
+        The compiled scenario, seed and sample size.
+    client : distributed.Client
+        A connected client.
+    ranges : sequence of (int, int)
+        ``(first, count)`` of each range of encounters.
+    block_size : int, optional
+        Encounters per task at most (default: :func:`cluster_block_size` for the
+        encounters of every range and the workers connected now); a range is one task
+        or more. The tallies do not depend on it.
+    progress : callable, optional
+        Called with the encounters of each task as it completes (an increment).
+
+    Returns
+    -------
+    list of TallyArrays
+        One per range, in the order given; each equals a local run of that range.
+
+    Raises
+    ------
+    InputError
+        As :func:`run_dask`.
+    """
     address = client.scheduler.address
     _wait_for_a_worker(client, address, "at the start of the run")
     if block_size is None:
-        block_size = cluster_block_size(count, len(client.scheduler_info()["workers"]))
+        total = sum(count for _, count in ranges)
+        block_size = cluster_block_size(total, len(client.scheduler_info()["workers"]))
     job_future = client.submit(_the_job, job, pure=False)
     futures = {
-        client.submit(run_range, job_future, lo, size, 1, pure=False): size
+        client.submit(run_range, job_future, lo, size, 1, pure=False): (k, size)
+        for k, (first, count) in enumerate(ranges)
         for lo, size in blocks(first, count, block_size)
     }
-    total = new_tallies(job.layout)
+    totals = [new_tallies(job.layout) for _ in ranges]
     for future in _as_they_complete(client, address, futures):
-        total = merge(total, _tallies_of(client, address, future))
+        k, size = futures[future]
+        totals[k] = merge(totals[k], _tallies_of(client, address, future))
         if progress is not None:
-            progress(futures[future])
-    return total
+            progress(size)
+    return totals
 
 
 def _the_job(job: Job) -> Job:
