@@ -12,7 +12,9 @@ so that every worker gets work and a slow one holds up the end little.
 A cluster that cannot play the run ends it with an
 :class:`~simlab.errors.InputError` that says what happened, never a hang: no worker
 connected within :data:`WORKERS_WAIT` seconds (at the start, or after the last one
-left), a task that killed worker after worker, or the scheduler gone. The job goes to the
+left), a scheduler or worker that runs another simlab version than the client
+(:func:`refuse_other_versions`, asked at the start of every run), a task that killed
+worker after worker, or the scheduler gone. The job goes to the
 cluster as a task of its own rather than scattered data, so a worker that dies takes
 nothing with it that the scheduler cannot make again.
 """
@@ -124,6 +126,7 @@ def run_dask_ranges(
     """
     address = client.scheduler.address
     _wait_for_a_worker(client, address, "at the start of the run")
+    refuse_other_versions(client, address)
     if block_size is None:
         total = sum(count for _, count in ranges)
         block_size = cluster_block_size(total, len(client.scheduler_info()["workers"]))
@@ -140,6 +143,59 @@ def run_dask_ranges(
         if progress is not None:
             progress(size)
     return totals
+
+
+def simlab_version() -> str:
+    """The version of the simlab this process runs (on a worker or the scheduler too)."""
+    import simlab
+
+    return simlab.__version__
+
+
+def refuse_other_versions(client: Any, address: str) -> None:
+    """Refuse a cluster whose scheduler or a worker runs another simlab version than
+    this process, or none: its tasks would be read by another simlab's code (or not at
+    all, and dropped).
+
+    Raises
+    ------
+    InputError
+        ``expected simlab 0.2.0 on the Dask cluster at ADDRESS, as here; got simlab
+        0.1.0 on worker tcp://…``, naming the first other version and where it runs.
+    """
+    mine = _version_said(simlab_version())
+    try:
+        found = {"the scheduler": _version_said(_answer_of_scheduler(client))}
+        workers = client.run(simlab_version, on_error="return")
+    except (OSError, CancelledError) as err:
+        raise _tasks_lost(address, err) from err
+    found.update({f"worker {name}": _version_said(v) for name, v in sorted(workers.items())})
+    other = [(where, version) for where, version in found.items() if version != mine]
+    if other:
+        (where, version), *rest = other
+        more = f" (and {len(rest)} more)" if rest else ""
+        raise InputError(
+            f"expected {mine} on the Dask cluster at {address}, as here; got {version} on "
+            f"{where}{more}: install the same simlab on the scheduler and every worker, "
+            "and restart them"
+        )
+
+
+def _answer_of_scheduler(client: Any) -> object:
+    """:func:`simlab_version` run on the scheduler, or the error it gave (a scheduler
+    without simlab cannot unpickle the function)."""
+    try:
+        return client.run_on_scheduler(simlab_version)
+    except (OSError, CancelledError):
+        raise
+    except Exception as err:  # the scheduler's own error, whatever it is
+        return err
+
+
+def _version_said(answer: object) -> str:
+    """``simlab 0.1.0``, or ``no simlab`` for an answer that is an error (a process
+    without simlab cannot run :func:`simlab_version`)."""
+    return "no simlab" if isinstance(answer, BaseException) else f"simlab {answer}"
 
 
 def _the_job(job: Job) -> Job:

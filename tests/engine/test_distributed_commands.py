@@ -206,3 +206,35 @@ def test_report_from_saved_results_refuses_a_scheduler(tmp_path) -> None:
     done = CliRunner().invoke(main, args)
     assert done.exit_code == 2, done.output
     assert "got --from with --scheduler" in done.output
+
+
+def test_a_worker_of_another_simlab_version_is_named_not_played_on(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A worker started from another simlab (a copy whose version says 9.9.9): the run
+    names both versions and where the other runs (exit 2), and plays nothing there."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    other = tmp_path / "other"
+    shutil.copytree(ROOT / "simlab", other / "simlab",
+                    ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+    init = other / "simlab" / "__init__.py"
+    mine = f'__version__ = "{simlab.__version__}"'
+    init.write_text(init.read_text().replace(mine, '__version__ = "9.9.9"'))
+    with distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp://",
+                                  dashboard_address=":0") as empty:  # fmt: skip
+        address = empty.scheduler_address
+        env = {**os.environ, "PYTHONPATH": str(other), "NUMBA_NUM_THREADS": "1"}
+        worker = subprocess.Popen([sys.executable, "-m", "dask", "worker", address, "--nthreads",
+                                   "1", "--no-nanny", "--no-dashboard"], env=env,
+                                  cwd=other,  # python -m reads the current folder first
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        try:
+            done = CliRunner().invoke(main, ["run", str(DUEL), "-n", "100", "--scheduler", address])
+        finally:
+            worker.terminate()
+            worker.wait(timeout=30)
+    assert done.exit_code == 2, done.output
+    assert (f"expected simlab {simlab.__version__} on the Dask cluster at {address}, as here; "
+            "got simlab 9.9.9 on worker tcp://") in done.output  # fmt: skip
