@@ -22,7 +22,7 @@ nothing with it that the scheduler cannot make again.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import CancelledError
 from typing import Any
 
@@ -145,11 +145,14 @@ def run_dask_ranges(
     return totals
 
 
-def simlab_version() -> str:
-    """The version of the simlab this process runs (on a worker or the scheduler too)."""
-    import simlab
+def version_question() -> Callable[[], str]:
+    """A function that gives the version of the simlab of the process that runs it.
 
-    return simlab.__version__
+    A closure, which Dask's pickle sends by value where it sends a module's function by
+    name: a process with any simlab can run it, even one whose
+    :mod:`simlab.engine.distributed` has no such function (an older one).
+    """
+    return lambda: __import__("simlab").__version__
 
 
 def refuse_other_versions(client: Any, address: str) -> None:
@@ -163,17 +166,17 @@ def refuse_other_versions(client: Any, address: str) -> None:
         ``expected simlab 0.2.0 on the Dask cluster at ADDRESS, as here; got simlab
         0.1.0 on worker tcp://…``, naming the first other version and where it runs.
     """
-    mine = _version_said(simlab_version())
+    mine = _version_said(version_question()())
     try:
         found = {"the scheduler": _version_said(_answer_of_scheduler(client))}
-        workers = client.run(simlab_version, on_error="return")
+        workers = client.run(version_question(), on_error="return")
     except (OSError, CancelledError) as err:
         raise _tasks_lost(address, err) from err
     found.update({f"worker {name}": _version_said(v) for name, v in sorted(workers.items())})
     other = [(where, version) for where, version in found.items() if version != mine]
     if other:
         (where, version), *rest = other
-        more = f" (and {len(rest)} more)" if rest else ""
+        more = f" ({len(rest)} more of its processes: not {mine} either)" if rest else ""
         raise InputError(
             f"expected {mine} on the Dask cluster at {address}, as here; got {version} on "
             f"{where}{more}: install the same simlab on the scheduler and every worker, "
@@ -182,10 +185,10 @@ def refuse_other_versions(client: Any, address: str) -> None:
 
 
 def _answer_of_scheduler(client: Any) -> object:
-    """:func:`simlab_version` run on the scheduler, or the error it gave (a scheduler
-    without simlab cannot unpickle the function)."""
+    """:func:`version_question` run on the scheduler, or the error it gave (a scheduler
+    without simlab cannot import it)."""
     try:
-        return client.run_on_scheduler(simlab_version)
+        return client.run_on_scheduler(version_question())
     except (OSError, CancelledError):
         raise
     except Exception as err:  # the scheduler's own error, whatever it is
@@ -194,7 +197,7 @@ def _answer_of_scheduler(client: Any) -> object:
 
 def _version_said(answer: object) -> str:
     """``simlab 0.1.0``, or ``no simlab`` for an answer that is an error (a process
-    without simlab cannot run :func:`simlab_version`)."""
+    without simlab cannot answer :func:`version_question`)."""
     return "no simlab" if isinstance(answer, BaseException) else f"simlab {answer}"
 
 

@@ -208,9 +208,11 @@ def test_report_from_saved_results_refuses_a_scheduler(tmp_path) -> None:
     assert "got --from with --scheduler" in done.output
 
 
-def test_a_worker_of_another_simlab_version_is_named_not_played_on(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """A worker started from another simlab (a copy whose version says 9.9.9): the run
-    names both versions and where the other runs (exit 2), and plays nothing there."""
+def test_workers_of_another_simlab_version_are_named_not_played_on(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Two workers started from another simlab (a copy whose version says 9.9.9, without
+    the module that asks the version, as an older one): the run names both versions,
+    where the first other one runs and how many more there are (exit 2), and plays
+    nothing."""
     import os
     import shutil
     import subprocess
@@ -222,19 +224,31 @@ def test_a_worker_of_another_simlab_version_is_named_not_played_on(tmp_path) -> 
     init = other / "simlab" / "__init__.py"
     mine = f'__version__ = "{simlab.__version__}"'
     init.write_text(init.read_text().replace(mine, '__version__ = "9.9.9"'))
-    with distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp://",
-                                  dashboard_address=":0") as empty:  # fmt: skip
+    # nothing of this module's, as in a simlab older than it: the question comes by value
+    (other / "simlab" / "engine" / "distributed.py").write_text('"""An older simlab."""\n')
+    env = {**os.environ, "PYTHONPATH": str(other), "NUMBA_NUM_THREADS": "1"}
+    with (
+        distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp://",
+                                 dashboard_address=":0") as empty,
+        distributed.Client(empty) as watching,
+    ):  # fmt: skip
         address = empty.scheduler_address
-        env = {**os.environ, "PYTHONPATH": str(other), "NUMBA_NUM_THREADS": "1"}
-        worker = subprocess.Popen([sys.executable, "-m", "dask", "worker", address, "--nthreads",
-                                   "1", "--no-nanny", "--no-dashboard"], env=env,
-                                  cwd=other,  # python -m reads the current folder first
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        workers = [subprocess.Popen([sys.executable, "-m", "dask", "worker", address,
+                                     "--nthreads", "1", "--no-nanny", "--no-dashboard"],
+                                    env=env, cwd=other,  # python -m reads its folder first
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                   for _ in range(2)]  # fmt: skip
         try:
-            done = CliRunner().invoke(main, ["run", str(DUEL), "-n", "100", "--scheduler", address])
+            watching.wait_for_workers(2, timeout=60)
+            with played_on(watching) as tasks:
+                done = CliRunner().invoke(main, ["run", str(DUEL), "-n", "100", "--scheduler",
+                                                 address])  # fmt: skip
         finally:
-            worker.terminate()
-            worker.wait(timeout=30)
+            for worker in workers:
+                worker.terminate()
+                worker.wait(timeout=30)
     assert done.exit_code == 2, done.output
     assert (f"expected simlab {simlab.__version__} on the Dask cluster at {address}, as here; "
             "got simlab 9.9.9 on worker tcp://") in done.output  # fmt: skip
+    assert f"(1 more of its processes: not simlab {simlab.__version__} either)" in done.output
+    assert not tasks
