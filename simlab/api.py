@@ -18,7 +18,6 @@ import pandas as pd
 from simlab.analysis.result import Result
 from simlab.analysis.summary import summary
 from simlab.arguments import (
-    client_argument,
     describe,
     flag_argument,
     function_argument,
@@ -26,6 +25,7 @@ from simlab.arguments import (
     is_path,
     path_argument,
     precision_on_argument,
+    threads_or_client,
 )
 from simlab.engine import runner
 from simlab.errors import ExactUnsupported, InputError, ScenarioError
@@ -173,10 +173,7 @@ def simulate(
         Naming the first argument of the wrong type or out of range, before anything runs.
     """
     function_argument(progress, "progress")
-    client_argument(client)
-    if client is not None and threads is not None:  # a cluster's workers set their own
-        raise InputError("expected threads= or client=; got both (on a cluster each worker "
-                         "plays on its own threads: NUMBA_NUM_THREADS, --nthreads)")  # fmt: skip
+    threads_or_client(threads, client)
     trace = flag_argument(trace, "trace")
     check = flag_argument(check, "check")
     scenario = scenario_of(scenario)
@@ -348,6 +345,7 @@ def run_scenario(
     source: str | None = None,
     precision: float | None = None,
     precision_on: Sequence[Any] = (),
+    client: Any = None,
 ) -> ScenarioRun:
     """Simulate one scenario for a report, with its exact answers, specs and tolerances.
 
@@ -361,6 +359,8 @@ def run_scenario(
         The scenario file as it should be shown (default: the path given).
     precision, precision_on
         Run to a precision, as for :func:`simulate`.
+    client : distributed.Client, optional
+        Run on this Dask cluster instead of ``threads``, as for :func:`simulate`.
 
     Returns
     -------
@@ -372,7 +372,8 @@ def run_scenario(
         path, scenario = scenario, scenario_of(scenario)
         source = source or os.fspath(path)
     result = simulate(scenario, n, seed, threads=threads, progress=progress,
-                      precision=precision, precision_on=precision_on)  # fmt: skip
+                      precision=precision, precision_on=precision_on,
+                      client=client)  # fmt: skip
     note_idle_overrides(result, scenario)
     return _report_run(result, scenario, source)
 
@@ -491,6 +492,7 @@ def run_scenarios(
     precision_on: Sequence[Any] = (),
     with_specs_only: bool = False,
     on_run: Any = None,
+    client: Any = None,
 ) -> list[ScenarioRun]:
     """Load every scenario named (files or folders) first, then simulate each.
 
@@ -501,7 +503,9 @@ def run_scenarios(
     ``overrides`` (as for :func:`override`) are applied to every scenario;
     ``precision`` and ``precision_on`` run each to a precision (see :func:`simulate`).
     With ``with_specs_only``, only the scenarios that have ``expect:`` entries are
-    simulated (``simlab check``); the others are still loaded and validated.
+    simulated (``simlab check``); the others are still loaded and validated. With
+    ``client`` (a Dask ``distributed.Client``), every scenario runs on that cluster
+    instead of ``threads``, with the same numbers (see :func:`simulate`).
 
     Raises
     ------
@@ -512,6 +516,7 @@ def run_scenarios(
     """
     function_argument(progress, "progress")
     function_argument(on_run, "on_run")
+    threads_or_client(threads, client)
     loaded = _load_every(scenario_paths(items), overrides)
     if with_specs_only:
         loaded = [(path, scn) for path, scn in loaded if scn.expect]
@@ -521,7 +526,7 @@ def run_scenarios(
         with progress(total, path.as_posix()) if progress else nullcontext() as advance:
             runs.append(run_scenario(scn, n, seed, threads=threads, progress=advance,
                                      source=path.as_posix(), precision=precision,
-                                     precision_on=precision_on))  # fmt: skip
+                                     precision_on=precision_on, client=client))  # fmt: skip
         if on_run is not None:
             on_run(runs[-1])
     return runs
@@ -670,6 +675,7 @@ def sweep(
     progress: runner.Progress | None = None,
     precision: float | None = None,
     precision_on: Sequence[Any] = (),
+    client: Any = None,
 ) -> Any:
     """Run a scenario at every value of the varied fields on the same seed.
 
@@ -679,15 +685,33 @@ def sweep(
     whose tables (``attacks()``, ``combatants()``, ``sides()``) have one column per
     varied field; :func:`simlab.plot_sweep` draws its curves. With ``precision``, each
     point runs to that precision (``n`` is the cap). See :func:`simlab.tuning.sweep.sweep`.
+
+    Parameters
+    ----------
+    scenario : ScenarioBase or path
+        A loaded scenario, or the path of one.
+    vary : mapping, str or list of str
+        The varied fields and their values, as above.
+    n, seed : int, optional
+        Encounters per point and seed (default: the scenario's).
+    threads, progress, precision, precision_on
+        As for :func:`simulate`.
+    exact : bool
+        Also ask the exact engine at every point where it answers.
+    client : distributed.Client, optional
+        Run every point as tasks on this Dask cluster instead of ``threads``; the
+        points are the same, bit for bit (see :func:`simulate`).
     """
     from simlab.tuning.sweep import sweep as run
 
     function_argument(progress, "progress")
+    threads_or_client(threads, client)
     exact = flag_argument(exact, "exact")
     loaded = scenario_of(scenario)
     with told_of_compiles(progress, loaded.rules):
         return run(loaded, vary, n, seed, threads=threads, exact=exact, progress=progress,
-                   precision=precision, precision_on=precision_on)  # fmt: skip
+                   precision=precision, precision_on=precision_on,
+                   client=client)  # fmt: skip
 
 
 def compare(
@@ -702,6 +726,7 @@ def compare(
     progress: runner.Progress | None = None,
     precision: float | None = None,
     precision_on: Sequence[Any] = (),
+    client: Any = None,
 ) -> Any:
     """Compare two variants on the same dice, with paired intervals of every difference.
 
@@ -714,13 +739,29 @@ def compare(
     compared at the larger of the two stops. ``ranges`` is K, the ranges the intervals
     come from: 2 to 1,000 and at most one an encounter (more is refused); by default 32,
     or one an encounter under 32.
+
+    Parameters
+    ----------
+    a, b : ScenarioBase or path
+        A, and B (or ``changes``).
+    changes : mapping, str or list, optional
+        The changes that make B of ``a``, as for :func:`override`.
+    n, seed : int, optional
+        Encounters and seed of both (default: A's).
+    threads, progress, precision, precision_on
+        As for :func:`simulate` (``progress``'s calls add up to both runs' encounters).
+    ranges : int, optional
+        K, as above.
+    client : distributed.Client, optional
+        Play A and B as tasks on this Dask cluster instead of ``threads``; the
+        comparison is the same, bit for bit (see :func:`simulate`).
     """
     if b is not None and changes:
         raise InputError("expected b or changes; got both (pass b.with_(changes) as b to "
                          "compare A with b changed)")  # fmt: skip
     return compare_variants(a, b, changes=changes, n=n, seed=seed, threads=threads,
                             ranges=ranges, progress=progress, precision=precision,
-                            precision_on=precision_on)  # fmt: skip
+                            precision_on=precision_on, client=client)  # fmt: skip
 
 
 def compare_variants(
@@ -735,16 +776,19 @@ def compare_variants(
     progress: runner.Progress | None = None,
     precision: float | None = None,
     precision_on: Sequence[Any] = (),
+    client: Any = None,
 ) -> Any:
     """:func:`compare`, where B may also be ``b`` with ``changes``, named ``B with
     CHANGES`` (``simlab compare A B --set ...``). B made of ``a`` with ``changes`` is
     named as ``a.with_(changes)`` is, by its scenario's id with the changes it carries
-    (``ss-duel with strike.profile[9]=8``), however A was given."""
+    (``ss-duel with strike.profile[9]=8``), however A was given. The parameters are
+    :func:`compare`'s, ``client`` with them."""
     from simlab.tuning.compare import compare as run
     from simlab.tuning.compare import ranges_for
     from simlab.tuning.overrides import refuse_run_changes
 
     function_argument(progress, "progress")
+    threads_or_client(threads, client)
     first = scenario_of(a, "a")
     second = first if b is None else scenario_of(b, "b")
     if b is None and not changes:
@@ -765,9 +809,9 @@ def compare_variants(
             # refused before the runs to a precision; their stop is at least min(cap, 1,000)
             ranges_for(ranges, encounters_and_seed(first, n, seed)[0])
             n, record = _precision_stop(first, second, n, seed, threads, precision,
-                                        precision_on, progress)  # fmt: skip
+                                        precision_on, progress, client)  # fmt: skip
         result = run(first, second, n, seed, threads=threads, ranges=ranges, labels=labels,
-                     progress=progress)  # fmt: skip
+                     progress=progress, client=client)  # fmt: skip
     result.precision = record
     return result
 
@@ -794,13 +838,14 @@ def _refuse_run_overrides(a: ScenarioBase, b: ScenarioBase) -> None:
 def _precision_stop(a: ScenarioBase, b: ScenarioBase, n: int | None, seed: int | None,
                     threads: int | None, precision: float | None,
                     precision_on: Sequence[Any], progress: runner.Progress | None = None,
-                    ) -> tuple[int, dict[str, Any]]:  # fmt: skip
+                    client: Any = None) -> tuple[int, dict[str, Any]]:  # fmt: skip
     """The sample size of a comparison run to a precision: the larger of A's and B's
     stops, with the record of the variant that set it (its checkpoints, its widest
     figure; at equal stops, the one whose widest figure is nearer its limit). Each
     run advances ``progress`` as it goes (a bar that sat at "starting" through both)."""
     records = [simulate(scn, n, seed, threads=threads, progress=progress, precision=precision,
-                        precision_on=precision_on).meta["precision"] for scn in (a, b)]  # fmt: skip
+                        precision_on=precision_on, client=client).meta["precision"]
+               for scn in (a, b)]  # fmt: skip
     last = max(records, key=lambda r: (r["encounters"], _nearness(r["widest"])))
     record = {**last, "met": all(r["met"] for r in records),
               "cap_reached": any(r["cap_reached"] for r in records),
@@ -915,6 +960,7 @@ def tune(
     precision: float | None = None,
     precision_on: Sequence[Any] = (),
     progress: runner.Progress | None = None,
+    client: Any = None,
 ) -> Any:
     """Find the value of one field that brings a figure to a target, on common random numbers.
 
@@ -926,11 +972,28 @@ def tune(
     :class:`simlab.tuning.tune.TuneResult`: the closest value, its figure with interval,
     every value evaluated and the range consistent with the target; see
     :mod:`simlab.tuning.tune` for the search.
+
+    Parameters
+    ----------
+    scenario : ScenarioBase or path
+        A loaded scenario, or the path of one.
+    vary, target
+        The field and its range, and the figure wanted, as above.
+    n, seed : int, optional
+        Encounters per simulated value and seed (default: the scenario's).
+    threads, precision, precision_on, progress
+        As for :func:`simulate` (``precision_on`` by default the target's figure).
+    exact : bool
+        Use the exact engine where it gives the figure.
+    client : distributed.Client, optional
+        Simulate every value as tasks on this Dask cluster instead of ``threads``; the
+        search and its figures are the same, bit for bit (see :func:`simulate`).
     """
     from simlab.tuning.tune import parse_target
     from simlab.tuning.tune import tune as search
 
     function_argument(progress, "progress")
+    threads_or_client(threads, client)
     exact = flag_argument(exact, "exact")
     loaded = scenario_of(scenario)
     field = _tune_range(vary)
@@ -939,7 +1002,7 @@ def tune(
         result = search(loaded, field.field, field.lo, field.hi, goal, n, seed,
                         threads=threads, exact=exact, precision=precision,
                         precision_on=precision_on, progress=progress,
-                        label=field.label)  # fmt: skip
+                        label=field.label, client=client)  # fmt: skip
     result.meta["scenario_hash"] = scenario_hash(loaded)
     return result
 

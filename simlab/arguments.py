@@ -120,6 +120,21 @@ def client_argument(value: Any) -> None:
         raise InputError(f"expected a Dask distributed.Client for client; got {describe(value)}")
 
 
+def threads_or_client(threads: object, client: Any) -> None:
+    """Refuse a ``client`` that is not a Dask client (:func:`client_argument`), and
+    ``threads`` beside one: a cluster's workers play on threads of their own.
+
+    Raises
+    ------
+    simlab.errors.InputError
+        ``expected threads= or client=; got both (…)``.
+    """
+    client_argument(client)
+    if client is not None and threads is not None:  # a cluster's workers set their own
+        raise InputError("expected threads= or client=; got both (on a cluster each worker "
+                         "plays on its own threads: NUMBA_NUM_THREADS, --nthreads)")  # fmt: skip
+
+
 def spelled_as(label: str, python: str, command_line: str) -> str:
     """``command_line`` where ``label`` names a command-line argument, else ``python``:
     how a message points to another argument in the words its reader typed. A label

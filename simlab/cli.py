@@ -515,6 +515,13 @@ SEED = WholeNumber(0, MAX_SEED, "a seed", " such as 7", f"from 0 to {MAX_SEED} (
 #: numba may use, with the message of every command (:func:`_check_threads`).
 THREADS = WholeNumber(-(2**63), 2**63 - 1, "a thread count", " such as 2",
                       "from 1 to the cores numba may use")  # fmt: skip
+#: ``--scheduler``, of every command that simulates on local threads or a Dask cluster
+#: (:func:`_connect`).
+SCHEDULER = click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="Run on this Dask scheduler (e.g. tcp://host:8786); same results.",
+)
 
 
 @main.command()
@@ -531,11 +538,7 @@ THREADS = WholeNumber(-(2**63), 2**63 - 1, "a thread count", " such as 2",
     help="Most encounters a kernel call plays (default 2^20; with --scheduler, a task: "
     "4 per worker); results do not depend on it.",
 )
-@click.option(
-    "--scheduler",
-    metavar="ADDRESS",
-    help="Run on this Dask scheduler (e.g. tcp://host:8786); same results.",
-)
+@SCHEDULER
 @click.option(
     "--check",
     is_flag=True,
@@ -564,15 +567,9 @@ def run(
 
     scn = _with_sets(api.load(scenario), sets)
     _check_threads(threads)
-    if threads is not None and scheduler is not None:
-        from simlab.errors import InputError
-
-        raise InputError("expected --threads or --scheduler; got both (on a cluster "
-                         "each worker plays on its own threads: NUMBA_NUM_THREADS, "
-                         "--nthreads)")  # fmt: skip
     _prepare_out(out)
     n = encounters or scn.encounters
-    client = _connect(scheduler)
+    client = _connect(scheduler, threads)
     with _progress(precision if precision is not None else scn.precision)(n) as advance:
         result = api.simulate(scn, n, seed, threads=threads, block_size=block_size,
                               progress=advance, client=client, check=check,
@@ -589,18 +586,24 @@ def run(
         click.echo(f"wrote {counted(len(written), 'file')} to {out}")
 
 
-def _connect(scheduler: str | None) -> object:
+def _connect(scheduler: str | None, threads: int | None) -> Any:
+    """A Dask client of the ``--scheduler`` given (None without one), or an exit-2
+    message saying what is wrong: ``--threads`` beside it, no Dask installed, an address
+    that is not one or a scheduler not reached; a scheduler without workers yet is said
+    and waited on by the run (:mod:`simlab.engine.distributed`)."""
     if scheduler is None:
         return None
+    from simlab.errors import InputError
+
+    if threads is not None:
+        raise InputError("expected --threads or --scheduler; got both (on a cluster "
+                         "each worker plays on its own threads: NUMBA_NUM_THREADS, "
+                         "--nthreads)")  # fmt: skip
     try:
         from distributed import Client
     except ImportError as err:
-        from simlab.errors import InputError
-
         raise InputError("expected simlab[dask] installed for --scheduler; got no dask") from err
     import logging
-
-    from simlab.errors import InputError
 
     if not os.environ.get("SIMLAB_DEBUG"):  # a lost scheduler is said once, by simlab,
         # not again at exit as the client's traceback of its last try to reconnect
@@ -697,15 +700,16 @@ def _sample_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 def _refuse_with_from(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
                       sets: tuple[str, ...], set_option: str, precision: float | None,
-                      threads: int | None) -> None:  # fmt: skip
+                      threads: int | None, scheduler: str | None = None) -> None:  # fmt: skip
     """Refuse what only a simulation uses beside ``--from`` (saved results are read as
     they are), naming it: scenarios, ``-n``, ``--seed``, ``--set``, ``--precision``,
-    ``--threads``."""
+    ``--threads``, ``--scheduler``."""
     from simlab.errors import InputError
 
     given = [name for name, value in (("scenarios", scenarios), ("-n", encounters),
                                       ("--seed", seed), (set_option, sets),
-                                      ("--precision", precision), ("--threads", threads))
+                                      ("--precision", precision), ("--threads", threads),
+                                      ("--scheduler", scheduler))
              if value not in (None, ())]  # fmt: skip
     if given:
         raise InputError(
@@ -718,18 +722,19 @@ def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
           threads: int | None, from_: str | None, sets: tuple[str, ...] = (),
           precision: float | None = None, precision_on: tuple[str, ...] = (),
           with_specs_only: bool = False, set_option: str = "--set",
-          draws: bool = False) -> list[Any]:  # fmt: skip
+          draws: bool = False, scheduler: str | None = None) -> list[Any]:  # fmt: skip
     """Simulate the scenarios named, or read saved results (exactly one of the two);
     ``with_specs_only``: only the scenarios that have ``expect:`` entries; ``set_option``
     names the ``sets`` in messages; ``draws``: the command draws on ``threads`` cores
-    too (``report``), so that they mean something beside ``--from``."""
+    too (``report``), so that they mean something beside ``--from``; ``scheduler``:
+    simulate on that Dask cluster (:func:`_connect`)."""
     from simlab import api
     from simlab.errors import InputError
 
     _check_threads(threads)
     if from_ is not None:
         _refuse_with_from(scenarios, encounters, seed, sets, set_option, precision,
-                          None if draws else threads)  # fmt: skip
+                          None if draws else threads, scheduler)  # fmt: skip
         return api.load_results(from_, name="--from")
     if not scenarios:
         raise InputError("expected at least one scenario file or folder (or --from); got none")
@@ -744,7 +749,8 @@ def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
     # Piped, each run is said from its result as soon as it has run (a bar's closing line
     # would give a run to a precision's cap, which may be its scenario's own ``precision:``)
     shown = sys.stdout.isatty()
-    return api.run_scenarios(scenarios, encounters, seed, threads=threads,
+    client = _connect(scheduler, threads)
+    return api.run_scenarios(scenarios, encounters, seed, threads=threads, client=client,
                              progress=terminal.progress if shown else None,
                              overrides=overrides, precision=precision,
                              precision_on=_figures(precision_on),
@@ -786,6 +792,7 @@ def _say_run(run: Any) -> None:
     help="Drift threshold on Holm-adjusted p.",
 )
 @click.option("--title", default="simlab balance report", help="Title of the report.")
+@SCHEDULER
 @SET
 @PRECISION
 @handle_errors
@@ -795,6 +802,7 @@ def report(
     seed: int | None,
     threads: int | None,
     from_: str | None,
+    scheduler: str | None,
     out: str,
     baseline: str | None,
     alpha: float,
@@ -816,7 +824,7 @@ def report(
         api.load_results(baseline, name="--baseline")  # a bad baseline fails before simulating
     _prepare_out(out)
     runs = _runs(scenarios, encounters, seed, threads, from_, sets, precision, precision_on,
-                 draws=True)  # fmt: skip
+                 draws=True, scheduler=scheduler)  # fmt: skip
     written, specs, drift = api.write_report(runs, out, baseline=baseline, alpha=alpha,
                                              title=title, progress=_drawing,
                                              processes=threads)  # fmt: skip
@@ -1028,6 +1036,7 @@ def _tuning_options(per: str, writes: str, scenario: str = "the scenario's",
 )
 @SET
 @_tuning_options("point", "sweep.json, Parquet tables, sweep.html and sweep.md")
+@SCHEDULER
 @click.option("--no-exact", is_flag=True, help="Do not ask the exact engine at each point.")
 @PRECISION
 @handle_errors
@@ -1039,6 +1048,7 @@ def sweep(
     seed: int | None,
     threads: int | None,
     out: str | None,
+    scheduler: str | None,
     no_exact: bool,
     precision: float | None,
     precision_on: tuple[str, ...],
@@ -1057,10 +1067,11 @@ def sweep(
     _check_threads(threads)
     _prepare_out(out)
     n = encounters or scn.encounters
+    client = _connect(scheduler, threads)
     with _progress(precision or scn.precision)(n * points, counted(points, "point")) as advance:
         result = api.sweep(scn, variations, n, seed, threads=threads, exact=not no_exact,
                            progress=advance, precision=precision,
-                           precision_on=_figures(precision_on))  # fmt: skip
+                           precision_on=_figures(precision_on), client=client)  # fmt: skip
     simulated = sum(p.result.encounters for p in result.points if p.result is not None)
     _say_simulated(simulated, counted(points, "point"), _sweep_precision(result))
     print_sweep(result)
@@ -1074,6 +1085,7 @@ def sweep(
 @click.argument("b", type=click.Path(), required=False)
 @SET
 @_tuning_options("variant", "compare.json, compare.html and compare.md", "A's")
+@SCHEDULER
 @PRECISION
 @handle_errors
 def compare(
@@ -1084,6 +1096,7 @@ def compare(
     seed: int | None,
     threads: int | None,
     out: str | None,
+    scheduler: str | None,
     precision: float | None,
     precision_on: tuple[str, ...],
 ) -> None:
@@ -1102,6 +1115,7 @@ def compare(
     _check_threads(threads)
     _prepare_out(out)
     n = encounters or first.encounters
+    client = _connect(scheduler, threads)
     to_precision = (precision or first.precision) is not None
     # to a precision: A, then B, each to it, then both at the larger stop; no total
     within = "A, then B, to the precision; then both" if to_precision else "A and B"
@@ -1109,7 +1123,7 @@ def compare(
                                                  within) as advance:  # fmt: skip
         result = api.compare_variants(a, b, changes=changes, n=n, seed=seed, threads=threads,
                              progress=advance, precision=precision,
-                             precision_on=_figures(precision_on))  # fmt: skip
+                             precision_on=_figures(precision_on), client=client)  # fmt: skip
     _say_simulated(2 * result.a.encounters, "A and B", result.precision)
     print_compare(result)
     _note_unused_settings(first, second, given={"seed": seed, "encounters": encounters})
@@ -1155,6 +1169,7 @@ def _note_unused_settings(first: Any, second: Any, given: dict[str, int | None])
 )
 @SET
 @_tuning_options("simulated value", "tune.json")
+@SCHEDULER
 @click.option("--no-exact", is_flag=True, help="Simulate every value (no exact engine).")
 @TUNE_PRECISION
 @handle_errors
@@ -1167,6 +1182,7 @@ def tune(
     seed: int | None,
     threads: int | None,
     out: str | None,
+    scheduler: str | None,
     no_exact: bool,
     precision: float | None,
     precision_on: tuple[str, ...],
@@ -1186,9 +1202,10 @@ def tune(
     scn = _with_sets(api.load(scenario), sets, (field.field,))
     _check_threads(threads)
     _prepare_out(out)
+    client = _connect(scheduler, threads)
     result = api.tune(scn, field, goal, encounters, seed, threads=threads,
                       exact=not no_exact, precision=precision,
-                      precision_on=_figures(precision_on))  # fmt: skip
+                      precision_on=_figures(precision_on), client=client)  # fmt: skip
     print_tune(result)
     if out:
         written = api.write_tune(result, out)

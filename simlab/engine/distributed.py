@@ -12,7 +12,9 @@ so that every worker gets work and a slow one holds up the end little.
 A cluster that cannot play the run ends it with an
 :class:`~simlab.errors.InputError` that says what happened, never a hang: no worker
 connected within :data:`WORKERS_WAIT` seconds (at the start, or after the last one
-left), a task that killed worker after worker, or the scheduler gone. The job goes to the
+left), a scheduler or worker that runs another simlab version than the client
+(:func:`refuse_other_versions`, asked at the start of every run), a task that killed
+worker after worker, or the scheduler gone. The job goes to the
 cluster as a task of its own rather than scattered data, so a worker that dies takes
 nothing with it that the scheduler cannot make again.
 """
@@ -20,6 +22,7 @@ nothing with it that the scheduler cannot make again.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from concurrent.futures import CancelledError
 from typing import Any
 
@@ -81,21 +84,121 @@ def run_dask(
     """
     if count is None:
         count = job.n - first
+    (tallies,) = run_dask_ranges(job, client, [(first, count)], block_size, progress)
+    return tallies
+
+
+def run_dask_ranges(
+    job: Job,
+    client: Any,
+    ranges: Sequence[tuple[int, int]],
+    block_size: int | None = None,
+    progress: Progress | None = None,
+) -> list[TallyArrays]:
+    """The tallies of each of ``ranges`` of ``job``'s encounters, played on a Dask
+    cluster: every range's blocks are sent at once, so that the workers play the ranges
+    side by side (a comparison's, :func:`simlab.tuning.compare.run_ranges`).
+
+    Parameters
+    ----------
+    job : Job
+        The compiled scenario, seed and sample size.
+    client : distributed.Client
+        A connected client.
+    ranges : sequence of (int, int)
+        ``(first, count)`` of each range of encounters.
+    block_size : int, optional
+        Encounters per task at most (default: :func:`cluster_block_size` for the
+        encounters of every range and the workers connected now); a range is one task
+        or more. The tallies do not depend on it.
+    progress : callable, optional
+        Called with the encounters of each task as it completes (an increment).
+
+    Returns
+    -------
+    list of TallyArrays
+        One per range, in the order given; each equals a local run of that range.
+
+    Raises
+    ------
+    InputError
+        As :func:`run_dask`.
+    """
     address = client.scheduler.address
     _wait_for_a_worker(client, address, "at the start of the run")
+    refuse_other_versions(client, address)
     if block_size is None:
-        block_size = cluster_block_size(count, len(client.scheduler_info()["workers"]))
+        total = sum(count for _, count in ranges)
+        block_size = cluster_block_size(total, len(client.scheduler_info()["workers"]))
     job_future = client.submit(_the_job, job, pure=False)
     futures = {
-        client.submit(run_range, job_future, lo, size, 1, pure=False): size
+        client.submit(run_range, job_future, lo, size, 1, pure=False): (k, size)
+        for k, (first, count) in enumerate(ranges)
         for lo, size in blocks(first, count, block_size)
     }
-    total = new_tallies(job.layout)
+    totals = [new_tallies(job.layout) for _ in ranges]
     for future in _as_they_complete(client, address, futures):
-        total = merge(total, _tallies_of(client, address, future))
+        k, size = futures[future]
+        totals[k] = merge(totals[k], _tallies_of(client, address, future))
         if progress is not None:
-            progress(futures[future])
-    return total
+            progress(size)
+    return totals
+
+
+def version_question() -> Callable[[], str]:
+    """A function that gives the version of the simlab of the process that runs it.
+
+    A closure, which Dask's pickle sends by value where it sends a module's function by
+    name: a process with any simlab can run it, even one whose
+    :mod:`simlab.engine.distributed` has no such function (an older one).
+    """
+    return lambda: __import__("simlab").__version__
+
+
+def refuse_other_versions(client: Any, address: str) -> None:
+    """Refuse a cluster whose scheduler or a worker runs another simlab version than
+    this process, or none: its tasks would be read by another simlab's code (or not at
+    all, and dropped).
+
+    Raises
+    ------
+    InputError
+        ``expected simlab 0.2.0 on the Dask cluster at ADDRESS, as here; got simlab
+        0.1.0 on worker tcp://…``, naming the first other version and where it runs.
+    """
+    mine = _version_said(version_question()())
+    try:
+        found = {"the scheduler": _version_said(_answer_of_scheduler(client))}
+        workers = client.run(version_question(), on_error="return")
+    except (OSError, CancelledError) as err:
+        raise _tasks_lost(address, err) from err
+    found.update({f"worker {name}": _version_said(v) for name, v in sorted(workers.items())})
+    other = [(where, version) for where, version in found.items() if version != mine]
+    if other:
+        (where, version), *rest = other
+        more = f" ({len(rest)} more of its processes: not {mine} either)" if rest else ""
+        raise InputError(
+            f"expected {mine} on the Dask cluster at {address}, as here; got {version} on "
+            f"{where}{more}: install the same simlab on the scheduler and every worker, "
+            "and restart them"
+        )
+
+
+def _answer_of_scheduler(client: Any) -> object:
+    """:func:`version_question` run on the scheduler, or the error it gave (a scheduler
+    without simlab cannot import it)."""
+    try:
+        return client.run_on_scheduler(version_question())
+    except (OSError, CancelledError):
+        raise
+    except Exception as err:  # the scheduler's own error, whatever it is
+        return err
+
+
+def _version_said(answer: object) -> str:
+    """``simlab 0.1.0``, or ``no simlab`` for an answer that is an error (a process
+    without simlab cannot answer :func:`version_question`)."""
+    return "no simlab" if isinstance(answer, BaseException) else f"simlab {answer}"
 
 
 def _the_job(job: Job) -> Job:

@@ -118,11 +118,18 @@ def run_ranges(
     ranges: int = DEFAULT_RANGES,
     threads: int | None = None,
     progress: Callable[[int], None] | None = None,
+    client: Any = None,
 ) -> list[TallyArrays]:
     """The tallies of each of ``ranges`` contiguous ranges of ``job``'s encounters.
 
-    Merged, they equal :func:`simlab.engine.runner.run_local`'s tallies bit for bit.
+    Merged, they equal :func:`simlab.engine.runner.run_local`'s tallies bit for bit;
+    played on ``threads`` local threads, or as tasks on the Dask cluster of ``client``
+    (:func:`simlab.engine.distributed.run_dask_ranges`: the same tallies).
     """
+    if client is not None:
+        from simlab.engine.distributed import run_dask_ranges
+
+        return run_dask_ranges(job, client, range_edges(job.n, ranges), progress=progress)
     runner.use_threads(threads)
     block, pace = runner.block_kernel(job), Pace()
     out = []
@@ -240,6 +247,7 @@ def compare(
     ranges: int | None = None,
     labels: tuple[str, str] = ("A", "B"),
     progress: Callable[[int], None] | None = None,
+    client: Any = None,
 ) -> Comparison:
     """Run ``a`` and ``b`` on the same dice and compare every figure they share.
 
@@ -259,7 +267,11 @@ def compare(
         Names of A and B in tables.
     progress : callable, optional
         Called with the encounters played since its last call, after each range (the
-        calls add up to both runs' encounters: 2n in all).
+        calls add up to both runs' encounters: 2n in all); on a cluster, after each
+        task.
+    client : distributed.Client, optional
+        Play both variants as tasks on this Dask cluster instead of ``threads``; the
+        numbers are the same.
 
     Returns
     -------
@@ -276,7 +288,7 @@ def compare(
                          f"come from 2 or more ranges of them); got {n}")  # fmt: skip
     ranges = ranges_for(ranges, n)
     jobs = [compile_job(scn, n, seed) for scn in (a, b)]
-    per_range = [run_ranges(job, ranges, threads, progress) for job in jobs]
+    per_range = [run_ranges(job, ranges, threads, progress, client) for job in jobs]
     results = [
         _result(scn, job, parts) for scn, job, parts in zip((a, b), jobs, per_range, strict=True)
     ]

@@ -543,6 +543,7 @@ def sweep(
     progress: Callable[[int], None] | None = None,
     precision: float | None = None,
     precision_on: Iterable[Any] = (),
+    client: Any = None,
 ) -> SweepResult:
     """Run ``scenario`` at every combination of the varied fields' values, same seed.
 
@@ -568,6 +569,9 @@ def sweep(
     precision, precision_on : optional
         Run every point to a precision (``n`` is then the cap; each point stops on its
         own), as for :func:`simlab.simulate`.
+    client : distributed.Client, optional
+        Play every point as tasks on this Dask cluster instead of ``threads``, as for
+        :func:`simlab.simulate`; the numbers are the same.
 
     Returns
     -------
@@ -582,7 +586,7 @@ def sweep(
     for point in result.points:
         point.result = simulate(point.scenario, result.encounters, result.seed,
                                 threads=threads, progress=progress, precision=precision,
-                                precision_on=tuple(precision_on))  # fmt: skip
+                                precision_on=tuple(precision_on), client=client)  # fmt: skip
         if exact:
             try:
                 point.exact = solve(point.scenario).summary()

@@ -465,7 +465,8 @@ def paired_p(a: Evaluation, b: Evaluation) -> float:
 Played = tuple[Any, list[tuple[Any, int]]]
 
 
-def _in_ranges(scenario: ScenarioBase, n: int, seed: int, threads: int | None) -> Played:
+def _in_ranges(scenario: ScenarioBase, n: int, seed: int, threads: int | None,
+               client: Any = None) -> Played:  # fmt: skip
     """``simlab.simulate(scenario, n, seed)``, played in the contiguous ranges of
     encounters a comparison pairs (:func:`simlab.tuning.compare.run_ranges`; merged,
     their tallies are the whole run's bit for bit): the layout, and each range's tallies
@@ -476,7 +477,7 @@ def _in_ranges(scenario: ScenarioBase, n: int, seed: int, threads: int | None) -
 
     job = compile_job(scenario, n, seed)
     ranges = ranges_for(None, job.n)
-    parts = run_ranges(job, ranges, threads, None)
+    parts = run_ranges(job, ranges, threads, None, client)
     sizes = [count for _, count in range_edges(job.n, ranges)]
     return job.layout, list(zip(parts, sizes, strict=True))
 
@@ -545,6 +546,7 @@ def tune(
     precision_on: Sequence[Any] = (),
     progress: Callable[[int], None] | None = None,
     label: str | None = None,
+    client: Any = None,
 ) -> TuneResult:
     """Search ``name`` over ``lo..hi`` for the value whose figure is closest to ``target``.
 
@@ -577,6 +579,9 @@ def tune(
     label : str, optional
         How messages name the range (:class:`Range`); by default as the Python argument
         ``vary``: ``vary Defender.hp=5:60``.
+    client : distributed.Client, optional
+        Simulate every value as tasks on this Dask cluster instead of ``threads``, as
+        for :func:`simlab.simulate`; the numbers are the same.
 
     Returns
     -------
@@ -604,12 +609,13 @@ def tune(
     if not isinstance(name, str) or not name.strip():
         raise InputError(f"{label}: expected NAME.FIELD (e.g. 'Defender.hp'); got {name!r}")
     _check_range(lo, hi, label, f"{lo!r}:{hi!r}")
-    _check_run_options(threads, precision, precision_on)
+    _check_run_options(threads, precision, precision_on, client)
     integer = all(isinstance(x, int) and not isinstance(x, bool) for x in (lo, hi))
 
     def play(scn: ScenarioBase) -> Any:
         return simulate(scn, n, seed, threads=threads, progress=progress,
-                        precision=precision, precision_on=precision_on)  # fmt: skip
+                        precision=precision, precision_on=precision_on,
+                        client=client)  # fmt: skip
 
     evaluate = _Evaluator(scenario, name, target, n, seed, play, exact)
     evaluate.label = label
@@ -626,7 +632,7 @@ def tune(
                         precision_on=tuple(map(str, precision_on)))  # fmt: skip
     _search(evaluate, result)
     if precision is None and not result.identical and _may_be_flat(result.evaluations):
-        evaluate.pair(lambda scn: _in_ranges(scn, n, seed, threads))
+        evaluate.pair(lambda scn: _in_ranges(scn, n, seed, threads, client))
         result.evaluations = sorted(evaluate.done.values(), key=lambda e: e.value)
     if not result.searched:  # flat, or measured nowhere: nothing was monotone or not
         result.monotone = None
@@ -661,15 +667,16 @@ def _check_range(lo: Any, hi: Any, label: str, got: str) -> None:
         raise InputError(f"{label}: expected LO:HI with numbers LO < HI; got {got}")
 
 
-def _check_run_options(threads: Any, precision: Any, precision_on: Any) -> None:
+def _check_run_options(threads: Any, precision: Any, precision_on: Any, client: Any) -> None:
     """Check what only a simulated value uses before the search, which the exact engine
     may answer without simulating anything (``progress`` is checked by
     :func:`simlab.tune`, as every API function checks it)."""
-    from simlab.arguments import precision_on_argument
+    from simlab.arguments import precision_on_argument, threads_or_client
     from simlab.engine.runner import max_threads
     from simlab.limits import whole_number_in
     from simlab.tuning.precision import precision_rule
 
+    threads_or_client(threads, client)
     if threads is not None:
         whole_number_in(threads, "threads", 1, max_threads())
     precision_on_argument(precision, precision_on)

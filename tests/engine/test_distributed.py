@@ -9,31 +9,11 @@ import numpy as np
 import pytest
 
 import simlab
+from tests.engine.cluster import dask_distributed
 
-if os.environ.get("CI"):  # CI installs the test extra, Dask with it: missing, it fails
-    import distributed
-else:
-    distributed = pytest.importorskip("distributed")
+distributed = dask_distributed()
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def client():  # type: ignore[no-untyped-def]
-    saved = os.environ.get("NUMBA_NUM_THREADS")
-    os.environ["NUMBA_NUM_THREADS"] = "1"  # inherited by the worker processes only
-    try:
-        cluster = distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
-        )
-    finally:
-        if saved is None:
-            del os.environ["NUMBA_NUM_THREADS"]
-        else:
-            os.environ["NUMBA_NUM_THREADS"] = saved
-    with distributed.Client(cluster) as c:
-        yield c
-    cluster.close()
 
 
 def test_cluster_run_equals_local_run(client) -> None:  # type: ignore[no-untyped-def]

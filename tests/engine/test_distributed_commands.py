@@ -1,0 +1,254 @@
+"""sweep, compare, tune and report on a Dask cluster (``client=``, ``--scheduler``) give
+the numbers of the same run on one machine, bit for bit."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import simlab
+from simlab.cli import main
+from simlab.errors import InputError
+from simlab.tuning.compare import ranges_for
+from tests.engine.cluster import dask_distributed
+from tests.support import assert_same_tallies
+
+distributed = dask_distributed()
+
+ROOT = Path(__file__).resolve().parents[2]
+DUEL = ROOT / "scenarios/benchmarks/ss-duel.yaml"
+TWO_V_TWO = ROOT / "scenarios/benchmarks/ss-2v2.yaml"
+QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
+
+
+@contextmanager
+def played_on(client: Any) -> Iterator[list[Any]]:
+    """The run_range tasks the cluster played inside the block: none means the work was
+    done on this machine, whatever the numbers."""
+    tasks: list[Any] = []
+    with distributed.get_task_stream(client) as stream:
+        yield tasks
+    tasks += [task for task in stream.data if "run_range" in task["key"]]
+
+
+def test_sweep_on_a_cluster_equals_the_local_sweep(client) -> None:  # type: ignore[no-untyped-def]
+    local = simlab.sweep(DUEL, "Defender.hp=10:12", 2_000, 4, threads=1, exact=False)
+    with played_on(client) as tasks:
+        remote = simlab.sweep(DUEL, "Defender.hp=10:12", 2_000, 4, client=client, exact=False)
+    assert tasks
+    for here, there in zip(local.points, remote.points, strict=True):
+        assert_same_tallies(here.result.tallies, there.result.tallies, 2_000)
+    assert local.attacks().equals(remote.attacks())
+
+
+def test_sweep_to_a_precision_on_a_cluster_stops_where_the_local_one_does(client) -> None:  # type: ignore[no-untyped-def]
+    local = simlab.sweep(DUEL, "Defender.hp=10,30", 64_000, 4, threads=1, exact=False,
+                         precision=0.03)  # fmt: skip
+    with played_on(client) as tasks:
+        remote = simlab.sweep(DUEL, "Defender.hp=10,30", 64_000, 4, client=client,
+                              exact=False, precision=0.03)  # fmt: skip
+    assert tasks
+    for here, there in zip(local.points, remote.points, strict=True):
+        assert here.result.encounters == there.result.encounters < 64_000
+        assert here.result.meta == there.result.meta
+        assert_same_tallies(here.result.tallies, there.result.tallies, here.result.encounters)
+
+
+@pytest.mark.parametrize("precision", [None, 0.05])
+def test_compare_on_a_cluster_equals_the_local_comparison(client, precision) -> None:  # type: ignore[no-untyped-def]
+    """The same figures, paired intervals and p-values, and the same stop to a precision."""
+    changes = {"Defender.hp": 14}
+    local = simlab.compare(DUEL, changes=changes, n=3_000, seed=4, threads=1,
+                           precision=precision)  # fmt: skip
+    with played_on(client) as tasks:
+        remote = simlab.compare(DUEL, changes=changes, n=3_000, seed=4, client=client,
+                                precision=precision)  # fmt: skip
+    # a task or more a range of each variant; to a precision, A's and B's stops first
+    assert len(tasks) >= 2 * remote.ranges + (precision is not None)
+    assert local.a.encounters == remote.a.encounters
+    assert_same_tallies(local.a.tallies, remote.a.tallies, local.a.encounters)
+    assert_same_tallies(local.b.tallies, remote.b.tallies, local.b.encounters)
+    assert local.figures.equals(remote.figures)
+    assert local.precision == remote.precision
+    assert local.figures["changed"].any()  # a comparison that found something
+
+
+def test_tune_on_a_cluster_equals_the_local_tune(client) -> None:  # type: ignore[no-untyped-def]
+    args = (DUEL, "Defender.hp=5:40", "median_time_to_down:Defender=3", 2_000, 4)
+    local = simlab.tune(*args, threads=1, exact=False)
+    with played_on(client) as tasks:
+        remote = simlab.tune(*args, client=client, exact=False)
+    assert tasks
+    assert len(local.evaluations) > 2
+    assert repr(local.evaluations) == repr(remote.evaluations)
+    assert local.document() == remote.document()
+
+
+def test_a_flat_tune_on_a_cluster_pairs_its_values_as_the_local_one(client) -> None:  # type: ignore[no-untyped-def]
+    """A hit rate does not move with the defender's HP: every value is played again in
+    ranges (the paired test of a flat figure), on the cluster too, with the same ranges'
+    figures."""
+    args = (DUEL, "Defender.hp=20:24", "hit_rate:strike=0.9", 2_000, 4)
+    local = simlab.tune(*args, threads=1, exact=False)
+    with played_on(client) as tasks:
+        remote = simlab.tune(*args, client=client, exact=False)
+    assert local.evaluations[0].per_range  # paired: played in ranges
+    # the values, then each again in its ranges: a task or more a range
+    assert len(tasks) > len(local.evaluations) * ranges_for(None, 2_000)
+    assert repr(local.evaluations) == repr(remote.evaluations)
+    assert local.document() == remote.document()
+
+
+def test_report_runs_on_a_cluster_equal_the_local_runs(client) -> None:  # type: ignore[no-untyped-def]
+    local = simlab.run_scenarios([DUEL, TWO_V_TWO], 2_000, 4, threads=1)
+    with played_on(client) as tasks:
+        remote = simlab.run_scenarios([DUEL, TWO_V_TWO], 2_000, 4, client=client)
+    assert tasks
+    for here, there in zip(local, remote, strict=True):
+        assert here.source == there.source
+        assert_same_tallies(here.result.tallies, there.result.tallies, 2_000)
+
+
+def test_threads_beside_a_cluster_are_refused_by_every_entry_point(client) -> None:  # type: ignore[no-untyped-def]
+    """As simulate refuses them: before anything runs (a tune the exact engine would
+    answer without simulating included)."""
+    both = r"expected threads= or client=; got both"
+    with pytest.raises(InputError, match=both):
+        simlab.sweep(DUEL, "Defender.hp=10:12", 100, threads=1, client=client)
+    with pytest.raises(InputError, match=both):
+        simlab.compare(DUEL, changes={"Defender.hp": 14}, n=100, threads=1, client=client)
+    with pytest.raises(InputError, match=both):
+        simlab.tune(DUEL, "Defender.hp=5:40", "hit_rate:strike=0.5", 100, threads=1,
+                    client=client)  # fmt: skip
+    with pytest.raises(InputError, match=both):
+        simlab.run_scenarios([DUEL], 100, threads=1, client=client)
+    with pytest.raises(InputError, match=r"expected a Dask distributed.Client for client"):
+        simlab.sweep(DUEL, "Defender.hp=10:12", 100, client="tcp://localhost:8786")
+
+
+# -- the command line ------------------------------------------------------------------------
+
+
+def invoke(*args: str) -> Any:
+    done = CliRunner().invoke(main, [str(a) for a in args])
+    assert done.exit_code in (0, 1), done.output
+    return done
+
+
+def test_sweep_command_plays_on_the_scheduler_it_is_given(client) -> None:  # type: ignore[no-untyped-def]
+    args = ("sweep", DUEL, "--vary", "Defender.hp=10:12", "-n", "2000", "--seed", "4")
+    with played_on(client) as tasks:
+        remote = invoke(*args, "--scheduler", client.scheduler.address)
+    assert tasks
+    assert remote.stdout == invoke(*args).stdout
+    assert "6,000 encounters" in remote.stdout
+
+
+def test_compare_command_plays_on_the_scheduler_it_is_given(client) -> None:  # type: ignore[no-untyped-def]
+    args = ("compare", DUEL, "--set", "Defender.hp=14", "-n", "3000", "--seed", "4")
+    with played_on(client) as tasks:
+        remote = invoke(*args, "--scheduler", client.scheduler.address)
+    assert tasks
+    assert remote.stdout == invoke(*args).stdout
+    assert "Defender" in remote.stdout
+
+
+def test_tune_command_plays_on_the_scheduler_it_is_given(client) -> None:  # type: ignore[no-untyped-def]
+    args = ("tune", DUEL, "--vary", "Defender.hp=5:40", "--target",
+            "median_time_to_down:Defender=3", "-n", "2000", "--seed", "4",
+            "--no-exact")  # fmt: skip
+    with played_on(client) as tasks:
+        remote = invoke(*args, "--scheduler", client.scheduler.address)
+    assert tasks
+    assert remote.stdout == invoke(*args).stdout
+    assert "Defender.hp" in remote.stdout
+
+
+def test_report_command_plays_on_the_scheduler_it_is_given(client, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The specs' measured values, and the results saved, are the local run's."""
+    args = ("report", QUICKSTART, "-n", "4000", "--seed", "5")
+    with played_on(client) as tasks:
+        remote = invoke(*args, "--out", tmp_path / "remote", "--scheduler",
+                        client.scheduler.address)  # fmt: skip
+    assert tasks
+    local = invoke(*args, "--out", tmp_path / "local")
+    assert remote.stdout.replace("remote", "local") == local.stdout
+    assert "stone-strike hit rate" in remote.stdout  # the specs' table, what each measured
+    saved = [simlab.load_results(tmp_path / run / "results.json") for run in ("local", "remote")]
+    assert_same_tallies(saved[0][0].result.tallies, saved[1][0].result.tallies, 4_000)
+
+
+@pytest.mark.parametrize("command", ["sweep", "compare", "tune", "report"])
+def test_threads_beside_a_scheduler_are_refused_by_every_command(client, command) -> None:  # type: ignore[no-untyped-def]
+    given = {
+        "sweep": ["sweep", DUEL, "--vary", "Defender.hp=10:12"],
+        "compare": ["compare", DUEL, "--set", "Defender.hp=14"],
+        "tune": ["tune", DUEL, "--vary", "Defender.hp=5:40", "--target", "hit_rate:strike=0.5"],
+        "report": ["report", DUEL],
+    }[command]
+    args = [*given, "-n", "100", "--threads", "1", "--scheduler", client.scheduler.address]
+    with played_on(client) as tasks:
+        done = CliRunner().invoke(main, [str(a) for a in args])
+    assert done.exit_code == 2, done.output
+    assert "expected --threads or --scheduler; got both" in done.output
+    assert not tasks
+
+
+def test_report_from_saved_results_refuses_a_scheduler(tmp_path) -> None:
+    """Saved results are read as they are: a scheduler beside --from would go unused."""
+    args = ["report", "--from", str(tmp_path / "results.json"), "--scheduler",
+            "tcp://127.0.0.1:8786", "--out", str(tmp_path / "out")]  # fmt: skip
+    done = CliRunner().invoke(main, args)
+    assert done.exit_code == 2, done.output
+    assert "got --from with --scheduler" in done.output
+
+
+def test_workers_of_another_simlab_version_are_named_not_played_on(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Two workers started from another simlab (a copy whose version says 9.9.9, without
+    the module that asks the version, as an older one): the run names both versions,
+    where the first other one runs and how many more there are (exit 2), and plays
+    nothing."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    other = tmp_path / "other"
+    shutil.copytree(ROOT / "simlab", other / "simlab",
+                    ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+    init = other / "simlab" / "__init__.py"
+    mine = f'__version__ = "{simlab.__version__}"'
+    init.write_text(init.read_text().replace(mine, '__version__ = "9.9.9"'))
+    # nothing of this module's, as in a simlab older than it: the question comes by value
+    (other / "simlab" / "engine" / "distributed.py").write_text('"""An older simlab."""\n')
+    env = {**os.environ, "PYTHONPATH": str(other), "NUMBA_NUM_THREADS": "1"}
+    with (
+        distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp://",
+                                 dashboard_address=":0") as empty,
+        distributed.Client(empty) as watching,
+    ):  # fmt: skip
+        address = empty.scheduler_address
+        workers = [subprocess.Popen([sys.executable, "-m", "dask", "worker", address,
+                                     "--nthreads", "1", "--no-nanny", "--no-dashboard"],
+                                    env=env, cwd=other,  # python -m reads its folder first
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                   for _ in range(2)]  # fmt: skip
+        try:
+            watching.wait_for_workers(2, timeout=60)
+            with played_on(watching) as tasks:
+                done = CliRunner().invoke(main, ["run", str(DUEL), "-n", "100", "--scheduler",
+                                                 address])  # fmt: skip
+        finally:
+            for worker in workers:
+                worker.terminate()
+                worker.wait(timeout=30)
+    assert done.exit_code == 2, done.output
+    assert (f"expected simlab {simlab.__version__} on the Dask cluster at {address}, as here; "
+            "got simlab 9.9.9 on worker tcp://") in done.output  # fmt: skip
+    assert f"(1 more of its processes: not simlab {simlab.__version__} either)" in done.output
+    assert not tasks
