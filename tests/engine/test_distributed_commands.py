@@ -169,17 +169,18 @@ def test_tune_command_plays_on_the_scheduler_it_is_given(client) -> None:  # typ
     assert "Defender.hp" in remote.stdout
 
 
-def test_report_command_plays_on_the_scheduler_it_is_given(client, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """The specs' measured values, and the results saved, are the local run's."""
+def test_report_command_plays_on_the_scheduler_it_is_given(client, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The specs' measured values, and the results saved, are the local run's. The two
+    outputs are named alike and short, so that their lines wrap alike at any path."""
+    monkeypatch.chdir(tmp_path)
     args = ("report", QUICKSTART, "-n", "4000", "--seed", "5")
     with played_on(client) as tasks:
-        remote = invoke(*args, "--out", tmp_path / "remote", "--scheduler",
-                        client.scheduler.address)  # fmt: skip
+        remote = invoke(*args, "--out", "away", "--scheduler", client.scheduler.address)
     assert tasks
-    local = invoke(*args, "--out", tmp_path / "local")
-    assert remote.stdout.replace("remote", "local") == local.stdout
+    local = invoke(*args, "--out", "home")
+    assert remote.stdout.replace("away", "home") == local.stdout
     assert "stone-strike hit rate" in remote.stdout  # the specs' table, what each measured
-    saved = [simlab.load_results(tmp_path / run / "results.json") for run in ("local", "remote")]
+    saved = [simlab.load_results(tmp_path / run / "results.json") for run in ("home", "away")]
     assert_same_tallies(saved[0][0].result.tallies, saved[1][0].result.tallies, 4_000)
 
 
