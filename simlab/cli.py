@@ -749,6 +749,10 @@ def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
     # Piped, each run is said from its result as soon as it has run (a bar's closing line
     # would give a run to a precision's cap, which may be its scenario's own ``precision:``)
     shown = sys.stdout.isatty()
+    if scheduler is not None:  # a mistyped path is said now, not after the connection
+        from simlab.scenario.load import scenario_paths
+
+        scenario_paths(scenarios)
     client = _connect(scheduler, threads)
     return api.run_scenarios(scenarios, encounters, seed, threads=threads, client=client,
                              progress=terminal.progress if shown else None,

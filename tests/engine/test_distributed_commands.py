@@ -253,3 +253,14 @@ def test_workers_of_another_simlab_version_are_named_not_played_on(tmp_path) -> 
             "got simlab 9.9.9 on worker tcp://") in done.output  # fmt: skip
     assert f"(1 more of its processes: not simlab {simlab.__version__} either)" in done.output
     assert not tasks
+
+
+def test_report_says_a_mistyped_scenario_before_it_connects(tmp_path: Path) -> None:
+    """A path that does not exist beside a scheduler nobody answers at: the path was said
+    only once the connection had timed out (10 s), and as the scheduler's fault."""
+    done = CliRunner().invoke(main, ["report", str(tmp_path / "duel.yml"), "--out",
+                                     str(tmp_path / "out"), "--scheduler",
+                                     "tcp://127.0.0.1:9"])  # fmt: skip
+    assert done.exit_code == 2, done.output
+    assert "expected a scenario file or folder; got no such file" in done.output
+    assert "scheduler" not in done.output
