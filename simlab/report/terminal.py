@@ -1719,8 +1719,9 @@ def _wide_drift_table(title: str, moved: pd.DataFrame, pairs: SubjectPairs) -> T
 
 def _narrow_drift_table(title: str, moved: pd.DataFrame, pairs: SubjectPairs, broken: bool = False,
                         columns: slice = slice(None)) -> Table:  # fmt: skip
-    """Status, what (scenario, rules, figure and subject, broken between names only, an
-    attack pair's between its attacker, attack and defender, ``pairs``),
+    """Status, what (figure and subject, broken between names only, an attack pair's
+    between its attacker, attack and defender, ``pairs``; each scenario, with its rules,
+    on a row of its own over its figures),
     baseline → current, change and Holm p: the ``columns`` of these three alone;
     ``broken``, baseline and current on two lines where long (``0.8593 →`` /
     ``0.7779``, :func:`broken_figures`), and the header too, where a long name leaves
@@ -1728,17 +1729,24 @@ def _narrow_drift_table(title: str, moved: pd.DataFrame, pairs: SubjectPairs, br
     from simlab.report.render import drift_cells
 
     table = console_table(title)
-    cells = [drift_cells(row) for row in moved.itertuples()]
-    what = [Parts([row.scenario, f"({row.rules}):", c[1], *_subject_parts(pairs, row)], "  ")
-            for row, c in zip(moved.itertuples(), cells, strict=True)]  # fmt: skip
+    rows = list(moved.itertuples())
+    cells = [drift_cells(row) for row in rows]
+    what = [Parts([c[1], *_subject_parts(pairs, row)], "  ")
+            for row, c in zip(rows, cells, strict=True)]  # fmt: skip
+    headings = [Parts([row.scenario, f"({row.rules})"], "  ") for row in rows]
     table.add_column("status", no_wrap=True)
-    name_column(table, "figure", what)
+    name_column(table, "figure", what + headings)
     moves = ["" if c[3] == c[4] == "—" else f"{c[3]} → {c[4]}" for c in cells]
     moves = broken_figures(moves) if broken else moves
     headers = ["baseline →\ncurrent" if broken else "baseline → current", "change", "Holm p"]
     for column in headers[columns]:
         number_column(table, column)
-    for c, name, moved_from in zip(cells, what, moves, strict=True):
+    scenario = None
+    for row, c, name, moved_from, heading in zip(rows, cells, what, moves, headings,
+                                                  strict=True):  # fmt: skip
+        if (row.scenario, row.rules) != scenario:  # the scenario heads its rows, once
+            scenario = (row.scenario, row.rules)
+            table.add_row("", heading, *[""] * len(headers[columns]))
         status = "changed" if c[0].startswith("changed") else c[0]
         table.add_row(status, name, *[moved_from, c[5], c[6]][columns])
     return table

@@ -386,3 +386,23 @@ def test_an_event_that_is_the_down_itself_is_not_compared_twice() -> None:
     assert "out" in current.layout.events
     figures = set(compare_results([current], [baseline]).table.figure)
     assert "down_rate" in figures and "out_rate" not in figures, figures
+
+
+def test_the_narrow_drift_table_names_each_scenario_once_over_its_figures() -> None:
+    """At 80 columns every row began with ``quickstart (shattered-spirits):``, two of its
+    three or four lines, before its figure."""
+    from simlab.report import terminal
+    from tests.support import printed_at
+
+    quickstart = api.load(QUICKSTART)
+    base = api.simulate(quickstart, n=4000, seed=3)
+    raised = quickstart.with_({"stone-strike.profile": [0, 0, 1, 2, 3, 6, 5, 7, 8, 9, 11]})
+    cur = api.simulate(raised, n=4000, seed=3)
+    drift = compare_results([cur], [base])
+    moved = drift.table[drift.table.significant | drift.table.drifted]
+    assert len(moved) > 2
+    text = printed_at(lambda: terminal.print_drift(drift, "baseline.json"), 80)
+    table = text[text.index("statistically different") :]
+    assert table.count("quickstart") == 1, table
+    for figure in moved.figure:
+        assert figure in table
