@@ -1642,9 +1642,16 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
             f"[bold red]DRIFT[/bold red]: {counted(len(lines), 'figure')} moved from the "
             f"baseline {baseline} (Holm p < {drift.alpha:g} and beyond tolerance):"
         )
-        # the names of the figures' subjects whole: "Raider Chief", "Scout shortbow"
-        for line in lines:
-            say_unbroken(f"  - {line}", indent="    ", whole=names)
+        # each scenario once, over its figures; the names of the figures' subjects
+        # whole: "Raider Chief", "Scout shortbow"
+        scenario = ""
+        for row, line in zip(drift.drifted.itertuples(), lines, strict=True):
+            head = f"{row.scenario} ({row.rules}): "
+            if head != scenario:
+                scenario = head
+                say_unbroken(f"  {head.rstrip()}", indent="    ", whole=names)
+            held = [*names, line.rsplit(", ", 1)[-1]]  # and "Holm p < 1e-16" on one line
+            say_unbroken(f"    - {line.removeprefix(head)}", indent="      ", whole=held)
     else:
         console.print(
             f"no drift from the baseline {baseline} ({counted(len(drift.table), 'figure')} "

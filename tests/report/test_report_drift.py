@@ -390,7 +390,8 @@ def test_an_event_that_is_the_down_itself_is_not_compared_twice() -> None:
 
 def test_the_narrow_drift_table_names_each_scenario_once_over_its_figures() -> None:
     """At 80 columns every row began with ``quickstart (shattered-spirits):``, two of its
-    three or four lines, before its figure."""
+    three or four lines, before its figure; so did every line of the list of drifted
+    figures above it, whose ``Holm p < 1e-16`` broke after its ``<``."""
     from simlab.report import terminal
     from tests.support import printed_at
 
@@ -402,7 +403,9 @@ def test_the_narrow_drift_table_names_each_scenario_once_over_its_figures() -> N
     moved = drift.table[drift.table.significant | drift.table.drifted]
     assert len(moved) > 2
     text = printed_at(lambda: terminal.print_drift(drift, "baseline.json"), 80)
-    table = text[text.index("statistically different") :]
+    listed, _, table = text.partition("statistically different from the baseline")
     assert table.count("quickstart") == 1, table
+    assert listed.count("quickstart") == 1, listed  # the list of drifted figures: once too
+    assert "Holm p <\n" not in listed and "Holm\n" not in listed, listed  # a p kept whole
     for figure in moved.figure:
         assert figure in table
