@@ -206,21 +206,27 @@ def simulate(
         else:
             block = block_size or runner.DEFAULT_BLOCK
             tallies = runner.run_local(job, threads, block, progress)
-    result = Result(
-        scenario=scenario.scenario,
-        rules=scenario.rules,
-        encounters=job.n,
-        seed=job.seed,
-        layout=job.layout,
-        tallies=tallies,
-        trace=trace_rows,
-        meta={"scenario_hash": scenario_hash(scenario), **meta},
-    )
-    result._simulated = scenario
+    result = simulated_result(scenario, job, tallies, meta, trace_rows)
     if check:
         from simlab.exact.engine import check_result
 
         result.check = check_result(scenario, result)
+    return result
+
+
+def simulated_result(scenario: ScenarioBase, job: runner.Job, tallies: Any,
+                     meta: dict[str, Any] | None = None,
+                     trace: pd.DataFrame | None = None) -> Result:  # fmt: skip
+    """The :class:`Result` :func:`simulate` gives for ``tallies`` of ``job``, the
+    compiled ``scenario`` (``meta`` by default its copies and overrides)."""
+    if meta is None:
+        meta = {"copies": scenario.copy_groups()}
+        if scenario.overrides:
+            meta["overrides"] = list(scenario.overrides)
+    result = Result(scenario=scenario.scenario, rules=scenario.rules, encounters=job.n,
+                    seed=job.seed, layout=job.layout, tallies=tallies, trace=trace,
+                    meta={"scenario_hash": scenario_hash(scenario), **meta})  # fmt: skip
+    result._simulated = scenario
     return result
 
 
