@@ -206,21 +206,27 @@ def simulate(
         else:
             block = block_size or runner.DEFAULT_BLOCK
             tallies = runner.run_local(job, threads, block, progress)
-    result = Result(
-        scenario=scenario.scenario,
-        rules=scenario.rules,
-        encounters=job.n,
-        seed=job.seed,
-        layout=job.layout,
-        tallies=tallies,
-        trace=trace_rows,
-        meta={"scenario_hash": scenario_hash(scenario), **meta},
-    )
-    result._simulated = scenario
+    result = simulated_result(scenario, job, tallies, meta, trace_rows)
     if check:
         from simlab.exact.engine import check_result
 
         result.check = check_result(scenario, result)
+    return result
+
+
+def simulated_result(scenario: ScenarioBase, job: runner.Job, tallies: Any,
+                     meta: dict[str, Any] | None = None,
+                     trace: pd.DataFrame | None = None) -> Result:  # fmt: skip
+    """The :class:`Result` :func:`simulate` gives for ``tallies`` of ``job``, the
+    compiled ``scenario`` (``meta`` by default its copies and overrides)."""
+    if meta is None:
+        meta = {"copies": scenario.copy_groups()}
+        if scenario.overrides:
+            meta["overrides"] = list(scenario.overrides)
+    result = Result(scenario=scenario.scenario, rules=scenario.rules, encounters=job.n,
+                    seed=job.seed, layout=job.layout, tallies=tallies, trace=trace,
+                    meta={"scenario_hash": scenario_hash(scenario), **meta})  # fmt: skip
+    result._simulated = scenario
     return result
 
 
@@ -802,16 +808,16 @@ def compare_variants(
     labels = (_label(a, first), _label(b, second) if b is not None else _label(second, second))
     if b is not None and changes:
         labels = (labels[0], f"{labels[1]} with {_changes_label(changes)}")
-    record = None
+    record, played = None, (None, None)
     precision_on_argument(first.precision if precision is None else precision, precision_on)
     with told_of_compiles(progress, first.rules):
         if precision is not None or first.precision is not None:
             # refused before the runs to a precision; their stop is at least min(cap, 1,000)
             ranges_for(ranges, encounters_and_seed(first, n, seed)[0])
-            n, record = _precision_stop(first, second, n, seed, threads, precision,
-                                        precision_on, progress, client)  # fmt: skip
+            n, record, played = _precision_stop(first, second, n, seed, threads, precision,
+                                                precision_on, progress, client, ranges)  # fmt: skip
         result = run(first, second, n, seed, threads=threads, ranges=ranges, labels=labels,
-                     progress=progress, client=client)  # fmt: skip
+                     progress=progress, client=client, played=played)  # fmt: skip
     result.precision = record
     return result
 
@@ -838,19 +844,37 @@ def _refuse_run_overrides(a: ScenarioBase, b: ScenarioBase) -> None:
 def _precision_stop(a: ScenarioBase, b: ScenarioBase, n: int | None, seed: int | None,
                     threads: int | None, precision: float | None,
                     precision_on: Sequence[Any], progress: runner.Progress | None = None,
-                    client: Any = None) -> tuple[int, dict[str, Any]]:  # fmt: skip
+                    client: Any = None, ranges: int | None = None,
+                    ) -> tuple[int, dict[str, Any], tuple[Any, Any]]:  # fmt: skip
     """The sample size of a comparison run to a precision: the larger of A's and B's
     stops, with the record of the variant that set it (its checkpoints, its widest
-    figure; at equal stops, the one whose widest figure is nearer its limit). Each
-    run advances ``progress`` as it goes (a bar that sat at "starting" through both)."""
-    records = [simulate(scn, n, seed, threads=threads, progress=progress, precision=precision,
-                        precision_on=precision_on, client=client).meta["precision"]
-               for scn in (a, b)]  # fmt: skip
+    figure; at equal stops, the one whose widest figure is nearer its limit), and A's
+    and B's tallies on the comparison's ranges at that size where they need not be
+    played again (:meth:`~simlab.tuning.precision.RangesKept.ranges_at`: the run that
+    set the stop, and the other when it stopped at a checkpoint before it on the same
+    cap and seed, played on to it). Each run advances ``progress`` as it goes (a bar
+    that sat at "starting" through both)."""
+    from simlab.tuning.compare import DEFAULT_RANGES, range_edges
+    from simlab.tuning.precision import precision_rule, run_ranges_to_precision
+
+    def ranges_of(stop: int) -> list[tuple[int, int]]:
+        return range_edges(stop, ranges or DEFAULT_RANGES)
+
+    kept = []
+    for scn in (a, b):
+        job = compile_job(scn, n, seed)
+        given = next(p for p in (precision, scn.precision, a.precision) if p is not None)
+        rule = precision_rule(given, precision_on, job.layout, scn)
+        kept.append(run_ranges_to_precision(job, rule, ranges_of, threads=threads,
+                                            progress=progress, client=client))  # fmt: skip
+    records = [k.record for k in kept]
     last = max(records, key=lambda r: (r["encounters"], _nearness(r["widest"])))
     record = {**last, "met": all(r["met"] for r in records),
               "cap_reached": any(r["cap_reached"] for r in records),
               "stops": [r["encounters"] for r in records]}  # fmt: skip
-    return last["encounters"], record
+    stop, paired_seed = last["encounters"], encounters_and_seed(a, n, seed)[1]
+    played = tuple(k.ranges_at(stop) if k.job.seed == paired_seed else None for k in kept)
+    return stop, record, (played[0], played[1])
 
 
 def _nearness(widest: dict[str, Any] | None) -> float:

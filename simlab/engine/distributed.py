@@ -124,22 +124,54 @@ def run_dask_ranges(
     InputError
         As :func:`run_dask`.
     """
+    (tallies,) = run_dask_jobs([(job, ranges)], client, block_size, progress)
+    return tallies
+
+
+def run_dask_jobs(
+    jobs: Sequence[tuple[Job, Sequence[tuple[int, int]]]],
+    client: Any,
+    block_size: int | None = None,
+    progress: Progress | None = None,
+) -> list[list[TallyArrays]]:
+    """:func:`run_dask_ranges` of several jobs at once (a sweep's points): every job's
+    blocks are sent before any is gathered, so the workers play the jobs side by side
+    rather than one after another with a round trip between.
+
+    Parameters
+    ----------
+    jobs : sequence of (Job, sequence of (int, int))
+        Each job with the ``(first, count)`` of each of its ranges.
+    client, block_size, progress
+        As for :func:`run_dask_ranges` (the default block size is worked out for the
+        encounters of every job's ranges).
+
+    Returns
+    -------
+    list of list of TallyArrays
+        For each job, one per range, in the order given; each equals a local run.
+    """
     address = client.scheduler.address
     _wait_for_a_worker(client, address, "at the start of the run")
     refuse_other_versions(client, address)
     if block_size is None:
-        total = sum(count for _, count in ranges)
+        total = sum(count for _, ranges in jobs for _, count in ranges)
         block_size = cluster_block_size(total, len(client.scheduler_info()["workers"]))
-    job_future = client.submit(_the_job, job, pure=False)
-    futures = {
-        client.submit(run_range, job_future, lo, size, 1, pure=False): (k, size)
-        for k, (first, count) in enumerate(ranges)
-        for lo, size in blocks(first, count, block_size)
-    }
-    totals = [new_tallies(job.layout) for _ in ranges]
+    from dask import delayed
+
+    tasks, where = [], []
+    for j, (job, ranges) in enumerate(jobs):
+        job_task = delayed(_the_job, pure=False)(job)
+        for k, (first, count) in enumerate(ranges):
+            for lo, size in blocks(first, count, block_size):
+                tasks.append(delayed(run_range, pure=False)(job_task, lo, size, 1))
+                where.append((j, k, size))
+    # one graph: the scheduler has every task before the first completes
+    futures = dict(zip(client.compute(tasks), where, strict=True))
+    totals = [[new_tallies(job.layout) for _ in ranges] for job, ranges in jobs]
     for future in _as_they_complete(client, address, futures):
-        k, size = futures[future]
-        totals[k] = merge(totals[k], _tallies_of(client, address, future))
+        j, k, size = futures[future]
+        totals[j][k] = merge(totals[j][k], _tallies_of(client, address, future))
         if progress is not None:
             progress(size)
     return totals

@@ -248,6 +248,7 @@ def compare(
     labels: tuple[str, str] = ("A", "B"),
     progress: Callable[[int], None] | None = None,
     client: Any = None,
+    played: tuple[list[TallyArrays] | None, list[TallyArrays] | None] = (None, None),
 ) -> Comparison:
     """Run ``a`` and ``b`` on the same dice and compare every figure they share.
 
@@ -272,6 +273,11 @@ def compare(
     client : distributed.Client, optional
         Play both variants as tasks on this Dask cluster instead of ``threads``; the
         numbers are the same.
+    played : (list of TallyArrays or None, same)
+        A's and B's tallies on each range of ``n`` encounters with ``seed``, when
+        already played (a run to a precision that stopped at ``n``,
+        :meth:`simlab.tuning.precision.RangesKept.ranges_at`): that variant is not
+        played again.
 
     Returns
     -------
@@ -288,7 +294,8 @@ def compare(
                          f"come from 2 or more ranges of them); got {n}")  # fmt: skip
     ranges = ranges_for(ranges, n)
     jobs = [compile_job(scn, n, seed) for scn in (a, b)]
-    per_range = [run_ranges(job, ranges, threads, progress, client) for job in jobs]
+    per_range = [run_ranges(job, ranges, threads, progress, client) if parts is None else parts
+                 for job, parts in zip(jobs, played, strict=True)]  # fmt: skip
     results = [
         _result(scn, job, parts) for scn, job, parts in zip((a, b), jobs, per_range, strict=True)
     ]

@@ -21,6 +21,8 @@ equals ``simlab run -n N`` bit for bit.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import itertools
 import numbers
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -36,8 +38,9 @@ from simlab.report.words import counted
 from simlab.tuning.figures import FigureRef, check_figure, measure, pair_label, parse_figure
 from simlab.tuning.overrides import argument_label
 
-__all__ = ["PrecisionRule", "checkpoints", "coarsen", "precision_rule", "run_to_precision",
-           "stop_at_precision", "widest"]  # fmt: skip
+__all__ = ["PrecisionRule", "RangesKept", "checkpoints", "coarsen", "precision_rule",
+           "run_ranges_to_precision", "run_to_precision", "stop_at_precision",
+           "widest"]  # fmt: skip
 
 #: The first checkpoint is never below this many encounters.
 MIN_CHECKPOINT = 1000
@@ -236,6 +239,98 @@ def run_to_precision(
 
 
 Play = Callable[[int, int, int], TallyArrays]
+#: The ranges of encounters a run of N is measured on: ``(first, count)`` of each.
+RangesOf = Callable[[int], list[tuple[int, int]]]
+
+
+@dataclass
+class RangesKept:
+    """A run to a precision (:func:`run_ranges_to_precision`) that keeps its tallies in
+    pieces, each within one range of ``ranges_of(N)`` for every checkpoint N of its cap
+    (``job.n``): ``pieces`` holds ``(first, count, n_total, tallies)``, batches those of
+    a run of ``n_total``; ``stop`` and ``record`` are :func:`run_to_precision`'s."""
+
+    job: runner.Job
+    ranges_of: RangesOf
+    threads: int | None = None
+    progress: runner.Progress | None = None
+    client: Any = None
+    pieces: list[tuple[int, int, int, TallyArrays]] = dataclasses.field(default_factory=list)
+    stop: int = 0
+    record: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    def play(self, n_total: int, first: int, count: int) -> TallyArrays:
+        """The tallies of encounters ``first .. first+count-1`` with the batches of a run
+        of ``n_total`` (:data:`Play`), played and kept in pieces cut at every
+        checkpoint's range edges (on a cluster, all sent at once)."""
+        stops = checkpoints(self.job.n)
+        cuts = {lo for stop in stops for lo, _ in self.ranges_of(stop)} | set(stops)
+        edges = [first, *sorted(c for c in cuts if first < c < first + count), first + count]
+        spans = [(lo, hi - lo) for lo, hi in itertools.pairwise(edges)]
+        stage = dataclasses.replace(self.job, n=n_total)
+        parts = _play_spans(stage, spans, self.threads, self.progress, self.client)
+        self.pieces += [(lo, size, n_total, t) for (lo, size), t in zip(spans, parts, strict=True)]
+        return functools.reduce(merge, parts)
+
+    def ranges_at(self, n: int) -> list[TallyArrays] | None:
+        """The tallies of each of ``ranges_of(n)`` of a run of ``n`` encounters, equal to
+        playing them anew (:func:`simlab.engine.runner.run_range` with ``job.n = n``):
+        from the pieces kept, with only the encounters past the stop played (when ``n``
+        is above it); None when ``n`` is not a checkpoint of the cap (its pieces would
+        straddle the ranges) or below the stop."""
+        if n not in checkpoints(self.job.n) or n < self.stop:
+            return None
+        if n > self.stop:
+            self.play(n, self.stop, n - self.stop)
+            self.stop = n
+        out = []
+        for lo, count in self.ranges_of(n):
+            inside = [p for p in self.pieces if lo <= p[0] and p[0] + p[1] <= lo + count]
+            assert sum(p[1] for p in inside) == count, "pieces straddle the ranges"
+            parts = [coarsen(t, n // n_total) if n_total != n else t
+                     for _, _, n_total, t in inside]  # fmt: skip
+            out.append(functools.reduce(merge, parts))
+        return out
+
+
+def run_ranges_to_precision(
+    job: runner.Job,
+    rule: PrecisionRule,
+    ranges_of: RangesOf,
+    *,
+    threads: int | None = None,
+    progress: runner.Progress | None = None,
+    client: Any = None,
+) -> RangesKept:
+    """:func:`run_to_precision`, keeping the tallies of the ranges ``ranges_of(N)`` a run
+    of N is measured on (a comparison's, :func:`simlab.tuning.compare.range_edges`),
+    so that a comparison at the stop, or at a later checkpoint, need not play the
+    variant again (:meth:`RangesKept.ranges_at`). The stop and record are
+    :func:`run_to_precision`'s: how a run is cut changes no tally."""
+    kept = RangesKept(job, ranges_of, threads, progress, client)
+    _, kept.stop, kept.record = stop_at_precision(job.n, job.layout, rule, kept.play)
+    return kept
+
+
+def _play_spans(
+    job: runner.Job,
+    spans: list[tuple[int, int]],
+    threads: int | None,
+    progress: runner.Progress | None,
+    client: Any,
+) -> list[TallyArrays]:
+    """The tallies of each ``(first, count)`` of ``spans`` of ``job``: on the cluster of
+    ``client`` all at once, else one after another on ``threads`` local threads."""
+    if client is not None:
+        from simlab.engine.distributed import run_dask_ranges
+
+        return run_dask_ranges(job, client, spans, progress=progress)
+    from simlab.engine.pieces import Pace
+
+    runner.use_threads(threads)
+    block, pace = runner.block_kernel(job), Pace()
+    return [runner.run_range(job, lo, size, runner.chunks_for(size), block, pace,
+                             runner.DEFAULT_BLOCK, progress) for lo, size in spans]  # fmt: skip
 
 
 def stop_at_precision(

@@ -583,13 +583,31 @@ def sweep(
 
     result = sweep_points(scenario, vary)
     result.encounters, result.seed = encounters_and_seed(scenario, n, seed)
+    if client is not None and precision is None and scenario.precision is None:
+        _play_on_the_cluster(result, client, progress)
     for point in result.points:
-        point.result = simulate(point.scenario, result.encounters, result.seed,
-                                threads=threads, progress=progress, precision=precision,
-                                precision_on=tuple(precision_on), client=client)  # fmt: skip
+        if point.result is None:
+            point.result = simulate(point.scenario, result.encounters, result.seed,
+                                    threads=threads, progress=progress, precision=precision,
+                                    precision_on=tuple(precision_on), client=client)  # fmt: skip
         if exact:
             try:
                 point.exact = solve(point.scenario).summary()
             except ExactUnsupported:
                 point.exact = None
     return result
+
+
+def _play_on_the_cluster(
+    result: SweepResult, client: Any, progress: Callable[[int], None] | None
+) -> None:
+    """Play every point of ``result`` on the Dask cluster of ``client`` at once
+    (:func:`simlab.engine.distributed.run_dask_jobs`), each point's result that of
+    :func:`simlab.simulate` (not for a run to a precision, which stops point by point)."""
+    from simlab.api import compile_job, simulated_result
+    from simlab.engine.distributed import run_dask_jobs
+
+    jobs = [compile_job(p.scenario, result.encounters, result.seed) for p in result.points]
+    played = run_dask_jobs([(job, [(0, job.n)]) for job in jobs], client, progress=progress)
+    for point, job, (tallies,) in zip(result.points, jobs, played, strict=True):
+        point.result = simulated_result(point.scenario, job, tallies)

@@ -267,6 +267,50 @@ def test_a_comparison_records_the_stop_of_the_variant_that_set_it(duel: Any) -> 
     assert ab.precision["widest"] == alone[1]["widest"]
 
 
+@pytest.mark.parametrize(
+    ("changes", "stops"),
+    [({"strike.profile[9]": 8}, [8000, 16000]), ({"Defender.hp": 31}, [8000, 8000])],
+)
+def test_a_comparison_to_a_precision_plays_no_encounter_twice(
+    duel: Any, changes: dict[str, int], stops: list[int]
+) -> None:
+    """A and B each ran to the precision, then both again at the larger stop: A's stop +
+    B's stop + 2 × the larger (56,000 encounters where 32,000 do, and 32,000 where
+    16,000 do). The run that set the stop is the run of that many encounters, kept by
+    range, and the other is played on from its own stop: 2 × the stop, with the tallies,
+    figures and intervals of a plain comparison at the stop."""
+    played: list[int] = []
+    ab = simlab.compare(duel, changes=changes, n=128_000, precision=0.005,
+                        progress=played.append)  # fmt: skip
+    assert ab.precision["stops"] == stops
+    stop = max(stops)
+    plain = simlab.compare(duel, changes=changes, n=stop, threads=1)
+    assert ab.a.encounters == ab.b.encounters == stop
+    assert_same_tallies(ab.a.tallies, plain.a.tallies, stop)
+    assert_same_tallies(ab.b.tallies, plain.b.tallies, stop)
+    assert ab.figures.equals(plain.figures)
+    assert sum(played) == 2 * stop
+
+
+def test_a_run_kept_by_range_equals_the_ranges_played_anew(duel: Any) -> None:
+    """The pieces a run to a precision keeps give, at its stop and at a later
+    checkpoint, each range's tallies as a run of that many encounters plays them; at a
+    count that is not a checkpoint, none."""
+    from simlab.tuning.compare import range_edges
+    from simlab.tuning.precision import run_ranges_to_precision
+
+    job = compile_job(duel, 128_000, 4)
+    rule = precision_rule(0.005, (), job.layout, duel)
+    kept = run_ranges_to_precision(job, rule, lambda n: range_edges(n, 5), threads=1)
+    assert kept.ranges_at(kept.stop + 1) is None
+    for n in (kept.stop, 2 * kept.stop):
+        whole = compile_job(duel, n, 4)
+        parts = kept.ranges_at(n)
+        assert parts is not None
+        for (first, count), part in zip(range_edges(n, 5), parts, strict=True):
+            assert_same_tallies(part, runner.run_local_range(whole, first, count, 1), count)
+
+
 def test_a_sweep_run_to_a_precision_says_what_its_points_ran(
     duel: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
