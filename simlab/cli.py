@@ -722,12 +722,14 @@ def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
           threads: int | None, from_: str | None, sets: tuple[str, ...] = (),
           precision: float | None = None, precision_on: tuple[str, ...] = (),
           with_specs_only: bool = False, set_option: str = "--set",
-          draws: bool = False, scheduler: str | None = None) -> list[Any]:  # fmt: skip
+          draws: bool = False, scheduler: str | None = None,
+          client: Any = None) -> list[Any]:  # fmt: skip
     """Simulate the scenarios named, or read saved results (exactly one of the two);
     ``with_specs_only``: only the scenarios that have ``expect:`` entries; ``set_option``
     names the ``sets`` in messages; ``draws``: the command draws on ``threads`` cores
     too (``report``), so that they mean something beside ``--from``; ``scheduler``:
-    simulate on that Dask cluster (:func:`_connect`)."""
+    simulate on that Dask cluster (:func:`_connect`), or on the one ``client`` is
+    already connected to (``baseline update``'s runs of each recorded scenario)."""
     from simlab import api
     from simlab.errors import InputError
 
@@ -749,11 +751,12 @@ def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
     # Piped, each run is said from its result as soon as it has run (a bar's closing line
     # would give a run to a precision's cap, which may be its scenario's own ``precision:``)
     shown = sys.stdout.isatty()
-    if scheduler is not None:  # a mistyped path is said now, not after the connection
-        from simlab.scenario.load import scenario_paths
+    if client is None:
+        if scheduler is not None:  # a mistyped path is said now, not after the connection
+            from simlab.scenario.load import scenario_paths
 
-        scenario_paths(scenarios)
-    client = _connect(scheduler, threads)
+            scenario_paths(scenarios)
+        client = _connect(scheduler, threads)
     return api.run_scenarios(scenarios, encounters, seed, threads=threads, client=client,
                              progress=terminal.progress if shown else None,
                              overrides=overrides, precision=precision,
@@ -877,6 +880,7 @@ def _drawing(i: int, total: int, scenario: str) -> None:
 @click.option(
     "--strict", is_flag=True, help="Also fail a spec whose 95% interval reaches past its bound."
 )
+@SCHEDULER
 @SET
 @handle_errors
 def check(
@@ -886,6 +890,7 @@ def check(
     threads: int | None,
     from_: str | None,
     strict: bool,
+    scheduler: str | None,
     sets: tuple[str, ...],
 ) -> None:
     """Check the balance specs (expect: entries) of scenarios; exit 1 when one fails.
@@ -895,7 +900,8 @@ def check(
     from simlab.analysis.specs import evaluate_all
     from simlab.report import terminal
 
-    runs = _runs(scenarios, encounters, seed, threads, from_, sets, with_specs_only=True)
+    runs = _runs(scenarios, encounters, seed, threads, from_, sets, with_specs_only=True,
+                 scheduler=scheduler)  # fmt: skip
     specs = evaluate_all(runs, strict=strict)
     terminal.print_specs(specs)
     _say_overrides(runs)
@@ -919,6 +925,7 @@ def baseline() -> None:
     show_default=True,
     help="The baseline file to (over)write.",
 )
+@SCHEDULER
 @handle_errors
 def baseline_update(
     scenarios: tuple[str, ...],
@@ -927,6 +934,7 @@ def baseline_update(
     threads: int | None,
     from_: str | None,
     path: str,
+    scheduler: str | None,
 ) -> None:
     """Write a new baseline, deliberately: simulate SCENARIOS (or take --from results).
 
@@ -941,23 +949,26 @@ def baseline_update(
 
     prepare_results_file(path, "--baseline")
     if not scenarios and from_ is None:
-        runs = []
         # an older simlab's baseline too: its scenarios are run again in this format
-        for recorded in recorded_runs(path):
-            source = _check_recorded_source(path, recorded)
-            more = _runs(
+        recorded = recorded_runs(path)
+        sources = [_check_recorded_source(path, run) for run in recorded]  # before running
+        _check_threads(threads)
+        client = _connect(scheduler, threads)  # once, for every scenario
+        runs = []
+        for run, source in zip(recorded, sources, strict=True):
+            runs += _runs(
                 (source,),
-                encounters or recorded.encounters,
-                recorded.seed if seed is None else seed,
+                encounters or run.encounters,
+                run.seed if seed is None else seed,
                 threads,
                 None,
-                recorded.overrides,
+                run.overrides,
                 set_option=f"{path}: override",
+                client=client,
             )
-            runs += more
     else:
         before = _baseline_scenarios(path)
-        runs = _runs(scenarios, encounters, seed, threads, from_)
+        runs = _runs(scenarios, encounters, seed, threads, from_, scheduler=scheduler)
     written = api.save_results(runs, Path(path))
     _say(f"wrote baseline {written} ({counted(len(runs), 'scenario')}: "
          f"{', '.join(r.scenario for r in runs)})")  # fmt: skip
