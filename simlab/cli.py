@@ -15,7 +15,7 @@ import gc
 import os
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sized
 from typing import Any
 
 import click
@@ -179,6 +179,25 @@ def _say(line: str) -> None:
     from simlab.report import terminal
 
     terminal.console.print(line, markup=False, highlight=False)
+
+
+def _say_wrote(line: str, whole: tuple[str, ...] = ()) -> None:
+    """Say what a command wrote: the line a CI job or a script reads (``grep '^wrote'``).
+    On a terminal it is broken at spaces, never inside a path nor inside a part of
+    ``whole`` (``(4 scenarios)``); piped or sent to a file, one line whatever
+    ``COLUMNS`` says, as ``terminal.say_simulated`` keeps its line (rich broke it
+    anywhere: ``… and 28 PNGs (4`` and ``scenarios)`` on the next line)."""
+    from simlab.report import terminal
+
+    if sys.stdout.isatty():
+        terminal.say_unbroken(line, whole=whole)
+        return
+    terminal.say_simulated(line)
+
+
+def _wrote_files(written: Sized, out: str) -> None:
+    """Say how many files a command wrote to its ``--out`` folder."""
+    _say_wrote(f"wrote {counted(len(written), 'file')} to {out}")
 
 
 def _say_simulated(encounters: int, what: str = "", precision: Any = None) -> None:
@@ -583,7 +602,7 @@ def run(
         terminal.print_check(result.check)
     if out:
         written = api.write_results(result, out)
-        click.echo(f"wrote {counted(len(written), 'file')} to {out}")
+        _wrote_files(written, out)
 
 
 def _connect(scheduler: str | None, threads: int | None) -> Any:
@@ -644,7 +663,7 @@ def exact_command(scenario: str, out: str | None, sets: tuple[str, ...]) -> None
     terminal.print_exact(solved)
     if out:
         written = api.write_exact(solved, out, scenario_hash(scn))
-        click.echo(f"wrote {counted(len(written), 'file')} to {out}")
+        _wrote_files(written, out)
 
 
 def _only_one(given: tuple[str, ...], option: str) -> str:
@@ -842,9 +861,9 @@ def report(
     _say_overrides(runs)
     pngs, scenarios_run = sum(name.endswith(".png") for name in written), len(runs)
     drift_json = ", drift.json" if "drift" in written else ""
-    _say(f"wrote {out}/report.html, report.md, results.json{drift_json} and {pngs} "
-         f"PNG{'s' * (pngs != 1)} ({scenarios_run} "
-         f"scenario{'s' * (scenarios_run != 1)})")  # fmt: skip
+    scenarios_said = f"({counted(scenarios_run, 'scenario')})"
+    _say_wrote(f"wrote {out}/report.html, report.md, results.json{drift_json} and {pngs} "
+               f"PNG{'s' * (pngs != 1)} {scenarios_said}", whole=(scenarios_said,))  # fmt: skip
     if drift is not None and not drift.ok:
         _say_drifted(drift, str(baseline), out)
         sys.exit(EXIT_CHECK_FAILED)
@@ -970,8 +989,9 @@ def baseline_update(
         before = _baseline_scenarios(path)
         runs = _runs(scenarios, encounters, seed, threads, from_, scheduler=scheduler)
     written = api.save_results(runs, Path(path))
-    _say(f"wrote baseline {written} ({counted(len(runs), 'scenario')}: "
-         f"{', '.join(r.scenario for r in runs)})")  # fmt: skip
+    how_many = f"({counted(len(runs), 'scenario')}:"
+    _say_wrote(f"wrote baseline {written} {how_many} {', '.join(r.scenario for r in runs)})",
+               whole=(how_many,))  # fmt: skip
     if scenarios or from_ is not None:
         kept = {(r.rules, r.scenario) for r in runs}
         dropped = [name for key, name in before.items() if key not in kept]
@@ -1092,7 +1112,7 @@ def sweep(
     print_sweep(result)
     if out:
         written = api.write_sweep(result, out)
-        click.echo(f"wrote {counted(len(written), 'file')} to {out}")
+        _wrote_files(written, out)
 
 
 @main.command()
@@ -1150,7 +1170,7 @@ def compare(
              "both compared at the larger)")  # fmt: skip
     if out:
         written = api.write_compare(result, out)
-        click.echo(f"wrote {counted(len(written), 'file')} to {out}")
+        _wrote_files(written, out)
 
 
 def _note_unused_settings(first: Any, second: Any, given: dict[str, int | None]) -> None:
@@ -1224,6 +1244,6 @@ def tune(
     print_tune(result)
     if out:
         written = api.write_tune(result, out)
-        click.echo(f"wrote {counted(len(written), 'file')} to {out}")
+        _wrote_files(written, out)
     if not result.reachable:
         sys.exit(EXIT_CHECK_FAILED)
