@@ -15,7 +15,7 @@ import gc
 import os
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sized
 from typing import Any
 
 import click
@@ -179,6 +179,25 @@ def _say(line: str) -> None:
     from simlab.report import terminal
 
     terminal.console.print(line, markup=False, highlight=False)
+
+
+def _say_wrote(line: str, whole: tuple[str, ...] = ()) -> None:
+    """Say what a command wrote: the line a CI job or a script reads (``grep '^wrote'``).
+    On a terminal it is broken at spaces, never inside a path nor inside a part of
+    ``whole`` (``(4 scenarios)``); piped or sent to a file, one line whatever
+    ``COLUMNS`` says, as ``terminal.say_simulated`` keeps its line (rich broke it
+    anywhere: ``… and 28 PNGs (4`` and ``scenarios)`` on the next line)."""
+    from simlab.report import terminal
+
+    if sys.stdout.isatty():
+        terminal.say_unbroken(line, whole=whole)
+        return
+    terminal.say_simulated(line)
+
+
+def _wrote_files(written: Sized, out: str) -> None:
+    """Say how many files a command wrote to its ``--out`` folder."""
+    _say_wrote(f"wrote {counted(len(written), 'file')} to {out}")
 
 
 def _say_simulated(encounters: int, what: str = "", precision: Any = None) -> None:
@@ -583,7 +602,7 @@ def run(
         terminal.print_check(result.check)
     if out:
         written = api.write_results(result, out)
-        click.echo(f"wrote {counted(len(written), 'file')} to {out}")
+        _wrote_files(written, out)
 
 
 def _connect(scheduler: str | None, threads: int | None) -> Any:
@@ -644,7 +663,7 @@ def exact_command(scenario: str, out: str | None, sets: tuple[str, ...]) -> None
     terminal.print_exact(solved)
     if out:
         written = api.write_exact(solved, out, scenario_hash(scn))
-        click.echo(f"wrote {counted(len(written), 'file')} to {out}")
+        _wrote_files(written, out)
 
 
 def _only_one(given: tuple[str, ...], option: str) -> str:
@@ -722,12 +741,14 @@ def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
           threads: int | None, from_: str | None, sets: tuple[str, ...] = (),
           precision: float | None = None, precision_on: tuple[str, ...] = (),
           with_specs_only: bool = False, set_option: str = "--set",
-          draws: bool = False, scheduler: str | None = None) -> list[Any]:  # fmt: skip
+          draws: bool = False, scheduler: str | None = None,
+          client: Any = None) -> list[Any]:  # fmt: skip
     """Simulate the scenarios named, or read saved results (exactly one of the two);
     ``with_specs_only``: only the scenarios that have ``expect:`` entries; ``set_option``
     names the ``sets`` in messages; ``draws``: the command draws on ``threads`` cores
     too (``report``), so that they mean something beside ``--from``; ``scheduler``:
-    simulate on that Dask cluster (:func:`_connect`)."""
+    simulate on that Dask cluster (:func:`_connect`), or on the one ``client`` is
+    already connected to (``baseline update``'s runs of each recorded scenario)."""
     from simlab import api
     from simlab.errors import InputError
 
@@ -749,11 +770,12 @@ def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
     # Piped, each run is said from its result as soon as it has run (a bar's closing line
     # would give a run to a precision's cap, which may be its scenario's own ``precision:``)
     shown = sys.stdout.isatty()
-    if scheduler is not None:  # a mistyped path is said now, not after the connection
-        from simlab.scenario.load import scenario_paths
+    if client is None:
+        if scheduler is not None:  # a mistyped path is said now, not after the connection
+            from simlab.scenario.load import scenario_paths
 
-        scenario_paths(scenarios)
-    client = _connect(scheduler, threads)
+            scenario_paths(scenarios)
+        client = _connect(scheduler, threads)
     return api.run_scenarios(scenarios, encounters, seed, threads=threads, client=client,
                              progress=terminal.progress if shown else None,
                              overrides=overrides, precision=precision,
@@ -839,9 +861,9 @@ def report(
     _say_overrides(runs)
     pngs, scenarios_run = sum(name.endswith(".png") for name in written), len(runs)
     drift_json = ", drift.json" if "drift" in written else ""
-    _say(f"wrote {out}/report.html, report.md, results.json{drift_json} and {pngs} "
-         f"PNG{'s' * (pngs != 1)} ({scenarios_run} "
-         f"scenario{'s' * (scenarios_run != 1)})")  # fmt: skip
+    scenarios_said = f"({counted(scenarios_run, 'scenario')})"
+    _say_wrote(f"wrote {out}/report.html, report.md, results.json{drift_json} and {pngs} "
+               f"PNG{'s' * (pngs != 1)} {scenarios_said}", whole=(scenarios_said,))  # fmt: skip
     if drift is not None and not drift.ok:
         _say_drifted(drift, str(baseline), out)
         sys.exit(EXIT_CHECK_FAILED)
@@ -877,6 +899,7 @@ def _drawing(i: int, total: int, scenario: str) -> None:
 @click.option(
     "--strict", is_flag=True, help="Also fail a spec whose 95% interval reaches past its bound."
 )
+@SCHEDULER
 @SET
 @handle_errors
 def check(
@@ -886,6 +909,7 @@ def check(
     threads: int | None,
     from_: str | None,
     strict: bool,
+    scheduler: str | None,
     sets: tuple[str, ...],
 ) -> None:
     """Check the balance specs (expect: entries) of scenarios; exit 1 when one fails.
@@ -895,7 +919,8 @@ def check(
     from simlab.analysis.specs import evaluate_all
     from simlab.report import terminal
 
-    runs = _runs(scenarios, encounters, seed, threads, from_, sets, with_specs_only=True)
+    runs = _runs(scenarios, encounters, seed, threads, from_, sets, with_specs_only=True,
+                 scheduler=scheduler)  # fmt: skip
     specs = evaluate_all(runs, strict=strict)
     terminal.print_specs(specs)
     _say_overrides(runs)
@@ -919,6 +944,7 @@ def baseline() -> None:
     show_default=True,
     help="The baseline file to (over)write.",
 )
+@SCHEDULER
 @handle_errors
 def baseline_update(
     scenarios: tuple[str, ...],
@@ -927,6 +953,7 @@ def baseline_update(
     threads: int | None,
     from_: str | None,
     path: str,
+    scheduler: str | None,
 ) -> None:
     """Write a new baseline, deliberately: simulate SCENARIOS (or take --from results).
 
@@ -941,26 +968,30 @@ def baseline_update(
 
     prepare_results_file(path, "--baseline")
     if not scenarios and from_ is None:
-        runs = []
         # an older simlab's baseline too: its scenarios are run again in this format
-        for recorded in recorded_runs(path):
-            source = _check_recorded_source(path, recorded)
-            more = _runs(
+        recorded = recorded_runs(path)
+        sources = [_check_recorded_source(path, run) for run in recorded]  # before running
+        _check_threads(threads)
+        client = _connect(scheduler, threads)  # once, for every scenario
+        runs = []
+        for run, source in zip(recorded, sources, strict=True):
+            runs += _runs(
                 (source,),
-                encounters or recorded.encounters,
-                recorded.seed if seed is None else seed,
+                encounters or run.encounters,
+                run.seed if seed is None else seed,
                 threads,
                 None,
-                recorded.overrides,
+                run.overrides,
                 set_option=f"{path}: override",
+                client=client,
             )
-            runs += more
     else:
         before = _baseline_scenarios(path)
-        runs = _runs(scenarios, encounters, seed, threads, from_)
+        runs = _runs(scenarios, encounters, seed, threads, from_, scheduler=scheduler)
     written = api.save_results(runs, Path(path))
-    _say(f"wrote baseline {written} ({counted(len(runs), 'scenario')}: "
-         f"{', '.join(r.scenario for r in runs)})")  # fmt: skip
+    how_many = f"({counted(len(runs), 'scenario')}:"
+    _say_wrote(f"wrote baseline {written} {how_many} {', '.join(r.scenario for r in runs)})",
+               whole=(how_many,))  # fmt: skip
     if scenarios or from_ is not None:
         kept = {(r.rules, r.scenario) for r in runs}
         dropped = [name for key, name in before.items() if key not in kept]
@@ -1081,7 +1112,7 @@ def sweep(
     print_sweep(result)
     if out:
         written = api.write_sweep(result, out)
-        click.echo(f"wrote {counted(len(written), 'file')} to {out}")
+        _wrote_files(written, out)
 
 
 @main.command()
@@ -1139,7 +1170,7 @@ def compare(
              "both compared at the larger)")  # fmt: skip
     if out:
         written = api.write_compare(result, out)
-        click.echo(f"wrote {counted(len(written), 'file')} to {out}")
+        _wrote_files(written, out)
 
 
 def _note_unused_settings(first: Any, second: Any, given: dict[str, int | None]) -> None:
@@ -1213,6 +1244,6 @@ def tune(
     print_tune(result)
     if out:
         written = api.write_tune(result, out)
-        click.echo(f"wrote {counted(len(written), 'file')} to {out}")
+        _wrote_files(written, out)
     if not result.reachable:
         sys.exit(EXIT_CHECK_FAILED)

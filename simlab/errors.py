@@ -8,6 +8,7 @@ that is the input's fault, 3 for an internal error.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -86,6 +87,26 @@ def colon_inside_a_value(key: str | None, value: str) -> str:
     quoted = f"'{value}'" if '"' in value else f'"{value}"'
     of, meant = ("", quoted) if key is None else (f" of {key!r}", f"{key}: {quoted}")
     return f"a ':' inside the value{of} (a value holding ': ' needs quotes: {meant})"
+
+
+def comma_inside_a_value(key: str | None, parts: list[str]) -> str:
+    """What a ',' inside a value of a ``{…}`` means (``{base_defense: 1, 2, hp: 30}``,
+    where YAML reads ``2`` as a key of its own): ``expected one value for
+    'base_defense' (a ',' parts the entries of '{…}'); got 1, 2 (a list is written
+    inside '[…]': base_defense: [1, 2])``; for parts not all numbers, text in quotes
+    too (``name: "Pell, Jr"``). ``key`` None: a value of no key found."""
+    written = ", ".join(parts)
+    name = "" if key is None else f"{key}: "
+    of = "" if key is None else f" for {key!r}"
+    how = f"a list is written inside '[…]': {name}[{written}]"
+    if not all(_NUMBER.fullmatch(part) for part in parts):
+        quoted = f"'{written}'" if '"' in written else f'"{written}"'
+        how += f"; text holding ',' inside quotes: {name}{quoted}"
+    return f"expected one value{of} (a ',' parts the entries of '{{…}}'); got {written} ({how})"
+
+
+#: A number as a scenario writes one (``2``, ``-1``, ``0.5``, ``1_000``).
+_NUMBER = re.compile(r"[-+]?\d[\d_]*(?:\.\d+)?")
 
 
 def closest_name(found: object, known: Iterable[object]) -> str | None:

@@ -9,7 +9,9 @@ not allowed here". This module finds the line the slip is on and says what was m
 run into its value inside ``{…}`` is said (:mod:`simlab.scenario.validation`); likewise
 ``-name: Kaito``, a key to YAML, which the parser found wrong only at that line or the
 next; and ``name: Goblin: Scout``, which YAML reads as a second key on one line
-("mapping values are not allowed here"), as a ':' inside a value that needs quotes.
+("mapping values are not allowed here"), as a ':' inside a value that needs quotes,
+or, when the word before the ':' is a key (``hp: 7 attacks: [claw]``), as two keys on
+one line.
 Only imported on the way out with a syntax error.
 """
 
@@ -117,8 +119,9 @@ def colon_slip(exc: YAMLError, text: str) -> Slip | None:
     -------
     tuple of (int, int, str) or None
         1-based line and column of the ':' and the message (``expected valid YAML
-        syntax; got a ':' inside the value of 'name' (…: name: "Goblin: Scout")``); None
-        for any other error.
+        syntax; got a ':' inside the value of 'name' (…: name: "Goblin: Scout")``); for
+        two keys on one line, of the second key (``expected one key on a line; got
+        'attacks' after 'hp: 7' …``); None for any other error.
     """
     mark = getattr(exc, "problem_mark", None)
     if not isinstance(exc, MarkedYAMLError) or mark is None:
@@ -127,11 +130,31 @@ def colon_slip(exc: YAMLError, text: str) -> Slip | None:
         return None
     line_start = text.rfind("\n", 0, mark.index) + 1
     found = _KEY_AND_VALUE_BEFORE.fullmatch(text, line_start, mark.index)
-    if found is None or _ends_with_a_key(found["value"]):
+    if found is None:
         return None
+    if _ends_with_a_key(found["value"]):
+        return _two_keys(text, found, mark.index)
     value = _COMMENT.sub("", text[found.start("value") : _line_end(text, mark.index)]).strip()
     message = f"expected valid YAML syntax; got {colon_inside_a_value(found['key'], value)}"
     return _located(text, mark.index, message)
+
+
+def _two_keys(text: str, found: re.Match[str], colon: int) -> Slip:
+    """Two keys on one line of a block mapping (``hp: 7 attacks: [claw]``): said at the
+    second key, which needs a line of its own, in the column of the first."""
+    value = found["value"].rstrip()
+    second = found.start("value") + _last_word_start(value)
+    first = f"{found['key']}: {value[: second - found.start('value')].rstrip()}"
+    key = text[second:colon]
+    message = (f"expected one key on a line; got {key!r} after {first!r} on one line (the "
+               f"second key needs a line of its own, in the column of {found['key']!r}; or "
+               "a '{…}' holding both, a ',' between them)")  # fmt: skip
+    return _located(text, second, message)
+
+
+def _last_word_start(value: str) -> int:
+    """Where the last word of ``value`` starts in it."""
+    return len(value) - len(value.split()[-1])
 
 
 def _ends_with_a_key(value: str) -> bool:

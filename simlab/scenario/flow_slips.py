@@ -30,7 +30,7 @@ from ruamel.yaml.tokens import (
     ValueToken,
 )
 
-from simlab.errors import colon_inside_a_value
+from simlab.errors import colon_inside_a_value, comma_inside_a_value
 
 #: A located message: 1-based line and column, and what was found, in plain words.
 Slip = tuple[int, int, str]
@@ -47,6 +47,8 @@ _VALUE_END = re.compile(r"(?:[^,\[\]{}\n#]|(?<!\s)#)*")
 _WORD = re.compile(r"[^\s,:\[\]{}]*")
 #: A comment: a '#' after a space, or first on its line.
 _COMMENT = re.compile(r"(?:(?<=[ \t])|(?<=^))#", re.M)
+#: What ends the key an entry may start with (``hp=34``, ``hp 34``).
+_KEY_START = re.compile(r"[\s=:]")
 #: The longest text a message quotes of what was written; more is cut in its middle.
 _QUOTE_CHARS = 24
 
@@ -108,6 +110,38 @@ def flow_slip(exc: YAMLError, text: str) -> Slip | None:
     if problem == "mapping values are not allowed here":
         return _after_the_end(text, before, mark.index, ":")
     return None
+
+
+def comma_in_a_value(text: str, key: Any, value: Any, more: list[Any]) -> Slip | None:
+    """What a ``{…}`` value followed by entries without a ':' means: a ',' inside the
+    value (``{base_defense: 1, 2, hp: 30}``), which YAML read as the end of the value
+    and a key ``2`` with no value of its own.
+
+    Parameters
+    ----------
+    text : str
+        The YAML document.
+    key, value : ScalarEvent
+        The value's key (None when not plain text) and the value, as parsed.
+    more : list of ScalarEvent
+        The entries without a ':' that follow the value, each parsed as a key.
+
+    Returns
+    -------
+    tuple of (int, int, str) or None
+        1-based line and column of the value and the whole message (``expected one value
+        for 'base_defense' (…); got 1, 2 (a list is written inside '[…]': …)``); None
+        when the first entry starts with a key (``{hp: 7, attacks}``: its value left
+        out; ``{name: Knight, hp=34}``: a key run into its value; validation says both).
+    """
+    from simlab.scenario.validation import like_a_key  # imports the rule models
+
+    if like_a_key(_KEY_START.split(str(more[0].value), 1)[0]):
+        return None
+    parts = [_written(text, event.start_mark.index, event.end_mark.index)
+             for event in (value, *more)]  # fmt: skip
+    name = None if key is None else str(key.value)
+    return _slip(text, value.start_mark.index, comma_inside_a_value(name, parts))
 
 
 def _tokens_before(text: str, index: int) -> _Before:

@@ -28,6 +28,7 @@ from ruamel.yaml.events import (
     Event,
     MappingStartEvent,
     NodeEvent,
+    ScalarEvent,
 )
 from ruamel.yaml.scalarbool import ScalarBoolean
 
@@ -294,8 +295,10 @@ def _scan_events(yaml: YAML, text: str, filename: str) -> None:
     nesting is stopped early."""
     depth = nodes = 0
     keys = _Keys(text, filename)
+    entries = _LoneEntries(text, filename)
     for event in yaml.parse(text):
         keys.see(event)
+        entries.see(event)
         tag = None if isinstance(event, AliasEvent) else getattr(event, "tag", None)
         if tag is not None:
             shown = _show_tag(str(getattr(tag, "value", tag)))
@@ -382,6 +385,93 @@ class _Keys:
             raise ScenarioError([Problem(self.filename, line, col, message)])
         kind = "a mapping" if mapping else "a list"
         _refuse_at(start, self.filename, f"expected a plain key; got {kind} as a key")
+
+
+@dataclass
+class _InFlow:
+    """A list or mapping the event stream is inside, as :class:`_LoneEntries` follows it:
+    whether it is a ``{…}``, how many nodes it holds so far, the key being read, the last
+    plain value and its key, and the entries written without a ':' right after that
+    value."""
+
+    flow_mapping: bool
+    held: int = 0
+    key: ScalarEvent | None = None
+    value_key: ScalarEvent | None = None
+    value: ScalarEvent | None = None
+    lone: list[ScalarEvent] = field(default_factory=list)
+
+
+class _LoneEntries:
+    """Refuse a ',' inside a value of a ``{…}`` (``{base_defense: 1, 2, hp: 30}``), once.
+
+    YAML reads the ``2`` after the ',' as a key with no value: validation then said that
+    the value ``1`` is no list, and again that ``2`` is no key written as text. The value
+    and the entries without a ':' after it are said as one value with a ',' in it
+    (:func:`~simlab.scenario.flow_slips.comma_in_a_value`), unless the first looks like
+    a key (``{hp: 7, attacks}``: a key whose value is missing, which validation says).
+    """
+
+    def __init__(self, text: str, filename: str) -> None:
+        self.text = text
+        self.filename = filename
+        self.open: list[_InFlow] = []
+
+    def see(self, event: Event) -> None:
+        """Follow one event; raise after a value that runs on past a ','."""
+        if isinstance(event, CollectionStartEvent):
+            self._held(None)
+            flow_mapping = isinstance(event, MappingStartEvent) and bool(event.flow_style)
+            self.open.append(_InFlow(flow_mapping))
+        elif isinstance(event, CollectionEndEvent):
+            self._said(self.open.pop())
+        elif isinstance(event, NodeEvent):
+            self._held(event if isinstance(event, ScalarEvent) else None)
+
+    def _held(self, scalar: ScalarEvent | None) -> None:
+        """Count a node in the collection it is in; in a ``{…}``, follow its entries."""
+        if not self.open:
+            return
+        at = self.open[-1]
+        at.held += 1
+        if not at.flow_mapping:
+            return
+        if at.held % 2:  # a key
+            at.key = scalar if _plain(scalar) else None
+            return
+        if at.key is not None and at.value is not None and _no_value(scalar) \
+                and self._without_colon(at.key):  # fmt: skip
+            at.lone.append(at.key)  # more of the value before it
+            return
+        self._said(at)
+        plain = scalar is not None and _plain(scalar) and bool(scalar.value)
+        at.value_key, at.value = (at.key, scalar) if plain else (None, None)
+
+    def _without_colon(self, key: ScalarEvent) -> bool:
+        """Whether no ':' follows the text of ``key``: an entry written without one."""
+        return not self.text[key.end_mark.index :].lstrip(" \t").startswith(":")
+
+    def _said(self, at: _InFlow) -> None:
+        """Raise at a value followed by entries without a ':', when that is a slip."""
+        lone, at.lone = at.lone, []
+        if not lone or at.value is None:
+            return
+        from simlab.scenario.flow_slips import comma_in_a_value  # only with a slip
+
+        slip = comma_in_a_value(self.text, at.value_key, at.value, lone)
+        if slip is not None:
+            raise ScenarioError([Problem(self.filename, *slip)])
+
+
+def _plain(scalar: ScalarEvent | None) -> bool:
+    """Whether ``scalar`` is plain text (no quotes, no block scalar)."""
+    return scalar is not None and scalar.style is None
+
+
+def _no_value(scalar: ScalarEvent | None) -> bool:
+    """Whether ``scalar`` is the empty value YAML gives a key written without one."""
+    return (scalar is not None and _plain(scalar) and scalar.value == ""
+            and scalar.start_mark.index == scalar.end_mark.index)  # fmt: skip
 
 
 class _LongInteger(MarkedYAMLError):

@@ -210,13 +210,53 @@ def test_report_command_plays_on_the_scheduler_it_is_given(client, tmp_path, mon
     assert_same_tallies(saved[0][0].result.tallies, saved[1][0].result.tallies, 4_000)
 
 
-@pytest.mark.parametrize("command", ["sweep", "compare", "tune", "report"])
-def test_threads_beside_a_scheduler_are_refused_by_every_command(client, command) -> None:  # type: ignore[no-untyped-def]
+def test_check_command_plays_on_the_scheduler_it_is_given(client) -> None:  # type: ignore[no-untyped-def]
+    """The specs' table, each spec's measured value with it, is the local run's."""
+    args = ("check", QUICKSTART, "-n", "4000", "--seed", "5")
+    with played_on(client) as tasks:
+        remote = invoke(*args, "--scheduler", client.scheduler.address)
+    assert tasks
+    assert remote.stdout == invoke(*args).stdout
+    assert "stone-strike hit rate" in remote.stdout
+
+
+def test_baseline_update_plays_on_the_scheduler_it_is_given(client, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Of the scenarios named, and again of those the baseline records (the nightly's
+    re-run of every baseline scenario): the tallies saved are the local run's."""
+    here, there = tmp_path / "here.json", tmp_path / "there.json"
+    named = ("baseline", "update", DUEL, TWO_V_TWO, "-n", "2000", "--seed", "4")
+    invoke(*named, "--baseline", here)
+    with played_on(client) as tasks:
+        invoke(*named, "--baseline", there, "--scheduler", client.scheduler.address)
+    assert tasks
+    _assert_same_baselines(here, there, 2_000)
+    again = ("baseline", "update", "--baseline", there)
+    with played_on(client) as tasks:
+        invoke(*again, "-n", "3000", "--scheduler", client.scheduler.address)
+    assert tasks
+    invoke(*again[:2], "--baseline", here, "-n", "3000")
+    _assert_same_baselines(here, there, 3_000)
+
+
+def _assert_same_baselines(a: Path, b: Path, encounters: int) -> None:
+    """Two baselines of the same scenarios, in order, with the same tallies."""
+    first, second = simlab.load_results(a), simlab.load_results(b)
+    assert [r.scenario for r in first] == [r.scenario for r in second]
+    assert len(first) == 2
+    for x, y in zip(first, second, strict=True):
+        assert_same_tallies(x.result.tallies, y.result.tallies, encounters)
+
+
+@pytest.mark.parametrize("command", ["sweep", "compare", "tune", "report", "check",
+                                     "baseline update"])  # fmt: skip
+def test_threads_beside_a_scheduler_are_refused_by_every_command(client, command, tmp_path) -> None:  # type: ignore[no-untyped-def]
     given = {
         "sweep": ["sweep", DUEL, "--vary", "Defender.hp=10:12"],
         "compare": ["compare", DUEL, "--set", "Defender.hp=14"],
         "tune": ["tune", DUEL, "--vary", "Defender.hp=5:40", "--target", "hit_rate:strike=0.5"],
         "report": ["report", DUEL],
+        "check": ["check", QUICKSTART],
+        "baseline update": ["baseline", "update", DUEL, "--baseline", tmp_path / "b.json"],
     }[command]
     args = [*given, "-n", "100", "--threads", "1", "--scheduler", client.scheduler.address]
     with played_on(client) as tasks:

@@ -5,7 +5,11 @@ from __future__ import annotations
 import json
 import os
 import stat
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -46,30 +50,82 @@ def test_report_writes_everything(tmp_path: Path) -> None:
     assert " ".join(done.output.split()).endswith("PNGs (1 scenario)")  # not "(1 scenarios)"
 
 
-def test_what_report_and_baseline_update_wrote_fits_80_columns(
+def test_what_report_and_baseline_update_wrote_keeps_one_line_when_piped(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``wrote reports/latest/report.html, … PNGs (1 scenario)`` (82 columns) and ``wrote
-    baseline PATH (N scenarios: every id)`` were printed whole; wrapped at 80."""
+    """Piped with ``COLUMNS=80`` (a CI job, ``| tee``), ``wrote reports/latest/report.html,
+    … PNGs (1 scenario)`` and ``wrote baseline PATH (N scenarios: every id)`` are the
+    lines a script reads: each stays one line, as ``simulated … of PATH`` does, where
+    rich broke them at 80 columns, inside the parenthesis (``… 28 PNGs (4`` /
+    ``scenarios)``). The other lines keep to 80 columns."""
     from rich.console import Console
 
     from simlab.report import terminal
 
     monkeypatch.setattr(terminal, "console", Console(width=80, force_terminal=False))
+    monkeypatch.setenv("COLUMNS", "80")
     monkeypatch.chdir(tmp_path)
     (tmp_path / "s").mkdir()
     for name in ("quickstart", "party-3v3", "spirits-2v3"):
         (tmp_path / "s" / f"{name}.yaml").write_text(
             (QUICKSTART.parent / f"{name}.yaml").read_text()
         )
-    report = simlab("report", "s/quickstart.yaml", "-n", 500, "--out", "reports/latest")
+    report = simlab("report", "s", "-n", 500, "--out", "reports/latest")
     update = simlab("baseline", "update", "s", "--baseline", "reports/baseline/results.json",
                     "-n", 500)  # fmt: skip
+    wrote = {}
     for done in (report, update):
         assert done.exit_code == 0, done.output
-        assert max(len(line) for line in done.stdout.splitlines()) <= 80, done.stdout
-    assert "wrote reports/latest/report.html" in report.stdout
-    assert "(3 scenarios: party-3v3, quickstart, spirits-2v3)" in " ".join(update.stdout.split())
+        lines = done.stdout.splitlines()
+        wrote[done] = next(line for line in lines if line.startswith("wrote"))
+        others = [line for line in lines if line != wrote[done]]
+        assert max(len(line) for line in others) <= 80, done.stdout
+        assert lines[-1] == wrote[done], done.stdout  # nothing of it on a line after
+    assert wrote[report].startswith("wrote reports/latest/report.html, report.md, ")
+    assert wrote[report].endswith(" PNGs (3 scenarios)"), wrote[report]
+    assert wrote[update] == ("wrote baseline reports/baseline/results.json "
+                             "(3 scenarios: party-3v3, quickstart, spirits-2v3)")  # fmt: skip
+
+
+class _TerminalRunner(CliRunner):
+    """A runner whose standard output is a terminal, as ``simlab`` in a shell's."""
+
+    @contextmanager
+    def isolation(self, *args: Any, **kwargs: Any) -> Iterator[Any]:
+        with super().isolation(*args, **kwargs) as streams:
+            sys.stdout.isatty = lambda: True  # type: ignore[method-assign]
+            yield streams
+
+
+@pytest.mark.parametrize("command", ["report", "baseline update"])
+def test_what_a_command_wrote_breaks_outside_its_count_on_a_terminal(
+    baseline: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """On an 80-column terminal the wrote-line is broken at a space, never between a
+    count and its noun: ``… PNGs (1`` / ``scenario)``. The --out (--baseline) name is
+    made as long as puts the 80th column there, as the piped line shows."""
+    from rich.console import Console
+
+    from simlab.report import terminal
+
+    monkeypatch.setattr(terminal, "console", Console(width=80, force_terminal=False))
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.chdir(tmp_path)
+    args, out = {
+        "report": (["report", "--from", baseline, "--out"], "{}"),
+        "baseline update": (["baseline", "update", "--from", baseline, "--baseline"],
+                            "{}.json"),
+    }[command]  # fmt: skip
+    piped = simlab(*args, out.format("o"))
+    line = piped.stdout.splitlines()[-1]
+    assert line.startswith("wrote") and line.endswith(("(1 scenario)", ": quickstart)"))
+    longer = "o" * (80 - line.index("(1") - 1)  # "(1" ends at the 80th column
+    shown = _TerminalRunner().invoke(main, [*map(str, args), out.format(longer)])
+    assert shown.exit_code == 0, shown.output
+    lines = shown.stdout.splitlines()[-2:]
+    assert max(len(each) for each in lines) <= 80, lines
+    assert lines[1].startswith("(1 scenario"), lines
+    assert " ".join(lines) == line.replace(f" {out.format('o')}", f" {out.format(longer)}", 1)
 
 
 def test_baseline_update_of_one_scenario_says_1_scenario(tmp_path: Path) -> None:

@@ -92,9 +92,8 @@ def test_a_key_run_into_its_value_is_said_on_its_line(old: str, slip: str, messa
         # a line with no ':', said at that line, not the next one
         ("guard: 1", "|guard the gate", "a key without its ':'"),
         ("seed: 1", "|one more seed", "a key without its ':'"),
-        # a line indented deeper than the key above it, two keys on one line
+        # a line indented deeper than the key above it
         ("hp: 30", "  hp|: 30", "a ':' where no key can start"),
-        ("hp: 30\n", "hp: 30 attacks|: [jab]\n", "a ':' where no key can start"),
     ],
 )  # fmt: skip
 def test_other_syntax_errors_are_said_as_before(old: str, slip: str, got: str) -> None:
@@ -120,6 +119,43 @@ def test_other_syntax_errors_are_said_as_before(old: str, slip: str, got: str) -
 def test_a_colon_inside_a_value_says_it_needs_quotes(old: str, slip: str, got: str) -> None:
     text, at = written(old, slip)
     assert errors_of(text) == [f"s.yaml:{at}: expected valid YAML syntax; got {got}"]
+
+
+TWO_KEYS = (
+    "(the second key needs a line of its own, in the column of {!r}; or a '{{…}}' "
+    "holding both, a ',' between them)"
+)
+
+
+@pytest.mark.parametrize(
+    ("old", "slip", "message"),
+    [
+        ("hp: 30\n", "hp: 30 |attacks: [jab]\n",
+         f"expected one key on a line; got 'attacks' after 'hp: 30' on one line "
+         f"{TWO_KEYS.format('hp')}"),
+        # a list item's first key, a value of two words, a misspelt second key
+        ("- name: Brute", "- name: Brute the Big  |hp: 30  # the boss",
+         f"expected one key on a line; got 'hp' after 'name: Brute the Big' on one line "
+         f"{TWO_KEYS.format('name')}"),
+        ("hp: 24", "hp: 24 |gaurd: 1",
+         f"expected one key on a line; got 'gaurd' after 'hp: 24' on one line "
+         f"{TWO_KEYS.format('hp')}"),
+    ],
+)  # fmt: skip
+def test_two_keys_on_one_line_are_said_at_the_second(old: str, slip: str, message: str) -> None:
+    """``hp: 7 attacks: [claw]`` was "a ':' where no key can start (a line indented
+    deeper …, or a value holding ': ' that needs quotes)": neither is the slip."""
+    text, at = written(old, slip)
+    assert errors_of(text) == [f"s.yaml:{at}: {message}"]
+
+
+def test_validate_says_two_keys_on_one_line_and_exits_2(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    text, at = written("hp: 30\n", "hp: 7 |attacks: [jab]\n")
+    result = validate_file(path, text)
+    assert result.exit_code == 2
+    assert result.output.startswith(f"{path}:{at}: expected one key on a line; got 'attacks'")
+    assert result.output.count("\n") == 1, result.output
 
 
 ITEM = "(a list item starts with '- ')"

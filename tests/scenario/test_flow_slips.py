@@ -184,3 +184,69 @@ def test_validate_says_a_colon_in_a_name_needs_quotes(tmp_path: Path) -> None:
                                     "(a value holding ': ' needs quotes: name: "
                                     '"Goblin: Scout")')  # fmt: skip
     assert "Traceback" not in result.output
+
+
+PELL = """\
+scenario: t
+rules: zones-3d6
+attacks:
+  cut: {damage: 1d6+2}
+sides:
+  squire:
+    - {name: Squire, hp: 16, attacks: [cut]}
+  pell:
+    - {name: Pell, hp: 30, evasion: 1, base_defense: [1, 2], bonus_defense: 1}
+"""
+
+ONE_VALUE = "expected one value for {!r} (a ',' parts the entries of '{{…}}'); got "
+
+
+def pell_written(old: str, slip: str) -> tuple[str, str]:
+    """PELL with ``old`` written as ``slip``, and where the '|' stood."""
+    assert old in PELL
+    marked = PELL.replace(old, slip, 1)
+    before = marked[: marked.index("|")]
+    line, col = before.count("\n") + 1, len(before) - before.rfind("\n")
+    return marked.replace("|", "", 1), f"{line}:{col}"
+
+
+@pytest.mark.parametrize(
+    ("old", "slip", "message"),
+    [
+        ("base_defense: [1, 2]", "base_defense: |1, 2",
+         ONE_VALUE.format("base_defense") + "1, 2 (a list is written inside '[…]': "
+                                            "base_defense: [1, 2])"),
+        # the last entry, and three parts
+        ("bonus_defense: 1}", "bonus_defense: |1, 2, 3}",
+         ONE_VALUE.format("bonus_defense") + "1, 2, 3 (a list is written inside '[…]': "
+                                             "bonus_defense: [1, 2, 3])"),
+        # text: quotes too
+        ("{name: Pell,", "{name: |Pell, the Pell,",
+         ONE_VALUE.format("name") + "Pell, the Pell (a list is written inside '[…]': "
+                                    "name: [Pell, the Pell]; text holding ',' inside "
+                                    "quotes: name: \"Pell, the Pell\")"),
+    ],
+)  # fmt: skip
+def test_a_comma_inside_a_value_is_said_once(old: str, slip: str, message: str) -> None:
+    """``base_defense: 1, 2`` inside '{…}': YAML reads ``2`` as a key of its own, and
+    validation said the value is no list and then again ``expected a key written as
+    text; got 2``; one message now, at the value, with the value as it is meant."""
+    text, at = pell_written(old, slip)
+    assert errors_of(text) == [f"s.yaml:{at}: {message}"]
+
+
+def test_a_key_without_its_value_is_not_a_comma_inside_a_value() -> None:
+    """``{…, hp: 30, evasion}``: a key whose value was left out, not more of ``30``."""
+    text, _ = pell_written("evasion: 1,", "|evasion,")
+    [problem] = errors_of(text)
+    assert "a ',' parts the entries" not in problem, problem
+    assert problem.startswith("s.yaml:9:"), problem
+
+
+def test_validate_says_a_comma_inside_a_value_once_and_exits_2(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    text, at = pell_written("base_defense: [1, 2]", "base_defense: |1, 2")
+    result = validate_file(path, text)
+    assert result.exit_code == 2
+    assert result.output.startswith(f"{path}:{at}: {ONE_VALUE.format('base_defense')}1, 2 ")
+    assert result.output.count("\n") == 1, result.output
