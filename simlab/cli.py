@@ -1152,8 +1152,9 @@ def compare(
     n = encounters or first.encounters
     client = _connect(scheduler, threads)
     to_precision = (precision or first.precision) is not None
-    # to a precision: A, then B, each to it, then both at the larger stop; no total
-    within = "A, then B, to the precision; then both" if to_precision else "A and B"
+    # to a precision: A, then B, each to it, the first stopped then on to the later stop;
+    # no total known ahead
+    within = "A, then B, to the precision" if to_precision else "A and B"
     with _progress(precision or first.precision)(None if to_precision else 2 * n,
                                                  within) as advance:  # fmt: skip
         result = api.compare_variants(a, b, changes=changes, n=n, seed=seed, threads=threads,
