@@ -181,10 +181,11 @@ def _say(line: str) -> None:
     terminal.console.print(line, markup=False, highlight=False)
 
 
-def _say_wrote(line: str, whole: tuple[str, ...] = ()) -> None:
-    """Say what a command wrote: the line a CI job or a script reads (``grep '^wrote'``).
-    On a terminal it is broken at spaces, never inside a path nor inside a part of
-    ``whole`` (``(4 scenarios)``); piped or sent to a file, one line whatever
+def _say_for_tools(line: str, whole: tuple[str, ...] = ()) -> None:
+    """Say a line a CI job or a script reads: what a command wrote (``grep '^wrote'``),
+    the drift gate's verdict, a command to copy. On a terminal it is broken at spaces,
+    never inside a path nor inside a part of ``whole`` (``(4 scenarios)``, the
+    command); piped or sent to a file, one line whatever
     ``COLUMNS`` says, as ``terminal.say_simulated`` keeps its line (rich broke it
     anywhere: ``… and 28 PNGs (4`` and ``scenarios)`` on the next line)."""
     from simlab.report import terminal
@@ -197,7 +198,7 @@ def _say_wrote(line: str, whole: tuple[str, ...] = ()) -> None:
 
 def _wrote_files(written: Sized, out: str) -> None:
     """Say how many files a command wrote to its ``--out`` folder."""
-    _say_wrote(f"wrote {counted(len(written), 'file')} to {out}")
+    _say_for_tools(f"wrote {counted(len(written), 'file')} to {out}")
 
 
 def _say_simulated(encounters: int, what: str = "", precision: Any = None) -> None:
@@ -862,7 +863,7 @@ def report(
     pngs, scenarios_run = sum(name.endswith(".png") for name in written), len(runs)
     drift_json = ", drift.json" if "drift" in written else ""
     scenarios_said = f"({counted(scenarios_run, 'scenario')})"
-    _say_wrote(f"wrote {out}/report.html, report.md, results.json{drift_json} and {pngs} "
+    _say_for_tools(f"wrote {out}/report.html, report.md, results.json{drift_json} and {pngs} "
                f"PNG{'s' * (pngs != 1)} {scenarios_said}", whole=(scenarios_said,))  # fmt: skip
     if drift is not None and not drift.ok:
         _say_drifted(drift, str(baseline), out)
@@ -874,8 +875,10 @@ def _say_drifted(drift: Any, baseline: str, out: str) -> None:
     to do when the change was meant (the first lines may be a screen or more above)."""
     from simlab.report.render import baseline_hint, drift_verdict
 
-    _say(f"drift gate failed (exit code {EXIT_CHECK_FAILED}): {drift_verdict(drift, baseline)}")
-    _say(baseline_hint(out, baseline))
+    _say_for_tools(f"drift gate failed (exit code {EXIT_CHECK_FAILED}): "
+                   f"{drift_verdict(drift, baseline)}")  # fmt: skip
+    hint = baseline_hint(out, baseline)
+    _say_for_tools(hint, whole=(hint[hint.index("simlab baseline update") :],))
 
 
 def _say_overrides(runs: list[Any]) -> None:
@@ -990,7 +993,7 @@ def baseline_update(
         runs = _runs(scenarios, encounters, seed, threads, from_, scheduler=scheduler)
     written = api.save_results(runs, Path(path))
     how_many = f"({counted(len(runs), 'scenario')}:"
-    _say_wrote(f"wrote baseline {written} {how_many} {', '.join(r.scenario for r in runs)})",
+    _say_for_tools(f"wrote baseline {written} {how_many} {', '.join(r.scenario for r in runs)})",
                whole=(how_many,))  # fmt: skip
     if scenarios or from_ is not None:
         kept = {(r.rules, r.scenario) for r in runs}

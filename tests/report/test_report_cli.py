@@ -431,3 +431,20 @@ def test_a_baseline_of_another_results_format_is_replaced_and_said_so(
     update = simlab("baseline", "update", QUICKSTART, "--baseline", old, "-n", 500)
     assert update.exit_code == 0, update.output
     assert json.loads(old.read_text())["format"] == doc["format"]
+
+
+def test_the_gate_s_verdict_and_its_command_keep_one_line_each_piped(
+    baseline: Path, tmp_path: Path
+) -> None:
+    """Piped at 80 columns, as a CI log is, the verdict and the adopting command broke at
+    the width: ``… commit it: simlab`` / ``baseline update --from …``, a command no
+    longer copied whole, and a verdict a ``grep`` found in part."""
+    changed = tmp_path / "quickstart.yaml"
+    changed.write_text(QUICKSTART.read_text().replace(ROW_7, ROW_7_RAISED))
+    out = tmp_path / "r"
+    done = simlab("report", changed, "-n", 4000, "--seed", 8, "--out", out, "--baseline", baseline)
+    assert done.exit_code == 1, done.output
+    *_, verdict, hint = done.stdout.splitlines()
+    assert verdict.startswith("drift gate failed (exit code 1):")
+    assert verdict.endswith("beyond the scenario's tolerance).")
+    assert hint.endswith(f"simlab baseline update --from {out} --baseline {baseline}")
