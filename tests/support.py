@@ -180,6 +180,17 @@ def errors_of(text: str) -> list[str]:
     return [str(p) for p in caught.value.problems]
 
 
+def slipped(text: str, old: str, slip: str) -> tuple[str, str]:
+    """``text`` with its first ``old`` written as ``slip``, and where the '|' in ``slip``
+    stood (``line:col``, 1-based), which the text returned is without: a slip and the
+    place its message must name, written together."""
+    assert old in text
+    marked = text.replace(old, slip, 1)
+    before = marked[: marked.index("|")]
+    line, col = before.count("\n") + 1, len(before) - before.rfind("\n")
+    return marked.replace("|", "", 1), f"{line}:{col}"
+
+
 def assert_one_error(text: str, line: int, words: list[str]) -> None:
     """``text`` has exactly one problem, at ``s.yaml:line``, whose message has ``words``."""
     problems = errors_of(text)

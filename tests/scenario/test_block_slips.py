@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import simlab
-from tests.support import errors_of, validate_file
+from tests.support import errors_of, slipped, validate_file
 
 KAITO = """\
 scenario: t
@@ -69,11 +69,7 @@ SLIPS = [
 
 def written(old: str, slip: str) -> tuple[str, str]:
     """KAITO with its first ``old`` written as ``slip``, and where the '|' stood."""
-    assert old in KAITO
-    marked = KAITO.replace(old, slip, 1)
-    before = marked[: marked.index("|")]
-    line, col = before.count("\n") + 1, len(before) - before.rfind("\n")
-    return marked.replace("|", "", 1), f"{line}:{col}"
+    return slipped(KAITO, old, slip)
 
 
 def test_the_scenario_without_slips_loads() -> None:

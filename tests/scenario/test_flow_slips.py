@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import simlab
-from tests.support import errors_of, validate_file
+from tests.support import errors_of, slipped, validate_file
 
 KNIGHT = """\
 scenario: t
@@ -105,11 +105,7 @@ SLIPS = [
 
 def written(old: str, slip: str) -> tuple[str, str]:
     """KNIGHT with its first ``old`` written as ``slip``, and where the '|' stood."""
-    assert old in KNIGHT
-    marked = KNIGHT.replace(old, slip, 1)
-    before = marked[: marked.index("|")]
-    line, col = before.count("\n") + 1, len(before) - before.rfind("\n")
-    return marked.replace("|", "", 1), f"{line}:{col}"
+    return slipped(KNIGHT, old, slip)
 
 
 def test_the_scenario_without_slips_loads() -> None:
@@ -203,11 +199,7 @@ ONE_VALUE = "expected one value for {!r} (a ',' parts the entries of '{{…}}');
 
 def pell_written(old: str, slip: str) -> tuple[str, str]:
     """PELL with ``old`` written as ``slip``, and where the '|' stood."""
-    assert old in PELL
-    marked = PELL.replace(old, slip, 1)
-    before = marked[: marked.index("|")]
-    line, col = before.count("\n") + 1, len(before) - before.rfind("\n")
-    return marked.replace("|", "", 1), f"{line}:{col}"
+    return slipped(PELL, old, slip)
 
 
 @pytest.mark.parametrize(

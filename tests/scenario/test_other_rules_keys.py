@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import simlab
-from tests.support import errors_of, validate_file
+from tests.support import errors_of, slipped, validate_file
 
 ZONES = """\
 scenario: t
@@ -96,19 +96,9 @@ GLITTERS_ATTACK_KEYS = (
     ],
 )  # fmt: skip
 def test_a_key_of_other_rules_says_whose_it_is(text: str, old: str, new: str, message: str) -> None:
-    written, where = _slipped(text, old, new)
+    written, where = slipped(text, old, new)
     (problem,) = errors_of(written)
     assert problem.startswith(f"s.yaml:{where}: {message}")
-
-
-def _slipped(text: str, old: str, new: str) -> tuple[str, str]:
-    """``text`` with its first ``old`` written as ``new``, and where the '|' in ``new``
-    stood (``line:col``), which the text is without."""
-    assert old in text
-    marked = text.replace(old, new, 1)
-    before = marked[: marked.index("|")]
-    line, col = before.count("\n") + 1, len(before) - before.rfind("\n")
-    return marked.replace("|", "", 1), f"{line}:{col}"
 
 
 @pytest.mark.parametrize(
@@ -128,7 +118,7 @@ def _slipped(text: str, old: str, new: str) -> tuple[str, str]:
 def test_a_key_of_another_place_says_where_it_belongs(
     text: str, old: str, new: str, place: str
 ) -> None:
-    written, where = _slipped(text, old, new)
+    written, where = slipped(text, old, new)
     (problem,) = errors_of(written)
     key = new.split("|")[1].split(":")[0]
     assert problem.startswith(f"s.yaml:{where}: unknown key {key!r} (a key of {place}); "
@@ -136,7 +126,7 @@ def test_a_key_of_another_place_says_where_it_belongs(
 
 
 def test_a_key_no_rule_system_has_is_said_as_before() -> None:
-    written, where = _slipped(ZONES, "hp: 30,", "hp: 30, |vitality: 4,")
+    written, where = slipped(ZONES, "hp: 30,", "hp: 30, |vitality: 4,")
     (problem,) = errors_of(written)
     assert problem == (
         f"s.yaml:{where}: unknown key 'vitality'; expected one of: {ZONES_COMBATANT_KEYS}"
@@ -145,7 +135,7 @@ def test_a_key_no_rule_system_has_is_said_as_before() -> None:
 
 def test_a_key_of_other_rules_at_another_place_is_not_theirs_here() -> None:
     """``dc`` is a glitters-d20 combatant's key, not an attack's."""
-    written, where = _slipped(ZONES, "{damage: 1d6+2}", "{damage: 1d6+2, |dc: 12}")
+    written, where = slipped(ZONES, "{damage: 1d6+2}", "{damage: 1d6+2, |dc: 12}")
     (problem,) = errors_of(written)
     assert problem.startswith(f"s.yaml:{where}: unknown key 'dc'; expected one of: ")
 
@@ -157,7 +147,7 @@ def test_the_examples_load() -> None:
 
 def test_the_cli_says_it_with_exit_code_2(tmp_path: Path) -> None:
     path = tmp_path / "bad.yaml"
-    written, where = _slipped(ZONES, "hp: 30,", "hp: 30, |dc: 12,")
+    written, where = slipped(ZONES, "hp: 30,", "hp: 30, |dc: 12,")
     result = validate_file(path, written)
     assert result.exit_code == 2
     assert result.output.startswith(

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import errors_of, validate_file
+from tests.support import errors_of, slipped, validate_file
 
 GLITTERS = """\
 scenario: t
@@ -44,11 +44,8 @@ expect:
     ],
 )  # fmt: skip
 def test_a_number_written_as_text_says_how_to_write_it(old: str, new: str, message: str) -> None:
-    assert old in GLITTERS
-    marked = GLITTERS.replace(old, new, 1)
-    before = marked[: marked.index("|")]
-    where = f"{before.count(chr(10)) + 1}:{len(before) - before.rfind(chr(10))}"
-    assert errors_of(marked.replace("|", "", 1)) == [f"s.yaml:{where}: {message}"]
+    text, where = slipped(GLITTERS, old, new)
+    assert errors_of(text) == [f"s.yaml:{where}: {message}"]
 
 
 def test_validate_says_it_and_exits_2(tmp_path: Path) -> None:
@@ -73,11 +70,8 @@ ENTRIES = (
     ],
 )
 def test_a_mapping_written_as_a_list_of_its_entries_says_so(old: str, new: str) -> None:
-    assert old in GLITTERS
-    marked = GLITTERS.replace(old, new, 1)
-    before = marked[: marked.index("|")]
-    where = f"{before.count(chr(10)) + 1}:{len(before) - before.rfind(chr(10))}"
-    assert errors_of(marked.replace("|", "", 1)) == [f"s.yaml:{where}: {ENTRIES}"]
+    text, where = slipped(GLITTERS, old, new)
+    assert errors_of(text) == [f"s.yaml:{where}: {ENTRIES}"]
 
 
 def test_another_list_for_a_mapping_is_said_as_before() -> None:
