@@ -222,7 +222,7 @@ def _sweep_precision(sweep: Any) -> dict[str, Any] | None:
         return None
     capped = sum(not record["met"] for record in found)
     return {"cap": sweep.encounters, "met": capped == 0, "capped": capped,
-            "points": len(found)}  # fmt: skip
+            "points": len(found), "each": True}  # fmt: skip
 
 
 def _precision_line(result: Any) -> None:
@@ -1163,7 +1163,8 @@ def compare(
         result = api.compare_variants(a, b, changes=changes, n=n, seed=seed, threads=threads,
                              progress=advance, precision=precision,
                              precision_on=_figures(precision_on), client=client)  # fmt: skip
-    _say_simulated(2 * result.a.encounters, "A and B", result.precision)
+    precision_said = None if result.precision is None else {**result.precision, "each": True}
+    _say_simulated(2 * result.a.encounters, "A and B", precision_said)
     print_compare(result)
     _note_unused_settings(first, second, given={"seed": seed, "encounters": encounters})
     if result.precision is not None:

@@ -173,14 +173,16 @@ def simulated_line(encounters: int, what: str = "", precision: Any = None) -> st
     """What a run simulated, said before its tables where no progress bar showed it
     (standard output not a terminal): ``simulated 2,000 encounters``, ``of`` ``what``
     when named. A run to a precision (its record, ``Result.meta["precision"]``) adds
-    how it stopped: ``(precision met; cap 200,000)`` or ``(cap reached before the
-    precision was met)``; a sweep's (``capped`` of its ``points`` reached the cap) says
-    at how many points, where not at every one: ``(cap reached at 1 of 3 points before
-    the precision was met)``."""
+    how it stopped: ``(precision met; cap 200,000)`` (``cap 200,000 each`` where the
+    record says the cap is ``each`` run's: a sweep's points, a comparison's A and B) or
+    ``(cap reached before the precision was met)``; a sweep's (``capped`` of its
+    ``points`` reached the cap) says at how many points, where not at every one: ``(cap
+    reached at 1 of 3 points before the precision was met)``."""
     of = f" of {what}" if what else ""
     how = ""
     if precision is not None and precision["met"]:
-        how = f" (precision met; cap {precision['cap']:,})"
+        each = " each" if precision.get("each") else ""  # a point's, a variant's cap
+        how = f" (precision met; cap {precision['cap']:,}{each})"
     elif precision is not None:
         capped, points = precision.get("capped", 1), precision.get("points", 1)
         where = f" at {capped} of {points} points" if capped < points else ""

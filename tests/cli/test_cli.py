@@ -739,7 +739,7 @@ def _stop(scenario: Path, n: int, precision: float, **changes: int) -> int:
 
 @pytest.mark.parametrize(
     ("precision", "how"),
-    [(0.02, "(precision met; cap 20,000)"),
+    [(0.02, "(precision met; cap 20,000 each)"),
      (0.001, "(cap reached before the precision was met)"),
      (0.005, "(cap reached at 1 of 3 points before the precision was met)")],
     ids=["met", "cap", "cap-at-some"],
@@ -763,7 +763,8 @@ def test_a_sweep_to_a_precision_says_what_it_simulated_before_its_tables(
 
 
 def test_a_comparison_to_a_precision_says_what_it_simulated_before_its_tables() -> None:
-    """Both variants at the larger stop, as a plain comparison says its 2n."""
+    """Both variants at the larger stop, as a plain comparison says its 2n; the cap is
+    each variant's (``cap 20,000`` beside 40,000 simulated read as the cap reached)."""
     from click.testing import CliRunner
 
     from simlab.cli import main
@@ -773,7 +774,7 @@ def test_a_comparison_to_a_precision_says_what_it_simulated_before_its_tables() 
     assert done.exit_code == 0, done.output
     stop = max(_stop(SS_DUEL, 20000, 0.02), _stop(SS_DUEL, 20000, 0.02, **{"Defender.hp": 20}))
     assert done.stdout.splitlines()[0] == (
-        f"simulated {2 * stop:,} encounters of A and B (precision met; cap 20,000)"
+        f"simulated {2 * stop:,} encounters of A and B (precision met; cap 20,000 each)"
     )
 
 
