@@ -181,24 +181,12 @@ def _say(line: str) -> None:
     terminal.console.print(line, markup=False, highlight=False)
 
 
-def _say_for_tools(line: str, whole: tuple[str, ...] = ()) -> None:
-    """Say a line a CI job or a script reads: what a command wrote (``grep '^wrote'``),
-    the drift gate's verdict, a command to copy. On a terminal it is broken at spaces,
-    never inside a path nor inside a part of ``whole`` (``(4 scenarios)``, the
-    command); piped or sent to a file, one line whatever
-    ``COLUMNS`` says, as ``terminal.say_simulated`` keeps its line (rich broke it
-    anywhere: ``… and 28 PNGs (4`` and ``scenarios)`` on the next line)."""
+def _wrote_files(written: Sized, out: str) -> None:
+    """Say how many files a command wrote to its ``--out`` folder, a line a CI job or a
+    script reads (``grep '^wrote'``): one line when piped."""
     from simlab.report import terminal
 
-    if sys.stdout.isatty():
-        terminal.say_unbroken(line, whole=whole)
-        return
-    terminal.say_simulated(line)
-
-
-def _wrote_files(written: Sized, out: str) -> None:
-    """Say how many files a command wrote to its ``--out`` folder."""
-    _say_for_tools(f"wrote {counted(len(written), 'file')} to {out}")
+    terminal.say_for_tools(f"wrote {counted(len(written), 'file')} to {out}")
 
 
 def _say_simulated(encounters: int, what: str = "", precision: Any = None) -> None:
@@ -210,7 +198,7 @@ def _say_simulated(encounters: int, what: str = "", precision: Any = None) -> No
     if precision is not None and not sys.stdout.isatty():
         from simlab.report import terminal
 
-        terminal.say_simulated(terminal.simulated_line(encounters, what, precision))
+        terminal.say_for_tools(terminal.simulated_line(encounters, what, precision))
 
 
 def _sweep_precision(sweep: Any) -> dict[str, Any] | None:
@@ -790,7 +778,7 @@ def _say_run(run: Any) -> None:
     and how a run to a precision stopped."""
     from simlab.report import terminal
 
-    terminal.say_simulated(terminal.simulated_line(
+    terminal.say_for_tools(terminal.simulated_line(
         run.result.encounters, run.source or "", run.result.meta.get("precision")))  # fmt: skip
 
 
@@ -863,8 +851,9 @@ def report(
     pngs, scenarios_run = sum(name.endswith(".png") for name in written), len(runs)
     drift_json = ", drift.json" if "drift" in written else ""
     scenarios_said = f"({counted(scenarios_run, 'scenario')})"
-    _say_for_tools(f"wrote {out}/report.html, report.md, results.json{drift_json} and {pngs} "
-               f"PNG{'s' * (pngs != 1)} {scenarios_said}", whole=(scenarios_said,))  # fmt: skip
+    terminal.say_for_tools(f"wrote {out}/report.html, report.md, results.json{drift_json} "
+                           f"and {pngs} PNG{'s' * (pngs != 1)} {scenarios_said}",
+                           whole=(scenarios_said,))  # fmt: skip
     if drift is not None and not drift.ok:
         _say_drifted(drift, str(baseline), out)
         sys.exit(EXIT_CHECK_FAILED)
@@ -873,12 +862,13 @@ def report(
 def _say_drifted(drift: Any, baseline: str, out: str) -> None:
     """The drift gate's verdict again at the end, where a CI log is read from, with what
     to do when the change was meant (the first lines may be a screen or more above)."""
+    from simlab.report import terminal
     from simlab.report.render import baseline_hint, drift_verdict
 
-    _say_for_tools(f"drift gate failed (exit code {EXIT_CHECK_FAILED}): "
-                   f"{drift_verdict(drift, baseline)}")  # fmt: skip
+    terminal.say_for_tools(f"drift gate failed (exit code {EXIT_CHECK_FAILED}): "
+                           f"{drift_verdict(drift, baseline)}")  # fmt: skip
     hint = baseline_hint(out, baseline)
-    _say_for_tools(hint, whole=(hint[hint.index("simlab baseline update") :],))
+    terminal.say_for_tools(hint, whole=(hint[hint.index("simlab baseline update") :],))
 
 
 def _say_overrides(runs: list[Any]) -> None:
@@ -967,6 +957,7 @@ def baseline_update(
     from pathlib import Path
 
     from simlab import api
+    from simlab.report import terminal
     from simlab.report.results import prepare_results_file, recorded_runs
 
     prepare_results_file(path, "--baseline")
@@ -993,8 +984,10 @@ def baseline_update(
         runs = _runs(scenarios, encounters, seed, threads, from_, scheduler=scheduler)
     written = api.save_results(runs, Path(path))
     how_many = f"({counted(len(runs), 'scenario')}:"
-    _say_for_tools(f"wrote baseline {written} {how_many} {', '.join(r.scenario for r in runs)})",
-               whole=(how_many,))  # fmt: skip
+    terminal.say_for_tools(
+        f"wrote baseline {written} {how_many} {', '.join(r.scenario for r in runs)})",
+        whole=(how_many,),
+    )
     if scenarios or from_ is not None:
         kept = {(r.rules, r.scenario) for r in runs}
         dropped = [name for key, name in before.items() if key not in kept]

@@ -81,14 +81,15 @@ def say_unbroken(line: str, indent: str = "", whole: Iterable[str] = ()) -> None
                   highlight=False, soft_wrap=True)  # fmt: skip
 
 
-def say_simulated(line: str) -> None:
-    """Print a :func:`simulated_line`: on a terminal broken at spaces as every note is
-    (:func:`say_unbroken`); piped or sent to a file, where it is the line a tool reads
-    (``grep 'simulated .* of PATH'``), on one line whatever ``COLUMNS`` says, as an
-    error keeps one line there: at 80 columns a long path put the path on a line of
-    its own, and how the run stopped on a third."""
+def say_for_tools(line: str, whole: Iterable[str] = ()) -> None:
+    """Print a line a tool or a CI job reads (a :func:`simulated_line`, ``grep
+    'simulated .* of PATH'``; what a command wrote; the drift gate's verdict): on a
+    terminal broken at spaces as every note is, never inside a path nor a part of
+    ``whole`` (:func:`say_unbroken`); piped or sent to a file, on one line whatever
+    ``COLUMNS`` says, as an error keeps one line there: at 80 columns a long path put
+    the path on a line of its own, and how the run stopped on a third."""
     if sys.stdout.isatty():
-        say_unbroken(line)
+        say_unbroken(line, whole=whole)
         return
     console.print(line, markup=False, highlight=False, soft_wrap=True)
 
@@ -128,7 +129,7 @@ def progress(total: int | None, what: str = "") -> Iterator[Callable[[int], None
     if not sys.stdout.isatty():
         yield lambda _done: None
         if total is not None:  # else the command says it, which knows the count
-            say_simulated(simulated_line(total, what))
+            say_for_tools(simulated_line(total, what))
         return
     simulating = f"simulating{of}"
     count = TextColumn("{task.completed:,}/{task.total:,}" if total is not None
