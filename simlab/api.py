@@ -183,15 +183,13 @@ def simulate(
     precision = scenario.precision if precision is None else precision
     precision_on_argument(precision, precision_on)
     trace_rows = None
-    meta: dict[str, Any] = {"copies": scenario.copy_groups()}
-    if scenario.overrides:
-        meta["overrides"] = list(scenario.overrides)
+    more: dict[str, Any] = {}  # a run to a precision's record
     with told_of_compiles(progress, scenario.rules):
         if precision is not None and not trace:
             from simlab.tuning.precision import precision_rule, run_to_precision
 
             rule = precision_rule(precision, precision_on, job.layout, scenario)
-            tallies, stop, meta["precision"] = run_to_precision(
+            tallies, stop, more["precision"] = run_to_precision(
                 job, rule, threads=threads, block_size=block_size, progress=progress,
                 client=client)  # fmt: skip
             job = dataclasses.replace(job, n=stop)
@@ -206,7 +204,7 @@ def simulate(
         else:
             block = block_size or runner.DEFAULT_BLOCK
             tallies = runner.run_local(job, threads, block, progress)
-    result = simulated_result(scenario, job, tallies, meta, trace_rows)
+    result = simulated_result(scenario, job, tallies, more, trace_rows)
     if check:
         from simlab.exact.engine import check_result
 
@@ -215,17 +213,18 @@ def simulate(
 
 
 def simulated_result(scenario: ScenarioBase, job: runner.Job, tallies: Any,
-                     meta: dict[str, Any] | None = None,
+                     more: dict[str, Any] | None = None,
                      trace: pd.DataFrame | None = None) -> Result:  # fmt: skip
     """The :class:`Result` :func:`simulate` gives for ``tallies`` of ``job``, the
-    compiled ``scenario`` (``meta`` by default its copies and overrides)."""
-    if meta is None:
-        meta = {"copies": scenario.copy_groups()}
-        if scenario.overrides:
-            meta["overrides"] = list(scenario.overrides)
+    compiled ``scenario``: its ``meta`` the scenario's hash, copies and overrides, then
+    ``more`` (a run to a precision's record)."""
+    meta: dict[str, Any] = {"scenario_hash": scenario_hash(scenario),
+                            "copies": scenario.copy_groups()}  # fmt: skip
+    if scenario.overrides:
+        meta["overrides"] = list(scenario.overrides)
     result = Result(scenario=scenario.scenario, rules=scenario.rules, encounters=job.n,
                     seed=job.seed, layout=job.layout, tallies=tallies, trace=trace,
-                    meta={"scenario_hash": scenario_hash(scenario), **meta})  # fmt: skip
+                    meta={**meta, **(more or {})})  # fmt: skip
     result._simulated = scenario
     return result
 
