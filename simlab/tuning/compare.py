@@ -126,18 +126,30 @@ def run_ranges(
     played on ``threads`` local threads, or as tasks on the Dask cluster of ``client``
     (:func:`simlab.engine.distributed.run_dask_ranges`: the same tallies).
     """
+    return run_spans(job, range_edges(job.n, ranges), threads, progress, client)
+
+
+def run_spans(
+    job: runner.Job,
+    spans: list[tuple[int, int]],
+    threads: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    client: Any = None,
+) -> list[TallyArrays]:
+    """The tallies of each ``(first, count)`` of ``spans`` of ``job``'s encounters (the
+    batches those of a run of ``job.n``): on the Dask cluster of ``client`` all sent at
+    once (:func:`simlab.engine.distributed.run_dask_ranges`), else one after another on
+    ``threads`` local threads, sharing the job's kernel and pace; the same tallies
+    either way. ``progress`` is called with the encounters played as they go."""
     if client is not None:
         from simlab.engine.distributed import run_dask_ranges
 
-        return run_dask_ranges(job, client, range_edges(job.n, ranges), progress=progress)
+        return run_dask_ranges(job, client, spans, progress=progress)
     runner.use_threads(threads)
     block, pace = runner.block_kernel(job), Pace()
-    out = []
-    for first, count in range_edges(job.n, ranges):
-        out.append(runner.run_range(job, first, count, runner.chunks_for(count), block, pace))
-        if progress is not None:
-            progress(count)
-    return out
+    return [runner.run_range(job, first, count, runner.chunks_for(count), block, pace,
+                             runner.DEFAULT_BLOCK, progress)
+            for first, count in spans]  # fmt: skip
 
 
 @dataclass

@@ -35,6 +35,7 @@ from simlab.engine import runner
 from simlab.engine.tallies import Layout, TallyArrays, merge
 from simlab.errors import InputError
 from simlab.report.words import counted
+from simlab.tuning.compare import run_spans
 from simlab.tuning.figures import FigureRef, check_figure, measure, pair_label, parse_figure
 from simlab.tuning.overrides import argument_label
 
@@ -268,7 +269,7 @@ class RangesKept:
         edges = [first, *sorted(c for c in cuts if first < c < first + count), first + count]
         spans = [(lo, hi - lo) for lo, hi in itertools.pairwise(edges)]
         stage = dataclasses.replace(self.job, n=n_total)
-        parts = _play_spans(stage, spans, self.threads, self.progress, self.client)
+        parts = run_spans(stage, spans, self.threads, self.progress, self.client)
         self.pieces += [(lo, size, n_total, t) for (lo, size), t in zip(spans, parts, strict=True)]
         return functools.reduce(merge, parts)
 
@@ -310,27 +311,6 @@ def run_ranges_to_precision(
     kept = RangesKept(job, ranges_of, threads, progress, client)
     _, kept.stop, kept.record = stop_at_precision(job.n, job.layout, rule, kept.play)
     return kept
-
-
-def _play_spans(
-    job: runner.Job,
-    spans: list[tuple[int, int]],
-    threads: int | None,
-    progress: runner.Progress | None,
-    client: Any,
-) -> list[TallyArrays]:
-    """The tallies of each ``(first, count)`` of ``spans`` of ``job``: on the cluster of
-    ``client`` all at once, else one after another on ``threads`` local threads."""
-    if client is not None:
-        from simlab.engine.distributed import run_dask_ranges
-
-        return run_dask_ranges(job, client, spans, progress=progress)
-    from simlab.engine.pieces import Pace
-
-    runner.use_threads(threads)
-    block, pace = runner.block_kernel(job), Pace()
-    return [runner.run_range(job, lo, size, runner.chunks_for(size), block, pace,
-                             runner.DEFAULT_BLOCK, progress) for lo, size in spans]  # fmt: skip
 
 
 def stop_at_precision(
