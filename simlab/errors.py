@@ -84,7 +84,7 @@ def colon_inside_a_value(key: str | None, value: str) -> str:
     its own: ``a ':' inside the value of 'name' (a value holding ': ' needs quotes:
     name: "Goblin: Scout")``, the value quoted as it needs to be (``key`` None: a value
     of no key found)."""
-    quoted = f"'{value}'" if '"' in value else f'"{value}"'
+    quoted = _in_quotes(value)
     of, meant = ("", quoted) if key is None else (f" of {key!r}", f"{key}: {quoted}")
     return f"a ':' inside the value{of} (a value holding ': ' needs quotes: {meant})"
 
@@ -100,13 +100,19 @@ def comma_inside_a_value(key: str | None, parts: list[str]) -> str:
     of = "" if key is None else f" for {key!r}"
     how = f"a list is written inside '[…]': {name}[{written}]"
     if not all(_NUMBER.fullmatch(part) for part in parts):
-        quoted = f"'{written}'" if '"' in written else f'"{written}"'
-        how += f"; text holding ',' inside quotes: {name}{quoted}"
+        how += f"; text holding ',' inside quotes: {name}{_in_quotes(written)}"
     return f"expected one value{of} (a ',' parts the entries of '{{…}}'); got {written} ({how})"
 
 
-#: A number as a scenario writes one (``2``, ``-1``, ``0.5``, ``1_000``).
-_NUMBER = re.compile(r"[-+]?\d[\d_]*(?:\.\d+)?")
+def _in_quotes(text: str) -> str:
+    """``text`` in the quotes a YAML value of it needs: double, or single where it holds
+    a double quote."""
+    return f"'{text}'" if '"' in text else f'"{text}"'
+
+
+#: A number as a scenario writes one (``2``, ``-1``, ``0.5``, ``1_000``), as a pattern.
+NUMBER_WRITTEN = r"[-+]?\d[\d_]*(?:\.\d+)?"
+_NUMBER = re.compile(NUMBER_WRITTEN)
 
 
 def closest_name(found: object, known: Iterable[object]) -> str | None:

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, ValidationInfo
 from pydantic_core import ErrorDetails
 
 from simlab.errors import (
+    NUMBER_WRITTEN,
     InputError,
     Problem,
     ScenarioError,
@@ -876,12 +877,11 @@ def _list_hint(written: Any) -> str:
 
 
 _NUMBER_KINDS = ("int_type", "int_parsing", "float_type", "float_parsing")
-_NUMBER = r"[-+]?\d[\d_]*(?:\.\d+)?"
-_QUOTED_NUMBER = re.compile(_NUMBER)
+_QUOTED_NUMBER = re.compile(NUMBER_WRITTEN)
 _THOUSANDS = re.compile(r"[-+]?\d{1,3}(?:,\d{3})+")
-_THOUSANDFOLD = re.compile(rf"(?P<number>{_NUMBER})[ \t]*(?P<suffix>[kK]|M)")
-_PERCENT = re.compile(rf"(?P<number>{_NUMBER})[ \t]*%")
-_WITH_A_UNIT = re.compile(rf"(?P<number>{_NUMBER})[ \t]*[A-Za-z]+")
+_THOUSANDFOLD = re.compile(rf"(?P<number>{NUMBER_WRITTEN})[ \t]*(?P<suffix>[kK]|M)")
+_PERCENT = re.compile(rf"(?P<number>{NUMBER_WRITTEN})[ \t]*%")
+_WITH_A_UNIT = re.compile(rf"(?P<number>{NUMBER_WRITTEN})[ \t]*[A-Za-z]+")
 
 
 def _number_hint(written: Any) -> str:
