@@ -113,9 +113,9 @@ _LIVE_BAR: list[Callable[[str], None]] = []
 def progress(total: int | None, what: str = "") -> Iterator[Callable[[int], None]]:
     """A progress bar over ``total`` encounters (of ``what``, when named); yields the
     function that advances it. ``total`` None: runs whose count is not known ahead
-    (``compare --precision`` runs A, then B, each to the precision, then both at the
-    larger stop), a bar that says the encounters simulated so far (``12,000
-    encounters so far``).
+    (``compare --precision`` runs A, then B, each to the precision, and the one that
+    stopped first on to the other's stop), a bar that says the encounters simulated so
+    far (``12,000 encounters so far``).
 
     Until the first block is done the bar says ``starting``, and ``compiling the RULES
     kernels (a first run: 10–30 s)`` from when the run starts compiling them
@@ -815,7 +815,7 @@ def pair_heading(attacker: str, attack: str, defender: str) -> str:
     return f"{who} → {defender}"
 
 
-def attacks_table(result: Result) -> Table | Group:
+def attacks_table(result: Result, rates: pd.DataFrame | None = None) -> Table | Group:
     """Hit rate, crit rate and mean damage of every attack pairing, with 95% intervals.
 
     From :data:`WIDE` columns on, attacker, attack and defender have columns of their
@@ -825,9 +825,10 @@ def attacks_table(result: Result) -> Table | Group:
     its defenders indented under it (:func:`_headed_tables`). A pair with no crit in
     the run (:func:`crit_rate_said`) reads :data:`NO_CRIT` in the crit rate's column,
     not a simulated 0 with its interval; the column is left out where no pair of the
-    table says one (a rule system without crits too).
+    table says one (a rule system without crits too). ``rates``: the run's
+    :meth:`~Result.hit_rates`, when the caller has them.
     """
-    rates = result.hit_rates()
+    rates = result.hit_rates() if rates is None else rates
     damage = result.damage()
     said = crit_rate_said(result, rates)
     crits = any(said)
@@ -1255,8 +1256,9 @@ def print_result(result: Result) -> None:
     say_items(items(result.scenario, *changed, f"rules {result.rules}",
                     counted(result.encounters, "encounter"), f"seed {result.seed}"),
               bold=result.scenario)  # fmt: skip
-    console.print(attacks_table(result))
-    said = crit_rate_said(result)
+    rates = result.hit_rates()
+    console.print(attacks_table(result, rates))
+    said = crit_rate_said(result, rates)
     if any(said) and not all(said):
         console.print(NO_CRIT_NOTE, markup=False, highlight=False)
     elif result.layout.crits and not any(said):
