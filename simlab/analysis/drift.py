@@ -649,7 +649,7 @@ class DriftReport:
 def _finish(rows: list[dict[str, Any]], notes: list[str], alpha: float,
             untested: list[Untested], not_run: list[str],
             pairs: dict[tuple[str, str, str], tuple[str, str, str]],
-            no_baseline: list[str]) -> DriftReport:  # fmt: skip
+            no_baseline: list[str], sizes: list[SampleSizes]) -> DriftReport:  # fmt: skip
     table = pd.DataFrame({c: [r[c] for r in rows] for c in DRIFT_COLUMNS[:-3]})
     p = table.p_value.to_numpy(dtype=float)
     table["p_holm"] = stats.holm_adjust(p) if len(p) else p
@@ -660,7 +660,7 @@ def _finish(rows: list[dict[str, Any]], notes: list[str], alpha: float,
     table["drifted"] = table.significant & table.beyond_tolerance
     table = table.sort_values(["drifted", "p_holm"], ascending=[False, True], kind="stable")
     return DriftReport(table.reset_index(drop=True), alpha, notes, untested, not_run, pairs,
-                       no_baseline)  # fmt: skip
+                       no_baseline, sizes)  # fmt: skip
 
 
 def compare_results(
@@ -707,9 +707,7 @@ def compare_results(
     seen = {key(r) for r in current}
     not_run = [label(r) for k, r in by_key.items() if k not in seen]
     notes += [f"{name}: {NOT_RUN}" for name in not_run]
-    report = _finish(rows, notes, alpha, untested, not_run, pairs, no_baseline)
-    report.sizes = sizes
-    return report
+    return _finish(rows, notes, alpha, untested, not_run, pairs, no_baseline, sizes)
 
 
 def compare(current: Sequence[Any], baseline: Sequence[Any],
