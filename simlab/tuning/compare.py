@@ -279,9 +279,9 @@ def compare(
     labels : (str, str)
         Names of A and B in tables.
     progress : callable, optional
-        Called with the encounters played since its last call, after each range (the
-        calls add up to both runs' encounters: 2n in all); on a cluster, after each
-        task.
+        Called with the encounters played since its last call, as they are played
+        (:func:`run_spans`; the calls add up to both runs' encounters: 2n in all); on a
+        cluster, after each task.
     client : distributed.Client, optional
         Play both variants as tasks on this Dask cluster instead of ``threads``; the
         numbers are the same.
