@@ -739,11 +739,16 @@ def _format_said(doc: dict[str, Any]) -> str:
     scenarios (simlab baseline update SCENARIO|DIR... --baseline FILE)``."""
     if "format" not in doc:
         return "no 'format' entry"
+    return (f"format {doc['format']!r}{_written_by(doc)}, which this simlab does not read; "
+            "write it again from the scenarios (simlab baseline update SCENARIO|DIR... "
+            "--baseline FILE, or simlab report SCENARIO|DIR... --out DIR)")  # fmt: skip
+
+
+def _written_by(doc: dict[str, Any]) -> str:
+    """`` (written by simlab 0.0.9)`` for a results document that records its version;
+    "" for one that does not."""
     version = doc.get("simlab_version")
-    by = f" (written by simlab {version})" if isinstance(version, str) else ""
-    return (f"format {doc['format']!r}{by}, which this simlab does not read; write it "
-            "again from the scenarios (simlab baseline update SCENARIO|DIR... --baseline "
-            "FILE, or simlab report SCENARIO|DIR... --out DIR)")  # fmt: skip
+    return f" (written by simlab {version})" if isinstance(version, str) else ""
 
 
 def _json_kind(value: Any) -> str:
@@ -937,8 +942,7 @@ def _recorded_of_other_format(doc: dict[str, Any], p: Path) -> list[Recorded]:
     recorded = [_recorded_entry(e) for e in doc["scenarios"]]
     if all(r is not None for r in recorded) and recorded:
         return [r for r in recorded if r is not None]
-    version = doc.get("simlab_version")
-    by = f" (written by simlab {version})" if isinstance(version, str) else ""
+    by = _written_by(doc)
     entries = [e for e in doc["scenarios"] if isinstance(e, dict)]
     files = [e["source"] for e in entries if isinstance(e.get("source"), str) and e["source"]]
     sizes = {e.get("encounters") for e in entries}
