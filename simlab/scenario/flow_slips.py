@@ -196,7 +196,7 @@ def _missing_separator(text: str, before: _Before, closer: str, got: str) -> Sli
                      "quotes)")  # fmt: skip
     if _on_a_line_of_its_own(text, end, start, opener):
         return _slip(text, end, f"no '{closer}' closing {opened} before the next line")
-    if isinstance(at, ValueToken) and not _a_key(text, start, at.start_mark.index):
+    if isinstance(at, ValueToken) and not _a_key(text, end, start, at.start_mark.index):
         return _colon_in_a_value(text, before)
     first = _first_written(text, before, end)
     following = _written(text, start, _word_end(text, start))
@@ -207,15 +207,16 @@ def _missing_separator(text: str, before: _Before, closer: str, got: str) -> Sli
                  f"parted by commas{hint})")  # fmt: skip
 
 
-def _a_key(text: str, start: int, colon: int) -> bool:
-    """Whether the word before a ':' (from ``start``), in a value with no ',' after it, is
-    a key of some rule system or close to one (``1d8+2 type: …``: a ',' left off before
-    ``type``), not a word of the value (``Goblin Chief: Scout``: a ':' in a value). A
-    word on a later line than the value it follows is a key: ``7`` at a line's end and
-    ``attacks: […]`` below it, a ',' left off at the line's end."""
+def _a_key(text: str, end: int, start: int, colon: int) -> bool:
+    """Whether the word before a ':' (from ``start``), after a value (ending at ``end``)
+    with no ',' after it, is a key of some rule system or close to one (``1d8+2 type:
+    …``: a ',' left off before ``type``), not a word of the value (``Goblin Chief:
+    Scout``: a ':' in a value). A word on a later line than the value it follows is a
+    key: ``16`` at a line's end and ``zebra: […]`` below it, a ',' left off at the line's
+    end."""
     from simlab.scenario.validation import like_a_key  # imports the rule models
 
-    return like_a_key(text[start:colon].strip())
+    return "\n" in text[end:start] or like_a_key(text[start:colon].strip())
 
 
 def _colon_in_a_value(text: str, before: _Before) -> Slip:

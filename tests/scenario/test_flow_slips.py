@@ -242,3 +242,12 @@ def test_validate_says_a_comma_inside_a_value_once_and_exits_2(tmp_path: Path) -
     assert result.exit_code == 2
     assert result.output.startswith(f"{path}:{at}: {ONE_VALUE.format('base_defense')}1, 2 ")
     assert result.output.count("\n") == 1, result.output
+
+
+def test_a_comma_left_off_at_a_line_s_end_is_said_so_whatever_word_follows() -> None:
+    """A word on the next line is a key, whether or not any rule system has it: the
+    value and the next line read as one value holding a ':' (``hp: "30\\n zebra:"``)."""
+    text, where = pell_written("hp: 30, evasion: 1", "hp: 30|\n      zebra: 1")
+    (problem,) = errors_of(text)
+    assert problem.startswith(f"s.yaml:{where}: expected valid YAML syntax; got no ',' "
+                              "between '30' and 'zebra'"), problem  # fmt: skip
