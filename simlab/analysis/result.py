@@ -10,11 +10,13 @@ damage, Wilson per round for P(downed by round r).
 from __future__ import annotations
 
 import functools
+import inspect
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from numbers import Integral
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -41,6 +43,33 @@ def interval_column(name: str, level: float, end: str) -> str:
 #: The per-combatant (C, B) tallies :meth:`Result.per_encounter` reads (zero where the
 #: rules have none: ``Layout.per_encounter_tallies`` says which a scenario reports).
 PER_ENCOUNTER = ("status_damage", "momentum_spent")
+
+
+_Table = TypeVar("_Table", bound=Callable[..., pd.DataFrame])
+
+
+def _kept(method: _Table) -> _Table:
+    """A table method whose table is built once per result and level, and given as a
+    copy each time: a notebook that shows ``res.time_to_down()`` and plots it (the plot
+    reads the same table), or a summary that reads ``combatants()`` per row, builds it
+    once, and a caller that edits the table it got does not edit the next."""
+
+    signature = inspect.signature(method)
+
+    @functools.wraps(method)
+    def kept(self: Result, *args: Any, **kwargs: Any) -> pd.DataFrame:
+        given = signature.bind(self, *args, **kwargs)
+        given.apply_defaults()  # time_to_down() and time_to_down(0.95): one table
+        key = (method.__name__, *list(given.arguments.values())[1:])
+        try:
+            table = self._tables.get(key)
+        except TypeError:  # an argument that cannot be a key: the method says what is wrong
+            return method(self, *args, **kwargs)
+        if table is None:
+            table = self._tables[key] = method(self, *args, **kwargs)
+        return table.copy()
+
+    return kept  # type: ignore[return-value]
 
 
 def _index(value: Any, count: int, what: str) -> int:
@@ -86,6 +115,10 @@ class Result:
     #: The scenario simulated, whose overrides that change nothing the repr works out
     #: when first shown (:meth:`_overrides_said`); None for a run read back from files.
     _simulated: Any = field(default=None, init=False, repr=False, compare=False)
+    #: The tables built so far, by method and arguments (:func:`_kept`); the tallies of
+    #: a result are not changed once it is made.
+    _tables: dict[Any, pd.DataFrame] = field(default_factory=dict, init=False, repr=False,
+                                             compare=False)  # fmt: skip
 
     def __repr__(self) -> str:
         """One line: what was run (with the changes it was run with, one that changes
@@ -182,6 +215,7 @@ class Result:
         )
         return used, frame
 
+    @_kept
     def hit_rates(self, level: float = 0.95) -> pd.DataFrame:
         """Hit and crit rate of every (attacker, attack, defender) that occurred.
 
@@ -200,6 +234,7 @@ class Result:
             frame[f"{name}_rate_ci_kind"] = kind
         return frame
 
+    @_kept
     def damage(self, level: float = 0.95) -> pd.DataFrame:
         """Mean damage per attack (misses count as 0) with a batch-means interval."""
         used, frame = self._pairs()
@@ -212,6 +247,7 @@ class Result:
         frame["mean_damage_ci_kind"] = "batch-means"
         return frame
 
+    @_kept
     def damage_pmf(self) -> pd.DataFrame:
         """Distribution of damage per attack, one row per (pair, damage) seen.
 
@@ -237,6 +273,7 @@ class Result:
         """Combatant ``c``'s P(downed by round r) with its band (see stats)."""
         return stats.cumulative_incidence(self.tallies.down_round[c], self.encounters, level)
 
+    @_kept
     def time_to_down(self, level: float = 0.95) -> pd.DataFrame:
         """P(downed by round r) for every combatant, over all encounters.
 
@@ -268,6 +305,7 @@ class Result:
         out.attrs = {"interval": "wilson-pointwise", "level": level}
         return out
 
+    @_kept
     def combatants(self, level: float = 0.95) -> pd.DataFrame:
         """Per combatant: down rate with its interval, median time-to-down, encounters
         capped with it standing, mean attacks received until down, each event's rate.
@@ -308,6 +346,7 @@ class Result:
             rows.append(row)
         return pd.DataFrame(rows)
 
+    @_kept
     def events(self, level: float = 0.95) -> pd.DataFrame:
         """Rate and time of each rule-specific event (``Layout.events``) per combatant.
 
@@ -380,6 +419,7 @@ class Result:
         """
         return self.per_encounter("momentum_spent", level)
 
+    @_kept
     def per_encounter(self, name: str, level: float = 0.95) -> pd.DataFrame:
         """Per-combatant mean per encounter of the (C, B) tally ``name`` (one of
         ``layout.per_encounter_tallies``), with a batch-means interval, as column
@@ -405,6 +445,7 @@ class Result:
 
     # -- sides -------------------------------------------------------------------------
 
+    @_kept
     def win_rates(self, level: float = 0.95) -> pd.DataFrame:
         """Win rate of each side and the draw rate (round cap or mutual defeat)."""
         wins = self.tallies.winner
