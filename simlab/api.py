@@ -434,7 +434,10 @@ def check(
     -------
     pandas.DataFrame
         One row per spec (:func:`simlab.analysis.specs.evaluate_all`): ``spec`` (its
-        text), ``figure``, ``measured`` with its 95% interval (``ci_lo``, ``ci_hi``),
+        text), ``figure``, ``measured`` with its 95% interval (``ci_lo``, ``ci_hi``;
+        ``inf`` for a median time-to-down the round cap does not reach), the same as
+        ``simlab check`` prints it (``measured_text``: ``0.916 ± 0.003``, ``7 [7, 8]``,
+        ``not reached``),
         the bounds ``low`` and ``high``, ``n`` (what it was measured on), ``verdict``
         (``pass`` or ``fail``), ``borderline``, ``note`` and ``failed_by_strict`` (a
         borderline pass that ``strict`` failed); no rows when the scenario has no
@@ -456,12 +459,25 @@ def check(
                 raise InputError(f"{name}: expected none with a {type(subject).__name__}, "
                                  f"already simulated; got {name}={value!r}")  # fmt: skip
         run = subject if isinstance(subject, ScenarioRun) else _checked_run(subject)
-        return evaluate_all([run], strict=strict)
+        return _with_text(evaluate_all([run], strict=strict))
     if not isinstance(subject, ScenarioBase) and not is_path(subject):
         raise InputError(f"expected a Result (simlab.simulate), a ScenarioRun "
                          f"(simlab.run_scenario), a scenario (simlab.load) or the path of a "
                          f"scenario file for subject; got {describe(subject)}")  # fmt: skip
-    return evaluate_all([run_scenario(subject, n, seed, threads=threads)], strict=strict)
+    return _with_text(evaluate_all([run_scenario(subject, n, seed, threads=threads)],
+                                   strict=strict))  # fmt: skip
+
+
+def _with_text(specs: pd.DataFrame) -> pd.DataFrame:
+    """``specs`` with ``measured_text`` after ``ci_hi``: the measured figure and its
+    interval as ``simlab check`` prints them (``0.916 ± 0.003``, ``7 [7, 8]``), a median
+    time-to-down the round cap does not reach ``not reached``, where the numbers hold
+    ``inf``."""
+    from simlab.report.terminal import measured_cell
+
+    text = [measured_cell(row) for row in specs.itertuples()]
+    specs.insert(specs.columns.get_loc("ci_hi") + 1, "measured_text", pd.Series(text, dtype=str))
+    return specs
 
 
 def _checked_run(result: Result) -> ScenarioRun:

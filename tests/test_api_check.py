@@ -3,6 +3,7 @@ has (a result, a variant, a path), and a report run's one-line repr."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -109,3 +110,17 @@ def test_a_report_run_shows_as_one_line() -> None:
                      ".expect>")  # fmt: skip
     bare = ScenarioRun(result=run.result)
     assert "\n" not in repr(bare) and repr(bare).endswith(": no specs; .result, .exact, .expect>")
+
+
+def test_a_median_not_reached_reads_as_the_terminal_says_it() -> None:
+    """Kaito with 200 hp is downed in none of the encounters: the numbers hold ``inf``
+    for the verdict, and ``measured_text`` reads as ``simlab check`` prints it."""
+    res = simlab.simulate(simlab.load(QUICKSTART).with_({"Kaito.hp": 200}), n=N)
+    specs = simlab.check(res).set_index("figure")
+    median = specs.loc["median_time_to_down"]
+    assert median.measured == float("inf") and median.verdict == "fail"
+    assert median.measured_text == "not reached"
+    assert re.fullmatch(r"0\.9\d\d ± 0\.0\d\d", specs.loc["hit_rate"].measured_text)
+    assert list(specs.columns).index("measured_text") == list(specs.columns).index("ci_hi") + 1
+    assert "inf" not in median.measured_text
+    assert simlab.check(simlab.loads(BASE), n=N).measured_text.tolist() == []

@@ -194,11 +194,27 @@ class Evaluation:
     capped: bool = False
     per_range: tuple[float, ...] = dataclasses.field(default=(), repr=False)
 
+    def __repr__(self) -> str:
+        """The dataclass's repr, a figure or interval end that the round cap does not
+        reach (a median time-to-down, ``inf`` in the numbers) said as the terminal says
+        it, ``not reached``, where ``figure=inf`` read as a figure of its own."""
+        fields = [f"{f.name}={_said(getattr(self, f.name))}"
+                  for f in dataclasses.fields(self) if f.repr]  # fmt: skip
+        return f"Evaluation({', '.join(fields)})"
+
     def contains(self, target: float) -> bool:
         """Whether the target is consistent with this figure."""
         if self.method == "exact":
             return abs(self.figure - target) <= EXACT_TOLERANCE * max(1.0, abs(target))
         return self.lo <= target <= self.hi
+
+
+def _said(value: Any) -> str:
+    """A field of an :class:`Evaluation` in its repr: an infinite figure (a median
+    time-to-down the round cap does not reach) as the terminal's ``not reached``."""
+    from simlab.report.terminal import NOT_REACHED
+
+    return NOT_REACHED if isinstance(value, float) and math.isinf(value) else repr(value)
 
 
 @dataclass
@@ -267,8 +283,10 @@ class TuneResult:
             if found.method != "exact":
                 shown += f" ({found.method})"
             answer = f"{self.field}={_show(self.value)} gives {shown}"
-        if not self.measured:
-            answer = "no value gave the figure"
+        if not self.measured:  # why, as the terminal says (not reached, for a median)
+            from simlab.report.tuning_terminal import _unmeasured
+
+            answer = f"no value gave the figure: {_unmeasured(self.target.figure.figure)}"
         elif self.identical:
             answer += ", as every value does"
         elif self.within_noise:

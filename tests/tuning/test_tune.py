@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -830,3 +831,22 @@ def test_the_exact_figures_of_a_tune_read_alike_in_their_column() -> None:
     figures = re.findall(r"^ \d+ .*? (\S+) \(exact\) +exact", done.output, re.M)
     assert figures == ["0.5500", "0.6000", "0.6500"], done.output
     assert "gives hit_rate:mace = 0.6000 (exact)" in done.output
+
+
+def test_a_median_the_cap_does_not_reach_reads_not_reached_not_inf() -> None:
+    """A tuning whose median time-to-down is reached at no value: its repr says why, as
+    the terminal does, and its evaluations say ``not reached`` where they hold ``inf``."""
+
+    scn = simlab.load(ROOT / "scenarios/shattered-spirits/quickstart.yaml")
+    tuned = simlab.tune(scn, "Kaito.hp=150:160", "median_time_to_down:Kaito=8", n=500, seed=7)
+    assert all(math.isinf(e.figure) for e in tuned.evaluations)
+    assert "fewer than half of the encounters had the combatant down by the round cap" in repr(
+        tuned
+    )
+    shown = repr(tuned.evaluations[0])
+    assert "inf" not in shown
+    assert shown.startswith("Evaluation(value=150, figure=not reached, lo=not reached, ")
+    assert repr(Evaluation(3, 0.5, 0.25, 0.75, "exact")) == (
+        "Evaluation(value=3, figure=0.5, lo=0.25, hi=0.75, method='exact', encounters=None, "
+        "capped=False)"
+    )
