@@ -11,7 +11,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pandas as pd
 
@@ -405,22 +405,25 @@ def _report_run(result: Result, scenario: ScenarioBase, source: str | None) -> S
 
 
 def check(
-    subject: Result | ScenarioRun | ScenarioBase | str | os.PathLike[str],
+    subject: Any,
     n: int | None = None,
     seed: int | None = None,
     *,
     strict: bool = False,
     threads: int | None = None,
 ) -> pd.DataFrame:
-    """Check a scenario's balance specs (its ``expect:`` entries): ``simlab check``'s table.
+    """Check scenarios' balance specs (their ``expect:`` entries): ``simlab check``'s table.
 
     Parameters
     ----------
-    subject : Result, ScenarioRun, ScenarioBase or path
+    subject : Result, ScenarioRun, ScenarioBase, path, or a list of them
         What was simulated: a :class:`Result` of :func:`simulate` (or a sweep's point,
         a comparison's ``a`` or ``b``), measured against the specs of the scenario it
         simulated; a report's run (:func:`run_scenario`, :func:`load_results`); or a
-        scenario, or the path of one, simulated first.
+        scenario, or the path of one, simulated first; a folder is every scenario file
+        in it that has specs, as ``simlab check FOLDER`` runs them. A list (or tuple)
+        checks each in turn, in one table: every scenario is loaded before any is
+        simulated, so a wrong file stops the check before anything runs.
     n, seed : int, optional
         For a scenario: the encounters and seed to simulate (default: the scenario's).
         Refused with what is already simulated.
@@ -433,14 +436,15 @@ def check(
     Returns
     -------
     pandas.DataFrame
-        One row per spec (:func:`simlab.analysis.specs.evaluate_all`): ``spec`` (its
+        One row per spec (:func:`simlab.analysis.specs.evaluate_all`), of each subject in
+        the order given: ``scenario``, ``rules``, ``spec`` (its
         text), ``figure``, ``measured`` with its 95% interval (``ci_lo``, ``ci_hi``;
         ``inf`` for a median time-to-down the round cap does not reach), the same as
         ``simlab check`` prints it (``measured_text``: ``0.916 ± 0.003``, ``7 [7, 8]``,
         ``not reached``),
         the bounds ``low`` and ``high``, ``n`` (what it was measured on), ``verdict``
         (``pass`` or ``fail``), ``borderline``, ``note`` and ``failed_by_strict`` (a
-        borderline pass that ``strict`` failed); no rows when the scenario has no
+        borderline pass that ``strict`` failed); no rows when no scenario has
         ``expect:``.
 
     Raises
@@ -453,19 +457,44 @@ def check(
     from simlab.report.results import ScenarioRun
 
     strict = flag_argument(strict, "strict")
-    if isinstance(subject, Result | ScenarioRun):
+    several = isinstance(subject, list | tuple)
+    if several and not subject:
+        raise InputError("expected something to check for subject; got an empty "
+                         f"{type(subject).__name__}")  # fmt: skip
+    ready = [entry for item in (subject if several else [subject])
+             for entry in _to_check(item, n, seed, threads)]  # fmt: skip
+    runs = [entry if isinstance(entry, ScenarioRun)
+            else run_scenario(entry[1], n, seed, threads=threads, source=entry[0])
+            for entry in ready]  # fmt: skip
+    return _with_text(evaluate_all(runs, strict=strict))
+
+
+def _to_check(
+    item: object, n: int | None, seed: int | None, threads: int | None
+) -> list[ScenarioRun | tuple[str | None, ScenarioBase]]:
+    """What :func:`check` measures for one subject, loaded but not yet simulated: the
+    run of a result, or each scenario to simulate with the file it came from (a folder's
+    that have specs)."""
+    from simlab.report.results import ScenarioRun
+
+    if isinstance(item, Result | ScenarioRun):
         for name, value in (("n", n), ("seed", seed), ("threads", threads)):
             if value is not None:  # a Result is measured as it was simulated
-                raise InputError(f"{name}: expected none with a {type(subject).__name__}, "
+                raise InputError(f"{name}: expected none with a {type(item).__name__}, "
                                  f"already simulated; got {name}={value!r}")  # fmt: skip
-        run = subject if isinstance(subject, ScenarioRun) else _checked_run(subject)
-        return _with_text(evaluate_all([run], strict=strict))
-    if not isinstance(subject, ScenarioBase) and not is_path(subject):
+        return [item if isinstance(item, ScenarioRun) else _checked_run(item)]
+    if isinstance(item, ScenarioBase):
+        return [(None, item)]
+    if not is_path(item):
         raise InputError(f"expected a Result (simlab.simulate), a ScenarioRun "
-                         f"(simlab.run_scenario), a scenario (simlab.load) or the path of a "
-                         f"scenario file for subject; got {describe(subject)}")  # fmt: skip
-    return _with_text(evaluate_all([run_scenario(subject, n, seed, threads=threads)],
-                                   strict=strict))  # fmt: skip
+                         f"(simlab.run_scenario), a scenario (simlab.load), the path of a "
+                         f"scenario file or folder, or a list of them, for subject; got "
+                         f"{describe(item)}")  # fmt: skip
+    given = cast("str | os.PathLike[str]", item)
+    if not Path(given).is_dir():
+        return [(os.fspath(given), scenario_of(given))]
+    return [(path.as_posix(), scn) for path, scn in _load_every(scenario_paths(given), None)
+            if scn.expect]  # fmt: skip
 
 
 def _with_text(specs: pd.DataFrame) -> pd.DataFrame:

@@ -6,10 +6,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 import simlab
-from simlab.errors import InputError
+from simlab.errors import InputError, ScenarioError
 from simlab.report.results import ScenarioRun
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -83,7 +84,8 @@ def test_the_exact_answers_settle_a_rate_that_cannot_happen() -> None:
         (
             ({"scenario": "quickstart"},),
             {},
-            "a scenario (simlab.load) or the path of a scenario file for subject; got a dict",
+            "a scenario (simlab.load), the path of a scenario file or folder, or a list of "
+            "them, for subject; got a dict",
         ),
         (("result",), {"n": 100}, "n: expected none with a Result, already simulated"),
         (("result",), {"seed": 3}, "seed: expected none with a Result"),
@@ -124,3 +126,53 @@ def test_a_median_not_reached_reads_as_the_terminal_says_it() -> None:
     assert list(specs.columns).index("measured_text") == list(specs.columns).index("ci_hi") + 1
     assert "inf" not in median.measured_text
     assert simlab.check(simlab.loads(BASE), n=N).measured_text.tolist() == []
+
+
+def test_several_subjects_are_checked_in_one_table_in_the_order_given(tmp_path: Path) -> None:
+    """Results, a scenario and paths in a list: as ``simlab check A B`` checks them."""
+    scn = simlab.load(QUICKSTART)
+    res = simlab.simulate(scn, n=N)
+    tougher = simlab.simulate(scn.with_({"Kaito.hp": 200}), n=N)
+    other = tmp_path / "other.yaml"
+    other.write_text(QUICKSTART.read_text().replace("scenario: quickstart", "scenario: other")
+                     .replace("encounters: 200_000", f"encounters: {N}"))  # fmt: skip
+    specs = simlab.check([res, tougher, other], strict=True)
+    one_by_one = [simlab.check(res, strict=True), simlab.check(tougher, strict=True),
+                  simlab.check(other, strict=True)]  # fmt: skip
+    assert list(specs.scenario) == ["quickstart"] * 6 + ["other"] * 3
+    pd.testing.assert_frame_equal(specs, pd.concat(one_by_one, ignore_index=True),
+                                  check_like=False)  # fmt: skip
+    assert list(simlab.check((res,)).verdict) == list(one_by_one[0].verdict)
+
+
+def test_a_folder_is_every_scenario_in_it_with_specs(tmp_path: Path) -> None:
+    (tmp_path / "a.yaml").write_text(
+        QUICKSTART.read_text().replace("scenario: quickstart", "scenario: a")
+    )
+    (tmp_path / "none.yaml").write_text(BASE.replace("scenario: quickstart", "scenario: none"))
+    specs = simlab.check(tmp_path, n=N)
+    assert list(specs.scenario) == ["a"] * 3
+    assert list(specs.measured) == list(simlab.check(tmp_path / "a.yaml", n=N).measured)
+
+
+def test_a_wrong_file_among_several_stops_the_check_before_anything_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(BASE.replace("hp: 24", "hp: -3"))
+    ran = []
+    monkeypatch.setattr(simlab.api, "simulate", lambda *a, **k: ran.append(a))
+    with pytest.raises(ScenarioError):
+        simlab.check([QUICKSTART, bad], n=N)
+    assert ran == []
+
+
+@pytest.mark.parametrize(
+    ("subject", "words"),
+    [([], "expected something to check for subject; got an empty list"),
+     ([QUICKSTART, 5], "a scenario file or folder, or a list of them, for subject; got 5")],
+)  # fmt: skip
+def test_a_list_that_checks_nothing_is_refused(subject: object, words: str) -> None:
+    with pytest.raises(InputError) as info:
+        simlab.check(subject)
+    assert words in str(info.value)
