@@ -72,6 +72,17 @@ def _kept(method: _Table) -> _Table:
     return kept  # type: ignore[return-value]
 
 
+def precision_said(precision: dict[str, Any] | None) -> str:
+    """How a run to a precision stopped, after its count of encounters in a repr: ``
+    (precision 0.01 met)``, or `` (the cap, reached before the precision was met)``; ""
+    for a run of a set size (``precision`` None: no record)."""
+    if not precision:
+        return ""
+    if precision.get("cap_reached", False):
+        return " (the cap, reached before the precision was met)"
+    return f" (precision {precision['half_width']:g} met)"
+
+
 def _index(value: Any, count: int, what: str) -> int:
     """``value`` as an index from 0 to ``count - 1`` of a ``what`` (a numpy integer
     too); :class:`~simlab.errors.InputError` for anything else, a negative index
@@ -135,8 +146,7 @@ class Result:
                                if getattr(self, name) is not None),
                              *([".readable_trace()"] if self.trace is not None else [])
                              ])  # fmt: skip
-        capped = self.meta.get("precision", {}).get("cap_reached", False)
-        cap = " (the cap, reached before the precision was met)" if capped else ""
+        cap = precision_said(self.meta.get("precision"))
         return (f"<Result {self.scenario}{fixed} · rules {self.rules} · "
                 f"{counted(self.encounters, 'encounter')}{cap} · seed {self.seed}: "
                 f"{counted(len(self.layout.combatants), 'combatant')}, "

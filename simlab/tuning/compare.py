@@ -63,7 +63,7 @@ import numpy as np
 import pandas as pd
 
 from simlab.analysis import stats
-from simlab.analysis.result import Result
+from simlab.analysis.result import Result, precision_said
 from simlab.engine import runner
 from simlab.engine.pieces import Pace
 from simlab.engine.tallies import Layout, TallyArrays, merge, new_tallies
@@ -209,8 +209,7 @@ class Comparison:
         changed = int(self.figures.changed.sum()) if len(self.figures) else 0
         a, b = self.labels
         same = identical_note(self).removesuffix(".")
-        capped = (self.precision or {}).get("cap_reached", False)
-        cap = " (the cap, reached before the precision was met)" if capped else ""
+        cap = precision_said(self.precision)
         return (f"<Comparison {a} vs {b} · {counted(self.a.encounters, 'encounter')}{cap} on "
                 f"the same dice · {counted(self.ranges, 'range')}: {changed} of "
                 f"{counted(len(self.figures), 'figure')} changed"

@@ -152,7 +152,8 @@ def test_a_comparison_of_a_b_identical_to_a_says_so(duel: Any) -> None:
 def test_a_run_and_a_comparison_that_stopped_at_the_cap_say_so(duel: Any) -> None:
     """Run to a precision they did not meet, their reprs read "2,000 encounters", as if
     it had been, where ``meta["precision"]`` says ``cap_reached`` and the sweep's repr
-    and ``simlab run`` say so."""
+    and ``simlab run`` say so; run to one they met, they say so, where "1,000
+    encounters" read as a count asked for."""
     cap = "2,000 encounters (the cap, reached before the precision was met)"
     capped = simlab.simulate(duel, n=2000, precision=1e-6)
     assert capped.meta["precision"]["cap_reached"]
@@ -162,9 +163,10 @@ def test_a_run_and_a_comparison_that_stopped_at_the_cap_say_so(duel: Any) -> Non
         f"<Comparison ss-duel vs ss-duel with Defender.guard=2 · {cap} on the same"
     )
     met = simlab.simulate(duel, n=2000, precision=0.5)
-    assert "· 1,000 encounters · seed 1:" in repr(met)
+    assert "· 1,000 encounters (precision 0.5 met) · seed 1:" in repr(met)
+    assert "precision" not in repr(simlab.simulate(duel, n=1000))
     ab = simlab.compare(duel, changes={"Defender.guard": 2}, n=2000, precision=0.5)
-    assert "· 1,000 encounters on the same dice ·" in repr(ab)
+    assert "· 1,000 encounters (precision 0.5 met) on the same dice ·" in repr(ab)
 
 
 def test_a_tuning_shows_one_line_with_the_value_found(duel: Any) -> None:
