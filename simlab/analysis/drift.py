@@ -439,8 +439,9 @@ def _combatant_rows(rows: _Rows, cur: Result, base: Result, notes: list[str]) ->
     b_index = {name: c for c, (_, name) in enumerate(base.layout.combatants)}
     n1, n0 = cur.encounters, base.encounters
     seen = set()
-    # an event that is the down itself (zones-3d6's out) would be the down rate again: one
-    # drift counted twice, and one more figure for Holm's correction
+    # an event that is the down itself (zones-3d6's out, draft1's downed; not
+    # shattered-spirits' out, README) would be the down rate again: one drift counted
+    # twice, and one more figure for Holm's correction
     repeats_down = down_events(cur.rules) if cur.rules in RULE_SYSTEMS else ()  # or synthetic
     for c, (_, name) in enumerate(cur.layout.combatants):
         cb = b_index.get(name)
