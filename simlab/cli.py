@@ -856,19 +856,21 @@ def report(
                            whole=(scenarios_said,))  # fmt: skip
     if drift is not None and not drift.ok:
         _say_drifted(drift, str(baseline), out)
-        sys.exit(EXIT_CHECK_FAILED)
 
 
 def _say_drifted(drift: Any, baseline: str, out: str) -> None:
     """The drift gate's verdict again at the end, where a CI log is read from, with what
-    to do when the change was meant (the first lines may be a screen or more above)."""
+    to do when the change was meant (the first lines may be a screen or more above);
+    then exit with the code drift.json says."""
     from simlab.report import terminal
+    from simlab.report.gate import EXIT_DRIFT  # drift.json's exit_code
     from simlab.report.render import baseline_hint, drift_verdict
 
-    terminal.say_for_tools(f"drift gate failed (exit code {EXIT_CHECK_FAILED}): "
+    terminal.say_for_tools(f"drift gate failed (exit code {EXIT_DRIFT}): "
                            f"{drift_verdict(drift, baseline)}")  # fmt: skip
     hint = baseline_hint(out, baseline)
     terminal.say_for_tools(hint, whole=(hint[hint.index("simlab baseline update") :],))
+    sys.exit(EXIT_DRIFT)
 
 
 def _say_overrides(runs: list[Any]) -> None:

@@ -387,7 +387,7 @@ def _attack_rows(rows: _Rows, cur: Result, base: Result, notes: list[str]) -> No
             notes.append(_untested(rows, "mean_damage", subject, m1, m0,
                                    "attacks that dealt damage"))  # fmt: skip
         rows.pmf("damage_pmf", subject, tc.damage_hist[pc], tb.damage_hist[pb])
-    for pair in b_pairs.keys() - c_pairs.keys():
+    for pair in [pair for pair in b_pairs if pair not in c_pairs]:  # the baseline's order
         notes.append(f"{rows.label}: {pair[0]} {pair[1]} → {pair[2]} is gone "
                      "(in the baseline, not in this run)")  # fmt: skip
 
@@ -439,8 +439,9 @@ def _combatant_rows(rows: _Rows, cur: Result, base: Result, notes: list[str]) ->
     b_index = {name: c for c, (_, name) in enumerate(base.layout.combatants)}
     n1, n0 = cur.encounters, base.encounters
     seen = set()
-    # an event that is the down itself (zones-3d6's out) would be the down rate again: one
-    # drift counted twice, and one more figure for Holm's correction
+    # an event that is the down itself (zones-3d6's out, draft1's downed; not
+    # shattered-spirits' out, README) would be the down rate again: one drift counted
+    # twice, and one more figure for Holm's correction
     repeats_down = down_events(cur.rules) if cur.rules in RULE_SYSTEMS else ()  # or synthetic
     for c, (_, name) in enumerate(cur.layout.combatants):
         cb = b_index.get(name)
@@ -465,7 +466,7 @@ def _combatant_rows(rows: _Rows, cur: Result, base: Result, notes: list[str]) ->
                 k1 = int(cur.tallies.event_round[c, e].sum())
                 k0 = int(base.tallies.event_round[cb, e0].sum())
                 rows.rate(f"{event}_rate", name, k1, n1, k0, n0)
-    for name in b_index.keys() - seen:
+    for name in [name for name in b_index if name not in seen]:  # the baseline's order
         notes.append(f"{rows.label}: combatant {name} is gone (in the baseline only)")
     for tally in cur.layout.per_encounter_tallies:
         if tally in base.layout.per_encounter_tallies:

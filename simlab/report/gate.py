@@ -38,7 +38,8 @@ __all__ = ["DRIFT_JSON", "EXIT_DRIFT", "FORMAT", "drift_document", "write_drift_
 DRIFT_JSON = "drift.json"
 #: The version of drift.json's fields; raised when a field changes meaning.
 FORMAT = 1
-#: The exit code of ``simlab report`` when a figure drifted (the CLI's check failure).
+#: The exit code of ``simlab report`` when a figure drifted (the CLI's check failure): the
+#: command exits with this constant, so drift.json cannot say another code.
 EXIT_DRIFT = 1
 RULE = ("a figure drifts when its Holm-adjusted p is below alpha and its change reaches "
         "the scenario's tolerance for its kind")  # fmt: skip

@@ -377,15 +377,38 @@ def test_a_median_that_did_not_move_shows_no_p() -> None:
     assert drift_cells(next(moved.table.itertuples()))[6] == "< 1e-16"
 
 
-def test_an_event_that_is_the_down_itself_is_not_compared_twice() -> None:
-    """zones-3d6's ``out`` is the down itself: its rate beside the down rate counted one
-    drift twice and gave Holm's correction one more figure to correct for."""
-    duel = api.load(ROOT / "scenarios/zones-3d6/training-duel.yaml")
+@pytest.mark.parametrize(
+    ("scenario", "event", "change"),
+    [("zones-3d6/training-duel.yaml", "out", {"Pell.hp": 20}),
+     ("shattered-spirits-draft1/quickstart.yaml", "downed", {"Brute.health": 3})],
+)  # fmt: skip
+def test_an_event_that_is_the_down_itself_is_not_compared_twice(
+    scenario: str, event: str, change: dict[str, int]
+) -> None:
+    """zones-3d6's ``out`` and shattered-spirits-draft1's ``downed`` are the down itself
+    (Downed is out; the kernels tally both from one round): their rate beside the down
+    rate counted one drift twice and gave Holm's correction one more figure."""
+    duel = api.load(ROOT / "scenarios" / scenario)
     baseline = api.simulate(duel, n=2000, seed=1)
-    current = api.simulate(duel.with_({"Pell.hp": 20}), n=2000, seed=2)
-    assert "out" in current.layout.events
+    current = api.simulate(duel.with_(change), n=2000, seed=2)
+    assert event in current.layout.events
     figures = set(compare_results([current], [baseline]).table.figure)
-    assert "down_rate" in figures and "out_rate" not in figures, figures
+    assert "down_rate" in figures and f"{event}_rate" not in figures, figures
+
+
+def test_shattered_spirits_compares_out_beside_the_down_where_they_differ() -> None:
+    """shattered-spirits' ``out`` is not the down itself in every case: a ``downed:
+    wounds`` character is Downed at its first Wound and out only when its Strain Meter
+    fills, so both rates are compared (README, "Balance reports"); a ``defeat``
+    combatant's out is its down."""
+    party = api.load(ROOT / "scenarios/shattered-spirits/party-3v3.yaml")
+    table = compare_results([api.simulate(party, n=500, seed=2)],
+                            [api.simulate(party, n=500, seed=1)]).table  # fmt: skip
+    rates = table[table.figure.isin(["down_rate", "out_rate"])].pivot(
+        index="subject", columns="figure", values="baseline"
+    )
+    assert rates.loc["Kaito", "down_rate"] > 0.5 > rates.loc["Kaito", "out_rate"], rates  # wounds
+    assert rates.loc["Ogre", "down_rate"] == rates.loc["Ogre", "out_rate"] > 0.5, rates  # defeat
 
 
 def test_the_narrow_drift_table_names_each_scenario_once_over_its_figures() -> None:
@@ -409,3 +432,25 @@ def test_the_narrow_drift_table_names_each_scenario_once_over_its_figures() -> N
     assert "Holm p <\n" not in listed and "Holm\n" not in listed, listed  # a p kept whole
     for figure in moved.figure:
         assert figure in table
+
+
+def test_what_is_gone_since_the_baseline_is_noted_in_the_baselines_order() -> None:
+    """The notes on combatants and attack pairs in the baseline only came in the order of
+    a set difference, which Python's string hashing draws anew in each process: two
+    nights of the same runs wrote report.md and drift.json's notes in other orders."""
+    text = (ROOT / "scenarios/zones-3d6/skirmish.yaml").read_text().split("\nexpect:")[0]
+    renamed = text.replace("name: Raider", "name: Reaver").replace("Cutthroat", "Knifer")
+    baseline = api.simulate(api.loads(text), n=300, seed=1)
+    current = api.simulate(api.loads(renamed), n=300, seed=1)
+    notes = compare_results([current], [baseline]).notes
+    gone = [note.split(": ", 1)[1] for note in notes if " is gone " in note]
+    names = [name for _, name in baseline.layout.combatants]
+    gone_names = [n for n in names if "Raider" in n or n == "Cutthroat"]
+    assert [g for g in gone if g.startswith("combatant ")] == [
+        f"combatant {name} is gone (in the baseline only)" for name in gone_names
+    ]
+    pairs = [g.split(" is gone ")[0] for g in gone if not g.startswith("combatant ")]
+    attacked = np.flatnonzero(baseline.tallies.attempts.sum(axis=1))
+    in_baseline = [f"{names[a]} {baseline.layout.attacks[k]} → {names[d]}"
+                   for a, k, d in (baseline.layout.unpair(int(p)) for p in attacked)]  # fmt: skip
+    assert len(pairs) > 5 and pairs == [p for p in in_baseline if p in pairs], pairs

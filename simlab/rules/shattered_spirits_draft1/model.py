@@ -41,6 +41,9 @@ from simlab.scenario.validation import StrictModel
 
 PHASES = tuple(range(1, 7))
 DEFAULT_AP = 3
+#: Its ``downed`` event is the down itself (Downed is out; the kernels tally both from
+#: one round): its rate is the down rate (``simlab.rules.down_events``).
+DOWN_EVENTS = ("downed",)
 
 
 class _Known:
