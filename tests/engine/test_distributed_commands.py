@@ -176,6 +176,24 @@ def test_report_runs_on_a_cluster_equal_the_local_runs(client) -> None:  # type:
         assert_same_tallies(here.result.tallies, there.result.tallies, 2_000)
 
 
+def test_the_readmes_python_on_a_cluster_runs_as_written(client) -> None:  # type: ignore[no-untyped-def]
+    """The Dask section's Python block, pasted with the cluster's address and a scenario
+    (and fewer encounters): it used ``simlab`` and ``scn`` without defining them."""
+    import re
+    import textwrap
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    dask_section = readme[readme.index("Start the cluster with:") :]
+    (block,) = re.findall(r"^  ```python\n(.*?)^  ```", dask_section, re.S | re.M)[:1]
+    code = textwrap.dedent(block).replace("tcp://HOST:8786", client.scheduler.address)
+    code = code.replace('"SCENARIO.yaml"', repr(str(DUEL))).replace("n=100_000", "n=2_000")
+    namespace: dict[str, Any] = {}
+    with played_on(client) as tasks:
+        exec(compile(code, "README.md", "exec"), namespace)
+    assert tasks
+    assert [p.set["Defender.hp"] for p in namespace["sw"].points] == list(range(20, 31))
+
+
 def test_threads_beside_a_cluster_are_refused_by_every_entry_point(client) -> None:  # type: ignore[no-untyped-def]
     """As simulate refuses them: before anything runs (a tune the exact engine would
     answer without simulating included)."""
