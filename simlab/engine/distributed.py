@@ -12,9 +12,10 @@ so that every worker gets work and a slow one holds up the end little.
 A cluster that cannot play the run ends it with an
 :class:`~simlab.errors.InputError` that says what happened, never a hang: no worker
 connected within :data:`WORKERS_WAIT` seconds (at the start, or after the last one
-left), a scheduler or worker that runs another simlab version than the client
-(:func:`refuse_other_versions`, asked at the start of every run), a task that killed
-worker after worker, or the scheduler gone. The job goes to the
+left), a scheduler or worker that runs another simlab version than the client, or
+none, or a worker with other kernel sources (:func:`refuse_other_versions`, asked at
+the start of every run), a task that killed worker after worker, or the scheduler
+gone. The job goes to the
 cluster as a task of its own rather than scattered data, so a worker that dies takes
 nothing with it that the scheduler cannot make again.
 """
