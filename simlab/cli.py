@@ -616,6 +616,9 @@ def _connect(scheduler: str | None, threads: int | None) -> Any:
     if not os.environ.get("SIMLAB_DEBUG"):  # a lost scheduler is said once, by simlab,
         # not again at exit as the client's traceback of its last try to reconnect
         logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
+    from simlab.engine.distributed import refuse_impossible_address
+
+    refuse_impossible_address(scheduler)  # at once, not after the 10 s timeout
     try:
         client = Client(scheduler, timeout=10)
     except OSError as err:

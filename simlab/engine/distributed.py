@@ -12,9 +12,10 @@ so that every worker gets work and a slow one holds up the end little.
 A cluster that cannot play the run ends it with an
 :class:`~simlab.errors.InputError` that says what happened, never a hang: no worker
 connected within :data:`WORKERS_WAIT` seconds (at the start, or after the last one
-left), a scheduler or worker that runs another simlab version than the client
-(:func:`refuse_other_versions`, asked at the start of every run), a task that killed
-worker after worker, or the scheduler gone. The job goes to the
+left), a scheduler or worker that runs another simlab version than the client, or
+none, or a worker with other kernel sources (:func:`refuse_other_versions`, asked at
+the start of every run), a task that killed worker after worker, or the scheduler
+gone. The job goes to the
 cluster as a task of its own rather than scattered data, so a worker that dies takes
 nothing with it that the scheduler cannot make again.
 """
@@ -36,6 +37,8 @@ TASKS_PER_WORKER = 4
 WORKERS_WAIT = 30.0
 #: Seconds between looks at the workers while no task completes.
 _LOOK_EVERY = 1.0
+#: What a process says of its simlab: version, kernel digest, Python (:func:`version_question`).
+Answer = tuple[str | None, str | None, str | None]
 
 
 def cluster_block_size(n: int, workers: int) -> int:
@@ -50,6 +53,43 @@ def cluster_block_size(n: int, workers: int) -> int:
     """
     tasks = TASKS_PER_WORKER * max(workers, 1)
     return max(1, min(DEFAULT_BLOCK, -(-n // tasks)))
+
+
+def refuse_impossible_address(address: str) -> None:
+    """Refuse at once a TCP scheduler address that no scheduler can have: a port outside
+    1-65535 (``tcp://host:99999``) or an IPv4 address with a number above 255. Dask
+    would try it until its connection timeout, as an address nobody answers at.
+
+    Addresses Dask cannot read (no port, another scheme) are left to Dask, which refuses
+    them at once.
+
+    Raises
+    ------
+    InputError
+        ``expected --scheduler as a Dask scheduler's address such as tcp://host:8786;
+        got 'tcp://127.0.0.1:99999' (port 99999: a port is 1 to 65535)``.
+    """
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, where = parse_address(address)
+        host, port = parse_host_port(where)
+    except (ValueError, TypeError):
+        return
+    numbers = host.split(".")
+    if scheme not in ("tcp", "tls"):
+        why = None
+    elif not 1 <= port <= 65535:
+        why = f"port {port}: a port is 1 to 65535"
+    elif len(numbers) == 4 and all(n.isdigit() for n in numbers) and max(map(int, numbers)) > 255:
+        why = f"host {host}: each number of an IPv4 address is 0 to 255"
+    else:
+        why = None
+    if why:
+        raise InputError(
+            "expected --scheduler as a Dask scheduler's address such as tcp://host:8786; "
+            f"got {address!r} ({why})"
+        )
 
 
 def run_dask(
@@ -165,72 +205,139 @@ def run_dask_jobs(
         for k, (first, count) in enumerate(ranges):
             for lo, size in blocks(first, count, block_size):
                 tasks.append(delayed(run_range, pure=False)(job_task, lo, size, 1))
-                where.append((j, k, size))
+                where.append((j, k, lo, size))
     # one graph: the scheduler has every task before the first completes
     futures = dict(zip(client.compute(tasks), where, strict=True))
     totals = [[new_tallies(job.layout) for _ in ranges] for job, ranges in jobs]
     for future in _as_they_complete(client, address, futures):
-        j, k, size = futures[future]
-        totals[j][k] = merge(totals[j][k], _tallies_of(client, address, future))
+        j, k, lo, size = futures[future]
+        tallies = _tallies_of(client, address, future, jobs[j][0], lo, size)
+        totals[j][k] = merge(totals[j][k], tallies)
         if progress is not None:
             progress(size)
     return totals
 
 
-def version_question() -> Callable[[], str]:
-    """A function that gives the version of the simlab of the process that runs it.
+def version_question() -> Callable[[bool], Answer]:
+    """A function that says which simlab the process that runs it has, and where.
+
+    Called with ``kernels=True`` it gives the digest of its kernel sources too (the name
+    :func:`simlab.engine.jit.kernel_cache_dir` gives their numba cache, which imports
+    numba: asked of the workers, which play the kernels, not of the scheduler). It
+    returns ``(version, digest, python)``: ``None`` for what that process has not (no
+    simlab, or one without the digest), and the Python it runs, for the message.
 
     A closure, which Dask's pickle sends by value where it sends a module's function by
-    name: a process with any simlab can run it, even one whose
+    name: a process with any simlab, or none, can run it, even one whose
     :mod:`simlab.engine.distributed` has no such function (an older one).
     """
-    return lambda: __import__("simlab").__version__
+
+    def ask(kernels: bool = False) -> Answer:
+        import os
+        import sys
+
+        try:
+            simlab = __import__("simlab")
+        except ImportError:
+            return None, None, sys.executable
+        digest = None
+        if kernels:
+            try:
+                from simlab.engine.jit import kernel_cache_dir
+
+                digest = os.path.basename(kernel_cache_dir())
+            except Exception:  # an older simlab, without the digest: other code
+                digest = None
+        return str(simlab.__version__), digest, sys.executable
+
+    return ask
 
 
 def refuse_other_versions(client: Any, address: str) -> None:
-    """Refuse a cluster whose scheduler or a worker runs another simlab version than
-    this process, or none: its tasks would be read by another simlab's code (or not at
-    all, and dropped).
+    """Refuse a cluster whose scheduler runs another simlab version than this process,
+    or a worker another version or other kernel sources, or either none: its tasks would
+    be read by another simlab's code (or not at all, and dropped), and played by other
+    kernels, whose tallies may differ.
 
     Raises
     ------
     InputError
         ``expected simlab 0.2.0 on the Dask cluster at ADDRESS, as here; got simlab
-        0.1.0 on worker tcp://…``, naming the first other version and where it runs.
+        0.1.0 on worker tcp://…``, naming the first other simlab and where it runs, and
+        what to install there.
     """
-    mine = _version_said(version_question()())
+    mine = version_question()(True)
     try:
-        found = {"the scheduler": _version_said(_answer_of_scheduler(client))}
-        workers = client.run(version_question(), on_error="return")
+        found = {"the scheduler": _answer_of_scheduler(client)}
+        workers = client.run(version_question(), True, on_error="return")
     except (OSError, CancelledError) as err:
         raise _tasks_lost(address, err) from err
-    found.update({f"worker {name}": _version_said(v) for name, v in sorted(workers.items())})
-    other = [(where, version) for where, version in found.items() if version != mine]
+    found.update({f"worker {name}": _answer(v) for name, v in sorted(workers.items())})
+    other = [(where, theirs) for where, theirs in found.items() if _other(where, theirs, mine)]
     if other:
-        (where, version), *rest = other
-        more = f" ({len(rest)} more of its processes: not {mine} either)" if rest else ""
+        (where, theirs), *rest = other
+        same_version = theirs[0] == mine[0]
+        expected, got = _said(mine, same_version), _said(theirs, same_version)
+        more = f" ({len(rest)} more of its processes: not {expected} either)" if rest else ""
         raise InputError(
-            f"expected {mine} on the Dask cluster at {address}, as here; got {version} on "
-            f"{where}{more}: install the same simlab on the scheduler and every worker, "
-            "and restart them"
+            f"expected {expected} on the Dask cluster at {address}, as here; got {got} on "
+            f"{where}{more}: {_what_to_install(mine, theirs)}"
         )
 
 
-def _answer_of_scheduler(client: Any) -> object:
-    """:func:`version_question` run on the scheduler, or the error it gave (a scheduler
-    without simlab cannot import it)."""
+def _other(where: str, theirs: Answer, mine: Answer) -> bool:
+    """Whether the process at ``where`` runs another simlab than ``mine``: another
+    version, or on a worker other kernel sources (the scheduler plays no kernel)."""
+    if where == "the scheduler":
+        return theirs[0] != mine[0]
+    return theirs[:2] != mine[:2]
+
+
+def _answer_of_scheduler(client: Any) -> Answer:
+    """:func:`version_question` run on the scheduler (a scheduler whose Python cannot
+    run it at all counts as one without simlab)."""
     try:
-        return client.run_on_scheduler(version_question())
+        return _answer(client.run_on_scheduler(version_question()))
     except (OSError, CancelledError):
         raise
     except Exception as err:  # the scheduler's own error, whatever it is
-        return err
+        return _answer(err)
 
 
-def _version_said(answer: object) -> str:
-    """``simlab 0.1.0``, or ``no simlab`` for an answer that is an error (a process
-    without simlab cannot answer :func:`version_question`)."""
-    return "no simlab" if isinstance(answer, BaseException) else f"simlab {answer}"
+def _answer(answer: object) -> Answer:
+    """A process's :data:`Answer`, or one of no simlab for an error it gave instead."""
+    if isinstance(answer, tuple):
+        return answer
+    return None, None, None
+
+
+def _said(answer: Answer, with_kernels: bool) -> str:
+    """``simlab 0.1.0``, with its kernel sources' digest when ``with_kernels``, or ``no
+    simlab``."""
+    version, digest, _ = answer
+    if version is None:
+        return "no simlab"
+    if not with_kernels:
+        return f"simlab {version}"
+    return f"simlab {version} with kernel sources {digest or 'of an older simlab'}"
+
+
+def _what_to_install(mine: Answer, theirs: Answer) -> str:
+    """The end of the message of a process with another simlab than ``mine``, or none."""
+    if theirs[0] is None:
+        python = theirs[2] or "python"
+        return (
+            f"install simlab {mine[0]} into the Python that runs it ({python}, on its "
+            f'machine): {python} -m pip install "simlab[dask] @ git+<your clone\'s URL>" '
+            '(or pip install -e ".[dask]" in a clone there), then restart it'
+        )
+    if theirs[0] == mine[0]:
+        return (
+            "the same version number over other kernel code, whose tallies may differ: "
+            "install the same simlab commit on the scheduler and every worker, and "
+            "restart them"
+        )
+    return "install the same simlab on the scheduler and every worker, and restart them"
 
 
 def _the_job(job: Job) -> Job:
@@ -277,10 +384,13 @@ def _a_worker_is_left(client: Any, address: str) -> None:
         _wait_for_a_worker(client, address, "after its last worker left, mid-run")
 
 
-def _tallies_of(client: Any, address: str, future: Any) -> TallyArrays:
-    """The tallies a task returned; an :class:`~simlab.errors.InputError` for a task the
-    cluster could not play. A completed task whose worker left before its tallies came
-    is played again, so this too sees that a worker is there."""
+def _tallies_of(
+    client: Any, address: str, future: Any, job: Job, first: int, size: int
+) -> TallyArrays:
+    """The tallies a task returned (of ``size`` of ``job``'s encounters from ``first``);
+    an :class:`~simlab.errors.InputError` for a task the cluster could not play. A
+    completed task whose worker left before its tallies came is played again, so this
+    too sees that a worker is there."""
     from distributed import KilledWorker
 
     while True:
@@ -290,13 +400,30 @@ def _tallies_of(client: Any, address: str, future: Any) -> TallyArrays:
             _a_worker_is_left(client, address)
             continue
         except KilledWorker as err:
-            raise InputError(
-                f"expected the Dask workers at {address} to play the run; got a task that "
-                f"killed one worker after another ({err}): out of memory, or a worker "
-                "without simlab's kernels? See the workers' logs"
-            ) from err
+            raise _worker_killed(address, job, first, size, err) from err
         except (OSError, CancelledError) as err:
             raise _tasks_lost(address, err) from err
+
+
+def _worker_killed(address: str, job: Job, first: int, size: int, err: Any) -> InputError:
+    """The error for a task whose worker died each time it was played (Dask's
+    ``KilledWorker``, ``err``): which encounters of which scenario, what to look at."""
+    sides = " v ".join(job.layout.sides)
+    last_one = first + size - 1
+    encounters = f"encounter {first:,}" if size == 1 else f"encounters {first:,} to {last_one:,}"
+    last = getattr(err, "last_worker", None)
+    tries = getattr(err, "allowed_failures", None)
+    deaths = tries + 1 if isinstance(tries, int) else None
+    times = "once" if deaths == 1 else f"{deaths} times" if deaths else "again and again"
+    at = f", last {getattr(last, 'address', last)}" if last else ""
+    return InputError(
+        f"expected the Dask workers at {address} to play {encounters} (seed {job.seed}) of "
+        f"the {job.rules} scenario of {sides}; got "
+        f"the worker playing them dead {times}{at}: a worker process died mid-task, most "
+        "often out of memory (see the workers' logs, the machine's for the OOM killer, "
+        "and dask worker --memory-limit) or a crash of its Python or numba (run the "
+        "scenario without --scheduler on that machine); nothing was written"
+    )
 
 
 def _tasks_lost(address: str, err: BaseException) -> InputError:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import numpy as np
@@ -183,3 +184,33 @@ def test_a_scheduler_lost_mid_run_ends_it_with_a_message() -> None:
     with distributed.Client(cluster) as c, pytest.raises(InputError, match=dropped):
         simlab.simulate(duel, n=400, client=c, block_size=1,
                         progress=_kills_workers_once(cluster.close))  # fmt: skip
+
+
+def test_a_task_that_kills_its_workers_is_said_with_its_encounters_and_what_to_check(
+    client, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """Worker processes die while playing a task, as many times as Dask allows (here
+    once: ``allowed-failures`` 0): the run ends with an InputError (exit 2) naming the
+    encounters, seed and scenario, and what to look at, not Dask's KilledWorker."""
+    import signal
+
+    from simlab.errors import InputError
+
+    def kill_every_worker() -> None:
+        for pid in client.run(os.getpid).values():
+            os.kill(pid, signal.SIGKILL)
+
+    monkeypatch.setattr(client.cluster.scheduler, "allowed_failures", 0)
+    duel = simlab.load(ROOT / "scenarios/benchmarks/ss-duel.yaml")
+    with pytest.raises(InputError) as raised:
+        simlab.simulate(duel, n=400, seed=6, client=client, block_size=1,
+                        progress=_kills_workers_once(kill_every_worker))  # fmt: skip
+    said = str(raised.value)
+    address = client.scheduler.address
+    assert re.search(
+        rf"expected the Dask workers at {address} to play encounter \d+ \(seed 6\) of the "
+        r"shattered-spirits scenario of attacker v defender; got the worker playing them dead "
+        r"once, last tcp://[\d.:]+: a worker process died mid-task, most often out of memory",
+        said,
+    ), said
+    assert "dask worker --memory-limit" in said

@@ -36,6 +36,42 @@ def played_on(client: Any) -> Iterator[list[Any]]:
     tasks += [task for task in stream.data if "run_range" in task["key"]]
 
 
+#: A ``dask worker`` whose Python has no simlab on its path (nor this checkout, nor an
+#: installed copy): the arguments after ``-c`` are the worker's.
+NO_SIMLAB_WORKER = (
+    "import sys; from pathlib import Path; "
+    "sys.path[:] = [p for p in sys.path if not (Path(p or '.') / 'simlab').is_dir()]; "
+    "sys.argv[0] = 'dask'; from dask.cli import run_cli; run_cli()"
+)
+
+
+@contextmanager
+def workers_started(
+    command: list[str], env: dict[str, str], cwd: Path, count: int = 1
+) -> Iterator[tuple[str, Any]]:
+    """The address of a scheduler (in this process) that ``count`` worker processes, each
+    started by ``command`` + ``worker ADDRESS``, have joined, and a client of it."""
+    import subprocess
+
+    with (
+        distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp://",
+                                 dashboard_address=":0") as empty,
+        distributed.Client(empty) as watching,
+    ):  # fmt: skip
+        address = empty.scheduler_address
+        workers = [subprocess.Popen([*command, "worker", address, "--nthreads", "1",
+                                     "--no-nanny", "--no-dashboard"], env=env, cwd=cwd,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                   for _ in range(count)]  # fmt: skip
+        try:
+            watching.wait_for_workers(count, timeout=60)
+            yield address, watching
+        finally:
+            for worker in workers:
+                worker.terminate()
+                worker.wait(timeout=30)
+
+
 def test_sweep_on_a_cluster_equals_the_local_sweep(client) -> None:  # type: ignore[no-untyped-def]
     local = simlab.sweep(DUEL, "Defender.hp=10:12", 2_000, 4, threads=1, exact=False)
     with played_on(client) as tasks:
@@ -138,6 +174,24 @@ def test_report_runs_on_a_cluster_equal_the_local_runs(client) -> None:  # type:
     for here, there in zip(local, remote, strict=True):
         assert here.source == there.source
         assert_same_tallies(here.result.tallies, there.result.tallies, 2_000)
+
+
+def test_the_readmes_python_on_a_cluster_runs_as_written(client) -> None:  # type: ignore[no-untyped-def]
+    """The Dask section's Python block, pasted with the cluster's address and a scenario
+    (and fewer encounters): it used ``simlab`` and ``scn`` without defining them."""
+    import re
+    import textwrap
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    dask_section = readme[readme.index("Start the cluster with:") :]
+    (block,) = re.findall(r"^  ```python\n(.*?)^  ```", dask_section, re.S | re.M)[:1]
+    code = textwrap.dedent(block).replace("tcp://HOST:8786", client.scheduler.address)
+    code = code.replace('"SCENARIO.yaml"', repr(str(DUEL))).replace("n=100_000", "n=2_000")
+    namespace: dict[str, Any] = {}
+    with played_on(client) as tasks:
+        exec(compile(code, "README.md", "exec"), namespace)
+    assert tasks
+    assert [p.set["Defender.hp"] for p in namespace["sw"].points] == list(range(20, 31))
 
 
 def test_threads_beside_a_cluster_are_refused_by_every_entry_point(client) -> None:  # type: ignore[no-untyped-def]
@@ -282,7 +336,6 @@ def test_workers_of_another_simlab_version_are_named_not_played_on(tmp_path) -> 
     nothing."""
     import os
     import shutil
-    import subprocess
     import sys
 
     other = tmp_path / "other"
@@ -294,26 +347,12 @@ def test_workers_of_another_simlab_version_are_named_not_played_on(tmp_path) -> 
     # nothing of this module's, as in a simlab older than it: the question comes by value
     (other / "simlab" / "engine" / "distributed.py").write_text('"""An older simlab."""\n')
     env = {**os.environ, "PYTHONPATH": str(other), "NUMBA_NUM_THREADS": "1"}
+    # python -m reads its folder first: cwd=other
     with (
-        distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp://",
-                                 dashboard_address=":0") as empty,
-        distributed.Client(empty) as watching,
-    ):  # fmt: skip
-        address = empty.scheduler_address
-        workers = [subprocess.Popen([sys.executable, "-m", "dask", "worker", address,
-                                     "--nthreads", "1", "--no-nanny", "--no-dashboard"],
-                                    env=env, cwd=other,  # python -m reads its folder first
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                   for _ in range(2)]  # fmt: skip
-        try:
-            watching.wait_for_workers(2, timeout=60)
-            with played_on(watching) as tasks:
-                done = CliRunner().invoke(main, ["run", str(DUEL), "-n", "100", "--scheduler",
-                                                 address])  # fmt: skip
-        finally:
-            for worker in workers:
-                worker.terminate()
-                worker.wait(timeout=30)
+        workers_started([sys.executable, "-m", "dask"], env, other, 2) as (address, watching),
+        played_on(watching) as tasks,
+    ):
+        done = CliRunner().invoke(main, ["run", str(DUEL), "-n", "100", "--scheduler", address])
     assert done.exit_code == 2, done.output
     assert (f"expected simlab {simlab.__version__} on the Dask cluster at {address}, as here; "
             "got simlab 9.9.9 on worker tcp://") in done.output  # fmt: skip
@@ -330,3 +369,82 @@ def test_report_says_a_mistyped_scenario_before_it_connects(tmp_path: Path) -> N
     assert done.exit_code == 2, done.output
     assert "expected a scenario file or folder; got no such file" in done.output
     assert "scheduler" not in done.output
+
+
+def test_a_worker_without_simlab_is_told_what_to_install_where(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A worker whose Python cannot import simlab: the run names it, the Python it runs
+    and the simlab to install into that Python, with the command (exit 2)."""
+    import os
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    with workers_started([sys.executable, "-c", NO_SIMLAB_WORKER], env, tmp_path) as (address, _):
+        done = CliRunner().invoke(main, ["run", str(DUEL), "-n", "100", "--scheduler", address])
+    assert done.exit_code == 2, done.output
+    said = " ".join(done.output.split())
+    assert (f"expected simlab {simlab.__version__} on the Dask cluster at {address}, as here; "
+            "got no simlab on worker tcp://") in said  # fmt: skip
+    assert (f"install simlab {simlab.__version__} into the Python that runs it "
+            f"({sys.executable}, on its machine): {sys.executable} -m pip install "
+            "\"simlab[dask] @ git+") in said  # fmt: skip
+
+
+def test_workers_of_the_same_version_with_other_kernels_are_refused(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A worker's simlab says the same version over a kernel source changed: its tallies
+    could differ from this machine's, so the run names both kernel digests (exit 2)."""
+    import os
+    import shutil
+    import sys
+
+    from simlab.engine.jit import kernel_cache_dir
+
+    other = tmp_path / "other"
+    shutil.copytree(ROOT / "simlab", other / "simlab",
+                    ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+    with (other / "simlab" / "engine" / "runner.py").open("a") as runner:
+        runner.write("# a kernel source edited, the version left as it was\n")
+    mine = os.path.basename(kernel_cache_dir())
+    theirs = os.path.basename(kernel_cache_dir(other / "simlab"))
+    env = {**os.environ, "PYTHONPATH": str(other), "NUMBA_NUM_THREADS": "1"}
+    with (
+        workers_started([sys.executable, "-m", "dask"], env, other) as (address, watching),
+        played_on(watching) as tasks,
+    ):
+        done = CliRunner().invoke(main, ["run", str(DUEL), "-n", "100", "--scheduler",
+                                             address])  # fmt: skip
+    assert done.exit_code == 2, done.output
+    said = " ".join(done.output.split())
+    version = f"simlab {simlab.__version__} with kernel sources"
+    assert (f"expected {version} {mine} on the Dask cluster at {address}, as here; got "
+            f"{version} {theirs} on worker tcp://") in said  # fmt: skip
+    assert "the same version number over other kernel code" in said
+    assert not tasks
+
+
+@pytest.mark.parametrize(
+    ("address", "why"),
+    [("tcp://127.0.0.1:99999", "port 99999: a port is 1 to 65535"),
+     ("127.0.0.1:0", "port 0: a port is 1 to 65535"),
+     ("tcp://[::1]:70000", "port 70000: a port is 1 to 65535"),
+     ("tcp://10.0.300.1:8786", "host 10.0.300.1: each number of an IPv4 address is 0 to 255")],
+)  # fmt: skip
+def test_an_address_no_scheduler_can_have_is_refused_at_once(address, why) -> None:  # type: ignore[no-untyped-def]
+    """Not after the 10 s connection timeout of an address nobody answers at."""
+    import time
+
+    start = time.monotonic()
+    done = CliRunner().invoke(main, ["run", str(DUEL), "-n", "100", "--scheduler", address])
+    assert done.exit_code == 2, done.output
+    assert time.monotonic() - start < 5
+    said = " ".join(done.output.split())
+    assert ("expected --scheduler as a Dask scheduler's address such as tcp://host:8786; "
+            f"got {address!r} ({why})") in said  # fmt: skip
+
+
+@pytest.mark.parametrize("address", ["tcp://127.0.0.1:8786", "host.example:8786",
+                                     "tls://10.0.0.255:65535", "tcp://[::1]:1"])  # fmt: skip
+def test_an_address_a_scheduler_can_have_is_left_to_the_connection(address) -> None:  # type: ignore[no-untyped-def]
+    """Its 10 s timeout kept: a scheduler may be starting there."""
+    from simlab.engine.distributed import refuse_impossible_address
+
+    refuse_impossible_address(address)
