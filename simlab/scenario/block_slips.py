@@ -132,7 +132,7 @@ def colon_slip(exc: YAMLError, text: str) -> Slip | None:
     found = _KEY_AND_VALUE_BEFORE.fullmatch(text, line_start, mark.index)
     if found is None:
         return None
-    if _ends_with_a_key(found["value"]):
+    if _ends_with_a_key(found["value"], text, mark.index):
         return _two_keys(text, found, mark.index)
     value = _COMMENT.sub("", text[found.start("value") : _line_end(text, mark.index)]).strip()
     message = f"expected valid YAML syntax; got {colon_inside_a_value(found['key'], value)}"
@@ -157,14 +157,16 @@ def _last_word_start(value: str) -> int:
     return len(value) - len(value.split()[-1])
 
 
-def _ends_with_a_key(value: str) -> bool:
-    """Whether the last word of a value before a ':' is a key (:func:`~simlab.scenario.
-    validation.like_a_key`): two keys on one line (``hp: 7 attacks: [claw]``), not a
-    ':' inside a value."""
+def _ends_with_a_key(value: str, text: str, colon: int) -> bool:
+    """Whether the last word of a value before the ':' at ``colon`` is a key that its
+    mapping may hold (:func:`~simlab.scenario.validation.like_a_key`, at
+    :func:`~simlab.scenario.flow_slips.place_at`): two keys on one line (``hp: 7 attacks:
+    [claw]``), not a ':' inside a value."""
+    from simlab.scenario.flow_slips import place_at
     from simlab.scenario.validation import like_a_key  # imports the rule models
 
     words = value.split()
-    return bool(words) and like_a_key(words[-1])
+    return bool(words) and like_a_key(words[-1], *place_at(text, colon))
 
 
 def _line_above(text: str, line_start: int) -> int | None:

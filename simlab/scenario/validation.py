@@ -769,22 +769,39 @@ def every_rules_key() -> set[str]:
     return keys
 
 
-def like_a_key(word: str) -> bool:
-    """Whether ``word`` is a key of some rule system (:func:`every_rules_key`) or close to
-    one (:func:`~simlab.errors.closest_name`): a key a ',' or a line break was left off
-    before (``1d8+2 type: …``), rather than a word of a value (``Goblin Chief: Scout``).
+def like_a_key(word: str, rules: str | None = None, path: Path | None = None) -> bool:
+    """Whether ``word`` is a key or close to one (:func:`~simlab.errors.closest_name`): a
+    key a ',' or a line break was left off before (``1d8+2 type: …``), rather than a word
+    of a value (``Goblin Chief: Scout``).
+
+    The keys are those the mapping the word stands in may hold: the keys a scenario of
+    ``rules`` takes at ``path`` (``plan`` in a shattered-spirits-draft1 combatant, a word
+    of a value in an ``expect:`` spec's ``note``); every key of any rule system
+    (:func:`every_rules_key`) where those are not known (no rule system or place given,
+    or one whose keys are free, such as a side's name).
 
     Parameters
     ----------
     word : str
         The word written before a ':'.
+    rules : str, optional
+        The rule system the file names (``rules:``).
+    path : tuple, optional
+        Mapping keys and list indices from the root to the mapping the word stands in.
 
     Returns
     -------
     bool
     """
-    keys = every_rules_key()
+    keys = _keys_of_rules_at(rules, path) or every_rules_key()
     return word in keys or closest_name(word, keys) is not None
+
+
+def _keys_of_rules_at(rules: str | None, path: Path | None) -> set[str]:
+    """The keys a scenario of ``rules`` takes at ``path`` (:func:`_keys_at`); none for an
+    unknown rule system or no path."""
+    model = _scenario_models().get(rules) if isinstance(rules, str) else None
+    return set() if model is None or path is None else _keys_at(model, path)
 
 
 def _scenario_models() -> dict[str, type[BaseModel]]:

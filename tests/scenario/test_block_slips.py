@@ -187,3 +187,32 @@ def test_validate_says_the_slip_at_its_line_and_exits_2(tmp_path: Path) -> None:
     result = validate_file(path, text)
     assert result.exit_code == 2
     assert result.output == f"{path}:{at}: expected 'hp: 24' {PARTED}; got 'hp:24'\n"
+
+
+@pytest.mark.parametrize(
+    ("old", "slip", "message"),
+    [
+        # 'plan' is a key of shattered-spirits-draft1's combatants, not of this file's
+        ("hp: 24", "hp: 24 plan|: wait", "expected valid YAML syntax; got a ':' inside the "
+                                         "value of 'hp' (a value holding ': ' needs quotes: "
+                                         "hp: \"24 plan: wait\")"),
+        ("- name: Brute", "- name: Brute plan|: wait", "expected valid YAML syntax; got a ':' "
+                                                       "inside the value of 'name' (a value "
+                                                       "holding ': ' needs quotes: name: "
+                                                       '"Brute plan: wait")'),
+        # 'stances' is a key of this file's combatants, as the first key of an item too
+        ("hp: 24", "hp: 24 |stances: [wait]", "expected one key on a line; got 'stances' "
+                                              f"after 'hp: 24' on one line "
+                                              f"{TWO_KEYS.format('hp')}"),
+        ("- name: Brute", "- name: Brute |stances: [wait]",
+         f"expected one key on a line; got 'stances' after 'name: Brute' on one line "
+         f"{TWO_KEYS.format('name')}"),
+    ],
+)  # fmt: skip
+def test_a_word_before_a_colon_is_a_key_if_its_mapping_takes_it(
+    old: str, slip: str, message: str
+) -> None:
+    """Any key of any rule system before a ':' was taken for a second key on the line;
+    the keys the mapping may hold in the file's rule system decide."""
+    text, at = written(old, slip)
+    assert errors_of(text) == [f"s.yaml:{at}: {message}"]
