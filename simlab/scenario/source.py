@@ -592,6 +592,11 @@ _PLAIN_YAML = (
     (_KEY_WITHOUT_COLON, "a key without its ':', or a line that goes on from the one "
      "above it"),
     ("'\\t' that cannot start any token", "a tab (YAML indents with spaces only)"),
+    ("but found another document", "a second document in the file (a line '---' starts "
+     "one; a scenario is one document)"),
+    ("found undefined alias", "a value starting with '*', which YAML reads as the name of "
+     "an '&' anchor that the file does not define (a value starting with '*' needs "
+     "quotes)"),
 )  # fmt: skip
 
 
