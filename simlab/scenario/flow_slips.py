@@ -6,8 +6,9 @@ tokens, not the slip: a missing comma is "expected ',' or '}', but got ':'" at t
 of the next key, a '}' left off is the same message a line below. This module reads the
 tokens before the parser stopped and says what is missing and where it belongs: a ','
 or a closing bracket right after the last thing written, a ',' or bracket too many where
-it stands, a ' #' that made the rest of the line a comment where it starts. Only imported
-on the way out with a syntax error.
+it stands, a ' #' that made the rest of the line a comment where it starts; and, inside
+brackets or not, a quote inside text in quotes of its kind, which ended the text early.
+Only imported on the way out with a syntax error.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from ruamel.yaml.tokens import (
     ValueToken,
 )
 
-from simlab.errors import colon_inside_a_value, comma_inside_a_value
+from simlab.errors import colon_inside_a_value, comma_inside_a_value, quote_inside_quotes
 
 #: A located message: 1-based line and column, and what was found, in plain words.
 Slip = tuple[int, int, str]
@@ -58,6 +59,11 @@ _WORD = re.compile(r"[^\s,:\[\]{}]*")
 _COMMENT = re.compile(r"(?:(?<=[ \t])|(?<=^))#", re.M)
 #: What ends the key an entry may start with (``hp=34``, ``hp 34``).
 _KEY_START = re.compile(r"[\s=:]")
+#: A quote that may close text in quotes: one that only spaces, the end of an entry or
+#: of a bracket, a comment or the line's end follow.
+_CLOSING_QUOTE = {
+    quote: re.compile(rf"{quote}(?=[ \t]*(?:[,\]}}]|#|$))", re.M) for quote in ("'", '"')
+}
 #: The longest text a message quotes of what was written; more is cut in its middle.
 _QUOTE_CHARS = 24
 
@@ -119,6 +125,46 @@ def flow_slip(exc: YAMLError, text: str) -> Slip | None:
     if problem == "mapping values are not allowed here":
         return _after_the_end(text, before, mark.index, ":")
     return None
+
+
+def quote_slip(exc: YAMLError, text: str) -> Slip | None:
+    """What ``exc`` means when the parser stopped right after text in quotes, at more
+    text with no space between: a quote of the same kind inside the text, which ended
+    it early (``note: 'the Brute's win'``), in a ``{…}`` or on a line of its own.
+
+    Parameters
+    ----------
+    exc : YAMLError
+        What ruamel.yaml raised while reading ``text``.
+    text : str
+        The YAML document.
+
+    Returns
+    -------
+    tuple of (int, int, str) or None
+        1-based line and column of the quote that ended the text and what was found,
+        with the text written as it needs to be (``a ' inside text in '…', which ends the
+        text there (write it twice: 'the Brute''s win'; …)``); None for any other error.
+    """
+    mark = getattr(exc, "problem_mark", None)
+    if not isinstance(exc, MarkedYAMLError) or mark is None:
+        return None
+    before = _tokens_before(text, mark.index)
+    if not before.tokens or not isinstance(before.at, ScalarToken):
+        return None
+    last = before.tokens[-1]
+    quote = getattr(last, "style", None)
+    if not isinstance(last, ScalarToken) or quote not in ("'", '"'):
+        return None
+    end = last.end_mark.index
+    if before.at.start_mark.index != end:
+        return None
+    start = last.start_mark.index
+    closing = _CLOSING_QUOTE[quote].search(text, end)
+    meant = None
+    if closing is not None and "\n" not in text[end : closing.start()]:
+        meant = text[start + 1 : end - 1] + quote + text[end : closing.start()]
+    return _slip(text, end - 1, quote_inside_quotes(quote, meant))
 
 
 def comma_in_a_value(text: str, key: Any, value: Any, more: list[Any]) -> Slip | None:

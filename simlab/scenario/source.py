@@ -562,9 +562,9 @@ def _yaml_problem(exc: YAMLError, filename: str, text: str) -> Problem:
             "expected a closing quote for the text opened here; got "
             + _end_of_file(str(getattr(exc, "problem", ""))),
         )
-    from simlab.scenario.flow_slips import flow_slip  # only on the way out with an error
+    from simlab.scenario.flow_slips import flow_slip, quote_slip  # only with an error
 
-    slip = flow_slip(exc, text)
+    slip = quote_slip(exc, text) or flow_slip(exc, text)
     if slip is not None:
         return Problem(filename, slip[0], slip[1], f"expected valid YAML syntax; got {slip[2]}")
     from simlab.scenario.block_slips import colon_slip, dash_slip, run_together_slip

@@ -216,3 +216,22 @@ def test_a_word_before_a_colon_is_a_key_if_its_mapping_takes_it(
     the keys the mapping may hold in the file's rule system decide."""
     text, at = written(old, slip)
     assert errors_of(text) == [f"s.yaml:{at}: {message}"]
+
+
+@pytest.mark.parametrize(
+    ("old", "slip", "got"),
+    [
+        ("name: Brute", "name: 'Brute|'s boss'  # the big one",
+         "a ' inside text in '…', which ends the text there (write it twice: 'Brute''s "
+         "boss'; or put the text in \"…\": \"Brute's boss\")"),
+        # no closing quote on the line: said without the text
+        ("name: Brute", "name: 'Brute|'s boss",
+         "a ' inside text in '…', which ends the text there (write it twice, or put the "
+         "text in \"…\")"),
+    ],
+)  # fmt: skip
+def test_a_quote_inside_quoted_text_is_said_on_its_line(old: str, slip: str, got: str) -> None:
+    """``name: 'Brute's boss'`` was "a line indented differently from the lines before
+    it": the quote that ended the text early is the slip."""
+    text, at = written(old, slip)
+    assert errors_of(text) == [f"s.yaml:{at}: expected valid YAML syntax; got {got}"]

@@ -305,3 +305,38 @@ def test_validate_says_a_colon_in_a_note_needs_quotes(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert result.output.startswith(f"{path}:{at}: {SYNTAX}a ':' inside the value of 'note'")
     assert "Traceback" not in result.output
+
+
+SINGLE = ("a ' inside text in '…', which ends the text there (write it twice: {}; or put the "
+          "text in \"…\": {})")  # fmt: skip
+DOUBLE = ("a \" inside text in \"…\", which ends the text there (write it as \\\": {}; or put "
+          "the text in '…': {})")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("old", "slip", "got"),
+    [
+        ("at_least: 0.5}", "at_least: 0.5, note: 'the Knight|'s win'}",
+         SINGLE.format("'the Knight''s win'", "\"the Knight's win\"")),
+        ("[slashing]", "['slashing|'s', piercing]",
+         SINGLE.format("'slashing''s'", "\"slashing's\"")),
+        ("{name: Knight,", "{name: \"Sir |\"Ed\" Knight\",",
+         DOUBLE.format('"Sir \\"Ed\\" Knight"', "'Sir \"Ed\" Knight'")),
+    ],
+)  # fmt: skip
+def test_a_quote_inside_quoted_text_is_said_with_the_text_as_meant(
+    old: str, slip: str, got: str
+) -> None:
+    """``note: 'the Knight's win'`` was "no ',' between "'the Knight'" and 's'": the
+    quote that ended the text early is the slip."""
+    text, at = written(old, slip)
+    assert errors_of(text) == [f"s.yaml:{at}: {SYNTAX}{got}"]
+
+
+def test_validate_says_a_quote_inside_quoted_text_and_exits_2(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    text, at = written("at_least: 0.5}", "at_least: 0.5, note: 'the Knight|'s win'}")
+    result = validate_file(path, text)
+    assert result.exit_code == 2
+    assert result.output.startswith(f"{path}:{at}: {SYNTAX}a ' inside text in '…'")
+    assert "Traceback" not in result.output
