@@ -44,6 +44,10 @@ _KEY_AND_VALUE_BEFORE = re.compile(
     r"[ \t]*(?:-[ \t]+)*(?P<key>[^\s:#\[\]{},'\"][^:#]*?):[ \t]+"
     r"(?P<value>[^\s#\[\]{},'\"|>&*!%@`][^#]*)"
 )
+#: A key and its ':' at the start of a text: ``name:`` of ``name: C``.
+_KEY_AND_COLON = re.compile(r"(?P<key>[^\s:#\[\]{},'\"][^:#,{}\[\]\n]*?):(?:[ \t]|$)", re.M)
+#: The longest line a message about it quotes; more is cut at its end.
+_SHOWN_CHARS = 32
 #: What may stand before the first ':' of a line: its indentation and a plain key.
 _KEY_BEFORE_COLON = re.compile(r"[ \t]*(?:-[ \t]+)*[^\s:#\[\]{},'\"][^:#]*")
 
@@ -102,6 +106,87 @@ def dash_slip(exc: YAMLError, text: str) -> Slip | None:
                        f"{written!r}")  # fmt: skip
             return _located(text, found.end("dash"), message)
     return None
+
+
+def missing_dash_slip(exc: YAMLError, text: str) -> Slip | None:
+    """What ``exc`` means when a list item was written without its '- ': a line that
+    starts in the column of the '-' of the items above it, which YAML reads as no item of
+    that list.
+
+    Parameters
+    ----------
+    exc : YAMLError
+        What ruamel.yaml raised while reading ``text``.
+    text : str
+        The YAML document.
+
+    Returns
+    -------
+    tuple of (int, int, str) or None
+        1-based line and column where the '- ' belongs and the message (``expected '-
+        {name: C, hp: 5}' (a list item starts with '- ', as the ones above it do); got
+        '{name: C, hp: 5}'``); None for any other error, and for a line that may be a
+        key indented as deep as the list (one that does not start as the item above it
+        does: ``name:`` after ``- name: B``).
+    """
+    start = _start_of_the_line(exc, text)
+    if start is None:
+        return None
+    line_start = text.rfind("\n", 0, start) + 1
+    item = _item_above(text, line_start, start - line_start)
+    if item is None or not _starts_an_item(text[start:], text[item:]):
+        return None
+    written = _COMMENT.sub("", text[start : _line_end(text, start)]).rstrip()
+    shown = written if len(written) <= _SHOWN_CHARS else f"{written[: _SHOWN_CHARS - 1]}…"
+    message = (f"expected '- {shown}' (a list item starts with '- ', as the ones above it "
+               f"do); got {shown!r}")  # fmt: skip
+    return _located(text, start, message)
+
+
+def _start_of_the_line(exc: YAMLError, text: str) -> int | None:
+    """Where the text of the line the parser stopped on starts, when it stopped there: at
+    the line's first text, or scanning a key that starts there; else None."""
+    if not isinstance(exc, MarkedYAMLError) or exc.problem_mark is None:
+        return None
+    index = int(exc.problem_mark.index)
+    if str(exc.problem or "") == "could not find expected ':'" and exc.context_mark:
+        index = int(exc.context_mark.index)
+    line_start = text.rfind("\n", 0, index) + 1
+    if text[line_start:index].strip(" ") or text.startswith("-", index):
+        return None
+    return index
+
+
+def _item_above(text: str, line_start: int, column: int) -> int | None:
+    """Where the text of the nearest list item above ``line_start`` starts (after its
+    '- '), when its '-' stands in ``column`` and the list is indented deeper than the key
+    that holds it; else None."""
+    above, item = line_start, None
+    while (above := _line_above(text, above)) is not None:  # type: ignore[assignment]
+        indent = len(text[above:]) - len(text[above:].lstrip(" "))
+        if indent < column:
+            return item
+        dash = _LINE_START.match(text, above).end()  # type: ignore[union-attr]
+        if indent == column and (dash == above + indent or text[above + indent] != "-"):
+            return None
+        if indent == column and item is None:
+            item = dash
+    return None
+
+
+def _starts_an_item(line: str, item: str) -> bool:
+    """Whether ``line`` can only be an item of a list whose item above starts with
+    ``item``: a '{…}', a '[…]' or a word without a ':', or the key the item above starts
+    with (``name: C`` after ``- name: B``)."""
+    if line[:1] in "{[" or not _KEY_AND_COLON.match(line):
+        return True
+    return _first_key(line) == _first_key(item.lstrip("{ "))
+
+
+def _first_key(text: str) -> str | None:
+    """The key a line starts with (``name`` of ``name: C``); None for no key."""
+    found = _KEY_AND_COLON.match(text)
+    return None if found is None else found["key"]
 
 
 def colon_slip(exc: YAMLError, text: str) -> Slip | None:

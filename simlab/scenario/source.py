@@ -567,9 +567,10 @@ def _yaml_problem(exc: YAMLError, filename: str, text: str) -> Problem:
     slip = quote_slip(exc, text) or flow_slip(exc, text)
     if slip is not None:
         return Problem(filename, slip[0], slip[1], f"expected valid YAML syntax; got {slip[2]}")
-    from simlab.scenario.block_slips import colon_slip, dash_slip, run_together_slip
+    from simlab.scenario import block_slips as block
 
-    block_slip = run_together_slip(exc, text) or dash_slip(exc, text) or colon_slip(exc, text)
+    block_slip = (block.run_together_slip(exc, text) or block.dash_slip(exc, text)
+                  or block.colon_slip(exc, text) or block.missing_dash_slip(exc, text))  # fmt: skip
     if block_slip is not None:
         return Problem(filename, *block_slip)
     if isinstance(exc, MarkedYAMLError):

@@ -235,3 +235,35 @@ def test_a_quote_inside_quoted_text_is_said_on_its_line(old: str, slip: str, got
     it": the quote that ended the text early is the slip."""
     text, at = written(old, slip)
     assert errors_of(text) == [f"s.yaml:{at}: expected valid YAML syntax; got {got}"]
+
+
+ITEM = "(a list item starts with '- ', as the ones above it do)"
+
+
+@pytest.mark.parametrize(
+    ("slip", "message"),
+    [
+        # a combatant of a side, as the one above it starts and as a '{…}'; a list's word
+        ("    |name: Rin  # the second\n    hp: 10\n    attacks: [jab]\n",
+         f"expected '- name: Rin' {ITEM}; got 'name: Rin'"),
+        ("    - {name: Rin, hp: 10, attacks: [jab]}\n\n    |{name: Sen, hp: 10, attacks: [jab]}\n",
+         f"expected '- {{name: Sen, hp: 10, attacks: [j…' {ITEM}; got '{{name: Sen, hp: 10, "
+         "attacks: [j…'"),
+        ("    - name: Rin\n      hp: 10\n      attacks:\n        - jab\n        |jab\n",
+         f"expected '- jab' {ITEM}; got 'jab'"),
+    ],
+)  # fmt: skip
+def test_a_list_item_without_its_dash_is_said_where_it_belongs(slip: str, message: str) -> None:
+    """A line in the column of the '-' of the items above it was "a key without its ':'"
+    or "a line indented differently": the '- ' left off is the slip."""
+    text, at = written("  enemies:\n", slip + "  enemies:\n")
+    assert errors_of(text) == [f"s.yaml:{at}: {message}"]
+
+
+def test_a_key_as_deep_as_a_list_is_said_as_before() -> None:
+    """``hp: 4`` in the column of the '-' above it, after an item that starts with
+    ``name:``: a key indented too deep as likely as an item without its '- '."""
+    text, at = written("  enemies:\n", "    |hp: 4\n  enemies:\n")
+    [problem] = errors_of(text)
+    assert problem.startswith(f"s.yaml:{at}: expected valid YAML syntax; got a line "
+                              "indented differently"), problem  # fmt: skip
