@@ -863,6 +863,8 @@ def _message(error: _Resolved) -> str:
         message += _number_hint(error.error["input"])
     if error.kind == "list_type":
         message += _list_hint(error.error["input"])
+    if error.kind in ("bool_type", "bool_parsing"):
+        message += _bool_hint(error.error["input"])
     if _EXPECT_BY_KIND.get(error.kind) is _expect_choice:
         in_a_list = bool(error.path) and isinstance(error.path[-1], int)
         meant = did_you_mean_items if in_a_list else did_you_mean
@@ -929,6 +931,18 @@ def _number_hint(written: Any) -> str:
     if found is not None:
         return f" (a number is written without a unit: {found['number']})"
     return ""
+
+
+#: What YAML 1.1 read as true or false, and YAML 1.2 (simlab's) reads as text.
+_OLD_BOOLEANS = {"yes": "true", "on": "true", "y": "true", "no": "false", "off": "false",
+                 "n": "false"}  # fmt: skip
+
+
+def _bool_hint(written: Any) -> str:
+    """How true or false is written, for ``yes``, ``no``, ``on`` or ``off``: ``" (YAML
+    reads yes as text: write true)"``; ``""`` for anything else."""
+    meant = _OLD_BOOLEANS.get(written.strip().lower()) if isinstance(written, str) else None
+    return "" if meant is None else f" (YAML reads {written.strip()} as text: write {meant})"
 
 
 # --- placing ---------------------------------------------------------------------------

@@ -151,6 +151,21 @@ def test_integer_accepted_for_float_and_other_types_named() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("yes", "expected true or false; got 'yes' (YAML reads yes as text: write true)"),
+        ("Off", "expected true or false; got 'Off' (YAML reads Off as text: write false)"),
+        ("maybe", "expected true or false; got 'maybe'"),
+    ],
+)
+def test_yes_and_no_for_true_and_false_say_how_they_are_written(value: str, message: str) -> None:
+    """YAML 1.1 read ``yes`` and ``off`` as true and false, and designers still write
+    them; simlab's YAML 1.2 reads them as text, which the message now says."""
+    text = f"sides:\n  party:\n    - {{name: Ada, hp: 1, guard: {value}}}\n"
+    assert messages(text) == [f"s.yaml:3:33: {message}"]
+
+
 def test_list_and_mapping_types() -> None:
     text = "sides:\n  party: {name: Ada}\nattacks: [bite]\n"
     assert messages(text) == [
