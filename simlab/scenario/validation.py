@@ -900,7 +900,7 @@ _QUOTED_NUMBER = re.compile(NUMBER_WRITTEN)
 _THOUSANDS = re.compile(r"[-+]?\d{1,3}(?:,\d{3})+")
 _THOUSANDFOLD = re.compile(rf"(?P<number>{NUMBER_WRITTEN})[ \t]*(?P<suffix>[kK]|M)")
 _PERCENT = re.compile(rf"(?P<number>{NUMBER_WRITTEN})[ \t]*%")
-_WITH_A_UNIT = re.compile(rf"(?P<number>{NUMBER_WRITTEN})[ \t]*[A-Za-z]+")
+_WITH_A_UNIT = re.compile(rf"(?P<number>{NUMBER_WRITTEN})[ \t]*(?P<unit>[A-Za-z]+)")
 
 
 def _number_hint(written: Any) -> str:
@@ -928,7 +928,7 @@ def _number_hint(written: Any) -> str:
         share = Decimal(found["number"].replace("_", "")) / 100
         return f" (a share is written as a fraction: {share.normalize():f})"
     found = _WITH_A_UNIT.fullmatch(text)
-    if found is not None:
+    if found is not None and found["unit"].lower() != "d":  # 3d: dice, not 3 of a unit
         return f" (a number is written without a unit: {found['number']})"
     return ""
 

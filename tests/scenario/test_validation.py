@@ -112,6 +112,7 @@ def test_wrong_type_quotes_the_text_found() -> None:
             "expected an integer; got '100,000' (write 100_000: a ',' does not part thousands)",
         ),
         ("2d6", "expected an integer; got '2d6'"),
+        ("3d", "expected an integer; got '3d'"),  # dice begun: no unit to leave off
         ("ten", "expected an integer; got 'ten'"),
         ("true", "expected an integer; got true"),
         ("2.5", "expected an integer; got 2.5"),
