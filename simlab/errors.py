@@ -104,6 +104,24 @@ def comma_inside_a_value(key: str | None, parts: list[str]) -> str:
     return f"expected one value{of} (a ',' parts the entries of '{{…}}'); got {written} ({how})"
 
 
+def quote_inside_quotes(quote: str, text: str | None) -> str:
+    """What a quote inside text in quotes of its kind means (``'the Brute's win'``, which
+    YAML reads as ``'the Brute'`` and more after it): ``a ' inside text in '…', which
+    ends the text there (write it twice: 'the Brute''s win'; or put the text in "…":
+    "the Brute's win")``; ``text`` (what is inside the quotes as meant) None when not
+    known."""
+    other = '"' if quote == "'" else "'"
+    escaped = "write it twice" if quote == "'" else 'write it as \\"'
+    found = f"a {quote} inside text in {quote}…{quote}, which ends the text there"
+    if text is None:
+        return f"{found} ({escaped}, or put the text in {other}…{other})"
+    inside = text.replace("'", "''") if quote == "'" else text.replace('"', '\\"')
+    how = f"{escaped}: {quote}{inside}{quote}"
+    if other not in text:
+        how += f"; or put the text in {other}…{other}: {other}{text}{other}"
+    return f"{found} ({how})"
+
+
 def _in_quotes(text: str) -> str:
     """``text`` in the quotes a YAML value of it needs: double, or single where it holds
     a double quote."""

@@ -44,6 +44,10 @@ _KEY_AND_VALUE_BEFORE = re.compile(
     r"[ \t]*(?:-[ \t]+)*(?P<key>[^\s:#\[\]{},'\"][^:#]*?):[ \t]+"
     r"(?P<value>[^\s#\[\]{},'\"|>&*!%@`][^#]*)"
 )
+#: A key and its ':' at the start of a text: ``name:`` of ``name: C``.
+_KEY_AND_COLON = re.compile(r"(?P<key>[^\s:#\[\]{},'\"][^:#,{}\[\]\n]*?):(?:[ \t]|$)", re.M)
+#: The longest line a message about it quotes; more is cut at its end.
+_SHOWN_CHARS = 32
 #: What may stand before the first ':' of a line: its indentation and a plain key.
 _KEY_BEFORE_COLON = re.compile(r"[ \t]*(?:-[ \t]+)*[^\s:#\[\]{},'\"][^:#]*")
 
@@ -104,6 +108,87 @@ def dash_slip(exc: YAMLError, text: str) -> Slip | None:
     return None
 
 
+def missing_dash_slip(exc: YAMLError, text: str) -> Slip | None:
+    """What ``exc`` means when a list item was written without its '- ': a line that
+    starts in the column of the '-' of the items above it, which YAML reads as no item of
+    that list.
+
+    Parameters
+    ----------
+    exc : YAMLError
+        What ruamel.yaml raised while reading ``text``.
+    text : str
+        The YAML document.
+
+    Returns
+    -------
+    tuple of (int, int, str) or None
+        1-based line and column where the '- ' belongs and the message (``expected '-
+        {name: C, hp: 5}' (a list item starts with '- ', as the ones above it do); got
+        '{name: C, hp: 5}'``); None for any other error, and for a line that may be a
+        key indented as deep as the list (one that does not start as the item above it
+        does: ``name:`` after ``- name: B``).
+    """
+    start = _start_of_the_line(exc, text)
+    if start is None:
+        return None
+    line_start = text.rfind("\n", 0, start) + 1
+    item = _item_above(text, line_start, start - line_start)
+    if item is None or not _starts_an_item(text[start:], text[item:]):
+        return None
+    written = _COMMENT.sub("", text[start : _line_end(text, start)]).rstrip()
+    shown = written if len(written) <= _SHOWN_CHARS else f"{written[: _SHOWN_CHARS - 1]}…"
+    message = (f"expected '- {shown}' (a list item starts with '- ', as the ones above it "
+               f"do); got {shown!r}")  # fmt: skip
+    return _located(text, start, message)
+
+
+def _start_of_the_line(exc: YAMLError, text: str) -> int | None:
+    """Where the text of the line the parser stopped on starts, when it stopped there: at
+    the line's first text, or scanning a key that starts there; else None."""
+    if not isinstance(exc, MarkedYAMLError) or exc.problem_mark is None:
+        return None
+    index = int(exc.problem_mark.index)
+    if str(exc.problem or "") == "could not find expected ':'" and exc.context_mark:
+        index = int(exc.context_mark.index)
+    line_start = text.rfind("\n", 0, index) + 1
+    if text[line_start:index].strip(" ") or text.startswith("-", index):
+        return None
+    return index
+
+
+def _item_above(text: str, line_start: int, column: int) -> int | None:
+    """Where the text of the nearest list item above ``line_start`` starts (after its
+    '- '), when its '-' stands in ``column`` and the list is indented deeper than the key
+    that holds it; else None."""
+    above, item = line_start, None
+    while (above := _line_above(text, above)) is not None:  # type: ignore[assignment]
+        indent = len(text[above:]) - len(text[above:].lstrip(" "))
+        if indent < column:
+            return item
+        dash = _LINE_START.match(text, above).end()  # type: ignore[union-attr]
+        if indent == column and (dash == above + indent or text[above + indent] != "-"):
+            return None
+        if indent == column and item is None:
+            item = dash
+    return None
+
+
+def _starts_an_item(line: str, item: str) -> bool:
+    """Whether ``line`` can only be an item of a list whose item above starts with
+    ``item``: a '{…}', a '[…]' or a word without a ':', or the key the item above starts
+    with (``name: C`` after ``- name: B``)."""
+    if line[:1] in "{[" or not _KEY_AND_COLON.match(line):
+        return True
+    return _first_key(line) == _first_key(item.lstrip("{ "))
+
+
+def _first_key(text: str) -> str | None:
+    """The key a line starts with (``name`` of ``name: C``); None for no key."""
+    found = _KEY_AND_COLON.match(text)
+    return None if found is None else found["key"]
+
+
 def colon_slip(exc: YAMLError, text: str) -> Slip | None:
     """What ``exc`` means when a ':' stands inside the plain value of a key on its line
     (``name: Goblin: Scout``), which YAML reads as a second key on one line.
@@ -132,7 +217,7 @@ def colon_slip(exc: YAMLError, text: str) -> Slip | None:
     found = _KEY_AND_VALUE_BEFORE.fullmatch(text, line_start, mark.index)
     if found is None:
         return None
-    if _ends_with_a_key(found["value"]):
+    if _ends_with_a_key(found["value"], text, mark.index):
         return _two_keys(text, found, mark.index)
     value = _COMMENT.sub("", text[found.start("value") : _line_end(text, mark.index)]).strip()
     message = f"expected valid YAML syntax; got {colon_inside_a_value(found['key'], value)}"
@@ -157,14 +242,16 @@ def _last_word_start(value: str) -> int:
     return len(value) - len(value.split()[-1])
 
 
-def _ends_with_a_key(value: str) -> bool:
-    """Whether the last word of a value before a ':' is a key (:func:`~simlab.scenario.
-    validation.like_a_key`): two keys on one line (``hp: 7 attacks: [claw]``), not a
-    ':' inside a value."""
+def _ends_with_a_key(value: str, text: str, colon: int) -> bool:
+    """Whether the last word of a value before the ':' at ``colon`` is a key that its
+    mapping may hold (:func:`~simlab.scenario.validation.like_a_key`, at
+    :func:`~simlab.scenario.flow_slips.place_at`): two keys on one line (``hp: 7 attacks:
+    [claw]``), not a ':' inside a value."""
+    from simlab.scenario.flow_slips import place_at
     from simlab.scenario.validation import like_a_key  # imports the rule models
 
     words = value.split()
-    return bool(words) and like_a_key(words[-1])
+    return bool(words) and like_a_key(words[-1], *place_at(text, colon))
 
 
 def _line_above(text: str, line_start: int) -> int | None:

@@ -6,8 +6,9 @@ tokens, not the slip: a missing comma is "expected ',' or '}', but got ':'" at t
 of the next key, a '}' left off is the same message a line below. This module reads the
 tokens before the parser stopped and says what is missing and where it belongs: a ','
 or a closing bracket right after the last thing written, a ',' or bracket too many where
-it stands, a ' #' that made the rest of the line a comment where it starts. Only imported
-on the way out with a syntax error.
+it stands, a ' #' that made the rest of the line a comment where it starts; and, inside
+brackets or not, a quote inside text in quotes of its kind, which ended the text early.
+Only imported on the way out with a syntax error.
 """
 
 from __future__ import annotations
@@ -18,6 +19,13 @@ from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.events import (
+    CollectionEndEvent,
+    CollectionStartEvent,
+    MappingStartEvent,
+    NodeEvent,
+    ScalarEvent,
+)
 from ruamel.yaml.tokens import (
     FlowEntryToken,
     FlowMappingEndToken,
@@ -30,10 +38,12 @@ from ruamel.yaml.tokens import (
     ValueToken,
 )
 
-from simlab.errors import colon_inside_a_value, comma_inside_a_value
+from simlab.errors import colon_inside_a_value, comma_inside_a_value, quote_inside_quotes
 
 #: A located message: 1-based line and column, and what was found, in plain words.
 Slip = tuple[int, int, str]
+#: Mapping keys and list indices from a document's root.
+Path = tuple[Any, ...]
 
 _MISSING_SEPARATOR = re.compile(r"expected ',' or '(?P<closer>[\]}])', but got '(?P<got>.*)'")
 _BLOCK_END = re.compile(r"expected <block end>, but found '(?P<got>.*)'")
@@ -49,6 +59,11 @@ _WORD = re.compile(r"[^\s,:\[\]{}]*")
 _COMMENT = re.compile(r"(?:(?<=[ \t])|(?<=^))#", re.M)
 #: What ends the key an entry may start with (``hp=34``, ``hp 34``).
 _KEY_START = re.compile(r"[\s=:]")
+#: A quote that may close text in quotes: one that only spaces, the end of an entry or
+#: of a bracket, a comment or the line's end follow.
+_CLOSING_QUOTE = {
+    quote: re.compile(rf"{quote}(?=[ \t]*(?:[,\]}}]|#|$))", re.M) for quote in ("'", '"')
+}
 #: The longest text a message quotes of what was written; more is cut in its middle.
 _QUOTE_CHARS = 24
 
@@ -110,6 +125,46 @@ def flow_slip(exc: YAMLError, text: str) -> Slip | None:
     if problem == "mapping values are not allowed here":
         return _after_the_end(text, before, mark.index, ":")
     return None
+
+
+def quote_slip(exc: YAMLError, text: str) -> Slip | None:
+    """What ``exc`` means when the parser stopped right after text in quotes, at more
+    text with no space between: a quote of the same kind inside the text, which ended
+    it early (``note: 'the Brute's win'``), in a ``{…}`` or on a line of its own.
+
+    Parameters
+    ----------
+    exc : YAMLError
+        What ruamel.yaml raised while reading ``text``.
+    text : str
+        The YAML document.
+
+    Returns
+    -------
+    tuple of (int, int, str) or None
+        1-based line and column of the quote that ended the text and what was found,
+        with the text written as it needs to be (``a ' inside text in '…', which ends the
+        text there (write it twice: 'the Brute''s win'; …)``); None for any other error.
+    """
+    mark = getattr(exc, "problem_mark", None)
+    if not isinstance(exc, MarkedYAMLError) or mark is None:
+        return None
+    before = _tokens_before(text, mark.index)
+    if not before.tokens or not isinstance(before.at, ScalarToken):
+        return None
+    last = before.tokens[-1]
+    quote = getattr(last, "style", None)
+    if not isinstance(last, ScalarToken) or quote not in ("'", '"'):
+        return None
+    end = last.end_mark.index
+    if before.at.start_mark.index != end:
+        return None
+    start = last.start_mark.index
+    closing = _CLOSING_QUOTE[quote].search(text, end)
+    meant = None
+    if closing is not None and "\n" not in text[end : closing.start()]:
+        meant = text[start + 1 : end - 1] + quote + text[end : closing.start()]
+    return _slip(text, end - 1, quote_inside_quotes(quote, meant))
 
 
 def comma_in_a_value(text: str, key: Any, value: Any, more: list[Any]) -> Slip | None:
@@ -209,14 +264,77 @@ def _missing_separator(text: str, before: _Before, closer: str, got: str) -> Sli
 
 def _a_key(text: str, end: int, start: int, colon: int) -> bool:
     """Whether the word before a ':' (from ``start``), after a value (ending at ``end``)
-    with no ',' after it, is a key of some rule system or close to one (``1d8+2 type:
-    …``: a ',' left off before ``type``), not a word of the value (``Goblin Chief:
-    Scout``: a ':' in a value). A word on a later line than the value it follows is a
-    key: ``16`` at a line's end and ``zebra: […]`` below it, a ',' left off at the line's
-    end."""
+    with no ',' after it, is a key that the ``{…}`` may hold in the file's rule system
+    (:func:`place_at`), or close to one (``1d8+2 type: …``: a ',' left off before
+    ``type``), not a word of the value (``Goblin Chief: Scout``, ``note: the plan: wait``:
+    a ':' in a value). A word on a later line than the value it follows is a key: ``16``
+    at a line's end and ``zebra: […]`` below it, a ',' left off at the line's end."""
     from simlab.scenario.validation import like_a_key  # imports the rule models
 
-    return "\n" in text[end:start] or like_a_key(text[start:colon].strip())
+    return "\n" in text[end:start] or like_a_key(text[start:colon].strip(), *place_at(text, colon))
+
+
+@dataclass
+class _Open:
+    """A list or mapping the parser is inside: how many nodes it holds so far, its last
+    key, and where it stands in the one it is in (a key or an index)."""
+
+    mapping: bool
+    part: Any = None
+    held: int = 0
+    key: Any = None
+
+
+def place_at(text: str, index: int) -> tuple[str | None, Path]:
+    """The rule system a document names and where in it ``index`` stands, as read by the
+    parser up to there: what tells the keys that may be written at ``index``.
+
+    Parameters
+    ----------
+    text : str
+        The YAML document, which may not parse past ``index``.
+    index : int
+        Where in ``text`` a word stands that may be a key.
+
+    Returns
+    -------
+    tuple of (str or None, tuple)
+        The top-level ``rules:`` value when written before ``index`` (else None), and
+        the path (mapping keys and list indices from the root) of the mapping open at
+        ``index``; in a list, of its item at ``index`` (a block mapping whose first key
+        the parser has not read yet).
+    """
+    rules, opened = None, [_Open(mapping=False)]
+    try:
+        for event in YAML(typ="rt").parse(text):
+            if event.start_mark.index >= index:
+                break
+            if isinstance(event, CollectionEndEvent) and len(opened) > 1:
+                opened.pop()
+            elif isinstance(event, NodeEvent):
+                rules = _held(opened, event) or rules
+    except YAMLError:
+        pass
+    path = tuple(frame.part for frame in opened[2:])
+    if len(opened) == 1 or opened[-1].mapping:
+        return rules, path
+    return rules, (*path, opened[-1].held)
+
+
+def _held(opened: list[_Open], event: NodeEvent) -> str | None:
+    """Count ``event`` in the list or mapping it is in and open it when it starts one;
+    its text when it is the value of the top-level ``rules:``, else None."""
+    into = opened[-1]
+    value = not into.mapping or into.held % 2 == 1
+    part = (into.key if into.mapping else into.held) if value else None
+    if into.mapping and not value:
+        into.key = event.value if isinstance(event, ScalarEvent) else None
+    into.held += 1
+    if isinstance(event, CollectionStartEvent):
+        opened.append(_Open(isinstance(event, MappingStartEvent), part))
+    elif len(opened) == 2 and value and into.key == "rules" and isinstance(event, ScalarEvent):
+        return str(event.value)
+    return None
 
 
 def _colon_in_a_value(text: str, before: _Before) -> Slip:

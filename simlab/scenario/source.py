@@ -562,14 +562,15 @@ def _yaml_problem(exc: YAMLError, filename: str, text: str) -> Problem:
             "expected a closing quote for the text opened here; got "
             + _end_of_file(str(getattr(exc, "problem", ""))),
         )
-    from simlab.scenario.flow_slips import flow_slip  # only on the way out with an error
+    from simlab.scenario.flow_slips import flow_slip, quote_slip  # only with an error
 
-    slip = flow_slip(exc, text)
+    slip = quote_slip(exc, text) or flow_slip(exc, text)
     if slip is not None:
         return Problem(filename, slip[0], slip[1], f"expected valid YAML syntax; got {slip[2]}")
-    from simlab.scenario.block_slips import colon_slip, dash_slip, run_together_slip
+    from simlab.scenario import block_slips as block
 
-    block_slip = run_together_slip(exc, text) or dash_slip(exc, text) or colon_slip(exc, text)
+    block_slip = (block.run_together_slip(exc, text) or block.dash_slip(exc, text)
+                  or block.colon_slip(exc, text) or block.missing_dash_slip(exc, text))  # fmt: skip
     if block_slip is not None:
         return Problem(filename, *block_slip)
     if isinstance(exc, MarkedYAMLError):
@@ -592,6 +593,11 @@ _PLAIN_YAML = (
     (_KEY_WITHOUT_COLON, "a key without its ':', or a line that goes on from the one "
      "above it"),
     ("'\\t' that cannot start any token", "a tab (YAML indents with spaces only)"),
+    ("but found another document", "a second document in the file (a line '---' starts "
+     "one; a scenario is one document)"),
+    ("found undefined alias", "a value starting with '*', which YAML reads as the name of "
+     "an '&' anchor that the file does not define (a value starting with '*' needs "
+     "quotes)"),
 )  # fmt: skip
 
 

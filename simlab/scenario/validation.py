@@ -769,22 +769,39 @@ def every_rules_key() -> set[str]:
     return keys
 
 
-def like_a_key(word: str) -> bool:
-    """Whether ``word`` is a key of some rule system (:func:`every_rules_key`) or close to
-    one (:func:`~simlab.errors.closest_name`): a key a ',' or a line break was left off
-    before (``1d8+2 type: …``), rather than a word of a value (``Goblin Chief: Scout``).
+def like_a_key(word: str, rules: str | None = None, path: Path | None = None) -> bool:
+    """Whether ``word`` is a key or close to one (:func:`~simlab.errors.closest_name`): a
+    key a ',' or a line break was left off before (``1d8+2 type: …``), rather than a word
+    of a value (``Goblin Chief: Scout``).
+
+    The keys are those the mapping the word stands in may hold: the keys a scenario of
+    ``rules`` takes at ``path`` (``plan`` in a shattered-spirits-draft1 combatant, a word
+    of a value in an ``expect:`` spec's ``note``); every key of any rule system
+    (:func:`every_rules_key`) where those are not known (no rule system or place given,
+    or one whose keys are free, such as a side's name).
 
     Parameters
     ----------
     word : str
         The word written before a ':'.
+    rules : str, optional
+        The rule system the file names (``rules:``).
+    path : tuple, optional
+        Mapping keys and list indices from the root to the mapping the word stands in.
 
     Returns
     -------
     bool
     """
-    keys = every_rules_key()
+    keys = _keys_of_rules_at(rules, path) or every_rules_key()
     return word in keys or closest_name(word, keys) is not None
+
+
+def _keys_of_rules_at(rules: str | None, path: Path | None) -> set[str]:
+    """The keys a scenario of ``rules`` takes at ``path`` (:func:`_keys_at`); none for an
+    unknown rule system or no path."""
+    model = _scenario_models().get(rules) if isinstance(rules, str) else None
+    return set() if model is None or path is None else _keys_at(model, path)
 
 
 def _scenario_models() -> dict[str, type[BaseModel]]:
@@ -846,6 +863,8 @@ def _message(error: _Resolved) -> str:
         message += _number_hint(error.error["input"])
     if error.kind == "list_type":
         message += _list_hint(error.error["input"])
+    if error.kind in ("bool_type", "bool_parsing"):
+        message += _bool_hint(error.error["input"])
     if _EXPECT_BY_KIND.get(error.kind) is _expect_choice:
         in_a_list = bool(error.path) and isinstance(error.path[-1], int)
         meant = did_you_mean_items if in_a_list else did_you_mean
@@ -881,7 +900,7 @@ _QUOTED_NUMBER = re.compile(NUMBER_WRITTEN)
 _THOUSANDS = re.compile(r"[-+]?\d{1,3}(?:,\d{3})+")
 _THOUSANDFOLD = re.compile(rf"(?P<number>{NUMBER_WRITTEN})[ \t]*(?P<suffix>[kK]|M)")
 _PERCENT = re.compile(rf"(?P<number>{NUMBER_WRITTEN})[ \t]*%")
-_WITH_A_UNIT = re.compile(rf"(?P<number>{NUMBER_WRITTEN})[ \t]*[A-Za-z]+")
+_WITH_A_UNIT = re.compile(rf"(?P<number>{NUMBER_WRITTEN})[ \t]*(?P<unit>[A-Za-z]+)")
 
 
 def _number_hint(written: Any) -> str:
@@ -909,9 +928,21 @@ def _number_hint(written: Any) -> str:
         share = Decimal(found["number"].replace("_", "")) / 100
         return f" (a share is written as a fraction: {share.normalize():f})"
     found = _WITH_A_UNIT.fullmatch(text)
-    if found is not None:
+    if found is not None and found["unit"].lower() != "d":  # 3d: dice, not 3 of a unit
         return f" (a number is written without a unit: {found['number']})"
     return ""
+
+
+#: What YAML 1.1 read as true or false, and YAML 1.2 (simlab's) reads as text.
+_OLD_BOOLEANS = {"yes": "true", "on": "true", "y": "true", "no": "false", "off": "false",
+                 "n": "false"}  # fmt: skip
+
+
+def _bool_hint(written: Any) -> str:
+    """How true or false is written, for ``yes``, ``no``, ``on`` or ``off``: ``" (YAML
+    reads yes as text: write true)"``; ``""`` for anything else."""
+    meant = _OLD_BOOLEANS.get(written.strip().lower()) if isinstance(written, str) else None
+    return "" if meant is None else f" (YAML reads {written.strip()} as text: write {meant})"
 
 
 # --- placing ---------------------------------------------------------------------------

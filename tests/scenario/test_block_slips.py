@@ -187,3 +187,83 @@ def test_validate_says_the_slip_at_its_line_and_exits_2(tmp_path: Path) -> None:
     result = validate_file(path, text)
     assert result.exit_code == 2
     assert result.output == f"{path}:{at}: expected 'hp: 24' {PARTED}; got 'hp:24'\n"
+
+
+@pytest.mark.parametrize(
+    ("old", "slip", "message"),
+    [
+        # 'plan' is a key of shattered-spirits-draft1's combatants, not of this file's
+        ("hp: 24", "hp: 24 plan|: wait", "expected valid YAML syntax; got a ':' inside the "
+                                         "value of 'hp' (a value holding ': ' needs quotes: "
+                                         "hp: \"24 plan: wait\")"),
+        ("- name: Brute", "- name: Brute plan|: wait", "expected valid YAML syntax; got a ':' "
+                                                       "inside the value of 'name' (a value "
+                                                       "holding ': ' needs quotes: name: "
+                                                       '"Brute plan: wait")'),
+        # 'stances' is a key of this file's combatants, as the first key of an item too
+        ("hp: 24", "hp: 24 |stances: [wait]", "expected one key on a line; got 'stances' "
+                                              f"after 'hp: 24' on one line "
+                                              f"{TWO_KEYS.format('hp')}"),
+        ("- name: Brute", "- name: Brute |stances: [wait]",
+         f"expected one key on a line; got 'stances' after 'name: Brute' on one line "
+         f"{TWO_KEYS.format('name')}"),
+    ],
+)  # fmt: skip
+def test_a_word_before_a_colon_is_a_key_if_its_mapping_takes_it(
+    old: str, slip: str, message: str
+) -> None:
+    """Any key of any rule system before a ':' was taken for a second key on the line;
+    the keys the mapping may hold in the file's rule system decide."""
+    text, at = written(old, slip)
+    assert errors_of(text) == [f"s.yaml:{at}: {message}"]
+
+
+@pytest.mark.parametrize(
+    ("old", "slip", "got"),
+    [
+        ("name: Brute", "name: 'Brute|'s boss'  # the big one",
+         "a ' inside text in '…', which ends the text there (write it twice: 'Brute''s "
+         "boss'; or put the text in \"…\": \"Brute's boss\")"),
+        # no closing quote on the line: said without the text
+        ("name: Brute", "name: 'Brute|'s boss",
+         "a ' inside text in '…', which ends the text there (write it twice, or put the "
+         "text in \"…\")"),
+    ],
+)  # fmt: skip
+def test_a_quote_inside_quoted_text_is_said_on_its_line(old: str, slip: str, got: str) -> None:
+    """``name: 'Brute's boss'`` was "a line indented differently from the lines before
+    it": the quote that ended the text early is the slip."""
+    text, at = written(old, slip)
+    assert errors_of(text) == [f"s.yaml:{at}: expected valid YAML syntax; got {got}"]
+
+
+ITEM = "(a list item starts with '- ', as the ones above it do)"
+
+
+@pytest.mark.parametrize(
+    ("slip", "message"),
+    [
+        # a combatant of a side, as the one above it starts and as a '{…}'; a list's word
+        ("    |name: Rin  # the second\n    hp: 10\n    attacks: [jab]\n",
+         f"expected '- name: Rin' {ITEM}; got 'name: Rin'"),
+        ("    - {name: Rin, hp: 10, attacks: [jab]}\n\n    |{name: Sen, hp: 10, attacks: [jab]}\n",
+         f"expected '- {{name: Sen, hp: 10, attacks: [j…' {ITEM}; got '{{name: Sen, hp: 10, "
+         "attacks: [j…'"),
+        ("    - name: Rin\n      hp: 10\n      attacks:\n        - jab\n        |jab\n",
+         f"expected '- jab' {ITEM}; got 'jab'"),
+    ],
+)  # fmt: skip
+def test_a_list_item_without_its_dash_is_said_where_it_belongs(slip: str, message: str) -> None:
+    """A line in the column of the '-' of the items above it was "a key without its ':'"
+    or "a line indented differently": the '- ' left off is the slip."""
+    text, at = written("  enemies:\n", slip + "  enemies:\n")
+    assert errors_of(text) == [f"s.yaml:{at}: {message}"]
+
+
+def test_a_key_as_deep_as_a_list_is_said_as_before() -> None:
+    """``hp: 4`` in the column of the '-' above it, after an item that starts with
+    ``name:``: a key indented too deep as likely as an item without its '- '."""
+    text, at = written("  enemies:\n", "    |hp: 4\n  enemies:\n")
+    [problem] = errors_of(text)
+    assert problem.startswith(f"s.yaml:{at}: expected valid YAML syntax; got a line "
+                              "indented differently"), problem  # fmt: skip

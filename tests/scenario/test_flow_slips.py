@@ -251,3 +251,92 @@ def test_a_comma_left_off_at_a_line_s_end_is_said_so_whatever_word_follows() -> 
     (problem,) = errors_of(text)
     assert problem.startswith(f"s.yaml:{where}: expected valid YAML syntax; got no ',' "
                               "between '30' and 'zebra'"), problem  # fmt: skip
+
+
+DRAFT1 = """\
+scenario: t
+rules: shattered-spirits-draft1
+techniques:
+  jab: {profile: [0, 0, 1, 2, 2, 3, 3, 4, 4, 5, 6], ap: 1, speed: 2}
+sides:
+  a:
+    - {name: Kaito, endurance: 12, health: 12, plan: [jab]}
+  b:
+    - {name: Brute, endurance: 15, health: 15, plan: [jab]}
+expect:
+  - {figure: win_rate, side: a, at_least: 0.5}
+"""
+
+QUOTED = "a ':' inside the value of {!r} (a value holding ': ' needs quotes: {}: \"{}\")"
+
+
+@pytest.mark.parametrize(
+    ("text", "old", "slip", "got"),
+    [
+        # 'plan' is a key of a draft1 combatant: a ',' left off before it
+        (DRAFT1, "Brute, endurance: 15, health: 15, plan", "Brute| plan",
+         f"no ',' between 'Brute' and 'plan' {COMMAS}; a value holding ': ' needs quotes)"),
+        # the same words where the mapping takes no 'plan': a ':' inside the value
+        (KNIGHT, "Knight, hp", "Brute plan|: wait, hp",
+         QUOTED.format("name", "name", "Brute plan: wait")),
+        (DRAFT1, "at_least: 0.5}", "at_least: 0.5, note: the plan|: wait}",
+         QUOTED.format("note", "note", "the plan: wait")),
+        (KNIGHT, "at_least: 0.5}", "at_least: 0.5, note: the plan|: wait}",
+         QUOTED.format("note", "note", "the plan: wait")),
+        # a key of that place misspelt is still a ',' left off before it
+        (DRAFT1, "Brute, endurance: 15, health: 15, plan", "Brute| plna",
+         f"no ',' between 'Brute' and 'plna' {COMMAS}; a value holding ': ' needs quotes)"),
+    ],
+)  # fmt: skip
+def test_a_word_before_a_colon_is_a_key_if_its_mapping_takes_it(
+    text: str, old: str, slip: str, got: str
+) -> None:
+    """``{note: the plan: wait}``: ``plan`` is a key of draft1's combatants, and any key
+    of any rule system was taken for one, so a ':' inside a ``note`` read as a ',' left
+    off; the keys the mapping may hold in the file's rule system decide."""
+    written_text, at = slipped(text, old, slip)
+    assert errors_of(written_text) == [f"s.yaml:{at}: {SYNTAX}{got}"]
+
+
+def test_validate_says_a_colon_in_a_note_needs_quotes(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    text, at = written("at_least: 0.5}", "at_least: 0.5, note: the plan|: wait}")
+    result = validate_file(path, text)
+    assert result.exit_code == 2
+    assert result.output.startswith(f"{path}:{at}: {SYNTAX}a ':' inside the value of 'note'")
+    assert "Traceback" not in result.output
+
+
+SINGLE = ("a ' inside text in '…', which ends the text there (write it twice: {}; or put the "
+          "text in \"…\": {})")  # fmt: skip
+DOUBLE = ("a \" inside text in \"…\", which ends the text there (write it as \\\": {}; or put "
+          "the text in '…': {})")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("old", "slip", "got"),
+    [
+        ("at_least: 0.5}", "at_least: 0.5, note: 'the Knight|'s win'}",
+         SINGLE.format("'the Knight''s win'", "\"the Knight's win\"")),
+        ("[slashing]", "['slashing|'s', piercing]",
+         SINGLE.format("'slashing''s'", "\"slashing's\"")),
+        ("{name: Knight,", "{name: \"Sir |\"Ed\" Knight\",",
+         DOUBLE.format('"Sir \\"Ed\\" Knight"', "'Sir \"Ed\" Knight'")),
+    ],
+)  # fmt: skip
+def test_a_quote_inside_quoted_text_is_said_with_the_text_as_meant(
+    old: str, slip: str, got: str
+) -> None:
+    """``note: 'the Knight's win'`` was "no ',' between "'the Knight'" and 's'": the
+    quote that ended the text early is the slip."""
+    text, at = written(old, slip)
+    assert errors_of(text) == [f"s.yaml:{at}: {SYNTAX}{got}"]
+
+
+def test_validate_says_a_quote_inside_quoted_text_and_exits_2(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    text, at = written("at_least: 0.5}", "at_least: 0.5, note: 'the Knight|'s win'}")
+    result = validate_file(path, text)
+    assert result.exit_code == 2
+    assert result.output.startswith(f"{path}:{at}: {SYNTAX}a ' inside text in '…'")
+    assert "Traceback" not in result.output

@@ -112,6 +112,12 @@ def test_tab_indentation_is_a_syntax_error() -> None:
         ("attacks:\n   sword: {}\n  axe: {}\n", "3:3",
          "a line indented differently from the lines before it"),
         ("seed: 42\n  max_rounds: 20\n", "2:13", "a ':' where no key can start"),
+        # a second document, and a '*' that starts a value
+        ("scenario: a\n---\nscenario: b\n", "2:1", "a second document in the file (a line "
+         "'---' starts one; a scenario is one document)"),
+        ("seed: 42\nnote: *important*\n", "2:7", "a value starting with '*', which YAML "
+         "reads as the name of an '&' anchor that the file does not define (a value "
+         "starting with '*' needs quotes)"),
     ],
 )  # fmt: skip
 def test_common_syntax_errors_are_said_in_plain_words(text: str, at: str, plain: str) -> None:

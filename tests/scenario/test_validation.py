@@ -112,6 +112,7 @@ def test_wrong_type_quotes_the_text_found() -> None:
             "expected an integer; got '100,000' (write 100_000: a ',' does not part thousands)",
         ),
         ("2d6", "expected an integer; got '2d6'"),
+        ("3d", "expected an integer; got '3d'"),  # dice begun: no unit to leave off
         ("ten", "expected an integer; got 'ten'"),
         ("true", "expected an integer; got true"),
         ("2.5", "expected an integer; got 2.5"),
@@ -149,6 +150,21 @@ def test_integer_accepted_for_float_and_other_types_named() -> None:
         "s.yaml:3:31: expected a number; got 'fast'",
         "s.yaml:3:44: expected true or false; got 1",
     ]
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("yes", "expected true or false; got 'yes' (YAML reads yes as text: write true)"),
+        ("Off", "expected true or false; got 'Off' (YAML reads Off as text: write false)"),
+        ("maybe", "expected true or false; got 'maybe'"),
+    ],
+)
+def test_yes_and_no_for_true_and_false_say_how_they_are_written(value: str, message: str) -> None:
+    """YAML 1.1 read ``yes`` and ``off`` as true and false, and designers still write
+    them; simlab's YAML 1.2 reads them as text, which the message now says."""
+    text = f"sides:\n  party:\n    - {{name: Ada, hp: 1, guard: {value}}}\n"
+    assert messages(text) == [f"s.yaml:3:33: {message}"]
 
 
 def test_list_and_mapping_types() -> None:
