@@ -1098,11 +1098,11 @@ _HTML = jinja2.Template(
  · compared with baseline {{ baseline }} (Holm-adjusted p &lt; {{ alpha }} and beyond
  tolerance){% endif %}</p>{% if overrides %}
 <p class="note">{{ overrides }}</p>{% endif %}
-{% if drift_lines %}<h2>Drift</h2><p class="bad">{{ drift_verdict }}</p>
+{% if drift_groups %}<h2>Drift</h2><p class="bad">{{ drift_verdict }}</p>
 <p class="note">Each scenario's "Compared with the
 baseline" shows the drifted distributions and curves before (grey) and after (colour).</p>
-<ul>{% for line in drift_lines %}
-<li class="bad">{{ line }}</li>{% endfor %}</ul>
+<ul>{% for scenario, lines in drift_groups %}<li>{{ scenario }}<ul>{% for line in lines %}
+<li class="bad">{{ line }}</li>{% endfor %}</ul></li>{% endfor %}</ul>
 <p class="note">{{ baseline_hint }}</p>
 {% elif baseline %}<p class="pass">{{ drift_verdict }}</p>{% endif %}
 {% if not_compared %}<p class="note">{{ not_compared }}</p>{% endif %}
@@ -1296,18 +1296,30 @@ def drift_lines(drift: DriftReport | None) -> list[str]:
     """One line per drifted figure: ``scenario: figure subject: base → current (…)``."""
     if drift is None:
         return []
-    out = []
-    for r in drift.drifted.itertuples():
-        if r.kind == "pmf":
-            what = f"distribution moved (total variation {r.change:.3f})"
-        else:
-            what = f"{_drift_value(r, r.baseline)} → {_drift_value(r, r.current)}"
-            if math.isfinite(r.change):  # "6 → not reached" says the change itself
-                what += f" ({drift_change(r)})"
-        out.append(
-            f"{r.scenario} ({r.rules}): {r.figure} {r.subject}: {what}, Holm p {_p_is(r.p_holm)}"
-        )
-    return out
+    return [f"{r.scenario} ({r.rules}): {_drifted_figure(r)}" for r in drift.drifted.itertuples()]
+
+
+def drift_groups(drift: DriftReport | None) -> list[tuple[str, list[str]]]:
+    """The drifted figures by scenario, as the pages list them: each scenario with its
+    rules once (``quickstart (shattered-spirits)``) over its figures (``figure subject:
+    base → current (…)``), in the order of its first figure, as the terminal prints them
+    (every line began with its scenario's name)."""
+    groups: dict[str, list[str]] = {}
+    for r in [] if drift is None else drift.drifted.itertuples():
+        groups.setdefault(f"{r.scenario} ({r.rules})", []).append(_drifted_figure(r))
+    return list(groups.items())
+
+
+def _drifted_figure(r: Any) -> str:
+    """A drifted figure of a drift list, its scenario left out: ``figure subject: base →
+    current (change), Holm p …``."""
+    if r.kind == "pmf":
+        what = f"distribution moved (total variation {r.change:.3f})"
+    else:
+        what = f"{_drift_value(r, r.baseline)} → {_drift_value(r, r.current)}"
+        if math.isfinite(r.change):  # "6 → not reached" says the change itself
+            what += f" ({drift_change(r)})"
+    return f"{r.figure} {r.subject}: {what}, Holm p {_p_is(r.p_holm)}"
 
 
 def overrides_note(runs: Sequence[ScenarioRun]) -> str:
@@ -1354,7 +1366,9 @@ def _md_drift(drift: DriftReport, baseline: str,
     if skipped := not_compared(drift):
         said += ["", md_text(skipped)]
     if not drift.ok:
-        said += ["", *(f"- **DRIFT** {md_text(line)}" for line in drift_lines(drift))]
+        said += [""]
+        for scenario, lines in drift_groups(drift):  # each scenario once, over its figures
+            said += [f"- {md_text(scenario)}:", *(f"  - **DRIFT** {md_text(x)}" for x in lines)]
         hint, command = baseline_hint(out_dir, baseline).split(": ", 1)
         said += ["", f"{md_text(hint)}: `{command}`"]
     return said
@@ -1522,7 +1536,7 @@ def render_report(
         stylesheet=Markup(STYLESHEET), title=title, version=__version__, sections=sections,
         baseline=baseline, overrides=overrides_note(runs),
         scenarios=counted(len(sections), "scenario"), counted=counted, show=_html_text,
-        alpha=None if drift is None else f"{drift.alpha:g}", drift_lines=drift_lines(drift),
+        alpha=None if drift is None else f"{drift.alpha:g}", drift_groups=drift_groups(drift),
         drift_verdict=drift_verdict(drift, baseline) if drift and baseline else "",
         not_compared=not_compared(drift) if drift else "",
         baseline_hint=baseline_hint(shown_out, baseline) if baseline else "",
