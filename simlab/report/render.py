@@ -42,7 +42,11 @@ from simlab.report.gate import write_drift_json
 from simlab.report.results import ScenarioRun, save_results
 from simlab.report.terminal import (
     MEDIAN_NOTE,
+    NO_CRIT,
+    NO_CRIT_COLUMN_NOTE,
+    NO_CRIT_NOTE,
     NOT_REACHED,
+    crit_rate_said,
     decimals,
     event_rate_cells,
     exact_number,
@@ -157,6 +161,7 @@ class Section:
     copies_apart: list[str] = field(default_factory=list)
     copies_pooled: list[str] = field(default_factory=list)
     damage_skipped: list[str] = field(default_factory=list)
+    attack_note: str = ""  # under the attacks table: a crit rate of "—", or none
 
     @property
     def time_to_down_note(self) -> str:
@@ -204,28 +209,42 @@ def _exact_attacks(run: ScenarioRun) -> dict[tuple[str, str, str], dict[str, Any
             for e in (run.exact or {}).get("attacks", [])}  # fmt: skip
 
 
-def _attack_rows(run: ScenarioRun) -> tuple[list[str], list[list[str]]]:
-    """The attacks table's header and rows; no crit rate in a rule system without crits
-    (``Layout.crits``), where it is 0 by the rules."""
+def _attack_rows(run: ScenarioRun) -> tuple[list[str], list[list[str]], str]:
+    """The attacks table's header, rows and the note under it. A pair with no crit in
+    the run reads :data:`~simlab.report.terminal.NO_CRIT` in the crit rate's column, not
+    ``0 [0, 0.0002]`` beside its exact 0, and the column is left out where no pair says
+    one, as the terminal decides (:func:`~simlab.report.terminal.crit_rate_said`) and
+    notes it; no crit rate in a rule system without crits (``Layout.crits``), where it
+    is 0 by the rules."""
     res = run.result
-    crits = res.layout.crits
     rates, damage = res.hit_rates(), res.damage()
+    said = crit_rate_said(res, rates)
+    crits = any(said)
     answers = _exact_attacks(run)
-    exact_digits = [(f, n) for f, n in EXACT_DIGITS if crits or f != "crit_rate"]
+    exact_digits = [(f, n) for f, n in EXACT_DIGITS if res.layout.crits or f != "crit_rate"]
     header = [h for h in ATTACK_HEADER if crits or h != "crit rate [95%]"]
     header[-1] = "exact " + " / ".join(EXACT_LABELS[f] for f, _ in exact_digits)
     rows = []
-    for r, d in zip(rates.itertuples(), damage.itertuples(), strict=True):
+    for r, d, says in zip(rates.itertuples(), damage.itertuples(), said, strict=True):
         ex = answers.get((r.attacker, r.attack, r.defender))
         figures = [] if ex is None else [_exact_figure(ex, f, n) for f, n in exact_digits]
         if all(f == NO_EXACT for f in figures):  # no exact figure at all: one mark
             figures = []
-        crit = [interval_cell(r, "crit_rate", bracketed=True)]
+        crit = [interval_cell(r, "crit_rate", bracketed=True) if says else NO_CRIT]
         rows.append([r.attacker, r.attack, r.defender, f"{r.attempts:,}",
                      interval_cell(r, "hit_rate", bracketed=True), *(crit if crits else []),
                      interval_cell(d, "mean_damage", bracketed=True),
                      " / ".join(figures) or NO_EXACT])  # fmt: skip
-    return header, rows
+    return header, rows, _crit_note(res.layout.crits, said)
+
+
+def _crit_note(crits: bool, said: list[bool]) -> str:
+    """The terminal's note under an attacks table (:func:`~simlab.report.terminal.
+    print_result`): what a crit rate of "—" means, or why the column is left out ("" in
+    a rule system without crits, and where every pair says one)."""
+    if any(said) and not all(said):
+        return NO_CRIT_NOTE
+    return NO_CRIT_COLUMN_NOTE if crits and not any(said) else ""
 
 
 #: An exact figure the page does not give (not solved, or moved by the fight), and a row's
@@ -1000,7 +1019,7 @@ def _section(plan: Plan, pictures: list[Picture], specs: pd.DataFrame | None,
         identity.insert(2, ("sample size", describe_record(res.meta["precision"])))
     if res.meta.get("overrides"):
         identity.insert(0, ("overrides (--set)", ", ".join(overrides_said(res.meta))))
-    attack_header, attacks = _attack_rows(run)
+    attack_header, attacks, attack_note = _attack_rows(run)
     header, combatants = _combatant_rows(res)
     notes = [n for n in (drift.notes if drift else []) if n.startswith(f"{label(run)}:")]
     apart = [f"{', '.join(names)} fought differently (a damage distribution differs by "
@@ -1013,7 +1032,8 @@ def _section(plan: Plan, pictures: list[Picture], specs: pd.DataFrame | None,
     anchor = _anchor(f"{run.rules}-{run.scenario}", anchors)
     return Section(run, anchor, identity, attack_header, attacks, header, combatants,
                    _outcome_rows(res), _spec_rows(specs, run), _drift_rows(drift, run), notes,
-                   pictures, _headline(run, specs), apart, pooled, skipped)  # fmt: skip
+                   pictures, _headline(run, specs), apart, pooled, skipped,
+                   attack_note)  # fmt: skip
 
 
 def _anchor(scenario: str, seen: set[str]) -> str:
@@ -1128,6 +1148,7 @@ baseline" shows the drifted distributions and curves before (grey) and after (co
 {{ table(DRIFT_HEADER, s.drift) }}</details>
 {% endif %}{% endif %}
 <h3>Attacks</h3>{{ table(s.attack_header, s.attacks) }}
+{% if s.attack_note %}<p class="note">{{ s.attack_note }}</p>{% endif %}
 {{ pictures(s, 'rates') }}
 <h3>Damage</h3><p class="note">Misses count as 0 damage. Bars and dots: simulated; open
 black diamonds: the exact answer against a fresh defender, where the exact engine gives one.
@@ -1406,6 +1427,7 @@ def _markdown(sections: list[Section], title: str, drift: DriftReport | None,
             out += [f"{_unchanged(unchanged, bool(changed), bool(untested))}{untested_note}.",
                     ""]  # fmt: skip
         out += ["### Attacks", "", _md_table(s.attack_header, s.attacks), ""]
+        out += [md_text(s.attack_note), ""] if s.attack_note else []
         out += ["### Time-to-down", "", md_text(s.time_to_down_note), "",
                 _md_table(s.combatant_header, s.combatants), ""]  # fmt: skip
         out += ["### Outcome", "", _md_table(OUTCOME_HEADER, s.outcome), ""]
