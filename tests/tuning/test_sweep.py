@@ -164,7 +164,7 @@ def test_sweep_files(tmp_path: Path, duel: Any) -> None:
     assert "<details>" not in html  # two points: every table short enough to show
     # The exact hit rate the damage curves draw dashed has its column, as the mean has.
     header = next(line for line in md.splitlines() if line.startswith("| Defender.guard"))
-    assert "| exact hit rate | exact mean damage |" in header
+    assert "| exact hit rate | exact mean damage (HP) |" in header
     # The duel's strike has no crit row: no crit panel, and so neither a crit rate in
     # the note on the curves (it listed one) nor columns of 0s in their table.
     note = next(line for line in md.splitlines() if line.endswith("common random numbers)."))
