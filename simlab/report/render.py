@@ -330,10 +330,11 @@ def _spec_rows(specs: pd.DataFrame | None, run: ScenarioRun) -> list[list[str]]:
 
 def _borderline_said(spec: Any) -> str:
     """What a spec's verdict adds when its interval reaches past the bound: that it is a
-    pass failed only by ``strict`` (its measured value is within the bound), or that it
-    is borderline; "" otherwise."""
+    pass failed only by ``strict`` (its measured value is within the bound), in the
+    terminal's words (:func:`~simlab.report.terminal.specs_table`), or that it is
+    borderline; "" otherwise."""
     if getattr(spec, "failed_by_strict", False):
-        return " (strict: a borderline pass, the interval reaching past the bound)"
+        return " (--strict: a borderline pass, its interval reaching past the bound)"
     return " (borderline: the interval reaches past the bound)" if spec.borderline else ""
 
 
@@ -1372,7 +1373,7 @@ def spec_failures(specs: pd.DataFrame | None) -> list[str]:
     """One line per failed spec."""
     if specs is None or specs.empty:
         return []
-    strict = " (a borderline pass, failed by strict)"
+    strict = " (a borderline pass, failed by --strict)"
     return [f"{s.scenario} ({s.rules}): {s.spec}: measured {_measured(s)}"
             f"{strict * bool(getattr(s, 'failed_by_strict', False))}"
             for s in specs[specs.verdict == "fail"].itertuples()]  # fmt: skip
