@@ -193,10 +193,13 @@ def _png(draw: Callable[[Figure], None], size: tuple[float, float]) -> bytes:
 # -- tables ------------------------------------------------------------------------------
 
 
+#: The tables' headers, each figure whose name does not say its unit with it, as the
+#: terminal's comparison names them: ``mean damage (HP)``, ``… time-to-down (rounds)``.
 ATTACK_HEADER = ["attacker", "attack", "defender", "attempts", "hit rate [95%]",
-                 "crit rate [95%]", "mean damage [95%]", "exact hit / crit / mean"]  # fmt: skip
+                 "crit rate [95%]", "mean damage (HP) [95%]",
+                 "exact hit / crit / mean"]  # fmt: skip
 COMBATANT_HEADER = ["combatant", "side", "down rate = P(downed by the round cap) [95%]",
-                    "median time-to-down [95%]", "median when downed",
+                    "median time-to-down (rounds) [95%]", "median when downed (rounds)",
                     "capped (standing at the end of the round cap's round)"]  # fmt: skip
 OUTCOME_HEADER = ["side", "wins", "win rate [95%]"]
 SPEC_HEADER = ["spec", "measured [95%]", "n", "verdict"]
@@ -276,7 +279,7 @@ def event_header(event: str) -> str:
 
 
 MEAN_HEADERS = {
-    "status_damage": "status damage per encounter [95%]",
+    "status_damage": "status damage per encounter (HP) [95%]",
     "momentum_spent": "Momentum spent per encounter [95%]",
 }
 

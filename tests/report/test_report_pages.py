@@ -175,3 +175,15 @@ def test_a_pair_that_never_crits_reads_a_dash_with_the_terminals_note(
     html = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert "crit rate [95%]" not in html and NO_CRIT_COLUMN_NOTE in html
     assert NO_CRIT_COLUMN_NOTE in (tmp_path / "report.md").read_text(encoding="utf-8")
+
+
+def test_the_report_tables_say_the_units_of_their_figures(pages: dict[str, str]) -> None:
+    """The attacks table's ``mean damage [95%]`` and the time-to-down table's ``median
+    time-to-down [95%]`` gave an amount of nothing named, where the comparison in the
+    terminal says ``mean damage (HP)`` and ``(rounds)``; a rate's name says what it is."""
+    for name, page in pages.items():
+        for header in ("mean damage (HP) [95%]", "median time-to-down (rounds) [95%]",
+                       "median when downed (rounds)", "hit rate [95%]"):  # fmt: skip
+            assert header in page, (name, header)
+        assert "mean damage [95%]" not in page and "time-to-down [95%]" not in page, name
+        assert "status damage per encounter (HP) [95%]" in page, name  # shattered-spirits'
