@@ -1071,15 +1071,14 @@ def _exact_note(run: ScenarioRun, drawn: ExactDrawn) -> str | Prose:
         have = "has" if moved == 1 or every else "have"
         who = "every one" if every else counted(moved, "pair")
         solved += f"; {who} {have} figures a fight moves away from the answer"
-    shown = []
-    if drawn.damage_plots:
-        shown.append(f"open black diamonds on {counted(drawn.damage_plots, 'damage plot')}")
-    if drawn.hit_rate_marks:
-        shown.append("open black diamonds on the hit-rate plot")
-    if drawn.curves:
-        shown.append("a thin black dashed time-to-down curve")
+    # the diamonds named once over the plots they are on: "open black diamonds on 1
+    # damage plot and the hit-rate plot", not "… and open black diamonds on the …"
+    on = [counted(drawn.damage_plots, "damage plot")] * bool(drawn.damage_plots)
+    on += ["the hit-rate plot"] * bool(drawn.hit_rate_marks)
+    shown = [f"open black diamonds on {' and '.join(on)}"] * bool(on)
+    shown += ["a thin black dashed time-to-down curve"] * bool(drawn.curves)
     if shown:
-        said = f"drawn as {', '.join(shown[:-1])}{' and ' if len(shown) > 1 else ''}{shown[-1]}"
+        said = f"drawn as {', and '.join(shown)}"
     elif moved == len(pairs):
         said = ", so nothing is drawn on the plots"
     else:

@@ -187,3 +187,15 @@ def test_the_report_tables_say_the_units_of_their_figures(pages: dict[str, str])
             assert header in page, (name, header)
         assert "mean damage [95%]" not in page and "time-to-down [95%]" not in page, name
         assert "status damage per encounter (HP) [95%]" in page, name  # shattered-spirits'
+
+
+def test_the_exact_line_names_the_diamonds_once(runs: list[ScenarioRun]) -> None:
+    """duel-both-drafts' line read "drawn as open black diamonds on 1 damage plot and
+    open black diamonds on the hit-rate plot"."""
+    run = next(r for r in runs if r.scenario == "quickstart")
+    both = str(render._exact_note(run, render.ExactDrawn(1, True)))
+    assert "drawn as open black diamonds on 1 damage plot and the hit-rate plot;" in both, both
+    assert both.count("open black diamonds") == 1, both
+    every = str(render._exact_note(run, render.ExactDrawn(2, True, 1)))
+    assert ("drawn as open black diamonds on 2 damage plots and the hit-rate plot, and a thin "
+            "black dashed time-to-down curve;") in every, every  # fmt: skip
