@@ -16,6 +16,7 @@ from simlab.report import tuning
 
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = ROOT / "scenarios/benchmarks/ss-duel.yaml"
+FIGHT = ROOT / "scenarios/benchmarks/ss-2v2.yaml"
 
 
 def test_the_comparison_page_names_each_figure_with_its_unit(tmp_path: Path) -> None:
@@ -47,3 +48,13 @@ def test_the_sweep_tables_name_each_figure_with_its_unit() -> None:
     tuning.plot_sweep(sweep, "mean_damage", ax=ax)
     assert "(HP, misses 0)" in ax.get_ylabel(), ax.get_ylabel()  # the pictures' axis too
     plt.close(fig)
+
+
+def test_a_fights_sweep_has_no_column_of_exact_means_it_never_has() -> None:
+    """ss-2v2's time-to-down table ended in ``exact mean time-to-down``, "—" on every
+    row: the exact engine solves a duel's time-to-down only."""
+    fight, _ = tuning._combatant_rows(api.sweep(FIGHT, {"Kaito.hp": [10, 20]}, n=200, seed=1))
+    assert not any(h.startswith("exact") for h in fight), fight
+    duel, rows = tuning._combatant_rows(api.sweep(DUEL, {"Defender.hp": [10, 20]}, n=200))
+    defender = next(r for r in rows if r[1] == "Defender")
+    assert duel[-1] == "exact mean time-to-down (rounds)" and defender[-1] != "—", rows
