@@ -1125,7 +1125,7 @@ _HTML = jinja2.Template(
 <p class="note">Each scenario's "Compared with the
 baseline" shows the drifted distributions and curves before (grey) and after (colour).</p>
 <ul>{% for scenario, lines in drift_groups %}<li>{{ scenario }}<ul>{% for line in lines %}
-<li class="bad">{{ line }}</li>{% endfor %}</ul></li>{% endfor %}</ul>
+<li class="bad">{{ p_kept_whole(line) }}</li>{% endfor %}</ul></li>{% endfor %}</ul>
 <p class="note">{{ baseline_hint }}</p>
 {% elif baseline %}<p class="pass">{{ drift_verdict }}</p>{% endif %}
 {% if not_compared %}<p class="note">{{ not_compared }}</p>{% endif %}
@@ -1321,6 +1321,20 @@ def drift_lines(drift: DriftReport | None) -> list[str]:
     if drift is None:
         return []
     return [f"{r.scenario} ({r.rules}): {_drifted_figure(r)}" for r in drift.drifted.itertuples()]
+
+
+def unbroken(text: str) -> str:
+    """``text`` with no place a browser breaks a line: a p-value such as ``< 1e-16`` or
+    ``3.3e-07`` kept on one line of its narrow column, ``Holm p < 1e-16`` at the end of
+    a drift line (no-break spaces and hyphens)."""
+    return text.replace(" ", "\u00a0").replace("-", "\u2011")
+
+
+def _p_kept_whole(line: str) -> str:
+    """A drift line (:func:`drift_groups`) with its ``Holm p < 1e-16`` on one line of the
+    page, as the terminal keeps it: a phone broke it after ``<``."""
+    head, comma, p = line.rpartition(", Holm p ")
+    return f"{head}, {unbroken('Holm p ' + p)}" if comma else line
 
 
 def drift_groups(drift: DriftReport | None) -> list[tuple[str, list[str]]]:
@@ -1562,6 +1576,7 @@ def render_report(
         baseline=baseline, overrides=overrides_note(runs),
         scenarios=counted(len(sections), "scenario"), counted=counted, show=_html_text,
         alpha=None if drift is None else f"{drift.alpha:g}", drift_groups=drift_groups(drift),
+        p_kept_whole=_p_kept_whole,
         drift_verdict=drift_verdict(drift, baseline) if drift and baseline else "",
         not_compared=not_compared(drift) if drift else "",
         baseline_hint=baseline_hint(shown_out, baseline) if baseline else "",

@@ -55,6 +55,7 @@ from simlab.report.render import (
     _text_writer,
     md_link,
     md_text,
+    unbroken,
 )
 from simlab.report.terminal import (
     MEDIAN_NOTE,
@@ -762,7 +763,7 @@ def compare_rows(comparison: Comparison) -> list[list[str]]:
                      _number(r.a, n, r.figure), _number(r.b, n, r.figure),
                      "0" if none else _signed(r.diff, n),
                      "[0, 0]" if none else bounds(r.diff_ci_lo, r.diff_ci_hi, n, sign="+"),
-                     _unbroken(format_p(r.p_holm)), independent_bounds(r, n),
+                     unbroken(format_p(r.p_holm)), independent_bounds(r, n),
                      times_narrower(r.narrowing)])  # fmt: skip
     return rows
 
@@ -779,12 +780,6 @@ def _off_0(lo: float, hi: float, digits: int) -> int:
     if lo > 0 or hi < 0:
         return max(digits, -math.floor(math.log10(min(abs(lo), abs(hi)))))
     return digits
-
-
-def _unbroken(text: str) -> str:
-    """``text`` with no place a browser breaks a line: a p-value such as ``< 1e-16`` or
-    ``3.3e-07`` kept on one line of its narrow column (no-break space and hyphen)."""
-    return text.replace(" ", "\u00a0").replace("-", "\u2011")
 
 
 def render_compare(comparison: Comparison, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
