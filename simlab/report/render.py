@@ -1090,7 +1090,8 @@ def _exact_note(run: ScenarioRun, drawn: ExactDrawn) -> str | Prose:
 
 #: The stylesheet of every page simlab writes (report, drift, sweep, compare, tune): a
 #: figure stays on one line (``td.num``) and a table wider than the page scrolls in its
-#: own box (``div.scroll``), on every page alike.
+#: own box (``div.scroll``), on every page alike; the contents' win rates, hit rates and
+#: medians keep a width to read on a phone (a column one word wide ran a screen tall).
 STYLESHEET = """\
 body { font-family: sans-serif; margin: 1.5em auto; padding: 0 0.8em; max-width: 1100px;
        color: #222; }
@@ -1106,6 +1107,7 @@ th { background: #f3f3f3; }
 .note { color: #666; font-size: 0.9em; } img { max-width: 100%; display: block; }
 figure { margin: 0.8em 0; } figcaption { font-size: 0.9em; color: #444; }
 table.toc td { vertical-align: top; } table.toc td:nth-child(-n+2) { white-space: nowrap; }
+table.toc td:nth-child(n+4) { min-width: 13em; }
 """
 
 _HTML = jinja2.Template(
