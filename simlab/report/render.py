@@ -42,7 +42,11 @@ from simlab.report.gate import write_drift_json
 from simlab.report.results import ScenarioRun, save_results
 from simlab.report.terminal import (
     MEDIAN_NOTE,
+    NO_CRIT,
+    NO_CRIT_COLUMN_NOTE,
+    NO_CRIT_NOTE,
     NOT_REACHED,
+    crit_rate_said,
     decimals,
     event_rate_cells,
     exact_number,
@@ -157,6 +161,7 @@ class Section:
     copies_apart: list[str] = field(default_factory=list)
     copies_pooled: list[str] = field(default_factory=list)
     damage_skipped: list[str] = field(default_factory=list)
+    attack_note: str = ""  # under the attacks table: a crit rate of "—", or none
 
     @property
     def time_to_down_note(self) -> str:
@@ -188,10 +193,13 @@ def _png(draw: Callable[[Figure], None], size: tuple[float, float]) -> bytes:
 # -- tables ------------------------------------------------------------------------------
 
 
+#: The tables' headers, each figure whose name does not say its unit with it, as the
+#: terminal's comparison names them: ``mean damage (HP)``, ``… time-to-down (rounds)``.
 ATTACK_HEADER = ["attacker", "attack", "defender", "attempts", "hit rate [95%]",
-                 "crit rate [95%]", "mean damage [95%]", "exact hit / crit / mean"]  # fmt: skip
+                 "crit rate [95%]", "mean damage (HP) [95%]",
+                 "exact hit / crit / mean"]  # fmt: skip
 COMBATANT_HEADER = ["combatant", "side", "down rate = P(downed by the round cap) [95%]",
-                    "median time-to-down [95%]", "median when downed",
+                    "median time-to-down (rounds) [95%]", "median when downed (rounds)",
                     "capped (standing at the end of the round cap's round)"]  # fmt: skip
 OUTCOME_HEADER = ["side", "wins", "win rate [95%]"]
 SPEC_HEADER = ["spec", "measured [95%]", "n", "verdict"]
@@ -204,28 +212,42 @@ def _exact_attacks(run: ScenarioRun) -> dict[tuple[str, str, str], dict[str, Any
             for e in (run.exact or {}).get("attacks", [])}  # fmt: skip
 
 
-def _attack_rows(run: ScenarioRun) -> tuple[list[str], list[list[str]]]:
-    """The attacks table's header and rows; no crit rate in a rule system without crits
-    (``Layout.crits``), where it is 0 by the rules."""
+def _attack_rows(run: ScenarioRun) -> tuple[list[str], list[list[str]], str]:
+    """The attacks table's header, rows and the note under it. A pair with no crit in
+    the run reads :data:`~simlab.report.terminal.NO_CRIT` in the crit rate's column, not
+    ``0 [0, 0.0002]`` beside its exact 0, and the column is left out where no pair says
+    one, as the terminal decides (:func:`~simlab.report.terminal.crit_rate_said`) and
+    notes it; no crit rate in a rule system without crits (``Layout.crits``), where it
+    is 0 by the rules."""
     res = run.result
-    crits = res.layout.crits
     rates, damage = res.hit_rates(), res.damage()
+    said = crit_rate_said(res, rates)
+    crits = any(said)
     answers = _exact_attacks(run)
-    exact_digits = [(f, n) for f, n in EXACT_DIGITS if crits or f != "crit_rate"]
+    exact_digits = [(f, n) for f, n in EXACT_DIGITS if res.layout.crits or f != "crit_rate"]
     header = [h for h in ATTACK_HEADER if crits or h != "crit rate [95%]"]
     header[-1] = "exact " + " / ".join(EXACT_LABELS[f] for f, _ in exact_digits)
     rows = []
-    for r, d in zip(rates.itertuples(), damage.itertuples(), strict=True):
+    for r, d, says in zip(rates.itertuples(), damage.itertuples(), said, strict=True):
         ex = answers.get((r.attacker, r.attack, r.defender))
         figures = [] if ex is None else [_exact_figure(ex, f, n) for f, n in exact_digits]
         if all(f == NO_EXACT for f in figures):  # no exact figure at all: one mark
             figures = []
-        crit = [interval_cell(r, "crit_rate", bracketed=True)]
+        crit = [interval_cell(r, "crit_rate", bracketed=True) if says else NO_CRIT]
         rows.append([r.attacker, r.attack, r.defender, f"{r.attempts:,}",
                      interval_cell(r, "hit_rate", bracketed=True), *(crit if crits else []),
                      interval_cell(d, "mean_damage", bracketed=True),
                      " / ".join(figures) or NO_EXACT])  # fmt: skip
-    return header, rows
+    return header, rows, _crit_note(res.layout.crits, said)
+
+
+def _crit_note(crits: bool, said: list[bool]) -> str:
+    """The terminal's note under an attacks table (:func:`~simlab.report.terminal.
+    print_result`): what a crit rate of "—" means, or why the column is left out ("" in
+    a rule system without crits, and where every pair says one)."""
+    if any(said) and not all(said):
+        return NO_CRIT_NOTE
+    return NO_CRIT_COLUMN_NOTE if crits and not any(said) else ""
 
 
 #: An exact figure the page does not give (not solved, or moved by the fight), and a row's
@@ -257,7 +279,7 @@ def event_header(event: str) -> str:
 
 
 MEAN_HEADERS = {
-    "status_damage": "status damage per encounter [95%]",
+    "status_damage": "status damage per encounter (HP) [95%]",
     "momentum_spent": "Momentum spent per encounter [95%]",
 }
 
@@ -311,10 +333,11 @@ def _spec_rows(specs: pd.DataFrame | None, run: ScenarioRun) -> list[list[str]]:
 
 def _borderline_said(spec: Any) -> str:
     """What a spec's verdict adds when its interval reaches past the bound: that it is a
-    pass failed only by ``strict`` (its measured value is within the bound), or that it
-    is borderline; "" otherwise."""
+    pass failed only by ``strict`` (its measured value is within the bound), in the
+    terminal's words (:func:`~simlab.report.terminal.specs_table`), or that it is
+    borderline; "" otherwise."""
     if getattr(spec, "failed_by_strict", False):
-        return " (strict: a borderline pass, the interval reaching past the bound)"
+        return " (--strict: a borderline pass, its interval reaching past the bound)"
     return " (borderline: the interval reaches past the bound)" if spec.borderline else ""
 
 
@@ -1000,7 +1023,7 @@ def _section(plan: Plan, pictures: list[Picture], specs: pd.DataFrame | None,
         identity.insert(2, ("sample size", describe_record(res.meta["precision"])))
     if res.meta.get("overrides"):
         identity.insert(0, ("overrides (--set)", ", ".join(overrides_said(res.meta))))
-    attack_header, attacks = _attack_rows(run)
+    attack_header, attacks, attack_note = _attack_rows(run)
     header, combatants = _combatant_rows(res)
     notes = [n for n in (drift.notes if drift else []) if n.startswith(f"{label(run)}:")]
     apart = [f"{', '.join(names)} fought differently (a damage distribution differs by "
@@ -1013,7 +1036,8 @@ def _section(plan: Plan, pictures: list[Picture], specs: pd.DataFrame | None,
     anchor = _anchor(f"{run.rules}-{run.scenario}", anchors)
     return Section(run, anchor, identity, attack_header, attacks, header, combatants,
                    _outcome_rows(res), _spec_rows(specs, run), _drift_rows(drift, run), notes,
-                   pictures, _headline(run, specs), apart, pooled, skipped)  # fmt: skip
+                   pictures, _headline(run, specs), apart, pooled, skipped,
+                   attack_note)  # fmt: skip
 
 
 def _anchor(scenario: str, seen: set[str]) -> str:
@@ -1047,15 +1071,14 @@ def _exact_note(run: ScenarioRun, drawn: ExactDrawn) -> str | Prose:
         have = "has" if moved == 1 or every else "have"
         who = "every one" if every else counted(moved, "pair")
         solved += f"; {who} {have} figures a fight moves away from the answer"
-    shown = []
-    if drawn.damage_plots:
-        shown.append(f"open black diamonds on {counted(drawn.damage_plots, 'damage plot')}")
-    if drawn.hit_rate_marks:
-        shown.append("open black diamonds on the hit-rate plot")
-    if drawn.curves:
-        shown.append("a thin black dashed time-to-down curve")
+    # the diamonds named once over the plots they are on: "open black diamonds on 1
+    # damage plot and the hit-rate plot", not "… and open black diamonds on the …"
+    on = [counted(drawn.damage_plots, "damage plot")] * bool(drawn.damage_plots)
+    on += ["the hit-rate plot"] * bool(drawn.hit_rate_marks)
+    shown = [f"open black diamonds on {' and '.join(on)}"] * bool(on)
+    shown += ["a thin black dashed time-to-down curve"] * bool(drawn.curves)
     if shown:
-        said = f"drawn as {', '.join(shown[:-1])}{' and ' if len(shown) > 1 else ''}{shown[-1]}"
+        said = f"drawn as {', and '.join(shown)}"
     elif moved == len(pairs):
         said = ", so nothing is drawn on the plots"
     else:
@@ -1067,7 +1090,8 @@ def _exact_note(run: ScenarioRun, drawn: ExactDrawn) -> str | Prose:
 
 #: The stylesheet of every page simlab writes (report, drift, sweep, compare, tune): a
 #: figure stays on one line (``td.num``) and a table wider than the page scrolls in its
-#: own box (``div.scroll``), on every page alike.
+#: own box (``div.scroll``), on every page alike; the contents' win rates, hit rates and
+#: medians keep a width to read on a phone (a column one word wide ran a screen tall).
 STYLESHEET = """\
 body { font-family: sans-serif; margin: 1.5em auto; padding: 0 0.8em; max-width: 1100px;
        color: #222; }
@@ -1083,6 +1107,7 @@ th { background: #f3f3f3; }
 .note { color: #666; font-size: 0.9em; } img { max-width: 100%; display: block; }
 figure { margin: 0.8em 0; } figcaption { font-size: 0.9em; color: #444; }
 table.toc td { vertical-align: top; } table.toc td:nth-child(-n+2) { white-space: nowrap; }
+table.toc td:nth-child(n+4) { min-width: 13em; }
 """
 
 _HTML = jinja2.Template(
@@ -1098,11 +1123,11 @@ _HTML = jinja2.Template(
  · compared with baseline {{ baseline }} (Holm-adjusted p &lt; {{ alpha }} and beyond
  tolerance){% endif %}</p>{% if overrides %}
 <p class="note">{{ overrides }}</p>{% endif %}
-{% if drift_lines %}<h2>Drift</h2><p class="bad">{{ drift_verdict }}</p>
+{% if drift_groups %}<h2>Drift</h2><p class="bad">{{ drift_verdict }}</p>
 <p class="note">Each scenario's "Compared with the
 baseline" shows the drifted distributions and curves before (grey) and after (colour).</p>
-<ul>{% for line in drift_lines %}
-<li class="bad">{{ line }}</li>{% endfor %}</ul>
+<ul>{% for scenario, lines in drift_groups %}<li>{{ scenario }}<ul>{% for line in lines %}
+<li class="bad">{{ p_kept_whole(line) }}</li>{% endfor %}</ul></li>{% endfor %}</ul>
 <p class="note">{{ baseline_hint }}</p>
 {% elif baseline %}<p class="pass">{{ drift_verdict }}</p>{% endif %}
 {% if not_compared %}<p class="note">{{ not_compared }}</p>{% endif %}
@@ -1128,6 +1153,7 @@ baseline" shows the drifted distributions and curves before (grey) and after (co
 {{ table(DRIFT_HEADER, s.drift) }}</details>
 {% endif %}{% endif %}
 <h3>Attacks</h3>{{ table(s.attack_header, s.attacks) }}
+{% if s.attack_note %}<p class="note">{{ s.attack_note }}</p>{% endif %}
 {{ pictures(s, 'rates') }}
 <h3>Damage</h3><p class="note">Misses count as 0 damage. Bars and dots: simulated; open
 black diamonds: the exact answer against a fresh defender, where the exact engine gives one.
@@ -1296,18 +1322,44 @@ def drift_lines(drift: DriftReport | None) -> list[str]:
     """One line per drifted figure: ``scenario: figure subject: base → current (…)``."""
     if drift is None:
         return []
-    out = []
-    for r in drift.drifted.itertuples():
-        if r.kind == "pmf":
-            what = f"distribution moved (total variation {r.change:.3f})"
-        else:
-            what = f"{_drift_value(r, r.baseline)} → {_drift_value(r, r.current)}"
-            if math.isfinite(r.change):  # "6 → not reached" says the change itself
-                what += f" ({drift_change(r)})"
-        out.append(
-            f"{r.scenario} ({r.rules}): {r.figure} {r.subject}: {what}, Holm p {_p_is(r.p_holm)}"
-        )
-    return out
+    return [f"{r.scenario} ({r.rules}): {_drifted_figure(r)}" for r in drift.drifted.itertuples()]
+
+
+def unbroken(text: str) -> str:
+    """``text`` with no place a browser breaks a line: a p-value such as ``< 1e-16`` or
+    ``3.3e-07`` kept on one line of its narrow column, ``Holm p < 1e-16`` at the end of
+    a drift line (no-break spaces and hyphens)."""
+    return text.replace(" ", "\u00a0").replace("-", "\u2011")
+
+
+def _p_kept_whole(line: str) -> str:
+    """A drift line (:func:`drift_groups`) with its ``Holm p < 1e-16`` on one line of the
+    page, as the terminal keeps it: a phone broke it after ``<``."""
+    head, comma, p = line.rpartition(", Holm p ")
+    return f"{head}, {unbroken('Holm p ' + p)}" if comma else line
+
+
+def drift_groups(drift: DriftReport | None) -> list[tuple[str, list[str]]]:
+    """The drifted figures by scenario, as the pages list them: each scenario with its
+    rules once (``quickstart (shattered-spirits)``) over its figures (``figure subject:
+    base → current (…)``), in the order of its first figure, as the terminal prints them
+    (every line began with its scenario's name)."""
+    groups: dict[str, list[str]] = {}
+    for r in [] if drift is None else drift.drifted.itertuples():
+        groups.setdefault(f"{r.scenario} ({r.rules})", []).append(_drifted_figure(r))
+    return list(groups.items())
+
+
+def _drifted_figure(r: Any) -> str:
+    """A drifted figure of a drift list, its scenario left out: ``figure subject: base →
+    current (change), Holm p …``."""
+    if r.kind == "pmf":
+        what = f"distribution moved (total variation {r.change:.3f})"
+    else:
+        what = f"{_drift_value(r, r.baseline)} → {_drift_value(r, r.current)}"
+        if math.isfinite(r.change):  # "6 → not reached" says the change itself
+            what += f" ({drift_change(r)})"
+    return f"{r.figure} {r.subject}: {what}, Holm p {_p_is(r.p_holm)}"
 
 
 def overrides_note(runs: Sequence[ScenarioRun]) -> str:
@@ -1339,7 +1391,7 @@ def spec_failures(specs: pd.DataFrame | None) -> list[str]:
     """One line per failed spec."""
     if specs is None or specs.empty:
         return []
-    strict = " (a borderline pass, failed by strict)"
+    strict = " (a borderline pass, failed by --strict)"
     return [f"{s.scenario} ({s.rules}): {s.spec}: measured {_measured(s)}"
             f"{strict * bool(getattr(s, 'failed_by_strict', False))}"
             for s in specs[specs.verdict == "fail"].itertuples()]  # fmt: skip
@@ -1354,7 +1406,9 @@ def _md_drift(drift: DriftReport, baseline: str,
     if skipped := not_compared(drift):
         said += ["", md_text(skipped)]
     if not drift.ok:
-        said += ["", *(f"- **DRIFT** {md_text(line)}" for line in drift_lines(drift))]
+        said += [""]
+        for scenario, lines in drift_groups(drift):  # each scenario once, over its figures
+            said += [f"- {md_text(scenario)}:", *(f"  - **DRIFT** {md_text(x)}" for x in lines)]
         hint, command = baseline_hint(out_dir, baseline).split(": ", 1)
         said += ["", f"{md_text(hint)}: `{command}`"]
     return said
@@ -1392,6 +1446,7 @@ def _markdown(sections: list[Section], title: str, drift: DriftReport | None,
             out += [f"{_unchanged(unchanged, bool(changed), bool(untested))}{untested_note}.",
                     ""]  # fmt: skip
         out += ["### Attacks", "", _md_table(s.attack_header, s.attacks), ""]
+        out += [md_text(s.attack_note), ""] if s.attack_note else []
         out += ["### Time-to-down", "", md_text(s.time_to_down_note), "",
                 _md_table(s.combatant_header, s.combatants), ""]  # fmt: skip
         out += ["### Outcome", "", _md_table(OUTCOME_HEADER, s.outcome), ""]
@@ -1522,7 +1577,8 @@ def render_report(
         stylesheet=Markup(STYLESHEET), title=title, version=__version__, sections=sections,
         baseline=baseline, overrides=overrides_note(runs),
         scenarios=counted(len(sections), "scenario"), counted=counted, show=_html_text,
-        alpha=None if drift is None else f"{drift.alpha:g}", drift_lines=drift_lines(drift),
+        alpha=None if drift is None else f"{drift.alpha:g}", drift_groups=drift_groups(drift),
+        p_kept_whole=_p_kept_whole,
         drift_verdict=drift_verdict(drift, baseline) if drift and baseline else "",
         not_compared=not_compared(drift) if drift else "",
         baseline_hint=baseline_hint(shown_out, baseline) if baseline else "",

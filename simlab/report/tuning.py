@@ -55,6 +55,7 @@ from simlab.report.render import (
     _text_writer,
     md_link,
     md_text,
+    unbroken,
 )
 from simlab.report.terminal import (
     MEDIAN_NOTE,
@@ -71,10 +72,10 @@ from simlab.report.terminal import (
 )
 from simlab.report.tuning_terminal import (
     FEW_EVENTS_NOTE,
-    FIGURE_LABELS,
     MEAN_TIME_TO_DOWN_NOTE,
     _number,
     compare_digits,
+    figure_labels,
     identical_note,
     independent_bounds,
     joint_intervals_note,
@@ -401,7 +402,7 @@ def _further_style(data: pd.DataFrame, others: Sequence[str],
 
 #: What a sweep plot's y axis shows, where its figure's name does not say it all.
 AXIS_LABELS = {
-    "mean_damage": "mean damage per attack (misses 0)",
+    "mean_damage": "mean damage per attack (HP, misses 0)",
     "mean_time_to_down": "mean time-to-down if downed (rounds)",
     "median_time_to_down": "median time-to-down (rounds)",
 }
@@ -588,9 +589,9 @@ def _sweep_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
     # every exact answer the damage curves draw dashed: the hit rate's too, which the
     # table left out
     exact = ["hit_rate", *(["crit_rate"] if crits else []), "mean_damage"]
-    header = [*sweep.fields, "attacker", "attack", "defender", "hit rate [95%]",
-              *(["crit rate [95%]"] if crits else []), "mean damage [95%]",
-              *(f"exact {f.replace('_', ' ')}" for f in exact)]  # fmt: skip
+    header = [*sweep.fields, "attacker", "attack", "defender", _column("hit_rate"),
+              *([_column("crit_rate")] if crits else []), _column("mean_damage"),
+              *(_column(f, exact=True) for f in exact)]  # fmt: skip
     rows = [[*(str(r[f]) for f in sweep.fields), r.attacker, r.attack, r.defender,
              _interval(r, "hit_rate"), *([_interval(r, "crit_rate")] if crits else []),
              _interval(r, "mean_damage"), *(exact_number(r[f"exact_{f}"], f) for f in exact)]
@@ -599,13 +600,27 @@ def _sweep_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
 
 
 def _combatant_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
+    """The time-to-down table; the exact mean's column only where the exact engine gives
+    one (a duel's): a fight's was a column of "—" at every point."""
     frame = sweep.combatants()
-    header = [*sweep.fields, "combatant", "down rate [95%]", "mean time-to-down [95%]",
-              "median time-to-down [95%]", "exact mean time-to-down"]  # fmt: skip
+    exact = bool(frame.exact_mean_time_to_down.notna().any())
+    header = [*sweep.fields, "combatant", _column("down_rate"), _column("mean_time_to_down"),
+              _column("median_time_to_down"),
+              *[_column("mean_time_to_down", exact=True)] * exact]  # fmt: skip
     rows = [[*(str(r[f]) for f in sweep.fields), r.combatant, _interval(r, "down_rate"),
              _interval(r, "mean_time_to_down"), median_cell(r),
-             exact_number(r.exact_mean_time_to_down)] for _, r in frame.iterrows()]  # fmt: skip
+             *[exact_number(r.exact_mean_time_to_down)] * exact]
+            for _, r in frame.iterrows()]  # fmt: skip
     return header, rows
+
+
+def _column(figure: str, exact: bool = False) -> str:
+    """A sweep table's header of ``figure``, with its unit where its name does not say
+    it, as the terminal names it (:func:`~simlab.report.tuning_terminal.figure_labels`):
+    ``mean damage (HP) [95%]``; ``exact``, the exact answer's: ``exact mean damage
+    (HP)``."""
+    (name,) = figure_labels([figure])
+    return f"exact {name}" if exact else f"{name} [95%]"
 
 
 def _side_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
@@ -744,11 +759,11 @@ def compare_rows(comparison: Comparison) -> list[list[str]]:
         n = _off_0(r.diff_ci_lo, r.diff_ci_hi, compare_digits(r, most=12))
         status = "CHANGED" if r.changed_holm else "changed" if r.changed else "same"
         none = r.diff == r.diff_ci_lo == r.diff_ci_hi == 0  # B − A is 0 in every encounter
-        rows.append([status, FIGURE_LABELS.get(r.figure, r.figure), r.on or "—",
+        rows.append([status, figure_labels([r.figure])[0], r.on or "—",
                      _number(r.a, n, r.figure), _number(r.b, n, r.figure),
                      "0" if none else _signed(r.diff, n),
                      "[0, 0]" if none else bounds(r.diff_ci_lo, r.diff_ci_hi, n, sign="+"),
-                     _unbroken(format_p(r.p_holm)), independent_bounds(r, n),
+                     unbroken(format_p(r.p_holm)), independent_bounds(r, n),
                      times_narrower(r.narrowing)])  # fmt: skip
     return rows
 
@@ -765,12 +780,6 @@ def _off_0(lo: float, hi: float, digits: int) -> int:
     if lo > 0 or hi < 0:
         return max(digits, -math.floor(math.log10(min(abs(lo), abs(hi)))))
     return digits
-
-
-def _unbroken(text: str) -> str:
-    """``text`` with no place a browser breaks a line: a p-value such as ``< 1e-16`` or
-    ``3.3e-07`` kept on one line of its narrow column (no-break space and hyphen)."""
-    return text.replace(" ", "\u00a0").replace("-", "\u2011")
 
 
 def render_compare(comparison: Comparison, out_dir: str | os.PathLike[str]) -> dict[str, Path]:

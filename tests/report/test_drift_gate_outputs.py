@@ -172,7 +172,7 @@ def test_strict_names_a_borderline_pass_it_failed(
     runs = api.run_scenarios(scenario, n=N)
     api.write_report(runs, tmp_path / "r", strict=True)
     failed = (tmp_path / "r/report.md").read_text().split("## Failed specs")[1].split("\n## ")[0]
-    assert _said(failed).count("(a borderline pass, failed by strict)") == 1
+    assert _said(failed).count("(a borderline pass, failed by --strict)") == 1
 
 
 def _older(baseline: Path, folder: Path, **changes: object) -> Path:

@@ -102,3 +102,39 @@ def test_a_wide_table_scrolls_in_its_box_not_the_page(tmp_path: Path) -> None:
     assert match, f"chromium did not render the page: {done.stderr[-2000:]}"
     width = json.loads(match.group(1).replace("&quot;", '"'))
     assert width["page"] <= width["window"], width
+
+
+TOC_PROBE = """<script>
+window.addEventListener("load", () => {
+  const out = document.createElement("pre");
+  out.id = "simlab-toc-probe";
+  const cells = [...document.querySelectorAll("table.toc td:nth-child(n+4)")];
+  out.textContent = JSON.stringify(cells.map(c => c.getBoundingClientRect().width));
+  document.body.appendChild(out);
+});
+</script>"""
+
+
+def test_the_contents_columns_keep_a_readable_width_on_a_phone(tmp_path: Path) -> None:
+    """At 400 px the contents table's win rates, hit rates and medians were squeezed to
+    their longest word, a column of 40 px whose rows ran a screen tall (``Kait`` /
+    ``quic`` / ``jab:``): they keep a width to read, and the table scrolls in its box."""
+    browser = chromium()
+    run = api.run_scenario(ROOT / "scenarios/shattered-spirits/spirits-2v3.yaml", n=300)
+    render_report([run], tmp_path / "report", write_results=False)
+    html = (tmp_path / "report/report.html").read_text(encoding="utf-8")
+    probe = tmp_path / "probe.html"
+    probe.write_text(html.replace("</body>", TOC_PROBE + WIDTH_PROBE + "</body>"), "utf-8")
+    done = subprocess.run(
+        [browser, *FLAGS, "--window-size=400,1600", f"--user-data-dir={tmp_path / 'profile'}",
+         "--dump-dom", probe.as_uri()],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    match = re.search(r'<pre id="simlab-toc-probe">(.*?)</pre>', done.stdout, re.S)
+    assert match, f"chromium did not render the page: {done.stderr[-2000:]}"
+    widths = json.loads(match.group(1))
+    assert len(widths) == 3 and min(widths) >= 150, widths
+    page = re.search(r'<pre id="simlab-width-probe">(.*?)</pre>', done.stdout, re.S)
+    assert page, done.stdout[-500:]
+    width = json.loads(page.group(1).replace("&quot;", '"'))
+    assert width["page"] <= width["window"], width  # the table scrolls, not the page

@@ -171,6 +171,29 @@ def test_report_exits_1_on_drift_listing_it_first(baseline: Path, tmp_path: Path
     )
 
 
+def test_the_pages_drift_list_names_each_scenario_once_over_its_figures(
+    baseline: Path, tmp_path: Path
+) -> None:
+    """Every line of report.html's and report.md's list of drifted figures began with
+    ``quickstart (shattered-spirits):``, as the terminal's did before it headed each
+    scenario's figures once."""
+    changed = tmp_path / "quickstart.yaml"
+    changed.write_text(QUICKSTART.read_text().replace(ROW_7, ROW_7_RAISED))
+    out = tmp_path / "r"
+    done = simlab("report", changed, "-n", 4000, "--seed", 8, "--out", out, "--baseline", baseline)
+    assert done.exit_code == 1, done.output
+    html = (out / "report.html").read_text().split("<h2>Drift</h2>")[1].split("<h2>")[0]
+    assert html.count('<li class="bad">') > 1, html
+    assert html.count("quickstart (shattered-spirits)") == 1, html
+    assert '<li class="bad">damage_pmf Brute stone-strike → Kaito: distribution moved' in html
+    # "Holm p < 1e-16" on one line, as the terminal keeps it: a phone broke it after "<"
+    assert "Holm p" not in html and "Holm\u00a0p\u00a0&lt;\u00a01e\u201116</li>" in html
+    markdown = (out / "report.md").read_text().split("## Drift")[1].split("\n## ")[0]
+    assert markdown.count("**DRIFT** ") > 1, markdown
+    assert markdown.count("quickstart (shattered-spirits)") == 1, markdown
+    assert "\n  - **DRIFT** damage_pmf Brute stone-strike → Kaito: distribution moved" in markdown
+
+
 def test_baseline_update_without_scenarios_reruns_the_baseline(baseline: Path,
                                                                tmp_path: Path) -> None:  # fmt: skip
     copy = tmp_path / "results.json"

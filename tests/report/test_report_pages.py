@@ -144,3 +144,58 @@ def test_counts_copies_and_the_drift_summary_in_words(pages: dict[str, str]) -> 
         assert "Copies of one entry are pooled" not in sections[scenario], scenario
     # in the page's text; its pictures' base64 may spell anything
     assert "Ogre" not in re.sub(r"data:image/[^\"']+", "", html)
+
+
+def _attack_rows(section: str) -> dict[tuple[str, ...], list[str]]:
+    """An HTML section's attacks table: its cells by attacker, attack and defender."""
+    table = section.split("<h3>Attacks</h3>")[1].split("</table>")[0]
+    rows = [re.findall(r"<t[dh][^>]*>([^<]*)</t[dh]>", row) for row in table.split("<tr>")[1:]]
+    header = rows[0]
+    return {tuple(r[:3]): dict(zip(header, r, strict=True)) for r in rows[1:]}  # type: ignore[misc]
+
+
+def test_a_pair_that_never_crits_reads_a_dash_with_the_terminals_note(
+    pages: dict[str, str], tmp_path: Path
+) -> None:
+    """Kaito's quick-jab, which has no crit row, read ``0 [0, 0.003]`` beside its exact
+    0 on both pages; the terminal says ``—`` and what it means under the table, and
+    leaves the column out where no attack made a crit."""
+    from simlab.report.terminal import NO_CRIT_COLUMN_NOTE, NO_CRIT_NOTE
+
+    rows = _attack_rows(_html_sections(pages["report.html"])["quickstart"])
+    assert rows[("Kaito", "quick-jab", "Brute")]["crit rate [95%]"] == "—", rows
+    assert rows[("Brute", "stone-strike", "Kaito")]["crit rate [95%]"].startswith("0.0"), rows
+    md = _sections(pages["report.md"], r"\n## ([^\n(]+) \(")["quickstart"]
+    assert NO_CRIT_NOTE in _html_sections(pages["report.html"])["quickstart"]
+    assert NO_CRIT_NOTE in md
+    assert "| Kaito | quick-jab | Brute | " in md and "| — |" in md.split("### Attacks")[1], md
+    no_crits = QUICKSTART.read_text().replace("    tier: {11: crit, 12: crit}\n", "")
+    run = api.run_scenario(api.loads(no_crits), n=300, seed=3)
+    render.render_report([run], tmp_path, write_results=False)
+    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "crit rate [95%]" not in html and NO_CRIT_COLUMN_NOTE in html
+    assert NO_CRIT_COLUMN_NOTE in (tmp_path / "report.md").read_text(encoding="utf-8")
+
+
+def test_the_report_tables_say_the_units_of_their_figures(pages: dict[str, str]) -> None:
+    """The attacks table's ``mean damage [95%]`` and the time-to-down table's ``median
+    time-to-down [95%]`` gave an amount of nothing named, where the comparison in the
+    terminal says ``mean damage (HP)`` and ``(rounds)``; a rate's name says what it is."""
+    for name, page in pages.items():
+        for header in ("mean damage (HP) [95%]", "median time-to-down (rounds) [95%]",
+                       "median when downed (rounds)", "hit rate [95%]"):  # fmt: skip
+            assert header in page, (name, header)
+        assert "mean damage [95%]" not in page and "time-to-down [95%]" not in page, name
+        assert "status damage per encounter (HP) [95%]" in page, name  # shattered-spirits'
+
+
+def test_the_exact_line_names_the_diamonds_once(runs: list[ScenarioRun]) -> None:
+    """duel-both-drafts' line read "drawn as open black diamonds on 1 damage plot and
+    open black diamonds on the hit-rate plot"."""
+    run = next(r for r in runs if r.scenario == "quickstart")
+    both = str(render._exact_note(run, render.ExactDrawn(1, True)))
+    assert "drawn as open black diamonds on 1 damage plot and the hit-rate plot;" in both, both
+    assert both.count("open black diamonds") == 1, both
+    every = str(render._exact_note(run, render.ExactDrawn(2, True, 1)))
+    assert ("drawn as open black diamonds on 2 damage plots and the hit-rate plot, and a thin "
+            "black dashed time-to-down curve;") in every, every  # fmt: skip

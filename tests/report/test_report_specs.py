@@ -237,10 +237,15 @@ def test_a_borderline_verdict_says_its_interval_reaches_past_the_bound() -> None
     with terminal.console.capture() as seen:
         terminal.console.print(terminal.specs_table(specs))
     # a pass (0 is at most 0) that strict fails, which it says (test_drift_gate_outputs)
-    assert "reaching past the bound" in " ".join(seen.get().split())
+    said = " ".join(seen.get().split())
+    assert "reaching past the bound" in said
     assert "crosses" not in seen.get()
+    # the pages in the terminal's words: "--strict: … its interval", not "strict: … the"
     (row,) = render._spec_rows(specs, ScenarioRun(result=res))
-    assert row[-1] == "FAIL (strict: a borderline pass, the interval reaching past the bound)"
+    assert row[-1] == "FAIL (--strict: a borderline pass, its interval reaching past the bound)"
+    assert row[-1].removeprefix("FAIL ") in said
+    (failure,) = render.spec_failures(specs)
+    assert failure.endswith(" (a borderline pass, failed by --strict)"), failure
 
 
 @pytest.mark.parametrize("between", [0, 0.5])

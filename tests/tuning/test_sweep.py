@@ -110,8 +110,7 @@ def test_sweep_page_gives_the_win_rates_and_says_a_median_is_not_reached(
             shown = 0.5 * 10 ** -len(row[1].partition(".")[2])  # to its decimals
             assert float(row[1]) == pytest.approx(rate, abs=shown * (1 + 1e-9))
     never_half = point.result.tallies.down_round[2].sum() < point.result.encounters / 2
-    assert never_half and re.search(r"^\| 22 \| Brute 1 \|.*\| not reached \| — \|$", page,
-                                    re.M)  # fmt: skip
+    assert never_half and re.search(r"^\| 22 \| Brute 1 \|.*\| not reached \|$", page, re.M)
     # The median plot has no height for it: it marks it on the top edge, and its caption
     # says what the mark means, where the line stopped short with nothing to say why.
     html = (tmp_path / "sweep.html").read_text()
@@ -164,7 +163,7 @@ def test_sweep_files(tmp_path: Path, duel: Any) -> None:
     assert "<details>" not in html  # two points: every table short enough to show
     # The exact hit rate the damage curves draw dashed has its column, as the mean has.
     header = next(line for line in md.splitlines() if line.startswith("| Defender.guard"))
-    assert "| exact hit rate | exact mean damage |" in header
+    assert "| exact hit rate | exact mean damage (HP) |" in header
     # The duel's strike has no crit row: no crit panel, and so neither a crit rate in
     # the note on the curves (it listed one) nor columns of 0s in their table.
     note = next(line for line in md.splitlines() if line.endswith("common random numbers)."))
