@@ -604,7 +604,8 @@ def _combatant_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
               "median time-to-down [95%]", "exact mean time-to-down"]  # fmt: skip
     rows = [[*(str(r[f]) for f in sweep.fields), r.combatant, _interval(r, "down_rate"),
              _interval(r, "mean_time_to_down"), median_cell(r),
-             exact_number(r.exact_mean_time_to_down)] for _, r in frame.iterrows()]  # fmt: skip
+             exact_number(r.get("exact_mean_time_to_down"))]  # none where never solved
+            for _, r in frame.iterrows()]  # fmt: skip
     return header, rows
 
 
