@@ -700,7 +700,8 @@ def test_a_figure_that_moves_only_by_noise_is_flat(tmp_path: Path) -> None:
     assert found.flat and found.within_noise and not found.identical
     assert found.monotone is None  # it was True, where tune.json said null, the terminal "grid"
     assert repr(found).endswith("(simulated), and no value moves it beyond its noise; 6 values "
-                                "evaluated; .value, .best, .evaluations, .how()>")  # fmt: skip
+                                "evaluated; .value, .best, .evaluated(), .evaluations, "
+                                ".how()>")  # fmt: skip
 
 
 def test_a_figure_run_to_a_precision_within_its_noise_is_flat(tmp_path: Path) -> None:
