@@ -437,8 +437,9 @@ def check(
     -------
     pandas.DataFrame
         One row per spec (:func:`simlab.analysis.specs.evaluate_all`), of each subject in
-        the order given: ``scenario``, ``rules``, ``spec`` (its
-        text), ``figure``, ``measured`` with its 95% interval (``ci_lo``, ``ci_hi``;
+        the order given: ``scenario``, ``overrides`` (the changes it was run with, as
+        the terminal's heading says them: ``Kaito.hp=200``; "" for none), ``rules``,
+        ``spec`` (its text), ``figure``, ``measured`` with its 95% interval (``ci_lo``, ``ci_hi``;
         ``inf`` for a median time-to-down the round cap does not reach), the same as
         ``simlab check`` prints it (``measured_text``: ``0.916 ± 0.003``, ``7 [7, 8]``,
         ``not reached``),
@@ -466,7 +467,7 @@ def check(
     runs = [entry if isinstance(entry, ScenarioRun)
             else run_scenario(entry[1], n, seed, threads=threads, source=entry[0])
             for entry in ready]  # fmt: skip
-    return _with_text(evaluate_all(runs, strict=strict))
+    return _with_overrides(_with_text(evaluate_all(runs, strict=strict)), runs)
 
 
 def _to_check(
@@ -506,6 +507,16 @@ def _with_text(specs: pd.DataFrame) -> pd.DataFrame:
 
     text = [measured_cell(row) for row in specs.itertuples()]
     specs.insert(specs.columns.get_loc("ci_hi") + 1, "measured_text", pd.Series(text, dtype=str))
+    return specs
+
+
+def _with_overrides(specs: pd.DataFrame, runs: list[ScenarioRun]) -> pd.DataFrame:
+    """``specs`` with ``overrides`` after ``scenario``: the changes each row's run was
+    made with, as the terminal's heading says them (``Kaito.hp=200``, one that changes
+    nothing said so; "" for the scenario as its file has it), which tell a variant's
+    rows from its base's where both read ``scenario quickstart``."""
+    said = [", ".join(run.result._overrides_said()) for run in runs for _ in run.expect]
+    specs.insert(specs.columns.get_loc("scenario") + 1, "overrides", pd.Series(said, dtype=str))
     return specs
 
 

@@ -145,6 +145,22 @@ def test_several_subjects_are_checked_in_one_table_in_the_order_given(tmp_path: 
     assert list(simlab.check((res,)).verdict) == list(one_by_one[0].verdict)
 
 
+def test_a_variants_rows_name_the_changes_it_was_run_with() -> None:
+    """A result and its variant checked in one table: both rows read ``scenario
+    quickstart``; ``overrides`` tells them apart, as the terminal's heading names the
+    changes (one that changes nothing said so)."""
+    scn = simlab.load(QUICKSTART)
+    res = simlab.simulate(scn, n=N)
+    tougher = simlab.simulate(scn.with_({"Kaito.hp": 200}), n=N)
+    idle = simlab.simulate(scn.with_({"Brute.hp": 30}), n=N)
+    specs = simlab.check([res, tougher, idle])
+    idle_said = "Brute.hp=30 (changes nothing: Brute.hp is already 30)"
+    assert list(specs.overrides) == [""] * 3 + ["Kaito.hp=200"] * 3 + [idle_said] * 3
+    assert list(specs.columns[:3]) == ["scenario", "overrides", "rules"]
+    ran = simlab.api.run_scenario(scn.with_({"Kaito.hp": 200}), n=N)
+    assert list(simlab.check(ran).overrides) == ["Kaito.hp=200"] * 3
+
+
 def test_a_folder_is_every_scenario_in_it_with_specs(tmp_path: Path) -> None:
     (tmp_path / "a.yaml").write_text(
         QUICKSTART.read_text().replace("scenario: quickstart", "scenario: a")

@@ -67,3 +67,21 @@ def test_per_encounter_tables_are_kept_by_name(res: Result) -> None:
     assert list(res.status_damage().columns)[2] == "mean_status_damage"
     assert list(res.momentum_spent().columns)[2] == "mean_momentum_spent"
     pd.testing.assert_frame_equal(res.momentum_spent(), spent)
+
+
+def test_the_readme_says_what_each_column_of_both_combatants_tables_is(res: Result) -> None:
+    """A run's ``combatants()`` and a sweep's differ in columns
+    (``median_time_to_down_when_downed``, ``mean_attacks_to_down`` against
+    ``mean_time_to_down``): the README's Python API section names every one of both,
+    its interval and kind columns aside (named alike in every table)."""
+    readme = (ROOT / "README.md").read_text()
+    said = readme[readme.index("A run's `combatants()` and a sweep's") :]
+    said = said[: said.index("A result builds each table once")]
+    duel = simlab.load(ROOT / "scenarios/benchmarks/ss-duel.yaml")
+    swept = simlab.sweep(duel, {"Defender.guard": [1]}, n=200).combatants()
+    events = {f"{event}_rate": "<event>_rate" for event in res.layout.events}
+    columns = {*res.combatants().columns, *swept.columns} - {"Defender.guard"}
+    unsaid = [c for c in columns if "_ci95_" not in c and not c.endswith("_ci_kind")
+              and f"`{events.get(c, c)}`" not in said]  # fmt: skip
+    assert "exact_mean_time_to_down" in swept and res.layout.events
+    assert not unsaid, unsaid

@@ -603,13 +603,13 @@ def _combatant_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
     """The time-to-down table; the exact mean's column only where the exact engine gives
     one (a duel's): a fight's was a column of "—" at every point."""
     frame = sweep.combatants()
-    exact = bool(frame.exact_mean_time_to_down.notna().any())
+    exact = "exact_mean_time_to_down" in frame  # sweep.combatants() drops it when empty
     header = [*sweep.fields, "combatant", _column("down_rate"), _column("mean_time_to_down"),
               _column("median_time_to_down"),
               *[_column("mean_time_to_down", exact=True)] * exact]  # fmt: skip
     rows = [[*(str(r[f]) for f in sweep.fields), r.combatant, _interval(r, "down_rate"),
              _interval(r, "mean_time_to_down"), median_cell(r),
-             *[exact_number(r.exact_mean_time_to_down)] * exact]
+             *[exact_number(r.get("exact_mean_time_to_down"))] * exact]
             for _, r in frame.iterrows()]  # fmt: skip
     return header, rows
 

@@ -189,7 +189,7 @@ def sweep_combatants_table(sweep: SweepResult, stacked: bool = False, broken: bo
     table = console_table("time-to-down (rounds, ± 95% interval)")
     name_column(table, "combatant", list(frame.combatant))
     _field_columns(table, sweep, stacked)
-    exact = bool(frame.exact_mean_time_to_down.notna().any())
+    exact = "exact_mean_time_to_down" in frame  # a column only where the engine answers
     headers = ["down rate", "mean if\ndowned", "median", *(["exact\nmean"] if exact else [])]
     for column in headers[columns]:
         number_column(table, column)
@@ -352,7 +352,7 @@ def sweep_note(sweep: SweepResult) -> str:
     from simlab.tuning.sweep import moving_level, moving_pairs
 
     always, exact, downs, flat = SWEEP_NOTE
-    exact_shown = any(frame[column].notna().any() for frame, column in (
+    exact_shown = any(column in frame and frame[column].notna().any() for frame, column in (
         (sweep.attacks(), "exact_mean_damage"),
         (sweep.combatants(), "exact_mean_time_to_down")))  # fmt: skip
     flat_shown = not moving_pairs(sweep)[1].empty

@@ -55,6 +55,9 @@ __all__ = [
 #: The figures of an attack pair a sweep follows.
 PAIR_FIGURES = ("hit_rate", "crit_rate", "mean_damage")
 PAIR = ["attacker", "attack", "defender"]
+#: The column of :meth:`SweepResult.combatants` that holds the exact engine's mean
+#: time-to-down, left out where it answers at no point.
+EXACT_TIME_TO_DOWN = "exact_mean_time_to_down"
 #: Exact answers closer than this are the same answer (they are sums of fractions).
 EXACT_SAME = 1e-12
 #: The chance that a sweep which moves none of its attack pairs draws one of them as
@@ -309,8 +312,13 @@ class SweepResult:
         """Down rate, mean and median time-to-down of every combatant at every point
         (:func:`simlab.tuning.figures.combatant_figures`), and ``exact_mean_time_to_down``
         where the exact engine solves the duel (among the encounters downed by the round
-        cap, as simulated)."""
-        return self._tidy("combatants", _combatant_table)
+        cap, as simulated; NaN at a point it does not solve). A sweep it solves at no
+        point (a fight where both sides attack, ``quickstart``; ``exact=False``) has no
+        such column, as the terminal's table has none: a column of NaN says nothing."""
+        frame = self._tidy("combatants", _combatant_table)
+        if frame[EXACT_TIME_TO_DOWN].isna().all():
+            return frame.drop(columns=EXACT_TIME_TO_DOWN)
+        return frame
 
     def sides(self) -> pd.DataFrame:
         """Win rate of every side and the draw rate at every point, with 95% intervals."""
@@ -369,7 +377,7 @@ def _combatant_table(point: SweepPoint) -> pd.DataFrame:
     frame = combatant_figures(res.tallies, res.layout, res.encounters)
     exact = {e["name"]: _mean_by_the_cap(e["time_to_down"]["pmf"])
              for e in (point.exact or {}).get("combatants", [])}  # fmt: skip
-    frame["exact_mean_time_to_down"] = [exact.get(name, float("nan")) for name in frame.combatant]
+    frame[EXACT_TIME_TO_DOWN] = [exact.get(name, float("nan")) for name in frame.combatant]
     return frame
 
 

@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
+import pandas as pd
 
 from simlab.errors import ExactUnsupported, InputError
 from simlab.limits import encounters_and_seed
@@ -243,7 +244,7 @@ class TuneResult:
         does not move it, :attr:`flat`, or no value gave it), as the terminal then says
         "by a grid".
     evaluations : list of Evaluation
-        Every value evaluated, in increasing order.
+        Every value evaluated, in increasing order (as a table: :meth:`evaluated`).
     overrides : tuple of str
         The changes every value shares (``--set``, :func:`simlab.override`),
         ``NAME.FIELD=VALUE`` in order.
@@ -296,8 +297,7 @@ class TuneResult:
         return (f"<TuneResult {self.scenario} · rules {self.rules} · {self.field} over "
                 f"{_show(self.lo)}..{_show(self.hi)} for {self.target}: {answer}; "
                 f"{counted(len(self.evaluations), 'value')} evaluated; .value, .best, "
-                ".evaluations, "
-                ".how()>")  # fmt: skip
+                ".evaluated(), .evaluations, .how()>")  # fmt: skip
 
     @property
     def measured(self) -> bool:
@@ -375,6 +375,43 @@ class TuneResult:
         values = [e.value for e in self.evaluations]
         i = values.index(self.value)
         return [self.evaluations[j] for j in (i - 1, i + 1) if 0 <= j < len(values)]
+
+    def evaluated(self) -> pd.DataFrame:
+        """Every value evaluated, in increasing order, one row each: the table of
+        :attr:`evaluations`.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The varied field's value (a column named after it, ``Kaito.hp``, as a
+            sweep's tables have), the target's figure (named after it,
+            ``median_time_to_down``) with its 95% interval (``*_ci95_lo``,
+            ``*_ci95_hi``: the figure itself where exact; ``inf`` for a median
+            time-to-down the round cap does not reach), ``measured_text`` (the figure as
+            the terminal says it: ``7 [7, 8]``, ``0.497 ± 0.004``, ``3 (exact)``, ``not
+            reached``), ``method`` (``exact`` or ``simulated``), ``encounters`` (none
+            where exact) and ``capped`` (a run to a precision that reached its cap
+            first), ``consistent`` (its interval holds the target) and ``best`` (the
+            value found, :attr:`value`). ``attrs["target"]`` says the target.
+        """
+        from simlab.report.tuning_terminal import _figure_text
+
+        figure = self.target.figure.figure
+        frame = pd.DataFrame({
+            self.field: [e.value for e in self.evaluations],
+            figure: [e.figure for e in self.evaluations],
+            f"{figure}_ci95_lo": [e.lo for e in self.evaluations],
+            f"{figure}_ci95_hi": [e.hi for e in self.evaluations],
+            "measured_text": [_figure_text(figure, e.figure, e.lo, e.hi, e.method)
+                              for e in self.evaluations],
+            "method": [e.method for e in self.evaluations],
+            "encounters": pd.array([e.encounters for e in self.evaluations], dtype="Int64"),
+            "capped": [e.capped for e in self.evaluations],
+            "consistent": [e.contains(self.target.value) for e in self.evaluations],
+            "best": [e.value == self.value for e in self.evaluations],
+        })  # fmt: skip
+        frame.attrs["target"] = str(self.target)
+        return frame
 
     def how(self) -> str:
         """How the value was obtained, in one sentence (reports and ``tune.json``)."""

@@ -184,7 +184,7 @@ def test_a_tuning_shows_one_line_with_the_value_found(duel: Any) -> None:
         f"<TuneResult ss-duel · rules shattered-spirits · Defender.hp over 10..40 for "
         f"median_time_to_down:Defender=5: Defender.hp={tu.value} gives {shown}; "
         f"{len(tu.evaluations)} values "
-        f"evaluated; .value, .best, .evaluations, .how()>"
+        f"evaluated; .value, .best, .evaluated(), .evaluations, .how()>"
     )
 
 

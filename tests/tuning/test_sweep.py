@@ -18,6 +18,7 @@ import simlab
 from simlab.cli import main
 from simlab.engine import runner
 from simlab.errors import InputError
+from simlab.report.tuning import _combatant_rows
 from simlab.tuning.sweep import parse_vary
 from tests.support import K_SIGMA
 from tests.tuning.cases import ROOT, SS_DUEL
@@ -68,6 +69,30 @@ def test_guard_curve_decreases_and_matches_exact(duel: Any) -> None:
     ttd = sw.combatants().query("combatant == 'Defender'")
     assert ttd.exact_mean_time_to_down.notna().all()
     assert (np.diff(ttd.mean_time_to_down) > 0).all()
+
+
+def test_no_exact_time_to_down_column_where_the_engine_answers_at_no_point(duel: Any) -> None:
+    """``quickstart`` is a fight in which both sides attack: the exact engine solves no
+    time-to-down there, and the sweep's combatants had a column of NaN at every point.
+    It has none, as the terminal's and the page's tables have none; nor has a sweep with
+    ``exact=False``."""
+    quickstart = simlab.load(ROOT / "scenarios/shattered-spirits/quickstart.yaml")
+    fight = simlab.sweep(quickstart, {"Kaito.hp": [24, 60]}, n=300)
+    assert fight.attacks().exact_hit_rate.notna().all()  # the engine answers the pairs
+    assert "exact_mean_time_to_down" not in fight.combatants()
+    assert list(fight.combatants().columns[-1:]) == ["median_time_to_down_ci_kind"]
+    unasked = simlab.sweep(duel, {"Defender.guard": [1, 2]}, n=300, exact=False)
+    assert "exact_mean_time_to_down" not in unasked.combatants()
+    solved = simlab.sweep(duel, {"Defender.guard": [1, 2]}, n=300)
+    assert solved.combatants().exact_mean_time_to_down.notna().any()
+    header, rows = _combatant_rows(fight)  # the page's table: no exact column either
+    assert rows and not any(h.startswith("exact") for h in header), header
+    shown = CliRunner().invoke(main, ["sweep", str(ROOT / "scenarios/shattered-spirits/"
+                                      "quickstart.yaml"), "--vary", "Kaito.hp=24,60",
+                                      "-n", "300"])  # fmt: skip
+    assert shown.exit_code == 0, shown.output
+    table = shown.output.split("time-to-down (rounds")[1].split("Every point ran")[0]
+    assert "combatant" in table and "exact" not in table, shown.output
 
 
 def test_the_exact_mean_time_to_down_is_read_as_the_simulated_one(duel: Any) -> None:

@@ -700,7 +700,8 @@ def test_a_figure_that_moves_only_by_noise_is_flat(tmp_path: Path) -> None:
     assert found.flat and found.within_noise and not found.identical
     assert found.monotone is None  # it was True, where tune.json said null, the terminal "grid"
     assert repr(found).endswith("(simulated), and no value moves it beyond its noise; 6 values "
-                                "evaluated; .value, .best, .evaluations, .how()>")  # fmt: skip
+                                "evaluated; .value, .best, .evaluated(), .evaluations, "
+                                ".how()>")  # fmt: skip
 
 
 def test_a_figure_run_to_a_precision_within_its_noise_is_flat(tmp_path: Path) -> None:
@@ -850,3 +851,31 @@ def test_a_median_the_cap_does_not_reach_reads_not_reached_not_inf() -> None:
         "Evaluation(value=3, figure=0.5, lo=0.25, hi=0.75, method='exact', encounters=None, "
         "capped=False)"
     )
+
+
+def test_the_values_tried_are_a_table_of_figures_and_intervals(duel: Any) -> None:
+    """``evaluated()`` is the table of ``evaluations``, a column named after the field
+    and after the figure, as the other results' tables; the value found and the values
+    consistent with the target are marked, and a median not reached reads so."""
+    tuned = simlab.tune(duel, "Defender.hp=5:60", "median_time_to_down:Defender=5", n=500)
+    table = tuned.evaluated()
+    done = tuned.evaluations
+    assert list(table["Defender.hp"]) == [e.value for e in done]
+    assert list(table.median_time_to_down) == [e.figure for e in done]
+    assert list(table.median_time_to_down_ci95_lo) == [e.lo for e in done]
+    assert list(table.median_time_to_down_ci95_hi) == [e.hi for e in done]
+    assert list(table.method) == [e.method for e in done]
+    assert list(table.loc[table.best, "Defender.hp"]) == [tuned.value]
+    assert tuned.consistent is not None
+    lo, hi = tuned.consistent
+    assert set(table.loc[table.consistent, "Defender.hp"]) == {
+        e.value for e in done if lo <= e.value <= hi
+    }
+    assert table.encounters.isna().all()  # exact: nothing simulated
+    assert table.attrs["target"] == "median_time_to_down:Defender=5"
+    scn = simlab.load(ROOT / "scenarios/shattered-spirits/quickstart.yaml")
+    never = simlab.tune(scn, "Kaito.hp=150:151", "median_time_to_down:Kaito=8", n=500, seed=7)
+    shown = never.evaluated()
+    assert list(shown.measured_text) == ["not reached"] * len(never.evaluations)
+    assert list(shown.encounters) == [500] * len(never.evaluations)
+    assert ".evaluated()" in repr(never)
