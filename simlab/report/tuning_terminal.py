@@ -238,13 +238,51 @@ def never_attacked_note(names: Sequence[str]) -> str:
             f"{them}.")  # fmt: skip
 
 
+def never_winning(sweep: SweepResult) -> list[str]:
+    """The sides of a sweep that win at none of its points because none of their
+    combatants attacks at any (the dummy's side of a one-sided duel): the outcome table
+    leaves out their rows of ``0 (< 0.008)`` at every point, which read as a side that
+    might yet win, and :func:`never_winning_note` names them.
+
+    Parameters
+    ----------
+    sweep : SweepResult
+        The sweep.
+
+    Returns
+    -------
+    list of str
+        Their names, in the order of the sweep's sides.
+    """
+    attacks, combatants, sides = sweep.attacks(), sweep.combatants(), sweep.sides()
+    attackers = set(attacks.attacker[attacks.attempts > 0])
+    attacking = set(combatants.side[combatants.combatant.isin(attackers)])
+    winning = set(sides.side[sides.wins > 0])
+    names = dict.fromkeys(str(side) for side in combatants.side)
+    return [name for name in names if name not in attacking | winning]
+
+
+def never_winning_note(names: Sequence[str]) -> str:
+    """The line that says which sides :func:`never_winning` leaves out of the outcome
+    table: ``Not listed, the side pell: never wins at any point, as it makes no
+    attack.``; "" for none."""
+    if not names:
+        return ""
+    if len(names) == 1:
+        return f"Not listed, the side {names[0]}: never wins at any point, as it makes no attack."
+    return (f"Not listed, the sides {', '.join(names)}: never win at any point, as they make "
+            f"no attack.")  # fmt: skip
+
+
 def sweep_sides_table(sweep: SweepResult, stacked: bool = False, broken: bool = False,
                       columns: slice = slice(None)) -> Table:  # fmt: skip
-    """Win rate of each side (and the draw rate) at every point, as a terminal table
+    """Win rate of each side (and the draw rate) at every point, as a terminal table,
+    but the sides that never win as they never attack (:func:`never_winning`)
     (``stacked``: the varied values in one column, :func:`point_cells`; ``broken``: the
     win rates broken between figure and interval where long; ``columns``: as for
     :func:`sweep_combatants_table`)."""
     frame = sweep.sides()
+    frame = frame[~frame.side.astype(str).isin(never_winning(sweep))]
     table = console_table("outcome (± 95% interval)")
     name_column(table, "side", [str(s) for s in frame.side])
     _field_columns(table, sweep, stacked)
@@ -381,6 +419,9 @@ def print_sweep(sweep: SweepResult) -> None:
     terminal.console.print(sweep_note(sweep), markup=False, highlight=False)
     for table in sides:
         terminal.console.print(table)
+    silent = never_winning(sweep)
+    if silent:
+        terminal.say_unbroken(never_winning_note(silent), whole=silent)
 
 
 def _sweep_tables(sweep: SweepResult, stacked: bool) -> list[list[Table]]:

@@ -80,3 +80,23 @@ def test_a_sweep_leaves_out_a_combatant_no_one_attacks_and_says_so() -> None:
     text = printed_at(lambda: print_sweep(both))
     downs = text[text.index("time-to-down") : text.index("Every point")]
     assert "Kaito" in downs and "Brute" in downs and "Not listed" not in text
+
+
+def test_a_sweep_leaves_out_a_side_that_cannot_win_and_says_so() -> None:
+    """A one-sided duel's outcome table listed the dummy's side, which never attacks,
+    at every point as ``0 (< 0.008)``: a side that might yet win, rarely. It is left
+    out with a line that says why; a side that fights keeps its rows, and the draws
+    theirs."""
+    from simlab.report.tuning_terminal import print_sweep
+
+    duel = simlab.load(ROOT / "scenarios/glitters-d20/training-duel.yaml")
+    sweep = simlab.sweep(duel, {"Dummy.hp": [10, 14]}, n=100, exact=False)
+    text = printed_at(lambda: print_sweep(sweep))
+    outcome = text[text.index("outcome (") :]
+    sides = [line.split()[0] for line in outcome.splitlines()[3:] if line[:2].strip()]
+    assert sides[:2] == ["fighter", "draw"], outcome
+    assert "Not listed, the side dummy: never wins at any point, as it makes no attack." in outcome
+    both = simlab.sweep(simlab.load(QUICKSTART), {"Brute.hp": [30, 32]}, n=100, exact=False)
+    outcome = printed_at(lambda: print_sweep(both))
+    outcome = outcome[outcome.index("outcome (") :]
+    assert " party " in outcome and " enemies " in outcome and "Not listed" not in outcome

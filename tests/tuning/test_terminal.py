@@ -633,7 +633,7 @@ def test_a_sweep_prints_every_column_of_every_table_beside_long_names(
     under its names and points: every figure of every table printed."""
 
     from simlab.report.terminal import exact_number
-    from simlab.report.tuning_terminal import never_attacked, print_sweep
+    from simlab.report.tuning_terminal import never_attacked, never_winning, print_sweep
 
     dummy = "Straw Effigy of the Drowned Chapel"
     text = (ROOT / "scenarios/glitters-d20/training-duel.yaml").read_text(encoding="utf-8")
@@ -660,5 +660,7 @@ def test_a_sweep_prints_every_column_of_every_table_beside_long_names(
     for header in ("rate", "downed", "median"):
         cells = column_cells(downs, header, points)
         assert len(cells) == len(combatants) and all(cells), (header, downs)
-    sides = printed[printed.index("outcome (") :]
-    assert len(column_cells(sides, "rate", points)) == len(sweep.sides()), sides
+    sides = printed[printed.index("outcome (") :]  # but the dummy's, which never attacks
+    shown = sweep.sides()[~sweep.sides().side.isin(never_winning(sweep))]
+    assert never_winning(sweep) == ["dummy"]
+    assert len(column_cells(sides, "rate", points)) == len(shown), sides
