@@ -174,11 +174,22 @@ def _progress(precision: float | None) -> Callable[..., Any]:
 
 
 def _say(line: str) -> None:
-    """Print a note through the terminal's console, wrapped at its width as the tables'
-    notes are (``click.echo`` printed it on one line of 200 columns and more)."""
+    """Print a note for the reader through the terminal's console, wrapped at its width
+    as the tables' notes are (``click.echo`` printed it on one line of 200 columns and
+    more). A line a tool or a CI log reads goes through :func:`_say_for_tools`."""
     from simlab.report import terminal
 
     terminal.console.print(line, markup=False, highlight=False)
+
+
+def _say_for_tools(line: str) -> None:
+    """Print a note a tool or a CI log reads (``grep '^precision:'``, the overrides a
+    run was made with, the scenarios a new baseline dropped): broken at spaces on a
+    terminal, on one line when piped, whatever ``COLUMNS`` says
+    (``terminal.say_for_tools``)."""
+    from simlab.report import terminal
+
+    terminal.say_for_tools(line)
 
 
 def _wrote_files(written: Sized, out: str) -> None:
@@ -219,7 +230,7 @@ def _precision_line(result: Any) -> None:
     if record is not None:
         from simlab.tuning.precision import describe_record
 
-        _say(f"precision: {describe_record(record)}")
+        _say_for_tools(f"precision: {describe_record(record)}")
 
 
 def _with_sets(scenario: Any, sets: tuple[str, ...], varied: tuple[str, ...] = ()) -> Any:
@@ -878,7 +889,7 @@ def _say_overrides(runs: list[Any]) -> None:
 
     note = overrides_note(runs)
     if note:
-        _say(f"{note}.")
+        _say_for_tools(f"{note}.")
 
 
 def _drawing(i: int, total: int, scenario: str) -> None:
@@ -992,8 +1003,9 @@ def baseline_update(
         kept = {(r.rules, r.scenario) for r in runs}
         dropped = [name for key, name in before.items() if key not in kept]
         if dropped:
-            _say(f"dropped from the baseline: {', '.join(dropped)} (the new baseline has "
-                 "only the scenarios given; name these too to keep them)")  # fmt: skip
+            _say_for_tools(f"dropped from the baseline: {', '.join(dropped)} (the new "
+                           "baseline has only the scenarios given; name these too to keep "
+                           "them)")  # fmt: skip
 
 
 def _baseline_scenarios(path: str) -> dict[tuple[str, str], str]:
@@ -1163,9 +1175,10 @@ def compare(
     if result.precision is not None:
         from simlab.tuning.precision import describe_record
 
-        _say(f"precision: {describe_record(result.precision)} (A stopped at "
-             f"{result.precision['stops'][0]:,}, B at {result.precision['stops'][1]:,}; "
-             "both compared at the larger)")  # fmt: skip
+        stops = result.precision["stops"]
+        _say_for_tools(f"precision: {describe_record(result.precision)} (A stopped at "
+                       f"{stops[0]:,}, B at {stops[1]:,}; both compared at the "
+                       "larger)")  # fmt: skip
     if out:
         written = api.write_compare(result, out)
         _wrote_files(written, out)

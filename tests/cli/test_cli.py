@@ -908,3 +908,39 @@ def test_a_run_on_a_terminal_says_in_its_bar_that_it_compiles(on_a_terminal, mon
                          progress=advance)  # fmt: skip
     assert "compiling the shattered-spirits kernels (a first run: 10–30 s)" in first
     assert "compiling the zones-3d6 kernels" in on_a_terminal.file.getvalue()[len(first) :]
+
+
+@pytest.mark.parametrize("on_a_terminal", [False, True])
+def test_notes_a_ci_log_reads_are_whole_when_piped_and_broken_on_a_terminal(
+    monkeypatch: pytest.MonkeyPatch, on_a_terminal: bool
+) -> None:
+    """The precision record and the --set overrides of a report or a check were
+    wrapped at ``COLUMNS`` when piped (pytest-xdist's workers and CI runners set it):
+    ``grep '^precision:'`` found half a record. Piped they keep one line; on an
+    80-column terminal they break at spaces, within 80 columns."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    monkeypatch.setattr(terminal, "console", Console(width=80, force_terminal=False))
+    monkeypatch.setenv("COLUMNS", "80")
+    changes = ["--set", "Brute.hp=31", "--set", "Kaito.speed=2"]
+    runs = [["run", str(QUICKSTART), "--precision", "0.05", *changes],
+            ["check", str(QUICKSTART), "-n", "300", *changes]]  # fmt: skip
+    notes = {"precision: stopped at ": "widest: down_rate", "Run with --set ": "already 2 there"}
+    for args in runs:
+        with CliRunner().isolation() as (out, _, _):
+            sys.stdout.isatty = lambda: on_a_terminal  # type: ignore[method-assign]
+            with pytest.raises(SystemExit) as done:
+                main(args)
+        assert done.value.code == 0
+        lines = out.getvalue().decode().splitlines()
+        start = next(k for k, line in enumerate(lines) if line.startswith(tuple(notes)))
+        end = notes[next(n for n in notes if lines[start].startswith(n))]
+        if on_a_terminal:
+            assert end not in lines[start] and end in " ".join(
+                x.strip() for x in lines[start : start + 4]
+            )
+            assert max(len(line) for line in lines[start : start + 4]) <= 80, lines
+        else:
+            assert end in lines[start], lines
