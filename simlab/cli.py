@@ -21,6 +21,7 @@ from typing import Any
 import click
 
 from simlab.limits import MAX_ENCOUNTERS, MAX_SEED
+from simlab.report.width import NARROWEST
 from simlab.report.words import counted
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
@@ -32,6 +33,11 @@ ERROR_INDENT = "  "
 #: What an error's line is not broken inside: a quoted ': ' (YAML's key and value
 #: parted) split at its space reads as two stray quotes.
 _UNBROKEN = ("': '",)
+#: A value an error quotes or suggests, kept on one line (:func:`_suggestions`): text in
+#: quotes (not an apostrophe: ``Brute's``) and a ``[…]`` or ``{…}`` as written in YAML,
+#: with its key where it has one (``base_defense: [1, 2]``).
+_QUOTED = re.compile(r"""(?<![\w'])'[^'\n]*'(?!\w)|(?<![\w"])"[^"\n]*"(?!\w)"""
+                     r"|(?:(?<![\w.-])[\w.-]+: )?(?:\[[^\[\]\n]*\]|\{[^{}\n]*\})")  # fmt: skip
 
 
 def _fail(message: str, code: int) -> None:
@@ -42,10 +48,21 @@ def _fail(message: str, code: int) -> None:
     if sys.stderr.isatty():
         from simlab.report.width import wrapped
 
-        message = "\n".join(wrapped(line, _stderr_width(), ERROR_INDENT, _UNBROKEN)
+        width = _stderr_width()
+        message = "\n".join(wrapped(line, width, ERROR_INDENT, _suggestions(line, width))
                             for line in message.splitlines())  # fmt: skip
     click.echo(message, err=True)
     sys.exit(code)
+
+
+def _suggestions(line: str, width: int) -> tuple[str, ...]:
+    """What an error's ``line`` is not broken inside on a terminal ``width`` columns
+    wide: a quoted ``': '``, and each value it quotes or suggests (``'warhammer,
+    shortsword'``, ``[1, 2]``) that fits on a continued line, which moves to the next
+    line whole where it would be split; a longer one is broken at its spaces."""
+    room = max(width, NARROWEST) - len(ERROR_INDENT)
+    found = (m.group() for m in _QUOTED.finditer(line))
+    return (*_UNBROKEN, *(value for value in found if " " in value and len(value) <= room))
 
 
 def _stderr_width() -> int:

@@ -944,3 +944,37 @@ def test_notes_a_ci_log_reads_are_whole_when_piped_and_broken_on_a_terminal(
             assert max(len(line) for line in lines[start : start + 4]) <= 80, lines
         else:
             assert end in lines[start], lines
+
+
+def test_an_error_on_a_terminal_keeps_each_suggested_fix_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An error broken at spaces to the terminal's width split what it quotes and
+    suggests over two lines (``'warhammer`` / ``shortsword'``, ``[1,`` / ``2]``) at
+    70 columns: a value to copy into the file. Each goes whole to the next line, at every
+    width from 40 to 80."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    duel = (ROOT / "scenarios/glitters-d20/training-duel.yaml").read_text(encoding="utf-8")
+    pell = (ROOT / "scenarios/zones-3d6/training-duel.yaml").read_text(encoding="utf-8")
+    slips = {
+        "list.yaml": (duel.replace("[warhammer, shortsword", "[warhammer shortsword"),
+                      ["'warhammer shortsword'", "'warhammer, shortsword'"]),
+        "defense.yaml": (pell.replace("base_defense: [1, 2]", "base_defense: 1, 2"),
+                         ["'base_defense'", "base_defense: [1, 2]"]),
+    }  # fmt: skip
+    monkeypatch.chdir(tmp_path)  # a short path: the lines' widths are the message's
+    for name, (text, fixes) in slips.items():
+        Path(name).write_text(text, encoding="utf-8")
+        for width in range(40, 81):
+            monkeypatch.setenv("COLUMNS", str(width))
+            with CliRunner().isolation() as (_, err, _):
+                sys.stderr.isatty = lambda: True  # type: ignore[method-assign]
+                with pytest.raises(SystemExit):
+                    main(["validate", name])
+            lines = err.getvalue().decode().splitlines()
+            assert len(lines) > 1 and max(len(line) for line in lines) <= width, lines
+            for fix in fixes:
+                assert any(fix in line for line in lines), (width, fix, lines)
