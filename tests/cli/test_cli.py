@@ -978,3 +978,17 @@ def test_an_error_on_a_terminal_keeps_each_suggested_fix_whole(
             assert len(lines) > 1 and max(len(line) for line in lines) <= width, lines
             for fix in fixes:
                 assert any(fix in line for line in lines), (width, fix, lines)
+
+
+def test_validate_keeps_a_count_with_its_noun_at_80_columns() -> None:
+    """``ok: scenarios/zones-3d6/skirmish.yaml: …, rules zones-3d6, 7`` / ``combatants,
+    6 attacks``: the line broke between a count and what it counts."""
+    env = {**os.environ, "COLUMNS": "80"}
+    done = subprocess.run([sys.executable, "-m", "simlab", "validate",
+                           "scenarios/zones-3d6/skirmish.yaml"], env=env, capture_output=True,
+                          text=True, cwd=ROOT, timeout=600)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 2 and max(len(line) for line in lines) <= 80, lines
+    assert not any(re.search(r"\d$", line) for line in lines), lines
+    assert "7 combatants, 6 attacks" in done.stdout, lines
