@@ -391,7 +391,7 @@ def _threads_at_work() -> bool:
                for thread in threading.enumerate())  # fmt: skip
 
 
-@main.command()
+@main.command(short_help="Check scenario files: every mistake, with its line and column.")
 @click.argument("scenarios", nargs=-1, required=True, type=click.Path())
 @handle_errors
 def validate(scenarios: tuple[str, ...]) -> None:
@@ -561,7 +561,7 @@ SCHEDULER = click.option(
 )
 
 
-@main.command()
+@main.command(short_help="Simulate a scenario: hit rates, damage, time-to-down, win rates.")
 @SCENARIO
 @click.option(
     "-n", "--encounters", type=ENCOUNTERS, help="Encounters to run (200000, 200_000 or 2e5)."
@@ -660,13 +660,16 @@ def _connect(scheduler: str | None, threads: int | None) -> Any:
     return client
 
 
-@main.command(name="exact")
+@main.command(
+    name="exact", short_help="Solve a scenario exactly, without sampling, where it can be."
+)
 @SCENARIO
 @click.option("--out", type=click.Path(), help="Write summary.json + Parquet.")
 @SET
 @handle_errors
 def exact_command(scenario: str, out: str | None, sets: tuple[str, ...]) -> None:
-    """Solve a scenario exactly: hit, crit and damage per attack; a duel's time-to-down.
+    """Solve a scenario exactly, without sampling: hit, crit and damage per attack,
+    and a duel's time-to-down.
 
     What cannot be solved exactly is listed with the feature that prevents it; when
     nothing can be, the exit code is 2 (use `simlab run` to simulate it).
@@ -811,7 +814,7 @@ def _say_run(run: Any) -> None:
         run.result.encounters, run.source or "", run.result.meta.get("precision")))  # fmt: skip
 
 
-@main.command()
+@main.command(short_help="Run scenarios and write a balance report with plots.")
 @SCENARIOS
 @_sample_options
 @click.option(
@@ -915,7 +918,7 @@ def _drawing(i: int, total: int, scenario: str) -> None:
     click.echo(f"drawing {i}/{total}: {scenario}", err=True)
 
 
-@main.command()
+@main.command(short_help="Check balance specs (expect: entries); exit 1 when one fails.")
 @SCENARIOS
 @_sample_options
 @click.option(
@@ -950,12 +953,12 @@ def check(
         sys.exit(EXIT_CHECK_FAILED)
 
 
-@main.group()
+@main.group(short_help="The saved results the drift gate compares with.")
 def baseline() -> None:
     """The saved results the drift gate compares with (reports/baseline/)."""
 
 
-@baseline.command(name="update")
+@baseline.command(name="update", short_help="Write a new baseline: simulate, or take --from.")
 @SCENARIOS
 @_sample_options
 @click.option(
@@ -1085,7 +1088,7 @@ def _tuning_options(per: str, writes: str, scenario: str = "the scenario's",
     return decorate
 
 
-@main.command()
+@main.command(short_help="Run a scenario at each value of varied fields, on the same dice.")
 @SCENARIO
 @click.option(
     "--vary",
@@ -1141,7 +1144,7 @@ def sweep(
         _wrote_files(written, out)
 
 
-@main.command()
+@main.command(short_help="Compare A with B (or A with --set) on the same dice.")
 @click.argument("a", type=click.Path())
 @click.argument("b", type=click.Path(), required=False)
 @SET

@@ -992,3 +992,33 @@ def test_validate_keeps_a_count_with_its_noun_at_80_columns() -> None:
     assert len(lines) == 2 and max(len(line) for line in lines) <= 80, lines
     assert not any(re.search(r"\d$", line) for line in lines), lines
     assert "7 combatants, 6 attacks" in done.stdout, lines
+
+
+@pytest.mark.parametrize("group", [[], ["baseline"]])
+def test_the_command_lists_of_help_end_no_sentence_in_dots_at_80_columns(
+    group: list[str],
+) -> None:
+    """``simlab --help`` at 80 columns cut six of its commands' summaries short, some
+    mid-clause (``check … of scenarios; exit...``); ``baseline --help`` its one.
+    Each summary is whole, on one line."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    done = CliRunner().invoke(main, [*group, "--help"], terminal_width=80)
+    assert done.exit_code == 0, done.output
+    listed = done.output.split("Commands:\n")[1].splitlines()
+    assert listed and all(re.match(r"  [a-z]+ +[A-Z].*[^.]\.$", line) for line in listed), listed
+    assert max(len(line) for line in done.output.splitlines()) <= 80, done.output
+
+
+def test_no_help_breaks_a_hyphenated_word_at_80_columns() -> None:
+    """``exact --help`` broke ``time-to-`` / ``down`` at its line's end."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    for command in main.list_commands(None):  # type: ignore[arg-type]
+        done = CliRunner().invoke(main, [command, "--help"], terminal_width=80)
+        assert done.exit_code == 0, done.output
+        assert not re.search(r"[a-z]-\n", done.output), done.output
