@@ -670,3 +670,19 @@ def test_a_sweep_prints_every_column_of_every_table_beside_long_names(
     shown = sweep.sides()[~sweep.sides().side.isin(never_winning(sweep))]
     assert never_winning(sweep) == ["dummy"]
     assert len(column_cells(sides, "rate", points)) == len(shown), sides
+
+
+def test_a_sweep_marks_the_crit_rate_of_an_attack_that_never_crits() -> None:
+    """The unchanged pairs' table gave the quickstart's quick-jab, which cannot crit, a
+    crit rate of ``0.000`` beside the stone-strike's ``0.083``, where a run's table says
+    ``—`` and why. It says ``—`` and the note under the tables says why; a crit rate
+    that is measured keeps its number."""
+    from simlab.report.tuning_terminal import print_sweep
+
+    sweep = simlab.sweep(simlab.load(QUICKSTART), {"Brute.hp": [28, 32]}, n=300)
+    text = printed_at(lambda: print_sweep(sweep))
+    flat = text[text.index("unchanged across") : text.index("time-to-down (rounds")]
+    assert column_cells(flat, "rate", r"^ ?Kaito: quick-jab")[-1] == "—", flat
+    assert column_cells(flat, "rate", r"^ ?Brute: stone-strike")[-1] not in ("—", "0.000"), flat
+    note = " ".join(text[text.index("Every point ran") :].split())
+    assert "crit rate —: no crit at any point (the attack cannot crit" in note, note
