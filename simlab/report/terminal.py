@@ -1643,10 +1643,13 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
     lines = drift_lines(drift)
     names = _subject_names(drift)
     if lines:
-        console.print(
-            f"[bold red]DRIFT[/bold red]: {counted(len(lines), 'figure')} moved from the "
-            f"baseline {baseline} (Holm p < {drift.alpha:g} and beyond tolerance):"
-        )
+        below = f"Holm p < {drift.alpha:g}"  # on one line: "Holm p" / "< 0.01" read apart
+        heading = broken_at_spaces(f"DRIFT: {counted(len(lines), 'figure')} moved from the "
+                                   f"baseline {baseline} ({below} and beyond tolerance):",
+                                   console.width, whole=(below,))  # fmt: skip
+        text = Text(heading)
+        text.stylize("bold red", 0, len("DRIFT"))
+        console.print(text, soft_wrap=True)
         # each scenario once, over its figures; the names of the figures' subjects
         # whole: "Raider Chief", "Scout shortbow"
         scenario = ""
@@ -1678,9 +1681,17 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
     tables = [table] if wide else tables_printed_whole(narrow, names=2)
     for table in tables:
         console.print(table)
-    if not wide:
+    if not wide and _lists_changed(moved):
         console.print('status "changed": statistically different, within tolerance.',
                       markup=False, highlight=False)  # fmt: skip
+
+
+def _lists_changed(moved: pd.DataFrame) -> bool:
+    """Whether a drift table of the rows ``moved`` has a ``changed`` status to explain
+    (a figure statistically different within its tolerance), not only ``DRIFT``."""
+    from simlab.report.render import drift_status
+
+    return any(drift_status(row).startswith("changed") for row in moved.itertuples())
 
 
 def _narrowest(table: Table) -> int:
