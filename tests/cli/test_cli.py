@@ -1022,3 +1022,22 @@ def test_no_help_breaks_a_hyphenated_word_at_80_columns() -> None:
         done = CliRunner().invoke(main, [command, "--help"], terminal_width=80)
         assert done.exit_code == 0, done.output
         assert not re.search(r"[a-z]-\n", done.output), done.output
+
+
+def test_a_progress_bar_of_a_long_path_keeps_its_count_and_time_at_80_columns(
+    on_a_terminal: Console, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``simulating of scenarios/shattered-spirits/spirits-2v3.yaml ━━━━ 1,000/1,000
+    0:0…``: on an 80-column terminal a check's or a report's bar cut its time left.
+    A path that long is named by its file; a short one keeps its folders."""
+    screen = Console(file=io.StringIO(), force_terminal=True, width=80)
+    monkeypatch.setattr(terminal, "console", screen)
+    for what, named in [("scenarios/shattered-spirits/spirits-2v3.yaml", "spirits-2v3.yaml"),
+                        ("scenarios/a/duel.yaml", "scenarios/a/duel.yaml")]:  # fmt: skip
+        with terminal.progress(1000, what) as advance:
+            advance(1000)
+        frames = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", screen.file.getvalue())
+        last = [f for f in re.split(r"[\r\n]", frames) if f.startswith("simulating")][-1]
+        assert last.startswith(f"simulating of {named} ━"), last
+        assert last.rstrip().endswith("1,000/1,000 0:00:00") and "…" not in last, last
+        screen.file.seek(0), screen.file.truncate()
