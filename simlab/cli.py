@@ -21,6 +21,7 @@ from typing import Any
 import click
 
 from simlab.limits import MAX_ENCOUNTERS, MAX_SEED
+from simlab.report.width import NARROWEST
 from simlab.report.words import counted
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
@@ -32,6 +33,11 @@ ERROR_INDENT = "  "
 #: What an error's line is not broken inside: a quoted ': ' (YAML's key and value
 #: parted) split at its space reads as two stray quotes.
 _UNBROKEN = ("': '",)
+#: A value an error quotes or suggests, kept on one line (:func:`_suggestions`): text in
+#: quotes (not an apostrophe: ``Brute's``) and a ``[…]`` or ``{…}`` as written in YAML,
+#: with its key where it has one (``base_defense: [1, 2]``).
+_QUOTED = re.compile(r"""(?<![\w'])'[^'\n]*'(?!\w)|(?<![\w"])"[^"\n]*"(?!\w)"""
+                     r"|(?:(?<![\w.-])[\w.-]+: )?(?:\[[^\[\]\n]*\]|\{[^{}\n]*\})")  # fmt: skip
 
 
 def _fail(message: str, code: int) -> None:
@@ -42,10 +48,21 @@ def _fail(message: str, code: int) -> None:
     if sys.stderr.isatty():
         from simlab.report.width import wrapped
 
-        message = "\n".join(wrapped(line, _stderr_width(), ERROR_INDENT, _UNBROKEN)
+        width = _stderr_width()
+        message = "\n".join(wrapped(line, width, ERROR_INDENT, _suggestions(line, width))
                             for line in message.splitlines())  # fmt: skip
     click.echo(message, err=True)
     sys.exit(code)
+
+
+def _suggestions(line: str, width: int) -> tuple[str, ...]:
+    """What an error's ``line`` is not broken inside on a terminal ``width`` columns
+    wide: a quoted ``': '``, and each value it quotes or suggests (``'warhammer,
+    shortsword'``, ``[1, 2]``) that fits on a continued line, which moves to the next
+    line whole where it would be split; a longer one is broken at its spaces."""
+    room = max(width, NARROWEST) - len(ERROR_INDENT)
+    found = (m.group() for m in _QUOTED.finditer(line))
+    return (*_UNBROKEN, *(value for value in found if " " in value and len(value) <= room))
 
 
 def _stderr_width() -> int:
@@ -174,11 +191,22 @@ def _progress(precision: float | None) -> Callable[..., Any]:
 
 
 def _say(line: str) -> None:
-    """Print a note through the terminal's console, wrapped at its width as the tables'
-    notes are (``click.echo`` printed it on one line of 200 columns and more)."""
+    """Print a note for the reader through the terminal's console, wrapped at its width
+    as the tables' notes are (``click.echo`` printed it on one line of 200 columns and
+    more). A line a tool or a CI log reads goes through :func:`_say_for_tools`."""
     from simlab.report import terminal
 
     terminal.console.print(line, markup=False, highlight=False)
+
+
+def _say_for_tools(line: str) -> None:
+    """Print a note a tool or a CI log reads (``grep '^precision:'``, the overrides a
+    run was made with, the scenarios a new baseline dropped): broken at spaces on a
+    terminal, on one line when piped, whatever ``COLUMNS`` says
+    (``terminal.say_for_tools``)."""
+    from simlab.report import terminal
+
+    terminal.say_for_tools(line)
 
 
 def _wrote_files(written: Sized, out: str) -> None:
@@ -219,7 +247,7 @@ def _precision_line(result: Any) -> None:
     if record is not None:
         from simlab.tuning.precision import describe_record
 
-        _say(f"precision: {describe_record(record)}")
+        _say_for_tools(f"precision: {describe_record(record)}")
 
 
 def _with_sets(scenario: Any, sets: tuple[str, ...], varied: tuple[str, ...] = ()) -> Any:
@@ -363,7 +391,7 @@ def _threads_at_work() -> bool:
                for thread in threading.enumerate())  # fmt: skip
 
 
-@main.command()
+@main.command(short_help="Check scenario files: every mistake, with its line and column.")
 @click.argument("scenarios", nargs=-1, required=True, type=click.Path())
 @handle_errors
 def validate(scenarios: tuple[str, ...]) -> None:
@@ -392,20 +420,21 @@ def validate(scenarios: tuple[str, ...]) -> None:
         fighters = counted(len(scn.combatant_names()), "combatant")
         attacks = counted(len(scn.attacks), "attack")  # type: ignore[attr-defined]
         _echo_wrapped(f"ok: {path}: scenario {scn.scenario!r}, rules {scn.rules}, "
-                      f"{fighters}, {attacks}")  # fmt: skip
+                      f"{fighters}, {attacks}", whole=(fighters, attacks))  # fmt: skip
     if problems:
         raise ScenarioError(problems)
 
 
-def _echo_wrapped(line: str) -> None:
+def _echo_wrapped(line: str, whole: tuple[str, ...] = ()) -> None:
     """``click.echo`` of ``line`` broken at spaces to the width the terminal's console
     prints at (the terminal's, or ``COLUMNS``; not broken in a pipe without ``COLUMNS``),
-    for ``validate``, which imports no rich (README targets: it starts in under 0.5 s)."""
+    never inside a part of ``whole`` (a count and its noun, ``7 combatants``), for
+    ``validate``, which imports no rich (README targets: it starts in under 0.5 s)."""
     import shutil
 
     from simlab.report.width import broken_at_spaces
 
-    click.echo(broken_at_spaces(line, shutil.get_terminal_size().columns))
+    click.echo(broken_at_spaces(line, shutil.get_terminal_size().columns, whole=whole))
 
 
 def _prepare_out(out: str | None, what: str = "--out") -> None:
@@ -532,7 +561,7 @@ SCHEDULER = click.option(
 )
 
 
-@main.command()
+@main.command(short_help="Simulate a scenario: hit rates, damage, time-to-down, win rates.")
 @SCENARIO
 @click.option(
     "-n", "--encounters", type=ENCOUNTERS, help="Encounters to run (200000, 200_000 or 2e5)."
@@ -634,13 +663,16 @@ def _connect(scheduler: str | None, threads: int | None) -> Any:
     return client
 
 
-@main.command(name="exact")
+@main.command(
+    name="exact", short_help="Solve a scenario exactly, without sampling, where it can be."
+)
 @SCENARIO
 @click.option("--out", type=click.Path(), help="Write summary.json + Parquet.")
 @SET
 @handle_errors
 def exact_command(scenario: str, out: str | None, sets: tuple[str, ...]) -> None:
-    """Solve a scenario exactly: hit, crit and damage per attack; a duel's time-to-down.
+    """Solve a scenario exactly, without sampling: hit, crit and damage per attack,
+    and a duel's time-to-down.
 
     What cannot be solved exactly is listed with the feature that prevents it; when
     nothing can be, the exit code is 2 (use `simlab run` to simulate it).
@@ -785,7 +817,7 @@ def _say_run(run: Any) -> None:
         run.result.encounters, run.source or "", run.result.meta.get("precision")))  # fmt: skip
 
 
-@main.command()
+@main.command(short_help="Run scenarios and write a balance report with plots.")
 @SCENARIOS
 @_sample_options
 @click.option(
@@ -883,7 +915,7 @@ def _say_overrides(runs: list[Any]) -> None:
 
     note = overrides_note(runs)
     if note:
-        _say(f"{note}.")
+        _say_for_tools(f"{note}.")
 
 
 def _drawing(i: int, total: int, scenario: str) -> None:
@@ -891,7 +923,7 @@ def _drawing(i: int, total: int, scenario: str) -> None:
     click.echo(f"drawing {i}/{total}: {scenario}", err=True)
 
 
-@main.command()
+@main.command(short_help="Check balance specs (expect: entries); exit 1 when one fails.")
 @SCENARIOS
 @_sample_options
 @click.option(
@@ -926,12 +958,12 @@ def check(
         sys.exit(EXIT_CHECK_FAILED)
 
 
-@main.group()
+@main.group(short_help="The saved results the drift gate compares with.")
 def baseline() -> None:
     """The saved results the drift gate compares with (reports/baseline/)."""
 
 
-@baseline.command(name="update")
+@baseline.command(name="update", short_help="Write a new baseline: simulate, or take --from.")
 @SCENARIOS
 @_sample_options
 @click.option(
@@ -997,8 +1029,9 @@ def baseline_update(
         kept = {(r.rules, r.scenario) for r in runs}
         dropped = [name for key, name in before.items() if key not in kept]
         if dropped:
-            _say(f"dropped from the baseline: {', '.join(dropped)} (the new baseline has "
-                 "only the scenarios given; name these too to keep them)")  # fmt: skip
+            _say_for_tools(f"dropped from the baseline: {', '.join(dropped)} (the new "
+                           "baseline has only the scenarios given; name these too to keep "
+                           "them)")  # fmt: skip
 
 
 def _baseline_scenarios(path: str) -> dict[tuple[str, str], str]:
@@ -1060,7 +1093,7 @@ def _tuning_options(per: str, writes: str, scenario: str = "the scenario's",
     return decorate
 
 
-@main.command()
+@main.command(short_help="Run a scenario at each value of varied fields, on the same dice.")
 @SCENARIO
 @click.option(
     "--vary",
@@ -1116,7 +1149,7 @@ def sweep(
         _wrote_files(written, out)
 
 
-@main.command()
+@main.command(short_help="Compare A with B (or A with --set) on the same dice.")
 @click.argument("a", type=click.Path())
 @click.argument("b", type=click.Path(), required=False)
 @SET
@@ -1168,9 +1201,10 @@ def compare(
     if result.precision is not None:
         from simlab.tuning.precision import describe_record
 
-        _say(f"precision: {describe_record(result.precision)} (A stopped at "
-             f"{result.precision['stops'][0]:,}, B at {result.precision['stops'][1]:,}; "
-             "both compared at the larger)")  # fmt: skip
+        stops = result.precision["stops"]
+        _say_for_tools(f"precision: {describe_record(result.precision)} (A stopped at "
+                       f"{stops[0]:,}, B at {stops[1]:,}; both compared at the "
+                       "larger)")  # fmt: skip
     if out:
         written = api.write_compare(result, out)
         _wrote_files(written, out)

@@ -13,6 +13,7 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
@@ -131,6 +132,7 @@ def progress(total: int | None, what: str = "") -> Iterator[Callable[[int], None
         if total is not None:  # else the command says it, which knows the count
             say_for_tools(simulated_line(total, what))
         return
+    of = f" of {_in_the_bar(what, total)}" if what else ""
     simulating = f"simulating{of}"
     count = TextColumn("{task.completed:,}/{task.total:,}" if total is not None
                        else "{task.completed:,} encounters so far")  # fmt: skip
@@ -148,6 +150,21 @@ def progress(total: int | None, what: str = "") -> Iterator[Callable[[int], None
             yield lambda done: bar.update(task, advance=done, description=escape(simulating))
         finally:
             _LIVE_BAR.remove(compiling)
+
+
+#: The columns a progress bar keeps for its bar (at least), the time left and the spaces
+#: between its columns, beside its words and count.
+BAR_ROOM = 10 + len("0:00:00") + 3
+
+
+def _in_the_bar(what: str, total: int | None) -> str:
+    """``what`` as a progress bar names it: a path (``check``'s, ``report``'s scenario)
+    whose whole would leave the bar no room for its count and the time left in the
+    terminal (rich cut ``0:00:00`` to ``0:0…`` at 80 columns) by its file name."""
+    count = f"{total:,}/{total:,}" if total is not None else f"{10**7:,} encounters so far"
+    if len(f"simulating of {what}") <= console.width - len(count) - BAR_ROOM:
+        return what
+    return PurePath(what).name or what
 
 
 def _starting(of: str) -> str:
@@ -1643,10 +1660,13 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
     lines = drift_lines(drift)
     names = _subject_names(drift)
     if lines:
-        console.print(
-            f"[bold red]DRIFT[/bold red]: {counted(len(lines), 'figure')} moved from the "
-            f"baseline {baseline} (Holm p < {drift.alpha:g} and beyond tolerance):"
-        )
+        below = f"Holm p < {drift.alpha:g}"  # on one line: "Holm p" / "< 0.01" read apart
+        heading = broken_at_spaces(f"DRIFT: {counted(len(lines), 'figure')} moved from the "
+                                   f"baseline {baseline} ({below} and beyond tolerance):",
+                                   console.width, whole=(below,))  # fmt: skip
+        text = Text(heading)
+        text.stylize("bold red", 0, len("DRIFT"))
+        console.print(text, soft_wrap=True)
         # each scenario once, over its figures; the names of the figures' subjects
         # whole: "Raider Chief", "Scout shortbow"
         scenario = ""
@@ -1678,9 +1698,17 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
     tables = [table] if wide else tables_printed_whole(narrow, names=2)
     for table in tables:
         console.print(table)
-    if not wide:
+    if not wide and _lists_changed(moved):
         console.print('status "changed": statistically different, within tolerance.',
                       markup=False, highlight=False)  # fmt: skip
+
+
+def _lists_changed(moved: pd.DataFrame) -> bool:
+    """Whether a drift table of the rows ``moved`` has a ``changed`` status to explain
+    (a figure statistically different within its tolerance), not only ``DRIFT``."""
+    from simlab.report.render import drift_status
+
+    return any(drift_status(row).startswith("changed") for row in moved.itertuples())
 
 
 def _narrowest(table: Table) -> int:

@@ -25,6 +25,7 @@ from simlab.report.terminal import (
     EXACT_MOST_DECIMALS,
     MEDIAN_NOTE,
     MOST_DECIDING_DIGITS,
+    NO_CRIT,
     NOT_REACHED,
     RATE_RANGE,
     Parts,
@@ -159,12 +160,50 @@ def _flat_pairs_table(frame: pd.DataFrame, figures: list[str], broken: bool = Fa
     names = [Parts(pair_parts(*key), indent="  ") for key, _ in pairs]
     exact = bool(frame.exact_mean_damage.notna().any())
     headers = [f.replace("_", " ") for f in figures] + (["exact\nmean"] if exact else [])
-    rows = [[_value_range(pair[f], f) for f in figures]
+    rows = [[_flat_cell(pair, f) for f in figures]
             + ([_exact_cell(pair.exact_mean_damage.iloc[0])] if exact else [])
             for _, pair in pairs]  # fmt: skip
     headers, rows = broken_columns(headers, rows) if broken else (headers, rows)
     return numbers_table("unchanged across the sweep (lowest–highest over the points)",
                          "attack", names, headers[columns], [c[columns] for c in rows])  # fmt: skip
+
+
+def _flat_cell(pair: pd.DataFrame, figure: str) -> str:
+    """A flat pair's cell of ``figure`` (:func:`_value_range`), but ``—`` for the crit
+    rate of a pair that crits at no point, simulated nor exact, beside pairs that do: an
+    attack that cannot crit, whose ``0.000`` would read as measured
+    (:func:`never_crits_flat`)."""
+    if figure == "crit_rate" and _crits_at_no_point(pair):
+        return NO_CRIT
+    return _value_range(pair[figure], figure)
+
+
+def _crits_at_no_point(pair: pd.DataFrame) -> bool:
+    """Whether the attack pair of ``pair`` (its rows of every point) crits at none."""
+    from simlab.tuning.figures import never_crits
+
+    return never_crits(pair["crit_rate"], pair.get("exact_crit_rate"))
+
+
+def never_crits_flat(sweep: SweepResult) -> bool:
+    """Whether the table of a sweep's unchanged pairs marks a crit rate ``—``
+    (:func:`_flat_cell`): a crit rate column, and a pair in it that crits at no point.
+
+    Parameters
+    ----------
+    sweep : SweepResult
+        The sweep.
+
+    Returns
+    -------
+    bool
+    """
+    from simlab.tuning.sweep import PAIR, moving_pairs, pair_figures
+
+    pairs = sweep.attacks().merge(moving_pairs(sweep)[1], on=PAIR, sort=False)
+    if pairs.empty or "crit_rate" not in pair_figures(sweep.rules, pairs):
+        return False
+    return any(_crits_at_no_point(pair) for _, pair in pairs.groupby(PAIR, sort=False))
 
 
 def _value_range(values: pd.Series, figure: str) -> str:
@@ -238,13 +277,51 @@ def never_attacked_note(names: Sequence[str]) -> str:
             f"{them}.")  # fmt: skip
 
 
+def never_winning(sweep: SweepResult) -> list[str]:
+    """The sides of a sweep that win at none of its points because none of their
+    combatants attacks at any (the dummy's side of a one-sided duel): the outcome table
+    leaves out their rows of ``0 (< 0.008)`` at every point, which read as a side that
+    might yet win, and :func:`never_winning_note` names them.
+
+    Parameters
+    ----------
+    sweep : SweepResult
+        The sweep.
+
+    Returns
+    -------
+    list of str
+        Their names, in the order of the sweep's sides.
+    """
+    attacks, combatants, sides = sweep.attacks(), sweep.combatants(), sweep.sides()
+    attackers = set(attacks.attacker[attacks.attempts > 0])
+    attacking = set(combatants.side[combatants.combatant.isin(attackers)])
+    winning = set(sides.side[sides.wins > 0])
+    names = dict.fromkeys(str(side) for side in combatants.side)
+    return [name for name in names if name not in attacking | winning]
+
+
+def never_winning_note(names: Sequence[str]) -> str:
+    """The line that says which sides :func:`never_winning` leaves out of the outcome
+    table: ``Not listed, the side pell: never wins at any point, as it makes no
+    attack.``; "" for none."""
+    if not names:
+        return ""
+    if len(names) == 1:
+        return f"Not listed, the side {names[0]}: never wins at any point, as it makes no attack."
+    return (f"Not listed, the sides {', '.join(names)}: never win at any point, as they make "
+            f"no attack.")  # fmt: skip
+
+
 def sweep_sides_table(sweep: SweepResult, stacked: bool = False, broken: bool = False,
                       columns: slice = slice(None)) -> Table:  # fmt: skip
-    """Win rate of each side (and the draw rate) at every point, as a terminal table
+    """Win rate of each side (and the draw rate) at every point, as a terminal table,
+    but the sides that never win as they never attack (:func:`never_winning`)
     (``stacked``: the varied values in one column, :func:`point_cells`; ``broken``: the
     win rates broken between figure and interval where long; ``columns``: as for
     :func:`sweep_combatants_table`)."""
     frame = sweep.sides()
+    frame = frame[~frame.side.astype(str).isin(never_winning(sweep))]
     table = console_table("outcome (± 95% interval)")
     name_column(table, "side", [str(s) for s in frame.side])
     _field_columns(table, sweep, stacked)
@@ -322,8 +399,9 @@ def _estimate(row: Any, name: str) -> str:
     return interval_cell(row, name)
 
 
-#: The sweep's note under its tables, part by part: always, with an exact column, and
-#: with the table of the pairs the sweep leaves flat (:func:`sweep_note`).
+#: The sweep's note under its tables, part by part: always, with an exact column, with
+#: the table of the pairs the sweep leaves flat, and with a crit rate marked ``—`` in it
+#: (:func:`sweep_note`).
 SWEEP_NOTE = (
     "Every point ran on the same seed (common random numbers).",
     "exact: the exact mean damage against a fresh defender, or the exact mean "
@@ -332,6 +410,8 @@ SWEEP_NOTE = (
     "mean if downed: among the encounters in which the combatant went down. " + MEDIAN_NOTE,
     "unchanged across the sweep: the attack pairs whose intervals share a value at "
     "every point and whose exact answer stays the same.",
+    "crit rate —: no crit at any point (the attack cannot crit, or crits too rarely for "
+    "this many encounters).",
 )
 
 
@@ -351,12 +431,13 @@ def sweep_note(sweep: SweepResult) -> str:
     unchanged pairs' only where the tables have them."""
     from simlab.tuning.sweep import moving_level, moving_pairs
 
-    always, exact, downs, flat = SWEEP_NOTE
+    always, exact, downs, flat, no_crit = SWEEP_NOTE
     exact_shown = any(column in frame and frame[column].notna().any() for frame, column in (
         (sweep.attacks(), "exact_mean_damage"),
         (sweep.combatants(), "exact_mean_time_to_down")))  # fmt: skip
     flat_shown = not moving_pairs(sweep)[1].empty
     unchanged = [flat, joint_intervals_note(moving_level(sweep))] if flat_shown else []
+    unchanged += [no_crit] if flat_shown and never_crits_flat(sweep) else []
     return " ".join([always, *([exact] if exact_shown else []), downs, *unchanged])
 
 
@@ -381,6 +462,9 @@ def print_sweep(sweep: SweepResult) -> None:
     terminal.console.print(sweep_note(sweep), markup=False, highlight=False)
     for table in sides:
         terminal.console.print(table)
+    silent = never_winning(sweep)
+    if silent:
+        terminal.say_unbroken(never_winning_note(silent), whole=silent)
 
 
 def _sweep_tables(sweep: SweepResult, stacked: bool) -> list[list[Table]]:

@@ -908,3 +908,136 @@ def test_a_run_on_a_terminal_says_in_its_bar_that_it_compiles(on_a_terminal, mon
                          progress=advance)  # fmt: skip
     assert "compiling the shattered-spirits kernels (a first run: 10–30 s)" in first
     assert "compiling the zones-3d6 kernels" in on_a_terminal.file.getvalue()[len(first) :]
+
+
+@pytest.mark.parametrize("on_a_terminal", [False, True])
+def test_notes_a_ci_log_reads_are_whole_when_piped_and_broken_on_a_terminal(
+    monkeypatch: pytest.MonkeyPatch, on_a_terminal: bool
+) -> None:
+    """The precision record and the --set overrides of a report or a check were
+    wrapped at ``COLUMNS`` when piped (pytest-xdist's workers and CI runners set it):
+    ``grep '^precision:'`` found half a record. Piped they keep one line; on an
+    80-column terminal they break at spaces, within 80 columns."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    monkeypatch.setattr(terminal, "console", Console(width=80, force_terminal=False))
+    monkeypatch.setenv("COLUMNS", "80")
+    changes = ["--set", "Brute.hp=31", "--set", "Kaito.speed=2"]
+    runs = [["run", str(QUICKSTART), "--precision", "0.05", *changes],
+            ["check", str(QUICKSTART), "-n", "300", *changes]]  # fmt: skip
+    notes = {"precision: stopped at ": "widest: down_rate", "Run with --set ": "already 2 there"}
+    for args in runs:
+        with CliRunner().isolation() as (out, _, _):
+            sys.stdout.isatty = lambda: on_a_terminal  # type: ignore[method-assign]
+            with pytest.raises(SystemExit) as done:
+                main(args)
+        assert done.value.code == 0
+        lines = out.getvalue().decode().splitlines()
+        start = next(k for k, line in enumerate(lines) if line.startswith(tuple(notes)))
+        end = notes[next(n for n in notes if lines[start].startswith(n))]
+        if on_a_terminal:
+            assert end not in lines[start] and end in " ".join(
+                x.strip() for x in lines[start : start + 4]
+            )
+            assert max(len(line) for line in lines[start : start + 4]) <= 80, lines
+        else:
+            assert end in lines[start], lines
+
+
+def test_an_error_on_a_terminal_keeps_each_suggested_fix_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An error broken at spaces to the terminal's width split what it quotes and
+    suggests over two lines (``'warhammer`` / ``shortsword'``, ``[1,`` / ``2]``) at
+    70 columns: a value to copy into the file. Each goes whole to the next line, at every
+    width from 40 to 80."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    duel = (ROOT / "scenarios/glitters-d20/training-duel.yaml").read_text(encoding="utf-8")
+    pell = (ROOT / "scenarios/zones-3d6/training-duel.yaml").read_text(encoding="utf-8")
+    slips = {
+        "list.yaml": (duel.replace("[warhammer, shortsword", "[warhammer shortsword"),
+                      ["'warhammer shortsword'", "'warhammer, shortsword'"]),
+        "defense.yaml": (pell.replace("base_defense: [1, 2]", "base_defense: 1, 2"),
+                         ["'base_defense'", "base_defense: [1, 2]"]),
+    }  # fmt: skip
+    monkeypatch.chdir(tmp_path)  # a short path: the lines' widths are the message's
+    for name, (text, fixes) in slips.items():
+        Path(name).write_text(text, encoding="utf-8")
+        for width in range(40, 81):
+            monkeypatch.setenv("COLUMNS", str(width))
+            with CliRunner().isolation() as (_, err, _):
+                sys.stderr.isatty = lambda: True  # type: ignore[method-assign]
+                with pytest.raises(SystemExit):
+                    main(["validate", name])
+            lines = err.getvalue().decode().splitlines()
+            assert len(lines) > 1 and max(len(line) for line in lines) <= width, lines
+            for fix in fixes:
+                assert any(fix in line for line in lines), (width, fix, lines)
+
+
+def test_validate_keeps_a_count_with_its_noun_at_80_columns() -> None:
+    """``ok: scenarios/zones-3d6/skirmish.yaml: …, rules zones-3d6, 7`` / ``combatants,
+    6 attacks``: the line broke between a count and what it counts."""
+    env = {**os.environ, "COLUMNS": "80"}
+    done = subprocess.run([sys.executable, "-m", "simlab", "validate",
+                           "scenarios/zones-3d6/skirmish.yaml"], env=env, capture_output=True,
+                          text=True, cwd=ROOT, timeout=600)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 2 and max(len(line) for line in lines) <= 80, lines
+    assert not any(re.search(r"\d$", line) for line in lines), lines
+    assert "7 combatants, 6 attacks" in done.stdout, lines
+
+
+@pytest.mark.parametrize("group", [[], ["baseline"]])
+def test_the_command_lists_of_help_end_no_sentence_in_dots_at_80_columns(
+    group: list[str],
+) -> None:
+    """``simlab --help`` at 80 columns cut six of its commands' summaries short, some
+    mid-clause (``check … of scenarios; exit...``); ``baseline --help`` its one.
+    Each summary is whole, on one line."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    done = CliRunner().invoke(main, [*group, "--help"], terminal_width=80)
+    assert done.exit_code == 0, done.output
+    listed = done.output.split("Commands:\n")[1].splitlines()
+    assert listed and all(re.match(r"  [a-z]+ +[A-Z].*[^.]\.$", line) for line in listed), listed
+    assert max(len(line) for line in done.output.splitlines()) <= 80, done.output
+
+
+def test_no_help_breaks_a_hyphenated_word_at_80_columns() -> None:
+    """``exact --help`` broke ``time-to-`` / ``down`` at its line's end."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    for command in main.list_commands(None):  # type: ignore[arg-type]
+        done = CliRunner().invoke(main, [command, "--help"], terminal_width=80)
+        assert done.exit_code == 0, done.output
+        assert not re.search(r"[a-z]-\n", done.output), done.output
+
+
+def test_a_progress_bar_of_a_long_path_keeps_its_count_and_time_at_80_columns(
+    on_a_terminal: Console, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``simulating of scenarios/shattered-spirits/spirits-2v3.yaml ━━━━ 1,000/1,000
+    0:0…``: on an 80-column terminal a check's or a report's bar cut its time left.
+    A path that long is named by its file; a short one keeps its folders."""
+    screen = Console(file=io.StringIO(), force_terminal=True, width=80)
+    monkeypatch.setattr(terminal, "console", screen)
+    for what, named in [("scenarios/shattered-spirits/spirits-2v3.yaml", "spirits-2v3.yaml"),
+                        ("scenarios/a/duel.yaml", "scenarios/a/duel.yaml")]:  # fmt: skip
+        with terminal.progress(1000, what) as advance:
+            advance(1000)
+        frames = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", screen.file.getvalue())
+        last = [f for f in re.split(r"[\r\n]", frames) if f.startswith("simulating")][-1]
+        assert last.startswith(f"simulating of {named} ━"), last
+        assert last.rstrip().endswith("1,000/1,000 0:00:00") and "…" not in last, last
+        screen.file.seek(0), screen.file.truncate()

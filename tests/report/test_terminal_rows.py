@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import simlab
 from simlab.report import terminal
@@ -80,3 +81,64 @@ def test_a_sweep_leaves_out_a_combatant_no_one_attacks_and_says_so() -> None:
     text = printed_at(lambda: print_sweep(both))
     downs = text[text.index("time-to-down") : text.index("Every point")]
     assert "Kaito" in downs and "Brute" in downs and "Not listed" not in text
+
+
+def test_a_sweep_leaves_out_a_side_that_cannot_win_and_says_so() -> None:
+    """A one-sided duel's outcome table listed the dummy's side, which never attacks,
+    at every point as ``0 (< 0.008)``: a side that might yet win, rarely. It is left
+    out with a line that says why; a side that fights keeps its rows, and the draws
+    theirs."""
+    from simlab.report.tuning_terminal import print_sweep
+
+    duel = simlab.load(ROOT / "scenarios/glitters-d20/training-duel.yaml")
+    sweep = simlab.sweep(duel, {"Dummy.hp": [10, 14]}, n=100, exact=False)
+    text = printed_at(lambda: print_sweep(sweep))
+    outcome = text[text.index("outcome (") :]
+    sides = [line.split()[0] for line in outcome.splitlines()[3:] if line[:2].strip()]
+    assert sides[:2] == ["fighter", "draw"], outcome
+    assert "Not listed, the side dummy: never wins at any point, as it makes no attack." in outcome
+    both = simlab.sweep(simlab.load(QUICKSTART), {"Brute.hp": [30, 32]}, n=100, exact=False)
+    outcome = printed_at(lambda: print_sweep(both))
+    outcome = outcome[outcome.index("outcome (") :]
+    assert " party " in outcome and " enemies " in outcome and "Not listed" not in outcome
+
+
+def _drift(current: Any) -> Any:
+    """The drift report of synthetic results of ``current`` (a ``Truth``) against a
+    baseline of the default ones."""
+    import numpy as np
+
+    from simlab.analysis.drift import compare_results
+    from tests.report.report_synthetic import Truth, synthetic_result
+
+    rng = np.random.default_rng(4)
+    base = synthetic_result(Truth(), 50_000, rng)
+    return compare_results([synthetic_result(current, 50_000, rng)], [base])
+
+
+def test_the_drift_heading_keeps_its_threshold_whole_at_80_columns() -> None:
+    """``DRIFT: 9 figures moved from the baseline PATH (Holm p`` / ``< 0.01 and beyond
+    tolerance):``: the threshold was split from its p where the path put the line's end
+    there. It goes whole to the next line, whatever the path's length."""
+    from tests.report.report_synthetic import Truth
+
+    drift = _drift(Truth(winner=[0.7, 0.25, 0.05]))
+    for length in range(1, 40):
+        path = f"{'b' * length}/results.json"
+        text = printed_at(lambda path=path: terminal.print_drift(drift, path))
+        heading = " ".join(text[: text.index("tolerance):")].split())
+        assert heading.startswith(f"DRIFT: 2 figures moved from the baseline {path}"), text
+        assert max(len(line) for line in text.splitlines()) <= 80, text
+        assert any("(Holm p < 0.01" in line for line in text.splitlines()), text
+
+
+def test_the_drift_table_explains_a_changed_status_only_when_it_lists_one() -> None:
+    """At 80 columns the drift table ended with ``status "changed": statistically
+    different, within tolerance.`` under a table of DRIFT rows only."""
+    from tests.report.report_synthetic import Truth
+
+    for current, listed in [(Truth(winner=[0.7, 0.25, 0.05]), False), (Truth(hit=0.7), True)]:
+        text = printed_at(lambda current=current: terminal.print_drift(_drift(current), "b.json"))
+        rows = text[text.index("statistically different from") :]
+        assert ("\n changed " in rows) is listed, rows
+        assert ('status "changed": statistically different' in text) is listed, text

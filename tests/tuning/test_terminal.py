@@ -19,14 +19,16 @@ QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
 PLATE = ROOT / "scenarios/zones-3d6/longsword-vs-plate.yaml"
 
 
-def _run_at_80(monkeypatch: pytest.MonkeyPatch, *args: object) -> str:
+def _run_at_80(monkeypatch: pytest.MonkeyPatch, *args: object, whole: str = "^$") -> str:
+    """The output of ``simlab ARGS`` piped with ``COLUMNS=80``: no line over 80 columns
+    but those that match ``whole``, lines a tool reads, kept whole when piped."""
     from rich.console import Console
 
     monkeypatch.setattr(terminal, "console", Console(width=80, force_terminal=False))
     monkeypatch.setenv("COLUMNS", "80")  # as a terminal says how wide: lines broken to it
     done = CliRunner().invoke(main, [str(a) for a in args])
     assert done.exit_code == 0, done.output
-    lines = done.output.splitlines()
+    lines = [line for line in done.output.splitlines() if not re.match(whole, line)]
     assert max(len(line) for line in lines) <= 80, done.output
     assert "…" not in done.output, done.output
     return str(done.output)
@@ -247,10 +249,14 @@ def test_compare_of_the_same_scenario_says_nothing_changed(
 def test_a_run_to_a_precision_says_so_within_80_columns(
     monkeypatch: pytest.MonkeyPatch, command: list[object]
 ) -> None:
-    """The ``precision:`` line of run and compare (200 columns and more, printed whole)
-    is wrapped, as sweep's and tune's words on the precision are."""
-    text = " ".join(_run_at_80(monkeypatch, *command).split())
-    assert ("precision: stopped at" if command[0] in ("run", "compare") else "precision") in text
+    """The ``precision:`` record of run and compare (200 columns and more) is the one
+    line over 80 columns piped, whole for ``grep '^precision:'`` (on a terminal it is
+    broken at spaces: tests/cli); the rest fits, sweep's and tune's words on the
+    precision too."""
+    text = _run_at_80(monkeypatch, *command, whole="precision: stopped at .*; widest: ")
+    if command[0] in ("run", "compare"):
+        assert re.search(r"^precision: stopped at .*; widest: .*\)$", text, re.MULTILINE), text
+    assert "precision" in text
 
 
 def test_a_note_on_b_s_own_settings_fits_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -633,7 +639,7 @@ def test_a_sweep_prints_every_column_of_every_table_beside_long_names(
     under its names and points: every figure of every table printed."""
 
     from simlab.report.terminal import exact_number
-    from simlab.report.tuning_terminal import never_attacked, print_sweep
+    from simlab.report.tuning_terminal import never_attacked, never_winning, print_sweep
 
     dummy = "Straw Effigy of the Drowned Chapel"
     text = (ROOT / "scenarios/glitters-d20/training-duel.yaml").read_text(encoding="utf-8")
@@ -660,5 +666,23 @@ def test_a_sweep_prints_every_column_of_every_table_beside_long_names(
     for header in ("rate", "downed", "median"):
         cells = column_cells(downs, header, points)
         assert len(cells) == len(combatants) and all(cells), (header, downs)
-    sides = printed[printed.index("outcome (") :]
-    assert len(column_cells(sides, "rate", points)) == len(sweep.sides()), sides
+    sides = printed[printed.index("outcome (") :]  # but the dummy's, which never attacks
+    shown = sweep.sides()[~sweep.sides().side.isin(never_winning(sweep))]
+    assert never_winning(sweep) == ["dummy"]
+    assert len(column_cells(sides, "rate", points)) == len(shown), sides
+
+
+def test_a_sweep_marks_the_crit_rate_of_an_attack_that_never_crits() -> None:
+    """The unchanged pairs' table gave the quickstart's quick-jab, which cannot crit, a
+    crit rate of ``0.000`` beside the stone-strike's ``0.083``, where a run's table says
+    ``—`` and why. It says ``—`` and the note under the tables says why; a crit rate
+    that is measured keeps its number."""
+    from simlab.report.tuning_terminal import print_sweep
+
+    sweep = simlab.sweep(simlab.load(QUICKSTART), {"Brute.hp": [28, 32]}, n=300)
+    text = printed_at(lambda: print_sweep(sweep))
+    flat = text[text.index("unchanged across") : text.index("time-to-down (rounds")]
+    assert column_cells(flat, "rate", r"^ ?Kaito: quick-jab")[-1] == "—", flat
+    assert column_cells(flat, "rate", r"^ ?Brute: stone-strike")[-1] not in ("—", "0.000"), flat
+    note = " ".join(text[text.index("Every point ran") :].split())
+    assert "crit rate —: no crit at any point (the attack cannot crit" in note, note
