@@ -358,6 +358,11 @@ def _few_expected(k1: int, n1: int, k0: int, n0: int) -> bool:
     return stats.few_expected(min(n1, n0), (k1 + k0) / (n1 + n0))
 
 
+#: The note on a combatant or an attack pair of the baseline's that this run lacks, after
+#: its name (as ``is new (not in the baseline)`` is the note on one the baseline lacks).
+GONE = "is gone (in the baseline, not in this run)"
+
+
 def _pairs(res: Result) -> dict[tuple[str, str, str], int]:
     names = [name for _, name in res.layout.combatants]
     out = {}
@@ -388,8 +393,7 @@ def _attack_rows(rows: _Rows, cur: Result, base: Result, notes: list[str]) -> No
                                    "attacks that dealt damage"))  # fmt: skip
         rows.pmf("damage_pmf", subject, tc.damage_hist[pc], tb.damage_hist[pb])
     for pair in [pair for pair in b_pairs if pair not in c_pairs]:  # the baseline's order
-        notes.append(f"{rows.label}: {pair[0]} {pair[1]} → {pair[2]} is gone "
-                     "(in the baseline, not in this run)")  # fmt: skip
+        notes.append(f"{rows.label}: {pair[0]} {pair[1]} → {pair[2]} {GONE}")
 
 
 def _damage_mean(res: Result, p: int) -> _Mean:
@@ -467,7 +471,7 @@ def _combatant_rows(rows: _Rows, cur: Result, base: Result, notes: list[str]) ->
                 k0 = int(base.tallies.event_round[cb, e0].sum())
                 rows.rate(f"{event}_rate", name, k1, n1, k0, n0)
     for name in [name for name in b_index if name not in seen]:  # the baseline's order
-        notes.append(f"{rows.label}: combatant {name} is gone (in the baseline only)")
+        notes.append(f"{rows.label}: combatant {name} {GONE}")
     for tally in cur.layout.per_encounter_tallies:
         if tally in base.layout.per_encounter_tallies:
             _per_encounter_rows(rows, cur, base, b_index, tally, notes)

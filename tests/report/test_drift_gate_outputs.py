@@ -211,3 +211,28 @@ def test_an_older_baseline_without_its_recipe_names_the_command_to_run(
     assert (f"write it again from the scenario files: simlab baseline update {files} -n {N} "
             f"--baseline {old}") in _said(done.output)  # fmt: skip
     assert old.read_text() == before
+
+
+def test_the_gate_refusing_an_older_baseline_names_the_shortest_command_that_works(
+    scenarios: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The gate's refusal of an older simlab's baseline named ``simlab baseline update
+    SCENARIO|DIR... --baseline FILE`` where ``simlab baseline update --baseline FILE``
+    alone re-runs the scenarios the baseline records; that longer one only where it
+    does not record them."""
+    monkeypatch.chdir(scenarios)  # where the baseline was made: its files are relative
+    old = _older(scenarios / "baseline.json", tmp_path)
+    gate = simlab("report", "--from", scenarios / "baseline.json", "--out", tmp_path / "r",
+                  "--baseline", old)  # fmt: skip
+    assert gate.exit_code == 2
+    said = _said(gate.output)
+    assert "got format 0 (written by simlab 0.0.9), which this simlab does not read" in said
+    command = f"simlab baseline update --baseline {old}"
+    assert f"({command} re-runs the scenarios it records)" in said, said
+    assert "SCENARIO|DIR" not in said
+    assert simlab(*command.split()[1:]).exit_code == 0  # the command named works
+    unrecorded = _older(scenarios / "baseline.json", tmp_path, seed=None)
+    gate = simlab("report", "--from", scenarios / "baseline.json", "--out", tmp_path / "s",
+                  "--baseline", unrecorded)  # fmt: skip
+    assert gate.exit_code == 2
+    assert f"simlab baseline update SCENARIO|DIR... --baseline {unrecorded}" in _said(gate.output)

@@ -437,7 +437,9 @@ def test_the_narrow_drift_table_names_each_scenario_once_over_its_figures() -> N
 def test_what_is_gone_since_the_baseline_is_noted_in_the_baselines_order() -> None:
     """The notes on combatants and attack pairs in the baseline only came in the order of
     a set difference, which Python's string hashing draws anew in each process: two
-    nights of the same runs wrote report.md and drift.json's notes in other orders."""
+    nights of the same runs wrote report.md and drift.json's notes in other orders. A gone
+    pair and a gone combatant were worded apart: ``(in the baseline, not in this run)``
+    and ``(in the baseline only)``."""
     text = (ROOT / "scenarios/zones-3d6/skirmish.yaml").read_text().split("\nexpect:")[0]
     renamed = text.replace("name: Raider", "name: Reaver").replace("Cutthroat", "Knifer")
     baseline = api.simulate(api.loads(text), n=300, seed=1)
@@ -447,8 +449,9 @@ def test_what_is_gone_since_the_baseline_is_noted_in_the_baselines_order() -> No
     names = [name for _, name in baseline.layout.combatants]
     gone_names = [n for n in names if "Raider" in n or n == "Cutthroat"]
     assert [g for g in gone if g.startswith("combatant ")] == [
-        f"combatant {name} is gone (in the baseline only)" for name in gone_names
+        f"combatant {name} is gone (in the baseline, not in this run)" for name in gone_names
     ]
+    assert all(g.endswith(" is gone (in the baseline, not in this run)") for g in gone), gone
     pairs = [g.split(" is gone ")[0] for g in gone if not g.startswith("combatant ")]
     attacked = np.flatnonzero(baseline.tallies.attempts.sum(axis=1))
     in_baseline = [f"{names[a]} {baseline.layout.attacks[k]} → {names[d]}"
