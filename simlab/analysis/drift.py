@@ -27,6 +27,11 @@ median    median time-to-down (round by which half    the χ² of its time-to-do
                                                       as changed, whatever the p
 ========  ==========================================  =====================================
 
+A rate whose counts are, in both runs, those of a rate compared before it in its
+scenario is left out, with a note (in a duel fought to defeat, ``out_rate`` is the down
+rate and a side's win rate the other's down rate): one change is one figure, to the
+reader and to Holm's correction. A rate of 0, or of 1, in both runs repeats nothing.
+
 The p-values of all figures of a run (every scenario together) are Holm-adjusted. A
 figure **drifts** only when its adjusted p is below ``alpha`` (default 0.01) *and* its
 change reaches the practical tolerance of its kind (the scenario's ``drift_tolerance:``,
@@ -54,6 +59,7 @@ from scipy import stats as sps
 
 from simlab.analysis import stats
 from simlab.analysis.result import Result, median_time_to_down
+from simlab.report.words import counted
 from simlab.rules import RULE_SYSTEMS, down_events
 
 __all__ = [
@@ -276,6 +282,10 @@ class _Rows:
     pending: list[tuple[int, int, int, int, int]] = field(default_factory=list)
     untested: list[Untested] = field(default_factory=list)
     pairs: dict[tuple[str, str, str], tuple[str, str, str]] = field(default_factory=dict)
+    #: The rates compared, by their counts in both runs (this run's k of n, the baseline's).
+    counted: dict[tuple[int, int, int, int], str] = field(default_factory=dict)
+    #: The rates left out as repeats: each with the rate compared whose counts it has.
+    repeats: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def label(self) -> str:
@@ -296,7 +306,17 @@ class _Rows:
                           "beyond_tolerance": bool(beyond)})  # fmt: skip
 
     def rate(self, figure: str, subject: str, k1: int, n1: int, k0: int, n0: int) -> None:
-        """Queue a two-proportion z test; :meth:`run_rates` does them all at once."""
+        """Queue a two-proportion z test; :meth:`run_rates` does them all at once. A rate
+        whose counts are, in both runs, those of a rate already queued is left out and
+        recorded in ``repeats`` (:meth:`repeats_note`)."""
+        counts, named = (k1, n1, k0, n0), f"{figure} of {subject}"
+        if counts in self.counted:
+            self.repeats.append((named, self.counted[counts]))
+            return
+        # a rate neither run saw (or that always happened) repeats nothing: that two
+        # events never happened says nothing of their being one
+        if 0 < k1 + k0 < n1 + n0:
+            self.counted[counts] = named
         r1, r0 = k1 / n1, k0 / n0
         self.add(figure, subject, "rate", "z", r0, r1, r1 - r0, math.nan, math.nan)
         self.pending.append((len(self.rows) - 1, k1, n1, k0, n0))
@@ -317,6 +337,17 @@ class _Rows:
                 a, m, b, n = counts  # this run's a of m, the baseline's b of n
                 row["test"], row["p_value"] = "exact", stats.exact_rate_difference(b, n, a, m)[2]
         self.pending.clear()
+
+    def repeats_note(self) -> str | None:
+        """The note on the rates left out as repeats (None when none was): in a duel
+        fought to defeat, a combatant's ``out_rate`` is its down rate and a side's win
+        rate the other's, the same counts in both runs, which would say one change two
+        or three times and count it so in Holm's correction."""
+        if not self.repeats:
+            return None
+        said = ", ".join(f"{named} as {compared}" for named, compared in self.repeats)
+        return (f"{self.label}: {counted(len(self.repeats), 'rate')} not compared again, each "
+                f"with the counts of a rate compared, in both runs: {said}")  # fmt: skip
 
     def pmf(self, figure: str, subject: str, h1: np.ndarray, h0: np.ndarray) -> float:
         size = max(len(h1), len(h0))
@@ -565,6 +596,7 @@ def _compared(
     _combatant_rows(rows, cur, base, notes)
     _outcome_rows(rows, cur, base, notes)
     rows.run_rates()
+    notes += [note for note in [rows.repeats_note()] if note]
     return rows, notes
 
 

@@ -101,7 +101,7 @@ def test_drift_json_holds_the_verdict_and_every_figure_of_the_drift_report(
     markdown = (out / "report.md").read_text()
     assert "Sample sizes differ" not in markdown
     # a section with no notes on its comparison had two blank lines under its heading
-    assert "### Compared with the baseline\n\n|" in markdown and "\n\n\n" not in markdown
+    assert "### Compared with the baseline\n\n" in markdown and "\n\n\n" not in markdown
 
 
 def test_the_report_command_exits_with_the_code_drift_json_says(
