@@ -67,6 +67,7 @@ __all__ = [
     "DEFAULT_TOLERANCE",
     "DRIFT_COLUMNS",
     "DriftReport",
+    "Provenance",
     "SampleSizes",
     "Untested",
     "chi2_homogeneity",
@@ -239,6 +240,31 @@ class SampleSizes(NamedTuple):
     rules: str
     baseline: int
     current: int
+
+
+class Provenance(NamedTuple):
+    """What one scenario compared was run with, in the baseline and in this run.
+
+    A baseline simulated by another simlab may differ by simlab's own changes, not the
+    rules'; one of another seed does not share this run's dice (:meth:`DriftReport.caveats`).
+
+    Attributes
+    ----------
+    scenario, rules : str
+        The scenario compared.
+    baseline_seed, seed : int
+        Its seed in the baseline and in this run.
+    baseline_version, version : str
+        The simlab versions that simulated it (``""`` where not known: results from
+        Python, not a file).
+    """
+
+    scenario: str
+    rules: str
+    baseline_seed: int
+    seed: int
+    baseline_version: str = ""
+    version: str = ""
 
 
 def _pooled_error(cur: _Mean, base: _Mean) -> tuple[float, float]:
@@ -644,6 +670,7 @@ class DriftReport:
     pairs: dict[tuple[str, str, str], tuple[str, str, str]] = field(default_factory=dict)
     no_baseline: list[str] = field(default_factory=list)
     sizes: list[SampleSizes] = field(default_factory=list)
+    provenance: list[Provenance] = field(default_factory=list)
 
     @property
     def drifted(self) -> pd.DataFrame:
@@ -670,6 +697,36 @@ class DriftReport:
         baseline at 200,000 encounters, tonight's run at 50,000), in the run's order."""
         return [s for s in self.sizes if s.baseline != s.current]
 
+    def seeds_differ(self) -> list[Provenance]:
+        """The scenarios compared whose baseline and run differ in seed, in the run's order."""
+        return [p for p in self.provenance if p.seed != p.baseline_seed]
+
+    def versions_differ(self) -> list[Provenance]:
+        """The scenarios compared whose baseline and run another simlab simulated."""
+        known = [p for p in self.provenance if p.version and p.baseline_version]
+        return [p for p in known if p.version != p.baseline_version]
+
+    def caveats(self) -> list[str]:
+        """What the verdict adds when the two runs were not made alike, one sentence
+        each: another simlab version (a figure may have moved with simlab, not the
+        rules), other seeds (the runs do not share dice)."""
+        out = []
+        versions = _grouped(self.versions_differ(), "version", "baseline_version")
+        if versions:
+            out.append(
+                f"The baseline is of another simlab version: simlab {versions}. A "
+                "figure may have moved with simlab's own changes, not the rules'."
+            )
+        seeds = _grouped(self.seeds_differ(), "seed", "baseline_seed")
+        if seeds:
+            out.append(
+                f"Seeds differ: seed {seeds}. The runs do not share dice: with no "
+                "rules change their figures still differ by Monte Carlo noise, where "
+                "the baseline's seeds reproduce it exactly (the tests take the runs "
+                "as independent samples either way)."
+            )
+        return out
+
     def untested_by_reason(self) -> dict[str, list[Untested]]:
         """The means not tested, grouped by their reason (``too few attacks that dealt
         damage in this run``), reasons in the order they first come.
@@ -683,10 +740,30 @@ class DriftReport:
         return groups
 
 
+#: The scenarios a caveat names for one pair of values; the rest are counted.
+NAMED = 3
+
+
+def _grouped(entries: list[Provenance], current: str, baseline: str) -> str:
+    """``99 in this run, 7 in the baseline (quickstart (shattered-spirits), …)``: the
+    entries' pairs of values, each with the scenarios that have it; "" for none."""
+    groups: dict[tuple[Any, Any], list[str]] = {}
+    for p in entries:
+        pair = (getattr(p, current), getattr(p, baseline))
+        groups.setdefault(pair, []).append(f"{p.scenario} ({p.rules})")
+    parts = []
+    for (now, then), names in groups.items():
+        more = len(names) - NAMED
+        where = ", ".join(names[:NAMED]) + (f" and {more} more" if more > 0 else "")
+        parts.append(f"{now} in this run, {then} in the baseline ({where})")
+    return "; ".join(parts)
+
+
 def _finish(rows: list[dict[str, Any]], notes: list[str], alpha: float,
             untested: list[Untested], not_run: list[str],
             pairs: dict[tuple[str, str, str], tuple[str, str, str]],
-            no_baseline: list[str], sizes: list[SampleSizes]) -> DriftReport:  # fmt: skip
+            no_baseline: list[str], sizes: list[SampleSizes],
+            provenance: list[Provenance]) -> DriftReport:  # fmt: skip
     table = pd.DataFrame({c: [r[c] for r in rows] for c in DRIFT_COLUMNS[:-3]})
     p = table.p_value.to_numpy(dtype=float)
     table["p_holm"] = stats.holm_adjust(p) if len(p) else p
@@ -697,7 +774,7 @@ def _finish(rows: list[dict[str, Any]], notes: list[str], alpha: float,
     table["drifted"] = table.significant & table.beyond_tolerance
     table = table.sort_values(["drifted", "p_holm"], ascending=[False, True], kind="stable")
     return DriftReport(table.reset_index(drop=True), alpha, notes, untested, not_run, pairs,
-                       no_baseline, sizes)  # fmt: skip
+                       no_baseline, sizes, provenance)  # fmt: skip
 
 
 def compare_results(
@@ -705,6 +782,7 @@ def compare_results(
     baseline: Sequence[Result],
     alpha: float = DEFAULT_ALPHA,
     tolerances: dict[tuple[str, str], dict[str, float]] | None = None,
+    versions: dict[tuple[str, str], tuple[str, str]] | None = None,
 ) -> DriftReport:
     """Compare simulation results with baseline results, scenario by scenario.
 
@@ -717,6 +795,9 @@ def compare_results(
         Threshold on the Holm-adjusted p-values (over all figures of all scenarios).
     tolerances : dict, optional
         Per (rules id, scenario id), the tolerances by kind (defaults: :data:`DEFAULT_TOLERANCE`).
+    versions : dict, optional
+        Per (rules id, scenario id), the simlab versions that simulated this run and the
+        baseline, for :meth:`DriftReport.caveats`.
 
     Returns
     -------
@@ -729,6 +810,7 @@ def compare_results(
     pairs: dict[tuple[str, str, str], tuple[str, str, str]] = {}
     no_baseline: list[str] = []
     sizes: list[SampleSizes] = []
+    provenance: list[Provenance] = []
     for res in current:
         base = by_key.get(key(res))
         if base is None:
@@ -736,6 +818,9 @@ def compare_results(
             notes.append(f"{label(res)}: no baseline yet (not compared)")
             continue
         sizes.append(SampleSizes(res.scenario, res.rules, base.encounters, res.encounters))
+        version, base_version = (versions or {}).get(key(res), ("", ""))
+        provenance.append(Provenance(res.scenario, res.rules, base.seed, res.seed,
+                                     base_version, version))  # fmt: skip
         compared, said = _compared(res, base, (tolerances or {}).get(key(res)))
         rows += compared.rows
         notes += said
@@ -744,7 +829,8 @@ def compare_results(
     seen = {key(r) for r in current}
     not_run = [label(r) for k, r in by_key.items() if k not in seen]
     notes += [f"{name}: {NOT_RUN}" for name in not_run]
-    return _finish(rows, notes, alpha, untested, not_run, pairs, no_baseline, sizes)
+    return _finish(rows, notes, alpha, untested, not_run, pairs, no_baseline, sizes,
+                   provenance)  # fmt: skip
 
 
 def compare(current: Sequence[Any], baseline: Sequence[Any],
@@ -754,5 +840,7 @@ def compare(current: Sequence[Any], baseline: Sequence[Any],
     Each scenario's tolerances are those of the current run (its ``drift_tolerance:``).
     """
     tolerances = {key(r): r.drift_tolerance for r in current}
+    simulated_by = {key(r): r.simlab_version for r in baseline}
+    versions = {key(r): (r.simlab_version, simulated_by.get(key(r), "")) for r in current}
     return compare_results([r.result for r in current], [r.result for r in baseline], alpha,
-                           tolerances)  # fmt: skip
+                           tolerances, versions)  # fmt: skip

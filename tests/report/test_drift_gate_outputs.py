@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from simlab import api
+from simlab import __version__, api
 from simlab.cli import main
 from simlab.report.files import MANIFEST
 
@@ -236,3 +236,41 @@ def test_the_gate_refusing_an_older_baseline_names_the_shortest_command_that_wor
                   "--baseline", unrecorded)  # fmt: skip
     assert gate.exit_code == 2
     assert f"simlab baseline update SCENARIO|DIR... --baseline {unrecorded}" in _said(gate.output)
+
+
+def test_a_baseline_of_another_version_or_seed_is_said_with_both(
+    scenarios: Path, tmp_path: Path
+) -> None:
+    """A baseline another simlab simulated (same format) was compared with no word, so a
+    drift simlab caused read as a rules change; so was a run of another seed, which
+    does not share the baseline's dice. The verdict (terminal, report.md, drift.json)
+    says each with both values, and drift.json has them per scenario."""
+    doc = json.loads((scenarios / "baseline.json").read_text())
+    for entry in doc["scenarios"]:
+        entry["simlab_version"] = "0.0.8"
+    older = tmp_path / "older.json"
+    older.write_text(json.dumps(doc))
+    out = tmp_path / "r"
+    done = simlab("report", scenarios / QUICKSTART.name, "-n", N, "--seed", 99, "--out", out,
+                  "--baseline", older)  # fmt: skip
+    assert done.exit_code == 0, done.output
+    said = _said(done.output)
+    version = (f"The baseline is of another simlab version: simlab {__version__} in this run, "
+               "0.0.8 in the baseline")  # fmt: skip
+    seed = "Seeds differ: seed 99 in this run, 7 in the baseline (quickstart (shattered-spirits))"
+    assert version in said and seed in said, said
+    drift = json.loads((out / "drift.json").read_text())
+    assert version in drift["summary"] and seed in drift["summary"]
+    assert drift["simlab_versions_differ"] and drift["seeds_differ"]
+    assert drift["provenance"] == [
+        {"scenario": "quickstart", "rules": "shattered-spirits", "baseline_seed": 7,
+         "seed": 99, "baseline_simlab_version": "0.0.8", "simlab_version": __version__}
+    ]  # fmt: skip
+    head = _said((out / "report.md").read_text().split("## Drift")[1].split("\n## ")[0])
+    assert version in head and seed in head
+    same = tmp_path / "s"
+    done = simlab("report", scenarios / QUICKSTART.name, "-n", N, "--out", same,
+                  "--baseline", scenarios / "baseline.json")  # fmt: skip
+    drift = json.loads((same / "drift.json").read_text())
+    assert not drift["seeds_differ"] and not drift["simlab_versions_differ"]
+    assert "Seeds differ" not in done.output and "another simlab" not in done.output
