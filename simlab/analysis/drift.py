@@ -27,6 +27,11 @@ median    median time-to-down (round by which half    the χ² of its time-to-do
                                                       as changed, whatever the p
 ========  ==========================================  =====================================
 
+A rate whose counts are, in both runs, those of a rate compared before it in its
+scenario is left out, with a note (in a duel fought to defeat, ``out_rate`` is the down
+rate and a side's win rate the other's down rate): one change is one figure, to the
+reader and to Holm's correction. A rate of 0, or of 1, in both runs repeats nothing.
+
 The p-values of all figures of a run (every scenario together) are Holm-adjusted. A
 figure **drifts** only when its adjusted p is below ``alpha`` (default 0.01) *and* its
 change reaches the practical tolerance of its kind (the scenario's ``drift_tolerance:``,
@@ -54,6 +59,7 @@ from scipy import stats as sps
 
 from simlab.analysis import stats
 from simlab.analysis.result import Result, median_time_to_down
+from simlab.report.words import counted
 from simlab.rules import RULE_SYSTEMS, down_events
 
 __all__ = [
@@ -61,6 +67,7 @@ __all__ = [
     "DEFAULT_TOLERANCE",
     "DRIFT_COLUMNS",
     "DriftReport",
+    "Provenance",
     "SampleSizes",
     "Untested",
     "chi2_homogeneity",
@@ -235,6 +242,31 @@ class SampleSizes(NamedTuple):
     current: int
 
 
+class Provenance(NamedTuple):
+    """What one scenario compared was run with, in the baseline and in this run.
+
+    A baseline simulated by another simlab may differ by simlab's own changes, not the
+    rules'; one of another seed does not share this run's dice (:meth:`DriftReport.caveats`).
+
+    Attributes
+    ----------
+    scenario, rules : str
+        The scenario compared.
+    baseline_seed, seed : int
+        Its seed in the baseline and in this run.
+    baseline_version, version : str
+        The simlab versions that simulated it (``""`` where not known: results from
+        Python, not a file).
+    """
+
+    scenario: str
+    rules: str
+    baseline_seed: int
+    seed: int
+    baseline_version: str = ""
+    version: str = ""
+
+
 def _pooled_error(cur: _Mean, base: _Mean) -> tuple[float, float]:
     """Standard error of the difference of two runs' means, and its degrees of freedom.
 
@@ -276,6 +308,10 @@ class _Rows:
     pending: list[tuple[int, int, int, int, int]] = field(default_factory=list)
     untested: list[Untested] = field(default_factory=list)
     pairs: dict[tuple[str, str, str], tuple[str, str, str]] = field(default_factory=dict)
+    #: The rates compared, by their counts in both runs (this run's k of n, the baseline's).
+    counted: dict[tuple[int, int, int, int], str] = field(default_factory=dict)
+    #: The rates left out as repeats: each with the rate compared whose counts it has.
+    repeats: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def label(self) -> str:
@@ -296,7 +332,17 @@ class _Rows:
                           "beyond_tolerance": bool(beyond)})  # fmt: skip
 
     def rate(self, figure: str, subject: str, k1: int, n1: int, k0: int, n0: int) -> None:
-        """Queue a two-proportion z test; :meth:`run_rates` does them all at once."""
+        """Queue a two-proportion z test; :meth:`run_rates` does them all at once. A rate
+        whose counts are, in both runs, those of a rate already queued is left out and
+        recorded in ``repeats`` (:meth:`repeats_note`)."""
+        counts, named = (k1, n1, k0, n0), f"{figure} of {subject}"
+        if counts in self.counted:
+            self.repeats.append((named, self.counted[counts]))
+            return
+        # a rate neither run saw (or that always happened) repeats nothing: that two
+        # events never happened says nothing of their being one
+        if 0 < k1 + k0 < n1 + n0:
+            self.counted[counts] = named
         r1, r0 = k1 / n1, k0 / n0
         self.add(figure, subject, "rate", "z", r0, r1, r1 - r0, math.nan, math.nan)
         self.pending.append((len(self.rows) - 1, k1, n1, k0, n0))
@@ -317,6 +363,17 @@ class _Rows:
                 a, m, b, n = counts  # this run's a of m, the baseline's b of n
                 row["test"], row["p_value"] = "exact", stats.exact_rate_difference(b, n, a, m)[2]
         self.pending.clear()
+
+    def repeats_note(self) -> str | None:
+        """The note on the rates left out as repeats (None when none was): in a duel
+        fought to defeat, a combatant's ``out_rate`` is its down rate and a side's win
+        rate the other's, the same counts in both runs, which would say one change two
+        or three times and count it so in Holm's correction."""
+        if not self.repeats:
+            return None
+        said = ", ".join(f"{named} as {compared}" for named, compared in self.repeats)
+        return (f"{self.label}: {counted(len(self.repeats), 'rate')} not compared again, each "
+                f"with the counts of a rate compared, in both runs: {said}")  # fmt: skip
 
     def pmf(self, figure: str, subject: str, h1: np.ndarray, h0: np.ndarray) -> float:
         size = max(len(h1), len(h0))
@@ -358,6 +415,11 @@ def _few_expected(k1: int, n1: int, k0: int, n0: int) -> bool:
     return stats.few_expected(min(n1, n0), (k1 + k0) / (n1 + n0))
 
 
+#: The note on a combatant or an attack pair of the baseline's that this run lacks, after
+#: its name (as ``is new (not in the baseline)`` is the note on one the baseline lacks).
+GONE = "is gone (in the baseline, not in this run)"
+
+
 def _pairs(res: Result) -> dict[tuple[str, str, str], int]:
     names = [name for _, name in res.layout.combatants]
     out = {}
@@ -388,8 +450,7 @@ def _attack_rows(rows: _Rows, cur: Result, base: Result, notes: list[str]) -> No
                                    "attacks that dealt damage"))  # fmt: skip
         rows.pmf("damage_pmf", subject, tc.damage_hist[pc], tb.damage_hist[pb])
     for pair in [pair for pair in b_pairs if pair not in c_pairs]:  # the baseline's order
-        notes.append(f"{rows.label}: {pair[0]} {pair[1]} → {pair[2]} is gone "
-                     "(in the baseline, not in this run)")  # fmt: skip
+        notes.append(f"{rows.label}: {pair[0]} {pair[1]} → {pair[2]} {GONE}")
 
 
 def _damage_mean(res: Result, p: int) -> _Mean:
@@ -467,7 +528,7 @@ def _combatant_rows(rows: _Rows, cur: Result, base: Result, notes: list[str]) ->
                 k0 = int(base.tallies.event_round[cb, e0].sum())
                 rows.rate(f"{event}_rate", name, k1, n1, k0, n0)
     for name in [name for name in b_index if name not in seen]:  # the baseline's order
-        notes.append(f"{rows.label}: combatant {name} is gone (in the baseline only)")
+        notes.append(f"{rows.label}: combatant {name} {GONE}")
     for tally in cur.layout.per_encounter_tallies:
         if tally in base.layout.per_encounter_tallies:
             _per_encounter_rows(rows, cur, base, b_index, tally, notes)
@@ -561,6 +622,7 @@ def _compared(
     _combatant_rows(rows, cur, base, notes)
     _outcome_rows(rows, cur, base, notes)
     rows.run_rates()
+    notes += [note for note in [rows.repeats_note()] if note]
     return rows, notes
 
 
@@ -608,6 +670,7 @@ class DriftReport:
     pairs: dict[tuple[str, str, str], tuple[str, str, str]] = field(default_factory=dict)
     no_baseline: list[str] = field(default_factory=list)
     sizes: list[SampleSizes] = field(default_factory=list)
+    provenance: list[Provenance] = field(default_factory=list)
 
     @property
     def drifted(self) -> pd.DataFrame:
@@ -634,6 +697,36 @@ class DriftReport:
         baseline at 200,000 encounters, tonight's run at 50,000), in the run's order."""
         return [s for s in self.sizes if s.baseline != s.current]
 
+    def seeds_differ(self) -> list[Provenance]:
+        """The scenarios compared whose baseline and run differ in seed, in the run's order."""
+        return [p for p in self.provenance if p.seed != p.baseline_seed]
+
+    def versions_differ(self) -> list[Provenance]:
+        """The scenarios compared whose baseline and run another simlab simulated."""
+        known = [p for p in self.provenance if p.version and p.baseline_version]
+        return [p for p in known if p.version != p.baseline_version]
+
+    def caveats(self) -> list[str]:
+        """What the verdict adds when the two runs were not made alike, one sentence
+        each: another simlab version (a figure may have moved with simlab, not the
+        rules), other seeds (the runs do not share dice)."""
+        out = []
+        versions = _grouped(self.versions_differ(), "version", "baseline_version")
+        if versions:
+            out.append(
+                f"The baseline is of another simlab version: simlab {versions}. A "
+                "figure may have moved with simlab's own changes, not the rules'."
+            )
+        seeds = _grouped(self.seeds_differ(), "seed", "baseline_seed")
+        if seeds:
+            out.append(
+                f"Seeds differ: seed {seeds}. The runs do not share dice: with no "
+                "rules change their figures still differ by Monte Carlo noise, where "
+                "the baseline's seeds reproduce it exactly (the tests take the runs "
+                "as independent samples either way)."
+            )
+        return out
+
     def untested_by_reason(self) -> dict[str, list[Untested]]:
         """The means not tested, grouped by their reason (``too few attacks that dealt
         damage in this run``), reasons in the order they first come.
@@ -647,10 +740,30 @@ class DriftReport:
         return groups
 
 
+#: The scenarios a caveat names for one pair of values; the rest are counted.
+NAMED = 3
+
+
+def _grouped(entries: list[Provenance], current: str, baseline: str) -> str:
+    """``99 in this run, 7 in the baseline (quickstart (shattered-spirits), …)``: the
+    entries' pairs of values, each with the scenarios that have it; "" for none."""
+    groups: dict[tuple[Any, Any], list[str]] = {}
+    for p in entries:
+        pair = (getattr(p, current), getattr(p, baseline))
+        groups.setdefault(pair, []).append(f"{p.scenario} ({p.rules})")
+    parts = []
+    for (now, then), names in groups.items():
+        more = len(names) - NAMED
+        where = ", ".join(names[:NAMED]) + (f" and {more} more" if more > 0 else "")
+        parts.append(f"{now} in this run, {then} in the baseline ({where})")
+    return "; ".join(parts)
+
+
 def _finish(rows: list[dict[str, Any]], notes: list[str], alpha: float,
             untested: list[Untested], not_run: list[str],
             pairs: dict[tuple[str, str, str], tuple[str, str, str]],
-            no_baseline: list[str], sizes: list[SampleSizes]) -> DriftReport:  # fmt: skip
+            no_baseline: list[str], sizes: list[SampleSizes],
+            provenance: list[Provenance]) -> DriftReport:  # fmt: skip
     table = pd.DataFrame({c: [r[c] for r in rows] for c in DRIFT_COLUMNS[:-3]})
     p = table.p_value.to_numpy(dtype=float)
     table["p_holm"] = stats.holm_adjust(p) if len(p) else p
@@ -661,7 +774,7 @@ def _finish(rows: list[dict[str, Any]], notes: list[str], alpha: float,
     table["drifted"] = table.significant & table.beyond_tolerance
     table = table.sort_values(["drifted", "p_holm"], ascending=[False, True], kind="stable")
     return DriftReport(table.reset_index(drop=True), alpha, notes, untested, not_run, pairs,
-                       no_baseline, sizes)  # fmt: skip
+                       no_baseline, sizes, provenance)  # fmt: skip
 
 
 def compare_results(
@@ -669,6 +782,7 @@ def compare_results(
     baseline: Sequence[Result],
     alpha: float = DEFAULT_ALPHA,
     tolerances: dict[tuple[str, str], dict[str, float]] | None = None,
+    versions: dict[tuple[str, str], tuple[str, str]] | None = None,
 ) -> DriftReport:
     """Compare simulation results with baseline results, scenario by scenario.
 
@@ -681,6 +795,9 @@ def compare_results(
         Threshold on the Holm-adjusted p-values (over all figures of all scenarios).
     tolerances : dict, optional
         Per (rules id, scenario id), the tolerances by kind (defaults: :data:`DEFAULT_TOLERANCE`).
+    versions : dict, optional
+        Per (rules id, scenario id), the simlab versions that simulated this run and the
+        baseline, for :meth:`DriftReport.caveats`.
 
     Returns
     -------
@@ -693,6 +810,7 @@ def compare_results(
     pairs: dict[tuple[str, str, str], tuple[str, str, str]] = {}
     no_baseline: list[str] = []
     sizes: list[SampleSizes] = []
+    provenance: list[Provenance] = []
     for res in current:
         base = by_key.get(key(res))
         if base is None:
@@ -700,6 +818,9 @@ def compare_results(
             notes.append(f"{label(res)}: no baseline yet (not compared)")
             continue
         sizes.append(SampleSizes(res.scenario, res.rules, base.encounters, res.encounters))
+        version, base_version = (versions or {}).get(key(res), ("", ""))
+        provenance.append(Provenance(res.scenario, res.rules, base.seed, res.seed,
+                                     base_version, version))  # fmt: skip
         compared, said = _compared(res, base, (tolerances or {}).get(key(res)))
         rows += compared.rows
         notes += said
@@ -708,7 +829,8 @@ def compare_results(
     seen = {key(r) for r in current}
     not_run = [label(r) for k, r in by_key.items() if k not in seen]
     notes += [f"{name}: {NOT_RUN}" for name in not_run]
-    return _finish(rows, notes, alpha, untested, not_run, pairs, no_baseline, sizes)
+    return _finish(rows, notes, alpha, untested, not_run, pairs, no_baseline, sizes,
+                   provenance)  # fmt: skip
 
 
 def compare(current: Sequence[Any], baseline: Sequence[Any],
@@ -718,5 +840,7 @@ def compare(current: Sequence[Any], baseline: Sequence[Any],
     Each scenario's tolerances are those of the current run (its ``drift_tolerance:``).
     """
     tolerances = {key(r): r.drift_tolerance for r in current}
+    simulated_by = {key(r): r.simlab_version for r in baseline}
+    versions = {key(r): (r.simlab_version, simulated_by.get(key(r), "")) for r in current}
     return compare_results([r.result for r in current], [r.result for r in baseline], alpha,
-                           tolerances)  # fmt: skip
+                           tolerances, versions)  # fmt: skip

@@ -13,6 +13,9 @@ is). It says what the terminal and ``report.md`` say, as data::
                 "borderline": 2, "not_tested": 0},
      "sample_sizes_differ": true,
      "sample_sizes": [{"scenario", "rules", "baseline_encounters", "encounters"}],
+     "simlab_versions_differ": false, "seeds_differ": false,
+     "provenance": [{"scenario", "rules", "baseline_seed", "seed",
+                     "baseline_simlab_version", "simlab_version"}],
      "not_compared": [{"scenario", "rules", "reason"}],
      "figures": [{"scenario", "rules", "figure", "subject", "kind", "test",
                   "baseline", "current", "change", "statistic", "statistic_name",
@@ -129,6 +132,19 @@ def drift_document(drift: DriftReport, baseline: str, runs: Sequence[Any],
                 "encounters": s.current,
             }
             for s in drift.sizes
+        ],
+        "simlab_versions_differ": bool(drift.versions_differ()),
+        "seeds_differ": bool(drift.seeds_differ()),
+        "provenance": [
+            {
+                "scenario": p.scenario,
+                "rules": p.rules,
+                "baseline_seed": p.baseline_seed,
+                "seed": p.seed,
+                "baseline_simlab_version": p.baseline_version or None,
+                "simlab_version": p.version or None,
+            }
+            for p in drift.provenance
         ],
         "not_compared": _not_compared(runs, baseline_runs),
         "figures": [

@@ -1259,8 +1259,7 @@ def drift_verdict(drift: DriftReport, baseline: str) -> str:
     by what rule (``14 of 480 figures drifted from the baseline …``)."""
     compared = counted(len(drift.table), "figure")
     drifted = len(drift.drifted)
-    sizes = sample_sizes_note(drift)
-    sizes = f" {sizes}" if sizes else ""
+    sizes = "".join(f" {said}" for said in [sample_sizes_note(drift), *drift.caveats()] if said)
     if not drifted:
         return f"No figure drifted from the baseline {baseline} ({compared} compared).{sizes}"
     return (f"{drifted} of {compared} drifted from the baseline {baseline} (Holm-adjusted "

@@ -726,22 +726,29 @@ def _read_document(p: Path) -> tuple[dict[str, Any], str]:
     if not isinstance(doc, dict):
         raise InputError(f"{p}: expected a JSON object; got {_json_kind(doc)}")
     if doc.get("format") != FORMAT:
-        raise InputError(f"{p}: expected results format {FORMAT}; got {_format_said(doc)}")
+        raise InputError(f"{p}: expected results format {FORMAT}; got {_format_said(doc, p)}")
     if "scenarios" in doc and not isinstance(doc["scenarios"], list):
         raise InputError(f"{p}: expected a list of scenarios; got "
                          f"{_json_kind(doc['scenarios'])}")  # fmt: skip
     return doc, text
 
 
-def _format_said(doc: dict[str, Any]) -> str:
+def _format_said(doc: dict[str, Any], p: Path) -> str:
     """What a results document of another format is, and what to do: ``format 0
-    (written by simlab 0.0.9), which this simlab does not read; write it again from the
-    scenarios (simlab baseline update SCENARIO|DIR... --baseline FILE)``."""
+    (written by simlab 0.0.9), which this simlab does not read; write it again (simlab
+    baseline update --baseline FILE re-runs the scenarios it records)``, or, where it
+    does not record each scenario's file, sample size and seed, ``… from the scenarios
+    (simlab baseline update SCENARIO|DIR... --baseline FILE, …)``."""
     if "format" not in doc:
         return "no 'format' entry"
-    return (f"format {doc['format']!r}{_written_by(doc)}, which this simlab does not read; "
-            "write it again from the scenarios (simlab baseline update SCENARIO|DIR... "
-            "--baseline FILE, or simlab report SCENARIO|DIR... --out DIR)")  # fmt: skip
+    said = f"format {doc['format']!r}{_written_by(doc)}, which this simlab does not read"
+    entries = doc.get("scenarios")
+    if isinstance(entries, list) and entries and all(map(_recorded_entry, entries)):
+        return (f"{said}; write it again (simlab baseline update --baseline {p} re-runs the "
+                "scenarios it records)")  # fmt: skip
+    return (f"{said}; write it again from the scenarios (simlab baseline update "
+            f"SCENARIO|DIR... --baseline {p}, or simlab report SCENARIO|DIR... "
+            "--out DIR)")  # fmt: skip
 
 
 def _written_by(doc: dict[str, Any]) -> str:

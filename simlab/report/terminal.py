@@ -1685,7 +1685,7 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
             highlight=False,
         )
     sizes = sample_sizes_note(drift)  # the power differs: "no drift" says less
-    for note in [sizes] * bool(sizes) + drift_notes(drift):  # continued lines, names whole
+    for note in [sizes] * bool(sizes) + drift.caveats() + drift_notes(drift):  # names whole
         say_unbroken(f"  note: {note}", indent="        ", whole=names)
     moved = drift.table[drift.table.significant | drift.table.drifted]
     if moved.empty:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from simlab import api
+from simlab import __version__, api
 from simlab.cli import main
 from simlab.report.files import MANIFEST
 
@@ -101,7 +101,7 @@ def test_drift_json_holds_the_verdict_and_every_figure_of_the_drift_report(
     markdown = (out / "report.md").read_text()
     assert "Sample sizes differ" not in markdown
     # a section with no notes on its comparison had two blank lines under its heading
-    assert "### Compared with the baseline\n\n|" in markdown and "\n\n\n" not in markdown
+    assert "### Compared with the baseline\n\n" in markdown and "\n\n\n" not in markdown
 
 
 def test_the_report_command_exits_with_the_code_drift_json_says(
@@ -211,3 +211,66 @@ def test_an_older_baseline_without_its_recipe_names_the_command_to_run(
     assert (f"write it again from the scenario files: simlab baseline update {files} -n {N} "
             f"--baseline {old}") in _said(done.output)  # fmt: skip
     assert old.read_text() == before
+
+
+def test_the_gate_refusing_an_older_baseline_names_the_shortest_command_that_works(
+    scenarios: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The gate's refusal of an older simlab's baseline named ``simlab baseline update
+    SCENARIO|DIR... --baseline FILE`` where ``simlab baseline update --baseline FILE``
+    alone re-runs the scenarios the baseline records; that longer one only where it
+    does not record them."""
+    monkeypatch.chdir(scenarios)  # where the baseline was made: its files are relative
+    old = _older(scenarios / "baseline.json", tmp_path)
+    gate = simlab("report", "--from", scenarios / "baseline.json", "--out", tmp_path / "r",
+                  "--baseline", old)  # fmt: skip
+    assert gate.exit_code == 2
+    said = _said(gate.output)
+    assert "got format 0 (written by simlab 0.0.9), which this simlab does not read" in said
+    command = f"simlab baseline update --baseline {old}"
+    assert f"({command} re-runs the scenarios it records)" in said, said
+    assert "SCENARIO|DIR" not in said
+    assert simlab(*command.split()[1:]).exit_code == 0  # the command named works
+    unrecorded = _older(scenarios / "baseline.json", tmp_path, seed=None)
+    gate = simlab("report", "--from", scenarios / "baseline.json", "--out", tmp_path / "s",
+                  "--baseline", unrecorded)  # fmt: skip
+    assert gate.exit_code == 2
+    assert f"simlab baseline update SCENARIO|DIR... --baseline {unrecorded}" in _said(gate.output)
+
+
+def test_a_baseline_of_another_version_or_seed_is_said_with_both(
+    scenarios: Path, tmp_path: Path
+) -> None:
+    """A baseline another simlab simulated (same format) was compared with no word, so a
+    drift simlab caused read as a rules change; so was a run of another seed, which
+    does not share the baseline's dice. The verdict (terminal, report.md, drift.json)
+    says each with both values, and drift.json has them per scenario."""
+    doc = json.loads((scenarios / "baseline.json").read_text())
+    for entry in doc["scenarios"]:
+        entry["simlab_version"] = "0.0.8"
+    older = tmp_path / "older.json"
+    older.write_text(json.dumps(doc))
+    out = tmp_path / "r"
+    done = simlab("report", scenarios / QUICKSTART.name, "-n", N, "--seed", 99, "--out", out,
+                  "--baseline", older)  # fmt: skip
+    assert done.exit_code == 0, done.output
+    said = _said(done.output)
+    version = (f"The baseline is of another simlab version: simlab {__version__} in this run, "
+               "0.0.8 in the baseline")  # fmt: skip
+    seed = "Seeds differ: seed 99 in this run, 7 in the baseline (quickstart (shattered-spirits))"
+    assert version in said and seed in said, said
+    drift = json.loads((out / "drift.json").read_text())
+    assert version in drift["summary"] and seed in drift["summary"]
+    assert drift["simlab_versions_differ"] and drift["seeds_differ"]
+    assert drift["provenance"] == [
+        {"scenario": "quickstart", "rules": "shattered-spirits", "baseline_seed": 7,
+         "seed": 99, "baseline_simlab_version": "0.0.8", "simlab_version": __version__}
+    ]  # fmt: skip
+    head = _said((out / "report.md").read_text().split("## Drift")[1].split("\n## ")[0])
+    assert version in head and seed in head
+    same = tmp_path / "s"
+    done = simlab("report", scenarios / QUICKSTART.name, "-n", N, "--out", same,
+                  "--baseline", scenarios / "baseline.json")  # fmt: skip
+    drift = json.loads((same / "drift.json").read_text())
+    assert not drift["seeds_differ"] and not drift["simlab_versions_differ"]
+    assert "Seeds differ" not in done.output and "another simlab" not in done.output

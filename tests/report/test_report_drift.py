@@ -400,15 +400,17 @@ def test_shattered_spirits_compares_out_beside_the_down_where_they_differ() -> N
     """shattered-spirits' ``out`` is not the down itself in every case: a ``downed:
     wounds`` character is Downed at its first Wound and out only when its Strain Meter
     fills, so both rates are compared (README, "Balance reports"); a ``defeat``
-    combatant's out is its down."""
+    combatant's out is its down, the same counts, compared once."""
     party = api.load(ROOT / "scenarios/shattered-spirits/party-3v3.yaml")
-    table = compare_results([api.simulate(party, n=500, seed=2)],
-                            [api.simulate(party, n=500, seed=1)]).table  # fmt: skip
+    drift = compare_results([api.simulate(party, n=500, seed=2)],
+                            [api.simulate(party, n=500, seed=1)])  # fmt: skip
+    table = drift.table
     rates = table[table.figure.isin(["down_rate", "out_rate"])].pivot(
         index="subject", columns="figure", values="baseline"
     )
     assert rates.loc["Kaito", "down_rate"] > 0.5 > rates.loc["Kaito", "out_rate"], rates  # wounds
-    assert rates.loc["Ogre", "down_rate"] == rates.loc["Ogre", "out_rate"] > 0.5, rates  # defeat
+    assert rates.loc["Ogre", "down_rate"] > 0.5 and math.isnan(rates.loc["Ogre", "out_rate"])
+    assert any("out_rate of Ogre as down_rate of Ogre" in note for note in drift.notes)
 
 
 def test_the_narrow_drift_table_names_each_scenario_once_over_its_figures() -> None:
@@ -427,6 +429,7 @@ def test_the_narrow_drift_table_names_each_scenario_once_over_its_figures() -> N
     assert len(moved) > 2
     text = printed_at(lambda: terminal.print_drift(drift, "baseline.json"), 80)
     listed, _, table = text.partition("statistically different from the baseline")
+    listed = listed.split("\n  note: ")[0]  # a note names the scenario of its rates
     assert table.count("quickstart") == 1, table
     assert listed.count("quickstart") == 1, listed  # the list of drifted figures: once too
     assert "Holm p <\n" not in listed and "Holm\n" not in listed, listed  # a p kept whole
@@ -437,7 +440,9 @@ def test_the_narrow_drift_table_names_each_scenario_once_over_its_figures() -> N
 def test_what_is_gone_since_the_baseline_is_noted_in_the_baselines_order() -> None:
     """The notes on combatants and attack pairs in the baseline only came in the order of
     a set difference, which Python's string hashing draws anew in each process: two
-    nights of the same runs wrote report.md and drift.json's notes in other orders."""
+    nights of the same runs wrote report.md and drift.json's notes in other orders. A gone
+    pair and a gone combatant were worded apart: ``(in the baseline, not in this run)``
+    and ``(in the baseline only)``."""
     text = (ROOT / "scenarios/zones-3d6/skirmish.yaml").read_text().split("\nexpect:")[0]
     renamed = text.replace("name: Raider", "name: Reaver").replace("Cutthroat", "Knifer")
     baseline = api.simulate(api.loads(text), n=300, seed=1)
@@ -447,10 +452,52 @@ def test_what_is_gone_since_the_baseline_is_noted_in_the_baselines_order() -> No
     names = [name for _, name in baseline.layout.combatants]
     gone_names = [n for n in names if "Raider" in n or n == "Cutthroat"]
     assert [g for g in gone if g.startswith("combatant ")] == [
-        f"combatant {name} is gone (in the baseline only)" for name in gone_names
+        f"combatant {name} is gone (in the baseline, not in this run)" for name in gone_names
     ]
+    assert all(g.endswith(" is gone (in the baseline, not in this run)") for g in gone), gone
     pairs = [g.split(" is gone ")[0] for g in gone if not g.startswith("combatant ")]
     attacked = np.flatnonzero(baseline.tallies.attempts.sum(axis=1))
     in_baseline = [f"{names[a]} {baseline.layout.attacks[k]} → {names[d]}"
                    for a, k, d in (baseline.layout.unpair(int(p)) for p in attacked)]  # fmt: skip
     assert len(pairs) > 5 and pairs == [p for p in in_baseline if p in pairs], pairs
+
+
+def test_a_rate_with_the_counts_of_one_compared_is_compared_once() -> None:
+    """In a duel fought to defeat (the quickstart), a combatant's out_rate is its down
+    rate and a side's win rate the other's down rate: the same counts in both runs. With
+    stone-strike's row 7 raised, 12 figures drifted, about 7 changes, and Holm's
+    correction counted each repeat as a figure. Each is left out, and a note names it
+    with the rate it repeats; where out is not the down (wounds characters of
+    party-3v3), out_rate is still compared, and so is a rate no run saw (dead_rate)."""
+    text = QUICKSTART.read_text()
+    base = api.simulate(api.loads(text), n=4000, seed=3)
+    cur = api.simulate(api.loads(text.replace(ROW_7, ROW_7_RAISED)), n=4000, seed=3)
+    drift = compare_results([cur], [base])
+    rates = drift.table[drift.table.kind == "rate"]
+    assert not rates.figure.isin(["out_rate", "win_rate"]).any(), rates
+    assert (rates.figure == "down_rate").sum() == 2
+    # no one died in either run: two rates of 0 are no repeat of each other
+    assert (rates[rates.figure == "dead_rate"].current == 0).sum() == 2
+    assert set(drift.drifted.figure) >= {"down_rate", "damage_pmf"}
+    (note,) = [n for n in drift.notes if "not compared again" in n]
+    names = [name for _, name in cur.layout.combatants]
+    out = cur.layout.events.index("out")
+    for res in (cur, base):  # the claim the note makes, from the tallies
+        t = res.tallies
+        for c in range(len(names)):
+            assert t.event_round[c, out].sum() == t.down_round[c].sum()
+        for side, winner in zip(res.layout.sides, t.winner, strict=False):
+            loser = next(i for i, (s, _) in enumerate(res.layout.combatants) if s != side)
+            assert winner == t.down_round[loser].sum()
+    for c, name in enumerate(names):
+        assert f"out_rate of {name} as down_rate of {name}" in note
+        loser = names[1 - c]
+        assert f"win_rate of {cur.layout.combatants[c][0]} as down_rate of {loser}" in note
+    assert note.startswith("quickstart (shattered-spirits): 4 rates not compared again")
+
+    party = (ROOT / "scenarios/shattered-spirits/party-3v3.yaml").read_text()
+    party = party.split("\nexpect:")[0]
+    base = api.simulate(api.loads(party), n=300, seed=1)
+    cur = api.simulate(api.loads(party), n=300, seed=2)
+    drift = compare_results([cur], [base])
+    assert (drift.table.figure == "out_rate").sum() >= 3, drift.notes

@@ -364,7 +364,8 @@ def test_drift_table_cuts_no_word_with_long_names(
     finally:
         terminal.console = saved
     assert "…" not in text
-    assert max(len(line) for line in text.splitlines()) <= width
+    table = [line for line in text.splitlines() if not line.startswith("  note: ")]
+    assert max(len(line) for line in table) <= width  # a note is one line when piped
     words = {w.rstrip(":") for w in text.split()}
     for row in moved.itertuples():
         assert {row.scenario, f"({row.rules})", row.figure} <= words, row
