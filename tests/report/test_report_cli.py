@@ -180,7 +180,7 @@ def test_the_pages_drift_list_names_each_scenario_once_over_its_figures(
     changed = tmp_path / "quickstart.yaml"
     changed.write_text(QUICKSTART.read_text().replace(ROW_7, ROW_7_RAISED))
     out = tmp_path / "r"
-    done = simlab("report", changed, "-n", 4000, "--seed", 8, "--out", out, "--baseline", baseline)
+    done = simlab("report", changed, "-n", 4000, "--out", out, "--baseline", baseline)
     assert done.exit_code == 1, done.output
     html = (out / "report.html").read_text().split("<h2>Drift</h2>")[1].split("<h2>")[0]
     assert html.count('<li class="bad">') > 1, html
@@ -465,7 +465,7 @@ def test_the_gate_s_verdict_and_its_command_keep_one_line_each_piped(
     changed = tmp_path / "quickstart.yaml"
     changed.write_text(QUICKSTART.read_text().replace(ROW_7, ROW_7_RAISED))
     out = tmp_path / "r"
-    done = simlab("report", changed, "-n", 4000, "--seed", 8, "--out", out, "--baseline", baseline)
+    done = simlab("report", changed, "-n", 4000, "--out", out, "--baseline", baseline)
     assert done.exit_code == 1, done.output
     *_, verdict, hint = done.stdout.splitlines()
     assert verdict.startswith("drift gate failed (exit code 1):")
