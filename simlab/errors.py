@@ -92,8 +92,9 @@ def colon_inside_a_value(key: str | None, value: str) -> str:
 def comma_inside_a_value(key: str | None, parts: list[str]) -> str:
     """What a ',' inside a value of a ``{…}`` means (``{base_defense: 1, 2, hp: 30}``,
     where YAML reads ``2`` as a key of its own): ``expected one value for
-    'base_defense' (a ',' parts the entries of '{…}'); got 1, 2 (a list is written
-    inside '[…]': base_defense: [1, 2])``; for parts not all numbers, text in quotes
+    'base_defense' (a ',' parts the entries of '{…}'); got '1, 2' (a list is written
+    inside '[…]': base_defense: [1, 2])``, the value in quotes, so that a line broken to
+    the terminal's width keeps it whole; for parts not all numbers, text in quotes
     too (``name: "Pell, Jr"``). ``key`` None: a value of no key found."""
     written = ", ".join(parts)
     name = "" if key is None else f"{key}: "
@@ -101,7 +102,7 @@ def comma_inside_a_value(key: str | None, parts: list[str]) -> str:
     how = f"a list is written inside '[…]': {name}[{written}]"
     if not all(_NUMBER.fullmatch(part) for part in parts):
         how += f"; text holding ',' inside quotes: {name}{_in_quotes(written)}"
-    return f"expected one value{of} (a ',' parts the entries of '{{…}}'); got {written} ({how})"
+    return f"expected one value{of} (a ',' parts the entries of '{{…}}'); got {written!r} ({how})"
 
 
 def quote_inside_quotes(quote: str, text: str | None) -> str:

@@ -9,11 +9,14 @@ where the stray one stands.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 import simlab
+from simlab.cli import main
 from tests.support import errors_of, slipped, validate_file
 
 KNIGHT = """\
@@ -206,15 +209,15 @@ def pell_written(old: str, slip: str) -> tuple[str, str]:
     ("old", "slip", "message"),
     [
         ("base_defense: [1, 2]", "base_defense: |1, 2",
-         ONE_VALUE.format("base_defense") + "1, 2 (a list is written inside '[…]': "
+         ONE_VALUE.format("base_defense") + "'1, 2' (a list is written inside '[…]': "
                                             "base_defense: [1, 2])"),
         # the last entry, and three parts
         ("bonus_defense: 1}", "bonus_defense: |1, 2, 3}",
-         ONE_VALUE.format("bonus_defense") + "1, 2, 3 (a list is written inside '[…]': "
+         ONE_VALUE.format("bonus_defense") + "'1, 2, 3' (a list is written inside '[…]': "
                                              "bonus_defense: [1, 2, 3])"),
         # text: quotes too
         ("{name: Pell,", "{name: |Pell, the Pell,",
-         ONE_VALUE.format("name") + "Pell, the Pell (a list is written inside '[…]': "
+         ONE_VALUE.format("name") + "'Pell, the Pell' (a list is written inside '[…]': "
                                     "name: [Pell, the Pell]; text holding ',' inside "
                                     "quotes: name: \"Pell, the Pell\")"),
     ],
@@ -240,8 +243,30 @@ def test_validate_says_a_comma_inside_a_value_once_and_exits_2(tmp_path: Path) -
     text, at = pell_written("base_defense: [1, 2]", "base_defense: |1, 2")
     result = validate_file(path, text)
     assert result.exit_code == 2
-    assert result.output.startswith(f"{path}:{at}: {ONE_VALUE.format('base_defense')}1, 2 ")
+    assert result.output.startswith(f"{path}:{at}: {ONE_VALUE.format('base_defense')}'1, 2' ")
     assert result.output.count("\n") == 1, result.output
+
+
+def test_a_comma_inside_a_value_keeps_the_value_whole_on_a_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``got 1, 2 (a list …`` broke between ``1,`` and ``2`` (at 59 and 60 columns, for this
+    file's name), which read as two values; the value is quoted, as other messages
+    quote theirs, and the CLI moves a quoted value whole to the next line: at every
+    width from 40 to 80, one line holds ``'1, 2'`` and none ends in ``1,``."""
+    text, _ = pell_written("base_defense: [1, 2]", "base_defense: |1, 2")
+    monkeypatch.chdir(tmp_path)  # a short path: the lines' widths are the message's
+    Path("pell-defense.yaml").write_text(text, encoding="utf-8")
+    for width in range(40, 81):
+        monkeypatch.setenv("COLUMNS", str(width))
+        with CliRunner().isolation() as (_, err, _):
+            sys.stderr.isatty = lambda: True  # type: ignore[method-assign]
+            with pytest.raises(SystemExit) as done:
+                main(["validate", "pell-defense.yaml"])
+        lines = err.getvalue().decode().splitlines()
+        assert done.value.code == 2
+        assert not any(line.endswith("1,") for line in lines), (width, lines)
+        assert any("'1, 2'" in line for line in lines), (width, lines)
 
 
 def test_a_comma_left_off_at_a_line_s_end_is_said_so_whatever_word_follows() -> None:
