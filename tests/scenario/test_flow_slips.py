@@ -365,3 +365,46 @@ def test_validate_says_a_quote_inside_quoted_text_and_exits_2(tmp_path: Path) ->
     assert result.exit_code == 2
     assert result.output.startswith(f"{path}:{at}: {SYNTAX}a ' inside text in '…'")
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("text", "old", "slip", "got"),
+    [
+        # 'plan' is no key of a glitters-d20 combatant: more of the value before it
+        (KNIGHT, "resist: [slashing]", "resist: |slashing, plan",
+         ONE_VALUE.format("resist") + "'slashing, plan' (a list is written inside '[…]': "
+                                      "resist: [slashing, plan]; text holding ',' inside "
+                                      "quotes: resist: \"slashing, plan\")"),
+        # nor of an expect: spec, in the rule system that has it elsewhere
+        (DRAFT1, "at_least: 0.5}", "at_least: 0.5, note: |wait, plan}",
+         ONE_VALUE.format("note") + "'wait, plan' (a list is written inside '[…]': note: "
+                                    "[wait, plan]; text holding ',' inside quotes: note: "
+                                    "\"wait, plan\")"),
+    ],
+)  # fmt: skip
+def test_a_word_after_a_comma_is_more_of_the_value_unless_its_mapping_takes_it(
+    text: str, old: str, slip: str, got: str
+) -> None:
+    """``{resist: slashing, plan}``: ``plan`` is a key of draft1's combatants, and any
+    key of any rule system was taken for one, so the ',' inside the value read as a key
+    with no value (``unknown key 'plan' (a key of rules shattered-spirits-draft1, …)``);
+    the keys the mapping may hold in the file's rule system decide, as for a ':'."""
+    written_text, at = slipped(text, old, slip)
+    assert errors_of(written_text) == [f"s.yaml:{at}: {got}"]
+
+
+@pytest.mark.parametrize(
+    ("text", "old", "slip", "key"),
+    [
+        (DRAFT1, "endurance: 15,", "endurance: 15, plan,", "plan"),
+        (KNIGHT, "at_least: 0.5}", "at_least: 0.5, note: wait, side}", "side"),
+    ],
+)  # fmt: skip
+def test_a_key_its_mapping_takes_after_a_comma_is_not_more_of_the_value(
+    text: str, old: str, slip: str, key: str
+) -> None:
+    """A key the mapping holds, written a second time without its value, is said as
+    that key (validation: written twice), not as more of the value before it."""
+    [problem] = errors_of(text.replace(old, slip, 1))
+    assert "a ',' parts the entries" not in problem, problem
+    assert f"got {key!r} twice" in problem, problem
