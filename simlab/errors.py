@@ -123,6 +123,25 @@ def quote_inside_quotes(quote: str, text: str | None) -> str:
     return f"{found} ({how})"
 
 
+#: The curly quotes a word processor types (“…”, ‘…’, „…“), which YAML reads as text.
+_CURLY = re.compile(r"[“„‘‚].*[”“’‘]", re.S)
+
+
+def in_curly_quotes(text: str) -> bool:
+    """Whether ``text`` is wholly inside curly quotes (``“Dummy”``): quotes a word
+    processor typed for YAML's straight ones, which YAML reads as part of the text."""
+    return _CURLY.fullmatch(text) is not None
+
+
+def curly_quotes(text: str) -> str:
+    """What text written wholly inside curly quotes means: ``expected text in straight
+    quotes or none ("Dummy"); got “Dummy” in curly quotes, which YAML reads as part of
+    the text (to keep them in it, write '“Dummy”')``."""
+    return (f"expected text in straight quotes or none ({_in_quotes(text[1:-1])}); got "
+            f"{text} in curly quotes, which YAML reads as part of the text (to keep them "
+            f"in it, write {_in_quotes(text)})")  # fmt: skip
+
+
 def _in_quotes(text: str) -> str:
     """``text`` in the quotes a YAML value of it needs: double, or single where it holds
     a double quote."""

@@ -408,3 +408,48 @@ def test_a_key_its_mapping_takes_after_a_comma_is_not_more_of_the_value(
     [problem] = errors_of(text.replace(old, slip, 1))
     assert "a ',' parts the entries" not in problem, problem
     assert f"got {key!r} twice" in problem, problem
+
+
+CURLY = ("expected text in straight quotes or none ({}); got {} in curly quotes, which YAML "
+         "reads as part of the text (to keep them in it, write {})")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("old", "slip", "got"),
+    [
+        ("name: Knight,", "name: |“Knight”,", CURLY.format('"Knight"', "“Knight”", '"“Knight”"')),
+        ("name: Knight,", "name: |‘Knight’,", CURLY.format('"Knight"', "‘Knight’", '"‘Knight’"')),
+        ("[club, mace]", "[|“club”, mace]", CURLY.format('"club"', "“club”", '"“club”"')),
+        ("at_least: 0.5}", "at_least: 0.5, note: |“the knight wins”}",
+         CURLY.format('"the knight wins"', "“the knight wins”", '"“the knight wins”"')),
+    ],
+)  # fmt: skip
+def test_text_in_curly_quotes_is_refused_with_the_straight_ones(
+    old: str, slip: str, got: str
+) -> None:
+    """``name: “Knight”`` (a word processor's quotes) was a name with the quotes in it,
+    which ``--set Knight.hp=3`` and ``expect:`` then did not find; a value wholly in
+    curly quotes, a name or a note, is said with the straight quotes YAML reads."""
+    text, at = written(old, slip)
+    assert errors_of(text) == [f"s.yaml:{at}: {got}"]
+
+
+@pytest.mark.parametrize(
+    ("note", "kept"),
+    [
+        ("the “Knight” wins", "the “Knight” wins"),  # quotes inside the text
+        ("'“the knight wins”'", "“the knight wins”"),  # kept on purpose, in straight ones
+    ],
+)
+def test_curly_quotes_inside_text_or_inside_straight_ones_are_text(note: str, kept: str) -> None:
+    text = KNIGHT.replace("at_least: 0.5}", f"at_least: 0.5, note: {note}}}")
+    assert simlab.loads(text).expect[0].note == kept
+
+
+def test_validate_refuses_a_name_in_curly_quotes_and_exits_2(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    text, at = written("name: Knight,", "name: |“Knight”,")
+    result = validate_file(path, text)
+    assert result.exit_code == 2
+    expected = f'{path}:{at}: expected text in straight quotes or none ("Knight"); got “Knight”'
+    assert result.output.startswith(expected), result.output
