@@ -92,8 +92,9 @@ def colon_inside_a_value(key: str | None, value: str) -> str:
 def comma_inside_a_value(key: str | None, parts: list[str]) -> str:
     """What a ',' inside a value of a ``{…}`` means (``{base_defense: 1, 2, hp: 30}``,
     where YAML reads ``2`` as a key of its own): ``expected one value for
-    'base_defense' (a ',' parts the entries of '{…}'); got 1, 2 (a list is written
-    inside '[…]': base_defense: [1, 2])``; for parts not all numbers, text in quotes
+    'base_defense' (a ',' parts the entries of '{…}'); got '1, 2' (a list is written
+    inside '[…]': base_defense: [1, 2])``, the value in quotes, so that a line broken to
+    the terminal's width keeps it whole; for parts not all numbers, text in quotes
     too (``name: "Pell, Jr"``). ``key`` None: a value of no key found."""
     written = ", ".join(parts)
     name = "" if key is None else f"{key}: "
@@ -101,7 +102,7 @@ def comma_inside_a_value(key: str | None, parts: list[str]) -> str:
     how = f"a list is written inside '[…]': {name}[{written}]"
     if not all(_NUMBER.fullmatch(part) for part in parts):
         how += f"; text holding ',' inside quotes: {name}{_in_quotes(written)}"
-    return f"expected one value{of} (a ',' parts the entries of '{{…}}'); got {written} ({how})"
+    return f"expected one value{of} (a ',' parts the entries of '{{…}}'); got {written!r} ({how})"
 
 
 def quote_inside_quotes(quote: str, text: str | None) -> str:
@@ -120,6 +121,25 @@ def quote_inside_quotes(quote: str, text: str | None) -> str:
     if other not in text:
         how += f"; or put the text in {other}…{other}: {other}{text}{other}"
     return f"{found} ({how})"
+
+
+#: The curly quotes a word processor types (“…”, ‘…’, „…“), which YAML reads as text.
+_CURLY = re.compile(r"[“„‘‚].*[”“’‘]", re.S)
+
+
+def in_curly_quotes(text: str) -> bool:
+    """Whether ``text`` is wholly inside curly quotes (``“Dummy”``): quotes a word
+    processor typed for YAML's straight ones, which YAML reads as part of the text."""
+    return _CURLY.fullmatch(text) is not None
+
+
+def curly_quotes(text: str) -> str:
+    """What text written wholly inside curly quotes means: ``expected text in straight
+    quotes or none ("Dummy"); got “Dummy” in curly quotes, which YAML reads as part of
+    the text (to keep them in it, write '“Dummy”')``."""
+    return (f"expected text in straight quotes or none ({_in_quotes(text[1:-1])}); got "
+            f"{text} in curly quotes, which YAML reads as part of the text (to keep them "
+            f"in it, write {_in_quotes(text)})")  # fmt: skip
 
 
 def _in_quotes(text: str) -> str:

@@ -185,13 +185,19 @@ def comma_in_a_value(text: str, key: Any, value: Any, more: list[Any]) -> Slip |
     -------
     tuple of (int, int, str) or None
         1-based line and column of the value and the whole message (``expected one value
-        for 'base_defense' (…); got 1, 2 (a list is written inside '[…]': …)``); None
-        when the first entry starts with a key (``{hp: 7, attacks}``: its value left
+        for 'base_defense' (…); got '1, 2' (a list is written inside '[…]': …)``); None
+        when the first entry starts with a key the ``{…}`` may hold in the file's rule
+        system (:func:`place_at`), or close to one (``{hp: 7, attacks}``: its value left
         out; ``{name: Knight, hp=34}``: a key run into its value; validation says both).
+        A key of another place or rule system is a word of the value: ``plan`` (a
+        shattered-spirits-draft1 combatant's) in a glitters-d20 ``{resist: slashing,
+        plan}``.
     """
     from simlab.scenario.validation import like_a_key  # imports the rule models
 
-    if like_a_key(_KEY_START.split(str(more[0].value), 1)[0]):
+    first = more[0]
+    word = _KEY_START.split(str(first.value), 1)[0]
+    if like_a_key(word, *place_at(text, first.start_mark.index)):
         return None
     parts = [_written(text, event.start_mark.index, event.end_mark.index)
              for event in (value, *more)]  # fmt: skip

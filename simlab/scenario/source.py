@@ -32,7 +32,7 @@ from ruamel.yaml.events import (
 )
 from ruamel.yaml.scalarbool import ScalarBoolean
 
-from simlab.errors import Problem, ScenarioError
+from simlab.errors import Problem, ScenarioError, curly_quotes, in_curly_quotes
 from simlab.limits import (
     MAX_DEPTH,
     MAX_INTEGER_DIGITS,
@@ -291,7 +291,9 @@ def _refuse_unprintable(text: str, filename: str) -> None:
 def _scan_events(yaml: YAML, text: str, filename: str) -> None:
     """Check the event stream before anything is built: no explicit tags, nesting at most
     :data:`~simlab.limits.MAX_DEPTH` deep, at most :data:`~simlab.limits.MAX_NODES`
-    nodes, no list or mapping as a key. The parser is a state machine, so even hostile
+    nodes, no list or mapping as a key, no plain text wholly in curly quotes (``name:
+    “Dummy”``, a word processor's, which ``--set Dummy.hp=3`` and ``expect:`` then did
+    not find). The parser is a state machine, so even hostile
     nesting is stopped early."""
     depth = nodes = 0
     keys = _Keys(text, filename)
@@ -310,6 +312,8 @@ def _scan_events(yaml: YAML, text: str, filename: str) -> None:
                            f"{MAX_DEPTH} deep; got deeper")  # fmt: skip
         elif isinstance(event, CollectionEndEvent):
             depth -= 1
+        if isinstance(event, ScalarEvent) and _plain(event) and in_curly_quotes(event.value):
+            _refuse_at(event, filename, curly_quotes(event.value))
         if isinstance(event, NodeEvent):
             nodes += 1
             if nodes > MAX_NODES:

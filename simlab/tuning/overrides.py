@@ -2,7 +2,8 @@
 
 An override names a field the way a designer thinks of it — ``Defender.guard``,
 ``strike.damage``, ``params.strain_meter``, ``max_rounds``, ``stone-strike.profile[9]``
-(row 9 of the 2..12 chart) — and a value. It is applied to the scenario's *document*
+(row 9 of the 2..12 chart), ``expect[0].at_least`` (an item of a list, counted from 0)
+— and a value. It is applied to the scenario's *document*
 (the plain data read from its YAML), which is then validated by the same pydantic models
 as the file, so an override can never reach the kernels unchecked. A mistake is reported
 naming the override (``--set Defender.guard=x: expected an integer; got 'x'``).
@@ -250,7 +251,8 @@ def override(
         in messages), one or several. A NAME is a
         combatant entry's ``name`` or an attack's name; ``params.FIELD`` is a rule
         parameter; a bare field (``max_rounds``) is a scenario field. ``profile[R]`` is
-        row R of the 2..12 chart. Deeper fields are reached with more dots
+        row R of the 2..12 chart; ``[N]`` after another list is its item N, counted from
+        0 (``expect[0].at_least``, the first spec's bound). Deeper fields are reached with more dots
         (``Kaito.tokens.grit``).
 
     Returns
@@ -402,13 +404,13 @@ def resolve(data: dict[str, Any], item: Override, scenario: ScenarioBase) -> Pat
     """
     parts = item.target.split(".")
     head, rest = _head(data, parts, item, tuple(type(scenario).model_fields))
-    if not rest and head[0] in ("sides", *ATTACK_KEYS):
+    if not rest and head and head[0] in ("sides", *ATTACK_KEYS):
         raise InputError(f"{item.label}: expected NAME.FIELD (a field of {parts[0]!r}); "
                          f"got only the name")  # fmt: skip
     if "" in rest:
         raise InputError(f"{item.label}: expected NAME.FIELD with a field between each pair "
                          f"of dots; got {item.target!r}")  # fmt: skip
-    if head[0] == "sides" and rest[:1] == ["name"]:
+    if head[:1] == ("sides",) and rest[:1] == ["name"]:
         raise InputError(f"{item.label}: expected a field other than 'name' (--set, --vary and "
                          "expect: find a combatant by it); got 'name'")  # fmt: skip
     path = list(head)
@@ -416,20 +418,29 @@ def resolve(data: dict[str, Any], item: Override, scenario: ScenarioBase) -> Pat
     for i, part in enumerate(rest):
         if node is None:  # absent from the file (params:, a default): the value it has
             node = _validated_at(scenario, path)
-        if i and node is not None and not isinstance(node, dict):
-            kind = "a list" if isinstance(node, list) else f"the value {node!r}"
-            raise InputError(f"{item.label}: expected a field of a mapping after "
-                             f"{'.'.join(rest[:i])!r}; got {part!r} under {kind}")  # fmt: skip
+        if node is not None and not isinstance(node, dict):  # max_rounds.x, expect.0
+            raise InputError(_not_a_mapping(item, ".".join(rest[:i]) or str(path[-1]), part, node))
         match = _INDEX.match(part)
         field = match["field"] if match else part
         key = _key(node, field)
         path.append(key)
         node = node.get(key) if isinstance(node, dict) else None
         if match:
-            row = _profile_position(node, field, int(match["row"]), item)
-            path.append(row)
-            node = node[row]
+            if node is None:  # absent from the file (expect:): the value it has
+                node = _validated_at(scenario, path)
+            position = _list_position(node, field, int(match["row"]), item)
+            path.append(position)
+            node = node[position]
     return tuple(path)
+
+
+def _not_a_mapping(item: Override, before: str, part: str, node: Any) -> str:
+    """The message for field ``part`` under ``node``, the value of the field ``before``
+    it, which is no mapping; under a list, how an item of it is named (``expect[0]``)."""
+    expected = f"{item.label}: expected a field of a mapping after {before!r}; got {part!r}"
+    if not isinstance(node, list):
+        return f"{expected} under the value {node!r}"
+    return f"{expected} under a list (an item of a list is named by its place from 0: {before}[0])"
 
 
 def _validated_at(scenario: ScenarioBase, path: list[Any]) -> Any:
@@ -456,13 +467,16 @@ def _head(
         if found is not None:
             return found, parts[cut:]
     first = parts[0]
+    indexed = _INDEX.match(first)
+    first = indexed["field"] if indexed else first
     if first in FIXED_FIELDS:
         raise InputError(
             f"{item.label}: expected a field other than {first!r} (a variant "
             f"runs under the scenario's own rule system); got {first!r}"
         )
     if first in fields and first not in FIXED_FIELDS:
-        return (first,), parts[1:]
+        # an item of a list (expect[0]) is read as a field of the document is
+        return ((), parts) if indexed else ((first,), parts[1:])
     combatants, attacks = _names_in(data)
     suggestion = did_you_mean(first, [*combatants, *attacks, *fields])
     raise InputError(f"{item.label}: expected {_known_names(combatants, attacks)}; got "
@@ -512,12 +526,28 @@ def _key(node: Any, field: str) -> Any:
     return field
 
 
-def _profile_position(node: Any, field: str, row: int, item: Override) -> int:
+def _list_position(node: Any, field: str, number: int, item: Override) -> int:
+    """Index of ``field[number]`` in the list ``node``: row ``number`` of a profile chart
+    (rows 2..12 on 2d6), else the item ``number`` counted from 0 (``expect[0]``, the
+    first spec)."""
+    if not isinstance(node, list):
+        raise InputError(f"{item.label}: expected [N] only after a list (profile[9] is row 9 "
+                         f"of a profile chart, expect[0] the first spec); got "
+                         f"{field}[{number}]{did_you_mean(field, ['profile'])}")  # fmt: skip
+    if field == "profile":
+        return _profile_position(node, number, item)
+    if not node:
+        raise InputError(f"{item.label}: expected an item of {field!r}; got {field}[{number}], "
+                         f"and {field!r} has none (set the whole list: {field}=[…])")  # fmt: skip
+    if not 0 <= number < len(node):
+        raise InputError(f"{item.label}: expected an item of {field!r}, {field}[0] to "
+                         f"{field}[{len(node) - 1}] (counted from 0); got "
+                         f"{field}[{number}]")  # fmt: skip
+    return number
+
+
+def _profile_position(node: list[Any], row: int, item: Override) -> int:
     """Index of row ``row`` of a profile chart (rows 2..12 on 2d6)."""
-    if field != "profile" or not isinstance(node, list):
-        raise InputError(f"{item.label}: expected [ROW] only after a profile chart "
-                         f"(profile[9] is row 9); got {field}[{row}]"
-                         f"{did_you_mean(field, ['profile'])}")  # fmt: skip
     last = PROFILE_FIRST_ROW + len(node) - 1
     if not PROFILE_FIRST_ROW <= row <= last:
         raise InputError(f"{item.label}: expected a row of the profile chart, "

@@ -9,11 +9,14 @@ where the stray one stands.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 import simlab
+from simlab.cli import main
 from tests.support import errors_of, slipped, validate_file
 
 KNIGHT = """\
@@ -206,15 +209,15 @@ def pell_written(old: str, slip: str) -> tuple[str, str]:
     ("old", "slip", "message"),
     [
         ("base_defense: [1, 2]", "base_defense: |1, 2",
-         ONE_VALUE.format("base_defense") + "1, 2 (a list is written inside '[…]': "
+         ONE_VALUE.format("base_defense") + "'1, 2' (a list is written inside '[…]': "
                                             "base_defense: [1, 2])"),
         # the last entry, and three parts
         ("bonus_defense: 1}", "bonus_defense: |1, 2, 3}",
-         ONE_VALUE.format("bonus_defense") + "1, 2, 3 (a list is written inside '[…]': "
+         ONE_VALUE.format("bonus_defense") + "'1, 2, 3' (a list is written inside '[…]': "
                                              "bonus_defense: [1, 2, 3])"),
         # text: quotes too
         ("{name: Pell,", "{name: |Pell, the Pell,",
-         ONE_VALUE.format("name") + "Pell, the Pell (a list is written inside '[…]': "
+         ONE_VALUE.format("name") + "'Pell, the Pell' (a list is written inside '[…]': "
                                     "name: [Pell, the Pell]; text holding ',' inside "
                                     "quotes: name: \"Pell, the Pell\")"),
     ],
@@ -240,8 +243,30 @@ def test_validate_says_a_comma_inside_a_value_once_and_exits_2(tmp_path: Path) -
     text, at = pell_written("base_defense: [1, 2]", "base_defense: |1, 2")
     result = validate_file(path, text)
     assert result.exit_code == 2
-    assert result.output.startswith(f"{path}:{at}: {ONE_VALUE.format('base_defense')}1, 2 ")
+    assert result.output.startswith(f"{path}:{at}: {ONE_VALUE.format('base_defense')}'1, 2' ")
     assert result.output.count("\n") == 1, result.output
+
+
+def test_a_comma_inside_a_value_keeps_the_value_whole_on_a_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``got 1, 2 (a list …`` broke between ``1,`` and ``2`` (at 59 and 60 columns, for this
+    file's name), which read as two values; the value is quoted, as other messages
+    quote theirs, and the CLI moves a quoted value whole to the next line: at every
+    width from 40 to 80, one line holds ``'1, 2'`` and none ends in ``1,``."""
+    text, _ = pell_written("base_defense: [1, 2]", "base_defense: |1, 2")
+    monkeypatch.chdir(tmp_path)  # a short path: the lines' widths are the message's
+    Path("pell-defense.yaml").write_text(text, encoding="utf-8")
+    for width in range(40, 81):
+        monkeypatch.setenv("COLUMNS", str(width))
+        with CliRunner().isolation() as (_, err, _):
+            sys.stderr.isatty = lambda: True  # type: ignore[method-assign]
+            with pytest.raises(SystemExit) as done:
+                main(["validate", "pell-defense.yaml"])
+        lines = err.getvalue().decode().splitlines()
+        assert done.value.code == 2
+        assert not any(line.endswith("1,") for line in lines), (width, lines)
+        assert any("'1, 2'" in line for line in lines), (width, lines)
 
 
 def test_a_comma_left_off_at_a_line_s_end_is_said_so_whatever_word_follows() -> None:
@@ -340,3 +365,91 @@ def test_validate_says_a_quote_inside_quoted_text_and_exits_2(tmp_path: Path) ->
     assert result.exit_code == 2
     assert result.output.startswith(f"{path}:{at}: {SYNTAX}a ' inside text in '…'")
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("text", "old", "slip", "got"),
+    [
+        # 'plan' is no key of a glitters-d20 combatant: more of the value before it
+        (KNIGHT, "resist: [slashing]", "resist: |slashing, plan",
+         ONE_VALUE.format("resist") + "'slashing, plan' (a list is written inside '[…]': "
+                                      "resist: [slashing, plan]; text holding ',' inside "
+                                      "quotes: resist: \"slashing, plan\")"),
+        # nor of an expect: spec, in the rule system that has it elsewhere
+        (DRAFT1, "at_least: 0.5}", "at_least: 0.5, note: |wait, plan}",
+         ONE_VALUE.format("note") + "'wait, plan' (a list is written inside '[…]': note: "
+                                    "[wait, plan]; text holding ',' inside quotes: note: "
+                                    "\"wait, plan\")"),
+    ],
+)  # fmt: skip
+def test_a_word_after_a_comma_is_more_of_the_value_unless_its_mapping_takes_it(
+    text: str, old: str, slip: str, got: str
+) -> None:
+    """``{resist: slashing, plan}``: ``plan`` is a key of draft1's combatants, and any
+    key of any rule system was taken for one, so the ',' inside the value read as a key
+    with no value (``unknown key 'plan' (a key of rules shattered-spirits-draft1, …)``);
+    the keys the mapping may hold in the file's rule system decide, as for a ':'."""
+    written_text, at = slipped(text, old, slip)
+    assert errors_of(written_text) == [f"s.yaml:{at}: {got}"]
+
+
+@pytest.mark.parametrize(
+    ("text", "old", "slip", "key"),
+    [
+        (DRAFT1, "endurance: 15,", "endurance: 15, plan,", "plan"),
+        (KNIGHT, "at_least: 0.5}", "at_least: 0.5, note: wait, side}", "side"),
+    ],
+)  # fmt: skip
+def test_a_key_its_mapping_takes_after_a_comma_is_not_more_of_the_value(
+    text: str, old: str, slip: str, key: str
+) -> None:
+    """A key the mapping holds, written a second time without its value, is said as
+    that key (validation: written twice), not as more of the value before it."""
+    [problem] = errors_of(text.replace(old, slip, 1))
+    assert "a ',' parts the entries" not in problem, problem
+    assert f"got {key!r} twice" in problem, problem
+
+
+CURLY = ("expected text in straight quotes or none ({}); got {} in curly quotes, which YAML "
+         "reads as part of the text (to keep them in it, write {})")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("old", "slip", "got"),
+    [
+        ("name: Knight,", "name: |“Knight”,", CURLY.format('"Knight"', "“Knight”", '"“Knight”"')),
+        ("name: Knight,", "name: |‘Knight’,", CURLY.format('"Knight"', "‘Knight’", '"‘Knight’"')),
+        ("[club, mace]", "[|“club”, mace]", CURLY.format('"club"', "“club”", '"“club”"')),
+        ("at_least: 0.5}", "at_least: 0.5, note: |“the knight wins”}",
+         CURLY.format('"the knight wins"', "“the knight wins”", '"“the knight wins”"')),
+    ],
+)  # fmt: skip
+def test_text_in_curly_quotes_is_refused_with_the_straight_ones(
+    old: str, slip: str, got: str
+) -> None:
+    """``name: “Knight”`` (a word processor's quotes) was a name with the quotes in it,
+    which ``--set Knight.hp=3`` and ``expect:`` then did not find; a value wholly in
+    curly quotes, a name or a note, is said with the straight quotes YAML reads."""
+    text, at = written(old, slip)
+    assert errors_of(text) == [f"s.yaml:{at}: {got}"]
+
+
+@pytest.mark.parametrize(
+    ("note", "kept"),
+    [
+        ("the “Knight” wins", "the “Knight” wins"),  # quotes inside the text
+        ("'“the knight wins”'", "“the knight wins”"),  # kept on purpose, in straight ones
+    ],
+)
+def test_curly_quotes_inside_text_or_inside_straight_ones_are_text(note: str, kept: str) -> None:
+    text = KNIGHT.replace("at_least: 0.5}", f"at_least: 0.5, note: {note}}}")
+    assert simlab.loads(text).expect[0].note == kept
+
+
+def test_validate_refuses_a_name_in_curly_quotes_and_exits_2(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    text, at = written("name: Knight,", "name: |“Knight”,")
+    result = validate_file(path, text)
+    assert result.exit_code == 2
+    expected = f'{path}:{at}: expected text in straight quotes or none ("Knight"); got “Knight”'
+    assert result.output.startswith(expected), result.output

@@ -238,3 +238,14 @@ def test_a_long_note_on_an_idle_override_is_broken_at_80_columns() -> None:
     head = text[: text.index("attacks (")]
     assert max(len(line) for line in head.splitlines()) <= 80, head
     assert "with strike.profile=[0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 10] (changes" in head, head
+
+
+def test_check_with_a_set_of_one_expect_spec_checks_it_changed() -> None:
+    """``--set expect[2].between=…`` changes the third spec of ``expect:``, which the
+    check then reads, where ``--set expect[0]…`` said ``did you mean 'expect'?``."""
+    quickstart = SS_DUEL.parents[1] / "shattered-spirits/quickstart.yaml"
+    done = CliRunner().invoke(main, ["check", str(quickstart), "-n", "300", "--set",
+                                     "expect[2].between=[0, 0.01]"])  # fmt: skip
+    assert done.exit_code == 1, done.output  # the Brute wins far more often than that
+    assert "check: 1 of 3 specs failed" in done.output
+    assert "Run with --set expect[2].between=[0, 0.01]." in done.output

@@ -70,6 +70,47 @@ def test_yaml_values_from_the_command_line() -> None:
     assert parse_assignment(" a.b = no ").value == "no"  # YAML 1.2: a string
 
 
+QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
+
+
+def test_an_expect_spec_is_changed_by_its_place_from_0() -> None:
+    """``--set expect[0].at_least=2`` said ``did you mean 'expect'?``, which led only to
+    writing the whole list again; ``expect[N]`` is spec N counted from 0, as editing
+    that line of the file would change it, the others left alone."""
+    text = QUICKSTART.read_text(encoding="utf-8")
+    edited = text.replace("between: [0.75, 0.95], note: the Brute should usually win",
+                          "between: [0.5, 0.7], note: closer")  # fmt: skip
+    assert edited != text
+    by_hand = simlab.loads(edited)
+    scenario = simlab.load(QUICKSTART)
+    changed = scenario.with_(["expect[2].between=[0.5, 0.7]", "expect[2].note=closer"])
+    assert changed.expect == by_hand.expect
+    assert changed.overrides == ("expect[2].between=[0.5, 0.7]", "expect[2].note=closer")
+    whole = scenario.with_({"expect[0]": {"figure": "win_rate", "side": "party", "at_most": 0.3}})
+    assert whole.expect[0].side == "party" and whole.expect[1:] == scenario.expect[1:]
+
+
+@pytest.mark.parametrize(
+    ("arg", "words"),
+    [
+        ("expect[3].at_least=0.5", "expected an item of 'expect', expect[0] to expect[2] "
+                                   "(counted from 0); got expect[3]"),
+        ("expect.0.at_least=0.5", "expected a field of a mapping after 'expect'; got '0' "
+                                  "under a list (an item of a list is named by its place "
+                                  "from 0: expect[0])"),
+        ("expect[1].at_lest=0.5", "unknown key 'at_lest'"),
+        ("expect[1].side=party", "expected only attack, attacker, defender with figure "
+                                 "'hit_rate'; got 'side'"),
+    ],
+)  # fmt: skip
+def test_a_bad_expect_override_names_the_argument(arg: str, words: str) -> None:
+    with pytest.raises(InputError) as err:
+        simlab.load(QUICKSTART).with_([arg])
+    message = str(err.value)
+    assert message.startswith(f"override {arg}: "), message
+    assert words in message, message
+
+
 @pytest.mark.parametrize(
     ("arg", "words"),
     [
@@ -78,7 +119,20 @@ def test_yaml_values_from_the_command_line() -> None:
         ("Nobody.hp=3", "expected a combatant (Attacker, Defender), an attack (strike)"),
         ("strike.profile[13]=2", "expected a row of the profile chart, 2 to 12; got 13"),
         ("strike.profile[9]=-1", "expected damage from 0 to 999 on row 9; got -1"),
-        ("Defender.hp[2]=1", "expected [ROW] only after a profile chart"),
+        (
+            "Defender.hp[2]=1",
+            "expected [N] only after a list (profile[9] is row 9 of a "
+            "profile chart, expect[0] the first spec); got hp[2]",
+        ),
+        (
+            "expect[0].at_least=0.5",
+            "expected an item of 'expect'; got expect[0], and 'expect' "
+            "has none (set the whole list: expect=[…])",
+        ),
+        (
+            "max_rounds.x=3",
+            "expected a field of a mapping after 'max_rounds'; got 'x' under the value 100",
+        ),
         ("Defender.guard", "expected NAME.FIELD=VALUE; got no '='"),
         ("Defender.guard=", "expected a value after '='"),
         ("=3", "expected NAME.FIELD=VALUE; got no name before '='"),
