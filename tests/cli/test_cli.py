@@ -1041,3 +1041,29 @@ def test_a_progress_bar_of_a_long_path_keeps_its_count_and_time_at_80_columns(
         assert last.startswith(f"simulating of {named} ━"), last
         assert last.rstrip().endswith("1,000/1,000 0:00:00") and "…" not in last, last
         screen.file.seek(0), screen.file.truncate()
+
+
+def test_validate_takes_set_and_says_the_overrides_it_checked() -> None:
+    """``validate --set`` was a usage error: a designer checks an override before a long
+    run. The ok line says which overrides the file passed with, and one that changes
+    nothing (Brute's hp is 30 in the quickstart) is said so."""
+    done = simlab("validate", str(QUICKSTART), "--set", "Kaito.hp=31", "--set", "Brute.hp=30")
+    assert done.returncode == 0, done.stderr
+    said = " ".join(done.stdout.split())
+    assert said.startswith("ok: ") and "2 combatants" in said
+    assert said.endswith(
+        "; with --set Kaito.hp=31, Brute.hp=30 (changes nothing: Brute.hp is already 30)"
+    )
+    moved = simlab("validate", str(QUICKSTART), "--set", "Kaito.guard=3")
+    assert " ".join(moved.stdout.split()).endswith("2 attacks; with --set Kaito.guard=3")
+
+
+@pytest.mark.parametrize("bad", ["Brute.hp=x", "Brute.hp=-1", "Brute.hp", "Brut.hp=3"])
+def test_validate_refuses_a_bad_set_as_run_does(bad: str) -> None:
+    """A bad override: exit 2 and run's own message, nothing said ok."""
+    checked = simlab("validate", str(QUICKSTART), "--set", bad)
+    ran = simlab("run", str(QUICKSTART), "-n", "100", "--set", bad)
+    assert checked.returncode == ran.returncode == 2
+    assert checked.stdout == ""
+    assert checked.stderr.startswith(f"--set {bad}: expected ")
+    assert ran.stderr.strip() in checked.stderr
