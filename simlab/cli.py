@@ -645,6 +645,10 @@ def run(
         _wrote_files(written, out)
 
 
+#: Seconds ``--scheduler`` waits for its scheduler to answer (Dask's connect timeout).
+CONNECT_WAIT = 10.0
+
+
 def _connect(scheduler: str | None, threads: int | None) -> Any:
     """A Dask client of the ``--scheduler`` given (None without one), or an exit-2
     message saying what is wrong: ``--threads`` beside it, no Dask installed, an address
@@ -669,9 +673,11 @@ def _connect(scheduler: str | None, threads: int | None) -> Any:
         logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
     from simlab.engine.distributed import refuse_impossible_address
 
-    refuse_impossible_address(scheduler)  # at once, not after the 10 s timeout
+    refuse_impossible_address(scheduler)  # at once, not after the timeout
+    # said before, not after: an address nobody answers at is silent until the timeout
+    click.echo(f"connecting to {scheduler} (waits up to {CONNECT_WAIT:g} s)…", err=True)
     try:
-        client = Client(scheduler, timeout=10)
+        client = Client(scheduler, timeout=CONNECT_WAIT)
     except OSError as err:
         raise InputError(f"expected a reachable Dask scheduler at {scheduler}; got {err}") from err
     except (ValueError, TypeError) as err:  # distributed's parse of the address

@@ -1067,3 +1067,26 @@ def test_validate_refuses_a_bad_set_as_run_does(bad: str) -> None:
     assert checked.stdout == ""
     assert checked.stderr.startswith(f"--set {bad}: expected ")
     assert ran.stderr.strip() in checked.stderr
+
+
+def test_scheduler_says_it_is_connecting_before_it_waits(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--scheduler ADDRESS`` of an address nobody answers at waited 10 s with nothing
+    printed: the line saying where it connects, and for how long at most, is on stderr
+    before the connection is tried (a stand-in for Dask's client, which would wait)."""
+    import distributed
+
+    from simlab import cli
+    from simlab.errors import InputError
+
+    said_before: list[str] = []
+
+    def nobody_answers(address: str, timeout: float) -> None:
+        said_before.append(capsys.readouterr().err)
+        raise OSError(f"Timed out trying to connect to {address} after {timeout:g} s")
+
+    monkeypatch.setattr(distributed, "Client", nobody_answers)
+    with pytest.raises(InputError, match="after 10 s"):
+        cli._connect("tcp://127.0.0.1:9", None)
+    assert said_before == ["connecting to tcp://127.0.0.1:9 (waits up to 10 s)…\n"]
