@@ -1345,13 +1345,34 @@ def exact_duel_table(duel: DuelExact) -> Table | Group:
 
 def print_refusals(refusals: list[tuple[str, str]], title: str, hint: str = "",
                    names: Iterable[str] = ()) -> None:  # fmt: skip
-    """List what has no exact answer, each with the feature that prevents it, never
-    breaking one of ``names`` (the combatants') at a space inside it."""
+    """List what has no exact answer, each with the feature that prevents it, under
+    ``title`` (``hint`` after it in parentheses), never breaking one of ``names`` (the
+    combatants') at a space inside it; the duel's ``time_to_down`` is said in words."""
     if not refusals:
         return
-    console.print(f"[bold]{title}[/bold] ({len(refusals)}{hint}):")
+    line = f"{title}{f' ({hint})' if hint else ''}:"
+    commands = re.findall(r"`[^`]*`", line)  # `simlab run --check`, never split
+    text = Text(broken_at_spaces(line, console.width, whole=commands))  # a space, a newline
+    text.stylize("bold", 0, len(title))
+    console.print(text, soft_wrap=True)
     for what, reason in refusals:
-        say_unbroken(f"  - {what}: {reason}", indent="    ", whole=names)
+        say_unbroken(f"  - {_subject_words(what)}: {reason}", indent="    ", whole=names)
+
+
+def _subject_words(what: str) -> str:
+    """A refusal's subject as a reader says it: ``time-to-down`` for the duel's
+    ``time_to_down`` (the subject's id), a pair or figure as it is."""
+    from simlab.exact.engine import TIME_TO_DOWN
+
+    return "time-to-down" if what == TIME_TO_DOWN else what
+
+
+def refused_said(subjects: Sequence[Any]) -> str:
+    """What ``simlab exact`` did not solve, in words: ``6 pairs and time-to-down``,
+    ``1 pair``, ``time-to-down`` (a subject is a pair, or the duel's ``time_to_down``)."""
+    pairs = sum(not isinstance(s, str) for s in subjects)
+    said = [counted(pairs, "pair")] if pairs else []
+    return " and ".join(said + [_subject_words(s) for s in subjects if isinstance(s, str)])
 
 
 def fight_caveats(solved: ExactResult) -> list[tuple[str, str]]:
@@ -1386,10 +1407,15 @@ def print_exact(solved: ExactResult) -> None:
     if solved.duel is not None:
         console.print(exact_duel_table(solved.duel))
     names = {name for p in solved.pairs for name in (p.attacker, p.defender)}
-    print_refusals(fight_caveats(solved), "in a fight these move away from the answer above",
-                   "; `simlab run --check` does not compare them", names)  # fmt: skip
-    refusals = [(describe(s), r) for s, r in solved.refusals]
-    print_refusals(refusals, "not solved exactly", "; use `simlab run` to simulate them", names)
+    moved = counted(sum(bool(p.caveats) for p in solved.pairs), "pair")
+    print_refusals(fight_caveats(solved),
+                   f"in a fight, figures of {moved} move away from the answers above",
+                   "`simlab run --check` does not compare them", names)  # fmt: skip
+    subjects = [s for s, _ in solved.refusals]
+    them = "them" if len(subjects) > 1 else "it"
+    print_refusals([(describe(s), r) for s, r in solved.refusals],
+                   f"not solved exactly: {refused_said(subjects)}",
+                   f"use `simlab run` to simulate {them}", names)  # fmt: skip
 
 
 def _simulated_cell(value: float, figure: str, std_error: float) -> str:

@@ -1090,3 +1090,20 @@ def test_scheduler_says_it_is_connecting_before_it_waits(
     with pytest.raises(InputError, match="after 10 s"):
         cli._connect("tcp://127.0.0.1:9", None)
     assert said_before == ["connecting to tcp://127.0.0.1:9 (waits up to 10 s)…\n"]
+
+
+def test_exact_says_what_it_did_not_solve_in_words_at_80_columns() -> None:
+    """``not solved exactly (7; use …)`` gave a bare count, and ``time_to_down:`` the
+    figure's id; at 80 columns a heading broke ``simlab run`` / ``--check`` in two."""
+    party = "scenarios/shattered-spirits/party-3v3.yaml"
+    done = subprocess.run([sys.executable, "-m", "simlab", "exact", party], cwd=ROOT,
+                          env={**os.environ, "COLUMNS": "80"}, capture_output=True, text=True,
+                          timeout=600)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80, lines
+    assert all(line.count("`") % 2 == 0 for line in lines), lines  # no command split
+    said = " ".join(done.stdout.split())
+    assert "in a fight, figures of 15 pairs move away from the answers above" in said
+    assert "not solved exactly: 6 pairs and time-to-down (use `simlab run`" in said
+    assert "- time-to-down: a duel needs" in said and "time_to_down" not in said
