@@ -142,3 +142,40 @@ def test_the_drift_table_explains_a_changed_status_only_when_it_lists_one() -> N
         rows = text[text.index("statistically different from") :]
         assert ("\n changed " in rows) is listed, rows
         assert ('status "changed": statistically different' in text) is listed, text
+
+
+def test_a_nightly_of_duels_says_its_repeated_rates_in_one_note() -> None:
+    """Each duel fought to defeat of a nightly report printed its own note that rates
+    repeat others (out_rate as down_rate, win_rate as the other's down_rate): eleven
+    notes of four lines for one fact. The terminal says them in one note at the place
+    of the first, with how many rates in how many scenarios and the first three; the
+    report keeps one note a scenario. One scenario's note is printed as it is."""
+    from simlab.analysis.drift import compare_results
+
+    duels = [ROOT / "scenarios" / path for path in (
+        "shattered-spirits/quickstart.yaml", "shattered-spirits/duel-both-drafts.yaml",
+        "zones-3d6/longsword-vs-plate.yaml")]  # fmt: skip
+    runs = {seed: [simlab.simulate(simlab.load(p), n=300, seed=seed) for p in duels]
+            for seed in (1, 2)}  # fmt: skip
+    drift = compare_results(runs[2], runs[1])
+    counts = [re.search(r": (\d+) rates not compared again, each with", note)
+              for note in drift.notes]  # fmt: skip
+    counts = [found for found in counts if found]
+    assert len(counts) == 3, drift.notes  # the report's: one a scenario
+
+    text = printed_at(lambda: terminal.print_drift(drift, "base.json"))
+    notes = [" ".join(note.split()) for note in text.split("  note: ")[1:]]
+    (said,) = [note for note in notes if "not compared again" in note]
+    total = sum(int(found[1]) for found in counts)
+    assert said.startswith(
+        f"{total} rates in 3 scenarios not compared again, each with the "
+        "counts of a rate compared, in both runs: quickstart "
+        "(shattered-spirits): out_rate of Kaito as down_rate of Kaito, "
+    )
+    assert said.endswith(f" and {total - 3} more; every one in report.md"), said
+    assert max(len(line) for line in text.splitlines()) <= 80, text
+
+    alone = compare_results(runs[2][:1], runs[1][:1])
+    text = printed_at(lambda: terminal.print_drift(alone, "base.json"))
+    assert " ".join(text.split()).count("not compared again") == 1
+    assert "note: quickstart (shattered-spirits): 4 rates not compared again" in text
