@@ -179,3 +179,29 @@ def test_a_nightly_of_duels_says_its_repeated_rates_in_one_note() -> None:
     text = printed_at(lambda: terminal.print_drift(alone, "base.json"))
     assert " ".join(text.split()).count("not compared again") == 1
     assert "note: quickstart (shattered-spirits): 4 rates not compared again" in text
+
+
+def test_a_sweep_does_not_call_a_pair_of_a_few_attacks_unchanged_unsaid() -> None:
+    """party-fight's Raider Chief reaches the Berserker at two of four points, on one
+    attack each: its intervals share a value whatever the figures do, and the table of
+    unchanged pairs listed it at ``1.000`` without a word. A line under that table names
+    the pairs of fewer than 30 attacks at a point, with their fewest and the points they
+    were measured at; a sweep whose pairs all have many attacks has no such line."""
+    from simlab.report.tuning_terminal import FEW_ATTACKS, print_sweep
+    from simlab.tuning.sweep import PAIR, moving_pairs
+
+    fight = simlab.load(ROOT / "scenarios/opposed-tiers/party-fight.yaml")
+    sweep = simlab.sweep(fight, ["Warden.hp=20,30", "Raider Chief.hp=10,14"], n=500)
+    flat = sweep.attacks().merge(moving_pairs(sweep)[1], on=PAIR, sort=False)
+    fewest = flat.groupby(PAIR, sort=False).attempts.min()
+    few = [terminal.pair_heading(*key) for key in fewest[fewest < FEW_ATTACKS].index]
+    assert "Raider Chief: club → Berserker" in few, fewest
+    text = " ".join(printed_at(lambda: print_sweep(sweep)).split())
+    table = text[text.index("unchanged across the sweep") : text.index("time-to-down (rounds")]
+    (said,) = re.findall(r"Too few attacks to call unchanged \(fewer than 30 at a point\): "
+                         r"(.*?); intervals so wide share a value", table)  # fmt: skip
+    assert re.findall(r"(?:^|\), )([^(]+) \(\d+ attacks? at the fewest", said) == few, said
+    assert "Raider Chief: club → Berserker (1 attack at the fewest, at 2 of 4 points)" in said
+
+    duel = simlab.sweep(simlab.load(QUICKSTART), ["Brute.hp=28,32"], n=500)
+    assert "Too few attacks" not in printed_at(lambda: print_sweep(duel))
