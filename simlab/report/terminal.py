@@ -142,7 +142,7 @@ def progress(total: int | None, what: str = "") -> Iterator[Callable[[int], None
         task = bar.add_task(escape(_starting(of)), total=total)
 
         def compiling(rules: str) -> None:
-            said = f"compiling {kernels_of(rules)} (a first run: 10–30 s)"
+            said = _compiling_in_the_bar(rules, total)
             bar.update(task, description=escape(said), refresh=True)
 
         _LIVE_BAR.append(compiling)
@@ -161,10 +161,26 @@ def _in_the_bar(what: str, total: int | None) -> str:
     """``what`` as a progress bar names it: a path (``check``'s, ``report``'s scenario)
     whose whole would leave the bar no room for its count and the time left in the
     terminal (rich cut ``0:00:00`` to ``0:0…`` at 80 columns) by its file name."""
-    count = f"{total:,}/{total:,}" if total is not None else f"{10**7:,} encounters so far"
-    if len(f"simulating of {what}") <= console.width - len(count) - BAR_ROOM:
+    if len(f"simulating of {what}") <= _words_room(total):
         return what
     return PurePath(what).name or what
+
+
+def _words_room(total: int | None) -> int:
+    """The columns a progress bar of ``total`` encounters leaves its words, beside its
+    count, its bar (:data:`BAR_ROOM`) and the time left, in the terminal."""
+    count = f"{total:,}/{total:,}" if total is not None else f"{10**7:,} encounters so far"
+    return console.width - len(count) - BAR_ROOM
+
+
+def _compiling_in_the_bar(rules: str, total: int | None) -> str:
+    """What a progress bar says while the kernels of ``rules`` compile: the longest of
+    ``compiling the RULES kernels (a first run: 10–30 s)``, without ``a first run``, and
+    ``compiling kernels (10–30 s)`` that leaves room for the count and the time left (at
+    80 columns the first squeezed the bar to ``━━━`` and cut the time to ``-:-…``)."""
+    said = [f"compiling {kernels_of(rules)} (a first run: 10–30 s)",
+            f"compiling {kernels_of(rules)} (10–30 s)", "compiling kernels (10–30 s)"]  # fmt: skip
+    return next((line for line in said if len(line) <= _words_room(total)), said[-1])
 
 
 def _starting(of: str) -> str:

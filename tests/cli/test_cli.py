@@ -1107,3 +1107,28 @@ def test_exact_says_what_it_did_not_solve_in_words_at_80_columns() -> None:
     assert "in a fight, figures of 15 pairs move away from the answers above" in said
     assert "not solved exactly: 6 pairs and time-to-down (use `simlab run`" in said
     assert "- time-to-down: a duel needs" in said and "time_to_down" not in said
+
+
+@pytest.mark.parametrize(("width", "total"), [(80, 20_000), (80, 1_000_000), (80, None),
+                                             (120, 20_000)])  # fmt: skip
+def test_a_compiling_bar_keeps_its_count_and_time(
+    on_a_terminal: Console, monkeypatch: pytest.MonkeyPatch, width: int, total: int | None
+) -> None:
+    """On a cold kernel cache the bar said ``compiling the shattered-spirits kernels (a
+    first run: 10–30 s) ━━━ 0/20,000 -:-…`` at 80 columns: the notice squeezed the bar
+    and cut the time left. It says less where it must (``compiling kernels (10–30 s)``),
+    all of it where there is room."""
+    screen = Console(file=io.StringIO(), force_terminal=True, width=width)
+    monkeypatch.setattr(terminal, "console", screen)
+    with terminal.progress(total) as advance:
+        terminal.say_compiling("shattered-spirits")
+        advance(10)
+    frames = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", screen.file.getvalue())
+    said = [f for f in re.split(r"[\r\n]", frames) if f.startswith("compiling")]
+    assert said, frames
+    line = said[-1].rstrip()
+    assert "…" not in line and re.search(r"━{10,}", line), line
+    assert re.search(r"(\d/[\d,]+ -:--:--|0 encounters so far)$", line), line
+    assert "(10–30 s)" in line or "(a first run: 10–30 s)" in line, line
+    full = "compiling the shattered-spirits kernels (a first run: 10–30 s) "
+    assert line.startswith(full) == (width == 120), line
