@@ -393,17 +393,21 @@ def _threads_at_work() -> bool:
 
 @main.command(short_help="Check scenario files: every mistake, with its line and column.")
 @click.argument("scenarios", nargs=-1, required=True, type=click.Path())
+@SET
 @handle_errors
-def validate(scenarios: tuple[str, ...]) -> None:
-    """Check scenario files (every one in a folder given) and report every mistake with
-    its line and column; exit 2 when any file has one."""
-    # not simlab.api: no pandas, numba or scipy
+def validate(scenarios: tuple[str, ...], sets: tuple[str, ...]) -> None:
+    """Check scenario files (every one in a folder given), with the --set overrides
+    applied as a run would apply them, and report every mistake with its line and
+    column; exit 2 when any file has one."""
+    # not simlab.api: no pandas, numba or scipy (but to say an override changes nothing)
     from pathlib import Path
 
-    from simlab.errors import ScenarioError
+    from simlab.errors import InputError, ScenarioError
     from simlab.scenario.load import id_clash, load, scenario_paths, written_id_clash
     from simlab.scenario.validation import sorted_unique
+    from simlab.tuning.overrides import apply_overrides, parse_assignment
 
+    overrides = [parse_assignment(s) for s in sets]  # a malformed one: exit 2 before any file
     problems = []
     seen: dict[tuple[str, str], Path] = {}
     for path in scenario_paths(scenarios):
@@ -417,12 +421,30 @@ def validate(scenarios: tuple[str, ...]) -> None:
         if clash is not None:  # what report, check and baseline update refuse
             problems.append(clash)
             continue
-        fighters = counted(len(scn.combatant_names()), "combatant")
-        attacks = counted(len(scn.attacks), "attack")  # type: ignore[attr-defined]
-        _echo_wrapped(f"ok: {path}: scenario {scn.scenario!r}, rules {scn.rules}, "
-                      f"{fighters}, {attacks}", whole=(fighters, attacks))  # fmt: skip
+        try:
+            scn = apply_overrides(scn, overrides) if overrides else scn
+        except ScenarioError as err:
+            problems += err.problems
+            continue
+        except InputError as err:  # an override this file has no field for: say which file
+            raise InputError(f"{err} (in {path})") from None
+        _say_valid(path, scn)
     if problems:
         raise ScenarioError(problems)
+
+
+def _say_valid(path: Any, scn: Any) -> None:
+    """``validate``'s line for a file that passed: its scenario, rules and counts, and
+    the ``--set`` overrides it passed with, each one that changes nothing said so (as a
+    run's head says them: ``words.overrides_said``)."""
+    from simlab.report.words import overrides_said
+
+    fighters = counted(len(scn.combatant_names()), "combatant")
+    attacks = counted(len(scn.attacks), "attack")
+    said = overrides_said({"overrides": scn.overrides, "idle_overrides": scn.idle_overrides})
+    applied = f"; with --set {', '.join(said)}" if said else ""
+    _echo_wrapped(f"ok: {path}: scenario {scn.scenario!r}, rules {scn.rules}, "
+                  f"{fighters}, {attacks}{applied}", whole=(fighters, attacks))  # fmt: skip
 
 
 def _echo_wrapped(line: str, whole: tuple[str, ...] = ()) -> None:
@@ -623,6 +645,10 @@ def run(
         _wrote_files(written, out)
 
 
+#: Seconds ``--scheduler`` waits for its scheduler to answer (Dask's connect timeout).
+CONNECT_WAIT = 10.0
+
+
 def _connect(scheduler: str | None, threads: int | None) -> Any:
     """A Dask client of the ``--scheduler`` given (None without one), or an exit-2
     message saying what is wrong: ``--threads`` beside it, no Dask installed, an address
@@ -647,9 +673,11 @@ def _connect(scheduler: str | None, threads: int | None) -> Any:
         logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
     from simlab.engine.distributed import refuse_impossible_address
 
-    refuse_impossible_address(scheduler)  # at once, not after the 10 s timeout
+    refuse_impossible_address(scheduler)  # at once, not after the timeout
+    # said before, not after: an address nobody answers at is silent until the timeout
+    click.echo(f"connecting to {scheduler} (waits up to {CONNECT_WAIT:g} s)…", err=True)
     try:
-        client = Client(scheduler, timeout=10)
+        client = Client(scheduler, timeout=CONNECT_WAIT)
     except OSError as err:
         raise InputError(f"expected a reachable Dask scheduler at {scheduler}; got {err}") from err
     except (ValueError, TypeError) as err:  # distributed's parse of the address

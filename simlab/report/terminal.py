@@ -142,7 +142,7 @@ def progress(total: int | None, what: str = "") -> Iterator[Callable[[int], None
         task = bar.add_task(escape(_starting(of)), total=total)
 
         def compiling(rules: str) -> None:
-            said = f"compiling {kernels_of(rules)} (a first run: 10–30 s)"
+            said = _compiling_in_the_bar(rules, total)
             bar.update(task, description=escape(said), refresh=True)
 
         _LIVE_BAR.append(compiling)
@@ -161,10 +161,26 @@ def _in_the_bar(what: str, total: int | None) -> str:
     """``what`` as a progress bar names it: a path (``check``'s, ``report``'s scenario)
     whose whole would leave the bar no room for its count and the time left in the
     terminal (rich cut ``0:00:00`` to ``0:0…`` at 80 columns) by its file name."""
-    count = f"{total:,}/{total:,}" if total is not None else f"{10**7:,} encounters so far"
-    if len(f"simulating of {what}") <= console.width - len(count) - BAR_ROOM:
+    if len(f"simulating of {what}") <= _words_room(total):
         return what
     return PurePath(what).name or what
+
+
+def _words_room(total: int | None) -> int:
+    """The columns a progress bar of ``total`` encounters leaves its words, beside its
+    count, its bar (:data:`BAR_ROOM`) and the time left, in the terminal."""
+    count = f"{total:,}/{total:,}" if total is not None else f"{10**7:,} encounters so far"
+    return console.width - len(count) - BAR_ROOM
+
+
+def _compiling_in_the_bar(rules: str, total: int | None) -> str:
+    """What a progress bar says while the kernels of ``rules`` compile: the longest of
+    ``compiling the RULES kernels (a first run: 10–30 s)``, without ``a first run``, and
+    ``compiling kernels (10–30 s)`` that leaves room for the count and the time left (at
+    80 columns the first squeezed the bar to ``━━━`` and cut the time to ``-:-…``)."""
+    said = [f"compiling {kernels_of(rules)} (a first run: 10–30 s)",
+            f"compiling {kernels_of(rules)} (10–30 s)", "compiling kernels (10–30 s)"]  # fmt: skip
+    return next((line for line in said if len(line) <= _words_room(total)), said[-1])
 
 
 def _starting(of: str) -> str:
@@ -1345,13 +1361,34 @@ def exact_duel_table(duel: DuelExact) -> Table | Group:
 
 def print_refusals(refusals: list[tuple[str, str]], title: str, hint: str = "",
                    names: Iterable[str] = ()) -> None:  # fmt: skip
-    """List what has no exact answer, each with the feature that prevents it, never
-    breaking one of ``names`` (the combatants') at a space inside it."""
+    """List what has no exact answer, each with the feature that prevents it, under
+    ``title`` (``hint`` after it in parentheses), never breaking one of ``names`` (the
+    combatants') at a space inside it; the duel's ``time_to_down`` is said in words."""
     if not refusals:
         return
-    console.print(f"[bold]{title}[/bold] ({len(refusals)}{hint}):")
+    line = f"{title}{f' ({hint})' if hint else ''}:"
+    commands = re.findall(r"`[^`]*`", line)  # `simlab run --check`, never split
+    text = Text(broken_at_spaces(line, console.width, whole=commands))  # a space, a newline
+    text.stylize("bold", 0, len(title))
+    console.print(text, soft_wrap=True)
     for what, reason in refusals:
-        say_unbroken(f"  - {what}: {reason}", indent="    ", whole=names)
+        say_unbroken(f"  - {_subject_words(what)}: {reason}", indent="    ", whole=names)
+
+
+def _subject_words(what: str) -> str:
+    """A refusal's subject as a reader says it: ``time-to-down`` for the duel's
+    ``time_to_down`` (the subject's id), a pair or figure as it is."""
+    from simlab.exact.engine import TIME_TO_DOWN
+
+    return "time-to-down" if what == TIME_TO_DOWN else what
+
+
+def refused_said(subjects: Sequence[Any]) -> str:
+    """What ``simlab exact`` did not solve, in words: ``6 pairs and time-to-down``,
+    ``1 pair``, ``time-to-down`` (a subject is a pair, or the duel's ``time_to_down``)."""
+    pairs = sum(not isinstance(s, str) for s in subjects)
+    said = [counted(pairs, "pair")] if pairs else []
+    return " and ".join(said + [_subject_words(s) for s in subjects if isinstance(s, str)])
 
 
 def fight_caveats(solved: ExactResult) -> list[tuple[str, str]]:
@@ -1386,10 +1423,15 @@ def print_exact(solved: ExactResult) -> None:
     if solved.duel is not None:
         console.print(exact_duel_table(solved.duel))
     names = {name for p in solved.pairs for name in (p.attacker, p.defender)}
-    print_refusals(fight_caveats(solved), "in a fight these move away from the answer above",
-                   "; `simlab run --check` does not compare them", names)  # fmt: skip
-    refusals = [(describe(s), r) for s, r in solved.refusals]
-    print_refusals(refusals, "not solved exactly", "; use `simlab run` to simulate them", names)
+    moved = counted(sum(bool(p.caveats) for p in solved.pairs), "pair")
+    print_refusals(fight_caveats(solved),
+                   f"in a fight, figures of {moved} move away from the answers above",
+                   "`simlab run --check` does not compare them", names)  # fmt: skip
+    subjects = [s for s, _ in solved.refusals]
+    them = "them" if len(subjects) > 1 else "it"
+    print_refusals([(describe(s), r) for s, r in solved.refusals],
+                   f"not solved exactly: {refused_said(subjects)}",
+                   f"use `simlab run` to simulate {them}", names)  # fmt: skip
 
 
 def _simulated_cell(value: float, figure: str, std_error: float) -> str:
@@ -1601,17 +1643,54 @@ def drift_notes(drift: DriftReport) -> list[str]:
     if len(drift.not_run) > 1:
         reason_of.update((f"{name}: {NOT_RUN}", NOT_RUN) for name in drift.not_run)
         groups[NOT_RUN] = []
+    repeats = [found for note in drift.notes if (found := _REPEATS.match(note))]
+    if len(repeats) > 1:  # a nightly of duels fought to defeat: one note each
+        reason_of.update((found.string, _REPEATED) for found in repeats)
+        groups[_REPEATED] = []
     out: list[str] = []
     for note in drift.notes:
         reason = reason_of.get(note)
         if reason == NOT_RUN:
             if groups.pop(NOT_RUN, None) is not None:
                 out.append(not_run_note(drift.not_run))
+        elif reason == _REPEATED:
+            if groups.pop(_REPEATED, None) is not None:
+                out.append(repeats_note(repeats))
         elif reason is None:
             out.append(note)
         elif reason in groups:
             out.append(untested_note(reason, groups.pop(reason)))
     return out
+
+
+#: A scenario's note on its rates left out as repeats (``drift._Rows.repeats_note``).
+_REPEATS = re.compile(
+    r"(?P<scenario>.+): (?P<count>\d+) rates? not compared again, each "
+    r"with the counts of a rate compared, in both runs: (?P<rates>.+)"
+)
+#: The group key of the repeat notes in :func:`drift_notes` (no reason of an untested mean).
+_REPEATED = "repeats"
+
+
+def repeats_note(notes: Sequence[re.Match[str]]) -> str:
+    """One note for the rates left out as repeats in several scenarios (each a match
+    of :data:`_REPEATS`, one scenario's note): how many, in how many scenarios, and the
+    first :data:`UNTESTED_NAMED` of them by scenario (``33 rates in 11 scenarios not
+    compared again, each with the counts of a rate compared, in both runs:
+    duel-both-drafts (shattered-spirits): out_rate of Kaito as down_rate of Kaito, …
+    and 30 more; every one in report.md``)."""
+    total = sum(int(note["count"]) for note in notes)
+    shown, left = [], UNTESTED_NAMED
+    for note in notes:
+        if left > 0:
+            rates = re.split(r", (?=\w+ of )", note["rates"])[:left]
+            shown.append(f"{note['scenario']}: {', '.join(rates)}")
+            left -= len(rates)
+    more = total - UNTESTED_NAMED
+    rest = f" and {more} more" if more > 0 else ""
+    return (f"{counted(total, 'rate')} in {counted(len(notes), 'scenario')} not compared "
+            f"again, each with the counts of a rate compared, in both runs: "
+            f"{'; '.join(shown)}{rest}; every one in report.md")  # fmt: skip
 
 
 def not_run_note(names: Sequence[str]) -> str:

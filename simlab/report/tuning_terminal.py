@@ -266,6 +266,53 @@ def never_attacked(sweep: SweepResult) -> list[str]:
     return [name for name in names if name not in attacked | downed]
 
 
+#: Fewer attacks than this at a point make a pair's intervals too wide to tell a moving
+#: figure from a flat one: the table of unchanged pairs says so (:func:`few_attacks`).
+FEW_ATTACKS = 30
+
+
+def few_attacks(sweep: SweepResult) -> list[tuple[str, int, int]]:
+    """The pairs of the table of unchanged pairs with fewer than :data:`FEW_ATTACKS`
+    attacks at a point they were measured at, as (``pair_heading``, the fewest attacks,
+    the points measured at): their intervals share a value however far their figures
+    move (``Raider Chief: club → Berserker``, 1.000 at two points on one attack each).
+
+    Parameters
+    ----------
+    sweep : SweepResult
+        The sweep.
+
+    Returns
+    -------
+    list of (str, int, int)
+    """
+    from simlab.tuning.sweep import PAIR, moving_pairs
+
+    pairs = sweep.attacks().merge(moving_pairs(sweep)[1], on=PAIR, sort=False)
+    out = []
+    for key, pair in pairs.groupby(PAIR, sort=False):
+        fewest = int(pair.attempts.min())
+        if fewest < FEW_ATTACKS:
+            out.append((pair_heading(*key), fewest, len(pair)))
+    return out
+
+
+def few_attacks_note(pairs: Sequence[tuple[str, int, int]], points: int) -> str:
+    """The line under the sweep's tables naming the unchanged pairs of
+    :func:`few_attacks` (of a sweep of ``points`` points), with the fewest attacks and
+    the points each was measured at: not shown to be unchanged; "" for none."""
+    if not pairs:
+        return ""
+    said = ", ".join(f"{name} ({counted(fewest, 'attack')} at the fewest"
+                     + (f", at {measured} of {points} points)" if measured < points else ")")
+                     for name, fewest, measured in pairs)  # fmt: skip
+    return (
+        f"Too few attacks to call unchanged (fewer than {FEW_ATTACKS} at a point): "
+        f"{said}; intervals so wide share a value whether or not the figures move "
+        "(more encounters, -n, would tell)."
+    )
+
+
 def never_attacked_note(names: Sequence[str]) -> str:
     """The line that says which combatants :func:`never_attacked` leaves out of the
     time-to-down table: ``Not listed, Fighter: never down at any point, as no one
@@ -454,7 +501,13 @@ def print_sweep(sweep: SweepResult) -> None:
         tables = _sweep_tables(sweep, stacked=True)
         terminal.say_items(point_key(sweep))
     *attacks, combatants, sides = tables
-    for table in [*itertools.chain(*attacks), *combatants]:
+    for table in itertools.chain(*attacks):
+        terminal.console.print(table)
+    few = few_attacks(sweep)
+    if few:  # under the table of unchanged pairs, each pair whole
+        terminal.say_unbroken(few_attacks_note(few, len(sweep.points)),
+                              whole=[name for name, *_ in few])  # fmt: skip
+    for table in combatants:
         terminal.console.print(table)
     left_out = never_attacked(sweep)
     if left_out:  # each name whole: "Grand Duke Ferdinand of the Sunken Keep"

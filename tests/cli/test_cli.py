@@ -1041,3 +1041,94 @@ def test_a_progress_bar_of_a_long_path_keeps_its_count_and_time_at_80_columns(
         assert last.startswith(f"simulating of {named} ━"), last
         assert last.rstrip().endswith("1,000/1,000 0:00:00") and "…" not in last, last
         screen.file.seek(0), screen.file.truncate()
+
+
+def test_validate_takes_set_and_says_the_overrides_it_checked() -> None:
+    """``validate --set`` was a usage error: a designer checks an override before a long
+    run. The ok line says which overrides the file passed with, and one that changes
+    nothing (Brute's hp is 30 in the quickstart) is said so."""
+    done = simlab("validate", str(QUICKSTART), "--set", "Kaito.hp=31", "--set", "Brute.hp=30")
+    assert done.returncode == 0, done.stderr
+    said = " ".join(done.stdout.split())
+    assert said.startswith("ok: ") and "2 combatants" in said
+    assert said.endswith(
+        "; with --set Kaito.hp=31, Brute.hp=30 (changes nothing: Brute.hp is already 30)"
+    )
+    moved = simlab("validate", str(QUICKSTART), "--set", "Kaito.guard=3")
+    assert " ".join(moved.stdout.split()).endswith("2 attacks; with --set Kaito.guard=3")
+
+
+@pytest.mark.parametrize("bad", ["Brute.hp=x", "Brute.hp=-1", "Brute.hp", "Brut.hp=3"])
+def test_validate_refuses_a_bad_set_as_run_does(bad: str) -> None:
+    """A bad override: exit 2 and run's own message, nothing said ok."""
+    checked = simlab("validate", str(QUICKSTART), "--set", bad)
+    ran = simlab("run", str(QUICKSTART), "-n", "100", "--set", bad)
+    assert checked.returncode == ran.returncode == 2
+    assert checked.stdout == ""
+    assert checked.stderr.startswith(f"--set {bad}: expected ")
+    assert ran.stderr.strip() in checked.stderr
+
+
+def test_scheduler_says_it_is_connecting_before_it_waits(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--scheduler ADDRESS`` of an address nobody answers at waited 10 s with nothing
+    printed: the line saying where it connects, and for how long at most, is on stderr
+    before the connection is tried (a stand-in for Dask's client, which would wait)."""
+    import distributed
+
+    from simlab import cli
+    from simlab.errors import InputError
+
+    said_before: list[str] = []
+
+    def nobody_answers(address: str, timeout: float) -> None:
+        said_before.append(capsys.readouterr().err)
+        raise OSError(f"Timed out trying to connect to {address} after {timeout:g} s")
+
+    monkeypatch.setattr(distributed, "Client", nobody_answers)
+    with pytest.raises(InputError, match="after 10 s"):
+        cli._connect("tcp://127.0.0.1:9", None)
+    assert said_before == ["connecting to tcp://127.0.0.1:9 (waits up to 10 s)…\n"]
+
+
+def test_exact_says_what_it_did_not_solve_in_words_at_80_columns() -> None:
+    """``not solved exactly (7; use …)`` gave a bare count, and ``time_to_down:`` the
+    figure's id; at 80 columns a heading broke ``simlab run`` / ``--check`` in two."""
+    party = "scenarios/shattered-spirits/party-3v3.yaml"
+    done = subprocess.run([sys.executable, "-m", "simlab", "exact", party], cwd=ROOT,
+                          env={**os.environ, "COLUMNS": "80"}, capture_output=True, text=True,
+                          timeout=600)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80, lines
+    assert all(line.count("`") % 2 == 0 for line in lines), lines  # no command split
+    said = " ".join(done.stdout.split())
+    assert "in a fight, figures of 15 pairs move away from the answers above" in said
+    assert "not solved exactly: 6 pairs and time-to-down (use `simlab run`" in said
+    assert "- time-to-down: a duel needs" in said and "time_to_down" not in said
+
+
+@pytest.mark.parametrize(("width", "total"), [(80, 20_000), (80, 1_000_000), (80, None),
+                                             (120, 20_000)])  # fmt: skip
+def test_a_compiling_bar_keeps_its_count_and_time(
+    on_a_terminal: Console, monkeypatch: pytest.MonkeyPatch, width: int, total: int | None
+) -> None:
+    """On a cold kernel cache the bar said ``compiling the shattered-spirits kernels (a
+    first run: 10–30 s) ━━━ 0/20,000 -:-…`` at 80 columns: the notice squeezed the bar
+    and cut the time left. It says less where it must (``compiling kernels (10–30 s)``),
+    all of it where there is room."""
+    screen = Console(file=io.StringIO(), force_terminal=True, width=width)
+    monkeypatch.setattr(terminal, "console", screen)
+    with terminal.progress(total) as advance:
+        terminal.say_compiling("shattered-spirits")
+        advance(10)
+    frames = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", screen.file.getvalue())
+    said = [f for f in re.split(r"[\r\n]", frames) if f.startswith("compiling")]
+    assert said, frames
+    line = said[-1].rstrip()
+    assert "…" not in line and re.search(r"━{10,}", line), line
+    assert re.search(r"(\d/[\d,]+ -:--:--|0 encounters so far)$", line), line
+    assert "(10–30 s)" in line or "(a first run: 10–30 s)" in line, line
+    full = "compiling the shattered-spirits kernels (a first run: 10–30 s) "
+    assert line.startswith(full) == (width == 120), line

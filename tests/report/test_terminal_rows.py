@@ -142,3 +142,66 @@ def test_the_drift_table_explains_a_changed_status_only_when_it_lists_one() -> N
         rows = text[text.index("statistically different from") :]
         assert ("\n changed " in rows) is listed, rows
         assert ('status "changed": statistically different' in text) is listed, text
+
+
+def test_a_nightly_of_duels_says_its_repeated_rates_in_one_note() -> None:
+    """Each duel fought to defeat of a nightly report printed its own note that rates
+    repeat others (out_rate as down_rate, win_rate as the other's down_rate): eleven
+    notes of four lines for one fact. The terminal says them in one note at the place
+    of the first, with how many rates in how many scenarios and the first three; the
+    report keeps one note a scenario. One scenario's note is printed as it is."""
+    from simlab.analysis.drift import compare_results
+
+    duels = [ROOT / "scenarios" / path for path in (
+        "shattered-spirits/quickstart.yaml", "shattered-spirits/duel-both-drafts.yaml",
+        "zones-3d6/longsword-vs-plate.yaml")]  # fmt: skip
+    runs = {seed: [simlab.simulate(simlab.load(p), n=300, seed=seed) for p in duels]
+            for seed in (1, 2)}  # fmt: skip
+    drift = compare_results(runs[2], runs[1])
+    counts = [re.search(r": (\d+) rates not compared again, each with", note)
+              for note in drift.notes]  # fmt: skip
+    counts = [found for found in counts if found]
+    assert len(counts) == 3, drift.notes  # the report's: one a scenario
+
+    text = printed_at(lambda: terminal.print_drift(drift, "base.json"))
+    notes = [" ".join(note.split()) for note in text.split("  note: ")[1:]]
+    (said,) = [note for note in notes if "not compared again" in note]
+    total = sum(int(found[1]) for found in counts)
+    assert said.startswith(
+        f"{total} rates in 3 scenarios not compared again, each with the "
+        "counts of a rate compared, in both runs: quickstart "
+        "(shattered-spirits): out_rate of Kaito as down_rate of Kaito, "
+    )
+    assert said.endswith(f" and {total - 3} more; every one in report.md"), said
+    assert max(len(line) for line in text.splitlines()) <= 80, text
+
+    alone = compare_results(runs[2][:1], runs[1][:1])
+    text = printed_at(lambda: terminal.print_drift(alone, "base.json"))
+    assert " ".join(text.split()).count("not compared again") == 1
+    assert "note: quickstart (shattered-spirits): 4 rates not compared again" in text
+
+
+def test_a_sweep_does_not_call_a_pair_of_a_few_attacks_unchanged_unsaid() -> None:
+    """party-fight's Raider Chief reaches the Berserker at two of four points, on one
+    attack each: its intervals share a value whatever the figures do, and the table of
+    unchanged pairs listed it at ``1.000`` without a word. A line under that table names
+    the pairs of fewer than 30 attacks at a point, with their fewest and the points they
+    were measured at; a sweep whose pairs all have many attacks has no such line."""
+    from simlab.report.tuning_terminal import FEW_ATTACKS, print_sweep
+    from simlab.tuning.sweep import PAIR, moving_pairs
+
+    fight = simlab.load(ROOT / "scenarios/opposed-tiers/party-fight.yaml")
+    sweep = simlab.sweep(fight, ["Warden.hp=20,30", "Raider Chief.hp=10,14"], n=500)
+    flat = sweep.attacks().merge(moving_pairs(sweep)[1], on=PAIR, sort=False)
+    fewest = flat.groupby(PAIR, sort=False).attempts.min()
+    few = [terminal.pair_heading(*key) for key in fewest[fewest < FEW_ATTACKS].index]
+    assert "Raider Chief: club → Berserker" in few, fewest
+    text = " ".join(printed_at(lambda: print_sweep(sweep)).split())
+    table = text[text.index("unchanged across the sweep") : text.index("time-to-down (rounds")]
+    (said,) = re.findall(r"Too few attacks to call unchanged \(fewer than 30 at a point\): "
+                         r"(.*?); intervals so wide share a value", table)  # fmt: skip
+    assert re.findall(r"(?:^|\), )([^(]+) \(\d+ attacks? at the fewest", said) == few, said
+    assert "Raider Chief: club → Berserker (1 attack at the fewest, at 2 of 4 points)" in said
+
+    duel = simlab.sweep(simlab.load(QUICKSTART), ["Brute.hp=28,32"], n=500)
+    assert "Too few attacks" not in printed_at(lambda: print_sweep(duel))
