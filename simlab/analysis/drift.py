@@ -68,6 +68,7 @@ __all__ = [
     "DRIFT_COLUMNS",
     "DriftReport",
     "Provenance",
+    "Repeats",
     "SampleSizes",
     "Untested",
     "chi2_homogeneity",
@@ -265,6 +266,25 @@ class Provenance(NamedTuple):
     seed: int
     baseline_version: str = ""
     version: str = ""
+
+
+class Repeats(NamedTuple):
+    """One scenario's rates left out as repeats of a rate compared before them.
+
+    Attributes
+    ----------
+    label : str
+        The scenario, ``quickstart (shattered-spirits)``.
+    rates : list of (str, str)
+        Each rate left out (``out_rate of Kaito``) with the rate compared whose counts
+        it has in both runs (``down_rate of Kaito``).
+    note : str
+        The scenario's note on them, as ``DriftReport.notes`` holds it.
+    """
+
+    label: str
+    rates: list[tuple[str, str]]
+    note: str
 
 
 def _pooled_error(cur: _Mean, base: _Mean) -> tuple[float, float]:
@@ -660,6 +680,10 @@ class DriftReport:
         which the terminal breaks a long subject between.
     sizes : list of SampleSizes
         The encounters of each scenario compared, in the baseline and in this run.
+    provenance : list of Provenance
+        The seeds and simlab versions of each scenario compared, in both runs.
+    repeats : list of Repeats
+        The rates each scenario left out as repeats (their notes are in ``notes`` too).
     """
 
     table: pd.DataFrame
@@ -671,6 +695,7 @@ class DriftReport:
     no_baseline: list[str] = field(default_factory=list)
     sizes: list[SampleSizes] = field(default_factory=list)
     provenance: list[Provenance] = field(default_factory=list)
+    repeats: list[Repeats] = field(default_factory=list)
 
     @property
     def drifted(self) -> pd.DataFrame:
@@ -763,7 +788,7 @@ def _finish(rows: list[dict[str, Any]], notes: list[str], alpha: float,
             untested: list[Untested], not_run: list[str],
             pairs: dict[tuple[str, str, str], tuple[str, str, str]],
             no_baseline: list[str], sizes: list[SampleSizes],
-            provenance: list[Provenance]) -> DriftReport:  # fmt: skip
+            provenance: list[Provenance], repeats: list[Repeats]) -> DriftReport:  # fmt: skip
     table = pd.DataFrame({c: [r[c] for r in rows] for c in DRIFT_COLUMNS[:-3]})
     p = table.p_value.to_numpy(dtype=float)
     table["p_holm"] = stats.holm_adjust(p) if len(p) else p
@@ -774,7 +799,7 @@ def _finish(rows: list[dict[str, Any]], notes: list[str], alpha: float,
     table["drifted"] = table.significant & table.beyond_tolerance
     table = table.sort_values(["drifted", "p_holm"], ascending=[False, True], kind="stable")
     return DriftReport(table.reset_index(drop=True), alpha, notes, untested, not_run, pairs,
-                       no_baseline, sizes, provenance)  # fmt: skip
+                       no_baseline, sizes, provenance, repeats)  # fmt: skip
 
 
 def compare_results(
@@ -811,6 +836,7 @@ def compare_results(
     no_baseline: list[str] = []
     sizes: list[SampleSizes] = []
     provenance: list[Provenance] = []
+    repeats: list[Repeats] = []
     for res in current:
         base = by_key.get(key(res))
         if base is None:
@@ -826,11 +852,14 @@ def compare_results(
         notes += said
         untested += compared.untested
         pairs.update(compared.pairs)
+        note = compared.repeats_note()
+        if note:
+            repeats.append(Repeats(compared.label, compared.repeats, note))
     seen = {key(r) for r in current}
     not_run = [label(r) for k, r in by_key.items() if k not in seen]
     notes += [f"{name}: {NOT_RUN}" for name in not_run]
     return _finish(rows, notes, alpha, untested, not_run, pairs, no_baseline, sizes,
-                   provenance)  # fmt: skip
+                   provenance, repeats)  # fmt: skip
 
 
 def compare(current: Sequence[Any], baseline: Sequence[Any],

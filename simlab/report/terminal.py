@@ -41,7 +41,7 @@ from simlab.report.words import counted, format_p, overrides_said
 from simlab.scenario.common import RATE_FIGURES
 
 if TYPE_CHECKING:
-    from simlab.analysis.drift import DriftReport
+    from simlab.analysis.drift import DriftReport, Repeats
     from simlab.exact.engine import DuelExact, ExactResult
 
 #: From this many columns on, tables give attacker, attack and defender columns of their own.
@@ -1643,9 +1643,8 @@ def drift_notes(drift: DriftReport) -> list[str]:
     if len(drift.not_run) > 1:
         reason_of.update((f"{name}: {NOT_RUN}", NOT_RUN) for name in drift.not_run)
         groups[NOT_RUN] = []
-    repeats = [found for note in drift.notes if (found := _REPEATS.match(note))]
-    if len(repeats) > 1:  # a nightly of duels fought to defeat: one note each
-        reason_of.update((found.string, _REPEATED) for found in repeats)
+    if len(drift.repeats) > 1:  # a nightly of duels fought to defeat: one note each
+        reason_of.update((each.note, _REPEATED) for each in drift.repeats)
         groups[_REPEATED] = []
     out: list[str] = []
     for note in drift.notes:
@@ -1655,7 +1654,7 @@ def drift_notes(drift: DriftReport) -> list[str]:
                 out.append(not_run_note(drift.not_run))
         elif reason == _REPEATED:
             if groups.pop(_REPEATED, None) is not None:
-                out.append(repeats_note(repeats))
+                out.append(repeats_note(drift.repeats))
         elif reason is None:
             out.append(note)
         elif reason in groups:
@@ -1663,32 +1662,27 @@ def drift_notes(drift: DriftReport) -> list[str]:
     return out
 
 
-#: A scenario's note on its rates left out as repeats (``drift._Rows.repeats_note``).
-_REPEATS = re.compile(
-    r"(?P<scenario>.+): (?P<count>\d+) rates? not compared again, each "
-    r"with the counts of a rate compared, in both runs: (?P<rates>.+)"
-)
 #: The group key of the repeat notes in :func:`drift_notes` (no reason of an untested mean).
 _REPEATED = "repeats"
 
 
-def repeats_note(notes: Sequence[re.Match[str]]) -> str:
-    """One note for the rates left out as repeats in several scenarios (each a match
-    of :data:`_REPEATS`, one scenario's note): how many, in how many scenarios, and the
+def repeats_note(repeats: Sequence[Repeats]) -> str:
+    """One note for the rates left out as repeats in several scenarios (each scenario's
+    :class:`~simlab.analysis.drift.Repeats`): how many, in how many scenarios, and the
     first :data:`UNTESTED_NAMED` of them by scenario (``33 rates in 11 scenarios not
     compared again, each with the counts of a rate compared, in both runs:
     duel-both-drafts (shattered-spirits): out_rate of Kaito as down_rate of Kaito, …
     and 30 more; every one in report.md``)."""
-    total = sum(int(note["count"]) for note in notes)
+    total = sum(len(each.rates) for each in repeats)
     shown, left = [], UNTESTED_NAMED
-    for note in notes:
+    for each in repeats:
         if left > 0:
-            rates = re.split(r", (?=\w+ of )", note["rates"])[:left]
-            shown.append(f"{note['scenario']}: {', '.join(rates)}")
+            rates = [f"{named} as {compared}" for named, compared in each.rates[:left]]
+            shown.append(f"{each.label}: {', '.join(rates)}")
             left -= len(rates)
     more = total - UNTESTED_NAMED
     rest = f" and {more} more" if more > 0 else ""
-    return (f"{counted(total, 'rate')} in {counted(len(notes), 'scenario')} not compared "
+    return (f"{counted(total, 'rate')} in {counted(len(repeats), 'scenario')} not compared "
             f"again, each with the counts of a rate compared, in both runs: "
             f"{'; '.join(shown)}{rest}; every one in report.md")  # fmt: skip
 
