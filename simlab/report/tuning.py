@@ -256,7 +256,9 @@ NOT_REACHED_ARROW: dict[str, Any] = {"marker": _arrow_path(below=False), "marker
                                      "linestyle": "none", "markeredgewidth": 1.2}  # fmt: skip
 NOT_REACHED_LEGEND: dict[str, Any] = {"marker": _arrow_path(below=True), "markersize": 15,
                                       "linestyle": "none", "markeredgewidth": 1.2}  # fmt: skip
-NOT_REACHED_LABEL = f"{NOT_REACHED} (fewer than half down by the round cap)"
+#: Broken onto three lines, so that the legend stays beside the plot as the other sweep
+#: plots' do (on one line it was too wide and went under it).
+NOT_REACHED_LABEL = f"{NOT_REACHED}\n(fewer than half down\nby the round cap)"
 #: How far apart (points) the not-reached marks of several lines at one value are.
 NOT_REACHED_SPACING = 8.0
 
@@ -668,9 +670,13 @@ _DAMAGE_NOTE = ("{figures} (misses 0) of each attack against "
                 "against a fresh defender where the exact engine gives one and the fight "
                 "does not move the figure away from it. Every point "
                 "ran on the same seed (common random numbers).")  # fmt: skip
+_NO_CURVE_NOTE = ("{figures} (misses 0) of each attack against each defender at every "
+                  "point, in the table: no curve is drawn. Every point ran on the same seed "
+                  "(common random numbers).")  # fmt: skip
 _OUTCOME_NOTE = ("Down rate; mean time-to-down among the encounters in which the "
-                 "combatant went down by the round cap (dashed: the exact duel's, read "
-                 "the same way). " + MEDIAN_NOTE)  # fmt: skip
+                 "combatant went down by the round cap{exact}. " + MEDIAN_NOTE)  # fmt: skip
+#: The time-to-down note's words on the exact line, where one is drawn (a duel's).
+_EXACT_TIME_NOTE = " (dashed: the exact duel's, read the same way)"
 _SIDES_NOTE = "Win rate of each side, and the draw rate, at every point."
 _COMPARE_NOTE = ("diff = B − A. Paired: the 95% interval of the difference measured on the "
                  "same dice (K contiguous ranges of encounters, t on the per-range "
@@ -739,12 +745,14 @@ def render_sweep(sweep: SweepResult, out_dir: str | os.PathLike[str]) -> dict[st
     named = [f.replace("_", " ") for f in pair_figures(sweep.rules, sweep.attacks())]
     figures = f"{', '.join(named[:-1])} and {named[-1]}".capitalize()
     flat_note = _flat_note(flat, len(moving) + len(flat), moving_level(sweep))
-    damage_note = _DAMAGE_NOTE.format(figures=figures) + flat_note
+    curves = [p for p in pictures if p.kind == "damage"]
+    damage_note = (_DAMAGE_NOTE if curves else _NO_CURVE_NOTE).format(figures=figures) + flat_note
+    exact = sweep.combatants().exact_mean_time_to_down.notna().any()
     parts: list[PagePart] = [
-        ("Damage curves", damage_note, _sweep_rows(sweep),
-         [p for p in pictures if p.kind == "damage"]),
-        ("Time-to-down", _OUTCOME_NOTE, _combatant_rows(sweep),
-         [p for p in pictures if p.kind == "outcome"]),
+        # no heading of curves over a table alone, where the sweep moved no pair
+        ("Damage curves" if curves else "Damage", damage_note, _sweep_rows(sweep), curves),
+        ("Time-to-down", _OUTCOME_NOTE.format(exact=_EXACT_TIME_NOTE if exact else ""),
+         _combatant_rows(sweep), [p for p in pictures if p.kind == "outcome"]),
         ("Outcome", _SIDES_NOTE, _side_rows(sweep), [p for p in pictures if p.kind == "sides"]),
     ]  # fmt: skip
     return _write_page(Path(out_dir), "sweep", f"Sweep of {sweep.scenario}", identity, parts)
