@@ -1108,6 +1108,7 @@ th { background: #f3f3f3; }
 figure { margin: 0.8em 0; } figcaption { font-size: 0.9em; color: #444; }
 table.toc td { vertical-align: top; } table.toc td:nth-child(-n+2) { white-space: nowrap; }
 table.toc td:nth-child(n+4) { min-width: 13em; }
+ul.drift .drifted { color: #b00; }
 """
 
 _HTML = jinja2.Template(
@@ -1123,11 +1124,13 @@ _HTML = jinja2.Template(
  · compared with baseline {{ baseline }} (Holm-adjusted p &lt; {{ alpha }} and beyond
  tolerance){% endif %}</p>{% if overrides %}
 <p class="note">{{ overrides }}</p>{% endif %}
-{% if drift_groups %}<h2>Drift</h2><p class="bad">{{ drift_verdict }}</p>
+{% if drift_list %}<h2>Drift</h2><p class="bad">{{ drift_verdict }}</p>
 <p class="note">Each scenario's "Compared with the
 baseline" shows the drifted distributions and curves before (grey) and after (colour).</p>
-<ul>{% for scenario, lines in drift_groups %}<li>{{ scenario }}<ul>{% for line in lines %}
-<li class="bad">{{ p_kept_whole(line) }}</li>{% endfor %}</ul></li>{% endfor %}</ul>
+<ul class="drift">{% for scenario, anchor, lines in drift_list %}<li><a href="#{{ anchor }}">{{
+scenario }}</a><ul>{% for name, what in lines %}
+<li><span class="drifted">{{ name }}</span>: {{ p_kept_whole(what) }}</li>{% endfor %}</ul></li>
+{% endfor %}</ul>
 <p class="note">{{ baseline_hint }}</p>
 {% elif baseline %}<p class="pass">{{ drift_verdict }}</p>{% endif %}
 {% if not_compared %}<p class="note">{{ not_compared }}</p>{% endif %}
@@ -1184,9 +1187,9 @@ _PICTURES = jinja2.Template(
 
 _TABLE = jinja2.Template(
     """<div class="scroll"><table><tr>{% for h in header %}<th>{{ h }}</th>{% endfor %}</tr>
-{% for row in rows %}<tr>{% for c in row %}<td{% if c == 'DRIFT' or c.startswith('FAIL')
-%} class="bad"{% elif c.startswith('PASS') %} class="pass"{% elif number(c) %} class="num"{%
-endif %}>{{ c }}</td>{% endfor %}</tr>
+{% for row in rows %}<tr>{% for c in row %}<td{% if c in ('DRIFT', 'CHANGED')
+or c.startswith('FAIL') %} class="bad"{% elif c.startswith('PASS') %} class="pass"{%
+elif number(c) %} class="num"{% endif %}>{{ c }}</td>{% endfor %}</tr>
 {% endfor %}</table></div>""",
     autoescape=True,
 )
@@ -1322,7 +1325,10 @@ def drift_lines(drift: DriftReport | None) -> list[str]:
     """One line per drifted figure: ``scenario: figure subject: base → current (…)``."""
     if drift is None:
         return []
-    return [f"{r.scenario} ({r.rules}): {_drifted_figure(r)}" for r in drift.drifted.itertuples()]
+    return [
+        ": ".join([f"{r.scenario} ({r.rules})", *_drifted_parts(r)])
+        for r in drift.drifted.itertuples()
+    ]
 
 
 def unbroken(text: str) -> str:
@@ -1333,10 +1339,30 @@ def unbroken(text: str) -> str:
 
 
 def _p_kept_whole(line: str) -> str:
-    """A drift line (:func:`drift_groups`) with its ``Holm p < 1e-16`` on one line of the
-    page, as the terminal keeps it: a phone broke it after ``<``."""
+    """How a figure drifted (:func:`drift_list`) with its ``Holm p < 1e-16`` on one line
+    of the page, as the terminal keeps it: a phone broke it after ``<``."""
     head, comma, p = line.rpartition(", Holm p ")
     return f"{head}, {unbroken('Holm p ' + p)}" if comma else line
+
+
+#: A scenario of the page's drift list: its name, its section's anchor and its figures,
+#: each as what drifted and how.
+DriftGroup = tuple[str, str, list[tuple[str, str]]]
+
+
+def drift_list(drift: DriftReport | None, sections: Sequence[Section]) -> list[DriftGroup]:
+    """The page's list of drifted figures: each scenario (:func:`drift_groups`) with the
+    anchor of its section, to link to, over its figures, each split into what drifted
+    (``median_time_to_down Kaito``, in red on the page) and how (``12 → 10 (-2), Holm p
+    < 1e-16``, in the text's colour): every line bold red was a wall in which red said
+    nothing."""
+    anchors: dict[str, str] = {}
+    for s in sections:
+        anchors.setdefault(f"{s.run.scenario} ({s.run.rules})", s.anchor)
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for r in [] if drift is None else drift.drifted.itertuples():
+        groups.setdefault(f"{r.scenario} ({r.rules})", []).append(_drifted_parts(r))
+    return [(scenario, anchors.get(scenario, ""), lines) for scenario, lines in groups.items()]
 
 
 def drift_groups(drift: DriftReport | None) -> list[tuple[str, list[str]]]:
@@ -1346,20 +1372,20 @@ def drift_groups(drift: DriftReport | None) -> list[tuple[str, list[str]]]:
     (every line began with its scenario's name)."""
     groups: dict[str, list[str]] = {}
     for r in [] if drift is None else drift.drifted.itertuples():
-        groups.setdefault(f"{r.scenario} ({r.rules})", []).append(_drifted_figure(r))
+        groups.setdefault(f"{r.scenario} ({r.rules})", []).append(": ".join(_drifted_parts(r)))
     return list(groups.items())
 
 
-def _drifted_figure(r: Any) -> str:
-    """A drifted figure of a drift list, its scenario left out: ``figure subject: base →
-    current (change), Holm p …``."""
+def _drifted_parts(r: Any) -> tuple[str, str]:
+    """A drifted figure of a drift list, its scenario left out: what drifted, ``figure
+    subject``, and how, ``base → current (change), Holm p …``."""
     if r.kind == "pmf":
         what = f"distribution moved (total variation {r.change:.3f})"
     else:
         what = f"{_drift_value(r, r.baseline)} → {_drift_value(r, r.current)}"
         if math.isfinite(r.change):  # "6 → not reached" says the change itself
             what += f" ({drift_change(r)})"
-    return f"{r.figure} {r.subject}: {what}, Holm p {_p_is(r.p_holm)}"
+    return f"{r.figure} {r.subject}", f"{what}, Holm p {_p_is(r.p_holm)}"
 
 
 def overrides_note(runs: Sequence[ScenarioRun]) -> str:
@@ -1577,7 +1603,8 @@ def render_report(
         stylesheet=Markup(STYLESHEET), title=title, version=__version__, sections=sections,
         baseline=baseline, overrides=overrides_note(runs),
         scenarios=counted(len(sections), "scenario"), counted=counted, show=_html_text,
-        alpha=None if drift is None else f"{drift.alpha:g}", drift_groups=drift_groups(drift),
+        alpha=None if drift is None else f"{drift.alpha:g}",
+        drift_list=drift_list(drift, sections),
         p_kept_whole=_p_kept_whole,
         drift_verdict=drift_verdict(drift, baseline) if drift and baseline else "",
         not_compared=not_compared(drift) if drift else "",

@@ -655,7 +655,8 @@ _PAGE = jinja2.Template(
 <h1>{{ title }}</h1>
 <p class="note">{{ identity }}</p>
 {% for heading, note, table, pictures, folded in parts %}<h2>{{ heading }}</h2>
-<p class="note">{{ note }}</p>
+{% for paragraph in note.split(paragraph_break) %}<p class="note">{{ paragraph }}</p>
+{% endfor %}
 {% for p in pictures %}<figure><img alt="{{ p.title }}" src="{{ p.data_uri }}">
 <figcaption>{{ p.caption or p.title }}</figcaption></figure>{% endfor %}
 {% if folded %}<details><summary>{{ folded }}</summary>{{ table }}</details>
@@ -678,16 +679,21 @@ _OUTCOME_NOTE = ("Down rate; mean time-to-down among the encounters in which the
 #: The time-to-down note's words on the exact line, where one is drawn (a duel's).
 _EXACT_TIME_NOTE = " (dashed: the exact duel's, read the same way)"
 _SIDES_NOTE = "Win rate of each side, and the draw rate, at every point."
-_COMPARE_NOTE = ("diff = B − A. Paired: the 95% interval of the difference measured on the "
-                 "same dice (K contiguous ranges of encounters, t on the per-range "
-                 "differences). Independent: the interval the same difference would have "
-                 "from two independent runs of this size. Figures whose paired interval "
-                 "excludes 0 come first: CHANGED when the change also holds after Holm's "
-                 "correction for all the figures compared (Holm p below 0.05), changed "
-                 "when it holds for this figure alone (about one in twenty unchanged "
-                 "figures is marked so by chance). "
-                 + FEW_EVENTS_NOTE.replace("under ×", "under narrower ×") + " "
-                 + MEAN_TIME_TO_DOWN_NOTE)  # fmt: skip
+#: The comparison page's note, a paragraph each: what its columns are, what its marks
+#: say, and two figures' fine print (one paragraph of 120 words was not read).
+_COMPARE_NOTE = (
+    ("diff = B − A. Paired: the 95% interval of the difference measured on the same dice "
+     "(K contiguous ranges of encounters, t on the per-range differences). Independent: "
+     "the interval the same difference would have from two independent runs of this size."),
+    ("Figures whose paired interval excludes 0 come first: CHANGED when the change also "
+     "holds after Holm's correction for all the figures compared (Holm p below 0.05), "
+     "changed when it holds for this figure alone (about one in twenty unchanged figures "
+     "is marked so by chance)."),
+    FEW_EVENTS_NOTE.replace("under ×", "under narrower ×"),
+    MEAN_TIME_TO_DOWN_NOTE[0].upper() + MEAN_TIME_TO_DOWN_NOTE[1:],
+)  # fmt: skip
+#: Where a page's note is split into paragraphs.
+PARAGRAPH = "\n\n"
 
 
 #: One part of a page: heading, note, (table header, rows), pictures.
@@ -713,12 +719,14 @@ def _write_page(out: Path, stem: str, title: str, identity: str,
     for _, _, _, pictures in parts:
         for p in pictures:
             written[p.file] = atomic_write(out / PNG_DIR / p.file, _bytes_writer(p.png))
-    html = _PAGE.render(stylesheet=Markup(STYLESHEET), title=title, identity=identity, parts=[
+    html = _PAGE.render(stylesheet=Markup(STYLESHEET), title=title, identity=identity,
+                        paragraph_break=PARAGRAPH, parts=[
         (h, n, _html_table(*table), pics, _folded(table[1], pics))
         for h, n, table, pics in parts])  # fmt: skip
     markdown = [f"# {md_text(title)}", "", md_text(identity), ""]
     for heading, note, table, pictures in parts:
-        markdown += [f"## {md_text(heading)}", "", md_text(note), ""]
+        markdown += [f"## {md_text(heading)}", ""]
+        markdown += [line for p in note.split(PARAGRAPH) for line in (md_text(p), "")]
         markdown += [md_link(p.title, f"{PNG_DIR}/{p.file}") for p in pictures]
         markdown += [""] if pictures else []
         markdown += [_md_table(*table), ""]
@@ -803,8 +811,8 @@ def render_compare(comparison: Comparison, out_dir: str | os.PathLike[str]) -> d
     identity = (f"A: {a} · B: {b} · rules {comparison.a.rules} · seed {comparison.a.seed} · "
                 f"{counted(comparison.a.encounters, 'encounter')} each, the same dice · "
                 f"K = {comparison.ranges} ranges · simlab {__version__}")  # fmt: skip
-    note = " ".join(filter(None, (identical_note(comparison), _COMPARE_NOTE,
-                                  unmatched_note(comparison))))  # fmt: skip
+    note = PARAGRAPH.join(filter(None, (identical_note(comparison), *_COMPARE_NOTE,
+                                        unmatched_note(comparison))))  # fmt: skip
     parts: list[PagePart] = [("Figures", note, (COMPARE_HEADER, compare_rows(comparison)), [])]
     return _write_page(Path(out_dir), "compare", "A/B comparison", identity, parts)
 
