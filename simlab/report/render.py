@@ -122,10 +122,25 @@ class Prose:
 
 
 def _html_text(value: str | Prose) -> Any:
-    """A table cell or line for the HTML page: escaped, a :class:`Prose`'s code in ``<code>``."""
-    from markupsafe import escape
+    """A table cell or line for the HTML page: escaped, a :class:`Prose`'s code in
+    ``<code>``, a hyphenated word kept whole (:func:`whole_words`)."""
+    return value.html() if isinstance(value, Prose) else whole_words(value)
 
-    return value.html() if isinstance(value, Prose) else escape(value)
+
+#: A word with a hyphen inside it: ``stone-strike``, ``shattered-spirits``, ``1e-16``.
+_HYPHENATED = re.compile(r"\S*\w-\w\S*")
+
+
+def whole_words(text: str) -> Any:
+    """``text`` escaped for the HTML page, each word with a hyphen inside it in a span
+    the browser does not break (``span.word``): on a phone, names broke at their
+    hyphens, ``stone-`` over ``strike``, ``rules shattered-`` over ``spirits``. The
+    hyphens stay ``-``, so that a search of the page for the name still finds it (a
+    non-breaking hyphen would not)."""
+    from markupsafe import Markup, escape
+
+    escaped = str(escape(text))
+    return Markup(_HYPHENATED.sub(lambda m: f'<span class="word">{m.group(0)}</span>', escaped))
 
 
 def _md_value(value: str | Prose) -> str:
@@ -1105,10 +1120,12 @@ th, td { border: 1px solid #ddd; padding: 0.2em 0.5em; text-align: left; }
 th { background: #f3f3f3; }
 .bad { color: #b00; font-weight: bold; } .pass { color: #070; }
 .note { color: #666; font-size: 0.9em; } img { max-width: 100%; display: block; }
-figure { margin: 0.8em 0; } figcaption { font-size: 0.9em; color: #444; }
+figure { margin: 0.8em 0 1.4em; overflow-x: auto; }
+figcaption { font-size: 0.9em; color: #444; }
+figure img { max-width: max(100%, 720px); }
 table.toc td { vertical-align: top; } table.toc td:nth-child(-n+2) { white-space: nowrap; }
 table.toc td:nth-child(n+4) { min-width: 13em; }
-ul.drift .drifted { color: #b00; }
+ul.drift .drifted { color: #b00; } span.word { white-space: nowrap; }
 """
 
 _HTML = jinja2.Template(
@@ -1128,8 +1145,9 @@ _HTML = jinja2.Template(
 <p class="note">Each scenario's "Compared with the
 baseline" shows the drifted distributions and curves before (grey) and after (colour).</p>
 <ul class="drift">{% for scenario, anchor, lines in drift_list %}<li><a href="#{{ anchor }}">{{
-scenario }}</a><ul>{% for name, what in lines %}
-<li><span class="drifted">{{ name }}</span>: {{ p_kept_whole(what) }}</li>{% endfor %}</ul></li>
+whole(scenario) }}</a><ul>{% for name, what in lines %}
+<li><span class="drifted">{{ whole(name) }}</span>: {{ p_kept_whole(what) }}</li>{% endfor %}
+</ul></li>
 {% endfor %}</ul>
 <p class="note">{{ baseline_hint }}</p>
 {% elif baseline %}<p class="pass">{{ drift_verdict }}</p>{% endif %}
@@ -1140,8 +1158,8 @@ scenario }}</a><ul>{% for name, what in lines %}
 <p class="note">{{ toc_note }}</p>
 <div class="scroll"><table class="toc">
 <tr>{% for h in TOC_HEADER %}<th>{{ h }}</th>{% endfor %}</tr>
-{% for s in sections %}<tr><td><a href="#{{ s.anchor }}">{{ s.headline[0] }}</a></td>
-{% for c in s.headline[1:] %}<td{% if 'FAIL' in c %} class="bad"{% endif %}>{{ c }}</td>
+{% for s in sections %}<tr><td><a href="#{{ s.anchor }}">{{ whole(s.headline[0]) }}</a></td>
+{% for c in s.headline[1:] %}<td{% if 'FAIL' in c %} class="bad"{% endif %}>{{ whole(c) }}</td>
 {% endfor %}</tr>{% endfor %}</table></div>
 {% for s in sections %}
 <h2 id="{{ s.anchor }}">{{ s.run.scenario }} <small>({{ s.run.rules }})</small></h2>
@@ -1189,7 +1207,7 @@ _TABLE = jinja2.Template(
     """<div class="scroll"><table><tr>{% for h in header %}<th>{{ h }}</th>{% endfor %}</tr>
 {% for row in rows %}<tr>{% for c in row %}<td{% if c in ('DRIFT', 'CHANGED')
 or c.startswith('FAIL') %} class="bad"{% elif c.startswith('PASS') %} class="pass"{%
-elif number(c) %} class="num"{% endif %}>{{ c }}</td>{% endfor %}</tr>
+elif number(c) %} class="num"{% endif %}>{{ whole(c) }}</td>{% endfor %}</tr>
 {% endfor %}</table></div>""",
     autoescape=True,
 )
@@ -1198,7 +1216,7 @@ elif number(c) %} class="num"{% endif %}>{{ c }}</td>{% endfor %}</tr>
 def _html_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> Any:
     from markupsafe import Markup
 
-    return Markup(_TABLE.render(header=header, rows=rows, number=_is_figure))
+    return Markup(_TABLE.render(header=header, rows=rows, number=_is_figure, whole=whole_words))
 
 
 #: A cell that is a figure (``0.979 [0.976, 0.981]``, ``6 [6, 6]``, ``not reached``,
@@ -1605,7 +1623,7 @@ def render_report(
         scenarios=counted(len(sections), "scenario"), counted=counted, show=_html_text,
         alpha=None if drift is None else f"{drift.alpha:g}",
         drift_list=drift_list(drift, sections),
-        p_kept_whole=_p_kept_whole,
+        p_kept_whole=_p_kept_whole, whole=whole_words,
         drift_verdict=drift_verdict(drift, baseline) if drift and baseline else "",
         not_compared=not_compared(drift) if drift else "",
         baseline_hint=baseline_hint(shown_out, baseline) if baseline else "",

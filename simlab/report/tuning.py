@@ -59,6 +59,7 @@ from simlab.report.render import (
     md_link,
     md_text,
     unbroken,
+    whole_words,
 )
 from simlab.report.terminal import (
     MEDIAN_NOTE,
@@ -653,7 +654,7 @@ _PAGE = jinja2.Template(
 <style>
 {{ stylesheet }}</style></head><body>
 <h1>{{ title }}</h1>
-<p class="note">{{ identity }}</p>
+<p class="note">{{ whole(identity) }}</p>
 {% for heading, note, table, pictures, folded in parts %}<h2>{{ heading }}</h2>
 {% for paragraph in note.split(paragraph_break) %}<p class="note">{{ paragraph }}</p>
 {% endfor %}
@@ -720,7 +721,7 @@ def _write_page(out: Path, stem: str, title: str, identity: str,
         for p in pictures:
             written[p.file] = atomic_write(out / PNG_DIR / p.file, _bytes_writer(p.png))
     html = _PAGE.render(stylesheet=Markup(STYLESHEET), title=title, identity=identity,
-                        paragraph_break=PARAGRAPH, parts=[
+                        paragraph_break=PARAGRAPH, whole=whole_words, parts=[
         (h, n, _html_table(*table), pics, _folded(table[1], pics))
         for h, n, table, pics in parts])  # fmt: skip
     markdown = [f"# {md_text(title)}", "", md_text(identity), ""]

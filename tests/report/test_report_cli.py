@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from simlab.cli import main
+from tests.report.report_html import words_unwrapped
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
@@ -183,7 +184,7 @@ def test_the_pages_drift_list_names_each_scenario_once_over_its_figures(
     out = tmp_path / "r"
     done = simlab("report", changed, "-n", 4000, "--seed", 8, "--out", out, "--baseline", baseline)
     assert done.exit_code == 1, done.output
-    page = (out / "report.html").read_text()
+    page = words_unwrapped((out / "report.html").read_text())
     html = page.split("<h2>Drift</h2>")[1].split("<h2>")[0]
     assert html.count('<span class="drifted">') > 1, html
     assert html.count("quickstart (shattered-spirits)") == 1, html
@@ -208,7 +209,7 @@ def test_the_pages_drift_list_reds_what_drifted_and_links_each_scenario(
     out = tmp_path / "r"
     done = simlab("report", changed, "-n", 4000, "--seed", 8, "--out", out, "--baseline", baseline)
     assert done.exit_code == 1, done.output
-    page = (out / "report.html").read_text()
+    page = words_unwrapped((out / "report.html").read_text())
     html = page.split("<h2>Drift</h2>")[1].split("<h2>")[0]
     assert '<li class="bad">' not in html, html  # no line bold red as a whole
     lines = re.findall(r'<li><span class="drifted">([^<]*)</span>: ([^<]*)</li>', html)
