@@ -846,7 +846,8 @@ def plot_tune(result: TuneResult, *, ax: Axes | None = None) -> None:
     Notes
     -----
     Simulated values are dots with error bars, exact ones open black diamonds
-    (:data:`~simlab.report.plots.EXACT_MARKER`), the value found ringed; a figure the
+    (:data:`~simlab.report.plots.EXACT_MARKER`), the value found (or, where the target is
+    not reached, the closest) ringed; a figure the
     round cap does not reach (a median time-to-down, ``not reached``) an arrow on the
     top edge. The legend sits beside the plot.
     """
@@ -876,7 +877,7 @@ def plot_tune(result: TuneResult, *, ax: Axes | None = None) -> None:
     if result.measured and math.isfinite(best.figure):
         ax.plot([best.value], [best.figure], linestyle="none", marker="o", markersize=12,
                 markerfacecolor="none", markeredgecolor="C3", markeredgewidth=1.5,
-                label=f"found: {best.value:g}")  # fmt: skip
+                label=f"{'found' if result.reachable else 'closest'}: {best.value:g}")  # fmt: skip
     unreached = [e.value for e in done if math.isinf(e.figure)]
     if unreached:
         ax.plot(unreached, [1.0] * len(unreached), **NOT_REACHED_ARROW, color="0.3",

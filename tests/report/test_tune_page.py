@@ -78,3 +78,16 @@ def test_the_tune_plot_draws_every_value_its_interval_and_the_target() -> None:
     assert left < found.consistent[0] <= found.consistent[1] < right
     assert ax.get_ylabel() == "party: win rate", ax.get_ylabel()
     plt.close(fig)
+
+
+def test_the_tune_plot_rings_the_closest_value_where_the_target_is_not_reached() -> None:
+    """A target outside what the range reaches: the ringed value is the closest end, not
+    a value found for the target, and the legend says so."""
+    found = api.tune(DUEL, "Defender.hp=5:8", "median_time_to_down:Defender=30", n=300,
+                     seed=1, exact=False)  # fmt: skip
+    assert not found.reachable
+    fig, ax = plt.subplots()
+    tuning.plot_tune(found, ax=ax)
+    names = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert f"closest: {found.value:g}" in names and not any("found" in n for n in names)
+    plt.close(fig)
