@@ -1111,14 +1111,18 @@ def _tune_range(vary: Any) -> Range:
 
 
 def write_tune(result: Any, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
-    """Write a tuning's ``tune.json`` into ``out_dir``, as one unit stamped with the
-    tuned scenario's identity (seed and sample size of its simulated values). An
-    InputError when ``result`` is not a :class:`~simlab.tuning.tune.TuneResult` or
-    ``out_dir`` not a path."""
+    """Write a tuning's ``tune.json``, ``tune.html`` and ``tune.md`` with the plot's PNG
+    into ``out_dir``, as one unit stamped with the tuned scenario's identity (seed and
+    sample size of its simulated values). An InputError when ``result`` is not a
+    :class:`~simlab.tuning.tune.TuneResult` or ``out_dir`` not a path."""
+    from simlab.report.tuning import render_tune
     from simlab.tuning.tune import TuneResult
 
     instance_argument(result, TuneResult, "simlab.tune")
     _folder(out_dir)
-    return _write_unit(out_dir, [result],
-                       lambda folder: {"tune": write_json(folder / "tune.json",
-                                                          result.document())}, "tune")  # fmt: skip
+
+    def write(folder: Path) -> dict[str, Path]:
+        return {"tune": write_json(folder / "tune.json", result.document()),
+                **render_tune(result, folder)}  # fmt: skip
+
+    return _write_unit(out_dir, [result], write, "tune")

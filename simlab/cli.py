@@ -1268,7 +1268,7 @@ def _note_unused_settings(first: Any, second: Any, given: dict[str, int | None])
     "win_rate:party=0.5, hit_rate:strike=0.6, down_by_round:Brute@3=0.5.",
 )
 @SET
-@_tuning_options("simulated value", "tune.json")
+@_tuning_options("simulated value", "tune.json, tune.html and tune.md")
 @SCHEDULER
 @click.option("--no-exact", is_flag=True, help="Simulate every value (no exact engine).")
 @TUNE_PRECISION

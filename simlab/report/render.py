@@ -122,10 +122,25 @@ class Prose:
 
 
 def _html_text(value: str | Prose) -> Any:
-    """A table cell or line for the HTML page: escaped, a :class:`Prose`'s code in ``<code>``."""
-    from markupsafe import escape
+    """A table cell or line for the HTML page: escaped, a :class:`Prose`'s code in
+    ``<code>``, a hyphenated word kept whole (:func:`whole_words`)."""
+    return value.html() if isinstance(value, Prose) else whole_words(value)
 
-    return value.html() if isinstance(value, Prose) else escape(value)
+
+#: A word with a hyphen inside it: ``stone-strike``, ``shattered-spirits``, ``1e-16``.
+_HYPHENATED = re.compile(r"\S*\w-\w\S*")
+
+
+def whole_words(text: str) -> Any:
+    """``text`` escaped for the HTML page, each word with a hyphen inside it in a span
+    the browser does not break (``span.word``): on a phone, names broke at their
+    hyphens, ``stone-`` over ``strike``, ``rules shattered-`` over ``spirits``. The
+    hyphens stay ``-``, so that a search of the page for the name still finds it (a
+    non-breaking hyphen would not)."""
+    from markupsafe import Markup, escape
+
+    escaped = str(escape(text))
+    return Markup(_HYPHENATED.sub(lambda m: f'<span class="word">{m.group(0)}</span>', escaped))
 
 
 def _md_value(value: str | Prose) -> str:
@@ -1105,9 +1120,12 @@ th, td { border: 1px solid #ddd; padding: 0.2em 0.5em; text-align: left; }
 th { background: #f3f3f3; }
 .bad { color: #b00; font-weight: bold; } .pass { color: #070; }
 .note { color: #666; font-size: 0.9em; } img { max-width: 100%; display: block; }
-figure { margin: 0.8em 0; } figcaption { font-size: 0.9em; color: #444; }
+figure { margin: 0.8em 0 1.4em; overflow-x: auto; }
+figcaption { font-size: 0.9em; color: #444; }
+figure img { max-width: max(100%, 720px); }
 table.toc td { vertical-align: top; } table.toc td:nth-child(-n+2) { white-space: nowrap; }
 table.toc td:nth-child(n+4) { min-width: 13em; }
+ul.drift .drifted { color: #b00; } span.word { white-space: nowrap; }
 """
 
 _HTML = jinja2.Template(
@@ -1123,11 +1141,14 @@ _HTML = jinja2.Template(
  · compared with baseline {{ baseline }} (Holm-adjusted p &lt; {{ alpha }} and beyond
  tolerance){% endif %}</p>{% if overrides %}
 <p class="note">{{ overrides }}</p>{% endif %}
-{% if drift_groups %}<h2>Drift</h2><p class="bad">{{ drift_verdict }}</p>
+{% if drift_list %}<h2>Drift</h2><p class="bad">{{ drift_verdict }}</p>
 <p class="note">Each scenario's "Compared with the
 baseline" shows the drifted distributions and curves before (grey) and after (colour).</p>
-<ul>{% for scenario, lines in drift_groups %}<li>{{ scenario }}<ul>{% for line in lines %}
-<li class="bad">{{ p_kept_whole(line) }}</li>{% endfor %}</ul></li>{% endfor %}</ul>
+<ul class="drift">{% for scenario, anchor, lines in drift_list %}<li><a href="#{{ anchor }}">{{
+whole(scenario) }}</a><ul>{% for name, what in lines %}
+<li><span class="drifted">{{ whole(name) }}</span>: {{ p_kept_whole(what) }}</li>{% endfor %}
+</ul></li>
+{% endfor %}</ul>
 <p class="note">{{ baseline_hint }}</p>
 {% elif baseline %}<p class="pass">{{ drift_verdict }}</p>{% endif %}
 {% if not_compared %}<p class="note">{{ not_compared }}</p>{% endif %}
@@ -1137,8 +1158,8 @@ baseline" shows the drifted distributions and curves before (grey) and after (co
 <p class="note">{{ toc_note }}</p>
 <div class="scroll"><table class="toc">
 <tr>{% for h in TOC_HEADER %}<th>{{ h }}</th>{% endfor %}</tr>
-{% for s in sections %}<tr><td><a href="#{{ s.anchor }}">{{ s.headline[0] }}</a></td>
-{% for c in s.headline[1:] %}<td{% if 'FAIL' in c %} class="bad"{% endif %}>{{ c }}</td>
+{% for s in sections %}<tr><td><a href="#{{ s.anchor }}">{{ whole(s.headline[0]) }}</a></td>
+{% for c in s.headline[1:] %}<td{% if 'FAIL' in c %} class="bad"{% endif %}>{{ whole(c) }}</td>
 {% endfor %}</tr>{% endfor %}</table></div>
 {% for s in sections %}
 <h2 id="{{ s.anchor }}">{{ s.run.scenario }} <small>({{ s.run.rules }})</small></h2>
@@ -1184,9 +1205,9 @@ _PICTURES = jinja2.Template(
 
 _TABLE = jinja2.Template(
     """<div class="scroll"><table><tr>{% for h in header %}<th>{{ h }}</th>{% endfor %}</tr>
-{% for row in rows %}<tr>{% for c in row %}<td{% if c == 'DRIFT' or c.startswith('FAIL')
-%} class="bad"{% elif c.startswith('PASS') %} class="pass"{% elif number(c) %} class="num"{%
-endif %}>{{ c }}</td>{% endfor %}</tr>
+{% for row in rows %}<tr>{% for c in row %}<td{% if c in ('DRIFT', 'CHANGED')
+or c.startswith('FAIL') %} class="bad"{% elif c.startswith('PASS') %} class="pass"{%
+elif number(c) %} class="num"{% endif %}>{{ whole(c) }}</td>{% endfor %}</tr>
 {% endfor %}</table></div>""",
     autoescape=True,
 )
@@ -1195,7 +1216,7 @@ endif %}>{{ c }}</td>{% endfor %}</tr>
 def _html_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> Any:
     from markupsafe import Markup
 
-    return Markup(_TABLE.render(header=header, rows=rows, number=_is_figure))
+    return Markup(_TABLE.render(header=header, rows=rows, number=_is_figure, whole=whole_words))
 
 
 #: A cell that is a figure (``0.979 [0.976, 0.981]``, ``6 [6, 6]``, ``not reached``,
@@ -1321,7 +1342,10 @@ def drift_lines(drift: DriftReport | None) -> list[str]:
     """One line per drifted figure: ``scenario: figure subject: base → current (…)``."""
     if drift is None:
         return []
-    return [f"{r.scenario} ({r.rules}): {_drifted_figure(r)}" for r in drift.drifted.itertuples()]
+    return [
+        ": ".join([f"{r.scenario} ({r.rules})", *_drifted_parts(r)])
+        for r in drift.drifted.itertuples()
+    ]
 
 
 def unbroken(text: str) -> str:
@@ -1332,10 +1356,30 @@ def unbroken(text: str) -> str:
 
 
 def _p_kept_whole(line: str) -> str:
-    """A drift line (:func:`drift_groups`) with its ``Holm p < 1e-16`` on one line of the
-    page, as the terminal keeps it: a phone broke it after ``<``."""
+    """How a figure drifted (:func:`drift_list`) with its ``Holm p < 1e-16`` on one line
+    of the page, as the terminal keeps it: a phone broke it after ``<``."""
     head, comma, p = line.rpartition(", Holm p ")
     return f"{head}, {unbroken('Holm p ' + p)}" if comma else line
+
+
+#: A scenario of the page's drift list: its name, its section's anchor and its figures,
+#: each as what drifted and how.
+DriftGroup = tuple[str, str, list[tuple[str, str]]]
+
+
+def drift_list(drift: DriftReport | None, sections: Sequence[Section]) -> list[DriftGroup]:
+    """The page's list of drifted figures: each scenario (:func:`drift_groups`) with the
+    anchor of its section, to link to, over its figures, each split into what drifted
+    (``median_time_to_down Kaito``, in red on the page) and how (``12 → 10 (-2), Holm p
+    < 1e-16``, in the text's colour): every line bold red was a wall in which red said
+    nothing."""
+    anchors: dict[str, str] = {}
+    for s in sections:
+        anchors.setdefault(f"{s.run.scenario} ({s.run.rules})", s.anchor)
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for r in [] if drift is None else drift.drifted.itertuples():
+        groups.setdefault(f"{r.scenario} ({r.rules})", []).append(_drifted_parts(r))
+    return [(scenario, anchors.get(scenario, ""), lines) for scenario, lines in groups.items()]
 
 
 def drift_groups(drift: DriftReport | None) -> list[tuple[str, list[str]]]:
@@ -1345,20 +1389,20 @@ def drift_groups(drift: DriftReport | None) -> list[tuple[str, list[str]]]:
     (every line began with its scenario's name)."""
     groups: dict[str, list[str]] = {}
     for r in [] if drift is None else drift.drifted.itertuples():
-        groups.setdefault(f"{r.scenario} ({r.rules})", []).append(_drifted_figure(r))
+        groups.setdefault(f"{r.scenario} ({r.rules})", []).append(": ".join(_drifted_parts(r)))
     return list(groups.items())
 
 
-def _drifted_figure(r: Any) -> str:
-    """A drifted figure of a drift list, its scenario left out: ``figure subject: base →
-    current (change), Holm p …``."""
+def _drifted_parts(r: Any) -> tuple[str, str]:
+    """A drifted figure of a drift list, its scenario left out: what drifted, ``figure
+    subject``, and how, ``base → current (change), Holm p …``."""
     if r.kind == "pmf":
         what = f"distribution moved (total variation {r.change:.3f})"
     else:
         what = f"{_drift_value(r, r.baseline)} → {_drift_value(r, r.current)}"
         if math.isfinite(r.change):  # "6 → not reached" says the change itself
             what += f" ({drift_change(r)})"
-    return f"{r.figure} {r.subject}: {what}, Holm p {_p_is(r.p_holm)}"
+    return f"{r.figure} {r.subject}", f"{what}, Holm p {_p_is(r.p_holm)}"
 
 
 def overrides_note(runs: Sequence[ScenarioRun]) -> str:
@@ -1576,8 +1620,9 @@ def render_report(
         stylesheet=Markup(STYLESHEET), title=title, version=__version__, sections=sections,
         baseline=baseline, overrides=overrides_note(runs),
         scenarios=counted(len(sections), "scenario"), counted=counted, show=_html_text,
-        alpha=None if drift is None else f"{drift.alpha:g}", drift_groups=drift_groups(drift),
-        p_kept_whole=_p_kept_whole,
+        alpha=None if drift is None else f"{drift.alpha:g}",
+        drift_list=drift_list(drift, sections),
+        p_kept_whole=_p_kept_whole, whole=whole_words,
         drift_verdict=drift_verdict(drift, baseline) if drift and baseline else "",
         not_compared=not_compared(drift) if drift else "",
         baseline_hint=baseline_hint(shown_out, baseline) if baseline else "",

@@ -9,6 +9,9 @@ of each attack against each defender as functions of the first varied field, wit
 bands and the exact answer drawn where the exact engine answers a point, for the pairs
 the sweep moves (:func:`moving_pairs`; the others are named) — and the down-rate,
 time-to-down and win-rate curves, each part's pictures before its table.
+``tune.html`` shows a tuning: the target, the value found and the range consistent with
+the target, a plot of the figure at every value tried with its 95% interval and the
+target's line, and the table of those values.
 ``compare.html`` lists every figure two variants share with A, B, the difference and
 its paired and independent 95% intervals, the figures that changed beyond their
 interval first. Both pages are self-contained (PNG inline); the ``.md`` twins link the
@@ -56,6 +59,7 @@ from simlab.report.render import (
     md_link,
     md_text,
     unbroken,
+    whole_words,
 )
 from simlab.report.terminal import (
     MEDIAN_NOTE,
@@ -73,7 +77,10 @@ from simlab.report.terminal import (
 from simlab.report.tuning_terminal import (
     FEW_EVENTS_NOTE,
     MEAN_TIME_TO_DOWN_NOTE,
+    _noise_words,
     _number,
+    _tuned_figure,
+    _unmeasured,
     compare_digits,
     figure_labels,
     identical_note,
@@ -99,8 +106,9 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from simlab.tuning.compare import Comparison
+    from simlab.tuning.tune import TuneResult
 
-__all__ = ["plot_sweep", "render_compare", "render_sweep"]
+__all__ = ["plot_sweep", "plot_tune", "render_compare", "render_sweep", "render_tune"]
 
 #: Which table each figure lives in, and the columns that name what it is measured on.
 _TABLES: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -249,7 +257,9 @@ NOT_REACHED_ARROW: dict[str, Any] = {"marker": _arrow_path(below=False), "marker
                                      "linestyle": "none", "markeredgewidth": 1.2}  # fmt: skip
 NOT_REACHED_LEGEND: dict[str, Any] = {"marker": _arrow_path(below=True), "markersize": 15,
                                       "linestyle": "none", "markeredgewidth": 1.2}  # fmt: skip
-NOT_REACHED_LABEL = f"{NOT_REACHED} (fewer than half down by the round cap)"
+#: Broken onto three lines, so that the legend stays beside the plot as the other sweep
+#: plots' do (on one line it was too wide and went under it).
+NOT_REACHED_LABEL = f"{NOT_REACHED}\n(fewer than half down\nby the round cap)"
 #: How far apart (points) the not-reached marks of several lines at one value are.
 NOT_REACHED_SPACING = 8.0
 
@@ -644,9 +654,10 @@ _PAGE = jinja2.Template(
 <style>
 {{ stylesheet }}</style></head><body>
 <h1>{{ title }}</h1>
-<p class="note">{{ identity }}</p>
+<p class="note">{{ whole(identity) }}</p>
 {% for heading, note, table, pictures, folded in parts %}<h2>{{ heading }}</h2>
-<p class="note">{{ note }}</p>
+{% for paragraph in note.split(paragraph_break) %}<p class="note">{{ paragraph }}</p>
+{% endfor %}
 {% for p in pictures %}<figure><img alt="{{ p.title }}" src="{{ p.data_uri }}">
 <figcaption>{{ p.caption or p.title }}</figcaption></figure>{% endfor %}
 {% if folded %}<details><summary>{{ folded }}</summary>{{ table }}</details>
@@ -661,20 +672,29 @@ _DAMAGE_NOTE = ("{figures} (misses 0) of each attack against "
                 "against a fresh defender where the exact engine gives one and the fight "
                 "does not move the figure away from it. Every point "
                 "ran on the same seed (common random numbers).")  # fmt: skip
+_NO_CURVE_NOTE = ("{figures} (misses 0) of each attack against each defender at every "
+                  "point, in the table: no curve is drawn. Every point ran on the same seed "
+                  "(common random numbers).")  # fmt: skip
 _OUTCOME_NOTE = ("Down rate; mean time-to-down among the encounters in which the "
-                 "combatant went down by the round cap (dashed: the exact duel's, read "
-                 "the same way). " + MEDIAN_NOTE)  # fmt: skip
+                 "combatant went down by the round cap{exact}. " + MEDIAN_NOTE)  # fmt: skip
+#: The time-to-down note's words on the exact line, where one is drawn (a duel's).
+_EXACT_TIME_NOTE = " (dashed: the exact duel's, read the same way)"
 _SIDES_NOTE = "Win rate of each side, and the draw rate, at every point."
-_COMPARE_NOTE = ("diff = B − A. Paired: the 95% interval of the difference measured on the "
-                 "same dice (K contiguous ranges of encounters, t on the per-range "
-                 "differences). Independent: the interval the same difference would have "
-                 "from two independent runs of this size. Figures whose paired interval "
-                 "excludes 0 come first: CHANGED when the change also holds after Holm's "
-                 "correction for all the figures compared (Holm p below 0.05), changed "
-                 "when it holds for this figure alone (about one in twenty unchanged "
-                 "figures is marked so by chance). "
-                 + FEW_EVENTS_NOTE.replace("under ×", "under narrower ×") + " "
-                 + MEAN_TIME_TO_DOWN_NOTE)  # fmt: skip
+#: The comparison page's note, a paragraph each: what its columns are, what its marks
+#: say, and two figures' fine print (one paragraph of 120 words was not read).
+_COMPARE_NOTE = (
+    ("diff = B − A. Paired: the 95% interval of the difference measured on the same dice "
+     "(K contiguous ranges of encounters, t on the per-range differences). Independent: "
+     "the interval the same difference would have from two independent runs of this size."),
+    ("Figures whose paired interval excludes 0 come first: CHANGED when the change also "
+     "holds after Holm's correction for all the figures compared (Holm p below 0.05), "
+     "changed when it holds for this figure alone (about one in twenty unchanged figures "
+     "is marked so by chance)."),
+    FEW_EVENTS_NOTE.replace("under ×", "under narrower ×"),
+    MEAN_TIME_TO_DOWN_NOTE[0].upper() + MEAN_TIME_TO_DOWN_NOTE[1:],
+)  # fmt: skip
+#: Where a page's note is split into paragraphs.
+PARAGRAPH = "\n\n"
 
 
 #: One part of a page: heading, note, (table header, rows), pictures.
@@ -700,12 +720,14 @@ def _write_page(out: Path, stem: str, title: str, identity: str,
     for _, _, _, pictures in parts:
         for p in pictures:
             written[p.file] = atomic_write(out / PNG_DIR / p.file, _bytes_writer(p.png))
-    html = _PAGE.render(stylesheet=Markup(STYLESHEET), title=title, identity=identity, parts=[
+    html = _PAGE.render(stylesheet=Markup(STYLESHEET), title=title, identity=identity,
+                        paragraph_break=PARAGRAPH, whole=whole_words, parts=[
         (h, n, _html_table(*table), pics, _folded(table[1], pics))
         for h, n, table, pics in parts])  # fmt: skip
     markdown = [f"# {md_text(title)}", "", md_text(identity), ""]
     for heading, note, table, pictures in parts:
-        markdown += [f"## {md_text(heading)}", "", md_text(note), ""]
+        markdown += [f"## {md_text(heading)}", ""]
+        markdown += [line for p in note.split(PARAGRAPH) for line in (md_text(p), "")]
         markdown += [md_link(p.title, f"{PNG_DIR}/{p.file}") for p in pictures]
         markdown += [""] if pictures else []
         markdown += [_md_table(*table), ""]
@@ -732,12 +754,14 @@ def render_sweep(sweep: SweepResult, out_dir: str | os.PathLike[str]) -> dict[st
     named = [f.replace("_", " ") for f in pair_figures(sweep.rules, sweep.attacks())]
     figures = f"{', '.join(named[:-1])} and {named[-1]}".capitalize()
     flat_note = _flat_note(flat, len(moving) + len(flat), moving_level(sweep))
-    damage_note = _DAMAGE_NOTE.format(figures=figures) + flat_note
+    curves = [p for p in pictures if p.kind == "damage"]
+    damage_note = (_DAMAGE_NOTE if curves else _NO_CURVE_NOTE).format(figures=figures) + flat_note
+    exact = sweep.combatants().exact_mean_time_to_down.notna().any()
     parts: list[PagePart] = [
-        ("Damage curves", damage_note, _sweep_rows(sweep),
-         [p for p in pictures if p.kind == "damage"]),
-        ("Time-to-down", _OUTCOME_NOTE, _combatant_rows(sweep),
-         [p for p in pictures if p.kind == "outcome"]),
+        # no heading of curves over a table alone, where the sweep moved no pair
+        ("Damage curves" if curves else "Damage", damage_note, _sweep_rows(sweep), curves),
+        ("Time-to-down", _OUTCOME_NOTE.format(exact=_EXACT_TIME_NOTE if exact else ""),
+         _combatant_rows(sweep), [p for p in pictures if p.kind == "outcome"]),
         ("Outcome", _SIDES_NOTE, _side_rows(sweep), [p for p in pictures if p.kind == "sides"]),
     ]  # fmt: skip
     return _write_page(Path(out_dir), "sweep", f"Sweep of {sweep.scenario}", identity, parts)
@@ -788,8 +812,8 @@ def render_compare(comparison: Comparison, out_dir: str | os.PathLike[str]) -> d
     identity = (f"A: {a} · B: {b} · rules {comparison.a.rules} · seed {comparison.a.seed} · "
                 f"{counted(comparison.a.encounters, 'encounter')} each, the same dice · "
                 f"K = {comparison.ranges} ranges · simlab {__version__}")  # fmt: skip
-    note = " ".join(filter(None, (identical_note(comparison), _COMPARE_NOTE,
-                                  unmatched_note(comparison))))  # fmt: skip
+    note = PARAGRAPH.join(filter(None, (identical_note(comparison), *_COMPARE_NOTE,
+                                        unmatched_note(comparison))))  # fmt: skip
     parts: list[PagePart] = [("Figures", note, (COMPARE_HEADER, compare_rows(comparison)), [])]
     return _write_page(Path(out_dir), "compare", "A/B comparison", identity, parts)
 
@@ -798,3 +822,178 @@ def sweep_tables(sweep: SweepResult) -> dict[str, pd.DataFrame]:
     """The tidy tables written as Parquet: one column per varied field, then the figures."""
     return {"attacks": sweep.attacks(), "damage_pmf": sweep.damage_pmf(),
             "combatants": sweep.combatants(), "sides": sweep.sides()}  # fmt: skip
+
+
+# -- tune page -------------------------------------------------------------------------------
+
+
+#: How the tune plot marks the target's value and the range of values consistent with it.
+TARGET_STYLE: dict[str, Any] = {"color": "C3", "linestyle": "--", "linewidth": 1.2}
+CONSISTENT_STYLE: dict[str, Any] = {"color": "C2", "alpha": 0.15, "linewidth": 0}
+
+
+def plot_tune(result: TuneResult, *, ax: Axes | None = None) -> None:
+    """Draw a tuning's figure at every value tried, with its 95% interval, against the
+    target (a dashed line) and the values consistent with it (a green band).
+
+    Parameters
+    ----------
+    result : TuneResult
+        From :func:`simlab.tune`.
+    ax : matplotlib Axes, optional
+        Where to draw (default: a new figure).
+
+    Notes
+    -----
+    Simulated values are dots with error bars, exact ones open black diamonds
+    (:data:`~simlab.report.plots.EXACT_MARKER`), the value found (or, where the target is
+    not reached, the closest) ringed; a figure the
+    round cap does not reach (a median time-to-down, ``not reached``) an arrow on the
+    top edge. The legend sits beside the plot.
+    """
+    from simlab.report.plots import EXACT_MARKER
+    from simlab.tuning import tune
+
+    instance_argument(result, tune.TuneResult, "simlab.tune")
+
+    ax = axes_or_new(ax)
+    figure = result.target.figure.figure
+    done = result.evaluations
+    simulated = [e for e in done if e.method != "exact" and math.isfinite(e.figure)]
+    exact = [e for e in done if e.method == "exact" and math.isfinite(e.figure)]
+    if result.consistent is not None:
+        lo, hi = result.consistent
+        step = 0.5 if result.integer else 0.0  # a whole value's own width, where lo == hi
+        ax.axvspan(lo - step, hi + step, **CONSISTENT_STYLE, label="consistent with the target")
+    ax.axhline(result.target.value, **TARGET_STYLE, label=f"target {result.target.value:g}")
+    if simulated:
+        ax.errorbar([e.value for e in simulated], [e.figure for e in simulated],
+                    yerr=_tune_errors(simulated), fmt="o", color="C0", markersize=4,
+                    capsize=3, elinewidth=1, label="simulated [95%]")  # fmt: skip
+    if exact:
+        ax.plot([e.value for e in exact], [e.figure for e in exact], **EXACT_MARKER,
+                label="exact")  # fmt: skip
+    best = result.best
+    if result.measured and math.isfinite(best.figure):
+        ax.plot([best.value], [best.figure], linestyle="none", marker="o", markersize=12,
+                markerfacecolor="none", markeredgecolor="C3", markeredgewidth=1.5,
+                label=f"{'found' if result.reachable else 'closest'}: {best.value:g}")  # fmt: skip
+    unreached = [e.value for e in done if math.isinf(e.figure)]
+    if unreached:
+        ax.plot(unreached, [1.0] * len(unreached), **NOT_REACHED_ARROW, color="0.3",
+                transform=ax.get_xaxis_transform(), clip_on=False,
+                label=NOT_REACHED_LABEL)  # fmt: skip
+    ax.set_xlabel(result.field)
+    on = result.target.figure.on
+    label = AXIS_LABELS.get(figure, figure.replace("_", " "))
+    ax.set_ylabel(f"{on}: {label}" if on else label)
+    _readable_axes(ax, figure, pd.Series([e.value for e in done]))
+    legend_outside(ax)
+
+
+def _tune_errors(done: Sequence[Any]) -> np.ndarray:
+    """The error bars' lengths below and above each figure: to its interval's ends, none
+    past an end the round cap does not reach."""
+    figures = np.array([e.figure for e in done], dtype=float)
+    lo = np.array([e.lo for e in done], dtype=float)
+    hi = np.array([e.hi for e in done], dtype=float)
+    below = np.where(np.isfinite(lo), figures - lo, 0.0)
+    above = np.where(np.isfinite(hi), hi - figures, 0.0)
+    return np.vstack([np.maximum(below, 0.0), np.maximum(above, 0.0)])
+
+
+def tune_sentences(result: TuneResult) -> list[str]:
+    """What a tuning found, in the terminal's words: the answer (or why the target is
+    not reached), the values consistent with the target, and how it was found."""
+    t = result.target
+    figure = _tuned_figure(t.figure.figure, result.best, t.value)
+    tried = f"{result.field} tried ({result.lo:g}..{result.hi:g})"
+    if not result.measured:
+        answer = (f"unreachable: {t.figure} was measured at no value of {tried}: "
+                  f"{_unmeasured(t.figure.figure)}")  # fmt: skip
+    elif result.identical and not result.reachable:
+        answer = (f"unreachable: {t.figure} is {figure} at every value of {tried}: the field "
+                  "does not move it")  # fmt: skip
+    elif result.flat and not result.reachable:
+        answer = (f"unreachable: {t.figure} is {figure} at {result.field}={result.value:g} and "
+                  f"within its noise at every value of {tried}, {_noise_words(result)}: the "
+                  "field does not move it measurably")  # fmt: skip
+    elif not result.reachable:
+        answer = (f"unreachable: {t} is outside what {result.field} = {result.lo:g}.."
+                  f"{result.hi:g} reaches; closest: {result.field}={result.value:g} gives "
+                  f"{figure}")  # fmt: skip
+    else:
+        answer = (f"{result.field}={result.value:g} gives {t.figure} = {figure} "
+                  f"(target {t.value:g})")  # fmt: skip
+    sentences = [answer]
+    if result.measured:
+        sentences.append(f"consistent with the target: {_consistent_values(result)}")
+    return [*sentences, f"how: {result.how()}"]
+
+
+def _consistent_values(result: TuneResult) -> str:
+    """The values consistent with a tuning's target, ``NAME.FIELD = 12..14``, or "no
+    value" and why, as the terminal says them."""
+    if result.consistent is None:
+        return (f"no value (no figure's interval contains {result.target.value:g}; an exact "
+                "figure must equal it)")  # fmt: skip
+    lo, hi = result.consistent
+    return f"{result.field} = {lo:g}" if lo == hi else f"{result.field} = {lo:g}..{hi:g}"
+
+
+TUNE_HEADER_END = ["consistent with the target", "method", "encounters"]
+
+
+def _tune_rows(result: TuneResult) -> tuple[list[str], list[list[str]]]:
+    """The table of every value a tuning evaluated: the value (the one found marked ◀),
+    its figure [95%], whether it is consistent with the target, how it was obtained and
+    the encounters simulated for it."""
+    t = result.target
+    header = [result.field, f"{t.figure} [95%]", *TUNE_HEADER_END]
+    rows = [[f"{e.value:g}" + (" ◀" if e.value == result.value else ""),
+             _tuned_figure(t.figure.figure, e, t.value),
+             "yes" if math.isfinite(e.figure) and e.contains(t.value) else "no", e.method,
+             "—" if e.encounters is None else f"{e.encounters:,}"]
+            for e in result.evaluations]  # fmt: skip
+    return header, rows
+
+
+def _answer_row(result: TuneResult) -> tuple[list[str], list[list[str]]]:
+    """The tune page's answer at a glance: the target, the value found, its figure and
+    the values consistent with the target."""
+    t = result.target
+    found = f"{result.value:g}" + ("" if result.reachable else " (closest; not reached)")
+    consistent = _consistent_values(result) if result.measured else "—"
+    header = ["target", f"{result.field} found", f"{t.figure} there [95%]",
+              "consistent with the target"]  # fmt: skip
+    return header, [[str(t), found, _tuned_figure(t.figure.figure, result.best, t.value),
+                     consistent.removeprefix(f"{result.field} = ")]]  # fmt: skip
+
+
+_TUNE_PLOT_NOTE = ("The figure at every value tried, with its 95% interval (exact values: "
+                   "open diamonds); dashed: the target; green: the values consistent with "
+                   "it; ringed: the value found.")  # fmt: skip
+
+
+def render_tune(result: TuneResult, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
+    """Write ``tune.html``, ``tune.md`` and the PNG of the plot into ``out_dir``,
+    atomically.
+
+    Returns
+    -------
+    dict of str to Path
+        What was written: ``html``, ``markdown`` and the PNG's entry.
+    """
+    fixed = f" with {', '.join(result.overrides)}" if result.overrides else ""
+    identity = (f"scenario {result.scenario} ({result.rules}){fixed} · seed {result.seed} · "
+                f"{result.field} over {result.lo:g}..{result.hi:g} · target {result.target} · "
+                f"simlab {__version__}")  # fmt: skip
+    title = f"{result.field} for {result.target}"
+    picture = Picture("tune.png", title, _png(lambda fig: plot_tune(result, ax=fig.subplots()),
+                                              (7.0, 3.6)), "tune")  # fmt: skip
+    parts: list[PagePart] = [
+        ("Answer", " ".join(s[0].upper() + s[1:] + "." for s in tune_sentences(result)),
+         _answer_row(result), []),
+        ("Values tried", _TUNE_PLOT_NOTE, _tune_rows(result), [picture]),
+    ]  # fmt: skip
+    return _write_page(Path(out_dir), "tune", f"Tuning of {result.scenario}", identity, parts)

@@ -1,4 +1,5 @@
-"""Checks shared by the report tests: is an HTML report self-contained?"""
+"""Checks shared by the report tests: is an HTML report self-contained? And its text
+with the spans that keep hyphenated words whole taken out."""
 
 from __future__ import annotations
 
@@ -30,3 +31,12 @@ def external_references(html: str) -> list[str]:
         if not inside:
             found.append(f"{attr}={value[:60]}")
     return found
+
+
+_WORD = re.compile(r'<span class="word">([^<]*)</span>')
+
+
+def words_unwrapped(html: str) -> str:
+    """``html`` without the spans that keep each hyphenated word on one line
+    (``<span class="word">stone-strike</span>``), for tests that read its text."""
+    return _WORD.sub(r"\1", html)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import sys
 from collections.abc import Iterator
@@ -15,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from simlab.cli import main
+from tests.report.report_html import words_unwrapped
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
@@ -182,16 +184,40 @@ def test_the_pages_drift_list_names_each_scenario_once_over_its_figures(
     out = tmp_path / "r"
     done = simlab("report", changed, "-n", 4000, "--out", out, "--baseline", baseline)
     assert done.exit_code == 1, done.output
-    html = (out / "report.html").read_text().split("<h2>Drift</h2>")[1].split("<h2>")[0]
-    assert html.count('<li class="bad">') > 1, html
+    page = words_unwrapped((out / "report.html").read_text())
+    html = page.split("<h2>Drift</h2>")[1].split("<h2>")[0]
+    assert html.count('<span class="drifted">') > 1, html
     assert html.count("quickstart (shattered-spirits)") == 1, html
-    assert '<li class="bad">damage_pmf Brute stone-strike → Kaito: distribution moved' in html
+    assert ('<li><span class="drifted">damage_pmf Brute stone-strike → Kaito</span>: '
+            "distribution moved") in html  # fmt: skip
     # "Holm p < 1e-16" on one line, as the terminal keeps it: a phone broke it after "<"
     assert "Holm p" not in html and "Holm\u00a0p\u00a0&lt;\u00a01e\u201116</li>" in html
     markdown = (out / "report.md").read_text().split("## Drift")[1].split("\n## ")[0]
     assert markdown.count("**DRIFT** ") > 1, markdown
     assert markdown.count("quickstart (shattered-spirits)") == 1, markdown
     assert "\n  - **DRIFT** damage_pmf Brute stone-strike → Kaito: distribution moved" in markdown
+
+
+def test_the_pages_drift_list_reds_what_drifted_and_links_each_scenario(
+    baseline: Path, tmp_path: Path
+) -> None:
+    """Every line of report.html's drift list was bold red, a wall of red that said
+    nothing, and its scenario headings were plain text: now what drifted is red, how
+    (its numbers) in the text's colour, and each scenario links to its section."""
+    changed = tmp_path / "quickstart.yaml"
+    changed.write_text(QUICKSTART.read_text().replace(ROW_7, ROW_7_RAISED))
+    out = tmp_path / "r"
+    done = simlab("report", changed, "-n", 4000, "--seed", 8, "--out", out, "--baseline", baseline)
+    assert done.exit_code == 1, done.output
+    page = words_unwrapped((out / "report.html").read_text())
+    html = page.split("<h2>Drift</h2>")[1].split("<h2>")[0]
+    assert '<li class="bad">' not in html, html  # no line bold red as a whole
+    lines = re.findall(r'<li><span class="drifted">([^<]*)</span>: ([^<]*)</li>', html)
+    assert len(lines) == html.count("<li><span"), html
+    assert all(" → " in how or "distribution moved" in how for _, how in lines), lines
+    assert "ul.drift .drifted { color: #b00; }" in page  # red, not bold
+    (anchor,) = re.findall(r'<li><a href="#([^"]+)">quickstart \(shattered-spirits\)</a>', html)
+    assert f'<h2 id="{anchor}">quickstart <small>(shattered-spirits)</small></h2>' in page
 
 
 def test_baseline_update_without_scenarios_reruns_the_baseline(baseline: Path,

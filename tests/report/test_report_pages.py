@@ -12,6 +12,7 @@ import pytest
 from simlab import api
 from simlab.report import render
 from simlab.report.results import ScenarioRun
+from tests.report.report_html import words_unwrapped
 
 ROOT = Path(__file__).resolve().parents[2]
 # No pair solved (Spirits); every solved pair moved by the fight (Shaken: all but the crit
@@ -148,7 +149,7 @@ def test_counts_copies_and_the_drift_summary_in_words(pages: dict[str, str]) -> 
 
 def _attack_rows(section: str) -> dict[tuple[str, ...], list[str]]:
     """An HTML section's attacks table: its cells by attacker, attack and defender."""
-    table = section.split("<h3>Attacks</h3>")[1].split("</table>")[0]
+    table = words_unwrapped(section.split("<h3>Attacks</h3>")[1].split("</table>")[0])
     rows = [re.findall(r"<t[dh][^>]*>([^<]*)</t[dh]>", row) for row in table.split("<tr>")[1:]]
     header = rows[0]
     return {tuple(r[:3]): dict(zip(header, r, strict=True)) for r in rows[1:]}  # type: ignore[misc]

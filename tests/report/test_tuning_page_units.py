@@ -13,6 +13,7 @@ import matplotlib.pyplot as plt
 
 from simlab import api
 from simlab.report import tuning
+from tests.report.report_html import words_unwrapped
 
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = ROOT / "scenarios/benchmarks/ss-duel.yaml"
@@ -25,7 +26,7 @@ def test_the_comparison_page_names_each_figure_with_its_unit(tmp_path: Path) -> 
     (rounds)``."""
     comparison = api.compare(DUEL, changes={"Defender.guard": 2}, n=400, seed=1)
     tuning.render_compare(comparison, tmp_path)
-    html = (tmp_path / "compare.html").read_text(encoding="utf-8")
+    html = words_unwrapped((tmp_path / "compare.html").read_text(encoding="utf-8"))
     figures = {re.findall(r"<td[^>]*>([^<]*)</td>", row)[1]
                for row in html.split("<tr>")[2:]}  # fmt: skip
     assert {"mean damage (HP)", "mean time-to-down (rounds)", "hit rate"} <= figures, figures

@@ -375,7 +375,7 @@ def test_a_median_not_reached_is_marked_on_the_sweep_plot_not_left_out() -> None
     drawn = sum(int(np.isfinite(line.get_ydata()).sum()) for line in ax.get_lines()
                 if line.get_label() in ("Kaito", "Brute"))  # fmt: skip
     assert drawn + len(marked) == len(data)  # no point silently missing
-    names = [text.get_text() for text in ax.get_legend().get_texts()]
+    names = [" ".join(text.get_text().split()) for text in ax.get_legend().get_texts()]
     assert names == ["Kaito", "Brute", "not reached (fewer than half down by the round cap)"]
     plt.close(fig)
 

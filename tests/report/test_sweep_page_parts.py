@@ -1,0 +1,85 @@
+"""The sweep page says what it shows: no heading of curves over a table alone, no dashed
+exact line named where none is drawn, and the median plot's legend beside it as the
+other plots have theirs."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import matplotlib
+import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from simlab import api
+from simlab.report import render, tuning
+
+ROOT = Path(__file__).resolve().parents[2]
+FIGHT = ROOT / "scenarios/benchmarks/ss-2v2.yaml"
+DUEL = ROOT / "scenarios/benchmarks/ss-duel.yaml"
+
+
+@pytest.fixture(scope="module")
+def fight_sweep() -> object:
+    """A fight swept over Kaito's HP: HP moves no attack's damage (no curve is drawn),
+    the exact engine solves no fight's time-to-down, and Brute 2 is not downed by half
+    the encounters (its median is not reached)."""
+    return api.sweep(FIGHT, {"Kaito.hp": [10, 40]}, n=300, seed=1)
+
+
+def _sections(html: str) -> dict[str, str]:
+    """Each ``<h2>`` heading of a page and what follows it up to the next."""
+    parts = re.split(r"<h2>(.*?)</h2>", html)
+    return dict(zip(parts[1::2], parts[2::2], strict=True))
+
+
+def test_no_damage_curves_heading_where_no_curve_is_drawn(
+    fight_sweep: object, tmp_path: Path
+) -> None:
+    """Every pair flat: the page still said "Damage curves", "with 95% bands; dashed: the
+    exact answer", over a table alone."""
+    tuning.render_sweep(fight_sweep, tmp_path)  # type: ignore[arg-type]
+    sections = _sections((tmp_path / "sweep.html").read_text(encoding="utf-8"))
+    assert "Damage curves" not in sections and "Damage" in sections, list(sections)
+    damage = sections["Damage"]
+    assert "<img" not in damage and "no curve is drawn" in damage
+    assert "dashed" not in damage and "bands" not in damage, damage[:600]
+    assert "## Damage\n" in (tmp_path / "sweep.md").read_text(encoding="utf-8")
+    moved = api.sweep(DUEL, {"Defender.guard": [0, 2]}, n=200, seed=1)  # guard moves hits
+    tuning.render_sweep(moved, tmp_path / "moved")
+    curves = _sections((tmp_path / "moved/sweep.html").read_text(encoding="utf-8"))
+    assert "<img" in curves["Damage curves"] and "dashed" in curves["Damage curves"]
+
+
+def test_a_fights_time_to_down_note_names_no_exact_line(
+    fight_sweep: object, tmp_path: Path
+) -> None:
+    """A fight's time-to-down note said "(dashed: the exact duel's …)": no exact line is
+    drawn there; a duel's note still names it, drawn."""
+    tuning.render_sweep(fight_sweep, tmp_path / "fight")  # type: ignore[arg-type]
+    fight = _sections((tmp_path / "fight/sweep.html").read_text(encoding="utf-8"))
+    assert "dashed" not in fight["Time-to-down"].split("<figure>")[0]
+    duel = api.sweep(DUEL, {"Defender.hp": [10, 20]}, n=200, seed=1)
+    tuning.render_sweep(duel, tmp_path / "duel")
+    pages = _sections((tmp_path / "duel/sweep.html").read_text(encoding="utf-8"))
+    assert "dashed: the exact duel" in pages["Time-to-down"].split("<figure>")[0]
+
+
+def test_the_median_plots_legend_is_beside_it_as_the_others_are(fight_sweep: object) -> None:
+    """The median time-to-down plot's legend, with its ``not reached`` entry on one long
+    line, went under the plot, where the down-rate and mean plots have theirs beside."""
+    for figure in ("down_rate", "median_time_to_down"):
+        with matplotlib.rc_context(render.FONT):  # type: ignore[arg-type]
+            fig = Figure(figsize=(7.0, 3.6), dpi=render.DPI, layout="constrained")
+            FigureCanvasAgg(fig)
+            tuning._outcome_curve(fig, fight_sweep, figure)  # type: ignore[arg-type]
+            fig.canvas.draw()
+        (ax,) = fig.axes
+        legend = ax.get_legend()
+        assert not fig.legends and legend is not None, figure  # not moved under the plot
+        names = " ".join(t.get_text() for t in legend.get_texts())
+        beside = legend.get_window_extent().x0 >= ax.get_window_extent().x1
+        assert beside, (figure, names)
+        if figure == "median_time_to_down":
+            assert "not reached" in names, names
