@@ -77,16 +77,16 @@ from simlab.report.terminal import (
 from simlab.report.tuning_terminal import (
     FEW_EVENTS_NOTE,
     MEAN_TIME_TO_DOWN_NOTE,
-    _noise_words,
     _number,
     _tuned_figure,
-    _unmeasured,
     compare_digits,
+    consistent_values,
     figure_labels,
     identical_note,
     independent_bounds,
     joint_intervals_note,
     times_narrower,
+    tune_sentences,
     unmatched_note,
 )
 from simlab.report.words import counted
@@ -902,45 +902,6 @@ def _tune_errors(done: Sequence[Any]) -> np.ndarray:
     return np.vstack([np.maximum(below, 0.0), np.maximum(above, 0.0)])
 
 
-def tune_sentences(result: TuneResult) -> list[str]:
-    """What a tuning found, in the terminal's words: the answer (or why the target is
-    not reached), the values consistent with the target, and how it was found."""
-    t = result.target
-    figure = _tuned_figure(t.figure.figure, result.best, t.value)
-    tried = f"{result.field} tried ({result.lo:g}..{result.hi:g})"
-    if not result.measured:
-        answer = (f"unreachable: {t.figure} was measured at no value of {tried}: "
-                  f"{_unmeasured(t.figure.figure)}")  # fmt: skip
-    elif result.identical and not result.reachable:
-        answer = (f"unreachable: {t.figure} is {figure} at every value of {tried}: the field "
-                  "does not move it")  # fmt: skip
-    elif result.flat and not result.reachable:
-        answer = (f"unreachable: {t.figure} is {figure} at {result.field}={result.value:g} and "
-                  f"within its noise at every value of {tried}, {_noise_words(result)}: the "
-                  "field does not move it measurably")  # fmt: skip
-    elif not result.reachable:
-        answer = (f"unreachable: {t} is outside what {result.field} = {result.lo:g}.."
-                  f"{result.hi:g} reaches; closest: {result.field}={result.value:g} gives "
-                  f"{figure}")  # fmt: skip
-    else:
-        answer = (f"{result.field}={result.value:g} gives {t.figure} = {figure} "
-                  f"(target {t.value:g})")  # fmt: skip
-    sentences = [answer]
-    if result.measured:
-        sentences.append(f"consistent with the target: {_consistent_values(result)}")
-    return [*sentences, f"how: {result.how()}"]
-
-
-def _consistent_values(result: TuneResult) -> str:
-    """The values consistent with a tuning's target, ``NAME.FIELD = 12..14``, or "no
-    value" and why, as the terminal says them."""
-    if result.consistent is None:
-        return (f"no value (no figure's interval contains {result.target.value:g}; an exact "
-                "figure must equal it)")  # fmt: skip
-    lo, hi = result.consistent
-    return f"{result.field} = {lo:g}" if lo == hi else f"{result.field} = {lo:g}..{hi:g}"
-
-
 TUNE_HEADER_END = ["consistent with the target", "method", "encounters"]
 
 
@@ -963,7 +924,7 @@ def _answer_row(result: TuneResult) -> tuple[list[str], list[list[str]]]:
     the values consistent with the target."""
     t = result.target
     found = f"{result.value:g}" + ("" if result.reachable else " (closest; not reached)")
-    consistent = _consistent_values(result) if result.measured else "—"
+    consistent = consistent_values(result) if result.measured else "—"
     header = ["target", f"{result.field} found", f"{t.figure} there [95%]",
               "consistent with the target"]  # fmt: skip
     return header, [[str(t), found, _tuned_figure(t.figure.figure, result.best, t.value),

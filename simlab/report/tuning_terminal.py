@@ -1081,6 +1081,51 @@ def _noise_words(result: TuneResult) -> str:
     return "no two significantly apart on the same dice"
 
 
+def tune_sentences(result: TuneResult) -> list[str]:
+    """What a tuning found, one sentence each, as the terminal and the tune page say it:
+    the answer (or why the target is not reached), the values consistent with the
+    target, and how it was found."""
+    t = result.target
+    figure = _tuned_figure(t.figure.figure, result.best, t.value)
+    tried = f"{result.field} tried ({result.lo:g}..{result.hi:g})"
+    if not result.measured:
+        answer = (f"unreachable: {t.figure} was measured at no value of {tried}: "
+                  f"{_unmeasured(t.figure.figure)}")  # fmt: skip
+    elif result.identical and not result.reachable:
+        answer = (f"unreachable: {t.figure} is {figure} at every value of {tried}: the field "
+                  "does not move it")  # fmt: skip
+    elif result.flat and not result.reachable:
+        answer = (f"unreachable: {t.figure} is {figure} at {result.field}={result.value:g} and "
+                  f"within its noise at every value of {tried}, {_noise_words(result)}: the "
+                  "field does not move it measurably")  # fmt: skip
+    elif not result.reachable:
+        answer = (f"unreachable: {t} is outside what {result.field} = {result.lo:g}.."
+                  f"{result.hi:g} reaches; closest: {result.field}={result.value:g} gives "
+                  f"{figure}")  # fmt: skip
+    else:
+        answer = (f"{result.field}={result.value:g} gives {t.figure} = {figure} "
+                  f"(target {t.value:g})")  # fmt: skip
+    sentences = [answer]
+    if result.measured:
+        sentences.append(f"consistent with the target: {consistent_values(result)}")
+    return [*sentences, f"how: {result.how()}"]
+
+
+def consistent_values(result: TuneResult) -> str:
+    """The values consistent with a tuning's target, ``NAME.FIELD = 12..14``, or "no
+    value", why, and between which values tried the target lies."""
+    t = result.target
+    if result.consistent is None:
+        between = [(a, b) for a, b in itertools.pairwise(result.evaluations)
+                   if min(a.figure, b.figure) <= t.value <= max(a.figure, b.figure)]  # fmt: skip
+        where = (f"; it lies between {result.field}={between[0][0].value:g} and "
+                 f"{between[0][1].value:g}" if between else "")  # fmt: skip
+        return (f"no value (no figure's interval contains {t.value:g}; an exact figure "
+                f"must equal it){where}")  # fmt: skip
+    lo, hi = result.consistent
+    return f"{result.field} = {lo:g}" if lo == hi else f"{result.field} = {lo:g}..{hi:g}"
+
+
 def print_tune(result: TuneResult) -> None:
     """Print a tuning: the closest value, its neighbours, the consistent range, and how."""
     best, t = result.best, result.target
@@ -1091,34 +1136,5 @@ def print_tune(result: TuneResult) -> None:
                  [result.field, str(t.figure), "method"], rows)  # fmt: skip
     # each line broken at spaces, but not inside the field's or the target's names
     say = functools.partial(terminal.say_unbroken, whole=[result.field, str(t), str(t.figure)])
-    figure = _tuned_figure(t.figure.figure, best, t.value)
-    tried = f"{result.field} tried ({result.lo:g}..{result.hi:g})"
-    if not result.measured:
-        say(f"unreachable: {t.figure} was measured at no value of {tried}: "
-            f"{_unmeasured(t.figure.figure)}")  # fmt: skip
-    elif result.identical and not result.reachable:
-        say(f"unreachable: {t.figure} is {figure} at every value of {tried}: the field "
-            "does not move it")  # fmt: skip
-    elif result.flat and not result.reachable:
-        say(f"unreachable: {t.figure} is {figure} at {result.field}={result.value:g} and "
-            f"within its noise at every value of {tried}, {_noise_words(result)}: the field "
-            "does not move it measurably")  # fmt: skip
-    elif not result.reachable:
-        say(f"unreachable: {t} is outside what {result.field} = {result.lo:g}..{result.hi:g} "
-            f"reaches; closest: {result.field}={result.value:g} gives {figure}")  # fmt: skip
-    else:
-        say(f"{result.field}={result.value:g} gives {t.figure} = {figure} (target {t.value:g})")
-    if not result.measured:
-        pass  # nothing to be consistent with: said above
-    elif result.consistent is None:
-        between = [(a, b) for a, b in itertools.pairwise(result.evaluations)
-                   if min(a.figure, b.figure) <= t.value <= max(a.figure, b.figure)]  # fmt: skip
-        where = (f"; it lies between {result.field}={between[0][0].value:g} and "
-                 f"{between[0][1].value:g}" if between else "")  # fmt: skip
-        say(f"consistent with the target: no value (no figure's interval contains "
-            f"{t.value:g}; an exact figure must equal it){where}")  # fmt: skip
-    else:
-        lo, hi = result.consistent
-        values = f"{lo:g}" if lo == hi else f"{lo:g}..{hi:g}"
-        say(f"consistent with the target: {result.field} = {values}")
-    say(f"how: {result.how()}")
+    for sentence in tune_sentences(result):
+        say(sentence)
