@@ -756,7 +756,7 @@ def render_sweep(sweep: SweepResult, out_dir: str | os.PathLike[str]) -> dict[st
     flat_note = _flat_note(flat, len(moving) + len(flat), moving_level(sweep))
     curves = [p for p in pictures if p.kind == "damage"]
     damage_note = (_DAMAGE_NOTE if curves else _NO_CURVE_NOTE).format(figures=figures) + flat_note
-    exact = sweep.combatants().exact_mean_time_to_down.notna().any()
+    exact = "exact_mean_time_to_down" in sweep.combatants()  # dropped when empty
     parts: list[PagePart] = [
         # no heading of curves over a table alone, where the sweep moved no pair
         ("Damage curves" if curves else "Damage", damage_note, _sweep_rows(sweep), curves),
