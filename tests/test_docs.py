@@ -158,3 +158,42 @@ def test_readme_names_the_error_a_mistyped_plot_name_raises() -> None:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     said = re.search(r'A mistyped name in a plot \(`combatant="Kaitoo"`\) is an? `(\w+)`', text)
     assert said is not None and said.group(1) == type(err.value).__name__ == "InputError"
+
+
+def _readme_section(section: str) -> str:
+    """The README's text under the heading ``## section``, up to the next ``## `` heading."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index(f"\n## {section}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start : end if end != -1 else None]
+
+
+def _cli_options() -> list[tuple[str, list[str]]]:
+    """Every option of every ``simlab`` command: (the command, its spellings)."""
+    import click
+
+    from simlab.cli import main
+
+    found: list[tuple[str, list[str]]] = []
+
+    def walk(command: click.Command, path: str) -> None:
+        if isinstance(command, click.Group):
+            for name, sub in sorted(command.commands.items()):
+                walk(sub, f"{path} {name}".strip())
+            return
+        found.extend((path, p.opts) for p in command.params
+                     if isinstance(p, click.Option) and "--help" not in p.opts)  # fmt: skip
+
+    walk(main, "")
+    return found
+
+
+def test_readme_command_line_names_every_option() -> None:
+    """Every option ``--help`` lists is named under "Command line", by one of its
+    spellings (``-n`` for ``--encounters``), so that a designer reading the manual finds
+    it (``report --title`` was named nowhere in the README)."""
+    section = _readme_section("Command line")
+    named = set(re.findall(r"(?<![\w-])(--?[a-z][\w-]*)", section))
+    missing = [f"{command} {opts[-1]}" for command, opts in _cli_options()
+               if not named & set(opts)]  # fmt: skip
+    assert missing == []
