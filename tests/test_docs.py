@@ -197,3 +197,37 @@ def test_readme_command_line_names_every_option() -> None:
     missing = [f"{command} {opts[-1]}" for command, opts in _cli_options()
                if not named & set(opts)]  # fmt: skip
     assert missing == []
+
+
+#: The commands whose messages "Tuning" quotes, by the argument each message starts with.
+TUNING_SLIPS = {
+    "--set Defender.gaurd=2": "run ss-duel --set Defender.gaurd=2",
+    "--set strike.profile[13]=2": "run ss-duel --set strike.profile[13]=2",
+    "--set expect[3].at_least=0.5": "run quickstart --set expect[3].at_least=0.5",
+    "--vary Defender.guard=4:1": "sweep ss-duel --vary Defender.guard=4:1",
+    "--set Defender.guard=2": "run ss-duel --set Defender.guard=1 --set Defender.guard=2",
+    "--vary Defender.guard=1,1": "sweep ss-duel --vary Defender.guard=1,1",
+}
+
+
+def test_readme_tuning_messages_are_the_commands_own() -> None:
+    """The slips quoted under "Tuning" (a misspelt field, a row off the chart, a field
+    changed twice…) are what the commands print now, word for word up to a quoted `…`,
+    on the benchmark duel (the `expect[3]` slip on the quickstart, whose three specs it
+    names); each exits 2 before simulating."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    paths = {"ss-duel": ROOT / "scenarios/benchmarks/ss-duel.yaml",
+             "quickstart": ROOT / "scenarios/shattered-spirits/quickstart.yaml"}  # fmt: skip
+    blocks = re.findall(r"^```(\w*)\n(.*?)^```", _readme_section("Tuning"), re.S | re.M)
+    quoted = [line for language, block in blocks if not language
+              for line in block.splitlines() if line.startswith("--")]  # fmt: skip
+    assert sorted(line.split(": ")[0] for line in quoted) == sorted(TUNING_SLIPS)
+    for line in quoted:
+        command, name, *args = TUNING_SLIPS[line.split(": ")[0]].split()
+        done = CliRunner().invoke(main, [command, str(paths[name]), *args, "-n", "100"])
+        assert done.exit_code == 2, done.output
+        printed = [out for out in done.output.splitlines() if out.startswith("--")]
+        assert printed and printed[0].startswith(line.split("…")[0]), (line, done.output)
