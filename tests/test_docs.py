@@ -231,3 +231,15 @@ def test_readme_tuning_messages_are_the_commands_own() -> None:
         assert done.exit_code == 2, done.output
         printed = [out for out in done.output.splitlines() if out.startswith("--")]
         assert printed and printed[0].startswith(line.split("…")[0]), (line, done.output)
+
+
+def test_readme_layout_names_every_module() -> None:
+    """The "Layout" block names every module and folder of the package, so that a
+    newcomer finds where each part lives (it once left out ``api.py``, the Python API,
+    with ``arguments.py`` and ``limits.py``)."""
+    layout = _readme_section("Layout")
+    package = (ROOT / "simlab").iterdir()
+    parts = sorted(p.name for p in package if p.suffix == ".py" or p.is_dir())
+    parts = [name for name in parts if not name.startswith("__")]
+    missing = [name for name in parts if not re.search(rf"(?<![\w/]){re.escape(name)}\b", layout)]
+    assert missing == []
