@@ -158,3 +158,88 @@ def test_readme_names_the_error_a_mistyped_plot_name_raises() -> None:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     said = re.search(r'A mistyped name in a plot \(`combatant="Kaitoo"`\) is an? `(\w+)`', text)
     assert said is not None and said.group(1) == type(err.value).__name__ == "InputError"
+
+
+def _readme_section(section: str) -> str:
+    """The README's text under the heading ``## section``, up to the next ``## `` heading."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index(f"\n## {section}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start : end if end != -1 else None]
+
+
+def _cli_options() -> list[tuple[str, list[str]]]:
+    """Every option of every ``simlab`` command: (the command, its spellings)."""
+    import click
+
+    from simlab.cli import main
+
+    found: list[tuple[str, list[str]]] = []
+
+    def walk(command: click.Command, path: str) -> None:
+        if isinstance(command, click.Group):
+            for name, sub in sorted(command.commands.items()):
+                walk(sub, f"{path} {name}".strip())
+            return
+        found.extend((path, p.opts) for p in command.params
+                     if isinstance(p, click.Option) and "--help" not in p.opts)  # fmt: skip
+
+    walk(main, "")
+    return found
+
+
+def test_readme_command_line_names_every_option() -> None:
+    """Every option ``--help`` lists is named under "Command line", by one of its
+    spellings (``-n`` for ``--encounters``), so that a designer reading the manual finds
+    it (``report --title`` was named nowhere in the README)."""
+    section = _readme_section("Command line")
+    named = set(re.findall(r"(?<![\w-])(--?[a-z][\w-]*)", section))
+    missing = [f"{command} {opts[-1]}" for command, opts in _cli_options()
+               if not named & set(opts)]  # fmt: skip
+    assert missing == []
+
+
+#: The commands whose messages "Tuning" quotes, by the argument each message starts with.
+TUNING_SLIPS = {
+    "--set Defender.gaurd=2": "run ss-duel --set Defender.gaurd=2",
+    "--set strike.profile[13]=2": "run ss-duel --set strike.profile[13]=2",
+    "--set expect[3].at_least=0.5": "run quickstart --set expect[3].at_least=0.5",
+    "--vary Defender.guard=4:1": "sweep ss-duel --vary Defender.guard=4:1",
+    "--set Defender.guard=2": "run ss-duel --set Defender.guard=1 --set Defender.guard=2",
+    "--vary Defender.guard=1,1": "sweep ss-duel --vary Defender.guard=1,1",
+}
+
+
+def test_readme_tuning_messages_are_the_commands_own() -> None:
+    """The slips quoted under "Tuning" (a misspelt field, a row off the chart, a field
+    changed twice…) are what the commands print now, word for word up to a quoted `…`,
+    on the benchmark duel (the `expect[3]` slip on the quickstart, whose three specs it
+    names); each exits 2 before simulating."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    paths = {"ss-duel": ROOT / "scenarios/benchmarks/ss-duel.yaml",
+             "quickstart": ROOT / "scenarios/shattered-spirits/quickstart.yaml"}  # fmt: skip
+    blocks = re.findall(r"^```(\w*)\n(.*?)^```", _readme_section("Tuning"), re.S | re.M)
+    quoted = [line for language, block in blocks if not language
+              for line in block.splitlines() if line.startswith("--")]  # fmt: skip
+    assert sorted(line.split(": ")[0] for line in quoted) == sorted(TUNING_SLIPS)
+    for line in quoted:
+        command, name, *args = TUNING_SLIPS[line.split(": ")[0]].split()
+        done = CliRunner().invoke(main, [command, str(paths[name]), *args, "-n", "100"])
+        assert done.exit_code == 2, done.output
+        printed = [out for out in done.output.splitlines() if out.startswith("--")]
+        assert printed and printed[0].startswith(line.split("…")[0]), (line, done.output)
+
+
+def test_readme_layout_names_every_module() -> None:
+    """The "Layout" block names every module and folder of the package, so that a
+    newcomer finds where each part lives (it once left out ``api.py``, the Python API,
+    with ``arguments.py`` and ``limits.py``)."""
+    layout = _readme_section("Layout")
+    package = (ROOT / "simlab").iterdir()
+    parts = sorted(p.name for p in package if p.suffix == ".py" or p.is_dir())
+    parts = [name for name in parts if not name.startswith("__")]
+    missing = [name for name in parts if not re.search(rf"(?<![\w/]){re.escape(name)}\b", layout)]
+    assert missing == []
