@@ -99,11 +99,15 @@ def start_up(runs: list[Any]) -> float:
     """Seconds from asking for a drawing process to its first answer."""
     settings = drawing.matplotlib_settings()
     start = time.perf_counter()
-    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                             initializer=drawing._hold,
-                             initargs=(print, runs, settings)) as pool:  # fmt: skip
-        pool.submit(drawing._ready).result()
-        return time.perf_counter() - start
+    with tempfile.TemporaryDirectory() as folder:
+        context_file = os.path.join(folder, "context.pickle")
+        with open(context_file, "wb") as file:  # as drawing._Spread.run sends it
+            pickle.dump(runs, file, protocol=pickle.HIGHEST_PROTOCOL)
+        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                 initializer=drawing._hold,
+                                 initargs=(print, context_file, settings)) as pool:  # fmt: skip
+            pool.submit(drawing._ready).result()
+            return time.perf_counter() - start
 
 
 def main() -> None:

@@ -19,7 +19,10 @@ same bytes either way: each is drawn by the same function from the same data.
 from __future__ import annotations
 
 import contextlib
+import os
+import pickle
 import signal
+import tempfile
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -130,9 +133,13 @@ class _Spread(Generic[Job, Drawn]):
     def run(self, helpers: int) -> list[Drawn]:
         import multiprocessing
 
+        folder = tempfile.TemporaryDirectory(prefix="simlab-drawing-")
+        context_file = os.path.join(folder.name, "context.pickle")
+        with open(context_file, "wb") as file:
+            pickle.dump(self.context, file, protocol=pickle.HIGHEST_PROTOCOL)
         pool = ProcessPoolExecutor(
             helpers, mp_context=multiprocessing.get_context("spawn"), initializer=_hold,
-            initargs=(self.draw, self.context, matplotlib_settings()),
+            initargs=(self.draw, context_file, matplotlib_settings()),
         )  # fmt: skip
         try:
             with _interrupts_held():  # the processes start here, Ctrl-C left to this one
@@ -149,6 +156,7 @@ class _Spread(Generic[Job, Drawn]):
                 self.stop_if_pressed()
         finally:
             _stop(pool)
+            folder.cleanup()
         return [self.drawn[k] for k in range(len(self.jobs))]
 
     def _here(self, k: int) -> None:
@@ -199,14 +207,23 @@ def matplotlib_settings() -> dict[str, Any]:
     return {k: v for k, v in dict.items(matplotlib.rcParams) if k != "backend"}
 
 
-def _hold(draw: Callable[[Any, Any], Any], context: Any, settings: dict[str, Any]) -> None:
+def _hold(draw: Callable[[Any, Any], Any], context_file: str, settings: dict[str, Any]) -> None:
     """Start a drawing process: matplotlib set as in the process that drew alone
-    (a notebook's style, say), and what its jobs are drawn from kept."""
+    (a notebook's style, say), and what its jobs are drawn from read and kept.
+
+    What they are drawn from comes in a file, not with the process's start: Python
+    writes what a spawned process starts with into a pipe that the process reads after
+    it has imported the caller's main module. A script that calls ``write_report``
+    without ``if __name__ == "__main__":`` has that process run the script again and
+    die of it before it reads on, and this process, writing a few MB into that pipe,
+    waited forever (README, "Python API"). Started with little, the process dies, this
+    one sees its pool broken and draws every picture itself."""
     import matplotlib
 
     global _held
     cast(Any, matplotlib.rcParams).update(settings)
-    _held = (draw, context)
+    with open(context_file, "rb") as file:
+        _held = (draw, pickle.load(file))
 
 
 def _ready() -> None:

@@ -225,6 +225,28 @@ def test_ctrl_c_while_a_drawing_process_starts_stops_them_all_at_once(tmp_path: 
     assert sorted(p.name for p in tmp_path.iterdir()) == ["results.json"]  # nothing staged left
 
 
+@pytest.mark.slow  # the script runs twice, once in the drawing process it starts: ~15 s
+def test_a_script_without_a_main_guard_still_writes_its_report(tmp_path: Path) -> None:
+    """A script calling ``write_report(processes=2)`` at its top level, with no ``if
+    __name__ == "__main__":``: its drawing process runs the script again and dies of it
+    before reading what it was started with. This process wrote the runs (some MB) into
+    that process's pipe and waited forever (killed after 120 s, before the runs went by
+    a file); now it sees the process gone and draws every picture itself."""
+    script = tmp_path / "noguard.py"
+    script.write_text(
+        "import simlab\n"
+        f"runs = simlab.run_scenarios([{str(ROOT / 'scenarios/zones-3d6')!r}], n=2000)\n"
+        "simlab.write_report(runs, 'out', processes=2)\n"
+        "print('done')\n"
+    )  # fmt: skip
+    done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "done"
+    assert "bootstrapping phase" in done.stderr  # Python's own word on the missing guard
+    assert (tmp_path / "out/report.html").is_file()
+
+
 def _read_until(leader: int, word: bytes | None, seconds: float) -> bytes:
     """What the terminal shows until ``word`` (None: until it closes)."""
     seen, end = b"", time.monotonic() + seconds
