@@ -20,7 +20,7 @@ from simlab.analysis.drift import total_variation as tv
 from simlab.report.render import _median_round, render_report
 from simlab.report.results import ScenarioRun
 from simlab.report.terminal import format_p
-from tests.report.report_html import external_references
+from tests.report.report_html import external_references, words_unwrapped
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
@@ -223,7 +223,8 @@ def test_drift_draws_before_and_after_of_what_drifted(tmp_path: Path) -> None:
     assert not any("quick-jab" in a for a in alts)
     assert "grey, the baseline; colour, this run" in html
     # A p-value below what doubles resolve reads "< 1e-16", never "0".
-    assert "Holm p &lt; 1e-16" in html and "Holm p = 0," not in html
+    said = html.replace("\u00a0", " ").replace("\u2011", "-")  # kept on one line there
+    assert "Holm p &lt; 1e-16" in said and "Holm p = 0," not in said
     # The same numbers again: nothing drifted, no before/after picture.
     _, _, same = api.write_report([before], tmp_path / "same", baseline=written["results"])
     assert same is not None and same.ok
@@ -250,7 +251,7 @@ def test_many_scenarios_report_progress_and_a_table_of_contents(
     render_report([quick, party], tmp_path, progress=lambda *a: calls.append(a))
     assert calls == [(1, 2, "quickstart (shattered-spirits)"),
                      (2, 2, "party-3v3 (shattered-spirits)")]  # fmt: skip
-    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    html = words_unwrapped((tmp_path / "report.html").read_text(encoding="utf-8"))
     toc = re.search(r'<table class="toc">(.*?)</table>', html, re.S)
     assert toc is not None
     rows = re.findall(r'<tr><td><a href="#([^"]+)">([^<]+)</a>', toc.group(1))

@@ -93,7 +93,7 @@ def test_false_alarm_rate_on_noise_is_below_one_percent(noise: list[tuple]) -> N
 def test_significance_alone_holds_its_level(noise: list[tuple]) -> None:
     """Without tolerances the tests and Holm alone keep the family-wise rate near alpha."""
     figures = len(compare_results([noise[0][0]], [noise[0][1]]).table)
-    assert figures >= 20
+    assert figures >= 15  # a family for Holm, repeats of a rate left out (drift.Repeats)
     alarms = sum(not compare_results([a], [b], tolerances={SYNTHETIC: ZERO}).ok
                  for a, b in noise)  # fmt: skip
     test = sps.binomtest(alarms, len(noise), DEFAULT_ALPHA, alternative="greater")
