@@ -1376,10 +1376,8 @@ def drift_list(drift: DriftReport | None, sections: Sequence[Section]) -> list[D
     anchors: dict[str, str] = {}
     for s in sections:
         anchors.setdefault(f"{s.run.scenario} ({s.run.rules})", s.anchor)
-    groups: dict[str, list[tuple[str, str]]] = {}
-    for r in [] if drift is None else drift.drifted.itertuples():
-        groups.setdefault(f"{r.scenario} ({r.rules})", []).append(_drifted_parts(r))
-    return [(scenario, anchors.get(scenario, ""), lines) for scenario, lines in groups.items()]
+    return [(scenario, anchors.get(scenario, ""), lines)
+            for scenario, lines in _drifted_by_scenario(drift).items()]  # fmt: skip
 
 
 def drift_groups(drift: DriftReport | None) -> list[tuple[str, list[str]]]:
@@ -1387,10 +1385,17 @@ def drift_groups(drift: DriftReport | None) -> list[tuple[str, list[str]]]:
     rules once (``quickstart (shattered-spirits)``) over its figures (``figure subject:
     base → current (…)``), in the order of its first figure, as the terminal prints them
     (every line began with its scenario's name)."""
-    groups: dict[str, list[str]] = {}
+    return [(scenario, [": ".join(parts) for parts in lines])
+            for scenario, lines in _drifted_by_scenario(drift).items()]  # fmt: skip
+
+
+def _drifted_by_scenario(drift: DriftReport | None) -> dict[str, list[tuple[str, str]]]:
+    """The drifted figures (:func:`_drifted_parts`) by scenario, ``quickstart
+    (shattered-spirits)``, in the order of each scenario's first figure."""
+    groups: dict[str, list[tuple[str, str]]] = {}
     for r in [] if drift is None else drift.drifted.itertuples():
-        groups.setdefault(f"{r.scenario} ({r.rules})", []).append(": ".join(_drifted_parts(r)))
-    return list(groups.items())
+        groups.setdefault(f"{r.scenario} ({r.rules})", []).append(_drifted_parts(r))
+    return groups
 
 
 def _drifted_parts(r: Any) -> tuple[str, str]:
