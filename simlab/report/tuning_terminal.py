@@ -185,6 +185,15 @@ def _crits_at_no_point(pair: pd.DataFrame) -> bool:
     return never_crits(pair["crit_rate"], pair.get("exact_crit_rate"))
 
 
+def flat_pair_rows(sweep: SweepResult) -> pd.DataFrame:
+    """The rows of :meth:`~simlab.tuning.sweep.SweepResult.attacks` of the pairs the
+    sweep leaves flat (:func:`~simlab.tuning.sweep.moving_pairs`), every point of each:
+    what the table of unchanged pairs shows."""
+    from simlab.tuning.sweep import PAIR, moving_pairs
+
+    return sweep.attacks().merge(moving_pairs(sweep)[1], on=PAIR, sort=False)
+
+
 def never_crits_flat(sweep: SweepResult) -> bool:
     """Whether the table of a sweep's unchanged pairs marks a crit rate ``—``
     (:func:`_flat_cell`): a crit rate column, and a pair in it that crits at no point.
@@ -198,9 +207,9 @@ def never_crits_flat(sweep: SweepResult) -> bool:
     -------
     bool
     """
-    from simlab.tuning.sweep import PAIR, moving_pairs, pair_figures
+    from simlab.tuning.sweep import PAIR, pair_figures
 
-    pairs = sweep.attacks().merge(moving_pairs(sweep)[1], on=PAIR, sort=False)
+    pairs = flat_pair_rows(sweep)
     if pairs.empty or "crit_rate" not in pair_figures(sweep.rules, pairs):
         return False
     return any(_crits_at_no_point(pair) for _, pair in pairs.groupby(PAIR, sort=False))
@@ -286,9 +295,9 @@ def few_attacks(sweep: SweepResult) -> list[tuple[str, int, int]]:
     -------
     list of (str, int, int)
     """
-    from simlab.tuning.sweep import PAIR, moving_pairs
+    from simlab.tuning.sweep import PAIR
 
-    pairs = sweep.attacks().merge(moving_pairs(sweep)[1], on=PAIR, sort=False)
+    pairs = flat_pair_rows(sweep)
     out = []
     for key, pair in pairs.groupby(PAIR, sort=False):
         fewest = int(pair.attempts.min())
