@@ -913,7 +913,7 @@ def _tune_rows(result: TuneResult) -> tuple[list[str], list[list[str]]]:
     header = [result.field, f"{t.figure} [95%]", *TUNE_HEADER_END]
     rows = [[f"{e.value:g}" + (" ◀" if e.value == result.value else ""),
              _tuned_figure(t.figure.figure, e, t.value),
-             "yes" if math.isfinite(e.figure) and e.contains(t.value) else "no", e.method,
+             "yes" if e.contains(t.value) else "no", e.method,
              "—" if e.encounters is None else f"{e.encounters:,}"]
             for e in result.evaluations]  # fmt: skip
     return header, rows

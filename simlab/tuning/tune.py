@@ -204,7 +204,12 @@ class Evaluation:
         return f"Evaluation({', '.join(fields)})"
 
     def contains(self, target: float) -> bool:
-        """Whether the target is consistent with this figure."""
+        """Whether the target is consistent with this figure: inside its 95% interval
+        (an exact figure: equal to it, to :data:`EXACT_TOLERANCE`). The one rule of
+        every "consistent" a tuning says (the consistent range, :meth:`TuneResult.evaluated`,
+        ``tune.html``'s table): a median time-to-down the round cap does not reach,
+        ``not reached [8, —]``, is consistent with a target of 10 rounds, which its
+        interval does not rule out."""
         if self.method == "exact":
             return abs(self.figure - target) <= EXACT_TOLERANCE * max(1.0, abs(target))
         return self.lo <= target <= self.hi

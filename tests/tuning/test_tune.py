@@ -20,6 +20,7 @@ import simlab.exact.shattered_spirits as ss_exact
 from simlab.cli import main
 from simlab.errors import InputError
 from simlab.exact.engine import exact
+from simlab.report.tuning import render_tune
 from simlab.tuning.figures import exact_measure, measure, parse_figure
 from simlab.tuning.tune import (
     Evaluation,
@@ -879,3 +880,23 @@ def test_the_values_tried_are_a_table_of_figures_and_intervals(duel: Any) -> Non
     assert list(shown.measured_text) == ["not reached"] * len(never.evaluations)
     assert list(shown.encounters) == [500] * len(never.evaluations)
     assert ".evaluated()" in repr(never)
+
+
+def test_a_median_not_reached_whose_interval_holds_the_target_is_consistent_everywhere(
+    tmp_path: Path,
+) -> None:
+    """A median time-to-down the round cap does not reach, its interval from 8 rounds to
+    beyond the cap, does not rule out a target of 10: the API's table called it
+    consistent while ``tune.html``'s table said "no" (it also asked for a finite
+    figure). One predicate, :meth:`Evaluation.contains`, answers both."""
+    target = parse_target("median_time_to_down:Defender=10")
+    result = TuneResult("x", "shattered-spirits", 0, 2000, "Defender.hp", 20, 30, True, target,
+                        evaluations=[Evaluation(20, 10.0, 9.0, 11.0, "simulated", 2000),
+                                     Evaluation(30, math.inf, 8.0, math.inf, "simulated", 2000)],
+                        value=20, consistent=(20, 30))  # fmt: skip
+    table = result.evaluated()
+    assert table.consistent.tolist() == [True, True]
+    written = render_tune(result, tmp_path)
+    rows = [line for line in written["markdown"].read_text().splitlines()
+            if line.startswith("| 30 ")]  # fmt: skip
+    assert len(rows) == 1 and "| yes |" in rows[0], rows
