@@ -34,9 +34,8 @@ from simlab.engine.tallies import Layout, TallyArrays
 from simlab.errors import InputError, did_you_mean
 
 __all__ = ["Counts", "FigureRef", "check_figure", "combatant_figures", "exact_measure",
-           "figure_counts", "figure_values", "labelled_pairs", "measure", "never_crits",
-           "pair_label",
-           "parse_figure"]  # fmt: skip
+           "figure_counts", "figure_values", "labelled_pairs", "measure", "measure_with_kind",
+           "never_crits", "pair_label", "parse_figure"]  # fmt: skip
 
 
 def pair_label(attacker: str, attack: str, defender: str) -> str:
@@ -419,8 +418,19 @@ def measure(
     Rates: Wilson (Clopper–Pearson when rare); mean damage: batch means; mean rounds and
     mean time-to-down: normal (encounters are independent); the median time-to-down (the
     round by which half of all encounters had it down): read off the pointwise interval
-    of P(down by round r), as in ``expect:``.
+    of P(down by round r), as in ``expect:``. :func:`measure_with_kind` names which.
     """
+    return measure_with_kind(tallies, layout, n, ref, level)[:3]
+
+
+def measure_with_kind(
+    tallies: TallyArrays, layout: Layout, n: int, ref: FigureRef, level: float = 0.95
+) -> tuple[float, float, float, str]:
+    """:func:`measure`, with the kind of its interval as a sweep's ``*_ci_kind`` columns
+    name it: ``wilson`` or ``clopper-pearson`` (a rate), ``batch-means`` (a mean damage),
+    :data:`~simlab.analysis.result.NORMAL_CI_KIND` (a mean time-to-down or length),
+    :data:`~simlab.analysis.result.MEDIAN_CI_KIND` (a median time-to-down); "" where
+    nothing was measured (no attack made)."""
     if ref.figure in ATTACK_FIGURES:
         return _attack_measure(tallies, layout, ref, level)
     if ref.figure in COMBATANT_FIGURES:
@@ -430,26 +440,28 @@ def measure(
         return _rate(int(tallies.winner[s]), n, level)
     mean, var = stats.histogram_mean_var(tallies.rounds)
     half = stats.normal_quantile(level) * np.sqrt(var / n)
-    return mean, mean - half, mean + half
+    return mean, mean - half, mean + half, NORMAL_CI_KIND
 
 
-def _rate(k: int, n: int, level: float) -> tuple[float, float, float]:
+def _rate(k: int, n: int, level: float) -> tuple[float, float, float, str]:
     if n == 0:
-        return np.nan, np.nan, np.nan
-    lo, hi, _ = stats.rate_interval(k, n, level)
-    return k / n, float(lo), float(hi)
+        return np.nan, np.nan, np.nan, ""
+    lo, hi, kind = stats.rate_interval(k, n, level)
+    return k / n, float(lo), float(hi), str(kind)
 
 
 def _attack_measure(
     tallies: TallyArrays, layout: Layout, ref: FigureRef, level: float
-) -> tuple[float, float, float]:
+) -> tuple[float, float, float, str]:
     slots = _slots(layout, ref)
     attempts = tallies.attempts[slots].sum(axis=0)
     total = int(attempts.sum())
     if ref.figure == "mean_damage":
         if total == 0:
-            return np.nan, np.nan, np.nan
-        return stats.ratio_batch_means(tallies.damage_sum[slots].sum(axis=0), attempts, level)
+            return np.nan, np.nan, np.nan, ""
+        mean, lo, hi = stats.ratio_batch_means(tallies.damage_sum[slots].sum(axis=0), attempts,
+                                               level)  # fmt: skip
+        return mean, lo, hi, "batch-means"
     if ref.figure == "damage_at_least":
         k = int(tallies.damage_hist[slots, int(ref.arg) :].sum())
     else:
@@ -459,7 +471,7 @@ def _attack_measure(
 
 def _combatant_measure(
     tallies: TallyArrays, layout: Layout, n: int, ref: FigureRef, level: float
-) -> tuple[float, float, float]:
+) -> tuple[float, float, float, str]:
     chosen = _chosen(layout, ref.on)
     down = tallies.down_round[chosen].sum(axis=0)
     total = n * len(chosen)
@@ -473,12 +485,12 @@ def _combatant_measure(
     downs, mean, var, _ = _down_figures(down, total)
     if ref.figure == "mean_time_to_down":
         half = stats.normal_quantile(level) * np.sqrt(var / downs) if downs > 1 else np.nan
-        return mean, mean - half, mean + half
+        return mean, mean - half, mean + half, NORMAL_CI_KIND
     # Not reached by the round cap: beyond it, as far as a search is concerned.
     median, lo, hi = (np.inf if np.isnan(x) else x
                       for x in median_time_to_down(down, total, level,
                                                    layout.first_round_of(chosen)))  # fmt: skip
-    return median, lo, hi
+    return median, lo, hi, MEDIAN_CI_KIND
 
 
 def exact_measure(answer: Any, ref: FigureRef) -> float | None:

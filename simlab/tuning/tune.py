@@ -54,7 +54,14 @@ from simlab.errors import ExactUnsupported, InputError
 from simlab.limits import encounters_and_seed
 from simlab.report.words import counted
 from simlab.scenario.common import ScenarioBase
-from simlab.tuning.figures import FigureRef, check_figure, exact_measure, measure, parse_figure
+from simlab.tuning.figures import (
+    FigureRef,
+    check_figure,
+    exact_measure,
+    measure,
+    measure_with_kind,
+    parse_figure,
+)
 from simlab.tuning.overrides import (
     Override,
     apply_overrides,
@@ -184,7 +191,10 @@ class Evaluation:
     its cap before the precision was met; ``per_range`` the figure on each of the
     contiguous ranges of encounters the run was played in again where the figure may not
     move beyond its noise (:func:`_may_be_flat`), which pair it with another value's on
-    the same dice (:func:`paired_p`)."""
+    the same dice (:func:`paired_p`); ``ci_kind`` the kind of a simulated figure's
+    interval, as a sweep's ``*_ci_kind`` columns name it (``wilson``,
+    ``clopper-pearson``, ``batch-means``, ``normal``, ``band-crossing``;
+    :func:`~simlab.tuning.figures.measure_with_kind`)."""
 
     value: float
     figure: float
@@ -194,6 +204,7 @@ class Evaluation:
     encounters: int | None = None
     capped: bool = False
     per_range: tuple[float, ...] = dataclasses.field(default=(), repr=False)
+    ci_kind: str = dataclasses.field(default="", repr=False)
 
     def __repr__(self) -> str:
         """The dataclass's repr, a figure or interval end that the round cap does not
@@ -392,7 +403,9 @@ class TuneResult:
             sweep's tables have), the target's figure (named after it,
             ``median_time_to_down``) with its 95% interval (``*_ci95_lo``,
             ``*_ci95_hi``: the figure itself where exact; ``inf`` for a median
-            time-to-down the round cap does not reach), ``measured_text`` (the figure as
+            time-to-down the round cap does not reach) and its kind (``*_ci_kind``, as a
+            sweep's tables name it: ``exact``, ``wilson``, ``clopper-pearson``,
+            ``batch-means``, ``normal``, ``band-crossing``), ``measured_text`` (the figure as
             the terminal says it: ``7 [7, 8]``, ``0.497 ± 0.004``, ``3 (exact)``, ``not
             reached``), ``method`` (``exact`` or ``simulated``), ``encounters`` (none
             where exact) and ``capped`` (a run to a precision that reached its cap
@@ -407,6 +420,7 @@ class TuneResult:
             figure: [e.figure for e in self.evaluations],
             f"{figure}_ci95_lo": [e.lo for e in self.evaluations],
             f"{figure}_ci95_hi": [e.hi for e in self.evaluations],
+            f"{figure}_ci_kind": [_interval_kind(e) for e in self.evaluations],
             "measured_text": [_figure_text(figure, e.figure, e.lo, e.hi, e.method)
                               for e in self.evaluations],
             "method": [e.method for e in self.evaluations],
@@ -490,6 +504,11 @@ class TuneResult:
         }  # fmt: skip
 
 
+def _interval_kind(e: Evaluation) -> str:
+    """The kind of an evaluation's interval: ``exact`` (the figure alone) where exact."""
+    return "exact" if e.method == "exact" else e.ci_kind
+
+
 def _json(x: float) -> float | int:
     return int(x) if float(x).is_integer() and abs(x) < 2**53 else float(x)
 
@@ -566,9 +585,10 @@ class _Evaluator:
         if figure is not None:
             return Evaluation(value, figure, figure, figure, "exact")
         res = self.simulate(scn)
-        x, lo, hi = measure(res.tallies, res.layout, res.encounters, self.target.figure)
+        x, lo, hi, kind = measure_with_kind(res.tallies, res.layout, res.encounters,
+                                            self.target.figure)  # fmt: skip
         capped = res.meta.get("precision", {}).get("cap_reached", False)
-        return Evaluation(value, x, lo, hi, "simulated", res.encounters, capped)
+        return Evaluation(value, x, lo, hi, "simulated", res.encounters, capped, ci_kind=kind)
 
     def pair(self, play: Callable[[ScenarioBase], Played]) -> None:
         """Play every value evaluated again in ranges (:func:`_in_ranges`: the same

@@ -900,3 +900,32 @@ def test_a_median_not_reached_whose_interval_holds_the_target_is_consistent_ever
     rows = [line for line in written["markdown"].read_text().splitlines()
             if line.startswith("| 30 ")]  # fmt: skip
     assert len(rows) == 1 and "| yes |" in rows[0], rows
+
+
+@pytest.mark.parametrize(
+    ("target", "table", "column"),
+    [("down_by_round:Defender@3=0.002", "combatants", None),
+     ("median_time_to_down:Defender=5", "combatants", "median_time_to_down_ci_kind"),
+     ("mean_damage:strike=3", "damage", "mean_damage_ci_kind")],
+)  # fmt: skip
+def test_the_values_tried_say_the_kind_of_each_interval_as_a_run_does(
+    duel: Any, target: str, table: str, column: str | None
+) -> None:
+    """``evaluated()`` gave a figure's interval without saying what kind it is, where a
+    run's and a sweep's tables have ``*_ci_kind``: a simulated value's is the kind the
+    run's table gives the same figure (a rare rate, Clopper–Pearson, not Wilson), an
+    exact value's ``exact``."""
+    figure = target.partition(":")[0]
+    tuned = simlab.tune(duel, "Defender.hp=20:24", target, n=400, exact=False)
+    kinds = tuned.evaluated().set_index("Defender.hp")[f"{figure}_ci_kind"]
+    for value, kind in kinds.items():
+        run = simlab.simulate(duel.with_({"Defender.hp": value}), n=400)
+        if column is None:  # P(down by round 3): a rate of every encounter, rare here
+            k = int(run.tallies.down_round[1, :4].sum())
+            expected = "clopper-pearson" if min(k, 400 - k) < 10 else "wilson"
+        else:
+            expected = getattr(run, table)()[column].iloc[0]
+        assert kind == expected, (value, kind, expected)
+    exact_kinds = simlab.tune(duel, "Defender.hp=20:24", target).evaluated()
+    assert set(exact_kinds.method) == {"exact"}
+    assert set(exact_kinds[f"{figure}_ci_kind"]) == {"exact"}
