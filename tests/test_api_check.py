@@ -192,3 +192,20 @@ def test_a_list_that_checks_nothing_is_refused(subject: object, words: str) -> N
     with pytest.raises(InputError) as info:
         simlab.check(subject)
     assert words in str(info.value)
+
+
+def test_a_median_not_reached_is_judged_against_a_bound_past_the_round_cap_as_borderline() -> None:
+    """Kaito at 40 HP is downed in fewer than half of the encounters by round 30: the
+    median is past the cap, 31 or later. Against ``at most 40`` or ``between 20 and 40``
+    the run cannot tell, but the row read a plain ``fail``, not borderline, with no word
+    why; against ``at most 12`` it is a plain fail, against ``at least 10`` a plain pass."""
+    bounds = [{"at_most": 40}, {"between": [20, 40]}, {"at_least": 40}, {"at_most": 12},
+              {"at_least": 10}, {"at_least": 31}]  # fmt: skip
+    scn = simlab.load(QUICKSTART).with_({"Kaito.hp": 40, "expect": [
+        {"figure": "median_time_to_down", "combatant": "Kaito", **b} for b in bounds]})  # fmt: skip
+    rows = simlab.check(scn, n=300, seed=7)
+    assert set(rows.measured_text) == {"not reached"}
+    assert rows.verdict.tolist() == ["fail", "fail", "pass", "fail", "pass", "pass"]
+    assert rows.borderline.tolist() == [True, True, True, False, False, False]
+    said = rows.note.str.contains("round cap (30)", regex=False).tolist()
+    assert said == [True, True, True, False, False, False]
