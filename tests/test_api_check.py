@@ -209,3 +209,16 @@ def test_a_median_not_reached_is_judged_against_a_bound_past_the_round_cap_as_bo
     assert rows.borderline.tolist() == [True, True, True, False, False, False]
     said = rows.note.str.contains("round cap (30)", regex=False).tolist()
     assert said == [True, True, True, False, False, False]
+
+
+def test_the_readmes_folder_to_check_has_scenarios_with_specs() -> None:
+    """The README's examples checked a result with ``scenarios/glitters-d20`` or
+    ``scenarios/opposed-tiers``, folders no scenario of which has ``expect:``: the folder
+    added no row, and the table said nothing of it. Every folder the README checks from
+    Python adds rows."""
+    readme = (ROOT / "README.md").read_text()
+    lists = re.findall(r"simlab\.check\(\[([^\]]*)\]", readme)
+    folders = {f for entries in lists for f in re.findall(r'"(scenarios/[\w-]+)"', entries)}
+    assert len(folders) >= 2, folders
+    for folder in folders:
+        assert not simlab.check(ROOT / folder, n=100).empty, folder
