@@ -49,10 +49,17 @@ def _fail(message: str, code: int) -> None:
         from simlab.report.width import wrapped
 
         width = _stderr_width()
-        message = "\n".join(wrapped(line, width, ERROR_INDENT, _suggestions(line, width))
+        message = "\n".join(wrapped(line, width, _continued(line), _suggestions(line, width))
                             for line in message.splitlines())  # fmt: skip
     click.echo(message, err=True)
     sys.exit(code)
+
+
+def _continued(line: str) -> str:
+    """The indent of an error line's continued lines: :data:`ERROR_INDENT`, or under the
+    text of a list item (``  - Brute: …``, one reason of several) where the line is one."""
+    item = len(line) - len(line.lstrip(" -"))
+    return " " * item if line.lstrip().startswith("- ") else ERROR_INDENT
 
 
 def _suggestions(line: str, width: int) -> tuple[str, ...]:

@@ -1514,8 +1514,27 @@ def print_check(check: pd.DataFrame) -> None:
              *(c[1] for c in certain), *(c[3] for c in certain)}  # fmt: skip
     if certain:
         say_unbroken(certain_note(certain), indent="  ", whole=names)
-    print_refusals(list(check.attrs.get("skipped", [])), "not checked", names=names)
+    skipped = list(check.attrs.get("skipped", []))
+    whole = [reason for what, reason in skipped if what == "scenario"]
+    print_refusals([s for s in skipped if s[0] != "scenario"], "not checked", names=names)
+    for reason in whole:
+        print_scenario_refused(reason, names)
     console.print(f"check: {check_verdict(check)}", markup=False, highlight=False)
+
+
+def print_scenario_refused(message: str, names: Iterable[str] = ()) -> None:
+    """Print the exact engine's refusal of a whole scenario under ``--check``: its first
+    line (``cannot solve scenario 'duel' exactly:``) after ``not checked:``, then each
+    reason it lists as an item of its own, without the hint to simulate (the run has)."""
+    from simlab.exact.engine import SIMULATE_HINT
+
+    head, *reasons = [line for line in message.splitlines() if line != SIMULATE_HINT]
+    title = "not checked"
+    text = Text(broken_at_spaces(f"{title}: {head}", console.width, "  ", whole=names))
+    text.stylize("bold", 0, len(title))
+    console.print(text, soft_wrap=True)
+    for reason in reasons:
+        say_unbroken(f"  - {reason.strip().removeprefix('- ')}", indent="    ", whole=names)
 
 
 def certain_note(certain: list[tuple[str, str, str, str, float]]) -> str:

@@ -1132,3 +1132,54 @@ def test_a_compiling_bar_keeps_its_count_and_time(
     assert "(10–30 s)" in line or "(a first run: 10–30 s)" in line, line
     full = "compiling the shattered-spirits kernels (a first run: 10–30 s) "
     assert line.startswith(full) == (width == 120), line
+
+
+#: A shattered-spirits scenario of which nothing has an exact answer: each defender
+#: reacts, and both sides attack (no duel).
+UNSOLVABLE = """\
+scenario: unsolvable
+rules: shattered-spirits
+max_rounds: 5
+attacks:
+  hit: {profile: [5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5]}
+sides:
+  a: [{name: A, hp: 10, attacks: [hit], tokens: {grit: 2},
+       react: {block: {when_damage_at_least: 1}}}]
+  b: [{name: B, hp: 10, attacks: [hit], tokens: {reflex: 2},
+       react: {evade: {when_damage_at_least: 1}}}]
+"""
+
+
+def test_exact_refusing_everything_lists_its_reasons_in_words_in_a_terminal(
+    tmp_path: Path,
+) -> None:
+    """``simlab exact`` on a scenario it cannot solve at all said ``time_to_down: a duel
+    needs…`` (the figure's id), and a terminal continued each reason under the ``-``."""
+    (tmp_path / "unsolvable.yaml").write_text(UNSOLVABLE)
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    lines = _stderr_in_a_terminal(["exact", "unsolvable.yaml"], env, tmp_path).splitlines()
+    assert lines[0] == "cannot solve scenario 'unsolvable' exactly:", lines
+    assert "time_to_down" not in "\n".join(lines), lines
+    items = [k for k, line in enumerate(lines) if line.startswith("  - ")]
+    assert [lines[k][4:].split(":")[0] for k in items] == ["A", "B", "time-to-down"], lines
+    continued = [line for line in lines[1:-1] if not line.startswith("  - ")]
+    assert continued and all(line.startswith("    ") for line in continued), lines
+    assert lines[-1] == "use `simlab run` to simulate it" and max(map(len, lines)) <= 80
+
+
+def test_run_check_of_a_scenario_nothing_solves_lists_each_reason(tmp_path: Path) -> None:
+    """``run --check`` ran the exact engine's refusal into one item (``scenario: cannot
+    solve … exactly:   A: hit → B: … time_to_down: …``), ending in the hint to simulate
+    with ``simlab run``, which it had just done. Each reason is an item of its own."""
+    (tmp_path / "unsolvable.yaml").write_text(UNSOLVABLE)
+    done = subprocess.run([sys.executable, "-m", "simlab", "run", "unsolvable.yaml", "-n", "200",
+                           "--check"], cwd=tmp_path, env={**os.environ, "COLUMNS": "80"},
+                          capture_output=True, text=True, timeout=600)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    start = lines.index("not checked: cannot solve scenario 'unsolvable' exactly:")
+    items = [line[4:].split(":")[0] for line in lines[start:] if line.startswith("  - ")]
+    assert items == ["A", "B", "time-to-down"], lines
+    assert lines[-1] == "check: no figure could be checked against an exact answer", lines
+    assert "simlab run" not in done.stdout and "time_to_down" not in done.stdout
+    assert max(map(len, lines)) <= 80 and not any("  " in x.strip() for x in lines[start:])
