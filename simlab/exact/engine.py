@@ -450,8 +450,8 @@ def exact(scenario: ScenarioBase | str | os.PathLike[str]) -> ExactResult:
         try:
             whole(scenario)
         except ExactUnsupported as err:
-            raise ExactUnsupported(f"cannot solve scenario {scenario.scenario!r} exactly: "
-                                   f"{err}\n{SIMULATE_HINT}") from None  # fmt: skip
+            raise ExactUnsupported(f"cannot solve scenario {scenario.scenario!r} exactly:\n"
+                                   f"  - {err}\n{SIMULATE_HINT}") from None  # fmt: skip
     pairs, refusals = _solve_pairs(scenario, module)
     duel = None
     try:
