@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import itertools
 import json
 import os
 import re
@@ -1183,3 +1184,75 @@ def test_run_check_of_a_scenario_nothing_solves_lists_each_reason(tmp_path: Path
     assert lines[-1] == "check: no figure could be checked against an exact answer", lines
     assert "simlab run" not in done.stdout and "time_to_down" not in done.stdout
     assert max(map(len, lines)) <= 80 and not any("  " in x.strip() for x in lines[start:])
+
+
+#: The scenario of README's "Tuning", whose names the options' examples use.
+SS_DUEL = str(ROOT / "scenarios/benchmarks/ss-duel.yaml")
+
+
+def _help_examples(command: str, option: str) -> list[str]:
+    """The examples ``simlab COMMAND --help`` gives of ``option`` at 80 columns, as a
+    designer copies them: the ``NAME.FIELD=…``, ``FIGURE:ON=…`` or ``FIGURE:ON`` words of
+    its text after its first ':'."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    shown = CliRunner().invoke(main, [command, "--help"], terminal_width=80).output
+    first, *rest = shown.split("\nOptions:\n")[1].split(f"  {option} ")[1].splitlines()
+    said = [first, *itertools.takewhile(lambda x: x.startswith(" " * 20), rest)]
+    text = " ".join(said).split(None, 1)[1]  # after the metavar
+    examples = text.split(":", 1)[1].split("[required]")[0].split("See README")[0]
+    return [w.rstrip(".,;") for w in examples.split() if re.search(r"[\w\]][=:]\w", w)]
+
+
+@pytest.mark.parametrize(("command", "option", "accepted"), [
+    ("validate", "--set", ["validate", SS_DUEL, "--set"]),
+    ("run", "--precision-on", ["run", SS_DUEL, "-n", "100", "--precision", "0.5",
+                               "--precision-on"]),
+    ("tune", "--precision-on", ["tune", SS_DUEL, "--vary", "Defender.hp=10:60", "--target",
+                                "win_rate:attacker=0.5", "-n", "100", "--no-exact",
+                                "--precision", "0.5", "--precision-on"]),
+    ("sweep", "--vary", ["sweep", SS_DUEL, "-n", "100", "--no-exact", "--vary"]),
+    ("tune", "--vary", ["tune", SS_DUEL, "--target", "hit_rate:strike=0.6", "-n", "100",
+                        "--vary"]),
+    ("tune", "--target", ["tune", SS_DUEL, "--vary", "Defender.hp=10:60", "-n", "100",
+                          "--target"]),
+])  # fmt: skip
+def test_every_example_of_the_help_is_one_the_command_accepts(
+    command: str, option: str, accepted: list[str]
+) -> None:
+    """``--set params.FIELD=V`` (a pattern, which ``--set`` refuses), and
+    ``win_rate:party`` and ``median_time_to_down:Brute`` beside ``hit_rate:strike`` (no
+    scenario has all three): each example of the help, typed as written, runs on the
+    scenario of README's "Tuning" (exit 0, or 1 for a target out of reach)."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    examples = _help_examples(command, option)
+    assert len(examples) >= 2, examples
+    for example in examples:
+        done = CliRunner().invoke(main, [*accepted, example])
+        assert done.exit_code in (0, 1), (example, done.output)
+
+
+def test_the_help_of_set_is_the_same_on_every_command() -> None:
+    """The examples of ``--set`` tried under ``validate`` (by
+    :func:`test_every_example_of_the_help_is_one_the_command_accepts`) are those of every
+    command that takes it."""
+    said = {c: _help_examples(c, "--set") for c in ("run", "sweep", "compare", "tune", "validate")}
+    assert len({tuple(v) for v in said.values()}) == 1 and len(said["run"]) == 4, said
+
+
+def test_no_help_says_dots_for_what_it_leaves_out_at_80_columns() -> None:
+    """``compare --help`` said ``Compare A with B (or with A --set ...)``: every help reads
+    whole, its ``...`` only the usage line's, click's mark of an argument given many times."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    for command in main.list_commands(None):  # type: ignore[arg-type]
+        done = CliRunner().invoke(main, [command, "--help"], terminal_width=80)
+        said = done.output.split("\n", 1)[1]
+        assert "..." not in said and "…" not in said, done.output
