@@ -635,7 +635,7 @@ NOT_REACHED = "not reached"
 #: What a median time-to-down is, said the same way under every table and on every page
 #: that shows one (the run's, the sweep's and the report's).
 MEDIAN_NOTE = (
-    "median: the round by which half of all encounters had it down, with its 95% "
+    "Median: the round by which half of all encounters had it down, with its 95% "
     "interval (not reached: fewer than half did by the round cap; [6, not reached]: "
     "the median may lie from round 6 to beyond the cap)."
 )
@@ -916,11 +916,11 @@ def _add_rows(table: Table, rows: list[list[Any]]) -> None:
 NO_CRIT = "—"
 #: What :data:`NO_CRIT` means, under an attacks table that shows it.
 NO_CRIT_NOTE = (
-    "crit rate —: no crit in the run (the attack cannot crit, or crits too rarely for "
+    "Crit rate —: no crit in the run (the attack cannot crit, or crits too rarely for "
     "this many encounters)."
 )
 #: Why an attacks table of a rule system with crits has no crit rate column.
-NO_CRIT_COLUMN_NOTE = "crit rate left out: no attack made a crit in the run."
+NO_CRIT_COLUMN_NOTE = "Crit rate left out: no attack made a crit in the run."
 
 
 def crit_rate_said(result: Result, rates: pd.DataFrame | None = None) -> list[bool]:
@@ -1069,9 +1069,9 @@ def _headed_rows(groups: list[tuple[str, str, list[int]]], defenders: list[str],
 
 #: What the time-to-down table's figures mean, printed under it.
 TIME_TO_DOWN_NOTE = (
-    "down rate: share of all encounters in which it went down = P(downed by round {cap}, "
-    "the round cap). " + MEDIAN_NOTE + " median if downed: among the encounters it went "
-    "down in (—: it never did). capped: encounters that reached round {cap} (the cap) "
+    "Down rate: share of all encounters in which it went down = P(downed by round {cap}, "
+    "the round cap). " + MEDIAN_NOTE + " Median if downed: among the encounters it went "
+    "down in (—: it never did). Capped: encounters that reached round {cap} (the cap) "
     "with it standing at their end: stopped by the cap, or won in that round."
 )
 

@@ -1256,3 +1256,40 @@ def test_no_help_says_dots_for_what_it_leaves_out_at_80_columns() -> None:
         done = CliRunner().invoke(main, [command, "--help"], terminal_width=80)
         said = done.output.split("\n", 1)[1]
         assert "..." not in said and "…" not in said, done.output
+
+
+@pytest.mark.parametrize("args", [
+    ["run", str(QUICKSTART), "-n", "2000"],
+    ["sweep", str(QUICKSTART), "--vary", "Brute.hp=20:40:10", "-n", "2000"],
+    ["compare", str(QUICKSTART), "--set", "Brute.hp=20", "-n", "2000"],
+    ["tune", str(QUICKSTART), "--vary", "Brute.hp=5:60", "--target",
+     "median_time_to_down:Kaito=7", "-n", "2000"],
+    ["tune", SS_DUEL, "--vary", "Defender.guard=0:4", "--target", "hit_rate:strike=0.6",
+     "-n", "200"],
+])  # fmt: skip
+def test_every_sentence_of_a_command_begins_with_a_capital(
+    args: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The notes under the tables said ``… by the round cap). median: the round …``,
+    ``… went down. capped: …``, ``exact: the exact mean …``; the lines of a tuning
+    ``consistent with the target: …``, ``how: tuned …``, ``unreachable: …``. A sentence
+    begins with a capital, after a full stop as on a line of its own (but a name's:
+    ``Brute.hp=43 gives …``)."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    screen = Console(file=io.StringIO(), width=1000)  # each note on a line of its own
+    monkeypatch.setattr(terminal, "console", screen)
+    done = CliRunner().invoke(main, args)
+    assert done.exit_code in (0, 1), done.output
+    shown = screen.file.getvalue()  # type: ignore[attr-defined]
+    lines = [line.strip() for line in shown.splitlines()]
+    after_a_stop = [m for line in lines for m in re.findall(r".{0,20}[a-z)]\. +[a-z]\S*", line)]
+    assert not after_a_stop, after_a_stop
+    notes = [line for line in lines if line.endswith(".") and "   " not in line]  # no table's
+    assert not [line for line in notes if line[0].islower()], notes
+    if args[0] == "tune":
+        said = shown.split("(the value and its neighbours)")[1].splitlines()
+        sentences = [line for line in said if ": " in line and not line.startswith(" ")]
+        assert sentences and all(s[0].isupper() for s in sentences[-2:]), said
