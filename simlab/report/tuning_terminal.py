@@ -1143,7 +1143,9 @@ def print_tune(result: TuneResult) -> None:
              _tuned_figure(t.figure.figure, e, t.value), e.method] for e in shown]  # fmt: skip
     _print_table(f"{result.field} for {t} (the value and its neighbours)",
                  [result.field, str(t.figure), "method"], rows)  # fmt: skip
-    # each line broken at spaces, but not inside the field's or the target's names
-    say = functools.partial(terminal.say_unbroken, whole=[result.field, str(t), str(t.figure)])
+    # each line broken at spaces, but not inside the field's or the target's names, nor
+    # between a count and what it counts ("16 values")
+    names = [result.field, str(t), str(t.figure)]
     for sentence in tune_sentences(result):
-        say(sentence)
+        counts = re.findall(r"(?<![\w.])\d[\d,]* [a-z]+", sentence)
+        terminal.say_unbroken(sentence, whole=[*names, *counts])

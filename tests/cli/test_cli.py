@@ -1293,3 +1293,17 @@ def test_every_sentence_of_a_command_begins_with_a_capital(
         said = shown.split("(the value and its neighbours)")[1].splitlines()
         sentences = [line for line in said if ": " in line and not line.startswith(" ")]
         assert sentences and all(s[0].isupper() for s in sentences[-2:]), said
+
+
+def test_a_tuning_keeps_a_count_with_its_noun_at_80_columns() -> None:
+    """``… over the values tried), 16`` / ``values evaluated by simulation``: the tuning's
+    how line broke between a count and what it counts at 80 columns."""
+    done = subprocess.run([sys.executable, "-m", "simlab", "tune", SS_DUEL, "--vary",
+                           "Defender.hp=10:60", "--target", "median_time_to_down:Defender=8",
+                           "-n", "3000", "--no-exact"], env={**os.environ, "COLUMNS": "80"},
+                          capture_output=True, text=True, cwd=ROOT, timeout=600)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    how = lines[next(k for k, line in enumerate(lines) if line.startswith("How: ")) :]
+    assert len(how) > 1 and max(len(line) for line in how) <= 80, how
+    assert not any(re.search(r"\d[\d,]*$", line) for line in how), how
