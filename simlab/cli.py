@@ -49,10 +49,17 @@ def _fail(message: str, code: int) -> None:
         from simlab.report.width import wrapped
 
         width = _stderr_width()
-        message = "\n".join(wrapped(line, width, ERROR_INDENT, _suggestions(line, width))
+        message = "\n".join(wrapped(line, width, _continued(line), _suggestions(line, width))
                             for line in message.splitlines())  # fmt: skip
     click.echo(message, err=True)
     sys.exit(code)
+
+
+def _continued(line: str) -> str:
+    """The indent of an error line's continued lines: :data:`ERROR_INDENT`, or under the
+    text of a list item (``  - Brute: …``, one reason of several) where the line is one."""
+    item = len(line) - len(line.lstrip(" -"))
+    return " " * item if line.lstrip().startswith("- ") else ERROR_INDENT
 
 
 def _suggestions(line: str, width: int) -> tuple[str, ...]:
@@ -131,7 +138,7 @@ SET = click.option(
     multiple=True,
     metavar="NAME.FIELD=VALUE",
     help="Override a field (repeatable): Defender.guard=2, strike.profile[9]=8 (row 9), "
-    "params.FIELD=V, max_rounds=50. See README, Tuning.",
+    "params.strain_meter=8, max_rounds=50. See README, Tuning.",
 )
 
 
@@ -141,7 +148,7 @@ def PRECISION(command: Callable[..., Any]) -> Callable[..., Any]:  # noqa: N802 
         "Simulate in fixed stages until every reported rate's 95% half-width is at most H "
         "(means: H × max(|mean|, 1)); -n is then a cap. See README, Targets.",
         "Apply --precision only to these figures (repeatable): hit_rate:strike, "
-        "win_rate:party, mean_rounds.",
+        "win_rate:attacker, mean_rounds.",
     )(command)
 
 
@@ -151,7 +158,7 @@ def TUNE_PRECISION(command: Callable[..., Any]) -> Callable[..., Any]:  # noqa: 
         "Simulate each value in fixed stages until the target's figure has a 95% half-width "
         "of at most H (a mean: H × max(|mean|, 1)); -n is then a cap. See README, Targets.",
         "Apply --precision to these figures in place of the target's (repeatable): "
-        "hit_rate:strike, win_rate:party, mean_rounds.",
+        "hit_rate:strike, win_rate:attacker, mean_rounds.",
     )(command)
 
 
@@ -1129,7 +1136,8 @@ def _tuning_options(per: str, writes: str, scenario: str = "the scenario's",
     required=True,
     metavar="NAME.FIELD=LO:HI[:STEP]|v1,v2",
     help="A field and its values: integers LO..HI (both included, every STEP-th with "
-    ":STEP) or a list; several --vary make a grid.",
+    ":STEP) or a list: Defender.guard=0:4, Defender.hp=20:40:5, strike.profile[9]=6,8; "
+    "several --vary make a grid.",
 )
 @SET
 @_tuning_options("point", "sweep.json, Parquet tables, sweep.html and sweep.md")
@@ -1197,7 +1205,8 @@ def compare(
     precision: float | None,
     precision_on: tuple[str, ...],
 ) -> None:
-    """Compare A with B (or with A --set ...) on the same dice, with paired intervals."""
+    """Compare A with B, or with A changed by --set, on the same dice, with paired
+    intervals."""
     from simlab import api
     from simlab.errors import InputError
     from simlab.report.tuning_terminal import print_compare
@@ -1257,15 +1266,16 @@ def _note_unused_settings(first: Any, second: Any, given: dict[str, int | None])
     required=True,
     multiple=True,
     metavar="NAME.FIELD=LO:HI",
-    help="The field to tune and its range (integers when both ends are; no STEP: tune bisects).",
+    help="The field to tune and its range (integers when both ends are; no STEP: tune "
+    "bisects): Defender.hp=10:60, params.strain_meter=4:12.",
 )
 @click.option(
     "--target",
     required=True,
     multiple=True,
     metavar="FIGURE[:ON]=VALUE",
-    help="The figure and the value wanted: median_time_to_down:Brute=3, "
-    "win_rate:party=0.5, hit_rate:strike=0.6, down_by_round:Brute@3=0.5.",
+    help="The figure and the value wanted: median_time_to_down:Defender=8, "
+    "win_rate:attacker=0.5, hit_rate:strike=0.6, down_by_round:Defender@8=0.5.",
 )
 @SET
 @_tuning_options("simulated value", "tune.json, tune.html and tune.md")

@@ -418,7 +418,8 @@ def _solve_duel(scenario: ScenarioBase, module: ModuleType) -> DuelExact:
 
 def _nothing_message(scenario: ScenarioBase, refusals: list[tuple[Subject, str]]) -> str:
     lines = [f"cannot solve scenario {scenario.scenario!r} exactly:"]
-    lines += [f"  {describe(s)}: {r}" for s, r in refusals]
+    lines += [f"  - {'time-to-down' if s == TIME_TO_DOWN else describe(s)}: {r}"
+              for s, r in refusals]  # fmt: skip
     lines.append(SIMULATE_HINT)
     return "\n".join(lines)
 
@@ -449,8 +450,8 @@ def exact(scenario: ScenarioBase | str | os.PathLike[str]) -> ExactResult:
         try:
             whole(scenario)
         except ExactUnsupported as err:
-            raise ExactUnsupported(f"cannot solve scenario {scenario.scenario!r} exactly: "
-                                   f"{err}\n{SIMULATE_HINT}") from None  # fmt: skip
+            raise ExactUnsupported(f"cannot solve scenario {scenario.scenario!r} exactly:\n"
+                                   f"  - {err}\n{SIMULATE_HINT}") from None  # fmt: skip
     pairs, refusals = _solve_pairs(scenario, module)
     duel = None
     try:

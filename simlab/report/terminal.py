@@ -635,7 +635,7 @@ NOT_REACHED = "not reached"
 #: What a median time-to-down is, said the same way under every table and on every page
 #: that shows one (the run's, the sweep's and the report's).
 MEDIAN_NOTE = (
-    "median: the round by which half of all encounters had it down, with its 95% "
+    "Median: the round by which half of all encounters had it down, with its 95% "
     "interval (not reached: fewer than half did by the round cap; [6, not reached]: "
     "the median may lie from round 6 to beyond the cap)."
 )
@@ -916,11 +916,11 @@ def _add_rows(table: Table, rows: list[list[Any]]) -> None:
 NO_CRIT = "—"
 #: What :data:`NO_CRIT` means, under an attacks table that shows it.
 NO_CRIT_NOTE = (
-    "crit rate —: no crit in the run (the attack cannot crit, or crits too rarely for "
+    "Crit rate —: no crit in the run (the attack cannot crit, or crits too rarely for "
     "this many encounters)."
 )
 #: Why an attacks table of a rule system with crits has no crit rate column.
-NO_CRIT_COLUMN_NOTE = "crit rate left out: no attack made a crit in the run."
+NO_CRIT_COLUMN_NOTE = "Crit rate left out: no attack made a crit in the run."
 
 
 def crit_rate_said(result: Result, rates: pd.DataFrame | None = None) -> list[bool]:
@@ -1069,9 +1069,9 @@ def _headed_rows(groups: list[tuple[str, str, list[int]]], defenders: list[str],
 
 #: What the time-to-down table's figures mean, printed under it.
 TIME_TO_DOWN_NOTE = (
-    "down rate: share of all encounters in which it went down = P(downed by round {cap}, "
-    "the round cap). " + MEDIAN_NOTE + " median if downed: among the encounters it went "
-    "down in (—: it never did). capped: encounters that reached round {cap} (the cap) "
+    "Down rate: share of all encounters in which it went down = P(downed by round {cap}, "
+    "the round cap). " + MEDIAN_NOTE + " Median if downed: among the encounters it went "
+    "down in (—: it never did). Capped: encounters that reached round {cap} (the cap) "
     "with it standing at their end: stopped by the cap, or won in that round."
 )
 
@@ -1514,8 +1514,27 @@ def print_check(check: pd.DataFrame) -> None:
              *(c[1] for c in certain), *(c[3] for c in certain)}  # fmt: skip
     if certain:
         say_unbroken(certain_note(certain), indent="  ", whole=names)
-    print_refusals(list(check.attrs.get("skipped", [])), "not checked", names=names)
+    skipped = list(check.attrs.get("skipped", []))
+    whole = [reason for what, reason in skipped if what == "scenario"]
+    print_refusals([s for s in skipped if s[0] != "scenario"], "not checked", names=names)
+    for reason in whole:
+        print_scenario_refused(reason, names)
     console.print(f"check: {check_verdict(check)}", markup=False, highlight=False)
+
+
+def print_scenario_refused(message: str, names: Iterable[str] = ()) -> None:
+    """Print the exact engine's refusal of a whole scenario under ``--check``: its first
+    line (``cannot solve scenario 'duel' exactly:``) after ``not checked:``, then each
+    reason it lists as an item of its own, without the hint to simulate (the run has)."""
+    from simlab.exact.engine import SIMULATE_HINT
+
+    head, *reasons = [line for line in message.splitlines() if line != SIMULATE_HINT]
+    title = "not checked"
+    text = Text(broken_at_spaces(f"{title}: {head}", console.width, "  ", whole=names))
+    text.stylize("bold", 0, len(title))
+    console.print(text, soft_wrap=True)
+    for reason in reasons:
+        say_unbroken(f"  - {reason.strip().removeprefix('- ')}", indent="    ", whole=names)
 
 
 def certain_note(certain: list[tuple[str, str, str, str, float]]) -> str:

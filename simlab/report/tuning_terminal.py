@@ -460,13 +460,13 @@ def _estimate(row: Any, name: str) -> str:
 #: (:func:`sweep_note`).
 SWEEP_NOTE = (
     "Every point ran on the same seed (common random numbers).",
-    "exact: the exact mean damage against a fresh defender, or the exact mean "
+    "Exact: the exact mean damage against a fresh defender, or the exact mean "
     "time-to-down of a duel (among the encounters downed by the round cap, as "
     "simulated), where the exact engine answers the point.",
-    "mean if downed: among the encounters in which the combatant went down. " + MEDIAN_NOTE,
-    "unchanged across the sweep: the attack pairs whose intervals share a value at "
+    "Mean if downed: among the encounters in which the combatant went down. " + MEDIAN_NOTE,
+    "Unchanged across the sweep: the attack pairs whose intervals share a value at "
     "every point and whose exact answer stays the same.",
-    "crit rate —: no crit at any point (the attack cannot crit, or crits too rarely for "
+    "Crit rate —: no crit at any point (the attack cannot crit, or crits too rarely for "
     "this many encounters).",
 )
 
@@ -950,7 +950,7 @@ def unmatched_note(comparison: Comparison) -> str:
 
 #: What a comparison's mean time-to-down is the mean of (terminal and pages).
 MEAN_TIME_TO_DOWN_NOTE = (
-    "mean time-to-down: among the encounters in which the combatant went down (its down "
+    "Mean time-to-down: among the encounters in which the combatant went down (its down "
     "rate says how many)."
 )
 
@@ -1098,17 +1098,17 @@ def tune_sentences(result: TuneResult) -> list[str]:
     figure = _tuned_figure(t.figure.figure, result.best, t.value)
     tried = f"{result.field} tried ({result.lo:g}..{result.hi:g})"
     if not result.measured:
-        answer = (f"unreachable: {t.figure} was measured at no value of {tried}: "
+        answer = (f"Unreachable: {t.figure} was measured at no value of {tried}: "
                   f"{_unmeasured(t.figure.figure)}")  # fmt: skip
     elif result.identical and not result.reachable:
-        answer = (f"unreachable: {t.figure} is {figure} at every value of {tried}: the field "
+        answer = (f"Unreachable: {t.figure} is {figure} at every value of {tried}: the field "
                   "does not move it")  # fmt: skip
     elif result.flat and not result.reachable:
-        answer = (f"unreachable: {t.figure} is {figure} at {result.field}={result.value:g} and "
+        answer = (f"Unreachable: {t.figure} is {figure} at {result.field}={result.value:g} and "
                   f"within its noise at every value of {tried}, {_noise_words(result)}: the "
                   "field does not move it measurably")  # fmt: skip
     elif not result.reachable:
-        answer = (f"unreachable: {t} is outside what {result.field} = {result.lo:g}.."
+        answer = (f"Unreachable: {t} is outside what {result.field} = {result.lo:g}.."
                   f"{result.hi:g} reaches; closest: {result.field}={result.value:g} gives "
                   f"{figure}")  # fmt: skip
     else:
@@ -1116,8 +1116,8 @@ def tune_sentences(result: TuneResult) -> list[str]:
                   f"(target {t.value:g})")  # fmt: skip
     sentences = [answer]
     if result.measured:
-        sentences.append(f"consistent with the target: {consistent_values(result)}")
-    return [*sentences, f"how: {result.how()}"]
+        sentences.append(f"Consistent with the target: {consistent_values(result)}")
+    return [*sentences, f"How: {result.how()}"]
 
 
 def consistent_values(result: TuneResult) -> str:
@@ -1143,7 +1143,9 @@ def print_tune(result: TuneResult) -> None:
              _tuned_figure(t.figure.figure, e, t.value), e.method] for e in shown]  # fmt: skip
     _print_table(f"{result.field} for {t} (the value and its neighbours)",
                  [result.field, str(t.figure), "method"], rows)  # fmt: skip
-    # each line broken at spaces, but not inside the field's or the target's names
-    say = functools.partial(terminal.say_unbroken, whole=[result.field, str(t), str(t.figure)])
+    # each line broken at spaces, but not inside the field's or the target's names, nor
+    # between a count and what it counts ("16 values")
+    names = [result.field, str(t), str(t.figure)]
     for sentence in tune_sentences(result):
-        say(sentence)
+        counts = re.findall(r"(?<![\w.])\d[\d,]* [a-z]+", sentence)
+        terminal.say_unbroken(sentence, whole=[*names, *counts])

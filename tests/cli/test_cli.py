@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import itertools
 import json
 import os
 import re
@@ -1132,3 +1133,177 @@ def test_a_compiling_bar_keeps_its_count_and_time(
     assert "(10–30 s)" in line or "(a first run: 10–30 s)" in line, line
     full = "compiling the shattered-spirits kernels (a first run: 10–30 s) "
     assert line.startswith(full) == (width == 120), line
+
+
+#: A shattered-spirits scenario of which nothing has an exact answer: each defender
+#: reacts, and both sides attack (no duel).
+UNSOLVABLE = """\
+scenario: unsolvable
+rules: shattered-spirits
+max_rounds: 5
+attacks:
+  hit: {profile: [5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5]}
+sides:
+  a: [{name: A, hp: 10, attacks: [hit], tokens: {grit: 2},
+       react: {block: {when_damage_at_least: 1}}}]
+  b: [{name: B, hp: 10, attacks: [hit], tokens: {reflex: 2},
+       react: {evade: {when_damage_at_least: 1}}}]
+"""
+
+
+def test_exact_refusing_everything_lists_its_reasons_in_words_in_a_terminal(
+    tmp_path: Path,
+) -> None:
+    """``simlab exact`` on a scenario it cannot solve at all said ``time_to_down: a duel
+    needs…`` (the figure's id), and a terminal continued each reason under the ``-``."""
+    (tmp_path / "unsolvable.yaml").write_text(UNSOLVABLE)
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    lines = _stderr_in_a_terminal(["exact", "unsolvable.yaml"], env, tmp_path).splitlines()
+    assert lines[0] == "cannot solve scenario 'unsolvable' exactly:", lines
+    assert "time_to_down" not in "\n".join(lines), lines
+    items = [k for k, line in enumerate(lines) if line.startswith("  - ")]
+    assert [lines[k][4:].split(":")[0] for k in items] == ["A", "B", "time-to-down"], lines
+    continued = [line for line in lines[1:-1] if not line.startswith("  - ")]
+    assert continued and all(line.startswith("    ") for line in continued), lines
+    assert lines[-1] == "use `simlab run` to simulate it" and max(map(len, lines)) <= 80
+
+
+def test_run_check_of_a_scenario_nothing_solves_lists_each_reason(tmp_path: Path) -> None:
+    """``run --check`` ran the exact engine's refusal into one item (``scenario: cannot
+    solve … exactly:   A: hit → B: … time_to_down: …``), ending in the hint to simulate
+    with ``simlab run``, which it had just done. Each reason is an item of its own."""
+    (tmp_path / "unsolvable.yaml").write_text(UNSOLVABLE)
+    done = subprocess.run([sys.executable, "-m", "simlab", "run", "unsolvable.yaml", "-n", "200",
+                           "--check"], cwd=tmp_path, env={**os.environ, "COLUMNS": "80"},
+                          capture_output=True, text=True, timeout=600)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    start = lines.index("not checked: cannot solve scenario 'unsolvable' exactly:")
+    items = [line[4:].split(":")[0] for line in lines[start:] if line.startswith("  - ")]
+    assert items == ["A", "B", "time-to-down"], lines
+    assert lines[-1] == "check: no figure could be checked against an exact answer", lines
+    assert "simlab run" not in done.stdout and "time_to_down" not in done.stdout
+    assert max(map(len, lines)) <= 80 and not any("  " in x.strip() for x in lines[start:])
+
+
+#: The scenario of README's "Tuning", whose names the options' examples use.
+SS_DUEL = str(ROOT / "scenarios/benchmarks/ss-duel.yaml")
+
+
+def _help_examples(command: str, option: str) -> list[str]:
+    """The examples ``simlab COMMAND --help`` gives of ``option`` at 80 columns, as a
+    designer copies them: the ``NAME.FIELD=…``, ``FIGURE:ON=…`` or ``FIGURE:ON`` words of
+    its text after its first ':'."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    shown = CliRunner().invoke(main, [command, "--help"], terminal_width=80).output
+    first, *rest = shown.split("\nOptions:\n")[1].split(f"  {option} ")[1].splitlines()
+    said = [first, *itertools.takewhile(lambda x: x.startswith(" " * 20), rest)]
+    text = " ".join(said).split(None, 1)[1]  # after the metavar
+    examples = text.split(":", 1)[1].split("[required]")[0].split("See README")[0]
+    return [w.rstrip(".,;") for w in examples.split() if re.search(r"[\w\]][=:]\w", w)]
+
+
+@pytest.mark.parametrize(("command", "option", "accepted"), [
+    ("validate", "--set", ["validate", SS_DUEL, "--set"]),
+    ("run", "--precision-on", ["run", SS_DUEL, "-n", "100", "--precision", "0.5",
+                               "--precision-on"]),
+    ("tune", "--precision-on", ["tune", SS_DUEL, "--vary", "Defender.hp=10:60", "--target",
+                                "win_rate:attacker=0.5", "-n", "100", "--no-exact",
+                                "--precision", "0.5", "--precision-on"]),
+    ("sweep", "--vary", ["sweep", SS_DUEL, "-n", "100", "--no-exact", "--vary"]),
+    ("tune", "--vary", ["tune", SS_DUEL, "--target", "hit_rate:strike=0.6", "-n", "100",
+                        "--vary"]),
+    ("tune", "--target", ["tune", SS_DUEL, "--vary", "Defender.hp=10:60", "-n", "100",
+                          "--target"]),
+])  # fmt: skip
+def test_every_example_of_the_help_is_one_the_command_accepts(
+    command: str, option: str, accepted: list[str]
+) -> None:
+    """``--set params.FIELD=V`` (a pattern, which ``--set`` refuses), and
+    ``win_rate:party`` and ``median_time_to_down:Brute`` beside ``hit_rate:strike`` (no
+    scenario has all three): each example of the help, typed as written, runs on the
+    scenario of README's "Tuning" (exit 0, or 1 for a target out of reach)."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    examples = _help_examples(command, option)
+    assert len(examples) >= 2, examples
+    for example in examples:
+        done = CliRunner().invoke(main, [*accepted, example])
+        assert done.exit_code in (0, 1), (example, done.output)
+
+
+def test_the_help_of_set_is_the_same_on_every_command() -> None:
+    """The examples of ``--set`` tried under ``validate`` (by
+    :func:`test_every_example_of_the_help_is_one_the_command_accepts`) are those of every
+    command that takes it."""
+    said = {c: _help_examples(c, "--set") for c in ("run", "sweep", "compare", "tune", "validate")}
+    assert len({tuple(v) for v in said.values()}) == 1 and len(said["run"]) == 4, said
+
+
+def test_no_help_says_dots_for_what_it_leaves_out_at_80_columns() -> None:
+    """``compare --help`` said ``Compare A with B (or with A --set ...)``: every help reads
+    whole, its ``...`` only the usage line's, click's mark of an argument given many times."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    for command in main.list_commands(None):  # type: ignore[arg-type]
+        done = CliRunner().invoke(main, [command, "--help"], terminal_width=80)
+        said = done.output.split("\n", 1)[1]
+        assert "..." not in said and "…" not in said, done.output
+
+
+@pytest.mark.parametrize("args", [
+    ["run", str(QUICKSTART), "-n", "2000"],
+    ["sweep", str(QUICKSTART), "--vary", "Brute.hp=20:40:10", "-n", "2000"],
+    ["compare", str(QUICKSTART), "--set", "Brute.hp=20", "-n", "2000"],
+    ["tune", str(QUICKSTART), "--vary", "Brute.hp=5:60", "--target",
+     "median_time_to_down:Kaito=7", "-n", "2000"],
+    ["tune", SS_DUEL, "--vary", "Defender.guard=0:4", "--target", "hit_rate:strike=0.6",
+     "-n", "200"],
+])  # fmt: skip
+def test_every_sentence_of_a_command_begins_with_a_capital(
+    args: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The notes under the tables said ``… by the round cap). median: the round …``,
+    ``… went down. capped: …``, ``exact: the exact mean …``; the lines of a tuning
+    ``consistent with the target: …``, ``how: tuned …``, ``unreachable: …``. A sentence
+    begins with a capital, after a full stop as on a line of its own (but a name's:
+    ``Brute.hp=43 gives …``)."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    screen = Console(file=io.StringIO(), width=1000)  # each note on a line of its own
+    monkeypatch.setattr(terminal, "console", screen)
+    done = CliRunner().invoke(main, args)
+    assert done.exit_code in (0, 1), done.output
+    shown = screen.file.getvalue()  # type: ignore[attr-defined]
+    lines = [line.strip() for line in shown.splitlines()]
+    after_a_stop = [m for line in lines for m in re.findall(r".{0,20}[a-z)]\. +[a-z]\S*", line)]
+    assert not after_a_stop, after_a_stop
+    notes = [line for line in lines if line.endswith(".") and "   " not in line]  # no table's
+    assert not [line for line in notes if line[0].islower()], notes
+    if args[0] == "tune":
+        said = shown.split("(the value and its neighbours)")[1].splitlines()
+        sentences = [line for line in said if ": " in line and not line.startswith(" ")]
+        assert sentences and all(s[0].isupper() for s in sentences[-2:]), said
+
+
+def test_a_tuning_keeps_a_count_with_its_noun_at_80_columns() -> None:
+    """``… over the values tried), 16`` / ``values evaluated by simulation``: the tuning's
+    how line broke between a count and what it counts at 80 columns."""
+    done = subprocess.run([sys.executable, "-m", "simlab", "tune", SS_DUEL, "--vary",
+                           "Defender.hp=10:60", "--target", "median_time_to_down:Defender=8",
+                           "-n", "3000", "--no-exact"], env={**os.environ, "COLUMNS": "80"},
+                          capture_output=True, text=True, cwd=ROOT, timeout=600)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    how = lines[next(k for k, line in enumerate(lines) if line.startswith("How: ")) :]
+    assert len(how) > 1 and max(len(line) for line in how) <= 80, how
+    assert not any(re.search(r"\d[\d,]*$", line) for line in how), how

@@ -208,7 +208,8 @@ def test_nothing_solvable_raises_with_every_reason_and_the_hint() -> None:
         exact(simlab.loads(UNSOLVABLE))
     message = str(err.value)
     assert "react: block" in message and "react: evade" in message
-    assert "time_to_down: a duel needs exactly one combatant with attacks" in message
+    assert "\n  - time-to-down: a duel needs exactly one combatant with attacks" in message
+    assert "time_to_down" not in message  # the figure's id, not the reader's words
     assert message.endswith("use `simlab run` to simulate it")
 
 

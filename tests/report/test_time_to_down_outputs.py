@@ -539,7 +539,7 @@ def test_the_time_to_down_table_prints_every_column_whole(width: int, brenna: st
     names: every column whole, at every width."""
     result = _brawl({"Brenna": brenna})
     text = _terminal_text(result, width)
-    block = text[text.index("time-to-down (rounds)") : text.index("down rate: share")]
+    block = text[text.index("time-to-down (rounds)") : text.index("Down rate: share")]
     assert max(len(line) for line in block.splitlines()) <= width, block
     rows = result.combatants()  # type: ignore[attr-defined]
     names = list(rows.combatant)
@@ -626,7 +626,7 @@ def test_the_events_tables_print_every_column_whole_beside_a_long_name(width: in
     go on in another table where they would not fit."""
     result = _brawl({"Brenna": "Brother Castellan Aldemar"})
     text = _terminal_text(result, width)
-    block = text[text.index("events (share of encounters)") : text.index("down rate: share")]
+    block = text[text.index("events (share of encounters)") : text.index("Down rate: share")]
     assert max(len(line) for line in block.splitlines()) <= width, block
     assert "status dmg" in block and "per enc." in block, block
     rows = result.combatants()  # type: ignore[attr-defined]

@@ -153,9 +153,10 @@ def test_spirits_2v3_runs_and_meets_its_specs() -> None:
 
 def test_exact_engine_refuses_the_whole_scenario() -> None:
     """``simlab.exact`` refuses a scenario with Spirits in one message naming the feature
-    (its Spirit slots have no pair-by-pair answer)."""
+    (its Spirit slots have no pair-by-pair answer), as an item under its heading, as
+    the reasons of a scenario refused pair by pair are (not ``exactly: spirits: …``)."""
     scenario = simlab.loads(BASE.replace("{extra}", "      spirit: {name: Wisp, hp: 5}"))
-    with pytest.raises(ExactUnsupported, match="exactly: spirits: Spirits are Manifested"):
+    with pytest.raises(ExactUnsupported, match="exactly:\n  - spirits: Spirits are Manifested"):
         exact(scenario)
 
 

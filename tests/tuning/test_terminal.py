@@ -113,11 +113,11 @@ def test_sweep_note_explains_only_the_columns_and_tables_printed(duel: Any) -> N
 
     plain = simlab.sweep(duel, {"strike.profile[9]": [5, 8]}, n=1000, exact=False)
     note = sweep_note(plain)
-    assert "exact:" not in note and "unchanged across the sweep" not in note
-    assert "mean if downed" in note
+    assert "Exact:" not in note and "Unchanged across the sweep" not in note
+    assert "Mean if downed" in note
     both = simlab.sweep(duel, {"Defender.hp": [20, 30]}, n=1000)  # the attack is not moved
     note = sweep_note(both)
-    assert "exact: the exact mean damage" in note and "unchanged across the sweep:" in note
+    assert "Exact: the exact mean damage" in note and "Unchanged across the sweep:" in note
 
 
 def test_sweep_with_crits_and_exact_fits_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -175,7 +175,7 @@ def test_compare_says_what_its_mean_time_to_down_is_over(
     down: the sweep's tables say "mean if downed", the comparison said nothing, and a
     Novice Hero downed in 7% of the encounters instead of 49% read as lasting 2.75 rounds
     longer. The notes under the table and on the page say what it is over."""
-    said = "mean time-to-down: among the encounters in which the combatant went down"
+    said = "Mean time-to-down: among the encounters in which the combatant went down"
     monkeypatch.chdir(tmp_path)  # a short --out: "wrote 3 files to out" fits 80 columns
     text = _run_at_80(monkeypatch, "compare", QUICKSTART, "--set", "Brute.guard=1", "-n", 4000,
                       "--out", "out")  # fmt: skip
@@ -271,7 +271,7 @@ def test_tune_fits_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
     text = _run_at_80(monkeypatch, "tune", ROOT / "scenarios/benchmarks/ss-duel.yaml",
                       "--vary", "Defender.hp=5:60", "--target",
                       "median_time_to_down:Defender=3")  # fmt: skip
-    assert "consistent with the target: Defender.hp = 7..9" in text
+    assert "Consistent with the target: Defender.hp = 7..9" in text
 
 
 def test_tune_says_a_median_not_reached_rather_than_inf(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -686,4 +686,4 @@ def test_a_sweep_marks_the_crit_rate_of_an_attack_that_never_crits() -> None:
     assert column_cells(flat, "rate", r"^ ?Kaito: quick-jab")[-1] == "—", flat
     assert column_cells(flat, "rate", r"^ ?Brute: stone-strike")[-1] not in ("—", "0.000"), flat
     note = " ".join(text[text.index("Every point ran") :].split())
-    assert "crit rate —: no crit at any point (the attack cannot crit" in note, note
+    assert "Crit rate —: no crit at any point (the attack cannot crit" in note, note

@@ -283,7 +283,7 @@ def test_a_figure_the_field_does_not_move_is_said_so(tmp_path: Path) -> None:
     assert not wilson.low <= 0.5 <= wilson.high
     shown = f"{wins / 5000:.3f} [{wilson.low:.3f}, {wilson.high:.3f}]"
     assert shown in text and "± 0.02" not in text
-    assert (f"unreachable: win_rate:hero is {shown} at every value of Novice "
+    assert (f"Unreachable: win_rate:hero is {shown} at every value of Novice "
             "Hero.vigor tried (1..30): the field does not move it") in text  # fmt: skip
     assert "by a grid (the figure is the same at every value tried)" in text
     assert "monotone" not in text and "outside what" not in text
