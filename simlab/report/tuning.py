@@ -81,6 +81,8 @@ from simlab.report.tuning_terminal import (
     _tuned_figure,
     compare_digits,
     consistent_values,
+    few_attacks,
+    few_attacks_note,
     figure_labels,
     identical_note,
     independent_bounds,
@@ -754,6 +756,9 @@ def render_sweep(sweep: SweepResult, out_dir: str | os.PathLike[str]) -> dict[st
     named = [f.replace("_", " ") for f in pair_figures(sweep.rules, sweep.attacks())]
     figures = f"{', '.join(named[:-1])} and {named[-1]}".capitalize()
     flat_note = _flat_note(flat, len(moving) + len(flat), moving_level(sweep))
+    # the terminal's line under its table of unchanged pairs, a paragraph of its own
+    few = few_attacks_note(few_attacks(sweep), len(sweep.points))
+    flat_note += PARAGRAPH + few if few else ""
     curves = [p for p in pictures if p.kind == "damage"]
     damage_note = (_DAMAGE_NOTE if curves else _NO_CURVE_NOTE).format(figures=figures) + flat_note
     exact = "exact_mean_time_to_down" in sweep.combatants()  # dropped when empty
