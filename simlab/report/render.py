@@ -788,9 +788,9 @@ def _pictures(run: ScenarioRun, drawn_exact: ExactDrawn, skipped: list[str]) -> 
 
 
 #: The caption of a scenario's outcome plot (its round cap filled in).
-OUTCOME_CAPTION = ("Bars: the share of encounters each side won, with its 95% interval; "
-                   "draw: no side won (still fighting at the round cap, round {cap}, or "
-                   "every side down at once).")  # fmt: skip
+OUTCOME_CAPTION = ("Bars: the share of encounters each side won (green), with its 95% "
+                   "interval; draw (grey): no side won (still fighting at the round cap, "
+                   "round {cap}, or every side down at once).")  # fmt: skip
 
 
 def survival_caption(side: str, never: list[str], res: Result) -> str:
