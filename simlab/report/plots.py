@@ -1377,9 +1377,11 @@ def plot_win_rates(
     value = wins.win_rate.to_numpy(dtype=float)
     err = np.vstack([value - wins.win_rate_ci95_lo, wins.win_rate_ci95_hi - value])
     # an outline's whiskers in its colour, so that each run's interval is told apart
+    # one run: the draw's bar grey, as it is no side's win (every bar was green)
+    colours = [DRAW_COLOUR if side == "draw" else colour for side in wins.side]
     ax.barh(np.arange(len(wins)), value, xerr=err, capsize=3, label=label,
             **({**OVER_BARS, "edgecolor": colour, "error_kw": {"ecolor": colour}}
-               if over else {"color": colour}))  # fmt: skip
+               if over else {"color": colours}))  # fmt: skip
     if not over:
         ax.set_yticks(np.arange(len(wins)), list(wins.side), fontsize=LEGEND_FONT)
         ax.invert_yaxis()
@@ -1391,6 +1393,9 @@ def plot_win_rates(
         ax.legend(fontsize=LEGEND_FONT, frameon=False)
     return wins
 
+
+#: The draw's bar on a win-rate plot of one run: no side won.
+DRAW_COLOUR = "0.6"
 
 #: The colours of the runs' bars on a win-rate plot: green first, as it always was, then
 #: matplotlib's cycle without its green.

@@ -58,6 +58,7 @@ from simlab.report.render import (
     _text_writer,
     md_link,
     md_text,
+    picture_html,
     unbroken,
     whole_words,
 )
@@ -81,6 +82,8 @@ from simlab.report.tuning_terminal import (
     _tuned_figure,
     compare_digits,
     consistent_values,
+    few_attacks,
+    few_attacks_note,
     figure_labels,
     identical_note,
     independent_bounds,
@@ -658,7 +661,7 @@ _PAGE = jinja2.Template(
 {% for heading, note, table, pictures, folded in parts %}<h2>{{ heading }}</h2>
 {% for paragraph in note.split(paragraph_break) %}<p class="note">{{ paragraph }}</p>
 {% endfor %}
-{% for p in pictures %}<figure><img alt="{{ p.title }}" src="{{ p.data_uri }}">
+{% for p in pictures %}<figure>{{ img(p) }}
 <figcaption>{{ p.caption or p.title }}</figcaption></figure>{% endfor %}
 {% if folded %}<details><summary>{{ folded }}</summary>{{ table }}</details>
 {% else %}{{ table }}{% endif %}
@@ -721,7 +724,7 @@ def _write_page(out: Path, stem: str, title: str, identity: str,
         for p in pictures:
             written[p.file] = atomic_write(out / PNG_DIR / p.file, _bytes_writer(p.png))
     html = _PAGE.render(stylesheet=Markup(STYLESHEET), title=title, identity=identity,
-                        paragraph_break=PARAGRAPH, whole=whole_words, parts=[
+                        paragraph_break=PARAGRAPH, whole=whole_words, img=picture_html, parts=[
         (h, n, _html_table(*table), pics, _folded(table[1], pics))
         for h, n, table, pics in parts])  # fmt: skip
     markdown = [f"# {md_text(title)}", "", md_text(identity), ""]
@@ -754,6 +757,9 @@ def render_sweep(sweep: SweepResult, out_dir: str | os.PathLike[str]) -> dict[st
     named = [f.replace("_", " ") for f in pair_figures(sweep.rules, sweep.attacks())]
     figures = f"{', '.join(named[:-1])} and {named[-1]}".capitalize()
     flat_note = _flat_note(flat, len(moving) + len(flat), moving_level(sweep))
+    # the terminal's line under its table of unchanged pairs, a paragraph of its own
+    few = few_attacks_note(few_attacks(sweep), len(sweep.points))
+    flat_note += PARAGRAPH + few if few else ""
     curves = [p for p in pictures if p.kind == "damage"]
     damage_note = (_DAMAGE_NOTE if curves else _NO_CURVE_NOTE).format(figures=figures) + flat_note
     exact = "exact_mean_time_to_down" in sweep.combatants()  # dropped when empty

@@ -154,3 +154,15 @@ def test_exact_answers_drawn_say_nothing(runs: dict[str, Any], ax: Any) -> None:
                                        exact=simlab.exact(runs["scn"]))  # fmt: skip
         simlab.plot_hit_rates(runs["base"], ax=ax, exact=simlab.exact(runs["scn"]))
     assert (drawn.source == "exact").any()
+
+
+def test_the_draws_bar_is_told_from_the_sides_wins(runs: dict[str, Any], ax: Any) -> None:
+    """Every bar of a run's outcome plot was green: the draw's read as one more side's
+    wins. Each side's bar stays green; the draw's is grey."""
+    simlab.plot_win_rates(runs["base"], ax=ax)
+    (bars,) = [c for c in ax.containers if isinstance(c, BarContainer)]
+    sides = [t.get_text() for t in ax.get_yticklabels()]
+    faces = dict(zip(sides, (to_rgba(bar.get_facecolor()) for bar in bars), strict=True))
+    assert sides[-1] == "draw", sides
+    assert {faces[side] for side in sides[:-1]} == {to_rgba("tab:green")}, faces
+    assert faces["draw"] == to_rgba("0.6"), faces

@@ -83,3 +83,28 @@ def test_the_median_plots_legend_is_beside_it_as_the_others_are(fight_sweep: obj
         assert beside, (figure, names)
         if figure == "median_time_to_down":
             assert "not reached" in names, names
+
+
+def test_the_page_says_which_unchanged_pairs_rest_on_too_few_attacks(tmp_path: Path) -> None:
+    """party-fight's Raider Chief reaches the Berserker on one attack at two of four
+    points: the terminal says under its table of unchanged pairs that such a pair is not
+    shown to be unchanged, and the page listed it among the pairs the sweep "did not
+    move" without that word. The page says it in the terminal's words, in the Damage
+    part; a sweep whose pairs all have many attacks says nothing of it."""
+    from simlab.report.tuning_terminal import few_attacks, few_attacks_note
+
+    fight = ROOT / "scenarios/opposed-tiers/party-fight.yaml"
+    sweep = api.sweep(fight, ["Warden.hp=20,30", "Raider Chief.hp=10,14"], n=500)
+    tuning.render_sweep(sweep, tmp_path)
+    html = (tmp_path / "sweep.html").read_text(encoding="utf-8")
+    damage = next(text for heading, text in _sections(html).items() if "Damage" in heading)
+    said = " ".join(re.sub(r"<[^>]+>", " ", damage).replace("&gt;", ">").split())
+    assert "Too few attacks to call unchanged (fewer than 30 at a point): " in said, said
+    assert "Raider Chief: club → Berserker (1 attack at the fewest, at 2 of 4 points)" in said
+    terminal = few_attacks_note(few_attacks(sweep), 4)
+    assert " ".join(terminal.split()) in said
+    assert "Too few attacks" in (tmp_path / "sweep.md").read_text(encoding="utf-8")
+
+    duel = api.sweep(DUEL, {"Defender.guard": [0, 2]}, n=200, seed=1)
+    tuning.render_sweep(duel, tmp_path / "duel")
+    assert "Too few attacks" not in (tmp_path / "duel/sweep.html").read_text(encoding="utf-8")
