@@ -92,13 +92,6 @@ class Picture:
         """The PNG inline, for ``<img src=…>``."""
         return "data:image/png;base64," + base64.b64encode(self.png).decode("ascii")
 
-    @property
-    def narrow_uri(self) -> str:
-        """The PNG with its legends under the plots (:class:`Png`), inline, for a phone's
-        ``<source srcset=…>``; "" where a phone sees every legend of the picture."""
-        narrow = getattr(self.png, "narrow", b"")
-        return "data:image/png;base64," + base64.b64encode(narrow).decode("ascii") if narrow else ""
-
 
 @dataclass(frozen=True)
 class Prose:
@@ -199,94 +192,17 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "-", text.replace("×", "x")).strip("-").lower() or "x"
 
 
-class Png(bytes):
-    """A picture's PNG, and ``narrow``: the same picture for a phone's screen, with the
-    legends that reach past what a phone shows of it moved under the plots at the left
-    (:func:`_legends_below`); b"" where every legend is in view. A plot keeps 720 px
-    and scrolls in its box on a narrower screen: a legend beside it was off-screen
-    there, right of the scrolled plot, and a reader saw lines without their names."""
-
-    narrow: bytes = b""
-
-
-def _saved(fig: Figure) -> bytes:
-    buf = io.BytesIO()
-    # No metadata: no software string (with its web address) or date inside the PNG.
-    fig.savefig(buf, format="png", metadata={"Software": None})
-    return buf.getvalue()
-
-
-def _png(draw: Callable[[Figure], None], size: tuple[float, float]) -> Png:
+def _png(draw: Callable[[Figure], None], size: tuple[float, float]) -> bytes:
     import matplotlib
 
     with matplotlib.rc_context(FONT):  # type: ignore[arg-type]
         fig = Figure(figsize=size, dpi=DPI, layout="constrained")
         FigureCanvasAgg(fig)
         draw(fig)
-        png = Png(_saved(fig))
-        if _legends_below(fig):
-            png.narrow = _saved(fig)
-    return png
-
-
-#: The width of a picture a phone shows before its box is scrolled (400 px less margins).
-PHONE_VIEW = 370
-
-
-def _legends_below(fig: Figure) -> bool:
-    """Move every legend of ``fig`` that reaches past what a phone shows of it
-    (:data:`PHONE_VIEW`: one beside the plots, one centred under them) under the plots, at
-    the picture's left, in one column, the picture taller by the height of those that
-    stood beside (:class:`Png`), and its titles to their left edges; whether one moved."""
-    fig.canvas.draw()  # the legends' and plots' places as saved
-    plots_bottom = min((ax.bbox.y0 for ax in fig.axes if ax.get_visible()), default=0.0)
-    legends = [legend for legend in [*fig.legends, *(ax.get_legend() for ax in fig.axes)]
-               if legend is not None and legend.get_window_extent().x1 > PHONE_VIEW]  # fmt: skip
-    if not legends:
-        return False
-    handles: list[Any] = []
-    names: list[str] = []
-    beside = 0
-    for legend in legends:
-        handles += legend.legend_handles
-        names += [_phone_name(text.get_text()) for text in legend.get_texts()]
-        beside += legend.get_window_extent().y1 > plots_bottom
-        legend.remove()
-    below = fig.legend(handles, names, loc="outside lower left", fontsize=plots.LEGEND_FONT,
-                       frameon=False)  # fmt: skip
-    if beside:
-        fig.set_figheight(fig.get_figheight() + below.get_window_extent().height / fig.dpi)
-    _titles_at_left(fig)
-    return True
-
-
-#: The longest line of a legend's name in a phone's copy of a picture, in characters
-#: (:func:`_legends_below`): about :data:`PHONE_VIEW` at the legend's 9 pt.
-PHONE_NAME = 40
-
-
-def _phone_name(name: str) -> str:
-    """A legend's ``name`` broken at its spaces onto lines of at most :data:`PHONE_NAME`
-    characters (a word longer than that stays whole, and so does a hyphenated name)."""
-    import textwrap
-
-    lines = [textwrap.wrap(line, PHONE_NAME, break_long_words=False, break_on_hyphens=False)
-             or [line] for line in name.split("\n")]  # fmt: skip
-    return "\n".join(part for parts in lines for part in parts)
-
-
-def _titles_at_left(fig: Figure) -> None:
-    """Each title of ``fig`` (the picture's, its plots') at its left edge, where a phone
-    shows it: centred over a plot of 850 px, a title began off-screen."""
-    title = getattr(fig, "_suptitle", None)  # the Text: suptitle() again resets its size
-    if title is not None:
-        title.set_x(0.01)
-        title.set_horizontalalignment("left")
-    for ax in fig.axes:
-        title = ax.get_title()
-        if title:
-            ax.set_title("")
-            ax.set_title(title, loc="left", fontsize=ax.title.get_fontsize())
+        buf = io.BytesIO()
+        # No metadata: no software string (with its web address) or date inside the PNG.
+        fig.savefig(buf, format="png", metadata={"Software": None})
+    return buf.getvalue()
 
 
 # -- tables ------------------------------------------------------------------------------
@@ -1280,39 +1196,8 @@ to draw:</p><ul class="note">{% for n in s.damage_skipped %}<li>{{ n }}</li>{% e
     autoescape=True,
 )
 
-#: A screen narrower than this shows a plot (at least 720 px) scrolled in its box: it gets
-#: the picture with its legends under the plots (:class:`Png`).
-NARROW_SCREEN = "(max-width: 760px)"
-
-_IMG = jinja2.Template(
-    """{% if p.narrow_uri %}<picture><source media="{{ narrow }}" srcset="{{ p.narrow_uri }}">{%
-endif %}<img alt="{{ p.title }}" src="{{ p.data_uri }}">{% if p.narrow_uri %}</picture>{%
-endif %}""",
-    autoescape=True,
-)
-
-
-def picture_html(picture: Picture) -> Any:
-    """A page's ``<img>`` of ``picture``, in a ``<picture>`` that gives a phone its legends
-    under the plots where it has a copy so (:attr:`Picture.narrow_uri`).
-
-    Parameters
-    ----------
-    picture : Picture
-        The picture.
-
-    Returns
-    -------
-    markupsafe.Markup
-        The HTML.
-    """
-    from markupsafe import Markup
-
-    return Markup(_IMG.render(p=picture, narrow=NARROW_SCREEN))
-
-
 _PICTURES = jinja2.Template(
-    """{% for p in pictures %}<figure>{{ img(p) }}
+    """{% for p in pictures %}<figure><img alt="{{ p.title }}" src="{{ p.data_uri }}">
 <figcaption>{{ p.caption or p.title }}</figcaption></figure>
 {% endfor %}""",
     autoescape=True,
@@ -1349,9 +1234,7 @@ def _is_figure(cell: str) -> bool:
 def _html_pictures(section: Section, kind: str) -> Any:
     from markupsafe import Markup
 
-    return Markup(
-        _PICTURES.render(pictures=[p for p in section.pictures if p.kind == kind], img=picture_html)
-    )
+    return Markup(_PICTURES.render(pictures=[p for p in section.pictures if p.kind == kind]))
 
 
 #: What Markdown reads as markup in a name or a note: a backslash, a code span, emphasis

@@ -58,7 +58,6 @@ from simlab.report.render import (
     _text_writer,
     md_link,
     md_text,
-    picture_html,
     unbroken,
     whole_words,
 )
@@ -661,7 +660,7 @@ _PAGE = jinja2.Template(
 {% for heading, note, table, pictures, folded in parts %}<h2>{{ heading }}</h2>
 {% for paragraph in note.split(paragraph_break) %}<p class="note">{{ paragraph }}</p>
 {% endfor %}
-{% for p in pictures %}<figure>{{ img(p) }}
+{% for p in pictures %}<figure><img alt="{{ p.title }}" src="{{ p.data_uri }}">
 <figcaption>{{ p.caption or p.title }}</figcaption></figure>{% endfor %}
 {% if folded %}<details><summary>{{ folded }}</summary>{{ table }}</details>
 {% else %}{{ table }}{% endif %}
@@ -724,7 +723,7 @@ def _write_page(out: Path, stem: str, title: str, identity: str,
         for p in pictures:
             written[p.file] = atomic_write(out / PNG_DIR / p.file, _bytes_writer(p.png))
     html = _PAGE.render(stylesheet=Markup(STYLESHEET), title=title, identity=identity,
-                        paragraph_break=PARAGRAPH, whole=whole_words, img=picture_html, parts=[
+                        paragraph_break=PARAGRAPH, whole=whole_words, parts=[
         (h, n, _html_table(*table), pics, _folded(table[1], pics))
         for h, n, table, pics in parts])  # fmt: skip
     markdown = [f"# {md_text(title)}", "", md_text(identity), ""]

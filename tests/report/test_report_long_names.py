@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import matplotlib
@@ -23,7 +22,6 @@ matplotlib.use("Agg")
 from matplotlib.figure import Figure
 
 from simlab import api
-from simlab.report import render
 from simlab.report.render import render_report
 from simlab.report.results import ScenarioRun
 
@@ -64,30 +62,20 @@ class Saved:
     warned: list[str]
 
 
-def _saving(run: ScenarioRun, out: Path, phone: bool) -> Saved:
-    """The report of ``run``, drawn with the phone's copies of its pictures (``phone``:
-    the figures as last saved, those copies) or without them (the pictures as a
-    desktop sees them)."""
+@pytest.fixture(scope="module")
+def saved(run: ScenarioRun, tmp_path_factory: pytest.TempPathFactory) -> Saved:
     figures: list[Figure] = []
     savefig = Figure.savefig
 
     def keep(fig: Figure, *args: Any, **kwargs: Any) -> None:
         savefig(fig, *args, **kwargs)
-        if fig not in figures:
-            figures.append(fig)
+        figures.append(fig)
 
     with pytest.MonkeyPatch.context() as patch, warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         patch.setattr(Figure, "savefig", keep)
-        if not phone:
-            patch.setattr(render, "_legends_below", lambda fig: False)
-        render_report([run], out, write_results=False)
+        render_report([run], tmp_path_factory.mktemp("report"), write_results=False)
     return Saved(figures, [str(w.message) for w in caught])
-
-
-@pytest.fixture(scope="module")
-def saved(run: ScenarioRun, tmp_path_factory: pytest.TempPathFactory) -> Saved:
-    return _saving(run, tmp_path_factory.mktemp("report"), phone=False)
 
 
 @pytest.fixture(scope="module")
@@ -150,21 +138,3 @@ def test_the_hit_rate_bars_keep_their_room(pictures: list[Figure]) -> None:
         "Brute the Mountain Giant of Stonehold"
     )
     assert ax.get_window_extent().width > 0.5 * pictures[0].bbox.width
-
-
-def test_a_phones_copies_hold_the_long_names_in_view(run: ScenarioRun, tmp_path: Path) -> None:
-    """The phone's copy of a picture (its legends under the plots, at the left) is saved
-    without a warning too, and each of its legends of 34 to 37 characters a name lies
-    under the plots, within what a phone shows of the picture."""
-    phone = _saving(run, tmp_path, phone=True)
-    assert phone.warned == []
-    moved = [fig for fig in phone.figures if fig.legends and not any(
-        ax.get_legend() for ax in fig.axes)]  # fmt: skip
-    assert len(moved) >= 3, phone.figures  # the damage pictures and the survival pictures
-    for fig in moved:
-        fig.canvas.draw()
-        bottom = min(ax.bbox.y0 for ax in fig.axes)
-        for legend in fig.legends:
-            box = legend.get_window_extent()
-            assert box.x0 >= 0 and box.y0 >= 0, box
-            assert box.x1 <= render.PHONE_VIEW and box.y1 <= bottom, box

@@ -4,8 +4,6 @@ hit-rate caption names only what its plot draws."""
 
 from __future__ import annotations
 
-import base64
-import io
 import re
 from pathlib import Path
 
@@ -91,73 +89,3 @@ def test_the_text_keeps_a_margin_on_a_phone(report: str, compare_page: str) -> N
         body = re.search(r"body \{([^}]*)\}", _head(page))
         assert body, name
         assert re.search(r"padding: 0 [\d.]+em;", body.group(1)), (name, body.group(1))
-
-
-def _phone_copies(page: str) -> dict[str, bytes]:
-    """Each picture of a page that a phone gets in a copy of its own, by its alt text:
-    the copy's PNG."""
-    source = r'<picture><source media="\(max-width: 760px\)" srcset="data:image/png;base64,'
-    found = re.findall(source + r'([^"]+)"><img alt="([^"]*)"', page)
-    return {alt: base64.b64decode(data) for data, alt in found}
-
-
-def test_a_phone_sees_a_plots_legend_under_it(report: str, tmp_path: Path) -> None:
-    """A plot keeps 720 px and scrolls in its box on a phone: the legend beside it (the
-    time-to-down curves' names, the damage picture's defenders) was off-screen, right of
-    the scrolled plot. A phone gets a copy of each such picture with the legend under
-    the plots, at the left, taller by it; a picture with no legend (the outcome bars)
-    gets none."""
-    from PIL import Image
-
-    copies = _phone_copies(report)
-    names = set(copies)
-    assert {"time-to-down · party", "time-to-down · enemies"} <= names, names
-    assert any(alt.endswith(": damage") for alt in names), names
-    assert "outcome" not in names
-    desktop = dict(re.findall(r'<img alt="([^"]*)" src="data:image/png;base64,([^"]+)"', report))
-    for alt, png in copies.items():
-        wide = Image.open(io.BytesIO(base64.b64decode(desktop[alt])))
-        narrow = Image.open(io.BytesIO(png))
-        assert narrow.width == wide.width and narrow.height > wide.height, alt
-    api.write_sweep(api.sweep(SS_DUEL, "Defender.guard=0,2", n=300), tmp_path / "sweep")
-    sweep_page = (tmp_path / "sweep/sweep.html").read_text(encoding="utf-8")
-    assert "Down rate" in _phone_copies(sweep_page), list(_phone_copies(sweep_page))
-
-
-def test_the_phones_copy_has_its_legends_and_titles_in_view() -> None:
-    """What :func:`render._legends_below` leaves of a picture whose legend stands beside
-    its plot, and of one whose legend is centred under its plots: every legend under
-    the plots within the first 370 px, where a phone shows it, and every title beginning
-    at its left edge, where a centred one began off-screen."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    from simlab.report import plots, render
-
-    def drawn(below: bool) -> Figure:
-        fig = Figure(figsize=(8.5, 3.4), dpi=render.DPI, layout="constrained")
-        FigureCanvasAgg(fig)
-        axes = fig.subplots(1, 2)
-        for ax, name in zip(axes, ("Kaito", "a defender of a long name"), strict=True):
-            ax.plot([0, 1], [0, 1], label=name)
-            ax.set_title("time-to-down over all encounters")
-        fig.suptitle("Kaito · quick-jab")
-        if below:
-            fig.legend(loc="outside lower center")
-        else:
-            plots.legend_outside(axes[1])
-        return fig
-
-    for below in (False, True):
-        fig = drawn(below)
-        assert render._legends_below(fig), below
-        fig.canvas.draw()
-        bottom = min(ax.bbox.y0 for ax in fig.axes)
-        legends = [*fig.legends, *(ax.get_legend() for ax in fig.axes if ax.get_legend())]
-        (legend,) = legends
-        box = legend.get_window_extent()
-        assert box.x1 <= render.PHONE_VIEW and box.y1 <= bottom, (below, box)
-        assert [t.get_text() for t in legend.get_texts()][-1] == "a defender of a long name"
-        for ax in fig.axes:
-            assert ax.get_title(loc="left") and not ax.get_title(), below
-        assert fig.get_suptitle() and fig._suptitle.get_horizontalalignment() == "left"  # type: ignore[attr-defined]
