@@ -117,6 +117,25 @@ def test_a_colon_inside_a_value_says_it_needs_quotes(old: str, slip: str, got: s
     assert errors_of(text) == [f"s.yaml:{at}: expected valid YAML syntax; got {got}"]
 
 
+CURLY_COLON = ("a ':' inside the value of 'name', {} in curly quotes, which YAML reads as part "
+               "of the text (a value holding ': ' needs straight quotes: name: {})")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("slip", "got"),
+    [
+        ("name: “Sir|: the Bold”", CURLY_COLON.format("“Sir: the Bold”", '"Sir: the Bold"')),
+        ("name: ‘Sir|: the Bold’", CURLY_COLON.format("‘Sir: the Bold’", '"Sir: the Bold"')),
+        ("name: „Sir|: the Bold“", CURLY_COLON.format("„Sir: the Bold“", '"Sir: the Bold"')),
+    ],
+)  # fmt: skip
+def test_a_colon_inside_curly_quotes_says_they_are_not_quotes(slip: str, got: str) -> None:
+    """``name: “Sir: the Bold”`` was told to write ``name: "“Sir: the Bold”"``, keeping
+    the word processor's quotes that were the slip; it is told the straight quotes."""
+    text, at = written("name: Brute", slip)
+    assert errors_of(text) == [f"s.yaml:{at}: expected valid YAML syntax; got {got}"]
+
+
 TWO_KEYS = (
     "(the second key needs a line of its own, in the column of {!r}; or a '{{…}}' "
     "holding both, a ',' between them)"
