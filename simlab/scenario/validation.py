@@ -890,9 +890,25 @@ def _list_hint(written: Any) -> str:
     if isinstance(written, dict):
         return " (a list's items each start with '- ', or go inside '[…]')"
     if isinstance(written, str):
-        items = ", ".join(item.strip() for item in written.split(",") if item.strip())
-        return f" (a list is written inside '[…]': [{items}])"
+        return f" (a list is written inside '[…]': [{', '.join(_list_items(written))}])"
     return "" if written is None else " (a list is written inside '[…]')"
+
+
+#: A run of whole numbers written as its ends (``1-3``, a Base Defense of faces 1 to 3).
+_NUMBER_RUN = re.compile(r"\s*(\d{1,2})\s*[-–]\s*(\d{1,2})\s*")
+
+
+def _list_items(written: str) -> list[str]:
+    """The items text written for a list means: parted by commas (``bite, claw``), or
+    by spaces where each is a number (``1 2``); a run of whole numbers written as its
+    ends (``1-3``) is each number of it."""
+    run = _NUMBER_RUN.fullmatch(written)
+    if run is not None and int(run[1]) < int(run[2]):
+        return [str(n) for n in range(int(run[1]), int(run[2]) + 1)]
+    words = written.replace(",", " ").split()
+    if words and all(_QUOTED_NUMBER.fullmatch(word) for word in words):
+        return words
+    return [item.strip() for item in written.split(",") if item.strip()]
 
 
 _NUMBER_KINDS = ("int_type", "int_parsing", "float_type", "float_parsing")

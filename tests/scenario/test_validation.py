@@ -7,9 +7,11 @@ from typing import Literal
 import pytest
 from pydantic import Field, field_validator
 
+import simlab
 from simlab.errors import Problem, ScenarioError
 from simlab.scenario.source import parse_yaml
 from simlab.scenario.validation import StrictModel, describe_value, problem_at, validate
+from tests.support import errors_of
 
 
 class Attack(StrictModel):
@@ -188,6 +190,43 @@ def test_list_and_mapping_types() -> None:
 def test_a_list_written_without_brackets_says_how_it_is_written(value: str, message: str) -> None:
     text = f"sides:\n  party:\n    - name: Ada\n      hp: 3\n      attacks: {value}\n"
     assert messages(text) == [f"s.yaml:5:16: {message}"]
+
+
+PELL = """\
+scenario: t
+rules: zones-3d6
+attacks:
+  cut: {damage: 1d6+2}
+sides:
+  squire:
+    - {name: Squire, hp: 16, attacks: [cut]}
+  pell:
+    - name: Pell
+      hp: 30
+      base_defense: [1, 2]
+"""
+
+
+@pytest.mark.parametrize(
+    ("value", "items"),
+    [
+        ("1-3", "1, 2, 3"),  # faces 1 to 3, as a rule book writes them
+        ("1 – 2", "1, 2"),
+        ("1 2", "1, 2"),
+        ("3-1", "3-1"),  # no run: as written
+    ],
+)
+def test_numbers_written_without_brackets_are_said_as_the_list_they_mean(
+    value: str, items: str
+) -> None:
+    """``base_defense: 1-2`` was told to write ``[1-2]``, which is refused in turn (a
+    list of one text); numbers, or a run of them, are said as the list they mean."""
+    text = PELL.replace("base_defense: [1, 2]", f"base_defense: {value}")
+    assert errors_of(text) == [
+        f"s.yaml:11:21: expected a list; got {value!r} (a list is written inside '[…]': [{items}])"
+    ]
+    if items != value:
+        assert simlab.loads(PELL.replace("[1, 2]", f"[{items}]"))
 
 
 def test_missing_key_points_at_the_parent_key() -> None:
