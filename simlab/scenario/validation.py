@@ -650,8 +650,23 @@ def _message_mapping(error: _Resolved) -> str:
     ``expected 'strain_meter: 8' (…); got 'strain_meter:8'``."""
     found = _mapping_as_text(error)
     if found is None:
-        return f"expected {_expect(error)}; got {_got(error)}{_entries_as_a_list(error)}"
+        hint = _entries_as_a_list(error) or _empty_mapping(error)
+        return f"expected {_expect(error)}; got {_got(error)}{hint}"
     return key_and_value_run_together(found["key"], found["value"], found.group())
+
+
+def _empty_mapping(error: _Resolved) -> str:
+    """How a mapping with no entries is written, for a key left with no value where a
+    mapping that needs none goes (``sword:``, an opposed-tiers attack without special
+    qualities): ``" (a mapping with no entries is written '{}': sword: {})"``; ``""``
+    for any other value, or a mapping with a key it needs."""
+    key = error.path[-1] if error.path else None
+    if error.error["input"] is not None or not isinstance(key, str):
+        return ""
+    models = [slot.tp for slot in error.slots if _is_model(slot.tp)]
+    if not models or any(info.is_required() for m in models for info in m.model_fields.values()):
+        return ""
+    return f" (a mapping with no entries is written '{{}}': {key}: {{}})"
 
 
 def _entries_as_a_list(error: _Resolved) -> str:

@@ -229,6 +229,57 @@ def test_numbers_written_without_brackets_are_said_as_the_list_they_mean(
         assert simlab.loads(PELL.replace("[1, 2]", f"[{items}]"))
 
 
+TIERS = """\
+scenario: t
+rules: opposed-tiers
+params: {damage_floor: 0}
+attacks:
+  sword: {}
+sides:
+  a:
+    - {name: Hero, hp: 20, attacks: [sword]}
+  b:
+    - {name: Bandit, hp: 15, attacks: [sword]}
+"""
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "at", "key"),
+    [
+        ("  sword: {}", "  sword:", "5:3", "sword"),  # the page: "An attack ... is {}"
+        ("params: {damage_floor: 0}", "params:", "3:1", "params"),
+    ],
+)
+def test_a_mapping_left_empty_says_how_an_empty_one_is_written(
+    old: str, new: str, at: str, key: str
+) -> None:
+    """``sword:`` with nothing after it, where a mapping needing no key goes, is said
+    with how the mapping with no entries is written, which loads."""
+    assert errors_of(TIERS.replace(old, new)) == [
+        f"s.yaml:{at}: expected a mapping; got an empty value (a mapping with no entries is "
+        f"written '{{}}': {key}: {{}})"
+    ]
+    assert simlab.loads(TIERS.replace(old, new.replace(f"{key}:", f"{key}: {{}}")))
+
+
+def test_a_mapping_left_empty_that_needs_keys_is_not_told_to_be_empty() -> None:
+    text = GLITTERS_DUEL.replace("  cut: {damage: 1d6, type: slashing}", "  cut:")
+    assert errors_of(text) == ["s.yaml:4:3: expected a mapping; got an empty value"]
+
+
+GLITTERS_DUEL = """\
+scenario: t
+rules: glitters-d20
+attacks:
+  cut: {damage: 1d6, type: slashing}
+sides:
+  a:
+    - {name: A, hp: 20, attacks: [cut]}
+  b:
+    - {name: B, hp: 15, attacks: [cut]}
+"""
+
+
 def test_missing_key_points_at_the_parent_key() -> None:
     text = "sides:\n  party:\n    - name: Ada\n"
     assert messages(text) == ["s.yaml:3:7: expected key 'hp'; got nothing"]
