@@ -971,7 +971,10 @@ _OLD_BOOLEANS = {"yes": "true", "on": "true", "y": "true", "no": "false", "off":
 
 def _bool_hint(written: Any) -> str:
     """How true or false is written, for ``yes``, ``no``, ``on`` or ``off``: ``" (YAML
-    reads yes as text: write true)"``; ``""`` for anything else."""
+    reads yes as text: write true)"``, and for ``1`` or ``0`` (``cover: 0``): ``" (write
+    false)"``; ``""`` for anything else."""
+    if type(written) is int and written in (0, 1):
+        return f" (write {'true' if written else 'false'})"
     meant = _OLD_BOOLEANS.get(written.strip().lower()) if isinstance(written, str) else None
     return "" if meant is None else f" (YAML reads {written.strip()} as text: write {meant})"
 

@@ -150,7 +150,7 @@ def test_integer_accepted_for_float_and_other_types_named() -> None:
     assert messages(text) == [
         "s.yaml:3:14: expected text; got 7",
         "s.yaml:3:31: expected a number; got 'fast'",
-        "s.yaml:3:44: expected true or false; got 1",
+        "s.yaml:3:44: expected true or false; got 1 (write true)",
     ]
 
 
@@ -160,6 +160,9 @@ def test_integer_accepted_for_float_and_other_types_named() -> None:
         ("yes", "expected true or false; got 'yes' (YAML reads yes as text: write true)"),
         ("Off", "expected true or false; got 'Off' (YAML reads Off as text: write false)"),
         ("maybe", "expected true or false; got 'maybe'"),
+        ("0", "expected true or false; got 0 (write false)"),  # cover: 0, as a sheet marks it
+        ("1", "expected true or false; got 1 (write true)"),
+        ("2", "expected true or false; got 2"),
     ],
 )
 def test_yes_and_no_for_true_and_false_say_how_they_are_written(value: str, message: str) -> None:
