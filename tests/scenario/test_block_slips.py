@@ -117,6 +117,25 @@ def test_a_colon_inside_a_value_says_it_needs_quotes(old: str, slip: str, got: s
     assert errors_of(text) == [f"s.yaml:{at}: expected valid YAML syntax; got {got}"]
 
 
+TAB = ("expected valid YAML syntax; got a tab (YAML indents with spaces only); the YAML "
+       "parser says: found character '\\t' that cannot start any token")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("old", "slip"),
+    [
+        ("      hp: 30\n", "    |\t  hp: 30\n"),  # spaces, then a tab, in a list item
+        ("      attacks: [jab]\n  enemies", "    |\tattacks: [jab]\n  enemies"),
+        ("      guard: 1\n", "|\t\tguard: 1\n"),
+    ],
+)  # fmt: skip
+def test_a_tab_in_the_indentation_is_said_as_a_tab(old: str, slip: str) -> None:
+    """A tab after spaces, in the column of a list item's '-', was said as a list item
+    written without its '- ' (``expected '- \t  hp: 30'``): the tab is the slip."""
+    text, at = written(old, slip)
+    assert errors_of(text) == [f"s.yaml:{at}: {TAB}"]
+
+
 CURLY_COLON = ("a ':' inside the value of 'name', {} in curly quotes, which YAML reads as part "
                "of the text (a value holding ': ' needs straight quotes: name: {})")  # fmt: skip
 
