@@ -650,9 +650,24 @@ def _message_mapping(error: _Resolved) -> str:
     ``expected 'strain_meter: 8' (…); got 'strain_meter:8'``."""
     found = _mapping_as_text(error)
     if found is None:
-        hint = _entries_as_a_list(error) or _empty_mapping(error)
+        hint = _entries_as_a_list(error) or _empty_mapping(error) or _one_needed_key(error)
         return f"expected {_expect(error)}; got {_got(error)}{hint}"
     return key_and_value_run_together(found["key"], found["value"], found.group())
+
+
+def _one_needed_key(error: _Resolved) -> str:
+    """The mapping a number or a word was meant to be, where the mapping needs one key
+    only: ``" (a mapping of the one key it needs: block: {when_damage_at_least: 6})"``
+    for ``block: 6``, a shattered-spirits reaction's threshold written without its key;
+    ``""`` for any other value or mapping."""
+    written, key = error.error["input"], error.path[-1] if error.path else None
+    if not isinstance(written, int | float | str) or isinstance(written, bool) or written == "":
+        return ""
+    models = [slot.tp for slot in error.slots if _is_model(slot.tp)]
+    needed = {k for m in models for k, info in _model_keys(m).items() if info.is_required()}
+    if not isinstance(key, str) or len(models) != 1 or len(needed) != 1:
+        return ""
+    return f" (a mapping of the one key it needs: {key}: {{{needed.pop()}: {written}}})"
 
 
 def _empty_mapping(error: _Resolved) -> str:

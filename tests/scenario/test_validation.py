@@ -11,7 +11,7 @@ import simlab
 from simlab.errors import Problem, ScenarioError
 from simlab.scenario.source import parse_yaml
 from simlab.scenario.validation import StrictModel, describe_value, problem_at, validate
-from tests.support import errors_of
+from tests.support import errors_of, slipped
 
 
 class Attack(StrictModel):
@@ -263,6 +263,43 @@ def test_a_mapping_left_empty_says_how_an_empty_one_is_written(
         f"written '{{}}': {key}: {{}})"
     ]
     assert simlab.loads(TIERS.replace(old, new.replace(f"{key}:", f"{key}: {{}}")))
+
+
+REACTS = """\
+scenario: t
+rules: shattered-spirits
+attacks:
+  jab: {profile: [0, 0, 1, 2, 2, 3, 3, 4, 4, 5, 6]}
+sides:
+  a:
+    - {name: Kaito, hp: 24, attacks: [jab], react: {block: {when_damage_at_least: 6}}}
+  b:
+    - {name: Brute, hp: 30, attacks: [jab]}
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "old", "slip", "got", "meant"),
+    [
+        (REACTS, "{block: {when_damage_at_least: 6}}", "{block: |6}", "6",
+         "block: {when_damage_at_least: 6}"),
+        (PELL, "  cut: {damage: 1d6+2}", "  cut: |1d6+2", "'1d6+2'", "cut: {damage: 1d6+2}"),
+    ],
+)  # fmt: skip
+def test_a_value_for_a_mapping_of_one_needed_key_says_that_mapping(
+    text: str, old: str, slip: str, got: str, meant: str
+) -> None:
+    """``block: 6`` (a reaction's threshold without its key) said only ``expected a
+    mapping; got 6``; a mapping that needs one key is told with it."""
+    slipped_text, at = slipped(text, old, slip)
+    assert errors_of(slipped_text) == [
+        f"s.yaml:{at}: expected a mapping; got {got} (a mapping of the one key it needs: {meant})"
+    ]
+
+
+def test_a_value_for_a_mapping_of_more_needed_keys_is_not_told_one() -> None:
+    text = GLITTERS_DUEL.replace("  cut: {damage: 1d6, type: slashing}", "  cut: 1d6")
+    assert errors_of(text) == ["s.yaml:4:8: expected a mapping; got '1d6'"]
 
 
 def test_a_mapping_left_empty_that_needs_keys_is_not_told_to_be_empty() -> None:
