@@ -83,9 +83,16 @@ def colon_inside_a_value(key: str | None, value: str) -> str:
     """What a ':' inside a plain value means, said the same in a ``{…}`` and on a line of
     its own: ``a ':' inside the value of 'name' (a value holding ': ' needs quotes:
     name: "Goblin: Scout")``, the value quoted as it needs to be (``key`` None: a value
-    of no key found)."""
-    quoted = _in_quotes(value)
+    of no key found). A value wholly in a word processor's curly quotes (``“Sir: the
+    Bold”``) was quoted, but in quotes YAML reads as text: it is said so, with the
+    value in straight quotes instead."""
+    curly = in_curly_quotes(value)
+    quoted = _in_quotes(value[1:-1] if curly else value)
     of, meant = ("", quoted) if key is None else (f" of {key!r}", f"{key}: {quoted}")
+    if curly:
+        return (f"a ':' inside the value{of}, {value} in curly quotes, which YAML reads "
+                f"as part of the text (a value holding ': ' needs straight quotes: "
+                f"{meant})")  # fmt: skip
     return f"a ':' inside the value{of} (a value holding ': ' needs quotes: {meant})"
 
 
@@ -169,7 +176,8 @@ def closest_name(found: object, known: Iterable[object]) -> str | None:
         The known name closest to ``found`` (:data:`SUGGEST_CUTOFF`), else the one that
         shares all of its letters but the last (:data:`STEM_LETTERS`), else the one it
         starts with ('crit' for 'critical'), else the one a single edit away ('cut' for
-        'kut'); None when ``found`` is not text or no known name is close.
+        'kut'), else its short name ('str' for 'strength'); None when ``found`` is not
+        text or no known name is close.
     """
     if not isinstance(found, str) or not found:
         return None
@@ -179,7 +187,7 @@ def closest_name(found: object, known: Iterable[object]) -> str | None:
     lower = found.lower()
     close = difflib.get_close_matches(lower, by_lower, n=1, cutoff=SUGGEST_CUTOFF)
     close = (close or _one_sharing_the_stem(lower, by_lower) or _one_it_extends(lower, by_lower)
-             or _one_edit_away(lower, by_lower))  # fmt: skip
+             or _one_edit_away(lower, by_lower) or _its_short_name(lower, by_lower))  # fmt: skip
     return by_lower[close[0]] if close else None
 
 
@@ -201,6 +209,19 @@ def _one_it_extends(found: str, known: Iterable[str]) -> list[str]:
     extended = [name for name in known if len(name) >= STEM_LETTERS
                 and found.startswith(name) and len(found) <= 2 * len(name)]  # fmt: skip
     return extended if len(extended) == 1 else []
+
+
+#: Words written out in full whose short names the rules use (glitters-d20's attributes:
+#: ``str (strength)``), too short for :func:`_one_it_extends` ('hit' is no 'hitting').
+_SHORT_NAMES = {"strength": "str", "dexterity": "dex", "intelligence": "int",
+                "willpower": "will", "mitigation": "mit"}  # fmt: skip
+
+
+def _its_short_name(found: str, known: Iterable[str]) -> list[str]:
+    """The known short name of ``found`` written out in full (:data:`_SHORT_NAMES`:
+    'str' for 'strength'), as a list of it; empty when it is not known."""
+    short = _SHORT_NAMES.get(found)
+    return [short] if short is not None and short in known else []
 
 
 def _one_edit_away(found: str, known: Iterable[str]) -> list[str]:

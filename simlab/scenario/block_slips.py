@@ -145,15 +145,16 @@ def missing_dash_slip(exc: YAMLError, text: str) -> Slip | None:
 
 def _start_of_the_line(exc: YAMLError, text: str) -> int | None:
     """Where the text of the line the parser stopped on starts, when it stopped there: at
-    the line's first text, or scanning a key that starts there; else None."""
+    the line's first text, or scanning a key that starts there; else None (and for a
+    tab, where the line's indentation goes on)."""
     if not isinstance(exc, MarkedYAMLError) or exc.problem_mark is None:
         return None
     index = int(exc.problem_mark.index)
     if str(exc.problem or "") == "could not find expected ':'" and exc.context_mark:
         index = int(exc.context_mark.index)
     line_start = text.rfind("\n", 0, index) + 1
-    if text[line_start:index].strip(" ") or text.startswith("-", index):
-        return None
+    if text[line_start:index].strip(" ") or text.startswith(("-", "\t"), index):
+        return None  # a tab in the indentation is said as a tab (source.py)
     return index
 
 

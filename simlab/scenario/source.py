@@ -30,6 +30,7 @@ from ruamel.yaml.events import (
     NodeEvent,
     ScalarEvent,
 )
+from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ruamel.yaml.scalarbool import ScalarBoolean
 
 from simlab.errors import Problem, ScenarioError, curly_quotes, in_curly_quotes
@@ -556,7 +557,9 @@ def _yaml_problem(exc: YAMLError, filename: str, text: str) -> Problem:
     if isinstance(exc, DuplicateKeyError):
         found = _DUPLICATE_KEY.search(exc.problem or "")
         key = repr(found.group("key")) if found else "a key"
-        return Problem(filename, line, col, f"expected each key once; got {key} twice")
+        first = _first_of_key(text, exc.context_mark, found.group("key")) if found else None
+        at = "" if first is None else f" (the first at {first[0]}:{first[1]})"
+        return Problem(filename, line, col, f"expected each key once; got {key} twice{at}")
     opened = getattr(exc, "context_mark", None)
     if "quoted scalar" in str(getattr(exc, "context", "")) and opened is not None:
         return Problem(
@@ -584,6 +587,33 @@ def _yaml_problem(exc: YAMLError, filename: str, text: str) -> Problem:
             what = f"{plain}; the YAML parser says: {exc.problem}"
         return Problem(filename, line, col, f"expected valid YAML syntax; got {what}")
     return Problem(filename, line, col, f"expected valid YAML; got {exc}")
+
+
+def _first_of_key(text: str, mapping: Any, key: str) -> Located | None:
+    """Where ``key`` is first written in the mapping starting at the mark ``mapping``
+    (1-based), for a key written twice: the parser names only the second. None when
+    not found (a key that is no plain text)."""
+    if mapping is None:
+        return None
+    for node in _mappings(YAML(typ="rt").compose(text)):
+        start = node.start_mark
+        if (start.line, start.column) == (mapping.line, mapping.column):
+            for key_node, _ in node.value:
+                if isinstance(key_node, ScalarNode) and key_node.value == key:
+                    return (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+    return None
+
+
+def _mappings(node: Node | None) -> Iterator[MappingNode]:
+    """Every mapping node under ``node``, itself included."""
+    if isinstance(node, MappingNode):
+        yield node
+        for key, value in node.value:
+            yield from _mappings(key)
+            yield from _mappings(value)
+    elif isinstance(node, SequenceNode):
+        for item in node.value:
+            yield from _mappings(item)
 
 
 _KEY_WITHOUT_COLON = "could not find expected ':'"

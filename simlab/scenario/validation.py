@@ -650,8 +650,38 @@ def _message_mapping(error: _Resolved) -> str:
     ``expected 'strain_meter: 8' (…); got 'strain_meter:8'``."""
     found = _mapping_as_text(error)
     if found is None:
-        return f"expected {_expect(error)}; got {_got(error)}{_entries_as_a_list(error)}"
+        hint = _entries_as_a_list(error) or _empty_mapping(error) or _one_needed_key(error)
+        return f"expected {_expect(error)}; got {_got(error)}{hint}"
     return key_and_value_run_together(found["key"], found["value"], found.group())
+
+
+def _one_needed_key(error: _Resolved) -> str:
+    """The mapping a number or a word was meant to be, where the mapping needs one key
+    only: ``" (a mapping of the one key it needs: block: {when_damage_at_least: 6})"``
+    for ``block: 6``, a shattered-spirits reaction's threshold written without its key;
+    ``""`` for any other value or mapping."""
+    written, key = error.error["input"], error.path[-1] if error.path else None
+    if not isinstance(written, int | float | str) or isinstance(written, bool) or written == "":
+        return ""
+    models = [slot.tp for slot in error.slots if _is_model(slot.tp)]
+    needed = {k for m in models for k, info in _model_keys(m).items() if info.is_required()}
+    if not isinstance(key, str) or len(models) != 1 or len(needed) != 1:
+        return ""
+    return f" (a mapping of the one key it needs: {key}: {{{needed.pop()}: {written}}})"
+
+
+def _empty_mapping(error: _Resolved) -> str:
+    """How a mapping with no entries is written, for a key left with no value where a
+    mapping that needs none goes (``sword:``, an opposed-tiers attack without special
+    qualities): ``" (a mapping with no entries is written '{}': sword: {})"``; ``""``
+    for any other value, or a mapping with a key it needs."""
+    key = error.path[-1] if error.path else None
+    if error.error["input"] is not None or not isinstance(key, str):
+        return ""
+    models = [slot.tp for slot in error.slots if _is_model(slot.tp)]
+    if not models or any(info.is_required() for m in models for info in m.model_fields.values()):
+        return ""
+    return f" (a mapping with no entries is written '{{}}': {key}: {{}})"
 
 
 def _entries_as_a_list(error: _Resolved) -> str:
@@ -890,9 +920,25 @@ def _list_hint(written: Any) -> str:
     if isinstance(written, dict):
         return " (a list's items each start with '- ', or go inside '[…]')"
     if isinstance(written, str):
-        items = ", ".join(item.strip() for item in written.split(",") if item.strip())
-        return f" (a list is written inside '[…]': [{items}])"
+        return f" (a list is written inside '[…]': [{', '.join(_list_items(written))}])"
     return "" if written is None else " (a list is written inside '[…]')"
+
+
+#: A run of whole numbers written as its ends (``1-3``, a Base Defense of faces 1 to 3).
+_NUMBER_RUN = re.compile(r"\s*(\d{1,2})\s*[-–]\s*(\d{1,2})\s*")
+
+
+def _list_items(written: str) -> list[str]:
+    """The items text written for a list means: parted by commas (``bite, claw``), or
+    by spaces where each is a number (``1 2``); a run of whole numbers written as its
+    ends (``1-3``) is each number of it."""
+    run = _NUMBER_RUN.fullmatch(written)
+    if run is not None and int(run[1]) < int(run[2]):
+        return [str(n) for n in range(int(run[1]), int(run[2]) + 1)]
+    words = written.replace(",", " ").split()
+    if words and all(_QUOTED_NUMBER.fullmatch(word) for word in words):
+        return words
+    return [item.strip() for item in written.split(",") if item.strip()]
 
 
 _NUMBER_KINDS = ("int_type", "int_parsing", "float_type", "float_parsing")
@@ -940,7 +986,10 @@ _OLD_BOOLEANS = {"yes": "true", "on": "true", "y": "true", "no": "false", "off":
 
 def _bool_hint(written: Any) -> str:
     """How true or false is written, for ``yes``, ``no``, ``on`` or ``off``: ``" (YAML
-    reads yes as text: write true)"``; ``""`` for anything else."""
+    reads yes as text: write true)"``, and for ``1`` or ``0`` (``cover: 0``): ``" (write
+    false)"``; ``""`` for anything else."""
+    if type(written) is int and written in (0, 1):
+        return f" (write {'true' if written else 'false'})"
     meant = _OLD_BOOLEANS.get(written.strip().lower()) if isinstance(written, str) else None
     return "" if meant is None else f" (YAML reads {written.strip()} as text: write {meant})"
 

@@ -117,6 +117,44 @@ def test_a_colon_inside_a_value_says_it_needs_quotes(old: str, slip: str, got: s
     assert errors_of(text) == [f"s.yaml:{at}: expected valid YAML syntax; got {got}"]
 
 
+TAB = ("expected valid YAML syntax; got a tab (YAML indents with spaces only); the YAML "
+       "parser says: found character '\\t' that cannot start any token")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("old", "slip"),
+    [
+        ("      hp: 30\n", "    |\t  hp: 30\n"),  # spaces, then a tab, in a list item
+        ("      attacks: [jab]\n  enemies", "    |\tattacks: [jab]\n  enemies"),
+        ("      guard: 1\n", "|\t\tguard: 1\n"),
+    ],
+)  # fmt: skip
+def test_a_tab_in_the_indentation_is_said_as_a_tab(old: str, slip: str) -> None:
+    """A tab after spaces, in the column of a list item's '-', was said as a list item
+    written without its '- ' (``expected '- \t  hp: 30'``): the tab is the slip."""
+    text, at = written(old, slip)
+    assert errors_of(text) == [f"s.yaml:{at}: {TAB}"]
+
+
+CURLY_COLON = ("a ':' inside the value of 'name', {} in curly quotes, which YAML reads as part "
+               "of the text (a value holding ': ' needs straight quotes: name: {})")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("slip", "got"),
+    [
+        ("name: “Sir|: the Bold”", CURLY_COLON.format("“Sir: the Bold”", '"Sir: the Bold"')),
+        ("name: ‘Sir|: the Bold’", CURLY_COLON.format("‘Sir: the Bold’", '"Sir: the Bold"')),
+        ("name: „Sir|: the Bold“", CURLY_COLON.format("„Sir: the Bold“", '"Sir: the Bold"')),
+    ],
+)  # fmt: skip
+def test_a_colon_inside_curly_quotes_says_they_are_not_quotes(slip: str, got: str) -> None:
+    """``name: “Sir: the Bold”`` was told to write ``name: "“Sir: the Bold”"``, keeping
+    the word processor's quotes that were the slip; it is told the straight quotes."""
+    text, at = written("name: Brute", slip)
+    assert errors_of(text) == [f"s.yaml:{at}: expected valid YAML syntax; got {got}"]
+
+
 TWO_KEYS = (
     "(the second key needs a line of its own, in the column of {!r}; or a '{{…}}' "
     "holding both, a ',' between them)"

@@ -91,3 +91,14 @@ def test_the_cli_prints_the_dice_message_alone_and_exits_2(tmp_path: Path) -> No
     assert result.output.strip() == (
         f"{path}:4:18: expected at least 1 die in a term; got 0 in '0d6'"
     )
+
+
+@pytest.mark.parametrize(("template", "placeholder", "line", "col"), FIELDS)
+@pytest.mark.parametrize("written", ["1D6 + 2", "1d6 +2", " 1 d6+2", "1D6+2"])
+def test_spaces_and_a_capital_d_read_as_the_plain_dice(
+    template: str, placeholder: str, line: int, col: int, written: str
+) -> None:
+    """README, "Scenarios": a dice expression may have spaces between its parts and a
+    capital D, as a rule book prints it; it plays as the plain spelling."""
+    plain = simlab.loads(_with(template, placeholder, "1d6+2")).model_dump()
+    assert simlab.loads(_with(template, placeholder, written)).model_dump() == plain

@@ -185,6 +185,21 @@ def test_validate_says_a_colon_in_a_name_needs_quotes(tmp_path: Path) -> None:
     assert "Traceback" not in result.output
 
 
+def test_validate_says_a_colon_in_a_name_in_curly_quotes_needs_straight_ones(
+    tmp_path: Path,
+) -> None:
+    """The curly quotes are the slip, so the quotes the message writes are straight."""
+    path = tmp_path / "bad.yaml"
+    text, at = written("{name: Skeleton,", "{name: “Sir|: the Bold”,")
+    result = validate_file(path, text)
+    assert result.exit_code == 2
+    assert result.output.startswith(f"{path}:{at}: {SYNTAX}a ':' inside the value of 'name', "
+                                    "“Sir: the Bold” in curly quotes, which YAML reads as part "
+                                    "of the text (a value holding ': ' needs straight quotes: "
+                                    'name: "Sir: the Bold")')  # fmt: skip
+    assert "Traceback" not in result.output
+
+
 PELL = """\
 scenario: t
 rules: zones-3d6

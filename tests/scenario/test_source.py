@@ -85,9 +85,30 @@ def test_anchors_and_merge_keys_are_fine() -> None:
     assert data["again"] == [1, 2]
 
 
-def test_duplicate_key_reports_second_occurrence() -> None:
+def test_duplicate_key_reports_second_occurrence_and_where_the_first_is() -> None:
     text = "sides:\n  party:\n    - name: Ada\n      hp: 10\n      hp: 12\n"
-    assert problems(text) == ["s.yaml:5:7: expected each key once; got 'hp' twice"]
+    assert problems(text) == ["s.yaml:5:7: expected each key once; got 'hp' twice (the first "
+                              "at 4:7)"]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        # in a '{…}', a long line of which the designer sees the end
+        ("a:\n  - {name: Ada, hp: 10, guard: 1, hp: 12}\n",
+         "s.yaml:2:35: expected each key once; got 'hp' twice (the first at 2:17)"),
+        # a row key of a profile's status, written as a number; the same key elsewhere
+        ("hp: 1\nx:\n  s: {8: [a], 12: [b], 8: [c]}\n",
+         "s.yaml:3:24: expected each key once; got '8' twice (the first at 3:7)"),
+        # the top level, after a mapping holding the same key
+        ("x: {seed: 1}\nseed: 2\ny: 3\nseed: 4\n",
+         "s.yaml:4:1: expected each key once; got 'seed' twice (the first at 2:1)"),
+    ],
+)  # fmt: skip
+def test_duplicate_key_names_where_its_first_is_in_its_own_mapping(text: str, message: str) -> None:
+    """The parser names only the second of a key written twice: in a long file the
+    designer looks for the first, to choose which to keep."""
+    assert problems(text) == [message]
 
 
 def test_syntax_error_is_located() -> None:
@@ -307,7 +328,8 @@ def test_parse_errors_name_the_file_in_read_yaml(tmp_path: Path) -> None:
     path.write_text("a: 1\na: 2\n", encoding="utf-8")
     with pytest.raises(ScenarioError) as caught:
         read_yaml(path)
-    assert str(caught.value) == f"{path}:2:1: expected each key once; got 'a' twice"
+    expected = f"{path}:2:1: expected each key once; got 'a' twice (the first at 1:1)"
+    assert str(caught.value) == expected
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ import pytest
 
 import simlab
 from simlab.errors import InputError, ScenarioError, did_you_mean
-from tests.support import assert_one_error, errors_of, validate_file
+from tests.support import assert_one_error, errors_of, slipped, validate_file
 from tests.tuning.cases import ROOT, SS_DUEL
 
 GLITTERS = """\
@@ -141,6 +141,23 @@ def test_a_choice_written_out_in_full_is_suggested() -> None:
     assert did_you_mean("critical", ["miss", "hit", "crit"]) == "; did you mean 'crit'?"
     assert did_you_mean("hitting", ["miss", "hit", "crit"]) == ""  # 'hit' is too short
     assert did_you_mean("criticality", ["crit"]) == ""  # more than twice as long
+
+
+@pytest.mark.parametrize(
+    ("old", "slip", "meant"),
+    [
+        ("hp: 20,", "hp: 20, attributes: {|strength: 14},", "str"),
+        ("bonus: 5}", "bonus: 5, attribute: |Dexterity}", "dex"),
+        ("dc: 12}", "|mitigation: 12}", "mit"),
+    ],
+)
+def test_a_short_name_written_out_in_full_is_suggested(old: str, slip: str, meant: str) -> None:
+    """glitters-d20's page writes ``str`` (strength): a designer writes the word out,
+    which no likeness rule reaches from three letters ('hit' is no 'hitting')."""
+    text, at = slipped(GLITTERS, old, slip)
+    [problem] = errors_of(text)
+    assert problem.startswith(f"s.yaml:{at}: "), problem
+    assert problem.endswith(f"; did you mean {meant!r}?"), problem
 
 
 SPIRITS = """\

@@ -7,9 +7,11 @@ from typing import Literal
 import pytest
 from pydantic import Field, field_validator
 
+import simlab
 from simlab.errors import Problem, ScenarioError
 from simlab.scenario.source import parse_yaml
 from simlab.scenario.validation import StrictModel, describe_value, problem_at, validate
+from tests.support import errors_of, slipped
 
 
 class Attack(StrictModel):
@@ -148,7 +150,7 @@ def test_integer_accepted_for_float_and_other_types_named() -> None:
     assert messages(text) == [
         "s.yaml:3:14: expected text; got 7",
         "s.yaml:3:31: expected a number; got 'fast'",
-        "s.yaml:3:44: expected true or false; got 1",
+        "s.yaml:3:44: expected true or false; got 1 (write true)",
     ]
 
 
@@ -158,6 +160,9 @@ def test_integer_accepted_for_float_and_other_types_named() -> None:
         ("yes", "expected true or false; got 'yes' (YAML reads yes as text: write true)"),
         ("Off", "expected true or false; got 'Off' (YAML reads Off as text: write false)"),
         ("maybe", "expected true or false; got 'maybe'"),
+        ("0", "expected true or false; got 0 (write false)"),  # cover: 0, as a sheet marks it
+        ("1", "expected true or false; got 1 (write true)"),
+        ("2", "expected true or false; got 2"),
     ],
 )
 def test_yes_and_no_for_true_and_false_say_how_they_are_written(value: str, message: str) -> None:
@@ -188,6 +193,131 @@ def test_list_and_mapping_types() -> None:
 def test_a_list_written_without_brackets_says_how_it_is_written(value: str, message: str) -> None:
     text = f"sides:\n  party:\n    - name: Ada\n      hp: 3\n      attacks: {value}\n"
     assert messages(text) == [f"s.yaml:5:16: {message}"]
+
+
+PELL = """\
+scenario: t
+rules: zones-3d6
+attacks:
+  cut: {damage: 1d6+2}
+sides:
+  squire:
+    - {name: Squire, hp: 16, attacks: [cut]}
+  pell:
+    - name: Pell
+      hp: 30
+      base_defense: [1, 2]
+"""
+
+
+@pytest.mark.parametrize(
+    ("value", "items"),
+    [
+        ("1-3", "1, 2, 3"),  # faces 1 to 3, as a rule book writes them
+        ("1 – 2", "1, 2"),
+        ("1 2", "1, 2"),
+        ("3-1", "3-1"),  # no run: as written
+    ],
+)
+def test_numbers_written_without_brackets_are_said_as_the_list_they_mean(
+    value: str, items: str
+) -> None:
+    """``base_defense: 1-2`` was told to write ``[1-2]``, which is refused in turn (a
+    list of one text); numbers, or a run of them, are said as the list they mean."""
+    text = PELL.replace("base_defense: [1, 2]", f"base_defense: {value}")
+    assert errors_of(text) == [
+        f"s.yaml:11:21: expected a list; got {value!r} (a list is written inside '[…]': [{items}])"
+    ]
+    if items != value:
+        assert simlab.loads(PELL.replace("[1, 2]", f"[{items}]"))
+
+
+TIERS = """\
+scenario: t
+rules: opposed-tiers
+params: {damage_floor: 0}
+attacks:
+  sword: {}
+sides:
+  a:
+    - {name: Hero, hp: 20, attacks: [sword]}
+  b:
+    - {name: Bandit, hp: 15, attacks: [sword]}
+"""
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "at", "key"),
+    [
+        ("  sword: {}", "  sword:", "5:3", "sword"),  # the page: "An attack ... is {}"
+        ("params: {damage_floor: 0}", "params:", "3:1", "params"),
+    ],
+)
+def test_a_mapping_left_empty_says_how_an_empty_one_is_written(
+    old: str, new: str, at: str, key: str
+) -> None:
+    """``sword:`` with nothing after it, where a mapping needing no key goes, is said
+    with how the mapping with no entries is written, which loads."""
+    assert errors_of(TIERS.replace(old, new)) == [
+        f"s.yaml:{at}: expected a mapping; got an empty value (a mapping with no entries is "
+        f"written '{{}}': {key}: {{}})"
+    ]
+    assert simlab.loads(TIERS.replace(old, new.replace(f"{key}:", f"{key}: {{}}")))
+
+
+REACTS = """\
+scenario: t
+rules: shattered-spirits
+attacks:
+  jab: {profile: [0, 0, 1, 2, 2, 3, 3, 4, 4, 5, 6]}
+sides:
+  a:
+    - {name: Kaito, hp: 24, attacks: [jab], react: {block: {when_damage_at_least: 6}}}
+  b:
+    - {name: Brute, hp: 30, attacks: [jab]}
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "old", "slip", "got", "meant"),
+    [
+        (REACTS, "{block: {when_damage_at_least: 6}}", "{block: |6}", "6",
+         "block: {when_damage_at_least: 6}"),
+        (PELL, "  cut: {damage: 1d6+2}", "  cut: |1d6+2", "'1d6+2'", "cut: {damage: 1d6+2}"),
+    ],
+)  # fmt: skip
+def test_a_value_for_a_mapping_of_one_needed_key_says_that_mapping(
+    text: str, old: str, slip: str, got: str, meant: str
+) -> None:
+    """``block: 6`` (a reaction's threshold without its key) said only ``expected a
+    mapping; got 6``; a mapping that needs one key is told with it."""
+    slipped_text, at = slipped(text, old, slip)
+    assert errors_of(slipped_text) == [
+        f"s.yaml:{at}: expected a mapping; got {got} (a mapping of the one key it needs: {meant})"
+    ]
+
+
+def test_a_value_for_a_mapping_of_more_needed_keys_is_not_told_one() -> None:
+    text = GLITTERS_DUEL.replace("  cut: {damage: 1d6, type: slashing}", "  cut: 1d6")
+    assert errors_of(text) == ["s.yaml:4:8: expected a mapping; got '1d6'"]
+
+
+def test_a_mapping_left_empty_that_needs_keys_is_not_told_to_be_empty() -> None:
+    text = GLITTERS_DUEL.replace("  cut: {damage: 1d6, type: slashing}", "  cut:")
+    assert errors_of(text) == ["s.yaml:4:3: expected a mapping; got an empty value"]
+
+
+GLITTERS_DUEL = """\
+scenario: t
+rules: glitters-d20
+attacks:
+  cut: {damage: 1d6, type: slashing}
+sides:
+  a:
+    - {name: A, hp: 20, attacks: [cut]}
+  b:
+    - {name: B, hp: 15, attacks: [cut]}
+"""
 
 
 def test_missing_key_points_at_the_parent_key() -> None:
