@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import numbers
 import os
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
@@ -448,6 +449,15 @@ def check(
         borderline pass that ``strict`` failed); no rows when no scenario has
         ``expect:``.
 
+    Warns
+    -----
+    UserWarning
+        For each subject that adds no row, having no ``expect:`` entries (a folder: in
+        none of its scenarios), as ``simlab check`` says "no expect: entries": such a
+        scenario is not simulated (nor is it on the command line), and an empty table,
+        or one without that subject's rows, said nothing. A warning, not an error, as
+        the command line exits 0 then: a list or a loop over folders goes on.
+
     Raises
     ------
     InputError
@@ -462,8 +472,9 @@ def check(
     if several and not subject:
         raise InputError("expected something to check for subject; got an empty "
                          f"{type(subject).__name__}")  # fmt: skip
-    ready = [entry for item in (subject if several else [subject])
-             for entry in _to_check(item, n, seed, threads)]  # fmt: skip
+    ready: list[ScenarioRun | tuple[str | None, ScenarioBase]] = []
+    for item in subject if several else [subject]:  # a loop: the warning's stacklevel
+        ready += _with_specs(item, _to_check(item, n, seed, threads))
     runs = [entry if isinstance(entry, ScenarioRun)
             else run_scenario(entry[1], n, seed, threads=threads, source=entry[0])
             for entry in ready]  # fmt: skip
@@ -496,6 +507,34 @@ def _to_check(
         return [(os.fspath(given), scenario_of(given))]
     return [(path.as_posix(), scn) for path, scn in _load_every(scenario_paths(given), None)
             if scn.expect]  # fmt: skip
+
+
+def _with_specs(
+    item: object, ready: list[ScenarioRun | tuple[str | None, ScenarioBase]]
+) -> list[ScenarioRun | tuple[str | None, ScenarioBase]]:
+    """Of what :func:`_to_check` made of the subject ``item``, what has specs to check;
+    where nothing has, a ``UserWarning`` naming ``item`` (:func:`check`)."""
+    from simlab.report.results import ScenarioRun
+
+    kept = [entry for entry in ready
+            if (entry.expect if isinstance(entry, ScenarioRun) else entry[1].expect)]  # fmt: skip
+    if not kept:
+        warnings.warn(f"check: no expect: entries in {_subject_said(item)}, so it adds no "
+                      "row to the table", UserWarning, stacklevel=3)  # fmt: skip
+    return kept
+
+
+def _subject_said(item: object) -> str:
+    """A subject of :func:`check` as its warning names it: ``the scenario quickstart
+    (a Result)``, ``scenarios/glitters-d20 (a folder)``, ``duel.yaml``."""
+    from simlab.report.results import ScenarioRun
+
+    if isinstance(item, Result | ScenarioRun | ScenarioBase):
+        name = item.result.scenario if isinstance(item, ScenarioRun) else item.scenario
+        kind = "a scenario" if isinstance(item, ScenarioBase) else f"a {type(item).__name__}"
+        return f"the scenario {name} ({kind})"
+    path = os.fspath(cast("str | os.PathLike[str]", item))
+    return f"{path} (a folder: in none of its scenarios)" if Path(path).is_dir() else path
 
 
 def _with_text(specs: pd.DataFrame) -> pd.DataFrame:
