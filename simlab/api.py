@@ -28,6 +28,7 @@ from simlab.arguments import (
     precision_on_argument,
     threads_or_client,
 )
+from simlab.binding import checked_arguments
 from simlab.engine import runner
 from simlab.errors import ExactUnsupported, InputError, ScenarioError
 from simlab.limits import MAX_ENCOUNTERS, encounters_and_seed, whole_number_in
@@ -43,6 +44,9 @@ from simlab.scenario.load import (
     written_id_clash,
 )
 from simlab.scenario.validation import sorted_unique
+
+load = checked_arguments()(load)  # load(file=...) names path=, as every public function here
+loads = checked_arguments()(loads)
 
 if TYPE_CHECKING:
     from simlab.exact.engine import ExactResult
@@ -105,6 +109,7 @@ def compile_job(
     return runner.Job(rules=scenario.rules, params=params, layout=layout, seed=seed, n=n)
 
 
+@checked_arguments()
 def simulate(
     scenario: ScenarioBase | str | os.PathLike[str],
     n: int | None = None,
@@ -249,6 +254,7 @@ def _name_trace(frame: pd.DataFrame, job: runner.Job) -> pd.DataFrame:
     return frame
 
 
+@checked_arguments()
 def write_results(result: Result, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
     """Write ``summary.json`` and one Parquet file per table into ``out_dir``, as one unit.
 
@@ -299,6 +305,7 @@ def _write_tables(out: Path, tables: dict[str, Any], document: dict[str, Any],
     return {**{name: out / f"{name}.parquet" for name in tables}, "summary": out / "summary.json"}
 
 
+@checked_arguments()
 def write_exact(
     result: ExactResult, out_dir: str | os.PathLike[str], scenario_hash: str | None = None
 ) -> dict[str, Path]:
@@ -341,6 +348,7 @@ def write_exact(
 # -- balance reports -------------------------------------------------------------------------
 
 
+@checked_arguments()
 def run_scenario(
     scenario: ScenarioBase | str | os.PathLike[str],
     n: int | None = None,
@@ -405,6 +413,7 @@ def _report_run(result: Result, scenario: ScenarioBase, source: str | None) -> S
     )
 
 
+@checked_arguments()
 def check(
     subject: Any,
     n: int | None = None,
@@ -520,7 +529,7 @@ def _with_specs(
             if (entry.expect if isinstance(entry, ScenarioRun) else entry[1].expect)]  # fmt: skip
     if not kept:
         warnings.warn(f"check: no expect: entries in {_subject_said(item)}, so it adds no "
-                      "row to the table", UserWarning, stacklevel=3)  # fmt: skip
+                      "row to the table", UserWarning, stacklevel=4)  # fmt: skip
     return kept
 
 
@@ -580,6 +589,7 @@ def note_idle_overrides(result: Result, scenario: ScenarioBase) -> None:
         result.meta["idle_overrides"] = list(scenario.idle_overrides)
 
 
+@checked_arguments()
 def run_scenarios(
     items: Sequence[str | os.PathLike[str]] | str | os.PathLike[str],
     n: int | None = None,
@@ -669,6 +679,7 @@ def _load_every(paths: list[Path], overrides: Any) -> list[tuple[Path, ScenarioB
     return loaded
 
 
+@checked_arguments()
 def write_report(
     runs: list[ScenarioRun] | ScenarioRun,
     out_dir: str | os.PathLike[str],
@@ -747,6 +758,7 @@ def write_report(
 # -- tuning ----------------------------------------------------------------------------------
 
 
+@checked_arguments()
 def override(scenario: ScenarioBase | str | os.PathLike[str], changes: Any) -> ScenarioBase:
     """A new scenario with fields changed, validated exactly like the file.
 
@@ -764,6 +776,7 @@ def override(scenario: ScenarioBase | str | os.PathLike[str], changes: Any) -> S
     return apply(scenario_of(scenario), changes)
 
 
+@checked_arguments()
 def sweep(
     scenario: ScenarioBase | str | os.PathLike[str],
     vary: Any,
@@ -814,6 +827,7 @@ def sweep(
                    client=client)  # fmt: skip
 
 
+@checked_arguments()
 def compare(
     a: ScenarioBase | str | os.PathLike[str],
     b: ScenarioBase | str | os.PathLike[str] | None = None,
@@ -1009,6 +1023,7 @@ def _changes_label(changes: Any) -> str:
     return ", ".join(str(getattr(c, "label", c)).removeprefix("--set ") for c in changes)
 
 
+@checked_arguments()
 def write_sweep(sweep: Any, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
     """Write a sweep's ``sweep.json``, tidy Parquet tables (``attacks``, ``damage_pmf``,
     ``combatants``, ``sides``; one column per varied field), ``sweep.html`` and
@@ -1032,6 +1047,7 @@ def write_sweep(sweep: Any, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
     return _write_unit(out_dir, results, write, "sweep")
 
 
+@checked_arguments()
 def write_compare(comparison: Any, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
     """Write a comparison's ``compare.json``, ``compare.html`` and ``compare.md`` into
     ``out_dir``, as one unit stamped with both runs' identity. An InputError when
@@ -1066,6 +1082,7 @@ def _write_unit(
     return {name: out / path.relative_to(folder) for name, path in staged.items()}
 
 
+@checked_arguments()
 def tune(
     scenario: ScenarioBase | str | os.PathLike[str],
     vary: str | tuple[str, float, float] | Mapping[str, tuple[float, float]] | Range,
@@ -1149,6 +1166,7 @@ def _tune_range(vary: Any) -> Range:
                      f"{{NAME.FIELD: (LO, HI)}}; got {vary!r}")  # fmt: skip
 
 
+@checked_arguments()
 def write_tune(result: Any, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
     """Write a tuning's ``tune.json``, ``tune.html`` and ``tune.md`` with the plot's PNG
     into ``out_dir``, as one unit stamped with the tuned scenario's identity (seed and
