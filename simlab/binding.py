@@ -26,6 +26,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
+from simlab.arguments import describe
 from simlab.errors import InputError, closest_name
 
 __all__ = ["attacks_made", "checked_arguments"]
@@ -56,9 +57,11 @@ LIKELY_FOR: dict[str, tuple[str, ...]] = {
 Hint = Callable[[inspect.BoundArguments], str]
 
 
-def checked_arguments(hint: Hint | None = None) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """Wrap a public function so that arguments that do not fit its signature raise an
-    :class:`~simlab.errors.InputError` saying what it expects.
+def checked_arguments(
+    hint: Hint | None = None, table: bool = False
+) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Wrap a public function (or method) so that arguments that do not fit its
+    signature raise an :class:`~simlab.errors.InputError` saying what it expects.
 
     Parameters
     ----------
@@ -66,6 +69,10 @@ def checked_arguments(hint: Hint | None = None) -> Callable[[Callable[P, R]], Ca
         Given the arguments that did bind (``inspect.BoundArguments`` of a partial
         bind), the end of the message for a required argument left out: what the result
         holds (``" (the attacks made: …)"``), or ``""``.
+    table : bool
+        A method giving a table of every row: a keyword it does not take, and no other
+        argument is meant, is said to be selected with pandas
+        (``sw.attacks(attacker="Kaito")``).
 
     Returns
     -------
@@ -81,7 +88,7 @@ def checked_arguments(hint: Hint | None = None) -> Callable[[Callable[P, R]], Ca
             try:
                 signature.bind(*args, **kwargs)
             except TypeError:
-                said = unbound_message(func.__name__, signature, args, kwargs, hint)
+                said = unbound_message(func.__qualname__, signature, args, kwargs, hint, table)
                 raise InputError(said) from None
             return func(*args, **kwargs)
 
@@ -91,13 +98,40 @@ def checked_arguments(hint: Hint | None = None) -> Callable[[Callable[P, R]], Ca
 
 
 def unbound_message(name: str, signature: inspect.Signature, args: tuple[Any, ...],
-                    kwargs: dict[str, Any], hint: Hint | None = None) -> str:  # fmt: skip
+                    kwargs: dict[str, Any], hint: Hint | None = None,
+                    table: bool = False) -> str:  # fmt: skip
     """What is wrong with ``args`` and ``kwargs`` for the function ``name`` of
-    ``signature``: a keyword it does not take (and the one meant), more arguments by
-    position than it takes, one given twice, or required ones left out."""
+    ``signature`` (a method's ``self`` left out of what is said): a keyword it does not
+    take (and the one meant; for a ``table`` given a name, how to select its rows), more
+    arguments by position than it takes, one given twice, or required ones left out."""
+    if next(iter(signature.parameters), None) == "self":
+        signature = signature.replace(parameters=list(signature.parameters.values())[1:])
+        args = args[1:]
+    said = _unbound(name, signature, args, kwargs, hint)
+    unknown = [k for k in kwargs if k not in signature.parameters]
+    if table and unknown and "did you mean" not in said and _names(kwargs[unknown[0]]):
+        call = name.rsplit(".", 1)[-1]
+        said += (f" (the table has a row for each one: select them with pandas, "
+                 f".{call}().query(\"{unknown[0]} == {kwargs[unknown[0]]!r}\"))")  # fmt: skip
+    return said
+
+
+def _names(value: object) -> bool:
+    """Whether ``value`` reads as the names a table's rows are selected by (``"Kaito"``,
+    ``["Kaito", "Brute"]``), not a setting (``levl=0.9``)."""
+    items = value if isinstance(value, list | tuple) else [value]
+    return bool(items) and all(isinstance(item, str) for item in items)
+
+
+def _unbound(name: str, signature: inspect.Signature, args: tuple[Any, ...],
+             kwargs: dict[str, Any], hint: Hint | None) -> str:  # fmt: skip
+    """:func:`unbound_message` but a table's hint."""
     params = signature.parameters
     takes = [p for p in params.values() if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
     variadic = {p.kind for p in params.values()} - {p.kind for p in takes}
+    if not takes and not variadic:  # sw.attacks(attacker="Kaito"), sw.attacks(1)
+        got = ", ".join([*map(describe, args), *(f"{k}=" for k in kwargs)])
+        return f"{name}(): expected no arguments; got {got}"
     if inspect.Parameter.VAR_KEYWORD not in variadic:
         unknown = [k for k in kwargs if k not in params]
         if unknown:

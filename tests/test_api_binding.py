@@ -95,8 +95,36 @@ MISNAMED: list[tuple[Callable[[Any], object], str]] = [
      "got levl=; did you mean level=?"),
     (lambda r: r.hit_rates(attacker="Kaito"), "Result.hit_rates(): expected one of its "
      "arguments (level); got attacker= (the table has a row for each one: select them with "
-     "pandas, res.hit_rates().query(\"attacker == 'Kaito'\"))"),
+     "pandas, .hit_rates().query(\"attacker == 'Kaito'\"))"),
 ]  # fmt: skip
+
+
+#: A sweep's and a tuning's tables, with a keyword they do not take.
+SWEEP_AND_TUNE: list[tuple[Callable[[Any, Any], object], str]] = [
+    (lambda sw, tu: sw.attacks(attacker="Attacker"), "SweepResult.attacks(): expected no "
+     "arguments; got attacker= (the table has a row for each one: select them with "
+     "pandas, .attacks().query(\"attacker == 'Attacker'\"))"),
+    (lambda sw, tu: sw.combatants(levl=0.9), "SweepResult.combatants(): expected no "
+     "arguments; got levl="),
+    (lambda sw, tu: sw.sides(side="x"), "SweepResult.sides(): expected no arguments; got "
+     "side= (the table has a row"),
+    (lambda sw, tu: sw.damage_pmf(1), "SweepResult.damage_pmf(): expected no arguments; "
+     "got 1"),
+    (lambda sw, tu: tu.evaluated(level=0.9), "TuneResult.evaluated(): expected no "
+     "arguments; got level="),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("call", "words"), SWEEP_AND_TUNE)
+def test_a_sweeps_and_a_tunings_tables_say_they_take_no_argument(call: Any, words: str) -> None:
+    """Each raised ``TypeError: SweepResult.attacks() got an unexpected keyword argument
+    'attacker'``; a notebook selects the rows with pandas."""
+    sw = simlab.sweep(DUEL, {"Defender.guard": [0, 1]}, n=200, exact=False)
+    tu = simlab.tune(DUEL, "Defender.hp=5:40", "median_time_to_down:Defender=5", n=200)
+    with pytest.raises(InputError) as err:
+        call(sw, tu)
+    assert words in str(err.value)
+    assert ("query" in str(err.value)) == ("the table has" in words)
 
 
 @pytest.mark.parametrize(("call", "words"), MISNAMED)

@@ -78,18 +78,12 @@ def _kept(method: _Table) -> _Table:
 def _unbound(name: str, signature: inspect.Signature, args: tuple[Any, ...],
              kwargs: dict[str, Any]) -> str:  # fmt: skip
     """Why ``args`` and ``kwargs`` do not fit the table method ``name`` (of
-    ``signature``, with ``self``): :func:`simlab.binding.unbound_message`, and, for a
-    keyword it does not take, that the table has every row, to select with pandas
-    (``hit_rates(attacker="Kaito")`` is ``hit_rates().query(...)``)."""
+    ``signature``, with ``self``): :func:`simlab.binding.unbound_message`, which says of
+    a keyword it does not take that the table has every row, to select with pandas
+    (``hit_rates(attacker="Kaito")`` is ``.hit_rates().query(...)``)."""
     from simlab.binding import unbound_message
 
-    public = signature.replace(parameters=list(signature.parameters.values())[1:])
-    said = unbound_message(f"Result.{name}", public, args, kwargs)
-    unknown = [k for k in kwargs if k not in public.parameters]
-    if unknown and "did you mean" not in said:
-        said += (f" (the table has a row for each one: select them with pandas, "
-                 f"res.{name}().query(\"{unknown[0]} == {kwargs[unknown[0]]!r}\"))")  # fmt: skip
-    return said
+    return unbound_message(f"Result.{name}", signature, (None, *args), kwargs, table=True)
 
 
 def precision_said(precision: dict[str, Any] | None) -> str:
