@@ -99,6 +99,12 @@ MISNAMED: list[tuple[Callable[[Any], object], str]] = [
 ]  # fmt: skip
 
 
+def test_a_sweep_plot_without_its_sweep_says_what_to_give() -> None:
+    with pytest.raises(InputError, match=r"^plot_sweep\(\): expected sweep= \(SweepResult\); "
+                       r"got no sweep$"):  # fmt: skip
+        simlab.plot_sweep(figure="hit_rate")
+
+
 #: A sweep's and a tuning's tables, with a keyword they do not take.
 SWEEP_AND_TUNE: list[tuple[Callable[[Any, Any], object], str]] = [
     (lambda sw, tu: sw.attacks(attacker="Attacker"), "SweepResult.attacks(): expected no "
