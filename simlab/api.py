@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import numbers
 import os
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
@@ -27,6 +28,7 @@ from simlab.arguments import (
     precision_on_argument,
     threads_or_client,
 )
+from simlab.binding import checked_arguments
 from simlab.engine import runner
 from simlab.errors import ExactUnsupported, InputError, ScenarioError
 from simlab.limits import MAX_ENCOUNTERS, encounters_and_seed, whole_number_in
@@ -42,6 +44,9 @@ from simlab.scenario.load import (
     written_id_clash,
 )
 from simlab.scenario.validation import sorted_unique
+
+load = checked_arguments()(load)  # load(file=...) names path=, as every public function here
+loads = checked_arguments()(loads)
 
 if TYPE_CHECKING:
     from simlab.exact.engine import ExactResult
@@ -104,6 +109,7 @@ def compile_job(
     return runner.Job(rules=scenario.rules, params=params, layout=layout, seed=seed, n=n)
 
 
+@checked_arguments()
 def simulate(
     scenario: ScenarioBase | str | os.PathLike[str],
     n: int | None = None,
@@ -248,6 +254,7 @@ def _name_trace(frame: pd.DataFrame, job: runner.Job) -> pd.DataFrame:
     return frame
 
 
+@checked_arguments()
 def write_results(result: Result, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
     """Write ``summary.json`` and one Parquet file per table into ``out_dir``, as one unit.
 
@@ -298,6 +305,7 @@ def _write_tables(out: Path, tables: dict[str, Any], document: dict[str, Any],
     return {**{name: out / f"{name}.parquet" for name in tables}, "summary": out / "summary.json"}
 
 
+@checked_arguments()
 def write_exact(
     result: ExactResult, out_dir: str | os.PathLike[str], scenario_hash: str | None = None
 ) -> dict[str, Path]:
@@ -340,6 +348,7 @@ def write_exact(
 # -- balance reports -------------------------------------------------------------------------
 
 
+@checked_arguments()
 def run_scenario(
     scenario: ScenarioBase | str | os.PathLike[str],
     n: int | None = None,
@@ -404,6 +413,7 @@ def _report_run(result: Result, scenario: ScenarioBase, source: str | None) -> S
     )
 
 
+@checked_arguments()
 def check(
     subject: Any,
     n: int | None = None,
@@ -448,6 +458,15 @@ def check(
         borderline pass that ``strict`` failed); no rows when no scenario has
         ``expect:``.
 
+    Warns
+    -----
+    UserWarning
+        For each subject that adds no row, having no ``expect:`` entries (a folder: in
+        none of its scenarios), as ``simlab check`` says "no expect: entries": such a
+        scenario is not simulated (nor is it on the command line), and an empty table,
+        or one without that subject's rows, said nothing. A warning, not an error, as
+        the command line exits 0 then: a list or a loop over folders goes on.
+
     Raises
     ------
     InputError
@@ -462,8 +481,9 @@ def check(
     if several and not subject:
         raise InputError("expected something to check for subject; got an empty "
                          f"{type(subject).__name__}")  # fmt: skip
-    ready = [entry for item in (subject if several else [subject])
-             for entry in _to_check(item, n, seed, threads)]  # fmt: skip
+    ready: list[ScenarioRun | tuple[str | None, ScenarioBase]] = []
+    for item in subject if several else [subject]:  # a loop: the warning's stacklevel
+        ready += _with_specs(item, _to_check(item, n, seed, threads))
     runs = [entry if isinstance(entry, ScenarioRun)
             else run_scenario(entry[1], n, seed, threads=threads, source=entry[0])
             for entry in ready]  # fmt: skip
@@ -496,6 +516,34 @@ def _to_check(
         return [(os.fspath(given), scenario_of(given))]
     return [(path.as_posix(), scn) for path, scn in _load_every(scenario_paths(given), None)
             if scn.expect]  # fmt: skip
+
+
+def _with_specs(
+    item: object, ready: list[ScenarioRun | tuple[str | None, ScenarioBase]]
+) -> list[ScenarioRun | tuple[str | None, ScenarioBase]]:
+    """Of what :func:`_to_check` made of the subject ``item``, what has specs to check;
+    where nothing has, a ``UserWarning`` naming ``item`` (:func:`check`)."""
+    from simlab.report.results import ScenarioRun
+
+    kept = [entry for entry in ready
+            if (entry.expect if isinstance(entry, ScenarioRun) else entry[1].expect)]  # fmt: skip
+    if not kept:
+        warnings.warn(f"check: no expect: entries in {_subject_said(item)}, so it adds no "
+                      "row to the table", UserWarning, stacklevel=4)  # fmt: skip
+    return kept
+
+
+def _subject_said(item: object) -> str:
+    """A subject of :func:`check` as its warning names it: ``the scenario quickstart
+    (a Result)``, ``scenarios/glitters-d20 (a folder)``, ``duel.yaml``."""
+    from simlab.report.results import ScenarioRun
+
+    if isinstance(item, Result | ScenarioRun | ScenarioBase):
+        name = item.result.scenario if isinstance(item, ScenarioRun) else item.scenario
+        kind = "a scenario" if isinstance(item, ScenarioBase) else f"a {type(item).__name__}"
+        return f"the scenario {name} ({kind})"
+    path = os.fspath(cast("str | os.PathLike[str]", item))
+    return f"{path} (a folder: in none of its scenarios)" if Path(path).is_dir() else path
 
 
 def _with_text(specs: pd.DataFrame) -> pd.DataFrame:
@@ -541,6 +589,7 @@ def note_idle_overrides(result: Result, scenario: ScenarioBase) -> None:
         result.meta["idle_overrides"] = list(scenario.idle_overrides)
 
 
+@checked_arguments()
 def run_scenarios(
     items: Sequence[str | os.PathLike[str]] | str | os.PathLike[str],
     n: int | None = None,
@@ -630,6 +679,7 @@ def _load_every(paths: list[Path], overrides: Any) -> list[tuple[Path, ScenarioB
     return loaded
 
 
+@checked_arguments()
 def write_report(
     runs: list[ScenarioRun] | ScenarioRun,
     out_dir: str | os.PathLike[str],
@@ -708,6 +758,7 @@ def write_report(
 # -- tuning ----------------------------------------------------------------------------------
 
 
+@checked_arguments()
 def override(scenario: ScenarioBase | str | os.PathLike[str], changes: Any) -> ScenarioBase:
     """A new scenario with fields changed, validated exactly like the file.
 
@@ -725,6 +776,7 @@ def override(scenario: ScenarioBase | str | os.PathLike[str], changes: Any) -> S
     return apply(scenario_of(scenario), changes)
 
 
+@checked_arguments()
 def sweep(
     scenario: ScenarioBase | str | os.PathLike[str],
     vary: Any,
@@ -775,6 +827,7 @@ def sweep(
                    client=client)  # fmt: skip
 
 
+@checked_arguments()
 def compare(
     a: ScenarioBase | str | os.PathLike[str],
     b: ScenarioBase | str | os.PathLike[str] | None = None,
@@ -970,6 +1023,7 @@ def _changes_label(changes: Any) -> str:
     return ", ".join(str(getattr(c, "label", c)).removeprefix("--set ") for c in changes)
 
 
+@checked_arguments()
 def write_sweep(sweep: Any, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
     """Write a sweep's ``sweep.json``, tidy Parquet tables (``attacks``, ``damage_pmf``,
     ``combatants``, ``sides``; one column per varied field), ``sweep.html`` and
@@ -993,6 +1047,7 @@ def write_sweep(sweep: Any, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
     return _write_unit(out_dir, results, write, "sweep")
 
 
+@checked_arguments()
 def write_compare(comparison: Any, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
     """Write a comparison's ``compare.json``, ``compare.html`` and ``compare.md`` into
     ``out_dir``, as one unit stamped with both runs' identity. An InputError when
@@ -1027,6 +1082,7 @@ def _write_unit(
     return {name: out / path.relative_to(folder) for name, path in staged.items()}
 
 
+@checked_arguments()
 def tune(
     scenario: ScenarioBase | str | os.PathLike[str],
     vary: str | tuple[str, float, float] | Mapping[str, tuple[float, float]] | Range,
@@ -1110,6 +1166,7 @@ def _tune_range(vary: Any) -> Range:
                      f"{{NAME.FIELD: (LO, HI)}}; got {vary!r}")  # fmt: skip
 
 
+@checked_arguments()
 def write_tune(result: Any, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
     """Write a tuning's ``tune.json``, ``tune.html`` and ``tune.md`` with the plot's PNG
     into ``out_dir``, as one unit stamped with the tuned scenario's identity (seed and

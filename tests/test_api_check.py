@@ -4,6 +4,7 @@ has (a result, a variant, a path), and a report run's one-line repr."""
 from __future__ import annotations
 
 import re
+import warnings
 from pathlib import Path
 
 import pandas as pd
@@ -125,7 +126,8 @@ def test_a_median_not_reached_reads_as_the_terminal_says_it() -> None:
     assert re.fullmatch(r"0\.9\d\d ± 0\.0\d\d", specs.loc["hit_rate"].measured_text)
     assert list(specs.columns).index("measured_text") == list(specs.columns).index("ci_hi") + 1
     assert "inf" not in median.measured_text
-    assert simlab.check(simlab.loads(BASE), n=N).measured_text.tolist() == []
+    with pytest.warns(UserWarning, match="no expect: entries"):
+        assert simlab.check(simlab.loads(BASE), n=N).measured_text.tolist() == []
 
 
 def test_several_subjects_are_checked_in_one_table_in_the_order_given(tmp_path: Path) -> None:
@@ -222,3 +224,36 @@ def test_the_readmes_folder_to_check_has_scenarios_with_specs() -> None:
     assert len(folders) >= 2, folders
     for folder in folders:
         assert not simlab.check(ROOT / folder, n=100).empty, folder
+
+
+def test_a_subject_without_specs_is_said_to_add_no_row(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder with no ``expect:`` gave an empty table with no word, where ``simlab
+    check`` says "no expect: entries"; in a list, it added no row, silently. Each subject
+    that adds none is now named in a warning (and, as on the command line, a scenario
+    without specs is not simulated); one with specs is not."""
+    (tmp_path / "none.yaml").write_text(BASE.replace("scenario: quickstart", "scenario: none"))
+    no_specs = simlab.simulate(simlab.loads(BASE), n=N)
+    with pytest.warns(UserWarning) as told:
+        alone = simlab.check(tmp_path, n=N)
+        mixed = simlab.check([simlab.simulate(QUICKSTART, n=N), no_specs])
+    said = [str(w.message) for w in told]
+    assert said == [
+        f"check: no expect: entries in {tmp_path} (a folder: in none of its scenarios), so "
+        "it adds no row to the table",
+        "check: no expect: entries in the scenario quickstart (a Result), so it adds no row "
+        "to the table",
+    ]
+    assert told[0].filename == __file__
+    assert alone.empty and "verdict" in alone.columns
+    assert len(mixed) == 3
+    ran: list[object] = []
+    with monkeypatch.context() as patched:
+        patched.setattr(simlab.api, "simulate", lambda *a, **k: ran.append(a))
+        with pytest.warns(UserWarning, match=r"in .*none\.yaml, so it adds no row"):
+            simlab.check(tmp_path / "none.yaml", n=N)
+    assert ran == []
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert len(simlab.check(simlab.simulate(QUICKSTART, n=N))) == 3

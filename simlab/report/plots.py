@@ -34,6 +34,7 @@ import pandas as pd
 from simlab.analysis import stats
 from simlab.analysis.result import Result
 from simlab.arguments import flag_argument
+from simlab.binding import attacks_made, checked_arguments
 from simlab.exact import pair_answer
 from simlab.report.width import packed
 
@@ -420,7 +421,7 @@ def _warn_exact_not_drawn(missing: dict[str, str]) -> None:
 
     if missing:
         said = "; ".join(f"{subject}: {reason}" for subject, reason in missing.items())
-        warnings.warn(f"exact answers not drawn: {said}", UserWarning, stacklevel=3)
+        warnings.warn(f"exact answers not drawn: {said}", UserWarning, stacklevel=4)
 
 
 def _pair_reason(exact: dict[str, Any], key: tuple[str, str, str], labels: Labels,
@@ -707,6 +708,7 @@ def legend_outside(ax: Axes, ncol: int = 1) -> None:
                   ncol=ncol)  # fmt: skip
 
 
+@checked_arguments(attacks_made)
 def plot_damage_pmf(
     result: Result | ScenarioRun,
     attacker: str,
@@ -825,6 +827,7 @@ def _integer_axis(ax: Axes, values: pd.Series) -> None:
     ax.set_xlim(-0.6, float(values.max()) + 0.6)
 
 
+@checked_arguments(attacks_made)
 def plot_damage_at_least(
     result: Result | ScenarioRun,
     attacker: str,
@@ -907,6 +910,7 @@ def _exact_down_by_round(exact: dict[str, Any] | None, name: str) -> pd.DataFram
     return None
 
 
+@checked_arguments()
 def plot_time_to_down(
     result: Result | ScenarioRun,
     combatant: str | list[str] | None = None,
@@ -1079,6 +1083,7 @@ def pooled_hit_rates(result: Result | ScenarioRun, pool: bool = True) -> pd.Data
 plot_survival = plot_time_to_down
 
 
+@checked_arguments()
 def plot_hit_rates(
     result: Result | ScenarioRun,
     ax: Axes | None = None,
@@ -1352,6 +1357,7 @@ def _numbers_argument(value: object, name: str) -> np.ndarray:
     return series
 
 
+@checked_arguments()
 def plot_win_rates(
     result: Result | ScenarioRun, ax: Axes | None = None, label: str | None = None
 ) -> pd.DataFrame:

@@ -34,6 +34,7 @@ from markupsafe import Markup
 
 from simlab import __version__
 from simlab.arguments import instance_argument
+from simlab.binding import checked_arguments
 from simlab.errors import InputError, did_you_mean
 from simlab.report.files import atomic_write
 from simlab.report.plots import (
@@ -122,6 +123,7 @@ _TABLES: dict[str, tuple[str, tuple[str, ...]]] = {
 }  # fmt: skip
 
 
+@checked_arguments()
 def plot_sweep(
     sweep: SweepResult,
     figure: str = "mean_damage",

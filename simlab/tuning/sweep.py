@@ -23,6 +23,7 @@ from simlab.analysis import stats
 from simlab.analysis.result import Result, interval_column
 from simlab.analysis.summary import summary
 from simlab.arguments import describe, spelled_as
+from simlab.binding import checked_arguments
 from simlab.errors import ExactUnsupported, InputError
 from simlab.exact import pair_answer
 from simlab.limits import encounters_and_seed
@@ -296,6 +297,7 @@ class SweepResult:
         self._made[name] = (made_from, tidy)
         return tidy.copy()
 
+    @checked_arguments(table=True)
     def attacks(self) -> pd.DataFrame:
         """Hit rate, crit rate and mean damage of every attack pair at every point, with
         95% intervals and, where the exact engine answers the point, ``exact_hit_rate``,
@@ -308,6 +310,7 @@ class SweepResult:
         (:func:`moving_pairs` reads them at the whole sweep's level)."""
         return self._tidy(f"attacks at {level!r}", lambda p: _interval_table(p, level))
 
+    @checked_arguments(table=True)
     def combatants(self) -> pd.DataFrame:
         """Down rate, mean and median time-to-down of every combatant at every point
         (:func:`simlab.tuning.figures.combatant_figures`), and ``exact_mean_time_to_down``
@@ -320,10 +323,12 @@ class SweepResult:
             return frame.drop(columns=EXACT_TIME_TO_DOWN)
         return frame
 
+    @checked_arguments(table=True)
     def sides(self) -> pd.DataFrame:
         """Win rate of every side and the draw rate at every point, with 95% intervals."""
         return self._tidy("sides", lambda p: _result(p).win_rates())
 
+    @checked_arguments(table=True)
     def damage_pmf(self) -> pd.DataFrame:
         """The damage distribution of every attack pair at every point, tidy."""
         return self._tidy("damage_pmf", lambda p: _result(p).damage_pmf())

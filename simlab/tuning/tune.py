@@ -50,6 +50,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
+from simlab.binding import checked_arguments
 from simlab.errors import ExactUnsupported, InputError
 from simlab.limits import encounters_and_seed
 from simlab.report.words import counted
@@ -392,6 +393,7 @@ class TuneResult:
         i = values.index(self.value)
         return [self.evaluations[j] for j in (i - 1, i + 1) if 0 <= j < len(values)]
 
+    @checked_arguments(table=True)
     def evaluated(self) -> pd.DataFrame:
         """Every value evaluated, in increasing order, one row each: the table of
         :attr:`evaluations`.

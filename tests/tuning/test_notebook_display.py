@@ -134,6 +134,23 @@ def test_a_comparison_shows_one_line_with_how_many_figures_changed(duel: Any) ->
     )
 
 
+def test_a_comparisons_p_values_read_as_the_terminal_writes_them(duel: Any) -> None:
+    """``ab.figures`` showed ``p`` as ``2.434305e-09`` or ``0.000000e+00`` (pandas writes
+    a whole column in scientific notation for one tiny value); ``p_text`` and
+    ``p_holm_text`` say each as the terminal does, beside the numbers, kept as they were."""
+    figures = simlab.compare(duel, changes={"Defender.guard": 5}, n=3200).figures
+    columns = list(figures.columns)
+    assert columns[columns.index("p") + 1] == "p_text"
+    assert columns[columns.index("p_holm") + 1] == "p_holm_text"
+    zero = figures[figures.p == 0]
+    assert len(zero) and set(zero.p_text) == set(zero.p_holm_text) == {"< 1e-16"}
+    some = figures[(figures.p > 0.001) & (figures.p < 1)].iloc[0]
+    assert float(some.p_text) == float(f"{some.p:.2g}") and "e" not in some.p_text
+    assert figures.p.dtype == figures.p_holm.dtype == float
+    text = figures[["p_text", "p_holm_text"]].to_string()
+    assert "e+00" not in text and "0.000000" not in text
+
+
 def test_a_comparison_of_a_b_identical_to_a_says_so(duel: Any) -> None:
     """It read "0 of 14 figures changed" only, where the terminal says "B is identical
     to A: …"."""
