@@ -463,21 +463,54 @@ def _readable_axes(ax: Axes, figure: str, x: pd.Series | None) -> None:
 
 
 def _swept_ticks(ax: Axes, x: pd.Series) -> None:
-    """A tick at every swept value (numbers ``x``) where there are at most
-    :data:`MAX_TICKED_VALUES` of them, none closer to the next than a twice that
-    share of their range (labels that would run into each other); else matplotlib's
-    ticks, whole numbers where the values are."""
+    """A tick at the swept values (numbers ``x``) where there are at most
+    :data:`MAX_TICKED_VALUES` of them, each whose label has room beside the last one
+    ticked (:func:`_values_with_room`); else matplotlib's ticks, whole numbers where
+    the values are."""
     from matplotlib.ticker import MaxNLocator
 
     values = np.unique(x.dropna().to_numpy(dtype=float))
-    span = float(np.ptp(values)) if len(values) else 0.0
-    gaps = np.diff(values)
-    if 0 < len(values) <= MAX_TICKED_VALUES and (
-        not len(gaps) or gaps.min() >= span / (2 * MAX_TICKED_VALUES)
-    ):
-        ax.set_xticks(values)
+    if 0 < len(values) <= MAX_TICKED_VALUES:
+        ax.set_xticks(_values_with_room(ax, values))
     elif pd.api.types.is_integer_dtype(x) or (x.dropna() % 1 == 0).all():
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+
+
+#: Room between two tick labels, and a label's width, in characters of the tick font
+#: (a digit is about 0.6 of the font's size wide).
+TICK_GAP_CHARACTERS = 1.0
+CHARACTER_WIDTH = 0.6
+
+
+def _values_with_room(ax: Axes, values: np.ndarray) -> list[float]:
+    """The sorted ``values`` whose tick labels fit on the x axis as drawn now, from
+    the left: a value whose label would run into the last one kept is left unticked,
+    and the last value is ticked in place of the one before it where need be. Tried
+    values 20, 21, 22, 23, 25, 30, 35, 40 on a plot 330 px wide read "20212223"."""
+    import matplotlib
+    from matplotlib.font_manager import FontProperties
+
+    lo, hi = ax.get_xlim()
+    if hi <= lo or len(values) < 2:
+        return list(values)
+    pixels_per_unit = ax.get_window_extent().width / (hi - lo)
+    font = FontProperties(size=matplotlib.rcParams["xtick.labelsize"]).get_size_in_points()
+    character = CHARACTER_WIDTH * font * ax.figure.dpi / 72
+
+    def room(a: float, b: float) -> bool:
+        half_labels = (len(f"{a:g}") + len(f"{b:g}")) / 2 + TICK_GAP_CHARACTERS
+        return (b - a) * pixels_per_unit >= half_labels * character
+
+    kept = [float(values[0])]
+    for value in values[1:]:
+        if room(kept[-1], float(value)):
+            kept.append(float(value))
+    last = float(values[-1])
+    if kept[-1] != last and len(kept) > 1:
+        kept[-1] = last
+    elif kept[-1] != last and room(kept[0], last):
+        kept.append(last)
+    return kept
 
 
 # -- sweep page ----------------------------------------------------------------------------
