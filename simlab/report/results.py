@@ -783,6 +783,11 @@ def _what_is_wrong(err: Exception) -> str:
     return f"a value of another kind or size than the format's ({err})"
 
 
+#: What reading a document of another shape than the format's raises (an entry missing,
+#: a list where a mapping belongs, a key that is no number).
+_MALFORMED = (KeyError, TypeError, ValueError, IndexError, OverflowError, AttributeError)
+
+
 def _refuse_repeats(runs: list[ScenarioRun], p: Path) -> None:
     """Refuse a file with one scenario twice (rules id and scenario id): the drift gate
     and ``baseline update`` would use one of the two and silently drop the other."""
@@ -800,14 +805,19 @@ def _scenario_runs(doc: dict[str, Any], text: str, p: Path) -> list[ScenarioRun]
     (quickstart): expected …; got …``)."""
     runs = []
     for i, entry in enumerate(doc["scenarios"]):
+        named = isinstance(entry, dict) and isinstance(entry.get("scenario"), str)
+        label = f" ({entry['scenario']})" if named else ""
         try:
             runs.append(scenario_run(entry))
         except EntryError as err:
-            label = f" ({entry['scenario']})" if isinstance(entry.get("scenario"), str) else ""
             raise InputError(_located(p, text, ("scenarios", i, *err.path), label,
                                       err.message)) from None  # fmt: skip
         except InputError as err:
-            raise InputError(f"{p}: {err}") from None
+            raise InputError(_located(p, text, ("scenarios", i), label, str(err))) from None
+        except _MALFORMED as err:  # an entry missing, or of another kind: its scenario's line
+            raise InputError(_located(p, text, ("scenarios", i), label,
+                                      f"expected a complete results.json; got "
+                                      f"{_what_is_wrong(err)}")) from None  # fmt: skip
     if not same(doc["interval_level"], LEVEL):
         raise InputError(_located(p, text, ("interval_level",), "",
                                   f"expected {LEVEL}, the level of every interval the file "
@@ -848,7 +858,7 @@ def load_results(path: str | os.PathLike[str], *, name: str = "path") -> list[Sc
             check_unit(p.parent)  # an output folder: all its files of one run
     try:
         runs = _scenario_runs(doc, text, p)
-    except (KeyError, TypeError, ValueError, IndexError, OverflowError, AttributeError) as err:
+    except _MALFORMED as err:
         raise InputError(f"{p}: expected a complete results.json; got "
                          f"{_what_is_wrong(err)}") from None  # fmt: skip
     _refuse_repeats(runs, p)
