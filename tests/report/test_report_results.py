@@ -299,6 +299,20 @@ def test_exact_answers_no_solution_gives_are_refused(
         load_results(path)
 
 
+def test_exact_answers_a_last_digit_off_are_read(run: ScenarioRun, tmp_path: Path) -> None:
+    """An attack that always hits solves to a hit rate of 1.0000000000000002 (a sum of
+    floats), which simlab writes and must read back."""
+
+    def off_by_a_digit(doc: dict[str, Any]) -> None:
+        pair = _exact_pair(doc)
+        pair["hit_rate"] = 1.0000000000000002
+        pair["crit_rate"] = -1e-17
+
+    path = _edited(run, tmp_path, off_by_a_digit)
+    (back,) = load_results(path)
+    assert _exact_pair({"exact": back.exact})["hit_rate"] == 1.0000000000000002
+
+
 def test_a_duels_exact_time_to_down_over_1_is_refused(tmp_path: Path) -> None:
     """A duel's exact time-to-down whose probabilities add up to more than 1."""
     duel = api.run_scenario(DUEL, n=200, seed=3)
