@@ -738,9 +738,20 @@ def _format_said(doc: dict[str, Any], p: Path) -> str:
     (written by simlab 0.0.9), which this simlab does not read; write it again (simlab
     baseline update --baseline FILE re-runs the scenarios it records)``, or, where it
     does not record each scenario's file, sample size and seed, ``… from the scenarios
-    (simlab baseline update SCENARIO|DIR... --baseline FILE, …)``."""
+    (simlab baseline update SCENARIO|DIR... --baseline FILE, …)``. A format newer than
+    this version's is to be read by a newer simlab, not written again by this one (the
+    gate's message would have a CI job downgrade the baseline): ``format 2 (written by
+    simlab 0.3.0), newer than this simlab 0.1.0 reads; run it with simlab 0.3.0 or
+    later``."""
     if "format" not in doc:
         return "no 'format' entry"
+    if not _is_format_number(doc["format"]):  # an edit: simlab writes none such
+        return f"format {doc['format']!r}, which is no format number simlab writes"
+    if doc["format"] > FORMAT:  # written again here, the team's baseline would go back
+        version = doc.get("simlab_version")
+        newer = f"simlab {version}" if isinstance(version, str) else "the simlab that wrote it"
+        return (f"format {doc['format']}{_written_by(doc)}, newer than this simlab "
+                f"{__version__} reads; run it with {newer} or later")  # fmt: skip
     said = f"format {doc['format']!r}{_written_by(doc)}, which this simlab does not read"
     entries = doc.get("scenarios")
     if isinstance(entries, list) and entries and all(map(_recorded_entry, entries)):

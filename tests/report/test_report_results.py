@@ -99,7 +99,14 @@ def test_tallies_it_does_not_know_by_name_are_kept(tmp_path: Path) -> None:
      ("scenario: quickstart\nrules: shattered-spirits\n",  # a scenario given for results
       r"got a file that is not JSON \(line 1, column 1: expecting value\); simlab report"),
      ("\udcff", "got a file that is not text"),
-     ('{"format": 2, "scenarios": []}', "expected results format 1; got format 2, which"),
+     ('{"format": 0, "scenarios": []}', "expected results format 1; got format 0, which"),
+     # a newer simlab's: read it with that simlab, never "write it again" with this one
+     ('{"format": 2, "simlab_version": "9.0", "scenarios": []}',
+      r"expected results format 1; got format 2 \(written by simlab 9\.0\), newer than "
+      r"this simlab \S+ reads; run it with simlab 9\.0 or later$"),
+     ('{"format": 2, "scenarios": []}', r"newer .* run it with the simlab that wrote it or later$"),
+     ('{"format": "1", "scenarios": []}',
+      "expected results format 1; got format '1', which is no format number simlab writes$"),
      ('{"scenarios": []}', "expected results format 1; got no 'format' entry$"),
      ('{"format": 1, "scenarios": [{"scenario": "x"}]}', "expected a complete results.json"),
      ('{"format": 1}', "expected a complete results.json; got no 'scenarios' entry$"),
