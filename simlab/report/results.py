@@ -725,6 +725,10 @@ def _read_document(p: Path) -> tuple[dict[str, Any], str]:
         raise refuse(f"a file that is not text ({err})") from None
     if not isinstance(doc, dict):
         raise InputError(f"{p}: expected a JSON object; got {_json_kind(doc)}")
+    summary = _summary_said(doc)
+    if summary:
+        raise InputError(f"{p}: expected a results.json (simlab report --out, baseline "
+                         f"update); got {summary}")  # fmt: skip
     if doc.get("format") != FORMAT:
         raise InputError(f"{p}: expected results format {FORMAT}; got {_format_said(doc, p)}")
     if "scenarios" in doc and not isinstance(doc["scenarios"], list):
@@ -733,14 +737,40 @@ def _read_document(p: Path) -> tuple[dict[str, Any], str]:
     return doc, text
 
 
+def _summary_said(doc: dict[str, Any]) -> str:
+    """What a ``summary.json`` of ``simlab exact`` or ``simlab run`` is, when ``doc`` is
+    one (no ``format``, no ``scenarios``), in words: neither has the per-batch counts a
+    report or the gate reads (an exact answer has no counts at all); "" for any other
+    document."""
+    if "format" in doc or "scenarios" in doc or not isinstance(doc.get("attacks"), list):
+        return ""
+    if doc.get("method") == "exact":
+        return ("the summary.json of simlab exact: exact answers, without the counts a run "
+                "is tested against")  # fmt: skip
+    if "encounters" in doc:
+        return "the summary.json of simlab run: figures, without the counts they come from"
+    return ""
+
+
 def _format_said(doc: dict[str, Any], p: Path) -> str:
     """What a results document of another format is, and what to do: ``format 0
     (written by simlab 0.0.9), which this simlab does not read; write it again (simlab
     baseline update --baseline FILE re-runs the scenarios it records)``, or, where it
     does not record each scenario's file, sample size and seed, ``… from the scenarios
-    (simlab baseline update SCENARIO|DIR... --baseline FILE, …)``."""
+    (simlab baseline update SCENARIO|DIR... --baseline FILE, …)``. A format newer than
+    this version's is to be read by a newer simlab, not written again by this one (the
+    gate's message would have a CI job downgrade the baseline): ``format 2 (written by
+    simlab 0.3.0), newer than this simlab 0.1.0 reads; run it with simlab 0.3.0 or
+    later``."""
     if "format" not in doc:
         return "no 'format' entry"
+    if not _is_format_number(doc["format"]):  # an edit: simlab writes none such
+        return f"format {doc['format']!r}, which is no format number simlab writes"
+    if doc["format"] > FORMAT:  # written again here, the team's baseline would go back
+        version = doc.get("simlab_version")
+        newer = f"simlab {version}" if isinstance(version, str) else "the simlab that wrote it"
+        return (f"format {doc['format']}{_written_by(doc)}, newer than this simlab "
+                f"{__version__} reads; run it with {newer} or later")  # fmt: skip
     said = f"format {doc['format']!r}{_written_by(doc)}, which this simlab does not read"
     entries = doc.get("scenarios")
     if isinstance(entries, list) and entries and all(map(_recorded_entry, entries)):
@@ -783,6 +813,11 @@ def _what_is_wrong(err: Exception) -> str:
     return f"a value of another kind or size than the format's ({err})"
 
 
+#: What reading a document of another shape than the format's raises (an entry missing,
+#: a list where a mapping belongs, a key that is no number).
+_MALFORMED = (KeyError, TypeError, ValueError, IndexError, OverflowError, AttributeError)
+
+
 def _refuse_repeats(runs: list[ScenarioRun], p: Path) -> None:
     """Refuse a file with one scenario twice (rules id and scenario id): the drift gate
     and ``baseline update`` would use one of the two and silently drop the other."""
@@ -800,14 +835,19 @@ def _scenario_runs(doc: dict[str, Any], text: str, p: Path) -> list[ScenarioRun]
     (quickstart): expected …; got …``)."""
     runs = []
     for i, entry in enumerate(doc["scenarios"]):
+        named = isinstance(entry, dict) and isinstance(entry.get("scenario"), str)
+        label = f" ({entry['scenario']})" if named else ""
         try:
             runs.append(scenario_run(entry))
         except EntryError as err:
-            label = f" ({entry['scenario']})" if isinstance(entry.get("scenario"), str) else ""
             raise InputError(_located(p, text, ("scenarios", i, *err.path), label,
                                       err.message)) from None  # fmt: skip
         except InputError as err:
-            raise InputError(f"{p}: {err}") from None
+            raise InputError(_located(p, text, ("scenarios", i), label, str(err))) from None
+        except _MALFORMED as err:  # an entry missing, or of another kind: its scenario's line
+            raise InputError(_located(p, text, ("scenarios", i), label,
+                                      f"expected a complete results.json; got "
+                                      f"{_what_is_wrong(err)}")) from None  # fmt: skip
     if not same(doc["interval_level"], LEVEL):
         raise InputError(_located(p, text, ("interval_level",), "",
                                   f"expected {LEVEL}, the level of every interval the file "
@@ -841,14 +881,19 @@ def load_results(path: str | os.PathLike[str], *, name: str = "path") -> list[Sc
         folder's files come from different runs
         (:func:`simlab.report.files.check_unit`); when ``path`` is not a path.
     """
-    p = results_path(results_path_argument(path, name))
+    given = results_path_argument(path, name)
+    p = results_path(given)
+    if p != given and not os.path.lexists(p) and os.path.isfile(given / "summary.json"):
+        raise InputError(f"{given}: expected a folder holding a results.json (simlab report "
+                         "--out, baseline update); got one holding a summary.json, which "
+                         "simlab exact and simlab run write")  # fmt: skip
     with reading_unit(p.parent):
         doc, text = _read_document(p)  # first: a huge file or a FIFO is refused before anything
         if p.name == RESULTS_NAME and os.path.lexists(p.parent / MANIFEST):
             check_unit(p.parent)  # an output folder: all its files of one run
     try:
         runs = _scenario_runs(doc, text, p)
-    except (KeyError, TypeError, ValueError, IndexError, OverflowError, AttributeError) as err:
+    except _MALFORMED as err:
         raise InputError(f"{p}: expected a complete results.json; got "
                          f"{_what_is_wrong(err)}") from None  # fmt: skip
     _refuse_repeats(runs, p)

@@ -3,23 +3,26 @@
 A report drawn again (``simlab report --from``), the checks of ``simlab check --from`` and
 the drift gate read a scenario's ids, ``expect:`` specs, drift tolerances, exact answers,
 precision record, overrides and ``count:`` copies from ``results.json``. A hand-edited
-or corrupted entry is refused here, as ``results.json: duel: expect[0].combatant:
-expected …; got …`` (exit code 2), rather than failing halfway through a report or
-being measured on nothing.
+or corrupted entry is refused here, as ``results.json:40: scenarios[0] (duel):
+expect[0].combatant: expected …; got …`` (exit code 2), rather than failing halfway
+through a report or being measured on nothing; so are exact answers no solution gives
+(a hit rate of 1.5, a damage distribution that does not add up to 1).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from simlab.engine.tallies import Layout
 from simlab.errors import InputError
+from simlab.report.derived import EntryError, JsonPath, shown
 from simlab.scenario.common import DriftTolerance, Expectation, copies_of
 from simlab.scenario.validation import validate_saved
 
-__all__ = ["check_about", "check_copies", "check_expect"]
+__all__ = ["check_about", "check_copies", "check_exact", "check_expect"]
 
 #: A key of a saved distribution: a whole number written as text (``"12"``).
 _Bin = Annotated[str, Field(pattern=r"^\d{1,6}$")]
@@ -98,17 +101,24 @@ def check_about(doc: dict[str, Any], layout: Layout) -> None:
     Raises
     ------
     InputError
-        ``duel: expect[0].combatant: expected a combatant of these results (…); got
-        'Nobody'``.
+        ``expect[0].combatant: expected a combatant of these results (…); got
+        'Nobody'`` (the reader puts the file, line and scenario in front).
+    EntryError
+        For exact answers no solution gives (:func:`check_exact`).
     """
-    about = validate_saved(_About, doc, "a scenario entry")
+    try:
+        about = validate_saved(_About, doc, "")
+    except InputError as err:  # ".scenario: expected text; got 5": the reader says whose
+        raise InputError(str(err).lstrip(".")) from None
+    if about.exact is not None:
+        check_exact(about.exact)
     if about.drift_tolerance:
-        validate_saved(DriftTolerance, about.drift_tolerance, f"{about.scenario}: drift_tolerance")
+        validate_saved(DriftTolerance, about.drift_tolerance, "drift_tolerance")
     for i, spec in enumerate(about.expect):
-        where = f"{about.scenario}: expect[{i}]"
+        where = f"expect[{i}]"
         check_expect(validate_saved(Expectation, spec, where), layout, where)
     if about.copies is not None:
-        check_copies(about.copies, layout, f"{about.scenario}: copies")
+        check_copies(about.copies, layout, "copies")
 
 
 def check_copies(copies: dict[str, list[str]], layout: Layout, where: str) -> None:
@@ -146,3 +156,59 @@ def check_expect(spec: Expectation, layout: Layout, where: str) -> None:
         raise refuse("side", "a side", layout.sides)
     if spec.event is not None and spec.event not in layout.events:
         raise refuse("event", "a rule event", layout.events)
+
+
+#: How far a stored exact distribution's total and mean may be from what its
+#: probabilities give (the writer's own float sums, in another order).
+_EXACT_TOL = 1e-9
+
+
+def check_exact(exact: _Exact) -> None:
+    """Refuse exact answers that no solution gives: a rate or probability outside 0 to
+    1, a damage distribution that does not add up to 1, or a mean damage that is not its
+    distribution's mean (a hand edit, which the report would show and draw as the
+    answer).
+
+    Parameters
+    ----------
+    exact : _Exact
+        The scenario entry's ``exact`` answers, their types already checked.
+
+    Raises
+    ------
+    EntryError
+        ``exact.attacks[0].hit_rate: expected a probability from 0 to 1; got 1.5``.
+    """
+    for i, pair in enumerate(exact.attacks):
+        at: JsonPath = ("exact", "attacks", i)
+        _probability(pair.hit_rate, "a probability", (*at, "hit_rate"))
+        _probability(pair.crit_rate, "a probability", (*at, "crit_rate"))
+        total = _distribution(pair.damage_pmf, (*at, "damage_pmf"))
+        if not math.isclose(total, 1.0, rel_tol=0, abs_tol=_EXACT_TOL):
+            raise EntryError((*at, "damage_pmf"), "expected damage probabilities adding up "
+                                                  f"to 1; got {total!r}")  # fmt: skip
+        mean = sum(int(d) * p for d, p in pair.damage_pmf.items())
+        if not math.isclose(pair.mean_damage, mean, rel_tol=_EXACT_TOL, abs_tol=_EXACT_TOL):
+            raise EntryError((*at, "mean_damage"),
+                             f"expected {mean!r}, the mean of its damage_pmf; got "
+                             f"{shown(pair.mean_damage)}")  # fmt: skip
+    for c, duel in enumerate(exact.combatants):
+        at = ("exact", "combatants", c, "time_to_down", "pmf")
+        total = _distribution(duel.time_to_down.pmf, at)
+        if total > 1.0 + _EXACT_TOL:
+            raise EntryError(at, f"expected probabilities of going down in each round adding "
+                                 f"up to at most 1; got {total!r}")  # fmt: skip
+
+
+def _probability(value: float, what: str, at: JsonPath) -> float:
+    """``value`` when it is a number from 0 to 1, else an EntryError at ``at``. A sum of
+    floats may land a last digit outside (an attack that always hits solves to a hit
+    rate of 1.0000000000000002), which is no edit."""
+    if not -_EXACT_TOL <= value <= 1.0 + _EXACT_TOL:  # NaN too
+        raise EntryError(at, f"expected {what} from 0 to 1; got {shown(value)}")
+    return value
+
+
+def _distribution(pmf: dict[str, float], at: JsonPath) -> float:
+    """The total of a distribution's probabilities, each checked to be one."""
+    return math.fsum(_probability(p, "each probability", (*at, d)) for d, p in pmf.items())

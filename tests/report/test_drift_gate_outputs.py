@@ -213,6 +213,55 @@ def test_an_older_baseline_without_its_recipe_names_the_command_to_run(
     assert old.read_text() == before
 
 
+def test_the_gate_refuses_a_newer_simlabs_baseline_without_rewriting_it(
+    scenarios: Path, tmp_path: Path
+) -> None:
+    """A baseline of a format newer than this simlab's (the team upgraded; this job did
+    not) was refused with "write it again (simlab baseline update --baseline FILE …)",
+    which in a CI job would put this older simlab's results over the team's baseline:
+    the gate says to run it with the newer simlab, and names no such command."""
+    newer = json.loads((scenarios / "baseline.json").read_text())
+    newer |= {"format": 2, "simlab_version": "9.1.0", "a_field_of_format_2": {}}
+    path = tmp_path / "newer.json"
+    path.write_text(json.dumps(newer))
+    gate = simlab("report", "--from", scenarios / "baseline.json", "--out", tmp_path / "r",
+                  "--baseline", path)  # fmt: skip
+    assert gate.exit_code == 2
+    said = _said(gate.output)
+    assert (f"{path}: expected results format 1; got format 2 (written by simlab 9.1.0), "
+            f"newer than this simlab {__version__} reads; run it with simlab 9.1.0 or "
+            "later") in said, said  # fmt: skip
+    assert "baseline update" not in said
+    assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize(
+    ("command", "what"),
+    [(("exact",), "simlab exact: exact answers, without the counts a run is tested against"),
+     (("run", "-n", 50), "simlab run: figures, without the counts they come from")],
+)  # fmt: skip
+def test_the_gate_says_what_a_summary_given_as_the_baseline_is(
+    scenarios: Path, tmp_path: Path, command: tuple[object, ...], what: str
+) -> None:
+    """``simlab exact``'s or ``simlab run``'s output given as the baseline was refused
+    as ``got no 'format' entry`` (its summary.json) or ``results.json: got no such file``
+    (its folder), which did not say that neither can be a baseline."""
+    out = tmp_path / "out"
+    assert simlab(*command, scenarios / QUICKSTART.name, "--out", out).exit_code == 0
+    for baseline, said in [
+        (out / "summary.json", f"{out / 'summary.json'}: expected a results.json (simlab "
+                               f"report --out, baseline update); got the summary.json of {what}"),
+        (out, f"{out}: expected a folder holding a results.json (simlab report --out, "
+              "baseline update); got one holding a summary.json, which simlab exact and "
+              "simlab run write"),
+    ]:  # fmt: skip
+        gate = simlab("report", "--from", scenarios / "baseline.json", "--out",
+                      tmp_path / "r", "--baseline", baseline)  # fmt: skip
+        assert gate.exit_code == 2
+        assert said in _said(gate.output), gate.output
+    assert not (tmp_path / "r").exists()
+
+
 def test_the_gate_refusing_an_older_baseline_names_the_shortest_command_that_works(
     scenarios: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

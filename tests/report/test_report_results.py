@@ -27,6 +27,7 @@ from tests.report.report_synthetic import Truth, synthetic_result
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
+DUEL = ROOT / "scenarios/glitters-d20/training-duel.yaml"
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +99,14 @@ def test_tallies_it_does_not_know_by_name_are_kept(tmp_path: Path) -> None:
      ("scenario: quickstart\nrules: shattered-spirits\n",  # a scenario given for results
       r"got a file that is not JSON \(line 1, column 1: expecting value\); simlab report"),
      ("\udcff", "got a file that is not text"),
-     ('{"format": 2, "scenarios": []}', "expected results format 1; got format 2, which"),
+     ('{"format": 0, "scenarios": []}', "expected results format 1; got format 0, which"),
+     # a newer simlab's: read it with that simlab, never "write it again" with this one
+     ('{"format": 2, "simlab_version": "9.0", "scenarios": []}',
+      r"expected results format 1; got format 2 \(written by simlab 9\.0\), newer than "
+      r"this simlab \S+ reads; run it with simlab 9\.0 or later$"),
+     ('{"format": 2, "scenarios": []}', r"newer .* run it with the simlab that wrote it or later$"),
+     ('{"format": "1", "scenarios": []}',
+      "expected results format 1; got format '1', which is no format number simlab writes$"),
      ('{"scenarios": []}', "expected results format 1; got no 'format' entry$"),
      ('{"format": 1, "scenarios": [{"scenario": "x"}]}', "expected a complete results.json"),
      ('{"format": 1}', "expected a complete results.json; got no 'scenarios' entry$"),
@@ -230,23 +238,27 @@ def _edited(run: ScenarioRun, tmp_path: Path, edit: object) -> Path:
     ("edit", "words"),
     [
         (lambda s: s.__setitem__("expect", [{"figure": "bogus", "at_least": 1}]),
-         "quickstart: expect\\[0\\].figure: expected one of 'hit_rate', "),
+         "\\(quickstart\\): expect\\[0\\].figure: expected one of 'hit_rate', "),
         (lambda s: s.__setitem__("expect", [{"figure": "win_rate", "side": "nobody",
                                              "at_least": 0.5}]),
-         "quickstart: expect\\[0\\].side: expected a side of these results \\(party, "
+         "\\(quickstart\\): expect\\[0\\].side: expected a side of these results \\(party, "
          "enemies\\); got 'nobody'"),
         (lambda s: s.__setitem__("expect", [{"figure": "down_rate", "combatant": "Kaitoo",
                                              "at_least": 0.5}]),
          "expect\\[0\\].combatant: expected a combatant of these results \\(Kaito, Brute\\); "
          "got 'Kaitoo'"),
         (lambda s: s.__setitem__("drift_tolerance", {"rate": "x"}),
-         "quickstart: drift_tolerance.rate: expected a number; got 'x'"),
+         "\\(quickstart\\): drift_tolerance.rate: expected a number; got 'x'"),
         (lambda s: s.__setitem__("exact", "x"), "exact: expected a mapping; got 'x'"),
         (lambda s: s.__setitem__("precision", {"x": 1}), "precision.rule: expected key 'rule'"),
         (lambda s: s.__setitem__("overrides", "Brute.hp=3"), "overrides: expected a list"),
-        (lambda s: s.__setitem__("scenario", 5), "scenario: expected text; got 5"),
+        (lambda s: s.__setitem__("scenario", 5), ": scenario: expected text; got 5$"),
         (lambda s: s["combatants"][0].__setitem__("events", []),
-         "expected a complete results.json"),
+         "\\(quickstart\\): expected a complete results.json; got a value of another kind"),
+        (lambda s: s.__setitem__("draws", "x"),
+         "\\(quickstart\\): expected a complete results.json; got a value of another kind"),
+        (lambda s: s["combatants"][0].pop("events"),
+         "\\(quickstart\\): expected a complete results.json; got no 'events' entry$"),
     ],
 )  # fmt: skip
 def test_a_hand_edited_scenario_entry_is_an_input_error(
@@ -256,7 +268,75 @@ def test_a_hand_edited_scenario_entry_is_an_input_error(
     precision record, overrides): these edits stopped `report --from` or `check --from`
     with an internal error, or measured a spec on nobody."""
     path = _edited(run, tmp_path, edit)
-    with pytest.raises(InputError, match=rf"{re.escape(str(path))}: .*{words}"):
+    # located: the file, the line and the scenario's entry, then what was expected
+    with pytest.raises(InputError, match=rf"^{re.escape(str(path))}:1: scenarios\[0\].*{words}"):
+        load_results(path)
+
+
+def _exact_pair(doc: dict[str, Any], attack: str = "stone-strike") -> dict[str, Any]:
+    """The exact answer of ``attack``'s pair in a scenario entry."""
+    return next(e for e in doc["exact"]["attacks"] if e["attack"] == attack)
+
+
+@pytest.mark.parametrize(
+    ("edit", "where", "words"),
+    [
+        (lambda e: e.__setitem__("hit_rate", 1.5), "hit_rate",
+         "expected a probability from 0 to 1; got 1.5$"),
+        (lambda e: e.__setitem__("crit_rate", -0.1), "crit_rate",
+         "expected a probability from 0 to 1; got -0.1$"),
+        (lambda e: e["damage_pmf"].__setitem__("0", -0.5), 'damage_pmf["0"]',
+         "expected each probability from 0 to 1; got -0.5$"),
+        (lambda e: e["damage_pmf"].__setitem__("0", e["damage_pmf"]["0"] + 0.25), "damage_pmf",
+         "expected damage probabilities adding up to 1; got 1.25"),
+        (lambda e: e.__setitem__("mean_damage", e["mean_damage"] + 1), "mean_damage",
+         r"expected 3\.41666\d*, the mean of its damage_pmf; got 4\.41666"),
+    ],
+)  # fmt: skip
+def test_exact_answers_no_solution_gives_are_refused(
+    run: ScenarioRun, tmp_path: Path, edit: Any, where: str, words: str
+) -> None:
+    """A hand-edited exact answer (a hit rate of 1.5, a distribution that does not add
+    up) was read as fine and shown in the report's exact column and plots as the
+    answer; it is refused, named by its line and place."""
+    path = _edited(run, tmp_path, lambda doc: edit(_exact_pair(doc)))
+    index = [e["attack"] for e in run.exact["attacks"]].index("stone-strike")  # type: ignore[index]
+    at = f"exact.attacks[{index}].{where}"
+    with pytest.raises(InputError, match=_refusal(path, at, words)):
+        load_results(path)
+
+
+def test_exact_answers_a_last_digit_off_are_read(run: ScenarioRun, tmp_path: Path) -> None:
+    """An attack that always hits solves to a hit rate of 1.0000000000000002 (a sum of
+    floats), which simlab writes and must read back."""
+
+    def off_by_a_digit(doc: dict[str, Any]) -> None:
+        pair = _exact_pair(doc)
+        pair["hit_rate"] = 1.0000000000000002
+        pair["crit_rate"] = -1e-17
+
+    path = _edited(run, tmp_path, off_by_a_digit)
+    (back,) = load_results(path)
+    assert _exact_pair({"exact": back.exact})["hit_rate"] == 1.0000000000000002
+
+
+def test_a_duels_exact_time_to_down_over_1_is_refused(tmp_path: Path) -> None:
+    """A duel's exact time-to-down whose probabilities add up to more than 1."""
+    duel = api.run_scenario(DUEL, n=200, seed=3)
+    assert duel.exact is not None and duel.exact["combatants"]
+    path = simlab.save_results(duel, tmp_path / "results.json")
+    doc = json.loads(path.read_text())
+    del doc["run"]
+    pmf = doc["scenarios"][0]["exact"]["combatants"][0]["time_to_down"]["pmf"]
+    first = next(iter(pmf))
+    pmf[first] += 0.5
+    path.write_text(json.dumps(doc))
+    with pytest.raises(
+        InputError,
+        match=r":1: scenarios\[0\]\.exact\.combatants\[0\]\."
+        r"time_to_down\.pmf \(.*\): expected probabilities "
+        r"of going down in each round adding up to at most 1",
+    ):
         load_results(path)
 
 
