@@ -1187,7 +1187,7 @@ def test_run_check_of_a_scenario_nothing_solves_lists_each_reason(tmp_path: Path
 
 
 #: The scenario of README's "Tuning", whose names the options' examples use.
-SS_DUEL = str(ROOT / "scenarios/benchmarks/ss-duel.yaml")
+SS_DUEL_ARG = str(SS_DUEL)
 
 
 def _help_examples(command: str, option: str) -> list[str]:
@@ -1207,16 +1207,16 @@ def _help_examples(command: str, option: str) -> list[str]:
 
 
 @pytest.mark.parametrize(("command", "option", "accepted"), [
-    ("validate", "--set", ["validate", SS_DUEL, "--set"]),
-    ("run", "--precision-on", ["run", SS_DUEL, "-n", "100", "--precision", "0.5",
+    ("validate", "--set", ["validate", SS_DUEL_ARG, "--set"]),
+    ("run", "--precision-on", ["run", SS_DUEL_ARG, "-n", "100", "--precision", "0.5",
                                "--precision-on"]),
-    ("tune", "--precision-on", ["tune", SS_DUEL, "--vary", "Defender.hp=10:60", "--target",
+    ("tune", "--precision-on", ["tune", SS_DUEL_ARG, "--vary", "Defender.hp=10:60", "--target",
                                 "win_rate:attacker=0.5", "-n", "100", "--no-exact",
                                 "--precision", "0.5", "--precision-on"]),
-    ("sweep", "--vary", ["sweep", SS_DUEL, "-n", "100", "--no-exact", "--vary"]),
-    ("tune", "--vary", ["tune", SS_DUEL, "--target", "hit_rate:strike=0.6", "-n", "100",
+    ("sweep", "--vary", ["sweep", SS_DUEL_ARG, "-n", "100", "--no-exact", "--vary"]),
+    ("tune", "--vary", ["tune", SS_DUEL_ARG, "--target", "hit_rate:strike=0.6", "-n", "100",
                         "--vary"]),
-    ("tune", "--target", ["tune", SS_DUEL, "--vary", "Defender.hp=10:60", "-n", "100",
+    ("tune", "--target", ["tune", SS_DUEL_ARG, "--vary", "Defender.hp=10:60", "-n", "100",
                           "--target"]),
 ])  # fmt: skip
 def test_every_example_of_the_help_is_one_the_command_accepts(
@@ -1264,7 +1264,7 @@ def test_no_help_says_dots_for_what_it_leaves_out_at_80_columns() -> None:
     ["compare", str(QUICKSTART), "--set", "Brute.hp=20", "-n", "2000"],
     ["tune", str(QUICKSTART), "--vary", "Brute.hp=5:60", "--target",
      "median_time_to_down:Kaito=7", "-n", "2000"],
-    ["tune", SS_DUEL, "--vary", "Defender.guard=0:4", "--target", "hit_rate:strike=0.6",
+    ["tune", SS_DUEL_ARG, "--vary", "Defender.guard=0:4", "--target", "hit_rate:strike=0.6",
      "-n", "200"],
 ])  # fmt: skip
 def test_every_sentence_of_a_command_begins_with_a_capital(
@@ -1298,7 +1298,7 @@ def test_every_sentence_of_a_command_begins_with_a_capital(
 def test_a_tuning_keeps_a_count_with_its_noun_at_80_columns() -> None:
     """``… over the values tried), 16`` / ``values evaluated by simulation``: the tuning's
     how line broke between a count and what it counts at 80 columns."""
-    done = subprocess.run([sys.executable, "-m", "simlab", "tune", SS_DUEL, "--vary",
+    done = subprocess.run([sys.executable, "-m", "simlab", "tune", SS_DUEL_ARG, "--vary",
                            "Defender.hp=10:60", "--target", "median_time_to_down:Defender=8",
                            "-n", "3000", "--no-exact"], env={**os.environ, "COLUMNS": "80"},
                           capture_output=True, text=True, cwd=ROOT, timeout=600)  # fmt: skip
