@@ -1064,6 +1064,16 @@ def _anchor(scenario: str, seen: set[str]) -> str:
     return anchor
 
 
+def _first_reason(refusal: str) -> str:
+    """What a refusal of a whole scenario by the exact engine gives as its first reason:
+    its first ``- `` item under ``cannot solve scenario … exactly:``, without the
+    engine's hint; the text after ``exactly:`` where it lists none."""
+    lines = [line.strip() for line in refusal.splitlines()]
+    items = [line[2:] for line in lines if line.startswith("- ")]
+    first = items[0] if items else lines[0].split(" exactly:", 1)[-1].strip()
+    return first.split("; expected")[0]
+
+
 def _exact_note(run: ScenarioRun, drawn: ExactDrawn) -> str | Prose:
     """The "exact engine" line: what was solved, what the fight moves away from its
     answer, and what the plots draw of it; nothing is said to be drawn that was not."""
@@ -1074,9 +1084,9 @@ def _exact_note(run: ScenarioRun, drawn: ExactDrawn) -> str | Prose:
     why = ("— in the exact column: no exact figure (not solved, or one the fight moves away "
            "from the answer; ", ("simlab exact",), " says why)")  # fmt: skip
     if not pairs and not duel:
-        reasons = [r["reason"].split("\n")[0] for r in run.exact.get("refusals", [])
+        reasons = [_first_reason(r["reason"]) for r in run.exact.get("refusals", [])
                    if r.get("figure") == "scenario"]  # fmt: skip
-        reason = reasons[0].split(" exactly: ", 1)[-1].split("; expected")[0] if reasons else ""
+        reason = reasons[0] if reasons else ""
         return Prose.of(f"no pair solved exactly{f' ({reason})' if reason else ''}, so nothing "
                         "is drawn on the plots; ", *why)  # fmt: skip
     solved = f"{counted(len(pairs), 'pair')}{duel} solved exactly"
