@@ -103,9 +103,9 @@ def start_up(runs: list[Any]) -> float:
         context_file = os.path.join(folder, "context.pickle")
         with open(context_file, "wb") as file:  # as drawing._Spread.run sends it
             pickle.dump(runs, file, protocol=pickle.HIGHEST_PROTOCOL)
+        started = (print, context_file, settings, os.getpid())
         with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                 initializer=drawing._hold,
-                                 initargs=(print, context_file, settings)) as pool:  # fmt: skip
+                                 initializer=drawing._hold, initargs=started) as pool:  # fmt: skip
             pool.submit(drawing._ready).result()
             return time.perf_counter() - start
 

@@ -2,7 +2,8 @@
 
 Exit codes: 0 ok; 1 a balance check failed or drifted; 2 invalid input (the message says
 ``file:line:col: expected X; got Y``) or an output the machine refuses (read-only, full
-disk); 3 an internal error; 130 interrupted (Ctrl-C). Heavy imports (numba,
+disk); 3 an internal error; 130 interrupted (Ctrl-C); 143 stopped by a SIGTERM (a CI
+job cancelled, a ``kill``). Heavy imports (numba,
 pandas, the rule systems) happen inside the commands, so ``simlab --help`` stays fast.
 """
 
@@ -14,8 +15,10 @@ import functools
 import gc
 import os
 import re
+import signal
 import sys
-from collections.abc import Callable, Sized
+import threading
+from collections.abc import Callable, Iterator, Sized
 from typing import Any
 
 import click
@@ -26,6 +29,9 @@ from simlab.report.words import counted
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+EXIT_TERMINATED = 143  # 128 + SIGTERM
+#: What an interrupted command leaves (``simlab.report.files.output_unit``).
+LEFT_AS_IT_WAS = "every output folder is as it was or complete, never a mix"
 
 
 #: The indent of an error's continued lines, so that each problem's start stands out.
@@ -90,12 +96,14 @@ def handle_errors(command: Callable[..., Any]) -> Callable[..., Any]:
         from simlab.errors import InputError
 
         try:
-            return command(*args, **kwargs)
+            with _sigterm_stops_as_ctrl_c():
+                return command(*args, **kwargs)
         except InputError as err:
             _fail(str(err), EXIT_INPUT)
+        except Terminated:
+            _fail(f"stopped (SIGTERM); {LEFT_AS_IT_WAS}", EXIT_TERMINATED)
         except KeyboardInterrupt:
-            _fail("interrupted; every output folder is as it was or complete, never a mix",
-                  EXIT_INTERRUPTED)  # fmt: skip
+            _fail(f"interrupted; {LEFT_AS_IT_WAS}", EXIT_INTERRUPTED)
         except Exception as err:  # the last line of defence: report, do not dump
             if os.environ.get("SIMLAB_DEBUG"):
                 raise
@@ -104,6 +112,34 @@ def handle_errors(command: Callable[..., Any]) -> Callable[..., Any]:
         return None
 
     return wrapper
+
+
+class Terminated(KeyboardInterrupt):
+    """A SIGTERM, raised as a Ctrl-C is (:func:`_sigterm_stops_as_ctrl_c`)."""
+
+
+@contextlib.contextmanager
+def _sigterm_stops_as_ctrl_c() -> Iterator[None]:
+    """Stop the command on a SIGTERM as on a Ctrl-C: a CI job cancelled or timed out
+    gets one (GitLab, Jenkins), where Python's default ended the process at once,
+    silently, its drawing processes and their temporary folder left behind. Raised as a
+    KeyboardInterrupt, it is taken where a Ctrl-C is (between two pictures of a report)
+    and cleaned up after as one is. A handler set before (a caller's, or SIGTERM
+    ignored) is left as it is."""
+    if threading.current_thread() is not threading.main_thread() or (
+        signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
+    ):
+        yield
+        return
+    signal.signal(signal.SIGTERM, _terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _terminated(number: int, frame: object) -> None:
+    raise Terminated
 
 
 def without_cycle_collector(command: Callable[..., Any]) -> Callable[..., Any]:

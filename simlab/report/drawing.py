@@ -14,6 +14,12 @@ pictures take. Fewer pictures are drawn here alone, and a picture a process fail
 error, or a process that died) is drawn again here, so that an error is the very one,
 with its message and exit code, that drawing here alone raises. The pictures are the
 same bytes either way: each is drawn by the same function from the same data.
+
+Nothing is left behind when this process is stopped: a Ctrl-C, or a SIGTERM where a
+handler of it raises (``simlab``'s command sets one), is taken between two pictures and
+ends the drawing processes and removes the temporary folder; a process whose parent is
+gone (killed with ``kill -9``, or by a SIGTERM left to its default) removes that folder
+and ends on its own (:func:`_end_with_parent`).
 """
 
 from __future__ import annotations
@@ -21,8 +27,11 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import shutil
 import signal
 import tempfile
+import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -42,6 +51,9 @@ PICTURES_A_PROCESS = 12
 #: Pictures handed to each drawing process ahead of what it draws, so that it never
 #: waits for this process (busy with a picture of its own) to hand it the next one.
 AHEAD = 2
+
+#: How often a drawing process looks whether the process that started it is still there.
+PARENT_LOOK_SECONDS = 0.2
 
 #: In a drawing process: the function that draws a job, and what it draws from.
 _held: tuple[Callable[[Any, Any], Any], Any] | None = None
@@ -106,7 +118,7 @@ def draw_all(
     """
     tell = started or (lambda k: None)
     helpers = processes_for(len(jobs), processes) - 1
-    with _ctrl_c_between_pictures() as stop_if_pressed:
+    with _signals_between_pictures() as stop_if_pressed:
         if helpers:
             return _Spread(jobs, draw, context, tell, stop_if_pressed).run(helpers)
         drawn = []
@@ -139,7 +151,7 @@ class _Spread(Generic[Job, Drawn]):
             pickle.dump(self.context, file, protocol=pickle.HIGHEST_PROTOCOL)
         pool = ProcessPoolExecutor(
             helpers, mp_context=multiprocessing.get_context("spawn"), initializer=_hold,
-            initargs=(self.draw, context_file, matplotlib_settings()),
+            initargs=(self.draw, context_file, matplotlib_settings(), os.getpid()),
         )  # fmt: skip
         try:
             with _interrupts_held():  # the processes start here, Ctrl-C left to this one
@@ -207,9 +219,11 @@ def matplotlib_settings() -> dict[str, Any]:
     return {k: v for k, v in dict.items(matplotlib.rcParams) if k != "backend"}
 
 
-def _hold(draw: Callable[[Any, Any], Any], context_file: str, settings: dict[str, Any]) -> None:
+def _hold(draw: Callable[[Any, Any], Any], context_file: str, settings: dict[str, Any],
+          parent: int) -> None:  # fmt: skip
     """Start a drawing process: matplotlib set as in the process that drew alone
-    (a notebook's style, say), and what its jobs are drawn from read and kept.
+    (a notebook's style, say), what its jobs are drawn from read and kept, and the
+    process ``parent`` that started it watched (:func:`_end_with_parent`).
 
     What they are drawn from comes in a file, not with the process's start: Python
     writes what a spawned process starts with into a pipe that the process reads after
@@ -221,9 +235,30 @@ def _hold(draw: Callable[[Any, Any], Any], context_file: str, settings: dict[str
     import matplotlib
 
     global _held
+    _end_with_parent(parent, os.path.dirname(context_file))
     cast(Any, matplotlib.rcParams).update(settings)
     with open(context_file, "rb") as file:
         _held = (draw, pickle.load(file))
+
+
+def _end_with_parent(parent: int, folder: str) -> None:
+    """End this drawing process, its parent's temporary ``folder`` removed, as soon as
+    the process ``parent`` is gone, from a thread that looks every
+    :data:`PARENT_LOOK_SECONDS`.
+
+    A parent killed with ``kill -9`` (or by a SIGTERM with no handler) cannot end its
+    drawing processes, and they would wait for jobs forever: each holds both ends of the
+    pipe its jobs come by, so it never reads an end of it. Its parent gone, a process is
+    another's child (``init``'s, or a subreaper's), so its parent's id changes.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_LOOK_SECONDS)
+        shutil.rmtree(folder, ignore_errors=True)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="simlab-drawing-parent", daemon=True).start()
 
 
 def _ready() -> None:
@@ -237,37 +272,41 @@ def _draw_held(job: Any) -> Any:
 
 
 @contextlib.contextmanager
-def _ctrl_c_between_pictures() -> Iterator[Callable[[], None]]:
-    """Take a Ctrl-C (SIGINT) between two pictures, not inside one; yields the check
-    to make after each.
+def _signals_between_pictures() -> Iterator[Callable[[], None]]:
+    """Take a Ctrl-C (SIGINT), or a SIGTERM that a handler raises, between two pictures,
+    not inside one; yields the check to make after each.
 
     Raised where Python's own handler raises it, a KeyboardInterrupt could land in a
     callback that matplotlib's clean-up runs (a weak reference's, as a figure goes),
     where Python prints "Exception ignored" and drops it: the report was then drawn to
-    its end and written (a third or more of the Ctrl-Cs sent while drawing). Here the
-    handler only notes the Ctrl-C, and the check raises it, within a picture's time
-    (0.2-0.3 s). A handler of the caller's own (not Python's) is left as it is.
+    its end and written (a third or more of the Ctrl-Cs sent while drawing). Here a
+    handler only notes the signal, and the check raises it (or calls the SIGTERM
+    handler noted, which raises what it raises), within a picture's time (0.2-0.3 s).
+    A SIGINT handler of the caller's own (not Python's) is left as it is, and so is a
+    SIGTERM with no handler of Python's (its default ends the process at once).
     """
-    import threading
-
-    pressed: list[int] = []
+    taken: dict[int, Callable[[int, Any], Any]] = {}
+    came: list[int] = []
 
     def stop_if_pressed() -> None:
-        if pressed:
-            raise KeyboardInterrupt
+        while came:
+            number = came.pop(0)
+            taken[number](number, None)
 
-    ours = threading.current_thread() is threading.main_thread() and (
-        signal.getsignal(signal.SIGINT) is signal.default_int_handler
-    )
-    if not ours:
-        yield stop_if_pressed
-        return
-    signal.signal(signal.SIGINT, lambda number, frame: pressed.append(number))
+    if threading.current_thread() is threading.main_thread():
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            taken[signal.SIGINT] = signal.default_int_handler
+        terminate = signal.getsignal(signal.SIGTERM)
+        if callable(terminate):
+            taken[signal.SIGTERM] = terminate
+    for number in taken:
+        signal.signal(number, lambda number, frame: came.append(number))
     try:
         yield stop_if_pressed
-        stop_if_pressed()  # one pressed as the last picture was being drawn
+        stop_if_pressed()  # one that came as the last picture was being drawn
     finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        for number, handler in taken.items():
+            signal.signal(number, handler)
 
 
 @contextlib.contextmanager

@@ -58,6 +58,7 @@ from simlab.report.terminal import (
     measured_cell,
     median_and_interval,
     percent,
+    plain_number,
     rounds_label,
     shown_events,
 )
@@ -411,11 +412,16 @@ def drift_change(row: Any) -> str:
 
 def _drift_value(row: Any, value: float) -> str:
     """A drift row's baseline or current figure: a median in whole rounds, NaN there
-    being a median the round cap does not reach (:data:`NOT_REACHED`); any other to 4
-    decimals, never reading as 0 or a rate's 1 that it is not (``4e-05``, not
-    ``0.0000``: :func:`figure_number`, the rule of every figure on the pages)."""
+    being a median the round cap does not reach (:data:`NOT_REACHED`); a whole number
+    (a rate of exactly 0 or 1, a mean of the same damage on every attack) bare, as the
+    tables write a rate at its limit and a figure with no spread (``1 (> 0.998)``,
+    ``4``), where ``1.0000`` read as a rate rounded to 1; any other to 4 decimals, never
+    reading as 0 or a rate's 1 that it is not (``4e-05``, not ``0.0000``:
+    :func:`figure_number`, the rule of every figure on the pages)."""
     if row.kind == "median":
         return rounds_label(value)
+    if float(value).is_integer():
+        return plain_number(value)
     return figure_number(value, 4, figure_range(row.figure))
 
 

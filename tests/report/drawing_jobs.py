@@ -77,13 +77,22 @@ def paced_sketch(sketch: Any, context: tuple[Any, str]) -> Any:
 def ctrl_c_in_a_callback_at_3(job: int, drawn: list[int]) -> int:
     """Job 3 gets a Ctrl-C in a weak reference's callback, as one can land in
     matplotlib's clean-up of a figure; each job is noted in ``drawn``."""
+    return _signal_in_a_callback_at_3(job, drawn, signal.SIGINT)
+
+
+def sigterm_in_a_callback_at_3(job: int, drawn: list[int]) -> int:
+    """:func:`ctrl_c_in_a_callback_at_3` with a SIGTERM (a CI job cancelled)."""
+    return _signal_in_a_callback_at_3(job, drawn, signal.SIGTERM)
+
+
+def _signal_in_a_callback_at_3(job: int, drawn: list[int], number: int) -> int:
     if job == 3:
 
         class Figure:
             pass
 
         figure = Figure()
-        gone = weakref.ref(figure, lambda _: signal.raise_signal(signal.SIGINT))
+        gone = weakref.ref(figure, lambda _: signal.raise_signal(number))
         del figure  # the callback runs here: Python's own handler raises inside it
         assert gone() is None
     drawn.append(job)

@@ -1,6 +1,7 @@
 """A report's plots drawn on several cores (``simlab.report.drawing``): the bytes drawn
 in one process, its error when a picture fails, no process started for a small report,
-and a Ctrl-C that stops the drawing, every process of it, at once."""
+a Ctrl-C that stops the drawing, every process of it, at once, and a SIGTERM or a
+``kill -9`` that leaves no process or temporary folder behind."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from simlab import api
-from simlab.cli import main
+from simlab.cli import Terminated, _terminated, main
 from simlab.errors import InputError
 from simlab.report import drawing
 from simlab.report.render import render_report
@@ -190,6 +191,79 @@ def test_a_ctrl_c_in_a_callback_still_stops_the_drawing(
     assert "Exception ignored" not in capfd.readouterr().err
 
 
+@pytest.mark.parametrize("processes", [1, 2])
+def test_a_sigterm_in_a_callback_still_stops_the_drawing(
+    processes: int, every_picture_pays: None, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """As a Ctrl-C: the command's SIGTERM handler raised where the signal came, in a
+    weak reference's callback, where Python dropped it and the report went on."""
+    drawn: list[int] = []
+    previous = signal.signal(signal.SIGTERM, _terminated)  # as the command sets it
+    try:
+        with pytest.raises(Terminated):
+            drawing.draw_all(list(range(10)), drawing_jobs.sigterm_in_a_callback_at_3, drawn,
+                             processes)  # fmt: skip
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert drawn == [0, 1, 2, 3]
+    assert "Exception ignored" not in capfd.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def four_runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The results of a report of four scenarios: some 40 pictures, 10-20 s to draw."""
+    runs = api.run_scenarios([str(ROOT / "scenarios/shattered-spirits")], n=2000, seed=3)
+    results = tmp_path_factory.mktemp("four") / "results.json"
+    save_results(runs, results)
+    return results
+
+
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGKILL], ids=["TERM", "KILL"])
+def test_a_report_stopped_while_drawing_leaves_no_process_or_temporary_folder(
+    number: int, four_runs: Path, tmp_path: Path
+) -> None:
+    """A CI job cancelled sends SIGTERM (then SIGKILL): the drawing process and
+    multiprocessing's resource tracker stayed alive for ever, reparented, and the
+    temporary folder of the runs (some MB) stayed in the temp dir."""
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    reader, writer = os.pipe()
+    child = subprocess.Popen([sys.executable, "-m", "simlab", "report", "--from",
+                              str(four_runs), "--threads", "2", "--out", str(tmp_path / "out")],
+                             stdout=writer, stderr=writer, cwd=tmp_path,
+                             env={**os.environ, "TMPDIR": str(temp)})  # fmt: skip
+    os.close(writer)
+    helpers: list[int] = []
+    try:
+        seen = _read_until(reader, b"drawing 1/", 60)
+        end = time.monotonic() + 10
+        while not _spawned_children(child.pid) and time.monotonic() < end:
+            time.sleep(0.05)
+        helpers = _children(child.pid)
+        assert _spawned_children(child.pid) and any(temp.iterdir())  # drawing on two
+        child.send_signal(number)
+        child.wait(timeout=10)
+        seen += _read_until(reader, None, 5)
+        end = time.monotonic() + 5
+        while (any(map(_alive, helpers)) or any(temp.iterdir())) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert not [pid for pid in helpers if _alive(pid)]
+        assert not list(temp.iterdir())
+    finally:
+        os.close(reader)
+        if child.poll() is None:
+            child.kill()
+        for pid in helpers:  # left by a failure: ended here, not left to run
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+    assert not (tmp_path / "out").exists()
+    if number == signal.SIGTERM:
+        assert child.returncode == 143
+        message = "stopped (SIGTERM); every output folder is as it was or complete, never a mix"
+        assert seen.decode().splitlines()[-1] == message
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["temp"]  # nothing staged left
+
+
 @pytest.mark.slow  # a report of four scenarios in a fresh process: about 6 s
 def test_ctrl_c_while_a_drawing_process_starts_stops_them_all_at_once(tmp_path: Path) -> None:
     runs = api.run_scenarios([str(ROOT / "scenarios/shattered-spirits")], n=2000, seed=3)
@@ -274,6 +348,18 @@ def _spawned_children(pid: int) -> list[int]:
             stat = (entry / "stat").read_text()
             parent = int(stat.rsplit(")", 1)[1].split()[1])
             if parent == pid and b"spawn_main" in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+    return found
+
+
+def _children(pid: int) -> list[int]:
+    """Every process ``pid`` started: its drawing processes and multiprocessing's
+    resource tracker."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            stat = (entry / "stat").read_text()
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
                 found.append(int(entry.name))
     return found
 

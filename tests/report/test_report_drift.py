@@ -350,7 +350,7 @@ def test_a_figure_below_0_0001_never_reads_as_0() -> None:
     report.md and the terminal's drift lines), as if deaths were gone, and a real 0
     read the same: below 0.0001 a figure and its change are written as powers of ten,
     as every figure is (README, "Output files"); a 0 stays 0, a rate just under 1 does
-    not read as 1."""
+    not read as 1 (:func:`test_a_whole_figure_reads_bare_as_in_the_tables`)."""
     report = _drift_report(figure="dead_rate", kind="rate", baseline=5 / 50_000,
                            current=2 / 50_000, change=2 / 50_000 - 5 / 50_000)  # fmt: skip
     row = next(report.table.itertuples())
@@ -358,10 +358,30 @@ def test_a_figure_below_0_0001_never_reads_as_0() -> None:
     assert "dead_rate Kaito: 0.0001 → 4e-05 (-6e-05), Holm p" in drift_lines(report)[0]
     zero = _drift_report(figure="dead_rate", kind="rate", baseline=0.0, current=2 / 50_000,
                          change=2 / 50_000)  # fmt: skip
-    assert drift_cells(next(zero.table.itertuples()))[3:6] == ["0.0000", "4e-05", "+4e-05"]
+    assert drift_cells(next(zero.table.itertuples()))[3:6] == ["0", "4e-05", "+4e-05"]
     high = _drift_report(figure="hit_rate", kind="rate", baseline=0.99996, current=1.0,
                          change=1.0 - 0.99996)  # fmt: skip
-    assert drift_cells(next(high.table.itertuples()))[3:6] == ["0.99996", "1.0000", "+4e-05"]
+    assert drift_cells(next(high.table.itertuples()))[3:6] == ["0.99996", "1", "+4e-05"]
+
+
+@pytest.mark.parametrize(
+    ("figure", "kind", "baseline", "current", "line"),
+    [("hit_rate", "rate", 1.0, 0.9494, "hit_rate Kaito: 1 → 0.9494 (-0.0506)"),
+     ("crit_rate", "rate", 0.0, 0.0289, "crit_rate Kaito: 0 → 0.0289 (+0.0289)"),
+     ("mean_damage", "mean", 4.0, 2.7164, "mean_damage Kaito: 4 → 2.7164 (-1.2836)"),
+     ("mean_damage", "mean", 2.7164, 4.0, "mean_damage Kaito: 2.7164 → 4 (+1.2836)")],
+)  # fmt: skip
+def test_a_whole_figure_reads_bare_as_in_the_tables(
+    figure: str, kind: str, baseline: float, current: float, line: str
+) -> None:
+    """A baseline whose attack always hit, or hit for 4 every time, read ``1.0000 →
+    0.9494`` and ``4.0000 → 2.7164``, as if rounded; the tables write such a figure
+    bare (``1 (> 0.998)``, ``4``: no spread), and so does the drift line now."""
+    report = _drift_report(figure=figure, kind=kind, baseline=baseline, current=current,
+                           change=current - baseline)  # fmt: skip
+    assert line + ", Holm p" in drift_lines(report)[0]
+    cells = drift_cells(next(report.table.itertuples()))
+    assert cells[3:5] == line.split(": ")[1].split(" (")[0].split(" → ")
 
 
 def test_a_median_that_did_not_move_shows_no_p() -> None:
