@@ -133,6 +133,37 @@ def test_a_sweeps_and_a_tunings_tables_say_they_take_no_argument(call: Any, word
     assert ("query" in str(err.value)) == ("the table has" in words)
 
 
+#: The exact engine's entry point and its answer's tables, given arguments they do not
+#: take; each raised a bare TypeError (``_CallableModule.__call__() got an unexpected
+#: keyword argument 'n'``, naming a class of simlab's and not what to write).
+EXACT: list[tuple[Callable[[Any], object], str]] = [
+    (lambda ex: simlab.exact(scenario=QUICKSTART, n=3), "exact(): expected one of its "
+     "arguments (scenario); got n="),
+    (lambda ex: simlab.exact(scn=QUICKSTART), "exact(): expected one of its arguments "
+     "(scenario); got scn=; did you mean scenario=?"),
+    (lambda ex: simlab.exact(), "exact(): expected scenario= (ScenarioBase | str | "
+     "os.PathLike[str]); got no scenario"),
+    (lambda ex: ex.attacks(attacker="Kaito"), "ExactResult.attacks(): expected no "
+     "arguments; got attacker= (the table has a row for each one: select them with "
+     "pandas, .attacks().query(\"attacker == 'Kaito'\"))"),
+    (lambda ex: ex.damage_pmf(attack="quick-jab"), "ExactResult.damage_pmf(): expected no "
+     "arguments; got attack= (the table has a row for each one: select them with pandas, "
+     ".damage_pmf().query(\"attack == 'quick-jab'\"))"),
+    (lambda ex: ex.caveats(levl=0.9), "ExactResult.caveats(): expected no arguments; got "
+     "levl="),
+    (lambda ex: ex.time_to_down(0.9), "ExactResult.time_to_down(): expected no arguments; "
+     "got 0.9"),
+    (lambda ex: ex.summary(1), "ExactResult.summary(): expected no arguments; got 1"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("call", "words"), EXACT)
+def test_the_exact_engine_says_what_it_takes(call: Any, words: str) -> None:
+    with pytest.raises(InputError) as err:
+        call(simlab.exact(QUICKSTART))
+    assert str(err.value) == words
+
+
 @pytest.mark.parametrize(("call", "words"), MISNAMED)
 def test_a_misnamed_keyword_names_the_one_meant(res: Any, call: Any, words: str) -> None:
     """Each raised ``TypeError: simulate() got an unexpected keyword argument
