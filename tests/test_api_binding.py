@@ -189,6 +189,28 @@ def test_the_function_list_its_arguments_and_what_is_missing() -> None:
         simlab.simulate(QUICKSTART, n=100).time_to_down(0.9, 3)
 
 
+#: A name given where a plot takes its axes (the second argument of the hit-rate and
+#: win-rate plots), and what the error says of where it goes: it said only "expected an
+#: Axes … got 'Kaito'".
+NAME_FOR_AX: list[tuple[Callable[[Any], object], str]] = [
+    (lambda r: simlab.plot_hit_rates(r, "Kaito"), "got 'Kaito'; a name goes as "
+     "attacker='Kaito'"),
+    (lambda r: simlab.plot_win_rates(r, "Kaito"), "got 'Kaito'; plot_win_rates() takes no "
+     "name"),
+    (lambda r: simlab.plot_time_to_down(r, "Kaito", "Brute"), "got 'Brute'; a name goes as "
+     "combatant= or side="),
+    (lambda r: simlab.plot_damage_pmf(r, "Kaito", "quick-jab", ax="Brute"), "got 'Brute'; "
+     "a name goes as attacker=, attack= or defender="),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("call", "words"), NAME_FOR_AX)
+def test_a_name_given_for_the_axes_says_where_it_goes(res: Any, call: Any, words: str) -> None:
+    with pytest.raises(InputError) as err:
+        call(res)
+    assert str(err.value) == f"expected an Axes (matplotlib.pyplot.subplots) for ax; {words}"
+
+
 def test_a_checked_function_keeps_its_signature_and_docs() -> None:
     """``help()`` and a notebook's tooltip read the function's own."""
     from simlab import api
