@@ -117,6 +117,33 @@ def refuse_run_changes(before: ScenarioBase, after: ScenarioBase, label: str, ki
                              f"{spelled_as(label, *options)})")  # fmt: skip
 
 
+#: What a ``kind`` of study plays of its scenario, one fight each, as its messages say.
+PLAYED_BY = {"sweep": "its points", "tune": "its values"}
+
+
+def refuse_spec_changes(before: ScenarioBase, after: ScenarioBase, changes: list[Override],
+                        kind: str) -> None:  # fmt: skip
+    """Refuse a variant of ``before`` that changes an ``expect:`` spec (``--vary
+    expect[1].at_least=…``): a ``kind`` (sweep, tune) checks no spec, so its variants
+    would play the same fight, alike in every table (a tune ends "the field does not
+    move it"); a bound is tried with ``simlab check --set``.
+
+    Raises
+    ------
+    InputError
+        Naming the label of the change (of ``changes``, those that made ``after``) that
+        does, and how to try a spec's bound, as its reader spells it.
+    """
+    if after.expect == before.expect:
+        return
+    label = next(c.label for c in changes
+                 if apply_overrides(before, [c]).expect != before.expect)  # fmt: skip
+    how = spelled_as(label, "simlab.check(scenario.with_(...))", "simlab check --set")
+    raise InputError(f"{label}: expected a change to the fight; got one to 'expect', which a "
+                     f"{kind} does not check: {PLAYED_BY[kind]} would play the same (try a "
+                     f"spec's bound with {how})")  # fmt: skip
+
+
 def argument_label(option: str, text: str) -> str:
     """``OPTION TEXT``, naming a command-line argument in messages; a text longer than
     :data:`MAX_LABEL` characters is cut short (a value of thousands of digits)."""

@@ -70,6 +70,7 @@ from simlab.tuning.overrides import (
     parse_value,
     plain_value,
     refuse_run_changes,
+    refuse_spec_changes,
 )
 
 __all__ = ["Evaluation", "Range", "Target", "TuneResult", "parse_range", "parse_target", "tune"]
@@ -573,8 +574,12 @@ class _Evaluator:
         self.done: dict[float, Evaluation] = {}
         self.label = argument_label("vary", name)
 
+    def change(self, value: float) -> Override:
+        """The field set to ``value``, named by the range's label."""
+        return Override(self.name, value, self.label, one_of=True)
+
     def variant(self, value: float) -> ScenarioBase:
-        return apply_overrides(self.scenario, [Override(self.name, value, self.label, one_of=True)])
+        return apply_overrides(self.scenario, [self.change(value)])
 
     def __call__(self, value: float) -> Evaluation:
         if value not in self.done:
@@ -705,6 +710,7 @@ def tune(
     for end in (lo, hi):  # both ends valid before anything runs
         variant = evaluate.variant(end)
         refuse_run_changes(scenario, variant, evaluate.label, "tune")
+        refuse_spec_changes(scenario, variant, [evaluate.change(end)], "tune")
         layout = compile_job(variant, n, seed).layout
         check_figure(target.figure, layout, target.label, variant)
         _check_precision_on(precision, precision_on, layout, variant)
