@@ -24,12 +24,13 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable
+from types import CodeType
 from typing import Any, ParamSpec, TypeVar
 
 from simlab.arguments import describe
 from simlab.errors import InputError, closest_name
 
-__all__ = ["attacks_made", "checked_arguments"]
+__all__ = ["attacks_made", "checked_arguments", "name_goes_as"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -52,6 +53,10 @@ LIKELY_FOR: dict[str, tuple[str, ...]] = {
     "ax": ("axes", "axis", "axs"),
     "level": ("confidence", "ci", "ci_level"),
 }
+
+#: The arguments of a plot that take a name from the result's rows, in the order a
+#: message lists them.
+NAME_ARGUMENTS = ("attacker", "attack", "defender", "combatant", "side")
 
 #: Why a call's arguments did not bind, and which names are at fault.
 Hint = Callable[[inspect.BoundArguments], str]
@@ -195,3 +200,36 @@ def attacks_made(given: inspect.BoundArguments) -> str:
     made = pooled_damage_pmf(res)[["attacker", "attack"]].drop_duplicates()
     pairs = ", ".join(f"{a} {k}" for a, k in made.itertuples(index=False))
     return f" (the attacks made: {pairs})"
+
+
+def name_goes_as(text: str, plot: CodeType) -> str:
+    """The end of a message for a name given where the plot of code ``plot`` takes its
+    axes (``plot_hit_rates(res, "Kaito")``): the argument it goes as, by keyword.
+
+    Parameters
+    ----------
+    text : str
+        The name as given.
+    plot : types.CodeType
+        The code of the plot function that was given it (its frame's ``f_code``).
+
+    Returns
+    -------
+    str
+        ``"; a name goes as attacker='Kaito'"``; ``"; a name goes as combatant= or
+        side="`` for a plot of more than one; ``"; plot_win_rates() takes no name"``;
+        ``""`` for code that is no plot of simlab's.
+    """
+    if not plot.co_name.startswith("plot_"):
+        return ""
+    takes = plot.co_varnames[: plot.co_argcount + plot.co_kwonlyargcount]
+    names = [name for name in NAME_ARGUMENTS if name in takes]
+    if len(names) == 1:
+        return f"; a name goes as {names[0]}={text!r}"
+    if names:
+        listed = [f"{name}=" for name in names]
+        return f"; a name goes as {', '.join(listed[:-1])} or {listed[-1]}"
+    if plot.co_flags & inspect.CO_VARKEYWORDS:  # plot_sweep(sw, figure, **on)
+        columns = ", ".join(f"{name}=" for name in NAME_ARGUMENTS)
+        return f"; a name goes as the keyword of its column ({columns})"
+    return f"; {plot.co_name}() takes no name"

@@ -133,6 +133,37 @@ def test_a_sweeps_and_a_tunings_tables_say_they_take_no_argument(call: Any, word
     assert ("query" in str(err.value)) == ("the table has" in words)
 
 
+#: The exact engine's entry point and its answer's tables, given arguments they do not
+#: take; each raised a bare TypeError (``_CallableModule.__call__() got an unexpected
+#: keyword argument 'n'``, naming a class of simlab's and not what to write).
+EXACT: list[tuple[Callable[[Any], object], str]] = [
+    (lambda ex: simlab.exact(scenario=QUICKSTART, n=3), "exact(): expected one of its "
+     "arguments (scenario); got n="),
+    (lambda ex: simlab.exact(scn=QUICKSTART), "exact(): expected one of its arguments "
+     "(scenario); got scn=; did you mean scenario=?"),
+    (lambda ex: simlab.exact(), "exact(): expected scenario= (ScenarioBase | str | "
+     "os.PathLike[str]); got no scenario"),
+    (lambda ex: ex.attacks(attacker="Kaito"), "ExactResult.attacks(): expected no "
+     "arguments; got attacker= (the table has a row for each one: select them with "
+     "pandas, .attacks().query(\"attacker == 'Kaito'\"))"),
+    (lambda ex: ex.damage_pmf(attack="quick-jab"), "ExactResult.damage_pmf(): expected no "
+     "arguments; got attack= (the table has a row for each one: select them with pandas, "
+     ".damage_pmf().query(\"attack == 'quick-jab'\"))"),
+    (lambda ex: ex.caveats(levl=0.9), "ExactResult.caveats(): expected no arguments; got "
+     "levl="),
+    (lambda ex: ex.time_to_down(0.9), "ExactResult.time_to_down(): expected no arguments; "
+     "got 0.9"),
+    (lambda ex: ex.summary(1), "ExactResult.summary(): expected no arguments; got 1"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("call", "words"), EXACT)
+def test_the_exact_engine_says_what_it_takes(call: Any, words: str) -> None:
+    with pytest.raises(InputError) as err:
+        call(simlab.exact(QUICKSTART))
+    assert str(err.value) == words
+
+
 @pytest.mark.parametrize(("call", "words"), MISNAMED)
 def test_a_misnamed_keyword_names_the_one_meant(res: Any, call: Any, words: str) -> None:
     """Each raised ``TypeError: simulate() got an unexpected keyword argument
@@ -156,6 +187,28 @@ def test_the_function_list_its_arguments_and_what_is_missing() -> None:
         simlab.simulate(QUICKSTART, scenario=QUICKSTART)
     with pytest.raises(InputError, match=r"at most 1 argument by position \(level\), the others"):
         simlab.simulate(QUICKSTART, n=100).time_to_down(0.9, 3)
+
+
+#: A name given where a plot takes its axes (the second argument of the hit-rate and
+#: win-rate plots), and what the error says of where it goes: it said only "expected an
+#: Axes … got 'Kaito'".
+NAME_FOR_AX: list[tuple[Callable[[Any], object], str]] = [
+    (lambda r: simlab.plot_hit_rates(r, "Kaito"), "got 'Kaito'; a name goes as "
+     "attacker='Kaito'"),
+    (lambda r: simlab.plot_win_rates(r, "Kaito"), "got 'Kaito'; plot_win_rates() takes no "
+     "name"),
+    (lambda r: simlab.plot_time_to_down(r, "Kaito", "Brute"), "got 'Brute'; a name goes as "
+     "combatant= or side="),
+    (lambda r: simlab.plot_damage_pmf(r, "Kaito", "quick-jab", ax="Brute"), "got 'Brute'; "
+     "a name goes as attacker=, attack= or defender="),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("call", "words"), NAME_FOR_AX)
+def test_a_name_given_for_the_axes_says_where_it_goes(res: Any, call: Any, words: str) -> None:
+    with pytest.raises(InputError) as err:
+        call(res)
+    assert str(err.value) == f"expected an Axes (matplotlib.pyplot.subplots) for ax; {words}"
 
 
 def test_a_checked_function_keeps_its_signature_and_docs() -> None:

@@ -112,10 +112,12 @@ class TimeToDownLike(Protocol):
 class _CallableModule(types.ModuleType):
     """This package, callable as :func:`simlab.exact.engine.exact`."""
 
-    def __call__(self, scenario: Any) -> ExactResult:
+    def __call__(self, *args: Any, **kwargs: Any) -> ExactResult:
+        # as given: exact() checks them (simlab.binding), so that exact(scenario=..., n=3)
+        # is an InputError naming its own arguments, not this method's TypeError
         from simlab.exact.engine import exact
 
-        return exact(scenario)
+        return exact(*args, **kwargs)
 
 
 sys.modules[__name__].__class__ = _CallableModule

@@ -31,6 +31,7 @@ import pandas as pd
 
 from simlab import __version__
 from simlab.analysis import stats
+from simlab.binding import checked_arguments
 from simlab.errors import ExactUnsupported
 from simlab.report.files import scenario_hash
 from simlab.report.words import counted, p_said
@@ -188,6 +189,7 @@ class ExactResult:
                 f"solved, {len(self.refusals)} refused{caveats}; .attacks(), .damage_pmf(), "
                 ".time_to_down(), .refusals>")  # fmt: skip
 
+    @checked_arguments(table=True)
     def attacks(self) -> pd.DataFrame:
         """Hit rate, crit rate and mean damage of every solved pair, against a fresh
         defender.
@@ -205,6 +207,7 @@ class ExactResult:
                 for p in self.pairs]  # fmt: skip
         return pd.DataFrame(rows, columns=columns)
 
+    @checked_arguments(table=True)
     def caveats(self) -> pd.DataFrame:
         """The figures a full fight moves away from the fresh-defender answers of
         :meth:`attacks` (a surprise round's undefended shots, a status gained), with the
@@ -219,6 +222,7 @@ class ExactResult:
                 for figure, reason in p.caveats.items()]  # fmt: skip
         return pd.DataFrame(rows, columns=["attacker", "attack", "defender", "figure", "reason"])
 
+    @checked_arguments(table=True)
     def damage_pmf(self) -> pd.DataFrame:
         """Damage distribution of every solved pair, one row per reachable damage."""
         rows = [
@@ -229,6 +233,7 @@ class ExactResult:
         return pd.DataFrame(rows, columns=["attacker", "attack", "defender", "damage",
                                            "probability"])  # fmt: skip
 
+    @checked_arguments(table=True)
     def time_to_down(self) -> pd.DataFrame:
         """The duel defender's P(first Downed in round r) and P(Downed by round r),
         r = 1..max_rounds (the simulation's ``down_by_round``).
@@ -250,6 +255,7 @@ class ExactResult:
             columns=columns,
         )
 
+    @checked_arguments()
     def summary(self) -> dict[str, Any]:
         """The ``summary.json`` document, shaped as ``simlab run``'s without intervals.
 
@@ -424,6 +430,7 @@ def _nothing_message(scenario: ScenarioBase, refusals: list[tuple[Subject, str]]
     return "\n".join(lines)
 
 
+@checked_arguments()
 def exact(scenario: ScenarioBase | str | os.PathLike[str]) -> ExactResult:
     """Exact attack outcomes of every pair, and the duel's time-to-down when it is one.
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from simlab.arguments import describe, spelled_as
-from simlab.errors import InputError, Problem, ScenarioError, did_you_mean
+from simlab.errors import InputError, Problem, ScenarioError, did_you_mean, in_curly_quotes
 from simlab.limits import MAX_INTEGER_DIGITS, too_many_digits
 from simlab.scenario.common import ScenarioBase
 from simlab.scenario.source import Path, YamlSource, parse_yaml
@@ -34,6 +34,9 @@ PROFILE_FIRST_ROW = 2
 ATTACK_KEYS = ("attacks", "techniques")
 #: Fields an override may not change: they select the rule system itself.
 FIXED_FIELDS = ("rules",)
+
+#: The key an override's text is parsed under, as the one value of a YAML document.
+VALUE_KEY = "value"
 
 #: The most characters of a command-line argument repeated in a message.
 MAX_LABEL = 80
@@ -117,6 +120,33 @@ def refuse_run_changes(before: ScenarioBase, after: ScenarioBase, label: str, ki
                              f"{spelled_as(label, *options)})")  # fmt: skip
 
 
+#: What a ``kind`` of study plays of its scenario, one fight each, as its messages say.
+PLAYED_BY = {"sweep": "its points", "tune": "its values"}
+
+
+def refuse_spec_changes(before: ScenarioBase, after: ScenarioBase, changes: list[Override],
+                        kind: str) -> None:  # fmt: skip
+    """Refuse a variant of ``before`` that changes an ``expect:`` spec (``--vary
+    expect[1].at_least=…``): a ``kind`` (sweep, tune) checks no spec, so its variants
+    would play the same fight, alike in every table (a tune ends "the field does not
+    move it"); a bound is tried with ``simlab check --set``.
+
+    Raises
+    ------
+    InputError
+        Naming the label of the change (of ``changes``, those that made ``after``) that
+        does, and how to try a spec's bound, as its reader spells it.
+    """
+    if after.expect == before.expect:
+        return
+    label = next(c.label for c in changes
+                 if apply_overrides(before, [c]).expect != before.expect)  # fmt: skip
+    how = spelled_as(label, "simlab.check(scenario.with_(...))", "simlab check --set")
+    raise InputError(f"{label}: expected a change to the fight; got one to 'expect', which a "
+                     f"{kind} does not check: {PLAYED_BY[kind]} would play the same (try a "
+                     f"spec's bound with {how})")  # fmt: skip
+
+
 def argument_label(option: str, text: str) -> str:
     """``OPTION TEXT``, naming a command-line argument in messages; a text longer than
     :data:`MAX_LABEL` characters is cut short (a value of thousands of digits)."""
@@ -146,8 +176,18 @@ def check_value(value: Any, label: str) -> None:
                          f"{describe(value)}")  # fmt: skip
 
 
-def parse_value(text: str, label: str) -> Any:
+def parse_value(text: str, label: str, target: str | None = None) -> Any:
     """Read an override's value as a YAML value (``2``, ``1d8+3``, ``[0, 1, 2]``, ``true``).
+
+    Parameters
+    ----------
+    text : str
+        The value as typed after ``=``.
+    label : str
+        The argument as typed, for messages (``--set Squire.name=Sir: the Bold``).
+    target : str, optional
+        The ``NAME.FIELD`` it is set on, for a message's example of the value quoted
+        (``Squire.name="Sir: the Bold"``); without it, the value alone.
 
     Raises
     ------
@@ -157,10 +197,30 @@ def parse_value(text: str, label: str) -> Any:
     if "\n" in text or not text.strip():
         raise InputError(f"{label}: expected a value after '='; got {text!r}")
     try:
-        return parse_yaml(f"value: {text}", label).data["value"]
+        return parse_yaml(f"{VALUE_KEY}: {text}", label).data[VALUE_KEY]
     except ScenarioError as err:
         reason = err.problems[0].message
+        if f"inside the value of {VALUE_KEY!r}" in reason:  # Sir: the Bold, a ':' of ours
+            reason = _colon_inside(text.strip(), target)
+        # the text is read as a document of one line: its end is the value's
+        reason = reason.replace("the file", "the value")
         raise InputError(f"{label}: expected a YAML value after '='; {reason}") from None
+
+
+def _colon_inside(text: str, target: str | None) -> str:
+    """What a ':' inside an override's value means, as :func:`~simlab.errors.
+    colon_inside_a_value` says it inside a file, but of the override as typed: ``got a
+    ':' inside the value (a value holding ': ' needs quotes: Squire.name="Sir: the
+    Bold")``, where it named the key the value is parsed under (``value: "…"``)."""
+    curly = in_curly_quotes(text)
+    inner = text[1:-1] if curly else text
+    quoted = f"'{inner}'" if '"' in inner else f'"{inner}"'
+    meant = f"{target}={quoted}" if target else quoted
+    if curly:
+        return (f"got a ':' inside the value, {text} in curly quotes, which YAML reads "
+                f"as part of the text (a value holding ': ' needs straight quotes: "
+                f"{meant})")  # fmt: skip
+    return f"got a ':' inside the value (a value holding ': ' needs quotes: {meant})"
 
 
 def parse_assignment(text: str, option: str = "--set") -> Override:
@@ -176,7 +236,7 @@ def parse_assignment(text: str, option: str = "--set") -> Override:
     if not equals or not target.strip():
         missing = "'='" if not equals else "name before '='"
         raise InputError(f"{label}: expected NAME.FIELD=VALUE; got no {missing}")
-    return Override(target.strip(), parse_value(value.strip(), label), label)
+    return Override(target.strip(), parse_value(value.strip(), label, target.strip()), label)
 
 
 def plain_value(value: Any) -> Any:

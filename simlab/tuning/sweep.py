@@ -22,7 +22,7 @@ import pandas as pd
 from simlab.analysis import stats
 from simlab.analysis.result import Result, interval_column
 from simlab.analysis.summary import summary
-from simlab.arguments import describe, spelled_as
+from simlab.arguments import describe
 from simlab.binding import checked_arguments
 from simlab.errors import ExactUnsupported, InputError
 from simlab.exact import pair_answer
@@ -39,6 +39,7 @@ from simlab.tuning.overrides import (
     parse_value,
     plain_value,
     refuse_run_changes,
+    refuse_spec_changes,
     spelled_value,
     whole_numbers,
 )
@@ -526,25 +527,10 @@ def sweep_points(scenario: ScenarioBase, vary: Vary) -> SweepResult:
                    for v, x in zip(variations, values, strict=True)]  # fmt: skip
         variant = apply_overrides(scenario, changes)
         refuse_run_changes(scenario, variant, labels, "sweep")
-        _refuse_spec_changes(scenario, variant, changes)
+        refuse_spec_changes(scenario, variant, changes, "sweep")
         result.points.append(SweepPoint(
             {v.target: x for v, x in zip(variations, values, strict=True)}, variant))  # fmt: skip
     return result
-
-
-def _refuse_spec_changes(scenario: ScenarioBase, variant: ScenarioBase,
-                         changes: list[Override]) -> None:  # fmt: skip
-    """Refuse a point that changes an ``expect:`` spec (``--vary expect[1].at_least=…``):
-    a sweep checks no spec, so its points would play the same fight, alike in every
-    table; a bound is tried with ``simlab check --set``. Names the ``--vary`` that does."""
-    if variant.expect == scenario.expect:
-        return
-    expect = scenario.expect
-    label = next(c.label for c in changes if apply_overrides(scenario, [c]).expect != expect)
-    how = spelled_as(label, "simlab.check(scenario.with_(...))", "simlab check --set")
-    raise InputError(f"{label}: expected a change to the fight; got one to 'expect', which a "
-                     f"sweep does not check: its points would play the same (try a spec's "
-                     f"bound with {how})")  # fmt: skip
 
 
 def _check_values(variation: Variation) -> None:

@@ -70,6 +70,7 @@ from simlab.tuning.overrides import (
     parse_value,
     plain_value,
     refuse_run_changes,
+    refuse_spec_changes,
 )
 
 __all__ = ["Evaluation", "Range", "Target", "TuneResult", "parse_range", "parse_target", "tune"]
@@ -573,8 +574,12 @@ class _Evaluator:
         self.done: dict[float, Evaluation] = {}
         self.label = argument_label("vary", name)
 
+    def change(self, value: float) -> Override:
+        """The field set to ``value``, named by the range's label."""
+        return Override(self.name, value, self.label, one_of=True)
+
     def variant(self, value: float) -> ScenarioBase:
-        return apply_overrides(self.scenario, [Override(self.name, value, self.label, one_of=True)])
+        return apply_overrides(self.scenario, [self.change(value)])
 
     def __call__(self, value: float) -> Evaluation:
         if value not in self.done:
@@ -705,8 +710,10 @@ def tune(
     for end in (lo, hi):  # both ends valid before anything runs
         variant = evaluate.variant(end)
         refuse_run_changes(scenario, variant, evaluate.label, "tune")
+        refuse_spec_changes(scenario, variant, [evaluate.change(end)], "tune")
         layout = compile_job(variant, n, seed).layout
         check_figure(target.figure, layout, target.label, variant)
+        _check_precision_on(precision, precision_on, layout, variant)
         caps.append(layout.max_rounds)
     check_rounds(target, max(caps))  # within some value's cap (max_rounds may be the field)
     result = TuneResult(scenario.scenario, scenario.rules, seed, n, name, lo, hi, integer, target,
@@ -764,6 +771,17 @@ def _check_run_options(threads: Any, precision: Any, precision_on: Any, client: 
     precision_on_argument(precision, precision_on)
     if precision is not None:
         precision_rule(precision, precision_on)
+
+
+def _check_precision_on(precision: float | None, precision_on: Sequence[Any], layout: Any,
+                        variant: ScenarioBase) -> None:  # fmt: skip
+    """Refuse a ``precision_on`` figure on something the scenario lacks (a side
+    ``party``) before the search, as the target is: a simulated value checks it, but the
+    exact engine may answer every value and the name would pass without a word."""
+    from simlab.tuning.precision import precision_rule
+
+    if precision is not None:
+        precision_rule(precision, precision_on, layout, variant)
 
 
 def _midpoint(a: float, b: float, integer: bool) -> float | None:

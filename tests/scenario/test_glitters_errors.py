@@ -31,6 +31,11 @@ sides:
        bleeding: 2, attacks: [spear]}
 """
 
+ARMOR_CLASS_HINT = (
+    " (an armor class, as other d20 games write it); did you mean 'dc' (the dodge part of "
+    "MIT) or 'mit' (all of it: mit_base + DC + BC)?"
+)
+
 
 def test_the_valid_scenario_loads() -> None:
     scn = simlab.loads(VALID, "s.yaml")
@@ -63,7 +68,11 @@ def test_mit_shortcut_sets_dc() -> None:
             ["'main', 'offhand', 'two-handed'", "'left'"],
         ),
         ("{damage: 1d10", "{damage: 2d10kh1", 7, ["expected plain dice", "'2d10kh1'"]),
-        ("{damage: 1d10", "{damage: 1d10-1d4", 7, ["expected added dice", "'-1d4'"]),
+        ("{damage: 1d10", "{damage: 1d10-1d4", 7, ["got '1d10-1d4', which subtracts 1d4"]),
+        # another d20 game's armor class, no spelling close to dc or mit: it had no hint
+        ("dc: 6,", "ac: 6,", 11, ["unknown key 'ac'" + ARMOR_CLASS_HINT]),
+        ("dc: 6,", "AC: 6,", 11, ["unknown key 'AC'" + ARMOR_CLASS_HINT]),
+        ("dc: 6,", "armor_class: 6,", 11, ["unknown key 'armor_class'" + ARMOR_CLASS_HINT]),
         (
             "type: slashing, bonus: 5}",
             "type: slashing, bonus: 5, crit: 19}",

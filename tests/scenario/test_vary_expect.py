@@ -3,7 +3,8 @@ sweep.
 
 A sweep checks no spec, so a varied bound made points that played the same fight, alike
 in every table, under a header naming the bound as varied: it is refused before anything
-runs, naming the ``--vary``, and pointing to ``simlab check --set``.
+runs, naming the ``--vary``, and pointing to ``simlab check --set``. A tune of a bound is
+refused the same way, where it ran every value and ended "the field does not move it".
 """
 
 from __future__ import annotations
@@ -98,4 +99,30 @@ def test_python_names_the_vary_key_and_simlab_check() -> None:
         simlab.sweep(simlab.loads(DUEL), {"expect[0].at_least": [0.3, 0.6]}, n=100)
     assert str(caught.value) == REFUSED.format(
         "vary expect[0].at_least", "simlab.check(scenario.with_(...))"
+    )
+
+
+TUNE_REFUSED = (
+    "{}: expected a change to the fight; got one to 'expect', which a tune does not "
+    "check: its values would play the same (try a spec's bound with {})"
+)
+
+
+def test_a_tuned_spec_is_refused_before_anything_runs(tmp_path: Path) -> None:
+    path = tmp_path / "duel.yaml"
+    path.write_text(DUEL)
+    result = CliRunner().invoke(main, ["tune", str(path), "--vary", "expect[0].at_least=0.1:0.9",
+                                       "--target", "win_rate:squire=0.5", "-n", "200"])  # fmt: skip
+    assert result.exit_code == 2, result.output
+    assert " ".join(result.output.split()) == TUNE_REFUSED.format(
+        "--vary expect[0].at_least=0.1:0.9", "simlab check --set"
+    )
+
+
+def test_python_names_the_tuned_spec_and_simlab_check() -> None:
+    with pytest.raises(InputError) as caught:
+        simlab.tune(simlab.loads(DUEL), ("expect[0].at_least", 0.1, 0.9), "win_rate:squire=0.5",
+                    n=100)  # fmt: skip
+    assert str(caught.value) == TUNE_REFUSED.format(
+        "vary expect[0].at_least=0.1:0.9", "simlab.check(scenario.with_(...))"
     )

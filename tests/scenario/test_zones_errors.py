@@ -60,7 +60,14 @@ def test_the_valid_scenario_loads() -> None:
             "{damage: 1d8, bonus: 1}",
             "{damage: 1d8-1d4, bonus: 1}",
             8,
-            ["expected added dice", "'-1d4'"],
+            ["expected added dice for damage; got '1d8-1d4', which subtracts 1d4"],
+        ),
+        # as typed: the dice read it as -1d6+1, which the message said ('-1d6')
+        (
+            "{damage: 1d8, bonus: 1}",
+            "{damage: 1-d6, bonus: 1}",
+            8,
+            ["expected added dice for damage; got '1-d6', which subtracts 1d6"],
         ),
         ("{damage: 1d8, bonus: 1}", "{damage: 1q8, bonus: 1}", 8, ["expected a dice expression"]),
         ("{damage: 1d6+3, edge: 1}", "{damage: 1d6+3, edge: -1}", 7, ["≥ 0", "-1"]),

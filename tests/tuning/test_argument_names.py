@@ -101,3 +101,26 @@ def test_precision_on_is_named_as_the_command_line_spells_it(
     assert done.exit_code == 2, done.output
     assert words in " ".join(done.output.split())
     assert "precision_on" not in done.output and "precision=" not in done.output
+
+
+@pytest.mark.parametrize("exact", [["--no-exact"], []])
+def test_tune_checks_precision_on_names_up_front(exact: list[str]) -> None:
+    """A side the duel lacks: refused only once a value was simulated, so the exact
+    engine's answers (every value of this duel) let it pass without a word, exit 0."""
+    args = ["tune", str(SS_DUEL), "--vary", "Defender.hp=10:40", "--target", TARGET,
+            "--precision", "0.05", "--precision-on", "win_rate:party", "-n", "200"]  # fmt: skip
+    done = CliRunner().invoke(main, [*args, *exact])
+    assert done.exit_code == 2, done.output
+    assert " ".join(done.output.split()) == (
+        "--precision-on win_rate:party: expected a side (attacker, defender); got 'party'"
+    )
+
+
+@pytest.mark.parametrize("exact", [False, True])
+def test_tune_in_python_checks_precision_on_names_up_front(duel: Any, exact: bool) -> None:
+    with pytest.raises(InputError) as err:
+        simlab.tune(duel, "Defender.hp=10:40", TARGET, n=200, exact=exact, precision=0.05,
+                    precision_on=["win_rate:party"])  # fmt: skip
+    assert str(err.value) == (
+        "precision_on win_rate:party: expected a side (attacker, defender); got 'party'"
+    )

@@ -162,6 +162,34 @@ def test_bad_override_names_the_argument(duel: Any, arg: str, words: str) -> Non
     assert "ss-duel.yaml" not in message  # located at the argument, not in the file
 
 
+@pytest.mark.parametrize(
+    ("arg", "words"),
+    [
+        ("Defender.name=Sir: the Bold", "expected a YAML value after '='; got a ':' inside the "
+         "value (a value holding ': ' needs quotes: Defender.name=\"Sir: the Bold\")"),
+        ("Defender.name=“Sir: the Bold”", "expected a YAML value after '='; got a ':' inside "
+         "the value, “Sir: the Bold” in curly quotes, which YAML reads as part of the text (a "
+         "value holding ': ' needs straight quotes: Defender.name=\"Sir: the Bold\")"),
+        ("Defender.name='Sir", "expected a YAML value after '='; expected a closing quote for "
+         "the text opened here; got the end of the value"),
+        ("Defender.guard=[1", "expected a YAML value after '='; expected valid YAML syntax; "
+         "got a '[' never closed: the value ends before its ']'"),
+    ],
+)  # fmt: skip
+def test_a_value_that_is_no_yaml_is_said_as_the_override_was_typed(
+    duel: Any, arg: str, words: str
+) -> None:
+    """The text is read as the YAML line ``value: TEXT``: the messages named that key
+    (``a ':' inside the value of 'value' (… needs quotes: value: "Sir: the Bold")``) and
+    called the text a file."""
+    with pytest.raises(InputError) as in_python:
+        duel.with_([arg])
+    assert str(in_python.value) == f"override {arg}: {words}"
+    with pytest.raises(InputError) as on_the_command_line:
+        parse_assignment(arg)
+    assert str(on_the_command_line.value) == f"--set {arg}: {words}"
+
+
 def test_python_override_names_its_key(duel: Any) -> None:
     with pytest.raises(InputError, match=r"^override Defender.guard: expected an integer"):
         simlab.override(duel, {"Defender.guard": "two"})

@@ -145,6 +145,26 @@ class Combatant(CombatantBase):
             raise ValueError("expected a shield (shield_bc > 0) to block; got shield_bc: 0")
         return self
 
+    #: Keys other d20 games write for an armor class, which these rules split into DC
+    #: and BC: a combatant writes ``dc`` (the dodge part) or ``mit`` (all of it).
+    ARMOR_CLASS_KEYS: ClassVar[tuple[str, ...]] = ("ac", "AC", "armor_class")
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _no_armor_class(
+        cls, data: Any, handler: ModelWrapValidatorHandler[Combatant], info: ValidationInfo
+    ) -> Combatant:
+        """``ac: 8``, as other d20 games write it, is an unknown key answered with the
+        keys meant, ``dc`` or ``mit``, as a misspelt key is answered with the one meant
+        (no spelling of ``ac`` is close to either)."""
+        keys = data if isinstance(data, dict) else {}
+        key = next((key for key in cls.ARMOR_CLASS_KEYS if key in keys), None)
+        if key is not None:
+            raise located_error((key,), f"unknown key {key!r} (an armor class, as other d20 "
+                                "games write it); did you mean 'dc' (the dodge part of MIT) "
+                                "or 'mit' (all of it: mit_base + DC + BC)?", keys[key])  # fmt: skip
+        return handler(data)
+
     @model_validator(mode="wrap")
     @classmethod
     def _parry_value_with_parry(

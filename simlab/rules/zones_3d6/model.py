@@ -39,13 +39,15 @@ def base_dice_problem(dice: Dice) -> str | None:
     -------
     str or None
         Base damage is plain rolled dice, each compared with the armor's Base Defense
-        faces, so keep-highest/lowest and subtracted dice terms are refused.
+        faces, so keep-highest/lowest and subtracted dice terms are refused; a
+        subtracted one is said with the damage as written (``1-d6``), not as the dice
+        read it (``-1d6+1``).
     """
     for term in dice.terms:
         if term.keep != "all":
             return f"expected plain dice such as 1d6 or 2d6+3 for damage; got {str(term)!r}"
         if term.sign < 0:
-            return f"expected added dice for damage; got '-{term}'"
+            return f"expected added dice for damage; got {dice.text!r}, which subtracts {term}"
     return None
 
 
