@@ -24,7 +24,6 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable
-from types import CodeType
 from typing import Any, ParamSpec, TypeVar
 
 from simlab.arguments import describe
@@ -91,10 +90,16 @@ def checked_arguments(
         @functools.wraps(func)
         def call(*args: P.args, **kwargs: P.kwargs) -> R:
             try:
-                signature.bind(*args, **kwargs)
+                bound = signature.bind(*args, **kwargs)
             except TypeError:
                 said = unbound_message(func.__qualname__, signature, args, kwargs, hint, table)
                 raise InputError(said) from None
+            axes = bound.arguments.get("ax")
+            if isinstance(axes, str):  # plot_hit_rates(res, "Kaito")
+                raise InputError(
+                    f"expected an Axes (matplotlib.pyplot.subplots) for ax; got "
+                    f"{axes!r}{name_goes_as(axes, func.__name__, signature)}"
+                )
             return func(*args, **kwargs)
 
         return call
@@ -202,34 +207,33 @@ def attacks_made(given: inspect.BoundArguments) -> str:
     return f" (the attacks made: {pairs})"
 
 
-def name_goes_as(text: str, plot: CodeType) -> str:
-    """The end of a message for a name given where the plot of code ``plot`` takes its
-    axes (``plot_hit_rates(res, "Kaito")``): the argument it goes as, by keyword.
+def name_goes_as(text: str, plot: str, signature: inspect.Signature) -> str:
+    """The end of a message for a name given where a plot takes its axes
+    (``plot_hit_rates(res, "Kaito")``): the argument it goes as, by keyword.
 
     Parameters
     ----------
     text : str
         The name as given.
-    plot : types.CodeType
-        The code of the plot function that was given it (its frame's ``f_code``).
+    plot : str
+        The plot function's name.
+    signature : inspect.Signature
+        Its signature.
 
     Returns
     -------
     str
         ``"; a name goes as attacker='Kaito'"``; ``"; a name goes as combatant= or
-        side="`` for a plot of more than one; ``"; plot_win_rates() takes no name"``;
-        ``""`` for code that is no plot of simlab's.
+        side="`` for a plot of more than one; ``"; plot_win_rates() takes no name"``.
     """
-    if not plot.co_name.startswith("plot_"):
-        return ""
-    takes = plot.co_varnames[: plot.co_argcount + plot.co_kwonlyargcount]
-    names = [name for name in NAME_ARGUMENTS if name in takes]
+    params = signature.parameters.values()
+    names = [name for name in NAME_ARGUMENTS if name in signature.parameters]
     if len(names) == 1:
         return f"; a name goes as {names[0]}={text!r}"
     if names:
         listed = [f"{name}=" for name in names]
         return f"; a name goes as {', '.join(listed[:-1])} or {listed[-1]}"
-    if plot.co_flags & inspect.CO_VARKEYWORDS:  # plot_sweep(sw, figure, **on)
+    if any(p.kind == p.VAR_KEYWORD for p in params):  # plot_sweep(sw, figure, **on)
         columns = ", ".join(f"{name}=" for name in NAME_ARGUMENTS)
         return f"; a name goes as the keyword of its column ({columns})"
-    return f"; {plot.co_name}() takes no name"
+    return f"; {plot}() takes no name"

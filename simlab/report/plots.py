@@ -468,14 +468,6 @@ def axes_or_new(ax: Axes | None, size: tuple[float, float] = (6.0, 3.5)) -> Axes
 
     from simlab.arguments import instance_argument
 
-    if isinstance(ax, str):  # plot_hit_rates(res, "Kaito"): the plot calling says where it goes
-        import sys
-
-        from simlab.binding import name_goes_as
-        from simlab.errors import InputError
-
-        raise InputError(f"expected an Axes (matplotlib.pyplot.subplots) for ax; got {ax!r}"
-                         f"{name_goes_as(ax, sys._getframe(1).f_code)}")  # fmt: skip
     instance_argument(ax, AxesClass, "matplotlib.pyplot.subplots", "ax")
     root = ax.figure.figure  # a subfigure's figure is the whole figure
     if root.get_layout_engine() is None:
