@@ -983,13 +983,16 @@ COMPARE_TERMINAL_NOTE = (
 def _figure_text(figure: str, value: float, lo: float, hi: float, method: str) -> str:
     """A tuned ``figure``: ``3 (exact)``, or ``0.497 ± 0.004`` (its 95% interval, as
     every table shows one), a median time-to-down in rounds, ``4 [4, 5]``; a time that
-    half of the encounters never reach is :data:`NOT_REACHED`."""
-    if math.isinf(value):
-        return NOT_REACHED + (" (exact)" if method == "exact" else "")
+    half of the encounters never reach is :data:`NOT_REACHED`, simulated with the
+    interval that says how far it may be, ``not reached [14, not reached]``."""
+    if math.isinf(value) and method == "exact":
+        return f"{NOT_REACHED} (exact)"
     if method == "exact":
         return f"{_exact_text(value, figure)} (exact)"
     if figure == "median_time_to_down":
         return median_and_interval(value, lo, hi)
+    if math.isinf(value):
+        return NOT_REACHED
     return estimate(value, lo, hi, figure_range(figure))
 
 

@@ -900,6 +900,9 @@ def test_a_median_not_reached_whose_interval_holds_the_target_is_consistent_ever
     rows = [line for line in written["markdown"].read_text().splitlines()
             if line.startswith("| 30 ")]  # fmt: skip
     assert len(rows) == 1 and "| yes |" in rows[0], rows
+    # and the row shows why: the interval that reaches down to the target
+    assert "not reached [8, not reached]" in rows[0], rows
+    assert table.measured_text.tolist()[1] == "not reached [8, not reached]"
 
 
 @pytest.mark.parametrize(
