@@ -899,7 +899,7 @@ def compare_variants(
     :func:`compare`'s, ``client`` with them."""
     from simlab.tuning.compare import compare as run
     from simlab.tuning.compare import ranges_for
-    from simlab.tuning.overrides import refuse_run_changes
+    from simlab.tuning.overrides import as_overrides, refuse_run_changes, refuse_spec_changes
 
     function_argument(progress, "progress")
     threads_or_client(threads, client)
@@ -912,6 +912,7 @@ def compare_variants(
     if changes:
         changed = override(second, changes)
         refuse_run_changes(second, changed, _changes_argument(changes), "comparison")
+        refuse_spec_changes(second, changed, as_overrides(changes), "comparison")
         second = changed
     labels = (_label(a, first), _label(b, second) if b is not None else _label(second, second))
     if b is not None and changes:

@@ -121,15 +121,16 @@ def refuse_run_changes(before: ScenarioBase, after: ScenarioBase, label: str, ki
 
 
 #: What a ``kind`` of study plays of its scenario, one fight each, as its messages say.
-PLAYED_BY = {"sweep": "its points", "tune": "its values"}
+PLAYED_BY = {"sweep": "its points", "tune": "its values", "comparison": "A and B"}
 
 
 def refuse_spec_changes(before: ScenarioBase, after: ScenarioBase, changes: list[Override],
                         kind: str) -> None:  # fmt: skip
     """Refuse a variant of ``before`` that changes an ``expect:`` spec (``--vary
-    expect[1].at_least=…``): a ``kind`` (sweep, tune) checks no spec, so its variants
-    would play the same fight, alike in every table (a tune ends "the field does not
-    move it"); a bound is tried with ``simlab check --set``.
+    expect[1].at_least=…``): a ``kind`` (sweep, tune, comparison) checks no spec, so
+    its variants would play the same fight, alike in every table (a tune ends "the field
+    does not move it", a comparison "no shared figure changed"); a bound is tried with
+    ``simlab check --set``.
 
     Raises
     ------

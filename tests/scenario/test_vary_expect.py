@@ -126,3 +126,30 @@ def test_python_names_the_tuned_spec_and_simlab_check() -> None:
     assert str(caught.value) == TUNE_REFUSED.format(
         "vary expect[0].at_least=0.1:0.9", "simlab.check(scenario.with_(...))"
     )
+
+
+COMPARE_REFUSED = (
+    "{}: expected a change to the fight; got one to 'expect', which a comparison does not "
+    "check: A and B would play the same (try a spec's bound with {})"
+)
+
+
+def test_a_compared_spec_is_refused_before_anything_runs(tmp_path: Path) -> None:
+    """``compare A --set expect[…]`` played A twice and said no figure changed."""
+    path = tmp_path / "duel.yaml"
+    path.write_text(DUEL)
+    result = CliRunner().invoke(main, ["compare", str(path), "--set",
+                                       "expect[0].at_least=0.9", "-n", "200"])  # fmt: skip
+    assert result.exit_code == 2, result.output
+    assert " ".join(result.output.split()) == COMPARE_REFUSED.format(
+        "--set expect[0].at_least=0.9", "simlab check --set"
+    )
+
+
+def test_python_names_the_compared_spec_and_simlab_check() -> None:
+    with pytest.raises(InputError) as caught:
+        simlab.compare(simlab.loads(DUEL), changes={"expect[0].at_least": 0.9}, n=100)
+    assert str(caught.value).endswith(
+        "which a comparison does not check: A and B would play the same (try a spec's "
+        "bound with simlab.check(scenario.with_(...)))"
+    ), caught.value
