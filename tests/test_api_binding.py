@@ -96,6 +96,12 @@ MISNAMED: list[tuple[Callable[[Any], object], str]] = [
     (lambda r: r.hit_rates(attacker="Kaito"), "Result.hit_rates(): expected one of its "
      "arguments (level); got attacker= (the table has a row for each one: select them with "
      "pandas, .hit_rates().query(\"attacker == 'Kaito'\"))"),
+    (lambda r: simlab.load_results(file="x"), "load_results(): expected one of its arguments "
+     "(path, name); got file=; did you mean path=?"),
+    (lambda r: simlab.save_results(r, file="x"), "save_results(): expected one of its "
+     "arguments (runs, path); got file=; did you mean path=?"),
+    (lambda r: r.readable_trace(attacker="Kaito"), "Result.readable_trace(): expected no "
+     "arguments; got attacker="),
 ]  # fmt: skip
 
 

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from simlab.analysis import stats
+from simlab.binding import checked_arguments
 from simlab.engine.tallies import Layout, TallyArrays
 from simlab.errors import InputError
 from simlab.report.words import counted, overrides_said
@@ -193,6 +194,7 @@ class Result:
 
     # -- trace -------------------------------------------------------------------------
 
+    @checked_arguments(table=True)
     def readable_trace(self) -> pd.DataFrame:
         """:attr:`trace` to be read roll by roll: each code named, each roll's dice in
         one column.

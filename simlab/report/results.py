@@ -65,6 +65,7 @@ from simlab import __version__
 from simlab.analysis import stats
 from simlab.analysis.result import Result, median_time_to_down
 from simlab.arguments import describe, path_argument
+from simlab.binding import checked_arguments
 from simlab.engine.tallies import Layout, TallyArrays, new_tallies
 from simlab.errors import InputError
 from simlab.limits import MAX_ENCOUNTERS, MAX_RESULTS_BYTES, MAX_SEED, read_bounded
@@ -306,6 +307,7 @@ def results_document(runs: list[ScenarioRun]) -> dict[str, Any]:
             "scenarios": [scenario_document(r) for r in runs]}  # fmt: skip
 
 
+@checked_arguments()
 def save_results(runs: list[ScenarioRun] | ScenarioRun, path: str | os.PathLike[str]) -> Path:
     """Write ``results.json`` for ``runs`` to ``path``, atomically (a unit of one file).
 
@@ -860,6 +862,7 @@ def _located(p: Path, text: str, path: JsonPath, label: str, message: str) -> st
     return f"{p}:{line_of(text, path)}: {json_path(path)}{label}: {message}"
 
 
+@checked_arguments()
 def load_results(path: str | os.PathLike[str], *, name: str = "path") -> list[ScenarioRun]:
     """Read a ``results.json`` (or the one in a folder) back into scenario runs.
 
