@@ -31,3 +31,18 @@ def test_dir_loads_nothing_heavy() -> None:
     count, *heavy = done.stdout.split()
     assert int(count) >= len(simlab.__all__)
     assert heavy == ["False", "False", "False"]
+
+
+def test_the_exact_engine_module_is_found_without_importing_it_first() -> None:
+    """``simlab.exact.engine``, which the package's docstring names, raised
+    AttributeError in a fresh interpreter until something had imported it."""
+    code = ("import simlab\n"
+            "print(simlab.exact.engine.ExactResult.__name__, simlab.exact.zones_3d6.__name__)\n"
+            "try:\n    simlab.exact.nothing\n"
+            "except AttributeError as err:\n    print(err)\n")  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)  # fmt: skip
+    assert done.stdout.splitlines() == [
+        "ExactResult simlab.exact.zones_3d6",
+        "module 'simlab.exact' has no attribute 'nothing'",
+    ]

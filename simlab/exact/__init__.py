@@ -39,6 +39,7 @@ Optionally, the module may also provide
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 import types
 from typing import TYPE_CHECKING, Any, Protocol
@@ -118,6 +119,16 @@ class _CallableModule(types.ModuleType):
         from simlab.exact.engine import exact
 
         return exact(*args, **kwargs)
+
+
+def __getattr__(name: str) -> types.ModuleType:
+    """A module of this package by its name, imported at its first use:
+    ``simlab.exact.engine`` (named above) or a rule system's exact module
+    (``simlab.exact.zones_3d6``), as after ``import simlab.exact.engine``; Python finds
+    a package's modules as attributes only once something has imported them."""
+    if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}"):
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 sys.modules[__name__].__class__ = _CallableModule
