@@ -641,6 +641,10 @@ MEDIAN_NOTE = (
 )
 
 
+#: What a note under a table never breaks across two lines (an interval read as one).
+KEPT_WHOLE = (f"[6, {NOT_REACHED}]",)
+
+
 def rounds_label(value: float) -> str:
     """A round: ``7``; a median no round reaches by the cap (NaN or inf) is
     :data:`NOT_REACHED`."""
@@ -1293,9 +1297,9 @@ def print_result(result: Result) -> None:
     console.print(attacks_table(result, rates))
     said = crit_rate_said(result, rates)
     if any(said) and not all(said):
-        console.print(NO_CRIT_NOTE, markup=False, highlight=False)
+        say_unbroken(NO_CRIT_NOTE)
     elif result.layout.crits and not any(said):
-        console.print(NO_CRIT_COLUMN_NOTE, markup=False, highlight=False)
+        say_unbroken(NO_CRIT_COLUMN_NOTE)
     n_extra = len(shown_events(result)) + len(result.layout.per_encounter_tallies)
     inline = is_wide() and n_extra <= INLINE_EVENT_COLUMNS
     if inline and not fits_console(combatants_table(result)):  # the events take more room
@@ -1304,8 +1308,7 @@ def print_result(result: Result) -> None:
         console.print(table)
     for table in [] if inline else events_tables(result):
         console.print(table)
-    console.print(TIME_TO_DOWN_NOTE.format(cap=result.layout.max_rounds), markup=False,
-                  highlight=False)  # fmt: skip
+    say_unbroken(TIME_TO_DOWN_NOTE.format(cap=result.layout.max_rounds), whole=KEPT_WHOLE)
     console.print(sides_table(result))
 
 
@@ -1508,7 +1511,7 @@ def print_check(check: pd.DataFrame) -> None:
     if len(check):
         console.print(check_table(check))
         if (check.get("p_kind", pd.Series(dtype=str)) == BINOMIAL_P).any():
-            console.print(BINOMIAL_NOTE, markup=False, highlight=False)
+            say_unbroken(BINOMIAL_NOTE)
     certain = list(check.attrs.get("certain", []))
     names = {*check.get("attacker", []), *check.get("defender", []),
              *(c[1] for c in certain), *(c[3] for c in certain)}  # fmt: skip

@@ -118,6 +118,11 @@ def test_quickstart_at_80_columns_fits_and_cuts_no_name() -> None:
     for name in ("Kaito", "Brute", "quick-jab", "stone-strike", "party", "enemies"):
         assert re.search(rf"(^|\s){re.escape(name)}(\s|:|$)", done.stdout), name
     assert "± " in done.stdout  # intervals as ±, not [lo, hi] wrapped over lines
+    # the notes under the tables: an interval they quote is never split over two lines
+    # ("[6," / "not reached]"), and no line of them ends in a space
+    note = lines.index(next(line for line in lines if line.startswith("Down rate: share")))
+    assert any("[6, not reached]" in line for line in lines[note : note + 8]), "\n".join(lines)
+    assert not [line for line in lines[note : note + 8] if line.endswith(" ")], lines
 
 
 def test_numbers_to_a_sensible_precision() -> None:
