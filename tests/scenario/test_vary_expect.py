@@ -108,15 +108,27 @@ TUNE_REFUSED = (
 )
 
 
-def test_a_tuned_spec_is_refused_before_anything_runs(tmp_path: Path) -> None:
+#: A tune's and a comparison's command given a change to a spec, the change as the message
+#: names it, and the message's template (``compare A --set expect[…]`` played A twice
+#: and said no figure changed).
+SPEC_CHANGED = [
+    (["tune", "--vary", "expect[0].at_least=0.1:0.9", "--target", "win_rate:squire=0.5"],
+     "--vary expect[0].at_least=0.1:0.9", TUNE_REFUSED),
+    (["compare", "--set", "expect[0].at_least=0.9"], "--set expect[0].at_least=0.9",
+     "{}: expected a change to the fight; got one to 'expect', which a comparison does not "
+     "check: A and B would play the same (try a spec's bound with {})"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("args", "label", "refused"), SPEC_CHANGED)
+def test_a_tuned_or_compared_spec_is_refused_before_anything_runs(
+    tmp_path: Path, args: list[str], label: str, refused: str
+) -> None:
     path = tmp_path / "duel.yaml"
     path.write_text(DUEL)
-    result = CliRunner().invoke(main, ["tune", str(path), "--vary", "expect[0].at_least=0.1:0.9",
-                                       "--target", "win_rate:squire=0.5", "-n", "200"])  # fmt: skip
+    result = CliRunner().invoke(main, [args[0], str(path), *args[1:], "-n", "200"])
     assert result.exit_code == 2, result.output
-    assert " ".join(result.output.split()) == TUNE_REFUSED.format(
-        "--vary expect[0].at_least=0.1:0.9", "simlab check --set"
-    )
+    assert " ".join(result.output.split()) == refused.format(label, "simlab check --set")
 
 
 def test_python_names_the_tuned_spec_and_simlab_check() -> None:
@@ -125,24 +137,6 @@ def test_python_names_the_tuned_spec_and_simlab_check() -> None:
                     n=100)  # fmt: skip
     assert str(caught.value) == TUNE_REFUSED.format(
         "vary expect[0].at_least=0.1:0.9", "simlab.check(scenario.with_(...))"
-    )
-
-
-COMPARE_REFUSED = (
-    "{}: expected a change to the fight; got one to 'expect', which a comparison does not "
-    "check: A and B would play the same (try a spec's bound with {})"
-)
-
-
-def test_a_compared_spec_is_refused_before_anything_runs(tmp_path: Path) -> None:
-    """``compare A --set expect[…]`` played A twice and said no figure changed."""
-    path = tmp_path / "duel.yaml"
-    path.write_text(DUEL)
-    result = CliRunner().invoke(main, ["compare", str(path), "--set",
-                                       "expect[0].at_least=0.9", "-n", "200"])  # fmt: skip
-    assert result.exit_code == 2, result.output
-    assert " ".join(result.output.split()) == COMPARE_REFUSED.format(
-        "--set expect[0].at_least=0.9", "simlab check --set"
     )
 
 
