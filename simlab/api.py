@@ -910,9 +910,10 @@ def compare_variants(
     if b is not None:
         _refuse_run_overrides(first, second)
     if changes:
-        changed = override(second, changes)
+        parsed = as_overrides(changes)
+        changed = override(second, parsed)
         refuse_run_changes(second, changed, _changes_argument(changes), "comparison")
-        refuse_spec_changes(second, changed, as_overrides(changes), "comparison")
+        refuse_spec_changes(second, changed, parsed, "comparison")
         second = changed
     labels = (_label(a, first), _label(b, second) if b is not None else _label(second, second))
     if b is not None and changes:

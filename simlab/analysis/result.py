@@ -59,10 +59,7 @@ def _kept(method: _Table) -> _Table:
 
     @functools.wraps(method)
     def kept(self: Result, *args: Any, **kwargs: Any) -> pd.DataFrame:
-        try:
-            given = signature.bind(self, *args, **kwargs)
-        except TypeError:  # hit_rates(attacker="Kaito"): say what it takes
-            raise InputError(_unbound(method.__name__, signature, args, kwargs)) from None
+        given = signature.bind(self, *args, **kwargs)
         given.apply_defaults()  # time_to_down() and time_to_down(0.95): one table
         key = (method.__name__, *list(given.arguments.values())[1:])
         try:
@@ -73,18 +70,9 @@ def _kept(method: _Table) -> _Table:
             table = self._tables[key] = method(self, *args, **kwargs)
         return table.copy()
 
-    return kept  # type: ignore[return-value]
-
-
-def _unbound(name: str, signature: inspect.Signature, args: tuple[Any, ...],
-             kwargs: dict[str, Any]) -> str:  # fmt: skip
-    """Why ``args`` and ``kwargs`` do not fit the table method ``name`` (of
-    ``signature``, with ``self``): :func:`simlab.binding.unbound_message`, which says of
-    a keyword it does not take that the table has every row, to select with pandas
-    (``hit_rates(attacker="Kaito")`` is ``.hit_rates().query(...)``)."""
-    from simlab.binding import unbound_message
-
-    return unbound_message(f"Result.{name}", signature, (None, *args), kwargs, table=True)
+    # arguments that do not fit are said as every table method says them:
+    # hit_rates(attacker="Kaito") is .hit_rates().query(...)
+    return checked_arguments(table=True)(kept)  # type: ignore[return-value]
 
 
 def precision_said(precision: dict[str, Any] | None) -> str:
