@@ -79,16 +79,19 @@ def key_and_value_run_together(key: str, value: str, written: str) -> str:
             f"{written!r}")  # fmt: skip
 
 
-def colon_inside_a_value(key: str | None, value: str) -> str:
+def colon_inside_a_value(key: str | None, value: str, assigned_to: str | None = None) -> str:
     """What a ':' inside a plain value means, said the same in a ``{…}`` and on a line of
     its own: ``a ':' inside the value of 'name' (a value holding ': ' needs quotes:
     name: "Goblin: Scout")``, the value quoted as it needs to be (``key`` None: a value
     of no key found). A value wholly in a word processor's curly quotes (``“Sir: the
     Bold”``) was quoted, but in quotes YAML reads as text: it is said so, with the
-    value in straight quotes instead."""
+    value in straight quotes instead. An override's value (``--set``) is shown as
+    assigned to its ``NAME.FIELD``, ``assigned_to``: ``Squire.name="Sir: the Bold"``."""
     curly = in_curly_quotes(value)
     quoted = _in_quotes(value[1:-1] if curly else value)
     of, meant = ("", quoted) if key is None else (f" of {key!r}", f"{key}: {quoted}")
+    if assigned_to is not None:
+        meant = f"{assigned_to}={quoted}"
     if curly:
         return (f"a ':' inside the value{of}, {value} in curly quotes, which YAML reads "
                 f"as part of the text (a value holding ': ' needs straight quotes: "

@@ -20,7 +20,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from simlab.arguments import describe, spelled_as
-from simlab.errors import InputError, Problem, ScenarioError, did_you_mean, in_curly_quotes
+from simlab.errors import (
+    InputError,
+    Problem,
+    ScenarioError,
+    colon_inside_a_value,
+    did_you_mean,
+)
 from simlab.limits import MAX_INTEGER_DIGITS, too_many_digits
 from simlab.scenario.common import ScenarioBase
 from simlab.scenario.source import Path, YamlSource, parse_yaml
@@ -202,26 +208,11 @@ def parse_value(text: str, label: str, target: str | None = None) -> Any:
     except ScenarioError as err:
         reason = err.problems[0].message
         if f"inside the value of {VALUE_KEY!r}" in reason:  # Sir: the Bold, a ':' of ours
-            reason = _colon_inside(text.strip(), target)
+            # said of the override as typed, not of the key its text is parsed under
+            reason = "got " + colon_inside_a_value(None, text.strip(), target)
         # the text is read as a document of one line: its end is the value's
         reason = reason.replace("the file", "the value")
         raise InputError(f"{label}: expected a YAML value after '='; {reason}") from None
-
-
-def _colon_inside(text: str, target: str | None) -> str:
-    """What a ':' inside an override's value means, as :func:`~simlab.errors.
-    colon_inside_a_value` says it inside a file, but of the override as typed: ``got a
-    ':' inside the value (a value holding ': ' needs quotes: Squire.name="Sir: the
-    Bold")``, where it named the key the value is parsed under (``value: "…"``)."""
-    curly = in_curly_quotes(text)
-    inner = text[1:-1] if curly else text
-    quoted = f"'{inner}'" if '"' in inner else f'"{inner}"'
-    meant = f"{target}={quoted}" if target else quoted
-    if curly:
-        return (f"got a ':' inside the value, {text} in curly quotes, which YAML reads "
-                f"as part of the text (a value holding ': ' needs straight quotes: "
-                f"{meant})")  # fmt: skip
-    return f"got a ':' inside the value (a value holding ': ' needs quotes: {meant})"
 
 
 def parse_assignment(text: str, option: str = "--set") -> Override:
