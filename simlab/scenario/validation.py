@@ -655,6 +655,11 @@ def _message_mapping(error: _Resolved) -> str:
     return key_and_value_run_together(found["key"], found["value"], found.group())
 
 
+def _mapping_models(error: _Resolved) -> list[type[BaseModel]]:
+    """The mappings (models) the value of ``error`` may be, of the types its place takes."""
+    return [slot.tp for slot in error.slots if _is_model(slot.tp)]
+
+
 def _one_needed_key(error: _Resolved) -> str:
     """The mapping a number or a word was meant to be, where the mapping needs one key
     only: ``" (a mapping of the one key it needs: block: {when_damage_at_least: 6})"``
@@ -663,7 +668,7 @@ def _one_needed_key(error: _Resolved) -> str:
     written, key = error.error["input"], error.path[-1] if error.path else None
     if not isinstance(written, int | float | str) or isinstance(written, bool) or written == "":
         return ""
-    models = [slot.tp for slot in error.slots if _is_model(slot.tp)]
+    models = _mapping_models(error)
     needed = {k for m in models for k, info in _model_keys(m).items() if info.is_required()}
     if not isinstance(key, str) or len(models) != 1 or len(needed) != 1:
         return ""
@@ -678,7 +683,7 @@ def _empty_mapping(error: _Resolved) -> str:
     key = error.path[-1] if error.path else None
     if error.error["input"] is not None or not isinstance(key, str):
         return ""
-    models = [slot.tp for slot in error.slots if _is_model(slot.tp)]
+    models = _mapping_models(error)
     if not models or any(info.is_required() for m in models for info in m.model_fields.values()):
         return ""
     return f" (a mapping with no entries is written '{{}}': {key}: {{}})"
