@@ -60,6 +60,7 @@ from simlab.report.terminal import (
     percent,
     plain_number,
     rounds_label,
+    scenario_refusal,
     shown_events,
 )
 from simlab.report.words import already, counted, overrides_said
@@ -1074,9 +1075,8 @@ def _first_reason(refusal: str) -> str:
     """What a refusal of a whole scenario by the exact engine gives as its first reason:
     its first ``- `` item under ``cannot solve scenario … exactly:``, without the
     engine's hint; the text after ``exactly:`` where it lists none."""
-    lines = [line.strip() for line in refusal.splitlines()]
-    items = [line[2:] for line in lines if line.startswith("- ")]
-    first = items[0] if items else lines[0].split(" exactly:", 1)[-1].strip()
+    head, reasons = scenario_refusal(refusal)
+    first = reasons[0] if reasons else head.split(" exactly:", 1)[-1].strip()
     return first.split("; expected")[0]
 
 

@@ -985,10 +985,8 @@ def _figure_text(figure: str, value: float, lo: float, hi: float, method: str) -
     every table shows one), a median time-to-down in rounds, ``4 [4, 5]``; a time that
     half of the encounters never reach is :data:`NOT_REACHED`, simulated with the
     interval that says how far it may be, ``not reached [14, not reached]``."""
-    if math.isinf(value) and method == "exact":
-        return f"{NOT_REACHED} (exact)"
     if method == "exact":
-        return f"{_exact_text(value, figure)} (exact)"
+        return f"{NOT_REACHED if math.isinf(value) else _exact_text(value, figure)} (exact)"
     if figure == "median_time_to_down":
         return median_and_interval(value, lo, hi)
     if math.isinf(value):
