@@ -257,6 +257,21 @@ def column_cells(text: str, header: str, row: str) -> list[str]:
 # Small scenarios
 # ---------------------------------------------------------------------------------------
 
+#: A shattered-spirits scenario of which nothing has an exact answer: each defender
+#: reacts, and both sides attack (no duel).
+UNSOLVABLE = """\
+scenario: unsolvable
+rules: shattered-spirits
+max_rounds: 5
+attacks:
+  hit: {profile: [5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5]}
+sides:
+  a: [{name: A, hp: 10, attacks: [hit], tokens: {grit: 2},
+       react: {block: {when_damage_at_least: 1}}}]
+  b: [{name: B, hp: 10, attacks: [hit], tokens: {reflex: 2},
+       react: {evade: {when_damage_at_least: 1}}}]
+"""
+
 #: opposed-tiers: a hidden archer against a frail raider, who falls in the surprise round
 #: (round 0 of the tallies, docs/rules/opposed-tiers.md) in most encounters.
 AMBUSH = """

@@ -18,6 +18,7 @@ from rich.console import Console
 
 from simlab.cli import BEYOND_ANY_RANGE, whole_number
 from simlab.report import terminal
+from tests.support import UNSOLVABLE
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
@@ -1133,22 +1134,6 @@ def test_a_compiling_bar_keeps_its_count_and_time(
     assert "(10–30 s)" in line or "(a first run: 10–30 s)" in line, line
     full = "compiling the shattered-spirits kernels (a first run: 10–30 s) "
     assert line.startswith(full) == (width == 120), line
-
-
-#: A shattered-spirits scenario of which nothing has an exact answer: each defender
-#: reacts, and both sides attack (no duel).
-UNSOLVABLE = """\
-scenario: unsolvable
-rules: shattered-spirits
-max_rounds: 5
-attacks:
-  hit: {profile: [5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5]}
-sides:
-  a: [{name: A, hp: 10, attacks: [hit], tokens: {grit: 2},
-       react: {block: {when_damage_at_least: 1}}}]
-  b: [{name: B, hp: 10, attacks: [hit], tokens: {reflex: 2},
-       react: {evade: {when_damage_at_least: 1}}}]
-"""
 
 
 def test_exact_refusing_everything_lists_its_reasons_in_words_in_a_terminal(

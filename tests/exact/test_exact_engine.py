@@ -31,26 +31,13 @@ from simlab.analysis.summary import summary as sim_summary
 from simlab.errors import ExactUnsupported
 from simlab.exact import pair_answer
 from simlab.exact.engine import CHECK_COLUMNS, CHECK_Z, check_simulation, check_verdict, exact
-from tests.support import printed_at
+from tests.support import UNSOLVABLE, printed_at
 
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = ROOT / "scenarios/benchmarks/ss-duel.yaml"
 QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
 PARTY = ROOT / "scenarios/shattered-spirits/party-3v3.yaml"
 SEED = 20240611
-
-UNSOLVABLE = """
-scenario: unsolvable
-rules: shattered-spirits
-max_rounds: 5
-attacks:
-  hit: {profile: [5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5]}
-sides:
-  a: [{name: A, hp: 10, attacks: [hit], tokens: {grit: 2},
-       react: {block: {when_damage_at_least: 1}}}]
-  b: [{name: B, hp: 10, attacks: [hit], tokens: {reflex: 2},
-       react: {evade: {when_damage_at_least: 1}}}]
-"""
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
