@@ -331,6 +331,8 @@ class _Resolved:
     parent_slots: list[_Slot]
     #: The model validated: the path leads from it.
     root: type[BaseModel] | None = None
+    #: The data validated, whose root the path starts at.
+    data: Any = None
 
     @property
     def kind(self) -> str:
@@ -372,7 +374,7 @@ def _resolve(model_cls: type[BaseModel], data: Any, error: ErrorDetails) -> _Res
             walk.on_key = True
         _advance(walk, part, missing_here)
     return _Resolved(error, tuple(walk.path), walk.site, walk.branch, walk.on_key, walk.slots,
-                     walk.parent_slots, model_cls)  # fmt: skip
+                     walk.parent_slots, model_cls, data)  # fmt: skip
 
 
 def _key_named(node: Any, label: Any) -> Any:
@@ -520,12 +522,34 @@ def _length_limits(error: _Resolved) -> tuple[Any, Any]:
 def _expect_length(error: _Resolved) -> str:
     """``11 items``, ``at least 2 items`` or ``at most 3 characters``."""
     low, high = _length_limits(error)
-    unit = "characters" if error.kind.startswith("string") else "items"
+    unit = "character" if error.kind.startswith("string") else "item"
     if low is not None and low == high:
-        return f"{low} {unit}"
+        return _items(low, unit)
     if error.kind.endswith("too_short"):
-        return f"at least {low} {unit}"
-    return f"at most {high} {unit}"
+        return f"at least {_items(low, unit)}"
+    return f"at most {_items(high, unit)}"
+
+
+def _items(count: Any, unit: str = "item") -> str:
+    """``1 item``, ``11 items``: a count and its unit, one of it without the plural's s."""
+    return f"{count} {unit}" if count == 1 else f"{count} {unit}s"
+
+
+#: What the items of a list of a fixed length stand for, by the key that holds it, where
+#: a count alone does not say which item is missing or one too many: a Shattered
+#: Spirits profile's rows (docs/rules/shattered-spirits.md, "Attack fields").
+_ITEMS_STAND_FOR = {"profile": "the damage on each 2d6 total from 2 to 12, in that order"}
+
+
+def _items_stand_for(error: _Resolved) -> str:
+    """``" (the damage on each 2d6 total from 2 to 12, in that order)"``: what the items
+    of a list given too few or too many of stand for (:data:`_ITEMS_STAND_FOR`); ``""``
+    for another error, or a list whose items need no saying."""
+    key = error.path[-1] if error.path else None
+    if error.kind not in ("too_short", "too_long") or not isinstance(key, str):
+        return ""
+    meant = _ITEMS_STAND_FOR.get(key)
+    return "" if meant is None else f" ({meant})"
 
 
 def _expect_pattern(error: _Resolved) -> str:
@@ -565,7 +589,7 @@ def _got(error: _Resolved) -> str:
     """The ``Y`` of ``expected X; got Y``: the value found, or a count of items."""
     if error.kind in ("too_short", "too_long"):
         count = (error.error.get("ctx") or {}).get("actual_length")
-        return f"{count} items" if count is not None else describe_value(error.error["input"])
+        return _items(count) if count is not None else describe_value(error.error["input"])
     return describe_value(error.error["input"])
 
 
@@ -893,11 +917,11 @@ def _message(error: _Resolved) -> str:
     special = _MESSAGE_BY_KIND.get(error.kind)
     if special:
         return special(error)
-    message = f"expected {_expect(error)}; got {_got(error)}"
+    message = f"expected {_expect(error)}{_items_stand_for(error)}; got {_got(error)}"
     if error.kind in _NUMBER_KINDS:
         message += _number_hint(error.error["input"])
     if error.kind == "list_type":
-        message += _list_hint(error.error["input"])
+        message += _list_hint(error.error["input"], _item_names(error))
     if error.kind in ("bool_type", "bool_parsing"):
         message += _bool_hint(error.error["input"])
     if _EXPECT_BY_KIND.get(error.kind) is _expect_choice:
@@ -917,31 +941,61 @@ def _merged_message(merged: _Merged) -> str:
     return f"expected {joined}; got {_got(first)}{hint}"
 
 
-def _list_hint(written: Any) -> str:
+def _list_hint(written: Any, names: Iterable[str] = ()) -> str:
     """How a list is written, for a value given where one is expected: ``" (a list is
-    written inside '[…]': [cut])"`` for text (``attacks: cut``), the items of a list
-    starting with ``- `` for a mapping (a side's one combatant without its ``- ``);
-    ``""`` for an empty value."""
+    written inside '[…]': [cut])"`` for text (``attacks: cut``), with its words parted by
+    commas where each is one of the ``names`` its items may be, or close to one
+    (``attacks: cut thrust``: ``[cut, thrust]``); the items of a list starting with
+    ``- `` for a mapping (a side's one combatant without its ``- ``); ``""`` for an
+    empty value."""
     if isinstance(written, dict):
         return " (a list's items each start with '- ', or go inside '[…]')"
     if isinstance(written, str):
-        return f" (a list is written inside '[…]': [{', '.join(_list_items(written))}])"
+        return f" (a list is written inside '[…]': [{', '.join(_list_items(written, names))}])"
     return "" if written is None else " (a list is written inside '[…]')"
+
+
+def _item_names(error: _Resolved) -> list[str]:
+    """The names the items of the list at ``error`` may be: the choices of its item type
+    (a status, a damage type), or, for a combatant's list of attacks (``attacks:``, or
+    the earlier draft's ``plan:``), the attacks the document defines; none elsewhere."""
+    items = _unwrap(s for slot in error.slots for s in _step_into(slot, 0))
+    names = [str(name) for name in _choices(replace(error, slots=items))]
+    path, data = error.path, error.data
+    if len(path) == 4 and path[0] == "sides" and path[-1] in _ATTACK_LISTS:
+        defined = data.get(_attacks_key(error.root)) if isinstance(data, dict) else None
+        names += [str(name) for name in defined] if isinstance(defined, dict) else []
+    return names
+
+
+#: The keys of a combatant whose items are the names of attacks the document defines.
+_ATTACK_LISTS = ("attacks", "plan")
+
+
+def _attacks_key(root: type[BaseModel] | None) -> str:
+    """The top-level key a scenario of the model ``root`` defines its attacks under
+    (``attacks``, or the key that stands for it: the earlier draft's ``techniques``)."""
+    own = getattr(root, "KEYS_ELSEWHERE", {})
+    return str(own.get("attacks", "attacks"))
 
 
 #: A run of whole numbers written as its ends (``1-3``, a Base Defense of faces 1 to 3).
 _NUMBER_RUN = re.compile(r"\s*(\d{1,2})\s*[-–]\s*(\d{1,2})\s*")
 
 
-def _list_items(written: str) -> list[str]:
+def _list_items(written: str, names: Iterable[str] = ()) -> list[str]:
     """The items text written for a list means: parted by commas (``bite, claw``), or
-    by spaces where each is a number (``1 2``); a run of whole numbers written as its
-    ends (``1-3``) is each number of it."""
+    by spaces where each is a number (``1 2``) or one of ``names``, or close to one
+    (``dagger longsword``, as written); a run of whole numbers written as its ends
+    (``1-3``) is each number of it."""
     run = _NUMBER_RUN.fullmatch(written)
     if run is not None and int(run[1]) < int(run[2]):
         return [str(n) for n in range(int(run[1]), int(run[2]) + 1)]
     words = written.replace(",", " ").split()
     if words and all(_QUOTED_NUMBER.fullmatch(word) for word in words):
+        return words
+    known = list(names)
+    if len(words) > 1 and all(closest_name(word, known) is not None for word in words):
         return words
     return [item.strip() for item in written.split(",") if item.strip()]
 
