@@ -108,6 +108,59 @@ def dash_slip(exc: YAMLError, text: str) -> Slip | None:
     return None
 
 
+def tab_slip(exc: YAMLError, text: str) -> Slip | None:
+    """What ``exc`` means when it stops at a tab inside a line, past its indentation:
+    between a key's ':' and its value (``hp:<TAB>24``), after a list item's '-', or
+    after a value. YAML parts these with spaces only, as it indents with them; a tab in
+    the indentation is said as such (:mod:`simlab.scenario.source`).
+
+    Parameters
+    ----------
+    exc : YAMLError
+        What ruamel.yaml raised while reading ``text``.
+    text : str
+        The YAML document.
+
+    Returns
+    -------
+    tuple of (int, int, str) or None
+        1-based line and column of the tab and the message (``expected valid YAML
+        syntax; got a tab between 'hp:' and its value (…: hp: 24)``); None for any
+        other error, and for a tab in the indentation.
+    """
+    mark = getattr(exc, "problem_mark", None)
+    if not isinstance(exc, MarkedYAMLError) or mark is None:
+        return None
+    if not text.startswith("\t", mark.index):
+        return None
+    line_start = text.rfind("\n", 0, mark.index) + 1
+    before = text[line_start : mark.index].rstrip(" \t")
+    if not before.strip(" -"):
+        return _tab_after_a_dash(text, mark.index, before) if before.endswith("-") else None
+    after = text[mark.index : _line_end(text, mark.index)].strip(" \t")
+    written = before[len(before) - len(before.lstrip(" -")) :]
+    if not after:
+        got = f"a tab after {written!r} at the end of its line (YAML reads no tab there)"
+    elif after.startswith("#"):
+        got = (f"a tab before the '#' of a comment, after {written!r} (a comment starts "
+               f"with a space and '#': {written} {after})")  # fmt: skip
+    elif written.endswith(":"):
+        value = _COMMENT.sub("", after)
+        got = (f"a tab between {written!r} and its value (a key and its value are parted "
+               f"by spaces only: {written} {value})")  # fmt: skip
+    else:
+        got = f"a tab after {written!r} (YAML parts the words of a line with spaces only)"
+    return _located(text, mark.index, f"expected valid YAML syntax; got {got}")
+
+
+def _tab_after_a_dash(text: str, tab: int, before: str) -> Slip:
+    """A tab after a list item's '-' (``-<TAB>name: Kaito``), said at the tab."""
+    item = _COMMENT.sub("", text[tab : _line_end(text, tab)]).strip(" \t")
+    message = (f"expected valid YAML syntax; got a tab after a list item's '-' (a list "
+               f"item starts with '- ', a space: - {item})")  # fmt: skip
+    return _located(text, tab, message)
+
+
 def missing_dash_slip(exc: YAMLError, text: str) -> Slip | None:
     """What ``exc`` means when a list item was written without its '- ': a line that
     starts in the column of the '-' of the items above it, which YAML reads as no item of

@@ -576,7 +576,8 @@ def _yaml_problem(exc: YAMLError, filename: str, text: str) -> Problem:
         return Problem(filename, slip[0], slip[1], f"expected valid YAML syntax; got {slip[2]}")
     from simlab.scenario import block_slips as block
 
-    block_slip = (block.run_together_slip(exc, text) or block.dash_slip(exc, text)
+    block_slip = (block.tab_slip(exc, text) or block.run_together_slip(exc, text)
+                  or block.dash_slip(exc, text)
                   or block.colon_slip(exc, text) or block.missing_dash_slip(exc, text))  # fmt: skip
     if block_slip is not None:
         return Problem(filename, *block_slip)

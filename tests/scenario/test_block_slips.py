@@ -136,6 +136,31 @@ def test_a_tab_in_the_indentation_is_said_as_a_tab(old: str, slip: str) -> None:
     assert errors_of(text) == [f"s.yaml:{at}: {TAB}"]
 
 
+@pytest.mark.parametrize(
+    ("old", "slip", "got"),
+    [
+        ("hp: 24", "hp:|\t24", "a tab between 'hp:' and its value (a key and its value are "
+                               "parted by spaces only: hp: 24)"),
+        ("seed: 1", "seed: |\t1", "a tab between 'seed:' and its value (a key and its value "
+                                  "are parted by spaces only: seed: 1)"),
+        ("- name: Kaito", "-|\tname: Kaito", "a tab after a list item's '-' (a list item "
+                                             "starts with '- ', a space: - name: Kaito)"),
+        ("guard: 1", "guard: 1|\t# high", "a tab before the '#' of a comment, after 'guard: 1' "
+                                          "(a comment starts with a space and '#': guard: 1 "
+                                          "# high)"),
+        ("attacks:\n  jab", "attacks:|\t\n  jab", "a tab after 'attacks:' at the end of its "
+                                                 "line (YAML reads no tab there)"),
+        ("hp: 30", "hp|\t: 30", "a tab after 'hp' (YAML parts the words of a line with spaces "
+                                "only)"),
+    ],
+)  # fmt: skip
+def test_a_tab_inside_a_line_is_said_as_what_it_parts(old: str, slip: str, got: str) -> None:
+    """``hp:<TAB>20`` was said as indentation (``a tab (YAML indents with spaces
+    only)``): a tab past the indentation is said by what it stands between."""
+    text, at = slipped(KAITO, old, slip)
+    assert errors_of(text) == [f"s.yaml:{at}: expected valid YAML syntax; got {got}"]
+
+
 CURLY_COLON = ("a ':' inside the value of 'name', {} in curly quotes, which YAML reads as part "
                "of the text (a value holding ': ' needs straight quotes: name: {})")  # fmt: skip
 
