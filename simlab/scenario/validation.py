@@ -148,9 +148,106 @@ def validate(
     try:
         return model_cls.model_validate(target, context=_context(source))
     except ValidationError as exc:
-        errors = _without_misspelt_missing([_resolve(model_cls, target, e) for e in exc.errors()])
-        problems = [_to_problem(source, path_prefix, item) for item in _choose(errors)]
-        raise ScenarioError(sorted_unique(problems)) from None
+        errors = [_resolve(model_cls, target, e) for e in exc.errors()]
+    errors = _without_misspelt_missing(errors + _hidden_errors(model_cls, source, target, errors))
+    problems = [_to_problem(source, path_prefix, item) for item in _choose(errors)]
+    raise ScenarioError(sorted_unique(problems)) from None
+
+
+#: The most keys refused on sight (:func:`_hidden_errors`) that one scenario is validated
+#: again without, one round of them at a time.
+_MAX_REFUSAL_ROUNDS = 4
+
+
+def _hidden_errors(
+    model_cls: type[M], source: YamlSource, target: Any, errors: list[_Resolved]
+) -> list[_Resolved]:
+    """The errors that keys refused on sight hid (:func:`_refused_key`): a model that
+    refuses a key before its other checks (glitters-d20's ``ac:``, the earlier draft's
+    ``attacks:``) says nothing else of the mapping it is in, so that a mistake on the
+    line above it was said only once the key was mended. The data is validated again
+    without those keys, as the model would read it once they are mended, and the errors
+    found then are added; none at the keys removed."""
+    found: list[_Resolved] = []
+    removed: list[Path] = []
+    for _ in range(_MAX_REFUSAL_ROUNDS):
+        refused = [path for path in map(_refused_key, errors) if path is not None]
+        if not refused:
+            break
+        removed += refused
+        target = _without(target, refused)
+        try:
+            model_cls.model_validate(target, context=_context(replace(source, data=target)))
+        except ValidationError as exc:
+            errors = [_resolve(model_cls, target, e) for e in exc.errors()]
+            found += [e for e in errors if not any(_under(e.path, done) for done in removed)]
+            continue
+        break
+    return found
+
+
+def _refused_key(error: _Resolved) -> Path | None:
+    """The path of the key ``error`` refuses on sight, which it is then located at: an
+    unknown key a model validator answers with what was meant (``ac:``, ``unknown key
+    'ac' (an armor class, …)``), or a key the model sets itself (``KEYS_NOT_WRITTEN``:
+    the earlier draft's ``attacks:``, set from the ``plan:``), refused at its mapping
+    and naming it; None for any other error."""
+    if error.kind != "value_error":
+        return None
+    message, path = _message_verbatim(error), error.path
+    parent = _node_at(error.data, path[:-1]) if path else None
+    if isinstance(parent, dict) and path[-1] in parent and message.startswith("unknown key"):
+        error.on_key = True
+        return path
+    node = _node_at(error.data, path)
+    models = [slot.tp for slot in error.slots if _is_model(slot.tp)]
+    written = [key for model in models for key in model.KEYS_NOT_WRITTEN
+               if isinstance(node, dict) and key in node and repr(key) in message]  # fmt: skip
+    if not written:
+        return None
+    error.path, error.on_key = (*path, written[0]), True
+    error.parent_slots, error.slots = error.slots, []
+    return error.path
+
+
+def _node_at(data: Any, path: Path) -> Any:
+    """The value at ``path`` of ``data``; None where the path leads nowhere."""
+    for part in path:
+        if not _is_step(data, part, missing_here=False):
+            return None
+        data = data[part]
+    return data
+
+
+def _without(data: Any, paths: list[Path]) -> Any:
+    """``data`` without the keys at ``paths``, copied along them (``data`` unchanged)."""
+    for path in paths:
+        data = _without_one(data, path)
+    return data
+
+
+def _without_one(data: Any, path: Path) -> Any:
+    """``data`` without the key at ``path``, the mappings and lists along it copied."""
+    if not path:
+        return data
+    head, rest = path[0], path[1:]
+    if isinstance(data, dict) and head in data:
+        copy = dict(data)
+        if rest:
+            copy[head] = _without_one(data[head], rest)
+        else:
+            del copy[head]
+        return copy
+    if isinstance(data, list) and isinstance(head, int) and 0 <= head < len(data):
+        items = list(data)
+        items[head] = _without_one(data[head], rest)
+        return items
+    return data
+
+
+def _under(path: Path, top: Path) -> bool:
+    """Whether ``path`` is ``top`` or lies under it."""
+    return tuple(path[: len(top)]) == tuple(top)
 
 
 def validate_saved(model_cls: type[M], data: Any, where: str) -> M:

@@ -79,3 +79,58 @@ def test_a_list_of_another_length_says_no_rows() -> None:
     """Only a profile's items are rows: a list of another key is counted alone."""
     spec = "expect: [{figure: win_rate, side: a, between: [0.5]}]\n"
     assert errors_of(SPIRITS_DUEL + spec) == ["s.yaml:8:47: expected 2 items; got 1 item"]
+
+
+GLITTERS_BLOCK = """\
+scenario: t
+rules: glitters-d20
+attacks:
+  mace: {damage: 1d6, type: bludgeoning}
+sides:
+  a:
+    - name: A
+      hp: twenty
+      ac: 14
+      attacks: [mace]
+      resist: [fier]
+  b: [{name: B, hp: 20, dc: 10}]
+"""
+ARMOR_CLASS = (
+    "unknown key 'ac' (an armor class, as other d20 games write it); did you mean 'dc' (the "
+    "dodge part of MIT) or 'mit' (all of it: mit_base + DC + BC)?"
+)
+
+
+def test_an_armor_class_hides_no_other_mistake_of_its_combatant() -> None:
+    """glitters-d20's ``ac:`` hint ran before the combatant's other checks: the
+    ``hp: twenty`` above it, and the ``fier`` below, were said only once it was mended.
+    Every mistake is said, in file order, the ``ac:`` at its key as a misspelt key is."""
+    first, armor_class, resist = errors_of(GLITTERS_BLOCK)
+    assert first == "s.yaml:8:11: expected an integer; got 'twenty'"
+    assert armor_class == f"s.yaml:9:7: {ARMOR_CLASS}"
+    assert resist.startswith("s.yaml:11:16: expected one of 'slashing'")
+    assert resist.endswith("got 'fier'; did you mean 'fire'?")
+
+
+def test_two_armor_classes_are_both_said() -> None:
+    """A key refused on sight hides the next one too: each round of them is taken away."""
+    text = GLITTERS_BLOCK.replace("      ac: 14\n", "      ac: 14\n      armor_class: 14\n")
+    assert errors_of(text)[:3] == [
+        "s.yaml:8:11: expected an integer; got 'twenty'",
+        f"s.yaml:9:7: {ARMOR_CLASS}",
+        "s.yaml:10:7: " + ARMOR_CLASS.replace("'ac'", "'armor_class'"),
+    ]
+
+
+def test_attacks_in_an_earlier_draft_combatant_hide_no_other_mistake() -> None:
+    """The earlier draft's ``attacks:`` (its combatants write ``plan:``) was said at the
+    combatant's first line, and alone: it is said at its key, beside the others."""
+    text = DRAFT1_DUEL.replace(
+        "  a: [{name: A, endurance: 10, health: 10, plan: [jab, swing]}]",
+        "  a:\n    - name: A\n      endurance: ten\n      health: 10\n      attacks: [jab]",
+    )
+    assert errors_of(text) == [
+        "s.yaml:9:18: expected an integer; got 'ten'",
+        "s.yaml:11:7: expected 'plan' (the earlier draft plots Techniques each Round); got "
+        "'attacks'",
+    ]
