@@ -11,7 +11,8 @@ run into its value inside ``{…}`` is said (:mod:`simlab.scenario.validation`);
 next; and ``name: Goblin: Scout``, which YAML reads as a second key on one line
 ("mapping values are not allowed here"), as a ':' inside a value that needs quotes,
 or, when the word before the ':' is a key (``hp: 7 attacks: [claw]``), as two keys on
-one line.
+one line; and a tab past a line's indentation (``hp:<TAB>24``), said by what it
+stands between.
 Only imported on the way out with a syntax error.
 """
 
