@@ -168,3 +168,28 @@ def test_a_rate_left_out_as_a_repeat_is_named_whole_at_any_width() -> None:
         lines = note.splitlines()
         for said in rates:  # each on one line, never broken inside
             assert any(said in line for line in lines), (width, said, note)
+
+
+def test_the_wide_drift_table_keeps_each_figures_name_whole() -> None:
+    """A CI log's wide drift table (130 columns) folded ``median_time_to_do`` / ``wn``;
+    in words it broke ``median`` / ``time-to-down`` at a space. Each name is whole, on
+    one line, at every width the wide table is laid out at."""
+    from simlab import api
+    from simlab.analysis.drift import compare_results
+    from tests.support import printed_at
+
+    quickstart = api.load(QUICKSTART)
+    base = api.simulate(quickstart, n=N, seed=7)
+    drift = compare_results([api.simulate(quickstart.with_({"quick-jab.modifier": 2}), n=N,
+                                          seed=7)], [base])  # fmt: skip
+    names = {figure_name(f) for f in drift.table[drift.table.significant].figure}
+    assert "median time-to-down" in names
+    wide = 0
+    for width in range(terminal.WIDE, 141):
+        text = printed_at(lambda: terminal.print_drift(drift, "base.json"), width)
+        table = text.split("statistically different from the baseline")[1].splitlines()
+        if any(line.split()[:2] == ["scenario", "status"] for line in table):
+            wide += 1
+            for name in names:
+                assert any(name in line for line in table), (width, name, text)
+    assert wide, "the wide table was never laid out"
