@@ -66,6 +66,7 @@ __all__ = [
     "DEFAULT_ALPHA",
     "DEFAULT_TOLERANCE",
     "DRIFT_COLUMNS",
+    "FIGURE_NAMES",
     "DriftReport",
     "Provenance",
     "Repeats",
@@ -74,6 +75,9 @@ __all__ = [
     "chi2_homogeneity",
     "compare",
     "compare_results",
+    "figure_name",
+    "figure_said",
+    "subject_said",
     "total_variation",
 ]
 
@@ -85,6 +89,56 @@ MIN_EXPECTED = 5.0
 DRIFT_COLUMNS = ["scenario", "rules", "figure", "subject", "kind", "test", "baseline", "current",
                  "change", "statistic", "p_value", "tolerance", "beyond_tolerance",
                  "p_holm", "significant", "drifted"]  # fmt: skip
+
+#: Each figure of the drift table in words, beside its id: the name the terminal,
+#: ``report.md`` and the pages give it, in the words of the report's tables (a designer
+#: reads "damage distribution", not ``damage_pmf``). ``drift.json`` keeps the ids, for
+#: tools, with these beside them (``figure_name``). The rate of an event not listed is
+#: "<event> rate", its underscores as spaces (:func:`figure_name`).
+FIGURE_NAMES: dict[str, str] = {
+    "hit_rate": "hit rate",
+    "crit_rate": "crit rate",
+    "mean_damage": "mean damage",
+    "damage_pmf": "damage distribution",
+    "down_rate": "down rate",
+    "time_to_down": "time-to-down",
+    "median_time_to_down": "median time-to-down",
+    "momentum_spent_rate": "rate of spending Momentum",
+    "reinforcement_rate": "arrival rate (reinforcement)",
+    "mean_status_damage": "status damage per encounter",
+    "mean_momentum_spent": "Momentum spent per encounter",
+    "win_rate": "win rate",
+    "draw_rate": "draw rate",
+    "rounds_pmf": "encounter length",
+    "mean_rounds": "mean encounter length",
+}
+#: The figures of the whole encounter, whose subject (``encounter length``, ``draw``) their
+#: name already says: "mean encounter length", not "mean encounter length of encounter length".
+OF_THE_ENCOUNTER = frozenset({"draw_rate", "rounds_pmf", "mean_rounds"})
+
+
+def figure_name(figure: str) -> str:
+    """A drift figure in words (:data:`FIGURE_NAMES`): ``damage_pmf`` is ``damage
+    distribution``, an event's ``out_rate`` is ``out rate``."""
+    if figure in FIGURE_NAMES:
+        return FIGURE_NAMES[figure]
+    if figure.endswith("_rate"):
+        return f"{figure.removesuffix('_rate').replace('_', ' ')} rate"
+    return figure.replace("_", " ")
+
+
+def subject_said(figure: str, subject: str) -> str:
+    """A drift row's subject as a table shows it beside the figure's name: "" for a
+    figure of the whole encounter, whose name says it (:data:`OF_THE_ENCOUNTER`)."""
+    return "" if figure in OF_THE_ENCOUNTER else subject
+
+
+def figure_said(figure: str, subject: str) -> str:
+    """A drift figure with its subject in words, as lines and notes name it: ``damage
+    distribution of Kaito quick-jab → Brute``, ``down rate of Kaito``; ``encounter
+    length`` alone (:func:`subject_said`)."""
+    of = subject_said(figure, subject)
+    return f"{figure_name(figure)} of {of}" if of else figure_name(figure)
 
 
 def total_variation(a: np.ndarray, b: np.ndarray) -> float:
@@ -276,8 +330,8 @@ class Repeats(NamedTuple):
     label : str
         The scenario, ``quickstart (shattered-spirits)``.
     rates : list of (str, str)
-        Each rate left out (``out_rate of Kaito``) with the rate compared whose counts
-        it has in both runs (``down_rate of Kaito``).
+        Each rate left out (``out rate of Kaito``, :func:`figure_said`) with the rate
+        compared whose counts it has in both runs (``down rate of Kaito``).
     note : str
         The scenario's note on them, as ``DriftReport.notes`` holds it.
     """
@@ -355,7 +409,7 @@ class _Rows:
         """Queue a two-proportion z test; :meth:`run_rates` does them all at once. A rate
         whose counts are, in both runs, those of a rate already queued is left out and
         recorded in ``repeats`` (:meth:`repeats_note`)."""
-        counts, named = (k1, n1, k0, n0), f"{figure} of {subject}"
+        counts, named = (k1, n1, k0, n0), figure_said(figure, subject)
         if counts in self.counted:
             self.repeats.append((named, self.counted[counts]))
             return
@@ -491,10 +545,10 @@ def _untested(rows: _Rows, figure: str, subject: str, cur: _Mean, base: _Mean,
     if not runs:
         reason = ("no error can be estimated (in each run, its values fall in fewer than 2 "
                   "batches)")  # fmt: skip
-        note = f"{rows.label}: {figure} of {subject} not tested: {reason}"
+        note = f"{rows.label}: {figure_said(figure, subject)} not tested: {reason}"
     else:
         reason = f"too few {values} in {' and in '.join(runs)}"
-        note = (f"{rows.label}: {figure} of {subject} not tested: {reason} "
+        note = (f"{rows.label}: {figure_said(figure, subject)} not tested: {reason} "
                 f"({base.values:,} in the baseline, {cur.values:,} in this run; a mean's "
                 f"test needs {FEWEST_VALUES} in each)")  # fmt: skip
     rows.untested.append(Untested(rows.label, figure, subject, reason, note))

@@ -17,7 +17,7 @@ is). It says what the terminal and ``report.md`` say, as data::
      "provenance": [{"scenario", "rules", "baseline_seed", "seed",
                      "baseline_simlab_version", "simlab_version"}],
      "not_compared": [{"scenario", "rules", "reason"}],
-     "figures": [{"scenario", "rules", "figure", "subject", "kind", "test",
+     "figures": [{"scenario", "rules", "figure", "figure_name", "subject", "kind", "test",
                   "baseline", "current", "change", "statistic", "statistic_name",
                   "p_value", "p_holm", "tolerance", "beyond_tolerance", "significant",
                   "drifted", "borderline", "status"}],
@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from simlab.analysis.drift import DriftReport, key
+from simlab.analysis.drift import DriftReport, figure_name, key
 from simlab.report.files import write_json
 
 __all__ = ["DRIFT_JSON", "EXIT_DRIFT", "FORMAT", "drift_document", "write_drift_json"]
@@ -60,12 +60,15 @@ def _number(value: Any) -> float | None:
 
 
 def _figure(row: Any, borderline: bool) -> dict[str, Any]:
-    """One compared figure of the drift table, with its status as the pages word it."""
+    """One compared figure of the drift table, with its status as the pages word it: its
+    id (``damage_pmf``), which tools read, and beside it its name in words (``damage
+    distribution``), as the terminal and the pages give it."""
     from simlab.report.render import drift_status
 
     return {
         "scenario": row.scenario, "rules": row.rules, "figure": row.figure,
-        "subject": row.subject, "kind": row.kind, "test": row.test,
+        "figure_name": figure_name(row.figure), "subject": row.subject, "kind": row.kind,
+        "test": row.test,
         "baseline": _number(row.baseline), "current": _number(row.current),
         "change": _number(row.change), "statistic": _number(row.statistic),
         "statistic_name": STATISTIC_NAME.get(row.test), "p_value": _number(row.p_value),

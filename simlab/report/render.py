@@ -33,7 +33,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from simlab import __version__
-from simlab.analysis.drift import DriftReport, key, label
+from simlab.analysis.drift import DriftReport, figure_name, figure_said, key, label, subject_said
 from simlab.analysis.result import Result
 from simlab.exact import pair_answer
 from simlab.report import plots
@@ -389,7 +389,8 @@ def drift_cells(row: Any) -> list[str]:
         else (f"{row.tolerance:g} × max(|base|, 1)" if row.kind == "mean" else f"{row.tolerance:g}")
     )
     unmoved = row.kind == "median" and row.change == 0
-    return [drift_status(row), row.figure, row.subject, _drift_value(row, row.baseline),
+    return [drift_status(row), figure_name(row.figure), subject_said(row.figure, row.subject),
+            _drift_value(row, row.baseline),
             _drift_value(row, row.current), change, "—" if unmoved else format_p(row.p_holm),
             tol]  # fmt: skip
 
@@ -1423,7 +1424,7 @@ def _drifted_parts(r: Any) -> tuple[str, str]:
         what = f"{_drift_value(r, r.baseline)} → {_drift_value(r, r.current)}"
         if math.isfinite(r.change):  # "6 → not reached" says the change itself
             what += f" ({drift_change(r)})"
-    return f"{r.figure} {r.subject}", f"{what}, Holm p {_p_is(r.p_holm)}"
+    return figure_said(r.figure, r.subject), f"{what}, Holm p {_p_is(r.p_holm)}"
 
 
 def overrides_note(runs: Sequence[ScenarioRun]) -> str:

@@ -1647,11 +1647,17 @@ def strict_failures(specs: pd.DataFrame) -> str:
 def _subject_names(drift: DriftReport) -> set[str]:
     """The combatant and attack names a drift report's notes may hold, to keep whole:
     every name of a subject compared (``Raider Chief``, ``stone-strike``, ``two-handed
-    greatsword``; ``Brute 1 stone-strike`` where the report does not name its parts)."""
+    greatsword``; ``Brute 1 stone-strike`` where the report does not name its parts),
+    of a figure compared (``damage distribution``) and of a rate left out as a repeat
+    (``out rate of Kaito``)."""
+    from simlab.analysis.drift import figure_name
+
     paired = {subject for _, _, subject in drift.pairs}
     names = {name for pair in drift.pairs.values() for name in pair}
-    return names | {part for s in drift.table.subject if s not in paired
-                    for part in str(s).split(" → ")}  # fmt: skip
+    words = {figure_name(figure) for figure in drift.table.figure}  # "damage distribution"
+    words |= {said for each in drift.repeats for pair in each.rates for said in pair}
+    return names | words | {part for s in drift.table.subject if s not in paired
+                            for part in str(s).split(" → ")}  # fmt: skip
 
 
 #: The means a grouped "not tested" note names; report.md and report.html name them all.
@@ -1701,7 +1707,7 @@ def repeats_note(repeats: Sequence[Repeats]) -> str:
     :class:`~simlab.analysis.drift.Repeats`): how many, in how many scenarios, and the
     first :data:`UNTESTED_NAMED` of them by scenario (``33 rates in 11 scenarios not
     compared again, each with the counts of a rate compared, in both runs:
-    duel-both-drafts (shattered-spirits): out_rate of Kaito as down_rate of Kaito, …
+    duel-both-drafts (shattered-spirits): out rate of Kaito as down rate of Kaito, …
     and 30 more; every one in report.md``)."""
     total = sum(len(each.rates) for each in repeats)
     shown, left = [], UNTESTED_NAMED
@@ -1732,9 +1738,9 @@ def untested_note(reason: str, entries: Sequence[Any]) -> str:
     (:class:`~simlab.analysis.drift.Untested`): how many, why, and the first
     :data:`UNTESTED_NAMED` of them by scenario and figure (``22 means not tested: too
     few attacks that dealt damage in this run (a mean's test needs 30 in each):
-    skirmish (zones-3d6): mean_damage of Warden longsword → Cutthroat, Lancer spear →
+    skirmish (zones-3d6): mean damage of Warden longsword → Cutthroat, Lancer spear →
     Raider 2 … and 20 more; every one in report.md``)."""
-    from simlab.analysis.drift import FEWEST_VALUES
+    from simlab.analysis.drift import FEWEST_VALUES, figure_said
 
     scenarios = list(dict.fromkeys(e.scenario for e in entries))
     where = f" in {counted(len(scenarios), 'scenario')}" if len(scenarios) > 1 else ""
@@ -1744,7 +1750,7 @@ def untested_note(reason: str, entries: Sequence[Any]) -> str:
     for e in entries[:UNTESTED_NAMED]:
         named.setdefault(e.scenario, {}).setdefault(e.figure, []).append(e.subject)
     shown = "; ".join(
-        f"{scenario}: " + "; ".join(f"{figure} of {', '.join(subjects)}"
+        f"{scenario}: " + "; ".join(figure_said(figure, ", ".join(subjects))
                                     for figure, subjects in figures.items())
         for scenario, figures in named.items()
     )  # fmt: skip
@@ -1832,7 +1838,10 @@ SubjectPairs = Mapping[tuple[str, str, str], Sequence[str]]
 def _subject_parts(pairs: SubjectPairs, row: Any) -> list[str]:
     """A drift row's subject in the parts a narrow column breaks it between: an attack
     pair's attacker, attack and defender (``pairs``, :func:`label_parts`)."""
-    return label_parts(row.subject, pairs.get((row.scenario, row.rules, row.subject)))
+    from simlab.analysis.drift import subject_said
+
+    said = subject_said(row.figure, row.subject)  # "" where the figure's name says it
+    return label_parts(said, pairs.get((row.scenario, row.rules, row.subject)))
 
 
 def _wide_drift_table(title: str, moved: pd.DataFrame, pairs: SubjectPairs) -> Table:
@@ -1851,6 +1860,8 @@ def _wide_drift_table(title: str, moved: pd.DataFrame, pairs: SubjectPairs) -> T
     for header in DRIFT_HEADER:
         if header == "subject":
             name_column(table, header, subjects)
+        elif header == "figure":  # "damage distribution" whole
+            name_column(table, header, [c[1] for c in cells])
         elif header == "Holm p":
             number_column(table, header)
         else:  # a cell broken at its spaces, never narrower than its longest word
@@ -1874,7 +1885,8 @@ def _narrow_drift_table(title: str, moved: pd.DataFrame, pairs: SubjectPairs, br
     table = console_table(title)
     rows = list(moved.itertuples())
     cells = [drift_cells(row) for row in rows]
-    what = [Parts([c[1], *_subject_parts(pairs, row)], "  ")
+    # "hit rate of Kaito quick-jab → Brute", as the drifted lines name it
+    what = [Parts([c[1] + " of" * bool(c[2]), *_subject_parts(pairs, row)], "  ")
             for row, c in zip(rows, cells, strict=True)]  # fmt: skip
     headings = [Parts([row.scenario, f"({row.rules})"], "  ") for row in rows]
     table.add_column("status", no_wrap=True)

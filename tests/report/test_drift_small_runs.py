@@ -58,7 +58,7 @@ def test_three_misses_are_not_a_mean_damage_of_zero_for_certain() -> None:
     row = _row(report, "mean_damage", "A strike → B")
     assert row.test == "none" and math.isnan(row.p_value) and not row.drifted
     assert row.current == 0 and row.baseline > 2
-    note = next(n for n in report.notes if "mean_damage of A strike → B" in n)
+    note = next(n for n in report.notes if "mean damage of A strike → B" in n)
     assert "too few attacks that dealt damage in this run" in note
     assert f"0 in this run; a mean's test needs {FEWEST_VALUES} in each" in note
     assert report.ok
@@ -73,7 +73,7 @@ def test_one_encounter_has_no_error_of_its_encounter_length() -> None:
     report = compare_results([cur], [base])
     row = _row(report, "mean_rounds", "encounter length")
     assert row.test == "none" and not row.drifted
-    assert any("mean_rounds of encounter length not tested: too few encounters in this run"
+    assert any("mean encounter length not tested: too few encounters in this run"
                in n for n in report.notes)  # fmt: skip
     assert report.ok
 
@@ -206,19 +206,19 @@ def test_means_not_tested_for_one_reason_are_one_note_at_80_columns(
     assert len(notes) == 4, notes
     assert notes[0] == (
         "8 means not tested in 4 scenarios: too few attacks that dealt damage in this run "
-        f"(a mean's test needs {FEWEST_VALUES} in each): smoke-0 (synthetic): mean_damage "
-        "of A strike → B, B strike → A; smoke-1 (synthetic): mean_damage of A strike → B "
+        f"(a mean's test needs {FEWEST_VALUES} in each): smoke-0 (synthetic): mean damage "
+        "of A strike → B, B strike → A; smoke-1 (synthetic): mean damage of A strike → B "
         "and 5 more; every one in report.md"
     )
     assert notes[1].startswith("4 means not tested in 4 scenarios: too few encounters in "
                                "this run (a mean's test needs 30 in each): smoke-0 "
-                               "(synthetic): mean_rounds of encounter length; smoke-1")  # fmt: skip
+                               "(synthetic): mean encounter length; smoke-1")  # fmt: skip
     assert notes[2] == (
         "2 means not tested: too few attacks that dealt damage in the baseline and in this "
-        "run (a mean's test needs 30 in each): tiny (synthetic): mean_damage of "
+        "run (a mean's test needs 30 in each): tiny (synthetic): mean damage of "
         "A strike → B, B strike → A; every one in report.md"
     )
-    (alone,) = [n for n in untested if n.startswith("tiny") and "mean_rounds" in n]
+    (alone,) = [n for n in untested if n.startswith("tiny") and "mean encounter length" in n]
     assert notes[3] == alone and "(3 in the baseline, 3 in this run;" in alone
     groups = report.untested_by_reason()
     assert {reason: len(entries) for reason, entries in groups.items()} == {

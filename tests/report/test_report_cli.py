@@ -159,7 +159,7 @@ def test_report_exits_1_on_drift_listing_it_first(baseline: Path, tmp_path: Path
     assert said.startswith("simulated 4,000 encounters of")
     lines = rest.splitlines()[1:]
     assert lines[0].startswith("DRIFT:")
-    assert "damage_pmf Brute stone-strike → Kaito" in "\n".join(lines[1:12])
+    assert "damage distribution of Brute stone-strike → Kaito" in "\n".join(lines[1:12])
     markdown = (tmp_path / "r/report.md").read_text()
     assert "**DRIFT**" in markdown.split("## quickstart")[0]
     # The table of moved figures sends the reader to the page that lists every figure
@@ -188,14 +188,15 @@ def test_the_pages_drift_list_names_each_scenario_once_over_its_figures(
     html = page.split("<h2>Drift</h2>")[1].split("<h2>")[0]
     assert html.count('<span class="drifted">') > 1, html
     assert html.count("quickstart (shattered-spirits)") == 1, html
-    assert ('<li><span class="drifted">damage_pmf Brute stone-strike → Kaito</span>: '
+    assert ('<li><span class="drifted">damage distribution of Brute stone-strike → Kaito</span>: '
             "distribution moved") in html  # fmt: skip
     # "Holm p < 1e-16" on one line, as the terminal keeps it: a phone broke it after "<"
     assert "Holm p" not in html and "Holm\u00a0p\u00a0&lt;\u00a01e\u201116</li>" in html
     markdown = (out / "report.md").read_text().split("## Drift")[1].split("\n## ")[0]
     assert markdown.count("**DRIFT** ") > 1, markdown
     assert markdown.count("quickstart (shattered-spirits)") == 1, markdown
-    assert "\n  - **DRIFT** damage_pmf Brute stone-strike → Kaito: distribution moved" in markdown
+    assert ("\n  - **DRIFT** damage distribution of Brute stone-strike → Kaito: distribution "
+            "moved") in markdown  # fmt: skip
 
 
 def test_the_pages_drift_list_reds_what_drifted_and_links_each_scenario(

@@ -170,7 +170,7 @@ def test_a_nightly_of_duels_says_its_repeated_rates_in_one_note() -> None:
     assert said.startswith(
         f"{total} rates in 3 scenarios not compared again, each with the "
         "counts of a rate compared, in both runs: quickstart "
-        "(shattered-spirits): out_rate of Kaito as down_rate of Kaito, "
+        "(shattered-spirits): out rate of Kaito as down rate of Kaito, "
     )
     assert said.endswith(f" and {total - 3} more; every one in report.md"), said
     assert max(len(line) for line in text.splitlines()) <= 80, text
