@@ -22,6 +22,7 @@ from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.markup import escape
 from rich.measure import Measurement
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
@@ -59,6 +60,35 @@ class _Console(Console):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
+
+    def _render_buffer(self, buffer: Iterable[Segment]) -> str:
+        """The buffered output as rich writes it, but piped or sent to a file with no
+        space at the end of a line: rich pads a table's rows and a centred title to
+        the table's width, which a CI log or a diff of two runs' output shows."""
+        return super()._render_buffer(buffer if self.is_terminal else _unpadded(buffer))
+
+
+def _unpadded(segments: Iterable[Segment]) -> Iterator[Segment]:
+    """``segments`` with the spaces that end each line left out (a control segment, a
+    cursor move, is kept where it is)."""
+    held: list[Segment] = []  # spaces not yet known to end their line
+    for segment in segments:
+        if segment.control:
+            yield segment
+            continue
+        lines = segment.text.split("\n")
+        for k, text in enumerate(lines):
+            if k:
+                held.clear()
+                yield Segment("\n")
+            kept = text.rstrip(" ")
+            if kept:
+                yield from held
+                held.clear()
+                yield Segment(kept, segment.style)
+            if text != kept:
+                held.append(Segment(text[len(kept) :], segment.style))
+    yield from held
 
 
 def _make_console() -> _Console:
