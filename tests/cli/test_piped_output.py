@@ -1,5 +1,6 @@
-"""The output of each command piped (``| cat``, a CI log): no line ends in a space, so
-that a log reads clean and two runs' outputs diff line for line."""
+"""The output of the commands piped (``| cat``, a CI log), as a log and a designer read
+it: no line ends in a space, so that two runs' outputs diff line for line; figures
+named as the designer types them."""
 
 from __future__ import annotations
 
@@ -51,3 +52,24 @@ def test_no_piped_line_ends_in_a_space(
     assert "─" in done.output or command == "validate", done.output  # a table was printed
     padded = [line for line in done.output.splitlines() if line != line.rstrip()]
     assert not padded, "\n".join(f"{line!r}" for line in padded)
+
+
+@pytest.mark.parametrize(
+    ("on", "widest"),
+    [
+        (["--precision-on", "down_rate:Defender"], "widest: down_rate:Defender ±"),
+        (["--precision-on", "down_by_round:Defender@3"], "widest: down_by_round:Defender@3 ±"),
+        ([], "widest: mean_damage of Attacker strike → Defender ±"),
+    ],
+)
+def test_the_precision_line_names_its_widest_figure_as_it_is_typed(
+    on: list[str], widest: str
+) -> None:
+    """The ``precision:`` line named ``down_rate Defender`` where ``--precision-on`` spells
+    it ``down_rate:Defender``; a figure of an attack pair, which no ``--precision-on`` names
+    alone (``hit_rate:strike`` pools the attack's attackers), is said of its pair."""
+    args = ["run", DUEL, "-n", "2000", "--precision", "0.0001", *on]
+    done = CliRunner().invoke(main, args)
+    assert done.exit_code == 0, done.output
+    line = next(x for x in done.output.splitlines() if x.startswith("precision:"))
+    assert widest in line, line
