@@ -4,6 +4,7 @@ named as the designer types them."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -73,3 +74,14 @@ def test_the_precision_line_names_its_widest_figure_as_it_is_typed(
     assert done.exit_code == 0, done.output
     line = next(x for x in done.output.splitlines() if x.startswith("precision:"))
     assert widest in line, line
+
+
+def test_a_sweep_says_a_median_not_reached_in_words() -> None:
+    """At a point where fewer than half of the encounters have the defender down by the
+    round cap, the sweep's time-to-down table reads ``not reached``, as the run's does,
+    never ``inf`` or ``nan``."""
+    args = ["sweep", DUEL, "--vary", "Defender.hp=40,400", "-n", "300", "--no-exact"]
+    done = CliRunner().invoke(main, args)
+    assert done.exit_code == 0, done.output
+    assert re.search(r"^ +400 +0 \(< 0\.\d+\) +— +not reached$", done.output, re.M), done.output
+    assert not re.search(r"\b(inf|nan)\b", done.output, re.I), done.output
