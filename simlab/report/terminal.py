@@ -1504,15 +1504,15 @@ def check_table(check: pd.DataFrame) -> Table | Group:
     print whole at the console's width (:func:`tables_printed_whole`): beside a long
     name its headers go on a line a word, and where even so it would not fit, its
     columns go on in a further table under the figures' names."""
-    from simlab.exact.engine import BINOMIAL_P
+    from simlab.exact.engine import BINOMIAL_P, CHECK_SMALLEST_P
 
     figures = [Parts([f"{r.figure}:", *pair_parts(r.attacker, r.attack, r.defender)], "  ")
                for r in check.itertuples()]  # fmt: skip
     headers = ["simulated", "exact", "std error", "z", "p"]
     rows = [[_simulated_cell(r.simulated, r.figure, r.std_error),
              exact_number(r.exact, r.figure), format_std_error(r.std_error), formatted(r.z, "+.2f"),
-             format_p(r.p_value) + (BINOMIAL_MARK if getattr(r, "p_kind", "") == BINOMIAL_P
-                                    else "")]
+             format_p(r.p_value, CHECK_SMALLEST_P)
+             + (BINOMIAL_MARK if getattr(r, "p_kind", "") == BINOMIAL_P else "")]
             for r in check.itertuples()]  # fmt: skip
     laid_out = {False: (headers, rows), True: broken_columns(headers, rows)}
 
@@ -1808,7 +1808,7 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
             if head != scenario:
                 scenario = head
                 say_unbroken(f"  {head.rstrip()}", indent="    ", whole=names)
-            held = [*names, line.rsplit(", ", 1)[-1]]  # and "Holm p < 1e-16" on one line
+            held = [*names, line.rsplit(", ", 1)[-1]]  # and "Holm p < 0.0001" on one line
             say_unbroken(f"    - {line.removeprefix(head)}", indent="      ", whole=held)
     else:
         console.print(
