@@ -786,7 +786,8 @@ def _number(value: float, digits: int, figure: str) -> str:
 
 
 def _diff(diff: float, lo: float, hi: float, digits: int) -> str:
-    """``+0.052 ± 0.004``; ``0`` when A and B agree on every encounter; a difference
+    """``+0.052 ± 0.004``; ``0`` when A and B agree on every encounter, ``-1.000 ± 0``
+    when B − A is the same on every range (a side that always won now never does); a difference
     finer than ``digits`` decimals (a rare figure, moved a little on the same dice) in
     powers of ten, ``-1.4e-06 ± 8e-07``, not ``-0.0000 ± 0.0001``.
 
@@ -802,6 +803,8 @@ def _diff(diff: float, lo: float, hi: float, digits: int) -> str:
         return formatted(diff, f"+.{digits}f")
     if half <= 0 and diff == 0:
         return "0"
+    if half <= 0 and abs(diff) >= 0.5 * 10**-digits:  # the same on every range: no width
+        return f"{formatted(diff, f'+.{digits}f')} ± 0"
     excludes_0 = lo > 0 or hi < 0
     if excludes_0 and half >= abs(diff):
         return _diff_and_bounds(diff, lo, hi, digits)
