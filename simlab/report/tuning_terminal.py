@@ -1115,9 +1115,10 @@ def tune_sentences(result: TuneResult) -> list[str]:
         answer = (f"Unreachable: {t} is outside what {result.field} = {result.lo:g}.."
                   f"{result.hi:g} reaches; closest: {result.field}={result.value:g} gives "
                   f"{figure}")  # fmt: skip
-    else:
-        answer = (f"{result.field}={result.value:g} gives {t.figure} = {figure} "
-                  f"(target {t.value:g})")  # fmt: skip
+    else:  # "3 (exact; target 3)", not "3 (exact) (target 3)"
+        aimed = f"target {t.value:g}"
+        said = f"{figure[:-1]}; {aimed})" if figure.endswith(" (exact)") else f"{figure} ({aimed})"
+        answer = f"{result.field}={result.value:g} gives {t.figure} = {said}"
     sentences = [answer]
     if result.measured:
         sentences.append(f"Consistent with the target: {consistent_values(result)}")
