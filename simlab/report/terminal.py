@@ -1552,7 +1552,7 @@ def print_check(check: pd.DataFrame) -> None:
     print_refusals([s for s in skipped if s[0] != "scenario"], "not checked", names=names)
     for reason in whole:
         print_scenario_refused(reason, names)
-    console.print(f"check: {check_verdict(check)}", markup=False, highlight=False)
+    say_unbroken(f"check: {check_verdict(check)}")
 
 
 def print_scenario_refused(message: str, names: Iterable[str] = ()) -> None:

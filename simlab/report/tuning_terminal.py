@@ -521,7 +521,7 @@ def print_sweep(sweep: SweepResult) -> None:
     left_out = never_attacked(sweep)
     if left_out:  # each name whole: "Grand Duke Ferdinand of the Sunken Keep"
         terminal.say_unbroken(never_attacked_note(left_out), whole=left_out)
-    terminal.console.print(sweep_note(sweep), markup=False, highlight=False)
+    terminal.say_unbroken(sweep_note(sweep))
     for table in sides:
         terminal.console.print(table)
     silent = never_winning(sweep)
@@ -892,9 +892,10 @@ def print_compare(comparison: Comparison) -> None:
 
 
 def _notes(*lines: str) -> None:
-    """Print each line that is not empty, as a note (wrapped, no markup)."""
+    """Print each line that is not empty, as a note: broken at spaces on a terminal,
+    whole when piped (:func:`~simlab.report.terminal.say_unbroken`)."""
     for line in filter(None, lines):
-        terminal.console.print(line, markup=False, highlight=False)
+        terminal.say_unbroken(line)
 
 
 #: What the terminal says where a comparison lists no figure.

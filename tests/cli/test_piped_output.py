@@ -85,3 +85,23 @@ def test_a_sweep_says_a_median_not_reached_in_words() -> None:
     assert done.exit_code == 0, done.output
     assert re.search(r"^ +400 +0 \(< 0\.\d+\) +— +not reached$", done.output, re.M), done.output
     assert not re.search(r"\b(inf|nan)\b", done.output, re.I), done.output
+
+
+@pytest.mark.parametrize(
+    ("command", "starts", "ends"),
+    [
+        ("sweep", "Every point ran on the same seed", "with 95% confidence."),
+        ("compare", "✱ changed: the paired interval excludes 0", "stays under 5%)."),
+    ],
+)
+def test_a_piped_note_keeps_one_line(
+    command: str, starts: str, ends: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Piped, a run's notes keep a line each (a log viewer wraps them); a sweep's and a
+    comparison's were broken at the width of a pipe's tables (130 columns), mid-sentence."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.setattr(terminal, "console", terminal._make_console())
+    done = CliRunner().invoke(main, COMMANDS[command])
+    assert done.exit_code == 0, done.output
+    line = next(x for x in done.output.splitlines() if x.startswith(starts))
+    assert ends in line, done.output
