@@ -34,7 +34,7 @@ from simlab.analysis import stats
 from simlab.binding import checked_arguments
 from simlab.errors import ExactUnsupported
 from simlab.report.files import scenario_hash
-from simlab.report.words import counted, p_said
+from simlab.report.words import counted, format_p
 from simlab.rules import RULE_SYSTEMS
 from simlab.scenario.common import ScenarioBase
 from simlab.scenario.load import scenario_of
@@ -612,6 +612,20 @@ def check_result(scenario: ScenarioBase, res: Result) -> pd.DataFrame:
     return check_simulation(res, solved)
 
 
+#: The smallest p the exact check writes as a number: its threshold (:data:`CHECK_Z`
+#: standard errors, p 6.8e-06) lies below the 0.0001 other p-values stop at, so a p
+#: just above it and one far below are told apart (``2.3e-07``; ``< 1e-16``, below what
+#: a double resolves).
+CHECK_SMALLEST_P = 1e-16
+
+
+def check_p_said(p: float) -> str:
+    """A p of the exact check in a sentence: ``p = 0.0012``, ``p = 2.3e-07``, ``p <
+    1e-16`` (:data:`CHECK_SMALLEST_P`)."""
+    shown = format_p(p, CHECK_SMALLEST_P)
+    return f"p {shown}" if shown.startswith("<") else f"p = {shown}"
+
+
 def check_verdict(check: pd.DataFrame, k: float = CHECK_Z) -> str:
     """One line: whether every figure tested is within ``k`` standard errors: whether
     its p-value is at least that of ``k`` (for a rare event's rate, the exact binomial
@@ -633,7 +647,7 @@ def check_verdict(check: pd.DataFrame, k: float = CHECK_Z) -> str:
         return f"{every} within {k:g} standard errors (p ≥ {p:.2g}) of the exact answer"
     which = "; ".join(
         f"{figure_of(r.figure, (r.attacker, r.attack, r.defender))} (z = {r.z:.2f}, "
-        f"{p_said(r.p_value)})"
+        f"{check_p_said(r.p_value)})"
         for r in bad.itertuples()
     )
     return (f"{len(bad)} of {counted(n, 'figure')} further from exact than {k:g} standard "

@@ -22,6 +22,7 @@ from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.markup import escape
 from rich.measure import Measurement
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
@@ -59,6 +60,35 @@ class _Console(Console):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
+
+    def _render_buffer(self, buffer: Iterable[Segment]) -> str:
+        """The buffered output as rich writes it, but piped or sent to a file with no
+        space at the end of a line: rich pads a table's rows and a centred title to
+        the table's width, which a CI log or a diff of two runs' output shows."""
+        return super()._render_buffer(buffer if self.is_terminal else _unpadded(buffer))
+
+
+def _unpadded(segments: Iterable[Segment]) -> Iterator[Segment]:
+    """``segments`` with the spaces that end each line left out (a control segment, a
+    cursor move, is kept where it is)."""
+    held: list[Segment] = []  # spaces not yet known to end their line
+    for segment in segments:
+        if segment.control:
+            yield segment
+            continue
+        lines = segment.text.split("\n")
+        for k, text in enumerate(lines):
+            if k:
+                held.clear()
+                yield Segment("\n")
+            kept = text.rstrip(" ")
+            if kept:
+                yield from held
+                held.clear()
+                yield Segment(kept, segment.style)
+            if text != kept:
+                held.append(Segment(text[len(kept) :], segment.style))
+    yield from held
 
 
 def _make_console() -> _Console:
@@ -1474,15 +1504,15 @@ def check_table(check: pd.DataFrame) -> Table | Group:
     print whole at the console's width (:func:`tables_printed_whole`): beside a long
     name its headers go on a line a word, and where even so it would not fit, its
     columns go on in a further table under the figures' names."""
-    from simlab.exact.engine import BINOMIAL_P
+    from simlab.exact.engine import BINOMIAL_P, CHECK_SMALLEST_P
 
     figures = [Parts([f"{r.figure}:", *pair_parts(r.attacker, r.attack, r.defender)], "  ")
                for r in check.itertuples()]  # fmt: skip
     headers = ["simulated", "exact", "std error", "z", "p"]
     rows = [[_simulated_cell(r.simulated, r.figure, r.std_error),
              exact_number(r.exact, r.figure), format_std_error(r.std_error), formatted(r.z, "+.2f"),
-             format_p(r.p_value) + (BINOMIAL_MARK if getattr(r, "p_kind", "") == BINOMIAL_P
-                                    else "")]
+             format_p(r.p_value, CHECK_SMALLEST_P)
+             + (BINOMIAL_MARK if getattr(r, "p_kind", "") == BINOMIAL_P else "")]
             for r in check.itertuples()]  # fmt: skip
     laid_out = {False: (headers, rows), True: broken_columns(headers, rows)}
 
@@ -1522,7 +1552,7 @@ def print_check(check: pd.DataFrame) -> None:
     print_refusals([s for s in skipped if s[0] != "scenario"], "not checked", names=names)
     for reason in whole:
         print_scenario_refused(reason, names)
-    console.print(f"check: {check_verdict(check)}", markup=False, highlight=False)
+    say_unbroken(f"check: {check_verdict(check)}")
 
 
 def print_scenario_refused(message: str, names: Iterable[str] = ()) -> None:
@@ -1784,7 +1814,7 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
             if head != scenario:
                 scenario = head
                 say_unbroken(f"  {head.rstrip()}", indent="    ", whole=names)
-            held = [*names, line.rsplit(", ", 1)[-1]]  # and "Holm p < 1e-16" on one line
+            held = [*names, line.rsplit(", ", 1)[-1]]  # and "Holm p < 0.0001" on one line
             say_unbroken(f"    - {line.removeprefix(head)}", indent="      ", whole=held)
     else:
         console.print(

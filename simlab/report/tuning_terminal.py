@@ -521,7 +521,7 @@ def print_sweep(sweep: SweepResult) -> None:
     left_out = never_attacked(sweep)
     if left_out:  # each name whole: "Grand Duke Ferdinand of the Sunken Keep"
         terminal.say_unbroken(never_attacked_note(left_out), whole=left_out)
-    terminal.console.print(sweep_note(sweep), markup=False, highlight=False)
+    terminal.say_unbroken(sweep_note(sweep))
     for table in sides:
         terminal.console.print(table)
     silent = never_winning(sweep)
@@ -786,7 +786,8 @@ def _number(value: float, digits: int, figure: str) -> str:
 
 
 def _diff(diff: float, lo: float, hi: float, digits: int) -> str:
-    """``+0.052 ± 0.004``; ``0`` when A and B agree on every encounter; a difference
+    """``+0.052 ± 0.004``; ``0`` when A and B agree on every encounter, ``-1.000 ± 0``
+    when B − A is the same on every range (a side that always won now never does); a difference
     finer than ``digits`` decimals (a rare figure, moved a little on the same dice) in
     powers of ten, ``-1.4e-06 ± 8e-07``, not ``-0.0000 ± 0.0001``.
 
@@ -802,6 +803,8 @@ def _diff(diff: float, lo: float, hi: float, digits: int) -> str:
         return formatted(diff, f"+.{digits}f")
     if half <= 0 and diff == 0:
         return "0"
+    if half <= 0 and abs(diff) >= 0.5 * 10**-digits:  # the same on every range: no width
+        return f"{formatted(diff, f'+.{digits}f')} ± 0"
     excludes_0 = lo > 0 or hi < 0
     if excludes_0 and half >= abs(diff):
         return _diff_and_bounds(diff, lo, hi, digits)
@@ -889,9 +892,10 @@ def print_compare(comparison: Comparison) -> None:
 
 
 def _notes(*lines: str) -> None:
-    """Print each line that is not empty, as a note (wrapped, no markup)."""
+    """Print each line that is not empty, as a note: broken at spaces on a terminal,
+    whole when piped (:func:`~simlab.report.terminal.say_unbroken`)."""
     for line in filter(None, lines):
-        terminal.console.print(line, markup=False, highlight=False)
+        terminal.say_unbroken(line)
 
 
 #: What the terminal says where a comparison lists no figure.
@@ -1112,9 +1116,10 @@ def tune_sentences(result: TuneResult) -> list[str]:
         answer = (f"Unreachable: {t} is outside what {result.field} = {result.lo:g}.."
                   f"{result.hi:g} reaches; closest: {result.field}={result.value:g} gives "
                   f"{figure}")  # fmt: skip
-    else:
-        answer = (f"{result.field}={result.value:g} gives {t.figure} = {figure} "
-                  f"(target {t.value:g})")  # fmt: skip
+    else:  # "3 (exact; target 3)", not "3 (exact) (target 3)"
+        aimed = f"target {t.value:g}"
+        said = f"{figure[:-1]}; {aimed})" if figure.endswith(" (exact)") else f"{figure} ({aimed})"
+        answer = f"{result.field}={result.value:g} gives {t.figure} = {said}"
     sentences = [answer]
     if result.measured:
         sentences.append(f"Consistent with the target: {consistent_values(result)}")

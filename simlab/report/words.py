@@ -33,21 +33,25 @@ def overrides_said(meta: dict[str, Any]) -> list[str]:
             for o in meta.get("overrides", ())]  # fmt: skip
 
 
-#: p-values below this are shown as "< 1e-16": a double cannot resolve smaller ones.
-SMALLEST_P = 1e-16
+#: p-values below this are shown as "< 0.0001", the convention of statistics reports:
+#: a smaller one says no more to a designer (a change this clear is no chance) and would
+#: be written in powers of ten (``3.0e-13``), which simlab's tables never are.
+SMALLEST_P = 1e-4
 
 
-def format_p(p: float) -> str:
+def format_p(p: float, smallest: float = SMALLEST_P) -> str:
     """A p-value to two significant digits, trailing zeros kept so that a column of them
-    reads alike (``0.10`` beside ``0.23``, ``1.0``; not ``0.1``, ``1``); ``< 1e-16``
-    below what a double resolves; "—" for none (NaN)."""
+    reads alike (``0.10`` beside ``0.23``, ``1.0``; not ``0.1``, ``1``; ``0.00023``);
+    ``< 0.0001`` below :data:`SMALLEST_P`; "—" for none (NaN). ``smallest``: another
+    floor, for a test whose threshold lies below it (the exact check's 4.5 standard
+    errors, p 6.8e-06, written as the exact check writes it: ``2.3e-07``, ``< 1e-16``)."""
     if p != p:  # NaN
         return "—"
-    return f"< {SMALLEST_P:g}" if p < SMALLEST_P else f"{p:#.2g}"
+    return f"< {smallest:g}" if p < smallest else f"{p:#.2g}"
 
 
 def p_said(p: float) -> str:
     """A p-value in a sentence, as :func:`format_p` writes it: ``p = 0.0012``, ``p <
-    1e-16``."""
+    0.0001``."""
     shown = format_p(p)
     return f"p {shown}" if shown.startswith("<") else f"p = {shown}"

@@ -170,7 +170,7 @@ class Comparison:
         ``changed`` (that interval excludes 0), ``p`` (its test's two-sided p-value),
         ``p_holm`` and ``changed_holm`` (Holm-adjusted over all figures, below 0.05),
         ``p_text`` and ``p_holm_text`` (each p as the terminal writes it, ``0.0012``,
-        ``< 1e-16``: pandas shows a column holding a tiny p as ``2.434305e-09``),
+        ``< 0.0001``: pandas shows a column holding a tiny p as ``2.434305e-09``),
         ``test`` (``paired``; ``exact`` or ``independent`` for a rate or a mean damage
         whose change rests on too few events, see the module docstring),
         ``narrowing`` (independent width / paired width; NaN where the test is not
@@ -393,7 +393,7 @@ def _difference_table(whole: list[Measured], per_range: list[list[Measured]]) ->
 
 def _with_p_text(frame: pd.DataFrame) -> pd.DataFrame:
     """``frame`` with ``p_text`` after ``p`` and ``p_holm_text`` after ``p_holm``: each
-    p-value as the terminal and the page write it (``0.0012``, ``< 1e-16``, ``—`` for
+    p-value as the terminal and the page write it (``0.0012``, ``< 0.0001``, ``—`` for
     none; :func:`simlab.report.words.format_p`). pandas shows a column holding a tiny p
     in scientific notation, every row of it (``2.434305e-09``, ``0.000000e+00`` for one
     below what a double resolves); the numbers stay in ``p`` and ``p_holm``."""

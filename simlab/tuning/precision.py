@@ -358,7 +358,8 @@ def describe_record(record: dict[str, Any]) -> str:
            f"({record['rule']})")  # fmt: skip
     widest = record.get("widest")
     if widest:
-        on = f" {widest['on']}" if widest["on"] else ""
+        on = widest["on"]  # an attack pair's label (no typed spelling) is said with "of"
+        on = f" of {on}" if " → " in on else f":{on}" if on else ""  # as --precision-on
         how += (f"; widest: {widest['figure']}{on} ±{widest['half_width']:.3g} "
                 f"(limit {widest['limit']:.3g})")  # fmt: skip
     if record.get("unmeasured"):

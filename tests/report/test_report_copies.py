@@ -222,9 +222,9 @@ def test_drift_draws_before_and_after_of_what_drifted(tmp_path: Path) -> None:
     # Kaito's quick-jab did not drift: no before/after of it.
     assert not any("quick-jab" in a for a in alts)
     assert "grey, the baseline; colour, this run" in html
-    # A p-value below what doubles resolve reads "< 1e-16", never "0".
+    # A p-value of 0 reads "< 0.0001", never "0".
     said = html.replace("\u00a0", " ").replace("\u2011", "-")  # kept on one line there
-    assert "Holm p &lt; 1e-16" in said and "Holm p = 0," not in said
+    assert "Holm p &lt; 0.0001" in said and "Holm p = 0," not in said
     # The same numbers again: nothing drifted, no before/after picture.
     _, _, same = api.write_report([before], tmp_path / "same", baseline=written["results"])
     assert same is not None and same.ok
@@ -270,8 +270,8 @@ def test_many_scenarios_report_progress_and_a_table_of_contents(
 
 
 def test_format_p() -> None:
-    assert [format_p(p) for p in (0.0, 3e-17, 2.3e-7, 0.034, 1.0, 0.1)] == [
-        "< 1e-16", "< 1e-16", "2.3e-07", "0.034", "1.0", "0.10"]  # fmt: skip
+    assert [format_p(p) for p in (0.0, 3e-17, 2.3e-7, 0.00023, 0.034, 1.0, 0.1)] == [
+        "< 0.0001", "< 0.0001", "< 0.0001", "0.00023", "0.034", "1.0", "0.10"]  # fmt: skip
 
 
 def test_median_round_by_hand() -> None:

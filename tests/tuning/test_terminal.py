@@ -96,6 +96,7 @@ def test_sweep_of_a_duel_grid_prints_every_exact_mean_whole_in_80_columns(
 
     console = Console(width=80, force_terminal=False, record=True)
     monkeypatch.setattr(terminal, "console", console)
+    monkeypatch.setenv("COLUMNS", "80")  # as an 80-column terminal says: notes broken to it
     sweep = simlab.sweep(duel, {"strike.profile[9]": [5, 6], "Defender.hp": [20, 30]}, n=1000)
     print_sweep(sweep)
     text = console.export_text()

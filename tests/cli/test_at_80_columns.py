@@ -1,0 +1,48 @@
+"""What a designer reads of the commands at ``COLUMNS=80``, piped: the wording of what a
+walk through every command found reading wrong."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from simlab.cli import main
+from simlab.report import terminal
+
+ROOT = Path(__file__).resolve().parents[2]
+DUEL = str(ROOT / "scenarios/benchmarks/ss-duel.yaml")
+
+
+def _at_80(monkeypatch: pytest.MonkeyPatch, *args: str) -> str:
+    """The output of ``simlab ARGS`` piped at ``COLUMNS=80``."""
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setattr(terminal, "console", terminal._make_console())
+    done = CliRunner().invoke(main, list(args))
+    assert done.exit_code == 0, done.output
+    return str(done.output)
+
+
+def test_a_difference_the_same_on_every_range_reads_as_a_decimal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A defender that always went down and now never does: its down rate's difference,
+    the same on every range (an interval of no width), read ``-1.0e+00 ± 0e+00``."""
+    text = _at_80(monkeypatch, "compare", DUEL, "--set", "Defender.hp=400", "-n", "300")
+    assert re.search(r"^✱✱ down rate +Defender +1 +0 +-1\.0+ ± 0 +—$", text, re.M), text
+    assert not re.search(r"\de[-+]\d", text), text
+
+
+def test_a_tuned_exact_figure_and_its_target_share_one_parenthesis(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``median_time_to_down:Defender = 3 (exact) (target 3)``: two parentheses in a row;
+    it reads ``3 (exact; target 3)``, and a simulated figure keeps ``(target 3)``."""
+    tune = ["tune", DUEL, "--vary", "Defender.hp=5:60", "--target"]
+    exact = " ".join(_at_80(monkeypatch, *tune, "median_time_to_down:Defender=3").split())
+    assert "Defender.hp=8 gives median_time_to_down:Defender = 3 (exact; target 3)" in exact
+    simulated = _at_80(monkeypatch, *tune, "median_time_to_down:Defender=3", "--no-exact",
+                       "-n", "500")  # fmt: skip
+    assert re.search(r"= 3 \[\d, \d\] \(target 3\)", " ".join(simulated.split())), simulated
