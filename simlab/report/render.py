@@ -64,6 +64,7 @@ from simlab.report.terminal import (
     shown_events,
 )
 from simlab.report.words import already, counted, overrides_said
+from simlab.report.wrapped import WrappingLayout
 
 __all__ = ["render_report"]
 
@@ -198,7 +199,7 @@ def _png(draw: Callable[[Figure], None], size: tuple[float, float]) -> bytes:
     import matplotlib
 
     with matplotlib.rc_context(FONT):  # type: ignore[arg-type]
-        fig = Figure(figsize=size, dpi=DPI, layout="constrained")
+        fig = Figure(figsize=size, dpi=DPI, layout=WrappingLayout())
         FigureCanvasAgg(fig)
         draw(fig)
         buf = io.BytesIO()
