@@ -184,8 +184,12 @@ class Section:
     @property
     def time_to_down_note(self) -> str:
         """:data:`TIME_TO_DOWN_NOTE`, and what an event's rate is where the combatant
-        table shows one (zones-3d6's shows none: its one event is the down itself)."""
-        return TIME_TO_DOWN_NOTE + (EVENTS_NOTE if shown_events(self.run.result) else "")
+        table shows one (zones-3d6's shows none: its one event is the down itself), and
+        what its per-encounter means are where it shows any."""
+        res = self.run.result
+        means = [MEAN_NAMES[name] for name in res.layout.per_encounter_tallies]
+        said = MEANS_NOTE.format(" and ".join(means).capitalize()) if means else ""
+        return TIME_TO_DOWN_NOTE + (EVENTS_NOTE if shown_events(res) else "") + said
 
 
 # -- formatting --------------------------------------------------------------------------
@@ -216,9 +220,9 @@ def _png(draw: Callable[[Figure], None], size: tuple[float, float]) -> bytes:
 ATTACK_HEADER = ["attacker", "attack", "defender", "attempts", "hit rate [95%]",
                  "crit rate [95%]", "mean damage (HP) [95%]",
                  "exact hit / crit / mean"]  # fmt: skip
-COMBATANT_HEADER = ["combatant", "side", "down rate = P(downed by the round cap) [95%]",
-                    "median time-to-down (rounds) [95%]", "median when downed (rounds)",
-                    "capped (standing at the end of the round cap's round)"]  # fmt: skip
+COMBATANT_HEADER = ["combatant", "side", "down rate [95%]",
+                    "median (rounds) [95%]", "median when downed (rounds)",
+                    "capped"]  # fmt: skip
 OUTCOME_HEADER = ["side", "wins", "win rate [95%]"]
 SPEC_HEADER = ["spec", "measured [95%]", "n", "verdict"]
 DRIFT_HEADER = ["status", "figure", "subject", "baseline", "current", "change", "Holm p",
@@ -296,10 +300,15 @@ def event_header(event: str) -> str:
     return EVENT_HEADERS.get(event, f"{event.replace('_', ' ')} rate")
 
 
+#: The combatant table's headers of the per-encounter means, short (the header row was
+#: three lines tall at the page's width); the note above the table says they are means
+#: per encounter (:data:`MEANS_NOTE`).
 MEAN_HEADERS = {
-    "status_damage": "status damage per encounter (HP) [95%]",
-    "momentum_spent": "Momentum spent per encounter [95%]",
+    "status_damage": "status damage (HP) [95%]",
+    "momentum_spent": "Momentum spent [95%]",
 }
+#: Their names in :data:`MEANS_NOTE`.
+MEAN_NAMES = {"status_damage": "status damage", "momentum_spent": "Momentum spent"}
 
 
 def _combatant_rows(res: Result) -> tuple[list[str], list[list[str]]]:
@@ -841,14 +850,16 @@ TOC_NOTE = ("One row per scenario: its specs (— when it has none), win rates, 
 TIME_TO_DOWN_NOTE = (
     "The down rate is the share of all encounters in which the combatant went down (= "
     "P(downed by the round cap)). " + MEDIAN_NOTE + " The median when downed counts only "
-    "the encounters in which it went down (—: it never did). Capped: the encounters that "
-    "reached the round cap with it standing at their end, stopped by the cap or won in "
-    "that round. Curves: P(downed by round r) "
+    "the encounters in which it went down (—: it never did). Capped: the number of "
+    "encounters that reached the round cap with it standing at their end, stopped by the "
+    "cap or won in that round. Curves: P(downed by round r) "
     "over all encounters, with a pointwise 95% band (Wilson); an encounter its side won "
     "counts as one it was never downed in."
 )
 #: Added to :data:`TIME_TO_DOWN_NOTE` where the table shows an event's rate.
 EVENTS_NOTE = " An event's rate is the share of all encounters in which it happened at least once."
+#: Added where the table shows a per-encounter mean (its names filled in).
+MEANS_NOTE = " {}: the mean per encounter, with its 95% interval."
 #: At most this many attacks and combatants named in a table-of-contents row.
 TOC_ITEMS = 8
 
