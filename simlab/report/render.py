@@ -139,11 +139,16 @@ def whole_words(text: str) -> Any:
     the browser does not break (``span.word``): on a phone, names broke at their
     hyphens, ``stone-`` over ``strike``, ``rules shattered-`` over ``spirits``. The
     hyphens stay ``-``, so that a search of the page for the name still finds it (a
-    non-breaking hyphen would not)."""
+    non-breaking hyphen would not). A path may break after a slash (``<wbr>``), each of
+    its parts whole: ``scenarios/glitters-d20/knight-vs-skeleton.yaml`` in one span made
+    a 390 px phone's page scroll sideways."""
     from markupsafe import Markup, escape
 
-    escaped = str(escape(text))
-    return Markup(_HYPHENATED.sub(lambda m: f'<span class="word">{m.group(0)}</span>', escaped))
+    def kept(word: re.Match[str]) -> str:
+        parts = re.findall(r"[^/]*/|[^/]+$", word.group(0))
+        return "<wbr>".join(f'<span class="word">{part}</span>' for part in parts)
+
+    return Markup(_HYPHENATED.sub(kept, str(escape(text))))
 
 
 def _md_value(value: str | Prose) -> str:
@@ -715,19 +720,67 @@ def _survival_png(run: ScenarioRun, side: str) -> tuple[bytes, list[str], int]:
         never[:] = plots.never_downed(plots.plot_time_to_down(run, side=side, ax=ax))
         curves = sum(name.endswith(plots.EXACT_CURVE_SUFFIX)
                      for name in ax.get_legend_handles_labels()[1])  # fmt: skip
+        _fit_survival(fig, ax)
 
-    png = _png(survival, (8.5, 3.4))
+    png = _png(survival, (SURVIVAL_WIDTH, SURVIVAL_HEIGHT))
     return png, never, curves
+
+
+#: A time-to-down picture's height, and its width before it is fitted to its legend
+#: (:func:`_fit_survival`), in inches.
+SURVIVAL_WIDTH, SURVIVAL_HEIGHT = 8.5, 3.4
+#: The width of a time-to-down picture's plot (inches), and what the picture keeps
+#: beside it: its y axis's ticks and label at its left, a margin at its right.
+SURVIVAL_PLOT, SURVIVAL_LEFT, SURVIVAL_RIGHT = 5.0, 0.6, 0.2
+#: The widest picture (inches): the page's width at 100 dpi.
+WIDEST_PICTURE = 11.0
+
+
+def _fit_survival(fig: Figure, ax: Any) -> None:
+    """Make a time-to-down picture as wide as what it holds: its legend under the plot
+    in one row where the row is no wider than the plot (one curve and the median line),
+    else beside it, the picture :data:`SURVIVAL_PLOT` wide and the legend's width (at
+    most :data:`WIDEST_PICTURE`). Every picture was 850 px wide: a duel's one curve
+    beside a third of the picture left empty."""
+    legend = ax.get_legend()
+    if legend is None:
+        return
+    beside = legend.get_window_extent().width / fig.dpi
+    handles, names = ax.get_legend_handles_labels()
+    legend.remove()
+    row = fig.legend(handles, names, loc="outside lower center", ncol=len(names),
+                     frameon=False, fontsize=plots.LEGEND_FONT)  # fmt: skip
+    extent = row.get_window_extent()
+    if extent.width / fig.dpi <= SURVIVAL_PLOT:
+        fig.set_figwidth(SURVIVAL_LEFT + SURVIVAL_PLOT + SURVIVAL_RIGHT)
+        fig.set_figheight(fig.get_figheight() + extent.height / fig.dpi)
+        return
+    row.remove()
+    plots.legend_outside(ax)
+    width = SURVIVAL_LEFT + SURVIVAL_PLOT + beside + SURVIVAL_RIGHT
+    fig.set_figwidth(min(width, WIDEST_PICTURE))
 
 
 def _outcome_png(run: ScenarioRun) -> bytes:
     """The win and draw rates."""
 
     def outcome(fig: Figure) -> None:
-        plots.plot_win_rates(run, ax=fig.add_subplot())
+        ax = fig.add_subplot()
+        plots.plot_win_rates(run, ax=ax)
+        names = max((t.get_window_extent().width for t in ax.get_yticklabels()), default=0.0)
+        fig.set_figwidth(max(OUTCOME_WIDTH, names / fig.dpi + OUTCOME_BARS))
 
-    size = (5.0, 1.2 + 0.35 * (len(run.result.layout.sides) + 1))
+    size = (OUTCOME_WIDTH, 1.2 + 0.35 * (len(run.result.layout.sides) + 1))
     return _png(outcome, size)
+
+
+#: The outcome picture's width (inches), as wide as a phone's page (390 px, less its
+#: margins: 364 px) at 100 dpi: at 500 px it scrolled there. Where the sides' names are
+#: wider than its room beside the bars, it is wider, to keep :data:`OUTCOME_BARS` for the
+#: bars, and the page shrinks it to the phone's width (``figure.outcome``).
+OUTCOME_WIDTH = 3.6
+#: What an outcome picture keeps beside the sides' names (inches): its bars and margins.
+OUTCOME_BARS = 3.0
 
 
 #: The hit-rate plot's caption: its whiskers are grey, so that none reads as an exact mark.
@@ -1134,7 +1187,9 @@ def _exact_note(run: ScenarioRun, drawn: ExactDrawn) -> str | Prose:
 #: The stylesheet of every page simlab writes (report, drift, sweep, compare, tune): a
 #: figure stays on one line (``td.num``) and a table wider than the page scrolls in its
 #: own box (``div.scroll``), on every page alike; the contents' win rates, hit rates and
-#: medians keep a width to read on a phone (a column one word wide ran a screen tall).
+#: medians keep a width to read on a phone (a column one word wide ran a screen tall). A
+#: plot keeps at least 720 px on a phone and scrolls in its box, save the outcome plot,
+#: drawn as wide as a phone's page, which the page shrinks to it where it is wider.
 STYLESHEET = """\
 body { font-family: sans-serif; margin: 1.5em auto; padding: 0 0.8em; max-width: 1100px;
        color: #222; }
@@ -1150,7 +1205,7 @@ th { background: #f3f3f3; }
 .note { color: #666; font-size: 0.9em; } img { max-width: 100%; display: block; }
 figure { margin: 0.8em 0 1.4em; overflow-x: auto; }
 figcaption { font-size: 0.9em; color: #444; }
-figure img { max-width: max(100%, 720px); }
+figure img { max-width: max(100%, 720px); } figure.outcome img { max-width: 100%; }
 table.toc td { vertical-align: top; } table.toc td:nth-child(-n+2) { white-space: nowrap; }
 table.toc td:nth-child(n+4) { min-width: 13em; }
 ul.drift .drifted { color: #b00; } span.word { white-space: nowrap; }
@@ -1225,7 +1280,8 @@ to draw:</p><ul class="note">{% for n in s.damage_skipped %}<li>{{ n }}</li>{% e
 )
 
 _PICTURES = jinja2.Template(
-    """{% for p in pictures %}<figure><img alt="{{ p.title }}" src="{{ p.data_uri }}">
+    """{% for p in pictures %}<figure class="{{ p.kind }}">
+<img alt="{{ p.title }}" src="{{ p.data_uri }}">
 <figcaption>{{ p.caption or p.title }}</figcaption></figure>
 {% endfor %}""",
     autoescape=True,
