@@ -457,7 +457,8 @@ def axes_or_new(ax: Axes | None, size: tuple[float, float] = (6.0, 3.5)) -> Axes
     """``ax``, or the axes of a new figure of ``size`` inches when it is ``None``.
 
     A figure without a layout engine (``plt.subplots``' default) gets matplotlib's
-    constrained layout: it makes room for the legends drawn beside the axes and for long
+    constrained layout (:class:`simlab.report.wrapped.WrappingLayout`, which also keeps
+    the titles within their axes): it makes room for the legends drawn beside the axes and for long
     tick labels, which would otherwise cover the next panel or be cut off when saved.
     """
     if ax is None:
@@ -471,7 +472,9 @@ def axes_or_new(ax: Axes | None, size: tuple[float, float] = (6.0, 3.5)) -> Axes
     instance_argument(ax, AxesClass, "matplotlib.pyplot.subplots", "ax")
     root = ax.figure.figure  # a subfigure's figure is the whole figure
     if root.get_layout_engine() is None:
-        root.set_layout_engine("constrained")
+        from simlab.report.wrapped import WrappingLayout
+
+        root.set_layout_engine(WrappingLayout())
     return ax
 
 
@@ -480,7 +483,7 @@ def set_title(ax: Axes, parts: list[str], fontsize: float) -> None:
     where it would run past the figure's edge (the last of three panels side by side in
     a notebook cut it off) or be wider than the axes (over a legend beside them, or the
     next panel), each part whole (a name, ``(95% band)``)."""
-    _over_axes(ax.set_title(_unbroken(parts), fontsize=fontsize, wrap=True), ax)
+    _over_axes(ax.set_title(_unbroken(parts), fontsize=fontsize), ax)
 
 
 def _unbroken(parts: list[str]) -> str:
@@ -489,15 +492,17 @@ def _unbroken(parts: list[str]) -> str:
 
 
 def _over_axes(text: Any, ax: Axes) -> None:
-    """Wrap ``text`` (a title or axis label, ``wrap=True``) to the width of ``ax`` as
-    well as the figure's: matplotlib wraps at the figure's edges only, and a title wider
-    than its axes ran over the legend beside them or the next panel."""
-    to_figure = getattr(text, "_get_wrap_line_width", None)
-    if to_figure is not None:  # matplotlib's (private) measure of the room to wrap to
-        text._get_wrap_line_width = lambda: min(to_figure(), ax.get_window_extent().width)
+    """Keep ``text`` (a title or axis label) broken into lines no wider than ``ax``
+    (:func:`simlab.report.wrapped.wrap_to_axes`): matplotlib's ``wrap=True`` breaks at
+    the figure's edges only, and a title wider than its axes ran over the legend beside
+    them or the next panel."""
+    from simlab.report.wrapped import wrap_to_axes
+
+    wrap_to_axes(text, ax)
 
 
-#: A space a title is not broken at (matplotlib breaks wrapped text at spaces only).
+#: A space a title is not broken at (:func:`simlab.report.wrapped.broken` breaks at spaces
+#: only).
 NO_BREAK = "\u00a0"
 
 
@@ -1002,7 +1007,7 @@ def plot_time_to_down(
         if shown >= cap or last == 0  # none rises: the title says that none is downed
         else ["round r", f"(round cap {cap}:", f"no curve rises after round {last})"]
     )
-    _over_axes(ax.set_xlabel(_unbroken(x_label), wrap=True), ax)
+    _over_axes(ax.set_xlabel(_unbroken(x_label)), ax)
     ax.set_ylabel("P(downed by round r)")
     ax.set_ylim(-0.02, 1.02)
     whose = [f"{side}:"] if side else []

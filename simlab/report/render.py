@@ -64,6 +64,7 @@ from simlab.report.terminal import (
     shown_events,
 )
 from simlab.report.words import already, counted, overrides_said
+from simlab.report.wrapped import WrappingLayout
 
 __all__ = ["render_report"]
 
@@ -138,11 +139,16 @@ def whole_words(text: str) -> Any:
     the browser does not break (``span.word``): on a phone, names broke at their
     hyphens, ``stone-`` over ``strike``, ``rules shattered-`` over ``spirits``. The
     hyphens stay ``-``, so that a search of the page for the name still finds it (a
-    non-breaking hyphen would not)."""
+    non-breaking hyphen would not). A path may break after a slash (``<wbr>``), each of
+    its parts whole: ``scenarios/glitters-d20/knight-vs-skeleton.yaml`` in one span made
+    a 390 px phone's page scroll sideways."""
     from markupsafe import Markup, escape
 
-    escaped = str(escape(text))
-    return Markup(_HYPHENATED.sub(lambda m: f'<span class="word">{m.group(0)}</span>', escaped))
+    def kept(word: re.Match[str]) -> str:
+        parts = re.findall(r"[^/]*/|[^/]+$", word.group(0))
+        return "<wbr>".join(f'<span class="word">{part}</span>' for part in parts)
+
+    return Markup(_HYPHENATED.sub(kept, str(escape(text))))
 
 
 def _md_value(value: str | Prose) -> str:
@@ -183,8 +189,12 @@ class Section:
     @property
     def time_to_down_note(self) -> str:
         """:data:`TIME_TO_DOWN_NOTE`, and what an event's rate is where the combatant
-        table shows one (zones-3d6's shows none: its one event is the down itself)."""
-        return TIME_TO_DOWN_NOTE + (EVENTS_NOTE if shown_events(self.run.result) else "")
+        table shows one (zones-3d6's shows none: its one event is the down itself), and
+        what its per-encounter means are where it shows any."""
+        res = self.run.result
+        means = [MEAN_NAMES[name] for name in res.layout.per_encounter_tallies]
+        said = MEANS_NOTE.format(" and ".join(means).capitalize()) if means else ""
+        return TIME_TO_DOWN_NOTE + (EVENTS_NOTE if shown_events(res) else "") + said
 
 
 # -- formatting --------------------------------------------------------------------------
@@ -198,7 +208,7 @@ def _png(draw: Callable[[Figure], None], size: tuple[float, float]) -> bytes:
     import matplotlib
 
     with matplotlib.rc_context(FONT):  # type: ignore[arg-type]
-        fig = Figure(figsize=size, dpi=DPI, layout="constrained")
+        fig = Figure(figsize=size, dpi=DPI, layout=WrappingLayout())
         FigureCanvasAgg(fig)
         draw(fig)
         buf = io.BytesIO()
@@ -215,9 +225,9 @@ def _png(draw: Callable[[Figure], None], size: tuple[float, float]) -> bytes:
 ATTACK_HEADER = ["attacker", "attack", "defender", "attempts", "hit rate [95%]",
                  "crit rate [95%]", "mean damage (HP) [95%]",
                  "exact hit / crit / mean"]  # fmt: skip
-COMBATANT_HEADER = ["combatant", "side", "down rate = P(downed by the round cap) [95%]",
-                    "median time-to-down (rounds) [95%]", "median when downed (rounds)",
-                    "capped (standing at the end of the round cap's round)"]  # fmt: skip
+COMBATANT_HEADER = ["combatant", "side", "down rate [95%]",
+                    "median (rounds) [95%]", "median when downed (rounds)",
+                    "capped"]  # fmt: skip
 OUTCOME_HEADER = ["side", "wins", "win rate [95%]"]
 SPEC_HEADER = ["spec", "measured [95%]", "n", "verdict"]
 DRIFT_HEADER = ["status", "figure", "subject", "baseline", "current", "change", "Holm p",
@@ -295,10 +305,15 @@ def event_header(event: str) -> str:
     return EVENT_HEADERS.get(event, f"{event.replace('_', ' ')} rate")
 
 
+#: The combatant table's headers of the per-encounter means, short (the header row was
+#: three lines tall at the page's width); the note above the table says they are means
+#: per encounter (:data:`MEANS_NOTE`).
 MEAN_HEADERS = {
-    "status_damage": "status damage per encounter (HP) [95%]",
-    "momentum_spent": "Momentum spent per encounter [95%]",
+    "status_damage": "status damage (HP) [95%]",
+    "momentum_spent": "Momentum spent [95%]",
 }
+#: Their names in :data:`MEANS_NOTE`.
+MEAN_NAMES = {"status_damage": "status damage", "momentum_spent": "Momentum spent"}
 
 
 def _combatant_rows(res: Result) -> tuple[list[str], list[list[str]]]:
@@ -706,19 +721,67 @@ def _survival_png(run: ScenarioRun, side: str) -> tuple[bytes, list[str], int]:
         never[:] = plots.never_downed(plots.plot_time_to_down(run, side=side, ax=ax))
         curves = sum(name.endswith(plots.EXACT_CURVE_SUFFIX)
                      for name in ax.get_legend_handles_labels()[1])  # fmt: skip
+        _fit_survival(fig, ax)
 
-    png = _png(survival, (8.5, 3.4))
+    png = _png(survival, (SURVIVAL_WIDTH, SURVIVAL_HEIGHT))
     return png, never, curves
+
+
+#: A time-to-down picture's height, and its width before it is fitted to its legend
+#: (:func:`_fit_survival`), in inches.
+SURVIVAL_WIDTH, SURVIVAL_HEIGHT = 8.5, 3.4
+#: The width of a time-to-down picture's plot (inches), and what the picture keeps
+#: beside it: its y axis's ticks and label at its left, a margin at its right.
+SURVIVAL_PLOT, SURVIVAL_LEFT, SURVIVAL_RIGHT = 5.0, 0.6, 0.2
+#: The widest picture (inches): the page's width at 100 dpi.
+WIDEST_PICTURE = 11.0
+
+
+def _fit_survival(fig: Figure, ax: Any) -> None:
+    """Make a time-to-down picture as wide as what it holds: its legend under the plot
+    in one row where the row is no wider than the plot (one curve and the median line),
+    else beside it, the picture :data:`SURVIVAL_PLOT` wide and the legend's width (at
+    most :data:`WIDEST_PICTURE`). Every picture was 850 px wide: a duel's one curve
+    beside a third of the picture left empty."""
+    legend = ax.get_legend()
+    if legend is None:
+        return
+    beside = legend.get_window_extent().width / fig.dpi
+    handles, names = ax.get_legend_handles_labels()
+    legend.remove()
+    row = fig.legend(handles, names, loc="outside lower center", ncol=len(names),
+                     frameon=False, fontsize=plots.LEGEND_FONT)  # fmt: skip
+    extent = row.get_window_extent()
+    if extent.width / fig.dpi <= SURVIVAL_PLOT:
+        fig.set_figwidth(SURVIVAL_LEFT + SURVIVAL_PLOT + SURVIVAL_RIGHT)
+        fig.set_figheight(fig.get_figheight() + extent.height / fig.dpi)
+        return
+    row.remove()
+    plots.legend_outside(ax)
+    width = SURVIVAL_LEFT + SURVIVAL_PLOT + beside + SURVIVAL_RIGHT
+    fig.set_figwidth(min(width, WIDEST_PICTURE))
 
 
 def _outcome_png(run: ScenarioRun) -> bytes:
     """The win and draw rates."""
 
     def outcome(fig: Figure) -> None:
-        plots.plot_win_rates(run, ax=fig.add_subplot())
+        ax = fig.add_subplot()
+        plots.plot_win_rates(run, ax=ax)
+        names = max((t.get_window_extent().width for t in ax.get_yticklabels()), default=0.0)
+        fig.set_figwidth(max(OUTCOME_WIDTH, names / fig.dpi + OUTCOME_BARS))
 
-    size = (5.0, 1.2 + 0.35 * (len(run.result.layout.sides) + 1))
+    size = (OUTCOME_WIDTH, 1.2 + 0.35 * (len(run.result.layout.sides) + 1))
     return _png(outcome, size)
+
+
+#: The outcome picture's width (inches), as wide as a phone's page (390 px, less its
+#: margins: 364 px) at 100 dpi: at 500 px it scrolled there. Where the sides' names are
+#: wider than its room beside the bars, it is wider, to keep :data:`OUTCOME_BARS` for the
+#: bars, and the page shrinks it to the phone's width (``figure.outcome``).
+OUTCOME_WIDTH = 3.6
+#: What an outcome picture keeps beside the sides' names (inches): its bars and margins.
+OUTCOME_BARS = 3.0
 
 
 #: The hit-rate plot's caption: its whiskers are grey, so that none reads as an exact mark.
@@ -841,14 +904,16 @@ TOC_NOTE = ("One row per scenario: its specs (— when it has none), win rates, 
 TIME_TO_DOWN_NOTE = (
     "The down rate is the share of all encounters in which the combatant went down (= "
     "P(downed by the round cap)). " + MEDIAN_NOTE + " The median when downed counts only "
-    "the encounters in which it went down (—: it never did). Capped: the encounters that "
-    "reached the round cap with it standing at their end, stopped by the cap or won in "
-    "that round. Curves: P(downed by round r) "
+    "the encounters in which it went down (—: it never did). Capped: the number of "
+    "encounters that reached the round cap with it standing at their end, stopped by the "
+    "cap or won in that round. Curves: P(downed by round r) "
     "over all encounters, with a pointwise 95% band (Wilson); an encounter its side won "
     "counts as one it was never downed in."
 )
 #: Added to :data:`TIME_TO_DOWN_NOTE` where the table shows an event's rate.
 EVENTS_NOTE = " An event's rate is the share of all encounters in which it happened at least once."
+#: Added where the table shows a per-encounter mean (its names filled in).
+MEANS_NOTE = " {}: the mean per encounter, with its 95% interval."
 #: At most this many attacks and combatants named in a table-of-contents row.
 TOC_ITEMS = 8
 
@@ -1123,7 +1188,9 @@ def _exact_note(run: ScenarioRun, drawn: ExactDrawn) -> str | Prose:
 #: The stylesheet of every page simlab writes (report, drift, sweep, compare, tune): a
 #: figure stays on one line (``td.num``) and a table wider than the page scrolls in its
 #: own box (``div.scroll``), on every page alike; the contents' win rates, hit rates and
-#: medians keep a width to read on a phone (a column one word wide ran a screen tall).
+#: medians keep a width to read on a phone (a column one word wide ran a screen tall). A
+#: plot keeps at least 720 px on a phone and scrolls in its box, save the outcome plot,
+#: drawn as wide as a phone's page, which the page shrinks to it where it is wider.
 STYLESHEET = """\
 body { font-family: sans-serif; margin: 1.5em auto; padding: 0 0.8em; max-width: 1100px;
        color: #222; }
@@ -1139,7 +1206,7 @@ th { background: #f3f3f3; }
 .note { color: #666; font-size: 0.9em; } img { max-width: 100%; display: block; }
 figure { margin: 0.8em 0 1.4em; overflow-x: auto; }
 figcaption { font-size: 0.9em; color: #444; }
-figure img { max-width: max(100%, 720px); }
+figure img { max-width: max(100%, 720px); } figure.outcome img { max-width: 100%; }
 table.toc td { vertical-align: top; } table.toc td:nth-child(-n+2) { white-space: nowrap; }
 table.toc td:nth-child(n+4) { min-width: 13em; }
 ul.drift .drifted { color: #b00; } span.word { white-space: nowrap; }
@@ -1214,7 +1281,8 @@ to draw:</p><ul class="note">{% for n in s.damage_skipped %}<li>{{ n }}</li>{% e
 )
 
 _PICTURES = jinja2.Template(
-    """{% for p in pictures %}<figure><img alt="{{ p.title }}" src="{{ p.data_uri }}">
+    """{% for p in pictures %}<figure class="{{ p.kind }}">
+<img alt="{{ p.title }}" src="{{ p.data_uri }}">
 <figcaption>{{ p.caption or p.title }}</figcaption></figure>
 {% endfor %}""",
     autoescape=True,

@@ -38,5 +38,6 @@ _WORD = re.compile(r'<span class="word">([^<]*)</span>')
 
 def words_unwrapped(html: str) -> str:
     """``html`` without the spans that keep each hyphenated word on one line
-    (``<span class="word">stone-strike</span>``), for tests that read its text."""
-    return _WORD.sub(r"\1", html)
+    (``<span class="word">stone-strike</span>``) and the breaks between a path's parts
+    (``<wbr>``), for tests that read its text."""
+    return _WORD.sub(r"\1", html).replace("<wbr>", "")

@@ -17,6 +17,7 @@ import simlab
 from tests.tuning.cases import SS_DUEL
 
 QUICKSTART = SS_DUEL.parents[1] / "shattered-spirits/quickstart.yaml"
+PARTY = SS_DUEL.parents[1] / "shattered-spirits/party-3v3.yaml"  # three curves a side
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +73,7 @@ def test_three_panels_in_a_row_keep_every_title_within_the_figure() -> None:
     fig.savefig(io.BytesIO(), format="png")
     boxes = [ax.title.get_window_extent() for ax in (a, b, c)]
     width = fig.bbox.width
-    lines = c.title._get_wrapped_text().split("\n")  # what was drawn
+    lines = c.title.get_text().split("\n")  # what was drawn
     plt.close(fig)
     assert all(box.x0 >= 0 and box.x1 <= width for box in boxes), (boxes, width)
     # (the legend beside it names the median line too, so the axes are narrower)
@@ -80,6 +81,25 @@ def test_three_panels_in_a_row_keep_every_title_within_the_figure() -> None:
         "party: time-to-down",
         "over all encounters (95% band)",
     ], lines
+
+
+def test_a_long_title_stays_within_its_axes_without_private_matplotlib(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The title was kept to its axes through matplotlib's private
+    ``Text._get_wrap_line_width``, which any release may drop; without it the title ran
+    past its axes, over the legend beside them. It is broken between its parts by simlab
+    itself."""
+    monkeypatch.delattr(matplotlib.text.Text, "_get_wrap_line_width", raising=False)
+    res = simlab.simulate(simlab.load(PARTY), n=300, seed=2)
+    fig, ax = plt.subplots(figsize=(5.5, 3))
+    simlab.plot_time_to_down(res, side="party", ax=ax)
+    fig.savefig(io.BytesIO(), format="png")
+    title, axes = ax.title.get_window_extent(), ax.get_window_extent()
+    lines = ax.title.get_text().split("\n")
+    plt.close(fig)
+    assert len(lines) > 1, lines
+    assert axes.x0 - 0.5 <= title.x0 and title.x1 <= axes.x1 + 0.5, (title, axes)
 
 
 def _legend_inside(fig: Any) -> tuple[list[str], bool]:

@@ -183,11 +183,12 @@ def test_the_report_tables_say_the_units_of_their_figures(pages: dict[str, str])
     time-to-down [95%]`` gave an amount of nothing named, where the comparison in the
     terminal says ``mean damage (HP)`` and ``(rounds)``; a rate's name says what it is."""
     for name, page in pages.items():
-        for header in ("mean damage (HP) [95%]", "median time-to-down (rounds) [95%]",
+        for header in ("mean damage (HP) [95%]", "median (rounds) [95%]",
                        "median when downed (rounds)", "hit rate [95%]"):  # fmt: skip
             assert header in page, (name, header)
         assert "mean damage [95%]" not in page and "time-to-down [95%]" not in page, name
-        assert "status damage per encounter (HP) [95%]" in page, name  # shattered-spirits'
+        assert "status damage (HP) [95%]" in page, name  # shattered-spirits'
+        assert "Status damage: the mean per encounter" in page, name
 
 
 def test_the_exact_line_names_the_diamonds_once(runs: list[ScenarioRun]) -> None:

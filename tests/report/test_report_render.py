@@ -104,7 +104,7 @@ def test_zones_3d6_pages_show_no_out_rate_that_repeats_the_down_rate(tmp_path: P
     written = render_report([run], tmp_path)
     for page in ("report.md", "report.html"):
         text = (tmp_path / page).read_text(encoding="utf-8")
-        assert "down rate = P(downed by the round cap) [95%]" in text, page
+        assert "down rate [95%]" in text, page
         assert "out rate" not in text, page
         assert "An event's rate" not in text, page  # the note of a column not shown
     header, rows = _combatant_rows(run.result)
