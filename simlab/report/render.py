@@ -1435,13 +1435,13 @@ def drift_lines(drift: DriftReport | None) -> list[str]:
 
 def unbroken(text: str) -> str:
     """``text`` with no place a browser breaks a line: a p-value such as ``< 1e-16`` or
-    ``3.3e-07`` kept on one line of its narrow column, ``Holm p < 1e-16`` at the end of
+    ``3.3e-07`` kept on one line of its narrow column, ``Holm p < 0.0001`` at the end of
     a drift line (no-break spaces and hyphens)."""
     return text.replace(" ", "\u00a0").replace("-", "\u2011")
 
 
 def _p_kept_whole(line: str) -> str:
-    """How a figure drifted (:func:`drift_list`) with its ``Holm p < 1e-16`` on one line
+    """How a figure drifted (:func:`drift_list`) with its ``Holm p < 0.0001`` on one line
     of the page, as the terminal keeps it: a phone broke it after ``<``."""
     head, comma, p = line.rpartition(", Holm p ")
     return f"{head}, {unbroken('Holm p ' + p)}" if comma else line
