@@ -6,6 +6,7 @@ The CLI is a thin shell over these functions; notebooks call them directly.
 from __future__ import annotations
 
 import dataclasses
+import math
 import numbers
 import os
 import warnings
@@ -429,7 +430,9 @@ def check(
     subject : Result, ScenarioRun, ScenarioBase, path, or a list of them
         What was simulated: a :class:`Result` of :func:`simulate` (or a sweep's point,
         a comparison's ``a`` or ``b``), measured against the specs of the scenario it
-        simulated; a report's run (:func:`run_scenario`, :func:`load_results`); or a
+        simulated; a sweep (:func:`sweep`: each simulated point, in order) or a
+        comparison (:func:`compare`: ``a``, then ``b``), each of its results so; a
+        report's run (:func:`run_scenario`, :func:`load_results`); or a
         scenario, or the path of one, simulated first; a folder is every scenario file
         in it that has specs, as ``simlab check FOLDER`` runs them. A list (or tuple)
         checks each in turn, in one table: every scenario is loaded before any is
@@ -498,12 +501,13 @@ def _to_check(
     that have specs)."""
     from simlab.report.results import ScenarioRun
 
-    if isinstance(item, Result | ScenarioRun):
+    simulated = [item] if isinstance(item, Result | ScenarioRun) else _simulated_in(item)
+    if simulated is not None:
         for name, value in (("n", n), ("seed", seed), ("threads", threads)):
             if value is not None:  # a Result is measured as it was simulated
                 raise InputError(f"{name}: expected none with a {type(item).__name__}, "
                                  f"already simulated; got {name}={value!r}")  # fmt: skip
-        return [item if isinstance(item, ScenarioRun) else _checked_run(item)]
+        return [run if isinstance(run, ScenarioRun) else _checked_run(run) for run in simulated]
     if isinstance(item, ScenarioBase):
         return [(None, item)]
     if not is_path(item):
@@ -516,6 +520,32 @@ def _to_check(
         return [(os.fspath(given), scenario_of(given))]
     return [(path.as_posix(), scn) for path, scn in _load_every(scenario_paths(given), None)
             if scn.expect]  # fmt: skip
+
+
+def _simulated_in(item: object) -> list[Result] | None:
+    """The results a sweep or a comparison holds, for :func:`check` to measure each: a
+    sweep's points in order (those simulated), a comparison's ``a`` then ``b``; None for
+    anything else. A tuning keeps no simulation: refused, saying what to check instead."""
+    from simlab.tuning.compare import Comparison
+    from simlab.tuning.sweep import SweepResult
+    from simlab.tuning.tune import TuneResult
+
+    if isinstance(item, Comparison):
+        return [item.a, item.b]
+    if isinstance(item, SweepResult):
+        results = [point.result for point in item.points if point.result is not None]
+        if not results:
+            raise InputError("subject: expected a sweep with simulated points; got one "
+                             "without any (read back from files, or answered exactly): "
+                             "check the scenario at a point instead")  # fmt: skip
+        return results
+    if isinstance(item, TuneResult):
+        value = "VALUE" if math.isnan(item.value) else f"{item.value:g}"
+        raise InputError(f"subject: expected a Result, a sweep or a comparison; got a "
+                         f"TuneResult, which keeps no simulation: check the tuned scenario "
+                         f"at the value found, simlab.check(scn.with_({{{item.field!r}: "
+                         f"{value}}}))")  # fmt: skip
+    return None
 
 
 def _with_specs(
@@ -538,9 +568,11 @@ def _subject_said(item: object) -> str:
     (a Result)``, ``scenarios/glitters-d20 (a folder)``, ``duel.yaml``."""
     from simlab.report.results import ScenarioRun
 
-    if isinstance(item, Result | ScenarioRun | ScenarioBase):
-        name = item.result.scenario if isinstance(item, ScenarioRun) else item.scenario
-        kind = "a scenario" if isinstance(item, ScenarioBase) else f"a {type(item).__name__}"
+    kind = "a scenario" if isinstance(item, ScenarioBase) else f"a {type(item).__name__}"
+    simulated = _simulated_in(item)
+    named = simulated[0] if simulated else item  # a sweep's or a comparison's: its first's
+    if isinstance(named, Result | ScenarioRun | ScenarioBase):
+        name = named.result.scenario if isinstance(named, ScenarioRun) else named.scenario
         return f"the scenario {name} ({kind})"
     path = os.fspath(cast("str | os.PathLike[str]", item))
     return f"{path} (a folder: in none of its scenarios)" if Path(path).is_dir() else path

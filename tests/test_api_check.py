@@ -257,3 +257,30 @@ def test_a_subject_without_specs_is_said_to_add_no_row(
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert len(simlab.check(simlab.simulate(QUICKSTART, n=N))) == 3
+
+
+def test_a_sweep_and_a_comparison_are_checked_result_by_result() -> None:
+    """``simlab.check(sweep)`` and ``simlab.check(comparison)`` were refused ("got a
+    SweepResult"), where a designer asks whether each point, or B, still meets the
+    specs: each of their results is checked, in order, its changes in ``overrides``."""
+    scn = simlab.load(QUICKSTART)
+    swept = simlab.sweep(scn, {"Kaito.hp": [20, 80]}, n=200, exact=False)
+    specs = simlab.check(swept)
+    assert list(specs.overrides) == ["Kaito.hp=20"] * 3 + ["Kaito.hp=80"] * 3
+    by_point = simlab.check([point.result for point in swept.points])
+    pd.testing.assert_frame_equal(specs, by_point)
+    ab = simlab.compare(scn, changes={"Kaito.hp": 80}, n=200)
+    pd.testing.assert_frame_equal(simlab.check(ab), simlab.check([ab.a, ab.b]))
+    with pytest.raises(InputError, match="n: expected none with a Comparison, already simulated"):
+        simlab.check(ab, n=100)
+
+
+def test_a_tuning_is_refused_saying_what_to_check() -> None:
+    """A tuning keeps no simulation: its refusal says to check the scenario at the value
+    found, where it named only the types it takes."""
+    tuned = simlab.tune(simlab.load(QUICKSTART), "Kaito.hp=10:60", "down_rate:Kaito=0.5", n=200)
+    with pytest.raises(InputError) as info:
+        simlab.check(tuned)
+    said = str(info.value)
+    assert "got a TuneResult, which keeps no simulation" in said
+    assert f"simlab.check(scn.with_({{'Kaito.hp': {tuned.value:g}}}))" in said

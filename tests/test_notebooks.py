@@ -67,3 +67,12 @@ def test_notebook_explains_its_figures(path: Path) -> None:
     for words in ("95% interval", "P(downed by round r)", "median time-to-down",
                   "hit_rate", "down_rate"):  # fmt: skip
         assert words in text, f"{path.name} does not explain {words!r}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_text_promises_no_signed_zero(path: Path) -> None:
+    """The tables add 0.0 after rounding, so they never show -0 (checked above); the
+    text said a tiny difference "shows as 0 or -0"."""
+    text = " ".join("".join(c.source) for c in nbformat.read(path, as_version=4).cells
+                    if c.cell_type == "markdown")  # fmt: skip
+    assert not re.search(r"(?<![\w.−-])-0(?!\.?\d)", text), path.name

@@ -94,7 +94,8 @@ DRIFT_COLUMNS = ["scenario", "rules", "figure", "subject", "kind", "test", "base
 #: ``report.md`` and the pages give it, in the words of the report's tables (a designer
 #: reads "damage distribution", not ``damage_pmf``). ``drift.json`` keeps the ids, for
 #: tools, with these beside them (``figure_name``). The rate of an event not listed is
-#: "<event> rate", its underscores as spaces (:func:`figure_name`).
+#: "<event> rate", its underscores as spaces (:func:`figure_name`). A balance spec's line
+#: names its figure from here too (:func:`simlab.analysis.specs.figure_words`).
 FIGURE_NAMES: dict[str, str] = {
     "hit_rate": "hit rate",
     "crit_rate": "crit rate",

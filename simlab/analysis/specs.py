@@ -31,12 +31,13 @@ import numpy as np
 import pandas as pd
 
 from simlab.analysis import stats
+from simlab.analysis.drift import FIGURE_NAMES, figure_name
 from simlab.analysis.result import Result, median_time_to_down
 from simlab.errors import InputError
 from simlab.exact import pair_answer
 from simlab.scenario.common import Expectation
 
-__all__ = ["SPEC_COLUMNS", "Verdict", "describe", "evaluate", "evaluate_all"]
+__all__ = ["SPEC_COLUMNS", "Verdict", "describe", "evaluate", "evaluate_all", "figure_words"]
 
 LEVEL = 0.95
 SPEC_COLUMNS = ["scenario", "rules", "spec", "figure", "measured", "ci_lo", "ci_hi", "low", "high",
@@ -168,18 +169,43 @@ def _measure(res: Result, spec: Expectation) -> tuple[float, float, float, int]:
     return mean, mean - half, mean + half, n
 
 
-_WORDS = {
-    "hit_rate": "hit rate", "crit_rate": "crit rate", "mean_damage": "mean damage",
-    "damage_at_least": "P(damage ≥ {damage})", "down_rate": "down rate",
+#: The figures only a spec has, in words; every other figure is named as the drift gate
+#: names it (:func:`figure_words`).
+SPEC_ONLY_WORDS = {
+    "damage_at_least": "P(damage ≥ {damage})",
     "down_by_round": "P(Downed by round {round})",
-    "median_time_to_down": "median time-to-down (rounds)", "event_rate": "{event} rate",
-    "win_rate": "win rate", "draw_rate": "draw rate", "mean_rounds": "mean encounter length",
-}  # fmt: skip
+}
+#: The figures measured in rounds, whose bounds say so ("at most 15 rounds").
+IN_ROUNDS = frozenset({"median_time_to_down", "mean_rounds"})
+
+
+def figure_words(spec: Expectation) -> str:
+    """A spec's figure in words, in the drift gate's words for the same figure
+    (:data:`simlab.analysis.drift.FIGURE_NAMES`): ``median time-to-down``, an event's
+    ``rate of spending Momentum`` (``momentum_spent``), ``dead rate``; the figures only a
+    spec has from :data:`SPEC_ONLY_WORDS` (``P(damage ≥ 8)``).
+
+    Parameters
+    ----------
+    spec : Expectation
+        An ``expect:`` entry.
+
+    Returns
+    -------
+    str
+        What the spec line names its figure.
+    """
+    if spec.figure in SPEC_ONLY_WORDS:
+        return SPEC_ONLY_WORDS[spec.figure].format(damage=spec.damage, round=spec.round)
+    if spec.figure == "event_rate":
+        return figure_name(f"{spec.event}_rate")
+    return FIGURE_NAMES[spec.figure]
 
 
 def describe(spec: Expectation) -> str:
-    """The spec in words, e.g. ``stone-strike hit rate (→ Kaito) at least 0.6``."""
-    figure = _WORDS[spec.figure].format(damage=spec.damage, round=spec.round, event=spec.event)
+    """The spec in words, e.g. ``stone-strike hit rate (→ Kaito) at least 0.6``,
+    ``Kaito's median time-to-down between 6 and 9 rounds``."""
+    figure = figure_words(spec)
     if spec.attack is not None:
         who = spec.attack if spec.attacker is None else f"{spec.attacker}'s {spec.attack}"
         target = f" (→ {spec.defender})" if spec.defender else ""
@@ -192,12 +218,20 @@ def describe(spec: Expectation) -> str:
         subject = figure
     low, high = spec.bounds
     if spec.between is not None:
-        return f"{subject} between {low:g} and {high:g}"
+        return f"{subject} between {low:g} and {_bound(spec, high, plural=True)}"
     return (
-        f"{subject} at least {low:g}"
+        f"{subject} at least {_bound(spec, low)}"
         if spec.at_least is not None
-        else f"{subject} at most {high:g}"
+        else f"{subject} at most {_bound(spec, high)}"
     )
+
+
+def _bound(spec: Expectation, value: float, plural: bool = False) -> str:
+    """A bound as the spec line says it, in rounds for a figure in rounds (``1 round``,
+    ``15 rounds``; ``plural`` after "between 6 and")."""
+    if spec.figure not in IN_ROUNDS:
+        return f"{value:g}"
+    return f"{value:g} {'rounds' if plural or value != 1 else 'round'}"
 
 
 def _possessive(name: str) -> str:
@@ -223,8 +257,7 @@ def evaluate(res: Result, spec: Expectation | dict[str, Any],
     Verdict
         A spec whose attack never happened fails, with a note saying so.
     """
-    if not isinstance(spec, Expectation):
-        spec = Expectation.model_validate(spec, strict=False)
+    spec = _validated(spec)
     measured, lo, hi, n = _measure(res, spec)
     if n and measured == _certain(res, spec, exact):
         lo = hi = measured
@@ -242,6 +275,13 @@ def evaluate(res: Result, spec: Expectation | dict[str, Any],
         note = f"{note}; {why}" if note else why
     return Verdict(text, spec.figure, measured, lo, hi, low, high, n, passed, borderline,
                    note)  # fmt: skip
+
+
+def _validated(spec: Expectation | dict[str, Any]) -> Expectation:
+    """An ``expect:`` entry, a dict validated as one."""
+    if isinstance(spec, Expectation):
+        return spec
+    return Expectation.model_validate(spec, strict=False)
 
 
 def _past_the_cap(res: Result, spec: Expectation, lo: float) -> float:

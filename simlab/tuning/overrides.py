@@ -284,8 +284,16 @@ def as_overrides(
         raise InputError(f"changes: expected a mapping of NAME.FIELD to values, a "
                          f"'NAME.FIELD=VALUE' text or a list of them; got "
                          f"{describe(changes)}")  # fmt: skip
+    given = list(changes)
+    mappings = [c for c in given if isinstance(c, Mapping)]
+    if mappings:  # several variants asked for at once: "override {'Kaito.guard': 2}: no '='"
+        raise InputError(f"changes: expected one mapping of every change, or a list of "
+                         f"'NAME.FIELD=VALUE' texts; got a list holding the mapping "
+                         f"{mappings[0]!r}: one call makes one variant, so for several "
+                         f"variants make one call for each mapping (a field's values "
+                         f"side by side: simlab.sweep)")  # fmt: skip
     return [c if isinstance(c, Override) else parse_assignment(str(c), "override")
-            for c in changes]  # fmt: skip
+            for c in given]  # fmt: skip
 
 
 def override(

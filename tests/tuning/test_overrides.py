@@ -257,6 +257,22 @@ def test_one_assignment_string_is_one_override(duel: Any) -> None:
     assert duel.with_("Defender.guard=2").source.overrides == ("Defender.guard=2",)
 
 
+def test_several_variants_at_once_are_refused_saying_to_make_one_call_each(duel: Any) -> None:
+    """``changes=[{...}, {...}]`` (a designer comparing several changes at once) read
+    "override {'Defender.guard': 2}: expected NAME.FIELD=VALUE; got no '='"; it says
+    now that one call makes one variant, before anything runs."""
+    several = [{"Defender.guard": 2}, {"Defender.hp": 40}]
+    for make in (lambda: duel.with_(several),
+                 lambda: simlab.compare(duel, changes=several, n=100)):  # fmt: skip
+        with pytest.raises(InputError) as info:
+            make()
+        said = str(info.value)
+        assert said.startswith("changes: expected one mapping of every change, or a list of "
+                               "'NAME.FIELD=VALUE' texts; got a list holding the mapping "
+                               "{'Defender.guard': 2}")  # fmt: skip
+        assert "one call makes one variant" in said and "got no '='" not in said
+
+
 def test_a_file_problem_an_override_brings_names_the_override() -> None:
     """An override may break a line of the file it does not touch (a draft1 plan that
     costs more AP than ``--set params.ap_per_round`` leaves): the problem is located at
