@@ -1138,7 +1138,8 @@ def consistent_values(result: TuneResult) -> str:
         return (f"no value (no figure's interval contains {t.value:g}; an exact figure "
                 f"must equal it){where}")  # fmt: skip
     lo, hi = result.consistent
-    return f"{result.field} = {lo:g}" if lo == hi else f"{result.field} = {lo:g}..{hi:g}"
+    said = f"{result.field} = {lo:g}" if lo == hi else f"{result.field} = {lo:g}..{hi:g}"
+    return said + result.past_the_range()
 
 
 def print_tune(result: TuneResult) -> None:

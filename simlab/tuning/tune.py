@@ -312,6 +312,9 @@ class TuneResult:
             answer += ", and no value moves it beyond its noise"
         elif not self.reachable:
             answer += ", the closest end: the target is not reached"
+        elif past := self.past_the_range():  # the range searched cut the consistent one
+            lo, hi = (_show(x) for x in self.consistent or ())
+            answer += f", consistent with the target at {lo}..{hi}{past}"
         return (f"<TuneResult {self.scenario} · rules {self.rules} · {self.field} over "
                 f"{_show(self.lo)}..{_show(self.hi)} for {self.target}: {answer}; "
                 f"{counted(len(self.evaluations), 'value')} evaluated; .value, .best, "
@@ -382,6 +385,25 @@ class TuneResult:
         does not move it (:attr:`flat`). ``tune.json``'s ``monotone`` is null then, as the
         terminal says "by a grid", not "monotone"."""
         return self.measured and not self.flat
+
+    def past_the_range(self) -> str:
+        """Where the consistent range reaches an end of the range searched, that values
+        beyond it may be consistent too, since none was tried there: `` (it reaches the
+        range's end, 30: values above it may be consistent too)``; "" where it stops
+        inside the range, or there is none. The value found, nearest the middle of the
+        consistent values tried, may then lie off the middle of them all."""
+        if self.consistent is None:
+            return ""
+        ends = [(_show(end), side) for end, reached, side in
+                zip((self.lo, self.hi), self.consistent, ("below", "above"), strict=True)
+                if math.isclose(end, reached, rel_tol=ROUNDING, abs_tol=ROUNDING)]  # fmt: skip
+        if not ends:
+            return ""
+        if len(ends) == 2:
+            return (f" (it reaches both ends of the range, {ends[0][0]} and {ends[1][0]}: "
+                    "values outside it may be consistent too)")  # fmt: skip
+        ((end, side),) = ends
+        return f" (it reaches the range's end, {end}: values {side} it may be consistent too)"
 
     @property
     def best(self) -> Evaluation:

@@ -932,3 +932,27 @@ def test_the_values_tried_say_the_kind_of_each_interval_as_a_run_does(
     exact_kinds = simlab.tune(duel, "Defender.hp=20:24", target).evaluated()
     assert set(exact_kinds.method) == {"exact"}
     assert set(exact_kinds[f"{figure}_ci_kind"]) == {"exact"}
+
+
+@pytest.mark.parametrize(("vary", "target", "said"),
+                         [("Defender.hp=5:30", 10, "end, 30: values above it"),
+                          ("Defender.hp=5:60", 2, "end, 5: values below it")])  # fmt: skip
+def test_a_consistent_range_cut_by_the_range_searched_says_so(
+    duel: Any, vary: str, target: int, said: str
+) -> None:
+    """A consistent range that reaches an end of the range searched read as the whole of
+    it (``Defender.hp = 29..30`` over 5..30, where HP 31 gives the median of 10 rounds
+    too): the terminal, the page's sentence and the repr say that values past that end
+    may be consistent too, and a range that holds the whole of it says nothing."""
+    tuned = simlab.tune(duel, vary, f"median_time_to_down:Defender={target}")
+    lo, hi = tuned.consistent or (None, None)
+    past = hi + 1 if said.startswith(f"end, {hi:g}") else lo - 1
+    assert _exact_median(duel, int(past)) == target  # the note is true: it goes on
+    assert f"(it reaches the range's {said} may be consistent too)" in repr(tuned)
+    done = CliRunner().invoke(main, ["tune", str(SS_DUEL), "--vary", vary, "--target",
+                                     f"median_time_to_down:Defender={target}"])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert f"range's {said}" in " ".join(done.output.split())
+    inside = simlab.tune(duel, "Defender.hp=20:40", f"median_time_to_down:Defender={10}")
+    assert inside.consistent == (29, 31)
+    assert "range's" not in repr(inside) and inside.past_the_range() == ""
