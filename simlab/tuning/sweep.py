@@ -195,6 +195,18 @@ class SweepPoint:
     exact: dict[str, Any] | None = None
 
 
+def _encounters_row(point: SweepPoint) -> pd.DataFrame:
+    """One row: the encounters ``point`` ran and whether it met its precision."""
+    result = _result(point)
+    record = result.meta.get("precision")
+    met = pd.NA if record is None else bool(record["met"])
+    return pd.DataFrame({
+        "encounters": [result.encounters],
+        "precision_met": pd.array([met], dtype="boolean"),
+        "cap_reached": pd.array([pd.NA if record is None else not met], dtype="boolean"),
+    })  # fmt: skip
+
+
 @dataclass
 class SweepResult:
     """The points of a sweep; every table has one column per varied field.
@@ -250,7 +262,7 @@ class SweepResult:
         return (f"<SweepResult {self.scenario}{fixed} · rules {self.rules} · "
                 f"{counted(len(self.points), 'point')} of {varied} · {self.per_point()} · seed "
                 f"{self.seed}: .attacks(), .combatants(), .sides(), .damage_pmf(), "
-                "simlab.plot_sweep>")  # fmt: skip
+                ".encounters_per_point(), simlab.plot_sweep>")  # fmt: skip
 
     def per_point(self) -> str:
         """The encounters each point ran: ``5,000 encounters per point``; run to a
@@ -328,6 +340,22 @@ class SweepResult:
     def sides(self) -> pd.DataFrame:
         """Win rate of every side and the draw rate at every point, with 95% intervals."""
         return self._tidy("sides", lambda p: _result(p).win_rates())
+
+    @checked_arguments(table=True)
+    def encounters_per_point(self) -> pd.DataFrame:
+        """How many encounters each point ran, one row a point: run to a precision, each
+        point stops on its own, and the header's ``6,250–12,500 encounters per point``
+        does not say which point stopped where.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The varied fields, ``encounters`` (the count the point ran: its stop, or
+            the sample size every point ran without a precision), ``precision_met``
+            and ``cap_reached`` (whether its precision held at the stop, or it reached
+            the cap first; NA without a precision).
+        """
+        return self._tidy("encounters", _encounters_row)
 
     @checked_arguments(table=True)
     def damage_pmf(self) -> pd.DataFrame:

@@ -120,7 +120,7 @@ def test_a_sweep_shows_one_line(duel: Any) -> None:
     assert repr(sw) == (
         "<SweepResult ss-duel · rules shattered-spirits · 3 points of Defender.guard (3 values)"
         " · 500 encounters per point · seed 1: .attacks(), .combatants(), .sides(),"
-        " .damage_pmf(), simlab.plot_sweep>"
+        " .damage_pmf(), .encounters_per_point(), simlab.plot_sweep>"
     )
 
 

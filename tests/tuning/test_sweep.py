@@ -924,3 +924,23 @@ def test_a_sweep_of_three_fields_keeps_its_plots_wide_and_its_lines_apart(
     dashes = {s[1] for s in style.values()}
     marks = {s[2] for s in style.values()}
     assert len(dashes) == 2 and len(marks) == 2
+
+
+def test_a_sweep_run_to_a_precision_says_where_each_point_stopped() -> None:
+    """Run to a precision, each point stops on its own, and the header's range
+    (``1,250–2,500 encounters per point``) did not say which point stopped where:
+    ``encounters_per_point()`` gives each point's count, the one a run of that point
+    alone to the same precision stops at, and the repr points to it."""
+    quickstart = simlab.load(QUICKSTART)
+    swept = simlab.sweep(quickstart, "Brute.hp=20:40:20", n=20_000, precision=0.02, seed=3)
+    table = swept.encounters_per_point()
+    for row in table.itertuples(index=False):
+        alone = simlab.simulate(quickstart.with_({"Brute.hp": row[0]}), n=20_000,
+                                precision=0.02, seed=3)  # fmt: skip
+        assert row.encounters == alone.encounters
+        assert row.precision_met == alone.meta["precision"]["met"] != row.cap_reached
+    assert table.encounters.nunique() > 1  # the points did stop apart
+    assert ".encounters_per_point()" in repr(swept)
+    plain = simlab.sweep(quickstart, "Brute.hp=20:40:20", n=300)
+    assert plain.encounters_per_point().encounters.tolist() == [300, 300]
+    assert plain.encounters_per_point().precision_met.isna().all()
