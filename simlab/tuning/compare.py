@@ -205,13 +205,17 @@ class Comparison:
         """One line: what was compared (run to a precision that stopped at its cap, that
         it did) and how much changed (the dataclass's own repr printed both runs'
         tallies, some 28 kB), and, where B is A, that it is, in the terminal's words
-        (``B is identical to A: Brute.hp is already 30, …``)."""
+        (``B is identical to A: Brute.hp is already 30, …``), and where A and B follow
+        different rules, that they do."""
         from simlab.report.tuning_terminal import identical_note
 
         changed = int(self.figures.changed.sum()) if len(self.figures) else 0
         a, b = self.labels
         same = identical_note(self).removesuffix(".")
         cap = precision_said(self.precision)
+        if self.a.rules != self.b.rules:  # the same dice read apart: say so, as the terminal
+            same = "; ".join(x for x in (same, f"A and B follow different rules "
+                                         f"({self.a.rules}, {self.b.rules})") if x)  # fmt: skip
         return (f"<Comparison {a} vs {b} · {counted(self.a.encounters, 'encounter')}{cap} on "
                 f"the same dice · {counted(self.ranges, 'range')}: {changed} of "
                 f"{counted(len(self.figures), 'figure')} changed"
@@ -222,7 +226,9 @@ class Comparison:
         changed = self.overrides()
         return {
             "a": self.labels[0], "b": self.labels[1], "scenario_a": self.a.scenario,
-            "scenario_b": self.b.scenario, "rules": self.a.rules, "seed": self.a.seed,
+            "scenario_b": self.b.scenario, "rules": self.a.rules,
+            **({"rules_b": self.b.rules} if self.b.rules != self.a.rules else {}),
+            "seed": self.a.seed,
             "encounters": self.a.encounters, "ranges": self.ranges, "interval_level": LEVEL,
             "figures": [
                 {"figure": r.figure, "on": r.on, "a": _num(r.a), "b": _num(r.b),

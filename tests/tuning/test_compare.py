@@ -567,3 +567,18 @@ def test_a_pair_that_cannot_crit_has_no_crit_rate_row(tmp_path: Path) -> None:
         assert "hit rate" in text and "crit rate" not in text, name
     figures = {f["figure"] for f in json.loads((tmp_path / "compare.json").read_text())["figures"]}
     assert {"hit_rate", "mean_damage"} <= figures and "crit_rate" not in figures
+
+
+def test_two_files_under_different_rules_say_so_in_python_and_the_json() -> None:
+    """The terminal said that A and B follow different rules, but the repr a notebook
+    shows did not, and ``compare.json`` kept A's rules alone under ``rules``: B's are
+    recorded too (``rules_b``), and a comparison under one set of rules has no such key."""
+    drafts = [Path(__file__).parents[2] / "scenarios" / rules / "duel-both-drafts.yaml"
+              for rules in ("shattered-spirits", "shattered-spirits-draft1")]  # fmt: skip
+    apart = simlab.compare(*drafts, n=200)
+    said = "A and B follow different rules (shattered-spirits, shattered-spirits-draft1)"
+    assert said in repr(apart)
+    doc = apart.document()
+    assert (doc["rules"], doc["rules_b"]) == ("shattered-spirits", "shattered-spirits-draft1")
+    same = simlab.compare(drafts[0], changes={"Kaito.hp": 25}, n=200)
+    assert "different rules" not in repr(same) and "rules_b" not in same.document()
