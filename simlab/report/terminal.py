@@ -1622,7 +1622,7 @@ def specs_table(specs: pd.DataFrame) -> Table:
     for column in ("measured [95%]", "n"):
         number_column(table, column)
     table.add_column("verdict")
-    whole = specs.attrs.get("names", ())
+    names_whole = specs.attrs.get("names", ())
     for name, s in zip(names, specs.itertuples(), strict=True):
         measured = measured_cell(s)
         verdict = "[green]PASS[/green]" if s.verdict == "pass" else "[bold red]FAIL[/bold red]"
@@ -1631,7 +1631,9 @@ def specs_table(specs: pd.DataFrame) -> Table:
         elif s.borderline:
             verdict += " (borderline: interval reaches past the bound)"
         where = [s.scenario, s.rules] if wide else []
-        # broken between words, a name whole: "Grand Duke Ferdinand of the Sunken Keep's"
+        # broken between words, a name whole: "Grand Duke Ferdinand of the Sunken Keep's",
+        # and an attack's defender with its arrow: "(→ Kaito)", never "(→" / "Kaito)"
+        whole = [*names_whole, *re.findall(r"\(→ [^)]*\)", name)]
         table.add_row(*where, Parts(words_keeping(name, whole)), measured, f"{s.n:,}", verdict)
     return table
 

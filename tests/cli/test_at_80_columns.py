@@ -46,3 +46,26 @@ def test_a_tuned_exact_figure_and_its_target_share_one_parenthesis(
     simulated = _at_80(monkeypatch, *tune, "median_time_to_down:Defender=3", "--no-exact",
                        "-n", "500")  # fmt: skip
     assert re.search(r"= 3 \[\d, \d\] \(target 3\)", " ".join(simulated.split())), simulated
+
+
+def test_a_spec_keeps_its_defender_with_the_arrow_before_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A spec line broke between ``(→`` and ``Kaito)`` where its column was narrow (the
+    gate's table at 80 columns): the parenthesis stays whole, on whichever line."""
+    import numpy as np
+    from rich.console import Console
+
+    from simlab.analysis.specs import evaluate_all
+    from simlab.report.results import ScenarioRun
+    from tests.report.report_synthetic import Truth, synthetic_result
+
+    res = synthetic_result(Truth(), 2_000, np.random.default_rng(5))
+    spec = {"figure": "hit_rate", "attack": "strike", "defender": "B", "at_least": 0.5}
+    specs = evaluate_all([ScenarioRun(result=res, expect=[spec])])
+    for width in range(40, 81):
+        monkeypatch.setattr(terminal, "console", Console(width=width, force_terminal=False))
+        with terminal.console.capture() as seen:
+            terminal.console.print(terminal.specs_table(specs))
+        assert not re.search(r"\(→ *$", seen.get(), re.M), seen.get()
+        assert "(→ B)" in seen.get(), seen.get()
