@@ -917,7 +917,7 @@ def attacks_table(result: Result, rates: pd.DataFrame | None = None) -> Table | 
     groups = _attack_groups(rates)
     beside = [[r.defender, *cells] for r, cells in zip(rates.itertuples(), figures, strict=True)]
     room = _label_room(["at", *headers], beside)
-    labels = [_label_lines(attacker, attack, room) for attacker, attack, _ in groups]
+    labels = _labels(groups, room)
     if not all(labels):
         return _headed_tables(title, groups, list(rates.defender), headers, figures)
     table = _narrow_table(title)
@@ -1021,12 +1021,28 @@ def _attack_groups(rates: pd.DataFrame) -> list[tuple[str, str, list[int]]]:
     return groups
 
 
-def _label_lines(attacker: str, attack: str, room: int) -> list[str] | None:
+def _labels(groups: list[tuple[str, str, list[int]]], room: int) -> list[list[str] | None]:
+    """The attacks' names (:func:`_label_lines`) of a narrow table's ``groups`` in its
+    first column of ``room`` columns, all in one form: each on one line where every one
+    fits so, else each broken after its attacker, where ``Bruna: warhammer`` kept a line
+    and ``Ghoul 1:`` / ``ghoul-bite``, two columns longer (a copy's number), took two."""
+    broken = any(len(_label(attacker, attack)) > room for attacker, attack, _ in groups)
+    return [_label_lines(attacker, attack, room, broken) for attacker, attack, _ in groups]
+
+
+def _label(attacker: str, attack: str) -> str:
+    """``attacker: attack``, the attacker alone where the attack has no name."""
+    return f"{attacker}: {attack}" if attack else attacker
+
+
+def _label_lines(attacker: str, attack: str, room: int,
+                 broken: bool = False) -> list[str] | None:  # fmt: skip
     """An attack's name in the narrow table's first column of ``room`` columns:
-    ``attacker: attack`` on one line; or, where that does not fit, the attacker on one
-    and the attack, indented, on the next; None where a name does not fit whole."""
-    label = f"{attacker}: {attack}" if attack else attacker
-    if len(label) <= room:
+    ``attacker: attack`` on one line; or, where that does not fit or ``broken`` says
+    so, the attacker on one and the attack, indented, on the next; None where a name
+    does not fit whole."""
+    label = _label(attacker, attack)
+    if len(label) <= room and not (broken and attack):
         return [label]
     if attack and len(attacker) + 1 <= room and len(attack) + 2 <= room:
         return [f"{attacker}:", f"  {attack}"]
@@ -1094,8 +1110,8 @@ def _headed_rows(groups: list[tuple[str, str, list[int]]], defenders: list[str],
     of its own (:func:`_label_lines`, in the ``room`` of the one name column), then a
     row per defender, its name indented, with the figures."""
     rows: list[list[Any]] = []
-    for attacker, attack, ks in groups:
-        heading = _label_lines(attacker, attack, room) or [f"{attacker}:", f"  {attack}"]
+    for (attacker, attack, ks), lines in zip(groups, _labels(groups, room), strict=True):
+        heading = lines or [f"{attacker}:", f"  {attack}"]
         rows += [[line, False] for line in heading]
         rows += [[f"  {defenders[k]}", *figures[k], False] for k in ks]
     return rows

@@ -69,3 +69,15 @@ def test_a_spec_keeps_its_defender_with_the_arrow_before_it(
             terminal.console.print(terminal.specs_table(specs))
         assert not re.search(r"\(→ *$", seen.get(), re.M), seen.get()
         assert "(→ B)" in seen.get(), seen.get()
+
+
+def test_every_attack_heading_of_a_table_takes_one_form(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 80 columns ``Bruna: warhammer`` headed its rows on one line and ``Ghoul 1:`` /
+    ``ghoul-bite``, two columns longer for the copy's number, on two: a table's headings
+    are all on one line, or all broken after the attacker."""
+    party = str(ROOT / "scenarios/glitters-d20/party-vs-monsters.yaml")
+    text = _at_80(monkeypatch, "run", party, "-n", "300")
+    table = text[text.index("attacks (± 95% interval)") : text.index("Crit rate —")]
+    headings = [line.rstrip() for line in table.splitlines()[4:] if line[:1].strip()]
+    assert "Ghoul 1:" in headings, table
+    assert all(h.endswith(":") for h in headings), table
