@@ -81,3 +81,14 @@ def test_every_attack_heading_of_a_table_takes_one_form(monkeypatch: pytest.Monk
     headings = [line.rstrip() for line in table.splitlines()[4:] if line[:1].strip()]
     assert "Ghoul 1:" in headings, table
     assert all(h.endswith(":") for h in headings), table
+
+
+def test_the_tune_table_is_as_wide_as_what_it_holds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table of a tuning's value and its neighbours was as wide as its title (77
+    columns at 80), its three short columns spread across it."""
+    text = _at_80(monkeypatch, "tune", DUEL, "--vary", "Defender.hp=10:60", "--target",
+                  "median_time_to_down:Defender=8")  # fmt: skip
+    lines = text.splitlines()
+    rule = next(k for k, line in enumerate(lines) if line.startswith("─"))
+    rows = [lines[rule - 1], *lines[rule + 1 : rule + 4]]  # the header and three values
+    assert len(lines[rule]) <= max(len(row) for row in rows) + 1, text
