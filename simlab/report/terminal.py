@@ -18,7 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 from rich import box
-from rich.console import Console, ConsoleOptions, Group, RenderResult
+from rich.console import (
+    Console,
+    ConsoleOptions,
+    ConsoleRenderable,
+    Group,
+    RenderHook,
+    RenderResult,
+)
 from rich.markup import escape
 from rich.measure import Measurement
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
@@ -52,7 +59,12 @@ WIDE = 110
 class _Console(Console):
     """rich's console, but a reader that stops reading (``simlab sweep --out DIR | head``)
     stops the printing only: rich's own answer to a closed pipe is to end the program,
-    before a command has written its output files."""
+    before a command has written its output files. Piped, its lines end at their last
+    character (:class:`_Unpadding`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.push_render_hook(_Unpadding(self))
 
     def on_broken_pipe(self) -> None:
         """Send the rest of standard output nowhere and go on quietly."""
@@ -61,11 +73,32 @@ class _Console(Console):
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
 
-    def _render_buffer(self, buffer: Iterable[Segment]) -> str:
-        """The buffered output as rich writes it, but piped or sent to a file with no
-        space at the end of a line: rich pads a table's rows and a centred title to
-        the table's width, which a CI log or a diff of two runs' output shows."""
-        return super()._render_buffer(buffer if self.is_terminal else _unpadded(buffer))
+
+class _Unpadding(RenderHook):
+    """What ``console`` prints, piped or sent to a file, with no space at the end of a
+    line: rich pads a table's rows and a centred title to the table's width, which a CI
+    log or a diff of two runs' output shows. Through rich's public render hooks (a
+    private method overridden could go in any rich release); on a terminal, as rich
+    prints it."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+
+    def process_renderables(self, renderables: list[ConsoleRenderable]) -> list[ConsoleRenderable]:
+        """Each of ``renderables`` unpadded (:class:`_Unpadded`), unless on a terminal."""
+        if self.console.is_terminal:
+            return renderables
+        return [_Unpadded(renderable) for renderable in renderables]
+
+
+class _Unpadded:
+    """A renderable as rich renders it, without the spaces that end its lines."""
+
+    def __init__(self, renderable: ConsoleRenderable) -> None:
+        self.renderable = renderable
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield from _unpadded(console.render(self.renderable, options))
 
 
 def _unpadded(segments: Iterable[Segment]) -> Iterator[Segment]:
