@@ -1680,11 +1680,25 @@ def specs_table(specs: pd.DataFrame) -> Table:
         elif s.borderline:
             verdict += " (borderline: interval reaches past the bound)"
         where = [s.scenario, s.rules] if wide else []
-        # broken between words, a name whole: "Grand Duke Ferdinand of the Sunken Keep's",
-        # and an attack's defender with its arrow: "(→ Kaito)", never "(→" / "Kaito)"
-        whole = [*names_whole, *re.findall(r"\(→ [^)]*\)", name)]
-        table.add_row(*where, Parts(words_keeping(name, whole)), measured, f"{s.n:,}", verdict)
+        # broken between words, a name whole: "Grand Duke Ferdinand of the Sunken Keep's"
+        words = _arrow_kept(words_keeping(name, names_whole))
+        table.add_row(*where, Parts(words), measured, f"{s.n:,}", verdict)
     return table
+
+
+def _arrow_kept(words: list[str]) -> list[str]:
+    """A spec line's ``words`` with an attack's arrow kept with its defender, ``(→ Kaito)``
+    one word, where the spec column broke it between ``(→`` and ``Kaito)``; not where
+    that word would be longer than the line's longest other one (a defender named in 39
+    characters): the column, no wider, would break the name inside."""
+    longest = max((len(word) for word in words), default=0)
+    kept: list[str] = []
+    for word in words:
+        if kept and kept[-1] == "(→" and len(f"(→ {word}") <= longest:
+            kept[-1] = f"(→ {word}"
+        else:
+            kept.append(word)
+    return kept
 
 
 def measured_cell(spec: Any, bracketed: bool = False) -> str:
