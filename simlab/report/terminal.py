@@ -18,7 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 from rich import box
-from rich.console import Console, ConsoleOptions, Group, RenderResult
+from rich.console import (
+    Console,
+    ConsoleOptions,
+    ConsoleRenderable,
+    Group,
+    RenderHook,
+    RenderResult,
+)
 from rich.markup import escape
 from rich.measure import Measurement
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
@@ -52,7 +59,12 @@ WIDE = 110
 class _Console(Console):
     """rich's console, but a reader that stops reading (``simlab sweep --out DIR | head``)
     stops the printing only: rich's own answer to a closed pipe is to end the program,
-    before a command has written its output files."""
+    before a command has written its output files. Piped, its lines end at their last
+    character (:class:`_Unpadding`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.push_render_hook(_Unpadding(self))
 
     def on_broken_pipe(self) -> None:
         """Send the rest of standard output nowhere and go on quietly."""
@@ -61,11 +73,32 @@ class _Console(Console):
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
 
-    def _render_buffer(self, buffer: Iterable[Segment]) -> str:
-        """The buffered output as rich writes it, but piped or sent to a file with no
-        space at the end of a line: rich pads a table's rows and a centred title to
-        the table's width, which a CI log or a diff of two runs' output shows."""
-        return super()._render_buffer(buffer if self.is_terminal else _unpadded(buffer))
+
+class _Unpadding(RenderHook):
+    """What ``console`` prints, piped or sent to a file, with no space at the end of a
+    line: rich pads a table's rows and a centred title to the table's width, which a CI
+    log or a diff of two runs' output shows. Through rich's public render hooks (a
+    private method overridden could go in any rich release); on a terminal, as rich
+    prints it."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+
+    def process_renderables(self, renderables: list[ConsoleRenderable]) -> list[ConsoleRenderable]:
+        """Each of ``renderables`` unpadded (:class:`_Unpadded`), unless on a terminal."""
+        if self.console.is_terminal:
+            return renderables
+        return [_Unpadded(renderable) for renderable in renderables]
+
+
+class _Unpadded:
+    """A renderable as rich renders it, without the spaces that end its lines."""
+
+    def __init__(self, renderable: ConsoleRenderable) -> None:
+        self.renderable = renderable
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield from _unpadded(console.render(self.renderable, options))
 
 
 def _unpadded(segments: Iterable[Segment]) -> Iterator[Segment]:
@@ -917,7 +950,7 @@ def attacks_table(result: Result, rates: pd.DataFrame | None = None) -> Table | 
     groups = _attack_groups(rates)
     beside = [[r.defender, *cells] for r, cells in zip(rates.itertuples(), figures, strict=True)]
     room = _label_room(["at", *headers], beside)
-    labels = [_label_lines(attacker, attack, room) for attacker, attack, _ in groups]
+    labels = _labels(groups, room)
     if not all(labels):
         return _headed_tables(title, groups, list(rates.defender), headers, figures)
     table = _narrow_table(title)
@@ -1021,12 +1054,28 @@ def _attack_groups(rates: pd.DataFrame) -> list[tuple[str, str, list[int]]]:
     return groups
 
 
-def _label_lines(attacker: str, attack: str, room: int) -> list[str] | None:
+def _labels(groups: list[tuple[str, str, list[int]]], room: int) -> list[list[str] | None]:
+    """The attacks' names (:func:`_label_lines`) of a narrow table's ``groups`` in its
+    first column of ``room`` columns, all in one form: each on one line where every one
+    fits so, else each broken after its attacker, where ``Bruna: warhammer`` kept a line
+    and ``Ghoul 1:`` / ``ghoul-bite``, two columns longer (a copy's number), took two."""
+    broken = any(len(_label(attacker, attack)) > room for attacker, attack, _ in groups)
+    return [_label_lines(attacker, attack, room, broken) for attacker, attack, _ in groups]
+
+
+def _label(attacker: str, attack: str) -> str:
+    """``attacker: attack``, the attacker alone where the attack has no name."""
+    return f"{attacker}: {attack}" if attack else attacker
+
+
+def _label_lines(attacker: str, attack: str, room: int,
+                 broken: bool = False) -> list[str] | None:  # fmt: skip
     """An attack's name in the narrow table's first column of ``room`` columns:
-    ``attacker: attack`` on one line; or, where that does not fit, the attacker on one
-    and the attack, indented, on the next; None where a name does not fit whole."""
-    label = f"{attacker}: {attack}" if attack else attacker
-    if len(label) <= room:
+    ``attacker: attack`` on one line; or, where that does not fit or ``broken`` says
+    so, the attacker on one and the attack, indented, on the next; None where a name
+    does not fit whole."""
+    label = _label(attacker, attack)
+    if len(label) <= room and not (broken and attack):
         return [label]
     if attack and len(attacker) + 1 <= room and len(attack) + 2 <= room:
         return [f"{attacker}:", f"  {attack}"]
@@ -1094,8 +1143,8 @@ def _headed_rows(groups: list[tuple[str, str, list[int]]], defenders: list[str],
     of its own (:func:`_label_lines`, in the ``room`` of the one name column), then a
     row per defender, its name indented, with the figures."""
     rows: list[list[Any]] = []
-    for attacker, attack, ks in groups:
-        heading = _label_lines(attacker, attack, room) or [f"{attacker}:", f"  {attack}"]
+    for (attacker, attack, ks), lines in zip(groups, _labels(groups, room), strict=True):
+        heading = lines or [f"{attacker}:", f"  {attack}"]
         rows += [[line, False] for line in heading]
         rows += [[f"  {defenders[k]}", *figures[k], False] for k in ks]
     return rows
@@ -1622,7 +1671,7 @@ def specs_table(specs: pd.DataFrame) -> Table:
     for column in ("measured [95%]", "n"):
         number_column(table, column)
     table.add_column("verdict")
-    whole = specs.attrs.get("names", ())
+    names_whole = specs.attrs.get("names", ())
     for name, s in zip(names, specs.itertuples(), strict=True):
         measured = measured_cell(s)
         verdict = "[green]PASS[/green]" if s.verdict == "pass" else "[bold red]FAIL[/bold red]"
@@ -1632,8 +1681,24 @@ def specs_table(specs: pd.DataFrame) -> Table:
             verdict += " (borderline: interval reaches past the bound)"
         where = [s.scenario, s.rules] if wide else []
         # broken between words, a name whole: "Grand Duke Ferdinand of the Sunken Keep's"
-        table.add_row(*where, Parts(words_keeping(name, whole)), measured, f"{s.n:,}", verdict)
+        words = _arrow_kept(words_keeping(name, names_whole))
+        table.add_row(*where, Parts(words), measured, f"{s.n:,}", verdict)
     return table
+
+
+def _arrow_kept(words: list[str]) -> list[str]:
+    """A spec line's ``words`` with an attack's arrow kept with its defender, ``(→ Kaito)``
+    one word, where the spec column broke it between ``(→`` and ``Kaito)``; not where
+    that word would be longer than the line's longest other one (a defender named in 39
+    characters): the column, no wider, would break the name inside."""
+    longest = max((len(word) for word in words), default=0)
+    kept: list[str] = []
+    for word in words:
+        if kept and kept[-1] == "(→" and len(f"(→ {word}") <= longest:
+            kept[-1] = f"(→ {word}"
+        else:
+            kept.append(word)
+    return kept
 
 
 def measured_cell(spec: Any, bracketed: bool = False) -> str:

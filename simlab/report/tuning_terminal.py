@@ -1142,14 +1142,20 @@ def consistent_values(result: TuneResult) -> str:
     return said + result.past_the_range()
 
 
+#: The title of the table of a tuning's value and its neighbours.
+TUNE_TITLE = "the value found and its neighbours"
+
+
 def print_tune(result: TuneResult) -> None:
     """Print a tuning: the closest value, its neighbours, the consistent range, and how."""
     best, t = result.best, result.target
     shown = sorted([*result.neighbours(), best], key=lambda e: e.value)
     rows = [[f"{e.value:g}" + ("  ◀" if e is best else ""),
              _tuned_figure(t.figure.figure, e, t.value), e.method] for e in shown]  # fmt: skip
-    _print_table(f"{result.field} for {t} (the value and its neighbours)",
-                 [result.field, str(t.figure), "method"], rows)  # fmt: skip
+    # a title no wider than the columns (their headers name the field and the figure;
+    # the lines under it, the target): the table is as wide as what it holds, where one
+    # as wide as "Defender.hp for median_time_to_down:Defender=8 (…)" spread its columns
+    _print_table(TUNE_TITLE, [result.field, str(t.figure), "method"], rows)
     # each line broken at spaces, but not inside the field's or the target's names, nor
     # between a count and what it counts ("16 values")
     names = [result.field, str(t), str(t.figure)]

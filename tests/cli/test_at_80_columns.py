@@ -46,3 +46,49 @@ def test_a_tuned_exact_figure_and_its_target_share_one_parenthesis(
     simulated = _at_80(monkeypatch, *tune, "median_time_to_down:Defender=3", "--no-exact",
                        "-n", "500")  # fmt: skip
     assert re.search(r"= 3 \[\d, \d\] \(target 3\)", " ".join(simulated.split())), simulated
+
+
+def test_a_spec_keeps_its_defender_with_the_arrow_before_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A spec line broke between ``(→`` and ``Kaito)`` where its column was narrow (the
+    gate's table at 80 columns): the parenthesis stays whole, on whichever line."""
+    import numpy as np
+    from rich.console import Console
+
+    from simlab.analysis.specs import evaluate_all
+    from simlab.report.results import ScenarioRun
+    from tests.report.report_synthetic import Truth, synthetic_result
+
+    res = synthetic_result(Truth(), 2_000, np.random.default_rng(5))
+    spec = {"figure": "hit_rate", "attack": "strike", "defender": "B", "at_least": 0.5}
+    specs = evaluate_all([ScenarioRun(result=res, expect=[spec])])
+    for width in range(40, 81):
+        monkeypatch.setattr(terminal, "console", Console(width=width, force_terminal=False))
+        with terminal.console.capture() as seen:
+            terminal.console.print(terminal.specs_table(specs))
+        assert not re.search(r"\(→ *$", seen.get(), re.M), seen.get()
+        assert "(→ B)" in seen.get(), seen.get()
+
+
+def test_every_attack_heading_of_a_table_takes_one_form(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 80 columns ``Bruna: warhammer`` headed its rows on one line and ``Ghoul 1:`` /
+    ``ghoul-bite``, two columns longer for the copy's number, on two: a table's headings
+    are all on one line, or all broken after the attacker."""
+    party = str(ROOT / "scenarios/glitters-d20/party-vs-monsters.yaml")
+    text = _at_80(monkeypatch, "run", party, "-n", "300")
+    table = text[text.index("attacks (± 95% interval)") : text.index("Crit rate —")]
+    headings = [line.rstrip() for line in table.splitlines()[4:] if line[:1].strip()]
+    assert "Ghoul 1:" in headings, table
+    assert all(h.endswith(":") for h in headings), table
+
+
+def test_the_tune_table_is_as_wide_as_what_it_holds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table of a tuning's value and its neighbours was as wide as its title (77
+    columns at 80), its three short columns spread across it."""
+    text = _at_80(monkeypatch, "tune", DUEL, "--vary", "Defender.hp=10:60", "--target",
+                  "median_time_to_down:Defender=8")  # fmt: skip
+    lines = text.splitlines()
+    rule = next(k for k, line in enumerate(lines) if line.startswith("─"))
+    rows = [lines[rule - 1], *lines[rule + 1 : rule + 4]]  # the header and three values
+    assert len(lines[rule]) <= max(len(row) for row in rows) + 1, text

@@ -1275,7 +1275,7 @@ def test_every_sentence_of_a_command_begins_with_a_capital(
     notes = [line for line in lines if line.endswith(".") and "   " not in line]  # no table's
     assert not [line for line in notes if line[0].islower()], notes
     if args[0] == "tune":
-        said = shown.split("(the value and its neighbours)")[1].splitlines()
+        said = shown.split("the value found and its neighbours")[1].splitlines()
         sentences = [line for line in said if ": " in line and not line.startswith(" ")]
         assert sentences and all(s[0].isupper() for s in sentences[-2:]), said
 
