@@ -187,14 +187,15 @@ class Section:
     attack_note: str = ""  # under the attacks table: a crit rate of "—", or none
 
     @property
-    def time_to_down_note(self) -> str:
-        """:data:`TIME_TO_DOWN_NOTE`, and what an event's rate is where the combatant
+    def time_to_down_terms(self) -> list[tuple[str, str]]:
+        """What the time-to-down table and curves show, term by term
+        (:data:`TIME_TO_DOWN_TERMS`), with what an event's rate is where the combatant
         table shows one (zones-3d6's shows none: its one event is the down itself), and
         what its per-encounter means are where it shows any."""
         res = self.run.result
         means = [MEAN_NAMES[name] for name in res.layout.per_encounter_tallies]
-        said = MEANS_NOTE.format(" and ".join(means).capitalize()) if means else ""
-        return TIME_TO_DOWN_NOTE + (EVENTS_NOTE if shown_events(res) else "") + said
+        said = [(" and ".join(means).capitalize(), MEANS_MEANING)] if means else []
+        return [*TIME_TO_DOWN_TERMS, *([EVENTS_TERM] if shown_events(res) else []), *said]
 
 
 # -- formatting --------------------------------------------------------------------------
@@ -292,27 +293,22 @@ def _exact_figure(entry: dict[str, Any], figure: str, digits: int) -> str:
     return NO_EXACT if math.isnan(value) else exact_number(value, figure)
 
 
-#: Column headers of events whose name alone reads badly as "<event> rate"; every other
-#: event is "<event> rate" with its underscores as spaces.
-EVENT_HEADERS = {
-    "momentum_spent": "rate of spending Momentum",
-    "reinforcement": "arrival rate (reinforcement)",
-}
-
-
 def event_header(event: str) -> str:
-    """The combatant table's header of an event's rate (:data:`EVENT_HEADERS`)."""
-    return EVENT_HEADERS.get(event, f"{event.replace('_', ' ')} rate")
+    """The combatant table's header of an event's rate: the name the drift gate and the
+    spec lines give that rate (:func:`simlab.analysis.drift.figure_name` of
+    ``<event>_rate``, ``rate of spending Momentum``), so that a figure reads alike in the
+    table and in a drift or spec line."""
+    return figure_name(f"{event}_rate")
 
 
 #: The combatant table's headers of the per-encounter means, short (the header row was
 #: three lines tall at the page's width); the note above the table says they are means
-#: per encounter (:data:`MEANS_NOTE`).
+#: per encounter (:data:`MEANS_MEANING`).
 MEAN_HEADERS = {
     "status_damage": "status damage (HP) [95%]",
     "momentum_spent": "Momentum spent [95%]",
 }
-#: Their names in :data:`MEANS_NOTE`.
+#: Their names in the note above the table (:data:`MEANS_MEANING`).
 MEAN_NAMES = {"status_damage": "status damage", "momentum_spent": "Momentum spent"}
 
 
@@ -393,6 +389,12 @@ def drift_status(row: Any) -> str:
     return "changed, within tolerance" if row.significant else "ok"
 
 
+#: The subject cell, on the page and in ``report.md``, of a drift-table row of a figure
+#: of the whole encounter (encounter length, draw rate): empty, it read as a missing value.
+#: (The terminal's narrow table names the figure alone, "encounter length", as its lines do.)
+WHOLE_ENCOUNTER = "the encounter"
+
+
 def drift_cells(row: Any) -> list[str]:
     """The displayed cells of one drift-table row (see :data:`DRIFT_HEADER`). A median
     that did not move has ``—`` for its Holm p: that p is its time-to-down's, on that
@@ -443,13 +445,14 @@ def _drift_value(row: Any, value: float) -> str:
 
 
 def _drift_rows(drift: DriftReport | None, run: ScenarioRun) -> list[list[str]]:
+    """The drift table of ``run``'s section, on the page and in ``report.md``
+    (:func:`drift_cells`), a figure of the whole encounter's subject filled in
+    (:data:`WHOLE_ENCOUNTER`)."""
     if drift is None:
         return []
     t = drift.table
-    return [
-        drift_cells(r)
-        for r in t[(t.scenario == run.scenario) & (t.rules == run.rules)].itertuples()
-    ]
+    mine = t[(t.scenario == run.scenario) & (t.rules == run.rules)].itertuples()
+    return [[*c[:2], c[2] or WHOLE_ENCOUNTER, *c[3:]] for c in map(drift_cells, mine)]
 
 
 # -- pictures ----------------------------------------------------------------------------
@@ -900,20 +903,23 @@ TOC_NOTE = ("One row per scenario: its specs (— when it has none), win rates, 
             "of each attack (all defenders together) and median time-to-down per "
             "combatant. " + MEDIAN_NOTE + " Copies of one entry are pooled, named with "
             "their number (×2).")  # fmt: skip
-#: What the time-to-down table and curves show, said above them on both pages.
-TIME_TO_DOWN_NOTE = (
-    "The down rate is the share of all encounters in which the combatant went down (= "
-    "P(downed by the round cap)). " + MEDIAN_NOTE + " The median when downed counts only "
-    "the encounters in which it went down (—: it never did). Capped: the number of "
-    "encounters that reached the round cap with it standing at their end, stopped by the "
-    "cap or won in that round. Curves: P(downed by round r) "
-    "over all encounters, with a pointwise 95% band (Wilson); an encounter its side won "
-    "counts as one it was never downed in."
-)
-#: Added to :data:`TIME_TO_DOWN_NOTE` where the table shows an event's rate.
-EVENTS_NOTE = " An event's rate is the share of all encounters in which it happened at least once."
-#: Added where the table shows a per-encounter mean (its names filled in).
-MEANS_NOTE = " {}: the mean per encounter, with its 95% interval."
+#: What the time-to-down table and curves show, said above them on both pages as a list
+#: of terms, each with its meaning (one grey paragraph of six definitions read as a wall).
+TIME_TO_DOWN_TERMS: tuple[tuple[str, str], ...] = (
+    ("Down rate", "the share of all encounters in which the combatant went down "
+                  "(= P(downed by the round cap))."),
+    ("Median", MEDIAN_NOTE.removeprefix("Median: ")),
+    ("Median when downed", "the round by which half of the encounters in which it went "
+                           "down had it down (—: it never did)."),
+    ("Capped", "the number of encounters that reached the round cap with it standing at "
+               "their end, stopped by the cap or won in that round."),
+    ("Curves", "P(downed by round r) over all encounters, with a pointwise 95% band "
+               "(Wilson); an encounter its side won counts as one it was never downed in."),
+)  # fmt: skip
+#: Added to :data:`TIME_TO_DOWN_TERMS` where the table shows an event's rate.
+EVENTS_TERM = ("An event's rate", "the share of all encounters in which it happened at least once.")
+#: The meaning of the per-encounter means, where the table shows any (their names the term).
+MEANS_MEANING = "the mean per encounter, with its 95% interval."
 #: At most this many attacks and combatants named in a table-of-contents row.
 TOC_ITEMS = 8
 
@@ -1210,6 +1216,9 @@ figure img { max-width: max(100%, 720px); } figure.outcome img { max-width: 100%
 table.toc td { vertical-align: top; } table.toc td:nth-child(-n+2) { white-space: nowrap; }
 table.toc td:nth-child(n+4) { min-width: 13em; }
 ul.drift .drifted { color: #b00; } span.word { white-space: nowrap; }
+dl.note { display: grid; grid-template-columns: max-content 1fr; gap: 0.15em 0.8em; }
+dl.note dt { font-weight: bold; } dl.note dd { margin: 0; }
+@media (max-width: 36em) { dl.note { display: block; } dl.note dd { margin: 0 0 0.3em 1em; } }
 """
 
 _HTML = jinja2.Template(
@@ -1269,7 +1278,8 @@ the tables list each copy.{% endif %}</p>
 to draw:</p><ul class="note">{% for n in s.damage_skipped %}<li>{{ n }}</li>{% endfor %}</ul>
 {% endif %}
 {{ pictures(s, 'damage') }}
-<h3>Time-to-down</h3><p class="note">{{ s.time_to_down_note }}</p>
+<h3>Time-to-down</h3><dl class="note">{% for term, meaning in s.time_to_down_terms %}
+<dt>{{ term }}</dt><dd>{{ meaning }}</dd>{% endfor %}</dl>
 {{ table(s.combatant_header, s.combatants) }}
 {{ pictures(s, 'survival') }}
 <h3>Outcome</h3>{{ table(OUTCOME_HEADER, s.outcome) }}
@@ -1487,7 +1497,7 @@ def _drifted_parts(r: Any) -> tuple[str, str]:
     """A drifted figure of a drift list, its scenario left out: what drifted, ``figure
     subject``, and how, ``base → current (change), Holm p …``."""
     if r.kind == "pmf":
-        what = f"distribution moved (total variation {r.change:.3f})"
+        what = f"moved (total variation {r.change:.3f})"  # its name says "distribution"
     else:
         what = f"{_drift_value(r, r.baseline)} → {_drift_value(r, r.current)}"
         if math.isfinite(r.change):  # "6 → not reached" says the change itself
@@ -1580,7 +1590,8 @@ def _markdown(sections: list[Section], title: str, drift: DriftReport | None,
                     ""]  # fmt: skip
         out += ["### Attacks", "", _md_table(s.attack_header, s.attacks), ""]
         out += [md_text(s.attack_note), ""] if s.attack_note else []
-        out += ["### Time-to-down", "", md_text(s.time_to_down_note), "",
+        out += ["### Time-to-down", "",
+                *(f"- **{md_text(t)}**: {md_text(m)}" for t, m in s.time_to_down_terms), "",
                 _md_table(s.combatant_header, s.combatants), ""]  # fmt: skip
         out += ["### Outcome", "", _md_table(OUTCOME_HEADER, s.outcome), ""]
         out += ["### Plots", "", *(md_link(p.title, f"{PNG_DIR}/{p.file}") for p in s.pictures)]

@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -40,6 +40,7 @@ from simlab.report.files import atomic_write
 from simlab.report.plots import (
     EXACT_STYLE,
     FIGURE_MARGIN,
+    LEGEND_FONT,
     axes_or_new,
     legend_outside,
     only_rows,
@@ -165,7 +166,30 @@ def plot_sweep(
     pandas.DataFrame
         The rows drawn: the varied fields, the subject columns, the figure, its band
         (``*_ci95_lo/hi``) and ``exact_<figure>`` when known.
+
+    Raises
+    ------
+    InputError
+        With ``ax=``, where the figure has more than :data:`MOST_LINES_ON_AXES` lines
+        (every attack pair at each value of a further field): their legend would not fit
+        beside or under the caller's axes. The message names what ``attacker=``,
+        ``attack=``, ``defender=`` (or ``combatant=``, ``side=``) take; without ``ax=``,
+        the new figure grows to its legend.
     """
+    return _sweep_plot(sweep, figure, ax, on, MOST_LINES_ON_AXES)
+
+
+#: The most lines :func:`plot_sweep` draws on the caller's axes: their legend, under the
+#: axes in columns (:func:`_legend_under_when_wide`), fits a figure of matplotlib's
+#: default size (6.4 × 4.8 in). A sweep of two fields drew 69 lines on one, and its
+#: legend pushed the plot out of the figure ("axes sizes collapsed to zero").
+MOST_LINES_ON_AXES = 12
+
+
+def _sweep_plot(sweep: SweepResult, figure: str, ax: Axes | None, on: dict[str, str],
+                most: int | None) -> pd.DataFrame:  # fmt: skip
+    """:func:`plot_sweep`, refusing more than ``most`` lines on the caller's ``ax`` (the
+    report's pictures, which make room for their legends, draw every line: None)."""
     instance_argument(sweep, SweepResult, "simlab.sweep", "sweep")
     if figure not in _TABLES:
         raise InputError(f"expected figure= one of {', '.join(_TABLES)}; got "
@@ -199,11 +223,15 @@ def plot_sweep(
         if figure == MEDIAN
         or line[[c for c in line.columns if c.endswith(figure)]].notna().any().any()
     ]
+    groups = _line_groups(lines, figure)
     names = _line_names(lines, others, subject, named, figure)
+    if not own and most is not None and len(names) > most:
+        raise InputError(_too_many_lines(figure, len(names), data, subject, others, most))
+    combinations = _combinations(lines, others, subject)
     # every line's colour by its place among all of the sweep's subjects, so that a line
     # left out or drawn with another does not move the colours of the rest
     order = [key for key, _ in data.groupby([*others, *subject], sort=False)]
-    exact_drawn: dict[tuple[Any, ...], Any] = {}
+    exact_drawn: dict[tuple[Any, ...], tuple[Any, list[dict[str, Any]]]] = {}
     stacked: dict[float, int] = {}  # the not-reached marks drawn at each swept value
     for key, line in lines:
         if key not in names:  # drawn with the line it coincides with
@@ -221,8 +249,10 @@ def plot_sweep(
             ax.fill_between(at, line[f"{figure}_ci95_lo"], line[f"{figure}_ci95_hi"],
                             color=drawn[0].get_color(), alpha=0.2, linewidth=0)  # fmt: skip
         if exact is not None and exact.notna().any():
-            _exact_line(ax, at, exact, name, drawn[0].get_color() if len(lines) > 1 else None,
-                        exact_drawn)  # fmt: skip
+            members = [_keys(k, others, subject) for k in groups[key]]
+            _exact_line(ax, at, exact, members, drawn[0].get_color() if len(lines) > 1 else None,
+                        exact_drawn, lambda m: _exact_name(m, others, subject, named,
+                                                           combinations))  # fmt: skip
     if stacked:
         ax.plot([], [], **NOT_REACHED_LEGEND, color="0.3", label=NOT_REACHED_LABEL)
     ax.set_xlabel(x)
@@ -232,10 +262,33 @@ def plot_sweep(
         legend_outside(ax)
         if own:
             _legend_on_new_figure(ax)
+        else:
+            _legend_under_when_wide(ax)
     return data
 
 
 MEDIAN = "median_time_to_down"
+
+
+def _too_many_lines(figure: str, count: int, data: pd.DataFrame, subject: Sequence[str],
+                    others: Sequence[str], most: int) -> str:  # fmt: skip
+    """Why :func:`plot_sweep` refuses ``count`` lines on the caller's axes, and how to
+    narrow them: each subject column with the names it takes."""
+    at = f" at each {', '.join(others)}" if others else ""
+    narrow = "; ".join(f"{c}= one of {_some(data[c].unique())}" for c in subject
+                       if data[c].nunique() > 1)  # fmt: skip
+    return (
+        f"plot_sweep({figure!r}) would draw {count} lines on your axes (each "
+        f"{' · '.join(subject)}{at}), more than the {most} a legend there can name; "
+        f"narrow them ({narrow}), or leave out ax= for a figure of its own, which "
+        f"grows to its legend"
+    )
+
+
+def _some(names: Sequence[Any], most: int = 6) -> str:
+    """``names`` joined, the first ``most`` of them with how many more."""
+    shown = ", ".join(map(str, names[:most]))
+    return shown + (f", … ({len(names) - most} more)" if len(names) > most else "")
 
 
 def _arrow_path(below: bool) -> Any:
@@ -307,21 +360,27 @@ def _median_marks(ax: Axes, at: pd.Series, line: pd.DataFrame, drawn: Any,
                                       units="points"))  # fmt: skip
 
 
-def _exact_line(ax: Axes, at: pd.Series, exact: pd.Series, name: str, color: Any,
-                drawn: dict[tuple[Any, ...], Any]) -> None:  # fmt: skip
+def _exact_line(ax: Axes, at: pd.Series, exact: pd.Series, members: list[dict[str, Any]],
+                color: Any, drawn: dict[tuple[Any, ...], tuple[Any, list[dict[str, Any]]]],
+                name: Callable[[list[dict[str, Any]]], str]) -> None:  # fmt: skip
     """A line's exact answer, dashed, in the line's ``color`` where there are several
     lines (two black dashes in the legend would not say which is which), black where it
     is the only one. An answer the same at every point as one drawn already (every
     combination of a grid solves the same pair alike) is not drawn again: its line's
-    name joins the first one's legend entry."""
+    ``members`` (the further fields' values and subjects of the lines it is the answer
+    of) join the first one's, and the entry is named by them all as the lines drawn as
+    one are (``name``, :func:`_merged_name`): ``Kaito · quick-jab · Brute (every
+    Brute.guard) (exact)``, where each line's name joined by ``=`` ran 130 characters
+    wide and pushed the plot out of a figure with a layout."""
     same = (tuple(at), tuple(exact.round(12)))
     if same in drawn:
-        first = drawn[same]
-        first.set_label(first.get_label().removesuffix(EXACT_SUFFIX) + f" = {name}" + EXACT_SUFFIX)
+        first, joined = drawn[same]
+        joined += members
+        first.set_label(name(joined) + EXACT_SUFFIX)
         return
     (line,) = ax.plot(at, exact, **{**EXACT_STYLE, "color": color or EXACT_STYLE["color"],
-                                    "label": name + EXACT_SUFFIX})  # fmt: skip
-    drawn[same] = line
+                                    "label": name(members) + EXACT_SUFFIX})  # fmt: skip
+    drawn[same] = (line, list(members))
 
 
 def _keys(key: Any, others: Sequence[str], subject: Sequence[str]) -> dict[str, Any]:
@@ -340,19 +399,29 @@ def _line_names(
     """The legend name of each line :func:`plot_sweep` draws, by its group key. Lines
     whose figures are the same at every value (two sides that never win, a side and
     the draws) are drawn once, named together (``enemies = draw``): drawn one over the
-    other, the first would hide under the second. In a grid, one subject's line the same
-    at every value of the further fields is named once for them all (``draw (every
-    Plate Knight.bonus_defense)``)."""
+    other, the first would hide under the second (:func:`_line_groups`). In a grid, one
+    subject's line the same at every value of the further fields is named once for them
+    all (``draw (every Plate Knight.bonus_defense)``)."""
+    combinations = _combinations(lines, others, subject)
+    return {first: _merged_name([_keys(k, others, subject) for k in keys], others, subject,
+                                named, combinations)
+            for first, keys in _line_groups(lines, figure).items()}  # fmt: skip
+
+
+def _line_groups(lines: list[tuple[Any, pd.DataFrame]], figure: str) -> dict[Any, list[Any]]:
+    """The keys of the lines of :func:`plot_sweep` whose figures are the same at every
+    value, drawn as one, by the key of the first of them."""
     groups: dict[tuple[Any, ...], list[Any]] = {}
     for key, line in lines:
         figures = line[[c for c in line.columns if c.endswith(figure) or "_ci95_" in c]]
         groups.setdefault(tuple(figures.round(12).itertuples(index=False)), []).append(key)
-    combinations = len({tuple(_keys(k, others, subject)[f] for f in others) for k, _ in lines})
-    names: dict[Any, str] = {}
-    for keys in groups.values():
-        names[keys[0]] = _merged_name([_keys(k, others, subject) for k in keys], others,
-                                      subject, named, combinations)  # fmt: skip
-    return names
+    return {keys[0]: keys for keys in groups.values()}
+
+
+def _combinations(lines: list[tuple[Any, pd.DataFrame]], others: Sequence[str],
+                  subject: Sequence[str]) -> int:  # fmt: skip
+    """How many combinations of the further varied fields' values the lines are drawn at."""
+    return len({tuple(_keys(k, others, subject)[f] for f in others) for k, _ in lines})
 
 
 def _merged_name(members: list[dict[str, Any]], others: Sequence[str], subject: Sequence[str],
@@ -370,6 +439,17 @@ def _merged_name(members: list[dict[str, Any]], others: Sequence[str], subject: 
         return f"{subjects} (every {', '.join(others)})"
     return " = ".join(" · ".join([*(f"{f}={m[f]}" for f in others), *(str(m[c]) for c in named)])
                       for m in members)  # fmt: skip
+
+
+def _exact_name(members: list[dict[str, Any]], others: Sequence[str], subject: Sequence[str],
+                named: Sequence[str], combinations: int) -> str:  # fmt: skip
+    """The legend name of an exact line of the lines ``members`` (before its ``(exact)``):
+    ``every Brute.guard`` where the lines are one subject's at every combination of the
+    further fields and the legend names no subject (its other entries read
+    ``Brute.guard=1``); else as the lines drawn as one are named (:func:`_merged_name`)."""
+    if not named and others and combinations > 1 and len(members) == combinations:
+        return f"every {', '.join(others)}"
+    return _merged_name(members, others, subject, named, combinations)
 
 
 #: How :func:`plot_sweep` tells apart the values of the further varied fields when the
@@ -529,8 +609,8 @@ def _sweep_pictures(sweep: SweepResult, moving: pd.DataFrame) -> list[Picture]:
         def damage_curve(fig: Figure, p: Any = pair, shown: list[str] = figures) -> None:
             axes = fig.subplots(1, len(shown), squeeze=False)[0]
             for ax, figure in zip(axes, shown, strict=True):
-                plot_sweep(sweep, figure, ax=ax, attacker=p.attacker, attack=p.attack,
-                           defender=p.defender)  # fmt: skip
+                _sweep_plot(sweep, figure, ax, {"attacker": p.attacker, "attack": p.attack,
+                                                "defender": p.defender}, None)  # fmt: skip
             _legend_below_when_long(fig, axes, _shared_legend(fig, *axes))
 
         # at the page's 100 dpi, three panels as wide as the page (1,100 px): shown at
@@ -574,7 +654,8 @@ def median_gaps(sweep: SweepResult) -> str:
 def _outcome_curve(fig: Figure, sweep: SweepResult, figure: str) -> None:
     """The picture of one of a sweep's down-rate, time-to-down or win-rate curves."""
     ax = fig.subplots()
-    plot_sweep(sweep, figure, ax=ax)
+    _sweep_plot(sweep, figure, ax, {}, None)
+    legend_outside(ax)  # beside, as the page's pictures place it (not under the axes)
     _legend_below_when_long(fig, [ax], ax.get_legend())
 
 
@@ -600,6 +681,35 @@ def _legend_on_new_figure(ax: Axes) -> None:
         if legend is not None:
             need = legend.get_window_extent().width / fig.dpi + FIGURE_MARGIN
             fig.set_figwidth(max(fig.get_figwidth(), need))
+
+
+#: A legend beside a sweep plot on the caller's axes wider than this share of the axes
+#: goes under them: beside, the names of a busy sweep (two varied fields, every pair)
+#: squeezed the plot to a strip, and a figure with constrained layout gave up ("axes
+#: sizes collapsed to zero").
+WIDE_LEGEND = 0.5
+#: The gap (points) between the x axis's label and a legend under the axes.
+LEGEND_GAP = 4.0
+
+
+def _legend_under_when_wide(ax: Axes) -> None:
+    """Move the legend beside the caller's ``ax`` under its x axis's label where wider
+    than :data:`WIDE_LEGEND` of the axes, in as many columns as the axes' width holds: a
+    layout engine then makes the axes shorter, not narrower."""
+    from matplotlib.transforms import offset_copy
+
+    legend, fig, plot = ax.get_legend(), cast("Figure", ax.figure), ax.get_window_extent()
+    room = plot.width
+    if legend is None or (width := legend.get_window_extent().width) <= WIDE_LEGEND * room:
+        return
+    legend.remove()
+    depth = plot.y0 - (ax.get_tightbbox() or plot).y0  # its ticks and x label, pixels
+    handles, names = ax.get_legend_handles_labels()
+    under = offset_copy(ax.transAxes, fig=fig, y=-(depth * 72 / fig.dpi + LEGEND_GAP),
+                        units="points")  # fmt: skip
+    ax.legend(handles, names, fontsize=LEGEND_FONT, loc="upper center", frameon=False,
+              bbox_to_anchor=(0.5, 0.0), bbox_transform=under, borderaxespad=0.0,
+              ncol=max(1, min(len(names), int(room // width))))  # fmt: skip
 
 
 def _broken(name: str, chars: int) -> str:

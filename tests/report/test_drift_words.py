@@ -94,8 +94,8 @@ def test_a_figure_of_the_whole_encounter_is_not_named_twice(gate: dict[str, Any]
     words, as "encounter length encounter length": their subject is their name."""
     text = " ".join(gate["terminal"].split())
     md = gate["md"]
-    assert "- encounter length: distribution moved" in text
-    assert "**DRIFT** encounter length: distribution moved" in md
+    assert "- encounter length: moved (total variation" in text
+    assert "**DRIFT** encounter length: moved (total variation" in md
     for said in (text, md, gate["html"]):
         assert "encounter length encounter length" not in said
         assert "encounter length of encounter length" not in said
@@ -116,7 +116,7 @@ def test_the_page_names_the_drifted_figures_in_words(gate: dict[str, Any]) -> No
     drift_list = html.split("<h2>Drift</h2>")[1].split("</ul></li>")[0]
     listed = [re.sub("<[^>]+>", "", item) for item in drift_list.split("<li>")[2:]]
     assert len(listed) == len(_drifted(gate))
-    assert "damage distribution of Kaito quick-jab → Brute: distribution moved" in listed[0]
+    assert "damage distribution of Kaito quick-jab → Brute: moved (total variation" in listed[0]
     assert "damage_pmf" not in drift_list and "rounds_pmf" not in drift_list
     compared = html.split("Compared with the baseline")[1].split("</table>")[0]
     assert "<td>damage distribution</td>" in compared

@@ -73,7 +73,8 @@ def test_the_time_to_down_header_row_is_at_most_two_lines(page: Path, tmp_path: 
     ((header, first_row),) = rows
     assert header < 2 * first_row, rows  # one line: a row of figures; two: less than twice
     html = page.read_text(encoding="utf-8")
-    assert "Capped: the number of encounters" in html and "Status damage: the mean" in html
+    assert "<dt>Capped</dt><dd>the number of encounters" in html
+    assert "<dt>Status damage</dt><dd>the mean" in html
 
 
 def test_nothing_but_a_box_scrolls_sideways_on_a_phone(page: Path, tmp_path: Path) -> None:

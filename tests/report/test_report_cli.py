@@ -189,14 +189,14 @@ def test_the_pages_drift_list_names_each_scenario_once_over_its_figures(
     assert html.count('<span class="drifted">') > 1, html
     assert html.count("quickstart (shattered-spirits)") == 1, html
     assert ('<li><span class="drifted">damage distribution of Brute stone-strike → Kaito</span>: '
-            "distribution moved") in html  # fmt: skip
+            "moved (total variation") in html  # fmt: skip
     # "Holm p < 0.0001" on one line, as the terminal keeps it: a phone broke it after "<"
     assert "Holm p" not in html and "Holm\u00a0p\u00a0&lt;\u00a00.0001</li>" in html
     markdown = (out / "report.md").read_text().split("## Drift")[1].split("\n## ")[0]
     assert markdown.count("**DRIFT** ") > 1, markdown
     assert markdown.count("quickstart (shattered-spirits)") == 1, markdown
-    assert ("\n  - **DRIFT** damage distribution of Brute stone-strike → Kaito: distribution "
-            "moved") in markdown  # fmt: skip
+    assert ("\n  - **DRIFT** damage distribution of Brute stone-strike → Kaito: moved "
+            "(total variation") in markdown  # fmt: skip
 
 
 def test_the_pages_drift_list_reds_what_drifted_and_links_each_scenario(
@@ -215,7 +215,7 @@ def test_the_pages_drift_list_reds_what_drifted_and_links_each_scenario(
     assert '<li class="bad">' not in html, html  # no line bold red as a whole
     lines = re.findall(r'<li><span class="drifted">([^<]*)</span>: ([^<]*)</li>', html)
     assert len(lines) == html.count("<li><span"), html
-    assert all(" → " in how or "distribution moved" in how for _, how in lines), lines
+    assert all(" → " in how or how.startswith("moved (total variation") for _, how in lines), lines
     assert "ul.drift .drifted { color: #b00; }" in page  # red, not bold
     (anchor,) = re.findall(r'<li><a href="#([^"]+)">quickstart \(shattered-spirits\)</a>', html)
     assert f'<h2 id="{anchor}">quickstart <small>(shattered-spirits)</small></h2>' in page

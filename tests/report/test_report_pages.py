@@ -125,8 +125,8 @@ def test_every_table_scrolls_in_its_own_box(pages: dict[str, str]) -> None:
     line."""
     html = pages["report.html"]
     spirits = _html_sections(html)["spirits-2v3"].split("<h3>Time-to-down</h3>")[1]
-    assert re.match(r'<p class="note">[^<]*</p>\s*<div class="scroll"><table><tr><th>combatant',
-                    spirits), spirits[:600]  # fmt: skip
+    assert re.match(r'<dl class="note">.*?</dl>\s*<div class="scroll"><table><tr><th>combatant',
+                    spirits, re.S), spirits[:600]  # fmt: skip
     assert '<div class="scroll"><table class="toc">\n<tr>' in html
     assert "div.scroll { overflow-x: auto;" in html
     assert re.search(r'<td class="num">0 \[0, [\d.e-]+\]</td>', html)  # a rate of 0, one cell
@@ -188,7 +188,8 @@ def test_the_report_tables_say_the_units_of_their_figures(pages: dict[str, str])
             assert header in page, (name, header)
         assert "mean damage [95%]" not in page and "time-to-down [95%]" not in page, name
         assert "status damage (HP) [95%]" in page, name  # shattered-spirits'
-        assert "Status damage: the mean per encounter" in page, name
+        said = re.sub(r"</dt><dd>|\*\*: ", ": ", page.replace("<dt>", "").replace("- **", ""))
+        assert "Status damage: the mean per encounter" in said, name  # the note's list of terms
 
 
 def test_the_exact_line_names_the_diamonds_once(runs: list[ScenarioRun]) -> None:
