@@ -53,13 +53,15 @@ import tempfile
 import threading
 import zlib
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from simlab.errors import InputError
 from simlab.limits import MAX_RESULTS_BYTES, read_bounded
+
+if TYPE_CHECKING:  # imported where a table is written: a scenario's reader uses this module
+    import pandas as pd
 
 MANIFEST = ".simlab-run.json"
 IDENTITY_KEY = "simlab-run"
@@ -693,3 +695,181 @@ def _short(identity: dict[str, Any]) -> str:
     parts = [f"{s.get('scenario')} seed {s.get('seed')} n {s.get('encounters')}"
              for s in identity.get("scenarios", [])]  # fmt: skip
     return ", ".join(parts) or "no scenario"
+
+
+# -- what an output is -----------------------------------------------------------------------
+
+#: Where a scenario file or a results file is expected, as readers say it.
+A_SCENARIO = "a scenario file (YAML)"
+A_RESULTS_FILE = "a results.json (simlab report --out, baseline update)"
+#: The JSON file that names an output folder's kind, in the order a folder is asked.
+_MAIN_FILES = ("results.json", "summary.json", "sweep.json", "compare.json", "tune.json")
+_COUNTS = ("a report and the drift gate need the counts behind the figures: simlab report "
+           "SCENARIO --out DIR or simlab baseline update SCENARIO writes them "
+           "(simlab.save_results in Python)")  # fmt: skip
+_TABLES = ("its tables are the output folder's Parquet files, to read with pandas "
+           "(pandas.read_parquet); simlab run takes the scenario's YAML file")  # fmt: skip
+_SWEEP = ("its tables are the output folder's Parquet files, to read with pandas "
+          "(pandas.read_parquet), or run simlab.sweep again: simlab.plot_sweep draws a "
+          "sweep made in the session")  # fmt: skip
+
+
+def _json_as_is(command: str) -> str:
+    return (
+        f"read {command}.json as JSON (json.load), or run simlab.{command} again for a "
+        "result in the session"
+    )
+
+
+#: kind → (its file, the command that writes it, what it holds, what to do instead of
+#: reading it as a scenario, what to do instead of reading it as results).
+_KINDS: dict[str, tuple[str, str, str, str, str]] = {
+    "results": ("results.json", "simlab report --out or baseline update",
+                "a run's counts and figures",
+                "give it to simlab report --from or simlab check --from (simlab.load_results "
+                "in Python), or the scenario's YAML file to simlab run and validate", ""),
+    "run": ("summary.json", "simlab run", "figures, without the counts they come from",
+            _TABLES, _COUNTS),
+    "exact": ("summary.json", "simlab exact",
+              "exact answers, without the counts a run is tested against", _TABLES, _COUNTS),
+    "sweep": ("sweep.json", "simlab sweep", "a sweep's figures at each point", _SWEEP, _SWEEP),
+    "compare": ("compare.json", "simlab compare", "A's and B's figures and their differences",
+                _json_as_is("compare"), _json_as_is("compare")),
+    "tune": ("tune.json", "simlab tune", "the value found and the values tried",
+             _json_as_is("tune"), _json_as_is("tune")),
+    "drift": ("drift.json", "simlab report --baseline", "the drift gate's verdict",
+              "read it as JSON (json.load); simlab report --from reads the run's results "
+              "in its folder,", "the run's results are the results.json beside it: give its "
+              "folder,"),
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class SimlabOutput:
+    """A file or folder simlab wrote, given to a reader that expects another thing.
+
+    Attributes
+    ----------
+    kind : str
+        ``"results"`` (a results file: what ``--from`` and ``--baseline`` read), ``"run"``,
+        ``"exact"``, ``"sweep"``, ``"compare"``, ``"tune"``, ``"drift"`` or ``"manifest"``
+        (an output folder's list of files).
+    what : str
+        What it is, in words: ``the sweep.json of simlab sweep (training-duel)``.
+    holds : str
+        What it holds: ``a sweep's figures at each point``.
+    instead_of_scenario, instead_of_results : str
+        What to do with it instead, where a scenario or a results file was expected.
+    """
+
+    kind: str
+    what: str
+    holds: str
+    instead_of_scenario: str
+    instead_of_results: str
+
+    def refusal(self, expected: str) -> str:
+        """``expected A; got WHAT, HOLDS: WHAT TO DO`` where ``expected`` is
+        :data:`A_SCENARIO` or :data:`A_RESULTS_FILE`."""
+        instead = self.instead_of_scenario if expected == A_SCENARIO else self.instead_of_results
+        return f"expected {expected}; got {self.what}, {self.holds}: {instead}"
+
+
+def simlab_output(path: str | os.PathLike[str], document: Any = None) -> SimlabOutput | None:
+    """What simlab output ``path`` is (a file, or an output folder), or None for
+    anything else: the one place that tells a simlab output by its contents (its fields,
+    and the ``run`` identity's ``method``), for every reader to name what it was given.
+
+    Parameters
+    ----------
+    path : path-like
+        The file or folder given.
+    document : optional
+        The file's JSON document, where the reader has read it already.
+
+    Returns
+    -------
+    SimlabOutput or None
+        None for a file that is not one of simlab's JSON outputs (a scenario, a file of
+        another program, one that cannot be read) and a folder holding none.
+    """
+    p = Path(path)
+    if document is None and p.is_dir():
+        return _output_folder(p)
+    if document is None:
+        document = _json_document(p)
+    if p.name == MANIFEST and isinstance(document, dict) and "files" in document:
+        folder = _output_folder(p.parent)
+        if folder is None:
+            return None
+        return _in_folder(folder, p.parent, f"the {MANIFEST} (the list of files) of", "manifest")
+    kind = _output_kind(document)
+    if kind is None:
+        return None
+    file, writer, holds, as_scenario, as_results = _KINDS[kind]
+    if kind == "drift":
+        as_scenario, as_results = f"{as_scenario} {p.parent}", f"{as_results} {p.parent}"
+    what = f"the {file} of {writer}{_scenarios_of(document)}"
+    return SimlabOutput(kind, what, holds, as_scenario, as_results)
+
+
+def _json_document(p: Path) -> Any:
+    """The JSON document at ``p``; None for anything else, or a file that cannot be read
+    (a scenario's YAML, a FIFO, a file too large)."""
+    try:
+        return json.loads(read_bounded(os.fspath(p), MAX_RESULTS_BYTES, OSError))
+    except (OSError, ValueError):
+        return None
+
+
+def _output_kind(doc: Any) -> str | None:
+    """Which of :data:`_KINDS` a JSON document is, by the fields only it has."""
+    if not isinstance(doc, dict):
+        return None
+    fields = {
+        "results": ("format", "scenarios"), "drift": ("verdict", "figures"),
+        "sweep": ("vary", "points"), "compare": ("scenario_a", "figures"),
+        "tune": ("target", "evaluations"),
+    }  # fmt: skip
+    for kind, keys in fields.items():
+        if all(k in doc for k in keys):
+            return kind
+    if not isinstance(doc.get("attacks"), list):
+        return None
+    if doc.get("method") == "exact":
+        return "exact"
+    return "run" if "encounters" in doc else None
+
+
+def _scenarios_of(doc: dict[str, Any]) -> str:
+    """`` (training-duel)``: the scenarios an output's run identity names, each once."""
+    run = doc.get("run")
+    entries = run.get("scenarios") if isinstance(run, dict) else None
+    if not isinstance(entries, list):
+        return ""
+    names = [e.get("scenario") for e in entries if isinstance(e, dict)]
+    shown = list(dict.fromkeys(n for n in names if isinstance(n, str)))
+    if not shown:
+        return ""
+    return f" ({', '.join(shown[:3])}{', …' if len(shown) > 3 else ''})"
+
+
+def _output_folder(folder: Path) -> SimlabOutput | None:
+    """The kind of an output folder, told by the first of its main files that is one."""
+    for name in _MAIN_FILES:
+        found = simlab_output(folder / name) if (folder / name).is_file() else None
+        if found is not None:
+            return _in_folder(found, folder, "an output folder of", found.kind)
+    return None
+
+
+def _in_folder(found: SimlabOutput, folder: Path, what: str, kind: str) -> SimlabOutput:
+    """``found`` said of the folder it is in (``an output folder of simlab sweep``), or of
+    that folder's manifest (``kind`` ``"manifest"``): a results folder is what a results
+    reader takes."""
+    writer = found.what.split(" of ", 1)[1]  # "simlab sweep (training-duel)"
+    as_results = (
+        f"give the folder {folder}" if found.kind == "results" else found.instead_of_results
+    )
+    return SimlabOutput(kind, f"{what} {writer}", found.holds, found.instead_of_scenario,
+                        as_results)  # fmt: skip

@@ -79,12 +79,14 @@ from simlab.report.derived import (
     shown,
 )
 from simlab.report.files import (
+    A_RESULTS_FILE,
     MANIFEST,
     OutputError,
     check_unit,
     prepare_file,
     reading_unit,
     run_identity,
+    simlab_output,
     write_json,
 )
 from simlab.report.saved import check_about
@@ -727,31 +729,15 @@ def _read_document(p: Path) -> tuple[dict[str, Any], str]:
         raise refuse(f"a file that is not text ({err})") from None
     if not isinstance(doc, dict):
         raise InputError(f"{p}: expected a JSON object; got {_json_kind(doc)}")
-    summary = _summary_said(doc)
-    if summary:
-        raise InputError(f"{p}: expected a results.json (simlab report --out, baseline "
-                         f"update); got {summary}")  # fmt: skip
+    output = simlab_output(p, doc)
+    if output is not None and output.kind != "results":  # a summary, a sweep's, a verdict…
+        raise InputError(f"{p}: {output.refusal(A_RESULTS_FILE)}")
     if doc.get("format") != FORMAT:
         raise InputError(f"{p}: expected results format {FORMAT}; got {_format_said(doc, p)}")
     if "scenarios" in doc and not isinstance(doc["scenarios"], list):
         raise InputError(f"{p}: expected a list of scenarios; got "
                          f"{_json_kind(doc['scenarios'])}")  # fmt: skip
     return doc, text
-
-
-def _summary_said(doc: dict[str, Any]) -> str:
-    """What a ``summary.json`` of ``simlab exact`` or ``simlab run`` is, when ``doc`` is
-    one (no ``format``, no ``scenarios``), in words: neither has the per-batch counts a
-    report or the gate reads (an exact answer has no counts at all); "" for any other
-    document."""
-    if "format" in doc or "scenarios" in doc or not isinstance(doc.get("attacks"), list):
-        return ""
-    if doc.get("method") == "exact":
-        return ("the summary.json of simlab exact: exact answers, without the counts a run "
-                "is tested against")  # fmt: skip
-    if "encounters" in doc:
-        return "the summary.json of simlab run: figures, without the counts they come from"
-    return ""
 
 
 def _format_said(doc: dict[str, Any], p: Path) -> str:
@@ -886,10 +872,9 @@ def load_results(path: str | os.PathLike[str], *, name: str = "path") -> list[Sc
     """
     given = results_path_argument(path, name)
     p = results_path(given)
-    if p != given and not os.path.lexists(p) and os.path.isfile(given / "summary.json"):
-        raise InputError(f"{given}: expected a folder holding a results.json (simlab report "
-                         "--out, baseline update); got one holding a summary.json, which "
-                         "simlab exact and simlab run write")  # fmt: skip
+    output = simlab_output(given) if p != given and not os.path.lexists(p) else None
+    if output is not None:  # the folder of a run, a sweep, a comparison…
+        raise InputError(f"{given}: {output.refusal(A_RESULTS_FILE)}")
     with reading_unit(p.parent):
         doc, text = _read_document(p)  # first: a huge file or a FIFO is refused before anything
         if p.name == RESULTS_NAME and os.path.lexists(p.parent / MANIFEST):

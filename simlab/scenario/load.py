@@ -43,7 +43,22 @@ def load(path: str | os.PathLike[str]) -> ScenarioBase:
     if not is_path(path) or os.fspath(path) == "":
         got = "an empty path ''" if is_path(path) else describe(path)
         raise InputError(f"expected the path of a scenario file; got {got}")
-    return from_source(read_yaml(path))
+    try:
+        return from_source(read_yaml(path))
+    except ScenarioError:
+        _refuse_simlab_output(path)
+        raise
+
+
+def _refuse_simlab_output(path: str | os.PathLike[str]) -> None:
+    """Refuse a file or folder simlab wrote (a sweep's, a run's results…) as what it is,
+    saying what to do with it, where its fields would read as a scenario's mistakes."""
+    from simlab.report.files import A_SCENARIO, simlab_output
+
+    output = simlab_output(path)
+    if output is not None:
+        problem = Problem(os.fspath(path), None, None, output.refusal(A_SCENARIO))
+        raise ScenarioError([problem]) from None
 
 
 def loads(text: str, filename: str = "<string>") -> ScenarioBase:
@@ -276,6 +291,7 @@ def scenario_paths(items: Sequence[str | os.PathLike[str]] | str | os.PathLike[s
         if path.is_dir():
             found = sorted(f for f in path.rglob("*") if f.suffix in (".yaml", ".yml"))
             if not found:
+                _refuse_simlab_output(path)
                 raise InputError(f"{path}: expected a folder with scenario files; got none")
             out += found
         elif path.exists():

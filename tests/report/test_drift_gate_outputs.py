@@ -237,8 +237,9 @@ def test_the_gate_refuses_a_newer_simlabs_baseline_without_rewriting_it(
 
 @pytest.mark.parametrize(
     ("command", "what"),
-    [(("exact",), "simlab exact: exact answers, without the counts a run is tested against"),
-     (("run", "-n", 50), "simlab run: figures, without the counts they come from")],
+    [(("exact",), "simlab exact (quickstart), exact answers, without the counts a run is "
+                  "tested against"),
+     (("run", "-n", 50), "simlab run (quickstart), figures, without the counts they come from")],
 )  # fmt: skip
 def test_the_gate_says_what_a_summary_given_as_the_baseline_is(
     scenarios: Path, tmp_path: Path, command: tuple[object, ...], what: str
@@ -251,9 +252,8 @@ def test_the_gate_says_what_a_summary_given_as_the_baseline_is(
     for baseline, said in [
         (out / "summary.json", f"{out / 'summary.json'}: expected a results.json (simlab "
                                f"report --out, baseline update); got the summary.json of {what}"),
-        (out, f"{out}: expected a folder holding a results.json (simlab report --out, "
-              "baseline update); got one holding a summary.json, which simlab exact and "
-              "simlab run write"),
+        (out, f"{out}: expected a results.json (simlab report --out, baseline update); "
+              f"got an output folder of {what}"),
     ]:  # fmt: skip
         gate = simlab("report", "--from", scenarios / "baseline.json", "--out",
                       tmp_path / "r", "--baseline", baseline)  # fmt: skip
