@@ -1951,8 +1951,9 @@ def _wide_drift_table(title: str, moved: pd.DataFrame, pairs: SubjectPairs) -> T
     cells = [drift_cells(row) for row in rows]
     scenarios = [Parts(_scenario_parts(row)) for row in rows]
     subjects = [Parts(_subject_parts(pairs, row), "  ") for row in rows]
+    said = _columns_said(cells)
     name_column(table, "scenario", scenarios)
-    for header in DRIFT_HEADER:
+    for header in (h for h, says in zip(DRIFT_HEADER, said, strict=True) if says):
         if header == "subject":
             name_column(table, header, subjects)
         elif header == "figure":  # "damage distribution" whole
@@ -1962,8 +1963,21 @@ def _wide_drift_table(title: str, moved: pd.DataFrame, pairs: SubjectPairs) -> T
         else:  # a cell broken at its spaces, never narrower than its longest word
             table.add_column(header, overflow="fold")
     for scenario, subject, c in zip(scenarios, subjects, cells, strict=True):
-        table.add_row(scenario, *c[:2], subject, *c[3:])
+        row: list[str | Parts] = [*c[:2], subject, *c[3:]]
+        table.add_row(scenario, *(cell for cell, says in zip(row, said, strict=True) if says))
     return table
+
+
+def _columns_said(cells: Sequence[Sequence[str]]) -> list[bool]:
+    """Which columns of drift rows' ``cells`` (``DRIFT_HEADER``) say something in
+    some row: a subject blank in every row (figures of the whole encounter) and a
+    baseline and a current that are ``—`` in every row (distributions, whose change is
+    their total variation) are left out, their room given to the names."""
+    subject, baseline, current = 2, 3, 4
+    said = [True] * len(cells[0])  # moved figures: one row at least
+    said[subject] = any(c[subject] for c in cells)
+    said[baseline] = said[current] = any(not c[baseline] == c[current] == "—" for c in cells)
+    return said
 
 
 def _narrow_drift_table(title: str, moved: pd.DataFrame, pairs: SubjectPairs, broken: bool = False,
@@ -1989,6 +2003,8 @@ def _narrow_drift_table(title: str, moved: pd.DataFrame, pairs: SubjectPairs, br
     moves = ["" if c[3] == c[4] == "—" else f"{c[3]} → {c[4]}" for c in cells]
     moves = broken_figures(moves) if broken else moves
     headers = ["baseline →\ncurrent" if broken else "baseline → current", "change", "Holm p"]
+    said = [any(moves), True, True]  # no figure moved from another: no column for one
+    headers = [h for h, says in zip(headers, said, strict=True) if says]
     for column in headers[columns]:
         number_column(table, column)
     scenario = None
@@ -1998,5 +2014,6 @@ def _narrow_drift_table(title: str, moved: pd.DataFrame, pairs: SubjectPairs, br
             scenario = (row.scenario, row.rules)
             table.add_row("", heading, *[""] * len(headers[columns]))
         status = "changed" if c[0].startswith("changed") else c[0]
-        table.add_row(status, name, *[moved_from, c[5], c[6]][columns])
+        figures = [f for f, says in zip([moved_from, c[5], c[6]], said, strict=True) if says]
+        table.add_row(status, name, *figures[columns])
     return table

@@ -92,3 +92,30 @@ def test_the_tune_table_is_as_wide_as_what_it_holds(monkeypatch: pytest.MonkeyPa
     rule = next(k for k, line in enumerate(lines) if line.startswith("─"))
     rows = [lines[rule - 1], *lines[rule + 1 : rule + 4]]  # the header and three values
     assert len(lines[rule]) <= max(len(row) for row in rows) + 1, text
+
+
+def test_a_drift_table_of_distributions_alone_leaves_out_their_blank_figures() -> None:
+    """Where every drifted figure was a distribution, the narrow drift table kept an empty
+    ``baseline → current`` column (18 columns at 80) and broke the figure's name over
+    three lines; the wide table, ``—`` under baseline and current. A column blank in
+    every row is left out, and the name takes the room."""
+    from simlab import api
+    from simlab.analysis.drift import compare_results
+    from tests.support import printed_at
+
+    quickstart = api.load(ROOT / "scenarios/shattered-spirits/quickstart.yaml")
+    base = api.simulate(quickstart, n=1000, seed=7)
+    current = api.simulate(quickstart.with_({"stone-strike.profile[9]": 8}), n=1000, seed=3)
+    drift = compare_results([current], [base])
+    moved = drift.table[drift.table.significant | drift.table.drifted]
+    assert set(moved.kind) == {"pmf"}, moved
+    for width in (80, 130):
+        text = printed_at(lambda: terminal.print_drift(drift, "base.json"), width)
+        table = text.split("statistically different from the baseline")[1]
+        header = next(line for line in table.splitlines() if "status" in line)
+        assert "baseline" not in header and "current" not in header, (width, table)
+        assert "—" not in table, (width, table)
+        # the name on one line, or two where the room ends before its defender
+        assert "damage distribution of Brute stone-strike →" in table or (
+            "Brute stone-strike → Kaito" in table
+        ), (width, table)
