@@ -119,3 +119,22 @@ def test_a_drift_table_of_distributions_alone_leaves_out_their_blank_figures() -
         assert "damage distribution of Brute stone-strike →" in table or (
             "Brute stone-strike → Kaito" in table
         ), (width, table)
+
+
+def test_the_columns_of_a_narrow_comparison_are_two_spaces_apart(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Closed up to fit 80 columns, the comparison's numbers stood one space apart:
+    ``+0.22 ± 0.02 3.8`` and ``0.9179 0.9179 0.0000 ± 0.0010`` read as one run of
+    numbers. Two spaces stand before ×, and before B and diff too where they break no
+    pair onto another line (at 2,000 encounters the hit rate's pair breaks anyway)."""
+    for encounters in ("300", "2000"):
+        text = _at_80(monkeypatch, "compare", DUEL, "--set", "strike.profile[9]=8", "-n",
+                      encounters)  # fmt: skip
+        table = text.split("paired 95% interval)\n")[1].split("\n✱ changed")[0]
+        rows = [line for line in table.splitlines() if re.search(r"\d$|—$", line)]
+        assert len(rows) >= 5, table
+        for row in rows:
+            assert re.search(r"\d  +\S+$|—$", row), (encounters, table)  # × two spaces on
+            if encounters == "2000":  # every column of numbers two spaces apart
+                assert not re.search(r"[\d—] [-+\d—]", row), table
