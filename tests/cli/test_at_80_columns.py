@@ -71,6 +71,33 @@ def test_a_spec_keeps_its_defender_with_the_arrow_before_it(
         assert "(→ B)" in seen.get(), seen.get()
 
 
+def test_a_specs_note_keeps_its_dash_with_the_word_before_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``check`` at 80 columns started a line with a note's dash: ``… at least 0.95`` /
+    ``— all three copies pooled``. The dash ends the line before, at every width."""
+    import numpy as np
+    from rich.console import Console
+
+    from simlab.analysis.specs import evaluate_all
+    from simlab.report.results import ScenarioRun
+    from tests.report.report_synthetic import Truth, synthetic_result
+
+    res = synthetic_result(Truth(), 2_000, np.random.default_rng(5))
+    spec = {"figure": "hit_rate", "attack": "strike", "defender": "B", "at_least": 0.5,
+            "note": "all three copies pooled"}  # fmt: skip
+    specs = evaluate_all([ScenarioRun(result=res, expect=[spec])])
+    broken = 0
+    for width in range(40, 81):
+        monkeypatch.setattr(terminal, "console", Console(width=width, force_terminal=False))
+        with terminal.console.capture() as seen:
+            terminal.console.print(terminal.specs_table(specs))
+        assert " — " in seen.get() or " —\n" in seen.get(), seen.get()
+        assert not re.search(r"^ *—", seen.get(), re.M), seen.get()
+        broken += bool(re.search(r" — *$", seen.get(), re.M))
+    assert broken, "no width broke the line at the dash"
+
+
 def test_every_attack_heading_of_a_table_takes_one_form(monkeypatch: pytest.MonkeyPatch) -> None:
     """At 80 columns ``Bruna: warhammer`` headed its rows on one line and ``Ghoul 1:`` /
     ``ghoul-bite``, two columns longer for the copy's number, on two: a table's headings
