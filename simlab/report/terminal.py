@@ -848,24 +848,51 @@ def name_column(table: Table, header: str, names: Sequence[str | Parts]) -> None
 class Parts:
     """A table cell of several names (``Raider Chief: club → Warden``) that is broken
     only between its parts, each kept whole (:func:`~simlab.report.width.packed`), its
-    later lines starting with ``indent``; rich would break it at any space."""
+    later lines starting with ``indent``; rich would break it at any space. Where
+    ``preferred`` gives coarser parts of the same text (``hit_rate:`` / ``Attacker:
+    strike → Defender``), the first of those whose lines all fit is taken, so that the
+    cell breaks where it reads rather than wherever its line fills; ``as_preferred``, the
+    cell is never narrower than one of those (a table that cannot give it the room lays
+    it out with its finest ``parts`` instead, :func:`check_table`); ``head_alone``, its
+    first part on a line of its own where the rest does not fit beside it."""
 
-    def __init__(self, parts: Sequence[str], indent: str = "") -> None:
+    def __init__(self, parts: Sequence[str], indent: str = "",
+                 preferred: Sequence[Sequence[str]] = (), as_preferred: bool = False,
+                 head_alone: bool = False) -> None:  # fmt: skip
         self.parts, self.indent = [p for p in parts if p] or [""], indent
+        self.preferred = [[p for p in choice if p] for choice in preferred]
+        self.as_preferred = as_preferred and bool(self.preferred)
+        self.head_alone = head_alone and len(self.parts) > 1
 
     def __str__(self) -> str:
         return " ".join(self.parts)
 
     @property
     def narrowest(self) -> int:
-        """The width of its longest part, on a line of its own."""
-        return max([len(self.parts[0]), *(len(self.indent + p) for p in self.parts[1:])])
+        """The width of its longest part, on a line of its own (``as_preferred``: of
+        the preferred parts that are narrowest so)."""
+        if self.as_preferred:
+            return min(self._longest(parts) for parts in self.preferred)
+        return self._longest(self.parts)
+
+    def _longest(self, parts: Sequence[str]) -> int:
+        """The width of the longest of ``parts``, on a line of its own."""
+        return max([len(parts[0]), *(len(self.indent + p) for p in parts[1:])])
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         return Measurement(self.narrowest, len(str(self)))
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        lines = packed(self.parts, options.max_width, self.indent)
+        width = options.max_width
+        for parts in self.preferred:
+            lines = packed(parts, width, self.indent)
+            if all(len(line) <= width for line in lines):
+                break
+        else:
+            lines = packed(self.parts, width, self.indent)
+            if self.head_alone and len(lines[0]) > len(self.parts[0]):
+                head, first, *rest = self.parts
+                lines = [head, *packed([self.indent + first, *rest], width, self.indent)]
         yield Text("\n".join(lines), overflow="fold", end="")
 
 
@@ -1555,8 +1582,8 @@ def check_table(check: pd.DataFrame) -> Table | Group:
     columns go on in a further table under the figures' names."""
     from simlab.exact.engine import BINOMIAL_P, CHECK_SMALLEST_P
 
-    figures = [Parts([f"{r.figure}:", *pair_parts(r.attacker, r.attack, r.defender)], "  ")
-               for r in check.itertuples()]  # fmt: skip
+    labels = [(r.figure, pair_parts(r.attacker, r.attack, r.defender))
+              for r in check.itertuples()]  # fmt: skip
     headers = ["simulated", "exact", "std error", "z", "p"]
     rows = [[_simulated_cell(r.simulated, r.figure, r.std_error),
              exact_number(r.exact, r.figure), format_std_error(r.std_error), formatted(r.z, "+.2f"),
@@ -1567,10 +1594,23 @@ def check_table(check: pd.DataFrame) -> Table | Group:
 
     def build(broken: bool, columns: slice) -> Table:
         shown, cells = laid_out[broken]
+        figures = [_check_label(figure, pair, not broken) for figure, pair in labels]
         return numbers_table("check against the exact answers", "figure", figures,
                              shown[columns], [row[columns] for row in cells])  # fmt: skip
 
     return one_renderable(tables_printed_whole(build))
+
+
+def _check_label(figure: str, pair: list[str], as_preferred: bool) -> Parts:
+    """A ``--check`` row's figure and pair (:func:`pair_parts`), broken where it reads:
+    after the figure (``hit_rate:`` / ``Attacker: strike → Defender``), else after the
+    pair's arrow (``hit_rate: Attacker: strike →`` / ``Defender``), where the table has
+    the room for one of those (``as_preferred``); else the figure alone on its line over
+    the pair, broken between its names; never ``hit_rate: Attacker:`` / ``strike →
+    Defender``."""
+    head = f"{figure}:"
+    preferred = [[head, " ".join(pair)], [" ".join([head, *pair[:-1]]), pair[-1]]]
+    return Parts([head, *pair], "  ", preferred, as_preferred, head_alone=True)
 
 
 #: The mark of a ``--check`` row whose p is the exact binomial one, and its footnote.

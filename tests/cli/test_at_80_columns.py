@@ -165,3 +165,23 @@ def test_the_columns_of_a_narrow_comparison_are_two_spaces_apart(
             assert re.search(r"\d  +\S+$|—$", row), (encounters, table)  # × two spaces on
             if encounters == "2000":  # every column of numbers two spaces apart
                 assert not re.search(r"[\d—] [-+\d—]", row), table
+
+
+@pytest.mark.parametrize("width", ["80", "70"])
+def test_a_checked_figure_shares_its_line_with_its_pair_to_the_arrow_at_least(
+    monkeypatch: pytest.MonkeyPatch, width: str
+) -> None:
+    """``run --check`` broke a figure's label after the attacker's colon,
+    ``hit_rate: Attacker:`` / ``strike → Defender``. A figure shares its line with its
+    pair only up to its arrow at least (``hit_rate: Attacker: strike →``), else stands
+    alone over it (``hit_rate:`` / ``Attacker: strike → Defender``)."""
+    monkeypatch.setenv("COLUMNS", width)
+    monkeypatch.setattr(terminal, "console", terminal._make_console())
+    done = CliRunner().invoke(main, ["run", DUEL, "--check", "-n", "300"])
+    assert done.exit_code == 0, done.output
+    table = done.output.split("check against the exact answers")[1].split("\n* ")[0]
+    heads = [re.match(r" ?[a-z_]+:(?: (.*?))?(?:  |$)", line) for line in table.splitlines()]
+    beside = [head.group(1) for head in heads if head]
+    assert len(beside) == 4, table
+    for pair in filter(None, beside):
+        assert "→" in pair, table
