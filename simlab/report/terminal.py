@@ -1537,10 +1537,11 @@ def print_exact(solved: ExactResult) -> None:
                    f"in a fight, figures of {moved} move away from the answers above",
                    "`simlab run --check` does not compare them", names)  # fmt: skip
     subjects = [s for s, _ in solved.refusals]
-    them = "them" if len(subjects) > 1 else "it"
+    several = len(subjects) > 1  # one is named on its line alone, never twice over
     print_refusals([(describe(s), r) for s, r in solved.refusals],
-                   f"not solved exactly: {refused_said(subjects)}",
-                   f"use `simlab run` to simulate {them}", names)  # fmt: skip
+                   f"not solved exactly{f': {refused_said(subjects)}' if several else ''}",
+                   f"use `simlab run` to simulate {'them' if several else 'it'}",
+                   names)  # fmt: skip
 
 
 def _simulated_cell(value: float, figure: str, std_error: float) -> str:

@@ -185,3 +185,14 @@ def test_a_checked_figure_shares_its_line_with_its_pair_to_the_arrow_at_least(
     assert len(beside) == 4, table
     for pair in filter(None, beside):
         assert "→" in pair, table
+
+
+def test_exact_names_a_lone_refusal_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``simlab exact`` on the quickstart said ``not solved exactly: time-to-down (…):``
+    and, on the line under it, ``- time-to-down: a duel needs …``: one refusal named
+    twice. Its line alone names it; several are still counted in the heading."""
+    quickstart = str(ROOT / "scenarios/shattered-spirits/quickstart.yaml")
+    text = _at_80(monkeypatch, "exact", quickstart)
+    refused = text.split("not solved exactly")[1]
+    assert refused.count("time-to-down") == 1, refused
+    assert "- time-to-down: a duel needs" in " ".join(refused.split()), refused
