@@ -848,52 +848,55 @@ def name_column(table: Table, header: str, names: Sequence[str | Parts]) -> None
 class Parts:
     """A table cell of several names (``Raider Chief: club → Warden``) that is broken
     only between its parts, each kept whole (:func:`~simlab.report.width.packed`), its
-    later lines starting with ``indent``; rich would break it at any space. Where
-    ``preferred`` gives coarser parts of the same text (``hit_rate:`` / ``Attacker:
-    strike → Defender``), the first of those whose lines all fit is taken, so that the
-    cell breaks where it reads rather than wherever its line fills; ``as_preferred``, the
-    cell is never narrower than one of those (a table that cannot give it the room lays
-    it out with its finest ``parts`` instead, :func:`check_table`); ``head_alone``, its
-    first part on a line of its own where the rest does not fit beside it."""
+    later lines starting with ``indent``; rich would break it at any space.
+
+    Where ``forms`` gives ways to lay it out (each its lines, ``hit_rate:`` /
+    ``Attacker: strike → Defender``), the first that every cell of its ``column`` (the
+    cells set to share one form, itself alone by default) fits is taken, so that it
+    breaks where it reads and as the rows beside it do; where none fits, its first part
+    stands alone over the rest, broken between its parts. ``as_form``: never narrower
+    than its narrowest form (a table that cannot give it that room lays it out without,
+    :func:`check_table`)."""
 
     def __init__(self, parts: Sequence[str], indent: str = "",
-                 preferred: Sequence[Sequence[str]] = (), as_preferred: bool = False,
-                 head_alone: bool = False) -> None:  # fmt: skip
+                 forms: Sequence[Sequence[str]] = (), as_form: bool = False) -> None:  # fmt: skip
         self.parts, self.indent = [p for p in parts if p] or [""], indent
-        self.preferred = [[p for p in choice if p] for choice in preferred]
-        self.as_preferred = as_preferred and bool(self.preferred)
-        self.head_alone = head_alone and len(self.parts) > 1
+        self.forms = [list(form) for form in forms]
+        self.as_form = as_form and bool(self.forms)
+        self.column: Sequence[Parts] = [self]
 
     def __str__(self) -> str:
         return " ".join(self.parts)
 
     @property
     def narrowest(self) -> int:
-        """The width of its longest part, on a line of its own (``as_preferred``: of
-        the preferred parts that are narrowest so)."""
-        if self.as_preferred:
-            return min(self._longest(parts) for parts in self.preferred)
+        """The width of its longest part, on a line of its own (``as_form``: of its
+        narrowest form's longest line)."""
+        if self.as_form:
+            return min(self._longest(form) for form in self.forms)
         return self._longest(self.parts)
 
-    def _longest(self, parts: Sequence[str]) -> int:
-        """The width of the longest of ``parts``, on a line of its own."""
-        return max([len(parts[0]), *(len(self.indent + p) for p in parts[1:])])
+    def _longest(self, lines: Sequence[str]) -> int:
+        """The width of the longest of ``lines``, those after the first indented."""
+        return max([len(lines[0]), *(len(self.indent + line) for line in lines[1:])])
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         return Measurement(self.narrowest, len(str(self)))
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        width = options.max_width
-        for parts in self.preferred:
-            lines = packed(parts, width, self.indent)
-            if all(len(line) <= width for line in lines):
-                break
-        else:
-            lines = packed(self.parts, width, self.indent)
-            if self.head_alone and len(lines[0]) > len(self.parts[0]):
-                head, first, *rest = self.parts
-                lines = [head, *packed([self.indent + first, *rest], width, self.indent)]
-        yield Text("\n".join(lines), overflow="fold", end="")
+        yield Text("\n".join(self._lines(options.max_width)), overflow="fold", end="")
+
+    def _lines(self, width: int) -> list[str]:
+        """Its lines in ``width`` columns: in the first of its forms every cell of its
+        column fits, else broken between its parts."""
+        for k, form in enumerate(self.forms):
+            if all(len(cell.forms) > k and cell._longest(cell.forms[k]) <= width
+                   for cell in self.column):  # fmt: skip
+                return [form[0], *(self.indent + line for line in form[1:])]
+        if not self.forms or len(self.parts) == 1:
+            return packed(self.parts, width, self.indent)
+        head, first, *rest = self.parts
+        return [head, *packed([self.indent + first, *rest], width, self.indent)]
 
 
 def pair_parts(attacker: str, attack: str, defender: str) -> list[str]:
@@ -1595,23 +1598,28 @@ def check_table(check: pd.DataFrame) -> Table | Group:
 
     def build(broken: bool, columns: slice) -> Table:
         shown, cells = laid_out[broken]
-        figures = [_check_label(figure, pair, not broken) for figure, pair in labels]
+        figures = _check_labels(labels, as_form=not broken)
         return numbers_table("check against the exact answers", "figure", figures,
                              shown[columns], [row[columns] for row in cells])  # fmt: skip
 
     return one_renderable(tables_printed_whole(build))
 
 
-def _check_label(figure: str, pair: list[str], as_preferred: bool) -> Parts:
-    """A ``--check`` row's figure and pair (:func:`pair_parts`), broken where it reads:
-    after the figure (``hit_rate:`` / ``Attacker: strike → Defender``), else after the
-    pair's arrow (``hit_rate: Attacker: strike →`` / ``Defender``), where the table has
-    the room for one of those (``as_preferred``); else the figure alone on its line over
-    the pair, broken between its names; never ``hit_rate: Attacker:`` / ``strike →
-    Defender``."""
-    head = f"{figure}:"
-    preferred = [[head, " ".join(pair)], [" ".join([head, *pair[:-1]]), pair[-1]]]
-    return Parts([head, *pair], "  ", preferred, as_preferred, head_alone=True)
+def _check_labels(labels: Sequence[tuple[str, list[str]]], as_form: bool) -> list[Parts]:
+    """The ``--check`` rows' figures with their pairs (:func:`pair_parts`), all broken
+    one way, where they read: each on one line; else the figure over its pair
+    (``hit_rate:`` / ``Attacker: strike → Defender``); else the figure with its pair to
+    the arrow, over the defender; where the table has the room for one of those
+    (``as_form``), else the figure alone over its pair, broken between its names; never
+    ``hit_rate: Attacker:`` / ``strike → Defender``."""
+    cells = []
+    for figure, pair in labels:
+        head, said = f"{figure}:", " ".join(pair)
+        forms = [[f"{head} {said}"], [head, said], [" ".join([head, *pair[:-1]]), pair[-1]]]
+        cells.append(Parts([head, *pair], "  ", forms, as_form))
+    for cell in cells:
+        cell.column = cells
+    return cells
 
 
 #: The mark of a ``--check`` row whose p is the exact binomial one, and its footnote.

@@ -174,17 +174,23 @@ def test_a_checked_figure_shares_its_line_with_its_pair_to_the_arrow_at_least(
     """``run --check`` broke a figure's label after the attacker's colon,
     ``hit_rate: Attacker:`` / ``strike → Defender``. A figure shares its line with its
     pair only up to its arrow at least (``hit_rate: Attacker: strike →``), else stands
-    alone over it (``hit_rate:`` / ``Attacker: strike → Defender``)."""
+    alone over it (``hit_rate:`` / ``Attacker: strike → Defender``), every row of a
+    table in one form (party-3v3 mixed ``hit_rate: Kaito: quick-jab → Ogre`` with
+    ``hit_rate:`` / ``Kaito: quick-jab → Brute 1``)."""
     monkeypatch.setenv("COLUMNS", width)
     monkeypatch.setattr(terminal, "console", terminal._make_console())
-    done = CliRunner().invoke(main, ["run", DUEL, "--check", "-n", "300"])
-    assert done.exit_code == 0, done.output
-    table = done.output.split("check against the exact answers")[1].split("\n* ")[0]
-    heads = [re.match(r" ?[a-z_]+:(?: (.*?))?(?:  |$)", line) for line in table.splitlines()]
-    beside = [head.group(1) for head in heads if head]
-    assert len(beside) == 4, table
-    for pair in filter(None, beside):
-        assert "→" in pair, table
+    party = str(ROOT / "scenarios/shattered-spirits/party-3v3.yaml")
+    for scenario, rows in ((DUEL, 4), (party, 15)):
+        done = CliRunner().invoke(main, ["run", scenario, "--check", "-n", "300"])
+        assert done.exit_code == 0, done.output
+        table = done.output.split("check against the exact answers")[1].split("\n* ")[0]
+        heads = [re.match(r" ?[a-z_]+:(?: (.*?))?(?:  |$)", line) for line in table.splitlines()]
+        beside = [head.group(1) for head in heads if head]
+        assert len(beside) >= rows, table
+        for pair in filter(None, beside):
+            assert "→" in pair, table
+        # every row in one form: its pair beside its figure in all of them, or in none
+        assert all(beside) or not any(beside), table
 
 
 def test_exact_names_a_lone_refusal_once(monkeypatch: pytest.MonkeyPatch) -> None:
