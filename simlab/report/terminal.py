@@ -848,25 +848,55 @@ def name_column(table: Table, header: str, names: Sequence[str | Parts]) -> None
 class Parts:
     """A table cell of several names (``Raider Chief: club → Warden``) that is broken
     only between its parts, each kept whole (:func:`~simlab.report.width.packed`), its
-    later lines starting with ``indent``; rich would break it at any space."""
+    later lines starting with ``indent``; rich would break it at any space.
 
-    def __init__(self, parts: Sequence[str], indent: str = "") -> None:
+    Where ``forms`` gives ways to lay it out (each its lines, ``hit_rate:`` /
+    ``Attacker: strike → Defender``), the first that every cell of its ``column`` (the
+    cells set to share one form, itself alone by default) fits is taken, so that it
+    breaks where it reads and as the rows beside it do; where none fits, its first part
+    stands alone over the rest, broken between its parts. ``as_form``: never narrower
+    than its narrowest form (a table that cannot give it that room lays it out without,
+    :func:`check_table`)."""
+
+    def __init__(self, parts: Sequence[str], indent: str = "",
+                 forms: Sequence[Sequence[str]] = (), as_form: bool = False) -> None:  # fmt: skip
         self.parts, self.indent = [p for p in parts if p] or [""], indent
+        self.forms = [list(form) for form in forms]
+        self.as_form = as_form and bool(self.forms)
+        self.column: Sequence[Parts] = [self]
 
     def __str__(self) -> str:
         return " ".join(self.parts)
 
     @property
     def narrowest(self) -> int:
-        """The width of its longest part, on a line of its own."""
-        return max([len(self.parts[0]), *(len(self.indent + p) for p in self.parts[1:])])
+        """The width of its longest part, on a line of its own (``as_form``: of its
+        narrowest form's longest line)."""
+        if self.as_form:
+            return min(self._longest(form) for form in self.forms)
+        return self._longest(self.parts)
+
+    def _longest(self, lines: Sequence[str]) -> int:
+        """The width of the longest of ``lines``, those after the first indented."""
+        return max([len(lines[0]), *(len(self.indent + line) for line in lines[1:])])
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         return Measurement(self.narrowest, len(str(self)))
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        lines = packed(self.parts, options.max_width, self.indent)
-        yield Text("\n".join(lines), overflow="fold", end="")
+        yield Text("\n".join(self._lines(options.max_width)), overflow="fold", end="")
+
+    def _lines(self, width: int) -> list[str]:
+        """Its lines in ``width`` columns: in the first of its forms every cell of its
+        column fits, else broken between its parts."""
+        for k, form in enumerate(self.forms):
+            if all(len(cell.forms) > k and cell._longest(cell.forms[k]) <= width
+                   for cell in self.column):  # fmt: skip
+                return [form[0], *(self.indent + line for line in form[1:])]
+        if not self.forms or len(self.parts) == 1:
+            return packed(self.parts, width, self.indent)
+        head, first, *rest = self.parts
+        return [head, *packed([self.indent + first, *rest], width, self.indent)]
 
 
 def pair_parts(attacker: str, attack: str, defender: str) -> list[str]:
@@ -1510,10 +1540,11 @@ def print_exact(solved: ExactResult) -> None:
                    f"in a fight, figures of {moved} move away from the answers above",
                    "`simlab run --check` does not compare them", names)  # fmt: skip
     subjects = [s for s, _ in solved.refusals]
-    them = "them" if len(subjects) > 1 else "it"
+    several = len(subjects) > 1  # one is named on its line alone, never twice over
     print_refusals([(describe(s), r) for s, r in solved.refusals],
-                   f"not solved exactly: {refused_said(subjects)}",
-                   f"use `simlab run` to simulate {them}", names)  # fmt: skip
+                   f"not solved exactly{f': {refused_said(subjects)}' if several else ''}",
+                   f"use `simlab run` to simulate {'them' if several else 'it'}",
+                   names)  # fmt: skip
 
 
 def _simulated_cell(value: float, figure: str, std_error: float) -> str:
@@ -1555,8 +1586,8 @@ def check_table(check: pd.DataFrame) -> Table | Group:
     columns go on in a further table under the figures' names."""
     from simlab.exact.engine import BINOMIAL_P, CHECK_SMALLEST_P
 
-    figures = [Parts([f"{r.figure}:", *pair_parts(r.attacker, r.attack, r.defender)], "  ")
-               for r in check.itertuples()]  # fmt: skip
+    labels = [(r.figure, pair_parts(r.attacker, r.attack, r.defender))
+              for r in check.itertuples()]  # fmt: skip
     headers = ["simulated", "exact", "std error", "z", "p"]
     rows = [[_simulated_cell(r.simulated, r.figure, r.std_error),
              exact_number(r.exact, r.figure), format_std_error(r.std_error), formatted(r.z, "+.2f"),
@@ -1567,10 +1598,28 @@ def check_table(check: pd.DataFrame) -> Table | Group:
 
     def build(broken: bool, columns: slice) -> Table:
         shown, cells = laid_out[broken]
+        figures = _check_labels(labels, as_form=not broken)
         return numbers_table("check against the exact answers", "figure", figures,
                              shown[columns], [row[columns] for row in cells])  # fmt: skip
 
     return one_renderable(tables_printed_whole(build))
+
+
+def _check_labels(labels: Sequence[tuple[str, list[str]]], as_form: bool) -> list[Parts]:
+    """The ``--check`` rows' figures with their pairs (:func:`pair_parts`), all broken
+    one way, where they read: each on one line; else the figure over its pair
+    (``hit_rate:`` / ``Attacker: strike → Defender``); else the figure with its pair to
+    the arrow, over the defender; where the table has the room for one of those
+    (``as_form``), else the figure alone over its pair, broken between its names; never
+    ``hit_rate: Attacker:`` / ``strike → Defender``."""
+    cells = []
+    for figure, pair in labels:
+        head, said = f"{figure}:", " ".join(pair)
+        forms = [[f"{head} {said}"], [head, said], [" ".join([head, *pair[:-1]]), pair[-1]]]
+        cells.append(Parts([head, *pair], "  ", forms, as_form))
+    for cell in cells:
+        cell.column = cells
+    return cells
 
 
 #: The mark of a ``--check`` row whose p is the exact binomial one, and its footnote.
@@ -1951,8 +2000,9 @@ def _wide_drift_table(title: str, moved: pd.DataFrame, pairs: SubjectPairs) -> T
     cells = [drift_cells(row) for row in rows]
     scenarios = [Parts(_scenario_parts(row)) for row in rows]
     subjects = [Parts(_subject_parts(pairs, row), "  ") for row in rows]
+    said = _columns_said(cells)
     name_column(table, "scenario", scenarios)
-    for header in DRIFT_HEADER:
+    for header in (h for h, says in zip(DRIFT_HEADER, said, strict=True) if says):
         if header == "subject":
             name_column(table, header, subjects)
         elif header == "figure":  # "damage distribution" whole
@@ -1962,8 +2012,21 @@ def _wide_drift_table(title: str, moved: pd.DataFrame, pairs: SubjectPairs) -> T
         else:  # a cell broken at its spaces, never narrower than its longest word
             table.add_column(header, overflow="fold")
     for scenario, subject, c in zip(scenarios, subjects, cells, strict=True):
-        table.add_row(scenario, *c[:2], subject, *c[3:])
+        row: list[str | Parts] = [*c[:2], subject, *c[3:]]
+        table.add_row(scenario, *(cell for cell, says in zip(row, said, strict=True) if says))
     return table
+
+
+def _columns_said(cells: Sequence[Sequence[str]]) -> list[bool]:
+    """Which columns of drift rows' ``cells`` (``DRIFT_HEADER``) say something in
+    some row: a subject blank in every row (figures of the whole encounter) and a
+    baseline and a current that are ``—`` in every row (distributions, whose change is
+    their total variation) are left out, their room given to the names."""
+    subject, baseline, current = 2, 3, 4
+    said = [True] * len(cells[0])  # moved figures: one row at least
+    said[subject] = any(c[subject] for c in cells)
+    said[baseline] = said[current] = any(not c[baseline] == c[current] == "—" for c in cells)
+    return said
 
 
 def _narrow_drift_table(title: str, moved: pd.DataFrame, pairs: SubjectPairs, broken: bool = False,
@@ -1989,6 +2052,8 @@ def _narrow_drift_table(title: str, moved: pd.DataFrame, pairs: SubjectPairs, br
     moves = ["" if c[3] == c[4] == "—" else f"{c[3]} → {c[4]}" for c in cells]
     moves = broken_figures(moves) if broken else moves
     headers = ["baseline →\ncurrent" if broken else "baseline → current", "change", "Holm p"]
+    said = [any(moves), True, True]  # no figure moved from another: no column for one
+    headers = [h for h, says in zip(headers, said, strict=True) if says]
     for column in headers[columns]:
         number_column(table, column)
     scenario = None
@@ -1998,5 +2063,6 @@ def _narrow_drift_table(title: str, moved: pd.DataFrame, pairs: SubjectPairs, br
             scenario = (row.scenario, row.rules)
             table.add_row("", heading, *[""] * len(headers[columns]))
         status = "changed" if c[0].startswith("changed") else c[0]
-        table.add_row(status, name, *[moved_from, c[5], c[6]][columns])
+        figures = [f for f, says in zip([moved_from, c[5], c[6]], said, strict=True) if says]
+        table.add_row(status, name, *figures[columns])
     return table

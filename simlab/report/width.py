@@ -50,10 +50,11 @@ def words_keeping(text: str, whole: Iterable[str] = ()) -> list[str]:
 
 def _glued(text: str, whole: Iterable[str]) -> str:
     """``text`` with the spaces inside each name of ``whole`` glued (:data:`_GLUE`), the
-    longest names first (``Raider Chief`` before ``Raider``)."""
+    longest names first (``Raider Chief`` before ``Raider``), and a dash to the word
+    before it: ``0.95 —`` ends a line, never ``— all three copies pooled`` starts one."""
     for name in sorted({n for n in whole if " " in n}, key=len, reverse=True):
         text = text.replace(name, name.replace(" ", _GLUE))
-    return text
+    return re.sub(r"(?<=\S) (?=—(?: |$))", _GLUE, text)
 
 
 def packed(parts: Sequence[str], width: int, indent: str = "") -> list[str]:

@@ -71,6 +71,33 @@ def test_a_spec_keeps_its_defender_with_the_arrow_before_it(
         assert "(→ B)" in seen.get(), seen.get()
 
 
+def test_a_specs_note_keeps_its_dash_with_the_word_before_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``check`` at 80 columns started a line with a note's dash: ``… at least 0.95`` /
+    ``— all three copies pooled``. The dash ends the line before, at every width."""
+    import numpy as np
+    from rich.console import Console
+
+    from simlab.analysis.specs import evaluate_all
+    from simlab.report.results import ScenarioRun
+    from tests.report.report_synthetic import Truth, synthetic_result
+
+    res = synthetic_result(Truth(), 2_000, np.random.default_rng(5))
+    spec = {"figure": "hit_rate", "attack": "strike", "defender": "B", "at_least": 0.5,
+            "note": "all three copies pooled"}  # fmt: skip
+    specs = evaluate_all([ScenarioRun(result=res, expect=[spec])])
+    broken = 0
+    for width in range(40, 81):
+        monkeypatch.setattr(terminal, "console", Console(width=width, force_terminal=False))
+        with terminal.console.capture() as seen:
+            terminal.console.print(terminal.specs_table(specs))
+        assert " — " in seen.get() or " —\n" in seen.get(), seen.get()
+        assert not re.search(r"^ *—", seen.get(), re.M), seen.get()
+        broken += bool(re.search(r" — *$", seen.get(), re.M))
+    assert broken, "no width broke the line at the dash"
+
+
 def test_every_attack_heading_of_a_table_takes_one_form(monkeypatch: pytest.MonkeyPatch) -> None:
     """At 80 columns ``Bruna: warhammer`` headed its rows on one line and ``Ghoul 1:`` /
     ``ghoul-bite``, two columns longer for the copy's number, on two: a table's headings
@@ -92,3 +119,86 @@ def test_the_tune_table_is_as_wide_as_what_it_holds(monkeypatch: pytest.MonkeyPa
     rule = next(k for k, line in enumerate(lines) if line.startswith("─"))
     rows = [lines[rule - 1], *lines[rule + 1 : rule + 4]]  # the header and three values
     assert len(lines[rule]) <= max(len(row) for row in rows) + 1, text
+
+
+def test_a_drift_table_of_distributions_alone_leaves_out_their_blank_figures() -> None:
+    """Where every drifted figure was a distribution, the narrow drift table kept an empty
+    ``baseline → current`` column (18 columns at 80) and broke the figure's name over
+    three lines; the wide table, ``—`` under baseline and current. A column blank in
+    every row is left out, and the name takes the room."""
+    from simlab import api
+    from simlab.analysis.drift import compare_results
+    from tests.support import printed_at
+
+    quickstart = api.load(ROOT / "scenarios/shattered-spirits/quickstart.yaml")
+    base = api.simulate(quickstart, n=1000, seed=7)
+    current = api.simulate(quickstart.with_({"stone-strike.profile[9]": 8}), n=1000, seed=3)
+    drift = compare_results([current], [base])
+    moved = drift.table[drift.table.significant | drift.table.drifted]
+    assert set(moved.kind) == {"pmf"}, moved
+    for width in (80, 130):
+        text = printed_at(lambda: terminal.print_drift(drift, "base.json"), width)
+        table = text.split("statistically different from the baseline")[1]
+        header = next(line for line in table.splitlines() if "status" in line)
+        assert "baseline" not in header and "current" not in header, (width, table)
+        assert "—" not in table, (width, table)
+        # the name on one line, or two where the room ends before its defender
+        assert "damage distribution of Brute stone-strike →" in table or (
+            "Brute stone-strike → Kaito" in table
+        ), (width, table)
+
+
+def test_the_columns_of_a_narrow_comparison_are_two_spaces_apart(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Closed up to fit 80 columns, the comparison's numbers stood one space apart:
+    ``+0.22 ± 0.02 3.8`` and ``0.9179 0.9179 0.0000 ± 0.0010`` read as one run of
+    numbers. Two spaces stand before ×, and before B and diff too where they break no
+    pair onto another line (at 2,000 encounters the hit rate's pair breaks anyway)."""
+    for encounters in ("300", "2000"):
+        text = _at_80(monkeypatch, "compare", DUEL, "--set", "strike.profile[9]=8", "-n",
+                      encounters)  # fmt: skip
+        table = text.split("paired 95% interval)\n")[1].split("\n✱ changed")[0]
+        rows = [line for line in table.splitlines() if re.search(r"\d$|—$", line)]
+        assert len(rows) >= 5, table
+        for row in rows:
+            assert re.search(r"\d  +\S+$|—$", row), (encounters, table)  # × two spaces on
+            if encounters == "2000":  # every column of numbers two spaces apart
+                assert not re.search(r"[\d—] [-+\d—]", row), table
+
+
+@pytest.mark.parametrize("width", ["80", "70"])
+def test_a_checked_figure_shares_its_line_with_its_pair_to_the_arrow_at_least(
+    monkeypatch: pytest.MonkeyPatch, width: str
+) -> None:
+    """``run --check`` broke a figure's label after the attacker's colon,
+    ``hit_rate: Attacker:`` / ``strike → Defender``. A figure shares its line with its
+    pair only up to its arrow at least (``hit_rate: Attacker: strike →``), else stands
+    alone over it (``hit_rate:`` / ``Attacker: strike → Defender``), every row of a
+    table in one form (party-3v3 mixed ``hit_rate: Kaito: quick-jab → Ogre`` with
+    ``hit_rate:`` / ``Kaito: quick-jab → Brute 1``)."""
+    monkeypatch.setenv("COLUMNS", width)
+    monkeypatch.setattr(terminal, "console", terminal._make_console())
+    party = str(ROOT / "scenarios/shattered-spirits/party-3v3.yaml")
+    for scenario, rows in ((DUEL, 4), (party, 15)):
+        done = CliRunner().invoke(main, ["run", scenario, "--check", "-n", "300"])
+        assert done.exit_code == 0, done.output
+        table = done.output.split("check against the exact answers")[1].split("\n* ")[0]
+        heads = [re.match(r" ?[a-z_]+:(?: (.*?))?(?:  |$)", line) for line in table.splitlines()]
+        beside = [head.group(1) for head in heads if head]
+        assert len(beside) >= rows, table
+        for pair in filter(None, beside):
+            assert "→" in pair, table
+        # every row in one form: its pair beside its figure in all of them, or in none
+        assert all(beside) or not any(beside), table
+
+
+def test_exact_names_a_lone_refusal_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``simlab exact`` on the quickstart said ``not solved exactly: time-to-down (…):``
+    and, on the line under it, ``- time-to-down: a duel needs …``: one refusal named
+    twice. Its line alone names it; several are still counted in the heading."""
+    quickstart = str(ROOT / "scenarios/shattered-spirits/quickstart.yaml")
+    text = _at_80(monkeypatch, "exact", quickstart)
+    refused = text.split("not solved exactly")[1]
+    assert refused.count("time-to-down") == 1, refused
+    assert "- time-to-down: a duel needs" in " ".join(refused.split()), refused
