@@ -6,6 +6,7 @@ Imported as ``tests.support``: pytest puts the repository root on ``sys.path``
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import re
@@ -330,24 +331,32 @@ sides:
 """
 
 
-def printed_at(print_: Callable[[], Any], width: int = 80) -> str:
-    """What ``print_`` prints on the terminal's console (``report.terminal.console``) as
-    on a terminal of ``width`` columns (``COLUMNS`` set), as recorded text."""
+@contextlib.contextmanager
+def terminal_console(console: Any, width: int) -> Iterator[Any]:
+    """Make ``console`` the terminal's (``report.terminal.console``) with ``COLUMNS`` set
+    to ``width``, and give both back as they were afterwards."""
     import os
-
-    from rich.console import Console
 
     from simlab.report import terminal
 
     saved, columns = terminal.console, os.environ.get("COLUMNS")
     os.environ["COLUMNS"] = str(width)
-    terminal.console = Console(width=width, record=True, force_terminal=False)
+    terminal.console = console() if callable(console) else console
     try:
-        print_()
-        return str(terminal.console.export_text())
+        yield terminal.console
     finally:
         terminal.console = saved
         if columns is None:
             del os.environ["COLUMNS"]
         else:
             os.environ["COLUMNS"] = columns
+
+
+def printed_at(print_: Callable[[], Any], width: int = 80) -> str:
+    """What ``print_`` prints on the terminal's console (``report.terminal.console``) as
+    on a terminal of ``width`` columns (``COLUMNS`` set), as recorded text."""
+    from rich.console import Console
+
+    with terminal_console(Console(width=width, record=True, force_terminal=False), width) as c:
+        print_()
+        return str(c.export_text())

@@ -7,7 +7,6 @@ the words beside them. Walked through as a CI job: a baseline, an attack bonus r
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from click.testing import CliRunner
 from simlab.analysis.drift import FIGURE_NAMES, figure_name, figure_said
 from simlab.cli import main
 from simlab.report import terminal
+from tests.support import terminal_console
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
@@ -42,18 +42,10 @@ def gate(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     assert BONUS in scenario.read_text()
     scenario.write_text(scenario.read_text().replace(BONUS, RAISED))
     out = folder / "nightly"
-    saved, columns = terminal.console, os.environ.get("COLUMNS")
-    os.environ["COLUMNS"] = "80"
-    terminal.console = terminal._make_console()  # piped, as a CI job's log
-    try:
+    # piped, as a CI job's log (the console made once COLUMNS is set)
+    with terminal_console(terminal._make_console, 80):
         ran = runner.invoke(main, ["report", str(scenario), "-n", str(N), "--baseline",
                                    str(folder / "baseline.json"), "--out", str(out)])  # fmt: skip
-    finally:
-        terminal.console = saved
-        if columns is None:
-            del os.environ["COLUMNS"]
-        else:
-            os.environ["COLUMNS"] = columns
     doc = json.loads((out / "drift.json").read_text())
     return {"exit": ran.exit_code, "terminal": ran.output, "doc": doc,
             "md": (out / "report.md").read_text(),
