@@ -48,10 +48,3 @@ def format_p(p: float, smallest: float = SMALLEST_P) -> str:
     if p != p:  # NaN
         return "—"
     return f"< {smallest:g}" if p < smallest else f"{p:#.2g}"
-
-
-def p_said(p: float) -> str:
-    """A p-value in a sentence, as :func:`format_p` writes it: ``p = 0.0012``, ``p <
-    0.0001``."""
-    shown = format_p(p)
-    return f"p {shown}" if shown.startswith("<") else f"p = {shown}"
