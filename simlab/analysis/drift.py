@@ -75,6 +75,8 @@ __all__ = [
     "chi2_homogeneity",
     "compare",
     "compare_results",
+    "event_rate",
+    "event_rate_name",
     "figure_name",
     "figure_said",
     "subject_said",
@@ -126,6 +128,18 @@ def figure_name(figure: str) -> str:
     if figure.endswith("_rate"):
         return f"{figure.removesuffix('_rate').replace('_', ' ')} rate"
     return figure.replace("_", " ")
+
+
+def event_rate(event: str) -> str:
+    """The figure id of an event's rate (``out`` → ``out_rate``), as the drift table,
+    the combatant table and a spec's ``event:`` name it."""
+    return f"{event}_rate"
+
+
+def event_rate_name(event: str) -> str:
+    """An event's rate in words (:func:`figure_name` of :func:`event_rate`): ``out
+    rate``, ``rate of spending Momentum``."""
+    return figure_name(event_rate(event))
 
 
 def subject_said(figure: str, subject: str) -> str:
@@ -601,7 +615,7 @@ def _combatant_rows(rows: _Rows, cur: Result, base: Result, notes: list[str]) ->
                 e0 = base.layout.events.index(event)
                 k1 = int(cur.tallies.event_round[c, e].sum())
                 k0 = int(base.tallies.event_round[cb, e0].sum())
-                rows.rate(f"{event}_rate", name, k1, n1, k0, n0)
+                rows.rate(event_rate(event), name, k1, n1, k0, n0)
     for name in [name for name in b_index if name not in seen]:  # the baseline's order
         notes.append(f"{rows.label}: combatant {name} {GONE}")
     for tally in cur.layout.per_encounter_tallies:

@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from simlab.analysis import stats
-from simlab.analysis.drift import FIGURE_NAMES, figure_name
+from simlab.analysis.drift import FIGURE_NAMES, event_rate_name
 from simlab.analysis.result import Result, median_time_to_down
 from simlab.errors import InputError
 from simlab.exact import pair_answer
@@ -198,7 +198,7 @@ def figure_words(spec: Expectation) -> str:
     if spec.figure in SPEC_ONLY_WORDS:
         return SPEC_ONLY_WORDS[spec.figure].format(damage=spec.damage, round=spec.round)
     if spec.figure == "event_rate":
-        return figure_name(f"{spec.event}_rate")
+        return event_rate_name(str(spec.event))  # set: the model asks it of an event_rate
     return FIGURE_NAMES[spec.figure]
 
 

@@ -33,7 +33,15 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from simlab import __version__
-from simlab.analysis.drift import DriftReport, figure_name, figure_said, key, label, subject_said
+from simlab.analysis.drift import (
+    DriftReport,
+    event_rate_name,
+    figure_name,
+    figure_said,
+    key,
+    label,
+    subject_said,
+)
 from simlab.analysis.result import Result
 from simlab.exact import pair_answer
 from simlab.report import plots
@@ -295,10 +303,10 @@ def _exact_figure(entry: dict[str, Any], figure: str, digits: int) -> str:
 
 def event_header(event: str) -> str:
     """The combatant table's header of an event's rate: the name the drift gate and the
-    spec lines give that rate (:func:`simlab.analysis.drift.figure_name` of
-    ``<event>_rate``, ``rate of spending Momentum``), so that a figure reads alike in the
-    table and in a drift or spec line."""
-    return figure_name(f"{event}_rate")
+    spec lines give that rate (:func:`simlab.analysis.drift.event_rate_name`: ``rate of
+    spending Momentum``), so that a figure reads alike in the table and in a drift or
+    spec line."""
+    return event_rate_name(event)
 
 
 #: The combatant table's headers of the per-encounter means, short (the header row was
