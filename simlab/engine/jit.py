@@ -59,13 +59,17 @@ def kernel_cache_dir(package: Path = _PACKAGE) -> str:
     ``NUMBA_CACHE_DIR/simlab`` when ``NUMBA_CACHE_DIR`` is set, else in simlab's
     ``__pycache__`` (or, when the package is not writable, under ``~/.cache/simlab``):
     folders that hold only simlab's kernels, beside those of other versions of the
-    sources (:func:`prune_kernel_caches`). Only simlab's kernels are cached there
+    sources (:func:`prune_kernel_caches`). Lines ending in CRLF (a checkout on Windows)
+    count as ending in LF, so that the same sources have one digest everywhere (the
+    cluster check compares the workers' digests with the client's). Only simlab's
+    kernels are cached there
     (:func:`_njit`): numba functions of the user's own keep numba's default. ``package``
     is the folder of simlab's sources.
     """
     digest = hashlib.sha256()
     for path in sorted([*package.glob("engine/*.py"), *package.glob("rules/**/*.py")]):
-        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+        source = path.read_bytes().replace(b"\r\n", b"\n")  # a Windows checkout: the same
+        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + source)
     user_base = os.environ.get("NUMBA_CACHE_DIR")
     base = os.path.join(user_base, "simlab") if user_base else (
         str(package / "__pycache__" / "numba") if os.access(package, os.W_OK)

@@ -208,6 +208,19 @@ def test_kernel_cache_follows_every_kernel_source(tmp_path, monkeypatch):
     assert jit.kernel_cache_dir(package) != before
 
 
+def test_kernel_digest_is_the_same_for_a_checkout_with_windows_line_ends(tmp_path):
+    """A checkout whose sources end their lines with CRLF (git on Windows) holds the same
+    kernels: a client there and a Linux worker must name them alike, or the cluster check
+    (``distributed.refuse_other_versions``) would refuse the same simlab."""
+    package = tmp_path / "simlab"
+    for part in ("engine", "rules"):
+        shutil.copytree(SIMLAB / part, package / part, ignore=shutil.ignore_patterns("__py*"))
+    before = os.path.basename(jit.kernel_cache_dir(package))
+    for path in package.rglob("*.py"):
+        path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+    assert os.path.basename(jit.kernel_cache_dir(package)) == before
+
+
 def test_old_kernel_caches_are_pruned_keeping_the_most_recently_used(tmp_path):
     base = tmp_path / "simlab"
     current = base / "00000000000000ff"
