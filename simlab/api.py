@@ -1139,7 +1139,9 @@ def tune(
     ``expect:``). The exact engine answers
     where it gives the figure, simulation (same seed at every value) elsewhere. Returns a
     :class:`simlab.tuning.tune.TuneResult`: the closest value, its figure with interval,
-    every value evaluated and the range consistent with the target; see
+    every value evaluated and the range consistent with the target, and where the figure
+    turns (not monotone) or is flat round the value found, every place it meets the
+    target and what to do (``.crossings``, ``.caveats()``); see
     :mod:`simlab.tuning.tune` for the search.
 
     Parameters

@@ -802,7 +802,8 @@ _PAGE = jinja2.Template(
 {{ stylesheet }}</style></head><body>
 <h1>{{ title }}</h1>
 <p class="note">{{ whole(identity) }}</p>
-{% for heading, note, table, pictures, folded in parts %}<h2>{{ heading }}</h2>
+{% if lead %}<p class="note">{{ lead }}</p>
+{% endif %}{% for heading, note, table, pictures, folded in parts %}<h2>{{ heading }}</h2>
 {% for paragraph in note.split(paragraph_break) %}<p class="note">{{ paragraph }}</p>
 {% endfor %}
 {% for p in pictures %}<figure><img alt="{{ p.title }}" src="{{ p.data_uri }}">
@@ -862,16 +863,19 @@ def _folded(rows: list[list[str]], pictures: list[Picture]) -> str:
 
 
 def _write_page(out: Path, stem: str, title: str, identity: str,
-                parts: list[PagePart]) -> dict[str, Path]:  # fmt: skip
+                parts: list[PagePart], lead: str = "") -> dict[str, Path]:  # fmt: skip
+    """The page and its Markdown: ``identity`` under the title, then ``lead`` (a note
+    on the whole page, as a sweep's stops), then each part."""
     written: dict[str, Path] = {}
     for _, _, _, pictures in parts:
         for p in pictures:
             written[p.file] = atomic_write(out / PNG_DIR / p.file, _bytes_writer(p.png))
     html = _PAGE.render(stylesheet=Markup(STYLESHEET), title=title, identity=identity,
-                        paragraph_break=PARAGRAPH, whole=whole_words, parts=[
+                        lead=lead, paragraph_break=PARAGRAPH, whole=whole_words, parts=[
         (h, n, _html_table(*table), pics, _folded(table[1], pics))
         for h, n, table, pics in parts])  # fmt: skip
     markdown = [f"# {md_text(title)}", "", md_text(identity), ""]
+    markdown += [md_text(lead), ""] if lead else []
     for heading, note, table, pictures in parts:
         markdown += [f"## {md_text(heading)}", ""]
         markdown += [line for p in note.split(PARAGRAPH) for line in (md_text(p), "")]
@@ -914,7 +918,8 @@ def render_sweep(sweep: SweepResult, out_dir: str | os.PathLike[str]) -> dict[st
          _combatant_rows(sweep), [p for p in pictures if p.kind == "outcome"]),
         ("Outcome", _SIDES_NOTE, _side_rows(sweep), [p for p in pictures if p.kind == "sides"]),
     ]  # fmt: skip
-    return _write_page(Path(out_dir), "sweep", f"Sweep of {sweep.scenario}", identity, parts)
+    title = f"Sweep of {sweep.scenario}"
+    return _write_page(Path(out_dir), "sweep", title, identity, parts, sweep.stops_said())
 
 
 COMPARE_HEADER = ["", "figure", "on", "A", "B", "diff (B − A)", "paired 95%",
@@ -1011,10 +1016,11 @@ def plot_tune(result: TuneResult, *, ax: Axes | None = None) -> None:
     done = result.evaluations
     simulated = [e for e in done if e.method != "exact" and math.isfinite(e.figure)]
     exact = [e for e in done if e.method == "exact" and math.isfinite(e.figure)]
-    if result.consistent is not None:
-        lo, hi = result.consistent
-        step = 0.5 if result.integer else 0.0  # a whole value's own width, where lo == hi
-        ax.axvspan(lo - step, hi + step, **CONSISTENT_STYLE, label="consistent with the target")
+    step = 0.5 if result.integer else 0.0  # a whole value's own width, where lo == hi
+    consistent = [(c.lo, c.hi) for c in result.crossings if c.consistent]  # several: it turns
+    for k, (lo, hi) in enumerate(consistent or ([result.consistent] if result.consistent else [])):
+        ax.axvspan(lo - step, hi + step, **CONSISTENT_STYLE,
+                   label="_" if k else "consistent with the target")  # fmt: skip
     ax.axhline(result.target.value, **TARGET_STYLE, label=f"target {result.target.value:g}")
     if simulated:
         ax.errorbar([e.value for e in simulated], [e.figure for e in simulated],
@@ -1103,7 +1109,8 @@ def render_tune(result: TuneResult, out_dir: str | os.PathLike[str]) -> dict[str
     picture = Picture("tune.png", title, _png(lambda fig: plot_tune(result, ax=fig.subplots()),
                                               (7.0, 3.6)), "tune")  # fmt: skip
     parts: list[PagePart] = [
-        ("Answer", " ".join(s[0].upper() + s[1:] + "." for s in tune_sentences(result)),
+        # a paragraph a sentence: a caveat (the figure turns, a flat stretch) stands out
+        ("Answer", PARAGRAPH.join(s[0].upper() + s[1:] + "." for s in tune_sentences(result)),
          _answer_row(result), []),
         ("Values tried", _TUNE_PLOT_NOTE, _tune_rows(result), [picture]),
     ]  # fmt: skip

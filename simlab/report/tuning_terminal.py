@@ -505,6 +505,9 @@ def print_sweep(sweep: SweepResult) -> None:
     fixed = terminal.overrides_heading(sweep.overrides_said())
     terminal.say_items(items(sweep.scenario, *fixed, at_separators(sweep.per_point()),
                              f"seed {sweep.seed}", listed("varied:", sweep.fields)))  # fmt: skip
+    stops = sweep.stops_said()  # run to a precision: which point stopped where
+    if stops:
+        terminal.say_unbroken(stops, whole=sweep.fields)
     tables = _sweep_tables(sweep, stacked=False)
     if not all(_fits(table) for group in tables for table in group):
         tables = _sweep_tables(sweep, stacked=True)
@@ -1147,7 +1150,7 @@ def tune_sentences(result: TuneResult) -> list[str]:
     sentences = [answer]
     if result.measured:
         sentences.append(f"Consistent with the target: {consistent_values(result)}")
-    return [*sentences, f"How: {result.how()}"]
+    return [*sentences, *result.caveats(), f"How: {result.how()}"]
 
 
 def consistent_values(result: TuneResult) -> str:
@@ -1155,10 +1158,11 @@ def consistent_values(result: TuneResult) -> str:
     value", why, and between which values tried the target lies."""
     t = result.target
     if result.consistent is None:
-        between = [(a, b) for a, b in itertools.pairwise(result.evaluations)
-                   if min(a.figure, b.figure) <= t.value <= max(a.figure, b.figure)]  # fmt: skip
-        where = (f"; it lies between {result.field}={between[0][0].value:g} and "
-                 f"{between[0][1].value:g}" if between else "")  # fmt: skip
+        # where the figure crosses next to the value found (of several, where it turns)
+        between = [(c.lo, c.hi) for c in result.crossings if not c.consistent]
+        between.sort(key=lambda c: min(abs(c[0] - result.value), abs(c[1] - result.value)))
+        where = (f"; it lies between {result.field}={between[0][0]:g} and "
+                 f"{between[0][1]:g}" if between else "")  # fmt: skip
         return (f"no value (no figure's interval contains {t.value:g}; an exact figure "
                 f"must equal it){where}")  # fmt: skip
     lo, hi = result.consistent

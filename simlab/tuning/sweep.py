@@ -281,6 +281,33 @@ class SweepResult:
         return (f"{counts} per point (each run to precision "
                 f"{records[0]['half_width']:g}, cap {self.encounters:,}{capped})")  # fmt: skip
 
+    def stops_said(self) -> str:
+        """Which point stopped where, for a sweep whose points were run to a precision
+        and stopped apart (the header's ``12,500–25,000 encounters per point`` does not
+        say which needed more): the points grouped by their stop, fewest encounters
+        first, those that reached the cap before the precision said so, e.g.
+        ``Stopped at 12,500 encounters: Defender.guard = 1, 2, 3; at 25,000: 0; at
+        200,000, the cap, before the precision was met: 4.`` "" where the points were
+        not run to a precision, or all stopped alike (the header says it then)."""
+        stops: dict[tuple[int, bool], list[str]] = {}
+        for point in self.points:
+            record = _result(point).meta.get("precision")
+            if record is None:
+                return ""
+            key = (record["encounters"], not record["met"])
+            stops.setdefault(key, []).append(" · ".join(map(str, point.set.values())))
+        if len(stops) < 2:
+            return ""
+        fields = " · ".join(self.fields)
+        groups = []
+        for k, ((count, capped), names) in enumerate(sorted(stops.items())):
+            cap = (", the cap, before the precision was met" if capped else
+                   " (the cap)" if count == self.encounters else "")  # fmt: skip
+            at = (f"Stopped at {count:,} encounters{cap}: {fields} =" if k == 0 else
+                  f"at {count:,}{cap}:")  # fmt: skip
+            groups.append(f"{at} {', '.join(names)}")
+        return "; ".join(groups) + "."
+
     @property
     def fields(self) -> list[str]:
         """The varied fields' names (``NAME.FIELD``), the tables' leading columns."""

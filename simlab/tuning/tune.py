@@ -10,13 +10,28 @@ with the luck).
 The search: a coarse grid of :data:`GRID` values (both ends included), then bisection
 inside every pair of neighbouring grid values whose figures bracket the target, until the
 bracket is two neighbouring integers (integer fields) or narrower than 1/1024 of the
-range. Where the figure is monotone in the field (checked on every value evaluated: a
-reversal beyond the earlier value's interval breaks it) that is plain bisection; where
-it is not, every crossing of the grid is bisected and the result says so. The value
-reported is the evaluated one whose figure is closest to the target; its neighbours are
-evaluated too. The **consistent range** is the set of values whose figure's 95% interval
-contains the target (an exact figure: equals it), found by bisecting from the reported
-value towards each end; it is null when the reported value itself is not consistent.
+range. The value reported is the evaluated one whose figure is closest to the target; its
+neighbours are evaluated too. The **consistent range** is the set of values whose
+figure's 95% interval contains the target (an exact figure: equals it); it is null when
+the reported value itself is not consistent.
+
+Bisection assumes the figure moves one way as the value grows. That is checked on every
+value evaluated: a move beyond noise (beyond either value's interval, and beyond
+rounding) followed by one the other way is a **turn** (:meth:`TuneResult.turns`).
+Where there is none, the search is plain bisection and the consistent range is bisected
+from the reported value towards each end. Where the figure turns, that would step over
+values that are not consistent (a figure that meets the target at both ends and dips
+between read as consistent over the whole range) and keep one crossing of several, so
+(:func:`_search_turning`) every place where the figure meets the target among the values
+evaluated (:attr:`TuneResult.crossings`) is narrowed on its own, the consistent range is
+the place of the reported value alone, and where no value meets the target the values
+round the closest figure inside the range are narrowed towards it (a peak between grid
+values may reach the target, and is closer than an end). The result says all of it
+(:meth:`TuneResult.caveats`: where it turns, every place, what to do). A turn between
+two values tried that both lie on one side of the target cannot be seen: the figure is
+assumed monotone between the values evaluated. A **flat stretch** round the reported
+value, values tried with the very same figure (:meth:`TuneResult.flat_stretch`), makes
+the answer that range where it is consistent with the target, and is said so too.
 
 **A figure the field does not move** (:attr:`TuneResult.flat`) is searched by a grid and
 said so, not called monotone: the same figure at every value (an exact one, or a field
@@ -268,6 +283,11 @@ class TuneResult:
         ``NAME.FIELD=VALUE`` in order.
     precision, precision_on : float or None, tuple of str
         The precision each simulated value ran to, and the figures it was checked on.
+    crossings : list of Crossing
+        Where the figure meets the target among the values evaluated: one place where
+        it is monotone (the consistent range, or the neighbours the target lies
+        between), every place where it turns (:meth:`turns`); none where no value
+        reaches the target.
     """
 
     scenario: str
@@ -288,6 +308,7 @@ class TuneResult:
     meta: dict[str, Any] = dataclasses.field(default_factory=dict)
     overrides: tuple[str, ...] = ()
     precision_on: tuple[str, ...] = ()
+    crossings: list[Crossing] = dataclasses.field(default_factory=list)
 
     def __repr__(self) -> str:
         """One line: the value found, its figure and where the rest is (the dataclass's
@@ -311,10 +332,18 @@ class TuneResult:
         elif self.within_noise:
             answer += ", and no value moves it beyond its noise"
         elif not self.reachable:
-            answer += ", the closest end: the target is not reached"
+            closest = "end" if self.value in (self.lo, self.hi) else "value tried"
+            answer += f", the closest {closest}: the target is not reached"
         elif past := self.past_the_range():  # the range searched cut the consistent one
             lo, hi = (_show(x) for x in self.consistent or ())
             answer += f", consistent with the target at {lo}..{hi}{past}"
+        if self.turns():  # the figure turns: where else it meets the target, if anywhere
+            answer += f", NOT monotone: it turns near {_listed(self.turns())}"
+            if len(self.crossings) > 1:
+                places = ", ".join(c.said() for c in self.crossings)
+                answer += f" and meets the target at {len(self.crossings)} places ({places})"
+        if (stretch := self.flat_stretch()) is not None:
+            answer += f", as does every value tried from {_show(stretch[0])} to {_show(stretch[1])}"
         return (f"<TuneResult {self.scenario} · rules {self.rules} · {self.field} over "
                 f"{_show(self.lo)}..{_show(self.hi)} for {self.target}: {answer}; "
                 f"{counted(len(self.evaluations), 'value')} evaluated; .value, .best, "
@@ -405,6 +434,92 @@ class TuneResult:
         ((end, side),) = ends
         return f" (it reaches the range's end, {end}: values {side} it may be consistent too)"
 
+    def turns(self) -> list[float]:
+        """The values tried near which the figure turns beyond its noise (rises, then
+        falls, or the reverse), in increasing order: empty where it is monotone over
+        the values tried, or does not move with the field (:attr:`searched`)."""
+        return _turns(self.evaluations) if self.searched else []
+
+    def flat_stretch(self) -> tuple[float, float] | None:
+        """The values tried round the value found that give the very same figure and
+        interval (to rounding, :data:`ROUNDING`): where that figure is consistent with
+        the target, the answer is that range, not one value; where the target is not
+        reached, every value of it is as close. None where the stretch is the value
+        found alone, the figure is neither consistent nor the closest of an unreached
+        target, or the field does not move it at all (:attr:`flat`)."""
+        if not self.searched or (self.reachable and not self.best.contains(self.target.value)):
+            return None
+        done, best = self.evaluations, self.best
+        k = done.index(best)
+        lo, hi = k, k
+        while lo > 0 and _same_figure(done[lo - 1], best):
+            lo -= 1
+        while hi < len(done) - 1 and _same_figure(done[hi + 1], best):
+            hi += 1
+        return None if lo == hi else (done[lo].value, done[hi].value)
+
+    def caveats(self) -> list[str]:
+        """What to know before taking the value found, one sentence each (the terminal
+        and the tune page say them after the consistent values): that the figure is not
+        monotone, where it turns, every place where it meets the target and what to do
+        (narrow the range, sweep the field to see the curve); that it is flat round the
+        value found. Empty where neither holds."""
+        said = []
+        if self.turns():
+            said.append(self._turning_words())
+        stretch = self.flat_stretch()
+        if stretch is not None:
+            lo, hi = stretch
+            same = f"every value of {self.field} tried from {_show(lo)} to {_show(hi)}"
+            said.append(f"Flat: {same} gives the same figure{self._flat_meaning(stretch)}")
+        return said
+
+    def _turning_words(self) -> str:
+        """The caveat of a figure that turns (:meth:`caveats`)."""
+        turns, places = self.turns(), self.crossings
+        said = (f"NOT monotone over the values of {self.field} tried: {self.target.figure} "
+                f"turns near {_listed(turns)}")  # fmt: skip
+        sweep = f"see the curve: simlab sweep SCENARIO --vary {self._sweep_range()}"
+        if not places:
+            return (f"{said} and meets the target at none of them; it may come closer to it "
+                    f"between them than at {_show(self.value)}, the closest: {sweep}")  # fmt: skip
+        if len(places) == 1:
+            return (f"{said}, so it may meet the target where the search did not look too. "
+                    f"Narrow the range to one side of the turn "
+                    f"({self._narrower(turns, places)}), or {sweep}")  # fmt: skip
+        return (f"{said}, and meets the target at {len(places)} places "
+                f"({'; '.join(c.said() for c in places)}); {_show(self.value)} is the one "
+                f"closest to it. Narrow the range to one place "
+                f"({self._narrower(turns, places)}), or {sweep}")  # fmt: skip
+
+    def _narrower(self, turns: list[float], places: list[Crossing]) -> str:
+        """The ranges between the ends and the turns that hold a place where the figure
+        meets the target (all of them where it meets it once), as ``--vary`` spells
+        them: ``--vary Kaito.hp=5:20 or --vary Kaito.hp=20:60``."""
+        ends = [self.lo, *turns, self.hi]
+        pieces = [(a, b) for a, b in itertools.pairwise(ends)
+                  if len(places) == 1 or any(a <= c.lo and c.hi <= b for c in places)]  # fmt: skip
+        return " or ".join(f"--vary {self.field}={_show(a)}:{_show(b)}" for a, b in pieces)
+
+    def _sweep_range(self) -> str:
+        """A sweep of the range searched, as ``--vary`` spells it, of some ten values:
+        ``Kaito.hp=5:60:6``, or the values listed for a real-valued field."""
+        if self.integer:
+            step = max(1, math.ceil((self.hi - self.lo) / 10))
+            every = f":{step}" if step > 1 else ""
+            return f"{self.field}={_show(self.lo)}:{_show(self.hi)}{every}"
+        values = (self.lo + (self.hi - self.lo) * k / 10 for k in range(11))
+        return f"{self.field}=" + ",".join(f"{x:.4g}" for x in values)
+
+    def _flat_meaning(self, stretch: tuple[float, float]) -> str:
+        """What a flat stretch round the value found means for the answer."""
+        if self.best.contains(self.target.value):
+            return ", consistent with the target: the answer is that range, not one value"
+        end = self.hi if stretch[1] == self.hi else self.lo if stretch[0] == self.lo else None
+        if end is None:
+            return ", as close to the target"
+        return f", as close to the target: a range past {_show(end)} may not reach it either"
+
     @property
     def best(self) -> Evaluation:
         """The evaluation at :attr:`value`."""
@@ -478,7 +593,7 @@ class TuneResult:
                   "bisection (the figure is monotone in the field over the values tried)"
                   if self.monotone else
                   "a grid and bisection of every crossing (the figure is NOT monotone in "
-                  "the field)")  # fmt: skip
+                  "the field over the values tried)")  # fmt: skip
         kind = "integers" if self.integer else "numbers"
         fixed = f" with {', '.join(self.overrides)}" if self.overrides else ""
         return (f"tuned {self.field} over {_show(self.lo)}..{_show(self.hi)} ({kind}){fixed} "
@@ -518,6 +633,12 @@ class TuneResult:
             "consistent": None if self.consistent is None else [_json(x) for x in self.consistent],
             "reachable": self.reachable, "measured": self.measured,
             "flat": self.flat, "monotone": self.monotone if self.searched else None,
+            "turns": [_json(x) for x in self.turns()],
+            "crossings": [{"range": [_json(c.lo), _json(c.hi)], "consistent": c.consistent}
+                          for c in self.crossings],
+            "flat_stretch": (None if (stretch := self.flat_stretch()) is None
+                             else [_json(x) for x in stretch]),
+            "caveats": self.caveats(),
             "how": self.how(), "precision": self.precision,
             "precision_on": list(self.precision_on), "capped_values": self.capped_values(),
             "evaluations": [{"set": {self.field: _json(e.value)}, "figure": _num(e.figure),
@@ -544,6 +665,18 @@ def _num(x: float) -> float | None:
 
 def _show(x: float) -> str:
     return f"{x:g}"
+
+
+def _listed(items: Sequence[Any]) -> str:
+    """``5``, ``5 and 9``, ``2, 5 and 9``: numbers as :func:`_show` writes them."""
+    said = [item if isinstance(item, str) else _show(item) for item in items]
+    return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
+
+
+def _same_figure(a: Evaluation, b: Evaluation) -> bool:
+    """Whether two values gave the very same figure and interval (to rounding)."""
+    return all(math.isclose(getattr(a, x), getattr(b, x), rel_tol=ROUNDING)
+               for x in ("figure", "lo", "hi"))  # fmt: skip
 
 
 def paired_p(a: Evaluation, b: Evaluation) -> float:
@@ -820,6 +953,8 @@ def _grid(lo: float, hi: float, integer: bool) -> list[float]:
 
 
 def _search(evaluate: _Evaluator, result: TuneResult) -> None:
+    """The grid, bisection of its crossings, the consistent range and the value found
+    (see the module docstring); :func:`_search_turning` where the figure turns."""
     t = result.target.value
     integer = result.integer
     resolution = 0.0 if integer else (result.hi - result.lo) * RESOLUTION
@@ -827,8 +962,11 @@ def _search(evaluate: _Evaluator, result: TuneResult) -> None:
     for a, b in itertools.pairwise(points):
         if _brackets(a, b, t):
             _bisect(evaluate, a, b, t, integer, resolution)
+    done = _done(evaluate)
+    if not _monotone(done):
+        _search_turning(evaluate, result, resolution)
+        return
     best = _closest(evaluate, t, None)
-    done = sorted(evaluate.done.values(), key=lambda e: e.value)
     result.reachable = any(_brackets(a, b, t) for a, b in itertools.pairwise(done)) or any(
         e.contains(t) for e in done
     )
@@ -841,14 +979,176 @@ def _search(evaluate: _Evaluator, result: TuneResult) -> None:
     if not result.reachable:  # the closest end: the way to widen the range
         best = min((done[0], done[-1]), key=lambda e: _distance(e, t))
     if integer:  # the neighbours of the value reported
-        for x in (best.value - 1, best.value + 1):
-            if result.lo <= x <= result.hi:
-                evaluate(int(x))
+        _neighbours(evaluate, best, result)
     if result.reachable:  # a neighbour may be closer still
         best = _closest(evaluate, t, result.consistent)
     result.value = best.value
-    result.evaluations = sorted(evaluate.done.values(), key=lambda e: e.value)
+    result.evaluations = _done(evaluate)
     result.monotone = _monotone(result.evaluations)
+    if not result.monotone:  # the values evaluated since the grid turn it
+        result.consistent = None
+        _search_turning(evaluate, result, resolution)
+        return
+    result.crossings = _nearest_place(_places(result.evaluations, t), result)
+
+
+def _done(evaluate: _Evaluator) -> list[Evaluation]:
+    """Every value evaluated so far, in increasing order."""
+    return sorted(evaluate.done.values(), key=lambda e: e.value)
+
+
+def _neighbours(evaluate: _Evaluator, best: Evaluation, result: TuneResult) -> None:
+    """Evaluate the integers next to ``best`` inside the range."""
+    for x in (best.value - 1, best.value + 1):
+        if result.lo <= x <= result.hi:
+            evaluate(int(x))
+
+
+def _search_turning(evaluate: _Evaluator, result: TuneResult, resolution: float) -> None:
+    """The search where the figure turns over the values evaluated (not monotone, so
+    bisecting from the value found towards an end may step over values that are not
+    consistent, or miss another crossing): every place where the figure meets the
+    target among the values evaluated is narrowed on its own (:func:`_refine_places`);
+    where there is none, the values round the figure closest to the target, a turn
+    inside the range, are narrowed towards it (:func:`_approach_turn`), and the value
+    found is that closest value, not an end. The consistent range is the place of the
+    value found alone, bounded by values evaluated that are not consistent."""
+    t, integer = result.target.value, result.integer
+    if not _places(_done(evaluate), t):
+        _approach_turn(evaluate, t, integer, resolution)
+    _refine_places(evaluate, t, integer, resolution)
+    if integer:
+        _neighbours(evaluate, _closest(evaluate, t, None), result)
+        _refine_places(evaluate, t, integer, resolution)
+    result.evaluations = _done(evaluate)
+    result.crossings = _places(result.evaluations, t)
+    result.reachable = bool(result.crossings)
+    best = _closest(evaluate, t, None)
+    result.consistent = _place_of(best, result.crossings) if best.contains(t) else None
+    best = _closest(evaluate, t, result.consistent)
+    if not result.reachable:  # of values as close, an end: the way to widen the range
+        ends = (result.lo, result.hi)
+        best = min(result.evaluations,
+                   key=lambda e: (_distance(e, t), e.value not in ends, e.value))  # fmt: skip
+    result.value = best.value
+    result.monotone = False
+
+
+class Crossing(NamedTuple):
+    """Where the figure meets the target among the values evaluated: the values ``lo``
+    to ``hi`` are consistent with it (``consistent``), or (not ``consistent``) the
+    figure passes the target between the neighbouring values ``lo`` and ``hi``, neither
+    consistent with it."""
+
+    lo: float
+    hi: float
+    consistent: bool
+
+    def said(self) -> str:
+        """``12``, ``12..14``, or ``between 12 and 13``."""
+        if not self.consistent:
+            return f"between {_show(self.lo)} and {_show(self.hi)}"
+        return _show(self.lo) if self.lo == self.hi else f"{_show(self.lo)}..{_show(self.hi)}"
+
+
+def _side(e: Evaluation, t: float) -> int | None:
+    """0 where ``e`` is consistent with ``t``, 1 (-1) where its figure is above (below)
+    it; None where it has no figure."""
+    if math.isnan(e.figure):
+        return None
+    if e.contains(t):
+        return 0
+    return 1 if e.figure > t else -1
+
+
+def _places(done: list[Evaluation], t: float) -> list[Crossing]:
+    """Every place where the figure meets ``t`` among ``done`` (in increasing order): a
+    run of consistent values, or two neighbours on either side of it."""
+    places: list[Crossing] = []
+    run: list[float] = []
+    last: int | None = None
+    previous = math.nan
+    for e in done:
+        side = _side(e, t)
+        if side is None:
+            continue
+        if side == 0:
+            run = [run[0] if run else e.value, e.value]
+        elif run:
+            places.append(Crossing(run[0], run[1], True))
+            run = []
+        elif last == -side:
+            places.append(Crossing(previous, e.value, False))
+        last, previous = side, e.value
+    if run:
+        places.append(Crossing(run[0], run[1], True))
+    return places
+
+
+def _place_of(e: Evaluation, places: list[Crossing]) -> tuple[float, float] | None:
+    """The consistent range of ``places`` that holds the value of ``e``."""
+    return next(((c.lo, c.hi) for c in places if c.consistent and c.lo <= e.value <= c.hi),
+                None)  # fmt: skip
+
+
+def _nearest_place(places: list[Crossing], result: TuneResult) -> list[Crossing]:
+    """The one place of a figure monotone over the values evaluated: its consistent
+    range, else the place nearest the value found (noise may make a second run of a
+    value or two that the consistent range, bisected from the value found, covers)."""
+    if result.consistent is not None:
+        return [Crossing(*result.consistent, True)]
+    if not places:
+        return []
+    return [min(places, key=lambda c: min(abs(c.lo - result.value), abs(c.hi - result.value)))]
+
+
+#: The most rounds of narrowing :func:`_refine_places` and :func:`_approach_turn` make:
+#: each halves the gaps it narrows, so an integer range of 2**30 values or a real one
+#: at :data:`RESOLUTION` is narrowed well before.
+MOST_ROUNDS = 32
+
+
+def _refine_places(evaluate: _Evaluator, t: float, integer: bool, resolution: float) -> None:
+    """Narrow every place where the figure meets ``t`` among the values evaluated (a
+    figure that turns is bisected place by place): two neighbours on either side of
+    ``t`` by bisection, a run of consistent values by bisecting each of its edges
+    towards the value evaluated next to it; again while that finds new places."""
+    for _ in range(MOST_ROUNDS):
+        before = len(evaluate.done)
+        done = _done(evaluate)
+        for a, b in itertools.pairwise(done):
+            sides = (_side(a, t), _side(b, t))
+            if None in sides or sides[0] == sides[1]:
+                continue
+            if 0 in sides:  # an edge of a consistent run
+                inside, outside = (a, b) if sides[0] == 0 else (b, a)
+                _narrow_edge(evaluate, inside, outside, t, integer, resolution)
+            else:
+                _bisect(evaluate, a, b, t, integer, resolution)
+        if len(evaluate.done) == before:
+            return
+
+
+def _approach_turn(evaluate: _Evaluator, t: float, integer: bool, resolution: float) -> None:
+    """Where no value evaluated meets ``t``, narrow the values round the one whose figure
+    is closest to it, while that is inside the range (a turn: the figure may come
+    closer, or meet ``t``, between its neighbours), until a place is found or the
+    neighbours are next to it."""
+    for _ in range(MOST_ROUNDS):
+        done = _done(evaluate)
+        if _places(done, t):
+            return
+        k = done.index(_closest(evaluate, t, None))
+        if k in (0, len(done) - 1):
+            return
+        halves = [m for a, b in ((done[k - 1], done[k]), (done[k], done[k + 1]))
+                  if b.value - a.value > resolution
+                  and (m := _midpoint(a.value, b.value, integer)) is not None
+                  and m not in (a.value, b.value)]  # fmt: skip
+        if not halves:
+            return
+        for m in halves:
+            evaluate(m)
 
 
 def _closest(evaluate: _Evaluator, t: float, consistent: tuple[float, float] | None) -> Evaluation:
@@ -899,7 +1199,13 @@ def _edge(evaluate: _Evaluator, best: Evaluation, end: float, t: float, integer:
     far = evaluate(int(end) if integer else end)
     if far.contains(t):
         return far.value
-    inside, outside = best, far
+    return _narrow_edge(evaluate, best, far, t, integer, resolution)
+
+
+def _narrow_edge(evaluate: _Evaluator, inside: Evaluation, outside: Evaluation, t: float,
+                 integer: bool, resolution: float) -> float:  # fmt: skip
+    """The last value from ``inside`` (consistent with ``t``) towards ``outside`` (not)
+    whose figure is consistent with ``t``, by bisection."""
     while (m := _midpoint(min(inside.value, outside.value), max(inside.value, outside.value),
                           integer)) is not None:  # fmt: skip
         if abs(outside.value - inside.value) <= max(resolution, 1 if integer else 0):
@@ -914,8 +1220,22 @@ def _edge(evaluate: _Evaluator, best: Evaluation, end: float, t: float, integer:
 
 def _monotone(done: list[Evaluation]) -> bool:
     """Whether the figures never reverse beyond an earlier value's interval."""
-    pairs = list(itertools.pairwise(done))
-    return any(not any(_reverses(a, b, sign) for a, b in pairs) for sign in (1, -1))
+    return not _turns(done)
+
+
+def _turns(done: list[Evaluation]) -> list[float]:
+    """The values near which the figure turns over ``done`` (in increasing order): where
+    a move beyond noise (:func:`_reverses`) between neighbours is followed, past any
+    moves within it, by one the other way, the value between them whose figure is
+    the extreme of that stretch (the top of a rise that then falls)."""
+    moves = [(k, sign) for k, (a, b) in enumerate(itertools.pairwise(done))
+             for sign in (1, -1) if _reverses(a, b, -sign)]  # fmt: skip
+    turns = []
+    for (i, sign), (j, other) in itertools.pairwise(moves):
+        if sign != other:
+            stretch = done[i + 1 : j + 1]
+            turns.append((max if sign > 0 else min)(stretch, key=lambda e: e.figure).value)
+    return turns
 
 
 def _reverses(a: Evaluation, b: Evaluation, sign: int) -> bool:

@@ -197,9 +197,13 @@ def test_a_tuning_shows_one_line_with_the_value_found(duel: Any) -> None:
         if best.method == "exact"
         else (f"{best.figure:.0f} [{best.lo:.0f}, {best.hi:.0f}] (simulated)")
     )
+    # the exact median is 5 rounds from HP 13 to 16 (and only there): a flat stretch
+    fives = [e.value for e in tu.evaluations if e.figure == 5]
+    assert (fives[0], fives[-1]) == (13, 16)
     assert repr(tu) == (
         f"<TuneResult ss-duel · rules shattered-spirits · Defender.hp over 10..40 for "
-        f"median_time_to_down:Defender=5: Defender.hp={tu.value} gives {shown}; "
+        f"median_time_to_down:Defender=5: Defender.hp={tu.value} gives {shown}, as does "
+        f"every value tried from 13 to 16; "
         f"{len(tu.evaluations)} values "
         f"evaluated; .value, .best, .evaluated(), .evaluations, .how()>"
     )
