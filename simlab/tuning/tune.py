@@ -463,12 +463,14 @@ class TuneResult:
         and the tune page say them after the consistent values): that the figure is not
         monotone, where it turns, every place where it meets the target and what to do
         (narrow the range, sweep the field to see the curve); that it is flat round the
-        value found. Empty where neither holds."""
+        value found, unless that stretch is the consistent range, which the answer gives
+        already (an exact median of whole rounds is flat over it). Empty where none
+        holds."""
         said = []
         if self.turns():
             said.append(self._turning_words())
         stretch = self.flat_stretch()
-        if stretch is not None:
+        if stretch is not None and stretch != self.consistent:
             lo, hi = stretch
             same = f"every value of {self.field} tried from {_show(lo)} to {_show(hi)}"
             said.append(f"Flat: {same} gives the same figure{self._flat_meaning(stretch)}")
