@@ -1040,7 +1040,7 @@ def baseline() -> None:
 @click.option(
     "--baseline",
     "path",
-    type=click.Path(dir_okay=False),
+    type=click.Path(),  # a folder is refused saying what it is (prepare_results_file)
     default=DEFAULT_BASELINE,
     show_default=True,
     help="The baseline file to (over)write.",

@@ -53,7 +53,7 @@ import tempfile
 import threading
 import zlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
@@ -666,29 +666,44 @@ def _check_unit(root: Path) -> dict[str, Any] | None:
     manifest = _read_manifest(root)
     expected = None if manifest is None else manifest["run"]
     listed: dict[str, str] = {} if manifest is None else manifest["files"]
-    problems = []
+    problems, strays = [], []
     for name, digest in listed.items():
         path = root / name
         if not path.is_file():
             problems.append(f"{name} is missing")
         elif _sha256(path) != digest:
             problems.append(f"{name} is not the file this run wrote")
+    changed = bool(problems)
     # Without a manifest the folder may be any folder: look at its own files only.
     for path in _files(root) if listed else sorted(p for p in root.iterdir() if p.is_file()):
         found = read_identity(path)
         if found is None:
             continue
         expected = expected if expected is not None else found
+        name = path.relative_to(root).as_posix()
         if found != expected:
-            problems.append(f"{path.relative_to(root).as_posix()} is from another run "
-                            f"({_short(found)}, not {_short(expected)})")  # fmt: skip
+            problems.append(f"{name} is from another run ({_short(found)}, not "
+                            f"{_short(expected)})")  # fmt: skip
+            strays += [name] if listed and name not in listed else []
     if problems:
         raise InputError(
             f"{root}: expected the files of one run; got "
             + "; ".join(problems[:10])
             + (f" (and {len(problems) - 10} more)" if len(problems) > 10 else "")
+            + _mending(root, strays, changed)
         )
     return expected
+
+
+def _mending(root: Path, strays: list[str], changed: bool) -> str:
+    """``: take stray.json out of the folder and write it again with simlab report
+    --out``: what mends an output folder whose files disagree; "" where that is not
+    known (a folder without a manifest: which file is the odd one?)."""
+    unit = _unit_of(root)
+    steps = [f"take {', '.join(strays)} out of the folder"] if strays else []
+    if changed and unit is not None:
+        steps.append(f"write {'it' if steps else 'the folder'} again with {unit.writer}")
+    return f": {' and '.join(steps)}" if steps else ""
 
 
 def _short(identity: dict[str, Any]) -> str:
@@ -704,6 +719,19 @@ A_SCENARIO = "a scenario file (YAML)"
 A_RESULTS_FILE = "a results.json (simlab report --out, baseline update)"
 #: The JSON file that names an output folder's kind, in the order a folder is asked.
 _MAIN_FILES = ("results.json", "summary.json", "sweep.json", "compare.json", "tune.json")
+#: The pages of an output folder, by their name's stem, and the kind of folder they are in.
+_PAGES = {"report": "results", "sweep": "sweep", "compare": "compare", "tune": "tune"}
+#: What a file of an output folder that is not JSON is, by its suffix (each one stamped
+#: with the run identity: a designer's own notes.md is not one).
+_ROLES = {".html": ("page", "its page, to open in a browser"),
+          ".md": ("page", "its page in Markdown, to read"),
+          ".parquet": ("table", "one of its tables (Parquet)"),
+          ".png": ("plot", "a plot drawn on its page")}  # fmt: skip
+#: How every JSON file simlab writes opens: its run identity first (:func:`_stamp`).
+_JSON_OPENING = '{\n  "run": {\n    "simlab_version"'
+#: A top-level field of JSON written as simlab writes it (indented by 2): what a file cut
+#: short still shows of its kind.
+_TOP_LEVEL = re.compile(r'^  "([^"\n]+)": (.*?),?$', re.MULTILINE)
 _COUNTS = ("a report and the drift gate need the counts behind the figures: simlab report "
            "SCENARIO --out DIR or simlab baseline update SCENARIO writes them "
            "(simlab.save_results in Python)")  # fmt: skip
@@ -712,6 +740,9 @@ _TABLES = ("its tables are the output folder's Parquet files, to read with panda
 _SWEEP = ("its tables are the output folder's Parquet files, to read with pandas "
           "(pandas.read_parquet), or run simlab.sweep again: simlab.plot_sweep draws a "
           "sweep made in the session")  # fmt: skip
+_PANDAS = "read it with pandas (pandas.read_parquet)"
+_RUN_AND_VALIDATE = "simlab run and validate"
+_A_SCENARIO_IS_YAML = f"{_RUN_AND_VALIDATE} take the scenario's YAML file"
 
 
 def _json_as_is(command: str) -> str:
@@ -727,7 +758,7 @@ _KINDS: dict[str, tuple[str, str, str, str, str]] = {
     "results": ("results.json", "simlab report --out or baseline update",
                 "a run's counts and figures",
                 "give it to simlab report --from or simlab check --from (simlab.load_results "
-                "in Python), or the scenario's YAML file to simlab run and validate", ""),
+                f"in Python), or the scenario's YAML file to {_RUN_AND_VALIDATE}", ""),
     "run": ("summary.json", "simlab run", "figures, without the counts they come from",
             _TABLES, _COUNTS),
     "exact": ("summary.json", "simlab exact",
@@ -752,14 +783,20 @@ class SimlabOutput:
     ----------
     kind : str
         ``"results"`` (a results file: what ``--from`` and ``--baseline`` read), ``"run"``,
-        ``"exact"``, ``"sweep"``, ``"compare"``, ``"tune"``, ``"drift"`` or ``"manifest"``
-        (an output folder's list of files).
+        ``"exact"``, ``"sweep"``, ``"compare"``, ``"tune"``, ``"drift"``, ``"manifest"``
+        (an output folder's list of files), or, for the files of an output folder that
+        are not JSON, ``"page"`` (HTML, Markdown), ``"table"`` (Parquet) or ``"plot"``
+        (PNG).
     what : str
         What it is, in words: ``the sweep.json of simlab sweep (training-duel)``.
     holds : str
-        What it holds: ``a sweep's figures at each point``.
+        What it holds: ``a sweep's figures at each point``; "" for a damaged one.
     instead_of_scenario, instead_of_results : str
         What to do with it instead, where a scenario or a results file was expected.
+    damage : str
+        How a JSON file simlab wrote can no longer be read (``empty``, ``cut short at
+        line 398 …``), or an output folder its main file is missing from; "" for a
+        whole one.
     """
 
     kind: str
@@ -767,18 +804,24 @@ class SimlabOutput:
     holds: str
     instead_of_scenario: str
     instead_of_results: str
+    damage: str = ""
+
+    def said(self) -> str:
+        """``WHAT, HOLDS``: what it is and what it holds, as a refusal's ``got``."""
+        return f"{self.what}, {self.holds}" if self.holds else self.what
 
     def refusal(self, expected: str) -> str:
         """``expected A; got WHAT, HOLDS: WHAT TO DO`` where ``expected`` is
         :data:`A_SCENARIO` or :data:`A_RESULTS_FILE`."""
         instead = self.instead_of_scenario if expected == A_SCENARIO else self.instead_of_results
-        return f"expected {expected}; got {self.what}, {self.holds}: {instead}"
+        return f"expected {expected}; got {self.said()}: {instead}"
 
 
 def simlab_output(path: str | os.PathLike[str], document: Any = None) -> SimlabOutput | None:
     """What simlab output ``path`` is (a file, or an output folder), or None for
     anything else: the one place that tells a simlab output by its contents (its fields,
-    and the ``run`` identity's ``method``), for every reader to name what it was given.
+    the ``run`` identity's ``method``, the identity stamped in a page, table or plot, the
+    folder's list of files), for every reader to name what it was given.
 
     Parameters
     ----------
@@ -790,27 +833,27 @@ def simlab_output(path: str | os.PathLike[str], document: Any = None) -> SimlabO
     Returns
     -------
     SimlabOutput or None
-        None for a file that is not one of simlab's JSON outputs (a scenario, a file of
-        another program, one that cannot be read) and a folder holding none.
+        None for a file that is not one of simlab's outputs (a scenario, a file of
+        another program, a designer's own notes, one that cannot be read) and a folder
+        holding none. A JSON file simlab wrote that can no longer be read (emptied or
+        changed since, as its folder's ``.simlab-run.json`` shows, or cut short) is one,
+        with its :attr:`~SimlabOutput.damage`; so is an output folder without its main
+        file.
     """
     p = Path(path)
     if document is None and p.is_dir():
-        return _output_folder(p)
+        return _folder_output(p, "an output folder of")
     if document is None:
         document = _json_document(p)
+    if document is None:
+        return _written_file(p)
     if p.name == MANIFEST and isinstance(document, dict) and "files" in document:
-        folder = _output_folder(p.parent)
-        if folder is None:
-            return None
-        return _in_folder(folder, p.parent, f"the {MANIFEST} (the list of files) of", "manifest")
+        folder = _folder_output(p.parent, f"the {MANIFEST} (the list of files) of")
+        return None if folder is None else replace(folder, kind="manifest")
     kind = _output_kind(document)
     if kind is None:
         return None
-    file, writer, holds, as_scenario, as_results = _KINDS[kind]
-    if kind == "drift":
-        as_scenario, as_results = f"{as_scenario} {p.parent}", f"{as_results} {p.parent}"
-    what = f"the {file} of {writer}{_scenarios_of(document)}"
-    return SimlabOutput(kind, what, holds, as_scenario, as_results)
+    return _output_file(p, kind, _scenarios_of(document.get("run")))
 
 
 def _json_document(p: Path) -> Any:
@@ -841,10 +884,18 @@ def _output_kind(doc: Any) -> str | None:
     return "run" if "encounters" in doc else None
 
 
-def _scenarios_of(doc: dict[str, Any]) -> str:
-    """`` (training-duel)``: the scenarios an output's run identity names, each once."""
-    run = doc.get("run")
-    entries = run.get("scenarios") if isinstance(run, dict) else None
+def _output_file(p: Path, kind: str, scenarios: str, writer: str = "") -> SimlabOutput:
+    """One of simlab's JSON outputs, of ``kind``, at ``p``."""
+    file, by, holds, as_scenario, as_results = _KINDS[kind]
+    if kind == "drift":
+        as_scenario, as_results = f"{as_scenario} {p.parent}", f"{as_results} {p.parent}"
+    return SimlabOutput(kind, f"the {file} of {writer or by}{scenarios}", holds, as_scenario,
+                        as_results)  # fmt: skip
+
+
+def _scenarios_of(identity: Any) -> str:
+    """`` (training-duel)``: the scenarios a run identity names, each once."""
+    entries = identity.get("scenarios") if isinstance(identity, dict) else None
     if not isinstance(entries, list):
         return ""
     names = [e.get("scenario") for e in entries if isinstance(e, dict)]
@@ -854,22 +905,232 @@ def _scenarios_of(doc: dict[str, Any]) -> str:
     return f" ({', '.join(shown[:3])}{', …' if len(shown) > 3 else ''})"
 
 
-def _output_folder(folder: Path) -> SimlabOutput | None:
-    """The kind of an output folder, told by the first of its main files that is one."""
+# -- output folders --
+
+
+@dataclass(frozen=True)
+class _Unit:
+    """What an output folder is: its kind (of :data:`_KINDS`), the command that wrote
+    it and the scenarios its run identity names (`` (training-duel)``)."""
+
+    kind: str
+    writer: str
+    scenarios: str
+
+
+def _unit_of(folder: Path) -> _Unit | None:
+    """What output folder ``folder`` is, or None for another folder: told by its
+    manifest's list of files, which outlives a main file lost or cut short; without one
+    (an older simlab's), by its main JSON file, else by its stamped pages."""
+    try:
+        manifest = _read_manifest(folder)
+    except (InputError, OSError):
+        manifest = None
+    if manifest is not None:
+        listed = set(manifest["files"])
+        kind = _kind_listed(listed, manifest["run"])
+        if kind is not None:
+            return _Unit(kind, _folder_writer(kind, "drift.json" in listed),
+                         _scenarios_of(manifest["run"]))  # fmt: skip
     for name in _MAIN_FILES:
-        found = simlab_output(folder / name) if (folder / name).is_file() else None
-        if found is not None:
-            return _in_folder(found, folder, "an output folder of", found.kind)
+        doc = _json_document(folder / name)
+        kind = _output_kind(doc)
+        if kind is not None:
+            drift = (folder / "drift.json").is_file()
+            return _Unit(kind, _folder_writer(kind, drift), _scenarios_of(doc.get("run")))
+    for stem, kind in _PAGES.items():
+        identity = read_identity(folder / f"{stem}.html") or read_identity(folder / f"{stem}.md")
+        if identity is not None:
+            drift = (folder / "drift.json").is_file()
+            return _Unit(kind, _folder_writer(kind, drift), _scenarios_of(identity))
     return None
 
 
-def _in_folder(found: SimlabOutput, folder: Path, what: str, kind: str) -> SimlabOutput:
-    """``found`` said of the folder it is in (``an output folder of simlab sweep``), or of
-    that folder's manifest (``kind`` ``"manifest"``): a results folder is what a results
-    reader takes."""
-    writer = found.what.split(" of ", 1)[1]  # "simlab sweep (training-duel)"
-    as_results = (
-        f"give the folder {folder}" if found.kind == "results" else found.instead_of_results
-    )
-    return SimlabOutput(kind, f"{what} {writer}", found.holds, found.instead_of_scenario,
-                        as_results)  # fmt: skip
+def _kind_listed(listed: set[str], identity: Any) -> str | None:
+    """The kind of the output folder whose manifest lists ``listed``, by its main file."""
+    for name in _MAIN_FILES:
+        if name in listed and name == "summary.json":
+            exact = isinstance(identity, dict) and identity.get("method") == "exact"
+            return "exact" if exact else "run"
+        if name in listed:
+            return next(kind for kind, entry in _KINDS.items() if entry[0] == name)
+    return None
+
+
+def _folder_writer(kind: str, drift: bool) -> str:
+    """The command that writes an output folder of ``kind``: a folder of results is a
+    report's, the drift gate's where it holds a ``drift.json``."""
+    if kind == "results":
+        return "simlab report --baseline" if drift else "simlab report --out"
+    return _KINDS[kind][1]
+
+
+def _folder_output(folder: Path, what: str) -> SimlabOutput | None:
+    """An output folder (``what`` ``an output folder of``), or its manifest, said as
+    what it is; one without its main file, or with that file damaged, said so."""
+    unit = _unit_of(folder)
+    if unit is None:
+        return None
+    main = folder / _KINDS[unit.kind][0]
+    found = simlab_output(main) if main.is_file() else None
+    if found is None or found.damage:
+        return _incomplete_folder(folder, unit, what, found)
+    kind = found.kind if found.kind in _KINDS else unit.kind
+    writer = unit.writer if kind == unit.kind else _KINDS[kind][1]
+    as_results = f"give the folder {folder}" if kind == "results" else found.instead_of_results
+    return SimlabOutput(kind, f"{what} {writer}{unit.scenarios}", found.holds,
+                        found.instead_of_scenario, as_results)  # fmt: skip
+
+
+def _incomplete_folder(
+    folder: Path, unit: _Unit, what: str, found: SimlabOutput | None
+) -> SimlabOutput:
+    """An output folder whose main file is missing, damaged or not simlab's."""
+    main = _KINDS[unit.kind][0]
+    if found is not None:
+        lacks = f"whose {main} is {found.damage}"
+    elif (folder / main).exists():
+        lacks = f"whose {main} is not the one simlab wrote"
+    else:
+        lacks = f"without its {main}"
+    again = f"write the folder again with {unit.writer}"
+    return SimlabOutput(unit.kind, f"{what} {unit.writer}{unit.scenarios} {lacks}", "",
+                        f"{_A_SCENARIO_IS_YAML}; {again}", again, damage=lacks)  # fmt: skip
+
+
+# -- the other files of an output folder, and JSON files damaged --
+
+
+def _written_file(p: Path) -> SimlabOutput | None:
+    """A page, table or plot of an output folder (told by the run identity stamped in
+    it, not by its suffix alone), or a JSON file simlab wrote that can no longer be read;
+    None for anything else."""
+    role = _ROLES.get(p.suffix.lower())
+    identity = read_identity(p) if role is not None and p.is_file() else None
+    if role is not None and identity is not None:
+        return _folder_file(p, role, identity)
+    return _damaged_json(p)
+
+
+def _folder_file(p: Path, role: tuple[str, str], identity: Any) -> SimlabOutput:
+    """A file of an output folder that is not JSON, said with the folder it is in."""
+    kind, holds = role
+    folder, unit = next(((f, u) for f in (p.parent, p.parent.parent)
+                         if (u := _unit_of(f)) is not None),
+                        (p.parent, None))  # fmt: skip
+    if unit is None:  # taken out of its folder: a page's name still says whose it is
+        page = _PAGES.get(p.stem)
+        unit = _Unit(page or "results", _folder_writer(page, False) if page else "simlab",
+                     _scenarios_of(identity))  # fmt: skip
+    what = f"the {p.relative_to(folder).as_posix()} of {unit.writer}{unit.scenarios}"
+    if kind == "table":  # a run's, an exact answer's or a sweep's: none holds counts
+        return SimlabOutput(kind, what, holds, f"{_PANDAS}; simlab run takes the scenario's "
+                            "YAML file", f"{_PANDAS}; {_COUNTS}")  # fmt: skip
+    if unit.kind != "results":
+        _, _, _, as_scenario, as_results = _KINDS[unit.kind]
+        return SimlabOutput(kind, what, holds, as_scenario, as_results)
+    if not (folder / "results.json").is_file():
+        return SimlabOutput(kind, what, holds, _A_SCENARIO_IS_YAML, _COUNTS)
+    return SimlabOutput(kind, what, holds,
+                        f"give its folder, {folder}, to simlab report --from or simlab check "
+                        "--from (simlab.load_results in Python), or the scenario's YAML file "
+                        f"to {_RUN_AND_VALIDATE}", f"give its folder, {folder}")  # fmt: skip
+
+
+def _damaged_json(p: Path) -> SimlabOutput | None:
+    """A JSON file simlab wrote that can no longer be read: one its folder's manifest
+    lists with another SHA-256 (emptied, garbled), or one that opens with simlab's run
+    identity and ends before its document does (cut short). None for anything else: an
+    empty file of no output folder says nothing of who wrote it."""
+    try:
+        data = _read_small(p)
+    except (OSError, ValueError):
+        return None
+    text = data.decode("utf-8", errors="replace")
+    unit, listed = _listing_unit(p, data)
+    cut = cut_short_at(text)
+    if unit is None and not (cut is not None and text.startswith(_JSON_OPENING)):
+        return None
+    if not text.strip():
+        damage = "empty"
+    elif cut is not None:
+        damage = f"cut short at line {cut} (the file ends before its JSON does)"
+    else:
+        damage = "no longer JSON (changed since it was written)"
+    kind = _damaged_kind(p, text, unit if listed else None)
+    if kind is None:
+        return None
+    scenarios = unit.scenarios if unit is not None else _scenarios_of(_identity_in(text))
+    writer = unit.writer if unit is not None and kind == unit.kind else ""
+    whole = _output_file(p, kind, scenarios, writer)
+    again = f"write it again with {writer or _KINDS[kind][1]}"
+    if kind == "results" and unit is None:  # a baseline, perhaps in version control
+        again = (f"write it again from its scenarios (simlab baseline update SCENARIO|DIR... "
+                 f"--baseline {p}), or restore a committed one from version control")  # fmt: skip
+    return SimlabOutput(kind, f"{whole.what}, {damage}", "", f"{_A_SCENARIO_IS_YAML}; {again}",
+                        again, damage=damage)  # fmt: skip
+
+
+def _listing_unit(p: Path, data: bytes) -> tuple[_Unit | None, bool]:
+    """The output folder that lists ``p`` in its manifest with another SHA-256 than
+    ``data``'s (so simlab wrote it, and it was changed since), and whether it does."""
+    try:
+        manifest = _read_manifest(p.parent)
+    except (InputError, OSError):
+        return None, False
+    digest = None if manifest is None else manifest["files"].get(p.name)
+    if digest is None or digest == hashlib.sha256(data).hexdigest():
+        return None, False
+    return _unit_of(p.parent), True
+
+
+def _damaged_kind(p: Path, text: str, unit: _Unit | None) -> str | None:
+    """The kind of a damaged JSON file: its folder's, where it is that folder's main
+    file; else told by the top-level fields it still has, else by its name."""
+    if unit is not None and p.name == _KINDS[unit.kind][0]:
+        return unit.kind
+    fields = {}
+    for key, value in _TOP_LEVEL.findall(text):
+        try:
+            fields[key] = json.loads(value)
+        except ValueError:  # a list or mapping that goes on below: its kind is enough
+            fields[key] = [] if value.startswith("[") else {}
+    by_name = {entry[0]: kind for kind, entry in _KINDS.items() if entry[0] != "summary.json"}
+    return _output_kind(fields) or by_name.get(p.name)
+
+
+def _identity_in(text: str) -> Any:
+    """The run identity at the start of a JSON text simlab wrote, where it is whole."""
+    at = text.find('"run": ')
+    try:
+        return json.JSONDecoder().raw_decode(text, at + len('"run": '))[0] if at >= 0 else None
+    except ValueError:
+        return None
+
+
+def cut_short_at(text: str) -> int | None:
+    """Where a JSON text was cut short (it ends before its document does: a copy
+    interrupted, a full disk).
+
+    Everything before the end of a cut text is JSON, so the parser stops on its last line.
+
+    Parameters
+    ----------
+    text : str
+        A file's text.
+
+    Returns
+    -------
+    int or None
+        Its last line; None for whole JSON, an empty text, a text of one line (which
+        says too little to tell) or any other text.
+    """
+    stripped = text.rstrip()
+    if not stripped.lstrip().startswith(("{", "[")):
+        return None
+    try:
+        json.loads(stripped)
+    except json.JSONDecodeError as err:
+        last = stripped.count("\n") + 1
+        return last if err.lineno == last and last > 1 else None
+    return None

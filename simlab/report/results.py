@@ -83,6 +83,7 @@ from simlab.report.files import (
     MANIFEST,
     OutputError,
     check_unit,
+    cut_short_at,
     prepare_file,
     reading_unit,
     run_identity,
@@ -348,8 +349,10 @@ def prepare_results_file(path: str | os.PathLike[str], what: str = "") -> Path:
     """Check, before any work, that a results file may be written at ``path``.
 
     The path must be new, or hold a results file simlab wrote (a baseline is replaced
-    on purpose): never a device, a FIFO, a folder, a scenario or an empty file, which
-    simlab did not write and must not destroy (README "Balance reports").
+    on purpose) in this version's format or an older one: never a device, a FIFO, a
+    folder, a scenario, an empty file or another of simlab's outputs (a ``sweep.json``, a
+    report's page), which must not be destroyed, nor a file of an output folder, which
+    is written whole by its command (README "Balance reports", "Output files").
 
     Parameters
     ----------
@@ -364,29 +367,85 @@ def prepare_results_file(path: str | os.PathLike[str], what: str = "") -> Path:
         When ``path`` cannot be written (:func:`~simlab.report.files.prepare_file`) or
         holds something else; nothing is changed.
     """
+    name = f"{what} {os.fspath(path)}".lstrip()
+    if os.fspath(path) and "\0" not in os.fspath(path) and Path(path).is_dir():
+        _refuse_an_output(Path(path), name)
     target = prepare_file(path, what) if what else Path(path)
     if os.path.lexists(target):
-        _require_results(target, f"{what} {target}".lstrip())
+        _require_results(target, name)
+    _refuse_in_an_output_folder(target, name)
     return target
 
 
+#: What to name instead of another file as the baseline to write.
+_NAME_THE_BASELINE = ("name the baseline file to write (reports/baseline/results.json by "
+                      "default) or a new file")  # fmt: skip
+
+
+def _not_written(name: str, got: str, instead: str = "") -> OutputError:
+    """``NAME: expected a new file or a results file simlab wrote; got GOT; nothing was
+    written[: INSTEAD]``."""
+    then = f": {instead}" if instead else ""
+    return OutputError(f"{name}: expected a new file or a results file simlab wrote; got "
+                       f"{got}; nothing was written{then}")  # fmt: skip
+
+
+def _refuse_an_output(path: Path, name: str) -> None:
+    """Refuse one of simlab's outputs other than results, or a folder of results, as
+    what it is (any other folder is refused by :func:`prepare_file`)."""
+    output = simlab_output(path)
+    if output is None or (output.kind == "results" and not path.is_dir()):
+        return
+    got = output.said()
+    if output.kind == "results" and not output.damage:  # a report's folder: take its results
+        raise _not_written(name, got, f"a baseline is one file: simlab baseline update "
+                                      f"--from {path} --baseline FILE makes one of its "
+                                      "results")  # fmt: skip
+    raise _not_written(name, got, _NAME_THE_BASELINE)
+
+
 def _require_results(target: Path, name: str) -> None:
-    """Refuse ``target`` unless it is a regular file in simlab's results format."""
+    """Refuse ``target`` unless it is a regular file in simlab's results format, of this
+    version or an older one."""
 
     def refuse(got: str) -> OutputError:
-        return OutputError(f"{name}: expected a new file or a results file simlab wrote; "
-                           f"got {got}; nothing was written")  # fmt: skip
+        return _not_written(name, got)
 
     data = read_bounded(os.fspath(target), MAX_RESULTS_BYTES, refuse)
     try:
         doc = json.loads(data.decode("utf-8"))
     except ValueError:
+        if getattr(simlab_output(target), "kind", None) == "results":  # cut short: rewritten
+            return
+        _refuse_an_output(target, name)
         raise refuse("a file that is not JSON" if data.strip() else "an empty file") from None
     # Results of another format are simlab's too (an older simlab's baseline): a new
     # baseline replaces them, which is how one moves to this version's format.
     if not (isinstance(doc, dict) and _is_format_number(doc.get("format"))
             and isinstance(doc.get("scenarios"), list)):  # fmt: skip
+        _refuse_an_output(target, name)
         raise refuse(f"a JSON file that is not simlab's results (format {FORMAT})")
+    if doc["format"] > FORMAT:  # a newer simlab's: this one would take the team's back
+        version = doc.get("simlab_version")
+        newer = f"simlab {version}" if isinstance(version, str) else "the simlab that wrote it"
+        raise _not_written(name, f"results of format {doc['format']}{_written_by(doc)}, "
+                                 f"newer than this simlab {__version__} writes",
+                           f"update it with {newer} or later")  # fmt: skip
+
+
+def _refuse_in_an_output_folder(target: Path, name: str) -> None:
+    """Refuse a results file inside an output folder (one with a manifest): the command
+    that wrote the folder writes all its files at once, and one file replaced alone would
+    leave the others of another run beside it (:func:`~simlab.report.files.check_unit`)."""
+    folder = target.parent
+    if not os.path.lexists(folder / MANIFEST):
+        return
+    output = simlab_output(folder)
+    whose = output.what if output is not None else "an output folder"
+    listed = f"its {target.name}" if (folder / target.name).exists() else "a new file"
+    raise _not_written(name, f"{listed} in {whose}, which its command writes whole (its "
+                             f"{MANIFEST} lists its files)",
+                       f"{_NAME_THE_BASELINE} outside that folder")  # fmt: skip
 
 
 def _is_format_number(value: Any) -> bool:
@@ -721,12 +780,12 @@ def _read_document(p: Path) -> tuple[dict[str, Any], str]:
     try:
         text = read_bounded(os.fspath(p), MAX_RESULTS_BYTES, refuse).decode("utf-8")
         doc = json.loads(text)
-    except json.JSONDecodeError as err:  # a scenario, or any other text
-        raise refuse(f"a file that is not JSON (line {err.lineno}, column {err.colno}: "
-                     f"{err.msg.lower()}); simlab report --out and baseline update write "
+    except ValueError as err:  # not UTF-8, or not JSON: a page, a table, a scenario…
+        output = simlab_output(p)
+        if output is not None:
+            raise InputError(f"{p}: {output.refusal(A_RESULTS_FILE)}") from None
+        raise refuse(f"{_not_json(err)}; simlab report --out and baseline update write "
                      "one") from None  # fmt: skip
-    except ValueError as err:  # not UTF-8
-        raise refuse(f"a file that is not text ({err})") from None
     if not isinstance(doc, dict):
         raise InputError(f"{p}: expected a JSON object; got {_json_kind(doc)}")
     output = simlab_output(p, doc)
@@ -738,6 +797,20 @@ def _read_document(p: Path) -> tuple[dict[str, Any], str]:
         raise InputError(f"{p}: expected a list of scenarios; got "
                          f"{_json_kind(doc['scenarios'])}")  # fmt: skip
     return doc, text
+
+
+def _not_json(err: ValueError) -> str:
+    """What a file that is not a JSON document is: empty, JSON cut short, text that is
+    not JSON (where the parser stopped), or not text."""
+    if not isinstance(err, json.JSONDecodeError):
+        return f"a file that is not text ({err})"
+    if not err.doc.strip():
+        return "an empty file"
+    cut = cut_short_at(err.doc)
+    if cut is not None:
+        return f"JSON cut short at line {cut} (the file ends before its document does)"
+    return (f"a file that is not JSON (line {err.lineno}, column {err.colno}: "
+            f"{err.msg.lower()})")  # fmt: skip
 
 
 def _format_said(doc: dict[str, Any], p: Path) -> str:

@@ -305,9 +305,9 @@ def test_baseline_update_never_overwrites_what_simlab_did_not_write(
     got = {"scenario": "got a file that is not JSON", "empty": "got an empty file",
            "other JSON": "got a JSON file that is not simlab's results (format 1)",
            "FIFO": "got a pipe (FIFO), not a regular file",
-           "folder": "is a directory"}[kind]  # fmt: skip
+           "folder": "expected a file; got a folder"}[kind]  # fmt: skip
     assert got in done.output
-    if kind != "folder":  # click refuses a folder first, in its own words
+    if kind != "folder":  # a folder is refused as any file path's is
         expected = "expected a new file or a results file simlab wrote"
         assert done.output.strip() == f"--baseline {victim}: {expected}; {got}; nothing was written"
     if kind in content:
