@@ -125,13 +125,27 @@ def compile_starting() -> None:
         listener(rules)
 
 
+#: The rule systems whose compile :func:`say_compiling` has told of in this process.
+_TOLD_IN_PROCESS: set[str] = set()
+
+
 def say_compiling(rules: str) -> None:
-    """The Python API's listener: log that the kernels of ``rules`` are being compiled."""
-    _logger().info(compiling_message(rules))
+    """The Python API's listener: log that the kernels of ``rules`` are being compiled;
+    in the words of a later compile when this process said so of ``rules`` before (a
+    notebook's traced run, or another kind of run of the same rules, compiles kernels
+    of its own)."""
+    again = rules in _TOLD_IN_PROCESS
+    _TOLD_IN_PROCESS.add(rules)
+    _logger().info(compiling_message(rules, again))
 
 
-def compiling_message(rules: str) -> str:
-    """The line that says the kernels of the rule system ``rules`` are being compiled."""
+def compiling_message(rules: str, again: bool = False) -> str:
+    """The line that says the kernels of the rule system ``rules`` are being compiled
+    (``again``: more of them, after a first compile in the same process)."""
+    if again:
+        return (f"simlab: compiling more of {kernels_of(rules)}, for a kind of run not "
+                "played yet in this session (a few seconds; later runs load them from the "
+                "cache)")  # fmt: skip
     return f"simlab: {compile_notice(rules)}"
 
 

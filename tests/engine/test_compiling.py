@@ -85,16 +85,28 @@ def said(caplog) -> list[str]:
     return [r.getMessage() for r in caplog.records if r.name == "simlab"]
 
 
-def test_the_api_says_a_compile_once_a_run(caplog, compile_in_each_run):
+@pytest.fixture
+def nothing_told(monkeypatch):
+    """A process whose API has told of no compile yet."""
+    monkeypatch.setattr(compiling, "_TOLD_IN_PROCESS", set())
+
+
+def test_the_api_says_a_compile_once_a_run(caplog, compile_in_each_run, nothing_told):
+    """Once a run; a later run of the same rules in the process that compiles (another
+    kind of run: traced, a general path) says it compiles more of them, not "a first
+    run" again."""
     caplog.set_level(logging.INFO, logger="simlab")
     simlab.simulate(DUEL, n=3000)
     assert said(caplog) == [compiling.compiling_message("shattered-spirits")]
     caplog.clear()
     simlab.simulate(DUEL, n=3000, precision=0.05)  # a run of several checkpoints
-    assert said(caplog) == [compiling.compiling_message("shattered-spirits")]
+    again = compiling.compiling_message("shattered-spirits", again=True)
+    assert said(caplog) == [again]
+    assert "compiling more of the shattered-spirits kernels" in again
+    assert "a first run" not in again
 
 
-def test_a_comparison_says_a_compile_once(caplog, compile_in_each_run):
+def test_a_comparison_says_a_compile_once(caplog, compile_in_each_run, nothing_told):
     caplog.set_level(logging.INFO, logger="simlab")
     simlab.compare(DUEL, changes={"Defender.hp": 30}, n=2000)
     assert said(caplog) == [compiling.compiling_message("shattered-spirits")]
@@ -113,7 +125,9 @@ def test_a_run_that_compiles_nothing_says_nothing(caplog):
     assert said(caplog) == []
 
 
-def test_the_notice_is_silenced_as_any_logger_is(caplog, compile_in_each_run, monkeypatch):
+def test_the_notice_is_silenced_as_any_logger_is(
+    caplog, compile_in_each_run, monkeypatch, nothing_told
+):
     monkeypatch.setattr(logging.getLogger(compiling.LOGGER), "level", logging.WARNING)
     simlab.simulate(DUEL, n=3000)
     assert said(caplog) == []
