@@ -44,6 +44,7 @@ from simlab.report.plots import (
     axes_or_new,
     legend_outside,
     only_rows,
+    set_ylabel,
 )
 from simlab.report.render import (
     EXACT_SUFFIX,
@@ -258,7 +259,7 @@ def _sweep_plot(sweep: SweepResult, figure: str, ax: Axes | None, on: dict[str, 
     if stacked:
         ax.plot([], [], **NOT_REACHED_LEGEND, color="0.3", label=NOT_REACHED_LABEL)
     ax.set_xlabel(x)
-    ax.set_ylabel(AXIS_LABELS.get(figure, figure.replace("_", " ")))
+    set_ylabel(ax, AXIS_LABELS.get(figure, figure.replace("_", " ")))
     _readable_axes(ax, figure, data[x] if numeric else None)
     if ax.get_lines():  # a single line too: the legend names its subject
         legend_outside(ax)
@@ -1057,7 +1058,7 @@ def plot_tune(result: TuneResult, *, ax: Axes | None = None) -> None:
     ax.set_xlabel(result.field)
     on = result.target.figure.on
     label = AXIS_LABELS.get(figure, figure.replace("_", " "))
-    ax.set_ylabel(f"{on}: {label}" if on else label)
+    set_ylabel(ax, f"{on}: {label}" if on else label)
     _readable_axes(ax, figure, pd.Series([e.value for e in done]))
     legend_outside(ax)
 
