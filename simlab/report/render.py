@@ -738,39 +738,47 @@ def _survival_png(run: ScenarioRun, side: str) -> tuple[bytes, list[str], int]:
     return png, never, curves
 
 
-#: A time-to-down picture's height, and its width before it is fitted to its legend
+#: A time-to-down picture's height, and its width before it is fitted to its plot
 #: (:func:`_fit_survival`), in inches.
 SURVIVAL_WIDTH, SURVIVAL_HEIGHT = 8.5, 3.4
 #: The width of a time-to-down picture's plot (inches), and what the picture keeps
 #: beside it: its y axis's ticks and label at its left, a margin at its right.
 SURVIVAL_PLOT, SURVIVAL_LEFT, SURVIVAL_RIGHT = 5.0, 0.6, 0.2
-#: The widest picture (inches): the page's width at 100 dpi.
-WIDEST_PICTURE = 11.0
 
 
 def _fit_survival(fig: Figure, ax: Any) -> None:
-    """Make a time-to-down picture as wide as what it holds: its legend under the plot
-    in one row where the row is no wider than the plot (one curve and the median line),
-    else beside it, the picture :data:`SURVIVAL_PLOT` wide and the legend's width (at
-    most :data:`WIDEST_PICTURE`). Every picture was 850 px wide: a duel's one curve
-    beside a third of the picture left empty."""
+    """Make a time-to-down picture as wide as its plot (:data:`SURVIVAL_PLOT`), its
+    legend under the plot in as many columns as the plot's width holds
+    (:func:`_legend_under`), the picture taller by it (wider only where one column of it
+    is wider than the plot). Every picture was 850 px wide: a duel's one curve beside a
+    third of the picture left empty, and a party's as wide as its legend beside the
+    plot, whose widest entry was ``median: where a curve crosses 0.5``."""
     legend = ax.get_legend()
     if legend is None:
         return
-    beside = legend.get_window_extent().width / fig.dpi
     handles, names = ax.get_legend_handles_labels()
     legend.remove()
-    row = fig.legend(handles, names, loc="outside lower center", ncol=len(names),
-                     frameon=False, fontsize=plots.LEGEND_FONT)  # fmt: skip
-    extent = row.get_window_extent()
-    if extent.width / fig.dpi <= SURVIVAL_PLOT:
-        fig.set_figwidth(SURVIVAL_LEFT + SURVIVAL_PLOT + SURVIVAL_RIGHT)
-        fig.set_figheight(fig.get_figheight() + extent.height / fig.dpi)
-        return
-    row.remove()
-    plots.legend_outside(ax)
-    width = SURVIVAL_LEFT + SURVIVAL_PLOT + beside + SURVIVAL_RIGHT
-    fig.set_figwidth(min(width, WIDEST_PICTURE))
+    under = _legend_under(fig, handles, names, SURVIVAL_PLOT * fig.dpi).get_window_extent()
+    plot = SURVIVAL_LEFT + SURVIVAL_PLOT + SURVIVAL_RIGHT
+    fig.set_figwidth(max(plot, under.width / fig.dpi + plots.FIGURE_MARGIN))
+    fig.set_figheight(fig.get_figheight() + under.height / fig.dpi)
+
+
+def _legend_under(fig: Figure, handles: list[Any], names: list[str], room: float) -> Any:
+    """A legend of ``names`` under ``fig``'s plots, in as many columns as fit within
+    ``room`` pixels (one row where all do; one column where even two do not)."""
+
+    def legend(columns: int) -> Any:
+        return fig.legend(handles, names, loc="outside lower center", ncol=columns,
+                          frameon=False, fontsize=plots.LEGEND_FONT)  # fmt: skip
+
+    columns = len(names)
+    drawn = legend(columns)
+    while columns > 1 and drawn.get_window_extent().width > room:
+        drawn.remove()
+        columns -= 1
+        drawn = legend(columns)
+    return drawn
 
 
 def _outcome_png(run: ScenarioRun) -> bytes:

@@ -5,13 +5,19 @@ as what it holds, and nothing but a table or a plot in its own box scrolls sidew
 
 from __future__ import annotations
 
-import struct
+import io
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import matplotlib
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
 
 from simlab import api
 from simlab.report import render
+from simlab.report.wrapped import WrappingLayout
 from tests.report.report_browser import PHONE, measured
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,16 +62,40 @@ def test_nothing_but_a_box_scrolls_sideways_on_a_phone(page: Path, tmp_path: Pat
     assert all(scroll <= box for scroll, box in found["outcome"]), found
 
 
-def _png_width(png: bytes) -> int:
-    return int(struct.unpack(">I", png[16:20])[0])  # the IHDR chunk's width
+def _drawn_survival(run: Any, side: str, monkeypatch: pytest.MonkeyPatch) -> Figure:
+    """The figure of ``side``'s time-to-down picture, as saved."""
+    drawn: list[Figure] = []
+
+    def keep(draw: Callable[[Figure], None], size: tuple[float, float]) -> bytes:
+        with matplotlib.rc_context(render.FONT):
+            fig = Figure(figsize=size, dpi=render.DPI, layout=WrappingLayout())
+            FigureCanvasAgg(fig)
+            draw(fig)
+            fig.savefig(io.BytesIO(), format="png")
+        drawn.append(fig)
+        return b""
+
+    monkeypatch.setattr(render, "_png", keep)
+    render._survival_png(run, side)
+    return drawn[0]
 
 
-def test_a_time_to_down_picture_is_as_wide_as_what_it_holds() -> None:
-    """A duel's picture of one curve was 850 px wide, as wide as a party's of three, its
-    legend beside the plot leaving a third of the picture empty: its legend is under the
-    plot, and the picture narrower; a party's keeps its legend beside the plot."""
+def test_a_time_to_down_picture_is_as_wide_as_its_plot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A duel's picture of one curve was 850 px wide, its legend beside the plot leaving
+    a third of the picture empty; then a party's of three curves stayed 850 px wide, as
+    wide as its legend's longest entry, ``median: where a curve crosses 0.5``, beside the
+    plot. Every time-to-down picture is as wide as its plot, its legend under it in as
+    many columns as the plot's width holds, within the picture."""
     duel = api.run_scenario(ZONES_DUEL, n=300, seed=2)
     party = api.run_scenario(PARTY, n=300, seed=2)
-    one, _, _ = render._survival_png(duel, duel.result.layout.sides[0])
-    three, _, _ = render._survival_png(party, "party")
-    assert _png_width(one) <= 600 < 800 <= _png_width(three), (_png_width(one), _png_width(three))
+    one = _drawn_survival(duel, duel.result.layout.sides[0], monkeypatch)
+    three = _drawn_survival(party, "party", monkeypatch)
+    assert one.bbox.width == three.bbox.width <= 600, (one.bbox, three.bbox)
+    for fig in (one, three):
+        (legend,) = fig.legends
+        (ax,) = fig.axes
+        box, plot = legend.get_window_extent(), ax.get_window_extent()
+        assert box.x0 >= 0 and box.x1 <= fig.bbox.width and box.y0 >= 0, (box, fig.bbox)
+        assert box.y1 <= (ax.get_tightbbox() or plot).y0 and box.width <= plot.width, (box, plot)
+    names = [t.get_text() for t in three.legends[0].get_texts()]
+    assert names == ["Kaito", "Mira", "Sato", "median: where a curve crosses 0.5"], names
