@@ -486,6 +486,27 @@ def set_title(ax: Axes, parts: list[str], fontsize: float) -> None:
     _over_axes(ax.set_title(_unbroken(parts), fontsize=fontsize), ax)
 
 
+def set_ylabel(ax: Axes, label: str) -> None:
+    """The y label of ``ax``, broken at its spaces where longer than the axes are tall
+    (:func:`simlab.report.wrapped.wrap_to_axes`; a part in brackets, ``(HP, misses 0)``,
+    whole): on a short plot of a 1×2 grid, its legend under it, ``mean damage per
+    attack (HP, misses 0)`` ran past the figure's top and bottom and was cut.
+
+    Parameters
+    ----------
+    ax : matplotlib Axes
+        Its axes.
+    label : str
+        The label.
+    """
+    whole = _BRACKETS.sub(lambda part: part.group(0).replace(" ", NO_BREAK), label)
+    _over_axes(ax.set_ylabel(whole), ax)
+
+
+#: A part of an axis label in brackets, kept on one line.
+_BRACKETS = re.compile(r"\([^)]*\)")
+
+
 def _unbroken(parts: list[str]) -> str:
     """``parts`` joined by spaces, to be broken between two of them only."""
     return " ".join(part.replace(" ", NO_BREAK) for part in parts)

@@ -738,39 +738,47 @@ def _survival_png(run: ScenarioRun, side: str) -> tuple[bytes, list[str], int]:
     return png, never, curves
 
 
-#: A time-to-down picture's height, and its width before it is fitted to its legend
+#: A time-to-down picture's height, and its width before it is fitted to its plot
 #: (:func:`_fit_survival`), in inches.
 SURVIVAL_WIDTH, SURVIVAL_HEIGHT = 8.5, 3.4
 #: The width of a time-to-down picture's plot (inches), and what the picture keeps
 #: beside it: its y axis's ticks and label at its left, a margin at its right.
 SURVIVAL_PLOT, SURVIVAL_LEFT, SURVIVAL_RIGHT = 5.0, 0.6, 0.2
-#: The widest picture (inches): the page's width at 100 dpi.
-WIDEST_PICTURE = 11.0
 
 
 def _fit_survival(fig: Figure, ax: Any) -> None:
-    """Make a time-to-down picture as wide as what it holds: its legend under the plot
-    in one row where the row is no wider than the plot (one curve and the median line),
-    else beside it, the picture :data:`SURVIVAL_PLOT` wide and the legend's width (at
-    most :data:`WIDEST_PICTURE`). Every picture was 850 px wide: a duel's one curve
-    beside a third of the picture left empty."""
+    """Make a time-to-down picture as wide as its plot (:data:`SURVIVAL_PLOT`), its
+    legend under the plot in as many columns as the plot's width holds
+    (:func:`_legend_under`), the picture taller by it (wider only where one column of it
+    is wider than the plot). Every picture was 850 px wide: a duel's one curve beside a
+    third of the picture left empty, and a party's as wide as its legend beside the
+    plot, whose widest entry was ``median: where a curve crosses 0.5``."""
     legend = ax.get_legend()
     if legend is None:
         return
-    beside = legend.get_window_extent().width / fig.dpi
     handles, names = ax.get_legend_handles_labels()
     legend.remove()
-    row = fig.legend(handles, names, loc="outside lower center", ncol=len(names),
-                     frameon=False, fontsize=plots.LEGEND_FONT)  # fmt: skip
-    extent = row.get_window_extent()
-    if extent.width / fig.dpi <= SURVIVAL_PLOT:
-        fig.set_figwidth(SURVIVAL_LEFT + SURVIVAL_PLOT + SURVIVAL_RIGHT)
-        fig.set_figheight(fig.get_figheight() + extent.height / fig.dpi)
-        return
-    row.remove()
-    plots.legend_outside(ax)
-    width = SURVIVAL_LEFT + SURVIVAL_PLOT + beside + SURVIVAL_RIGHT
-    fig.set_figwidth(min(width, WIDEST_PICTURE))
+    under = _legend_under(fig, handles, names, SURVIVAL_PLOT * fig.dpi).get_window_extent()
+    plot = SURVIVAL_LEFT + SURVIVAL_PLOT + SURVIVAL_RIGHT
+    fig.set_figwidth(max(plot, under.width / fig.dpi + plots.FIGURE_MARGIN))
+    fig.set_figheight(fig.get_figheight() + under.height / fig.dpi)
+
+
+def _legend_under(fig: Figure, handles: list[Any], names: list[str], room: float) -> Any:
+    """A legend of ``names`` under ``fig``'s plots, in as many columns as fit within
+    ``room`` pixels (one row where all do; one column where even two do not)."""
+
+    def legend(columns: int) -> Any:
+        return fig.legend(handles, names, loc="outside lower center", ncol=columns,
+                          frameon=False, fontsize=plots.LEGEND_FONT)  # fmt: skip
+
+    columns = len(names)
+    drawn = legend(columns)
+    while columns > 1 and drawn.get_window_extent().width > room:
+        drawn.remove()
+        columns -= 1
+        drawn = legend(columns)
+    return drawn
 
 
 def _outcome_png(run: ScenarioRun) -> bytes:
@@ -942,16 +950,34 @@ def _median_round(down_round: Any, encounters: int) -> int | None:
     return None if m is None else int(m)
 
 
+#: What separates the items of a table-of-contents cell (``Kaito: 6 · Mira: not reached``).
+TOC_SEPARATOR = " · "
+
+
 def _few(items: list[str]) -> str:
     more = len(items) - TOC_ITEMS
-    return " · ".join(items[:TOC_ITEMS]) + (f" · (+{more} more)" if more > 0 else "")
+    shown = items[:TOC_ITEMS] + ([f"(+{more} more)"] if more > 0 else [])
+    return TOC_SEPARATOR.join(shown)
+
+
+def _toc_items(cell: str) -> Any:
+    """A table-of-contents cell for the HTML page, each of its items (``Kaito
+    quick-jab: 97%``) kept on one line where it fits (``span.item``), the separator
+    after it: a narrow column or a phone's card broke inside an item, ``Kaito: not``
+    over ``reached``."""
+    from markupsafe import Markup
+
+    items = cell.split(TOC_SEPARATOR)
+    ends = [TOC_SEPARATOR.rstrip()] * (len(items) - 1) + [""]
+    return Markup(" ").join(Markup('<span class="item">{}</span>').format(whole_words(item + end))
+                            for item, end in zip(items, ends, strict=True))  # fmt: skip
 
 
 def _headline(run: ScenarioRun, specs: pd.DataFrame | None) -> list[str]:
     """One table-of-contents row: the scenario's headline figures."""
     res = run.result
     wins = res.win_rates()
-    outcome = " · ".join(f"{r.side}: {percent(r.win_rate)}" for r in wins.itertuples())
+    outcome = TOC_SEPARATOR.join(f"{r.side}: {percent(r.win_rate)}" for r in wins.itertuples())
     rates = plots.pooled_hit_rates(run)
     by_attack = rates.groupby(["attacker", "attack"], sort=False)[["hits", "attempts"]].sum()
     hits = [f"{a} {k}: {percent(h / n)}" for (a, k), (h, n) in by_attack.iterrows()]
@@ -1202,7 +1228,11 @@ def _exact_note(run: ScenarioRun, drawn: ExactDrawn) -> str | Prose:
 #: The stylesheet of every page simlab writes (report, drift, sweep, compare, tune): a
 #: figure stays on one line (``td.num``) and a table wider than the page scrolls in its
 #: own box (``div.scroll``), on every page alike; the contents' win rates, hit rates and
-#: medians keep a width to read on a phone (a column one word wide ran a screen tall). A
+#: medians keep a width to read (a column one word wide ran a screen tall), and on a
+#: screen narrower than their table (56em, 896 px: its six columns need some 870) each
+#: scenario's row is a card of its own, its scenario and rules on the first line as the
+#: section's heading has them, then each figure after its column's name (scrolled
+#: sideways, a row ran eight lines tall and a phone showed three of its six columns). A
 #: plot keeps at least 720 px on a phone and scrolls in its box, save the outcome plot,
 #: drawn as wide as a phone's page, which the page shrinks to it where it is wider.
 STYLESHEET = """\
@@ -1223,7 +1253,20 @@ figcaption { font-size: 0.9em; color: #444; }
 figure img { max-width: max(100%, 720px); } figure.outcome img { max-width: 100%; }
 table.toc td { vertical-align: top; } table.toc td:nth-child(-n+2) { white-space: nowrap; }
 table.toc td:nth-child(n+4) { min-width: 13em; }
+@media (max-width: 56em) {
+  table.toc, table.toc tbody, table.toc tr, table.toc td:nth-child(n) { display: block; }
+  table.toc tr:first-child { display: none; }
+  table.toc tr { border: 1px solid #ddd; margin: 0 0 0.5em; padding: 0.3em 0.5em; }
+  table.toc td:nth-child(n) { border: 0; padding: 0.1em 0; min-width: 0; white-space: normal; }
+  table.toc td:nth-child(-n+2) { display: inline; }
+  table.toc td:first-child { font-weight: bold; margin-right: 0.3em; }
+  table.toc td:nth-child(2) { color: #666; }
+  table.toc td:nth-child(2)::before { content: "("; }
+  table.toc td:nth-child(2)::after { content: ")"; }
+  table.toc td:nth-child(n+3)::before { content: attr(data-label) ": "; color: #666; }
+}
 ul.drift .drifted { color: #b00; } span.word { white-space: nowrap; }
+table.toc span.item { display: inline-block; }
 dl.note { display: grid; grid-template-columns: max-content 1fr; gap: 0.15em 0.8em; }
 dl.note dt { font-weight: bold; } dl.note dd { margin: 0; }
 @media (max-width: 36em) { dl.note { display: block; } dl.note dd { margin: 0 0 0.3em 1em; } }
@@ -1260,7 +1303,8 @@ whole(scenario) }}</a><ul>{% for name, what in lines %}
 <div class="scroll"><table class="toc">
 <tr>{% for h in TOC_HEADER %}<th>{{ h }}</th>{% endfor %}</tr>
 {% for s in sections %}<tr><td><a href="#{{ s.anchor }}">{{ whole(s.headline[0]) }}</a></td>
-{% for c in s.headline[1:] %}<td{% if 'FAIL' in c %} class="bad"{% endif %}>{{ whole(c) }}</td>
+{% for c in s.headline[1:] %}<td data-label="{{ TOC_HEADER[loop.index] }}"{% if 'FAIL' in c
+%} class="bad"{% endif %}>{{ toc_items(c) }}</td>
 {% endfor %}</tr>{% endfor %}</table></div>
 {% for s in sections %}
 <h2 id="{{ s.anchor }}">{{ s.run.scenario }} <small>({{ s.run.rules }})</small></h2>
@@ -1736,7 +1780,7 @@ def render_report(
         not_compared=not_compared(drift) if drift else "",
         baseline_hint=baseline_hint(shown_out, baseline) if baseline else "",
         spec_failures=spec_failures(specs), table=_html_table, pictures=_html_pictures,
-        SPEC_HEADER=SPEC_HEADER, TOC_HEADER=TOC_HEADER, toc_note=TOC_NOTE,
+        SPEC_HEADER=SPEC_HEADER, TOC_HEADER=TOC_HEADER, toc_note=TOC_NOTE, toc_items=_toc_items,
         DRIFT_HEADER=DRIFT_HEADER, OUTCOME_HEADER=OUTCOME_HEADER,
     )  # fmt: skip
     markdown = _markdown(sections, title, drift, specs, baseline, overrides_note(runs),

@@ -44,6 +44,7 @@ from simlab.report.plots import (
     axes_or_new,
     legend_outside,
     only_rows,
+    set_ylabel,
 )
 from simlab.report.render import (
     EXACT_SUFFIX,
@@ -150,7 +151,8 @@ def plot_sweep(
         ``combatant=``, ``side=``. One line per remaining subject (and per value of any
         further varied field: with several subjects, each subject keeps one colour and
         each further value a line style, :func:`_line_style`); the exact answer, where
-        there is one, dashed (in its line's colour among several lines). The legend,
+        there is one, dashed (in its line's colour among several lines; black where
+        several lines share it, its entry after theirs, :func:`_exact_line`). The legend,
         beside the axes, names what tells the lines apart (the further fields' values,
         the subject's names that differ), or the subject of a single line; on a new
         figure (no ``ax=``), a legend too wide to sit beside the plot goes under it
@@ -231,7 +233,7 @@ def _sweep_plot(sweep: SweepResult, figure: str, ax: Axes | None, on: dict[str, 
     # every line's colour by its place among all of the sweep's subjects, so that a line
     # left out or drawn with another does not move the colours of the rest
     order = [key for key, _ in data.groupby([*others, *subject], sort=False)]
-    exact_drawn: dict[tuple[Any, ...], tuple[Any, list[dict[str, Any]]]] = {}
+    exact_drawn: dict[tuple[Any, ...], tuple[Any, list[list[dict[str, Any]]]]] = {}
     stacked: dict[float, int] = {}  # the not-reached marks drawn at each swept value
     for key, line in lines:
         if key not in names:  # drawn with the line it coincides with
@@ -253,10 +255,11 @@ def _sweep_plot(sweep: SweepResult, figure: str, ax: Axes | None, on: dict[str, 
             _exact_line(ax, at, exact, members, drawn[0].get_color() if len(lines) > 1 else None,
                         exact_drawn, lambda m: _exact_name(m, others, subject, named,
                                                            combinations))  # fmt: skip
+    _after_the_curves(ax, [line for line, curves in exact_drawn.values() if len(curves) > 1])
     if stacked:
         ax.plot([], [], **NOT_REACHED_LEGEND, color="0.3", label=NOT_REACHED_LABEL)
     ax.set_xlabel(x)
-    ax.set_ylabel(AXIS_LABELS.get(figure, figure.replace("_", " ")))
+    set_ylabel(ax, AXIS_LABELS.get(figure, figure.replace("_", " ")))
     _readable_axes(ax, figure, data[x] if numeric else None)
     if ax.get_lines():  # a single line too: the legend names its subject
         legend_outside(ax)
@@ -361,26 +364,44 @@ def _median_marks(ax: Axes, at: pd.Series, line: pd.DataFrame, drawn: Any,
 
 
 def _exact_line(ax: Axes, at: pd.Series, exact: pd.Series, members: list[dict[str, Any]],
-                color: Any, drawn: dict[tuple[Any, ...], tuple[Any, list[dict[str, Any]]]],
+                color: Any, drawn: dict[tuple[Any, ...], tuple[Any, list[list[dict[str, Any]]]]],
                 name: Callable[[list[dict[str, Any]]], str]) -> None:  # fmt: skip
     """A line's exact answer, dashed, in the line's ``color`` where there are several
     lines (two black dashes in the legend would not say which is which), black where it
     is the only one. An answer the same at every point as one drawn already (every
     combination of a grid solves the same pair alike) is not drawn again: its line's
     ``members`` (the further fields' values and subjects of the lines it is the answer
-    of) join the first one's, and the entry is named by them all as the lines drawn as
-    one are (``name``, :func:`_merged_name`): ``Kaito · quick-jab · Brute (every
-    Brute.guard) (exact)``, where each line's name joined by ``=`` ran 130 characters
-    wide and pushed the plot out of a figure with a layout."""
+    of) join the first one's in ``drawn`` (the members of each curve it is the answer
+    of, by the answer), and the entry is named by them all as the lines drawn as one are
+    (``name``, :func:`_merged_name`): ``Kaito · quick-jab · Brute (every Brute.guard)
+    (exact)``, where each line's name joined by ``=`` ran 130 characters wide and pushed
+    the plot out of a figure with a layout. The answer of several curves is in
+    :data:`SHARED_EXACT_COLOUR`: in the first one's colour, it read as that curve's
+    alone."""
     same = (tuple(at), tuple(exact.round(12)))
     if same in drawn:
-        first, joined = drawn[same]
-        joined += members
-        first.set_label(name(joined) + EXACT_SUFFIX)
+        first, curves = drawn[same]
+        curves.append(members)
+        first.set_label(name([m for curve in curves for m in curve]) + EXACT_SUFFIX)
+        first.set_color(SHARED_EXACT_COLOUR)
         return
     (line,) = ax.plot(at, exact, **{**EXACT_STYLE, "color": color or EXACT_STYLE["color"],
                                     "label": name(members) + EXACT_SUFFIX})  # fmt: skip
-    drawn[same] = (line, list(members))
+    drawn[same] = (line, [list(members)])
+
+
+#: The colour of an exact line that several curves share: none of theirs (each curve's
+#: own answer is dashed in its colour), as a lone curve's answer is drawn.
+SHARED_EXACT_COLOUR = EXACT_STYLE["color"]
+
+
+def _after_the_curves(ax: Axes, lines: list[Any]) -> None:
+    """Move ``lines`` (exact lines several curves share) after every other line of
+    ``ax``, so that the legend names each after all the curves it is the answer of, not
+    between the first of them and the next."""
+    for line in lines:
+        line.remove()
+        ax.add_line(line)
 
 
 def _keys(key: Any, others: Sequence[str], subject: Sequence[str]) -> dict[str, Any]:
@@ -818,7 +839,8 @@ _PAGE = jinja2.Template(
 _DAMAGE_NOTE = ("{figures} (misses 0) of each attack against "
                 "each defender at every point, with 95% bands; dashed: the exact answer "
                 "against a fresh defender where the exact engine gives one and the fight "
-                "does not move the figure away from it. Every point "
+                "does not move the figure away from it, in its curve's colour (black: the "
+                "answer of several curves alike, named after them). Every point "
                 "ran on the same seed (common random numbers).")  # fmt: skip
 _NO_CURVE_NOTE = ("{figures} (misses 0) of each attack against each defender at every "
                   "point, in the table: no curve is drawn. Every point ran on the same seed "
@@ -1042,7 +1064,7 @@ def plot_tune(result: TuneResult, *, ax: Axes | None = None) -> None:
     ax.set_xlabel(result.field)
     on = result.target.figure.on
     label = AXIS_LABELS.get(figure, figure.replace("_", " "))
-    ax.set_ylabel(f"{on}: {label}" if on else label)
+    set_ylabel(ax, f"{on}: {label}" if on else label)
     _readable_axes(ax, figure, pd.Series([e.value for e in done]))
     legend_outside(ax)
 

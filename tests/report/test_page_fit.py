@@ -5,27 +5,25 @@ as what it holds, and nothing but a table or a plot in its own box scrolls sidew
 
 from __future__ import annotations
 
-import json
-import re
-import struct
-import subprocess
+import io
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import matplotlib
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
 
 from simlab import api
 from simlab.report import render
-from tests.report.test_report_chromium import FLAGS, chromium
+from simlab.report.wrapped import WrappingLayout
+from tests.report.report_browser import PHONE, measured
 
 ROOT = Path(__file__).resolve().parents[2]
 SKELETONS = ROOT / "scenarios/glitters-d20/knight-vs-skeleton.yaml"  # ten columns
 ZONES_DUEL = ROOT / "scenarios/zones-3d6/training-duel.yaml"  # one curve a side
 PARTY = ROOT / "scenarios/shattered-spirits/party-3v3.yaml"  # three curves a side
-#: The phone's width (an iPhone's); headless Chromium's window is at least 500 px wide, so
-#: the page is shown in a frame this wide, its scrollbars hidden (a phone draws them over
-#: the page).
-PHONE = 390
 
 
 @pytest.fixture(scope="module")
@@ -35,40 +33,15 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out / "report.html"
 
 
-def _measured(page: Path, script: str, width: int, profile: Path) -> Any:
-    """What ``script`` (JavaScript: the value of ``d``, the page's document) finds in
-    ``page`` shown ``width`` px wide, in a frame that wide in headless Chromium."""
-    frame = page.with_name(f"frame-{width}.html")
-    frame.write_text(
-        f'<!DOCTYPE html><html><body style="margin:0"><iframe id="f" src="{page.name}" '
-        f'style="border:0;width:{width}px;height:1600px"></iframe><script>'
-        'document.getElementById("f").addEventListener("load", () => {'
-        'const d = document.getElementById("f").contentDocument;'
-        'const out = document.createElement("pre"); out.id = "probe";'
-        f"out.textContent = JSON.stringify({script}); document.body.appendChild(out);}});"
-        "</script></body></html>",
-        encoding="utf-8",
-    )
-    done = subprocess.run(
-        [chromium(), *FLAGS, "--allow-file-access-from-files", "--hide-scrollbars",
-         f"--user-data-dir={profile}",
-         f"--window-size={max(width, 500)},1600", "--dump-dom", frame.as_uri()],
-        capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
-    found = re.search(r'<pre id="probe">(.*?)</pre>', done.stdout, re.S)
-    assert found, f"chromium did not render the page: {done.stderr[-2000:]}"
-    return json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
-
-
 def test_the_time_to_down_header_row_is_at_most_two_lines(page: Path, tmp_path: Path) -> None:
     """The "capped (standing at the end of the round cap's round)" header, beside nine
     other columns, made the header row four lines tall at a laptop's width: the headers
     are short, and the note above the table says what each means."""
-    rows = _measured(page, '[...d.querySelectorAll("tr:first-child")]'
-                     '.filter(r => r.textContent.includes("capped"))'
-                     '.map(r => [r.getBoundingClientRect().height,'
-                     " r.nextElementSibling.getBoundingClientRect().height])",
-                     1280, tmp_path / "profile")  # fmt: skip
+    rows = measured(page, '[...d.querySelectorAll("tr:first-child")]'
+                    '.filter(r => r.textContent.includes("capped"))'
+                    '.map(r => [r.getBoundingClientRect().height,'
+                    " r.nextElementSibling.getBoundingClientRect().height])",
+                    1280, tmp_path / "profile")  # fmt: skip
     assert len(rows) == 1, rows
     ((header, first_row),) = rows
     assert header < 2 * first_row, rows  # one line: a row of figures; two: less than twice
@@ -80,25 +53,49 @@ def test_the_time_to_down_header_row_is_at_most_two_lines(page: Path, tmp_path: 
 def test_nothing_but_a_box_scrolls_sideways_on_a_phone(page: Path, tmp_path: Path) -> None:
     """On a 390 px phone the outcome plot (500 px) scrolled in its box, and the scenario
     file's path, one unbreakable word, made the whole page scroll sideways."""
-    found = _measured(page, '{page: d.documentElement.scrollWidth, '
-                      'window: d.documentElement.clientWidth, outcome: [...d.querySelectorAll('
-                      '"figure.outcome")].map(f => [f.scrollWidth, f.clientWidth])}',
-                      PHONE, tmp_path / "profile")  # fmt: skip
+    found = measured(page, '{page: d.documentElement.scrollWidth, '
+                     'window: d.documentElement.clientWidth, outcome: [...d.querySelectorAll('
+                     '"figure.outcome")].map(f => [f.scrollWidth, f.clientWidth])}',
+                     PHONE, tmp_path / "profile")  # fmt: skip
     assert found["window"] == PHONE and found["page"] <= PHONE, found
     assert found["outcome"], found
     assert all(scroll <= box for scroll, box in found["outcome"]), found
 
 
-def _png_width(png: bytes) -> int:
-    return int(struct.unpack(">I", png[16:20])[0])  # the IHDR chunk's width
+def _drawn_survival(run: Any, side: str, monkeypatch: pytest.MonkeyPatch) -> Figure:
+    """The figure of ``side``'s time-to-down picture, as saved."""
+    drawn: list[Figure] = []
+
+    def keep(draw: Callable[[Figure], None], size: tuple[float, float]) -> bytes:
+        with matplotlib.rc_context(render.FONT):
+            fig = Figure(figsize=size, dpi=render.DPI, layout=WrappingLayout())
+            FigureCanvasAgg(fig)
+            draw(fig)
+            fig.savefig(io.BytesIO(), format="png")
+        drawn.append(fig)
+        return b""
+
+    monkeypatch.setattr(render, "_png", keep)
+    render._survival_png(run, side)
+    return drawn[0]
 
 
-def test_a_time_to_down_picture_is_as_wide_as_what_it_holds() -> None:
-    """A duel's picture of one curve was 850 px wide, as wide as a party's of three, its
-    legend beside the plot leaving a third of the picture empty: its legend is under the
-    plot, and the picture narrower; a party's keeps its legend beside the plot."""
+def test_a_time_to_down_picture_is_as_wide_as_its_plot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A duel's picture of one curve was 850 px wide, its legend beside the plot leaving
+    a third of the picture empty; then a party's of three curves stayed 850 px wide, as
+    wide as its legend's longest entry, ``median: where a curve crosses 0.5``, beside the
+    plot. Every time-to-down picture is as wide as its plot, its legend under it in as
+    many columns as the plot's width holds, within the picture."""
     duel = api.run_scenario(ZONES_DUEL, n=300, seed=2)
     party = api.run_scenario(PARTY, n=300, seed=2)
-    one, _, _ = render._survival_png(duel, duel.result.layout.sides[0])
-    three, _, _ = render._survival_png(party, "party")
-    assert _png_width(one) <= 600 < 800 <= _png_width(three), (_png_width(one), _png_width(three))
+    one = _drawn_survival(duel, duel.result.layout.sides[0], monkeypatch)
+    three = _drawn_survival(party, "party", monkeypatch)
+    assert one.bbox.width == three.bbox.width <= 600, (one.bbox, three.bbox)
+    for fig in (one, three):
+        (legend,) = fig.legends
+        (ax,) = fig.axes
+        box, plot = legend.get_window_extent(), ax.get_window_extent()
+        assert box.x0 >= 0 and box.x1 <= fig.bbox.width and box.y0 >= 0, (box, fig.bbox)
+        assert box.y1 <= (ax.get_tightbbox() or plot).y0 and box.width <= plot.width, (box, plot)
+    names = [t.get_text() for t in three.legends[0].get_texts()]
+    assert names == ["Kaito", "Mira", "Sato", "median: where a curve crosses 0.5"], names

@@ -47,7 +47,8 @@ def test_the_sweep_tables_name_each_figure_with_its_unit() -> None:
         assert header in combatants, combatants
     fig, ax = plt.subplots()
     tuning.plot_sweep(sweep, "mean_damage", ax=ax)
-    assert "(HP, misses 0)" in ax.get_ylabel(), ax.get_ylabel()  # the pictures' axis too
+    label = ax.get_ylabel().replace("\u00a0", " ")  # kept on one line by no-break spaces
+    assert "(HP, misses 0)" in label, label  # the pictures' axis too
     plt.close(fig)
 
 
