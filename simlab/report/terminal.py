@@ -1707,9 +1707,16 @@ def certain_note(certain: list[tuple[str, str, str, str, float]]) -> str:
 
 
 def specs_table(specs: pd.DataFrame) -> Table:
-    """Each spec with its measured figure, 95% interval, sample size and verdict."""
-    table = console_table("balance specs (expect:)")
+    """Each spec with its measured figure, 95% interval, sample size and verdict.
+
+    From :data:`WIDE` columns on, a verdict whose interval reaches past the bound says
+    so beside it (``PASS (borderline: interval reaches past the bound)``); narrower, it
+    is the word and a mark (``PASS †``), which :func:`verdict_key` explains under the
+    table, so that the spec keeps the room (at 80 columns those words took 26 columns
+    and put a spec on five lines)."""
     wide = is_wide()
+    title = "balance specs (expect:)"
+    table = console_table(title) if wide else _narrow_table(title)
     names = [s.spec + (f" — {s.note}" if s.note else "") for s in specs.itertuples()]
     if wide:
         for column in ("scenario", "rules"):
@@ -1719,20 +1726,64 @@ def specs_table(specs: pd.DataFrame) -> Table:
     table.add_column("spec", overflow="fold", ratio=1)
     for column in ("measured [95%]", "n"):
         number_column(table, column)
-    table.add_column("verdict")
+    table.add_column("verdict", no_wrap=not wide)
     names_whole = specs.attrs.get("names", ())
     for name, s in zip(names, specs.itertuples(), strict=True):
         measured = measured_cell(s)
-        verdict = "[green]PASS[/green]" if s.verdict == "pass" else "[bold red]FAIL[/bold red]"
-        if getattr(s, "failed_by_strict", False):  # within its bound: only --strict fails it
-            verdict += " (--strict: a borderline pass, its interval reaching past the bound)"
-        elif s.borderline:
-            verdict += " (borderline: interval reaches past the bound)"
         where = [s.scenario, s.rules] if wide else []
         # broken between words, a name whole: "Grand Duke Ferdinand of the Sunken Keep's"
         words = _arrow_kept(words_keeping(name, names_whole))
-        table.add_row(*where, Parts(words), measured, f"{s.n:,}", verdict)
+        table.add_row(*where, Parts(words), measured, f"{s.n:,}", _verdict_cell(s, wide))
     return table
+
+
+#: What a spec's verdict adds when its interval reaches past the bound, by the mark a
+#: narrow table gives it instead (:func:`specs_table`): a pass or a failure that more
+#: encounters would settle, and a pass that ``--strict`` fails.
+VERDICT_MARKS = {
+    "†": "borderline: interval reaches past the bound",
+    "‡": "--strict: a borderline pass, its interval reaching past the bound",
+}
+
+
+def _verdict_mark(spec: Any) -> str:
+    """The mark of ``spec``'s verdict in :data:`VERDICT_MARKS`; "" where its interval
+    stays on one side of the bound."""
+    if getattr(spec, "failed_by_strict", False):  # within its bound: only --strict fails it
+        return "‡"
+    return "†" if spec.borderline else ""
+
+
+def _verdict_cell(spec: Any, wide: bool) -> str:
+    """``PASS`` or ``FAIL``, in colour, with what :func:`_verdict_mark` adds: its words
+    (``wide``), else its mark."""
+    passed = spec.verdict == "pass"
+    verdict = "[green]PASS[/green]" if passed else "[bold red]FAIL[/bold red]"
+    mark = _verdict_mark(spec)
+    if not mark:
+        return verdict
+    return f"{verdict} ({VERDICT_MARKS[mark]})" if wide else f"{verdict} {mark}"
+
+
+def verdict_key(specs: pd.DataFrame) -> list[str]:
+    """The lines under a narrow spec table (:func:`specs_table`) that say what each of
+    its verdicts' marks stands for, those it uses only; none from :data:`WIDE` columns
+    on, where the verdicts say it in words.
+
+    Parameters
+    ----------
+    specs : pandas.DataFrame
+        The specs as :func:`simlab.analysis.specs.evaluate_all` gives them.
+
+    Returns
+    -------
+    list of str
+        ``† borderline: interval reaches past the bound``, and the like.
+    """
+    if is_wide():
+        return []
+    used = {_verdict_mark(s) for s in specs.itertuples()}
+    return [f"{mark} {words}" for mark, words in VERDICT_MARKS.items() if mark in used]
 
 
 def _arrow_kept(words: list[str]) -> list[str]:
@@ -1766,6 +1817,8 @@ def print_specs(specs: pd.DataFrame) -> None:
         console.print("check: no expect: entries in these scenarios")
         return
     console.print(specs_table(specs))
+    for line in verdict_key(specs):
+        say_unbroken(line, indent="  ")
     failed = int((specs.verdict == "fail").sum())
     n = len(specs)
     line = (f"check: {failed} of {n} specs failed" if failed and n > 1

@@ -202,3 +202,38 @@ def test_exact_names_a_lone_refusal_once(monkeypatch: pytest.MonkeyPatch) -> Non
     refused = text.split("not solved exactly")[1]
     assert refused.count("time-to-down") == 1, refused
     assert "- time-to-down: a duel needs" in " ".join(refused.split()), refused
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_a_borderline_spec_keeps_its_room_at_80_columns(strict: bool) -> None:
+    """At 80 columns ``PASS (borderline: interval reaches past the bound)`` took a column
+    26 wide, and the spec beside it ran over five lines. The verdict is the word and a
+    mark, said once under the table; a spec of 60 characters takes two lines, and a wide
+    terminal keeps the words beside the verdict."""
+    import numpy as np
+
+    from simlab.analysis.specs import evaluate, evaluate_all
+    from simlab.report.results import ScenarioRun
+    from tests.report.report_synthetic import Truth, synthetic_result
+    from tests.support import printed_at
+
+    res = synthetic_result(Truth(), 2_000, np.random.default_rng(5))
+    spec = {"figure": "hit_rate", "attack": "strike", "defender": "B", "at_least": 0.0}
+    bound = round(evaluate(res, spec).measured - 0.003, 3)  # a pass, inside its interval
+    entries = [{**spec, "at_least": bound}, {**spec, "attacker": "A", "at_least": bound}]
+    specs = evaluate_all([ScenarioRun(result=res, expect=entries)], strict=strict)
+    assert specs.borderline.all() and (specs.verdict == "fail").all() == strict, specs
+    mark, word = ("‡", "FAIL") if strict else ("†", "PASS")
+    text = printed_at(lambda: terminal.print_specs(specs), 80)
+    lines = [line.rstrip() for line in text.splitlines()]
+    assert max(len(line) for line in lines) <= 80, text
+    rows = [k for k, line in enumerate(lines) if line.lstrip().startswith("synthetic:")]
+    assert len(rows) == 2, text
+    # each spec on two lines at most: the next row, or the key, two lines on
+    assert rows[1] - rows[0] <= 2 and lines[rows[1] + 2].startswith(f"{mark} "), text
+    for row in rows:
+        assert lines[row].endswith(f"{word} {mark}"), text
+    key = f"{mark} {terminal.VERDICT_MARKS[mark]}"
+    assert [line for line in lines if line.startswith(mark)] == [key], text
+    wide = " ".join(printed_at(lambda: terminal.print_specs(specs), 140).split())
+    assert f"{word} ({terminal.VERDICT_MARKS[mark]})" in wide and mark not in wide, wide
