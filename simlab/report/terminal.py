@@ -1009,24 +1009,63 @@ def _add_rows(table: Table, rows: list[list[Any]]) -> None:
         table.add_row(*names, *blank[len(names) - 1 :], end_section=end)
 
 
-#: The crit rate's cell of a pair whose crit rate says nothing (:func:`crit_rate_said`).
+#: The crit rate's cell of a pair whose crit rate says nothing (:func:`says_a_crit_rate`).
 NO_CRIT = "—"
-#: What :data:`NO_CRIT` means, under an attacks table that shows it.
+#: What :data:`NO_CRIT` means, under an attacks table that shows it: of a run, of
+#: ``simlab exact`` (``exact``).
 NO_CRIT_NOTE = (
     "Crit rate —: no crit in the run (the attack cannot crit, or crits too rarely for "
     "this many encounters)."
 )
+EXACT_NO_CRIT_NOTE = "Crit rate —: exactly 0 (the attack cannot crit a fresh defender)."
 #: Why an attacks table of a rule system with crits has no crit rate column.
 NO_CRIT_COLUMN_NOTE = "Crit rate left out: no attack made a crit in the run."
+EXACT_NO_CRIT_COLUMN_NOTE = "Crit rate left out: no attack can crit (every answer is exactly 0)."
+
+
+def says_a_crit_rate(simulated: Any = (), exact: Any = None) -> bool:
+    """Whether a pair's crit rate says something, the one rule of every table of a run
+    and of ``simlab exact``: not where it is 0 in every run ``simulated`` (rates or
+    crit counts) and every exact answer ``exact`` known
+    (:func:`~simlab.tuning.figures.never_crits`), which reads :data:`NO_CRIT`, not a
+    ``0 (< 2e-05)`` nor a ``0.00000`` beside pairs that crit: an attack that cannot crit
+    (a shattered-spirits profile with no ``crit`` row).
+
+    Parameters
+    ----------
+    simulated : array-like of float, optional
+        The pair's simulated crit rates or crit counts (none: an exact answer alone).
+    exact : array-like of float, optional
+        Its exact crit rates, NaN where unknown.
+
+    Returns
+    -------
+    bool
+    """
+    from simlab.tuning.figures import never_crits
+
+    return not never_crits(simulated, exact)
+
+
+def crit_note(said: Sequence[bool], crits: bool, exact: bool = False) -> str:
+    """The line under an attacks table whose pairs' crit rates say something where
+    ``said`` (:func:`says_a_crit_rate`): what :data:`NO_CRIT` means where some read it,
+    why the column is left out where all would; "" where every one says something, or
+    the rule system has no crits (not ``crits``). ``exact``: under ``simlab exact``'s
+    table, in the words of an exact 0."""
+    if not crits or all(said):
+        return ""
+    if any(said):
+        return EXACT_NO_CRIT_NOTE if exact else NO_CRIT_NOTE
+    return EXACT_NO_CRIT_COLUMN_NOTE if exact else NO_CRIT_COLUMN_NOTE
 
 
 def crit_rate_said(result: Result, rates: pd.DataFrame | None = None) -> list[bool]:
     """Per attack pair (the rows of ``rates``, :meth:`Result.hit_rates`), whether its
     crit rate says something: not in a rule system without crits
-    (``Layout.crits``), nor for a pair with no crit in the run, whose rate would read
-    ``0 (< 2e-05)`` beside pairs that crit, for an attack that cannot crit (a
-    shattered-spirits profile with no ``crit`` row). One rule with the sweep's and the
-    comparison's tables (:func:`~simlab.tuning.figures.never_crits`).
+    (``Layout.crits``), nor for a pair with no crit in the run
+    (:func:`says_a_crit_rate`), whose rate would read ``0 (< 2e-05)`` beside pairs that
+    crit. One rule with ``simlab exact``'s, the sweep's and the comparison's tables.
 
     Parameters
     ----------
@@ -1040,12 +1079,10 @@ def crit_rate_said(result: Result, rates: pd.DataFrame | None = None) -> list[bo
     list of bool
         One per pair, in the rows' order.
     """
-    from simlab.tuning.figures import never_crits
-
     rates = result.hit_rates() if rates is None else rates
     if not result.layout.crits:
         return [False] * len(rates)
-    return [not never_crits([crits]) for crits in rates.crits]
+    return [says_a_crit_rate([crits]) for crits in rates.crits]
 
 
 def _attack_figures(r: Any, d: Any, crits: bool, says: bool = True) -> list[str]:
@@ -1404,11 +1441,9 @@ def print_result(result: Result) -> None:
               bold=result.scenario)  # fmt: skip
     rates = result.hit_rates()
     console.print(attacks_table(result, rates))
-    said = crit_rate_said(result, rates)
-    if any(said) and not all(said):
-        say_unbroken(NO_CRIT_NOTE)
-    elif result.layout.crits and not any(said):
-        say_unbroken(NO_CRIT_COLUMN_NOTE)
+    no_crit = crit_note(crit_rate_said(result, rates), result.layout.crits)
+    if no_crit:
+        say_unbroken(no_crit)
     n_extra = len(shown_events(result)) + len(result.layout.per_encounter_tallies)
     inline = is_wide() and n_extra <= INLINE_EVENT_COLUMNS
     if inline and not fits_console(combatants_table(result)):  # the events take more room
@@ -1427,20 +1462,32 @@ def print_result(result: Result) -> None:
 def exact_attacks_table(solved: ExactResult) -> Table:
     """Exact hit rate, crit rate (where the rules have crits) and mean damage of every
     solved pair (fresh defender); a rate to 5 decimals, never reading as 0 or 1 that it
-    is not (:func:`exact_number`)."""
-    from simlab.rules import has_crits
-
+    is not (:func:`exact_number`). A crit rate of exactly 0 reads :data:`NO_CRIT`, and
+    the column is left out where every one would, as in a run's table
+    (:func:`exact_crit_said`)."""
     table = console_table(f"{solved.scenario} · attacks (exact, against a fresh defender)")
     pairs = [Parts(pair_parts(*p.key), indent="  ") for p in solved.pairs]
-    crits = has_crits(solved.rules)
+    said = exact_crit_said(solved)
+    crits = any(said)
     name_column(table, "attack", pairs)
     for column in ("hit rate", *(["crit rate"] if crits else []), "mean damage"):
         number_column(table, column)
-    for pair, p in zip(pairs, solved.pairs, strict=True):
-        crit = [exact_number(p.crit_rate, "crit_rate", 5)] if crits else []
+    for pair, p, says in zip(pairs, solved.pairs, said, strict=True):
+        crit = [exact_number(p.crit_rate, "crit_rate", 5) if says else NO_CRIT] if crits else []
         table.add_row(pair, exact_number(p.hit_rate, "hit_rate", 5), *crit,
                       f"{p.mean_damage:.4f}")  # fmt: skip
     return table
+
+
+def exact_crit_said(solved: ExactResult) -> list[bool]:
+    """Per solved pair, whether its exact crit rate says something
+    (:func:`says_a_crit_rate`): not under rules without crits, nor where it is exactly
+    0."""
+    from simlab.rules import has_crits
+
+    if not has_crits(solved.rules):
+        return [False] * len(solved.pairs)
+    return [says_a_crit_rate(exact=[p.crit_rate]) for p in solved.pairs]
 
 
 def exact_duel_table(duel: DuelExact) -> Table | Group:
@@ -1526,12 +1573,16 @@ def fight_caveats(solved: ExactResult) -> list[tuple[str, str]]:
 def print_exact(solved: ExactResult) -> None:
     """Print an exact answer: attacks, the duel's time-to-down, and what was refused."""
     from simlab.exact.engine import describe
+    from simlab.rules import has_crits
 
     changed = overrides_heading(list(solved.overrides))
     say_items(items(solved.scenario, *changed, f"rules {solved.rules}", "exact"),
               bold=solved.scenario)  # fmt: skip
     if solved.pairs:
         console.print(exact_attacks_table(solved))
+        no_crit = crit_note(exact_crit_said(solved), has_crits(solved.rules), exact=True)
+        if no_crit:
+            say_unbroken(no_crit)
     if solved.duel is not None:
         console.print(exact_duel_table(solved.duel))
     names = {name for p in solved.pairs for name in (p.attacker, p.defender)}

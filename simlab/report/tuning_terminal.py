@@ -53,6 +53,7 @@ from simlab.report.terminal import (
     pair_parts,
     rounded_down,
     rounded_up,
+    says_a_crit_rate,
     value_and_bounds,
 )
 from simlab.report.width import at_separators, items, listed
@@ -179,10 +180,9 @@ def _flat_cell(pair: pd.DataFrame, figure: str) -> str:
 
 
 def _crits_at_no_point(pair: pd.DataFrame) -> bool:
-    """Whether the attack pair of ``pair`` (its rows of every point) crits at none."""
-    from simlab.tuning.figures import never_crits
-
-    return never_crits(pair["crit_rate"], pair.get("exact_crit_rate"))
+    """Whether the attack pair of ``pair`` (its rows of every point) crits at none
+    (:func:`~simlab.report.terminal.says_a_crit_rate`, the rule of a run's table)."""
+    return not says_a_crit_rate(pair["crit_rate"], pair.get("exact_crit_rate"))
 
 
 def flat_pair_rows(sweep: SweepResult) -> pd.DataFrame:

@@ -237,3 +237,20 @@ def test_a_borderline_spec_keeps_its_room_at_80_columns(strict: bool) -> None:
     assert [line for line in lines if line.startswith(mark)] == [key], text
     wide = " ".join(printed_at(lambda: terminal.print_specs(specs), 140).split())
     assert f"{word} ({terminal.VERDICT_MARKS[mark]})" in wide and mark not in wide, wide
+
+
+def test_an_exact_crit_rate_of_0_reads_as_a_run_writes_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``simlab exact`` wrote the crit rate of an attack that cannot crit ``0.00000``,
+    where ``simlab run`` writes ``—`` with a note under its table; and where no pair
+    can crit, a column of ``0.00000`` that the run leaves out."""
+    quickstart = str(ROOT / "scenarios/shattered-spirits/quickstart.yaml")
+    for args in (["exact", quickstart], ["run", quickstart, "-n", "300"]):
+        text = _at_80(monkeypatch, *args)
+        assert "0.00000" not in text, text
+        table = text.split("· attacks")[1]
+        # the pair's row, then its hit rate, its crit rate and its mean damage
+        assert re.search(r"^ *Kaito: quick-jab\b.* Brute .* — +\S+(?: ± \S+)?$", table, re.M), text
+        assert re.search(r"^Crit rate —: ", table, re.M), text
+    text = _at_80(monkeypatch, "exact", DUEL)
+    assert "crit rate" not in text and "0.00000" not in text, text
+    assert terminal.EXACT_NO_CRIT_COLUMN_NOTE in text, text
