@@ -195,13 +195,13 @@ def test_a_checked_figure_shares_its_line_with_its_pair_to_the_arrow_at_least(
 
 def test_exact_names_a_lone_refusal_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """``simlab exact`` on the quickstart said ``not solved exactly: time-to-down (…):``
-    and, on the line under it, ``- time-to-down: a duel needs …``: one refusal named
+    and, on the line under it, ``- time-to-down: expected a one-sided duel …``: one refusal named
     twice. Its line alone names it; several are still counted in the heading."""
     quickstart = str(ROOT / "scenarios/shattered-spirits/quickstart.yaml")
     text = _at_80(monkeypatch, "exact", quickstart)
     refused = text.split("not solved exactly")[1]
     assert refused.count("time-to-down") == 1, refused
-    assert "- time-to-down: a duel needs" in " ".join(refused.split()), refused
+    assert "- time-to-down: expected a one-sided duel" in " ".join(refused.split()), refused
 
 
 @pytest.mark.parametrize("strict", [False, True])
@@ -254,3 +254,31 @@ def test_an_exact_crit_rate_of_0_reads_as_a_run_writes_it(monkeypatch: pytest.Mo
     text = _at_80(monkeypatch, "exact", DUEL)
     assert "crit rate" not in text and "0.00000" not in text, text
     assert terminal.EXACT_NO_CRIT_COLUMN_NOTE in text, text
+
+
+def test_a_two_sided_duel_is_refused_with_what_exact_answers(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``a duel needs exactly one combatant with attacks; got 2`` read oddly of a duel in
+    which both fight back: the refusal says what the engine answers, what the scenario
+    has and, in the heading, what to run. Where nothing is solvable (exit 2), the error
+    names the file, each reason says what was expected and what was found, and the last
+    line what to run."""
+    from tests.support import UNSOLVABLE
+
+    quickstart = str(ROOT / "scenarios/shattered-spirits/quickstart.yaml")
+    said = " ".join(_at_80(monkeypatch, "exact", quickstart).split())
+    assert (
+        "not solved exactly (use `simlab run` to simulate it): - time-to-down: expected a "
+        "one-sided duel (one combatant with attacks, and one opponent that does not fight "
+        "back); got 2 combatants with attacks, Kaito and Brute, who fight each other"
+    ) in said
+    bad = tmp_path / "unsolvable.yaml"
+    bad.write_text(UNSOLVABLE)
+    done = CliRunner().invoke(main, ["exact", str(bad)])
+    assert done.exit_code == 2, done.output
+    head, *reasons, hint = done.stderr.splitlines()
+    assert head == f"{bad}: cannot solve scenario 'unsolvable' exactly:", done.stderr
+    assert len(reasons) == 3 and hint == "use `simlab run` to simulate it", done.stderr
+    for reason in reasons:
+        assert re.match(r"  - .*expected .*; got ", reason), done.stderr

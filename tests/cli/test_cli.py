@@ -1108,7 +1108,7 @@ def test_exact_says_what_it_did_not_solve_in_words_at_80_columns() -> None:
     said = " ".join(done.stdout.split())
     assert "in a fight, figures of 15 pairs move away from the answers above" in said
     assert "not solved exactly: 6 pairs and time-to-down (use `simlab run`" in said
-    assert "- time-to-down: a duel needs" in said and "time_to_down" not in said
+    assert "- time-to-down: expected a one-sided duel" in said and "time_to_down" not in said
 
 
 @pytest.mark.parametrize(("width", "total"), [(80, 20_000), (80, 1_000_000), (80, None),
