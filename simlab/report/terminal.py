@@ -1359,9 +1359,13 @@ def fitted_tables(build: Callable[[slice], Table], count: int,
 def prints_whole(table: Table) -> bool:
     """Whether ``table`` prints whole at the console's width: where its columns cannot
     shrink to it (numbers never wrap, names are kept whole), rich lays it out wider and
-    the terminal's edge cuts it, ``capped`` printed ``capp``."""
+    the terminal's edge cuts it, ``capped`` printed ``capp``; or it squeezes a column
+    that may wrap below its narrowest word, to nothing at all (a comparison's pairs at
+    60 columns), where its lines would fit."""
     from rich.segment import Segment
 
+    if _narrowest(table) > console.width:
+        return False
     lines = Segment.split_lines(console.render(table, console.options))
     return all(Segment.get_line_length(line) <= console.width for line in lines)
 

@@ -153,18 +153,24 @@ def test_the_columns_of_a_narrow_comparison_are_two_spaces_apart(
 ) -> None:
     """Closed up to fit 80 columns, the comparison's numbers stood one space apart:
     ``+0.22 ± 0.02 3.8`` and ``0.9179 0.9179 0.0000 ± 0.0010`` read as one run of
-    numbers. Two spaces stand before ×, and before B and diff too where they break no
-    pair onto another line (at 2,000 encounters the hit rate's pair breaks anyway)."""
-    for encounters in ("300", "2000"):
-        text = _at_80(monkeypatch, "compare", DUEL, "--set", "strike.profile[9]=8", "-n",
-                      encounters)  # fmt: skip
-        table = text.split("paired 95% interval)\n")[1].split("\n✱ changed")[0]
-        rows = [line for line in table.splitlines() if re.search(r"\d$|—$", line)]
+    numbers; and a space more was given before ×, B and diff only where it broke no pair
+    onto another line, so that ``Bruna warhammer → Ghoul 1 11.19 12.12`` still ran a
+    pair's number into A's. Every column stands two spaces from the one before it."""
+    party = str(ROOT / "scenarios/glitters-d20/party-vs-monsters.yaml")
+    number, diff = r"(?:[\d.]+|—)", r"(?:[-+]?[\d.]+(?: ± [\d.]+)?|—)"
+    row = rf"^(✱✱|✱ |  ) \S.*?\S  +(?:\S.*?\S  +)?{number}  +{number}  +{diff}  +{number}$"
+    for args in ((DUEL, "--set", "strike.profile[9]=8", "-n", "300"),
+                 (DUEL, "--set", "strike.profile[9]=8", "-n", "2000"),
+                 (party, "--set", "Ghoul.hp=30", "-n", "300")):  # fmt: skip
+        text = _at_80(monkeypatch, "compare", *args)
+        table = re.split(r"\n(?:✱ changed|Not listed)", text.split("interval)\n")[1])[0]
+        # a figure's row, not the line of its pair's defender or its unit under it
+        rows = [line for line in table.splitlines()[2:]
+                if line[3:4].strip() and re.search(r"[\d—]$", line)]  # fmt: skip
         assert len(rows) >= 5, table
-        for row in rows:
-            assert re.search(r"\d  +\S+$|—$", row), (encounters, table)  # × two spaces on
-            if encounters == "2000":  # every column of numbers two spaces apart
-                assert not re.search(r"[\d—] [-+\d—]", row), table
+        for line in rows:
+            assert re.match(row, line), (args, line, table)
+            assert not re.search(r"[\d—] [-+\d—]", line), (args, line, table)
 
 
 @pytest.mark.parametrize("width", ["80", "70"])
