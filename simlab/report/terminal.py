@@ -855,8 +855,8 @@ class Parts:
     cells set to share one form, itself alone by default) fits is taken, so that it
     breaks where it reads and as the rows beside it do; where none fits, its first part
     stands alone over the rest, broken between its parts. ``as_form``: never narrower
-    than its narrowest form (a table that cannot give it that room lays it out without,
-    :func:`check_table`)."""
+    than its narrowest form (a table that cannot give it that room spreads its other
+    columns over further tables, :func:`check_table`)."""
 
     def __init__(self, parts: Sequence[str], indent: str = "",
                  forms: Sequence[Sequence[str]] = (), as_form: bool = False) -> None:  # fmt: skip
@@ -1638,7 +1638,10 @@ def check_table(check: pd.DataFrame) -> Table | Group:
     error as :func:`format_std_error` does. Laid out to
     print whole at the console's width (:func:`tables_printed_whole`): beside a long
     name its headers go on a line a word, and where even so it would not fit, its
-    columns go on in a further table under the figures' names."""
+    columns go on in a further table under the figures' names, each on two lines at
+    most (:func:`_check_labels`): at 60 columns a pair broken between its names took
+    four. Only names too long for two lines beside any column of figures break
+    between their names."""
     from simlab.exact.engine import BINOMIAL_P, CHECK_SMALLEST_P
 
     labels = [(r.figure, pair_parts(r.attacker, r.attack, r.defender))
@@ -1651,22 +1654,28 @@ def check_table(check: pd.DataFrame) -> Table | Group:
             for r in check.itertuples()]  # fmt: skip
     laid_out = {False: (headers, rows), True: broken_columns(headers, rows)}
 
-    def build(broken: bool, columns: slice) -> Table:
+    def build(two_lines: bool, broken: bool, columns: slice) -> Table:
         shown, cells = laid_out[broken]
-        figures = _check_labels(labels, as_form=not broken)
+        figures = _check_labels(labels, as_form=two_lines or not broken)
         return numbers_table("check against the exact answers", "figure", figures,
                              shown[columns], [row[columns] for row in cells])  # fmt: skip
 
-    return one_renderable(tables_printed_whole(build))
+    tables = tables_printed_whole(functools.partial(build, True))
+    if not all(prints_whole(table) for table in tables):  # a name too long for two lines
+        tables = tables_printed_whole(functools.partial(build, False))
+    return one_renderable(tables)
 
 
 def _check_labels(labels: Sequence[tuple[str, list[str]]], as_form: bool) -> list[Parts]:
     """The ``--check`` rows' figures with their pairs (:func:`pair_parts`), all broken
     one way, where they read: each on one line; else the figure over its pair
     (``hit_rate:`` / ``Attacker: strike → Defender``); else the figure with its pair to
-    the arrow, over the defender; where the table has the room for one of those
-    (``as_form``), else the figure alone over its pair, broken between its names; never
-    ``hit_rate: Attacker:`` / ``strike → Defender``."""
+    the arrow, over the defender; never ``hit_rate: Attacker:`` / ``strike →
+    Defender``. ``as_form``: each asks the table for the room of one of those forms, so
+    that a table too narrow for them puts its figures in further tables
+    (:func:`check_table`); else, where even one column of figures leaves it less (names
+    of 40 characters), it is the figure alone over its pair, broken between its
+    names."""
     cells = []
     for figure, pair in labels:
         head, said = f"{figure}:", " ".join(pair)

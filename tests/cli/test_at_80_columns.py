@@ -288,3 +288,35 @@ def test_a_two_sided_duel_is_refused_with_what_exact_answers(
     assert len(reasons) == 3 and hint == "use `simlab run` to simulate it", done.stderr
     for reason in reasons:
         assert re.match(r"  - .*expected .*; got ", reason), done.stderr
+
+
+@pytest.mark.parametrize("width", ["60", "70"])
+def test_a_checked_figure_takes_two_lines_at_most(
+    monkeypatch: pytest.MonkeyPatch, width: str
+) -> None:
+    """``run --check`` at 60 columns broke each pair between its names, ``hit_rate:`` /
+    ``Brute:`` / ``stone-strike →`` / ``Kaito``: four lines a row. A row takes two at
+    most, the figures the pair leaves no room for going on in a further table, and every
+    figure of every row is printed."""
+    monkeypatch.setenv("COLUMNS", width)
+    monkeypatch.setattr(terminal, "console", terminal._make_console())
+    quickstart = str(ROOT / "scenarios/shattered-spirits/quickstart.yaml")
+    done = CliRunner().invoke(main, ["run", quickstart, "--check", "-n", "300"])
+    assert done.exit_code == 0, done.output
+    text = done.output.split("\ncertain and")[0]
+    tables = text.split("check against the exact answers\n")[1:]
+    rows: list[list[str]] = []
+    for table in tables:
+        body = table.splitlines()[table.splitlines().index(next(
+            line for line in table.splitlines() if line.startswith("─"))) + 1 :]  # fmt: skip
+        for line in body:
+            if re.match(r" ?[a-z_]+:", line):
+                rows.append([line])
+            elif line.strip():  # not the next title's indent
+                rows[-1].append(line)
+    assert len(rows) >= 5 and all(len(row) <= 2 for row in rows), text
+    assert max(len(line) for line in text.splitlines()) <= int(width), text
+    said = " ".join(text.split())
+    for header in ("simulated", "exact", "z", "p"):
+        assert header in said, text
+    assert said.count("stone-strike → Kaito") == 3 * len(tables), text  # whole, every table
