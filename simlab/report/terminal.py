@@ -1708,7 +1708,7 @@ def print_check(check: pd.DataFrame) -> None:
     names = {*check.get("attacker", []), *check.get("defender", []),
              *(c[1] for c in certain), *(c[3] for c in certain)}  # fmt: skip
     if certain:
-        say_unbroken(certain_note(certain), indent="  ", whole=names)
+        _say_certain(certain)
     skipped = list(check.attrs.get("skipped", []))
     whole = [reason for what, reason in skipped if what == "scenario"]
     print_refusals([s for s in skipped if s[0] != "scenario"], "not checked", names=names)
@@ -1765,6 +1765,34 @@ def certain_note(certain: list[tuple[str, str, str, str, float]]) -> str:
                         f"(exact {plain_number(exact, EXACT_DECIMALS)})"
                         for figure, attacker, attack, defender, exact in certain)  # fmt: skip
     return f"certain and simulated so, nothing to test: {figures}"
+
+
+def _say_certain(certain: list[tuple[str, str, str, str, float]]) -> None:
+    """Print :func:`certain_note`, on a terminal broken between its figures only, each
+    figure with its pair and its answer whole on its line (``crit_rate of Kaito:
+    quick-jab → Brute 1 (exact 0);``): broken at any space, at 80 columns it put ``Brute
+    1`` on two lines, and ``quick-jab`` / ``→ Brute 2``. A figure longer than a line
+    breaks before its pair, and a pair longer than a line between its names only
+    (:func:`pair_parts`)."""
+    if not fits_a_width():
+        console.print(certain_note(certain), markup=False, highlight=False, soft_wrap=True)
+        return
+    from simlab.exact.engine import figure_of
+
+    indent = "  "
+    parts = ["certain and simulated so, nothing to test:"]
+    for k, (figure, attacker, attack, defender, exact) in enumerate(certain):
+        end = f" (exact {plain_number(exact, EXACT_DECIMALS)}){';' * (k + 1 < len(certain))}"
+        pair = figure_of(figure, (attacker, attack, defender)).removeprefix(f"{figure} of ")
+        if len(f"{indent}{figure} of {pair}{end}") <= console.width:
+            parts.append(f"{figure} of {pair}{end}")
+        elif len(indent + pair + end) <= console.width:
+            parts += [f"{figure} of", pair + end]
+        else:
+            *names, last = pair_parts(attacker, attack, defender)
+            parts += [f"{figure} of", *names, last + end]
+    console.print("\n".join(packed(parts, console.width, indent)), markup=False,
+                  highlight=False, soft_wrap=True)  # fmt: skip
 
 
 # -- balance specs and the drift gate (simlab check / report) ------------------------------

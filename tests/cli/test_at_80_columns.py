@@ -320,3 +320,15 @@ def test_a_checked_figure_takes_two_lines_at_most(
     for header in ("simulated", "exact", "z", "p"):
         assert header in said, text
     assert said.count("stone-strike → Kaito") == 3 * len(tables), text  # whole, every table
+
+
+def test_the_certain_figures_keep_each_pair_on_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The note of ``run --check``'s certain figures (exactly 0 or 1, nothing to test)
+    was broken at any space at 80 columns: ``crit_rate of Sato: war-cry →`` / ``Brute 1
+    (exact 0)``, ``Brute`` / ``1``. It breaks between its figures only, each figure with
+    its pair and answer on a line."""
+    party = str(ROOT / "scenarios/shattered-spirits/party-3v3.yaml")
+    text = _at_80(monkeypatch, "run", party, "--check", "-n", "300")
+    note = text.split("certain and simulated so, nothing to test:")[1].split("\nnot checked")[0]
+    whole = re.findall(r"^ *crit_rate of \S+: \S+ → \S+(?: \d)? \(exact 0\);?$", note, re.M)
+    assert len(whole) == note.count("(exact") >= 6, note
