@@ -1144,7 +1144,7 @@ def test_exact_refusing_everything_lists_its_reasons_in_words_in_a_terminal(
     (tmp_path / "unsolvable.yaml").write_text(UNSOLVABLE)
     env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
     lines = _stderr_in_a_terminal(["exact", "unsolvable.yaml"], env, tmp_path).splitlines()
-    assert lines[0] == "cannot solve scenario 'unsolvable' exactly:", lines
+    assert lines[0] == "unsolvable.yaml: cannot solve scenario 'unsolvable' exactly:", lines
     assert "time_to_down" not in "\n".join(lines), lines
     items = [k for k, line in enumerate(lines) if line.startswith("  - ")]
     assert [lines[k][4:].split(":")[0] for k in items] == ["A", "B", "time-to-down"], lines
