@@ -749,12 +749,16 @@ def exact_command(scenario: str, out: str | None, sets: tuple[str, ...]) -> None
     nothing can be, the exit code is 2 (use `simlab run` to simulate it).
     """
     from simlab import api
+    from simlab.errors import ExactUnsupported
     from simlab.report import terminal
     from simlab.report.files import scenario_hash
 
     scn = _with_sets(api.load(scenario), sets)
     _prepare_out(out)
-    solved = api.exact(scn)
+    try:
+        solved = api.exact(scn)
+    except ExactUnsupported as err:  # nothing solvable: say of which file, as errors do
+        raise ExactUnsupported(f"{scenario}: {err}") from None
     terminal.print_exact(solved)
     if out:
         written = api.write_exact(solved, out, scenario_hash(scn))

@@ -23,7 +23,8 @@ answers in ``simlab.exact.<package>``, e.g. ``simlab.exact.shattered_spirits`` o
     the attributes of :class:`TimeToDownLike`.
 
 Both raise :class:`simlab.errors.ExactUnsupported` with a message naming the feature
-they cannot solve (e.g. ``reactions depend on tokens spent earlier …``); the engine
+they cannot solve, what they expected and what the scenario has (e.g. ``expected a
+defender without reactions it can pay for …; got react: block on Kaito …``); the engine
 records that message as a refusal and goes on with the rest of the scenario.
 
 Optionally, the module may also provide

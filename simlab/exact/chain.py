@@ -21,8 +21,9 @@ import numpy as np
 
 from simlab.errors import ExactUnsupported
 
-__all__ = ["MAX_CHAIN_ROUNDS", "MAX_CHAIN_WORK", "TAIL_TOLERANCE", "TimeToDown",
-           "duel_roles", "rotation_cycle", "round_damage", "time_to_reach"]  # fmt: skip
+__all__ = ["MAX_CHAIN_ROUNDS", "MAX_CHAIN_WORK", "ONE_SIDED_DUEL", "TAIL_TOLERANCE",
+           "TimeToDown", "and_listed", "duel_roles", "rotation_cycle", "round_damage",
+           "time_to_reach"]  # fmt: skip
 
 #: Stop once the mass still standing is below this (and the round cap is reached); it
 #: bounds the truncation error of the mean (see :class:`TimeToDown`).
@@ -88,12 +89,21 @@ class TimeToDown:
         return float(self.pmf[self.max_rounds + 1 :].sum()) + self.tail
 
 
+#: What the exact time-to-down solves, said first by the refusal of a scenario that is not it.
+ONE_SIDED_DUEL = ("expected a one-sided duel (one combatant with attacks, and one opponent "
+                  "that does not fight back)")  # fmt: skip
+#: The most names a refusal lists before it counts the rest.
+NAMES_LISTED = 4
+
+
 def duel_roles(scenario: Any) -> tuple[int, int]:
     """(attacker, defender) indices of a duel, or ExactUnsupported saying why it is not one.
 
     A duel (README, "Scenarios" and "Output files") has exactly one combatant with attacks and
     exactly one combatant on the other sides, who therefore makes none. Indices are positions after
-    ``count:`` expansion.
+    ``count:`` expansion. A refusal says that (:data:`ONE_SIDED_DUEL`) and what the
+    scenario has instead: ``got 2 combatants with attacks, Kaito and Brute, who fight
+    each other``.
 
     Parameters
     ----------
@@ -104,16 +114,44 @@ def duel_roles(scenario: Any) -> tuple[int, int]:
     names = [name for _, name in scenario.combatant_names()]
     attackers = [c for c, (_, m) in enumerate(combatants) if m.attacks]
     if len(attackers) != 1:
-        raise ExactUnsupported(
-            f"a duel needs exactly one combatant with attacks; got {len(attackers)}"
-        )
+        got = _named(attackers, names, "combatant with attacks", "combatants with attacks")
+        if len(attackers) == 2 == len({combatants[c][0] for c in attackers}):
+            got += ", who fight each other"
+        raise ExactUnsupported(f"{ONE_SIDED_DUEL}; got {got}")
     a = attackers[0]
     enemies = [c for c, (s, _) in enumerate(combatants) if s != combatants[a][0]]
     if len(enemies) != 1:
-        raise ExactUnsupported(
-            f"a duel needs exactly one combatant opposing {names[a]!r}; got {len(enemies)}"
-        )
+        whose = f"opponent of {names[a]!r}", f"opponents of {names[a]!r}"
+        raise ExactUnsupported(f"{ONE_SIDED_DUEL}; got {_named(enemies, names, *whose)}")
     return a, enemies[0]
+
+
+def and_listed(names: Sequence[str]) -> str:
+    """``names`` joined as prose: ``Kaito``, ``Kaito and Mira``, ``Kaito, Mira and Rin``.
+
+    Parameters
+    ----------
+    names : Sequence of str
+        The names, at least one.
+
+    Returns
+    -------
+    str
+    """
+    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+
+
+def _named(found: Sequence[int], names: Sequence[str], noun: str, plural: str) -> str:
+    """The combatants ``found`` (indices into ``names``) counted and named: ``no
+    combatant with attacks``, ``2 combatants with attacks, Kaito and Brute``, ``6 …
+    (Knight, Duelist, Mage, Ogre and 2 more)``."""
+    if not found:
+        return f"no {noun}"
+    shown = [names[c] for c in found[:NAMES_LISTED]]
+    more = len(found) - len(shown)
+    listed = and_listed([*shown, f"{more} more"] if more else shown)
+    count = f"{len(found)} {noun if len(found) == 1 else plural}"
+    return f"{count}, {listed}" if len(found) <= 2 else f"{count} ({listed})"
 
 
 def round_damage(attack_pmfs: Sequence[np.ndarray]) -> np.ndarray:
@@ -198,8 +236,9 @@ def time_to_reach(need: int, cycle: Sequence[np.ndarray], max_rounds: int) -> Ti
     while len(pmf) <= max_rounds or remaining >= TAIL_TOLERANCE:
         if len(pmf) > MAX_CHAIN_ROUNDS:
             raise ExactUnsupported(
-                f"time-to-down converges too slowly (over {MAX_CHAIN_ROUNDS} rounds "
-                f"with {remaining:.3g} still standing)"
+                f"expected a defender down within {MAX_CHAIN_ROUNDS:,} rounds but for a "
+                f"chance below {TAIL_TOLERANCE:.0e}; got {remaining:.3g} of the encounters "
+                "still standing after them (time-to-down converges too slowly)"
             )
         dealt = np.convolve(alive, cycle[(len(pmf) - 1) % len(cycle)])
         # The mass that crosses `need` this round, summed directly: a difference of two
@@ -217,9 +256,9 @@ def _check_work(need: int, cycle: Sequence[np.ndarray]) -> None:
     outcomes = max(len(pmf) for pmf in cycle)
     if rounds * need * outcomes > MAX_CHAIN_WORK:
         raise ExactUnsupported(
-            f"time-to-down is too slow to solve exactly (about {rounds:,.0f} rounds, each "
-            f"over {need:,} amounts of damage still needed to go down and {outcomes:,} "
-            "outcomes of a round's damage)"
+            "expected a time-to-down solved in a few seconds; got one too slow to solve "
+            f"exactly (about {rounds:,.0f} rounds, each over {need:,} amounts of damage "
+            f"still needed to go down and {outcomes:,} outcomes of a round's damage)"
         )
 
 

@@ -354,7 +354,8 @@ def exact_module(rules: str) -> ModuleType:
         if err.name != name:
             raise
         raise ExactUnsupported(
-            f"rules {rules!r} have no exact engine yet (no module {name}); {SIMULATE_HINT}"
+            f"expected rules with an exact engine; got rules {rules!r}, which have none yet "
+            f"(no module {name}); {SIMULATE_HINT}"
         ) from None
 
 
@@ -410,7 +411,8 @@ def _duel_roles(scenario: ScenarioBase) -> tuple[int, int] | None:
 def _solve_duel(scenario: ScenarioBase, module: ModuleType) -> DuelExact:
     solve = getattr(module, "duel_time_to_down", None)
     if solve is None:
-        raise ExactUnsupported(f"rules {scenario.rules!r} have no exact time-to-down yet")
+        raise ExactUnsupported(f"expected rules with an exact time-to-down; got rules "
+                               f"{scenario.rules!r}, which have none yet")  # fmt: skip
     roles = _duel_roles(scenario)
     chain = solve(scenario)
     if roles is None:  # the module solved something the engine cannot name

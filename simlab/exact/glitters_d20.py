@@ -257,17 +257,22 @@ def _history_problem(scenario: Scenario, a: int, d: int) -> str | None:
     attacker, defender = members[a], members[d]
     names = [n for _, n in scenario.combatant_names()]
     if defender.defense != "none":
-        return f"{names[d]} {defender.defense}s on some attacks only (defense policy)"
+        return ("expected a defender without a defense policy (it defends on some attacks "
+                f"only); got defense: {defender.defense} on {names[d]}")  # fmt: skip
     for who, member in ((a, attacker), (d, defender)):
-        if member.bleeding or member.burning or member.freezing:
-            return f"{names[who]} starts with statuses that act every turn"
+        statuses = [s for s in ("bleeding", "burning", "freezing") if getattr(member, s)]
+        if statuses:
+            return ("expected no statuses at the start (statuses that act every turn); got "
+                    f"{' and '.join(statuses)} on {names[who]}")  # fmt: skip
     for name in dict.fromkeys(attacker.attacks):
         kind = scenario.attacks[name].type
         if kind == "corrosive" and defender.bc > 0:
-            return f"{name!r} corrodes {names[d]}'s BC hit by hit"
+            return ("expected attacks that leave the defender's BC as it is; got "
+                    f"{name!r}, which corrodes {names[d]}'s BC hit by hit")  # fmt: skip
         status = STATUS_OF_TYPE.get(kind)
         if status and kind not in defender.immune and status not in defender.status_immune:
-            return f"{name!r} ({kind}) adds {status} to {names[d]}, which acts every turn"
+            return ("expected attacks that add no status acting every turn; got "
+                    f"{name!r} ({kind}), which adds {status} to {names[d]}")  # fmt: skip
     return None
 
 

@@ -224,7 +224,10 @@ def _duel(scenario: Scenario) -> tuple[int, int]:
     """(attacker, defender) of a duel, or ExactUnsupported saying why not."""
     a, d = duel_roles(scenario)
     if surprise_happens(scenario):
-        raise ExactUnsupported("the surprise round adds a round 0 of different attacks")
+        who = scenario.combatant_names()[a][1]
+        raise ExactUnsupported("expected a duel without a surprise round (its round 0 of "
+                               "different attacks breaks the round-by-round chain); got "
+                               f"{who} hidden, with surprise_round on")  # fmt: skip
     return a, d
 
 

@@ -35,6 +35,7 @@ from simlab.exact.chain import (  # noqa: F401 - TimeToDown and the limits are r
     MAX_CHAIN_ROUNDS,
     TAIL_TOLERANCE,
     TimeToDown,
+    and_listed,
     duel_roles,
     rotation_cycle,
     time_to_reach,
@@ -201,8 +202,29 @@ def check_features(scenario: Scenario) -> None:
     Spirits, Stances, Reinforcements, Sunder) the scenario uses: each makes an attack's
     outcome or the fight depend on what happened earlier."""
     for feature in scenario.uses_features:
+        found = _feature_found(scenario, feature)
         raise ExactUnsupported(f"{feature}: {FEATURE_REASONS[feature]}; expected a scenario "
-                               f"without {feature}")  # fmt: skip
+                               f"without {feature}; got {found}")  # fmt: skip
+
+
+#: The combatant's key of each later-draft feature a combatant holds.
+FEATURE_KEYS = {"spirits": "spirit", "stances": "stances", "reinforcements": "reinforce",
+                "sunder": "sunder"}  # fmt: skip
+
+
+def _feature_found(scenario: Scenario, feature: str) -> str:
+    """Where the scenario uses later-draft ``feature``, as written: ``spirit: on Kaito
+    and Mira``, ``engagement: declared``, ``momentum_cost: on attack 'surge'``."""
+    members = [m for ms in scenario.sides.values() for m in ms]
+    if feature in FEATURE_KEYS:
+        key = FEATURE_KEYS[feature]
+        return f"{key}: on {and_listed([m.name for m in members if getattr(m, key)])}"
+    if feature == "engagement":
+        return "engagement: declared"
+    priced = [f"attack {n!r}" for n, a in scenario.attacks.items() if a.momentum_cost > 0]
+    priced += [f"{m.name}'s react: {kind}" for m in members for kind in ("block", "evade")
+               if (r := getattr(m.react, kind)) is not None and r.momentum_cost > 0]  # fmt: skip
+    return f"momentum_cost: on {and_listed(priced)}"
 
 
 def _combatant(scenario: Scenario, index: int) -> Combatant:
@@ -240,8 +262,9 @@ def check_reactions(
         reaction = getattr(defender.react, kind)
         if any(p > 0 and dmg >= reaction.when_damage_at_least for p, dmg in hits):
             raise ExactUnsupported(
-                f"reactions depend on tokens spent earlier (defender {name} has "
-                f"react: {kind} and can pay for it); expected a defender without reactions"
+                "expected a defender without reactions it can pay for (reactions depend on "
+                f"tokens spent earlier); got react: {kind} on {name}, with the tokens to pay "
+                "for it"
             )
 
 
@@ -326,8 +349,8 @@ def _duel_roles(scenario: Scenario) -> tuple[int, int]:
     for c, (_, m) in enumerate(expand(scenario)):
         if m.rushing > 0:
             raise ExactUnsupported(
-                f"Rushing terrain adds Stun every Phase (combatant {_name(scenario, c)} has "
-                f"rushing: {m.rushing})"
+                "expected no Rushing terrain (it adds Stun every Phase); got rushing: "
+                f"{m.rushing} on {_name(scenario, c)}"
             )
     return a, d
 
@@ -348,13 +371,14 @@ def _check_statuses(scenario: Scenario, attack_name: str, rows: np.ndarray) -> N
             name, size = parse_status(status)
             if name == "exposed" and size * prm.exposed_per_level > 0:
                 raise ExactUnsupported(
-                    f"statuses that change later damage (attack {attack_name!r} inflicts "
-                    f"{status!r} on row {row})"
+                    "expected hits that inflict no status changing later damage; got "
+                    f"{status!r} on row {row} of attack {attack_name!r} (Exposed raises the "
+                    "damage of later attacks)"
                 )
             if name == "stun" and size * prm.stun_per_level > 0:
                 raise ExactUnsupported(
-                    f"Stun accumulates and converts to damage (attack {attack_name!r} "
-                    f"inflicts {status!r} on row {row})"
+                    "expected hits that inflict no Stun (it accumulates and converts to "
+                    f"damage); got {status!r} on row {row} of attack {attack_name!r}"
                 )
 
 

@@ -234,7 +234,8 @@ def _duel(scenario: Scenario) -> tuple[int, int]:
     if expand(scenario)[a][1].improvise is not None:
         who = scenario.combatant_names()[a][1]
         raise ExactUnsupported(
-            f"Improvise depends on the Momentum left ({who} has an improvise policy)"
+            "expected an attacker without an improvise policy (Improvise depends on the "
+            f"Momentum left); got one on {who}"
         )
     return a, d
 
@@ -253,8 +254,9 @@ def _round_damage(scenario: Scenario, a: int, d: int) -> np.ndarray:
                 kind, size = parse_status(status)
                 if kind == "exposed" and size * scenario.params.exposed_per_level > 0:
                     raise ExactUnsupported(
-                        f"statuses that change later damage (technique {name!r} inflicts "
-                        f"{status!r} on row {row})"
+                        "expected hits that inflict no status changing later damage; got "
+                        f"{status!r} on row {row} of technique {name!r} (Exposed raises "
+                        "the damage of later attacks)"
                     )
         total = np.convolve(total, outcome.damage_pmf)
     return total
@@ -293,7 +295,9 @@ def duel_time_to_down(scenario: Scenario) -> TimeToDown:
     defender = _combatant(scenario, d)
     if not scenario.params.endurance_overflow and defender.endurance > 0:
         raise ExactUnsupported(
-            "damage beyond the last point of Endurance is lost (endurance_overflow: false)"
+            "expected endurance_overflow: true (else the damage beyond the last point of "
+            "Endurance is lost, and damage totals no longer decide); got "
+            "endurance_overflow: false"
         )
     need = defender.vigor + defender.endurance + defender.health
     return time_to_reach(need, [_round_damage(scenario, a, d)], scenario.max_rounds)

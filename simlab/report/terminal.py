@@ -855,8 +855,8 @@ class Parts:
     cells set to share one form, itself alone by default) fits is taken, so that it
     breaks where it reads and as the rows beside it do; where none fits, its first part
     stands alone over the rest, broken between its parts. ``as_form``: never narrower
-    than its narrowest form (a table that cannot give it that room lays it out without,
-    :func:`check_table`)."""
+    than its narrowest form (a table that cannot give it that room spreads its other
+    columns over further tables, :func:`check_table`)."""
 
     def __init__(self, parts: Sequence[str], indent: str = "",
                  forms: Sequence[Sequence[str]] = (), as_form: bool = False) -> None:  # fmt: skip
@@ -1009,24 +1009,63 @@ def _add_rows(table: Table, rows: list[list[Any]]) -> None:
         table.add_row(*names, *blank[len(names) - 1 :], end_section=end)
 
 
-#: The crit rate's cell of a pair whose crit rate says nothing (:func:`crit_rate_said`).
+#: The crit rate's cell of a pair whose crit rate says nothing (:func:`says_a_crit_rate`).
 NO_CRIT = "—"
-#: What :data:`NO_CRIT` means, under an attacks table that shows it.
+#: What :data:`NO_CRIT` means, under an attacks table that shows it: of a run, of
+#: ``simlab exact`` (``exact``).
 NO_CRIT_NOTE = (
     "Crit rate —: no crit in the run (the attack cannot crit, or crits too rarely for "
     "this many encounters)."
 )
+EXACT_NO_CRIT_NOTE = "Crit rate —: exactly 0 (the attack cannot crit a fresh defender)."
 #: Why an attacks table of a rule system with crits has no crit rate column.
 NO_CRIT_COLUMN_NOTE = "Crit rate left out: no attack made a crit in the run."
+EXACT_NO_CRIT_COLUMN_NOTE = "Crit rate left out: no attack can crit (every answer is exactly 0)."
+
+
+def says_a_crit_rate(simulated: Any = (), exact: Any = None) -> bool:
+    """Whether a pair's crit rate says something, the one rule of every table of a run
+    and of ``simlab exact``: not where it is 0 in every run ``simulated`` (rates or
+    crit counts) and every exact answer ``exact`` known
+    (:func:`~simlab.tuning.figures.never_crits`), which reads :data:`NO_CRIT`, not a
+    ``0 (< 2e-05)`` nor a ``0.00000`` beside pairs that crit: an attack that cannot crit
+    (a shattered-spirits profile with no ``crit`` row).
+
+    Parameters
+    ----------
+    simulated : array-like of float, optional
+        The pair's simulated crit rates or crit counts (none: an exact answer alone).
+    exact : array-like of float, optional
+        Its exact crit rates, NaN where unknown.
+
+    Returns
+    -------
+    bool
+    """
+    from simlab.tuning.figures import never_crits
+
+    return not never_crits(simulated, exact)
+
+
+def crit_note(said: Sequence[bool], crits: bool, exact: bool = False) -> str:
+    """The line under an attacks table whose pairs' crit rates say something where
+    ``said`` (:func:`says_a_crit_rate`): what :data:`NO_CRIT` means where some read it,
+    why the column is left out where all would; "" where every one says something, or
+    the rule system has no crits (not ``crits``). ``exact``: under ``simlab exact``'s
+    table, in the words of an exact 0."""
+    if not crits or all(said):
+        return ""
+    if any(said):
+        return EXACT_NO_CRIT_NOTE if exact else NO_CRIT_NOTE
+    return EXACT_NO_CRIT_COLUMN_NOTE if exact else NO_CRIT_COLUMN_NOTE
 
 
 def crit_rate_said(result: Result, rates: pd.DataFrame | None = None) -> list[bool]:
     """Per attack pair (the rows of ``rates``, :meth:`Result.hit_rates`), whether its
     crit rate says something: not in a rule system without crits
-    (``Layout.crits``), nor for a pair with no crit in the run, whose rate would read
-    ``0 (< 2e-05)`` beside pairs that crit, for an attack that cannot crit (a
-    shattered-spirits profile with no ``crit`` row). One rule with the sweep's and the
-    comparison's tables (:func:`~simlab.tuning.figures.never_crits`).
+    (``Layout.crits``), nor for a pair with no crit in the run
+    (:func:`says_a_crit_rate`), whose rate would read ``0 (< 2e-05)`` beside pairs that
+    crit. One rule with ``simlab exact``'s, the sweep's and the comparison's tables.
 
     Parameters
     ----------
@@ -1040,12 +1079,10 @@ def crit_rate_said(result: Result, rates: pd.DataFrame | None = None) -> list[bo
     list of bool
         One per pair, in the rows' order.
     """
-    from simlab.tuning.figures import never_crits
-
     rates = result.hit_rates() if rates is None else rates
     if not result.layout.crits:
         return [False] * len(rates)
-    return [not never_crits([crits]) for crits in rates.crits]
+    return [says_a_crit_rate([crits]) for crits in rates.crits]
 
 
 def _attack_figures(r: Any, d: Any, crits: bool, says: bool = True) -> list[str]:
@@ -1322,9 +1359,13 @@ def fitted_tables(build: Callable[[slice], Table], count: int,
 def prints_whole(table: Table) -> bool:
     """Whether ``table`` prints whole at the console's width: where its columns cannot
     shrink to it (numbers never wrap, names are kept whole), rich lays it out wider and
-    the terminal's edge cuts it, ``capped`` printed ``capp``."""
+    the terminal's edge cuts it, ``capped`` printed ``capp``; or it squeezes a column
+    that may wrap below its narrowest word, to nothing at all (a comparison's pairs at
+    60 columns), where its lines would fit."""
     from rich.segment import Segment
 
+    if _narrowest(table) > console.width:
+        return False
     lines = Segment.split_lines(console.render(table, console.options))
     return all(Segment.get_line_length(line) <= console.width for line in lines)
 
@@ -1404,11 +1445,9 @@ def print_result(result: Result) -> None:
               bold=result.scenario)  # fmt: skip
     rates = result.hit_rates()
     console.print(attacks_table(result, rates))
-    said = crit_rate_said(result, rates)
-    if any(said) and not all(said):
-        say_unbroken(NO_CRIT_NOTE)
-    elif result.layout.crits and not any(said):
-        say_unbroken(NO_CRIT_COLUMN_NOTE)
+    no_crit = crit_note(crit_rate_said(result, rates), result.layout.crits)
+    if no_crit:
+        say_unbroken(no_crit)
     n_extra = len(shown_events(result)) + len(result.layout.per_encounter_tallies)
     inline = is_wide() and n_extra <= INLINE_EVENT_COLUMNS
     if inline and not fits_console(combatants_table(result)):  # the events take more room
@@ -1427,20 +1466,32 @@ def print_result(result: Result) -> None:
 def exact_attacks_table(solved: ExactResult) -> Table:
     """Exact hit rate, crit rate (where the rules have crits) and mean damage of every
     solved pair (fresh defender); a rate to 5 decimals, never reading as 0 or 1 that it
-    is not (:func:`exact_number`)."""
-    from simlab.rules import has_crits
-
+    is not (:func:`exact_number`). A crit rate of exactly 0 reads :data:`NO_CRIT`, and
+    the column is left out where every one would, as in a run's table
+    (:func:`exact_crit_said`)."""
     table = console_table(f"{solved.scenario} · attacks (exact, against a fresh defender)")
     pairs = [Parts(pair_parts(*p.key), indent="  ") for p in solved.pairs]
-    crits = has_crits(solved.rules)
+    said = exact_crit_said(solved)
+    crits = any(said)
     name_column(table, "attack", pairs)
     for column in ("hit rate", *(["crit rate"] if crits else []), "mean damage"):
         number_column(table, column)
-    for pair, p in zip(pairs, solved.pairs, strict=True):
-        crit = [exact_number(p.crit_rate, "crit_rate", 5)] if crits else []
+    for pair, p, says in zip(pairs, solved.pairs, said, strict=True):
+        crit = [exact_number(p.crit_rate, "crit_rate", 5) if says else NO_CRIT] if crits else []
         table.add_row(pair, exact_number(p.hit_rate, "hit_rate", 5), *crit,
                       f"{p.mean_damage:.4f}")  # fmt: skip
     return table
+
+
+def exact_crit_said(solved: ExactResult) -> list[bool]:
+    """Per solved pair, whether its exact crit rate says something
+    (:func:`says_a_crit_rate`): not under rules without crits, nor where it is exactly
+    0."""
+    from simlab.rules import has_crits
+
+    if not has_crits(solved.rules):
+        return [False] * len(solved.pairs)
+    return [says_a_crit_rate(exact=[p.crit_rate]) for p in solved.pairs]
 
 
 def exact_duel_table(duel: DuelExact) -> Table | Group:
@@ -1526,12 +1577,16 @@ def fight_caveats(solved: ExactResult) -> list[tuple[str, str]]:
 def print_exact(solved: ExactResult) -> None:
     """Print an exact answer: attacks, the duel's time-to-down, and what was refused."""
     from simlab.exact.engine import describe
+    from simlab.rules import has_crits
 
     changed = overrides_heading(list(solved.overrides))
     say_items(items(solved.scenario, *changed, f"rules {solved.rules}", "exact"),
               bold=solved.scenario)  # fmt: skip
     if solved.pairs:
         console.print(exact_attacks_table(solved))
+        no_crit = crit_note(exact_crit_said(solved), has_crits(solved.rules), exact=True)
+        if no_crit:
+            say_unbroken(no_crit)
     if solved.duel is not None:
         console.print(exact_duel_table(solved.duel))
     names = {name for p in solved.pairs for name in (p.attacker, p.defender)}
@@ -1583,7 +1638,10 @@ def check_table(check: pd.DataFrame) -> Table | Group:
     error as :func:`format_std_error` does. Laid out to
     print whole at the console's width (:func:`tables_printed_whole`): beside a long
     name its headers go on a line a word, and where even so it would not fit, its
-    columns go on in a further table under the figures' names."""
+    columns go on in a further table under the figures' names, each on two lines at
+    most (:func:`_check_labels`): at 60 columns a pair broken between its names took
+    four. Only names too long for two lines beside any column of figures break
+    between their names."""
     from simlab.exact.engine import BINOMIAL_P, CHECK_SMALLEST_P
 
     labels = [(r.figure, pair_parts(r.attacker, r.attack, r.defender))
@@ -1596,22 +1654,28 @@ def check_table(check: pd.DataFrame) -> Table | Group:
             for r in check.itertuples()]  # fmt: skip
     laid_out = {False: (headers, rows), True: broken_columns(headers, rows)}
 
-    def build(broken: bool, columns: slice) -> Table:
+    def build(two_lines: bool, broken: bool, columns: slice) -> Table:
         shown, cells = laid_out[broken]
-        figures = _check_labels(labels, as_form=not broken)
+        figures = _check_labels(labels, as_form=two_lines or not broken)
         return numbers_table("check against the exact answers", "figure", figures,
                              shown[columns], [row[columns] for row in cells])  # fmt: skip
 
-    return one_renderable(tables_printed_whole(build))
+    tables = tables_printed_whole(functools.partial(build, True))
+    if not all(prints_whole(table) for table in tables):  # a name too long for two lines
+        tables = tables_printed_whole(functools.partial(build, False))
+    return one_renderable(tables)
 
 
 def _check_labels(labels: Sequence[tuple[str, list[str]]], as_form: bool) -> list[Parts]:
     """The ``--check`` rows' figures with their pairs (:func:`pair_parts`), all broken
     one way, where they read: each on one line; else the figure over its pair
     (``hit_rate:`` / ``Attacker: strike → Defender``); else the figure with its pair to
-    the arrow, over the defender; where the table has the room for one of those
-    (``as_form``), else the figure alone over its pair, broken between its names; never
-    ``hit_rate: Attacker:`` / ``strike → Defender``."""
+    the arrow, over the defender; never ``hit_rate: Attacker:`` / ``strike →
+    Defender``. ``as_form``: each asks the table for the room of one of those forms, so
+    that a table too narrow for them puts its figures in further tables
+    (:func:`check_table`); else, where even one column of figures leaves it less (names
+    of 40 characters), it is the figure alone over its pair, broken between its
+    names."""
     cells = []
     for figure, pair in labels:
         head, said = f"{figure}:", " ".join(pair)
@@ -1644,7 +1708,7 @@ def print_check(check: pd.DataFrame) -> None:
     names = {*check.get("attacker", []), *check.get("defender", []),
              *(c[1] for c in certain), *(c[3] for c in certain)}  # fmt: skip
     if certain:
-        say_unbroken(certain_note(certain), indent="  ", whole=names)
+        _say_certain(certain)
     skipped = list(check.attrs.get("skipped", []))
     whole = [reason for what, reason in skipped if what == "scenario"]
     print_refusals([s for s in skipped if s[0] != "scenario"], "not checked", names=names)
@@ -1703,13 +1767,48 @@ def certain_note(certain: list[tuple[str, str, str, str, float]]) -> str:
     return f"certain and simulated so, nothing to test: {figures}"
 
 
+def _say_certain(certain: list[tuple[str, str, str, str, float]]) -> None:
+    """Print :func:`certain_note`, on a terminal broken between its figures only, each
+    figure with its pair and its answer whole on its line (``crit_rate of Kaito:
+    quick-jab → Brute 1 (exact 0);``): broken at any space, at 80 columns it put ``Brute
+    1`` on two lines, and ``quick-jab`` / ``→ Brute 2``. A figure longer than a line
+    breaks before its pair, and a pair longer than a line between its names only
+    (:func:`pair_parts`)."""
+    if not fits_a_width():
+        console.print(certain_note(certain), markup=False, highlight=False, soft_wrap=True)
+        return
+    from simlab.exact.engine import figure_of
+
+    indent = "  "
+    parts = ["certain and simulated so, nothing to test:"]
+    for k, (figure, attacker, attack, defender, exact) in enumerate(certain):
+        end = f" (exact {plain_number(exact, EXACT_DECIMALS)}){';' * (k + 1 < len(certain))}"
+        pair = figure_of(figure, (attacker, attack, defender)).removeprefix(f"{figure} of ")
+        if len(f"{indent}{figure} of {pair}{end}") <= console.width:
+            parts.append(f"{figure} of {pair}{end}")
+        elif len(indent + pair + end) <= console.width:
+            parts += [f"{figure} of", pair + end]
+        else:
+            *names, last = pair_parts(attacker, attack, defender)
+            parts += [f"{figure} of", *names, last + end]
+    console.print("\n".join(packed(parts, console.width, indent)), markup=False,
+                  highlight=False, soft_wrap=True)  # fmt: skip
+
+
 # -- balance specs and the drift gate (simlab check / report) ------------------------------
 
 
 def specs_table(specs: pd.DataFrame) -> Table:
-    """Each spec with its measured figure, 95% interval, sample size and verdict."""
-    table = console_table("balance specs (expect:)")
+    """Each spec with its measured figure, 95% interval, sample size and verdict.
+
+    From :data:`WIDE` columns on, a verdict whose interval reaches past the bound says
+    so beside it (``PASS (borderline: interval reaches past the bound)``); narrower, it
+    is the word and a mark (``PASS †``), which :func:`verdict_key` explains under the
+    table, so that the spec keeps the room (at 80 columns those words took 26 columns
+    and put a spec on five lines)."""
     wide = is_wide()
+    title = "balance specs (expect:)"
+    table = console_table(title) if wide else _narrow_table(title)
     names = [s.spec + (f" — {s.note}" if s.note else "") for s in specs.itertuples()]
     if wide:
         for column in ("scenario", "rules"):
@@ -1719,20 +1818,64 @@ def specs_table(specs: pd.DataFrame) -> Table:
     table.add_column("spec", overflow="fold", ratio=1)
     for column in ("measured [95%]", "n"):
         number_column(table, column)
-    table.add_column("verdict")
+    table.add_column("verdict", no_wrap=not wide)
     names_whole = specs.attrs.get("names", ())
     for name, s in zip(names, specs.itertuples(), strict=True):
         measured = measured_cell(s)
-        verdict = "[green]PASS[/green]" if s.verdict == "pass" else "[bold red]FAIL[/bold red]"
-        if getattr(s, "failed_by_strict", False):  # within its bound: only --strict fails it
-            verdict += " (--strict: a borderline pass, its interval reaching past the bound)"
-        elif s.borderline:
-            verdict += " (borderline: interval reaches past the bound)"
         where = [s.scenario, s.rules] if wide else []
         # broken between words, a name whole: "Grand Duke Ferdinand of the Sunken Keep's"
         words = _arrow_kept(words_keeping(name, names_whole))
-        table.add_row(*where, Parts(words), measured, f"{s.n:,}", verdict)
+        table.add_row(*where, Parts(words), measured, f"{s.n:,}", _verdict_cell(s, wide))
     return table
+
+
+#: What a spec's verdict adds when its interval reaches past the bound, by the mark a
+#: narrow table gives it instead (:func:`specs_table`): a pass or a failure that more
+#: encounters would settle, and a pass that ``--strict`` fails.
+VERDICT_MARKS = {
+    "†": "borderline: interval reaches past the bound",
+    "‡": "--strict: a borderline pass, its interval reaching past the bound",
+}
+
+
+def _verdict_mark(spec: Any) -> str:
+    """The mark of ``spec``'s verdict in :data:`VERDICT_MARKS`; "" where its interval
+    stays on one side of the bound."""
+    if getattr(spec, "failed_by_strict", False):  # within its bound: only --strict fails it
+        return "‡"
+    return "†" if spec.borderline else ""
+
+
+def _verdict_cell(spec: Any, wide: bool) -> str:
+    """``PASS`` or ``FAIL``, in colour, with what :func:`_verdict_mark` adds: its words
+    (``wide``), else its mark."""
+    passed = spec.verdict == "pass"
+    verdict = "[green]PASS[/green]" if passed else "[bold red]FAIL[/bold red]"
+    mark = _verdict_mark(spec)
+    if not mark:
+        return verdict
+    return f"{verdict} ({VERDICT_MARKS[mark]})" if wide else f"{verdict} {mark}"
+
+
+def verdict_key(specs: pd.DataFrame) -> list[str]:
+    """The lines under a narrow spec table (:func:`specs_table`) that say what each of
+    its verdicts' marks stands for, those it uses only; none from :data:`WIDE` columns
+    on, where the verdicts say it in words.
+
+    Parameters
+    ----------
+    specs : pandas.DataFrame
+        The specs as :func:`simlab.analysis.specs.evaluate_all` gives them.
+
+    Returns
+    -------
+    list of str
+        ``† borderline: interval reaches past the bound``, and the like.
+    """
+    if is_wide():
+        return []
+    used = {_verdict_mark(s) for s in specs.itertuples()}
+    return [f"{mark} {words}" for mark, words in VERDICT_MARKS.items() if mark in used]
 
 
 def _arrow_kept(words: list[str]) -> list[str]:
@@ -1766,6 +1909,8 @@ def print_specs(specs: pd.DataFrame) -> None:
         console.print("check: no expect: entries in these scenarios")
         return
     console.print(specs_table(specs))
+    for line in verdict_key(specs):
+        say_unbroken(line, indent="  ")
     failed = int((specs.verdict == "fail").sum())
     n = len(specs)
     line = (f"check: {failed} of {n} specs failed" if failed and n > 1

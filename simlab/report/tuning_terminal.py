@@ -53,6 +53,7 @@ from simlab.report.terminal import (
     pair_parts,
     rounded_down,
     rounded_up,
+    says_a_crit_rate,
     value_and_bounds,
 )
 from simlab.report.width import at_separators, items, listed
@@ -179,10 +180,9 @@ def _flat_cell(pair: pd.DataFrame, figure: str) -> str:
 
 
 def _crits_at_no_point(pair: pd.DataFrame) -> bool:
-    """Whether the attack pair of ``pair`` (its rows of every point) crits at none."""
-    from simlab.tuning.figures import never_crits
-
-    return never_crits(pair["crit_rate"], pair.get("exact_crit_rate"))
+    """Whether the attack pair of ``pair`` (its rows of every point) crits at none
+    (:func:`~simlab.report.terminal.says_a_crit_rate`, the rule of a run's table)."""
+    return not says_a_crit_rate(pair["crit_rate"], pair.get("exact_crit_rate"))
 
 
 def flat_pair_rows(sweep: SweepResult) -> pd.DataFrame:
@@ -685,27 +685,8 @@ def compare_table(frame: pd.DataFrame,
         whole = whole or [t for t in tables[1::2] if _fits(t)]
         if whole:
             return whole[0]
-    laid_out = [terminal.tables_printed_whole(
-        functools.partial(_compare_layout, frame, pairs, "narrow", spaced=spaced),
-        names=COMPARE_NAMES) for spaced in SPACINGS]  # fmt: skip
-    least = _lines_printed(laid_out[-1])
-    return terminal.one_renderable(next(t for t in laid_out if _lines_printed(t) <= least))
-
-
-#: How many of the narrow comparison's last columns of numbers stand two spaces from
-#: the column before them, the most that print in as few lines as the last: B, diff
-#: and ×; diff and ×; × alone, always (``+0.22 ± 0.02 3.8`` read as one run of
-#: numbers), where a space more would break a pair onto another line (80 columns keep
-#: ``Ghoul 2 ghoul-claw → Aldric`` to one line).
-SPACINGS = (3, 2, 1)
-
-
-def _lines_printed(tables: Sequence[Table]) -> int:
-    """How many lines ``tables`` print on the terminal."""
-    from rich.segment import Segment
-
-    console = terminal.console
-    return sum(1 for t in tables for _ in Segment.split_lines(console.render(t, console.options)))
+    narrow = functools.partial(_compare_layout, frame, pairs, "narrow")
+    return terminal.one_renderable(terminal.tables_printed_whole(narrow, names=COMPARE_NAMES))
 
 
 #: The layouts of the comparison table, widest first: the independent interval with
@@ -717,14 +698,15 @@ COMPARE_NAMES = 3
 
 def _compare_layout(frame: pd.DataFrame, pairs: Mapping[str, Sequence[str]], layout: str,
                     broken: bool = False, columns: slice = slice(None),
-                    one_line: bool | None = None, spaced: int = 0) -> Table:  # fmt: skip
+                    one_line: bool | None = None) -> Table:  # fmt: skip
     """:func:`compare_table` in one of :data:`COMPARE_LAYOUTS`, with the ``columns`` of
     its figures (after the :data:`COMPARE_NAMES`) alone; ``broken``, each difference
     on two lines where long, value over interval
     (:func:`~simlab.report.terminal.broken_columns`); ``one_line``, each figure's unit
-    beside its name (:func:`figure_labels`; by default in the wide layouts only);
-    ``spaced``, the narrow layout's last ``spaced`` columns of numbers a space wider
-    than their widest cell, two spaces from the column before (:data:`SPACINGS`)."""
+    beside its name (:func:`figure_labels`; by default in the wide layouts only).
+    The narrow layout's columns stand two spaces apart, but for the mark's one
+    (:func:`_spaced`): one space read ``Raider 1 0.909`` and ``+0.22 ± 0.02 3.8`` as one
+    run of numbers."""
     one_line = layout != "narrow" if one_line is None else one_line
     labels = figure_labels(list(frame.figure), one_line)
     # a pair (``Bruna warhammer → Ghoul 2``) longer than the room its column has breaks
@@ -760,13 +742,24 @@ def _compare_layout(frame: pd.DataFrame, pairs: Mapping[str, Sequence[str]], lay
     headers, cells = broken_columns(numbers, cells) if broken else (list(numbers), cells)
     for k in range(len(headers))[columns]:
         number_column(table, headers[k])
-        if not wide and k >= len(headers) - spaced:  # a space more than the rule's gap
-            cells_of = [headers[k], *(row[k] for row in cells)]
-            table.columns[-1].min_width = 1 + max(len(line) for cell in cells_of
-                                                  for line in cell.split("\n"))  # fmt: skip
     for mark, label, on, row in zip(marks, labels, ons, cells, strict=True):
         table.add_row(mark, label, on, *row[columns])
+    if not wide:
+        _spaced(table)
     return table
+
+
+def _spaced(table: Table) -> None:
+    """The narrow comparison ``table``, whose columns have no padding (one space between
+    them, the rule's gap), with a space more between each two but the mark and the
+    figure: its figure's column and each column of numbers a column wider than their
+    widest line, the figure's space after it (flush left), a number's before it (flush
+    right)."""
+    for column in table.columns[1:]:
+        if column.no_wrap:  # the figure's and the numbers' (a pair's column wraps)
+            lines = [line for cell in (column.header, *column.cells)
+                     for line in str(cell).split("\n")]  # fmt: skip
+            column.min_width = 1 + max(len(line) for line in lines)
 
 
 def compare_digits(r: Any, least: int = 2, most: int = 4) -> int:

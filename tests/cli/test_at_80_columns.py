@@ -153,18 +153,24 @@ def test_the_columns_of_a_narrow_comparison_are_two_spaces_apart(
 ) -> None:
     """Closed up to fit 80 columns, the comparison's numbers stood one space apart:
     ``+0.22 ± 0.02 3.8`` and ``0.9179 0.9179 0.0000 ± 0.0010`` read as one run of
-    numbers. Two spaces stand before ×, and before B and diff too where they break no
-    pair onto another line (at 2,000 encounters the hit rate's pair breaks anyway)."""
-    for encounters in ("300", "2000"):
-        text = _at_80(monkeypatch, "compare", DUEL, "--set", "strike.profile[9]=8", "-n",
-                      encounters)  # fmt: skip
-        table = text.split("paired 95% interval)\n")[1].split("\n✱ changed")[0]
-        rows = [line for line in table.splitlines() if re.search(r"\d$|—$", line)]
+    numbers; and a space more was given before ×, B and diff only where it broke no pair
+    onto another line, so that ``Bruna warhammer → Ghoul 1 11.19 12.12`` still ran a
+    pair's number into A's. Every column stands two spaces from the one before it."""
+    party = str(ROOT / "scenarios/glitters-d20/party-vs-monsters.yaml")
+    number, diff = r"(?:[\d.]+|—)", r"(?:[-+]?[\d.]+(?: ± [\d.]+)?|—)"
+    row = rf"^(✱✱|✱ |  ) \S.*?\S  +(?:\S.*?\S  +)?{number}  +{number}  +{diff}  +{number}$"
+    for args in ((DUEL, "--set", "strike.profile[9]=8", "-n", "300"),
+                 (DUEL, "--set", "strike.profile[9]=8", "-n", "2000"),
+                 (party, "--set", "Ghoul.hp=30", "-n", "300")):  # fmt: skip
+        text = _at_80(monkeypatch, "compare", *args)
+        table = re.split(r"\n(?:✱ changed|Not listed)", text.split("interval)\n")[1])[0]
+        # a figure's row, not the line of its pair's defender or its unit under it
+        rows = [line for line in table.splitlines()[2:]
+                if line[3:4].strip() and re.search(r"[\d—]$", line)]  # fmt: skip
         assert len(rows) >= 5, table
-        for row in rows:
-            assert re.search(r"\d  +\S+$|—$", row), (encounters, table)  # × two spaces on
-            if encounters == "2000":  # every column of numbers two spaces apart
-                assert not re.search(r"[\d—] [-+\d—]", row), table
+        for line in rows:
+            assert re.match(row, line), (args, line, table)
+            assert not re.search(r"[\d—] [-+\d—]", line), (args, line, table)
 
 
 @pytest.mark.parametrize("width", ["80", "70"])
@@ -195,10 +201,134 @@ def test_a_checked_figure_shares_its_line_with_its_pair_to_the_arrow_at_least(
 
 def test_exact_names_a_lone_refusal_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """``simlab exact`` on the quickstart said ``not solved exactly: time-to-down (…):``
-    and, on the line under it, ``- time-to-down: a duel needs …``: one refusal named
+    and, on the line under it, ``- time-to-down: expected a one-sided duel …``: one refusal named
     twice. Its line alone names it; several are still counted in the heading."""
     quickstart = str(ROOT / "scenarios/shattered-spirits/quickstart.yaml")
     text = _at_80(monkeypatch, "exact", quickstart)
     refused = text.split("not solved exactly")[1]
     assert refused.count("time-to-down") == 1, refused
-    assert "- time-to-down: a duel needs" in " ".join(refused.split()), refused
+    assert "- time-to-down: expected a one-sided duel" in " ".join(refused.split()), refused
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_a_borderline_spec_keeps_its_room_at_80_columns(strict: bool) -> None:
+    """At 80 columns ``PASS (borderline: interval reaches past the bound)`` took a column
+    26 wide, and the spec beside it ran over five lines. The verdict is the word and a
+    mark, said once under the table; a spec of 60 characters takes two lines, and a wide
+    terminal keeps the words beside the verdict."""
+    import numpy as np
+
+    from simlab.analysis.specs import evaluate, evaluate_all
+    from simlab.report.results import ScenarioRun
+    from tests.report.report_synthetic import Truth, synthetic_result
+    from tests.support import printed_at
+
+    res = synthetic_result(Truth(), 2_000, np.random.default_rng(5))
+    spec = {"figure": "hit_rate", "attack": "strike", "defender": "B", "at_least": 0.0}
+    bound = round(evaluate(res, spec).measured - 0.003, 3)  # a pass, inside its interval
+    entries = [{**spec, "at_least": bound}, {**spec, "attacker": "A", "at_least": bound}]
+    specs = evaluate_all([ScenarioRun(result=res, expect=entries)], strict=strict)
+    assert specs.borderline.all() and (specs.verdict == "fail").all() == strict, specs
+    mark, word = ("‡", "FAIL") if strict else ("†", "PASS")
+    text = printed_at(lambda: terminal.print_specs(specs), 80)
+    lines = [line.rstrip() for line in text.splitlines()]
+    assert max(len(line) for line in lines) <= 80, text
+    rows = [k for k, line in enumerate(lines) if line.lstrip().startswith("synthetic:")]
+    assert len(rows) == 2, text
+    # each spec on two lines at most: the next row, or the key, two lines on
+    assert rows[1] - rows[0] <= 2 and lines[rows[1] + 2].startswith(f"{mark} "), text
+    for row in rows:
+        assert lines[row].endswith(f"{word} {mark}"), text
+    key = f"{mark} {terminal.VERDICT_MARKS[mark]}"
+    assert [line for line in lines if line.startswith(mark)] == [key], text
+    wide = " ".join(printed_at(lambda: terminal.print_specs(specs), 140).split())
+    assert f"{word} ({terminal.VERDICT_MARKS[mark]})" in wide and mark not in wide, wide
+
+
+def test_an_exact_crit_rate_of_0_reads_as_a_run_writes_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``simlab exact`` wrote the crit rate of an attack that cannot crit ``0.00000``,
+    where ``simlab run`` writes ``—`` with a note under its table; and where no pair
+    can crit, a column of ``0.00000`` that the run leaves out."""
+    quickstart = str(ROOT / "scenarios/shattered-spirits/quickstart.yaml")
+    for args in (["exact", quickstart], ["run", quickstart, "-n", "300"]):
+        text = _at_80(monkeypatch, *args)
+        assert "0.00000" not in text, text
+        table = text.split("· attacks")[1]
+        # the pair's row, then its hit rate, its crit rate and its mean damage
+        assert re.search(r"^ *Kaito: quick-jab\b.* Brute .* — +\S+(?: ± \S+)?$", table, re.M), text
+        assert re.search(r"^Crit rate —: ", table, re.M), text
+    text = _at_80(monkeypatch, "exact", DUEL)
+    assert "crit rate" not in text and "0.00000" not in text, text
+    assert terminal.EXACT_NO_CRIT_COLUMN_NOTE in text, text
+
+
+def test_a_two_sided_duel_is_refused_with_what_exact_answers(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``a duel needs exactly one combatant with attacks; got 2`` read oddly of a duel in
+    which both fight back: the refusal says what the engine answers, what the scenario
+    has and, in the heading, what to run. Where nothing is solvable (exit 2), the error
+    names the file, each reason says what was expected and what was found, and the last
+    line what to run."""
+    from tests.support import UNSOLVABLE
+
+    quickstart = str(ROOT / "scenarios/shattered-spirits/quickstart.yaml")
+    said = " ".join(_at_80(monkeypatch, "exact", quickstart).split())
+    assert (
+        "not solved exactly (use `simlab run` to simulate it): - time-to-down: expected a "
+        "one-sided duel (one combatant with attacks, and one opponent that does not fight "
+        "back); got 2 combatants with attacks, Kaito and Brute, who fight each other"
+    ) in said
+    bad = tmp_path / "unsolvable.yaml"
+    bad.write_text(UNSOLVABLE)
+    done = CliRunner().invoke(main, ["exact", str(bad)])
+    assert done.exit_code == 2, done.output
+    head, *reasons, hint = done.stderr.splitlines()
+    assert head == f"{bad}: cannot solve scenario 'unsolvable' exactly:", done.stderr
+    assert len(reasons) == 3 and hint == "use `simlab run` to simulate it", done.stderr
+    for reason in reasons:
+        assert re.match(r"  - .*expected .*; got ", reason), done.stderr
+
+
+@pytest.mark.parametrize("width", ["60", "70"])
+def test_a_checked_figure_takes_two_lines_at_most(
+    monkeypatch: pytest.MonkeyPatch, width: str
+) -> None:
+    """``run --check`` at 60 columns broke each pair between its names, ``hit_rate:`` /
+    ``Brute:`` / ``stone-strike →`` / ``Kaito``: four lines a row. A row takes two at
+    most, the figures the pair leaves no room for going on in a further table, and every
+    figure of every row is printed."""
+    monkeypatch.setenv("COLUMNS", width)
+    monkeypatch.setattr(terminal, "console", terminal._make_console())
+    quickstart = str(ROOT / "scenarios/shattered-spirits/quickstart.yaml")
+    done = CliRunner().invoke(main, ["run", quickstart, "--check", "-n", "300"])
+    assert done.exit_code == 0, done.output
+    text = done.output.split("\ncertain and")[0]
+    tables = text.split("check against the exact answers\n")[1:]
+    rows: list[list[str]] = []
+    for table in tables:
+        body = table.splitlines()[table.splitlines().index(next(
+            line for line in table.splitlines() if line.startswith("─"))) + 1 :]  # fmt: skip
+        for line in body:
+            if re.match(r" ?[a-z_]+:", line):
+                rows.append([line])
+            elif line.strip():  # not the next title's indent
+                rows[-1].append(line)
+    assert len(rows) >= 5 and all(len(row) <= 2 for row in rows), text
+    assert max(len(line) for line in text.splitlines()) <= int(width), text
+    said = " ".join(text.split())
+    for header in ("simulated", "exact", "z", "p"):
+        assert header in said, text
+    assert said.count("stone-strike → Kaito") == 3 * len(tables), text  # whole, every table
+
+
+def test_the_certain_figures_keep_each_pair_on_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The note of ``run --check``'s certain figures (exactly 0 or 1, nothing to test)
+    was broken at any space at 80 columns: ``crit_rate of Sato: war-cry →`` / ``Brute 1
+    (exact 0)``, ``Brute`` / ``1``. It breaks between its figures only, each figure with
+    its pair and answer on a line."""
+    party = str(ROOT / "scenarios/shattered-spirits/party-3v3.yaml")
+    text = _at_80(monkeypatch, "run", party, "--check", "-n", "300")
+    note = text.split("certain and simulated so, nothing to test:")[1].split("\nnot checked")[0]
+    whole = re.findall(r"^ *crit_rate of \S+: \S+ → \S+(?: \d)? \(exact 0\);?$", note, re.M)
+    assert len(whole) == note.count("(exact") >= 6, note

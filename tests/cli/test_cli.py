@@ -1108,7 +1108,7 @@ def test_exact_says_what_it_did_not_solve_in_words_at_80_columns() -> None:
     said = " ".join(done.stdout.split())
     assert "in a fight, figures of 15 pairs move away from the answers above" in said
     assert "not solved exactly: 6 pairs and time-to-down (use `simlab run`" in said
-    assert "- time-to-down: a duel needs" in said and "time_to_down" not in said
+    assert "- time-to-down: expected a one-sided duel" in said and "time_to_down" not in said
 
 
 @pytest.mark.parametrize(("width", "total"), [(80, 20_000), (80, 1_000_000), (80, None),
@@ -1144,7 +1144,7 @@ def test_exact_refusing_everything_lists_its_reasons_in_words_in_a_terminal(
     (tmp_path / "unsolvable.yaml").write_text(UNSOLVABLE)
     env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
     lines = _stderr_in_a_terminal(["exact", "unsolvable.yaml"], env, tmp_path).splitlines()
-    assert lines[0] == "cannot solve scenario 'unsolvable' exactly:", lines
+    assert lines[0] == "unsolvable.yaml: cannot solve scenario 'unsolvable' exactly:", lines
     assert "time_to_down" not in "\n".join(lines), lines
     items = [k for k, line in enumerate(lines) if line.startswith("  - ")]
     assert [lines[k][4:].split(":")[0] for k in items] == ["A", "B", "time-to-down"], lines

@@ -66,7 +66,8 @@ def test_an_exact_number_reads_as_a_limit_only_at_it(
 
 def test_exact_attacks_table_writes_a_rate_just_below_1_as_below_1() -> None:
     """A pair's exact hit rate of 0.9999996 read ``1.00000`` in ``simlab exact``'s
-    attacks table, a crit rate of 3·10⁻⁷ ``0.00000``; exactly 1 and 0 read so still."""
+    attacks table, a crit rate of 3·10⁻⁷ ``0.00000``; exactly 1 reads so still, and a
+    crit rate of exactly 0 ``—``, as a run writes a pair with no crit."""
     from types import SimpleNamespace
 
     from rich.console import Console
@@ -84,4 +85,4 @@ def test_exact_attacks_table_writes_a_rate_just_below_1_as_below_1() -> None:
     rows = {line.split()[3]: line.split()[4:] for line in console.export_text().splitlines()
             if "→" in line}  # fmt: skip
     assert rows["Ogre"][:2] == ["0.9999996", "0.0000003"], rows
-    assert rows["Pell"][:2] == ["1.00000", "0.00000"], rows
+    assert rows["Pell"][:2] == ["1.00000", "—"], rows

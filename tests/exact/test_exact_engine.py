@@ -121,7 +121,9 @@ def test_no_duel_gives_an_empty_time_to_down_table() -> None:
     solved = exact(QUICKSTART)
     assert solved.duel is None
     assert solved.time_to_down().empty
-    reason = "a duel needs exactly one combatant with attacks; got 2"
+    reason = ("expected a one-sided duel (one combatant with attacks, and one opponent that "
+              "does not fight back); got 2 combatants with attacks, Kaito and Brute, who "
+              "fight each other")  # fmt: skip
     assert solved.refusals == [("time_to_down", reason)]
 
 
@@ -196,7 +198,7 @@ def test_nothing_solvable_raises_with_every_reason_and_the_hint() -> None:
         exact(simlab.loads(UNSOLVABLE))
     message = str(err.value)
     assert "react: block" in message and "react: evade" in message
-    assert "\n  - time-to-down: a duel needs exactly one combatant with attacks" in message
+    assert "\n  - time-to-down: expected a one-sided duel (one combatant with attacks" in message
     assert "time_to_down" not in message  # the figure's id, not the reader's words
     assert message.endswith("use `simlab run` to simulate it")
 
@@ -234,10 +236,13 @@ def test_cli_exact_of_a_changed_scenario_says_what_changed(tmp_path: Path) -> No
     assert "overrides" not in exact(DUEL).summary()
 
 
-@pytest.mark.parametrize(("path", "crits"), [("zones-3d6/longsword-vs-plate.yaml", False),
-                                             ("benchmarks/ss-duel.yaml", True)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("path", "crits"),
+    [("zones-3d6/longsword-vs-plate.yaml", False), ("shattered-spirits/quickstart.yaml", True)],
+)
 def test_cli_exact_shows_a_crit_rate_where_the_rules_have_crits(path: str, crits: bool) -> None:
-    """zones-3d6 has no critical hits: its table has no column of zeros for them."""
+    """zones-3d6 has no critical hits: its table has no column of zeros for them (nor
+    has a duel whose attacks cannot crit, as ss-duel.yaml's)."""
     done = run_cli("exact", str(ROOT / "scenarios" / path))
     assert done.returncode == 0, done.stderr
     assert "hit rate" in done.stdout and ("crit rate" in done.stdout) == crits
@@ -249,9 +254,9 @@ def test_cli_exact_lists_refusals_with_the_hint() -> None:
     said = " ".join(done.stdout.split())  # lines wrapped at the terminal's width
     assert ("not solved exactly: 6 pairs and time-to-down (use `simlab run` to simulate "
             "them):") in said  # fmt: skip
-    assert "  - time-to-down: a duel needs exactly one combatant" in done.stdout
+    assert "  - time-to-down: expected a one-sided duel" in done.stdout
     assert "time_to_down" not in done.stdout  # an id, not words
-    assert "Ogre: crushing-blow → Kaito: reactions depend on tokens" in done.stdout
+    assert "Ogre: crushing-blow → Kaito: expected a defender without reactions" in done.stdout
 
 
 def test_cli_exact_names_what_a_fight_moves() -> None:
@@ -324,7 +329,7 @@ def test_cli_run_check_prints_the_comparison_and_verdict() -> None:
     said = " ".join(done.stdout.split())
     verdict = "check: all 5 figures within 4.5 standard errors (p ≥ 6.8e-06) of the exact answer"
     assert verdict in said
-    assert "not checked:\n  - time-to-down: a duel needs exactly one combatant" in done.stdout
+    assert "not checked:\n  - time-to-down: expected a one-sided duel" in done.stdout
     # The jab cannot crit: its crit rate of 0, simulated 0, is no row (a z-test of
     # nothing, whose p of 1.0 drew in the footnote of the binomial p), but one note.
     table = done.stdout[done.stdout.index("check against") : done.stdout.index("certain and")]

@@ -203,7 +203,8 @@ def test_caveats_name_a_combatant_once_quoted() -> None:
         {"A.attacks": ["acid"], "Knight.defense": "none"}
     )
     assert [r for s, r in engine.exact(duel).refusals if s == "time_to_down"] == [
-        "'acid' corrodes Knight's BC hit by hit"
+        "expected attacks that leave the defender's BC as it is; got 'acid', which corrodes "
+        "Knight's BC hit by hit"
     ]
 
 

@@ -228,7 +228,7 @@ def test_reactions_are_unsupported_only_when_they_can_fire() -> None:
     scenario = simlab.loads(
         HAND_SCENARIO.replace("react: {block", "tokens: {grit: 2}, react: {block")
     )
-    with pytest.raises(ExactUnsupported, match=r"reactions.*defender Wary has react: block"):
+    with pytest.raises(ExactUnsupported, match=r"reactions.*react: block on Wary"):
         attack_outcome(scenario, 0, "strike", 6)
     # no tokens: the block can never be paid for
     assert attack_outcome(simlab.loads(HAND_SCENARIO), 0, "strike", 6).hit_rate > 0
@@ -339,10 +339,10 @@ def test_rotation_duel_against_direct_chain() -> None:
     ("edit", "match"),
     [
         (("{name: Helper, hp: 10}", "{name: Helper, hp: 10, attacks: [jab]}"),
-         "exactly one combatant with attacks"),
+         "got 2 combatants with attacks"),
         (("{name: D, hp: 18", "{name: E, hp: 5}\n    - {name: D, hp: 18"),
-         "exactly one combatant opposing"),
-        (("downed: wounds}", "attacks: [jab]}"), "exactly one combatant with attacks"),
+         "got 2 opponents of 'A'"),
+        (("downed: wounds}", "attacks: [jab]}"), "got 2 combatants with attacks"),
         (("guard: 1,", "guard: 1, rushing: 1,"), "Rushing"),
         (("kick: {profile", "kick: {status: {9: [exposed 1]}, profile"), "exposed 1"),
         (("jab: {profile", "jab: {status: {12: [stun 2]}, profile"), "Stun"),

@@ -134,7 +134,7 @@ def test_a_refused_time_to_down_says_why(runs: dict[str, Any], ax: Any) -> None:
     """The quickstart's time-to-down is refused (both attack): nothing was drawn and
     nothing said why."""
     with pytest.warns(UserWarning, match="exact answers not drawn: time-to-down of Kaito, "
-                      "Brute: the exact engine refused it .a duel needs exactly one"):  # fmt: skip
+                      "Brute: the exact engine refused it .expected a one-sided duel"):  # fmt: skip
         simlab.plot_time_to_down(runs["base"], ax=ax, exact=simlab.exact(runs["scn"]))
 
 
@@ -142,7 +142,7 @@ def test_a_refused_time_to_down_says_why(runs: dict[str, Any], ax: Any) -> None:
 def test_a_refused_pair_says_why(runs: dict[str, Any], ax: Any, plot: Any) -> None:
     exact = simlab.exact(runs["blk"])
     with pytest.warns(UserWarning, match="Brute · stone-strike → Kaito: the exact engine "
-                      "refused it .reactions depend on tokens spent earlier"):  # fmt: skip
+                      "refused it .expected a defender without reactions"):  # fmt: skip
         drawn = plot(runs["block"], "Brute", "stone-strike", "Kaito", ax=ax, exact=exact)
     assert list(drawn.attrs["exact_not_drawn"]) == ["Brute · stone-strike → Kaito"]
 
