@@ -17,7 +17,9 @@ outcomes.
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Annotated, Any, NoReturn
@@ -36,7 +38,9 @@ MAX_CONSTANT = 1_000_000
 MAX_TEXT = 200
 
 KEEP_MODES = ("all", "high", "low")
-_EXPECTED = "expected a dice expression like 2d6, 3d6kh2 or 1d10+4"
+#: What a message for text that is no dice expression gives as examples, where a field
+#: takes every expression (:func:`dice_coercer` for one that takes fewer).
+EXAMPLES = "2d6, 3d6kh2 or 1d10+4"
 _DIRECT_LIMIT = 200_000  # above this many multiply-adds, convolve by FFT
 
 
@@ -142,7 +146,7 @@ class Dice:
             An expression with no dice terms.
         """
         if isinstance(value, bool) or not isinstance(value, int):
-            raise DiceError(f"{_EXPECTED}; got {value!r} (a {type(value).__name__})")
+            raise DiceError(f"{_expected(EXAMPLES)}; got {value!r} (a {type(value).__name__})")
         _check_integer(value, str(value))
         return cls(text=str(value), terms=(), constant=value)
 
@@ -223,13 +227,16 @@ class Dice:
 # --------------------------------------------------------------------------- parsing
 
 
-def parse_dice(text: str) -> Dice:
+def parse_dice(text: str, examples: str = EXAMPLES) -> Dice:
     """Parse a dice expression.
 
     Parameters
     ----------
     text : str
         An expression such as ``2d6``, ``d20``, ``3d6kh2``, ``4d6kl3`` or ``1d10 + 4``.
+    examples : str, optional
+        The expressions a message for text that is no dice expression gives as examples:
+        ones the field read accepts (``1d6, 2d6+3 or 1d10+4`` for a damage of plain dice).
 
     Returns
     -------
@@ -243,20 +250,26 @@ def parse_dice(text: str) -> Dice:
         what was expected and where the text went wrong.
     """
     if not isinstance(text, str):
-        raise DiceError(f"{_EXPECTED}; got {text!r} (a {type(text).__name__})")
+        raise DiceError(f"{_expected(examples)}; got {text!r} (a {type(text).__name__})")
     if len(text) > MAX_TEXT:
         raise DiceError(
             f"expected a dice expression of at most {MAX_TEXT} characters; "
             f"got {len(text)} characters"
         )
-    return _Parser(text).parse()
+    return _Parser(text, examples).parse()
+
+
+def _expected(examples: str) -> str:
+    """``expected a dice expression like 2d6, 3d6kh2 or 1d10+4``, with ``examples``."""
+    return f"expected a dice expression like {examples}"
 
 
 class _Parser:
     """Recursive-descent scanner over one expression."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, examples: str = EXAMPLES) -> None:
         self.text = text
+        self.examples = examples
         self.pos = 0
 
     def parse(self) -> Dice:
@@ -283,7 +296,7 @@ class _Parser:
 
     def _fail(self, reason: str) -> NoReturn:
         """Raise the grammar error with ``reason`` in parentheses."""
-        raise DiceError(f"{_EXPECTED}; got {self.text!r} ({reason})")
+        raise DiceError(f"{_expected(self.examples)}; got {self.text!r} ({reason})")
 
     def _unexpected(self) -> NoReturn:
         """Raise for the character at the current position (or the end of the text)."""
@@ -378,16 +391,35 @@ def _make_term(count: int, sides: int, keep: str, keep_n: int, sign: int, source
 # --------------------------------------------------------------------------- pydantic
 
 
-def _coerce(value: Any) -> Dice:
-    """Turn scenario input (str, int or Dice) into a Dice, or raise a pydantic error."""
+def _coerce(value: Any, examples: str = EXAMPLES) -> Dice:
+    """Turn scenario input (str, int or Dice) into a Dice, or raise a pydantic error whose
+    message gives ``examples`` for text that is no dice expression."""
     if isinstance(value, Dice):
         return value
     try:
         if isinstance(value, int) and not isinstance(value, bool):
             return Dice.constant_only(value)
-        return parse_dice(value)
+        return parse_dice(value, examples)
     except DiceError as exc:
         raise PydanticCustomError("dice_expression", "{message}", {"message": str(exc)}) from None
+
+
+def dice_coercer(examples: str) -> Callable[[Any], Dice]:
+    """The validator of a dice field that accepts fewer expressions than the grammar (no
+    ``kh``, as zones-3d6's damage): its message for text that is no dice expression gives
+    ``examples`` the field accepts, not ``3d6kh2`` that it would refuse next.
+
+    Parameters
+    ----------
+    examples : str
+        Expressions the field accepts, as a message lists them: ``1d6, 2d6+3 or 1d10+4``.
+
+    Returns
+    -------
+    callable
+        For ``Annotated[Dice, BeforeValidator(dice_coercer(...))]``.
+    """
+    return functools.partial(_coerce, examples=examples)
 
 
 DiceExpr = Annotated[Dice, BeforeValidator(_coerce)]

@@ -304,14 +304,47 @@ class ScenarioBase(StrictModel):
 
     def attack_problem(self, attack: str, defender: str | None = None) -> str | None:
         """What is wrong with a figure of ``attack`` (at ``defender``, when named): no
-        combatant makes it, or ``defender`` is on the side of everyone who does, so the
-        figure could never be measured. None when the attack can be made so."""
-        makers = self.attack_makers()
-        if not _attacking_sides(attack, None, makers):
-            return f"expected an attack some combatant makes; got {attack!r}, which nobody uses"
+        combatant makes it (:meth:`unmade_problem`), or ``defender`` is on the side of
+        everyone who does, so the figure could never be measured. None when the attack
+        can be made so."""
+        makers = self.able_makers()
+        unmade = self.unmade_problem(attack, makers)
+        if unmade is not None:
+            return unmade
         if defender is not None and not _can_target(attack, None, defender, makers):
             return _no_target(attack, defender)
         return None
+
+    #: What makes an attack in these rules, for the message of one nobody makes.
+    MADE_BY: ClassVar[str] = "an attack some combatant lists under 'attacks:'"
+
+    def unmade_problem(self, attack: str, makers: list[Maker] | None = None) -> str | None:
+        """What is wrong with a figure of ``attack`` when no combatant ever makes it
+        (``makers``: :meth:`able_makers`, worked out when not given): ``'strike' is made
+        by no combatant: expected an attack some combatant lists under 'attacks:' (jab);
+        got 'strike'``; None when some combatant makes it. Said before anything it
+        causes (no attacker, no defender it could target)."""
+        makers = self.able_makers() if makers is None else makers
+        made = [name for name in getattr(self, "attacks", {})
+                if _attacking_sides(name, None, makers)]  # fmt: skip
+        if attack in made:
+            return None
+        return (
+            f"{attack!r} is made by no combatant: expected {self.MADE_BY} "
+            f"({', '.join(made) or 'none'}); got {attack!r}{self.never_made_why(attack)}"
+        )
+
+    def able_makers(self) -> list[Maker]:
+        """(side, name, attacks) of :meth:`attack_makers` with only the attacks each can
+        ever make: here every one it lists; a rule system in which a listed attack may
+        never be made (a Spirit never Manifested, a Melee attack with nobody Engaged)
+        says so in its own."""
+        return self.attack_makers()
+
+    def never_made_why(self, attack: str) -> str:
+        """Why ``attack``, which some combatant lists, is never made (``, listed only by
+        …``), for :meth:`unmade_problem`; ``""`` here, where a listed attack is made."""
+        return ""
 
     def attack_makers(self) -> list[tuple[str, str, list[str]]]:
         """(side, name, attacks) of every combatant, ``count:`` copies apart (``Orc 1``,
@@ -379,14 +412,18 @@ class ScenarioBase(StrictModel):
                     _refuse_lookalikes(claims, name, ("expect", i, key))
             if _lists_undefined(makers, attacks):
                 continue  # who can make what is unknown until the loader names the typo
+            able = self.able_makers()
+            unmade = None if spec.attack is None else self.unmade_problem(spec.attack, able)
+            if unmade is not None:
+                raise located_error(("expect", i, "attack"), unmade, spec.attack)
             used = (spec.attack is None or spec.attacker is None
-                    or _attacking_sides(spec.attack, spec.attacker, makers))  # fmt: skip
+                    or _attacking_sides(spec.attack, spec.attacker, able))  # fmt: skip
             if not used:
                 raise located_error(("expect", i, "attacker"), f"expected a combatant that "
                                     f"uses {spec.attack!r}; got {spec.attacker!r}",
                                     spec.attacker)  # fmt: skip
             if spec.defender is not None and spec.attack is not None:
-                _refuse_untargetable(spec.attack, spec.attacker, spec.defender, makers, i)
+                _refuse_untargetable(spec.attack, spec.attacker, spec.defender, able, i)
             if spec.side is not None and spec.side not in sides:
                 raise located_error(("expect", i, "side"), f"expected a side of this "
                                     f"scenario ({', '.join(sides)}); got {spec.side!r}"

@@ -50,14 +50,13 @@ FIELDS = [
 ]
 GOOD = {"INITIATIVE": "2d6", "ATTACK": "6d6", "DEFENSE": "6d6", "DAMAGE": "6d6",
         "SHIELD": "1d12", "ARMOR": "1d12", "DICE": "1d6"}  # fmt: skip
-#: A bad expression and the one message it must give.
+#: A bad expression and the one message it must give (``EXAMPLES``: the field's own).
 BAD = [
-    ("2d", "expected a dice expression like 2d6, 3d6kh2 or 1d10+4; got '2d' (unexpected "
-           "end after 'd')"),
+    ("2d", "expected a dice expression like EXAMPLES; got '2d' (unexpected end after 'd')"),
     ("d0", "expected at least 1 side on a die; got 0 in 'd0'"),
     ("0d6", "expected at least 1 die in a term; got 0 in '0d6'"),
-    ("1d6+", "expected a dice expression like 2d6, 3d6kh2 or 1d10+4; got '1d6+' (unexpected "
-             "end after '+')"),
+    ("1d6+", "expected a dice expression like EXAMPLES; got '1d6+' (unexpected end after "
+             "'+')"),
     ("3d6kh5", "expected to keep 1 to 3 dice in a term; got 5 in '3d6kh5'"),
 ]  # fmt: skip
 
@@ -76,7 +75,24 @@ def test_a_bad_dice_expression_gives_one_expected_and_one_got(
     template: str, placeholder: str, line: int, col: int, dice: str, message: str
 ) -> None:
     text = _with(template, placeholder, dice)
+    examples = "1d6, 2d6+3 or 1d10+4" if template in (GLITTERS, ZONES) else "2d6, 3d6kh2 or 1d10+4"
+    message = message.replace("EXAMPLES", examples)
     assert errors_of(text) == [f"s.yaml:{line}:{col}: {message}"]
+
+
+@pytest.mark.parametrize(("template", "placeholder", "line", "col"), FIELDS)
+@pytest.mark.parametrize("slip", ["1d6x2", "2x1d6", "1d6*2", "d", "1d6 fire"])
+def test_the_examples_a_dice_message_gives_are_ones_its_field_accepts(
+    template: str, placeholder: str, line: int, col: int, slip: str
+) -> None:
+    """zones-3d6 (and glitters-d20) take damage of plain dice: the message for a slip gave
+    ``3d6kh2`` as an example, which the same field then refused ("expected plain dice")."""
+    (error,) = errors_of(_with(template, placeholder, slip))
+    listed = error.split("expected a dice expression like ", 1)[1].split(";")[0]
+    examples = listed.replace(" or ", ", ").split(", ")
+    assert len(examples) == 3, error
+    for example in examples:
+        simlab.loads(_with(template, placeholder, example), "s.yaml")
 
 
 @pytest.mark.parametrize(("template", "placeholder", "line", "col"), FIELDS)

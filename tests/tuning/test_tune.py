@@ -229,7 +229,8 @@ ROOT = Path(__file__).resolve().parents[2]
     [
         # the benchmark fight defines 'bash' and nobody lists it: every value measured nothing
         ("benchmarks/glitters-d20-fight.yaml", "hit_rate:bash=0.5",
-         "expected an attack some combatant makes; got 'bash', which nobody uses"),
+         "'bash' is made by no combatant: expected an attack some combatant lists under "
+         "'attacks:' (greataxe, sword, rapier, flame, frost, claw, bite); got 'bash'"),
         # Aldric is on the side of everyone with a warhammer
         ("glitters-d20/party-vs-monsters.yaml", "hit_rate:warhammer/Aldric=0.5",
          "expected a combatant that 'warhammer' can target, on another side than its "

@@ -19,8 +19,8 @@ from pydantic import (
 )
 from pydantic_core.core_schema import ValidatorFunctionWrapHandler
 
-from simlab.dice import Dice, DiceExpr
-from simlab.rules.zones_3d6.model import base_dice_problem
+from simlab.dice import Dice
+from simlab.rules.zones_3d6.model import PlainDice, base_dice_problem
 from simlab.scenario.common import CombatantBase, ScenarioBase, located_error
 from simlab.scenario.validation import StrictModel, written
 
@@ -59,7 +59,7 @@ class Attack(StrictModel):
     ``ranged`` attacks have disadvantage against a prone target.
     """
 
-    damage: DiceExpr
+    damage: PlainDice
     type: DamageType
     bonus: int = Field(0, ge=-50, le=50)
     attribute: Attribute | None = "str"

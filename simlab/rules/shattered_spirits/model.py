@@ -672,27 +672,55 @@ class Scenario(ScenarioBase):
         "Melee attack needs an Engaged enemy), or Rushing terrain"
     )
 
-    def can_deal_damage(self) -> bool:
-        """An attack some combatant or Spirit can make, or Rushing terrain's Stun beyond the
-        maximum. With ``engagement: declared`` a Melee attack needs an enemy its maker is
-        Engaged with (its character's, for a Spirit Manifested at Melee range)."""
-        members = [m for ms in self.sides.values() for m in ms]
-        if any(m.rushing for m in members):
-            return True
-        engaged = self._engaged_entries()
-        for m in members:
-            spirit = [] if m.spirit is None else m.spirit.attacks
-            melee_spirit = m.spirit is not None and m.spirit.manifest == "melee"
-            if self._can_make(m.attacks, m.name in engaged) or self._can_make(
-                spirit, melee_spirit and m.name in engaged
-            ):
-                return True
-        return False
+    MADE_BY: ClassVar[str] = (
+        "an attack some combatant or Spirit lists under 'attacks:' and can make"
+    )
 
-    def _can_make(self, attacks: list[str], engaged: bool) -> bool:
-        """Whether one of ``attacks`` can ever be made by a maker ``engaged`` or not."""
+    def can_deal_damage(self) -> bool:
+        """An attack some combatant or Spirit can make (:meth:`able_makers`), or Rushing
+        terrain's Stun beyond the maximum."""
+        members = [m for ms in self.sides.values() for m in ms]
+        return any(m.rushing for m in members) or any(a for *_, a in self.able_makers())
+
+    def able_makers(self) -> list[tuple[str, str, list[str]]]:
+        """(side, name, attacks) of every slot, with only the attacks it can ever make: a
+        Spirit with ``manifest: never`` makes none; with ``engagement: declared`` a Melee
+        attack needs an enemy its maker is Engaged with (its character's, for a Spirit
+        Manifested at Melee range)."""
+        engaged = self._engaged_entries()
+        out = []
+        for slot in self.slots():
+            maker = slot.spirit or slot.member
+            if slot.spirit is None:
+                is_engaged = slot.member.name in engaged
+            else:
+                is_engaged = slot.spirit.manifest == "melee" and slot.member.name in engaged
+            never = slot.spirit is not None and slot.spirit.manifest == "never"
+            able = [] if never else [a for a in maker.attacks if self._can_make(a, is_engaged)]
+            out.append((slot.side_name, slot.name, able))
+        return out
+
+    def never_made_why(self, attack: str) -> str:
+        """``, listed only by the Spirit 'Ghost' (manifest: never)``, or ``, a Melee attack
+        listed only by combatants Engaged with nobody (engagement: declared)``: why an
+        attack some slot lists is never made; ``""`` for one nobody lists."""
+        listers = [slot for slot in self.slots() if attack in (slot.spirit or slot.member).attacks]
+        if not listers:
+            return ""
+        if all(slot.spirit is not None and slot.spirit.manifest == "never" for slot in listers):
+            names = " and ".join(dict.fromkeys(repr(slot.spirit.name) for slot in listers
+                                               if slot.spirit is not None))  # fmt: skip
+            return f", listed only by the Spirit {names} (manifest: never)"
+        return (", a Melee attack listed only by combatants Engaged with nobody "
+                "(engagement: declared)")  # fmt: skip
+
+    def _can_make(self, attack: str, engaged: bool) -> bool:
+        """Whether ``attack`` can ever be made by a maker ``engaged`` or not; one not
+        defined (a typo the loader names where it is) is taken as made, so that the typo
+        is said alone, not as a scenario in which nobody can deal damage."""
         everyone = self.params.engagement == "everyone"
-        return any(everyone or engaged or self.attacks[a].range == "ranged" for a in attacks)
+        defined = self.attacks.get(attack)
+        return everyone or engaged or defined is None or defined.range == "ranged"
 
     def _engaged_entries(self) -> set[str]:
         """Names of the entries Engaged with some enemy at the start (either side may

@@ -311,6 +311,7 @@ class Scenario(ScenarioBase):
     sides: dict[str, list[Combatant]]
 
     DAMAGE_SOURCES: ClassVar[str] = "a combatant with a plan of Techniques"
+    MADE_BY: ClassVar[str] = "a technique some combatant's 'plan:' or 'improvise:' plays"
     KEYS_ELSEWHERE: ClassVar[dict[str, str]] = {"attacks": "techniques"}
 
     @property

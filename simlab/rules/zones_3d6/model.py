@@ -7,12 +7,12 @@ so a designer can change it in the scenario's ``params:`` block.
 from __future__ import annotations
 
 from contextvars import ContextVar
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, ValidationInfo, field_validator, model_validator
+from pydantic import BeforeValidator, Field, ValidationInfo, field_validator, model_validator
 from pydantic_core.core_schema import ValidatorFunctionWrapHandler
 
-from simlab.dice import Dice, DiceExpr
+from simlab.dice import Dice, dice_coercer
 from simlab.scenario.common import CombatantBase, ScenarioBase, located_error
 from simlab.scenario.validation import StrictModel
 
@@ -25,6 +25,10 @@ DOWN_EVENTS = ("out",)
 MAX_FACE = 1000
 # Largest damage die among the scenario's attacks, while its sides are being validated.
 _DAMAGE_SIDES: ContextVar[int | None] = ContextVar("_DAMAGE_SIDES", default=None)
+
+#: A damage of plain dice (:func:`base_dice_problem`): a message for text that is no dice
+#: expression gives examples it takes, none with ``kh``.
+PlainDice = Annotated[Dice, BeforeValidator(dice_coercer("1d6, 2d6+3 or 1d10+4"))]
 
 
 def base_dice_problem(dice: Dice) -> str | None:
@@ -65,7 +69,7 @@ class Attack(StrictModel):
     ``advantage``/``disadvantage`` count instances (they cancel one for one).
     """
 
-    damage: DiceExpr
+    damage: PlainDice
     bonus: int = Field(0, ge=-50, le=50)
     edge: int = Field(0, ge=0, le=10)
     pressure: int = Field(0, ge=0, le=10)
