@@ -236,14 +236,16 @@ def test_baseline_update_without_scenarios_reruns_the_baseline(baseline: Path,
 
 def test_baseline_update_reruns_a_baseline_with_its_overrides(baseline: Path,
                                                               tmp_path: Path) -> None:  # fmt: skip
-    """A baseline adopted from `report --set` results is the scenario with those overrides:
-    re-running it keeps them, and reproduces it byte for byte."""
+    """A baseline adopted from `report --set` results (``--with-overrides``) is the
+    scenario with those overrides: re-running it keeps them, and reproduces it byte for
+    byte."""
     scenario = baseline.parent / "quickstart.yaml"
     night = tmp_path / "night"
     done = simlab("report", scenario, "-n", 2000, "--set", "Brute.hp=60", "--out", night)
     assert done.exit_code == 0, done.output
     path = tmp_path / "results.json"
-    assert simlab("baseline", "update", "--from", night, "--baseline", path).exit_code == 0
+    adopt = ("baseline", "update", "--from", night, "--baseline", path, "--with-overrides")
+    assert simlab(*adopt).exit_code == 0
     adopted = path.read_text()
     done = simlab("baseline", "update", "--baseline", path)
     assert done.exit_code == 0, done.output
