@@ -978,7 +978,7 @@ def _say_drifted(drift: Any, baseline: str, out: str) -> None:
 
     terminal.say_for_tools(f"drift gate failed (exit code {EXIT_DRIFT}): "
                            f"{drift_verdict(drift, baseline)}")  # fmt: skip
-    hint = baseline_hint(out, baseline)
+    hint = baseline_hint(out, baseline, drift)
     terminal.say_for_tools(hint, whole=(hint[hint.index("simlab baseline update") :],))
     sys.exit(EXIT_DRIFT)
 
@@ -1049,6 +1049,12 @@ def baseline() -> None:
     show_default=True,
     help="The baseline file to (over)write.",
 )
+@click.option("--replace", is_flag=True,
+              help="Write only the scenarios given, dropping the baseline's others "
+                   "(default: keep them).")  # fmt: skip
+@click.option("--with-overrides", is_flag=True,
+              help="Adopt --from results made with --set overrides (the nightly run has "
+                   "none: it would drift every night).")  # fmt: skip
 @SCHEDULER
 @handle_errors
 def baseline_update(
@@ -1058,21 +1064,27 @@ def baseline_update(
     threads: int | None,
     from_: str | None,
     path: str,
+    replace: bool,
+    with_overrides: bool,
     scheduler: str | None,
 ) -> None:
     """Write a new baseline, deliberately: simulate SCENARIOS (or take --from results).
 
-    Without SCENARIOS or --from, the scenarios of the current baseline are simulated
-    again, each with the sample size, seed and --set overrides recorded there (-n/--seed
-    replace the first two).
+    The scenarios given replace theirs in the baseline, and its others are kept
+    (--replace drops them). Without SCENARIOS or --from, the scenarios of the current
+    baseline are simulated again, each with the sample size, seed and --set overrides
+    recorded there (-n/--seed replace the first two).
     """
     from pathlib import Path
 
     from simlab import api
+    from simlab.analysis.drift import label
     from simlab.report import terminal
+    from simlab.report.baseline import read_baseline, refuse_overrides, write_baseline
     from simlab.report.results import prepare_results_file, recorded_runs
 
     prepare_results_file(path, "--baseline")
+    _check_adopting(bool(scenarios or from_), from_, replace, with_overrides)
     if not scenarios and from_ is None:
         # an older simlab's baseline too: its scenarios are run again in this format
         recorded = recorded_runs(path)
@@ -1091,38 +1103,35 @@ def baseline_update(
                 set_option=f"{path}: override",
                 client=client,
             )
-    else:
-        before = _baseline_scenarios(path)
-        runs = _runs(scenarios, encounters, seed, threads, from_, scheduler=scheduler)
-    written = api.save_results(runs, Path(path))
-    how_many = f"({counted(len(runs), 'scenario')}:"
-    terminal.say_for_tools(
-        f"wrote baseline {written} {how_many} {', '.join(r.scenario for r in runs)})",
-        whole=(how_many,),
-    )
-    if scenarios or from_ is not None:
-        kept = {(r.rules, r.scenario) for r in runs}
-        dropped = [name for key, name in before.items() if key not in kept]
-        if dropped:
-            _say_for_tools(f"dropped from the baseline: {', '.join(dropped)} (the new "
-                           "baseline has only the scenarios given; name these too to keep "
-                           "them)")  # fmt: skip
+        written = api.save_results(runs, Path(path))
+        how_many = f"({counted(len(runs), 'scenario')}:"
+        names = ", ".join(label(r) for r in runs)  # one id may be under two rule systems
+        terminal.say_for_tools(f"wrote baseline {written} {how_many} {names})", whole=(how_many,))
+        return
+    old = read_baseline(path, replace)  # a damaged baseline is refused before simulating
+    runs = _runs(scenarios, encounters, seed, threads, from_, scheduler=scheduler)
+    if from_ is not None and not with_overrides:
+        refuse_overrides(runs, f"--from {from_}")
+    new = write_baseline(old, runs, replace)
+    for line in new.lines():
+        terminal.say_for_tools(line, whole=new.whole())
 
 
-def _baseline_scenarios(path: str) -> dict[tuple[str, str], str]:
-    """The scenarios of the baseline at ``path`` that a new one replaces, (rules, id) →
-    id: none when there is none, or when it cannot be read (it is replaced anyway)."""
-    import os
-
-    from simlab import api
+def _check_adopting(given: bool, from_: str | None, replace: bool,
+                    with_overrides: bool) -> None:  # fmt: skip
+    """Refuse ``--replace`` without scenarios or ``--from`` (the baseline's own are run
+    again, all of them), and ``--with-overrides`` without ``--from`` (only saved results
+    can have been made with ``--set``)."""
     from simlab.errors import InputError
 
-    if not os.path.lexists(path):
-        return {}
-    try:
-        return {(r.rules, r.scenario): r.scenario for r in api.load_results(path)}
-    except InputError:
-        return {}
+    if replace and not given:
+        raise InputError("--replace: expected scenarios or --from results to replace the "
+                         "baseline with; got neither (without them, every scenario of the "
+                         "baseline is run again)")  # fmt: skip
+    if with_overrides and from_ is None:
+        raise InputError("--with-overrides: expected --from results made with --set; got "
+                         "no --from (scenarios named are run as their files say, and the "
+                         "baseline's own with the overrides it records)")  # fmt: skip
 
 
 def _check_recorded_source(path: str, run: Any) -> str:

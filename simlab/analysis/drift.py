@@ -753,6 +753,9 @@ class DriftReport:
         The seeds and simlab versions of each scenario compared, in both runs.
     repeats : list of Repeats
         The rates each scenario left out as repeats (their notes are in ``notes`` too).
+    overridden : list of str
+        The run's scenarios simulated with ``--set`` overrides, as :func:`label` names
+        them: the nightly run has none, so this run is no baseline for it as it is.
     """
 
     table: pd.DataFrame
@@ -765,6 +768,7 @@ class DriftReport:
     sizes: list[SampleSizes] = field(default_factory=list)
     provenance: list[Provenance] = field(default_factory=list)
     repeats: list[Repeats] = field(default_factory=list)
+    overridden: list[str] = field(default_factory=list)
 
     @property
     def drifted(self) -> pd.DataFrame:
@@ -927,8 +931,10 @@ def compare_results(
     seen = {key(r) for r in current}
     not_run = [label(r) for k, r in by_key.items() if k not in seen]
     notes += [f"{name}: {NOT_RUN}" for name in not_run]
-    return _finish(rows, notes, alpha, untested, not_run, pairs, no_baseline, sizes,
-                   provenance, repeats)  # fmt: skip
+    report = _finish(rows, notes, alpha, untested, not_run, pairs, no_baseline, sizes,
+                     provenance, repeats)  # fmt: skip
+    report.overridden = [label(r) for r in current if r.meta.get("overrides")]
+    return report
 
 
 def compare(current: Sequence[Any], baseline: Sequence[Any],

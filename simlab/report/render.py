@@ -426,14 +426,16 @@ def drift_change(row: Any) -> str:
     (its change is infinite), ``not reached now`` or ``reached now``, never ``+inf``;
     else signed, to the decimals of the figures it is the change of (``0.0649 → 0.0122``
     changed by ``-0.0527``, not ``-0.05262``), a change that is not 0 never reading as
-    one (``0.0001 → 4e-05`` changed by ``-6e-05``, :func:`figure_number`)."""
+    one (``0.0001 → 4e-05`` changed by ``-6e-05``, :func:`figure_number`); between two
+    whole figures, written bare, bare too (``0 → 0`` by ``0``, ``4 → 5`` by ``+1``)."""
     if row.kind == "pmf":
         return f"TV {formatted(row.change, '.3f')}"
     if row.kind == "median":
         if math.isinf(row.change) or math.isnan(row.change):
             return f"{'not reached' if pd.isna(row.current) else 'reached'} now"
         return formatted(row.change, "+.0f")
-    change = figure_number(row.change, 4)
+    whole = float(row.baseline).is_integer() and float(row.current).is_integer()
+    change = plain_number(row.change) if whole else figure_number(row.change, 4)  # 0 → 0: "0"
     return f"+{change}" if row.change > 0 and float(change) else change  # "0.0000" unsigned
 
 
@@ -1475,14 +1477,23 @@ def not_compared(drift: DriftReport) -> str:
     return f"Not compared: {'; '.join(parts)}{renamed}."
 
 
-def baseline_hint(out_dir: str | os.PathLike[str], baseline: str) -> str:
+def baseline_hint(out_dir: str | os.PathLike[str], baseline: str,
+                  drift: DriftReport | None = None) -> str:  # fmt: skip
     """What to do when a drift is meant (a deliberate rules change): adopt the run just
-    written as the baseline, and commit it (``baseline update --from``)."""
+    written as the baseline, and commit it (``baseline update --from``, which keeps the
+    baseline's scenarios the run left out). A run made with ``--set`` is no baseline for
+    the nightly run, which has no overrides: ``baseline update`` refuses it but with
+    ``--with-overrides``, and the hint says so."""
     from simlab.report.results import results_path
 
-    return (f"If the change is intended, make this run the baseline and commit it: "
-            f"simlab baseline update --from {os.fspath(out_dir)} --baseline "
-            f"{results_path(baseline)}")  # fmt: skip
+    command = (f"simlab baseline update --from {os.fspath(out_dir)} --baseline "
+               f"{results_path(baseline)}")  # fmt: skip
+    if drift is not None and drift.overridden:
+        return ("This run was made with --set overrides, which the nightly run does not "
+                "have, so every night would drift from it as the baseline. If the change "
+                "is intended, write it into the scenario files and run the report again; "
+                f"to adopt this run as it is anyway: {command} --with-overrides")  # fmt: skip
+    return f"If the change is intended, make this run the baseline and commit it: {command}"
 
 
 def drift_lines(drift: DriftReport | None) -> list[str]:
@@ -1604,7 +1615,7 @@ def _md_drift(drift: DriftReport, baseline: str,
         said += [""]
         for scenario, lines in drift_groups(drift):  # each scenario once, over its figures
             said += [f"- {md_text(scenario)}:", *(f"  - **DRIFT** {md_text(x)}" for x in lines)]
-        hint, command = baseline_hint(out_dir, baseline).split(": ", 1)
+        hint, command = baseline_hint(out_dir, baseline, drift).split(": ", 1)
         said += ["", f"{md_text(hint)}: `{command}`"]
     return said
 
@@ -1778,7 +1789,7 @@ def render_report(
         p_kept_whole=_p_kept_whole, whole=whole_words,
         drift_verdict=drift_verdict(drift, baseline) if drift and baseline else "",
         not_compared=not_compared(drift) if drift else "",
-        baseline_hint=baseline_hint(shown_out, baseline) if baseline else "",
+        baseline_hint=baseline_hint(shown_out, baseline, drift) if baseline else "",
         spec_failures=spec_failures(specs), table=_html_table, pictures=_html_pictures,
         SPEC_HEADER=SPEC_HEADER, TOC_HEADER=TOC_HEADER, toc_note=TOC_NOTE, toc_items=_toc_items,
         DRIFT_HEADER=DRIFT_HEADER, OUTCOME_HEADER=OUTCOME_HEADER,

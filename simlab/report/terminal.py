@@ -487,11 +487,11 @@ def _one_sided(value: float, lo: float, hi: float, within: tuple[float, float],
         first = -math.floor(math.log10(hi))
         digits = _off_the_limit(high - hi, first)  # 0 (< 0.96), not 0 (< 1), for a rate
         up = rounded_up(hi, digits)
-        bound = f"{up:.1g}" if digits == first else f"{up:.{digits}f}"
+        bound = f"{up:.1g}" if digits == first else plain_number(up, digits)
         return f"0 [0, {bound}]" if bracketed else f"0 (< {bound})"
     if value == hi == high > lo:
         digits = _off_the_limit(lo - low, _off_the_limit(high - lo, 0))
-        bound = f"{rounded_down(lo, digits):.{digits}f}"
+        bound = plain_number(rounded_down(lo, digits), digits)  # 0.99999, not 0.999990
         top = plain_number(high)
         return f"{top} [{bound}, {top}]" if bracketed else f"{top} (> {bound})"
     return ""

@@ -85,8 +85,9 @@ def test_what_report_and_baseline_update_wrote_keeps_one_line_when_piped(
         assert lines[-1] == wrote[done], done.stdout  # nothing of it on a line after
     assert wrote[report].startswith("wrote reports/latest/report.html, report.md, ")
     assert wrote[report].endswith(" PNGs (3 scenarios)"), wrote[report]
-    assert wrote[update] == ("wrote baseline reports/baseline/results.json "
-                             "(3 scenarios: party-3v3, quickstart, spirits-2v3)")  # fmt: skip
+    assert wrote[update] == ("wrote baseline reports/baseline/results.json (3 scenarios: "
+                             "party-3v3 (shattered-spirits), quickstart (shattered-spirits), "
+                             "spirits-2v3 (shattered-spirits))")  # fmt: skip
 
 
 class _TerminalRunner(CliRunner):
@@ -120,7 +121,8 @@ def test_what_a_command_wrote_breaks_outside_its_count_on_a_terminal(
     }[command]  # fmt: skip
     piped = simlab(*args, out.format("o"))
     line = piped.stdout.splitlines()[-1]
-    assert line.startswith("wrote") and line.endswith(("(1 scenario)", ": quickstart)"))
+    ends = ("(1 scenario)", ": quickstart (shattered-spirits))")
+    assert line.startswith("wrote") and line.endswith(ends)
     longer = "o" * (80 - line.index("(1") - 1)  # "(1" ends at the 80th column
     shown = _TerminalRunner().invoke(main, [*map(str, args), out.format(longer)])
     assert shown.exit_code == 0, shown.output
@@ -131,10 +133,11 @@ def test_what_a_command_wrote_breaks_outside_its_count_on_a_terminal(
 
 
 def test_baseline_update_of_one_scenario_says_1_scenario(tmp_path: Path) -> None:
-    """``wrote baseline PATH (1 scenarios: quickstart)``: the count agrees with its noun."""
+    """``wrote baseline PATH (1 scenarios: …)``: the count agrees with its noun."""
     done = simlab("baseline", "update", QUICKSTART, "--baseline", tmp_path / "b.json", "-n", 500)
     assert done.exit_code == 0, done.output
-    assert " ".join(done.output.split()).endswith("(1 scenario: quickstart)"), done.output
+    said = " ".join(done.output.split())
+    assert said.endswith("(1 scenario: quickstart (shattered-spirits))"), done.output
 
 
 def test_report_from_saved_results_needs_no_simulation(baseline: Path, tmp_path: Path) -> None:
@@ -233,14 +236,16 @@ def test_baseline_update_without_scenarios_reruns_the_baseline(baseline: Path,
 
 def test_baseline_update_reruns_a_baseline_with_its_overrides(baseline: Path,
                                                               tmp_path: Path) -> None:  # fmt: skip
-    """A baseline adopted from `report --set` results is the scenario with those overrides:
-    re-running it keeps them, and reproduces it byte for byte."""
+    """A baseline adopted from `report --set` results (``--with-overrides``) is the
+    scenario with those overrides: re-running it keeps them, and reproduces it byte for
+    byte."""
     scenario = baseline.parent / "quickstart.yaml"
     night = tmp_path / "night"
     done = simlab("report", scenario, "-n", 2000, "--set", "Brute.hp=60", "--out", night)
     assert done.exit_code == 0, done.output
     path = tmp_path / "results.json"
-    assert simlab("baseline", "update", "--from", night, "--baseline", path).exit_code == 0
+    adopt = ("baseline", "update", "--from", night, "--baseline", path, "--with-overrides")
+    assert simlab(*adopt).exit_code == 0
     adopted = path.read_text()
     done = simlab("baseline", "update", "--baseline", path)
     assert done.exit_code == 0, done.output
@@ -374,19 +379,20 @@ def test_a_baseline_whose_scenarios_are_a_mapping_is_refused_with_exit_2(
 
 
 def test_baseline_update_of_some_scenarios_names_those_it_drops(tmp_path: Path) -> None:
-    """``baseline update SCENARIO --baseline EXISTING`` writes a new baseline of SCENARIO
-    alone, as documented; it dropped the others without a word."""
+    """``baseline update SCENARIO --replace --baseline EXISTING`` writes a new baseline
+    of SCENARIO alone, as documented; it dropped the others without a word. (Without
+    ``--replace`` the others are kept: test_drift_baseline_update.py.)"""
     base = tmp_path / "b.json"
     party = QUICKSTART.parent / "party-3v3.yaml"
     first = simlab("baseline", "update", QUICKSTART, party, "--baseline", base, "-n", 300)
     assert first.exit_code == 0, first.output
     assert "dropped" not in first.output
-    done = simlab("baseline", "update", QUICKSTART, "--baseline", base, "-n", 300)
+    done = simlab("baseline", "update", QUICKSTART, "--baseline", base, "-n", 300, "--replace")
     assert done.exit_code == 0, done.output
     said = " ".join(done.output.split())
     assert (
-        "(1 scenario: quickstart) dropped from the baseline: party-3v3 (the new baseline "
-        "has only the scenarios given; name these too to keep them)" in said
+        "(1 scenario: quickstart (shattered-spirits)) dropped from the baseline: party-3v3 "
+        "(shattered-spirits) (--replace: the new baseline has only the scenarios given)" in said
     ), said
     assert [s["scenario"] for s in json.loads(base.read_text())["scenarios"]] == ["quickstart"]
 
