@@ -90,11 +90,34 @@ def test_an_expect_spec_is_changed_by_its_place_from_0() -> None:
     assert whole.expect[0].side == "party" and whole.expect[1:] == scenario.expect[1:]
 
 
+def test_an_item_set_whole_at_the_next_index_is_added() -> None:
+    """``--set 'Kaito.attacks[1]=stone-strike'`` (the README's own spelling) said
+    "expected an item of 'attacks', attacks[0] to attacks[0]" with no hint: the next
+    index adds the item, to any list, ``expect:`` too, as editing the file would."""
+    scenario = simlab.load(QUICKSTART)
+    both = scenario.with_(["Kaito.attacks[1]=stone-strike"])
+    assert both.sides["party"][0].attacks == ["quick-jab", "stone-strike"]
+    assert both.overrides == ("Kaito.attacks[1]=stone-strike",)
+    spec = {"figure": "win_rate", "side": "party", "at_most": 0.3}
+    more = scenario.with_({"expect[3]": spec})
+    assert more.expect[:3] == scenario.expect and more.expect[3].at_most == 0.3
+    duel = simlab.load(ROOT / "scenarios/benchmarks/ss-duel.yaml")  # no expect: at all
+    assert [e.side for e in duel.with_({"expect[0]": {**spec, "side": "attacker"}}).expect] == [
+        "attacker"
+    ]
+    both_again = scenario.with_(["Kaito.attacks[1]=stone-strike", "Kaito.attacks[2]=quick-jab"])
+    assert both_again.sides["party"][0].attacks == ["quick-jab", "stone-strike", "quick-jab"]
+
+
 @pytest.mark.parametrize(
     ("arg", "words"),
     [
         ("expect[3].at_least=0.5", "expected an item of 'expect', expect[0] to expect[2] "
-                                   "(counted from 0); got expect[3]"),
+                                   "(counted from 0); got expect[3] (to add one, set it "
+                                   "whole: expect[3]=…)"),
+        ("Kaito.attacks[2]=stone-strike", "expected an item of 'attacks', attacks[0] to "
+                                          "attacks[0] (counted from 0); got attacks[2] (to "
+                                          "add one, set it whole: attacks[1]=…)"),
         ("expect.0.at_least=0.5", "expected a field of a mapping after 'expect'; got '0' "
                                   "under a list (an item of a list is named by its place "
                                   "from 0: expect[0])"),
@@ -126,8 +149,8 @@ def test_a_bad_expect_override_names_the_argument(arg: str, words: str) -> None:
         ),
         (
             "expect[0].at_least=0.5",
-            "expected an item of 'expect'; got expect[0], and 'expect' "
-            "has none (set the whole list: expect=[…])",
+            "expected an item of 'expect'; got expect[0], and 'expect' has none (to add "
+            "one, set it whole: expect[0]=…, or set the whole list: expect=[…])",
         ),
         (
             "max_rounds.x=3",
