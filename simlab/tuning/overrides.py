@@ -12,6 +12,8 @@ naming the override (``--set Defender.guard=x: expected an integer; got 'x'``).
 from __future__ import annotations
 
 import copy
+import functools
+import io
 import itertools
 import json
 import math
@@ -19,6 +21,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from ruamel.yaml import YAML
 
 from simlab.arguments import describe, spelled_as
 from simlab.errors import (
@@ -89,8 +93,27 @@ class Override:
 
 
 def spelled_value(value: Any) -> str:
-    """An override's value as a reader would type it: ``2``, ``1d8``, ``[0, 1]``."""
-    return value if isinstance(value, str) else json.dumps(value)
+    """An override's value as a reader would type it, in the file's YAML: ``2``, ``1d8``,
+    ``[0, 1]``, ``[stun 2]`` and ``{figure: win_rate, side: party}`` (in YAML's flow
+    style, quoted only where YAML needs it, keys in their order), never JSON's
+    ``["stun 2"]``; read back by ``--set``, it is the same value."""
+    if isinstance(value, str):
+        return value
+    if not isinstance(value, list | dict):
+        return json.dumps(value)  # a number, true, false or null: the same in YAML
+    text = io.StringIO()
+    _flow_yaml().dump(value, text)
+    return text.getvalue().strip()
+
+
+@functools.cache
+def _flow_yaml() -> YAML:
+    """A YAML writer of one line in flow style, keys in their order."""
+    yaml = YAML(typ="safe", pure=True)
+    yaml.default_flow_style = True
+    yaml.width = 2**31  # never broken onto another line
+    yaml.representer.sort_base_mapping_type_on_output = False
+    return yaml
 
 
 #: Scenario fields that set how a run is played, not the fight, each with how it is set

@@ -379,3 +379,29 @@ def test_a_python_float_with_no_fraction_is_taken_as_a_whole_number() -> None:
         q.with_({"Brute.hp": 30.5})
     with pytest.raises(InputError, match=re.escape("expected an integer; got 30.0")):
         q.with_(["Brute.hp=30.0"])
+
+
+@pytest.mark.parametrize(
+    ("changes", "spelled"),
+    [
+        (['stone-strike.status.12=["stun 2"]'], "stone-strike.status.12=[stun 2]"),
+        ({"stone-strike.status.12": ["stun 2", "staggered"]},
+         "stone-strike.status.12=[stun 2, staggered]"),
+        ({"expect[0]": {"figure": "win_rate", "side": "party", "at_least": 0.5}},
+         "expect[0]={figure: win_rate, side: party, at_least: 0.5}"),
+        (["expect[1]={figure: hit_rate, attack: stone-strike, defender: Kaito, at_least: 0.6, "
+          "note: 'x: y, z'}"],
+         "expect[1]={figure: hit_rate, attack: stone-strike, defender: Kaito, at_least: 0.6, "
+         "note: 'x: y, z'}"),
+        (["Brute.hp=31"], "Brute.hp=31"),
+    ],
+)  # fmt: skip
+def test_a_change_is_echoed_as_the_designer_types_it(changes: Any, spelled: str) -> None:
+    """``stone-strike.status.12=["stun 2"]`` and ``Run with --set expect[0]={"figure":
+    "win_rate", …}``: changes were echoed in JSON. They read as a file's YAML does, and
+    typed back, set the same value."""
+    scenario = simlab.load(QUICKSTART)
+    changed = scenario.with_(changes)
+    assert changed.overrides == (spelled,)
+    again = scenario.with_([spelled])
+    assert again.overrides == (spelled,) and again.model_dump() == changed.model_dump()
