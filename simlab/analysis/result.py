@@ -33,6 +33,10 @@ NORMAL_CI_KIND = "normal"
 #: The ``*_ci_kind`` of a median time-to-down: the rounds at which the pointwise band of
 #: P(downed by round r) (Wilson, Clopper–Pearson when rare) reaches one half.
 MEDIAN_CI_KIND = "band-crossing"
+#: The columns of :meth:`Result.events` over only the encounters in which the event
+#: happened (its pmf, over all encounters, sums to the rate instead).
+MEAN_WHEN = "mean_round_when_happened"
+MEDIAN_WHEN = "median_round_when_happened"
 
 
 def interval_column(name: str, level: float, end: str) -> str:
@@ -369,9 +373,11 @@ class Result:
         unconscious and dead, glitters' death after failed saves. Each is tallied by the
         round it first happened in; an encounter in which it never happened counts
         toward the rate only. Columns: ``combatant, side, event, occurred, rate`` with its
-        interval, and, over the encounters where it happened, ``mean_round`` with a
-        normal interval (encounters are independent; kind :data:`NORMAL_CI_KIND`),
-        ``median_round``.
+        interval, and, over only the ``occurred`` encounters in which it happened,
+        ``mean_round_when_happened`` with a normal interval (encounters are independent;
+        kind :data:`NORMAL_CI_KIND`) and ``median_round_when_happened``. The round's
+        distribution over all encounters is :meth:`event_pmf`, which sums to ``rate``:
+        the mean when happened is ``sum(r * p) / rate`` over it.
         """
         n = self.encounters
         rows = []
@@ -386,30 +392,31 @@ class Result:
                     "combatant": name, "side": side, "event": event, "occurred": k,
                     "rate": k / n, interval_column("rate", level, "lo"): float(lo),
                     interval_column("rate", level, "hi"): float(hi), "rate_ci_kind": str(kind),
-                    "mean_round": mean if k else np.nan,
-                    interval_column("mean_round", level, "lo"): mean - half,
-                    interval_column("mean_round", level, "hi"): mean + half,
-                    "mean_round_ci_kind": NORMAL_CI_KIND,
-                    "median_round": stats.histogram_median(hist),
+                    MEAN_WHEN: mean if k else np.nan,
+                    interval_column(MEAN_WHEN, level, "lo"): mean - half,
+                    interval_column(MEAN_WHEN, level, "hi"): mean + half,
+                    f"{MEAN_WHEN}_ci_kind": NORMAL_CI_KIND,
+                    MEDIAN_WHEN: stats.histogram_median(hist),
                 })  # fmt: skip
         columns = ["combatant", "side", "event", "occurred", "rate",
                    interval_column("rate", level, "lo"), interval_column("rate", level, "hi"),
-                   "rate_ci_kind", "mean_round", interval_column("mean_round", level, "lo"),
-                   interval_column("mean_round", level, "hi"), "mean_round_ci_kind",
-                   "median_round"]  # fmt: skip
+                   "rate_ci_kind", MEAN_WHEN, interval_column(MEAN_WHEN, level, "lo"),
+                   interval_column(MEAN_WHEN, level, "hi"), f"{MEAN_WHEN}_ci_kind",
+                   MEDIAN_WHEN]  # fmt: skip
         return pd.DataFrame(rows, columns=columns)
 
     def event_pmf(self, combatant: int, event: int) -> dict[int, float]:
-        """P(the event first happens in round r), for each round r with any; ``combatant``
-        and ``event`` are indices in ``layout.combatants`` and ``layout.events``."""
+        """P(the event first happens in round r) over all encounters, for each round r
+        with any: it sums to the event's rate, not to 1. ``combatant`` and ``event`` are
+        indices in ``layout.combatants`` and ``layout.events``."""
         combatant = _index(combatant, len(self.layout.combatants), "combatant")
         event = _index(event, len(self.layout.events), "event")
         hist = self.tallies.event_round[combatant, event]
         return {int(r): hist[r] / self.encounters for r in np.flatnonzero(hist)}
 
     def down_pmf(self, combatant: int) -> dict[int, float]:
-        """P(first down in round r) for each round r with any, for one combatant (its
-        index in ``layout.combatants``)."""
+        """P(first down in round r) over all encounters, for each round r with any, for
+        one combatant (its index in ``layout.combatants``): it sums to the down rate."""
         hist = self.tallies.down_round[_index(combatant, len(self.layout.combatants), "combatant")]
         return {int(r): hist[r] / self.encounters for r in np.flatnonzero(hist)}
 

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from simlab import __version__
-from simlab.analysis.result import Result
+from simlab.analysis.result import MEAN_WHEN, MEDIAN_WHEN, Result
 
 LEVEL = 0.95
 
@@ -115,7 +115,9 @@ def _time_to_down(res: Result, combatant: int, row: Any, rounds: list[Any]) -> d
 
 def _events(res: Result, combatant: int, rows: list[Any]) -> dict[str, Any]:
     """Each rule-specific event of one combatant (``rows``: its rows of the events
-    table): rate with interval, and its round."""
+    table): rate with interval, and its round: ``pmf`` over all encounters (it sums to
+    the rate, as the time-to-down's sums to the down rate), the mean and median over only
+    the encounters in which it happened (``sum(r * pmf[r]) / rate``)."""
     out = {}
     for e, row in enumerate(rows):
         out[row.event] = {
@@ -123,9 +125,9 @@ def _events(res: Result, combatant: int, rows: list[Any]) -> dict[str, Any]:
             "rate_ci": [_num(row.rate_ci95_lo), _num(row.rate_ci95_hi)],
             "time": {
                 "unit": "round",
-                "mean": _num(row.mean_round),
-                "median": _num(row.median_round),
                 "pmf": {str(r): p for r, p in res.event_pmf(combatant, e).items()},
+                "mean_when_happened": _num(getattr(row, MEAN_WHEN)),
+                "median_when_happened": _num(getattr(row, MEDIAN_WHEN)),
             },
         }
     return out

@@ -956,12 +956,7 @@ NAMED_UNMATCHED = 3
 def unmatched_note(comparison: Comparison) -> str:
     """What A and B do not share: their rules when they differ, and the figures only
     one of them has (not compared), a few of them named; "" when they share all."""
-    lines = []
-    rules = (comparison.a.rules, comparison.b.rules)
-    if rules[0] != rules[1]:
-        lines.append(f"A and B follow different rules ({rules[0]}, {rules[1]}): they draw "
-                     "the same dice but read them differently, so pairing them narrows "
-                     "the intervals little.")  # fmt: skip
+    lines = [comparison.rules_note()] if comparison.a.rules != comparison.b.rules else []
     for side, only in (("A", comparison.only_in_a), ("B", comparison.only_in_b)):
         if only:
             named = [f"{FIGURE_LABELS.get(f, f)}{' of ' + on if on else ''}"

@@ -346,6 +346,27 @@ class ScenarioBase(StrictModel):
         …``), for :meth:`unmade_problem`; ``""`` here, where a listed attack is made."""
         return ""
 
+    def down_problem(self, name: str) -> str | None:
+        """What is wrong with a time-to-down or down rate of ``name`` (or its copies):
+        no one on another side makes an attack and nothing else harms it (a status or
+        terrain, :meth:`harmed_without_attacks`), so it never goes down. None when it
+        can."""
+        makers = self.attack_makers()
+        sides = {side for side, maker, _ in makers if copies_of(name, [maker])}
+        if any(attacks and side not in sides for side, _, attacks in makers):
+            return None
+        if not sides or self.harmed_without_attacks(name):
+            return None  # a name the layout checks, or harm that needs no attacker
+        return (
+            f"expected a combatant that can go down; got {name!r}: no one attacks it "
+            "(nobody on another side makes an attack), so it never does"
+        )
+
+    def harmed_without_attacks(self, name: str) -> bool:
+        """Whether ``name`` (or one of its copies) can take damage no attack deals: here
+        never; rule systems with damaging statuses or terrain say when in their own."""
+        return False
+
     def attack_makers(self) -> list[tuple[str, str, list[str]]]:
         """(side, name, attacks) of every combatant, ``count:`` copies apart (``Orc 1``,
         ``Orc 2``), in order; a rule system whose combatants are not one per copy of an

@@ -88,6 +88,9 @@ LEVEL = 0.95
 #: Fewer events than this that differ between A and B, and the paired t is not trusted:
 #: the count at which the rate intervals, too, stop trusting a normal approximation.
 FEWEST_DIFFERING = stats.RARE_EVENT_THRESHOLD
+#: A paired interval less than this many times narrower than the independent one is
+#: narrowed little (:meth:`Comparison.rules_note`).
+BARELY_NARROWER = 1.2
 
 #: A run's (or a range's) figures and the counts behind its rates and mean damages.
 Measured = tuple[dict[tuple[str, str], float], dict[tuple[str, str], Counts]]
@@ -220,6 +223,26 @@ class Comparison:
                 f"the same dice · {counted(self.ranges, 'range')}: {changed} of "
                 f"{counted(len(self.figures), 'figure')} changed"
                 f" (paired 95% interval){f'; {same}' if same else ''}; .figures>")  # fmt: skip
+
+    def rules_note(self) -> str:
+        """What pairing did where A and B follow different rules ("" where they follow
+        the same): both read the encounter's same random numbers, each as its own dice,
+        so the pairing narrows an interval only as far as the two roll alike, from about
+        1× (a d20 system against a 3d6 one) to several times (two drafts of one system);
+        the ``narrowing`` of the figures compared says how far it did here."""
+        if self.a.rules == self.b.rules:
+            return ""
+        said = (f"A and B follow different rules ({self.a.rules}, {self.b.rules}): each "
+                "reads the same random numbers as its own dice, so pairing narrows an "
+                "interval only as far as the two roll alike")  # fmt: skip
+        paired = self.figures.get("narrowing", pd.Series(dtype=float)).dropna()
+        if paired.empty:
+            return f"{said}."
+        least, most = float(paired.min()), float(paired.max())
+        if most < BARELY_NARROWER:
+            return f"{said}; here it narrowed them little (× at most {most:.1f})."
+        return (f"{said}; here it made them {least:.1f} to {most:.1f} times narrower (×), "
+                "and the paired interval holds however alike they roll.")  # fmt: skip
 
     def document(self) -> dict[str, Any]:
         """The ``compare.json`` document."""

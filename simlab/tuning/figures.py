@@ -183,6 +183,8 @@ def figure_counts(tallies: TallyArrays, layout: Layout, n: int) -> dict[tuple[st
 ATTACK_FIGURES = ("hit_rate", "crit_rate", "mean_damage", "damage_at_least")
 COMBATANT_FIGURES = ("down_rate", "down_by_round", "median_time_to_down", "mean_time_to_down",
                      "event_rate")  # fmt: skip
+#: Combatant figures of its going down: none moves for a combatant nobody can harm.
+DOWN_FIGURES = ("down_rate", "down_by_round", "median_time_to_down", "mean_time_to_down")
 SIDE_FIGURES = ("win_rate",)
 SCENARIO_FIGURES = ("draw_rate", "mean_rounds")
 #: Figures whose ON carries an argument after ``@``: a damage, a round, an event.
@@ -326,7 +328,9 @@ def refuse_crit_rate(figure: str, crits: bool, label: str) -> None:
 def check_figure(ref: FigureRef, layout: Layout, label: str, scenario: Any = None) -> None:
     """Check that what ``ref`` is measured on exists in a scenario's layout, and (given
     the ``scenario``) that an attack figure's attack is made by someone, at a defender it
-    can target (:meth:`~simlab.scenario.common.ScenarioBase.attack_problem`), and that a
+    can target (:meth:`~simlab.scenario.common.ScenarioBase.attack_problem`), that a
+    figure of going down is of a combatant something can harm
+    (:meth:`~simlab.scenario.common.ScenarioBase.down_problem`), and that a
     name of ``count:`` copies pools no combatant of its own (``Orc`` beside an ``Orc 3``).
 
     Raises
@@ -364,6 +368,10 @@ def check_figure(ref: FigureRef, layout: Layout, label: str, scenario: Any = Non
     if ref.figure in ATTACK_FIGURES and scenario is not None:
         attack, _, defender = ref.on.partition("/")
         problem = scenario.attack_problem(attack, defender or None)
+        if problem is not None:
+            raise InputError(f"{label}: {problem}")
+    if ref.figure in DOWN_FIGURES and scenario is not None:
+        problem = scenario.down_problem(ref.on)
         if problem is not None:
             raise InputError(f"{label}: {problem}")
     for name in _combatants_named(ref) if scenario is not None else []:

@@ -12,12 +12,17 @@ naming the override (``--set Defender.guard=x: expected an integer; got 'x'``).
 from __future__ import annotations
 
 import copy
+import functools
+import io
+import itertools
 import json
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from ruamel.yaml import YAML
 
 from simlab.arguments import describe, spelled_as
 from simlab.errors import (
@@ -88,8 +93,27 @@ class Override:
 
 
 def spelled_value(value: Any) -> str:
-    """An override's value as a reader would type it: ``2``, ``1d8``, ``[0, 1]``."""
-    return value if isinstance(value, str) else json.dumps(value)
+    """An override's value as a reader would type it, in the file's YAML: ``2``, ``1d8``,
+    ``[0, 1]``, ``[stun 2]`` and ``{figure: win_rate, side: party}`` (in YAML's flow
+    style, quoted only where YAML needs it, keys in their order), never JSON's
+    ``["stun 2"]``; read back by ``--set``, it is the same value."""
+    if isinstance(value, str):
+        return value
+    if not isinstance(value, list | dict):
+        return json.dumps(value)  # a number, true, false or null: the same in YAML
+    text = io.StringIO()
+    _flow_yaml().dump(value, text)
+    return text.getvalue().strip()
+
+
+@functools.cache
+def _flow_yaml() -> YAML:
+    """A YAML writer of one line in flow style, keys in their order."""
+    yaml = YAML(typ="safe", pure=True)
+    yaml.default_flow_style = True
+    yaml.width = 2**31  # never broken onto another line
+    yaml.representer.sort_base_mapping_type_on_output = False
+    return yaml
 
 
 #: Scenario fields that set how a run is played, not the fight, each with how it is set
@@ -181,6 +205,27 @@ def check_value(value: Any, label: str) -> None:
         raise InputError(f"{label}: expected a value a scenario file can hold (a number, a "
                          f"text, true or false, or a list or mapping of them); got "
                          f"{describe(value)}")  # fmt: skip
+
+
+#: A range written as LO-HI or LO..HI (a dash or two dots where LO:HI takes a colon).
+_RANGE_SLIP = re.compile(r"\s*(-?\d+(?:\.\d+)?)\s*(?:\.\.|-|–)\s*(-?\d+(?:\.\d+)?)\s*")
+
+
+def refuse_range_slip(target: str, spec: str, label: str) -> None:
+    """Refuse a range written ``0-4`` or ``0..4``, which would be read as one value that
+    no number field takes, naming the ``LO:HI`` meant.
+
+    Raises
+    ------
+    InputError
+        ``--vary Defender.guard=0-4: expected LO:HI (a colon between the ends); got
+        '0-4' (did you mean Defender.guard=0:4?)``.
+    """
+    slip = _RANGE_SLIP.fullmatch(spec)
+    if slip is not None:
+        raise InputError(f"{label}: expected LO:HI (a colon between the ends); got "
+                         f"{spec.strip()!r} (did you mean {target.strip()}="
+                         f"{slip[1]}:{slip[2]}?)")  # fmt: skip
 
 
 def parse_value(text: str, label: str, target: str | None = None) -> Any:
@@ -486,12 +531,19 @@ def resolve(data: dict[str, Any], item: Override, scenario: ScenarioBase) -> Pat
         path.append(key)
         node = node.get(key) if isinstance(node, dict) else None
         if match:
+            in_file = node is not None
             if node is None:  # absent from the file (expect:): the value it has
                 node = _validated_at(scenario, path)
-            position = _list_position(node, field, int(match["row"]), item)
-            path.append(position)
-            node = node[position]
+            whole = i == len(rest) - 1 and (in_file or not node)  # may add an item
+            position = _list_position(node, field, int(match["row"]), item, whole)
+            path.append(ListIndex(position))
+            node = node[position] if position < len(node) else None
     return tuple(path)
+
+
+class ListIndex(int):
+    """A path step that is a place in a list (``expect[0]``), not a numbered row key of
+    a mapping (``status.12``): where the list is absent, :func:`_assign` makes one."""
 
 
 def _not_a_mapping(item: Override, before: str, part: str, node: Any) -> str:
@@ -586,24 +638,27 @@ def _key(node: Any, field: str) -> Any:
     return field
 
 
-def _list_position(node: Any, field: str, number: int, item: Override) -> int:
+def _list_position(node: Any, field: str, number: int, item: Override, whole: bool) -> int:
     """Index of ``field[number]`` in the list ``node``: row ``number`` of a profile chart
     (rows 2..12 on 2d6), else the item ``number`` counted from 0 (``expect[0]``, the
-    first spec)."""
+    first spec), or, set ``whole`` (the override's last step), the next index, which adds
+    an item (``Kaito.attacks[1]=stone-strike`` after its one attack)."""
     if not isinstance(node, list):
         raise InputError(f"{item.label}: expected [N] only after a list (profile[9] is row 9 "
                          f"of a profile chart, expect[0] the first spec); got "
                          f"{field}[{number}]{did_you_mean(field, ['profile'])}")  # fmt: skip
     if field == "profile":
         return _profile_position(node, number, item)
+    if 0 <= number < len(node) or (whole and number == len(node)):
+        return number
+    how = f"to add one, set it whole: {field}[{len(node)}]=…"
     if not node:
         raise InputError(f"{item.label}: expected an item of {field!r}; got {field}[{number}], "
-                         f"and {field!r} has none (set the whole list: {field}=[…])")  # fmt: skip
-    if not 0 <= number < len(node):
-        raise InputError(f"{item.label}: expected an item of {field!r}, {field}[0] to "
-                         f"{field}[{len(node) - 1}] (counted from 0); got "
-                         f"{field}[{number}]")  # fmt: skip
-    return number
+                         f"and {field!r} has none ({how}, or set the whole list: "
+                         f"{field}=[…])")  # fmt: skip
+    raise InputError(f"{item.label}: expected an item of {field!r}, {field}[0] to "
+                     f"{field}[{len(node) - 1}] (counted from 0); got {field}[{number}] "
+                     f"({how})")  # fmt: skip
 
 
 def _profile_position(node: list[Any], row: int, item: Override) -> int:
@@ -624,13 +679,18 @@ def _at(data: Any, path: Path) -> Any:
 
 
 def _assign(data: dict[str, Any], path: Path, value: Any) -> None:
-    """Set ``value`` at ``path``, creating mappings on the way (``params`` may be absent)."""
+    """Set ``value`` at ``path``, creating mappings on the way (``params`` may be absent)
+    and a list before an index (``expect:``); an index one past a list's end adds the
+    item (:func:`_list_position`)."""
     node: Any = data
-    for key in path[:-1]:
+    for key, after in itertools.pairwise(path):
         if isinstance(node, dict):
             if not isinstance(node.get(key), (dict, list)):
-                node[key] = {}
+                node[key] = [] if isinstance(after, ListIndex) else {}
             node = node[key]
         else:
             node = node[key]
-    node[path[-1]] = copy.deepcopy(value)
+    if isinstance(node, list) and path[-1] == len(node):
+        node.append(copy.deepcopy(value))
+    else:
+        node[path[-1]] = copy.deepcopy(value)

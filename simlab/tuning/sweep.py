@@ -38,6 +38,7 @@ from simlab.tuning.overrides import (
     check_value,
     parse_value,
     plain_value,
+    refuse_range_slip,
     refuse_run_changes,
     refuse_spec_changes,
     spelled_value,
@@ -99,6 +100,7 @@ def parse_vary(text: str, option: str = "--vary") -> Variation:
     if not equals or not target.strip() or not spec.strip():
         raise InputError(f"{label}: expected NAME.FIELD=LO:HI or NAME.FIELD=v1,v2,...; "
                          f"got {text!r}")  # fmt: skip
+    refuse_range_slip(target, spec, label)
     if ":" in spec and "," not in spec and not spec.lstrip().startswith("["):
         values: tuple[Any, ...] = _integer_range(spec, label)
     else:
@@ -572,7 +574,9 @@ def sweep_points(scenario: ScenarioBase, vary: Vary) -> SweepResult:
         _check_values(v)
         total *= len(v.values)
     if total > MAX_POINTS:
-        raise InputError(f"expected a sweep of at most {MAX_POINTS:,} points; got {total:,}")
+        counts = " × ".join(f"{len(v.values):,} ({v.label})" for v in variations)
+        raise InputError(f"expected a sweep of at most {MAX_POINTS:,} points, the product of "
+                         f"the values varied; got {total:,}: {counts}")  # fmt: skip
     result = SweepResult(scenario.scenario, scenario.rules, scenario.seed, scenario.encounters,
                          variations, overrides=scenario.overrides)  # fmt: skip
     result._swept = scenario

@@ -84,6 +84,7 @@ from simlab.tuning.overrides import (
     argument_label,
     parse_value,
     plain_value,
+    refuse_range_slip,
     refuse_run_changes,
     refuse_spec_changes,
 )
@@ -188,6 +189,8 @@ def parse_range(text: str, option: str = "--vary") -> Range:
     label = argument_label(option, text)
     name, equals, spec = text.partition("=")
     lo_text, colon, hi_text = spec.partition(":")
+    if equals and name.strip():
+        refuse_range_slip(name, spec, label)
     if not equals or not name.strip() or not colon:
         raise InputError(f"{label}: expected NAME.FIELD=LO:HI (e.g. Defender.hp=5:60); "
                          f"got {text!r}")  # fmt: skip

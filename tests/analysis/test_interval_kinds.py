@@ -86,5 +86,5 @@ def test_the_kinds_say_what_the_intervals_are(tables: dict[str, pd.DataFrame]) -
     combatants = tables["SweepResult.combatants"]
     assert set(combatants.down_rate_ci_kind) <= {"wilson", "clopper-pearson"}
     assert set(combatants.mean_time_to_down_ci_kind) == {"normal"}
-    assert set(tables["Result.events"].mean_round_ci_kind) == {"normal"}
+    assert set(tables["Result.events"].mean_round_when_happened_ci_kind) == {"normal"}
     assert set(tables["Result.combatants"].median_time_to_down_ci_kind) == {"band-crossing"}

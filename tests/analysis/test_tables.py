@@ -167,10 +167,11 @@ def test_events_from_the_tallies(monsters: Result) -> None:
         if k > 1:
             rounds = np.repeat(np.arange(len(hist)), hist)  # one value per encounter
             half = sps.norm.ppf(0.975) * rounds.std() / np.sqrt(k)
-            assert row.mean_round == pytest.approx(rounds.mean(), abs=TOL)
-            assert_interval(row.mean_round_ci95_lo, row.mean_round_ci95_hi,
+            assert row.mean_round_when_happened == pytest.approx(rounds.mean(), abs=TOL)
+            assert_interval(row.mean_round_when_happened_ci95_lo,
+                            row.mean_round_when_happened_ci95_hi,
                             (rounds.mean() - half, rounds.mean() + half))  # fmt: skip
-            assert row.median_round == np.sort(rounds)[(k - 1) // 2]
+            assert row.median_round_when_happened == np.sort(rounds)[(k - 1) // 2]
             checked += 1
     assert checked >= 3
 
@@ -205,6 +206,27 @@ def test_summary_json_carries_the_same_figures(skirmish: Result) -> None:
     hit = doc["attacks"][0]
     first = skirmish.hit_rates().iloc[0]
     assert hit["hit_rate_ci"] == [first.hit_rate_ci95_lo, first.hit_rate_ci95_hi]
+
+
+def test_summary_json_event_times_add_up(monsters: Result) -> None:
+    """Each event's ``pmf`` sums to its ``rate`` (over all encounters) and its
+    ``mean_when_happened`` is that pmf's mean over the rate, from the tallies."""
+    from simlab.analysis.summary import summary
+
+    checked = 0
+    for c, entry in enumerate(summary(monsters)["combatants"]):
+        for e, event in enumerate(monsters.layout.events):
+            hist = monsters.tallies.event_round[c, e]
+            time = entry["events"][event]["time"]
+            assert time["pmf"] == {str(r): hist[r] / monsters.encounters
+                                   for r in np.flatnonzero(hist)}  # fmt: skip
+            total = sum(time["pmf"].values())
+            assert total == pytest.approx(entry["events"][event]["rate"], abs=TOL)
+            if hist.sum():
+                rounds = sum(int(r) * p for r, p in time["pmf"].items())
+                assert time["mean_when_happened"] == pytest.approx(rounds / total, abs=TOL)
+                checked += 1
+    assert checked >= 3
 
 
 @pytest.mark.parametrize("level", [0, 1, 1.5, 95, float("nan"), -0.5, True, "0.9", None])

@@ -90,11 +90,34 @@ def test_an_expect_spec_is_changed_by_its_place_from_0() -> None:
     assert whole.expect[0].side == "party" and whole.expect[1:] == scenario.expect[1:]
 
 
+def test_an_item_set_whole_at_the_next_index_is_added() -> None:
+    """``--set 'Kaito.attacks[1]=stone-strike'`` (the README's own spelling) said
+    "expected an item of 'attacks', attacks[0] to attacks[0]" with no hint: the next
+    index adds the item, to any list, ``expect:`` too, as editing the file would."""
+    scenario = simlab.load(QUICKSTART)
+    both = scenario.with_(["Kaito.attacks[1]=stone-strike"])
+    assert both.sides["party"][0].attacks == ["quick-jab", "stone-strike"]
+    assert both.overrides == ("Kaito.attacks[1]=stone-strike",)
+    spec = {"figure": "win_rate", "side": "party", "at_most": 0.3}
+    more = scenario.with_({"expect[3]": spec})
+    assert more.expect[:3] == scenario.expect and more.expect[3].at_most == 0.3
+    duel = simlab.load(ROOT / "scenarios/benchmarks/ss-duel.yaml")  # no expect: at all
+    assert [e.side for e in duel.with_({"expect[0]": {**spec, "side": "attacker"}}).expect] == [
+        "attacker"
+    ]
+    both_again = scenario.with_(["Kaito.attacks[1]=stone-strike", "Kaito.attacks[2]=quick-jab"])
+    assert both_again.sides["party"][0].attacks == ["quick-jab", "stone-strike", "quick-jab"]
+
+
 @pytest.mark.parametrize(
     ("arg", "words"),
     [
         ("expect[3].at_least=0.5", "expected an item of 'expect', expect[0] to expect[2] "
-                                   "(counted from 0); got expect[3]"),
+                                   "(counted from 0); got expect[3] (to add one, set it "
+                                   "whole: expect[3]=…)"),
+        ("Kaito.attacks[2]=stone-strike", "expected an item of 'attacks', attacks[0] to "
+                                          "attacks[0] (counted from 0); got attacks[2] (to "
+                                          "add one, set it whole: attacks[1]=…)"),
         ("expect.0.at_least=0.5", "expected a field of a mapping after 'expect'; got '0' "
                                   "under a list (an item of a list is named by its place "
                                   "from 0: expect[0])"),
@@ -126,8 +149,8 @@ def test_a_bad_expect_override_names_the_argument(arg: str, words: str) -> None:
         ),
         (
             "expect[0].at_least=0.5",
-            "expected an item of 'expect'; got expect[0], and 'expect' "
-            "has none (set the whole list: expect=[…])",
+            "expected an item of 'expect'; got expect[0], and 'expect' has none (to add "
+            "one, set it whole: expect[0]=…, or set the whole list: expect=[…])",
         ),
         (
             "max_rounds.x=3",
@@ -356,3 +379,29 @@ def test_a_python_float_with_no_fraction_is_taken_as_a_whole_number() -> None:
         q.with_({"Brute.hp": 30.5})
     with pytest.raises(InputError, match=re.escape("expected an integer; got 30.0")):
         q.with_(["Brute.hp=30.0"])
+
+
+@pytest.mark.parametrize(
+    ("changes", "spelled"),
+    [
+        (['stone-strike.status.12=["stun 2"]'], "stone-strike.status.12=[stun 2]"),
+        ({"stone-strike.status.12": ["stun 2", "staggered"]},
+         "stone-strike.status.12=[stun 2, staggered]"),
+        ({"expect[0]": {"figure": "win_rate", "side": "party", "at_least": 0.5}},
+         "expect[0]={figure: win_rate, side: party, at_least: 0.5}"),
+        (["expect[1]={figure: hit_rate, attack: stone-strike, defender: Kaito, at_least: 0.6, "
+          "note: 'x: y, z'}"],
+         "expect[1]={figure: hit_rate, attack: stone-strike, defender: Kaito, at_least: 0.6, "
+         "note: 'x: y, z'}"),
+        (["Brute.hp=31"], "Brute.hp=31"),
+    ],
+)  # fmt: skip
+def test_a_change_is_echoed_as_the_designer_types_it(changes: Any, spelled: str) -> None:
+    """``stone-strike.status.12=["stun 2"]`` and ``Run with --set expect[0]={"figure":
+    "win_rate", …}``: changes were echoed in JSON. They read as a file's YAML does, and
+    typed back, set the same value."""
+    scenario = simlab.load(QUICKSTART)
+    changed = scenario.with_(changes)
+    assert changed.overrides == (spelled,)
+    again = scenario.with_([spelled])
+    assert again.overrides == (spelled,) and again.model_dump() == changed.model_dump()

@@ -597,8 +597,6 @@ def test_parse_vary(text: str, values: tuple[Any, ...]) -> None:
          "expected at most 10,000 values; got 100,001"),
         (["--vary", "Defender.guard=0:18446744073709551615"], "--vary Defender.guard=0:1844",
          "expected at most 10,000 values; got 18,446,744,073,709,551,616"),
-        (["--vary", "Defender.guard=0:199", "--vary", "Defender.hp=1:200"], "sweep",
-         "expected a sweep of at most 10,000 points; got 40,000"),
         (["--vary", "Defender.guard=0:1", "--vary", "Defender.guard=2:3"],
          "--vary Defender.guard=2:3", "--vary Defender.guard=0:1 changes it too"),
         (["--vary", "Defender.guard=0:2", "--set", "Defender.guard=1"],
@@ -618,6 +616,35 @@ def test_bad_vary_exits_2_names_it_writes_nothing(
     assert named in done.output and words in done.output
     assert "Traceback" not in done.output
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--vary", "Defender.guard=0-4"], "--vary Defender.guard=0-4: expected LO:HI (a colon "
+         "between the ends); got '0-4' (did you mean Defender.guard=0:4?)"),
+        (["--vary", "Defender.guard=0..4"], "--vary Defender.guard=0..4: expected LO:HI (a "
+         "colon between the ends); got '0..4' (did you mean Defender.guard=0:4?)"),
+        (["--vary", "Defender.hp=1:101", "--vary", "Defender.guard=0:99"],
+         "expected a sweep of at most 10,000 points, the product of the values varied; got "
+         "10,100: 101 (--vary Defender.hp=1:101) × 100 (--vary Defender.guard=0:99)"),
+    ],
+)  # fmt: skip
+def test_a_range_slip_and_too_many_points_say_what_to_write(
+    tmp_path: Path, args: list[str], said: str
+) -> None:
+    """``--vary Defender.guard=0-4`` said "Defender.guard=0-4 from --vary
+    Defender.guard=0-4: expected an integer; got '0-4'", its argument twice and no way
+    out; a sweep of too many points gave the product alone, naming no option."""
+    out = tmp_path / "out"
+    done = CliRunner().invoke(main, ["sweep", str(SS_DUEL), *args, "-n", "100", "--out", str(out)])
+    assert done.exit_code == 2, done.output
+    text = " ".join(done.output.split())
+    assert text == said and not out.exists()
+    if "0:4?" in said:  # tune reads its range alike
+        tuned = CliRunner().invoke(main, ["tune", str(SS_DUEL), *args, "--target",
+                                          "win_rate:attacker=0.5", "-n", "100"])  # fmt: skip
+        assert tuned.exit_code == 2 and " ".join(tuned.output.split()) == said, tuned.output
 
 
 def test_a_sweep_of_dice_and_lists_is_drawn_by_category(tmp_path: Path) -> None:

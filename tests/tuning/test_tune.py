@@ -112,21 +112,26 @@ def test_unreachable_target_exits_1_with_the_closest_end(tmp_path: Path) -> None
     assert doc["reachable"] is False and doc["value"] == 20 and doc["consistent"] is None
 
 
+#: A Defender that cannot go down in 3 rounds of at most 10 damage each.
+NEVER_DOWN = ["--set", "max_rounds=3", "--vary", "Defender.hp=40:60"]
+
+
 @pytest.mark.parametrize("figure", ["mean_time_to_down", "median_time_to_down"])
 def test_a_figure_no_value_gives_is_said_so_not_called_monotone(
     tmp_path: Path, figure: str
 ) -> None:
-    """In ``ss-duel`` nobody attacks the Attacker: its time-to-down is measured at no
-    value. The tuning says that, where it once reported the closest end's "—" and a
-    bisection of a figure "monotone over the values tried"; and for the median, not
-    reached at every value, where it said "closest: Defender.hp=5 gives not reached"."""
+    """In ``ss-duel`` cut to 3 rounds, 30 HP at most, no Defender of 40 HP or more goes
+    down: its time-to-down is measured at no value. The tuning says that, where it once
+    reported the closest end's "—" and a bisection of a figure "monotone over the values
+    tried"; and for the median, not reached at every value, where it said "closest:
+    Defender.hp=5 gives not reached". (A combatant nobody attacks is refused before.)"""
     out = tmp_path / "tune"
-    done = CliRunner().invoke(main, ["tune", str(SS_DUEL), "--vary", "Defender.hp=5:60",
-                                     "--target", f"{figure}:Attacker=5", "-n", "2000",
+    done = CliRunner().invoke(main, ["tune", str(SS_DUEL), *NEVER_DOWN, "--target",
+                                     f"{figure}:Defender=2", "-n", "2000",
                                      "--out", str(out)])  # fmt: skip
     assert done.exit_code == 1, done.output
     text = " ".join(done.output.split())
-    assert "was measured at no value of Defender.hp tried (5..60)" in text
+    assert "was measured at no value of Defender.hp tried (40..60)" in text
     assert "monotone" not in text and "closest" not in text
     doc = json.loads((out / "tune.json").read_text())
     assert doc["measured"] is False and doc["reachable"] is False and doc["figure"] is None
@@ -315,8 +320,8 @@ def test_tune_json_and_the_repr_say_what_the_terminal_says(tmp_path: Path) -> No
     doc = simulated.document()
     assert doc["flat"] is False and doc["monotone"] is True and doc["precision_on"] == []
     out = tmp_path / "never"
-    CliRunner().invoke(main, ["tune", str(SS_DUEL), "--vary", "Defender.hp=5:60", "--target",
-                              "median_time_to_down:Attacker=5", "-n", "2000",
+    CliRunner().invoke(main, ["tune", str(SS_DUEL), *NEVER_DOWN, "--target",
+                              "median_time_to_down:Defender=2", "-n", "2000",
                               "--out", str(out)])  # fmt: skip
     assert json.loads((out / "tune.json").read_text())["monotone"] is None
 
@@ -957,3 +962,36 @@ def test_a_consistent_range_cut_by_the_range_searched_says_so(
     inside = simlab.tune(duel, "Defender.hp=20:40", f"median_time_to_down:Defender={10}")
     assert inside.consistent == (29, 31)
     assert "range's" not in repr(inside) and inside.past_the_range() == ""
+
+
+def test_a_time_to_down_of_a_combatant_nobody_attacks_is_refused_before_any_run() -> None:
+    """``--target median_time_to_down:Attacker=5`` on a duel whose Defender never fights
+    back simulated 6 values and exited 1 "unreachable": it is refused up front, exit 2,
+    with the reason; ``--precision-on`` such a figure too."""
+    duel = str(ROOT / "scenarios/benchmarks/ss-duel.yaml")
+    reason = ("expected a combatant that can go down; got 'Attacker': no one attacks it "
+              "(nobody on another side makes an attack), so it never does")  # fmt: skip
+    for option, value, command in (
+        ("--target", "median_time_to_down:Attacker=5",
+         ["tune", duel, "--vary", "Defender.hp=5:60"]),
+        ("--target", "mean_time_to_down:Attacker=5", ["tune", duel, "--vary", "Defender.hp=5:60"]),
+        ("--precision-on", "down_rate:Attacker", ["run", duel, "--precision", "0.1"]),
+    ):  # fmt: skip
+        done = CliRunner().invoke(main, [*command, option, value, "-n", "500"])
+        assert done.exit_code == 2, done.output
+        text = " ".join(done.output.split())
+        assert f"{option} {value}: {reason}" in text and "simulated" not in text
+
+
+def test_a_combatant_harmed_without_attacks_can_go_down() -> None:
+    """Nobody attacks it, but Rushing terrain (Shattered Spirits) or a starting Bleeding
+    (glitters-d20) can down it: its time-to-down is measured, not refused."""
+    duel = simlab.load(ROOT / "scenarios/benchmarks/ss-duel.yaml")
+    assert duel.down_problem("Attacker") is not None and duel.down_problem("Defender") is None
+    assert simlab.override(duel, {"Attacker.rushing": 1}).down_problem("Attacker") is None
+    glitters = simlab.load(ROOT / "scenarios/glitters-d20/training-duel.yaml")
+    assert glitters.down_problem("Fighter") is not None
+    assert simlab.override(glitters, {"Fighter.bleeding": 2}).down_problem("Fighter") is None
+    rushed = simlab.tune(simlab.override(duel, {"Attacker.rushing": 5}), "Attacker.hp=5:10",
+                         "down_rate:Attacker=0.5", n=500, exact=False)  # fmt: skip
+    assert all(e.figure > 0 for e in rushed.evaluations)

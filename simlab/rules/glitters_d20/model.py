@@ -21,7 +21,7 @@ from pydantic_core.core_schema import ValidatorFunctionWrapHandler
 
 from simlab.dice import Dice
 from simlab.rules.zones_3d6.model import PlainDice, base_dice_problem
-from simlab.scenario.common import CombatantBase, ScenarioBase, located_error
+from simlab.scenario.common import CombatantBase, ScenarioBase, copies_of, located_error
 from simlab.scenario.validation import StrictModel, written
 
 DamageType = Literal[
@@ -270,6 +270,12 @@ class Scenario(ScenarioBase):
         """An attack, or Bleeding and Burning from the start, which tick without one."""
         members = [m for ms in self.sides.values() for m in ms]
         return super().can_deal_damage() or any(m.bleeding or m.burning for m in members)
+
+    def harmed_without_attacks(self, name: str) -> bool:
+        """Whether ``name`` (or a copy) starts Bleeding or Burning, which harm unattacked."""
+        harmed = [m for ms in self.sides.values() for m in ms if m.bleeding or m.burning]
+        return any(copies_of(name, [m.name, *(f"{m.name} {k + 1}" for k in range(m.count))])
+                   for m in harmed)  # fmt: skip
 
     @model_validator(mode="after")
     def _blockers_make_no_offhand_attacks(self) -> Scenario:

@@ -26,6 +26,7 @@ from simlab.scenario.common import (
     NameClaim,
     ScenarioBase,
     TargetPolicy,
+    copies_of,
     entry_claims,
     located_error,
 )
@@ -763,6 +764,11 @@ class Scenario(ScenarioBase):
                     claims += entry_claims(m.spirit.name, (*at, "spirit", "name"), m.copies,
                                           where, "Spirit", how)  # fmt: skip
         return claims
+
+    def harmed_without_attacks(self, name: str) -> bool:
+        """Whether ``name`` (or a copy, or its character's Spirit) stands in Rushing
+        terrain, whose Stun past the maximum harms unattacked."""
+        return any(slot.member.rushing for slot in self.slots() if copies_of(name, [slot.name]))
 
     def attack_makers(self) -> list[tuple[str, str, list[str]]]:
         """(side, name, attacks) of every slot of :meth:`slots`: a Spirit makes the
