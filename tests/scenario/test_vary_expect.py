@@ -77,7 +77,8 @@ def test_a_spec_past_the_list_is_named_with_the_items_there_are(tmp_path: Path) 
     code, output, _ = sweep(tmp_path, "--vary", "expect[2].at_least=0.3,0.6")
     assert code == 2
     assert output.strip() == ("--vary expect[2].at_least=0.3,0.6: expected an item of 'expect', "
-                              "expect[0] to expect[1] (counted from 0); got expect[2]")  # fmt: skip
+                              "expect[0] to expect[1] (counted from 0); got expect[2] "
+                              "(to add one, set it whole: expect[2]=…)")  # fmt: skip
 
 
 def test_a_bound_the_spec_refuses_is_located_with_the_vary(tmp_path: Path) -> None:
