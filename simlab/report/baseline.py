@@ -36,6 +36,10 @@ from simlab.report.words import counted
 __all__ = ["NewBaseline", "OldBaseline", "read_baseline", "refuse_overrides", "write_baseline"]
 
 
+#: The most scenarios kept as they were that ``baseline update`` names one by one.
+KEPT_NAMED = 5
+
+
 @dataclass
 class NewBaseline:
     """What a new baseline holds against the one it replaces, each scenario as
@@ -76,7 +80,7 @@ class NewBaseline:
         said = [f"wrote baseline {self.path} ({self.count()}: "
                 f"{counts if merged else ', '.join(self.written)})"]  # fmt: skip
         if merged:
-            said += [f"{what}: {', '.join(names)}" for what, names in lists]
+            said += [f"{what}: {self._listed(what, names)}" for what, names in lists]
         if self.unread:
             gone = f": dropped {', '.join(self.dropped)}" if self.dropped else ""
             said.append(f"the baseline it replaces could not be read ({self.unread}), so "
@@ -85,6 +89,15 @@ class NewBaseline:
             said.append(f"dropped from the baseline: {', '.join(self.dropped)} (--replace: "
                         "the new baseline has only the scenarios given)")  # fmt: skip
         return said
+
+    @staticmethod
+    def _listed(what: str, names: list[str]) -> str:
+        """The names of one list of :meth:`lines`; the scenarios kept as they were only
+        by their number when there are more than :data:`KEPT_NAMED` (a baseline of 30
+        that took one scenario would fill some 18 lines naming the other 29)."""
+        if what == "kept" and len(names) > KEPT_NAMED:
+            return f"the other {len(names)}, as they were"
+        return ", ".join(names)
 
     def count(self) -> str:
         """``30 scenarios``: how many it holds, a part the terminal keeps whole."""

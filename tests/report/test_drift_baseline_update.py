@@ -247,3 +247,26 @@ def test_a_rate_of_1_s_bound_has_no_trailing_zero() -> None:
     assert estimate(1.0, lo, 1.0, RATE_RANGE, (0.6, math.inf)) == "1 (> 0.99999)"
     assert estimate(1.0, lo, 1.0, RATE_RANGE, bracketed=True) == "1 [0.99999, 1]"
     assert estimate(1.0, 0.99631792, 1.0, RATE_RANGE) == "1 (> 0.996)"  # as it was
+
+
+def test_many_scenarios_kept_are_counted_not_named(tmp_path: Path) -> None:
+    """Adopting one scenario into a baseline of 30 keeps 29: the output counts them
+    instead of naming each (some 18 terminal lines)."""
+    from simlab.report.baseline import KEPT_NAMED, NewBaseline
+
+    names = [f"s{k} (zones-3d6)" for k in range(29)]
+    said = NewBaseline(
+        tmp_path / "b.json",
+        ["q (shattered-spirits)", *names],
+        updated=["q (shattered-spirits)"],
+        kept=names,
+    ).lines()
+    assert said[-1] == "kept: the other 29, as they were"
+    few = names[:KEPT_NAMED]
+    said = NewBaseline(
+        tmp_path / "b.json",
+        ["q (shattered-spirits)", *few],
+        updated=["q (shattered-spirits)"],
+        kept=few,
+    ).lines()
+    assert said[-1] == f"kept: {', '.join(few)}"
