@@ -362,7 +362,8 @@ def entry(args: list[str] | None = None) -> None:
     streams are flushed, and the process ends there with the command's status
     (:func:`_exit_now`). Tests call :func:`main`, which returns as click's commands do.
     """
-    sys.stderr = _StderrThatOutlivesItsReader(sys.stderr)
+    sys.stdout = _StreamThatOutlivesItsReader(sys.stdout)
+    sys.stderr = _StreamThatOutlivesItsReader(sys.stderr)
     try:
         main(args)
     except SystemExit as done:
@@ -370,11 +371,13 @@ def entry(args: list[str] | None = None) -> None:
     _exit_now(EXIT_OK)
 
 
-class _StderrThatOutlivesItsReader:
-    """Standard error whose reader may stop reading (``simlab run … 2>&1 | head -1``):
-    the rest of a message goes nowhere and the command exits with its own status, where
-    the closed pipe ended it with Python's status 1 halfway through a usage error's
-    lines. As rich's console does for standard output (``report.terminal._Console``)."""
+class _StreamThatOutlivesItsReader:
+    """Standard output or error whose reader may stop reading (``simlab validate DIR |
+    head -1``, ``simlab run … 2>&1 | head -1``): the rest goes nowhere, and the command
+    writes its files and exits with its own status, where the closed pipe ended it with
+    status 1 (click's, on ``--help``; Python's, halfway through a usage error's lines)
+    or 3 (``validate``'s ``internal error: BrokenPipeError``). The one place every
+    command's output goes through: ``click.echo`` and rich's console alike."""
 
     def __init__(self, stream: Any) -> None:
         self._stream = stream

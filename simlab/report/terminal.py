@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import math
-import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -57,21 +56,15 @@ WIDE = 110
 
 
 class _Console(Console):
-    """rich's console, but a reader that stops reading (``simlab sweep --out DIR | head``)
-    stops the printing only: rich's own answer to a closed pipe is to end the program,
-    before a command has written its output files. Piped, its lines end at their last
-    character (:class:`_Unpadding`)."""
+    """rich's console, whose lines, piped, end at their last character
+    (:class:`_Unpadding`). It prints to ``sys.stdout`` as it is at each print: in the
+    ``simlab`` command, a stream that outlives its reader (``simlab sweep --out DIR |
+    head``: ``cli.entry``), so that rich's own answer to a closed pipe, ending the
+    program before the command has written its output files, never comes."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.push_render_hook(_Unpadding(self))
-
-    def on_broken_pipe(self) -> None:
-        """Send the rest of standard output nowhere and go on quietly."""
-        self.quiet = True
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
 
 
 class _Unpadding(RenderHook):

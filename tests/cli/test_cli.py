@@ -376,6 +376,28 @@ def test_a_reader_that_stops_reading_stops_the_printing_only(
     assert (out / ("summary.json" if command[0] == "run" else "sweep.json")).exists()
 
 
+@pytest.mark.parametrize(
+    "args",
+    [["validate", "scenarios"], ["--help"], ["--version"], ["validate", "--help"],
+     ["exact", "scenarios/benchmarks/ss-duel.yaml"]],
+    ids=["validate", "--help", "--version", "validate --help", "exact"],
+)  # fmt: skip
+def test_every_command_piped_into_a_reader_that_stops_exits_as_it_would_have(
+    args: list[str],
+) -> None:
+    """``simlab validate scenarios/ | head -1`` ended with ``internal error:
+    BrokenPipeError`` and exit 3, and ``simlab --help | head -0`` with exit 1 (click's
+    answer to a closed pipe), where ``run`` and the others exit 0: the reader gone (the
+    pipe's reading end closed at once), every command exits 0, silently."""
+    child = subprocess.Popen([sys.executable, "-m", "simlab", *args], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, cwd=ROOT)  # fmt: skip
+    assert child.stdout is not None and child.stderr is not None
+    child.stdout.close()
+    errors = child.stderr.read().decode()
+    assert child.wait(timeout=600) == 0, errors
+    assert errors == "", errors
+
+
 @pytest.mark.parametrize(("args", "status"), [(["-n", "1.5"], 2), (["--set", "Brute.hp=x"], 2)])
 def test_a_reader_of_errors_that_stops_reading_leaves_the_exit_status(
     args: list[str], status: int
