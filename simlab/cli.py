@@ -719,7 +719,7 @@ def _connect(scheduler: str | None, threads: int | None) -> Any:
         logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
     from simlab.engine.distributed import refuse_impossible_address
 
-    refuse_impossible_address(scheduler)  # at once, not after the timeout
+    refuse_impossible_address(scheduler)  # at once, before "connecting to" and its wait
     # said before, not after: an address nobody answers at is silent until the timeout
     click.echo(f"connecting to {scheduler} (waits up to {CONNECT_WAIT:g} s)…", err=True)
     try:

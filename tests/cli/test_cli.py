@@ -1116,6 +1116,37 @@ def test_scheduler_says_it_is_connecting_before_it_waits(
     assert said_before == ["connecting to tcp://127.0.0.1:9 (waits up to 10 s)…\n"]
 
 
+@pytest.mark.parametrize(
+    ("address", "why"),
+    [("http://127.0.0.1:8786", "unknown address scheme 'http' (known schemes: "),
+     ("127.0.0.1", "missing port number in address '127.0.0.1'"),
+     ("tcp://host.example", "missing port number in address 'host.example'")],
+)  # fmt: skip
+def test_an_address_dask_cannot_read_is_refused_before_connecting_is_said(
+    address: str, why: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--scheduler http://127.0.0.1:8786`` and ``--scheduler 127.0.0.1`` printed
+    ``connecting to … (waits up to 10 s)…``, then Dask's refusal at once: the address is
+    refused, in the same words, before anything says it connects (Dask's client, a
+    stand-in here, is never asked)."""
+    import distributed
+
+    from simlab import cli
+    from simlab.errors import InputError
+
+    def never_asked(address: str, timeout: float) -> None:
+        raise AssertionError(f"Dask's client asked to connect to {address}")
+
+    monkeypatch.setattr(distributed, "Client", never_asked)
+    with pytest.raises(InputError) as refused:
+        cli._connect(address, None)
+    assert str(refused.value).startswith(
+        "expected --scheduler as a Dask scheduler's address such as tcp://host:8786; "
+        f"got {address!r} ({why}"
+    ), refused.value
+    assert capsys.readouterr().err == ""
+
+
 def test_exact_says_what_it_did_not_solve_in_words_at_80_columns() -> None:
     """``not solved exactly (7; use …)`` gave a bare count, and ``time_to_down:`` the
     figure's id; at 80 columns a heading broke ``simlab run`` / ``--check`` in two."""
