@@ -313,7 +313,17 @@ def _with_sets(scenario: Any, sets: tuple[str, ...], varied: tuple[str, ...] = (
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="simlab")
 def main() -> None:
-    """Monte Carlo balance analysis for tabletop combat rules."""
+    """Monte Carlo balance analysis for tabletop combat rules.
+
+    Start with `simlab validate SCENARIO`, then `simlab run SCENARIO`; each
+    command's --help gives its options, the README the rest.
+
+    \b
+    Exit codes: 0 ok; 1 a balance spec failed (check), a figure drifted (report
+    --baseline) or a target is out of reach (tune); 2 invalid input or an output
+    the machine refuses; 3 internal error (a bug); 130 interrupted (Ctrl-C);
+    143 stopped (SIGTERM).
+    """
     from simlab.engine import compiling
 
     click.get_current_context().with_resource(compiling.listening(_compile_notice()))
@@ -632,7 +642,10 @@ SCHEDULER = click.option(
 @main.command(short_help="Simulate a scenario: hit rates, damage, time-to-down, win rates.")
 @SCENARIO
 @click.option(
-    "-n", "--encounters", type=ENCOUNTERS, help="Encounters to run (200000, 200_000 or 2e5)."
+    "-n",
+    "--encounters",
+    type=ENCOUNTERS,
+    help="Encounters to run (default: the scenario's): 200000, 200_000 or 2e5.",
 )
 @click.option("--seed", type=SEED, help="Seed (default: scenario's).")
 @click.option("--out", type=click.Path(), help="Write summary.json + Parquet.")
@@ -647,7 +660,8 @@ SCHEDULER = click.option(
 @click.option(
     "--check",
     is_flag=True,
-    help="Compare with the exact answers where they exist (a report: exit 0).",
+    help="Also compare each figure with its exact answer where there is one; says "
+    "whether all agree, and exits 0 either way.",
 )
 @SET
 @PRECISION
