@@ -313,7 +313,17 @@ def _with_sets(scenario: Any, sets: tuple[str, ...], varied: tuple[str, ...] = (
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="simlab")
 def main() -> None:
-    """Monte Carlo balance analysis for tabletop combat rules."""
+    """Monte Carlo balance analysis for tabletop combat rules.
+
+    Start with `simlab validate SCENARIO`, then `simlab run SCENARIO`; each
+    command's --help gives its options, the README the rest.
+
+    \b
+    Exit codes: 0 ok; 1 a balance spec failed (check), a figure drifted (report
+    --baseline) or a target is out of reach (tune); 2 invalid input or an output
+    the machine refuses; 3 internal error (a bug); 130 interrupted (Ctrl-C);
+    143 stopped (SIGTERM).
+    """
     from simlab.engine import compiling
 
     click.get_current_context().with_resource(compiling.listening(_compile_notice()))
@@ -362,7 +372,8 @@ def entry(args: list[str] | None = None) -> None:
     streams are flushed, and the process ends there with the command's status
     (:func:`_exit_now`). Tests call :func:`main`, which returns as click's commands do.
     """
-    sys.stderr = _StderrThatOutlivesItsReader(sys.stderr)
+    sys.stdout = _StreamThatOutlivesItsReader(sys.stdout)
+    sys.stderr = _StreamThatOutlivesItsReader(sys.stderr)
     try:
         main(args)
     except SystemExit as done:
@@ -370,11 +381,13 @@ def entry(args: list[str] | None = None) -> None:
     _exit_now(EXIT_OK)
 
 
-class _StderrThatOutlivesItsReader:
-    """Standard error whose reader may stop reading (``simlab run … 2>&1 | head -1``):
-    the rest of a message goes nowhere and the command exits with its own status, where
-    the closed pipe ended it with Python's status 1 halfway through a usage error's
-    lines. As rich's console does for standard output (``report.terminal._Console``)."""
+class _StreamThatOutlivesItsReader:
+    """Standard output or error whose reader may stop reading (``simlab validate DIR |
+    head -1``, ``simlab run … 2>&1 | head -1``): the rest goes nowhere, and the command
+    writes its files and exits with its own status, where the closed pipe ended it with
+    status 1 (click's, on ``--help``; Python's, halfway through a usage error's lines)
+    or 3 (``validate``'s ``internal error: BrokenPipeError``). The one place every
+    command's output goes through: ``click.echo`` and rich's console alike."""
 
     def __init__(self, stream: Any) -> None:
         self._stream = stream
@@ -629,7 +642,10 @@ SCHEDULER = click.option(
 @main.command(short_help="Simulate a scenario: hit rates, damage, time-to-down, win rates.")
 @SCENARIO
 @click.option(
-    "-n", "--encounters", type=ENCOUNTERS, help="Encounters to run (200000, 200_000 or 2e5)."
+    "-n",
+    "--encounters",
+    type=ENCOUNTERS,
+    help="Encounters to run (default: the scenario's): 200000, 200_000 or 2e5.",
 )
 @click.option("--seed", type=SEED, help="Seed (default: scenario's).")
 @click.option("--out", type=click.Path(), help="Write summary.json + Parquet.")
@@ -644,7 +660,8 @@ SCHEDULER = click.option(
 @click.option(
     "--check",
     is_flag=True,
-    help="Compare with the exact answers where they exist (a report: exit 0).",
+    help="Also compare each figure with its exact answer where there is one; says "
+    "whether all agree, and exits 0 either way.",
 )
 @SET
 @PRECISION
@@ -716,7 +733,7 @@ def _connect(scheduler: str | None, threads: int | None) -> Any:
         logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
     from simlab.engine.distributed import refuse_impossible_address
 
-    refuse_impossible_address(scheduler)  # at once, not after the timeout
+    refuse_impossible_address(scheduler)  # at once, before "connecting to" and its wait
     # said before, not after: an address nobody answers at is silent until the timeout
     click.echo(f"connecting to {scheduler} (waits up to {CONNECT_WAIT:g} s)…", err=True)
     try:

@@ -60,8 +60,8 @@ def refuse_impossible_address(address: str) -> None:
     1-65535 (``tcp://host:99999``) or an IPv4 address with a number above 255. Dask
     would try it until its connection timeout, as an address nobody answers at.
 
-    Addresses Dask cannot read (no port, another scheme) are left to Dask, which refuses
-    them at once.
+    An address Dask cannot read (no port: ``127.0.0.1``; a scheme it has no transport
+    for: ``http://``) is refused in Dask's words, before the command says it connects.
 
     Raises
     ------
@@ -70,26 +70,33 @@ def refuse_impossible_address(address: str) -> None:
         got 'tcp://127.0.0.1:99999' (port 99999: a port is 1 to 65535)``.
     """
     from distributed.comm.addressing import parse_address, parse_host_port
+    from distributed.comm.registry import get_backend
 
     try:
         scheme, where = parse_address(address)
-        host, port = parse_host_port(where)
-    except (ValueError, TypeError):
-        return
+        get_backend(scheme)  # a scheme Dask has no transport for (http://)
+        if scheme not in ("tcp", "tls"):
+            return
+        host, port = parse_host_port(where)  # no port (127.0.0.1)
+    except (ValueError, TypeError) as err:
+        raise _not_an_address(address, str(err)) from None
     numbers = host.split(".")
-    if scheme not in ("tcp", "tls"):
-        why = None
-    elif not 1 <= port <= 65535:
+    if not 1 <= port <= 65535:
         why = f"port {port}: a port is 1 to 65535"
     elif len(numbers) == 4 and all(n.isdigit() for n in numbers) and max(map(int, numbers)) > 255:
         why = f"host {host}: each number of an IPv4 address is 0 to 255"
     else:
         why = None
     if why:
-        raise InputError(
-            "expected --scheduler as a Dask scheduler's address such as tcp://host:8786; "
-            f"got {address!r} ({why})"
-        )
+        raise _not_an_address(address, why)
+
+
+def _not_an_address(address: str, why: str) -> InputError:
+    """The refusal of an ``address`` no scheduler can have, for the reason ``why``."""
+    return InputError(
+        "expected --scheduler as a Dask scheduler's address such as tcp://host:8786; "
+        f"got {address!r} ({why})"
+    )
 
 
 def run_dask(

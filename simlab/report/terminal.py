@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import math
-import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -57,21 +56,15 @@ WIDE = 110
 
 
 class _Console(Console):
-    """rich's console, but a reader that stops reading (``simlab sweep --out DIR | head``)
-    stops the printing only: rich's own answer to a closed pipe is to end the program,
-    before a command has written its output files. Piped, its lines end at their last
-    character (:class:`_Unpadding`)."""
+    """rich's console, whose lines, piped, end at their last character
+    (:class:`_Unpadding`). It prints to ``sys.stdout`` as it is at each print: in the
+    ``simlab`` command, a stream that outlives its reader (``simlab sweep --out DIR |
+    head``: ``cli.entry``), so that rich's own answer to a closed pipe, ending the
+    program before the command has written its output files, never comes."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.push_render_hook(_Unpadding(self))
-
-    def on_broken_pipe(self) -> None:
-        """Send the rest of standard output nowhere and go on quietly."""
-        self.quiet = True
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
 
 
 class _Unpadding(RenderHook):
@@ -649,7 +642,8 @@ def _bound(x: Any, rounded: Callable[[float, int], float], digits: int, sign: st
     return formatted(rounded(x, digits), f"{sign}.{digits}f")
 
 
-#: The decimals of an exact answer beside simulated figures, in every table and page.
+#: The decimals of an exact answer, in every table and page, ``simlab exact``'s too;
+#: beside a simulated figure whose precision calls for more, its (:func:`check_decimals`).
 EXACT_DECIMALS = 4
 
 
@@ -1465,10 +1459,10 @@ def print_result(result: Result) -> None:
 
 def exact_attacks_table(solved: ExactResult) -> Table:
     """Exact hit rate, crit rate (where the rules have crits) and mean damage of every
-    solved pair (fresh defender); a rate to 5 decimals, never reading as 0 or 1 that it
-    is not (:func:`exact_number`). A crit rate of exactly 0 reads :data:`NO_CRIT`, and
-    the column is left out where every one would, as in a run's table
-    (:func:`exact_crit_said`)."""
+    solved pair (fresh defender), each as every table writes an exact answer, never
+    reading as 0 or 1 that it is not (:func:`exact_number`). A crit rate of exactly 0
+    reads :data:`NO_CRIT`, and the column is left out where every one would, as in a
+    run's table (:func:`exact_crit_said`)."""
     table = console_table(f"{solved.scenario} · attacks (exact, against a fresh defender)")
     pairs = [Parts(pair_parts(*p.key), indent="  ") for p in solved.pairs]
     said = exact_crit_said(solved)
@@ -1477,9 +1471,9 @@ def exact_attacks_table(solved: ExactResult) -> Table:
     for column in ("hit rate", *(["crit rate"] if crits else []), "mean damage"):
         number_column(table, column)
     for pair, p, says in zip(pairs, solved.pairs, said, strict=True):
-        crit = [exact_number(p.crit_rate, "crit_rate", 5) if says else NO_CRIT] if crits else []
-        table.add_row(pair, exact_number(p.hit_rate, "hit_rate", 5), *crit,
-                      f"{p.mean_damage:.4f}")  # fmt: skip
+        crit = [exact_number(p.crit_rate, "crit_rate") if says else NO_CRIT] if crits else []
+        table.add_row(pair, exact_number(p.hit_rate, "hit_rate"), *crit,
+                      exact_number(p.mean_damage))  # fmt: skip
     return table
 
 
@@ -1508,8 +1502,9 @@ def exact_duel_table(duel: DuelExact) -> Table | Group:
     if duel.median is not None and capped_median(duel) is None:
         median += f" (> cap {len(duel.pmf) - 1})"
     down, if_down, _ = duel.capped_moments()
-    cells = [f"{duel.mean:.5f}", f"{duel.variance**0.5:.4f}", median,
-             f"{if_down:.5f}" if down > 0 else "—", exact_number(down, DOWN_BY_CAP, 6)]  # fmt: skip
+    if_down_said = exact_number(if_down) if down > 0 else "—"
+    cells = [exact_number(duel.mean), exact_number(duel.variance**0.5), median, if_down_said,
+             exact_number(down, DOWN_BY_CAP)]  # fmt: skip
 
     def build(broken: bool, columns: slice) -> Table:
         table = console_table("time-to-down (exact, rounds)")
@@ -1602,22 +1597,31 @@ def print_exact(solved: ExactResult) -> None:
                    names)  # fmt: skip
 
 
-def _simulated_cell(value: float, figure: str, std_error: float) -> str:
-    """A simulated figure of the ``--check`` table to the decimals of the exact answers
-    beside it (:data:`EXACT_DECIMALS`), or to those its own precision calls for where
-    more (its 95% interval, ``± 1.96`` standard errors, as :func:`interval_decimals`
-    gives them), trailing zeros kept so that a column reads alike (``6.4400`` beside
-    ``6.4436``, never ``6.44``); more where it would read as 0 or as a rate's 1 that it
-    is not (``0.99996``). A figure at 0, or a rate at 1, is ``0`` or ``1`` (every
-    attempt missed, every encounter downed); "—" where there is none."""
+def check_decimals(value: float, figure: str, std_error: float) -> int:
+    """The decimals of a ``--check`` row, its simulated figure and the exact answer
+    beside it alike: those of every exact answer (:data:`EXACT_DECIMALS`), or those
+    the simulated figure's own precision calls for where more (its 95% interval, ``±
+    1.96`` standard errors, as :func:`interval_decimals` gives them): ``0.97225``
+    beside ``0.97222``, never beside ``0.9722``. A simulated figure at 0, or a rate at
+    1, calls for none (it is written ``0`` or ``1``)."""
+    half = normal_quantile(0.95) * std_error
+    if pd.isna(value) or value in figure_range(figure) or not half > 0:
+        return EXACT_DECIMALS
+    return max(EXACT_DECIMALS, interval_decimals(value, value - half, value + half))
+
+
+def _simulated_cell(value: float, figure: str, digits: int) -> str:
+    """A simulated figure of the ``--check`` table to its row's ``digits``
+    (:func:`check_decimals`), trailing zeros kept so that a column reads alike
+    (``6.4400`` beside ``6.4436``, never ``6.44``); more where it would read as 0 or as
+    a rate's 1 that it is not (``0.99996``). A figure at 0, or a rate at 1, is ``0`` or
+    ``1`` (every attempt missed, every encounter downed); "—" where there is none."""
     if pd.isna(value):
         return "—"
     within = figure_range(figure)
     if value in within:
         return plain_number(value)
-    half = normal_quantile(0.95) * std_error
-    own = interval_decimals(value, value - half, value + half) if half > 0 else 0
-    return decimals(value, max(EXACT_DECIMALS, own), within)
+    return decimals(value, digits, within)
 
 
 def format_std_error(se: float) -> str:
@@ -1634,8 +1638,9 @@ def format_std_error(se: float) -> str:
 
 def check_table(check: pd.DataFrame) -> Table | Group:
     """Simulated vs exact, per figure, in standard errors; the exact answer as every
-    table writes one (:func:`exact_number`: ``0.1520``, ``0.9999997``), a standard
-    error as :func:`format_std_error` does. Laid out to
+    table writes one (:func:`exact_number`: ``0.1520``, ``0.9999997``), to the decimals
+    of the simulated figure beside it where that has more (:func:`check_decimals`), a
+    standard error as :func:`format_std_error` does. Laid out to
     print whole at the console's width (:func:`tables_printed_whole`): beside a long
     name its headers go on a line a word, and where even so it would not fit, its
     columns go on in a further table under the figures' names, each on two lines at
@@ -1647,11 +1652,12 @@ def check_table(check: pd.DataFrame) -> Table | Group:
     labels = [(r.figure, pair_parts(r.attacker, r.attack, r.defender))
               for r in check.itertuples()]  # fmt: skip
     headers = ["simulated", "exact", "std error", "z", "p"]
-    rows = [[_simulated_cell(r.simulated, r.figure, r.std_error),
-             exact_number(r.exact, r.figure), format_std_error(r.std_error), formatted(r.z, "+.2f"),
+    digits = [check_decimals(r.simulated, r.figure, r.std_error) for r in check.itertuples()]
+    rows = [[_simulated_cell(r.simulated, r.figure, d), exact_number(r.exact, r.figure, d),
+             format_std_error(r.std_error), formatted(r.z, "+.2f"),
              format_p(r.p_value, CHECK_SMALLEST_P)
              + (BINOMIAL_MARK if getattr(r, "p_kind", "") == BINOMIAL_P else "")]
-            for r in check.itertuples()]  # fmt: skip
+            for r, d in zip(check.itertuples(), digits, strict=True)]  # fmt: skip
     laid_out = {False: (headers, rows), True: broken_columns(headers, rows)}
 
     def build(two_lines: bool, broken: bool, columns: slice) -> Table:

@@ -376,6 +376,28 @@ def test_a_reader_that_stops_reading_stops_the_printing_only(
     assert (out / ("summary.json" if command[0] == "run" else "sweep.json")).exists()
 
 
+@pytest.mark.parametrize(
+    "args",
+    [["validate", "scenarios"], ["--help"], ["--version"], ["validate", "--help"],
+     ["exact", "scenarios/benchmarks/ss-duel.yaml"]],
+    ids=["validate", "--help", "--version", "validate --help", "exact"],
+)  # fmt: skip
+def test_every_command_piped_into_a_reader_that_stops_exits_as_it_would_have(
+    args: list[str],
+) -> None:
+    """``simlab validate scenarios/ | head -1`` ended with ``internal error:
+    BrokenPipeError`` and exit 3, and ``simlab --help | head -0`` with exit 1 (click's
+    answer to a closed pipe), where ``run`` and the others exit 0: the reader gone (the
+    pipe's reading end closed at once), every command exits 0, silently."""
+    child = subprocess.Popen([sys.executable, "-m", "simlab", *args], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, cwd=ROOT)  # fmt: skip
+    assert child.stdout is not None and child.stderr is not None
+    child.stdout.close()
+    errors = child.stderr.read().decode()
+    assert child.wait(timeout=600) == 0, errors
+    assert errors == "", errors
+
+
 @pytest.mark.parametrize(("args", "status"), [(["-n", "1.5"], 2), (["--set", "Brute.hp=x"], 2)])
 def test_a_reader_of_errors_that_stops_reading_leaves_the_exit_status(
     args: list[str], status: int
@@ -1092,6 +1114,37 @@ def test_scheduler_says_it_is_connecting_before_it_waits(
     with pytest.raises(InputError, match="after 10 s"):
         cli._connect("tcp://127.0.0.1:9", None)
     assert said_before == ["connecting to tcp://127.0.0.1:9 (waits up to 10 s)…\n"]
+
+
+@pytest.mark.parametrize(
+    ("address", "why"),
+    [("http://127.0.0.1:8786", "unknown address scheme 'http' (known schemes: "),
+     ("127.0.0.1", "missing port number in address '127.0.0.1'"),
+     ("tcp://host.example", "missing port number in address 'host.example'")],
+)  # fmt: skip
+def test_an_address_dask_cannot_read_is_refused_before_connecting_is_said(
+    address: str, why: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--scheduler http://127.0.0.1:8786`` and ``--scheduler 127.0.0.1`` printed
+    ``connecting to … (waits up to 10 s)…``, then Dask's refusal at once: the address is
+    refused, in the same words, before anything says it connects (Dask's client, a
+    stand-in here, is never asked)."""
+    import distributed
+
+    from simlab import cli
+    from simlab.errors import InputError
+
+    def never_asked(address: str, timeout: float) -> None:
+        raise AssertionError(f"Dask's client asked to connect to {address}")
+
+    monkeypatch.setattr(distributed, "Client", never_asked)
+    with pytest.raises(InputError) as refused:
+        cli._connect(address, None)
+    assert str(refused.value).startswith(
+        "expected --scheduler as a Dask scheduler's address such as tcp://host:8786; "
+        f"got {address!r} ({why}"
+    ), refused.value
+    assert capsys.readouterr().err == ""
 
 
 def test_exact_says_what_it_did_not_solve_in_words_at_80_columns() -> None:

@@ -66,8 +66,9 @@ def test_an_exact_number_reads_as_a_limit_only_at_it(
 
 def test_exact_attacks_table_writes_a_rate_just_below_1_as_below_1() -> None:
     """A pair's exact hit rate of 0.9999996 read ``1.00000`` in ``simlab exact``'s
-    attacks table, a crit rate of 3·10⁻⁷ ``0.00000``; exactly 1 reads so still, and a
-    crit rate of exactly 0 ``—``, as a run writes a pair with no crit."""
+    attacks table, a crit rate of 3·10⁻⁷ ``0.00000``; exactly 1 reads so still
+    (``1.0000``), and a crit rate of exactly 0 ``—``, as a run writes a pair with no
+    crit."""
     from types import SimpleNamespace
 
     from rich.console import Console
@@ -85,4 +86,48 @@ def test_exact_attacks_table_writes_a_rate_just_below_1_as_below_1() -> None:
     rows = {line.split()[3]: line.split()[4:] for line in console.export_text().splitlines()
             if "→" in line}  # fmt: skip
     assert rows["Ogre"][:2] == ["0.9999996", "0.0000003"], rows
-    assert rows["Pell"][:2] == ["1.00000", "—"], rows
+    assert rows["Pell"][:2] == ["1.0000", "—"], rows
+
+
+def _check_cells(rows: list[tuple[str, float, float, float]]) -> dict[str, list[str]]:
+    """The ``--check`` table of ``rows`` (figure, simulated, exact, standard error) at
+    120 columns: each figure's (``hit_rate:``) simulated and exact cells."""
+    import pandas as pd
+    from rich.console import Console
+
+    from simlab.report import terminal
+
+    check = pd.DataFrame([{"figure": figure, "attacker": "Kaito", "attack": "quick-jab",
+                           "defender": "Brute", "simulated": simulated, "exact": exact,
+                           "std_error": se, "z": (simulated - exact) / se, "p_value": 0.5}
+                          for figure, simulated, exact, se in rows])  # fmt: skip
+    console = Console(width=120, record=True)
+    console.print(terminal.check_table(check))
+    return {line.split()[0]: line.split()[5:7] for line in console.export_text().splitlines()
+            if "→" in line}  # fmt: skip
+
+
+def test_a_check_row_writes_its_simulated_and_exact_figures_to_the_same_decimals() -> None:
+    """``run --check`` wrote a simulated hit rate to the 5 decimals its interval calls
+    for beside the exact one to 4 (``0.97225`` beside ``0.9722``, where ``simlab exact``
+    writes ``0.97222``): a row's two figures have the same decimals."""
+    cells = _check_cells([("hit_rate", 0.97225, 35 / 36, 9.5e-05),
+                          ("mean_damage", 1.38843, 1.38889, 0.0007)])  # fmt: skip
+    assert cells["hit_rate:"] == ["0.97225", "0.97222"], cells
+    assert cells["mean_damage:"] == ["1.3884", "1.3889"], cells
+
+
+def test_exact_writes_each_answer_as_the_check_table_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``simlab exact`` wrote a hit rate to 5 decimals (``0.91667``) and a mean round to 5
+    (``10.16650``), where ``run --check`` writes the same answers to 4 beside a
+    simulated figure that needs no more: one rule for both."""
+    monkeypatch.setenv("COLUMNS", "120")
+    checked = _printed("run", str(SS_DUEL), "-n", "2000", "--check")
+    exact = {}
+    for figure in ("hit_rate:", "mean_damage:", "mean_time_to_down:"):
+        (line,) = [x for x in checked.splitlines() if x.split()[:1] == [figure]]
+        exact[figure] = line.split()[-4]
+    solved = _printed("exact", str(SS_DUEL))
+    (attack,) = [line.split() for line in solved.splitlines() if "→" in line]
+    assert attack[-2:] == [exact["hit_rate:"], exact["mean_damage:"]], (attack, exact)
+    assert _down_by_cap_row(solved, "Defender")[4] == exact["mean_time_to_down:"], solved
