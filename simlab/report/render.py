@@ -83,6 +83,10 @@ DPI = 100
 FONT: dict[str, Any] = {"font.size": 10, "axes.titlesize": 11, "axes.labelsize": 10,
                         "xtick.labelsize": 9, "ytick.labelsize": 9,
                         "legend.fontsize": 9}  # fmt: skip
+#: The screens a picture's phone drawing is shown on (:attr:`Picture.phone_png`), and its
+#: width (inches at :data:`DPI`): a 390 px phone's page less its margins, 364 px.
+PHONE_MEDIA = "(max-width: 40em)"
+PHONE_WIDTH = 3.6
 #: At most this many defenders per damage plot (the rest are in the tables, and its
 #: caption names them).
 MAX_DEFENDERS = 6
@@ -97,6 +101,16 @@ class Picture:
     png: bytes
     kind: str = "rates"
     caption: str = ""
+    #: The picture drawn as wide as a phone's page, its legend under the plot, which a
+    #: page shows in its place on a narrow screen (:data:`PHONE_MEDIA`); None: none.
+    phone_png: bytes | None = None
+
+    @property
+    def phone_data_uri(self) -> str:
+        """The phone's PNG inline, for ``<source srcset=…>`` ("" without one)."""
+        if self.phone_png is None:
+            return ""
+        return "data:image/png;base64," + base64.b64encode(self.phone_png).decode("ascii")
 
     @property
     def data_uri(self) -> str:
@@ -138,22 +152,30 @@ def _html_text(value: str | Prose) -> Any:
     return value.html() if isinstance(value, Prose) else whole_words(value)
 
 
-#: A word with a hyphen inside it: ``stone-strike``, ``shattered-spirits``, ``1e-16``.
-_HYPHENATED = re.compile(r"\S*\w-\w\S*")
+#: A word with a hyphen inside it: ``stone-strike``, ``shattered-spirits``, ``1e-16``; or
+#: at its start: an option, ``--baseline`` (a phone broke it as ``--`` over ``baseline``);
+#: or a slash, colon or equals sign inside it, where it may break (:data:`_BREAK_AFTER`).
+_HYPHENATED = re.compile(r"\S*\w[-/:=]\w\S*|(?<!\S)-+[A-Za-z]\S*")
+#: Where such a word may break on a narrow screen: after a slash, colon or equals sign
+#: inside it (``mean_damage:`` ``strike/`` ``Defender=4.5``, a tune page's target).
+_BREAK_AFTER = re.compile(r"(?<=\w[/:=])(?=\w)")
 
 
 def whole_words(text: str) -> Any:
     """``text`` escaped for the HTML page, each word with a hyphen inside it in a span
     the browser does not break (``span.word``): on a phone, names broke at their
-    hyphens, ``stone-`` over ``strike``, ``rules shattered-`` over ``spirits``. The
+    hyphens, ``stone-`` over ``strike``, ``rules shattered-`` over ``spirits``, and an
+    option after its dashes, ``--`` over ``baseline`` (:data:`_HYPHENATED`). The
     hyphens stay ``-``, so that a search of the page for the name still finds it (a
     non-breaking hyphen would not). A path may break after a slash (``<wbr>``), each of
     its parts whole: ``scenarios/glitters-d20/knight-vs-skeleton.yaml`` in one span made
-    a 390 px phone's page scroll sideways."""
+    a 390 px phone's page scroll sideways; so may a word after a colon or an equals sign
+    inside it: a tune page's target, ``mean_damage:strike/Defender=4.5``, was as wide
+    as its column on a phone."""
     from markupsafe import Markup, escape
 
     def kept(word: re.Match[str]) -> str:
-        parts = re.findall(r"[^/]*/|[^/]+$", word.group(0))
+        parts = _BREAK_AFTER.split(word.group(0))
         return "<wbr>".join(f'<span class="word">{part}</span>' for part in parts)
 
     return Markup(_HYPHENATED.sub(kept, str(escape(text))))
@@ -193,6 +215,7 @@ class Section:
     copies_pooled: list[str] = field(default_factory=list)
     damage_skipped: list[str] = field(default_factory=list)
     attack_note: str = ""  # under the attacks table: a crit rate of "—", or none
+    time_to_down_note: str = ""  # under its pictures: the sides none of whom is attacked
 
     @property
     def time_to_down_terms(self) -> list[tuple[str, str]]:
@@ -523,8 +546,9 @@ def _legend_below_when_long(fig: Figure, axes: Sequence[Any], legend: Any,
     is wider than :data:`LONG_LEGEND` of the picture or would reach the picture's
     ``title`` (centred over it: a damage picture's attacker and attack), in as many
     columns as the picture's width holds, and make the picture taller by its height: the
-    plots keep the picture's width. Beside a damage picture's plots, the names of
-    defenders of 37 characters ran over its title."""
+    plots keep the picture's width, unless one column of it is wider, which widens the
+    picture to it. Beside a damage picture's plots, the names of defenders of 37
+    characters ran over its title."""
     if legend is None:
         return
     width, whole = legend.get_window_extent().width, fig.bbox.width
@@ -533,8 +557,10 @@ def _legend_below_when_long(fig: Figure, axes: Sequence[Any], legend: Any,
         return
     legend.remove()
     below = _shared_legend(fig, *axes, below=True, ncol=max(1, int(whole // width)))
-    height = below.get_window_extent().height / fig.dpi
-    fig.set_figheight(fig.get_figheight() + height)
+    box = below.get_window_extent()
+    fig.set_figheight(fig.get_figheight() + box.height / fig.dpi)
+    # an entry wider than the picture widens it: cut off at its edges, it lost its key
+    fig.set_figwidth(max(fig.get_figwidth(), box.width / fig.dpi + plots.FIGURE_MARGIN))
 
 
 #: A defender's damage is drawn only where its bars say something: the 95% band of its
@@ -723,33 +749,33 @@ def _rates_png(run: ScenarioRun) -> tuple[bytes, bool]:
     return png, marked
 
 
-def _survival_png(run: ScenarioRun, side: str) -> tuple[bytes, list[str], int]:
+def _time_to_down_png(run: ScenarioRun, side: str) -> tuple[bytes, list[str], int]:
     """A side's time-to-down plot, its members never downed and its exact curves."""
     never: list[str] = []
     curves = 0
 
-    def survival(fig: Figure) -> None:
+    def time_to_down(fig: Figure) -> None:
         nonlocal curves
         ax = fig.add_subplot()
         never[:] = plots.never_downed(plots.plot_time_to_down(run, side=side, ax=ax))
         curves = sum(name.endswith(plots.EXACT_CURVE_SUFFIX)
                      for name in ax.get_legend_handles_labels()[1])  # fmt: skip
-        _fit_survival(fig, ax)
+        _fit_time_to_down(fig, ax)
 
-    png = _png(survival, (SURVIVAL_WIDTH, SURVIVAL_HEIGHT))
+    png = _png(time_to_down, (TIME_TO_DOWN_WIDTH, TIME_TO_DOWN_HEIGHT))
     return png, never, curves
 
 
 #: A time-to-down picture's height, and its width before it is fitted to its plot
-#: (:func:`_fit_survival`), in inches.
-SURVIVAL_WIDTH, SURVIVAL_HEIGHT = 8.5, 3.4
+#: (:func:`_fit_time_to_down`), in inches.
+TIME_TO_DOWN_WIDTH, TIME_TO_DOWN_HEIGHT = 8.5, 3.4
 #: The width of a time-to-down picture's plot (inches), and what the picture keeps
 #: beside it: its y axis's ticks and label at its left, a margin at its right.
-SURVIVAL_PLOT, SURVIVAL_LEFT, SURVIVAL_RIGHT = 5.0, 0.6, 0.2
+TIME_TO_DOWN_PLOT, TIME_TO_DOWN_LEFT, TIME_TO_DOWN_RIGHT = 5.0, 0.6, 0.2
 
 
-def _fit_survival(fig: Figure, ax: Any) -> None:
-    """Make a time-to-down picture as wide as its plot (:data:`SURVIVAL_PLOT`), its
+def _fit_time_to_down(fig: Figure, ax: Any) -> None:
+    """Make a time-to-down picture as wide as its plot (:data:`TIME_TO_DOWN_PLOT`), its
     legend under the plot in as many columns as the plot's width holds
     (:func:`_legend_under`), the picture taller by it (wider only where one column of it
     is wider than the plot). Every picture was 850 px wide: a duel's one curve beside a
@@ -760,8 +786,8 @@ def _fit_survival(fig: Figure, ax: Any) -> None:
         return
     handles, names = ax.get_legend_handles_labels()
     legend.remove()
-    under = _legend_under(fig, handles, names, SURVIVAL_PLOT * fig.dpi).get_window_extent()
-    plot = SURVIVAL_LEFT + SURVIVAL_PLOT + SURVIVAL_RIGHT
+    under = _legend_under(fig, handles, names, TIME_TO_DOWN_PLOT * fig.dpi).get_window_extent()
+    plot = TIME_TO_DOWN_LEFT + TIME_TO_DOWN_PLOT + TIME_TO_DOWN_RIGHT
     fig.set_figwidth(max(plot, under.width / fig.dpi + plots.FIGURE_MARGIN))
     fig.set_figheight(fig.get_figheight() + under.height / fig.dpi)
 
@@ -840,12 +866,12 @@ def _planned_pictures(run: ScenarioRun, at: int, drawn_exact: ExactDrawn,
             caption=RATES_CAPTION + _pooled_note(res) + (RATES_EXACT if marked else ""),
         )
 
-    def survival(side: str, drawn: tuple[bytes, list[str], int]) -> Picture:
+    def time_to_down(side: str, drawn: tuple[bytes, list[str], int]) -> Picture:
         png, never, curves = drawn
         drawn_exact.curves += curves
-        name = _unique(f"{slug}-survival-{_slug(side)}.png", seen)
-        return Picture(name, f"time-to-down · {side}", png, "survival",
-                       survival_caption(side, never, res))  # fmt: skip
+        name = _unique(f"{slug}-time-to-down-{_slug(side)}.png", seen)
+        return Picture(name, f"time-to-down · {side}", png, "time-to-down",
+                       time_to_down_caption(side, never, res))  # fmt: skip
 
     def outcome(png: bytes) -> Picture:
         return Picture(f"{slug}-outcome.png", "outcome", png, "outcome",
@@ -857,8 +883,11 @@ def _planned_pictures(run: ScenarioRun, at: int, drawn_exact: ExactDrawn,
         out.append((Sketch(_damage_png, at, (attacker, attack)),
                     functools.partial(_damage_picture, slug, attacker, attack, seen,
                                       drawn_exact, skipped)))  # fmt: skip
+    unattacked = never_attacked_in(res)
     for side in res.layout.sides:
-        out.append((Sketch(_survival_png, at, (side,)), functools.partial(survival, side)))
+        if not set(members(res, side)) <= set(unattacked):  # else a flat line at 0
+            out.append((Sketch(_time_to_down_png, at, (side,)),
+                        functools.partial(time_to_down, side)))  # fmt: skip
     out.append((Sketch(_outcome_png, at), outcome))
     return out
 
@@ -885,12 +914,53 @@ OUTCOME_CAPTION = ("Bars: the share of encounters each side won (green), with it
                    "round {cap}, or every side down at once).")  # fmt: skip
 
 
-def survival_caption(side: str, never: list[str], res: Result) -> str:
+def members(res: Result, side: str) -> list[str]:
+    """The names of the combatants of ``side`` in the run ``res``."""
+    return [name for s, name in res.layout.combatants if s == side]
+
+
+def never_attacked_in(res: Result) -> list[str]:
+    """The combatants of a run that no one attacks, and so never go down (the fighter of
+    a one-sided duel against a dummy), as the sweep's terminal table finds them
+    (:func:`~simlab.report.tuning_terminal.never_attacked`): a side of none but them has
+    no time-to-down picture (its curve a flat line at 0, its axis 0 to 2 rounds), and
+    :func:`never_attacked_note` names them.
+
+    Parameters
+    ----------
+    res : Result
+        The run.
+
+    Returns
+    -------
+    list of str
+        Their names, in the order of the run's combatants.
+    """
+    pairs = res.hit_rates()
+    attacked = set(pairs.defender[pairs.attempts > 0])
+    downs = res.tallies.down_round.sum(axis=1)
+    return [name for c, (_, name) in enumerate(res.layout.combatants)
+            if name not in attacked and not downs[c]]  # fmt: skip
+
+
+def never_attacked_note(res: Result) -> str:
+    """The line under a run's time-to-down pictures naming the combatants of the sides
+    left without one (:func:`never_attacked_in`), in the words of the sweep's terminal
+    table: ``Not drawn, Attacker: never down, as no one attacks it.``; "" for none."""
+    unattacked = never_attacked_in(res)
+    names = [name for side in res.layout.sides if set(members(res, side)) <= set(unattacked)
+             for name in members(res, side)]  # fmt: skip
+    if not names:
+        return ""
+    them = "it" if len(names) == 1 else "them"
+    return f"Not drawn, {', '.join(names)}: never down, as no one attacks {them}."
+
+
+def time_to_down_caption(side: str, never: list[str], res: Result) -> str:
     """The caption of a side's time-to-down plot: what its curves and its dotted line
     are, and who of the side is never downed (a flat line at 0, which the axis label
     once called "no curve rises after round 0")."""
-    members = [name for s, name in res.layout.combatants if s == side]
-    if never and len(never) == len(members):
+    if never and len(never) == len(members(res, side)):
         return (f"{side}: {', '.join(never)} never downed in "
                 f"{counted(res.encounters, 'encounter')} (round cap "
                 f"{res.layout.max_rounds}): no curve rises.")  # fmt: skip
@@ -1167,7 +1237,7 @@ def _section(plan: Plan, pictures: list[Picture], specs: pd.DataFrame | None,
     return Section(run, anchor, identity, attack_header, attacks, header, combatants,
                    _outcome_rows(res), _spec_rows(specs, run), _drift_rows(drift, run), notes,
                    pictures, _headline(run, specs), apart, pooled, skipped,
-                   attack_note)  # fmt: skip
+                   attack_note, never_attacked_note(res))  # fmt: skip
 
 
 def _anchor(scenario: str, seen: set[str]) -> str:
@@ -1284,10 +1354,10 @@ _HTML = jinja2.Template(
 <body>
 <h1>{{ title }}</h1>
 <p class="note">simlab {{ version }} · {{ scenarios }}{% if baseline %}
- · compared with baseline {{ baseline }} (Holm-adjusted p &lt; {{ alpha }} and beyond
+ · compared with baseline {{ whole(baseline) }} (Holm-adjusted p &lt; {{ alpha }} and beyond
  tolerance){% endif %}</p>{% if overrides %}
-<p class="note">{{ overrides }}</p>{% endif %}
-{% if drift_list %}<h2>Drift</h2><p class="bad">{{ drift_verdict }}</p>
+<p class="note">{{ whole(overrides) }}</p>{% endif %}
+{% if drift_list %}<h2>Drift</h2><p class="bad">{{ whole(drift_verdict) }}</p>
 <p class="note">Each scenario's "Compared with the
 baseline" shows the drifted distributions and curves before (grey) and after (colour).</p>
 <ul class="drift">{% for scenario, anchor, lines in drift_list %}<li><a href="#{{ anchor }}">{{
@@ -1295,13 +1365,13 @@ whole(scenario) }}</a><ul>{% for name, what in lines %}
 <li><span class="drifted">{{ whole(name) }}</span>: {{ p_kept_whole(what) }}</li>{% endfor %}
 </ul></li>
 {% endfor %}</ul>
-<p class="note">{{ baseline_hint }}</p>
-{% elif baseline %}<p class="pass">{{ drift_verdict }}</p>{% endif %}
-{% if not_compared %}<p class="note">{{ not_compared }}</p>{% endif %}
+<p class="note">{{ whole(baseline_hint) }}</p>
+{% elif baseline %}<p class="pass">{{ whole(drift_verdict) }}</p>{% endif %}
+{% if not_compared %}<p class="note">{{ whole(not_compared) }}</p>{% endif %}
 {% if spec_failures %}<h2>Failed specs</h2><ul>{% for line in spec_failures %}
-<li class="bad">{{ line }}</li>{% endfor %}</ul>{% endif %}
+<li class="bad">{{ whole(line) }}</li>{% endfor %}</ul>{% endif %}
 <h2>Contents</h2>
-<p class="note">{{ toc_note }}</p>
+<p class="note">{{ whole(toc_note) }}</p>
 <div class="scroll"><table class="toc">
 <tr>{% for h in TOC_HEADER %}<th>{{ h }}</th>{% endfor %}</tr>
 {% for s in sections %}<tr><td><a href="#{{ s.anchor }}">{{ whole(s.headline[0]) }}</a></td>
@@ -1310,32 +1380,33 @@ whole(scenario) }}</a><ul>{% for name, what in lines %}
 {% endfor %}</tr>{% endfor %}</table></div>
 {% for s in sections %}
 <h2 id="{{ s.anchor }}">{{ s.run.scenario }} <small>({{ s.run.rules }})</small></h2>
-<table>{% for k, v in s.identity %}<tr><th>{{ k }}</th><td>{{ show(v) }}</td></tr>
+<table>{% for k, v in s.identity %}<tr><th>{{ whole(k) }}</th><td>{{ show(v) }}</td></tr>
 {% endfor %}</table>
 {% if s.specs %}<h3>Balance specs</h3>{{ table(SPEC_HEADER, s.specs) }}{% endif %}
 {% if s.drift or s.notes %}<h3>Compared with the baseline</h3>
-{% for n in s.notes %}<p class="note">{{ n }}</p>{% endfor %}
+{% for n in s.notes %}<p class="note">{{ whole(n) }}</p>{% endfor %}
 {{ pictures(s, 'drift') }}
 {% if s.drift %}<details{% if s.drift[0][0] == 'DRIFT' %} open{% endif %}>
 <summary>{{ counted(s.drift|length, "figure") }}</summary>
 {{ table(DRIFT_HEADER, s.drift) }}</details>
 {% endif %}{% endif %}
 <h3>Attacks</h3>{{ table(s.attack_header, s.attacks) }}
-{% if s.attack_note %}<p class="note">{{ s.attack_note }}</p>{% endif %}
+{% if s.attack_note %}<p class="note">{{ whole(s.attack_note) }}</p>{% endif %}
 {{ pictures(s, 'rates') }}
 <h3>Damage</h3><p class="note">Misses count as 0 damage. Bars and dots: simulated; open
 black diamonds: the exact answer against a fresh defender, where the exact engine gives one.
-{% if s.copies_pooled %}Copies of one entry are pooled ({{ s.copies_pooled|join(', ') }});
+{% if s.copies_pooled %}Copies of one entry are pooled ({{ whole(s.copies_pooled|join(', ')) }});
 the tables list each copy.{% endif %}</p>
-{% for n in s.copies_apart %}<p class="note">{{ n }}.</p>{% endfor %}
+{% for n in s.copies_apart %}<p class="note">{{ whole(n) }}.</p>{% endfor %}
 {% if s.damage_skipped %}<p class="note">No damage plot, every defender attacked too rarely
-to draw:</p><ul class="note">{% for n in s.damage_skipped %}<li>{{ n }}</li>{% endfor %}</ul>
+to draw:</p><ul class="note">{% for n in s.damage_skipped %}<li>{{ whole(n) }}</li>{% endfor %}</ul>
 {% endif %}
 {{ pictures(s, 'damage') }}
 <h3>Time-to-down</h3><dl class="note">{% for term, meaning in s.time_to_down_terms %}
-<dt>{{ term }}</dt><dd>{{ meaning }}</dd>{% endfor %}</dl>
+<dt>{{ whole(term) }}</dt><dd>{{ whole(meaning) }}</dd>{% endfor %}</dl>
 {{ table(s.combatant_header, s.combatants) }}
-{{ pictures(s, 'survival') }}
+{{ pictures(s, 'time-to-down') }}
+{% if s.time_to_down_note %}<p class="note">{{ whole(s.time_to_down_note) }}</p>{% endif %}
 <h3>Outcome</h3>{{ table(OUTCOME_HEADER, s.outcome) }}
 {{ pictures(s, 'outcome') }}
 {% endfor %}
@@ -1353,7 +1424,7 @@ _PICTURES = jinja2.Template(
 )
 
 _TABLE = jinja2.Template(
-    """<div class="scroll"><table><tr>{% for h in header %}<th>{{ h }}</th>{% endfor %}</tr>
+    """<div class="scroll"><table><tr>{% for h in header %}<th>{{ whole(h) }}</th>{% endfor %}</tr>
 {% for row in rows %}<tr>{% for c in row %}<td{% if c in ('DRIFT', 'CHANGED')
 or c.startswith('FAIL') %} class="bad"{% elif c.startswith('PASS') %} class="pass"{%
 elif number(c) %} class="num"{% endif %}>{{ whole(c) }}</td>{% endfor %}</tr>
@@ -1656,6 +1727,7 @@ def _markdown(sections: list[Section], title: str, drift: DriftReport | None,
         out += ["### Time-to-down", "",
                 *(f"- **{md_text(t)}**: {md_text(m)}" for t, m in s.time_to_down_terms), "",
                 _md_table(s.combatant_header, s.combatants), ""]  # fmt: skip
+        out += [md_text(s.time_to_down_note), ""] if s.time_to_down_note else []
         out += ["### Outcome", "", _md_table(OUTCOME_HEADER, s.outcome), ""]
         out += ["### Plots", "", *(md_link(p.title, f"{PNG_DIR}/{p.file}") for p in s.pictures)]
     return "\n".join(out) + "\n"

@@ -48,6 +48,8 @@ from simlab.report.plots import (
 )
 from simlab.report.render import (
     EXACT_SUFFIX,
+    PHONE_MEDIA,
+    PHONE_WIDTH,
     PNG_DIR,
     STYLESHEET,
     Picture,
@@ -90,6 +92,10 @@ from simlab.report.tuning_terminal import (
     identical_note,
     independent_bounds,
     joint_intervals_note,
+    never_attacked,
+    never_attacked_note,
+    never_winning,
+    never_winning_note,
     times_narrower,
     tune_sentences,
     unmatched_note,
@@ -159,9 +165,10 @@ def plot_sweep(
         (:func:`_legend_below_when_long`).
 
         ``median_time_to_down`` takes whole rounds only: its interval is an error bar at
-        each value, and a median not reached by the round cap its line's marker on the
-        top edge, in its colour, under an arrow (legend: ``not reached``), an interval
-        whose upper end is not reached an arrow up to that edge (:func:`_median_marks`).
+        each value, a median not reached by the round cap its line's marker, in its
+        colour, in a grey row of its own above the plot, labelled ``not reached by round
+        100`` (:func:`not_reached_row`), and an interval whose upper end is not reached
+        an arrow up to the plot's top edge (:func:`_median_marks`).
 
     Returns
     -------
@@ -181,6 +188,42 @@ def plot_sweep(
     return _sweep_plot(sweep, figure, ax, on, MOST_LINES_ON_AXES)
 
 
+def shown_combatants(sweep: SweepResult) -> pd.DataFrame:
+    """The sweep's time-to-down table as the page shows it: :meth:`SweepResult.combatants`
+    but the combatants no one attacks at any point, which the terminal leaves out too
+    (:func:`~simlab.report.tuning_terminal.never_attacked`).
+
+    Parameters
+    ----------
+    sweep : SweepResult
+        The sweep.
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
+    frame = sweep.combatants()
+    return frame[~frame.combatant.isin(never_attacked(sweep))].reset_index(drop=True)
+
+
+def shown_sides(sweep: SweepResult) -> pd.DataFrame:
+    """The sweep's outcome table as the page shows it: :meth:`SweepResult.sides` but the
+    sides that never win as they never attack, which the terminal leaves out too
+    (:func:`~simlab.report.tuning_terminal.never_winning`).
+
+    Parameters
+    ----------
+    sweep : SweepResult
+        The sweep.
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
+    frame = sweep.sides()
+    return frame[~frame.side.astype(str).isin(never_winning(sweep))].reset_index(drop=True)
+
+
 #: The most lines :func:`plot_sweep` draws on the caller's axes: their legend, under the
 #: axes in columns (:func:`_legend_under_when_wide`), fits a figure of matplotlib's
 #: default size (6.4 × 4.8 in). A sweep of two fields drew 69 lines on one, and its
@@ -189,9 +232,10 @@ MOST_LINES_ON_AXES = 12
 
 
 def _sweep_plot(sweep: SweepResult, figure: str, ax: Axes | None, on: dict[str, str],
-                most: int | None) -> pd.DataFrame:  # fmt: skip
+                most: int | None, hidden: Sequence[str] = ()) -> pd.DataFrame:  # fmt: skip
     """:func:`plot_sweep`, refusing more than ``most`` lines on the caller's ``ax`` (the
-    report's pictures, which make room for their legends, draw every line: None)."""
+    report's pictures, which make room for their legends, draw every line: None), and
+    drawing none of the subjects ``hidden`` (the page's, as its tables leave them out)."""
     instance_argument(sweep, SweepResult, "simlab.sweep", "sweep")
     if figure not in _TABLES:
         raise InputError(f"expected figure= one of {', '.join(_TABLES)}; got "
@@ -205,6 +249,7 @@ def _sweep_plot(sweep: SweepResult, figure: str, ax: Axes | None, on: dict[str, 
             raise InputError(f"expected one of {narrow} to narrow {figure} by; got "
                              f"{key}={did_you_mean(key, subject)}")  # fmt: skip
         data = only_rows(data, key, value)
+    data = data[~data[subject[0]].astype(str).isin(hidden)]
     x, *others = sweep.fields
     own = ax is None
     ax = axes_or_new(ax)
@@ -235,6 +280,7 @@ def _sweep_plot(sweep: SweepResult, figure: str, ax: Axes | None, on: dict[str, 
     order = [key for key, _ in data.groupby([*others, *subject], sort=False)]
     exact_drawn: dict[tuple[Any, ...], tuple[Any, list[list[dict[str, Any]]]]] = {}
     stacked: dict[float, int] = {}  # the not-reached marks drawn at each swept value
+    row = functools.cache(lambda: not_reached_row(ax, not_reached_label(_round_caps(sweep))))
     for key, line in lines:
         if key not in names:  # drawn with the line it coincides with
             continue
@@ -246,7 +292,7 @@ def _sweep_plot(sweep: SweepResult, figure: str, ax: Axes | None, on: dict[str, 
                  **_line_style(data, others, named, keys)}  # fmt: skip
         drawn = ax.plot(at, line[figure], label=name, **style)
         if figure == MEDIAN:
-            _median_marks(ax, at, line, drawn[0], stacked)
+            _median_marks(ax, at, line, drawn[0], row, stacked)
         elif f"{figure}_ci95_lo" in line.columns:
             ax.fill_between(at, line[f"{figure}_ci95_lo"], line[f"{figure}_ci95_hi"],
                             color=drawn[0].get_color(), alpha=0.2, linewidth=0)  # fmt: skip
@@ -256,8 +302,6 @@ def _sweep_plot(sweep: SweepResult, figure: str, ax: Axes | None, on: dict[str, 
                         exact_drawn, lambda m: _exact_name(m, others, subject, named,
                                                            combinations))  # fmt: skip
     _after_the_curves(ax, [line for line, curves in exact_drawn.values() if len(curves) > 1])
-    if stacked:
-        ax.plot([], [], **NOT_REACHED_LEGEND, color="0.3", label=NOT_REACHED_LABEL)
     ax.set_xlabel(x)
     set_ylabel(ax, AXIS_LABELS.get(figure, figure.replace("_", " ")))
     _readable_axes(ax, figure, data[x] if numeric else None)
@@ -294,44 +338,63 @@ def _some(names: Sequence[Any], most: int = 6) -> str:
     return shown + (f", … ({len(names) - most} more)" if len(names) > most else "")
 
 
-def _arrow_path(below: bool) -> Any:
-    """An arrow pointing up (a stem and a head), as a marker's path; ``below``: over a
-    dot, the mark of any line on the edge it points past."""
-    from matplotlib.path import Path as Shape
-
-    arrow = Shape([(0, -0.5), (0, 0.1), (-0.3, 0.1), (0, 0.5), (0.3, 0.1), (-0.3, 0.1)],
-                  [Shape.MOVETO, Shape.LINETO, Shape.MOVETO, Shape.LINETO, Shape.LINETO,
-                   Shape.CLOSEPOLY])  # fmt: skip
-    if not below:
-        return arrow
-    dot = Shape.circle((0, -0.75), 0.22)
-    return Shape.make_compound_path(arrow, dot)
-
-
-#: The mark of a median not reached by the round cap, at the top edge of a sweep plot:
-#: the line's own marker on the edge (a line's colour alone did not tell two lines of
-#: one subject apart) under an arrow pointing past it; and its legend entry, a grey dot
-#: under an arrow. Left out, the line stopped short and read as missing data.
+#: The row above a median sweep plot where the medians not reached by the round cap are
+#: marked (its line's marker, in its colour), labelled ``not reached by round 100`` at
+#: its left, as a tick of its own: on the plot's top edge, just above the data, a mark
+#: read as a median of about the top round. Its gap above the plot's top edge and its
+#: height, in points, and its colour.
+NOT_REACHED_GAP, NOT_REACHED_HEIGHT = 8.0, 24.0
+NOT_REACHED_BAND = "0.93"
 NOT_REACHED_STYLE: dict[str, Any] = {"markersize": 6, "linestyle": "none"}
-NOT_REACHED_ARROW: dict[str, Any] = {"marker": _arrow_path(below=False), "markersize": 8,
-                                     "linestyle": "none", "markeredgewidth": 1.2}  # fmt: skip
-NOT_REACHED_LEGEND: dict[str, Any] = {"marker": _arrow_path(below=True), "markersize": 15,
-                                      "linestyle": "none", "markeredgewidth": 1.2}  # fmt: skip
-#: Broken onto three lines, so that the legend stays beside the plot as the other sweep
-#: plots' do (on one line it was too wide and went under it).
-NOT_REACHED_LABEL = f"{NOT_REACHED}\n(fewer than half down\nby the round cap)"
 #: How far apart (points) the not-reached marks of several lines at one value are.
 NOT_REACHED_SPACING = 8.0
 
 
+def not_reached_label(caps: Sequence[int]) -> str:
+    """The label of the not-reached row (:func:`not_reached_row`), over two lines: ``not
+    reached`` and ``by round 100``, the round cap of every point (``caps``), or ``by the
+    round cap`` where they differ or are not known."""
+    said = f"by round {caps[0]}" if len(set(caps)) == 1 else "by the round cap"
+    return f"{NOT_REACHED}\n{said}"
+
+
+def not_reached_row(ax: Axes, label: str) -> Any:
+    """Draw the row above ``ax`` where medians not reached are marked: a grey band
+    :data:`NOT_REACHED_GAP` over the top edge, labelled ``label`` at its left as a y tick
+    is. Returns its transform: x in data, y 1 the row's middle."""
+    from matplotlib.lines import Line2D
+    from matplotlib.transforms import offset_copy
+
+    fig = cast("Figure", ax.figure)
+    middle = NOT_REACHED_GAP + NOT_REACHED_HEIGHT / 2
+    band = Line2D([0, 1], [1, 1], transform=offset_copy(ax.transAxes, fig=fig, y=middle,
+                                                        units="points"),
+                  linewidth=NOT_REACHED_HEIGHT, solid_capstyle="butt", color=NOT_REACHED_BAND,
+                  clip_on=False, zorder=-1)  # fmt: skip
+    fig.add_artist(band)  # the figure's: not one of the axes' lines (``ax.get_lines()``)
+    tick = ax.yaxis.get_major_ticks()[0].label1
+    size = float(tick.get_fontsize())
+    ax.text(0, 1, label, transform=offset_copy(ax.transAxes, fig=fig, x=-size / 2, y=middle,
+                                               units="points"),
+            ha="right", va="center", fontsize=size, color=tick.get_color(),
+            linespacing=1.1)  # fmt: skip
+    return offset_copy(ax.get_xaxis_transform(), fig=fig, y=middle, units="points")
+
+
+def _round_caps(sweep: SweepResult) -> list[int]:
+    """The round cap of each point of ``sweep`` (``max_rounds`` may be a varied field)."""
+    return [p.result.layout.max_rounds for p in sweep.points if p.result is not None]
+
+
 def _median_marks(ax: Axes, at: pd.Series, line: pd.DataFrame, drawn: Any,
-                  stacked: dict[float, int]) -> None:  # fmt: skip
+                  row: Callable[[], Any], stacked: dict[float, int]) -> None:  # fmt: skip
     """A median time-to-down's interval as an error bar at each swept value (it takes
     whole rounds only: a band between values suggested fractional ones), an upper end
     not reached as an arrow up to the top edge, and a median not reached as the marker
-    of its line ``drawn`` on that edge, in its colour, under an arrow
-    (:data:`NOT_REACHED_STYLE`); ``stacked`` counts the marks at each value, so that
-    several lines' marks there sit side by side, not one over another."""
+    of its line ``drawn``, in its colour, in the not-reached row above the plot
+    (``row()``, its transform, :func:`not_reached_row`); ``stacked`` counts the marks at
+    each value, so that several lines' marks there sit side by side, not one over
+    another."""
     from matplotlib.transforms import offset_copy
 
     color = drawn.get_color()
@@ -348,19 +411,19 @@ def _median_marks(ax: Axes, at: pd.Series, line: pd.DataFrame, drawn: Any,
         ax.annotate("", xy=(x, 1), xycoords=edge, xytext=(x, low), textcoords="data",
                     arrowprops={"arrowstyle": "-|>", "color": color, "shrinkA": 0,
                                 "shrinkB": 0, "linewidth": 1})  # fmt: skip
-    for x in xs[~np.isfinite(line[MEDIAN].to_numpy(dtype=float))]:
+    unreached = xs[~np.isfinite(line[MEDIAN].to_numpy(dtype=float))]
+    # the x range takes them in, as it does a line's points (their transform is not data's)
+    ax.dataLim.update_from_data_x(unreached, ignore=False)
+    for x in unreached:
         count = stacked.get(x, 0)
         stacked[x] = count + 1
-        # the first on the edge's own transform, which widens the x range to it as a line does
-        shift = NOT_REACHED_SPACING * count
-        place = edge if not count else offset_copy(edge, fig=cast("Figure", ax.figure),
-                                                   x=shift, units="points")  # fmt: skip
+        # the value's first mark on it, the next to its right, then left, …: kept near it
+        # (all to the right, five marks at the last value ran past the plot's edge)
+        side = (count + 1) // 2 * (1 if count % 2 else -1)
+        place = offset_copy(row(), fig=cast("Figure", ax.figure), x=NOT_REACHED_SPACING * side,
+                            units="points")  # fmt: skip
         ax.plot([x], [1.0], **NOT_REACHED_STYLE, marker=drawn.get_marker(), color=color,
                 transform=place, clip_on=False)  # fmt: skip
-        above = (NOT_REACHED_STYLE["markersize"] + NOT_REACHED_ARROW["markersize"]) / 2 + 1
-        ax.plot([x], [1.0], **NOT_REACHED_ARROW, color=color, clip_on=False,
-                transform=offset_copy(edge, fig=cast("Figure", ax.figure), x=shift, y=above,
-                                      units="points"))  # fmt: skip
 
 
 def _exact_line(ax: Axes, at: pd.Series, exact: pd.Series, members: list[dict[str, Any]],
@@ -526,11 +589,15 @@ AXIS_LABELS = {
 #: it, a flat curve is stretched over the whole plot and its noise reads as a trend.
 MIN_RATE_SPAN = 0.05
 MIN_MEAN_SPAN = 0.2
-#: Figures in rounds, whose axis has whole rounds only, and the narrowest y range they
-#: show (rounds): two, so that at least two whole rounds are ticked (a constant median of
-#: 6 was ticked 5.40, 5.55, … 6.60).
+#: Figures in rounds, and the narrowest y range they show (rounds): two, so that at least
+#: two whole rounds are ticked (a constant median of 6 was ticked 5.40, 5.55, … 6.60).
 ROUND_FIGURES = ("mean_time_to_down", "median_time_to_down")
 MIN_ROUND_SPAN = 2.0
+#: Figures that take whole rounds only, whose axis ticks whole rounds only. A mean takes
+#: fractions: ticked at whole rounds, means from 2.4 to 3.7 read against 3 and 4 alone.
+WHOLE_ROUND_FIGURES = ("median_time_to_down",)
+#: At most about this many ticks on the axis of a mean in rounds (matplotlib's steps).
+MEAN_ROUND_TICKS = 5
 #: The most swept values a sweep plot ticks every one of (matplotlib's ticks, 12, 16,
 #: …, 40, left the first of 10, 20, 30, 40 without a label).
 MAX_TICKED_VALUES = 12
@@ -538,8 +605,10 @@ MAX_TICKED_VALUES = 12
 
 def _readable_axes(ax: Axes, figure: str, x: pd.Series | None) -> None:
     """Ticks at the swept values ``x`` (:func:`_swept_ticks`; None: not numbers, one
-    category each); whole rounds only for a figure in rounds (:data:`ROUND_FIGURES`);
-    a y range no narrower than :data:`MIN_RATE_SPAN` for a rate (within 0..1),
+    category each); whole rounds only for a figure that takes whole rounds
+    (:data:`WHOLE_ROUND_FIGURES`), about :data:`MEAN_ROUND_TICKS` at matplotlib's steps
+    (halves, quarters) for a mean in rounds; a y
+    range no narrower than :data:`MIN_RATE_SPAN` for a rate (within 0..1),
     :data:`MIN_MEAN_SPAN` × the mean's size for a mean, and :data:`MIN_ROUND_SPAN` for
     rounds."""
     from matplotlib.ticker import MaxNLocator
@@ -547,8 +616,10 @@ def _readable_axes(ax: Axes, figure: str, x: pd.Series | None) -> None:
     if x is not None:
         _swept_ticks(ax, x)
     rounds = figure in ROUND_FIGURES
-    if rounds:
+    if figure in WHOLE_ROUND_FIGURES:
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    elif rounds:  # halves over two rounds, not quarters: 9 labels crowded a short panel
+        ax.yaxis.set_major_locator(MaxNLocator(nbins=MEAN_ROUND_TICKS, steps=[1, 2, 2.5, 5, 10]))
     lo, hi = ax.get_ylim()
     rate = figure_range(figure) == RATE_RANGE
     least = MIN_RATE_SPAN if rate else MIN_MEAN_SPAN * max(abs(lo), abs(hi), 1.0)
@@ -632,6 +703,7 @@ def _sweep_pictures(sweep: SweepResult, moving: pd.DataFrame) -> list[Picture]:
             for ax, figure in zip(axes, shown, strict=True):
                 _sweep_plot(sweep, figure, ax, {"attacker": p.attacker, "attack": p.attack,
                                                 "defender": p.defender}, None)  # fmt: skip
+            _break_wide_names(fig, axes)
             _legend_below_when_long(fig, axes, _shared_legend(fig, *axes))
 
         # at the page's 100 dpi, three panels as wide as the page (1,100 px): shown at
@@ -646,16 +718,18 @@ def _sweep_pictures(sweep: SweepResult, moving: pd.DataFrame) -> list[Picture]:
         kind = "sides" if figure == "win_rate" else "outcome"
         caption = median_gaps(sweep) if figure == "median_time_to_down" else ""
         pictures.append(Picture(f"{_slug(figure)}.png", title, _png(curve, (7.0, 3.6)), kind,
-                                ": ".join(filter(None, (title, caption)))))  # fmt: skip
+                                ": ".join(filter(None, (title, caption))),
+                                _png(curve, PHONE_SIZE)))  # fmt: skip
     return pictures
 
 
 def median_gaps(sweep: SweepResult) -> str:
-    """What the median time-to-down plot's marks on its top edge mean: the points where
-    a combatant's median is not reached by the round cap (fewer than half the encounters
-    had it down), which have no height to draw at, and the arrows of intervals whose
-    upper end is not reached; "" where every median is reached."""
-    frame = sweep.combatants()
+    """What the median time-to-down plot's marks in its row above the plot mean: the
+    points where a combatant's median is not reached by the round cap (fewer than half
+    the encounters had it down), which have no height to draw at, and the arrows of
+    intervals whose upper end is not reached; "" where every median is reached (the
+    combatants the page leaves out, :func:`shown_combatants`, are not named)."""
+    frame = shown_combatants(sweep)
     missing = frame[~np.isfinite(frame.median_time_to_down.to_numpy(dtype=float))]
     if missing.empty:
         return ""
@@ -664,19 +738,28 @@ def median_gaps(sweep: SweepResult) -> str:
     for name, rows in missing.groupby("combatant", sort=False):
         where = "at every point" if len(rows) == points else f"{len(rows)} of {points} points"
         named.append(f"{name} ({where})")
+    label = not_reached_label(_round_caps(sweep)).replace("\n", " ")
     return (
-        f"A line's marker on the top edge, under an arrow ↑, where the median is not "
-        f"reached by the round cap (fewer than half the encounters had the combatant "
-        f"down): {', '.join(named)}; an arrow up to the edge, an interval whose upper end "
-        f"is not reached."
+        f"In the grey row above the plot, “{label}”, a line's marker where fewer than half "
+        f"the encounters had the combatant down by the round cap: {', '.join(named)}; an "
+        f"arrow up to the plot's top edge: an interval whose upper end is not reached."
     )
 
 
+#: A page's picture of one plot as a phone shows it (:attr:`Picture.phone_png`): as wide
+#: as its page, where a legend beside the plot was off-screen; the legend goes under it.
+PHONE_SIZE = (PHONE_WIDTH, 3.2)
+
+
 def _outcome_curve(fig: Figure, sweep: SweepResult, figure: str) -> None:
-    """The picture of one of a sweep's down-rate, time-to-down or win-rate curves."""
+    """The picture of one of a sweep's down-rate, time-to-down or win-rate curves, its
+    legend beside the plot, or under it where too wide (a phone's, :data:`PHONE_SIZE`)."""
     ax = fig.subplots()
-    _sweep_plot(sweep, figure, ax, {}, None)
+    hidden = never_winning(sweep) if figure == "win_rate" else never_attacked(sweep)
+    _sweep_plot(sweep, figure, ax, {}, None, hidden)
     legend_outside(ax)  # beside, as the page's pictures place it (not under the axes)
+    _break_wide_names(fig, [ax])  # wider than a phone's picture: broken, and made anew
+    legend_outside(ax)
     _legend_below_when_long(fig, [ax], ax.get_legend())
 
 
@@ -687,21 +770,33 @@ def _legend_on_new_figure(ax: Axes) -> None:
     beside it (:func:`_legend_below_when_long`), and the figure widened to a name that
     is still wider. Beside the plot, ``savefig`` cut the names off at the figure's edge
     and constrained layout gave up."""
-    fig, legend = cast("Figure", ax.figure), ax.get_legend()  # a new figure's
-    if legend is None:
+    fig = cast("Figure", ax.figure)  # a new figure's
+    if ax.get_legend() is None:
         return
-    room = 0.9 * (fig.bbox.width - FIGURE_MARGIN * fig.dpi)  # a handle's width is spared
-    handles, names = ax.get_legend_handles_labels()
-    widths = [t.get_window_extent().width for t in legend.get_texts()]
-    for handle, name, width in zip(handles, names, widths, strict=True):
-        if width > room:
-            handle.set_label(_broken(name, max(1, int(len(name) * room / width))))
+    _break_wide_names(fig, [ax])
     legend_outside(ax)
     _legend_below_when_long(fig, [ax], ax.get_legend())
     for legend in [*fig.legends, ax.get_legend()]:
         if legend is not None:
             need = legend.get_window_extent().width / fig.dpi + FIGURE_MARGIN
             fig.set_figwidth(max(fig.get_figwidth(), need))
+
+
+def _break_wide_names(fig: Figure, axes: Sequence[Axes]) -> None:
+    """Break each name of the legends of ``axes`` wider than ``fig`` at its `` = ``
+    joints (the lines drawn as one, :func:`_line_names`, :func:`_exact_line`), so that a
+    legend made of them anew fits the figure: a grid sweep's damage picture centred
+    under its panels names of 105 characters, cut off at both edges with their keys."""
+    room = 0.9 * (fig.bbox.width - FIGURE_MARGIN * fig.dpi)  # a handle's width is spared
+    for ax in axes:
+        legend = ax.get_legend()
+        if legend is None:
+            continue
+        handles, names = ax.get_legend_handles_labels()
+        widths = [t.get_window_extent().width for t in legend.get_texts()]
+        for handle, name, width in zip(handles, names, widths, strict=True):
+            if width > room:
+                handle.set_label(_broken(name, max(1, int(len(name) * room / width))))
 
 
 #: A legend beside a sweep plot on the caller's axes wider than this share of the axes
@@ -735,15 +830,20 @@ def _legend_under_when_wide(ax: Axes) -> None:
 
 def _broken(name: str, chars: int) -> str:
     """A legend ``name`` broken onto lines of at most ``chars`` characters at its
-    `` = `` joints, each line but the last ending with ``=`` (a part longer than that
-    stays whole)."""
+    `` = `` joints (the lines drawn as one), and within a part longer than that at its
+    `` · `` joints (a grid's fields and subject: a phone's picture is 360 px wide), each
+    line but the last ending with the ``=`` or ``·`` it was broken at (a piece longer
+    than ``chars`` stays whole)."""
     lines: list[str] = []
-    for part in name.split(" = "):
-        if lines and len(lines[-1]) + 3 + len(part) <= chars:
-            lines[-1] += f" = {part}"
-        else:
-            lines.append(part)
-    return " =\n".join(lines)
+    for k, part in enumerate(name.split(" = ")):
+        for j, piece in enumerate(part.split(" · ")):
+            joint = " · " if j else " = " if k else ""
+            if not lines or len(lines[-1]) + len(joint) + len(piece) <= chars:
+                lines[-1:] = [(lines[-1] if lines else "") + joint + piece]
+            else:
+                lines[-1] += joint.rstrip()
+                lines.append(piece)
+    return "\n".join(lines)
 
 
 def _flat_note(flat: pd.DataFrame, total: int, level: float) -> str:
@@ -780,7 +880,7 @@ def _sweep_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
 def _combatant_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
     """The time-to-down table; the exact mean's column only where the exact engine gives
     one (a duel's): a fight's was a column of "—" at every point."""
-    frame = sweep.combatants()
+    frame = shown_combatants(sweep)
     exact = "exact_mean_time_to_down" in frame  # sweep.combatants() drops it when empty
     header = [*sweep.fields, "combatant", _column("down_rate"), _column("mean_time_to_down"),
               _column("median_time_to_down"),
@@ -802,7 +902,7 @@ def _column(figure: str, exact: bool = False) -> str:
 
 
 def _side_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
-    frame = sweep.sides()
+    frame = shown_sides(sweep)
     header = [*sweep.fields, "side", "wins", "win rate [95%]"]
     rows = [[*(str(r[f]) for f in sweep.fields), str(r.side), f"{r.wins:,}",
              _interval(r, "win_rate")] for _, r in frame.iterrows()]  # fmt: skip
@@ -823,12 +923,13 @@ _PAGE = jinja2.Template(
 {{ stylesheet }}</style></head><body>
 <h1>{{ title }}</h1>
 <p class="note">{{ whole(identity) }}</p>
-{% if lead %}<p class="note">{{ lead }}</p>
+{% if lead %}<p class="note">{{ whole(lead) }}</p>
 {% endif %}{% for heading, note, table, pictures, folded in parts %}<h2>{{ heading }}</h2>
-{% for paragraph in note.split(paragraph_break) %}<p class="note">{{ paragraph }}</p>
+{% for paragraph in note.split(paragraph_break) %}<p class="note">{{ whole(paragraph) }}</p>
 {% endfor %}
-{% for p in pictures %}<figure><img alt="{{ p.title }}" src="{{ p.data_uri }}">
-<figcaption>{{ p.caption or p.title }}</figcaption></figure>{% endfor %}
+{% for p in pictures %}<figure><picture>{% if p.phone_png %}<source media="{{ phone }}"
+srcset="{{ p.phone_data_uri }}">{% endif %}<img alt="{{ p.title }}" src="{{ p.data_uri }}">
+</picture><figcaption>{{ p.caption or p.title }}</figcaption></figure>{% endfor %}
 {% if folded %}<details><summary>{{ folded }}</summary>{{ table }}</details>
 {% else %}{{ table }}{% endif %}
 {% endfor %}</body></html>
@@ -893,7 +994,8 @@ def _write_page(out: Path, stem: str, title: str, identity: str,
         for p in pictures:
             written[p.file] = atomic_write(out / PNG_DIR / p.file, _bytes_writer(p.png))
     html = _PAGE.render(stylesheet=Markup(STYLESHEET), title=title, identity=identity,
-                        lead=lead, paragraph_break=PARAGRAPH, whole=whole_words, parts=[
+                        lead=lead, paragraph_break=PARAGRAPH, whole=whole_words,
+                        phone=PHONE_MEDIA, parts=[
         (h, n, _html_table(*table), pics, _folded(table[1], pics))
         for h, n, table, pics in parts])  # fmt: skip
     markdown = [f"# {md_text(title)}", "", md_text(identity), ""]
@@ -933,12 +1035,19 @@ def render_sweep(sweep: SweepResult, out_dir: str | os.PathLike[str]) -> dict[st
     curves = [p for p in pictures if p.kind == "damage"]
     damage_note = (_DAMAGE_NOTE if curves else _NO_CURVE_NOTE).format(figures=figures) + flat_note
     exact = "exact_mean_time_to_down" in sweep.combatants()  # dropped when empty
+    # the rows the terminal leaves out, and its lines that say so
+    unattacked, silent = (
+        never_attacked_note(never_attacked(sweep)),
+        never_winning_note(never_winning(sweep)),
+    )
+    time_note = _OUTCOME_NOTE.format(exact=_EXACT_TIME_NOTE if exact else "")
     parts: list[PagePart] = [
         # no heading of curves over a table alone, where the sweep moved no pair
         ("Damage curves" if curves else "Damage", damage_note, _sweep_rows(sweep), curves),
-        ("Time-to-down", _OUTCOME_NOTE.format(exact=_EXACT_TIME_NOTE if exact else ""),
+        ("Time-to-down", PARAGRAPH.join(filter(None, (time_note, unattacked))),
          _combatant_rows(sweep), [p for p in pictures if p.kind == "outcome"]),
-        ("Outcome", _SIDES_NOTE, _side_rows(sweep), [p for p in pictures if p.kind == "sides"]),
+        ("Outcome", PARAGRAPH.join(filter(None, (_SIDES_NOTE, silent))), _side_rows(sweep),
+         [p for p in pictures if p.kind == "sides"]),
     ]  # fmt: skip
     title = f"Sweep of {sweep.scenario}"
     return _write_page(Path(out_dir), "sweep", title, identity, parts, sweep.stops_said())
@@ -1025,8 +1134,9 @@ def plot_tune(result: TuneResult, *, ax: Axes | None = None) -> None:
     Simulated values are dots with error bars, exact ones open black diamonds
     (:data:`~simlab.report.plots.EXACT_MARKER`), the value found (or, where the target is
     not reached, the closest) ringed; a figure the
-    round cap does not reach (a median time-to-down, ``not reached``) an arrow on the
-    top edge. The legend sits beside the plot.
+    round cap does not reach (a median time-to-down, ``not reached``) a dot in a grey
+    row above the plot, labelled ``not reached by the round cap``
+    (:func:`not_reached_row`). The legend sits beside the plot.
     """
     from simlab.report.plots import EXACT_MARKER
     from simlab.tuning import tune
@@ -1058,15 +1168,23 @@ def plot_tune(result: TuneResult, *, ax: Axes | None = None) -> None:
                 label=f"{'found' if result.reachable else 'closest'}: {best.value:g}")  # fmt: skip
     unreached = [e.value for e in done if math.isinf(e.figure)]
     if unreached:
-        ax.plot(unreached, [1.0] * len(unreached), **NOT_REACHED_ARROW, color="0.3",
-                transform=ax.get_xaxis_transform(), clip_on=False,
-                label=NOT_REACHED_LABEL)  # fmt: skip
+        ax.dataLim.update_from_data_x(np.asarray(unreached, dtype=float), ignore=False)
+        ax.plot(unreached, [1.0] * len(unreached), **NOT_REACHED_STYLE, marker="o", color="C0",
+                transform=not_reached_row(ax, not_reached_label([])), clip_on=False)  # fmt: skip
     ax.set_xlabel(result.field)
     on = result.target.figure.on
     label = AXIS_LABELS.get(figure, figure.replace("_", " "))
     set_ylabel(ax, f"{on}: {label}" if on else label)
     _readable_axes(ax, figure, pd.Series([e.value for e in done]))
     legend_outside(ax)
+
+
+def _tune_plot(fig: Figure, result: TuneResult) -> None:
+    """The tune page's picture: :func:`plot_tune`, its legend under the plot where too
+    wide beside it (a phone's, :data:`PHONE_SIZE`)."""
+    ax = fig.subplots()
+    plot_tune(result, ax=ax)
+    _legend_below_when_long(fig, [ax], ax.get_legend())
 
 
 def _tune_errors(done: Sequence[Any]) -> np.ndarray:
@@ -1128,8 +1246,10 @@ def render_tune(result: TuneResult, out_dir: str | os.PathLike[str]) -> dict[str
                 f"{result.field} over {result.lo:g}..{result.hi:g} · target {result.target} · "
                 f"simlab {__version__}")  # fmt: skip
     title = f"{result.field} for {result.target}"
-    picture = Picture("tune.png", title, _png(lambda fig: plot_tune(result, ax=fig.subplots()),
-                                              (7.0, 3.6)), "tune")  # fmt: skip
+    picture = Picture("tune.png", title, _png(functools.partial(_tune_plot, result=result),
+                                              (7.0, 3.6)), "tune",
+                      phone_png=_png(functools.partial(_tune_plot, result=result),
+                                     PHONE_SIZE))  # fmt: skip
     parts: list[PagePart] = [
         # a paragraph a sentence: a caveat (the figure turns, a flat stretch) stands out
         ("Answer", PARAGRAPH.join(s[0].upper() + s[1:] + "." for s in tune_sentences(result)),

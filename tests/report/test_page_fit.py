@@ -76,7 +76,7 @@ def _drawn_survival(run: Any, side: str, monkeypatch: pytest.MonkeyPatch) -> Fig
         return b""
 
     monkeypatch.setattr(render, "_png", keep)
-    render._survival_png(run, side)
+    render._time_to_down_png(run, side)
     return drawn[0]
 
 

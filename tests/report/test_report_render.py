@@ -325,7 +325,7 @@ def test_time_to_down_plot_names_its_median_line_and_a_combatant_never_downed() 
     named in the legend, and the never-downed plot says so in its title, legend and
     caption (the report's)."""
     from simlab.report import plots
-    from simlab.report.render import survival_caption
+    from simlab.report.render import time_to_down_caption
 
     duel = api.run_scenario(ROOT / "scenarios/benchmarks/glitters-d20-duel.yaml", n=2000)
     fig, (left, right) = plt.subplots(1, 2)
@@ -341,9 +341,9 @@ def test_time_to_down_plot_names_its_median_line_and_a_combatant_never_downed() 
         right.get_legend_handles_labels()
     )
     assert [t.get_text() for t in right.get_legend().get_texts()] == ["Attacker (never downed)"]
-    caption = survival_caption("attacker", ["Attacker"], duel.result)
+    caption = time_to_down_caption("attacker", ["Attacker"], duel.result)
     assert caption.startswith("attacker: Attacker never downed in 2,000 encounters")
-    assert "Dotted line at 0.5: the median" in survival_caption("defender", [], duel.result)
+    assert "Dotted line at 0.5: the median" in time_to_down_caption("defender", [], duel.result)
     plt.close(fig)
 
 

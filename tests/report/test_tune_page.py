@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from simlab import api
 from simlab.cli import main
 from simlab.report import tuning
+from tests.report.report_html import words_unwrapped
 
 ROOT = Path(__file__).resolve().parents[2]
 FIGHT = ROOT / "scenarios/benchmarks/ss-2v2.yaml"
@@ -40,7 +41,7 @@ def test_tune_out_writes_a_page_listed_in_the_manifest_and_the_wrote_line(
     assert {"tune.json", "tune.html", "tune.md", "png/tune.png"} <= listed, listed
     assert f"wrote {len(listed)} files to {out}" in " ".join(done.output.split())
     doc = json.loads((out / "tune.json").read_text())
-    html = (out / "tune.html").read_text(encoding="utf-8")
+    html = words_unwrapped((out / "tune.html").read_text(encoding="utf-8"))
     lo, hi = doc["consistent"]
     # the answer at a glance: the target, the value found, the values consistent with it
     answer = re.findall(r"<td[^>]*>([^<]*)</td>", html.split("<h2>")[1])

@@ -136,14 +136,14 @@ def test_sweep_page_gives_the_win_rates_and_says_a_median_is_not_reached(
             assert float(row[1]) == pytest.approx(rate, abs=shown * (1 + 1e-9))
     never_half = point.result.tallies.down_round[2].sum() < point.result.encounters / 2
     assert never_half and re.search(r"^\| 22 \| Brute 1 \|.*\| not reached \|$", page, re.M)
-    # The median plot has no height for it: it marks it on the top edge, and its caption
+    # The median plot has no height for it: it marks it in a row above, and its caption
     # says what the mark means, where the line stopped short with nothing to say why.
     html = (tmp_path / "sweep.html").read_text()
     caption = re.search(
         r"<figcaption>Median time-to-down: ([^<]*)</figcaption>", html.replace("&#39;", "'")
     )
     assert caption and caption[1].startswith(
-        "A line's marker on the top edge, under an arrow ↑, where the median is not reached"
+        "In the grey row above the plot, “not reached by round 30”, a line's marker where"
     )
     assert re.search(r"Brute 1 \((at every point|1 of 2 points)\)", caption[1]), caption[1]
 
@@ -299,7 +299,8 @@ def test_plot_sweep_draws_and_returns_its_data(duel: Any) -> None:
 def test_round_axes_of_a_sweep_have_whole_rounds_and_every_swept_value_a_tick() -> None:
     """glitters' training duel downs the Dummy in round 6 whatever the Fighter's hp: the
     constant median was ticked 5.40, 5.55, … 6.60 rounds (the mean time-to-down too),
-    and the x axis 12, 16, … 40, the first value swept (10) without a label."""
+    and the x axis 12, 16, … 40, the first value swept (10) without a label. The median
+    takes whole rounds; the mean, which takes fractions, is ticked at halves."""
     import matplotlib.pyplot as plt
 
     scn = simlab.load(ROOT / "scenarios/glitters-d20/training-duel.yaml")
@@ -311,7 +312,8 @@ def test_round_axes_of_a_sweep_have_whole_rounds_and_every_swept_value_a_tick() 
     for ax in axes:
         low, high = ax.get_ylim()
         shown = [t for t in ax.get_yticks() if low <= t <= high]
-        assert len(shown) >= 2 and all(t == round(t) for t in shown), shown
+        step = 1 if ax is axes[0] else 0.5
+        assert len(shown) >= 2 and all(t / step == round(t / step) for t in shown), shown
         assert list(ax.get_xticks()) == [10, 20, 30, 40]
         assert [t.get_text() for t in ax.get_xticklabels()] == ["10", "20", "30", "40"]
     plt.close(fig)
@@ -325,33 +327,15 @@ def _where(mark: Any) -> Any:
     return mark.get_transform().transform((mark.get_xdata()[0], mark.get_ydata()[0]))
 
 
-def _on_the_edge(ax: Any) -> list[Any]:
-    """The single marks drawn on the top edge of a median sweep plot or just above it."""
-    top = ax.transAxes.transform((0, 1))[1]
-    return [m for m in ax.get_lines() if len(m.get_xdata()) == 1
-            and -1e-6 < _where(m)[1] - top < 20 * ax.figure.dpi / 72]  # fmt: skip
-
-
-def _is_arrow(mark: Any) -> bool:
-    """Whether ``mark`` is drawn as an arrow pointing up (a path whose head is its top)."""
-    from matplotlib.path import Path as Shape
-
-    shape = mark.get_marker()
-    return isinstance(shape, Shape) and shape.vertices[:, 1].argmax() == 3
-
-
 def _not_reached_marks(ax: Any) -> list[Any]:
-    """The marks on the top edge of a median sweep plot (its lines' own markers), not the
-    arrows over them."""
-    top = ax.transAxes.transform((0, 1))[1]
-    return [m for m in _on_the_edge(ax) if not _is_arrow(m) and abs(_where(m)[1] - top) < 1e-6]
+    """The single marks of a median sweep plot in the not-reached row above its top
+    edge (its lines' own markers)."""
+    from simlab.report.tuning import NOT_REACHED_GAP, NOT_REACHED_HEIGHT
 
-
-def _arrows_over(ax: Any, mark: Any) -> list[Any]:
-    """The arrows drawn just above the not-reached ``mark``, pointing up from it."""
-    (x, y) = _where(mark)
-    return [a for a in _on_the_edge(ax)
-            if _is_arrow(a) and abs(_where(a)[0] - x) < 0.5 and _where(a)[1] > y]  # fmt: skip
+    top, points = ax.transAxes.transform((0, 1))[1], ax.figure.dpi / 72
+    row = (NOT_REACHED_GAP * points, (NOT_REACHED_GAP + NOT_REACHED_HEIGHT) * points)
+    return [m for m in ax.get_lines() if len(m.get_xdata()) == 1
+            and row[0] < _where(m)[1] - top < row[1]]  # fmt: skip
 
 
 def test_a_median_not_reached_is_marked_on_the_sweep_plot_not_left_out() -> None:
@@ -369,23 +353,23 @@ def test_a_median_not_reached_is_marked_on_the_sweep_plot_not_left_out() -> None
     assert set(missing.combatant) == {"Kaito", "Brute"}, data  # the case this is about
     colour = {line.get_label(): line.get_color() for line in ax.get_lines()}
     marked = sorted((float(m.get_xdata()[0]), m.get_color()) for m in _not_reached_marks(ax))
-    assert all(m.get_ydata()[0] == 1.0 for m in _not_reached_marks(ax))  # the top edge
+    assert all(m.get_ydata()[0] == 1.0 for m in _not_reached_marks(ax))  # the row's middle
     assert marked == sorted((float(r["Kaito.guard"]), colour[r.combatant])
                             for _, r in missing.iterrows())  # fmt: skip
     drawn = sum(int(np.isfinite(line.get_ydata()).sum()) for line in ax.get_lines()
                 if line.get_label() in ("Kaito", "Brute"))  # fmt: skip
     assert drawn + len(marked) == len(data)  # no point silently missing
-    names = [" ".join(text.get_text().split()) for text in ax.get_legend().get_texts()]
-    assert names == ["Kaito", "Brute", "not reached (fewer than half down by the round cap)"]
+    names = [text.get_text() for text in ax.get_legend().get_texts()]
+    assert names == ["Kaito", "Brute"]  # the row above says what its marks are
+    assert [t.get_text() for t in ax.texts] == ["not reached\nby round 30"]
     plt.close(fig)
 
 
-def test_a_median_not_reached_is_marked_with_its_lines_marker_under_an_arrow() -> None:
+def test_a_median_not_reached_is_marked_with_its_lines_marker() -> None:
     """Swept over two fields, the lines of one combatant share a colour and differ by
     their marker (Kaito at Brute.hp 20: circles; at 35: squares). A median not reached
     was a ▲ in the line's colour only, so the two Kaito lines' marks on the top edge read
-    alike: each mark is its line's marker and colour, under an arrow of that colour; the
-    legend's entry is grey, a dot under an arrow."""
+    alike: each mark is its line's marker and colour, in the row above the plot."""
     import matplotlib.pyplot as plt
 
     scn = simlab.load(QUICKSTART)
@@ -400,13 +384,6 @@ def test_a_median_not_reached_is_marked_with_its_lines_marker_under_an_arrow() -
     assert len({(m, c) for _, m, c in wanted}) >= 3, wanted  # the case this is about
     marks = _not_reached_marks(ax)
     assert sorted((float(m.get_xdata()[0]), m.get_marker(), m.get_color()) for m in marks) == wanted
-    for mark in marks:
-        arrows = _arrows_over(ax, mark)
-        assert [a.get_color() for a in arrows] == [mark.get_color()], mark.get_xdata()
-    legend = ax.get_legend()
-    entry = legend.get_lines()[-1]
-    assert legend.get_texts()[-1].get_text().startswith("not reached")
-    assert _is_arrow(entry) and entry.get_color() == "0.3"
     plt.close(fig)
 
 
