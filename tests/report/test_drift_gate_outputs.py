@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from simlab import __version__, api
 from simlab.cli import main
 from simlab.report.files import MANIFEST
+from tests.report.report_html import words_unwrapped
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
@@ -131,7 +132,7 @@ def test_a_run_smaller_than_the_baseline_says_both_sample_sizes(
     assert sizes in _said(done.stdout)
     drift = (out / "report.md").read_text().split("## Drift")[1].split("\n## ")[0]
     assert "**OK:** No figure drifted" in drift and sizes in _said(drift)
-    assert sizes in _said((out / "report.html").read_text())
+    assert sizes in _said(words_unwrapped((out / "report.html").read_text()))
     doc = json.loads((out / "drift.json").read_text())
     assert doc["sample_sizes_differ"] is True and doc["verdict"] == "ok"
     assert doc["sample_sizes"] == [{"scenario": "zones-training-duel", "rules": "zones-3d6",

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 import simlab
 from simlab.cli import main
+from tests.report.report_html import words_unwrapped
 from tests.support import printed_at
 from tests.tuning.cases import SS_DUEL
 
@@ -151,7 +152,7 @@ def test_sweep_and_tune_with_set_say_so_in_the_terminal_and_files(tmp_path: Path
     doc = json.loads((tmp_path / "sweep/sweep.json").read_text())
     assert doc["overrides"] == ["Defender.guard=2", "strike.profile[9]=8"]
     for page in ("sweep.md", "sweep.html"):
-        assert said in (tmp_path / "sweep" / page).read_text(), page
+        assert said in words_unwrapped((tmp_path / "sweep" / page).read_text()), page
     done = cli.invoke(main, ["tune", str(SS_DUEL), "--vary", "Defender.hp=5:60", *fixed,
                              "--target", "median_time_to_down:Defender=5",
                              "--out", str(tmp_path / "tune")])  # fmt: skip
@@ -203,7 +204,10 @@ def test_report_heads_its_page_with_the_overrides_and_where_they_change_nothing(
     head = md.split("## Contents")[0]
     assert said in head
     assert said in " ".join(done.output.split())  # the terminal says it too, wrapped
-    assert said in (tmp_path / "r/report.html").read_text().split("<h2>Contents</h2>")[0]
+    assert (
+        said
+        in words_unwrapped((tmp_path / "r/report.html").read_text()).split("<h2>Contents</h2>")[0]
+    )
     assert "Defender.hp=30 (changes nothing: Defender.hp is already 30)" in md
     entries = json.loads((tmp_path / "r/results.json").read_text())["scenarios"]
     assert [e.get("idle_overrides") for e in entries] == [["Defender.hp=30"], None]
