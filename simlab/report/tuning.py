@@ -96,6 +96,8 @@ from simlab.report.tuning_terminal import (
     never_attacked_note,
     never_winning,
     never_winning_note,
+    shown_combatants,
+    shown_sides,
     times_narrower,
     tune_sentences,
     unmatched_note,
@@ -186,42 +188,6 @@ def plot_sweep(
         the new figure grows to its legend.
     """
     return _sweep_plot(sweep, figure, ax, on, MOST_LINES_ON_AXES)
-
-
-def shown_combatants(sweep: SweepResult) -> pd.DataFrame:
-    """The sweep's time-to-down table as the page shows it: :meth:`SweepResult.combatants`
-    but the combatants no one attacks at any point, which the terminal leaves out too
-    (:func:`~simlab.report.tuning_terminal.never_attacked`).
-
-    Parameters
-    ----------
-    sweep : SweepResult
-        The sweep.
-
-    Returns
-    -------
-    pandas.DataFrame
-    """
-    frame = sweep.combatants()
-    return frame[~frame.combatant.isin(never_attacked(sweep))].reset_index(drop=True)
-
-
-def shown_sides(sweep: SweepResult) -> pd.DataFrame:
-    """The sweep's outcome table as the page shows it: :meth:`SweepResult.sides` but the
-    sides that never win as they never attack, which the terminal leaves out too
-    (:func:`~simlab.report.tuning_terminal.never_winning`).
-
-    Parameters
-    ----------
-    sweep : SweepResult
-        The sweep.
-
-    Returns
-    -------
-    pandas.DataFrame
-    """
-    frame = sweep.sides()
-    return frame[~frame.side.astype(str).isin(never_winning(sweep))].reset_index(drop=True)
 
 
 #: The most lines :func:`plot_sweep` draws on the caller's axes: their legend, under the

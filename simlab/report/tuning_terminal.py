@@ -232,8 +232,7 @@ def sweep_combatants_table(sweep: SweepResult, stacked: bool = False, broken: bo
     medians broken between figure and interval where long,
     :func:`~simlab.report.terminal.broken_figures`; ``columns``: those of its figures,
     after the combatant and the varied fields, alone)."""
-    frame = sweep.combatants()
-    frame = frame[~frame.combatant.isin(never_attacked(sweep))]
+    frame = shown_combatants(sweep)
     table = console_table("time-to-down (rounds, ± 95% interval)")
     name_column(table, "combatant", list(frame.combatant))
     _field_columns(table, sweep, stacked)
@@ -250,6 +249,42 @@ def sweep_combatants_table(sweep: SweepResult, stacked: bool = False, broken: bo
         table.add_row(name, *point_cells(r, sweep, stacked), *cells[columns],
                       end_section=last)  # fmt: skip
     return table
+
+
+def shown_combatants(sweep: SweepResult) -> pd.DataFrame:
+    """The sweep's time-to-down table as the terminal and the page show it:
+    :meth:`SweepResult.combatants` but the combatants no one attacks at any point
+    (:func:`never_attacked`).
+
+    Parameters
+    ----------
+    sweep : SweepResult
+        The sweep.
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
+    frame = sweep.combatants()
+    return frame[~frame.combatant.isin(never_attacked(sweep))].reset_index(drop=True)
+
+
+def shown_sides(sweep: SweepResult) -> pd.DataFrame:
+    """The sweep's outcome table as the terminal and the page show it:
+    :meth:`SweepResult.sides` but the sides that never win as they never attack
+    (:func:`never_winning`).
+
+    Parameters
+    ----------
+    sweep : SweepResult
+        The sweep.
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
+    frame = sweep.sides()
+    return frame[~frame.side.astype(str).isin(never_winning(sweep))].reset_index(drop=True)
 
 
 def never_attacked(sweep: SweepResult) -> list[str]:
@@ -376,8 +411,7 @@ def sweep_sides_table(sweep: SweepResult, stacked: bool = False, broken: bool = 
     (``stacked``: the varied values in one column, :func:`point_cells`; ``broken``: the
     win rates broken between figure and interval where long; ``columns``: as for
     :func:`sweep_combatants_table`)."""
-    frame = sweep.sides()
-    frame = frame[~frame.side.astype(str).isin(never_winning(sweep))]
+    frame = shown_sides(sweep)
     table = console_table("outcome (± 95% interval)")
     name_column(table, "side", [str(s) for s in frame.side])
     _field_columns(table, sweep, stacked)
