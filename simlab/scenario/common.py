@@ -413,6 +413,9 @@ class ScenarioBase(StrictModel):
         names = [name for _, name, _ in makers]
         shown = ", ".join(dict.fromkeys(m.name for ms in sides.values() for m in ms))
         claims = self.name_claims() if self.expect else []
+        # who can make what is unknown until the loader names a typo in an attacks list
+        undefined = _lists_undefined(makers, attacks)
+        able = self.able_makers() if self.expect and not undefined else []
         for i, spec in enumerate(self.expect):
             if spec.figure == "crit_rate" and not has_crits(self.rules):
                 raise located_error(("expect", i, "figure"), "expected a figure these rules "
@@ -431,9 +434,8 @@ class ScenarioBase(StrictModel):
                                         f"{did_you_mean(name, names)}", name)  # fmt: skip
                 if name is not None:
                     _refuse_lookalikes(claims, name, ("expect", i, key))
-            if _lists_undefined(makers, attacks):
-                continue  # who can make what is unknown until the loader names the typo
-            able = self.able_makers()
+            if undefined:
+                continue
             unmade = None if spec.attack is None else self.unmade_problem(spec.attack, able)
             if unmade is not None:
                 raise located_error(("expect", i, "attack"), unmade, spec.attack)
