@@ -19,17 +19,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simlab import __version__
 from simlab.analysis.drift import key, label
 from simlab.errors import InputError
-from simlab.report.files import OutputError, cut_short_at, run_identity, write_json
+from simlab.report.files import cut_short_at
 from simlab.report.results import (
     FORMAT,
-    LEVEL,
     ScenarioRun,
+    document_of,
     load_results,
     prepare_results_file,
     scenario_document,
+    write_results_file,
 )
 from simlab.report.words import counted
 
@@ -248,15 +248,8 @@ def write_baseline(old: OldBaseline, runs: Sequence[ScenarioRun],
         said.dropped = [f"{s} ({r})" for r, s in old.named if (r, s) not in given]
     if replace or old.unread:  # nothing kept: the run's scenarios, as the run has them
         said.added, said.updated = [], []
-    document = {"run": run_identity([res for res, _ in entries]), "format": FORMAT,
-                "simlab_version": __version__, "interval_level": LEVEL,
-                "scenarios": [entry for _, entry in entries]}  # fmt: skip
-    try:
-        write_json(old.target, document)
-    except OSError as err:
-        raise OutputError(f"{old.target}: could not write "
-                          f"({(err.strerror or str(err)).lower()}); nothing was changed"
-                          ) from None  # fmt: skip
+    document = document_of([res for res, _ in entries], [entry for _, entry in entries])
+    write_results_file(old.target, document, old.target)
     return said
 
 

@@ -305,9 +305,26 @@ def scenario_document(run: ScenarioRun) -> dict[str, Any]:
 
 def results_document(runs: list[ScenarioRun]) -> dict[str, Any]:
     """The whole ``results.json`` document of a report run."""
-    return {"run": run_identity([r.result for r in runs]), "format": FORMAT,
-            "simlab_version": __version__, "interval_level": LEVEL,
-            "scenarios": [scenario_document(r) for r in runs]}  # fmt: skip
+    return document_of([r.result for r in runs], [scenario_document(r) for r in runs])
+
+
+def document_of(results: list[Result], entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """The ``results.json`` document of ``results``, whose scenario entries are
+    ``entries`` (one each, in order: made by :func:`scenario_document`, or kept as a
+    baseline wrote them)."""
+    return {"run": run_identity(results), "format": FORMAT, "simlab_version": __version__,
+            "interval_level": LEVEL, "scenarios": entries}  # fmt: skip
+
+
+def write_results_file(target: Path, document: dict[str, Any],
+                       name: str | os.PathLike[str]) -> Path:  # fmt: skip
+    """Write ``document`` to ``target`` atomically; an :class:`OutputError` naming the
+    file as ``name`` when the disk refuses (nothing is changed then)."""
+    try:
+        return write_json(target, document)
+    except OSError as err:
+        raise OutputError(f"{name}: could not write ({(err.strerror or str(err)).lower()}); "
+                          "nothing was changed") from None  # fmt: skip
 
 
 @checked_arguments()
@@ -338,11 +355,7 @@ def save_results(runs: list[ScenarioRun] | ScenarioRun, path: str | os.PathLike[
     runs = run_list(runs)
     path_argument(path, "a file path", "path")
     target = prepare_results_file(path)
-    try:
-        return write_json(target, results_document(runs))
-    except OSError as err:
-        raise OutputError(f"{path}: could not write ({(err.strerror or str(err)).lower()}); "
-                          "nothing was changed") from None  # fmt: skip
+    return write_results_file(target, results_document(runs), path)
 
 
 def prepare_results_file(path: str | os.PathLike[str], what: str = "") -> Path:
