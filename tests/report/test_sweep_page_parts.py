@@ -28,6 +28,23 @@ def fight_sweep() -> object:
     return api.sweep(FIGHT, {"Kaito.hp": [10, 40]}, n=300, seed=1)
 
 
+@pytest.fixture(scope="module")
+def fight_page(fight_sweep: object, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder ``fight_sweep``'s page is written to, once for the tests that read it."""
+    folder = tmp_path_factory.mktemp("fight")
+    tuning.render_sweep(fight_sweep, folder)  # type: ignore[arg-type]
+    return folder
+
+
+@pytest.fixture(scope="module")
+def moved_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder of the page of a duel swept over its defender's guard, which moves its
+    hits (curves are drawn) and every pair of which has many attacks."""
+    folder = tmp_path_factory.mktemp("moved")
+    tuning.render_sweep(api.sweep(DUEL, {"Defender.guard": [0, 2]}, n=200, seed=1), folder)
+    return folder
+
+
 def _sections(html: str) -> dict[str, str]:
     """Each ``<h2>`` heading of a page and what follows it up to the next."""
     parts = re.split(r"<h2>(.*?)</h2>", html)
@@ -35,34 +52,28 @@ def _sections(html: str) -> dict[str, str]:
 
 
 def test_no_damage_curves_heading_where_no_curve_is_drawn(
-    fight_sweep: object, tmp_path: Path
+    fight_page: Path, moved_page: Path
 ) -> None:
     """Every pair flat: the page still said "Damage curves", "with 95% bands; dashed: the
     exact answer", over a table alone."""
-    tuning.render_sweep(fight_sweep, tmp_path)  # type: ignore[arg-type]
-    sections = _sections((tmp_path / "sweep.html").read_text(encoding="utf-8"))
+    sections = _sections((fight_page / "sweep.html").read_text(encoding="utf-8"))
     assert "Damage curves" not in sections and "Damage" in sections, list(sections)
     damage = sections["Damage"]
     assert "<img" not in damage and "no curve is drawn" in damage
     assert "dashed" not in damage and "bands" not in damage, damage[:600]
-    assert "## Damage\n" in (tmp_path / "sweep.md").read_text(encoding="utf-8")
-    moved = api.sweep(DUEL, {"Defender.guard": [0, 2]}, n=200, seed=1)  # guard moves hits
-    tuning.render_sweep(moved, tmp_path / "moved")
-    curves = _sections((tmp_path / "moved/sweep.html").read_text(encoding="utf-8"))
+    assert "## Damage\n" in (fight_page / "sweep.md").read_text(encoding="utf-8")
+    curves = _sections((moved_page / "sweep.html").read_text(encoding="utf-8"))
     assert "<img" in curves["Damage curves"] and "dashed" in curves["Damage curves"]
 
 
 def test_a_fights_time_to_down_note_names_no_exact_line(
-    fight_sweep: object, tmp_path: Path
+    fight_page: Path, moved_page: Path
 ) -> None:
     """A fight's time-to-down note said "(dashed: the exact duel's …)": no exact line is
     drawn there; a duel's note still names it, drawn."""
-    tuning.render_sweep(fight_sweep, tmp_path / "fight")  # type: ignore[arg-type]
-    fight = _sections((tmp_path / "fight/sweep.html").read_text(encoding="utf-8"))
+    fight = _sections((fight_page / "sweep.html").read_text(encoding="utf-8"))
     assert "dashed" not in fight["Time-to-down"].split("<figure>")[0]
-    duel = api.sweep(DUEL, {"Defender.hp": [10, 20]}, n=200, seed=1)
-    tuning.render_sweep(duel, tmp_path / "duel")
-    pages = _sections((tmp_path / "duel/sweep.html").read_text(encoding="utf-8"))
+    pages = _sections((moved_page / "sweep.html").read_text(encoding="utf-8"))
     assert "dashed: the exact duel" in pages["Time-to-down"].split("<figure>")[0]
 
 
@@ -86,7 +97,9 @@ def test_the_median_plots_legend_is_beside_it_as_the_others_are(fight_sweep: obj
             assert any(t.get_text().startswith("not reached") for t in ax.texts), names
 
 
-def test_the_page_says_which_unchanged_pairs_rest_on_too_few_attacks(tmp_path: Path) -> None:
+def test_the_page_says_which_unchanged_pairs_rest_on_too_few_attacks(
+    tmp_path: Path, moved_page: Path
+) -> None:
     """party-fight's Raider Chief reaches the Berserker on one attack at two of four
     points: the terminal says under its table of unchanged pairs that such a pair is not
     shown to be unchanged, and the page listed it among the pairs the sweep "did not
@@ -106,6 +119,4 @@ def test_the_page_says_which_unchanged_pairs_rest_on_too_few_attacks(tmp_path: P
     assert " ".join(terminal.split()) in said
     assert "Too few attacks" in (tmp_path / "sweep.md").read_text(encoding="utf-8")
 
-    duel = api.sweep(DUEL, {"Defender.guard": [0, 2]}, n=200, seed=1)
-    tuning.render_sweep(duel, tmp_path / "duel")
-    assert "Too few attacks" not in (tmp_path / "duel/sweep.html").read_text(encoding="utf-8")
+    assert "Too few attacks" not in (moved_page / "sweep.html").read_text(encoding="utf-8")
