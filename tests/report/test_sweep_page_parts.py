@@ -66,9 +66,7 @@ def test_no_damage_curves_heading_where_no_curve_is_drawn(
     assert "<img" in curves["Damage curves"] and "dashed" in curves["Damage curves"]
 
 
-def test_a_fights_time_to_down_note_names_no_exact_line(
-    fight_page: Path, moved_page: Path
-) -> None:
+def test_a_fights_time_to_down_note_names_no_exact_line(fight_page: Path, moved_page: Path) -> None:
     """A fight's time-to-down note said "(dashed: the exact duel's …)": no exact line is
     drawn there; a duel's note still names it, drawn."""
     fight = _sections((fight_page / "sweep.html").read_text(encoding="utf-8"))
