@@ -713,12 +713,16 @@ def compare_table(frame: pd.DataFrame,
     """
     pairs = pairs or {}
     if is_wide():  # a figure's unit beside its name, or where that is too wide, under it
-        tables = [_compare_layout(frame, pairs, layout, one_line=one_line)
+        # each laid out only when those before it would not do: measuring is most of
+        # what printing a comparison costs
+        builds = [functools.partial(_compare_layout, frame, pairs, layout, one_line=one_line)
                   for one_line in (True, False) for layout in COMPARE_LAYOUTS[:-1]]  # fmt: skip
-        whole = [t for t in tables if _natural_width(t) <= terminal.console.width]
-        whole = whole or [t for t in tables[1::2] if _fits(t)]
-        if whole:
-            return whole[0]
+        tables = (build() for build in builds)
+        whole = next((t for t in tables if _natural_width(t) <= terminal.console.width), None)
+        tights = (build() for build in builds[1::2])
+        whole = whole or next((t for t in tights if _fits(t)), None)
+        if whole is not None:
+            return whole
     narrow = functools.partial(_compare_layout, frame, pairs, "narrow")
     return terminal.one_renderable(terminal.tables_printed_whole(narrow, names=COMPARE_NAMES))
 
