@@ -61,19 +61,26 @@ def _timed_out_after(seconds: float) -> Iterator[None]:
 
 
 def simlab_here(
-    *args: object, cwd: Path = ROOT, timeout: float = 600
+    *args: object, cwd: Path = ROOT, timeout: float = 600, columns: str | None = None
 ) -> subprocess.CompletedProcess[str]:
     """``simlab ARGS`` run in this process from folder ``cwd``, its output piped, stopped
-    after ``timeout`` seconds: its exit status, stdout and stderr as
-    ``subprocess.run(..., capture_output=True, text=True, timeout=timeout)`` gives them."""
+    after ``timeout`` seconds, with ``COLUMNS`` set to ``columns`` if given (the
+    terminal's console made again under it, as a fresh process makes it): its exit
+    status, stdout and stderr as ``subprocess.run(..., capture_output=True, text=True,
+    timeout=timeout)`` gives them."""
     from simlab.cli import main
+    from simlab.report import terminal
+    from tests.support import terminal_console
 
     words = [str(a) for a in args]
     before = Path.cwd()
     os.chdir(cwd)
     try:
-        with _timed_out_after(timeout):
-            result = CliRunner().invoke(main, words)
+        with contextlib.ExitStack() as stack:
+            if columns is not None:
+                stack.enter_context(terminal_console(terminal._make_console, int(columns)))
+            with _timed_out_after(timeout):
+                result = CliRunner().invoke(main, words)
     finally:
         os.chdir(before)
     return _completed(words, result)
