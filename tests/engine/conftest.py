@@ -10,11 +10,8 @@ import pytest
 from tests.engine.cluster import dask_distributed
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def client():  # type: ignore[no-untyped-def]
-    """A client of the cluster, one for the session: both test_distributed*.py modules
-    play on it (two worker processes started and their kernels loaded once, not once a
-    module). Tests that kill its workers leave them restarted by their nannies."""
     distributed = dask_distributed()
     saved = os.environ.get("NUMBA_NUM_THREADS")
     os.environ["NUMBA_NUM_THREADS"] = "1"  # inherited by the worker processes only
