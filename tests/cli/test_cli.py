@@ -18,17 +18,16 @@ from rich.console import Console
 
 from simlab.cli import BEYOND_ANY_RANGE, whole_number
 from simlab.report import terminal
+from tests.cli.simlab_runs import simlab_here
 from tests.support import UNSOLVABLE
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
 
 
-def simlab(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "simlab", *args], capture_output=True, text=True, cwd=cwd,
-        timeout=600,
-    )  # fmt: skip
+#: What a command says, exits with and writes, run in this process: a test of the
+#: process itself (pipes, a terminal, start-up, the exit) starts ``python -m simlab``.
+simlab = simlab_here
 
 
 def test_help_does_not_import_the_engine() -> None:
@@ -60,12 +59,8 @@ def test_validate_ok_fits_80_columns() -> None:
     """``ok: PATH: scenario …, rules …, N combatants, M attacks`` (125 columns for the
     glitters party) is broken at a space at ``COLUMNS=80``, and whole in a pipe."""
     fight = "scenarios/glitters-d20/party-vs-monsters.yaml"
-    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
-    piped = subprocess.run([sys.executable, "-m", "simlab", "validate", fight], env=env,
-                           capture_output=True, text=True, cwd=ROOT, timeout=600)  # fmt: skip
-    narrow = subprocess.run([sys.executable, "-m", "simlab", "validate", fight],
-                            env={**env, "COLUMNS": "80"}, capture_output=True, text=True,
-                            cwd=ROOT, timeout=600)  # fmt: skip
+    piped = simlab("validate", fight)  # no COLUMNS: the conftest's
+    narrow = simlab("validate", fight, columns="80")
     assert piped.returncode == narrow.returncode == 0, narrow.stderr
     assert len(piped.stdout.splitlines()) == 1
     lines = narrow.stdout.splitlines()
@@ -553,9 +548,7 @@ def test_a_terminal_too_narrow_for_tables_gets_them_at_the_narrowest_width(colum
     all; the tables are laid out at ``terminal.NARROWEST`` columns instead."""
     from simlab.report.terminal import NARROWEST
 
-    env = {**os.environ, "COLUMNS": columns}
-    args = [sys.executable, "-m", "simlab", "run", str(QUICKSTART), "-n", "200"]
-    done = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, env=env, timeout=600)
+    done = simlab("run", str(QUICKSTART), "-n", "200", columns=columns)
     assert done.returncode == 0, done.stderr
     for title in ("attacks (± 95% interval)", "time-to-down (rounds)", "win rate"):
         assert title in done.stdout
@@ -622,9 +615,7 @@ def test_validate_refuses_two_files_of_one_id_as_report_does(tmp_path: Path) -> 
     (tmp_path / "c.yaml").write_text(zones.replace("zones-training-duel", "quickstart", 1))
     problem = (f"{tmp_path}/b.yaml:5:11: expected a scenario id not used by {tmp_path}/a.yaml "
                "under the same rules; got 'quickstart' again")  # fmt: skip
-    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}  # ok lines unbroken
-    done = subprocess.run([sys.executable, "-m", "simlab", "validate", str(tmp_path)], env=env,
-                          capture_output=True, text=True, cwd=ROOT, timeout=600)  # fmt: skip
+    done = simlab("validate", str(tmp_path))  # no COLUMNS (the conftest's): ok lines unbroken
     assert done.returncode == 2
     assert re.findall(r"^ok: (\S+):", done.stdout, re.M) == [
         f"{tmp_path}/{name}" for name in ("a.yaml", "c.yaml")
@@ -1007,10 +998,7 @@ def test_an_error_on_a_terminal_keeps_each_suggested_fix_whole(
 def test_validate_keeps_a_count_with_its_noun_at_80_columns() -> None:
     """``ok: scenarios/zones-3d6/skirmish.yaml: …, rules zones-3d6, 7`` / ``combatants,
     6 attacks``: the line broke between a count and what it counts."""
-    env = {**os.environ, "COLUMNS": "80"}
-    done = subprocess.run([sys.executable, "-m", "simlab", "validate",
-                           "scenarios/zones-3d6/skirmish.yaml"], env=env, capture_output=True,
-                          text=True, cwd=ROOT, timeout=600)  # fmt: skip
+    done = simlab("validate", "scenarios/zones-3d6/skirmish.yaml", columns="80")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert len(lines) == 2 and max(len(line) for line in lines) <= 80, lines
@@ -1151,9 +1139,7 @@ def test_exact_says_what_it_did_not_solve_in_words_at_80_columns() -> None:
     """``not solved exactly (7; use …)`` gave a bare count, and ``time_to_down:`` the
     figure's id; at 80 columns a heading broke ``simlab run`` / ``--check`` in two."""
     party = "scenarios/shattered-spirits/party-3v3.yaml"
-    done = subprocess.run([sys.executable, "-m", "simlab", "exact", party], cwd=ROOT,
-                          env={**os.environ, "COLUMNS": "80"}, capture_output=True, text=True,
-                          timeout=600)  # fmt: skip
+    done = simlab("exact", party, columns="80")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert max(len(line) for line in lines) <= 80, lines
@@ -1211,9 +1197,7 @@ def test_run_check_of_a_scenario_nothing_solves_lists_each_reason(tmp_path: Path
     solve … exactly:   A: hit → B: … time_to_down: …``), ending in the hint to simulate
     with ``simlab run``, which it had just done. Each reason is an item of its own."""
     (tmp_path / "unsolvable.yaml").write_text(UNSOLVABLE)
-    done = subprocess.run([sys.executable, "-m", "simlab", "run", "unsolvable.yaml", "-n", "200",
-                           "--check"], cwd=tmp_path, env={**os.environ, "COLUMNS": "80"},
-                          capture_output=True, text=True, timeout=600)  # fmt: skip
+    done = simlab("run", "unsolvable.yaml", "-n", "200", "--check", cwd=tmp_path, columns="80")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     start = lines.index("not checked: cannot solve scenario 'unsolvable' exactly:")
@@ -1336,10 +1320,9 @@ def test_every_sentence_of_a_command_begins_with_a_capital(
 def test_a_tuning_keeps_a_count_with_its_noun_at_80_columns() -> None:
     """``… over the values tried), 16`` / ``values evaluated by simulation``: the tuning's
     how line broke between a count and what it counts at 80 columns."""
-    done = subprocess.run([sys.executable, "-m", "simlab", "tune", SS_DUEL_ARG, "--vary",
-                           "Defender.hp=10:60", "--target", "median_time_to_down:Defender=8",
-                           "-n", "3000", "--no-exact"], env={**os.environ, "COLUMNS": "80"},
-                          capture_output=True, text=True, cwd=ROOT, timeout=600)  # fmt: skip
+    done = simlab("tune", SS_DUEL_ARG, "--vary", "Defender.hp=10:60", "--target",
+                  "median_time_to_down:Defender=8", "-n", "3000", "--no-exact",
+                  columns="80")  # fmt: skip
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     how = lines[next(k for k, line in enumerate(lines) if line.startswith("How: ")) :]

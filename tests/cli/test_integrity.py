@@ -25,15 +25,23 @@ import pytest
 
 from simlab.limits import MAX_RESULTS_BYTES
 from simlab.report.files import MANIFEST, check_unit, read_identity
+from tests.cli.simlab_runs import simlab_here, simlab_in_one_process
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
 SIMLAB = [sys.executable, "-m", "simlab"]
 
 
-def simlab(*args: str, cwd: Path = ROOT, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+def simlab_process(
+    *args: str, cwd: Path = ROOT, timeout: float = 600
+) -> subprocess.CompletedProcess[str]:
+    """``simlab ARGS`` in a fresh ``python -m simlab``."""
     return subprocess.run([*SIMLAB, *args], capture_output=True, text=True, cwd=cwd,
                           timeout=timeout)  # fmt: skip
+
+
+#: What a command says, exits with and writes, in this process (tests.cli.simlab_runs).
+simlab = simlab_here
 
 
 def identity_seed(folder: Path) -> int:
@@ -77,7 +85,9 @@ def wait_for(leader: int, word: bytes, seconds: float) -> None:
 def test_interrupted_rewrite_keeps_the_old_unit_and_exits_130_promptly(tmp_path: Path) -> None:
     out = tmp_path / "out"
     assert (
-        simlab("run", str(QUICKSTART), "-n", "2000", "--seed", "1", "--out", str(out)).returncode
+        simlab_process(
+            "run", str(QUICKSTART), "-n", "2000", "--seed", "1", "--out", str(out)
+        ).returncode
         == 0
     )
     assert identity_seed(out) == 1
@@ -163,15 +173,20 @@ def test_concurrent_writers_leave_one_whole_run(tmp_path: Path) -> None:
 def test_report_from_refuses_a_folder_whose_files_disagree(tmp_path: Path) -> None:
     one, two = tmp_path / "one", tmp_path / "two"
     for folder, seed in ((one, "1"), (two, "2")):
-        done = simlab("report", str(QUICKSTART), "-n", "2000", "--seed", seed, "--out", str(folder))
+        done = simlab_process(
+            "report", str(QUICKSTART), "-n", "2000", "--seed", seed, "--out", str(folder)
+        )
         assert done.returncode == 0, done.stderr
-    assert simlab("report", "--from", str(one), "--out", str(tmp_path / "again")).returncode == 0
+    assert (
+        simlab_process("report", "--from", str(one), "--out", str(tmp_path / "again")).returncode
+        == 0
+    )
     shutil.copy(two / "report.md", one / "report.md")  # a mix, as an old interrupted run left
-    done = simlab("report", "--from", str(one), "--out", str(tmp_path / "mixed"))
+    done = simlab_process("report", "--from", str(one), "--out", str(tmp_path / "mixed"))
     assert done.returncode == 2
     assert "expected the files of one run" in done.stderr and "report.md" in done.stderr
     assert not (tmp_path / "mixed").exists()
-    done = simlab(
+    done = simlab_process(
         "report", "--from", str(two), "--baseline", str(one), "--out", str(tmp_path / "x")
     )
     assert done.returncode == 2 and "report.md" in done.stderr
@@ -181,12 +196,14 @@ def test_report_from_refuses_a_folder_whose_files_disagree(tmp_path: Path) -> No
 @pytest.mark.slow  # a report and a check in fresh processes: about 8 s
 def test_a_results_file_whose_run_field_disagrees_is_refused(tmp_path: Path) -> None:
     out = tmp_path / "rep"
-    assert simlab("report", str(QUICKSTART), "-n", "2000", "--out", str(out)).returncode == 0
+    assert (
+        simlab_process("report", str(QUICKSTART), "-n", "2000", "--out", str(out)).returncode == 0
+    )
     doc = json.loads((out / "results.json").read_text())
     doc["run"]["scenarios"][0]["seed"] += 1
     lone = tmp_path / "results.json"
     lone.write_text(json.dumps(doc))
-    done = simlab("check", "--from", str(lone))
+    done = simlab_process("check", "--from", str(lone))
     assert done.returncode == 2 and "'run' field disagrees" in done.stderr
 
 
@@ -208,13 +225,19 @@ def hostile_files(folder: Path) -> dict[str, Path]:
     fifo = folder / "fifo.yaml"
     os.mkfifo(fifo)
     files["FIFO"] = fifo
+    files["5,000 unknown attacks"] = many_unknown_attacks(folder)
+    return files
+
+
+def many_unknown_attacks(folder: Path) -> Path:
+    """The quickstart scenario with 5,000 attacks no rule defines, written in ``folder``."""
     many = QUICKSTART.read_text().replace(
         "attacks: [quick-jab]",
         "attacks: [quick-jab, " + ", ".join(f"x{i}" for i in range(5000)) + "]",
     )
-    files["5,000 unknown attacks"] = folder / "many.yaml"
-    files["5,000 unknown attacks"].write_text(many)
-    return files
+    path = folder / "many.yaml"
+    path.write_text(many)
+    return path
 
 
 def run_measured(args: list[str]) -> tuple[int, str, float, int]:
@@ -243,7 +266,7 @@ def test_hostile_input_is_refused_with_exit_2_within_5_s_and_1_gb(
 
 
 def test_many_problems_are_cut_short_with_a_count(tmp_path: Path) -> None:
-    path = hostile_files(tmp_path)["5,000 unknown attacks"]
+    path = many_unknown_attacks(tmp_path)  # not the other hostile files: 50 MB written
     done = simlab("validate", str(path))
     lines = done.stderr.splitlines()
     assert done.returncode == 2
@@ -478,25 +501,18 @@ def test_results_files_that_are_not_regular_or_too_large_are_refused_unread(
            "too large": f"got {MAX_RESULTS_BYTES + 1:_} bytes (the limit is "
                         f"{MAX_RESULTS_BYTES:_})"}[kind]  # fmt: skip
     out, new = tmp_path / "out", tmp_path / "new.json"
-    for args in (
-        ["report", "--from", str(path), "--out", str(out)],
-        ["check", "--from", str(path)],
-        ["baseline", "update", "--from", str(path), "--baseline", str(new)],
-        [
-            "report",
-            str(QUICKSTART),
-            "-n",
-            "10000000000",
-            "--baseline",
-            str(path),
-            "--out",
-            str(out),
-        ],
+    commands: list[list[object]] = [
+        ["report", "--from", path, "--out", out],
+        ["check", "--from", path],
+        ["baseline", "update", "--from", path, "--baseline", new],
+        ["report", QUICKSTART, "-n", "10000000000", "--baseline", path, "--out", out],
+    ]
+    # one fresh process for the four (a hang or a read to no end fails it, not pytest)
+    for args, (done, seconds) in zip(
+        commands, simlab_in_one_process(commands, timeout=120), strict=True
     ):
-        started = time.monotonic()
-        done = simlab(*args, timeout=60)
         assert done.returncode == 2, (args, done.stderr)
         assert done.stderr.strip() == f"{path}: expected a results.json file; {got}", args
-        assert time.monotonic() - started < 30, args
+        assert seconds < 30, args
         no_traceback(done)
     assert not out.exists() and not new.exists()

@@ -64,20 +64,20 @@ def test_cluster_block_size() -> None:
 def test_run_command_plays_on_the_scheduler_it_is_given(client) -> None:  # type: ignore[no-untyped-def]
     """``simlab run --scheduler ADDRESS`` (README, "Command line") prints the tables a
     local run of the same seed prints."""
-    import subprocess
-    import sys
-
-    def run(*extra: str) -> subprocess.CompletedProcess[str]:
-        args = ["run", "scenarios/shattered-spirits/quickstart.yaml", "-n", "4000", "--seed", "5"]
-        return subprocess.run([sys.executable, "-m", "simlab", *args, *extra], cwd=ROOT,
-                              capture_output=True, text=True, timeout=600)  # fmt: skip
-
+    from click.testing import CliRunner, Result
     from distributed import get_task_stream
+
+    from simlab.cli import main
+
+    def run(*extra: str) -> Result:
+        args = ["run", str(ROOT / "scenarios/shattered-spirits/quickstart.yaml"), "-n", "4000",
+                "--seed", "5"]  # fmt: skip
+        return CliRunner().invoke(main, [*args, *extra])
 
     with get_task_stream(client) as stream:
         remote = run("--scheduler", client.scheduler.address)
     local = run()
-    assert remote.returncode == 0, remote.stderr
+    assert remote.exit_code == local.exit_code == 0, remote.output + local.output
     assert any("run_range" in task["key"] for task in stream.data)
     assert remote.stdout == local.stdout
     assert "4,000 encounters" in remote.stdout

@@ -15,10 +15,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +29,7 @@ from simlab.analysis.summary import summary as sim_summary
 from simlab.errors import ExactUnsupported
 from simlab.exact import pair_answer
 from simlab.exact.engine import CHECK_COLUMNS, CHECK_Z, check_simulation, check_verdict, exact
+from tests.cli.simlab_runs import simlab_here
 from tests.support import UNSOLVABLE, printed_at
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,11 +39,9 @@ PARTY = ROOT / "scenarios/shattered-spirits/party-3v3.yaml"
 SEED = 20240611
 
 
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "simlab", *args], capture_output=True, text=True, cwd=ROOT,
-        timeout=600,
-    )  # fmt: skip
+#: A command's output and exit status, in this process (``python -m simlab`` would load
+#: numpy, pandas, scipy and the kernels again, 1.5-3 s of CPU, for nothing these tests read).
+run_cli = simlab_here
 
 
 # -- tables --------------------------------------------------------------------------------
@@ -167,8 +163,8 @@ def test_summary_median_past_the_round_cap_is_not_reached_as_in_a_run() -> None:
     run = sim_summary(simlab.simulate(capped, n=2_000, seed=SEED, threads=1))
     defender = next(c for c in run["combatants"] if c["name"] == "Defender")
     assert defender["time_to_down"]["median_time_to_down"] is None
-    done = subprocess.run([sys.executable, "-m", "simlab", "exact", str(DUEL), "--set",
-                           "max_rounds=5"], capture_output=True, text=True, check=True)  # fmt: skip
+    done = run_cli("exact", str(DUEL), "--set", "max_rounds=5")
+    assert done.returncode == 0, done.stderr
     assert "10 (> cap 5)" in done.stdout
     assert ttd["median_time_to_down_when_downed"] == 5.0  # the few downed by round 5
 
@@ -279,10 +275,7 @@ def test_cli_exact_wraps_a_listed_item_under_its_text() -> None:
     """At 80 columns a long item of the list of what a fight moves wraps with its
     continuation lines indented under the item's text, not at the left edge."""
     fight = ROOT / "scenarios/opposed-tiers/party-fight.yaml"
-    done = subprocess.run(
-        [sys.executable, "-m", "simlab", "exact", str(fight)], capture_output=True, text=True,
-        cwd=ROOT, timeout=600, env={**os.environ, "COLUMNS": "80"},
-    )  # fmt: skip
+    done = run_cli("exact", str(fight), columns="80")
     lines = done.stdout.splitlines()
     first = next(k for k, line in enumerate(lines) if line.startswith("  - hit rate"))
     assert lines[first + 1].startswith("    ") and lines[first + 1].strip(), lines
@@ -295,10 +288,7 @@ def test_cli_exact_tells_the_uncapped_mean_from_the_one_check_compares() -> None
     fights the defender is down by the cap: the number ``run --check`` compares, which
     it printed as ``exact`` beside the same word "mean" (4.96), in 80 columns."""
     duel = ROOT / "scenarios/benchmarks/ss-duel.yaml"
-    done = subprocess.run(
-        [sys.executable, "-m", "simlab", "exact", str(duel), "--set", "max_rounds=5"],
-        capture_output=True, text=True, cwd=ROOT, timeout=600, env={**os.environ, "COLUMNS": "80"},
-    )  # fmt: skip
+    done = run_cli("exact", str(duel), "--set", "max_rounds=5", columns="80")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert max(len(line) for line in lines) <= 80 and "…" not in done.stdout, lines
