@@ -10,10 +10,10 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from simlab.cli import main
 from tests.report.report_html import words_unwrapped
@@ -22,6 +22,14 @@ ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
 ROW_7 = "profile: [0, 0, 1, 2, 3, 4, 5, 7, 8, 9, 11]"
 ROW_7_RAISED = "profile: [0, 0, 1, 2, 3, 6, 5, 7, 8, 9, 11]"
+
+
+class Drifted(NamedTuple):
+    """A report that drifted from the baseline: what it said, its scenario, its folder."""
+
+    done: Result
+    changed: Path
+    out: Path
 
 
 def simlab(*args: str):
@@ -39,6 +47,36 @@ def baseline(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert done.exit_code == 0, done.output
     assert "wrote baseline" in done.output
     return path
+
+
+def _drift(baseline: Path, folder: Path, *seed: str | int) -> Drifted:
+    """``simlab report`` of the quickstart scenario with row 7 raised, 4,000 encounters,
+    gated on ``baseline``: it drifts. The scenario's path is long, so that a line may
+    break before it, never inside it."""
+    from simlab.report import terminal
+
+    (folder / ("deep" * 20)).mkdir()
+    changed = folder / ("deep" * 20) / "quickstart.yaml"
+    changed.write_text(QUICKSTART.read_text().replace(ROW_7, ROW_7_RAISED))
+    out = folder / "r"
+    with pytest.MonkeyPatch.context() as patch:  # as every test starts (tests/conftest.py)
+        patch.delenv("COLUMNS", raising=False)
+        patch.setattr(terminal, "console", terminal._make_console())
+        done = simlab("report", changed, "-n", 4000, *seed, "--out", out, "--baseline", baseline)
+    return Drifted(done, changed, out)
+
+
+@pytest.fixture(scope="module")
+def drifted(baseline: Path, tmp_path_factory: pytest.TempPathFactory) -> Drifted:
+    """A drift of seed 8, not the baseline's, read by several tests (each ran it again)."""
+    return _drift(baseline, tmp_path_factory.mktemp("drifted"), "--seed", 8)
+
+
+@pytest.fixture(scope="module")
+def drifted_same_seed(baseline: Path, tmp_path_factory: pytest.TempPathFactory) -> Drifted:
+    """A drift of the baseline's seed (no note that the seeds differ), read by several
+    tests."""
+    return _drift(baseline, tmp_path_factory.mktemp("drifted_same_seed"))
 
 
 def test_report_writes_everything(tmp_path: Path) -> None:
@@ -149,27 +187,23 @@ def test_report_from_saved_results_needs_no_simulation(baseline: Path, tmp_path:
     assert (tmp_path / "results.json").read_text() == baseline.read_text()
 
 
-def test_report_exits_1_on_drift_listing_it_first(baseline: Path, tmp_path: Path) -> None:
+def test_report_exits_1_on_drift_listing_it_first(drifted: Drifted) -> None:
     # A long path: the "simulated ... of PATH" line may break before the path, never
     # inside it.
-    (tmp_path / ("deep" * 20)).mkdir()
-    changed = tmp_path / ("deep" * 20) / "quickstart.yaml"
-    changed.write_text(QUICKSTART.read_text().replace(ROW_7, ROW_7_RAISED))
-    done = simlab("report", changed, "-n", 4000, "--seed", 8, "--out", tmp_path / "r",
-                  "--baseline", baseline)  # fmt: skip
+    done, changed, out = drifted
     assert done.exit_code == 1, done.output
     said, _, rest = done.stdout.partition(str(changed))
     assert said.startswith("simulated 4,000 encounters of")
     lines = rest.splitlines()[1:]
     assert lines[0].startswith("DRIFT:")
     assert "damage distribution of Brute stone-strike → Kaito" in "\n".join(lines[1:12])
-    markdown = (tmp_path / "r/report.md").read_text()
+    markdown = (out / "report.md").read_text()
     assert "**DRIFT**" in markdown.split("## quickstart")[0]
     # The table of moved figures sends the reader to the page that lists every figure
     # compared, ok ones included (report.md lists only those that moved, and counts the
     # rest): it said "all of them: report.md".
     assert "(every figure compared: report.html)" in " ".join(done.stdout.split())
-    assert "<td>ok</td>" in (tmp_path / "r/report.html").read_text()
+    assert "<td>ok</td>" in (out / "report.html").read_text()
     assert (
         "| ok |" not in markdown
         and "other figures not statistically different from the baseline." in markdown
@@ -177,15 +211,12 @@ def test_report_exits_1_on_drift_listing_it_first(baseline: Path, tmp_path: Path
 
 
 def test_the_pages_drift_list_names_each_scenario_once_over_its_figures(
-    baseline: Path, tmp_path: Path
+    drifted_same_seed: Drifted,
 ) -> None:
     """Every line of report.html's and report.md's list of drifted figures began with
     ``quickstart (shattered-spirits):``, as the terminal's did before it headed each
     scenario's figures once."""
-    changed = tmp_path / "quickstart.yaml"
-    changed.write_text(QUICKSTART.read_text().replace(ROW_7, ROW_7_RAISED))
-    out = tmp_path / "r"
-    done = simlab("report", changed, "-n", 4000, "--out", out, "--baseline", baseline)
+    done, _, out = drifted_same_seed
     assert done.exit_code == 1, done.output
     page = words_unwrapped((out / "report.html").read_text())
     html = page.split("<h2>Drift</h2>")[1].split("<h2>")[0]
@@ -202,16 +233,11 @@ def test_the_pages_drift_list_names_each_scenario_once_over_its_figures(
             "(total variation") in markdown  # fmt: skip
 
 
-def test_the_pages_drift_list_reds_what_drifted_and_links_each_scenario(
-    baseline: Path, tmp_path: Path
-) -> None:
+def test_the_pages_drift_list_reds_what_drifted_and_links_each_scenario(drifted: Drifted) -> None:
     """Every line of report.html's drift list was bold red, a wall of red that said
     nothing, and its scenario headings were plain text: now what drifted is red, how
     (its numbers) in the text's colour, and each scenario links to its section."""
-    changed = tmp_path / "quickstart.yaml"
-    changed.write_text(QUICKSTART.read_text().replace(ROW_7, ROW_7_RAISED))
-    out = tmp_path / "r"
-    done = simlab("report", changed, "-n", 4000, "--seed", 8, "--out", out, "--baseline", baseline)
+    done, _, out = drifted
     assert done.exit_code == 1, done.output
     page = words_unwrapped((out / "report.html").read_text())
     html = page.split("<h2>Drift</h2>")[1].split("<h2>")[0]
@@ -430,16 +456,13 @@ def test_the_drift_gate_breaks_a_subject_between_its_names_only(
 
 
 def test_a_drift_says_its_verdict_and_what_to_do_at_the_end_and_in_report_md(
-    baseline: Path, tmp_path: Path
+    baseline: Path, drifted: Drifted
 ) -> None:
     """A CI log is read from its end and report.md is the job's summary: both say how
     many figures drifted of how many, from which baseline, and the command that adopts
     a deliberate change (the verdict was only a screen or more above, the summary's
     Drift section a bare list, neither said what to do)."""
-    changed = tmp_path / "quickstart.yaml"
-    changed.write_text(QUICKSTART.read_text().replace(ROW_7, ROW_7_RAISED))
-    out = tmp_path / "r"
-    done = simlab("report", changed, "-n", 4000, "--seed", 8, "--out", out, "--baseline", baseline)
+    done, _, out = drifted
     assert done.exit_code == 1, done.output
     end = " ".join(done.stdout.split()[-120:])  # the verdict says the seeds differ too
     assert "drift gate failed (exit code 1):" in end
@@ -490,15 +513,12 @@ def test_a_baseline_of_another_results_format_is_replaced_and_said_so(
 
 
 def test_the_gate_s_verdict_and_its_command_keep_one_line_each_piped(
-    baseline: Path, tmp_path: Path
+    baseline: Path, drifted_same_seed: Drifted
 ) -> None:
     """Piped at 80 columns, as a CI log is, the verdict and the adopting command broke at
     the width: ``… commit it: simlab`` / ``baseline update --from …``, a command no
     longer copied whole, and a verdict a ``grep`` found in part."""
-    changed = tmp_path / "quickstart.yaml"
-    changed.write_text(QUICKSTART.read_text().replace(ROW_7, ROW_7_RAISED))
-    out = tmp_path / "r"
-    done = simlab("report", changed, "-n", 4000, "--out", out, "--baseline", baseline)
+    done, _, out = drifted_same_seed
     assert done.exit_code == 1, done.output
     *_, verdict, hint = done.stdout.splitlines()
     assert verdict.startswith("drift gate failed (exit code 1):")
