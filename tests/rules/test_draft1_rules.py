@@ -29,7 +29,8 @@ import pandas as pd
 import pytest
 
 import simlab
-from tests.support import combatants, rows_of, simulate_traced
+from tests.rules.encounters_s4 import encounters
+from tests.support import combatants, simulate_traced
 
 K_SIGMA = 4.5
 
@@ -266,14 +267,14 @@ def damage_of(technique: Any, final: int, attacker: Fighter, defender: Fighter, 
 class Replay:
     """Replays one encounter's trace rows under docs/rules/shattered-spirits-draft1.md."""
 
-    def __init__(self, scn: Any, rows: pd.DataFrame) -> None:
+    def __init__(self, scn: Any, rows: list[Any]) -> None:
         self.scn, self.prm = scn, scn.params
         self.team = fighters(scn)
         for f in self.team:
             f.reset()
         self.by_name = {f.name: f for f in self.team}
         self.n_sides = len(scn.sides)
-        self.rows = rows_of(rows)
+        self.rows = rows  # one encounter's, as rows_of reads them
         self.i = 0
         self.counts: Counter[str] = Counter()
 
@@ -458,7 +459,7 @@ class Replay:
 
 def replay_all(scn: Any, trace: pd.DataFrame) -> Counter[str]:
     counts: Counter[str] = Counter()
-    for _, rows in trace.groupby("encounter", sort=True):
+    for rows in encounters(trace):
         replay = Replay(scn, rows)
         replay.play()
         counts.update(replay.counts)
@@ -524,16 +525,16 @@ def test_fumble_pays_focus_then_momentum_then_exposed() -> None:
     (until the End Phase)."""
     _, trace = traced("extremes")
     seen = Counter[tuple[int, ...]]()
-    for _, rows in trace.groupby("encounter"):
-        fumbles = rows[(rows.attack == "low") & (rows.final_roll < 2)]
-        settled = tuple(fumbles.fumble)
+    for rows in encounters(trace):
+        fumbles = [row for row in rows if row.attack == "low" and row.final_roll < 2]
+        settled = tuple(row.fumble for row in fumbles)
         expected = (1, 2, 3, 3, 3, 3, 3, 3, 3)[: len(settled)]
         assert settled == expected, rows
-        assert (fumbles.damage == 0).all() and (fumbles.tier == 0).all()
-        for row in rows_of(fumbles):
+        assert all(row.damage == 0 and row.tier == 0 for row in fumbles)
+        for row in fumbles:
             if row.fumble == 3:
-                exposed_before = rows[(rows.index < row.Index) & (rows["round"] == row.round)
-                                      & (rows.fumble == 3)].shape[0]  # fmt: skip
+                exposed_before = sum(1 for r in rows if r.Index < row.Index
+                                     and r.round == row.round and r.fumble == 3)  # fmt: skip
                 assert row.attacker_exposed == 2 * (exposed_before + 1)
         seen[settled[:3]] += 1
     assert seen[(1, 2, 3)] > 5
@@ -586,12 +587,11 @@ def test_downed_combatants_lose_their_turns() -> None:
     the many encounters where the fight goes on after a Down."""
     _, trace = traced("mixed")
     fought_on = 0
-    for _, rows in trace.groupby("encounter"):
-        downed = rows[rows.downed == 1]
-        for row in rows_of(downed):
-            after = rows.loc[row.Index + 1 :]
-            assert not (after.attacker == row.defender).any()
-            fought_on += not after.empty
+    for rows in encounters(trace):
+        for row in (row for row in rows if row.downed == 1):
+            after = [r for r in rows if r.Index > row.Index]
+            assert not any(r.attacker == row.defender for r in after)
+            fought_on += bool(after)
     assert fought_on >= 100, fought_on
 
 

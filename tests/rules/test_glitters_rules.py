@@ -30,6 +30,7 @@ import pandas as pd
 import pytest
 
 import simlab
+from tests.rules.encounters_s4 import encounters
 from tests.support import combatants, first_turns, rows_of, simulate_traced
 
 K_SIGMA = 4.5
@@ -506,8 +507,9 @@ def turn_order(records: list[Any], scn: Any, team: list[Actor]) -> dict[int, Act
     return {row.turn: by_name[row.attacker] for row in first}
 
 
-def replay_encounter(rows: pd.DataFrame, scn: Any) -> Counter[str]:
-    """Replay one encounter: every turn, tick, attack and save, then the end.
+def replay_encounter(records: list[Any], scn: Any) -> Counter[str]:
+    """Replay one encounter (its rows, as :func:`rows_of` reads them): every turn, tick,
+    attack and save, then the end.
 
     Returns
     -------
@@ -517,7 +519,6 @@ def replay_encounter(rows: pd.DataFrame, scn: Any) -> Counter[str]:
     cases: Counter[str] = Counter()
     prm = scn.params
     team = actors(scn)
-    records = rows_of(rows)
     positions = turn_order(records, scn, team)
     i = 0
     done = False
@@ -560,8 +561,8 @@ def replayed(name: str) -> Counter[str]:
     """Replay every encounter of scenario ``name``; the cases met, summed."""
     scn, trace = traced(name)
     cases: Counter[str] = Counter()
-    for _, rows in trace.groupby("encounter", sort=True):
-        cases += replay_encounter(rows, scn)
+    for records in encounters(trace):
+        cases += replay_encounter(records, scn)
     return cases
 
 
@@ -671,10 +672,10 @@ def test_frozen_happens_and_blocks_actions() -> None:
     _, trace = traced("mixed")
     frozen_turns = trace[(trace.kind == TURN) & (trace.frozen == 1)]
     assert len(frozen_turns) > 5
+    attacks = trace[trace.kind == ATTACK]
+    attacked = set(zip(attacks.encounter, attacks["round"], attacks.attacker, strict=True))
     for row in rows_of(frozen_turns):
-        same_turn = trace[(trace.encounter == row.encounter) & (trace["round"] == row.round)
-                          & (trace.attacker == row.attacker)]  # fmt: skip
-        assert (same_turn.kind != ATTACK).all()
+        assert (row.encounter, row.round, row.attacker) not in attacked, row
 
 
 def test_pain_skips_the_turn() -> None:
@@ -709,9 +710,9 @@ def test_players_win_initiative_ties() -> None:
         scn, trace = traced(name)
         players = {a.name for a in actors(scn) if a.spec.player}
         firsts = trace.drop_duplicates(["encounter", "attacker"])
-        for _, rows in firsts.groupby("encounter"):
-            rows = rows.sort_values("turn")
-            for a, b in itertools.pairwise(rows_of(rows)):
+        for rows in encounters(firsts):
+            rows = sorted(rows, key=lambda row: row.turn)  # one attacker a turn: no ties
+            for a, b in itertools.pairwise(rows):
                 mixed = (a.attacker in players) != (b.attacker in players)
                 if a.initiative == b.initiative and mixed:
                     seen += 1
@@ -726,8 +727,8 @@ def test_random_tie_break_is_fair() -> None:
     players = {a.name for a in actors(scn) if a.spec.player}
     firsts = trace.drop_duplicates(["encounter", "attacker"])
     wins: Counter[bool] = Counter()
-    for _, rows in firsts.groupby("encounter"):
-        rows = rows_of(rows.sort_values("turn"))
+    for rows in encounters(firsts):
+        rows = sorted(rows, key=lambda row: row.turn)  # one attacker a turn: no ties
         for a, b in itertools.pairwise(rows):
             if a.initiative == b.initiative and (a.attacker in players) == (b.attacker in players):
                 wins[order[a.attacker] < order[b.attacker]] += 1

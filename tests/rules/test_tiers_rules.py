@@ -14,6 +14,7 @@ bookkeeping is used to compute an expectation.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from collections import Counter
 from dataclasses import dataclass, field
@@ -43,7 +44,8 @@ from simlab.rules.opposed_tiers.compile import (
     whole_d6,
 )
 from simlab.rules.opposed_tiers.kernels import draw_tied_places, roll_expr
-from tests.support import combatants, first_turns, rows_of, simulate_traced
+from tests.rules.encounters_s4 import encounters
+from tests.support import combatants, first_turns, simulate_traced
 
 K_SIGMA = 4.5
 
@@ -263,11 +265,16 @@ def actor_dice(scn: Any, m: Any) -> dict[str, Dice | None]:
     }
 
 
-def actors(scn: Any) -> list[Actor]:
-    return [
-        Actor(i, name, s, m, actor_dice(scn, m), m.hp)
-        for i, (s, name, m) in enumerate(combatants(scn))
-    ]
+def all_dice(scn: Any) -> list[dict[str, Dice | None]]:
+    """Each combatant's dice (:func:`actor_dice`), in the order of :func:`combatants`."""
+    return [actor_dice(scn, m) for _, _, m in combatants(scn)]
+
+
+def actors(scn: Any, dice: list[dict[str, Dice | None]] | None = None) -> list[Actor]:
+    """The combatants at the start of an encounter; ``dice`` (:func:`all_dice`), worked
+    out once for a scenario's many encounters, else worked out here."""
+    dice = all_dice(scn) if dice is None else dice
+    return [Actor(i, name, s, m, dice[i], m.hp) for i, (s, name, m) in enumerate(combatants(scn))]
 
 
 def total_from_faces(dice: Dice | None, faces: list[int], roll: int) -> int:
@@ -434,13 +441,15 @@ def take_turn(actor: Actor, records: list[Any], i: int, rnd: int, pos: int, scn:
     return i, False
 
 
-def replay_encounter(rows: pd.DataFrame, scn: Any, cases: Counter[str]) -> None:
+def replay_encounter(
+    records: list[Any], scn: Any, cases: Counter[str], dice: list[dict[str, Dice | None]]
+) -> None:
     """Replay one encounter: the surprise round, every turn of every round, the end;
-    ``cases`` counts the situations met (:data:`COVERAGE`)."""
+    ``cases`` counts the situations met (:data:`COVERAGE`), ``dice`` are the
+    combatants' (:func:`all_dice`)."""
     prm = scn.params
-    team = actors(scn)
+    team = actors(scn, dice)
     by_name = {a.name: a for a in team}
-    records = rows_of(rows)
     i, over = 0, False
     hidden = [a for a in team if a.spec.hidden and a.spec.attacks]
     if prm.surprise_round and hidden:  # round 0, listed order
@@ -448,7 +457,7 @@ def replay_encounter(rows: pd.DataFrame, scn: Any, cases: Counter[str]) -> None:
             if acts(actor, prm) and not over:
                 i, over = take_turn(actor, records, i, 0, 0, scn, by_name, team, cases)
     else:
-        assert (rows["round"] > 0).all()
+        assert all(row.round > 0 for row in records)
     positions = check_turn_order(records, scn, team)
     for rnd in range(1, scn.max_rounds + 1):
         for pos in range(1, len(team) + 1):
@@ -470,8 +479,9 @@ def replay_encounter(rows: pd.DataFrame, scn: Any, cases: Counter[str]) -> None:
 def replay_all(scn: Any, trace: pd.DataFrame) -> Counter[str]:
     """Replay every encounter of ``trace``; the cases met, counted."""
     cases: Counter[str] = Counter()
-    for _, rows in trace.groupby("encounter", sort=True):
-        replay_encounter(rows, scn, cases)
+    dice = all_dice(scn)
+    for records in encounters(trace):
+        replay_encounter(records, scn, cases, dice)
     return cases
 
 
@@ -628,9 +638,9 @@ def test_fallen_player_characters_keep_being_hit_npcs_do_not() -> None:
     _, trace = traced("mixed")
     players = {"Knight", "Archer", "Brawler"}
     hits_on_fallen = 0
-    for _, rows in trace.groupby("encounter"):
+    for rows in encounters(trace):
         state: dict[str, int] = {}
-        for row in rows_of(rows):
+        for row in rows:
             before = state.get(row.defender, 0)
             assert before < 2, "an unconscious character is not attacked by default"
             if before == 1:
@@ -674,9 +684,9 @@ def test_random_initiative_ties_are_fair() -> None:
     order = {a.name: a.index for a in actors(scn)}
     firsts = trace[trace["round"] > 0].drop_duplicates(["encounter", "attacker"])
     wins: Counter[bool] = Counter()
-    for _, rows in firsts.groupby("encounter"):
-        rows = rows.sort_values("turn")
-        for a, b in zip(rows_of(rows.iloc[:-1]), rows_of(rows.iloc[1:]), strict=True):
+    for rows in encounters(firsts):
+        rows = sorted(rows, key=lambda row: row.turn)  # one attacker a turn: no ties
+        for a, b in itertools.pairwise(rows):
             if a.initiative == b.initiative:
                 wins[order[a.attacker] < order[b.attacker]] += 1
     n = wins[True] + wins[False]

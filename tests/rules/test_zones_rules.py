@@ -15,6 +15,7 @@ The worked examples of the rule text are checked on rows whose dice match them.
 from __future__ import annotations
 
 import functools
+import itertools
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +26,7 @@ import pytest
 
 import simlab
 from simlab.rules.zones_3d6.kernels import apply_edge, apply_pressure
+from tests.rules.encounters_s4 import encounters
 from tests.support import combatants, first_turns, rows_of, simulate_traced
 
 K_SIGMA = 4.5
@@ -242,11 +244,11 @@ def check_turn_order(records: list[Any], scn: Any, team: list[Actor]) -> dict[in
     return {row.turn: row.attacker for row in first}
 
 
-def replay_encounter(rows: pd.DataFrame, scn: Any) -> None:
-    """Replay one encounter: every attack, every turn, the end."""
+def replay_encounter(records: list[Any], scn: Any) -> None:
+    """Replay one encounter (its rows, as :func:`rows_of` reads them): every attack,
+    every turn, the end."""
     team = actors(scn)
     by_name = {a.name: a for a in team}
-    records = rows_of(rows)
     positions = check_turn_order(records, scn, team)
     i = 0
     for rnd in range(1, scn.max_rounds + 1):
@@ -279,8 +281,8 @@ def replay_encounter(rows: pd.DataFrame, scn: Any) -> None:
 
 def test_every_attack_replays(run: tuple[Any, pd.DataFrame]) -> None:
     scn, trace = run
-    for _, rows in trace.groupby("encounter", sort=True):
-        replay_encounter(rows, scn)
+    for records in encounters(trace):
+        replay_encounter(records, scn)
 
 
 # ---------------------------------------------------------------------------------------
@@ -372,10 +374,9 @@ def test_ties_hit() -> None:
 def test_an_actor_at_exactly_zero_still_acts() -> None:
     _, trace = traced("mixed")
     acted_at_zero = 0
-    for _, rows in trace.groupby("encounter"):
-        zero = rows[(rows.hp_after == 0)]
-        for row in rows_of(zero):
-            later = rows[(rows.index > row.Index) & (rows.attacker == row.defender)]
+    for rows in encounters(trace):
+        for row in (row for row in rows if row.hp_after == 0):
+            later = [r for r in rows if r.Index > row.Index and r.attacker == row.defender]
             acted_at_zero += int(len(later) > 0)
     assert acted_at_zero > 0
     scn, params_trace = traced("params")
@@ -398,9 +399,8 @@ def test_random_tie_break_is_fair() -> None:
     order = {a.name: a.index for a in actors(scn)}
     firsts = trace.drop_duplicates(["encounter", "attacker"])
     wins = Counter[bool]()
-    for _, rows in firsts.groupby("encounter"):
-        for (_, a), (_, b) in zip(rows.iloc[:-1].iterrows(), rows.iloc[1:].iterrows(),
-                                  strict=True):  # fmt: skip
+    for rows in encounters(firsts):
+        for a, b in itertools.pairwise(rows):
             if a.initiative == b.initiative:
                 wins[order[a.attacker] < order[b.attacker]] += 1
     n = wins[True] + wins[False]
@@ -412,13 +412,13 @@ def test_random_targets_are_uniform() -> None:
     """A Goblin's first attack, while both heroes stand, picks each half the time."""
     _, trace = traced("mixed")
     counts: Counter[str] = Counter()
-    for _, rows in trace.groupby("encounter"):
-        goblin = rows.attacker.str.startswith("Goblin").to_numpy()
-        if not goblin.any():
+    for rows in encounters(trace):
+        goblin = [i for i, row in enumerate(rows) if row.attacker.startswith("Goblin")]
+        if not goblin:
             continue
-        first = int(np.argmax(goblin))
-        if rows.out.iloc[:first].sum() == 0:
-            counts[rows.defender.iloc[first]] += 1
+        first = goblin[0]
+        if sum(row.out for row in rows[:first]) == 0:
+            counts[rows[first].defender] += 1
     n = sum(counts.values())
     assert set(counts) == {"Fighter", "Rogue"} and n > 200
     assert abs(counts["Fighter"] - n / 2) <= K_SIGMA * np.sqrt(n / 4)
