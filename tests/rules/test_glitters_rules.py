@@ -30,7 +30,7 @@ import pandas as pd
 import pytest
 
 import simlab
-from tests.rules.encounters_s4 import encounters
+from tests.rules.trace_encounters import encounters
 from tests.support import combatants, first_turns, rows_of, simulate_traced
 
 K_SIGMA = 4.5

@@ -44,7 +44,7 @@ from simlab.rules.opposed_tiers.compile import (
     whole_d6,
 )
 from simlab.rules.opposed_tiers.kernels import draw_tied_places, roll_expr
-from tests.rules.encounters_s4 import encounters
+from tests.rules.trace_encounters import encounters
 from tests.support import combatants, first_turns, simulate_traced
 
 K_SIGMA = 4.5

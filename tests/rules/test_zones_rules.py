@@ -26,7 +26,7 @@ import pytest
 
 import simlab
 from simlab.rules.zones_3d6.kernels import apply_edge, apply_pressure
-from tests.rules.encounters_s4 import encounters
+from tests.rules.trace_encounters import encounters
 from tests.support import combatants, first_turns, rows_of, simulate_traced
 
 K_SIGMA = 4.5

@@ -1,11 +1,11 @@
-"""tests/rules/encounters_s4.py reads a trace's encounters as groupby and rows_of would."""
+"""tests/rules/trace_encounters.py reads a trace's encounters as groupby and rows_of would."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import simlab
-from tests.rules.encounters_s4 import encounters
+from tests.rules.trace_encounters import encounters
 from tests.support import rows_of
 
 SCENARIO = Path(__file__).parents[2] / "scenarios" / "glitters-d20" / "knight-vs-skeleton.yaml"
