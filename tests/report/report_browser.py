@@ -16,6 +16,7 @@ import os
 import re
 import shutil
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -61,23 +62,57 @@ def measured(page: Path, script: str, width: int, profile: Path) -> Any:
     Any
         The script's value, read back from JSON.
     """
-    frame = page.with_name(f"frame-{width}.html")
+    (found,) = measured_all([(page, width, script)], profile)
+    return found
+
+
+def measured_all(shown: Sequence[tuple[Path, int, str]], profile: Path) -> list[Any]:
+    """What each script finds in its page at its width, all in one launch of Chromium.
+
+    Each page is shown in a frame of its own width, the frames one over another at the
+    window's top left (so that each is in view), and each script reads its frame's
+    document once every frame has loaded.
+
+    Parameters
+    ----------
+    shown : sequence of (Path, int, str)
+        Each page, the width of its frame and the script to run on it (as for
+        :func:`measured`); a page may be shown at several widths.
+    profile : Path
+        Chromium's profile folder; the frame page is written beside the first page.
+
+    Returns
+    -------
+    list
+        Each script's value, read back from JSON, in the order of ``shown``.
+    """
+    frames = "".join(
+        f'<iframe src="{page.resolve().as_uri()}" style="position:absolute;top:0;left:0;'
+        f'border:0;width:{width}px;height:1600px"></iframe>'
+        for page, width, _ in shown
+    )
+    scripts = ",".join(f"((d) => ({script}))(frames[{i}].contentDocument)"
+                       for i, (_, _, script) in enumerate(shown))  # fmt: skip
+    frame = shown[0][0].with_name("frame.html")
     frame.write_text(
-        f'<!DOCTYPE html><html><body style="margin:0"><iframe id="f" src="{page.name}" '
-        f'style="border:0;width:{width}px;height:1600px"></iframe><script>'
-        'document.getElementById("f").addEventListener("load", () => {'
-        'const d = document.getElementById("f").contentDocument;'
+        f'<!DOCTYPE html><html><body style="margin:0">{frames}<script>'
+        'const frames = [...document.querySelectorAll("iframe")]; let waiting = frames.length;'
+        "const probe = () => {"
         'const out = document.createElement("pre"); out.id = "probe";'
-        f"out.textContent = JSON.stringify({script}); document.body.appendChild(out);}});"
+        f"out.textContent = JSON.stringify([{scripts}]); document.body.appendChild(out);}};"
+        'frames.forEach(f => f.addEventListener("load", () => { if (--waiting === 0) probe(); }));'
         "</script></body></html>",
         encoding="utf-8",
     )
+    widest = max(width for _, width, _ in shown)
     done = subprocess.run(
         [chromium(), *FLAGS, "--allow-file-access-from-files", "--hide-scrollbars",
          f"--user-data-dir={profile}",
-         f"--window-size={max(width, NARROWEST_WINDOW)},1600", "--dump-dom", frame.as_uri()],
+         f"--window-size={max(widest, NARROWEST_WINDOW)},1600", "--dump-dom", frame.as_uri()],
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     found = re.search(r'<pre id="probe">(.*?)</pre>', done.stdout, re.S)
     assert found, f"chromium did not render the page: {done.stderr[-2000:]}"
-    return json.loads(html.unescape(found.group(1)))
+    values = json.loads(html.unescape(found.group(1)))
+    assert len(values) == len(shown), values
+    return list(values)

@@ -18,7 +18,7 @@ from matplotlib.figure import Figure
 from simlab import api
 from simlab.report import render
 from simlab.report.wrapped import WrappingLayout
-from tests.report.report_browser import PHONE, measured
+from tests.report.report_browser import PHONE, measured_all
 
 ROOT = Path(__file__).resolve().parents[2]
 SKELETONS = ROOT / "scenarios/glitters-d20/knight-vs-skeleton.yaml"  # ten columns
@@ -33,15 +33,31 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out / "report.html"
 
 
-def test_the_time_to_down_header_row_is_at_most_two_lines(page: Path, tmp_path: Path) -> None:
+#: The time-to-down table's header row and first row: their heights.
+HEADER_ROWS = ('[...d.querySelectorAll("tr:first-child")]'
+               '.filter(r => r.textContent.includes("capped"))'
+               '.map(r => [r.getBoundingClientRect().height,'
+               " r.nextElementSibling.getBoundingClientRect().height])")  # fmt: skip
+#: The page's width, the window's, and each outcome plot's box: what it holds and its width.
+SIDEWAYS = ('{page: d.documentElement.scrollWidth, '
+            'window: d.documentElement.clientWidth, outcome: [...d.querySelectorAll('
+            '"figure.outcome")].map(f => [f.scrollWidth, f.clientWidth])}')  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def seen(page: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """What the tests' scripts find in the page at a laptop's width and a phone's, read
+    in one launch of Chromium."""
+    shown = {"desk": (page, 1280, HEADER_ROWS), "phone": (page, PHONE, SIDEWAYS)}
+    found = measured_all(list(shown.values()), tmp_path_factory.mktemp("profile"))
+    return dict(zip(shown, found, strict=True))
+
+
+def test_the_time_to_down_header_row_is_at_most_two_lines(page: Path, seen: dict[str, Any]) -> None:
     """The "capped (standing at the end of the round cap's round)" header, beside nine
     other columns, made the header row four lines tall at a laptop's width: the headers
     are short, and the note above the table says what each means."""
-    rows = measured(page, '[...d.querySelectorAll("tr:first-child")]'
-                    '.filter(r => r.textContent.includes("capped"))'
-                    '.map(r => [r.getBoundingClientRect().height,'
-                    " r.nextElementSibling.getBoundingClientRect().height])",
-                    1280, tmp_path / "profile")  # fmt: skip
+    rows = seen["desk"]
     assert len(rows) == 1, rows
     ((header, first_row),) = rows
     assert header < 2 * first_row, rows  # one line: a row of figures; two: less than twice
@@ -50,13 +66,10 @@ def test_the_time_to_down_header_row_is_at_most_two_lines(page: Path, tmp_path: 
     assert "<dt>Status damage</dt><dd>the mean" in html
 
 
-def test_nothing_but_a_box_scrolls_sideways_on_a_phone(page: Path, tmp_path: Path) -> None:
+def test_nothing_but_a_box_scrolls_sideways_on_a_phone(seen: dict[str, Any]) -> None:
     """On a 390 px phone the outcome plot (500 px) scrolled in its box, and the scenario
     file's path, one unbreakable word, made the whole page scroll sideways."""
-    found = measured(page, '{page: d.documentElement.scrollWidth, '
-                     'window: d.documentElement.clientWidth, outcome: [...d.querySelectorAll('
-                     '"figure.outcome")].map(f => [f.scrollWidth, f.clientWidth])}',
-                     PHONE, tmp_path / "profile")  # fmt: skip
+    found = seen["phone"]
     assert found["window"] == PHONE and found["page"] <= PHONE, found
     assert found["outcome"], found
     assert all(scroll <= box for scroll, box in found["outcome"]), found

@@ -35,9 +35,9 @@ def guarded() -> Any:
 
 
 @pytest.fixture(scope="module")
-def one_sided() -> Any:
+def one_sided(duel_sweep: Any) -> Any:
     """The duel whose Attacker no one attacks, and whose defender's side makes no attack."""
-    return api.sweep(DUEL, {"Defender.guard": [0, 2]}, n=2000, seed=3)
+    return duel_sweep
 
 
 def _median_plot(sweep: Any) -> Any:
@@ -113,7 +113,7 @@ def _legend_names(sweep: Any, figure: str) -> list[str]:
 
 
 def test_the_page_leaves_out_who_no_one_attacks_as_the_terminal_does(
-    one_sided: Any, tmp_path: Path
+    one_sided: Any, duel_sweep_pages: Path
 ) -> None:
     """The Attacker, whom no one attacks, was drawn (a down rate of 0, medians not
     reached) and listed at every point; the defender's side, which makes no attack, was
@@ -122,9 +122,8 @@ def test_the_page_leaves_out_who_no_one_attacks_as_the_terminal_does(
         names = _legend_names(one_sided, figure)
         assert "Defender" in names and not any("Attacker" in n for n in names), figure
     assert "defender" not in " ".join(_legend_names(one_sided, "win_rate"))
-    api.write_sweep(one_sided, tmp_path)
-    md = (tmp_path / "sweep.md").read_text()
-    html = (tmp_path / "sweep.html").read_text().replace("&#39;", "'")
+    md = (duel_sweep_pages / "sweep.md").read_text()
+    html = (duel_sweep_pages / "sweep.html").read_text().replace("&#39;", "'")
     assert not re.search(r"^\| \d \| Attacker \| (?!strike)", md, re.M)  # no time-to-down row
     assert re.search(r"^\| \d \| Defender \| (?!strike)", md, re.M)
     assert not re.search(r"^\| \d \| defender \| [\d,]+ \|", md, re.M)  # no outcome row

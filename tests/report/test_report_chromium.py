@@ -2,20 +2,23 @@
 scrolls in its own box, and on a 390 px phone the contents read as one card a
 scenario, the plots keep a readable size and hyphenated names stay whole.
 
-Each page is measured by :func:`tests.report.report_browser.measured`, in a frame as
-wide as the screen it stands for; the report itself has no script at all.
+Each page is measured in a frame as wide as the screen it stands for
+(:mod:`tests.report.report_browser`); the report itself has no script at all. The tests
+share one report, one sweep page and one launch of Chromium that measures them at both
+widths.
 """
 
 from __future__ import annotations
 
 import itertools
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from simlab import api
 from simlab.report.render import render_report
-from tests.report.report_browser import FLAGS, PHONE, chromium, measured
+from tests.report.report_browser import FLAGS, PHONE, chromium, measured, measured_all
 
 __all__ = ["FLAGS", "chromium"]  # as other tests imported them from here
 
@@ -24,37 +27,14 @@ IMAGES = ("[...d.images].map(i => ({alt: i.alt, complete: i.complete, "
           "width: i.naturalWidth, height: i.naturalHeight}))")  # fmt: skip
 
 
-def test_every_image_of_the_report_loads_in_chromium(tmp_path: Path) -> None:
-    chromium()
-    runs = [
-        api.run_scenario(ROOT / "scenarios/shattered-spirits/quickstart.yaml", n=2000),
-        api.run_scenario(ROOT / "scenarios/zones-3d6/longsword-vs-plate.yaml", n=2000),
-    ]
-    render_report(runs, tmp_path / "report")
-    html = (tmp_path / "report/report.html").read_text(encoding="utf-8")
-    expected = html.count("<img ")
-    assert expected >= 8
-    probe = tmp_path / "report/probe.html"
-    # A broken image as a control: the probe must report it, and only it.
-    control = '<img alt="control" src="data:image/png;base64,AAAA">'
-    probe.write_text(html.replace("</body>", control + "</body>"), encoding="utf-8")
-    images = measured(probe, IMAGES, 1280, tmp_path / "profile")
-    assert len(images) == expected + 1
-    broken = [i["alt"] for i in images if not (i["complete"] and i["width"] > 0
-                                               and i["height"] > 0)]  # fmt: skip
-    assert broken == ["control"], f"images that did not load: {broken}"
-
-
 #: The page's width and the window's: a page wider than its window scrolls sideways.
 WIDTHS = "{page: d.documentElement.scrollWidth, window: d.documentElement.clientWidth}"
 
 
-def test_a_wide_table_scrolls_in_its_box_not_the_page(tmp_path: Path) -> None:
+def test_a_wide_table_scrolls_in_its_box_not_the_page(seen: dict[str, Any]) -> None:
     """spirits-2v3's time-to-down table (13 columns) made the page 1342 px wide in a
     1280 px window, its last column cut off: it scrolls inside a box of its own."""
-    run = api.run_scenario(ROOT / "scenarios/shattered-spirits/spirits-2v3.yaml", n=1000)
-    render_report([run], tmp_path / "report")
-    width = measured(tmp_path / "report/report.html", WIDTHS, 1280, tmp_path / "profile")
+    width = seen["desk"]
     assert width["page"] <= width["window"], width
 
 
@@ -76,26 +56,24 @@ TOC = """(() => {
 })()"""
 
 
-def test_the_contents_read_as_one_card_a_scenario_on_a_phone(tmp_path: Path) -> None:
+def test_the_contents_read_as_one_card_a_scenario_on_a_phone(
+    pages: dict[str, Path], seen: dict[str, Any]
+) -> None:
     """On a 390 px phone the contents table scrolled sideways in its box, showing three
     of its six columns, its rows eight lines tall: each scenario is a card as wide as
     the page, its figures one under another after their column's name, an item
     (``Kaito: not reached``) broken over two lines nowhere. At 1280 px it is the
     table, its columns side by side under their header row."""
-    runs = [api.run_scenario(ROOT / f"scenarios/shattered-spirits/{name}.yaml", n=300)
-            for name in ("spirits-2v3", "party-3v3")]  # fmt: skip
-    render_report(runs, tmp_path / "report", write_results=False)
-    page = tmp_path / "report/report.html"
-    html = page.read_text(encoding="utf-8")
+    html = pages["report"].read_text(encoding="utf-8")
     assert html.count('<td data-label="hit rate per attack">') == 2
-    phone = measured(page, f"{{toc: {TOC}, ...{WIDTHS}}}", PHONE, tmp_path / "profile")
+    phone = seen["phone"]
     toc = phone["toc"]
     assert phone["window"] == PHONE and phone["page"] <= PHONE, phone
     assert toc["inside"] <= toc["box"] and toc["header"] == 0, toc
     figures = [c for c in toc["cells"] if c["width"] >= 0.9 * toc["table"]]
     assert len(figures) == 2 * 4, toc["cells"]  # specs, win, hit and median rates, a line each
     assert toc["broken"] == [], toc["broken"]
-    desk = measured(page, TOC, 1280, tmp_path / "profile")
+    desk = seen["desk"]["toc"]
     assert desk["inside"] <= desk["box"] and desk["header"] > 0, desk
     first = [c for c in desk["cells"] if c["row"] == 0]
     assert len(first) == 6 and len({c["top"] for c in first}) == 1, first
@@ -108,24 +86,68 @@ PLOTS = ('{plots: [...d.querySelectorAll("figure img")].map(i => ({alt: i.alt, '
          f"...{WIDTHS}}}")  # fmt: skip
 
 
-def test_the_plots_keep_a_readable_size_on_a_phone(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory: pytest.TempPathFactory, duel_sweep_pages: Path) -> dict[str, Path]:
+    """The report of spirits-2v3 (its time-to-down table 13 columns wide) and party-3v3,
+    and a sweep page: the pages every test here reads."""
+    chromium()
+    out = tmp_path_factory.mktemp("pages")
+    runs = [api.run_scenario(ROOT / f"scenarios/shattered-spirits/{name}.yaml", n=300)
+            for name in ("spirits-2v3", "party-3v3")]  # fmt: skip
+    render_report(runs, out / "report", write_results=False)
+    return {"report": out / "report/report.html", "sweep": duel_sweep_pages / "sweep.html"}
+
+
+#: A broken image as a control: the probe of the images must report it, and only it.
+CONTROL = '<img alt="control" src="data:image/png;base64,AAAA">'
+
+
+@pytest.fixture(scope="module")
+def seen(pages: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """What the tests' scripts find in the pages at a phone's width and a desk's, read
+    in one launch of Chromium: the report's images (a copy of it with :data:`CONTROL`
+    added), and its contents, plots and width; the sweep page's plots and width."""
+    report = pages["report"]
+    probe = report.with_name("probe.html")
+    probe.write_text(report.read_text(encoding="utf-8").replace("</body>", CONTROL + "</body>"),
+                     encoding="utf-8")  # fmt: skip
+    everything = f"{{toc: {TOC}, ...{PLOTS}}}"
+    shown = {"images": (probe, 1280, IMAGES),
+             "phone": (report, PHONE, everything), "desk": (report, 1280, everything),
+             "sweep phone": (pages["sweep"], PHONE, PLOTS),
+             "sweep desk": (pages["sweep"], 1280, PLOTS)}  # fmt: skip
+    found = measured_all(list(shown.values()), tmp_path_factory.mktemp("profile"))
+    return dict(zip(shown, found, strict=True))
+
+
+def test_every_image_of_the_report_loads_in_chromium(
+    pages: dict[str, Path], seen: dict[str, Any]
+) -> None:
+    html = pages["report"].read_text(encoding="utf-8")
+    expected = html.count("<img ")
+    assert expected >= 8
+    images = seen["images"]
+    assert len(images) == expected + 1
+    broken = [i["alt"] for i in images if not (i["complete"] and i["width"] > 0
+                                               and i["height"] > 0)]  # fmt: skip
+    assert broken == ["control"], f"images that did not load: {broken}"
+
+
+def test_the_plots_keep_a_readable_size_on_a_phone(
+    pages: dict[str, Path], seen: dict[str, Any]
+) -> None:
     """At 400 px every plot was shrunk to the screen: a report's damage plots (1,100 px
     drawn) to a third, their 9 pt ticks and legends some 4 px tall, a 700 px one to
     half. A plot keeps at least 720 px (its own width where narrower) and scrolls in its
     box, not the page; at 1280 px they are shown whole, as before."""
-    sweep = api.sweep(ROOT / "scenarios/benchmarks/ss-duel.yaml", {"Defender.guard": [0, 2]},
-                      n=300, seed=1)  # fmt: skip
-    api.write_sweep(sweep, tmp_path / "sweep")
-    run = api.run_scenario(ROOT / "scenarios/shattered-spirits/quickstart.yaml", n=300)
-    render_report([run], tmp_path / "report", write_results=False)
-    for page in (tmp_path / "sweep/sweep.html", tmp_path / "report/report.html"):
-        phone = measured(page, PLOTS, PHONE, tmp_path / "profile")
+    for page, shown in ((pages["sweep"], "sweep "), (pages["report"], "")):
+        phone = seen[f"{shown}phone"]
         assert phone["window"] == PHONE, phone
         assert len(phone["plots"]) >= 3 and phone["page"] <= phone["window"], phone
         for plot in phone["plots"]:
             least = min(plot["natural"], 720)
             assert plot["shown"] >= least - 1, (page.name, plot)
-        desk = measured(page, PLOTS, 1280, tmp_path / "profile")
+        desk = seen[f"{shown}desk"]
         assert desk["page"] <= desk["window"], desk
         for plot in desk["plots"]:  # as wide as the page holds, never wider
             assert plot["shown"] == pytest.approx(min(plot["natural"], 1100), abs=1), plot

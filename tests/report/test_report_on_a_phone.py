@@ -38,13 +38,12 @@ def _head(html: str) -> str:
 
 
 def test_every_page_lays_out_at_the_phones_width(
-    report: str, compare_page: str, tmp_path: Path
+    report: str, compare_page: str, duel_sweep_pages: Path
 ) -> None:
     """Without a viewport, a phone's browser laid every page out 980 px wide and shrank it
     to the screen: at 420 px the text was a third of its size, and a table that would
     have scrolled in its box was shrunk with the rest."""
-    api.write_sweep(api.sweep(SS_DUEL, "Defender.guard=0,1", n=300), tmp_path / "sweep")
-    sweep_page = (tmp_path / "sweep/sweep.html").read_text(encoding="utf-8")
+    sweep_page = (duel_sweep_pages / "sweep.html").read_text(encoding="utf-8")
     for name, page in (("report", report), ("compare", compare_page), ("sweep", sweep_page)):
         assert VIEWPORT in _head(page), name
 

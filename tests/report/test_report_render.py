@@ -319,7 +319,15 @@ def test_md_text_escapes_only_markup(text: str, escaped: str) -> None:
     assert md_text(text) == escaped
 
 
-def test_time_to_down_plot_names_its_median_line_and_a_combatant_never_downed() -> None:
+@pytest.fixture(scope="module")
+def glitters_duel() -> ScenarioRun:
+    """A duel whose Attacker no one attacks, 2,000 encounters."""
+    return api.run_scenario(ROOT / "scenarios/benchmarks/glitters-d20-duel.yaml", n=2000)
+
+
+def test_time_to_down_plot_names_its_median_line_and_a_combatant_never_downed(
+    glitters_duel: ScenarioRun,
+) -> None:
     """The dotted line at 0.5 was in no legend or caption; the plot of a combatant never
     downed was a flat line at 0 labelled "no curve rises after round 0". The line is
     named in the legend, and the never-downed plot says so in its title, legend and
@@ -327,7 +335,7 @@ def test_time_to_down_plot_names_its_median_line_and_a_combatant_never_downed() 
     from simlab.report import plots
     from simlab.report.render import time_to_down_caption
 
-    duel = api.run_scenario(ROOT / "scenarios/benchmarks/glitters-d20-duel.yaml", n=2000)
+    duel = glitters_duel
     fig, (left, right) = plt.subplots(1, 2)
     plots.plot_time_to_down(duel, side="defender", ax=left)
     names = [t.get_text() for t in left.get_legend().get_texts()]
@@ -365,13 +373,15 @@ def test_a_damage_plot_says_which_defender_takes_no_damage() -> None:
     assert unharmed == [firebolt]  # every other attack hurts every defender it is drawn on
 
 
-def test_the_outcome_plot_has_a_caption_saying_what_a_draw_is() -> None:
+def test_the_outcome_plot_has_a_caption_saying_what_a_draw_is(
+    glitters_duel: ScenarioRun,
+) -> None:
     """Every plot of the report had a caption saying what it draws but the outcome plot,
     captioned "outcome": what a draw counts (the round cap, or every side down) was said
     nowhere near it."""
     from simlab.report.render import ExactDrawn, _pictures
 
-    duel = api.run_scenario(ROOT / "scenarios/benchmarks/glitters-d20-duel.yaml", n=500)
+    duel = glitters_duel
     (outcome,) = [p for p in _pictures(duel, ExactDrawn(), []) if p.kind == "outcome"]
     assert outcome.caption.startswith("Bars: the share of encounters each side won")
     assert "round cap, round 100" in outcome.caption
