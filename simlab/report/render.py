@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import base64
 import functools
-import io
 import math
 import os
 import re
@@ -72,7 +71,7 @@ from simlab.report.terminal import (
     shown_events,
 )
 from simlab.report.words import already, counted, overrides_said
-from simlab.report.wrapped import WrappingLayout
+from simlab.report.wrapped import WrappingLayout, png_bytes
 
 __all__ = ["render_report"]
 
@@ -243,10 +242,8 @@ def _png(draw: Callable[[Figure], None], size: tuple[float, float]) -> bytes:
         fig = Figure(figsize=size, dpi=DPI, layout=WrappingLayout())
         FigureCanvasAgg(fig)
         draw(fig)
-        buf = io.BytesIO()
         # No metadata: no software string (with its web address) or date inside the PNG.
-        fig.savefig(buf, format="png", metadata={"Software": None})
-    return buf.getvalue()
+        return png_bytes(fig, metadata={"Software": None})
 
 
 # -- tables ------------------------------------------------------------------------------
