@@ -1058,14 +1058,21 @@ def _off_0(lo: float, hi: float, digits: int) -> int:
     return digits
 
 
+def _compared_rules(comparison: Comparison) -> str:
+    """The rules of a comparison's header: ``rules zones-3d6``, or both where A and B
+    follow different ones (``rules shattered-spirits (A), shattered-spirits-draft1 (B)``)."""
+    a, b = comparison.a.rules, comparison.b.rules
+    return f"rules {a}" if a == b else f"rules {a} (A), {b} (B)"
+
+
 def render_compare(comparison: Comparison, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
     """Write ``compare.html`` and ``compare.md`` into ``out_dir``, atomically."""
     a, b = comparison.labels
-    identity = (f"A: {a} · B: {b} · rules {comparison.a.rules} · seed {comparison.a.seed} · "
+    identity = (f"A: {a} · B: {b} · {_compared_rules(comparison)} · seed {comparison.a.seed} · "
                 f"{counted(comparison.a.encounters, 'encounter')} each, the same dice · "
                 f"K = {comparison.ranges} ranges · simlab {__version__}")  # fmt: skip
-    note = PARAGRAPH.join(filter(None, (identical_note(comparison), *_COMPARE_NOTE,
-                                        unmatched_note(comparison))))  # fmt: skip
+    note = PARAGRAPH.join(filter(None, (identical_note(comparison), comparison.rules_note(),
+                                        *_COMPARE_NOTE, unmatched_note(comparison))))  # fmt: skip
     parts: list[PagePart] = [("Figures", note, (COMPARE_HEADER, compare_rows(comparison)), [])]
     return _write_page(Path(out_dir), "compare", "A/B comparison", identity, parts)
 

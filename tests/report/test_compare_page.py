@@ -8,6 +8,7 @@ from pathlib import Path
 
 from simlab import api
 from simlab.report import tuning
+from tests.report.report_html import words_unwrapped
 
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = ROOT / "scenarios/benchmarks/ss-duel.yaml"
@@ -29,3 +30,20 @@ def test_changed_is_marked_and_the_note_is_in_paragraphs(tmp_path: Path) -> None
     assert any(n.startswith("Figures whose paired interval excludes 0") for n in notes)
     markdown = (tmp_path / "compare.md").read_text(encoding="utf-8")
     assert "\n\nFigures whose paired interval excludes 0" in markdown
+
+
+def test_a_page_of_two_rule_systems_names_both_and_says_what_pairing_did(tmp_path: Path) -> None:
+    """The terminal and the repr said that A and B follow different rules; the page's
+    header named A's rules alone and its note said nothing of it."""
+    drafts = [ROOT / "scenarios" / rules / "duel-both-drafts.yaml"
+              for rules in ("shattered-spirits", "shattered-spirits-draft1")]  # fmt: skip
+    comparison = api.compare(*drafts, n=300, seed=1)
+    tuning.render_compare(comparison, tmp_path)
+    for page in ("compare.html", "compare.md"):
+        text = words_unwrapped((tmp_path / page).read_text(encoding="utf-8"))
+        assert "rules shattered-spirits (A), shattered-spirits-draft1 (B)" in text, page
+        assert comparison.rules_note().split(":")[0] in text, page
+    same = api.compare(DUEL, changes={"Defender.guard": 2}, n=300, seed=1)
+    tuning.render_compare(same, tmp_path / "same")
+    text = words_unwrapped((tmp_path / "same" / "compare.html").read_text(encoding="utf-8"))
+    assert "rules shattered-spirits ·" in text and "different rules" not in text
