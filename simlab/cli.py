@@ -1382,7 +1382,7 @@ def tune(
     result = api.tune(scn, field, goal, encounters, seed, threads=threads,
                       exact=not no_exact, precision=precision,
                       precision_on=_figures(precision_on), client=client)  # fmt: skip
-    print_tune(result)
+    print_tune(result, scenario)
     if out:
         written = api.write_tune(result, out)
         _wrote_files(written, out)

@@ -13,6 +13,7 @@ import functools
 import itertools
 import math
 import re
+import shlex
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -1200,8 +1201,11 @@ def consistent_values(result: TuneResult) -> str:
 TUNE_TITLE = "the value found and its neighbours"
 
 
-def print_tune(result: TuneResult) -> None:
-    """Print a tuning: the closest value, its neighbours, the consistent range, and how."""
+def print_tune(result: TuneResult, scenario: str | None = None) -> None:
+    """Print a tuning: the closest value, its neighbours, the consistent range, and how.
+
+    ``scenario`` is the file the command line tuned: a caveat's suggested
+    ``simlab sweep SCENARIO ...`` then names it, ready to copy (shell-quoted)."""
     best, t = result.best, result.target
     shown = sorted([*result.neighbours(), best], key=lambda e: e.value)
     rows = [[f"{e.value:g}" + ("  ◀" if e is best else ""),
@@ -1214,5 +1218,9 @@ def print_tune(result: TuneResult) -> None:
     # between a count and what it counts ("16 values")
     names = [result.field, str(t), str(t.figure)]
     for sentence in tune_sentences(result):
+        if scenario is not None:
+            sentence = sentence.replace(
+                "simlab sweep SCENARIO ", f"simlab sweep {shlex.quote(scenario)} "
+            )
         counts = re.findall(r"(?<![\w.])\d[\d,]* [a-z]+", sentence)
         terminal.say_unbroken(sentence, whole=[*names, *counts])

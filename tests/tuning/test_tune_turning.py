@@ -180,10 +180,13 @@ def test_the_terminal_and_the_page_say_the_figure_turns(tmp_path: Path) -> None:
     assert done.exit_code == 0, done.output
     text = " ".join(printed.split())
     assert "meets the target at 2 places" in text
-    assert f"see the curve: simlab sweep SCENARIO --vary {THRESHOLD}=1:11" in text
+    # the terminal names the file tuned, ready to copy; the page and the API, which may
+    # not know it, say SCENARIO
+    assert f"see the curve: simlab sweep {EVADE} --vary {THRESHOLD}=1:11" in text
     said = [line for line in printed.splitlines() if not line.startswith("wrote")]  # a path
     assert max(map(len, said)) <= 80
     page = " ".join((out / "tune.md").read_text().split())
     assert "meets the target at 2 places" in page
+    assert f"simlab sweep SCENARIO --vary {THRESHOLD}=1:11" in page
     doc = json.loads((out / "tune.json").read_text())
     assert len(doc["crossings"]) == 2 and doc["turns"] and doc["caveats"]
