@@ -5,20 +5,17 @@ desktop's picture, 700 px wide with the legend beside the plot, had it off-scree
 from __future__ import annotations
 
 import base64
-import io
 import re
 import struct
 from pathlib import Path
-from typing import Any
 
 import matplotlib
 import pytest
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from simlab import api
-from simlab.report import render, tuning
-from simlab.report.wrapped import WrappingLayout
+from simlab.report import tuning
+from tests.report.drawn_figures import drawn_at, kept_figures
 
 matplotlib.use("Agg")
 
@@ -37,25 +34,6 @@ def _phone_sources(html: str) -> list[str]:
     return re.findall(r'<source media="\(max-width: 40em\)"\s+srcset="([^"]+)">', html)
 
 
-def _phone_figures(monkeypatch: pytest.MonkeyPatch) -> list[Figure]:
-    """Every figure the pages draw at a phone's size, kept once saved."""
-    drawn: list[Figure] = []
-
-    def png(draw: Any, size: tuple[float, float]) -> bytes:
-        with matplotlib.rc_context(render.FONT):  # type: ignore[arg-type]
-            fig = Figure(figsize=size, dpi=render.DPI, layout=WrappingLayout())
-            FigureCanvasAgg(fig)
-            draw(fig)
-            buf = io.BytesIO()
-            fig.savefig(buf, format="png")
-        if size == tuning.PHONE_SIZE:
-            drawn.append(fig)
-        return buf.getvalue()
-
-    monkeypatch.setattr(tuning, "_png", png)
-    return drawn
-
-
 def _legend_inside(fig: Figure) -> None:
     legends = [*fig.legends, *(ax.get_legend() for ax in fig.axes if ax.get_legend())]
     assert legends
@@ -68,7 +46,7 @@ def _legend_inside(fig: Figure) -> None:
 def test_the_sweep_page_shows_a_phone_its_own_pictures(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    figures = _phone_figures(monkeypatch)
+    drawn = kept_figures(monkeypatch)
     sweep = api.sweep(PLATE, {"Plate Knight.hp": [20, 24], "longsword.damage": ["1d8", "1d10"]},
                       n=1000, seed=2)  # fmt: skip
     tuning.render_sweep(sweep, tmp_path)
@@ -76,6 +54,7 @@ def test_the_sweep_page_shows_a_phone_its_own_pictures(
     sources = _phone_sources(html)
     assert len(sources) == 4  # down rate, mean and median time-to-down, win rate
     assert all(_png_width(s) <= PHONE_PX for s in sources), [_png_width(s) for s in sources]
+    figures = drawn_at(drawn, phone=True)
     assert len(figures) == 4
     for fig in figures:
         _legend_inside(fig)
@@ -84,13 +63,13 @@ def test_the_sweep_page_shows_a_phone_its_own_pictures(
 def test_the_tune_page_shows_a_phone_its_own_picture(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    figures = _phone_figures(monkeypatch)
+    drawn = kept_figures(monkeypatch)
     result = api.tune(DUEL, "strike.profile[9]=2:12", "mean_damage:strike/Defender=4.5",
                       n=2000, seed=2)  # fmt: skip
     tuning.render_tune(result, tmp_path)
     (source,) = _phone_sources((tmp_path / "tune.html").read_text())
     assert _png_width(source) <= PHONE_PX
-    (fig,) = figures
+    (fig,) = drawn_at(drawn, phone=True)
     _legend_inside(fig)
     (ax,) = fig.axes
     assert fig.legends or ax.get_legend().get_window_extent().y1 < ax.get_window_extent().y0

@@ -5,7 +5,6 @@ whole rounds (means from 2.4 to 3.7 were ticked at 3 and 4 alone)."""
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +15,8 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from simlab import api
-from simlab.report import render, tuning
-from simlab.report.wrapped import WrappingLayout
+from simlab.report import tuning
+from tests.report.drawn_figures import drawn_at, kept_figures
 
 matplotlib.use("Agg")
 
@@ -30,20 +29,9 @@ GRID = {"Plate Knight.hp": [20, 24], "Plate Knight.bonus_defense": [0, 1],
 def _drawn_pictures(sweep: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, Figure]:
     """The sweep page's pictures as their figures, each drawn and saved as the page's
     (not their phone drawings)."""
-    figures: list[Figure] = []
-
-    def png(draw: Any, size: tuple[float, float]) -> bytes:
-        with matplotlib.rc_context(render.FONT):  # type: ignore[arg-type]
-            fig = Figure(figsize=size, dpi=render.DPI, layout=WrappingLayout())
-            FigureCanvasAgg(fig)
-            draw(fig)
-            fig.savefig(io.BytesIO(), format="png")
-        if size != tuning.PHONE_SIZE:
-            figures.append(fig)
-        return b""
-
-    monkeypatch.setattr(tuning, "_png", png)
+    drawn = kept_figures(monkeypatch)
     pictures = tuning._sweep_pictures(sweep, tuning.moving_pairs(sweep)[0])
+    figures = drawn_at(drawn, phone=False)
     return {p.file: fig for p, fig in zip(pictures, figures, strict=True)}
 
 
