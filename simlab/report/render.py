@@ -70,6 +70,7 @@ from simlab.report.terminal import (
     scenario_refusal,
     shown_events,
 )
+from simlab.report.tuning_terminal import never_down_note, unattacked_among
 from simlab.report.words import already, counted, overrides_said
 from simlab.report.wrapped import WrappingLayout, png_bytes
 
@@ -934,10 +935,10 @@ def never_attacked_in(res: Result) -> list[str]:
         Their names, in the order of the run's combatants.
     """
     pairs = res.hit_rates()
-    attacked = set(pairs.defender[pairs.attempts > 0])
+    names = [name for _, name in res.layout.combatants]
     downs = res.tallies.down_round.sum(axis=1)
-    return [name for c, (_, name) in enumerate(res.layout.combatants)
-            if name not in attacked and not downs[c]]  # fmt: skip
+    downed = [name for name, down in zip(names, downs, strict=True) if down]
+    return unattacked_among(names, pairs.defender[pairs.attempts > 0], downed)
 
 
 def never_attacked_note(res: Result) -> str:
@@ -947,10 +948,7 @@ def never_attacked_note(res: Result) -> str:
     unattacked = never_attacked_in(res)
     names = [name for side in res.layout.sides if set(members(res, side)) <= set(unattacked)
              for name in members(res, side)]  # fmt: skip
-    if not names:
-        return ""
-    them = "it" if len(names) == 1 else "them"
-    return f"Not drawn, {', '.join(names)}: never down, as no one attacks {them}."
+    return never_down_note("Not drawn", names)
 
 
 def time_to_down_caption(side: str, never: list[str], res: Result) -> str:

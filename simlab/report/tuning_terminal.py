@@ -14,7 +14,7 @@ import itertools
 import math
 import re
 import shlex
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
@@ -305,10 +305,33 @@ def never_attacked(sweep: SweepResult) -> list[str]:
         Their names, in the order of the sweep's combatants.
     """
     attacks, combatants = sweep.attacks(), sweep.combatants()
-    attacked = set(attacks.defender[attacks.attempts > 0])
-    downed = set(combatants.combatant[combatants.down_rate > 0])
-    names = dict.fromkeys(combatants.combatant)
-    return [name for name in names if name not in attacked | downed]
+    attacked = attacks.defender[attacks.attempts > 0]
+    downed = combatants.combatant[combatants.down_rate > 0]
+    return unattacked_among(combatants.combatant, attacked, downed)
+
+
+def unattacked_among(names: Iterable[str], attacked: Iterable[str],
+                     downed: Iterable[str]) -> list[str]:  # fmt: skip
+    """The ``names`` (each once, in order) that no attack was made at and that never
+    went down: who no one attacks, for a sweep (:func:`never_attacked`) and a run
+    (:func:`simlab.report.render.never_attacked_in`) alike. One downed unattacked (by
+    Rushing terrain, a starting Bleeding) is not among them: its going down is measured.
+
+    Parameters
+    ----------
+    names : iterable of str
+        The combatants, in order (a sweep's repeat at every point).
+    attacked : iterable of str
+        Those some attack was made at.
+    downed : iterable of str
+        Those that went down.
+
+    Returns
+    -------
+    list of str
+    """
+    left_out = set(attacked) | set(downed)
+    return [name for name in dict.fromkeys(names) if name not in left_out]
 
 
 #: Fewer attacks than this at a point make a pair's intervals too wide to tell a moving
@@ -362,11 +385,18 @@ def never_attacked_note(names: Sequence[str]) -> str:
     """The line that says which combatants :func:`never_attacked` leaves out of the
     time-to-down table: ``Not listed, Fighter: never down at any point, as no one
     attacks it.``; "" for none."""
+    return never_down_note("Not listed", names, " at any point")
+
+
+def never_down_note(shown: str, names: Sequence[str], when: str = "") -> str:
+    """``{shown}, Fighter: never down{when}, as no one attacks it.``: the words in which
+    a sweep's table (:func:`never_attacked_note`) and a run's pictures
+    (:func:`simlab.report.render.never_attacked_note`) say whom no one attacks and what
+    they left out; "" for no ``names``."""
     if not names:
         return ""
     them = "it" if len(names) == 1 else "them"
-    return (f"Not listed, {', '.join(names)}: never down at any point, as no one attacks "
-            f"{them}.")  # fmt: skip
+    return f"{shown}, {', '.join(names)}: never down{when}, as no one attacks {them}."
 
 
 def never_winning(sweep: SweepResult) -> list[str]:

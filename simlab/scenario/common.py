@@ -51,6 +51,8 @@ ATTACK_FIGURES = ("hit_rate", "crit_rate", "mean_damage", "damage_at_least")
 COMBATANT_FIGURES = ("down_rate", "down_by_round", "median_time_to_down", "event_rate")
 SIDE_FIGURES = ("win_rate",)
 SCENARIO_FIGURES = ("draw_rate", "mean_rounds")
+#: Figures of a combatant's going down: of one that can (:meth:`ScenarioBase.down_problem`).
+DOWN_SPEC_FIGURES = ("down_rate", "down_by_round", "median_time_to_down")
 #: Figures that are shares (of attacks or encounters), from 0 to 1.
 RATE_FIGURES = ("hit_rate", "crit_rate", "damage_at_least", "down_rate", "down_by_round",
                 "event_rate", "win_rate", "draw_rate")  # fmt: skip
@@ -348,10 +350,10 @@ class ScenarioBase(StrictModel):
 
     def down_problem(self, name: str) -> str | None:
         """What is wrong with a time-to-down or down rate of ``name`` (or its copies):
-        no one on another side makes an attack and nothing else harms it (a status or
-        terrain, :meth:`harmed_without_attacks`), so it never goes down. None when it
-        can."""
-        makers = self.attack_makers()
+        no one on another side makes an attack (:meth:`able_makers`: one listed but
+        never made counts for none) and nothing else harms it (a status or terrain,
+        :meth:`harmed_without_attacks`), so it never goes down. None when it can."""
+        makers = self.able_makers()
         sides = {side for side, maker, _ in makers if copies_of(name, [maker])}
         if any(attacks and side not in sides for side, _, attacks in makers):
             return None
@@ -359,8 +361,15 @@ class ScenarioBase(StrictModel):
             return None  # a name the layout checks, or harm that needs no attacker
         return (
             f"expected a combatant that can go down; got {name!r}: no one attacks it "
-            "(nobody on another side makes an attack), so it never does"
+            f"(nobody on another side makes an attack{self.never_attacks_why(sides)}), "
+            "so it never does"
         )
+
+    def never_attacks_why(self, sides: set[str]) -> str:
+        """Why the combatants of every side but ``sides`` that list attacks make none
+        (``: the Spirit 'Ghost' has manifest: never``), for :meth:`down_problem`; ``""``
+        here, where a listed attack is made."""
+        return ""
 
     def harmed_without_attacks(self, name: str) -> bool:
         """Whether ``name`` (or one of its copies) can take damage no attack deals: here
@@ -473,6 +482,21 @@ class ScenarioBase(StrictModel):
             raise located_error(("sides",), f"expected {self.DAMAGE_SOURCES} (without, "
                                 "nobody can deal damage and every encounter is a draw); got "
                                 "none", None)  # fmt: skip
+        return self
+
+    @model_validator(mode="after")
+    def _expect_downs_possible(self) -> Any:
+        """A spec of a combatant's going down is of one that can (:meth:`down_problem`):
+        else it measures 0, or never reaches a median, whatever the rules. Checked once
+        every name and attack is known and something deals damage, so that a slip is
+        named as itself (an attack nobody makes), not as what it causes."""
+        if not self.expect or _lists_undefined(self.attack_makers(), getattr(self, "attacks", {})):
+            return self
+        for i, spec in enumerate(self.expect):
+            if spec.figure in DOWN_SPEC_FIGURES and spec.combatant is not None:
+                problem = self.down_problem(spec.combatant)
+                if problem is not None:
+                    raise located_error(("expect", i, "combatant"), problem, spec.combatant)
         return self
 
     #: What can deal damage in these rules, for the message of a scenario without any.

@@ -1,7 +1,7 @@
 """What a designer sees of a report page at a laptop's and a phone's width: the
 time-to-down table's header row is at most two lines, a time-to-down picture is as wide
-as what it holds, and nothing but a table or a plot in its own box scrolls sideways on a
-390 px phone."""
+as what it holds, nothing but a table or a plot in its own box scrolls sideways on a
+390 px phone, and an outcome picture drawn wider than the phone is shrunk to it."""
 
 from __future__ import annotations
 
@@ -44,11 +44,39 @@ SIDEWAYS = ('{page: d.documentElement.scrollWidth, '
             '"figure.outcome")].map(f => [f.scrollWidth, f.clientWidth])}')  # fmt: skip
 
 
+#: The skeletons' side named so long that the outcome picture, which keeps its bars'
+#: room beside the sides' names, is drawn wider than a phone's page.
+LONG_SIDE = "skeletons-of-the-barrow-under-the-hill"
+
+
 @pytest.fixture(scope="module")
-def seen(page: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """What the tests' scripts find in the page at a laptop's width and a phone's, read
+def wide_outcome(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The report of knight-vs-skeleton with the skeletons' side named :data:`LONG_SIDE`."""
+    out = tmp_path_factory.mktemp("wide-outcome")
+    text = SKELETONS.read_text(encoding="utf-8").replace("  skeletons:\n", f"  {LONG_SIDE}:\n")
+    assert LONG_SIDE in text
+    (out / "scenario.yaml").write_text(text, encoding="utf-8")
+    run = api.run_scenario(out / "scenario.yaml", n=200, seed=3)
+    render.render_report([run], out, write_results=False)
+    return out / "report.html"
+
+
+#: The outcome picture: its box's width, what the box holds, and the picture's shown and
+#: natural widths.
+OUTCOME = ('[...d.querySelectorAll("figure.outcome")].map(f => ({'
+           "box: f.getBoundingClientRect().width, inside: f.scrollWidth, "
+           'shown: f.querySelector("img").getBoundingClientRect().width, '
+           'natural: f.querySelector("img").naturalWidth}))')  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def seen(
+    page: Path, wide_outcome: Path, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, Any]:
+    """What the tests' scripts find in the pages at a laptop's width and a phone's, read
     in one launch of Chromium."""
-    shown = {"desk": (page, 1280, HEADER_ROWS), "phone": (page, PHONE, SIDEWAYS)}
+    shown = {"desk": (page, 1280, HEADER_ROWS), "phone": (page, PHONE, SIDEWAYS),
+             "wide outcome": (wide_outcome, PHONE, OUTCOME)}  # fmt: skip
     found = measured_all(list(shown.values()), tmp_path_factory.mktemp("profile"))
     return dict(zip(shown, found, strict=True))
 
@@ -73,6 +101,16 @@ def test_nothing_but_a_box_scrolls_sideways_on_a_phone(seen: dict[str, Any]) -> 
     assert found["window"] == PHONE and found["page"] <= PHONE, found
     assert found["outcome"], found
     assert all(scroll <= box for scroll, box in found["outcome"]), found
+
+
+def test_an_outcome_picture_wider_than_a_phone_is_shrunk_to_its_page(seen: dict[str, Any]) -> None:
+    """The outcome picture is drawn as wide as a phone's page, and wider where the
+    sides' names need it; the page shrinks it to the phone's width (``figure.outcome
+    img``), where another plot keeps 720 px and scrolls in its box: a picture of bars is
+    read whole, and shrunk it keeps its names' and bars' proportions."""
+    (found,) = seen["wide outcome"]
+    assert found["natural"] > found["box"], found  # drawn wider than the phone's page
+    assert found["shown"] <= found["box"] and found["inside"] <= found["box"], found
 
 
 def _drawn_survival(run: Any, side: str, monkeypatch: pytest.MonkeyPatch) -> Figure:

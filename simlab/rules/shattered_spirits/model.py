@@ -715,6 +715,25 @@ class Scenario(ScenarioBase):
         return (", a Melee attack listed only by combatants Engaged with nobody "
                 "(engagement: declared)")  # fmt: skip
 
+    def never_attacks_why(self, sides: set[str]) -> str:
+        """``: the Spirit 'Ghost' has manifest: never``, or ``: 'Brute' lists only Melee
+        attacks and, under engagement: declared, is Engaged with nobody``: why each entry
+        off ``sides`` that lists attacks makes none (:meth:`able_makers`), for
+        :meth:`down_problem`."""
+        whys = []
+        for slot in self.slots():
+            if slot.side_name in sides or not (slot.spirit or slot.member).attacks:
+                continue
+            if slot.spirit is None:
+                whys.append(f"{slot.member.name!r} lists only Melee attacks and, under "
+                            "engagement: declared, is Engaged with nobody")  # fmt: skip
+            elif slot.spirit.manifest == "never":
+                whys.append(f"the Spirit {slot.spirit.name!r} has manifest: never")
+            else:
+                whys.append(f"the Spirit {slot.spirit.name!r} lists only Melee attacks and, "
+                            "under engagement: declared, is Engaged with nobody")  # fmt: skip
+        return f": {'; '.join(dict.fromkeys(whys))}" if whys else ""
+
     def _can_make(self, attack: str, engaged: bool) -> bool:
         """Whether ``attack`` can ever be made by a maker ``engaged`` or not; one not
         defined (a typo the loader names where it is) is taken as made, so that the typo
