@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 
 from simlab import api
+from simlab.report.render import render_report
+from simlab.report.results import ScenarioRun
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,3 +29,14 @@ def duel_sweep_pages(duel_sweep: Any, tmp_path_factory: pytest.TempPathFactory) 
     out = tmp_path_factory.mktemp("duel-sweep")
     api.write_sweep(duel_sweep, out)
     return out
+
+
+@pytest.fixture(scope="session")
+def skirmish_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[ScenarioRun, Path]:
+    """zones-3d6's skirmish, 20,000 encounters of seed 6, and the folder its report is
+    drawn in: the party wins most fights, so the Warden's median time-to-down is not
+    reached. A test reads the folder, never writes there."""
+    run = api.run_scenario(ROOT / "scenarios/zones-3d6/skirmish.yaml", n=20_000, seed=6)
+    out = tmp_path_factory.mktemp("skirmish")
+    render_report([run], out)
+    return run, out

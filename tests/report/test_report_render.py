@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,22 +34,44 @@ def smallest_scenario(rules: str) -> Path:
     return found[0]
 
 
+#: A report of one scenario: its run, the files written and their folder.
+Drawn = tuple[ScenarioRun, dict[str, Path], Path]
+
+
+@pytest.fixture(scope="module")
+def smallest_report(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Drawn]:
+    """The report of a rule system's :func:`smallest_scenario` (1,500 encounters of seed
+    3), drawn the first time a test asks for it; a test reads its folder, never writes
+    there."""
+    drawn: dict[str, Drawn] = {}
+
+    def report(rules: str) -> Drawn:
+        if rules not in drawn:
+            run = api.run_scenario(smallest_scenario(rules), n=1500, seed=3)
+            out = tmp_path_factory.mktemp(rules)
+            drawn[rules] = (run, render_report([run], out), out)
+        return drawn[rules]
+
+    return report
+
+
 @pytest.mark.parametrize("rules", sorted(RULE_SYSTEMS))
-def test_report_renders_for_every_rule_system(rules: str, tmp_path: Path) -> None:
-    run = api.run_scenario(smallest_scenario(rules), n=1500, seed=3)
+def test_report_renders_for_every_rule_system(
+    rules: str, smallest_report: Callable[[str], Drawn]
+) -> None:
+    run, written, folder = smallest_report(rules)
     assert run.rules == rules
-    written = render_report([run], tmp_path)
-    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    html = (folder / "report.html").read_text(encoding="utf-8")
     assert external_references(html) == []
     images = re.findall(r"<img [^>]*src=\"([^\"]+)\"", html)
-    pngs = sorted((tmp_path / "png").glob("*.png"))
+    pngs = sorted((folder / "png").glob("*.png"))
     # hit rates, one damage figure per attacker's attack, one survival per side, outcome
     assert len(images) == len(pngs) >= 3 + len(run.result.layout.sides) - 1
     assert all(src.startswith("data:image/png;base64,iVBOR") for src in images)
     for needle in (run.scenario, rules, f"{run.result.encounters:,}", "simlab version",
                    simlab.__version__, "seed"):  # fmt: skip
         assert needle in html
-    markdown = (tmp_path / "report.md").read_text(encoding="utf-8")
+    markdown = (folder / "report.md").read_text(encoding="utf-8")
     links = re.findall(r"\]\((png/[^)]+)\)", markdown)
     assert sorted(links) == sorted(f"png/{p.name}" for p in pngs)
     assert "| attacker | attack | defender |" in markdown
@@ -72,19 +95,20 @@ def test_report_shows_specs_drift_and_exact_overlay(tmp_path: Path) -> None:
     assert external_references(html) == []
 
 
-def test_both_pages_write_a_median_past_the_cap_as_not_reached(tmp_path: Path) -> None:
+def test_both_pages_write_a_median_past_the_cap_as_not_reached(
+    skirmish_report: tuple[ScenarioRun, Path],
+) -> None:
     """A median time-to-down fewer than half of the encounters reach by the round cap
     reads "not reached" in the contents as in the table below (the contents wrote "—",
     which there also means "no specs"), and both pages say what it means, in the words
     of the terminal's note."""
     from simlab.report.terminal import MEDIAN_NOTE
 
-    run = api.run_scenario(ROOT / "scenarios/zones-3d6/skirmish.yaml", n=2000, seed=6)
+    run, drawn = skirmish_report  # zones-3d6's skirmish, 20,000 encounters
     median = run.result.combatants().set_index("combatant").median_time_to_down
     assert median.isna()["Warden"]
-    render_report([run], tmp_path)
     for page in ("report.md", "report.html"):
-        text = (tmp_path / page).read_text(encoding="utf-8")
+        text = (drawn / page).read_text(encoding="utf-8")
         assert "Warden: not reached" in text, page
         assert "Warden: —" not in text and "&gt; " not in text, page
         # above the contents, and its meaning in the list of terms above the table
@@ -93,7 +117,9 @@ def test_both_pages_write_a_median_past_the_cap_as_not_reached(tmp_path: Path) -
         ), page
 
 
-def test_zones_3d6_pages_show_no_out_rate_that_repeats_the_down_rate(tmp_path: Path) -> None:
+def test_zones_3d6_pages_show_no_out_rate_that_repeats_the_down_rate(
+    smallest_report: Callable[[str], Drawn],
+) -> None:
     """zones-3d6's only event, ``out``, is the down itself: the report's combatant table
     (HTML and Markdown) had an ``out rate [95%]`` column beside the down rate, the same
     figure again, which the terminal had already left out. The pages leave it out too;
@@ -103,10 +129,9 @@ def test_zones_3d6_pages_show_no_out_rate_that_repeats_the_down_rate(tmp_path: P
 
     from simlab.report.render import _combatant_rows
 
-    run = api.run_scenario(ROOT / "scenarios/zones-3d6/training-duel.yaml", n=300, seed=6)
-    written = render_report([run], tmp_path)
+    run, written, folder = smallest_report("zones-3d6")
     for page in ("report.md", "report.html"):
-        text = (tmp_path / page).read_text(encoding="utf-8")
+        text = (folder / page).read_text(encoding="utf-8")
         assert "down rate [95%]" in text, page
         assert "out rate" not in text, page
         assert "An event's rate" not in text, page  # the note of a column not shown
@@ -117,8 +142,8 @@ def test_zones_3d6_pages_show_no_out_rate_that_repeats_the_down_rate(tmp_path: P
     first = saved["combatants"][0]
     assert first["events"]["out"]["rate"] == first["down_rate"]
     quickstart = simlab.simulate(QUICKSTART, n=300, seed=6)
-    render_report([api.run_scenario(QUICKSTART, n=300, seed=6)], tmp_path / "qs")
-    assert "An event's rate" in (tmp_path / "qs/report.md").read_text(encoding="utf-8")
+    _, _, spirits = smallest_report("shattered-spirits")
+    assert "An event's rate" in (spirits / "report.md").read_text(encoding="utf-8")
     header, rows = _combatant_rows(quickstart)
     assert {"out rate [95%]", "dead rate [95%]"} <= set(header)
     assert len(rows) == len(quickstart.layout.combatants), rows
@@ -355,7 +380,17 @@ def test_time_to_down_plot_names_its_median_line_and_a_combatant_never_downed(
     plt.close(fig)
 
 
-def test_a_damage_plot_says_which_defender_takes_no_damage() -> None:
+@pytest.fixture
+def pictures_not_saved(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every picture drawn as the report draws it, but not saved as a PNG (its bytes
+    empty): for a test of captions, which say what the drawing found; saving cost more
+    than the drawing."""
+    from simlab.report import render
+
+    monkeypatch.setattr(render, "png_bytes", lambda fig, **options: b"")
+
+
+def test_a_damage_plot_says_which_defender_takes_no_damage(pictures_not_saved: None) -> None:
     """Ysolde's firebolt does the Imp no damage: its legend entry ``vs Imp (n=…)``
     pointed at a bar hidden against the axis and a curve under the others, and the
     caption said nothing. The caption names it."""
@@ -374,7 +409,7 @@ def test_a_damage_plot_says_which_defender_takes_no_damage() -> None:
 
 
 def test_the_outcome_plot_has_a_caption_saying_what_a_draw_is(
-    glitters_duel: ScenarioRun,
+    glitters_duel: ScenarioRun, pictures_not_saved: None
 ) -> None:
     """Every plot of the report had a caption saying what it draws but the outcome plot,
     captioned "outcome": what a draw counts (the round cap, or every side down) was said
