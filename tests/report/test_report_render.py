@@ -380,17 +380,7 @@ def test_time_to_down_plot_names_its_median_line_and_a_combatant_never_downed(
     plt.close(fig)
 
 
-@pytest.fixture
-def pictures_not_saved(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every picture drawn as the report draws it, but not saved as a PNG (its bytes
-    empty): for a test of captions, which say what the drawing found; saving cost more
-    than the drawing."""
-    from simlab.report import render
-
-    monkeypatch.setattr(render, "png_bytes", lambda fig, **options: b"")
-
-
-def test_a_damage_plot_says_which_defender_takes_no_damage(pictures_not_saved: None) -> None:
+def test_a_damage_plot_says_which_defender_takes_no_damage() -> None:
     """Ysolde's firebolt does the Imp no damage: its legend entry ``vs Imp (n=…)``
     pointed at a bar hidden against the axis and a curve under the others, and the
     caption said nothing. The caption names it."""
@@ -409,7 +399,7 @@ def test_a_damage_plot_says_which_defender_takes_no_damage(pictures_not_saved: N
 
 
 def test_the_outcome_plot_has_a_caption_saying_what_a_draw_is(
-    glitters_duel: ScenarioRun, pictures_not_saved: None
+    glitters_duel: ScenarioRun,
 ) -> None:
     """Every plot of the report had a caption saying what it draws but the outcome plot,
     captioned "outcome": what a draw counts (the round cap, or every side down) was said
