@@ -23,10 +23,14 @@ a legend beside one panel does not cover the next.
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import re
-from typing import TYPE_CHECKING, Any, Literal, NoReturn, cast
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, NoReturn, TypeVar, cast
 
 import numpy as np
 import pandas as pd
@@ -77,6 +81,47 @@ INTERVAL_WHISKERS: dict[str, Any] = {"ecolor": "0.45", "elinewidth": 1.0, "capth
 EXACT_CURVE_SUFFIX = ": exact"
 LEGEND_FONT = 9
 _COPY = re.compile(r"(.+) (\d+)")
+
+#: What the plots have worked out of each result alive (:func:`_once_per_result`), by
+#: the result's ``id``: beside it, not on it, so that a result pickled for a drawing
+#: process does not carry it; each entry is dropped with its result.
+_WORKED_OUT: dict[int, dict[Any, Any]] = {}
+
+_Function = TypeVar("_Function", bound=Callable[..., Any])
+
+
+def _worked_out(res: Result) -> dict[Any, Any]:
+    """What the plots have worked out of ``res`` so far, by function and arguments."""
+    key = id(res)
+    found = _WORKED_OUT.get(key)
+    if found is None:
+        found = _WORKED_OUT[key] = {}
+        # dropped with the result: its id may be another object's then
+        weakref.finalize(res, _WORKED_OUT.pop, key, None)
+    return found
+
+
+def _once_per_result(function: _Function) -> _Function:
+    """``function(res, *args)`` worked out once per :class:`Result` and arguments: a
+    report's damage picture read the pooled damage table, the copies' χ² tests and the
+    pooling of one attack's rows three times each (to choose its defenders, then for
+    each of its two panels). The tallies of a result are not changed once it is made.
+    The value is shared by every caller: they read it, never change it (the public
+    functions give copies)."""
+
+    @functools.wraps(function)
+    def once(res: Result, *args: Any) -> Any:
+        key = (function.__name__, *args)
+        try:
+            hash(key)
+        except TypeError:  # an argument that cannot be a key: the function refuses it
+            return function(res, *args)
+        memo = _worked_out(res)
+        if key not in memo:
+            memo[key] = function(res, *args)
+        return memo[key]
+
+    return cast("_Function", once)
 
 
 def _damage_histograms(res: Result, copies: list[int]) -> list[list[np.ndarray]]:
@@ -142,10 +187,17 @@ def copy_groups(result: Result | ScenarioRun,
     count: 2) is never pooled with them; a result that records none (a results file
     written before simlab recorded them) is grouped by the names, as it was then.
     """
-    res = result_of(result)
+    return [(entry, list(members), pooled)
+            for entry, members, pooled in _copy_groups(result_of(result), figure)]  # fmt: skip
+
+
+@_once_per_result
+def _copy_groups(res: Result, figure: str) -> tuple[tuple[str, tuple[str, ...], bool], ...]:
+    """:func:`copy_groups`, worked out once per result (shared: read only)."""
     names = [name for _, name in res.layout.combatants]
-    return [(entry, members, not copies_differ(res, [names.index(m) for m in members], figure))
-            for entry, members in copy_entries(res).items()]  # fmt: skip
+    return tuple((entry, tuple(members),
+                  not copies_differ(res, [names.index(m) for m in members], figure))
+                 for entry, members in copy_entries(res).items())  # fmt: skip
 
 
 def copy_entries(res: Result) -> dict[str, list[str]]:
@@ -553,8 +605,12 @@ def pooled_damage_pmf(result: Result | ScenarioRun, pool: bool = True) -> pd.Dat
     pandas.DataFrame
         ``attacker, attack, defender, damage, count`` (names are labels when pooled).
     """
-    res = result_of(result)
-    pool = flag_argument(pool, "pool")
+    return _pooled_pmf(result_of(result), flag_argument(pool, "pool")).copy()
+
+
+@_once_per_result
+def _pooled_pmf(res: Result, pool: bool) -> pd.DataFrame:
+    """:func:`pooled_damage_pmf`, worked out once per result (shared: read only)."""
     pmf = res.damage_pmf()[["attacker", "attack", "defender", "damage", "count"]]
     if not pool:
         return pmf
@@ -624,39 +680,68 @@ def _relabelled(mine: pd.DataFrame, labels: Labels) -> pd.DataFrame:
     return named.groupby(keys, sort=False, as_index=False)["count"].sum()
 
 
-def _pair_frames(res: Result, attacker: str, attack: str, defender: str | list[str] | None,
-                 exact: dict[str, Any] | None, pool: bool) -> pd.DataFrame:  # fmt: skip
-    """Simulated (and exact) damage distribution of one attacker's attack, per defender
-    (per copy and defender where ``attacker``, a base name, designates copies drawn
-    each)."""
-    pool = flag_argument(pool, "pool")
+@dataclass(frozen=True)
+class _AttackDamage:
+    """One attacker's attack's simulated damage as its plots draw it, every defender's
+    (:func:`_attack_damage`; shared: read only)."""
+
+    #: The labels the attacker's name designates (:func:`_designated`).
+    attackers: list[str]
+    #: Each combatant's label in this attack's plots, and in the whole fight's
+    #: (:func:`copy_labels`): copies the fight tells apart may be pooled here.
+    labels: Labels
+    fought_alike: Labels
+    #: Each curve's attacker and defender label, and its rows: ``attacker, defender,
+    #: source, damage, count, attempts, probability``.
+    series: list[tuple[Any, Any, pd.DataFrame]]
+
+
+@_once_per_result
+def _attack_damage(res: Result, attacker: str, attack: str, pool: bool) -> _AttackDamage:
+    """The simulated damage of ``attacker``'s ``attack`` against every defender, copies
+    pooled where they fought alike in the fight or in this attack
+    (:func:`_pool_alike_attackers`, :func:`_pool_alike_defenders`)."""
     labels = copy_labels(res) if pool else {n: n for _, n in res.layout.combatants}
-    entries = copy_entries(res)
-    pmf = pooled_damage_pmf(res, pool)
-    attackers = _designated(attacker, labels, entries)
+    pmf = _pooled_pmf(res, pool)
+    attackers = _designated(attacker, labels, copy_entries(res))
     mine = pmf[pmf.attacker.isin(attackers) & (pmf.attack == attack)]
     fought_alike = labels
     if pool and len(attackers) > 1 and not mine.empty:
         mine, labels = _pool_alike_attackers(mine, labels, attacker)
     if pool and not mine.empty:
         mine, labels = _pool_alike_defenders(res, mine, labels)
-    if defender is not None:
-        wanted = [defender] if isinstance(defender, str) else defender
-        mine = mine[mine.defender.isin([lab for d in wanted
-                                        for lab in _designated(d, labels, entries)])]  # fmt: skip
-    if mine.empty:
-        _never_made(pmf, attacker, attackers, attack, defender, entries)
-    answers = _exact_pmfs(exact, labels)
-    frames = []
-    missing: dict[str, str] = {}
+    series = []
     for (a, d), group in mine.groupby(["attacker", "defender"], sort=False):
         attempts = int(group["count"].sum())
         top = int(group.damage.max())
         counts = _histogram(group, top + 1)
-        frames.append(pd.DataFrame({"attacker": a, "defender": d, "source": "simulated",
-                                    "damage": np.arange(top + 1), "count": counts,
-                                    "attempts": attempts,
-                                    "probability": counts / attempts}))  # fmt: skip
+        series.append((a, d, pd.DataFrame({"attacker": a, "defender": d, "source": "simulated",
+                                           "damage": np.arange(top + 1), "count": counts,
+                                           "attempts": attempts,
+                                           "probability": counts / attempts})))  # fmt: skip
+    return _AttackDamage(attackers, labels, fought_alike, series)
+
+
+def _pair_frames(res: Result, attacker: str, attack: str, defender: str | list[str] | None,
+                 exact: dict[str, Any] | None, pool: bool) -> pd.DataFrame:  # fmt: skip
+    """Simulated (and exact) damage distribution of one attacker's attack, per defender
+    (per copy and defender where ``attacker``, a base name, designates copies drawn
+    each)."""
+    pool = flag_argument(pool, "pool")
+    damage = _attack_damage(res, attacker, attack, pool)
+    labels, entries, series = damage.labels, copy_entries(res), damage.series
+    if defender is not None:
+        wanted = [defender] if isinstance(defender, str) else defender
+        chosen = [lab for d in wanted for lab in _designated(d, labels, entries)]
+        series = [(a, d, rows) for a, d, rows in series if d in chosen]
+    if not series:
+        _never_made(_pooled_pmf(res, pool), attacker, damage.attackers, attack, defender,
+                    entries)  # fmt: skip
+    answers = _exact_pmfs(exact, labels)
+    frames = []
+    missing: dict[str, str] = {}
+    for a, d, simulated in series:
+        frames.append(simulated)
         known = answers.get((str(a), attack, str(d)))
         if known:
             values = np.arange(max(known) + 1)
@@ -673,7 +758,7 @@ def _pair_frames(res: Result, attacker: str, attack: str, defender: str | list[s
     # copies pooled in this plot only, where the whole fight tells them apart
     data.attrs["pooled"] = {lab: [n for n, to in labels.items() if to == lab]
                             for lab in dict.fromkeys([*data.attacker, *data.defender])
-                            if lab not in fought_alike.values()}  # fmt: skip
+                            if lab not in damage.fought_alike.values()}  # fmt: skip
     if exact is not None:  # the pairs given exact answers that have none to draw, and why
         data.attrs["exact_not_drawn"] = missing
     return data
@@ -1086,8 +1171,12 @@ def pooled_hit_rates(result: Result | ScenarioRun, pool: bool = True) -> pd.Data
         ``crit_rate`` with their 95% intervals (Wilson, Clopper–Pearson when rare, as
         ``*_ci_kind`` says).
     """
-    res = result_of(result)
-    pool = flag_argument(pool, "pool")
+    return _pooled_rates(result_of(result), flag_argument(pool, "pool")).copy()
+
+
+@_once_per_result
+def _pooled_rates(res: Result, pool: bool) -> pd.DataFrame:
+    """:func:`pooled_hit_rates`, worked out once per result (shared: read only)."""
     rates = res.hit_rates(LEVEL)
     if not pool:
         return rates
