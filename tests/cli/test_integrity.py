@@ -20,6 +20,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -490,36 +491,61 @@ def big_sparse_file(path: Path, size: int) -> Path:
     return path
 
 
-@pytest.mark.parametrize("kind", ["/dev/zero", "FIFO", "too large"])
-def test_results_files_that_are_not_regular_or_too_large_are_refused_unread(
-    tmp_path: Path, kind: str
-) -> None:
-    """--from and --baseline read results as scenarios are read: /dev/zero, a FIFO or a
-    file over the limit exit 2 at once (the first ran out of memory, the second hung)."""
+NOT_RESULTS = ["/dev/zero", "FIFO", "too large"]
+
+
+def not_results_file(folder: Path, kind: str) -> tuple[Path, str]:
+    """A path of ``kind`` in ``folder`` (``/dev/zero`` itself) that --from and
+    --baseline must refuse, and what the refusal says it got."""
     if kind == "FIFO":
-        path = tmp_path / "f.json"
+        path = folder / "f.json"
         os.mkfifo(path)
     elif kind == "too large":
-        path = big_sparse_file(tmp_path / "big.json", MAX_RESULTS_BYTES + 1)
+        path = big_sparse_file(folder / "big.json", MAX_RESULTS_BYTES + 1)
     else:
         path = Path(kind)  # read, never written: no command below writes to it
     got = {"/dev/zero": "got a device, not a regular file",
            "FIFO": "got a pipe (FIFO), not a regular file",
            "too large": f"got {MAX_RESULTS_BYTES + 1:_} bytes (the limit is "
                         f"{MAX_RESULTS_BYTES:_})"}[kind]  # fmt: skip
-    out, new = tmp_path / "out", tmp_path / "new.json"
-    commands: list[list[object]] = [
-        ["report", "--from", path, "--out", out],
-        ["check", "--from", path],
-        ["baseline", "update", "--from", path, "--baseline", new],
-        ["report", QUICKSTART, "-n", "10000000000", "--baseline", path, "--out", out],
-    ]
-    # one fresh process for the four (a hang or a read to no end fails it, not pytest)
-    for args, (done, seconds) in zip(
-        commands, simlab_in_one_process(commands, timeout=120), strict=True
-    ):
+    return path, got
+
+
+@pytest.fixture(scope="module")
+def refusals_of_not_results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """For each of :data:`NOT_RESULTS`: its folder, path, what its refusal says it got,
+    and the four commands given it with their results and seconds, all twelve run in
+    one fresh process (a hang or a read to no end fails the tests, not pytest)."""
+    kinds: dict[str, Any] = {}
+    for kind in NOT_RESULTS:
+        folder = tmp_path_factory.mktemp("not-results")
+        path, got = not_results_file(folder, kind)
+        out, new = folder / "out", folder / "new.json"
+        commands: list[list[object]] = [
+            ["report", "--from", path, "--out", out],
+            ["check", "--from", path],
+            ["baseline", "update", "--from", path, "--baseline", new],
+            ["report", QUICKSTART, "-n", "10000000000", "--baseline", path, "--out", out],
+        ]
+        kinds[kind] = {"path": path, "got": got, "out": out, "new": new, "commands": commands}
+    every = [args for kind in NOT_RESULTS for args in kinds[kind]["commands"]]
+    done = iter(simlab_in_one_process(every, timeout=240))
+    for kind in NOT_RESULTS:
+        kinds[kind]["done"] = [next(done) for _ in kinds[kind]["commands"]]
+    return kinds
+
+
+@pytest.mark.parametrize("kind", NOT_RESULTS)
+def test_results_files_that_are_not_regular_or_too_large_are_refused_unread(
+    refusals_of_not_results: dict[str, Any], kind: str
+) -> None:
+    """--from and --baseline read results as scenarios are read: /dev/zero, a FIFO or a
+    file over the limit exit 2 at once (the first ran out of memory, the second hung)."""
+    given = refusals_of_not_results[kind]
+    path, out, new = given["path"], given["out"], given["new"]
+    for args, (done, seconds) in zip(given["commands"], given["done"], strict=True):
         assert done.returncode == 2, (args, done.stderr)
-        assert done.stderr.strip() == f"{path}: expected a results.json file; {got}", args
+        assert done.stderr.strip() == f"{path}: expected a results.json file; {given['got']}", args
         assert seconds < 30, args
         no_traceback(done)
     assert not out.exists() and not new.exists()

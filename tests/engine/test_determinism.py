@@ -7,6 +7,7 @@ the output — not even in the last digit of ``summary.json``.
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -16,6 +17,7 @@ import pytest
 
 import simlab
 from simlab.analysis.summary import summary
+from simlab.scenario.common import ScenarioBase
 from tests.support import assert_same_tallies
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,8 +37,15 @@ SCENARIOS = [
 THREADS = sorted({1, min(2, numba.config.NUMBA_NUM_THREADS)})
 
 
+@functools.cache
+def loaded(path: Path) -> ScenarioBase:
+    """The scenario at ``path``, read once: the runs compared differ in their threads and
+    blocks alone (reading the file again cost about what a run did)."""
+    return simlab.load(path)
+
+
 def summary_text(path: Path, **options: int) -> str:
-    res = simlab.simulate(simlab.load(path), n=20_000, seed=5, **options)
+    res = simlab.simulate(loaded(path), n=20_000, seed=5, **options)
     return json.dumps(summary(res), sort_keys=True)
 
 
@@ -51,7 +60,7 @@ def test_summary_identical_across_threads_and_block_sizes(path: Path) -> None:
 def test_different_seeds_differ() -> None:
     path = SCENARIOS[1]
     assert summary_text(path, threads=1) != json.dumps(
-        summary(simlab.simulate(simlab.load(path), n=20_000, seed=6)), sort_keys=True
+        summary(simlab.simulate(loaded(path), n=20_000, seed=6)), sort_keys=True
     )
 
 
@@ -61,7 +70,7 @@ def test_tallies_of_two_halves_add_up_to_the_whole() -> None:
     from simlab.engine.runner import run_range
     from simlab.engine.tallies import merge
 
-    job = compile_job(simlab.load(SCENARIOS[1]), n=6000, seed=3)
+    job = compile_job(loaded(SCENARIOS[1]), n=6000, seed=3)
     whole = run_range(job, 0, 6000, 3)
     parts = merge(run_range(job, 0, 2500, 1), run_range(job, 2500, 3500, 5))
     assert_same_tallies(whole, parts, 6000)
@@ -78,7 +87,7 @@ def test_threads_taking_pieces_as_they_come_free_change_no_tally(path: Path) -> 
 
     threads = max(THREADS)
     count = 20 * MIN_PIECE  # 20 pieces of MIN_PIECE: more than the threads take at once
-    job = compile_job(simlab.load(path), n=count, seed=4)
+    job = compile_job(loaded(path), n=count, seed=4)
     numba.set_num_threads(1)
     alone = run_range(job, 0, count, 1)
     numba.set_num_threads(threads)
@@ -92,7 +101,7 @@ def test_threads_taking_pieces_as_they_come_free_change_no_tally(path: Path) -> 
 def test_trace_mode_plays_the_same_encounters(path: Path) -> None:
     """The traced (serial) run tallies exactly what the parallel run tallies, in every
     system (opposed-tiers plays untraced runs with a kernel of their own)."""
-    scn = simlab.load(path)
+    scn = loaded(path)
     traced = simlab.simulate(scn, n=300, seed=9, trace=True)
     plain = simlab.simulate(scn, n=300, seed=9, threads=max(THREADS))
     for a, b in zip(traced.tallies, plain.tallies, strict=True):
