@@ -70,8 +70,13 @@ from simlab.report.terminal import (
     scenario_refusal,
     shown_events,
 )
-from simlab.report.tuning_terminal import never_down_note, unattacked_among
-from simlab.report.words import already, counted, overrides_said
+from simlab.report.words import (
+    already,
+    counted,
+    never_down_note,
+    overrides_said,
+    unattacked_among,
+)
 from simlab.report.wrapped import WrappingLayout, png_bytes
 
 __all__ = ["render_report"]

@@ -14,7 +14,7 @@ import itertools
 import math
 import re
 import shlex
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
@@ -58,7 +58,7 @@ from simlab.report.terminal import (
     value_and_bounds,
 )
 from simlab.report.width import at_separators, items, listed
-from simlab.report.words import already, counted
+from simlab.report.words import already, counted, never_down_note, unattacked_among
 
 if TYPE_CHECKING:
     from rich.console import Group
@@ -310,30 +310,6 @@ def never_attacked(sweep: SweepResult) -> list[str]:
     return unattacked_among(combatants.combatant, attacked, downed)
 
 
-def unattacked_among(names: Iterable[str], attacked: Iterable[str],
-                     downed: Iterable[str]) -> list[str]:  # fmt: skip
-    """The ``names`` (each once, in order) that no attack was made at and that never
-    went down: who no one attacks, for a sweep (:func:`never_attacked`) and a run
-    (:func:`simlab.report.render.never_attacked_in`) alike. One downed unattacked (by
-    Rushing terrain, a starting Bleeding) is not among them: its going down is measured.
-
-    Parameters
-    ----------
-    names : iterable of str
-        The combatants, in order (a sweep's repeat at every point).
-    attacked : iterable of str
-        Those some attack was made at.
-    downed : iterable of str
-        Those that went down.
-
-    Returns
-    -------
-    list of str
-    """
-    left_out = set(attacked) | set(downed)
-    return [name for name in dict.fromkeys(names) if name not in left_out]
-
-
 #: Fewer attacks than this at a point make a pair's intervals too wide to tell a moving
 #: figure from a flat one: the table of unchanged pairs says so (:func:`few_attacks`).
 FEW_ATTACKS = 30
@@ -386,17 +362,6 @@ def never_attacked_note(names: Sequence[str]) -> str:
     time-to-down table: ``Not listed, Fighter: never down at any point, as no one
     attacks it.``; "" for none."""
     return never_down_note("Not listed", names, " at any point")
-
-
-def never_down_note(shown: str, names: Sequence[str], when: str = "") -> str:
-    """``{shown}, Fighter: never down{when}, as no one attacks it.``: the words in which
-    a sweep's table (:func:`never_attacked_note`) and a run's pictures
-    (:func:`simlab.report.render.never_attacked_note`) say whom no one attacks and what
-    they left out; "" for no ``names``."""
-    if not names:
-        return ""
-    them = "it" if len(names) == 1 else "them"
-    return f"{shown}, {', '.join(names)}: never down{when}, as no one attacks {them}."
 
 
 def never_winning(sweep: SweepResult) -> list[str]:

@@ -1,6 +1,8 @@
 """Counts in the words simlab prints: ``1 attack``, ``2 attacks``; an override that
 changes nothing: ``Brute.hp is already 30``.
 
+Also who no one attacks, and the words that say so, for a run and a sweep alike.
+
 Imports nothing, as ``simlab validate`` imports only what it uses (README "Targets")."""
 
 from __future__ import annotations
@@ -8,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
     from typing import Any
 
 
@@ -48,3 +51,39 @@ def format_p(p: float, smallest: float = SMALLEST_P) -> str:
     if p != p:  # NaN
         return "—"
     return f"< {smallest:g}" if p < smallest else f"{p:#.2g}"
+
+
+def unattacked_among(names: Iterable[str], attacked: Iterable[str],
+                     downed: Iterable[str]) -> list[str]:  # fmt: skip
+    """The ``names`` (each once, in order) that no attack was made at and that never
+    went down: who no one attacks, for a sweep
+    (:func:`simlab.report.tuning_terminal.never_attacked`) and a run
+    (:func:`simlab.report.render.never_attacked_in`) alike. One downed unattacked (by
+    Rushing terrain, a starting Bleeding) is not among them: its going down is measured.
+
+    Parameters
+    ----------
+    names : iterable of str
+        The combatants, in order (a sweep's repeat at every point).
+    attacked : iterable of str
+        Those some attack was made at.
+    downed : iterable of str
+        Those that went down.
+
+    Returns
+    -------
+    list of str
+    """
+    left_out = set(attacked) | set(downed)
+    return [name for name in dict.fromkeys(names) if name not in left_out]
+
+
+def never_down_note(shown: str, names: Sequence[str], when: str = "") -> str:
+    """``{shown}, Fighter: never down{when}, as no one attacks it.``: the words in which
+    a sweep's table (:func:`simlab.report.tuning_terminal.never_attacked_note`) and a
+    run's pictures (:func:`simlab.report.render.never_attacked_note`) say whom no one
+    attacks and what they left out; "" for no ``names``."""
+    if not names:
+        return ""
+    them = "it" if len(names) == 1 else "them"
+    return f"{shown}, {', '.join(names)}: never down{when}, as no one attacks {them}."
