@@ -348,12 +348,13 @@ class ScenarioBase(StrictModel):
         …``), for :meth:`unmade_problem`; ``""`` here, where a listed attack is made."""
         return ""
 
-    def down_problem(self, name: str) -> str | None:
+    def down_problem(self, name: str, makers: list[Maker] | None = None) -> str | None:
         """What is wrong with a time-to-down or down rate of ``name`` (or its copies):
-        no one on another side makes an attack (:meth:`able_makers`: one listed but
-        never made counts for none) and nothing else harms it (a status or terrain,
-        :meth:`harmed_without_attacks`), so it never goes down. None when it can."""
-        makers = self.able_makers()
+        no one on another side makes an attack (``makers``: :meth:`able_makers`, worked
+        out when not given; one listed but never made counts for none) and nothing else
+        harms it (a status or terrain, :meth:`harmed_without_attacks`), so it never goes
+        down. None when it can."""
+        makers = self.able_makers() if makers is None else makers
         sides = {side for side, maker, _ in makers if copies_of(name, [maker])}
         if any(attacks and side not in sides for side, _, attacks in makers):
             return None
@@ -492,9 +493,10 @@ class ScenarioBase(StrictModel):
         named as itself (an attack nobody makes), not as what it causes."""
         if not self.expect or _lists_undefined(self.attack_makers(), getattr(self, "attacks", {})):
             return self
+        able = self.able_makers()
         for i, spec in enumerate(self.expect):
             if spec.figure in DOWN_SPEC_FIGURES and spec.combatant is not None:
-                problem = self.down_problem(spec.combatant)
+                problem = self.down_problem(spec.combatant, able)
                 if problem is not None:
                     raise located_error(("expect", i, "combatant"), problem, spec.combatant)
         return self
