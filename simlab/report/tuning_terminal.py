@@ -711,7 +711,9 @@ def compare_table(frame: pd.DataFrame,
     if is_wide():  # a figure's unit beside its name, or where that is too wide, under it
         # each laid out only when those before it would not do: measuring is most of
         # what printing a comparison costs
-        builds = [functools.partial(_compare_layout, frame, pairs, layout, one_line=one_line)
+        # (each at most once: the tight ones tried again below were built above)
+        builds = [functools.cache(functools.partial(_compare_layout, frame, pairs, layout,
+                                                    one_line=one_line))
                   for one_line in (True, False) for layout in COMPARE_LAYOUTS[:-1]]  # fmt: skip
         tables = (build() for build in builds)
         whole = next((t for t in tables if _natural_width(t) <= terminal.console.width), None)
