@@ -13,11 +13,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 import simlab
-from simlab.cli import main
 from simlab.errors import InputError
+from tests.support import validate_file
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART = (ROOT / "scenarios/shattered-spirits/quickstart.yaml").read_text()
@@ -65,8 +64,7 @@ def test_the_slips_are_what_they_say() -> None:
 @pytest.mark.parametrize("slip", sorted(SLIPS))
 def test_validate_refuses_a_spec_of_its_time_to_down(slip: str, tmp_path: Path) -> None:
     path = tmp_path / "quickstart.yaml"
-    path.write_text(SLIPS[slip])
-    done = CliRunner().invoke(main, ["validate", str(path)])
+    done = validate_file(path, SLIPS[slip])
     assert done.exit_code == 2, done.output
     assert " ".join(done.output.split()) == (
         f"{path}:{LINE[slip]}:46: expected a combatant that can go down; got 'Kaito': {WHY[slip]}"
@@ -101,8 +99,7 @@ def test_a_spec_of_the_going_down_of_a_combatant_nobody_lists_an_attack_against(
     text = (ROOT / "scenarios" / path).read_text()
     spec = f"expect:\n  - {{figure: down_by_round, combatant: {name}, round: 3, at_most: 0.5}}\n"
     file = tmp_path / "s.yaml"
-    file.write_text(text + spec)
-    done = CliRunner().invoke(main, ["validate", str(file)])
+    done = validate_file(file, text + spec)
     assert done.exit_code == 2, done.output
     line, col = text.count("\n") + 2, spec.splitlines()[1].index(name) + 1
     assert " ".join(done.output.split()) == (
