@@ -263,7 +263,14 @@ def write_results(result: Result, out_dir: str | os.PathLike[str]) -> dict[str, 
     ``sides``; ``events`` for a rule system with events, ``status_damage`` for one
     whose statuses deal damage and ``momentum_spent`` for a scenario that spends
     Momentum. The folder is replaced whole, every file stamped with the run identity
-    (:func:`simlab.report.files.output_unit`).
+    (:func:`simlab.report.files.output_unit`). README, "Output files".
+
+    Parameters
+    ----------
+    result : Result
+        From :func:`simulate`.
+    out_dir : path-like
+        The folder to write (created, or replaced whole).
 
     Returns
     -------
@@ -649,6 +656,23 @@ def run_scenarios(
     ``client`` (a Dask ``distributed.Client``), every scenario runs on that cluster
     instead of ``threads``, with the same numbers (see :func:`simulate`).
 
+    Parameters
+    ----------
+    items : path-like, or a list of them
+        Scenario files, or folders of them.
+    n, seed : int, optional
+        Encounters and seed of every scenario (default: each one's own).
+    threads, precision, precision_on, client
+        As for :func:`simulate`.
+    progress, on_run, overrides, with_specs_only
+        As above.
+
+    Returns
+    -------
+    list of ScenarioRun
+        One a scenario, in the order named (a folder's files sorted): its result,
+        exact answers and specs, for :func:`check` and :func:`write_report`.
+
     Raises
     ------
     InputError
@@ -739,6 +763,8 @@ def write_report(
         Drift threshold on Holm-adjusted p-values, between 0 and 1.
     strict : bool
         Count borderline spec passes as failures.
+    title : str
+        The heading of ``report.html`` and ``report.md``.
     progress : callable, optional
         ``progress(i, total, "scenario (rules)")`` before each scenario is drawn.
     processes : int or None
@@ -797,6 +823,19 @@ def override(scenario: ScenarioBase | str | os.PathLike[str], changes: Any) -> S
     ``changes`` is ``{"Defender.guard": 2, "strike.profile[9]": 8}`` or strings
     ``"Defender.guard=2"``; see :func:`simlab.tuning.overrides.override` for the spelling
     (``profile[9]`` is row 9 of the 2..12 chart). Also ``scenario.with_(changes)``.
+    README, "Tuning".
+
+    Parameters
+    ----------
+    scenario : ScenarioBase or path
+        A loaded scenario, or the path of one.
+    changes : mapping, str or list of str
+        ``NAME.FIELD`` to its new value, or ``NAME.FIELD=VALUE`` texts.
+
+    Returns
+    -------
+    ScenarioBase
+        A new scenario (``scenario`` is unchanged) that names its changes in its repr.
 
     Raises
     ------
@@ -846,6 +885,11 @@ def sweep(
     client : distributed.Client, optional
         Run every point as tasks on this Dask cluster instead of ``threads``; the
         points are the same, bit for bit (see :func:`simulate`).
+
+    Returns
+    -------
+    SweepResult
+        Its points in the order of ``vary``'s values, and their tables.
     """
     from simlab.tuning.sweep import sweep as run
 
@@ -901,6 +945,11 @@ def compare(
     client : distributed.Client, optional
         Play A and B as tasks on this Dask cluster instead of ``threads``; the
         comparison is the same, bit for bit (see :func:`simulate`).
+
+    Returns
+    -------
+    Comparison
+        ``a`` and ``b`` (the two results) and ``figures``, one row per figure.
     """
     if b is not None and changes:
         raise InputError("expected b or changes; got both (pass b.with_(changes) as b to "
@@ -1059,11 +1108,29 @@ def _changes_label(changes: Any) -> str:
 
 @checked_arguments()
 def write_sweep(sweep: Any, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
-    """Write a sweep's ``sweep.json``, tidy Parquet tables (``attacks``, ``damage_pmf``,
-    ``combatants``, ``sides``; one column per varied field), ``sweep.html`` and
-    ``sweep.md`` with their PNGs into ``out_dir``, as one unit stamped with the points'
-    run identity. An InputError when ``sweep`` is not a
-    :class:`~simlab.tuning.sweep.SweepResult` or ``out_dir`` not a path."""
+    """Write a sweep's tables, page and pictures into ``out_dir``, as one unit.
+
+    ``sweep.json``, tidy Parquet tables (``attacks``, ``damage_pmf``, ``combatants``,
+    ``sides``; one column per varied field), ``sweep.html`` and ``sweep.md`` with their
+    PNGs, stamped with the points' run identity (README, "Tuning").
+
+    Parameters
+    ----------
+    sweep : SweepResult
+        From :func:`sweep`.
+    out_dir : path-like
+        The folder to write (created, or replaced whole).
+
+    Returns
+    -------
+    dict of str to Path
+        What was written, by name.
+
+    Raises
+    ------
+    InputError
+        When ``sweep`` is not a SweepResult or ``out_dir`` not a path.
+    """
     from simlab.report.tuning import render_sweep, sweep_tables
     from simlab.tuning.sweep import SweepResult
 
@@ -1084,9 +1151,25 @@ def write_sweep(sweep: Any, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
 @checked_arguments()
 def write_compare(comparison: Any, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
     """Write a comparison's ``compare.json``, ``compare.html`` and ``compare.md`` into
-    ``out_dir``, as one unit stamped with both runs' identity. An InputError when
-    ``comparison`` is not a :class:`~simlab.tuning.compare.Comparison` or ``out_dir``
-    not a path."""
+    ``out_dir``, as one unit stamped with both runs' identity (README, "Tuning").
+
+    Parameters
+    ----------
+    comparison : Comparison
+        From :func:`compare`.
+    out_dir : path-like
+        The folder to write (created, or replaced whole).
+
+    Returns
+    -------
+    dict of str to Path
+        What was written, by name.
+
+    Raises
+    ------
+    InputError
+        When ``comparison`` is not a Comparison or ``out_dir`` not a path.
+    """
     from simlab.report.tuning import render_compare
     from simlab.tuning.compare import Comparison
 
@@ -1159,6 +1242,12 @@ def tune(
     client : distributed.Client, optional
         Simulate every value as tasks on this Dask cluster instead of ``threads``; the
         search and its figures are the same, bit for bit (see :func:`simulate`).
+
+    Returns
+    -------
+    TuneResult
+        ``.value`` (the value found, or the closest end where the target is not
+        reached), ``.best`` and ``.evaluated()`` (every value tried).
     """
     from simlab.tuning.tune import parse_target
     from simlab.tuning.tune import tune as search
@@ -1206,8 +1295,25 @@ def _tune_range(vary: Any) -> Range:
 def write_tune(result: Any, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
     """Write a tuning's ``tune.json``, ``tune.html`` and ``tune.md`` with the plot's PNG
     into ``out_dir``, as one unit stamped with the tuned scenario's identity (seed and
-    sample size of its simulated values). An InputError when ``result`` is not a
-    :class:`~simlab.tuning.tune.TuneResult` or ``out_dir`` not a path."""
+    sample size of its simulated values; README, "Targets").
+
+    Parameters
+    ----------
+    result : TuneResult
+        From :func:`tune`.
+    out_dir : path-like
+        The folder to write (created, or replaced whole).
+
+    Returns
+    -------
+    dict of str to Path
+        What was written, by name.
+
+    Raises
+    ------
+    InputError
+        When ``result`` is not a TuneResult or ``out_dir`` not a path.
+    """
     from simlab.report.tuning import render_tune
     from simlab.tuning.tune import TuneResult
 

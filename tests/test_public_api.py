@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import inspect
+import re
 import subprocess
 import sys
+
+import pytest
 
 import simlab
 
@@ -46,3 +50,24 @@ def test_the_exact_engine_module_is_found_without_importing_it_first() -> None:
         "ExactResult simlab.exact.zones_3d6",
         "module 'simlab.exact' has no attribute 'nothing'",
     ]
+
+
+def _documented(doc: str, section: str) -> str:
+    """The text of a numpy-style ``section`` of ``doc`` ("" when it has none)."""
+    match = re.search(rf"^{section}\n-+\n(.*?)(?=^\w[\w ]*\n-+\n|\Z)", doc, re.S | re.M)
+    return match.group(1) if match else ""
+
+
+@pytest.mark.parametrize("name", simlab._API)
+def test_every_api_function_documents_its_parameters_and_return(name: str) -> None:
+    """``help(simlab.NAME)`` names every argument under Parameters and says what comes
+    back under Returns, numpy style (``loads``, ``override``, the writers and others had
+    prose alone, or no Returns)."""
+    function = getattr(simlab, name)
+    doc = inspect.getdoc(function) or ""
+    listed = _documented(doc, "Parameters")
+    names = re.findall(r"^(\w[\w, ]*?)(?: :|$)", listed, re.M)
+    given = {part.strip() for line in names for part in line.split(",")}
+    missing = [p for p in inspect.signature(function).parameters if p not in given]
+    assert missing == [], f"{name}: Parameters does not name {missing}"
+    assert _documented(doc, "Returns").strip(), f"{name}: no Returns section"

@@ -945,6 +945,12 @@ def load_results(path: str | os.PathLike[str], *, name: str = "path") -> list[Sc
     name : str
         How messages name ``path`` (the command line's ``--baseline``).
 
+    Returns
+    -------
+    list of ScenarioRun
+        One a scenario, as :func:`simlab.run_scenarios` gives them (no simulation
+        kept: the tables it saved, and its specs).
+
     Raises
     ------
     InputError

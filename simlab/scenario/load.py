@@ -64,6 +64,18 @@ def _refuse_simlab_output(path: str | os.PathLike[str]) -> None:
 def loads(text: str, filename: str = "<string>") -> ScenarioBase:
     """Load a scenario from YAML text (notebooks, tests); see :func:`load`.
 
+    Parameters
+    ----------
+    text : str
+        The scenario file's text (README, "Scenarios").
+    filename : str
+        How messages name the text (``<string>:3:5: …``).
+
+    Returns
+    -------
+    ScenarioBase
+        The validated scenario of the rule system its ``rules:`` names.
+
     Raises
     ------
     InputError
