@@ -10,7 +10,8 @@ matplotlib only when something is plotted)::
     simlab.plots.plot_time_to_down(res, ax=ax)   # plots take ax= and return what they drew
     sw = simlab.sweep(scn, vary={"Defender.guard": range(5)})   # tuning: same dice
     simlab.compare(scn, changes={"strike.profile[9]": 8}).figures
-    simlab.tune(scn, "Defender.hp=5:60", "median_time_to_down:Defender=5").value
+    found = simlab.tune(scn, "Defender.hp=5:60", "median_time_to_down:Defender=5")
+    found.value; simlab.plot_tune(found, ax=ax)   # simlab.plot_sweep(sw, ...) likewise
     simlab.check(res)               # the scenario's expect: specs, simlab check's table
 """
 
@@ -27,7 +28,10 @@ _API = ("load", "loads", "simulate", "write_results", "run_scenarios", "write_re
 _PLOTS = ("plot_damage_pmf", "plot_damage_at_least", "plot_time_to_down", "plot_survival",
           "plot_hit_rates", "plot_win_rates")  # fmt: skip
 
-__all__ = ["__version__", "exact", "plots", "plot_sweep", *_API, *_PLOTS]
+#: The tuning plots, in simlab.report.tuning (which loads matplotlib and jinja2).
+_TUNING_PLOTS = ("plot_sweep", "plot_tune")
+
+__all__ = ["__version__", "exact", "plots", *_TUNING_PLOTS, *_API, *_PLOTS]
 
 
 def __dir__() -> list[str]:
@@ -50,8 +54,8 @@ def __getattr__(name: str) -> Any:
         from simlab.report import plots
 
         return getattr(plots, name)
-    if name == "plot_sweep":
-        from simlab.report.tuning import plot_sweep
+    if name in _TUNING_PLOTS:
+        from simlab.report import tuning
 
-        return plot_sweep
+        return getattr(tuning, name)
     raise AttributeError(f"module 'simlab' has no attribute {name!r}")

@@ -111,6 +111,17 @@ def test_a_sweep_plot_without_its_sweep_says_what_to_give() -> None:
         simlab.plot_sweep(figure="hit_rate")
 
 
+def test_a_tune_plot_without_its_tuning_says_what_to_give(ax: Any) -> None:
+    """``simlab.plot_tune(ax=ax)`` raised Python's TypeError, ``axe=`` one naming no
+    argument it takes."""
+    with pytest.raises(InputError, match=r"^plot_tune\(\): expected result= \(TuneResult\); "
+                       r"got no result$"):  # fmt: skip
+        simlab.plot_tune(ax=ax)
+    with pytest.raises(InputError, match=r"^plot_tune\(\): expected one of its arguments "
+                       r"\(result, ax\); got axe=; did you mean ax=\?$"):  # fmt: skip
+        simlab.plot_tune(None, axe=ax)
+
+
 #: A sweep's and a tuning's tables, with a keyword they do not take.
 SWEEP_AND_TUNE: list[tuple[Callable[[Any, Any], object], str]] = [
     (lambda sw, tu: sw.attacks(attacker="Attacker"), "SweepResult.attacks(): expected no "

@@ -81,12 +81,13 @@ def test_notebook_text_promises_no_signed_zero(path: Path) -> None:
 def test_notebooks_show_every_step_of_exploring_a_scenario() -> None:
     """Between them the notebooks show each step a designer takes: load, override,
     simulate, read the tables, plot, sweep, compare, check, and tune to a target (the
-    tuning notebook stopped at the comparison and never called ``simlab.tune``)."""
+    tuning notebook stopped at the comparison and never called ``simlab.tune``), each
+    plot as ``simlab`` gives it (``plot_tune`` was imported from ``simlab.report.tuning``)."""
     code = " ".join("".join(cell.source) for path in NOTEBOOKS
                     for cell in nbformat.read(path, as_version=4).cells
                     if cell.cell_type == "code")  # fmt: skip
     steps = ("simlab.load(", ".with_(", "simlab.simulate(", ".hit_rates()", ".damage()",
              ".time_to_down()", "plot_time_to_down(", "plot_damage_pmf(", "simlab.sweep(",
              "simlab.plot_sweep(", "simlab.compare(", "simlab.check(", "simlab.tune(",
-             "plot_tune(", ".evaluated()")  # fmt: skip
+             "simlab.plot_tune(", ".evaluated()")  # fmt: skip
     assert [step for step in steps if step not in code] == []

@@ -1091,7 +1091,8 @@ TARGET_STYLE: dict[str, Any] = {"color": "C3", "linestyle": "--", "linewidth": 1
 CONSISTENT_STYLE: dict[str, Any] = {"color": "C2", "alpha": 0.15, "linewidth": 0}
 
 
-def plot_tune(result: TuneResult, *, ax: Axes | None = None) -> None:
+@checked_arguments()
+def plot_tune(result: TuneResult, *, ax: Axes | None = None) -> pd.DataFrame:
     """Draw a tuning's figure at every value tried, with its 95% interval, against the
     target (a dashed line) and the values consistent with it (a green band).
 
@@ -1101,6 +1102,16 @@ def plot_tune(result: TuneResult, *, ax: Axes | None = None) -> None:
         From :func:`simlab.tune`.
     ax : matplotlib Axes, optional
         Where to draw (default: a new figure).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The values drawn, one row each, in increasing order (a value whose figure nobody
+        reaches, NaN, has no mark and no row): the varied field's value (a column named
+        after it, ``Kaito.hp``), the figure (named after it, ``win_rate``) with its 95%
+        interval (``*_ci95_lo``, ``*_ci95_hi``; ``inf`` where the round cap does not
+        reach it), ``method`` (``exact`` or ``simulated``) and ``best`` (the value
+        found, ringed). The columns of :meth:`TuneResult.evaluated` of the same names.
 
     Notes
     -----
@@ -1150,6 +1161,15 @@ def plot_tune(result: TuneResult, *, ax: Axes | None = None) -> None:
     set_ylabel(ax, f"{on}: {label}" if on else label)
     _readable_axes(ax, figure, pd.Series([e.value for e in done]))
     legend_outside(ax)
+    return _tune_drawn(result)
+
+
+def _tune_drawn(result: TuneResult) -> pd.DataFrame:
+    """What :func:`plot_tune` drew: the rows of :meth:`TuneResult.evaluated` with a mark."""
+    figure = result.target.figure.figure
+    table = result.evaluated()
+    columns = [result.field, figure, f"{figure}_ci95_lo", f"{figure}_ci95_hi", "method", "best"]
+    return table.loc[table[figure].notna(), columns].reset_index(drop=True)
 
 
 def _tune_plot(fig: Figure, result: TuneResult) -> None:
