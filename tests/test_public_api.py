@@ -58,16 +58,16 @@ def _documented(doc: str, section: str) -> str:
     return match.group(1) if match else ""
 
 
-@pytest.mark.parametrize("name", simlab._API)
+@pytest.mark.parametrize("name", [*simlab._API, *simlab._PLOTS, *simlab._TUNING_PLOTS])
 def test_every_api_function_documents_its_parameters_and_return(name: str) -> None:
     """``help(simlab.NAME)`` names every argument under Parameters and says what comes
     back under Returns, numpy style (``loads``, ``override``, the writers and others had
-    prose alone, or no Returns)."""
+    prose alone, or no Returns; the plots, a Returns alone or neither)."""
     function = getattr(simlab, name)
     doc = inspect.getdoc(function) or ""
     listed = _documented(doc, "Parameters")
-    names = re.findall(r"^(\w[\w, ]*?)(?: :|$)", listed, re.M)
-    given = {part.strip() for line in names for part in line.split(",")}
+    names = re.findall(r"^([*\w][*\w, ]*?)(?: :|$)", listed, re.M)  # **on : str too
+    given = {part.strip(" *") for line in names for part in line.split(",")}
     missing = [p for p in inspect.signature(function).parameters if p not in given]
     assert missing == [], f"{name}: Parameters does not name {missing}"
     assert _documented(doc, "Returns").strip(), f"{name}: no Returns section"

@@ -953,7 +953,27 @@ def plot_damage_at_least(
 
     A step curve: between two whole damage values x−1 < t ≤ x, P(damage ≥ t) is
     P(damage ≥ x). Dots mark the simulated value at each whole x, open black diamonds the
-    exact one. Parameters are those of :func:`plot_damage_pmf`.
+    exact one.
+
+    Parameters
+    ----------
+    result : Result or ScenarioRun
+        The simulation.
+    attacker, attack : str
+        Whose attack, as :func:`plot_damage_pmf` takes them (a copy's name, its base
+        name or its pool's label).
+    defender : str or list of str, optional
+        One defender or several; default every defender it was used against (one colour
+        each, the colour it has on :func:`plot_damage_pmf`).
+    ax : matplotlib Axes, optional
+        Where to draw (default: a new figure).
+    exact : ExactResult or dict, optional
+        Exact answers to overlay where they exist.
+    pool : bool, default True
+        Pool copies of one ``count:`` entry (see :func:`copy_labels`).
+    label : str, optional
+        Put before each curve's name in the legend (``"guard 3 · vs Kaito"``), to tell
+        two runs drawn on the same axes apart (their curves take the next colours).
 
     Returns
     -------
@@ -1216,9 +1236,22 @@ def plot_hit_rates(
     whiskers. Where ``exact=`` is passed, a ``UserWarning`` names the pairs drawn
     without an exact hit rate and why (refused, or moved by the fight).
 
-    ``label=`` is put before each series' name in the legend (``"guard 3 · hit rate
-    …"``), to tell two runs drawn on the same axes apart: bars drawn where an earlier
-    call drew bars are outlines in the next colours, so that both show.
+    Parameters
+    ----------
+    result : Result or ScenarioRun
+        The simulation.
+    ax : matplotlib Axes, optional
+        Where to draw (default: a new figure).
+    attacker : str, optional
+        Only this attacker's pairs (default: every pair).
+    exact : ExactResult or dict, optional
+        Exact rates to overlay where they exist.
+    pool : bool, default True
+        Pool copies of one ``count:`` entry (see :func:`copy_labels`).
+    label : str, optional
+        Put before each series' name in the legend (``"guard 3 · hit rate …"``), to
+        tell two runs drawn on the same axes apart: bars drawn where an earlier call
+        drew bars are outlines in the next colours, so that both show.
 
     Returns
     -------
@@ -1478,10 +1511,17 @@ def plot_win_rates(
 ) -> pd.DataFrame:
     """Win rate of each side and the draw rate, with 95% intervals.
 
-    ``label=`` names the run's bars in a legend (``"guard 3"``), to tell two runs drawn
-    on the same axes apart, as on the damage and hit-rate plots: bars drawn where an
-    earlier call drew bars are outlines in the next colour, so that both show. The
-    sides are those of the first run drawn.
+    Parameters
+    ----------
+    result : Result or ScenarioRun
+        The simulation.
+    ax : matplotlib Axes, optional
+        Where to draw (default: a new figure).
+    label : str, optional
+        Names the run's bars in a legend (``"guard 3"``), to tell two runs drawn on the
+        same axes apart, as on the damage and hit-rate plots: bars drawn where an
+        earlier call drew bars are outlines in the next colour, so that both show. The
+        sides are those of the first run drawn.
 
     Returns
     -------
