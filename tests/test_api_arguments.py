@@ -156,3 +156,23 @@ def test_progress_is_told_increments_and_says_so() -> None:
         assert "since its last call" in " ".join(entry.split()[:16]), function.__name__
     readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
     assert "is called with the encounters played since its last call, an increment" in readme
+
+
+@pytest.mark.parametrize(
+    ("changes", "words"),
+    [
+        ({"Kaito.hp": True}, "override Kaito.hp: expected an integer; got True"),
+        ({"Kaito.hp": False}, "override Kaito.hp: expected an integer; got False"),
+        ({"Kaito.hp": None}, "override Kaito.hp: expected an integer; got None"),
+        ("Kaito.hp=true", "override Kaito.hp=true: expected an integer; got true"),
+        ({"Kaito.hp": "true"}, "override Kaito.hp: expected an integer; got 'true'"),
+    ],
+)
+def test_a_refused_override_value_is_said_as_the_caller_wrote_it(changes: Any, words: str) -> None:
+    """``with_({"Kaito.hp": True})`` said "got true", YAML's spelling, to a caller who
+    wrote Python's ``True`` (and "got an empty value" for ``None``); the text
+    ``"Kaito.hp=true"``, read as YAML, keeps it."""
+    scenario = simlab.load(QUICKSTART)
+    with pytest.raises(InputError) as refused:
+        scenario.with_(changes)
+    assert str(refused.value).endswith(words)

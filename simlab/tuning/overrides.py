@@ -35,6 +35,7 @@ from simlab.errors import (
 from simlab.limits import MAX_INTEGER_DIGITS, too_many_digits
 from simlab.scenario.common import ScenarioBase
 from simlab.scenario.source import Path, YamlSource, parse_yaml
+from simlab.scenario.validation import describe_value
 
 __all__ = ["Override", "apply_overrides", "as_overrides", "check_value", "override",
            "parse_assignment", "parse_value", "spelled_value"]  # fmt: skip
@@ -482,7 +483,17 @@ def _name_override(problem: Problem, overrides: list[Override]) -> Problem:
         labels = ", ".join(item.brought() for item in overrides)
         message = f"{problem.message} (with {labels})"
         return Problem(problem.file, problem.line, problem.col, message)
-    return Problem(overrides[-problem.line - 1].named(), None, None, problem.message)
+    item = overrides[-problem.line - 1]
+    return Problem(item.named(), None, None, _as_written(problem.message, item))
+
+
+def _as_written(message: str, item: Override) -> str:
+    """``message`` saying a Python mapping's ``True``, ``False`` or ``None`` as its
+    caller wrote it, where the scenario's checks say it in YAML (``got true``, ``got an
+    empty value``); a ``--set`` text's value was YAML already."""
+    if not item.keyed or not (item.value is None or isinstance(item.value, bool)):
+        return message
+    return message.replace(f"got {describe_value(item.value)}", f"got {item.value!r}")
 
 
 def _mark(positions: dict[Path, Any], keys: dict[Path, Any], path: Path, at: Any) -> None:
