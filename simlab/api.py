@@ -777,9 +777,9 @@ def write_report(
     shown = None
     before: list[ScenarioRun] = []
     if baseline is not None:
-        before = load_results(baseline)
-        drift = compare(runs, before, alpha)
         shown = os.fspath(baseline)
+        before = load_results(baseline)
+        drift = compare(runs, before, alpha, shown)
     written = _write_unit(out_dir, [r.result for r in runs], lambda folder: render_report(
         runs, folder, specs=specs, drift=drift, baseline=shown, title=title,
         baseline_runs=before, progress=progress, processes=processes,
