@@ -955,6 +955,15 @@ def compare(current: Sequence[Any], baseline: Sequence[Any], alpha: float = DEFA
                            tolerances, versions)  # fmt: skip
 
 
+class Planned(NamedTuple):
+    """A scenario loaded to be run, as :func:`refuse_nothing_shared` reads it: the
+    baseline can be refused before anything is simulated."""
+
+    rules: str
+    scenario: str
+    source: str | None
+
+
 def refuse_nothing_shared(current: Sequence[Any], baseline: Sequence[Any], shown: str) -> None:
     """Refuse a baseline that holds none of the scenarios run, naming both and the
     command that adds the run's scenarios to it.
@@ -966,7 +975,8 @@ def refuse_nothing_shared(current: Sequence[Any], baseline: Sequence[Any], shown
     Parameters
     ----------
     current, baseline : sequence of ScenarioRun
-        The runs and the baseline's, matched by (rules id, scenario id).
+        The runs (or the :class:`Planned` ones) and the baseline's, matched by
+        (rules id, scenario id).
     shown : str
         The baseline as the message names it (its path).
 

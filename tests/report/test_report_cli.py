@@ -501,17 +501,30 @@ def test_report_md_names_the_scenarios_the_gate_did_not_compare(
 
 
 def test_a_baseline_that_shares_no_scenario_with_the_run_is_refused(
-    baseline: Path, tmp_path: Path
+    baseline: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A baseline of other scenarios (another project's, or this one's before its only
     scenario was renamed) compared nothing, and the gate passed: "no drift … (0 figures
     compared)", exit 0, every night. It is refused (exit 2, nothing written), naming
-    both runs' scenarios and the command that adds these to the baseline."""
+    both runs' scenarios and the command that adds these to the baseline; before any
+    kernel plays an encounter (it was refused once every scenario had been simulated:
+    a nightly's whole run spent, then exit 2)."""
+    from simlab.engine import runner
+
+    played: list[int] = []
+    run_local = runner.run_local
+
+    def counted(job: Any, *args: Any, **kwargs: Any) -> Any:
+        played.append(job.n)
+        return run_local(job, *args, **kwargs)
+
+    monkeypatch.setattr(runner, "run_local", counted)
     renamed = tmp_path / "quickstart.yaml"
     renamed.write_text(QUICKSTART.read_text().replace("scenario: quickstart", "scenario: qs2"))
     out = tmp_path / "r"
     done = simlab("report", renamed, "-n", 200, "--out", out, "--baseline", baseline)
     assert done.exit_code == 2, done.output
+    assert played == []
     said = " ".join(done.output.split())
     assert (
         f"{baseline}: expected the baseline of a scenario run (qs2 (shattered-spirits)); "
