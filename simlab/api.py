@@ -642,13 +642,16 @@ def run_scenarios(
     with_specs_only: bool = False,
     on_run: Any = None,
     client: Any = None,
+    on_loaded: Any = None,
 ) -> list[ScenarioRun]:
     """Load every scenario named (files or folders) first, then simulate each.
 
     ``progress``, when given, is a context manager factory ``progress(total, what)``
     yielding the per-block callback (as :func:`simlab.report.terminal.progress`);
     ``on_run``, when given, is called with each :class:`ScenarioRun` as soon as it has
-    run (the command line, piped, says what each simulated as it goes).
+    run (the command line, piped, says what each simulated as it goes); ``on_loaded``,
+    when given, with the ``(path, scenario)`` pairs to simulate once every one is loaded,
+    before any is (``simlab report`` refuses there a baseline that holds none of them).
     ``overrides`` (as for :func:`override`) are applied to every scenario;
     ``precision`` and ``precision_on`` run each to a precision (see :func:`simulate`).
     With ``with_specs_only``, only the scenarios that have ``expect:`` entries are
@@ -682,10 +685,13 @@ def run_scenarios(
     """
     function_argument(progress, "progress")
     function_argument(on_run, "on_run")
+    function_argument(on_loaded, "on_loaded")
     threads_or_client(threads, client)
     loaded = _load_every(scenario_paths(items), overrides)
     if with_specs_only:
         loaded = [(path, scn) for path, scn in loaded if scn.expect]
+    if on_loaded is not None:
+        on_loaded(loaded)
     runs = []
     for path, scn in loaded:
         total = scn.encounters if n is None else n
@@ -803,9 +809,9 @@ def write_report(
     shown = None
     before: list[ScenarioRun] = []
     if baseline is not None:
-        before = load_results(baseline)
-        drift = compare(runs, before, alpha)
         shown = os.fspath(baseline)
+        before = load_results(baseline)
+        drift = compare(runs, before, alpha, shown)
     written = _write_unit(out_dir, [r.result for r in runs], lambda folder: render_report(
         runs, folder, specs=specs, drift=drift, baseline=shown, title=title,
         baseline_runs=before, progress=progress, processes=processes,

@@ -858,13 +858,14 @@ def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
           precision: float | None = None, precision_on: tuple[str, ...] = (),
           with_specs_only: bool = False, set_option: str = "--set",
           draws: bool = False, scheduler: str | None = None,
-          client: Any = None) -> list[Any]:  # fmt: skip
+          client: Any = None, on_loaded: Any = None) -> list[Any]:  # fmt: skip
     """Simulate the scenarios named, or read saved results (exactly one of the two);
     ``with_specs_only``: only the scenarios that have ``expect:`` entries; ``set_option``
     names the ``sets`` in messages; ``draws``: the command draws on ``threads`` cores
     too (``report``), so that they mean something beside ``--from``; ``scheduler``:
     simulate on that Dask cluster (:func:`_connect`), or on the one ``client`` is
-    already connected to (``baseline update``'s runs of each recorded scenario)."""
+    already connected to (``baseline update``'s runs of each recorded scenario);
+    ``on_loaded``: as for :func:`simlab.api.run_scenarios`."""
     from simlab import api
     from simlab.errors import InputError
 
@@ -896,7 +897,7 @@ def _runs(scenarios: tuple[str, ...], encounters: int | None, seed: int | None,
                              progress=terminal.progress if shown else None,
                              overrides=overrides, precision=precision,
                              precision_on=_figures(precision_on),
-                             with_specs_only=with_specs_only,
+                             with_specs_only=with_specs_only, on_loaded=on_loaded,
                              on_run=None if shown else _say_run)  # fmt: skip
 
 
@@ -962,11 +963,12 @@ def report(
     from simlab import api
     from simlab.report import terminal
 
-    if baseline is not None:
-        api.load_results(baseline, name="--baseline")  # a bad baseline fails before simulating
+    refuse = None
+    if baseline is not None:  # a bad or unrelated baseline fails before simulating
+        refuse = _refuse_unrelated(api.load_results(baseline, name="--baseline"), baseline)
     _prepare_out(out)
     runs = _runs(scenarios, encounters, seed, threads, from_, sets, precision, precision_on,
-                 draws=True, scheduler=scheduler)  # fmt: skip
+                 draws=True, scheduler=scheduler, on_loaded=refuse)  # fmt: skip
     written, specs, drift = api.write_report(runs, out, baseline=baseline, alpha=alpha,
                                              title=title, progress=_drawing,
                                              processes=threads)  # fmt: skip
@@ -983,6 +985,20 @@ def report(
                            whole=(scenarios_said,))  # fmt: skip
     if drift is not None and not drift.ok:
         _say_drifted(drift, str(baseline), out)
+
+
+def _refuse_unrelated(before: list[Any], baseline: str) -> Callable[[list[Any]], None]:
+    """What refuses, once the scenarios are loaded, a ``baseline`` (its runs ``before``)
+    that holds none of them (:func:`simlab.analysis.drift.refuse_nothing_shared`): the
+    scenario ids a run is keyed on are the loaded scenarios', so nothing is simulated
+    for a report that would be refused."""
+    from simlab.analysis.drift import Planned, refuse_nothing_shared
+
+    def refuse(loaded: list[Any]) -> None:
+        planned = [Planned(scn.rules, scn.scenario, path.as_posix()) for path, scn in loaded]
+        refuse_nothing_shared(planned, before, baseline)
+
+    return refuse
 
 
 def _say_drifted(drift: Any, baseline: str, out: str) -> None:

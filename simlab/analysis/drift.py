@@ -851,9 +851,7 @@ def _grouped(entries: list[Provenance], current: str, baseline: str) -> str:
         groups.setdefault(pair, []).append(f"{p.scenario} ({p.rules})")
     parts = []
     for (now, then), names in groups.items():
-        more = len(names) - NAMED
-        where = ", ".join(names[:NAMED]) + (f" and {more} more" if more > 0 else "")
-        parts.append(f"{now} in this run, {then} in the baseline ({where})")
+        parts.append(f"{now} in this run, {then} in the baseline ({_first_few(names)})")
     return "; ".join(parts)
 
 
@@ -937,14 +935,71 @@ def compare_results(
     return report
 
 
-def compare(current: Sequence[Any], baseline: Sequence[Any],
-            alpha: float = DEFAULT_ALPHA) -> DriftReport:  # fmt: skip
+def compare(current: Sequence[Any], baseline: Sequence[Any], alpha: float = DEFAULT_ALPHA,
+            shown: str = "the baseline") -> DriftReport:  # fmt: skip
     """Compare report runs (:class:`simlab.report.results.ScenarioRun`) with a baseline.
 
     Each scenario's tolerances are those of the current run (its ``drift_tolerance:``).
+
+    Raises
+    ------
+    InputError
+        When the baseline holds none of the scenarios run (``shown``: its path, which
+        the message names): the gate would compare nothing and pass.
     """
+    refuse_nothing_shared(current, baseline, shown)
     tolerances = {key(r): r.drift_tolerance for r in current}
     simulated_by = {key(r): r.simlab_version for r in baseline}
     versions = {key(r): (r.simlab_version, simulated_by.get(key(r), "")) for r in current}
     return compare_results([r.result for r in current], [r.result for r in baseline], alpha,
                            tolerances, versions)  # fmt: skip
+
+
+class Planned(NamedTuple):
+    """A scenario loaded to be run, as :func:`refuse_nothing_shared` reads it: the
+    baseline can be refused before anything is simulated."""
+
+    rules: str
+    scenario: str
+    source: str | None
+
+
+def refuse_nothing_shared(current: Sequence[Any], baseline: Sequence[Any], shown: str) -> None:
+    """Refuse a baseline that holds none of the scenarios run, naming both and the
+    command that adds the run's scenarios to it.
+
+    A scenario with no baseline yet is noted and passes the gate, as it should when a
+    new one lands; when no scenario has one, no figure is compared and the gate would
+    pass every night, whatever the rules did: the baseline given is another's.
+
+    Parameters
+    ----------
+    current, baseline : sequence of ScenarioRun
+        The runs (or the :class:`Planned` ones) and the baseline's, matched by
+        (rules id, scenario id).
+    shown : str
+        The baseline as the message names it (its path).
+
+    Raises
+    ------
+    InputError
+        When no scenario run is in the baseline.
+    """
+    from simlab.errors import InputError
+
+    if {key(r) for r in current} & {key(r) for r in baseline}:
+        return
+    held = _first_few([label(r) for r in baseline]) if baseline else "no scenario"
+    sources = [r.source for r in current]
+    files = " ".join(sources) if all(sources) else "SCENARIO…"
+    raise InputError(f"{shown}: expected the baseline of a scenario run "
+                     f"({_first_few([label(r) for r in current])}); got one of {held} "
+                     "only, so the drift gate would compare nothing. Give the baseline "
+                     "these scenarios were run against, or add them to this one: "
+                     f"simlab baseline update {files} --baseline {shown}")  # fmt: skip
+
+
+def _first_few(names: list[str]) -> str:
+    """The first :data:`NAMED` names and how many more: ``a, b, c and 2 more``."""
+    more = len(names) - NAMED
+    return ", ".join(names[:NAMED]) + (f" and {more} more" if more > 0 else "")

@@ -1306,7 +1306,10 @@ def _exact_note(run: ScenarioRun, drawn: ExactDrawn) -> str | Prose:
 #: section's heading has them, then each figure after its column's name (scrolled
 #: sideways, a row ran eight lines tall and a phone showed three of its six columns). A
 #: plot keeps at least 720 px on a phone and scrolls in its box, save the outcome plot,
-#: drawn as wide as a phone's page, which the page shrinks to it where it is wider.
+#: drawn as wide as a phone's page, which the page shrinks to it where it is wider. On a
+#: phone (36em, 576 px) each balance spec is a card too: its verdict first, the spec's
+#: words beside it, then its measured figure and n (as a table, the verdict, last, was
+#: pushed out of the phone's view and each spec ran six or seven lines tall).
 STYLESHEET = """\
 body { font-family: sans-serif; margin: 1.5em auto; padding: 0 0.8em; max-width: 1100px;
        color: #222; }
@@ -1342,6 +1345,17 @@ table.toc span.item { display: inline-block; }
 dl.note { display: grid; grid-template-columns: max-content 1fr; gap: 0.15em 0.8em; }
 dl.note dt { font-weight: bold; } dl.note dd { margin: 0; }
 @media (max-width: 36em) { dl.note { display: block; } dl.note dd { margin: 0 0 0.3em 1em; } }
+@media (max-width: 36em) {
+  table.specs, table.specs tbody { display: block; } table.specs tr:first-child { display: none; }
+  table.specs tr { display: flex; flex-wrap: wrap; column-gap: 0.5em; border: 1px solid #ddd;
+                   margin: 0 0 0.5em; padding: 0.3em 0.5em; }
+  table.specs td { border: 0; padding: 0.1em 0; }
+  table.specs td:nth-child(4) { order: -1; font-weight: bold; }
+  table.specs td:first-child { flex: 1 1 60%; }
+  table.specs td:nth-child(3) { margin-left: 0.5em; }
+  table.specs td:nth-child(2)::before, table.specs td:nth-child(3)::before {
+    content: attr(data-label) ": "; color: #666; }
+}
 """
 
 _HTML = jinja2.Template(
@@ -1382,7 +1396,7 @@ whole(scenario) }}</a><ul>{% for name, what in lines %}
 <h2 id="{{ s.anchor }}">{{ s.run.scenario }} <small>({{ s.run.rules }})</small></h2>
 <table>{% for k, v in s.identity %}<tr><th>{{ whole(k) }}</th><td>{{ show(v) }}</td></tr>
 {% endfor %}</table>
-{% if s.specs %}<h3>Balance specs</h3>{{ table(SPEC_HEADER, s.specs) }}{% endif %}
+{% if s.specs %}<h3>Balance specs</h3>{{ table(SPEC_HEADER, s.specs, "specs") }}{% endif %}
 {% if s.drift or s.notes %}<h3>Compared with the baseline</h3>
 {% for n in s.notes %}<p class="note">{{ whole(n) }}</p>{% endfor %}
 {{ pictures(s, 'drift') }}
@@ -1424,8 +1438,10 @@ _PICTURES = jinja2.Template(
 )
 
 _TABLE = jinja2.Template(
-    """<div class="scroll"><table><tr>{% for h in header %}<th>{{ whole(h) }}</th>{% endfor %}</tr>
-{% for row in rows %}<tr>{% for c in row %}<td{% if c in ('DRIFT', 'CHANGED')
+    """<div class="scroll"><table{% if kind %} class="{{ kind }}"{% endif %}><tr>{%
+for h in header %}<th>{{ whole(h) }}</th>{% endfor %}</tr>
+{% for row in rows %}<tr>{% for c in row %}<td{% if kind %} data-label="{{ header[loop.index0]
+}}"{% endif %}{% if c in ('DRIFT', 'CHANGED')
 or c.startswith('FAIL') %} class="bad"{% elif c.startswith('PASS') %} class="pass"{%
 elif number(c) %} class="num"{% endif %}>{{ whole(c) }}</td>{% endfor %}</tr>
 {% endfor %}</table></div>""",
@@ -1433,10 +1449,14 @@ elif number(c) %} class="num"{% endif %}>{{ whole(c) }}</td>{% endfor %}</tr>
 )
 
 
-def _html_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> Any:
+def _html_table(header: Sequence[str], rows: Sequence[Sequence[str]], kind: str = "") -> Any:
+    """A table of the pages; with ``kind``, that class on it and each cell's column name
+    as its ``data-label``, for the stylesheet to lay it out as cards on a phone (the
+    spec table: :data:`STYLESHEET`)."""
     from markupsafe import Markup
 
-    return Markup(_TABLE.render(header=header, rows=rows, number=_is_figure, whole=whole_words))
+    return Markup(_TABLE.render(header=header, rows=rows, kind=kind, number=_is_figure,
+                                whole=whole_words))  # fmt: skip
 
 
 #: A cell that is a figure (``0.979 [0.976, 0.981]``, ``6 [6, 6]``, ``not reached``,

@@ -475,6 +475,46 @@ class ScenarioBase(StrictModel):
         return self
 
     @model_validator(mode="after")
+    def _expect_bounds_in_rounds_possible(self) -> Any:
+        """A bound in rounds lies where the figure can (:meth:`rounds_problem`)."""
+        for i, spec in enumerate(self.expect):
+            for key in ("at_least", "at_most", "between"):
+                value = getattr(spec, key)
+                for bound in value if isinstance(value, list) else [value]:
+                    problem = None if bound is None else self.rounds_problem(spec.figure, bound)
+                    if problem is not None:
+                        raise located_error(("expect", i, key), problem, value)
+        return self
+
+    def rounds_problem(self, figure: str, bound: float) -> str | None:
+        """What is wrong with ``bound`` for ``figure`` in rounds; None when it is one the
+        figure can take, or ``figure`` is not in rounds. An encounter lasts from the
+        first round (:meth:`first_round`) to the round cap, and a median time-to-down
+        lies from the first round on (past the cap, a bound holds a median the cap does
+        not reach: README "Balance specs"); beyond, the spec could never fail
+        (``at_least: -3``) or never pass. A bound at either end is kept, as a rate's 0
+        and 1 are."""
+        if figure not in ("mean_rounds", "median_time_to_down"):
+            return None
+        first = self.first_round()
+        said = "round 1" if first == 1 else f"round {first}, the surprise round,"
+        if figure == "mean_rounds" and not first <= bound <= self.max_rounds:
+            return (f"expected a bound from {first} to {self.max_rounds} rounds for "
+                    f"'mean_rounds' (an encounter lasts from {said} to the round cap, "
+                    f"{self.max_rounds}); got {bound:g}")  # fmt: skip
+        if figure == "median_time_to_down" and bound < first:
+            return (f"expected a bound of {first} round{'s' * (first != 1)} or more for "
+                    f"'median_time_to_down' (nobody goes down before {said.rstrip(',')}; "
+                    f"past the round cap, {self.max_rounds}, it holds a median the cap "
+                    "does not reach)"
+                    f"; got {bound:g}")  # fmt: skip
+        return None
+
+    def first_round(self) -> int:
+        """The first round of an encounter: 1 (opposed-tiers' surprise round is 0)."""
+        return 1
+
+    @model_validator(mode="after")
     def _someone_deals_damage(self) -> Any:
         """Something can deal damage (:meth:`can_deal_damage`): else every encounter is a
         draw at the round cap, and every figure 0 — a scenario missing its attacks, not a

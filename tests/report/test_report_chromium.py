@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from simlab import api
+from simlab.analysis.specs import evaluate_all
 from simlab.report.render import render_report
 from tests.report.report_browser import FLAGS, PHONE, chromium, measured, measured_all
 
@@ -80,6 +81,54 @@ def test_the_contents_read_as_one_card_a_scenario_on_a_phone(
     assert all(b["left"] > a["left"] for a, b in itertools.pairwise(first)), first
 
 
+#: The balance specs of the report's first scenario as laid out: each spec's verdict's
+#: box, how many lines the spec's row runs (its text's line boxes, those side by side
+#: counted once) and the box the table scrolls in.
+SPECS = """(() => {
+  const heading = [...d.querySelectorAll("h3")].find(h => h.textContent === "Balance specs");
+  const box = heading.nextElementSibling, shown = box.getBoundingClientRect();
+  const lines = (row) => {
+    const rects = [], walk = d.createTreeWalker(row, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      const range = d.createRange();
+      range.selectNodeContents(node);
+      rects.push(...[...range.getClientRects()].filter(r => r.width > 0));
+    }
+    rects.sort((a, b) => a.top - b.top);
+    let count = 0, bottom = -Infinity;
+    for (const r of rects) {
+      if (r.top >= bottom - 1) { count++; bottom = r.bottom; }
+      else bottom = Math.max(bottom, r.bottom);
+    }
+    return count;
+  };
+  return {box: {left: shown.left, right: shown.right}, specs: [...box.querySelectorAll("tr")]
+    .filter(row => row.querySelector("td")).map(row => {
+      const verdict = row.cells[3].getBoundingClientRect();
+      return {verdict: row.cells[3].textContent, left: verdict.left, right: verdict.right,
+              top: verdict.top, words: row.cells[0].getBoundingClientRect().top,
+              lines: lines(row)};
+    })};
+})()"""
+
+
+def test_a_spec_reads_with_its_verdict_in_view_on_a_phone(seen: dict[str, Any]) -> None:
+    """On a 390 px phone the spec table's verdict, the column the team reads, was last,
+    at the phone's edge or past it (scrolled out of view in the table's box), and each
+    spec ran five to eight lines tall in its narrow column: each is a card, its verdict
+    first and the spec's words beside it, its measured figure and n under them, at
+    most five lines (a borderline verdict takes two); at 1280 px it is the table as it
+    was, a spec a line."""
+    for width, most in ((PHONE, 5), (1280, 1)):
+        found = seen["phone" if width == PHONE else "desk"]["specs"]
+        box, specs = found["box"], found["specs"]
+        assert len(specs) == 8 and any("borderline" in s["verdict"] for s in specs), specs
+        for spec in specs:
+            assert box["left"] <= spec["left"] and spec["right"] <= box["right"], (box, spec)
+            assert spec["right"] <= width and spec["lines"] <= most, (width, spec)
+            assert spec["top"] <= spec["words"], (width, spec)  # the verdict's line first
+
+
 #: The page's width and each plot's shown and natural widths.
 PLOTS = ('{plots: [...d.querySelectorAll("figure img")].map(i => ({alt: i.alt, '
          "shown: i.getBoundingClientRect().width, natural: i.naturalWidth})), "
@@ -88,13 +137,14 @@ PLOTS = ('{plots: [...d.querySelectorAll("figure img")].map(i => ({alt: i.alt, '
 
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory: pytest.TempPathFactory, duel_sweep_pages: Path) -> dict[str, Path]:
-    """The report of spirits-2v3 (its time-to-down table 13 columns wide) and party-3v3,
-    and a sweep page: the pages every test here reads."""
+    """The report of spirits-2v3 (its time-to-down table 13 columns wide, and eight
+    specs, one a borderline pass) and party-3v3, and a sweep page: the pages every test
+    here reads."""
     chromium()
     out = tmp_path_factory.mktemp("pages")
     runs = [api.run_scenario(ROOT / f"scenarios/shattered-spirits/{name}.yaml", n=300)
             for name in ("spirits-2v3", "party-3v3")]  # fmt: skip
-    render_report(runs, out / "report", write_results=False)
+    render_report(runs, out / "report", specs=evaluate_all(runs), write_results=False)
     return {"report": out / "report/report.html", "sweep": duel_sweep_pages / "sweep.html"}
 
 
@@ -111,7 +161,7 @@ def seen(pages: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> di
     probe = report.with_name("probe.html")
     probe.write_text(report.read_text(encoding="utf-8").replace("</body>", CONTROL + "</body>"),
                      encoding="utf-8")  # fmt: skip
-    everything = f"{{toc: {TOC}, ...{PLOTS}}}"
+    everything = f"{{toc: {TOC}, specs: {SPECS}, ...{PLOTS}}}"
     shown = {"images": (probe, 1280, IMAGES),
              "phone": (report, PHONE, everything), "desk": (report, 1280, everything),
              "sweep phone": (pages["sweep"], PHONE, PLOTS),

@@ -480,17 +480,60 @@ def test_report_md_names_the_scenarios_the_gate_did_not_compare(
 ) -> None:
     """A scenario renamed since the baseline escapes the gate: the run's new name has no
     baseline and the old one is not run. The terminal noted both; the job summary
-    (report.md) said only "No figure drifted"."""
+    (report.md) said only "No figure drifted". (The baseline's other scenario, party-3v3,
+    is run too: a run that shares none with its baseline is refused, below.)"""
     renamed = tmp_path / "quickstart.yaml"
     renamed.write_text(QUICKSTART.read_text().replace("scenario: quickstart", "scenario: qs2"))
+    shared = tmp_path / "party-3v3.yaml"
+    shared.write_text((QUICKSTART.parent / "party-3v3.yaml").read_text())
+    with_party = tmp_path / "b.json"
+    with_party.write_bytes(baseline.read_bytes())
+    add = simlab("baseline", "update", shared, "-n", 500, "--baseline", with_party)
+    assert add.exit_code == 0, add.output
     out = tmp_path / "r"
-    done = simlab("report", renamed, "-n", 500, "--out", out, "--baseline", baseline)
+    done = simlab("report", renamed, shared, "-n", 500, "--out", out, "--baseline", with_party)
     assert done.exit_code == 0, done.output
     drift = (out / "report.md").read_text().split("## Drift")[1].split("\n## ")[0]
     assert "**OK:** No figure drifted" in drift
     said = " ".join(drift.split())
     assert "Not compared: qs2 (shattered-spirits), with no baseline yet;" in said
     assert "quickstart (shattered-spirits), in the baseline but not run" in said
+
+
+def test_a_baseline_that_shares_no_scenario_with_the_run_is_refused(
+    baseline: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A baseline of other scenarios (another project's, or this one's before its only
+    scenario was renamed) compared nothing, and the gate passed: "no drift … (0 figures
+    compared)", exit 0, every night. It is refused (exit 2, nothing written), naming
+    both runs' scenarios and the command that adds these to the baseline; before any
+    kernel plays an encounter (it was refused once every scenario had been simulated:
+    a nightly's whole run spent, then exit 2)."""
+    from simlab.engine import runner
+
+    played: list[int] = []
+    run_local = runner.run_local
+
+    def counted(job: Any, *args: Any, **kwargs: Any) -> Any:
+        played.append(job.n)
+        return run_local(job, *args, **kwargs)
+
+    monkeypatch.setattr(runner, "run_local", counted)
+    renamed = tmp_path / "quickstart.yaml"
+    renamed.write_text(QUICKSTART.read_text().replace("scenario: quickstart", "scenario: qs2"))
+    out = tmp_path / "r"
+    done = simlab("report", renamed, "-n", 200, "--out", out, "--baseline", baseline)
+    assert done.exit_code == 2, done.output
+    assert played == []
+    said = " ".join(done.output.split())
+    assert (
+        f"{baseline}: expected the baseline of a scenario run (qs2 (shattered-spirits)); "
+        "got one of quickstart (shattered-spirits) only, so the drift gate would compare "
+        "nothing." in said
+    )
+    assert f"simlab baseline update {renamed.as_posix()} --baseline {baseline}" in said
+    assert "Traceback" not in done.output
+    assert not out.exists()
 
 
 def test_a_baseline_of_another_results_format_is_replaced_and_said_so(

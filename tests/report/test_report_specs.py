@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from rich.console import Console
 from scipy import stats as sps
 
+import simlab
 from simlab.analysis.specs import evaluate, evaluate_all
 from simlab.cli import main
 from simlab.errors import ScenarioError
@@ -18,7 +19,7 @@ from simlab.report import render, terminal
 from simlab.report.results import ScenarioRun
 from simlab.scenario.load import loads
 from tests.report.report_synthetic import Truth, synthetic_result
-from tests.support import terminal_console
+from tests.support import AMBUSH, errors_of, slipped, terminal_console
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
@@ -77,6 +78,19 @@ def _located(expect: str) -> tuple[int, str]:
         # past the round cap nobody is observed (tune refuses such a target too)
         ("  - {figure: down_by_round, combatant: Kaito, round: 31, at_least: 0.1}\n",
          1, "expected a round from 1 to 30 (the round cap); got 31"),
+        # an encounter lasts from round 1 to the round cap: beyond, a bound in rounds is
+        # one every run passes (at_least: -3) or none can
+        ("  - {figure: mean_rounds, at_least: -3}\n",
+         1, "expected a bound from 1 to 30 rounds for 'mean_rounds' (an encounter lasts "
+            "from round 1 to the round cap, 30); got -3"),
+        ("  - {figure: win_rate, side: enemies, at_least: 0.5}\n"
+         "  - {figure: mean_rounds, between: [5, 31]}\n",
+         2, "expected a bound from 1 to 30 rounds for 'mean_rounds' (an encounter lasts "
+            "from round 1 to the round cap, 30); got 31"),
+        ("  - {figure: median_time_to_down, combatant: Kaito, at_least: 0.5}\n",
+         1, "expected a bound of 1 round or more for 'median_time_to_down' (nobody goes "
+            "down before round 1; past the round cap, 30, it holds a median the cap does "
+            "not reach); got 0.5"),
     ],
 )  # fmt: skip
 def test_bad_expect_entries_are_located(expect: str, line: int, words: str) -> None:
@@ -134,7 +148,6 @@ def test_a_name_that_would_pool_a_lookalike_with_the_copies_is_refused(key: str)
 def test_tune_and_precision_refuse_a_name_that_would_pool_a_lookalike(figure: str) -> None:
     """What ``expect:`` refuses, ``tune --target`` and ``--precision-on`` refuse too: they
     measured 'Brute' as the two copies and the stronger 'Brute 3' pooled."""
-    import simlab
     from simlab.errors import InputError
 
     scn = loads(BASE.replace(BRUTES, TWO_BRUTES_AND_A_THIRD), "q.yaml")
@@ -148,15 +161,56 @@ def test_tune_and_precision_refuse_a_name_that_would_pool_a_lookalike(figure: st
 
 def test_rate_bounds_at_the_ends_and_other_figures_beyond_one_load() -> None:
     """A rate's bounds 0 and 1 are accepted; figures that are not rates take bounds beyond
-    1, kept as written."""
+    1, kept as written; a bound in rounds at the ends of the rounds an encounter can
+    last (1 and the round cap, 30) too, and a median's past the cap (README: a median the
+    cap does not reach is borderline against it)."""
     scn = loads(BASE + "\nexpect:\n  - {figure: draw_rate, between: [0, 1]}\n"
-                "  - {figure: mean_rounds, at_least: 40}\n"
-                "  - {figure: mean_damage, attack: quick-jab, at_least: 1.5}\n")  # fmt: skip
+                "  - {figure: mean_rounds, at_least: 12}\n"
+                "  - {figure: mean_damage, attack: quick-jab, at_least: 1.5}\n"
+                "  - {figure: mean_rounds, between: [1, 30]}\n"
+                "  - {figure: median_time_to_down, combatant: Kaito, between: [1, 40]}\n"
+                )  # fmt: skip
     assert [(e.figure, e.bounds) for e in scn.expect] == [
         ("draw_rate", (0.0, 1.0)),
-        ("mean_rounds", (40.0, float("inf"))),
+        ("mean_rounds", (12.0, float("inf"))),
         ("mean_damage", (1.5, float("inf"))),
+        ("mean_rounds", (1.0, 30.0)),
+        ("median_time_to_down", (1.0, 40.0)),
     ]
+
+
+def test_a_bound_in_rounds_below_round_1_holds_a_surprise_round() -> None:
+    """Under opposed-tiers a hidden combatant's surprise round is round 0: the raider
+    falls in it in most encounters, so a mean encounter length below 1 round can be
+    measured, and its bound is kept; without a hidden attacker, refused."""
+    text = AMBUSH + "expect:\n  - {figure: mean_rounds, at_most: 0.5}\n"
+    scn = loads(text, "a.yaml")
+    assert scn.expect[0].bounds == (float("-inf"), 0.5)
+    assert simlab.simulate(scn, n=2000).mean_rounds() < 0.5
+    (problem,) = errors_of(text.replace("hidden: true", "hidden: false"))
+    assert problem == (
+        "s.yaml:15:36: expected a bound from 1 to 10 rounds for 'mean_rounds' (an encounter "
+        "lasts from round 1 to the round cap, 10); got 0.5"
+    )
+    surprised = AMBUSH + "expect:\n  - {figure: mean_rounds, at_least: -3}\n"
+    (problem,) = errors_of(surprised)
+    assert problem.endswith("expected a bound from 0 to 10 rounds for 'mean_rounds' (an "
+                            "encounter lasts from round 0, the surprise round, to the round "
+                            "cap, 10); got -3")  # fmt: skip
+
+
+def test_check_refuses_a_spec_that_can_never_fail_at_its_bound(tmp_path: Path) -> None:
+    """``{figure: mean_rounds, at_least: -3}`` passed whatever happened: ``simlab check``
+    refuses it before simulating, at its bound, exit 2."""
+    path = tmp_path / "q.yaml"
+    text, where = slipped(BASE + "\nexpect:\n  - {figure: mean_rounds, at_least: 5}\n",
+                          "at_least: 5", "at_least: |-3")  # fmt: skip
+    path.write_text(text)
+    done = CliRunner().invoke(main, ["check", str(path), "-n", "100"])
+    assert done.exit_code == 2, done.output
+    said = " ".join(done.output.split())
+    assert f"{path}:{where}: expected a bound from 1 to 30 rounds for 'mean_rounds'" in said
+    assert "Traceback" not in done.output
 
 
 def test_bad_drift_tolerance_is_located() -> None:

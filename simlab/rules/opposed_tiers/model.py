@@ -427,6 +427,12 @@ class Scenario(ScenarioBase):
                              "false; got none")  # fmt: skip
         return self
 
+    def first_round(self) -> int:
+        """0 when there is a surprise round (round 0), else 1."""
+        from simlab.rules.opposed_tiers.compile import surprise_happens
+
+        return 0 if surprise_happens(self) else 1
+
     def tier_table(self) -> list[ResolvedTier]:
         """The tier table in effect (see :func:`resolve_tiers`)."""
         return resolve_tiers(self.builtin_tiers, self.tiers)
