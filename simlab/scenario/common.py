@@ -11,13 +11,20 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, ClassVar, Literal, NamedTuple
 
-from pydantic import Field, PrivateAttr, ValidationError, field_validator, model_validator
+from pydantic import (
+    Field,
+    PrivateAttr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from simlab.errors import InputError, did_you_mean
 from simlab.limits import MAX_ENCOUNTERS, MAX_SEED
 from simlab.rules import has_crits
-from simlab.scenario.validation import StrictModel
+from simlab.scenario.validation import StrictModel, as_written
 
 TargetPolicy = Literal["focus", "random", "lowest-hp"]
 TARGET_POLICIES: tuple[str, ...] = ("focus", "random", "lowest-hp")
@@ -475,8 +482,13 @@ class ScenarioBase(StrictModel):
         return self
 
     @model_validator(mode="after")
-    def _expect_bounds_in_rounds_possible(self) -> Any:
-        """A bound in rounds lies where the figure can (:meth:`rounds_problem`)."""
+    def _expect_bounds_in_rounds_possible(self, info: ValidationInfo) -> Any:
+        """A bound in rounds lies where the figure can (:meth:`rounds_problem`), in the
+        file as written (:func:`~simlab.scenario.validation.as_written`): an override of
+        the round cap (a sweep of ``max_rounds`` from 2) may leave a bound behind, as it
+        may a field that works only with another."""
+        if not as_written(info):
+            return self
         for i, spec in enumerate(self.expect):
             for key in ("at_least", "at_most", "between"):
                 value = getattr(spec, key)

@@ -213,6 +213,18 @@ def test_check_refuses_a_spec_that_can_never_fail_at_its_bound(tmp_path: Path) -
     assert "Traceback" not in done.output
 
 
+def test_an_override_of_the_round_cap_may_leave_a_rounds_bound_behind() -> None:
+    """A sweep of ``max_rounds`` from 2 on a scenario whose ``mean_rounds`` bound is 15
+    is what the designer asked for (the spec merely fails at 2), as an override may
+    leave a field behind; the same cap written in the file is refused at the bound."""
+    text = BASE + "\nexpect:\n  - {figure: mean_rounds, at_most: 15}\n"
+    short = simlab.override(loads(text, "q.yaml"), {"max_rounds": 2})
+    assert short.max_rounds == 2 and short.expect[0].bounds == (float("-inf"), 15)
+    (problem,) = errors_of(text.replace("max_rounds: 30", "max_rounds: 2"))
+    said = "(an encounter lasts from round 1 to the round cap, 2); got 15"
+    assert problem.endswith(f"expected a bound from 1 to 2 rounds for 'mean_rounds' {said}")
+
+
 def test_bad_drift_tolerance_is_located() -> None:
     text = BASE + "\ndrift_tolerance:\n  rate: 0.05\n  pmf: 2\n"
     with pytest.raises(ScenarioError) as info:
