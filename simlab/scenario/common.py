@@ -80,9 +80,17 @@ def located_error(loc: tuple[Any, ...], message: str, value: Any) -> ValidationE
     Raised from a model validator, pydantic places it under that model's own location,
     so the scenario loader reports it as ``file:line:col: message`` at the offending key.
     """
-    error = PydanticCustomError("value_error", "{message}", {"message": message})
-    detail = InitErrorDetails(type=error, loc=loc, input=value)
-    return ValidationError.from_exception_data("scenario", [detail])
+    return located_errors([(loc, message, value)])
+
+
+def located_errors(errors: list[tuple[tuple[Any, ...], str, Any]]) -> ValidationError:
+    """A validation error with a problem at each ``(loc, message, value)`` of ``errors``
+    (as :func:`located_error`), for a check that finds several at once."""
+    details = []
+    for loc, message, value in errors:
+        error = PydanticCustomError("value_error", "{message}", {"message": message})
+        details.append(InitErrorDetails(type=error, loc=loc, input=value))
+    return ValidationError.from_exception_data("scenario", details)
 
 
 #: A bound of an ``expect:`` spec: a finite number (``.nan`` would fail every check, and
