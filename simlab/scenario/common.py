@@ -11,13 +11,20 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, ClassVar, Literal, NamedTuple
 
-from pydantic import Field, PrivateAttr, ValidationError, field_validator, model_validator
+from pydantic import (
+    Field,
+    PrivateAttr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from simlab.errors import InputError, did_you_mean
 from simlab.limits import MAX_ENCOUNTERS, MAX_SEED
 from simlab.rules import has_crits
-from simlab.scenario.validation import StrictModel
+from simlab.scenario.validation import StrictModel, written_at
 
 TargetPolicy = Literal["focus", "random", "lowest-hp"]
 TARGET_POLICIES: tuple[str, ...] = ("focus", "random", "lowest-hp")
@@ -234,6 +241,17 @@ def _refuse_lookalikes(claims: list[NameClaim], name: str, loc: tuple[Any, ...])
         raise located_error(loc, problem, name)
 
 
+def _clash(claim: NameClaim, first: NameClaim, info: ValidationInfo) -> str:
+    """``the combatant 'Brute' on side 'a' twice (the first at 8:14)`` for two entries
+    alike, else ``'Kaito' for the combatant 'Kaito' on side 'b', already the name of the
+    combatant 'Kaito' on side 'a' (at 7:14)``: what ``claim`` clashes with, and where."""
+    at = written_at(info, first.loc)
+    if claim.who == first.who:
+        return f"{claim.who} twice" + (f" (the first at {at})" if at else "")
+    return (f"{claim.name!r} for {claim.who}, already the name of {first.who}"
+            + (f" (at {at})" if at else ""))  # fmt: skip
+
+
 def copies_of(name: str, names: list[str]) -> list[str]:
     """Combatant names ``name`` designates among ``names``: itself, or its ``count:``
     copies (``Orc`` designates ``Orc 1``, ``Orc 2``)."""
@@ -292,17 +310,17 @@ class ScenarioBase(StrictModel):
         return self
 
     @model_validator(mode="after")
-    def _distinct_names(self) -> Any:
+    def _distinct_names(self, info: ValidationInfo) -> Any:
         """Every combatant has a name of its own once ``count:`` copies are named (README,
         "Scenarios"): tables, traces, ``expect:`` and ``--set`` tell combatants apart by
-        name alone. A clash is reported at the later entry's ``name:``."""
+        name alone. A clash is reported at the later entry's ``name:``, saying where the
+        first is (:func:`written_at`), as a key written twice is."""
         seen: dict[str, NameClaim] = {}
         for claim in self.name_claims():
             first = seen.setdefault(claim.name, claim)
             if first.loc != claim.loc:
                 raise located_error(claim.loc, "expected every combatant name once (copies "
-                                    f"of count: included); got {claim.name!r} for "
-                                    f"{claim.who}, already the name of {first.who}",
+                                    f"of count: included); got {_clash(claim, first, info)}",
                                     claim.name)  # fmt: skip
         return self
 
