@@ -297,14 +297,15 @@ def _pair_summary(p: PairExact) -> dict[str, Any]:
 def _duel_summary(duel: DuelExact) -> dict[str, Any]:
     pmf = {str(int(r)): float(duel.pmf[r]) for r in np.flatnonzero(duel.pmf > 0)}
     median = capped_median(duel)
-    by_round = np.cumsum(duel.pmf)
+    # sums in floating point may end a hair past 1; a chance is written from 0 to 1
+    by_round = np.clip(np.cumsum(duel.pmf), 0.0, 1.0)
     ttd = {"unit": "round", "median_time_to_down": median,
            "median_time_to_down_when_downed": stats.histogram_median(duel.pmf),
            "mean": _finite(duel.mean),
            "pmf": pmf, "down_by_round": {str(r): float(by_round[r])
                                          for r in range(1, len(by_round))},
            "capped": duel.censored}  # fmt: skip
-    return {"name": duel.defender, "side": duel.side, "down_rate": float(duel.pmf.sum()),
+    return {"name": duel.defender, "side": duel.side, "down_rate": float(by_round[-1]),
             "time_to_down": ttd}  # fmt: skip
 
 

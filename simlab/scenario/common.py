@@ -24,7 +24,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from simlab.errors import InputError, did_you_mean
 from simlab.limits import MAX_ENCOUNTERS, MAX_SEED
 from simlab.rules import has_crits
-from simlab.scenario.validation import StrictModel, as_written
+from simlab.scenario.validation import StrictModel, as_written, written_at
 
 TargetPolicy = Literal["focus", "random", "lowest-hp"]
 TARGET_POLICIES: tuple[str, ...] = ("focus", "random", "lowest-hp")
@@ -87,9 +87,17 @@ def located_error(loc: tuple[Any, ...], message: str, value: Any) -> ValidationE
     Raised from a model validator, pydantic places it under that model's own location,
     so the scenario loader reports it as ``file:line:col: message`` at the offending key.
     """
-    error = PydanticCustomError("value_error", "{message}", {"message": message})
-    detail = InitErrorDetails(type=error, loc=loc, input=value)
-    return ValidationError.from_exception_data("scenario", [detail])
+    return located_errors([(loc, message, value)])
+
+
+def located_errors(errors: list[tuple[tuple[Any, ...], str, Any]]) -> ValidationError:
+    """A validation error with a problem at each ``(loc, message, value)`` of ``errors``
+    (as :func:`located_error`), for a check that finds several at once."""
+    details = []
+    for loc, message, value in errors:
+        error = PydanticCustomError("value_error", "{message}", {"message": message})
+        details.append(InitErrorDetails(type=error, loc=loc, input=value))
+    return ValidationError.from_exception_data("scenario", details)
 
 
 #: A bound of an ``expect:`` spec: a finite number (``.nan`` would fail every check, and
@@ -233,6 +241,17 @@ def _refuse_lookalikes(claims: list[NameClaim], name: str, loc: tuple[Any, ...])
         raise located_error(loc, problem, name)
 
 
+def _clash(claim: NameClaim, first: NameClaim, info: ValidationInfo) -> str:
+    """``the combatant 'Brute' on side 'a' twice (the first at 8:14)`` for two entries
+    alike, else ``'Kaito' for the combatant 'Kaito' on side 'b', already the name of the
+    combatant 'Kaito' on side 'a' (at 7:14)``: what ``claim`` clashes with, and where."""
+    at = written_at(info, first.loc)
+    if claim.who == first.who:
+        return f"{claim.who} twice" + (f" (the first at {at})" if at else "")
+    return (f"{claim.name!r} for {claim.who}, already the name of {first.who}"
+            + (f" (at {at})" if at else ""))  # fmt: skip
+
+
 def copies_of(name: str, names: list[str]) -> list[str]:
     """Combatant names ``name`` designates among ``names``: itself, or its ``count:``
     copies (``Orc`` designates ``Orc 1``, ``Orc 2``)."""
@@ -291,17 +310,17 @@ class ScenarioBase(StrictModel):
         return self
 
     @model_validator(mode="after")
-    def _distinct_names(self) -> Any:
+    def _distinct_names(self, info: ValidationInfo) -> Any:
         """Every combatant has a name of its own once ``count:`` copies are named (README,
         "Scenarios"): tables, traces, ``expect:`` and ``--set`` tell combatants apart by
-        name alone. A clash is reported at the later entry's ``name:``."""
+        name alone. A clash is reported at the later entry's ``name:``, saying where the
+        first is (:func:`written_at`), as a key written twice is."""
         seen: dict[str, NameClaim] = {}
         for claim in self.name_claims():
             first = seen.setdefault(claim.name, claim)
             if first.loc != claim.loc:
                 raise located_error(claim.loc, "expected every combatant name once (copies "
-                                    f"of count: included); got {claim.name!r} for "
-                                    f"{claim.who}, already the name of {first.who}",
+                                    f"of count: included); got {_clash(claim, first, info)}",
                                     claim.name)  # fmt: skip
         return self
 

@@ -63,6 +63,10 @@ AS_WRITTEN = "as_written"
 #: list of the document on an overridden path, to the paths under it that were written
 #: (``()``: all of it, a value an override gave): :func:`written`.
 WRITTEN = "written"
+#: The validation context's key for where each value is written in the file
+#: (:attr:`YamlSource.positions`), for a message that points at a second place:
+#: :func:`written_at`.
+POSITIONS = "positions"
 
 
 def as_written(info: ValidationInfo) -> bool:
@@ -89,10 +93,32 @@ def written(info: ValidationInfo, data: Any, path: Path) -> bool:
     return any(tuple(path[: len(done)]) == tuple(done) for done in paths)
 
 
+def written_at(info: ValidationInfo, path: Path) -> str:
+    """``8:14``, the line and column where the value at ``path`` of the document is
+    written in the file, for a message that points at a second place (``the first at
+    8:14``); ``""`` where no file says (data validated without one).
+
+    Parameters
+    ----------
+    info : ValidationInfo
+        The validation's (its context holds the file's positions).
+    path : tuple
+        Mapping keys and list indices from the document's root.
+
+    Returns
+    -------
+    str
+        ``LINE:COL``, or ``""``.
+    """
+    position = (info.context or {}).get(POSITIONS, {}).get(tuple(path))
+    return "" if position is None else f"{position[0]}:{position[1]}"
+
+
 def _context(source: YamlSource) -> dict[str, Any]:
-    """The validation context of ``source``: :func:`as_written`, :func:`written`."""
+    """The validation context of ``source``: :func:`as_written`, :func:`written`,
+    :func:`written_at`."""
     if not source.overrides:
-        return {AS_WRITTEN: True}
+        return {AS_WRITTEN: True, POSITIONS: source.positions}
     done: dict[int, list[Path]] = {}
     for path in source.written:
         node: Any = source.data
@@ -104,7 +130,7 @@ def _context(source: YamlSource) -> dict[str, Any]:
                 break
         else:
             _all_written(node, done)
-    return {AS_WRITTEN: False, WRITTEN: done}
+    return {AS_WRITTEN: False, WRITTEN: done, POSITIONS: source.positions}
 
 
 def _all_written(node: Any, done: dict[int, list[Path]]) -> None:

@@ -622,3 +622,20 @@ def test_every_example_scenario_is_solved_or_refused_by_name(path: Path) -> None
         return
     json.dumps(solved.summary(), allow_nan=False)
     assert len(solved.attacks()) == len(solved.pairs)
+
+
+DUELS = ["benchmarks/opposed-tiers-duel.yaml", "benchmarks/glitters-d20-duel.yaml",
+         "zones-3d6/training-duel.yaml"]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", DUELS)
+def test_summary_chances_of_a_duel_stay_within_0_and_1(name: str) -> None:
+    """A chain's sums in floating point may end a hair past 1 (the opposed-tiers duel's
+    P(down by the cap) summed to 1.0000000000000004): summary.json, read by other tools,
+    gives a chance from 0 to 1, its down_rate the down_by_round at the round cap, as a
+    run's does."""
+    ttd_doc = exact(ROOT / "scenarios" / name).summary()["combatants"][0]
+    by_round = list(ttd_doc["time_to_down"]["down_by_round"].values())
+    assert all(0.0 <= p <= 1.0 for p in [*by_round, ttd_doc["down_rate"]])
+    assert by_round == sorted(by_round)
+    assert ttd_doc["down_rate"] == by_round[-1]

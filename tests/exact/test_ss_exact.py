@@ -172,8 +172,17 @@ sides:
     - {name: Plain, hp: 30}
     - {name: Brute, hp: 30, guard: 2, exposed: 1, count: 2}
     - {name: Hidden, hp: 30, guard: 1, cover: true}
-    - {name: Wary, hp: 30, react: {block: {when_damage_at_least: 1}}}
+    - {name: Wary, hp: 30, tokens: {grit: 1}, react: {block: {when_damage_at_least: 1}}}
 """
+
+
+def load_hand(text: str = HAND_SCENARIO) -> Scenario:
+    """``text`` with Wary's Grit spent by an override: a file must give a reaction its
+    token, and a Block that can never be paid for never fires, so the figures against
+    Wary are those of an attack on a defender that never reacts."""
+    scenario = simlab.loads(text).with_({"Wary.tokens.grit": 0})
+    assert isinstance(scenario, Scenario)
+    return scenario
 
 
 def hand_cases() -> list[tuple[int, str, int]]:
@@ -185,8 +194,7 @@ def hand_cases() -> list[tuple[int, str, int]]:
 
 @pytest.mark.parametrize(("attacker", "attack", "defender"), hand_cases())
 def test_attack_outcome_matches_enumeration(attacker: int, attack: str, defender: int) -> None:
-    scenario = simlab.loads(HAND_SCENARIO)
-    assert isinstance(scenario, Scenario)
+    scenario = load_hand()
     got = attack_outcome(scenario, attacker, attack, defender)
     hit, crit, damages = brute_attack(scenario, attacker, attack, defender)
     assert got.hit_rate == pytest.approx(float(hit), abs=1e-14)
@@ -211,7 +219,7 @@ def test_duel_profile_against_guard_1_by_hand() -> None:
 
 
 def test_extreme_rolls_by_hand() -> None:
-    scenario = simlab.loads(HAND_SCENARIO)
+    scenario = load_hand()
     wild = attack_outcome(scenario, 0, "wild", 2)  # 2d6 + 8: rows ≥ 12 from a total of 4
     assert wild.row_pmf[12] == pytest.approx(33 / 36)
     assert wild.damage_pmf[9] == pytest.approx(33 / 36)
@@ -225,15 +233,13 @@ def test_extreme_rolls_by_hand() -> None:
 
 
 def test_reactions_are_unsupported_only_when_they_can_fire() -> None:
-    scenario = simlab.loads(
-        HAND_SCENARIO.replace("react: {block", "tokens: {grit: 2}, react: {block")
-    )
+    scenario = simlab.loads(HAND_SCENARIO)
     with pytest.raises(ExactUnsupported, match=r"reactions.*react: block on Wary"):
         attack_outcome(scenario, 0, "strike", 6)
     # no tokens: the block can never be paid for
-    assert attack_outcome(simlab.loads(HAND_SCENARIO), 0, "strike", 6).hit_rate > 0
+    assert attack_outcome(load_hand(), 0, "strike", 6).hit_rate > 0
     high = HAND_SCENARIO.replace(
-        "react: {block: {when_damage_at_least: 1}}",
+        "tokens: {grit: 1}, react: {block: {when_damage_at_least: 1}}",
         "tokens: {reflex: 1}, react: {evade: {when_damage_at_least: 11}}",
     )
     attack_outcome(simlab.loads(high), 0, "strike", 6)  # strike deals at most 10
@@ -242,11 +248,11 @@ def test_reactions_are_unsupported_only_when_they_can_fire() -> None:
         attack_outcome(simlab.loads(high), 0, "lucky", 6)  # row 12: 12 + 1
     free = HAND_SCENARIO.replace("params: {", "params: {reaction_cost: 0, ")
     with pytest.raises(ExactUnsupported, match="react: block"):
-        attack_outcome(simlab.loads(free), 0, "strike", 6)  # cost 0: always affordable
+        attack_outcome(load_hand(free), 0, "strike", 6)  # cost 0: always affordable
 
 
 def test_bad_indices_and_names() -> None:
-    scenario = simlab.loads(HAND_SCENARIO)
+    scenario = load_hand()
     with pytest.raises(KeyError):
         attack_outcome(scenario, 0, "nope", 2)
     with pytest.raises(IndexError):
@@ -364,9 +370,11 @@ def test_duel_allows_what_cannot_matter() -> None:
         ROTATION.replace("jab: {profile", "jab: {status: {5: [impaired 2]}, profile")
         .replace("kick: {profile", "kick: {tier: {2: miss}, status: {2: [exposed 3]}, profile")
         .replace("hook: {profile", "hook: {modifier: 12, status: {4: [stun 1]}, profile")
-        .replace("guard: 1,", "guard: 1, react: {evade: {when_damage_at_least: 0}},")
-    )
-    assert duel_time_to_down(simlab.loads(text)).mean > 0
+        .replace("guard: 1,", "guard: 1, tokens: {reflex: 1}, "
+                 "react: {evade: {when_damage_at_least: 0}},")
+    )  # fmt: skip
+    scenario = simlab.loads(text).with_({"D.tokens.reflex": 0})
+    assert duel_time_to_down(scenario).mean > 0
 
 
 def test_duel_never_downed() -> None:

@@ -285,11 +285,13 @@ DRAFT1 = {
     "training": ROOT / "scenarios/shattered-spirits-draft1/training-dummy.yaml",
     # three Techniques out of Speed order (one played twice), Advantage, rolls above 12,
     # Cover, Exposed on the defender and Impaired on the attacker from the start, rows
-    # that inflict Impaired, a reaction that costs more tokens than the defender holds,
-    # Endurance overflow off, the attacker listed second, random targets
-    "mixed": HEAD.format(rules="shattered-spirits-draft1", cap=40)
-    + """
-params: {endurance_overflow: false, reaction_cost: 2, ap_per_round: 6}
+    # that inflict Impaired, a reaction that costs more tokens than the defender holds
+    # (an override's cost: a file must give a reaction its tokens), Endurance overflow
+    # off, the attacker listed second, random targets
+    "mixed": (
+        HEAD.format(rules="shattered-spirits-draft1", cap=40)
+        + """
+params: {endurance_overflow: false, ap_per_round: 6}
 techniques:
   sweep: {profile: [0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 6], speed: 5, ap: 1, advantage: 1,
           status: {9: [impaired 1]}}
@@ -305,6 +307,8 @@ sides:
     - {name: Fighter, endurance: 8, health: 8, impaired: 1, target: random,
        plan: [sweep, jab, haymaker, jab]}
 """,
+        {"params.reaction_cost": 2},
+    ),
     # a round cap that most duels reach (draws), a defender Shaken from the start
     "capped": _tap_duel(3, "endurance: 0, health: 14"),
     # the counted Shaken of one Technique a Round (overflow on): a cap that some duels
@@ -481,7 +485,10 @@ DUELS = (
 
 
 def _scenario(case: tuple[str, str]) -> Any:
+    """The duel of ``case``: a file, a text, or a text and the overrides it is run with."""
     duel = DUELS.get(case) or BENCH_DUELS[case]
+    if isinstance(duel, tuple):
+        return simlab.loads(duel[0]).with_(duel[1])
     return simlab.load(duel) if isinstance(duel, Path) else simlab.loads(duel)
 
 

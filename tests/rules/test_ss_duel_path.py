@@ -51,11 +51,15 @@ PLAIN = {
         "|- {name: D, hp: 7, vigor: 5, downed: wounds}"
         "|params: {wound_roll: highest, strain_meter: 5}"
     ),
+    # with an Evade its Reflex, spent by an override (OVERRIDES), can never pay for
     "target listed first": (
-        "- {name: D, hp: 25, react: {evade: {when_damage_at_least: 3}}}"
+        "- {name: D, hp: 25, tokens: {reflex: 1}, react: {evade: {when_damage_at_least: 3}}}"
         "|- {name: A, hp: 9, attacks: [heavy], impaired: 1, target: random}"
     ),
 }
+
+#: Overrides a case of PLAIN is run with: a file must give a reaction its tokens.
+OVERRIDES = {"target listed first": {"D.tokens.reflex": 0}}
 
 NOT_PLAIN = {
     "both attack": "- {name: A, hp: 9, attacks: [strike]}|- {name: D, hp: 9, attacks: [strike]}",
@@ -91,7 +95,10 @@ def _general(job: runner.Job) -> runner.Job:
 
 @pytest.mark.parametrize("case", list(PLAIN))
 def test_plain_duel_path_gives_the_general_tallies(case):
-    job = compile_job(_scenario("duel", PLAIN[case]), N, SEED)
+    scenario = _scenario("duel", PLAIN[case])
+    if case in OVERRIDES:
+        scenario = scenario.with_(OVERRIDES[case])
+    job = compile_job(scenario, N, SEED)
     assert job.params.globals_[G_DUEL_ATTACKER] >= 0
     fast = runner.run_range(job, 0, N, 3)
     general = runner.run_range(_general(job), 0, N, 3)

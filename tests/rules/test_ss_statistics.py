@@ -144,16 +144,19 @@ sides:
   a: [{{name: A, hp: 10, attacks_per_turn: 5, attacks: [plain, tiered, spiky, flat, graze]}}]
   b: [{{name: D, hp: 100000, guard: 3, exposed: 1}}]
 """,
-    # Reactions that cannot fire (no tokens; threshold out of reach) leave attacks alone.
+    # Reactions that cannot fire (no tokens, its Reflex spent by an override as a file
+    # must give it one: OVERRIDES; threshold out of reach) leave attacks alone.
     "idle-reactions": """
 attacks:
 {profiles}
 sides:
   a: [{{name: A, hp: 10, attacks_per_turn: 4, attacks: [plain, tiered, spiky, flat]}}]
-  b: [{{name: D, hp: 100000, tokens: {{grit: 3}},
+  b: [{{name: D, hp: 100000, tokens: {{grit: 3, reflex: 1}},
         react: {{block: {{when_damage_at_least: 30}}, evade: {{when_damage_at_least: 1}}}}}}]
 """,
 }
+#: Overrides a case is run with.
+OVERRIDES = {"idle-reactions": {"D.tokens.reflex": 0}}
 PARAMS = {
     "bonus-size": "{bonus_size: 2}",
     "guard-exposed-impaired": "{exposed_per_level: 2, impaired_per_level: 2}",
@@ -170,6 +173,8 @@ def scenario_text(name: str) -> str:
 
 def run(name: str) -> tuple[Any, Result]:
     scenario = simlab.loads(scenario_text(name))
+    if name in OVERRIDES:
+        scenario = scenario.with_(OVERRIDES[name])
     return scenario, simlab.simulate(scenario, n=N_ATTACKS, seed=SEED)
 
 

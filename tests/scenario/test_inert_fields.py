@@ -40,7 +40,8 @@ SPIRITS = SPIRITS_DUEL.replace(
         - {name: steady, speed: 3}
         - {name: frenzy, speed: 1, attacks_per_turn: 2}
       stance_policy: {switch_to: frenzy, when_hp_below: 10}
-      spirit: {name: Hawk, hp: 8, attacks: [blade], manifest: always, recall_below: 3}""",
+      spirit: {name: Hawk, hp: 8, attacks: [blade], manifest: always, recall_below: 3}
+      tokens: {grit: 1}""",
 ).replace("{name: B, hp: 20}", "{name: B, hp: 20, attacks: [blade]}")
 
 CASES = [

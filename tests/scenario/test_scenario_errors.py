@@ -351,8 +351,24 @@ def test_a_name_on_both_sides_is_refused_in_every_system(tmp_path, rules: str) -
     done = validate_file(tmp_path / "names.yaml", text)
     assert done.exit_code == 2, done.output
     assert (f"names.yaml:8:14: {NAMES_ONCE}'Kaito' for the combatant 'Kaito' on side "
-            "'enemies', already the name of the combatant 'Kaito' on side 'party'"
+            "'enemies', already the name of the combatant 'Kaito' on side 'party' (at 6:14)"
             ) in " ".join(done.output.split())  # fmt: skip
+
+
+@pytest.mark.parametrize("rules", sorted(FIELDS))
+def test_two_entries_of_one_name_on_a_side_are_refused_naming_the_first(rules: str) -> None:
+    """Two entries alike read "got the combatant 'Kaito' on side 'party' twice", not
+    "'Kaito' for the combatant 'Kaito' on side 'party', already the name of the combatant
+    'Kaito' on side 'party'", and say where the first is, as a key written twice does."""
+    twice = "the combatant 'Kaito' on side 'party' twice (the first at 6:14)"
+    assert errors_of(_two_sides(rules, ["Kaito", "Kaito"], ["Brute"])) == [
+        f"s.yaml:7:14: {NAMES_ONCE}{twice}"
+    ]
+    counted = _two_sides(rules, ["Brute"], ["Goblin, count: 2", "Goblin, count: 2"])
+    assert errors_of(counted) == [
+        f"s.yaml:9:14: {NAMES_ONCE}the combatant entry 'Goblin' (count: 2) on side 'enemies' "
+        "twice (the first at 8:14)"
+    ]
 
 
 @pytest.mark.parametrize(
@@ -361,14 +377,14 @@ def test_a_name_on_both_sides_is_refused_in_every_system(tmp_path, rules: str) -
         # count: 2 names its copies 'Kaito 1', 'Kaito 2'
         (["Kaito, count: 2", "Kaito 1"], ["Brute"], "7:14",
          "'Kaito 1' for the combatant 'Kaito 1' on side 'party', already the name of copy 1 "
-         "of 'Kaito' (count: 2) on side 'party'"),
+         "of 'Kaito' (count: 2) on side 'party' (at 6:14)"),
         (["Kaito 2"], ["Kaito, count: 2"], "8:14",
          "'Kaito 2' for copy 2 of 'Kaito' (count: 2) on side 'enemies', already the name of "
-         "the combatant 'Kaito 2' on side 'party'"),
+         "the combatant 'Kaito 2' on side 'party' (at 6:14)"),
         # two entries of one name, even when their copies' names differ
         (["Goblin, count: 2"], ["Goblin"], "8:14",
          "'Goblin' for the combatant 'Goblin' on side 'enemies', already the name of the "
-         "combatant entry 'Goblin' (count: 2) on side 'party'"),
+         "combatant entry 'Goblin' (count: 2) on side 'party' (at 6:14)"),
     ],
 )  # fmt: skip
 def test_names_clash_after_count_copies_are_named(
@@ -403,10 +419,10 @@ sides:
     [
         ("    - {name: Ember 2, hp: 1}\n", "7:14",
          "'Ember 2' for the combatant 'Ember 2' on side 'a', already the name of copy 2 of "
-         "'Ember' (count: 2) of 'Kaito' on side 'a'"),
+         "'Ember' (count: 2) of 'Kaito' on side 'a' (at 6:54)"),
         ("    - {name: Brute 3, hp: 1}\n", "9:14",
          "'Brute 3' for copy 3 of 'Brute' (reinforce cap: 3) on side 'b', already the name "
-         "of the combatant 'Brute 3' on side 'a'"),
+         "of the combatant 'Brute 3' on side 'a' (at 7:14)"),
     ],
 )  # fmt: skip
 def test_spirits_and_reinforcements_have_names_of_their_own(

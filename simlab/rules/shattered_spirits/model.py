@@ -29,6 +29,7 @@ from simlab.scenario.common import (
     copies_of,
     entry_claims,
     located_error,
+    located_errors,
 )
 from simlab.scenario.validation import StrictModel, as_written, written
 
@@ -221,6 +222,59 @@ class Reactions(ThresholdReactions):
 
     block: Reaction | None = None
     evade: Reaction | None = None
+
+
+#: Each reaction, the token it is paid with, and the reaction in a message
+#: (docs/rules/shattered-spirits.md "Reactions": Evade costs Reflex, Block Grit).
+REACTION_TOKENS = (("evade", "reflex", "Reflex an Evade"), ("block", "grit", "Grit a Block"))
+
+
+def refuse_unpaid_reactions(scenario: Any, data: Any, info: ValidationInfo) -> None:
+    """Refuse each reaction its combatant can never pay for, where it is written.
+
+    A reaction is paid with ``reaction_cost`` of its token, or, priced in Momentum (the
+    later draft's ``momentum_cost``), with Momentum, which :meth:`Scenario.most_momentum`
+    bounds apart. No token is gained during a fight (the kernels set each pool once, from
+    ``tokens:``, and only spend it), so a combatant that starts with fewer than
+    ``reaction_cost`` never makes the reaction: its ``react:`` entry was silently never
+    used. Refused in the file as written and where an override writes the entry; an
+    override of the tokens or of the cost may leave it unpaid (a sweep of Reflex from 0),
+    as :func:`written` says.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        A validated scenario of either draft: its ``params.reaction_cost``, and each
+        combatant's ``tokens`` and ``react``.
+    data : Any
+        The raw mapping ``scenario`` was validated from.
+    info : ValidationInfo
+        That validation's.
+
+    Raises
+    ------
+    ValidationError
+        At each such reaction's entry under ``react:``, naming the combatant, the
+        reaction and the token it lacks.
+    """
+    cost = scenario.params.reaction_cost
+    unpaid = []
+    for side, members in scenario.sides.items():
+        for i, member in enumerate(members):
+            for kind, token, what in REACTION_TOKENS:
+                reaction = getattr(member.react, kind)
+                held = getattr(member.tokens, token)
+                where = ("sides", side, i, "react", kind)
+                if (reaction is None or getattr(reaction, "momentum_cost", 0) > 0
+                        or held >= cost or not written(info, data, where)):  # fmt: skip
+                    continue
+                priced = " or a momentum_cost" if isinstance(reaction, Reaction) else ""
+                unpaid.append((where, f"expected tokens.{token} of at least {cost} "
+                               f"(reaction_cost: the {what} costs; none is gained during a "
+                               f"fight){priced}; got tokens.{token} {held}: {member.name!r} "
+                               f"could never {kind}", held))  # fmt: skip
+    if unpaid:
+        raise located_errors(unpaid)
 
 
 class Tokens(StrictModel):
@@ -586,6 +640,16 @@ class Scenario(ScenarioBase):
                            f"arrive from then); got {last}, and none ever arrives")  # fmt: skip
                 at = ("params", "source_destroyed_round") if as_written(info) else where
                 raise located_error(at, message, last)
+        return self
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _paid_reactions(
+        cls, data: Any, handler: ModelWrapValidatorHandler[Scenario], info: ValidationInfo
+    ) -> Scenario:
+        """Every reaction written can be paid for (:func:`refuse_unpaid_reactions`)."""
+        self = handler(data)
+        refuse_unpaid_reactions(self, data, info)
         return self
 
     @model_validator(mode="after")

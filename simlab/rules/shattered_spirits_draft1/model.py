@@ -23,6 +23,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import (
     AfterValidator,
     Field,
+    ModelWrapValidatorHandler,
     ValidationInfo,
     field_validator,
     model_validator,
@@ -35,6 +36,7 @@ from simlab.rules.shattered_spirits.model import (
     ThresholdReactions,
     Tokens,
     parse_status,
+    refuse_unpaid_reactions,
 )
 from simlab.scenario.common import CombatantBase, ScenarioBase
 from simlab.scenario.validation import StrictModel
@@ -337,6 +339,17 @@ class Scenario(ScenarioBase):
             return handler(value)
         finally:
             _KNOWN.reset(token)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _paid_reactions(
+        cls, data: Any, handler: ModelWrapValidatorHandler[Scenario], info: ValidationInfo
+    ) -> Scenario:
+        """Every reaction written can be paid for: Grit and Reflex are only spent during
+        a fight, as in the later draft (:func:`refuse_unpaid_reactions`)."""
+        self = handler(data)
+        refuse_unpaid_reactions(self, data, info)
+        return self
 
     def attack_makers(self) -> list[tuple[str, str, list[str]]]:
         """(side, name, Techniques) of every combatant, ``count:`` copies apart: its plan,
