@@ -667,7 +667,7 @@ def run_scenarios(
         Encounters and seed of every scenario (default: each one's own).
     threads, precision, precision_on, client
         As for :func:`simulate`.
-    progress, on_run, overrides, with_specs_only
+    progress, on_run, on_loaded, overrides, with_specs_only
         As above.
 
     Returns
