@@ -972,11 +972,29 @@ def identical_note(comparison: Comparison) -> str:
                 "which change no result, so every difference is 0.")  # fmt: skip
     if not idle:
         return "B is identical to A (the same scenario): every difference is 0."
+    unmoved = _idle_in_b(comparison, idle)
+    making = [o for o in idle if o not in unmoved]
+    if making:
+        # B's own file differs from A's, and these changes made it A (``compare A B
+        # --set``): they changed B, so saying "already" of them would be false
+        verb = "makes" if len(making) == 1 else "make"
+        return (f"B is identical to A: {', '.join(making)} {verb} B's file the same "
+                "scenario as A, so every difference is 0.")  # fmt: skip
     said = ", ".join(already(o) for o in idle)
     return (
         f"B is identical to A: {said}, so {', '.join(idle)} "
         f"{'changes' if len(idle) == 1 else 'change'} nothing."
     )
+
+
+def _idle_in_b(comparison: Comparison, overrides: Sequence[str]) -> tuple[str, ...]:
+    """Those of B's ``overrides`` that change nothing in B's own file (as
+    :attr:`~simlab.scenario.common.ScenarioBase.idle_overrides` works them out), or all
+    of them where B's scenario is not at hand to ask."""
+    meta, simulated = comparison.b.meta, comparison.b._simulated
+    if "idle_overrides" in meta:
+        return tuple(meta["idle_overrides"])
+    return tuple(overrides) if simulated is None else tuple(simulated.idle_overrides)
 
 
 def _how_compared(comparison: Comparison) -> str:
