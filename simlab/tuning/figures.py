@@ -28,6 +28,7 @@ from simlab.analysis.result import (
     MEDIAN_CI_KIND,
     NORMAL_CI_KIND,
     interval_column,
+    mean_time_to_down,
     median_time_to_down,
 )
 from simlab.engine.tallies import Layout, TallyArrays
@@ -63,15 +64,6 @@ def labelled_pairs(layout: Layout) -> dict[str, tuple[str, str, str]]:
     return {pair_label(*pair): pair for pair in pairs}
 
 
-def _down_figures(down_round: np.ndarray, n: int) -> tuple[int, float, float, float]:
-    """(encounters downed, mean round when downed, its variance, median over all)."""
-    downs = int(down_round.sum())
-    mean, var = stats.histogram_mean_var(down_round) if downs else (np.nan, np.nan)
-    rounds = np.arange(len(down_round))
-    median = stats.first_round_reaching(rounds, np.cumsum(down_round) / n)
-    return downs, mean, var, np.nan if median is None else median
-
-
 def combatant_figures(
     tallies: TallyArrays, layout: Layout, n: int, level: float = 0.95
 ) -> pd.DataFrame:
@@ -82,22 +74,21 @@ def combatant_figures(
     normal interval (encounters are independent), each with its ``*_ci_kind``, and
     ``median_time_to_down`` (see the module docstring) with its interval in rounds.
     """
-    z = stats.normal_quantile(level)
     rows = []
     for c, (side, name) in enumerate(layout.combatants):
-        downs, mean, var, median = _down_figures(tallies.down_round[c], n)
+        downs = int(tallies.down_round[c].sum())
         lo, hi, kind = stats.rate_interval(downs, n, level)
-        half = z * np.sqrt(var / downs) if downs > 1 else np.nan
+        mean, t_lo, t_hi = mean_time_to_down(tallies.down_round[c], level)
         rows.append({"combatant": name, "side": side, "down_rate": downs / n,
                      interval_column("down_rate", level, "lo"): float(lo),
                      interval_column("down_rate", level, "hi"): float(hi),
                      "down_rate_ci_kind": str(kind), "mean_time_to_down": mean,
-                     interval_column("mean_time_to_down", level, "lo"): mean - half,
-                     interval_column("mean_time_to_down", level, "hi"): mean + half,
-                     "mean_time_to_down_ci_kind": NORMAL_CI_KIND,
-                     "median_time_to_down": median})  # fmt: skip
-        _, m_lo, m_hi = median_time_to_down(tallies.down_round[c], n, level,
-                                            layout.first_round_of([c]))  # fmt: skip
+                     interval_column("mean_time_to_down", level, "lo"): t_lo,
+                     interval_column("mean_time_to_down", level, "hi"): t_hi,
+                     "mean_time_to_down_ci_kind": NORMAL_CI_KIND})  # fmt: skip
+        median, m_lo, m_hi = median_time_to_down(tallies.down_round[c], n, level,
+                                                 layout.first_round_of([c]))  # fmt: skip
+        rows[-1]["median_time_to_down"] = median
         rows[-1][interval_column("median_time_to_down", level, "lo")] = m_lo
         rows[-1][interval_column("median_time_to_down", level, "hi")] = m_hi
         rows[-1]["median_time_to_down_ci_kind"] = MEDIAN_CI_KIND
@@ -123,10 +114,10 @@ def figure_values(tallies: TallyArrays, layout: Layout, n: int) -> dict[tuple[st
         for figure, counts in sums.items():
             out[figure, on] = float(counts[p].sum() / attempts[p])
     for c, (_, name) in enumerate(layout.combatants):
-        downs, mean, _, _ = _down_figures(tallies.down_round[c], n)
+        downs = int(tallies.down_round[c].sum())
         out["down_rate", name] = downs / n
         if downs:
-            out["mean_time_to_down", name] = mean
+            out["mean_time_to_down", name] = mean_time_to_down(tallies.down_round[c])[0]
     for s, side in enumerate(layout.sides):
         out["win_rate", side] = float(tallies.winner[s] / n)
     out["draw_rate", ""] = float(tallies.winner[-1] / n)
@@ -490,10 +481,8 @@ def _combatant_measure(
         return _rate(int(tallies.event_round[chosen, e].sum()), total, level)
     if ref.figure == "down_by_round":
         return _rate(int(down[: int(ref.arg) + 1].sum()), total, level)
-    downs, mean, var, _ = _down_figures(down, total)
     if ref.figure == "mean_time_to_down":
-        half = stats.normal_quantile(level) * np.sqrt(var / downs) if downs > 1 else np.nan
-        return mean, mean - half, mean + half, NORMAL_CI_KIND
+        return (*mean_time_to_down(down, level), NORMAL_CI_KIND)
     # Not reached by the round cap: beyond it, as far as a search is concerned.
     median, lo, hi = (np.inf if np.isnan(x) else x
                       for x in median_time_to_down(down, total, level,
