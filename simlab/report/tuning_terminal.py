@@ -535,6 +535,8 @@ def print_sweep(sweep: SweepResult) -> None:
     fixed = terminal.overrides_heading(sweep.overrides_said())
     terminal.say_items(items(sweep.scenario, *fixed, at_separators(sweep.per_point()),
                              f"seed {sweep.seed}", listed("varied:", sweep.fields)))  # fmt: skip
+    for note in sweep.notes:  # a dice field given whole numbers: flat numbers tried
+        terminal.say_unbroken(note, whole=sweep.fields)
     stops = sweep.stops_said()  # run to a precision: which point stopped where
     if stops:
         terminal.say_unbroken(stops, whole=sweep.fields)
@@ -1221,6 +1223,8 @@ def print_tune(result: TuneResult, scenario: str | None = None) -> None:
 
     ``scenario`` is the file the command line tuned: a caveat's suggested
     ``simlab sweep SCENARIO ...`` then names it, ready to copy (shell-quoted)."""
+    for note in result.notes:  # a dice field tuned over whole numbers: flat numbers tried
+        terminal.say_unbroken(note, whole=[result.field])
     best, t = result.best, result.target
     shown = sorted([*result.neighbours(), best], key=lambda e: e.value)
     rows = [[f"{e.value:g}" + ("  ◀" if e is best else ""),
