@@ -321,7 +321,8 @@ def check_figure(ref: FigureRef, layout: Layout, label: str, scenario: Any = Non
     the ``scenario``) that an attack figure's attack is made by someone, at a defender it
     can target (:meth:`~simlab.scenario.common.ScenarioBase.attack_problem`), that a
     figure of going down is of a combatant something can harm
-    (:meth:`~simlab.scenario.common.ScenarioBase.down_problem`), and that a
+    (:meth:`~simlab.scenario.common.ScenarioBase.down_problem`), that a win rate is of
+    a side that can win (every enemy can go down), and that a
     name of ``count:`` copies pools no combatant of its own (``Orc`` beside an ``Orc 3``).
 
     Raises
@@ -365,10 +366,29 @@ def check_figure(ref: FigureRef, layout: Layout, label: str, scenario: Any = Non
         problem = scenario.down_problem(ref.on)
         if problem is not None:
             raise InputError(f"{label}: {problem}")
+    if ref.figure == "win_rate" and scenario is not None:
+        problem = _never_wins(scenario, ref.on)
+        if problem is not None:
+            raise InputError(f"{label}: {problem}")
     for name in _combatants_named(ref) if scenario is not None else []:
         problem = scenario.pooling_problem(name)
         if problem is not None:
             raise InputError(f"{label}: {problem}")
+
+
+def _never_wins(scenario: Any, side: str) -> str | None:
+    """Why ``side`` of ``scenario`` never wins, or None: it wins when every enemy is
+    down, so never where one of them can never go down
+    (:meth:`~simlab.scenario.common.ScenarioBase.down_problem`, which knows the harm
+    that needs no attacker: a status, terrain)."""
+    makers = scenario.able_makers()
+    for enemy_side, name, _ in makers:
+        problem = None if enemy_side == side else scenario.down_problem(name, makers)
+        if problem is not None:
+            reason = problem.split(f"got {name!r}: ", 1)[-1]  # "no one attacks it (…)"
+            return (f"expected a side that can win; got {side!r}: it wins when every enemy "
+                    f"is down, and {name!r} never is: {reason}")  # fmt: skip
+    return None
 
 
 def _combatants_named(ref: FigureRef) -> list[str]:
