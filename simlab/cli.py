@@ -579,7 +579,10 @@ class Fraction(click.ParamType):
         try:
             number = float(value)
         except (TypeError, ValueError):
-            self.fail(f"expected {self.what} in {span}, such as 0.01; got {value!r}", param, ctx)
+            from simlab.scenario.validation import _number_hint  # ``1%``: 0.01, as a file says
+
+            self.fail(f"expected {self.what} in {span}, such as 0.01; got {value!r}"
+                      f"{_number_hint(value)}", param, ctx)  # fmt: skip
         inside = 0 < number <= 1 if self.up_to_one else 0 < number < 1
         if not inside:  # nan too
             self.fail(f"expected {self.what} in {span}, such as 0.01; got {value}", param, ctx)

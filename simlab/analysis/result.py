@@ -332,7 +332,9 @@ class Result:
         downed (NaN when its down rate is below one half) with the interval read off the
         band of :meth:`time_to_down` (kind :data:`MEDIAN_CI_KIND`);
         ``median_time_to_down_when_downed`` is the median round among the encounters in
-        which it went down. ``capped`` counts the
+        which it went down, ``mean_time_to_down`` the mean round among them with its
+        normal interval (:func:`mean_time_to_down`, the figure the tuning commands
+        target). ``capped`` counts the
         encounters that reached the round cap with it never downed: those the cap
         stopped, and those its side won in that last round.
         """
@@ -344,6 +346,7 @@ class Result:
             median, m_lo, m_hi = median_time_to_down(
                 self.tallies.down_round[c], n, level, self.layout.first_round_of([c])
             )
+            mean, t_lo, t_hi = mean_time_to_down(self.tallies.down_round[c], level)
             row: dict[str, Any] = {
                 "combatant": name, "side": side, "downed": downs, "down_rate": downs / n,
                 interval_column("down_rate", level, "lo"): float(lo),
@@ -355,6 +358,10 @@ class Result:
                 "median_time_to_down_ci_kind": MEDIAN_CI_KIND,
                 "median_time_to_down_when_downed": _nan(
                     stats.histogram_median(self.tallies.down_round[c])),
+                "mean_time_to_down": mean,
+                interval_column("mean_time_to_down", level, "lo"): t_lo,
+                interval_column("mean_time_to_down", level, "hi"): t_hi,
+                "mean_time_to_down_ci_kind": NORMAL_CI_KIND,
                 "capped": int(self.tallies.censor_round[c, self.layout.max_rounds]),
                 "mean_attacks_to_down": stats.histogram_mean_var(self.tallies.down_attacks[c])[0]
                 if downs else None,
@@ -518,6 +525,34 @@ def _dice_groups(columns: list[str]) -> dict[str, list[str]]:
 
 def _nan(x: float | None) -> float:
     return math.nan if x is None else float(x)
+
+
+def mean_time_to_down(first_round: np.ndarray, level: float = 0.95) -> tuple[float, float, float]:
+    """Mean time-to-down among the encounters downed by the round cap, and its interval:
+    the figure ``tune``, ``compare``, ``sweep`` and ``--precision-on`` call
+    ``mean_time_to_down``, and a run's "mean if downed".
+
+    Parameters
+    ----------
+    first_round : numpy.ndarray
+        Encounters in which it first went down in round r, r = 0..max_rounds, of one
+        combatant or of several pooled.
+    level : float
+        The interval's level.
+
+    Returns
+    -------
+    mean, lo, hi : float
+        The mean round of first down and its normal interval (encounters are
+        independent; kind :data:`NORMAL_CI_KIND`): mean ± z · sd / √downs. The mean is
+        NaN where it never went down, the interval where it went down once or never.
+    """
+    downs = int(np.sum(first_round))
+    if not downs:
+        return np.nan, np.nan, np.nan
+    mean, var = stats.histogram_mean_var(first_round)
+    half = stats.normal_quantile(level) * np.sqrt(var / downs) if downs > 1 else np.nan
+    return mean, mean - half, mean + half
 
 
 def median_time_to_down(

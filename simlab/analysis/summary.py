@@ -96,14 +96,17 @@ def _mean_entry(row: Any, name: str) -> dict[str, Any]:
 
 def _time_to_down(res: Result, combatant: int, row: Any, rounds: list[Any]) -> dict[str, Any]:
     """One combatant's time-to-down: P(downed by round r) over all encounters, its band
-    (``rounds``: its rows of the time-to-down table), the medians and the encounters
-    capped with it standing."""
+    (``rounds``: its rows of the time-to-down table), the medians, the mean when downed
+    and the encounters capped with it standing."""
     return {
         "unit": "round",
         "median_time_to_down": _num(row.median_time_to_down),
         "median_time_to_down_ci": [_num(row.median_time_to_down_ci95_lo),
                                    _num(row.median_time_to_down_ci95_hi)],
         "median_time_to_down_when_downed": _num(row.median_time_to_down_when_downed),
+        "mean_time_to_down": _num(row.mean_time_to_down),
+        "mean_time_to_down_ci": [_num(row.mean_time_to_down_ci95_lo),
+                                 _num(row.mean_time_to_down_ci95_hi)],
         "pmf": {str(r): p for r, p in res.down_pmf(combatant).items()},
         "down_by_round": {str(r.round): _num(r.down_by_round) for r in rounds},
         "down_by_round_ci": {str(r.round): [_num(r.down_by_round_ci95_lo),

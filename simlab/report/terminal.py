@@ -1214,8 +1214,9 @@ def _headed_rows(groups: list[tuple[str, str, list[int]]], defenders: list[str],
 #: What the time-to-down table's figures mean, printed under it.
 TIME_TO_DOWN_NOTE = (
     "Down rate: share of all encounters in which it went down = P(downed by round {cap}, "
-    "the round cap). " + MEDIAN_NOTE + " Median if downed: among the encounters it went "
-    "down in (—: it never did). Capped: encounters that reached round {cap} (the cap) "
+    "the round cap). " + MEDIAN_NOTE + " Mean if downed (with its 95% interval) and "
+    "median if downed: among the encounters in which the combatant went down (—: it "
+    "never did). Capped: encounters that reached round {cap} (the cap) "
     "with it standing at their end: stopped by the cap, or won in that round."
 )
 
@@ -1263,32 +1264,52 @@ MEAN_HEADERS = {"status_damage": "status dmg\nper enc.", "momentum_spent": "mome
 def combatants_table(result: Result, with_events: bool = True, broken: bool = False,
                      columns: slice = slice(None)) -> Table:  # fmt: skip
     """Per combatant: down rate (= P(downed by the round cap)), median time-to-down over
-    all encounters and among those it was downed in, encounters capped with it standing,
+    all encounters, mean (with its interval: the tuning commands' ``mean_time_to_down``)
+    and median among those it was downed in, encounters capped with it standing,
     and (``with_events``) event rates and, where statuses deal damage, status damage per
-    encounter. ``broken``: the medians broken between figure and interval where long
-    (:func:`broken_figures`); ``columns``: those of the columns after the combatant's
-    name (side, down rate…) alone (:func:`time_to_down_tables`)."""
+    encounter. ``broken``: its headers a word a line and the down rates, medians and
+    means broken between figure and interval where long (:func:`broken_columns`);
+    ``columns``: those of the columns after the combatant's name (side, down rate…)
+    alone (:func:`time_to_down_tables`)."""
     table = console_table("time-to-down (rounds)")
     rows = result.combatants()
     headers, extra = _event_cells(result, rows) if with_events else ([], [[]] * len(rows))
-    headers = ["side", "down rate", "median", "median\nif downed", "capped", *headers]
-    medians = [median_cell(row) for row in rows.itertuples()]
-    cells = [[row.side, interval_cell(row, "down_rate"), median,
-              "—" if pd.isna(row.median_time_to_down_when_downed)
-              else rounds_label(row.median_time_to_down_when_downed),
-              f"{row.capped:,}", *more]
-             for row, median, more in zip(rows.itertuples(),
-                                          broken_figures(medians) if broken else medians,
-                                          extra, strict=True)]  # fmt: skip
+    estimated = ["down rate", "median", "mean if\ndowned"]
+    headers = ["median\nif downed", "capped", *headers]
+    figures = [[interval_cell(row, "down_rate"), median_cell(row),
+                interval_cell(row, "mean_time_to_down")] for row in rows.itertuples()]  # fmt: skip
+    if broken:  # as the attacks table: a header a word a line, a figure over its interval
+        estimated, figures = broken_columns(estimated, figures)
+        headers = [header.replace(" ", "\n") for header in headers]
+    headers = ["side", *estimated, *headers]
+    cells = [[row.side, *shown, _when_downed_cell(row), f"{row.capped:,}", *more]
+             for row, shown, more in zip(rows.itertuples(), figures, extra,
+                                         strict=True)]  # fmt: skip
     name_column(table, "combatant", list(rows.combatant))
-    for header in headers[columns]:
+    for header, column in zip(headers[columns], list(zip(*cells, strict=True))[columns],
+                              strict=True):  # fmt: skip
         if header == "side":
             name_column(table, header, list(rows.side))
         else:
-            number_column(table, header)
+            _whole_number_column(table, header, column)
     for name, row_cells in zip(rows.combatant, cells, strict=True):
         table.add_row(name, *row_cells[columns])
     return table
+
+
+def _when_downed_cell(row: Any) -> str:
+    """A combatants row's median round when downed, ``—`` for one never downed."""
+    median = row.median_time_to_down_when_downed
+    return "—" if pd.isna(median) else rounds_label(median)
+
+
+def _whole_number_column(table: Table, header: str, cells: Sequence[str]) -> None:
+    """A :func:`number_column` at least as wide as its longest line, so that
+    :func:`prints_whole` knows it cannot shrink: rich measures a cell that never wraps by
+    its longest word (``reached]`` of ``not reached [6, not reached]``) and, where the
+    table is wider than the console, squeezes the name columns to nothing instead."""
+    lines = [line for text in (header, *cells) for line in text.split("\n")]
+    table.add_column(header, justify="right", no_wrap=True, min_width=max(map(len, lines)))
 
 
 def time_to_down_tables(result: Result, with_events: bool = False) -> list[Table]:

@@ -1016,7 +1016,9 @@ def render_sweep(sweep: SweepResult, out_dir: str | os.PathLike[str]) -> dict[st
          [p for p in pictures if p.kind == "sides"]),
     ]  # fmt: skip
     title = f"Sweep of {sweep.scenario}"
-    return _write_page(Path(out_dir), "sweep", title, identity, parts, sweep.stops_said())
+    lead = " ".join(f"{note}." for note in sweep.notes)  # flat numbers for dice
+    return _write_page(Path(out_dir), "sweep", title, identity, parts,
+                       " ".join(filter(None, (lead, sweep.stops_said()))))  # fmt: skip
 
 
 COMPARE_HEADER = ["", "figure", "on", "A", "B", "diff (B − A)", "paired 95%",
@@ -1249,4 +1251,5 @@ def render_tune(result: TuneResult, out_dir: str | os.PathLike[str]) -> dict[str
          _answer_row(result), []),
         ("Values tried", _TUNE_PLOT_NOTE, _tune_rows(result), [picture]),
     ]  # fmt: skip
-    return _write_page(Path(out_dir), "tune", f"Tuning of {result.scenario}", identity, parts)
+    return _write_page(Path(out_dir), "tune", f"Tuning of {result.scenario}", identity, parts,
+                       " ".join(f"{note}." for note in result.notes))  # fmt: skip

@@ -535,6 +535,8 @@ def print_sweep(sweep: SweepResult) -> None:
     fixed = terminal.overrides_heading(sweep.overrides_said())
     terminal.say_items(items(sweep.scenario, *fixed, at_separators(sweep.per_point()),
                              f"seed {sweep.seed}", listed("varied:", sweep.fields)))  # fmt: skip
+    for note in sweep.notes:  # a dice field given whole numbers: flat numbers tried
+        terminal.say_unbroken(note, whole=sweep.fields)
     stops = sweep.stops_said()  # run to a precision: which point stopped where
     if stops:
         terminal.say_unbroken(stops, whole=sweep.fields)
@@ -972,11 +974,29 @@ def identical_note(comparison: Comparison) -> str:
                 "which change no result, so every difference is 0.")  # fmt: skip
     if not idle:
         return "B is identical to A (the same scenario): every difference is 0."
+    unmoved = _idle_in_b(comparison, idle)
+    making = [o for o in idle if o not in unmoved]
+    if making:
+        # B's own file differs from A's, and these changes made it A (``compare A B
+        # --set``): they changed B, so saying "already" of them would be false
+        verb = "makes" if len(making) == 1 else "make"
+        return (f"B is identical to A: {', '.join(making)} {verb} B's file the same "
+                "scenario as A, so every difference is 0.")  # fmt: skip
     said = ", ".join(already(o) for o in idle)
     return (
         f"B is identical to A: {said}, so {', '.join(idle)} "
         f"{'changes' if len(idle) == 1 else 'change'} nothing."
     )
+
+
+def _idle_in_b(comparison: Comparison, overrides: Sequence[str]) -> tuple[str, ...]:
+    """Those of B's ``overrides`` that change nothing in B's own file (as
+    :attr:`~simlab.scenario.common.ScenarioBase.idle_overrides` works them out), or all
+    of them where B's scenario is not at hand to ask."""
+    meta, simulated = comparison.b.meta, comparison.b._simulated
+    if "idle_overrides" in meta:
+        return tuple(meta["idle_overrides"])
+    return tuple(overrides) if simulated is None else tuple(simulated.idle_overrides)
 
 
 def _how_compared(comparison: Comparison) -> str:
@@ -1203,6 +1223,8 @@ def print_tune(result: TuneResult, scenario: str | None = None) -> None:
 
     ``scenario`` is the file the command line tuned: a caveat's suggested
     ``simlab sweep SCENARIO ...`` then names it, ready to copy (shell-quoted)."""
+    for note in result.notes:  # a dice field tuned over whole numbers: flat numbers tried
+        terminal.say_unbroken(note, whole=[result.field])
     best, t = result.best, result.target
     shown = sorted([*result.neighbours(), best], key=lambda e: e.value)
     rows = [[f"{e.value:g}" + ("  ◀" if e is best else ""),

@@ -28,6 +28,7 @@ from simlab.analysis.result import (
     MEDIAN_CI_KIND,
     NORMAL_CI_KIND,
     interval_column,
+    mean_time_to_down,
     median_time_to_down,
 )
 from simlab.engine.tallies import Layout, TallyArrays
@@ -63,15 +64,6 @@ def labelled_pairs(layout: Layout) -> dict[str, tuple[str, str, str]]:
     return {pair_label(*pair): pair for pair in pairs}
 
 
-def _down_figures(down_round: np.ndarray, n: int) -> tuple[int, float, float, float]:
-    """(encounters downed, mean round when downed, its variance, median over all)."""
-    downs = int(down_round.sum())
-    mean, var = stats.histogram_mean_var(down_round) if downs else (np.nan, np.nan)
-    rounds = np.arange(len(down_round))
-    median = stats.first_round_reaching(rounds, np.cumsum(down_round) / n)
-    return downs, mean, var, np.nan if median is None else median
-
-
 def combatant_figures(
     tallies: TallyArrays, layout: Layout, n: int, level: float = 0.95
 ) -> pd.DataFrame:
@@ -82,22 +74,21 @@ def combatant_figures(
     normal interval (encounters are independent), each with its ``*_ci_kind``, and
     ``median_time_to_down`` (see the module docstring) with its interval in rounds.
     """
-    z = stats.normal_quantile(level)
     rows = []
     for c, (side, name) in enumerate(layout.combatants):
-        downs, mean, var, median = _down_figures(tallies.down_round[c], n)
+        downs = int(tallies.down_round[c].sum())
         lo, hi, kind = stats.rate_interval(downs, n, level)
-        half = z * np.sqrt(var / downs) if downs > 1 else np.nan
+        mean, t_lo, t_hi = mean_time_to_down(tallies.down_round[c], level)
         rows.append({"combatant": name, "side": side, "down_rate": downs / n,
                      interval_column("down_rate", level, "lo"): float(lo),
                      interval_column("down_rate", level, "hi"): float(hi),
                      "down_rate_ci_kind": str(kind), "mean_time_to_down": mean,
-                     interval_column("mean_time_to_down", level, "lo"): mean - half,
-                     interval_column("mean_time_to_down", level, "hi"): mean + half,
-                     "mean_time_to_down_ci_kind": NORMAL_CI_KIND,
-                     "median_time_to_down": median})  # fmt: skip
-        _, m_lo, m_hi = median_time_to_down(tallies.down_round[c], n, level,
-                                            layout.first_round_of([c]))  # fmt: skip
+                     interval_column("mean_time_to_down", level, "lo"): t_lo,
+                     interval_column("mean_time_to_down", level, "hi"): t_hi,
+                     "mean_time_to_down_ci_kind": NORMAL_CI_KIND})  # fmt: skip
+        median, m_lo, m_hi = median_time_to_down(tallies.down_round[c], n, level,
+                                                 layout.first_round_of([c]))  # fmt: skip
+        rows[-1]["median_time_to_down"] = median
         rows[-1][interval_column("median_time_to_down", level, "lo")] = m_lo
         rows[-1][interval_column("median_time_to_down", level, "hi")] = m_hi
         rows[-1]["median_time_to_down_ci_kind"] = MEDIAN_CI_KIND
@@ -123,10 +114,10 @@ def figure_values(tallies: TallyArrays, layout: Layout, n: int) -> dict[tuple[st
         for figure, counts in sums.items():
             out[figure, on] = float(counts[p].sum() / attempts[p])
     for c, (_, name) in enumerate(layout.combatants):
-        downs, mean, _, _ = _down_figures(tallies.down_round[c], n)
+        downs = int(tallies.down_round[c].sum())
         out["down_rate", name] = downs / n
         if downs:
-            out["mean_time_to_down", name] = mean
+            out["mean_time_to_down", name] = mean_time_to_down(tallies.down_round[c])[0]
     for s, side in enumerate(layout.sides):
         out["win_rate", side] = float(tallies.winner[s] / n)
     out["draw_rate", ""] = float(tallies.winner[-1] / n)
@@ -330,7 +321,8 @@ def check_figure(ref: FigureRef, layout: Layout, label: str, scenario: Any = Non
     the ``scenario``) that an attack figure's attack is made by someone, at a defender it
     can target (:meth:`~simlab.scenario.common.ScenarioBase.attack_problem`), that a
     figure of going down is of a combatant something can harm
-    (:meth:`~simlab.scenario.common.ScenarioBase.down_problem`), and that a
+    (:meth:`~simlab.scenario.common.ScenarioBase.down_problem`), that a win rate is of
+    a side that can win (every enemy can go down), and that a
     name of ``count:`` copies pools no combatant of its own (``Orc`` beside an ``Orc 3``).
 
     Raises
@@ -374,10 +366,29 @@ def check_figure(ref: FigureRef, layout: Layout, label: str, scenario: Any = Non
         problem = scenario.down_problem(ref.on)
         if problem is not None:
             raise InputError(f"{label}: {problem}")
+    if ref.figure == "win_rate" and scenario is not None:
+        problem = _never_wins(scenario, ref.on)
+        if problem is not None:
+            raise InputError(f"{label}: {problem}")
     for name in _combatants_named(ref) if scenario is not None else []:
         problem = scenario.pooling_problem(name)
         if problem is not None:
             raise InputError(f"{label}: {problem}")
+
+
+def _never_wins(scenario: Any, side: str) -> str | None:
+    """Why ``side`` of ``scenario`` never wins, or None: it wins when every enemy is
+    down, so never where one of them can never go down
+    (:meth:`~simlab.scenario.common.ScenarioBase.down_problem`, which knows the harm
+    that needs no attacker: a status, terrain)."""
+    makers = scenario.able_makers()
+    for enemy_side, name, _ in makers:
+        problem = None if enemy_side == side else scenario.down_problem(name, makers)
+        if problem is not None:
+            reason = problem.split(f"got {name!r}: ", 1)[-1]  # "no one attacks it (…)"
+            return (f"expected a side that can win; got {side!r}: it wins when every enemy "
+                    f"is down, and {name!r} never is: {reason}")  # fmt: skip
+    return None
 
 
 def _combatants_named(ref: FigureRef) -> list[str]:
@@ -490,10 +501,8 @@ def _combatant_measure(
         return _rate(int(tallies.event_round[chosen, e].sum()), total, level)
     if ref.figure == "down_by_round":
         return _rate(int(down[: int(ref.arg) + 1].sum()), total, level)
-    downs, mean, var, _ = _down_figures(down, total)
     if ref.figure == "mean_time_to_down":
-        half = stats.normal_quantile(level) * np.sqrt(var / downs) if downs > 1 else np.nan
-        return mean, mean - half, mean + half, NORMAL_CI_KIND
+        return (*mean_time_to_down(down, level), NORMAL_CI_KIND)
     # Not reached by the round cap: beyond it, as far as a search is concerned.
     median, lo, hi = (np.inf if np.isnan(x) else x
                       for x in median_time_to_down(down, total, level,

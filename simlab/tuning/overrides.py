@@ -12,6 +12,7 @@ naming the override (``--set Defender.guard=x: expected an integer; got 'x'``).
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 import io
 import itertools
@@ -705,3 +706,65 @@ def _assign(data: dict[str, Any], path: Path, value: Any) -> None:
         node.append(copy.deepcopy(value))
     else:
         node[path[-1]] = copy.deepcopy(value)
+
+
+#: Per rule system, the combatant field that adds a flat bonus to every attack's dice
+#: damage, where the flat part is not written in the dice alone (zones-3d6's bonus damage).
+DAMAGE_BONUS_FIELDS = {"zones-3d6": "bonus_damage"}
+
+
+def flat_dice_note(scenario: ScenarioBase, target: str, values: Sequence[Any],
+                   label: str) -> str | None:  # fmt: skip
+    """Say that varying a dice field over whole numbers (``--vary greataxe.damage=1:10``)
+    tries flat numbers in place of its dice, which may be what the designer means, and
+    may not: ``greataxe.damage was 1d12+2; the values tried are flat numbers (to keep
+    the dice, list them: greataxe.damage=1d12+1,1d12+3)``, and, where the rule system
+    adds a flat bonus to an attack's dice through a field of its makers
+    (:data:`DAMAGE_BONUS_FIELDS`), that field (``; its bonus: Ogre.bonus_damage``).
+
+    Parameters
+    ----------
+    scenario : ScenarioBase
+        The scenario varied, as loaded (its document gives the field's dice as written).
+    target : str
+        The varied field, ``NAME.FIELD``.
+    values : Sequence
+        The values tried.
+    label : str
+        How messages name the argument (a problem of ``target`` is refused there).
+
+    Returns
+    -------
+    str or None
+        The note; None where the field holds no dice or a value tried is not a number.
+    """
+    from simlab.dice import DiceError, parse_dice
+
+    if not values or not all(type(v) is int for v in values) or scenario.source is None:
+        return None
+    data = scenario.source.data
+    path = resolve(data, Override(target, values[0], label), scenario)
+    was = _validated_at(scenario, list(path))
+    try:
+        dice = parse_dice(was) if isinstance(was, str) else None
+    except DiceError:
+        return None
+    if dice is None or not dice.terms:
+        return None
+    base = str(dataclasses.replace(dice, constant=0))
+    examples = ",".join(
+        f"{base}{c:+d}" if c else base for c in (dice.constant - 1, dice.constant + 1)
+    )
+    note = (f"{target} was {was}; the values tried are flat numbers (to keep the dice, "
+            f"list them: {target}={examples}")  # fmt: skip
+    bonus = DAMAGE_BONUS_FIELDS.get(scenario.rules)
+    makers = _makers_of(data, path[1]) if bonus and path[0] in ATTACK_KEYS else []
+    if makers:
+        note += f"; its flat bonus: {', '.join(f'{m}.{bonus}' for m in makers)}"
+    return note + ")"
+
+
+def _makers_of(data: dict[str, Any], attack: Any) -> list[str]:
+    """The names of the combatant entries of document ``data`` that list ``attack``."""
+    return [member["name"] for _, members in _sides(data) for member in members
+            if isinstance(member, dict) and attack in (member.get("attacks") or [])]  # fmt: skip

@@ -36,6 +36,7 @@ from simlab.tuning.overrides import (
     apply_overrides,
     argument_label,
     check_value,
+    flat_dice_note,
     parse_value,
     plain_value,
     refuse_range_slip,
@@ -226,6 +227,10 @@ class SweepResult:
     overrides : tuple of str
         The changes every point shares (``--set``, :func:`simlab.override`),
         ``NAME.FIELD=VALUE`` in order.
+    notes : tuple of str
+        What the terminal, the repr and the page say of the varied values: a dice field
+        given whole numbers tries flat numbers
+        (:func:`~simlab.tuning.overrides.flat_dice_note`).
     """
 
     scenario: str
@@ -235,6 +240,7 @@ class SweepResult:
     vary: list[Variation]
     points: list[SweepPoint] = field(default_factory=list)
     overrides: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
     _made: dict[str, tuple[list[tuple[Any, Any]], pd.DataFrame]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
@@ -261,9 +267,10 @@ class SweepResult:
         varied = ", ".join(f"{v.target} ({counted(len(v.values), 'value')})" for v in self.vary)
         said = self.overrides_said()
         fixed = f" · with {', '.join(said)}" if said else ""
+        notes = "".join(f" · {note}" for note in self.notes)
         return (f"<SweepResult {self.scenario}{fixed} · rules {self.rules} · "
-                f"{counted(len(self.points), 'point')} of {varied} · {self.per_point()} · seed "
-                f"{self.seed}: .attacks(), .combatants(), .sides(), .damage_pmf(), "
+                f"{counted(len(self.points), 'point')} of {varied}{notes} · {self.per_point()} · "
+                f"seed {self.seed}: .attacks(), .combatants(), .sides(), .damage_pmf(), "
                 ".encounters_per_point(), simlab.plot_sweep>")  # fmt: skip
 
     def per_point(self) -> str:
@@ -577,8 +584,10 @@ def sweep_points(scenario: ScenarioBase, vary: Vary) -> SweepResult:
         counts = " × ".join(f"{len(v.values):,} ({v.label})" for v in variations)
         raise InputError(f"expected a sweep of at most {MAX_POINTS:,} points, the product of "
                          f"the values varied; got {total:,}: {counts}")  # fmt: skip
+    notes = (flat_dice_note(scenario, v.target, v.values, v.label) for v in variations)
     result = SweepResult(scenario.scenario, scenario.rules, scenario.seed, scenario.encounters,
-                         variations, overrides=scenario.overrides)  # fmt: skip
+                         variations, overrides=scenario.overrides,
+                         notes=tuple(note for note in notes if note))  # fmt: skip
     result._swept = scenario
     labels = ", ".join(v.label for v in variations)
     for values in itertools.product(*(v.values for v in variations)):

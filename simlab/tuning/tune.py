@@ -82,6 +82,7 @@ from simlab.tuning.overrides import (
     Override,
     apply_overrides,
     argument_label,
+    flat_dice_note,
     parse_value,
     plain_value,
     refuse_range_slip,
@@ -291,6 +292,10 @@ class TuneResult:
         it is monotone (the consistent range, or the neighbours the target lies
         between), every place where it turns (:meth:`turns`); none where no value
         reaches the target.
+    notes : tuple of str
+        What the terminal, the repr and the page say of the values tried: a dice field
+        tuned over whole numbers tries flat numbers
+        (:func:`~simlab.tuning.overrides.flat_dice_note`).
     """
 
     scenario: str
@@ -312,6 +317,7 @@ class TuneResult:
     overrides: tuple[str, ...] = ()
     precision_on: tuple[str, ...] = ()
     crossings: list[Crossing] = dataclasses.field(default_factory=list)
+    notes: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
         """One line: the value found, its figure and where the rest is (the dataclass's
@@ -347,8 +353,9 @@ class TuneResult:
                 answer += f" and meets the target at {len(self.crossings)} places ({places})"
         if (stretch := self.flat_stretch()) is not None:
             answer += f", as does every value tried from {_show(stretch[0])} to {_show(stretch[1])}"
+        notes = "".join(f" ({note})" for note in self.notes)
         return (f"<TuneResult {self.scenario} · rules {self.rules} · {self.field} over "
-                f"{_show(self.lo)}..{_show(self.hi)} for {self.target}: {answer}; "
+                f"{_show(self.lo)}..{_show(self.hi)}{notes} for {self.target}: {answer}; "
                 f"{counted(len(self.evaluations), 'value')} evaluated; .value, .best, "
                 ".evaluated(), .evaluations, .how()>")  # fmt: skip
 
@@ -879,6 +886,8 @@ def tune(
     result = TuneResult(scenario.scenario, scenario.rules, seed, n, name, lo, hi, integer, target,
                         overrides=scenario.overrides, precision=precision,
                         precision_on=tuple(map(str, precision_on)))  # fmt: skip
+    note = flat_dice_note(scenario, name, (lo, hi), label) if integer else None
+    result.notes = (note,) if note else ()
     _search(evaluate, result)
     if precision is None and not result.identical and _may_be_flat(result.evaluations):
         evaluate.pair(lambda scn: _in_ranges(scn, n, seed, threads, client))

@@ -338,6 +338,8 @@ def test_run_prints_tables_and_writes_outputs(tmp_path: Path) -> None:
         "median_time_to_down",
         "median_time_to_down_ci",
         "median_time_to_down_when_downed",
+        "mean_time_to_down",
+        "mean_time_to_down_ci",
         "pmf",
         "down_by_round",
         "down_by_round_ci",

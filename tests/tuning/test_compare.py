@@ -164,6 +164,30 @@ def test_a_b_identical_to_a_is_said_so(tmp_path: Path, args: list[str], said: st
     assert "identical" not in changed.output and "✱ changed: the paired" in changed.output
 
 
+def test_a_set_that_makes_b_file_equal_to_a_is_not_said_to_change_nothing(
+    tmp_path: Path,
+) -> None:
+    """Walkthrough: ``compare A.yaml B.yaml --set strike.profile[9]=6``, where B's file
+    has 8 in row 9 and A's 6, said "strike.profile[9] is already 6, so
+    strike.profile[9]=6 changes nothing": the override changed B's file, from 8 to 6,
+    and that made B the same scenario as A."""
+    copy = tmp_path / "row9.yaml"
+    copy.write_text(SS_DUEL.read_text().replace("5, 6, 7, 8, 10]", "5, 8, 7, 8, 10]"))
+    done = CliRunner().invoke(main, ["compare", str(SS_DUEL), str(copy), "--set",
+                                     "strike.profile[9]=6", "-n", "200",
+                                     "--out", str(tmp_path / "out")])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    said = (
+        "B is identical to A: strike.profile[9]=6 makes B's file the same scenario "
+        "as A, so every difference is 0."
+    )
+    assert said in " ".join(done.output.split())
+    assert "already" not in done.output
+    assert said in (tmp_path / "out/compare.md").read_text()
+    b = simlab.load(copy).with_({"strike.profile[9]": 6})
+    assert said.removesuffix(".") in repr(simlab.compare(simlab.load(SS_DUEL), b, n=200))
+
+
 def test_cli_compare_file_and_set_agree(tmp_path: Path) -> None:
     """`compare A B` with B the edited copy equals `compare A --set ...`; compare.json."""
     copy = tmp_path / "row9.yaml"

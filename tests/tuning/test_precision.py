@@ -137,6 +137,7 @@ def test_precision_in_the_scenario_is_validated_and_used(duel: Any) -> None:
         (["--precision", "1e-5000"], "expected a half-width in (0, 1], such as 0.01; got 1e-5000"),
         (["--precision", "nan"], "expected a half-width in (0, 1], such as 0.01; got nan"),
         (["--precision", "x"], "expected a half-width in (0, 1], such as 0.01; got 'x'"),
+        (["--precision", "1%"], "got '1%' (a share is written as a fraction: 0.01)"),
         (["--precision", "0.01", "--precision-on", "nope:x"], "--precision-on nope:x"),
         (
             ["--precision", "0.01", "--precision-on", "hit_rate:kick"],
