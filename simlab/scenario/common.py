@@ -81,6 +81,33 @@ _FIGURE_KEYS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 
 
+# What each kind of figure is measured on, as a wrong subject's message says it.
+_FIGURE_IS = {
+    **{f: "it is a figure of one attack's rolls" for f in ATTACK_FIGURES},
+    **{f: "it is a figure of one combatant" for f in COMBATANT_FIGURES},
+    **{f: "it is a figure of one side" for f in SIDE_FIGURES},
+    **{f: "it is one figure of the whole fight" for f in SCENARIO_FIGURES},
+}
+_SUBJECT_WORDS = {"attack": "an attack", "combatant": "a combatant", "side": "a side",
+                  "damage": "a damage threshold", "round": "a round",
+                  "event": "an event"}  # fmt: skip
+
+
+def _stray_subject(figure: str, key: str, value: Any) -> str:
+    """The message for ``key: value`` in an ``expect:`` entry whose ``figure`` takes no
+    such key: ``expected only a side for 'win_rate' (it is a figure of one side); got
+    attack: quick-jab``."""
+    needed, optional = _FIGURE_KEYS[figure]
+    subjects = " and ".join(_SUBJECT_WORDS[k] for k in needed)
+    wanted = f"only {subjects}" if needed else "no subject"
+    if optional:
+        wanted += f" (narrowed by {' or '.join(optional)})"
+    message = f"expected {wanted} for {figure!r} ({_FIGURE_IS[figure]}); got {key}: {value}"
+    if key == "combatant" and "attacker" in optional:
+        message += f" (to narrow it to {value}'s attacks, write attacker: or defender:)"
+    return message
+
+
 def located_error(loc: tuple[Any, ...], message: str, value: Any) -> ValidationError:
     """A validation error at ``loc`` (relative to the model being validated).
 
@@ -150,10 +177,11 @@ class Expectation(StrictModel):
                 raise located_error((), f"expected key {key!r} for figure {self.figure!r}; "
                                     "got nothing", None)  # fmt: skip
         for key in _SUBJECT_KEYS:
-            if getattr(self, key) is not None and key not in needed + optional:
-                allowed = ", ".join(needed + optional) or "no subject"
-                message = f"expected only {allowed} with figure {self.figure!r}; got {key!r}"
-                raise located_error((key,), message, getattr(self, key))
+            value = getattr(self, key)
+            if value is not None and key not in needed + optional:
+                # pydantic's mark of a key: the loader places the error at `side:`, not `hero`
+                where = (key, "[key]")
+                raise located_error(where, _stray_subject(self.figure, key, value), value)
         return self
 
     def _refuse_bounds_beyond_rates(self) -> None:

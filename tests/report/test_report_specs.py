@@ -56,7 +56,9 @@ def _located(expect: str) -> tuple[int, str]:
         ("  - {figure: damage_at_least, attack: stone-strike, at_least: 0.2}\n",
          1, "expected key 'damage' for figure 'damage_at_least'"),
         ("  - {figure: hit_rate, attack: quick-jab, combatant: Brute, at_least: 0.6}\n",
-         1, "expected only attack, attacker, defender with figure 'hit_rate'; got 'combatant'"),
+         1, "expected only an attack (narrowed by attacker or defender) for 'hit_rate' (it "
+            "is a figure of one attack's rolls); got combatant: Brute (to narrow it to "
+            "Brute's attacks, write attacker: or defender:)"),
         ("  - figure: hitrate\n    attack: quick-jab\n    at_least: 0.6\n",
          1, "expected one of 'hit_rate', 'crit_rate'"),
         ("  - {figure: hit_rate, attack: quick-jab, at_least: high}\n",
@@ -97,6 +99,39 @@ def test_bad_expect_entries_are_located(expect: str, line: int, words: str) -> N
     got_line, message = _located(expect)
     assert got_line == line
     assert words in message
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("{figure: draw_rate, at_most: 0.1, side: hero}",
+         "expected no subject for 'draw_rate' (it is one figure of the whole fight); got "
+         "side: hero"),
+        ("{figure: mean_rounds, round: 3, at_most: 9}",
+         "expected no subject for 'mean_rounds' (it is one figure of the whole fight); got "
+         "round: 3"),
+        ("{figure: win_rate, side: enemies, attack: quick-jab, at_least: 0.5}",
+         "expected only a side for 'win_rate' (it is a figure of one side); got attack: "
+         "quick-jab"),
+        ("{figure: down_by_round, combatant: Kaito, round: 3, side: party, at_least: 0.1}",
+         "expected only a combatant and a round for 'down_by_round' (it is a figure of "
+         "one combatant); got side: party"),
+        ("{figure: damage_at_least, attack: quick-jab, damage: 3, side: party, at_most: 1}",
+         "expected only an attack and a damage threshold (narrowed by attacker or "
+         "defender) for 'damage_at_least' (it is a figure of one attack's rolls); got "
+         "side: party"),
+    ],
+)  # fmt: skip
+def test_a_subject_the_figure_does_not_take_is_refused_at_its_key(spec: str, words: str) -> None:
+    """``side: hero`` on draw_rate read "expected only no subject with figure 'draw_rate';
+    got 'side'"; each wrong subject now says what the figure takes and why, at its key."""
+    with pytest.raises(ScenarioError) as info:
+        loads(f"{BASE}\nexpect:\n  - {spec}\n", "q.yaml")
+    problem = info.value.problems[0]
+    key = words.split("got ")[-1].split(":")[0]
+    at_key = len("  - ") + spec.index(f" {key}:") + 2  # the column of the key's first letter
+    assert (problem.line, problem.col) == (len(BASE.splitlines()) + 2, at_key)
+    assert problem.message == words
 
 
 SPIRITS = (ROOT / "scenarios/shattered-spirits/spirits-2v3.yaml").read_text()

@@ -122,8 +122,9 @@ def test_an_item_set_whole_at_the_next_index_is_added() -> None:
                                   "under a list (an item of a list is named by its place "
                                   "from 0: expect[0])"),
         ("expect[1].at_lest=0.5", "unknown key 'at_lest'"),
-        ("expect[1].side=party", "expected only attack, attacker, defender with figure "
-                                 "'hit_rate'; got 'side'"),
+        ("expect[1].side=party", "expected only an attack (narrowed by attacker or "
+                                 "defender) for 'hit_rate' (it is a figure of one "
+                                 "attack's rolls); got side: party"),
     ],
 )  # fmt: skip
 def test_a_bad_expect_override_names_the_argument(arg: str, words: str) -> None:
