@@ -346,11 +346,20 @@ def compare(
               for job, parts in zip(jobs, per_range, strict=True)]  # fmt: skip
     whole = [_measured(r.tallies, r.layout, n) for r in results]
     table = _difference_table(whole, values)
-    only_a = [k for k in whole[0][0] if k not in whole[1][0]]
-    only_b = [k for k in whole[1][0] if k not in whole[0][0]]
+    only_a, only_b = _only_in(whole[0], whole[1]), _only_in(whole[1], whole[0])
     pairs = {**labelled_pairs(jobs[0].layout), **labelled_pairs(jobs[1].layout)}
     return Comparison(results[0], results[1], labels, table, len(values[0]),
                       only_in_a=only_a, only_in_b=only_b, pairs=pairs)  # fmt: skip
+
+
+def _only_in(mine: Measured, other: Measured) -> list[tuple[str, str]]:
+    """The figures of ``mine`` that ``other`` does not have, but no crit rate of a pair
+    that never crits (an attack that cannot, such as a shattered-spirits profile without
+    a ``crit`` row): its 0 is no figure the other variant lacks, as
+    :func:`_difference_table` drops it from the figures both share."""
+    values, counts = mine
+    return [key for key in values if key not in other[0]
+            and not (key[0] == "crit_rate" and never_crits([counts[key].events]))]  # fmt: skip
 
 
 def _measured(tallies: TallyArrays, layout: Layout, n: int) -> Measured:

@@ -632,3 +632,24 @@ def test_what_pairing_did_across_rules_is_the_measured_narrowing() -> None:
     same = simlab.compare(scenarios / "shattered-spirits/duel-both-drafts.yaml",
                           changes={"max_rounds": 25}, n=500)  # fmt: skip
     assert same.rules_note() == "" and "different rules" not in unmatched_note(same)
+
+
+def test_a_crit_rate_the_attack_cannot_have_is_not_one_only_a_has() -> None:
+    """The quickstart against a zones-3d6 duel listed "crit rate of Kaito quick-jab →
+    Brute" among the figures only A has, though the quick-jab has no crit row; and so
+    did the quickstart against itself with Kaito's jab swapped for a stone-strike. The
+    stone-strike's crit rate, which it can have, is still listed on the side that has it."""
+    from simlab.report.tuning_terminal import unmatched_note
+
+    scenarios = Path(__file__).resolve().parents[2] / "scenarios"
+    quickstart = scenarios / "shattered-spirits/quickstart.yaml"
+    jab, strike = "Kaito quick-jab → Brute", "Kaito stone-strike → Brute"
+    apart = simlab.compare(quickstart, scenarios / "zones-3d6/training-duel.yaml", n=2_000)
+    swapped = simlab.compare(quickstart, changes={"Kaito.attacks[0]": "stone-strike"}, n=2_000)
+    for ab in (apart, swapped):
+        assert {("hit_rate", jab), ("mean_damage", jab)} <= set(ab.only_in_a)
+        assert ("crit_rate", jab) not in ab.only_in_a
+        assert "crit rate of Kaito quick-jab" not in " ".join(unmatched_note(ab).split())
+    assert ("crit_rate", "Brute stone-strike → Kaito") in apart.only_in_a
+    assert ("crit_rate", strike) in swapped.only_in_b
+    assert len(swapped.only_in_a) == 2
