@@ -62,9 +62,10 @@ class Override:
     """One change to a scenario: ``target`` (``NAME.FIELD``) set to ``value``.
 
     ``label`` names the override in error messages: the ``--set`` argument as typed on
-    the command line, or the key of the mapping given in Python (``keyed``). ``one_of``
-    marks a value that is one of several its argument gives (a sweep's or a tune's
-    ``--vary``): a problem of the scenario it makes names the value too (:meth:`named`).
+    the command line, or the key of the mapping given in Python (``keyed``: its value is
+    a Python value, a sweep's from the list under that key too). ``one_of`` marks a value
+    that is one of several its argument gives (a sweep's or a tune's ``--vary``): a
+    problem of the scenario it makes names the value too (:meth:`named`).
     """
 
     target: str
@@ -84,14 +85,26 @@ class Override:
     def named(self) -> str:
         """How a problem of the scenario it makes names it: its label, or, for one value
         of several, ``params.ap_per_round=1 from --vary params.ap_per_round=3,1``."""
-        return f"{self.spelled()} from {self.label}" if self.one_of else self.label
+        if not self.one_of:
+            return self.label
+        return f"{self.target}={written_value(self.value, self.keyed)} from {self.label}"
 
     def brought(self) -> str:
         """How a problem in the file that the override brings names it, among those of
         the same change (:meth:`named`), always with its value: a Python mapping's key
         gets it, ``override params.ap_per_round=1`` as the command line's ``--set
         params.ap_per_round=1`` (the value is what broke the file's line)."""
-        return f"{self.label}={spelled_value(self.value)}" if self.keyed else self.named()
+        keyed_alone = self.keyed and not self.one_of
+        return f"{self.label}={spelled_value(self.value)}" if keyed_alone else self.named()
+
+
+def written_value(value: Any, keyed: bool) -> str:
+    """An override's value as its caller wrote it: ``True``, ``False`` or ``None`` given
+    in Python (``keyed``: a mapping's value, or one of a sweep's list) as Python spells
+    them, any other value as the file's YAML does (:func:`spelled_value`)."""
+    if keyed and (value is None or isinstance(value, bool)):
+        return repr(value)
+    return spelled_value(value)
 
 
 def spelled_value(value: Any) -> str:
@@ -492,9 +505,10 @@ def _as_written(message: str, item: Override) -> str:
     """``message`` saying a Python mapping's ``True``, ``False`` or ``None`` as its
     caller wrote it, where the scenario's checks say it in YAML (``got true``, ``got an
     empty value``); a ``--set`` text's value was YAML already."""
-    if not item.keyed or not (item.value is None or isinstance(item.value, bool)):
+    written = written_value(item.value, item.keyed)
+    if written == spelled_value(item.value):
         return message
-    return message.replace(f"got {describe_value(item.value)}", f"got {item.value!r}")
+    return message.replace(f"got {describe_value(item.value)}", f"got {written}")
 
 
 def _mark(positions: dict[Path, Any], keys: dict[Path, Any], path: Path, at: Any) -> None:

@@ -42,8 +42,8 @@ from simlab.tuning.overrides import (
     refuse_range_slip,
     refuse_run_changes,
     refuse_spec_changes,
-    spelled_value,
     whole_numbers,
+    written_value,
 )
 
 __all__ = [
@@ -74,11 +74,13 @@ MAX_POINTS = 10_000
 
 @dataclass(frozen=True)
 class Variation:
-    """One varied field: ``target`` (``NAME.FIELD``) takes each of ``values`` in turn."""
+    """One varied field: ``target`` (``NAME.FIELD``) takes each of ``values`` in turn;
+    ``keyed`` when they are Python values, from a mapping's list (:class:`Override`)."""
 
     target: str
     values: tuple[Any, ...]
     label: str
+    keyed: bool = False
 
 
 #: What a sweep varies: ``{NAME.FIELD: values}``, ``"NAME.FIELD=LO:HI"``, or a list of
@@ -166,7 +168,7 @@ def _variations(vary: Vary) -> list[Variation]:
         values = tuple(whole_numbers(plain_value(taken)))
         for value in values:  # before _check_values spells one given twice
             check_value(value, label)
-        variations.append(Variation(str(key), values, label))
+        variations.append(Variation(str(key), values, label, keyed=True))
     return variations
 
 
@@ -591,7 +593,7 @@ def sweep_points(scenario: ScenarioBase, vary: Vary) -> SweepResult:
     result._swept = scenario
     labels = ", ".join(v.label for v in variations)
     for values in itertools.product(*(v.values for v in variations)):
-        changes = [Override(v.target, x, v.label, one_of=True)
+        changes = [Override(v.target, x, v.label, one_of=True, keyed=v.keyed)
                    for v, x in zip(variations, values, strict=True)]  # fmt: skip
         variant = apply_overrides(scenario, changes)
         refuse_run_changes(scenario, variant, labels, "sweep")
@@ -604,15 +606,16 @@ def sweep_points(scenario: ScenarioBase, vary: Vary) -> SweepResult:
 def _check_values(variation: Variation) -> None:
     """Refuse a varied field with no value, or with a value given twice: its points would
     be run twice, their rows alike in every table (a pivot on the field then fails)."""
-    values = variation.values
-    if not values:
+    if not variation.values:
         raise InputError(f"{variation.label}: expected at least one value; got none")
+    # true is not 1 (nor false 0) in a file, though Python finds them equal
+    values = [(type(value) is bool, value) for value in variation.values]
     for k, value in enumerate(values):
         if value in values[:k]:
             count = values.count(value)
             times = "twice" if count == 2 else f"{count} times"
-            raise InputError(f"{variation.label}: expected each value once; got "
-                             f"{spelled_value(value)} {times}")  # fmt: skip
+            said = written_value(value[1], variation.keyed)
+            raise InputError(f"{variation.label}: expected each value once; got {said} {times}")
 
 
 def sweep(

@@ -582,6 +582,11 @@ def test_parse_vary(text: str, values: tuple[Any, ...]) -> None:
          "expected each value once; got 1 twice"),
         (["--vary", "Defender.hp=20,30,20,20"], "--vary Defender.hp=20,30,20,20",
          "expected each value once; got 20 3 times"),
+        # the command line's values are YAML, and said so (a Python list's are not)
+        (["--vary", "Defender.hp=5,true"], "Defender.hp=true from --vary Defender.hp=5,true",
+         "expected an integer; got true"),
+        (["--vary", "Defender.hp=1,true"], "Defender.hp=true from --vary Defender.hp=1,true",
+         "expected an integer; got true"),
     ],
 )  # fmt: skip
 def test_bad_vary_exits_2_names_it_writes_nothing(
@@ -949,3 +954,24 @@ def test_a_sweep_run_to_a_precision_says_where_each_point_stopped() -> None:
     plain = simlab.sweep(quickstart, "Brute.hp=20:40:20", n=300)
     assert plain.encounters_per_point().encounters.tolist() == [300, 300]
     assert plain.encounters_per_point().precision_met.isna().all()
+
+
+@pytest.mark.parametrize(
+    ("values", "words"),
+    [
+        ([5, True], "Defender.hp=True from vary Defender.hp: expected an integer; got True"),
+        ([5, False], "Defender.hp=False from vary Defender.hp: expected an integer; got False"),
+        ([5, None], "Defender.hp=None from vary Defender.hp: expected an integer; got None"),
+        ([1, True], "Defender.hp=True from vary Defender.hp: expected an integer; got True"),
+        ([True, 5, True], "vary Defender.hp: expected each value once; got True twice"),
+    ],
+)
+def test_a_swept_python_value_is_said_as_the_caller_wrote_it(
+    duel: Any, values: list[Any], words: str
+) -> None:
+    """``sweep(scn, {"Defender.hp": [5, True]})`` said "got true", YAML's spelling, to a
+    caller who wrote Python's ``True``, as ``with_`` once did; and ``[1, True]`` was
+    refused as one value given twice (Python finds them equal; a file does not)."""
+    with pytest.raises(InputError) as refused:
+        simlab.sweep(duel, {"Defender.hp": values}, n=100)
+    assert str(refused.value) == words
