@@ -104,7 +104,7 @@ def _stray_subject(figure: str, key: str, value: Any) -> str:
         wanted += f" (narrowed by {' or '.join(optional)})"
     message = f"expected {wanted} for {figure!r} ({_FIGURE_IS[figure]}); got {key}: {value}"
     if key == "combatant" and "attacker" in optional:
-        message += f" (to narrow it to {value}'s attacks, write attacker: or defender:)"
+        message += f" (for the attacks {value} makes or takes, write attacker: or defender:)"
     return message
 
 

@@ -57,8 +57,8 @@ def _located(expect: str) -> tuple[int, str]:
          1, "expected key 'damage' for figure 'damage_at_least'"),
         ("  - {figure: hit_rate, attack: quick-jab, combatant: Brute, at_least: 0.6}\n",
          1, "expected only an attack (narrowed by attacker or defender) for 'hit_rate' (it "
-            "is a figure of one attack's rolls); got combatant: Brute (to narrow it to "
-            "Brute's attacks, write attacker: or defender:)"),
+            "is a figure of one attack's rolls); got combatant: Brute (for the attacks "
+            "Brute makes or takes, write attacker: or defender:)"),
         ("  - figure: hitrate\n    attack: quick-jab\n    at_least: 0.6\n",
          1, "expected one of 'hit_rate', 'crit_rate'"),
         ("  - {figure: hit_rate, attack: quick-jab, at_least: high}\n",
