@@ -365,11 +365,26 @@ class ScenarioBase(StrictModel):
         can be made so."""
         makers = self.able_makers()
         unmade = self.unmade_problem(attack, makers)
-        if unmade is not None:
+        if unmade is not None or defender is None:
             return unmade
-        if defender is not None and not _can_target(attack, None, defender, makers):
+        return self.target_problem(attack, None, defender, makers)
+
+    def target_problem(self, attack: str, attacker: str | None, defender: str,
+                       makers: list[Maker]) -> str | None:  # fmt: skip
+        """What is wrong with a figure of ``attack`` (made by ``attacker``'s copies, when
+        named) at ``defender``: no maker of it can ever make it at ``defender`` or one of
+        its copies (:meth:`attackers_of`; ``makers``: :meth:`able_makers`), saying why.
+        None when one can."""
+        targets = copies_of(defender, [name for _, name, _ in makers])
+        for target in targets:
+            if _attacking_sides(attack, attacker, self.attackers_of(target, makers)):
+                return None
+        sides = {side for side, name, _ in makers if name in targets}
+        if not targets or _attacking_sides(attack, attacker, makers) <= sides:
             return _no_target(attack, defender)
-        return None
+        making = [maker for maker in makers if _attacking_sides(attack, attacker, [maker])]
+        return (f"expected a combatant that {attack!r} can target; got {defender!r}"
+                f"{self.untargeted_why(attack, targets, making)}")  # fmt: skip
 
     #: What makes an attack in these rules, for the message of one nobody makes.
     MADE_BY: ClassVar[str] = "an attack some combatant lists under 'attacks:'"
@@ -409,16 +424,40 @@ class ScenarioBase(StrictModel):
         harms it (a status or terrain, :meth:`harmed_without_attacks`), so it never goes
         down. None when it can."""
         makers = self.able_makers() if makers is None else makers
-        sides = {side for side, maker, _ in makers if copies_of(name, [maker])}
-        if any(attacks and side not in sides for side, _, attacks in makers):
+        targets = copies_of(name, [maker for _, maker, _ in makers])
+        if any(self.attackers_of(target, makers) for target in targets):
             return None
-        if not sides or self.harmed_without_attacks(name):
+        if not targets or self.harmed_without_attacks(name):
             return None  # a name the layout checks, or harm that needs no attacker
         return (
             f"expected a combatant that can go down; got {name!r}: no one attacks it "
-            f"(nobody on another side makes an attack{self.never_attacks_why(sides)}), "
-            "so it never does"
+            f"({self.unattacked_why(targets, makers)}), so it never does"
         )
+
+    def attackers_of(self, target: str, makers: list[Maker] | None = None) -> list[Maker]:
+        """(side, name, attacks) of the makers that can ever attack the combatant named
+        ``target`` (one of them, a copy as ``Orc 2``), each with only the attacks it can
+        make at it, and none that has none (``makers``: :meth:`able_makers`, worked out
+        when not given): here every maker on another side, with every attack it makes; a
+        rule system in which an attack reaches only some enemies (shattered-spirits'
+        declared engagements) says so in its own."""
+        makers = self.able_makers() if makers is None else makers
+        sides = {side for side, name, _ in makers if name == target}
+        return [maker for maker in makers if maker[2] and maker[0] not in sides]
+
+    def unattacked_why(self, targets: list[str], makers: list[Maker]) -> str:
+        """Why none of ``makers`` (:meth:`able_makers`) ever attacks ``targets`` (the
+        copies of one combatant), for :meth:`down_problem`: here ``nobody on another side
+        makes an attack``, and why those that list some make none
+        (:meth:`never_attacks_why`)."""
+        sides = {side for side, name, _ in makers if name in targets}
+        return f"nobody on another side makes an attack{self.never_attacks_why(sides)}"
+
+    def untargeted_why(self, attack: str, targets: list[str], makers: list[Maker]) -> str:
+        """Why the makers of ``attack`` among ``makers`` (those :meth:`target_problem` asks
+        of) on another side than ``targets`` never make it at them (``: …``); ``""`` here,
+        where an attack is made at every enemy."""
+        return ""
 
     def never_attacks_why(self, sides: set[str]) -> str:
         """Why the combatants of every side but ``sides`` that list attacks make none
@@ -510,7 +549,9 @@ class ScenarioBase(StrictModel):
                                     f"uses {spec.attack!r}; got {spec.attacker!r}",
                                     spec.attacker)  # fmt: skip
             if spec.defender is not None and spec.attack is not None:
-                _refuse_untargetable(spec.attack, spec.attacker, spec.defender, able, i)
+                aimed = self.target_problem(spec.attack, spec.attacker, spec.defender, able)
+                if aimed is not None:
+                    raise located_error(("expect", i, "defender"), aimed, spec.defender)
             if spec.side is not None and spec.side not in sides:
                 raise located_error(("expect", i, "side"), f"expected a side of this "
                                     f"scenario ({', '.join(sides)}); got {spec.side!r}"
@@ -730,23 +771,8 @@ def _attacking_sides(attack: str | None, attacker: str | None, makers: list[Make
             if attack in attacks and (attacker is None or copies_of(attacker, [name]))}  # fmt: skip
 
 
-def _can_target(attack: str, attacker: str | None, defender: str, makers: list[Maker]) -> bool:
-    """Whether some combatant that makes ``attack`` (``attacker``'s copies, when named)
-    has ``defender`` (or one of its copies) on another side: an attack is only ever made
-    at an enemy."""
-    targets = {side for side, name, _ in makers if copies_of(defender, [name])}
-    return any(a != d for a in _attacking_sides(attack, attacker, makers) for d in targets)
-
-
-def _refuse_untargetable(attack: str, attacker: str | None, defender: str,
-                         makers: list[Maker], i: int) -> None:  # fmt: skip
-    """Refuse ``expect[i]``'s ``defender`` when ``attack`` can never be made at it."""
-    if not _can_target(attack, attacker, defender, makers):
-        raise located_error(("expect", i, "defender"), _no_target(attack, defender), defender)
-
-
 def _no_target(attack: str, defender: str) -> str:
-    """The message for a ``defender`` that ``attack`` can never be made at."""
+    """The message for a ``defender`` on the side of everyone who makes ``attack``."""
     return (
         f"expected a combatant that {attack!r} can target, on another side than its "
         f"attackers; got {defender!r}"

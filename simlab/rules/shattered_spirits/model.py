@@ -23,6 +23,7 @@ from simlab.errors import did_you_mean, did_you_mean_items
 from simlab.scenario.common import (
     MAX_COMBATANTS,
     CombatantBase,
+    Maker,
     NameClaim,
     ScenarioBase,
     TargetPolicy,
@@ -784,19 +785,85 @@ class Scenario(ScenarioBase):
         attacks and, under engagement: declared, is Engaged with nobody``: why each entry
         off ``sides`` that lists attacks makes none (:meth:`able_makers`), for
         :meth:`down_problem`."""
-        whys = []
-        for slot in self.slots():
-            if slot.side_name in sides or not (slot.spirit or slot.member).attacks:
-                continue
-            if slot.spirit is None:
-                whys.append(f"{slot.member.name!r} lists only Melee attacks and, under "
-                            "engagement: declared, is Engaged with nobody")  # fmt: skip
-            elif slot.spirit.manifest == "never":
-                whys.append(f"the Spirit {slot.spirit.name!r} has manifest: never")
-            else:
-                whys.append(f"the Spirit {slot.spirit.name!r} lists only Melee attacks and, "
-                            "under engagement: declared, is Engaged with nobody")  # fmt: skip
+        listing = [slot for slot in self.slots() if (slot.spirit or slot.member).attacks]
+        whys = [_makes_none_why(slot) for slot in listing if slot.side_name not in sides]
         return f": {'; '.join(dict.fromkeys(whys))}" if whys else ""
+
+    def attackers_of(self, target: str, makers: list[Maker] | None = None) -> list[Maker]:
+        """(side, name, attacks) of the slots that can ever attack the slot named
+        ``target``, each with only the attacks it can make at it (``makers``:
+        :meth:`able_makers`, worked out when not given). A Spirit with ``manifest: never``
+        is never in the fight, and nothing attacks it; under ``engagement: declared`` a
+        Melee attack reaches only a slot its maker can be Engaged with
+        (:meth:`_may_engage`), a Ranged one any enemy."""
+        makers = self.able_makers() if makers is None else makers
+        slots = {slot.name: slot for slot in self.slots()}
+        aim = slots.get(target)
+        if aim is None:
+            return super().attackers_of(target, makers)
+        if _never_manifested(aim):
+            return []
+        out = []
+        for side, name, attacks in makers:
+            engaged = self._may_engage(slots[name], aim)
+            reach = [a for a in attacks if self._can_make(a, engaged)]
+            if reach and side != aim.side_name:
+                out.append((side, name, reach))
+        return out
+
+    def unattacked_why(self, targets: list[str], makers: list[Maker]) -> str:
+        """Why none of ``makers`` ever attacks ``targets``: a Spirit that never
+        Manifests is never in the fight; where nobody on another side makes an attack,
+        why each makes none (:meth:`never_attacks_why`); else why each that lists an
+        attack reaches none of them (``'Ogre' lists only Melee attacks and is Engaged
+        only with 'Kaito'``)."""
+        slots = {slot.name: slot for slot in self.slots()}
+        aims = [slots[name] for name in targets if name in slots]
+        never = _out_of_the_fight(aims)
+        if never:
+            return never
+        sides = {aim.side_name for aim in aims}
+        foes = [(slots[name], attacks) for side, name, attacks in makers if side not in sides]
+        if not any(attacks for _, attacks in foes):
+            return super().unattacked_why(targets, makers)
+        whys = [_makes_none_why(slot) if not attacks else
+                f"{_said(slot)} lists only Melee attacks and is Engaged only with "
+                f"{self._engaged_said(slot)}"
+                for slot, attacks in foes if (slot.spirit or slot.member).attacks]  # fmt: skip
+        return f"nobody on another side can attack it: {'; '.join(dict.fromkeys(whys))}"
+
+    def untargeted_why(self, attack: str, targets: list[str], makers: list[Maker]) -> str:
+        """``: 'club' is a Melee attack, and 'Ogre' is Engaged only with 'Kaito'``, or
+        ``: the Spirit 'Shade' has manifest: never and is never in the fight``: why the
+        makers of ``attack`` on another side never make it at ``targets``."""
+        slots = {slot.name: slot for slot in self.slots()}
+        aims = [slots[name] for name in targets if name in slots]
+        never = _out_of_the_fight(aims)
+        if never:
+            return f": {never}"
+        sides = {aim.side_name for aim in aims}
+        foes = [slots[name] for side, name, attacks in makers
+                if attack in attacks and side not in sides]  # fmt: skip
+        whys = [f"{_said(foe)} is Engaged only with {self._engaged_said(foe)}" for foe in foes]
+        return f": {attack!r} is a Melee attack, and {'; '.join(dict.fromkeys(whys))}"
+
+    def _may_engage(self, a: Slot, b: Slot) -> bool:
+        """Whether slots ``a`` and ``b`` can ever be Engaged (the kernels' ``ENGAGED``):
+        their characters' entries start Engaged (either names the other under
+        ``engaged_with``, which covers every copy), and each is its character or a Spirit
+        that Manifests at Melee range, taking its character's engagements."""
+        at_melee = all(s.spirit is None or s.spirit.manifest == "melee" for s in (a, b))
+        named = b.member.name in a.member.engaged_with or a.member.name in b.member.engaged_with
+        return at_melee and named and a.side != b.side
+
+    def _engaged_said(self, slot: Slot) -> str:
+        """What ``slot`` can ever be Engaged with, by entry: ``'Kaito' and the Spirit
+        'Kestrel'``, or ``nobody``."""
+        seen = [_said(other) for other in self.slots() if self._may_engage(slot, other)]
+        names = list(dict.fromkeys(seen))
+        if len(names) < 2:
+            return names[0] if names else "nobody"
+        return f"{', '.join(names[:-1])} and {names[-1]}"
 
     def _can_make(self, attack: str, engaged: bool) -> bool:
         """Whether ``attack`` can ever be made by a maker ``engaged`` or not; one not
@@ -879,6 +946,31 @@ class Scenario(ScenarioBase):
             ),
         }
         return [name for name, used in found.items() if used]
+
+
+def _said(slot: Slot) -> str:
+    """A slot as a message names it, by its entry: ``'Ogre'``, ``the Spirit 'Wraith'``."""
+    return repr(slot.member.name) if slot.spirit is None else f"the Spirit {slot.spirit.name!r}"
+
+
+def _never_manifested(slot: Slot) -> bool:
+    """Whether ``slot`` is a Spirit with ``manifest: never``, never in the fight."""
+    return slot.spirit is not None and slot.spirit.manifest == "never"
+
+
+def _out_of_the_fight(aims: list[Slot]) -> str:
+    """``the Spirit 'Shade' has manifest: never and is never in the fight`` when one of
+    ``aims`` (the copies of one combatant) is such a Spirit; ``""`` otherwise."""
+    never = [aim for aim in aims if _never_manifested(aim)]
+    return f"{_said(never[0])} has manifest: never and is never in the fight" if never else ""
+
+
+def _makes_none_why(slot: Slot) -> str:
+    """Why ``slot``, which lists attacks, makes none (:meth:`Scenario.able_makers`)."""
+    if _never_manifested(slot):
+        return f"{_said(slot)} has manifest: never"
+    return (f"{_said(slot)} lists only Melee attacks and, under engagement: declared, is "
+            "Engaged with nobody")  # fmt: skip
 
 
 def _unpayable(loc: tuple[Any, ...], cost: int, most: int, how: str,
