@@ -523,6 +523,34 @@ def _prepare_out(out: str | None, what: str = "--out") -> None:
         prepare_output(out, what)
 
 
+class Spelled(click.ParamType):
+    """A required option's text, which where the option is missing says how it is
+    written, with examples: click's "Missing option '--target'." alone said nothing of
+    what a target looks like, where every other mistake says what was expected."""
+
+    name = "text"
+
+    def __init__(self, spelling: str) -> None:
+        self.spelling = spelling
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        return str(value)
+
+    def get_missing_message(self, param: click.Parameter, ctx: click.Context | None) -> str:
+        return self.spelling
+
+
+#: What ``tune`` says of a missing ``--target`` and ``--vary``, and ``sweep`` of ``--vary``.
+TARGET_SPELLED = ("Expected --target FIGURE[:ON]=VALUE, the figure wanted and its value "
+                  "(e.g. --target median_time_to_down:Defender=8, --target "
+                  "win_rate:attacker=0.5); got none.")  # fmt: skip
+TUNED_FIELD_SPELLED = ("Expected --vary NAME.FIELD=LO:HI, the field to tune and its range "
+                       "(e.g. --vary Defender.hp=10:60); got none.")  # fmt: skip
+SWEPT_FIELD_SPELLED = ("Expected --vary NAME.FIELD=LO:HI[:STEP] or NAME.FIELD=v1,v2, a field "
+                       "and its values (e.g. --vary Defender.hp=20:40:5, --vary "
+                       "strike.profile[9]=6,8); got none.")  # fmt: skip
+
+
 class WholeNumber(click.ParamType):
     """A whole number on the command line from ``low`` to ``high``, written in digits
     (``200000``, ``200_000``) or in scientific notation (``2e5``, ``2.5E5``), as a
@@ -1219,6 +1247,7 @@ def _tuning_options(per: str, writes: str, scenario: str = "the scenario's",
     "--vary",
     multiple=True,
     required=True,
+    type=Spelled(SWEPT_FIELD_SPELLED),
     metavar="NAME.FIELD=LO:HI[:STEP]|v1,v2",
     help="A field and its values: integers LO..HI (both included, every STEP-th with "
     ":STEP) or a list: Defender.guard=0:4, Defender.hp=20:40:5, strike.profile[9]=6,8; "
@@ -1350,6 +1379,7 @@ def _note_unused_settings(first: Any, second: Any, given: dict[str, int | None])
     "--vary",
     required=True,
     multiple=True,
+    type=Spelled(TUNED_FIELD_SPELLED),
     metavar="NAME.FIELD=LO:HI",
     help="The field to tune and its range (integers when both ends are; no STEP: tune "
     "bisects): Defender.hp=10:60, params.strain_meter=4:12.",
@@ -1358,6 +1388,7 @@ def _note_unused_settings(first: Any, second: Any, given: dict[str, int | None])
     "--target",
     required=True,
     multiple=True,
+    type=Spelled(TARGET_SPELLED),
     metavar="FIGURE[:ON]=VALUE",
     help="The figure and the value wanted: median_time_to_down:Defender=8, "
     "win_rate:attacker=0.5, hit_rate:strike=0.6, down_by_round:Defender@8=0.5.",

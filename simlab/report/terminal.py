@@ -22,6 +22,7 @@ from rich.console import (
     ConsoleOptions,
     ConsoleRenderable,
     Group,
+    RenderableType,
     RenderHook,
     RenderResult,
 )
@@ -29,7 +30,7 @@ from rich.markup import escape
 from rich.measure import Measurement
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.segment import Segment
-from rich.table import Table
+from rich.table import Column, Table
 from rich.text import Text
 
 from simlab.analysis.result import Result
@@ -1286,12 +1287,11 @@ def combatants_table(result: Result, with_events: bool = True, broken: bool = Fa
              for row, shown, more in zip(rows.itertuples(), figures, extra,
                                          strict=True)]  # fmt: skip
     name_column(table, "combatant", list(rows.combatant))
-    for header, column in zip(headers[columns], list(zip(*cells, strict=True))[columns],
-                              strict=True):  # fmt: skip
+    for header in headers[columns]:
         if header == "side":
             name_column(table, header, list(rows.side))
         else:
-            _whole_number_column(table, header, column)
+            number_column(table, header)
     for name, row_cells in zip(rows.combatant, cells, strict=True):
         table.add_row(name, *row_cells[columns])
     return table
@@ -1301,15 +1301,6 @@ def _when_downed_cell(row: Any) -> str:
     """A combatants row's median round when downed, ``—`` for one never downed."""
     median = row.median_time_to_down_when_downed
     return "—" if pd.isna(median) else rounds_label(median)
-
-
-def _whole_number_column(table: Table, header: str, cells: Sequence[str]) -> None:
-    """A :func:`number_column` at least as wide as its longest line, so that
-    :func:`prints_whole` knows it cannot shrink: rich measures a cell that never wraps by
-    its longest word (``reached]`` of ``not reached [6, not reached]``) and, where the
-    table is wider than the console, squeezes the name columns to nothing instead."""
-    lines = [line for text in (header, *cells) for line in text.split("\n")]
-    table.add_column(header, justify="right", no_wrap=True, min_width=max(map(len, lines)))
 
 
 def time_to_down_tables(result: Result, with_events: bool = False) -> list[Table]:
@@ -1372,17 +1363,52 @@ def fitted_tables(build: Callable[[slice], Table], count: int,
 
 
 def prints_whole(table: Table) -> bool:
-    """Whether ``table`` prints whole at the console's width: where its columns cannot
-    shrink to it (numbers never wrap, names are kept whole), rich lays it out wider and
-    the terminal's edge cuts it, ``capped`` printed ``capp``; or it squeezes a column
-    that may wrap below its narrowest word, to nothing at all (a comparison's pairs at
-    60 columns), where its lines would fit."""
-    from rich.segment import Segment
+    """Whether ``table`` prints whole at the console's width: every line within it and
+    every column as wide as its cells need (:func:`_needed_width`). Where its columns
+    cannot shrink to the width (numbers never wrap, names are kept whole), rich lays it
+    out wider and the terminal's edge cuts it, ``capped`` printed ``capp``; or it
+    squeezes columns below what they need, a name folded mid-word or its column left
+    empty (the time-to-down table's names at 80 columns, a spec's name), where every
+    line fits."""
+    probes = [_WidthProbe(column.header) for column in table.columns]
+    for column, probe in zip(table.columns, probes, strict=True):
+        column.header = probe
+    try:
+        lines = Segment.split_lines(console.render(table, console.options))
+        fits = all(Segment.get_line_length(line) <= console.width for line in lines)
+    finally:
+        for column, probe in zip(table.columns, probes, strict=True):
+            column.header = probe.header
+    return fits and all(probe.width >= _needed_width(column)
+                        for column, probe in zip(table.columns, probes, strict=True))  # fmt: skip
 
-    if _narrowest(table) > console.width:
-        return False
-    lines = Segment.split_lines(console.render(table, console.options))
-    return all(Segment.get_line_length(line) <= console.width for line in lines)
+
+class _WidthProbe:
+    """A column's header, rendered as it is, that notes the width rich gives its column
+    (the room inside the column's padding; 0 where rich squeezes it to nothing and
+    renders none of its cells): through rich's public measure and render protocols,
+    not its private layout."""
+
+    def __init__(self, header: RenderableType) -> None:
+        self.header, self.width = header, 0
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self.header)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        self.width = options.max_width
+        yield from console.render(self.header, options)
+
+
+def _needed_width(column: Column) -> int:
+    """The fewest columns ``column``'s cells and header print whole in: the widest of
+    them where it never wraps (a figure), else its longest word or part (a
+    :class:`Parts` cell's), and its ``min_width`` (a name kept whole,
+    :func:`name_column`)."""
+    wide = console.options.update_width(10_000)
+    sizes = [Measurement.get(console, wide, cell) for cell in (column.header, *column.cells)]
+    needed = max(size.maximum if column.no_wrap else size.minimum for size in sizes)
+    return max(needed, column.min_width or 0)
 
 
 #: Event and per-encounter columns that fit beside the time-to-down columns of a wide
@@ -1825,14 +1851,27 @@ def _say_certain(certain: list[tuple[str, str, str, str, float]]) -> None:
 # -- balance specs and the drift gate (simlab check / report) ------------------------------
 
 
-def specs_table(specs: pd.DataFrame) -> Table:
+def specs_table(specs: pd.DataFrame) -> Table | Group:
     """Each spec with its measured figure, 95% interval, sample size and verdict.
 
     From :data:`WIDE` columns on, a verdict whose interval reaches past the bound says
     so beside it (``PASS (borderline: interval reaches past the bound)``); narrower, it
     is the word and a mark (``PASS †``), which :func:`verdict_key` explains under the
     table, so that the spec keeps the room (at 80 columns those words took 26 columns
-    and put a spec on five lines)."""
+    and put a spec on five lines). Laid out to print whole (:func:`tables_printed_whole`):
+    where a name in a spec would not beside the figures, each figure broken over its
+    interval and the headers a word a line (at 80 columns ``0.9998 [0.998, 0.999994]``
+    squeezed ``Mirabel Ashenveil of the Lantern Court's`` over two lines); where even
+    so it would not (60 columns), the figures go on in a further table beside the specs.
+    """
+    names = 3 if is_wide() else 1  # scenario, rules and spec; or the spec alone
+    build = functools.partial(_specs_table, specs)
+    return one_renderable(tables_printed_whole(build, names))
+
+
+def _specs_table(specs: pd.DataFrame, broken: bool, columns: slice = slice(None)) -> Table:
+    """:func:`specs_table`'s table, its figures and headers ``broken`` or not, with the
+    slice ``columns`` of its columns after the specs."""
     wide = is_wide()
     title = "balance specs (expect:)"
     table = console_table(title) if wide else _narrow_table(title)
@@ -1842,17 +1881,23 @@ def specs_table(specs: pd.DataFrame) -> Table:
             name_column(table, column, list(specs[column]))
     else:
         names = [f"{s.scenario}: {n}" for s, n in zip(specs.itertuples(), names, strict=True)]
+    headers = ["measured [95%]", "n"]
+    figures = [[measured_cell(s), f"{s.n:,}"] for s in specs.itertuples()]
+    if broken:
+        headers, figures = broken_columns(headers, figures)
     table.add_column("spec", overflow="fold", ratio=1)
-    for column in ("measured [95%]", "n"):
-        number_column(table, column)
-    table.add_column("verdict", no_wrap=not wide)
+    for header in [*headers, "verdict"][columns]:
+        if header == "verdict":  # PASS (borderline: …) broken at its spaces where wide
+            table.add_column(header, no_wrap=not wide)
+        else:
+            number_column(table, header)
     names_whole = specs.attrs.get("names", ())
-    for name, s in zip(names, specs.itertuples(), strict=True):
-        measured = measured_cell(s)
+    for name, s, cells in zip(names, specs.itertuples(), figures, strict=True):
         where = [s.scenario, s.rules] if wide else []
         # broken between words, a name whole: "Grand Duke Ferdinand of the Sunken Keep's"
         words = _arrow_kept(words_keeping(name, names_whole))
-        table.add_row(*where, Parts(words), measured, f"{s.n:,}", _verdict_cell(s, wide))
+        shown = [*cells, _verdict_cell(s, wide)][columns]
+        table.add_row(*where, Parts(words), *shown)
     return table
 
 
@@ -2118,7 +2163,7 @@ def print_drift(drift: DriftReport, baseline: str) -> None:
     title = (f"{len(moved)} of {counted(len(drift.table), 'figure')} statistically different "
              "from the baseline (every figure compared: report.html)")  # fmt: skip
     table = _wide_drift_table(title, moved, drift.pairs) if is_wide() else None
-    wide = table is not None and _narrowest(table) <= console.width
+    wide = table is not None and prints_whole(table)
     narrow = functools.partial(_narrow_drift_table, title, moved, drift.pairs)
     tables = [table] if wide else tables_printed_whole(narrow, names=2)
     for table in tables:
@@ -2134,12 +2179,6 @@ def _lists_changed(moved: pd.DataFrame) -> bool:
     from simlab.report.render import drift_status
 
     return any(drift_status(row).startswith("changed") for row in moved.itertuples())
-
-
-def _narrowest(table: Table) -> int:
-    """The fewest columns ``table`` fits in without cutting a word (measured with room
-    to spare: rich measures a table at most as wide as the room it is given)."""
-    return Measurement.get(console, console.options.update_width(10_000), table).minimum
 
 
 def _scenario_parts(row: Any) -> list[str]:

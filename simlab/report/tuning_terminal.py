@@ -14,7 +14,7 @@ import itertools
 import math
 import re
 import shlex
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
@@ -941,19 +941,22 @@ def print_compare(comparison: Comparison) -> None:
     if len(listed):
         terminal.console.print(compare_table(listed, comparison.pairs))
     marked = bool(listed.changed.astype(bool).any())
+    names = {name for pair in comparison.pairs.values() for name in pair}
     _notes(
         unchanged_line(counted) if len(counted) else "",
         MARKS_NOTE if marked else "",
         COMPARE_TERMINAL_NOTE if len(listed) else "",
         unmatched_note(comparison),
+        whole=names,
     )
 
 
-def _notes(*lines: str) -> None:
+def _notes(*lines: str, whole: Iterable[str] = ()) -> None:
     """Print each line that is not empty, as a note: broken at spaces on a terminal,
-    whole when piped (:func:`~simlab.report.terminal.say_unbroken`)."""
+    never inside a name of ``whole`` (``Sato`` / ``Kenshiro`` of an unmatched figure's
+    pair at 80 columns), whole when piped (:func:`~simlab.report.terminal.say_unbroken`)."""
     for line in filter(None, lines):
-        terminal.say_unbroken(line)
+        terminal.say_unbroken(line, whole=whole)
 
 
 #: What the terminal says where a comparison lists no figure.

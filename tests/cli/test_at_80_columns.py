@@ -332,3 +332,23 @@ def test_the_certain_figures_keep_each_pair_on_one_line(monkeypatch: pytest.Monk
     note = text.split("certain and simulated so, nothing to test:")[1].split("\nnot checked")[0]
     whole = re.findall(r"^ *crit_rate of \S+: \S+ → \S+(?: \d)? \(exact 0\);?$", note, re.M)
     assert len(whole) == note.count("(exact") >= 6, note
+
+
+def test_a_comparison_s_notes_keep_each_name_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The note of the figures only B has broke ``Sato`` / ``Kenshiro`` of a pair at 80
+    columns: the notes under a comparison break at spaces, never inside a name."""
+    from tests.support import broken_names
+
+    names = {"Sato": "Sato Kenshiro", "Brute": "Gravelmaw the Brute"}
+    text = (ROOT / "scenarios/shattered-spirits/party-3v3.yaml").read_text(encoding="utf-8")
+    for old, new in names.items():
+        text = text.replace(f"name: {old},", f"name: {new},")
+    (tmp_path / "long.yaml").write_text(text, encoding="utf-8")
+    out = _at_80(monkeypatch, "compare", str(tmp_path / "long.yaml"), "--set",
+                 "Gravelmaw the Brute.guard=3", "-n", "2000")  # fmt: skip
+    notes = out[out.index("The paired interval") :]
+    assert "only B has" in notes, notes  # pairs B's Brutes made and A's did not
+    assert max(len(line) for line in notes.splitlines()) <= 80, notes
+    assert not broken_names(notes, names.values()), notes

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 from rich.console import Console
+from rich.table import Table
 from scipy import stats as sps
 
 import simlab
@@ -339,6 +340,7 @@ def test_a_borderline_verdict_says_its_interval_reaches_past_the_bound() -> None
     specs = evaluate_all([ScenarioRun(result=res, expect=[spec])], strict=True)
     with terminal_console(Console(width=140, record=True, force_terminal=False), 140) as wide:
         table = terminal.specs_table(specs)  # a wide terminal's words (a narrow one: ‡)
+        assert isinstance(table, Table), table  # one table, at 140 columns
         wide.print(table)
         printed = wide.export_text()
     # a pass (0 is at most 0) that strict fails, which it says (test_drift_gate_outputs)
