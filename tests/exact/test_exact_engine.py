@@ -144,7 +144,10 @@ def test_summary_has_the_run_shape_without_intervals() -> None:
     defender = next(c for c in sim["combatants"] if c["name"] == "Defender")
     assert set(doc["combatants"][0]) <= _shape(defender)
     ttd = doc["combatants"][0]["time_to_down"]
-    assert set(ttd) == _shape(defender["time_to_down"]) | {"mean"}
+    assert set(ttd) == _shape(defender["time_to_down"]) - {"mean_time_to_down_ci"} | {"mean"}
+    lo, hi = defender["time_to_down"]["mean_time_to_down_ci"]  # 95%: about ±2σ
+    sigma = (hi - lo) / 4
+    assert abs(ttd["mean_time_to_down"] - defender["time_to_down"]["mean_time_to_down"]) < 4 * sigma
     assert not any(k.endswith("_ci") for a in doc["attacks"] for k in a)
     assert ttd["median_time_to_down"] == ttd["median_time_to_down_when_downed"] == 10.0
     assert ttd["down_by_round"]["100"] == pytest.approx(1 - ttd["capped"], abs=1e-12)
