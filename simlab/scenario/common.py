@@ -423,16 +423,21 @@ class ScenarioBase(StrictModel):
         out when not given; one listed but never made counts for none) and nothing else
         harms it (a status or terrain, :meth:`harmed_without_attacks`), so it never goes
         down. None when it can."""
+        why = self.never_down_why(name, makers)
+        if why is None:
+            return None
+        return f"expected a combatant that can go down; got {name!r}: {why}"
+
+    def never_down_why(self, name: str, makers: list[Maker] | None = None) -> str | None:
+        """Why ``name`` (or its copies) never goes down, :meth:`down_problem`'s reason
+        (``no one attacks it (…), so it never does``); None when it can."""
         makers = self.able_makers() if makers is None else makers
         targets = copies_of(name, [maker for _, maker, _ in makers])
         if any(self.attackers_of(target, makers) for target in targets):
             return None
         if not targets or self.harmed_without_attacks(name):
             return None  # a name the layout checks, or harm that needs no attacker
-        return (
-            f"expected a combatant that can go down; got {name!r}: no one attacks it "
-            f"({self.unattacked_why(targets, makers)}), so it never does"
-        )
+        return f"no one attacks it ({self.unattacked_why(targets, makers)}), so it never does"
 
     def attackers_of(self, target: str, makers: list[Maker] | None = None) -> list[Maker]:
         """(side, name, attacks) of the makers that can ever attack the combatant named

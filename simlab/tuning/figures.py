@@ -379,13 +379,12 @@ def check_figure(ref: FigureRef, layout: Layout, label: str, scenario: Any = Non
 def _never_wins(scenario: Any, side: str) -> str | None:
     """Why ``side`` of ``scenario`` never wins, or None: it wins when every enemy is
     down, so never where one of them can never go down
-    (:meth:`~simlab.scenario.common.ScenarioBase.down_problem`, which knows the harm
+    (:meth:`~simlab.scenario.common.ScenarioBase.never_down_why`, which knows the harm
     that needs no attacker: a status, terrain)."""
     makers = scenario.able_makers()
     for enemy_side, name, _ in makers:
-        problem = None if enemy_side == side else scenario.down_problem(name, makers)
-        if problem is not None:
-            reason = problem.split(f"got {name!r}: ", 1)[-1]  # "no one attacks it (…)"
+        reason = None if enemy_side == side else scenario.never_down_why(name, makers)
+        if reason is not None:
             return (f"expected a side that can win; got {side!r}: it wins when every enemy "
                     f"is down, and {name!r} never is: {reason}")  # fmt: skip
     return None
