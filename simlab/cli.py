@@ -607,10 +607,10 @@ class Fraction(click.ParamType):
         try:
             number = float(value)
         except (TypeError, ValueError):
-            from simlab.scenario.validation import _number_hint  # ``1%``: 0.01, as a file says
+            from simlab.scenario.validation import number_hint  # ``1%``: 0.01, as in a file
 
             self.fail(f"expected {self.what} in {span}, such as 0.01; got {value!r}"
-                      f"{_number_hint(value)}", param, ctx)  # fmt: skip
+                      f"{number_hint(value)}", param, ctx)  # fmt: skip
         inside = 0 < number <= 1 if self.up_to_one else 0 < number < 1
         if not inside:  # nan too
             self.fail(f"expected {self.what} in {span}, such as 0.01; got {value}", param, ctx)

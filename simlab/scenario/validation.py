@@ -1042,7 +1042,7 @@ def _message(error: _Resolved) -> str:
         return special(error)
     message = f"expected {_expect(error)}{_items_stand_for(error)}; got {_got(error)}"
     if error.kind in _NUMBER_KINDS:
-        message += _number_hint(error.error["input"])
+        message += number_hint(error.error["input"])
     if error.kind == "list_type":
         message += _list_hint(error.error["input"], _item_names(error))
     if error.kind in ("bool_type", "bool_parsing"):
@@ -1060,7 +1060,7 @@ def _merged_message(merged: _Merged) -> str:
     joined = ", ".join(expected[:-1]) + " or " + expected[-1] if len(expected) > 1 else expected[0]
     first = merged.branches[0]
     numbers = any(error.kind in _NUMBER_KINDS for error in merged.branches)
-    hint = _number_hint(first.error["input"]) if numbers else ""
+    hint = number_hint(first.error["input"]) if numbers else ""
     return f"expected {joined}; got {_got(first)}{hint}"
 
 
@@ -1131,7 +1131,7 @@ _PERCENT = re.compile(rf"(?P<number>{NUMBER_WRITTEN})[ \t]*%")
 _WITH_A_UNIT = re.compile(rf"(?P<number>{NUMBER_WRITTEN})[ \t]*(?P<unit>[A-Za-z]+)")
 
 
-def _number_hint(written: Any) -> str:
+def number_hint(written: Any) -> str:
     """How the number a field was given as text is written (``" (write 10_000)"`` for
     ``10k``): one in quotes, with ',' between thousands, ``k`` or ``M`` for thousands or
     millions, ``%`` for a share, a unit after it (``40hp``); ``""`` for other text."""

@@ -761,8 +761,8 @@ class Scenario(ScenarioBase):
                 is_engaged = slot.member.name in engaged
             else:
                 is_engaged = slot.spirit.manifest == "melee" and slot.member.name in engaged
-            never = slot.spirit is not None and slot.spirit.manifest == "never"
-            able = [] if never else [a for a in maker.attacks if self._can_make(a, is_engaged)]
+            able = ([] if _never_manifested(slot)
+                    else [a for a in maker.attacks if self._can_make(a, is_engaged)])  # fmt: skip
             out.append((slot.side_name, slot.name, able))
         return out
 
