@@ -301,19 +301,14 @@ def _duel_summary(duel: DuelExact) -> dict[str, Any]:
     by_round = np.clip(np.cumsum(duel.pmf), 0.0, 1.0)
     ttd = {"unit": "round", "median_time_to_down": median,
            "median_time_to_down_when_downed": stats.histogram_median(duel.pmf),
-           "mean_time_to_down": _mean_when_downed(duel.pmf), "mean": _finite(duel.mean),
+           # among the encounters downed by the cap, as a run's; "mean": without the cap
+           "mean_time_to_down": _finite(stats.histogram_mean_var(duel.pmf)[0]),
+           "mean": _finite(duel.mean),
            "pmf": pmf, "down_by_round": {str(r): float(by_round[r])
                                          for r in range(1, len(by_round))},
            "capped": duel.censored}  # fmt: skip
     return {"name": duel.defender, "side": duel.side, "down_rate": float(by_round[-1]),
             "time_to_down": ttd}  # fmt: skip
-
-
-def _mean_when_downed(pmf: np.ndarray) -> float | None:
-    """The mean round of going down among the encounters downed by the round cap (a
-    run's ``mean_time_to_down``); None when it never goes down by the cap."""
-    downed = float(pmf.sum())
-    return float(np.dot(np.arange(len(pmf)), pmf) / downed) if downed > 0 else None
 
 
 def capped_median(duel: DuelExact) -> float | None:
