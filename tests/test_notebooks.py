@@ -10,18 +10,23 @@ notation.
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
 from pathlib import Path
 
-import nbformat
 import pytest
-from jupyter_client.kernelspec import KernelSpecManager
-from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+
+
+def _text(path: Path, cell_type: str) -> str:
+    """The source of every ``cell_type`` cell of the notebook at ``path``, joined by
+    spaces. Read as JSON: importing nbformat costs each test process about 3 s."""
+    cells = json.loads(path.read_text())["cells"]
+    return " ".join("".join(c["source"]) for c in cells if c["cell_type"] == cell_type)
 
 
 @pytest.mark.slow  # JupyterLab (the notebook extra) adds about 14 s to the test install
@@ -42,6 +47,10 @@ def test_make_notebook_installs_the_extra_and_opens_jupyterlab() -> None:
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_runs(path: Path) -> None:
+    import nbformat
+    from jupyter_client.kernelspec import KernelSpecManager
+    from nbclient import NotebookClient
+
     notebook = nbformat.read(path, as_version=4)
     assert all(not cell.get("outputs") for cell in notebook.cells if cell.cell_type == "code")
     assert "python3" in KernelSpecManager().find_kernel_specs()
@@ -62,8 +71,7 @@ def test_notebook_runs(path: Path) -> None:
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_explains_its_figures(path: Path) -> None:
-    text = " ".join("".join(c.source) for c in nbformat.read(path, as_version=4).cells
-                    if c.cell_type == "markdown")  # fmt: skip
+    text = _text(path, "markdown")
     for words in ("95% interval", "P(downed by round r)", "median time-to-down",
                   "hit_rate", "down_rate"):  # fmt: skip
         assert words in text, f"{path.name} does not explain {words!r}"
@@ -73,8 +81,7 @@ def test_notebook_explains_its_figures(path: Path) -> None:
 def test_notebook_text_promises_no_signed_zero(path: Path) -> None:
     """The tables add 0.0 after rounding, so they never show -0 (checked above); the
     text said a tiny difference "shows as 0 or -0"."""
-    text = " ".join("".join(c.source) for c in nbformat.read(path, as_version=4).cells
-                    if c.cell_type == "markdown")  # fmt: skip
+    text = _text(path, "markdown")
     assert not re.search(r"(?<![\w.−-])-0(?!\.?\d)", text), path.name
 
 
@@ -83,9 +90,7 @@ def test_notebooks_show_every_step_of_exploring_a_scenario() -> None:
     simulate, read the tables, plot, sweep, compare, check, and tune to a target (the
     tuning notebook stopped at the comparison and never called ``simlab.tune``), each
     plot as ``simlab`` gives it (``plot_tune`` was imported from ``simlab.report.tuning``)."""
-    code = " ".join("".join(cell.source) for path in NOTEBOOKS
-                    for cell in nbformat.read(path, as_version=4).cells
-                    if cell.cell_type == "code")  # fmt: skip
+    code = " ".join(_text(path, "code") for path in NOTEBOOKS)
     steps = ("simlab.load(", ".with_(", "simlab.simulate(", ".hit_rates()", ".damage()",
              ".time_to_down()", "plot_time_to_down(", "plot_damage_pmf(", "simlab.sweep(",
              "simlab.plot_sweep(", "simlab.compare(", "simlab.check(", "simlab.tune(",
