@@ -152,11 +152,12 @@ def say_for_tools(line: str, whole: Iterable[str] = ()) -> None:
     console.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
-def say_items(parts: list[str], bold: str = "") -> None:
+def say_items(parts: list[str], bold: str = "", whole: Iterable[str] = ()) -> None:
     """Print a heading line of items (:func:`~simlab.report.width.items`) broken only
     between two parts at the console's width, never inside ``label value`` or a name,
-    its later lines indented by two spaces; ``bold``: what it starts with, in bold."""
-    text = Text("\n".join(packed(parts, console.width, "  ")))
+    its later lines indented by two spaces; a part longer than a line broken at its
+    spaces, but not inside a name of ``whole``; ``bold``: what it starts with, in bold."""
+    text = Text("\n".join(packed(parts, console.width, "  ", whole)))
     if bold:
         text.stylize("bold", 0, len(bold))
     console.print(text, soft_wrap=True)
