@@ -77,13 +77,13 @@ def times_narrower(ratio: float) -> str:
     return decimals(ratio, 1)
 
 
-def _print_table(title: str, header: list[str], rows: list[list[str]]) -> None:
+def _table(title: str, header: list[str], rows: list[list[str]]) -> Table:
     table = console_table(title)
     for k, name in enumerate(header):
         name_column(table, name, [row[k] for row in rows])
     for row in rows:
         table.add_row(*row)
-    terminal.console.print(table)
+    return table
 
 
 def _exact_cell(value: float) -> str:
@@ -1272,7 +1272,12 @@ def print_tune(result: TuneResult, scenario: str | None = None) -> None:
     # a title no wider than the columns (their headers name the field and the figure;
     # the lines under it, the target): the table is as wide as what it holds, where one
     # as wide as "Defender.hp for median_time_to_down:Defender=8 (…)" spread its columns
-    _print_table(TUNE_TITLE, [result.field, str(t.figure), "method"], rows)
+    table = _table(TUNE_TITLE, [result.field, str(t.figure), "method"], rows)
+    if not terminal.prints_whole(table):  # long names: short headers, named above
+        terminal.say_items(items(f"value: {result.field}", f"figure: {t.figure}"),
+                           whole=tuned_names(result))  # fmt: skip
+        table = _table(TUNE_TITLE, ["value", "figure", "method"], rows)
+    terminal.console.print(table)
     # each line broken at spaces, but not inside the field's or the target's names, nor
     # between a count and what it counts ("16 values")
     names = [result.field, str(t), str(t.figure), *tuned_names(result)]

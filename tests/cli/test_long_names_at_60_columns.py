@@ -3,6 +3,7 @@ beside what is written onto them: every line within the terminal, no name broken
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from click.testing import CliRunner
 
 from simlab.cli import main
 from simlab.report import terminal
+from simlab.report.tuning_terminal import TUNE_TITLE
 
 ROOT = Path(__file__).resolve().parents[2]
 ATTACKER = "Bruna Ironhand the Unyielding"
@@ -99,3 +101,32 @@ def test_the_heading_of_a_comparison_breaks_inside_a_part_longer_than_a_line(
     heading = text[text.index("A: ") : text.index("paired ranges)") + len("paired ranges)")]
     _assert_fits_with_names_whole(heading, 60)
     assert f"{DEFENDER}.hp=40," in heading, heading
+
+
+@pytest.mark.parametrize("width", [60, 80])
+def test_a_tuning_s_table_names_its_long_field_and_figure_above_it(
+    duel: str, width: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table of the value found was headed by the field and the figure, 42 and 59
+    columns: rich cut it at the terminal's edge (``median_time_to_d``). Where they do
+    not fit, it is headed ``value`` and ``figure``, and a line above it names them."""
+    text = _at(width, monkeypatch, "tune", duel, "--vary", f"{DEFENDER}.hp=10:60", "--target",
+               f"median_time_to_down:{DEFENDER}=8")  # fmt: skip
+    _assert_fits_with_names_whole(text, width)
+    above = text[text.index("value: ") : text.index(TUNE_TITLE)]
+    assert " ".join(above.split()).replace(": ", ":") == (
+        f"value:{DEFENDER}.hp · figure:median_time_to_down:{DEFENDER}"
+    ), above
+    assert re.search(r"^ *value +figure +method *$", text, re.M), text
+
+
+def test_exact_s_attacks_table_keeps_every_answer_beside_a_long_pair(
+    duel: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 60 columns, beside a pair of 41 columns, rich cut the exact attacks table at
+    the terminal's edge: its mean damage read ``3.``. Every answer is there as at 120
+    columns, each line within 60."""
+    narrow, wide = (_at(width, monkeypatch, "exact", duel) for width in (60, 120))
+    _assert_fits_with_names_whole(narrow, 60)
+    answers = re.compile(r"(?<![\d.])\d+\.\d{4}\b")
+    assert sorted(answers.findall(narrow)) == sorted(answers.findall(wide)), (narrow, wide)
