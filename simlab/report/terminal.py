@@ -152,11 +152,12 @@ def say_for_tools(line: str, whole: Iterable[str] = ()) -> None:
     console.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
-def say_items(parts: list[str], bold: str = "") -> None:
+def say_items(parts: list[str], bold: str = "", whole: Iterable[str] = ()) -> None:
     """Print a heading line of items (:func:`~simlab.report.width.items`) broken only
     between two parts at the console's width, never inside ``label value`` or a name,
-    its later lines indented by two spaces; ``bold``: what it starts with, in bold."""
-    text = Text("\n".join(packed(parts, console.width, "  ")))
+    its later lines indented by two spaces; a part longer than a line broken at its
+    spaces, but not inside a name of ``whole``; ``bold``: what it starts with, in bold."""
+    text = Text("\n".join(packed(parts, console.width, "  ", whole)))
     if bold:
         text.stylize("bold", 0, len(bold))
     console.print(text, soft_wrap=True)
@@ -1504,24 +1505,31 @@ def print_result(result: Result) -> None:
 # -- exact answers and the --check comparison ---------------------------------------------
 
 
-def exact_attacks_table(solved: ExactResult) -> Table:
+def exact_attacks_table(solved: ExactResult) -> Table | Group:
     """Exact hit rate, crit rate (where the rules have crits) and mean damage of every
     solved pair (fresh defender), each as every table writes an exact answer, never
     reading as 0 or 1 that it is not (:func:`exact_number`). A crit rate of exactly 0
     reads :data:`NO_CRIT`, and the column is left out where every one would, as in a
-    run's table (:func:`exact_crit_said`)."""
-    table = console_table(f"{solved.scenario} · attacks (exact, against a fresh defender)")
+    run's table (:func:`exact_crit_said`). Laid out to print whole
+    (:func:`tables_printed_whole`): beside a long pair at 60 columns, its headers a
+    word a line, and where even so it would not, its columns go on in a further table
+    under the pairs (rich cut ``mean damage`` at the edge, ``3.``)."""
     pairs = [Parts(pair_parts(*p.key), indent="  ") for p in solved.pairs]
     said = exact_crit_said(solved)
     crits = any(said)
-    name_column(table, "attack", pairs)
-    for column in ("hit rate", *(["crit rate"] if crits else []), "mean damage"):
-        number_column(table, column)
-    for pair, p, says in zip(pairs, solved.pairs, said, strict=True):
-        crit = [exact_number(p.crit_rate, "crit_rate") if says else NO_CRIT] if crits else []
-        table.add_row(pair, exact_number(p.hit_rate, "hit_rate"), *crit,
-                      exact_number(p.mean_damage))  # fmt: skip
-    return table
+    rows = [[exact_number(p.hit_rate, "hit_rate"),
+             *([exact_number(p.crit_rate, "crit_rate") if says else NO_CRIT] if crits else []),
+             exact_number(p.mean_damage)]
+            for p, says in zip(solved.pairs, said, strict=True)]  # fmt: skip
+    headers = ["hit rate", *(["crit rate"] if crits else []), "mean damage"]
+
+    def build(broken: bool, columns: slice) -> Table:
+        shown = [h.replace(" ", "\n") for h in headers] if broken else headers
+        title = f"{solved.scenario} · attacks (exact, against a fresh defender)"
+        return numbers_table(title, "attack", pairs, shown[columns],
+                             [row[columns] for row in rows])  # fmt: skip
+
+    return one_renderable(tables_printed_whole(build))
 
 
 def exact_crit_said(solved: ExactResult) -> list[bool]:

@@ -77,13 +77,13 @@ def times_narrower(ratio: float) -> str:
     return decimals(ratio, 1)
 
 
-def _print_table(title: str, header: list[str], rows: list[list[str]]) -> None:
+def _table(title: str, header: list[str], rows: list[list[str]]) -> Table:
     table = console_table(title)
     for k, name in enumerate(header):
         name_column(table, name, [row[k] for row in rows])
     for row in rows:
         table.add_row(*row)
-    terminal.console.print(table)
+    return table
 
 
 def _exact_cell(value: float) -> str:
@@ -341,6 +341,25 @@ def few_attacks(sweep: SweepResult) -> list[tuple[str, int, int]]:
     return out
 
 
+def pair_names(sweep: SweepResult) -> list[str]:
+    """The names in the sweep's attack pairs, attackers, attacks and defenders, each
+    once: the parts a pair too long for a line is broken between, never inside one.
+
+    Parameters
+    ----------
+    sweep : SweepResult
+        The sweep.
+
+    Returns
+    -------
+    list of str
+    """
+    from simlab.tuning.sweep import PAIR
+
+    frame = sweep.attacks()
+    return list(dict.fromkeys(str(name) for column in PAIR for name in frame[column]))
+
+
 def few_attacks_note(pairs: Sequence[tuple[str, int, int]], points: int) -> str:
     """The line under the sweep's tables naming the unchanged pairs of
     :func:`few_attacks` (of a sweep of ``points`` points), with the fewest attacks and
@@ -548,9 +567,9 @@ def print_sweep(sweep: SweepResult) -> None:
     for table in itertools.chain(*attacks):
         terminal.console.print(table)
     few = few_attacks(sweep)
-    if few:  # under the table of unchanged pairs, each pair whole
+    if few:  # under the table of unchanged pairs, each pair whole where it fits a line
         terminal.say_unbroken(few_attacks_note(few, len(sweep.points)),
-                              whole=[name for name, *_ in few])  # fmt: skip
+                              whole=[*(name for name, *_ in few), *pair_names(sweep)])  # fmt: skip
     for table in combatants:
         terminal.console.print(table)
     left_out = never_attacked(sweep)
@@ -934,14 +953,14 @@ def print_compare(comparison: Comparison) -> None:
     intervals, the figures that changed first; past :data:`MOST_UNCHANGED_LISTED`
     unchanged ones, those are counted by kind instead (:func:`shown_figures`)."""
     a, b = comparison.labels
+    names = {name for pair in comparison.pairs.values() for name in pair}
     terminal.say_items([*items(f"A: {a}", at_separators(f"B: {b}")),
-                        *at_separators(_how_compared(comparison))])  # fmt: skip
+                        *at_separators(_how_compared(comparison))], whole=names)  # fmt: skip
     listed, counted = shown_figures(comparison.figures)
     _notes(identical_note(comparison), "" if len(listed) else NONE_CHANGED)
     if len(listed):
         terminal.console.print(compare_table(listed, comparison.pairs))
     marked = bool(listed.changed.astype(bool).any())
-    names = {name for pair in comparison.pairs.values() for name in pair}
     _notes(
         unchanged_line(counted) if len(counted) else "",
         MARKS_NOTE if marked else "",
@@ -1221,6 +1240,24 @@ def consistent_values(result: TuneResult) -> str:
 TUNE_TITLE = "the value found and its neighbours"
 
 
+def tuned_names(result: TuneResult) -> list[str]:
+    """The names a tuning's lines name: the combatant (or attack) of its field and
+    what its figure is measured on (``strike/Defender``: the attack, the defender), a
+    line never broken inside them where the field or the target is too long for it.
+
+    Parameters
+    ----------
+    result : TuneResult
+        The tuning.
+
+    Returns
+    -------
+    list of str
+    """
+    on = result.target.figure.on
+    return [result.field.rsplit(".", 1)[0], *([on, *on.split("/")] if on else [])]
+
+
 def print_tune(result: TuneResult, scenario: str | None = None) -> None:
     """Print a tuning: the closest value, its neighbours, the consistent range, and how.
 
@@ -1235,14 +1272,19 @@ def print_tune(result: TuneResult, scenario: str | None = None) -> None:
     # a title no wider than the columns (their headers name the field and the figure;
     # the lines under it, the target): the table is as wide as what it holds, where one
     # as wide as "Defender.hp for median_time_to_down:Defender=8 (…)" spread its columns
-    _print_table(TUNE_TITLE, [result.field, str(t.figure), "method"], rows)
+    table = _table(TUNE_TITLE, [result.field, str(t.figure), "method"], rows)
+    if not terminal.prints_whole(table):  # long names: short headers, named above
+        terminal.say_items(items(f"value: {result.field}", f"figure: {t.figure}"),
+                           whole=tuned_names(result))  # fmt: skip
+        table = _table(TUNE_TITLE, ["value", "figure", "method"], rows)
+    terminal.console.print(table)
     # each line broken at spaces, but not inside the field's or the target's names, nor
     # between a count and what it counts ("16 values")
-    names = [result.field, str(t), str(t.figure)]
+    names = [result.field, str(t), str(t.figure), *tuned_names(result)]
     for sentence in tune_sentences(result):
         if scenario is not None:
             sentence = sentence.replace(
                 "simlab sweep SCENARIO ", f"simlab sweep {shlex.quote(scenario)} "
             )
-        counts = re.findall(r"(?<![\w.])\d[\d,]* [a-z]+", sentence)
+        counts = re.findall(r"(?<![\w.=])\d[\d,]* [a-z]+", sentence)  # not "=8 by"
         terminal.say_unbroken(sentence, whole=[*names, *counts])

@@ -1,0 +1,132 @@
+"""The tuning commands at ``COLUMNS=60`` with names longer than a line has room for
+beside what is written onto them: every line within the terminal, no name broken."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from simlab.cli import main
+from simlab.report import terminal
+from simlab.report.tuning_terminal import TUNE_TITLE
+
+ROOT = Path(__file__).resolve().parents[2]
+ATTACKER = "Bruna Ironhand the Unyielding"
+ATTACK = "Greataxe of the Mountain King"
+DEFENDER = "Grand Duke Ferdinand of the Sunken Keep"
+NAMES = (ATTACKER, ATTACK, DEFENDER)
+
+
+@pytest.fixture
+def duel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The benchmark duel, its attacker, attack and defender given long names, as a file
+    of the current folder (a path longer than a line stays whole on a line of its own)."""
+    monkeypatch.chdir(tmp_path)
+    text = (ROOT / "scenarios/benchmarks/ss-duel.yaml").read_text(encoding="utf-8")
+    for short, long in (("Attacker", ATTACKER), ("strike", ATTACK), ("Defender", DEFENDER)):
+        text = text.replace(short, long)
+    path = Path("long-names.yaml")
+    path.write_text(text.replace("scenario: ss-duel", "scenario: long-names"), encoding="utf-8")
+    return str(path)
+
+
+def _at(width: int, monkeypatch: pytest.MonkeyPatch, *args: str) -> str:
+    """The output of ``simlab ARGS`` piped at ``COLUMNS=width``."""
+    monkeypatch.setenv("COLUMNS", str(width))
+    monkeypatch.setattr(terminal, "console", terminal._make_console())
+    done = CliRunner().invoke(main, list(args))
+    assert done.exit_code == 0, done.output
+    return str(done.output)
+
+
+def _assert_fits_with_names_whole(text: str, width: int) -> None:
+    """Every line of ``text`` within ``width`` columns, and each of :data:`NAMES` as
+    often on one line as in the words of ``text``: none broken over two lines."""
+    assert all(len(line) <= width for line in text.splitlines()), text
+    words = " ".join(text.split())
+    for name in NAMES:
+        assert text.count(name) == words.count(name), (name, text)
+
+
+def _lines_from(text: str, start: str, end: str) -> str:
+    """The lines of ``text`` from the one starting ``start`` up to the one starting
+    ``end``."""
+    lines = text.splitlines()
+    first = next(k for k, line in enumerate(lines) if line.startswith(start))
+    last = next(k for k in range(first + 1, len(lines)) if lines[k].startswith(end))
+    return "\n".join(lines[first:last])
+
+
+@pytest.mark.parametrize("width", [60, 80])
+def test_the_few_attacks_note_of_a_sweep_breaks_between_a_pair_s_names(
+    duel: str, width: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 60 columns the note naming a pair with too few attacks kept the whole pair,
+    102 columns, on one line: it breaks between the attacker, the attack and the
+    defender, each whole, the arrow with the attack."""
+    text = _at(width, monkeypatch, "sweep", duel, "--vary", f"{DEFENDER}.hp=20,30", "-n", "3")
+    note = _lines_from(text, "Too few attacks", "  ")
+    assert f"{ATTACK} →" in note, note
+    _assert_fits_with_names_whole(note, width)
+
+
+@pytest.mark.parametrize("width", [60, 80])
+def test_the_how_line_of_a_tuning_folds_around_a_target_longer_than_a_line(
+    duel: str, width: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``median_time_to_down:Grand Duke Ferdinand of the Sunken Keep=8`` is 61 columns,
+    and with the ``8 by`` after it (read as a count, ``16 values``, kept whole) the How:
+    line ran to 64 at 60 columns: the line folds after the figure's name, the target's
+    value starting the next, and at 80 it stays whole."""
+    target = f"median_time_to_down:{DEFENDER}=8"
+    text = _at(width, monkeypatch, "tune", duel, "--vary", f"{DEFENDER}.hp=10:60", "--target",
+               target)  # fmt: skip
+    how = text[text.index("How:") :]
+    _assert_fits_with_names_whole(how, width)
+    assert "8 by" not in how.split("\n")[1 if width == 60 else 0], how
+    assert (target in how) == (width >= len(target)), how
+
+
+def test_the_heading_of_a_comparison_breaks_inside_a_part_longer_than_a_line(
+    duel: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``B: long-names with Grand Duke Ferdinand of the Sunken Keep.hp=40,`` is one part
+    of compare's heading, 67 columns, kept whole past the edge at 60: it breaks at its
+    spaces, the defender's name whole."""
+    text = _at(60, monkeypatch, "compare", duel, "--set", f"{DEFENDER}.hp=40", "--set",
+               f"{ATTACKER}.hp=31", "-n", "300")  # fmt: skip
+    heading = text[text.index("A: ") : text.index("paired ranges)") + len("paired ranges)")]
+    _assert_fits_with_names_whole(heading, 60)
+    assert f"{DEFENDER}.hp=40," in heading, heading
+
+
+@pytest.mark.parametrize("width", [60, 80])
+def test_a_tuning_s_table_names_its_long_field_and_figure_above_it(
+    duel: str, width: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table of the value found was headed by the field and the figure, 42 and 59
+    columns: rich cut it at the terminal's edge (``median_time_to_d``). Where they do
+    not fit, it is headed ``value`` and ``figure``, and a line above it names them."""
+    text = _at(width, monkeypatch, "tune", duel, "--vary", f"{DEFENDER}.hp=10:60", "--target",
+               f"median_time_to_down:{DEFENDER}=8")  # fmt: skip
+    _assert_fits_with_names_whole(text, width)
+    above = text[text.index("value: ") : text.index(TUNE_TITLE)]
+    assert " ".join(above.split()).replace(": ", ":") == (
+        f"value:{DEFENDER}.hp · figure:median_time_to_down:{DEFENDER}"
+    ), above
+    assert re.search(r"^ *value +figure +method *$", text, re.M), text
+
+
+def test_exact_s_attacks_table_keeps_every_answer_beside_a_long_pair(
+    duel: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 60 columns, beside a pair of 41 columns, rich cut the exact attacks table at
+    the terminal's edge: its mean damage read ``3.``. Every answer is there as at 120
+    columns, each line within 60."""
+    narrow, wide = (_at(width, monkeypatch, "exact", duel) for width in (60, 120))
+    _assert_fits_with_names_whole(narrow, 60)
+    answers = re.compile(r"(?<![\d.])\d+\.\d{4}\b")
+    assert sorted(answers.findall(narrow)) == sorted(answers.findall(wide)), (narrow, wide)
