@@ -1252,8 +1252,9 @@ def tune(
     Returns
     -------
     TuneResult
-        ``.value`` (the value found, or the closest end where the target is not
-        reached), ``.best`` and ``.evaluated()`` (every value tried).
+        ``.value`` (the value found, or, where the target is not reached, the closest
+        end, or where a flat stretch of the very same figure running to it begins),
+        ``.best`` and ``.evaluated()`` (every value tried).
     """
     from simlab.tuning.tune import parse_target
     from simlab.tuning.tune import tune as search

@@ -1417,7 +1417,7 @@ def tune(
 
     --precision H runs each simulated value until the target's figure is known to ±H
     (--precision-on names other figures instead). Exit 1 when the target is outside the
-    range the figure reaches (the closest end is given); 2 for a bad --vary or --target.
+    range the figure reaches (the closest value is given); 2 for a bad --vary or --target.
     """
     from simlab import api
     from simlab.report.tuning_terminal import print_tune

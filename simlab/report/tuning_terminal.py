@@ -1207,8 +1207,8 @@ def tune_sentences(result: TuneResult) -> list[str]:
                   "field does not move it measurably")  # fmt: skip
     elif not result.reachable:
         answer = (f"Unreachable: {t} is outside what {result.field} = {result.lo:g}.."
-                  f"{result.hi:g} reaches; closest: {result.field}={result.value:g} gives "
-                  f"{figure}")  # fmt: skip
+                  f"{result.hi:g} reaches; the closest figure reached is {figure}, at "
+                  f"{result.field}={result.value:g}")  # fmt: skip
     else:  # "3 (exact; target 3)", not "3 (exact) (target 3)"
         aimed = f"target {t.value:g}"
         said = f"{figure[:-1]}; {aimed})" if figure.endswith(" (exact)") else f"{figure} ({aimed})"

@@ -77,7 +77,7 @@ from simlab.tuning.figures import (
     figure_counts,
     figure_values,
     labelled_pairs,
-    never_crits,
+    pairs_that_cannot_crit,
 )
 
 __all__ = ["Comparison", "compare", "differing_events", "run_ranges"]
@@ -345,21 +345,23 @@ def compare(
                zip(parts, range_edges(n, ranges), strict=True)]
               for job, parts in zip(jobs, per_range, strict=True)]  # fmt: skip
     whole = [_measured(r.tallies, r.layout, n) for r in results]
-    table = _difference_table(whole, values)
-    only_a, only_b = _only_in(whole[0], whole[1]), _only_in(whole[1], whole[0])
+    no_crit = [pairs_that_cannot_crit(scn) for scn in (a, b)]
+    table = _difference_table(whole, values, no_crit[0] & no_crit[1])
+    only_a = _only_in(whole[0], whole[1], no_crit[0])
+    only_b = _only_in(whole[1], whole[0], no_crit[1])
     pairs = {**labelled_pairs(jobs[0].layout), **labelled_pairs(jobs[1].layout)}
     return Comparison(results[0], results[1], labels, table, len(values[0]),
                       only_in_a=only_a, only_in_b=only_b, pairs=pairs)  # fmt: skip
 
 
-def _only_in(mine: Measured, other: Measured) -> list[tuple[str, str]]:
+def _only_in(mine: Measured, other: Measured, no_crit: set[str]) -> list[tuple[str, str]]:
     """The figures of ``mine`` that ``other`` does not have, but no crit rate of a pair
-    that never crits (an attack that cannot, such as a shattered-spirits profile without
-    a ``crit`` row): its 0 is no figure the other variant lacks, as
-    :func:`_difference_table` drops it from the figures both share."""
-    values, counts = mine
-    return [key for key in values if key not in other[0]
-            and not (key[0] == "crit_rate" and never_crits([counts[key].events]))]  # fmt: skip
+    in ``no_crit``, which cannot crit (:func:`~simlab.tuning.figures.pairs_that_cannot_crit`:
+    a shattered-spirits profile without a ``crit`` row): its 0 is no figure the other
+    variant lacks, as :func:`_difference_table` drops it from the figures both share. A
+    pair that can crit keeps its crit rate, 0 where the run saw no crit."""
+    return [key for key in mine[0] if key not in other[0]
+            and not (key[0] == "crit_rate" and key[1] in no_crit)]  # fmt: skip
 
 
 def _measured(tallies: TallyArrays, layout: Layout, n: int) -> Measured:
@@ -382,14 +384,16 @@ def _result(scenario: ScenarioBase, job: runner.Job, parts: list[TallyArrays]) -
     return result
 
 
-def _difference_table(whole: list[Measured], per_range: list[list[Measured]]) -> pd.DataFrame:
+def _difference_table(whole: list[Measured], per_range: list[list[Measured]],
+                      no_crit: set[str]) -> pd.DataFrame:  # fmt: skip
     """One row per figure A and B share (:attr:`Comparison.figures`), from each
     variant's figures and counts over the whole run (``whole``) and on each range; but
-    no crit rate of a pair that crits in neither (:func:`never_crits`: an attack that
-    cannot crit read ``0 → 0``)."""
+    no crit rate of a pair in ``no_crit``, which can crit in neither
+    (:func:`~simlab.tuning.figures.pairs_that_cannot_crit`: an attack that cannot crit
+    read ``0 → 0``). A pair that can crit is compared though neither run saw a crit."""
     rows = []
     for key in [k for k in whole[0][0] if k in whole[1][0]]:
-        if key[0] == "crit_rate" and never_crits([counts[key].events for _, counts in whole]):
+        if key[0] == "crit_rate" and key[1] in no_crit:
             continue
         a_k, b_k = (np.array([v.get(key, np.nan) for v, _ in parts]) for parts in per_range)
         diff = whole[1][0][key] - whole[0][0][key]

@@ -36,7 +36,7 @@ from simlab.errors import InputError, did_you_mean
 
 __all__ = ["Counts", "FigureRef", "check_figure", "combatant_figures", "exact_measure",
            "figure_counts", "figure_values", "labelled_pairs", "measure", "measure_with_kind",
-           "never_crits", "pair_label", "parse_figure"]  # fmt: skip
+           "never_crits", "pair_label", "pairs_that_cannot_crit", "parse_figure"]  # fmt: skip
 
 
 def pair_label(attacker: str, attack: str, defender: str) -> str:
@@ -298,6 +298,80 @@ def never_crits(simulated: Any, exact: Any = None) -> bool:
     answers = np.asarray([] if exact is None else exact, dtype=float)
     return bool((np.asarray(simulated, dtype=float) == 0).all()
                 and (np.nan_to_num(answers) == 0).all())  # fmt: skip
+
+
+def pairs_that_cannot_crit(scenario: Any) -> set[str]:
+    """The attack pairs of ``scenario`` that cannot crit, whatever the dice: those whose
+    crit rate a table lists nowhere, where the crit rate of every other pair is listed,
+    0 when a run happened to see no crit (a natural 20 in six encounters may not come
+    up; that figure must not vanish by luck).
+
+    A pair cannot crit when its attack's rows have no critical one (shattered-spirits'
+    profiles, both drafts), or when the exact engine answers it (``attack_outcome``)
+    with a crit rate of 0 that no fight moves (``fight_caveats`` does not name the crit
+    rate: an opposed-tiers attack whose dice cannot double the defense). A pair the
+    exact engine does not answer can crit unless its rows say otherwise. Every pair
+    counts, under rules without crits (which have no crit rate at all).
+
+    Parameters
+    ----------
+    scenario : ScenarioBase
+        A loaded scenario.
+
+    Returns
+    -------
+    set of str
+        Pair labels (:func:`pair_label`) of attacker, attack and defender, the
+        combatants named after ``count:`` expansion.
+    """
+    from simlab.rules import has_crits
+
+    makers = [(side, name, list(dict.fromkeys(attacks)))
+              for side, name, attacks in scenario.attack_makers()]  # fmt: skip
+    pairs = [(a, attack, d) for a, (side, _, attacks) in enumerate(makers) for attack in attacks
+             for d, (other, _, _) in enumerate(makers) if other != side]  # fmt: skip
+
+    def label(a: int, attack: str, d: int) -> str:
+        return pair_label(makers[a][1], attack, makers[d][1])
+
+    if not has_crits(scenario.rules):
+        return {label(*pair) for pair in pairs}
+    rowless = {name for name, attack in scenario.attacks.items() if _no_crit_row(attack)}
+    solve = _exact_crit_solver(scenario)
+    return {label(*pair) for pair in pairs if pair[1] in rowless or solve(*pair) == 0}
+
+
+def _no_crit_row(attack: Any) -> bool:
+    """Whether an attack given by rows 2..12 (``row_tier``) has no critical row; False
+    for an attack of other rules, which crit by their dice."""
+    row_tier = getattr(attack, "row_tier", None)
+    return row_tier is not None and all(row_tier(row) != "crit" for row in range(2, 13))
+
+
+def _exact_crit_solver(scenario: Any) -> Any:
+    """``solve(a, attack, d)``: the exact crit rate of that pair where the exact engine
+    answers it and no fight moves it away from that answer; NaN elsewhere."""
+    from simlab.errors import ExactUnsupported
+    from simlab.exact.engine import exact_module
+
+    try:
+        module = exact_module(scenario.rules)
+        whole = getattr(module, "check_scenario", None)
+        if whole is not None:
+            whole(scenario)
+    except ExactUnsupported:
+        return lambda a, attack, d: float("nan")
+    caveats: Any = getattr(module, "fight_caveats", lambda *pair: {})
+
+    def solve(a: int, attack: str, d: int) -> float:
+        try:
+            outcome = module.attack_outcome(scenario, a, attack, d)
+            moved = "crit_rate" in caveats(scenario, a, attack, d)
+        except ExactUnsupported:
+            return float("nan")
+        return float("nan") if moved else float(getattr(outcome, "crit_rate", 0.0))
+
+    return solve
 
 
 def refuse_crit_rate(figure: str, crits: bool, label: str) -> None:

@@ -31,7 +31,11 @@ values may reach the target, and is closer than an end). The result says all of 
 two values tried that both lie on one side of the target cannot be seen: the figure is
 assumed monotone between the values evaluated. A **flat stretch** round the reported
 value, values tried with the very same figure (:meth:`TuneResult.flat_stretch`), makes
-the answer that range where it is consistent with the target, and is said so too.
+the answer that range where it is consistent with the target, and is said so too. A
+target no value reaches is given the closest end, or, where the figure is flat from that
+end inwards (a hit rate at a natural 20's floor from some DC up), the value where that
+stretch begins, bisected to neighbouring values (:func:`_start_of_flat_end`): the least
+change that comes as close, not the far end of a stretch that changes nothing.
 
 **A figure the field does not move** (:attr:`TuneResult.flat`) is searched by a grid and
 said so, not called monotone: the same figure at every value (an exact one, or a field
@@ -274,7 +278,8 @@ class TuneResult:
         The range of values whose figure is consistent with the target.
     reachable : bool
         False when the target is outside the figures reached over the range (``value``
-        is then the closest end).
+        is then the closest end, or where a stretch of the very same figure running to
+        it begins: the least change that comes as close).
     monotone : bool or None
         Whether the figure was monotone over the values evaluated; None, as in
         ``tune.json``, where it did not move with the field (:attr:`searched`: the field
@@ -530,7 +535,9 @@ class TuneResult:
         end = self.hi if stretch[1] == self.hi else self.lo if stretch[0] == self.lo else None
         if end is None:
             return ", as close to the target"
-        return f", as close to the target: a range past {_show(end)} may not reach it either"
+        start, end_said = _show(self.value), _show(end)
+        return (f", as close to the target: going from {start} to {end_said} changes nothing, "
+                f"and a range past {end_said} may not reach it either")  # fmt: skip
 
     @property
     def best(self) -> Evaluation:
@@ -990,8 +997,9 @@ def _search(evaluate: _Evaluator, result: TuneResult) -> None:
             _edge(evaluate, best, result.hi, t, integer, resolution),
         )
     best = _closest(evaluate, t, result.consistent)
-    if not result.reachable:  # the closest end: the way to widen the range
+    if not result.reachable:  # the closest end, or where a flat stretch to it begins
         best = min((done[0], done[-1]), key=lambda e: _distance(e, t))
+        best = _start_of_flat_end(evaluate, best, integer, resolution)
     if integer:  # the neighbours of the value reported
         _neighbours(evaluate, best, result)
     if result.reachable:  # a neighbour may be closer still
@@ -1044,6 +1052,10 @@ def _search_turning(evaluate: _Evaluator, result: TuneResult, resolution: float)
         ends = (result.lo, result.hi)
         best = min(result.evaluations,
                    key=lambda e: (_distance(e, t), e.value not in ends, e.value))  # fmt: skip
+        best = _start_of_flat_end(evaluate, best, integer, resolution)
+        if integer:
+            _neighbours(evaluate, best, result)
+        result.evaluations = _done(evaluate)
     result.value = best.value
     result.monotone = False
 
@@ -1220,16 +1232,46 @@ def _narrow_edge(evaluate: _Evaluator, inside: Evaluation, outside: Evaluation, 
                  integer: bool, resolution: float) -> float:  # fmt: skip
     """The last value from ``inside`` (consistent with ``t``) towards ``outside`` (not)
     whose figure is consistent with ``t``, by bisection."""
+    return _last_keeping(evaluate, inside, outside, lambda e: e.contains(t), integer,
+                         resolution).value  # fmt: skip
+
+
+def _last_keeping(evaluate: _Evaluator, inside: Evaluation, outside: Evaluation,
+                  keeps: Callable[[Evaluation], bool], integer: bool,
+                  resolution: float) -> Evaluation:  # fmt: skip
+    """The last value from ``inside`` (which ``keeps``) towards ``outside`` (which does
+    not) that ``keeps``, by bisection: to neighbouring integers, or ``resolution``."""
     while (m := _midpoint(min(inside.value, outside.value), max(inside.value, outside.value),
                           integer)) is not None:  # fmt: skip
         if abs(outside.value - inside.value) <= max(resolution, 1 if integer else 0):
             break
         mid = evaluate(m)
-        if mid.contains(t):
+        if keeps(mid):
             inside = mid
         else:
             outside = mid
-    return inside.value
+    return inside
+
+
+def _start_of_flat_end(evaluate: _Evaluator, end: Evaluation, integer: bool,
+                       resolution: float) -> Evaluation:  # fmt: skip
+    """Where the values from ``end``, an end of the range, that give its very same
+    figure begin (``end`` itself where its neighbour evaluated differs), by bisection
+    towards the first value evaluated that differs. A target the range does not reach
+    is then given the least change that comes as close to it: raising a DC from 25 to
+    44 when every DC from 25 up gives a natural 20's hit rate changes nothing. Where
+    every value evaluated gives the same figure the field does not move it, and
+    ``end`` is kept."""
+    done = _done(evaluate)
+    inward = done[::-1] if end.value == done[-1].value else done
+    if inward[0].value != end.value:  # not an end: a turn's closest value, kept
+        return end
+    differs = next((e for e in inward if not _same_figure(e, end)), None)
+    if differs is None:
+        return end
+    flat = inward[inward.index(differs) - 1]
+    return _last_keeping(evaluate, flat, differs, lambda e: _same_figure(e, end), integer,
+                         resolution)  # fmt: skip
 
 
 def _monotone(done: list[Evaluation]) -> bool:

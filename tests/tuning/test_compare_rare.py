@@ -79,7 +79,7 @@ def _synthetic(crits_a: list[int], crits_b: list[int], attempts_a: list[int],
     whole = [({key: sum(c) / sum(n)}, {key: Counts(sum(c), sum(n), sum(c))}) for c, n in variants]
     per_range = [[({key: c / n}, {key: Counts(c, n, c)}) for c, n in zip(cs, ns, strict=True)]
                  for cs, ns in variants]  # fmt: skip
-    return _difference_table(whole, per_range).iloc[0]
+    return _difference_table(whole, per_range, set()).iloc[0]
 
 
 def test_the_same_crits_over_more_attacks_are_not_a_change() -> None:

@@ -632,9 +632,11 @@ def test_a_pooled_figure_the_exact_engine_does_not_give_is_simulated(
 def test_a_round_target_is_checked_against_the_largest_cap_a_varied_cap_gives() -> None:
     """Tuning ``max_rounds`` itself: a target of 5 rounds lies within the caps of most
     values of 1..100; it was refused against the cap of 1 at the range's low end. (The
-    duel's median is 10 at every cap, so it is unreachable, and said so.)"""
+    duel's median is 10 at every cap that reaches it, so it is unreachable, and said so,
+    at the least cap that gives it, 10.)"""
     result = simlab.tune(SS_DUEL, "max_rounds=1:100", "median_time_to_down:Defender=5", n=2000)
-    assert not result.reachable and result.value == 100
+    assert not result.reachable and result.value == 10
+    assert result.flat_stretch() == (10, 100)
     with pytest.raises(InputError, match=r"from 1 to 100 \(the round cap\); got 101"):
         simlab.tune(SS_DUEL, "max_rounds=1:100", "median_time_to_down:Defender=101", n=2000)
 

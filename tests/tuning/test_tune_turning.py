@@ -119,11 +119,42 @@ def test_a_flat_stretch_at_the_closest_end_says_a_wider_range_may_not_help(
     duel: Any,
 ) -> None:
     """Capped at 10, the figure never reaches 12: the closest end is 20, and widening
-    the range past it, as "unreachable" invites, would change nothing."""
+    the range past it, as "unreachable" invites, would change nothing. The value given
+    is 10, where the cap begins: every value from 10 to 20 is as close."""
     result = _tuned(duel, lambda x: min(x, 10), "mean_rounds=12", 0, 20)
-    assert not result.reachable and result.value == 20
+    assert not result.reachable and result.value == 10
     assert result.flat_stretch() == (10, 20)
-    assert "a range past 20 may not reach it either" in _said(result)
+    said = _said(result)
+    assert "going from 10 to 20 changes nothing" in said
+    assert "a range past 20 may not reach it either" in said
+
+
+def test_a_flat_stretch_at_the_low_end_gives_where_it_begins(duel: Any) -> None:
+    """A floor of 12 from 0 to 12, the figure rising beyond (the grid's 10 and 20
+    bisected to where it starts to move): a target of 5 is given 12, not 0."""
+    result = _tuned(duel, lambda x: max(x, 12), "mean_rounds=5", 0, 40)
+    assert not result.reachable and result.value == 12
+    assert result.flat_stretch() == (0, 12)
+    assert "going from 12 to 0 changes nothing" in _said(result)
+
+
+def test_a_turning_figure_flat_at_its_closest_end_gives_where_the_flat_begins(
+    duel: Any,
+) -> None:
+    """Falling to 3 at 10, rising to 6 at 20, falling to 1 at 27 and flat from there to
+    40: no value reaches 0, and of the values as close, 27 is the least change, where
+    the tune gave the end, 40."""
+
+    def zigzag(x: float) -> float:
+        if x <= 10:
+            return 10 - 0.7 * x
+        if x <= 20:
+            return 3 + 0.3 * (x - 10)
+        return max(1.0, 6 - 5 * (x - 20) / 7)
+
+    result = _tuned(duel, zigzag, "mean_rounds=0", 0, 40)
+    assert result.turns() and not result.reachable
+    assert result.value == 27 and result.flat_stretch() == (27, 40)
 
 
 def test_a_monotone_figure_says_no_caveat(duel: Any) -> None:
