@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from pydantic import ValidationError
 
 from simlab.analysis import stats
 from simlab.analysis.drift import FIGURE_NAMES, event_rate_name
@@ -36,6 +37,7 @@ from simlab.analysis.result import Result, median_time_to_down
 from simlab.errors import InputError
 from simlab.exact import pair_answer
 from simlab.scenario.common import Expectation
+from simlab.scenario.validation import validate_saved
 
 __all__ = ["SPEC_COLUMNS", "Verdict", "describe", "evaluate", "evaluate_all", "figure_words"]
 
@@ -256,8 +258,22 @@ def evaluate(res: Result, spec: Expectation | dict[str, Any],
     -------
     Verdict
         A spec whose attack never happened fails, with a note saying so.
+
+    Raises
+    ------
+    InputError
+        For a spec that is not one, or that the scenario ``res`` simulated would refuse
+        in its ``expect:`` (:meth:`~simlab.scenario.common.ScenarioBase.spec_problem`:
+        a name it does not have, an attack never made at that defender, a bound in
+        rounds no encounter can reach): ``spec {figure: mean_rounds, at_least:
+        -3}.at_least: expected a bound from 1 to 30 rounds …; got -3``. A spec of the
+        scenario's own was checked when it loaded, as its file has it.
     """
-    spec = _validated(spec)
+    return _verdict(res, _checked_spec(res, spec, f"spec {_written(spec)}"), exact)
+
+
+def _verdict(res: Result, spec: Expectation, exact: dict[str, Any] | None) -> Verdict:
+    """:func:`evaluate` of a spec already checked."""
     measured, lo, hi, n = _measure(res, spec)
     if n and measured == _certain(res, spec, exact):
         lo = hi = measured
@@ -277,11 +293,57 @@ def evaluate(res: Result, spec: Expectation | dict[str, Any],
                    note)  # fmt: skip
 
 
-def _validated(spec: Expectation | dict[str, Any]) -> Expectation:
-    """An ``expect:`` entry, a dict validated as one."""
-    if isinstance(spec, Expectation):
+def _checked_spec(res: Result, spec: Expectation | dict[str, Any], where: str) -> Expectation:
+    """``spec`` as an ``expect:`` entry of the scenario ``res`` simulated: a dict
+    validated as one, then checked as the scenario checks its own when it loads
+    (:meth:`~simlab.scenario.common.ScenarioBase.spec_problem`), unless it is one of
+    them (those are checked as written: a sweep of ``max_rounds`` may leave a bound in
+    rounds behind). A result that does not know its scenario (one read back from
+    files) has its specs checked against its layout where they were read.
+
+    Parameters
+    ----------
+    res : Result
+        The simulation the spec is measured on.
+    spec : Expectation or dict
+        The spec.
+    where : str
+        Which spec, for the message (``spec {figure: mean_rounds, at_least: -3}``,
+        ``quickstart: expect[0]``).
+
+    Returns
+    -------
+    Expectation
+        The spec, validated.
+
+    Raises
+    ------
+    InputError
+        ``WHERE.KEY: expected X; got Y`` for the first problem found.
+    """
+    if not isinstance(spec, Expectation):
+        try:
+            spec = Expectation.model_validate(spec, strict=False)
+        except ValidationError:
+            # the same check, strict, words its first failure as the loader does
+            spec = validate_saved(Expectation, spec, where)
+    scenario = res._simulated
+    if scenario is None or spec.model_dump() in [e.model_dump() for e in scenario.expect]:
         return spec
-    return Expectation.model_validate(spec, strict=False)
+    problem = scenario.spec_problem(spec)
+    if problem is not None:
+        raise InputError(f"{where}.{problem.key}: {problem.message}")
+    return spec
+
+
+def _written(spec: Any) -> str:
+    """A spec as a flow mapping of YAML says it, ``{figure: mean_rounds, at_least: -3}``
+    (the keys given, not the defaults), for a message; anything else as its repr."""
+    if isinstance(spec, Expectation):
+        spec = spec.model_dump(exclude_defaults=True)
+    if not isinstance(spec, dict):
+        return repr(spec)
+    return "{" + ", ".join(f"{key}: {value}" for key, value in spec.items()) + "}"
 
 
 def _past_the_cap(res: Result, spec: Expectation, lo: float) -> float:
@@ -333,8 +395,9 @@ def evaluate_all(runs: Sequence[Any], strict: bool = False) -> pd.DataFrame:
     """
     rows = []
     for run in runs:
-        for spec in run.expect:
-            v = evaluate(run.result, spec, run.exact)
+        for i, spec in enumerate(run.expect):
+            checked = _checked_spec(run.result, spec, f"{run.scenario}: expect[{i}]")
+            v = _verdict(run.result, checked, run.exact)
             passed = v.passed and not (strict and v.borderline)
             rows.append((run.scenario, run.rules, v.spec, v.figure, v.measured, v.lo, v.hi,
                          v.low, v.high, v.n, "pass" if passed else "fail", v.borderline,

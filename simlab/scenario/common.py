@@ -262,13 +262,6 @@ def lookalike_problem(claims: list[NameClaim], name: str) -> str | None:
             f"{others[0].name!r}: '{name} N' reads as a copy)")  # fmt: skip
 
 
-def _refuse_lookalikes(claims: list[NameClaim], name: str, loc: tuple[Any, ...]) -> None:
-    """Refuse an ``expect:`` name that would pool a lookalike (:func:`lookalike_problem`)."""
-    problem = lookalike_problem(claims, name)
-    if problem is not None:
-        raise located_error(loc, problem, name)
-
-
 def _clash(claim: NameClaim, first: NameClaim, info: ValidationInfo) -> str:
     """``the combatant 'Brute' on side 'a' twice (the first at 8:14)`` for two entries
     alike, else ``'Kaito' for the combatant 'Kaito' on side 'b', already the name of the
@@ -515,64 +508,125 @@ class ScenarioBase(StrictModel):
     @model_validator(mode="after")
     def _expect_references(self) -> Any:
         """Every name an ``expect:`` entry uses must exist in the scenario."""
-        attacks: dict[str, Any] = getattr(self, "attacks", {})
-        sides: dict[str, list[Any]] = getattr(self, "sides", {})
-        makers = self.attack_makers()
-        names = [name for _, name, _ in makers]
-        shown = ", ".join(dict.fromkeys(m.name for ms in sides.values() for m in ms))
-        claims = self.name_claims() if self.expect else []
+        if not self.expect:
+            return self
         # who can make what is unknown until the loader names a typo in an attacks list
-        undefined = _lists_undefined(makers, attacks)
-        able = self.able_makers() if self.expect and not undefined else []
+        undefined = _lists_undefined(self.attack_makers(), getattr(self, "attacks", {}))
+        known = self._spec_names(able=not undefined)
         for i, spec in enumerate(self.expect):
-            if spec.figure == "crit_rate" and not has_crits(self.rules):
-                raise located_error(("expect", i, "figure"), "expected a figure these rules "
-                                    f"have; got 'crit_rate': {self.rules} has no critical "
-                                    "hits", spec.figure)  # fmt: skip
-            if spec.attack is not None and spec.attack not in attacks:
-                raise located_error(("expect", i, "attack"), f"expected {self._attack_key()} "
-                                    f"({', '.join(attacks)}); got {spec.attack!r}"
-                                    f"{did_you_mean(spec.attack, attacks)}",
-                                    spec.attack)  # fmt: skip
-            for key in ("attacker", "defender", "combatant"):
-                name = getattr(spec, key)
-                if name is not None and not copies_of(name, names):
-                    raise located_error(("expect", i, key), f"expected a combatant of this "
-                                        f"scenario ({shown}); got {name!r}"
-                                        f"{did_you_mean(name, names)}", name)  # fmt: skip
-                if name is not None:
-                    _refuse_lookalikes(claims, name, ("expect", i, key))
-            if undefined:
-                continue
-            unmade = None if spec.attack is None else self.unmade_problem(spec.attack, able)
-            if unmade is not None:
-                raise located_error(("expect", i, "attack"), unmade, spec.attack)
-            used = (spec.attack is None or spec.attacker is None
-                    or _attacking_sides(spec.attack, spec.attacker, able))  # fmt: skip
-            if not used:
-                raise located_error(("expect", i, "attacker"), f"expected a combatant that "
-                                    f"uses {spec.attack!r}; got {spec.attacker!r}",
-                                    spec.attacker)  # fmt: skip
-            if spec.defender is not None and spec.attack is not None:
-                aimed = self.target_problem(spec.attack, spec.attacker, spec.defender, able)
-                if aimed is not None:
-                    raise located_error(("expect", i, "defender"), aimed, spec.defender)
-            if spec.side is not None and spec.side not in sides:
-                raise located_error(("expect", i, "side"), f"expected a side of this "
-                                    f"scenario ({', '.join(sides)}); got {spec.side!r}"
-                                    f"{did_you_mean(spec.side, sides)}", spec.side)  # fmt: skip
+            problem = self._reference_problem(spec, known)
+            if problem is not None:
+                key, message, value = problem
+                raise located_error(("expect", i, key), message, value)
         return self
+
+    def spec_problem(self, spec: Expectation) -> SpecProblem | None:
+        """What is wrong with ``spec`` as an ``expect:`` entry of this scenario, checked
+        as the entries of its file are when it loads (the names it uses, who makes its
+        attack at whom, its round and bounds within the round cap, a combatant that can
+        go down): ``(key, message, value)``, the key at fault with what was expected and
+        what was found; None when nothing is. For a spec given apart from the file
+        (:func:`simlab.analysis.specs.evaluate` with a dict).
+
+        Parameters
+        ----------
+        spec : Expectation
+            The spec, validated on its own.
+
+        Returns
+        -------
+        SpecProblem or None
+            The first problem found, in the order the loader finds them.
+        """
+        known = self._spec_names(able=True)
+        problem = (self._reference_problem(spec, known) or self._round_problem(spec)
+                   or self._bound_problem(spec))  # fmt: skip
+        if problem is None and spec.figure in DOWN_SPEC_FIGURES and spec.combatant is not None:
+            down = self.down_problem(spec.combatant, known.able)
+            problem = None if down is None else SpecProblem("combatant", down, spec.combatant)
+        return problem
+
+    def _spec_names(self, able: bool) -> _SpecNames:
+        """What the checks of an ``expect:`` entry look names up in; ``able``: whether to
+        work out who can make what (:meth:`able_makers`; not while an attacks list names
+        an attack that is not defined)."""
+        makers = self.attack_makers()
+        sides: dict[str, list[Any]] = getattr(self, "sides", {})
+        return _SpecNames(
+            attacks=list(getattr(self, "attacks", {})),
+            sides=list(sides),
+            names=[name for _, name, _ in makers],
+            shown=", ".join(dict.fromkeys(m.name for ms in sides.values() for m in ms)),
+            claims=self.name_claims(),
+            able=self.able_makers() if able else None,
+        )
+
+    def _reference_problem(self, spec: Expectation, known: _SpecNames) -> SpecProblem | None:
+        """What is wrong with the names ``spec`` uses (:meth:`spec_problem`); who makes
+        its attack at whom only when ``known.able`` is worked out."""
+        if spec.figure == "crit_rate" and not has_crits(self.rules):
+            return SpecProblem("figure", "expected a figure these rules have; got "
+                               f"'crit_rate': {self.rules} has no critical hits",
+                               spec.figure)  # fmt: skip
+        attacks, names = known.attacks, known.names
+        if spec.attack is not None and spec.attack not in attacks:
+            return SpecProblem("attack", f"expected {self._attack_key()} ({', '.join(attacks)});"
+                               f" got {spec.attack!r}{did_you_mean(spec.attack, attacks)}",
+                               spec.attack)  # fmt: skip
+        for key in ("attacker", "defender", "combatant"):
+            name = getattr(spec, key)
+            if name is not None and not copies_of(name, names):
+                return SpecProblem(key, f"expected a combatant of this scenario "
+                                   f"({known.shown}); got {name!r}"
+                                   f"{did_you_mean(name, names)}", name)  # fmt: skip
+            pooled = None if name is None else lookalike_problem(known.claims, name)
+            if pooled is not None:
+                return SpecProblem(key, pooled, name)
+        if known.able is None:
+            return None
+        made = self._made_problem(spec, known.able)
+        if made is not None:
+            return made
+        if spec.side is not None and spec.side not in known.sides:
+            return SpecProblem("side", f"expected a side of this scenario "
+                               f"({', '.join(known.sides)}); got {spec.side!r}"
+                               f"{did_you_mean(spec.side, known.sides)}",
+                               spec.side)  # fmt: skip
+        return None
+
+    def _made_problem(self, spec: Expectation, able: list[Maker]) -> SpecProblem | None:
+        """What is wrong with ``spec``'s attack as made: by nobody, not by its
+        ``attacker``, or never at its ``defender`` (``able``: :meth:`able_makers`)."""
+        if spec.attack is None:
+            return None
+        unmade = self.unmade_problem(spec.attack, able)
+        if unmade is not None:
+            return SpecProblem("attack", unmade, spec.attack)
+        if spec.attacker is not None and not _attacking_sides(spec.attack, spec.attacker, able):
+            return SpecProblem("attacker", f"expected a combatant that uses {spec.attack!r}; "
+                               f"got {spec.attacker!r}", spec.attacker)  # fmt: skip
+        if spec.defender is not None:
+            aimed = self.target_problem(spec.attack, spec.attacker, spec.defender, able)
+            if aimed is not None:
+                return SpecProblem("defender", aimed, spec.defender)
+        return None
 
     @model_validator(mode="after")
     def _expect_rounds_within_the_cap(self) -> Any:
         """A ``down_by_round`` spec's round lies within the round cap: past it nobody is
         observed (``tune`` refuses such a target too)."""
         for i, spec in enumerate(self.expect):
-            if spec.round is not None and spec.round > self.max_rounds:
-                raise located_error(("expect", i, "round"), f"expected a round from 1 to "
-                                    f"{self.max_rounds} (the round cap); got {spec.round}",
-                                    spec.round)  # fmt: skip
+            problem = self._round_problem(spec)
+            if problem is not None:
+                raise located_error(("expect", i, problem.key), problem.message, problem.value)
         return self
+
+    def _round_problem(self, spec: Expectation) -> SpecProblem | None:
+        """What is wrong with ``spec``'s ``round:``: past the round cap."""
+        if spec.round is not None and spec.round > self.max_rounds:
+            return SpecProblem("round", f"expected a round from 1 to {self.max_rounds} (the "
+                               f"round cap); got {spec.round}", spec.round)  # fmt: skip
+        return None
 
     @model_validator(mode="after")
     def _expect_bounds_in_rounds_possible(self, info: ValidationInfo) -> Any:
@@ -583,13 +637,20 @@ class ScenarioBase(StrictModel):
         if not as_written(info):
             return self
         for i, spec in enumerate(self.expect):
-            for key in ("at_least", "at_most", "between"):
-                value = getattr(spec, key)
-                for bound in value if isinstance(value, list) else [value]:
-                    problem = None if bound is None else self.rounds_problem(spec.figure, bound)
-                    if problem is not None:
-                        raise located_error(("expect", i, key), problem, value)
+            problem = self._bound_problem(spec)
+            if problem is not None:
+                raise located_error(("expect", i, problem.key), problem.message, problem.value)
         return self
+
+    def _bound_problem(self, spec: Expectation) -> SpecProblem | None:
+        """What is wrong with a bound of ``spec`` in rounds (:meth:`rounds_problem`)."""
+        for key in ("at_least", "at_most", "between"):
+            value = getattr(spec, key)
+            for bound in value if isinstance(value, list) else [value]:
+                problem = None if bound is None else self.rounds_problem(spec.figure, bound)
+                if problem is not None:
+                    return SpecProblem(key, problem, value)
+        return None
 
     def rounds_problem(self, figure: str, bound: float) -> str | None:
         """What is wrong with ``bound`` for ``figure`` in rounds; None when it is one the
@@ -760,6 +821,30 @@ class ScenarioBase(StrictModel):
 
 #: (side, name, attacks) of one combatant (:meth:`ScenarioBase.attack_makers`).
 Maker = tuple[str, str, list[str]]
+
+
+class SpecProblem(NamedTuple):
+    """What is wrong with an ``expect:`` entry (:meth:`ScenarioBase.spec_problem`): the
+    ``key`` at fault, the ``message`` (what was expected, what was found) and the
+    ``value`` found there."""
+
+    key: str
+    message: str
+    value: Any
+
+
+class _SpecNames(NamedTuple):
+    """What the checks of an ``expect:`` entry look names up in
+    (:meth:`ScenarioBase._spec_names`): the attacks and sides defined, every
+    combatant's name (copies apart), the entries' names as a message lists them, the
+    names the entries claim and, when worked out, who can make what."""
+
+    attacks: list[str]
+    sides: list[str]
+    names: list[str]
+    shown: str
+    claims: list[NameClaim]
+    able: list[Maker] | None
 
 
 def _lists_undefined(makers: list[Maker], attacks: dict[str, Any]) -> bool:

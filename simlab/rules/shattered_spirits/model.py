@@ -760,7 +760,7 @@ class Scenario(ScenarioBase):
             if slot.spirit is None:
                 is_engaged = slot.member.name in engaged
             else:
-                is_engaged = slot.spirit.manifest == "melee" and slot.member.name in engaged
+                is_engaged = self._at_melee(slot) and slot.member.name in engaged
             able = ([] if _never_manifested(slot)
                     else [a for a in maker.attacks if self._can_make(a, is_engaged)])  # fmt: skip
             out.append((slot.side_name, slot.name, able))
@@ -777,6 +777,11 @@ class Scenario(ScenarioBase):
             names = " and ".join(dict.fromkeys(repr(slot.spirit.name) for slot in listers
                                                if slot.spirit is not None))  # fmt: skip
             return f", listed only by the Spirit {names} (manifest: never)"
+        unpaid = [self._unpaid_melee_why(slot) for slot in listers]
+        if all(unpaid):
+            names = " and ".join(dict.fromkeys(_said(slot) for slot in listers))
+            return (f", a Melee attack listed only by {names}, which never reaches Melee "
+                    f"range: {'; '.join(dict.fromkeys(unpaid))}")  # fmt: skip
         return (", a Melee attack listed only by combatants Engaged with nobody "
                 "(engagement: declared)")  # fmt: skip
 
@@ -786,7 +791,8 @@ class Scenario(ScenarioBase):
         off ``sides`` that lists attacks makes none (:meth:`able_makers`), for
         :meth:`down_problem`."""
         listing = [slot for slot in self.slots() if (slot.spirit or slot.member).attacks]
-        whys = [_makes_none_why(slot) for slot in listing if slot.side_name not in sides]
+        whys = [_makes_none_why(slot, self._unpaid_melee_why(slot))
+                for slot in listing if slot.side_name not in sides]  # fmt: skip
         return f": {'; '.join(dict.fromkeys(whys))}" if whys else ""
 
     def attackers_of(self, target: str, makers: list[Maker] | None = None) -> list[Maker]:
@@ -826,10 +832,11 @@ class Scenario(ScenarioBase):
         foes = [(slots[name], attacks) for side, name, attacks in makers if side not in sides]
         if not any(attacks for _, attacks in foes):
             return super().unattacked_why(targets, makers)
-        whys = [_makes_none_why(slot) if not attacks else
+        whys = [_makes_none_why(slot, self._unpaid_melee_why(slot)) if not attacks else
                 f"{_said(slot)} lists only Melee attacks and is Engaged only with "
                 f"{self._engaged_said(slot)}"
                 for slot, attacks in foes if (slot.spirit or slot.member).attacks]  # fmt: skip
+        whys += [self._unpaid_melee_why(aim) for aim in aims if self._unpaid_melee_why(aim)]
         return f"nobody on another side can attack it: {'; '.join(dict.fromkeys(whys))}"
 
     def untargeted_why(self, attack: str, targets: list[str], makers: list[Maker]) -> str:
@@ -851,10 +858,52 @@ class Scenario(ScenarioBase):
         """Whether slots ``a`` and ``b`` can ever be Engaged (the kernels' ``ENGAGED``):
         their characters' entries start Engaged (either names the other under
         ``engaged_with``, which covers every copy), and each is its character or a Spirit
-        that Manifests at Melee range, taking its character's engagements."""
-        at_melee = all(s.spirit is None or s.spirit.manifest == "melee" for s in (a, b))
+        that Manifests at Melee range (:meth:`_at_melee`), taking its character's
+        engagements."""
+        at_melee = all(s.spirit is None or self._at_melee(s) for s in (a, b))
         named = b.member.name in a.member.engaged_with or a.member.name in b.member.engaged_with
         return at_melee and named and a.side != b.side
+
+    def _at_melee(self, slot: Slot) -> bool:
+        """Whether ``slot`` is a Spirit that ever Manifests at Melee range: ``manifest:
+        melee``, and its character can pay ``melee_manifest_cost`` at some Respite
+        (:meth:`_unpaid_melee_why`); else the kernels Manifest it at its Source."""
+        melee = slot.spirit is not None and slot.spirit.manifest == "melee"
+        return melee and not self._unpaid_melee_why(slot)
+
+    def _unpaid_melee_why(self, slot: Slot) -> str:
+        """Why the character of ``slot``, a Spirit with ``manifest: melee``, can never pay
+        ``melee_manifest_cost`` to Manifest it at Melee range; ``""`` when it can, or
+        ``slot`` is no such Spirit.
+
+        The kernels pay the cost at a Respite before that Respite's Momentum comes, from
+        what the character holds: at most its ``tokens.momentum`` plus
+        ``momentum_per_respite`` for every Respite before the last it is in the fight
+        for (:meth:`most_momentum`, less the last Respite's gain). With
+        ``manifest_momentum: false`` none comes at a Respite the Spirit Manifests, and it
+        Manifests at every Respite it may (it stops only when Suppressed, when none
+        comes either, or for good, its Harm meter full or its HP below
+        ``recall_below``): the tokens alone.
+        """
+        spirit = slot.spirit
+        if spirit is None or spirit.manifest != "melee":
+            return ""
+        cost, member, params = self.params.melee_manifest_cost, slot.member, self.params
+        tokens = member.tokens.momentum
+        if params.manifest_momentum:
+            before = max(self.max_rounds - max(slot.arrives, 1), 0)
+            most = tokens + params.momentum_per_respite * before
+            how = (f"tokens.momentum {tokens} + momentum_per_respite "
+                   f"{params.momentum_per_respite} × {before} Respites before the last, by "
+                   f"max_rounds {self.max_rounds}")  # fmt: skip
+        else:
+            most = tokens
+            how = (f"tokens.momentum {tokens}: with manifest_momentum: false it gains none "
+                   "at a Respite its Spirit Manifests")  # fmt: skip
+        if most >= cost:
+            return ""
+        return (f"{member.name!r} can never pay melee_manifest_cost {cost} to Manifest the "
+                f"Spirit {spirit.name!r} at Melee range (it holds at most {how})")  # fmt: skip
 
     def _engaged_said(self, slot: Slot) -> str:
         """What ``slot`` can ever be Engaged with, by entry: ``'Kaito' and the Spirit
@@ -965,12 +1014,15 @@ def _out_of_the_fight(aims: list[Slot]) -> str:
     return f"{_said(never[0])} has manifest: never and is never in the fight" if never else ""
 
 
-def _makes_none_why(slot: Slot) -> str:
-    """Why ``slot``, which lists attacks, makes none (:meth:`Scenario.able_makers`)."""
+def _makes_none_why(slot: Slot, unpaid: str = "") -> str:
+    """Why ``slot``, which lists attacks, makes none (:meth:`Scenario.able_makers`);
+    ``unpaid``: why it never reaches Melee range, a Spirit whose character can never pay
+    for it (:meth:`Scenario._unpaid_melee_why`)."""
     if _never_manifested(slot):
         return f"{_said(slot)} has manifest: never"
+    why = f": {unpaid}" if unpaid else ""
     return (f"{_said(slot)} lists only Melee attacks and, under engagement: declared, is "
-            "Engaged with nobody")  # fmt: skip
+            f"Engaged with nobody{why}")  # fmt: skip
 
 
 def _unpayable(loc: tuple[Any, ...], cost: int, most: int, how: str,
