@@ -662,7 +662,7 @@ def _sweep_pictures(sweep: SweepResult, moving: pd.DataFrame) -> list[Picture]:
         rows = attacks
         for key in PAIR:
             rows = only_rows(rows, key, getattr(pair, key))
-        figures = pair_figures(sweep.rules, rows)
+        figures = pair_figures(sweep, rows)
 
         def damage_curve(fig: Figure, p: Any = pair, shown: list[str] = figures) -> None:
             axes = fig.subplots(1, len(shown), squeeze=False)[0]
@@ -829,7 +829,7 @@ def _flat_note(flat: pd.DataFrame, total: int, level: float) -> str:
 
 def _sweep_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
     frame = sweep.attacks()
-    crits = "crit_rate" in pair_figures(sweep.rules, frame)
+    crits = "crit_rate" in pair_figures(sweep, frame)
     # every exact answer the damage curves draw dashed: the hit rate's too, which the
     # table left out
     exact = ["hit_rate", *(["crit_rate"] if crits else []), "mean_damage"]
@@ -991,8 +991,8 @@ def render_sweep(sweep: SweepResult, out_dir: str | os.PathLike[str]) -> dict[st
     identity = (f"scenario {sweep.scenario} ({sweep.rules}){fixed} · seed {sweep.seed} · "
                 f"{sweep.per_point()} · {counted(len(sweep.points), 'point')} · "
                 f"varied: {', '.join(sweep.fields)} · simlab {__version__}")  # fmt: skip
-    # no crit rate where no pair crits (:func:`pair_figures`): no panel shows one
-    named = [f.replace("_", " ") for f in pair_figures(sweep.rules, sweep.attacks())]
+    # no crit rate where no pair can crit (:func:`pair_figures`): no panel shows one
+    named = [f.replace("_", " ") for f in pair_figures(sweep, sweep.attacks())]
     figures = f"{', '.join(named[:-1])} and {named[-1]}".capitalize()
     flat_note = _flat_note(flat, len(moving) + len(flat), moving_level(sweep))
     # the terminal's line under its table of unchanged pairs, a paragraph of its own

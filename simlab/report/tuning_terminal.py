@@ -54,7 +54,6 @@ from simlab.report.terminal import (
     pair_parts,
     rounded_down,
     rounded_up,
-    says_a_crit_rate,
     value_and_bounds,
 )
 from simlab.report.width import at_separators, items, listed
@@ -94,7 +93,7 @@ def sweep_attack_tables(sweep: SweepResult, stacked: bool = False) -> list[Table
     """The damage curves as terminal tables: one per attack pair the sweep moves
     (:func:`simlab.tuning.sweep.moving_pairs`) with one row per point, figures as
     ``value ± half-width``, no crit column for a rule system without crits, nor where
-    no pair of the table crits (:func:`~simlab.tuning.sweep.pair_figures`); then one
+    no pair of the table can crit (:func:`~simlab.tuning.sweep.pair_figures`); then one
     table of the pairs it leaves flat, each figure as the range of its estimates.
     ``stacked``: the varied values in one ``point`` column (:func:`point_cells`)."""
     return [build(False, slice(None)) for build, _ in _attack_layouts(sweep, stacked)]
@@ -118,12 +117,12 @@ def _attack_layouts(sweep: SweepResult, stacked: bool) -> list[_Layout]:
     fields = 1 if stacked else len(sweep.fields)
     layouts: list[_Layout] = [
         (functools.partial(_curve_table, sweep, pair, curve,
-                           pair_figures(sweep.rules, curve), stacked), fields)
+                           pair_figures(sweep, curve), stacked), fields)
         for pair, curve in curves.groupby(PAIR, sort=False)]  # fmt: skip
     if not flat.empty:
         pairs = frame.merge(flat, on=PAIR, sort=False)
-        layouts.append((functools.partial(_flat_pairs_table, pairs,
-                                          pair_figures(sweep.rules, pairs)), 1))  # fmt: skip
+        layouts.append((functools.partial(_flat_pairs_table, sweep.can_crit, pairs,
+                                          pair_figures(sweep, pairs)), 1))  # fmt: skip
     return layouts
 
 
@@ -150,8 +149,8 @@ def _curve_table(sweep: SweepResult, pair: tuple[str, str, str], curve: pd.DataF
     return table
 
 
-def _flat_pairs_table(frame: pd.DataFrame, figures: list[str], broken: bool = False,
-                      columns: slice = slice(None)) -> Table:  # fmt: skip
+def _flat_pairs_table(can_crit: Callable[..., bool], frame: pd.DataFrame, figures: list[str],
+                      broken: bool = False, columns: slice = slice(None)) -> Table:  # fmt: skip
     """The attack pairs a sweep leaves flat, one row each: every one of ``figures`` as
     the lowest and highest estimate over the points (``0.547–0.549``; one number when
     they agree to the digits shown), and the exact mean damage where known; the
@@ -162,28 +161,24 @@ def _flat_pairs_table(frame: pd.DataFrame, figures: list[str], broken: bool = Fa
     names = [Parts(pair_parts(*key), indent="  ") for key, _ in pairs]
     exact = bool(frame.exact_mean_damage.notna().any())
     headers = [f.replace("_", " ") for f in figures] + (["exact\nmean"] if exact else [])
-    rows = [[_flat_cell(pair, f) for f in figures]
+    rows = [[_flat_cell(can_crit, key, pair, f) for f in figures]
             + ([_exact_cell(pair.exact_mean_damage.iloc[0])] if exact else [])
-            for _, pair in pairs]  # fmt: skip
+            for key, pair in pairs]  # fmt: skip
     headers, rows = broken_columns(headers, rows) if broken else (headers, rows)
     return numbers_table("unchanged across the sweep (lowest–highest over the points)",
                          "attack", names, headers[columns], [c[columns] for c in rows])  # fmt: skip
 
 
-def _flat_cell(pair: pd.DataFrame, figure: str) -> str:
+def _flat_cell(can_crit: Callable[..., bool], key: tuple[str, str, str], pair: pd.DataFrame,
+               figure: str) -> str:  # fmt: skip
     """A flat pair's cell of ``figure`` (:func:`_value_range`), but ``—`` for the crit
-    rate of a pair that crits at no point, simulated nor exact, beside pairs that do: an
-    attack that cannot crit, whose ``0.000`` would read as measured
-    (:func:`never_crits_flat`)."""
-    if figure == "crit_rate" and _crits_at_no_point(pair):
+    rate of a pair ``key`` that cannot crit at any point, beside pairs that can
+    (``can_crit``, :meth:`~simlab.tuning.sweep.SweepResult.can_crit`): an attack with
+    no crit row, whose ``0.000`` would read as measured (:func:`cannot_crit_flat`). One
+    that can crit reads its rate, ``0.000`` where no crit came up."""
+    if figure == "crit_rate" and not can_crit(*key):
         return NO_CRIT
     return _value_range(pair[figure], figure)
-
-
-def _crits_at_no_point(pair: pd.DataFrame) -> bool:
-    """Whether the attack pair of ``pair`` (its rows of every point) crits at none
-    (:func:`~simlab.report.terminal.says_a_crit_rate`, the rule of a run's table)."""
-    return not says_a_crit_rate(pair["crit_rate"], pair.get("exact_crit_rate"))
 
 
 def flat_pair_rows(sweep: SweepResult) -> pd.DataFrame:
@@ -195,9 +190,10 @@ def flat_pair_rows(sweep: SweepResult) -> pd.DataFrame:
     return sweep.attacks().merge(moving_pairs(sweep)[1], on=PAIR, sort=False)
 
 
-def never_crits_flat(sweep: SweepResult) -> bool:
+def cannot_crit_flat(sweep: SweepResult) -> bool:
     """Whether the table of a sweep's unchanged pairs marks a crit rate ``—``
-    (:func:`_flat_cell`): a crit rate column, and a pair in it that crits at no point.
+    (:func:`_flat_cell`): a crit rate column, and a pair in it that cannot crit at any
+    point.
 
     Parameters
     ----------
@@ -211,9 +207,9 @@ def never_crits_flat(sweep: SweepResult) -> bool:
     from simlab.tuning.sweep import PAIR, pair_figures
 
     pairs = flat_pair_rows(sweep)
-    if pairs.empty or "crit_rate" not in pair_figures(sweep.rules, pairs):
+    if pairs.empty or "crit_rate" not in pair_figures(sweep, pairs):
         return False
-    return any(_crits_at_no_point(pair) for _, pair in pairs.groupby(PAIR, sort=False))
+    return not all(sweep.can_crit(*key) for key in pairs[PAIR].itertuples(index=False))
 
 
 def _value_range(values: pd.Series, figure: str) -> str:
@@ -515,8 +511,9 @@ SWEEP_NOTE = (
     "Mean if downed: among the encounters in which the combatant went down. " + MEDIAN_NOTE,
     "Unchanged across the sweep: the attack pairs whose intervals share a value at "
     "every point and whose exact answer stays the same.",
-    "Crit rate —: no crit at any point (the attack cannot crit, or crits too rarely for "
-    "this many encounters).",
+    "Crit rate —: the attack cannot crit at any point (its profile has no crit row, or "
+    "its exact crit rate is 0 whatever the fight); an attack that can reads 0.000 where "
+    "no crit came up.",
 )
 
 
@@ -542,7 +539,7 @@ def sweep_note(sweep: SweepResult) -> str:
         (sweep.combatants(), "exact_mean_time_to_down")))  # fmt: skip
     flat_shown = not moving_pairs(sweep)[1].empty
     unchanged = [flat, joint_intervals_note(moving_level(sweep))] if flat_shown else []
-    unchanged += [no_crit] if flat_shown and never_crits_flat(sweep) else []
+    unchanged += [no_crit] if flat_shown and cannot_crit_flat(sweep) else []
     return " ".join([always, *([exact] if exact_shown else []), downs, *unchanged])
 
 

@@ -36,7 +36,8 @@ from simlab.errors import InputError, did_you_mean
 
 __all__ = ["Counts", "FigureRef", "check_figure", "combatant_figures", "exact_measure",
            "figure_counts", "figure_values", "labelled_pairs", "measure", "measure_with_kind",
-           "never_crits", "pair_label", "pairs_that_cannot_crit", "parse_figure"]  # fmt: skip
+           "never_crits", "pair_label", "pairs_that_can_crit", "pairs_that_cannot_crit",
+           "parse_figure"]  # fmt: skip
 
 
 def pair_label(attacker: str, attack: str, defender: str) -> str:
@@ -277,12 +278,16 @@ _WHAT = {**{f: "attack" for f in ATTACK_FIGURES}, **{f: "combatant" for f in COM
 
 
 def never_crits(simulated: Any, exact: Any = None) -> bool:
-    """Whether a crit rate says nothing: 0 in every run ``simulated`` (rates or crit
-    counts: every point of a sweep, A and B of a comparison) and in every exact answer
-    ``exact`` that is known (NaN: none). So is the crit rate of an attack that cannot
-    crit (a shattered-spirits profile with no ``crit`` row), whose tables and curves
-    would only repeat 0; the rules without any crit (:func:`simlab.rules.has_crits`)
-    have no crit rate at all.
+    """Whether a crit rate is 0 in every run ``simulated`` (rates or crit counts) and in
+    every exact answer ``exact`` that is known (NaN: none).
+
+    Right where the figures are all there is to go by: ``simlab exact``'s answers
+    (exactly 0: the attack cannot crit a fresh defender) and a single run's table, whose
+    note says the ``—`` may be a crit too rare for its encounters. Where the scenario is
+    at hand, whether a pair *can* crit is decided from its rules and profile
+    (:func:`pairs_that_cannot_crit`, :func:`pairs_that_can_crit`): a sweep and a
+    comparison, where a crit rate that vanished because a few attacks saw no natural 20
+    would be a figure lost by luck.
 
     Parameters
     ----------
@@ -326,19 +331,39 @@ def pairs_that_cannot_crit(scenario: Any) -> set[str]:
     """
     from simlab.rules import has_crits
 
-    makers = [(side, name, list(dict.fromkeys(attacks)))
-              for side, name, attacks in scenario.attack_makers()]  # fmt: skip
-    pairs = [(a, attack, d) for a, (side, _, attacks) in enumerate(makers) for attack in attacks
-             for d, (other, _, _) in enumerate(makers) if other != side]  # fmt: skip
-
-    def label(a: int, attack: str, d: int) -> str:
-        return pair_label(makers[a][1], attack, makers[d][1])
-
+    pairs = _attack_pairs(scenario)
     if not has_crits(scenario.rules):
-        return {label(*pair) for pair in pairs}
+        return set(pairs)
     rowless = {name for name, attack in scenario.attacks.items() if _no_crit_row(attack)}
     solve = _exact_crit_solver(scenario)
-    return {label(*pair) for pair in pairs if pair[1] in rowless or solve(*pair) == 0}
+    return {label for label, pair in pairs.items() if pair[1] in rowless or solve(*pair) == 0}
+
+
+def pairs_that_can_crit(scenario: Any) -> set[str]:
+    """The attack pairs of ``scenario`` that can crit: every pair it makes but those of
+    :func:`pairs_that_cannot_crit`.
+
+    Parameters
+    ----------
+    scenario : ScenarioBase
+        A loaded scenario.
+
+    Returns
+    -------
+    set of str
+        Pair labels (:func:`pair_label`).
+    """
+    return set(_attack_pairs(scenario)) - pairs_that_cannot_crit(scenario)
+
+
+def _attack_pairs(scenario: Any) -> dict[str, tuple[int, str, int]]:
+    """Every attack pair ``scenario`` makes by its label: attacker's index, attack and
+    defender's index among :meth:`~simlab.scenario.common.ScenarioBase.attack_makers`."""
+    makers = [(side, name, list(dict.fromkeys(attacks)))
+              for side, name, attacks in scenario.attack_makers()]  # fmt: skip
+    return {pair_label(makers[a][1], attack, makers[d][1]): (a, attack, d)
+            for a, (side, _, attacks) in enumerate(makers) for attack in attacks
+            for d, (other, _, _) in enumerate(makers) if other != side}  # fmt: skip
 
 
 def _no_crit_row(attack: Any) -> bool:

@@ -30,7 +30,7 @@ from simlab.limits import encounters_and_seed
 from simlab.report.words import counted, overrides_said
 from simlab.rules import has_crits
 from simlab.scenario.common import ScenarioBase
-from simlab.tuning.figures import combatant_figures, never_crits
+from simlab.tuning.figures import combatant_figures, pair_label, pairs_that_can_crit
 from simlab.tuning.overrides import (
     Override,
     apply_overrides,
@@ -262,6 +262,29 @@ class SweepResult:
     def _idle_overrides(self) -> tuple[str, ...]:
         return tuple(self._swept.idle_overrides)
 
+    def can_crit(self, attacker: str, attack: str, defender: str) -> bool:
+        """Whether an attack pair can crit at some point of the sweep, by its rules and
+        profile at that point (:func:`~simlab.tuning.figures.pairs_that_can_crit`), not
+        by whether a crit came up: a few attacks may see no natural 20, and a crit rate
+        that vanished then would be a figure lost by luck. False under rules without
+        crits, and for an attack that cannot crit (a shattered-spirits profile with no
+        ``crit`` row, or an exact crit rate of 0 that no fight moves) at any point.
+
+        Parameters
+        ----------
+        attacker, attack, defender : str
+            The pair, as in :meth:`attacks`.
+
+        Returns
+        -------
+        bool
+        """
+        return pair_label(attacker, attack, defender) in self._critting_pairs
+
+    @functools.cached_property
+    def _critting_pairs(self) -> frozenset[str]:
+        return frozenset().union(*(pairs_that_can_crit(p.scenario) for p in self.points))
+
     def __repr__(self) -> str:
         """One line: what was varied, over which changes shared by every point, and
         every method that gives one of its tables (the dataclass's own repr printed every
@@ -463,28 +486,27 @@ def _mean_by_the_cap(pmf: dict[str, float]) -> float:
     return stats.histogram_mean_var(shares)[0]
 
 
-def pair_figures(rules: str, rows: pd.DataFrame | None = None) -> list[str]:
-    """The figures of :data:`PAIR_FIGURES` a sweep shows under ``rules``: no crit rate
-    where the rules have no crits (:func:`simlab.rules.has_crits`), nor for the pairs
-    ``rows`` (of :meth:`SweepResult.attacks`: every point of one pair's curve, or of
-    every pair) where it is 0 at every point, simulated and exact
-    (:func:`~simlab.tuning.figures.never_crits`): a flat line at 0, or a column of 0s
-    (an attack that cannot crit), says nothing the other figures do not.
+def pair_figures(sweep: SweepResult, rows: pd.DataFrame | None = None) -> list[str]:
+    """The figures of :data:`PAIR_FIGURES` a sweep shows: no crit rate where its rules
+    have no crits (:func:`simlab.rules.has_crits`), nor for the pairs of ``rows`` (of
+    :meth:`SweepResult.attacks`: every point of one pair's curve, or of every pair) when
+    none of them can crit at any point (:meth:`SweepResult.can_crit`): a flat line at 0
+    that says nothing the other figures do not. A pair that can crit keeps its crit
+    rate, 0 where no crit came up.
 
     Parameters
     ----------
-    rules : str
-        A rules id.
+    sweep : SweepResult
+        The sweep.
     rows : pandas.DataFrame, optional
-        With ``crit_rate`` and, where known, ``exact_crit_rate``.
+        With the columns of :data:`PAIR`.
 
     Returns
     -------
     list of str
     """
-    crits = has_crits(rules) and (
-        rows is None or not never_crits(rows["crit_rate"], rows.get("exact_crit_rate"))
-    )
+    pairs = [] if rows is None else rows[PAIR].drop_duplicates().itertuples(index=False)
+    crits = has_crits(sweep.rules) and (rows is None or any(sweep.can_crit(*p) for p in pairs))
     return [f for f in PAIR_FIGURES if crits or f != "crit_rate"]
 
 
@@ -522,7 +544,7 @@ def moving_pairs(sweep: SweepResult) -> tuple[pd.DataFrame, pd.DataFrame]:
         order they first appear.
     """
     attacks = sweep.attacks()
-    figures = pair_figures(sweep.rules)
+    figures = pair_figures(sweep)
     level = joint_level(attacks, figures)
     bounds = sweep.attack_intervals(level)
     for figure in figures:
@@ -535,7 +557,7 @@ def moving_pairs(sweep: SweepResult) -> tuple[pd.DataFrame, pd.DataFrame]:
 def moving_level(sweep: SweepResult) -> float:
     """The level of each interval :func:`moving_pairs` compares in ``sweep``
     (:func:`joint_level`)."""
-    return joint_level(sweep.attacks(), pair_figures(sweep.rules))
+    return joint_level(sweep.attacks(), pair_figures(sweep))
 
 
 def joint_level(attacks: pd.DataFrame, figures: list[str]) -> float:

@@ -465,16 +465,23 @@ def test_lines_that_coincide_are_drawn_once_and_named_together(duel: Any) -> Non
     plt.close(fig)
 
 
-def test_a_pair_that_never_crits_gets_no_crit_rate_panel() -> None:
-    """A sweep's damage curve leaves out a crit-rate panel that is 0 at every point,
-    simulated and exact: an empty flat line (an attack that cannot crit)."""
-    from simlab.tuning.sweep import pair_figures
+def test_a_pair_that_cannot_crit_gets_no_crit_rate_panel() -> None:
+    """A sweep's damage curve leaves out the crit-rate panel of a pair that cannot crit
+    at any point (the quickstart's quick-jab has no crit row): an empty flat line. The
+    stone-strike's keeps it, and rules without crits have none."""
+    from simlab.tuning.sweep import PAIR, pair_figures
 
-    rows = pd.DataFrame({"crit_rate": [0.0, 0.0], "exact_crit_rate": [0.0, None]})
-    assert pair_figures("shattered-spirits", rows) == ["hit_rate", "mean_damage"]
-    rows["crit_rate"] = [0.0, 0.01]
-    assert pair_figures("shattered-spirits", rows) == ["hit_rate", "crit_rate", "mean_damage"]
-    assert pair_figures("zones-3d6", rows) == ["hit_rate", "mean_damage"]
+    sw = simlab.sweep(simlab.load(ROOT / "scenarios/shattered-spirits/quickstart.yaml"),
+                      {"Brute.hp": [28, 32]}, n=50, exact=False)  # fmt: skip
+    rows = sw.attacks()
+    jab, strike = (rows[rows.attack == name] for name in ("quick-jab", "stone-strike"))
+    assert pair_figures(sw, jab) == ["hit_rate", "mean_damage"]
+    assert pair_figures(sw, strike) == ["hit_rate", "crit_rate", "mean_damage"]
+    assert pair_figures(sw, rows) == pair_figures(sw) == ["hit_rate", "crit_rate", "mean_damage"]
+    assert [sw.can_crit(*pair) for pair in jab[PAIR].itertuples(index=False)] == [False, False]
+    zones = simlab.sweep(simlab.load(ROOT / "scenarios/zones-3d6/training-duel.yaml"),
+                         {"Pell.hp": [20, 21]}, n=20, exact=False)  # fmt: skip
+    assert pair_figures(zones, zones.attacks()) == ["hit_rate", "mean_damage"]
 
 
 def test_plot_sweep_names_what_a_mistyped_name_could_be(duel: Any) -> None:

@@ -115,7 +115,7 @@ def test_a_real_sweep_compares_its_intervals_at_the_joint_level(duel: Any) -> No
     """:func:`moving_pairs` of a run sweep reads intervals at :func:`moving_level`: the
     duel's one pair at three points, each figure its rules have (wider than at 95%)."""
     sw = simlab.sweep(duel, {"Defender.guard": [0, 1, 2]}, n=2000, exact=False)
-    figures = len(pair_figures(sw.rules))
+    figures = len(pair_figures(sw))
     assert moving_level(sw) == 1 - FALSE_MOVE_RATE / (3 * figures)
     level = moving_level(sw)
     bounds = sw.attack_intervals(level)

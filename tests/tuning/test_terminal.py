@@ -154,7 +154,7 @@ def test_unchanged_pairs_show_the_range_of_their_estimates() -> None:
                           "hit_rate": [0.5461, 0.5474, 0.5468, 0.25, 0.2501, 0.2499],
                           "mean_damage": [4.6031, 4.6079, 4.6, 1.0, 1.0, 1.0],
                           "exact_mean_damage": [4.6182] * 3 + [float("nan")] * 3})  # fmt: skip
-    table = _flat_pairs_table(frame, ["hit_rate", "mean_damage"])  # no crits
+    table = _flat_pairs_table(lambda *pair: True, frame, ["hit_rate", "mean_damage"])  # no crits
     cells = [[str(cell) for cell in column.cells] for column in table.columns]
     assert cells == [["A: x → D", "B: x → D"], ["0.546–0.547", "0.250"],
                      ["4.60–4.61", "1.00"], ["4.6182", "—"]]  # fmt: skip
@@ -689,4 +689,4 @@ def test_a_sweep_marks_the_crit_rate_of_an_attack_that_never_crits() -> None:
     assert column_cells(flat, "rate", r"^ ?Kaito: quick-jab")[-1] == "—", flat
     assert column_cells(flat, "rate", r"^ ?Brute: stone-strike")[-1] not in ("—", "0.000"), flat
     note = " ".join(text[text.index("Every point ran") :].split())
-    assert "Crit rate —: no crit at any point (the attack cannot crit" in note, note
+    assert "Crit rate —: the attack cannot crit at any point (its profile" in note, note
