@@ -569,9 +569,10 @@ MEAN_ROUND_TICKS = 5
 MAX_TICKED_VALUES = 12
 
 
-def _readable_axes(ax: Axes, figure: str, x: pd.Series | None) -> None:
-    """Ticks at the swept values ``x`` (:func:`_swept_ticks`; None: not numbers, one
-    category each); whole rounds only for a figure that takes whole rounds
+def _readable_axes(ax: Axes, figure: str, x: pd.Series | None, marked: float | None = None) -> None:
+    """Ticks at the swept values ``x`` (:func:`_swept_ticks`, one among them ``marked``
+    whatever the others; None: not numbers, one category each); whole rounds only for a
+    figure that takes whole rounds
     (:data:`WHOLE_ROUND_FIGURES`), about :data:`MEAN_ROUND_TICKS` at matplotlib's steps
     (halves, quarters) for a mean in rounds; a y
     range no narrower than :data:`MIN_RATE_SPAN` for a rate (within 0..1),
@@ -580,7 +581,7 @@ def _readable_axes(ax: Axes, figure: str, x: pd.Series | None) -> None:
     from matplotlib.ticker import MaxNLocator
 
     if x is not None:
-        _swept_ticks(ax, x)
+        _swept_ticks(ax, x, marked)
     rounds = figure in ROUND_FIGURES
     if figure in WHOLE_ROUND_FIGURES:
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
@@ -600,18 +601,24 @@ def _readable_axes(ax: Axes, figure: str, x: pd.Series | None) -> None:
     ax.set_ylim(lo, hi)
 
 
-def _swept_ticks(ax: Axes, x: pd.Series) -> None:
+def _swept_ticks(ax: Axes, x: pd.Series, marked: float | None = None) -> None:
     """A tick at the swept values (numbers ``x``) where there are at most
     :data:`MAX_TICKED_VALUES` of them, each whose label has room beside the last one
     ticked (:func:`_values_with_room`); else matplotlib's ticks, whole numbers where
-    the values are."""
+    the values are. ``marked`` (a tuning's value found) is ticked whatever the others:
+    those its label has no room beside are left unticked."""
     from matplotlib.ticker import MaxNLocator
 
     values = np.unique(x.dropna().to_numpy(dtype=float))
     if 0 < len(values) <= MAX_TICKED_VALUES:
-        ax.set_xticks(_values_with_room(ax, values))
-    elif pd.api.types.is_integer_dtype(x) or (x.dropna() % 1 == 0).all():
+        ax.set_xticks(_values_with_room(ax, values, marked))
+        return
+    if pd.api.types.is_integer_dtype(x) or (x.dropna() % 1 == 0).all():
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    if marked is not None:
+        lo, hi = sorted(ax.get_xlim())
+        ticks = [t for t in ax.xaxis.get_major_locator()() if lo <= t <= hi]
+        ax.set_xticks(_values_with_room(ax, np.unique([*ticks, marked]), marked))
 
 
 #: Room between two tick labels, and a label's width, in characters of the tick font
@@ -620,11 +627,13 @@ TICK_GAP_CHARACTERS = 1.0
 CHARACTER_WIDTH = 0.6
 
 
-def _values_with_room(ax: Axes, values: np.ndarray) -> list[float]:
+def _values_with_room(ax: Axes, values: np.ndarray, marked: float | None = None) -> list[float]:
     """The sorted ``values`` whose tick labels fit on the x axis as drawn now, from
-    the left: a value whose label would run into the last one kept is left unticked,
-    and the last value is ticked in place of the one before it where need be. Tried
-    values 20, 21, 22, 23, 25, 30, 35, 40 on a plot 330 px wide read "20212223"."""
+    the left: a value whose label would run into the last one kept, or into that of
+    ``marked`` (one of ``values``, ticked whatever the others), is left unticked, and
+    the last value is ticked in place of the one before it where need be (not in place
+    of ``marked``). Tried values 20, 21, 22, 23, 25, 30, 35, 40 on a plot 330 px wide
+    read "20212223"; a tuning that found 25 among 24, 25, 26 ticked 24 and 26."""
     import matplotlib
     from matplotlib.font_manager import FontProperties
 
@@ -639,14 +648,18 @@ def _values_with_room(ax: Axes, values: np.ndarray) -> list[float]:
         half_labels = (len(f"{a:g}") + len(f"{b:g}")) / 2 + TICK_GAP_CHARACTERS
         return (b - a) * pixels_per_unit >= half_labels * character
 
-    kept = [float(values[0])]
-    for value in values[1:]:
-        if room(kept[-1], float(value)):
-            kept.append(float(value))
+    def fits(value: float, kept: list[float]) -> bool:
+        clear = marked is None or value > marked or room(value, marked)
+        return (not kept or room(kept[-1], value)) and clear
+
+    kept: list[float] = []
+    for value in map(float, values):
+        if value == marked or fits(value, kept):
+            kept.append(value)
     last = float(values[-1])
-    if kept[-1] != last and len(kept) > 1:
+    if kept[-1] != last and len(kept) > 1 and kept[-1] != marked:
         kept[-1] = last
-    elif kept[-1] != last and room(kept[0], last):
+    elif kept[-1] != last and room(kept[-1], last):
         kept.append(last)
     return kept
 
@@ -1161,7 +1174,8 @@ def plot_tune(result: TuneResult, *, ax: Axes | None = None) -> pd.DataFrame:
     on = result.target.figure.on
     label = AXIS_LABELS.get(figure, figure.replace("_", " "))
     set_ylabel(ax, f"{on}: {label}" if on else label)
-    _readable_axes(ax, figure, pd.Series([e.value for e in done]))
+    found = best.value if result.measured and math.isfinite(best.figure) else None
+    _readable_axes(ax, figure, pd.Series([e.value for e in done]), found)
     legend_outside(ax)
     return _tune_drawn(result)
 
