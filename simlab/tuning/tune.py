@@ -345,9 +345,9 @@ class TuneResult:
             answer += ", as every value does"
         elif self.within_noise:
             answer += ", and no value moves it beyond its noise"
-        elif not self.reachable:
-            closest = "end" if self.value in (self.lo, self.hi) else "value tried"
-            answer += f", the closest {closest}: the target is not reached"
+        elif not self.reachable:  # as the terminal's "Unreachable:" line says it
+            answer = (f"unreachable, the closest figure reached is {shown}, at "
+                      f"{self.field}={_show(self.value)}")  # fmt: skip
         elif past := self.past_the_range():  # the range searched cut the consistent one
             lo, hi = (_show(x) for x in self.consistent or ())
             answer += f", consistent with the target at {lo}..{hi}{past}"
@@ -357,7 +357,8 @@ class TuneResult:
                 places = ", ".join(c.said() for c in self.crossings)
                 answer += f" and meets the target at {len(self.crossings)} places ({places})"
         if (stretch := self.flat_stretch()) is not None:
-            answer += f", as does every value tried from {_show(stretch[0])} to {_show(stretch[1])}"
+            span = f"every value tried from {_show(stretch[0])} to {_show(stretch[1])}"
+            answer += f", as does {span}" if self.reachable else f" (the same at {span})"
         notes = "".join(f" ({note})" for note in self.notes)
         return (f"<TuneResult {self.scenario} · rules {self.rules} · {self.field} over "
                 f"{_show(self.lo)}..{_show(self.hi)}{notes} for {self.target}: {answer}; "

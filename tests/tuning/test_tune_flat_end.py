@@ -57,7 +57,10 @@ def test_the_value_given_is_where_the_flat_end_begins(
     assert [e.value for e in found.neighbours()] == [start - 1, start + 1]
     if use_exact:
         assert found.best.figure == floor
-    assert f"Defender.dc={start} gives" in repr(found) and "not reached" in repr(found)
+    said = repr(found)  # one sentence, as the terminal's "Unreachable:" line says it
+    assert f"for {TARGET}: unreachable, the closest figure reached is " in said, said
+    stretch = f"(the same at every value tried from {start} to {HI})"
+    assert f", at Defender.dc={start} {stretch}; " in said, said
 
 
 def test_the_terminal_and_tune_json_say_the_same(

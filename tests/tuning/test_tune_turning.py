@@ -101,7 +101,8 @@ def test_a_target_beyond_a_peak_gives_the_peak_not_an_end(duel: Any) -> None:
     assert result.crossings == []
     said = _said(result)
     assert "meets the target at none of them" in said and "33, the closest" in said
-    assert "the closest value tried: the target is not reached" in repr(result)
+    assert "unreachable, the closest figure reached is 10" in repr(result)
+    assert "(exact), at Orc.hp=33" in repr(result)
 
 
 def test_a_flat_stretch_that_is_the_consistent_range_is_said_once(duel: Any) -> None:
