@@ -1350,12 +1350,7 @@ def compare(
     print_compare(result)
     _note_unused_settings(first, second, given={"seed": seed, "encounters": encounters})
     if result.precision is not None:
-        from simlab.tuning.precision import describe_record
-
-        stops = result.precision["stops"]
-        _say_for_tools(f"precision: {describe_record(result.precision)} (A stopped at "
-                       f"{stops[0]:,}, B at {stops[1]:,}; both compared at the "
-                       "larger)")  # fmt: skip
+        _say_for_tools(f"precision: {result.precision_note()}")
     if out:
         written = api.write_compare(result, out)
         _wrote_files(written, out)

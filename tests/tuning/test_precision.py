@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import html
 import itertools
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,7 @@ from simlab.api import compile_job
 from simlab.cli import main
 from simlab.engine import runner
 from simlab.engine.tallies import Layout, TallyArrays, new_tallies
+from simlab.report.render import md_text
 from simlab.tuning.figures import measure, parse_figure
 from simlab.tuning.precision import checkpoints, coarsen, precision_rule, stop_at_precision
 from tests.support import assert_same_tallies
@@ -336,3 +339,19 @@ def test_a_sweep_run_to_a_precision_says_what_its_points_ran(
     assert "128,000 encounters a point" not in repr(sw)
     plain = simlab.sweep(duel, {"Defender.guard": [0, 3]}, n=2000, exact=False)
     assert plain.per_point() == "2,000 encounters per point"
+
+
+def test_a_comparison_page_says_how_its_runs_were_stopped(duel: Any, tmp_path: Path) -> None:
+    """compare.md and compare.html said '4,000 encounters each' of a comparison run to a
+    precision, where the terminal and compare.json said it was stopped there, on what
+    rule, and at what stops: the pages now say it in the terminal's words."""
+    ab = simlab.compare(duel, changes={"strike.profile[9]": 8}, n=8000, precision=0.05)
+    said = ab.precision_note()
+    assert said.startswith("stopped at 1,000 encounters (cap 8,000): 95% half-width ≤ 0.05")
+    assert said.endswith("(A stopped at 1,000, B at 1,000; both compared at the larger)")
+    simlab.write_compare(ab, tmp_path / "ab")
+    page = (tmp_path / "ab" / "compare.md").read_text()
+    assert md_text(f"Precision: {said}.") in page
+    text = re.sub(r"<[^>]+>", "", (tmp_path / "ab" / "compare.html").read_text())
+    assert html.escape(f"Precision: {said}.") in text
+    assert simlab.compare(duel, changes={"strike.profile[9]": 8}, n=1000).precision_note() == ""
