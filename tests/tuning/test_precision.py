@@ -355,3 +355,27 @@ def test_a_comparison_page_says_how_its_runs_were_stopped(duel: Any, tmp_path: P
     text = re.sub(r"<[^>]+>", "", (tmp_path / "ab" / "compare.html").read_text())
     assert html.escape(f"Precision: {said}.") in text
     assert simlab.compare(duel, changes={"strike.profile[9]": 8}, n=1000).precision_note() == ""
+
+
+def test_a_comparison_runs_b_to_as_precision_not_its_own(tmp_path: Path) -> None:
+    """B's own ``precision:`` set B's stop where A had one (A to 0.05, B to 0.02: the
+    record's rule B's) and went unread where A had none, without a word: a comparison
+    keeps how it runs the same for both, A's, as it does their seed and count, and the
+    command line says B's was not used, as it says of B's seed."""
+    text = SS_DUEL.read_text()
+    a = tmp_path / "a.yaml"
+    a.write_text(text.replace("max_rounds: 100", "max_rounds: 100\nprecision: 0.05"))
+    b = tmp_path / "b.yaml"
+    b.write_text(text.replace("max_rounds: 100", "max_rounds: 100\nprecision: 0.02"))
+    ab = simlab.compare(simlab.load(a), simlab.load(b), n=8000)
+    assert ab.precision is not None and ab.precision["half_width"] == 0.05
+    assert ab.precision["stops"] == [1000, 1000]
+    done = CliRunner().invoke(main, ["compare", str(a), str(b), "-n", "8000"])
+    assert done.exit_code == 0, done.output
+    said = " ".join(done.output.split())
+    assert "note: B's own precision (0.02) was not used; both ran to A's (0.05)" in said
+    plain = tmp_path / "plain.yaml"
+    plain.write_text(text)
+    done = CliRunner().invoke(main, ["compare", str(plain), str(b), "-n", "1000"])
+    said = " ".join(done.output.split())
+    assert "note: B's own precision (0.02) was not used; both ran 1,000 encounters" in said
