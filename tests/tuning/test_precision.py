@@ -379,3 +379,25 @@ def test_a_comparison_runs_b_to_as_precision_not_its_own(tmp_path: Path) -> None
     done = CliRunner().invoke(main, ["compare", str(plain), str(b), "-n", "1000"])
     said = " ".join(done.output.split())
     assert "note: B's own precision (0.02) was not used; both ran 1,000 encounters" in said
+
+
+def test_a_precision_the_cap_does_not_reach_says_about_how_many_would(duel: Any) -> None:
+    """A run that reached its cap before the precision said only its widest figure's
+    half-width and limit, leaving the designer to guess whether a larger -n or a looser
+    H is the way on: it now says about how many encounters the widest figure would need
+    at a half-width shrinking as 1/√n, and a run of that many meets the rule."""
+    from simlab.tuning.precision import describe_record
+
+    capped = simlab.simulate(duel, 2000, precision=0.003, precision_on=["hit_rate:strike"])
+    record = capped.meta["precision"]
+    widest = record["widest"]
+    needed = 2000 * (widest["half_width"] / widest["limit"]) ** 2
+    said = describe_record(record)
+    match = re.search(r"about ([\d,]+) encounters would meet it", said)
+    assert match, said
+    about = int(match.group(1).replace(",", ""))
+    assert abs(about - needed) <= 0.05 * needed
+    again = simlab.simulate(duel, about, precision=0.003, precision_on=["hit_rate:strike"])
+    assert again.meta["precision"]["met"]
+    met = simlab.simulate(duel, 8000, precision=0.05).meta["precision"]
+    assert "would meet it" not in describe_record(met)
