@@ -945,7 +945,8 @@ def compare(
     n, seed : int, optional
         Encounters and seed of both (default: A's).
     threads, progress, precision, precision_on
-        As for :func:`simulate` (``progress``'s calls add up to both runs' encounters).
+        As for :func:`simulate` (``progress``'s calls add up to both runs' encounters);
+        ``precision`` of both, by default A's (B's own ``precision:`` is not used).
     ranges : int, optional
         K, as above.
     client : distributed.Client, optional
@@ -1058,9 +1059,10 @@ def _precision_stop(a: ScenarioBase, b: ScenarioBase, n: int | None, seed: int |
         return range_edges(stop, ranges or DEFAULT_RANGES)
 
     kept = []
+    given = a.precision if precision is None else precision  # B's own is not used, as its seed
+    assert given is not None, "a comparison to a precision without one"
     for scn in (a, b):
         job = compile_job(scn, n, seed)
-        given = next(p for p in (precision, scn.precision, a.precision) if p is not None)
         rule = precision_rule(given, precision_on, job.layout, scn)
         kept.append(run_ranges_to_precision(job, rule, ranges_of, threads=threads,
                                             progress=progress, client=client))  # fmt: skip

@@ -1349,13 +1349,9 @@ def compare(
     _say_simulated(2 * result.a.encounters, "A and B", precision_said)
     print_compare(result)
     _note_unused_settings(first, second, given={"seed": seed, "encounters": encounters})
+    _note_unused_precision(first, second, precision, n)
     if result.precision is not None:
-        from simlab.tuning.precision import describe_record
-
-        stops = result.precision["stops"]
-        _say_for_tools(f"precision: {describe_record(result.precision)} (A stopped at "
-                       f"{stops[0]:,}, B at {stops[1]:,}; both compared at the "
-                       "larger)")  # fmt: skip
+        _say_for_tools(f"precision: {result.precision_note()}")
     if out:
         written = api.write_compare(result, out)
         _wrote_files(written, out)
@@ -1371,6 +1367,16 @@ def _note_unused_settings(first: Any, second: Any, given: dict[str, int | None])
             was = "were" if key == "encounters" else "was"  # B's own encounters were
             _say(f"note: B's own {key} ({spell.format(own)}) {was} not used; both ran on "
                  f"A's ({spell.format(used)}), on the same dice")  # fmt: skip
+
+
+def _note_unused_precision(first: Any, second: Any, given: float | None, n: int) -> None:
+    """Say that B's own ``precision:`` was not used: both ran to A's (or ``--precision``),
+    or, A having none, ``n`` encounters (``-n`` or A's), as they ran on A's seed."""
+    own = second.precision
+    if given is not None or own is None or own == first.precision:
+        return
+    used = f"to A's ({first.precision:g})" if first.precision is not None else f"{n:,} encounters"
+    _say(f"note: B's own precision ({own:g}) was not used; both ran {used}, on the same dice")
 
 
 @main.command()

@@ -1089,7 +1089,9 @@ def render_compare(comparison: Comparison, out_dir: str | os.PathLike[str]) -> d
     note = PARAGRAPH.join(filter(None, (identical_note(comparison), comparison.rules_note(),
                                         *_COMPARE_NOTE, unmatched_note(comparison))))  # fmt: skip
     parts: list[PagePart] = [("Figures", note, (COMPARE_HEADER, compare_rows(comparison)), [])]
-    return _write_page(Path(out_dir), "compare", "A/B comparison", identity, parts)
+    stopped = comparison.precision_note()  # run to a precision: as the terminal says it
+    return _write_page(Path(out_dir), "compare", "A/B comparison", identity, parts,
+                       f"Precision: {stopped}." if stopped else "")  # fmt: skip
 
 
 def sweep_tables(sweep: SweepResult) -> dict[str, pd.DataFrame]:

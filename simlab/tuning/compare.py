@@ -224,6 +224,19 @@ class Comparison:
                 f"{counted(len(self.figures), 'figure')} changed"
                 f" (paired 95% interval){f'; {same}' if same else ''}; .figures>")  # fmt: skip
 
+    def precision_note(self) -> str:
+        """How A and B were run to a precision, as the terminal's ``precision:`` line and
+        the pages say it: the rule, the stop (or the cap reached), the widest figure and
+        each variant's own stop (``… (A stopped at 8,000, B at 16,000; both compared at
+        the larger)``); "" for a comparison of a set size."""
+        if not self.precision:
+            return ""
+        from simlab.tuning.precision import describe_record
+
+        a, b = self.precision["stops"]
+        return (f"{describe_record(self.precision)} (A stopped at {a:,}, B at {b:,}; both "
+                "compared at the larger)")  # fmt: skip
+
     def rules_note(self) -> str:
         """What pairing did where A and B follow different rules ("" where they follow
         the same): both read the encounter's same random numbers, each as its own dice,

@@ -362,6 +362,22 @@ def describe_record(record: dict[str, Any]) -> str:
         on = f" of {on}" if " → " in on else f":{on}" if on else ""  # as --precision-on
         how += (f"; widest: {widest['figure']}{on} ±{widest['half_width']:.3g} "
                 f"(limit {widest['limit']:.3g})")  # fmt: skip
+        if not record["met"] and not record.get("unmeasured"):
+            how += _encounters_needed(record["encounters"], widest)
     if record.get("unmeasured"):
         how += f"; never measured: {', '.join(record['unmeasured'])}"
     return how
+
+
+def _encounters_needed(encounters: int, widest: dict[str, Any]) -> str:
+    """About how many encounters the widest figure of a run that reached its cap would
+    need to meet its limit, its half-width shrinking as 1/√n, rounded up to two
+    significant digits (``; about 110,000 encounters would meet it, …``); "" where its
+    half-width is infinite."""
+    ratio = widest["half_width"] / widest["limit"]
+    if not np.isfinite(ratio):
+        return ""
+    needed = encounters * ratio**2
+    step = 10 ** max(int(np.floor(np.log10(needed))) - 1, 0)
+    about = int(np.ceil(needed / step) * step)
+    return f"; about {about:,} encounters would meet it, a half-width shrinking as 1/√n"

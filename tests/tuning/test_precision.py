@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import html
 import itertools
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,7 @@ from simlab.api import compile_job
 from simlab.cli import main
 from simlab.engine import runner
 from simlab.engine.tallies import Layout, TallyArrays, new_tallies
+from simlab.report.render import md_text
 from simlab.tuning.figures import measure, parse_figure
 from simlab.tuning.precision import checkpoints, coarsen, precision_rule, stop_at_precision
 from tests.support import assert_same_tallies
@@ -336,3 +339,65 @@ def test_a_sweep_run_to_a_precision_says_what_its_points_ran(
     assert "128,000 encounters a point" not in repr(sw)
     plain = simlab.sweep(duel, {"Defender.guard": [0, 3]}, n=2000, exact=False)
     assert plain.per_point() == "2,000 encounters per point"
+
+
+def test_a_comparison_page_says_how_its_runs_were_stopped(duel: Any, tmp_path: Path) -> None:
+    """compare.md and compare.html said '4,000 encounters each' of a comparison run to a
+    precision, where the terminal and compare.json said it was stopped there, on what
+    rule, and at what stops: the pages now say it in the terminal's words."""
+    ab = simlab.compare(duel, changes={"strike.profile[9]": 8}, n=8000, precision=0.05)
+    said = ab.precision_note()
+    assert said.startswith("stopped at 1,000 encounters (cap 8,000): 95% half-width ≤ 0.05")
+    assert said.endswith("(A stopped at 1,000, B at 1,000; both compared at the larger)")
+    simlab.write_compare(ab, tmp_path / "ab")
+    page = (tmp_path / "ab" / "compare.md").read_text()
+    assert md_text(f"Precision: {said}.") in page
+    text = re.sub(r"<[^>]+>", "", (tmp_path / "ab" / "compare.html").read_text())
+    assert html.escape(f"Precision: {said}.") in text
+    assert simlab.compare(duel, changes={"strike.profile[9]": 8}, n=1000).precision_note() == ""
+
+
+def test_a_comparison_runs_b_to_as_precision_not_its_own(tmp_path: Path) -> None:
+    """B's own ``precision:`` set B's stop where A had one (A to 0.05, B to 0.02: the
+    record's rule B's) and went unread where A had none, without a word: a comparison
+    keeps how it runs the same for both, A's, as it does their seed and count, and the
+    command line says B's was not used, as it says of B's seed."""
+    text = SS_DUEL.read_text()
+    a = tmp_path / "a.yaml"
+    a.write_text(text.replace("max_rounds: 100", "max_rounds: 100\nprecision: 0.05"))
+    b = tmp_path / "b.yaml"
+    b.write_text(text.replace("max_rounds: 100", "max_rounds: 100\nprecision: 0.02"))
+    ab = simlab.compare(simlab.load(a), simlab.load(b), n=8000)
+    assert ab.precision is not None and ab.precision["half_width"] == 0.05
+    assert ab.precision["stops"] == [1000, 1000]
+    done = CliRunner().invoke(main, ["compare", str(a), str(b), "-n", "8000"])
+    assert done.exit_code == 0, done.output
+    said = " ".join(done.output.split())
+    assert "note: B's own precision (0.02) was not used; both ran to A's (0.05)" in said
+    plain = tmp_path / "plain.yaml"
+    plain.write_text(text)
+    done = CliRunner().invoke(main, ["compare", str(plain), str(b), "-n", "1000"])
+    said = " ".join(done.output.split())
+    assert "note: B's own precision (0.02) was not used; both ran 1,000 encounters" in said
+
+
+def test_a_precision_the_cap_does_not_reach_says_about_how_many_would(duel: Any) -> None:
+    """A run that reached its cap before the precision said only its widest figure's
+    half-width and limit, leaving the designer to guess whether a larger -n or a looser
+    H is the way on: it now says about how many encounters the widest figure would need
+    at a half-width shrinking as 1/√n, and a run of that many meets the rule."""
+    from simlab.tuning.precision import describe_record
+
+    capped = simlab.simulate(duel, 2000, precision=0.003, precision_on=["hit_rate:strike"])
+    record = capped.meta["precision"]
+    widest = record["widest"]
+    needed = 2000 * (widest["half_width"] / widest["limit"]) ** 2
+    said = describe_record(record)
+    match = re.search(r"about ([\d,]+) encounters would meet it", said)
+    assert match, said
+    about = int(match.group(1).replace(",", ""))
+    assert abs(about - needed) <= 0.05 * needed
+    again = simlab.simulate(duel, about, precision=0.003, precision_on=["hit_rate:strike"])
+    assert again.meta["precision"]["met"]
+    met = simlab.simulate(duel, 8000, precision=0.05).meta["precision"]
+    assert "would meet it" not in describe_record(met)
