@@ -815,7 +815,11 @@ def console_table(title: str) -> Table:
     """A table that fits the console: no vertical rules, a line under the header, its
     columns closed up where its figures would not fit otherwise (:class:`_FittingTable`)."""
     return _FittingTable(title=title, box=box.SIMPLE_HEAD, show_edge=False,
-                         min_width=min(len(title), 80))  # fmt: skip
+                         min_width=min(len(title), TITLE_WIDTH))  # fmt: skip
+
+
+#: The least width of a table whose title is as long: a longer title is broken to it.
+TITLE_WIDTH = 80
 
 
 def numbers_table(title: str, header: str, names: Sequence[str | Parts],
@@ -1304,6 +1308,11 @@ def _when_downed_cell(row: Any) -> str:
     return "—" if pd.isna(median) else rounds_label(median)
 
 
+#: What makes a table of names and figures as ``build(broken, columns)``
+#: (:func:`tables_printed_whole`).
+Builder = Callable[[bool, slice], Table]
+
+
 def time_to_down_tables(result: Result, with_events: bool = False) -> list[Table]:
     """The time-to-down table (:func:`combatants_table`) laid out to print whole in the
     console's width (:func:`tables_printed_whole`): where it would not, its medians
@@ -1313,13 +1322,16 @@ def time_to_down_tables(result: Result, with_events: bool = False) -> list[Table
     return tables_printed_whole(functools.partial(combatants_table, result, with_events))
 
 
-def tables_printed_whole(build: Callable[[bool, slice], Table], names: int = 1) -> list[Table]:
+def tables_printed_whole(build: Builder, names: int = 1,
+                         headed: Builder | None = None) -> list[Table]:  # fmt: skip
     """A table laid out to print whole at the console's width (:func:`prints_whole`), as
     every table of names and figures is: as it is, where it prints so; else broken
     (``build(True, ...)``: its figures on two lines, value over interval, where long,
     :func:`broken_figures`, and its headers as the table breaks them); where even so it
     would not (a long name), its columns after the ``names`` first spread over as few
-    tables as print whole, each beside those (:func:`fitted_tables`).
+    tables as print whole, each beside those (:func:`fitted_tables`). Where even one
+    column beside the names does not print whole (the names alone fill the width), the
+    ``headed`` layout is laid out so, its names in one column (:func:`headed_table`).
 
     Parameters
     ----------
@@ -1328,17 +1340,94 @@ def tables_printed_whole(build: Callable[[bool, slice], Table], names: int = 1) 
         ``columns`` of its columns after its names (``slice(None)``: all).
     names : int
         How many of its first columns name its rows (and are in every table).
+    headed : Callable[[bool, slice], Table], optional
+        Makes the table as ``build`` does, its names in its first column, each on a
+        row of its own above the figures (:func:`headed_table`).
 
     Returns
     -------
     list of Table
         One table, or the tables its columns are spread over, in order.
     """
+    tables = _laid_out_whole(build, names)
+    if headed is None or all(prints_whole(table) for table in tables):
+        return tables
+    return _laid_out_whole(headed, 1)
+
+
+def _laid_out_whole(build: Builder, names: int) -> list[Table]:
+    """The tables of :func:`tables_printed_whole` before its headed layout is tried:
+    where the names alone are too wide, they do not all print whole."""
     for broken in (False, True):
         table = build(broken, slice(None))
         if prints_whole(table):
             return [table]
     return fitted_tables(lambda columns: build(True, columns), len(table.columns) - names)
+
+
+def headed_table(table: Table, names: int, indent: str = "  ") -> Table:
+    """``table`` with the names of its rows, its ``names`` first columns, in one, each on
+    a row of its own (as the attacks table names an attack, :func:`_headed_tables`):
+    a row's names head the rows above its figures, each indented under the one before
+    it, the last beside the figures (a pair broken between its parts, its defender
+    beside them); a blank name (the same combatant as the row above) is left out. Its
+    figures take the width the names' columns side by side left them.
+
+    Parameters
+    ----------
+    table : Table
+        A table of names and figures, its columns after the names' copied as they are.
+    names : int
+        How many of its first columns name its rows.
+    indent : str
+        What each name is indented by under the one it is named under.
+
+    Returns
+    -------
+    Table
+        A table of one column of names, headed by theirs each indented so, and the
+        figures' columns.
+    """
+    columns = table.columns
+    cells = [list(column.cells) for column in columns]
+    named = [[_indented(cells[depth][k], indent * depth) for depth in range(names)
+              if str(cells[depth][k])] for k in range(table.row_count)]  # fmt: skip
+    room = max((_narrowest(name) for row in named for name in row), default=1)
+    rows: list[list[Any]] = []
+    for k, (row, lines) in enumerate(zip(table.rows, named, strict=True)):
+        *above, last = [line for name in lines for line in _name_lines(name, room)] or [""]
+        rows += [[line, False] for line in above]
+        rows.append([last, *(cells[c][k] for c in range(names, len(columns))), row.end_section])
+    header = "\n".join(indent * k + str(c.header) for k, c in enumerate(columns[:names])
+                       if str(c.header))  # fmt: skip
+    headed = _narrow_table(str(table.title or ""))
+    name_column(headed, header, [row[0] for row in rows])
+    for column in columns[names:]:
+        headed.add_column(column.header, justify=column.justify, no_wrap=column.no_wrap)
+    _add_rows(headed, rows)
+    return headed
+
+
+def _indented(name: Any, indent: str) -> Any:
+    """A name cell of :func:`headed_table` indented by ``indent``, a :class:`Parts`
+    cell each of its lines."""
+    if isinstance(name, Parts):
+        first, *rest = name.parts
+        return Parts([indent + first, *rest], indent + name.indent)
+    return "\n".join(indent + line for line in str(name).split("\n"))
+
+
+def _narrowest(name: Any) -> int:
+    """The fewest columns the name cell ``name`` keeps each of its parts whole in."""
+    if isinstance(name, Parts):
+        return name.narrowest
+    return max(len(line) for line in str(name).split("\n"))
+
+
+def _name_lines(name: Any, room: int) -> list[str]:
+    """The lines of the name cell ``name`` in ``room`` columns: a :class:`Parts` cell
+    broken between its parts."""
+    return name._lines(room) if isinstance(name, Parts) else str(name).split("\n")
 
 
 def one_renderable(tables: Sequence[Table]) -> Table | Group:

@@ -56,7 +56,7 @@ from simlab.report.terminal import (
     rounded_up,
     value_and_bounds,
 )
-from simlab.report.width import at_separators, items, listed
+from simlab.report.width import at_separators, items, listed, packed
 from simlab.report.words import already, counted, never_down_note, unattacked_among
 
 if TYPE_CHECKING:
@@ -140,13 +140,22 @@ def _curve_table(sweep: SweepResult, pair: tuple[str, str, str], curve: pd.DataF
              _estimate(r, "mean_damage"), *([_exact_cell(r.exact_mean_damage)] if exact else [])]
             for _, r in curve.iterrows()]  # fmt: skip
     headers, rows = broken_columns(headers, rows) if broken else (headers, rows)
-    table = console_table(f"{pair_heading(*pair)} (± 95% interval)")
+    table = console_table(_curve_title(pair))
     _field_columns(table, sweep, stacked)
     for column in headers[columns]:
         number_column(table, column)
     for (_, r), cells in zip(curve.iterrows(), rows, strict=True):
         table.add_row(*point_cells(r, sweep, stacked), *cells[columns])
     return table
+
+
+def _curve_title(pair: tuple[str, str, str]) -> str:
+    """A damage curve's title, ``Kaito: quick-jab → Brute (± 95% interval)``, broken
+    between the pair's names (:func:`~simlab.report.terminal.pair_parts`) where longer
+    than the table is at least (:func:`~simlab.report.terminal.console_table`): rich
+    broke it at any space, ``→ Grand Duke`` / ``Ferdinand of the Sunken Keep``."""
+    room = min(terminal.console.width, terminal.TITLE_WIDTH)
+    return "\n".join(packed([*pair_parts(*pair), "(± 95% interval)"], room))
 
 
 def _flat_pairs_table(can_crit: Callable[..., bool], frame: pd.DataFrame, figures: list[str],
@@ -595,7 +604,16 @@ def _sweep_tables(sweep: SweepResult, stacked: bool) -> list[list[Table]]:
     ]
     if not stacked:
         return [[_fitted(build(False, slice(None)))] for build, _ in layouts]
-    return [terminal.tables_printed_whole(_fitted_build(build), names) for build, names in layouts]
+    return [terminal.tables_printed_whole(_fitted_build(build), names, _headed_build(build, names))
+            for build, names in layouts]  # fmt: skip
+
+
+def _headed_build(build: Callable[[bool, slice], Table],
+                  names: int) -> Callable[[bool, slice], Table]:  # fmt: skip
+    """``build`` with its ``names`` first columns in one, each name on a row of its own
+    above its points' rows (:func:`~simlab.report.terminal.headed_table`): a long
+    combatant's name beside a point and a median left no room for the median."""
+    return lambda broken, columns: terminal.headed_table(build(broken, columns), names)
 
 
 def _fitted_build(build: Callable[[bool, slice], Table]) -> Callable[[bool, slice], Table]:
@@ -740,7 +758,8 @@ def compare_table(frame: pd.DataFrame,
         if whole is not None:
             return whole
     narrow = functools.partial(_compare_layout, frame, pairs, "narrow")
-    return terminal.one_renderable(terminal.tables_printed_whole(narrow, names=COMPARE_NAMES))
+    headed = functools.partial(_headed_compare, frame, pairs)
+    return terminal.one_renderable(terminal.tables_printed_whole(narrow, COMPARE_NAMES, headed))
 
 
 #: The layouts of the comparison table, widest first: the independent interval with
@@ -760,21 +779,29 @@ def _compare_layout(frame: pd.DataFrame, pairs: Mapping[str, Sequence[str]], lay
     beside its name (:func:`figure_labels`; by default in the wide layouts only).
     The narrow layout's columns stand two spaces apart, but for the mark's one
     (:func:`_spaced`): one space read ``Raider 1 0.909`` and ``+0.22 ± 0.02 3.8`` as one
-    run of numbers."""
-    one_line = layout != "narrow" if one_line is None else one_line
-    labels = figure_labels(list(frame.figure), one_line)
+    run of numbers. The ``headed`` layout is the narrow one with the mark before the
+    figure's name and no pair where there is none, for :func:`_headed_compare`."""
+    headed = layout == "headed"
+    one_line = layout not in ("narrow", "headed") if one_line is None else one_line
+    labels = figure_labels(list(frame.figure), one_line or headed)
+    marks = ["✱✱" if r.changed_holm else "✱" if r.changed else "" for r in frame.itertuples()]
     # a pair (``Bruna warhammer → Ghoul 2``) longer than the room its column has breaks
     # after its arrow, the defender's name whole (a wrap inside the column put ``Ghoul``
     # and ``2`` on two lines), and before its attack where need be
-    ons = [Parts(label_parts(on or "—", pairs.get(on))) for on in frame.on]
+    ons = [Parts(label_parts(on or "—", pairs.get(on)) if on or not headed else [])
+           for on in frame.on]  # fmt: skip
     table = console_table("A/B on the same dice (diff = B − A, ± paired 95% interval)")
-    table.add_column("", no_wrap=True)  # ✱ or ✱✱, flush left
-    # a figure's name never wraps, so that a row too wide takes its room from the pair
-    # alone: rich shrinks the widest columns that may wrap together, and the figure's,
-    # kept whole at its longest name, then pushed the last column off the terminal
-    table.add_column("figure", no_wrap=True)
+    if headed:  # the mark before the figure's name, which heads the pair's lines
+        labels = [f"{mark:<2} {label}" for mark, label in zip(marks, labels, strict=True)]
+        name_column(table, f"{'':<2} figure", labels)
+    else:
+        table.add_column("", no_wrap=True)  # ✱ or ✱✱, flush left
+        # a figure's name never wraps, so that a row too wide takes its room from the
+        # pair alone: rich shrinks the widest columns that may wrap together, and the
+        # figure's, kept whole at its longest name, then pushed the last column off
+        table.add_column("figure", no_wrap=True)
     name_column(table, "on", ons)
-    wide = layout != "narrow"
+    wide = layout in ("padded", "tight")
     if layout == "tight":
         table.collapse_padding, table.pad_edge = True, False
     # narrow: one space between columns (the rule's gap, no padding), none at the
@@ -785,11 +812,10 @@ def _compare_layout(frame: pd.DataFrame, pairs: Mapping[str, Sequence[str]], lay
     # one line in 80 columns; the note below the table names it
     numbers = ("A", "B", "diff", *(["independent 95%"] if wide else []),
                "narrower\n×" if wide else "×")  # fmt: skip
-    marks, cells = [], []
+    cells = []
     for r in frame.itertuples():
         digits = compare_digits(r)
         independent = [independent_bounds(r, digits)] if wide else []
-        marks.append("✱✱" if r.changed_holm else "✱" if r.changed else "")
         cells.append([_number(r.a, digits, r.figure), _number(r.b, digits, r.figure),
                       _diff(r.diff, r.diff_ci_lo, r.diff_ci_hi, digits), *independent,
                       times_narrower(r.narrowing)])  # fmt: skip
@@ -797,10 +823,25 @@ def _compare_layout(frame: pd.DataFrame, pairs: Mapping[str, Sequence[str]], lay
     for k in range(len(headers))[columns]:
         number_column(table, headers[k])
     for mark, label, on, row in zip(marks, labels, ons, cells, strict=True):
-        table.add_row(mark, label, on, *row[columns])
-    if not wide:
+        table.add_row(*([] if headed else [mark]), label, on, *row[columns])
+    if layout == "narrow":
         _spaced(table)
     return table
+
+
+def _headed_compare(frame: pd.DataFrame, pairs: Mapping[str, Sequence[str]],
+                    broken: bool = False, columns: slice = slice(None)) -> Table:  # fmt: skip
+    """The comparison table where its names beside its figures are wider than the
+    terminal (a 39-column name at 60 columns): each figure's name, with its mark, heads
+    a row of its own, and its pair, broken between its parts, is beside the figures
+    (:func:`~simlab.report.terminal.headed_table`)."""
+    table = _compare_layout(frame, pairs, "headed", broken, columns)
+    return terminal.headed_table(table, 2, indent=" " * HEADED_INDENT)
+
+
+#: How far a pair is indented under its figure's name in the headed comparison table:
+#: under the name (after the mark's column) and two more.
+HEADED_INDENT = 5
 
 
 def _spaced(table: Table) -> None:

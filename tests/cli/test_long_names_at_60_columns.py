@@ -4,6 +4,7 @@ beside what is written onto them: every line within the terminal, no name broken
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -130,3 +131,67 @@ def test_exact_s_attacks_table_keeps_every_answer_beside_a_long_pair(
     _assert_fits_with_names_whole(narrow, 60)
     answers = re.compile(r"(?<![\d.])\d+\.\d{4}\b")
     assert sorted(answers.findall(narrow)) == sorted(answers.findall(wide)), (narrow, wide)
+
+
+def _between(text: str, start: str, end: str) -> str:
+    """``text`` from the first ``start`` up to the ``end`` after it."""
+    first = text.index(start)
+    return text[first : text.index(end, first)]
+
+
+def _figures(text: str, points: Sequence[str] = ()) -> list[str]:
+    """The figures of a table's lines, sorted: each number whole between spaces and
+    brackets (a number cut at the edge, ``10.`` of ``10.36``, is none), ``reached`` of
+    ``not reached``, and ``<`` / ``>`` of ``0 (< 0.02)``; not the independent intervals
+    (``[+2.81, +3.75]``), which a narrow comparison leaves out, nor a sweep's
+    ``points``, which name the rows of each table its columns are spread over."""
+    text = re.sub(r"\[[+-]\S*, [+-]\S*\]", " ", text)
+    tokens = re.split(r"[\s\[\](),]+", text)
+    return sorted(t for t in tokens if t not in points
+                  and re.fullmatch(r"[<>]|[+-]?\d+(\.\d+)?|reached", t))  # fmt: skip
+
+
+def test_a_comparison_keeps_every_figure_beside_a_long_pair(
+    duel: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 60 columns the mark, figure and ``on`` columns beside a 39-column name took
+    the whole width: rich cut every number and the names (``Sunken Kee``) in table after
+    table. Each figure and its pair's names head rows of their own, the figures beside
+    the last, every figure as at 120 columns."""
+    args = ("compare", duel, "--set", f"{DEFENDER}.hp=40", "--set", f"{ATTACKER}.hp=31",
+            "-n", "300")  # fmt: skip
+    narrow, wide = (_between(_at(width, monkeypatch, *args), "A/B on the same", "✱ changed")
+                    for width in (60, 120))  # fmt: skip
+    _assert_fits_with_names_whole(narrow, 60)
+    assert _figures(narrow) == _figures(wide), (narrow, wide)
+
+
+#: The defender's hp at the points of the sweep whose figures are read.
+POINTS = ("20", "30")
+
+
+def test_a_sweep_s_medians_are_whole_beside_a_long_name(
+    duel: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 60 columns the time-to-down table's median beside a 39-column name read
+    ``[1, not reac`` under a header ``me``: the name heads its points' rows, and every
+    figure of the table is there as at 120 columns."""
+    args = ("sweep", duel, "--vary", f"{DEFENDER}.hp={','.join(POINTS)}", "-n", "3")
+    narrow, wide = (_between(_at(width, monkeypatch, *args), "time-to-down (", "Not listed")
+                    for width in (60, 120))  # fmt: skip
+    _assert_fits_with_names_whole(narrow, 60)
+    assert re.search(r"\bmedian\b", narrow), narrow
+    assert _figures(narrow, POINTS) == _figures(wide, POINTS), (narrow, wide)
+
+
+@pytest.mark.parametrize("width", [60, 80])
+def test_a_sweep_s_damage_curve_is_titled_with_its_pair_s_names_whole(
+    duel: str, width: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A damage curve's title, the pair and ``(± 95% interval)``, 104 columns, was
+    broken by rich at any space, ``→ Grand Duke`` / ``Ferdinand of the Sunken Keep``:
+    it breaks between the pair's names, each whole."""
+    text = _at(width, monkeypatch, "sweep", duel, "--vary", f"{DEFENDER}.guard=0,2", "-n", "30")
+    title = _between(text, ATTACKER, "(± 95% interval)")
+    _assert_fits_with_names_whole(title, width)
+    assert DEFENDER in title, title
