@@ -50,10 +50,11 @@ from simlab.report.results import ScenarioRun, save_results
 from simlab.report.terminal import (
     MEDIAN_NOTE,
     NO_CRIT,
-    NO_CRIT_COLUMN_NOTE,
-    NO_CRIT_NOTE,
     NOT_REACHED,
+    can_crit_known,
+    crit_note,
     crit_rate_said,
+    dashes_cannot_crit,
     decimals,
     event_rate_cells,
     exact_number,
@@ -275,17 +276,20 @@ def _exact_attacks(run: ScenarioRun) -> dict[tuple[str, str, str], dict[str, Any
 
 
 def _attack_rows(run: ScenarioRun) -> tuple[list[str], list[list[str]], str]:
-    """The attacks table's header, rows and the note under it. A pair with no crit in
-    the run reads :data:`~simlab.report.terminal.NO_CRIT` in the crit rate's column, not
+    """The attacks table's header, rows and the note under it. A pair that cannot crit
+    reads :data:`~simlab.report.terminal.NO_CRIT` in the crit rate's column, not
     ``0 [0, 0.0002]`` beside its exact 0, and the column is left out where no pair says
-    one, as the terminal decides (:func:`~simlab.report.terminal.crit_rate_said`) and
-    notes it; no crit rate in a rule system without crits (``Layout.crits``), where it
-    is 0 by the rules."""
+    one, as the terminal decides (:func:`~simlab.report.terminal.crit_rate_said`: by
+    the scenario simulated, else by the run's exact answers, else by whether the run saw
+    a crit) and notes it; no crit rate in a rule system without crits (``Layout.crits``),
+    where it is 0 by the rules."""
     res = run.result
     rates, damage = res.hit_rates(), res.damage()
-    said = crit_rate_said(res, rates)
-    crits = any(said)
     answers = _exact_attacks(run)
+    exact_crits = {pair: pair_answer(entry, "crit_rate") for pair, entry in answers.items()}
+    said = crit_rate_said(res, rates, exact_crits)
+    cannot = dashes_cannot_crit(said, can_crit_known(res, rates, exact_crits))
+    crits = any(said)
     exact_digits = [(f, n) for f, n in EXACT_DIGITS if res.layout.crits or f != "crit_rate"]
     header = [h for h in ATTACK_HEADER if crits or h != "crit rate [95%]"]
     header[-1] = "exact " + " / ".join(EXACT_LABELS[f] for f, _ in exact_digits)
@@ -300,16 +304,7 @@ def _attack_rows(run: ScenarioRun) -> tuple[list[str], list[list[str]], str]:
                      interval_cell(r, "hit_rate", bracketed=True), *(crit if crits else []),
                      interval_cell(d, "mean_damage", bracketed=True),
                      " / ".join(figures) or NO_EXACT])  # fmt: skip
-    return header, rows, _crit_note(res.layout.crits, said)
-
-
-def _crit_note(crits: bool, said: list[bool]) -> str:
-    """The terminal's note under an attacks table (:func:`~simlab.report.terminal.
-    print_result`): what a crit rate of "—" means, or why the column is left out ("" in
-    a rule system without crits, and where every pair says one)."""
-    if any(said) and not all(said):
-        return NO_CRIT_NOTE
-    return NO_CRIT_COLUMN_NOTE if crits and not any(said) else ""
+    return header, rows, crit_note(said, res.layout.crits, cannot=cannot)
 
 
 #: An exact figure the page does not give (not solved, or moved by the fight), and a row's

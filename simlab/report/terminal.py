@@ -952,10 +952,11 @@ def attacks_table(result: Result, rates: pd.DataFrame | None = None) -> Table | 
     own, where those print whole. Narrower, attacker and attack share one column, named
     on the first row of their pairings, and the defender has its own (``at``); where a
     name does not fit beside the figures whole, each attack heads a row of its own with
-    its defenders indented under it (:func:`_headed_tables`). A pair with no crit in
-    the run (:func:`crit_rate_said`) reads :data:`NO_CRIT` in the crit rate's column,
-    not a simulated 0 with its interval; the column is left out where no pair of the
-    table says one (a rule system without crits too). ``rates``: the run's
+    its defenders indented under it (:func:`_headed_tables`). A pair that cannot crit
+    (:func:`crit_rate_said`; where that is not known, one with no crit in the run) reads
+    :data:`NO_CRIT` in the crit rate's column, not a simulated 0 with its interval; the
+    column is left out where no pair of the table says one (a rule system without crits
+    too). ``rates``: the run's
     :meth:`~Result.hit_rates`, when the caller has them.
     """
     rates = result.hit_rates() if rates is None else rates
@@ -1018,8 +1019,18 @@ NO_CRIT_NOTE = (
     "this many encounters)."
 )
 EXACT_NO_CRIT_NOTE = "Crit rate —: exactly 0 (the attack cannot crit a fresh defender)."
+#: What :data:`NO_CRIT` means under a run's table whose every ``—`` is of a pair known
+#: to be unable to crit (:func:`can_crit_known`).
+CANNOT_CRIT_NOTE = (
+    "Crit rate —: the attack cannot crit (its profile has no crit row, or its exact crit "
+    "rate is 0 whatever the fight)."
+)
 #: Why an attacks table of a rule system with crits has no crit rate column.
 NO_CRIT_COLUMN_NOTE = "Crit rate left out: no attack made a crit in the run."
+CANNOT_CRIT_COLUMN_NOTE = (
+    "Crit rate left out: no attack can crit (its profile has no crit row, or its exact "
+    "crit rate is 0 whatever the fight)."
+)
 EXACT_NO_CRIT_COLUMN_NOTE = "Crit rate left out: no attack can crit (every answer is exactly 0)."
 
 
@@ -1047,25 +1058,36 @@ def says_a_crit_rate(simulated: Any = (), exact: Any = None) -> bool:
     return not never_crits(simulated, exact)
 
 
-def crit_note(said: Sequence[bool], crits: bool, exact: bool = False) -> str:
+def crit_note(said: Sequence[bool], crits: bool, exact: bool = False, cannot: bool = False) -> str:
     """The line under an attacks table whose pairs' crit rates say something where
     ``said`` (:func:`says_a_crit_rate`): what :data:`NO_CRIT` means where some read it,
     why the column is left out where all would; "" where every one says something, or
     the rule system has no crits (not ``crits``). ``exact``: under ``simlab exact``'s
-    table, in the words of an exact 0."""
+    table, in the words of an exact 0; ``cannot``: under a run's table whose every
+    :data:`NO_CRIT` is of a pair known to be unable to crit (:func:`dashes_cannot_crit`),
+    in those words, not "no crit in the run"."""
     if not crits or all(said):
         return ""
     if any(said):
-        return EXACT_NO_CRIT_NOTE if exact else NO_CRIT_NOTE
-    return EXACT_NO_CRIT_COLUMN_NOTE if exact else NO_CRIT_COLUMN_NOTE
+        return EXACT_NO_CRIT_NOTE if exact else CANNOT_CRIT_NOTE if cannot else NO_CRIT_NOTE
+    if exact:
+        return EXACT_NO_CRIT_COLUMN_NOTE
+    return CANNOT_CRIT_COLUMN_NOTE if cannot else NO_CRIT_COLUMN_NOTE
 
 
-def crit_rate_said(result: Result, rates: pd.DataFrame | None = None) -> list[bool]:
+def crit_rate_said(
+    result: Result,
+    rates: pd.DataFrame | None = None,
+    exact: Mapping[tuple[str, str, str], float] | None = None,
+) -> list[bool]:
     """Per attack pair (the rows of ``rates``, :meth:`Result.hit_rates`), whether its
-    crit rate says something: not in a rule system without crits
-    (``Layout.crits``), nor for a pair with no crit in the run
-    (:func:`says_a_crit_rate`), whose rate would read ``0 (< 2e-05)`` beside pairs that
-    crit. One rule with ``simlab exact``'s, the sweep's and the comparison's tables.
+    crit rate says something: not in a rule system without crits (``Layout.crits``),
+    nor for a pair that cannot crit (:func:`can_crit_known`), whose rate would read
+    ``0 (< 2e-05)`` beside pairs that crit; a pair that can reads its 0 where no crit came
+    up, as in the sweep's and the comparison's tables. Where neither the scenario nor
+    an exact answer tells (results read back without exact answers), a pair with no crit
+    in the run says nothing (:func:`says_a_crit_rate`, the rule of ``simlab exact``'s
+    table).
 
     Parameters
     ----------
@@ -1073,6 +1095,9 @@ def crit_rate_said(result: Result, rates: pd.DataFrame | None = None) -> list[bo
         The run.
     rates : pandas.DataFrame, optional
         Its :meth:`~Result.hit_rates` (computed here when not given).
+    exact : mapping, optional
+        Exact crit rates by (attacker, attack, defender), NaN where a fight moves it, for
+        a run read back from files (:func:`can_crit_known`).
 
     Returns
     -------
@@ -1082,7 +1107,51 @@ def crit_rate_said(result: Result, rates: pd.DataFrame | None = None) -> list[bo
     rates = result.hit_rates() if rates is None else rates
     if not result.layout.crits:
         return [False] * len(rates)
-    return [says_a_crit_rate([crits]) for crits in rates.crits]
+    known = can_crit_known(result, rates, exact)
+    return [says_a_crit_rate([crits]) if can is None else can
+            for can, crits in zip(known, rates.crits, strict=True)]  # fmt: skip
+
+
+def can_crit_known(
+    result: Result,
+    rates: pd.DataFrame,
+    exact: Mapping[tuple[str, str, str], float] | None = None,
+) -> list[bool | None]:
+    """Per attack pair (the rows of ``rates``), whether it can crit, where that is known:
+    from the scenario the run simulated (:func:`~simlab.tuning.figures.pairs_that_can_crit`),
+    else from its exact crit rate in ``exact`` (0: cannot, more: can; NaN, where a fight
+    moves it, or none: not known). A run read back from files keeps no scenario, only
+    its exact answers.
+
+    Parameters
+    ----------
+    result : Result
+        The run.
+    rates : pandas.DataFrame
+        Its :meth:`~Result.hit_rates`.
+    exact : mapping, optional
+        Exact crit rates by (attacker, attack, defender).
+
+    Returns
+    -------
+    list of bool or None
+        One per pair, in the rows' order; None where not known.
+    """
+    from simlab.tuning.figures import pair_label, pairs_that_can_crit
+
+    pairs = list(zip(rates.attacker, rates.attack, rates.defender, strict=True))
+    if result._simulated is not None:
+        can = pairs_that_can_crit(result._simulated)
+        return [pair_label(*pair) in can for pair in pairs]
+    answers = [(exact or {}).get(pair, math.nan) for pair in pairs]
+    return [None if math.isnan(answer) else answer > 0 for answer in answers]
+
+
+def dashes_cannot_crit(said: Sequence[bool], known: Sequence[bool | None]) -> bool:
+    """Whether every pair whose crit rate says nothing (``said``, :func:`crit_rate_said`)
+    is known to be unable to crit (``known``, :func:`can_crit_known`): the note under the
+    table then says so, not "no crit in the run"."""
+    return all(can is False for says, can in zip(said, known, strict=True) if not says)
 
 
 def _attack_figures(r: Any, d: Any, crits: bool, says: bool = True) -> list[str]:
@@ -1576,7 +1645,9 @@ def print_result(result: Result) -> None:
               bold=result.scenario)  # fmt: skip
     rates = result.hit_rates()
     console.print(attacks_table(result, rates))
-    no_crit = crit_note(crit_rate_said(result, rates), result.layout.crits)
+    said = crit_rate_said(result, rates)
+    cannot = dashes_cannot_crit(said, can_crit_known(result, rates))
+    no_crit = crit_note(said, result.layout.crits, cannot=cannot)
     if no_crit:
         say_unbroken(no_crit)
     n_extra = len(shown_events(result)) + len(result.layout.per_encounter_tallies)

@@ -544,7 +544,30 @@ class ScenarioBase(StrictModel):
         if problem is None and spec.figure in DOWN_SPEC_FIGURES and spec.combatant is not None:
             down = self.down_problem(spec.combatant, known.able)
             problem = None if down is None else SpecProblem("combatant", down, spec.combatant)
-        return problem
+        return problem or self.crit_spec_problem(spec)
+
+    def crit_spec_problem(self, spec: Expectation) -> SpecProblem | None:
+        """What is wrong with a ``crit_rate`` spec none of whose pairs can crit
+        (:func:`simlab.tuning.figures.crit_problem`: its profile has no crit row…), a
+        rate that is 0 whatever is changed; None for any other spec. Asked once the
+        scenario's names are known good (the loader's second phase, :meth:`spec_problem`).
+
+        Parameters
+        ----------
+        spec : Expectation
+            The spec, its names checked.
+
+        Returns
+        -------
+        SpecProblem or None
+            At the spec's ``attack``.
+        """
+        if spec.figure != "crit_rate" or spec.attack is None:
+            return None
+        from simlab.tuning.figures import crit_problem
+
+        problem = crit_problem(self, spec.attack, spec.attacker, spec.defender)
+        return None if problem is None else SpecProblem("attack", problem, spec.attack)
 
     def _spec_names(self, able: bool) -> _SpecNames:
         """What the checks of an ``expect:`` entry look names up in; ``able``: whether to

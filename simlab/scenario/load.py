@@ -149,9 +149,19 @@ def _rules_id(source: YamlSource) -> str:
 
 
 def reference_problems(scenario: ScenarioBase, source: YamlSource) -> list[Problem]:
-    """Attacks that combatants use but the scenario does not define, and ``expect:``
-    events the rule system does not have, each located."""
-    return _attack_problems(scenario, source) + _event_problems(scenario, source)
+    """Attacks that combatants use but the scenario does not define, ``expect:``
+    events the rule system does not have, and (once every attack is defined) ``expect:``
+    crit rates of attacks that cannot crit, each located."""
+    undefined = _attack_problems(scenario, source)
+    crits = [] if undefined else _crit_problems(scenario, source)
+    return undefined + _event_problems(scenario, source) + crits
+
+
+def _crit_problems(scenario: ScenarioBase, source: YamlSource) -> list[Problem]:
+    """``expect:`` crit rates none of whose pairs can crit
+    (:meth:`~simlab.scenario.common.ScenarioBase.crit_spec_problem`)."""
+    found = [(i, scenario.crit_spec_problem(spec)) for i, spec in enumerate(scenario.expect)]
+    return [problem_at(source, ("expect", i, p.key), p.message) for i, p in found if p]
 
 
 def _event_problems(scenario: ScenarioBase, source: YamlSource) -> list[Problem]:

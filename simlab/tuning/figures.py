@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -34,10 +35,10 @@ from simlab.analysis.result import (
 from simlab.engine.tallies import Layout, TallyArrays
 from simlab.errors import InputError, did_you_mean
 
-__all__ = ["Counts", "FigureRef", "check_figure", "combatant_figures", "exact_measure",
-           "figure_counts", "figure_values", "labelled_pairs", "measure", "measure_with_kind",
-           "never_crits", "pair_label", "pairs_that_can_crit", "pairs_that_cannot_crit",
-           "parse_figure"]  # fmt: skip
+__all__ = ["Counts", "FigureRef", "cannot_crit_why", "check_figure", "combatant_figures",
+           "crit_problem", "exact_measure", "figure_counts", "figure_values", "labelled_pairs",
+           "measure", "measure_with_kind", "never_crits", "pair_label", "pairs_that_can_crit",
+           "pairs_that_cannot_crit", "parse_figure"]  # fmt: skip
 
 
 def pair_label(attacker: str, attack: str, defender: str) -> str:
@@ -317,6 +318,7 @@ def pairs_that_cannot_crit(scenario: Any) -> set[str]:
     rate: an opposed-tiers attack whose dice cannot double the defense). A pair the
     exact engine does not answer can crit unless its rows say otherwise. Every pair
     counts, under rules without crits (which have no crit rate at all).
+    :func:`cannot_crit_why` says why of each.
 
     Parameters
     ----------
@@ -329,14 +331,76 @@ def pairs_that_cannot_crit(scenario: Any) -> set[str]:
         Pair labels (:func:`pair_label`) of attacker, attack and defender, the
         combatants named after ``count:`` expansion.
     """
+    return set(cannot_crit_why(scenario))
+
+
+def cannot_crit_why(scenario: Any) -> dict[str, str]:
+    """Why each pair of :func:`pairs_that_cannot_crit` cannot crit, in the words a
+    refusal gives after ``it cannot crit``: ``(its profile has no crit row)``.
+
+    Parameters
+    ----------
+    scenario : ScenarioBase
+        A loaded scenario.
+
+    Returns
+    -------
+    dict of str to str
+        Pair label to the reason, in parentheses.
+    """
     from simlab.rules import has_crits
 
     pairs = _attack_pairs(scenario)
     if not has_crits(scenario.rules):
-        return set(pairs)
+        return dict.fromkeys(pairs, f"({scenario.rules} has no critical hits)")
     rowless = {name for name, attack in scenario.attacks.items() if _no_crit_row(attack)}
     solve = _exact_crit_solver(scenario)
-    return {label for label, pair in pairs.items() if pair[1] in rowless or solve(*pair) == 0}
+    out = {}
+    for label, (a, attack, d) in pairs.items():
+        if attack in rowless:
+            out[label] = "(its profile has no crit row)"
+        elif solve(a, attack, d) == 0:
+            out[label] = "(its exact crit rate is 0 whatever the fight)"
+    return out
+
+
+def crit_problem(
+    scenario: Any, attack: str, attacker: str | None = None, defender: str | None = None
+) -> str | None:
+    """Why a crit rate of ``attack`` (made by ``attacker``, at ``defender``, each a
+    combatant or its ``count:`` copies; anyone when None) says nothing: every pair it
+    pools cannot crit (:func:`cannot_crit_why`). None where one of them can, or where it
+    pools none (the checks of who makes what say so).
+
+    Parameters
+    ----------
+    scenario : ScenarioBase
+        A loaded scenario.
+    attack, attacker, defender : str
+        What the crit rate is measured on.
+
+    Returns
+    -------
+    str or None
+        ``expected an attack that can crit; got 'strike': it cannot crit (its profile
+        has no crit row)`` (``got 'strike' at 'Defender'`` for one defender).
+    """
+    from simlab.scenario.common import copies_of
+
+    names = [name for _, name, _ in scenario.attack_makers()]
+
+    def chosen(name: str | None) -> set[str]:
+        return set(names if name is None else copies_of(name, names))
+
+    attackers, defenders = chosen(attacker), chosen(defender)
+    pooled = [label for label, (a, made, d) in _attack_pairs(scenario).items()
+              if made == attack and names[a] in attackers and names[d] in defenders]  # fmt: skip
+    why = cannot_crit_why(scenario) if pooled else {}
+    if not pooled or any(label not in why for label in pooled):
+        return None
+    reasons = " ".join(dict.fromkeys(why[label] for label in pooled))
+    at = "" if defender is None else f" at {defender!r}"
+    return f"expected an attack that can crit; got {attack!r}{at}: it cannot crit {reasons}"
 
 
 def pairs_that_can_crit(scenario: Any) -> set[str]:
@@ -415,10 +479,14 @@ def refuse_crit_rate(figure: str, crits: bool, label: str) -> None:
                          "they have no critical hits")  # fmt: skip
 
 
-def check_figure(ref: FigureRef, layout: Layout, label: str, scenario: Any = None) -> None:
+def check_figure(
+    ref: FigureRef, layout: Layout, label: str, scenario: Any = None, others: Sequence[Any] = ()
+) -> None:
     """Check that what ``ref`` is measured on exists in a scenario's layout, and (given
     the ``scenario``) that an attack figure's attack is made by someone, at a defender it
     can target (:meth:`~simlab.scenario.common.ScenarioBase.attack_problem`), that a
+    crit rate is of pairs of which one can crit (:func:`crit_problem`; or can in one of
+    ``others``, the scenarios of a tune's other values), that a
     figure of going down is of a combatant something can harm
     (:meth:`~simlab.scenario.common.ScenarioBase.down_problem`), that a win rate is of
     a side that can win (every enemy can go down), and that a
@@ -461,6 +529,8 @@ def check_figure(ref: FigureRef, layout: Layout, label: str, scenario: Any = Non
         problem = scenario.attack_problem(attack, defender or None)
         if problem is not None:
             raise InputError(f"{label}: {problem}")
+    if ref.figure == "crit_rate" and scenario is not None:
+        _refuse_crit_rate_of(ref, label, [scenario, *others])
     if ref.figure in DOWN_FIGURES and scenario is not None:
         problem = scenario.down_problem(ref.on)
         if problem is not None:
@@ -473,6 +543,15 @@ def check_figure(ref: FigureRef, layout: Layout, label: str, scenario: Any = Non
         problem = scenario.pooling_problem(name)
         if problem is not None:
             raise InputError(f"{label}: {problem}")
+
+
+def _refuse_crit_rate_of(ref: FigureRef, label: str, scenarios: list[Any]) -> None:
+    """Refuse the crit rate ``ref`` where no pair it pools can crit in any of
+    ``scenarios`` (:func:`crit_problem`), in the words of the first."""
+    attack, _, defender = ref.on.partition("/")
+    problems = [crit_problem(scn, attack, None, defender or None) for scn in scenarios]
+    if all(problems):
+        raise InputError(f"{label}: {problems[0]}")
 
 
 def _never_wins(scenario: Any, side: str) -> str | None:

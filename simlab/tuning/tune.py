@@ -882,12 +882,12 @@ def tune(
     evaluate = _Evaluator(scenario, name, target, n, seed, play, exact)
     evaluate.label = label
     caps = []
-    for end in (lo, hi):  # both ends valid before anything runs
-        variant = evaluate.variant(end)
+    ends = [evaluate.variant(end) for end in (lo, hi)]  # a crit rate may crit at one only
+    for end, variant in zip((lo, hi), ends, strict=True):  # both valid before anything runs
         refuse_run_changes(scenario, variant, evaluate.label, "tune")
         refuse_spec_changes(scenario, variant, [evaluate.change(end)], "tune")
         layout = compile_job(variant, n, seed).layout
-        check_figure(target.figure, layout, target.label, variant)
+        check_figure(target.figure, layout, target.label, variant, ends)
         _check_precision_on(precision, precision_on, layout, variant)
         caps.append(layout.max_rounds)
     check_rounds(target, max(caps))  # within some value's cap (max_rounds may be the field)

@@ -1,0 +1,82 @@
+"""A run's attacks table, in the terminal and on the pages, reads ``—`` for the crit
+rate of a pair that cannot crit, and ``0 (< x)`` for one that can but saw no crit in the
+run, where the scenario or the exact answers tell which; results read back with neither
+keep the run's own rule (no crit seen: ``—``) and its note."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+import simlab
+from simlab.api import run_scenario
+from simlab.report import render, terminal
+from simlab.report.results import ScenarioRun
+from simlab.tuning.figures import figure_counts
+from tests.support import printed_at
+
+SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
+#: glitters-d20: every attack crits on a natural 20; 3 encounters on seed 3 see none.
+FIGHTER = SCENARIOS / "glitters-d20/training-duel.yaml"
+SS_DUEL = SCENARIOS / "benchmarks/ss-duel.yaml"
+QUICKSTART = SCENARIOS / "shattered-spirits/quickstart.yaml"
+
+
+def _fighter_without_crits() -> ScenarioRun:
+    run = run_scenario(simlab.load(FIGHTER), n=3, seed=3)
+    counts = figure_counts(run.result.tallies, run.result.layout, 3)
+    crits = {on: c.events for (figure, on), c in counts.items() if figure == "crit_rate"}
+    assert len(crits) == 3 and not any(crits.values()), crits  # three pairs, no crit seen
+    return run
+
+
+def _crit_cells(text: str) -> list[str]:
+    """The crit rate cells of the fighter's rows of a terminal attacks table."""
+    rows = [line for line in text.splitlines() if line.startswith("Fighter:")]
+    return [re.split(r"\s{2,}", row.strip())[4] for row in rows]
+
+
+def test_a_run_that_saw_no_crit_of_attacks_that_can_crit_shows_their_zeros() -> None:
+    """The crit column was left out, "no attack made a crit in the run", of attacks
+    that crit one time in twenty."""
+    run = _fighter_without_crits()
+    text = printed_at(lambda: terminal.print_result(run.result), 80)
+    cells = _crit_cells(text)
+    assert len(cells) == 3 and all(cell.startswith("0 (< 0.") for cell in cells), text
+    assert "Crit rate left out" not in text and "Crit rate —" not in text
+    header, rows, note = render._attack_rows(run)
+    crit = header.index("crit rate [95%]")
+    assert all(row[crit].startswith("0 [0, 0.") for row in rows), rows  # no crit, an interval
+    assert note == ""
+
+
+def test_a_run_of_attacks_that_cannot_crit_says_they_cannot() -> None:
+    """ss-duel's strike has no crit row: the column is left out, saying no attack can
+    crit; quick-jab beside stone-strike reads — with a note in those words."""
+    alone = simlab.simulate(simlab.load(SS_DUEL), n=50)
+    said = " ".join(printed_at(lambda: terminal.print_result(alone), 80).split())
+    assert terminal.CANNOT_CRIT_COLUMN_NOTE in said
+    assert "crit rate" not in said.split("Attacker:")[0]  # no column in the header
+    quickstart = run_scenario(simlab.load(QUICKSTART), n=50)
+    said = " ".join(printed_at(lambda: terminal.print_result(quickstart.result), 80).split())
+    assert terminal.CANNOT_CRIT_NOTE in said and terminal.NO_CRIT_NOTE not in said
+    header, rows, note = render._attack_rows(quickstart)
+    crit = header.index("crit rate [95%]")
+    assert {row[1]: row[crit] for row in rows}["quick-jab"] == terminal.NO_CRIT
+    assert note == terminal.CANNOT_CRIT_NOTE
+
+
+def test_results_read_back_decide_by_their_exact_answers_else_by_the_run() -> None:
+    """A results file keeps no scenario, but keeps the exact answers: the fighter's
+    exact crit rate of 0.05 says the attack can crit. Without exact answers the run
+    alone tells: no crit seen reads —, under today's note."""
+    run = _fighter_without_crits()
+    read_back = dataclasses.replace(run, result=dataclasses.replace(run.result))
+    assert read_back.result._simulated is None
+    header, rows, note = render._attack_rows(read_back)
+    crit = header.index("crit rate [95%]")
+    assert all(row[crit].startswith("0 [0, 0.") for row in rows) and note == "", rows
+    bare = dataclasses.replace(read_back, exact=None)
+    header, _, note = render._attack_rows(bare)
+    assert "crit rate [95%]" not in header and note == terminal.NO_CRIT_COLUMN_NOTE
