@@ -548,9 +548,12 @@ class ScenarioBase(StrictModel):
 
     def crit_spec_problem(self, spec: Expectation) -> SpecProblem | None:
         """What is wrong with a ``crit_rate`` spec none of whose pairs can crit
-        (:func:`simlab.tuning.figures.crit_problem`: its profile has no crit row…), a
-        rate that is 0 whatever is changed; None for any other spec. Asked once the
-        scenario's names are known good (the loader's second phase, :meth:`spec_problem`).
+        (:func:`simlab.tuning.figures.crit_problem`: its profile has no crit row…) and
+        whose bound a rate of 0 does not meet (``at_least: 0.05``): a rate that is 0
+        whatever is changed never meets it. A bound 0 meets (``at_most: 0``) is kept: it
+        guards that the attack never crits, and fails once a crit row is added. None for
+        any other spec. Asked once the scenario's names are known good (the loader's
+        second phase, :meth:`spec_problem`).
 
         Parameters
         ----------
@@ -562,7 +565,7 @@ class ScenarioBase(StrictModel):
         SpecProblem or None
             At the spec's ``attack``.
         """
-        if spec.figure != "crit_rate" or spec.attack is None:
+        if spec.figure != "crit_rate" or spec.attack is None or _zero_meets(spec):
             return None
         from simlab.tuning.figures import crit_problem
 
@@ -890,3 +893,11 @@ def _no_target(attack: str, defender: str) -> str:
         f"expected a combatant that {attack!r} can target, on another side than its "
         f"attackers; got {defender!r}"
     )
+
+
+def _zero_meets(spec: Expectation) -> bool:
+    """Whether a figure of 0 meets ``spec``'s bound (``at_most``, ``at_least: 0``,
+    ``between: [0, …]``)."""
+    if spec.at_least is not None:
+        return spec.at_least <= 0
+    return spec.between is None or spec.between[0] <= 0

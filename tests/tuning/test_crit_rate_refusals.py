@@ -79,7 +79,7 @@ def test_an_expect_entry_of_a_crit_rate_that_cannot_crit_is_refused_where_writte
     text = SS_DUEL.read_text() + (
         "expect:\n"
         "  - {figure: hit_rate, attack: strike, at_least: 0.5}\n"
-        "  - {figure: crit_rate, attack: strike, at_most: 0.1}\n"
+        "  - {figure: crit_rate, attack: strike, at_least: 0.1}\n"
     )
     with pytest.raises(ScenarioError) as info:
         simlab.loads(text, "duel.yaml")
@@ -88,11 +88,21 @@ def test_an_expect_entry_of_a_crit_rate_that_cannot_crit_is_refused_where_writte
     assert problem.message == CANNOT
 
 
+@pytest.mark.parametrize(
+    "bound", ["at_most: 0", "at_most: 0.1", "at_least: 0", "between: [0, 0.2]"]
+)
+def test_an_expect_entry_a_crit_rate_of_0_meets_is_kept_as_a_guard(bound: str) -> None:
+    """ "strike never crits" guards the profile: it fails once a crit row is added."""
+    text = SS_DUEL.read_text() + f"expect:\n  - {{figure: crit_rate, attack: strike, {bound}}}\n"
+    assert simlab.loads(text, "duel.yaml").expect[0].figure == "crit_rate"
+
+
 def test_a_spec_given_apart_of_a_crit_rate_that_cannot_crit_is_refused() -> None:
     res = simlab.simulate(simlab.load(QUICKSTART), n=20)
-    spec = {"figure": "crit_rate", "attack": "quick-jab", "at_most": 0.1}
+    spec = {"figure": "crit_rate", "attack": "quick-jab", "between": [0.1, 0.2]}
     with pytest.raises(InputError, match=r"\.attack: expected an attack that can crit; got "
                        r"'quick-jab': it cannot crit \(its profile has no crit row\)"):  # fmt: skip
         evaluate(res, spec)
+    assert evaluate(res, {**spec, "between": [0, 0.2]}).passed  # a guard it never crits
     kept = evaluate(res, {"figure": "crit_rate", "attack": "stone-strike", "at_most": 0.5})
     assert kept.passed
