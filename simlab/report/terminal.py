@@ -1107,6 +1107,8 @@ def crit_rate_said(
     rates = result.hit_rates() if rates is None else rates
     if not result.layout.crits:
         return [False] * len(rates)
+    if (rates.crits > 0).all():  # each pair crit: nothing to decide (no exact engine)
+        return [True] * len(rates)
     known = can_crit_known(result, rates, exact)
     return [says_a_crit_rate([crits]) if can is None else can
             for can, crits in zip(known, rates.crits, strict=True)]  # fmt: skip
@@ -1646,7 +1648,7 @@ def print_result(result: Result) -> None:
     rates = result.hit_rates()
     console.print(attacks_table(result, rates))
     said = crit_rate_said(result, rates)
-    cannot = dashes_cannot_crit(said, can_crit_known(result, rates))
+    cannot = all(said) or dashes_cannot_crit(said, can_crit_known(result, rates))
     no_crit = crit_note(said, result.layout.crits, cannot=cannot)
     if no_crit:
         say_unbroken(no_crit)

@@ -15,6 +15,7 @@ which a combatant first went down in round r), over all encounters:
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Sequence
@@ -354,12 +355,12 @@ def cannot_crit_why(scenario: Any) -> dict[str, str]:
     if not has_crits(scenario.rules):
         return dict.fromkeys(pairs, f"({scenario.rules} has no critical hits)")
     rowless = {name for name, attack in scenario.attacks.items() if _no_crit_row(attack)}
-    solve = _exact_crit_solver(scenario)
+    solver = functools.cache(lambda: _exact_crit_solver(scenario))  # the exact engine if asked
     out = {}
     for label, (a, attack, d) in pairs.items():
         if attack in rowless:
             out[label] = "(its profile has no crit row)"
-        elif solve(a, attack, d) == 0:
+        elif solver()(a, attack, d) == 0:
             out[label] = "(its exact crit rate is 0 whatever the fight)"
     return out
 

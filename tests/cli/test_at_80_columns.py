@@ -104,7 +104,7 @@ def test_every_attack_heading_of_a_table_takes_one_form(monkeypatch: pytest.Monk
     are all on one line, or all broken after the attacker."""
     party = str(ROOT / "scenarios/glitters-d20/party-vs-monsters.yaml")
     text = _at_80(monkeypatch, "run", party, "-n", "300")
-    table = text[text.index("attacks (± 95% interval)") : text.index("Crit rate —")]
+    table = text[text.index("attacks (± 95% interval)") : text.index("time-to-down")]
     headings = [line.rstrip() for line in table.splitlines()[4:] if line[:1].strip()]
     assert "Ghoul 1:" in headings, table
     assert all(h.endswith(":") for h in headings), table
