@@ -1388,7 +1388,7 @@ whole(scenario) }}</a><ul>{% for name, what in lines %}
 %} class="bad"{% endif %}>{{ toc_items(c) }}</td>
 {% endfor %}</tr>{% endfor %}</table></div>
 {% for s in sections %}
-<h2 id="{{ s.anchor }}">{{ s.run.scenario }} <small>({{ s.run.rules }})</small></h2>
+<h2 id="{{ s.anchor }}">{{ whole(s.run.scenario) }} <small>({{ whole(s.run.rules) }})</small></h2>
 <table>{% for k, v in s.identity %}<tr><th>{{ whole(k) }}</th><td>{{ show(v) }}</td></tr>
 {% endfor %}</table>
 {% if s.specs %}<h3>Balance specs</h3>{{ table(SPEC_HEADER, s.specs, "specs") }}{% endif %}
@@ -1722,8 +1722,10 @@ def _markdown(sections: list[Section], title: str, drift: DriftReport | None,
     toc = _md_table(TOC_HEADER, [s.headline for s in sections])
     out += ["", "## Contents", "", md_text(TOC_NOTE), "", toc]
     for s in sections:
+        # a row a line: one joined by " · " buried a capped run's sample size, itself
+        # a sentence with ";" and parentheses, between the encounters and the seed
         out += ["", f"## {md_text(s.run.scenario)} ({s.run.rules})", "",
-                " · ".join(f"{md_text(k)}: {_md_value(v)}" for k, v in s.identity), ""]  # fmt: skip
+                *(f"- **{md_text(k)}**: {_md_value(v)}" for k, v in s.identity), ""]  # fmt: skip
         if s.specs:
             out += ["### Balance specs", "", _md_table(SPEC_HEADER, s.specs), ""]
         if s.drift or s.notes:

@@ -1262,8 +1262,9 @@ def render_tune(result: TuneResult, out_dir: str | os.PathLike[str]) -> dict[str
                       phone_png=_png(functools.partial(_tune_plot, result=result),
                                      PHONE_SIZE))  # fmt: skip
     parts: list[PagePart] = [
-        # a paragraph a sentence: a caveat (the figure turns, a flat stretch) stands out
-        ("Answer", PARAGRAPH.join(s[0].upper() + s[1:] + "." for s in tune_sentences(result)),
+        # a paragraph a sentence: a caveat (the figure turns, a flat stretch) stands out;
+        # each begins as the terminal's does: an answer begins with the field, as spelled
+        ("Answer", PARAGRAPH.join(f"{s}." for s in tune_sentences(result)),
          _answer_row(result), []),
         ("Values tried", _TUNE_PLOT_NOTE, _tune_rows(result), [picture]),
     ]  # fmt: skip

@@ -48,7 +48,7 @@ def _sections(page: str, marker: str) -> dict[str, str]:
 
 
 def _html_sections(html: str) -> dict[str, str]:
-    return _sections(html, r'<h2 id="[^"]*">([^<]+) <small>')
+    return _sections(html, r'<h2 id="[^"]*">(?:<span class="word">)?([^<]+)(?:</span>)? <small>')
 
 
 def _exact_line(section: str) -> str:

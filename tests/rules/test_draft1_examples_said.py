@@ -1,0 +1,55 @@
+"""What the shattered-spirits-draft1 examples and rule page say a user can act on: the
+commands the examples suggest in their opening comments can be copied and run, each on a
+line of its own with the file it runs; what they cite, a user has."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = sorted((ROOT / "scenarios/shattered-spirits-draft1").glob("*.yaml"))
+COMMANDS = {"run", "exact", "compare", "sweep", "tune", "check", "report", "validate"}
+
+
+def suggested(path: Path) -> list[str]:
+    """The text after ``simlab`` on each comment line of ``path`` that suggests a
+    command (``simlab`` outside backquotes, which name a command in a sentence), a line
+    ending in `` \\`` joined to the next, as a shell joins them."""
+    comments = [line.removeprefix("#") for line in path.read_text(encoding="utf-8").splitlines()
+                if line.startswith("#")]  # fmt: skip
+    joined = "".join(c[:-1] if c.endswith(" \\") else f"{c}\n" for c in comments)
+    lines = joined.splitlines()
+    return [m.group(1).strip() for line in lines
+            for m in re.finditer(r"(?<!`)\bsimlab (.*)", line)]  # fmt: skip
+
+
+def test_the_examples_suggest_commands() -> None:
+    """Three of the four examples suggest commands (so the test below reads some)."""
+    assert sum(bool(suggested(path)) for path in EXAMPLES) >= 3
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_each_suggested_command_is_whole_on_its_line(path: Path) -> None:
+    """A rewrap of the comments ran them into the prose and into each other:
+    ``… compare (docs/rules/shattered-spirits-draft1.md): simlab run`` over
+    ``scenarios/shattered-spirits-draft1/duel-both-drafts.yaml simlab run`` over
+    ``scenarios/shattered-spirits/duel-both-drafts.yaml Translated one for one: …``."""
+    for command in suggested(path):
+        words = command.split()
+        assert words and words[0] in COMMANDS, (path.name, command)
+        files = [word for word in words[1:] if not word.startswith("-")]
+        assert files, (path.name, command)  # the scenario it runs, on the same line
+        assert all((ROOT / word).is_file() for word in files), (path.name, command)
+
+
+def test_the_rule_page_and_examples_cite_no_numbered_section() -> None:
+    """The rule page's table of the duel under both drafts was headed ``later draft
+    (§1)`` and ``earlier draft (§2)``, and its example said ``the later one (§1)``:
+    sections of the team's rules digest, which a user does not have."""
+    texts = [ROOT / "docs/rules/shattered-spirits-draft1.md", *EXAMPLES]
+    cited = [(p.name, m.group(0)) for p in texts
+             for m in re.finditer(r"§\s*\d+", p.read_text(encoding="utf-8"))]  # fmt: skip
+    assert cited == []
