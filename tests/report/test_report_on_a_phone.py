@@ -62,7 +62,8 @@ def test_a_comparisons_intervals_each_stay_on_one_line(compare_page: str) -> Non
 
 
 def _rates_caption(report: str, scenario: str) -> str:
-    section = report.split(f">{scenario} <small>")[1].split("<h2 ")[0]
+    heading = rf'>(?:<span class="word">)?{re.escape(scenario)}(?:</span>)? <small>'
+    section = re.split(heading, report)[1].split("<h2 ")[0]
     found = re.search(r'alt="hit and crit rates[^"]*".*?<figcaption>(.*?)</figcaption>',
                       section, re.S)  # fmt: skip
     assert found, section[:800]
