@@ -51,10 +51,8 @@ from simlab.report.terminal import (
     MEDIAN_NOTE,
     NO_CRIT,
     NOT_REACHED,
-    can_crit_known,
     crit_note,
     crit_rate_said,
-    dashes_cannot_crit,
     decimals,
     event_rate_cells,
     exact_number,
@@ -287,8 +285,7 @@ def _attack_rows(run: ScenarioRun) -> tuple[list[str], list[list[str]], str]:
     rates, damage = res.hit_rates(), res.damage()
     answers = _exact_attacks(run)
     exact_crits = {pair: pair_answer(entry, "crit_rate") for pair, entry in answers.items()}
-    said = crit_rate_said(res, rates, exact_crits)
-    cannot = all(said) or dashes_cannot_crit(said, can_crit_known(res, rates, exact_crits))
+    said, cannot = crit_rate_said(res, rates, exact_crits)
     crits = any(said)
     exact_digits = [(f, n) for f, n in EXACT_DIGITS if res.layout.crits or f != "crit_rate"]
     header = [h for h in ATTACK_HEADER if crits or h != "crit rate [95%]"]

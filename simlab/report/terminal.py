@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import PurePath
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pandas as pd
 from rich import box
@@ -945,7 +945,8 @@ def pair_heading(attacker: str, attack: str, defender: str) -> str:
     return f"{who} → {defender}"
 
 
-def attacks_table(result: Result, rates: pd.DataFrame | None = None) -> Table | Group:
+def attacks_table(result: Result, rates: pd.DataFrame | None = None,
+                  said: Sequence[bool] | None = None) -> Table | Group:  # fmt: skip
     """Hit rate, crit rate and mean damage of every attack pairing, with 95% intervals.
 
     From :data:`WIDE` columns on, attacker, attack and defender have columns of their
@@ -957,11 +958,12 @@ def attacks_table(result: Result, rates: pd.DataFrame | None = None) -> Table | 
     :data:`NO_CRIT` in the crit rate's column, not a simulated 0 with its interval; the
     column is left out where no pair of the table says one (a rule system without crits
     too). ``rates``: the run's
-    :meth:`~Result.hit_rates`, when the caller has them.
+    :meth:`~Result.hit_rates`, and ``said``, its :func:`crit_rate_said`, when the caller
+    has them.
     """
     rates = result.hit_rates() if rates is None else rates
     damage = result.damage()
-    said = crit_rate_said(result, rates)
+    said = crit_rate_said(result, rates).said if said is None else said
     crits = any(said)
     title = f"{result.scenario} · attacks (± 95% interval)"
     headers = ["attempts", "hit rate", *(["crit rate"] if crits else []), "mean damage"]
@@ -1064,7 +1066,7 @@ def crit_note(said: Sequence[bool], crits: bool, exact: bool = False, cannot: bo
     why the column is left out where all would; "" where every one says something, or
     the rule system has no crits (not ``crits``). ``exact``: under ``simlab exact``'s
     table, in the words of an exact 0; ``cannot``: under a run's table whose every
-    :data:`NO_CRIT` is of a pair known to be unable to crit (:func:`dashes_cannot_crit`),
+    :data:`NO_CRIT` is of a pair known to be unable to crit (:attr:`CritSaid.cannot`),
     in those words, not "no crit in the run"."""
     if not crits or all(said):
         return ""
@@ -1075,11 +1077,21 @@ def crit_note(said: Sequence[bool], crits: bool, exact: bool = False, cannot: bo
     return CANNOT_CRIT_COLUMN_NOTE if cannot else NO_CRIT_COLUMN_NOTE
 
 
+class CritSaid(NamedTuple):
+    """What an attacks table says of its pairs' crit rates (:func:`crit_rate_said`)."""
+
+    #: Per pair, in the rows' order, whether its crit rate says something.
+    said: list[bool]
+    #: Whether every pair whose crit rate says nothing is known to be unable to crit:
+    #: the note under the table then says so, not "no crit in the run" (:func:`crit_note`).
+    cannot: bool
+
+
 def crit_rate_said(
     result: Result,
     rates: pd.DataFrame | None = None,
     exact: Mapping[tuple[str, str, str], float] | None = None,
-) -> list[bool]:
+) -> CritSaid:
     """Per attack pair (the rows of ``rates``, :meth:`Result.hit_rates`), whether its
     crit rate says something: not in a rule system without crits (``Layout.crits``),
     nor for a pair that cannot crit (:func:`can_crit_known`), whose rate would read
@@ -1101,17 +1113,21 @@ def crit_rate_said(
 
     Returns
     -------
-    list of bool
-        One per pair, in the rows' order.
+    CritSaid
+        Whether each pair's crit rate says something, and whether every pair that says
+        nothing is known to be unable to crit; whether a pair can crit is worked out
+        once, and only where some pair saw no crit.
     """
     rates = result.hit_rates() if rates is None else rates
     if not result.layout.crits:
-        return [False] * len(rates)
+        return CritSaid([False] * len(rates), True)
     if (rates.crits > 0).all():  # each pair crit: nothing to decide (no exact engine)
-        return [True] * len(rates)
+        return CritSaid([True] * len(rates), True)
     known = can_crit_known(result, rates, exact)
-    return [says_a_crit_rate([crits]) if can is None else can
+    said = [says_a_crit_rate([crits]) if can is None else can
             for can, crits in zip(known, rates.crits, strict=True)]  # fmt: skip
+    cannot = all(can is False for says, can in zip(said, known, strict=True) if not says)
+    return CritSaid(said, cannot)
 
 
 def can_crit_known(
@@ -1147,13 +1163,6 @@ def can_crit_known(
         return [pair_label(*pair) in can for pair in pairs]
     answers = [(exact or {}).get(pair, math.nan) for pair in pairs]
     return [None if math.isnan(answer) else answer > 0 for answer in answers]
-
-
-def dashes_cannot_crit(said: Sequence[bool], known: Sequence[bool | None]) -> bool:
-    """Whether every pair whose crit rate says nothing (``said``, :func:`crit_rate_said`)
-    is known to be unable to crit (``known``, :func:`can_crit_known`): the note under the
-    table then says so, not "no crit in the run"."""
-    return all(can is False for says, can in zip(said, known, strict=True) if not says)
 
 
 def _attack_figures(r: Any, d: Any, crits: bool, says: bool = True) -> list[str]:
@@ -1646,9 +1655,8 @@ def print_result(result: Result) -> None:
                     counted(result.encounters, "encounter"), f"seed {result.seed}"),
               bold=result.scenario)  # fmt: skip
     rates = result.hit_rates()
-    console.print(attacks_table(result, rates))
-    said = crit_rate_said(result, rates)
-    cannot = all(said) or dashes_cannot_crit(said, can_crit_known(result, rates))
+    said, cannot = crit_rate_said(result, rates)
+    console.print(attacks_table(result, rates, said))
     no_crit = crit_note(said, result.layout.crits, cannot=cannot)
     if no_crit:
         say_unbroken(no_crit)
