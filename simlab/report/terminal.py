@@ -884,9 +884,9 @@ class Parts:
         return Measurement(self.narrowest, len(str(self)))
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        yield Text("\n".join(self._lines(options.max_width)), overflow="fold", end="")
+        yield Text("\n".join(self.lines(options.max_width)), overflow="fold", end="")
 
-    def _lines(self, width: int) -> list[str]:
+    def lines(self, width: int) -> list[str]:
         """Its lines in ``width`` columns: in the first of its forms every cell of its
         column fits, else broken between its parts."""
         for k, form in enumerate(self.forms):
@@ -1507,7 +1507,7 @@ def _narrowest(name: Any) -> int:
 def _name_lines(name: Any, room: int) -> list[str]:
     """The lines of the name cell ``name`` in ``room`` columns: a :class:`Parts` cell
     broken between its parts."""
-    return name._lines(room) if isinstance(name, Parts) else str(name).split("\n")
+    return name.lines(room) if isinstance(name, Parts) else str(name).split("\n")
 
 
 def one_renderable(tables: Sequence[Table]) -> Table | Group:
