@@ -374,7 +374,7 @@ class ScenarioBase(StrictModel):
                 return None
         sides = {side for side, name, _ in makers if name in targets}
         if not targets or _attacking_sides(attack, attacker, makers) <= sides:
-            return _no_target(attack, defender)
+            return _no_target(attack, defender) + self.listed_unmade_why(attack, attacker, sides)
         making = [maker for maker in makers if _attacking_sides(attack, attacker, [maker])]
         return (f"expected a combatant that {attack!r} can target; got {defender!r}"
                 f"{self.untargeted_why(attack, targets, making)}")  # fmt: skip
@@ -408,6 +408,14 @@ class ScenarioBase(StrictModel):
     def never_made_why(self, attack: str) -> str:
         """Why ``attack``, which some combatant lists, is never made (``, listed only by
         …``), for :meth:`unmade_problem`; ``""`` here, where a listed attack is made."""
+        return ""
+
+    def listed_unmade_why(self, attack: str, attacker: str | None, sides: set[str]) -> str:
+        """Why the combatants off ``sides`` (``attacker``'s copies only, when named) that
+        list ``attack`` never make it (``: the Spirit 'Wraith' lists 'club' but never
+        makes it: …``), for a spec refused because none of them is its attacker
+        (:meth:`target_problem`, the ``attacker`` check); ``""`` here, where a listed
+        attack is made."""
         return ""
 
     def down_problem(self, name: str, makers: list[Maker] | None = None) -> str | None:
@@ -629,8 +637,9 @@ class ScenarioBase(StrictModel):
         if unmade is not None:
             return SpecProblem("attack", unmade, spec.attack)
         if spec.attacker is not None and not _attacking_sides(spec.attack, spec.attacker, able):
+            why = self.listed_unmade_why(spec.attack, spec.attacker, set())
             return SpecProblem("attacker", f"expected a combatant that uses {spec.attack!r}; "
-                               f"got {spec.attacker!r}", spec.attacker)  # fmt: skip
+                               f"got {spec.attacker!r}{why}", spec.attacker)  # fmt: skip
         if spec.defender is not None:
             aimed = self.target_problem(spec.attack, spec.attacker, spec.defender, able)
             if aimed is not None:

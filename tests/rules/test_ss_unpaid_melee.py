@@ -125,3 +125,54 @@ def test_tokens_at_the_start_pay_for_it() -> None:
     text = UNPAID.replace("{name: Ogre, hp: 40,", "{name: Ogre, hp: 40, tokens: {momentum: 1},")
     scenario = simlab.loads(text + "expect:\n" + HIT + DOWN, "s.yaml")
     assert scenario.attack_problem("club", "Kaito") is None
+
+
+#: Kaito lists the club too: the Wraith, on the other side, is the only enemy of his
+#: that lists it, and never makes it.
+BOTH = UNPAID.replace("attacks: [axe]}", "attacks: [axe, club]}")
+NEVER_MADE = (
+    f"the Spirit 'Wraith' lists 'club' but never makes it: 'club' is a Melee attack, and {WHY}"
+)
+
+
+def test_a_spec_at_a_defender_only_the_spirit_would_club_says_why(tmp_path: Path) -> None:
+    """``club`` at Kaito: only Kaito himself makes it, and the Wraith, which lists it,
+    never reaches Melee range. The message said only that Kaito is on the side of the
+    club's attackers."""
+    spec = "  - {figure: hit_rate, attack: club, defender: Kaito, at_least: 0.5}\n"
+    path = tmp_path / "both.yaml"
+    done = validate_file(path, BOTH + "expect:\n" + spec)
+    assert done.exit_code == 2, done.output
+    line, col = BOTH.count("\n") + 2, spec.index("Kaito") + 1
+    assert " ".join(done.output.split()) == (
+        f"{path}:{line}:{col}: expected a combatant that 'club' can target, on another "
+        f"side than its attackers; got 'Kaito': {NEVER_MADE}"
+    )
+
+
+def test_a_spec_of_the_spirit_as_the_attacker_says_why() -> None:
+    spec = "  - {figure: hit_rate, attack: club, attacker: Wraith, at_least: 0.5}\n"
+    (message,) = _messages(BOTH + "expect:\n" + spec)
+    assert message.endswith(f"expected a combatant that uses 'club'; got 'Wraith': {NEVER_MADE}")
+
+
+def test_a_lister_that_makes_the_attack_elsewhere_is_not_blamed() -> None:
+    """The Ogre's Spirit pays (tokens): it clubs Kaito, and a spec of the club at the
+    Ogre is refused only for the Ogre's side, with no word of the Wraith."""
+    text = BOTH.replace("{name: Ogre, hp: 40,", "{name: Ogre, hp: 40, tokens: {momentum: 1},")
+    spec = "  - {figure: hit_rate, attack: club, defender: Kaito, at_least: 0.5}\n"
+    assert simlab.loads(text + "expect:\n" + spec, "s.yaml").expect
+    spec = "  - {figure: hit_rate, attack: club, attacker: Wraith, defender: Ogre, at_least: 0.5}\n"
+    (message,) = _messages(text + "expect:\n" + spec)
+    assert message.endswith("on another side than its attackers; got 'Ogre'"), message
+
+
+def test_a_spec_of_an_attack_at_the_spirit_says_why_it_is_out_of_reach() -> None:
+    """Kaito's Melee axe at the Wraith: he is Engaged only with the Ogre, and the Wraith,
+    which would take the Ogre's engagements at Melee range, never reaches it. The message
+    gave the first half, as the down-rate spec of the Wraith gives both."""
+    spec = "  - {figure: hit_rate, attack: axe, defender: Wraith, at_least: 0.5}\n"
+    (message,) = _messages(UNPAID + "expect:\n" + spec)
+    assert message.endswith(
+        f"got 'Wraith': 'axe' is a Melee attack, and 'Kaito' is Engaged only with 'Ogre'; {WHY}"
+    ), message

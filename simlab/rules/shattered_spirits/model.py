@@ -785,6 +785,32 @@ class Scenario(ScenarioBase):
         return (", a Melee attack listed only by combatants Engaged with nobody "
                 "(engagement: declared)")  # fmt: skip
 
+    def listed_unmade_why(self, attack: str, attacker: str | None, sides: set[str]) -> str:
+        """``: the Spirit 'Wraith' lists 'club' but never makes it: 'club' is a Melee
+        attack, and 'Ogre' can never pay melee_manifest_cost 1 …``: why each slot off
+        ``sides`` (of ``attacker``'s copies, when named) that lists ``attack`` never makes
+        it (:meth:`able_makers`); ``""`` when each that lists it makes it."""
+        able = {name: attacks for _, name, attacks in self.able_makers()}
+        whys = [f"{_said(slot)} lists {attack!r} but never makes it: "
+                f"{self._never_makes_why(slot, attack)}"
+                for slot in self.slots()
+                if attack in (slot.spirit or slot.member).attacks
+                and attack not in able[slot.name] and slot.side_name not in sides
+                and (attacker is None or copies_of(attacker, [slot.name]))]  # fmt: skip
+        return f": {'; '.join(dict.fromkeys(whys))}" if whys else ""
+
+    def _never_makes_why(self, slot: Slot, attack: str) -> str:
+        """Why ``slot``, which lists ``attack``, never makes it: a Spirit never
+        Manifested, or a Melee attack whose maker never reaches Melee range or, under
+        ``engagement: declared``, is Engaged with nobody."""
+        if _never_manifested(slot):
+            return "it has manifest: never"
+        unpaid = self._unpaid_melee_why(slot)
+        if unpaid:
+            return f"{attack!r} is a Melee attack, and {unpaid}"
+        return (f"{attack!r} is a Melee attack, and under engagement: declared "
+                f"{_said(slot)} is Engaged with nobody")  # fmt: skip
+
     def never_attacks_why(self, sides: set[str]) -> str:
         """``: the Spirit 'Ghost' has manifest: never``, or ``: 'Brute' lists only Melee
         attacks and, under engagement: declared, is Engaged with nobody``: why each entry
@@ -842,7 +868,9 @@ class Scenario(ScenarioBase):
     def untargeted_why(self, attack: str, targets: list[str], makers: list[Maker]) -> str:
         """``: 'club' is a Melee attack, and 'Ogre' is Engaged only with 'Kaito'``, or
         ``: the Spirit 'Shade' has manifest: never and is never in the fight``: why the
-        makers of ``attack`` on another side never make it at ``targets``."""
+        makers of ``attack`` on another side never make it at ``targets``, and why a
+        Spirit among ``targets`` never reaches Melee range, where it would take its
+        character's engagements (:meth:`_unpaid_melee_why`)."""
         slots = {slot.name: slot for slot in self.slots()}
         aims = [slots[name] for name in targets if name in slots]
         never = _out_of_the_fight(aims)
@@ -852,6 +880,7 @@ class Scenario(ScenarioBase):
         foes = [slots[name] for side, name, attacks in makers
                 if attack in attacks and side not in sides]  # fmt: skip
         whys = [f"{_said(foe)} is Engaged only with {self._engaged_said(foe)}" for foe in foes]
+        whys += [self._unpaid_melee_why(aim) for aim in aims if self._unpaid_melee_why(aim)]
         return f": {attack!r} is a Melee attack, and {'; '.join(dict.fromkeys(whys))}"
 
     def _may_engage(self, a: Slot, b: Slot) -> bool:
