@@ -285,7 +285,7 @@ def _attack_rows(run: ScenarioRun) -> tuple[list[str], list[list[str]], str]:
     rates, damage = res.hit_rates(), res.damage()
     answers = _exact_attacks(run)
     exact_crits = {pair: pair_answer(entry, "crit_rate") for pair, entry in answers.items()}
-    said, cannot = crit_rate_said(res, rates, exact_crits)
+    said, why = crit_rate_said(res, rates, exact_crits)
     crits = any(said)
     exact_digits = [(f, n) for f, n in EXACT_DIGITS if res.layout.crits or f != "crit_rate"]
     header = [h for h in ATTACK_HEADER if crits or h != "crit rate [95%]"]
@@ -301,7 +301,7 @@ def _attack_rows(run: ScenarioRun) -> tuple[list[str], list[list[str]], str]:
                      interval_cell(r, "hit_rate", bracketed=True), *(crit if crits else []),
                      interval_cell(d, "mean_damage", bracketed=True),
                      " / ".join(figures) or NO_EXACT])  # fmt: skip
-    return header, rows, crit_note(said, res.layout.crits, cannot=cannot)
+    return header, rows, crit_note(said, res.layout.crits, why=why)
 
 
 #: An exact figure the page does not give (not solved, or moved by the fight), and a row's

@@ -1022,17 +1022,11 @@ NO_CRIT_NOTE = (
 )
 EXACT_NO_CRIT_NOTE = "Crit rate —: exactly 0 (the attack cannot crit a fresh defender)."
 #: What :data:`NO_CRIT` means under a run's table whose every ``—`` is of a pair known
-#: to be unable to crit (:func:`can_crit_known`).
-CANNOT_CRIT_NOTE = (
-    "Crit rate —: the attack cannot crit (its profile has no crit row, or its exact crit "
-    "rate is 0 whatever the fight)."
-)
+#: to be unable to crit (:func:`cannot_crit_known`), with why (:attr:`CritSaid.why`).
+CANNOT_CRIT_NOTE = "Crit rate —: the attack cannot crit ({why})."
 #: Why an attacks table of a rule system with crits has no crit rate column.
 NO_CRIT_COLUMN_NOTE = "Crit rate left out: no attack made a crit in the run."
-CANNOT_CRIT_COLUMN_NOTE = (
-    "Crit rate left out: no attack can crit (its profile has no crit row, or its exact "
-    "crit rate is 0 whatever the fight)."
-)
+CANNOT_CRIT_COLUMN_NOTE = "Crit rate left out: no attack can crit ({why})."
 EXACT_NO_CRIT_COLUMN_NOTE = "Crit rate left out: no attack can crit (every answer is exactly 0)."
 
 
@@ -1060,21 +1054,24 @@ def says_a_crit_rate(simulated: Any = (), exact: Any = None) -> bool:
     return not never_crits(simulated, exact)
 
 
-def crit_note(said: Sequence[bool], crits: bool, exact: bool = False, cannot: bool = False) -> str:
+def crit_note(said: Sequence[bool], crits: bool, exact: bool = False, why: str = "") -> str:
     """The line under an attacks table whose pairs' crit rates say something where
     ``said`` (:func:`says_a_crit_rate`): what :data:`NO_CRIT` means where some read it,
     why the column is left out where all would; "" where every one says something, or
     the rule system has no crits (not ``crits``). ``exact``: under ``simlab exact``'s
-    table, in the words of an exact 0; ``cannot``: under a run's table whose every
-    :data:`NO_CRIT` is of a pair known to be unable to crit (:attr:`CritSaid.cannot`),
-    in those words, not "no crit in the run"."""
+    table, in the words of an exact 0; ``why``: under a run's table whose every
+    :data:`NO_CRIT` is of a pair known to be unable to crit, why they cannot
+    (:attr:`CritSaid.why`: ``its profile has no crit row``), in those words, not "no
+    crit in the run"."""
     if not crits or all(said):
         return ""
     if any(said):
-        return EXACT_NO_CRIT_NOTE if exact else CANNOT_CRIT_NOTE if cannot else NO_CRIT_NOTE
+        if exact:
+            return EXACT_NO_CRIT_NOTE
+        return CANNOT_CRIT_NOTE.format(why=why) if why else NO_CRIT_NOTE
     if exact:
         return EXACT_NO_CRIT_COLUMN_NOTE
-    return CANNOT_CRIT_COLUMN_NOTE if cannot else NO_CRIT_COLUMN_NOTE
+    return CANNOT_CRIT_COLUMN_NOTE.format(why=why) if why else NO_CRIT_COLUMN_NOTE
 
 
 class CritSaid(NamedTuple):
@@ -1082,9 +1079,11 @@ class CritSaid(NamedTuple):
 
     #: Per pair, in the rows' order, whether its crit rate says something.
     said: list[bool]
-    #: Whether every pair whose crit rate says nothing is known to be unable to crit:
-    #: the note under the table then says so, not "no crit in the run" (:func:`crit_note`).
-    cannot: bool
+    #: Where every pair whose crit rate says nothing is known to be unable to crit, why
+    #: (``its profile has no crit row``; the reasons of several, ``, or ``-joined): the
+    #: note under the table then says so, not "no crit in the run" (:func:`crit_note`);
+    #: "" where one of them may crit, or none says nothing.
+    why: str
 
 
 def crit_rate_said(
@@ -1094,7 +1093,7 @@ def crit_rate_said(
 ) -> CritSaid:
     """Per attack pair (the rows of ``rates``, :meth:`Result.hit_rates`), whether its
     crit rate says something: not in a rule system without crits (``Layout.crits``),
-    nor for a pair that cannot crit (:func:`can_crit_known`), whose rate would read
+    nor for a pair that cannot crit (:func:`cannot_crit_known`), whose rate would read
     ``0 (< 2e-05)`` beside pairs that crit; a pair that can reads its 0 where no crit came
     up, as in the sweep's and the comparison's tables. Where neither the scenario nor
     an exact answer tells (results read back without exact answers), a pair with no crit
@@ -1109,37 +1108,43 @@ def crit_rate_said(
         Its :meth:`~Result.hit_rates` (computed here when not given).
     exact : mapping, optional
         Exact crit rates by (attacker, attack, defender), NaN where a fight moves it, for
-        a run read back from files (:func:`can_crit_known`).
+        a run read back from files (:func:`cannot_crit_known`).
 
     Returns
     -------
     CritSaid
-        Whether each pair's crit rate says something, and whether every pair that says
-        nothing is known to be unable to crit; whether a pair can crit is worked out
-        once, and only where some pair saw no crit.
+        Whether each pair's crit rate says something, and why those that say nothing
+        cannot crit, where every one is known to be unable to; whether a pair can crit
+        is worked out once, and only where some pair saw no crit.
     """
     rates = result.hit_rates() if rates is None else rates
     if not result.layout.crits:
-        return CritSaid([False] * len(rates), True)
+        return CritSaid([False] * len(rates), "")
     if (rates.crits > 0).all():  # each pair crit: nothing to decide (no exact engine)
-        return CritSaid([True] * len(rates), True)
-    known = can_crit_known(result, rates, exact)
-    said = [says_a_crit_rate([crits]) if can is None else can
-            for can, crits in zip(known, rates.crits, strict=True)]  # fmt: skip
-    cannot = all(can is False for says, can in zip(said, known, strict=True) if not says)
-    return CritSaid(said, cannot)
+        return CritSaid([True] * len(rates), "")
+    known = cannot_crit_known(result, rates, exact)
+    said = [says_a_crit_rate([crits]) if why is None else not why
+            for why, crits in zip(known, rates.crits, strict=True)]  # fmt: skip
+    whys = [why for says, why in zip(said, known, strict=True) if not says]
+    return CritSaid(said, ", or ".join(dict.fromkeys(whys)) if all(whys) else "")
 
 
-def can_crit_known(
+#: Why a pair read back from files cannot crit, by its exact answer
+#: (:func:`cannot_crit_known`), as :func:`~simlab.tuning.figures.cannot_crit_why` says it.
+EXACT_ZERO_WHY = "its exact crit rate is 0 whatever the fight"
+
+
+def cannot_crit_known(
     result: Result,
     rates: pd.DataFrame,
     exact: Mapping[tuple[str, str, str], float] | None = None,
-) -> list[bool | None]:
-    """Per attack pair (the rows of ``rates``), whether it can crit, where that is known:
-    from the scenario the run simulated (:func:`~simlab.tuning.figures.pairs_that_can_crit`),
-    else from its exact crit rate in ``exact`` (0: cannot, more: can; NaN, where a fight
-    moves it, or none: not known). A run read back from files keeps no scenario, only
-    its exact answers.
+) -> list[str | None]:
+    """Per attack pair (the rows of ``rates``), why it cannot crit, where whether it can
+    is known: from the scenario the run simulated
+    (:func:`~simlab.tuning.figures.cannot_crit_why`: ``its profile has no crit row``),
+    else from its exact crit rate in ``exact`` (0: cannot, :data:`EXACT_ZERO_WHY`; more:
+    can; NaN, where a fight moves it, or none: not known). A run read back from files
+    keeps no scenario, only its exact answers.
 
     Parameters
     ----------
@@ -1152,17 +1157,19 @@ def can_crit_known(
 
     Returns
     -------
-    list of bool or None
-        One per pair, in the rows' order; None where not known.
+    list of str or None
+        One per pair, in the rows' order: why it cannot crit, "" where it can, None
+        where that is not known.
     """
-    from simlab.tuning.figures import pair_label, pairs_that_can_crit
+    from simlab.tuning.figures import cannot_crit_why, pair_label
 
     pairs = list(zip(rates.attacker, rates.attack, rates.defender, strict=True))
     if result._simulated is not None:
-        can = pairs_that_can_crit(result._simulated)
-        return [pair_label(*pair) in can for pair in pairs]
+        why = cannot_crit_why(result._simulated)
+        return [why.get(pair_label(*pair), "").strip("()") for pair in pairs]
     answers = [(exact or {}).get(pair, math.nan) for pair in pairs]
-    return [None if math.isnan(answer) else answer > 0 for answer in answers]
+    return [None if math.isnan(answer) else "" if answer > 0 else EXACT_ZERO_WHY
+            for answer in answers]  # fmt: skip
 
 
 def _attack_figures(r: Any, d: Any, crits: bool, says: bool = True) -> list[str]:
@@ -1655,9 +1662,9 @@ def print_result(result: Result) -> None:
                     counted(result.encounters, "encounter"), f"seed {result.seed}"),
               bold=result.scenario)  # fmt: skip
     rates = result.hit_rates()
-    said, cannot = crit_rate_said(result, rates)
+    said, why = crit_rate_said(result, rates)
     console.print(attacks_table(result, rates, said))
-    no_crit = crit_note(said, result.layout.crits, cannot=cannot)
+    no_crit = crit_note(said, result.layout.crits, why=why)
     if no_crit:
         say_unbroken(no_crit)
     n_extra = len(shown_events(result)) + len(result.layout.per_encounter_tallies)

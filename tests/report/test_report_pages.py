@@ -165,19 +165,22 @@ def test_a_pair_that_never_crits_reads_a_dash_with_the_terminals_note(
     leaves the column out where no attack can crit."""
     from simlab.report.terminal import CANNOT_CRIT_COLUMN_NOTE, CANNOT_CRIT_NOTE
 
+    no_row = CANNOT_CRIT_NOTE.format(why="its profile has no crit row")
+    none_can = CANNOT_CRIT_COLUMN_NOTE.format(why="its profile has no crit row")
+
     rows = _attack_rows(_html_sections(pages["report.html"])["quickstart"])
     assert rows[("Kaito", "quick-jab", "Brute")]["crit rate [95%]"] == "—", rows
     assert rows[("Brute", "stone-strike", "Kaito")]["crit rate [95%]"].startswith("0.0"), rows
     md = _sections(pages["report.md"], r"\n## ([^\n(]+) \(")["quickstart"]
-    assert CANNOT_CRIT_NOTE in _html_sections(pages["report.html"])["quickstart"]
-    assert CANNOT_CRIT_NOTE in md
+    assert no_row in _html_sections(pages["report.html"])["quickstart"]
+    assert no_row in md
     assert "| Kaito | quick-jab | Brute | " in md and "| — |" in md.split("### Attacks")[1], md
     no_crits = QUICKSTART.read_text().replace("    tier: {11: crit, 12: crit}\n", "")
     run = api.run_scenario(api.loads(no_crits), n=300, seed=3)
     render.render_report([run], tmp_path, write_results=False)
     html = (tmp_path / "report.html").read_text(encoding="utf-8")
-    assert "crit rate [95%]" not in html and CANNOT_CRIT_COLUMN_NOTE in html
-    assert CANNOT_CRIT_COLUMN_NOTE in (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert "crit rate [95%]" not in html and none_can in html
+    assert none_can in (tmp_path / "report.md").read_text(encoding="utf-8")
 
 
 def test_the_report_tables_say_the_units_of_their_figures(pages: dict[str, str]) -> None:

@@ -21,6 +21,9 @@ SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 FIGHTER = SCENARIOS / "glitters-d20/training-duel.yaml"
 SS_DUEL = SCENARIOS / "benchmarks/ss-duel.yaml"
 QUICKSTART = SCENARIOS / "shattered-spirits/quickstart.yaml"
+#: Why a pair cannot crit, as the notes say it.
+PROFILE = "its profile has no crit row"
+EXACT = "its exact crit rate is 0 whatever the fight"
 
 
 def _fighter_without_crits() -> ScenarioRun:
@@ -56,15 +59,17 @@ def test_a_run_of_attacks_that_cannot_crit_says_they_cannot() -> None:
     crit; quick-jab beside stone-strike reads — with a note in those words."""
     alone = simlab.simulate(simlab.load(SS_DUEL), n=50)
     said = " ".join(printed_at(lambda: terminal.print_result(alone), 80).split())
-    assert terminal.CANNOT_CRIT_COLUMN_NOTE in said
+    assert terminal.CANNOT_CRIT_COLUMN_NOTE.format(why=PROFILE) in said
     assert "crit rate" not in said.split("Attacker:")[0]  # no column in the header
     quickstart = run_scenario(simlab.load(QUICKSTART), n=50)
     said = " ".join(printed_at(lambda: terminal.print_result(quickstart.result), 80).split())
-    assert terminal.CANNOT_CRIT_NOTE in said and terminal.NO_CRIT_NOTE not in said
+    assert (
+        terminal.CANNOT_CRIT_NOTE.format(why=PROFILE) in said and terminal.NO_CRIT_NOTE not in said
+    )
     header, rows, note = render._attack_rows(quickstart)
     crit = header.index("crit rate [95%]")
     assert {row[1]: row[crit] for row in rows}["quick-jab"] == terminal.NO_CRIT
-    assert note == terminal.CANNOT_CRIT_NOTE
+    assert note == terminal.CANNOT_CRIT_NOTE.format(why=PROFILE)
 
 
 def test_results_read_back_decide_by_their_exact_answers_else_by_the_run() -> None:
@@ -80,3 +85,58 @@ def test_results_read_back_decide_by_their_exact_answers_else_by_the_run() -> No
     bare = dataclasses.replace(read_back, exact=None)
     header, _, note = render._attack_rows(bare)
     assert "crit rate [95%]" not in header and note == terminal.NO_CRIT_COLUMN_NOTE
+
+
+#: The Ogre's crushing-blow has a crit row, at 12, which its Disadvantage and -1 never
+#: reach against Sato's Guard and Cover: its exact crit rate is 0 whatever the fight.
+EXACT_ZERO = """\
+scenario: exact-zero
+rules: shattered-spirits-draft1
+encounters: 2000
+seed: 3
+max_rounds: 30
+techniques:
+  stone-strike: {profile: [0, 0, 1, 2, 3, 4, 5, 7, 8, 9, 11], tier: {11: crit, 12: crit},
+                 ap: 3, speed: 4}
+  crushing-blow: {profile: [0, 0, 0, 1, 3, 5, 6, 8, 9, 11, 13], disadvantage: 1,
+                  modifier: -1, tier: {12: crit}, ap: 3, speed: 6}
+sides:
+  party:
+    - {name: Sato, endurance: 11, health: 11, guard: 2, cover: true, plan: [stone-strike]}
+  enemies:
+    - {name: Ogre, endurance: 20, health: 25, guard: 1, plan: [crushing-blow]}
+"""
+
+
+def _notes(run: ScenarioRun) -> tuple[str, str]:
+    """The note under a run's attacks table in the terminal and on the page."""
+    text = printed_at(lambda: terminal.print_result(run.result), 80)
+    said = " ".join(text.split())
+    (terminal_note,) = re.findall(r"Crit rate [^.]*\.", said)
+    return terminal_note, render._attack_rows(run)[2]
+
+
+def test_the_note_gives_only_the_reason_that_applies() -> None:
+    """Each note said both reasons a pair may not crit, ``(its profile has no crit
+    row, or its exact crit rate is 0 whatever the fight)``, where one applied: the
+    quickstart's quick-jab has no crit row, the crushing-blow's row is out of reach."""
+    quickstart = run_scenario(simlab.load(QUICKSTART), n=50)
+    for note in _notes(quickstart):
+        assert note == f"Crit rate —: the attack cannot crit ({PROFILE}).", note
+    exact_zero = run_scenario(simlab.loads(EXACT_ZERO), n=50)
+    for note in _notes(exact_zero):
+        assert note == f"Crit rate —: the attack cannot crit ({EXACT}).", note
+    alone = run_scenario(simlab.load(SS_DUEL), n=50)
+    for note in _notes(alone):
+        assert note == f"Crit rate left out: no attack can crit ({PROFILE}).", note
+
+
+def test_a_table_with_both_reasons_gives_both() -> None:
+    """Sato's quick-jab, without a crit row, against the crushing-blow, whose row is out
+    of reach: no attack can crit, each for its own reason, and the note gives both."""
+    text = EXACT_ZERO.replace("plan: [stone-strike]}", "plan: [quick-jab]}")
+    text = text.replace("sides:", "  quick-jab: {profile: [0, 0, 1, 2, 2, 3, 3, 4, 4, 5, 6], "
+                        "ap: 1, speed: 2}\nsides:")  # fmt: skip
+    run = run_scenario(simlab.loads(text), n=50)
+    for note in _notes(run):
+        assert note == f"Crit rate left out: no attack can crit ({PROFILE}, or {EXACT}).", note
