@@ -280,14 +280,15 @@ def _attack_rows(run: ScenarioRun) -> tuple[list[str], list[list[str]], str]:
     one, as the terminal decides (:func:`~simlab.report.terminal.crit_rate_said`: by
     the scenario simulated, else by the run's exact answers, else by whether the run saw
     a crit) and notes it; no crit rate in a rule system without crits (``Layout.crits``),
-    where it is 0 by the rules."""
+    where it is 0 by the rules. The exact column gives a crit rate only beside the crit
+    rate's column (``exact hit / mean`` where it is left out)."""
     res = run.result
     rates, damage = res.hit_rates(), res.damage()
     answers = _exact_attacks(run)
     exact_crits = {pair: pair_answer(entry, "crit_rate") for pair, entry in answers.items()}
     said, why = crit_rate_said(res, rates, exact_crits)
     crits = any(said)
-    exact_digits = [(f, n) for f, n in EXACT_DIGITS if res.layout.crits or f != "crit_rate"]
+    exact_digits = [(f, n) for f, n in EXACT_DIGITS if crits or f != "crit_rate"]
     header = [h for h in ATTACK_HEADER if crits or h != "crit rate [95%]"]
     header[-1] = "exact " + " / ".join(EXACT_LABELS[f] for f, _ in exact_digits)
     rows = []

@@ -140,3 +140,15 @@ def test_a_table_with_both_reasons_gives_both() -> None:
     run = run_scenario(simlab.loads(text), n=50)
     for note in _notes(run):
         assert note == f"Crit rate left out: no attack can crit ({PROFILE}, or {EXACT}).", note
+
+
+def test_the_exact_column_leaves_the_crit_out_with_the_crit_column() -> None:
+    """ss-duel's strike cannot crit: the crit rate column is left out, and the exact
+    column beside it still read ``exact hit / crit / mean``, ``0.9167 / 0.0000 / 3.1389``.
+    Where the column is shown (the quickstart's stone-strike crits), so is the crit."""
+    header, rows, _ = render._attack_rows(run_scenario(simlab.load(SS_DUEL), n=50))
+    assert "crit rate [95%]" not in header and header[-1] == "exact hit / mean", header
+    assert all(len(row[-1].split(" / ")) == 2 for row in rows), rows
+    header, rows, _ = render._attack_rows(run_scenario(simlab.load(QUICKSTART), n=50))
+    assert header[-1] == "exact hit / crit / mean", header
+    assert all(len(row[-1].split(" / ")) == 3 for row in rows), rows
