@@ -108,6 +108,7 @@ FIGURE_NAMES: dict[str, str] = {
     "median_time_to_down": "median time-to-down",
     "momentum_spent_rate": "rate of spending Momentum",
     "reinforcement_rate": "arrival rate (reinforcement)",
+    "shaken_rate": "rate of becoming Shaken",  # the earlier draft's: Endurance reached 0
     "mean_status_damage": "status damage per encounter",
     "mean_momentum_spent": "Momentum spent per encounter",
     "win_rate": "win rate",

@@ -87,3 +87,16 @@ def test_the_terminal_report_md_and_page_say_the_words(spirits: pd.DataFrame) ->
     assert any(s.startswith("Kaito's rate of spending Momentum at least 0.99") for s in said)
     for shown in (flat, *said):
         assert "momentum_spent" not in shown and "reinforcement rate" not in shown
+
+
+def test_the_earlier_drafts_shaken_is_named_as_its_rules_name_it() -> None:
+    """``shaken`` (Endurance reached 0) read "Kaito's shaken rate": the rule's state
+    in lower case, as if Kaito did the shaking. The rules say a combatant becomes
+    Shaken; the table of names (``drift.FIGURE_NAMES``) says so, for spec lines, the
+    drift gate and the page's combatant table alike."""
+    spec = {"figure": "event_rate", "combatant": "Kaito", "event": "shaken", "at_least": 0.5}
+    assert describe(Expectation.model_validate(spec)) == (
+        "Kaito's rate of becoming Shaken at least 0.5"
+    )
+    assert figure_name("shaken_rate") == "rate of becoming Shaken"
+    assert render.event_header("shaken") == "rate of becoming Shaken"
