@@ -1125,7 +1125,7 @@ def crit_rate_said(
     known = cannot_crit_known(result, rates, exact)
     said = [says_a_crit_rate([crits]) if why is None else not why
             for why, crits in zip(known, rates.crits, strict=True)]  # fmt: skip
-    whys = [why for says, why in zip(said, known, strict=True) if not says]
+    whys = [why or "" for says, why in zip(said, known, strict=True) if not says]
     return CritSaid(said, ", or ".join(dict.fromkeys(whys)) if all(whys) else "")
 
 
