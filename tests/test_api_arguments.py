@@ -107,6 +107,7 @@ def test_a_seed_written_as_a_float_is_taken_as_a_count_is() -> None:
         simlab.simulate(QUICKSTART, n=300, seed=2.5)
 
 
+@pytest.mark.slow  # runs a sweep, a comparison and a tuning twice
 def test_sweeps_comparisons_and_tunings_take_numpy_counts_and_seeds(tmp_path: Path) -> None:
     """Each is written (JSON) after running on numpy's numbers, as on Python's."""
     duel = ROOT / "scenarios/benchmarks/ss-duel.yaml"

@@ -18,6 +18,9 @@ from pathlib import Path
 
 import pytest
 
+# Slow tier (make test-slow): executes the notebooks in Jupyter kernels.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 

@@ -11,6 +11,7 @@ nor the number of cluster workers changes a single count.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -100,10 +101,23 @@ def run_range(
     return collapse(tallies)
 
 
+#: Set to ``0`` to play plain duels on their rule system's general kernel instead of
+#: its plain-duel kernels. The tallies are the same integers either way
+#: (``tests/rules/test_duel_paths.py``); the general kernel is slower on a duel but is
+#: one compile instead of up to five. ``make test`` sets it so that the fast tier
+#: compiles each rule system's two general kernels only; ``make test-slow`` runs the
+#: duel kernels' own checks (marked ``duel``) with it unset (README, "Tests").
+DUEL_KERNELS_VARIABLE = "SIMLAB_DUEL_KERNELS"
+
+
 def block_kernel(job: Job) -> Callable[..., None]:
     """The kernel that plays untraced blocks of ``job`` (its rule system's
-    ``block_kernel``: a plain-duel kernel, or the general one)."""
-    return kernels(job.rules).block_kernel(job.params)
+    ``block_kernel``: a plain-duel kernel, or the general one; always the general one
+    when :data:`DUEL_KERNELS_VARIABLE` is ``0``)."""
+    rule_kernels = kernels(job.rules)
+    if os.environ.get(DUEL_KERNELS_VARIABLE) == "0":
+        return rule_kernels.run_untraced_block
+    return rule_kernels.block_kernel(job.params)
 
 
 def run_local(

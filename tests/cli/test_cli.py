@@ -354,6 +354,7 @@ def test_run_prints_tables_and_writes_outputs(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("command", [["run"], ["sweep", "--vary", "Brute.guard=0:1"]])
+@pytest.mark.slow  # runs commands in fresh processes piped into readers
 def test_a_reader_that_stops_reading_stops_the_printing_only(
     tmp_path: Path, command: list[str]
 ) -> None:

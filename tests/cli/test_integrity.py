@@ -28,6 +28,9 @@ from simlab.limits import MAX_RESULTS_BYTES
 from simlab.report.files import MANIFEST, check_unit, read_identity
 from tests.cli.simlab_runs import simlab_here, simlab_in_one_process
 
+# Slow tier (make test-slow): runs commands in fresh processes against hostile and concurrent input.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
 SIMLAB = [sys.executable, "-m", "simlab"]

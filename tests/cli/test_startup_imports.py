@@ -16,6 +16,9 @@ from pathlib import Path
 
 import pytest
 
+# Slow tier (make test-slow): starts a fresh interpreter for each command to list its imports.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = ROOT / "scenarios/benchmarks/ss-duel.yaml"
 

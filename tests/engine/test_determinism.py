@@ -20,6 +20,9 @@ from simlab.analysis.summary import summary
 from simlab.scenario.common import ScenarioBase
 from tests.support import assert_same_tallies
 
+# Slow tier (make test-slow): runs every example at several thread counts and block sizes.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = [
     ROOT / "scenarios/benchmarks/ss-duel.yaml",

@@ -12,6 +12,9 @@ import pytest
 import simlab
 from tests.engine.cluster import dask_distributed
 
+# Slow tier (make test-slow): starts Dask clusters of worker processes.
+pytestmark = pytest.mark.slow
+
 distributed = dask_distributed()
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -18,6 +18,9 @@ from simlab.tuning.compare import ranges_for
 from tests.engine.cluster import dask_distributed
 from tests.support import assert_same_tallies
 
+# Slow tier (make test-slow): starts Dask clusters and runs every command on them.
+pytestmark = pytest.mark.slow
+
 distributed = dask_distributed()
 
 ROOT = Path(__file__).resolve().parents[2]

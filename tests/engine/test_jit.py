@@ -356,6 +356,7 @@ def _tally_digests(env: dict[str, str]) -> dict[str, str]:
     return dict(json.loads(out.splitlines()[-1]))
 
 
+@pytest.mark.slow  # plays every example in plain Python
 def test_every_example_plays_the_same_in_plain_python_as_compiled():
     """With ``NUMBA_DISABLE_JIT=1`` the kernels run as the plain Python they are written
     in (the module docstring's promise to a newcomer stepping through them), and every

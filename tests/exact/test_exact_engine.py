@@ -392,6 +392,7 @@ def test_simulate_check_on_multi_pair_scenarios(path: Path) -> None:
     assert check_verdict(res.check).startswith(f"all {len(res.check)} figures within 4.5")
 
 
+@pytest.mark.duel
 def test_check_compares_no_crit_rate_under_rules_without_crits() -> None:
     """zones-3d6 has no critical hits (its tables have no crit-rate column), yet `run
     --check` compared a crit rate of 0 with an exact 0 for every pair, counted among the
@@ -433,6 +434,7 @@ def test_summary_names_the_figures_a_fight_can_move() -> None:
 
 
 @pytest.mark.filterwarnings("ignore:exact answers not drawn")  # said where they are tested
+@pytest.mark.slow  # draws a whole report
 def test_report_leaves_out_what_a_fight_moves() -> None:
     """The balance report's attack table and hit-rate plot show the exact answer only
     for the figures the fight does not move: Kaito's jab at the Ogre keeps its exact

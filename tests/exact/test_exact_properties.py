@@ -29,6 +29,7 @@ import json
 import math
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -203,24 +204,28 @@ def test_simulated_shattered_spirits_attacks_agree_with_exact(text: str) -> None
     check_against_exact(text)
 
 
+@pytest.mark.duel
 @settings(max_examples=25, deadline=None, derandomize=True)
 @given(draft1_duels())
 def test_simulated_draft1_attacks_agree_with_exact(text: str) -> None:
     check_against_exact(text)
 
 
+@pytest.mark.duel
 @settings(max_examples=25, deadline=None, derandomize=True)
 @given(zones_duels())
 def test_simulated_zones_attacks_agree_with_exact(text: str) -> None:
     check_against_exact(text)
 
 
+@pytest.mark.duel
 @settings(max_examples=25, deadline=None, derandomize=True)
 @given(tiers_duels())
 def test_simulated_opposed_tiers_attacks_agree_with_exact(text: str) -> None:
     check_against_exact(text)
 
 
+@pytest.mark.duel
 @settings(max_examples=25, deadline=None, derandomize=True)
 @given(glitters_duels())
 def test_simulated_glitters_attacks_agree_with_exact(text: str) -> None:

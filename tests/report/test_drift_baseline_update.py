@@ -22,6 +22,9 @@ from simlab.cli import main
 from simlab.report.render import drift_cells
 from simlab.report.terminal import RATE_RANGE, estimate
 
+# Slow tier (make test-slow): runs baselines and updates them end to end.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 SPIRITS = ROOT / "scenarios/shattered-spirits"
 QUICKSTART = SPIRITS / "quickstart.yaml"

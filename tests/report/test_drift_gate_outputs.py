@@ -17,6 +17,9 @@ from simlab.cli import main
 from simlab.report.files import MANIFEST
 from tests.report.report_html import words_unwrapped
 
+# Slow tier (make test-slow): runs the drift gate end to end, baselines and reports included.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
 DUEL = ROOT / "scenarios/zones-3d6/training-duel.yaml"

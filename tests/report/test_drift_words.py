@@ -19,6 +19,9 @@ from simlab.cli import main
 from simlab.report import terminal
 from tests.support import terminal_console
 
+# Slow tier (make test-slow): runs and renders drift pages.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
 BONUS = "    modifier: 1 "

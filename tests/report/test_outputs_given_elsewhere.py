@@ -26,6 +26,9 @@ from simlab.cli import main
 from simlab.errors import InputError, ScenarioError
 from simlab.report.files import MANIFEST, check_unit, simlab_output
 
+# Slow tier (make test-slow): writes every output of report, check and baseline into given places.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = ROOT / "scenarios/zones-3d6/training-duel.yaml"
 N = 200

@@ -20,6 +20,9 @@ from simlab.report import render
 from simlab.report.wrapped import WrappingLayout
 from tests.report.report_browser import PHONE, measured_all
 
+# Slow tier (make test-slow): draws pages' pictures to measure them.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 SKELETONS = ROOT / "scenarios/glitters-d20/knight-vs-skeleton.yaml"  # ten columns
 ZONES_DUEL = ROOT / "scenarios/zones-3d6/training-duel.yaml"  # one curve a side

@@ -17,6 +17,9 @@ from simlab import api
 from simlab.report import tuning
 from tests.report.drawn_figures import drawn_at, kept_figures
 
+# Slow tier (make test-slow): draws report pictures at a phone's width.
+pytestmark = pytest.mark.slow
+
 matplotlib.use("Agg")
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,6 +16,9 @@ import matplotlib.pyplot as plt
 import simlab
 from tests.tuning.cases import SS_DUEL
 
+# Slow tier (make test-slow): draws pictures to measure their layout.
+pytestmark = pytest.mark.slow
+
 QUICKSTART = SS_DUEL.parents[1] / "shattered-spirits/quickstart.yaml"
 PARTY = SS_DUEL.parents[1] / "shattered-spirits/party-3v3.yaml"  # three curves a side
 

@@ -20,6 +20,9 @@ from simlab.analysis.result import Result
 from simlab.report import plots, render
 from simlab.report.results import ScenarioRun
 
+# Slow tier (make test-slow): draws whole reports to count the tables worked out.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 # Brute ×2: copies the fight tells apart, so that a damage plot tests whether to pool
 # them as attackers and as defenders (the χ² tests of copies).

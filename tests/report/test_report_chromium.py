@@ -21,6 +21,9 @@ from simlab.analysis.specs import evaluate_all
 from simlab.report.render import render_report
 from tests.report.report_browser import FLAGS, PHONE, chromium, measured, measured_all
 
+# Slow tier (make test-slow): opens reports in headless Chromium.
+pytestmark = pytest.mark.slow
+
 __all__ = ["FLAGS", "chromium"]  # as other tests imported them from here
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -18,6 +18,9 @@ from click.testing import CliRunner, Result
 from simlab.cli import main
 from tests.report.report_html import words_unwrapped
 
+# Slow tier (make test-slow): writes whole reports through the CLI, pictures and all.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
 ROW_7 = "profile: [0, 0, 1, 2, 3, 4, 5, 7, 8, 9, 11]"

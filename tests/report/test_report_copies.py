@@ -22,6 +22,9 @@ from simlab.report.results import ScenarioRun
 from simlab.report.terminal import format_p
 from tests.report.report_html import external_references, words_unwrapped
 
+# Slow tier (make test-slow): draws the copies' damage pictures of whole reports.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
 # Skeleton ×2: copies that fight alike. party-3v3's Brute ×2: the second Brute meets a

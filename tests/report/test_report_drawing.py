@@ -28,6 +28,9 @@ from simlab.report.render import render_report
 from simlab.report.results import ScenarioRun, save_results
 from tests.report import drawing_jobs
 
+# Slow tier (make test-slow): draws reports' pictures in parallel processes.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
 

@@ -11,6 +11,9 @@ import pytest
 
 from simlab import api
 
+# Slow tier (make test-slow): renders report pages at a phone's width.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 SS_DUEL = ROOT / "scenarios/benchmarks/ss-duel.yaml"
 SKELETONS = ROOT / "scenarios/glitters-d20/knight-vs-skeleton.yaml"  # Skeleton ×2, pooled

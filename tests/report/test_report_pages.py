@@ -14,6 +14,9 @@ from simlab.report import render
 from simlab.report.results import ScenarioRun
 from tests.report.report_html import words_unwrapped
 
+# Slow tier (make test-slow): renders and reads back whole report pages.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 # No pair solved (Spirits); every solved pair moved by the fight (Shaken: all but the crit
 # rates of Techniques that cannot crit); copies pooled

@@ -16,6 +16,9 @@ import matplotlib.pyplot as plt
 from simlab import api, plots
 from simlab.report.results import ScenarioRun
 
+# Slow tier (make test-slow): draws every kind of report picture.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 BLEEDING = ROOT / "scenarios/glitters-d20/bleeding-duel.yaml"
 DUEL = ROOT / "scenarios/benchmarks/glitters-d20-duel.yaml"

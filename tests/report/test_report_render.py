@@ -23,6 +23,9 @@ from simlab.report.render import render_report
 from simlab.report.results import ScenarioRun
 from simlab.rules import RULE_SYSTEMS
 
+# Slow tier (make test-slow): renders every rule system's report, pictures and all.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
 

@@ -15,6 +15,9 @@ from matplotlib.figure import Figure
 from simlab import api
 from simlab.report import render, tuning
 
+# Slow tier (make test-slow): runs and draws sweep pages.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 FIGHT = ROOT / "scenarios/benchmarks/ss-2v2.yaml"
 DUEL = ROOT / "scenarios/benchmarks/ss-duel.yaml"

@@ -25,6 +25,9 @@ from simlab.report.render import render_report
 from simlab.report.results import ScenarioRun
 from tests.support import AMBUSH, broken_names, column_cells, printed_at
 
+# Slow tier (make test-slow): runs and draws the time-to-down outputs of many scenarios.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 SKIRMISH = ROOT / "scenarios/zones-3d6/skirmish.yaml"
 QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"

@@ -505,6 +505,7 @@ def _duel_kernels(kernels: Any) -> list[Any]:
 
 
 @pytest.mark.parametrize("case", list(DUELS), ids=[f"{r}-{k}" for r, k in DUELS])
+@pytest.mark.slow  # compiles every rule system's plain-duel kernels
 def test_duel_path_equals_general_path(case: tuple[str, str]) -> None:
     key = "-".join(case)
     job = compile_job(_scenario(case), 6000, None)

@@ -103,6 +103,7 @@ def tie_down_rounds(tie_hits: bool) -> np.ndarray:
 
 
 @pytest.mark.parametrize("tie_hits", [True, False])
+@pytest.mark.duel
 def test_hit_on_tie_matches_the_chain(tie_hits: bool) -> None:
     """D's Down round matches the chain under either reading; A is never touched."""
     tie = str(tie_hits).lower()

@@ -121,6 +121,7 @@ def _duel(rules: str, k: int) -> str:
 
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{r}-{k}" for r, k in CASES])
+@pytest.mark.slow  # compiles every rule system's plain-duel kernels
 def test_a_random_duel_gives_the_general_tallies(case: tuple[str, int]) -> None:
     text = _duel(*case)
     job = compile_job(simlab.loads(text), N, None)

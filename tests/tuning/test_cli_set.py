@@ -34,6 +34,7 @@ def test_run_with_set(tmp_path: Path) -> None:
     assert lo - 0.01 < GUARD_2_MEAN < hi + 0.01
 
 
+@pytest.mark.slow  # writes a whole report
 def test_report_and_check_with_set(tmp_path: Path) -> None:
     cli = CliRunner()
     done = cli.invoke(main, ["report", str(SS_DUEL), "-n", "20000", "--set", "Defender.guard=2",
@@ -138,6 +139,7 @@ def test_run_with_set_says_so_in_the_terminal_and_summary(tmp_path: Path) -> Non
     assert "overrides" not in json.loads((tmp_path / "plain/summary.json").read_text())
 
 
+@pytest.mark.slow  # writes sweep and tune pages
 def test_sweep_and_tune_with_set_say_so_in_the_terminal_and_files(tmp_path: Path) -> None:
     """A sweep or a tuning with ``--set`` printed and wrote its figures as if the scenario
     were the file's: ``tune.json`` kept no trace of the override its value holds for, and
@@ -184,6 +186,7 @@ def test_a_set_value_of_5000_digits_exits_2_naming_it(args: list[str]) -> None:
     assert len(done.output) < 400 and "internal error" not in done.output
 
 
+@pytest.mark.slow  # writes a whole report
 def test_report_heads_its_page_with_the_overrides_and_where_they_change_nothing(
     tmp_path: Path,
 ) -> None:

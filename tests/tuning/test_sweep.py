@@ -114,6 +114,7 @@ def test_the_exact_mean_time_to_down_is_read_as_the_simulated_one(duel: Any) -> 
     assert abs(row.mean_time_to_down - by_the_cap) <= K_SIGMA * np.sqrt(var / downs)
 
 
+@pytest.mark.slow  # draws sweep pages
 def test_sweep_page_gives_the_win_rates_and_says_a_median_is_not_reached(
     tmp_path: Path, fight: Any
 ) -> None:
@@ -168,6 +169,7 @@ def test_cli_sweep_point_is_cli_run_with_set(tmp_path: Path) -> None:
     assert point["exact"]["attacks"][0]["mean_damage"] == pytest.approx(113 / 36)
 
 
+@pytest.mark.slow  # draws sweep pages
 def test_sweep_files(tmp_path: Path, duel: Any) -> None:
     sw = simlab.sweep(duel, {"Defender.guard": [0, 2]}, n=5000)
     written = simlab.write_sweep(sw, tmp_path)
@@ -203,6 +205,7 @@ def test_sweep_files(tmp_path: Path, duel: Any) -> None:
     assert "&gt;" not in html.split("</style>")[0]
 
 
+@pytest.mark.slow  # draws sweep pages
 def test_a_long_sweep_table_under_its_pictures_is_folded(
     tmp_path: Path, duel: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -223,6 +226,7 @@ def test_a_long_sweep_table_under_its_pictures_is_folded(
     assert "<details>" in rest.split("<h2>Outcome</h2>")[0]  # each combatant at every point
 
 
+@pytest.mark.slow  # draws sweep pages
 def test_sweep_page_of_a_system_without_crits_shows_no_crit_rate(tmp_path: Path) -> None:
     """zones-3d6 has no critical hits: the page's table, note and damage curves leave
     the crit rate out (it is 0 by the rules)."""
@@ -241,6 +245,7 @@ def test_sweep_page_of_a_system_without_crits_shows_no_crit_rate(tmp_path: Path)
     assert width == pytest.approx(11.0 * 2 / 3 * DPI, abs=2)  # two panels, not three
 
 
+@pytest.mark.slow  # draws sweep pages
 def test_sweep_page_draws_the_pairs_the_sweep_moves(tmp_path: Path, duel: Any) -> None:
     """The Defender's Guard moves the attack's damage: drawn. The Attacker's HP changes
     nothing in a duel it is never hit in: named, not drawn, its figures in the table."""
@@ -498,6 +503,7 @@ def test_plot_sweep_names_what_a_mistyped_name_could_be(duel: Any) -> None:
     plt.close(fig)
 
 
+@pytest.mark.slow  # draws sweep pages
 def test_sweep_pictures_keep_their_legends_beside_the_data(
     duel: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -636,6 +642,7 @@ def test_a_range_slip_and_too_many_points_say_what_to_write(
         assert tuned.exit_code == 2 and " ".join(tuned.output.split()) == said, tuned.output
 
 
+@pytest.mark.slow  # draws sweep pages
 def test_a_sweep_of_dice_and_lists_is_drawn_by_category(tmp_path: Path) -> None:
     """Values that are not numbers (a damage expression, a list of attacks) are one
     category each on the x axis, in the order given; a second varied field names its

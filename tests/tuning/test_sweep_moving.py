@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pytest
 
 import simlab
 from simlab.analysis import stats
@@ -27,6 +28,9 @@ from simlab.tuning.sweep import (
     pair_figures,
     split_moving,
 )
+
+# Slow tier (make test-slow): runs many sweeps to count false moves.
+pytestmark = pytest.mark.slow
 
 FIGURES = list(PAIR_FIGURES)
 PAIRS, POINTS, BATCHES, PER_BATCH = 20, 11, 16, 40  # 640 attacks a pair at each point

@@ -14,6 +14,9 @@ from simlab.cli import main
 from simlab.report import terminal
 from tests.support import broken_names, column_cells, printed_at
 
+# Slow tier (make test-slow): runs sweeps, comparisons and tunings to read their terminal output.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"
 PLATE = ROOT / "scenarios/zones-3d6/longsword-vs-plate.yaml"
