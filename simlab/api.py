@@ -1046,7 +1046,8 @@ def _precision_stop(a: ScenarioBase, b: ScenarioBase, n: int | None, seed: int |
                     ) -> tuple[int, dict[str, Any], tuple[Any, Any]]:  # fmt: skip
     """The sample size of a comparison run to a precision: the larger of A's and B's
     stops, with the record of the variant that set it (its checkpoints, its widest
-    figure; at equal stops, the one whose widest figure is nearer its limit), and A's
+    figure; at equal stops, the one whose widest figure is nearer its limit; which it
+    is, ``widest_of``; and the crit rates exactly 0 in each, ``cannot_crit``), and A's
     and B's tallies on the comparison's ranges at that size where they need not be
     played again (:meth:`~simlab.tuning.precision.RangesKept.ranges_at`: the run that
     set the stop, and the other when it stopped at a checkpoint before it on the same
@@ -1061,16 +1062,20 @@ def _precision_stop(a: ScenarioBase, b: ScenarioBase, n: int | None, seed: int |
     kept = []
     given = a.precision if precision is None else precision  # B's own is not used, as its seed
     assert given is not None, "a comparison to a precision without one"
-    for scn in (a, b):
+    for scn in (a, b):  # a crit rate only one of them can have is exactly 0 in the other
         job = compile_job(scn, n, seed)
-        rule = precision_rule(given, precision_on, job.layout, scn)
+        rule = precision_rule(given, precision_on, job.layout, scn, (a, b))
         kept.append(run_ranges_to_precision(job, rule, ranges_of, threads=threads,
                                             progress=progress, client=client))  # fmt: skip
     records = [k.record for k in kept]
     last = max(records, key=lambda r: (r["encounters"], _nearness(r["widest"])))
     record = {**last, "met": all(r["met"] for r in records),
               "cap_reached": any(r["cap_reached"] for r in records),
-              "stops": [r["encounters"] for r in records]}  # fmt: skip
+              "stops": [r["encounters"] for r in records],
+              "widest_of": "AB"[records.index(last)]}  # fmt: skip
+    record.pop("cannot_crit", None)
+    if any("cannot_crit" in r for r in records):
+        record["cannot_crit"] = [r.get("cannot_crit", []) for r in records]
     stop, paired_seed = last["encounters"], encounters_and_seed(a, n, seed)[1]
     played = tuple(k.ranges_at(stop) if k.job.seed == paired_seed else None for k in kept)
     return stop, record, (played[0], played[1])

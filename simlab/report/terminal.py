@@ -41,6 +41,7 @@ from simlab.report.width import (
     broken_at_spaces,
     fits_a_width,
     items,
+    items_packed,
     listed,
     packed,
     words_keeping,
@@ -155,9 +156,11 @@ def say_for_tools(line: str, whole: Iterable[str] = ()) -> None:
 def say_items(parts: list[str], bold: str = "", whole: Iterable[str] = ()) -> None:
     """Print a heading line of items (:func:`~simlab.report.width.items`) broken only
     between two parts at the console's width, never inside ``label value`` or a name,
-    its later lines indented by two spaces; a part longer than a line broken at its
-    spaces, but not inside a name of ``whole``; ``bold``: what it starts with, in bold."""
-    text = Text("\n".join(packed(parts, console.width, "  ", whole)))
+    its later lines indented by two spaces, a line broken at a separator ending without
+    it (:func:`~simlab.report.width.items_packed`); a part longer than a line broken at
+    its spaces, but not inside a name of ``whole``; ``bold``: what it starts with, in
+    bold."""
+    text = Text("\n".join(items_packed(parts, console.width, "  ", whole)))
     if bold:
         text.stylize("bold", 0, len(bold))
     console.print(text, soft_wrap=True)

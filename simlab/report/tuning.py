@@ -104,7 +104,7 @@ from simlab.report.tuning_terminal import (
 )
 from simlab.report.words import counted
 from simlab.rules import has_crits
-from simlab.tuning.figures import refuse_crit_rate
+from simlab.tuning.figures import cannot_crit_why, pair_label, refuse_crit_rate
 from simlab.tuning.sweep import (
     PAIR,
     PAIR_FIGURES,
@@ -148,7 +148,8 @@ def plot_sweep(
     sweep : SweepResult
         From :func:`simlab.sweep`.
     figure : str
-        ``hit_rate``, ``crit_rate`` (refused where the rules have no critical hits),
+        ``hit_rate``, ``crit_rate`` (refused where the rules have no critical hits, or
+        no pair drawn can crit at any point: :meth:`SweepResult.can_crit`),
         ``mean_damage`` (per attack pair), ``down_rate``, ``mean_time_to_down``,
         ``median_time_to_down`` (per combatant) or ``win_rate`` (per side, ``draw``
         included).
@@ -216,6 +217,8 @@ def _sweep_plot(sweep: SweepResult, figure: str, ax: Axes | None, on: dict[str, 
                              f"{key}={did_you_mean(key, subject)}")  # fmt: skip
         data = only_rows(data, key, value)
     data = data[~data[subject[0]].astype(str).isin(hidden)]
+    if figure == "crit_rate":
+        _refuse_crit_rate_nowhere(sweep, data)
     x, *others = sweep.fields
     own = ax is None
     ax = axes_or_new(ax)
@@ -281,6 +284,25 @@ def _sweep_plot(sweep: SweepResult, figure: str, ax: Axes | None, on: dict[str, 
 
 
 MEDIAN = "median_time_to_down"
+
+
+def _refuse_crit_rate_nowhere(sweep: SweepResult, rows: pd.DataFrame) -> None:
+    """Refuse the crit rate of the attack pairs of ``rows`` where none of them can crit
+    at any point of the sweep (:meth:`SweepResult.can_crit`): a flat line at 0, as the
+    command line refuses ``--precision-on`` of such a crit rate, with the reasons
+    :func:`~simlab.tuning.figures.cannot_crit_why` gives."""
+    pairs = list(rows[list(PAIR)].drop_duplicates().itertuples(index=False, name=None))
+    if not pairs or any(sweep.can_crit(*pair) for pair in pairs):
+        return
+    labels = [pair_label(*pair) for pair in pairs]
+    why: dict[str, str] = {}
+    for point in sweep.points:
+        why.update(cannot_crit_why(point.scenario))
+    reasons = " ".join(dict.fromkeys(why[label] for label in labels if label in why))
+    they = "it cannot" if len(labels) == 1 else "none of them can"
+    raise InputError(f"figure: expected a pair that can crit; got 'crit_rate' of "
+                     f"{', '.join(labels)}: {they} crit at any point of the sweep "
+                     f"{reasons}".rstrip())  # fmt: skip
 
 
 def _too_many_lines(figure: str, count: int, data: pd.DataFrame, subject: Sequence[str],

@@ -10,6 +10,8 @@ import sys
 import textwrap
 from collections.abc import Iterable, Sequence
 
+#: What parts the items of a heading line (:func:`items`).
+SEPARATOR = "·"
 #: The narrowest width tables are laid out for: a terminal (or ``COLUMNS``) narrower than
 #: this gets lines that wrap, as rich cannot lay a table out in fewer columns than it has.
 NARROWEST = 40
@@ -113,10 +115,11 @@ def _pieces(part: str, room: int, whole: Iterable[str]) -> list[str]:
     return [part] if len(part) <= room else wrapped(part, room, whole=whole).split("\n")
 
 
-def items(*groups: str | Sequence[str], separator: str = "·") -> list[str]:
+def items(*groups: str | Sequence[str], separator: str = SEPARATOR) -> list[str]:
     """The parts (:func:`packed`) of a line of items joined by `` · ``, the separator
-    ending the part before it so that a line breaks only after it: each group is an
-    item kept whole or the parts of one (:func:`listed`)."""
+    ending the part before it so that a line breaks only after it (and, laid out by
+    :func:`items_packed`, ends without it): each group is an item kept whole or the
+    parts of one (:func:`listed`)."""
     parts: list[str] = []
     for k, group in enumerate(groups):
         within = [group] if isinstance(group, str) else list(group)
@@ -124,6 +127,14 @@ def items(*groups: str | Sequence[str], separator: str = "·") -> list[str]:
             within[-1] += f" {separator}"
         parts += within
     return parts
+
+
+def items_packed(parts: Sequence[str], width: int, indent: str = "",
+                 whole: Iterable[str] | None = None) -> list[str]:  # fmt: skip
+    """The lines :func:`packed` lays the parts of a line of items (:func:`items`) out
+    in, a line broken at a separator ending without it: the break parts the items
+    there, and ``seed 7 ·`` at a line's end read as a stray dot."""
+    return [line.removesuffix(f" {SEPARATOR}") for line in packed(parts, width, indent, whole)]
 
 
 def listed(label: str, values: Sequence[str]) -> list[str]:

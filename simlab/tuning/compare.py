@@ -227,15 +227,24 @@ class Comparison:
     def precision_note(self) -> str:
         """How A and B were run to a precision, as the terminal's ``precision:`` line and
         the pages say it: the rule, the stop (or the cap reached), the widest figure and
-        each variant's own stop (``… (A stopped at 8,000, B at 16,000; both compared at
-        the larger)``); "" for a comparison of a set size."""
+        the variant it is of (``widest (B: duel with Brute.hp=40): …``), each variant's
+        own stop (``… (A stopped at 8,000, B at 16,000; both compared at the larger)``)
+        and a crit rate exactly 0 in the variant that cannot crit (``; crit_rate:strike
+        is exactly 0 in A, which cannot crit there``); "" for a comparison of a set
+        size."""
         if not self.precision:
             return ""
         from simlab.tuning.precision import describe_record
 
         a, b = self.precision["stops"]
-        return (f"{describe_record(self.precision)} (A stopped at {a:,}, B at {b:,}; both "
-                "compared at the larger)")  # fmt: skip
+        of = self.precision.get("widest_of")  # a record of before it was kept has none
+        whose = f"{of}: {self.labels['AB'.index(of)]}" if of else ""
+        zero = [f"{figure} is exactly 0 in {variant}, which cannot crit there"
+                for variant, figures in zip("AB", self.precision.get("cannot_crit", ([], [])),
+                                            strict=True)
+                for figure in figures]  # fmt: skip
+        return (f"{describe_record(self.precision, whose)} (A stopped at {a:,}, B at {b:,}; "
+                f"both compared at the larger{''.join(f'; {z}' for z in zero)})")  # fmt: skip
 
     def rules_note(self) -> str:
         """What pairing did where A and B follow different rules ("" where they follow

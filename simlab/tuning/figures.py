@@ -37,9 +37,10 @@ from simlab.engine.tallies import Layout, TallyArrays
 from simlab.errors import InputError, did_you_mean
 
 __all__ = ["Counts", "FigureRef", "cannot_crit_why", "check_figure", "combatant_figures",
-           "crit_problem", "exact_measure", "figure_counts", "figure_values", "labelled_pairs",
-           "measure", "measure_with_kind", "never_crits", "pair_label", "pairs_that_can_crit",
-           "pairs_that_cannot_crit", "parse_figure"]  # fmt: skip
+           "crit_problem", "crit_rate_problem", "exact_measure", "figure_counts",
+           "figure_values", "labelled_pairs", "measure", "measure_with_kind", "never_crits",
+           "pair_label", "pairs_that_can_crit", "pairs_that_cannot_crit",
+           "parse_figure"]  # fmt: skip
 
 
 def pair_label(attacker: str, attack: str, defender: str) -> str:
@@ -548,11 +549,35 @@ def check_figure(
 
 def _refuse_crit_rate_of(ref: FigureRef, label: str, scenarios: list[Any]) -> None:
     """Refuse the crit rate ``ref`` where no pair it pools can crit in any of
-    ``scenarios`` (:func:`crit_problem`), in the words of the first."""
+    ``scenarios`` (:func:`crit_rate_problem`), in the words of the first."""
+    first = crit_rate_problem(ref, scenarios[0])  # the others asked only where it is said
+    if first and all(crit_rate_problem(ref, scn) for scn in scenarios[1:]):
+        raise InputError(f"{label}: {first}")
+
+
+def crit_rate_problem(ref: FigureRef, scenario: Any) -> str | None:
+    """Why the crit rate ``ref`` of ``scenario`` is 0 whatever the dice: every pair it
+    pools cannot crit (:func:`crit_problem`). None where one can, or ``ref`` is no crit
+    rate. Where it is not None in one of several variants run side by side (a
+    comparison's A and B, a sweep's points, a tune's values) and None in another, the
+    figure is that variant's exact 0.
+
+    Parameters
+    ----------
+    ref : FigureRef
+        A figure, ``crit_rate:strike`` or ``crit_rate:strike/Defender``.
+    scenario : ScenarioBase
+        A loaded scenario.
+
+    Returns
+    -------
+    str or None
+        As :func:`crit_problem` says it.
+    """
+    if ref.figure != "crit_rate":
+        return None
     attack, _, defender = ref.on.partition("/")
-    problems = [crit_problem(scn, attack, None, defender or None) for scn in scenarios]
-    if all(problems):
-        raise InputError(f"{label}: {problems[0]}")
+    return crit_problem(scenario, attack, None, defender or None)
 
 
 def _never_wins(scenario: Any, side: str) -> str | None:

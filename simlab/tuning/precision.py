@@ -24,7 +24,7 @@ import dataclasses
 import functools
 import itertools
 import numbers
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,12 +36,19 @@ from simlab.engine.tallies import Layout, TallyArrays, merge
 from simlab.errors import InputError
 from simlab.report.words import counted
 from simlab.tuning.compare import run_spans
-from simlab.tuning.figures import FigureRef, check_figure, measure, pair_label, parse_figure
+from simlab.tuning.figures import (
+    FigureRef,
+    check_figure,
+    crit_rate_problem,
+    measure,
+    pair_label,
+    parse_figure,
+)
 from simlab.tuning.overrides import argument_label
 
 __all__ = ["PrecisionRule", "RangesKept", "checkpoints", "coarsen", "precision_rule",
-           "run_ranges_to_precision", "run_to_precision", "stop_at_precision",
-           "widest"]  # fmt: skip
+           "run_ranges_to_precision", "run_to_precision", "simulate_among",
+           "stop_at_precision", "widest"]  # fmt: skip
 
 #: The first checkpoint is never below this many encounters.
 MIN_CHECKPOINT = 1000
@@ -57,6 +64,10 @@ class PrecisionRule:
 
     half_width: float
     on: tuple[FigureRef, ...] = ()
+    #: The crit rates of ``on`` that are exactly 0 in this variant, which cannot crit
+    #: there, where another run beside it can (:func:`precision_rule`'s ``others``): no
+    #: spread, so they hold no run back.
+    cannot_crit: tuple[FigureRef, ...] = ()
 
     def describe(self) -> str:
         """The rule in words, as reports and ``summary.json`` give it."""
@@ -70,10 +81,17 @@ def precision_rule(
     on: Iterable[str | FigureRef] = (),
     layout: Layout | None = None,
     scenario: Any = None,
+    others: Sequence[Any] = (),
 ) -> PrecisionRule:
     """A :class:`PrecisionRule` from the ``precision`` and ``precision_on`` arguments
     (``--precision H`` is checked by the command line; its ``--precision-on`` figures come
     parsed, each with its label).
+
+    ``others``: the scenarios of the variants run beside ``scenario`` (a comparison's A
+    and B, a sweep's points, a tune's values), as
+    :func:`~simlab.tuning.figures.check_figure` takes them: a crit rate is refused only
+    where it cannot crit in any of them, and is exactly 0 where ``scenario`` cannot
+    crit (:attr:`PrecisionRule.cannot_crit`).
 
     Raises
     ------
@@ -92,9 +110,10 @@ def precision_rule(
         label = getattr(item, "label", "") or argument_label("precision_on", str(item))
         ref = item if isinstance(item, FigureRef) else parse_figure(str(item), label)
         if layout is not None:
-            check_figure(ref, layout, label, scenario)
+            check_figure(ref, layout, label, scenario, others)
         refs.append(ref)
-    return PrecisionRule(float(half_width), tuple(refs))
+    nil = [ref for ref in refs if others and crit_rate_problem(ref, scenario)]
+    return PrecisionRule(float(half_width), tuple(refs), tuple(nil))
 
 
 def checkpoints(cap: int) -> list[int]:
@@ -159,7 +178,16 @@ def _named_figures(
     tallies: TallyArrays, layout: Layout, n: int, rule: PrecisionRule
 ) -> list[Measured]:
     return [(r.figure, r.on + (f"@{r.arg}" if r.arg else ""), r.is_rate,
-             measure(tallies, layout, n, r, LEVEL)) for r in rule.on]  # fmt: skip
+             _measured(tallies, layout, n, rule, r)) for r in rule.on]  # fmt: skip
+
+
+def _measured(tallies: TallyArrays, layout: Layout, n: int, rule: PrecisionRule,
+              ref: FigureRef) -> tuple[float, float, float]:  # fmt: skip
+    """``ref``'s value and interval; a crit rate this variant cannot have exactly 0, with
+    no spread (an interval of no crit seen in k attacks is wider than 0)."""
+    if ref in rule.cannot_crit:
+        return 0.0, 0.0, 0.0
+    return measure(tallies, layout, n, ref, LEVEL)
 
 
 def _rate(k: int, trials: int) -> tuple[float, float, float]:
@@ -203,7 +231,7 @@ def unmeasured(tallies: TallyArrays, layout: Layout, n: int, rule: PrecisionRule
     """The figures ``--precision-on`` names that the tallies give no value yet (a pair
     nobody has attacked, the time-to-down of a combatant nobody has downed): no interval
     to judge, so the rule does not hold. (A median never reached is a value: infinite.)"""
-    return [str(r) for r in rule.on if np.isnan(measure(tallies, layout, n, r, LEVEL)[0])]
+    return [str(r) for r in rule.on if np.isnan(_measured(tallies, layout, n, rule, r)[0])]
 
 
 def run_to_precision(
@@ -237,6 +265,39 @@ def run_to_precision(
         )
 
     return stop_at_precision(job.n, job.layout, rule, play)
+
+
+def simulate_among(
+    scenario: Any,
+    others: Sequence[Any],
+    n: int,
+    seed: int,
+    precision: float,
+    precision_on: Iterable[Any],
+    *,
+    threads: int | None = None,
+    progress: runner.Progress | None = None,
+    client: Any = None,
+) -> Any:
+    """:func:`simlab.simulate` of ``scenario`` to ``precision`` on ``precision_on``, as
+    one of the variants ``others`` run side by side (a sweep's points, a tune's values):
+    a crit rate is refused only where none of them can crit, and is exactly 0 where
+    ``scenario`` cannot (:func:`precision_rule`). Elsewhere the same result, bit for bit.
+
+    Returns
+    -------
+    Result
+        Its ``meta["precision"]`` the run's record, ``cannot_crit`` naming the crit
+        rates that were exactly 0.
+    """
+    from simlab.api import compile_job, simulated_result
+
+    job = compile_job(scenario, n, seed)
+    rule = precision_rule(precision, precision_on, job.layout, scenario, others)
+    tallies, stop, record = run_to_precision(job, rule, threads=threads, progress=progress,
+                                             client=client)  # fmt: skip
+    return simulated_result(scenario, dataclasses.replace(job, n=stop), tallies,
+                            {"precision": record})  # fmt: skip
 
 
 Play = Callable[[int, int, int], TallyArrays]
@@ -346,12 +407,15 @@ def stop_at_precision(
         "encounters": done, "met": ok, "cap_reached": not ok, "checkpoints": used,
         "widest": rows[0] if rows else None,
         **({"unmeasured": missing} if missing else {}),
+        **({"cannot_crit": [str(r) for r in rule.cannot_crit]} if rule.cannot_crit else {}),
     }  # fmt: skip
     return total, done, record
 
 
-def describe_record(record: dict[str, Any]) -> str:
-    """One sentence on how a precision-stopped run was obtained (terminal and reports)."""
+def describe_record(record: dict[str, Any], whose: str = "") -> str:
+    """One sentence on how a precision-stopped run was obtained (terminal and reports);
+    ``whose`` names the run its widest figure is of, among several (``widest (B: duel
+    with Brute.hp=40): …``)."""
     how = (f"stopped at {counted(record['encounters'], 'encounter')} (cap {record['cap']:,}): "
            f"{record['rule']}" if record["met"] else
            f"cap of {counted(record['cap'], 'encounter')} reached before the precision was met "
@@ -360,7 +424,8 @@ def describe_record(record: dict[str, Any]) -> str:
     if widest:
         on = widest["on"]  # an attack pair's label (no typed spelling) is said with "of"
         on = f" of {on}" if " → " in on else f":{on}" if on else ""  # as --precision-on
-        how += (f"; widest: {widest['figure']}{on} ±{widest['half_width']:.3g} "
+        of = f" ({whose})" if whose else ""
+        how += (f"; widest{of}: {widest['figure']}{on} ±{widest['half_width']:.3g} "
                 f"(limit {widest['limit']:.3g})")  # fmt: skip
         if not record["met"] and not record.get("unmeasured"):
             how += _encounters_needed(record["encounters"], widest)

@@ -321,17 +321,19 @@ class SweepResult:
         say which needed more): the points grouped by their stop, fewest encounters
         first, those that reached the cap before the precision said so, e.g.
         ``Stopped at 12,500 encounters: Defender.guard = 1, 2, 3; at 25,000: 0; at
-        200,000, the cap, before the precision was met: 4.`` "" where the points were
-        not run to a precision, or all stopped alike (the header says it then)."""
-        stops: dict[tuple[int, bool], list[str]] = {}
-        for point in self.points:
-            record = _result(point).meta.get("precision")
-            if record is None:
-                return ""
-            key = (record["encounters"], not record["met"])
-            stops.setdefault(key, []).append(" · ".join(map(str, point.set.values())))
-        if len(stops) < 2:
+        200,000, the cap, before the precision was met: 4.`` Then each crit rate
+        ``--precision-on`` names that some points cannot have, exactly 0 there, which
+        held none of them back (``crit_rate:strike is exactly 0 at strike.tier = {}: it
+        cannot crit there.``). "" where the points were not run to a precision, or all
+        stopped alike (the header says it then) and none had such a crit rate."""
+        found = [_result(point).meta.get("precision") for point in self.points]
+        records = [record for record in found if record is not None]
+        if len(records) < len(found):
             return ""
+        stops: dict[tuple[int, bool], list[str]] = {}
+        for point, record in zip(self.points, records, strict=True):
+            key = (record["encounters"], not record["met"])
+            stops.setdefault(key, []).append(_point_said(point))
         fields = " · ".join(self.fields)
         groups = []
         for k, ((count, capped), names) in enumerate(sorted(stops.items())):
@@ -340,7 +342,19 @@ class SweepResult:
             at = (f"Stopped at {count:,} encounters{cap}: {fields} =" if k == 0 else
                   f"at {count:,}{cap}:")  # fmt: skip
             groups.append(f"{at} {', '.join(names)}")
-        return "; ".join(groups) + "."
+        said = ["; ".join(groups) + "."] if len(stops) > 1 else []
+        return " ".join(said + self._cannot_crit_said(records))
+
+    def _cannot_crit_said(self, records: list[dict[str, Any]]) -> list[str]:
+        """A sentence for each crit rate of the precision rule that is exactly 0 at some
+        points, which cannot crit there (:func:`~simlab.tuning.precision.precision_rule`)."""
+        at: dict[str, list[str]] = {}
+        for point, record in zip(self.points, records, strict=True):
+            for figure in record.get("cannot_crit", []):
+                at.setdefault(figure, []).append(_point_said(point))
+        fields = " · ".join(self.fields)
+        return [f"{figure} is exactly 0 at {fields} = {', '.join(names)}: it cannot crit there."
+                for figure, names in at.items()]  # fmt: skip
 
     @property
     def fields(self) -> list[str]:
@@ -484,6 +498,11 @@ def _mean_by_the_cap(pmf: dict[str, float]) -> float:
     shares = np.zeros(max(rounds, default=-1) + 1)
     shares[rounds] = list(pmf.values())
     return stats.histogram_mean_var(shares)[0]
+
+
+def _point_said(point: SweepPoint) -> str:
+    """A point's values as the stops line names it: ``1 · 20``."""
+    return " · ".join(map(str, point.set.values()))
 
 
 def pair_figures(sweep: SweepResult, rows: pd.DataFrame | None = None) -> list[str]:
@@ -688,16 +707,24 @@ def sweep(
     """
     from simlab.api import simulate
     from simlab.exact.engine import exact as solve
+    from simlab.tuning.precision import simulate_among
 
     result = sweep_points(scenario, vary)
     result.encounters, result.seed = encounters_and_seed(scenario, n, seed)
     if client is not None and precision is None and scenario.precision is None:
         _play_on_the_cluster(result, client, progress)
+    given: float | None = scenario.precision if precision is None else precision
+    variants = [p.scenario for p in result.points]
     for point in result.points:
-        if point.result is None:
+        if point.result is None and given is None:
             point.result = simulate(point.scenario, result.encounters, result.seed,
-                                    threads=threads, progress=progress, precision=precision,
+                                    threads=threads, progress=progress,
                                     precision_on=tuple(precision_on), client=client)  # fmt: skip
+        elif point.result is None and given is not None:  # a crit rate: 0 where it cannot crit
+            point.result = simulate_among(point.scenario, variants, result.encounters,
+                                          result.seed, given, tuple(precision_on),
+                                          threads=threads, progress=progress,
+                                          client=client)  # fmt: skip
         if exact:
             try:
                 point.exact = solve(point.scenario).summary()

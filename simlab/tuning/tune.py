@@ -857,6 +857,7 @@ def tune(
         Naming the argument for a bad target or range, or a value the field rejects.
     """
     from simlab.api import compile_job, simulate
+    from simlab.tuning.precision import simulate_among
 
     if isinstance(target, str):
         target = parse_target(target, "target")
@@ -875,9 +876,11 @@ def tune(
     integer = all(isinstance(x, int) and not isinstance(x, bool) for x in (lo, hi))
 
     def play(scn: ScenarioBase) -> Any:
-        return simulate(scn, n, seed, threads=threads, progress=progress,
-                        precision=precision, precision_on=precision_on,
-                        client=client)  # fmt: skip
+        if precision is None:
+            return simulate(scn, n, seed, threads=threads, progress=progress, client=client)
+        # a crit rate one end can have, exactly 0 where the value cannot crit
+        return simulate_among(scn, ends, n, seed, precision, precision_on, threads=threads,
+                              progress=progress, client=client)  # fmt: skip
 
     evaluate = _Evaluator(scenario, name, target, n, seed, play, exact)
     evaluate.label = label
@@ -888,7 +891,7 @@ def tune(
         refuse_spec_changes(scenario, variant, [evaluate.change(end)], "tune")
         layout = compile_job(variant, n, seed).layout
         check_figure(target.figure, layout, target.label, variant, ends)
-        _check_precision_on(precision, precision_on, layout, variant)
+        _check_precision_on(precision, precision_on, layout, variant, ends)
         caps.append(layout.max_rounds)
     check_rounds(target, max(caps))  # within some value's cap (max_rounds may be the field)
     result = TuneResult(scenario.scenario, scenario.rules, seed, n, name, lo, hi, integer, target,
@@ -951,14 +954,15 @@ def _check_run_options(threads: Any, precision: Any, precision_on: Any, client: 
 
 
 def _check_precision_on(precision: float | None, precision_on: Sequence[Any], layout: Any,
-                        variant: ScenarioBase) -> None:  # fmt: skip
+                        variant: ScenarioBase, ends: Sequence[ScenarioBase]) -> None:  # fmt: skip
     """Refuse a ``precision_on`` figure on something the scenario lacks (a side
     ``party``) before the search, as the target is: a simulated value checks it, but the
-    exact engine may answer every value and the name would pass without a word."""
+    exact engine may answer every value and the name would pass without a word. A crit
+    rate is refused only where neither end of the range can crit (as the target's)."""
     from simlab.tuning.precision import precision_rule
 
     if precision is not None:
-        precision_rule(precision, precision_on, layout, variant)
+        precision_rule(precision, precision_on, layout, variant, ends)
 
 
 def _midpoint(a: float, b: float, integer: bool) -> float | None:

@@ -115,9 +115,9 @@ def test_a_tuning_s_table_names_its_long_field_and_figure_above_it(
                f"median_time_to_down:{DEFENDER}=8")  # fmt: skip
     _assert_fits_with_names_whole(text, width)
     above = text[text.index("value: ") : text.index(TUNE_TITLE)]
-    assert " ".join(above.split()).replace(": ", ":") == (
-        f"value:{DEFENDER}.hp · figure:median_time_to_down:{DEFENDER}"
-    ), above
+    said = " ".join(above.split()).replace(": ", ":")  # broken at the dot: it is dropped
+    assert said.replace(" · ", " ") == f"value:{DEFENDER}.hp figure:median_time_to_down:{DEFENDER}"
+    assert not re.search(r"·$", above, re.M), above
     assert re.search(r"^ *value +figure +method *$", text, re.M), text
 
 

@@ -260,9 +260,10 @@ def test_a_run_to_a_precision_says_so_within_80_columns(
     line over 80 columns piped, whole for ``grep '^precision:'`` (on a terminal it is
     broken at spaces: tests/cli); the rest fits, sweep's and tune's words on the
     precision too."""
-    text = _run_at_80(monkeypatch, *command, whole="precision: stopped at .*; widest: ")
+    widest = r"precision: stopped at .*; widest( \(B: .*\))?: "  # compare's names its variant
+    text = _run_at_80(monkeypatch, *command, whole=widest)
     if command[0] in ("run", "compare"):
-        assert re.search(r"^precision: stopped at .*; widest: .*\)$", text, re.MULTILINE), text
+        assert re.search(rf"^{widest}.*\)$", text, re.MULTILINE), text
     assert "precision" in text
 
 
@@ -498,19 +499,19 @@ def test_compare_breaks_a_pair_between_its_names_only(
 def test_a_heading_line_breaks_between_its_items_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """A heading too long for 80 columns was broken at any space: ``… · 1,000 encounters
     · seed`` with ``1`` alone below, ``varied: Plate`` / ``Knight.hp, …``. It breaks only
-    after a `` · `` or a ``, ``, the later lines indented: never inside ``label value``
-    nor inside a name."""
+    after a `` · `` (the line then ends without it) or a ``, ``, the later lines
+    indented: never inside ``label value`` nor inside a name."""
     run = _run_at_80(monkeypatch, "run", ROOT / "scenarios/benchmarks/ss-duel.yaml", "-n", 1000,
                      "--set", "max_rounds=50")  # fmt: skip
     assert run.splitlines()[1:3] == [
-        "ss-duel · with max_rounds=50 · rules shattered-spirits · 1,000 encounters ·",
+        "ss-duel · with max_rounds=50 · rules shattered-spirits · 1,000 encounters",
         "  seed 1",
     ], run
     sweep = _run_at_80(monkeypatch, "sweep", PLATE, "--vary", "Plate Knight.hp=20:24:4",
                        "--vary", "Swordsman.hp=20,24", "--vary", "Plate Knight.bonus_defense=1,2",
                        "-n", 500)  # fmt: skip
     assert sweep.splitlines()[1:4] == [
-        "longsword-vs-plate · 500 encounters per point · seed 4 ·",
+        "longsword-vs-plate · 500 encounters per point · seed 4",
         "  varied: Plate Knight.hp, Swordsman.hp, Plate Knight.bonus_defense",
         "point: Plate Knight.hp · Swordsman.hp · Plate Knight.bonus_defense",
     ], sweep
@@ -693,3 +694,25 @@ def test_a_sweep_marks_the_crit_rate_of_an_attack_that_never_crits() -> None:
     assert column_cells(flat, "rate", r"^ ?Brute: stone-strike")[-1] not in ("—", "0.000"), flat
     note = " ".join(text[text.index("Every point ran") :].split())
     assert "Crit rate —: the attack cannot crit at any point (its profile" in note, note
+
+
+@pytest.mark.parametrize("width", [80, 60])
+def test_a_heading_broken_at_a_separator_ends_no_line_with_it(width: int) -> None:
+    """The sweep's heading ended a line with a stray `` ·`` (``seed 7 ·`` over
+    ``varied: Kaito.guard, Brute.hp``), as did compare's (``A: … ·`` over ``B: …``): the
+    line break parts the items there, the dot between them is dropped."""
+    from simlab.report.tuning_terminal import print_compare, print_sweep
+
+    quickstart = simlab.load(QUICKSTART).with_({"Kaito.hp": 30})
+    sw = simlab.sweep(quickstart, {"Kaito.guard": [0, 1], "Brute.hp": [20, 30]}, n=1000,
+                      exact=False)  # fmt: skip
+    ab = simlab.compare(QUICKSTART, changes={"Kaito.guard": 2}, n=1000)
+    for shown in (printed_at(lambda: print_sweep(sw), width),
+                  printed_at(lambda: print_compare(ab), width)):  # fmt: skip
+        heading = shown.splitlines()[:3]
+        assert not [line for line in heading if line.rstrip().endswith("·")], heading
+    top = printed_at(lambda: print_sweep(sw), width).splitlines()[:2]
+    assert " · ".join(line.strip() for line in top) == (
+        "quickstart · with Kaito.hp=30 · 1,000 encounters per point · seed 7 · "
+        "varied: Kaito.guard, Brute.hp"
+    ), top
