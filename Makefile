@@ -59,15 +59,15 @@ demo: $(VENV)/.installed-demo
 # rule system's kernels are compiled once while another system's compile on the other core.
 PYTEST_WORKERS ?= auto
 
-# The fast tier plays plain duels on each rule system's general kernel (the same tallies,
-# tests/rules/test_duel_paths.py), so it compiles 10 kernels, not 22; the slow tier runs
-# the checks marked `duel` again on the plain-duel kernels.
+# The fast tier plays every run on each rule system's traced kernel (the same tallies,
+# tests/engine/test_determinism.py), so a fresh clone compiles 5 kernels, not 22; the
+# slow tier runs the checks marked `kernels` again on the kernels a run uses.
 test: $(VENV)/.installed-test
-	SIMLAB_DUEL_KERNELS=0 $(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile
+	SIMLAB_ONE_KERNEL=1 $(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile
 
 # The slow set also checks that JupyterLab starts, so it installs the notebook extra.
 test-slow: $(VENV)/.installed-test $(VENV)/.installed-notebook
-	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile -m "slow or duel"
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile -m "slow or kernels"
 
 lint: $(VENV)/.installed-lint
 	$(VENV)/bin/ruff check simlab tests bench notebooks

@@ -101,22 +101,24 @@ def run_range(
     return collapse(tallies)
 
 
-#: Set to ``0`` to play plain duels on their rule system's general kernel instead of
-#: its plain-duel kernels. The tallies are the same integers either way
-#: (``tests/rules/test_duel_paths.py``); the general kernel is slower on a duel but is
-#: one compile instead of up to five. ``make test`` sets it so that the fast tier
-#: compiles each rule system's two general kernels only; ``make test-slow`` runs the
-#: duel kernels' own checks (marked ``duel``) with it unset (README, "Tests").
-DUEL_KERNELS_VARIABLE = "SIMLAB_DUEL_KERNELS"
+#: Set to ``1`` to play every run on its rule system's traced kernel (``run_block``,
+#: the one the roll-by-roll checks replay), whatever the scenario: untraced, it plays
+#: the same encounters into the same tallies as the untraced and plain-duel kernels
+#: (``tests/engine/test_determinism.py``, ``tests/rules/test_duel_paths.py``), only
+#: slower, and it is one compile a rule system instead of up to six. ``make test`` sets
+#: it, so that a fresh clone's fast tier compiles 5 kernels, not 22; ``make test-slow``
+#: runs the checks of simulated figures against the exact engine (marked ``kernels``)
+#: again with it unset (README, "Tests").
+ONE_KERNEL_VARIABLE = "SIMLAB_ONE_KERNEL"
 
 
 def block_kernel(job: Job) -> Callable[..., None]:
-    """The kernel that plays untraced blocks of ``job`` (its rule system's
-    ``block_kernel``: a plain-duel kernel, or the general one; always the general one
-    when :data:`DUEL_KERNELS_VARIABLE` is ``0``)."""
+    """The kernel that plays untraced blocks of ``job``: its rule system's
+    ``block_kernel`` (a plain-duel kernel, or the untraced general one), or its traced
+    ``run_block`` when :data:`ONE_KERNEL_VARIABLE` is ``1``."""
     rule_kernels = kernels(job.rules)
-    if os.environ.get(DUEL_KERNELS_VARIABLE) == "0":
-        return rule_kernels.run_untraced_block
+    if os.environ.get(ONE_KERNEL_VARIABLE) == "1":
+        return rule_kernels.run_block
     return rule_kernels.block_kernel(job.params)
 
 

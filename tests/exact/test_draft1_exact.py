@@ -307,6 +307,7 @@ def test_a_fight_moves_the_figures_it_can_one_by_one() -> None:
     assert _moved(FEINT_FIGHT, {"Dummy.tokens.grit": 0}) == "mean_damage"
 
 
+@pytest.mark.kernels
 def test_check_strict_passes_at_most_0_on_a_crit_rate_the_fight_cannot_move(
     tmp_path: Path,
 ) -> None:

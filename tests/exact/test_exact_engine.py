@@ -130,6 +130,7 @@ def _shape(doc: dict) -> set[str]:
     return {k for k in doc if not k.endswith("_ci")}
 
 
+@pytest.mark.kernels
 def test_summary_has_the_run_shape_without_intervals() -> None:
     res = simlab.simulate(DUEL, n=2_000, seed=SEED, threads=1)
     sim = sim_summary(res)
@@ -154,6 +155,7 @@ def test_summary_has_the_run_shape_without_intervals() -> None:
     assert doc["attacks"][0]["damage_pmf"]["0"] == pytest.approx(6 / 36)  # rows 2-3, 4 - guard
 
 
+@pytest.mark.kernels
 def test_summary_median_past_the_round_cap_is_not_reached_as_in_a_run() -> None:
     """With max_rounds 5 the duel ends a draw long before the defender's median round
     (10): half of all encounters never have it down, and summary.json says so (null), as
@@ -219,6 +221,7 @@ def test_cli_exact_prints_and_writes(tmp_path: Path) -> None:
     assert not list((tmp_path / "out").glob(".*tmp"))  # no temporary file left behind
 
 
+@pytest.mark.kernels
 def test_cli_exact_of_a_changed_scenario_says_what_changed(tmp_path: Path) -> None:
     """`exact --set` answers for the scenario as changed, and says so as `run --set` does:
     beside the name in the terminal and as ``overrides`` in summary.json (neither did:
@@ -315,6 +318,7 @@ def test_cli_exact_exits_2_when_nothing_can_be_solved(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.kernels
 def test_cli_run_check_prints_the_comparison_and_verdict() -> None:
     done = run_cli("run", str(QUICKSTART), "-n", "20000", "--threads", "1", "--check")
     assert done.returncode == 0, done.stderr
@@ -331,6 +335,7 @@ def test_cli_run_check_prints_the_comparison_and_verdict() -> None:
             "(exact 0)") in said  # fmt: skip
 
 
+@pytest.mark.kernels
 def test_cli_run_check_on_an_unsolvable_scenario_still_exits_0(tmp_path: Path) -> None:
     bad = tmp_path / "unsolvable.yaml"
     bad.write_text(UNSOLVABLE)
@@ -349,6 +354,7 @@ def _assert_all_close(check: pd.DataFrame) -> None:
     assert ((check.p_value >= 0) & (check.p_value <= 1)).all()
 
 
+@pytest.mark.kernels
 def test_simulate_check_on_the_duel() -> None:
     res = simlab.simulate(DUEL, n=50_000, seed=SEED, threads=1, check=True)
     assert res.check is not None
@@ -384,6 +390,7 @@ def _rounds_to_down(scenario: object, need: int, cap: int) -> tuple[float, float
 
 
 @pytest.mark.parametrize("path", [QUICKSTART, PARTY])
+@pytest.mark.kernels
 def test_simulate_check_on_multi_pair_scenarios(path: Path) -> None:
     res = simlab.simulate(path, n=20_000, seed=SEED, threads=1, check=True)
     assert res.check is not None
@@ -392,7 +399,7 @@ def test_simulate_check_on_multi_pair_scenarios(path: Path) -> None:
     assert check_verdict(res.check).startswith(f"all {len(res.check)} figures within 4.5")
 
 
-@pytest.mark.duel
+@pytest.mark.kernels
 def test_check_compares_no_crit_rate_under_rules_without_crits() -> None:
     """zones-3d6 has no critical hits (its tables have no crit-rate column), yet `run
     --check` compared a crit rate of 0 with an exact 0 for every pair, counted among the
@@ -404,6 +411,7 @@ def test_check_compares_no_crit_rate_under_rules_without_crits() -> None:
     assert {"hit_rate", "mean_damage"} <= set(res.check.figure)
 
 
+@pytest.mark.kernels
 def test_check_skips_figures_a_fight_can_move() -> None:
     res = simlab.simulate(PARTY, n=2_000, seed=SEED, threads=1, check=True)
     assert res.check is not None
@@ -417,6 +425,7 @@ def test_check_skips_figures_a_fight_can_move() -> None:
     assert not any(res.check.defender.isin(["Kaito", "Mira"]))  # reactions: refused
 
 
+@pytest.mark.kernels
 def test_summary_names_the_figures_a_fight_can_move() -> None:
     """The summary keeps each pair's caveats; tables and pages that set the exact answer
     beside a simulated figure leave it out where a caveat says the fight moves it."""
@@ -435,6 +444,7 @@ def test_summary_names_the_figures_a_fight_can_move() -> None:
 
 @pytest.mark.filterwarnings("ignore:exact answers not drawn")  # said where they are tested
 @pytest.mark.slow  # draws a whole report
+@pytest.mark.kernels
 def test_report_leaves_out_what_a_fight_moves() -> None:
     """The balance report's attack table and hit-rate plot show the exact answer only
     for the figures the fight does not move: Kaito's jab at the Ogre keeps its exact
@@ -467,6 +477,7 @@ def test_report_leaves_out_what_a_fight_moves() -> None:
     plt.close("all")
 
 
+@pytest.mark.kernels
 def test_check_catches_a_wrong_answer() -> None:
     """A simulator (here: an oracle) off by 2 percentage points is flagged."""
     res = simlab.simulate(QUICKSTART, n=20_000, seed=SEED, threads=1)
@@ -519,6 +530,7 @@ sides:
 """
 
 
+@pytest.mark.kernels
 def test_check_passes_a_certain_figure_whatever_its_rounding() -> None:
     """Damage that is the same on every hit (999, 1) is certain: its exact mean and
     standard error carry only float rounding (5e-15), which is no spread to divide by;
@@ -544,6 +556,7 @@ def test_check_passes_a_certain_figure_whatever_its_rounding() -> None:
     assert f"check: {verdict}" in text
 
 
+@pytest.mark.kernels
 def test_a_certain_figure_simulated_so_is_a_note_not_a_row() -> None:
     """``crit_rate: Kaito: quick-jab → Brute  0  0.0000  0  0.00  1.0*``: an attack that
     cannot crit, simulated without a crit, was a z-test of nothing (std error 0), counted
@@ -567,6 +580,7 @@ def test_a_certain_figure_simulated_so_is_a_note_not_a_row() -> None:
 
 @pytest.mark.parametrize(("attacker", "figure", "certain"),
                          [("Brute", "crit_rate", 0.0), ("Kaito", "hit_rate", 1.0)])  # fmt: skip
+@pytest.mark.kernels
 def test_a_broken_certainty_is_a_failing_row(attacker: str, figure: str, certain: float) -> None:
     """A rate that is certain by the exact answer (0, or 1) and simulated otherwise (a
     crit where none can happen, a miss where every attack hits) is a row, and fails."""
@@ -601,6 +615,7 @@ def test_a_check_of_certain_figures_only_says_there_is_nothing_to_test() -> None
                                     "simulated so")  # fmt: skip
 
 
+@pytest.mark.kernels
 def test_check_flags_any_change_of_a_certain_figure() -> None:
     """A certain figure simulated one point away is infinitely unlikely, not rounding."""
     scn = simlab.loads(CERTAIN_DAMAGE)

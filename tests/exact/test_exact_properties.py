@@ -198,34 +198,35 @@ def check_against_exact(text: str) -> None:
     assert_within(mean, pair.mean_damage, math.sqrt(pair.damage_variance), "mean damage")
 
 
+@pytest.mark.kernels
 @settings(max_examples=25, deadline=None, derandomize=True)
 @given(ss_duels())
 def test_simulated_shattered_spirits_attacks_agree_with_exact(text: str) -> None:
     check_against_exact(text)
 
 
-@pytest.mark.duel
+@pytest.mark.kernels
 @settings(max_examples=25, deadline=None, derandomize=True)
 @given(draft1_duels())
 def test_simulated_draft1_attacks_agree_with_exact(text: str) -> None:
     check_against_exact(text)
 
 
-@pytest.mark.duel
+@pytest.mark.kernels
 @settings(max_examples=25, deadline=None, derandomize=True)
 @given(zones_duels())
 def test_simulated_zones_attacks_agree_with_exact(text: str) -> None:
     check_against_exact(text)
 
 
-@pytest.mark.duel
+@pytest.mark.kernels
 @settings(max_examples=25, deadline=None, derandomize=True)
 @given(tiers_duels())
 def test_simulated_opposed_tiers_attacks_agree_with_exact(text: str) -> None:
     check_against_exact(text)
 
 
-@pytest.mark.duel
+@pytest.mark.kernels
 @settings(max_examples=25, deadline=None, derandomize=True)
 @given(glitters_duels())
 def test_simulated_glitters_attacks_agree_with_exact(text: str) -> None:

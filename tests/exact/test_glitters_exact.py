@@ -267,7 +267,7 @@ def test_duel_turns_alternate_two_handed_and_paired_attacks() -> None:
     )
 
 
-@pytest.mark.duel
+@pytest.mark.kernels
 def test_duel_time_to_down_agrees_with_simulation() -> None:
     """Simulated mean round of down within 4.5 standard errors of the exact chain."""
     scenario = simlab.load(TRAINING)

@@ -242,7 +242,7 @@ def test_the_surprise_round_moves_only_the_figures_it_changes() -> None:
     assert list(fight_caveats(open_, 0, "bow", 1)) == ["crit_rate", "mean_damage"]
 
 
-@pytest.mark.duel
+@pytest.mark.kernels
 def test_no_surprise_round_simulated_matches_the_exact_duel() -> None:
     """``surprise_round: false`` (docs/rules/opposed-tiers.md): a hidden archer gets no
     round 0, so the simulated Down round of its target is that of the plain duel the

@@ -216,7 +216,7 @@ sides:
     np.testing.assert_allclose(ttd.capped_pmf, [0, 1, 0, 0, 0, 0], atol=1e-15)
 
 
-@pytest.mark.duel
+@pytest.mark.kernels
 def test_simulated_duel_agrees_with_exact() -> None:
     """The simulator's round of first down, round by round, within 4.5 binomial σ of the
     exact P(first down in round r) (fixed seed: a correct simulator fails with chance

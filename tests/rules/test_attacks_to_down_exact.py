@@ -175,7 +175,7 @@ def with_bystander(text: str, rules: str) -> str:
 
 @pytest.mark.parametrize("general", [False, True], ids=["duel-path", "general-path"])
 @pytest.mark.parametrize("name", list(CASES))
-@pytest.mark.duel
+@pytest.mark.kernels
 def test_attacks_to_down_match_the_chain(name: str, general: bool) -> None:
     """The defender's attacks-received histogram and mean match the chain."""
     text = CASES[name][0]
@@ -208,7 +208,7 @@ def test_attacks_to_down_differ_from_rounds(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["zones", "ss"])
-@pytest.mark.duel
+@pytest.mark.kernels
 def test_out_event_is_the_round_of_the_down(name: str) -> None:
     """zones-3d6's ``out`` (HP below 0: docs/rules/zones-3d6.md, "Time-to-down") and a
     ``downed: defeat`` combatant's ``out`` in shattered-spirits (out at 0 HP:

@@ -167,7 +167,7 @@ RUNS = [
 
 @pytest.mark.parametrize(("name", "bystander"), RUNS,
                          ids=[f"{n}-{'general' if b else 'path'}" for n, b in RUNS])  # fmt: skip
-@pytest.mark.duel
+@pytest.mark.kernels
 def test_down_shaken_and_attacks_match_the_chain(name: str, bystander: bool) -> None:
     """``down_attacks``, ``mean_attacks_to_down``, ``down_round`` and the ``downed`` and
     ``shaken`` events of the defender match the chain."""

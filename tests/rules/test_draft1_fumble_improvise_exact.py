@@ -90,6 +90,7 @@ def fumble_chain(name: str, exposed: int = 2) -> np.ndarray:
 
 
 @pytest.mark.parametrize("name", list(FUMBLE_CASES))
+@pytest.mark.kernels
 def test_fumble_exposed_matches_the_chain(name: str) -> None:
     """A's Down round matches the chain; A is Shaken in round 0 of every encounter and
     D never; with Exposed lasting the Round and no Focus, each of D's jabs deals the
@@ -188,6 +189,7 @@ def improvise_chain(improvise: bool = True) -> dict[str, np.ndarray]:
     return out
 
 
+@pytest.mark.kernels
 def test_improvise_matches_the_chain() -> None:
     """D's Down round and its ``downed`` and ``shaken`` rounds match the chain."""
     res = simlab.simulate(simlab.loads(IMPROVISE, "improvise.yaml"), n=N, seed=SEED, threads=1)

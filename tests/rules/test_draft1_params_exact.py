@@ -139,6 +139,7 @@ def duel_chain(start: str, shaken: int, both: str) -> dict[str, np.ndarray]:
 
 
 @pytest.mark.parametrize("name", list(DUEL_CASES))
+@pytest.mark.kernels
 def test_duel_matches_the_chain(name: str) -> None:
     """A's and B's Down rounds match the chain for each reading."""
     res = simlab.simulate(simlab.loads(duel_text(name), f"{name}.yaml"), n=N, seed=SEED,
@@ -204,6 +205,7 @@ def fumble_chain(order: str, cost: int, focus: int) -> np.ndarray:
 
 
 @pytest.mark.parametrize("name", list(FUMBLE_CASES))
+@pytest.mark.kernels
 def test_fumble_payment_matches_the_chain(name: str) -> None:
     """W's Down round matches the chain."""
     order, cost, focus = FUMBLE_CASES[name]
@@ -294,6 +296,7 @@ def improvise_chain(order: str, cost: int = 2) -> np.ndarray:
 
 
 @pytest.mark.parametrize("cost", [2, 3])
+@pytest.mark.kernels
 def test_momentum_first_matches_the_chain(cost: int) -> None:
     """D's Down round matches the chain with ``fumble_tokens: momentum-first``, at the
     default ``improvise_cost`` 2 and at 3."""
@@ -355,6 +358,7 @@ def block_chain(cost: int) -> np.ndarray:
     return blocked_down(STRIKE, BLOCK_AT, GRIT, T_HP, cost, 3 * ROUNDS)
 
 
+@pytest.mark.kernels
 def test_block_cost_matches_the_chain() -> None:
     """T's attacks received at its Down (three a Round, so its Down round follows)
     match the chain with ``reaction_cost: 2``."""
@@ -397,6 +401,7 @@ sides:
 """
 
 
+@pytest.mark.kernels
 def test_an_evade_s_reroll_is_not_blocked() -> None:
     """T holds enough Reflex and Grit for every strike of the encounter (three a Round
     for ``ROUNDS`` Rounds, against 99 of each) and never goes down, so every strike's

@@ -237,7 +237,7 @@ RUNS = [(name, False) for name in CASES] + [(n, True) for n in CASES if n != "ex
 
 @pytest.mark.parametrize(("name", "bystander"), RUNS,
                          ids=[f"{n}-{'general' if b else 'plain'}" for n, b in RUNS])  # fmt: skip
-@pytest.mark.duel
+@pytest.mark.kernels
 def test_parameter_matches_the_chain(name: str, bystander: bool) -> None:
     """Each Technique's damage histogram (where it does not depend on the past), D's
     ``down_attacks``, ``down_round``, ``downed`` and ``shaken`` event rounds and

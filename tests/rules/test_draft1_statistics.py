@@ -134,7 +134,7 @@ def run(kind: str, name: str) -> tuple[Any, Result]:
 
 
 @pytest.mark.parametrize("name", list(ATTACK_CASES))
-@pytest.mark.duel
+@pytest.mark.kernels
 def test_attacks_match_exact(name: str) -> None:
     scn, res = run("attack", name)
     layout = res.layout
@@ -168,7 +168,7 @@ def test_the_attack_cases_reach_the_extreme_rolls() -> None:
 
 
 @pytest.mark.parametrize("name", list(DUEL_CASES))
-@pytest.mark.duel
+@pytest.mark.kernels
 def test_duel_time_to_down_and_shaken_match_exact(name: str) -> None:
     scn, res = run("duel", name)
     cap = scn.max_rounds

@@ -50,7 +50,7 @@ DUELS = {
 
 
 @pytest.mark.parametrize(("name", "cap"), list(DUELS.items()))
-@pytest.mark.duel
+@pytest.mark.kernels
 def test_duel_win_draw_length_and_time_to_down_match_exact(name: str, cap: int) -> None:
     text = (ROOT / "scenarios" / "benchmarks" / f"{name}.yaml").read_text()
     assert "max_rounds: 100\n" in text

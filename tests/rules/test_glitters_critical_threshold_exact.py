@@ -81,6 +81,7 @@ def run(mode: str) -> simlab.Result:
 
 
 @pytest.mark.parametrize("mode", ["lowest", "replace"])
+@pytest.mark.kernels
 def test_critical_threshold_matches_exact(mode: str) -> None:
     """Each attack's hit and critical rates and damage histogram match."""
     res = run(mode)

@@ -147,6 +147,7 @@ def chain(name: str) -> dict[str, np.ndarray]:
 
 
 @pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.kernels
 def test_dying_hero_matches_the_chain(name: str) -> None:
     """The Hero's Down round and its ``stable`` and ``dead`` rounds match the chain."""
     scn = simlab.loads(text_of(name), f"{name}.yaml")

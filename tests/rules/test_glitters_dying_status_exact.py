@@ -186,6 +186,7 @@ def moments(pmf: np.ndarray) -> tuple[float, float]:
 
 
 @pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.kernels
 def test_dying_hero_statuses_match_the_chain(name: str) -> None:
     """The Hero's status damage per encounter, its Down round and its ``stable`` and
     ``dead`` rounds match the chain."""

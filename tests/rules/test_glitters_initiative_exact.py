@@ -85,6 +85,7 @@ def chain(ties: str, y_player: bool) -> dict[str, np.ndarray]:
 
 
 @pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.kernels
 def test_initiative_ties_match_the_chain(name: str) -> None:
     """X's and Y's Down rounds match the chain for each reading."""
     res = simlab.simulate(simlab.loads(text(name), f"{name}.yaml"), n=N, seed=SEED, threads=1)

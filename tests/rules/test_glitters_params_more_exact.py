@@ -103,7 +103,7 @@ def tie_down_rounds(tie_hits: bool) -> np.ndarray:
 
 
 @pytest.mark.parametrize("tie_hits", [True, False])
-@pytest.mark.duel
+@pytest.mark.kernels
 def test_hit_on_tie_matches_the_chain(tie_hits: bool) -> None:
     """D's Down round matches the chain under either reading; A is never touched."""
     tie = str(tie_hits).lower()
@@ -210,6 +210,7 @@ def burn_chain(lasts: str, frozen_burns: bool = False) -> dict[str, np.ndarray]:
 
 
 @pytest.mark.parametrize("lasts", ["encounter", "thaw"])
+@pytest.mark.kernels
 def test_thaw_with_burning_matches_the_chain(lasts: str) -> None:
     """The ``frozen`` round and D's status damage match the chain; nobody is down."""
     text = BURN.format(lasts=lasts, rounds=BURN_ROUNDS, hp=BURN_HP, dc=BURN_DC, str_=BURN_STR)

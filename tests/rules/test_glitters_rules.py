@@ -755,6 +755,7 @@ def test_modern_rules_roll_no_saves() -> None:
     assert (trace.kind == ATTACK).sum() > 100
 
 
+@pytest.mark.kernels
 def test_status_damage_is_tallied_apart() -> None:
     """Status damage is in ``status_damage``, not in the attack damage tallies."""
     scn, trace = traced("mixed")

@@ -115,6 +115,7 @@ def run(name: str) -> tuple[Any, Result]:
 
 
 @pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.kernels
 def test_attacks_match_exact(name: str) -> None:
     scn, res = run(name)
     layout = res.layout
@@ -191,6 +192,7 @@ def death_chain() -> dict[tuple[str, int], float]:
     return out
 
 
+@pytest.mark.kernels
 def test_death_saves_match_the_chain() -> None:
     """A hero downed in round 1 saves from round 2 on (the fight is over, the saves go
     on); P(dead), P(stable) and the round of each match the chain."""
@@ -250,6 +252,7 @@ def parry_exact(value: int) -> dict[str, float]:
 
 
 @pytest.mark.parametrize("value", [2, 4])
+@pytest.mark.kernels
 def test_parry_value_matches_exact(value: int) -> None:
     """The simulated hit and crit rates of a parried and an unparried attack match the
     enumeration above within K_SIGMA standard errors; ``simlab.exact`` agrees on the

@@ -112,6 +112,7 @@ def status_damage_pmf(case: str, rounds: int) -> np.ndarray:
 
 
 @pytest.mark.parametrize("case", list(STATUS_CASES))
+@pytest.mark.kernels
 def test_bleeding_and_burning_damage_match_the_chain(case: str) -> None:
     """The defender's status damage per encounter (``status_damage``) matches the chain;
     the attacker, untouched, takes none."""
@@ -183,6 +184,7 @@ def frozen_round_pmf(rounds: int, strength: int) -> np.ndarray:
     return out
 
 
+@pytest.mark.kernels
 def test_frozen_round_matches_the_chain() -> None:
     """The round of the ``frozen`` event (and its rate) match the chain."""
     scn = simlab.loads(FROZEN, "frozen.yaml")

@@ -105,6 +105,7 @@ def defender_turn(s: State, lasts: str) -> list[tuple[float, State]]:
 
 
 @pytest.mark.parametrize("lasts", READINGS)
+@pytest.mark.kernels
 def test_frozen_and_down_rounds_match_the_chain(lasts: str) -> None:
     """The ``frozen`` event's round and D's Down round match the chain; A is never
     touched."""

@@ -94,6 +94,7 @@ def _general(job: runner.Job) -> runner.Job:
 
 
 @pytest.mark.parametrize("case", list(PLAIN))
+@pytest.mark.kernels
 def test_plain_duel_path_gives_the_general_tallies(case):
     scenario = _scenario("duel", PLAIN[case])
     if case in OVERRIDES:
@@ -106,6 +107,7 @@ def test_plain_duel_path_gives_the_general_tallies(case):
 
 
 @pytest.mark.parametrize(("n", "first", "count", "chunks"), [(13, 0, 13, 2), (1000, 377, 400, 3)])
+@pytest.mark.kernels
 def test_plain_duel_path_on_few_encounters_and_a_part_of_a_run(n, first, count, chunks):
     # fewer encounters than tally batches (empty batches), and a block that starts
     # mid-run, as the runner and the cluster workers cut them
@@ -115,6 +117,7 @@ def test_plain_duel_path_on_few_encounters_and_a_part_of_a_run(n, first, count, 
     assert_same_tallies(fast, general, count)
 
 
+@pytest.mark.kernels
 def test_plain_duel_path_with_a_trace_matches_without():
     scn = _scenario("duel", PLAIN["rotation, two per turn"])
     traced = simlab.simulate(scn, n=300, seed=SEED, trace=True)

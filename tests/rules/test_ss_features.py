@@ -139,6 +139,7 @@ def test_reinforcement_slots_are_preallocated() -> None:
         attack_outcome(scenario, 0, "jab", 1)
 
 
+@pytest.mark.kernels
 def test_spirits_2v3_runs_and_meets_its_specs() -> None:
     """The shipped scenario validates, runs, and its ``expect:`` specs hold."""
     scenario = simlab.load("scenarios/shattered-spirits/spirits-2v3.yaml")

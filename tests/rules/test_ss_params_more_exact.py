@@ -194,6 +194,7 @@ def momentum_chain(gain: int) -> dict[str, np.ndarray]:
 
 
 @pytest.mark.parametrize("gain", GAINS)
+@pytest.mark.kernels
 def test_momentum_per_respite_matches_the_chain(gain: int) -> None:
     """Momentum spent per encounter and the round it is first spent, by A (priced
     attacks) and D (priced Evades), and D's Down round and attacks received."""
@@ -355,6 +356,7 @@ def engagement_run(mode: str) -> simlab.Result:
 
 
 @pytest.mark.parametrize("mode", MODES)
+@pytest.mark.kernels
 def test_engagement_matches_the_chain(mode: str) -> None:
     """Each foe's Down round, attacks received and claws made; with ``declared`` no cut
     ever goes to Xan."""
@@ -482,6 +484,7 @@ def sunder_chain(fatigue: int, sunder_needs_fatigue: bool = False) -> dict[str, 
 
 
 @pytest.mark.parametrize("fatigue", FATIGUES)
+@pytest.mark.kernels
 def test_fatigue_per_sunder_matches_the_chain(fatigue: int) -> None:
     """D's first Wound (time-to-down), ``dead``, ``out``, ``sunder`` and ``fatigue``
     rounds."""
@@ -511,6 +514,7 @@ def test_fatigue_per_sunder_cases_are_not_trivial() -> None:
     assert sunder_chain(0, sunder_needs_fatigue=True)["dead"].sum() > none["dead"].sum() + 0.1
 
 
+@pytest.mark.kernels
 def test_fatigue_amount_is_not_observable() -> None:
     """docs/rules/shattered-spirits.md, "Sunder and Fatigue": Fatigue has no effect and
     its amount is not reported, so every amount above 0 gives the same tallies, to the
@@ -540,6 +544,7 @@ sides:
 """
 
 
+@pytest.mark.kernels
 def test_an_evade_s_reroll_is_not_blocked() -> None:
     """docs/rules/shattered-spirits.md, "An attack": one reaction per attack. T Evades
     and Blocks at the same threshold and holds tokens for every strike (one a Turn for
@@ -589,6 +594,7 @@ def block_chain(cost: int) -> np.ndarray:
     return blocked_down(STRIKE, BLOCK_AT, GRIT, T_HP, cost, BLOCK_ROUNDS)
 
 
+@pytest.mark.kernels
 def test_block_cost_matches_the_chain() -> None:
     """docs/rules/shattered-spirits.md, ``reaction_cost``: T's Down round with two Grit
     a Block (one more than the default) matches the chain."""
@@ -653,6 +659,7 @@ def expose_chain(last: str) -> np.ndarray:
 
 
 @pytest.mark.parametrize("last", ["round", "encounter"])
+@pytest.mark.kernels
 def test_profile_exposed_matches_the_chain(last: str) -> None:
     """docs/rules/shattered-spirits.md, ``statuses_last``: T's Down round under each
     reading matches the chain."""

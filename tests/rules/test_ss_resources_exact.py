@@ -102,6 +102,7 @@ def stun_damage_pmf(case: str, rounds: int, attacks_per_round: int) -> np.ndarra
 
 
 @pytest.mark.parametrize("case", list(STUN_CASES))
+@pytest.mark.kernels
 def test_stun_damage_matches_the_chain(case: str) -> None:
     per_level, rushing = STUN_CASES[case]
     scn = simlab.loads(STUN.format(per_level=per_level, rushing=rushing), f"{case}.yaml")
@@ -204,6 +205,7 @@ def first_spent_pmf(history: list[dict[State, float]], who: int) -> np.ndarray:
 
 
 @pytest.mark.parametrize("case", list(MOMENTUM_CASES))
+@pytest.mark.kernels
 def test_momentum_spent_matches_the_chain(case: str) -> None:
     """Each side's Momentum spent per encounter and the round it first spent some."""
     text = MOMENTUM.replace("ATTACKS", ", ".join(MOMENTUM_CASES[case]))
@@ -313,6 +315,7 @@ def wounds_chain(case: str, rounds: int, hp: int = 8) -> dict[str, np.ndarray]:
 
 @pytest.mark.parametrize("bystander", [False, True], ids=["duel-path", "general-path"])
 @pytest.mark.parametrize("case", list(WOUND_CASES))
+@pytest.mark.kernels
 def test_wounds_out_and_dead_match_the_chain(case: str, bystander: bool) -> None:
     """First Wound (time-to-down), ``dead`` and ``out`` of a ``wounds`` defender; a
     bystander on its side (never attacked while it stands) takes the fight off the

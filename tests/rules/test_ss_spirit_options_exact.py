@@ -288,6 +288,7 @@ def simulated(name: str) -> simlab.Result:
 
 
 @pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.kernels
 def test_spirit_options_match_the_chain(name: str) -> None:
     """Kestrel's ``harm`` and ``out`` rounds, Kaito's ``suppressed``, ``sealed`` and
     ``momentum_spent`` rounds and Momentum spent per encounter, the Brute's Down round

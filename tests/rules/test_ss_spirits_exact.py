@@ -169,6 +169,7 @@ def spirit_chain(name: str) -> tuple[dict[str, np.ndarray], np.ndarray]:
 
 
 @pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.kernels
 def test_spirit_events_and_momentum_match_the_chain(name: str) -> None:
     """Kestrel's ``harm`` (and first Spirit Downed) and ``out`` rounds, Kaito's
     ``suppressed``, ``sealed`` and ``momentum_spent`` rounds and the Momentum he spends
@@ -227,6 +228,7 @@ JAB = [0, 0, 1, 1, 2, 2, 3, 3, 4, 5, 6]
 ARRIVES = {"Whelp 1": 3, "Whelp 2": 3, "Whelp 3": 4}
 
 
+@pytest.mark.kernels
 def test_reinforcements_arrive_on_schedule() -> None:
     """Each Whelp arrives in its round, in the encounters in which the Brute (focused by
     Kaito's two jabs a Turn, Guard 0, 10 HP) stands through round 2; else never."""

@@ -188,6 +188,7 @@ def assert_rate(k: int, attempts: int, p: float, what: str) -> None:
 
 
 @pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.kernels
 def test_attacks_match_exact(name: str) -> None:
     scenario, res = run(name)
     layout = res.layout
@@ -251,6 +252,7 @@ sides:
     ("source", "n"),
     [("ss-duel", 200_000), ("rotation", 100_000)],
 )
+@pytest.mark.kernels
 def test_time_to_down_matches_exact(source: str, n: int) -> None:
     scenario = simlab.load(DUEL) if source == "ss-duel" else simlab.loads(ROTATION)
     exact = duel_time_to_down(scenario)  # type: ignore[arg-type]

@@ -106,6 +106,7 @@ PARAMS = [
 
 
 @pytest.mark.parametrize(("params", "reached"), PARAMS)
+@pytest.mark.kernels
 def test_the_checks_say_what_the_kernels_do(params: str, reached: bool) -> None:
     scenario = simlab.loads(UNPAID.replace("momentum_per_respite: 0", params), "s.yaml")
     assert (scenario.attack_problem("club") is None) is reached

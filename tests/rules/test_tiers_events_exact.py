@@ -112,7 +112,7 @@ def by_attack_to_rounds(by_attack: np.ndarray, per_turn: int, cap: int) -> np.nd
 
 
 @pytest.mark.parametrize("case", list(CASES))
-@pytest.mark.duel
+@pytest.mark.kernels
 def test_fall_unconscious_dead_and_out_match_the_chain(case: str) -> None:
     """The defender's time-to-down and each event's round match the chain."""
     params, cap, _, bystander, _, _ = CASES[case]

@@ -94,6 +94,7 @@ def chain(stays: bool) -> dict[str, np.ndarray]:
 
 
 @pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.kernels
 def test_fallen_targets_match_the_chain(name: str) -> None:
     """D's down, out, unconscious and dead rounds and the Bystander's down round match
     the chain; A is never touched."""

@@ -87,6 +87,7 @@ def chain(count: int, sides: int, ties: str) -> dict[str, np.ndarray]:
 
 
 @pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.kernels
 def test_initiative_matches_the_chain(name: str) -> None:
     """X's and Y's Down rounds match the chain for each reading."""
     res = simlab.simulate(simlab.loads(text(name), f"{name}.yaml"), n=N, seed=SEED, threads=1)

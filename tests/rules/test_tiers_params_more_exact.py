@@ -138,7 +138,7 @@ def text(name: str) -> str:
 
 
 @pytest.mark.parametrize("name", list(CASES))
-@pytest.mark.duel
+@pytest.mark.kernels
 def test_params_match_the_chain(name: str) -> None:
     """D's Down round matches the chain; S is never touched."""
     res = simlab.simulate(simlab.loads(text(name), f"{name}.yaml"), n=N, seed=SEED, threads=1)

@@ -86,6 +86,7 @@ def down_rounds(armor: bool) -> np.ndarray:
 
 
 @pytest.mark.parametrize("armor", [True, False])
+@pytest.mark.kernels
 def test_surprise_armor_matches_the_chain(armor: bool) -> None:
     """D's Down round, round 0 included, matches the chain."""
     text = TEXT.format(armor=str(armor).lower(), rounds=ROUNDS)

@@ -294,6 +294,7 @@ def test_every_attack_replays(run: tuple[Any, pd.DataFrame]) -> None:
     ("name", "extra"),
     [("mixed", ""), ("mixed", "params: {advantage_dice: 2}\n"), ("params", ""), ("worked", "")],
 )
+@pytest.mark.kernels
 def test_untraced_runs_tally_what_traced_runs_replay(name: str, extra: str) -> None:
     """Untraced runs keep a roll's dice in local variables (``untraced_roll``: the kept
     three, then edges and pressures on their sum); they tally exactly what the traced

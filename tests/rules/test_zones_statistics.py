@@ -110,7 +110,7 @@ def run(name: str) -> tuple[Any, Result]:
 
 
 @pytest.mark.parametrize("name", list(CASES))
-@pytest.mark.duel
+@pytest.mark.kernels
 def test_attacks_match_exact(name: str) -> None:
     scn, res = run(name)
     layout = res.layout

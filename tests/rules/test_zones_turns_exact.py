@@ -105,6 +105,7 @@ def chain(die: int, ties: str, major: int, cost: int, x_apt: int) -> dict[str, n
 
 
 @pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.kernels
 def test_turns_match_the_chain(name: str) -> None:
     """X's and Y's Down rounds match the chain for each reading."""
     res = simlab.simulate(simlab.loads(text(name), f"{name}.yaml"), n=N, seed=SEED, threads=1)
