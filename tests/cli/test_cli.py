@@ -89,6 +89,7 @@ def _stderr_in_a_terminal(args: list[str], env: dict[str, str], cwd: Path) -> st
     return shown.decode().replace("\r\n", "\n")
 
 
+@pytest.mark.slow  # runs commands in fresh processes on a pseudo-terminal
 def test_an_error_is_broken_at_spaces_in_a_terminal_and_one_line_in_a_pipe(
     tmp_path: Path,
 ) -> None:
@@ -380,6 +381,7 @@ def test_a_reader_that_stops_reading_stops_the_printing_only(
      ["exact", "scenarios/benchmarks/ss-duel.yaml"]],
     ids=["validate", "--help", "--version", "validate --help", "exact"],
 )  # fmt: skip
+@pytest.mark.slow  # runs commands in fresh processes piped into readers
 def test_every_command_piped_into_a_reader_that_stops_exits_as_it_would_have(
     args: list[str],
 ) -> None:
@@ -397,6 +399,7 @@ def test_every_command_piped_into_a_reader_that_stops_exits_as_it_would_have(
 
 
 @pytest.mark.parametrize(("args", "status"), [(["-n", "1.5"], 2), (["--set", "Brute.hp=x"], 2)])
+@pytest.mark.slow  # runs commands in fresh processes piped into readers
 def test_a_reader_of_errors_that_stops_reading_leaves_the_exit_status(
     args: list[str], status: int
 ) -> None:
@@ -525,6 +528,7 @@ entry(sys.argv[2:])
      (["run", str(QUICKSTART), "-n", "2000"], 0, "stdout", "win rate")],
     ids=["ok", "bad input", "run"],
 )  # fmt: skip
+@pytest.mark.slow  # runs commands in fresh processes
 def test_the_command_ends_quickly_yet_loses_nothing(
     args: list[str], status: int, stream: str, text: str
 ) -> None:
@@ -904,6 +908,7 @@ def test_a_command_says_a_compile_in_its_own_words_only(monkeypatch, caplog) -> 
     )
 
 
+@pytest.mark.slow  # compiles a rule system's kernel afresh in a fresh process
 def test_a_run_on_a_terminal_says_in_its_bar_that_it_compiles(on_a_terminal, monkeypatch) -> None:
     """Through the Python API's run, which names its rule system to the command's
     listener; and a second rule system's first compile is said too (a report's)."""
@@ -964,6 +969,7 @@ def test_notes_a_ci_log_reads_are_whole_when_piped_and_broken_on_a_terminal(
             assert end in lines[start], lines
 
 
+@pytest.mark.slow  # runs commands in fresh processes on a pseudo-terminal
 def test_an_error_on_a_terminal_keeps_each_suggested_fix_whole(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -14,6 +14,9 @@ from simlab import api
 from simlab.analysis.drift import compare
 from simlab.report.render import render_report, whole_words
 
+# Slow tier (make test-slow): runs and renders drift and report pages.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 GLITTERS_DUEL = ROOT / "scenarios/benchmarks/glitters-d20-duel.yaml"
 QUICKSTART = ROOT / "scenarios/shattered-spirits/quickstart.yaml"

@@ -19,6 +19,9 @@ from matplotlib.figure import Figure
 from simlab.report import render
 from simlab.report.wrapped import WrappingLayout, png_bytes, wrap_to_axes
 
+# Slow tier (make test-slow): draws report pictures to count what each draws.
+pytestmark = pytest.mark.slow
+
 LONG_TITLE = "Raider Chief · cleaver against every defender it met: damage distribution"
 
 

@@ -88,6 +88,7 @@ def test_the_names_are_as_long_as_the_report_must_hold(run: ScenarioRun) -> None
     assert all(34 <= len(name) <= 37 for name in names), names
 
 
+@pytest.mark.slow  # draws a whole report's pictures
 def test_every_picture_is_saved_without_a_warning(saved: Saved) -> None:
     # hit rates, a damage picture per attacker's attack, a survival picture per side, outcome
     assert len(saved.figures) == 1 + 3 + 2 + 1

@@ -135,6 +135,7 @@ def test_a_results_file_over_the_limit_is_refused_unread(tmp_path: Path) -> None
         load_results(big)
 
 
+@pytest.mark.slow  # writes and reads a large results folder
 def test_manifest_of_a_results_folder_is_read_within_the_limit(
     run: ScenarioRun, tmp_path: Path
 ) -> None:
@@ -158,6 +159,7 @@ def test_save_results_replaces_only_results_simlab_wrote(run: ScenarioRun, tmp_p
     assert sorted(p.name for p in tmp_path.iterdir()) == ["results.json", "victim.yaml"]
 
 
+@pytest.mark.slow  # writes whole reports
 def test_one_path_or_one_run_is_taken_as_a_list_of_one(run: ScenarioRun, tmp_path: Path) -> None:
     """A notebook passes one scenario or one run: a path's characters were read as paths
     ("s: expected a scenario file or folder"), and one run was "not iterable"."""
@@ -418,6 +420,7 @@ def test_the_first_round_anyone_can_go_down_is_saved_and_read_back(tmp_path: Pat
     assert older.result.layout.first_rounds == [0, 0]
 
 
+@pytest.mark.slow  # writes whole reports
 def test_a_baseline_beside_another_is_read_alone(run: ScenarioRun, tmp_path: Path) -> None:
     """``--baseline bl/results.json`` was refused ("bl: expected the files of one run;
     got small100.json is from another run") when another baseline sat beside it, as
