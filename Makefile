@@ -61,9 +61,10 @@ PYTEST_WORKERS ?= auto
 
 # The fast tier plays every run on each rule system's traced kernel (the same tallies,
 # tests/engine/test_determinism.py), so a fresh clone compiles 5 kernels, not 22; the
-# slow tier runs the checks marked `kernels` again on the kernels a run uses.
+# slow tier runs the checks marked `kernels` again on the kernels a run uses. The files
+# run in the order tests/conftest.py gives (FIRST_FILES), not largest first.
 test: $(VENV)/.installed-test
-	SIMLAB_ONE_KERNEL=1 $(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile
+	SIMLAB_ONE_KERNEL=1 $(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 # The slow set also checks that JupyterLab starts, so it installs the notebook extra.
 test-slow: $(VENV)/.installed-test $(VENV)/.installed-notebook
