@@ -17,6 +17,9 @@ import pytest
 
 import simlab
 from simlab.analysis.summary import summary
+from simlab.api import compile_job
+from simlab.engine import runner
+from simlab.engine.runner import ONE_KERNEL_VARIABLE
 from simlab.scenario.common import ScenarioBase
 from tests.support import assert_same_tallies
 
@@ -37,6 +40,7 @@ SCENARIOS = [
     ROOT / "scenarios/shattered-spirits-draft1/training-dummy.yaml",
     ROOT / "scenarios/glitters-d20/training-duel.yaml",
 ]
+EXAMPLES = sorted((ROOT / "scenarios").rglob("*.yaml"))
 THREADS = sorted({1, min(2, numba.config.NUMBA_NUM_THREADS)})
 
 
@@ -116,3 +120,21 @@ def test_trace_mode_plays_the_same_encounters(path: Path) -> None:
 
         rows = rows[rows["kind"] == KIND_ATTACK]
     assert len(rows) == int(traced.tallies.attempts.sum())
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_the_traced_kernel_played_untraced_tallies_what_a_run_does(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``make test`` plays every run on its rule system's traced kernel
+    (``SIMLAB_ONE_KERNEL=1``): for every example and benchmark scenario, that kernel
+    tallies exactly what the kernel a run normally takes (untraced, or a plain duel's)
+    tallies."""
+    n = 3000
+    monkeypatch.delenv(ONE_KERNEL_VARIABLE, raising=False)
+    usual = simlab.simulate(loaded(path), n=n, seed=11, threads=max(THREADS))
+    monkeypatch.setenv(ONE_KERNEL_VARIABLE, "1")
+    job = compile_job(loaded(path), n, 11)
+    assert runner.block_kernel(job) is runner.kernels(job.rules).run_block
+    traced_kernel = simlab.simulate(loaded(path), n=n, seed=11, threads=max(THREADS))
+    assert_same_tallies(traced_kernel.tallies, usual.tallies, n)
