@@ -230,7 +230,7 @@ def _progress(precision: float | None) -> Callable[..., Any]:
 
     if precision is None or sys.stdout.isatty():
         return terminal.progress
-    return lambda *_args: contextlib.nullcontext(None)
+    return lambda *_args, **_kwargs: contextlib.nullcontext(None)
 
 
 def _say(line: str) -> None:
@@ -1323,6 +1323,7 @@ def compare(
     intervals."""
     from simlab import api
     from simlab.errors import InputError
+    from simlab.report import terminal
     from simlab.report.tuning_terminal import print_compare
     from simlab.tuning.overrides import parse_assignment
 
@@ -1340,13 +1341,16 @@ def compare(
     # to a precision: A, then B, each to it, the first stopped then on to the later stop;
     # no total known ahead
     within = "A, then B, to the precision" if to_precision else "A and B"
+    # each variant's count, as the header's "1,250 encounters each" (2,500 "of A and B"
+    # beside it read as two counts of one thing)
+    done = terminal.simulated_line(n, EACH_VARIANT)
     with _progress(precision or first.precision)(None if to_precision else 2 * n,
-                                                 within) as advance:  # fmt: skip
+                                                 within, done=done) as advance:  # fmt: skip
         result = api.compare_variants(a, b, changes=changes, n=n, seed=seed, threads=threads,
                              progress=advance, precision=precision,
                              precision_on=_figures(precision_on), client=client)  # fmt: skip
     precision_said = None if result.precision is None else {**result.precision, "each": True}
-    _say_simulated(2 * result.a.encounters, "A and B", precision_said)
+    _say_simulated(result.a.encounters, EACH_VARIANT, precision_said)
     print_compare(result)
     _note_unused_settings(first, second, given={"seed": seed, "encounters": encounters})
     _note_unused_precision(first, second, precision, n)
@@ -1355,6 +1359,10 @@ def compare(
     if out:
         written = api.write_compare(result, out)
         _wrote_files(written, out)
+
+
+#: What a comparison's line of encounters simulated counts them of: each variant's.
+EACH_VARIANT = "A and of B"
 
 
 def _note_unused_settings(first: Any, second: Any, given: dict[str, int | None]) -> None:

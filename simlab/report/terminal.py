@@ -172,7 +172,7 @@ _LIVE_BAR: list[Callable[[str], None]] = []
 
 
 @contextmanager
-def progress(total: int | None, what: str = "") -> Iterator[Callable[[int], None]]:
+def progress(total: int | None, what: str = "", done: str = "") -> Iterator[Callable[[int], None]]:
     """A progress bar over ``total`` encounters (of ``what``, when named); yields the
     function that advances it. ``total`` None: runs whose count is not known ahead
     (``compare --precision`` runs A, then B, each to the precision, and the one that
@@ -186,12 +186,16 @@ def progress(total: int | None, what: str = "") -> Iterator[Callable[[int], None
     look like a hang. A warm run, which compiles nothing, never says it. Where numba
     has no hook that tells of a compile (``jit.LIGHT_CACHE_LOADS`` false), ``starting``
     says that a first run compiles.
+
+    Where standard output is not a terminal, no bar: a line when done, ``done`` where
+    given (a comparison's ``simulated 1,250 encounters of A and of B``, whose bar counts
+    both variants), else :func:`simulated_line` of ``total`` and ``what``.
     """
     of = f" of {what}" if what else ""
     if not sys.stdout.isatty():
         yield lambda _done: None
         if total is not None:  # else the command says it, which knows the count
-            say_for_tools(simulated_line(total, what))
+            say_for_tools(done or simulated_line(total, what))
         return
     of = f" of {_in_the_bar(what, total)}" if what else ""
     simulating = f"simulating{of}"
@@ -1129,7 +1133,24 @@ def crit_rate_said(
     said = [says_a_crit_rate([crits]) if why is None else not why
             for why, crits in zip(known, rates.crits, strict=True)]  # fmt: skip
     whys = [why or "" for says, why in zip(said, known, strict=True) if not says]
-    return CritSaid(said, ", or ".join(dict.fromkeys(whys)) if all(whys) else "")
+    return CritSaid(said, crit_whys_joined(whys) if all(whys) else "")
+
+
+def crit_whys_joined(whys: Iterable[str]) -> str:
+    """The reasons ``whys`` that pairs cannot crit as one note gives them, each once, in
+    order: ``its profile has no crit row, or its exact crit rate is 0 whatever the
+    fight`` (:attr:`CritSaid.why`).
+
+    Parameters
+    ----------
+    whys : iterable of str
+        A reason per pair, repeated as often as pairs give it.
+
+    Returns
+    -------
+    str
+    """
+    return ", or ".join(dict.fromkeys(whys))
 
 
 #: Why a pair read back from files cannot crit, by its exact answer

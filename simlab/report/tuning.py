@@ -86,6 +86,7 @@ from simlab.report.tuning_terminal import (
     _tuned_figure,
     compare_digits,
     consistent_values,
+    crit_cells,
     few_attacks,
     few_attacks_note,
     figure_labels,
@@ -98,6 +99,7 @@ from simlab.report.tuning_terminal import (
     never_winning_note,
     shown_combatants,
     shown_sides,
+    sweep_crit_note,
     times_narrower,
     tune_sentences,
     unmatched_note,
@@ -256,7 +258,8 @@ def _sweep_plot(sweep: SweepResult, figure: str, ax: Axes | None, on: dict[str, 
         exact = line.get(f"exact_{figure}")
         keys = _keys(key, others, subject)
         name = names[key]
-        at = line[x] if numeric else line[x].map(str)  # dice, lists: one category each
+        # dice, lists, maps: one category each, written as the file writes them
+        at = line[x] if numeric else line[x].map(functools.partial(sweep.value_said, x))
         style = {"markersize": 3, "color": f"C{order.index(key) % 10}",
                  **_line_style(data, others, named, keys)}  # fmt: skip
         drawn = ax.plot(at, line[figure], label=name, **style)
@@ -871,10 +874,11 @@ def _sweep_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
     header = [*sweep.fields, "attacker", "attack", "defender", _column("hit_rate"),
               *([_column("crit_rate")] if crits else []), _column("mean_damage"),
               *(_column(f, exact=True) for f in exact)]  # fmt: skip
-    rows = [[*(str(r[f]) for f in sweep.fields), r.attacker, r.attack, r.defender,
-             _interval(r, "hit_rate"), *([_interval(r, "crit_rate")] if crits else []),
-             _interval(r, "mean_damage"), *(exact_number(r[f"exact_{f}"], f) for f in exact)]
-            for _, r in frame.iterrows()]  # fmt: skip
+    crit = crit_cells(sweep, frame, _interval) if crits else []  # "—" where it cannot crit
+    rows = [[*_values(sweep, r), r.attacker, r.attack, r.defender, _interval(r, "hit_rate"),
+             *([crit[k]] if crits else []), _interval(r, "mean_damage"),
+             *(exact_number(r[f"exact_{f}"], f) for f in exact)]
+            for k, (_, r) in enumerate(frame.iterrows())]  # fmt: skip
     return header, rows
 
 
@@ -886,11 +890,17 @@ def _combatant_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
     header = [*sweep.fields, "combatant", _column("down_rate"), _column("mean_time_to_down"),
               _column("median_time_to_down"),
               *[_column("mean_time_to_down", exact=True)] * exact]  # fmt: skip
-    rows = [[*(str(r[f]) for f in sweep.fields), r.combatant, _interval(r, "down_rate"),
+    rows = [[*_values(sweep, r), r.combatant, _interval(r, "down_rate"),
              _interval(r, "mean_time_to_down"), median_cell(r),
              *[exact_number(r.get("exact_mean_time_to_down"))] * exact]
             for _, r in frame.iterrows()]  # fmt: skip
     return header, rows
+
+
+def _values(sweep: SweepResult, row: Any) -> list[str]:
+    """The varied fields' values of a table row, as the terminal's tables write them
+    (:meth:`~simlab.tuning.sweep.SweepResult.value_said`): ``{12: crit}``."""
+    return [sweep.value_said(f, row[f]) for f in sweep.fields]
 
 
 def _column(figure: str, exact: bool = False) -> str:
@@ -905,7 +915,7 @@ def _column(figure: str, exact: bool = False) -> str:
 def _side_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
     frame = shown_sides(sweep)
     header = [*sweep.fields, "side", "wins", "win rate [95%]"]
-    rows = [[*(str(r[f]) for f in sweep.fields), str(r.side), f"{r.wins:,}",
+    rows = [[*_values(sweep, r), str(r.side), f"{r.wins:,}",
              _interval(r, "win_rate")] for _, r in frame.iterrows()]  # fmt: skip
     return header, rows
 
@@ -1033,6 +1043,8 @@ def render_sweep(sweep: SweepResult, out_dir: str | os.PathLike[str]) -> dict[st
     # the terminal's line under its table of unchanged pairs, a paragraph of its own
     few = few_attacks_note(few_attacks(sweep), len(sweep.points))
     flat_note += PARAGRAPH + few if few else ""
+    crits = sweep_crit_note(sweep)  # the terminal's words on a crit rate of "—"
+    flat_note += PARAGRAPH + crits if crits else ""
     curves = [p for p in pictures if p.kind == "damage"]
     damage_note = (_DAMAGE_NOTE if curves else _NO_CURVE_NOTE).format(figures=figures) + flat_note
     exact = "exact_mean_time_to_down" in sweep.combatants()  # dropped when empty
@@ -1117,9 +1129,22 @@ def render_compare(comparison: Comparison, out_dir: str | os.PathLike[str]) -> d
 
 
 def sweep_tables(sweep: SweepResult) -> dict[str, pd.DataFrame]:
-    """The tidy tables written as Parquet: one column per varied field, then the figures."""
-    return {"attacks": sweep.attacks(), "damage_pmf": sweep.damage_pmf(),
-            "combatants": sweep.combatants(), "sides": sweep.sides()}  # fmt: skip
+    """The tidy tables written as Parquet: one column per varied field, then the figures.
+    A field whose values are maps holds them as the scenario file writes them,
+    ``{12: crit}`` (Parquet has no map of integer keys: ``--out`` of such a sweep
+    failed)."""
+    tables = {"attacks": sweep.attacks(), "damage_pmf": sweep.damage_pmf(),
+              "combatants": sweep.combatants(), "sides": sweep.sides()}  # fmt: skip
+    return {name: _maps_written(sweep, table) for name, table in tables.items()}
+
+
+def _maps_written(sweep: SweepResult, table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with each varied field whose values are maps as text, ``{12: crit}``
+    (:meth:`~simlab.tuning.sweep.SweepResult.value_said`)."""
+    for f in sweep.fields:
+        if table[f].map(lambda value: isinstance(value, dict)).any():
+            table[f] = table[f].map(functools.partial(sweep.value_said, f))
+    return table
 
 
 # -- tune page -------------------------------------------------------------------------------

@@ -131,14 +131,16 @@ def _curve_table(sweep: SweepResult, pair: tuple[str, str, str], curve: pd.DataF
                  columns: slice = slice(None)) -> Table:  # fmt: skip
     """The damage curve of one attack pair (``curve``, a row per point) with the
     ``columns`` of its figures after the varied fields' (``broken``:
-    :func:`~simlab.report.terminal.broken_columns`)."""
+    :func:`~simlab.report.terminal.broken_columns`). Its crit rate reads :data:`NO_CRIT`
+    at a point where the pair cannot crit, exactly 0 there (:func:`crit_cells`)."""
     crits = "crit_rate" in figures
     exact = bool(curve.exact_mean_damage.notna().any())
     headers = ["hit rate", *(["crit rate"] if crits else []), "mean damage",
                *(["exact\nmean"] if exact else [])]  # fmt: skip
-    rows = [[_estimate(r, "hit_rate"), *([_estimate(r, "crit_rate")] if crits else []),
-             _estimate(r, "mean_damage"), *([_exact_cell(r.exact_mean_damage)] if exact else [])]
-            for _, r in curve.iterrows()]  # fmt: skip
+    crit = crit_cells(sweep, curve, _estimate) if crits else []
+    rows = [[_estimate(r, "hit_rate"), *([crit[k]] if crits else []), _estimate(r, "mean_damage"),
+             *([_exact_cell(r.exact_mean_damage)] if exact else [])]
+            for k, (_, r) in enumerate(curve.iterrows())]  # fmt: skip
     headers, rows = broken_columns(headers, rows) if broken else (headers, rows)
     table = console_table(_curve_title(pair))
     _field_columns(table, sweep, stacked)
@@ -147,6 +149,35 @@ def _curve_table(sweep: SweepResult, pair: tuple[str, str, str], curve: pd.DataF
     for (_, r), cells in zip(curve.iterrows(), rows, strict=True):
         table.add_row(*point_cells(r, sweep, stacked), *cells[columns])
     return table
+
+
+def crit_cells(
+    sweep: SweepResult, rows: pd.DataFrame, cell: Callable[[Any, str], str]
+) -> list[str]:
+    """The crit rate's cells of ``rows`` (of
+    :meth:`~simlab.tuning.sweep.SweepResult.attacks`), each as ``cell(row,
+    "crit_rate")`` writes it, but :data:`NO_CRIT` where the row's pair cannot crit at its
+    point (:meth:`~simlab.tuning.sweep.SweepResult.cannot_crit_rows`): exactly 0 there,
+    which ``0 (< 4e-06)`` read as measured.
+
+    Parameters
+    ----------
+    sweep : SweepResult
+        The sweep.
+    rows : pandas.DataFrame
+        Rows of its attacks table.
+    cell : callable
+        Writes a row's figure: the terminal's ``value ± half-width``, the page's
+        bracketed interval.
+
+    Returns
+    -------
+    list of str
+        One per row, in order.
+    """
+    whys = sweep.cannot_crit_rows(rows)
+    return [NO_CRIT if why else cell(r, "crit_rate")
+            for why, (_, r) in zip(whys, rows.iterrows(), strict=True)]  # fmt: skip
 
 
 def _curve_title(pair: tuple[str, str, str]) -> str:
@@ -476,7 +507,7 @@ POINT_SEPARATOR = " · "
 def point_cells(row: Any, sweep: SweepResult, stacked: bool = False) -> list[str]:
     """The varied fields' values of a table row: one cell each, or (``stacked``) one cell
     of them all in the order of ``sweep.fields``, ``20 · 1 · 1d8``."""
-    cells = [str(row[f]) for f in sweep.fields]
+    cells = [sweep.value_said(f, row[f]) for f in sweep.fields]
     return [POINT_SEPARATOR.join(cells)] if stacked else cells
 
 
@@ -509,9 +540,8 @@ def _estimate(row: Any, name: str) -> str:
     return interval_cell(row, name)
 
 
-#: The sweep's note under its tables, part by part: always, with an exact column, with
-#: the table of the pairs the sweep leaves flat, and with a crit rate marked ``—`` in it
-#: (:func:`sweep_note`).
+#: The sweep's note under its tables, part by part: always, with an exact column, and
+#: with the table of the pairs the sweep leaves flat (:func:`sweep_note`).
 SWEEP_NOTE = (
     "Every point ran on the same seed (common random numbers).",
     "Exact: the exact mean damage against a fresh defender, or the exact mean "
@@ -520,9 +550,12 @@ SWEEP_NOTE = (
     "Mean if downed: among the encounters in which the combatant went down. " + MEDIAN_NOTE,
     "Unchanged across the sweep: the attack pairs whose intervals share a value at "
     "every point and whose exact answer stays the same.",
-    "Crit rate —: the attack cannot crit at any point (its profile has no crit row, or "
-    "its exact crit rate is 0 whatever the fight); an attack that can reads 0.000 where "
-    "no crit came up.",
+)
+#: What the sweep's note adds to a run's :data:`~simlab.report.terminal.CANNOT_CRIT_NOTE`
+#: (:func:`sweep_crit_note`).
+SWEEP_CANNOT_CRIT_NOTE = (
+    "At such a point its crit rate is exactly 0; where it can crit and no crit came up, "
+    "it reads a measured 0."
 )
 
 
@@ -542,14 +575,71 @@ def sweep_note(sweep: SweepResult) -> str:
     unchanged pairs' only where the tables have them."""
     from simlab.tuning.sweep import moving_level, moving_pairs
 
-    always, exact, downs, flat, no_crit = SWEEP_NOTE
+    always, exact, downs, flat = SWEEP_NOTE
     exact_shown = any(column in frame and frame[column].notna().any() for frame, column in (
         (sweep.attacks(), "exact_mean_damage"),
         (sweep.combatants(), "exact_mean_time_to_down")))  # fmt: skip
     flat_shown = not moving_pairs(sweep)[1].empty
     unchanged = [flat, joint_intervals_note(moving_level(sweep))] if flat_shown else []
-    unchanged += [no_crit] if flat_shown and cannot_crit_flat(sweep) else []
-    return " ".join([always, *([exact] if exact_shown else []), downs, *unchanged])
+    crits = sweep_crit_note(sweep)
+    return " ".join([always, *([exact] if exact_shown else []), downs, *unchanged,
+                     *([crits] if crits else [])])  # fmt: skip
+
+
+def sweep_crit_note(sweep: SweepResult) -> str:
+    """What a crit rate of :data:`NO_CRIT` in a sweep's attack tables means, in a run's
+    words (:data:`~simlab.report.terminal.CANNOT_CRIT_NOTE`) with only the reasons that
+    apply to the pairs and points marked so (:func:`no_crit_whys`), then that it is
+    exactly 0 there; "" where none is.
+
+    Parameters
+    ----------
+    sweep : SweepResult
+        The sweep.
+
+    Returns
+    -------
+    str
+        ``Crit rate —: the attack cannot crit (its profile has no crit row). At such a
+        point …``.
+    """
+    whys = no_crit_whys(sweep)
+    if not whys:
+        return ""
+    why = terminal.crit_whys_joined(whys)
+    return f"{terminal.CANNOT_CRIT_NOTE.format(why=why)} {SWEEP_CANNOT_CRIT_NOTE}"
+
+
+def no_crit_whys(sweep: SweepResult) -> list[str]:
+    """Why the pairs cannot crit whose crit rate a sweep's attack tables mark
+    :data:`NO_CRIT`, once for each cell so marked: at a point where a pair that crits
+    elsewhere cannot (:func:`crit_cells`), and every point of a pair in the table of
+    unchanged pairs that cannot crit at any (:func:`cannot_crit_flat`).
+
+    Parameters
+    ----------
+    sweep : SweepResult
+        The sweep.
+
+    Returns
+    -------
+    list of str
+        ``its profile has no crit row``, in the words of
+        :meth:`~simlab.tuning.sweep.SweepResult.cannot_crit_why`.
+    """
+    from simlab.tuning.sweep import PAIR, moving_pairs, pair_figures
+
+    frame = sweep.attacks()
+    moving, flat = moving_pairs(sweep)
+    curves = frame.merge(moving, on=PAIR, sort=False).groupby(PAIR, sort=False)
+    whys = [why for _, curve in curves if "crit_rate" in pair_figures(sweep, curve)
+            for why in sweep.cannot_crit_rows(curve)]  # fmt: skip
+    if cannot_crit_flat(sweep):
+        rows = frame.merge(flat, on=PAIR, sort=False)
+        whys += [why for why, key in zip(sweep.cannot_crit_rows(rows),
+                                          rows[PAIR].itertuples(index=False), strict=True)
+                 if not sweep.can_crit(*key)]  # fmt: skip
+    return [why for why in whys if why]
 
 
 def print_sweep(sweep: SweepResult) -> None:

@@ -30,7 +30,12 @@ from simlab.limits import encounters_and_seed
 from simlab.report.words import counted, overrides_said
 from simlab.rules import has_crits
 from simlab.scenario.common import ScenarioBase
-from simlab.tuning.figures import combatant_figures, pair_label, pairs_that_can_crit
+from simlab.tuning.figures import (
+    cannot_crit_why,
+    combatant_figures,
+    pair_label,
+    pairs_that_can_crit,
+)
 from simlab.tuning.overrides import (
     Override,
     apply_overrides,
@@ -285,6 +290,72 @@ class SweepResult:
     def _critting_pairs(self) -> frozenset[str]:
         return frozenset().union(*(pairs_that_can_crit(p.scenario) for p in self.points))
 
+    def cannot_crit_why(self, attacker: str, attack: str, defender: str) -> list[str]:
+        """Why an attack pair cannot crit, at each point of the sweep, in the words of
+        :func:`~simlab.tuning.figures.cannot_crit_why` without their parentheses (``its
+        profile has no crit row``, as a run's note says it); "" at a point where it can,
+        or does not attack. Beside :meth:`can_crit`, which asks whether it can at any.
+
+        Parameters
+        ----------
+        attacker, attack, defender : str
+            The pair, as in :meth:`attacks`.
+
+        Returns
+        -------
+        list of str
+            One per point, in the order of :attr:`points`.
+        """
+        label = pair_label(attacker, attack, defender)
+        return [why.get(label, "").strip("()") for why in self._cannot_crit_whys]
+
+    @functools.cached_property
+    def _cannot_crit_whys(self) -> list[dict[str, str]]:
+        return [cannot_crit_why(p.scenario) for p in self.points]
+
+    def cannot_crit_rows(self, rows: pd.DataFrame) -> list[str]:
+        """Per row of ``rows`` (of :meth:`attacks`: the varied fields' columns and the
+        pair's), why its pair cannot crit at its point (:meth:`cannot_crit_why`), "" where
+        it can: the rows whose crit rate is exactly 0, not a measured one.
+
+        Parameters
+        ----------
+        rows : pandas.DataFrame
+            Rows of :meth:`attacks`.
+
+        Returns
+        -------
+        list of str
+            One per row, in order.
+        """
+        points = {_point_key(p.set.values()): k for k, p in enumerate(self.points)}
+        return [self.cannot_crit_why(*(r[c] for c in PAIR))[points[_point_key(r[self.fields])]]
+                for _, r in rows.iterrows()]  # fmt: skip
+
+    def _point_said(self, point: SweepPoint) -> str:
+        """A point's values as the stops line names it: ``1 · 20``, ``{12: crit}``."""
+        return " · ".join(self.value_said(f, value) for f, value in point.set.items())
+
+    def value_said(self, field: str, value: Any) -> str:
+        """A varied field's value as the tables, the page and the lines above them write
+        it: as the scenario file would (``{12: crit}``, ``[stun 2]``, not Python's
+        ``{12: 'crit'}``), but ``True`` or ``None`` given in Python as Python spells them
+        (:func:`~simlab.tuning.overrides.written_value`).
+
+        Parameters
+        ----------
+        field : str
+            One of :attr:`fields`.
+        value : Any
+            One of its values.
+
+        Returns
+        -------
+        str
+        """
+        keyed = next((v.keyed for v in self.vary if v.target == field), False)
+        return written_value(plain_value(value), keyed)
+
     def __repr__(self) -> str:
         """One line: what was varied, over which changes shared by every point, and
         every method that gives one of its tables (the dataclass's own repr printed every
@@ -333,7 +404,7 @@ class SweepResult:
         stops: dict[tuple[int, bool], list[str]] = {}
         for point, record in zip(self.points, records, strict=True):
             key = (record["encounters"], not record["met"])
-            stops.setdefault(key, []).append(_point_said(point))
+            stops.setdefault(key, []).append(self._point_said(point))
         fields = " · ".join(self.fields)
         groups = []
         for k, ((count, capped), names) in enumerate(sorted(stops.items())):
@@ -351,7 +422,7 @@ class SweepResult:
         at: dict[str, list[str]] = {}
         for point, record in zip(self.points, records, strict=True):
             for figure in record.get("cannot_crit", []):
-                at.setdefault(figure, []).append(_point_said(point))
+                at.setdefault(figure, []).append(self._point_said(point))
         fields = " · ".join(self.fields)
         return [f"{figure} is exactly 0 at {fields} = {', '.join(names)}: it cannot crit there."
                 for figure, names in at.items()]  # fmt: skip
@@ -500,9 +571,9 @@ def _mean_by_the_cap(pmf: dict[str, float]) -> float:
     return stats.histogram_mean_var(shares)[0]
 
 
-def _point_said(point: SweepPoint) -> str:
-    """A point's values as the stops line names it: ``1 · 20``."""
-    return " · ".join(map(str, point.set.values()))
+def _point_key(values: Iterable[Any]) -> tuple[str, ...]:
+    """A point's values as a key that finds it (a map's value cannot be one)."""
+    return tuple(map(str, values))
 
 
 def pair_figures(sweep: SweepResult, rows: pd.DataFrame | None = None) -> list[str]:

@@ -796,8 +796,23 @@ def test_a_comparison_to_a_precision_says_what_it_simulated_before_its_tables() 
     assert done.exit_code == 0, done.output
     stop = max(_stop(SS_DUEL, 20000, 0.02), _stop(SS_DUEL, 20000, 0.02, **{"Defender.hp": 20}))
     assert done.stdout.splitlines()[0] == (
-        f"simulated {2 * stop:,} encounters of A and B (precision met; cap 20,000 each)"
+        f"simulated {stop:,} encounters of A and of B (precision met; cap 20,000 each)"
     )
+
+
+def test_a_comparison_says_the_encounters_of_each_variant_it_simulated() -> None:
+    """``simulated 2,500 encounters of A and B`` beside ``1,250 encounters each`` read
+    as two counts of one thing: it says each variant's, as the header does."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    args = ["compare", str(SS_DUEL), "--set", "Defender.hp=20", "-n", "1250"]
+    done = CliRunner().invoke(main, args, terminal_width=80)
+    assert done.exit_code == 0, done.output
+    first, *_ = done.stdout.splitlines()
+    assert first == "simulated 1,250 encounters of A and of B", done.stdout
+    assert "(1,250 encounters each," in done.stdout
 
 
 def test_a_report_says_what_each_run_to_a_precision_simulated(tmp_path: Path) -> None:

@@ -57,4 +57,5 @@ def test_a_sweep_marks_only_the_attack_that_cannot_crit() -> None:
     flat = text[text.index("unchanged across") : text.index("time-to-down (rounds")]
     assert column_cells(flat, "crit rate", r"^ ?Kaito: quick-jab") == ["—"], flat
     assert column_cells(flat, "crit rate", r"^ ?Brute: stone-strike") != ["—"], flat
-    assert "Crit rate —: the attack cannot crit at any point" in " ".join(text.split())
+    said = " ".join(text.split())
+    assert "Crit rate —: the attack cannot crit (its profile has no crit row)." in said
