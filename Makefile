@@ -68,7 +68,7 @@ test: $(VENV)/.installed-test
 
 # The slow set also checks that JupyterLab starts, so it installs the notebook extra.
 test-slow: $(VENV)/.installed-test $(VENV)/.installed-notebook
-	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile -m "slow or kernels"
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder -m "slow or kernels"
 
 lint: $(VENV)/.installed-lint
 	$(VENV)/bin/ruff check simlab tests bench notebooks

@@ -10,19 +10,28 @@ import pytest
 TESTS = Path(__file__).parent
 
 #: Files run first, in this order (pytest-xdist hands each process whole files, in the
-#: order collected). Each rule system's roll-by-roll file compiles that system's traced
-#: kernel, which ``make test`` plays every run on: started first, the two processes
-#: compile different kernels instead of both compiling the one the first files in
-#: alphabetical order use (20 s of CPU twice, measured from a fresh clone); the longest
-#: files follow, so that none is left to one process at the end.
+#: order collected; ``make test`` and ``make test-slow`` ask for that order). The slow
+#: tier's longest test (``test_float_check.py``, 5 to 7 minutes) starts at once, while
+#: the other process takes the rest. Each rule system's roll-by-roll file compiles that
+#: system's traced kernel, which ``make test`` plays every run on: started next, the two
+#: processes compile different kernels instead of both compiling the one the first files
+#: in alphabetical order use (20 s of CPU twice, measured from a fresh clone). The
+#: longest files of either tier follow, so that none is left to one process at the end.
+#: A file with no test of the tier run is simply not there.
 FIRST_FILES = (
+    "engine/test_float_check.py",
     "rules/test_ss_rules.py",
     "rules/test_glitters_rules.py",
     "rules/test_tiers_rules.py",
     "rules/test_zones_rules.py",
     "rules/test_draft1_rules.py",
+    "cli/test_integrity.py",
     "cli/test_cli.py",
     "tuning/test_tune.py",
+    "tuning/test_compare_rare.py",
+    "report/test_drift_small_runs.py",
+    "tuning/test_precision.py",
+    "engine/test_compile_once.py",
     "test_docs.py",
     "engine/test_rng.py",
 )

@@ -14,7 +14,7 @@ kernel computes with them, and Python calling one gets a ``TypeError``, not a cr
 Kernels compile without numba's SSA reconstruction on the numba versions read, and
 compute as with it. A variable that takes a signed integer in one branch and an unsigned
 one in another becomes a float (with or without SSA): no kernel of an example scenario,
-traced or not, has a float variable.
+traced or not, has a float variable (``tests/engine/test_float_check.py``).
 
 The kernel cache is kept per version of the kernel sources.
 
@@ -302,39 +302,6 @@ def test_kernels_compile_without_ssa_on_checked_numba_versions():
     without(np.array([5], dtype=np.uint64))
     (_, unsigned) = without.signatures
     assert isinstance(without.overloads[unsigned].signature.return_type, numba.types.Float)
-
-
-_FLOAT_VARIABLES = """
-import gc, glob, sys
-import numba
-import simlab
-for path in sorted(glob.glob("scenarios/**/*.yaml", recursive=True)):
-    scenario = simlab.load(path)
-    simlab.simulate(scenario, n=50)
-    simlab.simulate(scenario, n=50, trace=True)
-kernels = variables = 0
-for d in gc.get_objects():
-    if not isinstance(d, numba.core.dispatcher.Dispatcher):
-        continue
-    if d.py_func.__module__.startswith("simlab"):
-        for result in d.overloads.values():
-            kernels += 1
-            for name, ty in result.type_annotation.typemap.items():
-                variables += 1
-                if isinstance(ty, numba.types.Float):
-                    print("FLOAT", d.py_func.__qualname__, name, ty)
-print("KERNELS", kernels, "VARIABLES", variables)
-"""
-
-
-@pytest.mark.slow  # compiles every kernel the examples use afresh: about 80 s of CPU
-def test_no_kernel_of_an_example_has_a_float_variable(tmp_path):
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-    out = subprocess.run([sys.executable, "-c", _FLOAT_VARIABLES], env=env, check=True,
-                         capture_output=True, text=True, cwd=SIMLAB.parent).stdout  # fmt: skip
-    assert "FLOAT" not in out, out
-    kernels, variables = (int(word) for word in out.split()[-3::2])
-    assert kernels >= 40 and variables >= 20_000, out
 
 
 _TALLY_DIGESTS = """
