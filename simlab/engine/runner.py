@@ -108,7 +108,7 @@ def run_range(
 #: slower, and it is one compile a rule system instead of up to six. ``make test`` sets
 #: it, so that a fresh clone's fast tier compiles 5 kernels, not 22; ``make test-slow``
 #: runs the checks of simulated figures against the exact engine (marked ``kernels``)
-#: again with it unset (README, "Tests").
+#: again with it unset (README, "Quick start").
 ONE_KERNEL_VARIABLE = "SIMLAB_ONE_KERNEL"
 
 
