@@ -290,12 +290,13 @@ def simulate_among(
         Its ``meta["precision"]`` the run's record, ``cannot_crit`` naming the crit
         rates that were exactly 0.
     """
-    from simlab.api import compile_job, simulated_result
+    from simlab.api import compile_job, simulated_result, told_of_compiles
 
     job = compile_job(scenario, n, seed)
     rule = precision_rule(precision, precision_on, job.layout, scenario, others)
-    tallies, stop, record = run_to_precision(job, rule, threads=threads, progress=progress,
-                                             client=client)  # fmt: skip
+    with told_of_compiles(progress, scenario.rules):  # as simulate says a first compile
+        tallies, stop, record = run_to_precision(job, rule, threads=threads,
+                                                 progress=progress, client=client)  # fmt: skip
     return simulated_result(scenario, dataclasses.replace(job, n=stop), tallies,
                             {"precision": record})  # fmt: skip
 

@@ -307,7 +307,11 @@ class SweepResult:
             One per point, in the order of :attr:`points`.
         """
         label = pair_label(attacker, attack, defender)
-        return [why.get(label, "").strip("()") for why in self._cannot_crit_whys]
+        return [self._why_at(k, label) for k in range(len(self.points))]
+
+    def _why_at(self, point: int, label: str) -> str:
+        """Why the pair ``label`` cannot crit at point ``point``, "" where it can."""
+        return self._cannot_crit_whys[point].get(label, "").strip("()")
 
     @functools.cached_property
     def _cannot_crit_whys(self) -> list[dict[str, str]]:
@@ -329,7 +333,7 @@ class SweepResult:
             One per row, in order.
         """
         points = {_point_key(p.set.values()): k for k, p in enumerate(self.points)}
-        return [self.cannot_crit_why(*(r[c] for c in PAIR))[points[_point_key(r[self.fields])]]
+        return [self._why_at(points[_point_key(r[self.fields])], pair_label(*(r[c] for c in PAIR)))
                 for _, r in rows.iterrows()]  # fmt: skip
 
     def _point_said(self, point: SweepPoint) -> str:

@@ -401,3 +401,26 @@ def test_a_precision_the_cap_does_not_reach_says_about_how_many_would(duel: Any)
     assert again.meta["precision"]["met"]
     met = simlab.simulate(duel, 8000, precision=0.05).meta["precision"]
     assert "would meet it" not in describe_record(met)
+
+
+def test_a_variant_run_to_a_precision_says_a_first_compile_as_simulate_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A sweep's point or a tune's value run to a precision (``simulate_among``) listens
+    for a first compile as :func:`simlab.simulate` does, so that the Python API says it
+    once, instead of a long silence."""
+    from simlab import api
+    from simlab.tuning.precision import simulate_among
+
+    listened: list[str] = []
+    real = api.told_of_compiles
+
+    def recording(progress: Any, rules: str) -> Any:
+        listened.append(rules)
+        return real(progress, rules)
+
+    monkeypatch.setattr(api, "told_of_compiles", recording)
+    scenario = simlab.load(SS_DUEL)
+    result = simulate_among(scenario, [scenario], 4000, 1, 0.2, ())
+    assert listened == [scenario.rules]
+    assert result.meta["precision"]["encounters"] > 0
