@@ -862,7 +862,7 @@ class Scenario(ScenarioBase):
                 f"{_said(slot)} lists only Melee attacks and is Engaged only with "
                 f"{self._engaged_said(slot)}"
                 for slot, attacks in foes if (slot.spirit or slot.member).attacks]  # fmt: skip
-        whys += [self._unpaid_melee_why(aim) for aim in aims if self._unpaid_melee_why(aim)]
+        whys += [why for why in map(self._unpaid_melee_why, aims) if why]
         return f"nobody on another side can attack it: {'; '.join(dict.fromkeys(whys))}"
 
     def untargeted_why(self, attack: str, targets: list[str], makers: list[Maker]) -> str:
@@ -880,7 +880,7 @@ class Scenario(ScenarioBase):
         foes = [slots[name] for side, name, attacks in makers
                 if attack in attacks and side not in sides]  # fmt: skip
         whys = [f"{_said(foe)} is Engaged only with {self._engaged_said(foe)}" for foe in foes]
-        whys += [self._unpaid_melee_why(aim) for aim in aims if self._unpaid_melee_why(aim)]
+        whys += [why for why in map(self._unpaid_melee_why, aims) if why]
         return f": {attack!r} is a Melee attack, and {'; '.join(dict.fromkeys(whys))}"
 
     def _may_engage(self, a: Slot, b: Slot) -> bool:
