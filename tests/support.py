@@ -9,7 +9,10 @@ from __future__ import annotations
 import contextlib
 import functools
 import itertools
+import os
 import re
+import subprocess
+import sys
 from collections import namedtuple
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -24,6 +27,7 @@ from scipy import stats
 import simlab
 from simlab.cli import main
 from simlab.engine.rng import key_from_seed
+from simlab.engine.runner import ONE_KERNEL_VARIABLE
 from simlab.engine.tallies import collapse, new_tallies
 from simlab.errors import ScenarioError
 from simlab.rules import rule_module
@@ -360,3 +364,59 @@ def printed_at(print_: Callable[[], Any], width: int = 80) -> str:
     with terminal_console(Console(width=width, record=True, force_terminal=False), width) as c:
         print_()
         return str(c.export_text())
+
+
+# ---------------------------------------------------------------------------------------
+# Kernels' types
+# ---------------------------------------------------------------------------------------
+
+_FLOAT_VARIABLES = """
+import gc, glob, sys
+import numba
+from numba.core import caching
+import simlab
+# Every kernel compiled afresh (only a fresh compile keeps the types numba inferred) and
+# saved to the cache as usual, where the tests that follow load it.
+caching.Cache._load_overload = lambda self, sig, target_context: None
+for path in sorted(glob.glob("scenarios/**/*.yaml", recursive=True)):
+    scenario = simlab.load(path)
+    if scenario.rules in sys.argv[1:]:
+        simlab.simulate(scenario, n=50)
+        simlab.simulate(scenario, n=50, trace=True)
+kernels = untyped = variables = 0
+for d in gc.get_objects():
+    if not isinstance(d, numba.core.dispatcher.Dispatcher):
+        continue
+    if d.py_func.__module__.startswith("simlab"):
+        for result in d.overloads.values():
+            kernels += 1
+            if result.type_annotation is None:
+                untyped += 1
+                continue
+            for name, ty in result.type_annotation.typemap.items():
+                variables += 1
+                if isinstance(ty, numba.types.Float):
+                    print("FLOAT", d.py_func.__qualname__, name, ty)
+print("KERNELS", kernels, "UNTYPED", untyped, "VARIABLES", variables)
+"""
+
+
+def assert_no_float_variable(systems: list[str]) -> None:
+    """Assert that no kernel the examples of rule systems ``systems`` take, traced or
+    not, has a float variable.
+
+    Kernels compile without numba's SSA reconstruction (``simlab/engine/jit.py``,
+    ``compile_without_ssa``): a variable that takes a signed integer in one branch and
+    an unsigned one in another would become a float, and a tally could then differ from
+    the plain Python's. Every example of ``systems`` is run, traced and untraced, in a
+    process of its own that compiles every kernel afresh (none loaded from the cache,
+    every one still saved to it), and every variable's type is read.
+    """
+    env = {**os.environ}
+    env.pop(ONE_KERNEL_VARIABLE, None)  # every kernel the examples take, not one a system
+    out = subprocess.run([sys.executable, "-c", _FLOAT_VARIABLES, *systems], env=env,
+                         check=True, capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parents[1]).stdout  # fmt: skip
+    assert "FLOAT" not in out, out
+    kernels, untyped, variables = (int(word) for word in out.split()[-5::2])
+    assert untyped == 0 and kernels >= 10 * len(systems) and variables >= 5_000 * len(systems), out

@@ -14,7 +14,7 @@ kernel computes with them, and Python calling one gets a ``TypeError``, not a cr
 Kernels compile without numba's SSA reconstruction on the numba versions read, and
 compute as with it. A variable that takes a signed integer in one branch and an unsigned
 one in another becomes a float (with or without SSA): no kernel of an example scenario,
-traced or not, has a float variable (``tests/engine/test_float_check.py``).
+traced or not, has a float variable (``tests/support.py``, ``assert_no_float_variable``).
 
 The kernel cache is kept per version of the kernel sources.
 
