@@ -10,6 +10,13 @@ import pytest
 from simlab.engine import rng
 from simlab.engine.encounter import FOCUS, LOWEST_HP, RANDOM, choose_target
 from simlab.rules.arrays import enemy_rows
+from simlab.scenario.common import POLICY_CODE
+
+
+def test_the_scenario_codes_of_policies_are_those_the_kernel_reads() -> None:
+    # The scenario side (no numba import, for a quick validate) and the kernel each
+    # name the codes; a reordered list on one side would target by the wrong policy.
+    assert POLICY_CODE == {"focus": FOCUS, "random": RANDOM, "lowest-hp": LOWEST_HP}
 
 
 def test_enemy_rows_list_other_sides_in_listed_order_then_minus_one() -> None:
