@@ -10,6 +10,7 @@ import functools
 import math
 import re
 import sys
+import textwrap
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import PurePath
@@ -1340,15 +1341,29 @@ TIME_TO_DOWN_NOTE = (
 
 def _event_cells(result: Result, rows: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
     """Headers and per-combatant cells of the event rates (:func:`shown_events`), status
-    damage and Momentum spent per encounter."""
-    headers = [f"{event}\nrate" for event in shown_events(result)]
+    damage and Momentum spent per encounter; an event's rate headed by its name
+    (:func:`event_rate_header`)."""
     cells = event_rate_cells(result)
+    headers = [event_rate_header(event, [row[k] for row in cells])
+               for k, event in enumerate(shown_events(result))]  # fmt: skip
     for name in result.layout.per_encounter_tallies:
         headers.append(MEAN_HEADERS[name])
         column = f"mean_{name}"
         for extra, (_, s) in zip(cells, result.per_encounter(name).iterrows(), strict=True):
             extra.append(interval_cell(s, column))
     return headers, cells
+
+
+def event_rate_header(event: str, cells: Sequence[str]) -> str:
+    """The header of an event's rate over its column's ``cells``: the name the rest of
+    the output gives it (:func:`simlab.analysis.drift.event_rate_name`: ``rate of
+    spending Momentum``, not ``momentum_spent``), broken between its words into lines no
+    wider than its widest cell (or word), so that it does not widen the column."""
+    from simlab.analysis.drift import event_rate_name
+
+    name = event_rate_name(event)
+    width = max([len(cell) for cell in cells] + [len(word) for word in name.split()])
+    return textwrap.fill(name, width, break_long_words=False, break_on_hyphens=False)
 
 
 def event_rate_cells(result: Result, bracketed: bool = False) -> list[list[str]]:
