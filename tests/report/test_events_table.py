@@ -7,11 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from simlab import api
 from simlab.analysis.drift import event_rate_name
 from simlab.report import terminal
-from tests.support import broken_names, printed_at
+from tests.support import broken_names, printed_at, terminal_console
 
 ROOT = Path(__file__).resolve().parents[2]
 SPIRITS = ROOT / "scenarios/shattered-spirits/spirits-2v3.yaml"
@@ -60,3 +61,18 @@ def test_the_events_headers_name_each_rate_as_the_rest_of_the_output_does(
     words = _header_words(block)
     for word in ("spending", "Momentum", "(reinforcement)"):
         assert word in words.split(), (word, block)
+
+
+@pytest.mark.parametrize("width", [60, 80])
+def test_the_events_figures_are_whole_beside_a_long_name(spirits: object, width: int) -> None:
+    """At 60 columns beside a name of 39 characters the events table printed ``0.001
+    [2e-05, 0.006`` and its header ``ou`` / ``rat``, cut at the terminal's edge: it
+    spread its columns over tables, but never broke a figure over its interval. Each
+    table prints whole (``0.001`` / ``[2e-05, 0.006]``), no name broken."""
+    with terminal_console(Console(width=width, record=True, force_terminal=False), width):
+        tables = terminal.events_tables(spirits)  # type: ignore[arg-type]
+        assert tables and all(terminal.prints_whole(table) for table in tables)
+    block = _events_block(printed_at(lambda: terminal.print_result(spirits), width))
+    for line in block.splitlines():
+        assert line.count("[") == line.count("]") and line.count("(") == line.count(")"), block
+    assert not broken_names(block, [LONG, LONGER]), block
