@@ -109,6 +109,7 @@ FIGURE_NAMES: dict[str, str] = {
     "momentum_spent_rate": "rate of spending Momentum",
     "reinforcement_rate": "arrival rate (reinforcement)",
     "shaken_rate": "rate of becoming Shaken",  # the earlier draft's: Endurance reached 0
+    "downed_rate": "rate of becoming Downed",  # the earlier draft's down itself
     "mean_status_damage": "status damage per encounter",
     "mean_momentum_spent": "Momentum spent per encounter",
     "win_rate": "win rate",

@@ -10,10 +10,11 @@ import functools
 import math
 import re
 import sys
+import textwrap
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import PurePath
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import pandas as pd
 from rich import box
@@ -30,6 +31,7 @@ from rich.markup import escape
 from rich.measure import Measurement
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.segment import Segment
+from rich.style import Style
 from rich.table import Column, Table
 from rich.text import Text
 
@@ -1340,15 +1342,29 @@ TIME_TO_DOWN_NOTE = (
 
 def _event_cells(result: Result, rows: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
     """Headers and per-combatant cells of the event rates (:func:`shown_events`), status
-    damage and Momentum spent per encounter."""
-    headers = [f"{event}\nrate" for event in shown_events(result)]
+    damage and Momentum spent per encounter; an event's rate headed by its name
+    (:func:`event_rate_header`)."""
     cells = event_rate_cells(result)
+    headers = [event_rate_header(event, [row[k] for row in cells])
+               for k, event in enumerate(shown_events(result))]  # fmt: skip
     for name in result.layout.per_encounter_tallies:
         headers.append(MEAN_HEADERS[name])
         column = f"mean_{name}"
         for extra, (_, s) in zip(cells, result.per_encounter(name).iterrows(), strict=True):
             extra.append(interval_cell(s, column))
     return headers, cells
+
+
+def event_rate_header(event: str, cells: Sequence[str]) -> str:
+    """The header of an event's rate over its column's ``cells``: the name the rest of
+    the output gives it (:func:`simlab.analysis.drift.event_rate_name`: ``rate of
+    spending Momentum``, not ``momentum_spent``), broken between its words into lines no
+    wider than its widest cell (or word), so that it does not widen the column."""
+    from simlab.analysis.drift import event_rate_name
+
+    name = event_rate_name(event)
+    width = max([len(cell) for cell in cells] + [len(word) for word in name.split()])
+    return textwrap.fill(name, width, break_long_words=False, break_on_hyphens=False)
 
 
 def event_rate_cells(result: Result, bracketed: bool = False) -> list[list[str]]:
@@ -1430,11 +1446,12 @@ def time_to_down_tables(result: Result, with_events: bool = False) -> list[Table
     broken between figure and interval (``not reached`` / ``[9, not reached]``); where
     even so it would not (a long name), its columns spread over as few tables as print
     whole, each headed by the combatants' names."""
-    return tables_printed_whole(functools.partial(combatants_table, result, with_events))
+    build = functools.partial(combatants_table, result, with_events)
+    return tables_printed_whole(build, headed=headed_build(build))
 
 
-def tables_printed_whole(build: Builder, names: int = 1,
-                         headed: Builder | None = None) -> list[Table]:  # fmt: skip
+def tables_printed_whole(build: Builder, names: int = 1, headed: Builder | None = None,
+                         most: int | None = None) -> list[Table]:  # fmt: skip
     """A table laid out to print whole at the console's width (:func:`prints_whole`), as
     every table of names and figures is: as it is, where it prints so; else broken
     (``build(True, ...)``: its figures on two lines, value over interval, where long,
@@ -1454,26 +1471,55 @@ def tables_printed_whole(build: Builder, names: int = 1,
     headed : Callable[[bool, slice], Table], optional
         Makes the table as ``build`` does, its names in its first column, each on a
         row of its own above the figures (:func:`headed_table`).
+    most : int, optional
+        The most columns beside the names a table has (the events tables'
+        :data:`EVENT_COLUMNS_PER_TABLE`): its columns spread over tables of as many as
+        print whole, up to that, broken only where those do not all print whole.
 
     Returns
     -------
     list of Table
         One table, or the tables its columns are spread over, in order.
     """
-    tables = _laid_out_whole(build, names)
+    tables = _laid_out_whole(build, names, most)
     if headed is None or all(prints_whole(table) for table in tables):
         return tables
-    return _laid_out_whole(headed, 1)
+    return _laid_out_whole(headed, 1, most)
 
 
-def _laid_out_whole(build: Builder, names: int) -> list[Table]:
+def headed_build(build: Builder, names: int = 1) -> Builder:
+    """``build`` laid out as :func:`headed_table` lays a table out, its ``names`` first
+    columns' names each heading a row of its own: the ``headed`` layout of
+    :func:`tables_printed_whole` for a table of names too long to leave its figures
+    room beside them (a name of 48 characters at 60 columns)."""
+    return lambda broken, columns: headed_table(build(broken, columns), names)
+
+
+def _laid_out_whole(build: Builder, names: int, most: int | None = None) -> list[Table]:
     """The tables of :func:`tables_printed_whole` before its headed layout is tried:
     where the names alone are too wide, they do not all print whole."""
+    whole = build(False, slice(None))
+    count = len(whole.columns) - names
     for broken in (False, True):
-        table = build(broken, slice(None))
-        if prints_whole(table):
-            return [table]
-    return fitted_tables(lambda columns: build(True, columns), len(table.columns) - names)
+        if most is None:
+            tables = [build(True, slice(None)) if broken else whole]
+        else:
+            tables = fitted_tables(_broken_where_needed(build) if broken
+                                   else functools.partial(build, False), count, most)  # fmt: skip
+        if all(prints_whole(table) for table in tables):
+            return tables
+    return fitted_tables(lambda columns: build(True, columns), count, most)
+
+
+def _broken_where_needed(build: Builder) -> Callable[[slice], Table]:
+    """``build`` of a slice of columns as it is where that prints whole, else broken: of
+    tables of a few columns each, only those that need it broken."""
+
+    def either(columns: slice) -> Table:
+        table = build(False, columns)
+        return table if prints_whole(table) else build(True, columns)
+
+    return either
 
 
 def headed_table(table: Table, names: int, indent: str = "  ") -> Table:
@@ -1481,8 +1527,10 @@ def headed_table(table: Table, names: int, indent: str = "  ") -> Table:
     a row of its own (as the attacks table names an attack, :func:`_headed_tables`):
     a row's names head the rows above its figures, each indented under the one before
     it, the last beside the figures (a pair broken between its parts, its defender
-    beside them); a blank name (the same combatant as the row above) is left out. Its
-    figures take the width the names' columns side by side left them.
+    beside them; a table of one name a column has its figures on the row under it); a
+    blank name (the same combatant as the row above) is left out. A name that heads a
+    row of its own is drawn across it (:class:`_Heading`): the figures take the width
+    that the names beside them leave, not the longest name's.
 
     Parameters
     ----------
@@ -1506,17 +1554,58 @@ def headed_table(table: Table, names: int, indent: str = "  ") -> Table:
     room = max((_narrowest(name) for row in named for name in row), default=1)
     rows: list[list[Any]] = []
     for k, (row, lines) in enumerate(zip(table.rows, named, strict=True)):
-        *above, last = [line for name in lines for line in _name_lines(name, room)] or [""]
-        rows += [[line, False] for line in above]
+        lines = [line for name in lines for line in _name_lines(name, room)] or [""]
+        *above, last = lines if names > 1 else [*lines, ""]
+        rows += [[_Heading(line), False] for line in above]
         rows.append([last, *(cells[c][k] for c in range(names, len(columns))), row.end_section])
     header = "\n".join(indent * k + str(c.header) for k, c in enumerate(columns[:names])
                        if str(c.header))  # fmt: skip
-    headed = _narrow_table(str(table.title or ""))
-    name_column(headed, header, [row[0] for row in rows])
+    headed = _HeadedTable(str(table.title or ""))
+    name_column(headed, header, [row[0] for row in rows if not isinstance(row[0], _Heading)])
     for column in columns[names:]:
         headed.add_column(column.header, justify=column.justify, no_wrap=column.no_wrap)
     _add_rows(headed, rows)
     return headed
+
+
+#: The key of a :class:`_Heading`'s text in the style of what it draws.
+_HEADING = "simlab_heading"
+
+
+class _Heading:
+    """A name that heads a row of its own in a :func:`headed_table`: one column wide to
+    the table's layout, so that it does not widen the column of names, and drawn across
+    its row (:class:`_HeadedTable`), whose figures' cells are blank."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(1, 1)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield Segment(self.text[: options.max_width], Style(meta={_HEADING: self.text}))
+
+
+class _HeadedTable(_FittingTable):
+    """A table laid out as the narrow attacks table is (:func:`_narrow_table`) whose rows
+    headed by a :class:`_Heading` are each that name, drawn across the row."""
+
+    def __init__(self, title: str) -> None:
+        super().__init__(title=title, box=box.SIMPLE_HEAD, show_edge=False,
+                         min_width=min(len(title), TITLE_WIDTH))  # fmt: skip
+        self.collapse_padding, self.pad_edge = True, False
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        drawn = cast("Iterable[Segment]", super().__rich_console__(console, options))
+        for line in Segment.split_lines(drawn):  # a Table draws only segments
+            heading = next((s.style.meta[_HEADING] for s in line
+                            if s.style is not None and _HEADING in s.style.meta), None)  # fmt: skip
+            yield from [Segment(heading)] if heading is not None else line
+            yield Segment.line()
 
 
 def _indented(name: Any, indent: str) -> Any:
@@ -1621,23 +1710,22 @@ EVENT_COLUMNS_PER_TABLE = 5
 def events_tables(result: Result) -> list[Table]:
     """Event rates, status damage and Momentum spent per encounter of every combatant,
     at most :data:`EVENT_COLUMNS_PER_TABLE` columns a table and as many as print whole
-    (:func:`fitted_tables`; none: no such column)."""
+    (none: no such column), laid out to print whole (:func:`tables_printed_whole`):
+    where they would not (a long name at 60 columns cut ``0.001 [2e-05, 0.006]`` at
+    the edge), each figure over its interval."""
     rows = result.combatants()
     headers, cells = _event_cells(result, rows)
+    laid_out = {False: (headers, cells), True: broken_columns(headers, cells)}
     title = "events (share of encounters)"
     if result.layout.per_encounter_tallies:
         title += " and means per encounter"
 
-    def build(columns: slice) -> Table:
-        table = console_table(title)
-        name_column(table, "combatant", list(rows.combatant))
-        for column in headers[columns]:
-            number_column(table, column)
-        for name, more in zip(rows.combatant, cells, strict=True):
-            table.add_row(name, *more[columns])
-        return table
+    def build(broken: bool, columns: slice) -> Table:
+        shown, figures = laid_out[broken]
+        return numbers_table(title, "combatant", list(rows.combatant), shown[columns],
+                             [row[columns] for row in figures])  # fmt: skip
 
-    return fitted_tables(build, len(headers), EVENT_COLUMNS_PER_TABLE)
+    return tables_printed_whole(build, headed=headed_build(build), most=EVENT_COLUMNS_PER_TABLE)
 
 
 def fits_console(table: Table) -> bool:
@@ -1770,7 +1858,7 @@ def exact_duel_table(duel: DuelExact) -> Table | Group:
         table.add_row(duel.defender, *cells[columns])
         return table
 
-    return one_renderable(tables_printed_whole(build))
+    return one_renderable(tables_printed_whole(build, headed=headed_build(build)))
 
 
 def print_refusals(refusals: list[tuple[str, str]], title: str, hint: str = "",
@@ -1924,7 +2012,8 @@ def check_table(check: pd.DataFrame) -> Table | Group:
 
     tables = tables_printed_whole(functools.partial(build, True))
     if not all(prints_whole(table) for table in tables):  # a name too long for two lines
-        tables = tables_printed_whole(functools.partial(build, False))
+        narrowest = functools.partial(build, False)
+        tables = tables_printed_whole(narrowest, headed=headed_build(narrowest))
     return one_renderable(tables)
 
 

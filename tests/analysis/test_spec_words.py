@@ -100,3 +100,14 @@ def test_the_earlier_drafts_shaken_is_named_as_its_rules_name_it() -> None:
     )
     assert figure_name("shaken_rate") == "rate of becoming Shaken"
     assert render.event_header("shaken") == "rate of becoming Shaken"
+
+
+def test_the_earlier_drafts_downed_is_said_in_words_as_shaken_is() -> None:
+    """``downed`` (the earlier draft's down itself) read "Kaito's downed rate" in a
+    spec line, the event's id with "rate" after it, beside "Kaito's rate of becoming
+    Shaken": the rules say a combatant becomes Downed, and the line says so."""
+    spec = {"figure": "event_rate", "combatant": "Kaito", "event": "downed", "at_most": 0.6}
+    assert describe(Expectation.model_validate(spec)) == (
+        "Kaito's rate of becoming Downed at most 0.6"
+    )
+    assert figure_name("downed_rate") == "rate of becoming Downed"
