@@ -10,7 +10,7 @@ import math
 import numbers
 import os
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -189,13 +189,42 @@ def simulate(
         block_size = whole_number_in(block_size, "block_size", 1, MAX_ENCOUNTERS)
     precision = scenario.precision if precision is None else precision
     precision_on_argument(precision, precision_on)
+    result = simulate_job(scenario, job, None if trace else precision, precision_on,
+                          threads=threads, block_size=block_size, trace=trace,
+                          progress=progress, client=client)  # fmt: skip
+    if check:
+        from simlab.exact.engine import check_result
+
+        result.check = check_result(scenario, result)
+    return result
+
+
+def simulate_job(
+    scenario: ScenarioBase,
+    job: runner.Job,
+    precision: float | None = None,
+    precision_on: Iterable[Any] = (),
+    others: Sequence[ScenarioBase] = (),
+    *,
+    threads: int | None = None,
+    block_size: int | None = None,
+    trace: bool = False,
+    progress: runner.Progress | None = None,
+    client: Any = None,
+) -> Result:
+    """The :class:`Result` of playing ``job``, the compiled ``scenario``, its arguments
+    checked (:func:`simulate`, whose arguments these are): every encounter, or to
+    ``precision`` on ``precision_on`` (``job.n`` the cap), as one of the variants
+    ``others`` run beside it where given (a sweep's points, a tune's values:
+    :func:`simlab.tuning.precision.precision_rule`), listening for a first compile
+    (:func:`told_of_compiles`). The one path a run starts, stops and listens by."""
     trace_rows = None
     more: dict[str, Any] = {}  # a run to a precision's record
     with told_of_compiles(progress, scenario.rules):
-        if precision is not None and not trace:
+        if precision is not None:
             from simlab.tuning.precision import precision_rule, run_to_precision
 
-            rule = precision_rule(precision, precision_on, job.layout, scenario)
+            rule = precision_rule(precision, precision_on, job.layout, scenario, others)
             tallies, stop, more["precision"] = run_to_precision(
                 job, rule, threads=threads, block_size=block_size, progress=progress,
                 client=client)  # fmt: skip
@@ -211,12 +240,7 @@ def simulate(
         else:
             block = block_size or runner.DEFAULT_BLOCK
             tallies = runner.run_local(job, threads, block, progress)
-    result = simulated_result(scenario, job, tallies, more, trace_rows)
-    if check:
-        from simlab.exact.engine import check_result
-
-        result.check = check_result(scenario, result)
-    return result
+    return simulated_result(scenario, job, tallies, more, trace_rows)
 
 
 def simulated_result(scenario: ScenarioBase, job: runner.Job, tallies: Any,

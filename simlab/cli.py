@@ -266,10 +266,16 @@ def _say_simulated(encounters: int, what: str = "", precision: Any = None) -> No
     (``terminal.simulated_line``), before the tables, when standard output is not a
     terminal: the encounters run, of ``what``, and whether the precision was met or the
     cap reached."""
-    if precision is not None and not sys.stdout.isatty():
-        from simlab.report import terminal
+    from simlab.report import terminal
 
-        terminal.say_for_tools(terminal.simulated_line(encounters, what, precision))
+    _say_stop(terminal.simulated_line(encounters, what, precision), precision)
+
+
+def _say_stop(line: str, precision: Any) -> None:
+    """Say ``line``, what a run to a precision simulated (:func:`_say_simulated`), when
+    standard output is not a terminal; nothing for a plain run (``precision`` None)."""
+    if precision is not None and not sys.stdout.isatty():
+        _say_for_tools(line)
 
 
 def _sweep_precision(sweep: Any) -> dict[str, Any] | None:
@@ -1277,7 +1283,7 @@ def sweep(
     Point k equals `simlab run SCENARIO --set FIELD=VALUE` for that point, bit for bit.
     """
     from simlab import api
-    from simlab.report.tuning_terminal import print_sweep
+    from simlab.report.tuning_terminal import print_sweep, sweep_simulated_line
     from simlab.tuning.sweep import parse_vary, sweep_points
 
     variations = [parse_vary(v) for v in vary]
@@ -1287,12 +1293,15 @@ def sweep(
     _prepare_out(out)
     n = encounters or scn.encounters
     client = _connect(scheduler, threads)
-    with _progress(precision or scn.precision)(n * points, counted(points, "point")) as advance:
+    done = sweep_simulated_line([n] * points)  # each point's, as the header says it
+    bar = _progress(precision or scn.precision)(n * points, counted(points, "point"), done=done)
+    with bar as advance:
         result = api.sweep(scn, variations, n, seed, threads=threads, exact=not no_exact,
                            progress=advance, precision=precision,
                            precision_on=_figures(precision_on), client=client)  # fmt: skip
-    simulated = sum(p.result.encounters for p in result.points if p.result is not None)
-    _say_simulated(simulated, counted(points, "point"), _sweep_precision(result))
+    stops = [p.result.encounters for p in result.points if p.result is not None]
+    precision_said = _sweep_precision(result)
+    _say_stop(sweep_simulated_line(stops, precision_said), precision_said)
     print_sweep(result)
     if out:
         written = api.write_sweep(result, out)

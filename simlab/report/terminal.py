@@ -280,15 +280,20 @@ def simulated_line(encounters: int, what: str = "", precision: Any = None) -> st
     ``points`` reached the cap) says at how many points, where not at every one: ``(cap
     reached at 1 of 3 points before the precision was met)``."""
     of = f" of {what}" if what else ""
-    how = ""
-    if precision is not None and precision["met"]:
+    return f"simulated {counted(encounters, 'encounter')}{of}{stopped_how(precision)}"
+
+
+def stopped_how(precision: Any) -> str:
+    """How a run to a precision stopped, as :func:`simulated_line` ends (``" (precision
+    met; cap 200,000)"``); "" for a plain run (``precision`` None)."""
+    if precision is None:
+        return ""
+    if precision["met"]:
         each = " each" if precision.get("each") else ""  # a point's, a variant's cap
-        how = f" (precision met; cap {precision['cap']:,}{each})"
-    elif precision is not None:
-        capped, points = precision.get("capped", 1), precision.get("points", 1)
-        where = f" at {capped} of {points} points" if capped < points else ""
-        how = f" (cap reached{where} before the precision was met)"
-    return f"simulated {counted(encounters, 'encounter')}{of}{how}"
+        return f" (precision met; cap {precision['cap']:,}{each})"
+    capped, points = precision.get("capped", 1), precision.get("points", 1)
+    where = f" at {capped} of {points} points" if capped < points else ""
+    return f" (cap reached{where} before the precision was met)"
 
 
 def formatted(value: float, spec: str) -> str:

@@ -106,7 +106,7 @@ from simlab.report.tuning_terminal import (
 )
 from simlab.report.words import counted
 from simlab.rules import has_crits
-from simlab.tuning.figures import cannot_crit_why, pair_label, refuse_crit_rate
+from simlab.tuning.figures import pair_label, refuse_crit_rate
 from simlab.tuning.sweep import (
     PAIR,
     PAIR_FIGURES,
@@ -230,7 +230,8 @@ def _sweep_plot(sweep: SweepResult, figure: str, ax: Axes | None, on: dict[str, 
             columns.append(f"{figure}_ci95_{end}")
     if f"exact_{figure}" in data.columns:
         columns.append(f"exact_{figure}")
-    data = data[columns].reset_index(drop=True)
+    drawn_rows = data[columns].reset_index(drop=True)
+    data = _values_said(sweep, drawn_rows, others)
     numeric = pd.api.types.is_numeric_dtype(data[x]) and not pd.api.types.is_bool_dtype(data[x])
     named = [c for c in subject if data[c].nunique() > 1] or ([] if others else subject)
     # a line with nothing to draw (a time-to-down of one never downed) gets no legend entry;
@@ -283,7 +284,15 @@ def _sweep_plot(sweep: SweepResult, figure: str, ax: Axes | None, on: dict[str, 
             _legend_on_new_figure(ax)
         else:
             _legend_under_when_wide(ax)
-    return data
+    return drawn_rows
+
+
+def _values_said(sweep: SweepResult, data: pd.DataFrame, fields: Sequence[str]) -> pd.DataFrame:
+    """``data`` with the values of ``fields`` (the further varied fields, which tell
+    lines apart) as the sweep's tables write them (:meth:`SweepResult.value_said`): the
+    legend read ``strike.tier={12: 'crit'}``, and a map could not group the lines."""
+    said = {f: data[f].map(functools.partial(sweep.value_said, f)) for f in fields}
+    return data.assign(**said)
 
 
 MEDIAN = "median_time_to_down"
@@ -293,15 +302,13 @@ def _refuse_crit_rate_nowhere(sweep: SweepResult, rows: pd.DataFrame) -> None:
     """Refuse the crit rate of the attack pairs of ``rows`` where none of them can crit
     at any point of the sweep (:meth:`SweepResult.can_crit`): a flat line at 0, as the
     command line refuses ``--precision-on`` of such a crit rate, with the reasons
-    :func:`~simlab.tuning.figures.cannot_crit_why` gives."""
+    :meth:`SweepResult.cannot_crit_why` gives at its points."""
     pairs = list(rows[list(PAIR)].drop_duplicates().itertuples(index=False, name=None))
     if not pairs or any(sweep.can_crit(*pair) for pair in pairs):
         return
     labels = [pair_label(*pair) for pair in pairs]
-    why: dict[str, str] = {}
-    for point in sweep.points:
-        why.update(cannot_crit_why(point.scenario))
-    reasons = " ".join(dict.fromkeys(why[label] for label in labels if label in why))
+    said = (f"({why})" for pair in pairs for why in sweep.cannot_crit_why(*pair) if why)
+    reasons = " ".join(dict.fromkeys(said))
     they = "it cannot" if len(labels) == 1 else "none of them can"
     raise InputError(f"figure: expected a pair that can crit; got 'crit_rate' of "
                      f"{', '.join(labels)}: {they} crit at any point of the sweep "

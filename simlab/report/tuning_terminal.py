@@ -76,6 +76,33 @@ def times_narrower(ratio: float) -> str:
     return decimals(ratio, 1)
 
 
+def sweep_simulated_line(stops: Sequence[int], precision: Any = None) -> str:
+    """What a sweep simulated, said before its tables where no progress bar showed it:
+    the encounters at each point, as its header says them (a total, ``simulated 40,000
+    encounters of 2 points``, was read as each point's): ``simulated 20,000 encounters
+    at each of 2 points``; run to a precision, each point's stop, from the fewest to
+    the most where they differ, and how the points stopped
+    (:func:`~simlab.report.terminal.stopped_how`): ``simulated 3,125–12,500 encounters
+    at each of 3 points (precision met; cap 20,000 each)``.
+
+    Parameters
+    ----------
+    stops : sequence of int
+        The encounters each point ran, one per point.
+    precision : dict, optional
+        The sweep's precision record as :func:`~simlab.report.terminal.simulated_line`
+        takes it; None for a plain sweep.
+
+    Returns
+    -------
+    str
+    """
+    low, high = min(stops), max(stops)
+    each = counted(low, "encounter") if low == high else f"{low:,}–{high:,} encounters"
+    at = f"at each of {counted(len(stops), 'point')}" if len(stops) > 1 else "at 1 point"
+    return f"simulated {each} {at}{terminal.stopped_how(precision)}"
+
+
 def _table(title: str, header: list[str], rows: list[list[str]]) -> Table:
     table = console_table(title)
     for k, name in enumerate(header):

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -405,7 +405,7 @@ def crit_problem(
     return f"expected an attack that can crit; got {attack!r}{at}: it cannot crit {reasons}"
 
 
-def pairs_that_can_crit(scenario: Any) -> set[str]:
+def pairs_that_can_crit(scenario: Any, why: Mapping[str, str] | None = None) -> set[str]:
     """The attack pairs of ``scenario`` that can crit: every pair it makes but those of
     :func:`pairs_that_cannot_crit`.
 
@@ -413,13 +413,17 @@ def pairs_that_can_crit(scenario: Any) -> set[str]:
     ----------
     scenario : ScenarioBase
         A loaded scenario.
+    why : mapping of str to str, optional
+        Its :func:`cannot_crit_why`, where already worked out (it may ask the exact
+        engine of every pair).
 
     Returns
     -------
     set of str
         Pair labels (:func:`pair_label`).
     """
-    return set(_attack_pairs(scenario)) - pairs_that_cannot_crit(scenario)
+    cannot = pairs_that_cannot_crit(scenario) if why is None else set(why)
+    return set(_attack_pairs(scenario)) - cannot
 
 
 def _attack_pairs(scenario: Any) -> dict[str, tuple[int, str, int]]:

@@ -272,33 +272,39 @@ def simulate_among(
     others: Sequence[Any],
     n: int,
     seed: int,
-    precision: float,
+    precision: float | None,
     precision_on: Iterable[Any],
     *,
     threads: int | None = None,
     progress: runner.Progress | None = None,
     client: Any = None,
 ) -> Any:
-    """:func:`simlab.simulate` of ``scenario`` to ``precision`` on ``precision_on``, as
-    one of the variants ``others`` run side by side (a sweep's points, a tune's values):
-    a crit rate is refused only where none of them can crit, and is exactly 0 where
-    ``scenario`` cannot (:func:`precision_rule`). Elsewhere the same result, bit for bit.
+    """:func:`simlab.simulate` of ``scenario`` (to ``precision`` on ``precision_on``,
+    where given or the scenario's) as one of the variants ``others`` run side by side (a
+    sweep's points, a tune's values): run to a precision, a crit rate is refused only
+    where none of them can crit, and is exactly 0 where ``scenario`` cannot
+    (:func:`precision_rule`). Elsewhere the same result, bit for bit: the one place a
+    sweep or a tune runs a variant, with or without a precision.
 
     Returns
     -------
     Result
-        Its ``meta["precision"]`` the run's record, ``cannot_crit`` naming the crit
-        rates that were exactly 0.
-    """
-    from simlab.api import compile_job, simulated_result, told_of_compiles
+        Run to a precision, its ``meta["precision"]`` the run's record, ``cannot_crit``
+        naming the crit rates that were exactly 0.
 
-    job = compile_job(scenario, n, seed)
-    rule = precision_rule(precision, precision_on, job.layout, scenario, others)
-    with told_of_compiles(progress, scenario.rules):  # as simulate says a first compile
-        tallies, stop, record = run_to_precision(job, rule, threads=threads,
-                                                 progress=progress, client=client)  # fmt: skip
-    return simulated_result(scenario, dataclasses.replace(job, n=stop), tallies,
-                            {"precision": record})  # fmt: skip
+    Raises
+    ------
+    InputError
+        ``precision_on`` without a precision (:func:`simlab.arguments.precision_on_argument`),
+        or as :func:`precision_rule` refuses it.
+    """
+    from simlab.api import compile_job, simulate_job
+    from simlab.arguments import precision_on_argument
+
+    precision = scenario.precision if precision is None else precision
+    precision_on_argument(precision, precision_on)
+    return simulate_job(scenario, compile_job(scenario, n, seed), precision, precision_on,
+                        others, threads=threads, progress=progress, client=client)  # fmt: skip
 
 
 Play = Callable[[int, int, int], TallyArrays]

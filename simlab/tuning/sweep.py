@@ -288,7 +288,8 @@ class SweepResult:
 
     @functools.cached_property
     def _critting_pairs(self) -> frozenset[str]:
-        return frozenset().union(*(pairs_that_can_crit(p.scenario) for p in self.points))
+        whys = zip(self.points, self._cannot_crit_whys, strict=True)
+        return frozenset().union(*(pairs_that_can_crit(p.scenario, why) for p, why in whys))
 
     def cannot_crit_why(self, attacker: str, attack: str, defender: str) -> list[str]:
         """Why an attack pair cannot crit, at each point of the sweep, in the words of
@@ -780,26 +781,22 @@ def sweep(
     SweepResult
         Point k equals ``simulate(override(scenario, point k's set), n, seed)``.
     """
-    from simlab.api import simulate
     from simlab.exact.engine import exact as solve
     from simlab.tuning.precision import simulate_among
 
     result = sweep_points(scenario, vary)
     result.encounters, result.seed = encounters_and_seed(scenario, n, seed)
-    if client is not None and precision is None and scenario.precision is None:
-        _play_on_the_cluster(result, client, progress)
     given: float | None = scenario.precision if precision is None else precision
+    if client is not None and given is None:
+        _play_on_the_cluster(result, client, progress)
     variants = [p.scenario for p in result.points]
+    # one figure written alone, as simulate takes it; any iterable read once, not per point
+    figures = (precision_on,) if isinstance(precision_on, str) else tuple(precision_on)
     for point in result.points:
-        if point.result is None and given is None:
-            point.result = simulate(point.scenario, result.encounters, result.seed,
-                                    threads=threads, progress=progress,
-                                    precision_on=tuple(precision_on), client=client)  # fmt: skip
-        elif point.result is None and given is not None:  # a crit rate: 0 where it cannot crit
+        if point.result is None:  # a crit rate run to a precision: 0 where it cannot crit
             point.result = simulate_among(point.scenario, variants, result.encounters,
-                                          result.seed, given, tuple(precision_on),
-                                          threads=threads, progress=progress,
-                                          client=client)  # fmt: skip
+                                          result.seed, given, figures, threads=threads,
+                                          progress=progress, client=client)  # fmt: skip
         if exact:
             try:
                 point.exact = solve(point.scenario).summary()

@@ -856,7 +856,7 @@ def tune(
     InputError
         Naming the argument for a bad target or range, or a value the field rejects.
     """
-    from simlab.api import compile_job, simulate
+    from simlab.api import compile_job
     from simlab.tuning.precision import simulate_among
 
     if isinstance(target, str):
@@ -876,9 +876,7 @@ def tune(
     integer = all(isinstance(x, int) and not isinstance(x, bool) for x in (lo, hi))
 
     def play(scn: ScenarioBase) -> Any:
-        if precision is None:
-            return simulate(scn, n, seed, threads=threads, progress=progress, client=client)
-        # a crit rate one end can have, exactly 0 where the value cannot crit
+        # to a precision, a crit rate one end can have is exactly 0 where the value cannot crit
         return simulate_among(scn, ends, n, seed, precision, precision_on, threads=threads,
                               progress=progress, client=client)  # fmt: skip
 

@@ -769,9 +769,9 @@ def _stop(scenario: Path, n: int, precision: float, **changes: int) -> int:
 def test_a_sweep_to_a_precision_says_what_it_simulated_before_its_tables(
     precision: float, how: str
 ) -> None:
-    """As a plain sweep says ``simulated N encounters of K points``: N the points'
-    stops added up, not the cap times the points; where only some points reached the
-    cap, how many (it read 'cap reached' as if every one had)."""
+    """As a plain sweep says ``simulated N encounters at each of K points``: N each
+    point's stop, from the fewest to the most, not the cap; where only some points
+    reached the cap, how many (it read 'cap reached' as if every one had)."""
     from click.testing import CliRunner
 
     from simlab.cli import main
@@ -779,9 +779,27 @@ def test_a_sweep_to_a_precision_says_what_it_simulated_before_its_tables(
     args = ["sweep", str(SS_DUEL), "--vary", "Defender.hp=5,20,30", "-n", "20000"]
     done = CliRunner().invoke(main, [*args, "--precision", str(precision)], terminal_width=80)
     assert done.exit_code == 0, done.output
-    stops = sum(_stop(SS_DUEL, 20000, precision, **{"Defender.hp": hp}) for hp in (5, 20, 30))
-    said = " ".join(done.stdout.split())  # the line is broken at 80 columns
-    assert said.startswith(f"simulated {stops:,} encounters of 3 points {how} ")
+    stops = [_stop(SS_DUEL, 20000, precision, **{"Defender.hp": hp}) for hp in (5, 20, 30)]
+    each = (f"{min(stops):,} encounters" if min(stops) == max(stops) else
+            f"{min(stops):,}–{max(stops):,} encounters")  # fmt: skip
+    assert done.stdout.splitlines()[0] == f"simulated {each} at each of 3 points {how}"
+
+
+@pytest.mark.parametrize("columns", [80, 60])
+def test_a_sweep_says_the_encounters_it_simulated_at_each_point(columns: int) -> None:
+    """``simulated 40,000 encounters of 2 points`` above ``20,000 encounters per point``
+    was a total a designer read as each point's: it says each point's, as a comparison
+    says each variant's, on one line piped whatever the width."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    args = ["sweep", str(SS_DUEL), "--vary", "Defender.hp=5,20", "-n", "1000", "--no-exact"]
+    done = CliRunner().invoke(main, args, terminal_width=columns, env={"COLUMNS": str(columns)})
+    assert done.exit_code == 0, done.output
+    first, head = done.stdout.splitlines()[:2]
+    assert first == "simulated 1,000 encounters at each of 2 points", done.stdout
+    assert "1,000 encounters per point" in head
 
 
 def test_a_comparison_to_a_precision_says_what_it_simulated_before_its_tables() -> None:

@@ -239,7 +239,7 @@ def test_a_count_of_one_is_singular_in_reprs_and_headers(
                                       "-n", "1", "--no-exact"])  # fmt: skip
     run = CliRunner().invoke(main, ["run", str(SS_DUEL), "-n", "1"])
     printed = sweep.output + run.output + capsys.readouterr().out
-    assert "simulated 1 encounter of 1 point" in printed
+    assert "simulated 1 encounter at 1 point" in printed
     assert "1 encounter per point" in printed
     assert "simulated 1 encounter\n" in printed and "· 1 encounter · seed 1" in printed
     for plural in ("1 points", "1 encounters", "1 values"):

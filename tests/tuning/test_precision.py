@@ -424,3 +424,17 @@ def test_a_variant_run_to_a_precision_says_a_first_compile_as_simulate_does(
     result = simulate_among(scenario, [scenario], 4000, 1, 0.2, ())
     assert listened == [scenario.rules]
     assert result.meta["precision"]["encounters"] > 0
+
+
+def test_a_sweep_to_a_precision_takes_one_figure_written_alone(duel: Any) -> None:
+    """``precision_on="hit_rate:strike"``, one figure as :func:`simlab.simulate` takes it:
+    the sweep read it letter by letter (``precision_on h: expected a figure``)."""
+    vary = {"Defender.hp": [5, 20]}
+    alone = simlab.sweep(duel, vary, 4000, precision=0.05, precision_on="hit_rate:strike",
+                         exact=False)  # fmt: skip
+    listed = simlab.sweep(duel, vary, 4000, precision=0.05, precision_on=["hit_rate:strike"],
+                          exact=False)  # fmt: skip
+    for one, other in zip(alone.points, listed.points, strict=True):
+        assert one.result.meta["precision"]["on"] == ["hit_rate:strike"]
+        assert one.result.meta["precision"] == other.result.meta["precision"]
+        _same(one.result, other.result)

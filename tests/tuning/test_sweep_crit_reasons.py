@@ -77,3 +77,24 @@ def test_a_point_whose_value_is_a_map_reads_as_the_file_writes_it(tmp_path: Path
     assert "exactly 0" in note and f"({PROFILE})" in note, note
     stored = pd.read_parquet(written["attacks"])["strike.tier"]
     assert list(stored) == ["{}", "{12: crit}"], stored
+
+
+def test_a_further_fields_map_value_reads_in_the_legend_as_the_file_writes_it(
+    tmp_path: Path,
+) -> None:
+    """The legend named a further varied field's values by Python's ``str()``:
+    ``strike.tier={12: 'crit'}`` beside the tables' ``{12: crit}``; and a map could not
+    group the lines (``simlab sweep --out`` of such a sweep failed: unhashable dict)."""
+    import matplotlib.pyplot as plt
+
+    sweep = simlab.sweep(simlab.load(SS_DUEL), {"Defender.hp": [5, 20], **TIERS}, n=500,
+                         exact=False)  # fmt: skip
+    for figure, on in (("hit_rate", {}), ("mean_damage", {"attack": "strike"})):
+        fig, ax = plt.subplots()
+        simlab.plot_sweep(sweep, figure, ax=ax, **on)
+        legend = [text.get_text() for text in ax.get_legend().get_texts()]
+        fig.savefig(tmp_path / f"{figure}.png")
+        plt.close(fig)
+        assert "strike.tier={}" in legend and "strike.tier={12: crit}" in legend, legend
+    page = simlab.write_sweep(sweep, tmp_path / "sweep")["markdown"].read_text()
+    assert "{12: crit}" in page and "'crit'" not in page
