@@ -188,7 +188,7 @@ def simulate(
     if block_size is not None:
         block_size = whole_number_in(block_size, "block_size", 1, MAX_ENCOUNTERS)
     precision = scenario.precision if precision is None else precision
-    precision_on_argument(precision, precision_on)
+    precision_on = precision_on_argument(precision, precision_on)
     result = simulate_job(scenario, job, None if trace else precision, precision_on,
                           threads=threads, block_size=block_size, trace=trace,
                           progress=progress, client=client)  # fmt: skip
@@ -1031,7 +1031,8 @@ def compare_variants(
     if b is not None and changes:
         labels = (labels[0], f"{labels[1]} with {_changes_label(changes)}")
     record, played = None, (None, None)
-    precision_on_argument(first.precision if precision is None else precision, precision_on)
+    precision_on = precision_on_argument(first.precision if precision is None else precision,
+                                         precision_on)  # fmt: skip
     with told_of_compiles(progress, first.rules):
         if precision is not None or first.precision is not None:
             # refused before the runs to a precision; their stop is at least min(cap, 1,000)

@@ -143,10 +143,22 @@ def spelled_as(label: str, python: str, command_line: str) -> str:
     return command_line if label.startswith("--") else python
 
 
-def precision_on_argument(precision: object, precision_on: Any) -> None:
+def figures_argument(precision_on: Any) -> tuple[Any, ...]:
+    """``precision_on`` as a tuple, read once: one figure written alone (a str) is one
+    figure, not its letters; any other iterable (a generator) is read here, where a
+    second reading would find it empty."""
+    return (precision_on,) if isinstance(precision_on, str) else tuple(precision_on)
+
+
+def precision_on_argument(precision: object, precision_on: Any) -> tuple[Any, ...]:
     """Refuse ``precision_on`` without a ``precision`` (given, or the scenario's): the
     figures it names would go unread. Figures the command line parsed carry its label
     (:class:`~simlab.tuning.figures.FigureRef`): its message names ``--precision-on``.
+
+    Returns
+    -------
+    tuple
+        The figures, read once (:func:`figures_argument`).
 
     Raises
     ------
@@ -155,11 +167,12 @@ def precision_on_argument(precision: object, precision_on: Any) -> None:
         it; got none``; from the command line ``--precision-on: expected --precision H
         …``.
     """
-    if precision is None and precision_on:
-        first = next(iter((precision_on,) if isinstance(precision_on, str) else precision_on))
-        label = spelled_as(getattr(first, "label", ""), "precision_on", "--precision-on")
+    figures = figures_argument(precision_on)
+    if precision is None and figures:
+        label = spelled_as(getattr(figures[0], "label", ""), "precision_on", "--precision-on")
         raise InputError(f"{label}: expected {spelled_as(label, 'precision=', '--precision H')} "
                          "(or precision: in the scenario) to go with it; got none")  # fmt: skip
+    return figures
 
 
 def flag_argument(value: object, name: str) -> bool:

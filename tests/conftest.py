@@ -13,12 +13,13 @@ TESTS = Path(__file__).parent
 #: order collected; ``make test`` and ``make test-slow`` ask for that order). The slow
 #: tier's two float checks, which compile every example's kernels afresh (about 4 minutes
 #: each), start at once, one in each process: the kernels they save to the cache serve
-#: the tests after them, which would otherwise compile them a second time. Each rule system's roll-by-roll file compiles that
-#: system's traced kernel, which ``make test`` plays every run on: started next, the two
-#: processes compile different kernels instead of both compiling the one the first files
-#: in alphabetical order use (20 s of CPU twice, measured from a fresh clone). The
-#: longest files of either tier follow, so that none is left to one process at the end.
-#: A file with no test of the tier run is simply not there.
+#: the tests after them, which would otherwise compile them a second time. Each rule
+#: system's roll-by-roll file compiles that system's traced kernel, which ``make test``
+#: plays every run on: started next, the two processes compile different kernels
+#: instead of both compiling the one the first files in alphabetical order use (20 s of
+#: CPU twice, measured from a fresh clone). The longest files of either tier follow, so
+#: that none is left to one process at the end. A file with no test of the tier run is
+#: simply not there.
 FIRST_FILES = (
     "engine/test_float_check_ss_tiers.py",
     "engine/test_float_check_d20_zones_draft1.py",

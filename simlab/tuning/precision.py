@@ -302,7 +302,7 @@ def simulate_among(
     from simlab.arguments import precision_on_argument
 
     precision = scenario.precision if precision is None else precision
-    precision_on_argument(precision, precision_on)
+    precision_on = precision_on_argument(precision, precision_on)
     return simulate_job(scenario, compile_job(scenario, n, seed), precision, precision_on,
                         others, threads=threads, progress=progress, client=client)  # fmt: skip
 

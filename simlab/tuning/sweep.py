@@ -22,7 +22,7 @@ import pandas as pd
 from simlab.analysis import stats
 from simlab.analysis.result import Result, interval_column
 from simlab.analysis.summary import summary
-from simlab.arguments import describe
+from simlab.arguments import describe, figures_argument
 from simlab.binding import checked_arguments
 from simlab.errors import ExactUnsupported, InputError
 from simlab.exact import pair_answer
@@ -790,8 +790,7 @@ def sweep(
     if client is not None and given is None:
         _play_on_the_cluster(result, client, progress)
     variants = [p.scenario for p in result.points]
-    # one figure written alone, as simulate takes it; any iterable read once, not per point
-    figures = (precision_on,) if isinstance(precision_on, str) else tuple(precision_on)
+    figures = figures_argument(precision_on)  # read once, not at each point
     for point in result.points:
         if point.result is None:  # a crit rate run to a precision: 0 where it cannot crit
             point.result = simulate_among(point.scenario, variants, result.encounters,

@@ -69,6 +69,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
+from simlab.arguments import figures_argument
 from simlab.binding import checked_arguments
 from simlab.errors import ExactUnsupported, InputError
 from simlab.limits import encounters_and_seed
@@ -866,7 +867,7 @@ def tune(
                          f"got {target!r}")  # fmt: skip
     n, seed = encounters_and_seed(scenario, n, seed)
     precision = scenario.precision if precision is None else precision
-    precision_on = _precision_on(precision, precision_on, target)
+    precision_on = _precision_on(precision, figures_argument(precision_on), target)
     lo, hi = plain_value(lo), plain_value(hi)  # numpy's numbers, made Python's
     label = label or argument_label("vary", f"{name}={lo}:{hi}")
     if not isinstance(name, str) or not name.strip():

@@ -438,3 +438,18 @@ def test_a_sweep_to_a_precision_takes_one_figure_written_alone(duel: Any) -> Non
         assert one.result.meta["precision"]["on"] == ["hit_rate:strike"]
         assert one.result.meta["precision"] == other.result.meta["precision"]
         _same(one.result, other.result)
+
+
+def test_figures_given_by_a_generator_are_read_once(duel: Any) -> None:
+    """``precision_on`` as a generator: read once, where every later use found it empty
+    (an empty one without a precision raised StopIteration, a traceback)."""
+    listed = simlab.simulate(duel, 4000, precision=0.05, precision_on=["hit_rate:strike"])
+    generated = simlab.simulate(duel, 4000, precision=0.05,
+                                precision_on=(f for f in ["hit_rate:strike"]))  # fmt: skip
+    assert generated.meta["precision"] == listed.meta["precision"]
+    assert generated.meta["precision"]["on"] == ["hit_rate:strike"]
+    plain = simlab.simulate(duel, 500)
+    _same(simlab.simulate(duel, 500, precision_on=(f for f in [])), plain)
+    swept = simlab.sweep(duel, {"Defender.hp": [5, 20]}, 4000, precision=0.05,
+                         precision_on=(f for f in ["hit_rate:strike"]), exact=False)  # fmt: skip
+    assert all(p.result.meta["precision"]["on"] == ["hit_rate:strike"] for p in swept.points)
