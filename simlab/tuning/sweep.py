@@ -22,7 +22,7 @@ import pandas as pd
 from simlab.analysis import stats
 from simlab.analysis.result import Result, interval_column
 from simlab.analysis.summary import summary
-from simlab.arguments import describe, figures_argument
+from simlab.arguments import describe, precision_on_argument
 from simlab.binding import checked_arguments
 from simlab.errors import ExactUnsupported, InputError
 from simlab.exact import pair_answer
@@ -787,10 +787,10 @@ def sweep(
     result = sweep_points(scenario, vary)
     result.encounters, result.seed = encounters_and_seed(scenario, n, seed)
     given: float | None = scenario.precision if precision is None else precision
+    figures = precision_on_argument(given, precision_on)  # read once, not at each point
     if client is not None and given is None:
         _play_on_the_cluster(result, client, progress)
     variants = [p.scenario for p in result.points]
-    figures = figures_argument(precision_on)  # read once, not at each point
     for point in result.points:
         if point.result is None:  # a crit rate run to a precision: 0 where it cannot crit
             point.result = simulate_among(point.scenario, variants, result.encounters,

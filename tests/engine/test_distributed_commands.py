@@ -214,6 +214,18 @@ def test_threads_beside_a_cluster_are_refused_by_every_entry_point(client) -> No
         simlab.sweep(DUEL, "Defender.hp=10:12", 100, client="tcp://localhost:8786")
 
 
+def test_figures_without_a_precision_are_refused_on_a_cluster_as_locally(client) -> None:  # type: ignore[no-untyped-def]
+    """A sweep on a cluster without a precision ran its points there and never read
+    ``precision_on``: the figures were ignored without a word, where the local sweep
+    refuses them."""
+    alone = r"precision_on: expected precision= .*got none"
+    with pytest.raises(InputError, match=alone):
+        simlab.sweep(DUEL, "Defender.hp=10:12", 100, precision_on=["hit_rate:strike"])
+    with pytest.raises(InputError, match=alone):
+        simlab.sweep(DUEL, "Defender.hp=10:12", 100, precision_on=["hit_rate:strike"],
+                     client=client)  # fmt: skip
+
+
 # -- the command line ------------------------------------------------------------------------
 
 
