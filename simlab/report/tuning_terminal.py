@@ -721,16 +721,9 @@ def _sweep_tables(sweep: SweepResult, stacked: bool) -> list[list[Table]]:
     ]
     if not stacked:
         return [[_fitted(build(False, slice(None)))] for build, _ in layouts]
-    return [terminal.tables_printed_whole(_fitted_build(build), names, _headed_build(build, names))
+    return [terminal.tables_printed_whole(_fitted_build(build), names,
+                                          terminal.headed_build(build, names))
             for build, names in layouts]  # fmt: skip
-
-
-def _headed_build(build: Callable[[bool, slice], Table],
-                  names: int) -> Callable[[bool, slice], Table]:  # fmt: skip
-    """``build`` with its ``names`` first columns in one, each name on a row of its own
-    above its points' rows (:func:`~simlab.report.terminal.headed_table`): a long
-    combatant's name beside a point and a median left no room for the median."""
-    return lambda broken, columns: terminal.headed_table(build(broken, columns), names)
 
 
 def _fitted_build(build: Callable[[bool, slice], Table]) -> Callable[[bool, slice], Table]:
