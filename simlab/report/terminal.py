@@ -47,6 +47,7 @@ from simlab.report.width import (
     listed,
     packed,
     words_keeping,
+    wrapped,
 )
 from simlab.report.words import counted, format_p, overrides_said
 from simlab.scenario.common import RATE_FIGURES
@@ -1308,30 +1309,43 @@ def _headed_tables(title: str, groups: list[tuple[str, str, list[int]]],
 
 
 def _headed_table(title: str, groups: list[tuple[str, str, list[int]]],
-                  defenders: list[str], headers: list[str],
-                  figures: list[list[str]]) -> Table:  # fmt: skip
+                  defenders: list[str], headers: list[str], figures: list[list[str]],
+                  under: bool = False) -> Table:  # fmt: skip
     """The attacks table of :func:`_headed_tables` with the figures ``figures`` under
-    ``headers``: its first column as wide as its longest line, no name broken in it."""
-    table = _narrow_table(title)
-    rows = _headed_rows(groups, defenders, figures, _label_room(headers, figures))
-    name_column(table, HEADED_HEADER, [row[0] for row in rows])
+    ``headers``: its first column as wide as its longest line, no name broken in it;
+    ``under``, each defender's name too on a row of its own, the figures on the row
+    under it (:func:`_headed_rows`), as a table laid out by :func:`tables_printed_whole`
+    is where its last name leaves them no room."""
+    table = _HeadedTable(title)
+    room = console.width if under else _label_room(headers, figures)
+    rows = _headed_rows(groups, defenders, figures, room, under)
+    name_column(table, HEADED_HEADER, [row[0] for row in rows if not isinstance(row[0], _Heading)])
     for column in headers:
         number_column(table, column)
     _add_rows(table, rows)
+    if not under:
+        table.figures_under = functools.partial(_headed_table, title, groups, defenders,
+                                                headers, figures, True)  # fmt: skip
     return table
 
 
 def _headed_rows(groups: list[tuple[str, str, list[int]]], defenders: list[str],
-                 figures: list[list[str]], room: int) -> list[list[Any]]:  # fmt: skip
+                 figures: list[list[str]], room: int,
+                 under: bool = False) -> list[list[Any]]:  # fmt: skip
     """The narrow attacks table's rows where a name does not fit beside the figures
     whole (``Raider Chief:`` beside ``Raider Chief`` under ``at``): each attack on a row
     of its own (:func:`_label_lines`, in the ``room`` of the one name column), then a
-    row per defender, its name indented, with the figures."""
+    row per defender, its name indented, with the figures; ``under``, every name on a
+    row of its own drawn across it (:class:`_Heading`) and each defender's figures on
+    the row under its name."""
     rows: list[list[Any]] = []
     for (attacker, attack, ks), lines in zip(groups, _labels(groups, room), strict=True):
         heading = lines or [f"{attacker}:", f"  {attack}"]
-        rows += [[line, False] for line in heading]
-        rows += [[f"  {defenders[k]}", *figures[k], False] for k in ks]
+        rows += [[_Heading(line) if under else line, False] for line in heading]
+        for k in ks:
+            name = f"  {defenders[k]}"
+            rows += [[_Heading(name), False], ["", *figures[k], False]] if under else [
+                [name, *figures[k], False]]  # fmt: skip
     return rows
 
 
@@ -1464,7 +1478,11 @@ def tables_printed_whole(build: Builder, names: int = 1, headed: Builder | None 
     would not (a long name), its columns after the ``names`` first spread over as few
     tables as print whole, each beside those (:func:`fitted_tables`). Where even one
     column beside the names does not print whole (the names alone fill the width), the
-    ``headed`` layout is laid out so, its names in one column (:func:`headed_table`).
+    ``headed`` layout is laid out so, its names in one column (:func:`headed_table`);
+    and where even so one column beside its last names does not (a defender's name of
+    48 characters at 60 columns), with those names too each on a row of its own, the
+    figures on the row under it (:attr:`_HeadedTable.figures_under`), as a table of one
+    name a row is headed.
 
     Parameters
     ----------
@@ -1487,9 +1505,35 @@ def tables_printed_whole(build: Builder, names: int = 1, headed: Builder | None 
         One table, or the tables its columns are spread over, in order.
     """
     tables = _laid_out_whole(build, names, most)
-    if headed is None or all(prints_whole(table) for table in tables):
+    if headed is not None and not _all_whole(tables):
+        tables = _laid_out_whole(headed, 1, most)
+    if _all_whole(tables) or _figures_under(tables[0]) is None:
         return tables
-    return _laid_out_whole(headed, 1, most)
+    return _laid_out_whole(_with_figures_under(headed or build), 1, most)
+
+
+def _all_whole(tables: Sequence[Table]) -> bool:
+    """Whether every one of ``tables`` prints whole (:func:`prints_whole`)."""
+    return all(prints_whole(table) for table in tables)
+
+
+def _figures_under(table: Table) -> Table | None:
+    """``table``, a headed table (:class:`_HeadedTable`) whose last name is beside its
+    figures, laid out with that name too on a row of its own and the figures on the row
+    under it; None where it is not such a table."""
+    make = getattr(table, "figures_under", None)
+    return make() if make is not None else None
+
+
+def _with_figures_under(build: Builder) -> Builder:
+    """``build`` of a headed table, laid out with the figures under its last names
+    (:func:`_figures_under`)."""
+
+    def under(broken: bool, columns: slice) -> Table:
+        table = build(broken, columns)
+        return _figures_under(table) or table
+
+    return under
 
 
 def headed_build(build: Builder, names: int = 1) -> Builder:
@@ -1527,15 +1571,16 @@ def _broken_where_needed(build: Builder) -> Callable[[slice], Table]:
     return either
 
 
-def headed_table(table: Table, names: int, indent: str = "  ") -> Table:
+def headed_table(table: Table, names: int, indent: str = "  ", under: bool = False) -> Table:
     """``table`` with the names of its rows, its ``names`` first columns, in one, each on
     a row of its own (as the attacks table names an attack, :func:`_headed_tables`):
     a row's names head the rows above its figures, each indented under the one before
     it, the last beside the figures (a pair broken between its parts, its defender
-    beside them; a table of one name a column has its figures on the row under it); a
-    blank name (the same combatant as the row above) is left out. A name that heads a
-    row of its own is drawn across it (:class:`_Heading`): the figures take the width
-    that the names beside them leave, not the longest name's.
+    beside them); a table of one name a column, or ``under``, has its figures on the
+    row under its last name. A blank name (the same combatant as the row above) is
+    left out. A name that heads a row of its own is drawn across it
+    (:class:`_Heading`): the figures take the width that the names beside them leave,
+    not the longest name's.
 
     Parameters
     ----------
@@ -1545,6 +1590,8 @@ def headed_table(table: Table, names: int, indent: str = "  ") -> Table:
         How many of its first columns name its rows.
     indent : str
         What each name is indented by under the one it is named under.
+    under : bool
+        Whether the last name too heads a row of its own, the figures under it.
 
     Returns
     -------
@@ -1560,7 +1607,7 @@ def headed_table(table: Table, names: int, indent: str = "  ") -> Table:
     rows: list[list[Any]] = []
     for k, (row, lines) in enumerate(zip(table.rows, named, strict=True)):
         lines = [line for name in lines for line in _name_lines(name, room)] or [""]
-        *above, last = lines if names > 1 else [*lines, ""]
+        *above, last = lines if names > 1 and not under else [*lines, ""]
         rows += [[_Heading(line), False] for line in above]
         rows.append([last, *(cells[c][k] for c in range(names, len(columns))), row.end_section])
     header = "\n".join(indent * k + str(c.header) for k, c in enumerate(columns[:names])
@@ -1570,6 +1617,8 @@ def headed_table(table: Table, names: int, indent: str = "  ") -> Table:
     for column in columns[names:]:
         headed.add_column(column.header, justify=column.justify, no_wrap=column.no_wrap)
     _add_rows(headed, rows)
+    if names > 1 and not under:
+        headed.figures_under = functools.partial(headed_table, table, names, indent, True)
     return headed
 
 
@@ -1597,20 +1646,44 @@ class _Heading:
 
 class _HeadedTable(_FittingTable):
     """A table laid out as the narrow attacks table is (:func:`_narrow_table`) whose rows
-    headed by a :class:`_Heading` are each that name, drawn across the row."""
+    headed by a :class:`_Heading` are each that name, drawn across the row: the table at
+    least as wide as its longest heading, where the console is; a heading wider than
+    the console broken between its words.
+
+    ``figures_under`` makes it again with its last name beside the figures on a row of
+    its own too (:func:`tables_printed_whole`), where it has such a name."""
 
     def __init__(self, title: str) -> None:
         super().__init__(title=title, box=box.SIMPLE_HEAD, show_edge=False,
                          min_width=min(len(title), TITLE_WIDTH))  # fmt: skip
         self.collapse_padding, self.pad_edge = True, False
+        self.figures_under: Callable[[], Table] | None = None
+
+    def add_row(self, *cells: Any, **kwargs: Any) -> None:
+        """A row, the table widened to its heading where it has one (:class:`_Heading`)."""
+        for cell in cells:
+            if isinstance(cell, _Heading):
+                self.min_width = max(self.min_width or 0, len(cell.text))
+        super().add_row(*cells, **kwargs)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         drawn = cast("Iterable[Segment]", super().__rich_console__(console, options))
         for line in Segment.split_lines(drawn):  # a Table draws only segments
             heading = next((s.style.meta[_HEADING] for s in line
                             if s.style is not None and _HEADING in s.style.meta), None)  # fmt: skip
-            yield from [Segment(heading)] if heading is not None else line
-            yield Segment.line()
+            lines = [line] if heading is None else [
+                [Segment(text)] for text in _heading_lines(heading, options.max_width)]  # fmt: skip
+            for segments in lines:
+                yield from [*segments, Segment.line()]
+
+
+def _heading_lines(heading: str, width: int) -> list[str]:
+    """A heading's lines in ``width`` columns: itself where it fits, else broken between
+    its words, the lines after the first indented as it is."""
+    if len(heading) <= width:
+        return [heading]
+    indent = heading[: len(heading) - len(heading.lstrip())]
+    return wrapped(heading, width, indent).split("\n")
 
 
 def _indented(name: Any, indent: str) -> Any:

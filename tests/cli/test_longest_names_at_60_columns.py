@@ -9,10 +9,15 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from rich.console import Console
+from rich.table import Table
 
+from simlab import api
+from simlab.analysis.result import Result
 from simlab.cli import main
 from simlab.report import terminal
-from tests.support import broken_names
+from simlab.scenario.load import loads
+from tests.support import broken_names, printed_at, terminal_console
 
 ROOT = Path(__file__).resolve().parents[2]
 ATTACKER = "Bruna Ironhand the Unyielding"
@@ -67,3 +72,83 @@ def test_exact_s_duel_table_keeps_its_figures_beside_a_name_of_48(
     0.999999`` beside the defender's name of 48 characters."""
     text = _at_60(monkeypatch, "exact", duel)
     _assert_whole(text[text.index("time-to-down (exact") :], ["10.1665", "> 0.99999999"])
+
+
+BOSS = "Brute"
+
+
+@pytest.fixture(scope="module")
+def spirits() -> Result:
+    """The Spirits party fight, its Brute named with 48 characters, over 5,000
+    encounters (a million attempts on the boss took more room than 5,000 do: the
+    figures cut then are those of a 1 (> 0.1) or an interval [0.7, 0.99])."""
+    text = (ROOT / "scenarios/shattered-spirits/spirits-2v3.yaml").read_text(encoding="utf-8")
+    scenario = loads(text.replace(f"name: {BOSS},", f"name: {DEFENDER},"), "spirits.yaml")
+    return api.simulate(scenario, n=5000)
+
+
+def test_the_attacks_table_keeps_its_figures_beside_a_name_of_48(spirits: Result) -> None:
+    """At 60 columns the attacks table headed each attack by a row of its own, but each
+    defender's name stayed beside the figures, and beside the boss's 48 characters they
+    were cut at the edge: ``[0.7, 0``, ``1 (>``, ``0 (<``. Each figure is whole."""
+    rates, damage = spirits.hit_rates(), spirits.damage()
+    figures = [f"{r.attempts:,}" for r in rates.itertuples()]
+    figures += [terminal.interval_cell(r, "hit_rate") for r in rates.itertuples()]
+    figures += [terminal.interval_cell(d, "mean_damage") for d in damage.itertuples()]
+    text = printed_at(lambda: terminal.console.print(terminal.attacks_table(spirits)), 60)
+    parts = [part for figure in figures for part in terminal._figure_parts(figure)]
+    _assert_whole(text, parts)
+
+
+def test_a_heading_stays_within_its_table_s_rule(spirits: Result) -> None:
+    """A name heading a row of its own ran past the rule under the header of a table
+    narrower than it (the time-to-down table's second, 25 columns beside a name of 48):
+    each table is at least as wide as its headings."""
+    with terminal_console(Console(width=60, record=True, force_terminal=False), 60) as out:
+        for table in terminal.time_to_down_tables(spirits) + terminal.events_tables(spirits):
+            out.print(table)
+            lines = out.export_text().splitlines()  # this table's lines alone
+            rule = next(line for line in lines if line.startswith("─"))
+            assert max(len(line.rstrip()) for line in lines) <= len(rule), lines
+            assert DEFENDER in lines, lines
+
+
+def _cut(line: str) -> bool:
+    """Whether ``line`` ends in a figure cut at the terminal's edge (``± ``, ``[0.7,``,
+    ``1 (>``): an interval or a sign with nothing after it."""
+    text = line.rstrip()
+    return text.endswith(("±", "-", ",", "(>", "(<")) or text.count("[") > text.count("]")
+
+
+def test_compare_s_table_keeps_its_figures_under_a_name_of_48(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 60 columns ``simlab compare``'s table kept a pair's defender of 48 characters
+    beside its figures and spread them over four tables, each cut at the edge (``-`` /
+    ``± ``): the figures go on the row under the name, in one table."""
+    text = (ROOT / "scenarios/shattered-spirits/spirits-2v3.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "spirits.yaml"
+    path.write_text(text.replace(f"name: {BOSS},", f"name: {DEFENDER},"), encoding="utf-8")
+    out = _at_60(monkeypatch, "compare", str(path), "--set", f"{DEFENDER}.hp=80", "-n", "2000")
+    table = out[out.index("A/B on the same dice") : out.index("Not listed")]
+    assert out.count("A/B on the same dice") == 1, out
+    assert not [line for line in table.splitlines() if _cut(line)], table
+    _assert_whole(table, ["-1.17 ± 0.04", "12.38", "11.21"])
+
+
+def test_a_heading_wider_than_the_terminal_breaks_between_its_words() -> None:
+    """A name heading a row of its own printed whole on a line of 70 characters at 60
+    columns, which the terminal wraps mid-word: it breaks between its words."""
+    name = "The Most Serene Grand Duke Ferdinand Aurelius of the Sunken Keep Again"
+
+    def build(broken: bool, columns: slice) -> Table:
+        return terminal.numbers_table("t", "combatant", [name, "B"], ["down rate", "capped"],
+                                      [["0.5 ± 0.1", "3"], ["1", "0"]])  # fmt: skip
+
+    def print_() -> None:
+        headed = terminal.headed_build(build)
+        terminal.console.print(*terminal.tables_printed_whole(build, headed=headed))
+
+    text = printed_at(print_, 60)
+    assert all(len(line) <= 60 for line in text.splitlines()), text
+    assert " ".join(text.split()).count(name) == 1, text
