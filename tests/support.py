@@ -356,6 +356,18 @@ def terminal_console(console: Any, width: int) -> Iterator[Any]:
             os.environ["COLUMNS"] = columns
 
 
+def piped_at(monkeypatch: pytest.MonkeyPatch, width: int, *args: str) -> str:
+    """The output of ``simlab ARGS``, which must succeed, piped at ``COLUMNS=width`` (the
+    terminal's console made again under it)."""
+    from simlab.report import terminal
+
+    monkeypatch.setenv("COLUMNS", str(width))
+    monkeypatch.setattr(terminal, "console", terminal._make_console())
+    done = CliRunner().invoke(main, list(args))
+    assert done.exit_code == 0, done.output
+    return str(done.output)
+
+
 def printed_at(print_: Callable[[], Any], width: int = 80) -> str:
     """What ``print_`` prints on the terminal's console (``report.terminal.console``) as
     on a terminal of ``width`` columns (``COLUMNS`` set), as recorded text."""

@@ -11,18 +11,10 @@ from click.testing import CliRunner
 
 from simlab.cli import main
 from simlab.report import terminal
+from tests.support import piped_at
 
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = str(ROOT / "scenarios/benchmarks/ss-duel.yaml")
-
-
-def _at_80(monkeypatch: pytest.MonkeyPatch, *args: str) -> str:
-    """The output of ``simlab ARGS`` piped at ``COLUMNS=80``."""
-    monkeypatch.setenv("COLUMNS", "80")
-    monkeypatch.setattr(terminal, "console", terminal._make_console())
-    done = CliRunner().invoke(main, list(args))
-    assert done.exit_code == 0, done.output
-    return str(done.output)
 
 
 def test_a_difference_the_same_on_every_range_reads_as_a_decimal(
@@ -30,7 +22,7 @@ def test_a_difference_the_same_on_every_range_reads_as_a_decimal(
 ) -> None:
     """A defender that always went down and now never does: its down rate's difference,
     the same on every range (an interval of no width), read ``-1.0e+00 ± 0e+00``."""
-    text = _at_80(monkeypatch, "compare", DUEL, "--set", "Defender.hp=400", "-n", "300")
+    text = piped_at(monkeypatch, 80, "compare", DUEL, "--set", "Defender.hp=400", "-n", "300")
     assert re.search(r"^✱✱ down rate +Defender +1 +0 +-1\.0+ ± 0 +—$", text, re.M), text
     assert not re.search(r"\de[-+]\d", text), text
 
@@ -41,9 +33,9 @@ def test_a_tuned_exact_figure_and_its_target_share_one_parenthesis(
     """``median_time_to_down:Defender = 3 (exact) (target 3)``: two parentheses in a row;
     it reads ``3 (exact; target 3)``, and a simulated figure keeps ``(target 3)``."""
     tune = ["tune", DUEL, "--vary", "Defender.hp=5:60", "--target"]
-    exact = " ".join(_at_80(monkeypatch, *tune, "median_time_to_down:Defender=3").split())
+    exact = " ".join(piped_at(monkeypatch, 80, *tune, "median_time_to_down:Defender=3").split())
     assert "Defender.hp=8 gives median_time_to_down:Defender = 3 (exact; target 3)" in exact
-    simulated = _at_80(monkeypatch, *tune, "median_time_to_down:Defender=3", "--no-exact",
+    simulated = piped_at(monkeypatch, 80, *tune, "median_time_to_down:Defender=3", "--no-exact",
                        "-n", "500")  # fmt: skip
     assert re.search(r"= 3 \[\d, \d\] \(target 3\)", " ".join(simulated.split())), simulated
 
@@ -103,7 +95,7 @@ def test_every_attack_heading_of_a_table_takes_one_form(monkeypatch: pytest.Monk
     ``ghoul-bite``, two columns longer for the copy's number, on two: a table's headings
     are all on one line, or all broken after the attacker."""
     party = str(ROOT / "scenarios/glitters-d20/party-vs-monsters.yaml")
-    text = _at_80(monkeypatch, "run", party, "-n", "300")
+    text = piped_at(monkeypatch, 80, "run", party, "-n", "300")
     table = text[text.index("attacks (± 95% interval)") : text.index("time-to-down")]
     headings = [line.rstrip() for line in table.splitlines()[4:] if line[:1].strip()]
     assert "Ghoul 1:" in headings, table
@@ -113,7 +105,7 @@ def test_every_attack_heading_of_a_table_takes_one_form(monkeypatch: pytest.Monk
 def test_the_tune_table_is_as_wide_as_what_it_holds(monkeypatch: pytest.MonkeyPatch) -> None:
     """The table of a tuning's value and its neighbours was as wide as its title (77
     columns at 80), its three short columns spread across it."""
-    text = _at_80(monkeypatch, "tune", DUEL, "--vary", "Defender.hp=10:60", "--target",
+    text = piped_at(monkeypatch, 80, "tune", DUEL, "--vary", "Defender.hp=10:60", "--target",
                   "median_time_to_down:Defender=8")  # fmt: skip
     lines = text.splitlines()
     rule = next(k for k, line in enumerate(lines) if line.startswith("─"))
@@ -162,7 +154,7 @@ def test_the_columns_of_a_narrow_comparison_are_two_spaces_apart(
     for args in ((DUEL, "--set", "strike.profile[9]=8", "-n", "300"),
                  (DUEL, "--set", "strike.profile[9]=8", "-n", "2000"),
                  (party, "--set", "Ghoul.hp=30", "-n", "300")):  # fmt: skip
-        text = _at_80(monkeypatch, "compare", *args)
+        text = piped_at(monkeypatch, 80, "compare", *args)
         table = re.split(r"\n(?:✱ changed|Not listed)", text.split("interval)\n")[1])[0]
         # a figure's row, not the line of its pair's defender or its unit under it
         rows = [line for line in table.splitlines()[2:]
@@ -204,7 +196,7 @@ def test_exact_names_a_lone_refusal_once(monkeypatch: pytest.MonkeyPatch) -> Non
     and, on the line under it, ``- time-to-down: expected a one-sided duel …``: one refusal named
     twice. Its line alone names it; several are still counted in the heading."""
     quickstart = str(ROOT / "scenarios/shattered-spirits/quickstart.yaml")
-    text = _at_80(monkeypatch, "exact", quickstart)
+    text = piped_at(monkeypatch, 80, "exact", quickstart)
     refused = text.split("not solved exactly")[1]
     assert refused.count("time-to-down") == 1, refused
     assert "- time-to-down: expected a one-sided duel" in " ".join(refused.split()), refused
@@ -251,13 +243,13 @@ def test_an_exact_crit_rate_of_0_reads_as_a_run_writes_it(monkeypatch: pytest.Mo
     can crit, a column of ``0.00000`` that the run leaves out."""
     quickstart = str(ROOT / "scenarios/shattered-spirits/quickstart.yaml")
     for args in (["exact", quickstart], ["run", quickstart, "-n", "300"]):
-        text = _at_80(monkeypatch, *args)
+        text = piped_at(monkeypatch, 80, *args)
         assert "0.00000" not in text, text
         table = text.split("· attacks")[1]
         # the pair's row, then its hit rate, its crit rate and its mean damage
         assert re.search(r"^ *Kaito: quick-jab\b.* Brute .* — +\S+(?: ± \S+)?$", table, re.M), text
         assert re.search(r"^Crit rate —: ", table, re.M), text
-    text = _at_80(monkeypatch, "exact", DUEL)
+    text = piped_at(monkeypatch, 80, "exact", DUEL)
     assert "crit rate" not in text and "0.00000" not in text, text
     assert terminal.EXACT_NO_CRIT_COLUMN_NOTE in text, text
 
@@ -273,7 +265,7 @@ def test_a_two_sided_duel_is_refused_with_what_exact_answers(
     from tests.support import UNSOLVABLE
 
     quickstart = str(ROOT / "scenarios/shattered-spirits/quickstart.yaml")
-    said = " ".join(_at_80(monkeypatch, "exact", quickstart).split())
+    said = " ".join(piped_at(monkeypatch, 80, "exact", quickstart).split())
     assert (
         "not solved exactly (use `simlab run` to simulate it): - time-to-down: expected a "
         "one-sided duel (one combatant with attacks, and one opponent that does not fight "
@@ -328,7 +320,7 @@ def test_the_certain_figures_keep_each_pair_on_one_line(monkeypatch: pytest.Monk
     (exact 0)``, ``Brute`` / ``1``. It breaks between its figures only, each figure with
     its pair and answer on a line."""
     party = str(ROOT / "scenarios/shattered-spirits/party-3v3.yaml")
-    text = _at_80(monkeypatch, "run", party, "--check", "-n", "300")
+    text = piped_at(monkeypatch, 80, "run", party, "--check", "-n", "300")
     note = text.split("certain and simulated so, nothing to test:")[1].split("\nnot checked")[0]
     whole = re.findall(r"^ *crit_rate of \S+: \S+ → \S+(?: \d)? \(exact 0\);?$", note, re.M)
     assert len(whole) == note.count("(exact") >= 6, note
@@ -346,7 +338,7 @@ def test_a_comparison_s_notes_keep_each_name_whole(
     for old, new in names.items():
         text = text.replace(f"name: {old},", f"name: {new},")
     (tmp_path / "long.yaml").write_text(text, encoding="utf-8")
-    out = _at_80(monkeypatch, "compare", str(tmp_path / "long.yaml"), "--set",
+    out = piped_at(monkeypatch, 80, "compare", str(tmp_path / "long.yaml"), "--set",
                  "Gravelmaw the Brute.guard=3", "-n", "2000")  # fmt: skip
     notes = out[out.index("The paired interval") :]
     assert "only B has" in notes, notes  # pairs B's Brutes made and A's did not

@@ -8,11 +8,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from simlab.cli import main
-from simlab.report import terminal
 from simlab.report.tuning_terminal import TUNE_TITLE
+from tests.support import piped_at
 
 ROOT = Path(__file__).resolve().parents[2]
 ATTACKER = "Bruna Ironhand the Unyielding"
@@ -32,15 +30,6 @@ def duel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     path = Path("long-names.yaml")
     path.write_text(text.replace("scenario: ss-duel", "scenario: long-names"), encoding="utf-8")
     return str(path)
-
-
-def _at(width: int, monkeypatch: pytest.MonkeyPatch, *args: str) -> str:
-    """The output of ``simlab ARGS`` piped at ``COLUMNS=width``."""
-    monkeypatch.setenv("COLUMNS", str(width))
-    monkeypatch.setattr(terminal, "console", terminal._make_console())
-    done = CliRunner().invoke(main, list(args))
-    assert done.exit_code == 0, done.output
-    return str(done.output)
 
 
 def _assert_fits_with_names_whole(text: str, width: int) -> None:
@@ -68,7 +57,7 @@ def test_the_few_attacks_note_of_a_sweep_breaks_between_a_pair_s_names(
     """At 60 columns the note naming a pair with too few attacks kept the whole pair,
     102 columns, on one line: it breaks between the attacker, the attack and the
     defender, each whole, the arrow with the attack."""
-    text = _at(width, monkeypatch, "sweep", duel, "--vary", f"{DEFENDER}.hp=20,30", "-n", "3")
+    text = piped_at(monkeypatch, width, "sweep", duel, "--vary", f"{DEFENDER}.hp=20,30", "-n", "3")
     note = _lines_from(text, "Too few attacks", "  ")
     assert f"{ATTACK} →" in note, note
     _assert_fits_with_names_whole(note, width)
@@ -83,7 +72,7 @@ def test_the_how_line_of_a_tuning_folds_around_a_target_longer_than_a_line(
     line ran to 64 at 60 columns: the line folds after the figure's name, the target's
     value starting the next, and at 80 it stays whole."""
     target = f"median_time_to_down:{DEFENDER}=8"
-    text = _at(width, monkeypatch, "tune", duel, "--vary", f"{DEFENDER}.hp=10:60", "--target",
+    text = piped_at(monkeypatch, width, "tune", duel, "--vary", f"{DEFENDER}.hp=10:60", "--target",
                target)  # fmt: skip
     how = text[text.index("How:") :]
     _assert_fits_with_names_whole(how, width)
@@ -97,7 +86,7 @@ def test_the_heading_of_a_comparison_breaks_inside_a_part_longer_than_a_line(
     """``B: long-names with Grand Duke Ferdinand of the Sunken Keep.hp=40,`` is one part
     of compare's heading, 67 columns, kept whole past the edge at 60: it breaks at its
     spaces, the defender's name whole."""
-    text = _at(60, monkeypatch, "compare", duel, "--set", f"{DEFENDER}.hp=40", "--set",
+    text = piped_at(monkeypatch, 60, "compare", duel, "--set", f"{DEFENDER}.hp=40", "--set",
                f"{ATTACKER}.hp=31", "-n", "300")  # fmt: skip
     heading = text[text.index("A: ") : text.index("paired ranges)") + len("paired ranges)")]
     _assert_fits_with_names_whole(heading, 60)
@@ -111,7 +100,7 @@ def test_a_tuning_s_table_names_its_long_field_and_figure_above_it(
     """The table of the value found was headed by the field and the figure, 42 and 59
     columns: rich cut it at the terminal's edge (``median_time_to_d``). Where they do
     not fit, it is headed ``value`` and ``figure``, and a line above it names them."""
-    text = _at(width, monkeypatch, "tune", duel, "--vary", f"{DEFENDER}.hp=10:60", "--target",
+    text = piped_at(monkeypatch, width, "tune", duel, "--vary", f"{DEFENDER}.hp=10:60", "--target",
                f"median_time_to_down:{DEFENDER}=8")  # fmt: skip
     _assert_fits_with_names_whole(text, width)
     above = text[text.index("value: ") : text.index(TUNE_TITLE)]
@@ -127,7 +116,7 @@ def test_exact_s_attacks_table_keeps_every_answer_beside_a_long_pair(
     """At 60 columns, beside a pair of 41 columns, rich cut the exact attacks table at
     the terminal's edge: its mean damage read ``3.``. Every answer is there as at 120
     columns, each line within 60."""
-    narrow, wide = (_at(width, monkeypatch, "exact", duel) for width in (60, 120))
+    narrow, wide = (piped_at(monkeypatch, width, "exact", duel) for width in (60, 120))
     _assert_fits_with_names_whole(narrow, 60)
     answers = re.compile(r"(?<![\d.])\d+\.\d{4}\b")
     assert sorted(answers.findall(narrow)) == sorted(answers.findall(wide)), (narrow, wide)
@@ -160,7 +149,7 @@ def test_a_comparison_keeps_every_figure_beside_a_long_pair(
     the last, every figure as at 120 columns."""
     args = ("compare", duel, "--set", f"{DEFENDER}.hp=40", "--set", f"{ATTACKER}.hp=31",
             "-n", "300")  # fmt: skip
-    narrow, wide = (_between(_at(width, monkeypatch, *args), "A/B on the same", "✱ changed")
+    narrow, wide = (_between(piped_at(monkeypatch, width, *args), "A/B on the same", "✱ changed")
                     for width in (60, 120))  # fmt: skip
     _assert_fits_with_names_whole(narrow, 60)
     assert _figures(narrow) == _figures(wide), (narrow, wide)
@@ -177,7 +166,7 @@ def test_a_sweep_s_medians_are_whole_beside_a_long_name(
     ``[1, not reac`` under a header ``me``: the name heads its points' rows, and every
     figure of the table is there as at 120 columns."""
     args = ("sweep", duel, "--vary", f"{DEFENDER}.hp={','.join(POINTS)}", "-n", "3")
-    narrow, wide = (_between(_at(width, monkeypatch, *args), "time-to-down (", "Not listed")
+    narrow, wide = (_between(piped_at(monkeypatch, width, *args), "time-to-down (", "Not listed")
                     for width in (60, 120))  # fmt: skip
     _assert_fits_with_names_whole(narrow, 60)
     assert re.search(r"\bmedian\b", narrow), narrow
@@ -191,7 +180,9 @@ def test_a_sweep_s_damage_curve_is_titled_with_its_pair_s_names_whole(
     """A damage curve's title, the pair and ``(± 95% interval)``, 104 columns, was
     broken by rich at any space, ``→ Grand Duke`` / ``Ferdinand of the Sunken Keep``:
     it breaks between the pair's names, each whole."""
-    text = _at(width, monkeypatch, "sweep", duel, "--vary", f"{DEFENDER}.guard=0,2", "-n", "30")
+    text = piped_at(
+        monkeypatch, width, "sweep", duel, "--vary", f"{DEFENDER}.guard=0,2", "-n", "30"
+    )
     title = _between(text, ATTACKER, "(± 95% interval)")
     _assert_fits_with_names_whole(title, width)
     assert DEFENDER in title, title

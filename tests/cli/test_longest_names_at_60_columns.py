@@ -8,16 +8,14 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from rich.console import Console
 from rich.table import Table
 
 from simlab import api
 from simlab.analysis.result import Result
-from simlab.cli import main
 from simlab.report import terminal
 from simlab.scenario.load import loads
-from tests.support import broken_names, printed_at, terminal_console
+from tests.support import broken_names, piped_at, printed_at, terminal_console
 
 ROOT = Path(__file__).resolve().parents[2]
 ATTACKER = "Bruna Ironhand the Unyielding"
@@ -32,15 +30,6 @@ def duel(tmp_path: Path) -> str:
     path = tmp_path / "longest-names.yaml"
     path.write_text(text, encoding="utf-8")
     return str(path)
-
-
-def _at_60(monkeypatch: pytest.MonkeyPatch, *args: str) -> str:
-    """The output of ``simlab ARGS`` piped at ``COLUMNS=60``."""
-    monkeypatch.setenv("COLUMNS", "60")
-    monkeypatch.setattr(terminal, "console", terminal._make_console())
-    done = CliRunner().invoke(main, list(args))
-    assert done.exit_code == 0, done.output
-    return str(done.output)
 
 
 def _assert_whole(text: str, figures: list[str]) -> None:
@@ -58,7 +47,7 @@ def test_a_run_s_tables_keep_their_figures_beside_a_name_of_48(
     """At 60 columns the time-to-down table printed ``not reache`` and ``10 [10, 10``,
     the events table ``0 (< 0.000``, and the ``--check`` table ``simulate`` / ``0.917``:
     a name of 48 characters left no room for a figure beside it."""
-    text = _at_60(monkeypatch, "run", duel, "-n", "2000", "--check")
+    text = piped_at(monkeypatch, 60, "run", duel, "-n", "2000", "--check")
     run = text[text.index("time-to-down (rounds)") : text.index("Down rate: share")]
     _assert_whole(run, ["not reached", "10 [10, 10]", "(< 0.002)", "(> 0.998)", "capped"])
     check = text[text.index("check against the exact answers") : text.index("* exact binomial")]
@@ -70,7 +59,7 @@ def test_exact_s_duel_table_keeps_its_figures_beside_a_name_of_48(
 ) -> None:
     """At 60 columns ``simlab exact``'s time-to-down table printed ``10.166`` and ``>
     0.999999`` beside the defender's name of 48 characters."""
-    text = _at_60(monkeypatch, "exact", duel)
+    text = piped_at(monkeypatch, 60, "exact", duel)
     _assert_whole(text[text.index("time-to-down (exact") :], ["10.1665", "> 0.99999999"])
 
 
@@ -129,7 +118,9 @@ def test_compare_s_table_keeps_its_figures_under_a_name_of_48(
     text = (ROOT / "scenarios/shattered-spirits/spirits-2v3.yaml").read_text(encoding="utf-8")
     path = tmp_path / "spirits.yaml"
     path.write_text(text.replace(f"name: {BOSS},", f"name: {DEFENDER},"), encoding="utf-8")
-    out = _at_60(monkeypatch, "compare", str(path), "--set", f"{DEFENDER}.hp=80", "-n", "2000")
+    out = piped_at(
+        monkeypatch, 60, "compare", str(path), "--set", f"{DEFENDER}.hp=80", "-n", "2000"
+    )
     table = out[out.index("A/B on the same dice") : out.index("Not listed")]
     assert out.count("A/B on the same dice") == 1, out
     assert not [line for line in table.splitlines() if _cut(line)], table
