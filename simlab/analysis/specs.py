@@ -32,7 +32,7 @@ import pandas as pd
 from pydantic import ValidationError
 
 from simlab.analysis import stats
-from simlab.analysis.drift import FIGURE_NAMES, event_rate_name
+from simlab.analysis.names import FIGURE_NAMES, event_rate_name
 from simlab.analysis.result import Result, median_time_to_down
 from simlab.errors import InputError
 from simlab.exact import pair_answer
@@ -183,7 +183,7 @@ IN_ROUNDS = frozenset({"median_time_to_down", "mean_rounds"})
 
 def figure_words(spec: Expectation) -> str:
     """A spec's figure in words, in the drift gate's words for the same figure
-    (:data:`simlab.analysis.drift.FIGURE_NAMES`): ``median time-to-down``, an event's
+    (:data:`simlab.analysis.names.FIGURE_NAMES`): ``median time-to-down``, an event's
     ``rate of spending Momentum`` (``momentum_spent``), ``dead rate``; the figures only a
     spec has from :data:`SPEC_ONLY_WORDS` (``P(damage ≥ 8)``).
 

@@ -322,7 +322,7 @@ def _exact_figure(entry: dict[str, Any], figure: str, digits: int) -> str:
 
 def event_header(event: str) -> str:
     """The combatant table's header of an event's rate: the name the drift gate and the
-    spec lines give that rate (:func:`simlab.analysis.drift.event_rate_name`: ``rate of
+    spec lines give that rate (:func:`simlab.analysis.names.event_rate_name`: ``rate of
     spending Momentum``), so that a figure reads alike in the table and in a drift or
     spec line."""
     return event_rate_name(event)

@@ -1376,10 +1376,10 @@ def _event_cells(result: Result, rows: pd.DataFrame) -> tuple[list[str], list[li
 
 def event_rate_header(event: str, cells: Sequence[str]) -> str:
     """The header of an event's rate over its column's ``cells``: the name the rest of
-    the output gives it (:func:`simlab.analysis.drift.event_rate_name`: ``rate of
+    the output gives it (:func:`simlab.analysis.names.event_rate_name`: ``rate of
     spending Momentum``, not ``momentum_spent``), broken between its words into lines no
     wider than its widest cell (or word), so that it does not widen the column."""
-    from simlab.analysis.drift import event_rate_name
+    from simlab.analysis.names import event_rate_name
 
     name = event_rate_name(event)
     width = max([len(cell) for cell in cells] + [len(word) for word in name.split()])
@@ -2387,7 +2387,7 @@ def _subject_names(drift: DriftReport) -> set[str]:
     greatsword``; ``Brute 1 stone-strike`` where the report does not name its parts),
     of a figure compared (``damage distribution``) and of a rate left out as a repeat
     (``out rate of Kaito``)."""
-    from simlab.analysis.drift import figure_name
+    from simlab.analysis.names import figure_name
 
     paired = {subject for _, _, subject in drift.pairs}
     names = {name for pair in drift.pairs.values() for name in pair}

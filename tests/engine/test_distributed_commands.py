@@ -241,7 +241,7 @@ def test_sweep_command_plays_on_the_scheduler_it_is_given(client) -> None:  # ty
         remote = invoke(*args, "--scheduler", client.scheduler.address)
     assert tasks
     assert remote.stdout == invoke(*args).stdout
-    assert "6,000 encounters" in remote.stdout
+    assert "2,000 encounters at each of 3 points" in remote.stdout
 
 
 def test_compare_command_plays_on_the_scheduler_it_is_given(client) -> None:  # type: ignore[no-untyped-def]
