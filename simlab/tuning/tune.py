@@ -330,11 +330,10 @@ class TuneResult:
         own repr listed every evaluation, some 1.5 kB for a short search)."""
         found = next((e for e in self.evaluations if e.value == self.value), None)
         answer = "nothing evaluated"
-        if found is not None:  # by the display rule, as the terminal shows it
-            from simlab.report.tuning_terminal import _figure_text
+        if found is not None:  # as the terminal shows it: agreeing with its verdict
+            from simlab.report.tuning_terminal import _tuned_figure
 
-            shown = _figure_text(self.target.figure.figure, found.figure, found.lo, found.hi,
-                                 found.method)  # fmt: skip
+            shown = _tuned_figure(self.target.figure.figure, found, self.target.value)
             if found.method != "exact":
                 shown += f" ({found.method})"
             answer = f"{self.field}={_show(self.value)} gives {shown}"
@@ -568,12 +567,14 @@ class TuneResult:
             sweep's tables name it: ``exact``, ``wilson``, ``clopper-pearson``,
             ``batch-means``, ``normal``, ``band-crossing``), ``measured_text`` (the figure as
             the terminal says it: ``7 [7, 8]``, ``0.497 ± 0.004``, ``3 (exact)``, ``not
-            reached``), ``method`` (``exact`` or ``simulated``), ``encounters`` (none
-            where exact) and ``capped`` (a run to a precision that reached its cap
-            first), ``consistent`` (its interval holds the target) and ``best`` (the
-            value found, :attr:`value`). ``attrs["target"]`` says the target.
+            reached``; where its interval leaves the target out, to the decimals that
+            show it does, ``0.515 [0.501, 0.529]`` for a target of 0.5), ``method``
+            (``exact`` or ``simulated``), ``encounters`` (none where exact) and
+            ``capped`` (a run to a precision that reached its cap first), ``consistent``
+            (its interval holds the target) and ``best`` (the value found,
+            :attr:`value`). ``attrs["target"]`` says the target.
         """
-        from simlab.report.tuning_terminal import _figure_text
+        from simlab.report.tuning_terminal import _tuned_figure
 
         figure = self.target.figure.figure
         frame = pd.DataFrame({
@@ -582,7 +583,7 @@ class TuneResult:
             f"{figure}_ci95_lo": [e.lo for e in self.evaluations],
             f"{figure}_ci95_hi": [e.hi for e in self.evaluations],
             f"{figure}_ci_kind": [_interval_kind(e) for e in self.evaluations],
-            "measured_text": [_figure_text(figure, e.figure, e.lo, e.hi, e.method)
+            "measured_text": [_tuned_figure(figure, e, self.target.value)
                               for e in self.evaluations],
             "method": [e.method for e in self.evaluations],
             "encounters": pd.array([e.encounters for e in self.evaluations], dtype="Int64"),

@@ -21,6 +21,7 @@ from simlab.cli import main
 from simlab.errors import InputError
 from simlab.exact.engine import exact
 from simlab.report.tuning import render_tune
+from simlab.report.tuning_terminal import tune_sentences
 from simlab.tuning.figures import exact_measure, measure, parse_figure
 from simlab.tuning.tune import (
     Evaluation,
@@ -997,3 +998,22 @@ def test_a_combatant_harmed_without_attacks_can_go_down() -> None:
     rushed = simlab.tune(simlab.override(duel, {"Attacker.rushing": 5}), "Attacker.hp=5:10",
                          "down_rate:Attacker=0.5", n=500, exact=False)  # fmt: skip
     assert all(e.figure > 0 for e in rushed.evaluations)
+
+
+def test_the_repr_and_values_tried_show_a_figure_as_its_verdict_says_it() -> None:
+    """A win rate of 0.515 [0.501, 0.529] against a target of 0.5: the terminal and the
+    page say it so, and "no value" is consistent; the repr said "unreachable, the closest
+    figure reached is 0.52 ± 0.02", and ``evaluated()``'s ``measured_text`` the same
+    beside ``consistent`` False, an interval that reads as holding the target."""
+    target = parse_target("win_rate:enemies=0.5")
+    result = TuneResult("x", "shattered-spirits", 0, 2000, "Kaito.hp", 10, 11, True, target,
+                        evaluations=[Evaluation(10, 0.515, 0.501, 0.529, "simulated", 2000),
+                                     Evaluation(11, 0.6, 0.585, 0.615, "simulated", 2000)],
+                        value=10, reachable=False)  # fmt: skip
+    terminal = " ".join(tune_sentences(result))
+    assert "the closest figure reached is 0.515 [0.501, 0.529], at Kaito.hp=10" in terminal
+    said = repr(result)
+    assert "the closest figure reached is 0.515 [0.501, 0.529] (simulated), at Kaito.hp=10" in said
+    table = result.evaluated()
+    assert table.consistent.tolist() == [False, False]
+    assert table.measured_text.tolist() == ["0.515 [0.501, 0.529]", "0.60 [0.58, 0.62]"]
