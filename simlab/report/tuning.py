@@ -83,7 +83,6 @@ from simlab.report.tuning_terminal import (
     FEW_EVENTS_NOTE,
     MEAN_TIME_TO_DOWN_NOTE,
     _number,
-    _tuned_figure,
     compare_digits,
     consistent_values,
     crit_cells,
@@ -102,6 +101,7 @@ from simlab.report.tuning_terminal import (
     sweep_crit_note,
     times_narrower,
     tune_sentences,
+    tuned_figure,
     unmatched_note,
 )
 from simlab.report.words import counted
@@ -1273,7 +1273,7 @@ def _tune_rows(result: TuneResult) -> tuple[list[str], list[list[str]]]:
     t = result.target
     header = [result.field, f"{t.figure} [95%]", *TUNE_HEADER_END]
     rows = [[f"{e.value:g}" + (" ◀" if e.value == result.value else ""),
-             _tuned_figure(t.figure.figure, e, t.value),
+             tuned_figure(t.figure.figure, e, t.value),
              "yes" if e.contains(t.value) else "no", e.method,
              "—" if e.encounters is None else f"{e.encounters:,}"]
             for e in result.evaluations]  # fmt: skip
@@ -1288,7 +1288,7 @@ def _answer_row(result: TuneResult) -> tuple[list[str], list[list[str]]]:
     consistent = consistent_values(result) if result.measured else "—"
     header = ["target", f"{result.field} found", f"{t.figure} there [95%]",
               "consistent with the target"]  # fmt: skip
-    return header, [[str(t), found, _tuned_figure(t.figure.figure, result.best, t.value),
+    return header, [[str(t), found, tuned_figure(t.figure.figure, result.best, t.value),
                      consistent.removeprefix(f"{result.field} = ")]]  # fmt: skip
 
 

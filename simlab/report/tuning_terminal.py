@@ -1239,7 +1239,7 @@ def _figure_text(figure: str, value: float, lo: float, hi: float, method: str) -
     return estimate(value, lo, hi, figure_range(figure))
 
 
-def _tuned_figure(figure: str, e: Evaluation, target: float) -> str:
+def tuned_figure(figure: str, e: Evaluation, target: float) -> str:
     """A tuned figure shown so as to agree with its verdict, whether it is consistent
     with ``target`` (:meth:`~simlab.tuning.tune.Evaluation.contains`). An interval that
     holds the target is shown as every table shows one (never narrower than it, it
@@ -1341,7 +1341,7 @@ def tune_sentences(result: TuneResult) -> list[str]:
     the answer (or why the target is not reached), the values consistent with the
     target, and how it was found."""
     t = result.target
-    figure = _tuned_figure(t.figure.figure, result.best, t.value)
+    figure = tuned_figure(t.figure.figure, result.best, t.value)
     tried = f"{result.field} tried ({result.lo:g}..{result.hi:g})"
     if not result.measured:
         answer = (f"Unreachable: {t.figure} was measured at no value of {tried}: "
@@ -1416,7 +1416,7 @@ def print_tune(result: TuneResult, scenario: str | None = None) -> None:
     best, t = result.best, result.target
     shown = sorted([*result.neighbours(), best], key=lambda e: e.value)
     rows = [[f"{e.value:g}" + ("  ◀" if e is best else ""),
-             _tuned_figure(t.figure.figure, e, t.value), e.method] for e in shown]  # fmt: skip
+             tuned_figure(t.figure.figure, e, t.value), e.method] for e in shown]  # fmt: skip
     # a title no wider than the columns (their headers name the field and the figure;
     # the lines under it, the target): the table is as wide as what it holds, where one
     # as wide as "Defender.hp for median_time_to_down:Defender=8 (…)" spread its columns

@@ -331,9 +331,9 @@ class TuneResult:
         found = next((e for e in self.evaluations if e.value == self.value), None)
         answer = "nothing evaluated"
         if found is not None:  # as the terminal shows it: agreeing with its verdict
-            from simlab.report.tuning_terminal import _tuned_figure
+            from simlab.report.tuning_terminal import tuned_figure
 
-            shown = _tuned_figure(self.target.figure.figure, found, self.target.value)
+            shown = tuned_figure(self.target.figure.figure, found, self.target.value)
             if found.method != "exact":
                 shown += f" ({found.method})"
             answer = f"{self.field}={_show(self.value)} gives {shown}"
@@ -574,7 +574,7 @@ class TuneResult:
             (its interval holds the target) and ``best`` (the value found,
             :attr:`value`). ``attrs["target"]`` says the target.
         """
-        from simlab.report.tuning_terminal import _tuned_figure
+        from simlab.report.tuning_terminal import tuned_figure
 
         figure = self.target.figure.figure
         frame = pd.DataFrame({
@@ -583,7 +583,7 @@ class TuneResult:
             f"{figure}_ci95_lo": [e.lo for e in self.evaluations],
             f"{figure}_ci95_hi": [e.hi for e in self.evaluations],
             f"{figure}_ci_kind": [_interval_kind(e) for e in self.evaluations],
-            "measured_text": [_tuned_figure(figure, e, self.target.value)
+            "measured_text": [tuned_figure(figure, e, self.target.value)
                               for e in self.evaluations],
             "method": [e.method for e in self.evaluations],
             "encounters": pd.array([e.encounters for e in self.evaluations], dtype="Int64"),

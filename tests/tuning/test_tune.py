@@ -337,7 +337,7 @@ def test_a_tuned_figure_shows_the_verdict_its_interval_gives(seed: int) -> None:
 
     import numpy as np
 
-    from simlab.report.tuning_terminal import _tuned_figure
+    from simlab.report.tuning_terminal import tuned_figure
 
     rng = np.random.default_rng(seed)
     target = float(rng.uniform(0.05, 0.95))
@@ -345,7 +345,7 @@ def test_a_tuned_figure_shows_the_verdict_its_interval_gives(seed: int) -> None:
     value = target + float(rng.choice([-1, 1])) * half * float(rng.uniform(0.5, 1.5))
     lo, hi = value - half * float(rng.uniform(0.8, 1)), value + half * float(rng.uniform(0.8, 1))
     e = Evaluation(1, value, lo, hi, "simulated")
-    shown = _tuned_figure("win_rate", e, target)
+    shown = tuned_figure("win_rate", e, target)
     numbers = [float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", shown)]
     if "±" in shown:
         low, high = numbers[0] - numbers[1], numbers[0] + numbers[1]
@@ -358,11 +358,11 @@ def test_a_tuned_figure_shows_the_verdict_its_interval_gives(seed: int) -> None:
 def test_an_exact_figure_reads_on_its_side_of_the_target() -> None:
     """An exact 0.49999 printed to 4 digits, ``0.5 (exact)``, beside "no value is
     consistent with 0.5"."""
-    from simlab.report.tuning_terminal import _tuned_figure
+    from simlab.report.tuning_terminal import tuned_figure
 
-    assert _tuned_figure("win_rate", Evaluation(1, 0.49999, 0.49999, 0.49999, "exact"), 0.5) == (
+    assert tuned_figure("win_rate", Evaluation(1, 0.49999, 0.49999, 0.49999, "exact"), 0.5) == (
         "0.49999 (exact)")  # fmt: skip
-    assert _tuned_figure("win_rate", Evaluation(1, 0.4, 0.4, 0.4, "exact"), 0.5) == (
+    assert tuned_figure("win_rate", Evaluation(1, 0.4, 0.4, 0.4, "exact"), 0.5) == (
         "0.4000 (exact)")  # fmt: skip
 
 
@@ -370,13 +370,13 @@ def test_a_median_the_target_lies_outside_reads_in_whole_rounds() -> None:
     """A median time-to-down whose interval left the target out read ``6.0000 [6.0000,
     6.0000]`` (target 3), ``4.0000 [4.0000, 4.0000]`` (target 4.5): whole rounds, as a
     median is, already keep the target out."""
-    from simlab.report.tuning_terminal import _tuned_figure
+    from simlab.report.tuning_terminal import tuned_figure
 
     median = "median_time_to_down"
-    assert _tuned_figure(median, Evaluation(0, 6.0, 6.0, 6.0, "simulated"), 3) == "6 [6, 6]"
-    assert _tuned_figure(median, Evaluation(21, 4.0, 4.0, 4.0, "simulated"), 4.5) == "4 [4, 4]"
-    assert _tuned_figure(median, Evaluation(9, 7.0, 6.0, 8.0, "simulated"), 9) == "7 [6, 8]"
-    assert _tuned_figure(median, Evaluation(1, 5.0, 5.0, 5.0, "simulated"), 5) == "5 [5, 5]"
+    assert tuned_figure(median, Evaluation(0, 6.0, 6.0, 6.0, "simulated"), 3) == "6 [6, 6]"
+    assert tuned_figure(median, Evaluation(21, 4.0, 4.0, 4.0, "simulated"), 4.5) == "4 [4, 4]"
+    assert tuned_figure(median, Evaluation(9, 7.0, 6.0, 8.0, "simulated"), 9) == "7 [6, 8]"
+    assert tuned_figure(median, Evaluation(1, 5.0, 5.0, 5.0, "simulated"), 5) == "5 [5, 5]"
 
 
 def test_monotonicity_is_judged_beyond_noise() -> None:
