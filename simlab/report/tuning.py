@@ -276,7 +276,9 @@ def _sweep_plot(sweep: SweepResult, figure: str, ax: Axes | None, on: dict[str, 
                                                            combinations))  # fmt: skip
     _after_the_curves(ax, [line for line, curves in exact_drawn.values() if len(curves) > 1])
     ax.set_xlabel(x)
-    set_ylabel(ax, AXIS_LABELS.get(figure, figure.replace("_", " ")))
+    label = AXIS_LABELS.get(figure, figure.replace("_", " "))
+    unnamed = bool(others) and not named and len(data) > 0  # the legend names field values
+    set_ylabel(ax, f"{_subject_said(data, subject)}: {label}" if unnamed else label)
     _readable_axes(ax, figure, data[x] if numeric else None)
     if ax.get_lines():  # a single line too: the legend names its subject
         legend_outside(ax)
@@ -285,6 +287,14 @@ def _sweep_plot(sweep: SweepResult, figure: str, ax: Axes | None, on: dict[str, 
         else:
             _legend_under_when_wide(ax)
     return drawn_rows
+
+
+def _subject_said(data: pd.DataFrame, subject: Sequence[str]) -> str:
+    """The one subject of a sweep plot's rows, as its legend names a subject where it
+    names several (``Kaito``, ``Kaito · quick-jab · Brute``): a plot over two fields
+    narrowed to one combatant named only the fields' values, and nothing said whose
+    down rate it drew."""
+    return " · ".join(str(data[c].iloc[0]) for c in subject)
 
 
 def _values_said(sweep: SweepResult, data: pd.DataFrame, fields: Sequence[str]) -> pd.DataFrame:

@@ -50,6 +50,28 @@ def test_an_exact_line_of_every_value_is_named_once(busy: Any) -> None:
     assert names[0] == "Brute.guard=1" and names[-1] == "every Brute.guard (exact)", names
 
 
+@pytest.mark.parametrize(("figure", "narrow", "whose"), [
+    ("down_rate", {"combatant": "Brute"}, "Brute"),
+    ("hit_rate", {"attacker": "Kaito"}, "Kaito · quick-jab · Brute"),
+])  # fmt: skip
+def test_one_subjects_plot_over_two_fields_says_whose_figure_it_is(
+    busy: Any, figure: str, narrow: dict[str, str], whose: str
+) -> None:
+    """Its legend names the further field's values alone, so the y label names the one
+    subject, as a tune's plot names what it is on: it read "down rate", nobody's."""
+    fig, ax = plt.subplots(layout="constrained")
+    simlab.plot_sweep(busy, figure, ax=ax, **narrow)
+    label = ax.get_ylabel().replace("\u00a0", " ")
+    plt.close(fig)
+    assert label.startswith(f"{whose}: "), label
+    one_field = simlab.sweep(simlab.load(QUICKSTART), {"Kaito.guard": [0, 1]}, n=50, seed=3)
+    fig, ax = plt.subplots(layout="constrained")
+    simlab.plot_sweep(one_field, figure, ax=ax, **narrow)  # its legend names the subject
+    label = ax.get_ylabel().replace("\u00a0", " ")
+    plt.close(fig)
+    assert whose not in label, label
+
+
 def test_a_busy_legend_goes_under_the_plot_and_the_layout_holds(busy: Any) -> None:
     """Beside the plot, the legend left it no width: constrained layout warned "axes
     sizes collapsed to zero" and gave up. Under it, the plot keeps most of the width."""
