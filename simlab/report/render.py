@@ -220,6 +220,7 @@ class Section:
     damage_skipped: list[str] = field(default_factory=list)
     attack_note: str = ""  # under the attacks table: a crit rate of "—", or none
     time_to_down_note: str = ""  # under its pictures: the sides none of whom is attacked
+    damage_diamonds: bool = False  # a damage plot draws exact answers: the note names them
 
     @property
     def time_to_down_terms(self) -> list[tuple[str, str]]:
@@ -259,9 +260,11 @@ def _png(draw: Callable[[Figure], None], size: tuple[float, float]) -> bytes:
 ATTACK_HEADER = ["attacker", "attack", "defender", "attempts", "hit rate [95%]",
                  "crit rate [95%]", "mean damage (HP) [95%]",
                  "exact hit / crit / mean"]  # fmt: skip
+#: The time-to-down table's columns are the terminal's, by its names (``mean if downed``,
+#: ``median if downed``): the page gave no mean and called the median "when downed".
 COMBATANT_HEADER = ["combatant", "side", "down rate [95%]",
-                    "median (rounds) [95%]", "median when downed (rounds)",
-                    "capped"]  # fmt: skip
+                    "median (rounds) [95%]", "mean if downed (rounds) [95%]",
+                    "median if downed (rounds)", "capped"]  # fmt: skip
 OUTCOME_HEADER = ["side", "wins", "win rate [95%]"]
 SPEC_HEADER = ["spec", "measured [95%]", "n", "verdict"]
 DRIFT_HEADER = ["status", "figure", "subject", "baseline", "current", "change", "Holm p",
@@ -352,6 +355,7 @@ def _combatant_rows(res: Result) -> tuple[list[str], list[list[str]]]:
         rows.append([row.combatant, row.side,
                      interval_cell(row, "down_rate", bracketed=True),
                      _median_cell(row),
+                     interval_cell(row, "mean_time_to_down", bracketed=True),
                      decimals(row.median_time_to_down_when_downed, 0), f"{row.capped:,}",
                      *rates[c]])  # fmt: skip
         for name, per_combatant in means:
@@ -990,8 +994,10 @@ TIME_TO_DOWN_TERMS: tuple[tuple[str, str], ...] = (
     ("Down rate", "the share of all encounters in which the combatant went down "
                   "(= P(downed by the round cap))."),
     ("Median", MEDIAN_NOTE.removeprefix("Median: ")),
-    ("Median when downed", "the round by which half of the encounters in which it went "
-                           "down had it down (—: it never did)."),
+    ("Mean if downed", "the mean round it went down in, among the encounters in which it "
+                       "went down, with its 95% interval (—: it never did)."),
+    ("Median if downed", "the round by which half of the encounters in which it went "
+                         "down had it down (—: it never did)."),
     ("Capped", "the number of encounters that reached the round cap with it standing at "
                "their end, stopped by the cap or won in that round."),
     ("Curves", "P(downed by round r) over all encounters, with a pointwise 95% band "
@@ -1230,7 +1236,8 @@ def _section(plan: Plan, pictures: list[Picture], specs: pd.DataFrame | None,
     return Section(run, anchor, identity, attack_header, attacks, header, combatants,
                    _outcome_rows(res), _spec_rows(specs, run), _drift_rows(drift, run), notes,
                    pictures, _headline(run, specs), apart, pooled, skipped,
-                   attack_note, never_attacked_note(res))  # fmt: skip
+                   attack_note, never_attacked_note(res),
+                   damage_diamonds=drawn_exact.damage_plots > 0)  # fmt: skip
 
 
 def _anchor(scenario: str, seen: set[str]) -> str:
@@ -1400,8 +1407,9 @@ whole(scenario) }}</a><ul>{% for name, what in lines %}
 <h3>Attacks</h3>{{ table(s.attack_header, s.attacks) }}
 {% if s.attack_note %}<p class="note">{{ whole(s.attack_note) }}</p>{% endif %}
 {{ pictures(s, 'rates') }}
-<h3>Damage</h3><p class="note">Misses count as 0 damage. Bars and dots: simulated; open
-black diamonds: the exact answer against a fresh defender, where the exact engine gives one.
+<h3>Damage</h3><p class="note">Misses count as 0 damage. Bars and dots: simulated{% if
+s.damage_diamonds %}; open black diamonds: the exact answer against a fresh defender, where
+the exact engine gives one{% endif %}.
 {% if s.copies_pooled %}Copies of one entry are pooled ({{ whole(s.copies_pooled|join(', ')) }});
 the tables list each copy.{% endif %}</p>
 {% for n in s.copies_apart %}<p class="note">{{ whole(n) }}.</p>{% endfor %}
@@ -1453,11 +1461,12 @@ def _html_table(header: Sequence[str], rows: Sequence[Sequence[str]], kind: str 
 
 
 #: A cell that is a figure (``0.979 [0.976, 0.981]``, ``6 [6, 6]``, ``not reached``,
-#: ``TV 0.115``, a comparison's ``[-0.60, -0.55]``): kept on one line, as a wide table
-#: scrolls in its own box.
+#: ``not reached [6, not reached]``, ``TV 0.115``, a comparison's ``[-0.60, -0.55]``, an
+#: exact column's ``— / 0.0000 / —``): kept on one line, as a wide table scrolls in its
+#: own box.
 _FIGURE = re.compile(r"[-+<≥]?\s?[0-9.,]+(e-?\d+)?( \[[^\]]*\])?|\[[-+0-9.,e ]+\]|—( \[—, —\])?|"
-                     r"not reached|"
-                     r"TV [0-9.]+|< 1e-16|[-+]?[0-9.,]+( / ([0-9.]+|—))+")  # fmt: skip
+                     r"not reached( \[[0-9,]+, not reached\])?|"
+                     r"TV [0-9.]+|< 1e-16|([-+]?[0-9.,]+|—)( / ([0-9.]+|—))+")  # fmt: skip
 
 
 def _is_figure(cell: str) -> bool:

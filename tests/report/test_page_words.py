@@ -82,7 +82,8 @@ def test_the_time_to_down_note_is_a_list_of_terms(pages: dict[str, str]) -> None
     assert after.startswith('<dl class="note">'), after[:200]
     terms = re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", unescape(after.split("</dl>")[0]))
     named = [term for term, _ in terms]
-    assert named[:5] == ["Down rate", "Median", "Median when downed", "Capped", "Curves"]
+    assert named[:6] == ["Down rate", "Median", "Mean if downed", "Median if downed",
+                         "Capped", "Curves"]  # fmt: skip
     assert all(len(meaning) > 20 and meaning.endswith(".") for _, meaning in terms), terms
     assert "An event's rate" in named  # the synthetic run's "out" event
     md = pages["md"].split("### Time-to-down\n\n")[1].split("\n\n")[0].splitlines()

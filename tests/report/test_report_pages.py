@@ -192,7 +192,8 @@ def test_the_report_tables_say_the_units_of_their_figures(pages: dict[str, str])
     terminal says ``mean damage (HP)`` and ``(rounds)``; a rate's name says what it is."""
     for name, page in pages.items():
         for header in ("mean damage (HP) [95%]", "median (rounds) [95%]",
-                       "median when downed (rounds)", "hit rate [95%]"):  # fmt: skip
+                       "median if downed (rounds)", "mean if downed (rounds) [95%]",
+                       "hit rate [95%]"):  # fmt: skip
             assert header in page, (name, header)
         assert "mean damage [95%]" not in page and "time-to-down [95%]" not in page, name
         assert "status damage (HP) [95%]" in page, name  # shattered-spirits'
