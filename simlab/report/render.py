@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import functools
+import itertools
 import math
 import os
 import re
@@ -48,6 +49,7 @@ from simlab.report.files import atomic_write
 from simlab.report.gate import write_drift_json
 from simlab.report.results import ScenarioRun, save_results
 from simlab.report.terminal import (
+    EVENT_COLUMNS_PER_TABLE,
     MEDIAN_NOTE,
     NO_CRIT,
     NOT_REACHED,
@@ -209,6 +211,7 @@ class Section:
     attacks: list[list[str]]
     combatant_header: list[str]
     combatants: list[list[str]]
+    events: list[tuple[list[str], list[list[str]]]]  # each events table's header and rows
     outcome: list[list[str]]
     specs: list[list[str]]
     drift: list[list[str]]
@@ -225,13 +228,23 @@ class Section:
     @property
     def time_to_down_terms(self) -> list[tuple[str, str]]:
         """What the time-to-down table and curves show, term by term
-        (:data:`TIME_TO_DOWN_TERMS`), with what an event's rate is where the combatant
-        table shows one (zones-3d6's shows none: its one event is the down itself), and
-        what its per-encounter means are where it shows any."""
+        (:data:`TIME_TO_DOWN_TERMS`)."""
+        return list(TIME_TO_DOWN_TERMS)
+
+    @property
+    def events_title(self) -> str:
+        """The heading of the events tables, the terminal's title (:func:`events_title`)."""
+        return events_title(self.run.result)
+
+    @property
+    def events_terms(self) -> list[tuple[str, str]]:
+        """What the events tables show, term by term: what an event's rate is where they
+        show one (zones-3d6's show none: its one event is the down itself), and what
+        the per-encounter means are where they show any."""
         res = self.run.result
         means = [MEAN_NAMES[name] for name in res.layout.per_encounter_tallies]
         said = [(" and ".join(means).capitalize(), MEANS_MEANING)] if means else []
-        return [*TIME_TO_DOWN_TERMS, *([EVENTS_TERM] if shown_events(res) else []), *said]
+        return [*([EVENTS_TERM] if shown_events(res) else []), *said]
 
 
 # -- formatting --------------------------------------------------------------------------
@@ -343,26 +356,64 @@ MEAN_NAMES = {"status_damage": "status damage", "momentum_spent": "Momentum spen
 
 
 def _combatant_rows(res: Result) -> tuple[list[str], list[list[str]]]:
-    """The combatant table: down rate and time-to-down, then the rates of the events
-    the terminal shows too (:func:`shown_events`: not zones-3d6's ``out``, the down
-    itself, whose column repeated the down rate) and the per-encounter means."""
-    table = res.combatants()
-    events = shown_events(res)
+    """The time-to-down table: down rate, median, mean and median if downed, capped.
+    The events are tables of their own (:func:`event_tables`), as at the terminal."""
+    rows = [[row.combatant, row.side, interval_cell(row, "down_rate", bracketed=True),
+             _median_cell(row), interval_cell(row, "mean_time_to_down", bracketed=True),
+             decimals(row.median_time_to_down_when_downed, 0), f"{row.capped:,}"]
+            for row in res.combatants().itertuples()]  # fmt: skip
+    return list(COMBATANT_HEADER), rows
+
+
+def events_title(res: Result) -> str:
+    """The heading of a run's events tables, the terminal's title
+    (:func:`~simlab.report.terminal.events_tables`) as a heading: ``Events (share of
+    encounters) and means per encounter``, without its second part where the rules
+    count nothing per encounter."""
+    title = "Events (share of encounters)"
+    return title + " and means per encounter" if res.layout.per_encounter_tallies else title
+
+
+def event_tables(res: Result) -> list[tuple[list[str], list[list[str]]]]:
+    """The events tables of a run, each a header and rows, each row a combatant's: the
+    rates of the events the terminal shows too (:func:`shown_events`: not zones-3d6's
+    ``out``, the down itself, whose column repeated the down rate), then the
+    per-encounter means; at most :data:`EVENT_COLUMNS_PER_TABLE` figures a table, as at
+    the terminal, spread evenly (eleven: 4, 4 and 3), so that each fits a laptop's
+    page (beside the time-to-down figures, party-vs-monsters' scrolled at 1280 px). None
+    where there is no such figure.
+
+    Parameters
+    ----------
+    res : Result
+        The run.
+
+    Returns
+    -------
+    list of (list of str, list of list of str)
+        Each table's header (``combatant`` first) and rows.
+    """
     means = [(name, res.per_encounter(name)) for name in res.layout.per_encounter_tallies]
-    rates = event_rate_cells(res, bracketed=True)
-    rows = []
-    for c, row in enumerate(table.itertuples()):
-        rows.append([row.combatant, row.side,
-                     interval_cell(row, "down_rate", bracketed=True),
-                     _median_cell(row),
-                     interval_cell(row, "mean_time_to_down", bracketed=True),
-                     decimals(row.median_time_to_down_when_downed, 0), f"{row.capped:,}",
-                     *rates[c]])  # fmt: skip
-        for name, per_combatant in means:
-            m = per_combatant.iloc[c]
-            rows[-1].append(interval_cell(m, f"mean_{name}", bracketed=True))
-    extra = [MEAN_HEADERS[name] for name, _ in means]
-    return COMBATANT_HEADER + [f"{event_header(e)} [95%]" for e in events] + extra, rows
+    header = [f"{event_header(e)} [95%]" for e in shown_events(res)]
+    header += [MEAN_HEADERS[name] for name, _ in means]
+    cells = event_rate_cells(res, bracketed=True)
+    for c, row in enumerate(cells):
+        row += [interval_cell(m.iloc[c], f"mean_{name}", bracketed=True) for name, m in means]
+    if not header:
+        return []
+    names = [name for _, name in res.layout.combatants]
+    bounds = [0, *itertools.accumulate(_spread(len(header), EVENT_COLUMNS_PER_TABLE))]
+    return [(["combatant", *header[a:b]],
+             [[name, *row[a:b]] for name, row in zip(names, cells, strict=True)])
+            for a, b in itertools.pairwise(bounds)]  # fmt: skip
+
+
+def _spread(count: int, most: int) -> list[int]:
+    """``count`` columns over as few tables of at most ``most`` as hold them, as evenly
+    as can be, the first ones wider: 11 over 5 is 4, 4, 3."""
+    tables = -(-count // most)
+    even, rest = divmod(count, tables)
+    return [even + 1] * rest + [even] * (tables - rest)
 
 
 def _median_cell(row: Any) -> str:
@@ -1234,9 +1285,9 @@ def _section(plan: Plan, pictures: list[Picture], specs: pd.DataFrame | None,
               if alike]  # fmt: skip
     anchor = _anchor(f"{run.rules}-{run.scenario}", anchors)
     return Section(run, anchor, identity, attack_header, attacks, header, combatants,
-                   _outcome_rows(res), _spec_rows(specs, run), _drift_rows(drift, run), notes,
-                   pictures, _headline(run, specs), apart, pooled, skipped,
-                   attack_note, never_attacked_note(res),
+                   event_tables(res), _outcome_rows(res), _spec_rows(specs, run),
+                   _drift_rows(drift, run), notes, pictures, _headline(run, specs), apart,
+                   pooled, skipped, attack_note, never_attacked_note(res),
                    damage_diamonds=drawn_exact.damage_plots > 0)  # fmt: skip
 
 
@@ -1422,7 +1473,10 @@ to draw:</p><ul class="note">{% for n in s.damage_skipped %}<li>{{ whole(n) }}</
 {{ table(s.combatant_header, s.combatants) }}
 {{ pictures(s, 'time-to-down') }}
 {% if s.time_to_down_note %}<p class="note">{{ whole(s.time_to_down_note) }}</p>{% endif %}
-<h3>Outcome</h3>{{ table(OUTCOME_HEADER, s.outcome) }}
+{% if s.events %}<h3>{{ s.events_title }}</h3><dl class="note">{% for term, meaning in
+s.events_terms %}<dt>{{ whole(term) }}</dt><dd>{{ whole(meaning) }}</dd>{% endfor %}</dl>
+{% for header, rows in s.events %}{{ table(header, rows) }}
+{% endfor %}{% endif %}<h3>Outcome</h3>{{ table(OUTCOME_HEADER, s.outcome) }}
 {{ pictures(s, 'outcome') }}
 {% endfor %}
 </body></html>
@@ -1752,6 +1806,10 @@ def _markdown(sections: list[Section], title: str, drift: DriftReport | None,
                 *(f"- **{md_text(t)}**: {md_text(m)}" for t, m in s.time_to_down_terms), "",
                 _md_table(s.combatant_header, s.combatants), ""]  # fmt: skip
         out += [md_text(s.time_to_down_note), ""] if s.time_to_down_note else []
+        if s.events:
+            terms = [f"- **{md_text(t)}**: {md_text(m)}" for t, m in s.events_terms]
+            out += [f"### {s.events_title}", "", *terms, ""]
+            out += [line for header, rows in s.events for line in (_md_table(header, rows), "")]
         out += ["### Outcome", "", _md_table(OUTCOME_HEADER, s.outcome), ""]
         out += ["### Plots", "", *(md_link(p.title, f"{PNG_DIR}/{p.file}") for p in s.pictures)]
     return "\n".join(out) + "\n"

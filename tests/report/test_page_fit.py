@@ -1,7 +1,8 @@
 """What a designer sees of a report page at a laptop's and a phone's width: the
-time-to-down table's header row is at most two lines, a time-to-down picture is as wide
-as what it holds, nothing but a table or a plot in its own box scrolls sideways on a
-390 px phone, and an outcome picture drawn wider than the phone is shrunk to it."""
+time-to-down table's header row is at most two lines, every table of the example
+scenarios fits a 1280 px page, a time-to-down picture is as wide as what it holds,
+nothing but a table or a plot in its own box scrolls sideways on a 390 px phone, and an
+outcome picture drawn wider than the phone is shrunk to it."""
 
 from __future__ import annotations
 
@@ -27,6 +28,11 @@ ROOT = Path(__file__).resolve().parents[2]
 SKELETONS = ROOT / "scenarios/glitters-d20/knight-vs-skeleton.yaml"  # ten columns
 ZONES_DUEL = ROOT / "scenarios/zones-3d6/training-duel.yaml"  # one curve a side
 PARTY = ROOT / "scenarios/shattered-spirits/party-3v3.yaml"  # three curves a side
+#: The example scenarios whose time-to-down table was widest with its events beside it:
+#: party-vs-monsters' eleven columns, spirits-2v3's eighteen.
+WIDE_TABLES = [ROOT / "scenarios/glitters-d20/party-vs-monsters.yaml",
+               ROOT / "scenarios/shattered-spirits-draft1/techniques-3v3.yaml",
+               ROOT / "scenarios/shattered-spirits/spirits-2v3.yaml"]  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -35,6 +41,24 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
     render.render_report([api.run_scenario(SKELETONS, n=400, seed=3)], out, write_results=False)
     return out / "report.html"
 
+
+@pytest.fixture(scope="module")
+def wide_tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The report of :data:`WIDE_TABLES`, without pictures (its tables are measured)."""
+    out = tmp_path_factory.mktemp("wide-tables")
+    runs = [api.run_scenario(path, n=400, seed=3) for path in WIDE_TABLES]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(render, "_planned_pictures", lambda *_: [])
+        render.render_report(runs, out, write_results=False)
+    return out / "report.html"
+
+
+#: Each table's box, under the heading above it: the heading, the box's width and what
+#: it holds.
+TABLE_BOXES = ('[...d.querySelectorAll("div.scroll")].map(b => {'
+               " let h = b.previousElementSibling;"
+               ' while (h && h.tagName !== "H3") h = h.previousElementSibling;'
+               ' return [h ? h.textContent : "", b.clientWidth, b.scrollWidth]; })')  # fmt: skip
 
 #: The time-to-down table's header row and first row: their heights.
 HEADER_ROWS = ('[...d.querySelectorAll("tr:first-child")]'
@@ -74,12 +98,14 @@ OUTCOME = ('[...d.querySelectorAll("figure.outcome")].map(f => ({'
 
 @pytest.fixture(scope="module")
 def seen(
-    page: Path, wide_outcome: Path, tmp_path_factory: pytest.TempPathFactory
+    page: Path, wide_outcome: Path, wide_tables: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> dict[str, Any]:
     """What the tests' scripts find in the pages at a laptop's width and a phone's, read
     in one launch of Chromium."""
     shown = {"desk": (page, 1280, HEADER_ROWS), "phone": (page, PHONE, SIDEWAYS),
-             "wide outcome": (wide_outcome, PHONE, OUTCOME)}  # fmt: skip
+             "wide outcome": (wide_outcome, PHONE, OUTCOME),
+             "wide tables": (wide_tables, 1280, TABLE_BOXES),
+             "wide tables phone": (wide_tables, PHONE, SIDEWAYS)}  # fmt: skip
     found = measured_all(list(shown.values()), tmp_path_factory.mktemp("profile"))
     return dict(zip(shown, found, strict=True))
 
@@ -95,6 +121,21 @@ def test_the_time_to_down_header_row_is_at_most_two_lines(page: Path, seen: dict
     html = page.read_text(encoding="utf-8")
     assert "<dt>Capped</dt><dd>the number of encounters" in html
     assert "<dt>Status damage</dt><dd>the mean" in html
+
+
+def test_every_table_of_the_examples_fits_a_laptops_page(seen: dict[str, Any]) -> None:
+    """party-vs-monsters' time-to-down table, the events' rates and means per encounter
+    beside its figures, was some 1190 px wide: at 1280 px its last column scrolled out of
+    view (spirits-2v3's, eighteen columns, half the table). The events are tables of
+    their own, as at the terminal, each fitting the page."""
+    boxes = seen["wide tables"]
+    headings = [heading for heading, _, _ in boxes]
+    events = [heading for heading in headings if heading.startswith("Events (share of")]
+    assert len(events) == 5, boxes  # spirits-2v3's eleven columns in three tables
+    assert "Events (share of encounters) and means per encounter" in events, events
+    assert all(inside <= box for _, box, inside in boxes), boxes
+    found = seen["wide tables phone"]
+    assert found["window"] == PHONE and found["page"] <= PHONE, found
 
 
 def test_nothing_but_a_box_scrolls_sideways_on_a_phone(seen: dict[str, Any]) -> None:

@@ -82,22 +82,25 @@ def test_the_time_to_down_note_is_a_list_of_terms(pages: dict[str, str]) -> None
     assert after.startswith('<dl class="note">'), after[:200]
     terms = re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", unescape(after.split("</dl>")[0]))
     named = [term for term, _ in terms]
-    assert named[:6] == ["Down rate", "Median", "Mean if downed", "Median if downed",
-                         "Capped", "Curves"]  # fmt: skip
+    assert named == ["Down rate", "Median", "Mean if downed", "Median if downed",
+                     "Capped", "Curves"]  # fmt: skip
     assert all(len(meaning) > 20 and meaning.endswith(".") for _, meaning in terms), terms
-    assert "An event's rate" in named  # the synthetic run's "out" event
+    events = html.split("<h3>Events (share of encounters)</h3>")[1]  # the synthetic "out"
+    assert re.match(r'<dl class="note"><dt>An event&#39;s rate</dt><dd>the share', events)
     md = pages["md"].split("### Time-to-down\n\n")[1].split("\n\n")[0].splitlines()
     assert md[0].startswith("- **Down rate**: the share of all encounters"), md
     assert [re.match(r"- \*\*(.*?)\*\*: ", line)[1] for line in md] == named  # type: ignore[index]
+    md_events = pages["md"].split("### Events (share of encounters)\n\n")[1]
+    assert md_events.startswith("- **An event's rate**: the share"), md_events[:200]
 
 
 def test_an_events_column_is_named_by_the_gates_table(monkeypatch: Any) -> None:
-    """The combatant table's header of an event's rate came from a table of its own
+    """The events table's header of an event's rate came from a table of its own
     beside the gate's (``drift.FIGURE_NAMES``): a name given there is the page's too."""
     res = synthetic_result(Truth(), 200, np.random.default_rng(2))
     res.rules = "shattered-spirits"
     monkeypatch.setitem(drift.FIGURE_NAMES, "out_rate", "rate of going out")
-    header, _ = render._combatant_rows(res)
+    ((header, _),) = render.event_tables(res)
     assert "rate of going out [95%]" in header, header
     monkeypatch.setitem(drift.FIGURE_NAMES, "momentum_spent_rate", "Momentum spending rate")
     assert render.event_header("momentum_spent") == "Momentum spending rate"

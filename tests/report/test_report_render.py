@@ -134,7 +134,7 @@ def test_zones_3d6_pages_show_no_out_rate_that_repeats_the_down_rate(
     (shattered-spirits' out and dead) keeps their columns."""
     import json
 
-    from simlab.report.render import _combatant_rows
+    from simlab.report.render import _combatant_rows, event_tables
 
     run, written, folder = smallest_report("zones-3d6")
     for page in ("report.md", "report.html"):
@@ -142,6 +142,7 @@ def test_zones_3d6_pages_show_no_out_rate_that_repeats_the_down_rate(
         assert "down rate [95%]" in text, page
         assert "out rate" not in text, page
         assert "An event's rate" not in text, page  # the note of a column not shown
+        assert "Events (share of encounters)" not in text, page  # nor a table of none
     header, rows = _combatant_rows(run.result)
     assert len(rows) == len(run.result.layout.combatants), rows  # a row for each
     assert all(len(row) == len(header) for row in rows), (header, rows)
@@ -151,7 +152,7 @@ def test_zones_3d6_pages_show_no_out_rate_that_repeats_the_down_rate(
     quickstart = simlab.simulate(QUICKSTART, n=300, seed=6)
     _, _, spirits = smallest_report("shattered-spirits")
     assert "An event's rate" in (spirits / "report.md").read_text(encoding="utf-8")
-    header, rows = _combatant_rows(quickstart)
+    ((header, rows),) = event_tables(quickstart)
     assert {"out rate [95%]", "dead rate [95%]"} <= set(header)
     assert len(rows) == len(quickstart.layout.combatants), rows
     assert all(len(row) == len(header) for row in rows)
