@@ -1482,7 +1482,9 @@ def tables_printed_whole(build: Builder, names: int = 1, headed: Builder | None 
     and where even so one column beside its last names does not (a defender's name of
     48 characters at 60 columns), with those names too each on a row of its own, the
     figures on the row under it (:attr:`_HeadedTable.figures_under`), as a table of one
-    name a row is headed.
+    name a row is headed. Where the columns print whole but spread thin (:func:`_spread_thin`:
+    names of 39 characters at 60 columns leaving room for one figure), those headed
+    layouts are taken where they print them in fewer tables (:func:`_fewest_tables`).
 
     Parameters
     ----------
