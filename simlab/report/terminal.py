@@ -1482,7 +1482,9 @@ def tables_printed_whole(build: Builder, names: int = 1, headed: Builder | None 
     and where even so one column beside its last names does not (a defender's name of
     48 characters at 60 columns), with those names too each on a row of its own, the
     figures on the row under it (:attr:`_HeadedTable.figures_under`), as a table of one
-    name a row is headed.
+    name a row is headed. Where the columns print whole but spread thin (:func:`_spread_thin`:
+    names of 39 characters at 60 columns leaving room for one figure), those headed
+    layouts are taken where they print them in fewer tables (:func:`_fewest_tables`).
 
     Parameters
     ----------
@@ -1505,11 +1507,43 @@ def tables_printed_whole(build: Builder, names: int = 1, headed: Builder | None 
         One table, or the tables its columns are spread over, in order.
     """
     tables = _laid_out_whole(build, names, most)
+    if _all_whole(tables) and _spread_thin(tables, names):
+        return _fewest_tables(tables, _headed_layouts(build, headed, most))
     if headed is not None and not _all_whole(tables):
         tables = _laid_out_whole(headed, 1, most)
     if _all_whole(tables) or _figures_under(tables[0]) is None:
         return tables
     return _laid_out_whole(_with_figures_under(headed or build), 1, most)
+
+
+def _spread_thin(tables: Sequence[Table], names: int) -> bool:
+    """Whether ``tables``, a table's columns spread over several beside its ``names``,
+    are spread so thin that a row's figures are hard to read together: over more than
+    two tables, or over two whose first has room for only one figure beside the names
+    (names of 39 characters at 60 columns put a duel's attempts alone beside them, its
+    hit rate and mean damage in a second table, and its time-to-down figures a column
+    a table)."""
+    return len(tables) > 2 or (len(tables) == 2 and len(tables[0].columns) - names == 1)
+
+
+def _headed_layouts(build: Builder, headed: Builder | None,
+                    most: int | None) -> Iterator[list[Table]]:  # fmt: skip
+    """The tables of ``build``'s headed layouts (:func:`tables_printed_whole`), each
+    laid out whole as its plain layout is: ``headed``, and the headed table with the
+    figures under its last name too (:func:`_figures_under`), where ``headed`` or
+    ``build`` makes one."""
+    if headed is not None:
+        yield _laid_out_whole(headed, 1, most)
+    if _figures_under((headed or build)(False, slice(None))) is not None:
+        yield _laid_out_whole(_with_figures_under(headed or build), 1, most)
+
+
+def _fewest_tables(tables: list[Table], layouts: Iterable[list[Table]]) -> list[Table]:
+    """Of ``tables`` and the ``layouts`` of the same table that print whole, the one
+    over the fewest tables, the first of those: a headed layout where it puts a row's
+    figures side by side in fewer tables than the names' room beside them does."""
+    whole = [layout for layout in layouts if _all_whole(layout)]
+    return min([tables, *whole], key=len)
 
 
 def _all_whole(tables: Sequence[Table]) -> bool:

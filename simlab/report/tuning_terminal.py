@@ -1100,10 +1100,9 @@ def print_compare(comparison: Comparison) -> None:
     """Print the shared figures of A and B with the paired (and, wide, independent)
     intervals, the figures that changed first; past :data:`MOST_UNCHANGED_LISTED`
     unchanged ones, those are counted by kind instead (:func:`shown_figures`)."""
-    a, b = comparison.labels
     names = {name for pair in comparison.pairs.values() for name in pair}
-    terminal.say_items([*items(f"A: {a}", at_separators(f"B: {b}")),
-                        *at_separators(_how_compared(comparison))], whole=names)  # fmt: skip
+    for parts in compare_heading(comparison, terminal.console.width):
+        terminal.say_items(parts, whole=names)
     listed, counted = shown_figures(comparison.figures)
     _notes(identical_note(comparison), "" if len(listed) else NONE_CHANGED)
     if len(listed):
@@ -1167,6 +1166,19 @@ def _idle_in_b(comparison: Comparison, overrides: Sequence[str]) -> tuple[str, .
     if "idle_overrides" in meta:
         return tuple(meta["idle_overrides"])
     return tuple(overrides) if simulated is None else tuple(simulated.idle_overrides)
+
+
+def compare_heading(comparison: Comparison, width: int) -> list[list[str]]:
+    """The parts (:func:`~simlab.report.width.items`) of each line compare's heading
+    starts: ``A: … · B: … (20,000 encounters each, …)`` as one where that fits
+    ``width`` columns; else A's and B's each, so that B starts a line at A's indent
+    (it read as part of A, indented under it), what follows B after it."""
+    a, b = comparison.labels
+    how = at_separators(_how_compared(comparison))
+    one = [*items(f"A: {a}", at_separators(f"B: {b}")), *how]
+    if len(" ".join(one)) <= width:
+        return [one]
+    return [[f"A: {a}"], [*at_separators(f"B: {b}"), *how]]
 
 
 def _how_compared(comparison: Comparison) -> str:

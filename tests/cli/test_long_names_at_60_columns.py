@@ -186,3 +186,39 @@ def test_a_sweep_s_damage_curve_is_titled_with_its_pair_s_names_whole(
     title = _between(text, ATTACKER, "(± 95% interval)")
     _assert_fits_with_names_whole(title, width)
     assert DEFENDER in title, title
+
+
+#: The names of 39 characters that left room for one figure beside them at 60 columns.
+KAITO = "Kaito Stormrider of the Eastern Reaches"
+
+
+@pytest.fixture
+def long_duel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The benchmark duel, its attacker and defender given names of 39 characters."""
+    monkeypatch.chdir(tmp_path)
+    text = (ROOT / "scenarios/benchmarks/ss-duel.yaml").read_text(encoding="utf-8")
+    text = text.replace("name: Attacker", f"name: {KAITO}")
+    Path("long-duel.yaml").write_text(text.replace("name: Defender", f"name: {DEFENDER}"),
+                                      encoding="utf-8")  # fmt: skip
+    return "long-duel.yaml"
+
+
+def test_figures_are_side_by_side_in_one_table_where_names_leave_room_for_one(
+    long_duel: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 60 columns names of 39 characters left room for one figure beside them: the
+    attacks table came out as two tables (attempts alone, then hit rate and mean
+    damage), the time-to-down table as five, a column each, the events table as three
+    and ``exact``'s time-to-down table as four. The names head rows of their own, and a
+    row's figures are side by side: in one table, time-to-down in two."""
+    run = piped_at(monkeypatch, 60, "run", long_duel, "-n", "20000")
+    exact = piped_at(monkeypatch, 60, "exact", long_duel)
+    for text in (run, exact):
+        assert all(len(line) <= 60 for line in text.splitlines()), text
+        assert text.count(KAITO) + text.count(DEFENDER) == " ".join(text.split()).count(
+            KAITO) + " ".join(text.split()).count(DEFENDER), text  # fmt: skip
+    assert run.count("attacks (± 95% interval)") == 1, run
+    assert re.search(r"^  at +attempts +hit rate +mean damage$", run, re.M), run
+    assert run.count("time-to-down (rounds)") <= 2, run
+    assert run.count("events (share of encounters)") == 1, run
+    assert exact.count("time-to-down (exact, rounds)") <= 2, exact

@@ -612,8 +612,10 @@ def test_compare_prints_every_column_beside_a_long_name(monkeypatch: pytest.Monk
                                                         width: int) -> None:  # fmt: skip
     """Re-check: ``simlab compare`` of a combatant named with 39 characters lost its
     ``diff`` and ``×`` columns at 80 columns. Each difference goes on two lines there,
-    value over interval, and where even so the table would not fit, its columns go on
-    in a further table under the figures: every figure's A, B, diff and × printed."""
+    value over interval, and where even so the table would not fit (73 columns), each
+    name heads a row of its own and a figure's A, B, diff and × go side by side on the
+    row under its names, in one table (they went on in three further tables, a column
+    each): every figure's A, B, diff and × printed."""
 
     from simlab.report.tuning_terminal import (
         FIGURE_LABELS,
@@ -630,6 +632,13 @@ def test_compare_prints_every_column_beside_a_long_name(monkeypatch: pytest.Monk
     listed = shown_figures(comparison.figures)[0]
     labels = "|".join(re.escape(label) for label in FIGURE_LABELS.values())
     rows = rf"^ ?(✱✱|✱)? *({labels}) "
+    if width == 73:  # the figures on the row under the names, ten spaces in at least
+        assert text.count("A/B on the same dice") == 1, text
+        assert re.search(r"^ +on +A +B +diff +×$", text, re.M), text
+        figures = [line.split() for line in text.splitlines() if re.match(r"^ {10,}\S", line)]
+        assert [cells[-1] for cells in figures] == [times_narrower(r) for r in listed.narrowing]
+        assert all(len(cells) >= 4 for cells in figures), text  # A, B, diff, ×
+        return
     assert column_cells(text, "×", rows) == [times_narrower(r) for r in listed.narrowing], text
     for header in ("A", "B", "diff"):
         cells = column_cells(text, header, rows)
@@ -694,6 +703,32 @@ def test_a_sweep_marks_the_crit_rate_of_an_attack_that_never_crits() -> None:
     assert column_cells(flat, "rate", r"^ ?Brute: stone-strike")[-1] not in ("—", "0.000"), flat
     note = " ".join(text[text.index("Every point ran") :].split())
     assert "Crit rate —: the attack cannot crit (its profile has no crit row)." in note, note
+
+
+@pytest.mark.parametrize("width", [200, 80, 60])
+def test_compare_s_heading_starts_a_and_b_each_on_a_line_of_its_own(
+    width: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Compare's heading broken over lines printed ``A: <path>`` and then, indented,
+    ``  B: <label> (1,000 encounters each, …``, as if B were part of A: where it does
+    not fit on one line, A and B each start a line at the same indent, what follows B
+    after it; where it fits, it keeps one line."""
+    from simlab.report.tuning_terminal import print_compare
+
+    monkeypatch.chdir(ROOT)
+    path = "scenarios/shattered-spirits/quickstart.yaml"
+    ab = simlab.compare(path, changes={"Kaito.guard": 2}, n=1000)
+    lines = printed_at(lambda: print_compare(ab), width).splitlines()
+    how = "(1,000 encounters each, the same dice; intervals from 32 paired ranges)"
+    one = f"A: {path} · B: quickstart with Kaito.guard=2 {how}"
+    if width >= len(one):
+        assert lines[0].rstrip() == one, lines
+        return
+    assert lines[0].rstrip() == f"A: {path}", lines
+    assert lines[1].startswith("B: quickstart with Kaito.guard=2 ("), lines
+    end = next(k for k, line in enumerate(lines) if "paired ranges)" in line)
+    assert all(line.startswith("  ") for line in lines[2 : end + 1]), lines
+    assert " ".join(line.strip() for line in lines[1 : end + 1]) == one.split(" · ")[1], lines
 
 
 @pytest.mark.parametrize("width", [80, 60])
