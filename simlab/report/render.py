@@ -71,6 +71,7 @@ from simlab.report.terminal import (
     scenario_refusal,
     shown_events,
 )
+from simlab.report.terminal import events_title as terminal_events_title
 from simlab.report.words import (
     already,
     counted,
@@ -367,11 +368,10 @@ def _combatant_rows(res: Result) -> tuple[list[str], list[list[str]]]:
 
 def events_title(res: Result) -> str:
     """The heading of a run's events tables, the terminal's title
-    (:func:`~simlab.report.terminal.events_tables`) as a heading: ``Events (share of
-    encounters) and means per encounter``, without its second part where the rules
-    count nothing per encounter."""
-    title = "Events (share of encounters)"
-    return title + " and means per encounter" if res.layout.per_encounter_tallies else title
+    (:func:`~simlab.report.terminal.events_title`) as a heading: ``Events (share of
+    encounters) and means per encounter``."""
+    title = terminal_events_title(res)
+    return title[:1].upper() + title[1:]
 
 
 def event_tables(res: Result) -> list[tuple[list[str], list[list[str]]]]:

@@ -826,11 +826,12 @@ class _FittingTable(Table):
         return width
 
 
-def console_table(title: str) -> Table:
+def console_table(title: str, kind: type[_FittingTable] = _FittingTable) -> Table:
     """A table that fits the console: no vertical rules, a line under the header, its
-    columns closed up where its figures would not fit otherwise (:class:`_FittingTable`)."""
-    return _FittingTable(title=title, box=box.SIMPLE_HEAD, show_edge=False,
-                         min_width=min(len(title), TITLE_WIDTH))  # fmt: skip
+    columns closed up where its figures would not fit otherwise (:class:`_FittingTable`,
+    or ``kind``, a table of that kind)."""
+    return kind(title=title, box=box.SIMPLE_HEAD, show_edge=False,
+                min_width=min(len(title), TITLE_WIDTH))  # fmt: skip
 
 
 #: The least width of a table whose title is as long: a longer title is broken to it.
@@ -1010,11 +1011,11 @@ def attacks_table(result: Result, rates: pd.DataFrame | None = None,
     return table
 
 
-def _narrow_table(title: str) -> Table:
+def _narrow_table(title: str, kind: type[_FittingTable] = _FittingTable) -> Table:
     """A table with two spaces between columns (padding collapsed, and the rule's gap)
     and none at the edges: the numbers and an attacker's name with its attack fit in
-    80."""
-    table = console_table(title)
+    80 (a table of ``kind``, :func:`console_table`)."""
+    table = console_table(title, kind)
     table.collapse_padding, table.pad_edge = True, False
     return table
 
@@ -1316,7 +1317,7 @@ def _headed_table(title: str, groups: list[tuple[str, str, list[int]]],
     ``under``, each defender's name too on a row of its own, the figures on the row
     under it (:func:`_headed_rows`), as a table laid out by :func:`tables_printed_whole`
     is where its last name leaves them no room."""
-    table = _HeadedTable(title)
+    table = _HeadedTable.narrow(title)
     room = console.width if under else _label_room(headers, figures)
     rows = _headed_rows(groups, defenders, figures, room, under)
     name_column(table, HEADED_HEADER, [row[0] for row in rows if not isinstance(row[0], _Heading)])
@@ -1589,7 +1590,7 @@ def _laid_out_whole(build: Builder, names: int, most: int | None = None) -> list
         else:
             tables = fitted_tables(_broken_where_needed(build) if broken
                                    else functools.partial(build, False), count, most)  # fmt: skip
-        if all(prints_whole(table) for table in tables):
+        if _all_whole(tables):
             return tables
     return fitted_tables(lambda columns: build(True, columns), count, most)
 
@@ -1646,7 +1647,7 @@ def headed_table(table: Table, names: int, indent: str = "  ", under: bool = Fal
         rows.append([last, *(cells[c][k] for c in range(names, len(columns))), row.end_section])
     header = "\n".join(indent * k + str(c.header) for k, c in enumerate(columns[:names])
                        if str(c.header))  # fmt: skip
-    headed = _HeadedTable(str(table.title or ""))
+    headed = _HeadedTable.narrow(str(table.title or ""))
     name_column(headed, header, [row[0] for row in rows if not isinstance(row[0], _Heading)])
     for column in columns[names:]:
         headed.add_column(column.header, justify=column.justify, no_wrap=column.no_wrap)
@@ -1687,11 +1688,12 @@ class _HeadedTable(_FittingTable):
     ``figures_under`` makes it again with its last name beside the figures on a row of
     its own too (:func:`tables_printed_whole`), where it has such a name."""
 
-    def __init__(self, title: str) -> None:
-        super().__init__(title=title, box=box.SIMPLE_HEAD, show_edge=False,
-                         min_width=min(len(title), TITLE_WIDTH))  # fmt: skip
-        self.collapse_padding, self.pad_edge = True, False
-        self.figures_under: Callable[[], Table] | None = None
+    figures_under: Callable[[], Table] | None = None
+
+    @classmethod
+    def narrow(cls, title: str) -> _HeadedTable:
+        """An empty one, laid out as :func:`_narrow_table` lays a table out."""
+        return cast("_HeadedTable", _narrow_table(title, cls))
 
     def add_row(self, *cells: Any, **kwargs: Any) -> None:
         """A row, the table widened to its heading where it has one (:class:`_Heading`)."""
@@ -1819,6 +1821,13 @@ INLINE_EVENT_COLUMNS = 3
 EVENT_COLUMNS_PER_TABLE = 5
 
 
+def events_title(result: Result) -> str:
+    """The title of a run's events tables: ``events (share of encounters) and means per
+    encounter``, without its second part where the rules count nothing per encounter."""
+    title = "events (share of encounters)"
+    return title + " and means per encounter" if result.layout.per_encounter_tallies else title
+
+
 def events_tables(result: Result) -> list[Table]:
     """Event rates, status damage and Momentum spent per encounter of every combatant,
     at most :data:`EVENT_COLUMNS_PER_TABLE` columns a table and as many as print whole
@@ -1828,9 +1837,7 @@ def events_tables(result: Result) -> list[Table]:
     rows = result.combatants()
     headers, cells = _event_cells(result, rows)
     laid_out = {False: (headers, cells), True: broken_columns(headers, cells)}
-    title = "events (share of encounters)"
-    if result.layout.per_encounter_tallies:
-        title += " and means per encounter"
+    title = events_title(result)
 
     def build(broken: bool, columns: slice) -> Table:
         shown, figures = laid_out[broken]
@@ -2123,7 +2130,7 @@ def check_table(check: pd.DataFrame) -> Table | Group:
                              shown[columns], [row[columns] for row in cells])  # fmt: skip
 
     tables = tables_printed_whole(functools.partial(build, True))
-    if not all(prints_whole(table) for table in tables):  # a name too long for two lines
+    if not _all_whole(tables):  # a name too long for two lines
         narrowest = functools.partial(build, False)
         tables = tables_printed_whole(narrowest, headed=headed_build(narrowest))
     return one_renderable(tables)

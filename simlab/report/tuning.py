@@ -96,6 +96,7 @@ from simlab.report.tuning_terminal import (
     never_attacked_note,
     never_winning,
     never_winning_note,
+    point_cells,
     shown_combatants,
     shown_sides,
     sweep_crit_note,
@@ -892,7 +893,7 @@ def _sweep_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
               *([_column("crit_rate")] if crits else []), _column("mean_damage"),
               *(_column(f, exact=True) for f in exact)]  # fmt: skip
     crit = crit_cells(sweep, frame, _interval) if crits else []  # "—" where it cannot crit
-    rows = [[*_values(sweep, r), r.attacker, r.attack, r.defender, _interval(r, "hit_rate"),
+    rows = [[*point_cells(r, sweep), r.attacker, r.attack, r.defender, _interval(r, "hit_rate"),
              *([crit[k]] if crits else []), _interval(r, "mean_damage"),
              *(exact_number(r[f"exact_{f}"], f) for f in exact)]
             for k, (_, r) in enumerate(frame.iterrows())]  # fmt: skip
@@ -907,17 +908,11 @@ def _combatant_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
     header = [*sweep.fields, "combatant", _column("down_rate"), _column("mean_time_to_down"),
               _column("median_time_to_down"),
               *[_column("mean_time_to_down", exact=True)] * exact]  # fmt: skip
-    rows = [[*_values(sweep, r), r.combatant, _interval(r, "down_rate"),
+    rows = [[*point_cells(r, sweep), r.combatant, _interval(r, "down_rate"),
              _interval(r, "mean_time_to_down"), median_cell(r),
              *[exact_number(r.get("exact_mean_time_to_down"))] * exact]
             for _, r in frame.iterrows()]  # fmt: skip
     return header, rows
-
-
-def _values(sweep: SweepResult, row: Any) -> list[str]:
-    """The varied fields' values of a table row, as the terminal's tables write them
-    (:meth:`~simlab.tuning.sweep.SweepResult.value_said`): ``{12: crit}``."""
-    return [sweep.value_said(f, row[f]) for f in sweep.fields]
 
 
 def _column(figure: str, exact: bool = False) -> str:
@@ -932,7 +927,7 @@ def _column(figure: str, exact: bool = False) -> str:
 def _side_rows(sweep: SweepResult) -> tuple[list[str], list[list[str]]]:
     frame = shown_sides(sweep)
     header = [*sweep.fields, "side", "wins", "win rate [95%]"]
-    rows = [[*_values(sweep, r), str(r.side), f"{r.wins:,}",
+    rows = [[*point_cells(r, sweep), str(r.side), f"{r.wins:,}",
              _interval(r, "win_rate")] for _, r in frame.iterrows()]  # fmt: skip
     return header, rows
 
