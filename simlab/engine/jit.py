@@ -34,7 +34,10 @@ from typing import Any
 
 import numba
 import numpy as np
+from numba.core import codegen as numba_codegen
 from numba.core.caching import FunctionCache
+from numba.core.compiler import Compiler
+from numba.core.compiler_lock import require_global_compiler_lock
 from numba.core.registry import CPUDispatcher
 
 from simlab.engine import POOL_THREAD_PREFIX, compile_flags, compiling, liveness
@@ -187,11 +190,14 @@ def _njit(fn: Callable[..., Any], **options: Any) -> Any:
     """``numba.njit`` with simlab's options and ``options``, cached in
     :func:`kernel_cache_dir` (numba reads its cache folder once, as it makes a kernel's
     cache at decoration)."""
+    # numba compiles a callee with its caller's forceinline unless told: an inline_kernel
+    # would make LLVM inline every kernel it calls, the rare paths too.
+    options.setdefault("forceinline", False)
     config: Any = numba.config
     default = config.CACHE_DIR
     config.CACHE_DIR = _CACHE_DIR
     try:
-        dispatcher = numba.njit(**options, **_OPTIONS)(fn)
+        dispatcher = numba.njit(**{**_OPTIONS, **options})(fn)
     finally:
         config.CACHE_DIR = default
     if LIGHT_CACHE_LOADS and type(getattr(dispatcher, "_cache", None)) is FunctionCache:
@@ -437,23 +443,110 @@ def _one_version_per_type(dispatcher: Any) -> Any:
 
 
 def inline_kernel(fn: Callable[..., Any]) -> Any:
-    """Compile a small, hot, non-allocating kernel that numba inlines into its callers.
+    """Compile a small, hot, non-allocating kernel that LLVM inlines into its callers.
 
     Inlining removes the call, whose cost is copying every array of the parameter tuples
     (numba passes each as several machine words), and lets each call site's constants
     (a stream, trace columns) simplify the inlined code: glitters-d20's attack and
     opposed-tiers' dice roll inlined ran the fights 1.3x as fast. Use it for the
     per-attack path, and for the function that plays one encounter, whose one call site
-    is the loop of a system's ``run_chunk``: a compiled layer fewer took 1-8 s off each
-    system's first run; the round, called once an encounter, inlined into it ran
-    two-sided duels 1.5-1.7x as fast (README, "Design notes"); the start and the end of
-    an encounter (its reset, initiative and tallying) inlined ran glitters-d20's and
-    zones-3d6's short fights 1.05-1.15x as fast, for no first-run time that showed
-    (shattered-spirits-draft1's gained nothing and were left calls). Give each inlined
-    function one call site where you can: each site is compiled again (inlining
-    everything took 390 s, before :func:`_inline_function`).
+    is the loop of a system's ``run_chunk``; the round, called once an encounter, inlined
+    into it ran two-sided duels 1.5-1.7x as fast, and the start and the end of an
+    encounter inlined ran the short fights 1.05-1.15x as fast (README, "Design notes").
+
+    numba types and lowers the kernel once for each set of argument types, as a function
+    marked for LLVM to inline always, into a library that is only ever linked into its
+    callers (:class:`_LinkedOnlyLibrary`); LLVM inlines it where the caller is optimised.
+    Until December 2 numba inlined these kernels into its own IR before typing, which
+    typed and lowered each call site again: the five systems' first runs took 84 s
+    instead of 53 s (README, "Design notes", "Kernels inlined by LLVM"). A kernel that
+    needs its caller's constants to be typed is an :func:`ir_inline_kernel`. Called from
+    Python, an inline kernel runs a copy compiled as a :func:`kernel`.
+    """
+    dispatcher = _njit(fn, _nrt=False, forceinline=True, cache=False, no_cpython_wrapper=True,
+                       no_cfunc_wrapper=True, pipeline_class=_LinkedOnlyCompiler)  # fmt: skip
+    if isinstance(dispatcher, CPUDispatcher):  # not with NUMBA_DISABLE_JIT=1
+        dispatcher.__class__ = _InlineDispatcher
+    return _one_version_per_type(dispatcher)
+
+
+def ir_inline_kernel(fn: Callable[..., Any]) -> Any:
+    """Compile a kernel that numba itself inlines into its callers' IR, before typing.
+
+    Each call site is typed and compiled again, with the caller's constants: code that
+    needs a constant to be typed, and the few pieces whose machine code came out slower
+    from LLVM's inlining (:func:`inline_kernel`), the RNG's cursors and Philox rounds:
+    ``zones-3d6-duel`` ran 0.78x as fast with its cursors inlined by LLVM (``bench_ab``,
+    four rounds of 2x10^6 duels). Keep these few: every call site costs a first run
+    compile time (README, "Design notes", "Kernels inlined by LLVM").
     """
     return _njit(fn, inline="always", _nrt=False)
+
+
+class _InlineDispatcher(CPUDispatcher):
+    """An :func:`inline_kernel`. Its compiled code is only ever inlined into its callers;
+    called from Python (the tests check rule functions so), it runs a :func:`kernel`
+    compiled from the same function."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        copy = self.__dict__.get("_python_callable")
+        if copy is None:
+            copy = self.__dict__["_python_callable"] = kernel(self.py_func)
+        return copy(*args, **kwargs)
+
+
+class _LinkedOnlyLibrary(numba_codegen.JITCodeLibrary):
+    """The compiled code of an :func:`inline_kernel`: LLVM IR that is only ever linked
+    into its callers' code, which LLVM inlines it into and optimises as a whole.
+
+    numba turns every compiled function's library into machine code, after optimising
+    it once more as a whole module with everything it calls linked in: for a kernel
+    called only by other kernels that is wasted work, done again at every level of the
+    call chain.
+    """
+
+    @property
+    def codegen(self) -> Any:
+        return _CodegenWithoutEnvironment(self._codegen)
+
+    def finalize(self) -> None:
+        """Link in the libraries of the kernels this one calls, and nothing more."""
+        require_global_compiler_lock()
+        self._raise_if_finalized()
+        for library in dict.fromkeys(self._linking_libraries):
+            self._reload_init.update(library._reload_init)
+            self._final_module.link_in(library._get_module_for_linking(), preserve=True)
+        self._finalized = True
+
+    def get_pointer_to_function(self, name: str) -> int:
+        """No machine code, so no function to point to (numba asks for the Python
+        wrapper, which an internal kernel does not have)."""
+        return 0
+
+
+class _CodegenWithoutEnvironment:
+    """numba's code generator as a :class:`_LinkedOnlyLibrary` sees it: there is no
+    loaded code to set the kernel's environment pointer in (a kernel without the
+    runtime never reads it)."""
+
+    def __init__(self, codegen: Any) -> None:
+        self._codegen = codegen
+
+    def set_env(self, env_name: str, env: Any) -> None:
+        pass
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._codegen, name)
+
+
+class _LinkedOnlyCompiler(Compiler):
+    """numba's compiler, with a :class:`_LinkedOnlyLibrary` for the kernel's code."""
+
+    def __init__(self, typingctx: Any, targetctx: Any, library: Any, *args: Any) -> None:
+        if library is None:
+            library = targetctx.codegen().create_library("inline_kernel")
+            library.__class__ = _LinkedOnlyLibrary
+        super().__init__(typingctx, targetctx, library, *args)
 
 
 def allocating_kernel(fn: Callable[..., Any]) -> Any:

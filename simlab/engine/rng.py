@@ -98,7 +98,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab.engine.jit import inline_kernel, internal_kernel, kernel, unlikely
+from simlab.engine.jit import inline_kernel, internal_kernel, ir_inline_kernel, kernel, unlikely
 from simlab.limits import seed_value
 
 # Stream numbers are part of the counter. They are FIXED FOREVER: changing or reordering
@@ -174,7 +174,7 @@ def philox4x32_reference(ctr: tuple[int, ...], key: tuple[int, ...]) -> tuple[in
     return (c0, c1, c2, c3)
 
 
-@inline_kernel
+@ir_inline_kernel
 def _philox_round(c0, c1, c2, c3, k0, k1):
     """One Philox S-box/permutation round on uint64-held 32-bit words."""
     p0 = _M0 * c0
@@ -187,7 +187,7 @@ def _philox_round(c0, c1, c2, c3, k0, k1):
     )
 
 
-@inline_kernel
+@ir_inline_kernel
 def philox_words(c0, c1, c2, c3, k0, k1):
     """One Philox4x32-10 block on uint64-held 32-bit words (inputs already masked).
 
@@ -202,7 +202,7 @@ def philox_words(c0, c1, c2, c3, k0, k1):
     return c0, c1, c2, c3
 
 
-@inline_kernel
+@ir_inline_kernel
 def philox_pair(a, b, k0, k1):
     """Two Philox4x32-10 blocks, counters ``a`` and ``b`` (4-tuples of uint64-held
     32-bit words, already masked) under one key: the words of :func:`philox_words` for
@@ -824,7 +824,7 @@ def dice_source(k0, k1, stream, sides):
     )  # fmt: skip
 
 
-@inline_kernel
+@ir_inline_kernel
 def _source_block(source, encounter, block):
     """Block ``block`` of the source's stream for ``encounter`` (a uint64): four words."""
     return philox_words(
@@ -878,7 +878,7 @@ def first_blocks(source, first, words):
             words[j, i + half] = wb[j]
 
 
-@inline_kernel
+@ir_inline_kernel
 def cursor_at(words, i, encounter, buffer):
     """Start a cursor at the beginning of one encounter's stream.
 
@@ -906,7 +906,7 @@ def cursor_at(words, i, encounter, buffer):
     return np.uint64(0), np.int64(0)
 
 
-@inline_kernel
+@ir_inline_kernel
 def cursor_loaded(source, words, i, encounter, buffer):
     """Start a cursor as :func:`cursor_at` does, with the stream's first accepted word
     already drawn: a cursor holding a whole batch.
@@ -952,7 +952,7 @@ def cursor_loaded(source, words, i, encounter, buffer):
     return _cursor_word(source, buffer), np.int64(source[4])
 
 
-@inline_kernel
+@ir_inline_kernel
 def cursor_fresh(encounter, buffer):
     """A cursor at the beginning of one encounter's stream whose block 0 is computed
     only when its first die is drawn: for a stream that many encounters never use (a
@@ -963,7 +963,7 @@ def cursor_fresh(encounter, buffer):
     return np.uint64(0), np.int64(0)
 
 
-@inline_kernel
+@ir_inline_kernel
 def _cursor_word(source, buffer):
     """The next accepted word of a cursor's stream (as :func:`_start_batch`); moves the
     cursor's place in its buffer."""
@@ -982,7 +982,7 @@ def _cursor_word(source, buffer):
             return u
 
 
-@inline_kernel
+@ir_inline_kernel
 def _accepted(source, u):
     """Whether the word ``u`` of a cursor's stream is accepted, not rejected: Lemire's
     test of :func:`_accepts`, with its bound worked out once for the stream by
@@ -990,7 +990,7 @@ def _accepted(source, u):
     return (u * np.uint64(source[5])) & _MASK32 >= np.uint64(source[6])
 
 
-@inline_kernel
+@ir_inline_kernel
 def cursor_code(source, buffer, cursor, count, span):
     """Roll ``count`` dice from a cursor: the dice :func:`roll_dice_code` would roll.
 
@@ -1064,7 +1064,7 @@ def _cursor_dice_one_by_one(source, buffer, x, left, count):
     return code, (x, left)
 
 
-@inline_kernel
+@ir_inline_kernel
 def cursor_code_if(source, buffer, cursor, count, span, take):
     """Roll ``count`` dice from a cursor only if ``take``: :func:`cursor_code` when
     ``take``, else nothing drawn, with no branch on ``take`` while the batch in hand
@@ -1103,7 +1103,7 @@ def cursor_code_if(source, buffer, cursor, count, span, take):
     return np.int64(0), cursor
 
 
-@inline_kernel
+@ir_inline_kernel
 def sized_source(source, sides):
     """``source`` (:func:`dice_source`) made to draw dice of ``sides`` faces: the same
     stream, with the batch shape and rejection bound of that size, looked up for dice
@@ -1116,7 +1116,7 @@ def sized_source(source, sides):
     return (source[0], source[1], source[2], np.uint64(sides), np.int64(k), span, bound)
 
 
-@inline_kernel
+@ir_inline_kernel
 def cursor_dice(source, buffer, cursor, count, sides, span):
     """Roll ``count`` dice of ``sides`` faces from a cursor whose dice change size: the
     dice :func:`roll_dice_code` would roll from the state, as one number.
@@ -1159,7 +1159,7 @@ def cursor_dice(source, buffer, cursor, count, sides, span):
     return code, (x, left, np.int64(sides))
 
 
-@inline_kernel
+@ir_inline_kernel
 def split_code(code, span, magic):
     """The two rolls that ``code`` (:func:`cursor_code` of both at once) reads, the first
     of ``span_first`` outcomes and the second of ``span``: ``divmod(code, span)``, by a
@@ -1180,7 +1180,7 @@ def split_code(code, span, magic):
     return first, code - first * span
 
 
-@inline_kernel
+@ir_inline_kernel
 def split_magic(span):
     """``ceil(2**32 / span)`` as a ``numpy.uint64``, for :func:`split_code`."""
     span = np.uint64(span)
