@@ -291,7 +291,7 @@ def _inline_function(
     The callee's IR is made afresh for this one call site and thrown away after it, so
     copying it is wasted work, and numba copies it block by block, each block with its
     own copy of every variable of the callee: quadratic in the callee's size. With
-    ``inline_kernel`` turns of a few hundred lines that was most of a first run
+    numba-inlined turns of a few hundred lines that was most of a first run
     (profiled on zones-3d6/skirmish: 29 of 64 s in ``copy.deepcopy``). numba's
     maintainers found the second copy needless too (numba issue 8989).
     """
@@ -425,7 +425,7 @@ def _one_version_per_type(dispatcher: Any) -> Any:
     distinct constant: measured, 15 versions of one RNG helper and 4 of a rule system's
     turn, and the first run of a scenario took up to twice as long (opposed-tiers
     party-fight: 44 s, 19 s without). Typing the arguments as their plain types gives one
-    version; kernels that need a constant for typing are :func:`inline_kernel` ones,
+    version; kernels that need a constant for typing are :func:`ir_inline_kernel` ones,
     which numba inlines before they are compiled on their own.
     """
     from numba.core import types

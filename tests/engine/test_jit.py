@@ -10,6 +10,9 @@ integer for integer, with the shortcut in place.
 
 Internal kernels are compiled without the wrappers that let Python call them: another
 kernel computes with them, and Python calling one gets a ``TypeError``, not a crash.
+Inline kernels are inlined by LLVM: their callers compute as plain Python, keep no call
+to them, and they have no machine code of their own (Python calling one runs a compiled
+copy); a kernel that an inline kernel calls is not forced inline with it.
 
 Kernels compile without numba's SSA reconstruction on the numba versions read, and
 compute as with it. A variable that takes a signed integer in one branch and an unsigned
@@ -190,6 +193,78 @@ def test_python_calling_an_internal_kernel_gets_a_type_error():
         pytest.skip("NUMBA_DISABLE_JIT: nothing is compiled")
     with pytest.raises(TypeError, match="internal kernel"):
         halve_or_triple(6)
+
+
+def _llvm_both_ways(x):
+    return llvm_scaled_sum(x, 2) - llvm_scaled_sum(x + 1, 3)
+
+
+def _llvm_outer(x):
+    a = llvm_both_ways(x)
+    b = llvm_scaled_sum(a, 1)
+    if a > 0:
+        return llvm_both_ways(b) + a
+    return llvm_both_ways(a) - b
+
+
+def _plus_seven(x):
+    return x + 7
+
+
+def _plus_eight(x):
+    return plus_seven(x) + 1
+
+
+def _doubled_plus_eight(x):
+    return plus_eight(x) * 2
+
+
+llvm_scaled_sum = jit.inline_kernel(_scaled_sum)
+llvm_both_ways = jit.inline_kernel(_llvm_both_ways)
+llvm_outer = jit.kernel(_llvm_outer)
+plus_seven = jit.kernel(_plus_seven)  # called only by the inline kernel plus_eight
+plus_eight = jit.inline_kernel(_plus_eight)
+doubled_plus_eight = jit.kernel(_doubled_plus_eight)
+
+
+@pytest.mark.parametrize("x", [-7, -1, 0, 1, 5, 1000])
+def test_kernels_inlined_by_llvm_at_several_call_sites_compute_as_python(x):
+    assert llvm_outer(x) == _python_outer(x)
+
+
+def test_python_calling_an_inline_kernel_gets_what_plain_python_does():
+    assert llvm_both_ways(5) == _scaled_sum(5, 2) - _scaled_sum(6, 3)
+
+
+def test_an_inline_kernel_leaves_no_call_and_no_code_of_its_own(monkeypatch):
+    if not isinstance(llvm_outer, jit.CPUDispatcher):
+        pytest.skip("NUMBA_DISABLE_JIT: nothing is compiled")
+    from numba.core import caching
+
+    monkeypatch.setattr(caching.Cache, "_load_overload", lambda *args: None)  # compile
+    outer_again = jit.kernel(_llvm_outer)
+    assert outer_again(3) == _python_outer(3)
+    (signature,) = outer_again.signatures
+    asm = outer_again.inspect_asm(signature).splitlines()
+    for name in ("llvm_both_ways", "_scaled_sum"):
+        assert not [line for line in asm if "call" in line and name in line]
+        assert not [line for line in asm if "@function" in line and name in line]
+    for inlined in (llvm_both_ways, llvm_scaled_sum):
+        assert inlined.overloads
+        for result in inlined.overloads.values():
+            assert result.fndesc.inline  # marked for LLVM to inline always
+            assert isinstance(result.library, jit._LinkedOnlyLibrary)  # no machine code
+
+
+def test_a_kernel_an_inline_kernel_calls_is_not_forced_inline():
+    # numba compiles a callee with its caller's flags unless told: without simlab's
+    # default, plus_seven would take plus_eight's "inline always".
+    if not isinstance(doubled_plus_eight, jit.CPUDispatcher):
+        pytest.skip("NUMBA_DISABLE_JIT: nothing is compiled")
+    assert doubled_plus_eight(5) == 26
+    assert all(result.fndesc.inline for result in plus_eight.overloads.values())
+    assert plus_seven.overloads
+    assert not any(result.fndesc.inline for result in plus_seven.overloads.values())
 
 
 def test_kernel_cache_follows_every_kernel_source(tmp_path, monkeypatch):
