@@ -36,6 +36,7 @@ import platform
 import shutil
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import numba
@@ -195,16 +196,9 @@ def test_python_calling_an_internal_kernel_gets_a_type_error():
         halve_or_triple(6)
 
 
-def _llvm_both_ways(x):
-    return llvm_scaled_sum(x, 2) - llvm_scaled_sum(x + 1, 3)
-
-
-def _llvm_outer(x):
-    a = llvm_both_ways(x)
-    b = llvm_scaled_sum(a, 1)
-    if a > 0:
-        return llvm_both_ways(b) + a
-    return llvm_both_ways(a) - b
+def _reading(fn, **names):
+    """``fn`` reading the globals ``names`` in place of its own of those names."""
+    return types.FunctionType(fn.__code__, {**fn.__globals__, **names}, fn.__name__)
 
 
 def _plus_seven(x):
@@ -219,8 +213,10 @@ def _doubled_plus_eight(x):
     return plus_eight(x) * 2
 
 
+# _outer and _both_ways again, calling kernels that LLVM inlines instead of numba
 llvm_scaled_sum = jit.inline_kernel(_scaled_sum)
-llvm_both_ways = jit.inline_kernel(_llvm_both_ways)
+llvm_both_ways = jit.inline_kernel(_reading(_both_ways, scaled_sum=llvm_scaled_sum))
+_llvm_outer = _reading(_outer, both_ways=llvm_both_ways, scaled_sum=llvm_scaled_sum)
 llvm_outer = jit.kernel(_llvm_outer)
 plus_seven = jit.kernel(_plus_seven)  # called only by the inline kernel plus_eight
 plus_eight = jit.inline_kernel(_plus_eight)
@@ -246,7 +242,7 @@ def test_an_inline_kernel_leaves_no_call_and_no_code_of_its_own(monkeypatch):
     assert outer_again(3) == _python_outer(3)
     (signature,) = outer_again.signatures
     asm = outer_again.inspect_asm(signature).splitlines()
-    for name in ("llvm_both_ways", "_scaled_sum"):
+    for name in ("_both_ways", "_scaled_sum"):
         assert not [line for line in asm if "call" in line and name in line]
         assert not [line for line in asm if "@function" in line and name in line]
     for inlined in (llvm_both_ways, llvm_scaled_sum):
