@@ -461,8 +461,11 @@ def inline_kernel(fn: Callable[..., Any]) -> Any:
     typed and lowered each call site again: the five systems' first runs took 84 s
     instead of 53 s (README, "Design notes", "Kernels inlined by LLVM"). A kernel that
     needs its caller's constants to be typed is an :func:`ir_inline_kernel`. Called from
-    Python, an inline kernel runs a copy compiled as a :func:`kernel`.
+    Python, an inline kernel runs a copy compiled as a :func:`kernel`. On a numba whose
+    code libraries were not read (outside 0.60-0.68) numba inlines it, as before.
     """
+    if not _NUMBA_READ:
+        return ir_inline_kernel(fn)
     dispatcher = _njit(fn, _nrt=False, forceinline=True, cache=False, no_cpython_wrapper=True,
                        no_cfunc_wrapper=True, pipeline_class=_LinkedOnlyCompiler)  # fmt: skip
     if isinstance(dispatcher, CPUDispatcher):  # not with NUMBA_DISABLE_JIT=1
