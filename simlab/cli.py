@@ -337,7 +337,7 @@ def main() -> None:
 
 def _compile_notice() -> Callable[[str], None] | None:
     """How a command tells that its run is compiling a rule system's kernels (numba is
-    silent for the 10–30 s of a first run). With standard output a terminal, on it: its
+    silent for the 5–15 s of a first run). With standard output a terminal, on it: its
     progress bar says so (``terminal.say_compiling``), where it said that it *may* be
     compiling on every run, and a command with no bar (``simlab tune``) prints a line.
     Piped or sent to a file (``simlab run X > out.txt``), a line on standard error, when

@@ -1,7 +1,7 @@
 """Saying that a run is about to compile kernels, which numba does without a word.
 
 The first run of a rule system (after installing or upgrading simlab, or with a new
-``NUMBA_CACHE_DIR``) compiles its kernels: 10–30 s on 2 cores, a traced run's some 7 s
+``NUMBA_CACHE_DIR``) compiles its kernels: 5–15 s on 2 cores, a traced run's some 2 s
 more. In a notebook that looks like a hang. Only numba's cache knows whether a kernel
 is about to be compiled: ``jit._KernelCache`` calls :func:`compile_starting` when a
 kernel is not in it. A run that wants to be told listens (:func:`listening`), naming its
@@ -150,9 +150,9 @@ def compiling_message(rules: str, again: bool = False) -> str:
 
 
 def compile_notice(rules: str) -> str:
-    """``compiling the RULES kernels (a first run: 10–30 s; later runs load them from the
+    """``compiling the RULES kernels (a first run: 5–15 s; later runs load them from the
     cache)``, the words of :func:`compiling_message` and of the command line's line."""
-    return (f"compiling {kernels_of(rules)} (a first run: 10–30 s; "
+    return (f"compiling {kernels_of(rules)} (a first run: 5–15 s; "
             "later runs load them from the cache)")  # fmt: skip
 
 

@@ -183,7 +183,7 @@ def progress(total: int | None, what: str = "", done: str = "") -> Iterator[Call
     far (``12,000 encounters so far``).
 
     Until the first block is done the bar says ``starting``, and ``compiling the RULES
-    kernels (a first run: 10–30 s)`` from when the run starts compiling them
+    kernels (a first run: 5–15 s)`` from when the run starts compiling them
     (:func:`say_compiling`, which the command line's compile listener calls): the first
     run of a rule system after installing simlab compiles them, which would otherwise
     look like a hang. A warm run, which compiles nothing, never says it. Where numba
@@ -243,11 +243,11 @@ def _words_room(total: int | None) -> int:
 
 def _compiling_in_the_bar(rules: str, total: int | None) -> str:
     """What a progress bar says while the kernels of ``rules`` compile: the longest of
-    ``compiling the RULES kernels (a first run: 10–30 s)``, without ``a first run``, and
-    ``compiling kernels (10–30 s)`` that leaves room for the count and the time left (at
+    ``compiling the RULES kernels (a first run: 5–15 s)``, without ``a first run``, and
+    ``compiling kernels (5–15 s)`` that leaves room for the count and the time left (at
     80 columns the first squeezed the bar to ``━━━`` and cut the time to ``-:-…``)."""
-    said = [f"compiling {kernels_of(rules)} (a first run: 10–30 s)",
-            f"compiling {kernels_of(rules)} (10–30 s)", "compiling kernels (10–30 s)"]  # fmt: skip
+    said = [f"compiling {kernels_of(rules)} (a first run: 5–15 s)",
+            f"compiling {kernels_of(rules)} (5–15 s)", "compiling kernels (5–15 s)"]  # fmt: skip
     return next((line for line in said if len(line) <= _words_room(total)), said[-1])
 
 
@@ -258,7 +258,7 @@ def _starting(of: str) -> str:
 
     if jit.LIGHT_CACHE_LOADS:
         return f"starting{of}"
-    return f"starting{of} (a first run compiles the kernels: 10–30 s)"
+    return f"starting{of} (a first run compiles the kernels: 5–15 s)"
 
 
 def say_compiling(rules: str) -> None:

@@ -489,7 +489,7 @@ def test_the_progress_bar_says_compiling_when_a_compile_begins(on_a_terminal) ->
         compiling.compile_starting()
         advance(10)
     frames = on_a_terminal.file.getvalue()
-    assert "compiling the shattered-spirits kernels (a first run: 10–30 s)" in said
+    assert "compiling the shattered-spirits kernels (a first run: 5–15 s)" in said
     assert frames.rfind("simulating of duel [a]") > frames.rfind("compiling the")
     assert "later runs load them" not in frames  # the bar says it: no line above it
 
@@ -502,7 +502,7 @@ def test_a_command_on_a_terminal_with_no_bar_says_a_compile_in_a_line(on_a_termi
     with compiling.listening(cli._compile_notice(), "glitters-d20"):
         compiling.compile_starting()
     assert on_a_terminal.file.getvalue() == (
-        "compiling the glitters-d20 kernels (a first run: 10–30 s; "
+        "compiling the glitters-d20 kernels (a first run: 5–15 s; "
         "later runs load them from the cache)\n"
     )
 
@@ -936,7 +936,7 @@ def test_a_command_says_a_compile_in_its_own_words_only(monkeypatch, caplog) -> 
     assert listener is not None
     listener("shattered-spirits")
     assert sys.stderr.getvalue() == (
-        "compiling the shattered-spirits kernels (a first run: 10–30 s; "
+        "compiling the shattered-spirits kernels (a first run: 5–15 s; "
         "later runs load them from the cache)\n"
     )
 
@@ -962,7 +962,7 @@ def test_a_run_on_a_terminal_says_in_its_bar_that_it_compiles(on_a_terminal, mon
         with terminal.progress(2000, "zones") as advance:
             api.simulate(ROOT / "scenarios/benchmarks/zones-3d6-duel.yaml", 2000,
                          progress=advance)  # fmt: skip
-    assert "compiling the shattered-spirits kernels (a first run: 10–30 s)" in first
+    assert "compiling the shattered-spirits kernels (a first run: 5–15 s)" in first
     assert "compiling the zones-3d6 kernels" in on_a_terminal.file.getvalue()[len(first) :]
 
 
@@ -1198,8 +1198,8 @@ def test_a_compiling_bar_keeps_its_count_and_time(
     on_a_terminal: Console, monkeypatch: pytest.MonkeyPatch, width: int, total: int | None
 ) -> None:
     """On a cold kernel cache the bar said ``compiling the shattered-spirits kernels (a
-    first run: 10–30 s) ━━━ 0/20,000 -:-…`` at 80 columns: the notice squeezed the bar
-    and cut the time left. It says less where it must (``compiling kernels (10–30 s)``),
+    first run: 5–15 s) ━━━ 0/20,000 -:-…`` at 80 columns: the notice squeezed the bar
+    and cut the time left. It says less where it must (``compiling kernels (5–15 s)``),
     all of it where there is room."""
     screen = Console(file=io.StringIO(), force_terminal=True, width=width)
     monkeypatch.setattr(terminal, "console", screen)
@@ -1212,8 +1212,8 @@ def test_a_compiling_bar_keeps_its_count_and_time(
     line = said[-1].rstrip()
     assert "…" not in line and re.search(r"━{10,}", line), line
     assert re.search(r"(\d/[\d,]+ -:--:--|0 encounters so far)$", line), line
-    assert "(10–30 s)" in line or "(a first run: 10–30 s)" in line, line
-    full = "compiling the shattered-spirits kernels (a first run: 10–30 s) "
+    assert "(5–15 s)" in line or "(a first run: 5–15 s)" in line, line
+    full = "compiling the shattered-spirits kernels (a first run: 5–15 s) "
     assert line.startswith(full) == (width == 120), line
 
 

@@ -1,7 +1,7 @@
 """A run that compiles kernels says so, once; a warm run says nothing
 (``simlab/engine/compiling.py``).
 
-numba compiles a rule system's kernels in silence on its first run (10–30 s), which in
+numba compiles a rule system's kernels in silence on its first run (5–15 s), which in
 a notebook looks like a hang. The kernel cache tells the run's listener when a kernel is
 about to be compiled; the Python API listens when its caller shows no progress of its
 own, and says it on the ``simlab`` logger, which prints on standard error. A fresh
@@ -57,7 +57,7 @@ def test_a_first_compile_is_said_once_on_stderr_and_a_cached_run_says_nothing(tm
     assert again.stderr == ""
 
 
-@pytest.mark.slow  # a rule system's first compile: 10–30 s
+@pytest.mark.slow  # a rule system's first compile: 5–15 s
 def test_a_first_simulate_says_it_compiles_and_the_next_one_does_not(tmp_path):
     if not jit.LIGHT_CACHE_LOADS:
         pytest.skip(f"numba {numba.__version__}: no cache-miss hook to tell a compile from")
