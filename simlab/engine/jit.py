@@ -466,11 +466,11 @@ def inline_kernel(fn: Callable[..., Any]) -> Any:
     """
     if not _NUMBA_READ:
         return ir_inline_kernel(fn)
-    dispatcher = _njit(fn, _nrt=False, forceinline=True, cache=False, no_cpython_wrapper=True,
-                       no_cfunc_wrapper=True, pipeline_class=_LinkedOnlyCompiler)  # fmt: skip
+    dispatcher = _kernel_with(fn, forceinline=True, cache=False, pipeline_class=_LinkedOnlyCompiler,
+                              no_cpython_wrapper=True, no_cfunc_wrapper=True)  # fmt: skip
     if isinstance(dispatcher, CPUDispatcher):  # not with NUMBA_DISABLE_JIT=1
         dispatcher.__class__ = _InlineDispatcher
-    return _one_version_per_type(dispatcher)
+    return dispatcher
 
 
 def ir_inline_kernel(fn: Callable[..., Any]) -> Any:
