@@ -47,18 +47,7 @@ def scaled(scn: ScenarioBase, rules: str, scale: float) -> ScenarioBase:
 def duel_parts(rules: str, n: int) -> None:
     """Time one system's duel at each length on one thread; print the split."""
     base = simlab.load(BENCH / DUELS[rules].scenario)
-    scns = [scaled(base, rules, scale) for scale in SCALES]
-    for scn in scns:
-        simlab.simulate(scn, n=10_000, threads=1)  # compile or load, warm up
-    best = [float("inf")] * len(scns)
-    attacks = [0.0] * len(scns)
-    for _ in range(REPEATS):
-        for i, scn in enumerate(scns):
-            t0 = time.perf_counter()
-            result = simlab.simulate(scn, n=n, threads=1)
-            best[i] = min(best[i], time.perf_counter() - t0)
-            attacks[i] = float(result.tallies.attempts.sum()) / n
-    ns = [seconds / n * 1e9 for seconds in best]
+    attacks, ns = time_lengths([scaled(base, rules, scale) for scale in SCALES], n, REPEATS)
     per_attack, per_duel = np.polyfit(attacks, ns, 1)
     at_benchmark = ns[SCALES.index(1.0)]
     lengths = "  ".join(f"{a:5.2f} att {t:6.2f} ns" for a, t in zip(attacks, ns, strict=True))
@@ -66,6 +55,23 @@ def duel_parts(rules: str, n: int) -> None:
     print(f"{'':<25} an attack {per_attack:5.2f} ns, a duel {per_duel:5.2f} ns: "
           f"{per_duel / at_benchmark:4.0%} of the benchmark duel's "
           f"{at_benchmark:.2f} ns")  # fmt: skip
+
+
+def time_lengths(scns: list[ScenarioBase], n: int, repeats: int) -> tuple[list[float], list[float]]:
+    """The attacks an encounter and the nanoseconds an encounter of each of ``scns``
+    (the same scenario at several lengths), on one thread: each compiled or loaded and
+    warmed up, then run ``repeats`` times in turn, the best run of each counting."""
+    for scn in scns:
+        simlab.simulate(scn, n=2_000, threads=1)  # compile or load, warm up
+    best = [float("inf")] * len(scns)
+    attacks = [0.0] * len(scns)
+    for _ in range(repeats):
+        for i, scn in enumerate(scns):
+            t0 = time.perf_counter()
+            result = simlab.simulate(scn, n=n, threads=1)
+            best[i] = min(best[i], time.perf_counter() - t0)
+            attacks[i] = float(result.tallies.attempts.sum()) / n
+    return attacks, [seconds / n * 1e9 for seconds in best]
 
 
 def main() -> None:

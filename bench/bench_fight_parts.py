@@ -20,13 +20,12 @@ the glitters-d20 benchmark fight spent about 30% of its time outside its attacks
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 
 import simlab
-from bench.bench_duel_parts import POOL_FIELDS
+from bench.bench_duel_parts import POOL_FIELDS, time_lengths
 from bench.rounds import split_count
 from simlab.scenario.common import ScenarioBase
 
@@ -52,18 +51,7 @@ def scaled(scn: ScenarioBase, scale: float) -> ScenarioBase:
 def fight_parts(path: Path, n: int) -> None:
     """Time one fight at each length on one thread; print the split."""
     base = simlab.load(path)
-    scns = [scaled(base, scale) for scale in SCALES]
-    for scn in scns:
-        simlab.simulate(scn, n=2_000, threads=1)  # compile or load, warm up
-    best = [float("inf")] * len(scns)
-    attacks = [0.0] * len(scns)
-    for _ in range(REPEATS):
-        for i, scn in enumerate(scns):
-            t0 = time.perf_counter()
-            result = simlab.simulate(scn, n=n, threads=1)
-            best[i] = min(best[i], time.perf_counter() - t0)
-            attacks[i] = float(result.tallies.attempts.sum()) / n
-    ns = [seconds / n * 1e9 for seconds in best]
+    attacks, ns = time_lengths([scaled(base, scale) for scale in SCALES], n, REPEATS)
     per_attack, per_encounter = np.polyfit(attacks, ns, 1)
     as_written = ns[SCALES.index(1.0)]
     lengths = "  ".join(f"{a:5.2f} att {t:5.0f} ns" for a, t in zip(attacks, ns, strict=True))
