@@ -39,7 +39,8 @@ WORKER = r"""
 import ctypes, gc, json, os, subprocess, sys, time
 import simlab
 from numba.core.registry import CPUDispatcher
-path, seconds, threads, out = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+path, seconds, threads = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
+out, maps = sys.argv[4], sys.argv[5]
 scenario = simlab.load(path)
 simlab.simulate(scenario, n=2_000, threads=threads)
 kernels = []
@@ -61,7 +62,7 @@ for dispatcher in [o for o in gc.get_objects() if isinstance(o, CPUDispatcher)]:
                 if address:
                     kernels.append((address, int(parts[1], 16), parts[3], obj,
                                     int(parts[0], 16)))
-with open(f"/tmp/perf-{os.getpid()}.map", "w") as fh:  # where perf looks for it
+with open(os.path.join(maps, f"perf-{os.getpid()}.map"), "w") as fh:
     for address, size, name, _, _ in sorted(kernels):
         fh.write(f"{address:x} {size:x} {name}\n")
 with open(os.path.join(out, "kernels.json"), "w") as fh:
@@ -72,6 +73,9 @@ while time.perf_counter() - start < seconds:
     simlab.simulate(scenario, n=100_000, threads=threads)
 """
 
+#: The folder perf reads a JIT's symbol maps from (``perf-PID.map``): perf's own
+#: convention on Linux, the same on every machine.
+PERF_MAPS = Path(os.sep, "tmp")
 #: A kernel's machine code: (address, size, symbol, object file, offset in it).
 Kernel = tuple[int, int, str, str, int]
 #: numba's symbol of a function: ``…<module><length><name>B<digits>…``.
@@ -91,7 +95,8 @@ def record(scenario: str, seconds: float, threads: int, lines: bool, out: Path) 
     if lines:
         env["NUMBA_DEBUGINFO"] = "1"
     worker = subprocess.Popen(
-        [sys.executable, "-c", WORKER, scenario, str(seconds + 30), str(threads), str(out)],
+        [sys.executable, "-c", WORKER, scenario, str(seconds + 30), str(threads), str(out),
+         str(PERF_MAPS)],
         env=env, stdout=subprocess.PIPE, text=True,
     )  # fmt: skip
     assert worker.stdout is not None
@@ -106,7 +111,7 @@ def record(scenario: str, seconds: float, threads: int, lines: bool, out: Path) 
                    check=True, capture_output=True)  # fmt: skip
     worker.kill()
     worker.wait()
-    Path(f"/tmp/perf-{worker.pid}.map").unlink(missing_ok=True)
+    (PERF_MAPS / f"perf-{worker.pid}.map").unlink(missing_ok=True)
     script = subprocess.run(["perf", "script", "-i", str(data), "-F", "ip"],
                             capture_output=True, text=True, check=True).stdout  # fmt: skip
     return [int(ip, 16) for ip in script.split()]
