@@ -149,10 +149,15 @@ def compiling_message(rules: str, again: bool = False) -> str:
     return f"simlab: {compile_notice(rules)}"
 
 
+#: How long a rule system's first compile takes on 2 cores (``bench/bench_first_run.py``),
+#: as every notice of a compile says it.
+FIRST_COMPILE = "5–15 s"
+
+
 def compile_notice(rules: str) -> str:
     """``compiling the RULES kernels (a first run: 5–15 s; later runs load them from the
     cache)``, the words of :func:`compiling_message` and of the command line's line."""
-    return (f"compiling {kernels_of(rules)} (a first run: 5–15 s; "
+    return (f"compiling {kernels_of(rules)} (a first run: {FIRST_COMPILE}; "
             "later runs load them from the cache)")  # fmt: skip
 
 

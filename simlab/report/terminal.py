@@ -37,7 +37,7 @@ from rich.text import Text
 
 from simlab.analysis.result import Result
 from simlab.analysis.stats import normal_quantile
-from simlab.engine.compiling import compile_notice, kernels_of
+from simlab.engine.compiling import FIRST_COMPILE, compile_notice, kernels_of
 from simlab.report.width import (
     NARROWEST,
     broken_at_spaces,
@@ -246,8 +246,9 @@ def _compiling_in_the_bar(rules: str, total: int | None) -> str:
     ``compiling the RULES kernels (a first run: 5–15 s)``, without ``a first run``, and
     ``compiling kernels (5–15 s)`` that leaves room for the count and the time left (at
     80 columns the first squeezed the bar to ``━━━`` and cut the time to ``-:-…``)."""
-    said = [f"compiling {kernels_of(rules)} (a first run: 5–15 s)",
-            f"compiling {kernels_of(rules)} (5–15 s)", "compiling kernels (5–15 s)"]  # fmt: skip
+    said = [f"compiling {kernels_of(rules)} (a first run: {FIRST_COMPILE})",
+            f"compiling {kernels_of(rules)} ({FIRST_COMPILE})",
+            f"compiling kernels ({FIRST_COMPILE})"]  # fmt: skip
     return next((line for line in said if len(line) <= _words_room(total)), said[-1])
 
 
@@ -258,7 +259,7 @@ def _starting(of: str) -> str:
 
     if jit.LIGHT_CACHE_LOADS:
         return f"starting{of}"
-    return f"starting{of} (a first run compiles the kernels: 5–15 s)"
+    return f"starting{of} (a first run compiles the kernels: {FIRST_COMPILE})"
 
 
 def say_compiling(rules: str) -> None:
