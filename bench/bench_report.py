@@ -10,7 +10,7 @@ what starting a process costs a small report. Every turn's files are compared wi
 first's, byte for byte.
 
 Also printed: the pickled size of the runs each drawing process is sent, and the time a
-drawing process takes to start (spawned, to its first answer).
+drawing process takes to start (spawned, to its first job's answer, the runs read).
 
 Run: ``python -m bench.bench_report [--rounds R] [SCENARIO|DIR...]``.
 """
@@ -23,6 +23,7 @@ import multiprocessing
 import os
 import pickle
 import resource
+import shutil
 import statistics
 import tempfile
 import time
@@ -96,18 +97,27 @@ def say(what: str, seconds: dict[str, list[tuple[float, float, float]]], picture
 
 
 def start_up(runs: list[Any]) -> float:
-    """Seconds from asking for a drawing process to its first answer."""
+    """Seconds from asking for a drawing process to its first picture's answer: its
+    start-up, then ``runs`` written for it and read at its first job, as
+    ``drawing._Spread.run`` does."""
     settings = drawing.matplotlib_settings()
+    folder = drawing._context_folder()
     start = time.perf_counter()
-    with tempfile.TemporaryDirectory() as folder:
-        context_file = os.path.join(folder, "context.pickle")
-        with open(context_file, "wb") as file:  # as drawing._Spread.run sends it
-            pickle.dump(runs, file, protocol=pickle.HIGHEST_PROTOCOL)
-        started = (print, context_file, settings, os.getpid())
+    try:
+        started = (draw_nothing, folder, settings, os.getpid())
         with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
                                  initializer=drawing._hold, initargs=started) as pool:  # fmt: skip
-            pool.submit(drawing._ready).result()
+            ready = [pool.submit(drawing._ready)]
+            ready[0].result()
+            drawing._write_context(folder, runs, ready)
+            pool.submit(drawing._draw_held, None).result()
             return time.perf_counter() - start
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def draw_nothing(job: Any, context: Any) -> None:
+    """A drawing function that draws nothing: what :func:`start_up` times is the rest."""
 
 
 def main() -> None:

@@ -5,8 +5,9 @@ core. :func:`draw_all` shares them out: this process keeps drawing from the firs
 picture on, while ``processes - 1`` others start (``spawn``: a fresh interpreter, never
 a ``fork`` of a process whose numba threads may be running) and, once one of them says
 it is ready, take pictures in order too. The simulations are done before: what goes to
-a process is what it needs to draw, sent once when it starts (the report's runs, a few
-MB pickled, and this process's matplotlib settings), then one small job per picture.
+a process is what it needs to draw: this process's matplotlib settings as it starts,
+the report's runs (a few MB pickled) in a temporary file written once a process has
+started and read at its first job, then one small job per picture.
 
 A process pays for itself only with enough pictures to draw (:data:`PICTURES_A_PROCESS`):
 starting one takes 1.5-3 s (importing matplotlib, pandas and scipy), as long as 6 to 12
@@ -19,7 +20,8 @@ Nothing is left behind when this process is stopped: a Ctrl-C, or a SIGTERM wher
 handler of it raises (``simlab``'s command sets one), is taken between two pictures and
 ends the drawing processes and removes the temporary folder; a process whose parent is
 gone (killed with ``kill -9``, or by a SIGTERM left to its default) removes that folder
-and ends on its own (:func:`_end_with_parent`).
+and ends on its own (:func:`_end_with_parent`). The folder is made only once a process
+watches so (:func:`_write_context`).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import secrets
 import shutil
 import signal
 import tempfile
@@ -55,8 +58,12 @@ AHEAD = 2
 #: How often a drawing process looks whether the process that started it is still there.
 PARENT_LOOK_SECONDS = 0.2
 
-#: In a drawing process: the function that draws a job, and what it draws from.
-_held: tuple[Callable[[Any, Any], Any], Any] | None = None
+#: The file of the temporary folder that holds what every job is drawn from.
+CONTEXT_FILE = "context.pickle"
+
+#: In a drawing process: the function that draws a job, the folder of what it draws
+#: from, and that, once read (None before its first job).
+_held: tuple[Callable[[Any, Any], Any], str, Any] | None = None
 
 
 def processes_for(pictures: int, processes: int | None) -> int:
@@ -145,19 +152,19 @@ class _Spread(Generic[Job, Drawn]):
     def run(self, helpers: int) -> list[Drawn]:
         import multiprocessing
 
-        folder = tempfile.TemporaryDirectory(prefix="simlab-drawing-")
-        context_file = os.path.join(folder.name, "context.pickle")
-        with open(context_file, "wb") as file:
-            pickle.dump(self.context, file, protocol=pickle.HIGHEST_PROTOCOL)
+        folder = _context_folder()
         pool = ProcessPoolExecutor(
             helpers, mp_context=multiprocessing.get_context("spawn"), initializer=_hold,
-            initargs=(self.draw, context_file, matplotlib_settings(), os.getpid()),
+            initargs=(self.draw, folder, matplotlib_settings(), os.getpid()),
         )  # fmt: skip
+        written = False
         try:
             with _interrupts_held():  # the processes start here, Ctrl-C left to this one
                 ready = [pool.submit(_ready) for _ in range(helpers)]
             while self.todo:
-                if any(f.done() for f in ready):
+                if not written and any(f.done() for f in ready):
+                    written = _write_context(folder, self.context, ready)
+                if written:
                     self._hand_out(pool, ready, helpers * AHEAD)
                 if self.todo:
                     self._here(self.todo.popleft())
@@ -168,7 +175,7 @@ class _Spread(Generic[Job, Drawn]):
                 self.stop_if_pressed()
         finally:
             _stop(pool)
-            folder.cleanup()
+            shutil.rmtree(folder, ignore_errors=True)
         return [self.drawn[k] for k in range(len(self.jobs))]
 
     def _here(self, k: int) -> None:
@@ -219,11 +226,41 @@ def matplotlib_settings() -> dict[str, Any]:
     return {k: v for k, v in dict.items(matplotlib.rcParams) if k != "backend"}
 
 
-def _hold(draw: Callable[[Any, Any], Any], context_file: str, settings: dict[str, Any],
+def _context_folder() -> str:
+    """A name for the temporary folder that the context goes to, in the temp dir and
+    unused; the folder itself is made later (:func:`_write_context`)."""
+    while True:
+        folder = os.path.join(tempfile.gettempdir(), f"simlab-drawing-{secrets.token_hex(8)}")
+        if not os.path.lexists(folder):
+            return folder
+
+
+def _write_context(folder: str, context: Any, ready: list[Future[None]]) -> bool:
+    """Make ``folder`` (readable by this user alone) and write ``context`` into it, once
+    a drawing process has started (one of ``ready`` done without an error); returns
+    whether it is written.
+
+    Written only then, so that a drawing process watches for this process's end before
+    the folder exists (:func:`_end_with_parent`). A process that dies in its start-up
+    never watches: one whose parent is killed between starting it and writing into the
+    pipe what it starts with (multiprocessing does the one just after the other) fails
+    as it reads that pipe. With the folder made before the processes started, the
+    ``kill -9`` test once found it left in the temp dir (fresh-clone CI, December 2)."""
+    if not any(f.done() and f.exception() is None for f in ready):
+        return False
+    os.mkdir(folder, 0o700)
+    with open(os.path.join(folder, CONTEXT_FILE), "wb") as file:
+        pickle.dump(context, file, protocol=pickle.HIGHEST_PROTOCOL)
+    return True
+
+
+def _hold(draw: Callable[[Any, Any], Any], folder: str, settings: dict[str, Any],
           parent: int) -> None:  # fmt: skip
     """Start a drawing process: matplotlib set as in the process that drew alone
-    (a notebook's style, say), what its jobs are drawn from read and kept, and the
-    process ``parent`` that started it watched (:func:`_end_with_parent`).
+    (a notebook's style, say), and the process ``parent`` that started it watched
+    (:func:`_end_with_parent`); what its jobs are drawn from is read from ``folder``
+    at its first job (:func:`_draw_held`), once the parent has written it there
+    (:func:`_write_context`).
 
     What they are drawn from comes in a file, not with the process's start: Python
     writes what a spawned process starts with into a pipe that the process reads after
@@ -235,10 +272,9 @@ def _hold(draw: Callable[[Any, Any], Any], context_file: str, settings: dict[str
     import matplotlib
 
     global _held
-    _end_with_parent(parent, os.path.dirname(context_file))
+    _end_with_parent(parent, folder)
     cast(Any, matplotlib.rcParams).update(settings)
-    with open(context_file, "rb") as file:
-        _held = (draw, pickle.load(file))
+    _held = (draw, folder, None)
 
 
 def _end_with_parent(parent: int, folder: str) -> None:
@@ -266,8 +302,14 @@ def _ready() -> None:
 
 
 def _draw_held(job: Any) -> Any:
+    """Draw ``job`` in a drawing process, from the context read at its first job."""
+    global _held
     assert _held is not None
-    draw, context = _held
+    draw, folder, context = _held
+    if context is None:
+        with open(os.path.join(folder, CONTEXT_FILE), "rb") as file:
+            context = pickle.load(file)
+        _held = (draw, folder, context)
     return draw(job, context)
 
 

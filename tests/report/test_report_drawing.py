@@ -221,13 +221,19 @@ def four_runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return results
 
 
-@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGKILL], ids=["TERM", "KILL"])
+@pytest.mark.parametrize(
+    ("number", "moment"),
+    [(signal.SIGTERM, "drawing"), (signal.SIGKILL, "drawing"), (signal.SIGKILL, "starting")],
+    ids=["TERM", "KILL", "KILL-starting"],
+)
 def test_a_report_stopped_while_drawing_leaves_no_process_or_temporary_folder(
-    number: int, four_runs: Path, tmp_path: Path
+    number: int, moment: str, four_runs: Path, tmp_path: Path
 ) -> None:
     """A CI job cancelled sends SIGTERM (then SIGKILL): the drawing process and
     multiprocessing's resource tracker stayed alive for ever, reparented, and the
-    temporary folder of the runs (some MB) stayed in the temp dir."""
+    temporary folder of the runs (some MB) stayed in the temp dir. Stopped while the
+    other process draws (the folder written), or the moment it is spawned, before it
+    watches for its parent's end (drawing._write_context)."""
     temp = tmp_path / "temp"
     temp.mkdir()
     reader, writer = os.pipe()
@@ -239,11 +245,11 @@ def test_a_report_stopped_while_drawing_leaves_no_process_or_temporary_folder(
     helpers: list[int] = []
     try:
         seen = _read_until(reader, b"drawing 1/", 60)
-        end = time.monotonic() + 10
-        while not _spawned_children(child.pid) and time.monotonic() < end:
-            time.sleep(0.05)
+        end = time.monotonic() + 30
+        while not _at(moment, child.pid, temp) and time.monotonic() < end:
+            time.sleep(0.01)
         helpers = _children(child.pid)
-        assert _spawned_children(child.pid) and any(temp.iterdir())  # drawing on two
+        assert _at(moment, child.pid, temp)
         child.send_signal(number)
         child.wait(timeout=10)
         seen += _read_until(reader, None, 5)
@@ -368,6 +374,14 @@ def _children(pid: int) -> list[int]:
             if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
                 found.append(int(entry.name))
     return found
+
+
+def _at(moment: str, pid: int, temp: Path) -> bool:
+    """Whether the report of process ``pid`` is at ``moment``: a drawing process spawned
+    ("starting"), or drawing with the runs' temporary folder written ("drawing")."""
+    if not _spawned_children(pid):
+        return False
+    return moment == "starting" or any(temp.iterdir())
 
 
 def _alive(pid: int) -> bool:
