@@ -176,15 +176,18 @@ def philox4x32_reference(ctr: tuple[int, ...], key: tuple[int, ...]) -> tuple[in
 
 @ir_inline_kernel
 def _philox_round(c0, c1, c2, c3, k0, k1):
-    """One Philox S-box/permutation round on uint64-held 32-bit words."""
-    p0 = _M0 * c0
-    p1 = _M1 * c2
-    return (
-        (p1 >> _SHIFT32) ^ c1 ^ k0,
-        p1 & _MASK32,
-        (p0 >> _SHIFT32) ^ c3 ^ k1,
-        p0 & _MASK32,
-    )
+    """One Philox S-box/permutation round on 32-bit words held in uint64s whose high
+    halves may hold anything: only the low halves are the round's words.
+
+    The words are masked where the multiplications read them, not where each round
+    makes them: a product of two values known below 2**32 is one ``vpmuludq`` lane,
+    which reads only the low halves, so the compiler drops those masks; the words
+    passed on unmasked are read next by an exclusive or or a multiplication, which
+    keep the low halves right. :func:`philox_words` masks the block once, at its end.
+    """
+    p0 = _M0 * (c0 & _MASK32)
+    p1 = _M1 * (c2 & _MASK32)
+    return (p1 >> _SHIFT32) ^ c1 ^ k0, p1, (p0 >> _SHIFT32) ^ c3 ^ k1, p0
 
 
 @ir_inline_kernel
@@ -194,14 +197,16 @@ def philox_words(c0, c1, c2, c3, k0, k1):
     Inlined into its caller, so that a loop computing the blocks of many counters at
     once (:func:`first_blocks`) is vectorised by the compiler; by numba, before typing
     (:func:`~simlab.engine.jit.ir_inline_kernel`), as the rounds are: with LLVM's
-    inlining :func:`first_blocks` came out 1,136 instructions long instead of 891.
+    inlining :func:`first_blocks` came out 1,136 instructions long instead of 891. The
+    rounds leave the words' high halves unmasked (:func:`_philox_round`), and so do the
+    keys' Weyl steps; the block is masked once here.
     """
     c0, c1, c2, c3 = _philox_round(c0, c1, c2, c3, k0, k1)
     for _ in range(_ROUNDS - 1):
-        k0 = (k0 + _W0) & _MASK32
-        k1 = (k1 + _W1) & _MASK32
+        k0 = k0 + _W0
+        k1 = k1 + _W1
         c0, c1, c2, c3 = _philox_round(c0, c1, c2, c3, k0, k1)
-    return c0, c1, c2, c3
+    return c0 & _MASK32, c1 & _MASK32, c2 & _MASK32, c3 & _MASK32
 
 
 @ir_inline_kernel
@@ -222,11 +227,13 @@ def philox_pair(a, b, k0, k1):
     a0, a1, a2, a3 = _philox_round(a[0], a[1], a[2], a[3], k0, k1)
     b0, b1, b2, b3 = _philox_round(b[0], b[1], b[2], b[3], k0, k1)
     for _ in range(_ROUNDS - 1):
-        k0 = (k0 + _W0) & _MASK32
-        k1 = (k1 + _W1) & _MASK32
+        k0 = k0 + _W0
+        k1 = k1 + _W1
         a0, a1, a2, a3 = _philox_round(a0, a1, a2, a3, k0, k1)
         b0, b1, b2, b3 = _philox_round(b0, b1, b2, b3, k0, k1)
-    return (a0, a1, a2, a3), (b0, b1, b2, b3)
+    mask = _MASK32
+    return (a0 & mask, a1 & mask, a2 & mask, a3 & mask), (b0 & mask, b1 & mask, b2 & mask,
+                                                          b3 & mask)  # fmt: skip
 
 
 @kernel
