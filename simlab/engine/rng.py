@@ -61,10 +61,10 @@ column meaning
 Row ``N_STREAMS`` is the header: ``[k0, k1, encounter_lo, encounter_hi, 0, ...]``.
 :func:`start_encounter` writes the header and block 0 of every stream, into the second
 half of its buffer (words 4..7, the next word 4, the next block 1): the eight blocks are
-one loop that the compiler vectorises, the eight counters side by side in one vector
-register. After that, a stream that needs a word computes its next two blocks at once
-(:func:`_refill`): their ten rounds each are independent, so the processor works on both
-in about the time of one. Short encounters, whose streams draw four words or fewer, then
+computed two at a time, their rounds interleaved (:func:`philox_pair`). After that, a
+stream that needs a word computes its next two blocks at once (:func:`_refill`): their
+ten rounds each are independent, so the processor works on both in about the time of
+one. Short encounters, whose streams draw four words or fewer, then
 compute no block one at a time: opposed-tiers' ``novice-duel``, both sides attacking,
 ran 1.13x as fast (README "Design notes"). A stream whose die size keeps changing takes
 a new word for each change, and glitters-d20's fights ran 1.05-1.08x as fast with two
@@ -225,8 +225,11 @@ def philox_pair(a, b, k0, k1):
     encounters two at a time so (:func:`first_blocks`) took 2.6-2.8 ns a block instead
     of 3.4-3.7 on the 2-core machine (AVX2, no AVX-512), and the plain duels' median
     speed moved 1.01-1.04x (glitters-d20, ``bench_ab``); four at a time, the loop was no
-    longer vectorised (15 ns a block). :func:`start_encounter`'s eight streams, computed
-    as four pairs, were no faster (43 against 41-43 ns), so it keeps one loop.
+    longer vectorised (15 ns a block). :func:`start_encounter`'s eight streams are
+    computed as four pairs: once the rounds left the words' high halves unmasked
+    (:func:`_philox_round`), a call took 44.5 ns against 54 ns as one loop (two million
+    calls, one thread), and the fights of zones-3d6 and opposed-tiers ran 1.02x as fast,
+    the others' 1.00x (``bench_ab``, six rounds).
     """
     a0, a1, a2, a3 = _philox_round(a[0], a[1], a[2], a[3], k0, k1)
     b0, b1, b2, b3 = _philox_round(b[0], b[1], b[2], b[3], k0, k1)
@@ -324,20 +327,22 @@ def start_encounter(state, k0, k1, encounter):
     Notes
     -----
     Every stream restarts at block 0, so what an encounter draws never depends on what
-    was drawn before it. Block 0 of every stream is computed here, all eight at once (see
+    was drawn before it. Block 0 of every stream is computed here, two at a time (see
     "State layout" in the module docstring).
     """
     key0, key1 = np.uint64(k0) & _MASK32, np.uint64(k1) & _MASK32
     e0, e1 = np.uint64(encounter) & _MASK32, np.uint64(encounter) >> _SHIFT32
     state[_HEADER_AT + 0], state[_HEADER_AT + 1] = key0, key1
     state[_HEADER_AT + 2], state[_HEADER_AT + 3] = e0, e1
-    for s in range(N_STREAMS):  # block 0 of every stream at once, in the second half
-        w0, w1, w2, w3 = philox_words(e0, e1, np.uint64(s), np.uint64(0), key0, key1)
+    half, block = N_STREAMS // 2, np.uint64(0)
+    for s in range(half):  # block 0 of streams s and s + half side by side (philox_pair)
+        wa, wb = philox_pair((e0, e1, np.uint64(s), block),
+                             (e0, e1, np.uint64(s + half), block), key0, key1)  # fmt: skip
+        for j in range(_WORDS):  # into the second half of each buffer
+            state[s * STATE_COLUMNS + _WORDS + j] = wa[j]
+            state[(s + half) * STATE_COLUMNS + _WORDS + j] = wb[j]
+    for s in range(N_STREAMS):
         s_row = s * STATE_COLUMNS
-        state[s_row + _WORDS] = w0
-        state[s_row + _WORDS + 1] = w1
-        state[s_row + _WORDS + 2] = w2
-        state[s_row + _WORDS + 3] = w3
         state[s_row + _POS] = _WORDS
         state[s_row + _BLOCK] = 1
         state[s_row + _BATCH_LEFT] = 0
