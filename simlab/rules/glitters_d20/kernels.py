@@ -781,9 +781,12 @@ def take_turn(p, st, rng, t, tallies, ch, batch, c, rnd, turn, standing, enc, tr
     if slot >= 0:
         trace[slot, COL_PAIN] = int(pain)
         close_row(st, trace, slot, c)
-    if not frozen and (st[BLEEDING, c] | st[BURNING, c]) != 0:
+    if not traced and not frozen and not bleed(p, st, t, ch, batch, c, rnd, standing):
+        return sides_standing(standing) > 1
+    if not frozen and ((st[BLEEDING, c] * int(traced)) | st[BURNING, c]) != 0:
         for kind in (KIND_BLEEDING, KIND_BURNING):
-            level = st[BLEEDING, c] if kind == KIND_BLEEDING else st[BURNING, c]
+            # untraced, Bleeding has ticked (bleed)
+            level = st[BLEEDING, c] * int(traced) if kind == KIND_BLEEDING else st[BURNING, c]
             if level > 0:
                 slot = traced_row(traced, trace, n_trace, enc, rnd, turn, kind, c, -1, c, init)
                 damage = status_tick(p, st, rng, c, rnd, standing, trace, slot, kind)
@@ -798,6 +801,25 @@ def take_turn(p, st, rng, t, tallies, ch, batch, c, rnd, turn, standing, enc, tr
         st[FREEZING, c] -= 1
     if frozen and p.globals_[G_THAW] != 0 and st[FREEZING, c] <= p.combatant[C_STR, c]:
         st[FROZEN, c] = 0
+    return True
+
+
+@inline_kernel
+def bleed(p, st, t, ch, batch, c, rnd, standing):
+    """Bleeding's damage at the start of ``c``'s turn, untraced (:func:`status_tick`:
+    level L deals L, then drops to L - 1), without a branch on whether ``c`` bleeds:
+    which combatant acts follows the shuffled turn order, and slashing hits make
+    Bleeding come and go, so that branch was a guess. Level 0 deals 0. Returns False
+    when ``c`` went down. Against the branch (``bench_ab``, one thread, six rounds): the
+    benchmark fight 1.024x (1.017-1.030), ``party-vs-monsters`` 1.015x,
+    ``bleeding-duel`` 1.029x; ``knight-vs-skeleton``, where nobody bleeds, 0.988x."""
+    level = st[BLEEDING, c]
+    st[BLEEDING, c] = level - int(level > 0)
+    t.status_damage[ch, c, batch] += level
+    st[HP, c] -= level
+    if st[HP, c] <= 0:  # c was standing: only Bleeding took it down
+        go_down(p, st, c, rnd, standing)
+        return False
     return True
 
 
