@@ -91,6 +91,8 @@ class KernelParams(NamedTuple):
     globals_: np.ndarray
     attack_list: np.ndarray
     enemies: np.ndarray
+    by_combatant: np.ndarray
+    by_attack: np.ndarray
 
 
 def expand(scenario: Scenario) -> list[tuple[int, Combatant]]:
@@ -228,7 +230,11 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
         globals_=_globals(scenario),
         attack_list=ints([*attack_list, -1]),  # a spare entry (kernels.hand_attack)
         enemies=enemy_rows(side_of),
+        by_combatant=np.zeros(0, dtype=np.int64),
+        by_attack=np.zeros(0, dtype=np.int64),
     )  # fmt: skip
+    params = params._replace(by_combatant=params.combatant.T.copy().reshape(-1),
+                             by_attack=params.attack.T.copy().reshape(-1))  # fmt: skip
     layout = Layout(
         sides=list(scenario.sides),
         combatants=scenario.combatant_names(),

@@ -115,6 +115,8 @@ from simlab.rules.glitters_d20.compile import (
     G_SAVES_AFTER,
     G_THAW,
     HAND_CODE,
+    N_ATTACK_FIELDS,
+    N_COMBATANT_FIELDS,
     T_COUNT,
     T_SIDES,
     TYPE_BONUS,
@@ -173,6 +175,19 @@ COL_DAMAGE_DICE = TRACE_COLUMNS.index("dmg_die1")
 
 
 # -- trace ----------------------------------------------------------------------------
+
+
+
+@inline_kernel
+def cv(p, field, c):
+    """``p.combatant[field, c]``, read from its flat copy by combatant."""
+    return p.by_combatant[np.uint64(c) * np.uint64(N_COMBATANT_FIELDS) + np.uint64(field)]
+
+
+@inline_kernel
+def av(p, field, a):
+    """``p.attack[field, a]``, read from its flat copy by attack."""
+    return p.by_attack[np.uint64(a) * np.uint64(N_ATTACK_FIELDS) + np.uint64(field)]
 
 
 @internal_kernel
@@ -265,9 +280,9 @@ def mitigation(p, st, defender, damage_type):
     out once a scenario and the shift, instructions an attack (callgrind): the
     benchmark fight 662.5 -> 656.7, ``party-vs-monsters`` 590.2 -> 586.0.
     """
-    dc = 0 if st[FROZEN, defender] != 0 else p.combatant[C_DC, defender]
+    dc = 0 if st[FROZEN, defender] != 0 else cv(p, C_DC, defender)
     armor = st[ARMOR_BC, defender]
-    if damage_type == LIGHTNING and p.combatant[C_METAL, defender] != 0:
+    if damage_type == LIGHTNING and cv(p, C_METAL, defender) != 0:
         armor = 0
     shield = st[SHIELD_BC, defender] << st[BLOCKING, defender]
     return p.globals_[G_MIT_BASE] + dc + armor + shield
@@ -281,7 +296,7 @@ def type_to_hit(p, attack, defender):
     status ticks skipped when there is none, :func:`take_turn`), instructions an attack
     (callgrind): the benchmark fight 652.3 -> 644.9, ``party-vs-monsters`` 578.4 ->
     571.3."""
-    return TYPE_BONUS if p.combatant[C_ARMOR, defender] == p.attack[A_VS_ARMOR, attack] else 0
+    return TYPE_BONUS if cv(p, C_ARMOR, defender) == av(p, A_VS_ARMOR, attack) else 0
 
 
 @inline_kernel
@@ -354,8 +369,8 @@ def damage_dice(p, rng, attack, crit, trace, slot):
     over both that tests each die: instructions an attack (callgrind) the benchmark
     fight 770.8 -> 744.4, ``party-vs-monsters`` 685.9 -> 661.6.
     """
-    start = p.attack[A_TERM_START, attack]
-    stop = start + p.attack[A_TERM_COUNT, attack]
+    start = av(p, A_TERM_START, attack)
+    stop = start + av(p, A_TERM_COUNT, attack)
     total, k = term_dice(p, rng, start, stop, False, trace, slot, 0)
     if crit:
         bonus, k = term_dice(p, rng, start, stop, True, trace, slot, k)
@@ -399,10 +414,10 @@ def go_down(p, st, c, rnd, standing):
     st[DOWN, c] = 1
     st[DOWN_ROUND, c] = rnd
     st[DOWN_RECEIVED, c] = st[RECEIVED, c]
-    standing[p.combatant[C_SIDE, c]] -= 1
+    standing[cv(p, C_SIDE, c)] -= 1
     st[BLEEDING, c], st[BURNING, c], st[FREEZING, c], st[FROZEN, c] = 0, 0, 0, 0
     st[BLOCKING, c], st[PARRY_READY, c] = 0, 0
-    if p.combatant[C_PLAYER, c] != 0 and p.globals_[G_PERMADEATH] != 0:
+    if cv(p, C_PLAYER, c) != 0 and p.globals_[G_PERMADEATH] != 0:
         st[DYING, c] = 1
 
 
@@ -418,7 +433,7 @@ def lose_hp(p, st, c, damage, rnd, standing):
 def freeze_check(p, st, c, rnd):
     """Freezing above STR makes ``c`` Frozen: incapacitated, Burning ends, no Block or
     Parry (seed 003, "Status Effects")."""
-    if st[FROZEN, c] == 0 and st[FREEZING, c] > p.combatant[C_STR, c]:
+    if st[FROZEN, c] == 0 and st[FREEZING, c] > cv(p, C_STR, c):
         st[FROZEN, c] = 1
         if st[FROZEN_ROUND, c] == 0:
             st[FROZEN_ROUND, c] = rnd
@@ -447,21 +462,21 @@ def inflict_status(p, st, c, damage_type, rnd):
             st[SHIELD_BC, c] -= 1
         return
     if damage_type == SLASHING:
-        if p.combatant[C_NO_BLEEDING, c] == 0 and p.immune[c, SLASHING] == 0:
+        if cv(p, C_NO_BLEEDING, c) == 0 and p.immune[c, SLASHING] == 0:
             st[BLEEDING, c] += 1
     elif damage_type == FIRE:
         if p.immune[c, FIRE] != 0:
             return
         if st[FREEZING, c] > 0:
             st[FREEZING, c] -= 1
-        elif p.combatant[C_NO_BURNING, c] == 0 and st[FROZEN, c] == 0:
+        elif cv(p, C_NO_BURNING, c) == 0 and st[FROZEN, c] == 0:
             st[BURNING, c] += 1
     elif damage_type == ICE:
         if p.immune[c, ICE] != 0:
             return
         if st[BURNING, c] > 0:
             st[BURNING, c] -= 1
-        elif p.combatant[C_NO_FREEZING, c] == 0:
+        elif cv(p, C_NO_FREEZING, c) == 0:
             st[FREEZING, c] += 1
             freeze_check(p, st, c, rnd)
 
@@ -470,8 +485,8 @@ def inflict_status(p, st, c, damage_type, rnd):
 def attack_net(p, attack, defender):
     """The attack's net advantage: its own, less one for a ranged attack at a prone
     target (docs/rules/glitters-d20.md)."""
-    net = p.attack[A_NET_ADVANTAGE, attack]
-    if p.attack[A_RANGED, attack] != 0 and p.combatant[C_PRONE, defender] != 0:
+    net = av(p, A_NET_ADVANTAGE, attack)
+    if av(p, A_RANGED, attack) != 0 and cv(p, C_PRONE, defender) != 0:
         net -= 1
     return net
 
@@ -482,8 +497,8 @@ def attack_outcome(p, attack, defender, natural, mit):
     ``mit`` (seed 003, "Attacking", "Critical Hits"): a natural die at least CT always
     hits and is critical; otherwise it hits when its total reaches MIT
     (``hit_on_tie``)."""
-    total = natural + p.attack[A_BONUS, attack] + type_to_hit(p, attack, defender)
-    crit = natural >= p.attack[A_CT, attack]
+    total = natural + av(p, A_BONUS, attack) + type_to_hit(p, attack, defender)
+    crit = natural >= av(p, A_CT, attack)
     hit = crit or total > mit or (total == mit and p.globals_[G_HIT_ON_TIE] != 0)
     return total, crit, hit
 
@@ -495,9 +510,9 @@ def hit_damage(p, st, attacker, attack, defender, dice):
     multiplier. Freezing lowers a DEX attack's ASM by a product with ``A_DEX``, not a
     branch on the attack (counted with :func:`type_damage`'s shift)."""
     # Freezing: −1 DEX per level; A_DEX is 0 or 1
-    asm = p.score[attacker, attack] - 10 - st[FREEZING, attacker] * p.attack[A_DEX, attack]
-    raw = max(dice + asm + p.attack[A_FLAT, attack], 0)
-    return asm, raw, type_damage(p, st, defender, p.attack[A_TYPE, attack], raw)
+    asm = p.score[attacker, attack] - 10 - st[FREEZING, attacker] * av(p, A_DEX, attack)
+    raw = max(dice + asm + av(p, A_FLAT, attack), 0)
+    return asm, raw, type_damage(p, st, defender, av(p, A_TYPE, attack), raw)
 
 
 @inline_kernel
@@ -512,12 +527,12 @@ def resolve_attack(p, st, rng, attacker, attack, defender, rnd, standing, trace,
     unsigned in :func:`attack_actions`, instructions an attack (callgrind) the benchmark
     fight 644.9 -> 641.8, ``party-vs-monsters`` 571.3 -> 569.6.
     """
-    damage_type = p.attack[A_TYPE, attack]
+    damage_type = av(p, A_TYPE, attack)
     mit = mitigation(p, st, defender, damage_type)
     parried = st[PARRY_READY, defender]
     if parried != 0:
         st[PARRY_READY, defender] = 0
-        mit += p.combatant[C_PARRY, defender]
+        mit += cv(p, C_PARRY, defender)
     natural = natural_die(p, rng, attack_net(p, attack, defender), trace, slot)
     total, crit, hit = attack_outcome(p, attack, defender, natural, mit)
     damage = 0
@@ -624,16 +639,16 @@ def status_tick(p, st, rng, c, rnd, standing, trace, slot, kind):
 
 @inline_kernel
 def hand_attack(p, st, c, start, count, position):
-    """The next of ``c``'s attacks for one hand, listed from ``p.combatant[start, c]``
-    (``p.combatant[count, c]`` of them), in rotation, ``st[position, c]`` marking where
+    """The next of ``c``'s attacks for one hand, listed from ``cv(p, start, c)``
+    (``cv(p, count, c)`` of them), in rotation, ``st[position, c]`` marking where
     it stands; −1 if none. No branch on the count (which combatant acts is the turn
     order's, which no predictor foresees): the entry at the rotation's place is read
     (``attack_list`` ends with a spare entry, :mod:`.compile`, so that a hand without
     attacks reads in bounds), the rotation moves on by a compare (one attack: it stays
     at 0), and a hand without attacks gives −1 by a select."""
-    n = p.combatant[count, c]
+    n = cv(p, count, c)
     at = st[position, c]
-    attack = p.attack_list[np.uint64(p.combatant[start, c] + at)]
+    attack = p.attack_list[np.uint64(cv(p, start, c) + at)]
     st[position, c] = next_in_rotation(at, n)
     return attack if n > 0 else -1
 
@@ -648,7 +663,7 @@ def strike(p, st, rng, c, attack, rnd, turn, standing, enc, trace, n_trace, trac
     2.6 s more compile on the first run of ``party-vs-monsters`` (10.5 -> 13.0 s).
     The target is passed on unsigned (:func:`play_round` says why).
     """
-    target = choose_target(p.enemies[c], st[DOWN], st[HP], p.combatant[C_POLICY, c], rng)
+    target = choose_target(p.enemies[c], st[DOWN], st[HP], cv(p, C_POLICY, c), rng)
     if target < 0:
         return target, 0, 0
     defender = np.uint64(target)
@@ -697,7 +712,7 @@ def attack_actions(p, st, rng, t, tallies, ch, batch, c, rnd, turn, standing, en
         tally_attack(tallies, t, pair, batch, tier, damage)
         if st[DOWN, defender] != 0 and sides_standing(standing) <= 1:
             return False
-        attack = offhand_action(p, st, c, int(p.attack[A_HAND, attack] == TWO_HANDED), more)
+        attack = offhand_action(p, st, c, int(av(p, A_HAND, attack) == TWO_HANDED), more)
         more = 0
     return True
 
@@ -710,12 +725,12 @@ def offhand_action(p, st, c, two, more):
     rotation (:func:`hand_attack`, its rotation moved only then), returned; −1 when no
     offhand attack follows. Without a branch: the caller's loop branches once, on the
     attack returned."""
-    blocks = int(p.combatant[C_DEFENSE, c] == DEFENSE_BLOCK)
+    blocks = int(cv(p, C_DEFENSE, c) == DEFENSE_BLOCK)
     st[BLOCKING, c] |= more & blocks & (1 - two)
-    n = p.combatant[C_OFF_COUNT, c]
+    n = cv(p, C_OFF_COUNT, c)
     go = more & (1 - blocks) & (1 - two) & int(n > 0)
     at = st[OFF_ROT, c]
-    attack = p.attack_list[np.uint64(p.combatant[C_OFF_START, c] + at)]
+    attack = p.attack_list[np.uint64(cv(p, C_OFF_START, c) + at)]
     st[OFF_ROT, c] = next_in_rotation(at, n) if go != 0 else at
     return attack if go != 0 else -1
 
@@ -775,9 +790,9 @@ def take_turn(p, st, rng, t, tallies, ch, batch, c, rnd, turn, standing, enc, tr
         return True
     slot = traced_row(traced, trace, n_trace, enc, rnd, turn, KIND_TURN, c, -1, c, init)
     frozen = st[FROZEN, c] != 0
-    pain = st[BURNING, c] > p.combatant[C_WILL, c]
+    pain = st[BURNING, c] > cv(p, C_WILL, c)
     st[BLOCKING, c] = 0
-    st[PARRY_READY, c] = int(p.combatant[C_DEFENSE, c] == DEFENSE_PARRY and not frozen)
+    st[PARRY_READY, c] = int(cv(p, C_DEFENSE, c) == DEFENSE_PARRY and not frozen)
     if slot >= 0:
         trace[slot, COL_PAIN] = int(pain)
         close_row(st, trace, slot, c)
@@ -799,7 +814,7 @@ def take_turn(p, st, rng, t, tallies, ch, batch, c, rnd, turn, standing, enc, tr
         return False
     if st[FREEZING, c] > 0:
         st[FREEZING, c] -= 1
-    if frozen and p.globals_[G_THAW] != 0 and st[FREEZING, c] <= p.combatant[C_STR, c]:
+    if frozen and p.globals_[G_THAW] != 0 and st[FREEZING, c] <= cv(p, C_STR, c):
         st[FROZEN, c] = 0
     return True
 
@@ -835,7 +850,7 @@ def roll_initiative(p, st, rng):
     encounter of the benchmark fight (callgrind).
     """
     for c in range(st.shape[1]):
-        st[INIT, c] = roll_die_short(rng, STREAM_ORDER, 20) + p.combatant[C_INITIATIVE, c]
+        st[INIT, c] = roll_die_short(rng, STREAM_ORDER, 20) + cv(p, C_INITIATIVE, c)
     turn_order(rng, st[INIT], p.combatant[C_PLAYER], p.globals_[G_RANDOM_TIES], st[ORDER])
 
 
@@ -863,14 +878,14 @@ def reset(p, st, standing):
     for c in range(st.shape[1]):
         st[RECEIVED, c], st[MAIN_ROT, c], st[OFF_ROT, c], st[BLOCKING, c] = 0, 0, 0, 0
         st[FROZEN, c], st[FROZEN_ROUND, c] = 0, 0
-        st[HP, c] = p.combatant[C_HP, c]
-        st[ARMOR_BC, c] = p.combatant[C_ARMOR_BC, c]
-        st[SHIELD_BC, c] = p.combatant[C_SHIELD_BC, c]
-        st[BLEEDING, c] = p.combatant[C_BLEEDING, c]
-        both = min(p.combatant[C_BURNING, c], p.combatant[C_FREEZING, c])
-        st[BURNING, c] = p.combatant[C_BURNING, c] - both
-        st[FREEZING, c] = p.combatant[C_FREEZING, c] - both
-        st[PARRY_READY, c] = int(p.combatant[C_DEFENSE, c] == DEFENSE_PARRY)
+        st[HP, c] = cv(p, C_HP, c)
+        st[ARMOR_BC, c] = cv(p, C_ARMOR_BC, c)
+        st[SHIELD_BC, c] = cv(p, C_SHIELD_BC, c)
+        st[BLEEDING, c] = cv(p, C_BLEEDING, c)
+        both = min(cv(p, C_BURNING, c), cv(p, C_FREEZING, c))
+        st[BURNING, c] = cv(p, C_BURNING, c) - both
+        st[FREEZING, c] = cv(p, C_FREEZING, c) - both
+        st[PARRY_READY, c] = int(cv(p, C_DEFENSE, c) == DEFENSE_PARRY)
         freeze_check(p, st, c, 1)
     count_standing(p.combatant[C_SIDE], standing)
 
@@ -1044,7 +1059,7 @@ def duel_tiers(p, st, attacker, tiers):
     HP."""
     defender = 1 - attacker
     for attack in range(tiers.shape[0]):
-        mit = mitigation(p, st, defender, p.attack[A_TYPE, attack])
+        mit = mitigation(p, st, defender, av(p, A_TYPE, attack))
         for natural in range(1, 21):
             _, crit, hit = attack_outcome(p, attack, defender, natural, mit)
             tiers[attack, natural] = (2 if crit else 1) if hit else 0
@@ -1128,9 +1143,9 @@ def duel_damage_tables(p, st, attacker, sides, counts, spans, table):
     not fit ``table`` are left out: the attacker makes none of them."""
     defender = 1 - attacker
     for attack in range(counts.shape[0]):
-        start = p.attack[A_TERM_START, attack]
+        start = av(p, A_TERM_START, attack)
         n = 0
-        for term in range(start, start + p.attack[A_TERM_COUNT, attack]):
+        for term in range(start, start + av(p, A_TERM_COUNT, attack)):
             n += p.terms[T_COUNT, term]
         for crit in range(2):
             rolled = max(2 * n - 1, 0) if crit else n
@@ -1224,7 +1239,7 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, tiers, seen, end
                 )  # fmt: skip
                 hp -= damage
                 received += 1
-                two_handed = p.attack[A_HAND, attack] == TWO_HANDED
+                two_handed = av(p, A_HAND, attack) == TWO_HANDED
             if hp > 0 and off_count > 0 and not two_handed and not blocks:
                 attack = p.attack_list[off_start + off]
                 off = next_in_rotation(off, off_count)
@@ -1272,9 +1287,9 @@ def one_attack_tables(p, k0, k1, attacker, tiers, damage_tables):
     ``row`` wide). Read flat and at unsigned indices, numba computes no strides and no
     wraparound for a negative index (1.2x as fast as ``table[attack][tier, code]``)."""
     counts, spans, table, sides = damage_tables
-    attack = p.attack_list[p.combatant[C_MAIN_START, attacker]]
+    attack = p.attack_list[cv(p, C_MAIN_START, attacker)]
     return (
-        attack, p.combatant[C_HP, 1 - attacker], dice_source(k0, k1, STREAM_ATTACK, 20),
+        attack, cv(p, C_HP, 1 - attacker), dice_source(k0, k1, STREAM_ATTACK, 20),
         dice_source(k0, k1, STREAM_DAMAGE, max(sides, 2)), tiers[attack], counts[attack],
         spans[attack], table[attack].reshape(-1), np.uint64(table.shape[2]),
     )  # fmt: skip
@@ -1365,7 +1380,7 @@ def play_one_attack_chunk(p, k0, k1, first, count, n_total, t, ch, st, standing,
     sides = damage_sides[0]
     reset(p, st, standing)
     duel_tiers(p, st, attacker, tiers)
-    attack = p.attack_list[p.combatant[C_MAIN_START, attacker]]
+    attack = p.attack_list[cv(p, C_MAIN_START, attacker)]
     if planned:
         damage_by_total(p, st, attacker, attack, by_total)
     else:
@@ -1374,7 +1389,7 @@ def play_one_attack_chunk(p, k0, k1, first, count, n_total, t, ch, st, standing,
     one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, ends, cursor,
                      (counts, spans, table, sides), code_tiers, planned,
                      (plan, by_total))  # fmt: skip
-    record_duel_ends(t, ch, ends, attacker, p.combatant[C_SIDE, attacker],
+    record_duel_ends(t, ch, ends, attacker, cv(p, C_SIDE, attacker),
                      p.globals_[G_MAX_ROUNDS], -1)  # fmt: skip
 
 
@@ -1560,13 +1575,13 @@ def run_pair_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch,
     reset(p, st, standing)
     duel_tiers(p, st, attacker, tiers)
     duel_damage_tables(p, st, attacker, sides, counts, spans, table)
-    attack = p.attack_list[p.combatant[C_MAIN_START, attacker]]
+    attack = p.attack_list[cv(p, C_MAIN_START, attacker)]
     duel_pair_tables(tiers[attack], counts[attack], spans[attack], table[attack].reshape(-1),
                      table.shape[2], pair_index, pair_entries)  # fmt: skip
     pair_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, ends, cursor,
                (counts, spans, table, sides), pair_index, pair_entries)  # fmt: skip
     record_round_downs(t, ch, ends, 1 - attacker)
-    record_duel_ends(t, ch, ends, attacker, p.combatant[C_SIDE, attacker],
+    record_duel_ends(t, ch, ends, attacker, cv(p, C_SIDE, attacker),
                      p.globals_[G_MAX_ROUNDS], -1)  # fmt: skip
 
 
@@ -1604,7 +1619,7 @@ def one_attack_scratch(p, t, trace):
     as long as the largest total, one entry for tabled damage)."""
     plan = duel_dice_plan(p)
     planned = duel_damage_sides(p) == 0
-    attack = p.attack_list[p.combatant[C_MAIN_START, duel_attacker(p)]]
+    attack = p.attack_list[cv(p, C_MAIN_START, duel_attacker(p))]
     most = plan[attack, 2, PLAN_FIXED] + sum(plan[attack, 2, PLAN_DICE:]) if planned else 0
     return (*duel_scratch(p, t, trace), np.zeros(20 ** one_attack_d20s(p), dtype=np.uint8),
             plan, np.zeros(int(most) + 1, dtype=np.int64))  # fmt: skip
@@ -1613,7 +1628,7 @@ def one_attack_scratch(p, t, trace):
 def one_attack_d20s(p):
     """The d20s the attack of a one-attack duel rolls (:func:`attack_d20s`), by Python."""
     attacker = duel_attacker(p)
-    attack = p.attack_list[p.combatant[C_MAIN_START, attacker]]
+    attack = p.attack_list[cv(p, C_MAIN_START, attacker)]
     net = getattr(attack_net, "py_func", attack_net)(p, attack, 1 - attacker)  # the kernels'
     return int(getattr(attack_d20s, "py_func", attack_d20s)(p, net))  # rules, run by Python
 
@@ -1636,8 +1651,8 @@ def duel_dice_plan(p):
     """
     faces = []
     for attack in range(p.attack.shape[1]):
-        start = p.attack[A_TERM_START, attack]
-        terms = range(start, start + p.attack[A_TERM_COUNT, attack])
+        start = av(p, A_TERM_START, attack)
+        terms = range(start, start + av(p, A_TERM_COUNT, attack))
         faces.append([int(p.terms[T_SIDES, k]) for k in terms for _ in range(p.terms[T_COUNT, k])])
     width = PLAN_DICE + max((2 * len(dice) for dice in faces), default=0)
     plan = np.zeros((len(faces), 3, width), dtype=np.int64)
@@ -1671,8 +1686,8 @@ def duel_damage_shape(p):
     hands = [(c[C_MAIN_START, attacker], c[C_MAIN_COUNT, attacker]),
              (c[C_OFF_START, attacker], c[C_OFF_COUNT, attacker])]  # fmt: skip
     attacks = {int(a) for start, n in hands for a in p.attack_list[start : start + n]}
-    terms = [p.terms[:, p.attack[A_TERM_START, a] : p.attack[A_TERM_START, a]
-                     + p.attack[A_TERM_COUNT, a]] for a in attacks]  # fmt: skip
+    terms = [p.terms[:, av(p, A_TERM_START, a) : av(p, A_TERM_START, a)
+                     + av(p, A_TERM_COUNT, a)] for a in attacks]  # fmt: skip
     faces = {int(f) for dice in terms for f in dice[T_SIDES]}
     if len(faces) != 1 or any((dice[T_COUNT] < 1).any() for dice in terms):
         return 0, 1
@@ -1723,7 +1738,7 @@ def duel_attacker(p):
     for hand_start, hand_count in ((C_MAIN_START, C_MAIN_COUNT), (C_OFF_START, C_OFF_COUNT)):
         start = c[hand_start, attacker]
         for attack in p.attack_list[start : start + c[hand_count, attacker]]:
-            kind = p.attack[A_TYPE, attack]
+            kind = av(p, A_TYPE, attack)
             immune = p.immune[defender, kind] != 0
             if kind == CORROSIVE or (kind in STATUS_OF_TYPE and not immune
                                      and c[STATUS_OF_TYPE[kind], defender] == 0):  # fmt: skip
@@ -1763,7 +1778,7 @@ def pair_duel(p):
     if not one_attack_duel(p):
         return False
     attacker = duel_attacker(p)
-    attack = p.attack_list[p.combatant[C_MAIN_START, attacker]]
+    attack = p.attack_list[cv(p, C_MAIN_START, attacker)]
     net = getattr(attack_net, "py_func", attack_net)  # the kernel's rule, run by Python
     if net(p, attack, 1 - attacker) != 0:
         return False
@@ -1773,9 +1788,9 @@ def pair_duel(p):
 def pair_codes(p):
     """The rolls of two attacks' damage dice, over every pair of tiers together, of the
     one-attack duel of ``p`` (:func:`one_attack_duel`; :func:`duel_pair_tables`)."""
-    attack = p.attack_list[p.combatant[C_MAIN_START, duel_attacker(p)]]
-    start = p.attack[A_TERM_START, attack]
-    n = int(p.terms[T_COUNT, start : start + p.attack[A_TERM_COUNT, attack]].sum())
+    attack = p.attack_list[cv(p, C_MAIN_START, duel_attacker(p))]
+    start = av(p, A_TERM_START, attack)
+    n = int(p.terms[T_COUNT, start : start + av(p, A_TERM_COUNT, attack)].sum())
     sides = duel_damage_sides(p)
     return (1 + sides**n + sides ** (2 * n - 1)) ** 2
 
