@@ -33,6 +33,19 @@ def field_rows(items: Sequence[Sequence[int]], n_fields: int) -> np.ndarray:
     return np.array(items, dtype=np.int64).reshape(len(items), n_fields).T.copy()
 
 
+def records(rows: np.ndarray) -> np.ndarray:
+    """``rows`` (one row per field, one column per combatant or attack, as
+    :func:`field_rows` makes them) laid out flat, item by item: field ``f`` of item ``i``
+    at ``i * n_fields + f``.
+
+    A kernel reads it at a row width that is a constant of the system (its
+    ``N_*_FIELDS``), so that a read needs the array's start alone: a two-dimensional
+    array is read through its width held at run time, one value more to keep in a
+    register or reload, for each such array (glitters-d20, README "Design notes").
+    """
+    return np.ascontiguousarray(rows.T).reshape(-1)
+
+
 def attack_lists(lists: Iterable[Iterable[str]], names: list[str]) -> tuple[np.ndarray, list[int]]:
     """Each combatant's attacks (by index in ``names``) laid end to end, and where each
     combatant's attacks start: combatant ``c`` uses ``attack_list[starts[c]:…]``."""

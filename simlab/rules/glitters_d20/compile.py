@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from simlab.engine.tallies import Layout
-from simlab.rules.arrays import enemy_rows, field_rows, ints
+from simlab.rules.arrays import enemy_rows, field_rows, ints, records
 from simlab.rules.glitters_d20.model import (
     DAMAGE_TYPES,
     METAL_ARMOR,
@@ -80,6 +80,13 @@ class KernelParams(NamedTuple):
     enemies : ndarray (C, E)
         Row ``c``: the combatants of other sides than ``c``'s, in listed order, padded
         with −1 (:func:`simlab.rules.arrays.enemy_rows`); targets are chosen among them.
+    by_combatant : ndarray (C * N_COMBATANT_FIELDS,)
+        ``combatant`` laid out flat by combatant (:func:`simlab.rules.arrays.records`),
+        which the kernels read (``kernels.combatant_value``); ``combatant``'s rows serve
+        where a kernel needs one field of every combatant.
+    by_attack : ndarray (A * N_ATTACK_FIELDS,)
+        ``attack`` laid out flat by attack, which the kernels read
+        (``kernels.attack_value``).
     """
 
     combatant: np.ndarray
@@ -217,8 +224,9 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
         attack_list.extend(names.index(n) for n in main + off)
         lists.append((start, len(main), start + len(main), len(off)))
     attack, terms = _attack_array(attacks, scenario.params)
+    combatant = _combatant_array(combatants, lists, scenario.params)
     params = KernelParams(
-        combatant=_combatant_array(combatants, lists, scenario.params),
+        combatant=combatant,
         attack=attack,
         terms=terms,
         score=np.array([[m.attribute(a.attribute) for a in attacks] for m in members],
@@ -230,11 +238,9 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
         globals_=_globals(scenario),
         attack_list=ints([*attack_list, -1]),  # a spare entry (kernels.hand_attack)
         enemies=enemy_rows(side_of),
-        by_combatant=np.zeros(0, dtype=np.int64),
-        by_attack=np.zeros(0, dtype=np.int64),
+        by_combatant=records(combatant),
+        by_attack=records(attack),
     )  # fmt: skip
-    params = params._replace(by_combatant=params.combatant.T.copy().reshape(-1),
-                             by_attack=params.attack.T.copy().reshape(-1))  # fmt: skip
     layout = Layout(
         sides=list(scenario.sides),
         combatants=scenario.combatant_names(),

@@ -174,20 +174,30 @@ COL_DAMAGE_DICE = TRACE_COLUMNS.index("dmg_die1")
     COL_DAMAGE_DICE + MAX_TRACED_DAMAGE_DICE, N_TRACE)  # fmt: skip
 
 
-# -- trace ----------------------------------------------------------------------------
-
+# -- parameters -----------------------------------------------------------------------
 
 
 @inline_kernel
-def cv(p, field, c):
-    """``p.combatant[field, c]``, read from its flat copy by combatant."""
+def combatant_value(p, field, c):
+    """``p.combatant[field, c]``, read from ``p.by_combatant``, its copy flat by
+    combatant, at the constant row width ``N_COMBATANT_FIELDS`` and an unsigned index:
+    the read needs the array's start alone, not also its width held at run time (and
+    no wraparound for a negative index). With :func:`attack_value` so, against the
+    two-dimensional tables (``bench_ab``, one thread, six rounds): the benchmark fight
+    1.054x (1.049-1.061), ``party-vs-monsters`` 1.036x, ``knight-vs-skeleton`` 1.059x.
+    The damage terms, immunities and affinities read so as well made the fights slower
+    again (1.040x, 1.019x and 1.009x)."""
     return p.by_combatant[np.uint64(c) * np.uint64(N_COMBATANT_FIELDS) + np.uint64(field)]
 
 
 @inline_kernel
-def av(p, field, a):
-    """``p.attack[field, a]``, read from its flat copy by attack."""
+def attack_value(p, field, a):
+    """``p.attack[field, a]``, read from ``p.by_attack``, its copy flat by attack, at
+    the constant row width ``N_ATTACK_FIELDS`` (:func:`combatant_value`)."""
     return p.by_attack[np.uint64(a) * np.uint64(N_ATTACK_FIELDS) + np.uint64(field)]
+
+
+# -- trace ----------------------------------------------------------------------------
 
 
 @internal_kernel
@@ -280,9 +290,9 @@ def mitigation(p, st, defender, damage_type):
     out once a scenario and the shift, instructions an attack (callgrind): the
     benchmark fight 662.5 -> 656.7, ``party-vs-monsters`` 590.2 -> 586.0.
     """
-    dc = 0 if st[FROZEN, defender] != 0 else cv(p, C_DC, defender)
+    dc = 0 if st[FROZEN, defender] != 0 else combatant_value(p, C_DC, defender)
     armor = st[ARMOR_BC, defender]
-    if damage_type == LIGHTNING and cv(p, C_METAL, defender) != 0:
+    if damage_type == LIGHTNING and combatant_value(p, C_METAL, defender) != 0:
         armor = 0
     shield = st[SHIELD_BC, defender] << st[BLOCKING, defender]
     return p.globals_[G_MIT_BASE] + dc + armor + shield
@@ -296,7 +306,11 @@ def type_to_hit(p, attack, defender):
     status ticks skipped when there is none, :func:`take_turn`), instructions an attack
     (callgrind): the benchmark fight 652.3 -> 644.9, ``party-vs-monsters`` 578.4 ->
     571.3."""
-    return TYPE_BONUS if cv(p, C_ARMOR, defender) == av(p, A_VS_ARMOR, attack) else 0
+    return (
+        TYPE_BONUS
+        if combatant_value(p, C_ARMOR, defender) == attack_value(p, A_VS_ARMOR, attack)
+        else 0
+    )
 
 
 @inline_kernel
@@ -369,8 +383,8 @@ def damage_dice(p, rng, attack, crit, trace, slot):
     over both that tests each die: instructions an attack (callgrind) the benchmark
     fight 770.8 -> 744.4, ``party-vs-monsters`` 685.9 -> 661.6.
     """
-    start = av(p, A_TERM_START, attack)
-    stop = start + av(p, A_TERM_COUNT, attack)
+    start = attack_value(p, A_TERM_START, attack)
+    stop = start + attack_value(p, A_TERM_COUNT, attack)
     total, k = term_dice(p, rng, start, stop, False, trace, slot, 0)
     if crit:
         bonus, k = term_dice(p, rng, start, stop, True, trace, slot, k)
@@ -414,10 +428,10 @@ def go_down(p, st, c, rnd, standing):
     st[DOWN, c] = 1
     st[DOWN_ROUND, c] = rnd
     st[DOWN_RECEIVED, c] = st[RECEIVED, c]
-    standing[cv(p, C_SIDE, c)] -= 1
+    standing[combatant_value(p, C_SIDE, c)] -= 1
     st[BLEEDING, c], st[BURNING, c], st[FREEZING, c], st[FROZEN, c] = 0, 0, 0, 0
     st[BLOCKING, c], st[PARRY_READY, c] = 0, 0
-    if cv(p, C_PLAYER, c) != 0 and p.globals_[G_PERMADEATH] != 0:
+    if combatant_value(p, C_PLAYER, c) != 0 and p.globals_[G_PERMADEATH] != 0:
         st[DYING, c] = 1
 
 
@@ -433,7 +447,7 @@ def lose_hp(p, st, c, damage, rnd, standing):
 def freeze_check(p, st, c, rnd):
     """Freezing above STR makes ``c`` Frozen: incapacitated, Burning ends, no Block or
     Parry (seed 003, "Status Effects")."""
-    if st[FROZEN, c] == 0 and st[FREEZING, c] > cv(p, C_STR, c):
+    if st[FROZEN, c] == 0 and st[FREEZING, c] > combatant_value(p, C_STR, c):
         st[FROZEN, c] = 1
         if st[FROZEN_ROUND, c] == 0:
             st[FROZEN_ROUND, c] = rnd
@@ -462,21 +476,21 @@ def inflict_status(p, st, c, damage_type, rnd):
             st[SHIELD_BC, c] -= 1
         return
     if damage_type == SLASHING:
-        if cv(p, C_NO_BLEEDING, c) == 0 and p.immune[c, SLASHING] == 0:
+        if combatant_value(p, C_NO_BLEEDING, c) == 0 and p.immune[c, SLASHING] == 0:
             st[BLEEDING, c] += 1
     elif damage_type == FIRE:
         if p.immune[c, FIRE] != 0:
             return
         if st[FREEZING, c] > 0:
             st[FREEZING, c] -= 1
-        elif cv(p, C_NO_BURNING, c) == 0 and st[FROZEN, c] == 0:
+        elif combatant_value(p, C_NO_BURNING, c) == 0 and st[FROZEN, c] == 0:
             st[BURNING, c] += 1
     elif damage_type == ICE:
         if p.immune[c, ICE] != 0:
             return
         if st[BURNING, c] > 0:
             st[BURNING, c] -= 1
-        elif cv(p, C_NO_FREEZING, c) == 0:
+        elif combatant_value(p, C_NO_FREEZING, c) == 0:
             st[FREEZING, c] += 1
             freeze_check(p, st, c, rnd)
 
@@ -485,8 +499,8 @@ def inflict_status(p, st, c, damage_type, rnd):
 def attack_net(p, attack, defender):
     """The attack's net advantage: its own, less one for a ranged attack at a prone
     target (docs/rules/glitters-d20.md)."""
-    net = av(p, A_NET_ADVANTAGE, attack)
-    if av(p, A_RANGED, attack) != 0 and cv(p, C_PRONE, defender) != 0:
+    net = attack_value(p, A_NET_ADVANTAGE, attack)
+    if attack_value(p, A_RANGED, attack) != 0 and combatant_value(p, C_PRONE, defender) != 0:
         net -= 1
     return net
 
@@ -497,8 +511,8 @@ def attack_outcome(p, attack, defender, natural, mit):
     ``mit`` (seed 003, "Attacking", "Critical Hits"): a natural die at least CT always
     hits and is critical; otherwise it hits when its total reaches MIT
     (``hit_on_tie``)."""
-    total = natural + av(p, A_BONUS, attack) + type_to_hit(p, attack, defender)
-    crit = natural >= av(p, A_CT, attack)
+    total = natural + attack_value(p, A_BONUS, attack) + type_to_hit(p, attack, defender)
+    crit = natural >= attack_value(p, A_CT, attack)
     hit = crit or total > mit or (total == mit and p.globals_[G_HIT_ON_TIE] != 0)
     return total, crit, hit
 
@@ -510,9 +524,9 @@ def hit_damage(p, st, attacker, attack, defender, dice):
     multiplier. Freezing lowers a DEX attack's ASM by a product with ``A_DEX``, not a
     branch on the attack (counted with :func:`type_damage`'s shift)."""
     # Freezing: −1 DEX per level; A_DEX is 0 or 1
-    asm = p.score[attacker, attack] - 10 - st[FREEZING, attacker] * av(p, A_DEX, attack)
-    raw = max(dice + asm + av(p, A_FLAT, attack), 0)
-    return asm, raw, type_damage(p, st, defender, av(p, A_TYPE, attack), raw)
+    asm = p.score[attacker, attack] - 10 - st[FREEZING, attacker] * attack_value(p, A_DEX, attack)
+    raw = max(dice + asm + attack_value(p, A_FLAT, attack), 0)
+    return asm, raw, type_damage(p, st, defender, attack_value(p, A_TYPE, attack), raw)
 
 
 @inline_kernel
@@ -527,12 +541,12 @@ def resolve_attack(p, st, rng, attacker, attack, defender, rnd, standing, trace,
     unsigned in :func:`attack_actions`, instructions an attack (callgrind) the benchmark
     fight 644.9 -> 641.8, ``party-vs-monsters`` 571.3 -> 569.6.
     """
-    damage_type = av(p, A_TYPE, attack)
+    damage_type = attack_value(p, A_TYPE, attack)
     mit = mitigation(p, st, defender, damage_type)
     parried = st[PARRY_READY, defender]
     if parried != 0:
         st[PARRY_READY, defender] = 0
-        mit += cv(p, C_PARRY, defender)
+        mit += combatant_value(p, C_PARRY, defender)
     natural = natural_die(p, rng, attack_net(p, attack, defender), trace, slot)
     total, crit, hit = attack_outcome(p, attack, defender, natural, mit)
     damage = 0
@@ -639,16 +653,16 @@ def status_tick(p, st, rng, c, rnd, standing, trace, slot, kind):
 
 @inline_kernel
 def hand_attack(p, st, c, start, count, position):
-    """The next of ``c``'s attacks for one hand, listed from ``cv(p, start, c)``
-    (``cv(p, count, c)`` of them), in rotation, ``st[position, c]`` marking where
+    """The next of ``c``'s attacks for one hand, listed from ``combatant_value(p, start, c)``
+    (``combatant_value(p, count, c)`` of them), in rotation, ``st[position, c]`` marking where
     it stands; −1 if none. No branch on the count (which combatant acts is the turn
     order's, which no predictor foresees): the entry at the rotation's place is read
     (``attack_list`` ends with a spare entry, :mod:`.compile`, so that a hand without
     attacks reads in bounds), the rotation moves on by a compare (one attack: it stays
     at 0), and a hand without attacks gives −1 by a select."""
-    n = cv(p, count, c)
+    n = combatant_value(p, count, c)
     at = st[position, c]
-    attack = p.attack_list[np.uint64(cv(p, start, c) + at)]
+    attack = p.attack_list[np.uint64(combatant_value(p, start, c) + at)]
     st[position, c] = next_in_rotation(at, n)
     return attack if n > 0 else -1
 
@@ -663,7 +677,7 @@ def strike(p, st, rng, c, attack, rnd, turn, standing, enc, trace, n_trace, trac
     2.6 s more compile on the first run of ``party-vs-monsters`` (10.5 -> 13.0 s).
     The target is passed on unsigned (:func:`play_round` says why).
     """
-    target = choose_target(p.enemies[c], st[DOWN], st[HP], cv(p, C_POLICY, c), rng)
+    target = choose_target(p.enemies[c], st[DOWN], st[HP], combatant_value(p, C_POLICY, c), rng)
     if target < 0:
         return target, 0, 0
     defender = np.uint64(target)
@@ -712,7 +726,7 @@ def attack_actions(p, st, rng, t, tallies, ch, batch, c, rnd, turn, standing, en
         tally_attack(tallies, t, pair, batch, tier, damage)
         if st[DOWN, defender] != 0 and sides_standing(standing) <= 1:
             return False
-        attack = offhand_action(p, st, c, int(av(p, A_HAND, attack) == TWO_HANDED), more)
+        attack = offhand_action(p, st, c, int(attack_value(p, A_HAND, attack) == TWO_HANDED), more)
         more = 0
     return True
 
@@ -725,12 +739,12 @@ def offhand_action(p, st, c, two, more):
     rotation (:func:`hand_attack`, its rotation moved only then), returned; −1 when no
     offhand attack follows. Without a branch: the caller's loop branches once, on the
     attack returned."""
-    blocks = int(cv(p, C_DEFENSE, c) == DEFENSE_BLOCK)
+    blocks = int(combatant_value(p, C_DEFENSE, c) == DEFENSE_BLOCK)
     st[BLOCKING, c] |= more & blocks & (1 - two)
-    n = cv(p, C_OFF_COUNT, c)
+    n = combatant_value(p, C_OFF_COUNT, c)
     go = more & (1 - blocks) & (1 - two) & int(n > 0)
     at = st[OFF_ROT, c]
-    attack = p.attack_list[np.uint64(cv(p, C_OFF_START, c) + at)]
+    attack = p.attack_list[np.uint64(combatant_value(p, C_OFF_START, c) + at)]
     st[OFF_ROT, c] = next_in_rotation(at, n) if go != 0 else at
     return attack if go != 0 else -1
 
@@ -790,9 +804,9 @@ def take_turn(p, st, rng, t, tallies, ch, batch, c, rnd, turn, standing, enc, tr
         return True
     slot = traced_row(traced, trace, n_trace, enc, rnd, turn, KIND_TURN, c, -1, c, init)
     frozen = st[FROZEN, c] != 0
-    pain = st[BURNING, c] > cv(p, C_WILL, c)
+    pain = st[BURNING, c] > combatant_value(p, C_WILL, c)
     st[BLOCKING, c] = 0
-    st[PARRY_READY, c] = int(cv(p, C_DEFENSE, c) == DEFENSE_PARRY and not frozen)
+    st[PARRY_READY, c] = int(combatant_value(p, C_DEFENSE, c) == DEFENSE_PARRY and not frozen)
     if slot >= 0:
         trace[slot, COL_PAIN] = int(pain)
         close_row(st, trace, slot, c)
@@ -814,7 +828,7 @@ def take_turn(p, st, rng, t, tallies, ch, batch, c, rnd, turn, standing, enc, tr
         return False
     if st[FREEZING, c] > 0:
         st[FREEZING, c] -= 1
-    if frozen and p.globals_[G_THAW] != 0 and st[FREEZING, c] <= cv(p, C_STR, c):
+    if frozen and p.globals_[G_THAW] != 0 and st[FREEZING, c] <= combatant_value(p, C_STR, c):
         st[FROZEN, c] = 0
     return True
 
@@ -850,7 +864,7 @@ def roll_initiative(p, st, rng):
     encounter of the benchmark fight (callgrind).
     """
     for c in range(st.shape[1]):
-        st[INIT, c] = roll_die_short(rng, STREAM_ORDER, 20) + cv(p, C_INITIATIVE, c)
+        st[INIT, c] = roll_die_short(rng, STREAM_ORDER, 20) + combatant_value(p, C_INITIATIVE, c)
     turn_order(rng, st[INIT], p.combatant[C_PLAYER], p.globals_[G_RANDOM_TIES], st[ORDER])
 
 
@@ -878,14 +892,14 @@ def reset(p, st, standing):
     for c in range(st.shape[1]):
         st[RECEIVED, c], st[MAIN_ROT, c], st[OFF_ROT, c], st[BLOCKING, c] = 0, 0, 0, 0
         st[FROZEN, c], st[FROZEN_ROUND, c] = 0, 0
-        st[HP, c] = cv(p, C_HP, c)
-        st[ARMOR_BC, c] = cv(p, C_ARMOR_BC, c)
-        st[SHIELD_BC, c] = cv(p, C_SHIELD_BC, c)
-        st[BLEEDING, c] = cv(p, C_BLEEDING, c)
-        both = min(cv(p, C_BURNING, c), cv(p, C_FREEZING, c))
-        st[BURNING, c] = cv(p, C_BURNING, c) - both
-        st[FREEZING, c] = cv(p, C_FREEZING, c) - both
-        st[PARRY_READY, c] = int(cv(p, C_DEFENSE, c) == DEFENSE_PARRY)
+        st[HP, c] = combatant_value(p, C_HP, c)
+        st[ARMOR_BC, c] = combatant_value(p, C_ARMOR_BC, c)
+        st[SHIELD_BC, c] = combatant_value(p, C_SHIELD_BC, c)
+        st[BLEEDING, c] = combatant_value(p, C_BLEEDING, c)
+        both = min(combatant_value(p, C_BURNING, c), combatant_value(p, C_FREEZING, c))
+        st[BURNING, c] = combatant_value(p, C_BURNING, c) - both
+        st[FREEZING, c] = combatant_value(p, C_FREEZING, c) - both
+        st[PARRY_READY, c] = int(combatant_value(p, C_DEFENSE, c) == DEFENSE_PARRY)
         freeze_check(p, st, c, 1)
     count_standing(p.combatant[C_SIDE], standing)
 
@@ -1059,7 +1073,7 @@ def duel_tiers(p, st, attacker, tiers):
     HP."""
     defender = 1 - attacker
     for attack in range(tiers.shape[0]):
-        mit = mitigation(p, st, defender, av(p, A_TYPE, attack))
+        mit = mitigation(p, st, defender, attack_value(p, A_TYPE, attack))
         for natural in range(1, 21):
             _, crit, hit = attack_outcome(p, attack, defender, natural, mit)
             tiers[attack, natural] = (2 if crit else 1) if hit else 0
@@ -1143,9 +1157,9 @@ def duel_damage_tables(p, st, attacker, sides, counts, spans, table):
     not fit ``table`` are left out: the attacker makes none of them."""
     defender = 1 - attacker
     for attack in range(counts.shape[0]):
-        start = av(p, A_TERM_START, attack)
+        start = attack_value(p, A_TERM_START, attack)
         n = 0
-        for term in range(start, start + av(p, A_TERM_COUNT, attack)):
+        for term in range(start, start + attack_value(p, A_TERM_COUNT, attack)):
             n += p.terms[T_COUNT, term]
         for crit in range(2):
             rolled = max(2 * n - 1, 0) if crit else n
@@ -1239,7 +1253,7 @@ def play_duels(p, t, ch, lo, hi, n_total, k0, k1, st, standing, tiers, seen, end
                 )  # fmt: skip
                 hp -= damage
                 received += 1
-                two_handed = av(p, A_HAND, attack) == TWO_HANDED
+                two_handed = attack_value(p, A_HAND, attack) == TWO_HANDED
             if hp > 0 and off_count > 0 and not two_handed and not blocks:
                 attack = p.attack_list[off_start + off]
                 off = next_in_rotation(off, off_count)
@@ -1287,9 +1301,9 @@ def one_attack_tables(p, k0, k1, attacker, tiers, damage_tables):
     ``row`` wide). Read flat and at unsigned indices, numba computes no strides and no
     wraparound for a negative index (1.2x as fast as ``table[attack][tier, code]``)."""
     counts, spans, table, sides = damage_tables
-    attack = p.attack_list[cv(p, C_MAIN_START, attacker)]
+    attack = p.attack_list[combatant_value(p, C_MAIN_START, attacker)]
     return (
-        attack, cv(p, C_HP, 1 - attacker), dice_source(k0, k1, STREAM_ATTACK, 20),
+        attack, combatant_value(p, C_HP, 1 - attacker), dice_source(k0, k1, STREAM_ATTACK, 20),
         dice_source(k0, k1, STREAM_DAMAGE, max(sides, 2)), tiers[attack], counts[attack],
         spans[attack], table[attack].reshape(-1), np.uint64(table.shape[2]),
     )  # fmt: skip
@@ -1380,7 +1394,7 @@ def play_one_attack_chunk(p, k0, k1, first, count, n_total, t, ch, st, standing,
     sides = damage_sides[0]
     reset(p, st, standing)
     duel_tiers(p, st, attacker, tiers)
-    attack = p.attack_list[cv(p, C_MAIN_START, attacker)]
+    attack = p.attack_list[combatant_value(p, C_MAIN_START, attacker)]
     if planned:
         damage_by_total(p, st, attacker, attack, by_total)
     else:
@@ -1389,7 +1403,7 @@ def play_one_attack_chunk(p, k0, k1, first, count, n_total, t, ch, st, standing,
     one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, ends, cursor,
                      (counts, spans, table, sides), code_tiers, planned,
                      (plan, by_total))  # fmt: skip
-    record_duel_ends(t, ch, ends, attacker, cv(p, C_SIDE, attacker),
+    record_duel_ends(t, ch, ends, attacker, combatant_value(p, C_SIDE, attacker),
                      p.globals_[G_MAX_ROUNDS], -1)  # fmt: skip
 
 
@@ -1575,13 +1589,13 @@ def run_pair_duel_chunk(p, k0, k1, first, count, n_total, t, trace, n_trace, ch,
     reset(p, st, standing)
     duel_tiers(p, st, attacker, tiers)
     duel_damage_tables(p, st, attacker, sides, counts, spans, table)
-    attack = p.attack_list[cv(p, C_MAIN_START, attacker)]
+    attack = p.attack_list[combatant_value(p, C_MAIN_START, attacker)]
     duel_pair_tables(tiers[attack], counts[attack], spans[attack], table[attack].reshape(-1),
                      table.shape[2], pair_index, pair_entries)  # fmt: skip
     pair_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, ends, cursor,
                (counts, spans, table, sides), pair_index, pair_entries)  # fmt: skip
     record_round_downs(t, ch, ends, 1 - attacker)
-    record_duel_ends(t, ch, ends, attacker, cv(p, C_SIDE, attacker),
+    record_duel_ends(t, ch, ends, attacker, combatant_value(p, C_SIDE, attacker),
                      p.globals_[G_MAX_ROUNDS], -1)  # fmt: skip
 
 
@@ -1619,7 +1633,7 @@ def one_attack_scratch(p, t, trace):
     as long as the largest total, one entry for tabled damage)."""
     plan = duel_dice_plan(p)
     planned = duel_damage_sides(p) == 0
-    attack = p.attack_list[cv(p, C_MAIN_START, duel_attacker(p))]
+    attack = p.attack_list[combatant_value(p, C_MAIN_START, duel_attacker(p))]
     most = plan[attack, 2, PLAN_FIXED] + sum(plan[attack, 2, PLAN_DICE:]) if planned else 0
     return (*duel_scratch(p, t, trace), np.zeros(20 ** one_attack_d20s(p), dtype=np.uint8),
             plan, np.zeros(int(most) + 1, dtype=np.int64))  # fmt: skip
@@ -1628,7 +1642,7 @@ def one_attack_scratch(p, t, trace):
 def one_attack_d20s(p):
     """The d20s the attack of a one-attack duel rolls (:func:`attack_d20s`), by Python."""
     attacker = duel_attacker(p)
-    attack = p.attack_list[cv(p, C_MAIN_START, attacker)]
+    attack = p.attack_list[combatant_value(p, C_MAIN_START, attacker)]
     net = getattr(attack_net, "py_func", attack_net)(p, attack, 1 - attacker)  # the kernels'
     return int(getattr(attack_d20s, "py_func", attack_d20s)(p, net))  # rules, run by Python
 
@@ -1651,8 +1665,8 @@ def duel_dice_plan(p):
     """
     faces = []
     for attack in range(p.attack.shape[1]):
-        start = av(p, A_TERM_START, attack)
-        terms = range(start, start + av(p, A_TERM_COUNT, attack))
+        start = attack_value(p, A_TERM_START, attack)
+        terms = range(start, start + attack_value(p, A_TERM_COUNT, attack))
         faces.append([int(p.terms[T_SIDES, k]) for k in terms for _ in range(p.terms[T_COUNT, k])])
     width = PLAN_DICE + max((2 * len(dice) for dice in faces), default=0)
     plan = np.zeros((len(faces), 3, width), dtype=np.int64)
@@ -1686,8 +1700,8 @@ def duel_damage_shape(p):
     hands = [(c[C_MAIN_START, attacker], c[C_MAIN_COUNT, attacker]),
              (c[C_OFF_START, attacker], c[C_OFF_COUNT, attacker])]  # fmt: skip
     attacks = {int(a) for start, n in hands for a in p.attack_list[start : start + n]}
-    terms = [p.terms[:, av(p, A_TERM_START, a) : av(p, A_TERM_START, a)
-                     + av(p, A_TERM_COUNT, a)] for a in attacks]  # fmt: skip
+    terms = [p.terms[:, attack_value(p, A_TERM_START, a) : attack_value(p, A_TERM_START, a)
+                     + attack_value(p, A_TERM_COUNT, a)] for a in attacks]  # fmt: skip
     faces = {int(f) for dice in terms for f in dice[T_SIDES]}
     if len(faces) != 1 or any((dice[T_COUNT] < 1).any() for dice in terms):
         return 0, 1
@@ -1738,7 +1752,7 @@ def duel_attacker(p):
     for hand_start, hand_count in ((C_MAIN_START, C_MAIN_COUNT), (C_OFF_START, C_OFF_COUNT)):
         start = c[hand_start, attacker]
         for attack in p.attack_list[start : start + c[hand_count, attacker]]:
-            kind = av(p, A_TYPE, attack)
+            kind = attack_value(p, A_TYPE, attack)
             immune = p.immune[defender, kind] != 0
             if kind == CORROSIVE or (kind in STATUS_OF_TYPE and not immune
                                      and c[STATUS_OF_TYPE[kind], defender] == 0):  # fmt: skip
@@ -1778,7 +1792,7 @@ def pair_duel(p):
     if not one_attack_duel(p):
         return False
     attacker = duel_attacker(p)
-    attack = p.attack_list[cv(p, C_MAIN_START, attacker)]
+    attack = p.attack_list[combatant_value(p, C_MAIN_START, attacker)]
     net = getattr(attack_net, "py_func", attack_net)  # the kernel's rule, run by Python
     if net(p, attack, 1 - attacker) != 0:
         return False
@@ -1788,9 +1802,9 @@ def pair_duel(p):
 def pair_codes(p):
     """The rolls of two attacks' damage dice, over every pair of tiers together, of the
     one-attack duel of ``p`` (:func:`one_attack_duel`; :func:`duel_pair_tables`)."""
-    attack = p.attack_list[cv(p, C_MAIN_START, duel_attacker(p))]
-    start = av(p, A_TERM_START, attack)
-    n = int(p.terms[T_COUNT, start : start + av(p, A_TERM_COUNT, attack)].sum())
+    attack = p.attack_list[combatant_value(p, C_MAIN_START, duel_attacker(p))]
+    start = attack_value(p, A_TERM_START, attack)
+    n = int(p.terms[T_COUNT, start : start + attack_value(p, A_TERM_COUNT, attack)].sum())
     sides = duel_damage_sides(p)
     return (1 + sides**n + sides ** (2 * n - 1)) ** 2
 
