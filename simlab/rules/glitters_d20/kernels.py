@@ -37,6 +37,7 @@ from simlab.engine.encounter import (
     record_duel_ends,
     record_end,
     record_event,
+    record_field,
     record_round_downs,
     sides_standing,
     turn_order,
@@ -180,21 +181,19 @@ COL_DAMAGE_DICE = TRACE_COLUMNS.index("dmg_die1")
 @inline_kernel
 def combatant_value(p, field, c):
     """``p.combatant[field, c]``, read from ``p.by_combatant``, its copy flat by
-    combatant, at the constant row width ``N_COMBATANT_FIELDS`` and an unsigned index:
-    the read needs the array's start alone, not also its width held at run time (and
-    no wraparound for a negative index). With :func:`attack_value` so, against the
+    combatant (``encounter.record_field``). With :func:`attack_value` so, against the
     two-dimensional tables (``bench_ab``, one thread, six rounds): the benchmark fight
     1.054x (1.049-1.061), ``party-vs-monsters`` 1.036x, ``knight-vs-skeleton`` 1.059x.
     The damage terms, immunities and affinities read so as well made the fights slower
     again (1.040x, 1.019x and 1.009x)."""
-    return p.by_combatant[np.uint64(c) * np.uint64(N_COMBATANT_FIELDS) + np.uint64(field)]
+    return record_field(p.by_combatant, N_COMBATANT_FIELDS, c, field)
 
 
 @inline_kernel
 def attack_value(p, field, a):
-    """``p.attack[field, a]``, read from ``p.by_attack``, its copy flat by attack, at
-    the constant row width ``N_ATTACK_FIELDS`` (:func:`combatant_value`)."""
-    return p.by_attack[np.uint64(a) * np.uint64(N_ATTACK_FIELDS) + np.uint64(field)]
+    """``p.attack[field, a]``, read from ``p.by_attack``, its copy flat by attack
+    (``encounter.record_field``)."""
+    return record_field(p.by_attack, N_ATTACK_FIELDS, a, field)
 
 
 # -- trace ----------------------------------------------------------------------------
