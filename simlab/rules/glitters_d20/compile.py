@@ -83,7 +83,8 @@ class KernelParams(NamedTuple):
     by_combatant : ndarray (C * N_COMBATANT_FIELDS,)
         ``combatant`` laid out flat by combatant (:func:`simlab.rules.arrays.records`),
         which the kernels read (``kernels.combatant_value``); ``combatant``'s rows serve
-        where a kernel needs one field of every combatant.
+        where a kernel needs one field of every combatant, and Python reads
+        ``combatant`` (a kernel called from Python is compiled apart).
     by_attack : ndarray (A * N_ATTACK_FIELDS,)
         ``attack`` laid out flat by attack, which the kernels read
         (``kernels.attack_value``).

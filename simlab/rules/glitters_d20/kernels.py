@@ -1632,7 +1632,7 @@ def one_attack_scratch(p, t, trace):
     as long as the largest total, one entry for tabled damage)."""
     plan = duel_dice_plan(p)
     planned = duel_damage_sides(p) == 0
-    attack = p.attack_list[combatant_value(p, C_MAIN_START, duel_attacker(p))]
+    attack = p.attack_list[p.combatant[C_MAIN_START, duel_attacker(p)]]
     most = plan[attack, 2, PLAN_FIXED] + sum(plan[attack, 2, PLAN_DICE:]) if planned else 0
     return (*duel_scratch(p, t, trace), np.zeros(20 ** one_attack_d20s(p), dtype=np.uint8),
             plan, np.zeros(int(most) + 1, dtype=np.int64))  # fmt: skip
@@ -1641,7 +1641,7 @@ def one_attack_scratch(p, t, trace):
 def one_attack_d20s(p):
     """The d20s the attack of a one-attack duel rolls (:func:`attack_d20s`), by Python."""
     attacker = duel_attacker(p)
-    attack = p.attack_list[combatant_value(p, C_MAIN_START, attacker)]
+    attack = p.attack_list[p.combatant[C_MAIN_START, attacker]]
     net = getattr(attack_net, "py_func", attack_net)(p, attack, 1 - attacker)  # the kernels'
     return int(getattr(attack_d20s, "py_func", attack_d20s)(p, net))  # rules, run by Python
 
@@ -1664,8 +1664,8 @@ def duel_dice_plan(p):
     """
     faces = []
     for attack in range(p.attack.shape[1]):
-        start = attack_value(p, A_TERM_START, attack)
-        terms = range(start, start + attack_value(p, A_TERM_COUNT, attack))
+        start = p.attack[A_TERM_START, attack]
+        terms = range(start, start + p.attack[A_TERM_COUNT, attack])
         faces.append([int(p.terms[T_SIDES, k]) for k in terms for _ in range(p.terms[T_COUNT, k])])
     width = PLAN_DICE + max((2 * len(dice) for dice in faces), default=0)
     plan = np.zeros((len(faces), 3, width), dtype=np.int64)
@@ -1699,8 +1699,8 @@ def duel_damage_shape(p):
     hands = [(c[C_MAIN_START, attacker], c[C_MAIN_COUNT, attacker]),
              (c[C_OFF_START, attacker], c[C_OFF_COUNT, attacker])]  # fmt: skip
     attacks = {int(a) for start, n in hands for a in p.attack_list[start : start + n]}
-    terms = [p.terms[:, attack_value(p, A_TERM_START, a) : attack_value(p, A_TERM_START, a)
-                     + attack_value(p, A_TERM_COUNT, a)] for a in attacks]  # fmt: skip
+    terms = [p.terms[:, p.attack[A_TERM_START, a] : p.attack[A_TERM_START, a]
+                     + p.attack[A_TERM_COUNT, a]] for a in attacks]  # fmt: skip
     faces = {int(f) for dice in terms for f in dice[T_SIDES]}
     if len(faces) != 1 or any((dice[T_COUNT] < 1).any() for dice in terms):
         return 0, 1
@@ -1751,7 +1751,7 @@ def duel_attacker(p):
     for hand_start, hand_count in ((C_MAIN_START, C_MAIN_COUNT), (C_OFF_START, C_OFF_COUNT)):
         start = c[hand_start, attacker]
         for attack in p.attack_list[start : start + c[hand_count, attacker]]:
-            kind = attack_value(p, A_TYPE, attack)
+            kind = p.attack[A_TYPE, attack]
             immune = p.immune[defender, kind] != 0
             if kind == CORROSIVE or (kind in STATUS_OF_TYPE and not immune
                                      and c[STATUS_OF_TYPE[kind], defender] == 0):  # fmt: skip
@@ -1791,7 +1791,7 @@ def pair_duel(p):
     if not one_attack_duel(p):
         return False
     attacker = duel_attacker(p)
-    attack = p.attack_list[combatant_value(p, C_MAIN_START, attacker)]
+    attack = p.attack_list[p.combatant[C_MAIN_START, attacker]]
     net = getattr(attack_net, "py_func", attack_net)  # the kernel's rule, run by Python
     if net(p, attack, 1 - attacker) != 0:
         return False
@@ -1801,9 +1801,9 @@ def pair_duel(p):
 def pair_codes(p):
     """The rolls of two attacks' damage dice, over every pair of tiers together, of the
     one-attack duel of ``p`` (:func:`one_attack_duel`; :func:`duel_pair_tables`)."""
-    attack = p.attack_list[combatant_value(p, C_MAIN_START, duel_attacker(p))]
-    start = attack_value(p, A_TERM_START, attack)
-    n = int(p.terms[T_COUNT, start : start + attack_value(p, A_TERM_COUNT, attack)].sum())
+    attack = p.attack_list[p.combatant[C_MAIN_START, duel_attacker(p)]]
+    start = p.attack[A_TERM_START, attack]
+    n = int(p.terms[T_COUNT, start : start + p.attack[A_TERM_COUNT, attack]].sum())
     sides = duel_damage_sides(p)
     return (1 + sides**n + sides ** (2 * n - 1)) ** 2
 
