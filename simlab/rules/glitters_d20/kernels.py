@@ -1350,7 +1350,7 @@ def one_attack_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, e
             if unlikely(enc >= next_batch):  # a new batch of tallies: rare
                 flush_attack_counts(t, ch, batch, attacker, seen)
                 batch, next_batch = batch_bounds(enc, n_batches, n_total)
-            cursor = cursor_at(words, enc - first, enc, buffer)
+            cursor = cursor_loaded(source, words, enc - first, enc, buffer)
             if planned:
                 x, left = cursor_fresh(enc, d_buffer)
                 d_cursor = (np.uint64(0), np.int64(0))
@@ -1545,7 +1545,7 @@ def pair_duels(p, t, ch, lo, hi, n_total, k0, k1, attacker, tiers, seen, ends, s
                 flush_pair_counts(t, ch, batch, attacker, seen, attack, pair_index,
                                   pair_entries)  # fmt: skip
                 batch, next_batch = batch_bounds(enc, n_batches, n_total)
-            cursor = cursor_at(words, enc - first, enc, buffer)
+            cursor = cursor_loaded(source, words, enc - first, enc, buffer)
             d_cursor = cursor_loaded(d_source, d_words, enc - first, enc, d_buffer)
             hp = full_hp
             rnd = 0
