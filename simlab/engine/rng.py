@@ -958,7 +958,12 @@ def cursor_loaded(source, words, i, encounter, buffer):
     as fast started so, and so did zones-3d6's general duel loop with its damage cursor
     loaded (``training-duel`` 0.94x): only the one-attack and pair loops start it so,
     and opposed-tiers' pair loop its attack and defense cursors too, once the first
-    word was read as below (1.06x; README, "Design notes").
+    word was read as below (1.06x; README, "Design notes"). Tried again on December 2
+    (``bench_ab``, one thread, 2×10⁶ encounters): glitters-d20's d20 cursor started
+    loaded ran its benchmark duel 1.051-1.063x as fast and ``training-duel`` 1.021x, so
+    glitters-d20's one-attack and pair loops start it so; shattered-spirits' and
+    draft1's duels ran 0.97x as fast, zones-3d6's 0.99x (its ``training-duel`` 1.04x):
+    those start it empty.
 
     The first word is read from ``words``, where :func:`first_blocks` left it, not back
     from ``buffer`` just after :func:`cursor_at` copied it there: a load that waits on
