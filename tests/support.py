@@ -432,3 +432,19 @@ def assert_no_float_variable(systems: list[str]) -> None:
     assert "FLOAT" not in out, out
     kernels, untyped, variables = (int(word) for word in out.split()[-5::2])
     assert untyped == 0 and kernels >= 10 * len(systems) and variables >= 5_000 * len(systems), out
+
+
+# ---------------------------------------------------------------------------------------
+# Processes
+# ---------------------------------------------------------------------------------------
+
+#: ``python -m simlab`` (arguments to follow) with Ctrl-C's default action, as on a
+#: terminal, for the tests that press Ctrl-C. A process started with SIGINT ignored (a
+#: job that a non-interactive shell put in the background, ``( … & )``) passes that on
+#: to its children, and Python then leaves Ctrl-C ignored: the Ctrl-C did nothing, and
+#: both Ctrl-C tests of the slow tier failed in such a CI run.
+SIMLAB_WITH_CTRL_C = [
+    sys.executable, "-c",
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    "os.execv(sys.executable, [sys.executable, '-m', 'simlab', *sys.argv[1:]])",
+]  # fmt: skip

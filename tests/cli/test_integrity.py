@@ -27,6 +27,7 @@ import pytest
 from simlab.limits import MAX_RESULTS_BYTES
 from simlab.report.files import MANIFEST, check_unit, read_identity
 from tests.cli.simlab_runs import simlab_here, simlab_in_one_process
+from tests.support import SIMLAB_WITH_CTRL_C
 
 # Slow tier (make test-slow): runs commands in fresh processes against hostile and concurrent input.
 pytestmark = pytest.mark.slow
@@ -69,8 +70,8 @@ def no_traceback(done: subprocess.CompletedProcess[str]) -> None:
 def start_on_a_terminal(args: list[str], cwd: Path) -> tuple[subprocess.Popen[bytes], int]:
     """Start simlab with its output on a pseudo-terminal (so it shows progress)."""
     leader, follower = pty.openpty()
-    child = subprocess.Popen([*SIMLAB, *args], stdout=follower, stderr=subprocess.PIPE,
-                             cwd=cwd)  # fmt: skip
+    child = subprocess.Popen([*SIMLAB_WITH_CTRL_C, *args], stdout=follower,
+                             stderr=subprocess.PIPE, cwd=cwd)  # fmt: skip
     os.close(follower)
     return child, leader
 

@@ -27,6 +27,7 @@ from simlab.report import drawing
 from simlab.report.render import render_report
 from simlab.report.results import ScenarioRun, save_results
 from tests.report import drawing_jobs
+from tests.support import SIMLAB_WITH_CTRL_C
 
 # Slow tier (make test-slow): draws reports' pictures in parallel processes.
 pytestmark = pytest.mark.slow
@@ -281,7 +282,7 @@ def test_ctrl_c_while_a_drawing_process_starts_stops_them_all_at_once(tmp_path: 
     runs = api.run_scenarios([str(ROOT / "scenarios/shattered-spirits")], n=2000, seed=3)
     save_results(runs, tmp_path / "results.json")
     leader, follower = pty.openpty()
-    child = subprocess.Popen([sys.executable, "-m", "simlab", "report", "--from",
+    child = subprocess.Popen([*SIMLAB_WITH_CTRL_C, "report", "--from",
                               str(tmp_path / "results.json"), "--out", str(tmp_path / "out")],
                              stdout=follower, stderr=follower, cwd=tmp_path,
                              start_new_session=True)  # fmt: skip
