@@ -652,8 +652,8 @@ def status_tick(p, st, rng, c, rnd, standing, trace, slot, kind):
 
 @inline_kernel
 def hand_attack(p, st, c, start, count, position):
-    """The next of ``c``'s attacks for one hand, listed from ``combatant_value(p, start, c)``
-    (``combatant_value(p, count, c)`` of them), in rotation, ``st[position, c]`` marking where
+    """The next of ``c``'s attacks for one hand, listed from its combatant field
+    ``start`` (field ``count`` of them), in rotation, ``st[position, c]`` marking where
     it stands; −1 if none. No branch on the count (which combatant acts is the turn
     order's, which no predictor foresees): the entry at the rotation's place is read
     (``attack_list`` ends with a spare entry, :mod:`.compile`, so that a hand without
@@ -844,8 +844,10 @@ def bleed(p, st, t, ch, batch, c, rnd, standing):
     level = st[BLEEDING, c]
     st[BLEEDING, c] = level - int(level > 0)
     t.status_damage[ch, c, batch] += level
+    # lose_hp in place of these lines (its test of DOWN, which a standing c passes)
+    # ran the fights 0.96-0.97x as fast
     st[HP, c] -= level
-    if st[HP, c] <= 0:  # c was standing: only Bleeding took it down
+    if st[HP, c] <= 0:
         go_down(p, st, c, rnd, standing)
         return False
     return True
