@@ -371,22 +371,9 @@ def initiative_order(rng, init, tie, random_ties, order):
     see its later draws move. The turn order took 6% of glitters-d20's benchmark fight
     (about 570 instructions a call, counted; 1 call in 4 shuffles). Its dice are
     :func:`~simlab.engine.rng.roll_die_short`'s, which computes the one block the
-    shuffle reaches past block 0, not two.
-
-    It makes :func:`turn_order`'s order from the same dice, its sorts by
-    :func:`sort_turns` instead of an insertion sort: in isolation (six combatants, two
-    million encounters) a turn order took 70 ns instead of 103, and zones-3d6's fights
-    ran 1.01-1.03x as fast (``bench_ab``, one thread). glitters-d20's, which have
-    :func:`turn_order` in line, ran 0.92-0.99x as fast with these sorts in it or
-    called, and as slow with its insertion sort chosen by a flag beside them (why was
-    not found): :func:`turn_order` keeps the insertion sort.
+    shuffle reaches past block 0, not two. The work is :func:`turn_order`'s.
     """
-    n = order.shape[0]
-    for c in range(n):
-        order[c] = c
-    if sort_turns(init, tie, order) and random_ties != 0:
-        shuffle_listed(rng, order)
-        sort_turns(init, tie, order)
+    turn_order(rng, init, tie, random_ties, order)
 
 
 @inline_kernel
@@ -407,60 +394,12 @@ def turn_order(rng, init, tie, random_ties, order):
         order[c] = c
     sort_by_initiative(init, tie, order)
     if random_ties != 0 and sorted_ties(init, tie, order):
-        shuffle_listed(rng, order)
+        for c in range(n):
+            order[c] = c
+        for i in range(n - 1, 0, -1):
+            j = roll_die_short(rng, STREAM_ORDER, i + 1) - 1
+            order[i], order[j] = order[j], order[i]
         sort_by_initiative(init, tie, order)
-
-
-@inline_kernel
-def shuffle_listed(rng, order):
-    """Put the combatants in listed order, then shuffle them (Fisher-Yates, from
-    ``STREAM_ORDER``): the shuffle that random initiative ties read."""
-    n = order.shape[0]
-    for c in range(n):
-        order[c] = c
-    for i in range(n - 1, 0, -1):
-        j = roll_die_short(rng, STREAM_ORDER, i + 1) - 1
-        order[i], order[j] = order[j], order[i]
-
-
-#: Added to an initiative and a tie-break to make them a sort key's non-negative fields
-#: (:func:`sort_turns`): every rule system bounds both far inside ±2**23 (an initiative
-#: die of at most 1,000 faces, a roll of at most 20 terms of 100 dice of 1,000 faces
-#: and a constant of 10**6, bonuses of at most 50).
-_KEY_OFFSET = 1 << 23
-
-
-@inline_kernel
-def sort_turns(init, tie, order):
-    """Sort the combatants listed in ``order`` as :func:`sort_by_initiative` does (by
-    ``init``, then ``tie``, highest first; equals keep their places), with no branch on
-    the dice; returns whether two of them have the same ``init`` and ``tie``.
-
-    Each combatant becomes one integer, its key: ``init`` and ``tie`` (each plus
-    :data:`_KEY_OFFSET`), its place in ``order`` (reversed, so that the earlier place
-    is the larger) and the combatant itself, as fields from the most significant down
-    (a place and a combatant below 64, ``MAX_COMBATANTS``). The keys are sorted highest
-    first by insertion, each new key carried down the ones before it by a maximum and
-    a minimum at every step, where the insertion sort's loop stops at a place the dice
-    decide, a branch that no predictor foresees.
-    """
-    n = order.shape[0]
-    for place in range(n):
-        c = order[place]
-        key = ((((init[c] + _KEY_OFFSET) << 24) | (tie[c] + _KEY_OFFSET)) << 12
-               | ((63 - place) << 6) | c)  # fmt: skip
-        for k in range(place):
-            held = order[k]
-            order[k] = max(held, key)
-            key = min(held, key)
-        order[place] = key
-    ties, before = 0, -1
-    for k in range(n):
-        rank = order[k] >> 12  # init and tie
-        ties |= int(rank == before)
-        before = rank
-        order[k] &= 63
-    return ties != 0
 
 
 @inline_kernel
