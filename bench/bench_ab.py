@@ -16,6 +16,13 @@ on each core, differ by 10-40% for no reason of their own. Turns of a fraction o
 in the same processes, on the same cores, in A-B-B-A order (which cancels a steady drift
 within a round), leave a few percent of noise; a speed-up is only taken as real when it
 holds in more than one session.
+
+Each timing worker loads its kernels from numba's cache: a first worker of each version
+compiles them, when they are not cached yet, and is closed before the timing worker
+starts. A kernel compiled in the process that runs it ran up to 3% slower than the same
+kernel loaded from the cache: ``knight-vs-skeleton``, the same code as B under a new
+cache folder, timed 0.968x and 0.972x while A compiled in its worker, 1.001x and 1.000x
+once A's kernels were cached (December 2, forty-fourth session).
 """
 
 from __future__ import annotations
@@ -64,6 +71,13 @@ class Worker:
             self.process.wait()
             raise SystemExit(f"expected {folder} to hold simlab; its worker imported {imported}")
         self._read()  # compiled (or loaded) and warmed up
+
+    @classmethod
+    def from_cache(cls, folder: Path, scenario: Path, n: int, threads: int, cpus: str) -> Worker:
+        """A worker whose kernels are loaded from numba's cache: a first worker compiles
+        them (or finds them cached) and is closed (the module docstring says why)."""
+        cls(folder, scenario, n, threads, cpus).close()
+        return cls(folder, scenario, n, threads, cpus)
 
     def _read(self) -> str:
         out: IO[str] | None = self.process.stdout
@@ -127,8 +141,8 @@ def main() -> None:
     width = max(len(scenario.name) for scenario in args.scenarios)
     for scenario in args.scenarios:
         path = scenario.resolve()
-        a = Worker(args.a, path, args.n, args.threads, cpus)
-        b = Worker(args.b, path, args.n, args.threads, cpus)
+        a = Worker.from_cache(args.a, path, args.n, args.threads, cpus)
+        b = Worker.from_cache(args.b, path, args.n, args.threads, cpus)
         try:
             times_a, times_b, ratios = compare(a, b, args.rounds)
         finally:
