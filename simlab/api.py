@@ -34,6 +34,7 @@ from simlab.engine import runner
 from simlab.errors import ExactUnsupported, InputError, ScenarioError
 from simlab.limits import MAX_ENCOUNTERS, encounters_and_seed, whole_number_in
 from simlab.report.files import output_unit, run_identity, scenario_hash, write_json, write_parquet
+from simlab.report.words import counted
 from simlab.rules import rule_module
 from simlab.scenario.common import ScenarioBase
 from simlab.scenario.load import (
@@ -157,7 +158,8 @@ def simulate(
     check : bool
         Also compare the result with the exact answers wherever one exists
         (``Result.check``: figure, simulated, exact, standard error, z, p-value; see
-        :func:`simlab.exact.engine.check_simulation`).
+        :func:`simlab.exact.engine.check_simulation`). Where no figure can be compared,
+        a ``UserWarning`` says why (the reasons are in ``Result.check.attrs["skipped"]``).
     precision : float, optional
         Run to a precision (default: the scenario's ``precision:``): stop at the first
         fixed checkpoint where every reported rate's 95% half-width is at most this and
@@ -193,10 +195,38 @@ def simulate(
                           threads=threads, block_size=block_size, trace=trace,
                           progress=progress, client=client)  # fmt: skip
     if check:
-        from simlab.exact.engine import check_result
-
-        result.check = check_result(scenario, result)
+        result.check = exact_check(scenario, result)
+        _warn_if_nothing_checked(result.check)
     return result
+
+
+def exact_check(scenario: ScenarioBase, result: Result) -> pd.DataFrame:
+    """``result`` of ``scenario`` compared with the exact answers wherever one exists
+    (:func:`simlab.exact.engine.check_result`): the table of :func:`simulate`'s
+    ``check=True``, without its warning when nothing is compared, for the command line,
+    which prints why (``not checked: …``)."""
+    from simlab.exact.engine import check_result
+
+    return check_result(scenario, result)
+
+
+def _warn_if_nothing_checked(check: pd.DataFrame) -> None:
+    """A ``UserWarning`` when :func:`simulate`'s ``check=True`` compared no figure with an
+    exact answer, saying why, as ``simlab run --check`` prints it (``not checked: …``):
+    an empty table said nothing, its reasons only in ``check.attrs["skipped"]``."""
+    if len(check) or check.attrs.get("certain"):
+        return
+    from simlab.exact.engine import SIMULATE_HINT, check_verdict
+
+    skipped = list(check.attrs.get("skipped", []))
+    whole = [" ".join(line.strip().removeprefix("- ") for line in reason.splitlines()
+                      if line != SIMULATE_HINT)
+             for what, reason in skipped if what == "scenario"]  # fmt: skip
+    pairs = len(skipped) - len(whole)
+    why = whole + ([f"{counted(pairs, 'figure')} not checked, each with its reason in "
+                    ".check.attrs['skipped']"] if pairs else [])  # fmt: skip
+    warnings.warn(f"check: {check_verdict(check)}" + "".join(f"; {w}" for w in why),
+                  UserWarning, stacklevel=4)  # fmt: skip
 
 
 def simulate_job(

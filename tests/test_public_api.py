@@ -71,3 +71,53 @@ def test_every_api_function_documents_its_parameters_and_return(name: str) -> No
     missing = [p for p in inspect.signature(function).parameters if p not in given]
     assert missing == [], f"{name}: Parameters does not name {missing}"
     assert _documented(doc, "Returns").strip(), f"{name}: no Returns section"
+
+
+def test_simlab_exact_shows_the_signature_it_is_called_with() -> None:
+    """``simlab.exact?`` in a notebook showed ``(*args, **kwargs)``, the callable
+    package's own, and ``help(simlab.exact)`` began with the contract for a rule
+    system's exact module: neither said how to call it."""
+    from simlab.exact.engine import exact
+
+    assert inspect.signature(simlab.exact) == inspect.signature(exact)
+    assert list(inspect.signature(simlab.exact).parameters) == ["scenario"]
+    doc = (simlab.exact.__doc__ or "").splitlines()
+    assert doc[2].startswith("Call it as ``simlab.exact(scenario)``")
+
+
+def test_an_exact_table_without_rows_keeps_the_dtypes_it_has_with_rows() -> None:
+    """The quickstart, no duel, gave ``time_to_down()`` a float ``round`` (an int in a
+    duel's) and ``caveats()`` object columns (text in a table with rows)."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    fight = simlab.exact(root / "scenarios/shattered-spirits/quickstart.yaml")
+    duel = simlab.exact(root / "scenarios/benchmarks/ss-duel.yaml")
+    monsters = simlab.exact(root / "scenarios/glitters-d20/party-vs-monsters.yaml")
+    assert fight.time_to_down().empty and not duel.time_to_down().empty
+    assert fight.caveats().empty and not monsters.caveats().empty
+    assert dict(fight.time_to_down().dtypes) == dict(duel.time_to_down().dtypes)
+    assert dict(fight.caveats().dtypes) == dict(monsters.caveats().dtypes)
+
+
+def test_a_check_that_compares_nothing_says_why() -> None:
+    """``simulate(..., check=True)`` of a scenario the exact engine refuses gave an empty
+    table without a word, where ``simlab run --check`` prints ``not checked: …``."""
+    import warnings
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    with pytest.warns(UserWarning) as told:
+        res = simlab.simulate(root / "scenarios/shattered-spirits/spirits-2v3.yaml", n=2_000,
+                              check=True)  # fmt: skip
+    assert res.check is not None and res.check.empty
+    [said] = [str(w.message) for w in told]
+    assert said.startswith("check: no figure could be checked against an exact answer; "
+                           "cannot solve scenario 'spirits-2v3' exactly: spirits: ")  # fmt: skip
+    assert "simlab run" not in said
+    assert told[0].filename == __file__
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        checked = simlab.simulate(root / "scenarios/shattered-spirits/quickstart.yaml", n=2_000,
+                                  check=True)  # fmt: skip
+    assert checked.check is not None and len(checked.check) > 0

@@ -13,7 +13,7 @@ import functools
 import inspect
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from numbers import Integral
 from typing import Any, TypeVar
@@ -22,9 +22,10 @@ import numpy as np
 import pandas as pd
 
 from simlab.analysis import stats
+from simlab.arguments import describe
 from simlab.binding import checked_arguments
 from simlab.engine.tallies import Layout, TallyArrays
-from simlab.errors import InputError
+from simlab.errors import InputError, closest_name
 from simlab.report.words import counted, overrides_said
 
 #: The ``*_ci_kind`` of a mean over independent encounters (a mean time-to-down, an
@@ -90,13 +91,24 @@ def precision_said(precision: dict[str, Any] | None) -> str:
     return f" (precision {precision['half_width']:g} met)"
 
 
-def _index(value: Any, count: int, what: str) -> int:
-    """``value`` as an index from 0 to ``count - 1`` of a ``what`` (a numpy integer
-    too); :class:`~simlab.errors.InputError` for anything else, a negative index
-    included (it would count from the end)."""
-    if isinstance(value, bool) or not isinstance(value, Integral) or not 0 <= int(value) < count:
-        raise InputError(f"expected a {what} index from 0 to {count - 1}; got {value!r}")
-    return int(value)
+def _index(value: Any, names: Sequence[str], what: str) -> int:
+    """``value``, the name among ``names`` of ``what`` (``"a combatant"``) or its index in
+    them (a numpy integer too), as that index; :class:`~simlab.errors.InputError` for
+    anything else, a negative index included (it would count from the end)."""
+    if isinstance(value, str) and value in names:
+        return list(names).index(value)
+    count = len(names)
+    if isinstance(value, Integral) and not isinstance(value, bool) and 0 <= int(value) < count:
+        return int(value)
+    close = closest_name(value, names)
+    hint = f"; did you mean {close!r}?" if close else ""
+    raise InputError(f"expected {what} ({', '.join(names)}) or its index from 0 to "
+                     f"{count - 1}; got {describe(value)}{hint}")  # fmt: skip
+
+
+def _round_pmf(hist: np.ndarray, encounters: int) -> dict[int, float]:
+    """Round → share of all ``encounters`` of a histogram by round, rounds with any."""
+    return {int(r): float(hist[r] / encounters) for r in np.flatnonzero(hist)}
 
 
 @dataclass
@@ -269,8 +281,11 @@ class Result:
     def damage_pmf(self) -> pd.DataFrame:
         """Distribution of damage per attack, one row per (pair, damage) seen.
 
-        The last bin of the histogram counts "this much or more" (column ``at_least``);
-        it is only reached by extreme Exposed stacking.
+        Columns: ``attacker, attack, defender, damage, count, probability`` (of that
+        damage, misses counted as damage 0) and ``or_more``: True on the histogram's
+        last bin, whose row counts that damage or more (only extreme Exposed stacking
+        reaches it). P(damage ≥ x) is ``simlab.plot_damage_at_least``'s table
+        (column ``at_least``).
         """
         used, frame = self._pairs()
         rows = []
@@ -282,7 +297,7 @@ class Result:
                     (pair.attacker, pair.attack, pair.defender, int(dmg), int(hist[dmg]),
                      hist[dmg] / pair.attempts, bool(dmg == last))
                 )  # fmt: skip
-        columns = ["attacker", "attack", "defender", "damage", "count", "probability", "at_least"]
+        columns = ["attacker", "attack", "defender", "damage", "count", "probability", "or_more"]
         return pd.DataFrame(rows, columns=columns)
 
     # -- combatants --------------------------------------------------------------------
@@ -412,20 +427,50 @@ class Result:
                    MEDIAN_WHEN]  # fmt: skip
         return pd.DataFrame(rows, columns=columns)
 
-    def event_pmf(self, combatant: int, event: int) -> dict[int, float]:
+    @checked_arguments()
+    def event_pmf(self, combatant: int | str, event: int | str) -> dict[int, float]:
         """P(the event first happens in round r) over all encounters, for each round r
-        with any: it sums to the event's rate, not to 1. ``combatant`` and ``event`` are
-        indices in ``layout.combatants`` and ``layout.events``."""
-        combatant = _index(combatant, len(self.layout.combatants), "combatant")
-        event = _index(event, len(self.layout.events), "event")
-        hist = self.tallies.event_round[combatant, event]
-        return {int(r): hist[r] / self.encounters for r in np.flatnonzero(hist)}
+        with any: it sums to the event's rate, not to 1 (:meth:`events`).
 
-    def down_pmf(self, combatant: int) -> dict[int, float]:
+        Parameters
+        ----------
+        combatant : str or int
+            A combatant's name (after ``count:`` expansion, as :meth:`combatants` lists
+            them), or its index in ``layout.combatants``.
+        event : str or int
+            An event's name (``dead``, ``out``…: ``layout.events``), or its index there.
+
+        Returns
+        -------
+        dict of int to float
+            Round → probability, the rounds in which it ever happened.
+        """
+        c = _index(combatant, self._combatant_names(), "a combatant")
+        e = _index(event, list(self.layout.events), "an event")
+        return _round_pmf(self.tallies.event_round[c, e], self.encounters)
+
+    @checked_arguments()
+    def down_pmf(self, combatant: int | str) -> dict[int, float]:
         """P(first down in round r) over all encounters, for each round r with any, for
-        one combatant (its index in ``layout.combatants``): it sums to the down rate."""
-        hist = self.tallies.down_round[_index(combatant, len(self.layout.combatants), "combatant")]
-        return {int(r): hist[r] / self.encounters for r in np.flatnonzero(hist)}
+        one combatant: it sums to the down rate. The same figures as
+        :meth:`time_to_down`'s ``downed`` column over the encounters.
+
+        Parameters
+        ----------
+        combatant : str or int
+            A combatant's name (after ``count:`` expansion), or its index in
+            ``layout.combatants``.
+
+        Returns
+        -------
+        dict of int to float
+            Round → probability, the rounds in which it ever went down.
+        """
+        c = _index(combatant, self._combatant_names(), "a combatant")
+        return _round_pmf(self.tallies.down_round[c], self.encounters)
+
+    def _combatant_names(self) -> list[str]:
+        return [name for _, name in self.layout.combatants]
 
     def status_damage(self, level: float = 0.95) -> pd.DataFrame:
         """Mean damage each combatant took from statuses per encounter (bleeding,

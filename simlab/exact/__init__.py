@@ -1,7 +1,12 @@
 """Exact answers (enumeration, Markov chains) that need no sampling, per rule system.
 
-``simlab.exact(scenario)`` answers a whole scenario (see :mod:`simlab.exact.engine`);
-this package is itself callable so that the name works however it was first imported.
+Call it as ``simlab.exact(scenario)``, ``scenario`` a loaded scenario or the path of one:
+it returns an :class:`~simlab.exact.engine.ExactResult` with the exact answers of every
+attack pair against a fresh defender, and the duel's time-to-down where the scenario is
+a duel (``.attacks()``, ``.damage_pmf()``, ``.time_to_down()``, ``.caveats()``; what it
+cannot solve is in ``.refusals``, each with its reason). ``help(simlab.exact.engine.exact)``
+says the rest. This package is itself callable, so that the name works however it was
+first imported; what follows is for the author of a rule system's exact module.
 
 Contract of a rule system's exact module
 ----------------------------------------
@@ -41,6 +46,7 @@ Optionally, the module may also provide
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import sys
 import types
 from typing import TYPE_CHECKING, Any, Protocol
@@ -113,6 +119,15 @@ class TimeToDownLike(Protocol):
 
 class _CallableModule(types.ModuleType):
     """This package, callable as :func:`simlab.exact.engine.exact`."""
+
+    @property
+    def __signature__(self) -> inspect.Signature:
+        """:func:`simlab.exact.engine.exact`'s, for ``inspect.signature`` and a
+        notebook's tooltip (``simlab.exact?``), where this method's own said ``(*args,
+        **kwargs)``."""
+        from simlab.exact.engine import exact
+
+        return inspect.signature(exact)
 
     def __call__(self, *args: Any, **kwargs: Any) -> ExactResult:
         # as given: exact() checks them (simlab.binding), so that exact(scenario=..., n=3)

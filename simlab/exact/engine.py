@@ -205,7 +205,7 @@ class ExactResult:
                    "moved_by_fight"]  # fmt: skip
         rows = [(*p.key, p.hit_rate, p.crit_rate, p.mean_damage, ", ".join(p.caveats))
                 for p in self.pairs]  # fmt: skip
-        return pd.DataFrame(rows, columns=columns)
+        return _table(rows, columns)
 
     @checked_arguments(table=True)
     def caveats(self) -> pd.DataFrame:
@@ -220,7 +220,7 @@ class ExactResult:
         """
         rows = [(*p.key, figure, reason) for p in self.pairs
                 for figure, reason in p.caveats.items()]  # fmt: skip
-        return pd.DataFrame(rows, columns=["attacker", "attack", "defender", "figure", "reason"])
+        return _table(rows, ["attacker", "attack", "defender", "figure", "reason"])
 
     @checked_arguments(table=True)
     def damage_pmf(self) -> pd.DataFrame:
@@ -230,8 +230,7 @@ class ExactResult:
             for p in self.pairs
             for d in np.flatnonzero(p.damage_pmf > 0)
         ]
-        return pd.DataFrame(rows, columns=["attacker", "attack", "defender", "damage",
-                                           "probability"])  # fmt: skip
+        return _table(rows, ["attacker", "attack", "defender", "damage", "probability"])
 
     @checked_arguments(table=True)
     def time_to_down(self) -> pd.DataFrame:
@@ -242,8 +241,7 @@ class ExactResult:
         """
         columns = ["combatant", "round", "probability", "down_by_round"]
         if self.duel is None:
-            return pd.DataFrame({c: pd.Series(dtype=object if c == "combatant" else float)
-                                 for c in columns})  # fmt: skip
+            return _table([], columns)
         pmf = self.duel.pmf[1:]
         return pd.DataFrame(
             {
@@ -339,6 +337,20 @@ def describe(subject: Subject) -> str:
 
 
 # -- solving -------------------------------------------------------------------------------
+
+
+#: The dtypes of the exact tables' columns, for a table with no row, which pandas would
+#: type as objects: the dtypes of the same table with rows (a name is text).
+_COLUMN_KINDS = {"damage": np.int64, "round": np.int64, "hit_rate": float, "crit_rate": float,
+                 "mean_damage": float, "probability": float, "down_by_round": float}  # fmt: skip
+
+
+def _table(rows: list[tuple[Any, ...]], columns: list[str]) -> pd.DataFrame:
+    """The rows as a table; with no row, its columns typed as with rows
+    (:data:`_COLUMN_KINDS`, text where not listed)."""
+    if rows:
+        return pd.DataFrame(rows, columns=columns)
+    return pd.DataFrame({c: pd.Series(dtype=_COLUMN_KINDS.get(c, str)) for c in columns})
 
 
 def exact_module(rules: str) -> ModuleType:

@@ -618,7 +618,8 @@ def _readable_axes(ax: Axes, figure: str, x: pd.Series | None, marked: float | N
     figure that takes whole rounds
     (:data:`WHOLE_ROUND_FIGURES`), about :data:`MEAN_ROUND_TICKS` at matplotlib's steps
     (halves, quarters) for a mean in rounds; a y
-    range no narrower than :data:`MIN_RATE_SPAN` for a rate (within 0..1),
+    range no narrower than :data:`MIN_RATE_SPAN` for a rate (within 0..1 and the margin
+    matplotlib leaves around data),
     :data:`MIN_MEAN_SPAN` × the mean's size for a mean, and :data:`MIN_ROUND_SPAN` for
     rounds."""
     from matplotlib.ticker import MaxNLocator
@@ -638,8 +639,10 @@ def _readable_axes(ax: Axes, figure: str, x: pd.Series | None, marked: float | N
         return
     middle = (lo + hi) / 2
     lo, hi = middle - least / 2, middle + least / 2
-    if rate:
-        shift = max(0.0, -lo) - max(0.0, hi - 1.0)
+    if rate:  # within 0..1, but for the margin matplotlib leaves around any data: a
+        # rate of 1 at every value was drawn on the panel's top edge, an empty-looking box
+        margin = ax.get_ymargin() * least
+        shift = max(0.0, -margin - lo) - max(0.0, hi - 1.0 - margin)
         lo, hi = lo + shift, hi + shift
     ax.set_ylim(lo, hi)
 

@@ -93,6 +93,8 @@ def test_damage_and_its_distribution_from_the_tallies(skirmish: Result) -> None:
                    & (pmf.defender == row.defender)]  # fmt: skip
         hist = t.damage_hist[p]
         assert list(mine.damage) == list(np.flatnonzero(hist))
+        # or_more marks the histogram's last bin ("that damage or more") alone
+        assert list(mine.or_more) == [d == len(hist) - 1 for d in mine.damage]
         np.testing.assert_allclose(mine.probability, hist[hist > 0] / row.attempts, atol=TOL)
         # The histogram and the batch sums describe the same attacks.
         assert np.dot(np.arange(len(hist)), hist) == t.damage_sum[p].sum()
@@ -253,11 +255,33 @@ def test_a_combatant_index_out_of_range_is_refused(skirmish: Result, index: obje
     """``down_pmf(-1)`` counted from the end, silently."""
     from simlab.errors import InputError
 
-    with pytest.raises(InputError, match="expected a combatant index from 0 to"):
+    said = r"expected a combatant \(Warden, Lancer, .*\) or its index from 0 to 6; got "
+    with pytest.raises(InputError, match=said):
         skirmish.down_pmf(index)  # type: ignore[arg-type]
-    with pytest.raises(InputError, match="expected a combatant index from 0 to"):
+    with pytest.raises(InputError, match=said):
         skirmish.event_pmf(index, 0)  # type: ignore[arg-type]
     assert skirmish.down_pmf(np.int64(0)) == skirmish.down_pmf(0)
+
+
+def test_a_combatant_and_an_event_are_named_as_every_table_names_them(skirmish: Result) -> None:
+    """``down_pmf("Kaito")`` was refused as no index, where every table and plot takes
+    the name; a misspelt event is said with the name it is closest to."""
+    from simlab.errors import InputError
+
+    names = [name for _, name in skirmish.layout.combatants]
+    t = skirmish.tallies
+    for c, name in enumerate(names):
+        down = skirmish.down_pmf(name)
+        assert down == skirmish.down_pmf(c)
+        rounds = np.flatnonzero(t.down_round[c])
+        assert list(down) == list(rounds)
+        assert list(down.values()) == pytest.approx(t.down_round[c][rounds] / skirmish.encounters)
+        assert skirmish.event_pmf(name, "out") == skirmish.event_pmf(c, 0)
+    with pytest.raises(InputError, match=r"expected an event \(out\) .*; got 'outt'; did you "
+                                         r"mean 'out'\?"):  # fmt: skip
+        skirmish.event_pmf("Warden", "outt")
+    with pytest.raises(InputError, match=r"down_pmf\(\): expected combatant="):
+        skirmish.down_pmf()  # type: ignore[call-arg]
 
 
 def test_per_encounter_names_the_tallies_it_reads(skirmish: Result) -> None:

@@ -69,6 +69,23 @@ def _ticks(figure: str, values: list[float]) -> list[float]:
     return [float(t) for t in ax.get_yticks() if lo <= t <= hi]
 
 
+@pytest.mark.parametrize("rate", [0.0, 1.0])
+def test_a_constant_rate_at_0_or_1_is_drawn_inside_the_panel(rate: float) -> None:
+    """A sweep's down rate of 1 at every value was drawn on the top edge of a 0.95..1
+    axis, which read as an empty panel; matplotlib's own margin keeps it inside."""
+    fig = Figure(figsize=(7.0, 3.6), layout="constrained")
+    FigureCanvasAgg(fig)
+    ax = fig.subplots()
+    near = abs(rate - 1e-4)  # a band's bound a little inside 0..1, as a sweep draws
+    ax.plot([0, 1, 2], [rate, rate, near])
+    tuning._readable_axes(ax, "down_rate", None)
+    lo, hi = ax.get_ylim()
+    assert hi - lo == pytest.approx(tuning.MIN_RATE_SPAN)
+    inside = (rate - lo) / (hi - lo)
+    assert inside == pytest.approx(0.05 if rate == 0 else 0.95)
+    assert lo < min(rate, near) and max(rate, near) < hi
+
+
 def test_a_mean_time_to_down_axis_is_ticked_finer_than_whole_rounds() -> None:
     ticks = _ticks("mean_time_to_down", [2.4, 3.0, 3.7])
     inside = [t for t in ticks if 2.4 <= t <= 3.7]
