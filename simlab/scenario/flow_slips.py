@@ -250,10 +250,10 @@ def _missing_separator(text: str, before: _Before, closer: str, got: str) -> Sli
     if split is None:
         return _colon_in_a_value(text, before)
     end, start = split
-    comment = _COMMENT.search(text, end, start)
+    comment = _hiding_comment(text, end, start, opener)
     if comment is not None:
-        return _slip(text, comment.start(), f"a '#' inside {opened}, which starts a "
-                     "comment: the rest of its line is not read (a value holding ' #' needs "
+        return _slip(text, comment, f"a '#' inside {opened}, which starts a comment: "
+                     "the rest of its line is not read (a value holding ' #' needs "
                      "quotes)")  # fmt: skip
     if _on_a_line_of_its_own(text, end, start, opener):
         return _slip(text, end, f"no '{closer}' closing {opened} before the next line")
@@ -379,6 +379,27 @@ def _split(text: str, last: Token, at: Token) -> tuple[int, int] | None:
     if runs:
         return (last.start_mark.index + runs[-1].start(), last.start_mark.index + runs[-1].end())
     return None if key else (last.end_mark.index, at.start_mark.index)
+
+
+def _hiding_comment(text: str, end: int, start: int, opener: Token) -> int | None:
+    """Where a comment starts that hid the rest of a bracket's entries (``{name: Ogre
+    #1, hp: 5}``), between the last thing written (ending at ``end``) and what follows
+    (from ``start``); None for none. Only a comment on the line of the last thing
+    written counts, and only one that hides the closing bracket or is followed by more
+    of the bracket (a line indented deeper than the one it opened on): a comment line
+    below an entry whose closing bracket was left off (the next block's heading), or a
+    note after that entry (``hp: 30  # the boss``), is not the slip; the missing
+    bracket is (:func:`_on_a_line_of_its_own`)."""
+    comment = _COMMENT.search(text, end, start)
+    if comment is None or "\n" in text[end : comment.start()]:
+        return None
+    line_end = text.find("\n", comment.start())
+    hidden = text[comment.start() : len(text) if line_end < 0 else line_end]
+    if _CLOSERS[_char(text, opener)] in hidden or not _on_a_line_of_its_own(
+        text, end, start, opener
+    ):
+        return comment.start()
+    return None
 
 
 def _on_a_line_of_its_own(text: str, end: int, start: int, opener: Token) -> bool:

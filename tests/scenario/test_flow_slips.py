@@ -103,6 +103,15 @@ SLIPS = [
                                                       f"{COMMENT}"),
     ("[slashing], attacks", "[slashing |#none], attacks", f"a '#' inside the '[' opened at "
                                                           f"12:50, {COMMENT}"),
+    ("bonus: 5}", "bonus: 5 |#max}", f"a '#' inside the '{{' opened at 5:9, {COMMENT}"),
+    # a closing bracket left off before a note, or before a comment line: the bracket's
+    # slip, not the comment's (the comment line was blamed, the quickstart's layout)
+    ("bonus: 5}", "bonus: 5|  # the heavy one", "no '}' closing the '{' opened at 5:9 before "
+                                                "the next line"),
+    ("bonus: 5}", "bonus: 5|\n\n# spears below", "no '}' closing the '{' opened at 5:9 "
+                                                  "before the next line"),
+    ("attacks: [spear]}", "attacks: [spear]|\n# specs", "no '}' closing the '{' opened at "
+                                                        "12:7 before the next line"),
 ]  # fmt: skip
 
 
