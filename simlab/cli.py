@@ -19,7 +19,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sized
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -46,7 +46,7 @@ _QUOTED = re.compile(r"""(?<![\w'])'[^'\n]*'(?!\w)|(?<![\w"])"[^"\n]*"(?!\w)"""
                      r"|(?:(?<![\w.-])[\w.-]+: )?(?:\[[^\[\]\n]*\]|\{[^{}\n]*\})")  # fmt: skip
 
 
-def _fail(message: str, code: int) -> None:
+def _fail(message: str, code: int) -> NoReturn:
     """Print ``message`` on stderr and exit with ``code``. Where stderr is a terminal,
     each of its lines (one a problem) is broken at spaces to the terminal's width; in a
     pipe or a CI log a problem keeps one line, whatever ``COLUMNS`` says (pytest-xdist's
@@ -316,6 +316,38 @@ def _with_sets(scenario: Any, sets: tuple[str, ...], varied: tuple[str, ...] = (
     return override(scenario, overrides)
 
 
+class _Command(click.Command):
+    """A command whose option of ``NAME=VALUE`` written with a space for its ``=``
+    (``--set Defender.hp 40``) is said as such: click took the value for an argument too
+    many, ``Got unexpected extra argument (40)``, which named neither the option nor the
+    ``=``."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Parse ``args`` as click does; see the class."""
+        given = list(args)
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as err:
+            said = _space_for_equals(self, given)
+            if said is None or "unexpected extra argument" not in err.message:
+                raise
+            _fail(said, EXIT_INPUT)
+
+
+def _space_for_equals(command: click.Command, args: list[str]) -> str | None:
+    """The first option of ``command`` written ``NAME=VALUE`` (its metavar holds a
+    '=') whose value in ``args`` has no '=' and is followed by a word that is no option:
+    what it expected, and the two joined by '='; None when there is none."""
+    spelled = {name for param in command.params if isinstance(param, click.Option)
+               and "=" in (param.metavar or "") for name in param.opts}  # fmt: skip
+    for option, value, after in zip(args, args[1:], args[2:], strict=False):
+        if option in spelled and "=" not in value and not after.startswith("-"):
+            metavar = next(p.metavar for p in command.params if option in p.opts)
+            return (f"{option} {value}: expected {metavar}; got no '=' ({after!r} after it "
+                    f"was read as one more argument: write {option} {value}={after})")  # fmt: skip
+    return None
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="simlab")
 def main() -> None:
@@ -333,6 +365,9 @@ def main() -> None:
     from simlab.engine import compiling
 
     click.get_current_context().with_resource(compiling.listening(_compile_notice()))
+
+
+main.command_class = _Command
 
 
 def _compile_notice() -> Callable[[str], None] | None:

@@ -406,3 +406,32 @@ def test_a_change_is_echoed_as_the_designer_types_it(changes: Any, spelled: str)
     assert changed.overrides == (spelled,)
     again = scenario.with_([spelled])
     assert again.overrides == (spelled,) and again.model_dump() == changed.model_dump()
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["run", "--set", "Defender.hp", "40"],
+         "--set Defender.hp: expected NAME.FIELD=VALUE; got no '=' ('40' after it was read "
+         "as one more argument: write --set Defender.hp=40)"),
+        (["sweep", "--vary", "Defender.guard", "0:3"],
+         "--vary Defender.guard: expected NAME.FIELD=LO:HI[:STEP]|v1,v2; got no '=' ('0:3' "
+         "after it was read as one more argument: write --vary Defender.guard=0:3)"),
+        (["tune", "--vary", "Defender.hp=5:30", "--target", "win_rate:attacker", "0.5"],
+         "--target win_rate:attacker: expected FIGURE[:ON]=VALUE; got no '=' ('0.5' after it "
+         "was read as one more argument: write --target win_rate:attacker=0.5)"),
+    ],
+)  # fmt: skip
+def test_a_space_for_an_options_equals_sign_is_said(args: list[str], said: str) -> None:
+    """``--set Defender.hp 40`` was click's ``Got unexpected extra argument (40)``, which
+    named neither the option nor its '='; an argument too many that follows no such
+    option is still click's."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    command, *options = args
+    done = CliRunner().invoke(main, [command, str(SS_DUEL), *options])
+    assert (done.exit_code, done.output.strip()) == (2, said)
+    other = CliRunner().invoke(main, ["run", str(SS_DUEL), "extra"])
+    assert other.exit_code == 2 and "Got unexpected extra argument (extra)" in other.output
