@@ -797,7 +797,8 @@ def _message_mapping(error: _Resolved) -> str:
     ``expected 'strain_meter: 8' (…); got 'strain_meter:8'``."""
     found = _mapping_as_text(error)
     if found is None:
-        hint = _entries_as_a_list(error) or _empty_mapping(error) or _one_needed_key(error)
+        hint = (_entries_as_a_list(error) or _empty_mapping(error)
+                or _attack_key_as_an_attack(error) or _one_needed_key(error))  # fmt: skip
         return f"expected {_expect(error)}; got {_got(error)}{hint}"
     return key_and_value_run_together(found["key"], found["value"], found.group())
 
@@ -805,6 +806,22 @@ def _message_mapping(error: _Resolved) -> str:
 def _mapping_models(error: _Resolved) -> list[type[BaseModel]]:
     """The mappings (models) the value of ``error`` may be, of the types its place takes."""
     return [slot.tp for slot in error.slots if _is_model(slot.tp)]
+
+
+def _attack_key_as_an_attack(error: _Resolved) -> str:
+    """Where an attack's own key was indented as an attack (``modifier: 1`` level with the
+    attacks above it, not under one): ``" ('modifier' is a key of an attack, indented
+    here as an attack of its own: indent it under its attack)"``; ``""`` for any other
+    value. Said otherwise, ``modifier: 1`` read as an attack whose one needed key is
+    missing (:func:`_one_needed_key`), or as no mapping with no hint at all."""
+    if error.root is None or len(error.path) != 2 or not isinstance(error.path[1], str):
+        return ""
+    attacks = getattr(error.root, "KEYS_ELSEWHERE", {}).get("attacks", "attacks")
+    key = error.path[1]
+    if error.path[0] != attacks or key not in _keys_at(error.root, ("attacks", "")):
+        return ""
+    return (f" ({describe_value(key)} is a key of an attack, indented here as an attack "
+            "of its own: indent it under its attack)")  # fmt: skip
 
 
 def _one_needed_key(error: _Resolved) -> str:

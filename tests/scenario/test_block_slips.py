@@ -330,3 +330,21 @@ def test_a_key_as_deep_as_a_list_is_said_as_before() -> None:
     [problem] = errors_of(text)
     assert problem.startswith(f"s.yaml:{at}: expected valid YAML syntax; got a line "
                               "indented differently"), problem  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "said"),
+    [
+        ("    modifier: 1", "  modifier: 1", "9:13: expected a mapping; got 1 ('modifier' is a "
+         "key of an attack, indented here as an attack of its own: indent it under its "
+         "attack)"),
+        ("    modifier: 1", "    modifier: 1\n  profile: [0, 0, 1]", "10:12: expected a "
+         "mapping; got a list ('profile' is a key of an attack, indented here as an "
+         "attack of its own: indent it under its attack)"),
+    ],
+)  # fmt: skip
+def test_an_attacks_key_indented_as_an_attack_is_said_so(old: str, new: str, said: str) -> None:
+    """``modifier: 1`` indented level with the attacks was read as an attack named
+    ``modifier``: the message suggested ``modifier: {profile: 1}``, an attack whose
+    profile is 1; a glitters-d20 ``bonus: 6`` so got no hint at all."""
+    assert errors_of(KAITO.replace(old, new)) == [f"s.yaml:{said}"]
