@@ -285,6 +285,9 @@ class Provenance(NamedTuple):
     baseline_version, version : str
         The simlab versions that simulated it (``""`` where not known: results from
         Python, not a file).
+    baseline_tolerance, tolerance : dict or None
+        Its practical tolerances by kind (``drift_tolerance:``, defaults filled in) in
+        the baseline and in this run; None where not known. The gate applies this run's.
     """
 
     scenario: str
@@ -293,6 +296,8 @@ class Provenance(NamedTuple):
     seed: int
     baseline_version: str = ""
     version: str = ""
+    baseline_tolerance: dict[str, float] | None = None
+    tolerance: dict[str, float] | None = None
 
 
 class Repeats(NamedTuple):
@@ -346,6 +351,18 @@ def _pooled_error(cur: _Mean, base: _Mean) -> tuple[float, float]:
 # -- figures of one scenario ---------------------------------------------------------------
 
 
+def threshold(kind: str, tolerance: float, baseline: float) -> float:
+    """The change a figure of ``kind`` must reach to be beyond its ``tolerance``: the
+    tolerance itself, relative for a mean (× max(|baseline|, 1))."""
+    return tolerance * max(abs(baseline), 1.0) if kind == "mean" else tolerance
+
+
+def full_tolerance(given: dict[str, float] | None) -> dict[str, float]:
+    """Tolerances by kind as the gate applies them: ``given`` over
+    :data:`DEFAULT_TOLERANCE`."""
+    return {**DEFAULT_TOLERANCE, **(given or {})}
+
+
 @dataclass
 class _Rows:
     scenario: str
@@ -368,10 +385,7 @@ class _Rows:
     def add(self, figure: str, subject: str, kind: str, test: str, baseline: float,
             current: float, change: float, statistic: float, p: float) -> None:  # fmt: skip
         tol = self.tolerance[kind]
-        if kind == "mean":
-            beyond = abs(change) >= tol * max(abs(baseline), 1.0)
-        else:
-            beyond = abs(change) >= tol
+        beyond = abs(change) >= threshold(kind, tol, baseline)
         self.rows.append({"scenario": self.scenario, "rules": self.rules, "figure": figure,
                           "subject": subject, "kind": kind, "test": test, "baseline": baseline,
                           "current": current, "change": change, "statistic": statistic,
@@ -663,7 +677,7 @@ def _compared(
     cur: Result, base: Result, tolerance: dict[str, float] | None
 ) -> tuple[_Rows, list[str]]:
     """:func:`scenario_rows`, its rows kept with the means it did not test."""
-    rows = _Rows(cur.scenario, cur.rules, {**DEFAULT_TOLERANCE, **(tolerance or {})})
+    rows = _Rows(cur.scenario, cur.rules, full_tolerance(tolerance))
     notes: list[str] = []
     _attack_rows(rows, cur, base, notes)
     _combatant_rows(rows, cur, base, notes)
@@ -757,6 +771,27 @@ class DriftReport:
         """The scenarios compared whose baseline and run differ in seed, in the run's order."""
         return [p for p in self.provenance if p.seed != p.baseline_seed]
 
+    def tolerances_differ(self) -> list[Provenance]:
+        """The scenarios compared whose tolerances differ from the baseline's (where
+        both are known), in the run's order."""
+        return [p for p in self.provenance if p.baseline_tolerance is not None
+                and p.tolerance is not None and p.tolerance != p.baseline_tolerance]  # fmt: skip
+
+    def passed_by_tolerance(self) -> pd.DataFrame:
+        """The rows of figures that did not drift under this run's tolerances but would
+        have under the baseline's (:meth:`tolerances_differ`): statistically different,
+        and beyond the baseline's tolerance for their kind."""
+        then = {(p.scenario, p.rules): p.baseline_tolerance or {}
+                for p in self.tolerances_differ()}  # fmt: skip
+        t = self.table
+        beyond = [
+            (row.scenario, row.rules) in then
+            and abs(row.change) >= threshold(row.kind, then[row.scenario, row.rules][row.kind],
+                                             row.baseline)
+            for row in t.itertuples()
+        ]  # fmt: skip
+        return t[t.significant & ~t.drifted & np.asarray(beyond, dtype=bool)]
+
     def versions_differ(self) -> list[Provenance]:
         """The scenarios compared whose baseline and run another simlab simulated."""
         known = [p for p in self.provenance if p.version and p.baseline_version]
@@ -773,6 +808,9 @@ class DriftReport:
                 f"The baseline is of another simlab version: simlab {versions}. A "
                 "figure may have moved with simlab's own changes, not the rules'."
             )
+        tolerances = self.tolerances_differ()
+        if tolerances:
+            out.append(self._tolerances_caveat(tolerances))
         seeds = _grouped(self.seeds_differ(), "seed", "baseline_seed")
         if seeds:
             out.append(
@@ -782,6 +820,21 @@ class DriftReport:
                 "as independent samples either way)."
             )
         return out
+
+    def _tolerances_caveat(self, differ: list[Provenance]) -> str:
+        """The caveat on tolerances that differ from the baseline's: each changed one,
+        and the figures that pass under this run's but would have drifted under the
+        baseline's (a commit that loosens ``drift_tolerance:`` with the rules it
+        changes passes the gate; this says so)."""
+        changed = "; ".join(f"{p.scenario} ({p.rules}) {_tolerance_changes(p)}" for p in differ)
+        passed = self.passed_by_tolerance()
+        said = [f"{figure_said(r.figure, r.subject)} ({r.scenario})" for r in passed.itertuples()]
+        what = (f"{counted(len(said), 'figure')} that would have drifted under the "
+                f"baseline's pass under this run's: {_first_few(said)}" if said
+                else "no figure that would have drifted under the baseline's passes "
+                "under this run's")  # fmt: skip
+        return (f"Tolerances differ from the baseline's: {changed}. The gate applies this "
+                f"run's; {what}.")  # fmt: skip
 
     def untested_by_reason(self) -> dict[str, list[Untested]]:
         """The means not tested, grouped by their reason (``too few attacks that dealt
@@ -798,6 +851,14 @@ class DriftReport:
 
 #: The scenarios a caveat names for one pair of values; the rest are counted.
 NAMED = 3
+
+
+def _tolerance_changes(p: Provenance) -> str:
+    """``rate 0.1 (baseline 0.02), mean 0.2 (baseline 0.05)``: the tolerances of ``p``
+    that differ from its baseline's."""
+    now, then = p.tolerance or {}, p.baseline_tolerance or {}
+    return ", ".join(f"{kind} {now[kind]:g} (baseline {then[kind]:g})"
+                     for kind in DEFAULT_TOLERANCE if now[kind] != then[kind])  # fmt: skip
 
 
 def _grouped(entries: list[Provenance], current: str, baseline: str) -> str:
@@ -837,6 +898,7 @@ def compare_results(
     alpha: float = DEFAULT_ALPHA,
     tolerances: dict[tuple[str, str], dict[str, float]] | None = None,
     versions: dict[tuple[str, str], tuple[str, str]] | None = None,
+    baseline_tolerances: dict[tuple[str, str], dict[str, float]] | None = None,
 ) -> DriftReport:
     """Compare simulation results with baseline results, scenario by scenario.
 
@@ -852,6 +914,9 @@ def compare_results(
     versions : dict, optional
         Per (rules id, scenario id), the simlab versions that simulated this run and the
         baseline, for :meth:`DriftReport.caveats`.
+    baseline_tolerances : dict, optional
+        Per (rules id, scenario id), the tolerances the baseline was written with, for
+        :meth:`DriftReport.caveats` (this run's are applied).
 
     Returns
     -------
@@ -874,9 +939,13 @@ def compare_results(
             continue
         sizes.append(SampleSizes(res.scenario, res.rules, base.encounters, res.encounters))
         version, base_version = (versions or {}).get(key(res), ("", ""))
+        tolerance = (tolerances or {}).get(key(res))
+        then = None if baseline_tolerances is None else baseline_tolerances.get(key(res))
         provenance.append(Provenance(res.scenario, res.rules, base.seed, res.seed,
-                                     base_version, version))  # fmt: skip
-        compared, said = _compared(res, base, (tolerances or {}).get(key(res)))
+                                     base_version, version,
+                                     None if then is None else full_tolerance(then),
+                                     full_tolerance(tolerance)))  # fmt: skip
+        compared, said = _compared(res, base, tolerance)
         rows += compared.rows
         notes += said
         untested += compared.untested
@@ -897,7 +966,8 @@ def compare(current: Sequence[Any], baseline: Sequence[Any], alpha: float = DEFA
             shown: str = "the baseline") -> DriftReport:  # fmt: skip
     """Compare report runs (:class:`simlab.report.results.ScenarioRun`) with a baseline.
 
-    Each scenario's tolerances are those of the current run (its ``drift_tolerance:``).
+    Each scenario's tolerances are those of the current run (its ``drift_tolerance:``);
+    where they differ from the baseline's, :meth:`DriftReport.caveats` says so.
 
     Raises
     ------
@@ -910,7 +980,8 @@ def compare(current: Sequence[Any], baseline: Sequence[Any], alpha: float = DEFA
     simulated_by = {key(r): r.simlab_version for r in baseline}
     versions = {key(r): (r.simlab_version, simulated_by.get(key(r), "")) for r in current}
     return compare_results([r.result for r in current], [r.result for r in baseline], alpha,
-                           tolerances, versions)  # fmt: skip
+                           tolerances, versions,
+                           {key(r): r.drift_tolerance for r in baseline})  # fmt: skip
 
 
 class Planned(NamedTuple):

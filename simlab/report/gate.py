@@ -14,12 +14,14 @@ is). It says what the terminal and ``report.md`` say, as data::
      "sample_sizes_differ": true,
      "sample_sizes": [{"scenario", "rules", "baseline_encounters", "encounters"}],
      "simlab_versions_differ": false, "seeds_differ": false,
+     "tolerances_differ": false, "passed_by_tolerance": 0,
      "provenance": [{"scenario", "rules", "baseline_seed", "seed",
-                     "baseline_simlab_version", "simlab_version"}],
+                     "baseline_simlab_version", "simlab_version",
+                     "baseline_tolerance", "tolerance"}],
      "not_compared": [{"scenario", "rules", "reason"}],
      "figures": [{"scenario", "rules", "figure", "figure_name", "subject", "kind", "test",
                   "baseline", "current", "change", "statistic", "statistic_name",
-                  "p_value", "p_holm", "tolerance", "beyond_tolerance", "significant",
+                  "p_value", "p_holm", "tolerance", "threshold", "beyond_tolerance", "significant",
                   "drifted", "borderline", "status"}],
      "notes": ["…"]}
 
@@ -33,7 +35,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from simlab.analysis.drift import DriftReport, figure_name, key
+from simlab.analysis.drift import DriftReport, figure_name, key, threshold
 from simlab.report.files import write_json
 
 __all__ = ["DRIFT_JSON", "EXIT_DRIFT", "FORMAT", "drift_document", "write_drift_json"]
@@ -73,6 +75,7 @@ def _figure(row: Any, borderline: bool) -> dict[str, Any]:
         "change": _number(row.change), "statistic": _number(row.statistic),
         "statistic_name": STATISTIC_NAME.get(row.test), "p_value": _number(row.p_value),
         "p_holm": _number(row.p_holm), "tolerance": float(row.tolerance),
+        "threshold": _number(threshold(row.kind, row.tolerance, row.baseline)),
         "beyond_tolerance": bool(row.beyond_tolerance), "significant": bool(row.significant),
         "drifted": bool(row.drifted), "borderline": borderline, "status": drift_status(row),
     }  # fmt: skip
@@ -138,6 +141,8 @@ def drift_document(drift: DriftReport, baseline: str, runs: Sequence[Any],
         ],
         "simlab_versions_differ": bool(drift.versions_differ()),
         "seeds_differ": bool(drift.seeds_differ()),
+        "tolerances_differ": bool(drift.tolerances_differ()),
+        "passed_by_tolerance": len(drift.passed_by_tolerance()),
         "provenance": [
             {
                 "scenario": p.scenario,
@@ -146,6 +151,8 @@ def drift_document(drift: DriftReport, baseline: str, runs: Sequence[Any],
                 "seed": p.seed,
                 "baseline_simlab_version": p.baseline_version or None,
                 "simlab_version": p.version or None,
+                "baseline_tolerance": p.baseline_tolerance,
+                "tolerance": p.tolerance,
             }
             for p in drift.provenance
         ],

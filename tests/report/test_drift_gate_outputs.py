@@ -89,6 +89,11 @@ def test_drift_json_holds_the_verdict_and_every_figure_of_the_drift_report(
         assert (entry["drifted"], entry["significant"]) == (row.drifted, row.significant)
         for name in ("baseline", "current", "change", "statistic", "p_value", "p_holm"):
             assert _same(entry[name], getattr(row, name)), (name, entry)
+        # the change a figure must reach: the tolerance, × max(|baseline|, 1) for a mean
+        scale = max(abs(row.baseline), 1.0) if row.kind == "mean" else 1.0
+        assert entry["threshold"] == pytest.approx(row.tolerance * scale), entry
+        if entry["change"] is not None and row.test != "none":
+            assert entry["beyond_tolerance"] == (abs(entry["change"]) >= entry["threshold"])
     by_figure = {(e["scenario"], e["figure"], e["subject"]): e for e in doc["figures"]}
     assert _row(drift, *DRIFTED).drifted and by_figure[DRIFTED]["drifted"]
     assert (
@@ -315,10 +320,14 @@ def test_a_baseline_of_another_version_or_seed_is_said_with_both(
     drift = json.loads((out / "drift.json").read_text())
     assert version in drift["summary"] and seed in drift["summary"]
     assert drift["simlab_versions_differ"] and drift["seeds_differ"]
+    tolerance = {"rate": 0.02, "pmf": 0.05, "mean": 0.05, "median": 1.0}
     assert drift["provenance"] == [
         {"scenario": "quickstart", "rules": "shattered-spirits", "baseline_seed": 7,
-         "seed": 99, "baseline_simlab_version": "0.0.8", "simlab_version": __version__}
+         "seed": 99, "baseline_simlab_version": "0.0.8", "simlab_version": __version__,
+         "baseline_tolerance": tolerance, "tolerance": tolerance}
     ]  # fmt: skip
+    assert not drift["tolerances_differ"] and drift["passed_by_tolerance"] == 0
+    assert "Tolerances differ" not in said
     head = _said((out / "report.md").read_text().split("## Drift")[1].split("\n## ")[0])
     assert version in head and seed in head
     same = tmp_path / "s"
@@ -327,3 +336,34 @@ def test_a_baseline_of_another_version_or_seed_is_said_with_both(
     drift = json.loads((same / "drift.json").read_text())
     assert not drift["seeds_differ"] and not drift["simlab_versions_differ"]
     assert "Seeds differ" not in done.output and "another simlab" not in done.output
+
+
+def test_tolerances_loosened_with_the_rules_are_said_with_what_they_let_pass(
+    scenarios: Path, tmp_path: Path
+) -> None:
+    """A commit that raised stone-strike's row 7 and loosened the quickstart's
+    ``drift_tolerance:`` passed the gate with no word: the gate applies the run's
+    tolerances, and nothing compared them with the baseline's. It still passes (the
+    tolerances are the scenario's to set), but the verdict names each tolerance changed
+    and the figures that would have drifted under the baseline's."""
+    changed = _changed(scenarios, tmp_path)
+    loose = "drift_tolerance: {rate: 0.5, pmf: 0.5, mean: 0.5, median: 5}\n"
+    changed.write_text(changed.read_text() + loose)
+    out = tmp_path / "r"
+    done = simlab("report", changed, "-n", N, "--out", out,
+                  "--baseline", scenarios / "baseline.json")  # fmt: skip
+    assert done.exit_code == 0, done.output
+    said = _said(done.output)
+    assert ("Tolerances differ from the baseline's: quickstart (shattered-spirits) rate 0.5 "
+            "(baseline 0.02), pmf 0.5 (baseline 0.05), mean 0.5 (baseline 0.05), median 5 "
+            "(baseline 1). The gate applies this run's; ") in said, said  # fmt: skip
+    assert "damage distribution of Brute stone-strike → Kaito (quickstart)" in said, said
+    doc = json.loads((out / "drift.json").read_text())
+    assert doc["verdict"] == "ok" and doc["tolerances_differ"]
+    assert doc["passed_by_tolerance"] > 0
+    assert "Tolerances differ" in doc["summary"]
+    (entry,) = doc["provenance"]
+    assert entry["tolerance"] == {"rate": 0.5, "pmf": 0.5, "mean": 0.5, "median": 5.0}
+    assert entry["baseline_tolerance"] == {"rate": 0.02, "pmf": 0.05, "mean": 0.05,
+                                           "median": 1.0}  # fmt: skip
+    assert "Tolerances differ" in _said((out / "report.md").read_text())
