@@ -775,6 +775,16 @@ _KINDS: dict[str, tuple[str, str, str, str, str]] = {
 }  # fmt: skip
 
 
+#: What to do with a drift.json that has no results.json beside it (copied or moved away
+#: from the report that wrote it), in place of :data:`_KINDS`' words that name its folder.
+_DRIFT_ALONE = (
+    "read it as JSON (json.load); simlab report --from reads the run's results in the "
+    "folder of the report that wrote it (no results.json is beside this one)",
+    "the run's results are the results.json the report wrote beside it, and none is "
+    "beside this one (copied or moved away): give the folder of that report",
+)
+
+
 @dataclass(frozen=True)
 class SimlabOutput:
     """A file or folder simlab wrote, given to a reader that expects another thing.
@@ -887,8 +897,10 @@ def _output_kind(doc: Any) -> str | None:
 def _output_file(p: Path, kind: str, scenarios: str, writer: str = "") -> SimlabOutput:
     """One of simlab's JSON outputs, of ``kind``, at ``p``."""
     file, by, holds, as_scenario, as_results = _KINDS[kind]
-    if kind == "drift":
+    if kind == "drift" and (p.parent / "results.json").is_file():
         as_scenario, as_results = f"{as_scenario} {p.parent}", f"{as_results} {p.parent}"
+    elif kind == "drift":  # moved or copied away from its report: no folder to name
+        as_scenario, as_results = _DRIFT_ALONE
     return SimlabOutput(kind, f"the {file} of {writer or by}{scenarios}", holds, as_scenario,
                         as_results)  # fmt: skip
 

@@ -428,3 +428,25 @@ def test_a_baseline_cut_short_is_written_again(out: Path, tmp_path: Path) -> Non
     done = simlab_cli("baseline", "update", DUEL, "-n", N, "--baseline", path)
     assert done.exit_code == 0, done.output
     assert [r.scenario for r in simlab.load_results(path)] == ["zones-training-duel"]
+
+
+def test_a_drift_json_copied_away_from_its_report_names_no_folder(
+    out: Path, tmp_path: Path
+) -> None:
+    """A drift.json copied out of its report's folder was told to give "its folder, .",
+    which holds no results.json: the hint named a folder that does not work."""
+    copy = tmp_path / "drift.json"
+    shutil.copy(out / "gate/drift.json", copy)
+    with pytest.raises(InputError) as err:
+        simlab.load_results(copy)
+    said = str(err.value)
+    assert (
+        "the run's results are the results.json the report wrote beside it, and none is "
+        "beside this one (copied or moved away): give the folder of that report"
+    ) in said
+    assert "give its folder" not in said, said
+    with pytest.raises(ScenarioError) as as_scenario:
+        simlab.load(copy)
+    assert "in the folder of the report that wrote it (no results.json is beside this one)" in (
+        str(as_scenario.value)
+    )
