@@ -1060,7 +1060,9 @@ def _message(error: _Resolved) -> str:
     message = f"expected {_expect(error)}{_items_stand_for(error)}; got {_got(error)}"
     if error.kind in _NUMBER_KINDS:
         message += number_hint(error.error["input"])
-    if error.kind == "list_type":
+    if error.kind == "list_type" and error.path and error.path[-1] == "between":
+        message += _between_hint(error.error["input"])
+    elif error.kind == "list_type":
         message += _list_hint(error.error["input"], _item_names(error))
     if error.kind in ("bool_type", "bool_parsing"):
         message += _bool_hint(error.error["input"])
@@ -1093,6 +1095,21 @@ def _list_hint(written: Any, names: Iterable[str] = ()) -> str:
     if isinstance(written, str):
         return f" (a list is written inside '[…]': [{', '.join(_list_items(written, names))}])"
     return "" if written is None else " (a list is written inside '[…]')"
+
+
+#: A range written as its two ends in text (``2-6``, ``0.5 to 0.9``, ``1..3``).
+_RANGE_WRITTEN = re.compile(
+    r"\s*(-?\d+(?:\.\d+)?)\s*(?:-|–|\.\.|to)\s*(-?\d+(?:\.\d+)?)\s*"
+)
+
+
+def _between_hint(written: Any) -> str:
+    """How a spec's ``between:`` is written, for text in its place: its two ends
+    (``between: 2-6`` is ``[2, 6]``, where :func:`_list_hint` read a run of whole
+    numbers, ``[2, 3, 4, 5, 6]``, which ``between:`` refuses as 5 items)."""
+    found = _RANGE_WRITTEN.fullmatch(written) if isinstance(written, str) else None
+    ends = f": [{found[1]}, {found[2]}]" if found else ""
+    return f" (a range is written as its two ends inside '[…]'{ends})"
 
 
 def _item_names(error: _Resolved) -> list[str]:

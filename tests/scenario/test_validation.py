@@ -433,3 +433,25 @@ def test_union_reports_the_most_useful_branch(text: str, expected: str) -> None:
     with pytest.raises(ScenarioError) as caught:
         validate(Loadout, parse_yaml(text, "s.yaml"))
     assert [str(p) for p in caught.value.problems] == [expected]
+
+
+@pytest.mark.parametrize(
+    ("value", "ends"),
+    [("2-6", "2, 6"), ("0.5 to 0.9", "0.5, 0.9"), ("0.5-0.9", "0.5, 0.9"), ("soon", None)],
+)
+def test_a_specs_range_written_as_text_is_said_as_its_two_ends(
+    value: str, ends: str | None
+) -> None:
+    """``between: 2-6`` was told to write ``[2, 3, 4, 5, 6]`` (a run of numbers, as
+    ``base_defense:`` takes one), which ``between:`` refuses as 5 items; ``0.5-0.9`` to
+    write ``[0.5-0.9]``, refused as text. A range is its two ends, and they load."""
+    figure = "mean_rounds" if value == "2-6" else "win_rate, side: squire"
+    text = PELL + f"expect:\n  - {{figure: {figure}, between: {value}}}\n"
+    hint = f": [{ends}]" if ends else ""
+    column = 36 if value == "2-6" else 47
+    assert errors_of(text) == [
+        f"s.yaml:13:{column}: expected a list; got {value!r} (a range is written as its two ends "
+        f"inside '[…]'{hint})"
+    ]
+    if ends:
+        assert simlab.loads(text.replace(value, f"[{ends}]"))
