@@ -260,8 +260,10 @@ MODES = ["everyone", "declared"]
 
 
 def engagement_text(mode: str) -> str:
-    """The engagement scenario with ``engagement: mode``."""
-    return ENGAGEMENT.format(mode=mode, rounds=ROUNDS, cut=CUT, shot=SHOT, hp=FOE_HP)
+    """The engagement scenario with ``engagement: mode``; Axe's ``engaged_with`` only
+    under ``declared``, which alone reads it (it is refused without it)."""
+    text = ENGAGEMENT.format(mode=mode, rounds=ROUNDS, cut=CUT, shot=SHOT, hp=FOE_HP)
+    return text if mode == "declared" else text.replace(", engaged_with: [Ymir]", "")
 
 
 @functools.cache

@@ -26,7 +26,7 @@ techniques:
   kick: {profile: [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5], ap: 1, speed: 1}
 sides:
   a:
-    - {name: A, endurance: 10, health: 10, plan: [strike, jab],
+    - {name: A, endurance: 10, health: 10, plan: [strike, jab], tokens: {momentum: 2},
        improvise: {replace: jab, use: kick}}
   b:
     - {name: B, endurance: 12, health: 8, plan: [jab, jab, kick]}

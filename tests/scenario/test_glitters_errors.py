@@ -28,7 +28,7 @@ sides:
        armor_bc: 6, shield_bc: 2, defense: block, attacks: [sword]}
   b:
     - {name: Skeleton, hp: 13, resist: [piercing], status_immune: [bleeding],
-       bleeding: 2, attacks: [spear]}
+       burning: 2, attacks: [spear]}
 """
 
 ARMOR_CLASS_HINT = (
@@ -117,7 +117,7 @@ def test_mit_shortcut_sets_dc() -> None:
             14,
             ["'bleeding', 'burning', 'freezing'", "'poisoned'"],
         ),
-        ("bleeding: 2", "bleeding: -1", 15, ["≥ 0", "got -1"]),
+        ("burning: 2", "burning: -1", 15, ["≥ 0", "got -1"]),
         (
             "attacks: [spear]",
             "attacks: [lance]",

@@ -196,3 +196,54 @@ def test_a_source_destroyed_before_the_first_arrival_is_refused_naming_the_entry
                        r"source_destroyed_round 0 \(never\) or at least the from_round of "
                        r"'Shade' \(5"):  # fmt: skip
         late.with_({"Shade.reinforce.from_round": 5})
+
+
+DRAFT1 = """\
+scenario: t
+rules: shattered-spirits-draft1
+techniques:
+  jab: {profile: [0, 0, 1, 2, 2, 3, 3, 4, 4, 5, 6], ap: 1, speed: 2}
+  flick: {profile: [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5], ap: 1, speed: 1}
+sides:
+  a: [{name: A, endurance: 10, health: 10, plan: [jab], improvise: {replace: jab, use: flick}}]
+  b: [{name: B, endurance: 10, health: 10, plan: [jab]}]
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        (GLITTERS_DUEL.replace("dc: 10}", "dc: 10, bleeding: 2, status_immune: [bleeding]}"),
+         "s.yaml:7:43: expected no starting bleeding on a combatant immune to it "
+         "(status_immune: bleeding); got bleeding: 2"),
+        (SPIRITS_DUEL.replace("{name: A, hp: 20,", "{name: A, hp: 20, engaged_with: [B],"),
+         "s.yaml:6:39: expected 'params: {engagement: declared}' with engaged_with (under "
+         "engagement: everyone, every combatant is Engaged with every enemy); got "
+         "engagement: everyone"),
+        (DRAFT1,
+         "s.yaml:7:68: expected tokens.momentum of at least 2 (improvise_cost) or "
+         "params.momentum_per_refresh above 0; got tokens.momentum 0 and "
+         "momentum_per_refresh 0: 'A' could never Improvise"),
+    ],
+)  # fmt: skip
+def test_a_setting_the_run_would_ignore_is_refused(text: str, problem: str) -> None:
+    """Each was accepted and changed nothing, or went against what it says: a skeleton
+    immune to Bleeding bled from its starting ``bleeding: 2``; ``engaged_with`` under
+    ``engagement: everyone`` had its names checked, then ignored; an ``improvise:``
+    policy with no Momentum ever to pay for it never played its Technique (the
+    earlier draft's benchmark fight had one)."""
+    assert errors_of(text) == [problem]
+
+
+def test_what_the_refused_settings_work_with_loads() -> None:
+    simlab.loads(GLITTERS_DUEL.replace("dc: 10}", "dc: 10, bleeding: 2, status_immune: [burning]}"))
+    declared = SPIRITS_DUEL.replace("{name: A, hp: 20,", "{name: A, hp: 20, engaged_with: [B],")
+    simlab.loads(declared.replace("attacks:\n", "params: {engagement: declared}\nattacks:\n", 1))
+    simlab.loads(DRAFT1.replace("plan: [jab], improvise", "plan: [jab], tokens: {momentum: 2}, "
+                                "improvise"))  # fmt: skip
+    paid = simlab.loads(DRAFT1.replace("sides:", "params: {momentum_per_refresh: 1}\nsides:"))
+    # an override may leave the engagement or the Momentum behind (a sweep from 0)
+    assert paid.with_({"params.momentum_per_refresh": 0}) is not None
+    everyone = simlab.loads(declared.replace("attacks:\n", "params: {engagement: declared}\n"
+                                             "attacks:\n", 1))  # fmt: skip
+    assert everyone.with_({"params.engagement": "everyone"}) is not None

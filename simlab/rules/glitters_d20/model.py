@@ -145,6 +145,19 @@ class Combatant(CombatantBase):
             raise ValueError("expected a shield (shield_bc > 0) to block; got shield_bc: 0")
         return self
 
+    @model_validator(mode="after")
+    def _no_starting_status_it_is_immune_to(self) -> Combatant:
+        """A starting level of a status in ``status_immune`` is refused: the combatant
+        never gains that status, yet a starting level ticked all the same (an immune
+        skeleton bled from ``bleeding: 2``)."""
+        for status in self.status_immune:
+            level = getattr(self, status)
+            if level > 0:
+                raise located_error((status,), f"expected no starting {status} on a combatant "
+                                    f"immune to it (status_immune: {status}); got {status}: "
+                                    f"{level}", level)  # fmt: skip
+        return self
+
     #: Keys other d20 games write for an armor class, which these rules split into DC
     #: and BC: a combatant writes ``dc`` (the dodge part) or ``mit`` (all of it).
     ARMOR_CLASS_KEYS: ClassVar[tuple[str, ...]] = ("ac", "AC", "armor_class")

@@ -654,7 +654,12 @@ class Scenario(ScenarioBase):
         return self
 
     @model_validator(mode="after")
-    def _engagements(self) -> Scenario:
+    def _engagements(self, info: ValidationInfo) -> Scenario:
+        """Each ``engaged_with`` entry is an enemy entry; and ``engaged_with`` is refused
+        in the file as written without ``engagement: declared``, under which alone it is
+        read (under ``everyone`` every combatant is Engaged with every enemy: its names
+        were checked, then ignored). An override that turns engagement to ``everyone``
+        may leave it behind (:func:`as_written`)."""
         entries = {m.name: side for side, ms in self.sides.items() for m in ms}
         for side, members in self.sides.items():
             for i, member in enumerate(members):
@@ -665,7 +670,22 @@ class Scenario(ScenarioBase):
                                             f"expected an enemy entry ({', '.join(foes)}); "
                                             f"got {name!r}{did_you_mean(name, foes)}",
                                             name)  # fmt: skip
+        if self.params.engagement != "declared" and as_written(info):
+            self._refuse_unread_engagements()
         return self
+
+    def _refuse_unread_engagements(self) -> None:
+        """Refuse the first ``engaged_with`` written, under ``engagement: everyone``
+        (:meth:`_engagements`)."""
+        for side, members in self.sides.items():
+            for i, member in enumerate(members):
+                if member.engaged_with:
+                    raise located_error(("sides", side, i, "engaged_with"),
+                                        "expected 'params: {engagement: declared}' with "
+                                        "engaged_with (under engagement: everyone, every "
+                                        "combatant is Engaged with every enemy); got "
+                                        f"engagement: {self.params.engagement}",
+                                        member.engaged_with)  # fmt: skip
 
     @model_validator(mode="after")
     def _spirit_attacks(self) -> Scenario:

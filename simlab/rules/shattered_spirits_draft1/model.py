@@ -38,8 +38,8 @@ from simlab.rules.shattered_spirits.model import (
     parse_status,
     refuse_unpaid_reactions,
 )
-from simlab.scenario.common import CombatantBase, ScenarioBase
-from simlab.scenario.validation import StrictModel
+from simlab.scenario.common import CombatantBase, ScenarioBase, located_error
+from simlab.scenario.validation import StrictModel, written
 
 PHASES = tuple(range(1, 7))
 DEFAULT_AP = 3
@@ -349,7 +349,29 @@ class Scenario(ScenarioBase):
         a fight, as in the later draft (:func:`refuse_unpaid_reactions`)."""
         self = handler(data)
         refuse_unpaid_reactions(self, data, info)
+        self._refuse_unpaid_improvise(data, info)
         return self
+
+    def _refuse_unpaid_improvise(self, data: Any, info: ValidationInfo) -> None:
+        """Refuse an ``improvise:`` policy its combatant can never pay for, where it is
+        written: Momentum comes only from ``tokens: {momentum: N}`` and
+        ``params.momentum_per_refresh`` (docs/rules/shattered-spirits-draft1.md), so with
+        neither reaching ``improvise_cost`` the policy never played its Technique, and
+        the run said nothing. An override of the tokens or the params may leave it
+        unpaid (:func:`written`)."""
+        cost, gained = self.params.improvise_cost, self.params.momentum_per_refresh
+        for side, members in self.sides.items():
+            for i, member in enumerate(members):
+                where = ("sides", side, i, "improvise")
+                held = member.tokens.momentum
+                if (member.improvise is None or gained > 0 or held >= cost
+                        or not written(info, data, where)):  # fmt: skip
+                    continue
+                raise located_error(where, f"expected tokens.momentum of at least {cost} "
+                                    "(improvise_cost) or params.momentum_per_refresh above 0; "
+                                    f"got tokens.momentum {held} and momentum_per_refresh 0: "
+                                    f"{member.name!r} could never Improvise",
+                                    member.improvise)  # fmt: skip
 
     def attack_makers(self) -> list[tuple[str, str, list[str]]]:
         """(side, name, Techniques) of every combatant, ``count:`` copies apart: its plan,
