@@ -1098,9 +1098,7 @@ def _list_hint(written: Any, names: Iterable[str] = ()) -> str:
 
 
 #: A range written as its two ends in text (``2-6``, ``0.5 to 0.9``, ``1..3``).
-_RANGE_WRITTEN = re.compile(
-    r"\s*(-?\d+(?:\.\d+)?)\s*(?:-|–|\.\.|to)\s*(-?\d+(?:\.\d+)?)\s*"
-)
+_RANGE_WRITTEN = re.compile(r"\s*(-?\d+(?:\.\d+)?)\s*(?:-|–|\.\.|to)\s*(-?\d+(?:\.\d+)?)\s*")
 
 
 def _between_hint(written: Any) -> str:
