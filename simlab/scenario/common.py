@@ -127,6 +127,15 @@ def located_errors(errors: list[tuple[tuple[Any, ...], str, Any]]) -> Validation
     return ValidationError.from_exception_data("scenario", details)
 
 
+def _bounds_at(key: str, value: Any) -> list[tuple[tuple[Any, ...], float | None]]:
+    """The bounds of an ``expect:`` spec's ``key`` with where each is written (relative to
+    the spec): ``at_least: 0.5`` at ``("at_least",)``, the ends of ``between: [a, b]`` at
+    ``("between", 0)`` and ``("between", 1)``."""
+    if isinstance(value, list):
+        return [((key, i), bound) for i, bound in enumerate(value)]
+    return [((key,), value)]
+
+
 #: A bound of an ``expect:`` spec: a finite number (``.nan`` would fail every check, and
 #: ``.inf`` pass or fail every one, whatever was measured).
 Bound = Annotated[float, Field(allow_inf_nan=False)]
@@ -186,14 +195,17 @@ class Expectation(StrictModel):
 
     def _refuse_bounds_beyond_rates(self) -> None:
         """A rate's bound lies from 0 to 1: beyond, the spec could never fail
-        (``at_most: 60`` for 60%) or never pass, whatever was measured."""
-        for key in ("at_least", "at_most", "between"):
-            value = getattr(self, key)
-            for bound in value if isinstance(value, list) else [value]:
-                if bound is not None and not 0 <= bound <= 1:
-                    raise located_error((key,), f"expected a bound from 0 to 1 for the rate "
-                                        f"{self.figure!r} (0.6 for 60%); got {bound:g}",
-                                        value)  # fmt: skip
+        (``at_most: 60`` for 60%) or never pass, whatever was measured. Each such bound
+        is refused where it is written: both ends of a ``between:`` at their own items."""
+        expected = f"expected a bound from 0 to 1 for the rate {self.figure!r} (0.6 for 60%)"
+        bad = [
+            (loc, f"{expected}; got {bound:g}", bound)
+            for key in ("at_least", "at_most", "between")
+            for loc, bound in _bounds_at(key, getattr(self, key))
+            if bound is not None and not 0 <= bound <= 1
+        ]
+        if bad:
+            raise located_errors(bad)
 
     @property
     def bounds(self) -> tuple[float, float]:

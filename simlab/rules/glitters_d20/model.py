@@ -21,7 +21,13 @@ from pydantic_core.core_schema import ValidatorFunctionWrapHandler
 
 from simlab.dice import Dice
 from simlab.rules.zones_3d6.model import PlainDice, base_dice_problem
-from simlab.scenario.common import CombatantBase, ScenarioBase, copies_of, located_error
+from simlab.scenario.common import (
+    CombatantBase,
+    ScenarioBase,
+    copies_of,
+    located_error,
+    located_errors,
+)
 from simlab.scenario.validation import StrictModel, written
 
 DamageType = Literal[
@@ -124,11 +130,16 @@ class Combatant(CombatantBase):
     @field_validator("attributes")
     @classmethod
     def _attributes(cls, scores: dict[str, int]) -> dict[str, int]:
-        for name, score in scores.items():
-            if not 0 <= score <= MAX_ATTRIBUTE:
-                raise ValueError(
-                    f"expected attribute scores from 0 to {MAX_ATTRIBUTE}; got {name}: {score}"
-                )
+        """Every attribute score lies from 0 to MAX_ATTRIBUTE. Each other one is refused at
+        its own value, so that all of them are told, each where it is written."""
+        expected = f"expected attribute scores from 0 to {MAX_ATTRIBUTE}"
+        bad = [
+            ((name,), f"{expected}; got {name}: {score}", score)
+            for name, score in scores.items()
+            if not 0 <= score <= MAX_ATTRIBUTE
+        ]
+        if bad:
+            raise located_errors(bad)
         return scores
 
     @model_validator(mode="after")

@@ -149,18 +149,31 @@ class AttackProfile(StrictModel):
 
     @field_validator("profile")
     @classmethod
-    def _non_negative(cls, profile: list[int]) -> list[int]:
-        for row, damage in zip(ROWS, profile, strict=True):
-            if not 0 <= damage <= 999:
-                raise ValueError(f"expected damage from 0 to 999 on row {row}; got {damage}")
+    def _damage_in_range(cls, profile: list[int]) -> list[int]:
+        """Every row's damage lies from 0 to 999. Each one outside is refused at its own
+        item, so that a chart with several is told of all of them, each where it is
+        written; the message names its row (2 to 12), not its index."""
+        bad = [
+            ((i,), f"expected damage from 0 to 999 on row {row}; got {damage}", damage)
+            for i, (row, damage) in enumerate(zip(ROWS, profile, strict=True))
+            if not 0 <= damage <= 999
+        ]
+        if bad:
+            raise located_errors(bad)
         return profile
 
     @field_validator("status", "tier")
     @classmethod
     def _rows(cls, table: dict[int, object]) -> dict[int, object]:
-        for row in table:
-            if row not in ROWS:
-                raise ValueError(f"expected rows 2 to 12 as keys; got {row}")
+        """Every key is a row of the chart, 2 to 12. Each other one is refused at the key
+        itself (pydantic's ``[key]`` mark), every one of them."""
+        bad = [
+            ((row, "[key]"), f"expected rows 2 to 12 as keys; got {row}", row)
+            for row in table
+            if row not in ROWS
+        ]
+        if bad:
+            raise located_errors(bad)
         return table
 
     def row_tier(self, row: int) -> str:

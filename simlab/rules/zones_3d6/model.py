@@ -13,7 +13,7 @@ from pydantic import BeforeValidator, Field, ValidationInfo, field_validator, mo
 from pydantic_core.core_schema import ValidatorFunctionWrapHandler
 
 from simlab.dice import Dice, dice_coercer
-from simlab.scenario.common import CombatantBase, ScenarioBase, located_error
+from simlab.scenario.common import CombatantBase, ScenarioBase, located_error, located_errors
 from simlab.scenario.validation import StrictModel
 
 DEFAULT_SIDES = 6
@@ -112,12 +112,18 @@ class Combatant(CombatantBase):
     @field_validator("base_defense")
     @classmethod
     def _faces(cls, faces: list[int]) -> list[int]:
+        """Every Base Defense face is one the largest damage die can show. Each other one
+        is refused at its own item, so that all of them are told, each where it is written."""
         known = _DAMAGE_SIDES.get()
         sides = known or MAX_FACE
         where = "" if known is None else f" (the largest damage die is a d{sides})"
-        for face in faces:
-            if not 1 <= face <= sides:
-                raise ValueError(f"expected die faces from 1 to {sides}{where}; got {face}")
+        bad = [
+            ((i,), f"expected die faces from 1 to {sides}{where}; got {face}", face)
+            for i, face in enumerate(faces)
+            if not 1 <= face <= sides
+        ]
+        if bad:
+            raise located_errors(bad)
         return faces
 
 
