@@ -12,6 +12,7 @@ import re
 from typing import Annotated, Any, ClassVar, Literal, NamedTuple
 
 from pydantic import (
+    AfterValidator,
     Field,
     PrivateAttr,
     ValidationError,
@@ -34,6 +35,20 @@ POLICY_CODE = {name: code for code, name in enumerate(TARGET_POLICIES)}
 MAX_COMBATANTS = 64
 
 
+def _without_edge_spaces(name: str) -> str:
+    """A name as given, refused when it starts or ends with a space: ``"Raider 2 "`` beside
+    the copy ``Raider 2`` of ``count: 2`` was another name, and the tables then showed
+    two rows named alike that nothing told apart."""
+    if name != name.strip():
+        raise ValueError(f"expected a name without spaces at its start or end; got {name!r}")
+    return name
+
+
+#: A combatant's (or a Spirit's, a Stance's) name: 1 to 60 characters, no space at either
+#: end.
+Name = Annotated[str, Field(min_length=1, max_length=60), AfterValidator(_without_edge_spaces)]
+
+
 class CombatantBase(StrictModel):
     """Fields every combatant has, whatever the rule system.
 
@@ -45,7 +60,7 @@ class CombatantBase(StrictModel):
     ``lowest-hp``.
     """
 
-    name: str = Field(min_length=1, max_length=60)
+    name: Name
     count: int = Field(1, ge=1, le=MAX_COMBATANTS)
     attacks: list[str] = Field(default_factory=list)
     target: TargetPolicy = "focus"

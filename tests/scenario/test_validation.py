@@ -455,3 +455,24 @@ def test_a_specs_range_written_as_text_is_said_as_its_two_ends(
     ]
     if ends:
         assert simlab.loads(text.replace(value, f"[{ends}]"))
+
+
+def test_a_name_with_a_space_at_either_end_is_refused() -> None:
+    """``name: "Raider 2 "`` beside the copy ``Raider 2`` of ``count: 2`` was another
+    name: validate said ok, and the tables showed two rows named ``Raider 2``."""
+    from tests.support import SPIRITS_DUEL, ZONES_DUEL
+
+    text = ZONES_DUEL.replace("{name: A, hp: 20", "{name: Raider, count: 2, hp: 20").replace(
+        "  b: [{name: B, hp: 20}]", '  b: [{name: "Raider 2 ", hp: 20}, {name: " B", hp: 5}]'
+    )
+    assert errors_of(text) == [
+        "s.yaml:7:14: expected a name without spaces at its start or end; got 'Raider 2 '",
+        "s.yaml:7:43: expected a name without spaces at its start or end; got ' B'",
+    ]
+    spirit = SPIRITS_DUEL.replace(
+        "attacks: [blade]}]", "attacks: [blade], spirit: {name: 'Hawk ', hp: 5}}]", 1
+    )
+    assert errors_of(spirit) == [
+        "s.yaml:6:58: expected a name without spaces at its start or end; got 'Hawk '"
+    ]
+    assert simlab.loads(text.replace("Raider 2 ", "Raider 3").replace('" B"', "B"))

@@ -24,6 +24,7 @@ from simlab.scenario.common import (
     MAX_COMBATANTS,
     CombatantBase,
     Maker,
+    Name,
     NameClaim,
     ScenarioBase,
     TargetPolicy,
@@ -308,7 +309,7 @@ class Stance(StrictModel):
     and attack rolls while it holds this Stance.
     """
 
-    name: str = Field(min_length=1, max_length=60)
+    name: Name
     speed: int = Field(ge=1, le=6)
     attacks_per_turn: int = Field(1, ge=1, le=10)
     guard_modifier: int = Field(0, ge=-999, le=999)
@@ -335,7 +336,7 @@ class Spirit(StrictModel):
     ``never``; ``recall_below`` Recalls it instead while its HP is below that (0: never).
     """
 
-    name: str = Field(min_length=1, max_length=60)
+    name: Name
     hp: int = Field(ge=1, le=100_000)
     guard: int = Field(0, ge=0, le=999)
     speed: int = Field(3, ge=1, le=6)
