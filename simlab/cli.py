@@ -545,10 +545,14 @@ def _say_valid(path: Any, scn: Any) -> None:
 
 
 def _echo_wrapped(line: str, whole: tuple[str, ...] = ()) -> None:
-    """``click.echo`` of ``line`` broken at spaces to the width the terminal's console
-    prints at (the terminal's, or ``COLUMNS``; not broken in a pipe without ``COLUMNS``),
-    never inside a part of ``whole`` (a count and its noun, ``7 combatants``), for
-    ``validate``, which imports no rich (README targets: it starts in under 0.5 s)."""
+    """``click.echo`` of ``line``: where stdout is a terminal, broken at spaces to its
+    width (or ``COLUMNS``), never inside a part of ``whole`` (a count and its noun, ``7
+    combatants``); in a pipe or a CI log one line, whatever ``COLUMNS`` says, as
+    :func:`_fail` keeps a problem, so that ``grep`` finds it whole. For ``validate``,
+    which imports no rich (README targets: it starts in under 0.5 s)."""
+    if not sys.stdout.isatty():
+        click.echo(line)
+        return
     import shutil
 
     from simlab.report.width import broken_at_spaces

@@ -179,8 +179,8 @@ def closest_name(found: object, known: Iterable[object]) -> str | None:
         The known name closest to ``found`` (:data:`SUGGEST_CUTOFF`), else the one that
         shares all of its letters but the last (:data:`STEM_LETTERS`), else the one it
         starts with ('crit' for 'critical'), else the one a single edit away ('cut' for
-        'kut'), else its short name ('str' for 'strength'); None when ``found`` is not
-        text or no known name is close.
+        'kut'), else its short name ('str' for 'strength', or 'strenght'); None when
+        ``found`` is not text or no known name is close.
     """
     if not isinstance(found, str) or not found:
         return None
@@ -222,8 +222,12 @@ _SHORT_NAMES = {"strength": "str", "dexterity": "dex", "intelligence": "int",
 
 def _its_short_name(found: str, known: Iterable[str]) -> list[str]:
     """The known short name of ``found`` written out in full (:data:`_SHORT_NAMES`:
-    'str' for 'strength'), as a list of it; empty when it is not known."""
-    short = _SHORT_NAMES.get(found)
+    'str' for 'strength'), or misspelt so ('strenght', the rule page's own example, too
+    far from 'str' for any likeness rule), as a list of it; empty when it is not known."""
+    import difflib
+
+    full = difflib.get_close_matches(found, _SHORT_NAMES, n=1, cutoff=SUGGEST_CUTOFF)
+    short = _SHORT_NAMES[full[0]] if full else None
     return [short] if short is not None and short in known else []
 
 

@@ -11,15 +11,19 @@ run into its value inside ``{…}`` is said (:mod:`simlab.scenario.validation`);
 next; and ``name: Goblin: Scout``, which YAML reads as a second key on one line
 ("mapping values are not allowed here"), as a ':' inside a value that needs quotes,
 or, when the word before the ':' is a key (``hp: 7 attacks: [claw]``), as two keys on
-one line; and a tab past a line's indentation (``hp:<TAB>24``), said by what it
-stands between.
+one line; a tab past a line's indentation (``hp:<TAB>24``), said by what it
+stands between; and a Unicode space such as a non-breaking one, pasted from a web page
+or a word processor, where YAML needs a plain space (``hp:<NBSP>30``, or in the
+indentation), which YAML reads as text.
 Only imported on the way out with a syntax error.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
+from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from simlab.errors import colon_inside_a_value, key_and_value_run_together
@@ -51,6 +55,19 @@ _KEY_AND_COLON = re.compile(r"(?P<key>[^\s:#\[\]{},'\"][^:#,{}\[\]\n]*?):(?:[ \t
 _SHOWN_CHARS = 32
 #: What may stand before the first ':' of a line: its indentation and a plain key.
 _KEY_BEFORE_COLON = re.compile(r"[ \t]*(?:-[ \t]+)*[^\s:#\[\]{},'\"][^:#]*")
+#: The spaces of Unicode other than the plain one (its category Zs), which YAML reads as
+#: text: a non-breaking space (U+00A0), a figure space, a narrow non-breaking space, ….
+_UNICODE_SPACE = re.compile("[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
+#: What a designer calls the Unicode spaces most often pasted; others by their Unicode name.
+_SPACE_NAMES = {
+    "\u00a0": "a non-breaking space",
+    "\u2007": "a figure space",
+    "\u202f": "a narrow non-breaking space",
+    "\u3000": "a full-width space",
+}
+#: How many Unicode spaces the YAML is read again for, each mended on its own: a file
+#: of many is read no more than this many times over.
+_SPACES_TRIED = 10
 
 
 def run_together_slip(exc: YAMLError, text: str) -> Slip | None:
@@ -152,6 +169,119 @@ def tab_slip(exc: YAMLError, text: str) -> Slip | None:
     else:
         got = f"a tab after {written!r} (YAML parts the words of a line with spaces only)"
     return _located(text, mark.index, f"expected valid YAML syntax; got {got}")
+
+
+def unicode_space_slip(exc: YAMLError, text: str) -> Slip | None:
+    """What ``exc`` means when a Unicode space other than the plain one (a non-breaking
+    space, U+00A0, pasted from a web page or a word processor) stands where YAML needs a
+    plain space: in the indentation, after a key's ':', a list item's '-', or a ',', '['
+    or '{' of a flow collection. YAML reads it as text there, so its parser stops later,
+    at a ':' or a line that then makes no sense; inside quoted text or a comment, it is
+    text and no slip.
+
+    Parameters
+    ----------
+    exc : YAMLError
+        What ruamel.yaml raised while reading ``text``.
+    text : str
+        The YAML document.
+
+    Returns
+    -------
+    tuple of (int, int, str) or None
+        1-based line and column of the first such space, up to the end of the line the
+        parser stopped on, that the parser gets past once it is a plain space, and the
+        message (``expected valid YAML syntax; got a non-breaking space (U+00A0) after
+        'hp:', which YAML does not read as a space (retype it as a plain space)``); None
+        for any other error.
+    """
+    mark = getattr(exc, "problem_mark", None)
+    if not isinstance(exc, MarkedYAMLError) or mark is None:
+        return None
+    found = _UNICODE_SPACE.finditer(text, 0, _line_end(text, mark.index))
+    spaces = [space.start() for space in found if _wants_a_plain_space(text, space.start())]
+    index = _first_that_mends(text, spaces, mark.index)
+    if index is None:
+        return None
+    before = text[text.rfind("\n", 0, index) + 1 : index]
+    char = text[index]
+    name = _SPACE_NAMES.get(char) or _with_its_article(unicodedata.name(char).lower())
+    message = (f"expected valid YAML syntax; got {name} (U+{ord(char):04X}) "
+               f"{_where_a_space_is(before)}, which YAML does not read as a space (retype "
+               "it as a plain space)")  # fmt: skip
+    return _located(text, index, message)
+
+
+def _first_that_mends(text: str, spaces: list[int], stop: int) -> int | None:
+    """The first of the Unicode spaces at ``spaces`` that, made a plain space, gets the
+    parser past ``stop``, where it stopped; or the first of them when only all of them
+    together do (two in one indentation); None when they do not (another slip)."""
+    tried = spaces[:_SPACES_TRIED]
+    mending = (index for index in tried if _parses_past(_plain_at(text, [index]), stop))
+    first = next(mending, None)
+    if first is None and spaces and _parses_past(_plain_at(text, spaces), stop):
+        return spaces[0]
+    return first
+
+
+def _with_its_article(name: str) -> str:
+    """``name`` after 'a' or 'an' (``an em space``, ``a thin space``)."""
+    return f"{'an' if name[0] in 'aeiou' else 'a'} {name}"
+
+
+def _wants_a_plain_space(text: str, index: int) -> bool:
+    """Whether the character at ``index`` stands where YAML parts things with a plain
+    space (the indentation; after a ':', a '-', a ',', a '[' or a '{'), outside quoted
+    text and comments."""
+    before = text[text.rfind("\n", 0, index) + 1 : index]
+    in_indentation = not _UNICODE_SPACE.sub("", before).strip(" -")
+    parts_two_things = in_indentation or before.endswith((":", "-", ",", "[", "{"))
+    return parts_two_things and not _in_text(before)
+
+
+def _in_text(line: str) -> bool:
+    """Whether the end of ``line`` (the start of a line) is inside quoted text or a
+    comment: a quote opens text where a value may start, a '#' after a space a comment."""
+    quote = ""
+    for at, char in enumerate(line):
+        starts_a_value = at == 0 or line[at - 1] in " -:,[{"
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"" and starts_a_value:
+            quote = char
+        elif char == "#" and (at == 0 or line[at - 1] in " \t"):
+            return True
+    return bool(quote)
+
+
+def _plain_at(text: str, indices: list[int]) -> str:
+    """``text`` with a plain space for the character at each of ``indices``."""
+    chars = list(text)
+    for index in indices:
+        chars[index] = " "
+    return "".join(chars)
+
+
+def _parses_past(text: str, index: int) -> bool:
+    """Whether the YAML parser reads ``text`` whole, or stops only after ``index``: a
+    Unicode space mended, the parser gets past where it stopped."""
+    try:
+        for _ in YAML(typ="rt").parse(text):
+            pass
+    except MarkedYAMLError as exc:
+        return exc.problem_mark is not None and exc.problem_mark.index > index
+    except YAMLError:
+        return False
+    return True
+
+
+def _where_a_space_is(before: str) -> str:
+    """Where a Unicode space stands after the text ``before`` it on its line, said for
+    the message: in the indentation, after a list item's '-', or after the word before
+    it (``after 'hp:'``)."""
+    if not _UNICODE_SPACE.sub("", before).strip(" -"):
+        return "after a list item's '-'" if before.endswith("-") else "in the indentation"
+    return f"after {before.split()[-1]!r}"
 
 
 def _tab_after_a_dash(text: str, tab: int, before: str) -> Slip:

@@ -569,13 +569,15 @@ def _yaml_problem(exc: YAMLError, filename: str, text: str) -> Problem:
             "expected a closing quote for the text opened here; got "
             + _end_of_file(str(getattr(exc, "problem", ""))),
         )
-    from simlab.scenario.flow_slips import flow_slip, quote_slip  # only with an error
+    from simlab.scenario import block_slips as block  # only with an error
+    from simlab.scenario.flow_slips import flow_slip, quote_slip
 
+    space = block.unicode_space_slip(exc, text)  # before the slips it would look like
+    if space is not None:
+        return Problem(filename, *space)
     slip = quote_slip(exc, text) or flow_slip(exc, text)
     if slip is not None:
         return Problem(filename, slip[0], slip[1], f"expected valid YAML syntax; got {slip[2]}")
-    from simlab.scenario import block_slips as block
-
     block_slip = (block.tab_slip(exc, text) or block.run_together_slip(exc, text)
                   or block.dash_slip(exc, text)
                   or block.colon_slip(exc, text) or block.missing_dash_slip(exc, text))  # fmt: skip

@@ -1067,6 +1067,7 @@ def _message(error: _Resolved) -> str:
     if error.kind in ("bool_type", "bool_parsing"):
         message += _bool_hint(error.error["input"])
     if _EXPECT_BY_KIND.get(error.kind) is _expect_choice:
+        message += _null_hint(error)
         in_a_list = bool(error.path) and isinstance(error.path[-1], int)
         meant = did_you_mean_items if in_a_list else did_you_mean
         message += meant(error.error["input"], _choices(error))
@@ -1200,12 +1201,41 @@ _OLD_BOOLEANS = {"yes": "true", "on": "true", "y": "true", "no": "false", "off":
 
 def _bool_hint(written: Any) -> str:
     """How true or false is written, for ``yes``, ``no``, ``on`` or ``off``: ``" (YAML
-    reads yes as text: write true)"``, and for ``1`` or ``0`` (``cover: 0``): ``" (write
-    false)"``; ``""`` for anything else."""
+    reads yes as text: write true)"``, for ``1`` or ``0`` (``cover: 0``): ``" (write
+    false)"``, and for ``"true"``, text only by its quotes, as a number in quotes is
+    (:func:`number_hint`); ``""`` for anything else."""
     if type(written) is int and written in (0, 1):
         return f" (write {'true' if written else 'false'})"
+    if isinstance(written, str) and written.lower() in ("true", "false"):
+        return f" (true or false in quotes is text: write {written.lower()} without them)"
     meant = _OLD_BOOLEANS.get(written.strip().lower()) if isinstance(written, str) else None
     return "" if meant is None else f" (YAML reads {written.strip()} as text: write {meant})"
+
+
+#: Words for none that YAML reads as text, where a choice that may be null was meant null.
+_NONE_WORDS = ("none", "null", "nil", "nothing")
+
+
+def _null_hint(error: _Resolved) -> str:
+    """How none is written for a field that may be null, for ``none`` where it is no
+    choice (glitters-d20's ``attribute: none``): ``" (YAML reads none as text: write
+    attribute: null for none)"``, as the rule pages write it; ``""`` for anything else."""
+    key, written = error.path[-1] if error.path else None, error.error["input"]
+    if not isinstance(key, str) or not isinstance(written, str):
+        return ""
+    if written.strip().lower() not in _NONE_WORDS or not _may_be_null(error, key):
+        return ""
+    return f" (YAML reads {written.strip()} as text: write {key}: null for none)"
+
+
+def _may_be_null(error: _Resolved, key: str) -> bool:
+    """Whether the field ``key`` of the model that holds the value at ``error`` takes
+    null (its type a union with None)."""
+    for slot in error.parent_slots:
+        field = slot.tp.model_fields.get(key) if _is_model(slot.tp) else None
+        if field is not None and type(None) in typing.get_args(field.annotation):
+            return True
+    return False
 
 
 # --- placing ---------------------------------------------------------------------------

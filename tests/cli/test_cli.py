@@ -55,17 +55,51 @@ def test_validate_counts_in_words() -> None:
     assert " ".join(done.stdout.split()).endswith("rules shattered-spirits, 2 combatants, 1 attack")
 
 
-def test_validate_ok_fits_80_columns() -> None:
+def _validated_on_a_terminal(path: str, columns: int, monkeypatch: pytest.MonkeyPatch) -> str:
+    """What ``simlab validate PATH``, which must pass, prints where stdout is a terminal
+    ``columns`` wide (``COLUMNS``)."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    monkeypatch.setenv("COLUMNS", str(columns))
+    with CliRunner().isolation() as (out, _, _):
+        sys.stdout.isatty = lambda: True  # type: ignore[method-assign]
+        with pytest.raises(SystemExit) as done:
+            main(["validate", path])
+    assert done.value.code == 0
+    return str(out.getvalue().decode())
+
+
+def test_validate_ok_fits_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
     """``ok: PATH: scenario …, rules …, N combatants, M attacks`` (125 columns for the
-    glitters party) is broken at a space at ``COLUMNS=80``, and whole in a pipe."""
+    glitters party) is broken at a space on a terminal at ``COLUMNS=80``, and whole in a
+    pipe."""
     fight = "scenarios/glitters-d20/party-vs-monsters.yaml"
     piped = simlab("validate", fight)  # no COLUMNS: the conftest's
-    narrow = simlab("validate", fight, columns="80")
-    assert piped.returncode == narrow.returncode == 0, narrow.stderr
+    assert piped.returncode == 0, piped.stderr
     assert len(piped.stdout.splitlines()) == 1
-    lines = narrow.stdout.splitlines()
+    lines = _validated_on_a_terminal(fight, 80, monkeypatch).splitlines()
     assert len(lines) == 2 and max(len(line) for line in lines) <= 80, lines
     assert " ".join(lines) == piped.stdout.strip()
+
+
+def test_validate_ok_keeps_one_line_in_a_pipe_whatever_columns_says(tmp_path: Path) -> None:
+    """In a pipe with ``COLUMNS=60`` the ``ok:`` line of a long path was broken as on a
+    terminal (``…, 3 combatants,`` / ``2 attacks``, not indented), where a problem keeps
+    one line for ``grep``: the ok line keeps one too."""
+    from click.testing import CliRunner
+
+    from simlab.cli import main
+
+    folder = tmp_path / "a-folder-of-scenarios-named-at-length" / "glitters-d20"
+    folder.mkdir(parents=True)
+    path = folder / "training-duel.yaml"
+    path.write_text((ROOT / "scenarios/glitters-d20/training-duel.yaml").read_text())
+    done = CliRunner().invoke(main, ["validate", str(path)], env={"COLUMNS": "60"})
+    assert done.exit_code == 0, done.output
+    assert done.output == (f"ok: {path}: scenario 'training-duel', rules glitters-d20, "
+                           "2 combatants, 3 attacks\n")  # fmt: skip
 
 
 def _stderr_in_a_terminal(args: list[str], env: dict[str, str], cwd: Path) -> str:
@@ -1037,15 +1071,16 @@ def test_an_error_on_a_terminal_keeps_each_suggested_fix_whole(
                 assert any(fix in line for line in lines), (width, fix, lines)
 
 
-def test_validate_keeps_a_count_with_its_noun_at_80_columns() -> None:
+def test_validate_keeps_a_count_with_its_noun_at_80_columns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """``ok: scenarios/zones-3d6/skirmish.yaml: …, rules zones-3d6, 7`` / ``combatants,
-    6 attacks``: the line broke between a count and what it counts."""
-    done = simlab("validate", "scenarios/zones-3d6/skirmish.yaml", columns="80")
-    assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
+    6 attacks``: on a terminal the line broke between a count and what it counts."""
+    said = _validated_on_a_terminal("scenarios/zones-3d6/skirmish.yaml", 80, monkeypatch)
+    lines = said.splitlines()
     assert len(lines) == 2 and max(len(line) for line in lines) <= 80, lines
     assert not any(re.search(r"\d$", line) for line in lines), lines
-    assert "7 combatants, 6 attacks" in done.stdout, lines
+    assert "7 combatants, 6 attacks" in said, lines
 
 
 @pytest.mark.parametrize("group", [[], ["baseline"]])

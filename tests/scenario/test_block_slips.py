@@ -17,6 +17,8 @@ import pytest
 import simlab
 from tests.support import errors_of, slipped, validate_file
 
+ROOT = Path(__file__).resolve().parents[2]
+
 KAITO = """\
 scenario: t
 rules: shattered-spirits
@@ -159,6 +161,71 @@ def test_a_tab_inside_a_line_is_said_as_what_it_parts(old: str, slip: str, got: 
     only)``): a tab past the indentation is said by what it stands between."""
     text, at = slipped(KAITO, old, slip)
     assert errors_of(text) == [f"s.yaml:{at}: expected valid YAML syntax; got {got}"]
+
+
+NOT_A_SPACE = ", which YAML does not read as a space (retype it as a plain space)"
+NBSP = "\u00a0"
+
+
+@pytest.mark.parametrize(
+    ("old", "slip", "got"),
+    [
+        # in the indentation: at its start, after spaces, two of them
+        ("      hp: 30", f"|{NBSP}     hp: 30", "a non-breaking space (U+00A0) in the indentation"),
+        ("      guard: 1", f"  |{NBSP}   guard: 1", "a non-breaking space (U+00A0) in the "
+                                                   "indentation"),
+        ("      hp: 30", f"|{NBSP}{NBSP}    hp: 30", "a non-breaking space (U+00A0) in the "
+                                                   "indentation"),
+        # after a key's ':' and a list item's '-'
+        ("hp: 30", f"hp:|{NBSP}30", "a non-breaking space (U+00A0) after 'hp:'"),
+        ("seed: 1", f"seed:|{NBSP}1", "a non-breaking space (U+00A0) after 'seed:'"),
+        ("attacks: [jab]\n  enemies", f"attacks:|{NBSP}[jab]\n  enemies", "a non-breaking "
+                                                                       "space (U+00A0) after "
+                                                                       "'attacks:'"),
+        ("    - name: Brute", f"    -|{NBSP}name: Brute", "a non-breaking space (U+00A0) after "
+                                                         "a list item's '-'"),
+        # the other Unicode spaces a word processor writes
+        ("hp: 30", "hp:|\u202f30", "a narrow non-breaking space (U+202F) after 'hp:'"),
+        ("hp: 30", "hp:|\u200730", "a figure space (U+2007) after 'hp:'"),
+        ("      hp: 30", "|\u3000     hp: 30", "a full-width space (U+3000) in the indentation"),
+    ],
+)  # fmt: skip
+def test_a_unicode_space_is_said_where_it_stands(old: str, slip: str, got: str) -> None:
+    """A non-breaking space starting a line's indentation was "a ':' where no key can
+    start" a line below, and ``hp:<NBSP>30`` "a key without its ':'" at the key: neither
+    said the space that YAML reads as text, nor where it stands."""
+    text, at = written(old, slip)
+    assert errors_of(text) == [f"s.yaml:{at}: expected valid YAML syntax; got {got}{NOT_A_SPACE}"]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("name: Brute", f'name: "Big:{NBSP}Brute"'),  # quoted text
+        ("seed: 1", f"seed: 1  # seeded:{NBSP}once\n#{NBSP} a comment of its own"),
+        ("name: Brute", f"name: Big{NBSP}Brute"),  # plain text
+        ("seed: 1", f"description: >\n  one\n  {NBSP}two\nseed: 1"),  # a block of text
+    ],
+)  # fmt: skip
+def test_a_non_breaking_space_in_text_is_text(old: str, new: str) -> None:
+    """Inside text or a comment a non-breaking space is YAML's text: the file loads, and
+    a slip elsewhere is said as that slip."""
+    assert simlab.loads(KAITO.replace(old, new), "s.yaml").scenario == "t"
+    text, at = slipped(KAITO.replace(old, new), "hp: 24", "hp:|24")
+    assert errors_of(text) == [f"s.yaml:{at}: expected 'hp: 24' {PARTED}; got 'hp:24'"]
+
+
+def test_validate_says_a_non_breaking_space_on_its_own_line(tmp_path: Path) -> None:
+    """The designer's file: a non-breaking space starting line 22 was said at 23:14."""
+    lines = (ROOT / "scenarios" / "shattered-spirits" / "spirits-2v3.yaml").read_text()
+    lines = lines.splitlines(keepends=True)
+    assert lines[21] == "    modifier: 1\n"
+    lines[21] = f"{NBSP}   modifier: 1\n"
+    path = tmp_path / "bad.yaml"
+    result = validate_file(path, "".join(lines))
+    assert result.exit_code == 2
+    assert result.output == (f"{path}:22:1: expected valid YAML syntax; got a non-breaking "
+                             f"space (U+00A0) in the indentation{NOT_A_SPACE}\n")  # fmt: skip
 
 
 CURLY_COLON = ("a ':' inside the value of 'name', {} in curly quotes, which YAML reads as part "

@@ -188,7 +188,7 @@ def test_every_known_attribute_is_read() -> None:
 @pytest.mark.parametrize(
     ("attributes", "col", "got"),
     [
-        ("{strenght: 14}", 57, "'strenght'"),
+        ("{strenght: 14}", 57, "'strenght'; did you mean 'str'?"),
         ("{str: 15, luck: 3}", 66, "'luck'"),
         ("{7: 15}", 57, "7"),
     ],
@@ -201,6 +201,30 @@ def test_an_unknown_attribute_name_is_refused_at_its_key(
     problems = errors_of(VALID.replace("attributes: {str: 15}", f"attributes: {attributes}"))
     assert problems == [f"s.yaml:11:{col}: expected one of 'str', 'dex', 'speed', 'int', "
                         f"'will'; got {got}"]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("written", "meant"), [('"true"', "true"), ("'False'", "false"), ("'TRUE'", "true")]
+)
+def test_true_in_quotes_says_the_quotes_make_it_text(written: str, meant: str) -> None:
+    """``player: "true"`` was ``expected true or false; got 'true'``, no word of the
+    quotes, which make it text, where a number in quotes gets that hint."""
+    problems = errors_of(VALID.replace("player: true", f"player: {written}"))
+    assert problems == [f"s.yaml:11:38: expected true or false; got {written[1:-1]!r} (true "
+                        f"or false in quotes is text: write {meant} without them)"]  # fmt: skip
+
+
+@pytest.mark.parametrize("written", ["none", "None", '"null"'])
+def test_an_attribute_of_none_says_null(written: str) -> None:
+    """``attribute: none`` listed the attributes, no word of ``null``, which the rule page
+    gives for none (an attack that adds no attribute to its damage; left out, it is
+    ``str``)."""
+    problems = errors_of(VALID.replace("attribute: dex", f"attribute: {written}"))
+    shown = written.strip('"')
+    assert problems == [f"s.yaml:8:61: expected one of 'str', 'dex', 'speed', 'int', 'will'; "
+                        f"got {shown!r} (YAML reads {shown} as text: write attribute: null "
+                        "for none)"]  # fmt: skip
+    assert simlab.loads(VALID.replace("attribute: dex", "attribute: null")).attacks
 
 
 def test_cli_exit_code_is_2(tmp_path: Path) -> None:

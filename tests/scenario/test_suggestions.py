@@ -160,6 +160,24 @@ def test_a_short_name_written_out_in_full_is_suggested(old: str, slip: str, mean
     assert problem.endswith(f"; did you mean {meant!r}?"), problem
 
 
+@pytest.mark.parametrize(
+    ("old", "slip", "meant"),
+    [
+        ("hp: 20,", "hp: 20, attributes: {|strenght: 14},", "str"),  # the rule page's slip
+        ("bonus: 5}", "bonus: 5, attribute: |dexterty}", "dex"),
+        ("dc: 12}", "|mitgation: 12}", "mit"),
+    ],
+)  # fmt: skip
+def test_a_short_name_misspelt_in_full_is_suggested(old: str, slip: str, meant: str) -> None:
+    """``attributes: {strenght: 15}``, the misspelling docs/rules/glitters-d20.md itself
+    names, got no suggestion: too far from ``str`` for any likeness rule, and only
+    ``strength`` written right was known to stand for it."""
+    text, at = slipped(GLITTERS, old, slip)
+    [problem] = errors_of(text)
+    assert problem.startswith(f"s.yaml:{at}: "), problem
+    assert problem.endswith(f"; did you mean {meant!r}?"), problem
+
+
 SPIRITS = """\
 scenario: t
 rules: shattered-spirits
