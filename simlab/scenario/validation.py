@@ -742,7 +742,19 @@ def _meant_key(error: _Resolved) -> str | None:
     key = error.path[-1] if error.path else None
     models = [slot.tp for slot in error.parent_slots if _is_model(slot.tp)]
     elsewhere = {k: v for model in models for k, v in model.KEYS_ELSEWHERE.items()}
-    return elsewhere.get(key) if key in elsewhere else closest_name(key, _listed_keys(error))
+    if key in elsewhere:
+        return elsewhere[key]
+    listed = _listed_keys(error)
+    synonym = KEY_SYNONYMS.get(str(key).lower())
+    return synonym if synonym in listed else closest_name(key, listed)
+
+
+#: Keys other games (or another rule system here) write for a key, no spelling of which
+#: is close to it: ``health: 30`` in a zones-3d6 combatant was two problems, an unknown
+#: key with no suggestion and ``expected key 'hp'; got nothing``; ``hp`` in an
+#: earlier-draft combatant, whose Health downs it at 0, the same.
+KEY_SYNONYMS = {"health": "hp", "hit_points": "hp", "hitpoints": "hp", "life": "hp",
+                "hp": "health"}  # fmt: skip
 
 
 def _without_misspelt_missing(errors: list[_Resolved]) -> list[_Resolved]:

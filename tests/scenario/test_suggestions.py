@@ -267,3 +267,30 @@ def test_an_expect_entry_of_the_earlier_draft_names_techniques() -> None:
     message = str(caught.value)
     assert "expected a technique defined under 'techniques:' (" in message
     assert message.endswith("got 'stone-strke'; did you mean 'stone-strike'?")
+
+
+def test_another_games_word_for_hit_points_is_said_as_one_problem() -> None:
+    """``health: 20`` in a zones-3d6 combatant was two problems, neither suggesting
+    ``hp``: the unknown key, and ``expected key 'hp'; got nothing`` at the entry. An
+    earlier-draft combatant's ``hp`` (it writes ``health``) the same."""
+    from tests.support import ZONES_DUEL
+
+    zones = ZONES_DUEL.replace("{name: A, hp: 20", "{name: A, health: 20").replace(
+        "{name: B, hp: 20}", "{name: B, hit_points: 20}"
+    )
+    errors = errors_of(zones)
+    assert len(errors) == 2 and all(e.endswith("did you mean 'hp'?") for e in errors), errors
+    assert errors[0].startswith("s.yaml:6:17: unknown key 'health'")
+    draft1 = """\
+scenario: t
+rules: shattered-spirits-draft1
+techniques:
+  jab: {profile: [0, 0, 1, 2, 2, 3, 3, 4, 4, 5, 6], ap: 1, speed: 2}
+sides:
+  a: [{name: A, endurance: 10, hp: 10, plan: [jab]}]
+  b: [{name: B, endurance: 10, health: 10}]
+"""
+    (error,) = errors_of(draft1)
+    assert error.startswith("s.yaml:6:32: unknown key 'hp'") and error.endswith(
+        "did you mean 'health'?"
+    )
