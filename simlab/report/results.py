@@ -32,11 +32,15 @@ Format 1 (``"format": 1``)::
         "other_tallies": {name: {"shape": […], "index": […], "values": […]}},
         "exact": null | {"attacks": […], "time_to_down": {…} | null, "refusals": […]},
         "expect": [{…}], "drift_tolerance": {"rate": 0.02, …},
-        "copies": {"Orc": ["Orc 1", "Orc 2"]}}]}
+        "copies": {"Orc": ["Orc 1", "Orc 2"]},
+        "cannot_crit": {"Kaito quick-jab → Brute": "its profile has no crit row"}}]}
 
 ``copies`` names the copies of each scenario entry that makes several (``count:``),
 which the report's plots pool; a file written before it was recorded pools copies by
-their names (``Orc 1``, ``Orc 2``), as simlab did then.
+their names (``Orc 1``, ``Orc 2``), as simlab did then. ``cannot_crit`` names the attack
+pairs that cannot crit, with why, so that a report read back says of them what the run
+said (:func:`cannot_crit_of`); a file written before it was kept tells them by its exact
+answers alone.
 ``run`` is the run identity every file of the folder carries
 (:func:`simlab.report.files.run_identity`); a file whose ``run`` disagrees with its
 scenarios, or a folder whose files disagree, is refused when read. Counts are checked
@@ -270,6 +274,21 @@ def _sparse(array: np.ndarray) -> dict[str, Any]:
     return {"shape": list(array.shape), "index": index.tolist(), "values": flat[index].tolist()}
 
 
+def cannot_crit_of(res: Result) -> dict[str, str]:
+    """The attack pairs of ``res`` that cannot crit, each with why (``its profile has no
+    crit row``), kept in ``results.json`` as ``cannot_crit``, so that a report read back
+    from it (``report --from``) says of them what a fresh run says, where it could tell
+    them only by the exact answers kept: those it read back, or those of the scenario
+    simulated; none in a rule system without crits (whose tables have no crit rate)."""
+    if "cannot_crit" in res.meta:
+        return dict(res.meta["cannot_crit"])
+    if res._simulated is None or not res.layout.crits:
+        return {}
+    from simlab.tuning.figures import cannot_crit_why
+
+    return {pair: why.strip("()") for pair, why in cannot_crit_why(res._simulated).items()}
+
+
 def scenario_document(run: ScenarioRun) -> dict[str, Any]:
     """The ``results.json`` entry of one scenario (see the module docstring)."""
     res = run.result
@@ -297,6 +316,7 @@ def scenario_document(run: ScenarioRun) -> dict[str, Any]:
         "exact": run.exact, "expect": run.expect, "drift_tolerance": run.drift_tolerance,
         **({"precision": res.meta["precision"]} if "precision" in res.meta else {}),
         **({"overrides": res.meta["overrides"]} if "overrides" in res.meta else {}),
+        **({"cannot_crit": cannot} if (cannot := cannot_crit_of(res)) else {}),
         **({"idle_overrides": res.meta["idle_overrides"]}
            if "idle_overrides" in res.meta else {}),
         **({"copies": res.meta["copies"]} if "copies" in res.meta else {}),
@@ -756,6 +776,8 @@ def scenario_run(doc: dict[str, Any]) -> ScenarioRun:
         result.meta["idle_overrides"] = list(doc["idle_overrides"])
     if doc.get("copies") is not None:
         result.meta["copies"] = {entry: list(names) for entry, names in doc["copies"].items()}
+    if doc.get("cannot_crit"):
+        result.meta["cannot_crit"] = dict(doc["cannot_crit"])
     run = ScenarioRun(result=result, source=doc.get("source"), exact=doc.get("exact"),
                       expect=list(doc.get("expect", [])),
                       drift_tolerance=dict(doc.get("drift_tolerance", {})),

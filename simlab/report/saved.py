@@ -22,7 +22,7 @@ from simlab.report.derived import EntryError, JsonPath, shown
 from simlab.scenario.common import DriftTolerance, Expectation, copies_of
 from simlab.scenario.validation import validate_saved
 
-__all__ = ["check_about", "check_copies", "check_exact", "check_expect"]
+__all__ = ["check_about", "check_cannot_crit", "check_copies", "check_exact", "check_expect"]
 
 #: A key of a saved distribution: a whole number written as text (``"12"``).
 _Bin = Annotated[str, Field(pattern=r"^\d{1,6}$")]
@@ -85,6 +85,7 @@ class _About(_Saved):
     expect: list[dict[str, Any]] = Field(default_factory=list)
     drift_tolerance: dict[str, Any] = Field(default_factory=dict)
     copies: dict[str, list[str]] | None = None
+    cannot_crit: dict[str, str] | None = None
 
 
 def check_about(doc: dict[str, Any], layout: Layout) -> None:
@@ -119,6 +120,21 @@ def check_about(doc: dict[str, Any], layout: Layout) -> None:
         check_expect(validate_saved(Expectation, spec, where), layout, where)
     if about.copies is not None:
         check_copies(about.copies, layout, "copies")
+    if about.cannot_crit:
+        check_cannot_crit(about.cannot_crit, layout, "cannot_crit")
+
+
+def check_cannot_crit(cannot: dict[str, str], layout: Layout, where: str) -> None:
+    """Refuse a record of the pairs that cannot crit that is not what simlab writes: a
+    pair that is no attacker, attack and defender of these results, or no reason why."""
+    from simlab.tuning.figures import pair_label
+
+    names = [name for _, name in layout.combatants]
+    pairs = {pair_label(a, k, d) for a in names for k in layout.attacks for d in names}
+    for pair, why in cannot.items():
+        if pair not in pairs or not why.strip():
+            raise InputError(f"{where}: expected attack pairs of these results, each with "
+                             f"why it cannot crit; got {pair!r:.80}: {why!r:.80}")  # fmt: skip
 
 
 def check_copies(copies: dict[str, list[str]], layout: Layout, where: str) -> None:

@@ -152,3 +152,28 @@ def test_the_exact_column_leaves_the_crit_out_with_the_crit_column() -> None:
     header, rows, _ = render._attack_rows(run_scenario(simlab.load(QUICKSTART), n=50))
     assert header[-1] == "exact hit / crit / mean", header
     assert all(len(row[-1].split(" / ")) == 3 for row in rows), rows
+
+
+SPIRITS = SCENARIOS / "shattered-spirits/spirits-2v3.yaml"
+
+
+def test_results_read_back_say_of_pairs_that_cannot_crit_what_the_run_said(
+    tmp_path: Path,
+) -> None:
+    """spirits-2v3's quick-jab has no crit row, and the exact engine refuses the fight:
+    read back from its results.json, the report said "no crit in the run (the attack
+    cannot crit, or crits too rarely …)" where the fresh run said "cannot crit (its
+    profile has no crit row)". The file keeps the pairs that cannot crit and why."""
+    import json
+
+    from simlab.report.results import load_results, results_document, write_results_file
+
+    fresh = run_scenario(simlab.load(SPIRITS), n=200)
+    path = write_results_file(tmp_path / "results.json", results_document([fresh]), "results")
+    kept = json.loads(path.read_text())["scenarios"][0]["cannot_crit"]
+    assert kept and set(kept.values()) == {PROFILE}
+    assert "Kaito quick-jab → Brute" in kept, kept
+    (read_back,) = load_results(path)
+    assert read_back.result._simulated is None
+    assert _notes(read_back) == _notes(fresh)
+    assert _notes(read_back)[0] == f"Crit rate —: the attack cannot crit ({PROFILE})."
