@@ -217,8 +217,10 @@ def fight_caveats(scenario: Scenario, attacker: int, attack: str, defender: int)
 
     Block doubles the shield only after the defender's first turn and Parry covers one
     attack per turn; corrosive hits wear BC down; Freezing can freeze the defender (DC 0,
-    new multipliers) or, on the attacker, lower the ASM of a DEX attack. The critical
-    rate depends on the natural die only and never moves.
+    new multipliers) or, on the attacker, lower the ASM of a DEX attack; a defender that
+    starts Frozen under ``frozen_lasts: thaw`` loses its Frozen state as its Freezing
+    drops (the answer is of the Frozen start). The critical rate depends on the natural
+    die only and never moves.
     """
     members = expand(scenario)
     names = scenario.combatant_names()
@@ -228,6 +230,10 @@ def fight_caveats(scenario: Scenario, attacker: int, attack: str, defender: int)
     if dfd.defense != "none":
         verb = {"block": "blocks", "parry": "parries"}[dfd.defense]
         why = f"{names[defender][1]} {verb} on only some attacks"
+        reasons.update(dict.fromkeys(moved, why))
+    if _starts_frozen(dfd) and scenario.params.frozen_lasts == "thaw":
+        why = (f"{names[defender][1]} starts Frozen and thaws during the fight "
+               "(frozen_lasts: thaw)")  # fmt: skip
         reasons.update(dict.fromkeys(moved, why))
     for c, (side, member) in enumerate(members):
         if side == members[defender][0]:

@@ -300,3 +300,21 @@ def test_duel_time_to_down_refuses_history(edit: tuple[str, str], reason: str) -
         return
     with pytest.raises(ExactUnsupported, match=reason):
         duel_time_to_down(scenario)
+
+
+def test_a_defender_that_starts_frozen_and_thaws_is_a_caveat() -> None:
+    """With ``frozen_lasts: thaw`` a defender that starts Frozen (Freezing 11 above STR
+    10) thaws as its Freezing drops, but its hit rate and mean damage were answered for
+    the Frozen start with no caveat, and ``--check`` compared them: a z of −1811. Under
+    ``frozen_lasts: encounter`` it stays Frozen, and the answer holds."""
+    from pathlib import Path
+
+    duel = simlab.load(Path(__file__).resolve().parents[2] / "scenarios/benchmarks/"
+                       "glitters-d20-duel.yaml")  # fmt: skip
+    frozen = duel.with_({"Defender.freezing": 11})
+    assert fight_caveats(frozen, 0, "mace", 1) == {}
+    thawing = frozen.with_({"params.frozen_lasts": "thaw"})
+    caveats = fight_caveats(thawing, 0, "mace", 1)
+    assert set(caveats) == {"hit_rate", "mean_damage"}
+    assert caveats["hit_rate"] == ("Defender starts Frozen and thaws during the fight "
+                                   "(frozen_lasts: thaw)")  # fmt: skip
