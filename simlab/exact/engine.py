@@ -389,8 +389,11 @@ def _solve_pair(
     outcome = module.attack_outcome(scenario, a, attack, d)
     hook = getattr(module, "fight_caveats", None)
     caveats = {} if hook is None else dict(hook(scenario, a, attack, d))
-    rates = (float(outcome.hit_rate), float(getattr(outcome, "crit_rate", 0.0)),
-             float(outcome.mean_damage))  # fmt: skip
+    # a chance from the dice alone is 0 or 1 only where it is so, never by float sums:
+    # one summed to 1.0000000000000002 (every roll hits) is 1
+    hit, crit = (min(max(float(x), 0.0), 1.0)
+                 for x in (outcome.hit_rate, getattr(outcome, "crit_rate", 0.0)))  # fmt: skip
+    rates = (hit, crit, float(outcome.mean_damage))
     return PairExact(roster[a][1], attack, roster[d][1], *rates,
                      np.asarray(outcome.damage_pmf, dtype=float), caveats)  # fmt: skip
 
@@ -512,8 +515,13 @@ def _rate_row(figure: str, key: Pair, simulated: float, exact_value: float, n: i
 
 
 def _rate_se(p: float, n: int) -> float:
-    """Standard error of a rate from n trials; float sums may put p a hair outside [0, 1]."""
-    p = min(max(p, 0.0), 1.0)
+    """Standard error of a rate from n trials. A chain's float sums may put p a hair
+    outside [0, 1]: it is taken as far inside, so that a duel's chance of being down by
+    the cap summed to 1 + 9e-16 (opposed-tiers) is tested as one summed to 1 − 3e-16
+    (shattered-spirits), which it may well be (a chance a hair below 1 is not certain),
+    where it was clipped to a certain 1. A pair's rates are clipped where they are made
+    (:func:`_solve_pair`): from the dice alone, a hair past 1 is 1."""
+    p = 2.0 - p if p > 1.0 else abs(p)
     return math.sqrt(p * (1 - p) / n)
 
 

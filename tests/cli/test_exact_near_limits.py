@@ -143,3 +143,33 @@ def test_exact_writes_each_answer_as_the_check_table_does(monkeypatch: pytest.Mo
     (attack,) = [line.split() for line in solved.splitlines() if "→" in line]
     assert attack[-2:] == [exact["hit_rate:"], exact["mean_damage:"]], (attack, exact)
     assert _down_by_cap_row(solved, "Defender")[4] == exact["mean_time_to_down:"], solved
+
+
+TIERS_DUEL = ROOT / "scenarios" / "benchmarks" / "opposed-tiers-duel.yaml"
+
+
+def test_a_chance_summed_a_hair_past_1_is_tested_as_one_a_hair_below(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """opposed-tiers' duel sums its P(down by the round cap) to 1 + 9e-16, which was
+    clipped to a certain 1 (``certain and simulated so``), where shattered-spirits' at
+    1 − 3e-16 is a row of the check: whether a figure read as certain turned on the
+    float sum's last bit. Both are rows now, each ``> 0.99999999``."""
+    _columns(monkeypatch, 80)
+    text = _printed("run", str(TIERS_DUEL), "-n", "2000", "--check")
+    line = next(line for line in text.splitlines() if "down_by_round_cap" in line)
+    assert "> 0.99999999" in line, line
+    assert "down_by_round_cap" not in text.split("certain and simulated so")[-1][:400]
+
+
+def test_a_hit_rate_of_every_roll_is_exactly_1() -> None:
+    """A profile that hits on every 2d6 total summed its hit rate to 1.0000000000000002:
+    stored past 1 (``ExactResult.attacks()``), shown as ``> 0.99999999``. From the dice
+    alone, a chance a hair past 1 is 1; ``--check`` finds it certain."""
+    import simlab
+
+    every = simlab.load(SS_DUEL).with_({"strike.profile[2]": 1, "strike.profile[3]": 1})
+    assert simlab.exact(every).attacks().hit_rate.tolist() == [1.0]
+    check = simlab.simulate(every, n=2000, check=True).check
+    assert check is not None
+    assert ("hit_rate", "Attacker", "strike", "Defender", 1.0) in check.attrs["certain"]

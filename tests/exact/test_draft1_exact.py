@@ -227,7 +227,7 @@ def test_duel_by_hand() -> None:
         ("speed: 1}\nsides:\n  a: [{name: A, endurance: 10, health: 10, plan: [strike, jab]}",
          "speed: 1}\n  poke: {profile: [0, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5], ap: 1, speed: 1}\n"
          "sides:\n  a: [{name: A, endurance: 10, health: 10, plan: [strike, jab], "
-         "improvise: {replace: jab, use: poke}}", "Improvise"),
+         "tokens: {momentum: 2}, improvise: {replace: jab, use: poke}}", "Improvise"),
         ("modifier: 1, ap: 2,", "modifier: 1, status: {12: [exposed 1]}, ap: 2,", "exposed 1"),
         ("max_rounds: 12", "max_rounds: 12\nparams: {endurance_overflow: false}",
          "endurance_overflow"),
@@ -332,7 +332,10 @@ IMPROVISED = DUEL.replace(
     "speed: 1}\nsides:",
     "speed: 1}\n  poke: {profile: [0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 6], modifier: -3, ap: 1, "
     "speed: 1, status: {12: [exposed 1]}}\nsides:",
-).replace("plan: [strike, jab]}", "plan: [strike, jab], improvise: {replace: jab, use: poke}}")
+).replace(
+    "plan: [strike, jab]}",
+    "plan: [strike, jab], tokens: {momentum: 2}, improvise: {replace: jab, use: poke}}",
+)
 
 
 def test_an_improvised_technique_is_solved_like_any_other() -> None:
