@@ -524,10 +524,21 @@ def validate(scenarios: tuple[str, ...], sets: tuple[str, ...]) -> None:
             problems += err.problems
             continue
         except InputError as err:  # an override this file has no field for: say which file
-            raise InputError(f"{err} (in {path})") from None
+            problems.append(_override_problem(err, path))
+            continue
         _say_valid(path, scn)
     if problems:
         raise ScenarioError(problems)
+
+
+def _override_problem(err: Exception, path: Any) -> Any:
+    """An override refused by one file of several (``--set Kaito.hp=31: expected a
+    combatant …; got 'Kaito'``) as a problem of ``validate``'s list, naming the file
+    (`` (in …)``): it stopped the command, and the files after it were not checked."""
+    from simlab.errors import Problem
+
+    label, _, said = str(err).partition(": ")
+    return Problem(label, None, None, f"{said} (in {path})")
 
 
 def _say_valid(path: Any, scn: Any) -> None:

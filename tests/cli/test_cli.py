@@ -1158,6 +1158,24 @@ def test_validate_refuses_a_bad_set_as_run_does(bad: str) -> None:
     assert ran.stderr.strip() in checked.stderr
 
 
+def test_validate_goes_on_past_a_file_an_override_does_not_fit(tmp_path: Path) -> None:
+    """``validate A B C --set Kaito.hp=31`` stopped at the first file without a Kaito:
+    the problems of the files before it went unsaid, and the files after it unchecked,
+    where the README says every file's problems are listed at once."""
+    bad = tmp_path / "bad.yaml"
+    text = QUICKSTART.read_text().replace("scenario: quickstart", "scenario: bad")
+    bad.write_text(text.replace("hp: 24", "hp: thirty"))
+    skirmish = ROOT / "scenarios/zones-3d6/skirmish.yaml"
+    done = simlab("validate", str(bad), str(skirmish), str(QUICKSTART), "--set", "Kaito.hp=31")
+    assert done.returncode == 2
+    said = done.stderr.splitlines()
+    assert said[0].startswith(f"{bad}:") and "got 'thirty'" in said[0], said
+    assert said[1].startswith("--set Kaito.hp=31: expected a combatant (Warden, ") and said[
+        1
+    ].endswith(f"got 'Kaito' (in {skirmish})"), said
+    assert done.stdout.startswith(f"ok: {QUICKSTART}: scenario 'quickstart'"), done.stdout
+
+
 def test_scheduler_says_it_is_connecting_before_it_waits(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
