@@ -1798,8 +1798,9 @@ def _markdown(sections: list[Section], title: str, drift: DriftReport | None,
             untested = sum(r[0] == "not tested" for r in s.drift)
             unchanged = len(s.drift) - len(changed) - untested
             untested_note = f"; {untested} not tested (see the notes)" if untested else ""
-            out += [f"{_unchanged(unchanged, bool(changed), bool(untested))}{untested_note}.",
-                    ""]  # fmt: skip
+            if s.drift:  # none compared (no baseline yet): its note says so, not "All 0 …"
+                out += [f"{_unchanged(unchanged, bool(changed), bool(untested))}"
+                        f"{untested_note}.", ""]  # fmt: skip
         out += ["### Attacks", "", _md_table(s.attack_header, s.attacks), ""]
         out += [md_text(s.attack_note), ""] if s.attack_note else []
         out += ["### Time-to-down", "",

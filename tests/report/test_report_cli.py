@@ -501,6 +501,10 @@ def test_report_md_names_the_scenarios_the_gate_did_not_compare(
     said = " ".join(drift.split())
     assert "Not compared: qs2 (shattered-spirits), with no baseline yet;" in said
     assert "quickstart (shattered-spirits), in the baseline but not run" in said
+    # qs2's own section says why it has no figures compared, not "All 0 figures …"
+    qs2 = (out / "report.md").read_text().split("## qs2 (shattered-spirits)")[1]
+    compared = qs2.split("### Compared with the baseline")[1].split("\n### ")[0]
+    assert "no baseline yet" in compared and "All 0 figures" not in compared, compared
 
 
 def test_a_baseline_that_shares_no_scenario_with_the_run_is_refused(
