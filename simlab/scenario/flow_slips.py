@@ -238,7 +238,7 @@ def _missing_separator(text: str, before: _Before, closer: str, got: str) -> Sli
         return _slip(text, at.start_mark.index, f"a '{got}' closing {opened} (a "
                      f"'{_char(text, opener)}' closes with '{closer}')")  # fmt: skip
     if got == "<stream end>":
-        return _never_closed(text, opener)
+        return _never_closed_or_hidden(text, opener, last)
     if _no_space_after_colon(last, at):
         written = _written(text, last.start_mark.index, last.end_mark.index)
         return _slip(text, at.start_mark.index, f"no space between {written!r} and "
@@ -252,9 +252,7 @@ def _missing_separator(text: str, before: _Before, closer: str, got: str) -> Sli
     end, start = split
     comment = _hiding_comment(text, end, start, opener)
     if comment is not None:
-        return _slip(text, comment, f"a '#' inside {opened}, which starts a comment: "
-                     "the rest of its line is not read (a value holding ' #' needs "
-                     "quotes)")  # fmt: skip
+        return _comment_slip(text, comment, opened)
     if _on_a_line_of_its_own(text, end, start, opener):
         return _slip(text, end, f"no '{closer}' closing {opened} before the next line")
     if isinstance(at, ValueToken) and not _a_key(text, end, start, at.start_mark.index):
@@ -390,16 +388,43 @@ def _hiding_comment(text: str, end: int, start: int, opener: Token) -> int | Non
     below an entry whose closing bracket was left off (the next block's heading), or a
     note after that entry (``hp: 30  # the boss``), is not the slip; the missing
     bracket is (:func:`_on_a_line_of_its_own`)."""
+    found = _comment_on_its_line(text, end, start)
+    if found is None:
+        return None
+    at, hidden = found
+    if _CLOSERS[_char(text, opener)] in hidden or not _on_a_line_of_its_own(
+        text, end, start, opener
+    ):
+        return at
+    return None
+
+
+def _comment_on_its_line(text: str, end: int, start: int) -> tuple[int, str] | None:
+    """The comment between ``end`` and ``start`` on the line ``end`` is on: where it
+    starts, and the rest of that line, which it hides; None for none."""
     comment = _COMMENT.search(text, end, start)
     if comment is None or "\n" in text[end : comment.start()]:
         return None
     line_end = text.find("\n", comment.start())
-    hidden = text[comment.start() : len(text) if line_end < 0 else line_end]
-    if _CLOSERS[_char(text, opener)] in hidden or not _on_a_line_of_its_own(
-        text, end, start, opener
-    ):
-        return comment.start()
-    return None
+    return comment.start(), text[comment.start() : len(text) if line_end < 0 else line_end]
+
+
+def _never_closed_or_hidden(text: str, opener: Token, last: Token) -> Slip:
+    """The end of the file inside a bracket (:func:`_never_closed`), or, where a comment
+    on the line of the last thing written hides its closing bracket (``{name: Goblin
+    #1, hp: 3}`` on the file's last line), that comment."""
+    found = _comment_on_its_line(text, last.end_mark.index, len(text))
+    if found is not None and _CLOSERS[_char(text, opener)] in found[1]:
+        opened = f"the '{_char(text, opener)}' opened at {_shown(text, opener)}"
+        return _comment_slip(text, found[0], opened)
+    return _never_closed(text, opener)
+
+
+def _comment_slip(text: str, at: int, opened: str) -> Slip:
+    """A comment at ``at`` inside the bracket ``opened`` (``the '{' opened at 8:7``) that
+    hid the rest of its line."""
+    return _slip(text, at, f"a '#' inside {opened}, which starts a comment: the rest of its "
+                 "line is not read (a value holding ' #' needs quotes)")  # fmt: skip
 
 
 def _on_a_line_of_its_own(text: str, end: int, start: int, opener: Token) -> bool:

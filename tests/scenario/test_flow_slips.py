@@ -104,6 +104,8 @@ SLIPS = [
     ("[slashing], attacks", "[slashing |#none], attacks", f"a '#' inside the '[' opened at "
                                                           f"12:50, {COMMENT}"),
     ("bonus: 5}", "bonus: 5 |#max}", f"a '#' inside the '{{' opened at 5:9, {COMMENT}"),
+    # on the file's last line, where the file ended inside the bracket ("never closed")
+    ("side: knight,", "side: knight |#1,", f"a '#' inside the '{{' opened at 14:5, {COMMENT}"),
     # a closing bracket left off before a note, or before a comment line: the bracket's
     # slip, not the comment's (the comment line was blamed, the quickstart's layout)
     ("bonus: 5}", "bonus: 5|  # the heavy one", "no '}' closing the '{' opened at 5:9 before "
