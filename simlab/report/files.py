@@ -1124,7 +1124,9 @@ def cut_short_at(text: str) -> int | None:
     """Where a JSON text was cut short (it ends before its document does: a copy
     interrupted, a full disk).
 
-    Everything before the end of a cut text is JSON, so the parser stops on its last line.
+    Everything before the end of a cut text is JSON, so the parser stops at its end,
+    wanting more (``{"a": [1,``: a value; ``{"a": 1``: a ',' or a '}'). One that stops
+    before the end found something that is not JSON.
 
     Parameters
     ----------
@@ -1134,8 +1136,7 @@ def cut_short_at(text: str) -> int | None:
     Returns
     -------
     int or None
-        Its last line; None for whole JSON, an empty text, a text of one line (which
-        says too little to tell) or any other text.
+        Its last line; None for whole JSON, an empty text, or any other text.
     """
     stripped = text.rstrip()
     if not stripped.lstrip().startswith(("{", "[")):
@@ -1143,6 +1144,5 @@ def cut_short_at(text: str) -> int | None:
     try:
         json.loads(stripped)
     except json.JSONDecodeError as err:
-        last = stripped.count("\n") + 1
-        return last if err.lineno == last and last > 1 else None
+        return stripped.count("\n") + 1 if err.pos >= len(stripped) else None
     return None

@@ -436,3 +436,24 @@ def test_a_baseline_beside_another_is_read_alone(run: ScenarioRun, tmp_path: Pat
     (tmp_path / "stray.json").rename(tmp_path / "report" / "stray.json")
     with pytest.raises(InputError, match=r"expected the files of one run; got stray\.json"):
         load_results(tmp_path / "report" / "results.json")
+
+
+@pytest.mark.parametrize(
+    ("text", "cut"),
+    [
+        ('{"a": [1,\n', 1),  # wants a value
+        ('{"scenarios": [{"a": 1}', 1),  # wants a ',' or a ']'
+        ('{\n "a": [1,\n 2', 3),
+        ('{"a": 1 x}', None),  # stops before its end: not JSON
+        ('{\n"a": 1\n}\nx', None),
+        ('{"a": 1}', None),
+    ],
+)
+def test_json_that_ends_before_its_document_is_cut_short(text: str, cut: int | None) -> None:
+    """``{"a": [1,`` and ``{"scenarios": [{"a": 1}`` were "not JSON (line 1, column 24:
+    expecting ',' delimiter)", where a longer file so cut was "cut short": a text of
+    one line said too little. The parser stopping at the text's end, wanting more, is
+    what says it."""
+    from simlab.report.files import cut_short_at
+
+    assert cut_short_at(text) == cut
