@@ -258,7 +258,8 @@ def _check_work(need: int, cycle: Sequence[np.ndarray]) -> None:
         raise ExactUnsupported(
             "expected a time-to-down solved in a few seconds; got one too slow to solve "
             f"exactly (about {rounds:,.0f} rounds, each over {need:,} amounts of damage "
-            f"still needed to go down and {outcomes:,} outcomes of a round's damage)"
+            f"still needed to go down and {outcomes:,} outcomes of a round's damage; the "
+            "chain runs past the round cap, as the answer gives the mean without it)"
         )
 
 
