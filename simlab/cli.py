@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import dataclasses
 import functools
 import gc
 import os
@@ -520,10 +521,10 @@ def validate(scenarios: tuple[str, ...], sets: tuple[str, ...]) -> None:
             continue
         try:
             scn = apply_overrides(scn, overrides) if overrides else scn
-        except ScenarioError as err:
-            problems += err.problems
+        except ScenarioError as err:  # an override this file refuses: say which file
+            problems += [_in_file(problem, path) for problem in err.problems]
             continue
-        except InputError as err:  # an override this file has no field for: say which file
+        except InputError as err:  # an override this file has no field for: the same
             problems.append(_override_problem(err, path))
             continue
         _say_valid(path, scn)
@@ -539,6 +540,13 @@ def _override_problem(err: Exception, path: Any) -> Any:
 
     label, _, said = str(err).partition(": ")
     return Problem(label, None, None, f"{said} (in {path})")
+
+
+def _in_file(problem: Any, path: Any) -> Any:
+    """An override's ``problem`` (``--set Kaito.hpp=31: unknown key 'hpp'; …``) with the
+    file that refused it named after it (`` (in …)``): given several files, the same
+    line came once for each, none saying whose."""
+    return dataclasses.replace(problem, message=f"{problem.message} (in {path})")
 
 
 def _say_valid(path: Any, scn: Any) -> None:

@@ -1174,6 +1174,15 @@ def test_validate_goes_on_past_a_file_an_override_does_not_fit(tmp_path: Path) -
         1
     ].endswith(f"got 'Kaito' (in {skirmish})"), said
     assert done.stdout.startswith(f"ok: {QUICKSTART}: scenario 'quickstart'"), done.stdout
+    # a key the file has not: the same line came once a file, none saying whose
+    party = ROOT / "scenarios/shattered-spirits/party-3v3.yaml"
+    keyed = simlab("validate", str(QUICKSTART), str(party), "--set", "Kaito.hpp=31")
+    lines = keyed.stderr.splitlines()
+    assert [line.startswith("--set Kaito.hpp=31: unknown key 'hpp'") for line in lines] == [
+        True,
+        True,
+    ], lines
+    assert [line.rsplit(" (in ", 1)[1] for line in lines] == [f"{QUICKSTART})", f"{party})"]
 
 
 def test_scheduler_says_it_is_connecting_before_it_waits(
