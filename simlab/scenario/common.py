@@ -174,7 +174,8 @@ class Expectation(StrictModel):
     defender: str | None = None
     combatant: str | None = None
     side: str | None = None
-    damage: int | None = Field(None, ge=0, le=100_000)
+    # P(damage ≥ 0) is 1 on every attack: a spec of it could never fail
+    damage: int | None = Field(None, ge=1, le=100_000)
     round: int | None = Field(None, ge=1, le=1000)
     event: str | None = None
     at_least: Bound | None = None
@@ -195,6 +196,8 @@ class Expectation(StrictModel):
                                 f"[{low:g}, {high:g}]", self.between)  # fmt: skip
         if self.figure in RATE_FIGURES:
             self._refuse_bounds_beyond_rates()
+        if self.figure == "mean_damage":
+            self._refuse_bounds_below_zero()
         needed, optional = _FIGURE_KEYS[self.figure]
         for key in needed:
             if getattr(self, key) is None:
@@ -218,6 +221,20 @@ class Expectation(StrictModel):
             for key in ("at_least", "at_most", "between")
             for loc, bound in _bounds_at(key, getattr(self, key))
             if bound is not None and not 0 <= bound <= 1
+        ]
+        if bad:
+            raise located_errors(bad)
+
+    def _refuse_bounds_below_zero(self) -> None:
+        """A mean damage is never below 0 (damage is floored there): a bound below it
+        could never fail (``at_least: -1``) or never pass. Refused where it is written,
+        as a rate's bound beyond 0..1 is."""
+        expected = f"expected a bound of 0 or more for {self.figure!r} (damage is never below 0)"
+        bad = [
+            (loc, f"{expected}; got {bound:g}", bound)
+            for key in ("at_least", "at_most", "between")
+            for loc, bound in _bounds_at(key, getattr(self, key))
+            if bound is not None and bound < 0
         ]
         if bad:
             raise located_errors(bad)

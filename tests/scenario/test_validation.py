@@ -476,3 +476,23 @@ def test_a_name_with_a_space_at_either_end_is_refused() -> None:
         "s.yaml:6:58: expected a name without spaces at its start or end; got 'Hawk '"
     ]
     assert simlab.loads(text.replace("Raider 2 ", "Raider 3").replace('" B"', "B"))
+
+
+def test_a_spec_that_could_never_fail_is_refused_at_its_bound() -> None:
+    """``mean_damage`` ``at_least: -1`` passed every check, and ``damage_at_least`` at
+    damage 0 (P(damage ≥ 0) is 1 on every attack) too; a rate's bound beyond 0..1 was
+    refused already."""
+    specs = (
+        "expect:\n"
+        "  - {figure: mean_damage, attack: cut, at_least: -1}\n"
+        "  - {figure: damage_at_least, attack: cut, damage: 0, at_least: 0.5}\n"
+        "  - {figure: mean_damage, attack: cut, between: [-2, 3]}\n"
+    )
+    expected = "expected a bound of 0 or more for 'mean_damage' (damage is never below 0); got "
+    assert errors_of(PELL + specs) == [
+        f"s.yaml:13:50: {expected}-1",
+        "s.yaml:14:52: expected a number ≥ 1; got 0",
+        f"s.yaml:15:50: {expected}-2",
+    ]
+    assert simlab.loads(PELL + specs.replace("-1", "0").replace("damage: 0", "damage: 1")
+                        .replace("-2", "0"))  # fmt: skip
