@@ -102,8 +102,13 @@ def _index(value: Any, names: Sequence[str], what: str) -> int:
         return int(value)
     close = closest_name(value, names)
     hint = f"; did you mean {close!r}?" if close else ""
-    raise InputError(f"expected {what} ({', '.join(names)}) or its index from 0 to "
-                     f"{count - 1}; got {describe(value)}{hint}")  # fmt: skip
+    listed = ", ".join(names[:_NAMES_LISTED]) + (", …" if count > _NAMES_LISTED else "")
+    raise InputError(f"expected {what} ({listed}) or its index from 0 to {count - 1}; got "
+                     f"{describe(value)}{hint}")  # fmt: skip
+
+
+#: The most names a refused name or index lists of those it could be.
+_NAMES_LISTED = 8
 
 
 def _round_pmf(hist: np.ndarray, encounters: int) -> dict[int, float]:
