@@ -9,6 +9,7 @@ the same way for all of them.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Annotated, Any, ClassVar, Literal, NamedTuple
 
 from pydantic import (
@@ -194,10 +195,12 @@ class Expectation(StrictModel):
             low, high = self.between
             raise located_error(("between",), "expected [low, high] with low ≤ high; got "
                                 f"[{low:g}, {high:g}]", self.between)  # fmt: skip
-        if self.figure in RATE_FIGURES:
-            self._refuse_bounds_beyond_rates()
-        if self.figure == "mean_damage":
-            self._refuse_bounds_below_zero()
+        if self.figure in RATE_FIGURES:  # beyond, it could never fail (at_most: 60 for 60%)
+            self._refuse_bounds(lambda bound: not 0 <= bound <= 1, "from 0 to 1 for the rate "
+                                f"{self.figure!r} (0.6 for 60%)")  # fmt: skip
+        if self.figure == "mean_damage":  # below 0, it could never fail (at_least: -1)
+            self._refuse_bounds(lambda bound: bound < 0, f"of 0 or more for {self.figure!r} "
+                                "(damage is never below 0)")  # fmt: skip
         needed, optional = _FIGURE_KEYS[self.figure]
         for key in needed:
             if getattr(self, key) is None:
@@ -211,30 +214,16 @@ class Expectation(StrictModel):
                 raise located_error(where, _stray_subject(self.figure, key, value), value)
         return self
 
-    def _refuse_bounds_beyond_rates(self) -> None:
-        """A rate's bound lies from 0 to 1: beyond, the spec could never fail
-        (``at_most: 60`` for 60%) or never pass, whatever was measured. Each such bound
-        is refused where it is written: both ends of a ``between:`` at their own items."""
-        expected = f"expected a bound from 0 to 1 for the rate {self.figure!r} (0.6 for 60%)"
+    def _refuse_bounds(self, outside: Callable[[float], bool], allowed: str) -> None:
+        """Refuse each bound of the spec that ``outside`` says lies beyond what its
+        figure can be (``allowed``: ``from 0 to 1 for the rate 'hit_rate' (…)``), where it
+        is written: both ends of a ``between:`` at their own items. Such a spec could
+        never fail, or never pass, whatever was measured."""
         bad = [
-            (loc, f"{expected}; got {bound:g}", bound)
+            (loc, f"expected a bound {allowed}; got {bound:g}", bound)
             for key in ("at_least", "at_most", "between")
             for loc, bound in _bounds_at(key, getattr(self, key))
-            if bound is not None and not 0 <= bound <= 1
-        ]
-        if bad:
-            raise located_errors(bad)
-
-    def _refuse_bounds_below_zero(self) -> None:
-        """A mean damage is never below 0 (damage is floored there): a bound below it
-        could never fail (``at_least: -1``) or never pass. Refused where it is written,
-        as a rate's bound beyond 0..1 is."""
-        expected = f"expected a bound of 0 or more for {self.figure!r} (damage is never below 0)"
-        bad = [
-            (loc, f"{expected}; got {bound:g}", bound)
-            for key in ("at_least", "at_most", "between")
-            for loc, bound in _bounds_at(key, getattr(self, key))
-            if bound is not None and bound < 0
+            if bound is not None and outside(bound)
         ]
         if bad:
             raise located_errors(bad)
