@@ -280,13 +280,9 @@ def cannot_crit_of(res: Result) -> dict[str, str]:
     from it (``report --from``) says of them what a fresh run says, where it could tell
     them only by the exact answers kept: those it read back, or those of the scenario
     simulated; none in a rule system without crits (whose tables have no crit rate)."""
-    if "cannot_crit" in res.meta:
-        return dict(res.meta["cannot_crit"])
-    if res._simulated is None or not res.layout.crits:
-        return {}
-    from simlab.tuning.figures import cannot_crit_why
+    from simlab.tuning.figures import known_cannot_crit
 
-    return {pair: why.strip("()") for pair, why in cannot_crit_why(res._simulated).items()}
+    return (known_cannot_crit(res) or {}) if res.layout.crits else {}
 
 
 def scenario_document(run: ScenarioRun) -> dict[str, Any]:

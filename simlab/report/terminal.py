@@ -1174,13 +1174,11 @@ def cannot_crit_known(
     exact: Mapping[tuple[str, str, str], float] | None = None,
 ) -> list[str | None]:
     """Per attack pair (the rows of ``rates``), why it cannot crit, where whether it can
-    is known: from the scenario the run simulated
-    (:func:`~simlab.tuning.figures.cannot_crit_why`: ``its profile has no crit row``),
-    else from what a results file kept of it (``Result.meta["cannot_crit"]``, as
-    ``results.json``'s ``cannot_crit`` holds it), else from its exact crit rate in
-    ``exact`` (0: cannot, :data:`EXACT_ZERO_WHY`; more: can; NaN, where a fight moves
-    it, or none: not known): results written before ``cannot_crit`` was kept have only
-    their exact answers.
+    is known: from the scenario the run simulated, or what a results file kept of it
+    (:func:`~simlab.tuning.figures.known_cannot_crit`: ``its profile has no crit row``),
+    else from its exact crit rate in ``exact`` (0: cannot, :data:`EXACT_ZERO_WHY`; more:
+    can; NaN, where a fight moves it, or none: not known): results written before
+    ``cannot_crit`` was kept have only their exact answers.
 
     Parameters
     ----------
@@ -1197,15 +1195,12 @@ def cannot_crit_known(
         One per pair, in the rows' order: why it cannot crit, "" where it can, None
         where that is not known.
     """
-    from simlab.tuning.figures import cannot_crit_why, pair_label
+    from simlab.tuning.figures import known_cannot_crit, pair_label
 
     pairs = list(zip(rates.attacker, rates.attack, rates.defender, strict=True))
-    if result._simulated is not None:
-        why = cannot_crit_why(result._simulated)
-        return [why.get(pair_label(*pair), "").strip("()") for pair in pairs]
-    if "cannot_crit" in result.meta:  # read back from a results.json that keeps them
-        kept = result.meta["cannot_crit"]
-        return [kept.get(pair_label(*pair), "") for pair in pairs]
+    known = known_cannot_crit(result)
+    if known is not None:
+        return [known.get(pair_label(*pair), "") for pair in pairs]
     answers = [(exact or {}).get(pair, math.nan) for pair in pairs]
     return [None if math.isnan(answer) else "" if answer > 0 else EXACT_ZERO_WHY
             for answer in answers]  # fmt: skip

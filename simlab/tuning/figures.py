@@ -366,6 +366,17 @@ def cannot_crit_why(scenario: Any) -> dict[str, str]:
     return out
 
 
+def known_cannot_crit(res: Any) -> dict[str, str] | None:
+    """Why each attack pair of the run ``res`` cannot crit (pair label to the reason,
+    without its parentheses: ``its profile has no crit row``), where that is known: from
+    the scenario it simulated (:func:`cannot_crit_why`), or from what a results file kept
+    of it (``Result.meta["cannot_crit"]``, ``results.json``'s ``cannot_crit``). None
+    where neither tells: results read back from a file written before it was kept."""
+    if res._simulated is not None:
+        return {pair: why.strip("()") for pair, why in cannot_crit_why(res._simulated).items()}
+    return dict(res.meta["cannot_crit"]) if "cannot_crit" in res.meta else None
+
+
 def crit_problem(
     scenario: Any, attack: str, attacker: str | None = None, defender: str | None = None
 ) -> str | None:
