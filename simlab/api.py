@@ -216,12 +216,11 @@ def _warn_if_nothing_checked(check: pd.DataFrame) -> None:
     an empty table said nothing, its reasons only in ``check.attrs["skipped"]``."""
     if len(check) or check.attrs.get("certain"):
         return
-    from simlab.exact.engine import SIMULATE_HINT, check_verdict
+    from simlab.exact.engine import check_verdict, scenario_refusal
 
     skipped = list(check.attrs.get("skipped", []))
-    whole = [" ".join(line.strip().removeprefix("- ") for line in reason.splitlines()
-                      if line != SIMULATE_HINT)
-             for what, reason in skipped if what == "scenario"]  # fmt: skip
+    whole = [" ".join([head, *reasons]) for what, reason in skipped if what == "scenario"
+             for head, reasons in [scenario_refusal(reason)]]  # fmt: skip
     pairs = len(skipped) - len(whole)
     why = whole + ([f"{counted(pairs, 'figure')} not checked, each with its reason in "
                     ".check.attrs['skipped']"] if pairs else [])  # fmt: skip

@@ -70,6 +70,15 @@ Pair = tuple[str, str, str]
 Subject = Pair | str
 
 
+def scenario_refusal(message: str) -> tuple[str, list[str]]:
+    """The exact engine's refusal of a whole scenario, read: its first line (``cannot
+    solve scenario 'duel' exactly:``) and the reasons it lists under it, each without
+    its ``- ``; the hint to simulate (:data:`SIMULATE_HINT`) left out, for a reader that
+    has simulated (``run --check``, the report, ``simulate(check=True)``'s warning)."""
+    head, *rest = [line for line in message.splitlines() if line != SIMULATE_HINT]
+    return head, [line.strip().removeprefix("- ") for line in rest]
+
+
 @dataclass(frozen=True)
 class PairExact:
     """Exact outcome of one (attacker, attack, defender) pair against a fresh defender.

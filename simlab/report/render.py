@@ -68,7 +68,6 @@ from simlab.report.terminal import (
     percent,
     plain_number,
     rounds_label,
-    scenario_refusal,
     shown_events,
 )
 from simlab.report.terminal import events_title as terminal_events_title
@@ -1304,6 +1303,8 @@ def _first_reason(refusal: str) -> str:
     """What a refusal of a whole scenario by the exact engine gives as its first reason:
     its first ``- `` item under ``cannot solve scenario … exactly:``, without the
     engine's hint; the text after ``exactly:`` where it lists none."""
+    from simlab.exact.engine import scenario_refusal
+
     head, reasons = scenario_refusal(refusal)
     first = reasons[0] if reasons else head.split(" exactly:", 1)[-1].strip()
     return first.split("; expected")[0]

@@ -2192,6 +2192,8 @@ def print_scenario_refused(message: str, names: Iterable[str] = ()) -> None:
     """Print the exact engine's refusal of a whole scenario under ``--check``: its first
     line (``cannot solve scenario 'duel' exactly:``) after ``not checked:``, then each
     reason it lists as an item of its own, without the hint to simulate (the run has)."""
+    from simlab.exact.engine import scenario_refusal  # a --check's: its engine is loaded
+
     head, reasons = scenario_refusal(message)
     title = "not checked"
     text = Text(broken_at_spaces(f"{title}: {head}", console.width, "  ", whole=names))
@@ -2199,16 +2201,6 @@ def print_scenario_refused(message: str, names: Iterable[str] = ()) -> None:
     console.print(text, soft_wrap=True)
     for reason in reasons:
         say_unbroken(f"  - {reason}", indent="    ", whole=names)
-
-
-def scenario_refusal(message: str) -> tuple[str, list[str]]:
-    """The exact engine's refusal of a whole scenario, read: its first line (``cannot
-    solve scenario 'duel' exactly:``) and the reasons it lists under it, each without
-    its ``- ``; the hint to simulate left out."""
-    from simlab.exact.engine import SIMULATE_HINT
-
-    head, *rest = [line for line in message.splitlines() if line != SIMULATE_HINT]
-    return head, [line.strip().removeprefix("- ") for line in rest]
 
 
 def certain_note(certain: list[tuple[str, str, str, str, float]]) -> str:
