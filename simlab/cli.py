@@ -339,12 +339,12 @@ def _space_for_equals(command: click.Command, args: list[str]) -> str | None:
     """The first option of ``command`` written ``NAME=VALUE`` (its metavar holds a
     '=') whose value in ``args`` has no '=' and is followed by a word that is no option:
     what it expected, and the two joined by '='; None when there is none."""
-    spelled = {name for param in command.params if isinstance(param, click.Option)
-               and "=" in (param.metavar or "") for name in param.opts}  # fmt: skip
+    spelled = {name: param.metavar for param in command.params
+               if isinstance(param, click.Option) and "=" in (param.metavar or "")
+               for name in param.opts}  # fmt: skip
     for option, value, after in zip(args, args[1:], args[2:], strict=False):
         if option in spelled and "=" not in value and not after.startswith("-"):
-            metavar = next(p.metavar for p in command.params if option in p.opts)
-            return (f"{option} {value}: expected {metavar}; got no '=' ({after!r} after it "
+            return (f"{option} {value}: expected {spelled[option]}; got no '=' ({after!r} after it "
                     f"was read as one more argument: write {option} {value}={after})")  # fmt: skip
     return None
 
@@ -539,7 +539,7 @@ def _override_problem(err: Exception, path: Any) -> Any:
     from simlab.errors import Problem
 
     label, _, said = str(err).partition(": ")
-    return Problem(label, None, None, f"{said} (in {path})")
+    return _in_file(Problem(label, None, None, said), path)
 
 
 def _in_file(problem: Any, path: Any) -> Any:
