@@ -234,9 +234,14 @@ def _wants_a_plain_space(text: str, index: int) -> bool:
     space (the indentation; after a ':', a '-', a ',', a '[' or a '{'), outside quoted
     text and comments."""
     before = text[text.rfind("\n", 0, index) + 1 : index]
-    in_indentation = not _UNICODE_SPACE.sub("", before).strip(" -")
-    parts_two_things = in_indentation or before.endswith((":", "-", ",", "[", "{"))
+    parts_two_things = _in_indentation(before) or before.endswith((":", "-", ",", "[", "{"))
     return parts_two_things and not _in_text(before)
+
+
+def _in_indentation(before: str) -> bool:
+    """Whether ``before`` (a line up to a character) is indentation alone: spaces, plain
+    or Unicode, and list items' '-'."""
+    return not _UNICODE_SPACE.sub("", before).strip(" -")
 
 
 def _in_text(line: str) -> bool:
@@ -279,7 +284,7 @@ def _where_a_space_is(before: str) -> str:
     """Where a Unicode space stands after the text ``before`` it on its line, said for
     the message: in the indentation, after a list item's '-', or after the word before
     it (``after 'hp:'``)."""
-    if not _UNICODE_SPACE.sub("", before).strip(" -"):
+    if _in_indentation(before):
         return "after a list item's '-'" if before.endswith("-") else "in the indentation"
     return f"after {before.split()[-1]!r}"
 
