@@ -152,6 +152,29 @@ def curly_quotes(text: str) -> str:
             f"in it, write {_in_quotes(text)})")  # fmt: skip
 
 
+def comment_inside_a_value(value: str, comment: str, key: str | None) -> str:
+    """What a ' #' inside a plain value means (``name: Goblin #1``, which YAML reads as
+    ``Goblin`` and a comment): ``the ' #' after 'Goblin' began a comment ('#1'), which
+    YAML leaves out (a value holding ' #' needs quotes: name: "Goblin #1")``; ``key``
+    None for a list item (``- "claw #1"``)."""
+    quoted = _in_quotes(f"{value} {comment}")
+    meant = f"- {quoted}" if key is None else f"{key}: {quoted}"
+    return (f"the ' #' after {value!r} began a comment ({comment!r}), which YAML leaves "
+            f"out (a value holding ' #' needs quotes: {meant})")  # fmt: skip
+
+
+def comment_inside_a_key(key: str, comment: str) -> str:
+    """What a ' #' inside a plain key means (``claw #1: {damage: 1d6}``, which YAML reads
+    as ``claw`` and a comment holding the ':'): ``a ' #' inside the key 'claw #1', which
+    starts a comment: YAML reads 'claw' with no ':' after it (a key holding ' #' needs
+    quotes: "claw #1":)``; ``comment`` is the comment up to the ':'."""
+    meant = f"{key} {comment}"
+    return (
+        f"a ' #' inside the key {meant!r}, which starts a comment: YAML reads {key!r} "
+        f"with no ':' after it (a key holding ' #' needs quotes: {_in_quotes(meant)}:)"
+    )
+
+
 def _in_quotes(text: str) -> str:
     """``text`` in the quotes a YAML value of it needs: double, or single where it holds
     a double quote."""

@@ -26,7 +26,7 @@ import unicodedata
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
-from simlab.errors import colon_inside_a_value, key_and_value_run_together
+from simlab.errors import colon_inside_a_value, comment_inside_a_key, key_and_value_run_together
 
 #: A located message: 1-based line and column, and the whole message.
 Slip = tuple[int, int, str]
@@ -53,6 +53,12 @@ _KEY_AND_VALUE_BEFORE = re.compile(
 _KEY_AND_COLON = re.compile(r"(?P<key>[^\s:#\[\]{},'\"][^:#,{}\[\]\n]*?):(?:[ \t]|$)", re.M)
 #: The longest line a message about it quotes; more is cut at its end.
 _SHOWN_CHARS = 32
+#: A line whose key a ' #' cut short: ``claw #1: {…}``, where YAML reads ``claw`` and a
+#: comment that holds the key's ':'.
+_KEY_CUT_BY_COMMENT = re.compile(
+    r"[ \t]*(?:-[ \t]+)*(?P<key>[^\s:#\[\]{},'\"][^:#]*?)"
+    r"[ \t]+(?P<comment>#[^\s:][^:]*?):(?:[ \t]|$)"
+)
 #: What may stand before the first ':' of a line: its indentation and a plain key.
 _KEY_BEFORE_COLON = re.compile(r"[ \t]*(?:-[ \t]+)*[^\s:#\[\]{},'\"][^:#]*")
 #: The spaces of Unicode other than the plain one (its category Zs), which YAML reads as
@@ -123,6 +129,42 @@ def dash_slip(exc: YAMLError, text: str) -> Slip | None:
             message = (f"expected {meant!r} (a list item starts with '- '); got "
                        f"{written!r}")  # fmt: skip
             return _located(text, found.end("dash"), message)
+    return None
+
+
+def key_comment_slip(exc: YAMLError, text: str) -> Slip | None:
+    """What ``exc`` means when a ' #' cut a key short (``claw #1: {damage: 1d6}``, or a
+    side ``team #2:``): YAML reads the key as ``claw`` and the rest of the line as a
+    comment, so the key has no ':', and the parser stops at that line or the next.
+
+    Parameters
+    ----------
+    exc : YAMLError
+        What ruamel.yaml raised while reading ``text``.
+    text : str
+        The YAML document.
+
+    Returns
+    -------
+    tuple of (int, int, str) or None
+        1-based line and column of the '#' and the message (``expected valid YAML
+        syntax; got a ' #' inside the key 'claw #1', which starts a comment: … (a key
+        holding ' #' needs quotes: "claw #1":)``); None for any other error.
+    """
+    mark = getattr(exc, "problem_mark", None)
+    if not isinstance(exc, MarkedYAMLError) or mark is None:
+        return None
+    line_start = text.rfind("\n", 0, mark.index) + 1
+    context = getattr(exc, "context_mark", None)
+    starts = [line_start, _line_above(text, line_start)]
+    if context is not None:
+        starts.append(text.rfind("\n", 0, context.index) + 1)
+    for start in (s for s in starts if s is not None):
+        found = _KEY_CUT_BY_COMMENT.match(text, start, _line_end(text, start))
+        if found is not None:
+            message = comment_inside_a_key(found["key"], found["comment"])
+            return _located(text, found.start("comment"), f"expected valid YAML syntax; got "
+                            f"{message}")  # fmt: skip
     return None
 
 

@@ -26,7 +26,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from simlab.errors import InputError, did_you_mean
 from simlab.limits import MAX_ENCOUNTERS, MAX_SEED
 from simlab.rules import has_crits
-from simlab.scenario.validation import StrictModel, as_written, written_at
+from simlab.scenario.validation import StrictModel, as_written, cut_at, written_at
 
 TargetPolicy = Literal["focus", "random", "lowest-hp"]
 TARGET_POLICIES: tuple[str, ...] = ("focus", "random", "lowest-hp")
@@ -298,12 +298,15 @@ def lookalike_problem(claims: list[NameClaim], name: str) -> str | None:
 def _clash(claim: NameClaim, first: NameClaim, info: ValidationInfo) -> str:
     """``the combatant 'Brute' on side 'a' twice (the first at 8:14)`` for two entries
     alike, else ``'Kaito' for the combatant 'Kaito' on side 'b', already the name of the
-    combatant 'Kaito' on side 'a' (at 7:14)``: what ``claim`` clashes with, and where."""
+    combatant 'Kaito' on side 'a' (at 7:14)``: what ``claim`` clashes with, and where,
+    saying when a ' #' cut the first name short there and not the clashing one, which
+    the message is located at (:func:`cut_at`)."""
     at = written_at(info, first.loc)
+    cut = "" if cut_at(info, claim.loc, claim.name) else cut_at(info, first.loc, first.name)
     if claim.who == first.who:
-        return f"{claim.who} twice" + (f" (the first at {at})" if at else "")
+        return f"{claim.who} twice" + (f" (the first at {at}{cut})" if at else "")
     return (f"{claim.name!r} for {claim.who}, already the name of {first.who}"
-            + (f" (at {at})" if at else ""))  # fmt: skip
+            + (f" (at {at}{cut})" if at else ""))  # fmt: skip
 
 
 def copies_of(name: str, names: list[str]) -> list[str]:

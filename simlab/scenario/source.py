@@ -47,6 +47,10 @@ Path = tuple[Any, ...]
 Position = tuple[int, int]
 Located = tuple[int | None, int | None]
 
+#: A comment right after a plain value on its line whose '#' touches a word, as in
+#: ``name: Goblin #1``: YAML ends the value at the ' #', so it reads ``Goblin``.
+_COMMENT_AFTER = re.compile(r"[ \t]+(?P<comment>#\S.*?)[ \t]*$")
+
 #: Refuse documents whose aliases expand to more values than this (a "billion laughs").
 MAX_VALUES = 1_000_000
 
@@ -76,6 +80,10 @@ class YamlSource:
         The empty path is the document's root.
     key_positions : dict
         Maps the path of a mapping entry to the 1-based ``(line, col)`` of its key.
+    comments_after : dict
+        Maps the path of a plain text value to the comment right after it on its line
+        whose '#' touches a word (``#1`` of ``name: Goblin #1``): the text the designer
+        probably meant as part of the value (:meth:`cut_by_comment`).
     overrides : tuple of str
         The overrides applied to the file's document, ``NAME.FIELD=VALUE`` in order
         (``simlab.override``, ``--set``): results and reports say that they were.
@@ -90,6 +98,7 @@ class YamlSource:
     key_positions: dict[Path, Position] = field(default_factory=dict)
     overrides: tuple[str, ...] = ()
     written: tuple[Path, ...] = ()
+    comments_after: dict[Path, str] = field(default_factory=dict)
 
     def locate(self, path: Path) -> Located:
         """Return the position of the value at ``path``, or of its nearest located ancestor.
@@ -129,6 +138,26 @@ class YamlSource:
         if path in self.positions:
             return self.positions[path]
         return self.locate_key(path[:-1]) if path else self.locate(path)
+
+    def cut_by_comment(self, path: Path) -> str | None:
+        """The comment that ended the text value at ``path`` where the designer
+        probably meant it to go on (``#1`` of ``name: Goblin #1``, read as ``Goblin``).
+
+        Parameters
+        ----------
+        path : tuple
+            Mapping keys and list indices from the root.
+
+        Returns
+        -------
+        str or None
+            The comment, ``#`` included; None when no such comment follows the value,
+            or when an override wrote the value (its position is no longer the file's).
+        """
+        position = self.positions.get(tuple(path))
+        if position is None or position[0] < 1:
+            return None
+        return self.comments_after.get(tuple(path))
 
 
 def _prefixes(path: Path) -> Iterator[Path]:
@@ -271,10 +300,11 @@ def parse_yaml(text: str, filename: str = "<string>") -> YamlSource:
         tree = yaml.load(text)
     except YAMLError as exc:
         raise ScenarioError([_yaml_problem(exc, filename, text)]) from None
-    builder = _Builder(filename)
+    builder = _Builder(filename, text)
     data = builder.convert(tree, ())
     _require_mapping(data, builder, filename)
-    return YamlSource(filename, data, builder.positions, builder.key_positions)
+    return YamlSource(filename, data, builder.positions, builder.key_positions,
+                      comments_after=builder.comments_after)  # fmt: skip
 
 
 def _refuse_unprintable(text: str, filename: str) -> None:
@@ -578,7 +608,8 @@ def _yaml_problem(exc: YAMLError, filename: str, text: str) -> Problem:
     slip = quote_slip(exc, text) or flow_slip(exc, text)
     if slip is not None:
         return Problem(filename, slip[0], slip[1], f"expected valid YAML syntax; got {slip[2]}")
-    block_slip = (block.tab_slip(exc, text) or block.run_together_slip(exc, text)
+    block_slip = (block.key_comment_slip(exc, text)
+                  or block.tab_slip(exc, text) or block.run_together_slip(exc, text)
                   or block.dash_slip(exc, text)
                   or block.colon_slip(exc, text) or block.missing_dash_slip(exc, text))  # fmt: skip
     if block_slip is not None:
@@ -688,10 +719,12 @@ def yaml_type_name(value: Any) -> str:
 class _Builder:
     """Convert a ruamel round-trip tree to plain data, recording positions."""
 
-    def __init__(self, filename: str) -> None:
+    def __init__(self, filename: str, text: str = "") -> None:
         self.filename = filename
         self.positions: dict[Path, Position] = {}
         self.key_positions: dict[Path, Position] = {}
+        self.comments_after: dict[Path, str] = {}
+        self._lines = text.splitlines()
         self._done: dict[int, tuple[Any, int]] = {}
         self._active: set[int] = set()
         self._count = 0
@@ -703,7 +736,24 @@ class _Builder:
         if isinstance(node, (CommentedMap, CommentedSeq)):
             return self._convert_collection(node, path)
         self._count_values(1, path)
-        return self._scalar(node, path)
+        value = self._scalar(node, path)
+        if isinstance(value, str):
+            self._note_comment_after(value, path)
+        return value
+
+    def _note_comment_after(self, value: str, path: Path) -> None:
+        """Record the comment right after the plain text ``value`` on its line, when its
+        '#' touches a word (:data:`_COMMENT_AFTER`): a quoted value, or one that runs
+        over several lines, does not start its line's text as written."""
+        line, col = self.positions.get(path, (0, 0))
+        if not value or not 0 < line <= len(self._lines):
+            return
+        written = self._lines[line - 1][col - 1 :]
+        if not written.startswith(value):
+            return
+        found = _COMMENT_AFTER.match(written, len(value))
+        if found is not None:
+            self.comments_after[path] = found["comment"]
 
     def _convert_collection(self, node: CommentedMap | CommentedSeq, path: Path) -> Any:
         """Convert a mapping or sequence once; aliases share the converted result."""

@@ -25,6 +25,8 @@ from simlab.errors import (
     Problem,
     ScenarioError,
     closest_name,
+    comment_inside_a_key,
+    comment_inside_a_value,
     did_you_mean,
     did_you_mean_items,
     key_and_value_run_together,
@@ -67,6 +69,10 @@ WRITTEN = "written"
 #: (:attr:`YamlSource.positions`), for a message that points at a second place:
 #: :func:`written_at`.
 POSITIONS = "positions"
+#: The validation context's key for the comments that ended a text value where the
+#: designer probably meant it to go on (:meth:`YamlSource.cut_by_comment`), for a
+#: message about a second place: :func:`cut_at`.
+CUT_BY_COMMENT = "cut_by_comment"
 
 
 def as_written(info: ValidationInfo) -> bool:
@@ -114,9 +120,68 @@ def written_at(info: ValidationInfo, path: Path) -> str:
     return "" if position is None else f"{position[0]}:{position[1]}"
 
 
+def cut_at(info: ValidationInfo, path: Path, value: str) -> str:
+    """:func:`comment_hint` for the text ``value`` at ``path`` of the document, when a
+    comment ended it where the designer probably meant it to go on; ``""`` otherwise.
+
+    Parameters
+    ----------
+    info : ValidationInfo
+        The validation's (its context holds the file's comments after values).
+    path : tuple
+        Mapping keys and list indices from the document's root.
+    value : str
+        The value there, as YAML read it.
+
+    Returns
+    -------
+    str
+        The hint, or ``""``.
+    """
+    comment = (info.context or {}).get(CUT_BY_COMMENT, {}).get(tuple(path))
+    return "" if comment is None else comment_hint(value, comment, path)
+
+
+#: A comment that holds a key's ':' (``#1:`` of ``claw #1: {…}``): the ' #' cut a key.
+_KEY_IN_COMMENT = re.compile(r"(?P<rest>#[^:]*?):(?:[ \t]|$)")
+
+
+def comment_hint(value: str, comment: str, path: Path) -> str:
+    """``; the ' #' after 'Goblin' began a comment ('#1'), which YAML leaves out (a value
+    holding ' #' needs quotes: name: "Goblin #1")``, for a text value that a comment
+    ended (:meth:`YamlSource.cut_by_comment`); for one whose comment holds a key's ':'
+    (``claw #1: {…}``), said of that key (:func:`~simlab.errors.comment_inside_a_key`).
+
+    Parameters
+    ----------
+    value : str
+        The value as YAML read it (``Goblin``).
+    comment : str
+        The comment after it (``#1``).
+    path : tuple
+        Where the value is written: its last part is its key, or its index in a list.
+
+    Returns
+    -------
+    str
+        The hint, to add at the end of a message.
+    """
+    key_cut = _KEY_IN_COMMENT.match(comment)
+    if key_cut is not None:
+        return "; " + comment_inside_a_key(value, key_cut["rest"])
+    key = str(path[-1]) if path and not isinstance(path[-1], int) else None
+    return "; " + comment_inside_a_value(value, comment, key)
+
+
 def _context(source: YamlSource) -> dict[str, Any]:
     """The validation context of ``source``: :func:`as_written`, :func:`written`,
-    :func:`written_at`."""
+    :func:`written_at`, :func:`cut_at`."""
+    cut = {path: source.cut_by_comment(path) for path in source.comments_after}
+    return {**_written_context(source), CUT_BY_COMMENT: cut}
+
+
+def _written_context(source: YamlSource) -> dict[str, Any]:
+    """The context of :func:`as_written`, :func:`written` and :func:`written_at`."""
     if not source.overrides:
         return {AS_WRITTEN: True, POSITIONS: source.positions}
     done: dict[int, list[Path]] = {}
@@ -326,6 +391,10 @@ def problem_at(source: YamlSource, path: Path, message: str, key: bool = False) 
         Located at ``path`` or its nearest located ancestor.
     """
     line, col = source.locate_key(path) if key else source.locate(path)
+    comment = None if key else source.cut_by_comment(path)
+    value = _node_at(source.data, path)
+    if comment is not None and isinstance(value, str):
+        message += comment_hint(value, comment, path)
     return Problem(source.filename, line, col, message)
 
 

@@ -415,7 +415,8 @@ def apply_overrides(scenario: ScenarioBase, overrides: list[Override]) -> Scenar
         whole = path[:-1] if isinstance(path[-1], int) else path
         _mark(positions, key_positions, whole, _sentinel(k))
     applied, done = _recorded(source, changed_by, data)
-    changed = YamlSource(source.filename, data, positions, key_positions, applied, done)
+    changed = YamlSource(source.filename, data, positions, key_positions, applied, done,
+                         source.comments_after)  # fmt: skip
     try:
         result = from_source(changed)
     except ScenarioError as err:
