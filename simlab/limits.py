@@ -31,6 +31,42 @@ MAX_NODES = 10_000
 MAX_INTEGER_DIGITS = 100
 #: The most problems reported for one file; the rest are counted.
 MAX_PROBLEMS = 50
+
+# -- A scenario's fields: one bound for each kind of quantity, in every rule system -------
+# (README "Scenarios", Limits, and each rule page's Limits table). The kernels hold every
+# one of these in int64 arrays; what keeps them this small is memory and sense.
+
+#: The most rounds an encounter lasts (``max_rounds``), and the latest round a field names
+#: (an ``expect:`` round, a reinforcement's ``from_round``).
+MAX_ROUNDS = 1000
+#: The most combatants in a scenario, ``count:`` copies (and shattered-spirits' Spirits
+#: and reinforcement slots) included: the kernels' engagement masks hold 64 bits.
+MAX_COMBATANTS = 64
+#: The largest pool a combatant starts with that damage wears down: ``hp``, and
+#: shattered-spirits' ``vigor``, ``endurance`` and ``health``.
+MAX_HP = 100_000
+#: The largest size of a status, wherever it is written: a profile's ``exposed N``, a
+#: combatant's starting ``exposed:``/``impaired:``, glitters-d20's starting
+#: ``bleeding:``, Rushing N terrain, draft1's ``fumble_exposed``.
+MAX_STATUS_SIZE = 999
+#: The largest Guard, wherever it is written: a combatant's or a Spirit's ``guard``, a
+#: Stance's ``guard_modifier`` (either way), the ``cover_guard`` that Cover adds.
+MAX_GUARD = 999
+#: The most of a token (Grit, Reflex, Momentum, Focus) a combatant starts with.
+MAX_TOKENS = 99
+#: The most Momentum a combatant gains in a round (``momentum_per_respite``, draft1's
+#: ``momentum_per_refresh``).
+MAX_MOMENTUM_PER_ROUND = 10
+#: The most Momentum a combatant can ever hold: its most tokens and the most gained in
+#: each of the most rounds. A price in Momentum (``momentum_cost``) goes up to it; the
+#: scenario's own most (``Scenario.most_momentum``) is checked apart.
+MAX_MOMENTUM = MAX_TOKENS + MAX_MOMENTUM_PER_ROUND * MAX_ROUNDS
+#: The most attacks in a combatant's (or a Spirit's) ``attacks:`` rotation, and the most
+#: Techniques in a draft1 ``plan:``.
+MAX_ROTATION = 20
+#: The most bins of a damage histogram; the last one counts that damage and more.
+MAX_DAMAGE_BINS = 4096
+
 #: The most ranges a comparison measures its intervals on (``compare(ranges=K)``): each
 #: is a kernel call and a set of tallies of its own.
 MAX_RANGES = 1000

@@ -24,7 +24,7 @@ from pydantic import (
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from simlab.errors import InputError, did_you_mean
-from simlab.limits import MAX_ENCOUNTERS, MAX_SEED
+from simlab.limits import MAX_COMBATANTS, MAX_ENCOUNTERS, MAX_ROTATION, MAX_ROUNDS, MAX_SEED
 from simlab.rules import has_crits
 from simlab.scenario.validation import StrictModel, as_written, cut_at, written_at
 
@@ -32,8 +32,6 @@ TargetPolicy = Literal["focus", "random", "lowest-hp"]
 TARGET_POLICIES: tuple[str, ...] = ("focus", "random", "lowest-hp")
 # Codes the kernels use for the policies (simlab.engine.encounter).
 POLICY_CODE = {name: code for code, name in enumerate(TARGET_POLICIES)}
-
-MAX_COMBATANTS = 64
 
 
 def _without_edge_spaces(name: str) -> str:
@@ -63,7 +61,7 @@ class CombatantBase(StrictModel):
 
     name: Name
     count: int = Field(1, ge=1, le=MAX_COMBATANTS)
-    attacks: list[str] = Field(default_factory=list)
+    attacks: list[str] = Field(default_factory=list, max_length=MAX_ROTATION)
     target: TargetPolicy = "focus"
 
 
@@ -177,7 +175,7 @@ class Expectation(StrictModel):
     side: str | None = None
     # P(damage ≥ 0) is 1 on every attack: a spec of it could never fail
     damage: int | None = Field(None, ge=1, le=100_000)
-    round: int | None = Field(None, ge=1, le=1000)
+    round: int | None = Field(None, ge=1, le=MAX_ROUNDS)
     event: str | None = None
     at_least: Bound | None = None
     at_most: Bound | None = None
@@ -330,7 +328,7 @@ class ScenarioBase(StrictModel):
     description: str = ""
     encounters: int = Field(100_000, ge=1, le=MAX_ENCOUNTERS)
     seed: int = Field(0, ge=0, le=MAX_SEED)
-    max_rounds: int = Field(30, ge=1, le=1000)
+    max_rounds: int = Field(30, ge=1, le=MAX_ROUNDS)
     precision: float | None = Field(None, gt=0, le=1)
     expect: list[Expectation] = Field(default_factory=list, max_length=500)
     drift_tolerance: DriftTolerance = Field(default_factory=DriftTolerance)

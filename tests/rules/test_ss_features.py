@@ -70,9 +70,9 @@ BAD = [
         "expected a number ≥ 0; got -1",
     ),
     (
-        "      react: {evade: {when_damage_at_least: 3, momentum_cost: 100}}",
+        "      react: {evade: {when_damage_at_least: 3, momentum_cost: 10100}}",
         "11:63",
-        "expected a number ≤ 99; got 100",
+        "expected a number ≤ 10099; got 10100",
     ),
 ]
 

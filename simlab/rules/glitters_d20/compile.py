@@ -15,6 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from simlab.engine.tallies import Layout
+from simlab.limits import MAX_DAMAGE_BINS
 from simlab.rules.arrays import enemy_rows, field_rows, ints, records
 from simlab.rules.glitters_d20.model import (
     DAMAGE_TYPES,
@@ -27,7 +28,6 @@ from simlab.rules.glitters_d20.model import (
 from simlab.scenario.common import POLICY_CODE
 
 EVENTS = ["dead", "stable", "frozen"]
-MAX_DAMAGE_BINS = 4096
 
 TYPE_CODE = {name: code for code, name in enumerate(DAMAGE_TYPES)}
 ARMOR_CODE = {"none": 0, "cloth": 0, "leather": 0, "mail": 1, "plate": 2}

@@ -20,6 +20,7 @@ from pydantic import (
 from pydantic_core.core_schema import ValidatorFunctionWrapHandler
 
 from simlab.dice import Dice
+from simlab.limits import MAX_HP, MAX_STATUS_SIZE
 from simlab.rules.zones_3d6.model import PlainDice, base_dice_problem
 from simlab.scenario.common import (
     CombatantBase,
@@ -107,7 +108,7 @@ class Combatant(CombatantBase):
     starting levels.
     """
 
-    hp: int = Field(ge=1, le=100_000)
+    hp: int = Field(ge=1, le=MAX_HP)
     player: bool = False
     initiative: int = Field(0, ge=-50, le=50)
     attributes: dict[Attribute, int] = Field(default_factory=dict)
@@ -123,9 +124,9 @@ class Combatant(CombatantBase):
     immune: list[DamageType] = Field(default_factory=list)
     status_immune: list[Status] = Field(default_factory=list)
     prone: bool = False
-    bleeding: int = Field(0, ge=0, le=999)
-    burning: int = Field(0, ge=0, le=999)
-    freezing: int = Field(0, ge=0, le=999)
+    bleeding: int = Field(0, ge=0, le=MAX_STATUS_SIZE)
+    burning: int = Field(0, ge=0, le=MAX_STATUS_SIZE)
+    freezing: int = Field(0, ge=0, le=MAX_STATUS_SIZE)
 
     @field_validator("attributes")
     @classmethod

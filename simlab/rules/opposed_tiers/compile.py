@@ -17,12 +17,12 @@ import numpy as np
 
 from simlab.dice import KEEP_MODES, Dice
 from simlab.engine.tallies import Layout
+from simlab.limits import MAX_DAMAGE_BINS
 from simlab.rules.arrays import enemy_rows, field_rows, ints
 from simlab.rules.opposed_tiers.model import Combatant, Params, ResolvedTier, Scenario
 from simlab.scenario.common import POLICY_CODE
 
 EVENTS = ["out", "unconscious", "dead"]
-MAX_DAMAGE_BINS = 4096
 #: Threshold of a combatant without Vigor: never reached.
 NEVER = -(1 << 40)
 NO_DICE = -1

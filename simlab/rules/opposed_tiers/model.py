@@ -30,6 +30,7 @@ from pydantic_core.core_schema import ValidatorFunctionWrapHandler
 
 from simlab.dice import Dice, DiceExpr, parse_dice
 from simlab.errors import did_you_mean
+from simlab.limits import MAX_HP
 from simlab.scenario.common import CombatantBase, ScenarioBase, located_error
 from simlab.scenario.validation import StrictModel, written
 
@@ -229,7 +230,7 @@ class Combatant(CombatantBase):
     ``attacks_per_turn`` overrides the parameter of that name.
     """
 
-    hp: int = Field(ge=1, le=100_000)
+    hp: int = Field(ge=1, le=MAX_HP)
     vigor: int | None = Field(None, ge=1, le=10_000)
     player: bool = False
     tier: str | None = None

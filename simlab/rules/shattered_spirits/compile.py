@@ -12,6 +12,7 @@ from typing import NamedTuple
 import numpy as np
 
 from simlab.engine.tallies import Layout
+from simlab.limits import MAX_DAMAGE_BINS
 from simlab.rules.arrays import attack_lists, enemy_rows, field_rows, ints
 from simlab.rules.shattered_spirits.model import (
     ROWS,
@@ -346,7 +347,8 @@ def _threshold(reaction: object) -> int:
 
 
 def _damage_bins(attacks: list[Attack], members: list[Combatant], exposed_per_level: int) -> int:
-    """Enough bins for any damage short of pathological Exposed stacking (last bin: ≥)."""
+    """Enough bins for any damage short of pathological Exposed stacking, within a cap
+    (last bin: ≥)."""
     top = max((max(a.profile) + max(a.damage_modifier, 0) for a in attacks), default=0)
     exposure = max((m.exposed for m in members), default=0) * exposed_per_level
-    return max(64, top + exposure + 32)
+    return min(max(64, top + exposure + 32), MAX_DAMAGE_BINS)

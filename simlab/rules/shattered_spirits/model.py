@@ -20,6 +20,16 @@ from pydantic import (
 )
 
 from simlab.errors import did_you_mean, did_you_mean_items
+from simlab.limits import (
+    MAX_GUARD,
+    MAX_HP,
+    MAX_MOMENTUM,
+    MAX_MOMENTUM_PER_ROUND,
+    MAX_ROTATION,
+    MAX_ROUNDS,
+    MAX_STATUS_SIZE,
+    MAX_TOKENS,
+)
 from simlab.scenario.common import (
     MAX_COMBATANTS,
     CombatantBase,
@@ -41,7 +51,6 @@ TIERS = ("miss", "hit", "crit")
 # marker that is accepted and shown in traces but changes nothing
 # (docs/rules/shattered-spirits.md names no effect for it).
 EFFECT_STATUSES = ("stun", "exposed", "impaired")
-MAX_STATUS_SIZE = 999
 _STATUS = re.compile(r"^([a-z][a-z-]*)(?: (\d{1,3}))?$")
 
 
@@ -199,7 +208,7 @@ class Attack(AttackProfile):
     """
 
     range: Literal["melee", "ranged"] = "melee"
-    momentum_cost: int = Field(0, ge=0, le=99)
+    momentum_cost: int = Field(0, ge=0, le=MAX_MOMENTUM)
 
 
 class Threshold(StrictModel):
@@ -216,7 +225,7 @@ class Reaction(Threshold):
     (seed 001, "Resources in Combat", leaves what Momentum buys open).
     """
 
-    momentum_cost: int = Field(0, ge=0, le=99)
+    momentum_cost: int = Field(0, ge=0, le=MAX_MOMENTUM)
 
 
 class ThresholdReactions(StrictModel):
@@ -295,9 +304,9 @@ def refuse_unpaid_reactions(scenario: Any, data: Any, info: ValidationInfo) -> N
 class Tokens(StrictModel):
     """Starting token pools (docs/rules/shattered-spirits.md "Reactions", "Momentum")."""
 
-    grit: int = Field(0, ge=0, le=99)
-    reflex: int = Field(0, ge=0, le=99)
-    momentum: int = Field(0, ge=0, le=99)
+    grit: int = Field(0, ge=0, le=MAX_TOKENS)
+    reflex: int = Field(0, ge=0, le=MAX_TOKENS)
+    momentum: int = Field(0, ge=0, le=MAX_TOKENS)
 
 
 class Stance(StrictModel):
@@ -312,7 +321,7 @@ class Stance(StrictModel):
     name: Name
     speed: int = Field(ge=1, le=6)
     attacks_per_turn: int = Field(1, ge=1, le=10)
-    guard_modifier: int = Field(0, ge=-999, le=999)
+    guard_modifier: int = Field(0, ge=-MAX_GUARD, le=MAX_GUARD)
     roll_modifier: int = Field(0, ge=-20, le=20)
 
 
@@ -322,7 +331,7 @@ class StancePolicy(StrictModel):
     writes (the text leaves the choice to whoever plays), not a reading of a rule."""
 
     switch_to: str = Field(min_length=1, max_length=60)
-    when_hp_below: int = Field(ge=1, le=100_000)
+    when_hp_below: int = Field(ge=1, le=MAX_HP)
 
 
 class Spirit(StrictModel):
@@ -337,14 +346,14 @@ class Spirit(StrictModel):
     """
 
     name: Name
-    hp: int = Field(ge=1, le=100_000)
-    guard: int = Field(0, ge=0, le=999)
+    hp: int = Field(ge=1, le=MAX_HP)
+    guard: int = Field(0, ge=0, le=MAX_GUARD)
     speed: int = Field(3, ge=1, le=6)
-    attacks: list[str] = Field(default_factory=list)
+    attacks: list[str] = Field(default_factory=list, max_length=MAX_ROTATION)
     attacks_per_turn: int = Field(1, ge=1, le=10)
     target: TargetPolicy = "focus"
     manifest: Literal["always", "melee", "never"] = "always"
-    recall_below: int = Field(0, ge=0, le=100_000)
+    recall_below: int = Field(0, ge=0, le=MAX_HP)
 
     @model_validator(mode="wrap")
     @classmethod
@@ -370,7 +379,7 @@ class Reinforce(StrictModel):
 
     per_round: int = Field(1, ge=1, le=64)
     cap: int = Field(ge=1, le=64)
-    from_round: int = Field(2, ge=2, le=1000)
+    from_round: int = Field(2, ge=2, le=MAX_ROUNDS)
 
 
 class Sunder(StrictModel):
@@ -408,20 +417,20 @@ class Combatant(CombatantBase):
     ``rushing`` is the Rushing N of the terrain it stands in.
     """
 
-    hp: int = Field(ge=1, le=100_000)
-    guard: int = Field(0, ge=0, le=999)
-    vigor: int = Field(0, ge=0, le=100_000)
+    hp: int = Field(ge=1, le=MAX_HP)
+    guard: int = Field(0, ge=0, le=MAX_GUARD)
+    vigor: int = Field(0, ge=0, le=MAX_HP)
     stun_max: int = Field(10, ge=0, le=999)
     speed: int = Field(3, ge=1, le=6)
     attacks_per_turn: int = Field(1, ge=1, le=10)
     downed: Literal["defeat", "wounds"] = "defeat"
     tokens: Tokens = Tokens()
     react: Reactions = Reactions()
-    exposed: int = Field(0, ge=0, le=99)
-    impaired: int = Field(0, ge=0, le=99)
+    exposed: int = Field(0, ge=0, le=MAX_STATUS_SIZE)
+    impaired: int = Field(0, ge=0, le=MAX_STATUS_SIZE)
     cover: bool = False
     roll_modifier: int = Field(0, ge=-20, le=20)
-    rushing: int = Field(0, ge=0, le=99)
+    rushing: int = Field(0, ge=0, le=MAX_STATUS_SIZE)
     stances: list[Stance] = Field(default_factory=list, max_length=10)
     stance_policy: StancePolicy | None = None
     spirit: Spirit | None = None
@@ -580,9 +589,9 @@ class Params(StrictModel):
     wound_roll: Literal["sum", "highest"] = "sum"
     strain_meter: int = Field(10, ge=1, le=999)
     reaction_cost: int = Field(1, ge=0, le=10)
-    momentum_per_respite: int = Field(2, ge=0, le=10)
+    momentum_per_respite: int = Field(2, ge=0, le=MAX_MOMENTUM_PER_ROUND)
     guard_mode: Literal["subtract", "threshold"] = "subtract"
-    cover_guard: int = Field(2, ge=0, le=99)
+    cover_guard: int = Field(2, ge=0, le=MAX_GUARD)
     statuses_last: Literal["round", "encounter"] = "round"
     engagement: Literal["everyone", "declared"] = "everyone"
     melee_manifest_cost: int = Field(1, ge=0, le=10)
@@ -591,7 +600,7 @@ class Params(StrictModel):
     sealed_rounds: int = Field(1, ge=0, le=10)
     fatigue_per_sunder: int = Field(1, ge=0, le=10)
     unpaid_attack: Literal["next", "wait"] = "next"
-    source_destroyed_round: int = Field(0, ge=0, le=1000)
+    source_destroyed_round: int = Field(0, ge=0, le=MAX_ROUNDS)
 
 
 class Scenario(ScenarioBase):

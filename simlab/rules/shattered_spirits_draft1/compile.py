@@ -16,6 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from simlab.engine.tallies import Layout
+from simlab.limits import MAX_DAMAGE_BINS
 from simlab.rules.arrays import enemy_rows, field_rows, ints
 from simlab.rules.shattered_spirits.compile import attack_rows
 from simlab.rules.shattered_spirits_draft1.model import Combatant, Params, Scenario, Technique
@@ -200,7 +201,9 @@ def compile_scenario(scenario: Scenario) -> tuple[KernelParams, Layout]:
 
 
 def _damage_bins(techniques: list[Technique], members: list[Combatant], params: Params) -> int:
-    """Enough bins for any damage short of pathological Exposed stacking (last bin: ≥)."""
+    """Enough bins for any damage short of pathological Exposed stacking, within a cap
+    (last bin: ≥)."""
     top = max((max(t.profile) + max(t.damage_modifier, 0) for t in techniques), default=0)
     exposure = max((m.exposed for m in members), default=0) + params.fumble_exposed
-    return max(64, top + params.overflow_damage + exposure * params.exposed_per_level + 32)
+    wanted = top + params.overflow_damage + exposure * params.exposed_per_level + 32
+    return min(max(64, wanted), MAX_DAMAGE_BINS)

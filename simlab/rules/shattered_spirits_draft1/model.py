@@ -31,6 +31,14 @@ from pydantic import (
 from pydantic_core.core_schema import ValidatorFunctionWrapHandler
 
 from simlab.errors import did_you_mean
+from simlab.limits import (
+    MAX_GUARD,
+    MAX_HP,
+    MAX_MOMENTUM_PER_ROUND,
+    MAX_ROTATION,
+    MAX_STATUS_SIZE,
+    MAX_TOKENS,
+)
 from simlab.rules.shattered_spirits.model import (
     AttackProfile,
     ThresholdReactions,
@@ -101,7 +109,7 @@ class DraftTokens(Tokens):
     Momentum, and Focus, which pays for fumbles (docs/rules/shattered-spirits-draft1.md "Extreme
     rolls")."""
 
-    focus: int = Field(0, ge=0, le=99)
+    focus: int = Field(0, ge=0, le=MAX_TOKENS)
 
 
 def _known_technique(name: str) -> str:
@@ -146,19 +154,21 @@ class Combatant(CombatantBase):
     Techniques (set from ``plan``; ``attacks:`` itself is not accepted).
     """
 
-    vigor: int = Field(0, ge=0, le=100_000)
-    endurance: int = Field(ge=0, le=100_000)
-    health: int = Field(ge=1, le=100_000)
-    guard: int = Field(0, ge=0, le=999)
+    vigor: int = Field(0, ge=0, le=MAX_HP)
+    endurance: int = Field(ge=0, le=MAX_HP)
+    health: int = Field(ge=1, le=MAX_HP)
+    guard: int = Field(0, ge=0, le=MAX_GUARD)
     cover: bool = False
     roll_modifier: int = Field(0, ge=-20, le=20)
-    exposed: int = Field(0, ge=0, le=99)
-    impaired: int = Field(0, ge=0, le=99)
+    exposed: int = Field(0, ge=0, le=MAX_STATUS_SIZE)
+    impaired: int = Field(0, ge=0, le=MAX_STATUS_SIZE)
     tokens: DraftTokens = DraftTokens()
     react: ThresholdReactions = ThresholdReactions()
     ap: int | None = Field(None, ge=0, le=20)
-    plan: list[PlanItem] = Field(default_factory=list, max_length=20)
+    plan: list[PlanItem] = Field(default_factory=list, max_length=MAX_ROTATION)
     improvise: Improvise | None = None
+    # set from the plan, whose length is refused where it is written, and only there
+    attacks: list[str] = Field(default_factory=list)
 
     KEYS_NOT_WRITTEN: ClassVar[tuple[str, ...]] = ("attacks",)  # set from the plan
 
@@ -285,15 +295,15 @@ class Params(StrictModel):
     overflow_damage: int = Field(2, ge=0, le=100)
     fumble_tokens: Literal["focus-first", "momentum-first", "none"] = "focus-first"
     fumble_cost: int = Field(1, ge=0, le=10)
-    fumble_exposed: int = Field(2, ge=0, le=99)
+    fumble_exposed: int = Field(2, ge=0, le=MAX_STATUS_SIZE)
     exposed_per_level: int = Field(1, ge=0, le=10)
     impaired_per_level: int = Field(1, ge=0, le=10)
     glancing_divisor: int = Field(2, ge=1, le=10)
-    cover_guard: int = Field(2, ge=0, le=99)
+    cover_guard: int = Field(2, ge=0, le=MAX_GUARD)
     endurance_overflow: bool = True
     shaken_roll_modifier: int = Field(0, ge=-20, le=20)
     reaction_cost: int = Field(1, ge=0, le=10)
-    momentum_per_refresh: int = Field(0, ge=0, le=10)
+    momentum_per_refresh: int = Field(0, ge=0, le=MAX_MOMENTUM_PER_ROUND)
     improvise_cost: int = Field(2, ge=0, le=10)
     statuses_last: Literal["round", "encounter"] = "round"
     round_start: Literal["carry", "players"] = "carry"

@@ -13,12 +13,12 @@ from typing import NamedTuple
 import numpy as np
 
 from simlab.engine.tallies import Layout
+from simlab.limits import MAX_DAMAGE_BINS
 from simlab.rules.arrays import attack_lists, enemy_rows, field_rows
 from simlab.rules.zones_3d6.model import CRITS, Attack, Combatant, Params, Scenario, largest_die
 from simlab.scenario.common import POLICY_CODE
 
 EVENTS = ["out"]
-MAX_DAMAGE_BINS = 4096
 
 # Field indices of the kernel arrays (one int64 row per field keeps argument lists short).
 # The "roll" fields come in the same order for an attack (A_*) and an evasion (C_EVA_*):

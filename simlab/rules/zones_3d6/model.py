@@ -13,6 +13,7 @@ from pydantic import BeforeValidator, Field, ValidationInfo, field_validator, mo
 from pydantic_core.core_schema import ValidatorFunctionWrapHandler
 
 from simlab.dice import Dice, dice_coercer
+from simlab.limits import MAX_HP
 from simlab.scenario.common import CombatantBase, ScenarioBase, located_error, located_errors
 from simlab.scenario.validation import StrictModel
 
@@ -97,7 +98,7 @@ class Combatant(CombatantBase):
     showing one count 0. ``bonus_defense`` reduces bonus damage.
     """
 
-    hp: int = Field(ge=0, le=100_000)
+    hp: int = Field(ge=0, le=MAX_HP)
     initiative: int = Field(0, ge=-50, le=50)
     attacks_per_turn: int = Field(3, ge=1, le=10)
     bonus_damage: int = Field(0, ge=-100, le=100)
