@@ -66,6 +66,10 @@ MAX_MOMENTUM = MAX_TOKENS + MAX_MOMENTUM_PER_ROUND * MAX_ROUNDS
 MAX_ROTATION = 20
 #: The most bins of a damage histogram; the last one counts that damage and more.
 MAX_DAMAGE_BINS = 4096
+#: The most damage X that P(damage ≥ X) is asked of (an ``expect:`` spec's ``damage``,
+#: ``damage_at_least:ATTACK@X``): the last bin's, the highest that a histogram capped
+#: at :data:`MAX_DAMAGE_BINS` still counts whole.
+MAX_DAMAGE_AT_LEAST = MAX_DAMAGE_BINS - 1
 
 #: The most ranges a comparison measures its intervals on (``compare(ranges=K)``): each
 #: is a kernel call and a set of tallies of its own.

@@ -24,7 +24,14 @@ from pydantic import (
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from simlab.errors import InputError, did_you_mean
-from simlab.limits import MAX_COMBATANTS, MAX_ENCOUNTERS, MAX_ROTATION, MAX_ROUNDS, MAX_SEED
+from simlab.limits import (
+    MAX_COMBATANTS,
+    MAX_DAMAGE_AT_LEAST,
+    MAX_ENCOUNTERS,
+    MAX_ROTATION,
+    MAX_ROUNDS,
+    MAX_SEED,
+)
 from simlab.rules import has_crits
 from simlab.scenario.validation import StrictModel, as_written, cut_at, written_at
 
@@ -174,7 +181,7 @@ class Expectation(StrictModel):
     combatant: str | None = None
     side: str | None = None
     # P(damage ≥ 0) is 1 on every attack: a spec of it could never fail
-    damage: int | None = Field(None, ge=1, le=100_000)
+    damage: int | None = Field(None, ge=1, le=MAX_DAMAGE_AT_LEAST)
     round: int | None = Field(None, ge=1, le=MAX_ROUNDS)
     event: str | None = None
     at_least: Bound | None = None

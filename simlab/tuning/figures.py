@@ -35,6 +35,7 @@ from simlab.analysis.result import (
 )
 from simlab.engine.tallies import Layout, TallyArrays
 from simlab.errors import InputError, did_you_mean
+from simlab.limits import MAX_DAMAGE_AT_LEAST
 
 __all__ = ["Counts", "FigureRef", "cannot_crit_why", "check_figure", "combatant_figures",
            "crit_problem", "crit_rate_problem", "exact_measure", "figure_counts",
@@ -245,6 +246,9 @@ def parse_figure(text: str, label: str) -> FigureRef:
         raise InputError(f"{label}: expected no '@' argument for {figure}; got @{arg}")
     if needed in ("damage", "round") and not (arg.isascii() and arg.isdigit()):
         _refuse_number_argument(figure, on, arg, needed, label)
+    if needed == "damage" and int(arg) > MAX_DAMAGE_AT_LEAST:
+        raise InputError(f"{label}: expected a damage of at most {MAX_DAMAGE_AT_LEAST:,} after "
+                         f"'@' (the most a damage histogram counts whole); got {arg}")  # fmt: skip
     return FigureRef(figure, on, arg, label)
 
 

@@ -496,3 +496,12 @@ def test_a_spec_that_could_never_fail_is_refused_at_its_bound() -> None:
     ]
     assert simlab.loads(PELL + specs.replace("-1", "0").replace("damage: 0", "damage: 1")
                         .replace("-2", "0"))  # fmt: skip
+
+
+def test_a_damage_past_the_histograms_last_bin_is_refused_at_its_line() -> None:
+    """P(damage ≥ X) is read from a histogram whose last bin (4,095) counts that damage
+    and more: past it a spec read 0 whatever the attack dealt, a check that passed or
+    failed on nothing. The last bin itself is measured whole."""
+    spec = "expect:\n  - {figure: damage_at_least, attack: cut, damage: 4096, at_most: 0.5}\n"
+    assert errors_of(PELL + spec) == ["s.yaml:13:52: expected a number ≤ 4095; got 4096"]
+    assert simlab.loads(PELL + spec.replace("4096", "4095"))

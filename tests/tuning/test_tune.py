@@ -168,6 +168,9 @@ def test_a_figure_no_value_gives_is_said_so_not_called_monotone(
         ("down_by_round:Defender@101=0.5", "--target",
          "expected a round from 1 to 100 (the round cap) after '@'; got 101"),
         ("down_by_round:Defender@0=0.5", "--target", "expected a round from 1 to 100"),
+        ("damage_at_least:strike@4096=0.5", "--target",
+         "expected a damage of at most 4,095 after '@' (the most a damage histogram counts "
+         "whole); got 4096"),
     ],
 )  # fmt: skip
 def test_bad_arguments_exit_2_naming_them(
