@@ -62,6 +62,8 @@ from simlab.report.terminal import (
     figure_range,
     format_p,
     formatted,
+    held_half_width,
+    held_to,
     interval_cell,
     measured_cell,
     median_and_interval,
@@ -1272,8 +1274,10 @@ def _section(plan: Plan, pictures: list[Picture], specs: pd.DataFrame | None,
         identity.insert(2, ("sample size", describe_record(res.meta["precision"])))
     if res.meta.get("overrides"):
         identity.insert(0, ("overrides (--set)", ", ".join(overrides_said(res.meta))))
-    attack_header, attacks, attack_note = _attack_rows(run)
-    header, combatants = _combatant_rows(res)
+    with held_to(held_half_width(res.meta.get("precision"))):  # as the terminal's tables
+        attack_header, attacks, attack_note = _attack_rows(run)
+        header, combatants = _combatant_rows(res)
+        events, outcome, spec_rows = event_tables(res), _outcome_rows(res), _spec_rows(specs, run)
     notes = [n for n in (drift.notes if drift else []) if n.startswith(f"{label(run)}:")]
     apart = [f"{', '.join(names)} fought differently (a damage distribution differs by "
              "more than the drift tolerance), so the damage plots show each copy, pooled only "
@@ -1284,7 +1288,7 @@ def _section(plan: Plan, pictures: list[Picture], specs: pd.DataFrame | None,
               if alike]  # fmt: skip
     anchor = _anchor(f"{run.rules}-{run.scenario}", anchors)
     return Section(run, anchor, identity, attack_header, attacks, header, combatants,
-                   event_tables(res), _outcome_rows(res), _spec_rows(specs, run),
+                   events, outcome, spec_rows,
                    _drift_rows(drift, run), notes, pictures, _headline(run, specs), apart,
                    pooled, skipped, attack_note, never_attacked_note(res),
                    damage_diamonds=drawn_exact.damage_plots > 0)  # fmt: skip

@@ -13,6 +13,7 @@ import sys
 import textwrap
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
@@ -382,7 +383,9 @@ def estimate(
     could not be estimated (a mean of attacks that fall in a single batch of the run)
     is marked ``2 (?)``, where a bare number is one with no spread at all. A figure
     held against bounds ``against`` (a spec's) gets the decimals it needs to read on
-    the side of each where it lies (:func:`decimals_to_decide`).
+    the side of each where it lies (:func:`decimals_to_decide`); one of a run to a
+    precision (:func:`held_to`), those its half-width needs to read within its limit
+    where it is within it (:func:`precision_decimals`).
     """
     if pd.isna(value):
         return "—"
@@ -396,6 +399,7 @@ def estimate(
     if one_sided:
         return one_sided
     more = decimals_to_decide(value, *against, interval_decimals(value, lo, hi))
+    more = precision_decimals(value, lo, hi, within, more)
     shown, covering = _plus_minus(value, lo, hi, more)
     if not _strays(shown, covering, lo, hi, within):
         if not bracketed:
@@ -436,6 +440,78 @@ def interval_decimals(value: float, lo: float, hi: float) -> int:
     digits = half_decimals(half)
     shown_half = float(_plus_minus(value, lo, hi, digits)[1])
     return min(digits + (shown_half - half > half / 2), MOST_DECIMALS)
+
+
+#: The half-width a run to a precision held its figures to (``--precision H``) while
+#: its tables and pages are written (:func:`held_to`); None for a run of a set size.
+_HELD_TO: ContextVar[float | None] = ContextVar("held_to", default=None)
+
+
+@contextmanager
+def held_to(half_width: float | None) -> Iterator[None]:
+    """While the tables (or pages) of a run to a precision are written, show every
+    figure's half-width so that one within its limit reads within it
+    (:func:`precision_decimals`).
+
+    Parameters
+    ----------
+    half_width : float or None
+        The precision H the figures were run to (:func:`held_half_width` reads it from
+        a run's record); None, for a run of a set size, changes nothing.
+    """
+    token = _HELD_TO.set(half_width)
+    try:
+        yield
+    finally:
+        _HELD_TO.reset(token)
+
+
+def held_half_width(*records: Mapping[str, Any] | None) -> float | None:
+    """The precision H of the first of ``records`` (a run's ``Result.meta["precision"]``,
+    a comparison's ``precision``) that is one; None where none is (a run of a set
+    size)."""
+    return next((float(r["half_width"]) for r in records if r), None)
+
+
+#: The most decimals :func:`precision_decimals` adds to those of a figure's interval.
+MORE_FOR_PRECISION = 3
+
+
+def precision_decimals(value: float, lo: float, hi: float, within: tuple[float, float],
+                       digits: int) -> int:  # fmt: skip
+    """``digits``, or more where a run to a precision (:func:`held_to`) holds the figure
+    to a half-width limit (H for a rate, H × max(|mean|, 1) for a mean) that its
+    interval keeps within (half its width, as the rule measures it) but its ``±``,
+    rounded up to ``digits`` from the value as shown, reads beyond:
+    ``3.4164 ± 0.0030``, not ``3.416 ± 0.004``, for a mean damage of 3.41637 in
+    [3.41342, 3.41933] held to 0.001 × 3.416. A half-width beyond its limit reads beyond
+    it already, rounded up; at most :data:`MORE_FOR_PRECISION` decimals are added.
+
+    Parameters
+    ----------
+    value, lo, hi : float
+        The figure and its 95% interval.
+    within : tuple of float
+        The values the figure can take (:func:`figure_range`): a rate's are
+        :data:`RATE_RANGE`.
+    digits : int
+        The decimals it would be shown to otherwise.
+
+    Returns
+    -------
+    int
+        The decimals it is shown to.
+    """
+    held = _HELD_TO.get()
+    if held is None:
+        return digits
+    limit = held * (1.0 if within == RATE_RANGE else max(abs(value), 1.0))
+    if (hi - lo) / 2 > limit:  # beyond it, as the rule measures it: rounded up, it reads so
+        return digits
+    most = min(digits + MORE_FOR_PRECISION, MOST_DECIMALS)
+    while digits < most and float(_plus_minus(value, lo, hi, digits)[1]) > limit:
+        digits += 1
+    return digits
 
 
 def half_decimals(half: float) -> int:
@@ -1888,7 +1964,15 @@ def overrides_heading(said: list[str]) -> list[list[str]]:
 
 
 def print_result(result: Result) -> None:
-    """Print the three tables of a run, headed by its identity (seed, n, rules)."""
+    """Print the three tables of a run, headed by its identity (seed, n, rules); a run to
+    a precision's half-widths each read within its limit where within it
+    (:func:`held_to`)."""
+    with held_to(held_half_width(result.meta.get("precision"))):
+        _print_tables(result)
+
+
+def _print_tables(result: Result) -> None:
+    """:func:`print_result`'s heading and tables."""
     changed = overrides_heading(overrides_said(result.meta))
     say_items(items(result.scenario, *changed, f"rules {result.rules}",
                     counted(result.encounters, "encounter"), f"seed {result.seed}"),

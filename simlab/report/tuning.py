@@ -76,6 +76,7 @@ from simlab.report.terminal import (
     figure_range,
     format_p,
     formatted,
+    held_to,
     interval_cell,
     median_cell,
 )
@@ -100,6 +101,7 @@ from simlab.report.tuning_terminal import (
     shown_combatants,
     shown_sides,
     sweep_crit_note,
+    sweep_half_width,
     times_narrower,
     tune_sentences,
     tuned_figure,
@@ -1069,14 +1071,15 @@ def render_sweep(sweep: SweepResult, out_dir: str | os.PathLike[str]) -> dict[st
         never_winning_note(never_winning(sweep)),
     )
     time_note = _OUTCOME_NOTE.format(exact=_EXACT_TIME_NOTE if exact else "")
-    parts: list[PagePart] = [
-        # no heading of curves over a table alone, where the sweep moved no pair
-        ("Damage curves" if curves else "Damage", damage_note, _sweep_rows(sweep), curves),
-        ("Time-to-down", PARAGRAPH.join(filter(None, (time_note, unattacked))),
-         _combatant_rows(sweep), [p for p in pictures if p.kind == "outcome"]),
-        ("Outcome", PARAGRAPH.join(filter(None, (_SIDES_NOTE, silent))), _side_rows(sweep),
-         [p for p in pictures if p.kind == "sides"]),
-    ]  # fmt: skip
+    with held_to(sweep_half_width(sweep)):  # a half-width within its limit reads so
+        parts: list[PagePart] = [
+            # no heading of curves over a table alone, where the sweep moved no pair
+            ("Damage curves" if curves else "Damage", damage_note, _sweep_rows(sweep), curves),
+            ("Time-to-down", PARAGRAPH.join(filter(None, (time_note, unattacked))),
+             _combatant_rows(sweep), [p for p in pictures if p.kind == "outcome"]),
+            ("Outcome", PARAGRAPH.join(filter(None, (_SIDES_NOTE, silent))), _side_rows(sweep),
+             [p for p in pictures if p.kind == "sides"]),
+        ]  # fmt: skip
     title = f"Sweep of {sweep.scenario}"
     lead = " ".join(f"{note}." for note in sweep.notes)  # flat numbers for dice
     return _write_page(Path(out_dir), "sweep", title, identity, parts,
@@ -1323,12 +1326,13 @@ def render_tune(result: TuneResult, out_dir: str | os.PathLike[str]) -> dict[str
                                               (7.0, 3.6)), "tune",
                       phone_png=_png(functools.partial(_tune_plot, result=result),
                                      PHONE_SIZE))  # fmt: skip
-    parts: list[PagePart] = [
-        # a paragraph a sentence: a caveat (the figure turns, a flat stretch) stands out;
-        # each begins as the terminal's does: an answer begins with the field, as spelled
-        ("Answer", PARAGRAPH.join(f"{s}." for s in tune_sentences(result)),
-         _answer_row(result), []),
-        ("Values tried", _TUNE_PLOT_NOTE, _tune_rows(result), [picture]),
-    ]  # fmt: skip
+    with held_to(result.precision):  # a half-width within its limit reads so
+        parts: list[PagePart] = [
+            # a paragraph a sentence: a caveat (the figure turns, a flat stretch) stands
+            # out; each begins as the terminal's does: an answer begins with the field
+            ("Answer", PARAGRAPH.join(f"{s}." for s in tune_sentences(result)),
+             _answer_row(result), []),
+            ("Values tried", _TUNE_PLOT_NOTE, _tune_rows(result), [picture]),
+        ]  # fmt: skip
     return _write_page(Path(out_dir), "tune", f"Tuning of {result.scenario}", identity, parts,
                        " ".join(f"{note}." for note in result.notes))  # fmt: skip

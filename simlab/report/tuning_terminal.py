@@ -673,7 +673,21 @@ def print_sweep(sweep: SweepResult) -> None:
     """Print a sweep's damage curves, time-to-down and win rates as tables that fit the
     terminal (80 columns and up). A column per varied field where every table fits so;
     else (three or more fields, long names) one ``point`` column holds each point's
-    values, ``20 · 1 · 1d8``, and a line above the tables names the fields in order."""
+    values, ``20 · 1 · 1d8``, and a line above the tables names the fields in order.
+    Points run to a precision show each half-width within its limit as within it
+    (:func:`~simlab.report.terminal.held_to`)."""
+    with terminal.held_to(sweep_half_width(sweep)):
+        _print_sweep(sweep)
+
+
+def sweep_half_width(sweep: SweepResult) -> float | None:
+    """The precision H a sweep's points were run to; None where they ran a set size."""
+    records = (p.result.meta.get("precision") for p in sweep.points if p.result is not None)
+    return terminal.held_half_width(*records)
+
+
+def _print_sweep(sweep: SweepResult) -> None:
+    """:func:`print_sweep`'s heading, tables and notes."""
     fixed = terminal.overrides_heading(sweep.overrides_said())
     terminal.say_items(items(sweep.scenario, *fixed, at_separators(sweep.per_point()),
                              f"seed {sweep.seed}", listed("varied:", sweep.fields)))  # fmt: skip
@@ -1268,6 +1282,7 @@ def tuned_figure(figure: str, e: Evaluation, target: float) -> str:
     if e.method == "exact":
         return f"{_on_its_side(e.figure, target, figure)} (exact)"
     digits = decimals_to_decide(e.figure, target, target, _leaving_out(e.lo, e.hi, target))
+    digits = terminal.precision_decimals(e.figure, e.lo, e.hi, figure_range(figure), digits)
     return value_and_bounds(e.figure, e.lo, e.hi, digits)
 
 
@@ -1422,7 +1437,15 @@ def print_tune(result: TuneResult, scenario: str | None = None) -> None:
     """Print a tuning: the closest value, its neighbours, the consistent range, and how.
 
     ``scenario`` is the file the command line tuned: a caveat's suggested
-    ``simlab sweep SCENARIO ...`` then names it, ready to copy (shell-quoted)."""
+    ``simlab sweep SCENARIO ...`` then names it, ready to copy (shell-quoted). Values
+    run to a precision show each half-width within its limit as within it
+    (:func:`~simlab.report.terminal.held_to`)."""
+    with terminal.held_to(result.precision):
+        _print_tune(result, scenario)
+
+
+def _print_tune(result: TuneResult, scenario: str | None) -> None:
+    """:func:`print_tune`'s table and sentences."""
     for note in result.notes:  # a dice field tuned over whole numbers: flat numbers tried
         terminal.say_unbroken(note, whole=[result.field])
     best, t = result.best, result.target

@@ -344,3 +344,63 @@ def test_a_comparison_s_notes_keep_each_name_whole(
     assert "only B has" in notes, notes  # pairs B's Brutes made and A's did not
     assert max(len(line) for line in notes.splitlines()) <= 80, notes
     assert not broken_names(notes, names.values()), notes
+
+
+EVADE = str(ROOT / "scenarios/shattered-spirits/evade-threshold.yaml")
+
+
+def _within_its_precision(cell: str, precision: float) -> bool:
+    """Whether ``value ± half`` reads within the limit of ``--precision`` (H for a rate,
+    H × max(|mean|, 1) for a mean)."""
+    value, half = (float(x) for x in cell.split(" ± "))
+    return half <= precision * max(value, 1.0)
+
+
+def test_a_run_to_a_precision_shows_its_figures_within_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``run --precision 0.01`` said "precision met" over ``2.50 ± 0.03``, a mean damage
+    whose limit is 0.025 (its half-width, 0.024, rounded up to the decimals of its
+    interval), and ``run --precision 0.001`` over ``3.416 ± 0.004``."""
+    text = piped_at(monkeypatch, 80, "run", EVADE, "--precision", "0.01", "-n", "200000")
+    assert "precision met" in text, text
+    row = next(line for line in text.splitlines() if line.startswith("Attacker: strike"))
+    cells = re.findall(r"\S+ ± \S+", row)
+    assert len(cells) == 2 and all(_within_its_precision(c, 0.01) for c in cells), row
+    assert max(len(line) for line in text.splitlines() if "precision:" not in line) <= 80
+
+
+def test_a_sweep_to_a_precision_shows_its_figures_within_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The sweep's point at the scenario's guard showed the run's ``2.50 ± 0.03``."""
+    text = piped_at(monkeypatch, 80, "sweep", EVADE, "--vary", "Defender.guard=0:2",
+                    "--precision", "0.01", "-n", "200000")  # fmt: skip
+    attacks = text[text.index("Attacker: strike → Defender") : text.index("time-to-down")]
+    cells = re.findall(r"\S+ ± \S+", attacks)
+    assert len(cells) == 6 and all(_within_its_precision(c, 0.01) for c in cells), attacks
+
+
+@pytest.mark.slow  # a report with its pictures: about 5 s
+def test_a_report_page_to_a_precision_shows_its_figures_within_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The page's ``2.50 [2.47, 2.53]`` beside a sample size "precision met" of 0.01:
+    half its width read 0.03, past the limit of 0.025."""
+    piped_at(monkeypatch, 80, "report", EVADE, "--precision", "0.01", "-n", "200000",
+             "--out", str(tmp_path))  # fmt: skip
+    page = (tmp_path / "report.md").read_text()
+    row = next(line for line in page.splitlines() if line.startswith("| Attacker | strike |"))
+    for value, low, high in re.findall(r"(\S+) \[(\S+), (\S+)\]", row):
+        limit = 0.01 * max(float(value), 1.0)
+        assert (float(high) - float(low)) / 2 <= limit, row
+
+
+def test_a_tune_to_a_precision_shows_its_figures_within_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``tune --precision 0.01`` showed ``2.50 [2.47, 2.53]`` for a mean damage held to
+    0.025: half its interval read 0.03."""
+    text = piped_at(monkeypatch, 80, "tune", EVADE, "--vary", "Defender.guard=0:4", "--target",
+                    "mean_damage:strike=2.2", "--precision", "0.01", "-n", "200000",
+                    "--no-exact")  # fmt: skip
+    figures = re.findall(r"^ \d\S*(?:  ◀)? +(\S+) \[(\S+), (\S+)\] +simulated$", text, re.M)
+    assert len(figures) == 3, text
+    for value, low, high in figures:
+        assert (float(high) - float(low)) / 2 <= 0.01 * max(float(value), 1.0), text
