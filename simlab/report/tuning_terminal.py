@@ -1368,7 +1368,8 @@ def tune_sentences(result: TuneResult) -> list[str]:
     the answer (or why the target is not reached), the values consistent with the
     target, and how it was found."""
     t = result.target
-    figure = tuned_figure(t.figure.figure, result.best, t.value)
+    with terminal.held_to(result.precision):  # as its table says it
+        figure = tuned_figure(t.figure.figure, result.best, t.value)
     tried = f"{result.field} tried ({result.lo:g}..{result.hi:g})"
     if not result.measured:
         answer = (f"Unreachable: {t.figure} was measured at no value of {tried}: "
