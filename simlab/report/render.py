@@ -67,6 +67,7 @@ from simlab.report.terminal import (
     interval_cell,
     measured_cell,
     median_and_interval,
+    median_note,
     percent,
     plain_number,
     rounds_label,
@@ -230,8 +231,11 @@ class Section:
     @property
     def time_to_down_terms(self) -> list[tuple[str, str]]:
         """What the time-to-down table and curves show, term by term
-        (:data:`TIME_TO_DOWN_TERMS`)."""
-        return list(TIME_TO_DOWN_TERMS)
+        (:data:`TIME_TO_DOWN_TERMS`), the median's by the intervals of this table
+        (:func:`~simlab.report.terminal.median_note`)."""
+        median = median_note(self.run.result.combatants()).removeprefix("Median: ")
+        return [(term, median if term == "Median" else meaning)
+                for term, meaning in TIME_TO_DOWN_TERMS]  # fmt: skip
 
     @property
     def events_title(self) -> str:
@@ -1038,14 +1042,14 @@ TOC_HEADER = ["scenario", "rules", "specs", "win rate", "hit rate per attack",
 #: What the table of contents shows, said above it on both pages.
 TOC_NOTE = ("One row per scenario: its specs (— when it has none), win rates, hit rate "
             "of each attack (all defenders together) and median time-to-down per "
-            "combatant. " + MEDIAN_NOTE + " Copies of one entry are pooled, named with "
+            "combatant. " + median_note(None) + " Copies of one entry are pooled, named with "
             "their number (×2).")  # fmt: skip
 #: What the time-to-down table and curves show, said above them on both pages as a list
 #: of terms, each with its meaning (one grey paragraph of six definitions read as a wall).
 TIME_TO_DOWN_TERMS: tuple[tuple[str, str], ...] = (
     ("Down rate", "the share of all encounters in which the combatant went down "
                   "(= P(downed by the round cap))."),
-    ("Median", MEDIAN_NOTE.removeprefix("Median: ")),
+    ("Median", MEDIAN_NOTE.removeprefix("Median: ")),  # a section's: its own (median_note)
     ("Mean if downed", "the mean round it went down in, among the encounters in which it "
                        "went down, with its 95% interval (—: it never did)."),
     ("Median if downed", "the round by which half of the encounters in which it went "

@@ -784,16 +784,53 @@ def plain_number(value: float, digits: int = 3) -> str:
 NOT_REACHED = "not reached"
 
 #: What a median time-to-down is, said the same way under every table and on every page
-#: that shows one (the run's, the sweep's and the report's).
+#: that shows one (the run's, the sweep's and the report's): :func:`median_note` adds the
+#: open interval of the table it stands under.
 MEDIAN_NOTE = (
     "Median: the round by which half of all encounters had it down, with its 95% "
-    "interval (not reached: fewer than half did by the round cap; [6, not reached]: "
-    "the median may lie from round 6 to beyond the cap)."
+    "interval (not reached: fewer than half did by the round cap)."
 )
 
 
-#: What a note under a table never breaks across two lines (an interval read as one).
-KEPT_WHOLE = (f"[6, {NOT_REACHED}]",)
+def median_note(rows: pd.DataFrame | None) -> str:
+    """:data:`MEDIAN_NOTE` for the table of ``rows``, with the first of its intervals that
+    reach beyond the round cap as the example of one (:func:`open_median`): ``(not
+    reached: fewer than half did by the round cap; [9, not reached]: the median may lie
+    from round 9 to beyond the cap)``, a round the table shows (a fixed ``[6, not
+    reached]`` read as a round past a cap of 5); none where no interval does.
+
+    Parameters
+    ----------
+    rows : pandas.DataFrame or None
+        The table's ``median_time_to_down`` and its ``_ci95_lo/hi``; None for medians
+        shown without their intervals (the report's contents), which the note says
+        without them.
+
+    Returns
+    -------
+    str
+        The note, a sentence.
+    """
+    if rows is None:
+        return MEDIAN_NOTE.replace(", with its 95% interval", "")
+    example = open_median(rows)
+    if not example:
+        return MEDIAN_NOTE
+    first = example[1 : example.index(",")]
+    return (
+        f"{MEDIAN_NOTE[:-2]}; {example}: the median may lie from round {first} to beyond the cap)."
+    )
+
+
+def open_median(rows: pd.DataFrame) -> str:
+    """The first median interval of ``rows`` (``median_time_to_down_ci95_lo/hi``) that
+    reaches beyond the round cap from a round the cap reaches, as every table shows it,
+    ``[9, not reached]``; "" where none does. A note keeps it whole on its line."""
+    ends = zip(rows.median_time_to_down_ci95_lo, rows.median_time_to_down_ci95_hi, strict=True)
+    for lo, hi in ends:
+        if rounds_label(hi) == NOT_REACHED != rounds_label(lo):
+            return f"[{rounds_label(lo)}, {NOT_REACHED}]"
+    return ""
 
 
 def rounds_label(value: float) -> str:
@@ -1427,14 +1464,21 @@ def _headed_rows(groups: list[tuple[str, str, list[int]]], defenders: list[str],
     return rows
 
 
-#: What the time-to-down table's figures mean, printed under it.
+#: What the time-to-down table's figures mean, printed under it (:func:`time_to_down_note`).
 TIME_TO_DOWN_NOTE = (
     "Down rate: share of all encounters in which it went down = P(downed by round {cap}, "
-    "the round cap). " + MEDIAN_NOTE + " Mean if downed (with its 95% interval) and "
+    "the round cap). {median} Mean if downed (with its 95% interval) and "
     "median if downed: among the encounters in which the combatant went down (—: it "
     "never did). Capped: encounters that reached round {cap} (the cap) "
     "with it standing at their end: stopped by the cap, or won in that round."
 )
+
+
+def time_to_down_note(result: Result) -> str:
+    """:data:`TIME_TO_DOWN_NOTE` under a run's time-to-down table: its round cap, and the
+    median note of its rows (:func:`median_note`)."""
+    median = median_note(result.combatants())
+    return TIME_TO_DOWN_NOTE.format(cap=result.layout.max_rounds, median=median)
 
 
 def _event_cells(result: Result, rows: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
@@ -1991,7 +2035,7 @@ def _print_tables(result: Result) -> None:
         console.print(table)
     for table in [] if inline else events_tables(result):
         console.print(table)
-    say_unbroken(TIME_TO_DOWN_NOTE.format(cap=result.layout.max_rounds), whole=KEPT_WHOLE)
+    say_unbroken(time_to_down_note(result), whole=[open_median(result.combatants())])
     console.print(sides_table(result))
 
 

@@ -67,7 +67,6 @@ from simlab.report.render import (
     whole_words,
 )
 from simlab.report.terminal import (
-    MEDIAN_NOTE,
     NOT_REACHED,
     RATE_RANGE,
     bounds,
@@ -79,6 +78,7 @@ from simlab.report.terminal import (
     held_to,
     interval_cell,
     median_cell,
+    median_note,
 )
 from simlab.report.tuning_terminal import (
     FEW_EVENTS_NOTE,
@@ -975,7 +975,7 @@ _NO_CURVE_NOTE = ("{figures} (misses 0) of each attack against each defender at 
                   "point, in the table: no curve is drawn. Every point ran on the same seed "
                   "(common random numbers).")  # fmt: skip
 _OUTCOME_NOTE = ("Down rate; mean time-to-down among the encounters in which the "
-                 "combatant went down by the round cap{exact}. " + MEDIAN_NOTE)  # fmt: skip
+                 "combatant went down by the round cap{exact}. {median}")  # fmt: skip
 #: The time-to-down note's words on the exact line, where one is drawn (a duel's).
 _EXACT_TIME_NOTE = " (dashed: the exact duel's, read the same way)"
 _SIDES_NOTE = "Win rate of each side, and the draw rate, at every point."
@@ -1070,7 +1070,9 @@ def render_sweep(sweep: SweepResult, out_dir: str | os.PathLike[str]) -> dict[st
         never_attacked_note(never_attacked(sweep)),
         never_winning_note(never_winning(sweep)),
     )
-    time_note = _OUTCOME_NOTE.format(exact=_EXACT_TIME_NOTE if exact else "")
+    time_note = _OUTCOME_NOTE.format(
+        exact=_EXACT_TIME_NOTE if exact else "", median=median_note(shown_combatants(sweep))
+    )
     with held_to(sweep_half_width(sweep)):  # a half-width within its limit reads so
         parts: list[PagePart] = [
             # no heading of curves over a table alone, where the sweep moved no pair

@@ -24,7 +24,6 @@ from simlab.report import terminal
 from simlab.report.terminal import (
     EXACT_DECIMALS,
     EXACT_MOST_DECIMALS,
-    MEDIAN_NOTE,
     MOST_DECIDING_DIGITS,
     NO_CRIT,
     NOT_REACHED,
@@ -50,6 +49,7 @@ from simlab.report.terminal import (
     nonzero_decimals,
     number_column,
     numbers_table,
+    open_median,
     pair_heading,
     pair_parts,
     rounded_down,
@@ -574,7 +574,7 @@ SWEEP_NOTE = (
     "Exact: the exact mean damage against a fresh defender, or the exact mean "
     "time-to-down of a duel (among the encounters downed by the round cap, as "
     "simulated), where the exact engine answers the point.",
-    "Mean if downed: among the encounters in which the combatant went down. " + MEDIAN_NOTE,
+    "Mean if downed: among the encounters in which the combatant went down.",
     "Unchanged across the sweep: the attack pairs whose intervals share a value at "
     "every point and whose exact answer stays the same.",
 )
@@ -599,7 +599,8 @@ def joint_intervals_note(level: float) -> str:
 
 def sweep_note(sweep: SweepResult) -> str:
     """The note under a sweep's tables: what its columns mean, the exact column's and the
-    unchanged pairs' only where the tables have them."""
+    unchanged pairs' only where the tables have them, the median's by its table's
+    intervals (:func:`~simlab.report.terminal.median_note`)."""
     from simlab.tuning.sweep import moving_level, moving_pairs
 
     always, exact, downs, flat = SWEEP_NOTE
@@ -609,7 +610,8 @@ def sweep_note(sweep: SweepResult) -> str:
     flat_shown = not moving_pairs(sweep)[1].empty
     unchanged = [flat, joint_intervals_note(moving_level(sweep))] if flat_shown else []
     crits = sweep_crit_note(sweep)
-    return " ".join([always, *([exact] if exact_shown else []), downs, *unchanged,
+    median = terminal.median_note(shown_combatants(sweep))
+    return " ".join([always, *([exact] if exact_shown else []), downs, median, *unchanged,
                      *([crits] if crits else [])])  # fmt: skip
 
 
@@ -712,7 +714,7 @@ def _print_sweep(sweep: SweepResult) -> None:
     left_out = never_attacked(sweep)
     if left_out:  # each name whole: "Grand Duke Ferdinand of the Sunken Keep"
         terminal.say_unbroken(never_attacked_note(left_out), whole=left_out)
-    terminal.say_unbroken(sweep_note(sweep))
+    terminal.say_unbroken(sweep_note(sweep), whole=[open_median(shown_combatants(sweep))])
     for table in sides:
         terminal.console.print(table)
     silent = never_winning(sweep)

@@ -404,3 +404,53 @@ def test_a_tune_to_a_precision_shows_its_figures_within_it(monkeypatch: pytest.M
     assert len(figures) == 3, text
     for value, low, high in figures:
         assert (float(high) - float(low)) / 2 <= 0.01 * max(float(value), 1.0), text
+
+
+QUICKSTART = str(ROOT / "scenarios/shattered-spirits/quickstart.yaml")
+
+
+def _median_note(text: str) -> str:
+    """The median's sentence of the note under a table, its lines joined."""
+    joined = " ".join(text.split())
+    return joined[joined.index("Median: the round") :].split(").", 1)[0]
+
+
+def test_the_median_note_says_no_round_past_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``max_rounds: 5`` the note under the table said "[6, not reached]: the median
+    may lie from round 6 to beyond the cap", a round past the cap, whatever the table."""
+    text = piped_at(monkeypatch, 80, "run", QUICKSTART, "--set", "max_rounds=5", "-n", "2000")
+    assert "not reached]" not in text, text  # no median interval reaches past the cap here
+    assert "round 6" not in _median_note(text), text
+
+
+def test_the_median_note_takes_its_example_from_its_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Capped at round 7, the run's and the sweep's tables show ``[7, not reached]``: the
+    note explains that interval, kept whole on its line, not a fixed ``[6, …]``."""
+    said = "[7, not reached]: the median may lie from round 7 to beyond the cap"
+    run = piped_at(monkeypatch, 80, "run", QUICKSTART, "--set", "max_rounds=7", "-n", "2000")
+    sweep = piped_at(monkeypatch, 80, "sweep", QUICKSTART, "--set", "max_rounds=7", "--vary",
+                     "Kaito.hp=22:24:2", "-n", "2000")  # fmt: skip
+    for text in (run, sweep):
+        table = text[text.index("time-to-down (rounds") : text.index("Median: the round")]
+        assert "[7, not reached]" in table, text
+        assert said in _median_note(text), text
+        assert any("[7, not reached]:" in line for line in text.splitlines()), text
+
+
+@pytest.mark.slow  # a report with its pictures: about 5 s
+def test_the_page_s_median_term_takes_its_example_from_its_table(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The page's term "Median" said ``[6, not reached]`` beside a table of ``[7, not
+    reached]``, and the contents, whose medians have no interval, said it too."""
+    piped_at(monkeypatch, 80, "report", QUICKSTART, "--set", "max_rounds=7", "-n", "2000",
+             "--out", str(tmp_path))  # fmt: skip
+    page = (tmp_path / "report.md").read_text()
+    contents = page[page.index("## Contents") : page.index("| scenario |")]
+    assert "Median: " in contents and "not reached]" not in contents, contents
+    assert "95% interval" not in contents.split("Median: ")[1], contents
+    term = next(line for line in page.splitlines() if line.startswith("- **Median**"))
+    assert "[7, not reached]: the median may lie from round 7 to beyond the cap" in term, term
+    assert "| 7 [7, not reached] |" in page, page
