@@ -454,3 +454,20 @@ def test_the_page_s_median_term_takes_its_example_from_its_table(
     term = next(line for line in page.splitlines() if line.startswith("- **Median**"))
     assert "[7, not reached]: the median may lie from round 7 to beyond the cap" in term, term
     assert "| 7 [7, not reached] |" in page, page
+
+
+SS_FIGHT = str(ROOT / "scenarios/benchmarks/ss-fight.yaml")
+
+
+@pytest.mark.parametrize("command", [["exact"], ["run", "-n", "500", "--check"]])
+def test_a_figure_a_fight_moves_for_two_reasons_says_both(
+    monkeypatch: pytest.MonkeyPatch, command: list[str]
+) -> None:
+    """A Thug's blade on the Ranger, whom both Thugs can expose and whom the Witch's hex
+    can impair: ``exact`` and ``run --check`` named the first Thug's blade alone."""
+    text = piped_at(monkeypatch, 80, command[0], SS_FIGHT, *command[1:])
+    item = text[text.index("  - mean damage of Thug 1: blade → Ranger") :].split("\n  - ")[0]
+    said = " ".join(item.split())
+    assert "Thug 1's 'blade' and Thug 2's 'blade' can inflict 'exposed 1' on Ranger" in said
+    assert said.endswith("; Witch's 'hex' can inflict 'impaired 1' on Thug 1 during the fight")
+    assert max(len(line) for line in text.splitlines()) <= 80, text
