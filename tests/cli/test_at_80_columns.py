@@ -471,3 +471,18 @@ def test_a_figure_a_fight_moves_for_two_reasons_says_both(
     assert "Thug 1's 'blade' and Thug 2's 'blade' can inflict 'exposed 1' on Ranger" in said
     assert said.endswith("; Witch's 'hex' can inflict 'impaired 1' on Thug 1 during the fight")
     assert max(len(line) for line in text.splitlines()) <= 80, text
+
+
+def test_a_spec_of_a_run_to_a_precision_reads_within_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``simlab check`` of a scenario run to its own ``precision: 0.01`` printed its spec's
+    mean damage ``2.50 ± 0.03``, past the limit of 0.025 its run met."""
+    text = Path(EVADE).read_text(encoding="utf-8")
+    spec = "expect:\n  - {figure: mean_damage, attack: strike, at_least: 2}\n"
+    scenario = tmp_path / "evade.yaml"
+    scenario.write_text(f"{text}precision: 0.01\n{spec}", encoding="utf-8")
+    said = piped_at(monkeypatch, 80, "check", str(scenario))
+    assert "precision met" in said, said
+    cells = re.findall(r"\S+ ± \S+", said)
+    assert len(cells) == 1 and _within_its_precision(cells[0], 0.01), said
