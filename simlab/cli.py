@@ -1071,7 +1071,7 @@ def report(
     if drift is not None:
         terminal.print_drift(drift, str(baseline))
     if not specs.empty:
-        terminal.print_specs(specs)
+        _print_specs(specs, runs)
     _say_overrides(runs)
     pngs, scenarios_run = sum(name.endswith(".png") for name in written), len(runs)
     drift_json = ", drift.json" if "drift" in written else ""
@@ -1122,6 +1122,17 @@ def _say_overrides(runs: list[Any]) -> None:
         _say_for_tools(f"{note}.")
 
 
+def _print_specs(specs: Any, runs: list[Any]) -> None:
+    """Print the spec table of ``runs``; where every run was run to one precision, each
+    measured half-width within its limit reads within it, as in the run's tables
+    (:func:`~simlab.report.terminal.held_to`)."""
+    from simlab.report import terminal
+
+    held = {terminal.held_half_width(run.result.meta.get("precision")) for run in runs}
+    with terminal.held_to(held.pop() if len(held) == 1 else None):
+        terminal.print_specs(specs)
+
+
 def _drawing(i: int, total: int, scenario: str) -> None:
     """Progress of a report's plots on stderr: one line per scenario."""
     click.echo(f"drawing {i}/{total}: {scenario}", err=True)
@@ -1151,12 +1162,11 @@ def check(
     Only the scenarios that have expect: entries are simulated.
     """
     from simlab.analysis.specs import evaluate_all
-    from simlab.report import terminal
 
     runs = _runs(scenarios, encounters, seed, threads, from_, sets, with_specs_only=True,
                  scheduler=scheduler)  # fmt: skip
     specs = evaluate_all(runs, strict=strict)
-    terminal.print_specs(specs)
+    _print_specs(specs, runs)
     _say_overrides(runs)
     if (specs.verdict == "fail").any():
         sys.exit(EXIT_CHECK_FAILED)

@@ -37,7 +37,8 @@ Optionally, the module may also provide
 ``fight_caveats(scenario, attacker_index, attack_name, defender_index)``
     A ``dict`` mapping the figures (``"hit_rate"``, ``"crit_rate"``, ``"mean_damage"``)
     that can drift away from the fresh-defender answer during a full fight (statuses
-    gained, exposure, …) to the reason why, figure by figure: a figure the fight cannot
+    gained, exposure, …) to every reason why, joined by ``"; "``
+    (:func:`simlab.exact.outcome.every_reason`), figure by figure: a figure the fight cannot
     move is left out even when others of the pair move (the crit rate of an attack that
     cannot crit). ``simulate(..., check=True)`` does not compare those figures. Without
     it, every solved figure is compared.

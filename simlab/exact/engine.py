@@ -92,7 +92,8 @@ class PairExact:
     damage_pmf : numpy.ndarray
         ``damage_pmf[d]`` = P(d damage).
     caveats : dict of str to str
-        Figures a full fight may move away from this answer, with the reason.
+        Figures a full fight may move away from this answer, each with every reason
+        that moves it, joined by ``"; "`` (:func:`simlab.exact.outcome.every_reason`).
     """
 
     attacker: str
@@ -219,13 +220,16 @@ class ExactResult:
     @checked_arguments(table=True)
     def caveats(self) -> pd.DataFrame:
         """The figures a full fight moves away from the fresh-defender answers of
-        :meth:`attacks` (a surprise round's undefended shots, a status gained), with the
-        reason: one row per pair and figure, none where nothing moves.
+        :meth:`attacks` (a surprise round's undefended shots, a status gained), with why:
+        one row per pair and figure, none where nothing moves.
 
         Returns
         -------
         pandas.DataFrame
-            ``attacker, attack, defender, figure, reason``.
+            ``attacker, attack, defender, figure, reason``: ``reason`` gives every reason
+            that moves the figure, joined by ``"; "`` (a Block and an acid that corrodes
+            the defender's BC: ``Knight blocks on only some attacks; A's 'acid' corrodes
+            Knight's BC``), so that a designer who removes one sees what else moves it.
         """
         rows = [(*p.key, figure, reason) for p in self.pairs
                 for figure, reason in p.caveats.items()]  # fmt: skip

@@ -36,7 +36,7 @@ import numpy as np
 
 from simlab.errors import ExactUnsupported
 from simlab.exact.chain import TimeToDown, duel_roles, round_damage, time_to_reach
-from simlab.exact.outcome import AttackOutcome
+from simlab.exact.outcome import AttackOutcome, every_reason
 from simlab.exact.zones_3d6 import base_damage_pmf
 from simlab.rules.glitters_d20.compile import (
     TYPE_BONUS,
@@ -220,40 +220,46 @@ def fight_caveats(scenario: Scenario, attacker: int, attack: str, defender: int)
     new multipliers) or, on the attacker, lower the ASM of a DEX attack; a defender that
     starts Frozen under ``frozen_lasts: thaw`` loses its Frozen state as its Freezing
     drops (the answer is of the Frozen start). The critical rate depends on the natural
-    die only and never moves.
+    die only and never moves. Each figure maps to every reason that moves it
+    (:func:`~simlab.exact.outcome.every_reason`).
     """
     members = expand(scenario)
     names = scenario.combatant_names()
-    a, dfd = scenario.attacks[attack], members[defender][1]
-    reasons: dict[str, str] = {}
-    moved = ("hit_rate", "mean_damage")
-    if dfd.defense != "none":
-        verb = {"block": "blocks", "parry": "parries"}[dfd.defense]
-        why = f"{names[defender][1]} {verb} on only some attacks"
-        reasons.update(dict.fromkeys(moved, why))
-    if _starts_frozen(dfd) and scenario.params.frozen_lasts == "thaw":
-        why = (f"{names[defender][1]} starts Frozen and thaws during the fight "
-               "(frozen_lasts: thaw)")  # fmt: skip
-        reasons.update(dict.fromkeys(moved, why))
-    for c, (side, member) in enumerate(members):
-        if side == members[defender][0]:
-            continue
-        for name in dict.fromkeys(member.attacks):
-            kind = scenario.attacks[name].type
-            if kind == "corrosive" and dfd.bc > 0:
-                why = f"{names[c][1]}'s {name!r} corrodes {names[defender][1]}'s BC"
-                reasons.update(dict.fromkeys(moved, why))
-            if kind == "ice" and "freezing" not in dfd.status_immune and "ice" not in dfd.immune:
-                why = f"{names[c][1]}'s {name!r} can freeze {names[defender][1]}"
-                reasons.update(dict.fromkeys(moved, why))
+    a = scenario.attacks[attack]
+    moved: tuple[str, ...] = ("hit_rate", "mean_damage")
+    moves = [(moved, why) for why in _defender_changes(scenario, defender)]
     if a.attribute == "dex":
         atk = members[attacker][1]
         if atk.freezing > 0 or any(
             scenario.attacks[n].type == "ice" for s, m in members if s != members[attacker][0]
             for n in m.attacks
         ):  # fmt: skip
-            reasons.setdefault("mean_damage", f"Freezing lowers {names[attacker][1]}'s DEX")
-    return reasons
+            moves.append((("mean_damage",), f"Freezing lowers {names[attacker][1]}'s DEX"))
+    return every_reason(moves)
+
+
+def _defender_changes(scenario: Scenario, defender: int) -> list[str]:
+    """Every way ``defender`` changes during a fight that moves the hit rate and damage
+    of the attacks on it (:func:`fight_caveats`), each said once."""
+    members = expand(scenario)
+    names = scenario.combatant_names()
+    dfd, whom = members[defender][1], names[defender][1]
+    out = []
+    if dfd.defense != "none":
+        verb = {"block": "blocks", "parry": "parries"}[dfd.defense]
+        out.append(f"{whom} {verb} on only some attacks")
+    if _starts_frozen(dfd) and scenario.params.frozen_lasts == "thaw":
+        out.append(f"{whom} starts Frozen and thaws during the fight (frozen_lasts: thaw)")
+    for c, (side, member) in enumerate(members):
+        if side == members[defender][0]:
+            continue
+        for name in dict.fromkeys(member.attacks):
+            kind = scenario.attacks[name].type
+            if kind == "corrosive" and dfd.bc > 0:
+                out.append(f"{names[c][1]}'s {name!r} corrodes {whom}'s BC")
+            if kind == "ice" and "freezing" not in dfd.status_immune and "ice" not in dfd.immune:
+                out.append(f"{names[c][1]}'s {name!r} can freeze {whom}")
+    return out
 
 
 def _history_problem(scenario: Scenario, a: int, d: int) -> str | None:

@@ -3,11 +3,42 @@ no fields beyond the contract's (see :class:`simlab.exact.AttackOutcomeLike`).""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["AttackOutcome"]
+__all__ = ["REASONS_APART", "AttackOutcome", "every_reason"]
+
+#: Between two reasons a fight moves one figure away from its exact answer
+#: (:func:`every_reason`).
+REASONS_APART = "; "
+
+
+def every_reason(moves: Iterable[tuple[Iterable[str], str]]) -> dict[str, str]:
+    """Figure → every reason that moves it away from its exact answer, as a rule
+    system's ``fight_caveats`` gives them: each figure's reasons in the order of
+    ``moves``, each once, joined by :data:`REASONS_APART` (one reason alone kept for a
+    figure two moved read as if removing it would leave the figure's answer standing).
+
+    Parameters
+    ----------
+    moves : iterable of (figures, reason)
+        What moves which figures (``hit_rate``, ``crit_rate``, ``mean_damage``), and
+        why; a figure a reason moves is listed in the order the figures first come.
+
+    Returns
+    -------
+    dict of str to str
+        Figure name → its reasons; no entry for a figure nothing moves.
+    """
+    reasons: dict[str, list[str]] = {}
+    for figures, reason in moves:
+        for figure in figures:
+            said = reasons.setdefault(figure, [])
+            if reason not in said:
+                said.append(reason)
+    return {figure: REASONS_APART.join(said) for figure, said in reasons.items()}
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ from simlab.exact.chain import (  # noqa: F401 - TimeToDown and the limits are r
     rotation_cycle,
     time_to_reach,
 )
+from simlab.exact.outcome import every_reason
 from simlab.rules.shattered_spirits.compile import expand
 from simlab.rules.shattered_spirits.model import ROWS, Attack, Combatant, Scenario, parse_status
 
@@ -53,7 +54,7 @@ __all__ = [
     "reactions_paid_for",
     "roll_pmf",
     "roll_tier",
-    "status_source",
+    "status_sources",
 ]
 
 
@@ -420,28 +421,39 @@ def duel_time_to_down(scenario: Scenario) -> TimeToDown:
     return time_to_reach(defender.vigor + defender.hp, cycle, scenario.max_rounds)
 
 
-def status_source(scenario: Any, target: int, status: str) -> str | None:
-    """Why ``target`` may gain ``status`` from an opponent's profile during a fight, or None.
+def status_sources(scenario: Any, target: int, status: str) -> list[str]:
+    """Why ``target`` may gain ``status`` from an opponent's profile during a fight: a
+    reason per status it can be inflicted as, naming every opponent's attack that can
+    (``Knight's 'blade' and Witch's 'blade' can inflict 'exposed 1' on Brute during the
+    fight``); none where no attack can.
 
     Used by both Shattered Spirits drafts (docs/rules/shattered-spirits.md,
     docs/rules/shattered-spirits-draft1.md): a status counts when some combatant on another side has
     an attack it can make (``attack_makers``: the earlier draft's Improvised Technique too)
-    whose non-miss row inflicts it.
+    whose non-miss row inflicts it. Every such attack is named, as a designer who takes
+    one away must know of the others.
     """
     makers = scenario.attack_makers()
     names = scenario.combatant_names()
+    by_text: dict[str, list[str]] = {}
     for c, (side, _, attacks) in enumerate(makers):
         if side == makers[target][0]:
             continue
         for name in dict.fromkeys(attacks):
             attack = scenario.attacks[name]
-            for row, statuses in attack.status.items():
-                for text in statuses:
-                    kind, size = parse_status(text)
-                    if kind == status and size > 0 and attack.row_tier(row) != "miss":
-                        return (f"{names[c][1]}'s {name!r} can inflict {text!r} on "
-                                f"{names[target][1]} during the fight")  # fmt: skip
-    return None
+            inflicted = [text for row, statuses in attack.status.items() for text in statuses
+                         if _inflicts(attack, row, text, status)]  # fmt: skip
+            if inflicted:
+                by_text.setdefault(inflicted[0], []).append(f"{names[c][1]}'s {name!r}")
+    return [f"{and_listed(attacks)} can inflict {text!r} on {names[target][1]} during the fight"
+            for text, attacks in by_text.items()]  # fmt: skip
+
+
+def _inflicts(attack: Any, row: Any, text: str, status: str) -> bool:
+    """Whether ``text``, a status of ``attack``'s row ``row``, inflicts ``status`` on a
+    row that is not a miss."""
+    kind, size = parse_status(text)
+    return kind == status and size > 0 and attack.row_tier(row) != "miss"
 
 
 #: The rates of an attack, each with the tiers its attacks count.
@@ -520,15 +532,17 @@ def fight_caveats(scenario: Scenario, a: int, attack: str, d: int) -> dict[str, 
     Returns
     -------
     dict of str to str
-        Figure name (``hit_rate``, ``crit_rate``, ``mean_damage``) → the reason.
+        Figure name (``hit_rate``, ``crit_rate``, ``mean_damage``) → every reason that
+        moves it, each opponent's attack that can inflict Exposed or Impaired
+        (:func:`~simlab.exact.outcome.every_reason`).
     """
     prm = scenario.params
-    reason = (prm.exposed_per_level and status_source(scenario, d, "exposed")) or (
-        prm.impaired_per_level and status_source(scenario, a, "impaired")
-    )
-    if not reason:
+    exposed = status_sources(scenario, d, "exposed") if prm.exposed_per_level else []
+    impaired = status_sources(scenario, a, "impaired") if prm.impaired_per_level else []
+    reasons = [*exposed, *impaired]
+    if not reasons:
         return {}
     profile = scenario.attacks[attack]
     rolls = _roll_pmf(scenario, _combatant(scenario, a), profile)
     moved = rates_moved(profile, rolls, reactions_paid_for(scenario, _combatant(scenario, d)))
-    return dict.fromkeys((*moved, "mean_damage"), str(reason))
+    return every_reason(((*moved, "mean_damage"), reason) for reason in reasons)

@@ -33,6 +33,7 @@ import numpy as np
 
 from simlab.errors import ExactUnsupported
 from simlab.exact.chain import TimeToDown, duel_roles, time_to_reach
+from simlab.exact.outcome import every_reason
 from simlab.exact.shattered_spirits import (
     FIGURES,
     AttackOutcome,
@@ -40,7 +41,7 @@ from simlab.exact.shattered_spirits import (
     rates_moved,
     reactions_paid_for,
     roll_pmf,
-    status_source,
+    status_sources,
 )
 from simlab.rules.shattered_spirits.model import ROWS, parse_status
 from simlab.rules.shattered_spirits_draft1.compile import expand, net_advantage
@@ -319,17 +320,24 @@ def duel_time_to_shaken(scenario: Scenario) -> TimeToDown:
 
 
 def _can_fumble(scenario: Scenario, c: int) -> str | None:
-    """Why combatant ``c`` may roll below 2 in the fight (and gain Exposed), or None."""
+    """Why combatant ``c`` may roll below 2 in the fight (and gain Exposed), naming every
+    Technique it can fumble with, or None."""
     combatants = expand(scenario)
     prm = scenario.params
     side, member = combatants[c]
     blockers = any(m.react.block is not None for s, m in combatants if s != side)
     low = min(prm.shaken_roll_modifier, 0) - int(blockers)
-    for name in dict.fromkeys(scenario.attack_makers()[c][2]):  # its Improvised one too
-        if 2 + scenario.techniques[name].modifier + member.roll_modifier + low < 2:
-            who = scenario.combatant_names()[c][1]
-            return f"{who} can fumble with {name!r} and gain Exposed during the fight"
-    return None
+    lowest = member.roll_modifier + low
+    fumbled = [
+        repr(name)
+        for name in dict.fromkeys(scenario.attack_makers()[c][2])
+        if 2 + scenario.techniques[name].modifier + lowest < 2
+    ]  # its Improvised one too
+    if not fumbled:
+        return None
+    who = scenario.combatant_names()[c][1]
+    either = f"{', '.join(fumbled[:-1])} or {fumbled[-1]}" if len(fumbled) > 1 else fumbled[0]
+    return f"{who} can fumble with {either} and gain Exposed during the fight"
 
 
 def fight_caveats(scenario: Scenario, a: int, attack: str, d: int) -> dict[str, str]:
@@ -355,26 +363,32 @@ def fight_caveats(scenario: Scenario, a: int, attack: str, d: int) -> dict[str, 
     Returns
     -------
     dict of str to str
-        Figure name (``hit_rate``, ``crit_rate``, ``mean_damage``) → the reason, in that
-        order.
+        Figure name (``hit_rate``, ``crit_rate``, ``mean_damage``), in that order → every
+        reason that moves it (:func:`~simlab.exact.outcome.every_reason`).
     """
     prm = scenario.params
-    caveats: dict[str, str] = {}
     attacker = _combatant(scenario, a)
     technique = scenario.techniques[attack]
     rolls = roll_distribution(scenario, technique, attacker)
     reactions = reactions_paid_for(scenario, _combatant(scenario, d))
     can_be_hit = any(m.plan for s, m in expand(scenario) if s != expand(scenario)[a][0])
+    moves: list[tuple[tuple[str, ...], str]] = []
     if prm.shaken_roll_modifier != 0 and attacker.endurance > 0 and can_be_hit:
         reason = "the attacker's rolls change once it is Shaken (shaken_roll_modifier)"
         moved = rates_moved(technique, rolls, reactions, prm.shaken_roll_modifier)
-        caveats = dict.fromkeys((*moved, "mean_damage"), reason)
-    damage_reason = (
-        (prm.exposed_per_level and status_source(scenario, d, "exposed"))
-        or (prm.exposed_per_level and prm.fumble_exposed and _can_fumble(scenario, d))
-        or (prm.impaired_per_level and status_source(scenario, a, "impaired"))
-    )
-    if damage_reason:
-        for figure in (*rates_moved(technique, rolls, reactions), "mean_damage"):
-            caveats.setdefault(figure, str(damage_reason))
+        moves.append(((*moved, "mean_damage"), reason))
+    damaged = (*rates_moved(technique, rolls, reactions), "mean_damage")
+    moves += [(damaged, reason) for reason in _damage_reasons(scenario, a, d)]
+    caveats = every_reason(moves)
     return {figure: caveats[figure] for figure in FIGURES if figure in caveats}
+
+
+def _damage_reasons(scenario: Scenario, a: int, d: int) -> list[str]:
+    """Every reason attacker ``a``'s damage to ``d`` can change during a fight: Exposed
+    the defender can gain from each opponent's profile or its own fumbles, Impaired the
+    attacker can gain from each opponent's profile."""
+    prm = scenario.params
+    exposed = status_sources(scenario, d, "exposed") if prm.exposed_per_level else []
+    fumble = _can_fumble(scenario, d) if prm.exposed_per_level and prm.fumble_exposed else None
+    impaired = status_sources(scenario, a, "impaired") if prm.impaired_per_level else []
+    return [*exposed, *([fumble] if fumble else []), *impaired]

@@ -62,9 +62,12 @@ from simlab.report.terminal import (
     figure_range,
     format_p,
     formatted,
+    held_half_width,
+    held_to,
     interval_cell,
     measured_cell,
     median_and_interval,
+    median_note,
     percent,
     plain_number,
     rounds_label,
@@ -228,8 +231,11 @@ class Section:
     @property
     def time_to_down_terms(self) -> list[tuple[str, str]]:
         """What the time-to-down table and curves show, term by term
-        (:data:`TIME_TO_DOWN_TERMS`)."""
-        return list(TIME_TO_DOWN_TERMS)
+        (:data:`TIME_TO_DOWN_TERMS`), the median's by the intervals of this table
+        (:func:`~simlab.report.terminal.median_note`)."""
+        median = median_note(self.run.result.combatants()).removeprefix("Median: ")
+        return [(term, median if term == "Median" else meaning)
+                for term, meaning in TIME_TO_DOWN_TERMS]  # fmt: skip
 
     @property
     def events_title(self) -> str:
@@ -1036,14 +1042,14 @@ TOC_HEADER = ["scenario", "rules", "specs", "win rate", "hit rate per attack",
 #: What the table of contents shows, said above it on both pages.
 TOC_NOTE = ("One row per scenario: its specs (— when it has none), win rates, hit rate "
             "of each attack (all defenders together) and median time-to-down per "
-            "combatant. " + MEDIAN_NOTE + " Copies of one entry are pooled, named with "
+            "combatant. " + median_note(None) + " Copies of one entry are pooled, named with "
             "their number (×2).")  # fmt: skip
 #: What the time-to-down table and curves show, said above them on both pages as a list
 #: of terms, each with its meaning (one grey paragraph of six definitions read as a wall).
 TIME_TO_DOWN_TERMS: tuple[tuple[str, str], ...] = (
     ("Down rate", "the share of all encounters in which the combatant went down "
                   "(= P(downed by the round cap))."),
-    ("Median", MEDIAN_NOTE.removeprefix("Median: ")),
+    ("Median", MEDIAN_NOTE.removeprefix("Median: ")),  # a section's: its own (median_note)
     ("Mean if downed", "the mean round it went down in, among the encounters in which it "
                        "went down, with its 95% interval (—: it never did)."),
     ("Median if downed", "the round by which half of the encounters in which it went "
@@ -1272,8 +1278,10 @@ def _section(plan: Plan, pictures: list[Picture], specs: pd.DataFrame | None,
         identity.insert(2, ("sample size", describe_record(res.meta["precision"])))
     if res.meta.get("overrides"):
         identity.insert(0, ("overrides (--set)", ", ".join(overrides_said(res.meta))))
-    attack_header, attacks, attack_note = _attack_rows(run)
-    header, combatants = _combatant_rows(res)
+    with held_to(held_half_width(res.meta.get("precision"))):  # as the terminal's tables
+        attack_header, attacks, attack_note = _attack_rows(run)
+        header, combatants = _combatant_rows(res)
+        events, outcome, spec_rows = event_tables(res), _outcome_rows(res), _spec_rows(specs, run)
     notes = [n for n in (drift.notes if drift else []) if n.startswith(f"{label(run)}:")]
     apart = [f"{', '.join(names)} fought differently (a damage distribution differs by "
              "more than the drift tolerance), so the damage plots show each copy, pooled only "
@@ -1284,7 +1292,7 @@ def _section(plan: Plan, pictures: list[Picture], specs: pd.DataFrame | None,
               if alike]  # fmt: skip
     anchor = _anchor(f"{run.rules}-{run.scenario}", anchors)
     return Section(run, anchor, identity, attack_header, attacks, header, combatants,
-                   event_tables(res), _outcome_rows(res), _spec_rows(specs, run),
+                   events, outcome, spec_rows,
                    _drift_rows(drift, run), notes, pictures, _headline(run, specs), apart,
                    pooled, skipped, attack_note, never_attacked_note(res),
                    damage_diamonds=drawn_exact.damage_plots > 0)  # fmt: skip

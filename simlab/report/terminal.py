@@ -13,6 +13,7 @@ import sys
 import textwrap
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
@@ -382,7 +383,9 @@ def estimate(
     could not be estimated (a mean of attacks that fall in a single batch of the run)
     is marked ``2 (?)``, where a bare number is one with no spread at all. A figure
     held against bounds ``against`` (a spec's) gets the decimals it needs to read on
-    the side of each where it lies (:func:`decimals_to_decide`).
+    the side of each where it lies (:func:`decimals_to_decide`); one of a run to a
+    precision (:func:`held_to`), those its half-width needs to read within its limit
+    where it is within it (:func:`precision_decimals`).
     """
     if pd.isna(value):
         return "—"
@@ -396,6 +399,7 @@ def estimate(
     if one_sided:
         return one_sided
     more = decimals_to_decide(value, *against, interval_decimals(value, lo, hi))
+    more = precision_decimals(value, lo, hi, within, more)
     shown, covering = _plus_minus(value, lo, hi, more)
     if not _strays(shown, covering, lo, hi, within):
         if not bracketed:
@@ -436,6 +440,78 @@ def interval_decimals(value: float, lo: float, hi: float) -> int:
     digits = half_decimals(half)
     shown_half = float(_plus_minus(value, lo, hi, digits)[1])
     return min(digits + (shown_half - half > half / 2), MOST_DECIMALS)
+
+
+#: The half-width a run to a precision held its figures to (``--precision H``) while
+#: its tables and pages are written (:func:`held_to`); None for a run of a set size.
+_HELD_TO: ContextVar[float | None] = ContextVar("held_to", default=None)
+
+
+@contextmanager
+def held_to(half_width: float | None) -> Iterator[None]:
+    """While the tables (or pages) of a run to a precision are written, show every
+    figure's half-width so that one within its limit reads within it
+    (:func:`precision_decimals`).
+
+    Parameters
+    ----------
+    half_width : float or None
+        The precision H the figures were run to (:func:`held_half_width` reads it from
+        a run's record); None, for a run of a set size, changes nothing.
+    """
+    token = _HELD_TO.set(half_width)
+    try:
+        yield
+    finally:
+        _HELD_TO.reset(token)
+
+
+def held_half_width(*records: Mapping[str, Any] | None) -> float | None:
+    """The precision H of the first of ``records`` (a run's ``Result.meta["precision"]``,
+    a comparison's ``precision``) that is one; None where none is (a run of a set
+    size)."""
+    return next((float(r["half_width"]) for r in records if r), None)
+
+
+#: The most decimals :func:`precision_decimals` adds to those of a figure's interval.
+MORE_FOR_PRECISION = 3
+
+
+def precision_decimals(value: float, lo: float, hi: float, within: tuple[float, float],
+                       digits: int) -> int:  # fmt: skip
+    """``digits``, or more where a run to a precision (:func:`held_to`) holds the figure
+    to a half-width limit (H for a rate, H × max(|mean|, 1) for a mean) that its
+    interval keeps within (half its width, as the rule measures it) but its ``±``,
+    rounded up to ``digits`` from the value as shown, reads beyond:
+    ``3.4164 ± 0.0030``, not ``3.416 ± 0.004``, for a mean damage of 3.41637 in
+    [3.41342, 3.41933] held to 0.001 × 3.416. A half-width beyond its limit reads beyond
+    it already, rounded up; at most :data:`MORE_FOR_PRECISION` decimals are added.
+
+    Parameters
+    ----------
+    value, lo, hi : float
+        The figure and its 95% interval.
+    within : tuple of float
+        The values the figure can take (:func:`figure_range`): a rate's are
+        :data:`RATE_RANGE`.
+    digits : int
+        The decimals it would be shown to otherwise.
+
+    Returns
+    -------
+    int
+        The decimals it is shown to.
+    """
+    held = _HELD_TO.get()
+    if held is None:
+        return digits
+    limit = held * (1.0 if within == RATE_RANGE else max(abs(value), 1.0))
+    if (hi - lo) / 2 > limit:  # beyond it, as the rule measures it: rounded up, it reads so
+        return digits
+    most = min(digits + MORE_FOR_PRECISION, MOST_DECIMALS)
+    while digits < most and float(_plus_minus(value, lo, hi, digits)[1]) > limit:
+        digits += 1
+    return digits
 
 
 def half_decimals(half: float) -> int:
@@ -708,16 +784,53 @@ def plain_number(value: float, digits: int = 3) -> str:
 NOT_REACHED = "not reached"
 
 #: What a median time-to-down is, said the same way under every table and on every page
-#: that shows one (the run's, the sweep's and the report's).
+#: that shows one (the run's, the sweep's and the report's): :func:`median_note` adds the
+#: open interval of the table it stands under.
 MEDIAN_NOTE = (
     "Median: the round by which half of all encounters had it down, with its 95% "
-    "interval (not reached: fewer than half did by the round cap; [6, not reached]: "
-    "the median may lie from round 6 to beyond the cap)."
+    "interval (not reached: fewer than half did by the round cap)."
 )
 
 
-#: What a note under a table never breaks across two lines (an interval read as one).
-KEPT_WHOLE = (f"[6, {NOT_REACHED}]",)
+def median_note(rows: pd.DataFrame | None) -> str:
+    """:data:`MEDIAN_NOTE` for the table of ``rows``, with the first of its intervals that
+    reach beyond the round cap as the example of one (:func:`open_median`): ``(not
+    reached: fewer than half did by the round cap; [9, not reached]: the median may lie
+    from round 9 to beyond the cap)``, a round the table shows (a fixed ``[6, not
+    reached]`` read as a round past a cap of 5); none where no interval does.
+
+    Parameters
+    ----------
+    rows : pandas.DataFrame or None
+        The table's ``median_time_to_down`` and its ``_ci95_lo/hi``; None for medians
+        shown without their intervals (the report's contents), which the note says
+        without them.
+
+    Returns
+    -------
+    str
+        The note, a sentence.
+    """
+    if rows is None:
+        return MEDIAN_NOTE.replace(", with its 95% interval", "")
+    example = open_median(rows)
+    if not example:
+        return MEDIAN_NOTE
+    first = example[1 : example.index(",")]
+    return (
+        f"{MEDIAN_NOTE[:-2]}; {example}: the median may lie from round {first} to beyond the cap)."
+    )
+
+
+def open_median(rows: pd.DataFrame) -> str:
+    """The first median interval of ``rows`` (``median_time_to_down_ci95_lo/hi``) that
+    reaches beyond the round cap from a round the cap reaches, as every table shows it,
+    ``[9, not reached]``; "" where none does. A note keeps it whole on its line."""
+    ends = zip(rows.median_time_to_down_ci95_lo, rows.median_time_to_down_ci95_hi, strict=True)
+    for lo, hi in ends:
+        if rounds_label(hi) == NOT_REACHED != rounds_label(lo):
+            return f"[{rounds_label(lo)}, {NOT_REACHED}]"
+    return ""
 
 
 def rounds_label(value: float) -> str:
@@ -1351,14 +1464,21 @@ def _headed_rows(groups: list[tuple[str, str, list[int]]], defenders: list[str],
     return rows
 
 
-#: What the time-to-down table's figures mean, printed under it.
+#: What the time-to-down table's figures mean, printed under it (:func:`time_to_down_note`).
 TIME_TO_DOWN_NOTE = (
     "Down rate: share of all encounters in which it went down = P(downed by round {cap}, "
-    "the round cap). " + MEDIAN_NOTE + " Mean if downed (with its 95% interval) and "
+    "the round cap). {median} Mean if downed (with its 95% interval) and "
     "median if downed: among the encounters in which the combatant went down (—: it "
     "never did). Capped: encounters that reached round {cap} (the cap) "
     "with it standing at their end: stopped by the cap, or won in that round."
 )
+
+
+def time_to_down_note(result: Result) -> str:
+    """:data:`TIME_TO_DOWN_NOTE` under a run's time-to-down table: its round cap, and the
+    median note of its rows (:func:`median_note`)."""
+    median = median_note(result.combatants())
+    return TIME_TO_DOWN_NOTE.format(cap=result.layout.max_rounds, median=median)
 
 
 def _event_cells(result: Result, rows: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
@@ -1888,7 +2008,15 @@ def overrides_heading(said: list[str]) -> list[list[str]]:
 
 
 def print_result(result: Result) -> None:
-    """Print the three tables of a run, headed by its identity (seed, n, rules)."""
+    """Print the three tables of a run, headed by its identity (seed, n, rules); a run to
+    a precision's half-widths each read within its limit where within it
+    (:func:`held_to`)."""
+    with held_to(held_half_width(result.meta.get("precision"))):
+        _print_tables(result)
+
+
+def _print_tables(result: Result) -> None:
+    """:func:`print_result`'s heading and tables."""
     changed = overrides_heading(overrides_said(result.meta))
     say_items(items(result.scenario, *changed, f"rules {result.rules}",
                     counted(result.encounters, "encounter"), f"seed {result.seed}"),
@@ -1907,7 +2035,7 @@ def print_result(result: Result) -> None:
         console.print(table)
     for table in [] if inline else events_tables(result):
         console.print(table)
-    say_unbroken(TIME_TO_DOWN_NOTE.format(cap=result.layout.max_rounds), whole=KEPT_WHOLE)
+    say_unbroken(time_to_down_note(result), whole=[open_median(result.combatants())])
     console.print(sides_table(result))
 
 

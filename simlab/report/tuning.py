@@ -67,7 +67,6 @@ from simlab.report.render import (
     whole_words,
 )
 from simlab.report.terminal import (
-    MEDIAN_NOTE,
     NOT_REACHED,
     RATE_RANGE,
     bounds,
@@ -76,8 +75,10 @@ from simlab.report.terminal import (
     figure_range,
     format_p,
     formatted,
+    held_to,
     interval_cell,
     median_cell,
+    median_note,
 )
 from simlab.report.tuning_terminal import (
     FEW_EVENTS_NOTE,
@@ -100,6 +101,7 @@ from simlab.report.tuning_terminal import (
     shown_combatants,
     shown_sides,
     sweep_crit_note,
+    sweep_half_width,
     times_narrower,
     tune_sentences,
     tuned_figure,
@@ -973,7 +975,7 @@ _NO_CURVE_NOTE = ("{figures} (misses 0) of each attack against each defender at 
                   "point, in the table: no curve is drawn. Every point ran on the same seed "
                   "(common random numbers).")  # fmt: skip
 _OUTCOME_NOTE = ("Down rate; mean time-to-down among the encounters in which the "
-                 "combatant went down by the round cap{exact}. " + MEDIAN_NOTE)  # fmt: skip
+                 "combatant went down by the round cap{exact}. {median}")  # fmt: skip
 #: The time-to-down note's words on the exact line, where one is drawn (a duel's).
 _EXACT_TIME_NOTE = " (dashed: the exact duel's, read the same way)"
 _SIDES_NOTE = "Win rate of each side, and the draw rate, at every point."
@@ -1068,15 +1070,18 @@ def render_sweep(sweep: SweepResult, out_dir: str | os.PathLike[str]) -> dict[st
         never_attacked_note(never_attacked(sweep)),
         never_winning_note(never_winning(sweep)),
     )
-    time_note = _OUTCOME_NOTE.format(exact=_EXACT_TIME_NOTE if exact else "")
-    parts: list[PagePart] = [
-        # no heading of curves over a table alone, where the sweep moved no pair
-        ("Damage curves" if curves else "Damage", damage_note, _sweep_rows(sweep), curves),
-        ("Time-to-down", PARAGRAPH.join(filter(None, (time_note, unattacked))),
-         _combatant_rows(sweep), [p for p in pictures if p.kind == "outcome"]),
-        ("Outcome", PARAGRAPH.join(filter(None, (_SIDES_NOTE, silent))), _side_rows(sweep),
-         [p for p in pictures if p.kind == "sides"]),
-    ]  # fmt: skip
+    time_note = _OUTCOME_NOTE.format(
+        exact=_EXACT_TIME_NOTE if exact else "", median=median_note(shown_combatants(sweep))
+    )
+    with held_to(sweep_half_width(sweep)):  # a half-width within its limit reads so
+        parts: list[PagePart] = [
+            # no heading of curves over a table alone, where the sweep moved no pair
+            ("Damage curves" if curves else "Damage", damage_note, _sweep_rows(sweep), curves),
+            ("Time-to-down", PARAGRAPH.join(filter(None, (time_note, unattacked))),
+             _combatant_rows(sweep), [p for p in pictures if p.kind == "outcome"]),
+            ("Outcome", PARAGRAPH.join(filter(None, (_SIDES_NOTE, silent))), _side_rows(sweep),
+             [p for p in pictures if p.kind == "sides"]),
+        ]  # fmt: skip
     title = f"Sweep of {sweep.scenario}"
     lead = " ".join(f"{note}." for note in sweep.notes)  # flat numbers for dice
     return _write_page(Path(out_dir), "sweep", title, identity, parts,
@@ -1323,12 +1328,13 @@ def render_tune(result: TuneResult, out_dir: str | os.PathLike[str]) -> dict[str
                                               (7.0, 3.6)), "tune",
                       phone_png=_png(functools.partial(_tune_plot, result=result),
                                      PHONE_SIZE))  # fmt: skip
-    parts: list[PagePart] = [
-        # a paragraph a sentence: a caveat (the figure turns, a flat stretch) stands out;
-        # each begins as the terminal's does: an answer begins with the field, as spelled
-        ("Answer", PARAGRAPH.join(f"{s}." for s in tune_sentences(result)),
-         _answer_row(result), []),
-        ("Values tried", _TUNE_PLOT_NOTE, _tune_rows(result), [picture]),
-    ]  # fmt: skip
+    with held_to(result.precision):  # a half-width within its limit reads so
+        parts: list[PagePart] = [
+            # a paragraph a sentence: a caveat (the figure turns, a flat stretch) stands
+            # out; each begins as the terminal's does: an answer begins with the field
+            ("Answer", PARAGRAPH.join(f"{s}." for s in tune_sentences(result)),
+             _answer_row(result), []),
+            ("Values tried", _TUNE_PLOT_NOTE, _tune_rows(result), [picture]),
+        ]  # fmt: skip
     return _write_page(Path(out_dir), "tune", f"Tuning of {result.scenario}", identity, parts,
                        " ".join(f"{note}." for note in result.notes))  # fmt: skip

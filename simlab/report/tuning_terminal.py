@@ -24,7 +24,6 @@ from simlab.report import terminal
 from simlab.report.terminal import (
     EXACT_DECIMALS,
     EXACT_MOST_DECIMALS,
-    MEDIAN_NOTE,
     MOST_DECIDING_DIGITS,
     NO_CRIT,
     NOT_REACHED,
@@ -50,6 +49,7 @@ from simlab.report.terminal import (
     nonzero_decimals,
     number_column,
     numbers_table,
+    open_median,
     pair_heading,
     pair_parts,
     rounded_down,
@@ -574,7 +574,7 @@ SWEEP_NOTE = (
     "Exact: the exact mean damage against a fresh defender, or the exact mean "
     "time-to-down of a duel (among the encounters downed by the round cap, as "
     "simulated), where the exact engine answers the point.",
-    "Mean if downed: among the encounters in which the combatant went down. " + MEDIAN_NOTE,
+    "Mean if downed: among the encounters in which the combatant went down.",
     "Unchanged across the sweep: the attack pairs whose intervals share a value at "
     "every point and whose exact answer stays the same.",
 )
@@ -599,7 +599,8 @@ def joint_intervals_note(level: float) -> str:
 
 def sweep_note(sweep: SweepResult) -> str:
     """The note under a sweep's tables: what its columns mean, the exact column's and the
-    unchanged pairs' only where the tables have them."""
+    unchanged pairs' only where the tables have them, the median's by its table's
+    intervals (:func:`~simlab.report.terminal.median_note`)."""
     from simlab.tuning.sweep import moving_level, moving_pairs
 
     always, exact, downs, flat = SWEEP_NOTE
@@ -609,7 +610,8 @@ def sweep_note(sweep: SweepResult) -> str:
     flat_shown = not moving_pairs(sweep)[1].empty
     unchanged = [flat, joint_intervals_note(moving_level(sweep))] if flat_shown else []
     crits = sweep_crit_note(sweep)
-    return " ".join([always, *([exact] if exact_shown else []), downs, *unchanged,
+    median = terminal.median_note(shown_combatants(sweep))
+    return " ".join([always, *([exact] if exact_shown else []), downs, median, *unchanged,
                      *([crits] if crits else [])])  # fmt: skip
 
 
@@ -673,7 +675,21 @@ def print_sweep(sweep: SweepResult) -> None:
     """Print a sweep's damage curves, time-to-down and win rates as tables that fit the
     terminal (80 columns and up). A column per varied field where every table fits so;
     else (three or more fields, long names) one ``point`` column holds each point's
-    values, ``20 · 1 · 1d8``, and a line above the tables names the fields in order."""
+    values, ``20 · 1 · 1d8``, and a line above the tables names the fields in order.
+    Points run to a precision show each half-width within its limit as within it
+    (:func:`~simlab.report.terminal.held_to`)."""
+    with terminal.held_to(sweep_half_width(sweep)):
+        _print_sweep(sweep)
+
+
+def sweep_half_width(sweep: SweepResult) -> float | None:
+    """The precision H a sweep's points were run to; None where they ran a set size."""
+    records = (p.result.meta.get("precision") for p in sweep.points if p.result is not None)
+    return terminal.held_half_width(*records)
+
+
+def _print_sweep(sweep: SweepResult) -> None:
+    """:func:`print_sweep`'s heading, tables and notes."""
     fixed = terminal.overrides_heading(sweep.overrides_said())
     terminal.say_items(items(sweep.scenario, *fixed, at_separators(sweep.per_point()),
                              f"seed {sweep.seed}", listed("varied:", sweep.fields)))  # fmt: skip
@@ -698,7 +714,7 @@ def print_sweep(sweep: SweepResult) -> None:
     left_out = never_attacked(sweep)
     if left_out:  # each name whole: "Grand Duke Ferdinand of the Sunken Keep"
         terminal.say_unbroken(never_attacked_note(left_out), whole=left_out)
-    terminal.say_unbroken(sweep_note(sweep))
+    terminal.say_unbroken(sweep_note(sweep), whole=[open_median(shown_combatants(sweep))])
     for table in sides:
         terminal.console.print(table)
     silent = never_winning(sweep)
@@ -1268,6 +1284,7 @@ def tuned_figure(figure: str, e: Evaluation, target: float) -> str:
     if e.method == "exact":
         return f"{_on_its_side(e.figure, target, figure)} (exact)"
     digits = decimals_to_decide(e.figure, target, target, _leaving_out(e.lo, e.hi, target))
+    digits = terminal.precision_decimals(e.figure, e.lo, e.hi, figure_range(figure), digits)
     return value_and_bounds(e.figure, e.lo, e.hi, digits)
 
 
@@ -1353,7 +1370,8 @@ def tune_sentences(result: TuneResult) -> list[str]:
     the answer (or why the target is not reached), the values consistent with the
     target, and how it was found."""
     t = result.target
-    figure = tuned_figure(t.figure.figure, result.best, t.value)
+    with terminal.held_to(result.precision):  # as its table says it
+        figure = tuned_figure(t.figure.figure, result.best, t.value)
     tried = f"{result.field} tried ({result.lo:g}..{result.hi:g})"
     if not result.measured:
         answer = (f"Unreachable: {t.figure} was measured at no value of {tried}: "
@@ -1422,7 +1440,15 @@ def print_tune(result: TuneResult, scenario: str | None = None) -> None:
     """Print a tuning: the closest value, its neighbours, the consistent range, and how.
 
     ``scenario`` is the file the command line tuned: a caveat's suggested
-    ``simlab sweep SCENARIO ...`` then names it, ready to copy (shell-quoted)."""
+    ``simlab sweep SCENARIO ...`` then names it, ready to copy (shell-quoted). Values
+    run to a precision show each half-width within its limit as within it
+    (:func:`~simlab.report.terminal.held_to`)."""
+    with terminal.held_to(result.precision):
+        _print_tune(result, scenario)
+
+
+def _print_tune(result: TuneResult, scenario: str | None) -> None:
+    """:func:`print_tune`'s table and sentences."""
     for note in result.notes:  # a dice field tuned over whole numbers: flat numbers tried
         terminal.say_unbroken(note, whole=[result.field])
     best, t = result.best, result.target

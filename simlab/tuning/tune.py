@@ -331,9 +331,11 @@ class TuneResult:
         found = next((e for e in self.evaluations if e.value == self.value), None)
         answer = "nothing evaluated"
         if found is not None:  # as the terminal shows it: agreeing with its verdict
+            from simlab.report.terminal import held_to
             from simlab.report.tuning_terminal import tuned_figure
 
-            shown = tuned_figure(self.target.figure.figure, found, self.target.value)
+            with held_to(self.precision):  # its half-width within its limit reads so
+                shown = tuned_figure(self.target.figure.figure, found, self.target.value)
             if found.method != "exact":
                 shown += f" ({found.method})"
             answer = f"{self.field}={_show(self.value)} gives {shown}"
@@ -574,17 +576,19 @@ class TuneResult:
             (its interval holds the target) and ``best`` (the value found,
             :attr:`value`). ``attrs["target"]`` says the target.
         """
+        from simlab.report.terminal import held_to
         from simlab.report.tuning_terminal import tuned_figure
 
         figure = self.target.figure.figure
+        with held_to(self.precision):  # as the terminal says it
+            measured = [tuned_figure(figure, e, self.target.value) for e in self.evaluations]
         frame = pd.DataFrame({
             self.field: [e.value for e in self.evaluations],
             figure: [e.figure for e in self.evaluations],
             f"{figure}_ci95_lo": [e.lo for e in self.evaluations],
             f"{figure}_ci95_hi": [e.hi for e in self.evaluations],
             f"{figure}_ci_kind": [_interval_kind(e) for e in self.evaluations],
-            "measured_text": [tuned_figure(figure, e, self.target.value)
-                              for e in self.evaluations],
+            "measured_text": measured,
             "method": [e.method for e in self.evaluations],
             "encounters": pd.array([e.encounters for e in self.evaluations], dtype="Int64"),
             "capped": [e.capped for e in self.evaluations],

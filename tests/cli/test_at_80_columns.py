@@ -344,3 +344,145 @@ def test_a_comparison_s_notes_keep_each_name_whole(
     assert "only B has" in notes, notes  # pairs B's Brutes made and A's did not
     assert max(len(line) for line in notes.splitlines()) <= 80, notes
     assert not broken_names(notes, names.values()), notes
+
+
+EVADE = str(ROOT / "scenarios/shattered-spirits/evade-threshold.yaml")
+
+
+def _within_its_precision(cell: str, precision: float) -> bool:
+    """Whether ``value ± half`` reads within the limit of ``--precision`` (H for a rate,
+    H × max(|mean|, 1) for a mean)."""
+    value, half = (float(x) for x in cell.split(" ± "))
+    return half <= precision * max(value, 1.0)
+
+
+def test_a_run_to_a_precision_shows_its_figures_within_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``run --precision 0.01`` said "precision met" over ``2.50 ± 0.03``, a mean damage
+    whose limit is 0.025 (its half-width, 0.024, rounded up to the decimals of its
+    interval), and ``run --precision 0.001`` over ``3.416 ± 0.004``."""
+    text = piped_at(monkeypatch, 80, "run", EVADE, "--precision", "0.01", "-n", "200000")
+    assert "precision met" in text, text
+    row = next(line for line in text.splitlines() if line.startswith("Attacker: strike"))
+    cells = re.findall(r"\S+ ± \S+", row)
+    assert len(cells) == 2 and all(_within_its_precision(c, 0.01) for c in cells), row
+    assert max(len(line) for line in text.splitlines() if "precision:" not in line) <= 80
+
+
+def test_a_sweep_to_a_precision_shows_its_figures_within_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The sweep's point at the scenario's guard showed the run's ``2.50 ± 0.03``."""
+    text = piped_at(monkeypatch, 80, "sweep", EVADE, "--vary", "Defender.guard=0:2",
+                    "--precision", "0.01", "-n", "200000")  # fmt: skip
+    attacks = text[text.index("Attacker: strike → Defender") : text.index("time-to-down")]
+    cells = re.findall(r"\S+ ± \S+", attacks)
+    assert len(cells) == 6 and all(_within_its_precision(c, 0.01) for c in cells), attacks
+
+
+@pytest.mark.slow  # a report with its pictures: about 5 s
+def test_a_report_page_to_a_precision_shows_its_figures_within_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The page's ``2.50 [2.47, 2.53]`` beside a sample size "precision met" of 0.01:
+    half its width read 0.03, past the limit of 0.025."""
+    piped_at(monkeypatch, 80, "report", EVADE, "--precision", "0.01", "-n", "200000",
+             "--out", str(tmp_path))  # fmt: skip
+    page = (tmp_path / "report.md").read_text()
+    row = next(line for line in page.splitlines() if line.startswith("| Attacker | strike |"))
+    for value, low, high in re.findall(r"(\S+) \[(\S+), (\S+)\]", row):
+        limit = 0.01 * max(float(value), 1.0)
+        assert (float(high) - float(low)) / 2 <= limit, row
+
+
+def test_a_tune_to_a_precision_shows_its_figures_within_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``tune --precision 0.01`` showed ``2.50 [2.47, 2.53]`` for a mean damage held to
+    0.025: half its interval read 0.03."""
+    text = piped_at(monkeypatch, 80, "tune", EVADE, "--vary", "Defender.guard=0:4", "--target",
+                    "mean_damage:strike=2.2", "--precision", "0.01", "-n", "200000",
+                    "--no-exact")  # fmt: skip
+    figures = re.findall(r"^ \d\S*(?:  ◀)? +(\S+) \[(\S+), (\S+)\] +simulated$", text, re.M)
+    assert len(figures) == 3, text
+    for value, low, high in figures:
+        assert (float(high) - float(low)) / 2 <= 0.01 * max(float(value), 1.0), text
+
+
+QUICKSTART = str(ROOT / "scenarios/shattered-spirits/quickstart.yaml")
+
+
+def _median_note(text: str) -> str:
+    """The median's sentence of the note under a table, its lines joined."""
+    joined = " ".join(text.split())
+    return joined[joined.index("Median: the round") :].split(").", 1)[0]
+
+
+def test_the_median_note_says_no_round_past_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``max_rounds: 5`` the note under the table said "[6, not reached]: the median
+    may lie from round 6 to beyond the cap", a round past the cap, whatever the table."""
+    text = piped_at(monkeypatch, 80, "run", QUICKSTART, "--set", "max_rounds=5", "-n", "2000")
+    assert "not reached]" not in text, text  # no median interval reaches past the cap here
+    assert "round 6" not in _median_note(text), text
+
+
+def test_the_median_note_takes_its_example_from_its_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Capped at round 7, the run's and the sweep's tables show ``[7, not reached]``: the
+    note explains that interval, kept whole on its line, not a fixed ``[6, …]``."""
+    said = "[7, not reached]: the median may lie from round 7 to beyond the cap"
+    run = piped_at(monkeypatch, 80, "run", QUICKSTART, "--set", "max_rounds=7", "-n", "2000")
+    sweep = piped_at(monkeypatch, 80, "sweep", QUICKSTART, "--set", "max_rounds=7", "--vary",
+                     "Kaito.hp=22:24:2", "-n", "2000")  # fmt: skip
+    for text in (run, sweep):
+        table = text[text.index("time-to-down (rounds") : text.index("Median: the round")]
+        assert "[7, not reached]" in table, text
+        assert said in _median_note(text), text
+        assert any("[7, not reached]:" in line for line in text.splitlines()), text
+
+
+@pytest.mark.slow  # a report with its pictures: about 5 s
+def test_the_page_s_median_term_takes_its_example_from_its_table(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The page's term "Median" said ``[6, not reached]`` beside a table of ``[7, not
+    reached]``, and the contents, whose medians have no interval, said it too."""
+    piped_at(monkeypatch, 80, "report", QUICKSTART, "--set", "max_rounds=7", "-n", "2000",
+             "--out", str(tmp_path))  # fmt: skip
+    page = (tmp_path / "report.md").read_text()
+    contents = page[page.index("## Contents") : page.index("| scenario |")]
+    assert "Median: " in contents and "not reached]" not in contents, contents
+    assert "95% interval" not in contents.split("Median: ")[1], contents
+    term = next(line for line in page.splitlines() if line.startswith("- **Median**"))
+    assert "[7, not reached]: the median may lie from round 7 to beyond the cap" in term, term
+    assert "| 7 [7, not reached] |" in page, page
+
+
+SS_FIGHT = str(ROOT / "scenarios/benchmarks/ss-fight.yaml")
+
+
+@pytest.mark.parametrize("command", [["exact"], ["run", "-n", "500", "--check"]])
+def test_a_figure_a_fight_moves_for_two_reasons_says_both(
+    monkeypatch: pytest.MonkeyPatch, command: list[str]
+) -> None:
+    """A Thug's blade on the Ranger, whom both Thugs can expose and whom the Witch's hex
+    can impair: ``exact`` and ``run --check`` named the first Thug's blade alone."""
+    text = piped_at(monkeypatch, 80, command[0], SS_FIGHT, *command[1:])
+    item = text[text.index("  - mean damage of Thug 1: blade → Ranger") :].split("\n  - ")[0]
+    said = " ".join(item.split())
+    assert "Thug 1's 'blade' and Thug 2's 'blade' can inflict 'exposed 1' on Ranger" in said
+    assert said.endswith("; Witch's 'hex' can inflict 'impaired 1' on Thug 1 during the fight")
+    assert max(len(line) for line in text.splitlines()) <= 80, text
+
+
+def test_a_spec_of_a_run_to_a_precision_reads_within_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``simlab check`` of a scenario run to its own ``precision: 0.01`` printed its spec's
+    mean damage ``2.50 ± 0.03``, past the limit of 0.025 its run met."""
+    text = Path(EVADE).read_text(encoding="utf-8")
+    spec = "expect:\n  - {figure: mean_damage, attack: strike, at_least: 2}\n"
+    scenario = tmp_path / "evade.yaml"
+    scenario.write_text(f"{text}precision: 0.01\n{spec}", encoding="utf-8")
+    said = piped_at(monkeypatch, 80, "check", str(scenario))
+    assert "precision met" in said, said
+    cells = re.findall(r"\S+ ± \S+", said)
+    assert len(cells) == 1 and _within_its_precision(cells[0], 0.01), said

@@ -356,3 +356,24 @@ def test_an_improvised_technique_is_solved_like_any_other() -> None:
     assert "A can fumble with 'poke'" in fight_caveats(scn, 1, "jab", 0)["mean_damage"]
     spec = "expect:\n  - {figure: hit_rate, attacker: A, attack: poke, defender: D, at_least: 0}\n"
     assert simlab.loads(IMPROVISED + spec, "d.yaml").expect[0].attack == "poke"
+
+
+def test_fight_caveats_give_every_reason_a_figure_moves() -> None:
+    """The Shaken modifier, Exposed from an opponent's profile and from the defender's own
+    fumbles: the damage named the Shaken modifier alone (the first reason found), and a
+    designer who set it to 0 found the Exposed only on the next run."""
+    root = Path(__file__).resolve().parents[2]
+    scn = simlab.load(root / "scenarios/benchmarks/shattered-spirits-draft1-fight.yaml")
+    names = [name for _, name in scn.combatant_names()]
+    reasons = fight_caveats(scn, names.index("Knight"), "flick", names.index("Thug 1"))
+    assert reasons["mean_damage"].split("; ") == [
+        "the attacker's rolls change once it is Shaken (shaken_roll_modifier)",
+        "Witch's 'lash' can inflict 'exposed 1' on Thug 1 during the fight",
+        "Thug 1 can fumble with 'lash' or 'jab' and gain Exposed during the fight",
+    ], reasons
+    calm = scn.with_({"params.shaken_roll_modifier": 0})
+    left = fight_caveats(calm, names.index("Knight"), "flick", names.index("Thug 1"))
+    assert left["mean_damage"].split("; ") == [  # 'jab' fumbled only once Shaken
+        "Witch's 'lash' can inflict 'exposed 1' on Thug 1 during the fight",
+        "Thug 1 can fumble with 'lash' and gain Exposed during the fight",
+    ], left

@@ -195,7 +195,8 @@ def test_caveats_name_a_combatant_once_quoted() -> None:
     (``A's 'acid'``): a quoted name and then ``'s`` read ``'A''s``."""
     scn = simlab.loads(SCENARIO, "ge.yaml")
     corroded = scn.with_({"Fencer.defense": "none", "Fencer.attacks": ["frost", "acid"]})
-    assert fight_caveats(corroded, 0, "club", 1)["hit_rate"] == "A's 'acid' corrodes Knight's BC"
+    corrodes = fight_caveats(corroded, 0, "club", 1)["hit_rate"]
+    assert corrodes.endswith("; A's 'acid' corrodes Knight's BC"), corrodes
     dex = fight_caveats(scn.with_({"Fencer.defense": "none"}), 0, "acid", 2)
     assert dex["mean_damage"] == "Freezing lowers A's DEX"
     fencer = SCENARIO[SCENARIO.index("    - {name: Fencer") :]
@@ -318,3 +319,20 @@ def test_a_defender_that_starts_frozen_and_thaws_is_a_caveat() -> None:
     assert set(caveats) == {"hit_rate", "mean_damage"}
     assert caveats["hit_rate"] == ("Defender starts Frozen and thaws during the fight "
                                    "(frozen_lasts: thaw)")  # fmt: skip
+
+
+def test_caveats_give_every_reason_a_figure_moves() -> None:
+    """A Knight that blocks and whose BC an acid corrodes: the hit rate of the club on it
+    gave the last reason alone ("A's 'acid' corrodes Knight's BC"), so a designer who
+    took the acid away found the Block only on the next run; an attacker frozen beside a
+    parrying defender, its DEX attack's damage the parry's reason alone."""
+    scn = simlab.loads(SCENARIO, "ge.yaml")
+    corroded = scn.with_({"Fencer.defense": "none", "Fencer.attacks": ["frost", "acid"]})
+    caveats = fight_caveats(corroded, 0, "club", 1)
+    assert caveats == dict.fromkeys(["hit_rate", "mean_damage"], "Knight blocks on only some "
+                                    "attacks; A's 'acid' corrodes Knight's BC")  # fmt: skip
+    dex = fight_caveats(scn, 0, "acid", 2)["mean_damage"]
+    assert dex == "Fencer parries on only some attacks; Freezing lowers A's DEX", dex
+    table = engine.exact(corroded).caveats()
+    row = table[(table.attack == "club") & (table.figure == "hit_rate")]
+    assert row.reason.tolist() == [caveats["hit_rate"]]

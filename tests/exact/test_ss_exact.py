@@ -428,3 +428,18 @@ def test_fight_caveats_name_the_rates_a_reaction_can_move_one_by_one() -> None:
                                                               "mean_damage"]  # fmt: skip
     penniless = scn.with_({"Defender.tokens.grit": 0})
     assert list(fight_caveats(penniless, 0, "strike", 1)) == ["mean_damage"]
+
+
+def test_fight_caveats_name_every_attack_that_moves_a_figure() -> None:
+    """Exposed from two opponents' attacks and Impaired on the attacker: the reason named
+    the first attack alone, and said nothing of the Impaired (``ss-fight``: a Thug's blade
+    on the Ranger, whom both Thugs can expose and whom the Witch's hex can impair)."""
+    scn = simlab.load(DUEL.with_name("ss-fight.yaml"))
+    names = [name for _, name in scn.combatant_names()]
+    thug, ranger = names.index("Thug 1"), names.index("Ranger")
+    caveats = fight_caveats(scn, thug, "blade", ranger)
+    assert list(caveats) == ["mean_damage"]
+    assert caveats["mean_damage"].split("; ") == [
+        "Thug 1's 'blade' and Thug 2's 'blade' can inflict 'exposed 1' on Ranger during the fight",
+        "Witch's 'hex' can inflict 'impaired 1' on Thug 1 during the fight",
+    ]

@@ -270,7 +270,7 @@ def test_run_shows_event_rates_and_medians_by_the_rule() -> None:
     assert not re.search(r"\b[01]\.0+\b(?! ±)", events.split("down rate:")[0]), events
     down = text[text.index("time-to-down (rounds)") :]
     assert _cell(down, "Raider 1", 2) == "3 [3, 3]", down
-    assert "[6, not reached]" in " ".join(text.split()), "the note explains the open form"
+    assert terminal.median_note(res.combatants()) in " ".join(text.split()), "as its table"
     cells = terminal.event_rate_cells(res, bracketed=True)
     raider = [name for _, name in res.layout.combatants].index("Raider 1")
     assert cells[raider][1].startswith("0 [0, "), cells[raider]
@@ -306,3 +306,56 @@ def test_the_standard_errors_of_a_check_read_alike_in_their_column() -> None:
     text = printed_at(lambda: terminal.console.print(terminal.check_table(check)))
     column = [line.split()[-3] for line in text.splitlines() if " jab " in line]
     assert column == ["0.00030", "0.00072", "0.0022", "0.10", "12", "2.0e-05", "0"], text
+
+
+@pytest.mark.parametrize(
+    ("value", "lo", "hi", "within", "precision", "before", "after"),
+    [
+        # a mean damage held to 0.001 × 3.416 = 0.0034 ("precision met") read ± 0.004
+        (3.416373, 3.41342, 3.419327, NON_NEGATIVE, 0.001, "3.416 ± 0.004", "3.4164 ± 0.0030"),
+        (2.4991, 2.4751, 2.5231, NON_NEGATIVE, 0.01, "2.50 ± 0.03", "2.4991 ± 0.0240"),
+        # a rate held to 0.003 read ± 0.004
+        (0.8324, 0.8295, 0.8353, RATE_RANGE, 0.003, "0.832 ± 0.004", "0.8324 ± 0.0029"),
+        # beyond its limit (a figure the rule does not hold): it reads beyond, as it was
+        (9.4597, 9.4486, 9.4708, NON_NEGATIVE, 0.001, "9.460 ± 0.012", "9.460 ± 0.012"),
+        # within it already: as it was
+        (0.1412, 0.140235, 0.142165, RATE_RANGE, 0.001, "0.1412 ± 0.0010", "0.1412 ± 0.0010"),
+    ],
+)
+def test_a_half_width_within_its_precision_reads_within_it(
+    value: float, lo: float, hi: float, within: tuple[float, float], precision: float,
+    before: str, after: str,
+) -> None:  # fmt: skip
+    """``run --precision 0.001`` said "precision met" over ``3.416 ± 0.004`` for a mean
+    whose limit is 0.0034: the half-width, rounded up to the interval's decimals, read as
+    the precision not met."""
+    assert estimate(value, lo, hi, within) == before  # a run of a set size: as it was
+    with terminal.held_to(precision):
+        assert estimate(value, lo, hi, within) == after
+        page = estimate(value, lo, hi, within, bracketed=True)
+    _, low, high = shown_interval(page, within)
+    limit = precision * max(value, 1.0) if within == NON_NEGATIVE else precision
+    assert ((high - low) / 2 <= limit + 1e-12) == ((hi - lo) / 2 <= limit), page
+
+
+@pytest.mark.parametrize("seed", [4])
+def test_every_half_width_within_its_precision_reads_within_it_and_holds_its_interval(
+    seed: int,
+) -> None:
+    rng = np.random.default_rng(seed)
+    for value, lo, hi, within in _random_intervals(seed):
+        true_lo, true_hi = max(lo, within[0]), min(hi, within[1])
+        half = max(value - true_lo, true_hi - value)  # what a ± from the value must reach
+        if not half > 0:
+            continue
+        scale = 1.0 if within == RATE_RANGE else max(abs(value), 1.0)
+        precision = min(half * rng.uniform(0.95, 1.5) / scale, 1.0)
+        limit = precision * scale
+        with terminal.held_to(precision):
+            text = estimate(value, lo, hi, within)
+        _, low, high = shown_interval(text, within)
+        assert low <= true_lo + 1e-12 and true_hi <= high + 1e-12, (value, lo, hi, text)  # (a)
+        if " ± " in text and half <= limit * (1 - 1e-4):  # not a hair within: 3 more at most
+            assert float(text.split(" ± ")[1]) <= limit, (value, lo, hi, precision, text)
+        if " ± " in text and (true_hi - true_lo) / 2 > limit:  # beyond, as the rule measures
+            assert float(text.split(" ± ")[1]) > limit, (value, lo, hi, precision, text)

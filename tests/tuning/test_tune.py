@@ -1020,3 +1020,17 @@ def test_the_repr_and_values_tried_show_a_figure_as_its_verdict_says_it() -> Non
     table = result.evaluated()
     assert table.consistent.tolist() == [False, False]
     assert table.measured_text.tolist() == ["0.515 [0.501, 0.529]", "0.60 [0.58, 0.62]"]
+
+
+def test_a_tune_to_a_precision_says_its_figure_within_it_everywhere() -> None:
+    """Held to 0.01 × 2.5, a mean damage of 2.4991 in [2.4751, 2.5231] read ``2.50
+    [2.47, 2.53]`` in the repr and ``evaluated()``'s ``measured_text``, half its width
+    0.03, past its limit: each says it as the terminal does now, within it."""
+    target = parse_target("mean_damage:strike=2.2")
+    result = TuneResult("x", "shattered-spirits", 1, 200_000, "Defender.guard", 0, 4, True,
+                        target, evaluations=[Evaluation(1, 2.4991, 2.4751, 2.5231, "simulated",
+                                                        3125)],
+                        value=1, reachable=False, precision=0.01)  # fmt: skip
+    assert "the closest figure reached is 2.4991 [2.4751, 2.5231]" in repr(result)
+    assert result.evaluated().measured_text.tolist() == ["2.4991 [2.4751, 2.5231]"]
+    assert "2.4991 [2.4751, 2.5231]" in " ".join(tune_sentences(result))
