@@ -57,6 +57,13 @@ LEVEL = 0.95
 BATCHED = ("attempts", "hits", "crits", "damage_sum", "status_damage", "momentum_spent")
 
 
+#: The figures the rule holds when no ``--precision-on`` names them (:func:`_reported`),
+#: said so that a figure shown beside "precision met" but not held to it (a mean time to
+#: down among the encounters that had it down, a rule event's rate) is not read as held.
+EVERY_FIGURE_HELD = ("every hit, crit, down, win and draw rate, and every mean but the mean "
+                     "time-to-down if downed")  # fmt: skip
+
+
 @dataclass(frozen=True)
 class PrecisionRule:
     """Stop when every checked figure's 95% half-width is at most ``half_width`` (rates)
@@ -71,7 +78,7 @@ class PrecisionRule:
 
     def describe(self) -> str:
         """The rule in words, as reports and ``summary.json`` give it."""
-        what = ", ".join(map(str, self.on)) if self.on else "every reported rate and mean"
+        what = ", ".join(map(str, self.on)) if self.on else EVERY_FIGURE_HELD
         return (f"95% half-width ≤ {self.half_width:g} for rates and ≤ {self.half_width:g} × "
                 f"max(|mean|, 1) for means; on {what}")  # fmt: skip
 

@@ -20,7 +20,13 @@ from simlab.engine import runner
 from simlab.engine.tallies import Layout, TallyArrays, new_tallies
 from simlab.report.render import md_text
 from simlab.tuning.figures import measure, parse_figure
-from simlab.tuning.precision import checkpoints, coarsen, precision_rule, stop_at_precision
+from simlab.tuning.precision import (
+    checkpoints,
+    coarsen,
+    precision_rule,
+    stop_at_precision,
+    widest,
+)
 from tests.support import assert_same_tallies
 from tests.tuning.cases import SS_DUEL
 
@@ -453,3 +459,18 @@ def test_figures_given_by_a_generator_are_read_once(duel: Any) -> None:
     swept = simlab.sweep(duel, {"Defender.hp": [5, 20]}, 4000, precision=0.05,
                          precision_on=(f for f in ["hit_rate:strike"]), exact=False)  # fmt: skip
     assert all(p.result.meta["precision"]["on"] == ["hit_rate:strike"] for p in swept.points)
+
+
+def test_the_rule_says_which_figures_it_holds(duel: Any) -> None:
+    """The ``precision:`` line said "every reported rate and mean" while a mean time to
+    down if downed, shown beside "precision met", was held to nothing: the words name each
+    kind of rate the rule holds, and the mean it leaves out."""
+    run = simlab.simulate(duel, 20_000)
+    rule = precision_rule(0.01)
+    held = {row["figure"] for row in widest(run.tallies, run.layout, run.encounters, rule)}
+    said = rule.describe()
+    rates = {figure.removesuffix("_rate") for figure in held if figure.endswith("_rate")}
+    assert rates == {"hit", "crit", "down", "win", "draw"}
+    assert all(f" {kind}" in said for kind in rates)
+    assert "mean_time_to_down" not in held and "but the mean time-to-down if downed" in said
+    assert {"mean_damage", "mean_rounds"} <= held
