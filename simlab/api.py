@@ -1019,6 +1019,18 @@ def compare(
                             precision_on=precision_on, client=client)  # fmt: skip
 
 
+def _refuse_changes_as_b(b: object) -> None:
+    """Refuse changes given where B goes (a mapping, a list of texts, or a text that
+    reads as an override and names no file), saying that ``changes=`` takes them: they
+    were refused as no scenario (``got a dict``), or as a YAML file not found."""
+    texts = isinstance(b, list | tuple) and b and all(isinstance(c, str) for c in b)
+    override_text = isinstance(b, str) and "=" in b and not Path(b).exists()
+    if isinstance(b, Mapping) or texts or override_text:
+        raise InputError(f"expected a scenario (simlab.load) or the path of a scenario file "
+                         f"for b; got {describe(b)}, changes to A: pass them as changes= "
+                         f"(simlab.compare(a, changes=...))")  # fmt: skip
+
+
 def compare_variants(
     a: ScenarioBase | str | os.PathLike[str],
     b: ScenarioBase | str | os.PathLike[str] | None = None,
@@ -1045,6 +1057,7 @@ def compare_variants(
     function_argument(progress, "progress")
     threads_or_client(threads, client)
     first = scenario_of(a, "a")
+    _refuse_changes_as_b(b)
     second = first if b is None else scenario_of(b, "b")
     if b is None and not changes:
         raise InputError("expected a second scenario or changes to compare with; got neither")
