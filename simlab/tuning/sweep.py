@@ -204,6 +204,13 @@ class SweepPoint:
     result: Result | None = None
     exact: dict[str, Any] | None = None
 
+    def __repr__(self) -> str:
+        """One line, as its scenario and result show: the exact engine's summary, every
+        damage distribution of every pair, filled screens in a notebook."""
+        exact = "None" if self.exact is None else "<summary dict>"
+        return (f"SweepPoint(set={self.set!r}, scenario={self.scenario!r}, "
+                f"result={self.result!r}, exact={exact})")  # fmt: skip
+
 
 def _encounters_row(point: SweepPoint) -> pd.DataFrame:
     """One row: the encounters ``point`` ran and whether it met its precision."""

@@ -989,3 +989,14 @@ def test_a_swept_python_value_is_said_as_the_caller_wrote_it(
     with pytest.raises(InputError) as refused:
         simlab.sweep(duel, {"Defender.hp": values}, n=100)
     assert str(refused.value) == words
+
+
+def test_a_point_shows_its_change_and_run_not_the_exact_summary(duel: Any) -> None:
+    """A point left at the end of a notebook cell printed the exact engine's whole
+    summary, every damage distribution of every pair, several screens of a dict."""
+    point = simlab.sweep(duel, {"Defender.guard": [1, 2]}, n=10).points[1]
+    assert point.exact is not None and "damage_pmf" in str(point.exact)
+    shown = repr(point)
+    assert "'damage_pmf':" not in shown and "\n" not in shown
+    assert shown.startswith("SweepPoint(set={'Defender.guard': 2}, scenario=<Scenario ss-duel")
+    assert "result=<Result ss-duel" in shown and shown.endswith("exact=<summary dict>)")
