@@ -162,7 +162,10 @@ def _variations(vary: Vary) -> list[Variation]:
     for key, values in vary.items():
         label = f"vary {key}"
         if isinstance(values, str | bytes | Mapping) or not isinstance(values, Iterable):
-            raise InputError(f"{label}: expected a list or range of values; got {values!r}")
+            text = (f" (as text, the whole goes as --vary spells it: '{key}={values}')"
+                    if isinstance(values, str) else "")  # fmt: skip
+            raise InputError(f"{label}: expected a list or range of values; got "
+                             f"{values!r}{text}")  # fmt: skip
         if isinstance(values, AbstractSet):  # points and plot categories in no set order
             raise InputError(f"{label}: expected a list or range of values, in the order to "
                              f"sweep them; got {describe(values)}, which has no order (pass "

@@ -1000,3 +1000,15 @@ def test_a_point_shows_its_change_and_run_not_the_exact_summary(duel: Any) -> No
     assert "'damage_pmf':" not in shown and "\n" not in shown
     assert shown.startswith("SweepPoint(set={'Defender.guard': 2}, scenario=<Scenario ss-duel")
     assert "result=<Result ss-duel" in shown and shown.endswith("exact=<summary dict>)")
+
+
+def test_values_written_as_vary_text_say_how_the_text_goes(duel: Any) -> None:
+    """``{"Defender.guard": "0:4"}`` was refused as no list of values, saying nothing of
+    the text ``sweep`` takes whole, ``"Defender.guard=0:4"``."""
+    words = re.escape(
+        "vary Defender.guard: expected a list or range of values; got '0:4' (as text, "
+        "the whole goes as --vary spells it: 'Defender.guard=0:4')"
+    )
+    with pytest.raises(InputError, match=words):
+        simlab.sweep(duel, {"Defender.guard": "0:4"}, n=10)
+    assert simlab.sweep(duel, "Defender.guard=0:4", n=10).vary[0].values == (0, 1, 2, 3, 4)
