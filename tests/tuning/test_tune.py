@@ -1017,3 +1017,16 @@ def test_the_repr_and_values_tried_show_a_figure_as_its_verdict_says_it() -> Non
     table = result.evaluated()
     assert table.consistent.tolist() == [False, False]
     assert table.measured_text.tolist() == ["0.515 [0.501, 0.529]", "0.60 [0.58, 0.62]"]
+
+
+def test_the_repr_of_a_figure_the_field_does_not_move_says_unreachable(duel: Any) -> None:
+    """The attacker's HP does not move its hit rate: the repr said ``Attacker.hp=5 gives
+    0.9167 (exact), as every value does``, as if the target 0.5 were met there, where the
+    terminal says ``Unreachable: … the field does not move it`` and ``reachable`` is
+    False."""
+    found = simlab.tune(duel, "Attacker.hp=5:60", "hit_rate:strike=0.5")
+    assert found.identical and not found.reachable
+    assert ("for hit_rate:strike=0.5: unreachable, Attacker.hp=5 gives 0.9167 (exact), as "
+            "every value does; 6 values evaluated") in repr(found)  # fmt: skip
+    met = simlab.tune(duel, "Attacker.hp=5:60", "hit_rate:strike=0.9166666666666666")
+    assert met.identical and met.reachable and "unreachable" not in repr(met)
