@@ -571,7 +571,8 @@ def _to_check(
     if isinstance(item, ScenarioBase):
         return [(None, item)]
     if not is_path(item):
-        raise InputError(f"expected a Result (simlab.simulate), a ScenarioRun "
+        raise InputError(f"expected a Result (simlab.simulate), a sweep (simlab.sweep) or "
+                         f"one of its points, a comparison (simlab.compare), a ScenarioRun "
                          f"(simlab.run_scenario), a scenario (simlab.load), the path of a "
                          f"scenario file or folder, or a list of them, for subject; got "
                          f"{describe(item)}")  # fmt: skip
@@ -584,14 +585,21 @@ def _to_check(
 
 def _simulated_in(item: object) -> list[Result] | None:
     """The results a sweep or a comparison holds, for :func:`check` to measure each: a
-    sweep's points in order (those simulated), a comparison's ``a`` then ``b``; None for
-    anything else. A tuning keeps no simulation: refused, saying what to check instead."""
+    sweep's points in order (those simulated), a comparison's ``a`` then ``b``, a sweep's
+    point its result; None for anything else. A tuning keeps no simulation: refused,
+    saying what to check instead."""
     from simlab.tuning.compare import Comparison
-    from simlab.tuning.sweep import SweepResult
+    from simlab.tuning.sweep import SweepPoint, SweepResult
     from simlab.tuning.tune import TuneResult
 
     if isinstance(item, Comparison):
         return [item.a, item.b]
+    if isinstance(item, SweepPoint):
+        if item.result is None:
+            raise InputError("subject: expected a simulated point of a sweep; got one "
+                             "without a result (read back from files): check its "
+                             "scenario, simlab.check(point.scenario)")  # fmt: skip
+        return [item.result]
     if isinstance(item, SweepResult):
         results = [point.result for point in item.points if point.result is not None]
         if not results:

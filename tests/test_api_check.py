@@ -284,3 +284,15 @@ def test_a_tuning_is_refused_saying_what_to_check() -> None:
     said = str(info.value)
     assert "got a TuneResult, which keeps no simulation" in said
     assert f"simlab.check(scn.with_({{'Kaito.hp': {tuned.value:g}}}))" in said
+
+
+def test_a_sweeps_point_is_checked_as_its_result() -> None:
+    """The README and ``help(simlab.check)`` take "a sweep's point", but
+    ``simlab.check(sw.points[1])`` was refused: ``got a SweepPoint``."""
+    swept = simlab.sweep(simlab.load(QUICKSTART), {"Kaito.hp": [20, 80]}, n=200, exact=False)
+    point = swept.points[1]
+    specs = simlab.check(point)
+    pd.testing.assert_frame_equal(specs, simlab.check(point.result))
+    assert list(specs.overrides) == ["Kaito.hp=80"] * 3
+    with pytest.raises(InputError, match="seed: expected none with a SweepPoint, already"):
+        simlab.check(point, seed=3)
