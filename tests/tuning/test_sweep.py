@@ -1012,3 +1012,21 @@ def test_values_written_as_vary_text_say_how_the_text_goes(duel: Any) -> None:
     with pytest.raises(InputError, match=words):
         simlab.sweep(duel, {"Defender.guard": "0:4"}, n=10)
     assert simlab.sweep(duel, "Defender.guard=0:4", n=10).vary[0].values == (0, 1, 2, 3, 4)
+
+
+def test_a_sweep_plot_takes_a_count_entrys_base_name_for_its_copies() -> None:
+    """``combatant="Raider"`` (``count: 3``) designates the three raiders in the run's
+    plots, but a sweep plot refused it and suggested ``'Raider 3'``."""
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    skirmish = simlab.load(ROOT / "scenarios/zones-3d6/skirmish.yaml")
+    swept = simlab.sweep(skirmish, {"Warden.hp": [10, 14]}, n=200, exact=False)
+    fig, ax = plt.subplots()
+    drawn = simlab.plot_sweep(swept, "down_rate", ax=ax, combatant="Raider")
+    assert list(dict.fromkeys(drawn.combatant)) == ["Raider 1", "Raider 2", "Raider 3"]
+    pairs = simlab.plot_sweep(swept, "hit_rate", ax=ax, attacker="Raider", defender="Warden")
+    assert set(pairs.attacker) == {"Raider 1", "Raider 2", "Raider 3"}
+    with pytest.raises(InputError, match=re.escape("got 'Raidr'; did you mean 'Raider'")):
+        simlab.plot_sweep(swept, "down_rate", ax=ax, combatant="Raidr")
+    plt.close(fig)
