@@ -263,6 +263,8 @@ def _sweep_plot(sweep: SweepResult, figure: str, ax: Axes | None, on: dict[str, 
     for key, line in lines:
         if key not in names:  # drawn with the line it coincides with
             continue
+        if numeric:  # values given out of order (3, 0, 4, 1) were joined in a zigzag
+            line = line.sort_values(x, kind="stable")
         exact = line.get(f"exact_{figure}")
         keys = _keys(key, others, subject)
         name = names[key]

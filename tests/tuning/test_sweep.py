@@ -1030,3 +1030,18 @@ def test_a_sweep_plot_takes_a_count_entrys_base_name_for_its_copies() -> None:
     with pytest.raises(InputError, match=re.escape("got 'Raidr'; did you mean 'Raider'")):
         simlab.plot_sweep(swept, "down_rate", ax=ax, combatant="Raidr")
     plt.close(fig)
+
+
+def test_values_swept_out_of_order_are_drawn_in_order(duel: Any) -> None:
+    """Guard values given as 3, 0, 4, 1 were joined in that order: a zigzag line back and
+    forth across the axis, its band a tangle."""
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    swept = simlab.sweep(duel, {"Defender.guard": [3, 0, 4, 1]}, n=200)
+    fig, ax = plt.subplots()
+    drawn = simlab.plot_sweep(swept, "mean_damage", ax=ax)
+    assert list(drawn["Defender.guard"]) == [3, 0, 4, 1]  # the rows, as the tables give them
+    for line in ax.get_lines():
+        assert list(line.get_xdata()) == [0, 1, 3, 4], line.get_label()
+    plt.close(fig)
