@@ -496,6 +496,25 @@ def _pair_reason(exact: dict[str, Any], key: tuple[str, str, str], labels: Label
     return "the exact answers hold none for it"
 
 
+def _rates_not_drawn(exact: dict[str, Any], keys: list[tuple[str, str, str]],
+                     rates: pd.DataFrame, labels: Labels) -> dict[str, str]:  # fmt: skip
+    """The exact rates a hit-rate plot leaves out, and why (:func:`_pair_reason`): a
+    pair's, where it draws none of them, else each rate left out, named (``hit rate of
+    Skeleton ×2 · rusty-spear → Knight``): a fight that moved the hit rate alone was said
+    to leave out the pair's answers, beside its crit rate's diamond."""
+    shown = ["hit_rate", "crit_rate"] if rates.crits.any() else ["hit_rate"]
+    missing = {}
+    for key, (_, row) in zip(keys, rates.iterrows(), strict=True):
+        lacking = [figure for figure in shown if np.isnan(row[f"exact_{figure}"])]
+        if lacking == shown:
+            missing[pair_name(*key)] = _pair_reason(exact, key, labels, "hit_rate")
+            continue
+        for figure in lacking:
+            subject = f"{figure.replace('_', ' ')} of {pair_name(*key)}"
+            missing[subject] = _pair_reason(exact, key, labels, figure)
+    return missing
+
+
 def _down_reason(exact: dict[str, Any]) -> str:
     """Why the exact answers hold no time-to-down curve of the combatants drawn."""
     for refusal in exact.get("refusals", []):
@@ -1305,9 +1324,7 @@ def plot_hit_rates(
                          for k in keys],
     ).reset_index(drop=True)  # fmt: skip
     if asked and exact is not None:
-        _warn_exact_not_drawn({pair_name(*k): _pair_reason(exact, k, labels, "hit_rate")
-                               for k, rate in zip(keys, rates.exact_hit_rate, strict=True)
-                               if np.isnan(rate)})  # fmt: skip
+        _warn_exact_not_drawn(_rates_not_drawn(exact, keys, rates, labels))
     own = ax is None
     ax = axes_or_new(ax, (6.0, 0.9 + 0.32 * max(len(rates), 1)))
     before, over = _series_before(ax), _bar_sets_before(ax) > 0

@@ -3,6 +3,7 @@ call's), and exact answers asked for but not drawn are said (a UserWarning)."""
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any
 
@@ -198,3 +199,19 @@ def test_a_second_run_keeps_the_first_runs_rounds_in_view(
     assert last > int(second["round"][second.downed > 0].max())
     assert ax.get_xlim()[1] > last
     assert f"no curve rises after round {last})" in " ".join(ax.get_xlabel().split())
+
+
+def test_a_hit_rate_moved_by_the_fight_is_named_as_the_one_not_drawn(ax: Any) -> None:
+    """The Knight blocks only some attacks, which moves the skeletons' hit rate, not
+    their crit rate: the plot drew the crit rate's diamond and warned that the pair's
+    exact answers were not drawn, as if none were."""
+    knight = simlab.load(SS_DUEL.parents[1] / "glitters-d20/knight-vs-skeleton.yaml")
+    run = simlab.simulate(knight, n=300, seed=3)
+    with pytest.warns(UserWarning) as said:
+        drawn = simlab.plot_hit_rates(run, ax=ax, exact=simlab.exact(knight))
+    spear = drawn[drawn.attack == "rusty-spear"].iloc[0]
+    assert math.isnan(spear.exact_hit_rate) and not math.isnan(spear.exact_crit_rate)
+    assert [str(w.message) for w in said] == [
+        "exact answers not drawn: hit rate of Skeleton ×2 · rusty-spear → Knight: the fight "
+        "moves it away from the exact answer (Knight blocks on only some attacks)"
+    ]
