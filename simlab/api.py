@@ -32,7 +32,7 @@ from simlab.arguments import (
 from simlab.binding import checked_arguments
 from simlab.engine import runner
 from simlab.errors import ExactUnsupported, InputError, ScenarioError
-from simlab.limits import MAX_ENCOUNTERS, encounters_and_seed, whole_number_in
+from simlab.limits import MAX_ENCOUNTERS, encounters_and_seed, seed_value, whole_number_in
 from simlab.report.files import output_unit, run_identity, scenario_hash, write_json, write_parquet
 from simlab.report.words import counted
 from simlab.rules import rule_module
@@ -568,6 +568,11 @@ def _to_check(
                 raise InputError(f"{name}: expected none with a {type(item).__name__}, "
                                  f"already simulated; got {name}={value!r}")  # fmt: skip
         return [run if isinstance(run, ScenarioRun) else _checked_run(run) for run in simulated]
+    # refused here, as a subject without specs is never simulated, which would check them
+    if n is not None:
+        whole_number_in(n, "encounters", 1, MAX_ENCOUNTERS)
+    if seed is not None:
+        seed_value(seed)
     if isinstance(item, ScenarioBase):
         return [(None, item)]
     if not is_path(item):

@@ -296,3 +296,18 @@ def test_a_sweeps_point_is_checked_as_its_result() -> None:
     assert list(specs.overrides) == ["Kaito.hp=80"] * 3
     with pytest.raises(InputError, match="seed: expected none with a SweepPoint, already"):
         simlab.check(point, seed=3)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [({"n": 2.5}, "expected encounters as a whole number; got 2.5"),
+     ({"n": 0}, "expected encounters from 1 to"),
+     ({"seed": "x"}, "expected a seed as a whole number; got 'x'")],
+)  # fmt: skip
+def test_a_bad_count_or_seed_is_refused_with_a_scenario_without_specs(
+    kwargs: dict[str, object], words: str
+) -> None:
+    """A scenario with no ``expect:`` is not simulated, and ``n=2.5`` with it passed
+    unremarked, where the same call with specs refuses it."""
+    with pytest.raises(InputError, match=re.escape(words)):
+        simlab.check(simlab.loads(BASE), **kwargs)
