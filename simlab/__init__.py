@@ -22,9 +22,9 @@ from typing import Any
 __version__ = "0.1.0"
 
 # Not "report": that name is the simlab.report subpackage.
-_API = ("load", "loads", "simulate", "write_results", "run_scenarios", "write_report",
-        "load_results", "save_results", "override", "sweep", "compare", "write_sweep",
-        "write_compare", "tune", "write_tune", "check")  # fmt: skip
+_API = ("load", "loads", "simulate", "write_results", "run_scenario", "run_scenarios",
+        "write_report", "load_results", "save_results", "override", "sweep", "compare",
+        "write_sweep", "write_compare", "tune", "write_tune", "check")  # fmt: skip
 _PLOTS = ("plot_damage_pmf", "plot_damage_at_least", "plot_time_to_down", "plot_survival",
           "plot_hit_rates", "plot_win_rates")  # fmt: skip
 

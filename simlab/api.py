@@ -32,7 +32,7 @@ from simlab.arguments import (
 from simlab.binding import checked_arguments
 from simlab.engine import runner
 from simlab.errors import ExactUnsupported, InputError, ScenarioError
-from simlab.limits import MAX_ENCOUNTERS, encounters_and_seed, whole_number_in
+from simlab.limits import MAX_ENCOUNTERS, encounters_and_seed, seed_value, whole_number_in
 from simlab.report.files import output_unit, run_identity, scenario_hash, write_json, write_parquet
 from simlab.report.words import counted
 from simlab.rules import rule_module
@@ -568,10 +568,16 @@ def _to_check(
                 raise InputError(f"{name}: expected none with a {type(item).__name__}, "
                                  f"already simulated; got {name}={value!r}")  # fmt: skip
         return [run if isinstance(run, ScenarioRun) else _checked_run(run) for run in simulated]
+    # refused here, as a subject without specs is never simulated, which would check them
+    if n is not None:
+        whole_number_in(n, "encounters", 1, MAX_ENCOUNTERS)
+    if seed is not None:
+        seed_value(seed)
     if isinstance(item, ScenarioBase):
         return [(None, item)]
     if not is_path(item):
-        raise InputError(f"expected a Result (simlab.simulate), a ScenarioRun "
+        raise InputError(f"expected a Result (simlab.simulate), a sweep (simlab.sweep) or "
+                         f"one of its points, a comparison (simlab.compare), a ScenarioRun "
                          f"(simlab.run_scenario), a scenario (simlab.load), the path of a "
                          f"scenario file or folder, or a list of them, for subject; got "
                          f"{describe(item)}")  # fmt: skip
@@ -584,14 +590,21 @@ def _to_check(
 
 def _simulated_in(item: object) -> list[Result] | None:
     """The results a sweep or a comparison holds, for :func:`check` to measure each: a
-    sweep's points in order (those simulated), a comparison's ``a`` then ``b``; None for
-    anything else. A tuning keeps no simulation: refused, saying what to check instead."""
+    sweep's points in order (those simulated), a comparison's ``a`` then ``b``, a sweep's
+    point its result; None for anything else. A tuning keeps no simulation: refused,
+    saying what to check instead."""
     from simlab.tuning.compare import Comparison
-    from simlab.tuning.sweep import SweepResult
+    from simlab.tuning.sweep import SweepPoint, SweepResult
     from simlab.tuning.tune import TuneResult
 
     if isinstance(item, Comparison):
         return [item.a, item.b]
+    if isinstance(item, SweepPoint):
+        if item.result is None:
+            raise InputError("subject: expected a simulated point of a sweep; got one "
+                             "without a result (read back from files): check its "
+                             "scenario, simlab.check(point.scenario)")  # fmt: skip
+        return [item.result]
     if isinstance(item, SweepResult):
         results = [point.result for point in item.points if point.result is not None]
         if not results:
@@ -1019,6 +1032,18 @@ def compare(
                             precision_on=precision_on, client=client)  # fmt: skip
 
 
+def _refuse_changes_as_b(b: object) -> None:
+    """Refuse changes given where B goes (a mapping, a list of texts, or a text that
+    reads as an override and names no file), saying that ``changes=`` takes them: they
+    were refused as no scenario (``got a dict``), or as a YAML file not found."""
+    texts = isinstance(b, list | tuple) and b and all(isinstance(c, str) for c in b)
+    override_text = isinstance(b, str) and "=" in b and not Path(b).exists()
+    if isinstance(b, Mapping) or texts or override_text:
+        raise InputError(f"expected a scenario (simlab.load) or the path of a scenario file "
+                         f"for b; got {describe(b)}, changes to A: pass them as changes= "
+                         f"(simlab.compare(a, changes=...))")  # fmt: skip
+
+
 def compare_variants(
     a: ScenarioBase | str | os.PathLike[str],
     b: ScenarioBase | str | os.PathLike[str] | None = None,
@@ -1045,6 +1070,7 @@ def compare_variants(
     function_argument(progress, "progress")
     threads_or_client(threads, client)
     first = scenario_of(a, "a")
+    _refuse_changes_as_b(b)
     second = first if b is None else scenario_of(b, "b")
     if b is None and not changes:
         raise InputError("expected a second scenario or changes to compare with; got neither")

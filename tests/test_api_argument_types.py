@@ -127,6 +127,29 @@ def test_loads_takes_only_text(text: object, got: str) -> None:
         simlab.loads(text)  # type: ignore[arg-type]
 
 
+def test_load_given_yaml_text_points_to_loads() -> None:
+    """A scenario's text given to ``load`` was read as a file's name: the message repeated
+    the whole text, then said no such file."""
+    text = QUICKSTART.read_text()
+    lines = len(text.splitlines())
+    words = _words(f"expected the path of a scenario file; got YAML text (a str of {lines} "
+                   "lines): load text with simlab.loads(text)")  # fmt: skip
+    for call in (simlab.load, simlab.simulate):
+        with pytest.raises(InputError, match=words):
+            call(text)
+
+
+def test_loads_given_a_path_points_to_load(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file's path given to ``loads`` was parsed as YAML: ``expected a mapping of
+    scenario keys; got text``."""
+    monkeypatch.chdir(ROOT)
+    path = "scenarios/shattered-spirits/quickstart.yaml"
+    words = _words(f"expected YAML text (a str); got {path!r}, the path of a file: load a "
+                   "file with simlab.load(path)")  # fmt: skip
+    with pytest.raises(InputError, match=words):
+        simlab.loads(path)
+
+
 # -- paths with a NUL byte -------------------------------------------------------------------
 
 

@@ -284,3 +284,30 @@ def test_a_tuning_is_refused_saying_what_to_check() -> None:
     said = str(info.value)
     assert "got a TuneResult, which keeps no simulation" in said
     assert f"simlab.check(scn.with_({{'Kaito.hp': {tuned.value:g}}}))" in said
+
+
+def test_a_sweeps_point_is_checked_as_its_result() -> None:
+    """The README and ``help(simlab.check)`` take "a sweep's point", but
+    ``simlab.check(sw.points[1])`` was refused: ``got a SweepPoint``."""
+    swept = simlab.sweep(simlab.load(QUICKSTART), {"Kaito.hp": [20, 80]}, n=200, exact=False)
+    point = swept.points[1]
+    specs = simlab.check(point)
+    pd.testing.assert_frame_equal(specs, simlab.check(point.result))
+    assert list(specs.overrides) == ["Kaito.hp=80"] * 3
+    with pytest.raises(InputError, match="seed: expected none with a SweepPoint, already"):
+        simlab.check(point, seed=3)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [({"n": 2.5}, "expected encounters as a whole number; got 2.5"),
+     ({"n": 0}, "expected encounters from 1 to"),
+     ({"seed": "x"}, "expected a seed as a whole number; got 'x'")],
+)  # fmt: skip
+def test_a_bad_count_or_seed_is_refused_with_a_scenario_without_specs(
+    kwargs: dict[str, object], words: str
+) -> None:
+    """A scenario with no ``expect:`` is not simulated, and ``n=2.5`` with it passed
+    unremarked, where the same call with specs refuses it."""
+    with pytest.raises(InputError, match=re.escape(words)):
+        simlab.check(simlab.loads(BASE), **kwargs)

@@ -121,3 +121,15 @@ def test_a_check_that_compares_nothing_says_why() -> None:
         checked = simlab.simulate(root / "scenarios/shattered-spirits/quickstart.yaml", n=2_000,
                                   check=True)  # fmt: skip
     assert checked.check is not None and len(checked.check) > 0
+
+
+def test_every_simlab_function_a_message_names_is_there() -> None:
+    """``simlab.check(5)`` said to pass ``a ScenarioRun (simlab.run_scenario)``, a name
+    ``simlab`` did not have: AttributeError."""
+    with pytest.raises(simlab.errors.InputError) as refused:
+        simlab.check(5)
+    named = re.findall(r"simlab\.(\w+)", str(refused.value))
+    assert "run_scenario" in named
+    for name in named:
+        assert callable(getattr(simlab, name)), name
+    assert "run_scenario" in dir(simlab)

@@ -496,6 +496,25 @@ def _pair_reason(exact: dict[str, Any], key: tuple[str, str, str], labels: Label
     return "the exact answers hold none for it"
 
 
+def _rates_not_drawn(exact: dict[str, Any], keys: list[tuple[str, str, str]],
+                     rates: pd.DataFrame, labels: Labels) -> dict[str, str]:  # fmt: skip
+    """The exact rates a hit-rate plot leaves out, and why (:func:`_pair_reason`): a
+    pair's, where it draws none of them, else each rate left out, named (``hit rate of
+    Skeleton ×2 · rusty-spear → Knight``): a fight that moved the hit rate alone was said
+    to leave out the pair's answers, beside its crit rate's diamond."""
+    shown = ["hit_rate", "crit_rate"] if rates.crits.any() else ["hit_rate"]
+    missing = {}
+    for key, (_, row) in zip(keys, rates.iterrows(), strict=True):
+        lacking = [figure for figure in shown if np.isnan(row[f"exact_{figure}"])]
+        if lacking == shown:
+            missing[pair_name(*key)] = _pair_reason(exact, key, labels, "hit_rate")
+            continue
+        for figure in lacking:
+            subject = f"{figure.replace('_', ' ')} of {pair_name(*key)}"
+            missing[subject] = _pair_reason(exact, key, labels, figure)
+    return missing
+
+
 def _down_reason(exact: dict[str, Any]) -> str:
     """Why the exact answers hold no time-to-down curve of the combatants drawn."""
     for refusal in exact.get("refusals", []):
@@ -872,6 +891,7 @@ def plot_damage_pmf(
     res, exact = _unpack(result, exact)
     data = _pair_frames(res, attacker, attack, defender, exact, pool)
     ax = axes_or_new(ax)
+    earlier = _x_range_before(ax)
     groups = _series(data)
     width = 0.8 / len(groups)
     before, over = _series_before(ax), _bar_sets_before(ax) > 0
@@ -900,7 +920,7 @@ def plot_damage_pmf(
             ax.plot(ex.damage + shift, ex.probability, **marker,
                     label=None if exact_drawn else EXACT_LABEL)  # fmt: skip
             exact_drawn = True
-    _integer_axis(ax, data.damage)
+    _integer_axis(ax, data.damage, earlier)
     ax.set_xlabel("damage per attack (miss = 0)")
     ax.set_ylabel("probability")
     set_title(ax, [f"{data.attrs['attacker']} ·", f"{attack}:", "damage distribution"], 11)
@@ -931,11 +951,27 @@ def _colour(i: int, count: int) -> Any:
     return colormaps["tab20"](i % 20)
 
 
-def _integer_axis(ax: Axes, values: pd.Series) -> None:
+def _integer_axis(ax: Axes, values: pd.Series,
+                  earlier: tuple[float, float] | None = None) -> None:  # fmt: skip
+    """Whole-number ticks on the x axis, which spans ``values`` and, where an earlier
+    call drew on ``ax`` (:func:`_x_range_before`), the range it showed: a second run
+    drawn on the same axes set it to its own damage, cutting off the first run's
+    highest bars."""
     from matplotlib.ticker import MaxNLocator
 
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlim(-0.6, float(values.max()) + 0.6)
+    lo, hi = -0.6, float(values.max()) + 0.6
+    if earlier is not None:
+        lo, hi = min(lo, earlier[0]), max(hi, earlier[1])
+    ax.set_xlim(lo, hi)
+
+
+def _x_range_before(ax: Axes) -> tuple[float, float] | None:
+    """The x range ``ax`` shows where something is drawn on it already (an earlier
+    call's series, the caller's own lines), else None: a fresh axes' range is
+    matplotlib's placeholder, 0 to 1."""
+    drawn = ax.lines or ax.patches or ax.collections
+    return tuple(sorted(ax.get_xlim())) if drawn else None  # type: ignore[return-value]
 
 
 @checked_arguments(attacks_made)
@@ -1001,6 +1037,7 @@ def plot_damage_at_least(
     drawn = pd.concat(frames, ignore_index=True)
     drawn.attrs = {k: v for k, v in data.attrs.items() if k == "exact_not_drawn"}
     ax = axes_or_new(ax)
+    earlier = _x_range_before(ax)
     exact_drawn = _in_legend(ax, EXACT_LABEL)
     # Defender i has colour Ci here and in plot_damage_pmf, so panels side by side agree;
     # after the colours of the series an earlier call drew on these axes.
@@ -1017,7 +1054,7 @@ def plot_damage_at_least(
             ax.plot(ex.damage, ex.at_least, **EXACT_MARKER,
                     label=None if exact_drawn else EXACT_LABEL)  # fmt: skip
             exact_drawn = True
-    _integer_axis(ax, drawn.damage)
+    _integer_axis(ax, drawn.damage, earlier)
     ax.set_xlabel("damage x")
     ax.set_ylabel("P(damage ≥ x)")
     ax.set_ylim(0, 1.02)
@@ -1097,7 +1134,8 @@ def plot_time_to_down(
         named = [copy for name in wanted for copy in entries.get(str(name), [name])]
         table = only_rows(table, "combatant", named, entries)
     ax = axes_or_new(ax)
-    last = 0  # the last round in which any curve drawn rises
+    # the last round in which any curve drawn rises, an earlier call's on these axes too
+    last, earlier_cap = _ROUNDS_DRAWN.get(ax, (0, 0)) if ax.lines else (0, 0)
     never = never_downed(table)
     exact_curves = 0
     for name, group in table.groupby("combatant", sort=False):
@@ -1121,7 +1159,8 @@ def plot_time_to_down(
             last = max(last, int(known["round"][short > EXACT_TAIL].min()) + 1
                        if (short > EXACT_TAIL).any() else 0)  # fmt: skip
     drawn = list(dict.fromkeys(table.combatant))
-    cap = int(table["round"].max()) if len(table) else 0
+    cap = max(int(table["round"].max()) if len(table) else 0, earlier_cap)
+    _ROUNDS_DRAWN[ax] = (last, cap)
     rising = set(drawn) - set(never)  # where a rising curve crosses one half: its median
     if rising and not _in_legend(ax, MEDIAN_LINE_LABEL):
         ax.axhline(0.5, color="grey", linestyle=":", linewidth=0.8, label=MEDIAN_LINE_LABEL)
@@ -1151,6 +1190,11 @@ def plot_time_to_down(
         )
     return table.reset_index(drop=True)
 
+
+#: Per axes a time-to-down plot drew on, the last round any of its curves rises in and
+#: the round cap: a second run drawn on them keeps the first's curves in view (it cut
+#: the axis at its own rounds and said no curve rose after them).
+_ROUNDS_DRAWN: weakref.WeakKeyDictionary[Axes, tuple[int, int]] = weakref.WeakKeyDictionary()
 
 #: The legend entry of the time-to-down plots' dotted line at one half.
 MEDIAN_LINE_LABEL = "median: where a curve crosses 0.5"
@@ -1280,9 +1324,7 @@ def plot_hit_rates(
                          for k in keys],
     ).reset_index(drop=True)  # fmt: skip
     if asked and exact is not None:
-        _warn_exact_not_drawn({pair_name(*k): _pair_reason(exact, k, labels, "hit_rate")
-                               for k, rate in zip(keys, rates.exact_hit_rate, strict=True)
-                               if np.isnan(rate)})  # fmt: skip
+        _warn_exact_not_drawn(_rates_not_drawn(exact, keys, rates, labels))
     own = ax is None
     ax = axes_or_new(ax, (6.0, 0.9 + 0.32 * max(len(rates), 1)))
     before, over = _series_before(ax), _bar_sets_before(ax) > 0

@@ -42,6 +42,7 @@ from simlab.report.plots import (
     FIGURE_MARGIN,
     LEGEND_FONT,
     axes_or_new,
+    copy_entries,
     legend_outside,
     only_rows,
     set_ylabel,
@@ -162,7 +163,9 @@ def plot_sweep(
         Where to draw (default: a new figure).
     **on : str
         Narrow the lines drawn: ``attacker=``, ``attack=``, ``defender=``,
-        ``combatant=``, ``side=``. One line per remaining subject (and per value of any
+        ``combatant=``, ``side=``, each a name or a list of names (a ``count:``
+        entry's base name, ``combatant="Raider"``, is each of its copies, as in a
+        run's plots). One line per remaining subject (and per value of any
         further varied field: with several subjects, each subject keeps one colour and
         each further value a line style, :func:`_line_style`); the exact answer, where
         there is one, dashed (in its line's colour among several lines; black where
@@ -215,12 +218,15 @@ def _sweep_plot(sweep: SweepResult, figure: str, ax: Axes | None, on: dict[str, 
     refuse_crit_rate(figure, has_crits(sweep.rules), "figure")
     table, subject = _TABLES[figure]
     data = getattr(sweep, table)()
+    copies = _copies(sweep)
     for key, value in on.items():
         if key not in data.columns:
             narrow = ", ".join(f"{c}=" for c in subject)
             raise InputError(f"expected one of {narrow} to narrow {figure} by; got "
                              f"{key}={did_you_mean(key, subject)}")  # fmt: skip
-        data = only_rows(data, key, value)
+        wanted = list(value) if isinstance(value, list | tuple) else [value]
+        each_copy = [copy for name in wanted for copy in copies.get(str(name), [name])]
+        data = only_rows(data, key, each_copy, copies)
     data = data[~data[subject[0]].astype(str).isin(hidden)]
     if figure == "crit_rate":
         _refuse_crit_rate_nowhere(sweep, data)
@@ -259,6 +265,8 @@ def _sweep_plot(sweep: SweepResult, figure: str, ax: Axes | None, on: dict[str, 
     for key, line in lines:
         if key not in names:  # drawn with the line it coincides with
             continue
+        if numeric:  # values given out of order (3, 0, 4, 1) were joined in a zigzag
+            line = line.sort_values(x, kind="stable")
         exact = line.get(f"exact_{figure}")
         keys = _keys(key, others, subject)
         name = names[key]
@@ -290,6 +298,14 @@ def _sweep_plot(sweep: SweepResult, figure: str, ax: Axes | None, on: dict[str, 
         else:
             _legend_under_when_wide(ax)
     return drawn_rows
+
+
+def _copies(sweep: SweepResult) -> dict[str, list[str]]:
+    """The copies of each ``count:`` entry of the sweep by its base name
+    (:func:`~simlab.report.plots.copy_entries`, from its first simulated point), which
+    narrows a plot to them all (``combatant="Raider"``), as a run's plots take it."""
+    result = next((p.result for p in sweep.points if p.result is not None), None)
+    return {} if result is None else copy_entries(result)
 
 
 def _subject_said(data: pd.DataFrame, subject: Sequence[str]) -> str:

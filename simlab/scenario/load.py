@@ -43,11 +43,21 @@ def load(path: str | os.PathLike[str]) -> ScenarioBase:
     if not is_path(path) or os.fspath(path) == "":
         got = "an empty path ''" if is_path(path) else describe(path)
         raise InputError(f"expected the path of a scenario file; got {got}")
+    _refuse_text_as_path(os.fspath(path))
     try:
         return from_source(read_yaml(path))
     except ScenarioError:
         _refuse_simlab_output(path)
         raise
+
+
+def _refuse_text_as_path(path: str) -> None:
+    """Refuse a scenario's text given as its path (several lines, no such file), pointing
+    to :func:`loads`: the message repeated the whole text, then said no such file."""
+    lines = path.splitlines()
+    if len(lines) > 1 and not Path(path).exists():
+        raise InputError(f"expected the path of a scenario file; got YAML text (a str of "
+                         f"{len(lines)} lines): load text with simlab.loads(text)")  # fmt: skip
 
 
 def _refuse_simlab_output(path: str | os.PathLike[str]) -> None:
@@ -85,6 +95,9 @@ def loads(text: str, filename: str = "<string>") -> ScenarioBase:
         raise InputError(f"expected YAML text (a str); got {describe(text)}")
     if not isinstance(filename, str):
         raise InputError(f"expected a str for filename; got {describe(filename)}")
+    if "\n" not in text and text.strip() and Path(text).is_file():
+        raise InputError(f"expected YAML text (a str); got {describe(text)}, the path of a "
+                         "file: load a file with simlab.load(path)")  # fmt: skip
     return from_source(parse_yaml(text, filename))
 
 

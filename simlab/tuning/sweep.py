@@ -162,7 +162,10 @@ def _variations(vary: Vary) -> list[Variation]:
     for key, values in vary.items():
         label = f"vary {key}"
         if isinstance(values, str | bytes | Mapping) or not isinstance(values, Iterable):
-            raise InputError(f"{label}: expected a list or range of values; got {values!r}")
+            text = (f" (as text, the whole goes as --vary spells it: '{key}={values}')"
+                    if isinstance(values, str) else "")  # fmt: skip
+            raise InputError(f"{label}: expected a list or range of values; got "
+                             f"{values!r}{text}")  # fmt: skip
         if isinstance(values, AbstractSet):  # points and plot categories in no set order
             raise InputError(f"{label}: expected a list or range of values, in the order to "
                              f"sweep them; got {describe(values)}, which has no order (pass "
@@ -203,6 +206,13 @@ class SweepPoint:
     scenario: ScenarioBase
     result: Result | None = None
     exact: dict[str, Any] | None = None
+
+    def __repr__(self) -> str:
+        """One line, as its scenario and result show: the exact engine's summary, every
+        damage distribution of every pair, filled screens in a notebook."""
+        exact = "None" if self.exact is None else "<summary dict>"
+        return (f"SweepPoint(set={self.set!r}, scenario={self.scenario!r}, "
+                f"result={self.result!r}, exact={exact})")  # fmt: skip
 
 
 def _encounters_row(point: SweepPoint) -> pd.DataFrame:

@@ -343,10 +343,14 @@ class TuneResult:
             from simlab.report.tuning_terminal import _unmeasured
 
             answer = f"no value gave the figure: {_unmeasured(self.target.figure.figure)}"
-        elif self.identical:
-            answer += ", as every value does"
-        elif self.within_noise:
-            answer += ", and no value moves it beyond its noise"
+        elif self.flat:  # unreachable where the figure the field leaves is not the target's
+            unreachable = "" if self.reachable else "unreachable, "
+            moved = (
+                "as every value does"
+                if self.identical
+                else "and no value moves it beyond its noise"
+            )
+            answer = f"{unreachable}{answer}, {moved}"
         elif not self.reachable:  # as the terminal's "Unreachable:" line says it
             answer = (f"unreachable, the closest figure reached is {shown}, at "
                       f"{self.field}={_show(self.value)}")  # fmt: skip

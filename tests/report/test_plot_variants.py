@@ -3,6 +3,7 @@ call's), and exact answers asked for but not drawn are said (a UserWarning)."""
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any
 
@@ -166,3 +167,51 @@ def test_the_draws_bar_is_told_from_the_sides_wins(runs: dict[str, Any], ax: Any
     assert sides[-1] == "draw", sides
     assert {faces[side] for side in sides[:-1]} == {to_rgba("tab:green")}, faces
     assert faces["draw"] == to_rgba("0.6"), faces
+
+
+@pytest.fixture(scope="module")
+def guarded(runs: dict[str, Any]) -> Any:
+    """The quickstart with Kaito at Guard 3: the stone-strike deals him at most 8 (10
+    at Guard 1), and he goes down later, if at all."""
+    return simlab.simulate(runs["scn"].with_({"Kaito.guard": 3}), n=1000, seed=3)
+
+
+@pytest.mark.parametrize("plot", [simlab.plot_damage_pmf, simlab.plot_damage_at_least])
+def test_a_second_run_keeps_the_first_runs_damage_in_view(
+    runs: dict[str, Any], guarded: Any, ax: Any, plot: Any
+) -> None:
+    """The second call set the x axis to its own damage, 0 to 8: the first run's bar at 10
+    was cut off the plot."""
+    first = plot(runs["base"], "Brute", "stone-strike", ax=ax, label="guard 1")
+    second = plot(guarded, "Brute", "stone-strike", ax=ax, label="guard 3")
+    assert first.damage.max() > second.damage.max()
+    assert ax.get_xlim()[1] > first.damage.max()
+
+
+def test_a_second_run_keeps_the_first_runs_rounds_in_view(
+    runs: dict[str, Any], guarded: Any, ax: Any
+) -> None:
+    """Kaito at Guard 3 goes down as late as round 13 or later; the base run drawn after it
+    cut the axis at its own rounds and said that no curve rose after its last one."""
+    first = simlab.plot_time_to_down(guarded, combatant="Kaito", ax=ax, label="guard 3")
+    second = simlab.plot_time_to_down(runs["base"], combatant="Kaito", ax=ax, label="base")
+    last = int(first["round"][first.downed > 0].max())
+    assert last > int(second["round"][second.downed > 0].max())
+    assert ax.get_xlim()[1] > last
+    assert f"no curve rises after round {last})" in " ".join(ax.get_xlabel().split())
+
+
+def test_a_hit_rate_moved_by_the_fight_is_named_as_the_one_not_drawn(ax: Any) -> None:
+    """The Knight blocks only some attacks, which moves the skeletons' hit rate, not
+    their crit rate: the plot drew the crit rate's diamond and warned that the pair's
+    exact answers were not drawn, as if none were."""
+    knight = simlab.load(SS_DUEL.parents[1] / "glitters-d20/knight-vs-skeleton.yaml")
+    run = simlab.simulate(knight, n=300, seed=3)
+    with pytest.warns(UserWarning) as said:
+        drawn = simlab.plot_hit_rates(run, ax=ax, exact=simlab.exact(knight))
+    spear = drawn[drawn.attack == "rusty-spear"].iloc[0]
+    assert math.isnan(spear.exact_hit_rate) and not math.isnan(spear.exact_crit_rate)
+    assert [str(w.message) for w in said] == [
+        "exact answers not drawn: hit rate of Skeleton ×2 · rusty-spear → Knight: the fight "
+        "moves it away from the exact answer (Knight blocks on only some attacks)"
+    ]

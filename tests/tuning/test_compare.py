@@ -653,3 +653,22 @@ def test_a_crit_rate_the_attack_cannot_have_is_not_one_only_a_has() -> None:
     assert ("crit_rate", "Brute stone-strike → Kaito") in apart.only_in_a
     assert ("crit_rate", strike) in swapped.only_in_b
     assert len(swapped.only_in_a) == 2
+
+
+@pytest.mark.parametrize(
+    ("b", "found"),
+    [
+        ({"Defender.guard": 2}, "a dict"),
+        (["Defender.guard=2"], "a list"),
+        ("Defender.guard=2", "'Defender.guard=2'"),
+    ],
+)
+def test_changes_given_as_b_say_where_they_go(duel: Any, b: Any, found: str) -> None:
+    """Changes passed where B goes were refused as no scenario, or as a YAML file not
+    found, saying nothing of ``changes=``, which takes them."""
+    words = re.escape(
+        f"expected a scenario (simlab.load) or the path of a scenario file for b; got {found}, "
+        "changes to A: pass them as changes= (simlab.compare(a, changes=...))"
+    )
+    with pytest.raises(InputError, match=words):
+        simlab.compare(duel, b, n=10)

@@ -989,3 +989,59 @@ def test_a_swept_python_value_is_said_as_the_caller_wrote_it(
     with pytest.raises(InputError) as refused:
         simlab.sweep(duel, {"Defender.hp": values}, n=100)
     assert str(refused.value) == words
+
+
+def test_a_point_shows_its_change_and_run_not_the_exact_summary(duel: Any) -> None:
+    """A point left at the end of a notebook cell printed the exact engine's whole
+    summary, every damage distribution of every pair, several screens of a dict."""
+    point = simlab.sweep(duel, {"Defender.guard": [1, 2]}, n=10).points[1]
+    assert point.exact is not None and "damage_pmf" in str(point.exact)
+    shown = repr(point)
+    assert "'damage_pmf':" not in shown and "\n" not in shown
+    assert shown.startswith("SweepPoint(set={'Defender.guard': 2}, scenario=<Scenario ss-duel")
+    assert "result=<Result ss-duel" in shown and shown.endswith("exact=<summary dict>)")
+
+
+def test_values_written_as_vary_text_say_how_the_text_goes(duel: Any) -> None:
+    """``{"Defender.guard": "0:4"}`` was refused as no list of values, saying nothing of
+    the text ``sweep`` takes whole, ``"Defender.guard=0:4"``."""
+    words = re.escape(
+        "vary Defender.guard: expected a list or range of values; got '0:4' (as text, "
+        "the whole goes as --vary spells it: 'Defender.guard=0:4')"
+    )
+    with pytest.raises(InputError, match=words):
+        simlab.sweep(duel, {"Defender.guard": "0:4"}, n=10)
+    assert simlab.sweep(duel, "Defender.guard=0:4", n=10).vary[0].values == (0, 1, 2, 3, 4)
+
+
+def test_a_sweep_plot_takes_a_count_entrys_base_name_for_its_copies() -> None:
+    """``combatant="Raider"`` (``count: 3``) designates the three raiders in the run's
+    plots, but a sweep plot refused it and suggested ``'Raider 3'``."""
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    skirmish = simlab.load(ROOT / "scenarios/zones-3d6/skirmish.yaml")
+    swept = simlab.sweep(skirmish, {"Warden.hp": [10, 14]}, n=200, exact=False)
+    fig, ax = plt.subplots()
+    drawn = simlab.plot_sweep(swept, "down_rate", ax=ax, combatant="Raider")
+    assert list(dict.fromkeys(drawn.combatant)) == ["Raider 1", "Raider 2", "Raider 3"]
+    pairs = simlab.plot_sweep(swept, "hit_rate", ax=ax, attacker="Raider", defender="Warden")
+    assert set(pairs.attacker) == {"Raider 1", "Raider 2", "Raider 3"}
+    with pytest.raises(InputError, match=re.escape("got 'Raidr'; did you mean 'Raider'")):
+        simlab.plot_sweep(swept, "down_rate", ax=ax, combatant="Raidr")
+    plt.close(fig)
+
+
+def test_values_swept_out_of_order_are_drawn_in_order(duel: Any) -> None:
+    """Guard values given as 3, 0, 4, 1 were joined in that order: a zigzag line back and
+    forth across the axis, its band a tangle."""
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    swept = simlab.sweep(duel, {"Defender.guard": [3, 0, 4, 1]}, n=200)
+    fig, ax = plt.subplots()
+    drawn = simlab.plot_sweep(swept, "mean_damage", ax=ax)
+    assert list(drawn["Defender.guard"]) == [3, 0, 4, 1]  # the rows, as the tables give them
+    for line in ax.get_lines():
+        assert list(line.get_xdata()) == [0, 1, 3, 4], line.get_label()
+    plt.close(fig)

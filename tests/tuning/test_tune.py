@@ -1034,3 +1034,16 @@ def test_a_tune_to_a_precision_says_its_figure_within_it_everywhere() -> None:
     assert "the closest figure reached is 2.4991 [2.4751, 2.5231]" in repr(result)
     assert result.evaluated().measured_text.tolist() == ["2.4991 [2.4751, 2.5231]"]
     assert "2.4991 [2.4751, 2.5231]" in " ".join(tune_sentences(result))
+
+
+def test_the_repr_of_a_figure_the_field_does_not_move_says_unreachable(duel: Any) -> None:
+    """The attacker's HP does not move its hit rate: the repr said ``Attacker.hp=5 gives
+    0.9167 (exact), as every value does``, as if the target 0.5 were met there, where the
+    terminal says ``Unreachable: … the field does not move it`` and ``reachable`` is
+    False."""
+    found = simlab.tune(duel, "Attacker.hp=5:60", "hit_rate:strike=0.5")
+    assert found.identical and not found.reachable
+    assert ("for hit_rate:strike=0.5: unreachable, Attacker.hp=5 gives 0.9167 (exact), as "
+            "every value does; 6 values evaluated") in repr(found)  # fmt: skip
+    met = simlab.tune(duel, "Attacker.hp=5:60", "hit_rate:strike=0.9166666666666666")
+    assert met.identical and met.reachable and "unreachable" not in repr(met)
