@@ -344,3 +344,27 @@ def test_a_comparison_s_notes_keep_each_name_whole(
     assert "only B has" in notes, notes  # pairs B's Brutes made and A's did not
     assert max(len(line) for line in notes.splitlines()) <= 80, notes
     assert not broken_names(notes, names.values()), notes
+
+
+QUICKSTART = str(ROOT / "scenarios/shattered-spirits/quickstart.yaml")
+
+
+def test_a_swept_list_of_statuses_is_printed_as_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sweep of a row's statuses, ``[stun 1]`` and ``[stun 9]``, printed its points as
+    blanks: rich read each value as a style tag and dropped it."""
+    sweep = ["sweep", QUICKSTART, "--vary", "stone-strike.status.12=[stun 1],[stun 9]"]
+    text = piped_at(monkeypatch, 80, *sweep, "-n", "200")
+    assert re.search(r"^ Kaito +\[stun 1\] +0\.\d", text, re.M), text
+    assert re.search(r"^ +\[stun 9\] +0\.\d", text, re.M), text
+
+
+def test_a_name_in_brackets_is_printed_whole(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A combatant named ``Brute [boss]`` was ``Brute`` and a space in every table."""
+    scenario = Path(QUICKSTART).read_text().replace("name: Brute,", 'name: "Brute [boss]",')
+    path = tmp_path / "boss.yaml"
+    path.write_text(scenario)
+    text = piped_at(monkeypatch, 80, "run", str(path), "-n", "200")
+    assert re.search(r"^Brute \[boss\]: ", text, re.M), text
+    assert re.search(r"^Brute \[boss\] +enemies ", text, re.M), text
