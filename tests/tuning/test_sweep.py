@@ -664,6 +664,27 @@ def test_a_sweep_of_dice_and_lists_is_drawn_by_category(tmp_path: Path) -> None:
     assert (tmp_path / "sweep.html").is_file() and any(k.startswith("damage-") for k in written)
 
 
+def test_long_categories_are_ticked_apart() -> None:
+    """Two whole profiles swept, ``[0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 10]`` and ``[0, 0, 1, 2,
+    3, 4, 5, 6, 7, 9, 12]``, were labelled as one run of text across both ticks: each
+    label is broken at its spaces, clear of the next, every value still written."""
+    import itertools
+
+    import matplotlib.pyplot as plt
+
+    profiles = [[0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 10], [0, 0, 1, 2, 3, 4, 5, 6, 7, 9, 12]]
+    sw = simlab.sweep(simlab.load(SS_DUEL), {"strike.profile": profiles}, n=200)
+    fig, ax = plt.subplots(figsize=(3.5, 3))
+    simlab.plot_sweep(sw, "hit_rate", ax=ax)
+    fig.canvas.draw()
+    labels = [(t.get_text(), t.get_window_extent()) for t in ax.get_xticklabels()]
+    plt.close(fig)
+    texts = [" ".join(text.split()) for text, _ in labels]
+    assert texts == ["[0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 10]", "[0, 0, 1, 2, 3, 4, 5, 6, 7, 9, 12]"]
+    assert all("\n" in text for text, _ in labels), labels
+    assert all(a.x1 < b.x0 for (_, a), (_, b) in itertools.pairwise(labels)), labels
+
+
 @pytest.mark.slow  # a grid of sweeps, their files and curves: about 10 s
 def test_grid_sweep_files_and_curves(tmp_path: Path, fight: Any) -> None:
     """A two-field grid: one line per value of the second field, in plots and files."""
