@@ -109,7 +109,7 @@ def parse_vary(text: str, option: str = "--vary") -> Variation:
         raise InputError(f"{label}: expected NAME.FIELD=LO:HI or NAME.FIELD=v1,v2,...; "
                          f"got {text!r}")  # fmt: skip
     refuse_range_slip(target, spec, label)
-    if ":" in spec and "," not in spec and not spec.lstrip().startswith("["):
+    if ":" in spec and "," not in spec and not spec.lstrip().startswith(("[", "{")):
         values: tuple[Any, ...] = _integer_range(spec, label)
     else:
         parts = [part.strip() for part in _split_values(spec)]

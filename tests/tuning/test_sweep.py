@@ -559,7 +559,8 @@ def test_sweep_pictures_keep_their_legends_beside_the_data(
     ("text", "values"),
     [("a.b=0:3", (0, 1, 2, 3)), ("a.b=5:5", (5,)), ("a.b=1,3,7", (1, 3, 7)),
      ("a.b=8:16:2", (8, 10, 12, 14, 16)), ("a.b=8:15:3", (8, 11, 14)), ("a.b=2:2:5", (2,)),
-     ("a.b=1d6,2d6", ("1d6", "2d6")), ("a.b=[1, 2],[3]", ([1, 2], [3]))],
+     ("a.b=1d6,2d6", ("1d6", "2d6")), ("a.b=[1, 2],[3]", ([1, 2], [3])),
+     ("a.b={12: crit}", ({12: "crit"},)), ("a.b={}, {12: crit}", ({}, {12: "crit"}))],
 )  # fmt: skip
 def test_parse_vary(text: str, values: tuple[Any, ...]) -> None:
     assert parse_vary(text).values == values
