@@ -171,7 +171,7 @@ def _variations(vary: Vary) -> list[Variation]:
         if len(taken) > MAX_POINTS:
             raise InputError(f"{label}: expected at most {MAX_POINTS:,} values; got more")
         values = tuple(whole_numbers(plain_value(taken)))
-        for value in values:  # before _check_values spells one given twice
+        for value in values:  # before _check_each_once spells one given twice
             check_value(value, label)
         variations.append(Variation(str(key), values, label, keyed=True))
     return variations
@@ -697,7 +697,8 @@ def sweep_points(scenario: ScenarioBase, vary: Vary) -> SweepResult:
         raise InputError("vary: expected at least one NAME.FIELD and its values; got none")
     total = 1
     for v in variations:
-        _check_values(v)
+        if not v.values:
+            raise InputError(f"{v.label}: expected at least one value; got none")
         total *= len(v.values)
     if total > MAX_POINTS:
         counts = " × ".join(f"{len(v.values):,} ({v.label})" for v in variations)
@@ -717,14 +718,14 @@ def sweep_points(scenario: ScenarioBase, vary: Vary) -> SweepResult:
         refuse_spec_changes(scenario, variant, changes, "sweep")
         result.points.append(SweepPoint(
             {v.target: x for v, x in zip(variations, values, strict=True)}, variant))  # fmt: skip
+    for v in variations:  # once every value is valid: '1,1.0' of a whole number is 1.0's slip
+        _check_each_once(v)
     return result
 
 
-def _check_values(variation: Variation) -> None:
-    """Refuse a varied field with no value, or with a value given twice: its points would
-    be run twice, their rows alike in every table (a pivot on the field then fails)."""
-    if not variation.values:
-        raise InputError(f"{variation.label}: expected at least one value; got none")
+def _check_each_once(variation: Variation) -> None:
+    """Refuse a varied field with a value given twice: its points would be run twice,
+    their rows alike in every table (a pivot on the field then fails)."""
     # true is not 1 (nor false 0) in a file, though Python finds them equal
     values = [(type(value) is bool, value) for value in variation.values]
     for k, value in enumerate(values):

@@ -596,6 +596,9 @@ def test_parse_vary(text: str, values: tuple[Any, ...]) -> None:
          "expected each value once; got 1 twice"),
         (["--vary", "Defender.hp=20,30,20,20"], "--vary Defender.hp=20,30,20,20",
          "expected each value once; got 20 3 times"),
+        # 1.0 is no whole number, which is its slip, not that it is 1 again
+        (["--vary", "Defender.guard=1,1.0"], "Defender.guard=1.0 from --vary Defender.guard=1,1.0",
+         "expected an integer; got 1.0"),
         # the command line's values are YAML, and said so (a Python list's are not)
         (["--vary", "Defender.hp=5,true"], "Defender.hp=true from --vary Defender.hp=5,true",
          "expected an integer; got true"),
@@ -999,7 +1002,8 @@ def test_a_sweep_run_to_a_precision_says_where_each_point_stopped() -> None:
         ([5, False], "Defender.hp=False from vary Defender.hp: expected an integer; got False"),
         ([5, None], "Defender.hp=None from vary Defender.hp: expected an integer; got None"),
         ([1, True], "Defender.hp=True from vary Defender.hp: expected an integer; got True"),
-        ([True, 5, True], "vary Defender.hp: expected each value once; got True twice"),
+        # a value invalid in itself is said so first, not as given twice
+        ([True, 5, True], "Defender.hp=True from vary Defender.hp: expected an integer; got True"),
     ],
 )
 def test_a_swept_python_value_is_said_as_the_caller_wrote_it(
