@@ -67,13 +67,15 @@ class _Console(Console):
     head``: ``cli.entry``), so that rich's own answer to a closed pipe, ending the
     program before the command has written its output files, never comes.
 
-    It reads no markup in what it prints: a table's cells, titles and headers hold
-    names and values as the scenario writes them, and rich read a swept
+    It reads no markup and no emoji codes in what it prints: a table's cells, titles and
+    headers hold names and values as the scenario writes them, and rich read a swept
     ``stone-strike.status.12=[stun 2]`` or a combatant named ``Brute [boss]`` as a
-    style tag and printed nothing in its place. A style is given as a ``Text``'s."""
+    style tag and printed nothing in its place, and one named ``:skull:`` as 💀. A style
+    is given as a ``Text``'s."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("markup", False)
+        kwargs.setdefault("emoji", False)
         super().__init__(*args, **kwargs)
         self.push_render_hook(_Unpadding(self))
 

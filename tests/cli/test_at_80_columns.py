@@ -358,13 +358,15 @@ def test_a_swept_list_of_statuses_is_printed_as_written(monkeypatch: pytest.Monk
     assert re.search(r"^ +\[stun 9\] +0\.\d", text, re.M), text
 
 
-def test_a_name_in_brackets_is_printed_whole(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+@pytest.mark.parametrize("name", ["Brute [boss]", "Brute :skull:"])
+def test_a_name_is_printed_as_written(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str
 ) -> None:
-    """A combatant named ``Brute [boss]`` was ``Brute`` and a space in every table."""
-    scenario = Path(QUICKSTART).read_text().replace("name: Brute,", 'name: "Brute [boss]",')
-    path = tmp_path / "boss.yaml"
+    """A combatant named ``Brute [boss]`` was ``Brute`` and a space in every table (rich
+    read a style tag), and one named ``Brute :skull:`` was ``Brute 💀`` (an emoji code)."""
+    scenario = Path(QUICKSTART).read_text().replace("name: Brute,", f'name: "{name}",')
+    path = tmp_path / "named.yaml"
     path.write_text(scenario)
     text = piped_at(monkeypatch, 80, "run", str(path), "-n", "200")
-    assert re.search(r"^Brute \[boss\]: ", text, re.M), text
-    assert re.search(r"^Brute \[boss\] +enemies ", text, re.M), text
+    assert re.search(rf"^{re.escape(name)}: ", text, re.M), text
+    assert re.search(rf"^{re.escape(name)} +enemies ", text, re.M), text
