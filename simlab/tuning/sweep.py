@@ -699,6 +699,7 @@ def sweep_points(scenario: ScenarioBase, vary: Vary) -> SweepResult:
     for v in variations:
         if not v.values:
             raise InputError(f"{v.label}: expected at least one value; got none")
+        _refuse_words_only(v)
         total *= len(v.values)
     if total > MAX_POINTS:
         counts = " × ".join(f"{len(v.values):,} ({v.label})" for v in variations)
@@ -721,6 +722,18 @@ def sweep_points(scenario: ScenarioBase, vary: Vary) -> SweepResult:
     for v in variations:  # once every value is valid: '1,1.0' of a whole number is 1.0's slip
         _check_each_once(v)
     return result
+
+
+def _refuse_words_only(variation: Variation) -> None:
+    """Refuse a varied field that no figure depends on (the scenario's id, its
+    description: :data:`~simlab.report.files.WORDS_ONLY`): every point would play the
+    same fight, alike in every table, under labels that say otherwise."""
+    from simlab.report.files import WORDS_ONLY
+
+    if variation.target in WORDS_ONLY:
+        raise InputError(f"{variation.label}: expected a change to the fight; got one to "
+                         f"{variation.target!r}, words that change no figure: every point "
+                         "would play the same")  # fmt: skip
 
 
 def _check_each_once(variation: Variation) -> None:

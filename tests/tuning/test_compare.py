@@ -554,12 +554,16 @@ def test_an_identical_b_shows_every_difference_as_0_and_no_spread(tmp_path: Path
         assert "rate" not in row[1] or row[8] != "[0, 0]", row  # two runs could differ
 
 
-def test_a_b_that_differs_from_a_in_words_only_is_identical(duel: Any) -> None:
+@pytest.mark.parametrize("words", [{"description": "foo"}, {"scenario": "another-id"}])
+def test_a_b_that_differs_from_a_in_words_only_is_identical(
+    duel: Any, words: dict[str, str]
+) -> None:
     """``compare A --set description=foo`` was not said to be identical: the scenario's
-    hash covers its description, which changes no figure."""
+    hash covers its description, which changes no figure; nor was ``--set
+    scenario=another-id``, a name."""
     from simlab.report.tuning_terminal import identical_note
 
-    cmp = simlab.compare(duel, duel.with_({"description": "foo"}), n=1000)
+    cmp = simlab.compare(duel, duel.with_(words), n=1000)
     assert identical_note(cmp).startswith("B is identical to A in every figure")
     assert (cmp.figures["diff"] == 0).all()
     assert cmp.a.meta["scenario_hash"] != cmp.b.meta["scenario_hash"]  # files keep theirs

@@ -596,6 +596,9 @@ def test_parse_vary(text: str, values: tuple[Any, ...]) -> None:
          "expected each value once; got 1 twice"),
         (["--vary", "Defender.hp=20,30,20,20"], "--vary Defender.hp=20,30,20,20",
          "expected each value once; got 20 3 times"),
+        # words no figure depends on: every point would play the same fight
+        (["--vary", "description=x,y"], "--vary description=x,y", "words that change no figure"),
+        (["--vary", "scenario=a,b"], "--vary scenario=a,b", "words that change no figure"),
         # 1.0 is no whole number, which is its slip, not that it is 1 again
         (["--vary", "Defender.guard=1,1.0"], "Defender.guard=1.0 from --vary Defender.guard=1,1.0",
          "expected an integer; got 1.0"),
