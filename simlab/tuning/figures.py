@@ -522,9 +522,10 @@ def check_figure(
                              f"({', '.join(layout.attacks)}); got {attack!r}"
                              f"{did_you_mean(attack, layout.attacks)}")  # fmt: skip
         if defender and not _chosen(layout, defender):
+            targets = _targets(layout, scenario, attack)
             raise InputError(f"{label}: expected a defender after '/' "
-                             f"({_names(layout)}); got {defender!r}"
-                             f"{_suggest_name(layout, defender)}")  # fmt: skip
+                             f"({', '.join(targets)}); got {defender!r}"
+                             f"{did_you_mean(defender, targets)}")  # fmt: skip
         if not _slots(layout, ref):
             raise InputError(f"{label}: expected an attack some combatant makes; "
                              f"got {ref.on!r}")  # fmt: skip
@@ -620,6 +621,16 @@ def _combatants_named(ref: FigureRef) -> list[str]:
 
 def _names(layout: Layout) -> str:
     return ", ".join(dict.fromkeys(name for _, name in layout.combatants))
+
+
+def _targets(layout: Layout, scenario: Any, attack: str) -> list[str]:
+    """The combatants ``attack`` can target (on another side than its makers, as the
+    ``scenario`` says); every combatant where no scenario is given, or where nobody
+    makes the attack (which is then said on its own)."""
+    names = list(dict.fromkeys(name for _, name in layout.combatants))
+    if scenario is None:
+        return names
+    return [n for n in names if scenario.attack_problem(attack, n) is None] or names
 
 
 def _suggest_name(layout: Layout, name: str) -> str:

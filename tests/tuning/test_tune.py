@@ -241,6 +241,10 @@ ROOT = Path(__file__).resolve().parents[2]
         ("glitters-d20/party-vs-monsters.yaml", "hit_rate:warhammer/Aldric=0.5",
          "expected a combatant that 'warhammer' can target, on another side than its "
          "attackers; got 'Aldric'"),
+        # a defender misspelt is told the warhammer's targets, not its own side's names
+        ("glitters-d20/party-vs-monsters.yaml", "hit_rate:warhammer/Trol=0.5",
+         "expected a defender after '/' (Troll, Imp, Ghoul 1, Ghoul 2); got 'Trol'; did "
+         "you mean 'Troll'?"),
     ],
 )  # fmt: skip
 def test_a_target_that_can_never_be_measured_exits_2(
