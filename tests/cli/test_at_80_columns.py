@@ -370,3 +370,14 @@ def test_a_name_is_printed_as_written(
     text = piped_at(monkeypatch, 80, "run", str(path), "-n", "200")
     assert re.search(rf"^{re.escape(name)}: ", text, re.M), text
     assert re.search(rf"^{re.escape(name)} +enemies ", text, re.M), text
+
+
+def test_a_comparison_of_two_rule_systems_explains_no_figure_it_does_not_list(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two rule systems share a mean length and a draw rate alone: the note under their
+    table said what a mean time-to-down is the mean of, a figure not in it."""
+    other = str(ROOT / "scenarios/glitters-d20/training-duel.yaml")
+    text = piped_at(monkeypatch, 80, "compare", DUEL, other, "-n", "300")
+    assert re.search(r"^✱✱ +mean rounds ", text, re.M), text
+    assert "time-to-down" not in text, text

@@ -657,3 +657,23 @@ def test_a_crit_rate_the_attack_cannot_have_is_not_one_only_a_has() -> None:
     assert ("crit_rate", "Brute stone-strike → Kaito") in apart.only_in_a
     assert ("crit_rate", strike) in swapped.only_in_b
     assert len(swapped.only_in_a) == 2
+
+
+def test_the_note_under_the_terminal_table_explains_what_the_table_shows(duel: Any) -> None:
+    """The note under a table of a mean length and a draw rate alone (two rule systems
+    compared) said what a mean time-to-down is the mean of; one with no ``—`` under ×,
+    what a ``—`` there means. Each is said where the table has what it explains."""
+    from simlab.report.tuning_terminal import (
+        FEW_EVENTS_NOTE,
+        MEAN_TIME_TO_DOWN_NOTE,
+        compare_terminal_note,
+    )
+
+    figures = simlab.compare(duel, changes={"Defender.hp": 31}, n=2000).figures
+    everything = compare_terminal_note(figures)
+    assert FEW_EVENTS_NOTE in everything and MEAN_TIME_TO_DOWN_NOTE in everything
+    assert figures.narrowing.isna().any()  # a down rate of 1 in A and B: no width
+    paired = figures[figures.narrowing.notna() & (figures.figure != "mean_time_to_down")]
+    assert len(paired), figures
+    said = compare_terminal_note(paired)
+    assert FEW_EVENTS_NOTE not in said and MEAN_TIME_TO_DOWN_NOTE not in said, said
