@@ -207,12 +207,13 @@ TUNING_SLIPS = {
     "--vary Defender.guard=4:1": "sweep ss-duel --vary Defender.guard=4:1",
     "--set Defender.guard=2": "run ss-duel --set Defender.guard=1 --set Defender.guard=2",
     "--vary Defender.guard=1,1": "sweep ss-duel --vary Defender.guard=1,1",
+    "--vary hp=20:40": "sweep ss-duel --vary hp=20:40",
 }
 
 
 def test_readme_tuning_messages_are_the_commands_own() -> None:
     """The slips quoted under "Tuning" (a misspelt field, a row off the chart, a field
-    changed twice…) are what the commands print now, word for word up to a quoted `…`,
+    changed twice…) are what the commands print now, word for word but for a quoted `…`,
     on the benchmark duel (the `expect[3]` slip on the quickstart, whose three specs it
     names); each exits 2 before simulating."""
     from click.testing import CliRunner
@@ -231,6 +232,7 @@ def test_readme_tuning_messages_are_the_commands_own() -> None:
         assert done.exit_code == 2, done.output
         printed = [out for out in done.output.splitlines() if out.startswith("--")]
         assert printed and printed[0].startswith(line.split("…")[0]), (line, done.output)
+        assert printed[0].endswith(line.split("…")[-1]), (line, done.output)
 
 
 def test_readme_layout_names_every_module() -> None:

@@ -144,8 +144,9 @@ def scenario_hash(scenario: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-#: A scenario's fields that no figure of a run depends on: words for people.
-WORDS_ONLY = ("description",)
+#: A scenario's fields that no figure of a run depends on: words for people (its id
+#: names its runs, and a comparison's B set to another id plays A's fight).
+WORDS_ONLY = ("scenario", "description")
 
 
 def results_hash(scenario: Any) -> str:

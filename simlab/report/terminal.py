@@ -66,9 +66,17 @@ class _Console(Console):
     (:class:`_Unpadding`). It prints to ``sys.stdout`` as it is at each print: in the
     ``simlab`` command, a stream that outlives its reader (``simlab sweep --out DIR |
     head``: ``cli.entry``), so that rich's own answer to a closed pipe, ending the
-    program before the command has written its output files, never comes."""
+    program before the command has written its output files, never comes.
+
+    It reads no markup and no emoji codes in what it prints: a table's cells, titles and
+    headers hold names and values as the scenario writes them, and rich read a swept
+    ``stone-strike.status.12=[stun 2]`` or a combatant named ``Brute [boss]`` as a
+    style tag and printed nothing in its place, and one named ``:skull:`` as 💀. A style
+    is given as a ``Text``'s."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("markup", False)
+        kwargs.setdefault("emoji", False)
         super().__init__(*args, **kwargs)
         self.push_render_hook(_Unpadding(self))
 
@@ -2434,7 +2442,8 @@ def _specs_table(specs: pd.DataFrame, broken: bool, columns: slice = slice(None)
         where = [s.scenario, s.rules] if wide else []
         # broken between words, a name whole: "Grand Duke Ferdinand of the Sunken Keep's"
         words = _arrow_kept(words_keeping(name, names_whole))
-        shown = [*cells, _verdict_cell(s, wide)][columns]
+        row: list[str | Text] = [*cells, _verdict_cell(s, wide)]
+        shown = row[columns]
         table.add_row(*where, Parts(words), *shown)
     return table
 
@@ -2456,15 +2465,15 @@ def _verdict_mark(spec: Any) -> str:
     return "†" if spec.borderline else ""
 
 
-def _verdict_cell(spec: Any, wide: bool) -> str:
+def _verdict_cell(spec: Any, wide: bool) -> Text:
     """``PASS`` or ``FAIL``, in colour, with what :func:`_verdict_mark` adds: its words
     (``wide``), else its mark."""
     passed = spec.verdict == "pass"
-    verdict = "[green]PASS[/green]" if passed else "[bold red]FAIL[/bold red]"
+    verdict = Text("PASS", style="green") if passed else Text("FAIL", style="bold red")
     mark = _verdict_mark(spec)
     if not mark:
         return verdict
-    return f"{verdict} ({VERDICT_MARKS[mark]})" if wide else f"{verdict} {mark}"
+    return verdict + (f" ({VERDICT_MARKS[mark]})" if wide else f" {mark}")
 
 
 def verdict_key(specs: pd.DataFrame) -> list[str]:

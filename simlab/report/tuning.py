@@ -291,6 +291,9 @@ def _sweep_plot(sweep: SweepResult, figure: str, ax: Axes | None, on: dict[str, 
     unnamed = bool(others) and not named and len(data) > 0  # the legend names field values
     set_ylabel(ax, f"{_subject_said(data, subject)}: {label}" if unnamed else label)
     _readable_axes(ax, figure, data[x] if numeric else None)
+    if not numeric and lines:  # one category a value, written as the lines drew it
+        drawn = pd.concat([line[x] for _, line in lines])
+        _category_ticks(ax, list(dict.fromkeys(drawn.map(functools.partial(sweep.value_said, x)))))
     if ax.get_lines():  # a single line too: the legend names its subject
         legend_outside(ax)
         if own:
@@ -685,6 +688,59 @@ def _swept_ticks(ax: Axes, x: pd.Series, marked: float | None = None) -> None:
         ax.set_xticks(_values_with_room(ax, np.unique([*ticks, marked]), marked))
 
 
+def _category_ticks(ax: Axes, categories: Sequence[str]) -> None:
+    """A tick at each of the swept values ``categories`` (not numbers: one category
+    each), its label broken at its spaces into lines that leave room beside the next
+    one's once the figure is laid out (:func:`_category_formatter`): two profiles swept,
+    ``[0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 10]`` and ``[0, 0, 1, …, 9, 12]``, were drawn as one
+    run of text across both ticks."""
+    from matplotlib.ticker import FixedLocator
+
+    positions = [float(p) for p in ax.xaxis.convert_units(list(categories))]
+    ax.xaxis.set_major_locator(FixedLocator(positions))
+    ax.xaxis.set_major_formatter(
+        _category_formatter(ax, dict(zip(positions, categories, strict=True)))
+    )
+
+
+#: The share of the room between two categories' ticks that a category's label may take:
+#: the rest keeps it apart from the next one's, and the label of the last category from
+#: the first of the panel beside it, its half spilling past its axes' edge.
+CATEGORY_LABEL_SHARE = 0.6
+
+
+def _category_formatter(ax: Axes, labels: dict[float, str]) -> Any:
+    """A tick formatter writing the category ``labels`` (by their place on the x axis of
+    ``ax``), each broken at its spaces to :data:`CATEGORY_LABEL_SHARE` of the room one
+    category has on the axes as drawn: the layout, which places the axes, asks for the
+    labels again after it, so they fit the axes' final width. A word wider than that
+    room stays whole. (A class made here: matplotlib is imported by plotting only.)"""
+    import textwrap
+
+    from matplotlib.ticker import Formatter
+
+    class CategoryLabels(Formatter):
+        def __call__(self, x: float, pos: int | None = None) -> str:
+            label = labels.get(float(x), "")
+            lo, hi = ax.get_xlim()
+            per_category = ax.get_window_extent().width / max(abs(hi - lo), 1.0)
+            room = int(CATEGORY_LABEL_SHARE * per_category / _tick_character(ax))
+            lines = textwrap.wrap(label, max(room, 1), break_long_words=False,
+                                  break_on_hyphens=False)  # fmt: skip
+            return "\n".join(lines) or label
+
+    return CategoryLabels()
+
+
+def _tick_character(ax: Axes) -> float:
+    """The width (pixels) of a character of the tick labels' font on ``ax``."""
+    import matplotlib
+    from matplotlib.font_manager import FontProperties
+
+    font = FontProperties(size=matplotlib.rcParams["xtick.labelsize"]).get_size_in_points()
+    return CHARACTER_WIDTH * font * ax.figure.dpi / 72
+
+
 #: Room between two tick labels, and a label's width, in characters of the tick font
 #: (a digit is about 0.6 of the font's size wide).
 TICK_GAP_CHARACTERS = 1.0
@@ -698,15 +754,11 @@ def _values_with_room(ax: Axes, values: np.ndarray, marked: float | None = None)
     the last value is ticked in place of the one before it where need be (not in place
     of ``marked``). Tried values 20, 21, 22, 23, 25, 30, 35, 40 on a plot 330 px wide
     read "20212223"; a tuning that found 25 among 24, 25, 26 ticked 24 and 26."""
-    import matplotlib
-    from matplotlib.font_manager import FontProperties
-
     lo, hi = ax.get_xlim()
     if hi <= lo or len(values) < 2:
         return list(values)
     pixels_per_unit = ax.get_window_extent().width / (hi - lo)
-    font = FontProperties(size=matplotlib.rcParams["xtick.labelsize"]).get_size_in_points()
-    character = CHARACTER_WIDTH * font * ax.figure.dpi / 72
+    character = _tick_character(ax)
 
     def room(a: float, b: float) -> bool:
         half_labels = (len(f"{a:g}") + len(f"{b:g}")) / 2 + TICK_GAP_CHARACTERS

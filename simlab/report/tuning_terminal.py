@@ -1127,7 +1127,7 @@ def print_compare(comparison: Comparison) -> None:
     _notes(
         unchanged_line(counted) if len(counted) else "",
         MARKS_NOTE if marked else "",
-        COMPARE_TERMINAL_NOTE if len(listed) else "",
+        compare_terminal_note(listed) if len(listed) else "",
         unmatched_note(comparison),
         whole=names,
     )
@@ -1246,11 +1246,21 @@ MARKS_NOTE = (
 COMPARE_TERMINAL_NOTE = (
     "The paired interval is measured on the same dice; "
     "narrower × (× in a narrow terminal): how many times narrower it is than the "
-    "interval two independent runs of this size would give. "
-    + FEW_EVENTS_NOTE
-    + " "
-    + MEAN_TIME_TO_DOWN_NOTE
+    "interval two independent runs of this size would give."
 )
+
+
+def compare_terminal_note(listed: pd.DataFrame) -> str:
+    """What the terminal's comparison table of the figures ``listed`` shows: its ×
+    column (:data:`COMPARE_TERMINAL_NOTE`), what a ``—`` under it means where one is
+    (:data:`FEW_EVENTS_NOTE`), and what a mean time-to-down is the mean of where one is
+    listed: a table of a mean length and a draw rate alone was told both."""
+    notes = [COMPARE_TERMINAL_NOTE]
+    if listed.narrowing.isna().any():
+        notes.append(FEW_EVENTS_NOTE)
+    if (listed.figure == "mean_time_to_down").any():
+        notes.append(MEAN_TIME_TO_DOWN_NOTE)
+    return " ".join(notes)
 
 
 def _figure_text(figure: str, value: float, lo: float, hi: float, method: str) -> str:

@@ -501,7 +501,12 @@ def refuse_crit_rate(figure: str, crits: bool, label: str) -> None:
 
 
 def check_figure(
-    ref: FigureRef, layout: Layout, label: str, scenario: Any = None, others: Sequence[Any] = ()
+    ref: FigureRef,
+    layout: Layout,
+    label: str,
+    scenario: Any = None,
+    others: Sequence[Any] = (),
+    cap: int | None = None,
 ) -> None:
     """Check that what ``ref`` is measured on exists in a scenario's layout, and (given
     the ``scenario``) that an attack figure's attack is made by someone, at a defender it
@@ -512,6 +517,8 @@ def check_figure(
     (:meth:`~simlab.scenario.common.ScenarioBase.down_problem`), that a win rate is of
     a side that can win (every enemy can go down), and that a
     name of ``count:`` copies pools no combatant of its own (``Orc`` beside an ``Orc 3``).
+    The round after ``@`` of ``down_by_round`` is within ``cap``, the largest round cap
+    of a tune's values (``max_rounds`` may be its field), or the layout's.
 
     Raises
     ------
@@ -526,9 +533,10 @@ def check_figure(
                              f"({', '.join(layout.attacks)}); got {attack!r}"
                              f"{did_you_mean(attack, layout.attacks)}")  # fmt: skip
         if defender and not _chosen(layout, defender):
+            targets = _targets(layout, scenario, attack)
             raise InputError(f"{label}: expected a defender after '/' "
-                             f"({_names(layout)}); got {defender!r}"
-                             f"{_suggest_name(layout, defender)}")  # fmt: skip
+                             f"({', '.join(targets)}); got {defender!r}"
+                             f"{did_you_mean(defender, targets)}")  # fmt: skip
         if not _slots(layout, ref):
             raise InputError(f"{label}: expected an attack some combatant makes; "
                              f"got {ref.on!r}")  # fmt: skip
@@ -538,8 +546,9 @@ def check_figure(
     elif ref.figure == "win_rate" and ref.on not in layout.sides:
         raise InputError(f"{label}: expected a side ({', '.join(layout.sides)}); "
                          f"got {ref.on!r}{did_you_mean(ref.on, layout.sides)}")  # fmt: skip
-    if ref.figure == "down_by_round" and not 1 <= int(ref.arg) <= layout.max_rounds:
-        raise InputError(f"{label}: expected a round from 1 to {layout.max_rounds} (the round "
+    last = layout.max_rounds if cap is None else cap
+    if ref.figure == "down_by_round" and not 1 <= int(ref.arg) <= last:
+        raise InputError(f"{label}: expected a round from 1 to {last} (the round "
                          f"cap) after '@'; got {ref.arg}")  # fmt: skip
     if ref.figure == "event_rate" and ref.arg not in layout.events:
         known = ", ".join(layout.events) or "none in these rules"
@@ -624,6 +633,16 @@ def _combatants_named(ref: FigureRef) -> list[str]:
 
 def _names(layout: Layout) -> str:
     return ", ".join(dict.fromkeys(name for _, name in layout.combatants))
+
+
+def _targets(layout: Layout, scenario: Any, attack: str) -> list[str]:
+    """The combatants ``attack`` can target (on another side than its makers, as the
+    ``scenario`` says); every combatant where no scenario is given, or where nobody
+    makes the attack (which is then said on its own)."""
+    names = list(dict.fromkeys(name for _, name in layout.combatants))
+    if scenario is None:
+        return names
+    return [n for n in names if scenario.attack_problem(attack, n) is None] or names
 
 
 def _suggest_name(layout: Layout, name: str) -> str:

@@ -617,9 +617,27 @@ def _head(
         # an item of a list (expect[0]) is read as a field of the document is
         return ((), parts) if indexed else ((first,), parts[1:])
     combatants, attacks = _names_in(data)
-    suggestion = did_you_mean(first, [*combatants, *attacks, *fields])
+    suggestion = did_you_mean(first, [*combatants, *attacks, *fields]) or _owners_said(
+        data, first, parts
+    )
     raise InputError(f"{item.label}: expected {_known_names(combatants, attacks)}; got "
                      f"{first!r}{suggestion}")  # fmt: skip
+
+
+def _owners_said(data: dict[str, Any], first: str, parts: list[str]) -> str:
+    """``; did you mean 'Attacker.hp' or 'Defender.hp'?`` for a field written without the
+    combatant or attack it is of (``--vary hp=20:40``, ``--set profile[9]=8``), naming
+    those whose entry has it (past two, the first of them: ``; did you mean NAME.dc, such
+    as 'Bruna.dc'?``); "" where none has."""
+    owners = [m["name"] for _, members in _sides(data) for m in members
+              if isinstance(m, dict) and first in m and "name" in m]  # fmt: skip
+    owners += [name for key in ATTACK_KEYS if isinstance(data.get(key), dict)
+               for name, attack in data[key].items()
+               if isinstance(attack, dict) and first in attack]  # fmt: skip
+    meant = [repr(".".join([str(owner), *parts])) for owner in dict.fromkeys(owners)]
+    if len(meant) > 2:
+        return f"; did you mean NAME.{'.'.join(parts)}, such as {meant[0]}?"
+    return f"; did you mean {' or '.join(meant)}?" if meant else ""
 
 
 def _named(data: dict[str, Any], name: str, item: Override) -> Path | None:

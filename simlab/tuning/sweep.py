@@ -109,7 +109,7 @@ def parse_vary(text: str, option: str = "--vary") -> Variation:
         raise InputError(f"{label}: expected NAME.FIELD=LO:HI or NAME.FIELD=v1,v2,...; "
                          f"got {text!r}")  # fmt: skip
     refuse_range_slip(target, spec, label)
-    if ":" in spec and "," not in spec and not spec.lstrip().startswith("["):
+    if ":" in spec and "," not in spec and not spec.lstrip().startswith(("[", "{")):
         values: tuple[Any, ...] = _integer_range(spec, label)
     else:
         parts = [part.strip() for part in _split_values(spec)]
@@ -174,7 +174,7 @@ def _variations(vary: Vary) -> list[Variation]:
         if len(taken) > MAX_POINTS:
             raise InputError(f"{label}: expected at most {MAX_POINTS:,} values; got more")
         values = tuple(whole_numbers(plain_value(taken)))
-        for value in values:  # before _check_values spells one given twice
+        for value in values:  # before _check_each_once spells one given twice
             check_value(value, label)
         variations.append(Variation(str(key), values, label, keyed=True))
     return variations
@@ -707,7 +707,9 @@ def sweep_points(scenario: ScenarioBase, vary: Vary) -> SweepResult:
         raise InputError("vary: expected at least one NAME.FIELD and its values; got none")
     total = 1
     for v in variations:
-        _check_values(v)
+        if not v.values:
+            raise InputError(f"{v.label}: expected at least one value; got none")
+        _refuse_words_only(v)
         total *= len(v.values)
     if total > MAX_POINTS:
         counts = " × ".join(f"{len(v.values):,} ({v.label})" for v in variations)
@@ -727,14 +729,26 @@ def sweep_points(scenario: ScenarioBase, vary: Vary) -> SweepResult:
         refuse_spec_changes(scenario, variant, changes, "sweep")
         result.points.append(SweepPoint(
             {v.target: x for v, x in zip(variations, values, strict=True)}, variant))  # fmt: skip
+    for v in variations:  # once every value is valid: '1,1.0' of a whole number is 1.0's slip
+        _check_each_once(v)
     return result
 
 
-def _check_values(variation: Variation) -> None:
-    """Refuse a varied field with no value, or with a value given twice: its points would
-    be run twice, their rows alike in every table (a pivot on the field then fails)."""
-    if not variation.values:
-        raise InputError(f"{variation.label}: expected at least one value; got none")
+def _refuse_words_only(variation: Variation) -> None:
+    """Refuse a varied field that no figure depends on (the scenario's id, its
+    description: :data:`~simlab.report.files.WORDS_ONLY`): every point would play the
+    same fight, alike in every table, under labels that say otherwise."""
+    from simlab.report.files import WORDS_ONLY
+
+    if variation.target in WORDS_ONLY:
+        raise InputError(f"{variation.label}: expected a change to the fight; got one to "
+                         f"{variation.target!r}, words that change no figure: every point "
+                         "would play the same")  # fmt: skip
+
+
+def _check_each_once(variation: Variation) -> None:
+    """Refuse a varied field with a value given twice: its points would be run twice,
+    their rows alike in every table (a pivot on the field then fails)."""
     # true is not 1 (nor false 0) in a file, though Python finds them equal
     values = [(type(value) is bool, value) for value in variation.values]
     for k, value in enumerate(values):

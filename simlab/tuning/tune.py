@@ -892,16 +892,15 @@ def tune(
 
     evaluate = _Evaluator(scenario, name, target, n, seed, play, exact)
     evaluate.label = label
-    caps = []
     ends = [evaluate.variant(end) for end in (lo, hi)]  # a crit rate may crit at one only
-    for end, variant in zip((lo, hi), ends, strict=True):  # both valid before anything runs
+    layouts = [compile_job(variant, n, seed).layout for variant in ends]
+    cap = max(layout.max_rounds for layout in layouts)  # max_rounds may be the field
+    for end, variant, layout in zip((lo, hi), ends, layouts, strict=True):  # before any run
         refuse_run_changes(scenario, variant, evaluate.label, "tune")
         refuse_spec_changes(scenario, variant, [evaluate.change(end)], "tune")
-        layout = compile_job(variant, n, seed).layout
-        check_figure(target.figure, layout, target.label, variant, ends)
+        check_figure(target.figure, layout, target.label, variant, ends, cap)
         _check_precision_on(precision, precision_on, layout, variant, ends)
-        caps.append(layout.max_rounds)
-    check_rounds(target, max(caps))  # within some value's cap (max_rounds may be the field)
+    check_rounds(target, cap)  # within some value's cap
     result = TuneResult(scenario.scenario, scenario.rules, seed, n, name, lo, hi, integer, target,
                         overrides=scenario.overrides, precision=precision,
                         precision_on=tuple(map(str, precision_on)))  # fmt: skip

@@ -486,3 +486,37 @@ def test_a_spec_of_a_run_to_a_precision_reads_within_it(
     assert "precision met" in said, said
     cells = re.findall(r"\S+ ± \S+", said)
     assert len(cells) == 1 and _within_its_precision(cells[0], 0.01), said
+
+
+def test_a_swept_list_of_statuses_is_printed_as_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sweep of a row's statuses, ``[stun 1]`` and ``[stun 9]``, printed its points as
+    blanks: rich read each value as a style tag and dropped it."""
+    sweep = ["sweep", QUICKSTART, "--vary", "stone-strike.status.12=[stun 1],[stun 9]"]
+    text = piped_at(monkeypatch, 80, *sweep, "-n", "200")
+    assert re.search(r"^ Kaito +\[stun 1\] +0\.\d", text, re.M), text
+    assert re.search(r"^ +\[stun 9\] +0\.\d", text, re.M), text
+
+
+@pytest.mark.parametrize("name", ["Brute [boss]", "Brute :skull:"])
+def test_a_name_is_printed_as_written(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str
+) -> None:
+    """A combatant named ``Brute [boss]`` was ``Brute`` and a space in every table (rich
+    read a style tag), and one named ``Brute :skull:`` was ``Brute 💀`` (an emoji code)."""
+    scenario = Path(QUICKSTART).read_text().replace("name: Brute,", f'name: "{name}",')
+    path = tmp_path / "named.yaml"
+    path.write_text(scenario)
+    text = piped_at(monkeypatch, 80, "run", str(path), "-n", "200")
+    assert re.search(rf"^{re.escape(name)}: ", text, re.M), text
+    assert re.search(rf"^{re.escape(name)} +enemies ", text, re.M), text
+
+
+def test_a_comparison_of_two_rule_systems_explains_no_figure_it_does_not_list(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two rule systems share a mean length and a draw rate alone: the note under their
+    table said what a mean time-to-down is the mean of, a figure not in it."""
+    other = str(ROOT / "scenarios/glitters-d20/training-duel.yaml")
+    text = piped_at(monkeypatch, 80, "compare", DUEL, other, "-n", "300")
+    assert re.search(r"^✱✱ +mean rounds ", text, re.M), text
+    assert "time-to-down" not in text, text

@@ -554,12 +554,16 @@ def test_an_identical_b_shows_every_difference_as_0_and_no_spread(tmp_path: Path
         assert "rate" not in row[1] or row[8] != "[0, 0]", row  # two runs could differ
 
 
-def test_a_b_that_differs_from_a_in_words_only_is_identical(duel: Any) -> None:
+@pytest.mark.parametrize("words", [{"description": "foo"}, {"scenario": "another-id"}])
+def test_a_b_that_differs_from_a_in_words_only_is_identical(
+    duel: Any, words: dict[str, str]
+) -> None:
     """``compare A --set description=foo`` was not said to be identical: the scenario's
-    hash covers its description, which changes no figure."""
+    hash covers its description, which changes no figure; nor was ``--set
+    scenario=another-id``, a name."""
     from simlab.report.tuning_terminal import identical_note
 
-    cmp = simlab.compare(duel, duel.with_({"description": "foo"}), n=1000)
+    cmp = simlab.compare(duel, duel.with_(words), n=1000)
     assert identical_note(cmp).startswith("B is identical to A in every figure")
     assert (cmp.figures["diff"] == 0).all()
     assert cmp.a.meta["scenario_hash"] != cmp.b.meta["scenario_hash"]  # files keep theirs
@@ -672,3 +676,23 @@ def test_changes_given_as_b_say_where_they_go(duel: Any, b: Any, found: str) -> 
     )
     with pytest.raises(InputError, match=words):
         simlab.compare(duel, b, n=10)
+
+
+def test_the_note_under_the_terminal_table_explains_what_the_table_shows(duel: Any) -> None:
+    """The note under a table of a mean length and a draw rate alone (two rule systems
+    compared) said what a mean time-to-down is the mean of; one with no ``—`` under ×,
+    what a ``—`` there means. Each is said where the table has what it explains."""
+    from simlab.report.tuning_terminal import (
+        FEW_EVENTS_NOTE,
+        MEAN_TIME_TO_DOWN_NOTE,
+        compare_terminal_note,
+    )
+
+    figures = simlab.compare(duel, changes={"Defender.hp": 31}, n=2000).figures
+    everything = compare_terminal_note(figures)
+    assert FEW_EVENTS_NOTE in everything and MEAN_TIME_TO_DOWN_NOTE in everything
+    assert figures.narrowing.isna().any()  # a down rate of 1 in A and B: no width
+    paired = figures[figures.narrowing.notna() & (figures.figure != "mean_time_to_down")]
+    assert len(paired), figures
+    said = compare_terminal_note(paired)
+    assert FEW_EVENTS_NOTE not in said and MEAN_TIME_TO_DOWN_NOTE not in said, said

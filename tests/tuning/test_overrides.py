@@ -141,6 +141,10 @@ def test_a_bad_expect_override_names_the_argument(arg: str, words: str) -> None:
         ("Defender.guard=x", "expected an integer; got 'x'"),
         ("Defender.gaurd=2", "unknown key 'gaurd'; expected one of: "),
         ("Nobody.hp=3", "expected a combatant (Attacker, Defender), an attack (strike)"),
+        # a field without its combatant or attack is told whose it may be
+        ("hp=20", "got 'hp'; did you mean 'Attacker.hp' or 'Defender.hp'?"),
+        ("guard=2", "got 'guard'; did you mean 'Defender.guard'?"),
+        ("profile[9]=8", "got 'profile'; did you mean 'strike.profile[9]'?"),
         ("strike.profile[13]=2", "expected a row of the profile chart, 2 to 12; got 13"),
         ("strike.profile[9]=-1", "expected damage from 0 to 999 on row 9; got -1"),
         (

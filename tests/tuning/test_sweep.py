@@ -559,7 +559,8 @@ def test_sweep_pictures_keep_their_legends_beside_the_data(
     ("text", "values"),
     [("a.b=0:3", (0, 1, 2, 3)), ("a.b=5:5", (5,)), ("a.b=1,3,7", (1, 3, 7)),
      ("a.b=8:16:2", (8, 10, 12, 14, 16)), ("a.b=8:15:3", (8, 11, 14)), ("a.b=2:2:5", (2,)),
-     ("a.b=1d6,2d6", ("1d6", "2d6")), ("a.b=[1, 2],[3]", ([1, 2], [3]))],
+     ("a.b=1d6,2d6", ("1d6", "2d6")), ("a.b=[1, 2],[3]", ([1, 2], [3])),
+     ("a.b={12: crit}", ({12: "crit"},)), ("a.b={}, {12: crit}", ({}, {12: "crit"}))],
 )  # fmt: skip
 def test_parse_vary(text: str, values: tuple[Any, ...]) -> None:
     assert parse_vary(text).values == values
@@ -595,6 +596,12 @@ def test_parse_vary(text: str, values: tuple[Any, ...]) -> None:
          "expected each value once; got 1 twice"),
         (["--vary", "Defender.hp=20,30,20,20"], "--vary Defender.hp=20,30,20,20",
          "expected each value once; got 20 3 times"),
+        # words no figure depends on: every point would play the same fight
+        (["--vary", "description=x,y"], "--vary description=x,y", "words that change no figure"),
+        (["--vary", "scenario=a,b"], "--vary scenario=a,b", "words that change no figure"),
+        # 1.0 is no whole number, which is its slip, not that it is 1 again
+        (["--vary", "Defender.guard=1,1.0"], "Defender.guard=1.0 from --vary Defender.guard=1,1.0",
+         "expected an integer; got 1.0"),
         # the command line's values are YAML, and said so (a Python list's are not)
         (["--vary", "Defender.hp=5,true"], "Defender.hp=true from --vary Defender.hp=5,true",
          "expected an integer; got true"),
@@ -662,6 +669,27 @@ def test_a_sweep_of_dice_and_lists_is_drawn_by_category(tmp_path: Path) -> None:
     plt.close(fig)
     written = simlab.write_sweep(sw, tmp_path)
     assert (tmp_path / "sweep.html").is_file() and any(k.startswith("damage-") for k in written)
+
+
+def test_long_categories_are_ticked_apart() -> None:
+    """Two whole profiles swept, ``[0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 10]`` and ``[0, 0, 1, 2,
+    3, 4, 5, 6, 7, 9, 12]``, were labelled as one run of text across both ticks: each
+    label is broken at its spaces, clear of the next, every value still written."""
+    import itertools
+
+    import matplotlib.pyplot as plt
+
+    profiles = [[0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 10], [0, 0, 1, 2, 3, 4, 5, 6, 7, 9, 12]]
+    sw = simlab.sweep(simlab.load(SS_DUEL), {"strike.profile": profiles}, n=200)
+    fig, ax = plt.subplots(figsize=(3.5, 3))
+    simlab.plot_sweep(sw, "hit_rate", ax=ax)
+    fig.canvas.draw()
+    labels = [(t.get_text(), t.get_window_extent()) for t in ax.get_xticklabels()]
+    plt.close(fig)
+    texts = [" ".join(text.split()) for text, _ in labels]
+    assert texts == ["[0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 10]", "[0, 0, 1, 2, 3, 4, 5, 6, 7, 9, 12]"]
+    assert all("\n" in text for text, _ in labels), labels
+    assert all(a.x1 < b.x0 for (_, a), (_, b) in itertools.pairwise(labels)), labels
 
 
 @pytest.mark.slow  # a grid of sweeps, their files and curves: about 10 s
@@ -977,7 +1005,8 @@ def test_a_sweep_run_to_a_precision_says_where_each_point_stopped() -> None:
         ([5, False], "Defender.hp=False from vary Defender.hp: expected an integer; got False"),
         ([5, None], "Defender.hp=None from vary Defender.hp: expected an integer; got None"),
         ([1, True], "Defender.hp=True from vary Defender.hp: expected an integer; got True"),
-        ([True, 5, True], "vary Defender.hp: expected each value once; got True twice"),
+        # a value invalid in itself is said so first, not as given twice
+        ([True, 5, True], "Defender.hp=True from vary Defender.hp: expected an integer; got True"),
     ],
 )
 def test_a_swept_python_value_is_said_as_the_caller_wrote_it(

@@ -244,6 +244,10 @@ ROOT = Path(__file__).resolve().parents[2]
         ("glitters-d20/party-vs-monsters.yaml", "hit_rate:warhammer/Aldric=0.5",
          "expected a combatant that 'warhammer' can target, on another side than its "
          "attackers; got 'Aldric'"),
+        # a defender misspelt is told the warhammer's targets, not its own side's names
+        ("glitters-d20/party-vs-monsters.yaml", "hit_rate:warhammer/Trol=0.5",
+         "expected a defender after '/' (Troll, Imp, Ghoul 1, Ghoul 2); got 'Trol'; did "
+         "you mean 'Troll'?"),
     ],
 )  # fmt: skip
 def test_a_target_that_can_never_be_measured_exits_2(
@@ -643,6 +647,17 @@ def test_a_round_target_is_checked_against_the_largest_cap_a_varied_cap_gives() 
     assert result.flat_stretch() == (10, 100)
     with pytest.raises(InputError, match=r"from 1 to 100 \(the round cap\); got 101"):
         simlab.tune(SS_DUEL, "max_rounds=1:100", "median_time_to_down:Defender=101", n=2000)
+
+
+def test_the_round_of_down_by_round_is_checked_against_the_largest_cap_too() -> None:
+    """``--vary max_rounds=2:20 --target down_by_round:Defender@10=0.5`` was refused as
+    ``expected a round from 1 to 2``, the cap of the range's low end, where a median's
+    target is checked against the largest cap; the chance of being down by round 10
+    rises with the cap up to 10 and stays there."""
+    result = simlab.tune(SS_DUEL, "max_rounds=2:20", "down_by_round:Defender@10=0.5", n=2000)
+    assert result.reachable and result.value in (9, 10)
+    with pytest.raises(InputError, match=r"from 1 to 20 \(the round cap\) after '@'; got 21"):
+        simlab.tune(SS_DUEL, "max_rounds=2:20", "down_by_round:Defender@21=0.5", n=2000)
 
 
 def test_a_tune_to_a_precision_checks_its_target_figure_by_default(fight: Any) -> None:
