@@ -25,6 +25,7 @@ from simlab.arguments import (
     function_argument,
     instance_argument,
     is_path,
+    names_an_entry,
     path_argument,
     precision_on_argument,
     threads_or_client,
@@ -582,7 +583,7 @@ def _to_check(
                          f"scenario file or folder, or a list of them, for subject; got "
                          f"{describe(item)}")  # fmt: skip
     given = cast("str | os.PathLike[str]", item)
-    if not Path(given).is_dir():
+    if not names_an_entry(given, "folder"):
         return [(os.fspath(given), scenario_of(given))]
     return [(path.as_posix(), scn) for path, scn in _load_every(scenario_paths(given), None)
             if scn.expect]  # fmt: skip
@@ -1037,7 +1038,7 @@ def _refuse_changes_as_b(b: object) -> None:
     reads as an override and names no file), saying that ``changes=`` takes them: they
     were refused as no scenario (``got a dict``), or as a YAML file not found."""
     texts = isinstance(b, list | tuple) and b and all(isinstance(c, str) for c in b)
-    override_text = isinstance(b, str) and "=" in b and not Path(b).exists()
+    override_text = isinstance(b, str) and "=" in b and not names_an_entry(b)
     if isinstance(b, Mapping) or texts or override_text:
         raise InputError(f"expected a scenario (simlab.load) or the path of a scenario file "
                          f"for b; got {describe(b)}, changes to A: pass them as changes= "

@@ -9,6 +9,7 @@ Counts are checked by :func:`simlab.limits.whole_number_in`.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 from simlab.errors import InputError
@@ -37,6 +38,19 @@ def is_path(value: object) -> bool:
     return isinstance(value, str | os.PathLike) and isinstance(os.fspath(value), str)
 
 
+def names_an_entry(text: str | os.PathLike[str], kind: str = "any") -> bool:
+    """Whether ``text``, read as a path, names something on disk: ``kind`` ``"file"`` a
+    file, ``"folder"`` a folder, else anything. False, not an error, for text no path can
+    be (longer than the system allows a name, or holding a NUL byte): a scenario's text
+    (:func:`simlab.loads`, :func:`simlab.compare`'s ``b``) or a mistyped path, which is
+    then refused where it is read, saying why."""
+    path = Path(text)
+    try:
+        return {"file": path.is_file, "folder": path.is_dir}.get(kind, path.exists)()
+    except (OSError, ValueError):
+        return False
+
+
 def path_argument(value: object, what: str, name: str) -> str | os.PathLike[str]:
     """``value`` when it is a path (a str or an ``os.PathLike`` of one, not empty, no NUL
     byte).
@@ -62,7 +76,39 @@ def path_argument(value: object, what: str, name: str) -> str | os.PathLike[str]
         raise InputError(f"expected {what} for {name}; got a path with a NUL byte {text!r}")
     if text == "":  # Path("") is the current folder, which was not asked for
         raise InputError(f"expected {what} for {name}; got an empty path ''")
+    too_long = path_too_long(text)
+    if too_long:
+        raise InputError(f"expected {what} for {name}; got {too_long}")
     return value  # type: ignore[return-value]
+
+
+def path_too_long(text: str) -> str | None:
+    """What is wrong with ``text`` as a path if the system could hold no such path: a
+    name in it longer than a file's name may be, or the whole longer than a path may be
+    (Linux: 255 and 4,096 bytes); None for a path of a length the system takes.
+
+    Asking the system of such a path raised ``OSError: File name too long`` wherever it
+    was first looked at (an internal error of a command); a path within the lengths is
+    refused, if it must be, where it is read or written, saying why.
+    """
+    name_max, path_max = _path_limits()
+    encoded = os.fsencode(text)
+    longest = max(encoded.split(b"/"), key=len)
+    if len(longest) > name_max:
+        shown = os.fsdecode(longest)
+        return (f"a name of {len(longest):,} bytes ({shown[:20]!r}…), longer than the "
+                f"{name_max} a file's name may have")  # fmt: skip
+    if len(encoded) >= path_max:
+        return f"a path of {len(encoded):,} bytes, longer than the {path_max - 1:,} a path may have"
+    return None
+
+
+def _path_limits() -> tuple[int, int]:
+    """The most bytes of a file's name and of a whole path (with its final NUL)."""
+    try:
+        return os.pathconf("/", "PC_NAME_MAX"), os.pathconf("/", "PC_PATH_MAX")
+    except (OSError, ValueError):  # a system that does not say: the common limits
+        return 255, 4096
 
 
 def function_argument(value: object, name: str) -> None:

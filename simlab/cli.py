@@ -168,7 +168,21 @@ def without_cycle_collector(command: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-SCENARIO = click.argument("scenario", type=click.Path())
+class SystemPath(click.Path):
+    """A path, refused at once (exit 2, naming the argument) where no system could hold
+    it (:func:`simlab.arguments.path_too_long`): asking the system of it raised
+    ``OSError: File name too long`` wherever it was first looked at, an internal error."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from simlab.arguments import path_too_long
+
+        too_long = path_too_long(os.fspath(value))
+        if too_long:
+            self.fail(f"expected a path the system can hold; got {too_long}", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+SCENARIO = click.argument("scenario", type=SystemPath())
 SET = click.option(
     "--set",
     "sets",
@@ -490,7 +504,7 @@ def _threads_at_work() -> bool:
 
 
 @main.command(short_help="Check scenario files: every mistake, with its line and column.")
-@click.argument("scenarios", nargs=-1, required=True, type=click.Path())
+@click.argument("scenarios", nargs=-1, required=True, type=SystemPath())
 @SET
 @handle_errors
 def validate(scenarios: tuple[str, ...], sets: tuple[str, ...]) -> None:
@@ -743,7 +757,7 @@ SCHEDULER = click.option(
     help="Encounters to run (default: the scenario's): 200000, 200_000 or 2e5.",
 )
 @click.option("--seed", type=SEED, help="Seed (default: scenario's).")
-@click.option("--out", type=click.Path(), help="Write summary.json + Parquet.")
+@click.option("--out", type=SystemPath(), help="Write summary.json + Parquet.")
 @click.option("--threads", type=THREADS, help="Threads (default: all cores).")
 @click.option(
     "--block-size",
@@ -851,7 +865,7 @@ def _connect(scheduler: str | None, threads: int | None) -> Any:
     name="exact", short_help="Solve a scenario exactly, without sampling, where it can be."
 )
 @SCENARIO
-@click.option("--out", type=click.Path(), help="Write summary.json + Parquet.")
+@click.option("--out", type=SystemPath(), help="Write summary.json + Parquet.")
 @SET
 @handle_errors
 def exact_command(scenario: str, out: str | None, sets: tuple[str, ...]) -> None:
@@ -906,7 +920,7 @@ def _check_threads(threads: int | None) -> None:
 
 # -- balance reports ---------------------------------------------------------------------------
 
-SCENARIOS = click.argument("scenarios", nargs=-1, type=click.Path())
+SCENARIOS = click.argument("scenarios", nargs=-1, type=SystemPath())
 DEFAULT_REPORT_DIR = "reports/latest"
 DEFAULT_BASELINE = "reports/baseline/results.json"
 
@@ -920,7 +934,7 @@ def _sample_options(command: Callable[..., Any]) -> Callable[..., Any]:
                      help="Seed (default: each scenario's)."),
         click.option("--threads", type=THREADS,
                      help="Threads (default: all cores)."),
-        click.option("--from", "from_", type=click.Path(), metavar="RESULTS",
+        click.option("--from", "from_", type=SystemPath(), metavar="RESULTS",
                      help="Use saved results (a results.json or its folder) instead of "
                           "simulating."),
     ]  # fmt: skip
@@ -1011,14 +1025,14 @@ def _say_run(run: Any) -> None:
 @_sample_options
 @click.option(
     "--out",
-    type=click.Path(),
+    type=SystemPath(),
     default=DEFAULT_REPORT_DIR,
     show_default=True,
     help="Folder for report.html, report.md, PNGs, results.json.",
 )
 @click.option(
     "--baseline",
-    type=click.Path(),
+    type=SystemPath(),
     metavar="RESULTS",
     help="Compare with saved results (e.g. reports/baseline/results.json); "
     "exit 1 when a figure drifted.",
@@ -1183,7 +1197,7 @@ def baseline() -> None:
 @click.option(
     "--baseline",
     "path",
-    type=click.Path(),  # a folder is refused saying what it is (prepare_results_file)
+    type=SystemPath(),  # a folder is refused saying what it is (prepare_results_file)
     default=DEFAULT_BASELINE,
     show_default=True,
     help="The baseline file to (over)write.",
@@ -1305,7 +1319,7 @@ def _tuning_options(per: str, writes: str, scenario: str = "the scenario's",
                      help=f"Seed (default: {scenario})."),
         click.option("--threads", type=THREADS,
                      help="Threads (default: all cores)."),
-        click.option("--out", type=click.Path(), help=f"Write {writes}."),
+        click.option("--out", type=SystemPath(), help=f"Write {writes}."),
     ]  # fmt: skip
 
     def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -1378,8 +1392,8 @@ def sweep(
 
 
 @main.command(short_help="Compare A with B (or A with --set) on the same dice.")
-@click.argument("a", type=click.Path())
-@click.argument("b", type=click.Path(), required=False)
+@click.argument("a", type=SystemPath())
+@click.argument("b", type=SystemPath(), required=False)
 @SET
 @_tuning_options("variant", "compare.json, compare.html and compare.md", "A's")
 @SCHEDULER

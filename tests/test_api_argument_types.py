@@ -150,6 +150,21 @@ def test_loads_given_a_path_points_to_load(monkeypatch: pytest.MonkeyPatch) -> N
         simlab.loads(path)
 
 
+def test_one_line_text_no_path_can_be_is_read_as_yaml() -> None:
+    """Asking whether one line of YAML named a file raised ``OSError: File name too long``
+    for a scenario written in one line of flow style longer than a file name may be, and
+    a NUL byte would raise a ValueError: each is read as the text it is."""
+    attacks = ", ".join(f"x{k}: {{profile: [0, 0, 1, 2, 3, 4, 5, 7, 8, 9, {k}]}}"
+                        for k in range(10))  # fmt: skip
+    one_line = (f"{{scenario: long, rules: shattered-spirits, attacks: {{{attacks}}}, sides: "
+                "{a: [{name: A, hp: 10, attacks: [x0]}], b: [{name: D, hp: 10, attacks: "
+                "[x1]}]}}")  # fmt: skip
+    assert len(one_line) > 255
+    assert simlab.loads(one_line).scenario == "long"
+    with pytest.raises(ScenarioError, match="expected printable text; got the character U"):
+        simlab.loads("scenario: x\0")
+
+
 # -- paths with a NUL byte -------------------------------------------------------------------
 
 

@@ -57,6 +57,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
+from simlab.arguments import names_an_entry
 from simlab.errors import InputError
 from simlab.limits import MAX_RESULTS_BYTES, read_bounded
 
@@ -852,7 +853,7 @@ def simlab_output(path: str | os.PathLike[str], document: Any = None) -> SimlabO
         file.
     """
     p = Path(path)
-    if document is None and p.is_dir():
+    if document is None and names_an_entry(p, "folder"):
         return _folder_output(p, "an output folder of")
     if document is None:
         document = _json_document(p)

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from simlab.arguments import describe, is_path, path_argument
+from simlab.arguments import describe, is_path, names_an_entry, path_argument
 from simlab.errors import InputError, Problem, ScenarioError, did_you_mean, did_you_mean_items
 from simlab.rules import RULE_SYSTEMS, rule_module
 from simlab.scenario.common import ScenarioBase
@@ -52,12 +52,15 @@ def load(path: str | os.PathLike[str]) -> ScenarioBase:
 
 
 def _refuse_text_as_path(path: str) -> None:
-    """Refuse a scenario's text given as its path (several lines, no such file), pointing
-    to :func:`loads`: the message repeated the whole text, then said no such file."""
+    """Refuse a scenario's text given as its path (several lines, or one ``{…}`` mapping
+    in flow style; no such file), pointing to :func:`loads`: the message repeated the
+    whole text, then said no such file."""
     lines = path.splitlines()
-    if len(lines) > 1 and not Path(path).exists():
-        raise InputError(f"expected the path of a scenario file; got YAML text (a str of "
-                         f"{len(lines)} lines): load text with simlab.loads(text)")  # fmt: skip
+    one_mapping = path.lstrip().startswith("{") and ":" in path
+    if (len(lines) > 1 or one_mapping) and not names_an_entry(path):
+        shape = f"a str of {len(lines)} lines" if len(lines) > 1 else "one {…} mapping"
+        raise InputError(f"expected the path of a scenario file; got YAML text ({shape}): "
+                         f"load text with simlab.loads(text)")  # fmt: skip
 
 
 def _refuse_simlab_output(path: str | os.PathLike[str]) -> None:
@@ -95,7 +98,7 @@ def loads(text: str, filename: str = "<string>") -> ScenarioBase:
         raise InputError(f"expected YAML text (a str); got {describe(text)}")
     if not isinstance(filename, str):
         raise InputError(f"expected a str for filename; got {describe(filename)}")
-    if "\n" not in text and text.strip() and Path(text).is_file():
+    if "\n" not in text and text.strip() and names_an_entry(text, "file"):
         raise InputError(f"expected YAML text (a str); got {describe(text)}, the path of a "
                          "file: load a file with simlab.load(path)")  # fmt: skip
     return from_source(parse_yaml(text, filename))
