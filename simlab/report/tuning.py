@@ -1338,8 +1338,8 @@ def plot_tune(result: TuneResult, *, ax: Axes | None = None) -> pd.DataFrame:
                 transform=not_reached_row(ax, not_reached_label([])), clip_on=False)  # fmt: skip
     ax.set_xlabel(result.field)
     on = result.target.figure.on
-    label = axis_label(figure, [str(on)] if on else [])
-    set_ylabel(ax, f"{on}: {label}" if on and label != DRAW_RATE else label)
+    label = axis_label(figure)
+    set_ylabel(ax, f"{on}: {label}" if on else label)
     found = best.value if result.measured and math.isfinite(best.figure) else None
     _readable_axes(ax, figure, pd.Series([e.value for e in done]), found)
     legend_outside(ax)
