@@ -215,7 +215,9 @@ class Result:
         rolled (``dice``: ``"6 3"``; a die not rolled, traced as 0, left out). Numbers
         that are numbers in the rules (``phase``, the round, rolls and totals) stay so.
         Shattered Spirits' trace thus fits the 20 columns a notebook shows, ``reaction``
-        and ``final_roll`` among them. :attr:`trace` itself keeps the numbers.
+        and ``final_roll`` among them. A code that says nothing on some kinds of rows
+        (glitters-d20's ``hit`` on a turn's start) is blank there
+        (:data:`TRACE_CODE_KINDS`). :attr:`trace` itself keeps the numbers.
 
         Raises
         ------
@@ -224,9 +226,7 @@ class Result:
         """
         if self.trace is None:
             raise InputError("expected a run with a trace; got none (simulate with trace=True)")
-        table = self.trace.copy()
-        for column, names in TRACE_CODES.get(self.rules, {}).items():
-            table[column] = pd.Categorical.from_codes(table[column], names, ordered=True)
+        table = _named_codes(self.trace, self.rules)
         for name, columns in _dice_groups(list(table.columns)).items():
             dice = table[columns].to_numpy()
             at = table.columns.get_loc(columns[0])
@@ -554,8 +554,37 @@ TRACE_CODES: dict[str, dict[str, tuple[str, ...]]] = {
                                  "tier": ("miss", "hit", "crit"),
                                  "fumble": ("none", "Focus", "Momentum", "Exposed")},
     "opposed-tiers": {"state_after": ("standing", "falling", "unconscious", "dead")},
-    "glitters-d20": {"kind": ("turn", "attack", "bleeding", "burning", "save")},
+    "glitters-d20": {"kind": ("turn", "attack", "bleeding", "burning", "save"),
+                     "parried": ("none", "Parry"), "crit": ("none", "crit"),
+                     "hit": ("miss", "hit"),
+                     "affinity": ("resistant", "none", "vulnerable")},
 }  # fmt: skip
+#: The code of the first name of a coded trace column, where it is not 0 (glitters-d20's
+#: affinity is −1 resistant, 0, 1 vulnerable).
+TRACE_CODE_FIRST: dict[str, dict[str, int]] = {"glitters-d20": {"affinity": -1}}
+#: The kinds of rows (glitters-d20's ``kind``) a coded column says something on; on the
+#: others it is blank: a turn's start has no hit, and reads no ``miss``.
+TRACE_CODE_KINDS: dict[str, dict[str, tuple[str, ...]]] = {
+    "glitters-d20": {"parried": ("attack",), "crit": ("attack",), "hit": ("attack",),
+                     "affinity": ("attack", "burning")},
+}  # fmt: skip
+
+
+def _named_codes(trace: pd.DataFrame, rules: str) -> pd.DataFrame:
+    """``trace`` with each coded column of ``rules`` (:data:`TRACE_CODES`) an ordered
+    categorical of its names, blank on the kinds of rows it says nothing on
+    (:data:`TRACE_CODE_KINDS`)."""
+    table = trace.copy()
+    codes, first = TRACE_CODES.get(rules, {}), TRACE_CODE_FIRST.get(rules, {})
+    on_kinds = TRACE_CODE_KINDS.get(rules, {})
+    for column, names in codes.items():
+        code = trace[column].to_numpy() - first.get(column, 0)
+        if column in on_kinds:
+            kinds = np.asarray(codes["kind"])[trace["kind"].to_numpy()]
+            code = np.where(np.isin(kinds, on_kinds[column]), code, -1)  # -1: blank
+        table[column] = pd.Categorical.from_codes(code, names, ordered=True)
+    return table
+
 
 _NUMBERED_DIE = re.compile(r"(.*(?:die|d20_))(\d+)")
 

@@ -12,7 +12,8 @@ pandas DataFrame it drew, so a notebook can both look at a curve and use its num
 default). ``exact`` is an :class:`simlab.exact.engine.ExactResult` or its summary
 document, of the scenario simulated (another's is refused); where it answers a pair,
 the exact damage distribution is drawn over the simulated one (open black diamonds,
-"exact" in the legend); for a duel, the exact time-to-down curve too. Copies of one
+"exact" in the legend; a thin black line where there are too many damage values for
+diamonds); for a duel, the exact time-to-down curve too. Copies of one
 ``count:`` entry are pooled under one label (``Ogre ×2``, see :func:`copy_labels`);
 ``pool=False`` draws each copy.
 Without ``ax=``, a new pyplot figure is made (the notebook's backend); reports draw on
@@ -51,6 +52,7 @@ if TYPE_CHECKING:
 __all__ = [
     "at_least",
     "axes_or_new",
+    "combatant_colour",
     "copies_differ",
     "copy_groups",
     "copy_labels",
@@ -75,6 +77,15 @@ EXACT_MARKER: dict[str, Any] = {"linestyle": "none", "marker": "D", "markersize"
                                 "markerfacecolor": "none", "markeredgecolor": "black",
                                 "markeredgewidth": 1.3, "zorder": 5}  # fmt: skip
 EXACT_LABEL = "exact (fresh defender)"
+#: The exact damage answer where a whole damage value is narrower than
+#: :data:`MIN_VALUE_WIDTH` points on the plot (hundreds of damage values): a thin black
+#: line through the bars' tops, as steps, named ``exact (fresh defender, line)``;
+#: hundreds of diamonds merged into a black band over the bars.
+EXACT_STEPS: dict[str, Any] = {"color": "black", "linewidth": 1.0, "zorder": 5}
+EXACT_STEPS_LABEL = "exact (fresh defender, line)"
+MIN_VALUE_WIDTH = 4.0
+#: The smallest exact diamond (points), where bars side by side are narrower.
+MIN_DIAMOND = 3.0
 #: A simulated rate's 95% interval on the hit-rate plot: grey, unlike the exact marks.
 INTERVAL_WHISKERS: dict[str, Any] = {"ecolor": "0.45", "elinewidth": 1.0, "capthick": 1.0}
 #: How a time-to-down legend names a combatant's exact curve: ``Defender: exact``.
@@ -446,7 +457,12 @@ def _series_before(ax: Axes) -> int:
     """How many series earlier calls drew on ``ax`` (their legend entries but the shared
     ones): the colours a damage or hit-rate plot's own series start after, so that a
     second run drawn on the same axes does not take the first one's colours."""
-    shared = ("exact", EXACT_LABEL, MEDIAN_LINE_LABEL)  # one entry whichever call drew it
+    shared = (
+        "exact",
+        EXACT_LABEL,
+        EXACT_STEPS_LABEL,
+        MEDIAN_LINE_LABEL,
+    )  # one entry whichever call drew it
     return sum(name not in shared for name in ax.get_legend_handles_labels()[1])
 
 
@@ -853,7 +869,10 @@ def plot_damage_pmf(
 
     Damage is a whole number, so the simulated distribution is drawn as bars (side by side
     for several defenders) and the exact one, where the exact engine has it, as open black
-    diamonds on top of them.
+    diamonds on top of them, no wider than a bar; where a whole damage value is narrower
+    than :data:`MIN_VALUE_WIDTH` points (hundreds of them: the diamonds merged into a
+    black band), as a thin black line of steps over the bars' tops, named ``exact (fresh
+    defender, line)`` in the legend.
 
     Parameters
     ----------
@@ -895,31 +914,24 @@ def plot_damage_pmf(
     groups = _series(data)
     width = 0.8 / len(groups)
     before, over = _series_before(ax), _bar_sets_before(ax) > 0
-    exact_drawn = _in_legend(ax, EXACT_LABEL)
-    # A diamond no wider than its bar (at least 3 pt): 6 pt diamonds of six defenders'
-    # bars side by side piled over one another.
-    top = float(data.damage.max()) + 1.2
-    points = ax.get_window_extent().width * 72.0 / ax.figure.dpi * width / top
-    marker = {
-        **EXACT_MARKER,
-        "markersize": float(np.clip(points, 3.0, 6.0)),
-        "markeredgewidth": 1.0 if points < 6.0 else EXACT_MARKER["markeredgewidth"],
-    }
+    # A diamond no wider than its bar (at least MIN_DIAMOND): 6 pt diamonds of six
+    # defenders' bars side by side piled over one another.
+    points = max(_diamond_points(ax, data.damage, width), MIN_DIAMOND)
+    as_line = _too_many_values(ax, data.damage)
+    colours = _series_colours(res, data, groups, before)
     for i, (d, group) in enumerate(groups):
         shift = (i - (len(groups) - 1) / 2) * width
         sim = group[group.source == "simulated"]
-        colour = _colour(before + i, before + len(groups))
+        colour = colours[i]
         ax.bar(sim.damage + shift, sim.probability, width=width * 0.95,
                **({**OVER_BARS, "edgecolor": colour} if over else {"color": colour}),
                label=_named(label, f"{d} (n={int(sim.attempts.iloc[0]):,})"))  # fmt: skip
         ex = group[group.source == "exact"]
         # A diamond at 0 where neither answer has anything would only clutter the axis.
         seen = set(sim.damage[sim.probability > 0])
-        ex = ex[(ex.probability > 0) | ex.damage.isin(seen)]
-        if not ex.empty:
-            ax.plot(ex.damage + shift, ex.probability, **marker,
-                    label=None if exact_drawn else EXACT_LABEL)  # fmt: skip
-            exact_drawn = True
+        shown = ex if as_line else ex[(ex.probability > 0) | ex.damage.isin(seen)]
+        if not shown.empty:
+            _draw_exact(ax, shown.damage + shift, shown.probability, points, as_line, "mid")
     _integer_axis(ax, data.damage, earlier)
     ax.set_xlabel("damage per attack (miss = 0)")
     ax.set_ylabel("probability")
@@ -931,6 +943,48 @@ def plot_damage_pmf(
     return data
 
 
+def _series_colours(res: Result, data: pd.DataFrame, series: list[tuple[str, pd.DataFrame]],
+                    before: int) -> list[Any]:  # fmt: skip
+    """The colour of each of a damage plot's ``series`` (of ``data``, :func:`_pair_frames`):
+    its defender's (:func:`combatant_colour`; copies pooled in this plot only, their
+    first copy's), so that ``defender=`` does not move it; where copies are drawn each
+    as attackers (one curve per copy and defender), the colours in turn."""
+    if data.attacker.nunique() > 1:
+        return [_colour(before + i, before + len(series)) for i in range(len(series))]
+    pooled = data.attrs.get("pooled", {})
+    defenders = [str(group.defender.iloc[0]) for _, group in series]
+    return [combatant_colour(res, pooled.get(d, [d])[0], before) for d in defenders]
+
+
+def _diamond_points(ax: Axes, damage: pd.Series, width: float) -> float:
+    """The size (points) of an exact answer's diamond no wider than a bar ``width`` of a
+    whole damage value wide, on ``ax`` when its x axis spans ``damage``."""
+    top = float(damage.max()) + 1.2
+    return float(ax.get_window_extent().width * 72.0 / ax.figure.dpi * width / top)
+
+
+def _too_many_values(ax: Axes, damage: pd.Series) -> bool:
+    """Whether a damage plot on ``ax`` spanning ``damage`` has too many values for a
+    diamond or dot at each: a whole value narrower than :data:`MIN_VALUE_WIDTH`."""
+    return _diamond_points(ax, damage, 1.0) < MIN_VALUE_WIDTH
+
+
+def _draw_exact(ax: Axes, x: pd.Series, y: pd.Series, points: float, as_line: bool,
+                where: Literal["pre", "mid"]) -> None:  # fmt: skip
+    """An exact damage answer over the simulated one: open black diamonds of ``points``
+    (at most :data:`EXACT_MARKER`'s size), or, ``as_line`` (too many values,
+    :func:`_too_many_values`), a thin black step line (``where`` as
+    :meth:`matplotlib.axes.Axes.step`), each named once in the legend."""
+    if as_line:
+        label = EXACT_STEPS_LABEL
+        ax.step(x, y, where=where, **EXACT_STEPS, label=None if _in_legend(ax, label) else label)
+        return
+    size = min(points, EXACT_MARKER["markersize"])
+    edge = 1.0 if points < 6.0 else EXACT_MARKER["markeredgewidth"]
+    marker = {**EXACT_MARKER, "markersize": size, "markeredgewidth": edge}
+    ax.plot(x, y, **marker, label=None if _in_legend(ax, EXACT_LABEL) else EXACT_LABEL)
+
+
 def _series(data: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
     """The rows of each curve of a damage plot (``data``, :func:`_pair_frames`) and its
     legend name: ``vs Kaito``, or ``Raider 1 vs Kaito`` where several attackers (copies
@@ -938,6 +992,35 @@ def _series(data: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
     several = data.attacker.nunique() > 1
     return [(f"{a} vs {d}" if several else f"vs {d}", group)
             for (a, d), group in data.groupby(["attacker", "defender"], sort=False)]  # fmt: skip
+
+
+def combatant_colour(result: Result | ScenarioRun, name: str, before: int = 0) -> Any:
+    """The colour of a combatant's series on a run's plots: ``Ci`` for its place ``i``
+    among the run's combatants (one of twenty past ten), whatever ``combatant=``,
+    ``side=`` or ``defender=`` narrows a plot to, so that plots side by side agree
+    (narrowed to the Defender, its curve took the Attacker's colour); a sweep's plots
+    give a combatant the same (:func:`simlab.report.tuning.plot_sweep`).
+
+    Parameters
+    ----------
+    result : Result or ScenarioRun
+        The run.
+    name : str
+        A combatant's name, or the label of copies pooled (``Ogre ×2``: its first
+        copy's place).
+    before : int, default 0
+        How many series earlier calls drew on the same axes: the colours start after
+        theirs, so that a second run's series are told apart.
+
+    Returns
+    -------
+    matplotlib colour
+    """
+    res = result_of(result)
+    names = [n for _, n in res.layout.combatants]
+    labels = copy_labels(res)
+    place = next((i for i, n in enumerate(names) if name in (n, labels.get(n))), len(names))
+    return _colour(before + place, before + len(names))
 
 
 def _colour(i: int, count: int) -> Any:
@@ -989,7 +1072,8 @@ def plot_damage_at_least(
 
     A step curve: between two whole damage values x−1 < t ≤ x, P(damage ≥ t) is
     P(damage ≥ x). Dots mark the simulated value at each whole x, open black diamonds the
-    exact one.
+    exact one; where there are too many values for them (:func:`_too_many_values`), the
+    curve has no dots and the exact answer is a thin black step line.
 
     Parameters
     ----------
@@ -1038,22 +1122,23 @@ def plot_damage_at_least(
     drawn.attrs = {k: v for k, v in data.attrs.items() if k == "exact_not_drawn"}
     ax = axes_or_new(ax)
     earlier = _x_range_before(ax)
-    exact_drawn = _in_legend(ax, EXACT_LABEL)
-    # Defender i has colour Ci here and in plot_damage_pmf, so panels side by side agree;
-    # after the colours of the series an earlier call drew on these axes.
+    points, as_line = _diamond_points(ax, drawn.damage, 1.0), _too_many_values(ax, drawn.damage)
+    # A defender has its colour here and in plot_damage_pmf, so panels side by side
+    # agree; after the colours of the series an earlier call drew on these axes.
     series, before = _series(drawn), _series_before(ax)
+    colours = _series_colours(res, data, series, before)
     for i, (d, group) in enumerate(series):
         sim = group[group.source == "simulated"]
-        colour = _colour(before + i, before + len(series))
-        ax.step(sim.damage, sim.at_least, where="pre", marker="o", markersize=4, color=colour,
+        colour = colours[i]
+        # no dots where they would merge into a band, as the exact diamonds would
+        dots: dict[str, Any] = {} if as_line else {"marker": "o", "markersize": 4}
+        ax.step(sim.damage, sim.at_least, where="pre", **dots, color=colour,
                 label=_named(label, d))  # fmt: skip
         ax.fill_between(sim.damage, sim.at_least_ci95_lo, sim.at_least_ci95_hi, step="pre",
                         alpha=0.25, color=colour)  # fmt: skip
         ex = group[group.source == "exact"]
         if not ex.empty:
-            ax.plot(ex.damage, ex.at_least, **EXACT_MARKER,
-                    label=None if exact_drawn else EXACT_LABEL)  # fmt: skip
-            exact_drawn = True
+            _draw_exact(ax, ex.damage, ex.at_least, points, as_line, "pre")
     _integer_axis(ax, drawn.damage, earlier)
     ax.set_xlabel("damage x")
     ax.set_ylabel("P(damage ≥ x)")
@@ -1138,10 +1223,12 @@ def plot_time_to_down(
     last, earlier_cap = _ROUNDS_DRAWN.get(ax, (0, 0)) if ax.lines else (0, 0)
     never = never_downed(table)
     exact_curves = 0
+    before = _series_before(ax)
     for name, group in table.groupby("combatant", sort=False):
         rounds = np.append(0, group["round"])
         suffix = NEVER_DOWNED_SUFFIX if name in never else ""
         line = ax.step(rounds, np.append(0.0, group.down_by_round), where="post",
+                       color=combatant_colour(res, str(name), before),
                        label=_named(label, f"{name}{suffix}"))  # fmt: skip
         ax.fill_between(rounds, np.append(0.0, group.down_by_round_ci95_lo),
                         np.append(0.0, group.down_by_round_ci95_hi), step="post", alpha=0.2,

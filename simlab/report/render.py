@@ -550,6 +550,24 @@ def _drift_rows(drift: DriftReport | None, run: ScenarioRun) -> list[list[str]]:
 #: How a sweep's legend names the exact answer of one of its lines (``report.tuning``).
 EXACT_SUFFIX = " (exact)"
 EXACT_CAPTION = "Open black diamonds: the exact answer against a fresh defender."
+#: The caption of a damage plot whose exact answer is drawn as a line, in one panel or
+#: both (:data:`~simlab.report.plots.EXACT_STEPS_LABEL`): too many damage values for
+#: diamonds.
+EXACT_LINE_CAPTION = ("Thin black line: the exact answer against a fresh defender (too many "
+                      "damage values for diamonds).")  # fmt: skip
+EXACT_BOTH_CAPTION = ("Open black diamonds, and a thin black line where there are too "
+                      "many damage values for them: the exact answer against a fresh "
+                      "defender.")  # fmt: skip
+
+
+def exact_caption(*axes: Any) -> str:
+    """What a damage picture's caption says of the exact answer drawn on ``axes``:
+    diamonds (:data:`EXACT_CAPTION`), a line, both, or nothing ("")."""
+    names = {name for ax in axes for name in ax.get_legend_handles_labels()[1]}
+    diamonds, line = plots.EXACT_LABEL in names, plots.EXACT_STEPS_LABEL in names
+    if diamonds and line:
+        return EXACT_BOTH_CAPTION
+    return EXACT_LINE_CAPTION if line else EXACT_CAPTION if diamonds else ""
 
 
 def _shared_legend(fig: Figure, *axes: Any, below: bool = False, ncol: int = 1) -> Any:
@@ -573,7 +591,11 @@ def _shared_legend(fig: Figure, *axes: Any, below: bool = False, ncol: int = 1) 
         for mark in marks.values()
     ]  # fmt: skip
     # the simulated lines first, the exact answers last
-    pairs.sort(key=lambda hn: hn[1] == plots.EXACT_LABEL or hn[1].endswith(EXACT_SUFFIX))
+    pairs.sort(
+        key=lambda hn: (
+            hn[1] in (plots.EXACT_LABEL, plots.EXACT_STEPS_LABEL) or hn[1].endswith(EXACT_SUFFIX)
+        )
+    )
     handles, names = [h for h, _ in pairs], [n for _, n in pairs]
     for ax in axes:
         if ax.get_legend() is not None:
@@ -680,9 +702,9 @@ def _damage_defenders(run: ScenarioRun, attacker: str, attack: str) -> DamageDef
 
 
 #: What a damage plot's drawing tells its caption: the PNG (None: no defender to draw),
-#: the defenders drawn and left out, whether the exact answer is on it, and the
-#: defenders that took no damage.
-DamageDrawn = tuple[bytes | None, DamageDefenders, bool, list[str]]
+#: the defenders drawn and left out, what its caption says of the exact answer on it
+#: ("" where there is none, :func:`exact_caption`), and the defenders that took no damage.
+DamageDrawn = tuple[bytes | None, DamageDefenders, str, list[str]]
 
 
 def _damage_png(run: ScenarioRun, attacker: str, attack: str) -> DamageDrawn:
@@ -690,7 +712,7 @@ def _damage_png(run: ScenarioRun, attacker: str, attack: str) -> DamageDrawn:
     whom), drawn in any process (:func:`draw_sketch`)."""
     choice = _damage_defenders(run, attacker, attack)
     defenders = choice.drawn
-    exact_drawn = False
+    exact_drawn = ""
     unharmed: list[str] = []
     if not defenders:
         return None, choice, exact_drawn, unharmed
@@ -701,7 +723,7 @@ def _damage_png(run: ScenarioRun, attacker: str, attack: str) -> DamageDrawn:
         drawn = plots.plot_damage_pmf(run, attacker, attack, defenders, ax=left)
         unharmed[:] = no_damage(drawn)
         plots.plot_damage_at_least(run, attacker, attack, defenders, ax=right)
-        exact_drawn = bool((drawn.source == "exact").any())
+        exact_drawn = exact_caption(left, right) if (drawn.source == "exact").any() else ""
         left.set_title("damage distribution")
         right.set_title("at least x damage (95% band)")
         title = fig.suptitle(f"{attacker} · {attack}", fontsize=12)
@@ -721,13 +743,13 @@ def _damage_picture(slug: str, attacker: str, attack: str, seen: set[str],
         return None
     defenders = choice.drawn
     name = _unique(f"{slug}-damage-{_slug(attacker)}-{_slug(attack)}.png", seen)
-    drawn_exact.damage_plots += exact_drawn
+    drawn_exact.damage_plots += bool(exact_drawn)
     # The exact answer is named only where it was drawn: a fight moves most pairs' damage.
     pooled = [f"{label} pools {', '.join(names)}: the damage this attack did to each is alike."
               for label, names in choice.pooled.items() if label in defenders]  # fmt: skip
     caption = " ".join([f"{attacker} · {attack}: damage per attack against "
                         f"{', '.join(defenders)} (misses count as 0). Bars and dots: simulated.",
-                        *([EXACT_CAPTION] if exact_drawn else []), *pooled,
+                        *([exact_drawn] if exact_drawn else []), *pooled,
                         *(_no_damage_text(unharmed, attack) if unharmed else []),
                         choice.left_out_text()]).strip()  # fmt: skip
     return Picture(name, f"{attacker} · {attack}: damage", png, "damage", caption)

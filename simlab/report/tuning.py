@@ -110,6 +110,7 @@ from simlab.report.tuning_terminal import (
 )
 from simlab.report.words import counted
 from simlab.rules import has_crits
+from simlab.scenario.common import DRAW
 from simlab.tuning.figures import pair_label, refuse_crit_rate
 from simlab.tuning.sweep import (
     PAIR,
@@ -158,16 +159,22 @@ def plot_sweep(
         no pair drawn can crit at any point: :meth:`SweepResult.can_crit`),
         ``mean_damage`` (per attack pair), ``down_rate``, ``mean_time_to_down``,
         ``median_time_to_down`` (per combatant) or ``win_rate`` (per side, ``draw``
-        included).
+        included; the y axis reads ``draw rate`` for the draws alone, ``win or draw
+        rate`` for sides and draws).
     ax : matplotlib Axes, optional
         Where to draw (default: a new figure).
     **on : str
         Narrow the lines drawn: ``attacker=``, ``attack=``, ``defender=``,
         ``combatant=``, ``side=``, each a name or a list of names (a ``count:``
         entry's base name, ``combatant="Raider"``, is each of its copies, as in a
-        run's plots). One line per remaining subject (and per value of any
+        run's plots). As on the sweep page, a combatant no one attacks at any point
+        is left out of a combatant's figure, and a side that never wins as it makes
+        no attack out of the win rate (:func:`_left_out`), unless named, or all that
+        the narrowing leaves. One line per remaining subject (and per value of any
         further varied field: with several subjects, each subject keeps one colour and
-        each further value a line style, :func:`_line_style`); the exact answer, where
+        each further value a line style, :func:`_line_style`); a subject's colour is
+        its place among all of the sweep's subjects, whatever the narrowing
+        (:func:`_line_colours`), a combatant's as on a run's plots; the exact answer, where
         there is one, dashed (in its line's colour among several lines; black where
         several lines share it, its entry after theirs, :func:`_exact_line`). The legend,
         beside the axes, names what tells the lines apart (the further fields' values,
@@ -196,7 +203,7 @@ def plot_sweep(
         ``attack=``, ``defender=`` (or ``combatant=``, ``side=``) take; without ``ax=``,
         the new figure grows to its legend.
     """
-    return _sweep_plot(sweep, figure, ax, on, MOST_LINES_ON_AXES)
+    return _sweep_plot(sweep, figure, ax, on, MOST_LINES_ON_AXES, None)
 
 
 #: The most lines :func:`plot_sweep` draws on the caller's axes: their legend, under the
@@ -207,10 +214,12 @@ MOST_LINES_ON_AXES = 12
 
 
 def _sweep_plot(sweep: SweepResult, figure: str, ax: Axes | None, on: dict[str, str],
-                most: int | None, hidden: Sequence[str] = ()) -> pd.DataFrame:  # fmt: skip
+                most: int | None, hidden: Sequence[str] | None = ()) -> pd.DataFrame:  # fmt: skip
     """:func:`plot_sweep`, refusing more than ``most`` lines on the caller's ``ax`` (the
     report's pictures, which make room for their legends, draw every line: None), and
-    drawing none of the subjects ``hidden`` (the page's, as its tables leave them out)."""
+    drawing none of the subjects ``hidden`` (the page's, as its tables leave them out;
+    None: those the page leaves out, :func:`_left_out`, but for any ``on`` names or
+    narrows the plot to alone)."""
     instance_argument(sweep, SweepResult, "simlab.sweep", "sweep")
     if figure not in _TABLES:
         raise InputError(f"expected figure= one of {', '.join(_TABLES)}; got "
@@ -218,7 +227,9 @@ def _sweep_plot(sweep: SweepResult, figure: str, ax: Axes | None, on: dict[str, 
     refuse_crit_rate(figure, has_crits(sweep.rules), "figure")
     table, subject = _TABLES[figure]
     data = getattr(sweep, table)()
+    everyone = _subjects(data, subject)
     copies = _copies(sweep)
+    asked: list[str] = []  # the subjects named (a count: entry's base name: its copies)
     for key, value in on.items():
         if key not in data.columns:
             narrow = ", ".join(f"{c}=" for c in subject)
@@ -227,6 +238,9 @@ def _sweep_plot(sweep: SweepResult, figure: str, ax: Axes | None, on: dict[str, 
         wanted = list(value) if isinstance(value, list | tuple) else [value]
         each_copy = [copy for name in wanted for copy in copies.get(str(name), [name])]
         data = only_rows(data, key, each_copy, copies)
+        asked += each_copy if key == subject[0] else []
+    if hidden is None:
+        hidden = _left_out(sweep, figure, data, asked)
     data = data[~data[subject[0]].astype(str).isin(hidden)]
     if figure == "crit_rate":
         _refuse_crit_rate_nowhere(sweep, data)
@@ -256,9 +270,8 @@ def _sweep_plot(sweep: SweepResult, figure: str, ax: Axes | None, on: dict[str, 
     if not own and most is not None and len(names) > most:
         raise InputError(_too_many_lines(figure, len(names), data, subject, others, most))
     combinations = _combinations(lines, others, subject)
-    # every line's colour by its place among all of the sweep's subjects, so that a line
-    # left out or drawn with another does not move the colours of the rest
     order = [key for key, _ in data.groupby([*others, *subject], sort=False)]
+    colours = _line_colours(order, others, subject, named, everyone)
     exact_drawn: dict[tuple[Any, ...], tuple[Any, list[list[dict[str, Any]]]]] = {}
     stacked: dict[float, int] = {}  # the not-reached marks drawn at each swept value
     row = functools.cache(lambda: not_reached_row(ax, not_reached_label(_round_caps(sweep))))
@@ -272,7 +285,7 @@ def _sweep_plot(sweep: SweepResult, figure: str, ax: Axes | None, on: dict[str, 
         name = names[key]
         # dice, lists, maps: one category each, written as the file writes them
         at = line[x] if numeric else line[x].map(functools.partial(sweep.value_said, x))
-        style = {"markersize": 3, "color": f"C{order.index(key) % 10}",
+        style = {"markersize": 3, "color": colours[key],
                  **_line_style(data, others, named, keys)}  # fmt: skip
         drawn = ax.plot(at, line[figure], label=name, **style)
         if figure == MEDIAN:
@@ -287,8 +300,9 @@ def _sweep_plot(sweep: SweepResult, figure: str, ax: Axes | None, on: dict[str, 
                                                            combinations))  # fmt: skip
     _after_the_curves(ax, [line for line, curves in exact_drawn.values() if len(curves) > 1])
     ax.set_xlabel(x)
-    label = AXIS_LABELS.get(figure, figure.replace("_", " "))
-    unnamed = bool(others) and not named and len(data) > 0  # the legend names field values
+    label = axis_label(figure, list(data[subject[0]].astype(str)))
+    # the legend names field values: the axis says whose figure it is (the draw rate's own)
+    unnamed = bool(others) and not named and len(data) > 0 and label != DRAW_RATE
     set_ylabel(ax, f"{_subject_said(data, subject)}: {label}" if unnamed else label)
     _readable_axes(ax, figure, data[x] if numeric else None)
     if not numeric and lines:  # one category a value, written as the lines drew it
@@ -301,6 +315,49 @@ def _sweep_plot(sweep: SweepResult, figure: str, ax: Axes | None, on: dict[str, 
         else:
             _legend_under_when_wide(ax)
     return drawn_rows
+
+
+def _left_out(sweep: SweepResult, figure: str, rows: pd.DataFrame | None = None,
+              named: Sequence[str] = ()) -> list[str]:  # fmt: skip
+    """The subjects of ``figure`` that a sweep's page leaves out of its pictures and
+    tables, as :func:`plot_sweep` does: the combatants no one attacks at any point
+    (:func:`never_attacked`; a not-reached median at every point, which the sweep does
+    not move) of a combatant's figure, the sides that never win (:func:`never_winning`)
+    of the win rate; none of an attack pair's. Where ``rows`` (the rows a plot is
+    narrowed to) are given, those ``named`` (by ``combatant=``, or ``side=`` of the win
+    rate) are kept, and all of them where they are all left out: the
+    caller asked for them."""
+    table = _TABLES[figure][0]
+    left = (never_winning(sweep) if figure == "win_rate"
+            else never_attacked(sweep) if table == "combatants" else [])  # fmt: skip
+    if rows is None:
+        return left
+    left = [name for name in left if name not in map(str, named)]
+    remaining = set(rows[_TABLES[figure][1][0]].astype(str))
+    return left if remaining - set(left) else []
+
+
+def _subjects(data: pd.DataFrame, subject: Sequence[str]) -> list[tuple[Any, ...]]:
+    """Every subject of a sweep's table ``data`` (a combatant, a side, an attack pair),
+    in the table's order, before any is narrowed away or left out."""
+    return list(dict.fromkeys(zip(*(data[c] for c in subject), strict=True)))
+
+
+def _line_colours(keys: list[Any], others: Sequence[str], subject: Sequence[str],
+                  named: Sequence[str],
+                  everyone: list[tuple[Any, ...]]) -> dict[Any, str]:  # fmt: skip
+    """The colour of each line of a sweep plot, by its group key: its subject's, ``Ci``
+    for the subject's place among all of the sweep's (``everyone``, :func:`_subjects`),
+    so that a subject keeps its colour whatever ``combatant=`` or ``side=`` narrows the
+    plot to, or the page leaves out (narrowed to the defender, its line took the
+    attacker's colour); a combatant's is its colour on a run's plots too
+    (:func:`~simlab.report.plots.combatant_colour`). One subject's lines at the values
+    of further fields (nothing else tells them apart) take the colours in turn."""
+    if others and not named:
+        return {key: f"C{i % 10}" for i, key in enumerate(keys)}
+    place = {key: everyone.index(tuple(_keys(key, others, subject)[c] for c in subject))
+             for key in keys}  # fmt: skip
+    return {key: f"C{at % 10}" for key, at in place.items()}
 
 
 def _copies(sweep: SweepResult) -> dict[str, list[str]]:
@@ -581,12 +638,10 @@ def _line_style(data: pd.DataFrame, others: Sequence[str], named: Sequence[str],
     several subjects (every combatant at two shields), colours alone repeat past ten
     lines and could not say which is which: each subject keeps one colour, and the
     further fields' values take a line style and a marker (:func:`_further_style`);
-    otherwise the lines take the colours in turn."""
+    otherwise the lines are told apart by their colours alone (:func:`_line_colours`)."""
     if not (others and named):
         return {"marker": "o"}
-    subjects = list(dict.fromkeys(zip(*(data[c] for c in named), strict=True)))
-    subject = subjects.index(tuple(keys[c] for c in named))
-    return {"color": f"C{subject % 10}", **_further_style(data, others, keys)}
+    return _further_style(data, others, keys)
 
 
 def _further_style(data: pd.DataFrame, others: Sequence[str],
@@ -614,6 +669,33 @@ AXIS_LABELS = {
     "mean_time_to_down": "mean time-to-down if downed (rounds)",
     "median_time_to_down": "median time-to-down (rounds)",
 }
+
+#: The y label of a win rate of the draws alone (``side="draw"``), and of sides and the
+#: draws together: the draw rate alone was labelled "win rate".
+DRAW_RATE, WIN_OR_DRAW_RATE = "draw rate", "win or draw rate"
+
+
+def axis_label(figure: str, sides: Sequence[str] = ()) -> str:
+    """What the y axis of a sweep or tune plot of ``figure`` shows: its name, with its
+    unit where the name does not say it (:data:`AXIS_LABELS`); for a ``win_rate`` of
+    the ``sides`` drawn, :data:`DRAW_RATE` where they are the draws alone and
+    :data:`WIN_OR_DRAW_RATE` where the draws are among them.
+
+    Parameters
+    ----------
+    figure : str
+        The figure drawn.
+    sides : sequence of str
+        The sides (and ``draw``) a win-rate plot draws; ignored for other figures.
+
+    Returns
+    -------
+    str
+    """
+    if figure == "win_rate" and DRAW in sides:
+        return DRAW_RATE if set(sides) == {DRAW} else WIN_OR_DRAW_RATE
+    return AXIS_LABELS.get(figure, figure.replace("_", " "))
+
 
 #: The narrowest y range a sweep plot shows: a rate, or a share of a mean's size. Without
 #: it, a flat curve is stretched over the whole plot and its noise reads as a trend.
@@ -850,8 +932,7 @@ def _outcome_curve(fig: Figure, sweep: SweepResult, figure: str) -> None:
     """The picture of one of a sweep's down-rate, time-to-down or win-rate curves, its
     legend beside the plot, or under it where too wide (a phone's, :data:`PHONE_SIZE`)."""
     ax = fig.subplots()
-    hidden = never_winning(sweep) if figure == "win_rate" else never_attacked(sweep)
-    _sweep_plot(sweep, figure, ax, {}, None, hidden)
+    _sweep_plot(sweep, figure, ax, {}, None, _left_out(sweep, figure))
     legend_outside(ax)  # beside, as the page's pictures place it (not under the axes)
     _break_wide_names(fig, [ax])  # wider than a phone's picture: broken, and made anew
     legend_outside(ax)
@@ -1309,7 +1390,7 @@ def plot_tune(result: TuneResult, *, ax: Axes | None = None) -> pd.DataFrame:
                 transform=not_reached_row(ax, not_reached_label([])), clip_on=False)  # fmt: skip
     ax.set_xlabel(result.field)
     on = result.target.figure.on
-    label = AXIS_LABELS.get(figure, figure.replace("_", " "))
+    label = axis_label(figure)
     set_ylabel(ax, f"{on}: {label}" if on else label)
     found = best.value if result.measured and math.isfinite(best.figure) else None
     _readable_axes(ax, figure, pd.Series([e.value for e in done]), found)

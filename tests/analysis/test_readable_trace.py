@@ -75,3 +75,24 @@ def test_a_run_without_a_trace_is_refused() -> None:
     res = simlab.simulate(SCENARIOS / "shattered-spirits/quickstart.yaml", n=10, seed=1)
     with pytest.raises(InputError, match="trace=True"):
         res.readable_trace()
+
+
+def test_glitters_d20s_hit_crit_parry_and_affinity_are_named() -> None:
+    """They read 0, 1 (and −1 for a resistance), where the other systems' traces give
+    words; a turn's start read hit 0, as if it missed."""
+    scn = simlab.load(SCENARIOS / "glitters-d20/knight-vs-skeleton.yaml")
+    res = simlab.simulate(scn, n=20, seed=1, trace=True)
+    table, raw = res.readable_trace(), res.trace
+    attack = raw.kind == 1
+    assert list(table.hit.cat.categories) == ["miss", "hit"]
+    assert (table.hit[attack & (raw.hit == 1)] == "hit").all()
+    assert (table.crit[attack].map({"none": 0, "crit": 1}).astype(int) == raw.crit[attack]).all()
+    assert (table.parried[attack].map({"none": 0, "Parry": 1}).astype(int)
+            == raw.parried[attack]).all()  # fmt: skip
+    affinity = {"resistant": -1, "none": 0, "vulnerable": 1}
+    assert (table.affinity[attack].map(affinity).astype(int) == raw.affinity[attack]).all()
+    assert {"resistant", "vulnerable"} <= set(table.affinity[attack])  # both occur here
+    turns = raw.kind == 0
+    assert (
+        turns.any() and table.loc[turns, ["hit", "crit", "parried", "affinity"]].isna().all().all()
+    )

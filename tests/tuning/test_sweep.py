@@ -455,12 +455,13 @@ def test_lines_that_coincide_are_drawn_once_and_named_together(duel: Any) -> Non
     """In ``ss-duel`` the defender, who does not fight back, never wins, and no duel
     reaches the round cap: its side's win rate and the draws are 0 at every point.
     Drawn one over the other, the first line hid under the second; they are one line,
-    its legend naming both."""
+    its legend naming both. (The defender's side, which makes no attack, is left out
+    unless named, as on the sweep page.)"""
     import matplotlib.pyplot as plt
 
     sw = simlab.sweep(duel, {"Defender.guard": range(0, 3)}, n=2000)
     fig, ax = plt.subplots()
-    data = simlab.plot_sweep(sw, "win_rate", ax=ax)
+    data = simlab.plot_sweep(sw, "win_rate", ax=ax, side=["attacker", "defender", "draw"])
     zero = [side for side, rows in data.groupby("side") if (rows.win_rate == 0).all()]
     assert len(zero) == 2, data
     names = [text.get_text() for text in ax.get_legend().get_texts()]
@@ -898,14 +899,14 @@ def test_a_line_the_same_at_every_value_of_a_grid_is_drawn_once(duel: Any) -> No
     """A grid's draws, 0 at every point for every value of the further field, were drawn
     once per value, each hiding the others and each named in the legend; and a pair's
     exact answer, the same for every combination, got a legend entry per combination.
-    Each is drawn once, named once."""
+    Each is drawn once, named once (the defender's side, left out unless named, named)."""
     import matplotlib.pyplot as plt
 
     from simlab.report.tuning import plot_sweep
 
     sw = simlab.sweep(duel, {"Defender.guard": [0, 1], "strike.profile[9]": [6, 8]}, n=500)
     fig, ax = plt.subplots()
-    plot_sweep(sw, "win_rate", ax=ax)
+    plot_sweep(sw, "win_rate", ax=ax, side=["attacker", "defender", "draw"])
     labels = [line.get_label() for line in ax.get_lines()]
     plt.close(fig)
     assert labels == ["attacker (every strike.profile[9])",
