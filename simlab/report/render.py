@@ -198,9 +198,10 @@ def _md_value(value: str | Prose) -> str:
 class ExactDrawn:
     """What of the exact answers one scenario's plots drew, for its "exact engine" line."""
 
-    damage_plots: int = 0  # damage plots with open black diamonds
+    damage_plots: int = 0  # damage plots with the exact answer: diamonds, a line or both
     hit_rate_marks: bool = False  # open black diamonds on the hit-rate plot
     curves: int = 0  # exact time-to-down curves (a duel's)
+    damage_lines: int = 0  # of the damage plots, those where it is a line (too many values)
 
 
 @dataclass
@@ -227,6 +228,7 @@ class Section:
     attack_note: str = ""  # under the attacks table: a crit rate of "—", or none
     time_to_down_note: str = ""  # under its pictures: the sides none of whom is attacked
     damage_diamonds: bool = False  # a damage plot draws exact answers: the note names them
+    damage_lines: bool = False  # one draws them as a line: the note says so too
 
     @property
     def time_to_down_terms(self) -> list[tuple[str, str]]:
@@ -555,6 +557,9 @@ EXACT_CAPTION = "Open black diamonds: the exact answer against a fresh defender.
 #: diamonds.
 EXACT_LINE_CAPTION = ("Thin black line: the exact answer against a fresh defender (too many "
                       "damage values for diamonds).")  # fmt: skip
+#: Where a damage plot drew the exact answer as a line: said after "open black diamonds"
+#: in the scenario's "exact engine" line and its Damage note.
+EXACT_LINE_ASIDE = " (a thin black line on a plot with too many damage values for them)"
 EXACT_BOTH_CAPTION = ("Open black diamonds, and a thin black line where there are too "
                       "many damage values for them: the exact answer against a fresh "
                       "defender.")  # fmt: skip
@@ -744,6 +749,7 @@ def _damage_picture(slug: str, attacker: str, attack: str, seen: set[str],
     defenders = choice.drawn
     name = _unique(f"{slug}-damage-{_slug(attacker)}-{_slug(attack)}.png", seen)
     drawn_exact.damage_plots += bool(exact_drawn)
+    drawn_exact.damage_lines += exact_drawn in (EXACT_LINE_CAPTION, EXACT_BOTH_CAPTION)
     # The exact answer is named only where it was drawn: a fight moves most pairs' damage.
     pooled = [f"{label} pools {', '.join(names)}: the damage this attack did to each is alike."
               for label, names in choice.pooled.items() if label in defenders]  # fmt: skip
@@ -1317,7 +1323,8 @@ def _section(plan: Plan, pictures: list[Picture], specs: pd.DataFrame | None,
                    events, outcome, spec_rows,
                    _drift_rows(drift, run), notes, pictures, _headline(run, specs), apart,
                    pooled, skipped, attack_note, never_attacked_note(res),
-                   damage_diamonds=drawn_exact.damage_plots > 0)  # fmt: skip
+                   damage_diamonds=drawn_exact.damage_plots > 0,
+                   damage_lines=drawn_exact.damage_lines > 0)  # fmt: skip
 
 
 def _anchor(scenario: str, seen: set[str]) -> str:
@@ -1366,7 +1373,8 @@ def _exact_note(run: ScenarioRun, drawn: ExactDrawn) -> str | Prose:
     # damage plot and the hit-rate plot", not "… and open black diamonds on the …"
     on = [counted(drawn.damage_plots, "damage plot")] * bool(drawn.damage_plots)
     on += ["the hit-rate plot"] * bool(drawn.hit_rate_marks)
-    shown = [f"open black diamonds on {' and '.join(on)}"] * bool(on)
+    marks = f"open black diamonds{EXACT_LINE_ASIDE * bool(drawn.damage_lines)}"
+    shown = [f"{marks} on {' and '.join(on)}"] * bool(on)
     shown += ["a thin black dashed time-to-down curve"] * bool(drawn.curves)
     if shown:
         said = f"drawn as {', and '.join(shown)}"
@@ -1490,7 +1498,8 @@ whole(scenario) }}</a><ul>{% for name, what in lines %}
 {% if s.attack_note %}<p class="note">{{ whole(s.attack_note) }}</p>{% endif %}
 {{ pictures(s, 'rates') }}
 <h3>Damage</h3><p class="note">Misses count as 0 damage. Bars and dots: simulated{% if
-s.damage_diamonds %}; open black diamonds: the exact answer against a fresh defender, where
+s.damage_diamonds %}; open black diamonds{% if s.damage_lines %}{{ line_aside }}{% endif
+%}: the exact answer against a fresh defender, where
 the exact engine gives one{% endif %}.
 {% if s.copies_pooled %}Copies of one entry are pooled ({{ whole(s.copies_pooled|join(', ')) }});
 the tables list each copy.{% endif %}</p>
@@ -1978,7 +1987,7 @@ def render_report(
         baseline_hint=baseline_hint(shown_out, baseline, drift) if baseline else "",
         spec_failures=spec_failures(specs), table=_html_table, pictures=_html_pictures,
         SPEC_HEADER=SPEC_HEADER, TOC_HEADER=TOC_HEADER, toc_note=TOC_NOTE, toc_items=_toc_items,
-        DRIFT_HEADER=DRIFT_HEADER, OUTCOME_HEADER=OUTCOME_HEADER,
+        DRIFT_HEADER=DRIFT_HEADER, OUTCOME_HEADER=OUTCOME_HEADER, line_aside=EXACT_LINE_ASIDE,
     )  # fmt: skip
     markdown = _markdown(sections, title, drift, specs, baseline, overrides_note(runs),
                          shown_out)  # fmt: skip

@@ -67,3 +67,20 @@ def test_a_few_damage_values_keep_their_diamonds() -> None:
     for (line,) in marks:
         assert line.get_marker() == "D" and line.get_label() == plots.EXACT_LABEL
     assert caption == EXACT_CAPTION
+
+
+@pytest.mark.slow
+def test_the_report_page_says_a_line_where_a_plot_drew_one(tmp_path: Path) -> None:
+    """The scenario's "exact engine" line and its Damage note said "open black
+    diamonds" of a damage plot that drew the exact answer as a line; a duel of a few
+    damage values says diamonds alone, as before."""
+    from simlab.report.render import EXACT_LINE_ASIDE
+
+    for name, changes in (("wide", {"mace.damage": "20d12"}), ("narrow", {})):
+        run = simlab.run_scenario(simlab.load(DUEL).with_(changes), n=2000)
+        simlab.write_report([run], tmp_path / name)
+    for name, aside in (("wide", True), ("narrow", False)):
+        page = " ".join((tmp_path / name / "report.html").read_text().split())
+        assert ("open black diamonds on 1 damage plot" in page) is not aside
+        assert (f"open black diamonds{EXACT_LINE_ASIDE} on 1 damage plot" in page) is aside
+        assert (f"open black diamonds{EXACT_LINE_ASIDE}: the exact answer" in page) is aside
