@@ -1042,8 +1042,10 @@ def _integer_axis(ax: Axes, values: pd.Series,
     highest bars."""
     from matplotlib.ticker import MaxNLocator
 
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     lo, hi = -0.6, float(values.max()) + 0.6
+    # up to 10 ticks, but for damage of three digits or more as many as the axis has room
+    # for: 10 ran them together ("100150200") on a report's panel
+    ax.xaxis.set_major_locator(MaxNLocator(nbins="auto" if hi >= 100 else 10, integer=True))
     if earlier is not None:
         lo, hi = min(lo, earlier[0]), max(hi, earlier[1])
     ax.set_xlim(lo, hi)

@@ -58,6 +58,17 @@ def test_hundreds_of_damage_values_draw_the_exact_answer_as_a_line(wide: Any) ->
     assert exact_caption(*wide) == EXACT_LINE_CAPTION
 
 
+def test_damage_of_three_digits_gets_tick_labels_apart(wide: Any) -> None:
+    """Ten ticks ran three-digit damages together on a report's panel ("100150200")."""
+    for ax in wide:
+        renderer = ax.figure.canvas.get_renderer()
+        shown = [t for t in ax.get_xticklabels() if t.get_text() and t.get_visible()
+                 and ax.get_xlim()[0] <= t.get_position()[0] <= ax.get_xlim()[1]]  # fmt: skip
+        boxes = sorted((t.get_window_extent(renderer) for t in shown), key=lambda b: b.x0)
+        assert len(boxes) >= 3
+        assert all(left.x1 < right.x0 for left, right in zip(boxes, boxes[1:], strict=False))
+
+
 def test_a_few_damage_values_keep_their_diamonds() -> None:
     """1d8+2: eleven values, a diamond on each bar, as before."""
     fig, left, right = _drawn({})
