@@ -98,6 +98,7 @@ from simlab.report.tuning_terminal import (
     never_attacked_note,
     never_winning,
     never_winning_note,
+    not_compared_note,
     point_cells,
     shown_combatants,
     shown_sides,
@@ -106,7 +107,6 @@ from simlab.report.tuning_terminal import (
     times_narrower,
     tune_sentences,
     tuned_figure,
-    unmatched_note,
 )
 from simlab.report.words import counted
 from simlab.rules import has_crits
@@ -1156,8 +1156,9 @@ def render_compare(comparison: Comparison, out_dir: str | os.PathLike[str]) -> d
     identity = (f"A: {a} · B: {b} · {_compared_rules(comparison)} · seed {comparison.a.seed} · "
                 f"{counted(comparison.a.encounters, 'encounter')} each, the same dice · "
                 f"K = {comparison.ranges} ranges · simlab {__version__}")  # fmt: skip
-    note = PARAGRAPH.join(filter(None, (identical_note(comparison), comparison.rules_note(),
-                                        *_COMPARE_NOTE, unmatched_note(comparison))))  # fmt: skip
+    notes = (identical_note(comparison), comparison.rules_note(), *_COMPARE_NOTE,
+             not_compared_note(comparison))  # fmt: skip
+    note = PARAGRAPH.join(filter(None, notes))
     parts: list[PagePart] = [("Figures", note, (COMPARE_HEADER, compare_rows(comparison)), [])]
     stopped = comparison.precision_note()  # run to a precision: as the terminal says it
     return _write_page(Path(out_dir), "compare", "A/B comparison", identity, parts,

@@ -1210,7 +1210,13 @@ NAMED_UNMATCHED = 3
 def unmatched_note(comparison: Comparison) -> str:
     """What A and B do not share: their rules when they differ, and the figures only
     one of them has (not compared), a few of them named; "" when they share all."""
-    lines = [comparison.rules_note()] if comparison.a.rules != comparison.b.rules else []
+    return " ".join(filter(None, (comparison.rules_note(), not_compared_note(comparison))))
+
+
+def not_compared_note(comparison: Comparison) -> str:
+    """The figures only one of A and B has (not compared), a few of them named; "" when
+    they share all (the page, which gives the rules' note first, ends with this)."""
+    lines = []
     for side, only in (("A", comparison.only_in_a), ("B", comparison.only_in_b)):
         if only:
             named = [f"{FIGURE_LABELS.get(f, f)}{' of ' + on if on else ''}"
