@@ -1303,7 +1303,7 @@ def _tune_rows(result: TuneResult) -> tuple[list[str], list[list[str]]]:
     t = result.target
     header = [result.field, f"{t.figure} [95%]", *TUNE_HEADER_END]
     rows = [[f"{e.value:g}" + (" ◀" if e.value == result.value else ""),
-             tuned_figure(t.figure.figure, e, t.value),
+             tuned_figure(t.figure.figure, e, t.value, bracketed=True),
              "yes" if e.contains(t.value) else "no", e.method,
              "—" if e.encounters is None else f"{e.encounters:,}"]
             for e in result.evaluations]  # fmt: skip
@@ -1318,8 +1318,8 @@ def _answer_row(result: TuneResult) -> tuple[list[str], list[list[str]]]:
     consistent = consistent_values(result) if result.measured else "—"
     header = ["target", f"{result.field} found", f"{t.figure} there [95%]",
               "consistent with the target"]  # fmt: skip
-    return header, [[str(t), found, tuned_figure(t.figure.figure, result.best, t.value),
-                     consistent.removeprefix(f"{result.field} = ")]]  # fmt: skip
+    figure = tuned_figure(t.figure.figure, result.best, t.value, bracketed=True)
+    return header, [[str(t), found, figure, consistent.removeprefix(f"{result.field} = ")]]
 
 
 _TUNE_PLOT_NOTE = ("The figure at every value tried, with its 95% interval (exact values: "
@@ -1349,7 +1349,7 @@ def render_tune(result: TuneResult, out_dir: str | os.PathLike[str]) -> dict[str
         parts: list[PagePart] = [
             # a paragraph a sentence: a caveat (the figure turns, a flat stretch) stands
             # out; each begins as the terminal's does: an answer begins with the field
-            ("Answer", PARAGRAPH.join(f"{s}." for s in tune_sentences(result)),
+            ("Answer", PARAGRAPH.join(f"{s}." for s in tune_sentences(result, bracketed=True)),
              _answer_row(result), []),
             ("Values tried", _TUNE_PLOT_NOTE, _tune_rows(result), [picture]),
         ]  # fmt: skip
