@@ -984,8 +984,9 @@ srcset="{{ p.phone_data_uri }}">{% endif %}<img alt="{{ p.title }}" src="{{ p.da
 _DAMAGE_NOTE = ("{figures} (misses 0) of each attack against "
                 "each defender at every point, with 95% bands; dashed: the exact answer "
                 "against a fresh defender where the exact engine gives one and the fight "
-                "does not move the figure away from it, in its curve's colour (black: the "
-                "answer of several curves alike, named after them). Every point "
+                "does not move the figure away from it, in its curve's colour where a "
+                "plot has several curves, black where it has one (and for the answer of "
+                "several curves alike, named after them). Every point "
                 "ran on the same seed (common random numbers).")  # fmt: skip
 _NO_CURVE_NOTE = ("{figures} (misses 0) of each attack against each defender at every "
                   "point, in the table: no curve is drawn. Every point ran on the same seed "
