@@ -770,23 +770,28 @@ def median_gaps(sweep: SweepResult) -> str:
     """What the median time-to-down plot's marks in its row above the plot mean: the
     points where a combatant's median is not reached by the round cap (fewer than half
     the encounters had it down), which have no height to draw at, and the arrows of
-    intervals whose upper end is not reached; "" where every median is reached (the
-    combatants the page leaves out, :func:`shown_combatants`, are not named)."""
+    intervals whose upper end is not reached, where there are any; "" where every
+    median is reached. The combatants are named in the legend's order (those the page
+    leaves out, :func:`shown_combatants`, not at all)."""
     frame = shown_combatants(sweep)
     missing = frame[~np.isfinite(frame.median_time_to_down.to_numpy(dtype=float))]
     if missing.empty:
         return ""
     points = len(sweep.points)
     named = []
-    for name, rows in missing.groupby("combatant", sort=False):
+    for name in dict.fromkeys(frame.combatant):  # in the legend's order
+        rows = missing[missing.combatant == name]
         where = "at every point" if len(rows) == points else f"{len(rows)} of {points} points"
-        named.append(f"{name} ({where})")
+        named.extend([f"{name} ({where})"] if len(rows) else [])
     label = not_reached_label(_round_caps(sweep)).replace("\n", " ")
+    lo, hi = (frame[f"{MEDIAN}_ci95_{end}"].to_numpy(dtype=float) for end in ("lo", "hi"))
+    arrows = (np.isfinite(lo) & ~np.isfinite(hi)).any()  # as _median_marks draws them
     return (
         f"In the grey row above the plot, “{label}”, a line's marker where fewer than half "
-        f"the encounters had the combatant down by the round cap: {', '.join(named)}; an "
-        f"arrow up to the plot's top edge: an interval whose upper end is not reached."
-    )
+        f"the encounters had the combatant down by the round cap: {', '.join(named)}"
+        + ("; an arrow up to the plot's top edge: an interval whose upper end is not "
+           "reached." if arrows else ".")
+    )  # fmt: skip
 
 
 #: A page's picture of one plot as a phone shows it (:attr:`Picture.phone_png`): as wide
