@@ -62,7 +62,7 @@ from simlab.report.render import (
     _shared_legend,
     _slug,
     _text_writer,
-    md_link,
+    md_picture,
     md_text,
     unbroken,
     whole_words,
@@ -1053,7 +1053,7 @@ def _write_page(out: Path, stem: str, title: str, identity: str,
     for heading, note, table, pictures in parts:
         markdown += [f"## {md_text(heading)}", ""]
         markdown += [line for p in note.split(PARAGRAPH) for line in (md_text(p), "")]
-        markdown += [md_link(p.title, f"{PNG_DIR}/{p.file}") for p in pictures]
+        markdown += [md_picture(p) for p in pictures]
         markdown += [""] if pictures else []
         markdown += [_md_table(*table), ""]
     written["html"] = atomic_write(out / f"{stem}.html", _text_writer(html))
