@@ -1597,10 +1597,18 @@ def md_text(text: object) -> str:
     return _MD_MARKUP.sub(lambda m: "\\" + m.group(0), str(text)).replace("\n", " ")
 
 
-def md_link(title: str, target: str) -> str:
-    """A Markdown list item linking ``title`` (escaped, brackets too) to ``target``."""
+def md_link(title: str, target: str, caption: str = "") -> str:
+    """A Markdown list item linking ``title`` (escaped, brackets too) to ``target``, and
+    after it the picture's ``caption``, as the HTML page gives it under the picture (its
+    leading ``title: `` once, beside the link)."""
     text = md_text(title).replace("[", "\\[").replace("]", "\\]")
-    return f"- [{text}]({target})"
+    said = caption.removeprefix(f"{title}: ") if caption != title else ""
+    return f"- [{text}]({target})" + (f": {md_text(said)}" if said else "")
+
+
+def md_picture(picture: Picture) -> str:
+    """A picture's line of a Markdown page: its link and its caption (:func:`md_link`)."""
+    return md_link(picture.title, f"{PNG_DIR}/{picture.file}", picture.caption)
 
 
 def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -1852,7 +1860,7 @@ def _markdown(sections: list[Section], title: str, drift: DriftReport | None,
             out += [f"### {s.events_title}", "", *terms, ""]
             out += [line for header, rows in s.events for line in (_md_table(header, rows), "")]
         out += ["### Outcome", "", _md_table(OUTCOME_HEADER, s.outcome), ""]
-        out += ["### Plots", "", *(md_link(p.title, f"{PNG_DIR}/{p.file}") for p in s.pictures)]
+        out += ["### Plots", "", *map(md_picture, s.pictures)]
     return "\n".join(out) + "\n"
 
 

@@ -62,7 +62,7 @@ from simlab.report.render import (
     _shared_legend,
     _slug,
     _text_writer,
-    md_link,
+    md_picture,
     md_text,
     unbroken,
     whole_words,
@@ -98,6 +98,7 @@ from simlab.report.tuning_terminal import (
     never_attacked_note,
     never_winning,
     never_winning_note,
+    not_compared_note,
     point_cells,
     shown_combatants,
     shown_sides,
@@ -106,7 +107,6 @@ from simlab.report.tuning_terminal import (
     times_narrower,
     tune_sentences,
     tuned_figure,
-    unmatched_note,
 )
 from simlab.report.words import counted
 from simlab.rules import has_crits
@@ -904,23 +904,28 @@ def median_gaps(sweep: SweepResult) -> str:
     """What the median time-to-down plot's marks in its row above the plot mean: the
     points where a combatant's median is not reached by the round cap (fewer than half
     the encounters had it down), which have no height to draw at, and the arrows of
-    intervals whose upper end is not reached; "" where every median is reached (the
-    combatants the page leaves out, :func:`shown_combatants`, are not named)."""
+    intervals whose upper end is not reached, where there are any; "" where every
+    median is reached. The combatants are named in the legend's order (those the page
+    leaves out, :func:`shown_combatants`, not at all)."""
     frame = shown_combatants(sweep)
     missing = frame[~np.isfinite(frame.median_time_to_down.to_numpy(dtype=float))]
     if missing.empty:
         return ""
     points = len(sweep.points)
     named = []
-    for name, rows in missing.groupby("combatant", sort=False):
+    for name in dict.fromkeys(frame.combatant):  # in the legend's order
+        rows = missing[missing.combatant == name]
         where = "at every point" if len(rows) == points else f"{len(rows)} of {points} points"
-        named.append(f"{name} ({where})")
+        named.extend([f"{name} ({where})"] if len(rows) else [])
     label = not_reached_label(_round_caps(sweep)).replace("\n", " ")
+    lo, hi = (frame[f"{MEDIAN}_ci95_{end}"].to_numpy(dtype=float) for end in ("lo", "hi"))
+    arrows = (np.isfinite(lo) & ~np.isfinite(hi)).any()  # as _median_marks draws them
     return (
         f"In the grey row above the plot, “{label}”, a line's marker where fewer than half "
-        f"the encounters had the combatant down by the round cap: {', '.join(named)}; an "
-        f"arrow up to the plot's top edge: an interval whose upper end is not reached."
-    )
+        f"the encounters had the combatant down by the round cap: {', '.join(named)}"
+        + ("; an arrow up to the plot's top edge: an interval whose upper end is not "
+           "reached." if arrows else ".")
+    )  # fmt: skip
 
 
 #: A page's picture of one plot as a phone shows it (:attr:`Picture.phone_png`): as wide
@@ -1117,8 +1122,9 @@ srcset="{{ p.phone_data_uri }}">{% endif %}<img alt="{{ p.title }}" src="{{ p.da
 _DAMAGE_NOTE = ("{figures} (misses 0) of each attack against "
                 "each defender at every point, with 95% bands; dashed: the exact answer "
                 "against a fresh defender where the exact engine gives one and the fight "
-                "does not move the figure away from it, in its curve's colour (black: the "
-                "answer of several curves alike, named after them). Every point "
+                "does not move the figure away from it, in its curve's colour where a "
+                "plot has several curves, black where it has one (and for the answer of "
+                "several curves alike, named after them). Every point "
                 "ran on the same seed (common random numbers).")  # fmt: skip
 _NO_CURVE_NOTE = ("{figures} (misses 0) of each attack against each defender at every "
                   "point, in the table: no curve is drawn. Every point ran on the same seed "
@@ -1180,7 +1186,7 @@ def _write_page(out: Path, stem: str, title: str, identity: str,
     for heading, note, table, pictures in parts:
         markdown += [f"## {md_text(heading)}", ""]
         markdown += [line for p in note.split(PARAGRAPH) for line in (md_text(p), "")]
-        markdown += [md_link(p.title, f"{PNG_DIR}/{p.file}") for p in pictures]
+        markdown += [md_picture(p) for p in pictures]
         markdown += [""] if pictures else []
         markdown += [_md_table(*table), ""]
     written["html"] = atomic_write(out / f"{stem}.html", _text_writer(html))
@@ -1289,8 +1295,9 @@ def render_compare(comparison: Comparison, out_dir: str | os.PathLike[str]) -> d
     identity = (f"A: {a} · B: {b} · {_compared_rules(comparison)} · seed {comparison.a.seed} · "
                 f"{counted(comparison.a.encounters, 'encounter')} each, the same dice · "
                 f"K = {comparison.ranges} ranges · simlab {__version__}")  # fmt: skip
-    note = PARAGRAPH.join(filter(None, (identical_note(comparison), comparison.rules_note(),
-                                        *_COMPARE_NOTE, unmatched_note(comparison))))  # fmt: skip
+    notes = (identical_note(comparison), comparison.rules_note(), *_COMPARE_NOTE,
+             not_compared_note(comparison))  # fmt: skip
+    note = PARAGRAPH.join(filter(None, notes))
     parts: list[PagePart] = [("Figures", note, (COMPARE_HEADER, compare_rows(comparison)), [])]
     stopped = comparison.precision_note()  # run to a precision: as the terminal says it
     return _write_page(Path(out_dir), "compare", "A/B comparison", identity, parts,
@@ -1435,7 +1442,7 @@ def _tune_rows(result: TuneResult) -> tuple[list[str], list[list[str]]]:
     t = result.target
     header = [result.field, f"{t.figure} [95%]", *TUNE_HEADER_END]
     rows = [[f"{e.value:g}" + (" ◀" if e.value == result.value else ""),
-             tuned_figure(t.figure.figure, e, t.value),
+             tuned_figure(t.figure.figure, e, t.value, bracketed=True),
              "yes" if e.contains(t.value) else "no", e.method,
              "—" if e.encounters is None else f"{e.encounters:,}"]
             for e in result.evaluations]  # fmt: skip
@@ -1450,8 +1457,8 @@ def _answer_row(result: TuneResult) -> tuple[list[str], list[list[str]]]:
     consistent = consistent_values(result) if result.measured else "—"
     header = ["target", f"{result.field} found", f"{t.figure} there [95%]",
               "consistent with the target"]  # fmt: skip
-    return header, [[str(t), found, tuned_figure(t.figure.figure, result.best, t.value),
-                     consistent.removeprefix(f"{result.field} = ")]]  # fmt: skip
+    figure = tuned_figure(t.figure.figure, result.best, t.value, bracketed=True)
+    return header, [[str(t), found, figure, consistent.removeprefix(f"{result.field} = ")]]
 
 
 _TUNE_PLOT_NOTE = ("The figure at every value tried, with its 95% interval (exact values: "
@@ -1481,7 +1488,7 @@ def render_tune(result: TuneResult, out_dir: str | os.PathLike[str]) -> dict[str
         parts: list[PagePart] = [
             # a paragraph a sentence: a caveat (the figure turns, a flat stretch) stands
             # out; each begins as the terminal's does: an answer begins with the field
-            ("Answer", PARAGRAPH.join(f"{s}." for s in tune_sentences(result)),
+            ("Answer", PARAGRAPH.join(f"{s}." for s in tune_sentences(result, bracketed=True)),
              _answer_row(result), []),
             ("Values tried", _TUNE_PLOT_NOTE, _tune_rows(result), [picture]),
         ]  # fmt: skip

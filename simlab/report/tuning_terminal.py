@@ -1210,7 +1210,13 @@ NAMED_UNMATCHED = 3
 def unmatched_note(comparison: Comparison) -> str:
     """What A and B do not share: their rules when they differ, and the figures only
     one of them has (not compared), a few of them named; "" when they share all."""
-    lines = [comparison.rules_note()] if comparison.a.rules != comparison.b.rules else []
+    return " ".join(filter(None, (comparison.rules_note(), not_compared_note(comparison))))
+
+
+def not_compared_note(comparison: Comparison) -> str:
+    """The figures only one of A and B has (not compared), a few of them named; "" when
+    they share all (the page, which gives the rules' note first, ends with this)."""
+    lines = []
     for side, only in (("A", comparison.only_in_a), ("B", comparison.only_in_b)):
         if only:
             named = [f"{FIGURE_LABELS.get(f, f)}{' of ' + on if on else ''}"
@@ -1263,21 +1269,23 @@ def compare_terminal_note(listed: pd.DataFrame) -> str:
     return " ".join(notes)
 
 
-def _figure_text(figure: str, value: float, lo: float, hi: float, method: str) -> str:
+def _figure_text(figure: str, value: float, lo: float, hi: float, method: str,
+                 bracketed: bool = False) -> str:  # fmt: skip
     """A tuned ``figure``: ``3 (exact)``, or ``0.497 ± 0.004`` (its 95% interval, as
-    every table shows one), a median time-to-down in rounds, ``4 [4, 5]``; a time that
-    half of the encounters never reach is :data:`NOT_REACHED`, simulated with the
-    interval that says how far it may be, ``not reached [14, not reached]``."""
+    every table shows one; ``bracketed``, as a page does, ``0.497 [0.493, 0.501]``), a
+    median time-to-down in rounds, ``4 [4, 5]``; a time that half of the encounters
+    never reach is :data:`NOT_REACHED`, simulated with the interval that says how far it
+    may be, ``not reached [14, not reached]``."""
     if method == "exact":
         return f"{NOT_REACHED if math.isinf(value) else _exact_text(value, figure)} (exact)"
     if figure == "median_time_to_down":
         return median_and_interval(value, lo, hi)
     if math.isinf(value):
         return NOT_REACHED
-    return estimate(value, lo, hi, figure_range(figure))
+    return estimate(value, lo, hi, figure_range(figure), bracketed=bracketed)
 
 
-def tuned_figure(figure: str, e: Evaluation, target: float) -> str:
+def tuned_figure(figure: str, e: Evaluation, target: float, bracketed: bool = False) -> str:
     """A tuned figure shown so as to agree with its verdict, whether it is consistent
     with ``target`` (:meth:`~simlab.tuning.tune.Evaluation.contains`). An interval that
     holds the target is shown as every table shows one (never narrower than it, it
@@ -1286,16 +1294,45 @@ def tuned_figure(figure: str, e: Evaluation, target: float) -> str:
     where ``0.52 ± 0.02`` held it. An exact figure gets the decimals that put it on its
     side of the target (:func:`~simlab.report.terminal.decimals_to_decide`). A median
     time-to-down, and its interval, is in whole rounds, ``6 [6, 6]``, never ``6.0000
-    [6.0000, 6.0000]``: so shown, it leaves out a target its interval leaves out.
-    ``figure`` names what it is (``win_rate``…), as for :func:`_figure_text`."""
+    [6.0000, 6.0000]``: so shown, it leaves out a target its interval leaves out. A rate
+    of 0 or 1 is written bare, with its one-sided bound, ``0 (< 0.0008)``, never
+    ``0.0000 [0.0000, 0.0008]``. ``figure`` names what it is (``win_rate``…), as for
+    :func:`_figure_text`; ``bracketed``: every interval as ``value [lo, hi]``, as the
+    pages give them, ``0 [0, 0.0008]``."""
     whole_rounds = figure == "median_time_to_down"
     if e.contains(target) or whole_rounds or not all(map(math.isfinite, (e.figure, e.lo, e.hi))):
-        return _figure_text(figure, e.figure, e.lo, e.hi, e.method)
+        return _figure_text(figure, e.figure, e.lo, e.hi, e.method, bracketed)
     if e.method == "exact":
         return f"{_on_its_side(e.figure, target, figure)} (exact)"
     digits = decimals_to_decide(e.figure, target, target, _leaving_out(e.lo, e.hi, target))
     digits = terminal.precision_decimals(e.figure, e.lo, e.hi, figure_range(figure), digits)
-    return value_and_bounds(e.figure, e.lo, e.hi, digits)
+    return _at_a_limit(e, figure_range(figure), digits, bracketed) or value_and_bounds(
+        e.figure, e.lo, e.hi, digits
+    )
+
+
+def _at_a_limit(e: Evaluation, within: tuple[float, float], digits: int,
+                bracketed: bool) -> str:  # fmt: skip
+    """A figure at a limit of its values ``within`` (a rate of 0 or 1) whose interval
+    reaches away from it only, bare with its bound rounded outwards to ``digits``
+    (which keep the target out): ``0 (< 0.0008)``, ``1 (> 0.9992)``; ``bracketed``,
+    ``0 [0, 0.0008]``, ``1 [0.9992, 1]``. "" for any other figure."""
+    low, high = within
+    if e.figure == e.lo == low:
+        bound = _bare(rounded_up(e.hi, digits), digits)
+        return f"0 [0, {bound}]" if bracketed else f"0 (< {bound})"
+    if e.figure == e.hi == high:
+        bound, top = _bare(rounded_down(e.lo, digits), digits), _bare(high, 0)
+        return f"{top} [{bound}, {top}]" if bracketed else f"{top} (> {bound})"
+    return ""
+
+
+def _bare(x: float, digits: int) -> str:
+    """``x`` to ``digits`` decimals without trailing zeros, below
+    :data:`~simlab.report.terminal.SMALL` as powers of ten (``8e-05``)."""
+    return (
+        terminal.written(x, digits) if 0 < x < terminal.SMALL else terminal.plain_number(x, digits)
+    )
 
 
 def _off_the_limits(shown: str, value: float, figure: str, decide: float = math.nan) -> str:
@@ -1375,13 +1412,13 @@ def _noise_words(result: TuneResult) -> str:
     return "no two significantly apart on the same dice"
 
 
-def tune_sentences(result: TuneResult) -> list[str]:
+def tune_sentences(result: TuneResult, bracketed: bool = False) -> list[str]:
     """What a tuning found, one sentence each, as the terminal and the tune page say it:
     the answer (or why the target is not reached), the values consistent with the
-    target, and how it was found."""
+    target, and how it was found; ``bracketed``: its figure as the page gives it."""
     t = result.target
     with terminal.held_to(result.precision):  # as its table says it
-        figure = tuned_figure(t.figure.figure, result.best, t.value)
+        figure = tuned_figure(t.figure.figure, result.best, t.value, bracketed)
     tried = f"{result.field} tried ({result.lo:g}..{result.hi:g})"
     if not result.measured:
         answer = (f"Unreachable: {t.figure} was measured at no value of {tried}: "

@@ -263,8 +263,13 @@ class Comparison:
         least, most = float(paired.min()), float(paired.max())
         if most < BARELY_NARROWER:
             return f"{said}; here it narrowed them little (× at most {most:.1f})."
-        return (f"{said}; here it made them {least:.1f} to {most:.1f} times narrower (×), "
-                "and the paired interval holds however alike they roll.")  # fmt: skip
+        holds = "the paired interval holds however alike they roll."
+        if round(least, 1) < 1:  # "0.9 times narrower" reads as narrower: it was wider
+            return (f"{said}; here it made them up to {most:.1f} times narrower (×), and "
+                    f"some wider (× down to {least:.1f}); {holds}")  # fmt: skip
+        return (
+            f"{said}; here it made them {least:.1f} to {most:.1f} times narrower (×), and {holds}"
+        )
 
     def document(self) -> dict[str, Any]:
         """The ``compare.json`` document."""

@@ -47,3 +47,17 @@ def test_a_page_of_two_rule_systems_names_both_and_says_what_pairing_did(tmp_pat
     tuning.render_compare(same, tmp_path / "same")
     text = words_unwrapped((tmp_path / "same" / "compare.html").read_text(encoding="utf-8"))
     assert "rules shattered-spirits ·" in text and "different rules" not in text
+
+
+def test_a_page_of_two_rule_systems_says_what_pairing_did_once(tmp_path: Path) -> None:
+    """The page of two drafts compared said "A and B follow different rules …" twice
+    under its heading: first among the notes, again with the figures only one has."""
+    drafts = [ROOT / "scenarios" / rules / "quickstart.yaml"
+              for rules in ("shattered-spirits", "shattered-spirits-draft1")]  # fmt: skip
+    comparison = api.compare(*drafts, n=300, seed=1)
+    tuning.render_compare(comparison, tmp_path)
+    said = comparison.rules_note()
+    for page in ("compare.html", "compare.md"):
+        text = words_unwrapped((tmp_path / page).read_text(encoding="utf-8"))
+        assert text.count("A and B follow different rules") == 1, page
+        assert said in text, page

@@ -131,3 +131,24 @@ def test_the_page_leaves_out_who_no_one_attacks_as_the_terminal_does(
     for note in (never_attacked_note(["Attacker"]), never_winning_note(["defender"])):
         assert note in md and note in html, note
     assert "Attacker (" not in tuning.median_gaps(one_sided)
+
+
+def test_the_caption_names_in_the_legend_order_and_no_arrow_not_drawn() -> None:
+    """The 2v2 fight over Kaito's HP and the Brutes' guard: the caption named Brute 2,
+    Brute 1, Kaito, Mira (the order in which their medians first went unreached), where
+    the legend reads Kaito, Mira, Brute 1, Brute 2; and it explained "an arrow up to the
+    plot's top edge" on a plot that drew none, no interval of a median being open at
+    its upper end alone."""
+    fight = api.sweep(ROOT / "scenarios/benchmarks/ss-2v2.yaml",
+                      {"Kaito.hp": [10, 30], "Brute.guard": [0, 2]}, n=5000)  # fmt: skip
+    frame = tuning.shown_combatants(fight)
+    lo, hi = (frame[f"median_time_to_down_ci95_{end}"].to_numpy(dtype=float)
+              for end in ("lo", "hi"))  # fmt: skip
+    assert not (np.isfinite(lo) & ~np.isfinite(hi)).any()  # no arrow is drawn
+    caption = tuning.median_gaps(fight)
+    assert "arrow" not in caption, caption
+    unreached = frame[~np.isfinite(frame.median_time_to_down.to_numpy(dtype=float))]
+    legend = [c for c in dict.fromkeys(frame.combatant) if c in set(unreached.combatant)]
+    assert len(legend) == 4 and list(unreached.combatant.unique()) != legend  # the case
+    named = re.findall(r"(\w+(?: \d)?) \((?:\d+ of \d+ points|at every point)\)", caption)
+    assert named == legend, caption

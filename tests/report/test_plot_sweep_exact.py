@@ -3,6 +3,8 @@ the first curve's, and named after their simulated lines in the legend."""
 
 from __future__ import annotations
 
+import html
+from pathlib import Path
 from typing import Any
 
 import matplotlib
@@ -15,6 +17,7 @@ from matplotlib.colors import same_color
 
 import simlab
 from simlab.report.plots import EXACT_STYLE
+from tests.report.report_html import words_unwrapped
 from tests.tuning.cases import SS_DUEL
 
 QUICKSTART = SS_DUEL.parents[1] / "shattered-spirits/quickstart.yaml"
@@ -63,3 +66,21 @@ def test_an_exact_line_of_one_curve_keeps_its_colour(grid: Any) -> None:
     plt.close(fig)
     for (name, colour), (exact, its) in zip(entries[::2], entries[1::2], strict=True):
         assert exact == f"{name} (exact)" and same_color(colour, its), entries
+
+
+def test_the_page_says_the_exact_line_of_a_lone_curve_is_black(tmp_path: Path) -> None:
+    """A sweep of one field draws one curve a panel, its exact answer dashed in black;
+    the page's note said the answer was dashed "in its curve's colour (black: the answer
+    of several curves alike …)", which the plot above it did not do."""
+    swept = simlab.sweep(simlab.load(SS_DUEL), "Defender.guard=0:1", n=200, seed=1)
+    fig, ax = plt.subplots()
+    simlab.plot_sweep(swept, "mean_damage", ax=ax)
+    (curve, curve_colour), (exact, exact_colour) = _entries(ax)
+    plt.close(fig)
+    assert exact == f"{curve} (exact)" and same_color(exact_colour, EXACT_STYLE["color"])
+    assert not same_color(curve_colour, EXACT_STYLE["color"])
+    simlab.write_sweep(swept, tmp_path)
+    for page in ("sweep.html", "sweep.md"):
+        text = html.unescape(words_unwrapped((tmp_path / page).read_text(encoding="utf-8")))
+        assert "in its curve's colour (black: the answer of several" not in text, page
+        assert "black where it has one" in text, page

@@ -5,6 +5,7 @@ its interval and the target's line, and the table of those values."""
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 
@@ -92,3 +93,46 @@ def test_the_tune_plot_rings_the_closest_value_where_the_target_is_not_reached()
     names = [t.get_text() for t in ax.get_legend().get_texts()]
     assert f"closest: {found.value:g}" in names and not any("found" in n for n in names)
     plt.close(fig)
+
+
+def _tune_cli(out: Path, vary: str, target: str) -> tuple[str, dict, str, str]:
+    """Run ``simlab tune`` on the 2v2 fight at 5,000 encounters a value, writing ``out``:
+    its terminal output, ``tune.json``, and the page's text in HTML and Markdown."""
+    done = CliRunner().invoke(main, ["tune", str(FIGHT), "--vary", vary, "--target", target,
+                                     "-n", "5000", "--out", str(out)])  # fmt: skip
+    assert done.exit_code in (0, 1), done.output
+    doc = json.loads((out / "tune.json").read_text())
+    pages = [words_unwrapped((out / page).read_text(encoding="utf-8"))
+             for page in ("tune.html", "tune.md")]  # fmt: skip
+    return " ".join(done.output.split()), doc, *pages
+
+
+def test_a_rate_of_0_that_leaves_the_target_out_is_written_bare(tmp_path: Path) -> None:
+    """The party never wins with Kaito at 5 to 8 HP: its win rate, 0 with its one-sided
+    interval, read ``0.0000 [0.0000, 0.0008]`` in the terminal, on the page and in the
+    Markdown, where every other table writes a rate of 0 bare, ``0 (< 0.0008)``, and a
+    page ``0 [0, 0.0008]``."""
+    said, doc, html, markdown = _tune_cli(tmp_path, "Kaito.hp=5:8", "win_rate:party=0.9")
+    assert doc["figure"] == 0 and not doc["reachable"], doc
+    # the one-sided bound rounded up to the decimals that keep the target 0.9 out
+    bound = f"{math.ceil(doc['figure_ci'][1] * 1e4) / 1e4:g}"
+    assert f"win_rate:party is 0 (< {bound}) at every value" in said, said
+    for page in (html, markdown):
+        assert "0.0000" not in page
+        assert f"win_rate:party is 0 [0, {bound}] at every value" in page
+        assert (
+            page.count(f"| 0 [0, {bound}] |" if page is markdown else f">0 [0, {bound}]<") == 5
+        )  # the answer's row and 4 values tried
+
+
+def test_the_page_gives_every_figure_with_its_bounds(tmp_path: Path) -> None:
+    """Every page gives an interval as ``value [lo, hi]`` (README, "Output files"), and
+    the tune page did so only where the interval left the target out: the value found
+    read ``0.50 ± 0.02`` in its answer, its row and the table of values tried."""
+    said, doc, html, markdown = _tune_cli(tmp_path, "Kaito.hp=40:46", "win_rate:party=0.5")
+    assert doc["consistent"] is not None, doc
+    assert "±" in said  # the terminal keeps its own form
+    for page in (html, markdown):
+        assert "±" not in page
+        found = next(e for e in doc["evaluations"] if e["set"]["Kaito.hp"] == doc["value"])
+        assert f"gives win_rate:party = {found['figure']:.2f} [" in page, page

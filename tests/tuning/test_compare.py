@@ -696,3 +696,19 @@ def test_the_note_under_the_terminal_table_explains_what_the_table_shows(duel: A
     assert len(paired), figures
     said = compare_terminal_note(paired)
     assert FEW_EVENTS_NOTE not in said and MEAN_TIME_TO_DOWN_NOTE not in said, said
+
+
+def test_a_paired_interval_wider_than_the_independent_one_is_said_wider() -> None:
+    """The quickstart against its earlier draft: Kaito's down rate had a paired interval
+    wider than two independent runs' (× 0.9), and the note said pairing "made them 0.9 to
+    1.7 times narrower", as if it had narrowed every one."""
+    scenarios = Path(__file__).resolve().parents[2] / "scenarios"
+    drafts = simlab.compare(*(scenarios / rules / "quickstart.yaml"
+                              for rules in ("shattered-spirits", "shattered-spirits-draft1")),
+                            n=5_000)  # fmt: skip
+    times = drafts.figures.narrowing.dropna()
+    assert round(times.min(), 1) < 1 < times.max(), times
+    note = drafts.rules_note()
+    assert f"{times.min():.1f} to" not in note, note
+    assert f"up to {times.max():.1f} times narrower (×), and some wider (× down to " in note
+    assert f"{times.min():.1f})" in note
