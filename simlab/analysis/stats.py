@@ -51,6 +51,10 @@ __all__ = [
 
 #: Below this many successes (or failures) `rate_interval` switches to Clopper–Pearson.
 RARE_EVENT_THRESHOLD = 10
+#: Fewer attacks than this at a point make a pair's intervals too wide to tell a moving
+#: figure from a flat one (a sweep's table of unchanged pairs says so), and its mean
+#: damage's interval no interval at all: a few equal damages give one of no width.
+FEW_ATTACKS = 30
 
 
 def few_expected(trials: int, rate: float) -> bool:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from simlab.analysis.stats import RARE_EVENT_THRESHOLD
+from simlab.analysis.stats import FEW_ATTACKS, RARE_EVENT_THRESHOLD
 from simlab.report import terminal
 from simlab.report.terminal import (
     EXACT_DECIMALS,
@@ -373,9 +373,6 @@ def never_attacked(sweep: SweepResult) -> list[str]:
     return unattacked_among(combatants.combatant, attacked, downed)
 
 
-#: Fewer attacks than this at a point make a pair's intervals too wide to tell a moving
-#: figure from a flat one: the table of unchanged pairs says so (:func:`few_attacks`).
-FEW_ATTACKS = 30
 
 
 def few_attacks(sweep: SweepResult) -> list[tuple[str, int, int]]:

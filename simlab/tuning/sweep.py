@@ -680,18 +680,34 @@ def split_moving(
     """:func:`moving_pairs` on a table that holds each figure's interval at ``level``
     (``hit_rate_ci95_lo`` … at 0.95, :func:`~simlab.analysis.result.interval_column`)
     and, optionally, ``exact_<figure>``: the pairs whose intervals share no value or
-    whose exact answer changes, then the others."""
+    whose exact answer changes, then the others. A mean damage measured on fewer than
+    :data:`~simlab.analysis.stats.FEW_ATTACKS` attacks at a point (``attempts``, where
+    the table has it) is not compared there: two attacks dealing 4 each gave an
+    interval of no width, which shared no value with the others and drew the pair as
+    moved."""
     grouped = attacks.groupby(PAIR, sort=False)
     moved = grouped.size() < 2
     for figure in figures:
-        lowest_top = grouped[interval_column(figure, level, "hi")].min()
-        moved |= grouped[interval_column(figure, level, "lo")].max() > lowest_top
+        lo, hi = (interval_column(figure, level, end) for end in ("lo", "hi"))
+        compared = attacks.assign(**{column: _compared(attacks, figure, column)
+                                     for column in (lo, hi)}).groupby(PAIR, sort=False)  # fmt: skip
+        moved |= compared[lo].max() > compared[hi].min()
         if f"exact_{figure}" in attacks:
             exact = grouped[f"exact_{figure}"]
             moved |= exact.max() - exact.min() > EXACT_SAME
     pairs = moved.index.to_frame(index=False)
     moves = moved.to_numpy()
     return pairs[moves].reset_index(drop=True), pairs[~moves].reset_index(drop=True)
+
+
+def _compared(attacks: pd.DataFrame, figure: str, column: str) -> pd.Series:
+    """The bounds of ``column`` that :func:`split_moving` compares: a mean damage's at a
+    point of fewer than :data:`~simlab.analysis.stats.FEW_ATTACKS` attacks left out (NaN,
+    which a group's max and min pass over)."""
+    bounds = attacks[column]
+    if figure != "mean_damage" or "attempts" not in attacks:
+        return bounds
+    return bounds.where(attacks.attempts >= stats.FEW_ATTACKS)
 
 
 def sweep_points(scenario: ScenarioBase, vary: Vary) -> SweepResult:

@@ -288,6 +288,22 @@ def test_moving_pairs_reads_intervals_and_exact_answers() -> None:
     assert flat.attacker.tolist() == ["overlap", "touching"]
 
 
+def test_a_mean_damage_of_few_attacks_at_a_point_does_not_move_its_pair() -> None:
+    """Two attacks dealing 4 each gave a mean damage of 4 in [4, 4], sharing no value
+    with 3.6 [3.5, 3.8] at the other point: the pair was drawn as moved by a field that
+    moved nothing (``ss-2v2``'s grid). From 30 attacks on, such intervals are compared."""
+    from simlab.tuning.sweep import split_moving
+
+    def rows(attempts: list[int]) -> pd.DataFrame:
+        return pd.DataFrame({"attacker": f"{attempts}", "attack": "a", "defender": "d",
+                             "attempts": attempts, "mean_damage_ci95_lo": [4.0, 3.5],
+                             "mean_damage_ci95_hi": [4.0, 3.8]})  # fmt: skip
+
+    attacks = pd.concat([rows([2, 500]), rows([30, 500])])
+    moving, flat = split_moving(attacks, ["mean_damage"], 0.95)
+    assert flat.attacker.tolist() == ["[2, 500]"] and moving.attacker.tolist() == ["[30, 500]"]
+
+
 def test_plot_sweep_draws_and_returns_its_data(duel: Any) -> None:
     import matplotlib.pyplot as plt
 
