@@ -373,8 +373,6 @@ def never_attacked(sweep: SweepResult) -> list[str]:
     return unattacked_among(combatants.combatant, attacked, downed)
 
 
-
-
 def few_attacks(sweep: SweepResult) -> list[tuple[str, int, int]]:
     """The pairs of the table of unchanged pairs with fewer than :data:`FEW_ATTACKS`
     attacks at a point they were measured at, as (``pair_heading``, the fewest attacks,
