@@ -794,10 +794,12 @@ NOT_REACHED = "not reached"
 #: What a median time-to-down is, said the same way under every table and on every page
 #: that shows one (the run's, the sweep's and the report's): :func:`median_note` adds the
 #: open interval of the table it stands under.
-MEDIAN_NOTE = (
-    "Median: the round by which half of all encounters had it down, with its 95% "
-    "interval (not reached: fewer than half did by the round cap)."
+_MEDIAN_IS, _MEDIAN_INTERVAL, _MEDIAN_UNREACHED = (
+    "Median: the round by which half of all encounters had it down",
+    ", with its 95% interval",
+    "not reached: fewer than half did by the round cap",
 )
+MEDIAN_NOTE = f"{_MEDIAN_IS}{_MEDIAN_INTERVAL} ({_MEDIAN_UNREACHED})."
 
 
 def median_note(rows: pd.DataFrame | None) -> str:
@@ -820,24 +822,27 @@ def median_note(rows: pd.DataFrame | None) -> str:
         The note, a sentence.
     """
     if rows is None:
-        return MEDIAN_NOTE.replace(", with its 95% interval", "")
-    example = open_median(rows)
-    if not example:
-        return MEDIAN_NOTE
-    first = example[1 : example.index(",")]
-    return (
-        f"{MEDIAN_NOTE[:-2]}; {example}: the median may lie from round {first} to beyond the cap)."
-    )
+        return f"{_MEDIAN_IS} ({_MEDIAN_UNREACHED})."
+    low = _open_median_low(rows)
+    example = (f"; [{low}, {NOT_REACHED}]: the median may lie from round {low} to beyond "
+               "the cap") if low else ""  # fmt: skip
+    return f"{_MEDIAN_IS}{_MEDIAN_INTERVAL} ({_MEDIAN_UNREACHED}{example})."
 
 
 def open_median(rows: pd.DataFrame) -> str:
     """The first median interval of ``rows`` (``median_time_to_down_ci95_lo/hi``) that
     reaches beyond the round cap from a round the cap reaches, as every table shows it,
     ``[9, not reached]``; "" where none does. A note keeps it whole on its line."""
+    low = _open_median_low(rows)
+    return f"[{low}, {NOT_REACHED}]" if low else ""
+
+
+def _open_median_low(rows: pd.DataFrame) -> str:
+    """The low end of :func:`open_median`'s interval, as shown (``9``); "" for none."""
     ends = zip(rows.median_time_to_down_ci95_lo, rows.median_time_to_down_ci95_hi, strict=True)
     for lo, hi in ends:
         if rounds_label(hi) == NOT_REACHED != rounds_label(lo):
-            return f"[{rounds_label(lo)}, {NOT_REACHED}]"
+            return rounds_label(lo)
     return ""
 
 
